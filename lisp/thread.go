@@ -1,0 +1,116 @@
+package lisp
+
+import (
+	"context"
+	"time"
+)
+
+// Limits are the sandbox budgets of one evaluation. Steps and allocation are
+// counted, not timed, so a replayed evaluation stops at exactly the same point;
+// Timeout is only a wall-clock backstop.
+type Limits struct {
+	MaxSteps       int64         // evaluation steps (calls, loop iterations, elements visited)
+	MaxAllocBytes  int64         // bytes charged for strings and collections built
+	MaxDepth       int           // nested function calls
+	MaxOutputBytes int           // total println output
+	MaxToolCalls   int           // tool calls per evaluation
+	Timeout        time.Duration // wall-clock backstop; 0 means none
+}
+
+// DefaultLimits are the budgets used when the host sets none.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxSteps:       1_000_000,
+		MaxAllocBytes:  10 << 20,
+		MaxDepth:       200,
+		MaxOutputBytes: 64 << 10,
+		MaxToolCalls:   50,
+		Timeout:        5 * time.Second,
+	}
+}
+
+// ctxCheckInterval is how many steps pass between looks at the context; a
+// look is cheap but not free, and a step is far cheaper.
+const ctxCheckInterval = 1024
+
+// Thread is the state of one evaluation: its budgets and what it has used.
+// A Thread is not safe for concurrent use; each evaluation has its own.
+type Thread struct {
+	ctx       context.Context
+	limits    Limits
+	steps     int64
+	allocated int64
+	depth     int
+}
+
+// NewThread returns a thread bound to ctx with the given limits.
+func NewThread(ctx context.Context, limits Limits) *Thread {
+	return &Thread{ctx: ctx, limits: limits}
+}
+
+// Context is the evaluation's context, passed on to host calls.
+func (th *Thread) Context() context.Context { return th.ctx }
+
+// Limits returns the thread's budgets.
+func (th *Thread) Limits() Limits { return th.limits }
+
+// StepsUsed is the number of steps charged so far.
+func (th *Thread) StepsUsed() int64 { return th.steps }
+
+// AllocatedBytes is the number of bytes charged so far.
+func (th *Thread) AllocatedBytes() int64 { return th.allocated }
+
+// Step charges n evaluation steps. Builtins that visit k elements charge k.
+func (th *Thread) Step(n int64) error {
+	before := th.steps
+	th.steps += n
+	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
+		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
+			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
+	}
+	if before/ctxCheckInterval != th.steps/ctxCheckInterval {
+		if err := th.ctx.Err(); err != nil {
+			return th.contextError(err)
+		}
+	}
+	return nil
+}
+
+// Alloc charges n bytes of newly built strings or collections.
+func (th *Thread) Alloc(n int64) error {
+	th.allocated += n
+	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
+		return Errorf(MemoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
+			WithHint("the program builds too much data; take or filter before building large strings or collections")
+	}
+	return nil
+}
+
+func (th *Thread) contextError(err error) *Error {
+	if err == context.DeadlineExceeded {
+		return Errorf(Timeout, "evaluation timed out").
+			WithHint("the program took too long; do less work per turn")
+	}
+	return Errorf(Timeout, "evaluation cancelled: %v", err)
+}
+
+// Call applies f to args with depth accounting. Builtins that take functions
+// (map, filter, reduce, sort-by, ...) call back through here.
+func (th *Thread) Call(f Value, args []Value) (Value, error) {
+	c, ok := f.(Callable)
+	if !ok {
+		return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
+			WithHint("only functions, keywords, maps and sets can be called")
+	}
+	if th.limits.MaxDepth > 0 && th.depth >= th.limits.MaxDepth {
+		return nil, Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
+			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
+	}
+	if err := th.Step(1); err != nil {
+		return nil, err
+	}
+	th.depth++
+	v, err := c.Call(th, args)
+	th.depth--
+	return v, err
+}

@@ -1,0 +1,476 @@
+// Package lisp implements PTC-Lisp, the small Clojure dialect that code-acting
+// agents write: a reader (also used for EDN values on the wire), an analysis
+// pass that compiles forms into closures once per program, and an evaluator
+// whose Thread carries the deterministic step and allocation budgets.
+//
+// The package is pure: it performs no I/O. Tool calls go through the Host
+// interface, and everything an evaluation produces (result, prints, tool calls,
+// new memory) is returned to the caller.
+package lisp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Value is any PTC-Lisp value. Values are immutable once built: collection
+// "updates" return new collections, which is what makes a failed program
+// unable to change memory and replayed evaluations deterministic.
+type Value interface {
+	// TypeName is the short name used in error messages ("integer", "map", ...).
+	TypeName() string
+}
+
+// Callable is a value that can be applied to arguments: builtins, closures,
+// keywords, maps, sets and vars.
+type Callable interface {
+	Value
+	Call(th *Thread, args []Value) (Value, error)
+}
+
+// NilType is the type of Nil. Go's nil interface is never a valid Value; use Nil.
+type NilType struct{}
+
+// Nil is the single nil value.
+var Nil Value = NilType{}
+
+// Bool is true or false.
+type Bool bool
+
+// Int is a 64-bit integer. Arithmetic that overflows is an error, as in
+// Clojure's default (non-promoting) operators.
+type Int int64
+
+// Float is an IEEE 754 double.
+type Float float64
+
+// String is a UTF-8 string. Character literals are one-character strings.
+type String string
+
+// Keyword is a keyword without its leading colon (":a/b" is Keyword("a/b")).
+type Keyword string
+
+// Symbol appears only in code read by the reader; evaluation resolves it.
+type Symbol string
+
+// Var is a reference to a user binding, written #'name.
+type Var struct{ Name string }
+
+// List is a parenthesized form. It exists in code only: PTC-Lisp has no list
+// values at run time (sequence functions return vectors).
+type List struct {
+	Elems []Value
+	Pos   Pos
+}
+
+// Pos is a 1-based source position; the zero Pos means "unknown".
+type Pos struct{ Line, Col int }
+
+func (NilType) TypeName() string  { return "nil" }
+func (Bool) TypeName() string     { return "boolean" }
+func (Int) TypeName() string      { return "integer" }
+func (Float) TypeName() string    { return "float" }
+func (String) TypeName() string   { return "string" }
+func (Keyword) TypeName() string  { return "keyword" }
+func (Symbol) TypeName() string   { return "symbol" }
+func (*Var) TypeName() string     { return "var" }
+func (*List) TypeName() string    { return "list" }
+func (*Vector) TypeName() string  { return "vector" }
+func (*Map) TypeName() string     { return "map" }
+func (*Set) TypeName() string     { return "set" }
+func (*Builtin) TypeName() string { return "function" }
+
+// True and False are the boolean values.
+var (
+	True  Value = Bool(true)
+	False Value = Bool(false)
+)
+
+// Truthy reports whether v counts as true: everything but nil and false.
+func Truthy(v Value) bool {
+	switch v := v.(type) {
+	case NilType:
+		return false
+	case Bool:
+		return bool(v)
+	}
+	return true
+}
+
+// Vector is an immutable indexed sequence.
+//
+// Conj appends in place when the vector is the longest user of its backing
+// array, so building a vector one element at a time in a loop is amortized
+// O(1) per element while every earlier version stays unchanged.
+type Vector struct {
+	elems []Value
+	tail  *vectorTail
+}
+
+// vectorTail records how far any vector has extended a shared backing array.
+type vectorTail struct{ used int }
+
+// EmptyVector is the vector [].
+var EmptyVector = &Vector{}
+
+// NewVector returns a vector that takes ownership of elems.
+func NewVector(elems []Value) *Vector {
+	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}}
+}
+
+// Len is the number of elements.
+func (v *Vector) Len() int { return len(v.elems) }
+
+// Index returns element i; the caller checks bounds.
+func (v *Vector) Index(i int) Value { return v.elems[i] }
+
+// Elems returns the elements. The slice must not be modified.
+func (v *Vector) Elems() []Value { return v.elems }
+
+// Conj returns a new vector with x appended.
+func (v *Vector) Conj(x Value) *Vector {
+	n := len(v.elems)
+	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
+		v.tail.used++
+		return &Vector{elems: append(v.elems, x), tail: v.tail}
+	}
+	elems := make([]Value, n, 2*n+4)
+	copy(elems, v.elems)
+	elems = append(elems, x)
+	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}}
+}
+
+// MapEntry is one key/value pair of a map.
+type MapEntry struct{ Key, Val Value }
+
+// Map is an immutable association that remembers insertion order, so that
+// printing, iteration and memory serialization are deterministic.
+type Map struct {
+	entries []MapEntry
+	index   map[any]int // hash key -> position in entries
+}
+
+// EmptyMap is the map {}.
+var EmptyMap = &Map{}
+
+// Len is the number of entries.
+func (m *Map) Len() int { return len(m.entries) }
+
+// Entries returns the entries in insertion order. The slice must not be modified.
+func (m *Map) Entries() []MapEntry { return m.entries }
+
+// Get returns the value stored under k.
+func (m *Map) Get(k Value) (Value, bool) {
+	if len(m.entries) == 0 {
+		return Nil, false
+	}
+	i, ok := m.index[HashKey(k)]
+	if !ok {
+		return Nil, false
+	}
+	return m.entries[i].Val, true
+}
+
+// Assoc returns a map with k set to v. An existing key keeps its position.
+func (m *Map) Assoc(k, v Value) *Map {
+	b := NewMapBuilder(m.Len() + 1)
+	b.AddAll(m)
+	b.Set(k, v)
+	return b.Map()
+}
+
+// Dissoc returns a map without k.
+func (m *Map) Dissoc(k Value) *Map {
+	if _, ok := m.Get(k); !ok {
+		return m
+	}
+	hk := HashKey(k)
+	b := NewMapBuilder(m.Len())
+	for _, e := range m.entries {
+		if HashKey(e.Key) != hk {
+			b.Set(e.Key, e.Val)
+		}
+	}
+	return b.Map()
+}
+
+// MapBuilder builds a map in place; builtins use it to avoid copying per entry.
+type MapBuilder struct{ m *Map }
+
+// NewMapBuilder returns a builder with room for n entries.
+func NewMapBuilder(n int) *MapBuilder {
+	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), index: make(map[any]int, n)}}
+}
+
+// Set adds or replaces an entry; a replaced key keeps its position.
+func (b *MapBuilder) Set(k, v Value) {
+	hk := HashKey(k)
+	if i, ok := b.m.index[hk]; ok {
+		b.m.entries[i].Val = v
+		return
+	}
+	b.m.index[hk] = len(b.m.entries)
+	b.m.entries = append(b.m.entries, MapEntry{k, v})
+}
+
+// Get returns the value stored so far under k.
+func (b *MapBuilder) Get(k Value) (Value, bool) { return b.m.Get(k) }
+
+// AddAll sets every entry of m.
+func (b *MapBuilder) AddAll(m *Map) {
+	for _, e := range m.entries {
+		b.Set(e.Key, e.Val)
+	}
+}
+
+// Len is the number of entries so far.
+func (b *MapBuilder) Len() int { return len(b.m.entries) }
+
+// Map returns the built map; the builder must not be used afterwards.
+func (b *MapBuilder) Map() *Map {
+	m := b.m
+	b.m = nil
+	return m
+}
+
+// Set is an immutable set that remembers insertion order internally; printing
+// and rendering order elements by their text where the spec asks for it.
+type Set struct {
+	elems []Value
+	index map[any]int
+}
+
+// EmptySet is the set #{}.
+var EmptySet = &Set{}
+
+// NewSet returns a set of the given elements, duplicates removed.
+func NewSet(elems []Value) *Set {
+	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems))}
+	for _, e := range elems {
+		s.add(e)
+	}
+	return s
+}
+
+func (s *Set) add(e Value) {
+	hk := HashKey(e)
+	if _, ok := s.index[hk]; ok {
+		return
+	}
+	s.index[hk] = len(s.elems)
+	s.elems = append(s.elems, e)
+}
+
+// Len is the number of elements.
+func (s *Set) Len() int { return len(s.elems) }
+
+// Elems returns the elements in insertion order. The slice must not be modified.
+func (s *Set) Elems() []Value { return s.elems }
+
+// Contains reports membership.
+func (s *Set) Contains(e Value) bool {
+	if len(s.elems) == 0 {
+		return false
+	}
+	_, ok := s.index[HashKey(e)]
+	return ok
+}
+
+// Conj returns a set with e added.
+func (s *Set) Conj(e Value) *Set {
+	if s.Contains(e) {
+		return s
+	}
+	return NewSet(append(append(make([]Value, 0, len(s.elems)+1), s.elems...), e))
+}
+
+// Builtin is a function implemented in Go. Each builtin documents itself in
+// one line, and the default system prompt is generated from those lines, so
+// the prompt lists exactly what is implemented.
+type Builtin struct {
+	Name string
+	// Sig is the call shape shown to the LLM, e.g. "(filter pred coll)".
+	Sig string
+	// Doc is a one-line description.
+	Doc string
+	// MinArgs and MaxArgs bound the arity; MaxArgs < 0 means variadic.
+	MinArgs, MaxArgs int
+	Fn               func(th *Thread, args []Value) (Value, error)
+}
+
+// Call checks the arity and runs the builtin.
+func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) < b.MinArgs || (b.MaxArgs >= 0 && len(args) > b.MaxArgs) {
+		return nil, arityError(b.Name, b.Sig, len(args))
+	}
+	return b.Fn(th, args)
+}
+
+// Call looks k up in a map argument: (:k m) and (:k m default).
+func (k Keyword) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, arityError(":"+string(k), "(:"+string(k)+" map) or (:"+string(k)+" map default)", len(args))
+	}
+	return lookup(args[0], k, args[1:])
+}
+
+// Call looks a key up in the map: (m k) and (m k default).
+func (m *Map) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, arityError("map", "(m key) or (m key default)", len(args))
+	}
+	return lookup(m, args[0], args[1:])
+}
+
+// Call tests membership: (#{1 2} 2) is 2, (#{1 2} 3) is nil.
+func (s *Set) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) != 1 {
+		return nil, arityError("set", "(s x)", len(args))
+	}
+	if s.Contains(args[0]) {
+		return args[0], nil
+	}
+	return Nil, nil
+}
+
+// lookup implements keyword and map application: nil and non-maps give the
+// default (or nil), as Clojure's get does.
+func lookup(coll, key Value, def []Value) (Value, error) {
+	if m, ok := coll.(*Map); ok {
+		if v, ok := m.Get(key); ok {
+			return v, nil
+		}
+	}
+	if len(def) == 1 {
+		return def[0], nil
+	}
+	return Nil, nil
+}
+
+// Equal is Clojure's =: numbers equal only within the same category (1 and
+// 1.0 differ), vectors compare element-wise, maps and sets regardless of order.
+func Equal(a, b Value) bool {
+	switch a := a.(type) {
+	case *Vector:
+		b, ok := b.(*Vector)
+		if !ok || a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.elems {
+			if !Equal(a.elems[i], b.elems[i]) {
+				return false
+			}
+		}
+		return true
+	case *Map:
+		b, ok := b.(*Map)
+		if !ok || a.Len() != b.Len() {
+			return false
+		}
+		for _, e := range a.entries {
+			v, ok := b.Get(e.Key)
+			if !ok || !Equal(e.Val, v) {
+				return false
+			}
+		}
+		return true
+	case *Set:
+		b, ok := b.(*Set)
+		if !ok || a.Len() != b.Len() {
+			return false
+		}
+		for _, e := range a.elems {
+			if !b.Contains(e) {
+				return false
+			}
+		}
+		return true
+	case Float:
+		b, ok := b.(Float)
+		return ok && a == b
+	case *Var:
+		b, ok := b.(*Var)
+		return ok && a.Name == b.Name
+	}
+	return HashKey(a) == HashKey(b)
+}
+
+// HashKey returns a comparable Go value such that Equal(a, b) implies
+// HashKey(a) == HashKey(b). Scalars map to themselves; collections to a
+// canonical text with unordered parts sorted.
+func HashKey(v Value) any {
+	switch v := v.(type) {
+	case NilType, Bool, Int, String, Keyword, Symbol:
+		return v
+	case Float:
+		if math.IsNaN(float64(v)) {
+			return "##NaN" // NaN keys stay findable, as in Clojure's hash maps
+		}
+		if v == 0 {
+			return Float(0) // -0.0 and 0.0 are the same key
+		}
+		return v
+	case *Var:
+		return "#'" + v.Name
+	}
+	var b strings.Builder
+	writeCanonical(&b, v)
+	return collKey(b.String())
+}
+
+// collKey keeps collection hash keys apart from plain string values.
+type collKey string
+
+func writeCanonical(b *strings.Builder, v Value) {
+	switch v := v.(type) {
+	case *Vector:
+		b.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeCanonical(b, e)
+		}
+		b.WriteByte(']')
+	case *Map:
+		parts := make([]string, len(v.entries))
+		for i, e := range v.entries {
+			var pb strings.Builder
+			writeCanonical(&pb, e.Key)
+			pb.WriteByte(' ')
+			writeCanonical(&pb, e.Val)
+			parts[i] = pb.String()
+		}
+		slices.Sort(parts)
+		b.WriteString("{" + strings.Join(parts, ",") + "}")
+	case *Set:
+		parts := make([]string, len(v.elems))
+		for i, e := range v.elems {
+			var pb strings.Builder
+			writeCanonical(&pb, e)
+			parts[i] = pb.String()
+		}
+		slices.Sort(parts)
+		b.WriteString("#{" + strings.Join(parts, " ") + "}")
+	case String:
+		b.WriteString(strconv.Quote(string(v)))
+	case Keyword:
+		b.WriteString(":" + string(v))
+	case Int:
+		b.WriteString(strconv.FormatInt(int64(v), 10))
+	case Float:
+		b.WriteString("f" + strconv.FormatFloat(float64(v), 'g', -1, 64))
+	case Bool:
+		b.WriteString(strconv.FormatBool(bool(v)))
+	case NilType:
+		b.WriteString("nil")
+	case *Var:
+		b.WriteString("#'" + v.Name)
+	default:
+		// Functions and other reference values are equal only to themselves.
+		fmt.Fprintf(b, "#<%s %p>", v.TypeName(), v)
+	}
+}

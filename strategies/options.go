@@ -1,0 +1,42 @@
+package strategies
+
+import "github.com/ptc-sidecar/ptc-sidecar/lisp"
+
+// Options are a request's options after normalization: every default applied
+// and every range checked, so strategies never see an unset or invalid value.
+type Options struct {
+	Strategy     string
+	Mission      string
+	SystemPrompt string // "" means the built-in PTC-Lisp reference
+	Tools        []ToolSpec
+	Data         *lisp.Map // nil when the request has no data
+	Signature    string    // the expected return signature, "" when none
+
+	MaxTurns  int
+	TurnsLeft int // when TurnsLeftSet, overrides MaxTurns - len(turns)
+	// TurnsLeftSet records that the caller gave turns_left explicitly.
+	TurnsLeftSet bool
+
+	PrintlnLimit         int
+	ToolCallLimit        int
+	SampleLimit          int
+	SamplePrintableLimit int
+	Tokenizer            string
+
+	// Chat strategies (loop-slice, turn-aware).
+	ScanWindow           int
+	NudgeAttempt         int
+	Nudges               []string // wordings by attempt; index 0 is attempt 1
+	SnapshotToolPrefixes []string
+
+	// clear-tool-results.
+	Trigger         int
+	Keep            int
+	ClearAtLeast    int
+	ExcludeTools    []string
+	ClearToolInputs bool
+	Placeholder     string
+
+	// token-budget.
+	MaxTokens int
+}

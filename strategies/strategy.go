@@ -1,0 +1,208 @@
+// Package strategies turns an agent's history into the message array to send
+// to its LLM next. Each strategy is a pure function of its Request: the same
+// request gives the byte-identical response, which is what lets providers
+// cache the prompt prefix.
+//
+// The package knows nothing of gRPC; server/ translates between the wire and
+// these types.
+package strategies
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// Input says which part of a Request a strategy reads.
+type Input string
+
+const (
+	// InputTurns strategies read PTC-Lisp turns and memory.
+	InputTurns Input = "turns"
+	// InputHistory strategies read a chat message log.
+	InputHistory Input = "history"
+)
+
+// Turn is one LLM cycle of a code-acting agent, as EvalTurn produced it.
+type Turn struct {
+	Number      int
+	RawResponse string
+	Program     string
+	Result      lisp.Value // nil when the turn failed
+	Prints      []string   // one entry per println call
+	ToolCalls   []ToolCall
+	Memory      []Binding // snapshot after the turn; may be empty on input
+	Defined     []string
+	Success     bool
+	Error       *TurnError
+	Returned    bool
+	Failed      bool
+	Duration    time.Duration
+}
+
+// TurnError is why a turn failed, written for the LLM.
+type TurnError struct {
+	Type, Message, Hint string
+}
+
+// ToolCall is one tool call made during a turn.
+type ToolCall struct {
+	Index    int
+	Name     string
+	Args     lisp.Value
+	Result   lisp.Value // nil when the call failed
+	Error    string
+	Duration time.Duration
+}
+
+// Binding is one entry of the user's prelude (memory).
+type Binding struct {
+	Name       string
+	Value      lisp.Value // the value; nil for functions
+	IsFn       bool
+	Source     string   // for functions: their PTC-Lisp source
+	Params     []string // for functions: parameter names, "&" before a rest parameter
+	Docstring  string
+	ReturnType string // type label of the function's last return, "" when never called
+	Turn       int    // the turn that last defined it; 0 when unknown
+}
+
+// ChatMessage is one message of a chat log, in the shape OpenAI- and
+// Anthropic-style clients use.
+type ChatMessage struct {
+	Role       string // system, user, assistant, tool
+	Content    string
+	Source     string // direct, broadcast, system or ""
+	SenderID   string
+	ToolCalls  []ChatToolCall
+	ToolCallID string
+	Reasoning  string
+}
+
+// Chat roles.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// ChatToolCall is a tool call requested by an assistant message.
+type ChatToolCall struct {
+	ID, Name, Arguments string // Arguments is JSON text
+}
+
+// ToolSpec describes a tool the agent may call.
+type ToolSpec struct {
+	Name, Signature, Description string
+}
+
+// Request is everything a strategy may read. Options have been normalized
+// (defaults applied, ranges checked) before a strategy sees them.
+type Request struct {
+	Turns   []Turn
+	Memory  []Binding
+	History []ChatMessage
+	Options Options
+}
+
+// Response is a strategy's output.
+type Response struct {
+	Messages []ChatMessage
+	Stats    Stats
+}
+
+// Stats describe what a compression did. "Before" figures are what the
+// uncompressed history (the full strategy, or the input log for chat
+// strategies) would have sent.
+type Stats struct {
+	Strategy            string
+	TurnsCompressed     int
+	ToolCallsTotal      int
+	ToolCallsShown      int
+	ToolCallsDropped    int
+	PrintlnsTotal       int
+	PrintlnsShown       int
+	PrintlnsDropped     int
+	ErrorTurnsCollapsed int
+	MessagesBefore      int
+	MessagesAfter       int
+	CharsBefore         int
+	CharsAfter          int
+	TokensBefore        int
+	TokensAfter         int
+	Tokenizer           string
+	SyntheticNudge      bool
+	NudgesExhausted     bool
+	ToolUsesCleared     int
+	TokensCleared       int
+}
+
+// OptionDoc documents one option a strategy honours, for ListStrategies.
+type OptionDoc struct {
+	Name, Default, Description string
+}
+
+// Strategy is one way of building the next message array.
+type Strategy interface {
+	Name() string
+	Description() string
+	Input() Input
+	Options() []OptionDoc
+	Render(req *Request) (*Response, error)
+}
+
+// DefaultStrategy is used when a request names none.
+const DefaultStrategy = "single-user-coalesced"
+
+var registry = map[string]Strategy{}
+
+// register adds s to the registry; strategies call it from init.
+func register(s Strategy) {
+	if _, dup := registry[s.Name()]; dup {
+		panic("strategies: duplicate strategy " + s.Name())
+	}
+	registry[s.Name()] = s
+}
+
+// Lookup returns the strategy with the given name ("" means the default).
+func Lookup(name string) (Strategy, error) {
+	if name == "" {
+		name = DefaultStrategy
+	}
+	s, ok := registry[name]
+	if !ok {
+		return nil, &OptionError{Option: "strategy", Reason: fmt.Sprintf("unknown strategy %q (known: %v)", name, Names())}
+	}
+	return s, nil
+}
+
+// All returns every registered strategy, sorted by name.
+func All() []Strategy {
+	out := make([]Strategy, 0, len(registry))
+	for _, name := range Names() {
+		out = append(out, registry[name])
+	}
+	return out
+}
+
+// Names returns the registered strategy names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// OptionError is a request option that is missing, malformed or out of range.
+// server/ maps it to INVALID_ARGUMENT naming the option.
+type OptionError struct {
+	Option string // the option's wire name, e.g. "println_limit" or "tools[2].signature"
+	Reason string
+}
+
+func (e *OptionError) Error() string { return "options." + e.Option + ": " + e.Reason }
