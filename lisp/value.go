@@ -297,6 +297,10 @@ type Builtin struct {
 	// Doc is a one-line description.
 	Doc string
 	// MinArgs and MaxArgs bound the arity; MaxArgs < 0 means variadic.
+	// Category groups builtins in the system prompt and in "did you mean"
+	// hints: "collection", "map", "set", "string", "regex", "math",
+	// "compare", "logic", "predicate", "function", "io".
+	Category         string
 	MinArgs, MaxArgs int
 	Fn               func(th *Thread, args []Value) (Value, error)
 }
@@ -473,4 +477,30 @@ func writeCanonical(b *strings.Builder, v Value) {
 		// Functions and other reference values are equal only to themselves.
 		fmt.Fprintf(b, "#<%s %p>", v.TypeName(), v)
 	}
+}
+
+// Function is implemented by callables that know their parameter names
+// (closures); they label themselves #fn[x y].
+type Function interface {
+	Callable
+	ParamNames() []string
+}
+
+// TypeLabel is the type vocabulary of prompts: list[N], map[N], set[N],
+// string, integer, float, boolean, keyword, nil, #fn[params]. N counts every
+// entry, hidden ones included.
+func TypeLabel(v Value) string {
+	switch v := v.(type) {
+	case *Vector:
+		return "list[" + strconv.Itoa(v.Len()) + "]"
+	case *Map:
+		return "map[" + strconv.Itoa(v.Len()) + "]"
+	case *Set:
+		return "set[" + strconv.Itoa(v.Len()) + "]"
+	case Function:
+		return "#fn[" + strings.Join(v.ParamNames(), " ") + "]"
+	case *Builtin:
+		return "#fn[...]"
+	}
+	return v.TypeName()
 }

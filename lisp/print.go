@@ -1,0 +1,162 @@
+package lisp
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Repr returns v as EDN, the way Clojure's pr-str prints it. Strings are
+// quoted, maps keep insertion order, sets print their elements in order of
+// their text so that the output is deterministic.
+func Repr(v Value) string {
+	var b strings.Builder
+	WriteRepr(&b, v)
+	return b.String()
+}
+
+// Str is Clojure's str of one value: strings unquoted, nil empty, everything
+// else as Repr.
+func Str(v Value) string {
+	switch v := v.(type) {
+	case String:
+		return string(v)
+	case NilType:
+		return ""
+	}
+	return Repr(v)
+}
+
+// Printer is implemented by values that print themselves (closures print
+// their source).
+type Printer interface {
+	WriteRepr(b *strings.Builder)
+}
+
+// WriteRepr appends the EDN text of v to b.
+func WriteRepr(b *strings.Builder, v Value) {
+	switch v := v.(type) {
+	case NilType:
+		b.WriteString("nil")
+	case Bool:
+		b.WriteString(strconv.FormatBool(bool(v)))
+	case Int:
+		b.WriteString(strconv.FormatInt(int64(v), 10))
+	case Float:
+		b.WriteString(FormatFloat(float64(v)))
+	case String:
+		writeQuoted(b, string(v))
+	case Keyword:
+		b.WriteByte(':')
+		b.WriteString(string(v))
+	case Symbol:
+		b.WriteString(string(v))
+	case *Var:
+		b.WriteString("#'")
+		b.WriteString(v.Name)
+	case *Vector:
+		writeSeq(b, "[", "]", v.elems)
+	case *List:
+		writeSeq(b, "(", ")", v.Elems)
+	case *Map:
+		b.WriteByte('{')
+		for i, e := range v.entries {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			WriteRepr(b, e.Key)
+			b.WriteByte(' ')
+			WriteRepr(b, e.Val)
+		}
+		b.WriteByte('}')
+	case *Set:
+		writeSeq(b, "#{", "}", SortedByText(v.elems))
+	case Printer:
+		v.WriteRepr(b)
+	case *Builtin:
+		b.WriteString("#fn[" + v.Name + "]")
+	default:
+		b.WriteString("#<" + v.TypeName() + ">")
+	}
+}
+
+func writeSeq(b *strings.Builder, open, close string, elems []Value) {
+	b.WriteString(open)
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		WriteRepr(b, e)
+	}
+	b.WriteString(close)
+}
+
+// SortedByText returns a copy of elems ordered by their printed text, the
+// deterministic order in which sets are shown.
+func SortedByText(elems []Value) []Value {
+	type keyed struct {
+		text string
+		v    Value
+	}
+	ks := make([]keyed, len(elems))
+	for i, e := range elems {
+		ks[i] = keyed{Repr(e), e}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.text, b.text) })
+	out := make([]Value, len(ks))
+	for i, k := range ks {
+		out[i] = k.v
+	}
+	return out
+}
+
+func writeQuoted(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// FormatFloat prints a double as Clojure does (Java's Double.toString):
+// the shortest digits that read back to the same value, plain between 1e-3
+// and 1e7 ("3.3000000000000003", "1.0"), else scientific ("1.0E7", "1.5E-4").
+func FormatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "##NaN"
+	case math.IsInf(f, 1):
+		return "##Inf"
+	case math.IsInf(f, -1):
+		return "##-Inf"
+	}
+	abs := math.Abs(f)
+	if abs == 0 || (abs >= 1e-3 && abs < 1e7) {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. "1.5e-04", "1e+07"
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
