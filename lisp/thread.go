@@ -114,3 +114,25 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	th.depth--
 	return v, err
 }
+
+// Allocation costs, in bytes, charged for values a program builds. They
+// approximate Go's real sizes closely enough that the default budget bounds
+// the process's memory, and they are the same on every run.
+const (
+	costString    = 16 // header of a string, plus its bytes
+	costCollHead  = 48 // header of a vector, map or set
+	costElem      = 16 // one vector or set element
+	costMapEntry  = 48 // one map entry, with its index slot
+	costClosure   = 64 // a closure, plus 16 per captured binding
+	costToolCall  = 256
+	costPrintLine = 32
+)
+
+// AllocString charges for a new string of n bytes.
+func (th *Thread) AllocString(n int) error { return th.Alloc(costString + int64(n)) }
+
+// AllocVector charges for a new vector or set of n elements.
+func (th *Thread) AllocVector(n int) error { return th.Alloc(costCollHead + costElem*int64(n)) }
+
+// AllocMap charges for a new map of n entries.
+func (th *Thread) AllocMap(n int) error { return th.Alloc(costCollHead + costMapEntry*int64(n)) }
