@@ -32,7 +32,7 @@ type ednReader struct {
 // testFn is a function value for rendering tests.
 type testFn struct{ params []string }
 
-func (*testFn) TypeName() string                                  { return "function" }
+func (*testFn) TypeName() string                                    { return "function" }
 func (*testFn) Call(*lisp.Thread, []lisp.Value) (lisp.Value, error) { return lisp.Nil, nil }
 func (f *testFn) ParamNames() []string                              { return f.params }
 

@@ -238,6 +238,9 @@ func TestGolden(t *testing.T) {
 					resp, err = s.Render(req)
 				}
 			}
+			if _, wantErr := g.get("error"); err != nil && !wantErr {
+				t.Fatalf("unexpected error: %v", err)
+			}
 			if err != nil {
 				got["error"] = err.Error()
 			} else {

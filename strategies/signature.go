@@ -133,7 +133,7 @@ func (p *sigParser) fields(closing byte) ([]SigField, error) {
 	for {
 		p.skipSpace()
 		if p.eof() {
-			return nil, p.errorf("missing %q", closing)
+			return nil, p.errorf("missing %q", string(closing))
 		}
 		if p.peek() == closing {
 			p.pos++
@@ -146,9 +146,9 @@ func (p *sigParser) fields(closing byte) ([]SigField, error) {
 		name := p.name()
 		if name == "" {
 			if p.eof() {
-				return nil, p.errorf("missing %q", closing)
+				return nil, p.errorf("missing %q", string(closing))
 			}
-			return nil, p.errorf("expected a name, found %q", p.peek())
+			return nil, p.errorf("expected a name, found %q", string(p.peek()))
 		}
 		if seen[name] {
 			return nil, p.errorf("duplicate name %q", name)
@@ -218,7 +218,7 @@ func (p *sigParser) typ() (*SigType, error) {
 		}
 		t = &SigType{IsMap: true, Fields: fields}
 	default:
-		return nil, p.errorf("expected a type (:string, [..] or {..}), found %q", p.peek())
+		return nil, p.errorf("expected a type (:string, [..] or {..}), found %q", string(p.peek()))
 	}
 	if !p.eof() && p.peek() == '?' {
 		p.pos++
