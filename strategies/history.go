@@ -26,7 +26,8 @@ type historyCounts struct {
 }
 
 // toolCallsSection lists the most recent tool calls of all turns, oldest
-// first. Calls of failed turns count: their side effects happened.
+// first. Calls of failed turns count: their side effects happened. Before the
+// first turn there is no section, and with tool_call_limit 0 none either.
 func toolCallsSection(req *Request, c *historyCounts) string {
 	if len(req.Turns) == 0 {
 		return ""
@@ -41,6 +42,9 @@ func toolCallsSection(req *Request, c *historyCounts) string {
 	}
 	skip := max(total-req.Options.ToolCallLimit, 0)
 	c.toolCallsShown = total - skip
+	if c.toolCallsShown == 0 {
+		return "" // tool_call_limit 0: the caller wants no list
+	}
 	var b strings.Builder
 	b.WriteString(";; Tool calls made:")
 	for _, t := range req.Turns {

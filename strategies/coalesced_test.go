@@ -1,0 +1,58 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOutputCutsLongPrints(t *testing.T) {
+	long := strings.Repeat("é", printCut+500)
+	opts, err := Normalize(RawOptions{SystemPrompt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &Request{Options: opts, Turns: []Turn{{Number: 1, Success: true, Prints: []string{long, "short"}}}}
+	resp, err := coalesced{}.Render(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ";; Output:\n" + strings.Repeat("é", printCut) + "\nshort"
+	if !strings.Contains(resp.Messages[1].Content, want+"\n\n") {
+		t.Errorf("long print not cut at %d characters:\n%.300s", printCut, resp.Messages[1].Content)
+	}
+}
+
+// TestSystemIndependentOfTurns: SYSTEM is byte-identical whatever the
+// history, so a provider can cache it.
+func TestSystemIndependentOfTurns(t *testing.T) {
+	opts, err := Normalize(RawOptions{SystemPrompt: "static"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := coalesced{}.Render(&Request{Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := coalesced{}.Render(&Request{Options: opts, Turns: []Turn{{Number: 1, Success: false, Program: "(x)"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Messages[0].Content != b.Messages[0].Content || a.Messages[0].Content != "static" {
+		t.Errorf("SYSTEM changed with the turns")
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	for _, name := range []string{"single-user-coalesced", "full"} {
+		s, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Input() != InputTurns || s.Description() == "" || len(s.Options()) == 0 {
+			t.Errorf("%s: incomplete description", name)
+		}
+	}
+	if s, err := Lookup(""); err != nil || s.Name() != DefaultStrategy {
+		t.Errorf("default strategy: %v, %v", s, err)
+	}
+}
