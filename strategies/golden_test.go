@@ -154,9 +154,6 @@ func (gr *goldenRequest) build() (*Request, error) {
 	}
 	for i, t := range gr.Turns {
 		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Success: t.Success, Error: t.Error}
-		if t.Number == 0 {
-			turn.Number = i + 1
-		}
 		if t.Result != "" {
 			v, err := readEDN(t.Result)
 			if err != nil {

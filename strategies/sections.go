@@ -191,12 +191,17 @@ func writeFunctionLine(b *strings.Builder, bd *Binding) {
 	}
 }
 
-// printingTurns returns the numbers of the turns that printed anything.
+// printingTurns returns the numbers of the turns that printed anything. A
+// turn sent without a number is numbered by its position (1-based).
 func printingTurns(turns []Turn) map[int]bool {
 	printed := make(map[int]bool, len(turns))
-	for _, t := range turns {
-		if len(t.Prints) > 0 && t.Number != 0 {
-			printed[t.Number] = true
+	for i, t := range turns {
+		n := t.Number
+		if n == 0 {
+			n = i + 1
+		}
+		if len(t.Prints) > 0 {
+			printed[n] = true
 		}
 	}
 	return printed
