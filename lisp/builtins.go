@@ -12,10 +12,19 @@ import (
 // means the system prompt, the "did you mean" hints and the arity checks all
 // read the same source, and a builtin cannot exist without its documentation.
 var builtinSections = [][]*Builtin{
+	collectionBuiltins,
+	sequenceBuiltins,
+	aggregateBuiltins,
+	walkBuiltins,
+	mapBuiltins,
+	setBuiltins,
+	stringBuiltins,
+	regexBuiltins,
 	mathBuiltins,
 	compareBuiltins,
 	logicBuiltins,
 	predicateBuiltins,
+	functionBuiltins,
 }
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
