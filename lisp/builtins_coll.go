@@ -1322,4 +1322,3 @@ func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
 	}
 	return NewVector(out), nil
 }
-
