@@ -13,7 +13,6 @@ import (
 func benchRequest(b *testing.B) *Request {
 	opts, err := Normalize(RawOptions{
 		Mission:      "Find every well-reviewed product that is in stock and summarize the reviews per category.",
-		SystemPrompt: strings.Repeat("PTC-Lisp reference: (filter pred coll) keeps the items for which pred is truthy.\n", 150),
 		Tools: []ToolSpec{
 			{Name: "search", Signature: "(query :string, limit :int) -> [{id :int, title :string}]", Description: "Full-text search"},
 			{Name: "get_inventory", Signature: "() -> {items [{sku :string, count :int}]}"},

@@ -1,6 +1,10 @@
 package strategies
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
 
 // coalesced is the default strategy: the whole history folded into one USER
 // message after a static SYSTEM prompt. Keeping every summary in a USER
@@ -69,10 +73,6 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 // sections showed.
 func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	var counts historyCounts
-	system, err := systemPrompt(&req.Options)
-	if err != nil {
-		return nil, counts, err
-	}
 	o := &req.Options
 	tools, err := toolSection(o)
 	if err != nil {
@@ -94,7 +94,7 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 		turnsIndicator(o, len(req.Turns)),
 	)
 	return []ChatMessage{
-		{Role: RoleSystem, Content: system},
+		{Role: RoleSystem, Content: systemPrompt(o)},
 		{Role: RoleUser, Content: user},
 	}, counts, nil
 }
@@ -121,9 +121,9 @@ func joinSections(sections ...string) string {
 
 // systemPrompt is the caller's system prompt or the built-in PTC-Lisp
 // reference; it never depends on the turns, so providers can cache it.
-func systemPrompt(o *Options) (string, error) {
+func systemPrompt(o *Options) string {
 	if o.SystemPrompt != "" {
-		return o.SystemPrompt, nil
+		return o.SystemPrompt
 	}
-	return "", &OptionError{Option: "system_prompt", Reason: "the built-in PTC-Lisp reference is not available in this build; pass system_prompt"}
+	return lisp.SystemPrompt()
 }

@@ -3,6 +3,8 @@ package strategies
 import (
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 func TestOutputCutsLongPrints(t *testing.T) {
@@ -54,5 +56,29 @@ func TestRegistry(t *testing.T) {
 	}
 	if s, err := Lookup(""); err != nil || s.Name() != DefaultStrategy {
 		t.Errorf("default strategy: %v, %v", s, err)
+	}
+}
+
+// TestDefaultSystemPrompt: without system_prompt, SYSTEM is the built-in
+// PTC-Lisp reference, the same bytes on every call and for both strategies.
+func TestDefaultSystemPrompt(t *testing.T) {
+	opts, err := Normalize(RawOptions{Mission: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lisp.SystemPrompt()
+	if want == "" {
+		t.Fatal("built-in system prompt is empty")
+	}
+	for _, s := range []Strategy{coalesced{}, full{}} {
+		for _, turns := range [][]Turn{nil, {{Number: 1, Success: true, Result: lisp.Int(1)}}} {
+			resp, err := s.Render(&Request{Options: opts, Turns: turns})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Messages[0].Role != RoleSystem || resp.Messages[0].Content != want {
+				t.Errorf("%s: SYSTEM is not the built-in reference", s.Name())
+			}
+		}
 	}
 }

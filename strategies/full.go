@@ -44,10 +44,6 @@ func (s full) Render(req *Request) (*Response, error) {
 // ASSISTANT and a USER message per turn.
 func fullMessages(req *Request) ([]ChatMessage, error) {
 	o := &req.Options
-	system, err := systemPrompt(o)
-	if err != nil {
-		return nil, err
-	}
 	tools, err := toolSection(o)
 	if err != nil {
 		return nil, err
@@ -64,7 +60,7 @@ func fullMessages(req *Request) ([]ChatMessage, error) {
 	}
 	msgs := make([]ChatMessage, 0, 2+2*len(req.Turns))
 	msgs = append(msgs,
-		ChatMessage{Role: RoleSystem, Content: system},
+		ChatMessage{Role: RoleSystem, Content: systemPrompt(o)},
 		ChatMessage{Role: RoleUser, Content: joinSections(missionSection(o), tools, dataSection(o), ret, fullIndicator(o, budget))},
 	)
 	for i := range req.Turns {
