@@ -12,7 +12,7 @@ import (
 // calls, 50 bindings of which 10 are 1,000-element lists of maps.
 func benchRequest(b *testing.B) *Request {
 	opts, err := Normalize(RawOptions{
-		Mission:      "Find every well-reviewed product that is in stock and summarize the reviews per category.",
+		Mission: "Find every well-reviewed product that is in stock and summarize the reviews per category.",
 		Tools: []ToolSpec{
 			{Name: "search", Signature: "(query :string, limit :int) -> [{id :int, title :string}]", Description: "Full-text search"},
 			{Name: "get_inventory", Signature: "() -> {items [{sku :string, count :int}]}"},
