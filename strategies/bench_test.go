@@ -104,6 +104,10 @@ func BenchmarkFullRender(b *testing.B) {
 	}
 }
 
+// benchCalls numbers the calls of BenchmarkToMessages across its runs, so
+// that no USER message repeats.
+var benchCalls int64
+
 // BenchmarkToMessages measures the whole strategy call: both renders plus
 // the character and token statistics of before and after, as on the next
 // call of a running agent: the SYSTEM prompt and the earlier turns were seen
@@ -112,10 +116,9 @@ func BenchmarkFullRender(b *testing.B) {
 func BenchmarkToMessages(b *testing.B) {
 	req := benchRequest(b)
 	b.ReportAllocs()
-	i := 0
 	for b.Loop() {
-		i++
-		req.Memory[2].Value = lisp.Int(i)
+		benchCalls++
+		req.Memory[2].Value = lisp.Int(benchCalls)
 		if _, err := (coalesced{}).Render(req); err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -36,8 +37,7 @@ func countChars(msgs []ChatMessage) int {
 	return n
 }
 
-// countTokensCached counts like CountMessageTokens, remembering the counts
-// of long texts. BPE tokenization runs at a few MB/s, and an agent loop sends
+// countTokensCached counts like CountMessageTokens, remembering counts. BPE tokenization runs at a few MB/s, and an agent loop sends
 // the same texts again and again: the SYSTEM prompt on every call (twice per
 // call: before and after), and every earlier turn of the full history. The
 // count of a text never changes, so the cache cannot change a result.
@@ -48,13 +48,9 @@ func countTokensCached(tokenizer string, msgs []ChatMessage) (int, error) {
 			if s == "" {
 				continue
 			}
-			n, ok := tokenCounts.get(tokenizer, s)
-			if !ok {
-				var err error
-				if n, err = CountTokens(tokenizer, s); err != nil {
-					return 0, err
-				}
-				tokenCounts.put(tokenizer, s, n)
+			n, err := countTextTokens(tokenizer, s)
+			if err != nil {
+				return 0, err
 			}
 			total += n
 		}
@@ -62,12 +58,58 @@ func countTokensCached(tokenizer string, msgs []ChatMessage) (int, error) {
 	return total, nil
 }
 
-// Texts shorter than minCachedText are counted each time (cheaper than
-// keeping them); the cache holds at most maxCachedBytes of text and forgets
-// the oldest entries first.
+// countTextTokens counts one text chunk by chunk (see nextChunkEnd), each
+// chunk's count remembered, so that a USER message that differs from the
+// previous call's in a few lines costs the tokenization of those lines.
+func countTextTokens(tokenizer, text string) (int, error) {
+	if n, ok := tokenCounts.get(tokenizer, text); ok {
+		return n, nil
+	}
+	total := 0
+	for rest := text; rest != ""; {
+		chunk := rest[:nextChunkEnd(rest)]
+		rest = rest[len(chunk):]
+		n, ok := tokenCounts.get(tokenizer, chunk)
+		if !ok {
+			var err error
+			if n, err = CountTokens(tokenizer, chunk); err != nil {
+				return 0, err
+			}
+			tokenCounts.put(tokenizer, chunk, n)
+		}
+		total += n
+	}
+	tokenCounts.put(tokenizer, text, total)
+	return total, nil
+}
+
+// nextChunkEnd returns where the first chunk of text ends: after the first
+// newline that is followed by a printable ASCII character other than "/",
+// or at the end. The pre-tokenizers of o200k_base and cl100k_base
+// always start a new piece there: the only pieces that can hold a newline
+// (a punctuation run with trailing [\r\n/]*, \s*[\r\n]+ and pure whitespace)
+// cannot continue into such a character, no piece pattern looks behind, and
+// BPE merges never cross pieces. So the tokens of a text are the tokens of
+// its chunks; TestChunkedTokenCount checks this on texts built to break it.
+func nextChunkEnd(text string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return len(text)
+		}
+		k := i + j + 1
+		if k < len(text) && text[k] > ' ' && text[k] < 0x7f && text[k] != '/' {
+			return k
+		}
+		i = k
+	}
+}
+
+// The cache holds at most maxCachedBytes (texts plus a per-entry overhead)
+// and forgets the oldest entries first.
 const (
-	minCachedText  = 64
 	maxCachedBytes = 16 << 20
+	entryOverhead  = 64
 )
 
 type tokenKey struct{ tokenizer, text string }
@@ -82,9 +124,6 @@ type tokenCache struct {
 var tokenCounts = &tokenCache{counts: map[tokenKey]int{}}
 
 func (c *tokenCache) get(tokenizer, text string) (int, bool) {
-	if len(text) < minCachedText {
-		return 0, false
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n, ok := c.counts[tokenKey{tokenizer, text}]
@@ -92,7 +131,7 @@ func (c *tokenCache) get(tokenizer, text string) (int, bool) {
 }
 
 func (c *tokenCache) put(tokenizer, text string, n int) {
-	if len(text) < minCachedText || len(text) > maxCachedBytes/4 {
+	if len(text) > maxCachedBytes/4 {
 		return
 	}
 	c.mu.Lock()
@@ -101,15 +140,15 @@ func (c *tokenCache) put(tokenizer, text string, n int) {
 	if _, ok := c.counts[k]; ok {
 		return
 	}
-	for c.bytes+len(text) > maxCachedBytes && len(c.order) > 0 {
+	for c.bytes+len(text)+entryOverhead > maxCachedBytes && len(c.order) > 0 {
 		old := c.order[0]
 		c.order = c.order[1:]
 		delete(c.counts, old)
-		c.bytes -= len(old.text)
+		c.bytes -= len(old.text) + entryOverhead
 	}
 	c.counts[k] = n
 	c.order = append(c.order, k)
-	c.bytes += len(text)
+	c.bytes += len(text) + entryOverhead
 }
 
 // reset empties the cache (benchmarks of the cold path use it).
