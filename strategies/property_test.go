@@ -321,3 +321,35 @@ func TestPropertyStatsAgreeWithContent(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyFullHistoryShape: full sends SYSTEM, the turn-1 USER, then an
+// ASSISTANT and a USER message per turn; each turn's feedback holds its
+// result or its error; the same request gives the same bytes.
+func TestPropertyFullHistoryShape(t *testing.T) {
+	forRandomRequests(t, func(t *testing.T, req *Request, _ *Response) {
+		resp, err := full{}.Render(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs := resp.Messages
+		if len(msgs) != 2+2*len(req.Turns) || msgs[0].Role != RoleSystem || msgs[1].Role != RoleUser {
+			t.Fatalf("%d messages for %d turns", len(msgs), len(req.Turns))
+		}
+		if m := req.Options.Mission; m != "" && !strings.HasPrefix(msgs[1].Content, m) {
+			t.Fatal("the first USER message does not start with the mission")
+		}
+		for i, turn := range req.Turns {
+			a, u := msgs[2+2*i], msgs[3+2*i]
+			if a.Role != RoleAssistant || u.Role != RoleUser || !strings.Contains(a.Content, turn.Program) {
+				t.Fatalf("turn %d: roles %s/%s or program missing", i+1, a.Role, u.Role)
+			}
+			if turn.Success != strings.Contains(u.Content, ";; Result: ") || turn.Success == strings.Contains(u.Content, "Error: ") {
+				t.Fatalf("turn %d (success %v): feedback %q", i+1, turn.Success, u.Content)
+			}
+		}
+		again, err := full{}.Render(req)
+		if err != nil || !reflect.DeepEqual(resp, again) {
+			t.Fatal("full is not deterministic")
+		}
+	})
+}
