@@ -192,8 +192,9 @@ type Options struct {
 	// Chat strategies (`loop-slice`, `turn-aware`): how many of the most
 	// recent non-system messages are scanned. Default 20.
 	ScanWindow *int32 `protobuf:"varint,14,opt,name=scan_window,json=scanWindow,proto3,oneof" json:"scan_window,omitempty"`
-	// Chat strategies: how many synthetic nudges the caller has sent in a
-	// row, 1 to 3 (1 gentle, 2 firm, 3 urgent). Default 1.
+	// Chat strategies: which synthetic nudge this would be, counting the
+	// caller's consecutive nudges from 1; the wording escalates with it
+	// (1 gentle, 2 firm, 3 urgent).
 	NudgeAttempt *int32 `protobuf:"varint,15,opt,name=nudge_attempt,json=nudgeAttempt,proto3,oneof" json:"nudge_attempt,omitempty"`
 	// Strategy `turn-aware`: tool-name prefixes of snapshot tools, whose
 	// results are superseded by later calls of the same tool. Default
@@ -453,13 +454,14 @@ type CompressionStats struct {
 	// Messages of the output.
 	MessagesAfter int32 `protobuf:"varint,11,opt,name=messages_after,json=messagesAfter,proto3" json:"messages_after,omitempty"`
 	// Characters (Unicode code points) of the uncompressed history's
-	// message contents.
+	// message text: contents, reasoning and tool calls.
 	CharsBefore int32 `protobuf:"varint,12,opt,name=chars_before,json=charsBefore,proto3" json:"chars_before,omitempty"`
-	// Characters of the output's message contents.
+	// Characters of the output's message text, counted the same way.
 	CharsAfter int32 `protobuf:"varint,13,opt,name=chars_after,json=charsAfter,proto3" json:"chars_after,omitempty"`
-	// Tokens of the uncompressed history, by `tokenizer`.
+	// Tokens of the uncompressed history's message text, by `tokenizer`.
+	// Role framing is provider-specific and not counted.
 	TokensBefore int32 `protobuf:"varint,14,opt,name=tokens_before,json=tokensBefore,proto3" json:"tokens_before,omitempty"`
-	// Tokens of the output, by `tokenizer`.
+	// Tokens of the output's message text, by `tokenizer`.
 	TokensAfter int32 `protobuf:"varint,15,opt,name=tokens_after,json=tokensAfter,proto3" json:"tokens_after,omitempty"`
 	// The tokenizer that counted the tokens.
 	Tokenizer string `protobuf:"bytes,16,opt,name=tokenizer,proto3" json:"tokenizer,omitempty"`

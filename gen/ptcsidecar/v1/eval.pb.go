@@ -398,8 +398,7 @@ type Limits struct {
 	MaxOutputBytes int32 `protobuf:"varint,4,opt,name=max_output_bytes,json=maxOutputBytes,proto3" json:"max_output_bytes,omitempty"`
 	// Tool calls in the evaluation.
 	MaxToolCalls int32 `protobuf:"varint,5,opt,name=max_tool_calls,json=maxToolCalls,proto3" json:"max_tool_calls,omitempty"`
-	// Wall-clock time of the evaluation in milliseconds, tool calls on the
-	// caller's side excluded.
+	// Wall-clock time of the evaluation in milliseconds.
 	TimeoutMs     int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -553,7 +552,6 @@ type isEvalTurnStreamRequest_Message interface {
 
 type EvalTurnStreamRequest_Start struct {
 	// The evaluation to run; the first message of the stream, sent once.
-	// Its `tool_results` must be empty.
 	Start *EvalTurnRequest `protobuf:"bytes,1,opt,name=start,proto3,oneof"`
 }
 

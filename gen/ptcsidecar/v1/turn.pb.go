@@ -46,8 +46,7 @@ type Turn struct {
 	Memory *Memory `protobuf:"bytes,7,opt,name=memory,proto3" json:"memory,omitempty"`
 	// The names the turn defined or redefined with `def` or `defn`, in order.
 	Defined []string `protobuf:"bytes,8,rep,name=defined,proto3" json:"defined,omitempty"`
-	// True when the program ran to completion without an error (a `fail`
-	// call counts as completion).
+	// True when the program ran to completion without an error.
 	Success bool `protobuf:"varint,9,opt,name=success,proto3" json:"success,omitempty"`
 	// Why the turn failed; unset when it succeeded.
 	Error *TurnError `protobuf:"bytes,10,opt,name=error,proto3" json:"error,omitempty"`
@@ -255,8 +254,7 @@ type ToolCall struct {
 	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
 	// The tool's name, without the `tool/` prefix.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	// The arguments the program passed (a map of the named arguments, or a
-	// vector of positional ones).
+	// The arguments the program passed.
 	Args *Value `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
 	// What the tool returned. Unset when the call failed or is still pending.
 	Result *Value `protobuf:"bytes,4,opt,name=result,proto3" json:"result,omitempty"`
