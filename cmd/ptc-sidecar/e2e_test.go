@@ -390,6 +390,28 @@ func TestShutdownTimeoutBoundsInFlightRPCs(t *testing.T) {
 	}
 }
 
+// TestSecondSignalStopsAtOnce: an operator who signals twice does not wait
+// for the shutdown timeout.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	p := start(t, "--listen", "127.0.0.1:0", "--shutdown-timeout", "1m")
+	watch, err := healthpb.NewHealthClient(p.client()).Watch(testContext(t), &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := watch.Recv(); err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Process.Signal(syscall.SIGINT)
+	if resp, err := watch.Recv(); err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
+		t.Fatalf("watch update after SIGINT: %v, %v; want NOT_SERVING", resp, err)
+	}
+	p.cmd.Process.Signal(syscall.SIGINT)
+	p.wait() // fails the test if the process outlives the wait
+	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("after a second SIGINT: %v, want killed by SIGINT", p.cmd.ProcessState)
+	}
+}
+
 func TestSIGINTStopsCleanly(t *testing.T) {
 	p := start(t, "--listen", "127.0.0.1:0")
 	p.cmd.Process.Signal(syscall.SIGINT)

@@ -40,8 +40,23 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			// The first signal starts the graceful shutdown. The default
+			// handling comes back before it begins, so a second signal
+			// ends the process at once.
+			signal.Stop(signals)
+			logger.Info("signal received", "signal", sig.String())
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	if err := serve(ctx, cfg, logger); err != nil {
 		logger.Error("server failed", "error", err.Error())
 		return 1
@@ -74,7 +89,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 		logger.Info("metrics listening", "addr", metrics.addr())
 	}
 	markServing(healthSrv)
-	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(), "version", binaryVersion())
+	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
+		"version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
+		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
 
 	select {
 	case err := <-served:
