@@ -21,8 +21,10 @@ build:
 test:
 	$(GO) test ./...
 
-## generate: regenerate gen/ from proto/ (byte for byte what is committed)
+## generate: regenerate gen/ from proto/ (byte for byte what is committed);
+## old generated files go first, so a removed proto leaves nothing behind
 generate:
+	find gen -name '*.pb.go' -delete
 	$(GO) tool buf generate
 
 ## lint: gofmt, go vet and buf lint
