@@ -276,9 +276,7 @@ func TestServeTCP(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
-	if !strings.Contains(p.log(), `"grpc.method":"ListStrategies"`) {
-		t.Errorf("no request log line for ListStrategies")
-	}
+	checkRequestLog(t, p.log())
 
 	// A watcher sees the server turn NOT_SERVING as soon as the signal
 	// arrives, while the server still waits for in-flight RPCs (the watch).
@@ -300,6 +298,37 @@ func TestServeTCP(t *testing.T) {
 	}
 	if !strings.Contains(p.log(), `"msg":"stopped"`) {
 		t.Errorf("no clean stop in the log")
+	}
+}
+
+// checkRequestLog checks the request log of TestServeTCP's calls: one line
+// per RPC at a level that fits its outcome, and no lines for health probes.
+func checkRequestLog(t *testing.T, log string) {
+	t.Helper()
+	levels := map[string]string{} // method -> level of its log line
+	for line := range strings.Lines(log) {
+		var rec struct {
+			Level   string
+			Msg     string
+			Service string `json:"grpc.service"`
+			Method  string `json:"grpc.method"`
+			Code    string `json:"grpc.code"`
+		}
+		if json.Unmarshal([]byte(line), &rec) != nil || rec.Msg != "finished call" {
+			continue
+		}
+		if rec.Service == "grpc.health.v1.Health" {
+			t.Errorf("health probe logged: %s", line)
+		}
+		levels[rec.Method] = rec.Level + " " + rec.Code
+	}
+	for method, want := range map[string]string{
+		"ListStrategies": "INFO OK",
+		"ToMessages":     "WARN Unimplemented",
+	} {
+		if levels[method] != want {
+			t.Errorf("request log for %s: %q, want %q", method, levels[method], want)
+		}
 	}
 }
 
