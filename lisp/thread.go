@@ -41,6 +41,12 @@ type Thread struct {
 	steps     int64
 	allocated int64
 	depth     int
+
+	// prog is the program-level state of the evaluation (user definitions,
+	// prints, tool calls); nil for a thread that only runs builtins.
+	prog *progState
+	// recurArgs carries the values of a recur to its loop or function.
+	recurArgs []Value
 }
 
 // NewThread returns a thread bound to ctx with the given limits.
@@ -133,6 +139,9 @@ func (th *Thread) AllocString(n int) error { return th.Alloc(costString + int64(
 
 // AllocVector charges for a new vector or set of n elements.
 func (th *Thread) AllocVector(n int) error { return th.Alloc(costCollHead + costElem*int64(n)) }
+
+// AllocClosure charges for a new closure capturing n bindings.
+func (th *Thread) AllocClosure(n int) error { return th.Alloc(costClosure + 16*int64(n)) }
 
 // AllocMap charges for a new map of n entries.
 func (th *Thread) AllocMap(n int) error { return th.Alloc(costCollHead + costMapEntry*int64(n)) }
