@@ -18,10 +18,10 @@ type lambda struct {
 }
 
 type arity struct {
-	params   []pattern // fixed parameters
-	rest     pattern   // after &, or nil
-	selfSlot int       // slot holding the closure itself, -1 if unnamed
-	body     node
+	params    []pattern // fixed parameters
+	rest      pattern   // after &, or nil
+	selfSlot  int       // slot holding the closure itself, -1 if unnamed
+	body      node
 	paramText []string
 }
 
@@ -171,4 +171,3 @@ func (c *Closure) arityError(got int) *Error {
 	return Errorf(ArityError, "%s called with %d argument%s", name, got, plural(got)).
 		WithHint("it takes %s", strings.Join(shapes, " or "))
 }
-

@@ -729,11 +729,11 @@ func compileAsThread(c *compiler, l *List, tail bool) (node, error) {
 
 // ifLetNode binds the test value only when it passes.
 type ifLetNode struct {
-	init    node
-	pat     pattern
-	then    node
-	els     node
-	notNil  bool // if-some: the test is "not nil" instead of truthiness
+	init   node
+	pat    pattern
+	then   node
+	els    node
+	notNil bool // if-some: the test is "not nil" instead of truthiness
 }
 
 func (n *ifLetNode) eval(th *Thread, fr *frame) (Value, error) {
