@@ -302,9 +302,12 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 			return nil, r.errorf(line, col, "%q opened here is never closed", lexOpener(close)).
 				WithHint("add the missing %q", close)
 		}
-		if r.peek() == close {
+		if c := r.peek(); c == close {
 			r.next()
 			return elems, nil
+		} else if c == ')' || c == ']' || c == '}' {
+			return nil, r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
+				WithHint("close it with %q first", close)
 		}
 		f, err := r.readForm()
 		if err != nil {

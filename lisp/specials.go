@@ -511,7 +511,7 @@ func (c *compiler) pattern(f Value) (pattern, error) {
 	switch f := f.(type) {
 	case Symbol:
 		name := string(f)
-		if name == "&" || !lexPlainSymbol(name) {
+		if name == "&" || !lexPlainSymbol(name) && !strings.HasPrefix(name, "#") {
 			return nil, c.errorf(ValidationError, "cannot bind %s", name).
 				WithHint("binding names are plain symbols like x or total")
 		}
