@@ -218,7 +218,7 @@ func TestEvalErrors(t *testing.T) {
 		{"(where :status is \"active\")", ValidationError},
 		{"(fitler odd? [1 2])", UndefinedSymbol},
 		{"undefined-thing", UndefinedSymbol},
-		{"(clojure.string/capitalize \"a\")", UndefinedSymbol},
+		{"(clojure.string/titlecase \"a\")", UndefinedSymbol},
 		{"(clojure.set/project [] [:id])", UndefinedSymbol},
 		{"(foo.bar/baz 1)", UndefinedSymbol},
 		{"(.toString 1)", ValidationError},

@@ -1,15 +1,12 @@
 package lisp
 
 import (
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 func TestReadForms(t *testing.T) {
 	cases := []struct{ src, want string }{

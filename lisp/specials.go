@@ -416,12 +416,12 @@ func compileFn(c *compiler, l *List, tail bool) (node, error) {
 	switch {
 	case len(rest) == 0:
 		return nil, c.errorf(ValidationError, "fn needs a parameter vector").WithHint("write (fn [x] body)")
-	case isVector(rest[0]):
+	case isVectorForm(rest[0]):
 		arities = [][]Value{rest}
 	default:
 		for _, a := range rest {
 			al, ok := a.(*List)
-			if !ok || len(al.Elems) == 0 || !isVector(al.Elems[0]) {
+			if !ok || len(al.Elems) == 0 || !isVectorForm(al.Elems[0]) {
 				return nil, c.errorf(ValidationError, "fn needs a parameter vector, got %s", formText(a)).
 					WithHint("write (fn [x] body)")
 			}
@@ -448,7 +448,7 @@ func compileFn(c *compiler, l *List, tail bool) (node, error) {
 	return &fnNode{lam: lam}, nil
 }
 
-func isVector(v Value) bool {
+func isVectorForm(v Value) bool {
 	_, ok := v.(*Vector)
 	return ok
 }

@@ -71,6 +71,7 @@ func (th *Thread) Step(n int64) error {
 	before := th.steps
 	th.steps += n
 	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
+		th.steps = th.limits.MaxSteps + 1 // a refused charge is not work done
 		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
 			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
 	}
@@ -86,6 +87,7 @@ func (th *Thread) Step(n int64) error {
 func (th *Thread) Alloc(n int64) error {
 	th.allocated += n
 	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
+		th.allocated = th.limits.MaxAllocBytes + 1 // a refused charge allocates nothing
 		return Errorf(MemoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
 			WithHint("the program builds too much data; take or filter before building large strings or collections")
 	}
