@@ -288,3 +288,10 @@ func TestErrorPositions(t *testing.T) {
 		t.Fatalf("error %v, want it at line 3, column 3", res.Err)
 	}
 }
+
+func TestMultiArityDefn(t *testing.T) {
+	res := run(t, `(defn f "doc" ([x] (f x 10)) ([x y] (+ x y))) [(f 1) (f 1 2)]`, Env{})
+	if res.Err != nil || Repr(res.Value) != "[11 3]" {
+		t.Fatalf("%v %v", res.Value, res.Err)
+	}
+}
