@@ -102,3 +102,15 @@ func TestLimitErrorsNameTheLimit(t *testing.T) {
 		t.Errorf("message %q does not name the limit", res.Err.Message)
 	}
 }
+
+// A depth budget of 0 or an absurd one is capped, so runaway recursion ends
+// with depth_limit instead of overflowing the Go stack.
+func TestDepthCeiling(t *testing.T) {
+	for _, depth := range []int{0, 1 << 30} {
+		limits := Limits{MaxSteps: 50_000_000, MaxDepth: depth}
+		res := run(t, "(defn f [x] (inc (f x))) (f 1)", Env{Limits: limits})
+		if res.Err == nil || res.Err.Kind != DepthLimit || !strings.Contains(res.Err.Message, "10000") {
+			t.Errorf("MaxDepth %d: %v", depth, res.Err)
+		}
+	}
+}

@@ -51,8 +51,16 @@ type Thread struct {
 
 // NewThread returns a thread bound to ctx with the given limits.
 func NewThread(ctx context.Context, limits Limits) *Thread {
+	if limits.MaxDepth <= 0 || limits.MaxDepth > MaxCallDepth {
+		limits.MaxDepth = MaxCallDepth
+	}
 	return &Thread{ctx: ctx, limits: limits}
 }
+
+// MaxCallDepth is the ceiling on Limits.MaxDepth. Each PTC-Lisp call nests a
+// few Go calls, and Go aborts the whole process when a goroutine's stack
+// outgrows its limit, so the depth budget can never be unbounded.
+const MaxCallDepth = 10_000
 
 // Context is the evaluation's context, passed on to host calls.
 func (th *Thread) Context() context.Context { return th.ctx }
