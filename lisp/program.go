@@ -133,7 +133,7 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 }
 
 func runProgram(th *Thread, prog *progState, source string, env Env) (Value, error) {
-	forms, err := Read(source, env.MaxNesting)
+	forms, starts, err := readProgram(source, env.MaxNesting)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +147,7 @@ func runProgram(th *Thread, prog *progState, source string, env Env) (Value, err
 	c := newCompiler(&names{user: user, tools: prog.tools, data: env.Data})
 	nodes := make([]node, len(forms))
 	for i, f := range forms {
+		c.pos = starts[i]
 		if nodes[i], err = c.compile(f, false); err != nil {
 			return nil, err
 		}

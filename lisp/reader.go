@@ -55,20 +55,29 @@ func (s *SetForm) WriteRepr(b *strings.Builder) {
 // Read parses a whole program: the sequence of top-level forms. maxNesting
 // bounds collection nesting (0 means DefaultMaxNesting).
 func Read(src string, maxNesting int) ([]Value, error) {
+	forms, _, err := readProgram(src, maxNesting)
+	return forms, err
+}
+
+// readProgram reads the top-level forms and where each starts.
+func readProgram(src string, maxNesting int) ([]Value, []Pos, error) {
 	r := newReader(src, maxNesting, false)
 	var forms []Value
+	var starts []Pos
 	for {
 		if err := r.skipSpace(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if r.eof() {
-			return forms, nil
+			return forms, starts, nil
 		}
+		start := Pos{r.line, r.col}
 		f, err := r.readForm()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		forms = append(forms, f)
+		starts = append(starts, start)
 	}
 }
 
