@@ -216,8 +216,8 @@ func describe(v Value) string {
 		return TypeLabel(v)
 	}
 	r := Repr(v)
-	if len(r) > 40 {
-		r = r[:37] + "..."
+	if runes := []rune(r); len(runes) > 40 {
+		r = string(runes[:37]) + "..."
 	}
 	return fmt.Sprintf("%s %s", v.TypeName(), r)
 }
