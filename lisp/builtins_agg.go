@@ -235,6 +235,9 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if _, err := weigh(th, k); err != nil {
+			return nil, err
+		}
 		hk := HashKey(k)
 		if !seen[hk] {
 			seen[hk] = true
@@ -257,6 +260,9 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 	for _, e := range elems {
 		k, err := call(th, "group-by", args[0], e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		hk := HashKey(k)
@@ -283,7 +289,7 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(0)
@@ -375,6 +381,9 @@ func quantifier(fn string, stopOnTruthy, onStop, atEnd bool) func(*Thread, []Val
 }
 
 func builtinContains(th *Thread, args []Value) (Value, error) {
+	if _, err := weigh(th, args[1]); err != nil {
+		return nil, err
+	}
 	switch c := args[0].(type) {
 	case *Map:
 		_, ok := c.Get(args[1])
@@ -382,7 +391,7 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return boolValue(c.Contains(args[1])), nil
 	case *Vector:
-		if err := steps(th, c.Len()); err != nil {
+		if _, err := weigh(th, c); err != nil {
 			return nil, err
 		}
 		for _, e := range c.elems {

@@ -450,6 +450,9 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := weighAll(th, elems); err != nil {
+		return nil, err
+	}
 	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
@@ -490,6 +493,9 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	for i, e := range elems {
 		k, err := call(th, "sort-by", keyfn, e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		ks[i] = keyed{k, e}
@@ -547,6 +553,9 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		return c, nil
 	case *Set:
 		if err := th.AllocVector(c.Len() + len(xs)); err != nil {
+			return nil, err
+		}
+		if _, err := weighAll(th, xs); err != nil {
 			return nil, err
 		}
 		all := append(slices.Clone(c.elems), xs...)
@@ -1089,7 +1098,7 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	seen := make(map[any]bool, len(elems))
@@ -1109,7 +1118,7 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -1204,6 +1213,9 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 	for i, e := range elems {
 		k, err := call(th, "partition-by", args[0], e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		if i > 0 && !Equal(k, prev) {

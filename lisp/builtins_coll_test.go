@@ -231,3 +231,46 @@ func TestSharedBackingArrays(t *testing.T) {
 		t.Errorf("conj on (rest v) changed a longer vector to %s", got)
 	}
 }
+
+// TestSharedStructureIsCharged builds a value whose printed form would be
+// gigabytes while it costs little memory, because every level repeats the
+// same vector. Printing, hashing and comparing it must hit a budget quickly.
+func TestSharedStructureIsCharged(t *testing.T) {
+	th := newTestThread()
+	v, _ := callBuiltin(th, "range", Int(1000))
+	w, _ := callBuiltin(th, "repeat", Int(1000), v)
+	x, err := callBuiltin(th, "repeat", Int(1000), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []Value
+	}{
+		{"str", []Value{x}},
+		{"pr-str", []Value{x}},
+		{"join", []Value{str(","), x}},
+		{"format", []Value{str("%s"), x}},
+		{"=", []Value{x, x}},
+		{"frequencies", []Value{vec(x, x)}},
+		{"distinct", []Value{vec(x, x)}},
+		{"set", []Value{vec(x)}},
+		{"group-by", []Value{builtinFn("identity"), vec(x)}},
+		{"contains?", []Value{set(Int(1)), x}},
+		{"sort", []Value{vec(x, x)}},
+	} {
+		_, err := callBuiltin(newTestThread(), c.name, c.args...)
+		e := AsError(err)
+		if err == nil || (e.Kind != StepLimit && e.Kind != MemoryLimit) {
+			t.Errorf("%s of a billion-node shared value = %v, want step_limit or memory_limit", c.name, err)
+		}
+	}
+	// A budget big enough for the steps still refuses to print gigabytes.
+	big := NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 10 << 20})
+	if _, err := callBuiltin(big, "str", w); err != nil {
+		t.Errorf("str of a million-node value within budget: %v", err)
+	}
+	if _, err := callBuiltin(big, "str", vec(w, w, w, w)); AsError(err).Kind != MemoryLimit {
+		t.Errorf("str beyond the memory budget = %v, want memory_limit", err)
+	}
+}
