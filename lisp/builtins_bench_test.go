@@ -34,7 +34,7 @@ func mustCall(b *testing.B, th *Thread, name string, args ...Value) Value {
 
 // BenchmarkFilterMapSum is (->> orders (filter :paid?) (map :amount) (reduce +))
 // over 1,000 maps, with a set as the predicate on a projected field.
-func BenchmarkFilterMapSum(b *testing.B) {
+func BenchmarkBuiltinFilterMapSum(b *testing.B) {
 	data := orders(1000)
 	isPaid, _ := callBuiltin(benchThread(), "comp", set(str("paid")), kw("status"))
 	b.ReportAllocs()
@@ -46,7 +46,7 @@ func BenchmarkFilterMapSum(b *testing.B) {
 	}
 }
 
-func BenchmarkSumBy(b *testing.B) {
+func BenchmarkBuiltinSumBy(b *testing.B) {
 	data := orders(1000)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -54,7 +54,7 @@ func BenchmarkSumBy(b *testing.B) {
 	}
 }
 
-func BenchmarkGroupByCount(b *testing.B) {
+func BenchmarkBuiltinGroupByCount(b *testing.B) {
 	data := orders(1000)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -64,7 +64,7 @@ func BenchmarkGroupByCount(b *testing.B) {
 	}
 }
 
-func BenchmarkSortBy(b *testing.B) {
+func BenchmarkBuiltinSortBy(b *testing.B) {
 	data := orders(1000)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -73,7 +73,7 @@ func BenchmarkSortBy(b *testing.B) {
 }
 
 // BenchmarkStringBuilding joins 1,000 formatted lines, as a report does.
-func BenchmarkStringBuilding(b *testing.B) {
+func BenchmarkBuiltinStringBuilding(b *testing.B) {
 	data := orders(1000).Elems()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -89,7 +89,7 @@ func BenchmarkStringBuilding(b *testing.B) {
 	}
 }
 
-func BenchmarkFormat(b *testing.B) {
+func BenchmarkBuiltinFormat(b *testing.B) {
 	pattern := str("%-10s %8.2f %5d")
 	b.ReportAllocs()
 	for b.Loop() {

@@ -99,7 +99,7 @@ func TestOrdering(t *testing.T) {
 			want: "[[:travel 500] [:office 200] [:food 100]]"},
 		{name: "sort-by", args: []Value{builtinFn("first"), hashMap(kw("z"), Int(1), kw("a"), Int(2), kw("m"), Int(3))}, want: "[[:a 2] [:m 3] [:z 1]]"},
 		{name: "sort-by", args: []Value{kw("x"), vec()}, want: "[]"},
-		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), vec(hashMap(kw("price"), str("a")), hashMap(kw("price"), str("b")))}, kind: TypeError, want: "> expected numbers"},
+		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), vec(hashMap(kw("price"), str("a")), hashMap(kw("price"), str("b")))}, kind: TypeError, want: "> expected a number"},
 		{name: "reverse", args: []Value{ints(1, 2, 3)}, want: "[3 2 1]"},
 		{name: "reverse", args: []Value{vec()}, want: "[]"},
 		{name: "reverse", args: []Value{str("abc")}, want: `["c" "b" "a"]`},

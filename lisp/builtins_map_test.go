@@ -83,6 +83,7 @@ func TestSetFunctions(t *testing.T) {
 }
 
 func TestAggregation(t *testing.T) {
+	statuses := vec(hashMap(kw("s"), str("a")), hashMap(kw("s"), str("b")), hashMap(kw("s"), str("a")))
 	amounts := func(vals ...Value) *Vector {
 		out := make([]Value, len(vals))
 		for i, v := range vals {
@@ -128,6 +129,9 @@ func TestAggregation(t *testing.T) {
 		{name: "distinct-by", args: []Value{builtinFn("first"), vec(vec(str("a"), Int(1)), vec(str("a"), Int(2)), vec(str("b"), Int(3)))}, want: `[["a" 1] ["b" 3]]`},
 		{name: "group-by", args: []Value{builtinFn("first"), vec(vec(str("a"), Int(1)), vec(str("a"), Int(2)), vec(str("b"), Int(3)))}, want: `{"a" [["a" 1] ["a" 2]], "b" [["b" 3]]}`},
 		{name: "group-by", args: []Value{builtinFn("odd?"), ints(1, 2, 3)}, want: `{true [1 3], false [2]}`},
+		{name: "group-by", args: []Value{statuses, kw("s")}, want: `{"a" [{:s "a"} {:s "a"}], "b" [{:s "b"}]}`},
+		{name: "sum-by", args: []Value{ints(1, 2), builtinFn("identity")}, want: "3"},
+		{name: "group-by", args: []Value{ints(1), ints(2)}, kind: TypeError, want: "group-by expected a function"},
 		{name: "frequencies", args: []Value{vec(kw("a"), kw("b"), kw("a"), kw("c"), kw("b"), kw("a"))}, want: "{:a 3, :b 2, :c 1}"},
 		{name: "frequencies", args: []Value{str("hello")}, want: `{"h" 1, "e" 1, "l" 2, "o" 1}`},
 		{name: "empty?", args: []Value{vec()}, want: "true"},
