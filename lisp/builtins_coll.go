@@ -38,7 +38,7 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed},
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck},
-	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable)", Category: "collection",
+	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable); nil or mixed kinds are an error", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSort},
 	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSortBy},
