@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
@@ -113,6 +115,9 @@ type goldenRequest struct {
 	} `json:"turns"`
 }
 
+// parseValue reads a value of a golden file with the wire's EDN reader.
+func parseValue(text string) (lisp.Value, error) { return lisp.ParseEDN(text, 0) }
+
 // goldenSystemPrompt stands in for the system prompt in golden files, whose
 // subject is the USER message.
 const goldenSystemPrompt = "You write PTC-Lisp programs."
@@ -130,7 +135,7 @@ func (gr *goldenRequest) build() (*Request, error) {
 		raw.SystemPrompt = *o.SystemPrompt
 	}
 	if o.Data != "" {
-		v, err := readEDN(o.Data)
+		v, err := parseValue(o.Data)
 		if err != nil {
 			return nil, fmt.Errorf("options.data: %w", err)
 		}
@@ -144,7 +149,7 @@ func (gr *goldenRequest) build() (*Request, error) {
 	for i, m := range gr.Memory {
 		b := Binding{Name: m.Name, IsFn: m.IsFn, Params: m.Params, Docstring: m.Docstring, ReturnType: m.ReturnType, Turn: m.Turn}
 		if !m.IsFn {
-			v, err := readEDN(m.Value)
+			v, err := parseValue(m.Value)
 			if err != nil {
 				return nil, fmt.Errorf("memory[%d].value: %w", i, err)
 			}
@@ -155,7 +160,7 @@ func (gr *goldenRequest) build() (*Request, error) {
 	for i, t := range gr.Turns {
 		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Success: t.Success, Error: t.Error}
 		if t.Result != "" {
-			v, err := readEDN(t.Result)
+			v, err := parseValue(t.Result)
 			if err != nil {
 				return nil, fmt.Errorf("turns[%d].result: %w", i, err)
 			}
@@ -164,7 +169,7 @@ func (gr *goldenRequest) build() (*Request, error) {
 		for j, c := range t.ToolCalls {
 			tc := ToolCall{Index: j, Name: c.Name}
 			if c.Args != "" {
-				v, err := readEDN(c.Args)
+				v, err := parseValue(c.Args)
 				if err != nil {
 					return nil, fmt.Errorf("turns[%d].toolCalls[%d].args: %w", i, j, err)
 				}

@@ -60,12 +60,14 @@ func toolCallsSection(req *Request, c *historyCounts) string {
 	return b.String()
 }
 
-// writeToolCall writes name(args). A vector of arguments is written as the
-// positional arguments it holds; any other value as the one argument.
+// writeToolCall writes the call as the program made it: name(args).
+// Positional arguments (a vector, or {:args [...]} as the interpreter
+// records a call that is not given one map) are written one after the
+// other; any other value is the one argument.
 func writeToolCall(b *strings.Builder, tc *ToolCall) {
 	b.WriteString(tc.Name)
 	b.WriteByte('(')
-	switch args := tc.Args.(type) {
+	switch args := positionalArgs(tc.Args).(type) {
 	case *lisp.Vector:
 		for i, a := range args.Elems() {
 			if i > 0 {
@@ -79,6 +81,17 @@ func writeToolCall(b *strings.Builder, tc *ToolCall) {
 		}
 	}
 	b.WriteByte(')')
+}
+
+func positionalArgs(v lisp.Value) lisp.Value {
+	if m, ok := v.(*lisp.Map); ok && m.Len() == 1 {
+		if args, ok := m.Get(lisp.Keyword("args")); ok {
+			if vec, ok := args.(*lisp.Vector); ok {
+				return vec
+			}
+		}
+	}
+	return v
 }
 
 // outputSection shows the most recent println calls of successful turns,

@@ -39,8 +39,6 @@ func TestRenderValue(t *testing.T) {
 		{"string cut before escaping", `"ab\ncd"`, 3, 3, `"ab\n..."`},
 		{"keyword", ":active", 3, 80, ":active"},
 		{"qualified keyword", ":user/id", 3, 80, ":user/id"},
-		{"function", "#fn[x y]", 3, 80, "#fn[x y]"},
-		{"function no params", "#fn[]", 3, 80, "#fn[]"},
 		{"vector", "[1 2 3]", 3, 80, "[1 2 3]"},
 		{"empty vector", "[]", 3, 80, "[]"},
 		{"vector cut (spec example)", "[1 2 3 4 5]", 2, 80, "[1 2 ...] (5 items, showing first 2)"},
@@ -66,7 +64,7 @@ func TestRenderValue(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := readEDN(c.edn)
+			v, err := lisp.ParseEDN(c.edn, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,6 +72,29 @@ func TestRenderValue(t *testing.T) {
 				t.Errorf("RenderValue(%s, %d, %d) = %s, want %s", c.edn, c.limit, c.max, got, c.want)
 			}
 		})
+	}
+}
+
+// testFn is a function value with the given parameters.
+type testFn struct{ params []string }
+
+func (*testFn) TypeName() string                                    { return "function" }
+func (*testFn) Call(*lisp.Thread, []lisp.Value) (lisp.Value, error) { return lisp.Nil, nil }
+func (f *testFn) ParamNames() []string                              { return f.params }
+
+func TestRenderFunctions(t *testing.T) {
+	cases := []struct {
+		v    lisp.Value
+		want string
+	}{
+		{&testFn{[]string{"x", "y"}}, "#fn[x y]"},
+		{&testFn{nil}, "#fn[]"},
+		{lisp.NewVector([]lisp.Value{&testFn{[]string{"a", "&", "rest"}}}), "[#fn[a & rest]]"},
+	}
+	for _, c := range cases {
+		if got := RenderValue(c.v, 3, 80); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
 	}
 }
 
