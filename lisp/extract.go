@@ -10,35 +10,33 @@ var programLanguages = map[string]bool{"": true, "clojure": true, "clj": true, "
 // fenced clojure, lisp or unlabelled code blocks, joined in order (a model
 // sometimes splits one program across blocks), or the whole text when it has
 // no such block. Blocks in other languages are skipped whole, so an example
-// in Python never becomes part of the program.
+// in Python never becomes part of the program; a response cut off before its
+// closing fence still yields its last block.
 func ExtractProgram(response string) string {
-	var blocks []string
-	var block []string
+	var blocks, block []string
 	inFence, keep := false, false
-	for _, line := range strings.Split(response, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if !strings.HasPrefix(trimmed, "```") {
-			if inFence && keep {
-				block = append(block, strings.TrimRight(line, "\r"))
-			}
-			continue
-		}
-		if inFence {
-			if keep {
-				if b := strings.TrimSpace(strings.Join(block, "\n")); b != "" {
-					blocks = append(blocks, b)
-				}
-			}
-			inFence, block = false, nil
-			continue
-		}
-		inFence = true
-		keep = programLanguages[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(trimmed, "```")))]
-	}
-	if inFence && keep { // a response cut off before its closing fence
-		if b := strings.TrimSpace(strings.Join(block, "\n")); b != "" {
+	flush := func() {
+		if b := strings.TrimSpace(strings.Join(block, "\n")); keep && b != "" {
 			blocks = append(blocks, b)
 		}
+		inFence, block = false, nil
+	}
+	for _, line := range strings.Split(response, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case !strings.HasPrefix(trimmed, "```"):
+			if inFence {
+				block = append(block, strings.TrimRight(line, "\r"))
+			}
+		case inFence:
+			flush()
+		default:
+			inFence = true
+			keep = programLanguages[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(trimmed, "```")))]
+		}
+	}
+	if inFence {
+		flush()
 	}
 	if len(blocks) == 0 {
 		return strings.TrimSpace(response)
