@@ -71,13 +71,6 @@ func TestUnbuiltRPCsSayWhatIsMissing(t *testing.T) {
 	s := New(Config{Limits: lisp.DefaultLimits()})
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"EvalTurn": func() error {
-			_, err := s.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{})
-			return err
-		},
-		"EvalTurnStream": func() error {
-			return s.EvalTurnStream(nil)
-		},
 		"RenderTrace": func() error {
 			_, err := s.RenderTrace(ctx, &ptcsidecarv1.RenderTraceRequest{})
 			return err

@@ -19,7 +19,7 @@ import (
 // normalized), the chosen strategy renders it, and the result goes back on
 // the wire. Bad input is INVALID_ARGUMENT naming the field.
 func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesRequest) (*ptcsidecarv1.ToMessagesResponse, error) {
-	req, err := decodeToMessages(in)
+	req, err := s.decodeToMessages(in)
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -34,46 +34,18 @@ func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesReque
 	return encodeToMessages(resp), nil
 }
 
-// fieldError is a request field that cannot be decoded.
-type fieldError struct {
-	path string // e.g. turns[2].tool_calls[0].args
-	err  error
-}
-
-func (e *fieldError) Error() string { return e.path + ": " + e.err.Error() }
-func (e *fieldError) Unwrap() error { return e.err }
-
-// requestError maps decoding and option errors to INVALID_ARGUMENT, anything
-// else to INTERNAL.
+// requestError passes decoding errors (already INVALID_ARGUMENT naming the
+// field) through, maps option errors to INVALID_ARGUMENT, and anything else
+// to INTERNAL.
 func requestError(err error) error {
-	var fe *fieldError
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
 	var oe *strategies.OptionError
-	switch {
-	case errors.As(err, &fe), errors.As(err, &oe):
+	if errors.As(err, &oe) {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())
-}
-
-// valueAt decodes a wire Value (EDN or JSON); nil when absent.
-func valueAt(v *ptcsidecarv1.Value, path string) (lisp.Value, error) {
-	switch r := v.GetRepr().(type) {
-	case nil:
-		return nil, nil
-	case *ptcsidecarv1.Value_Edn:
-		val, err := lisp.ParseEDN(r.Edn, 0)
-		if err != nil {
-			return nil, &fieldError{path, err}
-		}
-		return val, nil
-	case *ptcsidecarv1.Value_Json:
-		val, err := lisp.DecodeJSON(r.Json, 0)
-		if err != nil {
-			return nil, &fieldError{path, err}
-		}
-		return val, nil
-	}
-	return nil, &fieldError{path, fmt.Errorf("unknown value representation")}
 }
 
 func optionalInt(p *int32) *int {
@@ -84,12 +56,12 @@ func optionalInt(p *int32) *int {
 	return &n
 }
 
-func decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
+func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
 	o := in.GetOptions()
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
-	data, err := valueAt(o.GetData(), "options.data")
+	data, err := s.decodeValue(o.GetData(), "options.data")
 	if err != nil {
 		return nil, err
 	}
@@ -126,11 +98,11 @@ func decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, 
 		return nil, err
 	}
 	req := &strategies.Request{Options: opts}
-	if req.Memory, err = decodeMemory(in.GetMemory(), "memory"); err != nil {
+	if req.Memory, err = s.decodeBindings(in.GetMemory(), "memory"); err != nil {
 		return nil, err
 	}
 	for i, t := range in.GetTurns() {
-		turn, err := decodeTurn(t, fmt.Sprintf("turns[%d]", i))
+		turn, err := s.decodeTurn(t, fmt.Sprintf("turns[%d]", i))
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +114,7 @@ func decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, 
 	return req, nil
 }
 
-func decodeMemory(m *ptcsidecarv1.Memory, path string) ([]strategies.Binding, error) {
+func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string) ([]strategies.Binding, error) {
 	var out []strategies.Binding
 	for i, b := range m.GetBindings() {
 		bd := strategies.Binding{
@@ -154,7 +126,7 @@ func decodeMemory(m *ptcsidecarv1.Memory, path string) ([]strategies.Binding, er
 			// name, parameters, docstring and return type.
 			bd.Source = b.GetValue().GetEdn()
 		} else {
-			v, err := valueAt(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", path, i))
+			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", path, i))
 			if err != nil {
 				return nil, err
 			}
@@ -168,7 +140,7 @@ func decodeMemory(m *ptcsidecarv1.Memory, path string) ([]strategies.Binding, er
 	return out, nil
 }
 
-func decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn, error) {
+func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn, error) {
 	turn := strategies.Turn{
 		Number:      int(t.GetNumber()),
 		RawResponse: t.GetRawResponse(),
@@ -181,7 +153,7 @@ func decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn, error) {
 		Duration:    time.Duration(t.GetDurationMs()) * time.Millisecond,
 	}
 	var err error
-	if turn.Result, err = valueAt(t.GetResult(), path+".result"); err != nil {
+	if turn.Result, err = s.decodeValue(t.GetResult(), path+".result"); err != nil {
 		return turn, err
 	}
 	if e := t.GetError(); e != nil {
@@ -193,15 +165,15 @@ func decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn, error) {
 			Index: int(c.GetIndex()), Name: c.GetName(), Error: c.GetError(),
 			Duration: time.Duration(c.GetDurationMs()) * time.Millisecond,
 		}
-		if tc.Args, err = valueAt(c.GetArgs(), cpath+".args"); err != nil {
+		if tc.Args, err = s.decodeValue(c.GetArgs(), cpath+".args"); err != nil {
 			return turn, err
 		}
-		if tc.Result, err = valueAt(c.GetResult(), cpath+".result"); err != nil {
+		if tc.Result, err = s.decodeValue(c.GetResult(), cpath+".result"); err != nil {
 			return turn, err
 		}
 		turn.ToolCalls = append(turn.ToolCalls, tc)
 	}
-	if turn.Memory, err = decodeMemory(t.GetMemory(), path+".memory"); err != nil {
+	if turn.Memory, err = s.decodeBindings(t.GetMemory(), path+".memory"); err != nil {
 		return turn, err
 	}
 	return turn, nil

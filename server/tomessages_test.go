@@ -2,42 +2,21 @@ package server
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// sidecarClient serves the Service on an in-memory listener and returns a
-// client connected to it through a real gRPC stack.
+// sidecarClient is a client of a Service with the default configuration,
+// through a real gRPC stack.
 func sidecarClient(t *testing.T) ptcsidecarv1.SidecarServiceClient {
-	t.Helper()
-	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer()
-	New(Config{Limits: lisp.DefaultLimits()}).Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	conn, err := grpc.NewClient("passthrough:///bufnet",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return ptcsidecarv1.NewSidecarServiceClient(conn)
-}
-
-func edn(text string) *ptcsidecarv1.Value {
-	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: text}}
+	return dial(t, Config{Limits: lisp.DefaultLimits()})
 }
 
 func i32(n int32) *int32 { return &n }
@@ -172,24 +151,24 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		{"unparsable tool args", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Turns = append(r.Turns, &ptcsidecarv1.Turn{Number: 2}, &ptcsidecarv1.Turn{Number: 3,
 				ToolCalls: []*ptcsidecarv1.ToolCall{{Name: "x", Args: edn("{:a")}}})
-		}, codes.InvalidArgument, "turns[2].tool_calls[0].args: "},
-		{"unparsable turn result", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn(`"open`) }, codes.InvalidArgument, "turns[0].result: "},
-		{"unparsable binding", func(r *ptcsidecarv1.ToMessagesRequest) { r.Memory.Bindings[0].Value = edn("[1 2") }, codes.InvalidArgument, "memory.bindings[0].value: "},
-		{"unparsable data", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("{:a 1") }, codes.InvalidArgument, "options.data: "},
+		}, codes.InvalidArgument, "turns[2].tool_calls[0].args.edn: parse_error"},
+		{"unparsable turn result", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn(`"open`) }, codes.InvalidArgument, "turns[0].result.edn: parse_error"},
+		{"unparsable binding", func(r *ptcsidecarv1.ToMessagesRequest) { r.Memory.Bindings[0].Value = edn("[1 2") }, codes.InvalidArgument, "memory.bindings[0].value.edn: parse_error"},
+		{"unparsable data", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("{:a 1") }, codes.InvalidArgument, "options.data.edn: parse_error"},
 		{"data not a map", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("[1 2]") }, codes.InvalidArgument, "options.data: must be a map, got vector"},
 		{"unknown strategy", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Strategy = "zip" }, codes.InvalidArgument, "options.strategy: unknown strategy"},
 		{"limit out of range", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.PrintlnLimit = i32(-1) }, codes.InvalidArgument, "options.println_limit: "},
 		{"bad tool signature", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Signature = "(q :str) -> :any" }, codes.InvalidArgument, "options.tools[0].signature: "},
 		{"unparsable json", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Options.Data = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `{"a": 1`}}
-		}, codes.InvalidArgument, "options.data: "},
+		}, codes.InvalidArgument, "options.data.json: parse_error"},
 		{"json tool result", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Turns[0].ToolCalls[0].Result = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `[1,`}}
-		}, codes.InvalidArgument, "turns[0].tool_calls[0].result: "},
-		{"empty edn", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn("") }, codes.InvalidArgument, "turns[0].result: "},
+		}, codes.InvalidArgument, "turns[0].tool_calls[0].result.json: parse_error"},
+		{"empty edn", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn("") }, codes.InvalidArgument, "turns[0].result.edn: parse_error"},
 		{"turn memory", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Turns[0].Memory = &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("sym")}}}
-		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value: "},
+		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},
 		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
 	}
 	for _, c := range cases {

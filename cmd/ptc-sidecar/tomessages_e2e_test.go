@@ -69,7 +69,7 @@ Turns left: 3`
 
 	req.Turns[1].ToolCalls[0].Args = ednValue(`{:to "ops"`)
 	_, err = sidecar.ToMessages(ctx, req)
-	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "turns[1].tool_calls[0].args: ") {
-		t.Errorf("unparsable args: %v, want INVALID_ARGUMENT naming turns[1].tool_calls[0].args", err)
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "turns[1].tool_calls[0].args.edn: ") {
+		t.Errorf("unparsable args: %v, want INVALID_ARGUMENT naming turns[1].tool_calls[0].args.edn", err)
 	}
 }
