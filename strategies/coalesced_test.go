@@ -82,3 +82,14 @@ func TestDefaultSystemPrompt(t *testing.T) {
 		}
 	}
 }
+
+func TestFullDoesNotListHistoryLimits(t *testing.T) {
+	for _, d := range (full{}).Options() {
+		if d.Name == "println_limit" || d.Name == "tool_call_limit" {
+			t.Errorf("full lists %s, which it does not honour", d.Name)
+		}
+	}
+	if len((full{}).Options()) != len(turnOptionDocs)-2 {
+		t.Errorf("full lists %d options", len((full{}).Options()))
+	}
+}

@@ -19,7 +19,17 @@ func (full) Description() string {
 
 func (full) Input() Input { return InputTurns }
 
-func (full) Options() []OptionDoc { return turnOptionDocs }
+// Options are those of single-user-coalesced but the history limits: full
+// shows every tool call and every print.
+func (full) Options() []OptionDoc {
+	var docs []OptionDoc
+	for _, d := range turnOptionDocs {
+		if d.Name != "println_limit" && d.Name != "tool_call_limit" {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
 
 func (s full) Render(req *Request) (*Response, error) {
 	msgs, err := fullMessages(req)
