@@ -93,3 +93,31 @@ func TestFullDoesNotListHistoryLimits(t *testing.T) {
 		t.Errorf("full lists %d options", len((full{}).Options()))
 	}
 }
+
+// TestConcurrentRenders: the strategies and the token-count cache are safe
+// for concurrent use (run with -race).
+func TestConcurrentRenders(t *testing.T) {
+	opts, err := Normalize(RawOptions{Mission: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for i := range 8 {
+		go func() {
+			req := &Request{Options: opts, Turns: []Turn{{Number: 1, Success: true, Prints: []string{strings.Repeat("line\n", i%3+1)}}}}
+			resp, err := coalesced{}.Render(req)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- resp.Messages[1].Content
+		}()
+	}
+	seen := map[string]bool{}
+	for range 8 {
+		seen[<-done] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("8 renders of 3 distinct requests gave %d distinct messages", len(seen))
+	}
+}
