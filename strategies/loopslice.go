@@ -1,0 +1,88 @@
+package strategies
+
+import "slices"
+
+// loopSlice sends the smallest context that still lets an agent continue:
+// the system prompt, the prompt that drives the current turn, and the latest
+// complete tool loop. Its size is bounded whatever the history's length.
+type loopSlice struct{}
+
+func init() { register(loopSlice{}) }
+
+func (loopSlice) Name() string { return "loop-slice" }
+
+func (loopSlice) Description() string {
+	return "System prompt, the most recent user prompt of the scan window (else the last broadcast, else a synthetic nudge), and the latest complete tool loop."
+}
+
+func (loopSlice) Input() Input { return InputHistory }
+
+func (loopSlice) Options() []OptionDoc {
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docTokenizer}
+}
+
+func (s loopSlice) Render(req *Request) (*Response, error) {
+	if err := checkChatOptions(&req.Options); err != nil {
+		return nil, err
+	}
+	h := req.History
+	if err := validateHistory(h); err != nil {
+		return nil, err
+	}
+	c := scanWindow(h, req.Options.ScanWindow)
+	var out chatOutput
+	if c.system >= 0 {
+		out.copyFrom(h, c.system)
+	}
+	var picked []int
+	if c.prompt >= 0 {
+		picked = append(picked, c.seq[c.prompt])
+	} else if b := lastBroadcast(h, c.start); b >= 0 {
+		picked = append(picked, b)
+	}
+	st := Stats{}
+	if c.prompt < 0 && len(picked) == 0 {
+		nudge, exhausted := nudgeFor(&req.Options)
+		out.add(nudge)
+		st.SyntheticNudge, st.NudgesExhausted = true, exhausted
+	}
+	picked = append(picked, latestLoop(h, c.seq)...)
+	slices.Sort(picked)
+	out.copyFrom(h, picked...)
+	return finishNudged(s.Name(), req, &out, st)
+}
+
+// window is the scan of a chat history both loop-slice and turn-aware start
+// from.
+type window struct {
+	system int   // index of the system prompt, -1 when none
+	start  int   // index of the window's first message (len(h) when empty)
+	seq    []int // the window's messages after sequence repair
+	prompt int   // position in seq of the most recent prompt, -1 when none
+}
+
+// scanWindow takes the last n non-system messages of h, repairs their
+// sequence (a window may begin inside a tool block) and finds the most recent
+// prompt among them.
+func scanWindow(h []ChatMessage, n int) window {
+	ns := nonSystem(h)
+	win := ns[max(0, len(ns)-n):]
+	w := window{system: systemIndex(h), start: len(h)}
+	if len(win) > 0 {
+		w.start = win[0]
+	}
+	w.seq = repairSequence(h, win)
+	w.prompt = lastPrompt(h, w.seq)
+	return w
+}
+
+// finishNudged fills the nudge statistics into the common ones.
+func finishNudged(name string, req *Request, out *chatOutput, nudge Stats) (*Response, error) {
+	resp, err := chatResponse(name, req, nil, out)
+	if err != nil {
+		return nil, err
+	}
+	resp.Stats.SyntheticNudge = nudge.SyntheticNudge
+	resp.Stats.NudgesExhausted = nudge.NudgesExhausted
+	return resp, nil
+}
