@@ -87,7 +87,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 }
 
 // clearOldest clears tool uses of out (a valid sequence whose messages all
-// come from the history) oldest first and reports how many it cleared and
+// come from the history, counts holding their token counts) oldest first and reports how many it cleared and
 // the tokens that saved. A tool use is a candidate when its result is not
 // among the keep most recent results, its tool is not excluded, its result
 // is not already the placeholder, and clearing it saves tokens.
@@ -134,11 +134,14 @@ func clearOldest(out *chatOutput, counts []int, opts *Options, tok string) (int,
 		if excluded[name] || res.Content == opts.Placeholder {
 			continue
 		}
-		contentTokens, err := CountTokens(tok, res.Content)
+		// The message's count is its content's plus its reasoning's; taking
+		// it from the history's counts spares tokenizing the (large) content
+		// a second time.
+		reasoningTokens, err := CountTokens(tok, res.Reasoning)
 		if err != nil {
 			return 0, 0, err
 		}
-		gain := contentTokens - placeholderTokens
+		gain := counts[out.from[i]] - reasoningTokens - placeholderTokens
 		args := edited[caller].ToolCalls[call].Arguments
 		clearArgs := opts.ClearToolInputs && args != clearedArguments
 		if clearArgs {
