@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -284,6 +285,8 @@ type chatOutput struct {
 }
 
 func (o *chatOutput) copyFrom(h []ChatMessage, idx ...int) {
+	o.msgs = slices.Grow(o.msgs, len(idx))
+	o.from = slices.Grow(o.from, len(idx))
 	for _, i := range idx {
 		o.msgs = append(o.msgs, h[i])
 		o.from = append(o.from, i)

@@ -233,10 +233,13 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 	if err != nil {
 		var oe *OptionError
 		if opts.Strategy == "token-budget" && errors.As(err, &oe) && oe.Option == "max_tokens" {
-			sys := systemIndex(h)
-			n, _ := CountMessageTokens(opts.Tokenizer, h[sys:sys+1])
-			if sys >= 0 && n > opts.MaxTokens {
+			if opts.MaxTokens <= 0 {
 				return nil
+			}
+			if sys := systemIndex(h); sys >= 0 {
+				if n, _ := CountMessageTokens(opts.Tokenizer, h[sys:sys+1]); n > opts.MaxTokens {
+					return nil
+				}
 			}
 		}
 		return fmt.Errorf("render: %v", err)

@@ -100,7 +100,10 @@ func compactSnapshots(out *chatOutput, prefixes []string) {
 	if len(dropCall) == 0 {
 		return
 	}
-	var kept chatOutput
+	kept := chatOutput{
+		msgs: make([]ChatMessage, 0, len(out.msgs)),
+		from: make([]int, 0, len(out.msgs)),
+	}
 	for i, m := range out.msgs {
 		if drop[i] {
 			continue
