@@ -1,0 +1,233 @@
+package lisp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The builtin table is assembled once from one slice per section of the
+// language reference (builtins_*.go). Keeping the sections as plain data
+// means the system prompt, the "did you mean" hints and the arity checks all
+// read the same source, and a builtin cannot exist without its documentation.
+var builtinSections = [][]*Builtin{
+	collectionBuiltins,
+	sequenceBuiltins,
+	aggregateBuiltins,
+	walkBuiltins,
+	mapBuiltins,
+	setBuiltins,
+	stringBuiltins,
+	regexBuiltins,
+	mathBuiltins,
+	compareBuiltins,
+	logicBuiltins,
+	predicateBuiltins,
+	functionBuiltins,
+}
+
+var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
+
+// LookupBuiltin returns the builtin function called name.
+func LookupBuiltin(name string) (*Builtin, bool) {
+	b, ok := builtinIndex[name]
+	return b, ok
+}
+
+// Builtins returns every builtin, sorted by name. The slice is shared and
+// must not be modified.
+func Builtins() []*Builtin { return builtinList }
+
+func buildBuiltinTable(sections [][]*Builtin) ([]*Builtin, map[string]*Builtin) {
+	index := make(map[string]*Builtin)
+	var list []*Builtin
+	for _, section := range sections {
+		for _, b := range section {
+			if _, dup := index[b.Name]; dup {
+				panic("lisp: builtin " + b.Name + " defined twice")
+			}
+			index[b.Name] = b
+			list = append(list, b)
+		}
+	}
+	slices.SortFunc(list, func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) })
+	return list, index
+}
+
+// seqMode says which values a sequence function accepts besides vectors,
+// strings, maps and nil.
+type seqMode int
+
+const (
+	// anySeq accepts sets too (iterated in insertion order).
+	anySeq seqMode = iota
+	// orderedSeq rejects sets: the spec (3.9) gives sets no order, so
+	// positional access such as first or nth is an error.
+	orderedSeq
+)
+
+// seqOf returns the elements of a seqable value: a vector's elements, a set's
+// elements, a map's entries as [key value] vectors, a string's characters as
+// one-character strings, nothing for nil. The slice must not be modified.
+// Building entries or characters is charged to the thread.
+func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
+	switch v := v.(type) {
+	case *Vector:
+		return v.elems, nil
+	case NilType:
+		return nil, nil
+	case *Set:
+		if mode == orderedSeq {
+			return nil, Errorf(TypeError, "%s is not supported on sets: sets have no order", fn).
+				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
+		}
+		return v.elems, nil
+	case *Map:
+		return mapEntries(th, v)
+	case String:
+		return stringChars(th, string(v))
+	}
+	return nil, TypeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+}
+
+// mapEntries returns m's entries as [key value] vectors.
+func mapEntries(th *Thread, m *Map) ([]Value, error) {
+	n := m.Len()
+	if err := th.AllocVector(n); err != nil {
+		return nil, err
+	}
+	if err := th.Alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
+		return nil, err
+	}
+	out := make([]Value, n)
+	for i, e := range m.entries {
+		out[i] = NewVector([]Value{e.Key, e.Val})
+	}
+	return out, nil
+}
+
+// stringChars splits s into one-character strings (code points).
+func stringChars(th *Thread, s string) ([]Value, error) {
+	n := utf8.RuneCountInString(s)
+	if err := th.AllocVector(n); err != nil {
+		return nil, err
+	}
+	if err := th.Alloc(int64(n)*costString + int64(len(s))); err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, n)
+	for _, r := range s {
+		out = append(out, String(string(r)))
+	}
+	return out, nil
+}
+
+// newVector charges for and returns a vector owning elems.
+func newVector(th *Thread, elems []Value) (Value, error) {
+	if err := th.AllocVector(len(elems)); err != nil {
+		return nil, err
+	}
+	return NewVector(elems), nil
+}
+
+// makeSlice returns an empty slice with capacity n once the vector of n
+// elements it will become has been charged, so that no Go allocation ever
+// exceeds what the budget allows.
+func makeSlice(th *Thread, n int) ([]Value, error) {
+	if n < 0 {
+		n = 0
+	}
+	if err := th.AllocVector(n); err != nil {
+		return nil, err
+	}
+	return make([]Value, 0, n), nil
+}
+
+// newString charges for and returns a string.
+func newString(th *Thread, s string) (Value, error) {
+	if err := th.AllocString(len(s)); err != nil {
+		return nil, err
+	}
+	return String(s), nil
+}
+
+// steps charges one step per element about to be visited.
+func steps(th *Thread, n int) error { return th.Step(int64(n)) }
+
+// toInt returns v as an int for counts and indexes; floats are truncated as
+// Clojure does for (take 2.0 xs).
+func toInt(fn string, v Value) (int, error) {
+	switch v := v.(type) {
+	case Int:
+		return clampInt(int64(v)), nil
+	case Float:
+		f := float64(v)
+		if f != f {
+			return 0, Errorf(TypeError, "%s expected an integer, got NaN", fn)
+		}
+		if f > 1<<62 {
+			return 1 << 62, nil
+		}
+		if f < -(1 << 62) {
+			return -(1 << 62), nil
+		}
+		return int(f), nil
+	}
+	return 0, TypeErrorf(fn, "an integer", v)
+}
+
+func clampInt(n int64) int {
+	const limit = 1 << 62
+	if n > limit {
+		return limit
+	}
+	if n < -limit {
+		return -limit
+	}
+	return int(n)
+}
+
+// call applies f and names fn in a type error when f cannot be called.
+func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
+	if _, ok := f.(Callable); !ok {
+		return nil, Errorf(TypeError, "%s expected a function, got %s", fn, describe(f)).
+			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
+	}
+	return th.Call(f, args)
+}
+
+// truthyCall applies a predicate.
+func truthyCall(th *Thread, fn string, pred Value, x Value) (bool, error) {
+	v, err := call(th, fn, pred, x)
+	if err != nil {
+		return false, err
+	}
+	return Truthy(v), nil
+}
+
+// describe names a value's type, with the value itself when it is short, so
+// that an error says "got string \"abc\"" rather than only "got string".
+func describe(v Value) string {
+	switch v.(type) {
+	case NilType:
+		return "nil"
+	case *Vector, *Map, *Set:
+		return TypeLabel(v)
+	}
+	r := Repr(v)
+	if len(r) > 40 {
+		r = r[:37] + "..."
+	}
+	return fmt.Sprintf("%s %s", v.TypeName(), r)
+}
+
+func boolValue(b bool) Value {
+	if b {
+		return True
+	}
+	return False
+}
+
+// arity bounds used in the tables.
+const variadic = -1

@@ -1,0 +1,401 @@
+package lisp
+
+import "unicode/utf8"
+
+// Aggregation and predicates on collections (spec 8.1). The -by
+// aggregates skip items whose field is nil or missing and reject any other
+// non-number (spec 11.4, 11.5).
+var aggregateBuiltins = []*Builtin{
+	{Name: "count", Sig: "(count coll)", Doc: "number of items (characters of a string); 0 for nil", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinCount},
+	{Name: "reduce", Sig: "(reduce f coll) (reduce f init coll)", Doc: "fold: (f (f init x1) x2) ...; map items are [k v]", Category: "collection",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinReduce},
+	{Name: "reduce-kv", Sig: "(reduce-kv f init m)", Doc: "fold over a map calling (f acc k v)", Category: "collection",
+		MinArgs: 3, MaxArgs: 3, Fn: builtinReduceKV},
+	{Name: "sum-by", Sig: "(sum-by key coll)", Doc: "sum of (key item), nil skipped; 0 when empty", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSumBy},
+	{Name: "avg-by", Sig: "(avg-by key coll)", Doc: "average of (key item) as a float, nil skipped; nil when none", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinAvgBy},
+	{Name: "min-by", Sig: "(min-by key coll)", Doc: "item with the least (key item), nil skipped; nil when none", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: extremeBy("min-by", -1)},
+	{Name: "max-by", Sig: "(max-by key coll)", Doc: "item with the greatest (key item), nil skipped; nil when none", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: extremeBy("max-by", 1)},
+	{Name: "min-key", Sig: "(min-key f x y ...)", Doc: "argument with the least numeric (f x); use apply for a collection", Category: "collection",
+		MinArgs: 2, MaxArgs: variadic, Fn: extremeKey("min-key", -1)},
+	{Name: "max-key", Sig: "(max-key f x y ...)", Doc: "argument with the greatest numeric (f x); use apply for a collection", Category: "collection",
+		MinArgs: 2, MaxArgs: variadic, Fn: extremeKey("max-key", 1)},
+	{Name: "distinct-by", Sig: "(distinct-by key coll)", Doc: "first item for each distinct (key item)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinDistinctBy},
+	{Name: "group-by", Sig: "(group-by key coll)", Doc: "map from (key item) to the vector of items with it, in order", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinGroupBy},
+	{Name: "frequencies", Sig: "(frequencies coll)", Doc: "map from each distinct item to how often it occurs", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinFrequencies},
+	{Name: "empty?", Sig: "(empty? coll)", Doc: "true for nil and empty collections or strings", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinIsEmpty},
+	{Name: "not-empty", Sig: "(not-empty coll)", Doc: "coll, or nil when empty", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinNotEmpty},
+	{Name: "some", Sig: "(some pred coll)", Doc: "first truthy (pred item), or nil", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSome},
+	{Name: "every?", Sig: "(every? pred coll)", Doc: "pred is truthy for every item (true when empty)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: quantifier("every?", false, false, true)},
+	{Name: "not-any?", Sig: "(not-any? pred coll)", Doc: "pred is truthy for no item", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-any?", true, false, true)},
+	{Name: "not-every?", Sig: "(not-every? pred coll)", Doc: "pred is falsy for some item", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-every?", false, true, false)},
+	{Name: "contains?", Sig: "(contains? coll x)", Doc: "map has key x, set has x, or vector has an item equal to x", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinContains},
+}
+
+func builtinCount(th *Thread, args []Value) (Value, error) {
+	switch c := args[0].(type) {
+	case *Vector:
+		return Int(c.Len()), nil
+	case *Map:
+		return Int(c.Len()), nil
+	case *Set:
+		return Int(c.Len()), nil
+	case String:
+		return Int(utf8.RuneCountInString(string(c))), nil
+	case NilType:
+		return Int(0), nil
+	}
+	return nil, TypeErrorf("count", "a collection or string", args[0])
+}
+
+func builtinReduce(th *Thread, args []Value) (Value, error) {
+	f := args[0]
+	elems, err := seqOf(th, "reduce", args[len(args)-1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	var acc Value
+	if len(args) == 3 {
+		acc = args[1]
+	} else {
+		switch len(elems) {
+		case 0:
+			return call(th, "reduce", f)
+		case 1:
+			return elems[0], nil
+		}
+		acc, elems = elems[0], elems[1:]
+	}
+	for _, e := range elems {
+		if acc, err = call(th, "reduce", f, acc, e); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
+func builtinReduceKV(th *Thread, args []Value) (Value, error) {
+	acc := args[1]
+	var err error
+	switch m := args[2].(type) {
+	case NilType:
+		return acc, nil
+	case *Map:
+		for _, e := range m.entries {
+			if acc, err = call(th, "reduce-kv", args[0], acc, e.Key, e.Val); err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	case *Vector:
+		for i, e := range m.elems {
+			if acc, err = call(th, "reduce-kv", args[0], acc, Int(i), e); err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	}
+	return nil, TypeErrorf("reduce-kv", "a map", args[2])
+}
+
+// fieldValues returns (key item) for each item, skipping nil results and
+// rejecting non-numbers when numeric is set.
+func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, vals []Value, err error) {
+	elems, err := seqOf(th, fn, coll, anySeq)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, nil, err
+	}
+	for _, e := range elems {
+		v, err := call(th, fn, key, e)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, isNil := v.(NilType); isNil {
+			continue
+		}
+		if _, ok := asFloat(v); numeric && !ok {
+			return nil, nil, Errorf(TypeError, "%s expected numeric values, got %s", fn, describe(v)).
+				WithHint("only nil and missing values are skipped; convert strings with parse-long or parse-double first")
+		}
+		items = append(items, e)
+		vals = append(vals, v)
+	}
+	return items, vals, nil
+}
+
+func builtinSumBy(th *Thread, args []Value) (Value, error) {
+	_, vals, err := fieldValues(th, "sum-by", args[0], args[1], true)
+	if err != nil {
+		return nil, err
+	}
+	var sum Value = Int(0)
+	for _, v := range vals {
+		if sum, err = addNumbers("sum-by", sum, v); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+func builtinAvgBy(th *Thread, args []Value) (Value, error) {
+	_, vals, err := fieldValues(th, "avg-by", args[0], args[1], true)
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) == 0 {
+		return Nil, nil
+	}
+	var sum float64
+	for _, v := range vals {
+		f, _ := asFloat(v)
+		sum += f
+	}
+	return Float(sum / float64(len(vals))), nil
+}
+
+// extremeBy returns the first item whose key is least (dir -1) or greatest
+// (dir 1); keys are numbers or strings, ordered as sort orders them.
+func extremeBy(fn string, dir int) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		items, vals, err := fieldValues(th, fn, args[0], args[1], false)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return Nil, nil
+		}
+		best := 0
+		for i := 1; i < len(items); i++ {
+			c, err := compareValues(vals[i], vals[best], orderOptions{fn: fn})
+			if err != nil {
+				return nil, err
+			}
+			if c*dir > 0 {
+				best = i
+			}
+		}
+		return items[best], nil
+	}
+}
+
+// extremeKey is Clojure's min-key/max-key: keys must be numbers and, among
+// equal keys, the last argument wins.
+func extremeKey(fn string, dir int) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		f, xs := args[0], args[1:]
+		var best, bestKey Value
+		for _, x := range xs {
+			k, err := call(th, fn, f, x)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := numberArg(fn, k); err != nil {
+				return nil, err
+			}
+			if best != nil {
+				if c, _ := compareNumbers(k, bestKey); c*dir < 0 {
+					continue
+				}
+			}
+			best, bestKey = x, k
+		}
+		return best, nil
+	}
+}
+
+func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "distinct-by", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	seen := make(map[any]bool)
+	var out []Value
+	for _, e := range elems {
+		k, err := call(th, "distinct-by", args[0], e)
+		if err != nil {
+			return nil, err
+		}
+		hk := HashKey(k)
+		if !seen[hk] {
+			seen[hk] = true
+			out = append(out, e)
+		}
+	}
+	return newVector(th, out)
+}
+
+func builtinGroupBy(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "group-by", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	var keys []Value
+	groups := make(map[any][]Value)
+	for _, e := range elems {
+		k, err := call(th, "group-by", args[0], e)
+		if err != nil {
+			return nil, err
+		}
+		hk := HashKey(k)
+		if _, ok := groups[hk]; !ok {
+			keys = append(keys, k)
+		}
+		groups[hk] = append(groups[hk], e)
+	}
+	if err := th.AllocMap(len(keys)); err != nil {
+		return nil, err
+	}
+	if err := th.Alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(len(keys))
+	for _, k := range keys {
+		b.Set(k, NewVector(groups[HashKey(k)]))
+	}
+	return b.Map(), nil
+}
+
+func builtinFrequencies(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "frequencies", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(0)
+	for _, e := range elems {
+		n, ok := b.Get(e)
+		if !ok {
+			n = Int(0)
+		}
+		b.Set(e, n.(Int)+1)
+	}
+	if err := th.AllocMap(b.Len()); err != nil {
+		return nil, err
+	}
+	return b.Map(), nil
+}
+
+// isEmpty reports whether a seqable value has no items.
+func isEmpty(fn string, v Value) (bool, error) {
+	switch c := v.(type) {
+	case *Vector:
+		return c.Len() == 0, nil
+	case *Map:
+		return c.Len() == 0, nil
+	case *Set:
+		return c.Len() == 0, nil
+	case String:
+		return c == "", nil
+	case NilType:
+		return true, nil
+	}
+	return false, TypeErrorf(fn, "a collection, string or nil", v)
+}
+
+func builtinIsEmpty(th *Thread, args []Value) (Value, error) {
+	e, err := isEmpty("empty?", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return boolValue(e), nil
+}
+
+func builtinNotEmpty(th *Thread, args []Value) (Value, error) {
+	e, err := isEmpty("not-empty", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if e {
+		return Nil, nil
+	}
+	return args[0], nil
+}
+
+func builtinSome(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "some", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range elems {
+		v, err := call(th, "some", args[0], e)
+		if err != nil {
+			return nil, err
+		}
+		if Truthy(v) {
+			return v, nil
+		}
+	}
+	return Nil, nil
+}
+
+// quantifier scans the items until (pred item) has the truthiness
+// stopOnTruthy and then answers onStop; when no item stops it, atEnd.
+func quantifier(fn string, stopOnTruthy, onStop, atEnd bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		elems, err := seqOf(th, fn, args[1], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range elems {
+			ok, err := truthyCall(th, fn, args[0], e)
+			if err != nil {
+				return nil, err
+			}
+			if ok == stopOnTruthy {
+				return boolValue(onStop), nil
+			}
+		}
+		return boolValue(atEnd), nil
+	}
+}
+
+func builtinContains(th *Thread, args []Value) (Value, error) {
+	switch c := args[0].(type) {
+	case *Map:
+		_, ok := c.Get(args[1])
+		return boolValue(ok), nil
+	case *Set:
+		return boolValue(c.Contains(args[1])), nil
+	case *Vector:
+		if err := steps(th, c.Len()); err != nil {
+			return nil, err
+		}
+		for _, e := range c.elems {
+			if Equal(e, args[1]) {
+				return True, nil
+			}
+		}
+		return False, nil
+	case NilType:
+		return False, nil
+	case String:
+		return nil, TypeErrorf("contains?", "a map, set or vector", args[0]).
+			WithHint("for substrings use (includes? s sub)")
+	}
+	return nil, TypeErrorf("contains?", "a map, set or vector", args[0])
+}

@@ -1,0 +1,1324 @@
+package lisp
+
+import (
+	"math"
+	"slices"
+	"unicode/utf8"
+)
+
+// Collection operations of spec 8.1: filtering, transforming, ordering and
+// combining. Every sequence function takes vectors, sets, maps (as
+// [key value] entries), strings (as one-character strings) and nil (as
+// empty), and returns a vector: there are no lazy sequences or lists at run
+// time.
+var collectionBuiltins = []*Builtin{
+	{Name: "filter", Sig: "(filter pred coll)", Doc: "items for which pred is truthy", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filter", true)},
+	{Name: "remove", Sig: "(remove pred coll)", Doc: "items for which pred is falsy", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: selectBy("remove", false)},
+	{Name: "find", Sig: "(find pred coll)", Doc: "first item for which pred is truthy, or nil", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinFind},
+	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
+		MinArgs: 2, MaxArgs: variadic, Fn: mapping("map")},
+	{Name: "mapv", Sig: "(mapv f coll) (mapv f c1 c2 ...)", Doc: "same as map", Category: "collection",
+		MinArgs: 2, MaxArgs: variadic, Fn: mapping("mapv")},
+	{Name: "pmap", Sig: "(pmap f coll)", Doc: "same as map; items run one after another, in order", Category: "collection",
+		MinArgs: 2, MaxArgs: variadic, Fn: mapping("pmap")},
+	{Name: "pcalls", Sig: "(pcalls f1 f2 ...)", Doc: "vector of the results of calling each zero-argument function, in order", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinPcalls},
+	{Name: "map-indexed", Sig: "(map-indexed f coll)", Doc: "(f index item) for each item", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinMapIndexed},
+	{Name: "mapcat", Sig: "(mapcat f coll)", Doc: "concatenation of the collections (f item) returns", Category: "collection",
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinMapcat},
+	{Name: "keep", Sig: "(keep f coll)", Doc: "non-nil results of (f item)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinKeep},
+	{Name: "keep-indexed", Sig: "(keep-indexed f coll)", Doc: "non-nil results of (f index item)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed},
+	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck},
+	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable)", Category: "collection",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinSort},
+	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSortBy},
+	{Name: "reverse", Sig: "(reverse coll)", Doc: "items in reverse order", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinReverse},
+	{Name: "conj", Sig: "(conj coll x ...)", Doc: "add to the end of a vector, to a set, or [k v] entries to a map", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinConj},
+	{Name: "cons", Sig: "(cons x coll)", Doc: "vector of x followed by the items of coll", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinCons},
+	{Name: "concat", Sig: "(concat c1 c2 ...)", Doc: "items of all collections, in order", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinConcat},
+	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinInto},
+	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten},
+	{Name: "interleave", Sig: "(interleave c1 c2 ...)", Doc: "first items of each, then second items, ... up to the shortest", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinInterleave},
+	{Name: "interpose", Sig: "(interpose sep coll)", Doc: "items with sep between them", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinInterpose},
+	{Name: "zip", Sig: "(zip c1 c2)", Doc: "pairs [a b] of items in step, up to the shortest", Category: "collection",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinZip},
+	{Name: "seq", Sig: "(seq coll)", Doc: "items as a vector, or nil when empty; map entries as [k v], strings as characters", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinSeq},
+	{Name: "vec", Sig: "(vec coll)", Doc: "items as a vector", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinVec},
+	{Name: "vector", Sig: "(vector x ...)", Doc: "vector of the arguments", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector},
+	{Name: "list", Sig: "(list x ...)", Doc: "vector of the arguments (there are no lists at run time)", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector},
+	{Name: "empty", Sig: "(empty coll)", Doc: "empty collection of the same kind", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinEmpty},
+}
+
+// Subsetting and generation (spec 8.1).
+var sequenceBuiltins = []*Builtin{
+	{Name: "first", Sig: "(first coll)", Doc: "first item, or nil", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: positional("first", 0)},
+	{Name: "second", Sig: "(second coll)", Doc: "second item, or nil", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: positional("second", 1)},
+	{Name: "last", Sig: "(last coll)", Doc: "last item, or nil", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinLast},
+	{Name: "nth", Sig: "(nth coll index) (nth coll index default)", Doc: "item at index (from 0), or nil (or default) when out of range", Category: "collection",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinNth},
+	{Name: "rest", Sig: "(rest coll)", Doc: "all but the first item ([] when none)", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: restOf("rest", false)},
+	{Name: "next", Sig: "(next coll)", Doc: "all but the first item, or nil when none", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: restOf("next", true)},
+	{Name: "ffirst", Sig: "(ffirst coll)", Doc: "(first (first coll))", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: chain("ffirst", "first", "first")},
+	{Name: "fnext", Sig: "(fnext coll)", Doc: "(first (next coll))", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: chain("fnext", "next", "first")},
+	{Name: "nfirst", Sig: "(nfirst coll)", Doc: "(next (first coll))", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: chain("nfirst", "first", "next")},
+	{Name: "nnext", Sig: "(nnext coll)", Doc: "(next (next coll))", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: chain("nnext", "next", "next")},
+	{Name: "butlast", Sig: "(butlast coll)", Doc: "all but the last item, or nil when none", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinButlast},
+	{Name: "take", Sig: "(take n coll)", Doc: "first n items", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take", true, false)},
+	{Name: "drop", Sig: "(drop n coll)", Doc: "all but the first n items", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("drop", false, false)},
+	{Name: "take-last", Sig: "(take-last n coll)", Doc: "last n items", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take-last", true, true)},
+	{Name: "drop-last", Sig: "(drop-last coll) (drop-last n coll)", Doc: "all but the last n (default 1) items", Category: "collection",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinDropLast},
+	{Name: "take-while", Sig: "(take-while pred coll)", Doc: "leading items for which pred is truthy", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: whileBy("take-while", true)},
+	{Name: "drop-while", Sig: "(drop-while pred coll)", Doc: "items from the first one for which pred is falsy", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: whileBy("drop-while", false)},
+	{Name: "split-at", Sig: "(split-at n coll)", Doc: "[(take n coll) (drop n coll)]", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitAt},
+	{Name: "split-with", Sig: "(split-with pred coll)", Doc: "[(take-while pred coll) (drop-while pred coll)]", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitWith},
+	{Name: "subvec", Sig: "(subvec v start) (subvec v start end)", Doc: "items of vector v from start up to end (exclusive)", Category: "collection",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSubvec},
+	{Name: "peek", Sig: "(peek v)", Doc: "last item of a vector, or nil", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinPeek},
+	{Name: "pop", Sig: "(pop v)", Doc: "vector without its last item", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinPop},
+	{Name: "distinct", Sig: "(distinct coll)", Doc: "items without duplicates, first occurrence kept", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinDistinct},
+	{Name: "dedupe", Sig: "(dedupe coll)", Doc: "items without consecutive duplicates", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinDedupe},
+	{Name: "partition", Sig: "(partition n coll) (partition n step coll) (partition n step pad coll)", Doc: "chunks of n items, every step items; an incomplete last chunk is dropped unless padded", Category: "collection",
+		MinArgs: 2, MaxArgs: 4, Fn: partitioning("partition", false)},
+	{Name: "partition-all", Sig: "(partition-all n coll) (partition-all n step coll)", Doc: "chunks of n items; the last chunk may be shorter", Category: "collection",
+		MinArgs: 2, MaxArgs: 3, Fn: partitioning("partition-all", true)},
+	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy},
+	{Name: "range", Sig: "(range end) (range start end) (range start end step)", Doc: "numbers from start (0) up to end, exclusive, by step (1)", Category: "collection",
+		MinArgs: 1, MaxArgs: 3, Fn: builtinRange},
+	{Name: "repeat", Sig: "(repeat n x)", Doc: "vector of n copies of x", Category: "collection",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeat},
+	{Name: "repeatedly", Sig: "(repeatedly n f)", Doc: "vector of n results of calling f with no arguments", Category: "collection",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeatedly},
+}
+
+// sub returns elems[i:j] as a vector that shares the backing array; the
+// capacity is cut so that conj on it can never write into the original.
+func sub(th *Thread, elems []Value, i, j int) (Value, error) {
+	if err := th.AllocVector(0); err != nil {
+		return nil, err
+	}
+	return NewVector(elems[i:j:j]), nil
+}
+
+func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		elems, err := seqOf(th, fn, args[1], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		if err := steps(th, len(elems)); err != nil {
+			return nil, err
+		}
+		var out []Value
+		for _, e := range elems {
+			ok, err := truthyCall(th, fn, args[0], e)
+			if err != nil {
+				return nil, err
+			}
+			if ok == keep {
+				out = append(out, e)
+			}
+		}
+		return newVector(th, out)
+	}
+}
+
+func builtinFind(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "find", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range elems {
+		if err := th.Step(1); err != nil {
+			return nil, err
+		}
+		ok, err := truthyCall(th, "find", args[0], e)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return e, nil
+		}
+	}
+	return Nil, nil
+}
+
+func mapping(fn string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		f := args[0]
+		colls := make([][]Value, len(args)-1)
+		n := math.MaxInt
+		for i, c := range args[1:] {
+			elems, err := seqOf(th, fn, c, anySeq)
+			if err != nil {
+				return nil, err
+			}
+			colls[i] = elems
+			n = min(n, len(elems))
+		}
+		if err := steps(th, n); err != nil {
+			return nil, err
+		}
+		out, err := makeSlice(th, n)
+		if err != nil {
+			return nil, err
+		}
+		callArgs := make([]Value, len(colls))
+		for i := 0; i < n; i++ {
+			for j, c := range colls {
+				callArgs[j] = c[i]
+			}
+			v, err := call(th, fn, f, slices.Clone(callArgs)...)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return NewVector(out), nil
+	}
+}
+
+func builtinPcalls(th *Thread, args []Value) (Value, error) {
+	out, err := makeSlice(th, len(args))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range args {
+		v, err := call(th, "pcalls", f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return NewVector(out), nil
+}
+
+func builtinMapIndexed(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "map-indexed", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(elems))
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range elems {
+		v, err := call(th, "map-indexed", args[0], Int(i), e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return NewVector(out), nil
+}
+
+func builtinMapcat(th *Thread, args []Value) (Value, error) {
+	parts, err := mapping("mapcat")(th, args)
+	if err != nil {
+		return nil, err
+	}
+	return concatValues(th, "mapcat", parts.(*Vector).elems)
+}
+
+func builtinKeep(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "keep", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	var out []Value
+	for _, e := range elems {
+		v, err := call(th, "keep", args[0], e)
+		if err != nil {
+			return nil, err
+		}
+		if _, isNil := v.(NilType); !isNil {
+			out = append(out, v)
+		}
+	}
+	return newVector(th, out)
+}
+
+func builtinKeepIndexed(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "keep-indexed", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	var out []Value
+	for i, e := range elems {
+		v, err := call(th, "keep-indexed", args[0], Int(i), e)
+		if err != nil {
+			return nil, err
+		}
+		if _, isNil := v.(NilType); !isNil {
+			out = append(out, v)
+		}
+	}
+	return newVector(th, out)
+}
+
+func builtinPluck(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "pluck", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(elems))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range elems {
+		v, err := getValue(e, args[0], Nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return NewVector(out), nil
+}
+
+// sorter orders items by keys with an optional comparator; the first error
+// a comparison meets stops the sort and is returned.
+type sorter struct {
+	th   *Thread
+	fn   string
+	cmp  Value // nil: natural order; else :asc, :desc or a function
+	desc bool
+	err  error
+}
+
+func (s *sorter) compare(a, b Value) int {
+	if s.err != nil {
+		return 0
+	}
+	var c int
+	if s.cmp == nil {
+		c, s.err = compareValues(a, b, orderOptions{fn: s.fn})
+	} else {
+		c, s.err = s.callComparator(a, b)
+	}
+	if s.desc {
+		c = -c
+	}
+	return c
+}
+
+// callComparator supports both comparator styles Clojure accepts: a function
+// returning a number (compare) and a boolean "less than" (<, >).
+func (s *sorter) callComparator(a, b Value) (int, error) {
+	v, err := call(s.th, s.fn, s.cmp, a, b)
+	if err != nil {
+		return 0, err
+	}
+	switch v := v.(type) {
+	case Int:
+		return sign(int(max(min(v, 1), -1))), nil
+	case Float:
+		switch {
+		case v < 0:
+			return -1, nil
+		case v > 0:
+			return 1, nil
+		}
+		return 0, nil
+	case Bool, NilType:
+		if Truthy(v) {
+			return -1, nil
+		}
+		w, err := call(s.th, s.fn, s.cmp, b, a)
+		if err != nil {
+			return 0, err
+		}
+		if Truthy(w) {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, Errorf(TypeError, "%s comparator must return a number or a boolean, got %s", s.fn, describe(v))
+}
+
+// newSorter interprets a comparator argument.
+func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
+	s := &sorter{th: th, fn: fn}
+	switch c := cmp.(type) {
+	case nil:
+	case Keyword:
+		switch c {
+		case "asc":
+		case "desc":
+			s.desc = true
+		default:
+			return nil, Errorf(TypeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
+		}
+	default:
+		if _, ok := cmp.(Callable); !ok {
+			return nil, Errorf(TypeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+		}
+		s.cmp = cmp
+	}
+	return s, nil
+}
+
+// sortCost charges n*log2(n) steps for a sort of n items.
+func sortCost(th *Thread, n int) error {
+	if n < 2 {
+		return nil
+	}
+	return th.Step(int64(n) * int64(math.Ceil(math.Log2(float64(n)))))
+}
+
+func builtinSort(th *Thread, args []Value) (Value, error) {
+	var cmp Value
+	coll := args[len(args)-1]
+	if len(args) == 2 {
+		cmp = args[0]
+	}
+	s, err := newSorter(th, "sort", cmp)
+	if err != nil {
+		return nil, err
+	}
+	elems, err := seqOf(th, "sort", coll, orderedSeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := sortCost(th, len(elems)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(elems))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, elems...)
+	slices.SortStableFunc(out, s.compare)
+	if s.err != nil {
+		return nil, s.err
+	}
+	return NewVector(out), nil
+}
+
+func builtinSortBy(th *Thread, args []Value) (Value, error) {
+	var cmp Value
+	keyfn, coll := args[0], args[len(args)-1]
+	if len(args) == 3 {
+		cmp = args[1]
+	}
+	s, err := newSorter(th, "sort-by", cmp)
+	if err != nil {
+		return nil, err
+	}
+	elems, err := seqOf(th, "sort-by", coll, orderedSeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	if err := sortCost(th, len(elems)); err != nil {
+		return nil, err
+	}
+	type keyed struct{ key, item Value }
+	ks := make([]keyed, len(elems))
+	for i, e := range elems {
+		k, err := call(th, "sort-by", keyfn, e)
+		if err != nil {
+			return nil, err
+		}
+		ks[i] = keyed{k, e}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return s.compare(a.key, b.key) })
+	if s.err != nil {
+		return nil, s.err
+	}
+	out, err := makeSlice(th, len(ks))
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range ks {
+		out = append(out, k.item)
+	}
+	return NewVector(out), nil
+}
+
+func builtinReverse(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "reverse", args[0], orderedSeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(elems))
+	if err != nil {
+		return nil, err
+	}
+	for i := len(elems) - 1; i >= 0; i-- {
+		out = append(out, elems[i])
+	}
+	return NewVector(out), nil
+}
+
+func builtinConj(th *Thread, args []Value) (Value, error) {
+	if len(args) == 0 {
+		return EmptyVector, nil
+	}
+	coll, xs := args[0], args[1:]
+	if err := steps(th, len(xs)); err != nil {
+		return nil, err
+	}
+	switch c := coll.(type) {
+	case NilType:
+		return newVector(th, slices.Clone(xs))
+	case *Vector:
+		if err := th.Alloc(costCollHead + costElem*int64(len(xs))); err != nil {
+			return nil, err
+		}
+		for _, x := range xs {
+			c = c.Conj(x)
+		}
+		return c, nil
+	case *Set:
+		if err := th.AllocVector(c.Len() + len(xs)); err != nil {
+			return nil, err
+		}
+		all := append(slices.Clone(c.elems), xs...)
+		return NewSet(all), nil
+	case *Map:
+		b := NewMapBuilder(c.Len() + len(xs))
+		b.AddAll(c)
+		for _, x := range xs {
+			if err := addEntry(b, "conj", x); err != nil {
+				return nil, err
+			}
+		}
+		if err := th.AllocMap(b.Len()); err != nil {
+			return nil, err
+		}
+		return b.Map(), nil
+	}
+	return nil, TypeErrorf("conj", "a vector, set, map or nil", coll)
+}
+
+// addEntry adds a [key value] vector, or every entry of a map, to b.
+func addEntry(b *MapBuilder, fn string, x Value) error {
+	switch x := x.(type) {
+	case *Vector:
+		if x.Len() != 2 {
+			return Errorf(TypeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len())
+		}
+		b.Set(x.elems[0], x.elems[1])
+		return nil
+	case *Map:
+		b.AddAll(x)
+		return nil
+	case NilType:
+		return nil
+	}
+	return Errorf(TypeError, "%s expected [key value] pairs for a map, got %s", fn, describe(x))
+}
+
+func builtinCons(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "cons", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(elems)+1)
+	if err != nil {
+		return nil, err
+	}
+	out = append(append(out, args[0]), elems...)
+	return NewVector(out), nil
+}
+
+func builtinConcat(th *Thread, args []Value) (Value, error) {
+	return concatValues(th, "concat", args)
+}
+
+func concatValues(th *Thread, fn string, colls []Value) (Value, error) {
+	parts := make([][]Value, len(colls))
+	n := 0
+	for i, c := range colls {
+		elems, err := seqOf(th, fn, c, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = elems
+		n += len(elems)
+	}
+	if err := steps(th, n); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return NewVector(out), nil
+}
+
+func builtinInto(th *Thread, args []Value) (Value, error) {
+	to, from := args[0], args[1]
+	if m, ok := to.(*Map); ok {
+		if fm, ok := from.(*Map); ok {
+			return mergeMaps(th, "into", []Value{m, fm})
+		}
+	}
+	elems, err := seqOf(th, "into", from, anySeq)
+	if err != nil {
+		return nil, err
+	}
+	switch to.(type) {
+	case *Map, *Set, *Vector, NilType:
+		return builtinConj(th, append([]Value{to}, elems...))
+	}
+	return nil, TypeErrorf("into", "a vector, set, map or nil to add to", to)
+}
+
+func builtinFlatten(th *Thread, args []Value) (Value, error) {
+	root, ok := args[0].(*Vector)
+	if !ok {
+		return EmptyVector, nil
+	}
+	// An explicit stack instead of recursion: a value built in a loop can
+	// nest deeper than the Go stack should go.
+	type frame struct {
+		elems []Value
+		i     int
+	}
+	var out []Value
+	stack := []frame{{root.elems, 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i == len(top.elems) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		e := top.elems[top.i]
+		top.i++
+		if err := th.Step(1); err != nil {
+			return nil, err
+		}
+		if v, ok := e.(*Vector); ok {
+			stack = append(stack, frame{v.elems, 0})
+			continue
+		}
+		out = append(out, e)
+	}
+	return newVector(th, out)
+}
+
+func builtinInterleave(th *Thread, args []Value) (Value, error) {
+	colls := make([][]Value, len(args))
+	n := math.MaxInt
+	for i, c := range args {
+		elems, err := seqOf(th, "interleave", c, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		colls[i] = elems
+		n = min(n, len(elems))
+	}
+	if len(args) == 0 {
+		n = 0
+	}
+	if err := steps(th, n*len(colls)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, n*len(colls))
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		for _, c := range colls {
+			out = append(out, c[i])
+		}
+	}
+	return NewVector(out), nil
+}
+
+func builtinInterpose(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "interpose", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, 2*len(elems)-1)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range elems {
+		if i > 0 {
+			out = append(out, args[0])
+		}
+		out = append(out, e)
+	}
+	return NewVector(out), nil
+}
+
+func builtinZip(th *Thread, args []Value) (Value, error) {
+	colls := make([][]Value, len(args))
+	n := math.MaxInt
+	for i, c := range args {
+		elems, err := seqOf(th, "zip", c, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		colls[i] = elems
+		n = min(n, len(elems))
+	}
+	if err := steps(th, n); err != nil {
+		return nil, err
+	}
+	if err := th.Alloc(int64(n) * (costCollHead + costElem*int64(len(colls)))); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		tuple := make([]Value, len(colls))
+		for j, c := range colls {
+			tuple[j] = c[i]
+		}
+		out = append(out, NewVector(tuple))
+	}
+	return NewVector(out), nil
+}
+
+func builtinSeq(th *Thread, args []Value) (Value, error) {
+	if v, ok := args[0].(*Vector); ok {
+		if v.Len() == 0 {
+			return Nil, nil
+		}
+		return v, nil
+	}
+	elems, err := seqOf(th, "seq", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) == 0 {
+		return Nil, nil
+	}
+	return newVector(th, slices.Clone(elems))
+}
+
+func builtinVec(th *Thread, args []Value) (Value, error) {
+	if v, ok := args[0].(*Vector); ok {
+		return v, nil
+	}
+	elems, err := seqOf(th, "vec", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	return newVector(th, slices.Clone(elems))
+}
+
+func builtinVector(th *Thread, args []Value) (Value, error) {
+	return newVector(th, slices.Clone(args))
+}
+
+func builtinEmpty(th *Thread, args []Value) (Value, error) {
+	switch args[0].(type) {
+	case *Vector:
+		return EmptyVector, nil
+	case *Map:
+		return EmptyMap, nil
+	case *Set:
+		return EmptySet, nil
+	case String:
+		return String(""), nil
+	}
+	return Nil, nil
+}
+
+// nthItem returns item i of coll without materializing strings or maps.
+func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
+	if i < 0 {
+		return Nil, false, nil
+	}
+	switch c := coll.(type) {
+	case *Vector:
+		if i < c.Len() {
+			return c.elems[i], true, nil
+		}
+		return Nil, false, nil
+	case String:
+		if err := th.Step(int64(min(i, len(c)))); err != nil {
+			return nil, false, err
+		}
+		n := 0
+		for _, r := range c {
+			if n == i {
+				v, err := newString(th, string(r))
+				return v, err == nil, err
+			}
+			n++
+		}
+		return Nil, false, nil
+	case *Map:
+		if i < c.Len() {
+			if err := th.AllocVector(2); err != nil {
+				return nil, false, err
+			}
+			e := c.entries[i]
+			return NewVector([]Value{e.Key, e.Val}), true, nil
+		}
+		return Nil, false, nil
+	}
+	_, err := seqOf(th, fn, coll, orderedSeq)
+	return Nil, false, err
+}
+
+func positional(fn string, i int) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		v, _, err := nthItem(th, fn, args[0], i)
+		return v, err
+	}
+}
+
+func builtinLast(th *Thread, args []Value) (Value, error) {
+	switch c := args[0].(type) {
+	case *Vector:
+		if c.Len() == 0 {
+			return Nil, nil
+		}
+		return c.elems[c.Len()-1], nil
+	case String:
+		if c == "" {
+			return Nil, nil
+		}
+		r, _ := utf8.DecodeLastRuneInString(string(c))
+		return newString(th, string(r))
+	case *Map:
+		return positional("last", c.Len()-1)(th, args)
+	}
+	_, err := seqOf(th, "last", args[0], orderedSeq)
+	return Nil, err
+}
+
+func builtinNth(th *Thread, args []Value) (Value, error) {
+	i, err := toInt("nth", args[1])
+	if err != nil {
+		return nil, err
+	}
+	v, found, err := nthItem(th, "nth", args[0], i)
+	if err != nil {
+		return nil, err
+	}
+	if !found && len(args) == 3 {
+		return args[2], nil
+	}
+	return v, nil
+}
+
+func restOf(fn string, nilWhenEmpty bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		elems, err := seqOf(th, fn, args[0], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		if len(elems) <= 1 {
+			if nilWhenEmpty {
+				return Nil, nil
+			}
+			return EmptyVector, nil
+		}
+		return sub(th, elems, 1, len(elems))
+	}
+}
+
+// chain composes two single-argument sequence builtins.
+func chain(fn, inner, outer string) func(*Thread, []Value) (Value, error) {
+	get := func(name string) func(*Thread, []Value) (Value, error) {
+		switch name {
+		case "first":
+			return positional(fn, 0)
+		}
+		return restOf(fn, true)
+	}
+	in, out := get(inner), get(outer)
+	return func(th *Thread, args []Value) (Value, error) {
+		v, err := in(th, args)
+		if err != nil {
+			return nil, err
+		}
+		return out(th, []Value{v})
+	}
+}
+
+func builtinButlast(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "butlast", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) <= 1 {
+		return Nil, nil
+	}
+	return sub(th, elems, 0, len(elems)-1)
+}
+
+func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		n, err := toInt(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		elems, err := seqOf(th, fn, args[1], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		n = max(0, min(n, len(elems)))
+		switch {
+		case take && !fromEnd:
+			return sub(th, elems, 0, n)
+		case take && fromEnd:
+			return sub(th, elems, len(elems)-n, len(elems))
+		case !take && fromEnd:
+			return sub(th, elems, 0, len(elems)-n)
+		}
+		return sub(th, elems, n, len(elems))
+	}
+}
+
+func builtinDropLast(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return takeDrop("drop-last", false, true)(th, []Value{Int(1), args[0]})
+	}
+	return takeDrop("drop-last", false, true)(th, args)
+}
+
+// leadingCount is how many leading items satisfy pred.
+func leadingCount(th *Thread, fn string, pred Value, elems []Value) (int, error) {
+	for i, e := range elems {
+		if err := th.Step(1); err != nil {
+			return 0, err
+		}
+		ok, err := truthyCall(th, fn, pred, e)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			return i, nil
+		}
+	}
+	return len(elems), nil
+}
+
+func whileBy(fn string, take bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		elems, err := seqOf(th, fn, args[1], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		n, err := leadingCount(th, fn, args[0], elems)
+		if err != nil {
+			return nil, err
+		}
+		if take {
+			return sub(th, elems, 0, n)
+		}
+		return sub(th, elems, n, len(elems))
+	}
+}
+
+func builtinSplitAt(th *Thread, args []Value) (Value, error) {
+	n, err := toInt("split-at", args[0])
+	if err != nil {
+		return nil, err
+	}
+	elems, err := seqOf(th, "split-at", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	return splitPair(th, elems, max(0, min(n, len(elems))))
+}
+
+func builtinSplitWith(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "split-with", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	n, err := leadingCount(th, "split-with", args[0], elems)
+	if err != nil {
+		return nil, err
+	}
+	return splitPair(th, elems, n)
+}
+
+func splitPair(th *Thread, elems []Value, n int) (Value, error) {
+	a, err := sub(th, elems, 0, n)
+	if err != nil {
+		return nil, err
+	}
+	b, err := sub(th, elems, n, len(elems))
+	if err != nil {
+		return nil, err
+	}
+	return newVector(th, []Value{a, b})
+}
+
+func builtinSubvec(th *Thread, args []Value) (Value, error) {
+	v, ok := args[0].(*Vector)
+	if !ok {
+		return nil, TypeErrorf("subvec", "a vector", args[0])
+	}
+	start, err := toInt("subvec", args[1])
+	if err != nil {
+		return nil, err
+	}
+	end := v.Len()
+	if len(args) == 3 {
+		if end, err = toInt("subvec", args[2]); err != nil {
+			return nil, err
+		}
+	}
+	if start < 0 || end > v.Len() || start > end {
+		return nil, Errorf(ExecutionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
+			WithHint("use take and drop, which clamp to the vector's length")
+	}
+	return sub(th, v.elems, start, end)
+}
+
+func builtinPeek(th *Thread, args []Value) (Value, error) {
+	switch v := args[0].(type) {
+	case *Vector:
+		if v.Len() == 0 {
+			return Nil, nil
+		}
+		return v.elems[v.Len()-1], nil
+	case NilType:
+		return Nil, nil
+	}
+	return nil, TypeErrorf("peek", "a vector", args[0])
+}
+
+func builtinPop(th *Thread, args []Value) (Value, error) {
+	switch v := args[0].(type) {
+	case *Vector:
+		if v.Len() == 0 {
+			return nil, Errorf(ExecutionError, "pop of an empty vector")
+		}
+		return sub(th, v.elems, 0, v.Len()-1)
+	case NilType:
+		return Nil, nil
+	}
+	return nil, TypeErrorf("pop", "a vector", args[0])
+}
+
+func builtinDistinct(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "distinct", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	seen := make(map[any]bool, len(elems))
+	var out []Value
+	for _, e := range elems {
+		k := HashKey(e)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return newVector(th, out)
+}
+
+func builtinDedupe(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "dedupe", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	var out []Value
+	for i, e := range elems {
+		if i == 0 || !Equal(e, elems[i-1]) {
+			out = append(out, e)
+		}
+	}
+	return newVector(th, out)
+}
+
+func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		n, err := toInt(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		step := n
+		if len(args) >= 3 {
+			if step, err = toInt(fn, args[1]); err != nil {
+				return nil, err
+			}
+		}
+		var pad []Value
+		padded := false
+		if len(args) == 4 {
+			if pad, err = seqOf(th, fn, args[2], anySeq); err != nil {
+				return nil, err
+			}
+			padded = true
+		}
+		if n <= 0 || step <= 0 {
+			return nil, Errorf(ExecutionError, "%s size and step must be positive, got %d and %d", fn, n, step)
+		}
+		elems, err := seqOf(th, fn, args[len(args)-1], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		var out []Value
+		for i := 0; i < len(elems); i += step {
+			if err := th.Step(1); err != nil {
+				return nil, err
+			}
+			end := i + n
+			if end <= len(elems) {
+				if err := steps(th, n); err != nil {
+					return nil, err
+				}
+				chunk, err := sub(th, elems, i, end)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, chunk)
+				continue
+			}
+			// An incomplete chunk: partition-all keeps every one, a padded
+			// partition keeps the first and stops, plain partition drops it.
+			if all {
+				chunk, err := sub(th, elems, i, len(elems))
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, chunk)
+				continue
+			}
+			if padded {
+				rest := elems[i:]
+				fill := pad[:min(len(pad), n-len(rest))]
+				chunk, err := newVector(th, slices.Concat(rest, fill))
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, chunk)
+			}
+			break
+		}
+		return newVector(th, out)
+	}
+}
+
+func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "partition-by", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	var out []Value
+	start := 0
+	var prev Value
+	for i, e := range elems {
+		k, err := call(th, "partition-by", args[0], e)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && !Equal(k, prev) {
+			chunk, err := sub(th, elems, start, i)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, chunk)
+			start = i
+		}
+		prev = k
+	}
+	if len(elems) > 0 {
+		chunk, err := sub(th, elems, start, len(elems))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, chunk)
+	}
+	return newVector(th, out)
+}
+
+// maxRangeLen bounds the length a range may be asked for before the budget
+// is consulted, so that the size computation itself cannot overflow.
+const maxRangeLen = 1 << 50
+
+func builtinRange(th *Thread, args []Value) (Value, error) {
+	for _, a := range args {
+		if _, err := numberArg("range", a); err != nil {
+			return nil, err
+		}
+	}
+	start, end, step := Value(Int(0)), args[0], Value(Int(1))
+	if len(args) >= 2 {
+		start, end = args[0], args[1]
+	}
+	if len(args) == 3 {
+		step = args[2]
+	}
+	fs, _ := asFloat(start)
+	fe, _ := asFloat(end)
+	fst, _ := asFloat(step)
+	if math.IsNaN(fs) || math.IsNaN(fe) || math.IsNaN(fst) {
+		return nil, Errorf(ExecutionError, "range bounds must be numbers, got ##NaN")
+	}
+	if fst == 0 {
+		if fs == fe {
+			return EmptyVector, nil
+		}
+		return nil, Errorf(ExecutionError, "range with step 0 never ends").
+			WithHint("use (repeat n x) for n copies of a value")
+	}
+	count := math.Ceil((fe - fs) / fst)
+	if !(count > 0) {
+		return EmptyVector, nil
+	}
+	n := int(min(count, maxRangeLen))
+	// Charge before building: (range 1e12) fails here, allocating nothing.
+	if err := steps(th, n); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	si, sInt := start.(Int)
+	di, dInt := step.(Int)
+	if sInt && dInt {
+		for i := 0; i < n; i++ {
+			out = append(out, si+Int(i)*di)
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			out = append(out, Float(fs+float64(i)*fst))
+		}
+	}
+	return NewVector(out), nil
+}
+
+func countArg(fn string, v Value, hint string) (int, error) {
+	n, err := toInt(fn, v)
+	if err != nil {
+		return 0, err.(*Error).WithHint("%s", hint)
+	}
+	return max(n, 0), nil
+}
+
+func builtinRepeat(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return nil, Errorf(ArityError, "repeat needs a count: there are no infinite sequences").
+			WithHint("call it as (repeat n x)")
+	}
+	n, err := countArg("repeat", args[0], "call it as (repeat n x)")
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, n); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		out = append(out, args[1])
+	}
+	return NewVector(out), nil
+}
+
+func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return nil, Errorf(ArityError, "repeatedly needs a count: there are no infinite sequences").
+			WithHint("call it as (repeatedly n f)")
+	}
+	n, err := countArg("repeatedly", args[0], "call it as (repeatedly n f)")
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, n); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		v, err := call(th, "repeatedly", args[1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return NewVector(out), nil
+}

@@ -1,0 +1,83 @@
+package lisp
+
+// Comparison (spec 8.5) and logic (spec 8.6). and/or are special forms
+// because they short-circuit; they are not builtins.
+var compareBuiltins = []*Builtin{
+	{Name: "=", Sig: "(= x y ...)", Doc: "equality; 1 and 1.0 differ, collections compare by content", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinEqual},
+	{Name: "not=", Sig: "(not= x y ...)", Doc: "(not (= x y ...))", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			v, err := builtinEqual(th, args)
+			if err != nil {
+				return nil, err
+			}
+			return boolValue(!Truthy(v)), nil
+		}},
+	{Name: "==", Sig: "(== x y ...)", Doc: "numeric equality across integers and floats: (== 1 1.0) is true", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			return orderNumbers("==", args, func(c int) bool { return c == 0 })
+		}},
+	{Name: "<", Sig: "(< a b)", Doc: "less than; numbers only", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			return orderNumbers("<", args, func(c int) bool { return c < 0 })
+		}},
+	{Name: ">", Sig: "(> a b)", Doc: "greater than; numbers only", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			return orderNumbers(">", args, func(c int) bool { return c > 0 })
+		}},
+	{Name: "<=", Sig: "(<= a b)", Doc: "less than or equal; numbers only", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			return orderNumbers("<=", args, func(c int) bool { return c <= 0 })
+		}},
+	{Name: ">=", Sig: "(>= a b)", Doc: "greater than or equal; numbers only", Category: "compare",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			return orderNumbers(">=", args, func(c int) bool { return c >= 0 })
+		}},
+	{Name: "compare", Sig: "(compare a b)", Doc: "-1, 0 or 1; orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			c, err := compareValues(args[0], args[1], orderOptions{fn: "compare", nilLowest: true})
+			if err != nil {
+				return nil, err
+			}
+			return Int(sign(c)), nil
+		}},
+	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return boolValue(Equal(args[0], args[1])), nil
+		}},
+}
+
+var logicBuiltins = []*Builtin{
+	{Name: "not", Sig: "(not x)", Doc: "true if x is nil or false", Category: "logic",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			return boolValue(!Truthy(args[0])), nil
+		}},
+	{Name: "identity", Sig: "(identity x)", Doc: "returns x", Category: "logic",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil }},
+	{Name: "boolean", Sig: "(boolean x)", Doc: "false for nil and false, else true", Category: "logic",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			return boolValue(Truthy(args[0])), nil
+		}},
+}
+
+func builtinEqual(th *Thread, args []Value) (Value, error) {
+	if err := steps(th, len(args)); err != nil {
+		return nil, err
+	}
+	for i := 0; i+1 < len(args); i++ {
+		if !Equal(args[i], args[i+1]) {
+			return False, nil
+		}
+	}
+	return True, nil
+}
+
+func sign(c int) int {
+	switch {
+	case c < 0:
+		return -1
+	case c > 0:
+		return 1
+	}
+	return 0
+}

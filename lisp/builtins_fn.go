@@ -1,0 +1,214 @@
+package lisp
+
+import "slices"
+
+// Functional tools: apply (spec 8.11), juxt (spec 8.10) and the Clojure
+// combinators LLMs write beyond the spec. A combinator returns a builtin
+// built on the spot; it prints as #fn[comp] and calls its functions back
+// through the thread, so depth and step budgets apply.
+var functionBuiltins = []*Builtin{
+	{Name: "apply", Sig: "(apply f args... coll)", Doc: "call f with the items of coll as arguments: (apply max [1 2 3])", Category: "function",
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinApply},
+	{Name: "juxt", Sig: "(juxt f1 f2 ...)", Doc: "function returning [(f1 x) (f2 x) ...]: (sort-by (juxt :a :b) xs)", Category: "function",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinJuxt},
+	{Name: "comp", Sig: "(comp f g ...)", Doc: "function composition, right to left: ((comp inc :n) m) is (inc (:n m))", Category: "function",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinComp},
+	{Name: "partial", Sig: "(partial f args...)", Doc: "f with its first arguments fixed: ((partial + 10) 5) is 15", Category: "function",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinPartial},
+	{Name: "complement", Sig: "(complement f)", Doc: "function returning (not (f args...))", Category: "function",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinComplement},
+	{Name: "constantly", Sig: "(constantly x)", Doc: "function that ignores its arguments and returns x", Category: "function",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinConstantly},
+	{Name: "every-pred", Sig: "(every-pred p1 p2 ...)", Doc: "predicate: every p is truthy for every argument", Category: "function",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinEveryPred},
+	{Name: "some-fn", Sig: "(some-fn f1 f2 ...)", Doc: "function returning the first truthy (f x) over fs and arguments, else the last falsy one", Category: "function",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinSomeFn},
+	{Name: "fnil", Sig: "(fnil f default ...)", Doc: "f with nil arguments replaced by defaults: (update m :n (fnil inc 0))", Category: "function",
+		MinArgs: 2, MaxArgs: 4, Fn: builtinFnil},
+}
+
+// functionArgs checks that every argument can be called.
+func functionArgs(fn string, fs []Value) error {
+	for _, f := range fs {
+		if _, ok := f.(Callable); !ok {
+			return Errorf(TypeError, "%s expected functions, got %s", fn, describe(f)).
+				WithHint("pass functions, keywords, maps or sets")
+		}
+	}
+	return nil
+}
+
+// madeFn returns a function built by a combinator, charged like a closure.
+func madeFn(th *Thread, name string, captured int, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
+	if err := th.Alloc(costClosure + 16*int64(captured)); err != nil {
+		return nil, err
+	}
+	return &Builtin{Name: name, Sig: "(" + name + "-fn & args)", Doc: "a function built by " + name,
+		Category: "function", MinArgs: 0, MaxArgs: variadic, Fn: f}, nil
+}
+
+func builtinApply(th *Thread, args []Value) (Value, error) {
+	f, last := args[0], args[len(args)-1]
+	var spread []Value
+	var err error
+	switch last.(type) {
+	case *Vector, *Set, *Map:
+		if spread, err = seqOf(th, "apply", last, anySeq); err != nil {
+			return nil, err
+		}
+	default:
+		e := Errorf(TypeError, "apply expected a collection as its last argument, got %s", describe(last))
+		if _, isNil := last.(NilType); isNil {
+			e = e.WithHint("the collection is nil; use (apply f (or coll []))")
+		} else {
+			e = e.WithHint("call it as (apply f [x y z]) or (apply f a b [c d])")
+		}
+		return nil, e
+	}
+	if err := steps(th, len(spread)); err != nil {
+		return nil, err
+	}
+	callArgs, err := makeSlice(th, len(args)-2+len(spread))
+	if err != nil {
+		return nil, err
+	}
+	callArgs = append(append(callArgs, args[1:len(args)-1]...), spread...)
+	return call(th, "apply", f, callArgs...)
+}
+
+func builtinJuxt(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("juxt", args); err != nil {
+		return nil, err
+	}
+	fs := slices.Clone(args)
+	return madeFn(th, "juxt", len(fs), func(th *Thread, xs []Value) (Value, error) {
+		out, err := makeSlice(th, len(fs))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			v, err := th.Call(f, xs)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return NewVector(out), nil
+	})
+}
+
+func builtinComp(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("comp", args); err != nil {
+		return nil, err
+	}
+	fs := slices.Clone(args)
+	return madeFn(th, "comp", len(fs), func(th *Thread, xs []Value) (Value, error) {
+		if len(fs) == 0 {
+			if len(xs) != 1 {
+				return nil, Errorf(ArityError, "(comp) is identity and takes 1 argument, got %d", len(xs))
+			}
+			return xs[0], nil
+		}
+		v, err := th.Call(fs[len(fs)-1], xs)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(fs) - 2; i >= 0; i-- {
+			if v, err = th.Call(fs[i], []Value{v}); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	})
+}
+
+func builtinPartial(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("partial", args[:1]); err != nil {
+		return nil, err
+	}
+	f, fixed := args[0], slices.Clone(args[1:])
+	return madeFn(th, "partial", len(fixed)+1, func(th *Thread, xs []Value) (Value, error) {
+		return th.Call(f, slices.Concat(fixed, xs))
+	})
+}
+
+func builtinComplement(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("complement", args); err != nil {
+		return nil, err
+	}
+	f := args[0]
+	return madeFn(th, "complement", 1, func(th *Thread, xs []Value) (Value, error) {
+		v, err := th.Call(f, xs)
+		if err != nil {
+			return nil, err
+		}
+		return boolValue(!Truthy(v)), nil
+	})
+}
+
+func builtinConstantly(th *Thread, args []Value) (Value, error) {
+	x := args[0]
+	return madeFn(th, "constantly", 1, func(*Thread, []Value) (Value, error) { return x, nil })
+}
+
+func builtinEveryPred(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("every-pred", args); err != nil {
+		return nil, err
+	}
+	ps := slices.Clone(args)
+	return madeFn(th, "every-pred", len(ps), func(th *Thread, xs []Value) (Value, error) {
+		for _, p := range ps {
+			for _, x := range xs {
+				v, err := th.Call(p, []Value{x})
+				if err != nil {
+					return nil, err
+				}
+				if !Truthy(v) {
+					return False, nil
+				}
+			}
+		}
+		return True, nil
+	})
+}
+
+func builtinSomeFn(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("some-fn", args); err != nil {
+		return nil, err
+	}
+	fs := slices.Clone(args)
+	return madeFn(th, "some-fn", len(fs), func(th *Thread, xs []Value) (Value, error) {
+		var last Value = Nil
+		for _, f := range fs {
+			for _, x := range xs {
+				v, err := th.Call(f, []Value{x})
+				if err != nil {
+					return nil, err
+				}
+				if Truthy(v) {
+					return v, nil
+				}
+				last = v
+			}
+		}
+		return last, nil
+	})
+}
+
+func builtinFnil(th *Thread, args []Value) (Value, error) {
+	if err := functionArgs("fnil", args[:1]); err != nil {
+		return nil, err
+	}
+	f, defaults := args[0], slices.Clone(args[1:])
+	return madeFn(th, "fnil", len(defaults)+1, func(th *Thread, xs []Value) (Value, error) {
+		patched := slices.Clone(xs)
+		for i, d := range defaults {
+			if i < len(patched) {
+				if _, isNil := patched[i].(NilType); isNil {
+					patched[i] = d
+				}
+			}
+		}
+		return th.Call(f, patched)
+	})
+}

@@ -1,0 +1,319 @@
+package lisp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// format follows Java's String.format, which is what Clojure's format
+// calls: %[flags][width][.precision]conversion with the conversions
+// s S d x X o f e E g b c n %. Floats are rounded half-up from their
+// shortest decimal form, as Java does ((format "%.1f" 0.15) is "0.2").
+// Integers given to a float conversion are converted; floats given to %d
+// are a type error, as in Java.
+func builtinFormat(th *Thread, args []Value) (Value, error) {
+	pattern, err := stringArg("format", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := th.Step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
+		return nil, err
+	}
+	rest := args[1:]
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		spec, n, err := parseFormatSpec(pattern[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		i += n
+		switch spec.conv {
+		case '%':
+			b.WriteString(pad(spec, "%"))
+			continue
+		case 'n':
+			b.WriteByte('\n')
+			continue
+		}
+		if len(rest) == 0 {
+			return nil, Errorf(ExecutionError, "format: no argument left for %%%c", spec.conv).
+				WithHint("give one argument per conversion; write %%%% for a literal percent sign")
+		}
+		text, err := formatOne(spec, rest[0])
+		if err != nil {
+			return nil, err
+		}
+		rest = rest[1:]
+		if err := th.AllocString(b.Len() + len(text)); err != nil {
+			return nil, err
+		}
+		b.WriteString(text)
+	}
+	return newString(th, b.String())
+}
+
+type formatSpec struct {
+	flags     string
+	width     int
+	precision int // -1: none
+	conv      byte
+}
+
+func (s formatSpec) has(flag byte) bool { return strings.IndexByte(s.flags, flag) >= 0 }
+
+// maxFormatWidth bounds widths and precisions so that "%999999999d" cannot
+// build a huge string before the budget sees it.
+const maxFormatWidth = 10_000
+
+// parseFormatSpec reads a conversion after '%'; n is how many bytes it used.
+func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
+	spec.precision = -1
+	i := 0
+	for i < len(s) && strings.IndexByte("-#+ 0,(", s[i]) >= 0 {
+		i++
+	}
+	spec.flags = s[:i]
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > start {
+		spec.width, _ = strconv.Atoi(s[start:i])
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		start = i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		spec.precision, _ = strconv.Atoi(s[start:i])
+	}
+	if i < len(s) && s[i] == '$' {
+		return spec, 0, Errorf(ExecutionError, "format: argument indexes (%%1$s) are not supported").
+			WithHint("pass the arguments in order, repeating a value if needed")
+	}
+	if i >= len(s) {
+		return spec, 0, Errorf(ExecutionError, "format: the pattern ends inside a %% conversion").
+			WithHint("write %%%% for a literal percent sign")
+	}
+	if spec.width > maxFormatWidth || spec.precision > maxFormatWidth {
+		return spec, 0, Errorf(ExecutionError, "format: width or precision above %d", maxFormatWidth)
+	}
+	spec.conv = s[i]
+	if strings.IndexByte("sSdxXofeEgGbBcn%", spec.conv) < 0 {
+		return spec, 0, Errorf(ExecutionError, "format: unknown conversion %%%c", spec.conv).
+			WithHint("use %%s, %%d, %%f, %%.2f, %%x, %%e or %%%%")
+	}
+	return spec, i + 1, nil
+}
+
+// pad applies the width, on the left unless the - flag is set.
+func pad(spec formatSpec, text string) string {
+	n := len([]rune(text))
+	if n >= spec.width {
+		return text
+	}
+	fill := strings.Repeat(" ", spec.width-n)
+	if spec.has('-') {
+		return text + fill
+	}
+	return fill + text
+}
+
+// padNumber applies the width to a number, with zeros after the sign when
+// the 0 flag is set.
+func padNumber(spec formatSpec, text string) string {
+	if !spec.has('0') || spec.has('-') || len(text) >= spec.width {
+		return pad(spec, text)
+	}
+	sign := ""
+	if text != "" && (text[0] == '-' || text[0] == '+' || text[0] == ' ') {
+		sign, text = text[:1], text[1:]
+	}
+	return sign + strings.Repeat("0", spec.width-len(sign)-len(text)) + text
+}
+
+// signed adds the + or space flag's sign and the , flag's grouping.
+func signed(spec formatSpec, neg bool, digits string) string {
+	if spec.has(',') {
+		intPart, frac, _ := strings.Cut(digits, ".")
+		var g strings.Builder
+		for i, c := range intPart {
+			if i > 0 && (len(intPart)-i)%3 == 0 {
+				g.WriteByte(',')
+			}
+			g.WriteRune(c)
+		}
+		digits = g.String()
+		if frac != "" {
+			digits += "." + frac
+		}
+	}
+	switch {
+	case neg && spec.has('('):
+		return "(" + digits + ")"
+	case neg:
+		return "-" + digits
+	case spec.has('+'):
+		return "+" + digits
+	case spec.has(' '):
+		return " " + digits
+	}
+	return digits
+}
+
+func formatOne(spec formatSpec, arg Value) (string, error) {
+	switch spec.conv {
+	case 's', 'S':
+		text := "null"
+		if _, isNil := arg.(NilType); !isNil {
+			text = Str(arg)
+		}
+		if spec.precision >= 0 {
+			if r := []rune(text); len(r) > spec.precision {
+				text = string(r[:spec.precision])
+			}
+		}
+		if spec.conv == 'S' {
+			text = strings.ToUpper(text)
+		}
+		return pad(spec, text), nil
+	case 'b', 'B':
+		text := "true"
+		switch v := arg.(type) {
+		case NilType:
+			text = "false"
+		case Bool:
+			text = strconv.FormatBool(bool(v))
+		}
+		if spec.conv == 'B' {
+			text = strings.ToUpper(text)
+		}
+		return pad(spec, text), nil
+	case 'c':
+		switch v := arg.(type) {
+		case String:
+			if r := []rune(string(v)); len(r) == 1 {
+				return pad(spec, string(r)), nil
+			}
+		case Int:
+			if v >= 0 && v <= 0x10FFFF {
+				return pad(spec, string(rune(v))), nil
+			}
+		}
+		return "", Errorf(TypeError, "format %%c expected a character, got %s", describe(arg))
+	case 'd':
+		n, ok := arg.(Int)
+		if !ok {
+			e := Errorf(TypeError, "format %%d expected an integer, got %s", describe(arg))
+			if _, isFloat := arg.(Float); isFloat {
+				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)")
+			}
+			return "", e
+		}
+		digits := strconv.FormatUint(absUint(int64(n)), 10)
+		return padNumber(spec, signed(spec, n < 0, digits)), nil
+	case 'x', 'X', 'o':
+		n, ok := arg.(Int)
+		if !ok {
+			return "", Errorf(TypeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
+		}
+		base := 16
+		if spec.conv == 'o' {
+			base = 8
+		}
+		// Java prints negative numbers in two's complement.
+		text := strconv.FormatUint(uint64(n), base)
+		if spec.conv == 'X' {
+			text = strings.ToUpper(text)
+		}
+		if spec.has('#') {
+			if base == 16 {
+				text = "0x" + text
+			} else {
+				text = "0" + text
+			}
+		}
+		return padNumber(spec, text), nil
+	}
+	// f e E g G
+	f, ok := asFloat(arg)
+	if !ok {
+		return "", Errorf(TypeError, "format %%%c expected a number, got %s", spec.conv, describe(arg))
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		text := "NaN"
+		if math.IsInf(f, 1) {
+			text = signed(spec, false, "Infinity")
+		} else if math.IsInf(f, -1) {
+			text = "-Infinity"
+		}
+		return pad(spec, text), nil
+	}
+	prec := spec.precision
+	if prec < 0 {
+		prec = 6
+	}
+	var digits string
+	switch spec.conv {
+	case 'f':
+		digits = fixedHalfUp(math.Abs(f), prec)
+	case 'e', 'E':
+		digits = fmt.Sprintf("%.*e", prec, math.Abs(f))
+	default:
+		digits = fmt.Sprintf("%.*g", max(prec, 1), math.Abs(f))
+	}
+	if spec.conv == 'E' || spec.conv == 'G' {
+		digits = strings.ToUpper(digits)
+	}
+	return padNumber(spec, signed(spec, math.Signbit(f) && f != 0, digits)), nil
+}
+
+func absUint(n int64) uint64 {
+	if n < 0 {
+		return uint64(-(n + 1)) + 1
+	}
+	return uint64(n)
+}
+
+// fixedHalfUp prints x >= 0 with prec digits after the point, rounding its
+// shortest decimal form half up.
+func fixedHalfUp(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	if len(frac) <= prec {
+		frac += strings.Repeat("0", prec-len(frac))
+		if prec == 0 {
+			return intPart
+		}
+		return intPart + "." + frac
+	}
+	roundUp := frac[prec] >= '5'
+	digits := []byte(intPart + frac[:prec])
+	if roundUp {
+		i := len(digits) - 1
+		for ; i >= 0; i-- {
+			if digits[i] == '9' {
+				digits[i] = '0'
+				continue
+			}
+			digits[i]++
+			break
+		}
+		if i < 0 {
+			digits = append([]byte{'1'}, digits...)
+		}
+	}
+	cut := len(digits) - prec
+	if prec == 0 {
+		return string(digits)
+	}
+	return string(digits[:cut]) + "." + string(digits[cut:])
+}

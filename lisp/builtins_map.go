@@ -1,0 +1,539 @@
+package lisp
+
+import "slices"
+
+// Map operations (spec 8.2). Maps keep insertion order; an updated key keeps
+// its place. Keys may be any value: group-by and frequencies produce string
+// or integer keys, and only map literals restrict them (spec 3.8).
+var mapBuiltins = []*Builtin{
+	{Name: "get", Sig: "(get m key) (get m key default)", Doc: "value under key (index of a vector), or nil (or default)", Category: "map",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinGet},
+	{Name: "get-in", Sig: "(get-in m path) (get-in m path default)", Doc: "nested value: (get-in m [:user :name]); nil (or default) when missing", Category: "map",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinGetIn},
+	{Name: "assoc", Sig: "(assoc m key val ...)", Doc: "map with key set to val (vector with index set)", Category: "map",
+		MinArgs: 3, MaxArgs: variadic, Fn: builtinAssoc},
+	{Name: "assoc-in", Sig: "(assoc-in m path val)", Doc: "nested assoc, creating maps along the path", Category: "map",
+		MinArgs: 3, MaxArgs: 3, Fn: builtinAssocIn},
+	{Name: "update", Sig: "(update m key f & args)", Doc: "map with key set to (f old-value args...)", Category: "map",
+		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdate},
+	{Name: "update-in", Sig: "(update-in m path f & args)", Doc: "nested update: (update-in m [:a :b] inc)", Category: "map",
+		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdateIn},
+	{Name: "dissoc", Sig: "(dissoc m key ...)", Doc: "map without the keys", Category: "map",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinDissoc},
+	{Name: "merge", Sig: "(merge m1 m2 ...)", Doc: "maps combined; later keys win", Category: "map",
+		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) { return mergeMaps(th, "merge", args) }},
+	{Name: "merge-with", Sig: "(merge-with f m1 m2 ...)", Doc: "maps combined; a key in both gets (f old new)", Category: "map",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinMergeWith},
+	{Name: "select-keys", Sig: "(select-keys m keys)", Doc: "map of only the given keys that are present", Category: "map",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSelectKeys},
+	{Name: "keys", Sig: "(keys m)", Doc: "vector of the keys, in order; nil when empty", Category: "map",
+		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("keys", true)},
+	{Name: "vals", Sig: "(vals m)", Doc: "vector of the values, in order; nil when empty", Category: "map",
+		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("vals", false)},
+	{Name: "entries", Sig: "(entries m)", Doc: "vector of [key value] pairs", Category: "map",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinEntries},
+	{Name: "key", Sig: "(key entry)", Doc: "key of a [key value] entry", Category: "map",
+		MinArgs: 1, MaxArgs: 1, Fn: entryPart("key", 0)},
+	{Name: "val", Sig: "(val entry)", Doc: "value of a [key value] entry", Category: "map",
+		MinArgs: 1, MaxArgs: 1, Fn: entryPart("val", 1)},
+	{Name: "zipmap", Sig: "(zipmap keys vals)", Doc: "map pairing keys with vals, up to the shorter", Category: "map",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinZipmap},
+	{Name: "hash-map", Sig: "(hash-map k v ...)", Doc: "map of the key/value arguments", Category: "map",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap},
+	{Name: "update-vals", Sig: "(update-vals m f)", Doc: "map with each value replaced by (f value)", Category: "map",
+		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-vals", false)},
+	{Name: "update-keys", Sig: "(update-keys m f)", Doc: "map with each key replaced by (f key)", Category: "map",
+		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-keys", true)},
+	{Name: "rename-keys", Sig: "(rename-keys m {old new ...})", Doc: "map with keys renamed", Category: "map",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinRenameKeys},
+	{Name: "map-invert", Sig: "(map-invert m)", Doc: "map from values to keys", Category: "map",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinMapInvert},
+}
+
+// getValue is get: maps by key, vectors and strings by index, sets by
+// membership; anything else (nil included) has no keys.
+func getValue(coll, key, def Value) (Value, error) {
+	switch c := coll.(type) {
+	case *Map:
+		if v, ok := c.Get(key); ok {
+			return v, nil
+		}
+	case *Vector:
+		if i, ok := key.(Int); ok && i >= 0 && int64(i) < int64(c.Len()) {
+			return c.elems[i], nil
+		}
+	case *Set:
+		if c.Contains(key) {
+			return key, nil
+		}
+	case String:
+		if i, ok := key.(Int); ok && i >= 0 && int64(i) < int64(len(c)) {
+			n := Int(0)
+			for _, r := range c {
+				if n == i {
+					return String(string(r)), nil
+				}
+				n++
+			}
+		}
+	}
+	return def, nil
+}
+
+func builtinGet(th *Thread, args []Value) (Value, error) {
+	def := Value(Nil)
+	if len(args) == 3 {
+		def = args[2]
+	}
+	return getValue(args[0], args[1], def)
+}
+
+// pathOf returns the keys of a get-in/assoc-in path.
+func pathOf(th *Thread, fn string, path Value) ([]Value, error) {
+	switch path.(type) {
+	case *Vector, NilType:
+		return seqOf(th, fn, path, anySeq)
+	}
+	return nil, Errorf(TypeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
+}
+
+func builtinGetIn(th *Thread, args []Value) (Value, error) {
+	path, err := pathOf(th, "get-in", args[1])
+	if err != nil {
+		return nil, err
+	}
+	def := Value(Nil)
+	if len(args) == 3 {
+		def = args[2]
+	}
+	if err := steps(th, len(path)); err != nil {
+		return nil, err
+	}
+	missing := &Var{} // a sentinel no collection contains
+	cur := args[0]
+	for _, k := range path {
+		cur, _ = getValue(cur, k, missing)
+		if cur == Value(missing) {
+			return def, nil
+		}
+	}
+	return cur, nil
+}
+
+// assocValue sets key in a map, vector or nil.
+func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
+	switch c := coll.(type) {
+	case *Map:
+		if err := th.AllocMap(c.Len() + 1); err != nil {
+			return nil, err
+		}
+		return c.Assoc(key, val), nil
+	case NilType:
+		if err := th.AllocMap(1); err != nil {
+			return nil, err
+		}
+		return EmptyMap.Assoc(key, val), nil
+	case *Vector:
+		i, ok := key.(Int)
+		if !ok || i < 0 || int64(i) > int64(c.Len()) {
+			return nil, Errorf(ExecutionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
+				WithHint("a vector index must be an integer from 0 to its length")
+		}
+		if int(i) == c.Len() {
+			if err := th.Alloc(costCollHead + costElem); err != nil {
+				return nil, err
+			}
+			return c.Conj(val), nil
+		}
+		if err := th.AllocVector(c.Len()); err != nil {
+			return nil, err
+		}
+		elems := slices.Clone(c.elems)
+		elems[i] = val
+		return NewVector(elems), nil
+	}
+	return nil, TypeErrorf(fn, "a map, vector or nil", coll)
+}
+
+func builtinAssoc(th *Thread, args []Value) (Value, error) {
+	if len(args)%2 != 1 {
+		return nil, Errorf(ArityError, "assoc expects key/value pairs, got an odd number of them").
+			WithHint("call it as (assoc m k1 v1 k2 v2)")
+	}
+	coll := args[0]
+	if err := steps(th, len(args)/2); err != nil {
+		return nil, err
+	}
+	if m, ok := coll.(*Map); ok && len(args) > 3 {
+		// One copy for all pairs instead of one per pair.
+		b := NewMapBuilder(m.Len() + len(args)/2)
+		b.AddAll(m)
+		for i := 1; i+1 < len(args); i += 2 {
+			b.Set(args[i], args[i+1])
+		}
+		if err := th.AllocMap(b.Len()); err != nil {
+			return nil, err
+		}
+		return b.Map(), nil
+	}
+	var err error
+	for i := 1; i+1 < len(args); i += 2 {
+		if coll, err = assocValue(th, "assoc", coll, args[i], args[i+1]); err != nil {
+			return nil, err
+		}
+	}
+	return coll, nil
+}
+
+// updateIn replaces the value at path with f(old); missing levels are maps.
+func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value) (Value, error)) (Value, error) {
+	if err := th.Step(1); err != nil {
+		return nil, err
+	}
+	if len(path) == 0 {
+		return f(coll)
+	}
+	k := path[0]
+	child, _ := getValue(coll, k, Nil)
+	switch coll.(type) {
+	case *Map, *Vector, NilType:
+	default:
+		return nil, Errorf(TypeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
+			WithHint("every level of the path must be a map or a vector")
+	}
+	newChild, err := updateIn(th, fn, child, path[1:], f)
+	if err != nil {
+		return nil, err
+	}
+	return assocValue(th, fn, coll, k, newChild)
+}
+
+func builtinAssocIn(th *Thread, args []Value) (Value, error) {
+	path, err := pathOf(th, "assoc-in", args[1])
+	if err != nil {
+		return nil, err
+	}
+	if len(path) == 0 {
+		return assocValue(th, "assoc-in", args[0], Nil, args[2])
+	}
+	return updateIn(th, "assoc-in", args[0], path, func(Value) (Value, error) { return args[2], nil })
+}
+
+func builtinUpdate(th *Thread, args []Value) (Value, error) {
+	old, _ := getValue(args[0], args[1], Nil)
+	v, err := call(th, "update", args[2], append([]Value{old}, args[3:]...)...)
+	if err != nil {
+		return nil, err
+	}
+	return assocValue(th, "update", args[0], args[1], v)
+}
+
+func builtinUpdateIn(th *Thread, args []Value) (Value, error) {
+	path, err := pathOf(th, "update-in", args[1])
+	if err != nil {
+		return nil, err
+	}
+	f, extra := args[2], args[3:]
+	apply := func(old Value) (Value, error) {
+		return call(th, "update-in", f, append([]Value{old}, extra...)...)
+	}
+	if len(path) == 0 {
+		// As Clojure: an empty path updates the nil key.
+		old, _ := getValue(args[0], Nil, Nil)
+		v, err := apply(old)
+		if err != nil {
+			return nil, err
+		}
+		return assocValue(th, "update-in", args[0], Nil, v)
+	}
+	return updateIn(th, "update-in", args[0], path, apply)
+}
+
+func builtinDissoc(th *Thread, args []Value) (Value, error) {
+	switch m := args[0].(type) {
+	case NilType:
+		return Nil, nil
+	case *Map:
+		if err := steps(th, m.Len()); err != nil {
+			return nil, err
+		}
+		drop := make(map[any]bool, len(args)-1)
+		for _, k := range args[1:] {
+			drop[HashKey(k)] = true
+		}
+		b := NewMapBuilder(m.Len())
+		for _, e := range m.entries {
+			if !drop[HashKey(e.Key)] {
+				b.Set(e.Key, e.Val)
+			}
+		}
+		if err := th.AllocMap(b.Len()); err != nil {
+			return nil, err
+		}
+		return b.Map(), nil
+	}
+	return nil, TypeErrorf("dissoc", "a map", args[0])
+}
+
+// mapArg accepts a map or nil.
+func mapArg(fn string, v Value) (*Map, error) {
+	switch m := v.(type) {
+	case *Map:
+		return m, nil
+	case NilType:
+		return nil, nil
+	}
+	return nil, TypeErrorf(fn, "a map", v)
+}
+
+func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
+	return mergeWith(th, fn, nil, args)
+}
+
+// mergeWith merges maps left to right; nil arguments are skipped and the
+// result is nil only when every argument is.
+func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
+	var b *MapBuilder
+	for _, a := range args {
+		m, err := mapArg(fn, a)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			continue
+		}
+		if err := steps(th, m.Len()); err != nil {
+			return nil, err
+		}
+		if b == nil {
+			b = NewMapBuilder(m.Len())
+		}
+		for _, e := range m.entries {
+			if old, ok := b.Get(e.Key); ok && f != nil {
+				v, err := call(th, fn, f, old, e.Val)
+				if err != nil {
+					return nil, err
+				}
+				b.Set(e.Key, v)
+				continue
+			}
+			b.Set(e.Key, e.Val)
+		}
+	}
+	if b == nil {
+		return Nil, nil
+	}
+	if err := th.AllocMap(b.Len()); err != nil {
+		return nil, err
+	}
+	return b.Map(), nil
+}
+
+func builtinMergeWith(th *Thread, args []Value) (Value, error) {
+	if _, ok := args[0].(Callable); !ok {
+		return nil, Errorf(TypeError, "merge-with expected a function first, got %s", describe(args[0]))
+	}
+	return mergeWith(th, "merge-with", args[0], args[1:])
+}
+
+func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
+	m, err := mapArg("select-keys", args[0])
+	if err != nil {
+		return nil, err
+	}
+	ks, err := seqOf(th, "select-keys", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(ks)); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(len(ks))
+	if m != nil {
+		for _, k := range ks {
+			if v, ok := m.Get(k); ok {
+				b.Set(k, v)
+			}
+		}
+	}
+	if err := th.AllocMap(b.Len()); err != nil {
+		return nil, err
+	}
+	return b.Map(), nil
+}
+
+func keysOrVals(fn string, keys bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		m, err := mapArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if m == nil || m.Len() == 0 {
+			return Nil, nil
+		}
+		out, err := makeSlice(th, m.Len())
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range m.entries {
+			if keys {
+				out = append(out, e.Key)
+			} else {
+				out = append(out, e.Val)
+			}
+		}
+		return NewVector(out), nil
+	}
+}
+
+func builtinEntries(th *Thread, args []Value) (Value, error) {
+	m, err := mapArg("entries", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return EmptyVector, nil
+	}
+	elems, err := mapEntries(th, m)
+	if err != nil {
+		return nil, err
+	}
+	return NewVector(elems), nil
+}
+
+func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if v, ok := args[0].(*Vector); ok && v.Len() == 2 {
+			return v.elems[i], nil
+		}
+		return nil, Errorf(TypeError, "%s expected a [key value] map entry, got %s", fn, describe(args[0]))
+	}
+}
+
+func builtinZipmap(th *Thread, args []Value) (Value, error) {
+	ks, err := seqOf(th, "zipmap", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := seqOf(th, "zipmap", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	n := min(len(ks), len(vs))
+	if err := steps(th, n); err != nil {
+		return nil, err
+	}
+	if err := th.AllocMap(n); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(n)
+	for i := 0; i < n; i++ {
+		b.Set(ks[i], vs[i])
+	}
+	return b.Map(), nil
+}
+
+func builtinHashMap(th *Thread, args []Value) (Value, error) {
+	if len(args)%2 != 0 {
+		return nil, Errorf(ArityError, "hash-map expects key/value pairs, got an odd number of arguments")
+	}
+	if err := th.AllocMap(len(args) / 2); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(len(args) / 2)
+	for i := 0; i+1 < len(args); i += 2 {
+		b.Set(args[i], args[i+1])
+	}
+	return b.Map(), nil
+}
+
+func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		m, err := mapArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			m = EmptyMap
+		}
+		if err := steps(th, m.Len()); err != nil {
+			return nil, err
+		}
+		if err := th.AllocMap(m.Len()); err != nil {
+			return nil, err
+		}
+		b := NewMapBuilder(m.Len())
+		for _, e := range m.entries {
+			if onKeys {
+				k, err := call(th, fn, args[1], e.Key)
+				if err != nil {
+					return nil, err
+				}
+				b.Set(k, e.Val)
+				continue
+			}
+			v, err := call(th, fn, args[1], e.Val)
+			if err != nil {
+				return nil, err
+			}
+			b.Set(e.Key, v)
+		}
+		return b.Map(), nil
+	}
+}
+
+func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
+	m, err := mapArg("rename-keys", args[0])
+	if err != nil {
+		return nil, err
+	}
+	renames, err := mapArg("rename-keys", args[1])
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return Nil, nil
+	}
+	if renames == nil {
+		return m, nil
+	}
+	if err := steps(th, m.Len()+renames.Len()); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(m.Len())
+	for _, e := range m.entries {
+		if _, renamed := renames.Get(e.Key); !renamed {
+			b.Set(e.Key, e.Val)
+		}
+	}
+	for _, r := range renames.entries {
+		if v, ok := m.Get(r.Key); ok {
+			b.Set(r.Val, v)
+		}
+	}
+	if err := th.AllocMap(b.Len()); err != nil {
+		return nil, err
+	}
+	return b.Map(), nil
+}
+
+func builtinMapInvert(th *Thread, args []Value) (Value, error) {
+	m, err := mapArg("map-invert", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return EmptyMap, nil
+	}
+	if err := steps(th, m.Len()); err != nil {
+		return nil, err
+	}
+	if err := th.AllocMap(m.Len()); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(m.Len())
+	for _, e := range m.entries {
+		b.Set(e.Val, e.Key)
+	}
+	return b.Map(), nil
+}

@@ -1,0 +1,228 @@
+package lisp
+
+import "math"
+
+// Arithmetic (spec 8.4) and numeric conversion.
+var mathBuiltins = []*Builtin{
+	{Name: "+", Sig: "(+ x y ...)", Doc: "sum; (+) is 0; integer overflow is an error", Category: "math",
+		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("+", Int(0), addNumbers)},
+	{Name: "-", Sig: "(- x y ...)", Doc: "difference; (- x) negates", Category: "math",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinMinus},
+	{Name: "*", Sig: "(* x y ...)", Doc: "product; (*) is 1", Category: "math",
+		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*", Int(1), mulNumbers)},
+	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by zero gives ##Inf or ##NaN", Category: "math",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinDivide},
+	{Name: "quot", Sig: "(quot n d)", Doc: "integer quotient, truncated toward zero", Category: "math",
+		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("quot", quotNumbers)},
+	{Name: "rem", Sig: "(rem n d)", Doc: "remainder with the sign of n: (rem -10 3) is -1", Category: "math",
+		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("rem", remNumbers)},
+	{Name: "mod", Sig: "(mod n d)", Doc: "modulus with the sign of d: (mod -10 3) is 2", Category: "math",
+		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("mod", modNumbers)},
+	{Name: "inc", Sig: "(inc x)", Doc: "x + 1", Category: "math", MinArgs: 1, MaxArgs: 1,
+		Fn: func(th *Thread, args []Value) (Value, error) { return addNumbers("inc", args[0], Int(1)) }},
+	{Name: "dec", Sig: "(dec x)", Doc: "x - 1", Category: "math", MinArgs: 1, MaxArgs: 1,
+		Fn: func(th *Thread, args []Value) (Value, error) { return subNumbers("dec", args[0], Int(1)) }},
+	{Name: "abs", Sig: "(abs x)", Doc: "absolute value", Category: "math", MinArgs: 1, MaxArgs: 1, Fn: builtinAbs},
+	{Name: "max", Sig: "(max x y ...)", Doc: "greatest number", Category: "math", MinArgs: 1, MaxArgs: variadic,
+		Fn: extremum("max", 1)},
+	{Name: "min", Sig: "(min x y ...)", Doc: "least number", Category: "math", MinArgs: 1, MaxArgs: variadic,
+		Fn: extremum("min", -1)},
+	{Name: "floor", Sig: "(floor x)", Doc: "round toward -infinity, as an integer: (floor 3.7) is 3", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: rounding("floor", math.Floor)},
+	{Name: "ceil", Sig: "(ceil x)", Doc: "round toward +infinity, as an integer: (ceil 3.2) is 4", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: rounding("ceil", math.Ceil)},
+	{Name: "round", Sig: "(round x) (round x digits)", Doc: "nearest integer, halves up: (round 2.5) is 3; with digits, a float: (round 3.14159 2) is 3.14", Category: "math",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinRound},
+	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: toInteger("int")},
+	{Name: "long", Sig: "(long x)", Doc: "same as int", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: toInteger("long")},
+	{Name: "double", Sig: "(double x)", Doc: "the number as a float: (double 5) is 5.0", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: toDouble("double")},
+	{Name: "float", Sig: "(float x)", Doc: "same as double", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: toDouble("float")},
+	{Name: "sqrt", Sig: "(sqrt x)", Doc: "square root, a float; (sqrt -1) is ##NaN", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("sqrt", math.Sqrt)},
+	{Name: "pow", Sig: "(pow x y)", Doc: "x to the power y, a float", Category: "math",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinPow},
+	{Name: "exp", Sig: "(exp x)", Doc: "e to the power x, a float", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("exp", math.Exp)},
+	{Name: "log", Sig: "(log x)", Doc: "natural logarithm, a float", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log", math.Log)},
+	{Name: "log10", Sig: "(log10 x)", Doc: "base-10 logarithm, a float", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log10", math.Log10)},
+}
+
+// foldNumbers applies op left to right; with no arguments it returns unit.
+func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, error)) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if len(args) == 0 {
+			return unit, nil
+		}
+		acc, err := numberArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := steps(th, len(args)-1); err != nil {
+			return nil, err
+		}
+		for _, a := range args[1:] {
+			if acc, err = op(fn, acc, a); err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	}
+}
+
+func builtinMinus(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return subNumbers("-", Int(0), args[0])
+	}
+	return foldNumbers("-", Int(0), subNumbers)(th, args)
+}
+
+func builtinDivide(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return divNumbers("/", Int(1), args[0])
+	}
+	return foldNumbers("/", Int(1), divNumbers)(th, args)
+}
+
+func binaryNumbers(fn string, op func(fn string, a, b Value) (Value, error)) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) { return op(fn, args[0], args[1]) }
+}
+
+func builtinAbs(th *Thread, args []Value) (Value, error) {
+	switch x := args[0].(type) {
+	case Int:
+		if x == math.MinInt64 {
+			return nil, overflowError("abs")
+		}
+		if x < 0 {
+			return -x, nil
+		}
+		return x, nil
+	case Float:
+		return Float(math.Abs(float64(x))), nil
+	}
+	return numberArg("abs", args[0])
+}
+
+// extremum returns the argument that compares furthest in direction dir;
+// a NaN argument makes the result NaN, as in Clojure.
+func extremum(fn string, dir int) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		best, err := numberArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := steps(th, len(args)); err != nil {
+			return nil, err
+		}
+		nan := false
+		for _, a := range args {
+			if _, err := numberArg(fn, a); err != nil {
+				return nil, err
+			}
+			c, ok := compareNumbers(a, best)
+			if !ok {
+				nan = true
+				continue
+			}
+			if c*dir > 0 {
+				best = a
+			}
+		}
+		if nan {
+			return Float(math.NaN()), nil
+		}
+		return best, nil
+	}
+}
+
+func rounding(fn string, f func(float64) float64) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		switch x := args[0].(type) {
+		case Int:
+			return x, nil
+		case Float:
+			return floatToInt(fn, f(float64(x)))
+		}
+		return numberArg(fn, args[0])
+	}
+}
+
+// roundHalfUp rounds to the nearest integer with halves toward +infinity,
+// as Java's Math.round: 2.5 gives 3 and -2.5 gives -2.
+func roundHalfUp(x float64) float64 {
+	r := math.Round(x) // halves away from zero
+	if r-x == -0.5 {
+		r++
+	}
+	return r
+}
+
+func builtinRound(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return rounding("round", roundHalfUp)(th, args)
+	}
+	x, ok := asFloat(args[0])
+	if !ok {
+		return numberArg("round", args[0])
+	}
+	d, ok := args[1].(Int)
+	if !ok || d < 0 || d > 15 {
+		return nil, Errorf(TypeError, "round expected a number of digits from 0 to 15, got %s", describe(args[1]))
+	}
+	scale := math.Pow(10, float64(d))
+	return Float(roundHalfUp(x*scale) / scale), nil
+}
+
+func toInteger(fn string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		switch x := args[0].(type) {
+		case Int:
+			return x, nil
+		case Float:
+			return floatToInt(fn, float64(x))
+		}
+		e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(args[0]))
+		if _, ok := args[0].(String); ok {
+			e = e.WithHint("parse strings with (parse-long s)")
+		}
+		return nil, e
+	}
+}
+
+func toDouble(fn string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if f, ok := asFloat(args[0]); ok {
+			return Float(f), nil
+		}
+		e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(args[0]))
+		if _, ok := args[0].(String); ok {
+			e = e.WithHint("parse strings with (parse-double s)")
+		}
+		return nil, e
+	}
+}
+
+func floatFunc(fn string, f func(float64) float64) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		x, ok := asFloat(args[0])
+		if !ok {
+			return numberArg(fn, args[0])
+		}
+		return Float(f(x)), nil
+	}
+}
+
+func builtinPow(th *Thread, args []Value) (Value, error) {
+	x, ok1 := asFloat(args[0])
+	y, ok2 := asFloat(args[1])
+	if !ok1 || !ok2 {
+		return nil, numberTypeError("pow", args[0], args[1])
+	}
+	return Float(math.Pow(x, y)), nil
+}

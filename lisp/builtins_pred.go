@@ -1,0 +1,134 @@
+package lisp
+
+import (
+	"math"
+	"unicode/utf8"
+)
+
+// Type predicates (spec 8.7), numeric predicates (spec 8.8) and the Clojure
+// predicates LLMs commonly write beyond the spec.
+var predicateBuiltins = []*Builtin{
+	typePred("nil?", "x is nil", func(v Value) bool { _, ok := v.(NilType); return ok }),
+	typePred("some?", "x is not nil", func(v Value) bool { _, ok := v.(NilType); return !ok }),
+	typePred("boolean?", "x is true or false", func(v Value) bool { _, ok := v.(Bool); return ok }),
+	typePred("true?", "x is exactly true", func(v Value) bool { b, ok := v.(Bool); return ok && bool(b) }),
+	typePred("false?", "x is exactly false", func(v Value) bool { b, ok := v.(Bool); return ok && !bool(b) }),
+	typePred("number?", "x is an integer or a float (##NaN and ##Inf included)", func(v Value) bool { _, ok := asFloat(v); return ok }),
+	typePred("int?", "x is an integer", isInt),
+	typePred("integer?", "x is an integer", isInt),
+	typePred("rational?", "x is an integer (there are no ratios)", isInt),
+	typePred("float?", "x is a float", isFloat),
+	typePred("double?", "x is a float", isFloat),
+	typePred("nat-int?", "x is an integer >= 0", func(v Value) bool { n, ok := v.(Int); return ok && n >= 0 }),
+	typePred("pos-int?", "x is an integer > 0", func(v Value) bool { n, ok := v.(Int); return ok && n > 0 }),
+	typePred("neg-int?", "x is an integer < 0", func(v Value) bool { n, ok := v.(Int); return ok && n < 0 }),
+	typePred("string?", "x is a string", func(v Value) bool { _, ok := v.(String); return ok }),
+	typePred("char?", "x is a one-character string (characters are strings)", func(v Value) bool {
+		s, ok := v.(String)
+		return ok && utf8.RuneCountInString(string(s)) == 1
+	}),
+	typePred("keyword?", "x is a keyword", func(v Value) bool { _, ok := v.(Keyword); return ok }),
+	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(Symbol); return ok }),
+	typePred("var?", "x is a var reference #'name", func(v Value) bool { _, ok := v.(*Var); return ok }),
+	typePred("vector?", "x is a vector", isVector),
+	typePred("list?", "x is a list; lists are vectors at run time", isVector),
+	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
+	typePred("set?", "x is a set", func(v Value) bool { _, ok := v.(*Set); return ok }),
+	typePred("coll?", "x is a vector (maps, sets and strings are not, spec 8.7)", isVector),
+	typePred("sequential?", "x is a vector", isVector),
+	typePred("indexed?", "x is a vector", isVector),
+	typePred("reversible?", "x is a vector", isVector),
+	typePred("associative?", "x is a map or a vector", func(v Value) bool {
+		switch v.(type) {
+		case *Map, *Vector:
+			return true
+		}
+		return false
+	}),
+	typePred("counted?", "x is a vector, map or set", func(v Value) bool {
+		switch v.(type) {
+		case *Map, *Vector, *Set:
+			return true
+		}
+		return false
+	}),
+	typePred("seqable?", "x is a vector, map, set, string or nil", func(v Value) bool {
+		switch v.(type) {
+		case *Map, *Vector, *Set, String, NilType:
+			return true
+		}
+		return false
+	}),
+	typePred("sorted?", "always false: there are no sorted collections", func(Value) bool { return false }),
+	typePred("map-entry?", "always false: map entries are plain [key value] vectors", func(Value) bool { return false }),
+	typePred("fn?", "x is a function", isFn),
+	typePred("ifn?", "x can be called: a function, keyword, map or set", func(v Value) bool { _, ok := v.(Callable); return ok }),
+	numPred("zero?", "x is 0 or 0.0", func(f float64) bool { return f == 0 }),
+	numPred("pos?", "x > 0", func(f float64) bool { return f > 0 }),
+	numPred("neg?", "x < 0", func(f float64) bool { return f < 0 }),
+	numPred("NaN?", "x is ##NaN", math.IsNaN),
+	numPred("infinite?", "x is ##Inf or ##-Inf", func(f float64) bool { return math.IsInf(f, 0) }),
+	intPred("even?", "integer x is even; floats are a type error", func(n int64) bool { return n%2 == 0 }),
+	intPred("odd?", "integer x is odd; floats are a type error", func(n int64) bool { return n%2 != 0 }),
+	{Name: "distinct?", Sig: "(distinct? x y ...)", Doc: "no two arguments are equal", Category: "predicate",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			if err := steps(th, len(args)); err != nil {
+				return nil, err
+			}
+			seen := make(map[any]bool, len(args))
+			for _, a := range args {
+				k := HashKey(a)
+				if seen[k] {
+					return False, nil
+				}
+				seen[k] = true
+			}
+			return True, nil
+		}},
+}
+
+func isInt(v Value) bool    { _, ok := v.(Int); return ok }
+func isFloat(v Value) bool  { _, ok := v.(Float); return ok }
+func isVector(v Value) bool { _, ok := v.(*Vector); return ok }
+
+// isFn reports whether v is a function proper (not a keyword, map or set).
+func isFn(v Value) bool {
+	switch v.(type) {
+	case *Builtin, Function:
+		return true
+	}
+	return false
+}
+
+func typePred(name, doc string, test func(Value) bool) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1,
+		Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(test(args[0])), nil }}
+}
+
+// numPred is a predicate on numbers; other values are a type error, and
+// NaN satisfies none of them but NaN?.
+func numPred(name, doc string, test func(float64) bool) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1,
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			f, ok := asFloat(args[0])
+			if !ok {
+				return numberArg(name, args[0])
+			}
+			return boolValue(test(f)), nil
+		}}
+}
+
+func intPred(name, doc string, test func(int64) bool) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1,
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			n, ok := args[0].(Int)
+			if !ok {
+				e := Errorf(TypeError, "%s expected an integer, got %s", name, describe(args[0]))
+				if _, isFloat := args[0].(Float); isFloat {
+					e = e.WithHint("/ always returns a float; use (%s (int x)) or (zero? (mod x 2))", name)
+				}
+				return nil, e
+			}
+			return boolValue(test(int64(n))), nil
+		}}
+}

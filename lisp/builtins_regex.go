@@ -1,0 +1,100 @@
+package lisp
+
+// Regex functions (spec 8.10). A string where a regex is expected is
+// compiled as one.
+var regexBuiltins = []*Builtin{
+	{Name: "re-pattern", Sig: "(re-pattern s)", Doc: `compile s as a regex: (re-pattern "\\d+")`, Category: "regex",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			switch v := args[0].(type) {
+			case *Regex:
+				return v, nil
+			case String:
+				if err := th.AllocString(len(v)); err != nil {
+					return nil, err
+				}
+				return CompileRegex("re-pattern", string(v))
+			}
+			return nil, TypeErrorf("re-pattern", "a string", args[0])
+		}},
+	{Name: "re-find", Sig: "(re-find re s)", Doc: "first match: the text, or [whole group1 ...] with groups; nil when none", Category: "regex",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind},
+	{Name: "re-matches", Sig: "(re-matches re s)", Doc: "like re-find, but re must match the whole string", Category: "regex",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReMatches},
+	{Name: "re-seq", Sig: "(re-seq re s)", Doc: "every match, as re-find returns them; nil when none", Category: "regex",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReSeq},
+	{Name: "re-split", Sig: "(re-split re s)", Doc: "s split around matches of re", Category: "regex",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return splitString(th, "re-split", args[1], args[0], nil)
+		}},
+	{Name: "regex?", Sig: "(regex? x)", Doc: "x is a regex", Category: "regex",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			_, ok := args[0].(*Regex)
+			return boolValue(ok), nil
+		}},
+}
+
+// regexInput checks the arguments of a match function and charges one step
+// per 64 bytes scanned.
+func regexInput(th *Thread, fn string, reV, sV Value) (*Regex, string, bool, error) {
+	re, err := regexArg(fn, reV)
+	if err != nil {
+		return nil, "", false, err
+	}
+	switch s := sV.(type) {
+	case String:
+		if err := th.Step(1 + int64(len(s))/64); err != nil {
+			return nil, "", false, err
+		}
+		return re, string(s), true, nil
+	case NilType:
+		return re, "", false, nil
+	}
+	return nil, "", false, TypeErrorf(fn, "a string", sV)
+}
+
+func builtinReFind(th *Thread, args []Value) (Value, error) {
+	re, s, ok, err := regexInput(th, "re-find", args[0], args[1])
+	if err != nil || !ok {
+		return Nil, err
+	}
+	loc := re.re.FindStringSubmatchIndex(s)
+	if loc == nil {
+		return Nil, nil
+	}
+	return matchValue(th, s, loc)
+}
+
+func builtinReMatches(th *Thread, args []Value) (Value, error) {
+	re, s, ok, err := regexInput(th, "re-matches", args[0], args[1])
+	if err != nil || !ok {
+		return Nil, err
+	}
+	loc := re.whole.FindStringSubmatchIndex(s)
+	if loc == nil {
+		return Nil, nil
+	}
+	return matchValue(th, s, loc)
+}
+
+func builtinReSeq(th *Thread, args []Value) (Value, error) {
+	re, s, ok, err := regexInput(th, "re-seq", args[0], args[1])
+	if err != nil || !ok {
+		return Nil, err
+	}
+	locs := re.re.FindAllStringSubmatchIndex(s, -1)
+	if len(locs) == 0 {
+		return Nil, nil
+	}
+	out, err := makeSlice(th, len(locs))
+	if err != nil {
+		return nil, err
+	}
+	for _, loc := range locs {
+		m, err := matchValue(th, s, loc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return NewVector(out), nil
+}

@@ -1,0 +1,514 @@
+package lisp
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// String functions (spec 8.3) and parsing (spec 8.9). Indexes count
+// characters (code points), as count and nth on strings do.
+var stringBuiltins = []*Builtin{
+	{Name: "str", Sig: "(str x ...)", Doc: `concatenation of the values as text; nil is "", keywords keep their colon`, Category: "string",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinStr},
+	{Name: "subs", Sig: "(subs s start) (subs s start end)", Doc: "characters of s from start up to end (exclusive)", Category: "string",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSubs},
+	{Name: "split", Sig: "(split s sep) (split s sep limit)", Doc: `parts of s around sep, a string or regex; "" splits into characters; trailing empty parts dropped`, Category: "string",
+		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
+			return splitString(th, "split", args[0], args[1], args[2:])
+		}},
+	{Name: "split-lines", Sig: "(split-lines s)", Doc: `lines of s, split at \n or \r\n`, Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinSplitLines},
+	{Name: "join", Sig: "(join coll) (join sep coll)", Doc: "items as text, separated by sep", Category: "string",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinJoin},
+	{Name: "trim", Sig: "(trim s)", Doc: "s without leading and trailing whitespace", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim", func(s string) string { return strings.TrimFunc(s, unicode.IsSpace) })},
+	{Name: "triml", Sig: "(triml s)", Doc: "s without leading whitespace", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("triml", func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) })},
+	{Name: "trimr", Sig: "(trimr s)", Doc: "s without trailing whitespace", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trimr", func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) })},
+	{Name: "trim-newline", Sig: "(trim-newline s)", Doc: "s without trailing newlines", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") })},
+	{Name: "replace", Sig: "(replace s match replacement)", Doc: "every match (string or regex) replaced; $1 in the replacement is a regex group", Category: "string",
+		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace", true)},
+	{Name: "replace-first", Sig: "(replace-first s match replacement)", Doc: "first match replaced", Category: "string",
+		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false)},
+	{Name: "upper-case", Sig: "(upper-case s)", Doc: "s in upper case", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", strings.ToUpper)},
+	{Name: "upcase", Sig: "(upcase s)", Doc: "same as upper-case", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", strings.ToUpper)},
+	{Name: "lower-case", Sig: "(lower-case s)", Doc: "s in lower case", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", strings.ToLower)},
+	{Name: "downcase", Sig: "(downcase s)", Doc: "same as lower-case", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", strings.ToLower)},
+	{Name: "capitalize", Sig: "(capitalize s)", Doc: "first character upper case, the rest lower case", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("capitalize", capitalize)},
+	{Name: "starts-with?", Sig: "(starts-with? s prefix)", Doc: "s begins with prefix", Category: "string",
+		MinArgs: 2, MaxArgs: 2, Fn: stringTest("starts-with?", strings.HasPrefix)},
+	{Name: "ends-with?", Sig: "(ends-with? s suffix)", Doc: "s ends with suffix", Category: "string",
+		MinArgs: 2, MaxArgs: 2, Fn: stringTest("ends-with?", strings.HasSuffix)},
+	{Name: "includes?", Sig: "(includes? s sub)", Doc: "s contains sub", Category: "string",
+		MinArgs: 2, MaxArgs: 2, Fn: stringTest("includes?", strings.Contains)},
+	{Name: "index-of", Sig: "(index-of s sub) (index-of s sub from)", Doc: "index of the first sub in s (from index from), or nil", Category: "string",
+		MinArgs: 2, MaxArgs: 3, Fn: indexOf("index-of", false)},
+	{Name: "last-index-of", Sig: "(last-index-of s sub)", Doc: "index of the last sub in s, or nil", Category: "string",
+		MinArgs: 2, MaxArgs: 2, Fn: indexOf("last-index-of", true)},
+	{Name: "blank?", Sig: "(blank? s)", Doc: "s is nil, empty or only whitespace", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinBlank},
+	{Name: "pr-str", Sig: "(pr-str x ...)", Doc: `values as they print in code, separated by spaces: (pr-str "a") is "\"a\""`, Category: "string",
+		MinArgs: 0, MaxArgs: variadic, Fn: printing("pr-str", Repr)},
+	{Name: "print-str", Sig: "(print-str x ...)", Doc: "values as str shows them, separated by spaces", Category: "string",
+		MinArgs: 0, MaxArgs: variadic, Fn: printing("print-str", Str)},
+	{Name: "name", Sig: "(name x)", Doc: `name of a keyword without colon (or a string itself): (name :a) is "a"`, Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinName},
+	{Name: "keyword", Sig: "(keyword s)", Doc: `keyword named s: (keyword "a") is :a; nil for nil`, Category: "string",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinKeyword},
+	{Name: "format", Sig: "(format fmt x ...)", Doc: `Java-style formatting: %s %d %.2f %x %5s %-5s %05d %%`, Category: "string",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinFormat},
+	{Name: "parse-long", Sig: "(parse-long s)", Doc: "integer in s, or nil when s is not exactly an integer", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinParseLong},
+	{Name: "parse-double", Sig: "(parse-double s)", Doc: "float in s, or nil when s is not exactly a number", Category: "string",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinParseDouble},
+}
+
+// stringArg checks that v is a string.
+func stringArg(fn string, v Value) (string, error) {
+	if s, ok := v.(String); ok {
+		return string(s), nil
+	}
+	e := TypeErrorf(fn, "a string", v)
+	if _, isNil := v.(NilType); isNil {
+		e = e.WithHint("a value is nil; check for missing keys, or use (str x) to turn nil into \"\"")
+	}
+	return "", e
+}
+
+func builtinStr(th *Thread, args []Value) (Value, error) {
+	if err := steps(th, len(args)); err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		if s, ok := args[0].(String); ok {
+			return s, nil
+		}
+	}
+	parts := make([]string, len(args))
+	n := 0
+	for i, a := range args {
+		parts[i] = Str(a)
+		n += len(parts[i])
+	}
+	// Charged before the concatenation is built: doubling a string in a
+	// loop fails on the budget, not on the process's memory.
+	if err := th.AllocString(n); err != nil {
+		return nil, err
+	}
+	return String(strings.Join(parts, "")), nil
+}
+
+func builtinSubs(th *Thread, args []Value) (Value, error) {
+	s, err := stringArg("subs", args[0])
+	if err != nil {
+		return nil, err
+	}
+	n := utf8.RuneCountInString(s)
+	start, err := toInt("subs", args[1])
+	if err != nil {
+		return nil, err
+	}
+	end := n
+	if len(args) == 3 {
+		if end, err = toInt("subs", args[2]); err != nil {
+			return nil, err
+		}
+	}
+	if start < 0 || end > n || start > end {
+		return nil, Errorf(ExecutionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
+			WithHint("check (count s) first, or use (take n s)")
+	}
+	return newString(th, string([]rune(s)[start:end]))
+}
+
+// splitString splits s at a string separator (literally) or a regex. As in
+// Clojure, trailing empty parts are dropped unless a limit is given.
+func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value, error) {
+	s, err := stringArg(fn, sv)
+	if err != nil {
+		return nil, err
+	}
+	limit := -1
+	if len(limitArg) == 1 {
+		if limit, err = toInt(fn, limitArg[0]); err != nil {
+			return nil, err
+		}
+		if limit <= 0 {
+			limit = -1
+		}
+	}
+	if err := th.Step(1 + int64(len(s))/64); err != nil {
+		return nil, err
+	}
+	var parts []string
+	switch p := sep.(type) {
+	case String:
+		if p == "" {
+			parts = strings.Split(s, "")
+			if limit > 0 && len(parts) > limit {
+				parts = append(parts[:limit-1], strings.Join(parts[limit-1:], ""))
+			}
+		} else {
+			parts = strings.SplitN(s, string(p), limit)
+		}
+	case *Regex:
+		parts = p.re.Split(s, limit)
+	default:
+		return nil, Errorf(TypeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
+	}
+	if len(limitArg) == 0 || limit < 0 {
+		for len(parts) > 1 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+	}
+	if s == "" {
+		parts = []string{""}
+	}
+	return stringVector(th, parts)
+}
+
+// stringVector charges for and returns a vector of strings.
+func stringVector(th *Thread, parts []string) (Value, error) {
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	if err := th.Alloc(int64(len(parts))*costString + int64(total)); err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(parts))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		out = append(out, String(p))
+	}
+	return NewVector(out), nil
+}
+
+func builtinSplitLines(th *Thread, args []Value) (Value, error) {
+	s, err := stringArg("split-lines", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := th.Step(1 + int64(len(s))/64); err != nil {
+		return nil, err
+	}
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = strings.TrimSuffix(p, "\r")
+	}
+	for len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return stringVector(th, parts)
+}
+
+func builtinJoin(th *Thread, args []Value) (Value, error) {
+	sep := ""
+	coll := args[len(args)-1]
+	if len(args) == 2 {
+		switch s := args[0].(type) {
+		case String:
+			sep = string(s)
+		default:
+			sep = Str(s)
+		}
+	}
+	elems, err := seqOf(th, "join", coll, anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := steps(th, len(elems)); err != nil {
+		return nil, err
+	}
+	parts := make([]string, len(elems))
+	n := len(sep) * max(len(elems)-1, 0)
+	for i, e := range elems {
+		parts[i] = Str(e)
+		n += len(parts[i])
+	}
+	if err := th.AllocString(n); err != nil {
+		return nil, err
+	}
+	return String(strings.Join(parts, sep)), nil
+}
+
+func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		s, err := stringArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := th.Step(1 + int64(len(s))/64); err != nil {
+			return nil, err
+		}
+		// Case mapping can change byte lengths, but by a bounded factor.
+		if err := th.AllocString(len(s)); err != nil {
+			return nil, err
+		}
+		return String(f(s)), nil
+	}
+}
+
+func capitalize(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return strings.ToUpper(string(r)) + strings.ToLower(s[size:])
+}
+
+func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		s, err := stringArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		sub, ok := args[1].(String)
+		if !ok {
+			return nil, TypeErrorf(fn, "a string to look for", args[1])
+		}
+		if err := th.Step(1 + int64(len(s))/64); err != nil {
+			return nil, err
+		}
+		return boolValue(test(s, string(sub))), nil
+	}
+}
+
+func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		s, err := stringArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		sub, ok := args[1].(String)
+		if !ok {
+			return nil, TypeErrorf(fn, "a string to look for", args[1])
+		}
+		if err := th.Step(1 + int64(len(s))/64); err != nil {
+			return nil, err
+		}
+		offset := 0 // in bytes
+		from := 0   // in characters
+		if len(args) == 3 {
+			if from, err = toInt(fn, args[2]); err != nil {
+				return nil, err
+			}
+			from = max(from, 0)
+			for i := 0; i < from && offset < len(s); i++ {
+				_, size := utf8.DecodeRuneInString(s[offset:])
+				offset += size
+			}
+			if offset >= len(s) && from > utf8.RuneCountInString(s) {
+				return Nil, nil
+			}
+		}
+		var i int
+		if last {
+			i = strings.LastIndex(s, string(sub))
+		} else {
+			i = strings.Index(s[offset:], string(sub))
+			if i >= 0 {
+				i += offset
+			}
+		}
+		if i < 0 {
+			return Nil, nil
+		}
+		return Int(utf8.RuneCountInString(s[:i])), nil
+	}
+}
+
+func builtinBlank(th *Thread, args []Value) (Value, error) {
+	switch s := args[0].(type) {
+	case NilType:
+		return True, nil
+	case String:
+		return boolValue(strings.TrimFunc(string(s), unicode.IsSpace) == ""), nil
+	}
+	return nil, TypeErrorf("blank?", "a string or nil", args[0])
+}
+
+func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if err := steps(th, len(args)); err != nil {
+			return nil, err
+		}
+		parts := make([]string, len(args))
+		n := 0
+		for i, a := range args {
+			parts[i] = text(a)
+			n += len(parts[i]) + 1
+		}
+		if err := th.AllocString(n); err != nil {
+			return nil, err
+		}
+		return String(strings.Join(parts, " ")), nil
+	}
+}
+
+func builtinName(th *Thread, args []Value) (Value, error) {
+	switch v := args[0].(type) {
+	case Keyword:
+		s := string(v)
+		if i := strings.LastIndexByte(s, '/'); i > 0 && i < len(s)-1 {
+			s = s[i+1:]
+		}
+		return String(s), nil
+	case String:
+		return v, nil
+	case Symbol:
+		return String(v), nil
+	}
+	return nil, TypeErrorf("name", "a keyword or string", args[0])
+}
+
+func builtinKeyword(th *Thread, args []Value) (Value, error) {
+	if len(args) == 2 {
+		ns, err := stringArg("keyword", args[0])
+		if err != nil {
+			return nil, err
+		}
+		name, err := stringArg("keyword", args[1])
+		if err != nil {
+			return nil, err
+		}
+		return Keyword(ns + "/" + name), nil
+	}
+	switch v := args[0].(type) {
+	case Keyword:
+		return v, nil
+	case String:
+		return Keyword(v), nil
+	case Symbol:
+		return Keyword(v), nil
+	case NilType:
+		return Nil, nil
+	}
+	return nil, TypeErrorf("keyword", "a string or keyword", args[0])
+}
+
+var (
+	longPattern   = regexp.MustCompile(`^[+-]?[0-9]+$`)
+	doublePattern = regexp.MustCompile(`^[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
+)
+
+// builtinParseLong accepts exactly an optionally signed decimal integer that
+// fits in 64 bits; anything else, including a non-string, gives nil
+// (spec 8.9).
+func builtinParseLong(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok || !longPattern.MatchString(string(s)) {
+		return Nil, nil
+	}
+	n, err := strconv.ParseInt(string(s), 10, 64)
+	if err != nil {
+		return Nil, nil
+	}
+	return Int(n), nil
+}
+
+// builtinParseDouble accepts the decimal forms Java's Double.parseDouble
+// does, without surrounding whitespace.
+func builtinParseDouble(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok || !doublePattern.MatchString(string(s)) {
+		return Nil, nil
+	}
+	text := strings.Replace(string(s), "Infinity", "Inf", 1)
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return Nil, nil
+	}
+	return Float(f), nil
+}
+
+func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		s, err := stringArg(fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		if err := th.Step(1 + int64(len(s))/64); err != nil {
+			return nil, err
+		}
+		var out string
+		switch m := args[1].(type) {
+		case String:
+			repl, ok := args[2].(String)
+			if !ok {
+				return nil, TypeErrorf(fn, "a replacement string", args[2])
+			}
+			if err := chargeReplace(th, s, strings.Count(s, string(m)), len(repl)); err != nil {
+				return nil, err
+			}
+			if all {
+				out = strings.ReplaceAll(s, string(m), string(repl))
+			} else {
+				out = strings.Replace(s, string(m), string(repl), 1)
+			}
+		case *Regex:
+			if out, err = regexReplace(th, fn, s, m, args[2], all); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, Errorf(TypeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
+		}
+		return newString(th, out)
+	}
+}
+
+// chargeReplace charges the growth of a replacement before it is built.
+func chargeReplace(th *Thread, s string, count, replLen int) error {
+	return th.Alloc(int64(len(s)) + int64(count)*int64(replLen))
+}
+
+// regexReplace replaces matches of re in s with a replacement string ($1
+// groups) or with the text a function returns for each match.
+func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (string, error) {
+	locs := re.re.FindAllStringSubmatchIndex(s, -1)
+	if !all && len(locs) > 1 {
+		locs = locs[:1]
+	}
+	var b strings.Builder
+	prev := 0
+	for _, loc := range locs {
+		b.WriteString(s[prev:loc[0]])
+		switch r := repl.(type) {
+		case String:
+			if err := th.Alloc(int64(len(r)) * 2); err != nil {
+				return "", err
+			}
+			b.Write(re.re.ExpandString(nil, javaReplacement(string(r)), s, loc))
+		default:
+			m, err := matchValue(th, s, loc)
+			if err != nil {
+				return "", err
+			}
+			v, err := call(th, fn, repl, m)
+			if err != nil {
+				return "", err
+			}
+			text := Str(v)
+			if err := th.Alloc(int64(len(text))); err != nil {
+				return "", err
+			}
+			b.WriteString(text)
+		}
+		prev = loc[1]
+	}
+	b.WriteString(s[prev:])
+	return b.String(), nil
+}

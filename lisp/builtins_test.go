@@ -1,0 +1,168 @@
+package lisp
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// newTestThread returns a thread with the default limits.
+func newTestThread() *Thread { return NewThread(context.Background(), DefaultLimits()) }
+
+// callBuiltin looks up and calls a builtin through the thread, as the
+// evaluator does.
+func callBuiltin(th *Thread, name string, args ...Value) (Value, error) {
+	b, ok := LookupBuiltin(name)
+	if !ok {
+		return nil, errors.New("no builtin " + name)
+	}
+	return th.Call(b, args)
+}
+
+// builtinCase is one call and the Repr of its expected result, or the kind
+// of error it must fail with (want is then a substring of the message).
+type builtinCase struct {
+	name string
+	args []Value
+	want string
+	kind ErrorKind
+}
+
+func runBuiltinCases(t *testing.T, cases []builtinCase) {
+	t.Helper()
+	for _, c := range cases {
+		th := newTestThread()
+		got, err := callBuiltin(th, c.name, c.args...)
+		label := "(" + c.name
+		for _, a := range c.args {
+			label += " " + Repr(a)
+		}
+		label += ")"
+		if c.kind != "" {
+			if err == nil {
+				t.Errorf("%s = %s, want %s error", label, Repr(got), c.kind)
+				continue
+			}
+			e := AsError(err)
+			if e.Kind != c.kind || !strings.Contains(e.Message, c.want) {
+				t.Errorf("%s failed with %v, want %s error containing %q", label, err, c.kind, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s failed: %v", label, err)
+			continue
+		}
+		if r := Repr(got); r != c.want {
+			t.Errorf("%s = %s, want %s", label, r, c.want)
+		}
+	}
+}
+
+// Short constructors for test values.
+func vec(xs ...Value) *Vector { return NewVector(xs) }
+func set(xs ...Value) *Set    { return NewSet(xs) }
+func kw(s string) Keyword     { return Keyword(s) }
+func str(s string) String     { return String(s) }
+func fl(f float64) Float      { return Float(f) }
+func ints(ns ...int64) *Vector {
+	out := make([]Value, len(ns))
+	for i, n := range ns {
+		out[i] = Int(n)
+	}
+	return NewVector(out)
+}
+
+// hashMap builds a map from alternating keys and values.
+func hashMap(kvs ...Value) *Map {
+	b := NewMapBuilder(len(kvs) / 2)
+	for i := 0; i+1 < len(kvs); i += 2 {
+		b.Set(kvs[i], kvs[i+1])
+	}
+	return b.Map()
+}
+
+func builtinFn(name string) Value {
+	b, ok := LookupBuiltin(name)
+	if !ok {
+		panic("no builtin " + name)
+	}
+	return b
+}
+
+func TestBuiltinsDocumentThemselves(t *testing.T) {
+	categories := map[string]bool{}
+	for _, c := range promptCategories {
+		categories[c.key] = true
+	}
+	list := Builtins()
+	if len(list) == 0 {
+		t.Fatal("no builtins")
+	}
+	for i, b := range list {
+		if i > 0 && list[i-1].Name >= b.Name {
+			t.Errorf("Builtins() not sorted by name at %q, %q", list[i-1].Name, b.Name)
+		}
+		if !strings.HasPrefix(b.Sig, "("+b.Name+" ") && b.Sig != "("+b.Name+")" {
+			t.Errorf("%s: Sig %q does not start with the call of %s", b.Name, b.Sig, b.Name)
+		}
+		if b.Doc == "" || strings.Contains(b.Doc, "\n") {
+			t.Errorf("%s: Doc must be one non-empty line, got %q", b.Name, b.Doc)
+		}
+		if !categories[b.Category] {
+			t.Errorf("%s: unknown category %q", b.Name, b.Category)
+		}
+		if b.MaxArgs >= 0 && b.MaxArgs < b.MinArgs {
+			t.Errorf("%s: MaxArgs %d < MinArgs %d", b.Name, b.MaxArgs, b.MinArgs)
+		}
+		if b.Fn == nil {
+			t.Errorf("%s: no Fn", b.Name)
+		}
+		if got, ok := LookupBuiltin(b.Name); !ok || got != b {
+			t.Errorf("LookupBuiltin(%q) does not return the listed builtin", b.Name)
+		}
+	}
+	if _, ok := LookupBuiltin("no-such-function"); ok {
+		t.Error("LookupBuiltin found a function that does not exist")
+	}
+}
+
+// TestBuiltinsSurviveAnyArguments calls every builtin with every arity from
+// 0 to 4 over a spread of argument values: whatever it returns, it must not
+// panic, and a failure must be an *Error.
+func TestBuiltinsSurviveAnyArguments(t *testing.T) {
+	samples := []Value{
+		Nil, True, Int(0), Int(-3), Int(1 << 62), fl(2.5), fl(-0.0), str(""), str("héllo"), kw("a"),
+		ints(1, 2, 3), vec(), hashMap(kw("a"), Int(1)), set(Int(1), str("x")),
+		builtinFn("inc"), builtinFn("+"), vec(vec(Int(1), Int(2)), vec(Int(3))),
+	}
+	for _, b := range Builtins() {
+		for arity := 0; arity <= 4; arity++ {
+			for i := range samples {
+				args := make([]Value, arity)
+				for j := range args {
+					args[j] = samples[(i+j*7)%len(samples)]
+				}
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("(%s %v) panicked: %v", b.Name, args, r)
+						}
+					}()
+					th := NewThread(context.Background(), Limits{MaxSteps: 100_000, MaxAllocBytes: 1 << 20, MaxDepth: 50})
+					v, err := th.Call(b, args)
+					if err == nil && v == nil {
+						t.Errorf("(%s %v) returned a Go nil value", b.Name, args)
+					}
+					if err != nil {
+						var e *Error
+						if !errors.As(err, &e) {
+							t.Errorf("(%s %v) returned a foreign error %T: %v", b.Name, args, err, err)
+						}
+					}
+				}()
+			}
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package lisp
+
+// Tree walking, as clojure.walk and tree-seq. Map entries are walked as
+// [key value] vectors and must stay pairs to rebuild the map.
+var walkBuiltins = []*Builtin{
+	{Name: "walk", Sig: "(walk inner outer form)", Doc: "(outer form-with-inner-applied-to-each-item); scalars give (outer form)", Category: "collection",
+		MinArgs: 3, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
+			inner := func(v Value) (Value, error) { return call(th, "walk", args[0], v) }
+			outer := func(v Value) (Value, error) { return call(th, "walk", args[1], v) }
+			return walkOnce(th, "walk", args[2], inner, outer)
+		}},
+	{Name: "prewalk", Sig: "(prewalk f form)", Doc: "f applied to every node, parents before their children", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return prewalk(th, args[0], args[1], 0)
+		}},
+	{Name: "postwalk", Sig: "(postwalk f form)", Doc: "f applied to every node, children before their parents", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return postwalk(th, args[0], args[1], 0)
+		}},
+	{Name: "tree-seq", Sig: "(tree-seq branch? children root)", Doc: "every node in depth-first order; (children node) is called where (branch? node) is truthy", Category: "collection",
+		MinArgs: 3, MaxArgs: 3, Fn: builtinTreeSeq},
+}
+
+// walkOnce rebuilds a collection from inner applied to each item, then
+// applies outer to the result.
+func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value, error)) (Value, error) {
+	if err := th.Step(1); err != nil {
+		return nil, err
+	}
+	switch c := form.(type) {
+	case *Vector:
+		out, err := makeSlice(th, c.Len())
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range c.elems {
+			v, err := inner(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return outer(NewVector(out))
+	case *Set:
+		if err := th.AllocVector(c.Len()); err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, c.Len())
+		for _, e := range c.elems {
+			v, err := inner(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return outer(NewSet(out))
+	case *Map:
+		entries, err := mapEntries(th, c)
+		if err != nil {
+			return nil, err
+		}
+		if err := th.AllocMap(c.Len()); err != nil {
+			return nil, err
+		}
+		b := NewMapBuilder(c.Len())
+		for _, e := range entries {
+			v, err := inner(e)
+			if err != nil {
+				return nil, err
+			}
+			if err := addEntry(b, fn, v); err != nil {
+				return nil, err
+			}
+		}
+		return outer(b.Map())
+	}
+	return outer(form)
+}
+
+// walkDepth bounds recursion into nested values.
+func walkDepth(th *Thread, fn string, depth int) error {
+	limit := th.Limits().MaxDepth
+	if limit <= 0 {
+		limit = 10_000
+	}
+	if depth > limit {
+		return Errorf(DepthLimit, "%s: data nested deeper than %d levels", fn, limit)
+	}
+	return nil
+}
+
+func prewalk(th *Thread, f, form Value, depth int) (Value, error) {
+	if err := walkDepth(th, "prewalk", depth); err != nil {
+		return nil, err
+	}
+	v, err := call(th, "prewalk", f, form)
+	if err != nil {
+		return nil, err
+	}
+	inner := func(x Value) (Value, error) { return prewalk(th, f, x, depth+1) }
+	return walkOnce(th, "prewalk", v, inner, func(x Value) (Value, error) { return x, nil })
+}
+
+func postwalk(th *Thread, f, form Value, depth int) (Value, error) {
+	if err := walkDepth(th, "postwalk", depth); err != nil {
+		return nil, err
+	}
+	inner := func(x Value) (Value, error) { return postwalk(th, f, x, depth+1) }
+	outer := func(x Value) (Value, error) { return call(th, "postwalk", f, x) }
+	return walkOnce(th, "postwalk", form, inner, outer)
+}
+
+func builtinTreeSeq(th *Thread, args []Value) (Value, error) {
+	branch, children := args[0], args[1]
+	var out []Value
+	// Depth-first with an explicit stack of pending siblings.
+	stack := [][]Value{{args[2]}}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if len(top) == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		node := top[0]
+		stack[len(stack)-1] = top[1:]
+		if err := th.Step(1); err != nil {
+			return nil, err
+		}
+		if err := th.Alloc(costElem); err != nil {
+			return nil, err
+		}
+		out = append(out, node)
+		isBranch, err := truthyCall(th, "tree-seq", branch, node)
+		if err != nil {
+			return nil, err
+		}
+		if !isBranch {
+			continue
+		}
+		kids, err := call(th, "tree-seq", children, node)
+		if err != nil {
+			return nil, err
+		}
+		elems, err := seqOf(th, "tree-seq", kids, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		if len(elems) > 0 {
+			stack = append(stack, elems)
+		}
+	}
+	return newVector(th, out)
+}

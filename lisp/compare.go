@@ -1,0 +1,132 @@
+package lisp
+
+import (
+	"math"
+	"strings"
+)
+
+// Ordering. The comparison operators (< > <= >=) order numbers only
+// (spec 11.3): (> "b" "a") is a type error, so that a program cannot
+// silently compare a number with a string it forgot to parse. sort, sort-by
+// and compare use a wider total order, as Clojure's compare does: numbers
+// with numbers, strings with strings, keywords with keywords, booleans with
+// booleans, vectors element-wise (shorter first). Values of different kinds
+// never compare; nil compares (lowest) only where nilLowest is set.
+
+// orderOptions says how compareValues treats nil.
+type orderOptions struct {
+	fn        string // the function to name in errors
+	nilLowest bool   // nil sorts before everything (compare); else a type error (sort)
+}
+
+// compareValues orders a and b: negative, zero or positive.
+func compareValues(a, b Value, opt orderOptions) (int, error) {
+	_, aNil := a.(NilType)
+	_, bNil := b.(NilType)
+	if aNil || bNil {
+		if !opt.nilLowest {
+			return 0, Errorf(TypeError, "%s cannot order nil", opt.fn).
+				WithHint("remove or replace nil values first, e.g. (filter some? xs) or (sort-by #(or (:k %%) 0) xs)")
+		}
+		switch {
+		case aNil && bNil:
+			return 0, nil
+		case aNil:
+			return -1, nil
+		}
+		return 1, nil
+	}
+	switch x := a.(type) {
+	case Int, Float:
+		if _, ok := asFloat(b); ok {
+			return compareNumbersTotal(a, b), nil
+		}
+	case String:
+		if y, ok := b.(String); ok {
+			return strings.Compare(string(x), string(y)), nil
+		}
+	case Keyword:
+		if y, ok := b.(Keyword); ok {
+			return strings.Compare(string(x), string(y)), nil
+		}
+	case Bool:
+		if y, ok := b.(Bool); ok {
+			switch {
+			case x == y:
+				return 0, nil
+			case !bool(x):
+				return -1, nil
+			}
+			return 1, nil
+		}
+	case *Vector:
+		if y, ok := b.(*Vector); ok {
+			if x.Len() != y.Len() {
+				if x.Len() < y.Len() {
+					return -1, nil
+				}
+				return 1, nil
+			}
+			for i := range x.elems {
+				c, err := compareValues(x.elems[i], y.elems[i], opt)
+				if err != nil || c != 0 {
+					return c, err
+				}
+			}
+			return 0, nil
+		}
+	}
+	return 0, uncomparable(opt.fn, a, b)
+}
+
+func uncomparable(fn string, a, b Value) *Error {
+	if a.TypeName() == b.TypeName() {
+		return Errorf(TypeError, "%s cannot order %s values", fn, a.TypeName()).
+			WithHint("order numbers, strings, keywords or vectors of them; for maps, sort by a field with (sort-by :field coll)")
+	}
+	return Errorf(TypeError, "%s cannot compare %s with %s", fn, describe(a), describe(b)).
+		WithHint("all values must be of one kind: numbers, strings, keywords or vectors")
+}
+
+// compareNumbersTotal orders numbers with NaN equal to itself and above
+// every other number, as Java's Double.compare does, so that sorting is a
+// total order and stays deterministic.
+func compareNumbersTotal(a, b Value) int {
+	if c, ok := compareNumbers(a, b); ok {
+		return c
+	}
+	fa, _ := asFloat(a)
+	fb, _ := asFloat(b)
+	an, bn := math.IsNaN(fa), math.IsNaN(fb)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	}
+	return -1
+}
+
+// orderNumbers implements < > <= >=: numbers only, NaN compares false.
+func orderNumbers(fn string, args []Value, holds func(c int) bool) (Value, error) {
+	for _, a := range args {
+		if _, ok := asFloat(a); !ok {
+			e := Errorf(TypeError, "%s expected numbers, got %s", fn, describe(a))
+			switch a.(type) {
+			case String:
+				e = e.WithHint("%s compares numbers only; compare strings with (compare a b) or parse them with parse-long", fn)
+			case NilType:
+				e = e.WithHint("a value is nil; check for missing keys first, e.g. (and (:price x) (%s (:price x) 10))", fn)
+			}
+			return nil, e
+		}
+	}
+	result := true
+	for i := 0; i+1 < len(args); i++ {
+		c, ok := compareNumbers(args[i], args[i+1])
+		if !ok || !holds(c) {
+			result = false
+		}
+	}
+	return boolValue(result), nil
+}

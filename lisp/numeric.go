@@ -1,0 +1,256 @@
+package lisp
+
+import (
+	"math"
+)
+
+// Numbers follow Clojure's default arithmetic: integers are 64-bit and an
+// operation whose exact result does not fit is an arithmetic error (Clojure's
+// +, - and * throw rather than wrap); an operation with a float operand is a
+// float operation, and floats follow IEEE 754 (##Inf, ##NaN). The one
+// deliberate difference is "/", which always returns a float (spec 8.4).
+
+func overflowError(fn string) *Error {
+	return Errorf(ArithmeticError, "integer overflow in %s", fn).
+		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)")
+}
+
+// numberArg checks that v is a number.
+func numberArg(fn string, v Value) (Value, error) {
+	switch v.(type) {
+	case Int, Float:
+		return v, nil
+	}
+	return nil, Errorf(TypeError, "%s expected a number, got %s", fn, describe(v))
+}
+
+// asFloat converts a number to float64; ok is false for non-numbers.
+func asFloat(v Value) (float64, bool) {
+	switch v := v.(type) {
+	case Int:
+		return float64(v), true
+	case Float:
+		return float64(v), true
+	}
+	return 0, false
+}
+
+func addNumbers(fn string, a, b Value) (Value, error) {
+	x, xi := a.(Int)
+	y, yi := b.(Int)
+	if xi && yi {
+		s := x + y
+		if (y > 0 && s < x) || (y < 0 && s > x) {
+			return nil, overflowError(fn)
+		}
+		return s, nil
+	}
+	fa, ok1 := asFloat(a)
+	fb, ok2 := asFloat(b)
+	if !ok1 || !ok2 {
+		return nil, numberTypeError(fn, a, b)
+	}
+	return Float(fa + fb), nil
+}
+
+func subNumbers(fn string, a, b Value) (Value, error) {
+	x, xi := a.(Int)
+	y, yi := b.(Int)
+	if xi && yi {
+		d := x - y
+		if (y > 0 && d > x) || (y < 0 && d < x) {
+			return nil, overflowError(fn)
+		}
+		return d, nil
+	}
+	fa, ok1 := asFloat(a)
+	fb, ok2 := asFloat(b)
+	if !ok1 || !ok2 {
+		return nil, numberTypeError(fn, a, b)
+	}
+	return Float(fa - fb), nil
+}
+
+func mulNumbers(fn string, a, b Value) (Value, error) {
+	x, xi := a.(Int)
+	y, yi := b.(Int)
+	if xi && yi {
+		if x == 0 || y == 0 {
+			return Int(0), nil
+		}
+		p := x * y
+		if p/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64) {
+			return nil, overflowError(fn)
+		}
+		return p, nil
+	}
+	fa, ok1 := asFloat(a)
+	fb, ok2 := asFloat(b)
+	if !ok1 || !ok2 {
+		return nil, numberTypeError(fn, a, b)
+	}
+	return Float(fa * fb), nil
+}
+
+// divNumbers is "/": always a float, so that (/ 10 4) is 2.5 and a division
+// by zero gives ##Inf, ##-Inf or ##NaN as IEEE 754 says (spec 8.4).
+func divNumbers(fn string, a, b Value) (Value, error) {
+	fa, ok1 := asFloat(a)
+	fb, ok2 := asFloat(b)
+	if !ok1 || !ok2 {
+		return nil, numberTypeError(fn, a, b)
+	}
+	return Float(fa / fb), nil
+}
+
+// numberTypeError names the operand that is not a number.
+func numberTypeError(fn string, a, b Value) *Error {
+	bad := a
+	if _, ok := asFloat(a); ok {
+		bad = b
+	}
+	e := Errorf(TypeError, "%s expected numbers, got %s", fn, describe(bad))
+	if _, isNil := bad.(NilType); isNil {
+		e = e.WithHint("a value is nil; check for missing keys, or give a default with (or x 0) or (fnil f 0)")
+	} else if _, isStr := bad.(String); isStr {
+		e = e.WithHint("convert strings first with parse-long or parse-double")
+	}
+	return e
+}
+
+// integerArgs checks that both operands of quot, rem or mod are numbers and
+// reports whether both are integers.
+func integerArgs(fn string, a, b Value) (x, y Int, ints bool, err error) {
+	if _, err := numberArg(fn, a); err != nil {
+		return 0, 0, false, err
+	}
+	if _, err := numberArg(fn, b); err != nil {
+		return 0, 0, false, err
+	}
+	x, xi := a.(Int)
+	y, yi := b.(Int)
+	return x, y, xi && yi, nil
+}
+
+func divideByZero(fn string) *Error {
+	return Errorf(ArithmeticError, "%s: divide by zero", fn).
+		WithHint("check the divisor first, e.g. (if (zero? d) 0 (%s n d))", fn)
+}
+
+// quotNumbers truncates toward zero, as Clojure's quot.
+func quotNumbers(fn string, a, b Value) (Value, error) {
+	x, y, ints, err := integerArgs(fn, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if ints {
+		if y == 0 {
+			return nil, divideByZero(fn)
+		}
+		if x == math.MinInt64 && y == -1 {
+			return nil, overflowError(fn)
+		}
+		return x / y, nil
+	}
+	fa, _ := asFloat(a)
+	fb, _ := asFloat(b)
+	if fb == 0 {
+		return nil, divideByZero(fn)
+	}
+	return Float(math.Trunc(fa / fb)), nil
+}
+
+// remNumbers has the sign of the dividend, as Clojure's rem.
+func remNumbers(fn string, a, b Value) (Value, error) {
+	x, y, ints, err := integerArgs(fn, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if ints {
+		if y == 0 {
+			return nil, divideByZero(fn)
+		}
+		if y == -1 {
+			return Int(0), nil
+		}
+		return x % y, nil
+	}
+	fa, _ := asFloat(a)
+	fb, _ := asFloat(b)
+	if fb == 0 {
+		return nil, divideByZero(fn)
+	}
+	return Float(math.Mod(fa, fb)), nil
+}
+
+// modNumbers has the sign of the divisor (floored division), as Clojure's mod.
+func modNumbers(fn string, a, b Value) (Value, error) {
+	x, y, ints, err := integerArgs(fn, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if ints {
+		if y == 0 {
+			return nil, divideByZero(fn)
+		}
+		if y == -1 {
+			return Int(0), nil
+		}
+		m := x % y
+		if m != 0 && (m < 0) != (y < 0) {
+			m += y
+		}
+		return m, nil
+	}
+	fa, _ := asFloat(a)
+	fb, _ := asFloat(b)
+	if fb == 0 {
+		return nil, divideByZero(fn)
+	}
+	m := math.Mod(fa, fb)
+	if m != 0 && (m < 0) != (fb < 0) {
+		m += fb
+	}
+	return Float(m), nil
+}
+
+// floatToInt converts a float to an integer by truncation; infinities, NaN
+// and values beyond the 64-bit range are arithmetic errors (spec 8.4).
+func floatToInt(fn string, f float64) (Value, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, Errorf(ArithmeticError, "%s cannot convert %s to an integer", fn, FormatFloat(f)).
+			WithHint("check with (NaN? x) or (infinite? x) before converting")
+	}
+	t := math.Trunc(f)
+	if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
+		return nil, Errorf(ArithmeticError, "%s: %s is out of the integer range", fn, FormatFloat(f))
+	}
+	return Int(int64(t)), nil
+}
+
+// compareNumbers orders two numbers, integers and floats alike. ok is false
+// when either is NaN, which is neither less, equal nor greater.
+func compareNumbers(a, b Value) (c int, ok bool) {
+	if x, xi := a.(Int); xi {
+		if y, yi := b.(Int); yi {
+			switch {
+			case x < y:
+				return -1, true
+			case x > y:
+				return 1, true
+			}
+			return 0, true
+		}
+	}
+	fa, _ := asFloat(a)
+	fb, _ := asFloat(b)
+	switch {
+	case fa < fb:
+		return -1, true
+	case fa > fb:
+		return 1, true
+	case fa == fb:
+		return 0, true
+	}
+	return 0, false
+}

@@ -1,0 +1,130 @@
+package lisp
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// Regex is a compiled regular expression, built by re-pattern. It is an
+// opaque value (spec 8.10): it prints as #"pattern" but has no literal
+// syntax. Go's RE2 engine matches in time linear in the input, so there is
+// no backtracking to bound; what it cannot express (lookaround,
+// backreferences) is reported when the pattern is compiled.
+type Regex struct {
+	source string
+	re     *regexp.Regexp
+	whole  *regexp.Regexp // the pattern anchored at both ends, for re-matches
+}
+
+// maxPatternBytes is the longest pattern re-pattern accepts (spec 8.10).
+const maxPatternBytes = 256
+
+// TypeName implements Value.
+func (*Regex) TypeName() string { return "regex" }
+
+// Source is the pattern text.
+func (r *Regex) Source() string { return r.source }
+
+// WriteRepr prints the regex as Clojure does: #"pattern".
+func (r *Regex) WriteRepr(b *strings.Builder) {
+	b.WriteString(`#"`)
+	b.WriteString(strings.ReplaceAll(r.source, `"`, `\"`))
+	b.WriteByte('"')
+}
+
+// CompileRegex compiles a pattern, explaining in the error what RE2 could
+// not accept.
+func CompileRegex(fn, pattern string) (*Regex, error) {
+	if len(pattern) > maxPatternBytes {
+		return nil, Errorf(ExecutionError, "%s: pattern of %d bytes is longer than the limit of %d", fn, len(pattern), maxPatternBytes).
+			WithHint("use a shorter pattern, or split the work into several simpler patterns")
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		reason := err.Error()
+		if se, ok := err.(*syntax.Error); ok {
+			reason = string(se.Code)
+			if se.Expr != "" {
+				reason += " in `" + se.Expr + "`"
+			}
+		}
+		return nil, Errorf(ExecutionError, "%s: RE2 cannot compile the pattern %q: %s", fn, pattern, reason).
+			WithHint("regexes use Go's RE2 syntax, which has no lookahead, lookbehind or backreferences; rewrite the pattern without them")
+	}
+	whole, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	if err != nil {
+		return nil, Errorf(ExecutionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, pattern, err)
+	}
+	return &Regex{source: pattern, re: re, whole: whole}, nil
+}
+
+// regexArg accepts a regex, or a string that is compiled as one.
+func regexArg(fn string, v Value) (*Regex, error) {
+	switch r := v.(type) {
+	case *Regex:
+		return r, nil
+	case String:
+		return CompileRegex(fn, string(r))
+	}
+	return nil, Errorf(TypeError, "%s expected a regex, got %s", fn, describe(v)).
+		WithHint(`build one with (re-pattern "\\d+")`)
+}
+
+// matchValue is what re-find and re-matches return for a match: the matched
+// text when the pattern has no groups, else [whole group1 ...] with nil for
+// a group that did not take part.
+func matchValue(th *Thread, s string, loc []int) (Value, error) {
+	if len(loc) == 2 {
+		return newString(th, s[loc[0]:loc[1]])
+	}
+	n := len(loc) / 2
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		if loc[2*i] < 0 {
+			out = append(out, Nil)
+			continue
+		}
+		g, err := newString(th, s[loc[2*i]:loc[2*i+1]])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return NewVector(out), nil
+}
+
+// javaReplacement turns a Java/Clojure replacement string ($1 for a group,
+// \$ for a dollar) into Go's template syntax (${1}, $$).
+func javaReplacement(repl string) string {
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		switch {
+		case c == '\\' && i+1 < len(repl):
+			i++
+			if repl[i] == '$' {
+				b.WriteString("$$")
+			} else {
+				b.WriteByte(repl[i])
+			}
+		case c == '$':
+			j := i + 1
+			for j < len(repl) && repl[j] >= '0' && repl[j] <= '9' {
+				j++
+			}
+			if j == i+1 {
+				b.WriteString("$$")
+				continue
+			}
+			b.WriteString("${" + repl[i+1:j] + "}")
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
