@@ -40,16 +40,17 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 	} else if b := lastBroadcast(h, c.start); b >= 0 {
 		picked = append(picked, b)
 	}
-	st := Stats{}
-	if c.prompt < 0 && len(picked) == 0 {
-		nudge, exhausted := nudgeFor(&req.Options)
+	nudged, exhausted := false, false
+	if len(picked) == 0 {
+		var nudge ChatMessage
+		nudge, exhausted = nudgeFor(&req.Options)
 		out.add(nudge)
-		st.SyntheticNudge, st.NudgesExhausted = true, exhausted
+		nudged = true
 	}
 	picked = append(picked, latestLoop(h, c.seq)...)
 	slices.Sort(picked)
 	out.copyFrom(h, picked...)
-	return finishNudged(s.Name(), req, &out, st)
+	return finishNudged(s.Name(), req, &out, nudged, exhausted)
 }
 
 // window is the scan of a chat history both loop-slice and turn-aware start
@@ -76,13 +77,12 @@ func scanWindow(h []ChatMessage, n int) window {
 	return w
 }
 
-// finishNudged fills the nudge statistics into the common ones.
-func finishNudged(name string, req *Request, out *chatOutput, nudge Stats) (*Response, error) {
+// finishNudged adds the nudge statistics to the common ones.
+func finishNudged(name string, req *Request, out *chatOutput, nudged, exhausted bool) (*Response, error) {
 	resp, err := chatResponse(name, req, nil, out)
 	if err != nil {
 		return nil, err
 	}
-	resp.Stats.SyntheticNudge = nudge.SyntheticNudge
-	resp.Stats.NudgesExhausted = nudge.NudgesExhausted
+	resp.Stats.SyntheticNudge, resp.Stats.NudgesExhausted = nudged, exhausted
 	return resp, nil
 }

@@ -39,7 +39,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	if c.system >= 0 {
 		out.copyFrom(h, c.system)
 	}
-	st := Stats{}
+	nudged, exhausted := false, false
 	if c.prompt >= 0 {
 		out.copyFrom(h, latestLoop(h, c.seq[:c.prompt])...)
 		out.copyFrom(h, c.seq[c.prompt:]...)
@@ -49,14 +49,15 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 		if b := lastBroadcast(h, c.start); b >= 0 {
 			out.copyFrom(h, b)
 		} else {
-			nudge, exhausted := nudgeFor(&req.Options)
+			var nudge ChatMessage
+			nudge, exhausted = nudgeFor(&req.Options)
 			out.add(nudge)
-			st.SyntheticNudge, st.NudgesExhausted = true, exhausted
+			nudged = true
 		}
 		out.copyFrom(h, c.seq...)
 	}
 	compactSnapshots(&out, req.Options.SnapshotToolPrefixes)
-	return finishNudged(s.Name(), req, &out, st)
+	return finishNudged(s.Name(), req, &out, nudged, exhausted)
 }
 
 // compactSnapshots keeps only the latest result of each snapshot tool. An
