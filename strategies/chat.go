@@ -210,6 +210,30 @@ func isPrompt(m *ChatMessage) bool {
 	return m.Role == RoleUser && m.Source != SourceSystem
 }
 
+// window is the scan of a chat history both loop-slice and turn-aware start
+// from.
+type window struct {
+	system int   // index of the system prompt, -1 when none
+	start  int   // index of the window's first message (len(h) when empty)
+	seq    []int // the window's messages after sequence repair
+	prompt int   // position in seq of the most recent prompt, -1 when none
+}
+
+// scanWindow takes the last n non-system messages of h, repairs their
+// sequence (a window may begin inside a tool block) and finds the most recent
+// prompt among them.
+func scanWindow(h []ChatMessage, n int) window {
+	ns := nonSystem(h)
+	win := ns[max(0, len(ns)-n):]
+	w := window{system: systemIndex(h), start: len(h)}
+	if len(win) > 0 {
+		w.start = win[0]
+	}
+	w.seq = repairSequence(h, win)
+	w.prompt = lastPrompt(h, w.seq)
+	return w
+}
+
 // lastPrompt returns the position in seq of the most recent prompt, or -1.
 func lastPrompt(h []ChatMessage, seq []int) int {
 	for p := len(seq) - 1; p >= 0; p-- {

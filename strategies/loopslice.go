@@ -53,30 +53,6 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 	return finishNudged(s.Name(), req, &out, nudged, exhausted)
 }
 
-// window is the scan of a chat history both loop-slice and turn-aware start
-// from.
-type window struct {
-	system int   // index of the system prompt, -1 when none
-	start  int   // index of the window's first message (len(h) when empty)
-	seq    []int // the window's messages after sequence repair
-	prompt int   // position in seq of the most recent prompt, -1 when none
-}
-
-// scanWindow takes the last n non-system messages of h, repairs their
-// sequence (a window may begin inside a tool block) and finds the most recent
-// prompt among them.
-func scanWindow(h []ChatMessage, n int) window {
-	ns := nonSystem(h)
-	win := ns[max(0, len(ns)-n):]
-	w := window{system: systemIndex(h), start: len(h)}
-	if len(win) > 0 {
-		w.start = win[0]
-	}
-	w.seq = repairSequence(h, win)
-	w.prompt = lastPrompt(h, w.seq)
-	return w
-}
-
 // finishNudged adds the nudge statistics to the common ones.
 func finishNudged(name string, req *Request, out *chatOutput, nudged, exhausted bool) (*Response, error) {
 	resp, err := chatResponse(name, req, nil, out)
