@@ -406,7 +406,7 @@ var (
 		"How many of the most recent non-system messages are scanned for the current prompt and the latest tool loop."}
 	docNudgeAttempt = OptionDoc{"nudge_attempt", "1",
 		"How many nudges in a row this request is (1 for the first). Chooses the nudge wording when no prompt is found; beyond the last wording the stats report nudges_exhausted so the caller can go idle."}
-	docNudges = OptionDoc{"nudges", "gentle, firm, urgent built-in wordings",
+	docNudges = OptionDoc{"nudge_messages", "gentle, firm, urgent built-in wordings",
 		"Nudge wordings by attempt, the first for attempt 1. Their number is the number of attempts before nudges_exhausted."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
 		"Tokenizer for the token statistics (o200k_base or cl100k_base)."}

@@ -213,7 +213,7 @@ func parseChatOption(o *Options, line string) error {
 		num(&o.ScanWindow)
 	case "nudge_attempt":
 		num(&o.NudgeAttempt)
-	case "nudge":
+	case "nudge_messages":
 		o.Nudges = append(o.Nudges, val)
 	case "snapshot_tool_prefixes":
 		o.SnapshotToolPrefixes = list()

@@ -289,8 +289,8 @@ func checkSystemFirst(in, out []ChatMessage) error {
 }
 
 // checkDrawnFromInput: the output after the system prompt is a subsequence of
-// the input, except for at most one synthetic nudge right after the system
-// prompt, and for the edits a strategy is allowed to make.
+// the input, except for at most one synthetic nudge at the end, and for the
+// edits a strategy is allowed to make.
 func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error {
 	out := resp.Messages
 	nudges := 0
@@ -301,8 +301,8 @@ func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error 
 		}
 		if m.Role == RoleUser && m.Source == SourceSystem && !slices.ContainsFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {
 			nudges++
-			if !resp.Stats.SyntheticNudge || nudges > 1 || (i != 0 && out[0].Role != RoleSystem) || i > 1 {
-				return fmt.Errorf("output message %d is not from the input and not a single nudge after the system prompt", i)
+			if !resp.Stats.SyntheticNudge || nudges > 1 || i != len(out)-1 {
+				return fmt.Errorf("output message %d is not from the input and not a single nudge at the end", i)
 			}
 			continue
 		}

@@ -70,8 +70,8 @@ func TestChatOptionErrors(t *testing.T) {
 // is registered, reads history, and documents each option it honours.
 func TestChatStrategyDocs(t *testing.T) {
 	want := map[string][]string{
-		"loop-slice":         {"scan_window", "nudge_attempt", "nudges", "tokenizer"},
-		"turn-aware":         {"scan_window", "nudge_attempt", "nudges", "snapshot_tool_prefixes", "tokenizer"},
+		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "tokenizer"},
+		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "tokenizer"},
 		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "tokenizer"},
 		"token-budget":       {"max_tokens", "tokenizer"},
 	}

@@ -12,7 +12,7 @@ func init() { register(loopSlice{}) }
 func (loopSlice) Name() string { return "loop-slice" }
 
 func (loopSlice) Description() string {
-	return "System prompt, the most recent user prompt of the scan window (else the last broadcast, else a synthetic nudge), and the latest complete tool loop."
+	return "System prompt, the most recent user prompt of the scan window (else the last broadcast) and the latest complete tool loop, in input order; a synthetic nudge at the end when there is no prompt."
 }
 
 func (loopSlice) Input() Input { return InputHistory }
@@ -40,25 +40,28 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 	} else if b := lastBroadcast(h, c.start); b >= 0 {
 		picked = append(picked, b)
 	}
-	nudged, exhausted := false, false
-	if len(picked) == 0 {
-		var nudge ChatMessage
-		nudge, exhausted = nudgeFor(&req.Options)
-		out.add(nudge)
-		nudged = true
-	}
+	nudge := len(picked) == 0
 	picked = append(picked, latestLoop(h, c.seq)...)
 	slices.Sort(picked)
 	out.copyFrom(h, picked...)
-	return finishNudged(s.Name(), req, &out, nudged, exhausted)
+	return finishNudged(s.Name(), req, &out, nudge)
 }
 
-// finishNudged adds the nudge statistics to the common ones.
-func finishNudged(name string, req *Request, out *chatOutput, nudged, exhausted bool) (*Response, error) {
+// finishNudged completes a loop-slice or turn-aware response, ending it with
+// the synthetic nudge when nudge is set. The nudge goes last: it is made now,
+// after everything in the history, and the model must answer it rather than
+// continue its own last message.
+func finishNudged(name string, req *Request, out *chatOutput, nudge bool) (*Response, error) {
+	exhausted := false
+	if nudge {
+		var m ChatMessage
+		m, exhausted = nudgeFor(&req.Options)
+		out.add(m)
+	}
 	resp, err := chatResponse(name, req, nil, out)
 	if err != nil {
 		return nil, err
 	}
-	resp.Stats.SyntheticNudge, resp.Stats.NudgesExhausted = nudged, exhausted
+	resp.Stats.SyntheticNudge, resp.Stats.NudgesExhausted = nudge, exhausted
 	return resp, nil
 }

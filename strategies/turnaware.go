@@ -39,25 +39,23 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	if c.system >= 0 {
 		out.copyFrom(h, c.system)
 	}
-	nudged, exhausted := false, false
+	nudge := false
 	if c.prompt >= 0 {
 		out.copyFrom(h, latestLoop(h, c.seq[:c.prompt])...)
 		out.copyFrom(h, c.seq[c.prompt:]...)
 	} else {
 		// The turn began before the window: what the window shows of it is
-		// the current turn, led by the last broadcast or a nudge.
-		if b := lastBroadcast(h, c.start); b >= 0 {
+		// the current turn, led by the last broadcast, or followed by a
+		// nudge when there is none.
+		b := lastBroadcast(h, c.start)
+		if b >= 0 {
 			out.copyFrom(h, b)
-		} else {
-			var nudge ChatMessage
-			nudge, exhausted = nudgeFor(&req.Options)
-			out.add(nudge)
-			nudged = true
 		}
 		out.copyFrom(h, c.seq...)
+		nudge = b < 0
 	}
 	compactSnapshots(&out, req.Options.SnapshotToolPrefixes)
-	return finishNudged(s.Name(), req, &out, nudged, exhausted)
+	return finishNudged(s.Name(), req, &out, nudge)
 }
 
 // compactSnapshots keeps only the latest result of each snapshot tool. An
