@@ -35,14 +35,15 @@ func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesReque
 }
 
 // requestError passes decoding errors (already INVALID_ARGUMENT naming the
-// field) through, maps option errors to INVALID_ARGUMENT, and anything else
+// field) through, maps option and history errors to INVALID_ARGUMENT, and anything else
 // to INTERNAL.
 func requestError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
 	var oe *strategies.OptionError
-	if errors.As(err, &oe) {
+	var he *strategies.HistoryError
+	if errors.As(err, &oe) || errors.As(err, &he) {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())

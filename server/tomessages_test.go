@@ -170,6 +170,10 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 			r.Turns[0].Memory = &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("sym")}}}
 		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},
 		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
+		{"chat message with unknown role", func(r *ptcsidecarv1.ToMessagesRequest) {
+			r.Options.Strategy = "loop-slice"
+			r.History = []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "hi"}, {Role: "robot", Content: "beep"}}
+		}, codes.InvalidArgument, "history[1].role: unknown role"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
