@@ -99,6 +99,15 @@ func (*predicateCombinator) TypeName() string { return "function" }
 
 func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
 
+// Weight counts the predicates, which the combinator prints with.
+func (p *predicateCombinator) Weight() int64 {
+	w := int64(1)
+	for _, q := range p.preds {
+		w = addWeight(w, Weight(q))
+	}
+	return w
+}
+
 func (p *predicateCombinator) WriteRepr(b *strings.Builder) {
 	b.WriteString("(" + p.kind)
 	for _, q := range p.preds {

@@ -90,7 +90,8 @@ func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.AllocVector(len(elems)); err != nil {
 		return nil, err
 	}
-	return NewVector(elems), nil
+	v := NewVector(elems)
+	return v, th.checkWeight(v)
 }
 
 type mapNode struct {
@@ -114,7 +115,8 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		b.Set(k, v)
 	}
-	return b.Map(), nil
+	m := b.Map()
+	return m, th.checkWeight(m)
 }
 
 type setNode struct{ elems []node }
@@ -127,7 +129,8 @@ func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.AllocVector(len(elems)); err != nil {
 		return nil, err
 	}
-	return NewSet(elems), nil
+	s := NewSet(elems)
+	return s, th.checkWeight(s)
 }
 
 func evalNodes(th *Thread, fr *frame, nodes []node) ([]Value, error) {

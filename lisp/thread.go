@@ -128,7 +128,20 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	th.depth++
 	v, err := c.Call(th, args)
 	th.depth--
+	if err == nil {
+		err = th.checkWeight(v)
+	}
 	return v, err
+}
+
+// checkWeight refuses a value whose printed size would pass
+// MaxValueWeight, however little it cost to build by sharing.
+func (th *Thread) checkWeight(v Value) error {
+	if Weight(v) > MaxValueWeight {
+		return Errorf(MemoryLimit, "value too large: it would print as more than %d MB", MaxValueWeight>>20).
+			WithHint("the program nests shared data exponentially; build only what you need")
+	}
+	return nil
 }
 
 // Allocation costs, in bytes, charged for values a program builds. They
