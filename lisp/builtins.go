@@ -216,8 +216,8 @@ func describe(v Value) string {
 		return TypeLabel(v)
 	}
 	r := Repr(v)
-	if len(r) > 40 {
-		r = r[:37] + "..."
+	if runes := []rune(r); len(runes) > 40 {
+		r = string(runes[:37]) + "..."
 	}
 	return fmt.Sprintf("%s %s", v.TypeName(), r)
 }
@@ -231,3 +231,103 @@ func boolValue(b bool) Value {
 
 // arity bounds used in the tables.
 const variadic = -1
+
+// weigh visits every node of v, charging a step per node, and returns an
+// estimate of its printed size. Builtins that print, hash or compare whole
+// values call it first, because structure sharing hides work from the
+// budgets: (repeat 1000 v) costs 1,000 elements but prints, hashes and
+// compares v a thousand times, and nesting that three deep would print
+// gigabytes. Scalars cost nothing.
+func weigh(th *Thread, v Value) (int64, error) {
+	switch v.(type) {
+	case *Vector, *Map, *Set:
+	default:
+		return scalarSize(v), nil
+	}
+	const batch = 256
+	var size, nodes int64
+	stack := []Value{v}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if nodes++; nodes%batch == 0 {
+			if err := th.Step(batch); err != nil {
+				return 0, err
+			}
+		}
+		switch c := x.(type) {
+		case *Vector:
+			size += 2 + int64(c.Len())
+			stack = append(stack, c.elems...)
+		case *Set:
+			size += 3 + int64(c.Len())
+			stack = append(stack, c.elems...)
+		case *Map:
+			size += 2 + 3*int64(c.Len())
+			for _, e := range c.entries {
+				stack = append(stack, e.Key, e.Val)
+			}
+		default:
+			size += scalarSize(x)
+		}
+	}
+	return size, th.Step(nodes % batch)
+}
+
+// weighAll weighs each value.
+func weighAll(th *Thread, vs []Value) (int64, error) {
+	var total int64
+	for _, v := range vs {
+		n, err := weigh(th, v)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// scalarSize estimates the printed size of a value that is not a vector,
+// map or set.
+func scalarSize(v Value) int64 {
+	switch v := v.(type) {
+	case String:
+		return int64(len(v)) + 2
+	case Keyword:
+		return int64(len(v)) + 1
+	case *Regex:
+		return int64(len(v.source)) + 3
+	case Int:
+		n := int64(1)
+		for x := v; x >= 10 || x <= -10; x /= 10 {
+			n++
+		}
+		if v < 0 {
+			n++
+		}
+		return n
+	case NilType, Bool:
+		return 5
+	}
+	return 24
+}
+
+// checkTextSize fails before a string of about size bytes is built when it
+// cannot fit in what is left of the allocation budget.
+func checkTextSize(th *Thread, size int64) error {
+	limit := th.Limits().MaxAllocBytes
+	if limit > 0 && th.AllocatedBytes()+size > limit {
+		return th.Alloc(size)
+	}
+	return nil
+}
+
+// weighText weighs the values about to be printed and checks that their
+// text fits in the budget.
+func weighText(th *Thread, vs []Value) error {
+	size, err := weighAll(th, vs)
+	if err != nil {
+		return err
+	}
+	return checkTextSize(th, size)
+}

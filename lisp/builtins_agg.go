@@ -46,6 +46,22 @@ var aggregateBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinContains},
 }
 
+// keyAndColl returns the key function and collection of a -by aggregate.
+// It also accepts them swapped, (group-by coll key), which is what
+// (-> coll (group-by key)) produces; the language reference threads
+// group-by that way (spec 8.2), and a vector is never a key function.
+func keyAndColl(args []Value) (key, coll Value) {
+	switch args[0].(type) {
+	case *Vector, NilType:
+		switch args[1].(type) {
+		case *Vector, NilType:
+		default:
+			return args[1], args[0]
+		}
+	}
+	return args[0], args[1]
+}
+
 func builtinCount(th *Thread, args []Value) (Value, error) {
 	switch c := args[0].(type) {
 	case *Vector:
@@ -141,7 +157,8 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 }
 
 func builtinSumBy(th *Thread, args []Value) (Value, error) {
-	_, vals, err := fieldValues(th, "sum-by", args[0], args[1], true)
+	key, coll := keyAndColl(args)
+	_, vals, err := fieldValues(th, "sum-by", key, coll, true)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +172,8 @@ func builtinSumBy(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinAvgBy(th *Thread, args []Value) (Value, error) {
-	_, vals, err := fieldValues(th, "avg-by", args[0], args[1], true)
+	key, coll := keyAndColl(args)
+	_, vals, err := fieldValues(th, "avg-by", key, coll, true)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +192,8 @@ func builtinAvgBy(th *Thread, args []Value) (Value, error) {
 // (dir 1); keys are numbers or strings, ordered as sort orders them.
 func extremeBy(fn string, dir int) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		items, vals, err := fieldValues(th, fn, args[0], args[1], false)
+		key, coll := keyAndColl(args)
+		items, vals, err := fieldValues(th, fn, key, coll, false)
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +240,8 @@ func extremeKey(fn string, dir int) func(*Thread, []Value) (Value, error) {
 }
 
 func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
-	elems, err := seqOf(th, "distinct-by", args[1], anySeq)
+	key, coll := keyAndColl(args)
+	elems, err := seqOf(th, "distinct-by", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
@@ -231,8 +251,11 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 	seen := make(map[any]bool)
 	var out []Value
 	for _, e := range elems {
-		k, err := call(th, "distinct-by", args[0], e)
+		k, err := call(th, "distinct-by", key, e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		hk := HashKey(k)
@@ -245,7 +268,8 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinGroupBy(th *Thread, args []Value) (Value, error) {
-	elems, err := seqOf(th, "group-by", args[1], anySeq)
+	key, coll := keyAndColl(args)
+	elems, err := seqOf(th, "group-by", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
@@ -255,8 +279,11 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 	var keys []Value
 	groups := make(map[any][]Value)
 	for _, e := range elems {
-		k, err := call(th, "group-by", args[0], e)
+		k, err := call(th, "group-by", key, e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		hk := HashKey(k)
@@ -283,7 +310,7 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(0)
@@ -375,6 +402,9 @@ func quantifier(fn string, stopOnTruthy, onStop, atEnd bool) func(*Thread, []Val
 }
 
 func builtinContains(th *Thread, args []Value) (Value, error) {
+	if _, err := weigh(th, args[1]); err != nil {
+		return nil, err
+	}
 	switch c := args[0].(type) {
 	case *Map:
 		_, ok := c.Get(args[1])
@@ -382,7 +412,7 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return boolValue(c.Contains(args[1])), nil
 	case *Vector:
-		if err := steps(th, c.Len()); err != nil {
+		if _, err := weigh(th, c); err != nil {
 			return nil, err
 		}
 		for _, e := range c.elems {

@@ -14,6 +14,8 @@ import (
 var collectionBuiltins = []*Builtin{
 	{Name: "filter", Sig: "(filter pred coll)", Doc: "items for which pred is truthy", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filter", true)},
+	{Name: "filterv", Sig: "(filterv pred coll)", Doc: "same as filter", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filterv", true)},
 	{Name: "remove", Sig: "(remove pred coll)", Doc: "items for which pred is falsy", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: selectBy("remove", false)},
 	{Name: "find", Sig: "(find pred coll)", Doc: "first item for which pred is truthy, or nil", Category: "collection",
@@ -36,7 +38,7 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed},
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck},
-	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable)", Category: "collection",
+	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable); nil or mixed kinds are an error", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSort},
 	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSortBy},
@@ -66,6 +68,12 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector},
 	{Name: "list", Sig: "(list x ...)", Doc: "vector of the arguments (there are no lists at run time)", Category: "collection",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector},
+	{Name: "doall", Sig: "(doall coll)", Doc: "coll itself: everything is already eager", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil }},
+	{Name: "dorun", Sig: "(dorun coll)", Doc: "nil: everything is already eager", Category: "collection",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return Nil, nil }},
+	{Name: "run!", Sig: "(run! f coll)", Doc: "call f on each item for its effect (println, tool calls); returns nil", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinRun},
 	{Name: "empty", Sig: "(empty coll)", Doc: "empty collection of the same kind", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinEmpty},
 }
@@ -94,6 +102,14 @@ var sequenceBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: chain("nnext", "next", "next")},
 	{Name: "butlast", Sig: "(butlast coll)", Doc: "all but the last item, or nil when none", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinButlast},
+	{Name: "nthrest", Sig: "(nthrest coll n)", Doc: "all but the first n items", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return takeDrop("nthrest", false, false)(th, []Value{args[1], args[0]})
+		}},
+	{Name: "nthnext", Sig: "(nthnext coll n)", Doc: "all but the first n items, or nil when none", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinNthnext},
+	{Name: "take-nth", Sig: "(take-nth n coll)", Doc: "every nth item, starting with the first", Category: "collection",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinTakeNth},
 	{Name: "take", Sig: "(take n coll)", Doc: "first n items", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take", true, false)},
 	{Name: "drop", Sig: "(drop n coll)", Doc: "all but the first n items", Category: "collection",
@@ -434,6 +450,9 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := weighAll(th, elems); err != nil {
+		return nil, err
+	}
 	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
@@ -474,6 +493,9 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	for i, e := range elems {
 		k, err := call(th, "sort-by", keyfn, e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		ks[i] = keyed{k, e}
@@ -531,6 +553,9 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		return c, nil
 	case *Set:
 		if err := th.AllocVector(c.Len() + len(xs)); err != nil {
+			return nil, err
+		}
+		if _, err := weighAll(th, xs); err != nil {
 			return nil, err
 		}
 		all := append(slices.Clone(c.elems), xs...)
@@ -1073,7 +1098,7 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	seen := make(map[any]bool, len(elems))
@@ -1093,7 +1118,7 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -1188,6 +1213,9 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 	for i, e := range elems {
 		k, err := call(th, "partition-by", args[0], e)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
 		if i > 0 && !Equal(k, prev) {
@@ -1319,6 +1347,52 @@ func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		out = append(out, v)
+	}
+	return NewVector(out), nil
+}
+
+func builtinRun(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "run!", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range elems {
+		if _, err := call(th, "run!", args[0], e); err != nil {
+			return nil, err
+		}
+	}
+	return Nil, nil
+}
+
+func builtinNthnext(th *Thread, args []Value) (Value, error) {
+	v, err := takeDrop("nthnext", false, false)(th, []Value{args[1], args[0]})
+	if err != nil {
+		return nil, err
+	}
+	if v.(*Vector).Len() == 0 {
+		return Nil, nil
+	}
+	return v, nil
+}
+
+func builtinTakeNth(th *Thread, args []Value) (Value, error) {
+	n, err := toInt("take-nth", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, Errorf(ExecutionError, "take-nth step must be positive, got %d", n)
+	}
+	elems, err := seqOf(th, "take-nth", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, (len(elems)+n-1)/n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(elems); i += n {
+		out = append(out, elems[i])
 	}
 	return NewVector(out), nil
 }

@@ -99,7 +99,7 @@ func TestOrdering(t *testing.T) {
 			want: "[[:travel 500] [:office 200] [:food 100]]"},
 		{name: "sort-by", args: []Value{builtinFn("first"), hashMap(kw("z"), Int(1), kw("a"), Int(2), kw("m"), Int(3))}, want: "[[:a 2] [:m 3] [:z 1]]"},
 		{name: "sort-by", args: []Value{kw("x"), vec()}, want: "[]"},
-		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), vec(hashMap(kw("price"), str("a")), hashMap(kw("price"), str("b")))}, kind: TypeError, want: "> expected numbers"},
+		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), vec(hashMap(kw("price"), str("a")), hashMap(kw("price"), str("b")))}, kind: TypeError, want: "> expected a number"},
 		{name: "reverse", args: []Value{ints(1, 2, 3)}, want: "[3 2 1]"},
 		{name: "reverse", args: []Value{vec()}, want: "[]"},
 		{name: "reverse", args: []Value{str("abc")}, want: `["c" "b" "a"]`},
@@ -139,6 +139,13 @@ func TestSubsetting(t *testing.T) {
 		{name: "nnext", args: []Value{ints(1, 2, 3, 4)}, want: "[3 4]"},
 		{name: "butlast", args: []Value{ints(1, 2, 3)}, want: "[1 2]"},
 		{name: "take", args: []Value{Int(2), ints(1, 2, 3, 4)}, want: "[1 2]"},
+		{name: "nthrest", args: []Value{ints(1, 2, 3), Int(2)}, want: "[3]"},
+		{name: "nthnext", args: []Value{ints(1, 2, 3), Int(3)}, want: "nil"},
+		{name: "take-nth", args: []Value{Int(2), ints(1, 2, 3, 4, 5)}, want: "[1 3 5]"},
+		{name: "take-nth", args: []Value{Int(0), ints(1)}, kind: ExecutionError, want: "must be positive"},
+		{name: "filterv", args: []Value{builtinFn("odd?"), ints(1, 2, 3)}, want: "[1 3]"},
+		{name: "doall", args: []Value{ints(1)}, want: "[1]"},
+		{name: "run!", args: []Value{builtinFn("inc"), ints(1, 2)}, want: "nil"},
 		{name: "take", args: []Value{Int(10), ints(1, 2, 3)}, want: "[1 2 3]"},
 		{name: "take", args: []Value{Int(-1), ints(1, 2, 3)}, want: "[]"},
 		{name: "take", args: []Value{Int(2), str("hello")}, want: `["h" "e"]`},
@@ -222,5 +229,48 @@ func TestSharedBackingArrays(t *testing.T) {
 	_, _ = callBuiltin(th, "conj", r, kw("b"))
 	if got := Repr(grown); got != "[0 1 2 3 4 5]" {
 		t.Errorf("conj on (rest v) changed a longer vector to %s", got)
+	}
+}
+
+// TestSharedStructureIsCharged builds a value whose printed form would be
+// gigabytes while it costs little memory, because every level repeats the
+// same vector. Printing, hashing and comparing it must hit a budget quickly.
+func TestSharedStructureIsCharged(t *testing.T) {
+	th := newTestThread()
+	v, _ := callBuiltin(th, "range", Int(1000))
+	w, _ := callBuiltin(th, "repeat", Int(1000), v)
+	x, err := callBuiltin(th, "repeat", Int(1000), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []Value
+	}{
+		{"str", []Value{x}},
+		{"pr-str", []Value{x}},
+		{"join", []Value{str(","), x}},
+		{"format", []Value{str("%s"), x}},
+		{"=", []Value{x, x}},
+		{"frequencies", []Value{vec(x, x)}},
+		{"distinct", []Value{vec(x, x)}},
+		{"set", []Value{vec(x)}},
+		{"group-by", []Value{builtinFn("identity"), vec(x)}},
+		{"contains?", []Value{set(Int(1)), x}},
+		{"sort", []Value{vec(x, x)}},
+	} {
+		_, err := callBuiltin(newTestThread(), c.name, c.args...)
+		e := AsError(err)
+		if err == nil || (e.Kind != StepLimit && e.Kind != MemoryLimit) {
+			t.Errorf("%s of a billion-node shared value = %v, want step_limit or memory_limit", c.name, err)
+		}
+	}
+	// A budget big enough for the steps still refuses to print gigabytes.
+	big := NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 10 << 20})
+	if _, err := callBuiltin(big, "str", w); err != nil {
+		t.Errorf("str of a million-node value within budget: %v", err)
+	}
+	if _, err := callBuiltin(big, "str", vec(w, w, w, w)); AsError(err).Kind != MemoryLimit {
+		t.Errorf("str beyond the memory budget = %v, want memory_limit", err)
 	}
 }

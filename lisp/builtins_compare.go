@@ -61,7 +61,7 @@ var logicBuiltins = []*Builtin{
 }
 
 func builtinEqual(th *Thread, args []Value) (Value, error) {
-	if err := steps(th, len(args)); err != nil {
+	if _, err := weighAll(th, args); err != nil {
 		return nil, err
 	}
 	for i := 0; i+1 < len(args); i++ {

@@ -46,7 +46,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 			return nil, Errorf(ExecutionError, "format: no argument left for %%%c", spec.conv).
 				WithHint("give one argument per conversion; write %%%% for a literal percent sign")
 		}
-		text, err := formatOne(spec, rest[0])
+		text, err := formatOne(th, spec, rest[0])
 		if err != nil {
 			return nil, err
 		}
@@ -169,9 +169,12 @@ func signed(spec formatSpec, neg bool, digits string) string {
 	return digits
 }
 
-func formatOne(spec formatSpec, arg Value) (string, error) {
+func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	switch spec.conv {
 	case 's', 'S':
+		if err := weighText(th, []Value{arg}); err != nil {
+			return "", err
+		}
 		text := "null"
 		if _, isNil := arg.(NilType); !isNil {
 			text = Str(arg)

@@ -103,7 +103,7 @@ func TestComparison(t *testing.T) {
 		{name: "<", args: []Value{fl(1), fl(math.Inf(1))}, want: "true"},
 		{name: "<", args: []Value{nan, fl(0)}, want: "false"},
 		{name: ">=", args: []Value{nan, fl(0)}, want: "false"},
-		{name: ">", args: []Value{str("b"), str("a")}, kind: TypeError, want: "> expected numbers, got string"},
+		{name: ">", args: []Value{str("b"), str("a")}, kind: TypeError, want: "> expected a number, got string"},
 		{name: ">", args: []Value{Int(5), Nil}, kind: TypeError, want: "got nil"},
 		{name: "<", args: []Value{hashMap(kw("a"), Int(1)), hashMap(kw("b"), Int(2))}, kind: TypeError, want: "got map"},
 		{name: "compare", args: []Value{Int(1), Int(2)}, want: "-1"},

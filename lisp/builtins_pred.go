@@ -34,7 +34,7 @@ var predicateBuiltins = []*Builtin{
 	typePred("list?", "x is a list; lists are vectors at run time", isVector),
 	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
 	typePred("set?", "x is a set", func(v Value) bool { _, ok := v.(*Set); return ok }),
-	typePred("coll?", "x is a vector (maps, sets and strings are not, spec 8.7)", isVector),
+	typePred("coll?", "x is a vector; maps, sets and strings are not collections here", isVector),
 	typePred("sequential?", "x is a vector", isVector),
 	typePred("indexed?", "x is a vector", isVector),
 	typePred("reversible?", "x is a vector", isVector),
@@ -68,11 +68,11 @@ var predicateBuiltins = []*Builtin{
 	numPred("neg?", "x < 0", func(f float64) bool { return f < 0 }),
 	numPred("NaN?", "x is ##NaN", math.IsNaN),
 	numPred("infinite?", "x is ##Inf or ##-Inf", func(f float64) bool { return math.IsInf(f, 0) }),
-	intPred("even?", "integer x is even; floats are a type error", func(n int64) bool { return n%2 == 0 }),
-	intPred("odd?", "integer x is odd; floats are a type error", func(n int64) bool { return n%2 != 0 }),
+	intPred("even?", "n is even; floats are a type error", func(n int64) bool { return n%2 == 0 }),
+	intPred("odd?", "n is odd; floats are a type error", func(n int64) bool { return n%2 != 0 }),
 	{Name: "distinct?", Sig: "(distinct? x y ...)", Doc: "no two arguments are equal", Category: "predicate",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
-			if err := steps(th, len(args)); err != nil {
+			if _, err := weighAll(th, args); err != nil {
 				return nil, err
 			}
 			seen := make(map[any]bool, len(args))

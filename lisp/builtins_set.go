@@ -10,6 +10,9 @@ var setBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSet},
 	{Name: "hash-set", Sig: "(hash-set x ...)", Doc: "set of the arguments", Category: "set",
 		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			if _, err := weighAll(th, args); err != nil {
+				return nil, err
+			}
 			if err := th.AllocVector(len(args)); err != nil {
 				return nil, err
 			}
@@ -43,7 +46,7 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
+	if _, err := weighAll(th, elems); err != nil {
 		return nil, err
 	}
 	if err := th.AllocVector(len(elems)); err != nil {

@@ -95,6 +95,9 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 			return s, nil
 		}
 	}
+	if err := weighText(th, args); err != nil {
+		return nil, err
+	}
 	parts := make([]string, len(args))
 	n := 0
 	for i, a := range args {
@@ -233,6 +236,9 @@ func builtinJoin(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, len(elems)); err != nil {
 		return nil, err
 	}
+	if err := weighText(th, elems); err != nil {
+		return nil, err
+	}
 	parts := make([]string, len(elems))
 	n := len(sep) * max(len(elems)-1, 0)
 	for i, e := range elems {
@@ -343,7 +349,7 @@ func builtinBlank(th *Thread, args []Value) (Value, error) {
 
 func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		if err := steps(th, len(args)); err != nil {
+		if err := weighText(th, args); err != nil {
 			return nil, err
 		}
 		parts := make([]string, len(args))

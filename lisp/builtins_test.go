@@ -166,3 +166,32 @@ func TestBuiltinsSurviveAnyArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecFunctionsImplemented lists the functions of the language
+// reference's section 8 tables (and 3.9's set functions), and the Clojure
+// functions LLMs commonly write beyond it. and/or (special forms), println
+// (evaluator output) and the Java date interop of 8.13 are not builtins.
+func TestSpecFunctionsImplemented(t *testing.T) {
+	spec := `* + - / < <= = > >= abs apply assoc assoc-in avg-by boolean? ceil char? coll?
+		compare concat conj contains? count dec dissoc distinct distinct-by double downcase drop
+		drop-while empty? ends-with? entries even? every? ffirst filter find first flatten float
+		floor fnext frequencies get get-in group-by identity inc includes? int interleave into
+		join juxt keys keyword? last map map-indexed map? mapv max max-by max-key merge min
+		min-by min-key mod neg? next nfirst nil? nnext not not-any? not-empty not= nth number?
+		odd? parse-double parse-long partition pcalls pluck pmap pos? range re-find re-matches
+		re-pattern re-split reduce regex? rem remove replace rest reverse round second
+		select-keys seq set? some some? sort sort-by split split-lines starts-with? str string?
+		subs sum-by take take-while trim upcase upper-case lower-case update update-in
+		update-vals vals vector? zero? zip set vec vector intersection union difference
+		boolean? sqrt`
+	beyond := `walk prewalk postwalk tree-seq format name keyword comp partial complement
+		constantly every-pred some-fn keep int? integer? float? double? rational? nat-int?
+		pos-int? neg-int? true? false? sequential? associative? counted? indexed? reversible?
+		sorted? seqable? ifn? map-entry? distinct? not-every? quot merge-with update-keys
+		zipmap re-seq fnil`
+	for _, name := range strings.Fields(spec + " " + beyond) {
+		if _, ok := LookupBuiltin(name); !ok {
+			t.Errorf("%s is not implemented", name)
+		}
+	}
+}

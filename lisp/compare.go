@@ -111,7 +111,7 @@ func compareNumbersTotal(a, b Value) int {
 func orderNumbers(fn string, args []Value, holds func(c int) bool) (Value, error) {
 	for _, a := range args {
 		if _, ok := asFloat(a); !ok {
-			e := Errorf(TypeError, "%s expected numbers, got %s", fn, describe(a))
+			e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(a))
 			switch a.(type) {
 			case String:
 				e = e.WithHint("%s compares numbers only; compare strings with (compare a b) or parse them with parse-long", fn)

@@ -109,7 +109,7 @@ func numberTypeError(fn string, a, b Value) *Error {
 	if _, ok := asFloat(a); ok {
 		bad = b
 	}
-	e := Errorf(TypeError, "%s expected numbers, got %s", fn, describe(bad))
+	e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(bad))
 	if _, isNil := bad.(NilType); isNil {
 		e = e.WithHint("a value is nil; check for missing keys, or give a default with (or x 0) or (fnil f 0)")
 	} else if _, isStr := bad.(String); isStr {

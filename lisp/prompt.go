@@ -49,6 +49,7 @@ The program runs, and you see its println output in the next message. Nothing el
 - (where :field op value) builds a predicate, op one of = not= > < >= <= includes in; combine predicates with all-of, any-of, none-of.
 - Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
+- Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
 - There is no I/O, no atoms, no try/catch, no Java interop and no regex literals (use re-pattern).
 - Programs run with step, memory, recursion and output limits: take or filter before building large results.
 `
