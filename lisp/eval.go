@@ -165,6 +165,9 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, err
 	}
 	v, err := th.Call(f, args)
+	if err == nil {
+		err = th.checkWeight(v)
+	}
 	if err != nil {
 		return nil, withPos(err, n.pos)
 	}
@@ -328,6 +331,14 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	v, err := n.init.eval(th, fr)
 	if err != nil {
 		return nil, err
+	}
+	if bad, ok := unstorable(v); ok {
+		what := "a " + bad.TypeName()
+		if b, isBuiltin := bad.(*Builtin); isBuiltin {
+			what = "a function built by " + b.Name
+		}
+		return nil, withPos(Errorf(ValidationError, "%s cannot be kept between turns: its value holds %s, which has no source", n.name, what).
+			WithHint("define functions with defn or fn, e.g. (defn %s [x] ...), or keep the value in a let", n.name), n.pos)
 	}
 	if c, ok := v.(*Closure); ok && c.name == "" {
 		named := *c

@@ -129,3 +129,26 @@ func TestDecodeMemoryRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestDefRefusesValuesWithoutSource(t *testing.T) {
+	for _, src := range []string{"(def f (comp inc inc))", "(def fs [(partial + 1)])", "(def g (let [h (complement even?)] (fn [x] (h x))))"} {
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != ValidationError || !strings.Contains(res.Err.Hint, "defn") {
+			t.Errorf("%s: %v", src, res.Err)
+		}
+	}
+	// Within one program such functions work as values.
+	if res := run(t, "(let [f (comp inc inc)] (f 1))", Env{}); res.Err != nil || Repr(res.Value) != "3" {
+		t.Errorf("comp in let: %v %v", res.Value, res.Err)
+	}
+	// Regexes and registered builtins are stored and come back.
+	res := run(t, `(def re (re-pattern "a\"b+")) (def fs [inc :k #{1}]) (def p (all-of (where :a > 1) :a))`, Env{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	m := wireRoundTrip(t, res.Memory)
+	res = run(t, `[(re-find re "xa\"bbb") ((first fs) 1) (p {:a 2})]`, Env{Prelude: m})
+	if res.Err != nil || Repr(res.Value) != `["a\"bbb" 2 true]` {
+		t.Errorf("stored regex and builtins: %v %v", Repr(res.Value), res.Err)
+	}
+}
