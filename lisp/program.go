@@ -29,7 +29,10 @@ type Env struct {
 	// PreviousResults are earlier turns' results, newest first (*1 *2 *3).
 	PreviousResults []Value
 	Host            Host
-	Limits          Limits
+	// Limits are the sandbox budgets; the zero Limits means DefaultLimits.
+	// A zero field in non-zero Limits means no budget for that resource
+	// (the call depth is always capped at MaxCallDepth).
+	Limits Limits
 	// TurnNumber is recorded on the bindings this program defines.
 	TurnNumber int
 	// MaxNesting bounds source nesting; 0 means DefaultMaxNesting.
@@ -73,6 +76,9 @@ func (r *Result) OK() bool { return r.Err == nil }
 func Eval(ctx context.Context, source string, env Env) (res *Result, err error) {
 	start := time.Now()
 	limits := env.Limits
+	if limits == (Limits{}) {
+		limits = DefaultLimits()
+	}
 	if limits.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
