@@ -302,8 +302,31 @@ func (c *compiler) fallback(name string) (node, error) {
 	return nil, c.undefined(name)
 }
 
+// unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
+// so that an LLM reaching for them learns what to write instead.
+var unsupportedHints = map[string]string{}
+
+func init() {
+	for names, hint := range map[string]string{
+		"atom swap! reset! deref volatile! vswap! vreset! ref dosync alter": "PTC-Lisp has no mutable state: thread values through let or loop/recur, and use def to keep a value for later turns",
+		"try catch throw finally ex-info ex-message ex-data":                "there is no exception handling: test values with if, when or some->, and call (fail reason) to stop with an error",
+		"slurp spit eval read-string load-file require import ns in-ns":     "there is no I/O, eval or namespace loading: use tool/ functions for external data",
+		"lazy-seq cycle repeatedly lazy-cat":                                "sequences are eager and finite: use range, repeat with a count, or loop/recur",
+		"letfn":                                                             "define local functions with (let [f (fn [x] ...)] ...) or top-level defn",
+		"dotimes while":                                                     "use (doseq [i (range n)] ...) or loop/recur",
+		"future promise deliver agent send":                                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
+	} {
+		for _, n := range strings.Fields(names) {
+			unsupportedHints[n] = hint
+		}
+	}
+}
+
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(UndefinedSymbol, "%s is not defined", name)
+	if hint, ok := unsupportedHints[name]; ok {
+		return e.WithHint("%s", hint)
+	}
 	if sugg := c.suggest(name); len(sugg) > 0 {
 		return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 	}

@@ -238,6 +238,8 @@ func TestEvalErrors(t *testing.T) {
 		{"(f) (defn f [] (g)) (defn g [] 1)", UndefinedSymbol},
 		{"(map and [1 2])", ValidationError},
 		{"(let [& 1] 1)", ValidationError},
+		{"(let [a (atom 0)] (swap! a inc))", UndefinedSymbol},
+		{"(try (inc 1) (catch Exception e 0))", UndefinedSymbol},
 	}
 	var b strings.Builder
 	for _, c := range cases {
