@@ -91,7 +91,7 @@ func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
 	if ar == nil {
 		return nil, c.arityError(len(args))
 	}
-	fr := &frame{slots: make([]Value, c.lam.nslots), free: c.free}
+	fr := newFrame(c.lam.nslots, c.free)
 	if ar.selfSlot >= 0 {
 		fr.slots[ar.selfSlot] = c
 	}

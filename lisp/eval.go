@@ -19,6 +19,19 @@ type node interface {
 type frame struct {
 	slots []Value
 	free  []Value
+	// inline holds the slots of small functions, so that a call makes one
+	// allocation instead of two.
+	inline [4]Value
+}
+
+func newFrame(nslots int, free []Value) *frame {
+	fr := &frame{free: free}
+	if nslots <= len(fr.inline) {
+		fr.slots = fr.inline[:nslots]
+	} else {
+		fr.slots = make([]Value, nslots)
+	}
+	return fr
 }
 
 // recurMarker is returned by a recur node in place of a value. Analysis only
