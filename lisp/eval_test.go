@@ -264,6 +264,14 @@ func TestPrintln(t *testing.T) {
 	}
 }
 
+func TestPrintVariants(t *testing.T) {
+	res := run(t, `(print "a" 1) (prn "a" [1 "b"]) (printf "%s has %d items\n" "cart" 3)`, Env{})
+	want := []string{"a 1", `"a" [1 "b"]`, "cart has 3 items"}
+	if strings.Join(res.Prints, "|") != strings.Join(want, "|") {
+		t.Errorf("prints = %q, want %q", res.Prints, want)
+	}
+}
+
 func TestReturnAndFail(t *testing.T) {
 	res := run(t, "(def saved 1) (return {:done true}) (def never 2)", Env{TurnNumber: 3})
 	if res.Err != nil || !res.Returned || Repr(res.Value) != "{:done true}" {
