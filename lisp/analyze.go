@@ -517,9 +517,15 @@ func definedNames(forms []Value, into map[string]bool) {
 		switch f := f.(type) {
 		case *List:
 			if len(f.Elems) >= 2 {
-				if head, ok := f.Elems[0].(Symbol); ok && (head == "def" || head == "defn" || head == "defonce") {
-					if s, ok := f.Elems[1].(Symbol); ok && lexPlainSymbol(string(s)) {
-						into[string(s)] = true
+				if head, ok := f.Elems[0].(Symbol); ok && (head == "def" || head == "defn" || head == "defn-" || head == "defonce" || head == "declare") {
+					names := f.Elems[1:2]
+					if head == "declare" {
+						names = f.Elems[1:]
+					}
+					for _, n := range names {
+						if s, ok := n.(Symbol); ok && lexPlainSymbol(string(s)) {
+							into[string(s)] = true
+						}
 					}
 				}
 			}

@@ -305,3 +305,18 @@ func TestMultiArityDefn(t *testing.T) {
 		t.Fatalf("%v %v", res.Value, res.Err)
 	}
 }
+
+func TestClojureHabits(t *testing.T) {
+	cases := map[string]string{
+		"(defn- helper [x] (inc x)) (helper 1)": "2",
+		"(declare odd2?) (defn even2? [n] (if (= n 0) true (odd2? (- n 1)))) (defn odd2? [n] (if (= n 0) false (even2? (- n 1)))) (even2? 10)": "true",
+		"(def ^:private x 1) (defn ^String f [^long y] (+ x y)) (f 2)":                                                                         "3",
+		"(def ^{:doc \"d\"} y 5) y": "5",
+	}
+	for src, want := range cases {
+		res := run(t, src, Env{})
+		if res.Err != nil || Repr(res.Value) != want {
+			t.Errorf("%s = %v %v, want %s", src, Repr(res.Value), res.Err, want)
+		}
+	}
+}

@@ -284,7 +284,34 @@ func (r *reader) readForm() (Value, error) {
 		return &List{Elems: []Value{Symbol("quote"), f}, Pos: Pos{line, col}}, nil
 	case '#':
 		return r.readDispatch()
-	case '@', '^', '`', '~':
+	case '^':
+		// Metadata (^:private, ^{:doc "..."}, ^String) means nothing in
+		// PTC-Lisp; it is read and dropped so that Clojure habits still work.
+		if r.edn {
+			return nil, r.errorf(line, col, "metadata is not allowed in a value")
+		}
+		r.next()
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
+		}
+		if err := r.enter(line, col); err != nil {
+			return nil, err
+		}
+		defer func() { r.depth-- }()
+		if _, err := r.readForm(); err != nil {
+			return nil, err
+		}
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
+		}
+		return r.readForm()
+	case '@', '`', '~':
 		r.next()
 		return nil, r.errorf(line, col, "%q is not supported in PTC-Lisp", c).
 			WithHint("PTC-Lisp has no deref, metadata or syntax-quote; write plain expressions")

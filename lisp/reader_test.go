@@ -135,7 +135,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestReadDeepNesting(t *testing.T) {
-	for _, open := range []string{"(", "[", "{", "#{", "#(", "'"} {
+	for _, open := range []string{"(", "[", "{", "#{", "#(", "'", "^:a "} {
 		src := strings.Repeat(open, 100_000)
 		_, err := Read(src, 0)
 		if err == nil || AsError(err).Kind != ParseError {

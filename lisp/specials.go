@@ -26,6 +26,8 @@ func init() {
 		"loop":     compileLoop,
 		"fn":       compileFn,
 		"defn":     compileDefn,
+		"defn-":    compileDefn,
+		"declare":  compileDeclare,
 		"defonce":  compileDefonce,
 		"when":     compileWhen,
 		"when-not": compileWhenNot,
@@ -392,6 +394,17 @@ func compileDefn(c *compiler, l *List, tail bool) (node, error) {
 		return nil, err
 	}
 	return &defNode{name: name, doc: doc, init: init, pos: l.Pos}, nil
+}
+
+// compileDeclare accepts (declare f g) for mutual recursion; user names
+// resolve by name at run time already, so it has nothing to do.
+func compileDeclare(c *compiler, l *List, tail bool) (node, error) {
+	for _, f := range l.Elems[1:] {
+		if _, err := c.defName("declare", f); err != nil {
+			return nil, err
+		}
+	}
+	return &constNode{Nil}, nil
 }
 
 func firstElem(l *List) Value {
