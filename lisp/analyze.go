@@ -327,6 +327,21 @@ func (c *compiler) undefined(name string) *Error {
 	if hint, ok := unsupportedHints[name]; ok {
 		return e.WithHint("%s", hint)
 	}
+	switch name {
+	case "data", "memory", "ctx":
+		var keys []string
+		if c.names.data != nil {
+			for _, en := range c.names.data.Entries() {
+				keys = append(keys, "data/"+strings.TrimPrefix(Str(en.Key), ":"))
+			}
+		}
+		if len(keys) == 0 {
+			return e.WithHint("data/ is a namespace, not a value: read one input with data/name; this program has no data")
+		}
+		return e.WithHint("data/ is a namespace, not a value: read one input with data/name (%s)", strings.Join(keys, ", "))
+	case "tool", "tools":
+		return e.WithHint("tool/ is a namespace, not a value: call a tool with (tool/name {...})")
+	}
 	if sugg := c.suggest(name); len(sugg) > 0 {
 		return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 	}
