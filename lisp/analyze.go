@@ -147,7 +147,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			}
 			return &constNode{b.Map()}, nil
 		}
-		return &mapNode{elems: elems, pos: f.Pos}, nil
+		return &mapNode{elems: elems}, nil
 	case *SetForm:
 		elems, err := c.compileAll(f.Elems)
 		if err != nil {

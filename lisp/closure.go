@@ -14,7 +14,6 @@ type lambda struct {
 	captures  []capture
 	freeNames []string
 	form      *List // the source form, for printing and serialization
-	pos       Pos
 }
 
 type arity struct {

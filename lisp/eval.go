@@ -109,7 +109,6 @@ func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
 
 type mapNode struct {
 	elems []node // key, value, key, value ...
-	pos   Pos
 }
 
 func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {

@@ -3,7 +3,6 @@ package lisp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -331,9 +330,4 @@ func (p *progState) commit(prelude *Memory) *Memory {
 		m.put(g.binding)
 	}
 	return m
-}
-
-// String renders a tool call for logs.
-func (r ToolCallRecord) String() string {
-	return fmt.Sprintf("#%d tool/%s %s", r.Index, r.Name, Repr(r.Args))
 }

@@ -418,7 +418,7 @@ func firstElem(l *List) Value {
 // (fn name? ([params] body...) ...).
 func compileFn(c *compiler, l *List, tail bool) (node, error) {
 	rest := l.Elems[1:]
-	lam := &lambda{form: l, pos: l.Pos}
+	lam := &lambda{form: l}
 	if len(rest) > 0 {
 		if s, ok := rest[0].(Symbol); ok {
 			lam.selfName = string(s)
