@@ -168,6 +168,18 @@ func TestEvalForms(t *testing.T) {
 		{"(count (filter (any-of) [{:a 1} {:a 2}]))", "0"},
 		{"(count (filter (none-of) [{:a 1} {:a 2}]))", "2"},
 		{"(let [ids [1 3]] (count (filter (where :id in ids) [{:id 1} {:id 2} {:id 3}])))", "2"},
+		{"(count (filter (where :p > 1.5) [{:p 1} {:p 2} {:p 1.5} {:p 2.5} {:p \"x\"}]))", "2"},
+		{"(count (filter (where :p <= 2) [{:p 1.5} {:p 2} {:p 2.5} {:p ##NaN}]))", "2"},
+		{`(count (filter (where :d >= "2024-02") [{:d "2024-01-15"} {:d "2024-03-01"}]))`, "1"},
+		{"(count (filter (where [:xs 0] = 1) [{:xs [1]} {:xs [2]} {:xs []}]))", "1"},
+		{`(count (filter (where :tags in #{"a" "b"}) [{:tags "a"} {:tags "c"}]))`, "1"},
+		{"(count (filter (where :m includes :k) [{:m {:k 1}} {:m {:j 1}}]))", "1"},
+		// closures print as source
+		{"(str (fn [x] x))", `"(fn [x] x)"`},
+		{"(let [k 2] (str (fn [x] (* k x))))", `"(let [k 2] (fn [x] (* k x)))"`},
+		{"(str (where :a > 1) (all-of :a))", `"(where :a > 1)(all-of :a)"`},
+		// vars
+		{"(defn f [x] (* 2 x)) (#'f 4)", "8"},
 		// namespaces and constants
 		{"(clojure.core/let [x 1] x)", "1"},
 		{"(core/inc 1)", "2"},
