@@ -313,7 +313,7 @@ func init() {
 		"slurp spit eval read-string load-file require import ns in-ns":     "there is no I/O, eval or namespace loading: use tool/ functions for external data",
 		"lazy-seq cycle repeatedly lazy-cat":                                "sequences are eager and finite: use range, repeat with a count, or loop/recur",
 		"letfn":                                                             "define local functions with (let [f (fn [x] ...)] ...) or top-level defn",
-		"dotimes while":                                                     "use (doseq [i (range n)] ...) or loop/recur",
+		"while":                                                             "there is no mutable state to test: use loop/recur",
 		"future promise deliver agent send":                                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
 	} {
 		for _, n := range strings.Fields(names) {

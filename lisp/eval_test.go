@@ -141,6 +141,7 @@ func TestEvalForms(t *testing.T) {
 		{"(for [x [1 2] :let [y (* x 10)]] y)", "[10 20]"},
 		{"(for [[k v] {:a 1 :b 2}] [v k])", "[[1 :a] [2 :b]]"},
 		{"(doseq [x [1 2]] (println x))", "nil"},
+		{"(let [range 5] (dotimes [i 3] (println i range)))", "nil"},
 		// keywords, maps, sets as functions
 		{`(:name {:name "Alice"})`, `"Alice"`},
 		{`(:missing {:name "Alice"} "default")`, `"default"`},

@@ -53,6 +53,7 @@ func init() {
 		"condp":   compileCondp,
 		"for":     func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, true) },
 		"doseq":   func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, false) },
+		"dotimes": compileDotimes,
 		"comment": func(*compiler, *List, bool) (node, error) { return &constNode{Nil}, nil },
 	}
 }
@@ -896,6 +897,20 @@ func compileCondp(c *compiler, l *List, tail bool) (node, error) {
 		n.results = append(n.results, r)
 	}
 	return n, nil
+}
+
+// compileDotimes rewrites (dotimes [i n] body...) to
+// (doseq [i (clojure.core/range n)] body...); the qualified name reaches the
+// builtin even where a local shadows range.
+func compileDotimes(c *compiler, l *List, tail bool) (node, error) {
+	v, ok := optional(l.Elems, 1).(*Vector)
+	if !ok || v.Len() != 2 {
+		return nil, c.errorf(ValidationError, "dotimes takes a binding vector [name count]").
+			WithHint("write (dotimes [i 3] (println i))")
+	}
+	count := &List{Elems: []Value{Symbol("clojure.core/range"), v.Index(1)}, Pos: l.Pos}
+	form := &List{Elems: append([]Value{Symbol("doseq"), NewVector([]Value{v.Index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
+	return compileFor(c, form, false)
 }
 
 func compileFor(c *compiler, l *List, collect bool) (node, error) {
