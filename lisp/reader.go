@@ -159,7 +159,7 @@ func (r *reader) skipSpace() error {
 	for !r.eof() {
 		c := r.peek()
 		switch {
-		case c == ',' || unicode.IsSpace(c):
+		case c == ',' || c == '\uFEFF' || unicode.IsSpace(c):
 			r.next()
 		case c == ';':
 			for !r.eof() && r.peek() != '\n' {
@@ -567,7 +567,11 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 			WithHint("values are literal data; quote text as a string or use a keyword")
 	}
 	if !lexSymbolText(tok) {
-		return nil, r.errorf(line, col, "invalid symbol %s", tok)
+		e := r.errorf(line, col, "invalid symbol %s", tok)
+		if strings.ContainsAny(tok, "\u201c\u201d\u2018\u2019") {
+			return nil, e.WithHint(`strings use straight double quotes: "text"`)
+		}
+		return nil, e.WithHint("symbols use letters, digits and * + ! - _ ? < > = / . $ & %%")
 	}
 	if r.shortFn != nil && tok[0] == '%' {
 		switch {
