@@ -1,0 +1,322 @@
+// Command loadbench measures the sidecar over gRPC against the transport's
+// limit on the same machine.
+//
+// It builds and starts two server processes on loopback: the real
+// ptc-sidecar binary (A) and bench/cmd/echoserver (B), a gRPC server of the
+// same grpc-go that reads the request bytes without decoding them and
+// answers with a response of the sidecar's response size. For each
+// workload and each concurrency level it alternates timed phases A, B, A,
+// B, ... (so that a change in the machine's load hits both sides alike),
+// sending the same marshalled request bytes to both, and prints per phase
+// and as medians over the rounds:
+//
+//   - requests per second, p50 and p99 latency, seen by the clients;
+//   - CPU per request of the server process (utime+stime from /proc/PID/stat);
+//   - the peak RSS of the server process (VmHWM from /proc/PID/status);
+//   - the ratios A/B.
+//
+// Before any load it reports each server's idle RSS and the latency of the
+// sidecar's first ToMessages call. Workloads: "tomessages" (the 20-turn
+// fixture of bench/fixture) and "evalturn" (a typical data-exploring
+// program). The run is bounded: phases of -duration each, at most
+// -max-requests timed calls per phase.
+//
+//	go run ./bench/cmd/loadbench -clients 1,8,64 -duration 3s -rounds 3
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
+	"github.com/ptc-sidecar/ptc-sidecar/bench/rawcodec"
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
+
+type config struct {
+	clients     []int
+	workloads   []string
+	duration    time.Duration
+	warmup      time.Duration
+	rounds      int
+	conns       int
+	maxRequests int
+	sidecarBin  string
+	serverArgs  []string
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loadbench: %v\n", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "loadbench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string) (config, error) {
+	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
+	clients := fs.String("clients", "1,8,64", "comma-separated concurrency `levels` (callers in flight)")
+	workloads := fs.String("workloads", "tomessages,evalturn", "comma-separated `workloads`: tomessages, evalturn")
+	cfg := config{}
+	fs.DurationVar(&cfg.duration, "duration", 3*time.Second, "timed `duration` of each phase")
+	fs.DurationVar(&cfg.warmup, "warmup", 500*time.Millisecond, "untimed warm-up before each phase")
+	fs.IntVar(&cfg.rounds, "rounds", 3, "A/B alternations per workload and level")
+	fs.IntVar(&cfg.conns, "conns", 1, "client connections per server (0: one per caller)")
+	fs.IntVar(&cfg.maxRequests, "max-requests", 500_000, "most timed calls per phase")
+	fs.StringVar(&cfg.sidecarBin, "sidecar", "", "prebuilt ptc-sidecar `binary` (empty: go build ./cmd/ptc-sidecar)")
+	serverArgs := fs.String("server-args", "", "extra space-separated flags for 'ptc-sidecar serve'")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	for s := range strings.SplitSeq(*clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 1024 {
+			return cfg, fmt.Errorf("-clients: want levels from 1 to 1024, got %q", s)
+		}
+		cfg.clients = append(cfg.clients, n)
+	}
+	for w := range strings.SplitSeq(*workloads, ",") {
+		w = strings.TrimSpace(w)
+		if w != "tomessages" && w != "evalturn" {
+			return cfg, fmt.Errorf("-workloads: unknown workload %q (want tomessages, evalturn)", w)
+		}
+		cfg.workloads = append(cfg.workloads, w)
+	}
+	switch {
+	case cfg.duration <= 0 || cfg.duration > 5*time.Minute:
+		return cfg, fmt.Errorf("-duration: want 0 < d <= 5m, got %v", cfg.duration)
+	case cfg.warmup < 0 || cfg.warmup > time.Minute:
+		return cfg, fmt.Errorf("-warmup: want 0 <= d <= 1m, got %v", cfg.warmup)
+	case cfg.rounds < 1 || cfg.rounds > 100:
+		return cfg, fmt.Errorf("-rounds: want 1 to 100, got %d", cfg.rounds)
+	case cfg.conns < 0 || cfg.conns > 1024:
+		return cfg, fmt.Errorf("-conns: want 0 to 1024, got %d", cfg.conns)
+	case cfg.maxRequests < 1:
+		return cfg, fmt.Errorf("-max-requests: want at least 1, got %d", cfg.maxRequests)
+	}
+	cfg.serverArgs = strings.Fields(*serverArgs)
+	return cfg, nil
+}
+
+// workload is a request for the sidecar, marshalled once, and what its
+// answer must look like.
+type workload struct {
+	name    string
+	method  string
+	request proto.Message
+	check   func(cc *grpc.ClientConn) (respBytes int, err error)
+}
+
+func workloadOf(name string) workload {
+	switch name {
+	case "evalturn":
+		req := fixture.EvalTurn()
+		return workload{name, ptcsidecarv1.SidecarService_EvalTurn_FullMethodName, req, func(cc *grpc.ClientConn) (int, error) {
+			resp, err := ptcsidecarv1.NewSidecarServiceClient(cc).EvalTurn(context.Background(), req)
+			if err != nil {
+				return 0, err
+			}
+			if t := resp.GetTurn(); t == nil || !t.GetSuccess() || !t.GetReturned() {
+				return 0, fmt.Errorf("evalturn fixture did not return successfully: %v", resp)
+			}
+			return proto.Size(resp), nil
+		}}
+	default:
+		req := fixture.ToMessages()
+		return workload{"tomessages", ptcsidecarv1.SidecarService_ToMessages_FullMethodName, req, func(cc *grpc.ClientConn) (int, error) {
+			resp, err := ptcsidecarv1.NewSidecarServiceClient(cc).ToMessages(context.Background(), req)
+			if err != nil {
+				return 0, err
+			}
+			if len(resp.GetMessages()) != 2 || resp.GetStats().GetTurnsCompressed() != 20 {
+				return 0, fmt.Errorf("tomessages fixture: want [SYSTEM, USER] over 20 turns, got %d messages, stats %v", len(resp.GetMessages()), resp.GetStats())
+			}
+			return proto.Size(resp), nil
+		}}
+	}
+}
+
+func run(ctx context.Context, cfg config) error {
+	dir, err := os.MkdirTemp("", "loadbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	sidecarBin := cfg.sidecarBin
+	if sidecarBin == "" {
+		sidecarBin = filepath.Join(dir, "ptc-sidecar")
+		if err := goBuild(sidecarBin, "./cmd/ptc-sidecar"); err != nil {
+			return err
+		}
+	}
+	echoBin := filepath.Join(dir, "echoserver")
+	if err := goBuild(echoBin, "./bench/cmd/echoserver"); err != nil {
+		return err
+	}
+
+	sidecar, err := start(ctx, "ptc-sidecar", sidecarBin, append([]string{"serve", "--listen", "127.0.0.1:0"}, cfg.serverArgs...)...)
+	if err != nil {
+		return err
+	}
+	defer sidecar.stop()
+	echo, err := start(ctx, "echoserver", echoBin, "--listen", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer echo.stop()
+
+	printMachine()
+	time.Sleep(500 * time.Millisecond) // let both runtimes settle before reading idle RSS
+	for _, p := range []*process{sidecar, echo} {
+		rss, _, err := p.memory()
+		if err != nil {
+			return err
+		}
+		fmt.Printf("idle RSS %-12s %6.1f MB\n", p.name, mb(rss))
+	}
+
+	checkConn, err := grpc.NewClient(sidecar.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20), grpc.MaxCallSendMsgSize(64<<20)))
+	if err != nil {
+		return err
+	}
+	defer checkConn.Close()
+
+	for i, name := range cfg.workloads {
+		w := workloadOf(name)
+		reqBytes, err := proto.Marshal(w.request)
+		if err != nil {
+			return err
+		}
+		first := time.Now()
+		respBytes, err := w.check(checkConn)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			fmt.Printf("first call of the process (%s): %v\n", name, time.Since(first).Round(10*time.Microsecond))
+		}
+		fmt.Printf("\nworkload %s: request %d bytes, response %d bytes\n", name, len(reqBytes), respBytes)
+		a := &target{proc: sidecar, method: w.method}
+		b := &target{proc: echo, method: rawcodec.EchoFullMethod, md: metadata.Pairs(rawcodec.ResponseBytesHeader, strconv.Itoa(respBytes))}
+		for _, clients := range cfg.clients {
+			if err := compare(ctx, cfg, reqBytes, clients, a, b); err != nil {
+				return fmt.Errorf("%s with %d clients: %w", name, clients, err)
+			}
+		}
+	}
+	printLoad("at the end")
+	return nil
+}
+
+// compare runs the A/B rounds of one workload at one concurrency level and
+// prints them.
+func compare(ctx context.Context, cfg config, req []byte, clients int, a, b *target) error {
+	conns := cfg.conns
+	if conns == 0 {
+		conns = clients
+	}
+	for _, t := range []*target{a, b} {
+		if err := t.dial(conns); err != nil {
+			return err
+		}
+		defer t.close()
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "clients=%d conns=%d\tround\trps\tp50\tp99\tcpu/req\tpeak RSS\terrors\t\n", clients, conns)
+	var as, bs []phase
+	for round := 1; round <= cfg.rounds; round++ {
+		for _, t := range []*target{a, b} {
+			ph, err := t.run(ctx, req, clients, cfg.warmup, cfg.duration, cfg.maxRequests)
+			if err != nil {
+				return err
+			}
+			if ph.errors > 0 {
+				fmt.Fprintf(os.Stderr, "%s: %d failed calls, first: %v\n", t.proc.name, ph.errors, ph.firstErr)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%s\t%.1f MB\t%d\t\n", t.proc.name, round, ph.rps(),
+				ms(ph.p50), ms(ph.p99), ms(ph.cpuPerRequest()), mb(ph.peakRSS), ph.errors)
+			if t == a {
+				as = append(as, ph)
+			} else {
+				bs = append(bs, ph)
+			}
+		}
+	}
+	tw.Flush()
+	ratio := func(f func(phase) float64) string {
+		var rs []float64
+		for i := range as {
+			rs = append(rs, f(as[i])/f(bs[i]))
+		}
+		slices.Sort(rs)
+		return fmt.Sprintf("%.2f (%.2f-%.2f)", rs[len(rs)/2], rs[0], rs[len(rs)-1])
+	}
+	fmt.Printf("ratios sidecar/echo, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
+		cfg.rounds,
+		ratio(func(p phase) float64 { return p.rps() }),
+		ratio(func(p phase) float64 { return float64(p.p50) }),
+		ratio(func(p phase) float64 { return float64(p.p99) }),
+		ratio(func(p phase) float64 { return float64(p.cpuPerRequest()) }),
+		mb(slices.MaxFunc(as, func(x, y phase) int { return int(x.peakRSS - y.peakRSS) }).peakRSS))
+	printLoad("")
+	return nil
+}
+
+func goBuild(out, pkg string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s (run loadbench from the repository root): %w", pkg, err)
+	}
+	return nil
+}
+
+func printMachine() {
+	model := "unknown"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	fmt.Printf("machine: %d CPUs, %s, %s/%s, %s, %s\n", runtime.NumCPU(), model, runtime.GOOS, runtime.GOARCH,
+		runtime.Version(), time.Now().UTC().Format(time.RFC3339))
+	printLoad("at start")
+}
+
+func printLoad(when string) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return
+	}
+	f := strings.Fields(string(b))
+	if len(f) >= 3 {
+		fmt.Printf("load average %s %s %s %s\n", f[0], f[1], f[2], when)
+	}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/float64(time.Millisecond)) }
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
