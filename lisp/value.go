@@ -155,8 +155,38 @@ type MapEntry struct{ Key, Val Value }
 // printing, iteration and memory serialization are deterministic.
 type Map struct {
 	entries []MapEntry
-	index   map[any]int // hash key -> position in entries
+	index   map[any]int // hash key -> position in entries; nil while the map is small
 	weight  int64       // see Weight
+}
+
+// smallMap is the most entries a map holds without an index. Most maps
+// of agent data are records of a few fields, where a linear scan beats
+// hashing and saves allocating a Go map per value.
+const smallMap = 8
+
+// find returns the position of the entry with key k.
+func (m *Map) find(k Value) (int, bool) {
+	if m.index != nil {
+		i, ok := m.index[HashKey(k)]
+		return i, ok
+	}
+	switch k.(type) {
+	case NilType, Bool, Int, String, Keyword, Symbol:
+		// These are their own hash key: equal keys are equal interfaces.
+		for i, e := range m.entries {
+			if e.Key == k {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	hk := HashKey(k)
+	for i, e := range m.entries {
+		if HashKey(e.Key) == hk {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // EmptyMap is the map {}.
@@ -173,7 +203,7 @@ func (m *Map) Get(k Value) (Value, bool) {
 	if len(m.entries) == 0 {
 		return Nil, false
 	}
-	i, ok := m.index[HashKey(k)]
+	i, ok := m.find(k)
 	if !ok {
 		return Nil, false
 	}
@@ -208,20 +238,28 @@ type MapBuilder struct{ m *Map }
 
 // NewMapBuilder returns a builder with room for n entries.
 func NewMapBuilder(n int) *MapBuilder {
-	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), index: make(map[any]int, n), weight: 1}}
+	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), weight: 1}}
 }
 
 // Set adds or replaces an entry; a replaced key keeps its position.
 func (b *MapBuilder) Set(k, v Value) {
-	hk := HashKey(k)
-	if i, ok := b.m.index[hk]; ok {
-		b.m.weight = addWeight(b.m.weight-Weight(b.m.entries[i].Val), Weight(v))
-		b.m.entries[i].Val = v
+	m := b.m
+	if i, ok := m.find(k); ok {
+		m.weight = addWeight(m.weight-Weight(m.entries[i].Val), Weight(v))
+		m.entries[i].Val = v
 		return
 	}
-	b.m.weight = addWeight(b.m.weight, addWeight(Weight(k), Weight(v)))
-	b.m.index[hk] = len(b.m.entries)
-	b.m.entries = append(b.m.entries, MapEntry{k, v})
+	m.weight = addWeight(m.weight, addWeight(Weight(k), Weight(v)))
+	m.entries = append(m.entries, MapEntry{k, v})
+	switch n := len(m.entries); {
+	case n > smallMap+1:
+		m.index[HashKey(k)] = n - 1
+	case n == smallMap+1:
+		m.index = make(map[any]int, max(n, cap(m.entries)))
+		for i, e := range m.entries {
+			m.index[HashKey(e.Key)] = i
+		}
+	}
 }
 
 // Get returns the value stored so far under k.

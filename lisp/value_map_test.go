@@ -1,0 +1,62 @@
+package lisp
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// TestMapSmallAndIndexed checks that maps answer the same below and above
+// the size at which they start keeping an index: lookups of every key kind,
+// equal keys of different spellings, replacement in place and misses.
+func TestMapSmallAndIndexed(t *testing.T) {
+	keys := []Value{
+		Keyword("a"), String("a"), Symbol("a"), Int(1), Float(1.5), Bool(true), Nil,
+		Float(math.NaN()), Float(0), NewVector([]Value{Int(1), Int(2)}),
+	}
+	for n := 0; n <= 3*smallMap; n++ {
+		b := NewMapBuilder(0)
+		var want []MapEntry
+		for i := range n {
+			k := keys[i%len(keys)]
+			if i >= len(keys) {
+				k = Keyword(fmt.Sprintf("k%d", i))
+			}
+			b.Set(k, Int(i))
+			want = append(want, MapEntry{k, Int(i)})
+		}
+		if n > 0 {
+			b.Set(want[0].Key, String("replaced")) // keeps its position
+			want[0].Val = String("replaced")
+		}
+		m := b.Map()
+		if m.Len() != len(want) {
+			t.Fatalf("n=%d: Len = %d, want %d", n, m.Len(), len(want))
+		}
+		for i, e := range m.Entries() {
+			if HashKey(e.Key) != HashKey(want[i].Key) || !Equal(e.Val, want[i].Val) {
+				t.Fatalf("n=%d: entry %d = %v, want %v", n, i, e, want[i])
+			}
+			if got, ok := m.Get(want[i].Key); !ok || !Equal(got, want[i].Val) {
+				t.Fatalf("n=%d: Get(%s) = %v, %v", n, Repr(want[i].Key), got, ok)
+			}
+		}
+		// Spellings of keys already present find them.
+		if n >= len(keys) {
+			if _, ok := m.Get(Float(math.Copysign(0, -1))); !ok {
+				t.Errorf("n=%d: -0.0 does not find 0.0", n)
+			}
+			if _, ok := m.Get(NewVector([]Value{Int(1), Int(2)})); !ok {
+				t.Errorf("n=%d: an equal vector is not found", n)
+			}
+		}
+		for _, miss := range []Value{Keyword("absent"), Int(99), NewVector(nil), String("k3")} {
+			if _, ok := m.Get(miss); ok {
+				t.Errorf("n=%d: Get(%s) found a key that is absent", n, Repr(miss))
+			}
+		}
+		if got := m.Assoc(Keyword("new"), Int(-1)); got.Len() != m.Len()+1 {
+			t.Errorf("n=%d: Assoc of a new key: Len %d", n, got.Len())
+		}
+	}
+}
