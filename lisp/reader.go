@@ -115,6 +115,7 @@ type reader struct {
 	edn        bool
 	// shortFn is non-nil while reading the body of #( ... ).
 	shortFn *shortFnArgs
+	stack   []Value // see readSeq
 }
 
 type shortFnArgs struct {
@@ -132,12 +133,20 @@ func newReader(src string, maxNesting int, edn bool) *reader {
 func (r *reader) eof() bool { return r.off >= len(r.src) }
 
 func (r *reader) peek() rune {
+	if r.off < len(r.src) && r.src[r.off] < utf8.RuneSelf {
+		return rune(r.src[r.off])
+	}
 	c, _ := utf8.DecodeRuneInString(r.src[r.off:])
 	return c
 }
 
 func (r *reader) next() rune {
-	c, n := utf8.DecodeRuneInString(r.src[r.off:])
+	c, n := rune(0), 0
+	if r.off < len(r.src) && r.src[r.off] < utf8.RuneSelf {
+		c, n = rune(r.src[r.off]), 1
+	} else {
+		c, n = utf8.DecodeRuneInString(r.src[r.off:])
+	}
 	r.off += n
 	if c == '\n' {
 		r.line++
@@ -159,7 +168,7 @@ func (r *reader) skipSpace() error {
 	for !r.eof() {
 		c := r.peek()
 		switch {
-		case c == ',' || c == '\uFEFF' || unicode.IsSpace(c):
+		case c == ' ' || c == ',' || c == '\n' || c == '\t' || c == '\r' || c == '\uFEFF' || unicode.IsSpace(c):
 			r.next()
 		case c == ';':
 			for !r.eof() && r.peek() != '\n' {
@@ -188,8 +197,11 @@ func (r *reader) skipSpace() error {
 // lexTerminator reports characters that end a token.
 func lexTerminator(c rune) bool {
 	switch c {
-	case '(', ')', '[', ']', '{', '}', '"', ';', ',', '\\', '@', '^', '`', '~':
+	case '(', ')', '[', ']', '{', '}', '"', ';', ',', '\\', '@', '^', '`', '~', ' ', '\n', '\t', '\r':
 		return true
+	}
+	if c < utf8.RuneSelf {
+		return c == '\v' || c == '\f' // the other ASCII spaces are above
 	}
 	return unicode.IsSpace(c)
 }
@@ -329,7 +341,10 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 		return nil, err
 	}
 	defer func() { r.depth-- }()
-	elems := []Value{}
+	// Forms collect on a stack shared by every level, so each sequence
+	// costs one allocation of its final size.
+	mark := len(r.stack)
+	defer func() { clear(r.stack[mark:]); r.stack = r.stack[:mark] }()
 	for {
 		if err := r.skipSpace(); err != nil {
 			return nil, err
@@ -340,7 +355,7 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 		}
 		if c := r.peek(); c == close {
 			r.next()
-			return elems, nil
+			return append([]Value{}, r.stack[mark:]...), nil
 		} else if c == ')' || c == ']' || c == '}' {
 			return nil, r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
 				WithHint("close it with %q first", close)
@@ -349,7 +364,7 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		elems = append(elems, f)
+		r.stack = append(r.stack, f)
 	}
 }
 
@@ -366,6 +381,18 @@ func lexOpener(close rune) string {
 func (r *reader) readString() (string, error) {
 	line, col := r.line, r.col
 	r.next() // opening quote
+	// Most strings hold no escape and no newline: they are a slice of the
+	// source, and the column moves by their length in characters.
+	for i := r.off; i < len(r.src); i++ {
+		if c := r.src[i]; c == '"' {
+			text := r.src[r.off:i]
+			r.col += utf8.RuneCountInString(text) + 1
+			r.off = i + 1
+			return text, nil
+		} else if c == '\\' || c == '\n' {
+			break
+		}
+	}
 	var b strings.Builder
 	for {
 		if r.eof() {
