@@ -250,6 +250,11 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k, ok := fn.(*constNode); ok && len(args) == 1 {
+		if kw, ok := k.v.(Keyword); ok {
+			return &keywordCallNode{key: kw, coll: args[0], pos: l.Pos}, nil
+		}
+	}
 	return &callNode{fn: fn, args: args, pos: l.Pos}, nil
 }
 

@@ -118,17 +118,23 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 		return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
 			WithHint("only functions, keywords, maps and sets can be called")
 	}
-	if th.limits.MaxDepth > 0 && th.depth >= th.limits.MaxDepth {
-		return nil, Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
-			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
-	}
-	if err := th.Step(1); err != nil {
+	if err := th.enterCall(); err != nil {
 		return nil, err
 	}
 	th.depth++
 	v, err := c.Call(th, args)
 	th.depth--
 	return v, err
+}
+
+// enterCall charges the step of a call and refuses one that would pass
+// the depth limit.
+func (th *Thread) enterCall() error {
+	if th.limits.MaxDepth > 0 && th.depth >= th.limits.MaxDepth {
+		return Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
+			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
+	}
+	return th.Step(1)
 }
 
 // checkWeight refuses a value whose printed size would pass

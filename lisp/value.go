@@ -366,7 +366,26 @@ func (k Keyword) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError(":"+string(k), "(:"+string(k)+" map) or (:"+string(k)+" map default)", len(args))
 	}
-	return lookup(args[0], k, args[1:])
+	return k.get(args[0], args[1:]), nil
+}
+
+// get is (k coll) and (k coll default). A keyword looking itself up in a
+// small map, the commonest call of agent programs, is found without boxing
+// the keyword into an interface (an allocation).
+func (k Keyword) get(coll Value, def []Value) Value {
+	if m, ok := coll.(*Map); ok && m.index == nil {
+		for _, e := range m.entries {
+			if kk, ok := e.Key.(Keyword); ok && kk == k {
+				return e.Val
+			}
+		}
+		if len(def) == 1 {
+			return def[0]
+		}
+		return Nil
+	}
+	v, _ := lookup(coll, k, def)
+	return v
 }
 
 // Call looks a key up in the map: (m k) and (m k default).

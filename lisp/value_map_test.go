@@ -60,3 +60,22 @@ func TestMapSmallAndIndexed(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordLookup checks (:k m) and (:k m default) on small and indexed
+// maps, keys of other types that print alike, and non-maps.
+func TestKeywordLookup(t *testing.T) {
+	want := map[string]string{
+		`[(:a {:a 1}) (:a {"a" 1}) (:a {"a" 1} :d) (:b {:a 1} :d) (:a nil) (:a [1]) (:a nil 5)]`:                        `[1 nil :d :d nil nil 5]`,
+		`(let [m (zipmap (map #(keyword (str "k" %)) (range 20)) (range 20))] [(:k3 m) (:k19 m) (:k20 m) (:k20 m :d)])`: `[3 19 nil :d]`,
+		`(map :a [{:a 1} {:b 2} {:a nil}])`: `[1 nil nil]`,
+	}
+	for src, w := range want {
+		res, err := Eval(t.Context(), src, Env{})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", src, err, res.Err)
+		}
+		if got := Repr(res.Value); got != w {
+			t.Errorf("%s = %s, want %s", src, got, w)
+		}
+	}
+}
