@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // measure fills the message, character and token figures of stats: before
@@ -158,4 +160,13 @@ func (c *tokenCache) reset() {
 	c.counts = map[tokenKey]int{}
 	c.order = nil
 	c.bytes = 0
+}
+
+// WarmUp loads the default tokenizer and remembers the token count of the
+// built-in system prompt: the two costs that would otherwise fall on a
+// process's first ToMessages call (about 100 ms together, most of it BPE
+// over the 16 KB prompt). A server calls it before it reports ready.
+func WarmUp() error {
+	_, err := countTextTokens(DefaultTokenizer, lisp.SystemPrompt())
+	return err
 }

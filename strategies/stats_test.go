@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // chunkAlphabet favours the characters around which pre-tokenization
@@ -85,5 +87,25 @@ func TestTokenCacheStaysBounded(t *testing.T) {
 	}
 	if _, ok := c.get("cl100k_base", text+strings.Repeat("y", 39)); ok {
 		t.Errorf("a count is shared between tokenizers")
+	}
+}
+
+// TestWarmUpRemembersSystemPrompt checks that after WarmUp the built-in
+// system prompt's count is known, with the same value a cold count gives.
+func TestWarmUpRemembersSystemPrompt(t *testing.T) {
+	tokenCounts.reset()
+	if err := WarmUp(); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := tokenCounts.get(DefaultTokenizer, lisp.SystemPrompt())
+	if !ok {
+		t.Fatal("the system prompt's count is not remembered after WarmUp")
+	}
+	want, err := CountTokens(DefaultTokenizer, lisp.SystemPrompt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("remembered %d tokens, counting gives %d", got, want)
 	}
 }
