@@ -19,6 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/grpc/health"
+
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
 func init() {
@@ -88,6 +90,14 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
 	}
+	// The tokenizer's vocabulary and the system prompt's token count would
+	// otherwise make the first ToMessages call ~100 ms slower; readiness
+	// waits for them instead. A failure only costs that first call.
+	warmStart := time.Now()
+	if err := strategies.WarmUp(); err != nil {
+		logger.Warn("tokenizer warm-up failed", "error", err.Error())
+	}
+	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
 	markServing(healthSrv)
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
