@@ -213,7 +213,12 @@ func run(ctx context.Context, cfg config) error {
 			return err
 		}
 		if i == 0 {
-			fmt.Printf("first call of the process (%s): %v\n", name, time.Since(first).Round(10*time.Microsecond))
+			took := time.Since(first)
+			rss, _, err := sidecar.memory()
+			if err != nil {
+				return err
+			}
+			fmt.Printf("first call of the process (%s): %v; RSS after it %.1f MB\n", name, took.Round(10*time.Microsecond), mb(rss))
 		}
 		fmt.Printf("\nworkload %s: request %d bytes, response %d bytes\n", name, len(reqBytes), respBytes)
 		a := &target{proc: sidecar, method: w.method}
