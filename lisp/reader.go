@@ -248,7 +248,7 @@ func (r *reader) readForm() (Value, error) {
 	switch c {
 	case '(':
 		r.next()
-		elems, err := r.readSeq(')', line, col)
+		elems, err := r.readSeq(')', line, col, seqList)
 		if err != nil || r.discard > 0 {
 			return Nil, err
 		}
@@ -258,14 +258,14 @@ func (r *reader) readForm() (Value, error) {
 		return &List{Elems: elems, Pos: Pos{line, col}}, nil
 	case '[':
 		r.next()
-		elems, err := r.readSeq(']', line, col)
+		elems, err := r.readSeq(']', line, col, seqList)
 		if err != nil || r.discard > 0 {
 			return Nil, err
 		}
 		return NewVector(elems), nil
 	case '{':
 		r.next()
-		elems, err := r.readSeq('}', line, col)
+		elems, err := r.readSeq('}', line, col, seqMap)
 		if err != nil {
 			return nil, err
 		}
@@ -362,7 +362,17 @@ func (r *reader) readForm() (Value, error) {
 	return v, nil
 }
 
-func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
+// seqKind tells readSeq what it reads, for ParseEDNSample: only lists and
+// vectors are sampled.
+type seqKind uint8
+
+const (
+	seqList seqKind = iota
+	seqMap
+	seqSet
+)
+
+func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, error) {
 	if err := r.enter(line, col); err != nil {
 		return nil, err
 	}
@@ -396,11 +406,19 @@ func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
 			return nil, r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
 				WithHint("close it with %q first", close)
 		}
-		if r.keep > 0 && !sampled && close != '}' && len(r.stack)-mark == r.keep {
+		n := len(r.stack) - mark
+		if r.keep > 0 && !sampled && kind == seqList && n == r.keep {
 			sampled = true
 			r.discard++
 		}
+		// Set elements and map keys are read whole: two that differ only
+		// after a sample's end would otherwise become one.
+		keep := r.keep
+		if kind == seqSet || kind == seqMap && n%2 == 0 {
+			r.keep = 0
+		}
 		f, err := r.readForm()
+		r.keep = keep
 		if err != nil {
 			return nil, err
 		}
@@ -524,7 +542,7 @@ func (r *reader) readDispatch() (Value, error) {
 	case strings.HasPrefix(rest, "#{"):
 		r.next()
 		r.next()
-		elems, err := r.readSeq('}', line, col)
+		elems, err := r.readSeq('}', line, col, seqSet)
 		if err != nil || r.discard > 0 {
 			return Nil, err
 		}
@@ -564,7 +582,7 @@ func (r *reader) readDispatch() (Value, error) {
 		r.next()
 		r.shortFn = &shortFnArgs{}
 		r.next()
-		elems, err := r.readSeq(')', line, col)
+		elems, err := r.readSeq(')', line, col, seqList)
 		args := r.shortFn
 		r.shortFn = nil
 		if err != nil {
