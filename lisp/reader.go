@@ -187,7 +187,10 @@ func (r *reader) skipSpace() error {
 	for !r.eof() {
 		c := r.peek()
 		switch {
-		case c == ' ' || c == ',' || c == '\n' || c == '\t' || c == '\r' || c == '\uFEFF' || unicode.IsSpace(c):
+		case c == ' ' || c == ',':
+			r.off++
+			r.col++
+		case c == '\n' || c == '\t' || c == '\r' || c == '\uFEFF' || unicode.IsSpace(c):
 			r.next()
 		case c == ';':
 			for !r.eof() && r.peek() != '\n' {
@@ -227,8 +230,20 @@ func lexTerminator(c rune) bool {
 
 func (r *reader) token() string {
 	start := r.off
-	for !r.eof() && !lexTerminator(r.peek()) {
-		r.next()
+	// A token holds no newline: the column moves by one per character.
+	for r.off < len(r.src) {
+		if c := r.src[r.off]; c < utf8.RuneSelf {
+			if lexTerminator(rune(c)) {
+				break
+			}
+			r.off++
+			r.col++
+		} else if c, n := utf8.DecodeRuneInString(r.src[r.off:]); !lexTerminator(c) {
+			r.off += n
+			r.col++
+		} else {
+			break
+		}
 	}
 	return r.src[start:r.off]
 }
@@ -319,32 +334,7 @@ func (r *reader) readForm() (Value, error) {
 	case '#':
 		return r.readDispatch()
 	case '^':
-		// Metadata (^:private, ^{:doc "..."}, ^String) means nothing in
-		// PTC-Lisp; it is read and dropped so that Clojure habits still work.
-		if r.edn {
-			return nil, r.errorf(line, col, "metadata is not allowed in a value")
-		}
-		r.next()
-		if err := r.skipSpace(); err != nil {
-			return nil, err
-		}
-		if r.eof() {
-			return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
-		}
-		if err := r.enter(line, col); err != nil {
-			return nil, err
-		}
-		defer func() { r.depth-- }()
-		if _, err := r.readForm(); err != nil {
-			return nil, err
-		}
-		if err := r.skipSpace(); err != nil {
-			return nil, err
-		}
-		if r.eof() {
-			return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
-		}
-		return r.readForm()
+		return r.readMeta(line, col)
 	case '@', '`', '~':
 		r.next()
 		return nil, r.errorf(line, col, "%q is not supported in PTC-Lisp", c).
@@ -372,22 +362,56 @@ const (
 	seqSet
 )
 
-func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, error) {
+// readMeta reads metadata (^:private, ^{:doc "..."}, ^String) and the form
+// after it. Metadata means nothing in PTC-Lisp; it is read and dropped so
+// that Clojure habits still work. (Its own function: a defer in readForm
+// would cost every form.)
+func (r *reader) readMeta(line, col int) (Value, error) {
+	if r.edn {
+		return nil, r.errorf(line, col, "metadata is not allowed in a value")
+	}
+	r.next()
+	if err := r.skipSpace(); err != nil {
+		return nil, err
+	}
+	if r.eof() {
+		return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
+	}
 	if err := r.enter(line, col); err != nil {
 		return nil, err
 	}
 	defer func() { r.depth-- }()
+	if _, err := r.readForm(); err != nil {
+		return nil, err
+	}
+	if err := r.skipSpace(); err != nil {
+		return nil, err
+	}
+	if r.eof() {
+		return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
+	}
+	return r.readForm()
+}
+
+func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, error) {
+	if err := r.enter(line, col); err != nil {
+		return nil, err
+	}
 	// Forms collect on a stack shared by every level, so each sequence
-	// costs one allocation of its final size.
-	mark := len(r.stack)
-	defer func() { clear(r.stack[mark:]); r.stack = r.stack[:mark] }()
+	// costs one allocation of its final size. (No defers: this is the
+	// reader's innermost loop.)
+	mark, discard := len(r.stack), r.discard
+	elems, err := r.readElems(close, line, col, kind, mark)
+	clear(r.stack[mark:])
+	r.stack = r.stack[:mark]
+	r.discard = discard
+	r.depth--
+	return elems, err
+}
+
+func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) ([]Value, error) {
 	dropped := r.discard > 0 // the whole sequence is dropped
 	sampled := false         // this sequence drops its elements after r.keep
-	defer func() {
-		if sampled {
-			r.discard--
-		}
-	}()
 	for {
 		if err := r.skipSpace(); err != nil {
 			return nil, err
@@ -409,7 +433,7 @@ func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, erro
 		n := len(r.stack) - mark
 		if r.keep > 0 && !sampled && kind == seqList && n == r.keep {
 			sampled = true
-			r.discard++
+			r.discard++ // readSeq restores it
 		}
 		// Set elements and map keys are read whole: two that differ only
 		// after a sample's end would otherwise become one.
@@ -645,6 +669,9 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 		if name == "" || strings.HasPrefix(name, ":") || strings.HasSuffix(name, "/") || strings.HasPrefix(name, "/") {
 			return nil, r.errorf(line, col, "invalid keyword %s", tok).WithHint("keywords look like :name")
 		}
+		if r.discard > 0 {
+			return Nil, nil
+		}
 		return Keyword(name), nil
 	}
 	if r.edn {
@@ -679,7 +706,18 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 }
 
 func (r *reader) number(tok string, line, col int) (Value, error) {
-	if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
+	// Only digits (after one sign) can be an integer; trying ParseInt on a
+	// float would build an error value for nothing.
+	digits := tok
+	if tok[0] == '+' || tok[0] == '-' {
+		digits = tok[1:]
+	}
+	if !lexDigits(digits) {
+		// not an integer
+	} else if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
+		if r.discard > 0 {
+			return Nil, nil // checked, not kept: no boxing
+		}
 		return Int(n), nil
 	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && lexDigits(strings.TrimLeft(tok, "+-")) {
 		return nil, r.errorf(line, col, "integer %s does not fit in 64 bits", tok).
@@ -688,6 +726,9 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 	if lexFloatText(tok) {
 		f, err := strconv.ParseFloat(tok, 64)
 		if err == nil || err.(*strconv.NumError).Err == strconv.ErrRange {
+			if r.discard > 0 {
+				return Nil, nil
+			}
 			return Float(f), nil
 		}
 	}
