@@ -62,7 +62,14 @@ func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strateg
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
-	data, err := s.decodeValue(o.GetData(), "options.data")
+	// The strategies show data and memory values only as samples of at
+	// most sample_limit elements per list; building the rest of a large
+	// value was most of a call's cost.
+	keep := strategies.DefaultSampleLimit
+	if o.SampleLimit != nil {
+		keep = int(o.GetSampleLimit()) // out of range: Normalize refuses it
+	}
+	data, err := s.decodeSample(o.GetData(), "options.data", keep)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +106,7 @@ func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strateg
 		return nil, err
 	}
 	req := &strategies.Request{Options: opts}
-	if req.Memory, err = s.decodeBindings(in.GetMemory(), "memory"); err != nil {
+	if req.Memory, err = s.decodeBindings(in.GetMemory(), "memory", keep); err != nil {
 		return nil, err
 	}
 	for i, t := range in.GetTurns() {
@@ -115,7 +122,7 @@ func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strateg
 	return req, nil
 }
 
-func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string) ([]strategies.Binding, error) {
+func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string, keep int) ([]strategies.Binding, error) {
 	var out []strategies.Binding
 	for i, b := range m.GetBindings() {
 		bd := strategies.Binding{
@@ -127,7 +134,7 @@ func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string) ([]strateg
 			// name, parameters, docstring and return type.
 			bd.Source = b.GetValue().GetEdn()
 		} else {
-			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", path, i))
+			v, err := s.decodeSample(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", path, i), keep)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +181,7 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn
 		}
 		turn.ToolCalls = append(turn.ToolCalls, tc)
 	}
-	if turn.Memory, err = s.decodeBindings(t.GetMemory(), path+".memory"); err != nil {
+	if turn.Memory, err = s.decodeBindings(t.GetMemory(), path+".memory", 0); err != nil {
 		return turn, err
 	}
 	return turn, nil

@@ -21,6 +21,13 @@ func invalidf(field, format string, args ...any) error {
 // decodeValue reads a wire Value as EDN or JSON. An unset Value decodes to
 // nil (absent), which callers treat as "no value".
 func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, error) {
+	return s.decodeSample(v, field, 0)
+}
+
+// decodeSample is decodeValue for a value that is only shown as a sample:
+// EDN lists and vectors keep their first keep elements, the rest is
+// checked but not built (lisp.ParseEDNSample); keep <= 0 keeps all.
+func (s *Service) decodeSample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
 	var (
 		out lisp.Value
 		err error
@@ -30,7 +37,7 @@ func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, 
 		return nil, nil
 	case *ptcsidecarv1.Value_Edn:
 		field += ".edn"
-		out, err = lisp.ParseEDN(r.Edn, s.maxValueDepth())
+		out, err = lisp.ParseEDNSample(r.Edn, s.maxValueDepth(), keep)
 	case *ptcsidecarv1.Value_Json:
 		field += ".json"
 		out, err = lisp.DecodeJSON(r.Json, s.maxValueDepth())
