@@ -11,7 +11,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test generate lint breaking bench fuzz docker run clean
+.PHONY: build test generate lint breaking bench loadbench fuzz docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -41,6 +41,13 @@ breaking:
 ## bench: every benchmark, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## loadbench: the sidecar over gRPC against an echo server of the same
+## grpc-go, alternating phases (see bench/cmd/loadbench); pass flags with
+## LOADBENCH_ARGS="-clients 1,64 -duration 5s"
+LOADBENCH_ARGS ?=
+loadbench:
+	$(GO) run ./bench/cmd/loadbench $(LOADBENCH_ARGS)
 
 ## fuzz: a short run of each fuzz target of the interpreter (FUZZTIME each)
 FUZZTIME ?= 10s
