@@ -35,6 +35,8 @@ def eval_turn_replay(stub, request, shop):
     request object is left as it was.
     """
     request = _copy(request)
+    # Each round answers one more call, and the server's tool-call limit
+    # fails a program that calls too often, so this loop ends.
     while True:
         response = stub.EvalTurn(request, timeout=RPC_TIMEOUT_SECONDS)
         if response.WhichOneof("outcome") == "turn":
