@@ -41,12 +41,26 @@ type Thread struct {
 	steps     int64
 	allocated int64
 	depth     int
+
+	// prog is the program-level state of the evaluation (user definitions,
+	// prints, tool calls); nil for a thread that only runs builtins.
+	prog *progState
+	// recurArgs carries the values of a recur to its loop or function.
+	recurArgs []Value
 }
 
 // NewThread returns a thread bound to ctx with the given limits.
 func NewThread(ctx context.Context, limits Limits) *Thread {
+	if limits.MaxDepth <= 0 || limits.MaxDepth > MaxCallDepth {
+		limits.MaxDepth = MaxCallDepth
+	}
 	return &Thread{ctx: ctx, limits: limits}
 }
+
+// MaxCallDepth is the ceiling on Limits.MaxDepth. Each PTC-Lisp call nests a
+// few Go calls, and Go aborts the whole process when a goroutine's stack
+// outgrows its limit, so the depth budget can never be unbounded.
+const MaxCallDepth = 10_000
 
 // Context is the evaluation's context, passed on to host calls.
 func (th *Thread) Context() context.Context { return th.ctx }
@@ -65,6 +79,7 @@ func (th *Thread) Step(n int64) error {
 	before := th.steps
 	th.steps += n
 	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
+		th.steps = th.limits.MaxSteps + 1 // a refused charge is not work done
 		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
 			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
 	}
@@ -80,6 +95,7 @@ func (th *Thread) Step(n int64) error {
 func (th *Thread) Alloc(n int64) error {
 	th.allocated += n
 	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
+		th.allocated = th.limits.MaxAllocBytes + 1 // a refused charge allocates nothing
 		return Errorf(MemoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
 			WithHint("the program builds too much data; take or filter before building large strings or collections")
 	}
@@ -133,6 +149,9 @@ func (th *Thread) AllocString(n int) error { return th.Alloc(costString + int64(
 
 // AllocVector charges for a new vector or set of n elements.
 func (th *Thread) AllocVector(n int) error { return th.Alloc(costCollHead + costElem*int64(n)) }
+
+// AllocClosure charges for a new closure capturing n bindings.
+func (th *Thread) AllocClosure(n int) error { return th.Alloc(costClosure + 16*int64(n)) }
 
 // AllocMap charges for a new map of n entries.
 func (th *Thread) AllocMap(n int) error { return th.Alloc(costCollHead + costMapEntry*int64(n)) }

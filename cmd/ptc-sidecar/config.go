@@ -1,0 +1,194 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// envPrefix starts the environment variable of every serve flag: --max-recv-bytes
+// falls back to PTC_SIDECAR_MAX_RECV_BYTES. A flag given on the command line
+// beats its variable, which beats the default.
+const envPrefix = "PTC_SIDECAR_"
+
+// serveConfig is the configuration of the serve command.
+type serveConfig struct {
+	listen          listenAddress
+	logLevel        slog.Level
+	metricsListen   tcpAddress // empty: no metrics endpoint
+	maxRecvBytes    byteSize
+	shutdownTimeout nonNegativeDuration
+}
+
+// defaultServeConfig is the configuration with nothing set.
+func defaultServeConfig() serveConfig {
+	return serveConfig{
+		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
+		logLevel:        slog.LevelInfo,
+		maxRecvBytes:    16 << 20,
+		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+	}
+}
+
+// serveFlags defines the serve flags over cfg, whose values are the defaults.
+func serveFlags(cfg *serveConfig) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported once, by the caller
+	fs.Var(&cfg.listen, "listen", "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)")
+	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
+	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
+	fs.Var(&cfg.maxRecvBytes, "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED")
+	fs.Var(&cfg.shutdownTimeout, "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled")
+	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
+	return fs
+}
+
+// envName is the environment variable that a flag falls back to.
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parseServeConfig reads the serve configuration from the environment
+// (through getenv) and the command-line arguments. It returns flag.ErrHelp
+// when the arguments ask for help.
+func parseServeConfig(args []string, getenv func(string) string) (serveConfig, error) {
+	cfg := defaultServeConfig()
+	fs := serveFlags(&cfg)
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		v := getenv(name)
+		if v == "" || envErr != nil {
+			return
+		}
+		if err := fs.Set(f.Name, v); err != nil {
+			envErr = fmt.Errorf("environment variable %s=%q: %v", name, v, err)
+		}
+	})
+	if envErr != nil {
+		return cfg, envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return cfg, nil
+}
+
+// printServeUsage writes the serve flags with their defaults.
+func printServeUsage(w io.Writer) {
+	cfg := defaultServeConfig()
+	fs := serveFlags(&cfg)
+	fmt.Fprintf(w, "Usage: ptc-sidecar serve [flags]\n\nRuns the gRPC server until SIGTERM or SIGINT.\n\nFlags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// listenAddress is where the gRPC server listens: TCP host:port or a unix
+// socket path.
+type listenAddress struct {
+	network string // "tcp" or "unix"
+	address string
+}
+
+func (a *listenAddress) String() string {
+	if a.network == "unix" {
+		return "unix:" + a.address
+	}
+	return a.address
+}
+
+func (a *listenAddress) Set(s string) error {
+	if path, ok := strings.CutPrefix(s, "unix:"); ok {
+		if path == "" {
+			return errors.New("unix: needs a socket path, e.g. unix:/run/ptc-sidecar.sock")
+		}
+		*a = listenAddress{network: "unix", address: path}
+		return nil
+	}
+	var tcp tcpAddress
+	if err := tcp.Set(s); err != nil {
+		return err
+	}
+	if tcp == "" {
+		return errors.New("must not be empty")
+	}
+	*a = listenAddress{network: "tcp", address: string(tcp)}
+	return nil
+}
+
+// tcpAddress is a host:port, or empty for "off".
+type tcpAddress string
+
+func (a *tcpAddress) String() string { return string(*a) }
+
+func (a *tcpAddress) Set(s string) error {
+	if s == "" {
+		*a = ""
+		return nil
+	}
+	_, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return fmt.Errorf("want host:port (e.g. 127.0.0.1:50051): %v", err)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 0 || n > math.MaxUint16 {
+		return fmt.Errorf("port %q is not a number from 0 to 65535", port)
+	}
+	*a = tcpAddress(s)
+	return nil
+}
+
+// byteSize is a positive number of bytes that fits gRPC's int32 message
+// size limit.
+type byteSize int
+
+func (b *byteSize) String() string { return strconv.Itoa(int(*b)) }
+
+func (b *byteSize) Set(s string) error {
+	digits, unit := s, int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			digits, unit = rest, u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB or GiB suffix")
+	}
+	if n <= 0 || n > math.MaxInt32/unit {
+		return fmt.Errorf("must be from 1 byte to 2GiB-1")
+	}
+	*b = byteSize(n * unit)
+	return nil
+}
+
+// nonNegativeDuration is a time.Duration of at least zero.
+type nonNegativeDuration time.Duration
+
+func (d *nonNegativeDuration) String() string { return time.Duration(*d).String() }
+
+func (d *nonNegativeDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 10s or 500ms")
+	}
+	if v < 0 {
+		return fmt.Errorf("must not be negative")
+	}
+	*d = nonNegativeDuration(v)
+	return nil
+}

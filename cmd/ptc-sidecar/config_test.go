@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+// env is a fake environment for parseServeConfig.
+type env map[string]string
+
+func (e env) get(name string) string { return e[name] }
+
+func TestServeConfigDefaults(t *testing.T) {
+	cfg, err := parseServeConfig(nil, env{}.get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := serveConfig{
+		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
+		logLevel:        slog.LevelInfo,
+		maxRecvBytes:    16 << 20,
+		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+	}
+	if cfg != want {
+		t.Errorf("defaults = %+v, want %+v", cfg, want)
+	}
+}
+
+func TestServeConfigSources(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  env
+		want func(*serveConfig)
+	}{
+		{
+			name: "flags",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s"},
+			want: func(c *serveConfig) {
+				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
+				c.logLevel = slog.LevelDebug
+				c.metricsListen = ":9090"
+				c.maxRecvBytes = 1 << 20
+				c.shutdownTimeout = nonNegativeDuration(2 * time.Second)
+			},
+		},
+		{
+			name: "environment",
+			env: env{
+				"PTC_SIDECAR_LISTEN":           "unix:/run/ptc.sock",
+				"PTC_SIDECAR_LOG_LEVEL":        "WARN",
+				"PTC_SIDECAR_METRICS_LISTEN":   "127.0.0.1:9100",
+				"PTC_SIDECAR_MAX_RECV_BYTES":   "4096",
+				"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "0s",
+			},
+			want: func(c *serveConfig) {
+				c.listen = listenAddress{"unix", "/run/ptc.sock"}
+				c.logLevel = slog.LevelWarn
+				c.metricsListen = "127.0.0.1:9100"
+				c.maxRecvBytes = 4096
+				c.shutdownTimeout = 0
+			},
+		},
+		{
+			name: "flag beats environment",
+			args: []string{"--listen", "127.0.0.1:7000", "--max-recv-bytes", "2KiB"},
+			env:  env{"PTC_SIDECAR_LISTEN": "127.0.0.1:8000", "PTC_SIDECAR_MAX_RECV_BYTES": "1GiB", "PTC_SIDECAR_LOG_LEVEL": "error"},
+			want: func(c *serveConfig) {
+				c.listen = listenAddress{"tcp", "127.0.0.1:7000"}
+				c.maxRecvBytes = 2 << 10
+				c.logLevel = slog.LevelError
+			},
+		},
+		{
+			name: "empty environment variable means unset",
+			env:  env{"PTC_SIDECAR_LISTEN": ""},
+			want: func(*serveConfig) {},
+		},
+		{
+			name: "port 0",
+			args: []string{"-listen", "127.0.0.1:0"},
+			want: func(c *serveConfig) { c.listen = listenAddress{"tcp", "127.0.0.1:0"} },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := defaultServeConfig()
+			tt.want(&want)
+			got, err := parseServeConfig(tt.args, tt.env.get)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestServeConfigErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     env
+		wantErr []string // substrings of the error
+	}{
+		{"listen without port", []string{"--listen", "localhost"}, nil, []string{"-listen", `"localhost"`, "host:port"}},
+		{"listen port out of range", []string{"--listen", "127.0.0.1:70000"}, nil, []string{"-listen", "0 to 65535"}},
+		{"listen empty", []string{"--listen", ""}, nil, []string{"-listen", "must not be empty"}},
+		{"listen unix without path", []string{"--listen", "unix:"}, nil, []string{"-listen", "socket path"}},
+		{"log level", []string{"--log-level", "loud"}, nil, []string{"-log-level", `"loud"`}},
+		{"metrics listen", []string{"--metrics-listen", "9090"}, nil, []string{"-metrics-listen", "host:port"}},
+		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
+		{"max recv bytes zero", []string{"--max-recv-bytes", "0"}, nil, []string{"-max-recv-bytes", "from 1 byte"}},
+		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
+		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
+		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
+		{"unknown flag", []string{"--listne", "x"}, nil, []string{"listne"}},
+		{"positional argument", []string{"extra"}, nil, []string{`unexpected argument "extra"`}},
+		{"bad environment variable", nil, env{"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "soon"}, []string{"PTC_SIDECAR_SHUTDOWN_TIMEOUT", `"soon"`, "duration"}},
+		// A bad variable is reported even when a flag would override it:
+		// a broken deployment setting should not hide behind a flag.
+		{"bad environment variable under a flag", []string{"--log-level", "info"}, env{"PTC_SIDECAR_LOG_LEVEL": "chatty"}, []string{"PTC_SIDECAR_LOG_LEVEL", `"chatty"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseServeConfig(tt.args, tt.env.get)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not contain %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestServeConfigHelp(t *testing.T) {
+	if _, err := parseServeConfig([]string{"-h"}, env{}.get); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: err = %v, want flag.ErrHelp", err)
+	}
+}
+
+// TestCommandExitCodes runs the command dispatcher as main does.
+func TestCommandExitCodes(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		env        map[string]string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{name: "version", args: []string{"version"}, wantCode: 0, wantStdout: "ptc-sidecar dev (go"},
+		{name: "version with argument", args: []string{"version", "x"}, wantCode: 2, wantStderr: "takes no arguments"},
+		{name: "help", args: []string{"help"}, wantCode: 0, wantStdout: "  serve "},
+		{name: "--help", args: []string{"--help"}, wantCode: 0, wantStdout: "  version "},
+		{name: "unknown command", args: []string{"frobnicate"}, wantCode: 2, wantStderr: `unknown command "frobnicate"`},
+		{name: "serve help", args: []string{"serve", "-h"}, wantCode: 0, wantStdout: "PTC_SIDECAR_MAX_RECV_BYTES"},
+		{name: "bad flag", args: []string{"serve", "--listen", "nowhere"}, wantCode: 2, wantStderr: `invalid value "nowhere" for flag -listen`},
+		{name: "bad flag without command", args: []string{"--max-recv-bytes", "-5"}, wantCode: 2, wantStderr: "-max-recv-bytes"},
+		{name: "bad environment", args: []string{"serve"}, env: map[string]string{"PTC_SIDECAR_LISTEN": "unix:"}, wantCode: 2, wantStderr: "PTC_SIDECAR_LISTEN"},
+		{name: "listen failure", args: []string{"serve", "--listen", "unix:/nonexistent-dir/ptc.sock"}, wantCode: 1, wantStderr: "listen on unix:/nonexistent-dir/ptc.sock"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, &stdout, &stderr)
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, &stdout, &stderr)
+			}
+			if !strings.Contains(stdout.String(), tt.wantStdout) {
+				t.Errorf("stdout %q does not contain %q", &stdout, tt.wantStdout)
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr %q does not contain %q", &stderr, tt.wantStderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"runtime/debug"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
+)
+
+// grpcMetrics are the per-RPC Prometheus metrics (grpc_server_handled_total
+// and friends).
+type grpcMetrics = grpcprom.ServerMetrics
+
+func newGRPCMetrics() *grpcMetrics {
+	return grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram())
+}
+
+// healthServices are the names the health service answers for: "" (the
+// whole server) and the product's service.
+var healthServices = []string{"", ptcsidecarv1.SidecarService_ServiceDesc.ServiceName}
+
+const servingStatus = healthpb.HealthCheckResponse_SERVING
+
+// newGRPCServer builds the gRPC server with its services and interceptors;
+// metrics may be nil (no metrics endpoint). Health starts NOT_SERVING: the
+// caller marks it SERVING once the server accepts connections.
+//
+// Interceptors run outermost first: metrics see every outcome, the log line
+// carries the final code, and recovery sits innermost so that a panic is
+// already an INTERNAL status when the others see it.
+func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (*grpc.Server, *health.Server) {
+	var unary []grpc.UnaryServerInterceptor
+	var stream []grpc.StreamServerInterceptor
+	if metrics != nil {
+		unary = append(unary, metrics.UnaryServerInterceptor())
+		stream = append(stream, metrics.StreamServerInterceptor())
+	}
+
+	// Health probes arrive every few seconds and would drown the request log.
+	notHealth := selector.MatchFunc(func(_ context.Context, c interceptors.CallMeta) bool {
+		return c.Service != healthpb.Health_ServiceDesc.ServiceName
+	})
+	requestLog := interceptorLogger(logger)
+	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall), logging.WithLevels(logLevelOf)}
+	unary = append(unary, selector.UnaryServerInterceptor(logging.UnaryServerInterceptor(requestLog, logOpts...), notHealth))
+	stream = append(stream, selector.StreamServerInterceptor(logging.StreamServerInterceptor(requestLog, logOpts...), notHealth))
+
+	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
+	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
+	stream = append(stream, recovery.StreamServerInterceptor(recoverOpt))
+
+	srv := grpc.NewServer(
+		grpc.MaxRecvMsgSize(int(cfg.maxRecvBytes)),
+		grpc.ChainUnaryInterceptor(unary...),
+		grpc.ChainStreamInterceptor(stream...),
+	)
+	server.New(server.Config{Limits: lisp.DefaultLimits()}).Register(srv)
+
+	healthSrv := health.NewServer()
+	for _, name := range healthServices {
+		healthSrv.SetServingStatus(name, healthpb.HealthCheckResponse_NOT_SERVING)
+	}
+	healthpb.RegisterHealthServer(srv, healthSrv)
+	reflection.Register(srv) // v1 and v1alpha, so grpcurl works without proto files
+
+	if metrics != nil {
+		metrics.InitializeMetrics(srv) // every method reports 0 before its first call
+	}
+	return srv, healthSrv
+}
+
+// interceptorLogger adapts slog to the logging interceptor. The interceptor's
+// levels share slog's numbering.
+func interceptorLogger(l *slog.Logger) logging.Logger {
+	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
+		l.Log(ctx, slog.Level(lvl), msg, fields...)
+	})
+}
+
+// logLevelOf is the level of an RPC's log line by its code. UNIMPLEMENTED is
+// an RPC whose capability is not built yet, something operators should see
+// but not be paged for, so it is a warning rather than the default error.
+func logLevelOf(code codes.Code) logging.Level {
+	if code == codes.Unimplemented {
+		return logging.LevelWarn
+	}
+	return logging.DefaultServerCodeToLevel(code)
+}
+
+// panicToInternal logs a handler's panic with its stack and answers
+// INTERNAL. The panic value stays in the log: it may hold request data or
+// internals the caller has no use for.
+func panicToInternal(logger *slog.Logger) recovery.RecoveryHandlerFuncContext {
+	return func(ctx context.Context, p any) error {
+		logger.ErrorContext(ctx, "panic in RPC handler", "panic", p, "stack", string(debug.Stack()))
+		return status.Error(codes.Internal, "internal error: the server hit a bug and logged it; the request was not applied")
+	}
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc/health"
+)
+
+func init() {
+	registerCommand(command{
+		name:    "serve",
+		summary: "run the gRPC server until SIGTERM or SIGINT (the default command)",
+		run:     runServe,
+	})
+}
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseServeConfig(args, os.Getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		printServeUsage(stdout)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\nRun 'ptc-sidecar serve -h' for the flags.\n", err)
+		return 2
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			// The first signal starts the graceful shutdown. The default
+			// handling comes back before it begins, so a second signal
+			// ends the process at once.
+			signal.Stop(signals)
+			logger.Info("signal received", "signal", sig.String())
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if err := serve(ctx, cfg, logger); err != nil {
+		logger.Error("server failed", "error", err.Error())
+		return 1
+	}
+	return 0
+}
+
+// serve runs the gRPC server (and the metrics endpoint, when configured)
+// until ctx is cancelled, then shuts down gracefully.
+func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
+	lis, err := listen(cfg.listen)
+	if err != nil {
+		return err
+	}
+	defer lis.Close() // a no-op after a graceful stop; frees the address on early errors
+
+	var metrics *metricsEndpoint
+	if cfg.metricsListen != "" {
+		metrics, err = newMetricsEndpoint(string(cfg.metricsListen))
+		if err != nil {
+			return err
+		}
+	}
+	srv, healthSrv := newGRPCServer(cfg, logger, metrics.serverMetrics())
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+	if metrics != nil {
+		go metrics.serve(logger)
+		logger.Info("metrics listening", "addr", metrics.addr())
+	}
+	markServing(healthSrv)
+	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
+		"version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
+		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
+
+	select {
+	case err := <-served:
+		metrics.close()
+		return fmt.Errorf("gRPC server stopped: %w", err)
+	case <-ctx.Done():
+	}
+
+	logger.Info("shutting down", "timeout", time.Duration(cfg.shutdownTimeout).String())
+	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
+	stopped := make(chan struct{})
+	go func() {
+		srv.GracefulStop()
+		close(stopped)
+	}()
+	timer := time.NewTimer(time.Duration(cfg.shutdownTimeout))
+	defer timer.Stop()
+	select {
+	case <-stopped:
+	case <-timer.C:
+		logger.Warn("shutdown timeout reached; cancelling the RPCs still running")
+		srv.Stop()
+		<-stopped
+	}
+	metrics.close()
+	if err := <-served; err != nil {
+		return fmt.Errorf("gRPC server stopped: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// listen opens the gRPC listener. A stale unix socket left by a process
+// that died is removed first; any other file at that path is an error.
+func listen(a listenAddress) (net.Listener, error) {
+	if a.network == "unix" {
+		if info, err := os.Lstat(a.address); err == nil && info.Mode().Type() == fs.ModeSocket {
+			if err := os.Remove(a.address); err != nil {
+				return nil, fmt.Errorf("removing stale socket: %w", err)
+			}
+		}
+	}
+	lis, err := net.Listen(a.network, a.address)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", a.String(), err)
+	}
+	return lis, nil
+}
+
+// metricsEndpoint serves Prometheus metrics over HTTP at /metrics. A nil
+// *metricsEndpoint is the disabled endpoint.
+type metricsEndpoint struct {
+	lis     net.Listener
+	http    *http.Server
+	metrics *grpcMetrics
+}
+
+func newMetricsEndpoint(addr string) (*metricsEndpoint, error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listen on %s: %w", addr, err)
+	}
+	m := newGRPCMetrics()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		m,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	return &metricsEndpoint{
+		lis:     lis,
+		http:    &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second},
+		metrics: m,
+	}, nil
+}
+
+func (e *metricsEndpoint) serverMetrics() *grpcMetrics {
+	if e == nil {
+		return nil
+	}
+	return e.metrics
+}
+
+func (e *metricsEndpoint) addr() string { return e.lis.Addr().String() }
+
+func (e *metricsEndpoint) serve(logger *slog.Logger) {
+	if err := e.http.Serve(e.lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("metrics endpoint stopped", "error", err.Error())
+	}
+}
+
+// close stops the endpoint; scrapes in progress are cut short, which costs
+// a scraper one sample at most.
+func (e *metricsEndpoint) close() {
+	if e != nil {
+		e.http.Close()
+	}
+}
+
+// markServing declares every service ready.
+func markServing(h *health.Server) {
+	for _, name := range healthServices {
+		h.SetServingStatus(name, servingStatus)
+	}
+}

@@ -1,0 +1,512 @@
+package lisp
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// maxAnalysisDepth bounds the recursion of the analysis pass. The reader
+// already bounds source nesting; threading macros can nest their expansion
+// one level per step, so this is a second, looser guard.
+const maxAnalysisDepth = 20000
+
+// names is what a bare symbol can resolve to besides locals and builtins.
+type names struct {
+	user  map[string]bool // prelude bindings and every name the program defines
+	tools map[string]bool
+	data  *Map
+	// dynamic compiles code loaded from memory: the names of the next
+	// evaluation are not known yet, so unknown bare names resolve at run time.
+	dynamic bool
+}
+
+// compiler is the state of the analysis pass over one program.
+type compiler struct {
+	names  *names
+	fn     *fnScope
+	locals []*localVar // lexical scope, innermost last
+	recur  *recurTarget
+	pos    Pos // innermost list being analyzed, for error positions
+	depth  int
+	gensym int
+}
+
+type fnScope struct {
+	parent    *fnScope
+	nslots    int
+	captures  []capture
+	freeVars  []*localVar
+	freeIndex map[*localVar]int
+}
+
+type localVar struct {
+	name string
+	slot int
+	fn   *fnScope
+}
+
+type recurTarget struct {
+	n    int
+	what string
+}
+
+func newCompiler(n *names) *compiler {
+	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}}
+}
+
+func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
+	e := Errorf(kind, format, args...)
+	e.Pos = c.pos
+	return e
+}
+
+func (c *compiler) newLocal(name string) int {
+	slot := c.fn.nslots
+	c.fn.nslots++
+	c.locals = append(c.locals, &localVar{name: name, slot: slot, fn: c.fn})
+	return slot
+}
+
+func (c *compiler) findLocal(name string) *localVar {
+	for i := len(c.locals) - 1; i >= 0; i-- {
+		if c.locals[i].name == name {
+			return c.locals[i]
+		}
+	}
+	return nil
+}
+
+func (c *compiler) refTo(lv *localVar) node {
+	if lv.fn == c.fn {
+		return &localNode{slot: lv.slot}
+	}
+	return &freeNode{index: c.fn.capture(lv)}
+}
+
+// capture returns the index of lv among the values fs captures, adding it
+// (and, through the enclosing functions, the path to it) when new.
+func (fs *fnScope) capture(lv *localVar) int {
+	if i, ok := fs.freeIndex[lv]; ok {
+		return i
+	}
+	var cp capture
+	if lv.fn == fs.parent {
+		cp = capture{index: lv.slot}
+	} else {
+		cp = capture{fromFree: true, index: fs.parent.capture(lv)}
+	}
+	i := len(fs.captures)
+	fs.freeIndex[lv] = i
+	fs.captures = append(fs.captures, cp)
+	fs.freeVars = append(fs.freeVars, lv)
+	return i
+}
+
+// compile analyzes one form. tail says whether the form is in tail position
+// of the innermost loop or fn, where recur is allowed.
+func (c *compiler) compile(f Value, tail bool) (node, error) {
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > maxAnalysisDepth {
+		return nil, c.errorf(DepthLimit, "program is nested too deeply to analyze").
+			WithHint("split long threading pipelines or deeply nested expressions")
+	}
+	switch f := f.(type) {
+	case Symbol:
+		return c.symbol(string(f))
+	case *List:
+		saved := c.pos
+		c.pos = f.Pos
+		n, err := c.list(f, tail)
+		c.pos = saved
+		return n, err
+	case *Vector:
+		elems, err := c.compileAll(f.Elems())
+		if err != nil {
+			return nil, err
+		}
+		if allConst(elems) {
+			return &constNode{NewVector(constValues(elems))}, nil
+		}
+		return &vectorNode{elems: elems}, nil
+	case *MapForm:
+		saved := c.pos
+		c.pos = f.Pos
+		defer func() { c.pos = saved }()
+		elems, err := c.compileAll(f.Elems)
+		if err != nil {
+			return nil, err
+		}
+		if allConst(elems) {
+			b := NewMapBuilder(len(elems) / 2)
+			vals := constValues(elems)
+			for i := 0; i < len(vals); i += 2 {
+				b.Set(vals[i], vals[i+1])
+			}
+			return &constNode{b.Map()}, nil
+		}
+		return &mapNode{elems: elems, pos: f.Pos}, nil
+	case *SetForm:
+		elems, err := c.compileAll(f.Elems)
+		if err != nil {
+			return nil, err
+		}
+		if allConst(elems) {
+			return &constNode{NewSet(constValues(elems))}, nil
+		}
+		return &setNode{elems: elems}, nil
+	}
+	return &constNode{f}, nil
+}
+
+// Literal collections of constants are built once at analysis time; values
+// are immutable, so sharing them between evaluations is safe.
+func allConst(ns []node) bool {
+	for _, n := range ns {
+		if _, ok := n.(*constNode); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func constValues(ns []node) []Value {
+	out := make([]Value, len(ns))
+	for i, n := range ns {
+		out[i] = n.(*constNode).v
+	}
+	return out
+}
+
+func (c *compiler) compileAll(fs []Value) ([]node, error) {
+	out := make([]node, len(fs))
+	for i, f := range fs {
+		n, err := c.compile(f, false)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// compileBody analyzes an implicit do; the last form inherits tail.
+func (c *compiler) compileBody(fs []Value, tail bool) (node, error) {
+	switch len(fs) {
+	case 0:
+		return &constNode{Nil}, nil
+	case 1:
+		return c.compile(fs[0], tail)
+	}
+	body := make([]node, len(fs))
+	for i, f := range fs {
+		n, err := c.compile(f, tail && i == len(fs)-1)
+		if err != nil {
+			return nil, err
+		}
+		body[i] = n
+	}
+	return &doNode{body: body}, nil
+}
+
+func (c *compiler) list(l *List, tail bool) (node, error) {
+	if len(l.Elems) == 0 {
+		return &constNode{EmptyVector}, nil
+	}
+	if s, ok := l.Elems[0].(Symbol); ok {
+		name := string(s)
+		if sf, ok := coreSpecialForms[name]; ok {
+			return sf(c, l, tail)
+		}
+		if c.findLocal(name) == nil {
+			if sf, ok := specialForms[name]; ok {
+				return sf(c, l, tail)
+			}
+			if strings.HasPrefix(name, "clojure.core/") || strings.HasPrefix(name, "core/") {
+				_, short, _ := strings.Cut(name, "/")
+				if sf, ok := specialForms[short]; ok {
+					return sf(c, l, tail)
+				}
+			}
+			if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
+				return nil, c.errorf(ValidationError, "Java interop (%s) is not supported", name).
+					WithHint("PTC-Lisp has no host access; use the builtin functions")
+			}
+		}
+	}
+	fn, err := c.compile(l.Elems[0], false)
+	if err != nil {
+		return nil, err
+	}
+	if k, ok := fn.(*constNode); ok {
+		if _, callable := k.v.(Callable); !callable {
+			return nil, c.errorf(TypeError, "%s is not a function, so %s cannot be called", Repr(k.v), formText(l)).
+				WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
+		}
+	}
+	args, err := c.compileAll(l.Elems[1:])
+	if err != nil {
+		return nil, err
+	}
+	return &callNode{fn: fn, args: args, pos: l.Pos}, nil
+}
+
+// symbol resolves a symbol in value position: a local, *1..*3, a namespaced
+// name, a builtin, a user definition, then the tool/ or data/ fallback.
+func (c *compiler) symbol(name string) (node, error) {
+	if lv := c.findLocal(name); lv != nil {
+		return c.refTo(lv), nil
+	}
+	switch name {
+	case "*1", "*2", "*3":
+		return &previousNode{index: int(name[1] - '1')}, nil
+	case "&":
+		return nil, c.errorf(ValidationError, "& can only appear in a parameter or binding vector")
+	}
+	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
+		return c.namespaced(name[:i], name[i+1:])
+	}
+	if b, ok := lookupFunction(name); ok {
+		return &constNode{b}, nil
+	}
+	if _, ok := coreSpecialForms[name]; ok {
+		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).
+			WithHint("call it as (%s ...)", name)
+	}
+	if _, ok := specialForms[name]; ok {
+		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).
+			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
+	}
+	if c.names.user[name] || c.names.dynamic {
+		return &globalNode{name: name, pos: c.pos}, nil
+	}
+	return c.fallback(name)
+}
+
+// fallback resolves a bare name that is neither local nor defined: to
+// tool/name or data/name, an error when both exist (NS-004..NS-007).
+func (c *compiler) fallback(name string) (node, error) {
+	isTool := c.names.tools[name]
+	_, isData := lookupFlexible(c.names.data, Keyword(name))
+	switch {
+	case isTool && isData:
+		return nil, c.errorf(AmbiguousReference, "%s is both a tool and a data key", name).
+			WithHint("write tool/%s to call the tool or data/%s to read the data", name, name)
+	case isTool:
+		return &constNode{&ToolFunc{Name: name}}, nil
+	case isData:
+		return &dataNode{key: name}, nil
+	}
+	return nil, c.undefined(name)
+}
+
+func (c *compiler) undefined(name string) *Error {
+	e := c.errorf(UndefinedSymbol, "%s is not defined", name)
+	if sugg := c.suggest(name); len(sugg) > 0 {
+		return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
+	}
+	return e.WithHint("define it with (def %s ...) first, or use data/... and tool/... for inputs and tools", name)
+}
+
+// suggest returns up to three known names close to name.
+func (c *compiler) suggest(name string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	consider := func(n string) {
+		if seen[n] || n == name {
+			return
+		}
+		seen[n] = true
+		limit := 2
+		if len(name) <= 3 {
+			limit = 1
+		}
+		if d := editDistance(name, n); d <= limit {
+			cands = append(cands, cand{n, d})
+		}
+	}
+	for _, lv := range c.locals {
+		consider(lv.name)
+	}
+	for _, b := range Builtins() {
+		consider(b.Name)
+	}
+	for _, b := range coreFunctions {
+		consider(b.Name)
+	}
+	for n := range specialForms {
+		consider(n)
+	}
+	for n := range c.names.user {
+		consider(n)
+	}
+	for n := range c.names.tools {
+		consider("tool/" + n)
+		consider(n)
+	}
+	if c.names.data != nil {
+		for _, e := range c.names.data.Entries() {
+			if k, ok := e.Key.(Keyword); ok {
+				consider("data/" + string(k))
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].d != cands[j].d {
+			return cands[i].d < cands[j].d
+		}
+		return cands[i].name < cands[j].name
+	})
+	var out []string
+	for i := 0; i < len(cands) && i < 3; i++ {
+		out = append(out, cands[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// namespaceCategories maps the Clojure namespaces of spec 9.6 to the
+// builtin category listed when a function is missing.
+var namespaceCategories = map[string]string{
+	"clojure.string": "string", "str": "string", "string": "string",
+	"clojure.set": "set", "set": "set",
+	"clojure.core": "", "core": "",
+	"clojure.walk": "", "walk": "",
+	"Math": "math",
+}
+
+func (c *compiler) namespaced(ns, name string) (node, error) {
+	switch ns {
+	case "data":
+		return &dataNode{key: name}, nil
+	case "tool":
+		if c.names.tools[name] || c.names.dynamic {
+			return &constNode{&ToolFunc{Name: name}}, nil
+		}
+		return nil, c.unknownTool(name)
+	case "user":
+		if c.names.user[name] || c.names.dynamic {
+			return &globalNode{name: name, pos: c.pos}, nil
+		}
+		return nil, c.undefined(name)
+	case "Double":
+		switch name {
+		case "POSITIVE_INFINITY":
+			return &constNode{Float(math.Inf(1))}, nil
+		case "NEGATIVE_INFINITY":
+			return &constNode{Float(math.Inf(-1))}, nil
+		case "NaN":
+			return &constNode{Float(math.NaN())}, nil
+		case "MAX_VALUE":
+			return &constNode{Float(math.MaxFloat64)}, nil
+		}
+	case "Long", "Integer":
+		switch name {
+		case "MAX_VALUE":
+			return &constNode{Int(math.MaxInt64)}, nil
+		case "MIN_VALUE":
+			return &constNode{Int(math.MinInt64)}, nil
+		}
+	}
+	category, known := namespaceCategories[ns]
+	if !known {
+		return nil, c.errorf(UndefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
+			WithHint("use data/ for input data, tool/ for tools, or the builtin function by its bare name")
+	}
+	if b, ok := lookupFunction(name); ok {
+		return &constNode{b}, nil
+	}
+	if ns == "Math" {
+		if b, ok := lookupFunction(strings.ToLower(name)); ok {
+			return &constNode{b}, nil
+		}
+	}
+	return nil, c.unavailable(name, category)
+}
+
+// unavailable reports a namespaced function that is not a builtin, listing
+// the builtins of its category (spec 9.6).
+func (c *compiler) unavailable(name, category string) *Error {
+	e := c.errorf(UndefinedSymbol, "%s is not available", name)
+	if category == "" {
+		if sugg := c.suggest(name); len(sugg) > 0 {
+			return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
+		}
+		return e
+	}
+	var names []string
+	for _, b := range Builtins() {
+		if b.Category == category {
+			names = append(names, b.Name)
+		}
+	}
+	label := map[string]string{"string": "String", "set": "Set", "math": "Math"}[category]
+	return e.WithHint("%s functions: %s", label, strings.Join(names, ", "))
+}
+
+func (c *compiler) unknownTool(name string) *Error {
+	e := c.errorf(UndefinedSymbol, "tool/%s is not a declared tool", name)
+	if len(c.names.tools) == 0 {
+		return e.WithHint("no tools are available in this program")
+	}
+	var list []string
+	for t := range c.names.tools {
+		list = append(list, "tool/"+t)
+	}
+	slices.Sort(list)
+	return e.WithHint("declared tools: %s", strings.Join(list, ", "))
+}
+
+// definedNames collects every name a program binds with def, defn or
+// defonce, at any depth, so that references to it resolve to the user
+// definition even before the def runs.
+func definedNames(forms []Value, into map[string]bool) {
+	for _, f := range forms {
+		switch f := f.(type) {
+		case *List:
+			if len(f.Elems) >= 2 {
+				if head, ok := f.Elems[0].(Symbol); ok && (head == "def" || head == "defn" || head == "defonce") {
+					if s, ok := f.Elems[1].(Symbol); ok && lexPlainSymbol(string(s)) {
+						into[string(s)] = true
+					}
+				}
+			}
+			definedNames(f.Elems, into)
+		case *Vector:
+			definedNames(f.Elems(), into)
+		case *MapForm:
+			definedNames(f.Elems, into)
+		case *SetForm:
+			definedNames(f.Elems, into)
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// benchData is {:orders [...]} with n orders shaped like typical tool output.
+func benchData(n int) *Map {
+	var b strings.Builder
+	b.WriteString("{:orders [")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{:id %d :status %q :category %q :amount %d.5 :customer {:name "c%d" :tier %q}} `,
+			i, []string{"open", "paid", "void"}[i%3], []string{"books", "games", "tools", "food"}[i%4], i%250, i%50,
+			[]string{"gold", "basic"}[i%2])
+	}
+	b.WriteString("]}")
+	return mustEDN(b.String()).(*Map)
+}
+
+func benchEval(b *testing.B, src string, data *Map) {
+	b.Helper()
+	limits := DefaultLimits()
+	limits.MaxSteps = 100_000_000
+	limits.MaxAllocBytes = 1 << 30
+	limits.Timeout = 0
+	env := Env{Data: data, Limits: limits}
+	res, err := Eval(context.Background(), src, env)
+	if err != nil || res.Err != nil {
+		b.Fatalf("%v %v", err, res.Err)
+	}
+	for b.Loop() {
+		if _, err := Eval(context.Background(), src, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(res.Steps), "steps/op")
+	b.ReportMetric(float64(res.AllocBytes), "charged-B/op")
+}
+
+func BenchmarkFilterMapSum(b *testing.B) {
+	benchEval(b, `(->> data/orders
+     (filter (where :status = "paid"))
+     (map (fn [o] (* 2 (:amount o))))
+     (reduce + 0))`, benchData(1000))
+}
+
+func BenchmarkGroupBy(b *testing.B) {
+	benchEval(b, `(let [by-cat (group-by :category data/orders)]
+  (into {} (map (fn [[cat items]] [cat {:n (count items) :total (sum-by :amount items)}]) by-cat)))`, benchData(1000))
+}
+
+func BenchmarkStringBuilding(b *testing.B) {
+	benchEval(b, `(->> data/orders
+     (take 300)
+     (map (fn [{:keys [id status customer]}] (str "#" id " " status " for " (:name customer))))
+     (clojure.string/join "\n")
+     count)`, benchData(1000))
+}
+
+func BenchmarkFib25(b *testing.B) {
+	benchEval(b, `(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 25)`, nil)
+}
+
+func BenchmarkLoopRecur(b *testing.B) {
+	benchEval(b, `(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))`, nil)
+}
+
+func BenchmarkAnalyzeOnly(b *testing.B) {
+	src := `(defn score [o] (cond (> (:amount o) 200) :high (> (:amount o) 50) :mid :else :low))
+(def summary (->> data/orders (filter (all-of (where :status in ["open" "paid"]) (where [:customer :tier] = "gold")))
+  (group-by score) (map (fn [[k v]] [k (count v)])) (into {})))
+(println summary)
+summary`
+	for b.Loop() {
+		forms, err := Read(src, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		user := map[string]bool{}
+		definedNames(forms, user)
+		c := newCompiler(&names{user: user, data: EmptyMap})
+		for _, f := range forms {
+			if _, err := c.compile(f, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

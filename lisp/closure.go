@@ -1,0 +1,173 @@
+package lisp
+
+import "strings"
+
+// lambda is the compiled code of one fn form, shared by every closure made
+// from it.
+type lambda struct {
+	selfName string // (fn name [...] ...): the name the body calls itself by
+	arities  []*arity
+	nslots   int
+	// captures say where the creating frame holds each captured value;
+	// freeNames are their names, used to print a closure as self-contained
+	// source.
+	captures  []capture
+	freeNames []string
+	form      *List // the source form, for printing and serialization
+	pos       Pos
+}
+
+type arity struct {
+	params    []pattern // fixed parameters
+	rest      pattern   // after &, or nil
+	selfSlot  int       // slot holding the closure itself, -1 if unnamed
+	body      node
+	paramText []string
+}
+
+// capture is where a closure-creating frame finds a captured value.
+type capture struct {
+	fromFree bool
+	index    int
+}
+
+// fnNode creates a closure, capturing the current values of the locals its
+// body uses. Values are immutable, so capturing by value is exact.
+type fnNode struct{ lam *lambda }
+
+func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
+	if err := th.AllocClosure(len(n.lam.captures)); err != nil {
+		return nil, err
+	}
+	var free []Value
+	if len(n.lam.captures) > 0 {
+		free = make([]Value, len(n.lam.captures))
+		for i, c := range n.lam.captures {
+			if c.fromFree {
+				free[i] = fr.free[c.index]
+			} else {
+				free[i] = fr.slots[c.index]
+			}
+		}
+	}
+	return &Closure{lam: n.lam, free: free}, nil
+}
+
+// Closure is a user function: compiled code plus the values it captured.
+// It prints as self-contained PTC-Lisp source, which is also how it is
+// stored in memory between turns.
+type Closure struct {
+	lam  *lambda
+	free []Value
+	name string // the user definition it was bound to by def/defn, if any
+}
+
+func (*Closure) TypeName() string { return "function" }
+
+// ParamNames lists the parameters of the first arity, with & before a rest
+// parameter; destructuring patterns appear as written.
+func (c *Closure) ParamNames() []string { return c.lam.arities[0].paramText }
+
+// Name is the user definition the closure was defined as, or "".
+func (c *Closure) Name() string { return c.name }
+
+// WriteRepr prints the closure as source: its fn form, wrapped in a let that
+// rebinds the values it captured.
+func (c *Closure) WriteRepr(b *strings.Builder) { writeClosureSource(b, c) }
+
+// Call applies the closure. recur in tail position restarts the body with
+// new arguments without growing the Go stack; in a variadic arity, recur
+// passes the rest parameter as one value, as in Clojure.
+func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
+	ar := c.lam.pick(len(args))
+	if ar == nil {
+		return nil, c.arityError(len(args))
+	}
+	fr := &frame{slots: make([]Value, c.lam.nslots), free: c.free}
+	if ar.selfSlot >= 0 {
+		fr.slots[ar.selfSlot] = c
+	}
+	if err := ar.bindArgs(th, fr, args); err != nil {
+		return nil, err
+	}
+	for {
+		v, err := ar.body.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		if v != recurMarker {
+			if c.name != "" && th.prog != nil {
+				th.prog.noteReturn(c, v)
+			}
+			return v, nil
+		}
+		if err := th.Step(1); err != nil {
+			return nil, err
+		}
+		rargs := th.recurArgs
+		th.recurArgs = nil
+		if err := ar.bindFixed(th, fr, rargs[:len(ar.params)]); err != nil {
+			return nil, err
+		}
+		if ar.rest != nil {
+			if err := ar.rest.bind(th, fr, rargs[len(ar.params)]); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+func (ar *arity) bindFixed(th *Thread, fr *frame, args []Value) error {
+	for i, p := range ar.params {
+		if err := p.bind(th, fr, args[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ar *arity) bindArgs(th *Thread, fr *frame, args []Value) error {
+	if err := ar.bindFixed(th, fr, args); err != nil {
+		return err
+	}
+	if ar.rest == nil {
+		return nil
+	}
+	var restVal Value = Nil
+	if extra := args[len(ar.params):]; len(extra) > 0 {
+		if err := th.AllocVector(len(extra)); err != nil {
+			return err
+		}
+		restVal = NewVector(append([]Value(nil), extra...))
+	}
+	return ar.rest.bind(th, fr, restVal)
+}
+
+func (l *lambda) pick(n int) *arity {
+	var variadic *arity
+	for _, ar := range l.arities {
+		if ar.rest == nil && len(ar.params) == n {
+			return ar
+		}
+		if ar.rest != nil && n >= len(ar.params) {
+			variadic = ar
+		}
+	}
+	return variadic
+}
+
+func (c *Closure) arityError(got int) *Error {
+	name := c.name
+	if name == "" {
+		name = c.lam.selfName
+	}
+	if name == "" {
+		name = "anonymous function"
+	}
+	var shapes []string
+	for _, ar := range c.lam.arities {
+		shapes = append(shapes, "["+strings.Join(ar.paramText, " ")+"]")
+	}
+	return Errorf(ArityError, "%s called with %d argument%s", name, got, plural(got)).
+		WithHint("it takes %s", strings.Join(shapes, " or "))
+}

@@ -1,0 +1,196 @@
+package lisp
+
+import (
+	"strings"
+)
+
+// coreFunctions are the functions that need the evaluator's program state
+// (println, return, fail) or belong to the predicate builders of spec
+// section 7 (all-of, any-of, none-of). They resolve like builtins.
+var coreFunctions = []*Builtin{
+	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
+		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln},
+	{Name: "return", Sig: "(return value)", Category: "io", MinArgs: 0, MaxArgs: 1,
+		Doc: "end the program successfully with value as its result", Fn: coreReturn},
+	{Name: "fail", Sig: "(fail reason)", Category: "io", MinArgs: 0, MaxArgs: 1,
+		Doc: "end the program as failed, with reason as the error message", Fn: coreFail},
+	{Name: "all-of", Sig: "(all-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
+		Doc: "predicate true when every pred is true for the item", Fn: combinator("all-of")},
+	{Name: "any-of", Sig: "(any-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
+		Doc: "predicate true when some pred is true for the item", Fn: combinator("any-of")},
+	{Name: "none-of", Sig: "(none-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
+		Doc: "predicate true when no pred is true for the item", Fn: combinator("none-of")},
+}
+
+var coreIndex = func() map[string]*Builtin {
+	m := map[string]*Builtin{}
+	for _, b := range coreFunctions {
+		m[b.Name] = b
+	}
+	return m
+}()
+
+// CoreFunctions returns the functions the evaluator itself provides
+// (println, return, fail, all-of, any-of, none-of), for documentation such
+// as the system prompt. The slice must not be modified.
+func CoreFunctions() []*Builtin { return coreFunctions }
+
+// lookupFunction finds a core function or a builtin by name.
+func lookupFunction(name string) (*Builtin, bool) {
+	if b, ok := coreIndex[name]; ok {
+		return b, true
+	}
+	return LookupBuiltin(name)
+}
+
+func corePrintln(th *Thread, args []Value) (Value, error) {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if s, ok := a.(String); ok {
+			b.WriteString(string(s))
+		} else {
+			WriteRepr(&b, a)
+		}
+	}
+	if th.prog == nil {
+		return Nil, nil
+	}
+	return Nil, th.prog.print(th, b.String())
+}
+
+func coreReturn(th *Thread, args []Value) (Value, error) {
+	var v Value = Nil
+	if len(args) == 1 {
+		v = args[0]
+	}
+	return nil, &earlyReturn{value: v}
+}
+
+// failure is (fail reason): the program ends as failed with reason.
+type failure struct{ reason Value }
+
+func (f *failure) Error() string { return "fail: " + failMessage(f.reason) }
+
+func failMessage(v Value) string {
+	if s, ok := v.(String); ok {
+		return string(s)
+	}
+	return Repr(v)
+}
+
+func coreFail(th *Thread, args []Value) (Value, error) {
+	var v Value = Nil
+	if len(args) == 1 {
+		v = args[0]
+	}
+	return nil, &failure{reason: v}
+}
+
+// predicateCombinator is the function all-of, any-of and none-of return.
+type predicateCombinator struct {
+	kind  string
+	preds []Value
+}
+
+func (*predicateCombinator) TypeName() string { return "function" }
+
+func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
+
+func (p *predicateCombinator) WriteRepr(b *strings.Builder) {
+	b.WriteString("(" + p.kind)
+	for _, q := range p.preds {
+		b.WriteByte(' ')
+		writeSource(b, q)
+	}
+	b.WriteByte(')')
+}
+
+func (p *predicateCombinator) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) != 1 {
+		return nil, arityError(p.kind+" predicate", "(pred item)", len(args))
+	}
+	for _, q := range p.preds {
+		v, err := th.Call(q, args)
+		if err != nil {
+			return nil, err
+		}
+		t := Truthy(v)
+		switch {
+		case p.kind == "all-of" && !t:
+			return False, nil
+		case p.kind == "any-of" && t:
+			return True, nil
+		case p.kind == "none-of" && t:
+			return False, nil
+		}
+	}
+	return Bool(p.kind != "any-of"), nil
+}
+
+func combinator(kind string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		for _, a := range args {
+			if _, ok := a.(Callable); !ok {
+				return nil, Errorf(TypeError, "%s expected predicates, got %s", kind, a.TypeName()).
+					WithHint("pass predicates such as (where :age > 18) or :active")
+			}
+		}
+		if err := th.AllocClosure(len(args)); err != nil {
+			return nil, err
+		}
+		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...)}, nil
+	}
+}
+
+// ToolFunc is a tool as a function value: calling it goes through the host.
+type ToolFunc struct{ Name string }
+
+func (*ToolFunc) TypeName() string { return "function" }
+
+// ParamNames: tools take one argument map.
+func (t *ToolFunc) ParamNames() []string { return []string{"args"} }
+
+func (t *ToolFunc) WriteRepr(b *strings.Builder) { b.WriteString("tool/" + t.Name) }
+
+// Call invokes the tool with the arguments of spec 9.5: none gives nil, a
+// single map is passed through, anything else is wrapped as {:args [...]}.
+func (t *ToolFunc) Call(th *Thread, args []Value) (Value, error) {
+	if th.prog == nil {
+		return nil, Errorf(ToolError, "tool/%s cannot be called here", t.Name)
+	}
+	var arg Value = Nil
+	switch {
+	case len(args) == 0:
+	case len(args) == 1:
+		if m, ok := args[0].(*Map); ok {
+			arg = m
+			break
+		}
+		fallthrough
+	default:
+		arg = singletonMap(Keyword("args"), NewVector(append([]Value(nil), args...)))
+	}
+	return th.prog.callTool(th, t.Name, arg)
+}
+
+// singletonMap returns the one-entry map {k v}.
+func singletonMap(k, v Value) *Map {
+	b := NewMapBuilder(1)
+	b.Set(k, v)
+	return b.Map()
+}
+
+// Call on a var calls the user definition it names.
+func (v *Var) Call(th *Thread, args []Value) (Value, error) {
+	if th.prog == nil {
+		return nil, Errorf(UndefinedSymbol, "#'%s is not defined", v.Name)
+	}
+	f, err := th.prog.lookupGlobal(v.Name)
+	if err != nil {
+		return nil, err
+	}
+	return th.Call(f, args)
+}

@@ -1,0 +1,117 @@
+package lisp
+
+// pattern is a compiled binding form: a symbol, a sequential pattern
+// [a b & rest :as all] or a map pattern {:keys [a] :strs [b] x :x :or {...}
+// :as m}. bind stores the parts of a value into the frame's slots.
+type pattern interface {
+	bind(th *Thread, fr *frame, v Value) error
+}
+
+type slotPattern struct{ slot int }
+
+func (p *slotPattern) bind(_ *Thread, fr *frame, v Value) error {
+	fr.slots[p.slot] = v
+	return nil
+}
+
+type seqPattern struct {
+	items []pattern
+	rest  pattern // nil when there is no & part
+	as    int     // slot for :as, -1 if none
+	// restAsMap: & {:keys [...]} reads the rest as key/value pairs.
+	restAsMap bool
+}
+
+func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
+	elems, err := elemsForIteration(th, "destructuring", v)
+	if err != nil {
+		return Errorf(TypeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+			WithHint("sequential destructuring takes a vector, string, set, map or nil")
+	}
+	for i, item := range p.items {
+		var x Value = Nil
+		if i < len(elems) {
+			x = elems[i]
+		}
+		if err := item.bind(th, fr, x); err != nil {
+			return err
+		}
+	}
+	if p.rest != nil {
+		var restVal Value = Nil
+		if len(elems) > len(p.items) {
+			extra := elems[len(p.items):]
+			if p.restAsMap {
+				if err := th.AllocMap(len(extra) / 2); err != nil {
+					return err
+				}
+				b := NewMapBuilder(len(extra) / 2)
+				for i := 0; i+1 < len(extra); i += 2 {
+					b.Set(extra[i], extra[i+1])
+				}
+				restVal = b.Map()
+			} else {
+				if err := th.AllocVector(len(extra)); err != nil {
+					return err
+				}
+				restVal = NewVector(append([]Value(nil), extra...))
+			}
+		}
+		if err := p.rest.bind(th, fr, restVal); err != nil {
+			return err
+		}
+	}
+	if p.as >= 0 {
+		fr.slots[p.as] = v
+	}
+	return nil
+}
+
+type mapPatternEntry struct {
+	key Value
+	pat pattern
+	def node // :or default, nil if none
+}
+
+type mapPattern struct {
+	entries []mapPatternEntry
+	as      int
+}
+
+func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
+	m, _ := v.(*Map)
+	for _, e := range p.entries {
+		x, found := lookupFlexible(m, e.key)
+		if !found && e.def != nil {
+			var err error
+			if x, err = e.def.eval(th, fr); err != nil {
+				return err
+			}
+		}
+		if err := e.pat.bind(th, fr, x); err != nil {
+			return err
+		}
+	}
+	if p.as >= 0 {
+		fr.slots[p.as] = v
+	}
+	return nil
+}
+
+// lookupFlexible gets key from m, falling back from a keyword to the string
+// of the same name and back (spec 7.5: data from JSON may have string keys).
+func lookupFlexible(m *Map, key Value) (Value, bool) {
+	if m == nil {
+		return Nil, false
+	}
+	if v, ok := m.Get(key); ok {
+		return v, true
+	}
+	switch k := key.(type) {
+	case Keyword:
+		return m.Get(String(k))
+	case String:
+		return m.Get(Keyword(k))
+	}
+	return Nil, false
+}

@@ -1,0 +1,575 @@
+package lisp
+
+import (
+	"errors"
+	"strings"
+)
+
+// node is one compiled expression. The analysis pass turns each form into a
+// tree of nodes once per program, with every symbol already resolved to a
+// local slot, a captured value, a user definition, a builtin, a data key or
+// a tool; evaluation then never looks at the source forms again.
+type node interface {
+	eval(th *Thread, fr *frame) (Value, error)
+}
+
+// frame is the activation of one function (or of the program's top level):
+// its local slots, assigned at analysis time, and the values its closure
+// captured when it was created.
+type frame struct {
+	slots []Value
+	free  []Value
+}
+
+// recurMarker is returned by a recur node in place of a value. Analysis only
+// allows recur in tail position, so the marker travels straight up through
+// if/do/let to the loop or function that restarts with th.recurArgs.
+type recurMarkerType struct{}
+
+func (recurMarkerType) TypeName() string { return "recur" }
+
+var recurMarker Value = recurMarkerType{}
+
+// earlyReturn carries (return v) up to the top level.
+type earlyReturn struct{ value Value }
+
+func (*earlyReturn) Error() string { return "return" }
+
+type constNode struct{ v Value }
+
+func (n *constNode) eval(*Thread, *frame) (Value, error) { return n.v, nil }
+
+type localNode struct{ slot int }
+
+func (n *localNode) eval(_ *Thread, fr *frame) (Value, error) { return fr.slots[n.slot], nil }
+
+type freeNode struct{ index int }
+
+func (n *freeNode) eval(_ *Thread, fr *frame) (Value, error) { return fr.free[n.index], nil }
+
+// globalNode reads a user definition by name. The lookup happens at run time
+// because a def earlier in the program (or in an earlier turn) binds it; when
+// it is not bound, the bare name falls back to data/ or tool/.
+type globalNode struct {
+	name string
+	pos  Pos
+}
+
+func (n *globalNode) eval(th *Thread, _ *frame) (Value, error) {
+	v, err := th.prog.lookupGlobal(n.name)
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// dataNode reads data/key.
+type dataNode struct{ key string }
+
+func (n *dataNode) eval(th *Thread, _ *frame) (Value, error) {
+	return th.prog.dataValue(n.key), nil
+}
+
+// previousNode reads *1, *2 or *3.
+type previousNode struct{ index int }
+
+func (n *previousNode) eval(th *Thread, _ *frame) (Value, error) {
+	if n.index < len(th.prog.previous) && th.prog.previous[n.index] != nil {
+		return th.prog.previous[n.index], nil
+	}
+	return Nil, nil
+}
+
+type vectorNode struct{ elems []node }
+
+func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
+	elems, err := evalNodes(th, fr, n.elems)
+	if err != nil {
+		return nil, err
+	}
+	if err := th.AllocVector(len(elems)); err != nil {
+		return nil, err
+	}
+	return NewVector(elems), nil
+}
+
+type mapNode struct {
+	elems []node // key, value, key, value ...
+	pos   Pos
+}
+
+func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
+	if err := th.AllocMap(len(n.elems) / 2); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(len(n.elems) / 2)
+	for i := 0; i < len(n.elems); i += 2 {
+		k, err := n.elems[i].eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		v, err := n.elems[i+1].eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		b.Set(k, v)
+	}
+	return b.Map(), nil
+}
+
+type setNode struct{ elems []node }
+
+func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
+	elems, err := evalNodes(th, fr, n.elems)
+	if err != nil {
+		return nil, err
+	}
+	if err := th.AllocVector(len(elems)); err != nil {
+		return nil, err
+	}
+	return NewSet(elems), nil
+}
+
+func evalNodes(th *Thread, fr *frame, nodes []node) ([]Value, error) {
+	if len(nodes) == 0 {
+		return nil, nil
+	}
+	out := make([]Value, len(nodes))
+	for i, a := range nodes {
+		v, err := a.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// callNode applies a function to arguments evaluated left to right.
+type callNode struct {
+	fn   node
+	args []node
+	pos  Pos
+}
+
+func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
+	f, err := n.fn.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	args, err := evalNodes(th, fr, n.args)
+	if err != nil {
+		return nil, err
+	}
+	v, err := th.Call(f, args)
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// withPos attaches a source position to an error that has none yet, so the
+// innermost call that failed names its place in the program.
+func withPos(err error, pos Pos) error {
+	var e *Error
+	if pos.Line > 0 && errors.As(err, &e) && e.Pos.Line == 0 {
+		e.Pos = pos
+	}
+	return err
+}
+
+type ifNode struct{ cond, then, els node }
+
+func (n *ifNode) eval(th *Thread, fr *frame) (Value, error) {
+	c, err := n.cond.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	if Truthy(c) {
+		return n.then.eval(th, fr)
+	}
+	return n.els.eval(th, fr)
+}
+
+type doNode struct{ body []node }
+
+func (n *doNode) eval(th *Thread, fr *frame) (Value, error) {
+	var v Value = Nil
+	for _, e := range n.body {
+		var err error
+		if v, err = e.eval(th, fr); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// andNode and orNode short-circuit and return the deciding value.
+type andNode struct{ args []node }
+
+func (n *andNode) eval(th *Thread, fr *frame) (Value, error) {
+	var v Value = True
+	for _, a := range n.args {
+		var err error
+		if v, err = a.eval(th, fr); err != nil {
+			return nil, err
+		}
+		if !Truthy(v) {
+			return v, nil
+		}
+	}
+	return v, nil
+}
+
+type orNode struct{ args []node }
+
+func (n *orNode) eval(th *Thread, fr *frame) (Value, error) {
+	var v Value = Nil
+	for _, a := range n.args {
+		var err error
+		if v, err = a.eval(th, fr); err != nil {
+			return nil, err
+		}
+		if Truthy(v) {
+			return v, nil
+		}
+	}
+	return v, nil
+}
+
+// binding is one pattern of a let or loop with its initial expression.
+type binding struct {
+	pat  pattern
+	init node
+}
+
+type letNode struct {
+	binds []binding
+	body  node
+}
+
+func (n *letNode) eval(th *Thread, fr *frame) (Value, error) {
+	for _, b := range n.binds {
+		v, err := b.init.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.pat.bind(th, fr, v); err != nil {
+			return nil, err
+		}
+	}
+	return n.body.eval(th, fr)
+}
+
+type loopNode struct {
+	binds []binding
+	body  node
+	pos   Pos
+}
+
+func (n *loopNode) eval(th *Thread, fr *frame) (Value, error) {
+	for _, b := range n.binds {
+		v, err := b.init.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.pat.bind(th, fr, v); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		v, err := n.body.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		if v != recurMarker {
+			return v, nil
+		}
+		if err := th.Step(1); err != nil {
+			return nil, withPos(err, n.pos)
+		}
+		args := th.recurArgs
+		th.recurArgs = nil
+		for i, b := range n.binds {
+			if err := b.pat.bind(th, fr, args[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+type recurNode struct{ args []node }
+
+func (n *recurNode) eval(th *Thread, fr *frame) (Value, error) {
+	args, err := evalNodes(th, fr, n.args)
+	if err != nil {
+		return nil, err
+	}
+	th.recurArgs = args
+	return recurMarker, nil
+}
+
+// defNode binds a user definition and returns its var.
+type defNode struct {
+	name string
+	doc  string
+	init node
+	once bool // defonce: keep an existing definition
+	pos  Pos
+}
+
+func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
+	if n.once && th.prog.isDefined(n.name) {
+		return &Var{Name: n.name}, nil
+	}
+	v, err := n.init.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := v.(*Closure); ok && c.name == "" {
+		named := *c
+		named.name = n.name
+		v = &named
+	}
+	th.prog.define(n.name, v, n.doc)
+	return &Var{Name: n.name}, nil
+}
+
+// caseNode matches a value against literal constants.
+type caseNode struct {
+	expr     node
+	keys     map[any]int // hash key of a constant -> result index
+	results  []node
+	fallback node // nil: no default, no match is an error
+	pos      Pos
+}
+
+func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.expr.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	if i, ok := n.keys[HashKey(v)]; ok {
+		return n.results[i].eval(th, fr)
+	}
+	if n.fallback != nil {
+		return n.fallback.eval(th, fr)
+	}
+	return nil, withPos(Errorf(ExecutionError, "case has no clause matching %s", Repr(v)).
+		WithHint("add a default expression as the last form of case"), n.pos)
+}
+
+// condpNode: (condp pred expr test result ... default).
+type condpNode struct {
+	pred, expr node
+	tests      []node
+	results    []node
+	fallback   node
+	pos        Pos
+}
+
+func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
+	p, err := n.pred.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	x, err := n.expr.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range n.tests {
+		tv, err := t.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := th.Call(p, []Value{tv, x})
+		if err != nil {
+			return nil, withPos(err, n.pos)
+		}
+		if Truthy(ok) {
+			return n.results[i].eval(th, fr)
+		}
+	}
+	if n.fallback != nil {
+		return n.fallback.eval(th, fr)
+	}
+	return nil, withPos(Errorf(ExecutionError, "condp has no clause matching %s", Repr(x)).
+		WithHint("add a default expression as the last form of condp"), n.pos)
+}
+
+// forNode implements for (collecting) and doseq (discarding): nested
+// iteration over binding clauses with :let, :when and :while modifiers.
+type forNode struct {
+	clauses []forClause
+	body    node
+	collect bool
+	pos     Pos
+}
+
+type forClause struct {
+	kind int // forBind, forLet, forWhen, forWhile
+	pat  pattern
+	expr node
+	lets []binding
+}
+
+const (
+	forBind = iota
+	forLet
+	forWhen
+	forWhile
+)
+
+func (n *forNode) eval(th *Thread, fr *frame) (Value, error) {
+	var out []Value
+	if _, err := n.run(th, fr, 0, &out); err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	if !n.collect {
+		return Nil, nil
+	}
+	if err := th.AllocVector(len(out)); err != nil {
+		return nil, err
+	}
+	return NewVector(out), nil
+}
+
+// run iterates clause i onward; it reports false when a :while ended the
+// iteration of the enclosing binding.
+func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) {
+	if i == len(n.clauses) {
+		if err := th.Step(1); err != nil {
+			return false, err
+		}
+		v, err := n.body.eval(th, fr)
+		if err != nil {
+			return false, err
+		}
+		if n.collect {
+			*out = append(*out, v)
+		}
+		return true, nil
+	}
+	c := n.clauses[i]
+	switch c.kind {
+	case forLet:
+		for _, b := range c.lets {
+			v, err := b.init.eval(th, fr)
+			if err != nil {
+				return false, err
+			}
+			if err := b.pat.bind(th, fr, v); err != nil {
+				return false, err
+			}
+		}
+		return n.run(th, fr, i+1, out)
+	case forWhen, forWhile:
+		v, err := c.expr.eval(th, fr)
+		if err != nil {
+			return false, err
+		}
+		if !Truthy(v) {
+			return c.kind == forWhen, nil
+		}
+		return n.run(th, fr, i+1, out)
+	}
+	coll, err := c.expr.eval(th, fr)
+	if err != nil {
+		return false, err
+	}
+	items, err := elemsForIteration(th, "for", coll)
+	if err != nil {
+		return false, err
+	}
+	for _, item := range items {
+		if err := th.Step(1); err != nil {
+			return false, err
+		}
+		if err := c.pat.bind(th, fr, item); err != nil {
+			return false, err
+		}
+		cont, err := n.run(th, fr, i+1, out)
+		if err != nil {
+			return false, err
+		}
+		if !cont {
+			break
+		}
+	}
+	return true, nil
+}
+
+// elemsForIteration returns what destructuring and for iterate over: a
+// vector's or set's elements, a map's [key value] entries, a string's
+// characters, nothing for nil.
+func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
+	switch v := v.(type) {
+	case *Vector:
+		return v.Elems(), nil
+	case *Set:
+		return v.Elems(), nil
+	case NilType:
+		return nil, nil
+	case *Map:
+		if err := th.AllocVector(v.Len()); err != nil {
+			return nil, err
+		}
+		out := make([]Value, v.Len())
+		for i, e := range v.Entries() {
+			if err := th.AllocVector(2); err != nil {
+				return nil, err
+			}
+			out[i] = NewVector([]Value{e.Key, e.Val})
+		}
+		return out, nil
+	case String:
+		s := string(v)
+		if err := th.AllocVector(len(s)); err != nil {
+			return nil, err
+		}
+		out := make([]Value, 0, len(s))
+		for _, r := range s {
+			out = append(out, String(string(r)))
+		}
+		return out, nil
+	}
+	return nil, Errorf(TypeError, "%s expected a collection, got %s", fn, v.TypeName()).
+		WithHint("iterate over a vector, map, set or string")
+}
+
+// quoted converts a quoted form to data: lists become vectors, map and set
+// literals become maps and sets.
+func quoted(f Value) Value {
+	switch f := f.(type) {
+	case *List:
+		return NewVector(quotedAll(f.Elems))
+	case *Vector:
+		return NewVector(quotedAll(f.Elems()))
+	case *MapForm:
+		b := NewMapBuilder(len(f.Elems) / 2)
+		for i := 0; i+1 < len(f.Elems); i += 2 {
+			b.Set(quoted(f.Elems[i]), quoted(f.Elems[i+1]))
+		}
+		return b.Map()
+	case *SetForm:
+		return NewSet(quotedAll(f.Elems))
+	}
+	return f
+}
+
+func quotedAll(fs []Value) []Value {
+	out := make([]Value, len(fs))
+	for i, f := range fs {
+		out[i] = quoted(f)
+	}
+	return out
+}
+
+// formText is the source text of a form, for error messages.
+func formText(f Value) string {
+	s := Repr(f)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,202 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Binding is one user definition in memory.
+type Binding struct {
+	Name  string
+	Value Value
+	// Docstring is the docstring given to def or defn.
+	Docstring string
+	// ReturnType is the type label of the last value the function returned,
+	// "" until it is called.
+	ReturnType string
+	// Turn is the turn that last defined the binding.
+	Turn int
+	// source is the binding's text as received from the wire, kept so that
+	// an unchanged function serializes byte-identically turn after turn.
+	source string
+}
+
+// IsFn reports whether the binding holds a function.
+func (b Binding) IsFn() bool {
+	_, ok := b.Value.(Function)
+	return ok
+}
+
+// Params lists a function binding's parameters, & before a rest parameter.
+func (b Binding) Params() []string {
+	if f, ok := b.Value.(Function); ok {
+		return f.ParamNames()
+	}
+	return nil
+}
+
+// Memory is the prelude: user definitions in order of first definition. A
+// redefinition keeps its place. Memory is immutable once built; evaluation
+// returns a new one.
+type Memory struct {
+	bindings []*Binding
+	index    map[string]int
+}
+
+// NewMemory returns an empty memory.
+func NewMemory() *Memory { return &Memory{index: map[string]int{}} }
+
+func (m *Memory) put(b Binding) {
+	if i, ok := m.index[b.Name]; ok {
+		m.bindings[i] = &b
+		return
+	}
+	m.index[b.Name] = len(m.bindings)
+	m.bindings = append(m.bindings, &b)
+}
+
+// Len is the number of bindings.
+func (m *Memory) Len() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.bindings)
+}
+
+// Bindings returns the bindings in order.
+func (m *Memory) Bindings() []Binding {
+	if m == nil {
+		return nil
+	}
+	out := make([]Binding, len(m.bindings))
+	for i, b := range m.bindings {
+		out[i] = *b
+	}
+	return out
+}
+
+// Lookup returns the binding called name.
+func (m *Memory) Lookup(name string) (Binding, bool) {
+	if m == nil {
+		return Binding{}, false
+	}
+	i, ok := m.index[name]
+	if !ok {
+		return Binding{}, false
+	}
+	return *m.bindings[i], true
+}
+
+// WireBinding is a binding as it travels on the wire (SPEC section 10):
+// the value as EDN, or for a function its PTC-Lisp source with the values it
+// captured bound by a let.
+type WireBinding struct {
+	Name       string
+	Value      string
+	IsFn       bool
+	Params     []string
+	Docstring  string
+	ReturnType string
+	Turn       int
+}
+
+// Encode serializes the memory for the wire.
+func (m *Memory) Encode() []WireBinding {
+	if m == nil {
+		return nil
+	}
+	out := make([]WireBinding, len(m.bindings))
+	for i, b := range m.bindings {
+		text := b.source
+		if text == "" {
+			text = SourceText(b.Value)
+		}
+		out[i] = WireBinding{Name: b.Name, Value: text, IsFn: b.IsFn(), Params: b.Params(),
+			Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: b.Turn}
+	}
+	return out
+}
+
+// decodeLimits bound the evaluation of function sources loaded from the
+// wire: they are tiny (a let around a fn), so anything bigger is hostile.
+var decodeLimits = Limits{MaxSteps: 100_000, MaxAllocBytes: 4 << 20, MaxDepth: 50}
+
+// DecodeMemory loads memory from the wire. Values are read as EDN; a
+// function (or a value holding functions) is analyzed and evaluated in a
+// small sandbox to rebuild the closure. Names that the function uses but
+// does not bind resolve when it runs, against the evaluation it runs in.
+func DecodeMemory(wire []WireBinding) (*Memory, error) {
+	m := NewMemory()
+	for i, w := range wire {
+		where := fmt.Sprintf("memory binding %d (%q)", i, w.Name)
+		if !lexPlainSymbol(w.Name) || w.Name == "&" {
+			return nil, fmt.Errorf("%s: name is not a valid symbol", where)
+		}
+		if _, dup := m.index[w.Name]; dup {
+			return nil, fmt.Errorf("%s: name appears twice", where)
+		}
+		if _, ok := lookupFunction(w.Name); ok {
+			return nil, fmt.Errorf("%s: name is a builtin function", where)
+		}
+		var v Value
+		var err error
+		if !w.IsFn {
+			v, err = ParseEDN(w.Value, 0)
+		}
+		if w.IsFn || err != nil {
+			v, err = loadSource(w.Value)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", where, err)
+			}
+		}
+		if w.IsFn {
+			if _, ok := v.(Function); !ok {
+				return nil, fmt.Errorf("%s: is_fn is set but the value is %s, not a function", where, v.TypeName())
+			}
+		}
+		if c, ok := v.(*Closure); ok {
+			named := *c
+			named.name = w.Name
+			v = &named
+		}
+		m.put(Binding{Name: w.Name, Value: v, Docstring: w.Docstring, ReturnType: w.ReturnType,
+			Turn: w.Turn, source: w.Value})
+	}
+	return m, nil
+}
+
+// loadSource evaluates one form of stored source in a sandbox without
+// tools, data or user definitions.
+func loadSource(src string) (Value, error) {
+	forms, err := Read(src, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(forms) != 1 {
+		return nil, fmt.Errorf("source must be exactly one form, got %d", len(forms))
+	}
+	c := newCompiler(&names{dynamic: true})
+	n, err := c.compile(forms[0], false)
+	if err != nil {
+		return nil, err
+	}
+	th := NewThread(context.Background(), decodeLimits)
+	th.prog = newProgState(Env{})
+	v, err := n.eval(th, &frame{slots: make([]Value, c.fn.nslots)})
+	if err != nil {
+		return nil, err
+	}
+	if len(th.prog.defined) > 0 || len(th.prog.toolCalls) > 0 || len(th.prog.prints) > 0 {
+		return nil, fmt.Errorf("source must be a plain value or function, without def, println or tool calls")
+	}
+	return v, nil
+}
+
+// SourceText is v as PTC-Lisp source that evaluates back to an equal value:
+// EDN for data, fn forms (with a let for captured values) for closures.
+func SourceText(v Value) string {
+	var b strings.Builder
+	writeSource(&b, v)
+	return b.String()
+}

@@ -1,0 +1,333 @@
+package lisp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Host runs tools for a program. The interpreter performs no I/O itself:
+// every tool call goes through here, in program order.
+type Host interface {
+	CallTool(ctx context.Context, name string, args Value) (Value, error)
+}
+
+// ErrSuspend is returned (possibly wrapped) by a Host that cannot answer a
+// tool call yet, e.g. in the stateless replay protocol where the caller runs
+// the tool and evaluates the program again with the answer. Eval then stops
+// and returns it, with the pending call as the last entry of the result's
+// ToolCalls.
+var ErrSuspend = errors.New("tool call suspended")
+
+// Env is everything an evaluation reads besides the program.
+type Env struct {
+	Prelude *Memory // user definitions from earlier turns; nil for none
+	Data    *Map    // the data/ namespace; nil for none
+	Tools   []string
+	// PreviousResults are earlier turns' results, newest first (*1 *2 *3).
+	PreviousResults []Value
+	Host            Host
+	Limits          Limits
+	// TurnNumber is recorded on the bindings this program defines.
+	TurnNumber int
+	// MaxNesting bounds source nesting; 0 means DefaultMaxNesting.
+	MaxNesting int
+}
+
+// ToolCallRecord is one tool call a program made.
+type ToolCallRecord struct {
+	Index    int
+	Name     string
+	Args     Value
+	Result   Value // nil when the call failed or is pending
+	Err      string
+	Duration time.Duration
+}
+
+// Result is the outcome of one evaluation.
+type Result struct {
+	Value     Value // the last form's value, the returned value, or the fail reason
+	Prints    []string
+	ToolCalls []ToolCallRecord
+	// Memory is the new prelude: the old one plus this program's
+	// definitions, or the old one unchanged when the program failed.
+	Memory   *Memory
+	Defined  []string // names (re)defined, in order of first definition
+	Err      *Error   // nil on success
+	Returned bool     // the program called return
+	Failed   bool     // the program called fail
+	Steps    int64
+	// AllocBytes is the allocation charged to the program.
+	AllocBytes int64
+	Duration   time.Duration
+}
+
+// OK reports whether the program succeeded.
+func (r *Result) OK() bool { return r.Err == nil }
+
+// Eval reads, analyzes and evaluates a program. A program that fails is not
+// a Go error: it is a Result with Err set. The Go error is non-nil only when
+// the host suspended a tool call (errors.Is(err, ErrSuspend)).
+func Eval(ctx context.Context, source string, env Env) (res *Result, err error) {
+	start := time.Now()
+	limits := env.Limits
+	if limits.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
+		defer cancel()
+	}
+	th := NewThread(ctx, limits)
+	prog := newProgState(env)
+	th.prog = prog
+	res = &Result{Memory: env.Prelude}
+	if res.Memory == nil {
+		res.Memory = NewMemory()
+	}
+	defer func() {
+		// The single safety net: a bug in the interpreter must not take the
+		// process down. Nothing a program does should reach it.
+		if r := recover(); r != nil {
+			res.Err = Errorf(ExecutionError, "internal interpreter error: %v", r)
+			res.Value = Nil
+			res.Memory = env.Prelude
+			if res.Memory == nil {
+				res.Memory = NewMemory()
+			}
+			res.Defined = nil
+			err = nil
+		}
+		res.Prints = prog.prints
+		res.ToolCalls = prog.toolCalls
+		res.Steps = th.StepsUsed()
+		res.AllocBytes = th.AllocatedBytes()
+		res.Duration = time.Since(start)
+	}()
+
+	value, evalErr := runProgram(th, prog, source, env)
+	var ret *earlyReturn
+	var fl *failure
+	switch {
+	case evalErr == nil:
+		res.Value = value
+	case errors.As(evalErr, &ret):
+		res.Value = ret.value
+		res.Returned = true
+	case errors.As(evalErr, &fl):
+		res.Value = fl.reason
+		res.Failed = true
+		res.Err = Errorf(Fail, "%s", failMessage(fl.reason))
+		return res, nil
+	case errors.Is(evalErr, ErrSuspend):
+		res.Value = Nil
+		return res, evalErr
+	default:
+		res.Value = Nil
+		res.Err = AsError(evalErr)
+		return res, nil
+	}
+	res.Memory = prog.commit(env.Prelude)
+	res.Defined = prog.defined
+	return res, nil
+}
+
+func runProgram(th *Thread, prog *progState, source string, env Env) (Value, error) {
+	forms, starts, err := readProgram(source, env.MaxNesting)
+	if err != nil {
+		return nil, err
+	}
+	user := map[string]bool{}
+	if env.Prelude != nil {
+		for _, b := range env.Prelude.bindings {
+			user[b.Name] = true
+		}
+	}
+	definedNames(forms, user)
+	c := newCompiler(&names{user: user, tools: prog.tools, data: env.Data})
+	nodes := make([]node, len(forms))
+	for i, f := range forms {
+		c.pos = starts[i]
+		if nodes[i], err = c.compile(f, false); err != nil {
+			return nil, err
+		}
+	}
+	fr := &frame{slots: make([]Value, c.fn.nslots)}
+	var v Value = Nil
+	for _, n := range nodes {
+		if v, err = n.eval(th, fr); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// progState is what one evaluation accumulates besides its value.
+type progState struct {
+	env      Env
+	tools    map[string]bool
+	data     *Map
+	previous []Value
+	globals  map[string]*global
+	order    []*global // new definitions, in order of first definition
+	defined  []string
+	prints   []string
+	outBytes int
+
+	toolCalls []ToolCallRecord
+}
+
+// global is a user definition during an evaluation.
+type global struct {
+	binding Binding
+	bound   bool
+	changed bool // defined or called this turn
+}
+
+func newProgState(env Env) *progState {
+	p := &progState{env: env, tools: map[string]bool{}, data: env.Data, previous: env.PreviousResults,
+		globals: map[string]*global{}}
+	for _, t := range env.Tools {
+		p.tools[t] = true
+	}
+	if env.Prelude != nil {
+		for _, b := range env.Prelude.bindings {
+			p.globals[b.Name] = &global{binding: *b, bound: true}
+		}
+	}
+	return p
+}
+
+func (p *progState) isDefined(name string) bool {
+	g, ok := p.globals[name]
+	return ok && g.bound
+}
+
+func (p *progState) lookupGlobal(name string) (Value, error) {
+	if g, ok := p.globals[name]; ok && g.bound {
+		return g.binding.Value, nil
+	}
+	isTool := p.tools[name]
+	_, isData := lookupFlexible(p.data, Keyword(name))
+	switch {
+	case isTool && isData:
+		return nil, Errorf(AmbiguousReference, "%s is both a tool and a data key", name).
+			WithHint("write tool/%s to call the tool or data/%s to read the data", name, name)
+	case isTool:
+		return &ToolFunc{Name: name}, nil
+	case isData:
+		return p.dataValue(name), nil
+	}
+	return nil, Errorf(UndefinedSymbol, "%s is used before it is defined", name).
+		WithHint("define %s with def or defn before the code that uses it runs", name)
+}
+
+func (p *progState) dataValue(key string) Value {
+	v, _ := lookupFlexible(p.data, Keyword(key))
+	return v
+}
+
+func (p *progState) define(name string, v Value, doc string) {
+	g, ok := p.globals[name]
+	if !ok {
+		g = &global{}
+		p.globals[name] = g
+		p.order = append(p.order, g)
+	}
+	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
+	g.bound, g.changed = true, true
+	if !slices.Contains(p.defined, name) {
+		p.defined = append(p.defined, name)
+	}
+}
+
+// noteReturn records the type of a user function's latest return value.
+func (p *progState) noteReturn(c *Closure, v Value) {
+	g, ok := p.globals[c.name]
+	if !ok || g.binding.Value != c {
+		return
+	}
+	if label := TypeLabel(v); g.binding.ReturnType != label {
+		g.binding.ReturnType = label
+		g.changed = true
+	}
+}
+
+func (p *progState) print(th *Thread, line string) error {
+	max := th.limits.MaxOutputBytes
+	if max > 0 && p.outBytes+len(line) > max {
+		return Errorf(OutputLimit, "output limit of %d bytes exceeded by println", max).
+			WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
+	}
+	if err := th.Alloc(costPrintLine + int64(len(line))); err != nil {
+		return err
+	}
+	p.outBytes += len(line)
+	p.prints = append(p.prints, line)
+	return nil
+}
+
+func (p *progState) callTool(th *Thread, name string, args Value) (Value, error) {
+	max := th.limits.MaxToolCalls
+	if max > 0 && len(p.toolCalls) >= max {
+		return nil, Errorf(ToolCallLimit, "tool call limit of %d exceeded (calling tool/%s)", max, name).
+			WithHint("make fewer tool calls per program: batch requests or filter before calling")
+	}
+	if err := th.Alloc(costToolCall); err != nil {
+		return nil, err
+	}
+	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args}
+	if p.env.Host == nil {
+		rec.Err = "no tool host"
+		p.toolCalls = append(p.toolCalls, rec)
+		return nil, Errorf(ToolError, "tool/%s cannot be called: no tools are available", name)
+	}
+	start := time.Now()
+	v, err := p.env.Host.CallTool(th.Context(), name, args)
+	rec.Duration = time.Since(start)
+	if errors.Is(err, ErrSuspend) {
+		p.toolCalls = append(p.toolCalls, rec)
+		return nil, err
+	}
+	if err != nil {
+		rec.Err = err.Error()
+		p.toolCalls = append(p.toolCalls, rec)
+		if ctxErr := th.Context().Err(); ctxErr != nil {
+			return nil, th.contextError(ctxErr)
+		}
+		return nil, Errorf(ToolError, "tool/%s failed: %s", name, err.Error()).
+			WithHint("check the arguments against the tool's signature, or try another approach")
+	}
+	if v == nil {
+		v = Nil
+	}
+	rec.Result = v
+	p.toolCalls = append(p.toolCalls, rec)
+	return v, nil
+}
+
+// commit builds the memory after a successful program: the prelude's
+// bindings in their places with this turn's changes, then new names in
+// order of first definition.
+func (p *progState) commit(prelude *Memory) *Memory {
+	m := NewMemory()
+	if prelude != nil {
+		for _, b := range prelude.bindings {
+			g := p.globals[b.Name]
+			if g.changed {
+				m.put(g.binding)
+			} else {
+				m.put(*b)
+			}
+		}
+	}
+	for _, g := range p.order {
+		m.put(g.binding)
+	}
+	return m
+}
+
+// String renders a tool call for logs.
+func (r ToolCallRecord) String() string {
+	return fmt.Sprintf("#%d tool/%s %s", r.Index, r.Name, Repr(r.Args))
+}

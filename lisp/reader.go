@@ -1,0 +1,658 @@
+package lisp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DefaultMaxNesting bounds how deeply collections may nest in source text and
+// in EDN values. The reader is recursive, so the bound is what keeps hostile
+// input ("((((((..." a hundred thousand times) from exhausting the Go stack.
+const DefaultMaxNesting = 1000
+
+// MapForm is a map literal in code: its keys and values are forms that are
+// evaluated, so it cannot be a *Map until evaluation. Elems alternate key and
+// value.
+type MapForm struct {
+	Elems []Value
+	Pos   Pos
+}
+
+// SetForm is a set literal in code; its elements are forms.
+type SetForm struct {
+	Elems []Value
+	Pos   Pos
+}
+
+func (*MapForm) TypeName() string { return "map" }
+func (*SetForm) TypeName() string { return "set" }
+
+// WriteRepr prints the literal as written (modulo whitespace), so function
+// source can be printed back.
+func (m *MapForm) WriteRepr(b *strings.Builder) {
+	b.WriteByte('{')
+	for i, e := range m.Elems {
+		if i > 0 {
+			if i%2 == 0 {
+				b.WriteString(", ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		WriteRepr(b, e)
+	}
+	b.WriteByte('}')
+}
+
+// WriteRepr prints the set literal in source order.
+func (s *SetForm) WriteRepr(b *strings.Builder) {
+	writeSeq(b, "#{", "}", s.Elems)
+}
+
+// Read parses a whole program: the sequence of top-level forms. maxNesting
+// bounds collection nesting (0 means DefaultMaxNesting).
+func Read(src string, maxNesting int) ([]Value, error) {
+	forms, _, err := readProgram(src, maxNesting)
+	return forms, err
+}
+
+// readProgram reads the top-level forms and where each starts.
+func readProgram(src string, maxNesting int) ([]Value, []Pos, error) {
+	r := newReader(src, maxNesting, false)
+	var forms []Value
+	var starts []Pos
+	for {
+		if err := r.skipSpace(); err != nil {
+			return nil, nil, err
+		}
+		if r.eof() {
+			return forms, starts, nil
+		}
+		start := Pos{r.line, r.col}
+		f, err := r.readForm()
+		if err != nil {
+			return nil, nil, err
+		}
+		forms = append(forms, f)
+		starts = append(starts, start)
+	}
+}
+
+// ParseEDN reads one literal value as sent on the wire: nil, booleans,
+// numbers, strings, keywords, vectors, lists (read as vectors), maps, sets and
+// vars. Symbols and code are rejected; maxNesting bounds the nesting depth (0
+// means DefaultMaxNesting).
+func ParseEDN(text string, maxNesting int) (Value, error) {
+	r := newReader(text, maxNesting, true)
+	if err := r.skipSpace(); err != nil {
+		return nil, err
+	}
+	if r.eof() {
+		return nil, r.errorf(r.line, r.col, "empty value").WithHint("send an EDN value such as nil, 42 or {:a 1}")
+	}
+	v, err := r.readForm()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.skipSpace(); err != nil {
+		return nil, err
+	}
+	if !r.eof() {
+		return nil, r.errorf(r.line, r.col, "unexpected text after the value").WithHint("send exactly one EDN value")
+	}
+	return v, nil
+}
+
+type reader struct {
+	src        string
+	off        int
+	line, col  int
+	depth      int
+	maxNesting int
+	edn        bool
+	// shortFn is non-nil while reading the body of #( ... ).
+	shortFn *shortFnArgs
+}
+
+type shortFnArgs struct {
+	max  int
+	rest bool
+}
+
+func newReader(src string, maxNesting int, edn bool) *reader {
+	if maxNesting <= 0 {
+		maxNesting = DefaultMaxNesting
+	}
+	return &reader{src: src, line: 1, col: 1, maxNesting: maxNesting, edn: edn}
+}
+
+func (r *reader) eof() bool { return r.off >= len(r.src) }
+
+func (r *reader) peek() rune {
+	c, _ := utf8.DecodeRuneInString(r.src[r.off:])
+	return c
+}
+
+func (r *reader) next() rune {
+	c, n := utf8.DecodeRuneInString(r.src[r.off:])
+	r.off += n
+	if c == '\n' {
+		r.line++
+		r.col = 1
+	} else {
+		r.col++
+	}
+	return c
+}
+
+func (r *reader) errorf(line, col int, format string, args ...any) *Error {
+	e := Errorf(ParseError, format, args...)
+	e.Pos = Pos{line, col}
+	return e
+}
+
+// skipSpace skips whitespace, commas, comments and #_ discarded forms.
+func (r *reader) skipSpace() error {
+	for !r.eof() {
+		c := r.peek()
+		switch {
+		case c == ',' || unicode.IsSpace(c):
+			r.next()
+		case c == ';':
+			for !r.eof() && r.peek() != '\n' {
+				r.next()
+			}
+		case c == '#' && strings.HasPrefix(r.src[r.off:], "#_"):
+			line, col := r.line, r.col
+			r.next()
+			r.next()
+			if err := r.skipSpace(); err != nil {
+				return err
+			}
+			if r.eof() {
+				return r.errorf(line, col, "#_ must be followed by a form to discard")
+			}
+			if _, err := r.readForm(); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// lexTerminator reports characters that end a token.
+func lexTerminator(c rune) bool {
+	switch c {
+	case '(', ')', '[', ']', '{', '}', '"', ';', ',', '\\', '@', '^', '`', '~':
+		return true
+	}
+	return unicode.IsSpace(c)
+}
+
+func (r *reader) token() string {
+	start := r.off
+	for !r.eof() && !lexTerminator(r.peek()) {
+		r.next()
+	}
+	return r.src[start:r.off]
+}
+
+func (r *reader) enter(line, col int) error {
+	r.depth++
+	if r.depth > r.maxNesting {
+		return r.errorf(line, col, "forms are nested more than %d levels deep", r.maxNesting).
+			WithHint("flatten the program or the data; deeply nested forms are not supported")
+	}
+	return nil
+}
+
+func (r *reader) readForm() (Value, error) {
+	line, col := r.line, r.col
+	c := r.peek()
+	switch c {
+	case '(':
+		r.next()
+		elems, err := r.readSeq(')', line, col)
+		if err != nil {
+			return nil, err
+		}
+		if r.edn {
+			return NewVector(elems), nil
+		}
+		return &List{Elems: elems, Pos: Pos{line, col}}, nil
+	case '[':
+		r.next()
+		elems, err := r.readSeq(']', line, col)
+		if err != nil {
+			return nil, err
+		}
+		return NewVector(elems), nil
+	case '{':
+		r.next()
+		elems, err := r.readSeq('}', line, col)
+		if err != nil {
+			return nil, err
+		}
+		if len(elems)%2 != 0 {
+			return nil, r.errorf(line, col, "map literal has %d forms; it needs key/value pairs", len(elems)).
+				WithHint("every key needs a value, e.g. {:a 1 :b 2}")
+		}
+		if r.edn {
+			b := NewMapBuilder(len(elems) / 2)
+			for i := 0; i < len(elems); i += 2 {
+				b.Set(elems[i], elems[i+1])
+			}
+			return b.Map(), nil
+		}
+		return &MapForm{Elems: elems, Pos: Pos{line, col}}, nil
+	case ')', ']', '}':
+		r.next()
+		return nil, r.errorf(line, col, "unexpected %q", c).
+			WithHint("there is a closing bracket without a matching opening one")
+	case '"':
+		s, err := r.readString()
+		if err != nil {
+			return nil, err
+		}
+		return String(s), nil
+	case '\\':
+		return r.readChar()
+	case '\'':
+		if r.edn {
+			return nil, r.errorf(line, col, "quote is not allowed in a value")
+		}
+		r.next()
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "' must be followed by a form")
+		}
+		if err := r.enter(line, col); err != nil {
+			return nil, err
+		}
+		f, err := r.readForm()
+		r.depth--
+		if err != nil {
+			return nil, err
+		}
+		return &List{Elems: []Value{Symbol("quote"), f}, Pos: Pos{line, col}}, nil
+	case '#':
+		return r.readDispatch()
+	case '@', '^', '`', '~':
+		r.next()
+		return nil, r.errorf(line, col, "%q is not supported in PTC-Lisp", c).
+			WithHint("PTC-Lisp has no deref, metadata or syntax-quote; write plain expressions")
+	}
+	tok := r.token()
+	if tok == "" {
+		r.next()
+		return nil, r.errorf(line, col, "unexpected character %q", c)
+	}
+	return r.atom(tok, line, col)
+}
+
+func (r *reader) readSeq(close rune, line, col int) ([]Value, error) {
+	if err := r.enter(line, col); err != nil {
+		return nil, err
+	}
+	defer func() { r.depth-- }()
+	elems := []Value{}
+	for {
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "%q opened here is never closed", lexOpener(close)).
+				WithHint("add the missing %q", close)
+		}
+		if c := r.peek(); c == close {
+			r.next()
+			return elems, nil
+		} else if c == ')' || c == ']' || c == '}' {
+			return nil, r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
+				WithHint("close it with %q first", close)
+		}
+		f, err := r.readForm()
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, f)
+	}
+}
+
+func lexOpener(close rune) string {
+	switch close {
+	case ')':
+		return "("
+	case ']':
+		return "["
+	}
+	return "{"
+}
+
+func (r *reader) readString() (string, error) {
+	line, col := r.line, r.col
+	r.next() // opening quote
+	var b strings.Builder
+	for {
+		if r.eof() {
+			return "", r.errorf(line, col, "string opened here is never closed").WithHint(`add the closing "`)
+		}
+		c := r.next()
+		switch c {
+		case '"':
+			return b.String(), nil
+		case '\\':
+			if r.eof() {
+				return "", r.errorf(line, col, "string opened here is never closed").WithHint(`add the closing "`)
+			}
+			el, ec := r.line, r.col
+			e := r.next()
+			switch e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case '"', '\\', '/':
+				b.WriteRune(e)
+			case 'u':
+				if len(r.src)-r.off < 4 {
+					return "", r.errorf(el, ec, `\u needs four hex digits`)
+				}
+				n, err := strconv.ParseUint(r.src[r.off:r.off+4], 16, 32)
+				if err != nil {
+					return "", r.errorf(el, ec, `\u needs four hex digits`)
+				}
+				for range 4 {
+					r.next()
+				}
+				b.WriteRune(rune(n))
+			default:
+				return "", r.errorf(el, ec-1, `unsupported escape \%c in string`, e).
+					WithHint(`supported escapes are \\ \" \n \t \r \b \f \uXXXX`)
+			}
+		default:
+			b.WriteRune(c)
+		}
+	}
+}
+
+var lexCharNames = map[string]string{
+	"newline": "\n", "space": " ", "tab": "\t", "return": "\r",
+	"backspace": "\b", "formfeed": "\f",
+}
+
+// readChar reads a character literal; PTC-Lisp represents characters as
+// one-character strings (spec 3.5).
+func (r *reader) readChar() (Value, error) {
+	line, col := r.line, r.col
+	r.next() // backslash
+	if r.eof() {
+		return nil, r.errorf(line, col, `\ at end of input is not a character`)
+	}
+	start := r.off
+	r.next() // the first character is taken whatever it is
+	for !r.eof() && !lexTerminator(r.peek()) {
+		r.next()
+	}
+	tok := r.src[start:r.off]
+	if utf8.RuneCountInString(tok) == 1 {
+		return String(tok), nil
+	}
+	if s, ok := lexCharNames[tok]; ok {
+		return String(s), nil
+	}
+	if len(tok) == 5 && tok[0] == 'u' {
+		if n, err := strconv.ParseUint(tok[1:], 16, 32); err == nil {
+			return String(string(rune(n))), nil
+		}
+	}
+	return nil, r.errorf(line, col, `unsupported character literal \%s`, tok).
+		WithHint(`characters are \a, \newline, \space, \tab, \return, \backspace, \formfeed or \uXXXX; write strings in double quotes`)
+}
+
+func (r *reader) readDispatch() (Value, error) {
+	line, col := r.line, r.col
+	rest := r.src[r.off:]
+	switch {
+	case strings.HasPrefix(rest, "#{"):
+		r.next()
+		r.next()
+		elems, err := r.readSeq('}', line, col)
+		if err != nil {
+			return nil, err
+		}
+		if r.edn {
+			return NewSet(elems), nil
+		}
+		return &SetForm{Elems: elems, Pos: Pos{line, col}}, nil
+	case strings.HasPrefix(rest, "##"):
+		r.next()
+		r.next()
+		switch tok := r.token(); tok {
+		case "Inf":
+			return Float(math.Inf(1)), nil
+		case "-Inf":
+			return Float(math.Inf(-1)), nil
+		case "NaN":
+			return Float(math.NaN()), nil
+		default:
+			return nil, r.errorf(line, col, "unknown symbolic value ##%s", tok).WithHint("use ##Inf, ##-Inf or ##NaN")
+		}
+	case strings.HasPrefix(rest, "#'"):
+		r.next()
+		r.next()
+		tok := r.token()
+		if !lexPlainSymbol(tok) {
+			return nil, r.errorf(line, col, "#' must be followed by a name, e.g. #'x")
+		}
+		return &Var{Name: tok}, nil
+	case strings.HasPrefix(rest, "#("):
+		if r.edn {
+			return nil, r.errorf(line, col, "functions are not allowed in a value")
+		}
+		if r.shortFn != nil {
+			return nil, r.errorf(line, col, "nested #() is not allowed").
+				WithHint("use (fn [x] ...) for the inner function")
+		}
+		r.next()
+		r.shortFn = &shortFnArgs{}
+		r.next()
+		elems, err := r.readSeq(')', line, col)
+		args := r.shortFn
+		r.shortFn = nil
+		if err != nil {
+			return nil, err
+		}
+		params := make([]Value, 0, args.max+2)
+		for i := 1; i <= args.max; i++ {
+			params = append(params, Symbol("%"+strconv.Itoa(i)))
+		}
+		if args.rest {
+			params = append(params, Symbol("&"), Symbol("%&"))
+		}
+		body := &List{Elems: elems, Pos: Pos{line, col}}
+		return &List{Elems: []Value{Symbol("fn"), NewVector(params), body}, Pos: Pos{line, col}}, nil
+	case strings.HasPrefix(rest, `#"`):
+		if r.edn {
+			return nil, r.errorf(line, col, "regex literals are not allowed in a value")
+		}
+		// A regex literal reads as (re-pattern "..."): the pattern text is
+		// taken verbatim, as Clojure does, with no string escapes applied.
+		r.next()
+		r.next()
+		var b strings.Builder
+		for {
+			if r.eof() {
+				return nil, r.errorf(line, col, "regex literal opened here is never closed")
+			}
+			c := r.next()
+			if c == '"' {
+				break
+			}
+			b.WriteRune(c)
+			if c == '\\' && !r.eof() {
+				b.WriteRune(r.next())
+			}
+		}
+		return &List{Elems: []Value{Symbol("re-pattern"), String(b.String())}, Pos: Pos{line, col}}, nil
+	}
+	r.next()
+	tok := r.token()
+	return nil, r.errorf(line, col, "unsupported reader syntax #%s", tok).
+		WithHint("PTC-Lisp supports #{...} sets, #(...) functions, #'name vars and ##Inf/##NaN")
+}
+
+func (r *reader) atom(tok string, line, col int) (Value, error) {
+	switch tok {
+	case "nil":
+		return Nil, nil
+	case "true":
+		return True, nil
+	case "false":
+		return False, nil
+	}
+	c := tok[0]
+	if c >= '0' && c <= '9' || (c == '-' || c == '+') && len(tok) > 1 && tok[1] >= '0' && tok[1] <= '9' {
+		return r.number(tok, line, col)
+	}
+	if c == ':' {
+		name := tok[1:]
+		if name == "" || strings.HasPrefix(name, ":") || strings.HasSuffix(name, "/") || strings.HasPrefix(name, "/") {
+			return nil, r.errorf(line, col, "invalid keyword %s", tok).WithHint("keywords look like :name")
+		}
+		return Keyword(name), nil
+	}
+	if r.edn {
+		return nil, r.errorf(line, col, "symbol %s is not allowed in a value", tok).
+			WithHint("values are literal data; quote text as a string or use a keyword")
+	}
+	if !lexSymbolText(tok) {
+		return nil, r.errorf(line, col, "invalid symbol %s", tok)
+	}
+	if r.shortFn != nil && tok[0] == '%' {
+		switch {
+		case tok == "%":
+			r.shortFn.max = max(r.shortFn.max, 1)
+			return Symbol("%1"), nil
+		case tok == "%&":
+			r.shortFn.rest = true
+			return Symbol(tok), nil
+		default:
+			n, err := strconv.Atoi(tok[1:])
+			if err != nil || n < 1 || n > 20 {
+				return nil, r.errorf(line, col, "invalid argument %s in #()", tok).WithHint("use %%, %%1 ... %%20 or %%&")
+			}
+			r.shortFn.max = max(r.shortFn.max, n)
+			return Symbol(tok), nil
+		}
+	}
+	return Symbol(tok), nil
+}
+
+func (r *reader) number(tok string, line, col int) (Value, error) {
+	if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
+		return Int(n), nil
+	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && lexDigits(strings.TrimLeft(tok, "+-")) {
+		return nil, r.errorf(line, col, "integer %s does not fit in 64 bits", tok).
+			WithHint("integers range from -9223372036854775808 to 9223372036854775807; write a float such as 1.0e20 for larger magnitudes")
+	}
+	if lexFloatText(tok) {
+		f, err := strconv.ParseFloat(tok, 64)
+		if err == nil || err.(*strconv.NumError).Err == strconv.ErrRange {
+			return Float(f), nil
+		}
+	}
+	hint := "numbers are integers like 42 or -7 and floats like 3.14 or 2.5e10"
+	switch {
+	case strings.Contains(tok, "/"):
+		hint = "ratios are not supported; divide with (/ a b)"
+	case strings.ContainsAny(tok, "xX"):
+		hint = "hexadecimal literals are not supported; write the decimal value"
+	case strings.HasSuffix(tok, "M") || strings.HasSuffix(tok, "N"):
+		hint = "BigDecimal and BigInt literals are not supported"
+	}
+	return nil, r.errorf(line, col, "invalid number %s", tok).WithHint("%s", hint)
+}
+
+func lexDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// lexFloatText matches [+-]digits[.digits*][(e|E)[+-]digits] with a fraction
+// or an exponent.
+func lexFloatText(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	frac, exp := false, false
+	if i < len(s) && s[i] == '.' {
+		frac = true
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		exp = true
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	return i == len(s) && (frac || exp)
+}
+
+// lexSymbolText accepts the symbol characters of spec 2.3 plus the few more
+// Clojure allows (. $ & % ' #) after the first character.
+func lexSymbolText(s string) bool {
+	for i, c := range s {
+		switch {
+		case unicode.IsLetter(c) || unicode.IsDigit(c):
+		case strings.ContainsRune("*+!-_?<>=/.$&%", c):
+		case i > 0 && (c == '\'' || c == '#'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// lexPlainSymbol is a symbol without a namespace.
+func lexPlainSymbol(s string) bool {
+	return lexSymbolText(s) && (s == "/" || !strings.Contains(s, "/"))
+}

@@ -1,0 +1,179 @@
+package lisp
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadForms(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"42", "42"},
+		{"-17", "-17"},
+		{"+5", "5"},
+		{"3.14", "3.14"},
+		{"-0.5", "-0.5"},
+		{"2.5e10", "2.5E10"},
+		{"1.23e-4", "1.23E-4"},
+		{"1E3", "1000.0"},
+		{"##Inf ##-Inf ##NaN", "##Inf ##-Inf ##NaN"},
+		{`"line1\nline2"`, `"line1\nline2"`},
+		{`"tab\there" "quote: \"" "back\\slash" "\u00e9"`, `"tab\there" "quote: \"" "back\\slash" "é"`},
+		{`\a \Z \5 \λ`, `"a" "Z" "5" "λ"`},
+		{`\newline \space \tab \return \backspace \formfeed \u0041`, "\"\\n\" \" \" \"\\t\" \"\\r\" \"\b\" \"\f\" \"A\""},
+		{`\( \)`, `"(" ")"`},
+		{":name :user-id :else", ":name :user-id :else"},
+		{"nil true false", "nil true false"},
+		{"filter sort-by empty? ->> data/bar tool/search clojure.string/join", "filter sort-by empty? ->> data/bar tool/search clojure.string/join"},
+		{"[1, 2, 3] {:a 1, :b 2}", "[1 2 3] {:a 1, :b 2}"},
+		{"#{1 2 3}", "#{1 2 3}"},
+		{"(+ 1 2) ; comment\n(f)", "(+ 1 2) (f)"},
+		{"#_(ignored form) kept #_ #_ a b c", "kept c"},
+		{"#(+ % 1)", "(fn [%1] (+ %1 1))"},
+		{"#(+ %1 %2)", "(fn [%1 %2] (+ %1 %2))"},
+		{"#(* % %)", "(fn [%1] (* %1 %1))"},
+		{"#(42)", "(fn [] (42))"},
+		{"#(apply + %&)", "(fn [& %&] (apply + %&))"},
+		{"#(vector %2)", "(fn [%1 %2] (vector %2))"},
+		{"#'x #'save!", "#'x #'save!"},
+		{"'(1 2)", "(quote (1 2))"},
+		{`#"\d+"`, `(re-pattern "\\d+")`},
+		{"()", "()"},
+		{"a,b", "a b"},
+	}
+	for _, c := range cases {
+		forms, err := Read(c.src, 0)
+		if err != nil {
+			t.Errorf("Read(%q): %v", c.src, err)
+			continue
+		}
+		parts := make([]string, len(forms))
+		for i, f := range forms {
+			parts[i] = Repr(f)
+		}
+		if got := strings.Join(parts, " "); got != c.want {
+			t.Errorf("Read(%q) = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
+
+func TestReadPositions(t *testing.T) {
+	forms, err := Read("(a)\n  (b\n (c))", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := forms[1].(*List).Pos; got != (Pos{2, 3}) {
+		t.Errorf("second form at %v, want line 2 column 3", got)
+	}
+	if got := forms[1].(*List).Elems[1].(*List).Pos; got != (Pos{3, 2}) {
+		t.Errorf("nested form at %v, want line 3 column 2", got)
+	}
+}
+
+// TestReadErrors compares reader errors with testdata/read_errors.golden,
+// one "input => error" pair per case; run with -update to rewrite it.
+func TestReadErrors(t *testing.T) {
+	inputs := []string{
+		"(+ 1 2",
+		"(+ 1 2))",
+		"[1 2 3",
+		"{:a 1 :b}",
+		`"unterminated`,
+		`"bad \q escape"`,
+		`\foo`,
+		`[[\"foo\"]]`,
+		"1/3",
+		"0x1F",
+		"99999999999999999999",
+		"1.5M",
+		"#?(:clj 1)",
+		"#(+ #(inc %) 1)",
+		"@x",
+		"(a\n  (b\n    ]",
+		"##Foo",
+		":",
+		"#(+ %0 1)",
+		"#_",
+	}
+	var b strings.Builder
+	for _, in := range inputs {
+		_, err := Read(in, 0)
+		if err == nil {
+			t.Errorf("Read(%q) succeeded, want a parse error", in)
+			continue
+		}
+		e := AsError(err)
+		if e.Kind != ParseError {
+			t.Errorf("Read(%q) error kind %s, want parse_error", in, e.Kind)
+		}
+		b.WriteString(strings.ReplaceAll(in, "\n", `\n`) + "\n  => " + e.Error() + "\n")
+	}
+	golden(t, "read_errors.golden", b.String())
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the output; run go test -update and review the diff.\ngot:\n%s", path, got)
+	}
+}
+
+func TestReadDeepNesting(t *testing.T) {
+	for _, open := range []string{"(", "[", "{", "#{", "#(", "'"} {
+		src := strings.Repeat(open, 100_000)
+		_, err := Read(src, 0)
+		if err == nil || AsError(err).Kind != ParseError {
+			t.Errorf("100,000 nested %q: got %v, want a parse error", open, err)
+		}
+	}
+	if _, err := Read(strings.Repeat("[", 50)+strings.Repeat("]", 50), 40); err == nil {
+		t.Error("nesting 50 with limit 40 was accepted")
+	}
+	if _, err := Read(strings.Repeat("[", 50)+strings.Repeat("]", 50), 60); err != nil {
+		t.Errorf("nesting 50 with limit 60: %v", err)
+	}
+}
+
+func TestParseEDN(t *testing.T) {
+	ok := map[string]string{
+		`{:a 1 :b [1 2.5 "x"] "k" #{:z}}`: `{:a 1, :b [1 2.5 "x"], "k" #{:z}}`,
+		"(1 2 3)":                         "[1 2 3]",
+		"  nil ; comment\n":               "nil",
+		"#'helper":                        "#'helper",
+		"-0.0":                            "-0.0",
+	}
+	for in, want := range ok {
+		v, err := ParseEDN(in, 0)
+		if err != nil {
+			t.Errorf("ParseEDN(%q): %v", in, err)
+			continue
+		}
+		if got := Repr(v); got != want {
+			t.Errorf("ParseEDN(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if v, err := ParseEDN("##NaN", 0); err != nil || !math.IsNaN(float64(v.(Float))) {
+		t.Errorf("ParseEDN(##NaN) = %v, %v", v, err)
+	}
+	for _, in := range []string{"", "foo", "(+ 1 2 x)", "1 2", "#(inc %)", "'x", "{:a}", strings.Repeat("[", 2000)} {
+		if _, err := ParseEDN(in, 0); err == nil {
+			t.Errorf("ParseEDN(%q) succeeded, want an error", in)
+		}
+	}
+}

@@ -1,0 +1,949 @@
+package lisp
+
+import (
+	"strconv"
+	"strings"
+)
+
+type specialForm func(c *compiler, l *List, tail bool) (node, error)
+
+// coreSpecialForms cannot be shadowed by locals (as in Clojure, where they
+// are true special forms); specialForms can, as Clojure's macros can:
+// (let [if inc] (if true 1 2)) is 1, (let [when inc] (when 1)) is 2.
+var coreSpecialForms, specialForms map[string]specialForm
+
+func init() {
+	coreSpecialForms = map[string]specialForm{
+		"if":    compileIf,
+		"do":    func(c *compiler, l *List, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) },
+		"def":   compileDef,
+		"recur": compileRecur,
+		"quote": compileQuote,
+		"var":   compileVar,
+	}
+	specialForms = map[string]specialForm{
+		"let":      compileLet,
+		"loop":     compileLoop,
+		"fn":       compileFn,
+		"defn":     compileDefn,
+		"defonce":  compileDefonce,
+		"when":     compileWhen,
+		"when-not": compileWhenNot,
+		"if-not":   compileIfNot,
+		"cond":     compileCond,
+		"if-let":   compileIfLet,
+		"when-let": compileWhenLet,
+		"if-some":  compileIfSome,
+		"when-some": func(c *compiler, l *List, tail bool) (node, error) {
+			return compileConditionalBinding(c, l, tail, "when-some", true, true)
+		},
+		"and":     compileAnd,
+		"or":      compileOr,
+		"->":      func(c *compiler, l *List, tail bool) (node, error) { return compileThread(c, l, tail, false) },
+		"->>":     func(c *compiler, l *List, tail bool) (node, error) { return compileThread(c, l, tail, true) },
+		"some->":  func(c *compiler, l *List, tail bool) (node, error) { return compileSomeThread(c, l, tail, false) },
+		"some->>": func(c *compiler, l *List, tail bool) (node, error) { return compileSomeThread(c, l, tail, true) },
+		"cond->":  func(c *compiler, l *List, tail bool) (node, error) { return compileCondThread(c, l, tail, false) },
+		"cond->>": func(c *compiler, l *List, tail bool) (node, error) { return compileCondThread(c, l, tail, true) },
+		"as->":    compileAsThread,
+		"where":   compileWhere,
+		"case":    compileCase,
+		"condp":   compileCondp,
+		"for":     func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, true) },
+		"doseq":   func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, false) },
+		"comment": func(*compiler, *List, bool) (node, error) { return &constNode{Nil}, nil },
+	}
+}
+
+func formName(l *List) string { return string(l.Elems[0].(Symbol)) }
+
+func compileIf(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) < 3 || len(l.Elems) > 4 {
+		return nil, c.errorf(ValidationError, "if takes 2 or 3 forms, got %d", len(l.Elems)-1).
+			WithHint("write (if condition then else); use cond for several branches")
+	}
+	return c.ifNode(l.Elems[1], l.Elems[2], optional(l.Elems, 3), tail)
+}
+
+func optional(fs []Value, i int) Value {
+	if i < len(fs) {
+		return fs[i]
+	}
+	return Nil
+}
+
+func (c *compiler) ifNode(cond, then, els Value, tail bool) (node, error) {
+	cn, err := c.compile(cond, false)
+	if err != nil {
+		return nil, err
+	}
+	tn, err := c.compile(then, tail)
+	if err != nil {
+		return nil, err
+	}
+	en, err := c.compile(els, tail)
+	if err != nil {
+		return nil, err
+	}
+	return &ifNode{cond: cn, then: tn, els: en}, nil
+}
+
+func compileIfNot(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) < 3 || len(l.Elems) > 4 {
+		return nil, c.errorf(ValidationError, "if-not takes 2 or 3 forms, got %d", len(l.Elems)-1).
+			WithHint("write (if-not condition then else)")
+	}
+	return c.ifNode(l.Elems[1], optional(l.Elems, 3), l.Elems[2], tail)
+}
+
+func compileWhen(c *compiler, l *List, tail bool) (node, error) {
+	return compileWhenLike(c, l, tail, false)
+}
+
+func compileWhenNot(c *compiler, l *List, tail bool) (node, error) {
+	return compileWhenLike(c, l, tail, true)
+}
+
+func compileWhenLike(c *compiler, l *List, tail, negate bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(ValidationError, "%s needs a condition", formName(l)).
+			WithHint("write (%s condition body...)", formName(l))
+	}
+	cn, err := c.compile(l.Elems[1], false)
+	if err != nil {
+		return nil, err
+	}
+	body, err := c.compileBody(l.Elems[2:], tail)
+	if err != nil {
+		return nil, err
+	}
+	if negate {
+		return &ifNode{cond: cn, then: &constNode{Nil}, els: body}, nil
+	}
+	return &ifNode{cond: cn, then: body, els: &constNode{Nil}}, nil
+}
+
+func compileCond(c *compiler, l *List, tail bool) (node, error) {
+	clauses := l.Elems[1:]
+	if len(clauses)%2 != 0 {
+		return nil, c.errorf(ValidationError, "cond needs test/result pairs, got %d forms", len(clauses)).
+			WithHint("end with :else default, e.g. (cond (> x 1) \"big\" :else \"small\")")
+	}
+	var result node = &constNode{Nil}
+	for i := len(clauses) - 2; i >= 0; i -= 2 {
+		cn, err := c.compile(clauses[i], false)
+		if err != nil {
+			return nil, err
+		}
+		rn, err := c.compile(clauses[i+1], tail)
+		if err != nil {
+			return nil, err
+		}
+		result = &ifNode{cond: cn, then: rn, els: result}
+	}
+	return result, nil
+}
+
+func compileAnd(c *compiler, l *List, tail bool) (node, error) {
+	args, err := c.compileTailLast(l.Elems[1:], tail)
+	if err != nil {
+		return nil, err
+	}
+	return &andNode{args: args}, nil
+}
+
+func compileOr(c *compiler, l *List, tail bool) (node, error) {
+	args, err := c.compileTailLast(l.Elems[1:], tail)
+	if err != nil {
+		return nil, err
+	}
+	return &orNode{args: args}, nil
+}
+
+func (c *compiler) compileTailLast(fs []Value, tail bool) ([]node, error) {
+	out := make([]node, len(fs))
+	for i, f := range fs {
+		n, err := c.compile(f, tail && i == len(fs)-1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// bindingVector checks a let/loop binding vector.
+func (c *compiler) bindingVector(l *List, what string) ([]Value, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(ValidationError, "%s needs a binding vector", what).
+			WithHint("write (%s [name value ...] body...)", what)
+	}
+	v, ok := l.Elems[1].(*Vector)
+	if !ok {
+		return nil, c.errorf(ValidationError, "%s needs a binding vector, got %s", what, formText(l.Elems[1])).
+			WithHint("write (%s [name value ...] body...)", what)
+	}
+	if v.Len()%2 != 0 {
+		return nil, c.errorf(ValidationError, "%s requires an even number of binding forms", what).
+			WithHint("each name needs a value: (%s [x 1 y 2] ...)", what)
+	}
+	return v.Elems(), nil
+}
+
+func (c *compiler) bindings(forms []Value) ([]binding, error) {
+	var out []binding
+	for i := 0; i < len(forms); i += 2 {
+		init, err := c.compile(forms[i+1], false)
+		if err != nil {
+			return nil, err
+		}
+		pat, err := c.pattern(forms[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, binding{pat: pat, init: init})
+	}
+	return out, nil
+}
+
+func compileLet(c *compiler, l *List, tail bool) (node, error) {
+	forms, err := c.bindingVector(l, "let")
+	if err != nil {
+		return nil, err
+	}
+	mark := len(c.locals)
+	defer func() { c.locals = c.locals[:mark] }()
+	binds, err := c.bindings(forms)
+	if err != nil {
+		return nil, err
+	}
+	body, err := c.compileBody(l.Elems[2:], tail)
+	if err != nil {
+		return nil, err
+	}
+	if len(binds) == 0 {
+		return body, nil
+	}
+	return &letNode{binds: binds, body: body}, nil
+}
+
+func compileLoop(c *compiler, l *List, tail bool) (node, error) {
+	forms, err := c.bindingVector(l, "loop")
+	if err != nil {
+		return nil, err
+	}
+	mark := len(c.locals)
+	savedRecur := c.recur
+	defer func() { c.locals = c.locals[:mark]; c.recur = savedRecur }()
+	binds, err := c.bindings(forms)
+	if err != nil {
+		return nil, err
+	}
+	c.recur = &recurTarget{n: len(binds), what: "loop"}
+	body, err := c.compileBody(l.Elems[2:], true)
+	if err != nil {
+		return nil, err
+	}
+	return &loopNode{binds: binds, body: body, pos: l.Pos}, nil
+}
+
+func compileRecur(c *compiler, l *List, tail bool) (node, error) {
+	if c.recur == nil {
+		return nil, c.errorf(ValidationError, "recur is only allowed inside loop or fn").
+			WithHint("use (loop [i 0] (if (< i 10) (recur (inc i)) i))")
+	}
+	if !tail {
+		return nil, c.errorf(ValidationError, "recur must be in tail position (the last thing its %s does)", c.recur.what).
+			WithHint("make recur the result of the loop body, e.g. the else branch of an if")
+	}
+	if got := len(l.Elems) - 1; got != c.recur.n {
+		return nil, c.errorf(ArityError, "recur called with %d argument%s, but its %s binds %d", got, plural(got), c.recur.what, c.recur.n).
+			WithHint("pass one value per %s binding", c.recur.what)
+	}
+	args, err := c.compileAll(l.Elems[1:])
+	if err != nil {
+		return nil, err
+	}
+	return &recurNode{args: args}, nil
+}
+
+func compileQuote(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) != 2 {
+		return nil, c.errorf(ValidationError, "quote takes one form")
+	}
+	return &constNode{quoted(l.Elems[1])}, nil
+}
+
+func compileVar(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) != 2 {
+		return nil, c.errorf(ValidationError, "var takes one name")
+	}
+	s, ok := l.Elems[1].(Symbol)
+	if !ok {
+		return nil, c.errorf(ValidationError, "var takes a name, got %s", formText(l.Elems[1]))
+	}
+	return &constNode{&Var{Name: string(s)}}, nil
+}
+
+// defName checks the name a def binds.
+func (c *compiler) defName(what string, f Value) (string, error) {
+	s, ok := f.(Symbol)
+	if !ok {
+		return "", c.errorf(ValidationError, "%s needs a name, got %s", what, formText(f)).
+			WithHint("write (%s name ...)", what)
+	}
+	name := string(s)
+	switch {
+	case !lexPlainSymbol(name) || name == "/":
+		return "", c.errorf(ValidationError, "%s cannot define the namespaced name %s", what, name).
+			WithHint("definitions live in the user namespace; write (%s %s ...)", what, name[strings.LastIndexByte(name, '/')+1:])
+	case name == "&" || strings.HasPrefix(name, "*") && len(name) == 2:
+		return "", c.errorf(ValidationError, "%s cannot define %s", what, name)
+	}
+	if _, ok := lookupFunction(name); ok {
+		return "", c.errorf(ValidationError, "cannot shadow builtin '%s'", name).
+			WithHint("choose another name, e.g. my-%s", name)
+	}
+	_, core := coreSpecialForms[name]
+	_, special := specialForms[name]
+	if core || special {
+		return "", c.errorf(ValidationError, "cannot redefine the special form '%s'", name).
+			WithHint("choose another name, e.g. my-%s", name)
+	}
+	return name, nil
+}
+
+func compileDef(c *compiler, l *List, tail bool) (node, error) {
+	return compileDefLike(c, l, false)
+}
+
+func compileDefonce(c *compiler, l *List, tail bool) (node, error) {
+	return compileDefLike(c, l, true)
+}
+
+func compileDefLike(c *compiler, l *List, once bool) (node, error) {
+	what := formName(l)
+	if len(l.Elems) < 3 || len(l.Elems) > 4 {
+		return nil, c.errorf(ValidationError, "%s takes a name and a value, got %d form%s", what, len(l.Elems)-1, plural(len(l.Elems)-1)).
+			WithHint("write (%s name value) or (%s name \"docstring\" value); use defn for functions", what, what)
+	}
+	name, err := c.defName(what, l.Elems[1])
+	if err != nil {
+		return nil, err
+	}
+	var doc string
+	valueForm := l.Elems[2]
+	if len(l.Elems) == 4 {
+		d, ok := l.Elems[2].(String)
+		if !ok {
+			return nil, c.errorf(ValidationError, "%s takes a name and a value, got %d forms", what, len(l.Elems)-1).
+				WithHint("the optional middle form is a docstring; use defn for functions: (defn %s [args] body)", name)
+		}
+		doc, valueForm = string(d), l.Elems[3]
+	}
+	init, err := c.compile(valueForm, false)
+	if err != nil {
+		return nil, err
+	}
+	return &defNode{name: name, doc: doc, init: init, once: once, pos: l.Pos}, nil
+}
+
+// compileDefn desugars (defn name doc? attrs? [params] body...) into a def of
+// (fn [params] body...); the fn form is what memory stores as source.
+func compileDefn(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(ValidationError, "defn needs a name, parameters and a body").
+			WithHint("write (defn name [args] body)")
+	}
+	name, err := c.defName("defn", l.Elems[1])
+	if err != nil {
+		return nil, err
+	}
+	rest := l.Elems[2:]
+	var doc string
+	if len(rest) > 0 {
+		if d, ok := rest[0].(String); ok && len(rest) > 1 {
+			doc, rest = string(d), rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		if _, ok := rest[0].(*MapForm); ok && len(rest) > 1 {
+			rest = rest[1:] // attribute map: ignored
+		}
+	}
+	if len(rest) == 0 {
+		return nil, c.errorf(ValidationError, "defn %s has no parameter vector", name).
+			WithHint("write (defn %s [args] body)", name)
+	}
+	switch p := rest[0].(type) {
+	case *Vector:
+	case *List:
+		if _, ok := firstElem(p).(*Vector); !ok {
+			return nil, c.errorf(ValidationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
+				WithHint("write (defn %s [args] body)", name)
+		}
+	default:
+		return nil, c.errorf(ValidationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
+			WithHint("write (defn %s [args] body)", name)
+	}
+	fnForm := &List{Elems: append([]Value{Symbol("fn")}, rest...), Pos: l.Pos}
+	init, err := c.compile(fnForm, false)
+	if err != nil {
+		return nil, err
+	}
+	return &defNode{name: name, doc: doc, init: init, pos: l.Pos}, nil
+}
+
+func firstElem(l *List) Value {
+	if len(l.Elems) == 0 {
+		return Nil
+	}
+	return l.Elems[0]
+}
+
+// compileFn analyzes (fn name? [params] body...) and the multi-arity form
+// (fn name? ([params] body...) ...).
+func compileFn(c *compiler, l *List, tail bool) (node, error) {
+	rest := l.Elems[1:]
+	lam := &lambda{form: l, pos: l.Pos}
+	if len(rest) > 0 {
+		if s, ok := rest[0].(Symbol); ok {
+			lam.selfName = string(s)
+			rest = rest[1:]
+		}
+	}
+	var arities [][]Value
+	switch {
+	case len(rest) == 0:
+		return nil, c.errorf(ValidationError, "fn needs a parameter vector").WithHint("write (fn [x] body)")
+	case isVectorForm(rest[0]):
+		arities = [][]Value{rest}
+	default:
+		for _, a := range rest {
+			al, ok := a.(*List)
+			if !ok || len(al.Elems) == 0 || !isVectorForm(al.Elems[0]) {
+				return nil, c.errorf(ValidationError, "fn needs a parameter vector, got %s", formText(a)).
+					WithHint("write (fn [x] body)")
+			}
+			arities = append(arities, al.Elems)
+		}
+	}
+	scope := &fnScope{parent: c.fn, freeIndex: map[*localVar]int{}}
+	savedFn, savedRecur, mark := c.fn, c.recur, len(c.locals)
+	c.fn = scope
+	defer func() { c.fn, c.recur, c.locals = savedFn, savedRecur, c.locals[:mark] }()
+	for _, a := range arities {
+		ar, err := c.arity(lam.selfName, a[0].(*Vector), a[1:])
+		if err != nil {
+			return nil, err
+		}
+		lam.arities = append(lam.arities, ar)
+		c.locals = c.locals[:mark]
+	}
+	lam.nslots = scope.nslots
+	lam.captures = scope.captures
+	for _, lv := range scope.freeVars {
+		lam.freeNames = append(lam.freeNames, lv.name)
+	}
+	return &fnNode{lam: lam}, nil
+}
+
+func isVectorForm(v Value) bool {
+	_, ok := v.(*Vector)
+	return ok
+}
+
+func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, error) {
+	ar := &arity{selfSlot: -1}
+	if self != "" {
+		ar.selfSlot = c.newLocal(self)
+	}
+	ps := params.Elems()
+	for i := 0; i < len(ps); i++ {
+		if ps[i] == Symbol("&") {
+			if i != len(ps)-2 {
+				return nil, c.errorf(ValidationError, "& must be followed by exactly one parameter in %s", formText(params)).
+					WithHint("write [a b & more]")
+			}
+			pat, err := c.restPattern(ps[i+1])
+			if err != nil {
+				return nil, err
+			}
+			ar.rest = pat
+			ar.paramText = append(ar.paramText, "&", Repr(ps[i+1]))
+			break
+		}
+		pat, err := c.pattern(ps[i])
+		if err != nil {
+			return nil, err
+		}
+		ar.params = append(ar.params, pat)
+		ar.paramText = append(ar.paramText, Repr(ps[i]))
+	}
+	n := len(ar.params)
+	if ar.rest != nil {
+		n++
+	}
+	c.recur = &recurTarget{n: n, what: "fn"}
+	b, err := c.compileBody(body, true)
+	if err != nil {
+		return nil, err
+	}
+	ar.body = b
+	return ar, nil
+}
+
+// restPattern compiles what follows &: a symbol, a vector pattern, or a map
+// pattern that reads the rest as keyword arguments.
+func (c *compiler) restPattern(f Value) (pattern, error) {
+	if _, ok := f.(*MapForm); ok {
+		p, err := c.pattern(f)
+		if err != nil {
+			return nil, err
+		}
+		return &seqPattern{rest: p, as: -1, restAsMap: true}, nil
+	}
+	return c.pattern(f)
+}
+
+// pattern compiles a binding form and declares its names.
+func (c *compiler) pattern(f Value) (pattern, error) {
+	switch f := f.(type) {
+	case Symbol:
+		name := string(f)
+		if name == "&" || !lexPlainSymbol(name) && !strings.HasPrefix(name, "#") {
+			return nil, c.errorf(ValidationError, "cannot bind %s", name).
+				WithHint("binding names are plain symbols like x or total")
+		}
+		return &slotPattern{slot: c.newLocal(name)}, nil
+	case *Vector:
+		p := &seqPattern{as: -1}
+		elems := f.Elems()
+		for i := 0; i < len(elems); i++ {
+			switch elems[i] {
+			case Symbol("&"):
+				if i+1 >= len(elems) {
+					return nil, c.errorf(ValidationError, "& must be followed by a name in %s", formText(f))
+				}
+				i++
+				if _, ok := elems[i].(*MapForm); ok {
+					p.restAsMap = true
+				}
+				rp, err := c.pattern(elems[i])
+				if err != nil {
+					return nil, err
+				}
+				p.rest = rp
+			case Keyword("as"):
+				if i+1 >= len(elems) {
+					return nil, c.errorf(ValidationError, ":as must be followed by a name in %s", formText(f))
+				}
+				i++
+				s, ok := elems[i].(Symbol)
+				if !ok {
+					return nil, c.errorf(ValidationError, ":as must be followed by a name in %s", formText(f))
+				}
+				p.as = c.newLocal(string(s))
+			default:
+				ip, err := c.pattern(elems[i])
+				if err != nil {
+					return nil, err
+				}
+				p.items = append(p.items, ip)
+			}
+		}
+		return p, nil
+	case *MapForm:
+		return c.mapPattern(f)
+	}
+	return nil, c.errorf(ValidationError, "invalid binding form %s", formText(f)).
+		WithHint("bind a name, a vector pattern [a b] or a map pattern {:keys [a b]}")
+}
+
+func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
+	p := &mapPattern{as: -1}
+	defaults := map[string]node{}
+	// :or defaults are analyzed first, in the scope before the pattern.
+	for i := 0; i+1 < len(f.Elems); i += 2 {
+		if f.Elems[i] != Keyword("or") {
+			continue
+		}
+		m, ok := f.Elems[i+1].(*MapForm)
+		if !ok {
+			return nil, c.errorf(ValidationError, ":or takes a map of defaults, e.g. {:keys [a] :or {a 0}}")
+		}
+		for j := 0; j+1 < len(m.Elems); j += 2 {
+			s, ok := m.Elems[j].(Symbol)
+			if !ok {
+				return nil, c.errorf(ValidationError, ":or keys are the bound names, got %s", formText(m.Elems[j]))
+			}
+			n, err := c.compile(m.Elems[j+1], false)
+			if err != nil {
+				return nil, err
+			}
+			defaults[string(s)] = n
+		}
+	}
+	addKey := func(name string, key Value) error {
+		slot := c.newLocal(name)
+		p.entries = append(p.entries, mapPatternEntry{key: key, pat: &slotPattern{slot: slot}, def: defaults[name]})
+		return nil
+	}
+	for i := 0; i+1 < len(f.Elems); i += 2 {
+		k, v := f.Elems[i], f.Elems[i+1]
+		switch k {
+		case Keyword("or"):
+			continue
+		case Keyword("as"):
+			s, ok := v.(Symbol)
+			if !ok {
+				return nil, c.errorf(ValidationError, ":as must be followed by a name")
+			}
+			p.as = c.newLocal(string(s))
+			continue
+		case Keyword("keys"), Keyword("strs"), Keyword("syms"):
+			vec, ok := v.(*Vector)
+			if !ok {
+				return nil, c.errorf(ValidationError, "%s takes a vector of names, e.g. {:keys [a b]}", Repr(k))
+			}
+			for _, e := range vec.Elems() {
+				var name string
+				switch e := e.(type) {
+				case Symbol:
+					name = string(e)
+				case Keyword:
+					name = string(e)
+				default:
+					return nil, c.errorf(ValidationError, "%s takes names, got %s", Repr(k), formText(e))
+				}
+				if i := strings.LastIndexByte(name, '/'); i >= 0 {
+					name = name[i+1:]
+				}
+				var key Value = Keyword(name)
+				if k == Keyword("strs") {
+					key = String(name)
+				} else if k == Keyword("syms") {
+					key = Symbol(name)
+				}
+				if err := addKey(name, key); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if s, ok := k.(Symbol); ok {
+			if err := addKey(string(s), quoted(v)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		sub, err := c.pattern(k)
+		if err != nil {
+			return nil, err
+		}
+		p.entries = append(p.entries, mapPatternEntry{key: quoted(v), pat: sub})
+	}
+	return p, nil
+}
+
+// Threading macros rewrite their forms and analyze the result.
+
+func threadInto(x, step Value, last bool) Value {
+	if l, ok := step.(*List); ok && len(l.Elems) > 0 {
+		if head, ok := l.Elems[0].(Symbol); !ok || (head != "fn" && head != "fn*") {
+			elems := make([]Value, 0, len(l.Elems)+1)
+			if last {
+				elems = append(append(elems, l.Elems...), x)
+			} else {
+				elems = append(append(append(elems, l.Elems[0]), x), l.Elems[1:]...)
+			}
+			return &List{Elems: elems, Pos: l.Pos}
+		}
+	}
+	return &List{Elems: []Value{step, x}, Pos: posOf(step)}
+}
+
+func posOf(f Value) Pos {
+	if l, ok := f.(*List); ok {
+		return l.Pos
+	}
+	return Pos{}
+}
+
+func compileThread(c *compiler, l *List, tail, last bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(ValidationError, "%s needs a value to thread", formName(l))
+	}
+	x := l.Elems[1]
+	for _, step := range l.Elems[2:] {
+		x = threadInto(x, step, last)
+	}
+	return c.compile(x, tail)
+}
+
+func (c *compiler) tempSymbol() Symbol {
+	c.gensym++
+	return Symbol("#t" + strconv.Itoa(c.gensym)) // the reader never yields '#' first
+}
+
+func compileSomeThread(c *compiler, l *List, tail, last bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(ValidationError, "%s needs a value to thread", formName(l))
+	}
+	// (some-> x s1 s2) is (if-some [t x] (some-> (s1 t) s2) nil).
+	x := l.Elems[1]
+	steps := l.Elems[2:]
+	if len(steps) == 0 {
+		return c.compile(x, tail)
+	}
+	t := c.tempSymbol()
+	inner := &List{Elems: append([]Value{l.Elems[0], threadInto(t, steps[0], last)}, steps[1:]...), Pos: l.Pos}
+	form := &List{Elems: []Value{Symbol("if-some"), NewVector([]Value{t, x}), inner, Nil}, Pos: l.Pos}
+	return compileIfSome(c, form, tail)
+}
+
+func compileCondThread(c *compiler, l *List, tail, last bool) (node, error) {
+	if len(l.Elems) < 2 || len(l.Elems)%2 != 0 {
+		return nil, c.errorf(ValidationError, "%s needs a value and test/form pairs", formName(l))
+	}
+	// (cond-> x t1 s1 t2 s2) is (let [g x g (if t1 (-> g s1) g) ...] g).
+	g := c.tempSymbol()
+	binds := []Value{g, l.Elems[1]}
+	for i := 2; i+1 < len(l.Elems); i += 2 {
+		binds = append(binds, g, &List{Elems: []Value{Symbol("if"), l.Elems[i], threadInto(g, l.Elems[i+1], last), g}, Pos: l.Pos})
+	}
+	return compileLet(c, &List{Elems: []Value{Symbol("let"), NewVector(binds), g}, Pos: l.Pos}, tail)
+}
+
+func compileAsThread(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) < 3 {
+		return nil, c.errorf(ValidationError, "as-> needs a value and a name").WithHint("write (as-> x $ (f $) (g $ 1))")
+	}
+	name := l.Elems[2]
+	binds := []Value{name, l.Elems[1]}
+	for _, step := range l.Elems[3:] {
+		binds = append(binds, name, step)
+	}
+	return compileLet(c, &List{Elems: []Value{Symbol("let"), NewVector(binds), name}, Pos: l.Pos}, tail)
+}
+
+// ifLetNode binds the test value only when it passes.
+type ifLetNode struct {
+	init   node
+	pat    pattern
+	then   node
+	els    node
+	notNil bool // if-some: the test is "not nil" instead of truthiness
+}
+
+func (n *ifLetNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.init.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	pass := Truthy(v)
+	if n.notNil {
+		_, isNil := v.(NilType)
+		pass = !isNil
+	}
+	if !pass {
+		return n.els.eval(th, fr)
+	}
+	if err := n.pat.bind(th, fr, v); err != nil {
+		return nil, err
+	}
+	return n.then.eval(th, fr)
+}
+
+func compileIfLet(c *compiler, l *List, tail bool) (node, error) {
+	return compileConditionalBinding(c, l, tail, "if-let", false, false)
+}
+
+func compileWhenLet(c *compiler, l *List, tail bool) (node, error) {
+	return compileConditionalBinding(c, l, tail, "when-let", false, true)
+}
+
+func compileIfSome(c *compiler, l *List, tail bool) (node, error) {
+	return compileConditionalBinding(c, l, tail, "if-some", true, false)
+}
+
+func compileConditionalBinding(c *compiler, l *List, tail bool, what string, notNil, when bool) (node, error) {
+	forms, err := c.bindingVector(l, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(forms) != 2 {
+		return nil, c.errorf(ValidationError, "%s takes exactly one binding", what).
+			WithHint("write (%s [x expr] ...); nest them for several bindings", what)
+	}
+	if !when && (len(l.Elems) < 3 || len(l.Elems) > 4) {
+		return nil, c.errorf(ValidationError, "%s takes a binding, a then form and an optional else form", what)
+	}
+	init, err := c.compile(forms[1], false)
+	if err != nil {
+		return nil, err
+	}
+	var els node = &constNode{Nil}
+	if !when && len(l.Elems) == 4 {
+		if els, err = c.compile(l.Elems[3], tail); err != nil {
+			return nil, err
+		}
+	}
+	mark := len(c.locals)
+	defer func() { c.locals = c.locals[:mark] }()
+	pat, err := c.pattern(forms[0])
+	if err != nil {
+		return nil, err
+	}
+	var then node
+	if when {
+		then, err = c.compileBody(l.Elems[2:], tail)
+	} else {
+		then, err = c.compile(l.Elems[2], tail)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &ifLetNode{init: init, pat: pat, then: then, els: els, notNil: notNil}, nil
+}
+
+func compileCase(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(ValidationError, "case needs an expression and clauses")
+	}
+	expr, err := c.compile(l.Elems[1], false)
+	if err != nil {
+		return nil, err
+	}
+	n := &caseNode{expr: expr, keys: map[any]int{}, pos: l.Pos}
+	clauses := l.Elems[2:]
+	if len(clauses)%2 == 1 {
+		if n.fallback, err = c.compile(clauses[len(clauses)-1], tail); err != nil {
+			return nil, err
+		}
+		clauses = clauses[:len(clauses)-1]
+	}
+	for i := 0; i < len(clauses); i += 2 {
+		var consts []Value
+		if group, ok := clauses[i].(*List); ok {
+			consts = quotedAll(group.Elems)
+		} else {
+			consts = []Value{quoted(clauses[i])}
+		}
+		r, err := c.compile(clauses[i+1], tail)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range consts {
+			hk := HashKey(k)
+			if _, dup := n.keys[hk]; dup {
+				return nil, c.errorf(ValidationError, "case has the constant %s twice", Repr(k))
+			}
+			n.keys[hk] = len(n.results)
+		}
+		n.results = append(n.results, r)
+	}
+	return n, nil
+}
+
+func compileCondp(c *compiler, l *List, tail bool) (node, error) {
+	if len(l.Elems) < 3 {
+		return nil, c.errorf(ValidationError, "condp needs a predicate, an expression and clauses").
+			WithHint("write (condp = x 1 \"one\" 2 \"two\" \"other\")")
+	}
+	pred, err := c.compile(l.Elems[1], false)
+	if err != nil {
+		return nil, err
+	}
+	expr, err := c.compile(l.Elems[2], false)
+	if err != nil {
+		return nil, err
+	}
+	n := &condpNode{pred: pred, expr: expr, pos: l.Pos}
+	clauses := l.Elems[3:]
+	if len(clauses)%2 == 1 {
+		if n.fallback, err = c.compile(clauses[len(clauses)-1], tail); err != nil {
+			return nil, err
+		}
+		clauses = clauses[:len(clauses)-1]
+	}
+	for i := 0; i < len(clauses); i += 2 {
+		if clauses[i+1] == Keyword(">>") {
+			return nil, c.errorf(ValidationError, "condp :>> is not supported")
+		}
+		t, err := c.compile(clauses[i], false)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.compile(clauses[i+1], tail)
+		if err != nil {
+			return nil, err
+		}
+		n.tests = append(n.tests, t)
+		n.results = append(n.results, r)
+	}
+	return n, nil
+}
+
+func compileFor(c *compiler, l *List, collect bool) (node, error) {
+	what := formName(l)
+	forms, err := c.bindingVector(l, what)
+	if err != nil {
+		return nil, err
+	}
+	if len(forms) == 0 {
+		return nil, c.errorf(ValidationError, "%s needs at least one binding", what)
+	}
+	mark := len(c.locals)
+	savedRecur := c.recur
+	c.recur = nil
+	defer func() { c.locals = c.locals[:mark]; c.recur = savedRecur }()
+	n := &forNode{collect: collect, pos: l.Pos}
+	for i := 0; i < len(forms); i += 2 {
+		switch forms[i] {
+		case Keyword("let"):
+			v, ok := forms[i+1].(*Vector)
+			if !ok || v.Len()%2 != 0 {
+				return nil, c.errorf(ValidationError, "%s :let takes a binding vector", what)
+			}
+			binds, err := c.bindings(v.Elems())
+			if err != nil {
+				return nil, err
+			}
+			n.clauses = append(n.clauses, forClause{kind: forLet, lets: binds})
+		case Keyword("when"), Keyword("while"):
+			e, err := c.compile(forms[i+1], false)
+			if err != nil {
+				return nil, err
+			}
+			kind := forWhen
+			if forms[i] == Keyword("while") {
+				kind = forWhile
+			}
+			n.clauses = append(n.clauses, forClause{kind: kind, expr: e})
+		default:
+			if k, ok := forms[i].(Keyword); ok {
+				return nil, c.errorf(ValidationError, "%s does not support :%s", what, string(k)).
+					WithHint("use :let, :when or :while")
+			}
+			e, err := c.compile(forms[i+1], false)
+			if err != nil {
+				return nil, err
+			}
+			pat, err := c.pattern(forms[i])
+			if err != nil {
+				return nil, err
+			}
+			n.clauses = append(n.clauses, forClause{kind: forBind, pat: pat, expr: e})
+		}
+	}
+	if n.clauses[0].kind != forBind {
+		return nil, c.errorf(ValidationError, "%s must start with a binding, not a modifier", what)
+	}
+	body, err := c.compileBody(l.Elems[2:], false)
+	if err != nil {
+		return nil, err
+	}
+	n.body = body
+	return n, nil
+}

@@ -1,0 +1,240 @@
+package lisp
+
+import (
+	"strings"
+)
+
+// whereOperators are the comparison operators of (where field op value).
+var whereOperators = map[string]bool{
+	"=": true, "not=": true, ">": true, "<": true, ">=": true, "<=": true, "includes": true, "in": true,
+}
+
+type whereNode struct {
+	field node
+	op    string // "" for the truthiness test (where :field)
+	value node
+}
+
+func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
+	f, err := n.field.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	var path []Value
+	switch f := f.(type) {
+	case Keyword, String:
+		path = []Value{f}
+	case *Vector:
+		path = f.Elems()
+	default:
+		return nil, Errorf(TypeError, "where expected a field keyword or a path vector, got %s", f.TypeName()).
+			WithHint("write (where :field = value) or (where [:a :b] = value)")
+	}
+	p := &wherePredicate{path: path, op: n.op, value: Nil}
+	if n.value != nil {
+		if p.value, err = n.value.eval(th, fr); err != nil {
+			return nil, err
+		}
+	}
+	if err := th.AllocClosure(2); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func compileWhere(c *compiler, l *List, tail bool) (node, error) {
+	args := l.Elems[1:]
+	if len(args) != 1 && len(args) != 3 {
+		hint := "write (where :field op value) with op one of =, not=, >, <, >=, <=, includes, in; or (where :field) for truthiness"
+		if len(args) == 2 {
+			hint = "Use (where " + Repr(args[0]) + " = " + Repr(args[1]) + ") for equality comparison"
+		}
+		return nil, c.errorf(ValidationError, "where expects a field, an operator and a value, got %d form%s", len(args), plural(len(args))).
+			WithHint("%s", hint)
+	}
+	field, err := c.compile(args[0], false)
+	if err != nil {
+		return nil, err
+	}
+	n := &whereNode{field: field}
+	if len(args) == 3 {
+		op, ok := args[1].(Symbol)
+		if !ok || !whereOperators[string(op)] {
+			return nil, c.errorf(ValidationError, "where operator must be one of =, not=, >, <, >=, <=, includes, in; got %s", formText(args[1])).
+				WithHint("write (where :field = value)")
+		}
+		n.op = string(op)
+		if n.value, err = c.compile(args[2], false); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// wherePredicate is the predicate function a where form builds.
+type wherePredicate struct {
+	path  []Value
+	op    string
+	value Value
+}
+
+func (*wherePredicate) TypeName() string { return "function" }
+
+func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
+
+func (p *wherePredicate) WriteRepr(b *strings.Builder) {
+	b.WriteString("(where ")
+	if len(p.path) == 1 {
+		WriteRepr(b, p.path[0])
+	} else {
+		writeSeq(b, "[", "]", p.path)
+	}
+	if p.op != "" {
+		b.WriteString(" " + p.op + " ")
+		writeSource(b, p.value)
+	}
+	b.WriteByte(')')
+}
+
+func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) != 1 {
+		return nil, arityError("where predicate", "(pred item)", len(args))
+	}
+	var x Value = args[0]
+	for _, k := range p.path {
+		m, _ := x.(*Map)
+		if m == nil {
+			if v, ok := x.(*Vector); ok {
+				if i, ok := k.(Int); ok && i >= 0 && int(i) < v.Len() {
+					x = v.Index(int(i))
+					continue
+				}
+			}
+			x = Nil
+			break
+		}
+		x, _ = lookupFlexible(m, k)
+	}
+	return Bool(p.test(x)), nil
+}
+
+// whereCoerce turns keywords into strings, so :active matches "active"
+// (spec 7.1); booleans and other values are unchanged.
+func whereCoerce(v Value) Value {
+	if k, ok := v.(Keyword); ok {
+		return String(k)
+	}
+	return v
+}
+
+func (p *wherePredicate) test(x Value) bool {
+	switch p.op {
+	case "":
+		return Truthy(x)
+	case "=":
+		return Equal(whereCoerce(x), whereCoerce(p.value))
+	case "not=":
+		return !Equal(whereCoerce(x), whereCoerce(p.value))
+	case "in":
+		return whereMember(p.value, x)
+	case "includes":
+		switch c := x.(type) {
+		case String:
+			if s, ok := whereCoerce(p.value).(String); ok {
+				return strings.Contains(string(c), string(s))
+			}
+			return false
+		case *Vector, *Set:
+			return whereMember(c, p.value)
+		case *Map:
+			_, ok := lookupFlexible(c, p.value)
+			return ok
+		}
+		return false
+	}
+	c, ok := whereOrder(x, p.value)
+	if !ok {
+		return false
+	}
+	switch p.op {
+	case ">":
+		return c > 0
+	case "<":
+		return c < 0
+	case ">=":
+		return c >= 0
+	default:
+		return c <= 0
+	}
+}
+
+// whereMember reports whether coll holds x, keywords matching strings.
+func whereMember(coll, x Value) bool {
+	var elems []Value
+	switch c := coll.(type) {
+	case *Vector:
+		elems = c.Elems()
+	case *Set:
+		if c.Contains(x) {
+			return true
+		}
+		elems = c.Elems()
+	default:
+		return false
+	}
+	want := whereCoerce(x)
+	for _, e := range elems {
+		if Equal(whereCoerce(e), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// whereOrder compares numbers with numbers and strings with strings; any
+// other pairing (nil, mixed types) does not compare, and the test is false.
+func whereOrder(a, b Value) (int, bool) {
+	switch a := a.(type) {
+	case Int:
+		switch b := b.(type) {
+		case Int:
+			return intCmp(a, b), true
+		case Float:
+			return floatCmp(float64(a), float64(b))
+		}
+	case Float:
+		switch b := b.(type) {
+		case Int:
+			return floatCmp(float64(a), float64(b))
+		case Float:
+			return floatCmp(float64(a), float64(b))
+		}
+	case String:
+		if b, ok := b.(String); ok {
+			return strings.Compare(string(a), string(b)), true
+		}
+	}
+	return 0, false
+}
+
+func intCmp(a, b Int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func floatCmp(a, b float64) (int, bool) {
+	switch {
+	case a < b:
+		return -1, true
+	case a > b:
+		return 1, true
+	case a == b:
+		return 0, true
+	}
+	return 0, false // NaN
+}

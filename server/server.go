@@ -1,0 +1,45 @@
+// Package server is the gRPC face of ptc-sidecar: it implements
+// ptcsidecar.v1.SidecarService by translating wire messages into the domain
+// types of strategies/ and lisp/ and back. It holds no product logic of its
+// own; a decision made here would be invisible to the CLI and the tests of
+// those packages.
+//
+// Each RPC lives in its own file. An RPC whose capability does not exist yet
+// answers UNIMPLEMENTED and says what is missing.
+package server
+
+import (
+	"google.golang.org/grpc"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// Config is the server-level configuration the RPCs read.
+type Config struct {
+	// Limits are the sandbox budgets of EvalTurn: the most a request may
+	// ask for. A request may lower them, never raise them.
+	Limits lisp.Limits
+}
+
+// Service implements ptcsidecarv1.SidecarServiceServer. It is stateless and
+// safe for concurrent use.
+type Service struct {
+	// Embedded by value so that an RPC added to the proto but not yet to
+	// this type answers UNIMPLEMENTED instead of breaking the build.
+	ptcsidecarv1.UnimplementedSidecarServiceServer
+
+	cfg Config
+}
+
+var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
+
+// New returns a Service with the given configuration.
+func New(cfg Config) *Service {
+	return &Service{cfg: cfg}
+}
+
+// Register adds the service to a gRPC server.
+func (s *Service) Register(r grpc.ServiceRegistrar) {
+	ptcsidecarv1.RegisterSidecarServiceServer(r, s)
+}

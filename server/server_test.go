@@ -1,0 +1,99 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+)
+
+// fakeStrategy is a Strategy with fixed descriptions; it never renders.
+type fakeStrategy struct{}
+
+func (fakeStrategy) Name() string            { return "fake-strategy" }
+func (fakeStrategy) Description() string     { return "Sends nothing; used to test the wire form." }
+func (fakeStrategy) Input() strategies.Input { return strategies.InputHistory }
+func (fakeStrategy) Options() []strategies.OptionDoc {
+	return []strategies.OptionDoc{
+		{Name: "scan_window", Default: "20", Description: "Messages scanned."},
+		{Name: "nudge_messages", Default: "", Description: "Nudge wordings."},
+	}
+}
+func (fakeStrategy) Render(*strategies.Request) (*strategies.Response, error) {
+	panic("fakeStrategy.Render must not be called")
+}
+
+func TestStrategyInfo(t *testing.T) {
+	got := strategyInfo(fakeStrategy{})
+	want := &ptcsidecarv1.StrategyInfo{
+		Name:        "fake-strategy",
+		Description: "Sends nothing; used to test the wire form.",
+		Input:       "history",
+		Options: []*ptcsidecarv1.OptionInfo{
+			{Name: "scan_window", DefaultValue: "20", Description: "Messages scanned."},
+			{Name: "nudge_messages", DefaultValue: "", Description: "Nudge wordings."},
+		},
+	}
+	if !proto.Equal(got, want) {
+		t.Errorf("strategyInfo:\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestListStrategiesListsTheRegistry(t *testing.T) {
+	resp, err := New(Config{}).ListStrategies(context.Background(), &ptcsidecarv1.ListStrategiesRequest{})
+	if err != nil {
+		t.Fatalf("ListStrategies: %v", err)
+	}
+	var got []string
+	for _, s := range resp.GetStrategies() {
+		got = append(got, s.GetName())
+		if s.GetInput() != string(strategies.InputTurns) && s.GetInput() != string(strategies.InputHistory) {
+			t.Errorf("strategy %q: input %q is neither turns nor history", s.GetName(), s.GetInput())
+		}
+	}
+	want := strategies.Names()
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("ListStrategies names = %v, want the registry's %v", got, want)
+	}
+}
+
+// TestUnbuiltRPCsSayWhatIsMissing checks that every RPC without its
+// capability answers UNIMPLEMENTED with a message naming the RPC and the
+// missing part, rather than an empty or made-up answer.
+func TestUnbuiltRPCsSayWhatIsMissing(t *testing.T) {
+	s := New(Config{Limits: lisp.DefaultLimits()})
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"ToMessages": func() error {
+			_, err := s.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{})
+			return err
+		},
+		"EvalTurn": func() error {
+			_, err := s.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{})
+			return err
+		},
+		"EvalTurnStream": func() error {
+			return s.EvalTurnStream(nil)
+		},
+		"RenderTrace": func() error {
+			_, err := s.RenderTrace(ctx, &ptcsidecarv1.RenderTraceRequest{})
+			return err
+		},
+	}
+	for name, call := range calls {
+		st := status.Convert(call())
+		if st.Code() != codes.Unimplemented {
+			t.Errorf("%s: code %v, want Unimplemented", name, st.Code())
+		}
+		if !strings.HasPrefix(st.Message(), name+": ") || !strings.Contains(st.Message(), "not built yet") {
+			t.Errorf("%s: message %q does not name the RPC and what is missing", name, st.Message())
+		}
+	}
+}
