@@ -143,7 +143,7 @@ var sequenceBuiltins = []*Builtin{
 	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy},
 	{Name: "range", Sig: "(range end) (range start end) (range start end step)", Doc: "numbers from start (0) up to end, exclusive, by step (1)", Category: "collection",
-		MinArgs: 1, MaxArgs: 3, Fn: builtinRange},
+		MinArgs: 0, MaxArgs: 3, Fn: builtinRange},
 	{Name: "repeat", Sig: "(repeat n x)", Doc: "vector of n copies of x", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeat},
 	{Name: "repeatedly", Sig: "(repeatedly n f)", Doc: "vector of n results of calling f with no arguments", Category: "collection",
@@ -1243,6 +1243,10 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 const maxRangeLen = 1 << 50
 
 func builtinRange(th *Thread, args []Value) (Value, error) {
+	if len(args) == 0 {
+		return nil, Errorf(ArityError, "range needs an end: (range) would be infinite and sequences are not lazy").
+			WithHint("give the length, e.g. (range (count xs)), or use map-indexed to number items")
+	}
 	for _, a := range args {
 		if _, err := numberArg("range", a); err != nil {
 			return nil, err
