@@ -229,6 +229,21 @@ func boolValue(b bool) Value {
 	return False
 }
 
+// chargeCopy charges an "update" that copies a collection of copied items
+// and adds added new ones: a step per copied item, since the copy is real
+// work, but memory only for the growth. The old version usually becomes
+// garbage at once ((reduce #(assoc %1 %2 1) {} xs) keeps only the last
+// map), so charging every copy in full would make building a map of a
+// thousand entries cost half a gigabyte of budget; and because every copy
+// is paid in steps, the memory that versions kept alive can take is
+// bounded by the step budget.
+func chargeCopy(th *Thread, copied, added int, perItem int64) error {
+	if err := steps(th, copied); err != nil {
+		return err
+	}
+	return th.Alloc(costCollHead + perItem*int64(max(added, 0)))
+}
+
 // arity bounds used in the tables.
 const variadic = -1
 

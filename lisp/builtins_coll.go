@@ -552,7 +552,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
-		if err := th.AllocVector(c.Len() + len(xs)); err != nil {
+		if err := chargeCopy(th, c.Len(), len(xs), costElem); err != nil {
 			return nil, err
 		}
 		if _, err := weighAll(th, xs); err != nil {
@@ -568,7 +568,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 				return nil, err
 			}
 		}
-		if err := th.AllocMap(b.Len()); err != nil {
+		if err := chargeCopy(th, c.Len(), b.Len()-c.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil

@@ -124,7 +124,7 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
-		if err := th.AllocMap(c.Len() + 1); err != nil {
+		if err := chargeCopy(th, c.Len(), 1, costMapEntry); err != nil {
 			return nil, err
 		}
 		return c.Assoc(key, val), nil
@@ -145,7 +145,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 			}
 			return c.Conj(val), nil
 		}
-		if err := th.AllocVector(c.Len()); err != nil {
+		if err := chargeCopy(th, c.Len(), 0, costElem); err != nil {
 			return nil, err
 		}
 		elems := slices.Clone(c.elems)
@@ -171,7 +171,7 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 		for i := 1; i+1 < len(args); i += 2 {
 			b.Set(args[i], args[i+1])
 		}
-		if err := th.AllocMap(b.Len()); err != nil {
+		if err := chargeCopy(th, m.Len(), b.Len()-m.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -267,7 +267,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 				b.Set(e.Key, e.Val)
 			}
 		}
-		if err := th.AllocMap(b.Len()); err != nil {
+		if err := th.Alloc(costCollHead); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -294,6 +294,7 @@ func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
 // result is nil only when every argument is.
 func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	var b *MapBuilder
+	base := 0 // entries of the first map, which the result copies
 	for _, a := range args {
 		m, err := mapArg(fn, a)
 		if err != nil {
@@ -307,6 +308,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		}
 		if b == nil {
 			b = NewMapBuilder(m.Len())
+			base = m.Len()
 		}
 		for _, e := range m.entries {
 			if old, ok := b.Get(e.Key); ok && f != nil {
@@ -323,7 +325,8 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	if b == nil {
 		return Nil, nil
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	// The copy of the first map was paid in steps above.
+	if err := th.Alloc(costCollHead + costMapEntry*int64(b.Len()-base)); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil

@@ -157,3 +157,35 @@ func TestAggregation(t *testing.T) {
 		{name: "contains?", args: []Value{str("abc"), str("a")}, kind: TypeError, want: "contains? expected"},
 	})
 }
+
+// TestBuildingByAssocFitsTheBudget builds a map, a set and a vector one
+// item at a time, as (reduce #(assoc %1 %2 1) {} xs) does: the copies are
+// paid in steps and only the growth in memory, so a thousand entries fit
+// the default budgets.
+func TestBuildingByAssocFitsTheBudget(t *testing.T) {
+	th := newTestThread()
+	var m Value = hashMap()
+	var s Value = set()
+	var v Value = vec()
+	var err error
+	for i := range 1000 {
+		if m, err = callBuiltin(th, "assoc", m, Int(i), Int(i)); err != nil {
+			t.Fatalf("assoc #%d: %v", i, err)
+		}
+		if s, err = callBuiltin(th, "conj", s, Int(i)); err != nil {
+			t.Fatalf("conj set #%d: %v", i, err)
+		}
+		if v, err = callBuiltin(th, "conj", v, Int(i)); err != nil {
+			t.Fatalf("conj vector #%d: %v", i, err)
+		}
+	}
+	if m.(*Map).Len() != 1000 || s.(*Set).Len() != 1000 || v.(*Vector).Len() != 1000 {
+		t.Fatalf("sizes %d %d %d", m.(*Map).Len(), s.(*Set).Len(), v.(*Vector).Len())
+	}
+	if used := th.AllocatedBytes(); used > 1<<20 {
+		t.Errorf("building 1000 entries charged %d bytes", used)
+	}
+	if used := th.StepsUsed(); used < 1000*999/2 {
+		t.Errorf("copies of the map and set were not charged in steps: %d", used)
+	}
+}
