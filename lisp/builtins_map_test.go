@@ -163,29 +163,32 @@ func TestAggregation(t *testing.T) {
 // paid in steps and only the growth in memory, so a thousand entries fit
 // the default budgets.
 func TestBuildingByAssocFitsTheBudget(t *testing.T) {
-	th := newTestThread()
-	var m Value = hashMap()
-	var s Value = set()
-	var v Value = vec()
-	var err error
-	for i := range 1000 {
-		if m, err = callBuiltin(th, "assoc", m, Int(i), Int(i)); err != nil {
-			t.Fatalf("assoc #%d: %v", i, err)
+	for _, c := range []struct {
+		name  string
+		start Value
+		add   func(coll Value, i int) []Value
+	}{
+		{"assoc", hashMap(), func(m Value, i int) []Value { return []Value{m, Int(i), Int(i)} }},
+		{"conj", set(), func(s Value, i int) []Value { return []Value{s, Int(i)} }},
+		{"conj", hashMap(), func(m Value, i int) []Value { return []Value{m, ints(int64(i), 1)} }},
+		{"conj", vec(), func(v Value, i int) []Value { return []Value{v, Int(i)} }},
+	} {
+		th := newTestThread()
+		coll := c.start
+		var err error
+		for i := range 1000 {
+			if coll, err = callBuiltin(th, c.name, c.add(coll, i)...); err != nil {
+				t.Fatalf("%s #%d onto %s: %v", c.name, i, c.start.TypeName(), err)
+			}
 		}
-		if s, err = callBuiltin(th, "conj", s, Int(i)); err != nil {
-			t.Fatalf("conj set #%d: %v", i, err)
+		if n, _ := callBuiltin(th, "count", coll); n != Int(1000) {
+			t.Fatalf("%s built %v items", c.name, n)
 		}
-		if v, err = callBuiltin(th, "conj", v, Int(i)); err != nil {
-			t.Fatalf("conj vector #%d: %v", i, err)
+		if used := th.AllocatedBytes(); used > 1<<20 {
+			t.Errorf("%s of 1000 items onto a %s charged %d bytes", c.name, c.start.TypeName(), used)
 		}
-	}
-	if m.(*Map).Len() != 1000 || s.(*Set).Len() != 1000 || v.(*Vector).Len() != 1000 {
-		t.Fatalf("sizes %d %d %d", m.(*Map).Len(), s.(*Set).Len(), v.(*Vector).Len())
-	}
-	if used := th.AllocatedBytes(); used > 1<<20 {
-		t.Errorf("building 1000 entries charged %d bytes", used)
-	}
-	if used := th.StepsUsed(); used < 1000*999/2 {
-		t.Errorf("copies of the map and set were not charged in steps: %d", used)
+		if _, isVec := c.start.(*Vector); !isVec && th.StepsUsed() < 1000*999/2 {
+			t.Errorf("the copies of %s onto a %s were not charged in steps: %d", c.name, c.start.TypeName(), th.StepsUsed())
+		}
 	}
 }
