@@ -20,6 +20,9 @@ type Config struct {
 	// Limits are the sandbox budgets of EvalTurn: the most a request may
 	// ask for. A request may lower them, never raise them.
 	Limits lisp.Limits
+	// MaxValueDepth bounds the nesting of EDN and JSON values in requests;
+	// 0 means DefaultMaxValueDepth.
+	MaxValueDepth int
 }
 
 // Service implements ptcsidecarv1.SidecarServiceServer. It is stateless and

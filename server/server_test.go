@@ -75,13 +75,6 @@ func TestUnbuiltRPCsSayWhatIsMissing(t *testing.T) {
 			_, err := s.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{})
 			return err
 		},
-		"EvalTurn": func() error {
-			_, err := s.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{})
-			return err
-		},
-		"EvalTurnStream": func() error {
-			return s.EvalTurnStream(nil)
-		},
 		"RenderTrace": func() error {
 			_, err := s.RenderTrace(ctx, &ptcsidecarv1.RenderTraceRequest{})
 			return err

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // envPrefix starts the environment variable of every serve flag: --max-recv-bytes
@@ -25,15 +28,32 @@ type serveConfig struct {
 	metricsListen   tcpAddress // empty: no metrics endpoint
 	maxRecvBytes    byteSize
 	shutdownTimeout nonNegativeDuration
+
+	// Sandbox budgets of EvalTurn: the most a request may ask for.
+	maxSteps       positiveInt
+	maxAllocBytes  byteSize
+	maxDepth       positiveInt
+	maxOutputBytes byteSize
+	maxToolCalls   positiveInt
+	evalTimeout    nonNegativeDuration
+	maxValueDepth  positiveInt
 }
 
 // defaultServeConfig is the configuration with nothing set.
 func defaultServeConfig() serveConfig {
+	limits := lisp.DefaultLimits()
 	return serveConfig{
 		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		maxSteps:        positiveInt(limits.MaxSteps),
+		maxAllocBytes:   byteSize(limits.MaxAllocBytes),
+		maxDepth:        positiveInt(limits.MaxDepth),
+		maxOutputBytes:  byteSize(limits.MaxOutputBytes),
+		maxToolCalls:    positiveInt(limits.MaxToolCalls),
+		evalTimeout:     nonNegativeDuration(limits.Timeout),
+		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
 	}
 }
 
@@ -46,6 +66,13 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
 	fs.Var(&cfg.maxRecvBytes, "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED")
 	fs.Var(&cfg.shutdownTimeout, "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled")
+	fs.Var(&cfg.maxSteps, "max-steps", "EvalTurn: most evaluation `steps` a program may take; requests may lower it")
+	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "EvalTurn: most `bytes` of strings and collections a program may build; requests may lower it")
+	fs.Var(&cfg.maxDepth, "max-depth", "EvalTurn: deepest nesting of function `calls`; requests may lower it")
+	fs.Var(&cfg.maxOutputBytes, "max-output-bytes", "EvalTurn: most println output in `bytes`; requests may lower it")
+	fs.Var(&cfg.maxToolCalls, "max-tool-calls", "EvalTurn: most tool `calls` per program; requests may lower it")
+	fs.Var(&cfg.evalTimeout, "eval-timeout", "EvalTurn: wall-clock backstop per evaluation, a `duration` (0: none); steps and bytes are the deterministic limits")
+	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
 	return fs
 }
@@ -174,6 +201,32 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(n * unit)
 	return nil
+}
+
+// positiveInt is a whole number of at least 1.
+type positiveInt int64
+
+func (n *positiveInt) String() string { return strconv.FormatInt(int64(*n), 10) }
+
+func (n *positiveInt) Set(s string) error {
+	v, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || v < 1 {
+		return fmt.Errorf("want a whole number from 1 to %d", math.MaxInt32)
+	}
+	*n = positiveInt(v)
+	return nil
+}
+
+// sandboxLimits are the EvalTurn budgets the flags configure.
+func (c serveConfig) sandboxLimits() lisp.Limits {
+	return lisp.Limits{
+		MaxSteps:       int64(c.maxSteps),
+		MaxAllocBytes:  int64(c.maxAllocBytes),
+		MaxDepth:       int(c.maxDepth),
+		MaxOutputBytes: int(c.maxOutputBytes),
+		MaxToolCalls:   int(c.maxToolCalls),
+		Timeout:        time.Duration(c.evalTimeout),
+	}
 }
 
 // nonNegativeDuration is a time.Duration of at least zero.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // env is a fake environment for parseServeConfig.
@@ -25,6 +27,13 @@ func TestServeConfigDefaults(t *testing.T) {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		maxSteps:        positiveInt(lisp.DefaultLimits().MaxSteps),
+		maxAllocBytes:   byteSize(lisp.DefaultLimits().MaxAllocBytes),
+		maxDepth:        positiveInt(lisp.DefaultLimits().MaxDepth),
+		maxOutputBytes:  byteSize(lisp.DefaultLimits().MaxOutputBytes),
+		maxToolCalls:    positiveInt(lisp.DefaultLimits().MaxToolCalls),
+		evalTimeout:     nonNegativeDuration(lisp.DefaultLimits().Timeout),
+		maxValueDepth:   1000,
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -40,8 +49,11 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s"},
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s",
+				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64"},
 			want: func(c *serveConfig) {
+				c.maxSteps, c.maxAllocBytes, c.maxDepth, c.maxOutputBytes, c.maxToolCalls = 5000, 2<<20, 40, 1<<10, 3
+				c.evalTimeout, c.maxValueDepth = nonNegativeDuration(750*time.Millisecond), 64
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
 				c.logLevel = slog.LevelDebug
 				c.metricsListen = ":9090"
@@ -120,6 +132,10 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
 		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
+		{"max steps zero", []string{"--max-steps", "0"}, nil, []string{"-max-steps", "whole number from 1"}},
+		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
+		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
+		{"eval timeout no unit", []string{"--eval-timeout", "5"}, nil, []string{"-eval-timeout", "duration"}},
 		{"unknown flag", []string{"--listne", "x"}, nil, []string{"listne"}},
 		{"positional argument", []string{"extra"}, nil, []string{`unexpected argument "extra"`}},
 		{"bad environment variable", nil, env{"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "soon"}, []string{"PTC_SIDECAR_SHUTDOWN_TIMEOUT", `"soon"`, "duration"}},

@@ -18,7 +18,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
@@ -69,7 +68,7 @@ func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)
-	server.New(server.Config{Limits: lisp.DefaultLimits()}).Register(srv)
+	server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth)}).Register(srv)
 
 	healthSrv := health.NewServer()
 	for _, name := range healthServices {

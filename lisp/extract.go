@@ -1,0 +1,45 @@
+package lisp
+
+import "strings"
+
+// programLanguages are the info strings of fenced blocks that hold a program;
+// "" is an unlabelled fence.
+var programLanguages = map[string]bool{"": true, "clojure": true, "clj": true, "lisp": true, "ptc-lisp": true, "edn": true}
+
+// ExtractProgram returns the program in an LLM response: the contents of its
+// fenced clojure, lisp or unlabelled code blocks, joined in order (a model
+// sometimes splits one program across blocks), or the whole text when it has
+// no such block. Blocks in other languages are skipped whole, so an example
+// in Python never becomes part of the program; a response cut off before its
+// closing fence still yields its last block.
+func ExtractProgram(response string) string {
+	var blocks, block []string
+	inFence, keep := false, false
+	flush := func() {
+		if b := strings.TrimSpace(strings.Join(block, "\n")); keep && b != "" {
+			blocks = append(blocks, b)
+		}
+		inFence, block = false, nil
+	}
+	for _, line := range strings.Split(response, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case !strings.HasPrefix(trimmed, "```"):
+			if inFence {
+				block = append(block, strings.TrimRight(line, "\r"))
+			}
+		case inFence:
+			flush()
+		default:
+			inFence = true
+			keep = programLanguages[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(trimmed, "```")))]
+		}
+	}
+	if inFence {
+		flush()
+	}
+	if len(blocks) == 0 {
+		return strings.TrimSpace(response)
+	}
+	return strings.Join(blocks, "\n")
+}

@@ -1,0 +1,334 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// dial serves a Service over an in-memory connection and returns a real
+// gRPC client for it.
+func dial(t *testing.T, cfg Config) ptcsidecarv1.SidecarServiceClient {
+	t.Helper()
+	lis := bufconn.Listen(1 << 20)
+	srv := grpc.NewServer()
+	New(cfg).Register(srv)
+	go srv.Serve(lis)
+	t.Cleanup(srv.Stop)
+	conn, err := grpc.NewClient("passthrough:///bufnet",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return ptcsidecarv1.NewSidecarServiceClient(conn)
+}
+
+func edn(s string) *ptcsidecarv1.Value {
+	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: s}}
+}
+
+func jsonValue(s string) *ptcsidecarv1.Value {
+	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: s}}
+}
+
+// tools answers tool calls the way a caller's own tool code would.
+var tools = map[string]func(args string) string{
+	"get-user":  func(args string) string { return `{:id 7, :name "Ada"}` },
+	"get-order": func(args string) string { return `{:total 12.5}` },
+}
+
+// runReplay drives the replay protocol as a caller does: evaluate, run the
+// pending tool, append the answer, evaluate again, until a Turn comes back.
+func runReplay(t *testing.T, c ptcsidecarv1.SidecarServiceClient, req *ptcsidecarv1.EvalTurnRequest) (*ptcsidecarv1.Turn, int) {
+	t.Helper()
+	for rounds := 1; rounds < 20; rounds++ {
+		resp, err := c.EvalTurn(context.Background(), req)
+		if err != nil {
+			t.Fatalf("EvalTurn round %d: %v", rounds, err)
+		}
+		if turn := resp.GetTurn(); turn != nil {
+			return turn, rounds
+		}
+		calls := resp.GetPending().GetCalls()
+		if len(calls) != 1 {
+			t.Fatalf("round %d: pending calls = %v, want one", rounds, calls)
+		}
+		call := calls[0]
+		if int(call.GetIndex()) != len(req.ToolResults) {
+			t.Fatalf("pending index %d, want %d", call.GetIndex(), len(req.ToolResults))
+		}
+		req.ToolResults = append(req.ToolResults, &ptcsidecarv1.ToolResult{
+			Index: call.GetIndex(), Name: call.GetName(), Args: call.GetArgs(),
+			Result: edn(tools[call.GetName()](call.GetArgs().GetEdn())), DurationMs: 3,
+		})
+	}
+	t.Fatal("no turn after 20 rounds")
+	return nil, 0
+}
+
+func TestEvalTurnReplaysToolCalls(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	req := &ptcsidecarv1.EvalTurnRequest{
+		RawResponse: "I'll look the user up.\n```clojure\n(def user (tool/get-user {:id 7}))\n(def order (get-order {:user (:id user)}))\n(println \"name:\" (:name user))\n(:total order)\n```",
+		Tools:       []*ptcsidecarv1.ToolSpec{{Name: "get-user"}, {Name: "get-order"}},
+		TurnNumber:  2,
+	}
+	turn, rounds := runReplay(t, c, req)
+	if rounds != 3 {
+		t.Errorf("rounds = %d, want 3 (two pending calls, then the turn)", rounds)
+	}
+	if !turn.GetSuccess() || turn.GetResult().GetEdn() != "12.5" {
+		t.Fatalf("turn success=%v result=%v error=%v", turn.GetSuccess(), turn.GetResult(), turn.GetError())
+	}
+	if got := strings.Join(turn.GetPrints(), "|"); got != "name: Ada" {
+		t.Errorf("prints = %q", got)
+	}
+	if turn.GetNumber() != 2 || turn.GetProgram() == "" || !strings.HasPrefix(turn.GetRawResponse(), "I'll look") {
+		t.Errorf("number=%d program=%q raw=%q", turn.GetNumber(), turn.GetProgram(), turn.GetRawResponse())
+	}
+	if got := strings.Join(turn.GetDefined(), ","); got != "user,order" {
+		t.Errorf("defined = %q", got)
+	}
+	calls := turn.GetToolCalls()
+	if len(calls) != 2 || calls[1].GetName() != "get-order" || calls[1].GetArgs().GetEdn() != "{:user 7}" ||
+		calls[0].GetResult().GetEdn() != `{:id 7, :name "Ada"}` || calls[0].GetDurationMs() != 3 {
+		t.Errorf("tool calls = %v", calls)
+	}
+	var names []string
+	for _, b := range turn.GetMemory().GetBindings() {
+		names = append(names, b.GetName())
+		if b.GetTurn() != 2 {
+			t.Errorf("binding %s turn = %d, want 2", b.GetName(), b.GetTurn())
+		}
+	}
+	if strings.Join(names, ",") != "user,order" {
+		t.Errorf("memory = %v", names)
+	}
+}
+
+func TestEvalTurnMemoryCarriesToTheNextTurn(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	first, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{
+		Program:    `(defn scale "Multiplies by the factor." [x] (* factor x)) (def factor 3) (scale 2)`,
+		TurnNumber: 1,
+	})
+	if !first.GetSuccess() {
+		t.Fatalf("turn 1 failed: %v", first.GetError())
+	}
+	second, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{
+		Program:         `(+ (scale 5) *1)`,
+		Prelude:         first.GetMemory(),
+		PreviousResults: []*ptcsidecarv1.Value{first.GetResult()},
+		TurnNumber:      2,
+	})
+	if !second.GetSuccess() || second.GetResult().GetEdn() != "21" {
+		t.Fatalf("turn 2: success=%v result=%v error=%v", second.GetSuccess(), second.GetResult(), second.GetError())
+	}
+	b := second.GetMemory().GetBindings()[0]
+	if b.GetName() != "scale" || !b.GetIsFn() || b.GetDocstring() != "Multiplies by the factor." || b.GetReturnType() != "integer" {
+		t.Errorf("scale binding = %v", b)
+	}
+}
+
+func TestEvalTurnFailedProgramIsATurn(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	prelude := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "kept", Value: edn("[1 2]"), Turn: 1}}}
+	turn, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{Program: `(def kept 99) (undefined-thing 1)`, Prelude: prelude})
+	if turn.GetSuccess() || turn.GetError().GetType() != "undefined_symbol" || turn.GetResult() != nil {
+		t.Fatalf("turn = %v", turn)
+	}
+	mem := turn.GetMemory().GetBindings()
+	if len(mem) != 1 || mem[0].GetValue().GetEdn() != "[1 2]" {
+		t.Errorf("a failed program changed memory: %v", mem)
+	}
+}
+
+func TestEvalTurnToolErrorReachesTheProgram(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	resp, err := c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{
+		Program:     `(tool/get-user {:id 1})`,
+		Tools:       []*ptcsidecarv1.ToolSpec{{Name: "get-user"}},
+		ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0, Name: "get-user", Args: edn("{:id 1}"), Error: "user service down"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := resp.GetTurn()
+	if turn.GetSuccess() || turn.GetError().GetType() != "tool_error" || !strings.Contains(turn.GetError().GetMessage(), "user service down") {
+		t.Fatalf("turn = %v", turn)
+	}
+	if turn.GetToolCalls()[0].GetError() != "user service down" {
+		t.Errorf("tool call = %v", turn.GetToolCalls()[0])
+	}
+}
+
+func TestEvalTurnReplayMismatch(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	base := func(results ...*ptcsidecarv1.ToolResult) *ptcsidecarv1.EvalTurnRequest {
+		return &ptcsidecarv1.EvalTurnRequest{
+			Program:     `(tool/get-user {:id 1})`,
+			Tools:       []*ptcsidecarv1.ToolSpec{{Name: "get-user"}, {Name: "get-order"}},
+			ToolResults: results,
+		}
+	}
+	cases := map[string]*ptcsidecarv1.EvalTurnRequest{
+		"other tool":   base(&ptcsidecarv1.ToolResult{Index: 0, Name: "get-order", Args: edn("{:id 1}"), Result: edn("1")}),
+		"other args":   base(&ptcsidecarv1.ToolResult{Index: 0, Name: "get-user", Args: edn("{:id 2}"), Result: edn("1")}),
+		"extra answer": base(&ptcsidecarv1.ToolResult{Index: 0, Name: "get-user", Args: edn("{:id 1}"), Result: edn("1")}, &ptcsidecarv1.ToolResult{Index: 1, Name: "get-user", Args: edn("{:id 1}"), Result: edn("1")}),
+	}
+	for name, req := range cases {
+		_, err := c.EvalTurn(context.Background(), req)
+		if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "tool_results[") {
+			t.Errorf("%s: err = %v, want FAILED_PRECONDITION naming the index", name, err)
+		}
+	}
+	// Arguments compare as values: JSON text that means the same map replays.
+	resp, err := c.EvalTurn(context.Background(), base(&ptcsidecarv1.ToolResult{Index: 0, Name: "get-user", Args: jsonValue(`{"id": 1}`), Result: jsonValue(`{"ok": true}`)}))
+	if err != nil || resp.GetTurn().GetResult().GetEdn() != "{:ok true}" {
+		t.Errorf("JSON answer: resp=%v err=%v", resp, err)
+	}
+}
+
+func TestEvalTurnInvalidArguments(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	cases := []struct {
+		field string
+		req   *ptcsidecarv1.EvalTurnRequest
+	}{
+		{"program", &ptcsidecarv1.EvalTurnRequest{}},
+		{"data.edn", &ptcsidecarv1.EvalTurnRequest{Program: "1", Data: edn("{:a")}},
+		{"data", &ptcsidecarv1.EvalTurnRequest{Program: "1", Data: edn("[1 2]")}},
+		{"data.json", &ptcsidecarv1.EvalTurnRequest{Program: "1", Data: jsonValue(`{"a": }`)}},
+		{"turn_number", &ptcsidecarv1.EvalTurnRequest{Program: "1", TurnNumber: -1}},
+		{"tools[1].name", &ptcsidecarv1.EvalTurnRequest{Program: "1", Tools: []*ptcsidecarv1.ToolSpec{{Name: "a"}, {Name: "a"}}}},
+		{"limits.max_steps", &ptcsidecarv1.EvalTurnRequest{Program: "1", Limits: &ptcsidecarv1.Limits{MaxSteps: -5}}},
+		{"previous_results[0].edn", &ptcsidecarv1.EvalTurnRequest{Program: "1", PreviousResults: []*ptcsidecarv1.Value{edn(`"open`)}}},
+		{"tool_results[0].index", &ptcsidecarv1.EvalTurnRequest{Program: "1", ToolResults: []*ptcsidecarv1.ToolResult{{Index: 3, Name: "x"}}}},
+		{"prelude", &ptcsidecarv1.EvalTurnRequest{Program: "1", Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "map", Value: edn("1")}}}}},
+	}
+	for _, tc := range cases {
+		_, err := c.EvalTurn(context.Background(), tc.req)
+		st := status.Convert(err)
+		if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), tc.field+": ") {
+			t.Errorf("%s: got %v %q, want INVALID_ARGUMENT naming the field", tc.field, st.Code(), st.Message())
+		}
+	}
+}
+
+func TestEvalTurnLimitsOnlyLower(t *testing.T) {
+	s := New(Config{Limits: lisp.Limits{MaxSteps: 1000, MaxDepth: 50, Timeout: time.Second}})
+	got, err := s.evalLimits(&ptcsidecarv1.Limits{MaxSteps: 10, MaxDepth: 500, TimeoutMs: 50, MaxToolCalls: 4}, "limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lisp.Limits{MaxSteps: 10, MaxDepth: 50, Timeout: 50 * time.Millisecond, MaxToolCalls: 4}
+	if got != want {
+		t.Errorf("limits = %+v, want %+v", got, want)
+	}
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	turn, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{Program: `(loop [i 0] (recur (inc i)))`, Limits: &ptcsidecarv1.Limits{MaxSteps: 500}})
+	if turn.GetError().GetType() != "step_limit" {
+		t.Errorf("infinite loop: %v", turn.GetError())
+	}
+}
+
+// streamTurn drives EvalTurnStream as a caller does, answering each call.
+func streamTurn(t *testing.T, c ptcsidecarv1.SidecarServiceClient, req *ptcsidecarv1.EvalTurnRequest, answer func(*ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult) (*ptcsidecarv1.Turn, []string, error) {
+	t.Helper()
+	stream, err := c.EvalTurnStream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: req}}); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			return nil, seen, err
+		}
+		if turn := msg.GetTurn(); turn != nil {
+			if _, err := stream.Recv(); err != io.EOF {
+				t.Errorf("after the turn: %v, want EOF", err)
+			}
+			return turn, seen, nil
+		}
+		call := msg.GetToolCall()
+		seen = append(seen, call.GetName())
+		if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_ToolResult{ToolResult: answer(call)}}); err != nil {
+			return nil, seen, err
+		}
+	}
+}
+
+func TestEvalTurnStream(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	req := &ptcsidecarv1.EvalTurnRequest{
+		Program: `(let [u (tool/get-user {:id 7}) o (tool/get-order {:user (:id u)})] (str (:name u) " " (:total o)))`,
+		Tools:   []*ptcsidecarv1.ToolSpec{{Name: "get-user"}, {Name: "get-order"}},
+	}
+	turn, seen, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(tools[call.GetName()](""))}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, ",") != "get-user,get-order" || turn.GetResult().GetEdn() != `"Ada 12.5"` {
+		t.Errorf("seen=%v turn=%v", seen, turn)
+	}
+}
+
+func TestEvalTurnStreamProtocolErrors(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	req := &ptcsidecarv1.EvalTurnRequest{Program: `(tool/get-user {:id 7})`, Tools: []*ptcsidecarv1.ToolSpec{{Name: "get-user"}}}
+	_, _, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex() + 1, Name: call.GetName()}
+	})
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "tool_result[0].index") {
+		t.Errorf("wrong index: %v", err)
+	}
+	_, _, err = streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: "other"}
+	})
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "tool_result[0].name") {
+		t.Errorf("wrong name: %v", err)
+	}
+}
+
+func TestEvalTurnStreamUnansweredCallTimesOut(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	stream, err := c.EvalTurnStream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &ptcsidecarv1.EvalTurnRequest{Program: `(tool/get-user {:id 7})`, Tools: []*ptcsidecarv1.ToolSpec{{Name: "get-user"}},
+		Limits: &ptcsidecarv1.Limits{TimeoutMs: 100}}
+	if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: req}}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := stream.Recv(); err != nil || msg.GetToolCall() == nil {
+		t.Fatalf("first message: %v %v", msg, err)
+	}
+	msg, err := stream.Recv() // never answered
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := msg.GetTurn().GetError().GetType(); got != "timeout" {
+		t.Errorf("unanswered call: turn error %q, want timeout", got)
+	}
+}
