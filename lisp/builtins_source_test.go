@@ -119,3 +119,46 @@ func TestBuiltinErrorsFromSource(t *testing.T) {
 		}
 	}
 }
+
+// TestCombinedFunctionsSurviveMemory defines functions built by
+// combinators, and a regex, sends the memory over the wire and calls them
+// in the next turn.
+func TestCombinedFunctionsSurviveMemory(t *testing.T) {
+	turn1 := evalSource(t, `
+		(def add2 (comp inc inc))
+		(def add10 (partial + 10))
+		(def by-name (juxt :name :age))
+		(def odd-pos (every-pred odd? pos?))
+		(def answer (constantly {:a [1 "x"]}))
+		(def safe-inc (fnil inc 0))
+		(def not-empty? (complement empty?))
+		(def k (let [n 3] (comp (fn [x] (* n x)) :v)))
+		(def digits (re-pattern "\\d+"))`)
+	if turn1.Err != nil {
+		t.Fatal(turn1.Err)
+	}
+	wire := turn1.Memory.Encode()
+	for _, w := range wire {
+		if !strings.HasPrefix(w.Value, "(") {
+			t.Errorf("%s travels as %q, not as source", w.Name, w.Value)
+		}
+	}
+	mem, err := DecodeMemory(wire)
+	if err != nil {
+		t.Fatalf("decoding %v: %v", wire, err)
+	}
+	res, err := Eval(context.Background(), `
+		[(add2 1) (add10 5) (by-name {:name "A" :age 3}) (odd-pos 3) (answer 1 2)
+		 (safe-inc nil) (not-empty? [1]) (k {:v 2}) (re-find digits "ab123")]`,
+		Env{Prelude: mem, Limits: DefaultLimits()})
+	if err != nil || res.Err != nil {
+		t.Fatalf("turn 2: %v %v", err, res.Err)
+	}
+	want := `[3 15 ["A" 3] true {:a [1 "x"]} 1 true 6 "123"]`
+	if got := Repr(res.Value); got != want {
+		t.Errorf("turn 2 = %s, want %s", got, want)
+	}
+	if got := Repr(mem.Bindings()[0].Value); got != "(comp inc inc)" {
+		t.Errorf("a combined function prints as %s", got)
+	}
+}
