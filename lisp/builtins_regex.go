@@ -81,7 +81,10 @@ func builtinReSeq(th *Thread, args []Value) (Value, error) {
 	if err != nil || !ok {
 		return Nil, err
 	}
-	locs := re.re.FindAllStringSubmatchIndex(s, -1)
+	locs, err := findAll(th, re, s, -1)
+	if err != nil {
+		return nil, err
+	}
 	if len(locs) == 0 {
 		return Nil, nil
 	}

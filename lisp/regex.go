@@ -107,6 +107,29 @@ func matchValue(th *Thread, s string, loc []int) (Value, error) {
 	return NewVector(out), nil
 }
 
+// perMatchCost is what one match is charged: the matched string and its
+// place in a result vector.
+const perMatchCost = costString + costElem
+
+// findAll returns the submatch positions of every match of re in s. Matches
+// are counted against what is left of the allocation budget before Go
+// builds them: a pattern that matches every character of a long string
+// fails on the budget instead of building millions of positions.
+func findAll(th *Thread, re *Regex, s string, n int) ([][]int, error) {
+	limit := n
+	if left := th.Limits().MaxAllocBytes - th.AllocatedBytes(); th.Limits().MaxAllocBytes > 0 {
+		most := int(min(left/perMatchCost+1, int64(len(s))+2))
+		if limit < 0 || limit > most {
+			limit = most
+		}
+	}
+	locs := re.re.FindAllStringSubmatchIndex(s, limit)
+	if err := th.Alloc(int64(len(locs)) * perMatchCost); err != nil {
+		return nil, err
+	}
+	return locs, nil
+}
+
 // javaReplacement turns a Java/Clojure replacement string ($1 for a group,
 // \$ for a dollar) into Go's template syntax (${1}, $$).
 func javaReplacement(repl string) string {
