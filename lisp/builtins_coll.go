@@ -152,7 +152,8 @@ var sequenceBuiltins = []*Builtin{
 
 // sub returns elems[i:j] as a vector that shares the backing array; the
 // capacity is cut so that conj on it can never write into the original.
-func sub(th *Thread, elems []Value, i, j int) (Value, error) {
+// parent is the collection elems came from.
+func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 	if err := th.AllocVector(0); err != nil {
 		return nil, err
 	}
@@ -911,7 +912,7 @@ func restOf(fn string, nilWhenEmpty bool) func(*Thread, []Value) (Value, error) 
 			}
 			return EmptyVector, nil
 		}
-		return sub(th, elems, 1, len(elems))
+		return sub(th, args[0], elems, 1, len(elems))
 	}
 }
 
@@ -942,7 +943,7 @@ func builtinButlast(th *Thread, args []Value) (Value, error) {
 	if len(elems) <= 1 {
 		return Nil, nil
 	}
-	return sub(th, elems, 0, len(elems)-1)
+	return sub(th, args[0], elems, 0, len(elems)-1)
 }
 
 func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, error) {
@@ -958,13 +959,13 @@ func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, erro
 		n = max(0, min(n, len(elems)))
 		switch {
 		case take && !fromEnd:
-			return sub(th, elems, 0, n)
+			return sub(th, args[1], elems, 0, n)
 		case take && fromEnd:
-			return sub(th, elems, len(elems)-n, len(elems))
+			return sub(th, args[1], elems, len(elems)-n, len(elems))
 		case !take && fromEnd:
-			return sub(th, elems, 0, len(elems)-n)
+			return sub(th, args[1], elems, 0, len(elems)-n)
 		}
-		return sub(th, elems, n, len(elems))
+		return sub(th, args[1], elems, n, len(elems))
 	}
 }
 
@@ -1003,9 +1004,9 @@ func whileBy(fn string, take bool) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		if take {
-			return sub(th, elems, 0, n)
+			return sub(th, args[1], elems, 0, n)
 		}
-		return sub(th, elems, n, len(elems))
+		return sub(th, args[1], elems, n, len(elems))
 	}
 }
 
@@ -1018,7 +1019,7 @@ func builtinSplitAt(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splitPair(th, elems, max(0, min(n, len(elems))))
+	return splitPair(th, args[1], elems, max(0, min(n, len(elems))))
 }
 
 func builtinSplitWith(th *Thread, args []Value) (Value, error) {
@@ -1030,15 +1031,15 @@ func builtinSplitWith(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splitPair(th, elems, n)
+	return splitPair(th, args[1], elems, n)
 }
 
-func splitPair(th *Thread, elems []Value, n int) (Value, error) {
-	a, err := sub(th, elems, 0, n)
+func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
+	a, err := sub(th, parent, elems, 0, n)
 	if err != nil {
 		return nil, err
 	}
-	b, err := sub(th, elems, n, len(elems))
+	b, err := sub(th, parent, elems, n, len(elems))
 	if err != nil {
 		return nil, err
 	}
@@ -1064,7 +1065,7 @@ func builtinSubvec(th *Thread, args []Value) (Value, error) {
 		return nil, Errorf(ExecutionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
 			WithHint("use take and drop, which clamp to the vector's length")
 	}
-	return sub(th, v.elems, start, end)
+	return sub(th, v, v.elems, start, end)
 }
 
 func builtinPeek(th *Thread, args []Value) (Value, error) {
@@ -1086,7 +1087,7 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 		if v.Len() == 0 {
 			return nil, Errorf(ExecutionError, "pop of an empty vector")
 		}
-		return sub(th, v.elems, 0, v.Len()-1)
+		return sub(th, v, v.elems, 0, v.Len()-1)
 	case NilType:
 		return Nil, nil
 	}
@@ -1167,7 +1168,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 				if err := steps(th, n); err != nil {
 					return nil, err
 				}
-				chunk, err := sub(th, elems, i, end)
+				chunk, err := sub(th, args[len(args)-1], elems, i, end)
 				if err != nil {
 					return nil, err
 				}
@@ -1177,7 +1178,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			// An incomplete chunk: partition-all keeps every one, a padded
 			// partition keeps the first and stops, plain partition drops it.
 			if all {
-				chunk, err := sub(th, elems, i, len(elems))
+				chunk, err := sub(th, args[len(args)-1], elems, i, len(elems))
 				if err != nil {
 					return nil, err
 				}
@@ -1219,7 +1220,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		if i > 0 && !Equal(k, prev) {
-			chunk, err := sub(th, elems, start, i)
+			chunk, err := sub(th, args[1], elems, start, i)
 			if err != nil {
 				return nil, err
 			}
@@ -1229,7 +1230,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 		prev = k
 	}
 	if len(elems) > 0 {
-		chunk, err := sub(th, elems, start, len(elems))
+		chunk, err := sub(th, args[1], elems, start, len(elems))
 		if err != nil {
 			return nil, err
 		}
