@@ -71,10 +71,6 @@ func TestUnbuiltRPCsSayWhatIsMissing(t *testing.T) {
 	s := New(Config{Limits: lisp.DefaultLimits()})
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"ToMessages": func() error {
-			_, err := s.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{})
-			return err
-		},
 		"RenderTrace": func() error {
 			_, err := s.RenderTrace(ctx, &ptcsidecarv1.RenderTraceRequest{})
 			return err

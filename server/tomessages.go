@@ -2,14 +2,229 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
-// ToMessages compresses a history into the next message array.
-func (s *Service) ToMessages(context.Context, *ptcsidecarv1.ToMessagesRequest) (*ptcsidecarv1.ToMessagesResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "ToMessages: the compression strategies are not built yet")
+// ToMessages compresses a history into the next message array: the request
+// is decoded into a strategies.Request (every Value parsed, every option
+// normalized), the chosen strategy renders it, and the result goes back on
+// the wire. Bad input is INVALID_ARGUMENT naming the field.
+func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesRequest) (*ptcsidecarv1.ToMessagesResponse, error) {
+	req, err := s.decodeToMessages(in)
+	if err != nil {
+		return nil, requestError(err)
+	}
+	st, err := strategies.Lookup(req.Options.Strategy)
+	if err != nil {
+		return nil, requestError(err)
+	}
+	resp, err := st.Render(req)
+	if err != nil {
+		return nil, requestError(err)
+	}
+	return encodeToMessages(resp), nil
+}
+
+// requestError passes decoding errors (already INVALID_ARGUMENT naming the
+// field) through, maps option and history errors to INVALID_ARGUMENT, and anything else
+// to INTERNAL.
+func requestError(err error) error {
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	var oe *strategies.OptionError
+	var he *strategies.HistoryError
+	if errors.As(err, &oe) || errors.As(err, &he) {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	return status.Error(codes.Internal, "ToMessages: "+err.Error())
+}
+
+func optionalInt(p *int32) *int {
+	if p == nil {
+		return nil
+	}
+	n := int(*p)
+	return &n
+}
+
+func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
+	o := in.GetOptions()
+	if o == nil {
+		o = &ptcsidecarv1.Options{} // every option at its default
+	}
+	data, err := s.decodeValue(o.GetData(), "options.data")
+	if err != nil {
+		return nil, err
+	}
+	raw := strategies.RawOptions{
+		Strategy:             o.GetStrategy(),
+		Mission:              o.GetMission(),
+		SystemPrompt:         o.GetSystemPrompt(),
+		Data:                 data,
+		Signature:            o.GetSignature(),
+		MaxTurns:             optionalInt(o.MaxTurns),
+		TurnsLeft:            optionalInt(o.TurnsLeft),
+		PrintlnLimit:         optionalInt(o.PrintlnLimit),
+		ToolCallLimit:        optionalInt(o.ToolCallLimit),
+		SampleLimit:          optionalInt(o.SampleLimit),
+		SamplePrintableLimit: optionalInt(o.SamplePrintableLimit),
+		Tokenizer:            o.GetTokenizer(),
+		ScanWindow:           optionalInt(o.ScanWindow),
+		NudgeAttempt:         optionalInt(o.NudgeAttempt),
+		Nudges:               o.GetNudgeMessages(),
+		SnapshotToolPrefixes: o.GetSnapshotToolPrefixes(),
+		Trigger:              optionalInt(o.Trigger),
+		Keep:                 optionalInt(o.Keep),
+		ClearAtLeast:         optionalInt(o.ClearAtLeast),
+		ExcludeTools:         o.GetExcludeTools(),
+		ClearToolInputs:      o.GetClearToolInputs(),
+		Placeholder:          o.GetPlaceholder(),
+		MaxTokens:            optionalInt(o.MaxTokens),
+	}
+	for _, t := range o.GetTools() {
+		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
+	}
+	opts, err := strategies.Normalize(raw)
+	if err != nil {
+		return nil, err
+	}
+	req := &strategies.Request{Options: opts}
+	if req.Memory, err = s.decodeBindings(in.GetMemory(), "memory"); err != nil {
+		return nil, err
+	}
+	for i, t := range in.GetTurns() {
+		turn, err := s.decodeTurn(t, fmt.Sprintf("turns[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		req.Turns = append(req.Turns, turn)
+	}
+	for _, m := range in.GetHistory() {
+		req.History = append(req.History, decodeChatMessage(m))
+	}
+	return req, nil
+}
+
+func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string) ([]strategies.Binding, error) {
+	var out []strategies.Binding
+	for i, b := range m.GetBindings() {
+		bd := strategies.Binding{
+			Name: b.GetName(), IsFn: b.GetIsFn(), Params: b.GetParams(),
+			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn()),
+		}
+		if bd.IsFn {
+			// A function travels as its source; rendering needs only its
+			// name, parameters, docstring and return type.
+			bd.Source = b.GetValue().GetEdn()
+		} else {
+			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", path, i))
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				v = lisp.Nil
+			}
+			bd.Value = v
+		}
+		out = append(out, bd)
+	}
+	return out, nil
+}
+
+func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn, error) {
+	turn := strategies.Turn{
+		Number:      int(t.GetNumber()),
+		RawResponse: t.GetRawResponse(),
+		Program:     t.GetProgram(),
+		Prints:      t.GetPrints(),
+		Defined:     t.GetDefined(),
+		Success:     t.GetSuccess(),
+		Returned:    t.GetReturned(),
+		Failed:      t.GetFailed(),
+		Duration:    time.Duration(t.GetDurationMs()) * time.Millisecond,
+	}
+	var err error
+	if turn.Result, err = s.decodeValue(t.GetResult(), path+".result"); err != nil {
+		return turn, err
+	}
+	if e := t.GetError(); e != nil {
+		turn.Error = &strategies.TurnError{Type: e.GetType(), Message: e.GetMessage(), Hint: e.GetHint()}
+	}
+	for j, c := range t.GetToolCalls() {
+		cpath := fmt.Sprintf("%s.tool_calls[%d]", path, j)
+		tc := strategies.ToolCall{
+			Index: int(c.GetIndex()), Name: c.GetName(), Error: c.GetError(),
+			Duration: time.Duration(c.GetDurationMs()) * time.Millisecond,
+		}
+		if tc.Args, err = s.decodeValue(c.GetArgs(), cpath+".args"); err != nil {
+			return turn, err
+		}
+		if tc.Result, err = s.decodeValue(c.GetResult(), cpath+".result"); err != nil {
+			return turn, err
+		}
+		turn.ToolCalls = append(turn.ToolCalls, tc)
+	}
+	if turn.Memory, err = s.decodeBindings(t.GetMemory(), path+".memory"); err != nil {
+		return turn, err
+	}
+	return turn, nil
+}
+
+func decodeChatMessage(m *ptcsidecarv1.ChatMessage) strategies.ChatMessage {
+	out := strategies.ChatMessage{
+		Role: m.GetRole(), Content: m.GetContent(), Source: m.GetSource(), SenderID: m.GetSenderId(),
+		ToolCallID: m.GetToolCallId(), Reasoning: m.GetReasoning(),
+	}
+	for _, tc := range m.GetToolCalls() {
+		out.ToolCalls = append(out.ToolCalls, strategies.ChatToolCall{ID: tc.GetId(), Name: tc.GetName(), Arguments: tc.GetArguments()})
+	}
+	return out
+}
+
+func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
+	out := &ptcsidecarv1.ToMessagesResponse{Messages: make([]*ptcsidecarv1.ChatMessage, 0, len(r.Messages))}
+	for _, m := range r.Messages {
+		wm := &ptcsidecarv1.ChatMessage{
+			Role: m.Role, Content: m.Content, Source: m.Source, SenderId: m.SenderID,
+			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning,
+		}
+		for _, tc := range m.ToolCalls {
+			wm.ToolCalls = append(wm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+		}
+		out.Messages = append(out.Messages, wm)
+	}
+	s := r.Stats
+	out.Stats = &ptcsidecarv1.CompressionStats{
+		Strategy:            s.Strategy,
+		TurnsCompressed:     int32(s.TurnsCompressed),
+		ToolCallsTotal:      int32(s.ToolCallsTotal),
+		ToolCallsShown:      int32(s.ToolCallsShown),
+		ToolCallsDropped:    int32(s.ToolCallsDropped),
+		PrintlnsTotal:       int32(s.PrintlnsTotal),
+		PrintlnsShown:       int32(s.PrintlnsShown),
+		PrintlnsDropped:     int32(s.PrintlnsDropped),
+		ErrorTurnsCollapsed: int32(s.ErrorTurnsCollapsed),
+		MessagesBefore:      int32(s.MessagesBefore),
+		MessagesAfter:       int32(s.MessagesAfter),
+		CharsBefore:         int32(s.CharsBefore),
+		CharsAfter:          int32(s.CharsAfter),
+		TokensBefore:        int32(s.TokensBefore),
+		TokensAfter:         int32(s.TokensAfter),
+		Tokenizer:           s.Tokenizer,
+		SyntheticNudge:      s.SyntheticNudge,
+		NudgesExhausted:     s.NudgesExhausted,
+		ToolUsesCleared:     int32(s.ToolUsesCleared),
+		TokensCleared:       int32(s.TokensCleared),
+	}
+	return out
 }

@@ -1,0 +1,189 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// sidecarClient is a client of a Service with the default configuration,
+// through a real gRPC stack.
+func sidecarClient(t *testing.T) ptcsidecarv1.SidecarServiceClient {
+	return dial(t, Config{Limits: lisp.DefaultLimits()})
+}
+
+func i32(n int32) *int32 { return &n }
+
+// agentRequest is the second call of an agent run: one successful turn that
+// defined a value, called a tool and printed.
+func agentRequest() *ptcsidecarv1.ToMessagesRequest {
+	return &ptcsidecarv1.ToMessagesRequest{
+		Options: &ptcsidecarv1.Options{
+			Mission:      "Find well-reviewed products in stock",
+			SystemPrompt: "You write PTC-Lisp.",
+			Tools:        []*ptcsidecarv1.ToolSpec{{Name: "search-reviews", Signature: "(query :string) -> :string", Description: "Review summaries"}},
+			Data:         edn(`{:products [{:name "Laptop" :price 1200} {:name "Mouse" :price 25}] :_token "secret"}`),
+		},
+		Memory: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{
+			{Name: "cheap", Value: edn(`[{:name "Mouse" :price 25}]`), Turn: 1},
+			{Name: "score", IsFn: true, Value: edn("(fn [p] (:price p))"), Params: []string{"p"}, ReturnType: "integer", Turn: 1},
+		}},
+		Turns: []*ptcsidecarv1.Turn{{
+			Number:    1,
+			Program:   `(def cheap (filter (fn [p] (< (:price p) 100)) data/products)) (defn score [p] (:price p)) (score (first cheap)) (tool/search-reviews "Mouse")`,
+			Result:    edn(`"Great mouse"`),
+			ToolCalls: []*ptcsidecarv1.ToolCall{{Index: 0, Name: "search-reviews", Args: edn(`["Mouse"]`), Result: edn(`"Great mouse"`)}},
+			Success:   true,
+		}},
+	}
+}
+
+func TestToMessagesOverGRPC(t *testing.T) {
+	client := sidecarClient(t)
+	resp, err := client.ToMessages(context.Background(), agentRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantUser := `Find well-reviewed products in stock
+
+;; === tool/ ===
+tool/search-reviews(query string) -> string  ; Review summaries
+
+;; === data/ ===
+data/_token                   ; string, [Hidden]
+data/products                 ; list[2], sample: [{:name "Laptop" :price 1200} {:name "Mouse" :price 25}]
+
+;; === user/ (your prelude) ===
+(score [p]) -> integer
+cheap                         ; = list[1], sample: [{:name "Mouse" :price 25}]
+
+;; Tool calls made:
+;   search-reviews("Mouse")
+
+Turns left: 4`
+	msgs := resp.GetMessages()
+	if len(msgs) != 2 || msgs[0].GetRole() != "system" || msgs[0].GetContent() != "You write PTC-Lisp." || msgs[1].GetRole() != "user" {
+		t.Fatalf("messages: %v", msgs)
+	}
+	if got := msgs[1].GetContent(); got != wantUser {
+		t.Errorf("USER:\n%s\nwant:\n%s", got, wantUser)
+	}
+	st := resp.GetStats()
+	if st.GetStrategy() != "single-user-coalesced" || st.GetTurnsCompressed() != 1 || st.GetToolCallsShown() != 1 ||
+		st.GetMessagesBefore() != 4 || st.GetMessagesAfter() != 2 || st.GetTokenizer() != "o200k_base" ||
+		st.GetTokensAfter() <= 0 || st.GetTokensBefore() <= 0 || st.GetCharsAfter() != int32(len("You write PTC-Lisp.")+len(wantUser)) {
+		t.Errorf("stats: %v", st)
+	}
+
+	again, err := client.ToMessages(context.Background(), agentRequest())
+	if err != nil || !proto.Equal(resp, again) {
+		t.Errorf("the same request gave a different response (%v)", err)
+	}
+}
+
+// TestToMessagesJSONValues: JSON data gives the same message as the
+// equivalent EDN (object keys that are keyword names become keywords).
+func TestToMessagesJSONValues(t *testing.T) {
+	client := sidecarClient(t)
+	viaEDN, err := client.ToMessages(context.Background(), agentRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := agentRequest()
+	req.Options.Data = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{
+		Json: `{"products": [{"name": "Laptop", "price": 1200}, {"name": "Mouse", "price": 25}], "_token": "secret"}`}}
+	viaJSON, err := client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(viaEDN, viaJSON) {
+		t.Errorf("JSON data renders differently:\n%s\nvs EDN:\n%s", viaJSON.GetMessages()[1].GetContent(), viaEDN.GetMessages()[1].GetContent())
+	}
+}
+
+// TestToMessagesEmptyRequest: no options at all means every default; SYSTEM
+// is the built-in reference and USER the turns indicator alone.
+func TestToMessagesEmptyRequest(t *testing.T) {
+	resp, err := sidecarClient(t).ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := resp.GetMessages()
+	if len(msgs) != 2 || msgs[0].GetContent() != lisp.SystemPrompt() || msgs[1].GetContent() != "Turns left: 5" {
+		t.Errorf("messages: %v", msgs)
+	}
+}
+
+func TestToMessagesFullStrategy(t *testing.T) {
+	req := agentRequest()
+	req.Options.Strategy = "full"
+	resp, err := sidecarClient(t).ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, m := range resp.GetMessages() {
+		roles = append(roles, m.GetRole())
+	}
+	if strings.Join(roles, ",") != "system,user,assistant,user" {
+		t.Errorf("roles %v", roles)
+	}
+	if got := resp.GetMessages()[3].GetContent(); got != ";; Result: \"Great mouse\"\n\nTurns left: 4" {
+		t.Errorf("feedback %q", got)
+	}
+}
+
+func TestToMessagesRejectsBadInput(t *testing.T) {
+	client := sidecarClient(t)
+	cases := []struct {
+		name   string
+		modify func(*ptcsidecarv1.ToMessagesRequest)
+		code   codes.Code
+		prefix string
+	}{
+		{"unparsable tool args", func(r *ptcsidecarv1.ToMessagesRequest) {
+			r.Turns = append(r.Turns, &ptcsidecarv1.Turn{Number: 2}, &ptcsidecarv1.Turn{Number: 3,
+				ToolCalls: []*ptcsidecarv1.ToolCall{{Name: "x", Args: edn("{:a")}}})
+		}, codes.InvalidArgument, "turns[2].tool_calls[0].args.edn: parse_error"},
+		{"unparsable turn result", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn(`"open`) }, codes.InvalidArgument, "turns[0].result.edn: parse_error"},
+		{"unparsable binding", func(r *ptcsidecarv1.ToMessagesRequest) { r.Memory.Bindings[0].Value = edn("[1 2") }, codes.InvalidArgument, "memory.bindings[0].value.edn: parse_error"},
+		{"unparsable data", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("{:a 1") }, codes.InvalidArgument, "options.data.edn: parse_error"},
+		{"data not a map", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("[1 2]") }, codes.InvalidArgument, "options.data: must be a map, got vector"},
+		{"unknown strategy", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Strategy = "zip" }, codes.InvalidArgument, "options.strategy: unknown strategy"},
+		{"limit out of range", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.PrintlnLimit = i32(-1) }, codes.InvalidArgument, "options.println_limit: "},
+		{"bad tool signature", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Signature = "(q :str) -> :any" }, codes.InvalidArgument, "options.tools[0].signature: "},
+		{"unparsable json", func(r *ptcsidecarv1.ToMessagesRequest) {
+			r.Options.Data = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `{"a": 1`}}
+		}, codes.InvalidArgument, "options.data.json: parse_error"},
+		{"json tool result", func(r *ptcsidecarv1.ToMessagesRequest) {
+			r.Turns[0].ToolCalls[0].Result = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `[1,`}}
+		}, codes.InvalidArgument, "turns[0].tool_calls[0].result.json: parse_error"},
+		{"empty edn", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn("") }, codes.InvalidArgument, "turns[0].result.edn: parse_error"},
+		{"turn memory", func(r *ptcsidecarv1.ToMessagesRequest) {
+			r.Turns[0].Memory = &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("sym")}}}
+		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},
+		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
+		{"chat message with unknown role", func(r *ptcsidecarv1.ToMessagesRequest) {
+			r.Options.Strategy = "loop-slice"
+			r.History = []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "hi"}, {Role: "robot", Content: "beep"}}
+		}, codes.InvalidArgument, "history[1].role: unknown role"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := agentRequest()
+			c.modify(req)
+			_, err := client.ToMessages(context.Background(), req)
+			st := status.Convert(err)
+			if st.Code() != c.code || !strings.HasPrefix(st.Message(), c.prefix) {
+				t.Errorf("got %v %q, want %v starting %q", st.Code(), st.Message(), c.code, c.prefix)
+			}
+		})
+	}
+}

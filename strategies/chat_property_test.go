@@ -1,0 +1,590 @@
+package strategies
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Property tests: many random chat logs, shaped like real agent logs gone
+// wrong (tool loops of several calls, interleaved prompts and broadcasts,
+// results that never came, results twice, results answering nothing, ids
+// reused across loops, system messages in the middle), run through every
+// chat strategy with random options. Whatever the input, the output must be a
+// valid tool-calling sequence drawn from the input in order.
+
+const propertyLogs = 400
+
+var chatStrategyNames = []string{"loop-slice", "turn-aware", "clear-tool-results", "token-budget"}
+
+var words = strings.Fields("ore iron fuel gate belt station convoy pirates scan dock price market hull cargo " +
+	"status route jump warp signal beacon contact trade credits mining laser drone")
+
+func randomText(r *rand.Rand, maxWords int) string {
+	n := 1 + r.IntN(maxWords)
+	w := make([]string, n)
+	for i := range w {
+		w[i] = words[r.IntN(len(words))]
+	}
+	return strings.Join(w, " ")
+}
+
+var toolNames = []string{"get_status", "get_cargo", "get_market", "mine", "travel", "search", "read_file"}
+
+// randomChatLog builds a log of up to about 80 messages.
+func randomChatLog(r *rand.Rand) []ChatMessage {
+	var h []ChatMessage
+	if r.IntN(5) > 0 {
+		h = append(h, ChatMessage{Role: RoleSystem, Content: "You are agent " + randomText(r, 6)})
+	}
+	nextID := 0
+	newID := func() string {
+		// Ids are sometimes reused across loops, as frameworks that number
+		// calls per turn do.
+		if r.IntN(6) == 0 {
+			return fmt.Sprintf("c%d", r.IntN(3))
+		}
+		nextID++
+		return fmt.Sprintf("id%d", nextID)
+	}
+	steps := r.IntN(40)
+	for range steps {
+		switch k := r.IntN(20); {
+		case k < 4:
+			m := ChatMessage{Role: RoleUser, Content: randomText(r, 8)}
+			switch r.IntN(5) {
+			case 0:
+				m.Source = SourceDirect
+			case 1:
+				m.Source = SourceBroadcast
+			case 2:
+				m.Source, m.SenderID = SourceBroadcast, fmt.Sprintf("agent-%d", r.IntN(4))
+			case 3:
+				m.Source = SourceSystem
+			}
+			h = append(h, m)
+		case k < 6:
+			h = append(h, ChatMessage{Role: RoleAssistant, Content: randomText(r, 10), Reasoning: randomText(r, 3)})
+		case k < 17:
+			calls := make([]ChatToolCall, 1+r.IntN(4))
+			for i := range calls {
+				id := newID()
+				for slices.ContainsFunc(calls[:i], func(c ChatToolCall) bool { return c.ID == id }) {
+					id = newID()
+				}
+				calls[i] = ChatToolCall{ID: id, Name: toolNames[r.IntN(len(toolNames))], Arguments: fmt.Sprintf(`{"n": %d}`, r.IntN(100))}
+			}
+			a := ChatMessage{Role: RoleAssistant, ToolCalls: calls}
+			if r.IntN(3) == 0 {
+				a.Content = randomText(r, 5)
+			}
+			h = append(h, a)
+			if r.IntN(12) == 0 { // a prompt arrives before the results
+				h = append(h, ChatMessage{Role: RoleUser, Source: SourceDirect, Content: randomText(r, 4)})
+			}
+			order := r.Perm(len(calls))
+			for _, i := range order {
+				if r.IntN(10) == 0 {
+					continue // result never came
+				}
+				res := ChatMessage{Role: RoleTool, ToolCallID: calls[i].ID, Content: randomText(r, 30)}
+				h = append(h, res)
+				if r.IntN(12) == 0 {
+					res.Content = "retry " + res.Content
+					h = append(h, res)
+				}
+				if r.IntN(15) == 0 {
+					h = append(h, ChatMessage{Role: RoleTool, ToolCallID: "stray", Content: randomText(r, 4)})
+				}
+			}
+		case k < 19:
+			h = append(h, ChatMessage{Role: RoleTool, ToolCallID: newID(), Content: randomText(r, 5)})
+		default:
+			h = append(h, ChatMessage{Role: RoleSystem, Content: randomText(r, 5)})
+		}
+	}
+	return h
+}
+
+func randomChatOptions(r *rand.Rand, strategy string) Options {
+	o := chatDefaults()
+	o.Strategy = strategy
+	o.ScanWindow = 1 + r.IntN(30)
+	o.NudgeAttempt = 1 + r.IntN(5)
+	if r.IntN(4) == 0 {
+		o.Nudges = []string{"first", "second"}
+	}
+	if r.IntN(4) == 0 {
+		o.SnapshotToolPrefixes = []string{"get_", "read_"}
+	}
+	o.Trigger = r.IntN(400)
+	o.Keep = r.IntN(5)
+	if r.IntN(2) == 0 {
+		o.ClearAtLeast = r.IntN(200)
+	}
+	if r.IntN(3) == 0 {
+		o.ExcludeTools = []string{"read_file"}
+	}
+	o.ClearToolInputs = r.IntN(2) == 0
+	if r.IntN(3) == 0 {
+		o.Placeholder = "[gone]"
+	}
+	o.MaxTokens = 1 + r.IntN(600)
+	if r.IntN(5) == 0 {
+		o.Tokenizer = "cl100k_base"
+	}
+	return o
+}
+
+func cloneHistory(h []ChatMessage) []ChatMessage {
+	if h == nil {
+		return nil
+	}
+	out := make([]ChatMessage, len(h))
+	for i, m := range h {
+		m.ToolCalls = slices.Clone(m.ToolCalls)
+		out[i] = m
+	}
+	return out
+}
+
+func TestChatProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 11))
+	seen := map[string]int{}
+	for n := range propertyLogs {
+		h := randomChatLog(r)
+		for _, name := range chatStrategyNames {
+			opts := randomChatOptions(r, name)
+			if err := checkChatProperties(h, opts); err != nil {
+				t.Fatalf("log %d, %s: %v\noptions: %+v\nhistory:\n%s", n, name, err, opts, formatLog(h))
+			}
+			noteOutcome(seen, h, opts)
+		}
+	}
+	// The generator must reach every interesting outcome, or the properties
+	// above prove little.
+	for _, k := range []string{"nudge", "exhausted", "snapshot dropped", "cleared", "not cleared above trigger",
+		"trimmed", "system over budget", "orphans dropped"} {
+		if seen[k] == 0 {
+			t.Errorf("no random log led to %q (%v)", k, seen)
+		}
+	}
+}
+
+func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) {
+	s, _ := Lookup(opts.Strategy)
+	resp, err := s.Render(&Request{History: h, Options: opts})
+	if err != nil {
+		seen["system over budget"]++
+		return
+	}
+	st := resp.Stats
+	if st.SyntheticNudge {
+		seen["nudge"]++
+	}
+	if st.NudgesExhausted {
+		seen["exhausted"]++
+	}
+	if len(repairSequence(h, nonSystem(h))) < len(nonSystem(h)) {
+		seen["orphans dropped"]++
+	}
+	switch opts.Strategy {
+	case "turn-aware":
+		for _, m := range resp.Messages {
+			if m.Role == RoleAssistant && !slices.ContainsFunc(h, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {
+				seen["snapshot dropped"]++
+			}
+		}
+	case "clear-tool-results":
+		if st.ToolUsesCleared > 0 {
+			seen["cleared"]++
+		} else if st.TokensAfter > opts.Trigger {
+			seen["not cleared above trigger"]++
+		}
+	case "token-budget":
+		if st.MessagesAfter < st.MessagesBefore-2 {
+			seen["trimmed"]++
+		}
+	}
+}
+
+func formatLog(h []ChatMessage) string {
+	var b strings.Builder
+	for _, m := range h {
+		b.WriteString(formatChatMessage(m))
+	}
+	return b.String()
+}
+
+func checkChatProperties(h []ChatMessage, opts Options) error {
+	s, err := Lookup(opts.Strategy)
+	if err != nil {
+		return err
+	}
+	input := cloneHistory(h)
+	resp, err := s.Render(&Request{History: input, Options: opts})
+	if !reflect.DeepEqual(input, h) {
+		return errors.New("the strategy modified its input")
+	}
+	if err != nil {
+		var oe *OptionError
+		if opts.Strategy == "token-budget" && errors.As(err, &oe) && oe.Option == "max_tokens" {
+			if opts.MaxTokens <= 0 {
+				return nil
+			}
+			if sys := systemIndex(h); sys >= 0 {
+				if n, _ := CountMessageTokens(opts.Tokenizer, h[sys:sys+1]); n > opts.MaxTokens {
+					return nil
+				}
+			}
+		}
+		return fmt.Errorf("render: %v", err)
+	}
+	again, err := s.Render(&Request{History: cloneHistory(h), Options: opts})
+	if err != nil || !reflect.DeepEqual(again, resp) {
+		return errors.New("the same request gave a different response")
+	}
+	out := resp.Messages
+	if err := validSequence(out); err != nil {
+		return fmt.Errorf("invalid output: %v\noutput:\n%s", err, formatLog(out))
+	}
+	if err := checkSystemFirst(h, out); err != nil {
+		return err
+	}
+	if err := checkDrawnFromInput(h, resp, &opts); err != nil {
+		return fmt.Errorf("%v\noutput:\n%s", err, formatLog(out))
+	}
+	if err := checkChatStats(h, resp, &opts); err != nil {
+		return err
+	}
+	switch opts.Strategy {
+	case "loop-slice":
+		return checkLoopSlice(out)
+	case "turn-aware":
+		return checkTurnAware(out, opts.SnapshotToolPrefixes)
+	case "clear-tool-results":
+		return checkClearToolResults(h, resp, &opts)
+	case "token-budget":
+		return checkTokenBudget(resp, &opts)
+	}
+	return nil
+}
+
+// checkSystemFirst: the input's first system message, and only it, leads.
+func checkSystemFirst(in, out []ChatMessage) error {
+	sys := systemIndex(in)
+	for i, m := range out {
+		if m.Role == RoleSystem && (i != 0 || !reflect.DeepEqual(m, in[sys])) {
+			return fmt.Errorf("output message %d is a system message other than the system prompt", i)
+		}
+	}
+	if sys >= 0 && (len(out) == 0 || out[0].Role != RoleSystem) {
+		return errors.New("the system prompt is not first")
+	}
+	return nil
+}
+
+// checkDrawnFromInput: the output after the system prompt is a subsequence of
+// the input, except for at most one synthetic nudge at the end, and for the
+// edits a strategy is allowed to make.
+func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error {
+	out := resp.Messages
+	nudges := 0
+	j := 0
+	for i, m := range out {
+		if m.Role == RoleSystem {
+			continue // the system prompt moves to the front; checkSystemFirst covers it
+		}
+		if m.Role == RoleUser && m.Source == SourceSystem && !slices.ContainsFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {
+			nudges++
+			if !resp.Stats.SyntheticNudge || nudges > 1 || i != len(out)-1 {
+				return fmt.Errorf("output message %d is not from the input and not a single nudge at the end", i)
+			}
+			continue
+		}
+		for j < len(in) && !derivedFrom(in[j], m, opts) {
+			j++
+		}
+		if j == len(in) {
+			return fmt.Errorf("output message %d is not drawn from the input in order", i)
+		}
+		j++
+	}
+	if resp.Stats.SyntheticNudge != (nudges == 1) {
+		return fmt.Errorf("synthetic_nudge is %v but the output holds %d nudges", resp.Stats.SyntheticNudge, nudges)
+	}
+	if resp.Stats.NudgesExhausted && !resp.Stats.SyntheticNudge {
+		return errors.New("nudges_exhausted without a nudge")
+	}
+	return nil
+}
+
+// derivedFrom reports whether out is in, or in with the edits its strategy
+// may make: turn-aware drops snapshot calls from an assistant message,
+// clear-tool-results replaces results and arguments.
+func derivedFrom(in, out ChatMessage, opts *Options) bool {
+	if reflect.DeepEqual(in, out) {
+		return true
+	}
+	if in.Role != out.Role || in.Content != out.Content && !(in.Role == RoleTool && out.Content == opts.Placeholder) {
+		return false
+	}
+	inCalls, outCalls := in.ToolCalls, out.ToolCalls
+	in.ToolCalls, out.ToolCalls, in.Content, out.Content = nil, nil, "", ""
+	if !reflect.DeepEqual(in, out) {
+		return false
+	}
+	switch opts.Strategy {
+	case "turn-aware":
+		k := 0
+		for _, c := range outCalls {
+			for k < len(inCalls) && inCalls[k] != c {
+				k++
+			}
+			if k == len(inCalls) {
+				return false
+			}
+			k++
+		}
+		return len(outCalls) < len(inCalls)
+	case "clear-tool-results":
+		if len(inCalls) != len(outCalls) {
+			return false
+		}
+		for k := range inCalls {
+			c := inCalls[k]
+			if opts.ClearToolInputs {
+				c.Arguments = outCalls[k].Arguments
+			}
+			if c != outCalls[k] || c.Arguments != inCalls[k].Arguments && c.Arguments != clearedArguments {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func checkChatStats(in []ChatMessage, resp *Response, opts *Options) error {
+	st := resp.Stats
+	tokIn, _ := CountMessageTokens(opts.Tokenizer, in)
+	tokOut, _ := CountMessageTokens(opts.Tokenizer, resp.Messages)
+	want := [][2]int{
+		{st.MessagesBefore, len(in)}, {st.MessagesAfter, len(resp.Messages)},
+		{st.CharsBefore, CountMessageChars(in)}, {st.CharsAfter, CountMessageChars(resp.Messages)},
+		{st.TokensBefore, tokIn}, {st.TokensAfter, tokOut},
+	}
+	for i, w := range want {
+		if w[0] != w[1] {
+			return fmt.Errorf("stats figure %d is %d, want %d (%+v)", i, w[0], w[1], st)
+		}
+	}
+	if st.Strategy != opts.Strategy || st.Tokenizer != opts.Tokenizer {
+		return fmt.Errorf("stats name strategy %q tokenizer %q", st.Strategy, st.Tokenizer)
+	}
+	return nil
+}
+
+// checkLoopSlice: one prompt (or nudge) and at most one tool loop.
+func checkLoopSlice(out []ChatMessage) error {
+	users, assistants := 0, 0
+	for _, m := range out {
+		switch m.Role {
+		case RoleUser:
+			users++
+		case RoleAssistant:
+			assistants++
+		}
+	}
+	if users != 1 || assistants > 1 {
+		return fmt.Errorf("loop-slice sent %d user and %d assistant messages", users, assistants)
+	}
+	return nil
+}
+
+// checkTurnAware: no snapshot tool answered twice.
+func checkTurnAware(out []ChatMessage, prefixes []string) error {
+	seen := map[string]bool{}
+	caller := -1
+	for i, m := range out {
+		if m.Role != RoleTool {
+			caller = i
+			continue
+		}
+		name := out[caller].ToolCalls[callIndex(&out[caller], m.ToolCallID)].Name
+		if matchesPrefix(name, prefixes) {
+			if seen[name] {
+				return fmt.Errorf("snapshot tool %s answered twice", name)
+			}
+			seen[name] = true
+		}
+	}
+	if len(out) > 0 && out[len(out)-1].Role == RoleSystem && len(out) > 1 {
+		return errors.New("system prompt last")
+	}
+	return nil
+}
+
+// checkClearToolResults: the repaired history with only allowed tool results
+// cleared, and the statistics agree.
+func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) error {
+	out := resp.Messages
+	var repaired []ChatMessage
+	if sys := systemIndex(in); sys >= 0 {
+		repaired = append(repaired, in[sys])
+	}
+	for _, i := range repairSequence(in, nonSystem(in)) {
+		repaired = append(repaired, in[i])
+	}
+	if len(out) != len(repaired) {
+		return fmt.Errorf("clear-tool-results sent %d messages, the repaired history has %d", len(out), len(repaired))
+	}
+	before, _ := CountMessageTokens(opts.Tokenizer, repaired)
+	var results []int
+	for i, m := range out {
+		if m.Role == RoleTool {
+			results = append(results, i)
+		}
+	}
+	cleared := 0
+	caller := -1
+	for i := range out {
+		if out[i].Role != RoleTool {
+			caller = i
+			continue
+		}
+		if out[i].Content == repaired[i].Content {
+			continue
+		}
+		cleared++
+		name := out[caller].ToolCalls[callIndex(&out[caller], out[i].ToolCallID)].Name
+		if slices.Contains(opts.ExcludeTools, name) {
+			return fmt.Errorf("cleared a result of excluded tool %s", name)
+		}
+		if slices.Index(results, i) >= len(results)-opts.Keep {
+			return fmt.Errorf("cleared message %d, one of the %d most recent results", i, opts.Keep)
+		}
+	}
+	st := resp.Stats
+	if cleared != st.ToolUsesCleared || before-st.TokensAfter != st.TokensCleared {
+		return fmt.Errorf("cleared %d results and %d tokens, stats say %d and %d", cleared, before-st.TokensAfter, st.ToolUsesCleared, st.TokensCleared)
+	}
+	if cleared > 0 && (before <= opts.Trigger || st.TokensCleared < opts.ClearAtLeast || st.TokensCleared <= 0) {
+		return fmt.Errorf("cleared %d tokens of %d (trigger %d, clear_at_least %d)", st.TokensCleared, before, opts.Trigger, opts.ClearAtLeast)
+	}
+	return nil
+}
+
+// checkTokenBudget: within budget and starting on a user message.
+func checkTokenBudget(resp *Response, opts *Options) error {
+	if resp.Stats.TokensAfter > opts.MaxTokens {
+		return fmt.Errorf("%d tokens over the budget of %d", resp.Stats.TokensAfter, opts.MaxTokens)
+	}
+	for _, m := range resp.Messages {
+		if m.Role != RoleSystem {
+			if m.Role != RoleUser {
+				return fmt.Errorf("output starts on a %s message", m.Role)
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// TestChatPropertiesFindBugs makes sure the checks above can fail: outputs
+// broken in each way the properties guard against are caught.
+func TestChatPropertiesFindBugs(t *testing.T) {
+	in := []ChatMessage{
+		{Role: RoleSystem, Content: "sys"},
+		{Role: RoleUser, Content: "q"},
+		{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "a", Name: "get_x"}}},
+		{Role: RoleTool, ToolCallID: "a", Content: "r"},
+	}
+	opts := chatDefaults()
+	opts.Strategy = "loop-slice"
+	resp := func(msgs ...ChatMessage) *Response { return &Response{Messages: msgs} }
+	if checkDrawnFromInput(in, resp(in[3], in[1]), &opts) == nil {
+		t.Error("reordered output passed")
+	}
+	if checkDrawnFromInput(in, resp(in[0], ChatMessage{Role: RoleUser, Content: "made up"}), &opts) == nil {
+		t.Error("invented message passed")
+	}
+	if checkSystemFirst(in, []ChatMessage{in[1], in[0]}) == nil {
+		t.Error("system prompt second passed")
+	}
+	if checkLoopSlice([]ChatMessage{in[1], in[1]}) == nil {
+		t.Error("two prompts passed")
+	}
+	if checkTurnAware([]ChatMessage{in[2], in[3], in[2], in[3]}, []string{"get_"}) == nil {
+		t.Error("snapshot answered twice passed")
+	}
+}
+
+func TestRepairSequence(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for n := range propertyLogs {
+		h := randomChatLog(r)
+		seq := repairSequence(h, nonSystem(h))
+		var msgs []ChatMessage
+		for _, i := range seq {
+			msgs = append(msgs, h[i])
+		}
+		if err := validSequence(msgs); err != nil {
+			t.Fatalf("log %d: repaired sequence invalid: %v\n%s", n, err, formatLog(h))
+		}
+		if again := repairSequence(h, seq); !slices.Equal(again, seq) {
+			t.Fatalf("log %d: repair is not idempotent", n)
+		}
+		// Nothing valid is dropped: every user message, every assistant
+		// message without calls, and every loop whose block answers each of
+		// its calls exactly once with nothing else in it survive.
+		for _, i := range nonSystem(h) {
+			m := h[i]
+			keep := m.Role == RoleUser || m.Role == RoleAssistant && len(m.ToolCalls) == 0
+			if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
+				end := i + 1
+				for end < len(h) && h[end].Role == RoleTool {
+					end++
+				}
+				keep = validSequence(h[i:end]) == nil
+			}
+			if keep && !slices.Contains(seq, i) {
+				t.Fatalf("log %d: message %d dropped though valid\n%s", n, i, formatLog(h))
+			}
+		}
+	}
+}
+
+func TestValidSequenceRejects(t *testing.T) {
+	call := func(ids ...string) ChatMessage {
+		m := ChatMessage{Role: RoleAssistant}
+		for _, id := range ids {
+			m.ToolCalls = append(m.ToolCalls, ChatToolCall{ID: id, Name: "t"})
+		}
+		return m
+	}
+	res := func(id string) ChatMessage { return ChatMessage{Role: RoleTool, ToolCallID: id} }
+	user := ChatMessage{Role: RoleUser}
+	sys := ChatMessage{Role: RoleSystem}
+	for name, msgs := range map[string][]ChatMessage{
+		"orphan result":          {user, res("a")},
+		"missing result":         {user, call("a", "b"), res("a")},
+		"duplicate result":       {user, call("a"), res("a"), res("a")},
+		"result after a user":    {call("a"), user, res("a")},
+		"system second":          {user, sys},
+		"unknown role":           {{Role: "bot"}},
+		"repeated call id":       {call("a", "a"), res("a")},
+		"result of another call": {call("a"), res("a"), call("b"), res("a")},
+	} {
+		if validSequence(msgs) == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := validSequence([]ChatMessage{sys, user, call("a", "b"), res("b"), res("a"), call("a"), res("a")}); err != nil {
+		t.Errorf("valid sequence rejected: %v", err)
+	}
+}

@@ -1,0 +1,178 @@
+package strategies
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestValidateHistory(t *testing.T) {
+	call := []ChatToolCall{{ID: "a", Name: "t"}}
+	for _, c := range []struct {
+		msg   ChatMessage
+		field string
+	}{
+		{ChatMessage{Role: ""}, "role"},
+		{ChatMessage{Role: "developer"}, "role"},
+		{ChatMessage{Role: RoleUser, Source: "email"}, "source"},
+		{ChatMessage{Role: RoleUser, ToolCalls: call}, "tool_calls"},
+		{ChatMessage{Role: RoleTool}, "tool_call_id"},
+		{ChatMessage{Role: RoleUser, ToolCallID: "a"}, "tool_call_id"},
+		{ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{Name: "t"}}}, "tool_calls[0].id"},
+		{ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "a", Name: "t"}, {ID: "b"}}}, "tool_calls[1].name"},
+		{ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "a", Name: "t"}, {ID: "a", Name: "u"}}}, "tool_calls[1].id"},
+	} {
+		h := []ChatMessage{{Role: RoleUser, Content: "fine"}, c.msg}
+		for _, name := range chatStrategyNames {
+			opts := chatDefaults()
+			opts.MaxTokens = 100
+			s, _ := Lookup(name)
+			_, err := s.Render(&Request{History: h, Options: opts})
+			var he *HistoryError
+			if !errors.As(err, &he) || he.Index != 1 || he.Field != c.field {
+				t.Errorf("%s, %+v: got %v, want a HistoryError for history[1].%s", name, c.msg, err, c.field)
+			}
+		}
+	}
+}
+
+func TestChatOptionErrors(t *testing.T) {
+	for _, c := range []struct {
+		strategy, option string
+		set              func(*Options)
+	}{
+		{"loop-slice", "scan_window", func(o *Options) { o.ScanWindow = 0 }},
+		{"turn-aware", "scan_window", func(o *Options) { o.ScanWindow = -1 }},
+		{"loop-slice", "nudge_attempt", func(o *Options) { o.NudgeAttempt = 0 }},
+		{"turn-aware", "tokenizer", func(o *Options) { o.Tokenizer = "gpt2" }},
+		{"loop-slice", "tokenizer", func(o *Options) { o.Tokenizer = "gpt2" }},
+		{"clear-tool-results", "trigger", func(o *Options) { o.Trigger = -1 }},
+		{"clear-tool-results", "keep", func(o *Options) { o.Keep = -1 }},
+		{"clear-tool-results", "clear_at_least", func(o *Options) { o.ClearAtLeast = -5 }},
+		{"clear-tool-results", "tokenizer", func(o *Options) { o.Tokenizer = "gpt2" }},
+		{"token-budget", "max_tokens", func(o *Options) { o.MaxTokens = 0 }},
+		{"token-budget", "max_tokens", func(o *Options) { o.MaxTokens = -3 }},
+		{"token-budget", "tokenizer", func(o *Options) { o.MaxTokens, o.Tokenizer = 10, "gpt2" }},
+	} {
+		opts := chatDefaults()
+		c.set(&opts)
+		s, _ := Lookup(c.strategy)
+		_, err := s.Render(&Request{History: []ChatMessage{{Role: RoleUser, Content: "hi"}}, Options: opts})
+		var oe *OptionError
+		if !errors.As(err, &oe) || oe.Option != c.option {
+			t.Errorf("%s with bad %s: got %v", c.strategy, c.option, err)
+		}
+	}
+}
+
+// TestChatStrategyDocs checks what ListStrategies shows: every chat strategy
+// is registered, reads history, and documents each option it honours.
+func TestChatStrategyDocs(t *testing.T) {
+	want := map[string][]string{
+		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "tokenizer"},
+		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "tokenizer"},
+		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "tokenizer"},
+		"token-budget":       {"max_tokens", "tokenizer"},
+	}
+	for name, options := range want {
+		s, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Input() != InputHistory || s.Description() == "" {
+			t.Errorf("%s: input %q, description %q", name, s.Input(), s.Description())
+		}
+		var got []string
+		for _, d := range s.Options() {
+			if d.Default == "" || d.Description == "" {
+				t.Errorf("%s: option %s lacks a default or description", name, d.Name)
+			}
+			got = append(got, d.Name)
+		}
+		if !reflect.DeepEqual(got, options) {
+			t.Errorf("%s documents %v, want %v", name, got, options)
+		}
+	}
+}
+
+// An assistant message that keeps its text when its only call, a stale
+// snapshot, is dropped stays as a plain assistant message.
+func TestTurnAwareKeepsTextOfCompactedCall(t *testing.T) {
+	h := []ChatMessage{
+		{Role: RoleUser, Content: "go"},
+		{Role: RoleAssistant, Content: "Checking first.", ToolCalls: []ChatToolCall{{ID: "1", Name: "get_status", Arguments: "{}"}}},
+		{Role: RoleTool, ToolCallID: "1", Content: "old"},
+		{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "2", Name: "get_status", Arguments: "{}"}}},
+		{Role: RoleTool, ToolCallID: "2", Content: "new"},
+	}
+	resp, err := turnAware{}.Render(&Request{History: h, Options: chatDefaults()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ChatMessage{h[0], {Role: RoleAssistant, Content: "Checking first."}, h[3], h[4]}
+	if !reflect.DeepEqual(resp.Messages, want) {
+		t.Errorf("got\n%s", formatLog(resp.Messages))
+	}
+	if h[1].ToolCalls == nil {
+		t.Error("input modified")
+	}
+}
+
+// Clearing tool inputs copies the calls: the caller's history is untouched.
+func TestClearToolInputsLeavesHistoryAlone(t *testing.T) {
+	big := strings.Repeat("data ", 200)
+	h := []ChatMessage{
+		{Role: RoleUser, Content: "go"},
+		{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "1", Name: "fetch", Arguments: `{"url": "https://example.com/a/long/path"}`}}},
+		{Role: RoleTool, ToolCallID: "1", Content: big},
+		{Role: RoleAssistant, Content: "done"},
+	}
+	opts := chatDefaults()
+	opts.Trigger, opts.Keep, opts.ClearToolInputs = 10, 0, true
+	resp, err := clearToolResults{}.Render(&Request{History: h, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Messages[1].ToolCalls[0].Arguments; got != "{}" {
+		t.Errorf("arguments %q, want {}", got)
+	}
+	if h[1].ToolCalls[0].Arguments == "{}" || h[2].Content != big {
+		t.Error("input modified")
+	}
+	if resp.Stats.ToolUsesCleared != 1 || resp.Stats.TokensCleared < 200 {
+		t.Errorf("stats %+v", resp.Stats)
+	}
+}
+
+func TestNudgeFor(t *testing.T) {
+	for attempt, want := range map[int]struct {
+		text      string
+		exhausted bool
+	}{1: {defaultNudges[0], false}, 2: {defaultNudges[1], false}, 3: {defaultNudges[2], false}, 4: {defaultNudges[2], true}, 9: {defaultNudges[2], true}} {
+		m, exhausted := nudgeFor(&Options{NudgeAttempt: attempt})
+		if m.Content != want.text || exhausted != want.exhausted || m.Role != RoleUser || m.Source != SourceSystem {
+			t.Errorf("attempt %d: %+v exhausted=%v", attempt, m, exhausted)
+		}
+	}
+	m, exhausted := nudgeFor(&Options{NudgeAttempt: 2, Nudges: []string{"a"}})
+	if m.Content != "a" || !exhausted {
+		t.Errorf("one custom wording, attempt 2: %q exhausted=%v", m.Content, exhausted)
+	}
+}
+
+// A prompt in the window means no nudge, whatever nudge_attempt says.
+func TestNoNudgeWithPrompt(t *testing.T) {
+	opts := chatDefaults()
+	opts.NudgeAttempt = 7
+	h := []ChatMessage{{Role: RoleUser, Content: "hi"}}
+	for _, s := range []Strategy{loopSlice{}, turnAware{}} {
+		resp, err := s.Render(&Request{History: h, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Stats.SyntheticNudge || resp.Stats.NudgesExhausted || len(resp.Messages) != 1 {
+			t.Errorf("%s: %+v", s.Name(), resp)
+		}
+	}
+}

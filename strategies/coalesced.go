@@ -1,0 +1,129 @@
+package strategies
+
+import (
+	"strings"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// coalesced is the default strategy: the whole history folded into one USER
+// message after a static SYSTEM prompt. Keeping every summary in a USER
+// message means the LLM never sees a summary written as its own reply, so it
+// keeps answering with code rather than imitating the summary format.
+type coalesced struct{}
+
+func init() { register(coalesced{}) }
+
+func (coalesced) Name() string { return "single-user-coalesced" }
+
+func (coalesced) Description() string {
+	return "[SYSTEM, USER]: a static system prompt, then the mission, tools, data, the prelude of definitions, the tool calls and output of earlier turns, the last error while unrecovered, and the turns left."
+}
+
+func (coalesced) Input() Input { return InputTurns }
+
+func (coalesced) Options() []OptionDoc { return turnOptionDocs }
+
+// turnOptionDocs are the options both turn strategies honour.
+var turnOptionDocs = []OptionDoc{
+	{"mission", "", "the task, shown first and verbatim"},
+	{"system_prompt", "built-in PTC-Lisp reference", "the SYSTEM message"},
+	{"tools", "", "tools listed under tool/; each signature must parse"},
+	{"data", "", "a map Value listed under data/"},
+	{"signature", "", "expected return signature"},
+	{"max_turns", "5", "turn budget, 1..1000; 1 is single shot (no turns indicator)"},
+	{"turns_left", "max_turns - len(turns)", "overrides the turns left, 0..1000"},
+	{"println_limit", "15", "most recent println calls shown, 0..10000"},
+	{"tool_call_limit", "20", "most recent tool calls shown, 0..10000"},
+	{"sample_limit", "3", "items shown per collection in samples, 0..1000"},
+	{"sample_printable_limit", "80", "characters shown per sample string, 0..100000"},
+	{"tokenizer", "o200k_base", "tokenizer of the statistics: o200k_base or cl100k_base"},
+}
+
+func (s coalesced) Render(req *Request) (*Response, error) {
+	msgs, counts, err := coalescedMessages(req)
+	if err != nil {
+		return nil, err
+	}
+	full, err := fullMessages(req)
+	if err != nil {
+		return nil, err
+	}
+	stats := Stats{
+		Strategy:            s.Name(),
+		TurnsCompressed:     len(req.Turns),
+		ToolCallsTotal:      counts.toolCallsTotal,
+		ToolCallsShown:      counts.toolCallsShown,
+		ToolCallsDropped:    counts.toolCallsTotal - counts.toolCallsShown,
+		PrintlnsTotal:       counts.printsTotal,
+		PrintlnsShown:       counts.printsShown,
+		PrintlnsDropped:     counts.printsTotal - counts.printsShown,
+		ErrorTurnsCollapsed: counts.failedTurns,
+	}
+	if n := len(req.Turns); n > 0 && !req.Turns[n-1].Success {
+		stats.ErrorTurnsCollapsed-- // the last failure is shown
+	}
+	if err := measure(&stats, req.Options.Tokenizer, full, msgs); err != nil {
+		return nil, err
+	}
+	return &Response{Messages: msgs, Stats: stats}, nil
+}
+
+// coalescedMessages builds [SYSTEM, USER] and reports what the history
+// sections showed.
+func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
+	var counts historyCounts
+	o := &req.Options
+	tools, err := toolSection(o)
+	if err != nil {
+		return nil, counts, err
+	}
+	ret, err := expectedReturnSection(o)
+	if err != nil {
+		return nil, counts, err
+	}
+	user := joinSections(
+		missionSection(o),
+		tools,
+		dataSection(o),
+		preludeSection(req),
+		ret,
+		toolCallsSection(req, &counts),
+		outputSection(req, &counts),
+		errorSection(req, &counts),
+		turnsIndicator(o, len(req.Turns)),
+	)
+	return []ChatMessage{
+		{Role: RoleSystem, Content: systemPrompt(o)},
+		{Role: RoleUser, Content: user},
+	}, counts, nil
+}
+
+// joinSections joins the sections that have content with one blank line.
+func joinSections(sections ...string) string {
+	n := 0
+	for _, s := range sections {
+		n += len(s) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range sections {
+		if s == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// systemPrompt is the caller's system prompt or the built-in PTC-Lisp
+// reference; it never depends on the turns, so providers can cache it.
+func systemPrompt(o *Options) string {
+	if o.SystemPrompt != "" {
+		return o.SystemPrompt
+	}
+	return lisp.SystemPrompt()
+}

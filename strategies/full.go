@@ -1,0 +1,120 @@
+package strategies
+
+import (
+	"strings"
+)
+
+// full is the uncompressed history: every program the agent wrote as its own
+// reply and every turn's feedback as a USER message. It is what compression
+// statistics compare against, and a fallback for callers who want it.
+type full struct{}
+
+func init() { register(full{}) }
+
+func (full) Name() string { return "full" }
+
+func (full) Description() string {
+	return "The uncompressed history: SYSTEM, the turn-1 USER message, then per turn the ASSISTANT reply and a USER message with its output, result or error, and the turns left."
+}
+
+func (full) Input() Input { return InputTurns }
+
+// Options are those of single-user-coalesced but the history limits: full
+// shows every tool call and every print.
+func (full) Options() []OptionDoc {
+	var docs []OptionDoc
+	for _, d := range turnOptionDocs {
+		if d.Name != "println_limit" && d.Name != "tool_call_limit" {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+func (s full) Render(req *Request) (*Response, error) {
+	msgs, err := fullMessages(req)
+	if err != nil {
+		return nil, err
+	}
+	stats := Stats{Strategy: s.Name()}
+	for _, t := range req.Turns {
+		stats.ToolCallsTotal += len(t.ToolCalls)
+		stats.PrintlnsTotal += len(t.Prints)
+	}
+	stats.ToolCallsShown = stats.ToolCallsTotal // each call is in its program
+	stats.PrintlnsShown = stats.PrintlnsTotal
+	if err := measure(&stats, req.Options.Tokenizer, msgs, msgs); err != nil {
+		return nil, err
+	}
+	return &Response{Messages: msgs, Stats: stats}, nil
+}
+
+// fullMessages builds SYSTEM, the USER message of turn 1 (what
+// single-user-coalesced sends before any turn, without a prelude), then an
+// ASSISTANT and a USER message per turn.
+func fullMessages(req *Request) ([]ChatMessage, error) {
+	o := &req.Options
+	tools, err := toolSection(o)
+	if err != nil {
+		return nil, err
+	}
+	ret, err := expectedReturnSection(o)
+	if err != nil {
+		return nil, err
+	}
+	// The budget the indicators count down from, so that the last feedback
+	// says what single-user-coalesced says now.
+	budget := o.MaxTurns
+	if o.TurnsLeftSet {
+		budget = o.TurnsLeft + len(req.Turns)
+	}
+	msgs := make([]ChatMessage, 0, 2+2*len(req.Turns))
+	msgs = append(msgs,
+		ChatMessage{Role: RoleSystem, Content: systemPrompt(o)},
+		ChatMessage{Role: RoleUser, Content: joinSections(missionSection(o), tools, dataSection(o), ret, fullIndicator(o, budget))},
+	)
+	for i := range req.Turns {
+		t := &req.Turns[i]
+		msgs = append(msgs,
+			ChatMessage{Role: RoleAssistant, Content: assistantReply(t)},
+			ChatMessage{Role: RoleUser, Content: turnFeedback(t, fullIndicator(o, budget-i-1))},
+		)
+	}
+	return msgs, nil
+}
+
+func fullIndicator(o *Options, left int) string {
+	if o.MaxTurns == 1 {
+		return ""
+	}
+	return turnsLeftText(left)
+}
+
+// assistantReply is what the LLM answered: its raw response, or the program
+// in a clojure block when the raw response was not kept.
+func assistantReply(t *Turn) string {
+	if t.RawResponse != "" {
+		return t.RawResponse
+	}
+	return "```clojure\n" + t.Program + "\n```"
+}
+
+// turnFeedback is one turn's outcome as the agent would see it without
+// compression: everything printed, then the result or the error, then the
+// turns left.
+func turnFeedback(t *Turn, indicator string) string {
+	var output string
+	if len(t.Prints) > 0 {
+		output = ";; Output:\n" + strings.Join(t.Prints, "\n")
+	}
+	var outcome string
+	if t.Success {
+		outcome = ";; Result: " + RenderValue(orNil(t.Result), unlimited, unlimited)
+	} else {
+		outcome = "Error: " + errorMessage(t)
+		if t.Error != nil && t.Error.Hint != "" {
+			outcome += "\nHint: " + t.Error.Hint
+		}
+	}
+	return joinSections(output, outcome, indicator)
+}

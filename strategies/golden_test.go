@@ -1,0 +1,281 @@
+package strategies
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
+
+// A golden case is a txtar-like file: a comment saying which rule it shows,
+// then sections "-- name --". request.json holds the request (values as EDN
+// text); the expected output is in "user" (the USER message of
+// single-user-coalesced), "messages" (every message, for full), "stats" and
+// "error" (the error of an invalid request). Run with -update to rewrite the
+// expected sections after a deliberate change, then review the diff.
+
+type goldenFile struct {
+	comment  string
+	sections []goldenSection
+}
+
+type goldenSection struct{ name, body string }
+
+func parseGolden(text string) goldenFile {
+	var g goldenFile
+	cur := -1
+	for _, line := range strings.SplitAfter(text, "\n") {
+		trimmed := strings.TrimRight(line, "\n")
+		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) > 6 {
+			g.sections = append(g.sections, goldenSection{name: trimmed[3 : len(trimmed)-3]})
+			cur = len(g.sections) - 1
+			continue
+		}
+		if cur < 0 {
+			g.comment += line
+		} else {
+			g.sections[cur].body += line
+		}
+	}
+	return g
+}
+
+func (g *goldenFile) get(name string) (string, bool) {
+	for _, s := range g.sections {
+		if s.name == name {
+			return strings.TrimSuffix(s.body, "\n"), true
+		}
+	}
+	return "", false
+}
+
+func (g *goldenFile) set(name, body string) {
+	for i := range g.sections {
+		if g.sections[i].name == name {
+			g.sections[i].body = body + "\n"
+		}
+	}
+}
+
+func (g *goldenFile) String() string {
+	var b strings.Builder
+	b.WriteString(g.comment)
+	for _, s := range g.sections {
+		fmt.Fprintf(&b, "-- %s --\n%s", s.name, s.body)
+	}
+	return b.String()
+}
+
+// goldenRequest is the request of a golden file, shaped like the wire
+// request with values written as EDN text.
+type goldenRequest struct {
+	Options struct {
+		Strategy             string     `json:"strategy"`
+		Mission              string     `json:"mission"`
+		SystemPrompt         *string    `json:"systemPrompt"`
+		Tools                []ToolSpec `json:"tools"`
+		Data                 string     `json:"data"`
+		Signature            string     `json:"signature"`
+		MaxTurns             *int       `json:"maxTurns"`
+		TurnsLeft            *int       `json:"turnsLeft"`
+		PrintlnLimit         *int       `json:"printlnLimit"`
+		ToolCallLimit        *int       `json:"toolCallLimit"`
+		SampleLimit          *int       `json:"sampleLimit"`
+		SamplePrintableLimit *int       `json:"samplePrintableLimit"`
+		Tokenizer            string     `json:"tokenizer"`
+	} `json:"options"`
+	Memory []struct {
+		Name       string   `json:"name"`
+		Value      string   `json:"value"`
+		IsFn       bool     `json:"isFn"`
+		Params     []string `json:"params"`
+		Docstring  string   `json:"docstring"`
+		ReturnType string   `json:"returnType"`
+		Turn       int      `json:"turn"`
+	} `json:"memory"`
+	Turns []struct {
+		Number      int      `json:"number"`
+		RawResponse string   `json:"rawResponse"`
+		Program     string   `json:"program"`
+		Result      string   `json:"result"`
+		Prints      []string `json:"prints"`
+		ToolCalls   []struct {
+			Name string `json:"name"`
+			Args string `json:"args"`
+		} `json:"toolCalls"`
+		Success bool       `json:"success"`
+		Error   *TurnError `json:"error"`
+	} `json:"turns"`
+}
+
+// parseValue reads a value of a golden file with the wire's EDN reader.
+func parseValue(text string) (lisp.Value, error) { return lisp.ParseEDN(text, 0) }
+
+// goldenSystemPrompt stands in for the system prompt in golden files, whose
+// subject is the USER message.
+const goldenSystemPrompt = "You write PTC-Lisp programs."
+
+func (gr *goldenRequest) build() (*Request, error) {
+	o := gr.Options
+	raw := RawOptions{
+		Strategy: o.Strategy, Mission: o.Mission, Tools: o.Tools, Signature: o.Signature,
+		MaxTurns: o.MaxTurns, TurnsLeft: o.TurnsLeft, PrintlnLimit: o.PrintlnLimit,
+		ToolCallLimit: o.ToolCallLimit, SampleLimit: o.SampleLimit,
+		SamplePrintableLimit: o.SamplePrintableLimit, Tokenizer: o.Tokenizer,
+		SystemPrompt: goldenSystemPrompt,
+	}
+	if o.SystemPrompt != nil {
+		raw.SystemPrompt = *o.SystemPrompt
+	}
+	if o.Data != "" {
+		v, err := parseValue(o.Data)
+		if err != nil {
+			return nil, fmt.Errorf("options.data: %w", err)
+		}
+		raw.Data = v
+	}
+	opts, err := Normalize(raw)
+	if err != nil {
+		return nil, err
+	}
+	req := &Request{Options: opts}
+	for i, m := range gr.Memory {
+		b := Binding{Name: m.Name, IsFn: m.IsFn, Params: m.Params, Docstring: m.Docstring, ReturnType: m.ReturnType, Turn: m.Turn}
+		if !m.IsFn {
+			v, err := parseValue(m.Value)
+			if err != nil {
+				return nil, fmt.Errorf("memory[%d].value: %w", i, err)
+			}
+			b.Value = v
+		}
+		req.Memory = append(req.Memory, b)
+	}
+	for i, t := range gr.Turns {
+		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Success: t.Success, Error: t.Error}
+		if t.Result != "" {
+			v, err := parseValue(t.Result)
+			if err != nil {
+				return nil, fmt.Errorf("turns[%d].result: %w", i, err)
+			}
+			turn.Result = v
+		}
+		for j, c := range t.ToolCalls {
+			tc := ToolCall{Index: j, Name: c.Name}
+			if c.Args != "" {
+				v, err := parseValue(c.Args)
+				if err != nil {
+					return nil, fmt.Errorf("turns[%d].toolCalls[%d].args: %w", i, j, err)
+				}
+				tc.Args = v
+			}
+			turn.ToolCalls = append(turn.ToolCalls, tc)
+		}
+		req.Turns = append(req.Turns, turn)
+	}
+	return req, nil
+}
+
+func renderMessages(msgs []ChatMessage) string {
+	var b strings.Builder
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "=== %s ===\n%s\n", m.Role, m.Content)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func renderStats(s Stats) string {
+	return fmt.Sprintf(`strategy: %s
+turns_compressed: %d
+tool_calls: %d total, %d shown, %d dropped
+printlns: %d total, %d shown, %d dropped
+error_turns_collapsed: %d
+messages: %d before, %d after
+chars: %d before, %d after
+tokens: %d before, %d after (%s)`,
+		s.Strategy, s.TurnsCompressed,
+		s.ToolCallsTotal, s.ToolCallsShown, s.ToolCallsDropped,
+		s.PrintlnsTotal, s.PrintlnsShown, s.PrintlnsDropped,
+		s.ErrorTurnsCollapsed, s.MessagesBefore, s.MessagesAfter,
+		s.CharsBefore, s.CharsAfter, s.TokensBefore, s.TokensAfter, s.Tokenizer)
+}
+
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := parseGolden(string(text))
+			reqJSON, ok := g.get("request.json")
+			if !ok {
+				t.Fatal("missing request.json section")
+			}
+			var gr goldenRequest
+			dec := json.NewDecoder(strings.NewReader(reqJSON))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&gr); err != nil {
+				t.Fatalf("request.json: %v", err)
+			}
+			got := map[string]string{}
+			req, err := gr.build()
+			var resp *Response
+			if err == nil {
+				var s Strategy
+				if s, err = Lookup(req.Options.Strategy); err == nil {
+					resp, err = s.Render(req)
+				}
+			}
+			if _, wantErr := g.get("error"); err != nil && !wantErr {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if err != nil {
+				got["error"] = err.Error()
+			} else {
+				got["user"] = resp.Messages[len(resp.Messages)-1].Content
+				if len(resp.Messages) == 2 && resp.Messages[1].Role == RoleUser {
+					got["user"] = resp.Messages[1].Content
+				}
+				got["messages"] = renderMessages(resp.Messages)
+				got["stats"] = renderStats(resp.Stats)
+			}
+			checked := 0
+			for _, name := range []string{"user", "messages", "stats", "error"} {
+				want, ok := g.get(name)
+				if !ok {
+					continue
+				}
+				checked++
+				if *update {
+					g.set(name, got[name])
+					continue
+				}
+				if got[name] != want {
+					t.Errorf("%s differs\n--- got ---\n%s\n--- want ---\n%s", name, got[name], want)
+				}
+			}
+			if checked == 0 {
+				t.Fatal("no expected section (user, messages, stats or error)")
+			}
+			if *update {
+				if err := os.WriteFile(file, []byte(g.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}

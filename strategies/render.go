@@ -1,0 +1,232 @@
+package strategies
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// Rendering limits of SPEC section 6. Samples show more of a value than tool
+// call arguments do because a sample is the LLM's only view of a definition,
+// while the arguments are a reminder of an action already taken.
+const (
+	argItemLimit      = 3
+	argPrintableLimit = 60
+	// unlimited renders a value whole: map keys (so that their order does not
+	// depend on a limit) and the turn results of the full strategy.
+	unlimited = 1 << 40
+)
+
+// RenderValue renders v as PTC-Lisp text for the LLM, showing at most limit
+// items of each collection and printable characters of each string
+// (SPEC section 6). Map keys beginning with "_" are left out at every depth.
+// The result depends only on v and the two limits.
+func RenderValue(v lisp.Value, limit, printable int) string {
+	var b strings.Builder
+	writeValue(&b, v, limit, printable)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
+	switch v := v.(type) {
+	case nil, lisp.NilType:
+		b.WriteString("nil")
+	case lisp.Bool:
+		b.WriteString(strconv.FormatBool(bool(v)))
+	case lisp.Int:
+		b.WriteString(strconv.FormatInt(int64(v), 10))
+	case lisp.Float:
+		b.WriteString(formatFloat(float64(v)))
+	case lisp.String:
+		writeString(b, string(v), printable)
+	case lisp.Keyword:
+		b.WriteByte(':')
+		b.WriteString(string(v))
+	case *lisp.Vector:
+		writeSeq(b, "[", "]", v.Elems(), limit, printable)
+	case *lisp.Set:
+		writeSet(b, v, limit, printable)
+	case *lisp.Map:
+		writeMap(b, v, limit, printable)
+	case lisp.Function, *lisp.Builtin:
+		b.WriteString(lisp.TypeLabel(v))
+	default:
+		lisp.WriteRepr(b, v)
+	}
+}
+
+// formatFloat shows at most 10 digits after the point, trailing zeros dropped
+// but one kept, so float noise such as 1.1+2.2 = 3.3000000000000003 reads 3.3.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "##NaN"
+	case math.IsInf(f, 1):
+		return "##Inf"
+	case math.IsInf(f, -1):
+		return "##-Inf"
+	}
+	s := strconv.FormatFloat(f, 'f', 10, 64)
+	s = strings.TrimRight(s, "0")
+	if strings.HasSuffix(s, ".") {
+		s += "0"
+	}
+	return s
+}
+
+// writeString quotes s; beyond printable characters it shows the first
+// printable ones followed by "..." inside the quotes.
+func writeString(b *strings.Builder, s string, printable int) {
+	cut := false
+	if printable < len(s) && utf8.RuneCountInString(s) > printable {
+		i, n := 0, 0
+		for i < len(s) && n < printable {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			n++
+		}
+		s, cut = s[:i], true
+	}
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '"':
+			esc = `\"`
+		case '\\':
+			esc = `\\`
+		case '\n':
+			esc = `\n`
+		case '\t':
+			esc = `\t`
+		case '\r':
+			esc = `\r`
+		default:
+			continue
+		}
+		b.WriteString(s[start:i])
+		b.WriteString(esc)
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+	if cut {
+		b.WriteString("...")
+	}
+	b.WriteByte('"')
+}
+
+// writeSeq writes the first limit elements; a longer sequence ends with
+// " ...]" and says how many items it holds.
+func writeSeq(b *strings.Builder, open, close string, elems []lisp.Value, limit, printable int) {
+	b.WriteString(open)
+	shown := min(len(elems), max(limit, 0))
+	for i := range shown {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeValue(b, elems[i], limit, printable)
+	}
+	if shown < len(elems) {
+		if shown > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("...")
+		b.WriteString(close)
+		b.WriteString(" (")
+		b.WriteString(strconv.Itoa(len(elems)))
+		b.WriteString(" items, showing first ")
+		b.WriteString(strconv.Itoa(shown))
+		b.WriteByte(')')
+		return
+	}
+	b.WriteString(close)
+}
+
+// writeSet orders the elements by their rendered text, so the output does not
+// depend on insertion order.
+func writeSet(b *strings.Builder, s *lisp.Set, limit, printable int) {
+	texts := make([]string, s.Len())
+	for i, e := range s.Elems() {
+		texts[i] = RenderValue(e, limit, printable)
+	}
+	slices.Sort(texts)
+	b.WriteString("#{")
+	shown := min(len(texts), max(limit, 0))
+	for i := range shown {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(texts[i])
+	}
+	if shown < len(texts) {
+		if shown > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("...} (")
+		b.WriteString(strconv.Itoa(len(texts)))
+		b.WriteString(" items, showing first ")
+		b.WriteString(strconv.Itoa(shown))
+		b.WriteByte(')')
+		return
+	}
+	b.WriteByte('}')
+}
+
+// writeMap drops hidden keys, orders the rest by the bytes of their rendered
+// key, and shows at most min(limit, max(printable/30, 1)) entries, whose values
+// share the printable budget.
+func writeMap(b *strings.Builder, m *lisp.Map, limit, printable int) {
+	type entry struct {
+		key string
+		val lisp.Value
+	}
+	visible := make([]entry, 0, m.Len())
+	for _, e := range m.Entries() {
+		if hiddenKey(e.Key) {
+			continue
+		}
+		visible = append(visible, entry{RenderValue(e.Key, unlimited, unlimited), e.Val})
+	}
+	slices.SortFunc(visible, func(x, y entry) int { return strings.Compare(x.key, y.key) })
+	shown := min(len(visible), max(limit, 0), max(printable/30, 1))
+	valPrintable := printable
+	if shown > 0 {
+		valPrintable = max((printable-10*shown)/shown, 10)
+	}
+	b.WriteByte('{')
+	for i := range shown {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(visible[i].key)
+		b.WriteByte(' ')
+		writeValue(b, visible[i].val, limit, valPrintable)
+	}
+	if shown < len(visible) {
+		if shown > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("...")
+	}
+	b.WriteByte('}')
+}
+
+// hiddenKey reports a map key the LLM must never see: a keyword or string
+// beginning with "_".
+func hiddenKey(k lisp.Value) bool {
+	switch k := k.(type) {
+	case lisp.Keyword:
+		return strings.HasPrefix(string(k), "_")
+	case lisp.String:
+		return strings.HasPrefix(string(k), "_")
+	}
+	return false
+}
+
+// hiddenName reports a data key or binding name whose sample is withheld.
+func hiddenName(name string) bool { return strings.HasPrefix(name, "_") }

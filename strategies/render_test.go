@@ -1,0 +1,122 @@
+package strategies
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// TestRenderValue walks every rule of value rendering (SPEC section 6), the
+// examples of the spec literally included.
+func TestRenderValue(t *testing.T) {
+	cases := []struct {
+		name       string
+		edn        string
+		limit, max int
+		want       string
+	}{
+		{"nil", "nil", 3, 80, "nil"},
+		{"true", "true", 3, 80, "true"},
+		{"false", "false", 3, 80, "false"},
+		{"integer", "-42", 3, 80, "-42"},
+		{"float keeps one zero", "1.0", 3, 80, "1.0"},
+		{"float tenth", "0.1", 3, 80, "0.1"},
+		{"float noise dropped", "3.3000000000000003", 3, 80, "3.3"},
+		{"float at most ten digits", "0.123456789012", 3, 80, "0.123456789"},
+		{"float tiny rounds to zero", "1e-12", 3, 80, "0.0"},
+		{"float large is plain", "1e7", 3, 80, "10000000.0"},
+		{"float negative", "-2.5", 3, 80, "-2.5"},
+		{"infinity", "##Inf", 3, 80, "##Inf"},
+		{"negative infinity", "##-Inf", 3, 80, "##-Inf"},
+		{"not a number", "##NaN", 3, 80, "##NaN"},
+		{"string", `"hello"`, 3, 80, `"hello"`},
+		{"string escapes", `"a\"b\\c\nd\te\rf"`, 3, 80, `"a\"b\\c\nd\te\rf"`},
+		{"string cut (spec example)", `"very long string"`, 3, 10, `"very long ..."`},
+		{"string of exactly P kept", `"0123456789"`, 3, 10, `"0123456789"`},
+		{"string cut counts characters", `"ééééé"`, 3, 3, `"ééé..."`},
+		{"string cut before escaping", `"ab\ncd"`, 3, 3, `"ab\n..."`},
+		{"keyword", ":active", 3, 80, ":active"},
+		{"qualified keyword", ":user/id", 3, 80, ":user/id"},
+		{"vector", "[1 2 3]", 3, 80, "[1 2 3]"},
+		{"empty vector", "[]", 3, 80, "[]"},
+		{"vector cut (spec example)", "[1 2 3 4 5]", 2, 80, "[1 2 ...] (5 items, showing first 2)"},
+		{"vector limit zero", "[1 2]", 0, 80, "[...] (2 items, showing first 0)"},
+		{"nested vectors use the same limits", `[[1 2 3 4] "abcdef"]`, 3, 4, `[[1 2 3 ...] (4 items, showing first 3) "abcd..."]`},
+		{"set ordered by text", `#{"b" "a" 10 2}`, 5, 80, `#{"a" "b" 10 2}`},
+		{"set cut", "#{5 4 3 2 1}", 2, 80, "#{1 2 ...} (5 items, showing first 2)"},
+		{"empty set", "#{}", 3, 80, "#{}"},
+		{"map keys in byte order", `{:b "x" :a 1}`, 3, 80, `{:a 1 :b "x"}`},
+		{"map cut (spec example)", `{:name "Laptop" :price 1200 :category "Electronics"}`, 3, 80, `{:category "Electronics" :name "Laptop" ...}`},
+		{"map entries bounded by P div 30", `{:a 1 :b 2 :c 3}`, 3, 60, `{:a 1 :b 2 ...}`},
+		{"map entries at least one", `{:a 1 :b 2}`, 3, 20, `{:a 1 ...}`},
+		{"map entries bounded by L", `{:a 1 :b 2 :c 3 :d 4}`, 3, 200, `{:a 1 :b 2 :c 3 ...}`},
+		{"map hidden keys dropped and not counted", `{:_secret 1 :a 2 :b 3}`, 3, 60, `{:a 2 :b 3}`},
+		{"map hidden string keys dropped", `{"_secret" 1 "a" 2}`, 3, 80, `{"a" 2}`},
+		{"map only hidden keys", `{:_a 1}`, 3, 80, `{}`},
+		{"nested hidden keys dropped", `[{:_t "x" :id 1}]`, 3, 80, `[{:id 1}]`},
+		{"map values share P: (80-20)/2 = 30", `{:a "0123456789012345678901234567890123" :b 1}`, 3, 80, `{:a "012345678901234567890123456789..." :b 1}`},
+		{"map values get at least 10", `{:a "0123456789abc"}`, 3, 15, `{:a "0123456789..."}`},
+		{"map keys rendered without limits", `{"a long key beyond the limit" 1}`, 3, 5, `{"a long key beyond the limit" 1}`},
+		{"empty map", "{}", 3, 80, "{}"},
+		{"map with integer keys by text", "{10 :x 9 :y}", 3, 80, "{10 :x 9 :y}"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := lisp.ParseEDN(c.edn, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := RenderValue(v, c.limit, c.max); got != c.want {
+				t.Errorf("RenderValue(%s, %d, %d) = %s, want %s", c.edn, c.limit, c.max, got, c.want)
+			}
+		})
+	}
+}
+
+// testFn is a function value with the given parameters.
+type testFn struct{ params []string }
+
+func (*testFn) TypeName() string                                    { return "function" }
+func (*testFn) Call(*lisp.Thread, []lisp.Value) (lisp.Value, error) { return lisp.Nil, nil }
+func (f *testFn) ParamNames() []string                              { return f.params }
+
+func TestRenderFunctions(t *testing.T) {
+	cases := []struct {
+		v    lisp.Value
+		want string
+	}{
+		{&testFn{[]string{"x", "y"}}, "#fn[x y]"},
+		{&testFn{nil}, "#fn[]"},
+		{lisp.NewVector([]lisp.Value{&testFn{[]string{"a", "&", "rest"}}}), "[#fn[a & rest]]"},
+	}
+	for _, c := range cases {
+		if got := RenderValue(c.v, 3, 80); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+	}
+}
+
+// TestRenderFloatArithmetic checks the float rule on a computed value, not a
+// literal: 1.1 + 2.2 shows as 3.3.
+func TestRenderFloatArithmetic(t *testing.T) {
+	sum := lisp.Float(1.1 + 2.2)
+	if got := RenderValue(sum, 3, 80); got != "3.3" {
+		t.Errorf("1.1+2.2 renders %s, want 3.3", got)
+	}
+	if got := RenderValue(lisp.Float(math.Copysign(0, -1)), 3, 80); got != "-0.0" {
+		t.Errorf("-0.0 renders %s", got)
+	}
+}
+
+func TestRenderLargeCollectionStaysSmall(t *testing.T) {
+	elems := make([]lisp.Value, 100000)
+	for i := range elems {
+		elems[i] = lisp.String(strings.Repeat("x", 1000))
+	}
+	got := RenderValue(lisp.NewVector(elems), 3, 80)
+	if len(got) > 400 || !strings.HasSuffix(got, "(100000 items, showing first 3)") {
+		t.Errorf("large vector rendered as %d bytes: %.200s", len(got), got)
+	}
+}

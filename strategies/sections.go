@@ -1,0 +1,221 @@
+package strategies
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// The sections of the USER message that describe the agent's environment:
+// what it must do, the tools it may call, the data it was given, what it has
+// defined so far and what it must return. Each function returns "" when its
+// section has no content.
+
+// nameColumn is the column at which the comment of a data or prelude line
+// starts, so the comments line up for the reader.
+const nameColumn = 30
+
+// padName pads name to nameColumn columns, with at least one space.
+func padName(b *strings.Builder, name string) {
+	b.WriteString(name)
+	n := utf8.RuneCountInString(name)
+	b.WriteString(strings.Repeat(" ", max(nameColumn-n, 1)))
+}
+
+// oneLine keeps a caller-supplied text on its line: line breaks become spaces.
+var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+func missionSection(o *Options) string { return o.Mission }
+
+// toolSection lists the tools sorted by name, with their signatures written
+// without colons.
+func toolSection(o *Options) (string, error) {
+	if len(o.Tools) == 0 {
+		return "", nil
+	}
+	tools := slices.Clone(o.Tools)
+	slices.SortFunc(tools, func(a, b ToolSpec) int { return strings.Compare(a.Name, b.Name) })
+	var b strings.Builder
+	b.WriteString(";; === tool/ ===")
+	for _, t := range tools {
+		params, ret := "", "any"
+		if t.Signature != "" {
+			sig, err := ParseSignature(t.Signature)
+			if err != nil {
+				return "", &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + err.Error()}
+			}
+			params, ret = sig.ParamsText(), sig.Return.String()
+		}
+		b.WriteString("\ntool/")
+		b.WriteString(t.Name)
+		b.WriteByte('(')
+		b.WriteString(params)
+		b.WriteString(") -> ")
+		b.WriteString(ret)
+		if t.Description != "" {
+			b.WriteString("  ; ")
+			b.WriteString(oneLine.Replace(t.Description))
+		}
+	}
+	return b.String(), nil
+}
+
+// dataSection lists the data keys sorted by name with their type and a
+// sample.
+func dataSection(o *Options) string {
+	if o.Data == nil || o.Data.Len() == 0 {
+		return ""
+	}
+	type item struct {
+		name string
+		val  lisp.Value
+	}
+	items := make([]item, 0, o.Data.Len())
+	for _, e := range o.Data.Entries() {
+		items = append(items, item{keyName(e.Key), e.Val})
+	}
+	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.name, b.name) })
+	var b strings.Builder
+	b.WriteString(";; === data/ ===")
+	for _, it := range items {
+		b.WriteByte('\n')
+		padName(&b, "data/"+it.name)
+		b.WriteString("; ")
+		b.WriteString(lisp.TypeLabel(orNil(it.val)))
+		writeSample(&b, it.name, it.val, o)
+	}
+	return b.String()
+}
+
+// writeSample appends ", sample: ..." (or ", [Hidden]" for a hidden name)
+// unless the value is nil or an empty collection, whose type says it all.
+func writeSample(b *strings.Builder, name string, v lisp.Value, o *Options) {
+	if emptyValue(v) {
+		return
+	}
+	if hiddenName(name) {
+		b.WriteString(", [Hidden]")
+		return
+	}
+	b.WriteString(", sample: ")
+	writeValue(b, v, o.SampleLimit, o.SamplePrintableLimit)
+}
+
+func emptyValue(v lisp.Value) bool {
+	switch v := v.(type) {
+	case nil, lisp.NilType:
+		return true
+	case *lisp.Vector:
+		return v.Len() == 0
+	case *lisp.Map:
+		return v.Len() == 0
+	case *lisp.Set:
+		return v.Len() == 0
+	}
+	return false
+}
+
+func orNil(v lisp.Value) lisp.Value {
+	if v == nil {
+		return lisp.Nil
+	}
+	return v
+}
+
+// keyName is how a data key is written after "data/": a keyword or string
+// without decoration, anything else as its EDN text.
+func keyName(k lisp.Value) string {
+	switch k := k.(type) {
+	case lisp.Keyword:
+		return string(k)
+	case lisp.String:
+		return string(k)
+	}
+	return lisp.Repr(k)
+}
+
+// preludeSection lists the user's definitions: functions first, then values,
+// each group in memory order. A value shows a sample only when the turn that
+// defined it printed nothing: the LLM sees either samples or its own output.
+func preludeSection(req *Request) string {
+	if len(req.Memory) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(";; === user/ (your prelude) ===")
+	for _, bd := range req.Memory {
+		if bd.IsFn {
+			b.WriteByte('\n')
+			writeFunctionLine(&b, &bd)
+		}
+	}
+	printed := printingTurns(req.Turns)
+	for _, bd := range req.Memory {
+		if bd.IsFn {
+			continue
+		}
+		b.WriteByte('\n')
+		padName(&b, bd.Name)
+		b.WriteString("; = ")
+		b.WriteString(lisp.TypeLabel(orNil(bd.Value)))
+		if !printed[bd.Turn] {
+			writeSample(&b, bd.Name, bd.Value, &req.Options)
+		}
+	}
+	return b.String()
+}
+
+// writeFunctionLine writes "(name [params])", then the docstring and the
+// return type of the last call when known.
+func writeFunctionLine(b *strings.Builder, bd *Binding) {
+	head := "(" + bd.Name + " [" + strings.Join(bd.Params, " ") + "])"
+	doc := oneLine.Replace(strings.ReplaceAll(bd.Docstring, ";", ""))
+	switch {
+	case doc != "":
+		padName(b, head)
+		b.WriteString(`; "`)
+		b.WriteString(doc)
+		b.WriteByte('"')
+		if bd.ReturnType != "" {
+			b.WriteString(" -> ")
+			b.WriteString(bd.ReturnType)
+		}
+	case bd.ReturnType != "":
+		b.WriteString(head)
+		b.WriteString(" -> ")
+		b.WriteString(bd.ReturnType)
+	default:
+		b.WriteString(head)
+	}
+}
+
+// printingTurns returns the numbers of the turns that printed anything. A
+// turn sent without a number is numbered by its position (1-based).
+func printingTurns(turns []Turn) map[int]bool {
+	printed := make(map[int]bool, len(turns))
+	for i, t := range turns {
+		n := t.Number
+		if n == 0 {
+			n = i + 1
+		}
+		if len(t.Prints) > 0 {
+			printed[n] = true
+		}
+	}
+	return printed
+}
+
+// expectedReturnSection states the type the agent's final (return ...) must
+// have, from the options' return signature.
+func expectedReturnSection(o *Options) (string, error) {
+	if o.Signature == "" {
+		return "", nil
+	}
+	sig, err := ParseSignature(o.Signature)
+	if err != nil {
+		return "", &OptionError{Option: "signature", Reason: err.Error()}
+	}
+	return ";; Expected return: " + sig.Return.String(), nil
+}

@@ -1,0 +1,228 @@
+package strategies
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Signature is a parsed tool or return signature in the signature syntax:
+// "(query :string, limit :int) -> [:string]", or an output type alone.
+type Signature struct {
+	Params []SigField // nil for an output-only signature
+	Return *SigType
+}
+
+// SigField is a named parameter or map field.
+type SigField struct {
+	Name string
+	Type *SigType
+}
+
+// SigType is a signature type: a primitive, a list of one element type, or a
+// map with typed fields. Optional types end in "?".
+type SigType struct {
+	Primitive string     // string, int, float, bool, keyword, any or map; "" for [..] and {..}
+	Elem      *SigType   // element type of a list
+	Fields    []SigField // fields of a typed map (IsMap)
+	IsMap     bool
+	Optional  bool
+}
+
+var sigPrimitives = map[string]bool{
+	"string": true, "int": true, "float": true, "bool": true, "keyword": true, "any": true, "map": true,
+}
+
+// ParseSignature parses a signature. The error says where parsing stopped.
+func ParseSignature(src string) (*Signature, error) {
+	p := &sigParser{src: src}
+	p.skipSpace()
+	if p.eof() {
+		return nil, fmt.Errorf("empty signature")
+	}
+	sig := &Signature{}
+	if p.peek() == '(' {
+		p.pos++
+		params, err := p.fields(')')
+		if err != nil {
+			return nil, err
+		}
+		sig.Params = params
+		p.skipSpace()
+		if !strings.HasPrefix(p.src[p.pos:], "->") {
+			return nil, p.errorf("expected -> after the parameter list")
+		}
+		p.pos += 2
+	}
+	ret, err := p.typ()
+	if err != nil {
+		return nil, err
+	}
+	sig.Return = ret
+	p.skipSpace()
+	if !p.eof() {
+		return nil, p.errorf("unexpected %q after the signature", p.src[p.pos:])
+	}
+	return sig, nil
+}
+
+// ParamsText renders the parameters as "name type" joined by ", ", types
+// without colons.
+func (s *Signature) ParamsText() string {
+	parts := make([]string, len(s.Params))
+	for i, f := range s.Params {
+		parts[i] = f.Name + " " + f.Type.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// String renders the type without colons: [string], {id int, email string?}.
+func (t *SigType) String() string {
+	var b strings.Builder
+	t.write(&b)
+	return b.String()
+}
+
+func (t *SigType) write(b *strings.Builder) {
+	switch {
+	case t.Elem != nil:
+		b.WriteByte('[')
+		t.Elem.write(b)
+		b.WriteByte(']')
+	case t.IsMap:
+		b.WriteByte('{')
+		for i, f := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Name)
+			b.WriteByte(' ')
+			f.Type.write(b)
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString(t.Primitive)
+	}
+	if t.Optional {
+		b.WriteByte('?')
+	}
+}
+
+type sigParser struct {
+	src string
+	pos int
+}
+
+func (p *sigParser) eof() bool  { return p.pos >= len(p.src) }
+func (p *sigParser) peek() byte { return p.src[p.pos] }
+
+func (p *sigParser) skipSpace() {
+	for !p.eof() && strings.IndexByte(" \t\r\n", p.peek()) >= 0 {
+		p.pos++
+	}
+}
+
+func (p *sigParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("at offset %d: %s", p.pos, fmt.Sprintf(format, args...))
+}
+
+// fields parses "name type" pairs separated by commas (or whitespace) up to
+// the closing byte.
+func (p *sigParser) fields(closing byte) ([]SigField, error) {
+	fields := []SigField{}
+	seen := map[string]bool{}
+	for {
+		p.skipSpace()
+		if p.eof() {
+			return nil, p.errorf("missing %q", string(closing))
+		}
+		if p.peek() == closing {
+			p.pos++
+			return fields, nil
+		}
+		if len(fields) > 0 && p.peek() == ',' {
+			p.pos++
+			p.skipSpace()
+		}
+		name := p.name()
+		if name == "" {
+			if p.eof() {
+				return nil, p.errorf("missing %q", string(closing))
+			}
+			return nil, p.errorf("expected a name, found %q", string(p.peek()))
+		}
+		if seen[name] {
+			return nil, p.errorf("duplicate name %q", name)
+		}
+		seen[name] = true
+		t, err := p.typ()
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, SigField{name, t})
+	}
+}
+
+func (p *sigParser) name() string {
+	start := p.pos
+	for !p.eof() {
+		c := p.peek()
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (p.pos == start || !(c >= '0' && c <= '9' || c == '-' || c == '?' || c == '!')) {
+			break
+		}
+		p.pos++
+	}
+	return p.src[start:p.pos]
+}
+
+func (p *sigParser) typ() (*SigType, error) {
+	p.skipSpace()
+	if p.eof() {
+		return nil, p.errorf("expected a type, found the end")
+	}
+	var t *SigType
+	switch p.peek() {
+	case ':':
+		p.pos++
+		start := p.pos
+		for !p.eof() && p.peek() >= 'a' && p.peek() <= 'z' {
+			p.pos++
+		}
+		name := p.src[start:p.pos]
+		if !sigPrimitives[name] {
+			p.pos = start - 1
+			return nil, p.errorf("unknown type :%s (known: :string :int :float :bool :keyword :any :map)", name)
+		}
+		t = &SigType{Primitive: name}
+	case '[':
+		p.pos++
+		p.skipSpace()
+		if !p.eof() && p.peek() == ']' {
+			return nil, p.errorf("a list type needs an element type, e.g. [:any]")
+		}
+		elem, err := p.typ()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.eof() || p.peek() != ']' {
+			return nil, p.errorf("missing \"]\"")
+		}
+		p.pos++
+		t = &SigType{Elem: elem}
+	case '{':
+		p.pos++
+		fields, err := p.fields('}')
+		if err != nil {
+			return nil, err
+		}
+		t = &SigType{IsMap: true, Fields: fields}
+	default:
+		return nil, p.errorf("expected a type (:string, [..] or {..}), found %q", string(p.peek()))
+	}
+	if !p.eof() && p.peek() == '?' {
+		p.pos++
+		t.Optional = true
+	}
+	return t, nil
+}

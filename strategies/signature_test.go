@@ -1,0 +1,87 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseSignature(t *testing.T) {
+	cases := []struct {
+		src, params, ret string
+	}{
+		{"(query :string, limit :int) -> [:string]", "query string, limit int", "[string]"},
+		{"() -> :any", "", "any"},
+		{":any", "", "any"},
+		{"{name :string, price :float}", "", "{name string, price float}"},
+		{"() -> {name :string, price :float}", "", "{name string, price float}"},
+		{"{}", "", "{}"},
+		{"[:any]", "", "[any]"},
+		{"[{}]", "", "[{}]"},
+		{"{id :int, email :string?}", "", "{id int, email string?}"},
+		{"(user {id :int, name :string}, limit :int) -> [{order_id :int}]", "user {id int, name string}, limit int", "[{order_id int}]"},
+		{"(user_id :int) -> {name :string, orders [:map]}", "user_id int", "{name string, orders [map]}"},
+		{"(query :string, options {limit :int?, sort :string?}) ->\n{results [{id :int, score :float, metadata :map}], total :int}",
+			"query string, options {limit int?, sort string?}", "{results [{id int, score float, metadata map}], total int}"},
+		{"{summary :string, _raw_data [:map]}", "", "{summary string, _raw_data [map]}"},
+		{"(id :int, name :string) -> :bool", "id int, name string", "bool"},
+		{"(status :keyword) -> [:keyword]?", "status keyword", "[keyword]?"},
+		{"  ( a :int b :int )  ->  :int  ", "a int, b int", "int"},
+		{"{user {profile {settings {theme :string}}}}", "", "{user {profile {settings {theme string}}}}"},
+		{"(user-name :string) -> :string", "user-name string", "string"},
+	}
+	for _, c := range cases {
+		sig, err := ParseSignature(c.src)
+		if err != nil {
+			t.Errorf("ParseSignature(%q): %v", c.src, err)
+			continue
+		}
+		if got := sig.ParamsText(); got != c.params {
+			t.Errorf("ParseSignature(%q) params = %q, want %q", c.src, got, c.params)
+		}
+		if got := sig.Return.String(); got != c.ret {
+			t.Errorf("ParseSignature(%q) return = %q, want %q", c.src, got, c.ret)
+		}
+	}
+}
+
+func TestParseSignatureErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"", "empty signature"},
+		{"   ", "empty signature"},
+		{"[]", "at offset 1: a list type needs an element type, e.g. [:any]"},
+		{":str", "at offset 0: unknown type :str"},
+		{"(query :string", `missing ")"`},
+		{"(query :string) [:string]", "at offset 16: expected -> after the parameter list"},
+		{"(query) -> :any", "at offset 6: expected a type"},
+		{"(:string) -> :any", `at offset 1: expected a name, found ":"`},
+		{"(a :int, a :int) -> :any", `duplicate name "a"`},
+		{"{id :int", `missing "}"`},
+		{"[:int", `missing "]"`},
+		{":int :int", "unexpected"},
+		{"string", `expected a type (:string, [..] or {..}), found "s"`},
+		{"() ->", "expected a type, found the end"},
+	}
+	for _, c := range cases {
+		_, err := ParseSignature(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseSignature(%q) error = %v, want it to contain %q", c.src, err, c.want)
+		}
+	}
+}
+
+// FuzzParseSignature: no input panics, and a parsed signature renders
+// without colons.
+func FuzzParseSignature(f *testing.F) {
+	for _, s := range []string{"(query :string, limit :int) -> [:string]", "{a :int?}", "[{}]", ":any", "(a {b [:map]}) -> :bool"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		sig, err := ParseSignature(src)
+		if err != nil {
+			return
+		}
+		if strings.Contains(sig.ParamsText()+sig.Return.String(), ":") {
+			t.Errorf("rendered signature of %q keeps a colon", src)
+		}
+	})
+}

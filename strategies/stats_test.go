@@ -1,0 +1,89 @@
+package strategies
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// chunkAlphabet favours the characters around which pre-tokenization
+// decides piece boundaries: newlines, spaces, "/", punctuation, digits,
+// apostrophes, non-ASCII letters and Unicode spaces.
+var chunkAlphabet = []string{"\n", "\n\n", "\n\n\n", " ", "  ", "\t", "\r\n", "/", ";", ";;", "]", "'s", "'", "a", "Ab", "word", "12345", "é", "\u00a0", "\u2028", "---", "```", ".", "(", "\"", "x/y", "\u0085"}
+
+func randomChunkText(r *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + r.IntN(60) {
+		b.WriteString(chunkAlphabet[r.IntN(len(chunkAlphabet))])
+	}
+	return b.String()
+}
+
+// TestChunkedTokenCount checks that counting a text chunk by chunk gives the
+// count of the whole text, for both tokenizers.
+func TestChunkedTokenCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	texts := []string{"", "a\n\nb", "]\n\n;", "x\n\n/y", "  \n\n  a", "a \n\nb", "'s\n\n's"}
+	for range 3000 {
+		texts = append(texts, randomChunkText(r))
+	}
+	for _, tok := range []string{"o200k_base", "cl100k_base"} {
+		for _, text := range texts {
+			checkChunkedCount(t, tok, text)
+		}
+	}
+}
+
+func checkChunkedCount(t *testing.T, tokenizer, text string) {
+	t.Helper()
+	want, err := CountTokens(tokenizer, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for rest := text; rest != ""; {
+		chunk := rest[:nextChunkEnd(rest)]
+		rest = rest[len(chunk):]
+		n, err := CountTokens(tokenizer, chunk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got += n
+	}
+	if got != want {
+		t.Fatalf("%s: chunks of %q count %d tokens, the whole text %d", tokenizer, text, got, want)
+	}
+	if n, err := countTextTokens(tokenizer, text); err != nil || n != want {
+		t.Fatalf("%s: countTextTokens(%q) = %d, %v; want %d", tokenizer, text, n, err, want)
+	}
+}
+
+func FuzzChunkedTokenCount(f *testing.F) {
+	for _, s := range []string{"a\n\nb", "]\n\n;; x", "x\n\n/y\n\n z", "Turns left: 4\n\n---\nYour"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkChunkedCount(t, "o200k_base", text)
+		checkChunkedCount(t, "cl100k_base", text)
+	})
+}
+
+func TestTokenCacheStaysBounded(t *testing.T) {
+	c := &tokenCache{counts: map[tokenKey]int{}}
+	text := strings.Repeat("x", 1<<20)
+	for i := range 40 {
+		c.put("o200k_base", text+strings.Repeat("y", i), i)
+	}
+	if c.bytes > maxCachedBytes || len(c.counts) != len(c.order) || len(c.counts) == 0 {
+		t.Fatalf("cache holds %d bytes in %d entries (%d in order)", c.bytes, len(c.counts), len(c.order))
+	}
+	if n, ok := c.get("o200k_base", text+strings.Repeat("y", 39)); !ok || n != 39 {
+		t.Errorf("newest entry lost: %d, %v", n, ok)
+	}
+	if _, ok := c.get("o200k_base", text); ok {
+		t.Errorf("oldest entry kept past the bound")
+	}
+	if _, ok := c.get("cl100k_base", text+strings.Repeat("y", 39)); ok {
+		t.Errorf("a count is shared between tokenizers")
+	}
+}
