@@ -152,6 +152,11 @@ func newString(th *Thread, s string) (Value, error) {
 	return String(s), nil
 }
 
+// scan charges for reading n bytes of a string: a step per 64 bytes, so
+// that string functions called in a loop over a long string pay for the
+// scans they repeat.
+func scan(th *Thread, n int) error { return th.Step(1 + int64(n)/64) }
+
 // steps charges one step per element about to be visited.
 func steps(th *Thread, n int) error { return th.Step(int64(n)) }
 

@@ -71,6 +71,9 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return Int(c.Len()), nil
 	case String:
+		if err := scan(th, len(c)); err != nil {
+			return nil, err
+		}
 		return Int(utf8.RuneCountInString(string(c))), nil
 	case NilType:
 		return Int(0), nil

@@ -338,7 +338,7 @@ func builtinPluck(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	for _, e := range elems {
-		v, err := getValue(e, args[0], Nil)
+		v, err := getValue(th, e, args[0], Nil)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package lisp
 
-import "slices"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // Map operations (spec 8.2). Maps keep insertion order; an updated key keeps
 // its place. Keys may be any value: group-by and frequencies produce string
@@ -52,7 +55,7 @@ var mapBuiltins = []*Builtin{
 
 // getValue is get: maps by key, vectors and strings by index, sets by
 // membership; anything else (nil included) has no keys.
-func getValue(coll, key, def Value) (Value, error) {
+func getValue(th *Thread, coll, key, def Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
 		if v, ok := c.Get(key); ok {
@@ -68,6 +71,9 @@ func getValue(coll, key, def Value) (Value, error) {
 		}
 	case String:
 		if i, ok := key.(Int); ok && i >= 0 && int64(i) < int64(len(c)) {
+			if err := scan(th, int(i)*utf8.UTFMax); err != nil {
+				return nil, err
+			}
 			n := Int(0)
 			for _, r := range c {
 				if n == i {
@@ -85,7 +91,7 @@ func builtinGet(th *Thread, args []Value) (Value, error) {
 	if len(args) == 3 {
 		def = args[2]
 	}
-	return getValue(args[0], args[1], def)
+	return getValue(th, args[0], args[1], def)
 }
 
 // pathOf returns the keys of a get-in/assoc-in path.
@@ -112,7 +118,10 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 	missing := &Var{} // a sentinel no collection contains
 	cur := args[0]
 	for _, k := range path {
-		cur, _ = getValue(cur, k, missing)
+		var err error
+		if cur, err = getValue(th, cur, k, missing); err != nil {
+			return nil, err
+		}
 		if cur == Value(missing) {
 			return def, nil
 		}
@@ -194,7 +203,10 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 		return f(coll)
 	}
 	k := path[0]
-	child, _ := getValue(coll, k, Nil)
+	child, err := getValue(th, coll, k, Nil)
+	if err != nil {
+		return nil, err
+	}
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
@@ -220,7 +232,10 @@ func builtinAssocIn(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinUpdate(th *Thread, args []Value) (Value, error) {
-	old, _ := getValue(args[0], args[1], Nil)
+	old, err := getValue(th, args[0], args[1], Nil)
+	if err != nil {
+		return nil, err
+	}
 	v, err := call(th, "update", args[2], append([]Value{old}, args[3:]...)...)
 	if err != nil {
 		return nil, err
@@ -239,7 +254,10 @@ func builtinUpdateIn(th *Thread, args []Value) (Value, error) {
 	}
 	if len(path) == 0 {
 		// As Clojure: an empty path updates the nil key.
-		old, _ := getValue(args[0], Nil, Nil)
+		old, err := getValue(th, args[0], Nil, Nil)
+		if err != nil {
+			return nil, err
+		}
 		v, err := apply(old)
 		if err != nil {
 			return nil, err

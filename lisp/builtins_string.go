@@ -117,6 +117,9 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := scan(th, len(s)); err != nil {
+		return nil, err
+	}
 	n := utf8.RuneCountInString(s)
 	start, err := toInt("subs", args[1])
 	if err != nil {
@@ -162,7 +165,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 			limit = -1
 		}
 	}
-	if err := th.Step(1 + int64(len(s))/64); err != nil {
+	if err := scan(th, len(s)); err != nil {
 		return nil, err
 	}
 	var parts []string
@@ -249,7 +252,7 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.Step(1 + int64(len(s))/64); err != nil {
+	if err := scan(th, len(s)); err != nil {
 		return nil, err
 	}
 	if err := th.Alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
@@ -304,7 +307,7 @@ func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value,
 		if err != nil {
 			return nil, err
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		// Case mapping can change byte lengths, but by a bounded factor.
@@ -333,7 +336,7 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 		if !ok {
 			return nil, TypeErrorf(fn, "a string to look for", args[1])
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		return boolValue(test(s, string(sub))), nil
@@ -350,7 +353,7 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 		if !ok {
 			return nil, TypeErrorf(fn, "a string to look for", args[1])
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		offset := 0 // in bytes
@@ -494,7 +497,7 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		var out string
