@@ -11,7 +11,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test generate lint breaking bench docker run clean
+.PHONY: build test generate lint breaking bench fuzz docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -41,6 +41,12 @@ breaking:
 ## bench: every benchmark, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fuzz: a short run of each fuzz target of the interpreter (FUZZTIME each)
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test ./lisp -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lisp -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME)
 
 ## docker: build the container image (needs a Docker engine)
 docker:

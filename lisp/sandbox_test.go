@@ -29,6 +29,10 @@ func TestSandboxLimits(t *testing.T) {
 		{"println flood", `(loop [] (println "spam spam spam") (recur))`, OutputLimit, ""},
 		{"tool flood", "(loop [] (tool/echo {}) (recur))", ToolCallLimit, ""},
 		{"nested for", "(for [a [1 2 3 4 5 6 7 8 9 10] b [1 2 3 4 5 6 7 8 9 10] c [1 2 3 4 5 6 7 8 9 10] d [1 2 3 4 5 6 7 8 9 10] e [1 2 3 4 5 6 7 8 9 10]] 1)", StepLimit, ""},
+		{"exponential sharing", "(loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))", MemoryLimit, ""},
+		{"exponential sharing in maps", "(loop [m {:a 1} i 0] (if (< i 60) (recur {:l m :r m} (inc i)) (count (str m))))", MemoryLimit, ""},
+		{"exponential sharing by conj", "(reduce (fn [acc _] (conj acc acc)) [] (range 60))", MemoryLimit, "range"},
+		{"shared closure captures", "(loop [f (fn [] 1) i 0] (if (< i 60) (recur (let [g f h f] (fn [] [g h])) (inc i)) f))", MemoryLimit, ""},
 		{"deep nesting in source", strings.Repeat("(", 100_000) + strings.Repeat(")", 100_000), ParseError, ""},
 		{"deep vectors in source", strings.Repeat("[", 100_000), ParseError, ""},
 	}
@@ -41,7 +45,7 @@ func TestSandboxLimits(t *testing.T) {
 			}
 			res := run(t, c.src, Env{Limits: small, Tools: []string{"echo"}, Host: echoHost()})
 			if res.Err == nil {
-				t.Fatalf("succeeded with %s", Repr(res.Value))
+				t.Fatalf("succeeded with a %s", TypeLabel(res.Value))
 			}
 			if c.kind == "" {
 				if k := res.Err.Kind; k != StepLimit && k != MemoryLimit {

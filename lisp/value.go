@@ -106,8 +106,9 @@ func Truthy(v Value) bool {
 // array, so building a vector one element at a time in a loop is amortized
 // O(1) per element while every earlier version stays unchanged.
 type Vector struct {
-	elems []Value
-	tail  *vectorTail
+	elems  []Value
+	tail   *vectorTail
+	weight int64 // see Weight
 }
 
 // vectorTail records how far any vector has extended a shared backing array.
@@ -118,7 +119,11 @@ var EmptyVector = &Vector{}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
-	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}}
+	w := int64(1)
+	for _, e := range elems {
+		w = addWeight(w, Weight(e))
+	}
+	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}, weight: w}
 }
 
 // Len is the number of elements.
@@ -135,12 +140,12 @@ func (v *Vector) Conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.Weight(), Weight(x))}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}}
+	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}, weight: addWeight(v.Weight(), Weight(x))}
 }
 
 // MapEntry is one key/value pair of a map.
@@ -151,6 +156,7 @@ type MapEntry struct{ Key, Val Value }
 type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries
+	weight  int64       // see Weight
 }
 
 // EmptyMap is the map {}.
@@ -202,16 +208,18 @@ type MapBuilder struct{ m *Map }
 
 // NewMapBuilder returns a builder with room for n entries.
 func NewMapBuilder(n int) *MapBuilder {
-	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), index: make(map[any]int, n)}}
+	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), index: make(map[any]int, n), weight: 1}}
 }
 
 // Set adds or replaces an entry; a replaced key keeps its position.
 func (b *MapBuilder) Set(k, v Value) {
 	hk := HashKey(k)
 	if i, ok := b.m.index[hk]; ok {
+		b.m.weight = addWeight(b.m.weight-Weight(b.m.entries[i].Val), Weight(v))
 		b.m.entries[i].Val = v
 		return
 	}
+	b.m.weight = addWeight(b.m.weight, addWeight(Weight(k), Weight(v)))
 	b.m.index[hk] = len(b.m.entries)
 	b.m.entries = append(b.m.entries, MapEntry{k, v})
 }
@@ -239,8 +247,9 @@ func (b *MapBuilder) Map() *Map {
 // Set is an immutable set that remembers insertion order internally; printing
 // and rendering order elements by their text where the spec asks for it.
 type Set struct {
-	elems []Value
-	index map[any]int
+	elems  []Value
+	index  map[any]int
+	weight int64 // see Weight
 }
 
 // EmptySet is the set #{}.
@@ -248,7 +257,7 @@ var EmptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems))}
+	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems)), weight: 1}
 	for _, e := range elems {
 		s.add(e)
 	}
@@ -262,6 +271,7 @@ func (s *Set) add(e Value) {
 	}
 	s.index[hk] = len(s.elems)
 	s.elems = append(s.elems, e)
+	s.weight = addWeight(s.weight, Weight(e))
 }
 
 // Len is the number of elements.
@@ -503,4 +513,53 @@ func TypeLabel(v Value) string {
 		return "#fn[...]"
 	}
 	return v.TypeName()
+}
+
+// Weight is the size of a value as if every shared part were copied: about
+// the length of its printed text. Values are immutable and share structure,
+// so a few cheap steps can build a value that is enormous when printed,
+// compared or hashed ([v v] doubled thirty times); the evaluator refuses
+// values whose weight passes MaxValueWeight. Collections compute their weight
+// when built, so asking is O(1).
+func Weight(v Value) int64 {
+	switch v := v.(type) {
+	case *Vector:
+		return v.Weight()
+	case *Map:
+		if v.weight == 0 {
+			return 1
+		}
+		return v.weight
+	case *Set:
+		if v.weight == 0 {
+			return 1
+		}
+		return v.weight
+	case String:
+		return int64(len(v)) + 1
+	case interface{ Weight() int64 }:
+		return v.Weight()
+	}
+	return 1
+}
+
+// Weight is the vector's weight (see the function Weight).
+func (v *Vector) Weight() int64 {
+	if v.weight == 0 {
+		return 1
+	}
+	return v.weight
+}
+
+// MaxValueWeight bounds the weight of any value a program builds.
+const MaxValueWeight = 64 << 20
+
+// addWeight adds saturating at a bound far above MaxValueWeight, so weights
+// never overflow.
+func addWeight(a, b int64) int64 {
+	const ceiling = 1 << 60
+	if a > ceiling-b {
+		return ceiling
+	}
+	return a + b
 }
