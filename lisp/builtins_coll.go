@@ -157,7 +157,33 @@ func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 	if err := th.AllocVector(0); err != nil {
 		return nil, err
 	}
+	if v, ok := parent.(*Vector); ok && len(elems) == v.Len() {
+		return subVector(v, i, j), nil
+	}
 	return NewVector(elems[i:j:j]), nil
+}
+
+// subVector is v's items i..j. Its weight comes from whichever side is
+// shorter, the items kept or the items dropped, so that (rest v) and
+// (pop v) in a loop stay O(1) per step.
+func subVector(v *Vector, i, j int) *Vector {
+	elems := v.elems[i:j:j]
+	dropped := v.Len() - (j - i)
+	w := v.Weight()
+	if j-i <= dropped || w >= 1<<59 {
+		w = 1
+		for _, e := range elems {
+			w = addWeight(w, Weight(e))
+		}
+	} else {
+		for _, e := range v.elems[:i] {
+			w -= Weight(e)
+		}
+		for _, e := range v.elems[j:] {
+			w -= Weight(e)
+		}
+	}
+	return &Vector{elems: elems, tail: &vectorTail{used: j - i}, weight: w}
 }
 
 func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {

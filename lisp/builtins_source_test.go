@@ -143,7 +143,7 @@ func TestCombinedFunctionsSurviveMemory(t *testing.T) {
 	}
 	wire := turn1.Memory.Encode()
 	for _, w := range wire {
-		if !strings.HasPrefix(w.Value, "(") {
+		if w.IsFn && !strings.HasPrefix(w.Value, "(") {
 			t.Errorf("%s travels as %q, not as source", w.Name, w.Value)
 		}
 	}

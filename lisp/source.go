@@ -49,6 +49,8 @@ func unstorable(v Value) (Value, bool) {
 		return unstorableIn(v.free)
 	case *predicateCombinator:
 		return unstorableIn(v.preds)
+	case *combined:
+		return unstorableIn(v.args)
 	case *wherePredicate:
 		return unstorable(v.value)
 	case *Vector:
