@@ -23,19 +23,6 @@ const maxPatternBytes = 256
 // TypeName implements Value.
 func (*Regex) TypeName() string { return "regex" }
 
-// Pattern is the pattern text.
-func (r *Regex) Pattern() string { return r.source }
-
-// Source is PTC-Lisp source that builds the regex again, (re-pattern
-// "\\d+"), so that a regex kept in memory survives the wire.
-func (r *Regex) Source() string {
-	var b strings.Builder
-	b.WriteString("(re-pattern ")
-	writeQuoted(&b, r.source)
-	b.WriteByte(')')
-	return b.String()
-}
-
 // WriteRepr prints the regex as Clojure does: #"pattern".
 func (r *Regex) WriteRepr(b *strings.Builder) {
 	b.WriteString(`#"`)
