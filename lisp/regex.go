@@ -7,8 +7,8 @@ import (
 )
 
 // Regex is a compiled regular expression, built by re-pattern. It is an
-// opaque value (spec 8.10): it prints as #"pattern" but has no literal
-// syntax. Go's RE2 engine matches in time linear in the input, so there is
+// opaque value (spec 8.10) that prints as #"pattern", which the reader
+// reads back (so regexes survive memory serialization). Go's RE2 engine matches in time linear in the input, so there is
 // no backtracking to bound; what it cannot express (lookaround,
 // backreferences) is reported when the pattern is compiled.
 type Regex struct {
