@@ -483,14 +483,32 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
-	out, err := makeSlice(th, len(elems))
+	return sortedBy(th, s, elems, elems)
+}
+
+// sortedBy returns items ordered by their keys, stably: equal keys keep the
+// items' order. Sorting positions with the position as the last tie-break
+// is stable with Go's (faster, unstable) pattern-defeating quicksort.
+func sortedBy(th *Thread, s *sorter, keys, items []Value) (Value, error) {
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := s.compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	if s.err != nil {
+		return nil, s.err
+	}
+	out, err := makeSlice(th, len(items))
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, elems...)
-	slices.SortStableFunc(out, s.compare)
-	if s.err != nil {
-		return nil, s.err
+	for _, i := range order {
+		out = append(out, items[i])
 	}
 	return NewVector(out), nil
 }
@@ -515,8 +533,7 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
-	type keyed struct{ key, item Value }
-	ks := make([]keyed, len(elems))
+	keys := make([]Value, len(elems))
 	for i, e := range elems {
 		k, err := call(th, "sort-by", keyfn, e)
 		if err != nil {
@@ -525,20 +542,9 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
-		ks[i] = keyed{k, e}
+		keys[i] = k
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return s.compare(a.key, b.key) })
-	if s.err != nil {
-		return nil, s.err
-	}
-	out, err := makeSlice(th, len(ks))
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range ks {
-		out = append(out, k.item)
-	}
-	return NewVector(out), nil
+	return sortedBy(th, s, keys, elems)
 }
 
 func builtinReverse(th *Thread, args []Value) (Value, error) {
