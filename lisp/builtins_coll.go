@@ -585,15 +585,27 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
-		if err := chargeCopy(th, c.Len(), len(xs), costElem); err != nil {
-			return nil, err
-		}
 		if _, err := weighAll(th, xs); err != nil {
 			return nil, err
 		}
-		all := append(slices.Clone(c.elems), xs...)
-		return NewSet(all), nil
+		for _, x := range xs {
+			copied := 0
+			if c.ConjCopies(x) {
+				copied = c.Len()
+			}
+			if err := chargeCopy(th, copied, 1, costElem); err != nil {
+				return nil, err
+			}
+			c = c.Conj(x)
+		}
+		return c, nil
 	case *Map:
+		if len(xs) == 1 {
+			if pair, ok := xs[0].(*Vector); ok && pair.Len() == 2 {
+				// One entry: the in-place growth of assoc, not a copy.
+				return assocValue(th, "conj", c, pair.elems[0], pair.elems[1])
+			}
+		}
 		b := NewMapBuilder(c.Len() + len(xs))
 		b.AddAll(c)
 		for _, x := range xs {

@@ -133,7 +133,11 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
-		if err := chargeCopy(th, c.Len(), 1, costMapEntry); err != nil {
+		copied := 0
+		if c.AssocCopies(key) {
+			copied = c.Len()
+		}
+		if err := chargeCopy(th, copied, 1, costMapEntry); err != nil {
 			return nil, err
 		}
 		return c.Assoc(key, val), nil
