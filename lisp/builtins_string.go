@@ -3,6 +3,7 @@ package lisp
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -571,4 +572,25 @@ func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (st
 	}
 	b.WriteString(s[prev:])
 	return b.String(), nil
+}
+
+// stringNamespaceOnly holds the clojure.string functions whose bare name
+// means something else in core: (clojure.string/reverse "abc") is "cba",
+// while (reverse "abc") is the characters in reverse order.
+var stringNamespaceOnly = map[string]*Builtin{
+	"reverse": {Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order",
+		Category: "string", MinArgs: 1, MaxArgs: 1, Fn: builtinStringReverse},
+}
+
+func builtinStringReverse(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok {
+		return nil, TypeErrorf("clojure.string/reverse", "a string", args[0])
+	}
+	if err := th.AllocString(len(s)); err != nil {
+		return nil, err
+	}
+	r := []rune(string(s))
+	slices.Reverse(r)
+	return String(r), nil
 }
