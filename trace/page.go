@@ -1,0 +1,239 @@
+package trace
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Width is the number of columns of the text: every box's top and bottom
+// rule is this wide, and no content line is longer.
+const Width = 80
+
+// Layout of a box: a left border "│ " before every content line, labels at
+// column 0 of the content and their text indented by textIndent.
+const (
+	borderWidth = 2 // "│ "
+	textIndent  = 2
+	tabStop     = 4
+)
+
+// contMark starts a continuation line: the part of a line too long for the
+// box, so the reader can tell a wrapped line from two lines.
+const contMark = "↪ "
+
+// Style says how the text is decorated.
+type Style struct {
+	// Color adds ANSI colour codes: box rules dim, titles bold, success
+	// green, errors red, labels cyan. The layout is the same either way.
+	Color bool
+}
+
+// ANSI SGR sequences of the palette.
+const (
+	sgrReset = "\x1b[0m"
+	sgrBold  = "\x1b[1m"
+	sgrDim   = "\x1b[2m"
+	sgrRed   = "\x1b[31m"
+	sgrGreen = "\x1b[32m"
+	sgrCyan  = "\x1b[36m"
+)
+
+// page accumulates the rendered text, one box after another.
+type page struct {
+	b     strings.Builder
+	style Style
+}
+
+// paint wraps s in the SGR code when colour is on.
+func (p *page) paint(code, s string) string {
+	if !p.style.Color || code == "" || s == "" {
+		return s
+	}
+	return code + s + sgrReset
+}
+
+// open starts a box: "┌─ " then the title parts joined by " · ", then a
+// rule to Width columns. A part may carry its own colour; widths count what
+// is visible.
+func (p *page) open(parts ...titlePart) {
+	if p.b.Len() > 0 {
+		p.b.WriteByte('\n')
+	}
+	p.b.WriteString(p.paint(sgrDim, "┌─ "))
+	used := 3
+	for i, part := range parts {
+		if i > 0 {
+			p.b.WriteString(p.paint(sgrDim, " · "))
+			used += 3
+		}
+		text := clip(sanitize(strings.ReplaceAll(part.text, "\n", " ")), Width-used-2)
+		p.b.WriteString(p.paint(part.code, text))
+		used += utf8.RuneCountInString(text)
+	}
+	p.b.WriteString(p.paint(sgrDim, " "+strings.Repeat("─", max(Width-used-1, 1))))
+	p.b.WriteByte('\n')
+}
+
+// titlePart is one part of a box title and its colour code ("" for none).
+type titlePart struct{ text, code string }
+
+func plain(s string) titlePart { return titlePart{s, ""} }
+
+// close ends a box with a rule of Width columns.
+func (p *page) close() {
+	p.b.WriteString(p.paint(sgrDim, "└"+strings.Repeat("─", Width-1)))
+	p.b.WriteByte('\n')
+}
+
+// label writes a section heading inside a box.
+func (p *page) label(s string) {
+	p.line(p.paint(sgrCyan, s))
+}
+
+// field writes "label: value" with the value wrapped under the label's
+// text indent when it is long.
+func (p *page) field(label, value, code string) {
+	head := label + ": "
+	lines := wrap(sanitize(value), Width-borderWidth-len(head), Width-borderWidth-textIndent)
+	for i, l := range lines {
+		if i == 0 {
+			p.line(p.paint(sgrCyan, label+":") + " " + p.paint(code, l))
+			continue
+		}
+		p.line(strings.Repeat(" ", textIndent) + p.paint(code, l))
+	}
+}
+
+// text writes s indented by indent columns, each of its lines wrapped to
+// the box.
+func (p *page) text(indent int, s, code string) {
+	avail := Width - borderWidth - indent
+	for _, l := range wrap(sanitize(s), avail, avail) {
+		p.line(strings.Repeat(" ", indent) + p.paint(code, l))
+	}
+}
+
+// line writes one content line after the border; trailing spaces are
+// dropped so that the text has none.
+func (p *page) line(s string) {
+	p.b.WriteString(p.paint(sgrDim, "│"))
+	if s = strings.TrimRight(s, " "); s != "" {
+		p.b.WriteByte(' ')
+		p.b.WriteString(s)
+	}
+	p.b.WriteByte('\n')
+}
+
+// wrap splits s into lines at its newlines, then splits every line longer
+// than the space it has: first, columns for the first line, then rest for
+// every further line, which begins with contMark. A line breaks at its last
+// space within the limit when that space lies in the second half (the space
+// itself is not shown), else exactly at the limit.
+func wrap(s string, first, rest int) []string {
+	var out []string
+	for i, l := range strings.Split(s, "\n") {
+		avail := rest
+		if i == 0 {
+			avail = first
+		}
+		out = append(out, wrapLine(expandTabs(l), avail, rest)...)
+	}
+	return out
+}
+
+func wrapLine(l string, avail, rest int) []string {
+	var out []string
+	prefix := ""
+	for {
+		r := []rune(l)
+		if len(r) <= avail {
+			return append(out, prefix+l)
+		}
+		cut, skip := avail, 0
+		if sp := lastSpace(r[:avail+1]); sp > avail/2 {
+			cut, skip = sp, 1
+		}
+		out = append(out, prefix+string(r[:cut]))
+		l = string(r[cut+skip:])
+		prefix = contMark
+		avail = rest - utf8.RuneCountInString(contMark)
+	}
+}
+
+func lastSpace(r []rune) int {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}
+
+// expandTabs replaces each tab with the spaces up to the next tab stop, so
+// that a line's width is its number of runes.
+func expandTabs(l string) string {
+	if !strings.Contains(l, "\t") {
+		return l
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range l {
+		if r == '\t' {
+			n := tabStop - col%tabStop
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// sanitize makes text safe to print on a terminal: a carriage return before
+// a newline is dropped, and every other control character (an escape
+// sequence in a program's output would restyle or move the cursor) is shown
+// as its escape \xNN or \u00NN. Newlines and tabs stay. Invalid UTF-8 shows
+// as U+FFFD.
+func sanitize(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
+		case r < 0x80 && isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	if r == '\n' || r == '\t' {
+		return false
+	}
+	return r < 0x20 || (r >= 0x7f && r < 0xa0)
+}
+
+// clip cuts s to n runes, ending it with "…" when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(n-1, 0)]) + "…"
+}
