@@ -61,6 +61,9 @@ func TestRenderTraceCompressedIsToMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := boxContents(tr.GetText())
+	if len(tm.GetMessages()) != 2 {
+		t.Fatalf("ToMessages sent %d messages, want SYSTEM and USER", len(tm.GetMessages()))
+	}
 	var want []string
 	for _, m := range tm.GetMessages() {
 		want = append(want, m.GetContent())

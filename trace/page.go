@@ -3,7 +3,10 @@ package trace
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // Width is the number of columns of the text: every box's top and bottom
@@ -69,7 +72,7 @@ func (p *page) open(parts ...titlePart) {
 		}
 		text := clip(sanitize(strings.ReplaceAll(part.text, "\n", " ")), Width-used-2)
 		p.b.WriteString(p.paint(part.code, text))
-		used += utf8.RuneCountInString(text)
+		used += stringWidth(text)
 	}
 	p.b.WriteString(p.paint(sgrDim, " "+strings.Repeat("─", max(Width-used-1, 1))))
 	p.b.WriteByte('\n')
@@ -125,11 +128,12 @@ func (p *page) line(s string) {
 	p.b.WriteByte('\n')
 }
 
-// wrap splits s into lines at its newlines, then splits every line longer
-// than the space it has: first, columns for the first line, then rest for
-// every further line, which begins with contMark. A line breaks at its last
-// space within the limit when that space lies in the second half (the space
-// itself is not shown), else exactly at the limit.
+// wrap splits s into lines at its newlines, then splits every line wider
+// than the columns it has: first for the first line, rest for every further
+// line, which begins with contMark. A line breaks at its last space within
+// the limit when that space lies in the second half (the space itself is
+// not shown), else exactly at the limit. Widths are terminal columns (see
+// runeWidth).
 func wrap(s string, first, rest int) []string {
 	var out []string
 	for i, l := range strings.Split(s, "\n") {
@@ -147,27 +151,57 @@ func wrapLine(l string, avail, rest int) []string {
 	prefix := ""
 	for {
 		r := []rune(l)
-		if len(r) <= avail {
+		cut, cols, space, spaceCol := len(r), 0, -1, 0
+		for i, c := range r {
+			w := runeWidth(c)
+			if cols+w > avail {
+				cut = i
+				break
+			}
+			if c == ' ' {
+				space, spaceCol = i, cols
+			}
+			cols += w
+		}
+		if cut == len(r) {
 			return append(out, prefix+l)
 		}
-		cut, skip := avail, 0
-		if sp := lastSpace(r[:avail+1]); sp > avail/2 {
-			cut, skip = sp, 1
+		skip := 0
+		switch {
+		case r[cut] == ' ':
+			skip = 1
+		case space > 0 && spaceCol > avail/2:
+			cut, skip = space, 1
+		case cut == 0:
+			cut = 1 // a rune wider than the space left still moves on
 		}
 		out = append(out, prefix+string(r[:cut]))
 		l = string(r[cut+skip:])
 		prefix = contMark
-		avail = rest - utf8.RuneCountInString(contMark)
+		avail = rest - stringWidth(contMark)
 	}
 }
 
-func lastSpace(r []rune) int {
-	for i := len(r) - 1; i >= 0; i-- {
-		if r[i] == ' ' {
-			return i
-		}
+// runeWidth is the number of terminal columns r takes: two for East Asian
+// wide and fullwidth characters (most emoji among them), none for combining
+// marks and format characters, one otherwise.
+func runeWidth(r rune) int {
+	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+		return 0
 	}
-	return -1
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+func stringWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
 }
 
 // expandTabs replaces each tab with the spaces up to the next tab stop, so
@@ -229,11 +263,20 @@ func isControl(r rune) bool {
 	return r < 0x20 || (r >= 0x7f && r < 0xa0)
 }
 
-// clip cuts s to n runes, ending it with "…" when cut.
+// clip cuts s to n columns, ending it with "…" when cut.
 func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if stringWidth(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:max(n-1, 0)]) + "…"
+	var b strings.Builder
+	cols := 0
+	for _, r := range s {
+		w := runeWidth(r)
+		if cols+w > n-1 {
+			break
+		}
+		b.WriteRune(r)
+		cols += w
+	}
+	return b.String() + "…"
 }

@@ -193,7 +193,7 @@ func checkLayout(t *testing.T, text string, color bool) {
 	}
 	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		visible := stripSGR(line)
-		if n := len([]rune(visible)); n > Width {
+		if n := stringWidth(visible); n > Width {
 			t.Errorf("line %d is %d columns wide: %q", i+1, n, visible)
 		}
 		if visible != "" && !strings.ContainsAny(visible[:len("│")], "│┌└") {
