@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,5 +112,23 @@ func TestTraceCommandHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"trace", "-h"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "Usage: ptc-sidecar trace [flags] FILE") {
 		t.Errorf("code %d, stdout %q", code, out.String())
+	}
+}
+
+// The examples of docs/TRACE.md are the command's output on the test run,
+// so the documentation cannot drift from the code.
+func TestTraceDocExamples(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "TRACE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{traceRun}, {"--view", "compressed", traceRun}} {
+		code, out, errOut := runTraceCommand(t, false, nil, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: code %d, stderr %q", args, code, errOut)
+		}
+		if !strings.Contains(string(doc), "```\n"+out+"```\n") {
+			t.Errorf("docs/TRACE.md lacks the output of trace %v:\n%s", args, out)
+		}
 	}
 }
