@@ -134,6 +134,26 @@ func chatRun(t *testing.T) *strategies.Request {
 	}
 }
 
+// firstCall is the request before the first turn; its turn numbers are
+// left for the trace to count.
+func firstCall(t *testing.T) *strategies.Request {
+	req := productRun(t)
+	req.Turns = nil
+	req.Memory = req.Memory[2:]
+	return req
+}
+
+// unnumbered is a run whose caller did not number its turns.
+func unnumbered(t *testing.T) *strategies.Request {
+	req := productRun(t)
+	req.Memory = nil
+	for i := range req.Turns {
+		req.Turns[i].Number = 0
+		req.Turns[i].Duration = 0
+	}
+	return req
+}
+
 func TestGolden(t *testing.T) {
 	cases := []struct {
 		name       string
@@ -151,6 +171,8 @@ func TestGolden(t *testing.T) {
 		{name: "failed_turn_compressed", req: failingRun, view: ViewCompressed},
 		{name: "color", req: failingRun, view: ViewTurns, usage: true, style: Style{Color: true}},
 		{name: "chat_turns", req: chatRun, view: ViewTurns},
+		{name: "no_turns_usage", req: firstCall, view: ViewTurns, usage: true},
+		{name: "unnumbered", req: unnumbered, view: ViewTurns},
 		{name: "chat_compressed_usage", req: chatRun, view: ViewCompressed, usage: true},
 	}
 	for _, c := range cases {
