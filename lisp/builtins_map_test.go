@@ -157,3 +157,38 @@ func TestAggregation(t *testing.T) {
 		{name: "contains?", args: []Value{str("abc"), str("a")}, kind: TypeError, want: "contains? expected"},
 	})
 }
+
+// TestBuildingByAssocFitsTheBudget builds a map, a set and a vector one
+// item at a time, as (reduce #(assoc %1 %2 1) {} xs) does: the copies are
+// paid in steps and only the growth in memory, so a thousand entries fit
+// the default budgets.
+func TestBuildingByAssocFitsTheBudget(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		start Value
+		add   func(coll Value, i int) []Value
+	}{
+		{"assoc", hashMap(), func(m Value, i int) []Value { return []Value{m, Int(i), Int(i)} }},
+		{"conj", set(), func(s Value, i int) []Value { return []Value{s, Int(i)} }},
+		{"conj", hashMap(), func(m Value, i int) []Value { return []Value{m, ints(int64(i), 1)} }},
+		{"conj", vec(), func(v Value, i int) []Value { return []Value{v, Int(i)} }},
+	} {
+		th := newTestThread()
+		coll := c.start
+		var err error
+		for i := range 1000 {
+			if coll, err = callBuiltin(th, c.name, c.add(coll, i)...); err != nil {
+				t.Fatalf("%s #%d onto %s: %v", c.name, i, c.start.TypeName(), err)
+			}
+		}
+		if n, _ := callBuiltin(th, "count", coll); n != Int(1000) {
+			t.Fatalf("%s built %v items", c.name, n)
+		}
+		if used := th.AllocatedBytes(); used > 1<<20 {
+			t.Errorf("%s of 1000 items onto a %s charged %d bytes", c.name, c.start.TypeName(), used)
+		}
+		if _, isVec := c.start.(*Vector); !isVec && th.StepsUsed() < 1000*999/2 {
+			t.Errorf("the copies of %s onto a %s were not charged in steps: %d", c.name, c.start.TypeName(), th.StepsUsed())
+		}
+	}
+}
