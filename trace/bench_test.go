@@ -60,3 +60,21 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// A long single-line print (a program dumping data) wraps in linear time.
+func BenchmarkRenderLongPrint(b *testing.B) {
+	o, err := strategies.Normalize(strategies.RawOptions{SystemPrompt: "s"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := &strategies.Request{Options: o, Turns: []strategies.Turn{{
+		Number: 1, Program: "(println data/rows)", Success: true, Result: lisp.Nil,
+		Prints: []string{strings.Repeat("[{:id 1 :name \"row\"} ", 50_000)}, // 1 MB
+	}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Render(req, ViewTurns, false, false, Style{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

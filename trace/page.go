@@ -66,17 +66,26 @@ func (p *page) open(parts ...titlePart) {
 	p.b.WriteString(p.paint(sgrDim, "┌─ "))
 	used := 3
 	for i, part := range parts {
+		sep := ""
 		if i > 0 {
-			p.b.WriteString(p.paint(sgrDim, " · "))
-			used += 3
+			sep = " · "
 		}
-		text := clip(sanitize(strings.ReplaceAll(part.text, "\n", " ")), Width-used-2)
+		// Keep room for the separator, one column of text and " ─".
+		room := Width - used - len([]rune(sep)) - 2
+		if room < 1 {
+			break // a long title drops its last parts
+		}
+		text := clip(sanitize(titleSpaces.Replace(part.text)), room)
+		p.b.WriteString(p.paint(sgrDim, sep))
 		p.b.WriteString(p.paint(part.code, text))
-		used += stringWidth(text)
+		used += len([]rune(sep)) + stringWidth(text)
 	}
 	p.b.WriteString(p.paint(sgrDim, " "+strings.Repeat("─", max(Width-used-1, 1))))
 	p.b.WriteByte('\n')
 }
+
+// titleSpaces keeps a title on one line.
+var titleSpaces = strings.NewReplacer("\n", " ", "\t", " ")
 
 // titlePart is one part of a box title and its colour code ("" for none).
 type titlePart struct{ text, code string }
@@ -147,10 +156,14 @@ func wrap(s string, first, rest int) []string {
 }
 
 func wrapLine(l string, avail, rest int) []string {
+	if len(l) <= avail {
+		// No rune is wider in columns than in UTF-8 bytes.
+		return []string{l}
+	}
+	r := []rune(l)
 	var out []string
 	prefix := ""
 	for {
-		r := []rune(l)
 		cut, cols, space, spaceCol := len(r), 0, -1, 0
 		for i, c := range r {
 			w := runeWidth(c)
@@ -164,7 +177,7 @@ func wrapLine(l string, avail, rest int) []string {
 			cols += w
 		}
 		if cut == len(r) {
-			return append(out, prefix+l)
+			return append(out, prefix+string(r))
 		}
 		skip := 0
 		switch {
@@ -176,7 +189,7 @@ func wrapLine(l string, avail, rest int) []string {
 			cut = 1 // a rune wider than the space left still moves on
 		}
 		out = append(out, prefix+string(r[:cut]))
-		l = string(r[cut+skip:])
+		r = r[cut+skip:]
 		prefix = contMark
 		avail = rest - stringWidth(contMark)
 	}
@@ -186,6 +199,9 @@ func wrapLine(l string, avail, rest int) []string {
 // wide and fullwidth characters (most emoji among them), none for combining
 // marks and format characters, one otherwise.
 func runeWidth(r rune) int {
+	if r < 0x300 {
+		return 1 // Latin, before the first combining mark: the common case
+	}
 	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
 		return 0
 	}

@@ -86,6 +86,16 @@ func FuzzRenderLayout(f *testing.F) {
 			},
 			Memory: []strategies.Binding{{Name: tool, Value: lisp.String(print)}, {Name: tool, IsFn: true, Params: []string{message}, Docstring: raw}},
 		}
+		chat := &strategies.Request{Options: o, History: []strategies.ChatMessage{
+			{Role: tool, Content: program, Source: message, SenderID: print, Reasoning: raw,
+				ToolCalls: []strategies.ChatToolCall{{ID: message, Name: tool, Arguments: print}}},
+			{Role: strings.Repeat(tool, 40), Source: strings.Repeat(message, 40), SenderID: print, ToolCallID: raw},
+		}}
+		text, err := Render(chat, ViewTurns, false, false, Style{Color: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLayout(t, text, true)
 		for _, view := range []View{ViewTurns, ViewCompressed} {
 			text, err := Render(req, view, true, false, Style{})
 			if err != nil {
