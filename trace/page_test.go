@@ -105,3 +105,26 @@ func FuzzRenderLayout(f *testing.F) {
 		}
 	})
 }
+
+// Zero values everywhere (what a sparse JSON log decodes to) render.
+func TestRenderZeroValues(t *testing.T) {
+	o, err := strategies.Normalize(strategies.RawOptions{SystemPrompt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &strategies.Request{
+		Options: o,
+		Turns:   []strategies.Turn{{ToolCalls: []strategies.ToolCall{{}}}, {Success: true}},
+		Memory:  []strategies.Binding{{}, {IsFn: true}},
+	}
+	for _, view := range []View{ViewTurns, ViewCompressed} {
+		text, err := Render(req, view, true, true, Style{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLayout(t, text, false)
+		if view == ViewTurns && !strings.Contains(text, "│   #0 ()\n│     → nil\n") {
+			t.Errorf("an empty tool call renders as:\n%s", text)
+		}
+	}
+}
