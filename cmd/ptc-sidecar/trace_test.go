@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
 
 var traceRun = filepath.Join("testdata", "trace_run.json")
@@ -130,5 +134,21 @@ func TestTraceDocExamples(t *testing.T) {
 		if !strings.Contains(string(doc), "```\n"+out+"```\n") {
 			t.Errorf("docs/TRACE.md lacks the output of trace %v:\n%s", args, out)
 		}
+	}
+}
+
+// A logged ToMessagesRequest is a valid input: its fields are those of a
+// RenderTraceRequest.
+func TestTraceCommandReadsToMessagesLog(t *testing.T) {
+	logged, err := protojson.Marshal(&ptcsidecarv1.ToMessagesRequest{
+		Options: &ptcsidecarv1.Options{Strategy: "loop-slice"},
+		History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "hello"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runTraceCommand(t, false, nil, string(logged), "--view", "compressed", "-")
+	if code != 0 || !strings.Contains(out, "┌─ Message 1/1 · USER") || !strings.Contains(out, "│ hello\n") {
+		t.Errorf("code %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 }
