@@ -11,11 +11,12 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from ptcsidecar.v1 import chat_pb2 as ptcsidecar_dot_v1_dot_chat__pb2
 from ptcsidecar.v1 import compression_pb2 as ptcsidecar_dot_v1_dot_compression__pb2
 from ptcsidecar.v1 import turn_pb2 as ptcsidecar_dot_v1_dot_turn__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19ptcsidecar/v1/trace.proto\x12\rptcsidecar.v1\x1a\x1fptcsidecar/v1/compression.proto\x1a\x18ptcsidecar/v1/turn.proto\"\xdc\x01\n\x12RenderTraceRequest\x12)\n\x05turns\x18\x01 \x03(\x0b\x32\x13.ptcsidecar.v1.TurnR\x05turns\x12-\n\x06memory\x18\x02 \x01(\x0b\x32\x15.ptcsidecar.v1.MemoryR\x06memory\x12\x30\n\x07options\x18\x03 \x01(\x0b\x32\x16.ptcsidecar.v1.OptionsR\x07options\x12\x12\n\x04view\x18\x04 \x01(\tR\x04view\x12\x10\n\x03raw\x18\x05 \x01(\x08R\x03raw\x12\x14\n\x05usage\x18\x06 \x01(\x08R\x05usage\")\n\x13RenderTraceResponse\x12\x12\n\x04text\x18\x01 \x01(\tR\x04textBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19ptcsidecar/v1/trace.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/chat.proto\x1a\x1fptcsidecar/v1/compression.proto\x1a\x18ptcsidecar/v1/turn.proto\"\x92\x02\n\x12RenderTraceRequest\x12)\n\x05turns\x18\x01 \x03(\x0b\x32\x13.ptcsidecar.v1.TurnR\x05turns\x12-\n\x06memory\x18\x02 \x01(\x0b\x32\x15.ptcsidecar.v1.MemoryR\x06memory\x12\x30\n\x07options\x18\x03 \x01(\x0b\x32\x16.ptcsidecar.v1.OptionsR\x07options\x12\x12\n\x04view\x18\x04 \x01(\tR\x04view\x12\x10\n\x03raw\x18\x05 \x01(\x08R\x03raw\x12\x14\n\x05usage\x18\x06 \x01(\x08R\x05usage\x12\x34\n\x07history\x18\x07 \x03(\x0b\x32\x1a.ptcsidecar.v1.ChatMessageR\x07history\")\n\x13RenderTraceResponse\x12\x12\n\x04text\x18\x01 \x01(\tR\x04textBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ptcsidecar.v1.trace_pb2', globals())
@@ -23,8 +24,8 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'ZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1'
-  _RENDERTRACEREQUEST._serialized_start=104
-  _RENDERTRACEREQUEST._serialized_end=324
-  _RENDERTRACERESPONSE._serialized_start=326
-  _RENDERTRACERESPONSE._serialized_end=367
+  _RENDERTRACEREQUEST._serialized_start=130
+  _RENDERTRACEREQUEST._serialized_end=404
+  _RENDERTRACERESPONSE._serialized_start=406
+  _RENDERTRACERESPONSE._serialized_end=447
 # @@protoc_insertion_point(module_scope)
