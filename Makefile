@@ -1,6 +1,8 @@
 # Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
 # protoc-gen-go-grpc and grpcurl are pinned tools in go.mod, run through
-# `go tool`.
+# `go tool`. The two Python targets (generate-python, test-python) also need
+# Debian's protobuf-compiler, protobuf-compiler-grpc, python3-grpcio and
+# python3-protobuf.
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
@@ -11,7 +13,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test generate lint breaking bench loadbench fuzz docker run clean
+.PHONY: build test generate generate-python test-python lint breaking bench loadbench fuzz docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -26,6 +28,18 @@ test:
 generate:
 	find gen -name '*.pb.go' -delete
 	$(GO) tool buf generate
+
+## generate-python: regenerate gen/python (Python stubs for clients and
+## examples/python) byte for byte; needs protoc and grpc_python_plugin
+## (Debian: protobuf-compiler, protobuf-compiler-grpc) besides Go
+generate-python:
+	rm -rf gen/python
+	$(GO) tool buf generate --template buf.gen.python.yaml
+
+## test-python: run the Python example agent against the real server, over
+## both tool protocols; needs Debian's python3-grpcio and python3-protobuf
+test-python:
+	examples/python/run.sh
 
 ## lint: gofmt, go vet and buf lint
 lint:

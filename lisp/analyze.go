@@ -485,6 +485,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		return nil, c.errorf(UndefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
 			WithHint("use data/ for input data, tool/ for tools, or the builtin function by its bare name")
 	}
+	if b, ok := stringNamespaceOnly[name]; ok && category == "string" {
+		return &constNode{b}, nil
+	}
 	if b, ok := lookupFunction(name); ok {
 		return &constNode{b}, nil
 	}

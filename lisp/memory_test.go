@@ -132,11 +132,22 @@ func TestDecodeMemoryRejects(t *testing.T) {
 	}
 }
 
-func TestDefRefusesValuesWithoutSource(t *testing.T) {
-	for _, src := range []string{"(def f (comp inc inc))", "(def fs [(partial + 1)])", "(def g (let [h (complement even?)] (fn [x] (h x))))"} {
-		res := run(t, src, Env{})
-		if res.Err == nil || res.Err.Kind != ValidationError || !strings.Contains(res.Err.Hint, "defn") {
-			t.Errorf("%s: %v", src, res.Err)
+func TestDefKeepsValuesWithSource(t *testing.T) {
+	// Functions built by combinators keep the call that made them as their
+	// source, so they are stored and come back.
+	for _, c := range []struct{ def, call, want string }{
+		{"(def f (comp inc inc))", "(f 1)", "3"},
+		{"(def fs [(partial + 1)])", "((first fs) 1)", "2"},
+		{"(def g (let [h (complement even?)] (fn [x] (h x))))", "(g 3)", "true"},
+	} {
+		res := run(t, c.def, Env{})
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.def, res.Err)
+			continue
+		}
+		m := wireRoundTrip(t, res.Memory)
+		if res = run(t, c.call, Env{Prelude: m}); res.Err != nil || Repr(res.Value) != c.want {
+			t.Errorf("%s then %s = %v %v, want %s", c.def, c.call, res.Value, res.Err, c.want)
 		}
 	}
 	// Within one program such functions work as values.

@@ -34,8 +34,9 @@ func writeSource(b *strings.Builder, v Value) {
 }
 
 // unstorable returns the part of v that cannot be written as source and
-// read back, if any: functions built by combinators such as comp or partial
-// are Go closures without source.
+// read back, if any: a builtin value that is not a registered builtin.
+// Functions built by combinators (comp, partial, ...) print as the call
+// that made them, so they are storable when their arguments are.
 func unstorable(v Value) (Value, bool) {
 	switch v := v.(type) {
 	case NilType, Bool, Int, Float, String, Keyword, Symbol, *Var, *Regex, *ToolFunc:
@@ -49,6 +50,8 @@ func unstorable(v Value) (Value, bool) {
 		return unstorableIn(v.free)
 	case *predicateCombinator:
 		return unstorableIn(v.preds)
+	case *combined:
+		return unstorableIn(v.args)
 	case *wherePredicate:
 		return unstorable(v.value)
 	case *Vector:

@@ -153,10 +153,20 @@ type MapEntry struct{ Key, Val Value }
 
 // Map is an immutable association that remembers insertion order, so that
 // printing, iteration and memory serialization are deterministic.
+//
+// Like Vector.Conj, Assoc of a new key appends in place when the map is the
+// longest version of its lineage: versions that extend one another share the
+// entries array, the index and a tail counter, and each sees only the
+// positions below its own length. Building a map key by key in a loop is then
+// amortized O(1) per key. Replacing a key's value, Dissoc, and extending an
+// older version copy, so no version ever changes. In-place growth writes
+// the shared index, so one lineage must not be extended from two goroutines
+// at once; evaluations never share values (each request decodes its own).
 type Map struct {
 	entries []MapEntry
-	index   map[any]int // hash key -> position in entries; nil while the map is small
-	weight  int64       // see Weight
+	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small
+	tail    *lineageTail
+	weight  int64 // see Weight
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -164,11 +174,35 @@ type Map struct {
 // hashing and saves allocating a Go map per value.
 const smallMap = 8
 
-// find returns the position of the entry with key k.
+// lineageTail records how far any version has extended a shared backing
+// array; only the version whose length equals it may extend in place.
+type lineageTail struct{ used int }
+
+// EmptyMap is the map {}.
+var EmptyMap = &Map{}
+
+// Len is the number of entries.
+func (m *Map) Len() int { return len(m.entries) }
+
+// Entries returns the entries in insertion order. The slice must not be modified.
+func (m *Map) Entries() []MapEntry { return m.entries }
+
+// Get returns the value stored under k.
+func (m *Map) Get(k Value) (Value, bool) {
+	if i, ok := m.find(k); ok {
+		return m.entries[i].Val, true
+	}
+	return Nil, false
+}
+
+// find returns where k sits in this version, if it is in it.
 func (m *Map) find(k Value) (int, bool) {
+	if len(m.entries) == 0 {
+		return 0, false
+	}
 	if m.index != nil {
 		i, ok := m.index[HashKey(k)]
-		return i, ok
+		return i, ok && i < len(m.entries)
 	}
 	switch k.(type) {
 	case NilType, Bool, Int, String, Keyword, Symbol:
@@ -189,38 +223,46 @@ func (m *Map) find(k Value) (int, bool) {
 	return 0, false
 }
 
-// EmptyMap is the map {}.
-var EmptyMap = &Map{}
-
-// Len is the number of entries.
-func (m *Map) Len() int { return len(m.entries) }
-
-// Entries returns the entries in insertion order. The slice must not be modified.
-func (m *Map) Entries() []MapEntry { return m.entries }
-
-// Get returns the value stored under k.
-func (m *Map) Get(k Value) (Value, bool) {
-	if len(m.entries) == 0 {
-		return Nil, false
+// indexKey records a new entry at position i in the index, building the
+// index when the map outgrows smallMap.
+func (m *Map) indexKey(k Value, i int) {
+	switch {
+	case m.index != nil:
+		m.index[HashKey(k)] = i
+	case i+1 > smallMap:
+		m.index = make(map[any]int, max(i+1, cap(m.entries)))
+		for j, e := range m.entries[:i+1] {
+			m.index[HashKey(e.Key)] = j
+		}
 	}
-	i, ok := m.find(k)
-	if !ok {
-		return Nil, false
-	}
-	return m.entries[i].Val, true
 }
 
 // Assoc returns a map with k set to v. An existing key keeps its position.
 func (m *Map) Assoc(k, v Value) *Map {
-	b := NewMapBuilder(m.Len() + 1)
+	n := len(m.entries)
+	if _, exists := m.find(k); !exists && m.tail != nil && m.tail.used == n {
+		m.tail.used++
+		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
+			weight: addWeight(Weight(m), addWeight(Weight(k), Weight(v)))}
+		out.indexKey(k, n)
+		return out
+	}
+	b := NewMapBuilder(n + 1)
 	b.AddAll(m)
 	b.Set(k, v)
 	return b.Map()
 }
 
+// AssocCopies reports whether Assoc(k, ...) must copy the map rather than
+// extend it in place, so callers can charge the budgets what it costs.
+func (m *Map) AssocCopies(k Value) bool {
+	_, exists := m.find(k)
+	return exists || m.tail == nil || m.tail.used != len(m.entries)
+}
+
 // Dissoc returns a map without k.
 func (m *Map) Dissoc(k Value) *Map {
-	if _, ok := m.Get(k); !ok {
+	if _, ok := m.find(k); !ok {
 		return m
 	}
 	hk := HashKey(k)
@@ -241,6 +283,9 @@ func NewMapBuilder(n int) *MapBuilder {
 	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), weight: 1}}
 }
 
+// The builder owns its map until Map() hands it over: only then does the map
+// start a lineage that Assoc may extend in place.
+
 // Set adds or replaces an entry; a replaced key keeps its position.
 func (b *MapBuilder) Set(k, v Value) {
 	m := b.m
@@ -251,15 +296,7 @@ func (b *MapBuilder) Set(k, v Value) {
 	}
 	m.weight = addWeight(m.weight, addWeight(Weight(k), Weight(v)))
 	m.entries = append(m.entries, MapEntry{k, v})
-	switch n := len(m.entries); {
-	case n > smallMap+1:
-		m.index[HashKey(k)] = n - 1
-	case n == smallMap+1:
-		m.index = make(map[any]int, max(n, cap(m.entries)))
-		for i, e := range m.entries {
-			m.index[HashKey(e.Key)] = i
-		}
-	}
+	m.indexKey(k, len(m.entries)-1)
 }
 
 // Get returns the value stored so far under k.
@@ -279,14 +316,17 @@ func (b *MapBuilder) Len() int { return len(b.m.entries) }
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
+	m.tail = &lineageTail{used: len(m.entries)}
 	return m
 }
 
 // Set is an immutable set that remembers insertion order internally; printing
 // and rendering order elements by their text where the spec asks for it.
+// Conj extends in place the way Map.Assoc does.
 type Set struct {
 	elems  []Value
-	index  map[any]int
+	index  map[any]int // shared by the lineage, as Map's
+	tail   *lineageTail
 	weight int64 // see Weight
 }
 
@@ -297,19 +337,16 @@ var EmptySet = &Set{}
 func NewSet(elems []Value) *Set {
 	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems)), weight: 1}
 	for _, e := range elems {
-		s.add(e)
+		hk := HashKey(e)
+		if _, ok := s.index[hk]; ok {
+			continue
+		}
+		s.index[hk] = len(s.elems)
+		s.elems = append(s.elems, e)
+		s.weight = addWeight(s.weight, Weight(e))
 	}
+	s.tail = &lineageTail{used: len(s.elems)}
 	return s
-}
-
-func (s *Set) add(e Value) {
-	hk := HashKey(e)
-	if _, ok := s.index[hk]; ok {
-		return
-	}
-	s.index[hk] = len(s.elems)
-	s.elems = append(s.elems, e)
-	s.weight = addWeight(s.weight, Weight(e))
 }
 
 // Len is the number of elements.
@@ -323,8 +360,14 @@ func (s *Set) Contains(e Value) bool {
 	if len(s.elems) == 0 {
 		return false
 	}
-	_, ok := s.index[HashKey(e)]
-	return ok
+	i, ok := s.index[HashKey(e)]
+	return ok && i < len(s.elems)
+}
+
+// ConjCopies reports whether Conj(e) must copy the set rather than extend it
+// in place (or return it unchanged).
+func (s *Set) ConjCopies(e Value) bool {
+	return !s.Contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
 }
 
 // Conj returns a set with e added.
@@ -332,7 +375,13 @@ func (s *Set) Conj(e Value) *Set {
 	if s.Contains(e) {
 		return s
 	}
-	return NewSet(append(append(make([]Value, 0, len(s.elems)+1), s.elems...), e))
+	n := len(s.elems)
+	if s.tail != nil && s.tail.used == n {
+		s.tail.used++
+		s.index[HashKey(e)] = n
+		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(Weight(s), Weight(e))}
+	}
+	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
 }
 
 // Builtin is a function implemented in Go. Each builtin documents itself in

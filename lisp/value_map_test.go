@@ -79,3 +79,30 @@ func TestKeywordLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestMapLineageAcrossIndexSize checks in-place growth as the map passes
+// the size at which it starts an index: each version sees exactly its own
+// keys, whether it scans or uses the shared index.
+func TestMapLineageAcrossIndexSize(t *testing.T) {
+	b := NewMapBuilder(0)
+	for i := range smallMap - 1 {
+		b.Set(Int(i), Int(i))
+	}
+	small := b.Map()
+	versions := []*Map{small}
+	for i := smallMap - 1; i < smallMap+3; i++ {
+		versions = append(versions, versions[len(versions)-1].Assoc(Int(i), Int(i)))
+	}
+	branch := versions[2].Assoc(Keyword("branch"), True) // not the tail: copies
+	for _, m := range append(versions, branch) {
+		for i := range smallMap + 3 {
+			_, ok := m.Get(Int(i))
+			if want := i < m.Len() && (m != branch || i < versions[2].Len()); ok != want {
+				t.Errorf("version of %d entries: Get(%d) found %v, want %v", m.Len(), i, ok, want)
+			}
+		}
+		if _, ok := m.Get(Keyword("branch")); ok != (m == branch) {
+			t.Errorf("version of %d entries: the branch's key leaked", m.Len())
+		}
+	}
+}

@@ -31,6 +31,7 @@ type evalConfig struct {
 	preludeFile string
 	toolsFile   string
 	turn        int
+	json        bool
 
 	maxSteps       positiveInt
 	maxAllocBytes  byteSize
@@ -48,6 +49,7 @@ func evalFlags(cfg *evalConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.preludeFile, "prelude", "", "`file` with the prelude: a PTC-Lisp program of definitions, or memory bindings as JSON (.json)")
 	fs.StringVar(&cfg.toolsFile, "tools", "", "`file` mapping tool names to canned answers, as EDN or JSON: {\"search\": [...]}")
 	fs.IntVar(&cfg.turn, "turn", 1, "turn `number` recorded on the definitions")
+	fs.BoolVar(&cfg.json, "json", false, "print the result as JSON instead of EDN (keywords become strings; for jq and other JSON tools)")
 	fs.Var(&cfg.maxSteps, "max-steps", "most evaluation `steps`")
 	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "most `bytes` of strings and collections built (suffixes KiB, MiB, GiB allowed)")
 	fs.Var(&cfg.maxDepth, "max-depth", "deepest nesting of function `calls`")
@@ -103,7 +105,16 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", res.Err)
 		return 1
 	}
-	fmt.Fprintln(stdout, lisp.Repr(res.Value))
+	if !cfg.json {
+		fmt.Fprintln(stdout, lisp.Repr(res.Value))
+		return 0
+	}
+	text, err := lisp.EncodeJSON(res.Value)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar eval: the result has no JSON form: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, text)
 	return 0
 }
 

@@ -31,6 +31,17 @@ func TestEvalCommandPrintsResultAndOutput(t *testing.T) {
 	}
 }
 
+func TestEvalCommandJSONOutput(t *testing.T) {
+	code, out, errOut := runEvalCommand(t, "-json", "-e", `{:total 2.5 :tags #{:a} :none nil}`)
+	if code != 0 || out != "{\"total\":2.5,\"tags\":[\"a\"],\"none\":null}\n" {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runEvalCommand(t, "-json", "-e", `(fn [x] x)`)
+	if code != 1 || out != "" || !strings.Contains(errOut, "no JSON form") {
+		t.Fatalf("a function: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 func TestEvalCommandFailure(t *testing.T) {
 	code, out, errOut := runEvalCommand(t, "-e", `(println "before") (fail "no luck")`)
 	if code != 1 || out != "" || !strings.Contains(errOut, "before\n") || !strings.Contains(errOut, "error: fail: no luck") {
