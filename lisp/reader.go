@@ -135,6 +135,7 @@ type reader struct {
 	// keep > 0 keeps only the first keep elements of lists and vectors
 	// (ParseEDNSample); discard > 0 while reading forms that are dropped.
 	keep, discard int
+	keywords      map[string]Value // see keyword
 }
 
 type shortFnArgs struct {
@@ -672,7 +673,7 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 		if r.discard > 0 {
 			return Nil, nil
 		}
-		return Keyword(name), nil
+		return r.keyword(name), nil
 	}
 	if r.edn {
 		return nil, r.errorf(line, col, "symbol %s is not allowed in a value", tok).
@@ -703,6 +704,20 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 		}
 	}
 	return Symbol(tok), nil
+}
+
+// keyword returns the keyword as a Value, boxing each name once per read:
+// the keys of data repeat in every record, and each boxing is an allocation.
+func (r *reader) keyword(name string) Value {
+	if v, ok := r.keywords[name]; ok {
+		return v
+	}
+	if r.keywords == nil {
+		r.keywords = make(map[string]Value)
+	}
+	v := Value(Keyword(name))
+	r.keywords[name] = v
+	return v
 }
 
 func (r *reader) number(tok string, line, col int) (Value, error) {
