@@ -729,6 +729,8 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 	}
 	if !lexDigits(digits) {
 		// not an integer
+	} else if r.discard > 0 && len(digits) < 19 {
+		return Nil, nil // fits in 64 bits: nothing to check, nothing to keep
 	} else if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
 		if r.discard > 0 {
 			return Nil, nil // checked, not kept: no boxing
@@ -739,6 +741,9 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 			WithHint("integers range from -9223372036854775808 to 9223372036854775807; write a float such as 1.0e20 for larger magnitudes")
 	}
 	if lexFloatText(tok) {
+		if r.discard > 0 {
+			return Nil, nil // ParseFloat accepts every text lexFloatText does
+		}
 		f, err := strconv.ParseFloat(tok, 64)
 		if err == nil || err.(*strconv.NumError).Err == strconv.ErrRange {
 			if r.discard > 0 {
