@@ -255,7 +255,21 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 			return &keywordCallNode{key: kw, coll: args[0], pos: l.Pos}, nil
 		}
 	}
+	if k, ok := fn.(*constNode); ok {
+		if b, ok := k.v.(*Builtin); ok && borrowsArgs[b.Name] {
+			return &callNode{fn: fn, args: args, pos: l.Pos, borrow: true}, nil
+		}
+	}
 	return &callNode{fn: fn, args: args, pos: l.Pos}, nil
+}
+
+// borrowsArgs names the builtins that read their argument slice only while
+// they run, keep none of it and call no function back: a call to one of
+// them may pass arguments from the thread's scratch stack. These are the
+// arithmetic and comparisons of tight loops and recursion.
+var borrowsArgs = map[string]bool{
+	"+": true, "-": true, "*": true, "inc": true, "dec": true,
+	"<": true, ">": true, "<=": true, ">=": true, "=": true, "not=": true,
 }
 
 // symbol resolves a symbol in value position: a local, *1..*3, a namespaced

@@ -162,9 +162,10 @@ func evalNodes(th *Thread, fr *frame, nodes []node) ([]Value, error) {
 
 // callNode applies a function to arguments evaluated left to right.
 type callNode struct {
-	fn   node
-	args []node
-	pos  Pos
+	fn     node
+	args   []node
+	pos    Pos
+	borrow bool // fn is a builtin that borrowsArgs
 }
 
 func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -172,11 +173,41 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.borrow {
+		return n.evalBorrowed(th, fr, f)
+	}
 	args, err := evalNodes(th, fr, n.args)
 	if err != nil {
 		return nil, err
 	}
 	v, err := th.Call(f, args)
+	if err == nil {
+		err = th.checkWeight(v)
+	}
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// evalBorrowed evaluates the arguments onto the thread's scratch stack and
+// calls f with them there. Calls nested in the arguments push above and pop
+// back before the next argument, and f runs no program code, so nothing
+// moves the stack while f reads its arguments.
+func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
+	base := len(th.scratch)
+	defer func() {
+		clear(th.scratch[base:])
+		th.scratch = th.scratch[:base]
+	}()
+	for _, a := range n.args {
+		v, err := a.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		th.scratch = append(th.scratch, v)
+	}
+	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	if err == nil {
 		err = th.checkWeight(v)
 	}

@@ -47,6 +47,9 @@ type Thread struct {
 	prog *progState
 	// recurArgs carries the values of a recur to its loop or function.
 	recurArgs []Value
+	// scratch holds the arguments of calls to builtins that only read them
+	// during the call (see borrowsArgs), so such calls allocate no slice.
+	scratch []Value
 }
 
 // NewThread returns a thread bound to ctx with the given limits.

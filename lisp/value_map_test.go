@@ -106,3 +106,35 @@ func TestMapLineageAcrossIndexSize(t *testing.T) {
 		}
 	}
 }
+
+// TestBorrowedArguments checks calls to builtins that take their arguments
+// from the thread's scratch stack: nesting, closures and higher-order
+// calls inside the arguments, errors with their positions, and steps
+// charged as for any call.
+func TestBorrowedArguments(t *testing.T) {
+	for src, want := range map[string]string{
+		`(+ (* 2 3) (- 10 (inc 1)) (dec 1))`:                                `14`,
+		`(defn f [x] (+ x (reduce + (map inc [1 2 3])))) (+ (f 1) (f 2) 1)`: `22`,
+		`(= [1 2] (vector 1 2) (mapv #(- % 0) [1 2]))`:                      `true`,
+		`(not= 1 (+ 0 1))`: `false`,
+		`(let [xs (map (fn [x] (+ x 1)) (range 5))] (< (first xs) (second xs) (last xs)))`: `true`,
+	} {
+		res, err := Eval(t.Context(), src, Env{})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", src, err, res.Err)
+		}
+		if got := Repr(res.Value); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	res, err := Eval(t.Context(), "(+ 1\n   (inc \"a\"))", Env{})
+	if err != nil || res.Err == nil || res.Err.Pos.Line != 2 {
+		t.Errorf("error of a nested borrowed call: %v %v", err, res.Err)
+	}
+	limits := DefaultLimits()
+	limits.MaxSteps = 5
+	res, _ = Eval(t.Context(), `(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 7))))))`, Env{Limits: limits})
+	if res.Err == nil || res.Err.Kind != StepLimit {
+		t.Errorf("six calls under a budget of five steps: %v", res.Err)
+	}
+}
