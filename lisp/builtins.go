@@ -195,11 +195,16 @@ func clampInt(n int64) int {
 
 // call applies f and names fn in a type error when f cannot be called.
 func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
+	switch f.(type) {
+	case *Closure, Keyword:
+		return th.callBorrowed(f, args)
+	}
 	if _, ok := f.(Callable); !ok {
 		return nil, Errorf(TypeError, "%s expected a function, got %s", fn, describe(f)).
 			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
 	}
-	return th.Call(f, args)
+	// Other callables (vector, list, ...) may keep the slice they get.
+	return th.Call(f, append([]Value(nil), args...))
 }
 
 // truthyCall applies a predicate.

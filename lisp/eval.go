@@ -173,7 +173,7 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.borrow {
+	if _, closure := f.(*Closure); n.borrow || closure {
 		return n.evalBorrowed(th, fr, f)
 	}
 	args, err := evalNodes(th, fr, n.args)
@@ -191,15 +191,12 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 }
 
 // evalBorrowed evaluates the arguments onto the thread's scratch stack and
-// calls f with them there. Calls nested in the arguments push above and pop
-// back before the next argument, and f runs no program code, so nothing
-// moves the stack while f reads its arguments.
+// calls f with them there, for an f that keeps no part of its argument
+// slice (see borrowedCall). Calls nested in the arguments push above and
+// pop back before the next argument.
 func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 	base := len(th.scratch)
-	defer func() {
-		clear(th.scratch[base:])
-		th.scratch = th.scratch[:base]
-	}()
+	defer th.popScratch(base)
 	for _, a := range n.args {
 		v, err := a.eval(th, fr)
 		if err != nil {

@@ -130,6 +130,25 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	return v, err
 }
 
+// callBorrowed calls f with a copy of args on the scratch stack, so that
+// args itself need not escape to the heap. Only for an f that keeps no part
+// of its argument slice: the builtins of borrowsArgs read theirs and run no
+// program code; a closure copies its arguments into its frame before its
+// body runs, so the stack moving later (a nested call growing it) does no
+// harm; a keyword returns a value, never the slice.
+func (th *Thread) callBorrowed(f Value, args []Value) (Value, error) {
+	base := len(th.scratch)
+	defer th.popScratch(base)
+	th.scratch = append(th.scratch, args...)
+	return th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+}
+
+// popScratch drops the scratch stack back to base, letting go of the values.
+func (th *Thread) popScratch(base int) {
+	clear(th.scratch[base:])
+	th.scratch = th.scratch[:base]
+}
+
 // enterCall charges the step of a call and refuses one that would pass
 // the depth limit.
 func (th *Thread) enterCall() error {

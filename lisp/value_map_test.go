@@ -116,7 +116,12 @@ func TestBorrowedArguments(t *testing.T) {
 		`(+ (* 2 3) (- 10 (inc 1)) (dec 1))`:                                `14`,
 		`(defn f [x] (+ x (reduce + (map inc [1 2 3])))) (+ (f 1) (f 2) 1)`: `22`,
 		`(= [1 2] (vector 1 2) (mapv #(- % 0) [1 2]))`:                      `true`,
-		`(not= 1 (+ 0 1))`: `false`,
+		`(not= 1 (+ 0 1))`:                                                                 `false`,
+		`(map vector [1 2] [3 4])`:                                                         `[[1 3] [2 4]]`,
+		`(map (fn [& xs] xs) [1 2] [3 4])`:                                                 `[[1 3] [2 4]]`,
+		`(mapv (fn [a b] [b a]) [1 2] [3 4])`:                                              `[[3 1] [4 2]]`,
+		`(reduce (fn [acc x] (conj acc [x])) [] [1 2 3])`:                                  `[[1] [2] [3]]`,
+		`(defn pair [a b] [a b]) (map pair [1 2] [(pair 3 4) 5])`:                          `[[1 [3 4]] [2 5]]`,
 		`(let [xs (map (fn [x] (+ x 1)) (range 5))] (< (first xs) (second xs) (last xs)))`: `true`,
 	} {
 		res, err := Eval(t.Context(), src, Env{})
