@@ -90,10 +90,14 @@ func (p *process) cpuTime() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
+	return parseStatCPU(string(b))
+}
+
+// parseStatCPU reads utime+stime from the text of /proc/PID/stat.
+func parseStatCPU(s string) (time.Duration, error) {
 	// The command name (field 2) may hold spaces; fields after it are
 	// counted from the closing parenthesis. utime and stime are fields 14
 	// and 15, the 12th and 13th after the parenthesis.
-	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return 0, errors.New("malformed /proc stat")
@@ -117,7 +121,12 @@ func (p *process) memory() (rss, peak int64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	for line := range strings.SplitSeq(string(b), "\n") {
+	return parseStatusMemory(string(b))
+}
+
+// parseStatusMemory reads VmRSS and VmHWM from the text of /proc/PID/status.
+func parseStatusMemory(status string) (rss, peak int64, err error) {
+	for line := range strings.SplitSeq(status, "\n") {
 		key, val, ok := strings.Cut(line, ":")
 		if !ok || (key != "VmRSS" && key != "VmHWM") {
 			continue
