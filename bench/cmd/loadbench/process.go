@@ -32,6 +32,9 @@ type process struct {
 // drained and dropped.
 func start(ctx context.Context, name, bin string, args ...string) (*process, error) {
 	cmd := exec.Command(bin, args...)
+	// The servers die with the harness, however it ends (an interrupt, a
+	// closed output pipe), so a run never leaves them behind.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
