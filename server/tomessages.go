@@ -58,6 +58,12 @@ func optionalInt(p *int32) *int {
 }
 
 func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
+	if n := len(in.GetTurns()); n > s.cfg.MaxTurns {
+		return nil, invalidf("turns", "%d turns, more than the limit of %d (--max-turns)", n, s.cfg.MaxTurns)
+	}
+	if n := len(in.GetHistory()); n > s.cfg.MaxHistory {
+		return nil, invalidf("history", "%d messages, more than the limit of %d (--max-history)", n, s.cfg.MaxHistory)
+	}
 	o := in.GetOptions()
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default

@@ -39,6 +39,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\nRun 'ptc-sidecar serve -h' for the flags.\n", err)
 		return 2
 	}
+	if err := cfg.loadTLS(); err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
+		return 2
+	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -90,7 +94,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 	}
 	markServing(healthSrv)
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
-		"version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
+		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
 		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
 
 	select {
