@@ -24,6 +24,8 @@ func TestValuesLeaveNoDeeperThanTheWireReads(t *testing.T) {
 		{"definition over the bound", "(def d " + deep(11) + ") 1", "the value of d nests"},
 		{"captured value over the bound", "(def d " + deep(11) + ") (defn f [] d) 1", "the value of d nests"},
 		{"deep data used inside is fine", "(count (flatten " + deep(50) + "))", ""},
+		{"fail reason over the bound", "(fail " + deep(11) + ")", "the fail reason nests"},
+		{"fail reason at the bound", "(fail " + deep(10) + ")", "fail"},
 		{"tool arguments over the bound", "(tool/echo " + deep(11) + ")", "the arguments of tool/echo nest"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,6 +37,10 @@ func TestValuesLeaveNoDeeperThanTheWireReads(t *testing.T) {
 			switch {
 			case tc.wantErr == "" && res.Err != nil:
 				t.Errorf("%s: %v", tc.src, res.Err)
+			case tc.wantErr == "fail":
+				if res.Err == nil || res.Err.Kind != Fail || !res.Failed {
+					t.Errorf("%s: err %v, want fail", tc.src, res.Err)
+				}
 			case tc.wantErr != "" && (res.Err == nil || res.Err.Kind != DepthLimit || !strings.Contains(res.Err.Message, tc.wantErr)):
 				t.Errorf("%s: err %v, want depth_limit %q", tc.src, res.Err, tc.wantErr)
 			case tc.wantErr != "" && (len(res.Memory.Encode()) != 0 || len(res.Defined) != 0):

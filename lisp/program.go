@@ -115,6 +115,10 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 		res.Value = ret.value
 		res.Returned = true
 	case errors.As(evalErr, &fl):
+		if limit := env.valueNesting(); nestsDeeper(fl.reason, limit) {
+			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
+			return res, nil
+		}
 		res.Value = fl.reason
 		res.Failed = true
 		res.Err = Errorf(Fail, "%s", failMessage(fl.reason))
