@@ -252,7 +252,9 @@ func TestLoad(t *testing.T) {
 
 	slices.Sort(latencies)
 	pct := func(q float64) time.Duration { return latencies[int(q*float64(len(latencies)-1))] }
-	t.Logf("load: %d clients for %v: %d RPCs (%.0f/s), latency p50 %v p99 %v max %v, %d errors; server RSS peak %d MiB, goroutines baseline %d peak %d",
+	// A call is one of the four kinds mixedCall makes in turn; an EvalTurn
+	// call is three RPCs (two tool replays), so RPCs = calls * 6 / 4.
+	t.Logf("load: %d clients for %v: %d calls (%.0f/s), latency p50 %v p99 %v max %v, %d errors; server RSS peak %d MiB, goroutines baseline %d peak %d",
 		loadClients, elapsed.Round(time.Millisecond), len(latencies), float64(len(latencies))/elapsed.Seconds(),
 		pct(0.5).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), latencies[len(latencies)-1].Round(time.Microsecond),
 		errCount, peakRSS>>20, baseline, peakGoroutines)
