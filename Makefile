@@ -1,6 +1,8 @@
 # Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
 # protoc-gen-go-grpc and grpcurl are pinned tools in go.mod, run through
-# `go tool`.
+# `go tool`. The two Python targets (generate-python, test-python) also need
+# Debian's protobuf-compiler, protobuf-compiler-grpc, python3-grpcio and
+# python3-protobuf.
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
@@ -11,7 +13,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test test-race load fuzz fuzz-long fuzz-check generate lint breaking bench docker run clean
+.PHONY: build test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -32,9 +34,10 @@ load:
 
 # Every fuzz target as package:Name; fuzz-check fails when one is missing.
 FUZZ_TARGETS = \
-	lisp:FuzzRead lisp:FuzzEval lisp:FuzzDecodeJSON \
+	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON \
 	server:FuzzDecodeValue server:FuzzToMessages \
-	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount
+	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
+	trace:FuzzRenderLayout
 FUZZTIME ?= 20s
 
 ## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers
@@ -54,7 +57,7 @@ fuzz-long:
 
 ## fuzz-check: every func Fuzz in the tree is listed in FUZZ_TARGETS
 fuzz-check:
-	@missing=$$(grep -rhoE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+' lisp server strategies cmd | sed 's/func //' | sort -u | \
+	@missing=$$(grep -rhoE --include='*_test.go' --exclude-dir=gen --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]+' . | sed 's/func //' | sort -u | \
 		while read n; do case " $(FUZZ_TARGETS) " in *":$$n "*) ;; *) echo $$n;; esac; done); \
 	if [ -n "$$missing" ]; then echo "fuzz targets missing from FUZZ_TARGETS: $$missing"; exit 1; fi
 
@@ -63,6 +66,18 @@ fuzz-check:
 generate:
 	find gen -name '*.pb.go' -delete
 	$(GO) tool buf generate
+
+## generate-python: regenerate gen/python (Python stubs for clients and
+## examples/python) byte for byte; needs protoc and grpc_python_plugin
+## (Debian: protobuf-compiler, protobuf-compiler-grpc) besides Go
+generate-python:
+	rm -rf gen/python
+	$(GO) tool buf generate --template buf.gen.python.yaml
+
+## test-python: run the Python example agent against the real server, over
+## both tool protocols; needs Debian's python3-grpcio and python3-protobuf
+test-python:
+	examples/python/run.sh
 
 ## lint: gofmt, go vet and buf lint
 lint:
@@ -78,6 +93,7 @@ breaking:
 ## bench: every benchmark, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
 
 ## docker: build the container image (needs a Docker engine)
 docker:

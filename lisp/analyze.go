@@ -147,7 +147,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			}
 			return &constNode{b.Map()}, nil
 		}
-		return &mapNode{elems: elems, pos: f.Pos}, nil
+		return &mapNode{elems: elems}, nil
 	case *SetForm:
 		elems, err := c.compileAll(f.Elems)
 		if err != nil {
@@ -302,8 +302,46 @@ func (c *compiler) fallback(name string) (node, error) {
 	return nil, c.undefined(name)
 }
 
+// unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
+// so that an LLM reaching for them learns what to write instead.
+var unsupportedHints = map[string]string{}
+
+func init() {
+	for names, hint := range map[string]string{
+		"atom swap! reset! deref volatile! vswap! vreset! ref dosync alter": "PTC-Lisp has no mutable state: thread values through let or loop/recur, and use def to keep a value for later turns",
+		"try catch throw finally ex-info ex-message ex-data":                "there is no exception handling: test values with if, when or some->, and call (fail reason) to stop with an error",
+		"slurp spit eval read-string load-file require import ns in-ns":     "there is no I/O, eval or namespace loading: use tool/ functions for external data",
+		"lazy-seq cycle repeatedly lazy-cat":                                "sequences are eager and finite: use range, repeat with a count, or loop/recur",
+		"letfn":                                                             "define local functions with (let [f (fn [x] ...)] ...) or top-level defn",
+		"while":                                                             "there is no mutable state to test: use loop/recur",
+		"future promise deliver agent send":                                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
+	} {
+		for _, n := range strings.Fields(names) {
+			unsupportedHints[n] = hint
+		}
+	}
+}
+
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(UndefinedSymbol, "%s is not defined", name)
+	if hint, ok := unsupportedHints[name]; ok {
+		return e.WithHint("%s", hint)
+	}
+	switch name {
+	case "data", "memory", "ctx":
+		var keys []string
+		if c.names.data != nil {
+			for _, en := range c.names.data.Entries() {
+				keys = append(keys, "data/"+strings.TrimPrefix(Str(en.Key), ":"))
+			}
+		}
+		if len(keys) == 0 {
+			return e.WithHint("data/ is a namespace, not a value: read one input with data/name; this program has no data")
+		}
+		return e.WithHint("data/ is a namespace, not a value: read one input with data/name (%s)", strings.Join(keys, ", "))
+	case "tool", "tools":
+		return e.WithHint("tool/ is a namespace, not a value: call a tool with (tool/name {...})")
+	}
 	if sugg := c.suggest(name); len(sugg) > 0 {
 		return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 	}
@@ -442,6 +480,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		return nil, c.errorf(UndefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
 			WithHint("use data/ for input data, tool/ for tools, or the builtin function by its bare name")
 	}
+	if b, ok := stringNamespaceOnly[name]; ok && category == "string" {
+		return &constNode{b}, nil
+	}
 	if b, ok := lookupFunction(name); ok {
 		return &constNode{b}, nil
 	}
@@ -494,9 +535,15 @@ func definedNames(forms []Value, into map[string]bool) {
 		switch f := f.(type) {
 		case *List:
 			if len(f.Elems) >= 2 {
-				if head, ok := f.Elems[0].(Symbol); ok && (head == "def" || head == "defn" || head == "defonce") {
-					if s, ok := f.Elems[1].(Symbol); ok && lexPlainSymbol(string(s)) {
-						into[string(s)] = true
+				if head, ok := f.Elems[0].(Symbol); ok && (head == "def" || head == "defn" || head == "defn-" || head == "defonce" || head == "declare") {
+					names := f.Elems[1:2]
+					if head == "declare" {
+						names = f.Elems[1:]
+					}
+					for _, n := range names {
+						if s, ok := n.(Symbol); ok && lexPlainSymbol(string(s)) {
+							into[string(s)] = true
+						}
 					}
 				}
 			}

@@ -152,6 +152,11 @@ func newString(th *Thread, s string) (Value, error) {
 	return String(s), nil
 }
 
+// scan charges for reading n bytes of a string: a step per 64 bytes, so
+// that string functions called in a loop over a long string pay for the
+// scans they repeat.
+func scan(th *Thread, n int) error { return th.Step(1 + int64(n)/64) }
+
 // steps charges one step per element about to be visited.
 func steps(th *Thread, n int) error { return th.Step(int64(n)) }
 
@@ -227,6 +232,21 @@ func boolValue(b bool) Value {
 		return True
 	}
 	return False
+}
+
+// chargeCopy charges an "update" that copies a collection of copied items
+// and adds added new ones: a step per copied item, since the copy is real
+// work, but memory only for the growth. The old version usually becomes
+// garbage at once ((reduce #(assoc %1 %2 1) {} xs) keeps only the last
+// map), so charging every copy in full would make building a map of a
+// thousand entries cost half a gigabyte of budget; and because every copy
+// is paid in steps, the memory that versions kept alive can take is
+// bounded by the step budget.
+func chargeCopy(th *Thread, copied, added int, perItem int64) error {
+	if err := steps(th, copied); err != nil {
+		return err
+	}
+	return th.Alloc(costCollHead + perItem*int64(max(added, 0)))
 }
 
 // arity bounds used in the tables.

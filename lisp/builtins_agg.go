@@ -71,6 +71,9 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return Int(c.Len()), nil
 	case String:
+		if err := scan(th, len(c)); err != nil {
+			return nil, err
+		}
 		return Int(utf8.RuneCountInString(string(c))), nil
 	case NilType:
 		return Int(0), nil
@@ -138,6 +141,8 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 	if err := steps(th, len(elems)); err != nil {
 		return nil, nil, err
 	}
+	items = make([]Value, 0, len(elems))
+	vals = make([]Value, 0, len(elems))
 	for _, e := range elems {
 		v, err := call(th, fn, key, e)
 		if err != nil {
@@ -162,13 +167,33 @@ func builtinSumBy(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sum Value = Int(0)
+	// Accumulate unboxed: integers exactly until a float appears.
+	var isum int64
+	var fsum float64
+	isFloat := false
 	for _, v := range vals {
-		if sum, err = addNumbers("sum-by", sum, v); err != nil {
-			return nil, err
+		switch n := v.(type) {
+		case Int:
+			if isFloat {
+				fsum += float64(n)
+				continue
+			}
+			s := isum + int64(n)
+			if (n > 0 && s < isum) || (n < 0 && s > isum) {
+				return nil, overflowError("sum-by")
+			}
+			isum = s
+		case Float:
+			if !isFloat {
+				isFloat, fsum = true, float64(isum)
+			}
+			fsum += float64(n)
 		}
 	}
-	return sum, nil
+	if isFloat {
+		return Float(fsum), nil
+	}
+	return Int(isum), nil
 }
 
 func builtinAvgBy(th *Thread, args []Value) (Value, error) {

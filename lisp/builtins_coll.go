@@ -143,7 +143,7 @@ var sequenceBuiltins = []*Builtin{
 	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy},
 	{Name: "range", Sig: "(range end) (range start end) (range start end step)", Doc: "numbers from start (0) up to end, exclusive, by step (1)", Category: "collection",
-		MinArgs: 1, MaxArgs: 3, Fn: builtinRange},
+		MinArgs: 0, MaxArgs: 3, Fn: builtinRange},
 	{Name: "repeat", Sig: "(repeat n x)", Doc: "vector of n copies of x", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeat},
 	{Name: "repeatedly", Sig: "(repeatedly n f)", Doc: "vector of n results of calling f with no arguments", Category: "collection",
@@ -152,11 +152,38 @@ var sequenceBuiltins = []*Builtin{
 
 // sub returns elems[i:j] as a vector that shares the backing array; the
 // capacity is cut so that conj on it can never write into the original.
-func sub(th *Thread, elems []Value, i, j int) (Value, error) {
+// parent is the collection elems came from.
+func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 	if err := th.AllocVector(0); err != nil {
 		return nil, err
 	}
+	if v, ok := parent.(*Vector); ok && len(elems) == v.Len() {
+		return subVector(v, i, j), nil
+	}
 	return NewVector(elems[i:j:j]), nil
+}
+
+// subVector is v's items i..j. Its weight comes from whichever side is
+// shorter, the items kept or the items dropped, so that (rest v) and
+// (pop v) in a loop stay O(1) per step.
+func subVector(v *Vector, i, j int) *Vector {
+	elems := v.elems[i:j:j]
+	dropped := v.Len() - (j - i)
+	w := v.Weight()
+	if j-i <= dropped || w >= 1<<59 {
+		w = 1
+		for _, e := range elems {
+			w = addWeight(w, Weight(e))
+		}
+	} else {
+		for _, e := range v.elems[:i] {
+			w -= Weight(e)
+		}
+		for _, e := range v.elems[j:] {
+			w -= Weight(e)
+		}
+	}
+	return &Vector{elems: elems, tail: &vectorTail{used: j - i}, weight: w}
 }
 
 func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
@@ -337,7 +364,7 @@ func builtinPluck(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	for _, e := range elems {
-		v, err := getValue(e, args[0], Nil)
+		v, err := getValue(th, e, args[0], Nil)
 		if err != nil {
 			return nil, err
 		}
@@ -456,14 +483,32 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
-	out, err := makeSlice(th, len(elems))
+	return sortedBy(th, s, elems, elems)
+}
+
+// sortedBy returns items ordered by their keys, stably: equal keys keep the
+// items' order. Sorting positions with the position as the last tie-break
+// is stable with Go's (faster, unstable) pattern-defeating quicksort.
+func sortedBy(th *Thread, s *sorter, keys, items []Value) (Value, error) {
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := s.compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	if s.err != nil {
+		return nil, s.err
+	}
+	out, err := makeSlice(th, len(items))
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, elems...)
-	slices.SortStableFunc(out, s.compare)
-	if s.err != nil {
-		return nil, s.err
+	for _, i := range order {
+		out = append(out, items[i])
 	}
 	return NewVector(out), nil
 }
@@ -488,8 +533,7 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
-	type keyed struct{ key, item Value }
-	ks := make([]keyed, len(elems))
+	keys := make([]Value, len(elems))
 	for i, e := range elems {
 		k, err := call(th, "sort-by", keyfn, e)
 		if err != nil {
@@ -498,20 +542,9 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 		if _, err := weigh(th, k); err != nil {
 			return nil, err
 		}
-		ks[i] = keyed{k, e}
+		keys[i] = k
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return s.compare(a.key, b.key) })
-	if s.err != nil {
-		return nil, s.err
-	}
-	out, err := makeSlice(th, len(ks))
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range ks {
-		out = append(out, k.item)
-	}
-	return NewVector(out), nil
+	return sortedBy(th, s, keys, elems)
 }
 
 func builtinReverse(th *Thread, args []Value) (Value, error) {
@@ -552,15 +585,27 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
-		if err := th.AllocVector(c.Len() + len(xs)); err != nil {
-			return nil, err
-		}
 		if _, err := weighAll(th, xs); err != nil {
 			return nil, err
 		}
-		all := append(slices.Clone(c.elems), xs...)
-		return NewSet(all), nil
+		for _, x := range xs {
+			copied := 0
+			if c.ConjCopies(x) {
+				copied = c.Len()
+			}
+			if err := chargeCopy(th, copied, 1, costElem); err != nil {
+				return nil, err
+			}
+			c = c.Conj(x)
+		}
+		return c, nil
 	case *Map:
+		if len(xs) == 1 {
+			if pair, ok := xs[0].(*Vector); ok && pair.Len() == 2 {
+				// One entry: the in-place growth of assoc, not a copy.
+				return assocValue(th, "conj", c, pair.elems[0], pair.elems[1])
+			}
+		}
 		b := NewMapBuilder(c.Len() + len(xs))
 		b.AddAll(c)
 		for _, x := range xs {
@@ -568,7 +613,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 				return nil, err
 			}
 		}
-		if err := th.AllocMap(b.Len()); err != nil {
+		if err := chargeCopy(th, c.Len(), b.Len()-c.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -911,7 +956,7 @@ func restOf(fn string, nilWhenEmpty bool) func(*Thread, []Value) (Value, error) 
 			}
 			return EmptyVector, nil
 		}
-		return sub(th, elems, 1, len(elems))
+		return sub(th, args[0], elems, 1, len(elems))
 	}
 }
 
@@ -942,7 +987,7 @@ func builtinButlast(th *Thread, args []Value) (Value, error) {
 	if len(elems) <= 1 {
 		return Nil, nil
 	}
-	return sub(th, elems, 0, len(elems)-1)
+	return sub(th, args[0], elems, 0, len(elems)-1)
 }
 
 func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, error) {
@@ -958,13 +1003,13 @@ func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, erro
 		n = max(0, min(n, len(elems)))
 		switch {
 		case take && !fromEnd:
-			return sub(th, elems, 0, n)
+			return sub(th, args[1], elems, 0, n)
 		case take && fromEnd:
-			return sub(th, elems, len(elems)-n, len(elems))
+			return sub(th, args[1], elems, len(elems)-n, len(elems))
 		case !take && fromEnd:
-			return sub(th, elems, 0, len(elems)-n)
+			return sub(th, args[1], elems, 0, len(elems)-n)
 		}
-		return sub(th, elems, n, len(elems))
+		return sub(th, args[1], elems, n, len(elems))
 	}
 }
 
@@ -1003,9 +1048,9 @@ func whileBy(fn string, take bool) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		if take {
-			return sub(th, elems, 0, n)
+			return sub(th, args[1], elems, 0, n)
 		}
-		return sub(th, elems, n, len(elems))
+		return sub(th, args[1], elems, n, len(elems))
 	}
 }
 
@@ -1018,7 +1063,7 @@ func builtinSplitAt(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splitPair(th, elems, max(0, min(n, len(elems))))
+	return splitPair(th, args[1], elems, max(0, min(n, len(elems))))
 }
 
 func builtinSplitWith(th *Thread, args []Value) (Value, error) {
@@ -1030,15 +1075,15 @@ func builtinSplitWith(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splitPair(th, elems, n)
+	return splitPair(th, args[1], elems, n)
 }
 
-func splitPair(th *Thread, elems []Value, n int) (Value, error) {
-	a, err := sub(th, elems, 0, n)
+func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
+	a, err := sub(th, parent, elems, 0, n)
 	if err != nil {
 		return nil, err
 	}
-	b, err := sub(th, elems, n, len(elems))
+	b, err := sub(th, parent, elems, n, len(elems))
 	if err != nil {
 		return nil, err
 	}
@@ -1064,7 +1109,7 @@ func builtinSubvec(th *Thread, args []Value) (Value, error) {
 		return nil, Errorf(ExecutionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
 			WithHint("use take and drop, which clamp to the vector's length")
 	}
-	return sub(th, v.elems, start, end)
+	return sub(th, v, v.elems, start, end)
 }
 
 func builtinPeek(th *Thread, args []Value) (Value, error) {
@@ -1086,7 +1131,7 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 		if v.Len() == 0 {
 			return nil, Errorf(ExecutionError, "pop of an empty vector")
 		}
-		return sub(th, v.elems, 0, v.Len()-1)
+		return sub(th, v, v.elems, 0, v.Len()-1)
 	case NilType:
 		return Nil, nil
 	}
@@ -1167,7 +1212,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 				if err := steps(th, n); err != nil {
 					return nil, err
 				}
-				chunk, err := sub(th, elems, i, end)
+				chunk, err := sub(th, args[len(args)-1], elems, i, end)
 				if err != nil {
 					return nil, err
 				}
@@ -1177,7 +1222,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			// An incomplete chunk: partition-all keeps every one, a padded
 			// partition keeps the first and stops, plain partition drops it.
 			if all {
-				chunk, err := sub(th, elems, i, len(elems))
+				chunk, err := sub(th, args[len(args)-1], elems, i, len(elems))
 				if err != nil {
 					return nil, err
 				}
@@ -1219,7 +1264,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		if i > 0 && !Equal(k, prev) {
-			chunk, err := sub(th, elems, start, i)
+			chunk, err := sub(th, args[1], elems, start, i)
 			if err != nil {
 				return nil, err
 			}
@@ -1229,7 +1274,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 		prev = k
 	}
 	if len(elems) > 0 {
-		chunk, err := sub(th, elems, start, len(elems))
+		chunk, err := sub(th, args[1], elems, start, len(elems))
 		if err != nil {
 			return nil, err
 		}
@@ -1243,6 +1288,10 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 const maxRangeLen = 1 << 50
 
 func builtinRange(th *Thread, args []Value) (Value, error) {
+	if len(args) == 0 {
+		return nil, Errorf(ArityError, "range needs an end: (range) would be infinite and sequences are not lazy").
+			WithHint("give the length, e.g. (range (count xs)), or use map-indexed to number items")
+	}
 	for _, a := range args {
 		if _, err := numberArg("range", a); err != nil {
 			return nil, err

@@ -1,11 +1,14 @@
 package lisp
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Functional tools: apply (spec 8.11), juxt (spec 8.10) and the Clojure
-// combinators LLMs write beyond the spec. A combinator returns a builtin
-// built on the spot; it prints as #fn[comp] and calls its functions back
-// through the thread, so depth and step budgets apply.
+// combinators LLMs write beyond the spec. A combinator returns a function
+// that prints as the call that made it, (comp inc :n), and calls its
+// functions back through the thread, so depth and step budgets apply.
 var functionBuiltins = []*Builtin{
 	{Name: "apply", Sig: "(apply f args... coll)", Doc: "call f with the items of coll as arguments: (apply max [1 2 3])", Category: "function",
 		MinArgs: 2, MaxArgs: variadic, Fn: builtinApply},
@@ -38,13 +41,47 @@ func functionArgs(fn string, fs []Value) error {
 	return nil
 }
 
-// madeFn returns a function built by a combinator, charged like a closure.
-func madeFn(th *Thread, name string, captured int, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
-	if err := th.Alloc(costClosure + 16*int64(captured)); err != nil {
+// combined is a function built by a combinator. It remembers the call that
+// made it, (comp inc :n), and prints and serializes as that call, so that a
+// definition such as (def f (partial + 10)) keeps working when memory
+// travels to the next turn.
+type combined struct {
+	name string  // the combinator
+	args []Value // its arguments
+	fn   func(th *Thread, args []Value) (Value, error)
+}
+
+// TypeName implements Value.
+func (*combined) TypeName() string { return "function" }
+
+// Call implements Callable.
+func (c *combined) Call(th *Thread, args []Value) (Value, error) { return c.fn(th, args) }
+
+// ParamNames implements Function: a combined function takes any arguments.
+func (*combined) ParamNames() []string { return []string{"&", "args"} }
+
+// Source is the combinator call that rebuilds the function.
+func (c *combined) Source() string {
+	var b strings.Builder
+	b.WriteString("(" + c.name)
+	for _, a := range c.args {
+		b.WriteByte(' ')
+		b.WriteString(SourceText(a))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// WriteRepr prints the function as the call that made it.
+func (c *combined) WriteRepr(b *strings.Builder) { b.WriteString(c.Source()) }
+
+// madeFn returns a function built by the combinator name from args,
+// charged like a closure.
+func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
+	if err := th.Alloc(costClosure + 16*int64(len(args))); err != nil {
 		return nil, err
 	}
-	return &Builtin{Name: name, Sig: "(" + name + "-fn & args)", Doc: "a function built by " + name,
-		Category: "function", MinArgs: 0, MaxArgs: variadic, Fn: f}, nil
+	return &combined{name: name, args: slices.Clone(args), fn: f}, nil
 }
 
 func builtinApply(th *Thread, args []Value) (Value, error) {
@@ -81,7 +118,7 @@ func builtinJuxt(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	fs := slices.Clone(args)
-	return madeFn(th, "juxt", len(fs), func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "juxt", args, func(th *Thread, xs []Value) (Value, error) {
 		out, err := makeSlice(th, len(fs))
 		if err != nil {
 			return nil, err
@@ -102,7 +139,7 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	fs := slices.Clone(args)
-	return madeFn(th, "comp", len(fs), func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "comp", args, func(th *Thread, xs []Value) (Value, error) {
 		if len(fs) == 0 {
 			if len(xs) != 1 {
 				return nil, Errorf(ArityError, "(comp) is identity and takes 1 argument, got %d", len(xs))
@@ -127,7 +164,7 @@ func builtinPartial(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	f, fixed := args[0], slices.Clone(args[1:])
-	return madeFn(th, "partial", len(fixed)+1, func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "partial", args, func(th *Thread, xs []Value) (Value, error) {
 		return th.Call(f, slices.Concat(fixed, xs))
 	})
 }
@@ -137,7 +174,7 @@ func builtinComplement(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	f := args[0]
-	return madeFn(th, "complement", 1, func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "complement", args, func(th *Thread, xs []Value) (Value, error) {
 		v, err := th.Call(f, xs)
 		if err != nil {
 			return nil, err
@@ -148,7 +185,7 @@ func builtinComplement(th *Thread, args []Value) (Value, error) {
 
 func builtinConstantly(th *Thread, args []Value) (Value, error) {
 	x := args[0]
-	return madeFn(th, "constantly", 1, func(*Thread, []Value) (Value, error) { return x, nil })
+	return madeFn(th, "constantly", args, func(*Thread, []Value) (Value, error) { return x, nil })
 }
 
 func builtinEveryPred(th *Thread, args []Value) (Value, error) {
@@ -156,7 +193,7 @@ func builtinEveryPred(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	ps := slices.Clone(args)
-	return madeFn(th, "every-pred", len(ps), func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "every-pred", args, func(th *Thread, xs []Value) (Value, error) {
 		for _, p := range ps {
 			for _, x := range xs {
 				v, err := th.Call(p, []Value{x})
@@ -177,7 +214,7 @@ func builtinSomeFn(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	fs := slices.Clone(args)
-	return madeFn(th, "some-fn", len(fs), func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "some-fn", args, func(th *Thread, xs []Value) (Value, error) {
 		var last Value = Nil
 		for _, f := range fs {
 			for _, x := range xs {
@@ -200,7 +237,7 @@ func builtinFnil(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	f, defaults := args[0], slices.Clone(args[1:])
-	return madeFn(th, "fnil", len(defaults)+1, func(th *Thread, xs []Value) (Value, error) {
+	return madeFn(th, "fnil", args, func(th *Thread, xs []Value) (Value, error) {
 		patched := slices.Clone(xs)
 		for i, d := range defaults {
 			if i < len(patched) {

@@ -1,6 +1,9 @@
 package lisp
 
-import "slices"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // Map operations (spec 8.2). Maps keep insertion order; an updated key keeps
 // its place. Keys may be any value: group-by and frequencies produce string
@@ -52,7 +55,7 @@ var mapBuiltins = []*Builtin{
 
 // getValue is get: maps by key, vectors and strings by index, sets by
 // membership; anything else (nil included) has no keys.
-func getValue(coll, key, def Value) (Value, error) {
+func getValue(th *Thread, coll, key, def Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
 		if v, ok := c.Get(key); ok {
@@ -68,6 +71,9 @@ func getValue(coll, key, def Value) (Value, error) {
 		}
 	case String:
 		if i, ok := key.(Int); ok && i >= 0 && int64(i) < int64(len(c)) {
+			if err := scan(th, int(i)*utf8.UTFMax); err != nil {
+				return nil, err
+			}
 			n := Int(0)
 			for _, r := range c {
 				if n == i {
@@ -85,7 +91,7 @@ func builtinGet(th *Thread, args []Value) (Value, error) {
 	if len(args) == 3 {
 		def = args[2]
 	}
-	return getValue(args[0], args[1], def)
+	return getValue(th, args[0], args[1], def)
 }
 
 // pathOf returns the keys of a get-in/assoc-in path.
@@ -112,7 +118,10 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 	missing := &Var{} // a sentinel no collection contains
 	cur := args[0]
 	for _, k := range path {
-		cur, _ = getValue(cur, k, missing)
+		var err error
+		if cur, err = getValue(th, cur, k, missing); err != nil {
+			return nil, err
+		}
 		if cur == Value(missing) {
 			return def, nil
 		}
@@ -124,7 +133,11 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
-		if err := th.AllocMap(c.Len() + 1); err != nil {
+		copied := 0
+		if c.AssocCopies(key) {
+			copied = c.Len()
+		}
+		if err := chargeCopy(th, copied, 1, costMapEntry); err != nil {
 			return nil, err
 		}
 		return c.Assoc(key, val), nil
@@ -145,7 +158,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 			}
 			return c.Conj(val), nil
 		}
-		if err := th.AllocVector(c.Len()); err != nil {
+		if err := chargeCopy(th, c.Len(), 0, costElem); err != nil {
 			return nil, err
 		}
 		elems := slices.Clone(c.elems)
@@ -171,7 +184,7 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 		for i := 1; i+1 < len(args); i += 2 {
 			b.Set(args[i], args[i+1])
 		}
-		if err := th.AllocMap(b.Len()); err != nil {
+		if err := chargeCopy(th, m.Len(), b.Len()-m.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -194,7 +207,10 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 		return f(coll)
 	}
 	k := path[0]
-	child, _ := getValue(coll, k, Nil)
+	child, err := getValue(th, coll, k, Nil)
+	if err != nil {
+		return nil, err
+	}
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
@@ -220,7 +236,10 @@ func builtinAssocIn(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinUpdate(th *Thread, args []Value) (Value, error) {
-	old, _ := getValue(args[0], args[1], Nil)
+	old, err := getValue(th, args[0], args[1], Nil)
+	if err != nil {
+		return nil, err
+	}
 	v, err := call(th, "update", args[2], append([]Value{old}, args[3:]...)...)
 	if err != nil {
 		return nil, err
@@ -239,7 +258,10 @@ func builtinUpdateIn(th *Thread, args []Value) (Value, error) {
 	}
 	if len(path) == 0 {
 		// As Clojure: an empty path updates the nil key.
-		old, _ := getValue(args[0], Nil, Nil)
+		old, err := getValue(th, args[0], Nil, Nil)
+		if err != nil {
+			return nil, err
+		}
 		v, err := apply(old)
 		if err != nil {
 			return nil, err
@@ -267,7 +289,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 				b.Set(e.Key, e.Val)
 			}
 		}
-		if err := th.AllocMap(b.Len()); err != nil {
+		if err := th.Alloc(costCollHead); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -294,6 +316,7 @@ func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
 // result is nil only when every argument is.
 func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	var b *MapBuilder
+	base := 0 // entries of the first map, which the result copies
 	for _, a := range args {
 		m, err := mapArg(fn, a)
 		if err != nil {
@@ -307,6 +330,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		}
 		if b == nil {
 			b = NewMapBuilder(m.Len())
+			base = m.Len()
 		}
 		for _, e := range m.entries {
 			if old, ok := b.Get(e.Key); ok && f != nil {
@@ -323,7 +347,8 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	if b == nil {
 		return Nil, nil
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	// The copy of the first map was paid in steps above.
+	if err := th.Alloc(costCollHead + costMapEntry*int64(b.Len()-base)); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil

@@ -42,7 +42,7 @@ func regexInput(th *Thread, fn string, reV, sV Value) (*Regex, string, bool, err
 	}
 	switch s := sV.(type) {
 	case String:
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, "", false, err
 		}
 		return re, string(s), true, nil
@@ -81,7 +81,10 @@ func builtinReSeq(th *Thread, args []Value) (Value, error) {
 	if err != nil || !ok {
 		return Nil, err
 	}
-	locs := re.re.FindAllStringSubmatchIndex(s, -1)
+	locs, err := findAll(th, re, s, -1)
+	if err != nil {
+		return nil, err
+	}
 	if len(locs) == 0 {
 		return Nil, nil
 	}

@@ -3,6 +3,7 @@ package lisp
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -117,6 +118,9 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := scan(th, len(s)); err != nil {
+		return nil, err
+	}
 	n := utf8.RuneCountInString(s)
 	start, err := toInt("subs", args[1])
 	if err != nil {
@@ -132,7 +136,18 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 		return nil, Errorf(ExecutionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
 			WithHint("check (count s) first, or use (take n s)")
 	}
-	return newString(th, string([]rune(s)[start:end]))
+	return newString(th, s[runeOffset(s, start):runeOffset(s, end)])
+}
+
+// runeOffset is the byte offset of the i-th character of s.
+func runeOffset(s string, i int) int {
+	for off := range s {
+		if i == 0 {
+			return off
+		}
+		i--
+	}
+	return len(s)
 }
 
 // splitString splits s at a string separator (literally) or a regex. As in
@@ -151,12 +166,20 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 			limit = -1
 		}
 	}
-	if err := th.Step(1 + int64(len(s))/64); err != nil {
+	if err := scan(th, len(s)); err != nil {
 		return nil, err
 	}
 	var parts []string
 	switch p := sep.(type) {
 	case String:
+		// The parts are charged before strings.Split builds them.
+		count := utf8.RuneCountInString(s)
+		if p != "" {
+			count = strings.Count(s, string(p)) + 1
+		}
+		if err := th.Alloc(int64(count) * perMatchCost); err != nil {
+			return nil, err
+		}
 		if p == "" {
 			parts = strings.Split(s, "")
 			if limit > 0 && len(parts) > limit {
@@ -166,7 +189,11 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 			parts = strings.SplitN(s, string(p), limit)
 		}
 	case *Regex:
-		parts = p.re.Split(s, limit)
+		locs, err := findAll(th, p, s, -1)
+		if err != nil {
+			return nil, err
+		}
+		parts = splitAt(s, locs, limit)
 	default:
 		return nil, Errorf(TypeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
 	}
@@ -179,6 +206,27 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		parts = []string{""}
 	}
 	return stringVector(th, parts)
+}
+
+// splitAt cuts s around the matches at locs, keeping at most limit parts
+// (all when limit < 1), exactly as regexp.Split does.
+func splitAt(s string, locs [][]int, limit int) []string {
+	parts := make([]string, 0, len(locs)+1)
+	beg, end := 0, 0
+	for _, loc := range locs {
+		if limit > 0 && len(parts) == limit-1 {
+			break
+		}
+		end = loc[0]
+		if loc[1] != 0 {
+			parts = append(parts, s[beg:end])
+		}
+		beg = loc[1]
+	}
+	if end != len(s) {
+		parts = append(parts, s[beg:])
+	}
+	return parts
 }
 
 // stringVector charges for and returns a vector of strings.
@@ -205,7 +253,10 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.Step(1 + int64(len(s))/64); err != nil {
+	if err := scan(th, len(s)); err != nil {
+		return nil, err
+	}
+	if err := th.Alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
 		return nil, err
 	}
 	parts := strings.Split(s, "\n")
@@ -257,7 +308,7 @@ func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value,
 		if err != nil {
 			return nil, err
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		// Case mapping can change byte lengths, but by a bounded factor.
@@ -286,7 +337,7 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 		if !ok {
 			return nil, TypeErrorf(fn, "a string to look for", args[1])
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		return boolValue(test(s, string(sub))), nil
@@ -303,7 +354,7 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 		if !ok {
 			return nil, TypeErrorf(fn, "a string to look for", args[1])
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		offset := 0 // in bytes
@@ -447,7 +498,7 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := th.Step(1 + int64(len(s))/64); err != nil {
+		if err := scan(th, len(s)); err != nil {
 			return nil, err
 		}
 		var out string
@@ -484,9 +535,13 @@ func chargeReplace(th *Thread, s string, count, replLen int) error {
 // regexReplace replaces matches of re in s with a replacement string ($1
 // groups) or with the text a function returns for each match.
 func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (string, error) {
-	locs := re.re.FindAllStringSubmatchIndex(s, -1)
-	if !all && len(locs) > 1 {
-		locs = locs[:1]
+	n := -1
+	if !all {
+		n = 1
+	}
+	locs, err := findAll(th, re, s, n)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	prev := 0
@@ -517,4 +572,25 @@ func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (st
 	}
 	b.WriteString(s[prev:])
 	return b.String(), nil
+}
+
+// stringNamespaceOnly holds the clojure.string functions whose bare name
+// means something else in core: (clojure.string/reverse "abc") is "cba",
+// while (reverse "abc") is the characters in reverse order.
+var stringNamespaceOnly = map[string]*Builtin{
+	"reverse": {Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order",
+		Category: "string", MinArgs: 1, MaxArgs: 1, Fn: builtinStringReverse},
+}
+
+func builtinStringReverse(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok {
+		return nil, TypeErrorf("clojure.string/reverse", "a string", args[0])
+	}
+	if err := th.AllocString(len(s)); err != nil {
+		return nil, err
+	}
+	r := []rune(string(s))
+	slices.Reverse(r)
+	return String(r), nil
 }

@@ -3,6 +3,7 @@ package lisp
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -194,4 +195,102 @@ func TestSpecFunctionsImplemented(t *testing.T) {
 			t.Errorf("%s is not implemented", name)
 		}
 	}
+}
+
+// fuzzValue builds a value from the fuzzer's bytes: scalars of every kind
+// and collections nested a few levels.
+func fuzzValue(data []byte, depth int) (Value, []byte) {
+	if len(data) == 0 {
+		return Nil, data
+	}
+	tag, data := data[0], data[1:]
+	next := func() byte {
+		if len(data) == 0 {
+			return 0
+		}
+		b := data[0]
+		data = data[1:]
+		return b
+	}
+	switch tag % 16 {
+	case 0:
+		return Nil, data
+	case 1:
+		return Bool(next()%2 == 0), data
+	case 2:
+		return Int(int8(next())), data
+	case 3:
+		return Int(math.MaxInt64 - int64(next())), data
+	case 4:
+		return Float(float64(int8(next())) / 4), data
+	case 5:
+		return Float([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -0.0}[next()%4]), data
+	case 6:
+		n := int(next() % 8)
+		n = min(n, len(data))
+		s := string(data[:n])
+		return String(s), data[n:]
+	case 7:
+		return Keyword([]string{"a", "b", "name", "x/y"}[next()%4]), data
+	case 8:
+		return builtinList[int(next())%len(builtinList)], data
+	case 9:
+		re, _ := CompileRegex("fuzz", []string{`\d+`, `(a)(b)?`, `^$`, `.`}[next()%4])
+		return re, data
+	}
+	if depth > 3 {
+		return Int(1), data
+	}
+	n := int(next() % 5)
+	elems := make([]Value, 0, n)
+	for range n {
+		var v Value
+		v, data = fuzzValue(data, depth+1)
+		elems = append(elems, v)
+	}
+	switch tag % 16 {
+	case 10, 11:
+		return NewSet(elems), data
+	case 12, 13:
+		b := NewMapBuilder(n / 2)
+		for i := 0; i+1 < len(elems); i += 2 {
+			b.Set(elems[i], elems[i+1])
+		}
+		return b.Map(), data
+	}
+	return NewVector(elems), data
+}
+
+// FuzzBuiltins calls a builtin chosen by the input with arguments built from
+// the rest of it. No builtin may panic, return a Go nil value, or fail with
+// anything but an *Error.
+func FuzzBuiltins(f *testing.F) {
+	f.Add([]byte{0, 2, 14, 3, 2, 5, 2, 7})
+	f.Add([]byte{40, 3, 8, 5, 14, 2, 2, 1, 2, 9})
+	f.Add([]byte{100, 2, 6, 4, 'a', ',', 'b', 'c', 6, 1, ','})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		b := builtinList[int(data[0])%len(builtinList)]
+		nargs := int(data[1] % 5)
+		data = data[2:]
+		args := make([]Value, nargs)
+		for i := range args {
+			args[i], data = fuzzValue(data, 0)
+		}
+		th := NewThread(context.Background(), Limits{MaxSteps: 20_000, MaxAllocBytes: 1 << 20, MaxDepth: 30})
+		v, err := th.Call(b, args)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("(%s %v) returned a foreign error %T: %v", b.Name, args, err, err)
+			}
+			return
+		}
+		if v == nil {
+			t.Fatalf("(%s %v) returned a Go nil value", b.Name, args)
+		}
+		_ = Repr(v)
+	})
 }

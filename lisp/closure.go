@@ -14,7 +14,6 @@ type lambda struct {
 	captures  []capture
 	freeNames []string
 	form      *List // the source form, for printing and serialization
-	pos       Pos
 }
 
 type arity struct {
@@ -40,6 +39,7 @@ func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, err
 	}
 	var free []Value
+	weight := int64(1)
 	if len(n.lam.captures) > 0 {
 		free = make([]Value, len(n.lam.captures))
 		for i, c := range n.lam.captures {
@@ -48,9 +48,11 @@ func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
 			} else {
 				free[i] = fr.slots[c.index]
 			}
+			weight = addWeight(weight, Weight(free[i]))
 		}
 	}
-	return &Closure{lam: n.lam, free: free}, nil
+	c := &Closure{lam: n.lam, free: free, weight: weight}
+	return c, th.checkWeight(c)
 }
 
 // Closure is a user function: compiled code plus the values it captured.
@@ -60,7 +62,12 @@ type Closure struct {
 	lam  *lambda
 	free []Value
 	name string // the user definition it was bound to by def/defn, if any
+	// weight counts the captured values, which the closure prints with.
+	weight int64
 }
+
+// Weight is the size of the closure's source with its captured values.
+func (c *Closure) Weight() int64 { return max(c.weight, 1) }
 
 func (*Closure) TypeName() string { return "function" }
 
@@ -83,7 +90,7 @@ func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
 	if ar == nil {
 		return nil, c.arityError(len(args))
 	}
-	fr := &frame{slots: make([]Value, c.lam.nslots), free: c.free}
+	fr := newFrame(c.lam.nslots, c.free)
 	if ar.selfSlot >= 0 {
 		fr.slots[ar.selfSlot] = c
 	}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"cmp"
 	"math"
 	"strings"
 )
@@ -21,6 +22,21 @@ type orderOptions struct {
 
 // compareValues orders a and b: negative, zero or positive.
 func compareValues(a, b Value, opt orderOptions) (int, error) {
+	// Fast paths for the common sort keys.
+	switch x := a.(type) {
+	case Int:
+		if y, ok := b.(Int); ok {
+			return cmp.Compare(x, y), nil
+		}
+	case Float:
+		if y, ok := b.(Float); ok && x == x && y == y {
+			return cmp.Compare(x, y), nil
+		}
+	case String:
+		if y, ok := b.(String); ok {
+			return strings.Compare(string(x), string(y)), nil
+		}
+	}
 	_, aNil := a.(NilType)
 	_, bNil := b.(NilType)
 	if aNil || bNil {

@@ -10,6 +10,12 @@ import (
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln},
+	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
+		Doc: "same as println: each call is one line of output", Fn: corePrintln},
+	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
+		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn},
+	{Name: "printf", Sig: "(printf fmt x ...)", Category: "io", MinArgs: 1, MaxArgs: -1,
+		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf},
 	{Name: "return", Sig: "(return value)", Category: "io", MinArgs: 0, MaxArgs: 1,
 		Doc: "end the program successfully with value as its result", Fn: coreReturn},
 	{Name: "fail", Sig: "(fail reason)", Category: "io", MinArgs: 0, MaxArgs: 1,
@@ -61,6 +67,35 @@ func corePrintln(th *Thread, args []Value) (Value, error) {
 	return Nil, th.prog.print(th, b.String())
 }
 
+func corePrn(th *Thread, args []Value) (Value, error) {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		WriteRepr(&b, a)
+	}
+	if th.prog == nil {
+		return Nil, nil
+	}
+	return Nil, th.prog.print(th, b.String())
+}
+
+func corePrintf(th *Thread, args []Value) (Value, error) {
+	format, ok := LookupBuiltin("format")
+	if !ok {
+		return nil, Errorf(ExecutionError, "printf needs the format function, which is not available")
+	}
+	s, err := th.Call(format, args)
+	if err != nil {
+		return nil, err
+	}
+	if th.prog == nil {
+		return Nil, nil
+	}
+	return Nil, th.prog.print(th, strings.TrimSuffix(Str(s), "\n"))
+}
+
 func coreReturn(th *Thread, args []Value) (Value, error) {
 	var v Value = Nil
 	if len(args) == 1 {
@@ -98,6 +133,15 @@ type predicateCombinator struct {
 func (*predicateCombinator) TypeName() string { return "function" }
 
 func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
+
+// Weight counts the predicates, which the combinator prints with.
+func (p *predicateCombinator) Weight() int64 {
+	w := int64(1)
+	for _, q := range p.preds {
+		w = addWeight(w, Weight(q))
+	}
+	return w
+}
 
 func (p *predicateCombinator) WriteRepr(b *strings.Builder) {
 	b.WriteString("(" + p.kind)

@@ -19,6 +19,19 @@ type node interface {
 type frame struct {
 	slots []Value
 	free  []Value
+	// inline holds the slots of small functions, so that a call makes one
+	// allocation instead of two.
+	inline [4]Value
+}
+
+func newFrame(nslots int, free []Value) *frame {
+	fr := &frame{free: free}
+	if nslots <= len(fr.inline) {
+		fr.slots = fr.inline[:nslots]
+	} else {
+		fr.slots = make([]Value, nslots)
+	}
+	return fr
 }
 
 // recurMarker is returned by a recur node in place of a value. Analysis only
@@ -90,12 +103,12 @@ func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.AllocVector(len(elems)); err != nil {
 		return nil, err
 	}
-	return NewVector(elems), nil
+	v := NewVector(elems)
+	return v, th.checkWeight(v)
 }
 
 type mapNode struct {
 	elems []node // key, value, key, value ...
-	pos   Pos
 }
 
 func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -114,7 +127,8 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		b.Set(k, v)
 	}
-	return b.Map(), nil
+	m := b.Map()
+	return m, th.checkWeight(m)
 }
 
 type setNode struct{ elems []node }
@@ -127,7 +141,8 @@ func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.AllocVector(len(elems)); err != nil {
 		return nil, err
 	}
-	return NewSet(elems), nil
+	s := NewSet(elems)
+	return s, th.checkWeight(s)
 }
 
 func evalNodes(th *Thread, fr *frame, nodes []node) ([]Value, error) {
@@ -162,6 +177,9 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, err
 	}
 	v, err := th.Call(f, args)
+	if err == nil {
+		err = th.checkWeight(v)
+	}
 	if err != nil {
 		return nil, withPos(err, n.pos)
 	}
@@ -325,6 +343,14 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	v, err := n.init.eval(th, fr)
 	if err != nil {
 		return nil, err
+	}
+	if bad, ok := unstorable(v); ok {
+		what := "a " + bad.TypeName()
+		if b, isBuiltin := bad.(*Builtin); isBuiltin {
+			what = "a function built by " + b.Name
+		}
+		return nil, withPos(Errorf(ValidationError, "%s cannot be kept between turns: its value holds %s, which has no source", n.name, what).
+			WithHint("define functions with defn or fn, e.g. (defn %s [x] ...), or keep the value in a let", n.name), n.pos)
 	}
 	if c, ok := v.(*Closure); ok && c.name == "" {
 		named := *c

@@ -141,6 +141,7 @@ func TestEvalForms(t *testing.T) {
 		{"(for [x [1 2] :let [y (* x 10)]] y)", "[10 20]"},
 		{"(for [[k v] {:a 1 :b 2}] [v k])", "[[1 :a] [2 :b]]"},
 		{"(doseq [x [1 2]] (println x))", "nil"},
+		{"(let [range 5] (dotimes [i 3] (println i range)))", "nil"},
 		// keywords, maps, sets as functions
 		{`(:name {:name "Alice"})`, `"Alice"`},
 		{`(:missing {:name "Alice"} "default")`, `"default"`},
@@ -168,6 +169,18 @@ func TestEvalForms(t *testing.T) {
 		{"(count (filter (any-of) [{:a 1} {:a 2}]))", "0"},
 		{"(count (filter (none-of) [{:a 1} {:a 2}]))", "2"},
 		{"(let [ids [1 3]] (count (filter (where :id in ids) [{:id 1} {:id 2} {:id 3}])))", "2"},
+		{"(count (filter (where :p > 1.5) [{:p 1} {:p 2} {:p 1.5} {:p 2.5} {:p \"x\"}]))", "2"},
+		{"(count (filter (where :p <= 2) [{:p 1.5} {:p 2} {:p 2.5} {:p ##NaN}]))", "2"},
+		{`(count (filter (where :d >= "2024-02") [{:d "2024-01-15"} {:d "2024-03-01"}]))`, "1"},
+		{"(count (filter (where [:xs 0] = 1) [{:xs [1]} {:xs [2]} {:xs []}]))", "1"},
+		{`(count (filter (where :tags in #{"a" "b"}) [{:tags "a"} {:tags "c"}]))`, "1"},
+		{"(count (filter (where :m includes :k) [{:m {:k 1}} {:m {:j 1}}]))", "1"},
+		// closures print as source
+		{"(str (fn [x] x))", `"(fn [x] x)"`},
+		{"(let [k 2] (str (fn [x] (* k x))))", `"(let [k 2] (fn [x] (* k x)))"`},
+		{"(str (where :a > 1) (all-of :a))", `"(where :a > 1)(all-of :a)"`},
+		// vars
+		{"(defn f [x] (* 2 x)) (#'f 4)", "8"},
 		// namespaces and constants
 		{"(clojure.core/let [x 1] x)", "1"},
 		{"(core/inc 1)", "2"},
@@ -238,6 +251,8 @@ func TestEvalErrors(t *testing.T) {
 		{"(f) (defn f [] (g)) (defn g [] 1)", UndefinedSymbol},
 		{"(map and [1 2])", ValidationError},
 		{"(let [& 1] 1)", ValidationError},
+		{"(let [a (atom 0)] (swap! a inc))", UndefinedSymbol},
+		{"(try (inc 1) (catch Exception e 0))", UndefinedSymbol},
 	}
 	var b strings.Builder
 	for _, c := range cases {
@@ -257,6 +272,14 @@ func TestEvalErrors(t *testing.T) {
 func TestPrintln(t *testing.T) {
 	res := run(t, `(println "Found:" 42) (println "First:" {:id 1 :name "x"}) (println) (println nil "s" :k 1.5)`, Env{})
 	want := []string{"Found: 42", `First: {:id 1, :name "x"}`, "", `nil s :k 1.5`}
+	if strings.Join(res.Prints, "|") != strings.Join(want, "|") {
+		t.Errorf("prints = %q, want %q", res.Prints, want)
+	}
+}
+
+func TestPrintVariants(t *testing.T) {
+	res := run(t, `(print "a" 1) (prn "a" [1 "b"]) (printf "%s has %d items\n" "cart" 3)`, Env{})
+	want := []string{"a 1", `"a" [1 "b"]`, "cart has 3 items"}
 	if strings.Join(res.Prints, "|") != strings.Join(want, "|") {
 		t.Errorf("prints = %q, want %q", res.Prints, want)
 	}
@@ -293,5 +316,20 @@ func TestMultiArityDefn(t *testing.T) {
 	res := run(t, `(defn f "doc" ([x] (f x 10)) ([x y] (+ x y))) [(f 1) (f 1 2)]`, Env{})
 	if res.Err != nil || Repr(res.Value) != "[11 3]" {
 		t.Fatalf("%v %v", res.Value, res.Err)
+	}
+}
+
+func TestClojureHabits(t *testing.T) {
+	cases := map[string]string{
+		"(defn- helper [x] (inc x)) (helper 1)": "2",
+		"(declare odd2?) (defn even2? [n] (if (= n 0) true (odd2? (- n 1)))) (defn odd2? [n] (if (= n 0) false (even2? (- n 1)))) (even2? 10)": "true",
+		"(def ^:private x 1) (defn ^String f [^long y] (+ x y)) (f 2)":                                                                         "3",
+		"(def ^{:doc \"d\"} y 5) y": "5",
+	}
+	for src, want := range cases {
+		res := run(t, src, Env{})
+		if res.Err != nil || Repr(res.Value) != want {
+			t.Errorf("%s = %v %v, want %s", src, Repr(res.Value), res.Err, want)
+		}
 	}
 }

@@ -74,9 +74,13 @@ func FuzzEval(f *testing.F) {
 		Timeout: 2 * time.Second}
 	f.Fuzz(func(t *testing.T, src string) {
 		env := Env{Data: data, Tools: []string{"echo"}, Host: echoHost(), Limits: limits, MaxNesting: 100}
+		start := time.Now()
 		res, err := Eval(context.Background(), src, env)
 		if err != nil {
 			t.Fatalf("Go error %v", err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Fatalf("%q took %v", src, d)
 		}
 		if res.Err != nil && strings.Contains(res.Err.Message, "internal interpreter error") {
 			t.Fatalf("%q reached the panic safety net: %v", src, res.Err)

@@ -104,3 +104,28 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestKeywordKeysReadBack checks that every object key DecodeJSON turns
+// into a keyword prints as EDN that the reader reads back as that keyword,
+// so JSON data survives the EDN wire.
+func TestKeywordKeysReadBack(t *testing.T) {
+	keys := []string{"a", "name", "user-id", "user_id", "_token", "ok?", "save!", "a*b", "x1", "-", "+", "->", "<=", "=", "-x", "+a", "A", "aB9", "*"}
+	const chars = "aZ9_-+*<>=?!./: é1"
+	for i := range 2000 {
+		// Also every short string over a small alphabet, valid or not.
+		k := ""
+		for n := i; n > 0; n /= len(chars) {
+			k += string(chars[n%len(chars)])
+		}
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		if !ValidKeywordName(k) {
+			continue
+		}
+		v, err := ParseEDN(Repr(Keyword(k)), 0)
+		if err != nil || !Equal(v, Keyword(k)) {
+			t.Errorf("keyword %q prints as %s, which reads back as %v, %v", k, Repr(Keyword(k)), v, err)
+		}
+	}
+}

@@ -167,8 +167,15 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 }
 
 // loadSource evaluates one form of stored source in a sandbox without
-// tools, data or user definitions.
-func loadSource(src string) (Value, error) {
+// tools, data or user definitions. Like Eval, it is an entry point that
+// runs code from outside, so it has the same safety net: an interpreter bug
+// becomes an error for this binding, not a crash.
+func loadSource(src string) (v Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("internal interpreter error loading the source: %v", r)
+		}
+	}()
 	forms, err := Read(src, 0)
 	if err != nil {
 		return nil, err
@@ -183,7 +190,7 @@ func loadSource(src string) (Value, error) {
 	}
 	th := NewThread(context.Background(), decodeLimits)
 	th.prog = newProgState(Env{})
-	v, err := n.eval(th, &frame{slots: make([]Value, c.fn.nslots)})
+	v, err = n.eval(th, newFrame(c.fn.nslots, nil))
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ func TestMemoryRoundTrip(t *testing.T) {
 (def adder (let [k 10] (fn [x] (+ k x))))
 (def nested (let [k 2] (let [f (fn [y] (* k y))] (fn [z] (f (inc z))))))
 (def pred (where :id > 1))
+(defn dbl-all [xs] (mapv #(* 2 %) xs))
+(defn sum-rest [& xs] (#(apply + %&) 1 2))
 (scale 2)
 `, Env{TurnNumber: 1})
 	if res := turn1.Err; res != nil {
@@ -40,12 +42,12 @@ func TestMemoryRoundTrip(t *testing.T) {
 	golden(t, "memory_wire.golden", b.String())
 
 	mem := wireRoundTrip(t, turn1.Memory)
-	turn2 := run(t, `[(scale 5) (total [1 2 3]) (fact 5) (pick {:id 7} 8 9) (adder 1) (nested 4) (count (filter pred items)) rate]`,
+	turn2 := run(t, `[(scale 5) (total [1 2 3]) (fact 5) (pick {:id 7} 8 9) (adder 1) (nested 4) (count (filter pred items)) rate (dbl-all [1 2]) (sum-rest)]`,
 		Env{Prelude: mem, TurnNumber: 2})
 	if turn2.Err != nil {
 		t.Fatal(turn2.Err)
 	}
-	if got, want := Repr(turn2.Value), "[15 3 120 [7 [8 9]] 11 10 1 3]"; got != want {
+	if got, want := Repr(turn2.Value), "[15 3 120 [7 [8 9]] 11 10 1 3 [2 4] 3]"; got != want {
 		t.Errorf("turn 2 = %s, want %s", got, want)
 	}
 	// Redefining a value used by a loaded function changes what it computes,
@@ -60,7 +62,7 @@ func TestMemoryRoundTrip(t *testing.T) {
 	for _, bd := range turn3.Memory.Bindings() {
 		order = append(order, bd.Name)
 	}
-	if strings.Join(order, " ") != "rate items scale total fact pick adder nested pred" {
+	if strings.Join(order, " ") != "rate items scale total fact pick adder nested pred dbl-all sum-rest" {
 		t.Errorf("order = %v", order)
 	}
 	if bd, _ := turn3.Memory.Lookup("rate"); bd.Turn != 3 {
@@ -127,5 +129,39 @@ func TestDecodeMemoryRejects(t *testing.T) {
 		if _, err := DecodeMemory(w); err == nil {
 			t.Errorf("DecodeMemory(%+v) succeeded", w)
 		}
+	}
+}
+
+func TestDefKeepsValuesWithSource(t *testing.T) {
+	// Functions built by combinators keep the call that made them as their
+	// source, so they are stored and come back.
+	for _, c := range []struct{ def, call, want string }{
+		{"(def f (comp inc inc))", "(f 1)", "3"},
+		{"(def fs [(partial + 1)])", "((first fs) 1)", "2"},
+		{"(def g (let [h (complement even?)] (fn [x] (h x))))", "(g 3)", "true"},
+	} {
+		res := run(t, c.def, Env{})
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.def, res.Err)
+			continue
+		}
+		m := wireRoundTrip(t, res.Memory)
+		if res = run(t, c.call, Env{Prelude: m}); res.Err != nil || Repr(res.Value) != c.want {
+			t.Errorf("%s then %s = %v %v, want %s", c.def, c.call, res.Value, res.Err, c.want)
+		}
+	}
+	// Within one program such functions work as values.
+	if res := run(t, "(let [f (comp inc inc)] (f 1))", Env{}); res.Err != nil || Repr(res.Value) != "3" {
+		t.Errorf("comp in let: %v %v", res.Value, res.Err)
+	}
+	// Regexes and registered builtins are stored and come back.
+	res := run(t, `(def re (re-pattern "a\"b+")) (def fs [inc :k #{1}]) (def p (all-of (where :a > 1) :a))`, Env{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	m := wireRoundTrip(t, res.Memory)
+	res = run(t, `[(re-find re "xa\"bbb") ((first fs) 1) (p {:a 2})]`, Env{Prelude: m})
+	if res.Err != nil || Repr(res.Value) != `["a\"bbb" 2 true]` {
+		t.Errorf("stored regex and builtins: %v %v", Repr(res.Value), res.Err)
 	}
 }

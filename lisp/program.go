@@ -3,7 +3,6 @@ package lisp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -29,7 +28,10 @@ type Env struct {
 	// PreviousResults are earlier turns' results, newest first (*1 *2 *3).
 	PreviousResults []Value
 	Host            Host
-	Limits          Limits
+	// Limits are the sandbox budgets; the zero Limits means DefaultLimits.
+	// A zero field in non-zero Limits means no budget for that resource
+	// (the call depth is always capped at MaxCallDepth).
+	Limits Limits
 	// TurnNumber is recorded on the bindings this program defines.
 	TurnNumber int
 	// MaxNesting bounds source nesting; 0 means DefaultMaxNesting.
@@ -73,6 +75,9 @@ func (r *Result) OK() bool { return r.Err == nil }
 func Eval(ctx context.Context, source string, env Env) (res *Result, err error) {
 	start := time.Now()
 	limits := env.Limits
+	if limits == (Limits{}) {
+		limits = DefaultLimits()
+	}
 	if limits.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
@@ -351,9 +356,4 @@ func (p *progState) commit(prelude *Memory) *Memory {
 		m.put(g.binding)
 	}
 	return m
-}
-
-// String renders a tool call for logs.
-func (r ToolCallRecord) String() string {
-	return fmt.Sprintf("#%d tool/%s %s", r.Index, r.Name, Repr(r.Args))
 }

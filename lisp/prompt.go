@@ -8,8 +8,9 @@ import (
 
 // SystemPrompt returns the built-in PTC-Lisp reference that serves as the
 // default SYSTEM message. The function list is generated from the builtin
-// table, one line per builtin, so the prompt names exactly what the
-// interpreter implements. The text is the same on every call: prompt caches
+// table and the evaluator's core functions (println, return, fail, the
+// predicate combinators), one line each, so the prompt names exactly what
+// the interpreter implements. The text is the same on every call: prompt caches
 // on the LLM side depend on it being byte-identical.
 func SystemPrompt() string { return systemPrompt() }
 
@@ -17,6 +18,7 @@ var systemPrompt = sync.OnceValue(renderSystemPrompt)
 
 // promptCategories orders the sections of the function reference.
 var promptCategories = []struct{ key, title string }{
+	{"io", "Output and ending the program"},
 	{"collection", "Collections: vectors, sets, maps (as [key value] entries), strings (as characters); nil counts as empty"},
 	{"map", "Maps"},
 	{"set", "Sets"},
@@ -45,7 +47,7 @@ The program runs, and you see its println output in the next message. Nothing el
 - (println x ...) shows values to you in the next turn; results of expressions are not shown otherwise.
 - (return value) ends the task with value as the answer. (fail "reason") ends it as a failure. Call one of them once you know the answer.
 - *1, *2 and *3 are the results of the previous three programs.
-- Special forms: let (with destructuring), if, if-not, when, when-not, cond, case, condp, if-let, when-let, do, fn, #(... % ...), defn, def, loop/recur, for, ->, ->>, and, or.
+- Special forms: let (with destructuring), if, if-not, when, when-not, cond, case, condp, if-let, when-let, if-some, when-some, do, fn, #(... % ...), def, defn, defonce, loop/recur, for, doseq, ->, ->>, as->, cond->, some->, and, or.
 - (where :field op value) builds a predicate, op one of = not= > < >= <= includes in; combine predicates with all-of, any-of, none-of.
 - Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
@@ -63,7 +65,7 @@ func renderSystemPrompt() string {
 	// reference does.
 	for _, cat := range promptCategories {
 		first := true
-		for _, bi := range slices.Concat(builtinSections...) {
+		for _, bi := range slices.Concat(append(builtinSections, CoreFunctions())...) {
 			if bi.Category != cat.key {
 				continue
 			}

@@ -3,6 +3,7 @@ package lisp
 import (
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,7 @@ func TestSystemPromptGolden(t *testing.T) {
 
 func TestSystemPromptListsEveryBuiltin(t *testing.T) {
 	p := SystemPrompt()
-	for _, b := range Builtins() {
+	for _, b := range append(slices.Clone(Builtins()), CoreFunctions()...) {
 		if !strings.Contains(p, "\n"+b.Sig+" ; "+b.Doc+"\n") {
 			t.Errorf("system prompt does not document %s", b.Name)
 		}

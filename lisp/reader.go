@@ -159,7 +159,7 @@ func (r *reader) skipSpace() error {
 	for !r.eof() {
 		c := r.peek()
 		switch {
-		case c == ',' || unicode.IsSpace(c):
+		case c == ',' || c == '\uFEFF' || unicode.IsSpace(c):
 			r.next()
 		case c == ';':
 			for !r.eof() && r.peek() != '\n' {
@@ -284,7 +284,34 @@ func (r *reader) readForm() (Value, error) {
 		return &List{Elems: []Value{Symbol("quote"), f}, Pos: Pos{line, col}}, nil
 	case '#':
 		return r.readDispatch()
-	case '@', '^', '`', '~':
+	case '^':
+		// Metadata (^:private, ^{:doc "..."}, ^String) means nothing in
+		// PTC-Lisp; it is read and dropped so that Clojure habits still work.
+		if r.edn {
+			return nil, r.errorf(line, col, "metadata is not allowed in a value")
+		}
+		r.next()
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
+		}
+		if err := r.enter(line, col); err != nil {
+			return nil, err
+		}
+		defer func() { r.depth-- }()
+		if _, err := r.readForm(); err != nil {
+			return nil, err
+		}
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
+		}
+		return r.readForm()
+	case '@', '`', '~':
 		r.next()
 		return nil, r.errorf(line, col, "%q is not supported in PTC-Lisp", c).
 			WithHint("PTC-Lisp has no deref, metadata or syntax-quote; write plain expressions")
@@ -540,7 +567,11 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 			WithHint("values are literal data; quote text as a string or use a keyword")
 	}
 	if !lexSymbolText(tok) {
-		return nil, r.errorf(line, col, "invalid symbol %s", tok)
+		e := r.errorf(line, col, "invalid symbol %s", tok)
+		if strings.ContainsAny(tok, "\u201c\u201d\u2018\u2019") {
+			return nil, e.WithHint(`strings use straight double quotes: "text"`)
+		}
+		return nil, e.WithHint("symbols use letters, digits and * + ! - _ ? < > = / . $ & %%")
 	}
 	if r.shortFn != nil && tok[0] == '%' {
 		switch {

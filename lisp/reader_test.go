@@ -96,6 +96,8 @@ func TestReadErrors(t *testing.T) {
 		":",
 		"#(+ %0 1)",
 		"#_",
+		"(str \u201chello\u201d)",
+		"(a|b)",
 	}
 	var b strings.Builder
 	for _, in := range inputs {
@@ -135,7 +137,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestReadDeepNesting(t *testing.T) {
-	for _, open := range []string{"(", "[", "{", "#{", "#(", "'"} {
+	for _, open := range []string{"(", "[", "{", "#{", "#(", "'", "^:a "} {
 		src := strings.Repeat(open, 100_000)
 		_, err := Read(src, 0)
 		if err == nil || AsError(err).Kind != ParseError {
@@ -175,5 +177,12 @@ func TestParseEDN(t *testing.T) {
 		if _, err := ParseEDN(in, 0); err == nil {
 			t.Errorf("ParseEDN(%q) succeeded, want an error", in)
 		}
+	}
+}
+
+func TestReadByteOrderMark(t *testing.T) {
+	forms, err := Read("\uFEFF(+ 1 2)", 0)
+	if err != nil || len(forms) != 1 {
+		t.Fatalf("Read with a byte order mark: %v %v", forms, err)
 	}
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // Regex is a compiled regular expression, built by re-pattern. It is an
-// opaque value (spec 8.10): it prints as #"pattern" but has no literal
-// syntax. Go's RE2 engine matches in time linear in the input, so there is
+// opaque value (spec 8.10) that prints as #"pattern", which the reader
+// reads back (so regexes survive memory serialization). Go's RE2 engine matches in time linear in the input, so there is
 // no backtracking to bound; what it cannot express (lookaround,
 // backreferences) is reported when the pattern is compiled.
 type Regex struct {
@@ -22,9 +22,6 @@ const maxPatternBytes = 256
 
 // TypeName implements Value.
 func (*Regex) TypeName() string { return "regex" }
-
-// Source is the pattern text.
-func (r *Regex) Source() string { return r.source }
 
 // WriteRepr prints the regex as Clojure does: #"pattern".
 func (r *Regex) WriteRepr(b *strings.Builder) {
@@ -95,6 +92,29 @@ func matchValue(th *Thread, s string, loc []int) (Value, error) {
 		out = append(out, g)
 	}
 	return NewVector(out), nil
+}
+
+// perMatchCost is what one match is charged: the matched string and its
+// place in a result vector.
+const perMatchCost = costString + costElem
+
+// findAll returns the submatch positions of every match of re in s. Matches
+// are counted against what is left of the allocation budget before Go
+// builds them: a pattern that matches every character of a long string
+// fails on the budget instead of building millions of positions.
+func findAll(th *Thread, re *Regex, s string, n int) ([][]int, error) {
+	limit := n
+	if left := th.Limits().MaxAllocBytes - th.AllocatedBytes(); th.Limits().MaxAllocBytes > 0 {
+		most := int(min(left/perMatchCost+1, int64(len(s))+2))
+		if limit < 0 || limit > most {
+			limit = most
+		}
+	}
+	locs := re.re.FindAllStringSubmatchIndex(s, limit)
+	if err := th.Alloc(int64(len(locs)) * perMatchCost); err != nil {
+		return nil, err
+	}
+	return locs, nil
 }
 
 // javaReplacement turns a Java/Clojure replacement string ($1 for a group,

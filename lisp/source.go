@@ -29,12 +29,56 @@ func writeSource(b *strings.Builder, v Value) {
 		}
 		b.WriteByte('}')
 	default:
-		if s, ok := v.(interface{ Source() string }); ok {
-			b.WriteString(s.Source())
-			return
-		}
 		WriteRepr(b, v)
 	}
+}
+
+// unstorable returns the part of v that cannot be written as source and
+// read back, if any: a builtin value that is not a registered builtin.
+// Functions built by combinators (comp, partial, ...) print as the call
+// that made them, so they are storable when their arguments are.
+func unstorable(v Value) (Value, bool) {
+	switch v := v.(type) {
+	case NilType, Bool, Int, Float, String, Keyword, Symbol, *Var, *Regex, *ToolFunc:
+		return nil, false
+	case *Builtin:
+		if registered, ok := lookupFunction(v.Name); ok && registered == v {
+			return nil, false
+		}
+		return v, true
+	case *Closure:
+		return unstorableIn(v.free)
+	case *predicateCombinator:
+		return unstorableIn(v.preds)
+	case *combined:
+		return unstorableIn(v.args)
+	case *wherePredicate:
+		return unstorable(v.value)
+	case *Vector:
+		return unstorableIn(v.Elems())
+	case *Set:
+		return unstorableIn(v.Elems())
+	case *Map:
+		for _, e := range v.Entries() {
+			if bad, ok := unstorable(e.Key); ok {
+				return bad, true
+			}
+			if bad, ok := unstorable(e.Val); ok {
+				return bad, true
+			}
+		}
+		return nil, false
+	}
+	return v, true
+}
+
+func unstorableIn(vs []Value) (Value, bool) {
+	for _, e := range vs {
+		if bad, ok := unstorable(e); ok {
+			return bad, true
+		}
+	}
+	return nil, false
 }
 
 func writeSourceSeq(b *strings.Builder, open, close string, elems []Value) {

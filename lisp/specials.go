@@ -26,6 +26,8 @@ func init() {
 		"loop":     compileLoop,
 		"fn":       compileFn,
 		"defn":     compileDefn,
+		"defn-":    compileDefn,
+		"declare":  compileDeclare,
 		"defonce":  compileDefonce,
 		"when":     compileWhen,
 		"when-not": compileWhenNot,
@@ -51,6 +53,7 @@ func init() {
 		"condp":   compileCondp,
 		"for":     func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, true) },
 		"doseq":   func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, false) },
+		"dotimes": compileDotimes,
 		"comment": func(*compiler, *List, bool) (node, error) { return &constNode{Nil}, nil },
 	}
 }
@@ -394,6 +397,17 @@ func compileDefn(c *compiler, l *List, tail bool) (node, error) {
 	return &defNode{name: name, doc: doc, init: init, pos: l.Pos}, nil
 }
 
+// compileDeclare accepts (declare f g) for mutual recursion; user names
+// resolve by name at run time already, so it has nothing to do.
+func compileDeclare(c *compiler, l *List, tail bool) (node, error) {
+	for _, f := range l.Elems[1:] {
+		if _, err := c.defName("declare", f); err != nil {
+			return nil, err
+		}
+	}
+	return &constNode{Nil}, nil
+}
+
 func firstElem(l *List) Value {
 	if len(l.Elems) == 0 {
 		return Nil
@@ -405,7 +419,7 @@ func firstElem(l *List) Value {
 // (fn name? ([params] body...) ...).
 func compileFn(c *compiler, l *List, tail bool) (node, error) {
 	rest := l.Elems[1:]
-	lam := &lambda{form: l, pos: l.Pos}
+	lam := &lambda{form: l}
 	if len(rest) > 0 {
 		if s, ok := rest[0].(Symbol); ok {
 			lam.selfName = string(s)
@@ -883,6 +897,20 @@ func compileCondp(c *compiler, l *List, tail bool) (node, error) {
 		n.results = append(n.results, r)
 	}
 	return n, nil
+}
+
+// compileDotimes rewrites (dotimes [i n] body...) to
+// (doseq [i (clojure.core/range n)] body...); the qualified name reaches the
+// builtin even where a local shadows range.
+func compileDotimes(c *compiler, l *List, tail bool) (node, error) {
+	v, ok := optional(l.Elems, 1).(*Vector)
+	if !ok || v.Len() != 2 {
+		return nil, c.errorf(ValidationError, "dotimes takes a binding vector [name count]").
+			WithHint("write (dotimes [i 3] (println i))")
+	}
+	count := &List{Elems: []Value{Symbol("clojure.core/range"), v.Index(1)}, Pos: l.Pos}
+	form := &List{Elems: append([]Value{Symbol("doseq"), NewVector([]Value{v.Index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
+	return compileFor(c, form, false)
 }
 
 func compileFor(c *compiler, l *List, collect bool) (node, error) {

@@ -131,6 +131,16 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	return v, err
 }
 
+// checkWeight refuses a value whose printed size would pass
+// MaxValueWeight, however little it cost to build by sharing.
+func (th *Thread) checkWeight(v Value) error {
+	if Weight(v) > MaxValueWeight {
+		return Errorf(MemoryLimit, "value too large: it would print as more than %d MB", MaxValueWeight>>20).
+			WithHint("the program nests shared data exponentially; build only what you need")
+	}
+	return nil
+}
+
 // Allocation costs, in bytes, charged for values a program builds. They
 // approximate Go's real sizes closely enough that the default budget bounds
 // the process's memory, and they are the same on every run.

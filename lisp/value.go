@@ -106,8 +106,9 @@ func Truthy(v Value) bool {
 // array, so building a vector one element at a time in a loop is amortized
 // O(1) per element while every earlier version stays unchanged.
 type Vector struct {
-	elems []Value
-	tail  *vectorTail
+	elems  []Value
+	tail   *vectorTail
+	weight int64 // see Weight
 }
 
 // vectorTail records how far any vector has extended a shared backing array.
@@ -118,7 +119,11 @@ var EmptyVector = &Vector{}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
-	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}}
+	w := int64(1)
+	for _, e := range elems {
+		w = addWeight(w, Weight(e))
+	}
+	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}, weight: w}
 }
 
 // Len is the number of elements.
@@ -135,12 +140,12 @@ func (v *Vector) Conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.Weight(), Weight(x))}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}}
+	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}, weight: addWeight(v.Weight(), Weight(x))}
 }
 
 // MapEntry is one key/value pair of a map.
@@ -148,10 +153,25 @@ type MapEntry struct{ Key, Val Value }
 
 // Map is an immutable association that remembers insertion order, so that
 // printing, iteration and memory serialization are deterministic.
+//
+// Like Vector.Conj, Assoc of a new key appends in place when the map is the
+// longest version of its lineage: versions that extend one another share the
+// entries array, the index and a tail counter, and each sees only the
+// positions below its own length. Building a map key by key in a loop is then
+// amortized O(1) per key. Replacing a key's value, Dissoc, and extending an
+// older version copy, so no version ever changes. In-place growth writes
+// the shared index, so one lineage must not be extended from two goroutines
+// at once; evaluations never share values (each request decodes its own).
 type Map struct {
 	entries []MapEntry
-	index   map[any]int // hash key -> position in entries
+	index   map[any]int // hash key -> position in entries; shared by the lineage
+	tail    *lineageTail
+	weight  int64 // see Weight
 }
+
+// lineageTail records how far any version has extended a shared backing
+// array; only the version whose length equals it may extend in place.
+type lineageTail struct{ used int }
 
 // EmptyMap is the map {}.
 var EmptyMap = &Map{}
@@ -164,30 +184,50 @@ func (m *Map) Entries() []MapEntry { return m.entries }
 
 // Get returns the value stored under k.
 func (m *Map) Get(k Value) (Value, bool) {
+	if i, ok := m.position(HashKey(k)); ok {
+		return m.entries[i].Val, true
+	}
+	return Nil, false
+}
+
+// position is where hk sits in this version, if it is in it.
+func (m *Map) position(hk any) (int, bool) {
 	if len(m.entries) == 0 {
-		return Nil, false
+		return 0, false
 	}
-	i, ok := m.index[HashKey(k)]
-	if !ok {
-		return Nil, false
-	}
-	return m.entries[i].Val, true
+	i, ok := m.index[hk]
+	return i, ok && i < len(m.entries)
 }
 
 // Assoc returns a map with k set to v. An existing key keeps its position.
 func (m *Map) Assoc(k, v Value) *Map {
-	b := NewMapBuilder(m.Len() + 1)
+	hk := HashKey(k)
+	n := len(m.entries)
+	if _, exists := m.position(hk); !exists && m.tail != nil && m.tail.used == n {
+		m.tail.used++
+		m.index[hk] = n
+		return &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
+			weight: addWeight(Weight(m), addWeight(Weight(k), Weight(v)))}
+	}
+	b := NewMapBuilder(n + 1)
 	b.AddAll(m)
 	b.Set(k, v)
 	return b.Map()
 }
 
+// AssocCopies reports whether Assoc(k, ...) must copy the map rather than
+// extend it in place, so callers can charge the budgets what it costs.
+func (m *Map) AssocCopies(k Value) bool {
+	_, exists := m.position(HashKey(k))
+	return exists || m.tail == nil || m.tail.used != len(m.entries)
+}
+
 // Dissoc returns a map without k.
 func (m *Map) Dissoc(k Value) *Map {
-	if _, ok := m.Get(k); !ok {
+	hk := HashKey(k)
+	if _, ok := m.position(hk); !ok {
 		return m
 	}
-	hk := HashKey(k)
 	b := NewMapBuilder(m.Len())
 	for _, e := range m.entries {
 		if HashKey(e.Key) != hk {
@@ -202,16 +242,21 @@ type MapBuilder struct{ m *Map }
 
 // NewMapBuilder returns a builder with room for n entries.
 func NewMapBuilder(n int) *MapBuilder {
-	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), index: make(map[any]int, n)}}
+	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), index: make(map[any]int, n), weight: 1}}
 }
+
+// The builder owns its map until Map() hands it over: only then does the map
+// start a lineage that Assoc may extend in place.
 
 // Set adds or replaces an entry; a replaced key keeps its position.
 func (b *MapBuilder) Set(k, v Value) {
 	hk := HashKey(k)
 	if i, ok := b.m.index[hk]; ok {
+		b.m.weight = addWeight(b.m.weight-Weight(b.m.entries[i].Val), Weight(v))
 		b.m.entries[i].Val = v
 		return
 	}
+	b.m.weight = addWeight(b.m.weight, addWeight(Weight(k), Weight(v)))
 	b.m.index[hk] = len(b.m.entries)
 	b.m.entries = append(b.m.entries, MapEntry{k, v})
 }
@@ -233,14 +278,18 @@ func (b *MapBuilder) Len() int { return len(b.m.entries) }
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
+	m.tail = &lineageTail{used: len(m.entries)}
 	return m
 }
 
 // Set is an immutable set that remembers insertion order internally; printing
 // and rendering order elements by their text where the spec asks for it.
+// Conj extends in place the way Map.Assoc does.
 type Set struct {
-	elems []Value
-	index map[any]int
+	elems  []Value
+	index  map[any]int // shared by the lineage, as Map's
+	tail   *lineageTail
+	weight int64 // see Weight
 }
 
 // EmptySet is the set #{}.
@@ -248,20 +297,18 @@ var EmptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems))}
+	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems)), weight: 1}
 	for _, e := range elems {
-		s.add(e)
+		hk := HashKey(e)
+		if _, ok := s.index[hk]; ok {
+			continue
+		}
+		s.index[hk] = len(s.elems)
+		s.elems = append(s.elems, e)
+		s.weight = addWeight(s.weight, Weight(e))
 	}
+	s.tail = &lineageTail{used: len(s.elems)}
 	return s
-}
-
-func (s *Set) add(e Value) {
-	hk := HashKey(e)
-	if _, ok := s.index[hk]; ok {
-		return
-	}
-	s.index[hk] = len(s.elems)
-	s.elems = append(s.elems, e)
 }
 
 // Len is the number of elements.
@@ -275,8 +322,14 @@ func (s *Set) Contains(e Value) bool {
 	if len(s.elems) == 0 {
 		return false
 	}
-	_, ok := s.index[HashKey(e)]
-	return ok
+	i, ok := s.index[HashKey(e)]
+	return ok && i < len(s.elems)
+}
+
+// ConjCopies reports whether Conj(e) must copy the set rather than extend it
+// in place (or return it unchanged).
+func (s *Set) ConjCopies(e Value) bool {
+	return !s.Contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
 }
 
 // Conj returns a set with e added.
@@ -284,7 +337,13 @@ func (s *Set) Conj(e Value) *Set {
 	if s.Contains(e) {
 		return s
 	}
-	return NewSet(append(append(make([]Value, 0, len(s.elems)+1), s.elems...), e))
+	n := len(s.elems)
+	if s.tail != nil && s.tail.used == n {
+		s.tail.used++
+		s.index[HashKey(e)] = n
+		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(Weight(s), Weight(e))}
+	}
+	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
 }
 
 // Builtin is a function implemented in Go. Each builtin documents itself in
@@ -503,4 +562,53 @@ func TypeLabel(v Value) string {
 		return "#fn[...]"
 	}
 	return v.TypeName()
+}
+
+// Weight is the size of a value as if every shared part were copied: about
+// the length of its printed text. Values are immutable and share structure,
+// so a few cheap steps can build a value that is enormous when printed,
+// compared or hashed ([v v] doubled thirty times); the evaluator refuses
+// values whose weight passes MaxValueWeight. Collections compute their weight
+// when built, so asking is O(1).
+func Weight(v Value) int64 {
+	switch v := v.(type) {
+	case *Vector:
+		return v.Weight()
+	case *Map:
+		if v.weight == 0 {
+			return 1
+		}
+		return v.weight
+	case *Set:
+		if v.weight == 0 {
+			return 1
+		}
+		return v.weight
+	case String:
+		return int64(len(v)) + 1
+	case interface{ Weight() int64 }:
+		return v.Weight()
+	}
+	return 1
+}
+
+// Weight is the vector's weight (see the function Weight).
+func (v *Vector) Weight() int64 {
+	if v.weight == 0 {
+		return 1
+	}
+	return v.weight
+}
+
+// MaxValueWeight bounds the weight of any value a program builds.
+const MaxValueWeight = 64 << 20
+
+// addWeight adds saturating at a bound far above MaxValueWeight, so weights
+// never overflow.
+func addWeight(a, b int64) int64 {
+	const ceiling = 1 << 60
+	if a > ceiling-b {
+		return ceiling
+	}
+	return a + b
 }

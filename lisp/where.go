@@ -82,6 +82,9 @@ func (*wherePredicate) TypeName() string { return "function" }
 
 func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 
+// Weight counts the compared value, which the predicate prints with.
+func (p *wherePredicate) Weight() int64 { return addWeight(1, Weight(p.value)) }
+
 func (p *wherePredicate) WriteRepr(b *strings.Builder) {
 	b.WriteString("(where ")
 	if len(p.path) == 1 {

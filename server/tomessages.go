@@ -58,13 +58,18 @@ func optionalInt(p *int32) *int {
 }
 
 func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
-	if n := len(in.GetTurns()); n > s.cfg.MaxTurns {
+	return s.decodeRequest(in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+}
+
+// decodeRequest reads what every request about a run carries (ToMessages
+// and RenderTrace alike) into a strategies.Request with normalized options.
+func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage) (*strategies.Request, error) {
+	if n := len(turns); n > s.cfg.MaxTurns {
 		return nil, invalidf("turns", "%d turns, more than the limit of %d (--max-turns)", n, s.cfg.MaxTurns)
 	}
-	if n := len(in.GetHistory()); n > s.cfg.MaxHistory {
+	if n := len(history); n > s.cfg.MaxHistory {
 		return nil, invalidf("history", "%d messages, more than the limit of %d (--max-history)", n, s.cfg.MaxHistory)
 	}
-	o := in.GetOptions()
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
@@ -105,17 +110,17 @@ func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strateg
 		return nil, err
 	}
 	req := &strategies.Request{Options: opts}
-	if req.Memory, err = s.decodeBindings(in.GetMemory(), "memory"); err != nil {
+	if req.Memory, err = s.decodeBindings(memory, "memory"); err != nil {
 		return nil, err
 	}
-	for i, t := range in.GetTurns() {
+	for i, t := range turns {
 		turn, err := s.decodeTurn(t, fmt.Sprintf("turns[%d]", i))
 		if err != nil {
 			return nil, err
 		}
 		req.Turns = append(req.Turns, turn)
 	}
-	for _, m := range in.GetHistory() {
+	for _, m := range history {
 		req.History = append(req.History, decodeChatMessage(m))
 	}
 	return req, nil

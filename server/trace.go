@@ -2,14 +2,55 @@ package server
 
 import (
 	"context"
+	"errors"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+	"github.com/ptc-sidecar/ptc-sidecar/trace"
 )
 
-// RenderTrace renders a run as text for a person debugging an agent.
-func (s *Service) RenderTrace(context.Context, *ptcsidecarv1.RenderTraceRequest) (*ptcsidecarv1.RenderTraceResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "RenderTrace: the trace views are not built yet")
+// RenderTrace renders a run as text for a person debugging an agent. The
+// text never carries colour codes: the client, not the server, knows
+// whether it writes to a terminal.
+func (s *Service) RenderTrace(_ context.Context, in *ptcsidecarv1.RenderTraceRequest) (*ptcsidecarv1.RenderTraceResponse, error) {
+	text, err := s.Trace(in, trace.Style{})
+	if err != nil {
+		return nil, err
+	}
+	return &ptcsidecarv1.RenderTraceResponse{Text: text}, nil
+}
+
+// Trace decodes a RenderTraceRequest as ToMessages decodes its request and
+// renders it in the given style. The trace command calls it directly, so the
+// command and the RPC read the same request the same way. Errors are gRPC
+// statuses: INVALID_ARGUMENT naming the field for bad input.
+func (s *Service) Trace(in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
+	view, err := trace.ParseView(in.GetView())
+	if err != nil {
+		return "", status.Error(codes.InvalidArgument, err.Error())
+	}
+	req, err := s.decodeRequest(in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	if err != nil {
+		return "", requestError(err)
+	}
+	text, err := trace.Render(req, view, in.GetRaw(), in.GetUsage(), style)
+	if err != nil {
+		return "", traceError(err)
+	}
+	return text, nil
+}
+
+// traceError maps the errors of rendering: a request the strategy rejects
+// (options, chat history) is INVALID_ARGUMENT, anything else INTERNAL.
+func traceError(err error) error {
+	var fe *trace.FieldError
+	var oe *strategies.OptionError
+	var he *strategies.HistoryError
+	if errors.As(err, &fe) || errors.As(err, &oe) || errors.As(err, &he) {
+		return status.Error(codes.InvalidArgument, err.Error())
+	}
+	return status.Error(codes.Internal, "RenderTrace: "+err.Error())
 }

@@ -323,11 +323,13 @@ func (o *chatOutput) add(m ChatMessage) {
 }
 
 // messageTokens counts the tokens of each message, as CountMessageTokens
-// counts them, so that sums over any subset are exact.
+// counts them, so that sums over any subset are exact. Counts of long texts
+// are remembered across requests: a chat agent resends nearly the same
+// history on every call.
 func messageTokens(tokenizer string, msgs []ChatMessage) ([]int, error) {
 	out := make([]int, len(msgs))
 	for i := range msgs {
-		n, err := CountMessageTokens(tokenizer, msgs[i:i+1])
+		n, err := countTokensCached(tokenizer, msgs[i:i+1])
 		if err != nil {
 			return nil, err
 		}
@@ -371,7 +373,7 @@ func chatResponse(name string, req *Request, counts []int, out *chatOutput) (*Re
 			st.TokensAfter += counts[from]
 			continue
 		}
-		n, err := CountMessageTokens(tok, out.msgs[i:i+1])
+		n, err := countTokensCached(tok, out.msgs[i:i+1])
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,16 @@ func benchHistory() []ChatMessage {
 	return h[:500]
 }
 
+// benchmarkChat renders one strategy over benchHistory. Warm, token counts of
+// long texts are remembered from the previous call, as in an agent that
+// resends its history; cold, every call tokenizes the whole history, as the
+// first call of a run does.
 func benchmarkChat(b *testing.B, strategy string, set func(*Options)) {
+	b.Run("warm", func(b *testing.B) { benchmarkChatCache(b, strategy, set, false) })
+	b.Run("cold", func(b *testing.B) { benchmarkChatCache(b, strategy, set, true) })
+}
+
+func benchmarkChatCache(b *testing.B, strategy string, set func(*Options), cold bool) {
 	h := benchHistory()
 	opts := chatDefaults()
 	opts.Strategy = strategy
@@ -47,6 +56,9 @@ func benchmarkChat(b *testing.B, strategy string, set func(*Options)) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
+		if cold {
+			tokenCounts.reset()
+		}
 		if _, err := s.Render(req); err != nil {
 			b.Fatal(err)
 		}

@@ -54,9 +54,17 @@ func toolCallsSection(req *Request, c *historyCounts) string {
 				continue
 			}
 			b.WriteString("\n;   ")
-			writeToolCall(&b, &t.ToolCalls[i])
+			writeToolCall(&b, &t.ToolCalls[i], argItemLimit, argPrintableLimit)
 		}
 	}
+	return b.String()
+}
+
+// ToolCallText renders a call as the program made it, name(args), each
+// argument rendered with the given limits (SPEC section 6).
+func ToolCallText(tc *ToolCall, limit, printable int) string {
+	var b strings.Builder
+	writeToolCall(&b, tc, limit, printable)
 	return b.String()
 }
 
@@ -64,7 +72,7 @@ func toolCallsSection(req *Request, c *historyCounts) string {
 // Positional arguments (a vector, or {:args [...]} as the interpreter
 // records a call that is not given one map) are written one after the
 // other; any other value is the one argument.
-func writeToolCall(b *strings.Builder, tc *ToolCall) {
+func writeToolCall(b *strings.Builder, tc *ToolCall, limit, printable int) {
 	b.WriteString(tc.Name)
 	b.WriteByte('(')
 	switch args := positionalArgs(tc.Args).(type) {
@@ -73,11 +81,11 @@ func writeToolCall(b *strings.Builder, tc *ToolCall) {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			writeValue(b, a, argItemLimit, argPrintableLimit)
+			writeValue(b, a, limit, printable)
 		}
 	default:
 		if !emptyValue(args) {
-			writeValue(b, args, argItemLimit, argPrintableLimit)
+			writeValue(b, args, limit, printable)
 		}
 	}
 	b.WriteByte(')')

@@ -22,7 +22,15 @@ const (
 )
 
 // RenderTraceRequest asks for a human-readable view of a run, for debugging
-// an agent.
+// an agent. It carries what the agent sends to ToMessages plus what to show,
+// so a client that logs its ToMessages requests can replay them here (or
+// through `ptc-sidecar trace FILE`, which reads this message as JSON).
+//
+// The text is laid out for an 80-column terminal: each turn or message is a
+// box with a left border and fixed-width top and bottom rules; lines longer
+// than the box are wrapped, continuation lines marked with `↪`; values are
+// rendered as samples are (SPEC section 6, with the options' sample_limit
+// and sample_printable_limit); programs, prints and messages are verbatim.
 type RenderTraceRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The turns of the run, oldest first.
@@ -32,14 +40,21 @@ type RenderTraceRequest struct {
 	// The options the agent passes to ToMessages; the `compressed` view
 	// renders what they produce.
 	Options *Options `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
-	// What to show: `turns` (default: each turn's program, output, tool calls
+	// What to show: `turns` (the default when empty: each turn's program, output, tool calls
 	// and result or error) or `compressed` (what ToMessages would send next,
 	// message by message).
 	View string `protobuf:"bytes,4,opt,name=view,proto3" json:"view,omitempty"`
 	// Also show each turn's raw LLM response.
 	Raw bool `protobuf:"varint,5,opt,name=raw,proto3" json:"raw,omitempty"`
-	// Also show token figures per turn and the compression summary.
-	Usage         bool `protobuf:"varint,6,opt,name=usage,proto3" json:"usage,omitempty"`
+	// Also show token figures (with the options' tokenizer): per turn in the
+	// `turns` view, per message in the `compressed` view, and the compression
+	// summary (strategy, turns compressed, tool calls and printlns shown of
+	// total, error turns collapsed, messages and tokens before and after).
+	Usage bool `protobuf:"varint,6,opt,name=usage,proto3" json:"usage,omitempty"`
+	// The chat log, for the chat strategies (loop-slice, turn-aware, ...):
+	// the `compressed` view renders what they produce from it, the `turns`
+	// view lists it message by message.
+	History       []*ChatMessage `protobuf:"bytes,7,rep,name=history,proto3" json:"history,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -116,6 +131,13 @@ func (x *RenderTraceRequest) GetUsage() bool {
 	return false
 }
 
+func (x *RenderTraceRequest) GetHistory() []*ChatMessage {
+	if x != nil {
+		return x.History
+	}
+	return nil
+}
+
 // RenderTraceResponse is the rendered view.
 type RenderTraceResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -166,14 +188,15 @@ var File_ptcsidecar_v1_trace_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_trace_proto_rawDesc = "" +
 	"\n" +
-	"\x19ptcsidecar/v1/trace.proto\x12\rptcsidecar.v1\x1a\x1fptcsidecar/v1/compression.proto\x1a\x18ptcsidecar/v1/turn.proto\"\xdc\x01\n" +
+	"\x19ptcsidecar/v1/trace.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/chat.proto\x1a\x1fptcsidecar/v1/compression.proto\x1a\x18ptcsidecar/v1/turn.proto\"\x92\x02\n" +
 	"\x12RenderTraceRequest\x12)\n" +
 	"\x05turns\x18\x01 \x03(\v2\x13.ptcsidecar.v1.TurnR\x05turns\x12-\n" +
 	"\x06memory\x18\x02 \x01(\v2\x15.ptcsidecar.v1.MemoryR\x06memory\x120\n" +
 	"\aoptions\x18\x03 \x01(\v2\x16.ptcsidecar.v1.OptionsR\aoptions\x12\x12\n" +
 	"\x04view\x18\x04 \x01(\tR\x04view\x12\x10\n" +
 	"\x03raw\x18\x05 \x01(\bR\x03raw\x12\x14\n" +
-	"\x05usage\x18\x06 \x01(\bR\x05usage\")\n" +
+	"\x05usage\x18\x06 \x01(\bR\x05usage\x124\n" +
+	"\ahistory\x18\a \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\")\n" +
 	"\x13RenderTraceResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04textBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
 
@@ -196,16 +219,18 @@ var file_ptcsidecar_v1_trace_proto_goTypes = []any{
 	(*Turn)(nil),                // 2: ptcsidecar.v1.Turn
 	(*Memory)(nil),              // 3: ptcsidecar.v1.Memory
 	(*Options)(nil),             // 4: ptcsidecar.v1.Options
+	(*ChatMessage)(nil),         // 5: ptcsidecar.v1.ChatMessage
 }
 var file_ptcsidecar_v1_trace_proto_depIdxs = []int32{
 	2, // 0: ptcsidecar.v1.RenderTraceRequest.turns:type_name -> ptcsidecar.v1.Turn
 	3, // 1: ptcsidecar.v1.RenderTraceRequest.memory:type_name -> ptcsidecar.v1.Memory
 	4, // 2: ptcsidecar.v1.RenderTraceRequest.options:type_name -> ptcsidecar.v1.Options
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	5, // 3: ptcsidecar.v1.RenderTraceRequest.history:type_name -> ptcsidecar.v1.ChatMessage
+	4, // [4:4] is the sub-list for method output_type
+	4, // [4:4] is the sub-list for method input_type
+	4, // [4:4] is the sub-list for extension type_name
+	4, // [4:4] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_trace_proto_init() }
@@ -213,6 +238,7 @@ func file_ptcsidecar_v1_trace_proto_init() {
 	if File_ptcsidecar_v1_trace_proto != nil {
 		return
 	}
+	file_ptcsidecar_v1_chat_proto_init()
 	file_ptcsidecar_v1_compression_proto_init()
 	file_ptcsidecar_v1_turn_proto_init()
 	type x struct{}

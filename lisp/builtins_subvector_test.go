@@ -1,0 +1,29 @@
+package lisp
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSubVectorWeight checks that a sub-vector's weight, derived from its
+// parent's, equals the weight of the same items built afresh.
+func TestSubVectorWeight(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 500 {
+		n := r.IntN(20)
+		elems := make([]Value, n)
+		for k := range elems {
+			v, _ := fuzzValue([]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), 'x', 'y'}, 0)
+			elems[k] = v
+		}
+		v := NewVector(elems)
+		i := r.IntN(n + 1)
+		j := i + r.IntN(n-i+1)
+		got := subVector(v, i, j).Weight()
+		want := NewVector(slices.Clone(elems[i:j])).Weight()
+		if got != want {
+			t.Fatalf("weight of %s[%d:%d] = %d, want %d", Repr(v), i, j, got, want)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package trace
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+)
+
+// writeMessages writes one box per chat message, its content verbatim.
+// With usage, each title carries the message's token count.
+func writeMessages(p *page, msgs []strategies.ChatMessage, tokenizer string, usage bool) error {
+	if len(msgs) == 0 {
+		p.open(plain("No messages"))
+		p.close()
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		title := []titlePart{
+			{"Message " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(msgs)), sgrBold},
+			{strings.ToUpper(m.Role), roleColour(m.Role)},
+		}
+		if src := messageSource(m); src != "" {
+			title = append(title, plain(src))
+		}
+		if usage {
+			n, err := strategies.CountMessageTokens(tokenizer, []strategies.ChatMessage{*m})
+			if err != nil {
+				return err
+			}
+			title = append(title, plain(plural(n, "token")))
+		}
+		p.open(title...)
+		writeMessageBody(p, m)
+		p.close()
+	}
+	return nil
+}
+
+func roleColour(role string) string {
+	if role == strategies.RoleAssistant {
+		return sgrGreen
+	}
+	return sgrCyan
+}
+
+// messageSource says where a message came from, when the caller said so.
+func messageSource(m *strategies.ChatMessage) string {
+	switch {
+	case m.Source != "" && m.SenderID != "":
+		return m.Source + " from " + m.SenderID
+	case m.SenderID != "":
+		return "from " + m.SenderID
+	}
+	return m.Source
+}
+
+// writeMessageBody writes which call a tool message answers, the content,
+// the reasoning and the tool calls an assistant message requests.
+func writeMessageBody(p *page, m *strategies.ChatMessage) {
+	if m.ToolCallID != "" {
+		p.field("Answers", m.ToolCallID, "")
+	}
+	if m.Content != "" {
+		p.text(0, m.Content, "")
+	}
+	if m.Reasoning != "" {
+		p.label("Reasoning:")
+		p.text(textIndent, m.Reasoning, sgrDim)
+	}
+	if len(m.ToolCalls) > 0 {
+		p.label("Tool calls (" + strconv.Itoa(len(m.ToolCalls)) + "):")
+		for _, tc := range m.ToolCalls {
+			p.text(textIndent, tc.ID+" "+tc.Name+"("+tc.Arguments+")", "")
+		}
+	}
+}
