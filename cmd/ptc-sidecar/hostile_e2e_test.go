@@ -203,6 +203,11 @@ func TestHostileCorpus(t *testing.T) {
 	if _, err := client.EvalTurn(testContext(t), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)"}); err != nil {
 		t.Fatal(err)
 	}
+	// The timeout group must be stopped by the clock alone. Against the
+	// default step budget it races the clock, and a fast machine finishes
+	// the steps first; its own server has a step ceiling out of reach.
+	clock := start(t, "--listen", "127.0.0.1:0", "--eval-timeout", evalTimeout.String(), "--max-steps", "2147483647")
+	clockClient := ptcsidecarv1.NewSidecarServiceClient(clock.client())
 	baseline := goroutines(t, p.metricsAddr)
 	startRSS := rssBytes(t, p.cmd.Process.Pid)
 
@@ -217,7 +222,11 @@ func TestHostileCorpus(t *testing.T) {
 	for range workers {
 		wg.Go(func() {
 			for prog := range work {
-				out := runHostile(t, client, prog)
+				c := client
+				if prog.expect == "timeout" {
+					c = clockClient
+				}
+				out := runHostile(t, c, prog)
 				rss := rssBytes(t, p.cmd.Process.Pid)
 				mu.Lock()
 				peakRSS = max(peakRSS, rss)
@@ -255,6 +264,9 @@ func TestHostileCorpus(t *testing.T) {
 	}
 	if code := p.terminate(); code != 0 {
 		t.Errorf("exit code %d after the corpus", code)
+	}
+	if code := clock.terminate(); code != 0 {
+		t.Errorf("exit code %d of the timeout group's server", code)
 	}
 }
 
