@@ -13,7 +13,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test generate generate-python test-python lint breaking bench loadbench fuzz docker run clean
+.PHONY: build test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench loadbench docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -22,6 +22,44 @@ build:
 ## test: every test, end-to-end tests against the real binary included
 test:
 	$(GO) test ./...
+
+## test-race: every test under the race detector
+test-race:
+	$(GO) test -race ./...
+
+## load: 64 clients of mixed RPCs against the real binary for LOAD_SECONDS
+LOAD_SECONDS ?= 60
+load:
+	PTC_LOAD_SECONDS=$(LOAD_SECONDS) $(GO) test -count=1 -run '^TestLoad$$' -v ./cmd/ptc-sidecar
+
+# Every fuzz target as package:Name; fuzz-check fails when one is missing.
+FUZZ_TARGETS = \
+	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample \
+	server:FuzzDecodeValue server:FuzzToMessages \
+	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
+	trace:FuzzRenderLayout
+FUZZTIME ?= 20s
+
+## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers
+## land in the package's testdata/fuzz/ and become regression tests
+fuzz: fuzz-check
+	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		if ! $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) ./$$pkg >$$log 2>&1; then \
+			cat $$log; echo "$$name FAILED: the crasher is in ./$$pkg/testdata/fuzz/$$name/"; exit 1; \
+		fi; \
+		echo "$$name (./$$pkg): $$(grep '^fuzz: elapsed' $$log | tail -1)"; \
+	done
+
+## fuzz-long: each fuzz target for 5 minutes
+fuzz-long:
+	$(MAKE) fuzz FUZZTIME=5m
+
+## fuzz-check: every func Fuzz in the tree is listed in FUZZ_TARGETS
+fuzz-check:
+	@missing=$$(grep -rhoE --include='*_test.go' --exclude-dir=gen --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]+' . | sed 's/func //' | sort -u | \
+		while read n; do case " $(FUZZ_TARGETS) " in *":$$n "*) ;; *) echo $$n;; esac; done); \
+	if [ -n "$$missing" ]; then echo "fuzz targets missing from FUZZ_TARGETS: $$missing"; exit 1; fi
 
 ## generate: regenerate gen/ from proto/ (byte for byte what is committed);
 ## old generated files go first, so a removed proto leaves nothing behind
@@ -63,11 +101,6 @@ LOADBENCH_ARGS ?=
 loadbench:
 	$(GO) run ./bench/cmd/loadbench $(LOADBENCH_ARGS)
 
-## fuzz: a short run of each fuzz target of the interpreter (FUZZTIME each)
-FUZZTIME ?= 10s
-fuzz:
-	$(GO) test ./lisp -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./lisp -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME)
 
 ## docker: build the container image (needs a Docker engine)
 docker:

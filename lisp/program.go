@@ -120,6 +120,10 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 		res.Value = ret.value
 		res.Returned = true
 	case errors.As(evalErr, &fl):
+		if limit := env.valueNesting(); nestsDeeper(fl.reason, limit) {
+			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
+			return res, nil
+		}
 		res.Value = fl.reason
 		res.Failed = true
 		res.Err = Errorf(Fail, "%s", failMessage(fl.reason))
@@ -132,9 +136,28 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 		res.Err = AsError(evalErr)
 		return res, nil
 	}
+	if err := prog.checkNesting(res.Value); err != nil {
+		res.Value, res.Returned, res.Err = Nil, false, err
+		return res, nil
+	}
 	res.Memory = prog.commit(env.Prelude)
 	res.Defined = prog.defined
 	return res, nil
+}
+
+// checkNesting refuses a result or definition the wire could not carry
+// back (see nestsDeeper).
+func (p *progState) checkNesting(result Value) *Error {
+	limit := p.env.valueNesting()
+	if nestsDeeper(result, limit) {
+		return tooDeepError("the result", limit)
+	}
+	for _, g := range p.globals {
+		if g.changed && nestsDeeper(g.binding.Value, limit) {
+			return tooDeepError("the value of "+g.binding.Name, limit)
+		}
+	}
+	return nil
 }
 
 func runProgram(th *Thread, prog *progState, source string, env Env) (Value, error) {
@@ -280,6 +303,9 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	}
 	if err := th.Alloc(costToolCall); err != nil {
 		return nil, err
+	}
+	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
+		return nil, tooDeepError("the arguments of tool/"+name, limit)
 	}
 	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args}
 	if p.env.Host == nil {

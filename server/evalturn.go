@@ -113,7 +113,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 		ev.answerTimes = append(ev.answerTimes, tr.GetDurationMs())
 	}
 	ev.env = lisp.Env{Prelude: prelude, Data: data, Tools: tools, PreviousResults: previous,
-		Limits: limits, TurnNumber: ev.number}
+		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth()}
 	return ev, nil
 }
 

@@ -9,8 +9,6 @@
 package server
 
 import (
-	"google.golang.org/grpc"
-
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -23,7 +21,19 @@ type Config struct {
 	// MaxValueDepth bounds the nesting of EDN and JSON values in requests;
 	// 0 means DefaultMaxValueDepth.
 	MaxValueDepth int
+	// MaxTurns bounds the turns of a ToMessages request; 0 means
+	// DefaultMaxTurns.
+	MaxTurns int
+	// MaxHistory bounds the chat messages of a ToMessages request; 0 means
+	// DefaultMaxHistory.
+	MaxHistory int
 }
+
+// Defaults of the request size limits that are not byte counts.
+const (
+	DefaultMaxTurns   = 1000
+	DefaultMaxHistory = 10_000
+)
 
 // Service implements ptcsidecarv1.SidecarServiceServer. It is stateless and
 // safe for concurrent use.
@@ -32,17 +42,22 @@ type Service struct {
 	// this type answers UNIMPLEMENTED instead of breaking the build.
 	ptcsidecarv1.UnimplementedSidecarServiceServer
 
-	cfg Config
+	cfg   Config
+	codec *requestCodec
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
 
 // New returns a Service with the given configuration.
 func New(cfg Config) *Service {
-	return &Service{cfg: cfg}
-}
-
-// Register adds the service to a gRPC server.
-func (s *Service) Register(r grpc.ServiceRegistrar) {
-	ptcsidecarv1.RegisterSidecarServiceServer(r, s)
+	if cfg.MaxValueDepth <= 0 {
+		cfg.MaxValueDepth = DefaultMaxValueDepth
+	}
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = DefaultMaxTurns
+	}
+	if cfg.MaxHistory <= 0 {
+		cfg.MaxHistory = DefaultMaxHistory
+	}
+	return &Service{cfg: cfg, codec: newRequestCodec()}
 }

@@ -64,6 +64,12 @@ func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strateg
 // decodeRequest reads what every request about a run carries (ToMessages
 // and RenderTrace alike) into a strategies.Request with normalized options.
 func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage) (*strategies.Request, error) {
+	if n := len(turns); n > s.cfg.MaxTurns {
+		return nil, invalidf("turns", "%d turns, more than the limit of %d (--max-turns)", n, s.cfg.MaxTurns)
+	}
+	if n := len(history); n > s.cfg.MaxHistory {
+		return nil, invalidf("history", "%d messages, more than the limit of %d (--max-history)", n, s.cfg.MaxHistory)
+	}
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"google.golang.org/grpc/credentials"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
@@ -37,6 +40,16 @@ type serveConfig struct {
 	maxToolCalls   positiveInt
 	evalTimeout    nonNegativeDuration
 	maxValueDepth  positiveInt
+
+	// Request size limits of ToMessages besides the byte count.
+	maxTurns   positiveInt
+	maxHistory positiveInt
+
+	// TLS key pair files; both empty: plaintext.
+	tlsCert, tlsKey string
+	// creds are the transport credentials loaded from the TLS files by
+	// loadTLS; nil: plaintext.
+	creds credentials.TransportCredentials
 }
 
 // defaultServeConfig is the configuration with nothing set.
@@ -54,6 +67,8 @@ func defaultServeConfig() serveConfig {
 		maxToolCalls:    positiveInt(limits.MaxToolCalls),
 		evalTimeout:     nonNegativeDuration(limits.Timeout),
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
+		maxTurns:        positiveInt(server.DefaultMaxTurns),
+		maxHistory:      positiveInt(server.DefaultMaxHistory),
 	}
 }
 
@@ -73,6 +88,10 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.maxToolCalls, "max-tool-calls", "EvalTurn: most tool `calls` per program; requests may lower it")
 	fs.Var(&cfg.evalTimeout, "eval-timeout", "EvalTurn: wall-clock backstop per evaluation, a `duration` (0: none); steps and bytes are the deterministic limits")
 	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
+	fs.Var(&cfg.maxTurns, "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT")
+	fs.Var(&cfg.maxHistory, "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
+	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
 	return fs
 }
@@ -108,7 +127,25 @@ func parseServeConfig(args []string, getenv func(string) string) (serveConfig, e
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
+		return cfg, errors.New("-tls-cert and -tls-key go together: set both, or neither for plaintext")
+	}
 	return cfg, nil
+}
+
+// loadTLS reads the TLS key pair, when configured, into cfg.creds. Only
+// TLS 1.3 is offered: both ends are deployed together, so there is no old
+// client to accommodate.
+func (c *serveConfig) loadTLS() error {
+	if c.tlsCert == "" {
+		return nil
+	}
+	pair, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+	if err != nil {
+		return fmt.Errorf("-tls-cert %s, -tls-key %s: %v", c.tlsCert, c.tlsKey, err)
+	}
+	c.creds = credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS13})
+	return nil
 }
 
 // printServeUsage writes the serve flags with their defaults.

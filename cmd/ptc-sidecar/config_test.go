@@ -34,6 +34,8 @@ func TestServeConfigDefaults(t *testing.T) {
 		maxToolCalls:    positiveInt(lisp.DefaultLimits().MaxToolCalls),
 		evalTimeout:     nonNegativeDuration(lisp.DefaultLimits().Timeout),
 		maxValueDepth:   1000,
+		maxTurns:        1000,
+		maxHistory:      10_000,
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -50,10 +52,12 @@ func TestServeConfigSources(t *testing.T) {
 		{
 			name: "flags",
 			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s",
-				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64"},
+				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
+				"--max-turns", "20", "--max-history", "300", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
 				c.maxSteps, c.maxAllocBytes, c.maxDepth, c.maxOutputBytes, c.maxToolCalls = 5000, 2<<20, 40, 1<<10, 3
 				c.evalTimeout, c.maxValueDepth = nonNegativeDuration(750*time.Millisecond), 64
+				c.maxTurns, c.maxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
 				c.logLevel = slog.LevelDebug
 				c.metricsListen = ":9090"
@@ -136,6 +140,10 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
 		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
 		{"eval timeout no unit", []string{"--eval-timeout", "5"}, nil, []string{"-eval-timeout", "duration"}},
+		{"max turns zero", []string{"--max-turns", "0"}, nil, []string{"-max-turns", "whole number from 1"}},
+		{"max history not a number", []string{"--max-history", "long"}, nil, []string{"-max-history", "whole number"}},
+		{"tls cert without key", []string{"--tls-cert", "c.pem"}, nil, []string{"-tls-cert and -tls-key go together"}},
+		{"tls key without cert", nil, env{"PTC_SIDECAR_TLS_KEY": "k.pem"}, []string{"-tls-cert and -tls-key go together"}},
 		{"unknown flag", []string{"--listne", "x"}, nil, []string{"listne"}},
 		{"positional argument", []string{"extra"}, nil, []string{`unexpected argument "extra"`}},
 		{"bad environment variable", nil, env{"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "soon"}, []string{"PTC_SIDECAR_SHUTDOWN_TIMEOUT", `"soon"`, "duration"}},

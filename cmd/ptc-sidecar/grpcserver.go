@@ -63,12 +63,18 @@ func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
 	stream = append(stream, recovery.StreamServerInterceptor(recoverOpt))
 
-	srv := grpc.NewServer(
+	sidecar := server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth),
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory)})
+	opts := append(sidecar.ServerOptions(),
 		grpc.MaxRecvMsgSize(int(cfg.maxRecvBytes)),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)
-	server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth)}).Register(srv)
+	if cfg.creds != nil {
+		opts = append(opts, grpc.Creds(cfg.creds))
+	}
+	srv := grpc.NewServer(opts...)
+	sidecar.Register(srv)
 
 	healthSrv := health.NewServer()
 	for _, name := range healthServices {

@@ -41,6 +41,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\nRun 'ptc-sidecar serve -h' for the flags.\n", err)
 		return 2
 	}
+	if err := cfg.loadTLS(); err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
+		return 2
+	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -100,7 +104,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
 	markServing(healthSrv)
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
-		"version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
+		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
 		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
 
 	select {

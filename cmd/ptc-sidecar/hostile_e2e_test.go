@@ -1,0 +1,331 @@
+package main_test
+
+// The hostile corpus: programs an LLM (or an attacker writing as one) could
+// send to EvalTurn, each meant to escape a limit of the sandbox. Every one
+// must end with the typed error its header names, inside twice the
+// evaluation time limit, while the server's memory stays bounded and its
+// goroutines return to where they started.
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
+
+// hostileProgram is one entry of testdata/hostile.txtar.
+type hostileProgram struct {
+	name    string // group/name
+	source  string // with {{repeat N "text"}} expanded
+	expect  string // an error kind, "ok", or a gRPC code name
+	limits  *ptcsidecarv1.Limits
+	tools   []*ptcsidecarv1.ToolSpec
+	answers []*ptcsidecarv1.ToolResult // given up front; otherwise pending calls are answered by echoing
+}
+
+var repeatDirective = regexp.MustCompile(`\{\{repeat (\d+) "((?:[^"\\]|\\.)*)"\}\}`)
+
+// readHostileCorpus reads a txtar archive: "-- name --" lines start files.
+// Header lines of each program (";; expect: ...", ";; limits: k=v ...",
+// ";; tools: a b", ";; answer: name ARGS => RESULT") configure its request
+// and stay in the program as comments.
+func readHostileCorpus(t *testing.T, path string) []hostileProgram {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var progs []hostileProgram
+	var cur *hostileProgram
+	var body strings.Builder
+	finish := func() {
+		if cur == nil {
+			return
+		}
+		cur.source = repeatDirective.ReplaceAllStringFunc(body.String(), func(m string) string {
+			sub := repeatDirective.FindStringSubmatch(m)
+			n, _ := strconv.Atoi(sub[1])
+			text, err := strconv.Unquote(`"` + sub[2] + `"`)
+			if err != nil {
+				t.Fatalf("%s: repeat text %q: %v", cur.name, sub[2], err)
+			}
+			return strings.Repeat(text, n)
+		})
+		if cur.expect == "" {
+			t.Fatalf("%s: no ;; expect: line", cur.name)
+		}
+		progs = append(progs, *cur)
+		body.Reset()
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if name, ok := strings.CutPrefix(line, "-- "); ok && strings.HasSuffix(name, " --") {
+			finish()
+			cur = &hostileProgram{name: strings.TrimSuffix(name, " --")}
+			continue
+		}
+		if cur == nil {
+			continue // the archive's comment
+		}
+		body.WriteString(line + "\n")
+		key, val, ok := strings.Cut(strings.TrimPrefix(line, ";; "), ": ")
+		if !ok || !strings.HasPrefix(line, ";; ") {
+			continue
+		}
+		switch key {
+		case "expect":
+			cur.expect = val
+		case "tools":
+			for _, n := range strings.Fields(val) {
+				cur.tools = append(cur.tools, &ptcsidecarv1.ToolSpec{Name: n})
+			}
+		case "limits":
+			cur.limits = parseLimits(t, cur.name, val)
+		case "answer":
+			name, rest, _ := strings.Cut(val, " ")
+			args, result, ok := strings.Cut(rest, " => ")
+			if !ok {
+				t.Fatalf("%s: answer %q: want NAME ARGS => RESULT", cur.name, val)
+			}
+			cur.answers = append(cur.answers, &ptcsidecarv1.ToolResult{Index: int32(len(cur.answers)), Name: name,
+				Args: ednValue(args), Result: ednValue(result)})
+		}
+	}
+	finish()
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return progs
+}
+
+func parseLimits(t *testing.T, name, spec string) *ptcsidecarv1.Limits {
+	l := &ptcsidecarv1.Limits{}
+	for _, kv := range strings.Fields(spec) {
+		k, v, _ := strings.Cut(kv, "=")
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("%s: limits %q", name, kv)
+		}
+		switch k {
+		case "max_steps":
+			l.MaxSteps = n
+		case "max_alloc_bytes":
+			l.MaxAllocBytes = n
+		case "max_depth":
+			l.MaxDepth = int32(n)
+		case "max_output_bytes":
+			l.MaxOutputBytes = int32(n)
+		case "max_tool_calls":
+			l.MaxToolCalls = int32(n)
+		case "timeout_ms":
+			l.TimeoutMs = n
+		default:
+			t.Fatalf("%s: unknown limit %q", name, k)
+		}
+	}
+	return l
+}
+
+// hostileOutcome is how one program ended.
+type hostileOutcome struct {
+	got     string        // error kind, "ok", or gRPC code name
+	message string        // the error message, for the failure report
+	slowest time.Duration // the longest single EvalTurn
+	rounds  int           // EvalTurn calls, replay rounds included
+}
+
+// runHostile drives the replay protocol for one program: pending calls are
+// answered by echoing their arguments, until a Turn or an RPC error.
+func runHostile(t *testing.T, client ptcsidecarv1.SidecarServiceClient, p hostileProgram) hostileOutcome {
+	req := &ptcsidecarv1.EvalTurnRequest{Program: p.source, Tools: p.tools, Limits: p.limits, ToolResults: p.answers}
+	var out hostileOutcome
+	for out.rounds < 200 {
+		out.rounds++
+		began := time.Now()
+		resp, err := client.EvalTurn(testContext(t), req)
+		out.slowest = max(out.slowest, time.Since(began))
+		if err != nil {
+			st := status.Convert(err)
+			out.got, out.message = strings.ToUpper(codeName(st.Code())), st.Message()
+			return out
+		}
+		if turn := resp.GetTurn(); turn != nil {
+			if turn.GetSuccess() {
+				out.got = "ok"
+			} else {
+				out.got, out.message = turn.GetError().GetType(), turn.GetError().GetMessage()
+			}
+			return out
+		}
+		for _, c := range resp.GetPending().GetCalls() {
+			req.ToolResults = append(req.ToolResults, &ptcsidecarv1.ToolResult{Index: c.GetIndex(), Name: c.GetName(), Args: c.GetArgs(), Result: c.GetArgs()})
+		}
+	}
+	out.got = "too many replay rounds"
+	return out
+}
+
+// codeName is the canonical name of a gRPC code (FAILED_PRECONDITION).
+func codeName(c codes.Code) string {
+	var b strings.Builder
+	for i, r := range c.String() {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// evalTimeout is the server's evaluation time limit in the corpus run.
+const evalTimeout = 2 * time.Second * raceSlowdown
+
+func TestHostileCorpus(t *testing.T) {
+	progs := readHostileCorpus(t, filepath.Join("testdata", "hostile.txtar"))
+	if len(progs) < 100 {
+		t.Errorf("the corpus has %d programs, want at least 100", len(progs))
+	}
+	p := start(t, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--eval-timeout", evalTimeout.String())
+	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
+	if _, err := client.EvalTurn(testContext(t), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)"}); err != nil {
+		t.Fatal(err)
+	}
+	// The timeout group must be stopped by the clock alone. Against the
+	// default step budget it races the clock, and a fast machine finishes
+	// the steps first; its own server has a step ceiling out of reach.
+	clock := start(t, "--listen", "127.0.0.1:0", "--eval-timeout", evalTimeout.String(), "--max-steps", "2147483647")
+	clockClient := ptcsidecarv1.NewSidecarServiceClient(clock.client())
+	baseline := goroutines(t, p.metricsAddr)
+	startRSS := rssBytes(t, p.cmd.Process.Pid)
+
+	var (
+		mu       sync.Mutex
+		peakRSS  = startRSS
+		outcomes = map[string]int{}
+		wg       sync.WaitGroup
+		work     = make(chan hostileProgram)
+	)
+	const workers = 2
+	for range workers {
+		wg.Go(func() {
+			for prog := range work {
+				c := client
+				if prog.expect == "timeout" {
+					c = clockClient
+				}
+				out := runHostile(t, c, prog)
+				rss := rssBytes(t, p.cmd.Process.Pid)
+				mu.Lock()
+				peakRSS = max(peakRSS, rss)
+				outcomes[out.got]++
+				mu.Unlock()
+				if out.got != prog.expect {
+					t.Errorf("%s: ended with %s (%s), want %s", prog.name, out.got, out.message, prog.expect)
+				}
+				limit, allowed := evalTimeout, 2*evalTimeout
+				if ms := prog.limits.GetTimeoutMs(); ms > 0 {
+					// The clock is read every 1024 steps, and steps run
+					// slower under the race detector.
+					limit = time.Duration(ms) * time.Millisecond
+					allowed = 2 * limit * raceSlowdown
+				}
+				if out.slowest > allowed {
+					t.Errorf("%s: an EvalTurn took %v, more than twice its %v time limit", prog.name, out.slowest, limit)
+				}
+				if testing.Verbose() {
+					t.Logf("%-50s %-20s rounds=%-3d slowest=%-8v rss=%dMiB", prog.name, out.got, out.rounds, out.slowest.Round(time.Millisecond), rss>>20)
+				}
+			}
+		})
+	}
+	for _, prog := range progs {
+		work <- prog
+	}
+	close(work)
+	wg.Wait()
+
+	checkGoroutinesReturn(t, p.metricsAddr, baseline)
+	t.Logf("%d hostile programs; outcomes %v; RSS %d MiB at start, peak %d MiB", len(progs), outcomes, startRSS>>20, peakRSS>>20)
+	if peakRSS > maxServerRSS*raceSlowdown {
+		t.Errorf("server RSS peaked at %d MiB, over the %d MiB bound", peakRSS>>20, maxServerRSS>>20)
+	}
+	if code := p.terminate(); code != 0 {
+		t.Errorf("exit code %d after the corpus", code)
+	}
+	if code := clock.terminate(); code != 0 {
+		t.Errorf("exit code %d of the timeout group's server", code)
+	}
+}
+
+// maxServerRSS bounds the server's resident memory under hostile programs
+// and load: each evaluation may charge 10 MiB, and Go's heap holds a few
+// times what is live before it collects.
+const maxServerRSS int64 = 512 << 20
+
+// rssBytes reads a process's resident set size from /proc.
+func rssBytes(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc on this system: %v", err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS line %q", line)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc status")
+	return 0
+}
+
+// goroutines reads the server's go_goroutines gauge from /metrics.
+func goroutines(t *testing.T, metricsAddr string) int {
+	t.Helper()
+	for line := range strings.Lines(scrape(t, metricsAddr)) {
+		if v, ok := strings.CutPrefix(line, "go_goroutines "); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				t.Fatalf("go_goroutines %q", v)
+			}
+			return n
+		}
+	}
+	t.Fatal("/metrics has no go_goroutines")
+	return 0
+}
+
+// checkGoroutinesReturn waits up to 10 s for the server's goroutine count
+// to come back to the baseline (the same client connection is still open).
+func checkGoroutinesReturn(t *testing.T, metricsAddr string, baseline int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := goroutines(t, metricsAddr)
+		if n <= baseline {
+			t.Logf("goroutines: baseline %d, now %d", baseline, n)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("goroutines: %d, still above the baseline of %d after 10s", n, baseline)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

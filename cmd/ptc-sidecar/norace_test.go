@@ -1,0 +1,9 @@
+//go:build !race
+
+package main_test
+
+// buildFlags are extra go build flags for the binary under test.
+var buildFlags []string
+
+// raceSlowdown scales time and memory bounds (see race_test.go).
+const raceSlowdown = 1

@@ -1,0 +1,160 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+	protov2 "google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
+
+// Request bytes that are not a valid message (a proto3 string holding
+// invalid UTF-8, a truncated field) fail in the codec, before any handler
+// runs, and grpc-go answers every codec failure with INTERNAL, as if the
+// server were at fault. For this service the caller is at fault, so its
+// methods watch their own decoding: each registers the message it is about
+// to fill with the codec; for a registered message the codec records why
+// decoding failed instead of failing, and the method then answers
+// INVALID_ARGUMENT with that reason, naming the field. Other services on
+// the same server (health, reflection) keep grpc-go's behaviour.
+
+// requestCodec is the standard proto codec plus that record.
+type requestCodec struct {
+	encoding.CodecV2
+	watched sync.Map // message -> error; nil while decoding succeeds
+}
+
+func newRequestCodec() *requestCodec {
+	return &requestCodec{CodecV2: encoding.GetCodecV2(proto.Name)}
+}
+
+func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	err := c.CodecV2.Unmarshal(data, v)
+	if err == nil {
+		return nil
+	}
+	if _, ok := c.watched.Load(v); !ok {
+		return err
+	}
+	c.watched.Store(v, requestDecodeError(data.Materialize(), v, err))
+	return nil // the method reports it
+}
+
+// requestDecodeError explains a failed decode, naming the field when the
+// failure is invalid UTF-8 (protobuf's own error does not say which).
+func requestDecodeError(b []byte, v any, err error) error {
+	if m, ok := v.(protov2.Message); ok {
+		if path := invalidUTF8Field(b, m.ProtoReflect().Descriptor()); path != "" {
+			return status.Errorf(codes.InvalidArgument, "%s: invalid UTF-8: string fields must be valid UTF-8", path)
+		}
+	}
+	return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+}
+
+// invalidUTF8Field walks the wire form of a message of type md and returns
+// the path of the first string field that is not valid UTF-8, in the form
+// the other request errors use ("turns[2].program"), or "".
+func invalidUTF8Field(b []byte, md protoreflect.MessageDescriptor) string {
+	seen := map[protowire.Number]int{} // occurrences of repeated fields
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return ""
+		}
+		b = b[n:]
+		if typ != protowire.BytesType {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return ""
+			}
+			b = b[n:]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return ""
+		}
+		b = b[n:]
+		fd := md.Fields().ByNumber(num)
+		if fd == nil {
+			continue
+		}
+		name := string(fd.Name())
+		if fd.IsList() {
+			name = fmt.Sprintf("%s[%d]", name, seen[num])
+			seen[num]++
+		}
+		switch fd.Kind() {
+		case protoreflect.StringKind:
+			if !utf8.Valid(v) {
+				return name
+			}
+		case protoreflect.MessageKind:
+			if sub := invalidUTF8Field(v, fd.Message()); sub != "" {
+				return name + "." + sub
+			}
+		}
+	}
+	return ""
+}
+
+// decode wraps a method's decode function so that a recorded failure is
+// the method's answer.
+func (c *requestCodec) decode(dec func(any) error) func(any) error {
+	return func(m any) error {
+		c.watched.Store(m, nil)
+		err := dec(m)
+		if failure, _ := c.watched.LoadAndDelete(m); failure != nil {
+			return failure.(error)
+		}
+		return err
+	}
+}
+
+// decodingStream watches the decoding of every message a stream receives.
+type decodingStream struct {
+	grpc.ServerStream
+	codec *requestCodec
+}
+
+func (s decodingStream) RecvMsg(m any) error {
+	return s.codec.decode(s.ServerStream.RecvMsg)(m)
+}
+
+// Register adds the service to a gRPC server, which should be built with
+// ServerOptions.
+func (s *Service) Register(r grpc.ServiceRegistrar) {
+	desc := ptcsidecarv1.SidecarService_ServiceDesc // a copy: the generated one stays untouched
+	desc.Methods = append([]grpc.MethodDesc(nil), desc.Methods...)
+	for i := range desc.Methods {
+		handler := desc.Methods[i].Handler
+		desc.Methods[i].Handler = func(srv any, ctx context.Context, dec func(any) error, in grpc.UnaryServerInterceptor) (any, error) {
+			return handler(srv, ctx, s.codec.decode(dec), in)
+		}
+	}
+	desc.Streams = append([]grpc.StreamDesc(nil), desc.Streams...)
+	for i := range desc.Streams {
+		handler := desc.Streams[i].Handler
+		desc.Streams[i].Handler = func(srv any, stream grpc.ServerStream) error {
+			return handler(srv, decodingStream{stream, s.codec})
+		}
+	}
+	r.RegisterService(&desc, s)
+}
+
+// ServerOptions are the options a gRPC server needs for Register: the codec
+// that lets this service answer undecodable requests with INVALID_ARGUMENT.
+func (s *Service) ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{grpc.ForceServerCodecV2(s.codec)}
+}

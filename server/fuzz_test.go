@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// FuzzDecodeValue feeds caller text to the wire Value decoder as EDN and as
+// JSON: it either fails with INVALID_ARGUMENT naming the field, or gives a
+// value whose EDN (what the sidecar emits) decodes back to an equal value.
+func FuzzDecodeValue(f *testing.F) {
+	for _, s := range []string{
+		`{:a [1 2.5 "x" #{:k nil}] "s" \c}`, `[1 -0.0 ##NaN ##Inf 9223372036854775807]`, `#{[1] {:a 1}}`,
+		`{"name": 1, "a b": [true, null, 1e3, -2]}`, `"\u00e9\n"`, `(1 2)`, `[[[[]]]]`, `{:a}`, ``,
+	} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	s := New(Config{MaxValueDepth: 20})
+	f.Fuzz(func(t *testing.T, text string, asJSON bool) {
+		v := edn(text)
+		suffix := ".edn"
+		if asJSON {
+			v, suffix = jsonValue(text), ".json"
+		}
+		got, err := s.decodeValue(v, "data")
+		if err != nil {
+			st := status.Convert(err)
+			if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "data"+suffix+": ") {
+				t.Fatalf("%q: error %v does not name the field", text, err)
+			}
+			return
+		}
+		again, err := s.decodeValue(edn(lisp.Repr(got)), "data")
+		if err != nil {
+			t.Fatalf("%q decodes to %s, which does not decode back: %v", text, lisp.Repr(got), err)
+		}
+		if lisp.Repr(again) != lisp.Repr(got) {
+			t.Fatalf("%q: %s decodes back as %s", text, lisp.Repr(got), lisp.Repr(again))
+		}
+	})
+}
+
+// FuzzToMessages runs ToMessages end to end, decoding and rendering, over
+// requests whose values and texts the fuzzer controls: every answer is a
+// response or INVALID_ARGUMENT, never a panic or INTERNAL, and the same
+// request gives the same response.
+func FuzzToMessages(f *testing.F) {
+	req := agentRequest()
+	f.Add(req.Options.Data.GetEdn(), req.Turns[0].Result.GetEdn(), req.Turns[0].ToolCalls[0].Args.GetEdn(),
+		req.Turns[0].Program, "printed", req.Options.Tools[0].Signature, uint8(0), true, false)
+	f.Add(`{"items": [1, 2]}`, `nil`, `{}`, "(fail 1)", "", "", uint8(1), false, true)
+	f.Add(`{}`, `[1 2 3]`, `[]`, "", "a\nb", "-> :int", uint8(2), false, false)
+	s := New(Config{MaxValueDepth: 50, MaxTurns: 10, MaxHistory: 10})
+	strategies := []string{"single-user-coalesced", "full", "loop-slice", "turn-aware"}
+	f.Fuzz(func(t *testing.T, data, result, args, program, print, signature string, strategy uint8, success, dataJSON bool) {
+		dataValue := edn(data)
+		if dataJSON {
+			dataValue = jsonValue(data)
+		}
+		in := &ptcsidecarv1.ToMessagesRequest{
+			Options: &ptcsidecarv1.Options{
+				Strategy:  strategies[int(strategy)%len(strategies)],
+				Mission:   print,
+				Data:      dataValue,
+				Signature: signature,
+				Tools:     []*ptcsidecarv1.ToolSpec{{Name: "t", Signature: signature, Description: print}},
+			},
+			Memory: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "v", Value: edn(result), Turn: 1}}},
+			Turns: []*ptcsidecarv1.Turn{{
+				Number: 1, Program: program, Prints: []string{print}, Result: edn(result), Success: success,
+				ToolCalls: []*ptcsidecarv1.ToolCall{{Name: "t", Args: edn(args), Result: edn(result)}},
+				Error:     &ptcsidecarv1.TurnError{Type: "type_error", Message: print},
+			}},
+			History: []*ptcsidecarv1.ChatMessage{
+				{Role: "system", Content: program},
+				{Role: "user", Content: print},
+				{Role: "assistant", ToolCalls: []*ptcsidecarv1.ChatToolCall{{Id: "1", Name: "t", Arguments: args}}},
+				{Role: "tool", ToolCallId: "1", Content: result},
+			},
+		}
+		a, err := s.ToMessages(context.Background(), in)
+		if err != nil {
+			if code := status.Code(err); code != codes.InvalidArgument {
+				t.Fatalf("ToMessages: %v, want a response or INVALID_ARGUMENT", err)
+			}
+			return
+		}
+		b, err := s.ToMessages(context.Background(), in)
+		if err != nil || !proto.Equal(a, b) {
+			t.Fatalf("ToMessages is not deterministic: %v", err)
+		}
+	})
+}
