@@ -34,8 +34,11 @@ type EvalTurnRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The program to evaluate. Takes precedence over `raw_response`.
 	Program string `protobuf:"bytes,1,opt,name=program,proto3" json:"program,omitempty"`
-	// The LLM's reply. The program is its fenced clojure or lisp code block,
-	// else its bare code block, else the whole text. Kept in the Turn.
+	// The LLM's reply. The program is the contents of its fenced code
+	// blocks labelled clojure, clj, lisp, ptc-lisp or edn, or unlabelled,
+	// joined in order (blocks in other languages are skipped; a reply cut off
+	// before its closing fence keeps its last block), else the whole text.
+	// Kept in the Turn.
 	RawResponse string `protobuf:"bytes,2,opt,name=raw_response,json=rawResponse,proto3" json:"raw_response,omitempty"`
 	// The user's memory before the turn, as the previous Turn's `memory`.
 	Prelude *Memory `protobuf:"bytes,3,opt,name=prelude,proto3" json:"prelude,omitempty"`
@@ -50,7 +53,11 @@ type EvalTurnRequest struct {
 	// Sandbox budgets for this evaluation. Each field set lowers the
 	// server's configured limit; none can raise it.
 	Limits *Limits `protobuf:"bytes,7,opt,name=limits,proto3" json:"limits,omitempty"`
-	// The answers to the program's tool calls so far, in call order.
+	// The answers to the program's tool calls so far, in call order. A
+	// replayed call whose name or arguments differ from its answer, or
+	// answers left over after the program has finished, are
+	// FAILED_PRECONDITION naming the index: the answers belong to another
+	// evaluation.
 	ToolResults []*ToolResult `protobuf:"bytes,8,rep,name=tool_results,json=toolResults,proto3" json:"tool_results,omitempty"`
 	// The results of the previous turns, newest first, bound to `*1`, `*2`
 	// and `*3`.
