@@ -41,12 +41,19 @@ FUZZ_TARGETS = \
 FUZZTIME ?= 20s
 
 ## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers
-## land in the package's testdata/fuzz/ and become regression tests
+## land in the package's testdata/fuzz/ and become regression tests.
+## Go 1.26's fuzzing engine can report a bare "context deadline exceeded"
+## when -fuzztime runs out mid-execution (go.dev/issue/75804, fixed in Go
+## 1.27). That outcome writes no failing input; it is reported and the run
+## goes on. Any run that writes a failing input, or fails otherwise, fails.
 fuzz: fuzz-check
 	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		if ! $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) ./$$pkg >$$log 2>&1; then \
-			cat $$log; echo "$$name FAILED: the crasher is in ./$$pkg/testdata/fuzz/$$name/"; exit 1; \
+			if grep -q 'Failing input written' $$log || ! grep -qx '    context deadline exceeded' $$log; then \
+				cat $$log; echo "$$name FAILED: the crasher is in ./$$pkg/testdata/fuzz/$$name/"; exit 1; \
+			fi; \
+			echo "$$name (./$$pkg): the engine's end-of-fuzztime deadline race (go.dev/issue/75804), no failing input"; \
 		fi; \
 		echo "$$name (./$$pkg): $$(grep '^fuzz: elapsed' $$log | tail -1)"; \
 	done
