@@ -113,23 +113,36 @@ func SortedByText(elems []Value) []Value {
 
 func writeQuoted(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			b.WriteRune(r)
-		}
-	}
+	WriteEscaped(b, s)
 	b.WriteByte('"')
+}
+
+// WriteEscaped appends s with the escapes of a PTC-Lisp string literal
+// (\", \\, \n, \t, \r) and without the quotes, so that renderers that
+// shorten a string first escape it by the same rule.
+func WriteEscaped(b *strings.Builder, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '"':
+			esc = `\"`
+		case '\\':
+			esc = `\\`
+		case '\n':
+			esc = `\n`
+		case '\t':
+			esc = `\t`
+		case '\r':
+			esc = `\r`
+		default:
+			continue
+		}
+		b.WriteString(s[start:i])
+		b.WriteString(esc)
+		start = i + 1
+	}
+	b.WriteString(s[start:])
 }
 
 // FormatFloat prints a double as Clojure does (Java's Double.toString):

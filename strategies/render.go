@@ -92,28 +92,7 @@ func writeString(b *strings.Builder, s string, printable int) {
 		s, cut = s[:i], true
 	}
 	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case '"':
-			esc = `\"`
-		case '\\':
-			esc = `\\`
-		case '\n':
-			esc = `\n`
-		case '\t':
-			esc = `\t`
-		case '\r':
-			esc = `\r`
-		default:
-			continue
-		}
-		b.WriteString(s[start:i])
-		b.WriteString(esc)
-		start = i + 1
-	}
-	b.WriteString(s[start:])
+	lisp.WriteEscaped(b, s)
 	if cut {
 		b.WriteString("...")
 	}
