@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Repr returns v as EDN, the way Clojure's pr-str prints it. Strings are
@@ -119,21 +120,30 @@ func writeQuoted(b *strings.Builder, s string) {
 
 // WriteEscaped appends s with the escapes of a PTC-Lisp string literal
 // (\", \\, \n, \t, \r) and without the quotes, so that renderers that
-// shorten a string first escape it by the same rule.
+// shorten a string first escape it by the same rule. A byte that is not
+// valid UTF-8 is written as U+FFFD, so the output is always valid UTF-8
+// (it ends up in proto strings).
 func WriteEscaped(b *strings.Builder, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		var esc string
-		switch s[i] {
-		case '"':
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			if r, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+				esc = string(utf8.RuneError)
+			} else {
+				i += size - 1
+				continue
+			}
+		case c == '"':
 			esc = `\"`
-		case '\\':
+		case c == '\\':
 			esc = `\\`
-		case '\n':
+		case c == '\n':
 			esc = `\n`
-		case '\t':
+		case c == '\t':
 			esc = `\t`
-		case '\r':
+		case c == '\r':
 			esc = `\r`
 		default:
 			continue

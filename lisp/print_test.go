@@ -1,6 +1,9 @@
 package lisp
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFormatFloat(t *testing.T) {
 	a, b := 1.1, 2.2 // variables: Go constant arithmetic would be exact
@@ -32,5 +35,23 @@ func TestReprCollections(t *testing.T) {
 	want := `{:b [1 "x\n"], :a #{1 2 3}}`
 	if got != want {
 		t.Fatalf("Repr = %s, want %s", got, want)
+	}
+}
+
+func TestWriteEscaped(t *testing.T) {
+	cases := map[string]string{
+		"plain":           "plain",
+		"q\"b\\n\nt\tr\r": `q\"b\\n\nt\tr\r`,
+		"héllo λ":         "héllo λ",
+		"bad \x92 byte":   "bad \uFFFD byte",
+		"cut \xe2\x82":    "cut \uFFFD\uFFFD",
+		"\xff\"":          "\uFFFD\\\"",
+	}
+	for in, want := range cases {
+		var b strings.Builder
+		WriteEscaped(&b, in)
+		if got := b.String(); got != want {
+			t.Errorf("WriteEscaped(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
