@@ -24,6 +24,16 @@ import (
 // beats its variable, which beats the default.
 const envPrefix = "PTC_SIDECAR_"
 
+// defaultMaxConcurrentStreams bounds the RPCs one connection runs at once.
+// The sidecar's calls are CPU-bound and hold their request, decoded, while
+// they run: beyond a few calls per core, more concurrency buys no
+// throughput and costs memory and latency. A client over the limit waits
+// for a stream to finish; it is not refused (see the flag's doc). One
+// agent per pod uses one connection, so this is the pod's concurrency;
+// health probes come on connections of their own and never queue behind
+// it.
+const defaultMaxConcurrentStreams = 16
+
 // serveConfig is the configuration of the serve command.
 type serveConfig struct {
 	listen          listenAddress
@@ -31,6 +41,9 @@ type serveConfig struct {
 	metricsListen   tcpAddress // empty: no metrics endpoint
 	maxRecvBytes    byteSize
 	shutdownTimeout nonNegativeDuration
+	// maxStreams is the most RPCs one client connection may have in
+	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+	maxStreams positiveInt
 
 	// Sandbox budgets of EvalTurn: the most a request may ask for.
 	maxSteps       positiveInt
@@ -60,6 +73,7 @@ func defaultServeConfig() serveConfig {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		maxStreams:      defaultMaxConcurrentStreams,
 		maxSteps:        positiveInt(limits.MaxSteps),
 		maxAllocBytes:   byteSize(limits.MaxAllocBytes),
 		maxDepth:        positiveInt(limits.MaxDepth),
@@ -80,6 +94,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
 	fs.Var(&cfg.maxRecvBytes, "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED")
+	fs.Var(&cfg.maxStreams, "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused")
 	fs.Var(&cfg.shutdownTimeout, "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled")
 	fs.Var(&cfg.maxSteps, "max-steps", "EvalTurn: most evaluation `steps` a program may take; requests may lower it")
 	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "EvalTurn: most `bytes` of strings and collections a program may build; requests may lower it")

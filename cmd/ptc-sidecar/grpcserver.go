@@ -67,6 +67,7 @@ func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (
 		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory)})
 	opts := append(sidecar.ServerOptions(),
 		grpc.MaxRecvMsgSize(int(cfg.maxRecvBytes)),
+		grpc.MaxConcurrentStreams(uint32(cfg.maxStreams)),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)

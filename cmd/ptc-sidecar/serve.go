@@ -105,6 +105,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 	markServing(healthSrv)
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
+		"max_concurrent_streams", int(cfg.maxStreams),
 		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
 
 	select {
