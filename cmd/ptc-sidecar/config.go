@@ -58,6 +58,10 @@ type serveConfig struct {
 	maxTurns   positiveInt
 	maxHistory positiveInt
 
+	// valueCacheBytes bounds the decoded values remembered between
+	// requests; 0: none are.
+	valueCacheBytes optionalByteSize
+
 	// TLS key pair files; both empty: plaintext.
 	tlsCert, tlsKey string
 	// creds are the transport credentials loaded from the TLS files by
@@ -83,6 +87,7 @@ func defaultServeConfig() serveConfig {
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
+		valueCacheBytes: server.DefaultValueCacheBytes,
 	}
 }
 
@@ -105,6 +110,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
 	fs.Var(&cfg.maxTurns, "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT")
 	fs.Var(&cfg.maxHistory, "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT")
+	fs.Var(&cfg.valueCacheBytes, "value-cache-bytes", "`bytes` of decoded request values (memory, data, tool results) remembered between requests, so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: off")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
 	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
@@ -252,6 +258,24 @@ func (b *byteSize) Set(s string) error {
 		return fmt.Errorf("must be from 1 byte to 2GiB-1")
 	}
 	*b = byteSize(n * unit)
+	return nil
+}
+
+// optionalByteSize is a byteSize that may also be 0, for "off".
+type optionalByteSize int64
+
+func (b *optionalByteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *optionalByteSize) Set(s string) error {
+	if s == "0" {
+		*b = 0
+		return nil
+	}
+	var n byteSize
+	if err := n.Set(s); err != nil {
+		return fmt.Errorf("%v, or 0 for off", err)
+	}
+	*b = optionalByteSize(n)
 	return nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/health"
 
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 func init() {
@@ -87,7 +88,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 			return err
 		}
 	}
-	srv, healthSrv := newGRPCServer(cfg, logger, metrics.serverMetrics())
+	sidecar := newSidecar(cfg)
+	metrics.watchValueCache(sidecar.ValueCacheStats)
+	srv, healthSrv := newGRPCServer(cfg, logger, metrics.serverMetrics(), sidecar)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
@@ -182,9 +185,10 @@ func listen(a listenAddress) (net.Listener, error) {
 // metricsEndpoint serves Prometheus metrics over HTTP at /metrics. A nil
 // *metricsEndpoint is the disabled endpoint.
 type metricsEndpoint struct {
-	lis     net.Listener
-	http    *http.Server
-	metrics *grpcMetrics
+	lis      net.Listener
+	http     *http.Server
+	metrics  *grpcMetrics
+	registry *prometheus.Registry
 }
 
 func newMetricsEndpoint(addr string) (*metricsEndpoint, error) {
@@ -202,10 +206,34 @@ func newMetricsEndpoint(addr string) (*metricsEndpoint, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return &metricsEndpoint{
-		lis:     lis,
-		http:    &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second},
-		metrics: m,
+		lis:      lis,
+		http:     &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second},
+		metrics:  m,
+		registry: reg,
 	}, nil
+}
+
+// watchValueCache reports the decoded-value cache's counters, read from
+// stats at each scrape.
+func (e *metricsEndpoint) watchValueCache(stats func() valuecache.Stats) {
+	if e == nil {
+		return
+	}
+	counter := func(name, help string, read func(valuecache.Stats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_value_cache_" + name, Help: help},
+			func() float64 { return float64(read(stats())) })
+	}
+	gauge := func(name, help string, read func(valuecache.Stats) int64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ptc_sidecar_value_cache_" + name, Help: help},
+			func() float64 { return float64(read(stats())) })
+	}
+	e.registry.MustRegister(
+		counter("hits_total", "Request values found already decoded.", func(s valuecache.Stats) int64 { return s.Hits }),
+		counter("misses_total", "Request values decoded because they were not remembered.", func(s valuecache.Stats) int64 { return s.Misses }),
+		counter("evictions_total", "Decoded values forgotten to stay within --value-cache-bytes.", func(s valuecache.Stats) int64 { return s.Evictions }),
+		gauge("entries", "Decoded values remembered.", func(s valuecache.Stats) int64 { return int64(s.Entries) }),
+		gauge("bytes", "Estimated bytes of the remembered values and their texts.", func(s valuecache.Stats) int64 { return s.Bytes }),
+	)
 }
 
 func (e *metricsEndpoint) serverMetrics() *grpcMetrics {
