@@ -234,6 +234,18 @@ func TestScanAndHeapMergeAgree(t *testing.T) {
 	}
 }
 
+func TestEmbeddedFilesCheck(t *testing.T) {
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.table.Check(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
 func TestGetUnknown(t *testing.T) {
 	if _, err := Get("p50k_base"); err == nil || !strings.Contains(err.Error(), `unknown encoding "p50k_base"`) {
 		t.Errorf("Get(p50k_base) error = %v", err)

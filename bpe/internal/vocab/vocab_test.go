@@ -60,8 +60,8 @@ func TestParseRejectsDamagedFiles(t *testing.T) {
 		"rank bits":     good[:12] + "\x00\x00\x00\x00" + good[16:],
 		"offsets order": good[:20] + "\x09\x00\x00\x00" + good[24:],
 	} {
-		if _, err := Parse(bad); err == nil {
-			t.Errorf("%s: Parse accepted a damaged file", name)
+		if tab, err := Parse(bad); err == nil && tab.Check() == nil {
+			t.Errorf("%s: Parse and Check accepted a damaged file", name)
 		}
 	}
 }
