@@ -66,8 +66,8 @@ func TestParseRejectsDamagedFiles(t *testing.T) {
 	}
 }
 
-// TestFullTableMisses checks that a lookup ends on a table with no empty
-// slot (which Build never writes, but a damaged file could hold).
+// TestFullTableMisses checks that a lookup in a table of foreign slots
+// misses.
 func TestFullTableMisses(t *testing.T) {
 	data, err := Build([]string{"a", "b", "c"})
 	if err != nil {
@@ -78,7 +78,7 @@ func TestFullTableMisses(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := *tab
-	full.slots = strings.Repeat("\xff\xff\xff\xff", len(tab.slots)/4)
+	full.buckets = strings.Repeat("\xff\xff\xff\xff", len(tab.buckets)/4)
 	if _, ok := full.Rank("zz"); ok {
 		t.Error("a full table of foreign slots found a token")
 	}
