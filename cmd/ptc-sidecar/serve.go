@@ -98,9 +98,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
 	}
-	// The tokenizer's vocabulary and the system prompt's token count would
-	// otherwise make the first ToMessages call ~100 ms slower; readiness
-	// waits for them instead. A failure only costs that first call.
+	// The system prompt's token count would otherwise make the first
+	// ToMessages call a few milliseconds slower; readiness waits for it
+	// instead. A failure only costs that first call.
 	warmStart := time.Now()
 	if err := strategies.WarmUp(); err != nil {
 		logger.Warn("tokenizer warm-up failed", "error", err.Error())
