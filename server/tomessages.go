@@ -117,11 +117,11 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		return nil, err
 	}
 	req := &strategies.Request{Options: opts}
-	if req.Memory, err = s.decodeBindings(memory, "memory", keep); err != nil {
+	if req.Memory, err = s.decodeBindings(memory, func() string { return "memory" }, keep); err != nil {
 		return nil, err
 	}
 	for i, t := range turns {
-		turn, err := s.decodeTurn(t, fmt.Sprintf("turns[%d]", i))
+		turn, err := s.decodeTurn(t, i)
 		if err != nil {
 			return nil, err
 		}
@@ -133,9 +133,15 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 	return req, nil
 }
 
-func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string, keep int) ([]strategies.Binding, error) {
-	var out []strategies.Binding
-	for i, b := range m.GetBindings() {
+// decodeBindings reads the bindings of a memory; path names the memory in
+// errors (built only then, as are all paths below).
+func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path func() string, keep int) ([]strategies.Binding, error) {
+	bindings := m.GetBindings()
+	if len(bindings) == 0 {
+		return nil, nil
+	}
+	out := make([]strategies.Binding, 0, len(bindings))
+	for i, b := range bindings {
 		bd := strategies.Binding{
 			Name: b.GetName(), IsFn: b.GetIsFn(), Params: b.GetParams(),
 			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn()),
@@ -145,7 +151,7 @@ func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string, keep int) 
 			// name, parameters, docstring and return type.
 			bd.Source = b.GetValue().GetEdn()
 		} else {
-			v, err := s.decodeSample(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", path, i), keep)
+			v, err := s.decodeSampleAt(b.GetValue(), keep, func() string { return fmt.Sprintf("%s.bindings[%d].value", path(), i) })
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +165,8 @@ func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path string, keep int) 
 	return out, nil
 }
 
-func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn, error) {
+// decodeTurn reads turns[i].
+func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, error) {
 	turn := strategies.Turn{
 		Number:      int(t.GetNumber()),
 		RawResponse: t.GetRawResponse(),
@@ -171,28 +178,32 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, path string) (strategies.Turn
 		Failed:      t.GetFailed(),
 		Duration:    time.Duration(t.GetDurationMs()) * time.Millisecond,
 	}
+	path := func() string { return fmt.Sprintf("turns[%d]", i) }
 	var err error
-	if turn.Result, err = s.decodeValue(t.GetResult(), path+".result"); err != nil {
+	if turn.Result, err = s.decodeSampleAt(t.GetResult(), 0, func() string { return path() + ".result" }); err != nil {
 		return turn, err
 	}
 	if e := t.GetError(); e != nil {
 		turn.Error = &strategies.TurnError{Type: e.GetType(), Message: e.GetMessage(), Hint: e.GetHint()}
 	}
+	if calls := t.GetToolCalls(); len(calls) > 0 {
+		turn.ToolCalls = make([]strategies.ToolCall, 0, len(calls))
+	}
 	for j, c := range t.GetToolCalls() {
-		cpath := fmt.Sprintf("%s.tool_calls[%d]", path, j)
+		cpath := func() string { return fmt.Sprintf("%s.tool_calls[%d]", path(), j) }
 		tc := strategies.ToolCall{
 			Index: int(c.GetIndex()), Name: c.GetName(), Error: c.GetError(),
 			Duration: time.Duration(c.GetDurationMs()) * time.Millisecond,
 		}
-		if tc.Args, err = s.decodeValue(c.GetArgs(), cpath+".args"); err != nil {
+		if tc.Args, err = s.decodeSampleAt(c.GetArgs(), 0, func() string { return cpath() + ".args" }); err != nil {
 			return turn, err
 		}
-		if tc.Result, err = s.decodeValue(c.GetResult(), cpath+".result"); err != nil {
+		if tc.Result, err = s.decodeSampleAt(c.GetResult(), 0, func() string { return cpath() + ".result" }); err != nil {
 			return turn, err
 		}
 		turn.ToolCalls = append(turn.ToolCalls, tc)
 	}
-	if turn.Memory, err = s.decodeBindings(t.GetMemory(), path+".memory", 0); err != nil {
+	if turn.Memory, err = s.decodeBindings(t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
 		return turn, err
 	}
 	return turn, nil

@@ -31,27 +31,36 @@ func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, 
 // Long texts are read once and remembered (valuecache): the values are
 // frozen, so callers may share them between evaluations.
 func (s *Service) decodeSample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
-	var (
-		out lisp.Value
-		err error
-	)
-	depth := s.maxValueDepth()
-	switch r := v.GetRepr().(type) {
-	case nil:
-		return nil, nil
-	case *ptcsidecarv1.Value_Edn:
-		field += ".edn"
-		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
-		out, err = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
-	case *ptcsidecarv1.Value_Json:
-		field += ".json"
-		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
-		out, err = s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
-	}
+	return s.decodeSampleAt(v, keep, func() string { return field })
+}
+
+// decodeSampleAt is decodeSample for a field whose path is spelled out by
+// path only when an error is reported: a request holds hundreds of values,
+// and building each one's path cost more allocations than reading it from
+// the cache.
+func (s *Service) decodeSampleAt(v *ptcsidecarv1.Value, keep int, path func() string) (lisp.Value, error) {
+	out, repr, err := s.readSample(v, keep)
 	if err != nil {
-		return nil, invalidf(field, "%v", err)
+		return nil, invalidf(path()+repr, "%v", err)
 	}
 	return out, nil
+}
+
+// readSample reads v as decodeSample does. On failure it also returns the
+// suffix that names the notation in the field's path (".edn" or ".json").
+func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, string, error) {
+	depth := s.maxValueDepth()
+	switch r := v.GetRepr().(type) {
+	case *ptcsidecarv1.Value_Edn:
+		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
+		return out, ".edn", err
+	case *ptcsidecarv1.Value_Json:
+		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
+		return out, ".json", err
+	}
+	return nil, "", nil
 }
 
 // decodeMap reads a Value that must be a map, or is absent.
