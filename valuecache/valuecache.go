@@ -14,10 +14,19 @@
 // concurrent evaluations can share and build on them. The cache is bounded
 // by an estimate of the bytes it holds and forgets the least recently used
 // values first.
+//
+// Values are indexed by a fingerprint of their text, not by the whole text:
+// hashing every byte of a request's values on every call (a megabyte for a
+// long run) cost more than everything else the cache does. A fingerprint
+// hashes a bounded part of the text; the texts under one fingerprint are
+// told apart by comparing them whole, which a hit has to do anyway. At
+// most maxPerFingerprint texts share a fingerprint, so texts built to
+// collide cost a lookup a few comparisons, never a scan of the cache.
 package valuecache
 
 import (
 	"container/list"
+	"hash/maphash"
 	"sync"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -60,15 +69,54 @@ type Stats struct {
 type Cache struct {
 	mu      sync.Mutex
 	max     int64
-	entries map[Key]*list.Element
-	lru     list.List // of *entry, most recently used first
+	seed    maphash.Seed
+	entries map[fingerprint][]*list.Element // each holds an *entry; most recently used first
+	lru     list.List                       // of *entry, most recently used first
 	stats   Stats
 }
 
 type entry struct {
 	key   Key
+	print fingerprint
 	value lisp.Value
 	bytes int64
+}
+
+// A fingerprint is a key's reading options, its text's length and a hash of
+// at most fingerprintWindows windows of windowBytes of the text: its head, its
+// tail and windows spread evenly between. Texts up to that size are hashed
+// whole.
+type fingerprint struct {
+	format     Format
+	maxNesting int
+	keep       int
+	length     int
+	hash       uint64
+}
+
+const (
+	fingerprintWindows = 8
+	windowBytes        = 32
+	// maxPerFingerprint bounds the texts kept under one fingerprint; a new
+	// one replaces the least recently used of them.
+	maxPerFingerprint = 8
+)
+
+func (c *Cache) fingerprint(k *Key) fingerprint {
+	fp := fingerprint{format: k.Format, maxNesting: k.MaxNesting, keep: k.Keep, length: len(k.Text)}
+	t := k.Text
+	if len(t) <= fingerprintWindows*windowBytes {
+		fp.hash = maphash.String(c.seed, t)
+		return fp
+	}
+	var windows [fingerprintWindows * windowBytes]byte
+	last := len(t) - windowBytes
+	for i := range fingerprintWindows {
+		at := last * i / (fingerprintWindows - 1)
+		copy(windows[i*windowBytes:], t[at:at+windowBytes])
+	}
+	fp.hash = maphash.Bytes(c.seed, windows[:])
+	return fp
 }
 
 // New returns a cache that holds about maxBytes of texts and values; nil
@@ -77,7 +125,41 @@ func New(maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{max: maxBytes, entries: map[Key]*list.Element{}}
+	return &Cache{max: maxBytes, seed: maphash.MakeSeed(), entries: map[fingerprint][]*list.Element{}}
+}
+
+// find returns the element of k under its fingerprint fp, moved to the
+// front of its fingerprint's list, or nil.
+func (c *Cache) find(fp fingerprint, k *Key) *list.Element {
+	same := c.entries[fp]
+	for i, el := range same {
+		if el.Value.(*entry).key == *k {
+			copy(same[1:i+1], same[:i])
+			same[0] = el
+			return el
+		}
+	}
+	return nil
+}
+
+// remove forgets el, which holds e.
+func (c *Cache) remove(el *list.Element, e *entry) {
+	c.lru.Remove(el)
+	same := c.entries[e.print]
+	for i := range same {
+		if same[i] == el {
+			copy(same[i:], same[i+1:])
+			same[len(same)-1] = nil // no reference left behind
+			same = same[:len(same)-1]
+			break
+		}
+	}
+	if len(same) == 0 {
+		delete(c.entries, e.print)
+	} else {
+		c.entries[e.print] = same
+	}
+	c.stats.Bytes -= e.bytes
 }
 
 // Decode returns the value remembered under k, or calls read, remembers
@@ -88,8 +170,9 @@ func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, erro
 	if c == nil || len(k.Text) < MinText {
 		return read()
 	}
+	fp := c.fingerprint(&k)
 	c.mu.Lock()
-	if el, ok := c.entries[k]; ok {
+	if el := c.find(fp, &k); el != nil {
 		c.lru.MoveToFront(el)
 		c.stats.Hits++
 		v := el.Value.(*entry).value
@@ -105,21 +188,26 @@ func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, erro
 	if err != nil || v == nil {
 		return v, err
 	}
-	e := &entry{key: k, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
+	e := &entry{key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
 	if e.bytes > c.max/4 {
 		return v, nil // one value must not flush everything else
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.entries[k]; ok {
+	if el := c.find(fp, &k); el != nil {
 		return el.Value.(*entry).value, nil
 	}
-	c.entries[k] = c.lru.PushFront(e)
+	if same := c.entries[fp]; len(same) >= maxPerFingerprint {
+		old := same[len(same)-1]
+		c.remove(old, old.Value.(*entry))
+		c.stats.Evictions++
+	}
+	el := c.lru.PushFront(e)
+	c.entries[fp] = append([]*list.Element{el}, c.entries[fp]...)
 	c.stats.Bytes += e.bytes
 	for c.stats.Bytes > c.max {
-		old := c.lru.Remove(c.lru.Back()).(*entry)
-		delete(c.entries, old.key)
-		c.stats.Bytes -= old.bytes
+		old := c.lru.Back()
+		c.remove(old, old.Value.(*entry))
 		c.stats.Evictions++
 	}
 	return v, nil
@@ -133,7 +221,7 @@ func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	s.Entries = len(c.entries)
+	s.Entries = c.lru.Len()
 	return s
 }
 

@@ -174,3 +174,118 @@ func TestSharedValuesUnderConcurrency(t *testing.T) {
 		t.Errorf("remembered value changed")
 	}
 }
+
+// colliding returns texts of one length that differ only in one digit
+// outside the windows a fingerprint hashes, so that all share a
+// fingerprint.
+func colliding(t *testing.T, c *Cache, n int) []Key {
+	t.Helper()
+	base := text(1000)
+	for at := len(base) / 3; at < len(base); at++ {
+		if base[at] < '0' || base[at] > '9' {
+			continue
+		}
+		var keys []Key
+		for d := range n {
+			keys = append(keys, Key{Format: EDN, Text: base[:at] + string(rune('0'+d%10)) + strings.Repeat(" ", d/10) + base[at+1+d/10:]})
+		}
+		fp := c.fingerprint(&keys[0])
+		same := true
+		for i := range keys {
+			same = same && c.fingerprint(&keys[i]) == fp
+		}
+		if same {
+			return keys
+		}
+	}
+	t.Fatal("no position outside the fingerprint's windows")
+	return nil
+}
+
+func TestFingerprintCollisionsAreToldApart(t *testing.T) {
+	c := New(1 << 24)
+	keys := colliding(t, c, 2)
+	r := &reader{}
+	first, _ := c.Decode(keys[0], r.read(keys[0]))
+	second, _ := c.Decode(keys[1], r.read(keys[1]))
+	if r.reads != 2 {
+		t.Fatalf("reads = %d: a text was answered with the value of another of the same fingerprint", r.reads)
+	}
+	for i, want := range []lisp.Value{first, second} {
+		got, _ := c.Decode(keys[i], r.read(keys[i]))
+		if got != want || lisp.Repr(got) != lisp.Repr(mustParse(t, keys[i].Text)) {
+			t.Errorf("text %d: got the wrong value", i)
+		}
+	}
+	if r.reads != 2 || c.Stats().Entries != 2 {
+		t.Errorf("reads %d, entries %d: want both texts remembered", r.reads, c.Stats().Entries)
+	}
+}
+
+// Texts built to share a fingerprint cannot make lookups scan: at most
+// maxPerFingerprint of them are kept, the least recently used replaced.
+func TestFingerprintHoldsBoundedTexts(t *testing.T) {
+	c := New(1 << 24)
+	keys := colliding(t, c, 3*maxPerFingerprint)
+	r := &reader{}
+	for _, k := range keys {
+		v, err := c.Decode(k, r.read(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lisp.Repr(v) != lisp.Repr(mustParse(t, k.Text)) {
+			t.Fatalf("wrong value for a colliding text")
+		}
+	}
+	fp := c.fingerprint(&keys[0])
+	if n := len(c.entries[fp]); n != maxPerFingerprint {
+		t.Errorf("%d texts under one fingerprint, want %d", n, maxPerFingerprint)
+	}
+	s := c.Stats()
+	if s.Entries != maxPerFingerprint || s.Evictions != int64(len(keys)-maxPerFingerprint) {
+		t.Errorf("stats %+v: want %d entries and %d evictions", s, maxPerFingerprint, len(keys)-maxPerFingerprint)
+	}
+	// The most recent texts are the ones kept.
+	r.reads = 0
+	for _, k := range keys[len(keys)-maxPerFingerprint:] {
+		c.Decode(k, r.read(k))
+	}
+	if r.reads != 0 {
+		t.Errorf("%d of the most recent colliding texts were forgotten", r.reads)
+	}
+	var bytes int64
+	for el := c.lru.Front(); el != nil; el = el.Next() {
+		bytes += el.Value.(*entry).bytes
+	}
+	if bytes != s.Bytes {
+		t.Errorf("bytes accounted %d, held %d", s.Bytes, bytes)
+	}
+}
+
+func mustParse(t *testing.T, text string) lisp.Value {
+	t.Helper()
+	v, err := lisp.ParseEDN(text, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// BenchmarkDecodeHit finds a remembered 80 KB text, sent again as a new
+// string (as each request's are): the per-value cost of a running agent's
+// call.
+func BenchmarkDecodeHit(b *testing.B) {
+	c := New(32 << 20)
+	stored := text(12000)
+	k := Key{Format: EDN, Text: stored}
+	if _, err := c.Decode(k, func() (lisp.Value, error) { return lisp.ParseEDNSample(stored, 1000, 3) }); err != nil {
+		b.Fatal(err)
+	}
+	again := Key{Format: EDN, Text: strings.Clone(stored)}
+	b.SetBytes(int64(len(stored)))
+	for b.Loop() {
+		if _, err := c.Decode(again, func() (lisp.Value, error) { return nil, errors.New("must be remembered") }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
