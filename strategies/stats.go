@@ -14,73 +14,86 @@ func measure(stats *Stats, tokenizer string, before, after []ChatMessage) error 
 	if tokenizer == "" {
 		tokenizer = DefaultTokenizer
 	}
-	tb, err := countTokensCached(tokenizer, before)
+	cb, err := countMessages(tokenizer, before)
 	if err != nil {
 		return err
 	}
-	ta, err := countTokensCached(tokenizer, after)
+	ca, err := countMessages(tokenizer, after)
 	if err != nil {
 		return err
 	}
 	stats.Tokenizer = tokenizer
 	stats.MessagesBefore, stats.MessagesAfter = len(before), len(after)
-	stats.CharsBefore, stats.CharsAfter = countChars(before), countChars(after)
-	stats.TokensBefore, stats.TokensAfter = tb, ta
+	stats.CharsBefore, stats.CharsAfter = cb.chars, ca.chars
+	stats.TokensBefore, stats.TokensAfter = cb.tokens, ca.tokens
 	return nil
 }
 
-func countChars(msgs []ChatMessage) int {
-	n := 0
-	for _, m := range msgs {
-		for _, s := range messageTexts(m) {
-			n += utf8.RuneCountInString(s)
-		}
-	}
-	return n
+// textCounts are the figures the statistics give of a text: its tokens
+// (as CountTokens counts them) and its characters (runes, as
+// utf8.RuneCountInString counts them).
+type textCounts struct{ tokens, chars int }
+
+func (c *textCounts) add(o textCounts) {
+	c.tokens += o.tokens
+	c.chars += o.chars
 }
 
 // countTokensCached counts like CountMessageTokens, remembering counts.
+func countTokensCached(tokenizer string, msgs []ChatMessage) (int, error) {
+	c, err := countMessages(tokenizer, msgs)
+	return c.tokens, err
+}
+
+// countMessages counts the tokens and characters of the texts of msgs
+// (those of CountMessageTokens and CountMessageChars), remembering both.
 // BPE tokenization runs at tens of MB/s at best, and an agent loop sends
 // the same texts again and again: the SYSTEM prompt on every call (twice per
 // call: before and after), and every earlier turn of the full history. The
-// count of a text never changes, so the cache cannot change a result.
-func countTokensCached(tokenizer string, msgs []ChatMessage) (int, error) {
-	total := 0
+// counts of a text never change, so the cache cannot change a result; the
+// characters are remembered alongside because counting them again was a
+// tenth of a warm call.
+func countMessages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
+	var total textCounts
+	var buf [8]string
 	for _, m := range msgs {
-		for _, s := range messageTexts(m) {
+		for _, s := range appendTexts(buf[:0], m) {
 			if s == "" {
 				continue
 			}
-			n, err := countTextTokens(tokenizer, s)
+			c, err := countText(tokenizer, s)
 			if err != nil {
-				return 0, err
+				return textCounts{}, err
 			}
-			total += n
+			total.add(c)
 		}
 	}
 	return total, nil
 }
 
-// countTextTokens counts one text chunk by chunk (see nextChunkEnd), each
-// chunk's count remembered, so that a USER message that differs from the
+// countText counts one text chunk by chunk (see nextChunkEnd), each
+// chunk's counts remembered, so that a USER message that differs from the
 // previous call's in a few lines costs the tokenization of those lines.
-func countTextTokens(tokenizer, text string) (int, error) {
-	if n, ok := tokenCounts.get(tokenizer, text); ok {
-		return n, nil
+// A chunk ends after a newline, never inside a character, so the
+// characters of the chunks add up to the text's.
+func countText(tokenizer, text string) (textCounts, error) {
+	if c, ok := tokenCounts.get(tokenizer, text); ok {
+		return c, nil
 	}
-	total := 0
+	var total textCounts
 	for rest := text; rest != ""; {
 		chunk := rest[:nextChunkEnd(rest)]
 		rest = rest[len(chunk):]
-		n, ok := tokenCounts.get(tokenizer, chunk)
+		c, ok := tokenCounts.get(tokenizer, chunk)
 		if !ok {
-			var err error
-			if n, err = CountTokens(tokenizer, chunk); err != nil {
-				return 0, err
+			n, err := CountTokens(tokenizer, chunk)
+			if err != nil {
+				return textCounts{}, err
 			}
-			tokenCounts.put(tokenizer, chunk, n)
+			c = textCounts{tokens: n, chars: utf8.RuneCountInString(chunk)}
+			tokenCounts.put(tokenizer, chunk, c)
 		}
-		total += n
+		total.add(c)
 	}
 	tokenCounts.put(tokenizer, text, total)
 	return total, nil
@@ -119,21 +132,21 @@ type tokenKey struct{ tokenizer, text string }
 
 type tokenCache struct {
 	mu     sync.Mutex
-	counts map[tokenKey]int
+	counts map[tokenKey]textCounts
 	order  []tokenKey // insertion order, for eviction
 	bytes  int
 }
 
-var tokenCounts = &tokenCache{counts: map[tokenKey]int{}}
+var tokenCounts = &tokenCache{counts: map[tokenKey]textCounts{}}
 
-func (c *tokenCache) get(tokenizer, text string) (int, bool) {
+func (c *tokenCache) get(tokenizer, text string) (textCounts, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n, ok := c.counts[tokenKey{tokenizer, text}]
 	return n, ok
 }
 
-func (c *tokenCache) put(tokenizer, text string, n int) {
+func (c *tokenCache) put(tokenizer, text string, n textCounts) {
 	if len(text) > maxCachedBytes/4 {
 		return
 	}
@@ -158,7 +171,7 @@ func (c *tokenCache) put(tokenizer, text string, n int) {
 func (c *tokenCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.counts = map[tokenKey]int{}
+	c.counts = map[tokenKey]textCounts{}
 	c.order = nil
 	c.bytes = 0
 }
@@ -168,6 +181,6 @@ func (c *tokenCache) reset() {
 // process's first ToMessages call (a few milliseconds, almost all of it BPE
 // over the 16 KB prompt). A server calls it before it reports ready.
 func WarmUp() error {
-	_, err := countTextTokens(DefaultTokenizer, lisp.SystemPrompt())
+	_, err := countText(DefaultTokenizer, lisp.SystemPrompt())
 	return err
 }

@@ -55,8 +55,8 @@ func checkChunkedCount(t *testing.T, tokenizer, text string) {
 	if got != want {
 		t.Fatalf("%s: chunks of %q count %d tokens, the whole text %d", tokenizer, text, got, want)
 	}
-	if n, err := countTextTokens(tokenizer, text); err != nil || n != want {
-		t.Fatalf("%s: countTextTokens(%q) = %d, %v; want %d", tokenizer, text, n, err, want)
+	if c, err := countText(tokenizer, text); err != nil || c.tokens != want || c.chars != len([]rune(text)) {
+		t.Fatalf("%s: countText(%q) = %+v, %v; want %d tokens, %d characters", tokenizer, text, c, err, want, len([]rune(text)))
 	}
 }
 
@@ -71,15 +71,15 @@ func FuzzChunkedTokenCount(f *testing.F) {
 }
 
 func TestTokenCacheStaysBounded(t *testing.T) {
-	c := &tokenCache{counts: map[tokenKey]int{}}
+	c := &tokenCache{counts: map[tokenKey]textCounts{}}
 	text := strings.Repeat("x", 1<<20)
 	for i := range 40 {
-		c.put("o200k_base", text+strings.Repeat("y", i), i)
+		c.put("o200k_base", text+strings.Repeat("y", i), textCounts{tokens: i})
 	}
 	if c.bytes > maxCachedBytes || len(c.counts) != len(c.order) || len(c.counts) == 0 {
 		t.Fatalf("cache holds %d bytes in %d entries (%d in order)", c.bytes, len(c.counts), len(c.order))
 	}
-	if n, ok := c.get("o200k_base", text+strings.Repeat("y", 39)); !ok || n != 39 {
+	if n, ok := c.get("o200k_base", text+strings.Repeat("y", 39)); !ok || n.tokens != 39 {
 		t.Errorf("newest entry lost: %d, %v", n, ok)
 	}
 	if _, ok := c.get("o200k_base", text); ok {
@@ -105,7 +105,7 @@ func TestWarmUpRemembersSystemPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != want {
-		t.Errorf("remembered %d tokens, counting gives %d", got, want)
+	if got.tokens != want || got.chars != len([]rune(lisp.SystemPrompt())) {
+		t.Errorf("remembered %+v, counting gives %d tokens", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/bpe"
 )
@@ -47,7 +48,7 @@ func CountMessageTokens(name string, msgs []ChatMessage) (int, error) {
 	}
 	total := 0
 	for _, m := range msgs {
-		for _, s := range messageTexts(m) {
+		for _, s := range appendTexts(nil, m) {
 			total += e.Count(s)
 		}
 	}
@@ -58,17 +59,19 @@ func CountMessageTokens(name string, msgs []ChatMessage) (int, error) {
 func CountMessageChars(msgs []ChatMessage) int {
 	total := 0
 	for _, m := range msgs {
-		for _, s := range messageTexts(m) {
-			total += len([]rune(s))
+		for _, s := range appendTexts(nil, m) {
+			total += utf8.RuneCountInString(s)
 		}
 	}
 	return total
 }
 
-func messageTexts(m ChatMessage) []string {
-	texts := []string{m.Content, m.Reasoning}
+// appendTexts appends the texts of m that the statistics count: its
+// content, its reasoning and each tool call's name and arguments.
+func appendTexts(dst []string, m ChatMessage) []string {
+	dst = append(dst, m.Content, m.Reasoning)
 	for _, tc := range m.ToolCalls {
-		texts = append(texts, tc.Name, tc.Arguments)
+		dst = append(dst, tc.Name, tc.Arguments)
 	}
-	return texts
+	return dst
 }
