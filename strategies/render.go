@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strconv"
@@ -40,7 +41,7 @@ func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
 	case lisp.Int:
 		b.WriteString(strconv.FormatInt(int64(v), 10))
 	case lisp.Float:
-		b.WriteString(formatFloat(float64(v)))
+		writeFloat(b, float64(v))
 	case lisp.String:
 		writeString(b, string(v), printable)
 	case lisp.Keyword:
@@ -59,23 +60,26 @@ func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
 	}
 }
 
-// formatFloat shows at most 10 digits after the point, trailing zeros dropped
+// writeFloat shows at most 10 digits after the point, trailing zeros dropped
 // but one kept, so float noise such as 1.1+2.2 = 3.3000000000000003 reads 3.3.
-func formatFloat(f float64) string {
+func writeFloat(b *strings.Builder, f float64) {
 	switch {
 	case math.IsNaN(f):
-		return "##NaN"
+		b.WriteString("##NaN")
+		return
 	case math.IsInf(f, 1):
-		return "##Inf"
+		b.WriteString("##Inf")
+		return
 	case math.IsInf(f, -1):
-		return "##-Inf"
+		b.WriteString("##-Inf")
+		return
 	}
-	s := strconv.FormatFloat(f, 'f', 10, 64)
-	s = strings.TrimRight(s, "0")
-	if strings.HasSuffix(s, ".") {
-		s += "0"
+	var buf [32]byte // most floats fit; AppendFloat grows the rest
+	s := bytes.TrimRight(strconv.AppendFloat(buf[:0], f, 'f', 10, 64), "0")
+	b.Write(s)
+	if s[len(s)-1] == '.' {
+		b.WriteByte('0')
 	}
-	return s
 }
 
 // writeString quotes s; beyond printable characters it shows the first
@@ -160,16 +164,32 @@ func writeSet(b *strings.Builder, s *lisp.Set, limit, printable int) {
 // key, and shows at most min(limit, max(printable/30, 1)) entries, whose values
 // share the printable budget.
 func writeMap(b *strings.Builder, m *lisp.Map, limit, printable int) {
+	// When every key is a keyword (agent data almost always), entries are
+	// ordered by the keyword's name: ":" + a sorts before ":" + b exactly
+	// when a sorts before b, and no key text is built.
 	type entry struct {
-		key string
+		key string // the rendered key, or the keyword's name when keywords
 		val lisp.Value
 	}
-	visible := make([]entry, 0, m.Len())
+	var small [8]entry
+	visible := small[:0]
+	keywords := true
 	for _, e := range m.Entries() {
 		if hiddenKey(e.Key) {
 			continue
 		}
-		visible = append(visible, entry{RenderValue(e.Key, unlimited, unlimited), e.Val})
+		k, ok := e.Key.(lisp.Keyword)
+		keywords = keywords && ok
+		visible = append(visible, entry{string(k), e.Val})
+	}
+	if !keywords {
+		i := 0
+		for _, e := range m.Entries() {
+			if !hiddenKey(e.Key) {
+				visible[i].key = RenderValue(e.Key, unlimited, unlimited)
+				i++
+			}
+		}
 	}
 	slices.SortFunc(visible, func(x, y entry) int { return strings.Compare(x.key, y.key) })
 	shown := min(len(visible), max(limit, 0), max(printable/30, 1))
@@ -181,6 +201,9 @@ func writeMap(b *strings.Builder, m *lisp.Map, limit, printable int) {
 	for i := range shown {
 		if i > 0 {
 			b.WriteByte(' ')
+		}
+		if keywords {
+			b.WriteByte(':')
 		}
 		b.WriteString(visible[i].key)
 		b.WriteByte(' ')

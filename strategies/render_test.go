@@ -61,6 +61,11 @@ func TestRenderValue(t *testing.T) {
 		{"map keys rendered without limits", `{"a long key beyond the limit" 1}`, 3, 5, `{"a long key beyond the limit" 1}`},
 		{"empty map", "{}", 3, 80, "{}"},
 		{"map with integer keys by text", "{10 :x 9 :y}", 3, 80, "{10 :x 9 :y}"},
+		{"map with keyword and string keys by text", `{:b 1 "a" 2 :a 3}`, 3, 200, `{"a" 2 :a 3 :b 1}`},
+		{"map hidden string key among keywords", `{"_x" 1 :b 2 :a 3}`, 3, 80, `{:a 3 :b 2}`},
+		{"map of more than 8 keywords", `{:i 9 :h 8 :g 7 :f 6 :e 5 :d 4 :c 3 :b 2 :a 1 :j 10}`, 20, 1000, `{:a 1 :b 2 :c 3 :d 4 :e 5 :f 6 :g 7 :h 8 :i 9 :j 10}`},
+		{"float longer than 32 characters", "1e30", 3, 80, "1000000000000000019884624838656.0"},
+		{"float with trailing zeros", "[2.50 -0.0 1e-11]", 3, 80, "[2.5 -0.0 0.0]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
