@@ -101,20 +101,33 @@ func assistantReply(t *Turn) string {
 
 // turnFeedback is one turn's outcome as the agent would see it without
 // compression: everything printed, then the result or the error, then the
-// turns left.
+// turns left, separated by blank lines.
 func turnFeedback(t *Turn, indicator string) string {
-	var output string
+	var b strings.Builder
 	if len(t.Prints) > 0 {
-		output = ";; Output:\n" + strings.Join(t.Prints, "\n")
+		b.WriteString(";; Output:\n")
+		for i, p := range t.Prints {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(p)
+		}
+		b.WriteString("\n\n")
 	}
-	var outcome string
 	if t.Success {
-		outcome = ";; Result: " + RenderValue(orNil(t.Result), unlimited, unlimited)
+		b.WriteString(";; Result: ")
+		writeValue(&b, orNil(t.Result), unlimited, unlimited)
 	} else {
-		outcome = "Error: " + errorMessage(t)
+		b.WriteString("Error: ")
+		b.WriteString(errorMessage(t))
 		if t.Error != nil && t.Error.Hint != "" {
-			outcome += "\nHint: " + t.Error.Hint
+			b.WriteString("\nHint: ")
+			b.WriteString(t.Error.Hint)
 		}
 	}
-	return joinSections(output, outcome, indicator)
+	if indicator != "" {
+		b.WriteString("\n\n")
+		b.WriteString(indicator)
+	}
+	return b.String()
 }
