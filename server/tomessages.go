@@ -120,15 +120,19 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 	if req.Memory, err = s.decodeBindings(memory, func() string { return "memory" }, keep); err != nil {
 		return nil, err
 	}
+	if len(turns) > 0 {
+		req.Turns = make([]strategies.Turn, len(turns))
+	}
 	for i, t := range turns {
-		turn, err := s.decodeTurn(t, i)
-		if err != nil {
+		if req.Turns[i], err = s.decodeTurn(t, i); err != nil {
 			return nil, err
 		}
-		req.Turns = append(req.Turns, turn)
 	}
-	for _, m := range history {
-		req.History = append(req.History, decodeChatMessage(m))
+	if len(history) > 0 {
+		req.History = make([]strategies.ChatMessage, len(history))
+	}
+	for i, m := range history {
+		req.History[i] = decodeChatMessage(m)
 	}
 	return req, nil
 }
