@@ -138,7 +138,7 @@ func Normalize(raw RawOptions) (Options, error) {
 	}
 	o.Tools = tools
 	if o.Signature != "" {
-		if _, err := ParseSignature(o.Signature); err != nil {
+		if err := parseSignatureText(o.Signature).err; err != nil {
 			return Options{}, &OptionError{Option: "signature", Reason: err.Error()}
 		}
 	}
@@ -158,17 +158,17 @@ func Normalize(raw RawOptions) (Options, error) {
 func normalizeTools(tools []ToolSpec) ([]ToolSpec, error) {
 	seen := make(map[string]bool, len(tools))
 	for i, t := range tools {
-		field := "tools[" + strconv.Itoa(i) + "]"
+		field := func(name string) string { return "tools[" + strconv.Itoa(i) + "]." + name }
 		if t.Name == "" {
-			return nil, &OptionError{Option: field + ".name", Reason: "must not be empty"}
+			return nil, &OptionError{Option: field("name"), Reason: "must not be empty"}
 		}
 		if seen[t.Name] {
-			return nil, &OptionError{Option: field + ".name", Reason: fmt.Sprintf("duplicate tool %q", t.Name)}
+			return nil, &OptionError{Option: field("name"), Reason: fmt.Sprintf("duplicate tool %q", t.Name)}
 		}
 		seen[t.Name] = true
 		if t.Signature != "" {
-			if _, err := ParseSignature(t.Signature); err != nil {
-				return nil, &OptionError{Option: field + ".signature", Reason: fmt.Sprintf("tool %q: %s", t.Name, err)}
+			if err := parseSignatureText(t.Signature).err; err != nil {
+				return nil, &OptionError{Option: field("signature"), Reason: fmt.Sprintf("tool %q: %s", t.Name, err)}
 			}
 		}
 	}

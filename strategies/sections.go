@@ -42,11 +42,11 @@ func toolSection(o *Options) (string, error) {
 	for _, t := range tools {
 		params, ret := "", "any"
 		if t.Signature != "" {
-			sig, err := ParseSignature(t.Signature)
-			if err != nil {
-				return "", &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + err.Error()}
+			sig := parseSignatureText(t.Signature)
+			if sig.err != nil {
+				return "", &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + sig.err.Error()}
 			}
-			params, ret = sig.ParamsText(), sig.Return.String()
+			params, ret = sig.params, sig.ret
 		}
 		b.WriteString("\ntool/")
 		b.WriteString(t.Name)
@@ -213,9 +213,9 @@ func expectedReturnSection(o *Options) (string, error) {
 	if o.Signature == "" {
 		return "", nil
 	}
-	sig, err := ParseSignature(o.Signature)
-	if err != nil {
-		return "", &OptionError{Option: "signature", Reason: err.Error()}
+	sig := parseSignatureText(o.Signature)
+	if sig.err != nil {
+		return "", &OptionError{Option: "signature", Reason: sig.err.Error()}
 	}
-	return ";; Expected return: " + sig.Return.String(), nil
+	return ";; Expected return: " + sig.ret, nil
 }

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,38 @@ func TestParseSignature(t *testing.T) {
 		if got := sig.Return.String(); got != c.ret {
 			t.Errorf("ParseSignature(%q) return = %q, want %q", c.src, got, c.ret)
 		}
+		checkSignatureText(t, c.src)
+	}
+}
+
+// checkSignatureText checks that the remembered parts of a signature are
+// what parsing it gives, the first time and when remembered.
+func checkSignatureText(t *testing.T, src string) {
+	t.Helper()
+	want := signatureText{}
+	if sig, err := ParseSignature(src); err != nil {
+		want.err = err
+	} else {
+		want.params, want.ret = sig.ParamsText(), sig.Return.String()
+	}
+	for range 2 {
+		got := parseSignatureText(src)
+		if got.params != want.params || got.ret != want.ret || (got.err == nil) != (want.err == nil) ||
+			(got.err != nil && got.err.Error() != want.err.Error()) {
+			t.Fatalf("parseSignatureText(%q) = %+v, ParseSignature gives %+v", src, got, want)
+		}
+	}
+}
+
+func TestSignatureTextsStayBounded(t *testing.T) {
+	for i := range maxCachedSignatures + 10 {
+		checkSignatureText(t, fmt.Sprintf("(a%d :int) -> :int", i))
+	}
+	checkSignatureText(t, "("+strings.Repeat("a", maxCachedSignatureLen)+" :int) -> :int")
+	signatureTexts.Lock()
+	defer signatureTexts.Unlock()
+	if n := len(signatureTexts.m); n > maxCachedSignatures {
+		t.Errorf("%d signatures remembered, more than %d", n, maxCachedSignatures)
 	}
 }
 
@@ -66,6 +99,7 @@ func TestParseSignatureErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseSignature(%q) error = %v, want it to contain %q", c.src, err, c.want)
 		}
+		checkSignatureText(t, c.src)
 	}
 }
 
@@ -76,6 +110,7 @@ func FuzzParseSignature(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		checkSignatureText(t, src)
 		sig, err := ParseSignature(src)
 		if err != nil {
 			return
