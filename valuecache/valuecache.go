@@ -69,7 +69,8 @@ type Stats struct {
 type Cache struct {
 	mu      sync.Mutex
 	max     int64
-	seed    maphash.Seed
+	seed    maphash.Seed                    // of texts hashed whole
+	key     uint64                          // random start of the windows' hash
 	entries map[fingerprint][]*list.Element // each holds an *entry; most recently used first
 	lru     list.List                       // of *entry, most recently used first
 	stats   Stats
@@ -109,14 +110,38 @@ func (c *Cache) fingerprint(k *Key) fingerprint {
 		fp.hash = maphash.String(c.seed, t)
 		return fp
 	}
-	var windows [fingerprintWindows * windowBytes]byte
+	// Each window is four words; lane j mixes word j of every window
+	// (multiply-xorshift), so the four chains run side by side. The lanes
+	// start from the cache's random key and are mixed together at the end.
+	l0, l1, l2, l3 := c.key, c.key+1, c.key+2, c.key+3
 	last := len(t) - windowBytes
+	step := last / (fingerprintWindows - 1) // one division, not one per window
 	for i := range fingerprintWindows {
-		at := last * i / (fingerprintWindows - 1)
-		copy(windows[i*windowBytes:], t[at:at+windowBytes])
+		at := i * step
+		if i == fingerprintWindows-1 {
+			at = last
+		}
+		w := t[at : at+windowBytes]
+		l0 = mix(l0, word(w[0:8]))
+		l1 = mix(l1, word(w[8:16]))
+		l2 = mix(l2, word(w[16:24]))
+		l3 = mix(l3, word(w[24:32]))
 	}
-	fp.hash = maphash.Bytes(c.seed, windows[:])
+	fp.hash = mix(mix(mix(l0, l1), l2), l3)
 	return fp
+}
+
+// mix folds word w into hash h.
+func mix(h, w uint64) uint64 {
+	h = (h ^ w) * 0x9e3779b97f4a7c15
+	return h ^ h>>32
+}
+
+// word reads the first 8 bytes of s as a little-endian integer.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // New returns a cache that holds about maxBytes of texts and values; nil
@@ -125,7 +150,8 @@ func New(maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{max: maxBytes, seed: maphash.MakeSeed(), entries: map[fingerprint][]*list.Element{}}
+	seed := maphash.MakeSeed()
+	return &Cache{max: maxBytes, seed: seed, key: maphash.String(seed, "windows"), entries: map[fingerprint][]*list.Element{}}
 }
 
 // find returns the element of k under its fingerprint fp, moved to the

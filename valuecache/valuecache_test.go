@@ -289,3 +289,12 @@ func BenchmarkDecodeHit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFingerprint is the per-value cost of indexing a long text.
+func BenchmarkFingerprint(b *testing.B) {
+	c := New(1 << 20)
+	k := Key{Format: EDN, Text: text(12000)}
+	for b.Loop() {
+		c.fingerprint(&k)
+	}
+}
