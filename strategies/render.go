@@ -86,14 +86,22 @@ func writeFloat(b *strings.Builder, f float64) {
 // printable ones followed by "..." inside the quotes.
 func writeString(b *strings.Builder, s string, printable int) {
 	cut := false
-	if printable < len(s) && utf8.RuneCountInString(s) > printable {
+	if printable < len(s) {
+		// Walk the first printable characters (invalid bytes count one
+		// each, as in utf8.RuneCountInString); anything left is cut.
 		i, n := 0, 0
 		for i < len(s) && n < printable {
-			_, size := utf8.DecodeRuneInString(s[i:])
-			i += size
+			if s[i] < utf8.RuneSelf {
+				i++
+			} else {
+				_, size := utf8.DecodeRuneInString(s[i:])
+				i += size
+			}
 			n++
 		}
-		s, cut = s[:i], true
+		if i < len(s) {
+			s, cut = s[:i], true
+		}
 	}
 	b.WriteByte('"')
 	lisp.WriteEscaped(b, s)

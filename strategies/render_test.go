@@ -2,8 +2,10 @@ package strategies
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -36,6 +38,8 @@ func TestRenderValue(t *testing.T) {
 		{"string cut (spec example)", `"very long string"`, 3, 10, `"very long ..."`},
 		{"string of exactly P kept", `"0123456789"`, 3, 10, `"0123456789"`},
 		{"string cut counts characters", `"ééééé"`, 3, 3, `"ééé..."`},
+		{"string of exactly P characters kept", `"ééé"`, 3, 3, `"ééé"`},
+		{"string cut at zero", `"ab"`, 3, 0, `"..."`},
 		{"string cut before escaping", `"ab\ncd"`, 3, 3, `"ab\n..."`},
 		{"keyword", ":active", 3, 80, ":active"},
 		{"qualified keyword", ":user/id", 3, 80, ":user/id"},
@@ -123,5 +127,40 @@ func TestRenderLargeCollectionStaysSmall(t *testing.T) {
 	got := RenderValue(lisp.NewVector(elems), 3, 80)
 	if len(got) > 400 || !strings.HasSuffix(got, "(100000 items, showing first 3)") {
 		t.Errorf("large vector rendered as %d bytes: %.200s", len(got), got)
+	}
+}
+
+// TestWriteStringCutsByCharacters checks the cut against its definition:
+// a string of more than printable characters (utf8.RuneCountInString, an
+// invalid byte counting one) keeps its first printable characters.
+func TestWriteStringCutsByCharacters(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	pieces := []string{"a", "é", "漢", "😀", "\xff", "\xe2\x82", "\n", `"`}
+	for range 5000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s, printable := sb.String(), r.IntN(14)
+		want := s
+		if utf8.RuneCountInString(s) > printable {
+			i := 0
+			for range printable {
+				_, size := utf8.DecodeRuneInString(s[i:])
+				i += size
+			}
+			want = s[:i]
+		}
+		var b, w strings.Builder
+		writeString(&b, s, printable)
+		w.WriteByte('"')
+		lisp.WriteEscaped(&w, want)
+		if want != s {
+			w.WriteString("...")
+		}
+		w.WriteByte('"')
+		if b.String() != w.String() {
+			t.Fatalf("writeString(%q, %d) = %s, want %s", s, printable, b.String(), w.String())
+		}
 	}
 }
