@@ -46,6 +46,7 @@ func toolCallsSection(req *Request, c *historyCounts) string {
 		return "" // tool_call_limit 0: the caller wants no list
 	}
 	var b strings.Builder
+	b.Grow(c.toolCallsShown * (20 + argPrintableLimit)) // about a line per call
 	b.WriteString(";; Tool calls made:")
 	for _, t := range req.Turns {
 		for i := range t.ToolCalls {

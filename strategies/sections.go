@@ -144,6 +144,8 @@ func preludeSection(req *Request) string {
 		return ""
 	}
 	var b strings.Builder
+	// About a line per binding: its padded name, type and a sample.
+	b.Grow(len(req.Memory) * (nameColumn + 20 + min(req.Options.SamplePrintableLimit, 200)))
 	b.WriteString(";; === user/ (your prelude) ===")
 	for _, bd := range req.Memory {
 		if bd.IsFn {
