@@ -164,3 +164,24 @@ func TestWriteStringCutsByCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerTextsStayOnOneLine: line breaks in a docstring or a tool
+// description become spaces; a text without them is kept as it is.
+func TestCallerTextsStayOnOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                     "",
+		"plain text":           "plain text",
+		"a\r\nb\nc\rd":         "a b c d",
+		"\n\nends\r\n":         "  ends ",
+		"keeps\ttabs\u2028and": "keeps\ttabs\u2028and",
+	} {
+		if got := oneLine(in); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var b strings.Builder
+	writeFunctionLine(&b, &Binding{Name: "score", Params: []string{"x"}, Docstring: "Scores;\r\na product\nfast", ReturnType: "float"})
+	if want := `(score [x])                   ; "Scores a product fast" -> float`; b.String() != want {
+		t.Errorf("function line %q, want %q", b.String(), want)
+	}
+}

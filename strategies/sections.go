@@ -25,7 +25,14 @@ func padName(b *strings.Builder, name string) {
 }
 
 // oneLine keeps a caller-supplied text on its line: line breaks become spaces.
-var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s // the replacer would copy it unchanged
+	}
+	return lineBreaks.Replace(s)
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 func missionSection(o *Options) string { return o.Mission }
 
@@ -56,7 +63,7 @@ func toolSection(o *Options) (string, error) {
 		b.WriteString(ret)
 		if t.Description != "" {
 			b.WriteString("  ; ")
-			b.WriteString(oneLine.Replace(t.Description))
+			b.WriteString(oneLine(t.Description))
 		}
 	}
 	return b.String(), nil
@@ -173,7 +180,7 @@ func preludeSection(req *Request) string {
 // return type of the last call when known.
 func writeFunctionLine(b *strings.Builder, bd *Binding) {
 	head := "(" + bd.Name + " [" + strings.Join(bd.Params, " ") + "])"
-	doc := oneLine.Replace(strings.ReplaceAll(bd.Docstring, ";", ""))
+	doc := oneLine(strings.ReplaceAll(bd.Docstring, ";", ""))
 	switch {
 	case doc != "":
 		padName(b, head)
