@@ -77,7 +77,7 @@ func fullMessages(req *Request) ([]ChatMessage, error) {
 		t := &req.Turns[i]
 		msgs = append(msgs,
 			ChatMessage{Role: RoleAssistant, Content: assistantReply(t)},
-			ChatMessage{Role: RoleUser, Content: turnFeedback(t, fullIndicator(o, budget-i-1))},
+			ChatMessage{Role: RoleUser, Content: turnFeedback(t, o, budget-i-1)},
 		)
 	}
 	return msgs, nil
@@ -101,9 +101,16 @@ func assistantReply(t *Turn) string {
 
 // turnFeedback is one turn's outcome as the agent would see it without
 // compression: everything printed, then the result or the error, then the
-// turns left, separated by blank lines.
-func turnFeedback(t *Turn, indicator string) string {
+// turns left (left, see fullIndicator), separated by blank lines.
+func turnFeedback(t *Turn, o *Options, left int) string {
 	var b strings.Builder
+	// Room for the prints and a short result: the builder then grows at
+	// most a few times for a long one.
+	n := 64
+	for _, p := range t.Prints {
+		n += len(p) + 1
+	}
+	b.Grow(n + 256)
 	if len(t.Prints) > 0 {
 		b.WriteString(";; Output:\n")
 		for i, p := range t.Prints {
@@ -125,9 +132,9 @@ func turnFeedback(t *Turn, indicator string) string {
 			b.WriteString(t.Error.Hint)
 		}
 	}
-	if indicator != "" {
+	if o.MaxTurns != 1 { // as fullIndicator, without building the text
 		b.WriteString("\n\n")
-		b.WriteString(indicator)
+		writeTurnsLeft(&b, left)
 	}
 	return b.String()
 }

@@ -211,5 +211,18 @@ func turnsLeftText(n int) string {
 	if n <= 1 {
 		return FinalTurnText
 	}
-	return "Turns left: " + strconv.Itoa(n)
+	var b strings.Builder
+	writeTurnsLeft(&b, n)
+	return b.String()
+}
+
+// writeTurnsLeft writes what the agent is told of its n remaining turns.
+func writeTurnsLeft(b *strings.Builder, n int) {
+	if n <= 1 {
+		b.WriteString(FinalTurnText)
+		return
+	}
+	b.WriteString("Turns left: ")
+	var digits [20]byte
+	b.Write(strconv.AppendInt(digits[:0], int64(n), 10))
 }
