@@ -160,8 +160,10 @@ func (c *Cache) find(fp fingerprint, k *Key) *list.Element {
 	same := c.entries[fp]
 	for i, el := range same {
 		if el.Value.(*entry).key == *k {
-			copy(same[1:i+1], same[:i])
-			same[0] = el
+			if i > 0 {
+				copy(same[1:i+1], same[:i])
+				same[0] = el
+			}
 			return el
 		}
 	}
