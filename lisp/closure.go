@@ -90,7 +90,14 @@ func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
 	if ar == nil {
 		return nil, c.arityError(len(args))
 	}
-	fr := newFrame(c.lam.nslots, c.free)
+	fr := th.takeFrame(c.lam.nslots, c.free)
+	v, err := c.run(th, ar, fr, args)
+	th.releaseFrame(fr)
+	return v, err
+}
+
+// run binds args in fr and evaluates the body, restarting it on recur.
+func (c *Closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, error) {
 	if ar.selfSlot >= 0 {
 		fr.slots[ar.selfSlot] = c
 	}

@@ -16,22 +16,39 @@ type node interface {
 // frame is the activation of one function (or of the program's top level):
 // its local slots, assigned at analysis time, and the values its closure
 // captured when it was created.
+//
+// Nothing keeps a frame once its call returns: closures capture values,
+// not frames, and no node stores the frame it runs in. So a closure call
+// takes its frame from the thread's free list and gives it back on return
+// (see Thread.takeFrame), and recursion allocates frames only as deep as
+// it goes, not once per call.
 type frame struct {
 	slots []Value
 	free  []Value
-	// inline holds the slots of small functions, so that a call makes one
-	// allocation instead of two.
+	// inline holds the slots of small functions; big those of larger ones,
+	// kept across reuses of the frame.
 	inline [4]Value
+	big    []Value
 }
 
 func newFrame(nslots int, free []Value) *frame {
-	fr := &frame{free: free}
-	if nslots <= len(fr.inline) {
-		fr.slots = fr.inline[:nslots]
-	} else {
-		fr.slots = make([]Value, nslots)
-	}
+	fr := &frame{}
+	fr.reset(nslots, free)
 	return fr
+}
+
+// reset readies fr for a call with nslots empty slots.
+func (fr *frame) reset(nslots int, free []Value) {
+	fr.free = free
+	switch {
+	case nslots <= len(fr.inline):
+		fr.slots = fr.inline[:nslots]
+	case nslots <= cap(fr.big):
+		fr.slots = fr.big[:nslots]
+	default:
+		fr.big = make([]Value, nslots)
+		fr.slots = fr.big
+	}
 }
 
 // recurMarker is returned by a recur node in place of a value. Analysis only

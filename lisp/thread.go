@@ -50,6 +50,28 @@ type Thread struct {
 	// scratch holds the arguments of calls to builtins that only read them
 	// during the call (see borrowsArgs), so such calls allocate no slice.
 	scratch []Value
+	// frames are the frames of returned closure calls, for reuse.
+	frames []*frame
+}
+
+// takeFrame returns an empty frame of nslots slots for a closure call; the
+// caller gives it back with releaseFrame when the call returns.
+func (th *Thread) takeFrame(nslots int, free []Value) *frame {
+	n := len(th.frames)
+	if n == 0 {
+		return newFrame(nslots, free)
+	}
+	fr := th.frames[n-1]
+	th.frames = th.frames[:n-1]
+	fr.reset(nslots, free)
+	return fr
+}
+
+// releaseFrame puts fr back on the free list, letting go of its values.
+func (th *Thread) releaseFrame(fr *frame) {
+	clear(fr.slots)
+	fr.slots, fr.free = nil, nil
+	th.frames = append(th.frames, fr)
 }
 
 // NewThread returns a thread bound to ctx with the given limits.
