@@ -607,6 +607,8 @@ type Function interface {
 // entry, hidden ones included.
 func TypeLabel(v Value) string {
 	switch v := v.(type) {
+	case Int, Float, String, Keyword, Bool, NilType:
+		return v.TypeName()
 	case *Vector:
 		return "list[" + strconv.Itoa(v.Len()) + "]"
 	case *Map:
@@ -629,6 +631,8 @@ func TypeLabel(v Value) string {
 // when built, so asking is O(1).
 func Weight(v Value) int64 {
 	switch v := v.(type) {
+	case Int, Float, Bool, NilType, Keyword:
+		return 1
 	case *Vector:
 		return v.Weight()
 	case *Map:
