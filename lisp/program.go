@@ -197,6 +197,11 @@ type progState struct {
 	data     *Map
 	previous []Value
 	globals  map[string]*global
+	// lastName and lastCell remember the global looked up last: a
+	// recursive function finds itself on every call. Cells are never
+	// removed from globals, so a remembered one stays valid.
+	lastName string
+	lastCell *global
 	order    []*global // new definitions, in order of first definition
 	defined  []string
 	prints   []string
@@ -227,12 +232,24 @@ func newProgState(env Env) *progState {
 }
 
 func (p *progState) isDefined(name string) bool {
-	g, ok := p.globals[name]
+	g, ok := p.cell(name)
 	return ok && g.bound
 }
 
+// cell returns the global called name, if the evaluation has one.
+func (p *progState) cell(name string) (*global, bool) {
+	if p.lastCell != nil && p.lastName == name {
+		return p.lastCell, true
+	}
+	g, ok := p.globals[name]
+	if ok {
+		p.lastName, p.lastCell = name, g
+	}
+	return g, ok
+}
+
 func (p *progState) lookupGlobal(name string) (Value, error) {
-	if g, ok := p.globals[name]; ok && g.bound {
+	if g, ok := p.cell(name); ok && g.bound {
 		return g.binding.Value, nil
 	}
 	isTool := p.tools[name]
@@ -271,7 +288,7 @@ func (p *progState) define(name string, v Value, doc string) {
 
 // noteReturn records the type of a user function's latest return value.
 func (p *progState) noteReturn(c *Closure, v Value) {
-	g, ok := p.globals[c.name]
+	g, ok := p.cell(c.name)
 	if !ok || g.binding.Value != c {
 		return
 	}
