@@ -213,15 +213,16 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 // pop back before the next argument.
 func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 	base := len(th.scratch)
-	defer th.popScratch(base)
 	for _, a := range n.args {
 		v, err := a.eval(th, fr)
 		if err != nil {
+			th.popScratch(base)
 			return nil, err
 		}
 		th.scratch = append(th.scratch, v)
 	}
 	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	th.popScratch(base)
 	if err == nil {
 		err = th.checkWeight(v)
 	}
@@ -667,3 +668,4 @@ func formText(f Value) string {
 	}
 	return strings.TrimSpace(s)
 }
+

@@ -69,7 +69,9 @@ func (th *Thread) takeFrame(nslots int, free []Value) *frame {
 
 // releaseFrame puts fr back on the free list, letting go of its values.
 func (th *Thread) releaseFrame(fr *frame) {
-	clear(fr.slots)
+	for i := range fr.slots {
+		fr.slots[i] = nil
+	}
 	fr.slots, fr.free = nil, nil
 	th.frames = append(th.frames, fr)
 }
@@ -138,10 +140,18 @@ func (th *Thread) contextError(err error) *Error {
 // Call applies f to args with depth accounting. Builtins that take functions
 // (map, filter, reduce, sort-by, ...) call back through here.
 func (th *Thread) Call(f Value, args []Value) (Value, error) {
-	c, ok := f.(Callable)
-	if !ok {
-		return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
-			WithHint("only functions, keywords, maps and sets can be called")
+	var c Callable
+	switch f := f.(type) {
+	case *Closure: // the common cases, without looking up an interface
+		c = f
+	case *Builtin:
+		c = f
+	default:
+		var ok bool
+		if c, ok = f.(Callable); !ok {
+			return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
+				WithHint("only functions, keywords, maps and sets can be called")
+		}
 	}
 	if err := th.enterCall(); err != nil {
 		return nil, err
@@ -160,14 +170,19 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 // harm; a keyword returns a value, never the slice.
 func (th *Thread) callBorrowed(f Value, args []Value) (Value, error) {
 	base := len(th.scratch)
-	defer th.popScratch(base)
 	th.scratch = append(th.scratch, args...)
-	return th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	th.popScratch(base)
+	return v, err
 }
 
 // popScratch drops the scratch stack back to base, letting go of the values.
+// The stack holds a few values at a time, where a loop beats clear.
 func (th *Thread) popScratch(base int) {
-	clear(th.scratch[base:])
+	s := th.scratch[base:]
+	for i := range s {
+		s[i] = nil
+	}
 	th.scratch = th.scratch[:base]
 }
 
