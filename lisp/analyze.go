@@ -256,6 +256,11 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 		}
 	}
 	if k, ok := fn.(*constNode); ok {
+		if b, ok := k.v.(*Builtin); ok && len(args) == 2 {
+			if op, ok := binaryOps[b.Name]; ok {
+				return &binaryNode{fn: b, op: op, a: args[0], b: args[1], pos: l.Pos}, nil
+			}
+		}
 		if b, ok := k.v.(*Builtin); ok && borrowsArgs[b.Name] {
 			return &callNode{fn: fn, args: args, pos: l.Pos, borrow: true}, nil
 		}

@@ -1,0 +1,79 @@
+package lisp
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The evaluator compiles some calls to special nodes (two-argument
+// arithmetic and comparison, closure calls on reused frames). Each must be
+// indistinguishable from the general call path: the same value, error,
+// steps and allocation. Calling the builtin through a local forces the
+// general path.
+func TestFastPathsMatchGeneralCalls(t *testing.T) {
+	operands := []string{"0", "1", "-7", "300", "9223372036854775807", "-9223372036854775808", "-1",
+		"2.5", "##NaN", "nil", `"s"`, ":k", "[1 2]", "{:a 1}"}
+	for op := range binaryOps {
+		for _, a := range operands {
+			for _, b := range operands {
+				fast := fmt.Sprintf("(%s %s %s)", op, a, b)
+				general := fmt.Sprintf("(let [f %s] (f %s %s))", op, a, b)
+				assertSameOutcome(t, fast, general, DefaultLimits())
+			}
+		}
+	}
+}
+
+// TestFastPathsStopAtTheSameStep runs loops of arithmetic with a step
+// budget that runs out inside them: both paths stop at the same place.
+func TestFastPathsStopAtTheSameStep(t *testing.T) {
+	programs := []struct{ fast, general string }{
+		{`(loop [i 0 acc 0] (if (< i 100) (recur (+ i 1) (* 2 acc)) acc))`,
+			`(let [lt < add + mul *] (loop [i 0 acc 0] (if (lt i 100) (recur (add i 1) (mul 2 acc)) acc)))`},
+		{`(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 12)`,
+			`(defn fib [n] (let [lt < add + sub -] (if (lt n 2) n (add (fib (sub n 1)) (fib (sub n 2)))))) (fib 12)`},
+	}
+	for _, p := range programs {
+		for budget := int64(1); budget < 2000; budget += 37 {
+			l := DefaultLimits()
+			l.MaxSteps = budget
+			assertSameOutcome(t, p.fast, p.general, l)
+		}
+	}
+}
+
+// TestDeepRecursionReusesFrames checks that the depth limit still stops
+// recursion and that frames handed back are clean for the next call.
+func TestDeepRecursionReusesFrames(t *testing.T) {
+	l := DefaultLimits()
+	l.MaxDepth = 50
+	res := run(t, `(defn down [n] (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 100)`, Env{Limits: l})
+	if res.Err == nil || res.Err.Kind != DepthLimit {
+		t.Fatalf("got %v, want a depth_limit error", res.Err)
+	}
+	// Each call leaves its locals in a reused frame; a later call with
+	// fewer bindings must not see them.
+	res = run(t, `(defn f [a b] (let [c (+ a b) d (* c 2) e (- d 1)] [a b c d e]))
+(defn g [x] (let [y (inc x)] [x y]))
+[(f 1 2) (g 10) (f 3 4) (g 20) (map (fn [v] (let [w v] [v w])) [5 6])]`, Env{})
+	if want := "[[1 2 3 6 5] [10 11] [3 4 7 14 13] [20 21] [[5 5] [6 6]]]"; res.Err != nil || Repr(res.Value) != want {
+		t.Fatalf("got %s (%v), want %s", Repr(res.Value), res.Err, want)
+	}
+}
+
+func assertSameOutcome(t *testing.T, fast, general string, limits Limits) {
+	t.Helper()
+	f := run(t, fast, Env{Limits: limits})
+	g := run(t, general, Env{Limits: limits})
+	if Repr(f.Value) != Repr(g.Value) || f.Steps != g.Steps || f.AllocBytes != g.AllocBytes {
+		t.Errorf("%s: value %s, %d steps, %d bytes; general path: %s, %d steps, %d bytes",
+			fast, Repr(f.Value), f.Steps, f.AllocBytes, Repr(g.Value), g.Steps, g.AllocBytes)
+	}
+	switch {
+	case (f.Err == nil) != (g.Err == nil):
+		t.Errorf("%s: error %v; general path: %v", fast, f.Err, g.Err)
+	case f.Err != nil && (f.Err.Kind != g.Err.Kind || f.Err.Message != g.Err.Message || f.Err.Hint != g.Err.Hint):
+		t.Errorf("%s: error %v; general path: %v", fast, f.Err, g.Err)
+	}
+}
+
