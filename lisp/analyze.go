@@ -261,7 +261,7 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 				return &binaryNode{fn: b, op: op, a: args[0], b: args[1], pos: l.Pos}, nil
 			}
 		}
-		if b, ok := k.v.(*Builtin); ok && borrowsArgs[b.Name] {
+		if b, ok := k.v.(*Builtin); ok && b.borrows {
 			return &callNode{fn: fn, args: args, pos: l.Pos, borrow: true}, nil
 		}
 	}
@@ -275,6 +275,12 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 var borrowsArgs = map[string]bool{
 	"+": true, "-": true, "*": true, "inc": true, "dec": true,
 	"<": true, ">": true, "<=": true, ">=": true, "=": true, "not=": true,
+}
+
+func init() {
+	for name := range borrowsArgs {
+		builtinIndex[name].borrows = true
+	}
 }
 
 // symbol resolves a symbol in value position: a local, *1..*3, a namespaced

@@ -195,9 +195,18 @@ func clampInt(n int64) int {
 
 // call applies f and names fn in a type error when f cannot be called.
 func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
-	switch f.(type) {
-	case *Closure, Keyword:
-		return th.callBorrowed(f, args)
+	switch f := f.(type) {
+	case *Closure:
+		return th.callClosure(f, args)
+	case Keyword:
+		if err := th.enterCall(); err != nil {
+			return nil, err
+		}
+		return f.Call(th, args)
+	case *Builtin:
+		if f.borrows {
+			return th.callBorrowed(f, args)
+		}
 	}
 	if _, ok := f.(Callable); !ok {
 		return nil, Errorf(TypeError, "%s expected a function, got %s", fn, describe(f)).

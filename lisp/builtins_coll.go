@@ -254,7 +254,7 @@ func mapping(fn string) func(*Thread, []Value) (Value, error) {
 			for j, c := range colls {
 				callArgs[j] = c[i]
 			}
-			v, err := call(th, fn, f, slices.Clone(callArgs)...)
+			v, err := call(th, fn, f, callArgs...)
 			if err != nil {
 				return nil, err
 			}

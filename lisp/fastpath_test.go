@@ -77,3 +77,31 @@ func assertSameOutcome(t *testing.T, fast, general string, limits Limits) {
 	}
 }
 
+// TestHigherOrderCallsThroughFastPaths covers builtins calling closures,
+// keywords and the arithmetic builtins without an argument slice.
+func TestHigherOrderCallsThroughFastPaths(t *testing.T) {
+	cases := []struct{ src, want, errKind string }{
+		{`(reduce + 0 [1 2 3])`, "6", ""},
+		{`(reduce + 0 [1 nil])`, "nil", string(TypeError)},
+		{`(reduce + [9223372036854775807 1])`, "nil", string(ArithmeticError)},
+		{`(reduce max [3 9 2])`, "9", ""},
+		{`(map + [1 2] [10 20 30])`, "[11 22]", ""},
+		{`(map (fn [a b] [a b]) [1 2] [:x :y])`, "[[1 :x] [2 :y]]", ""},
+		{`(map :a [{:a 1} {:b 2} nil])`, "[1 nil nil]", ""},
+		{`(filter #(= (:s %) "on") [{:s "on" :n 1} {:s "off" :n 2} {:s "on" :n 3}])`, `[{:s "on", :n 1} {:s "on", :n 3}]`, ""},
+		{`(map (fn [x] (:a x 0)) [{:a 1} {}])`, "[1 0]", ""},
+		{`(map (fn [] 1) [1])`, "nil", string(ArityError)},
+	}
+	for _, c := range cases {
+		res := run(t, c.src, Env{})
+		if Repr(res.Value) != c.want || (res.Err == nil) != (c.errKind == "") || (res.Err != nil && string(res.Err.Kind) != c.errKind) {
+			t.Errorf("%s = %s (%v), want %s (%s)", c.src, Repr(res.Value), res.Err, c.want, c.errKind)
+		}
+	}
+	l := DefaultLimits()
+	l.MaxDepth = 20
+	res := run(t, `(defn deep [n] (if (= n 0) 0 (reduce (fn [a x] (+ a (deep (dec n)))) 0 [1]))) (deep 50)`, Env{Limits: l})
+	if res.Err == nil || res.Err.Kind != DepthLimit {
+		t.Errorf("recursion through reduce: %v, want a depth_limit error", res.Err)
+	}
+}

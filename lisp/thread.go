@@ -162,6 +162,18 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	return v, err
 }
 
+// callClosure is Call for a closure. Closure.Call keeps no part of its
+// argument slice, so a caller's args may live on the Go stack.
+func (th *Thread) callClosure(c *Closure, args []Value) (Value, error) {
+	if err := th.enterCall(); err != nil {
+		return nil, err
+	}
+	th.depth++
+	v, err := c.Call(th, args)
+	th.depth--
+	return v, err
+}
+
 // callBorrowed calls f with a copy of args on the scratch stack, so that
 // args itself need not escape to the heap. Only for an f that keeps no part
 // of its argument slice: the builtins of borrowsArgs read theirs and run no

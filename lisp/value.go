@@ -400,6 +400,10 @@ type Builtin struct {
 	Category         string
 	MinArgs, MaxArgs int
 	Fn               func(th *Thread, args []Value) (Value, error)
+
+	// borrows is set for the builtins of borrowsArgs: Fn reads its
+	// argument slice only while it runs.
+	borrows bool
 }
 
 // Call checks the arity and runs the builtin.
