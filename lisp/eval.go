@@ -685,6 +685,10 @@ type binaryNode struct {
 // applies (false on overflow, where the builtin reports the error).
 type binaryOp struct {
 	ints func(x, y Int) (Value, bool)
+	// scalars, when set, answers for any two values that are their own
+	// hash key (nil, booleans, integers, strings, keywords): = and not=,
+	// which weigh such arguments for free.
+	scalars func(equal bool) Value
 	// folds says the builtin charges a step per argument after the first,
 	// as + - * do.
 	folds bool
@@ -706,13 +710,15 @@ var binaryOps = map[string]binaryOp{
 		p := x * y
 		return p, p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
 	}},
-	"<":    {ints: func(x, y Int) (Value, bool) { return boolValue(x < y), true }},
-	">":    {ints: func(x, y Int) (Value, bool) { return boolValue(x > y), true }},
-	"<=":   {ints: func(x, y Int) (Value, bool) { return boolValue(x <= y), true }},
-	">=":   {ints: func(x, y Int) (Value, bool) { return boolValue(x >= y), true }},
-	"=":    {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true }},
-	"==":   {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true }},
-	"not=": {ints: func(x, y Int) (Value, bool) { return boolValue(x != y), true }},
+	"<":  {ints: func(x, y Int) (Value, bool) { return boolValue(x < y), true }},
+	">":  {ints: func(x, y Int) (Value, bool) { return boolValue(x > y), true }},
+	"<=": {ints: func(x, y Int) (Value, bool) { return boolValue(x <= y), true }},
+	">=": {ints: func(x, y Int) (Value, bool) { return boolValue(x >= y), true }},
+	"=": {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true },
+		scalars: func(equal bool) Value { return boolValue(equal) }},
+	"==": {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true }},
+	"not=": {ints: func(x, y Int) (Value, bool) { return boolValue(x != y), true },
+		scalars: func(equal bool) Value { return boolValue(!equal) }},
 }
 
 func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -739,6 +745,9 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 			}
 		}
 	}
+	if n.op.scalars != nil && ownHashKey(a) && ownHashKey(b) {
+		return n.op.scalars(a == b), nil
+	}
 	base := len(th.scratch)
 	th.scratch = append(th.scratch, a, b)
 	th.depth++
@@ -752,4 +761,14 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, withPos(err, n.pos)
 	}
 	return v, nil
+}
+
+// ownHashKey reports whether v is its own HashKey, so that Equal on two
+// such values is ==.
+func ownHashKey(v Value) bool {
+	switch v.(type) {
+	case NilType, Bool, Int, String, Keyword:
+		return true
+	}
+	return false
 }
