@@ -39,6 +39,7 @@ type Thread struct {
 	ctx       context.Context
 	limits    Limits
 	steps     int64
+	stepCheck int64 // see Step
 	allocated int64
 	depth     int
 
@@ -81,7 +82,9 @@ func NewThread(ctx context.Context, limits Limits) *Thread {
 	if limits.MaxDepth <= 0 || limits.MaxDepth > MaxCallDepth {
 		limits.MaxDepth = MaxCallDepth
 	}
-	return &Thread{ctx: ctx, limits: limits}
+	th := &Thread{ctx: ctx, limits: limits}
+	th.setStepCheck()
+	return th
 }
 
 // MaxCallDepth is the ceiling on Limits.MaxDepth. Each PTC-Lisp call nests a
@@ -103,19 +106,48 @@ func (th *Thread) AllocatedBytes() int64 { return th.allocated }
 
 // Step charges n evaluation steps. Builtins that visit k elements charge k.
 func (th *Thread) Step(n int64) error {
+	// The common case, small enough to inline: no budget or context check
+	// falls due before stepCheck.
+	if s := th.steps + n; s < th.stepCheck {
+		th.steps = s
+		return nil
+	}
+	return th.stepChecked(n)
+}
+
+// stepChecked is Step when the charge may pass the budget or reach the
+// next look at the context; it then moves stepCheck to the next of those.
+func (th *Thread) stepChecked(n int64) error {
 	before := th.steps
 	th.steps += n
 	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
 		th.steps = th.limits.MaxSteps + 1 // a refused charge is not work done
+		th.stepCheck = 0
 		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
 			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
 	}
+	th.setStepCheck()
 	if before/ctxCheckInterval != th.steps/ctxCheckInterval {
 		if err := th.ctx.Err(); err != nil {
 			return th.contextError(err)
 		}
 	}
 	return nil
+}
+
+// setStepCheck sets stepCheck to the step count at which Step must next
+// look at the budget or the context: the next multiple of
+// ctxCheckInterval, or the first step past the budget if that comes
+// sooner.
+func (th *Thread) setStepCheck() {
+	next := (th.steps/ctxCheckInterval + 1) * ctxCheckInterval
+	if th.steps < 0 {
+		next = 0 // only a negative charge gets here; stay on the checked path
+	}
+	if max := th.limits.MaxSteps; max > 0 && max+1 < next {
+		next = max + 1
+	}
+	th.stepCheck = next
 }
 
 // Alloc charges n bytes of newly built strings or collections.
@@ -199,13 +231,21 @@ func (th *Thread) popScratch(base int) {
 }
 
 // enterCall charges the step of a call and refuses one that would pass
-// the depth limit.
+// the depth limit. (NewThread makes MaxDepth positive.)
 func (th *Thread) enterCall() error {
-	if th.limits.MaxDepth > 0 && th.depth >= th.limits.MaxDepth {
+	if th.steps+1 < th.stepCheck && th.depth < th.limits.MaxDepth {
+		th.steps++
+		return nil
+	}
+	return th.enterCallChecked()
+}
+
+func (th *Thread) enterCallChecked() error { // outside enterCall, so that it inlines
+	if th.depth >= th.limits.MaxDepth {
 		return Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
 			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
 	}
-	return th.Step(1)
+	return th.stepChecked(1)
 }
 
 // checkWeight refuses a value whose printed size would pass
