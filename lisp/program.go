@@ -110,7 +110,9 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 		res.Duration = time.Since(start)
 	}()
 
+	th.reuseBuffers()
 	value, evalErr := runProgram(th, prog, source, env)
+	th.recycleBuffers()
 	var ret *earlyReturn
 	var fl *failure
 	switch {

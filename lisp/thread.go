@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -53,6 +54,39 @@ type Thread struct {
 	scratch []Value
 	// frames are the frames of returned closure calls, for reuse.
 	frames []*frame
+}
+
+// threadBuffers are a thread's scratch stack and free frames, which
+// evaluations pass on to the next through bufferPool: they grow to what a
+// program needs, and a new evaluation need not grow them again.
+type threadBuffers struct {
+	scratch []Value
+	frames  []*frame
+}
+
+var bufferPool sync.Pool // of *threadBuffers
+
+// maxPooledScratch bounds the scratch stack kept between evaluations, so
+// that one large program does not pin its memory for good.
+const maxPooledScratch = 1 << 16
+
+// reuseBuffers gives th the buffers of an earlier evaluation, if any.
+func (th *Thread) reuseBuffers() {
+	if b, ok := bufferPool.Get().(*threadBuffers); ok {
+		th.scratch, th.frames = b.scratch, b.frames
+		b.scratch, b.frames = nil, nil
+	}
+}
+
+// recycleBuffers hands th's buffers on once its evaluation has ended
+// normally (a panic may leave values on them). Both hold no values: the
+// scratch stack is empty and free frames are cleared.
+func (th *Thread) recycleBuffers() {
+	if len(th.scratch) != 0 || cap(th.scratch) > maxPooledScratch {
+		return
+	}
+	bufferPool.Put(&threadBuffers{scratch: th.scratch, frames: th.frames})
+	th.scratch, th.frames = nil, nil
 }
 
 // takeFrame returns an empty frame of nslots slots for a closure call; the
@@ -218,6 +252,18 @@ func (th *Thread) callBorrowed(f Value, args []Value) (Value, error) {
 	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
 	return v, err
+}
+
+// popCollected pops the values pushed on the scratch stack above base and
+// returns them in a new slice of their exact length (nil for none).
+func (th *Thread) popCollected(base int) []Value {
+	var out []Value
+	if n := len(th.scratch) - base; n > 0 {
+		out = make([]Value, n)
+		copy(out, th.scratch[base:])
+	}
+	th.popScratch(base)
+	return out
 }
 
 // popScratch drops the scratch stack back to base, letting go of the values.
