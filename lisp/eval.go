@@ -697,18 +697,18 @@ type binaryOp struct {
 var binaryOps = map[string]binaryOp{
 	"+": {folds: true, ints: func(x, y Int) (Value, bool) {
 		s := x + y
-		return s, !((y > 0 && s < x) || (y < 0 && s > x))
+		return intValue(s), !((y > 0 && s < x) || (y < 0 && s > x))
 	}},
 	"-": {folds: true, ints: func(x, y Int) (Value, bool) {
 		d := x - y
-		return d, !((y > 0 && d > x) || (y < 0 && d < x))
+		return intValue(d), !((y > 0 && d > x) || (y < 0 && d < x))
 	}},
 	"*": {folds: true, ints: func(x, y Int) (Value, bool) {
 		if x == 0 || y == 0 {
 			return Int(0), true
 		}
 		p := x * y
-		return p, p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
+		return intValue(p), p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
 	}},
 	"<":  {ints: func(x, y Int) (Value, bool) { return boolValue(x < y), true }},
 	">":  {ints: func(x, y Int) (Value, bool) { return boolValue(x > y), true }},
