@@ -271,10 +271,13 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 // borrowsArgs names the builtins that read their argument slice only while
 // they run, keep none of it and call no function back: a call to one of
 // them may pass arguments from the thread's scratch stack. These are the
-// arithmetic and comparisons of tight loops and recursion.
+// arithmetic and comparisons of tight loops and recursion, and the lookups
+// and str of per-element functions.
 var borrowsArgs = map[string]bool{
 	"+": true, "-": true, "*": true, "inc": true, "dec": true,
 	"<": true, ">": true, "<=": true, ">=": true, "=": true, "not=": true,
+	"str": true, "count": true, "get": true, "first": true, "second": true, "nth": true,
+	"contains?": true, "not": true,
 }
 
 func init() {
