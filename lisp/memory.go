@@ -204,6 +204,7 @@ func loadSource(src string) (v Value, err error) {
 // EDN for data, fn forms (with a let for captured values) for closures.
 func SourceText(v Value) string {
 	var b strings.Builder
+	growFor(&b, v)
 	writeSource(&b, v)
 	return b.String()
 }

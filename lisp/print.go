@@ -13,8 +13,72 @@ import (
 // their text so that the output is deterministic.
 func Repr(v Value) string {
 	var b strings.Builder
+	growFor(&b, v)
 	WriteRepr(&b, v)
 	return b.String()
+}
+
+// growFor sizes b for the text of a collection v up front, so that printing
+// a large value allocates its text once rather than doubling its way there.
+func growFor(b *strings.Builder, v Value) {
+	switch v.(type) {
+	case *Vector, *Map, *Set:
+		b.Grow(textSize(v))
+	}
+}
+
+// textSize estimates the length of v's printed text: exact for data
+// without escapes in its strings or floats, short for those and for
+// functions, which only cost a later growth.
+func textSize(v Value) int {
+	switch v := v.(type) {
+	case NilType:
+		return 3
+	case Bool:
+		return 5
+	case Int:
+		n := 1
+		if v < 0 {
+			n++
+		}
+		for x := v; x >= 10 || x <= -10; x /= 10 {
+			n++
+		}
+		return n
+	case Float:
+		return 6
+	case String:
+		return len(v) + 2
+	case Keyword:
+		return len(v) + 1
+	case Symbol:
+		return len(v)
+	case *Vector:
+		return seqTextSize(v.elems)
+	case *Set:
+		return 1 + seqTextSize(v.elems)
+	case *Map:
+		n := 2
+		for i, e := range v.entries {
+			if i > 0 {
+				n += 2
+			}
+			n += textSize(e.Key) + 1 + textSize(e.Val)
+		}
+		return n
+	}
+	return 16
+}
+
+func seqTextSize(elems []Value) int {
+	n := 2
+	for i, e := range elems {
+		if i > 0 {
+			n++
+		}
+		n += textSize(e)
+	}
+	return n
 }
 
 // Str is Clojure's str of one value: strings unquoted, nil empty, everything
@@ -43,7 +107,8 @@ func WriteRepr(b *strings.Builder, v Value) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(bool(v)))
 	case Int:
-		b.WriteString(strconv.FormatInt(int64(v), 10))
+		var digits [20]byte
+		b.Write(strconv.AppendInt(digits[:0], int64(v), 10))
 	case Float:
 		b.WriteString(FormatFloat(float64(v)))
 	case String:
