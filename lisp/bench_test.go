@@ -89,3 +89,36 @@ summary`
 		}
 	}
 }
+
+// BenchmarkAgentTurn is a typical turn of an agent exploring data, the
+// program of the sidecar's EvalTurn load fixture over 200 orders: filter,
+// group, aggregate, define, print, return; then the new memory encoded
+// for the wire, as the sidecar does after each turn.
+func BenchmarkAgentTurn(b *testing.B) {
+	var d strings.Builder
+	d.WriteString("{:orders [")
+	for i := range 200 {
+		fmt.Fprintf(&d, "{:id %d :region %s :status %s :total %d} ", i,
+			[]string{":eu", ":us", ":apac"}[i%3], []string{":paid", ":paid", ":refunded"}[(i/3)%3], 10+i%97)
+	}
+	d.WriteString("]}")
+	data := mustEDN(d.String()).(*Map)
+	prelude := NewMemory()
+	prelude.put(Binding{Name: "threshold", Value: Int(100), Turn: 1})
+	src := `(defn revenue [orders] (reduce + 0 (map :total orders)))
+(def paid (filter #(= (:status %) :paid) data/orders))
+(def by-region (group-by :region paid))
+(println "paid orders:" (count paid) "regions:" (count by-region))
+(def summary
+  (into {} (map (fn [[region orders]] [region {:orders (count orders) :revenue (revenue orders)}]) by-region)))
+(println "top region:" (first (sort-by (fn [[_ v]] (- (:revenue v))) summary)))
+(return {:regions (count summary) :threshold threshold :summary summary})`
+	env := Env{Data: data, Prelude: prelude, TurnNumber: 3}
+	for b.Loop() {
+		res, err := Eval(context.Background(), src, env)
+		if err != nil || res.Err != nil {
+			b.Fatal(err, res.Err)
+		}
+		res.Memory.Encode()
+	}
+}
