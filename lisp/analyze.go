@@ -80,10 +80,45 @@ func (c *compiler) findLocal(name string) *localVar {
 
 func (c *compiler) refTo(lv *localVar) node {
 	if lv.fn == c.fn {
+		if lv.slot < len(sharedLocalNodes) {
+			return &sharedLocalNodes[lv.slot]
+		}
 		return &localNode{slot: lv.slot}
 	}
-	return &freeNode{index: c.fn.capture(lv)}
+	i := c.fn.capture(lv)
+	if i < len(sharedFreeNodes) {
+		return &sharedFreeNodes[i]
+	}
+	return &freeNode{index: i}
 }
+
+// Nodes are immutable once built, so the commonest ones are shared by all
+// programs instead of allocated per reference: reads of the first local
+// slots and captured values, and each function by name.
+var (
+	sharedLocalNodes = func() (ns [32]localNode) {
+		for i := range ns {
+			ns[i].slot = i
+		}
+		return ns
+	}()
+	sharedFreeNodes = func() (ns [16]freeNode) {
+		for i := range ns {
+			ns[i].index = i
+		}
+		return ns
+	}()
+	functionNodes = func() map[string]*constNode {
+		m := make(map[string]*constNode, len(builtinIndex)+len(coreIndex))
+		for name, b := range builtinIndex {
+			m[name] = &constNode{b}
+		}
+		for name, b := range coreIndex {
+			m[name] = &constNode{b}
+		}
+		return m
+	}()
+)
 
 // capture returns the index of lv among the values fs captures, adding it
 // (and, through the enclosing functions, the path to it) when new.
@@ -301,8 +336,8 @@ func (c *compiler) symbol(name string) (node, error) {
 	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
 		return c.namespaced(name[:i], name[i+1:])
 	}
-	if b, ok := lookupFunction(name); ok {
-		return &constNode{b}, nil
+	if n, ok := functionNodes[name]; ok {
+		return n, nil
 	}
 	if _, ok := coreSpecialForms[name]; ok {
 		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).
