@@ -204,6 +204,10 @@ type progState struct {
 	// removed from globals, so a remembered one stays valid.
 	lastName string
 	lastCell *global
+	// retClosure and retCell remember the closure whose return was noted
+	// last and its global (nil when it has none); define forgets them.
+	retClosure *Closure
+	retCell    *global
 	order    []*global // new definitions, in order of first definition
 	defined  []string
 	prints   []string
@@ -281,6 +285,7 @@ func (p *progState) define(name string, v Value, doc string) {
 		p.globals[name] = g
 		p.order = append(p.order, g)
 	}
+	p.retClosure, p.retCell = nil, nil
 	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
 	g.bound, g.changed = true, true
 	if !slices.Contains(p.defined, name) {
@@ -290,8 +295,11 @@ func (p *progState) define(name string, v Value, doc string) {
 
 // noteReturn records the type of a user function's latest return value.
 func (p *progState) noteReturn(c *Closure, v Value) {
-	g, ok := p.cell(c.name)
-	if !ok || g.binding.Value != c {
+	if c != p.retClosure {
+		p.retClosure, p.retCell = c, p.globals[c.name]
+	}
+	g := p.retCell
+	if g == nil || g.binding.Value != c {
 		return
 	}
 	if label := TypeLabel(v); g.binding.ReturnType != label {
