@@ -191,6 +191,9 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := f.(*Closure); ok && len(n.args) <= 4 {
+		return n.evalClosureCall(th, fr, c)
+	}
 	if _, closure := f.(*Closure); n.borrow || closure {
 		return n.evalBorrowed(th, fr, f)
 	}
@@ -224,6 +227,29 @@ func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 	}
 	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
+	if err == nil {
+		err = th.checkWeight(v)
+	}
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// evalClosureCall calls a closure with up to four arguments held in an
+// array on the Go stack: Closure.Call copies them into its frame and keeps
+// no part of the slice.
+func (n *callNode) evalClosureCall(th *Thread, fr *frame, c *Closure) (Value, error) {
+	var buf [4]Value
+	args := buf[:len(n.args)]
+	for i, a := range n.args {
+		v, err := a.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	v, err := th.callClosure(c, args)
 	if err == nil {
 		err = th.checkWeight(v)
 	}
