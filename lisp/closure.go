@@ -17,11 +17,14 @@ type lambda struct {
 }
 
 type arity struct {
-	params    []pattern // fixed parameters
-	rest      pattern   // after &, or nil
-	selfSlot  int       // slot holding the closure itself, -1 if unnamed
-	body      node
-	paramText []string
+	params []pattern // fixed parameters
+	rest   pattern   // after &, or nil
+	// paramSlots are the slots of the fixed parameters when each is a
+	// plain name (no destructuring), nil otherwise.
+	paramSlots []int
+	selfSlot   int // slot holding the closure itself, -1 if unnamed
+	body       node
+	paramText  []string
 }
 
 // capture is where a closure-creating frame finds a captured value.
@@ -132,6 +135,12 @@ func (c *Closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, er
 }
 
 func (ar *arity) bindFixed(th *Thread, fr *frame, args []Value) error {
+	if ar.paramSlots != nil {
+		for i, slot := range ar.paramSlots {
+			fr.slots[slot] = args[i]
+		}
+		return nil
+	}
 	for i, p := range ar.params {
 		if err := p.bind(th, fr, args[i]); err != nil {
 			return err
