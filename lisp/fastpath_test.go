@@ -105,3 +105,14 @@ func TestHigherOrderCallsThroughFastPaths(t *testing.T) {
 		t.Errorf("recursion through reduce: %v, want a depth_limit error", res.Err)
 	}
 }
+
+// TestGroupByGroupsStayApart checks that the groups of group-by, laid out
+// in one array, never see each other's elements when extended.
+func TestGroupByGroupsStayApart(t *testing.T) {
+	res := run(t, `(let [g (group-by odd? [1 2 3 4 5 6])
+      odds (get g true) evens (get g false)]
+  [(conj odds 99) evens (conj evens 100) odds (into evens [8 10])])`, Env{})
+	if want := "[[1 3 5 99] [2 4 6] [2 4 6 100] [1 3 5] [2 4 6 8 10]]"; res.Err != nil || Repr(res.Value) != want {
+		t.Fatalf("got %s (%v), want %s", Repr(res.Value), res.Err, want)
+	}
+}
