@@ -208,10 +208,10 @@ type progState struct {
 	// last and its global (nil when it has none); define forgets them.
 	retClosure *Closure
 	retCell    *global
-	order    []*global // new definitions, in order of first definition
-	defined  []string
-	prints   []string
-	outBytes int
+	order      []*global // new definitions, in order of first definition
+	defined    []string
+	prints     []string
+	outBytes   int
 
 	toolCalls []ToolCallRecord
 }
