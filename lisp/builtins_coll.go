@@ -183,7 +183,7 @@ func subVector(v *Vector, i, j int) *Vector {
 			w -= Weight(e)
 		}
 	}
-	return &Vector{elems: elems, tail: &vectorTail{used: j - i}, weight: w}
+	return newVectorWithTail(elems, j-i, w)
 }
 
 func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {

@@ -123,7 +123,20 @@ func NewVector(elems []Value) *Vector {
 	for _, e := range elems {
 		w = addWeight(w, Weight(e))
 	}
-	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}, weight: w}
+	return newVectorWithTail(elems, len(elems), w)
+}
+
+// vectorWithTail puts a new lineage's first vector and its tail in one
+// allocation.
+type vectorWithTail struct {
+	v Vector
+	t vectorTail
+}
+
+func newVectorWithTail(elems []Value, used int, weight int64) *Vector {
+	vt := &vectorWithTail{v: Vector{elems: elems, weight: weight}, t: vectorTail{used: used}}
+	vt.v.tail = &vt.t
+	return &vt.v
 }
 
 // Len is the number of elements.
@@ -145,7 +158,7 @@ func (v *Vector) Conj(x Value) *Vector {
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}, weight: addWeight(v.Weight(), Weight(x))}
+	return newVectorWithTail(elems, n+1, addWeight(v.Weight(), Weight(x)))
 }
 
 // MapEntry is one key/value pair of a map.
@@ -276,11 +289,22 @@ func (m *Map) Dissoc(k Value) *Map {
 }
 
 // MapBuilder builds a map in place; builtins use it to avoid copying per entry.
-type MapBuilder struct{ m *Map }
+type MapBuilder struct {
+	m    *Map
+	tail *lineageTail // given to the map by Map()
+}
 
 // NewMapBuilder returns a builder with room for n entries.
 func NewMapBuilder(n int) *MapBuilder {
-	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), weight: 1}}
+	mt := &mapWithTail{m: Map{entries: make([]MapEntry, 0, n), weight: 1}}
+	return &MapBuilder{m: &mt.m, tail: &mt.t}
+}
+
+// mapWithTail puts a built map and the tail its lineage starts with in one
+// allocation.
+type mapWithTail struct {
+	m Map
+	t lineageTail
 }
 
 // The builder owns its map until Map() hands it over: only then does the map
@@ -316,7 +340,8 @@ func (b *MapBuilder) Len() int { return len(b.m.entries) }
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
-	m.tail = &lineageTail{used: len(m.entries)}
+	b.tail.used = len(m.entries)
+	m.tail = b.tail
 	return m
 }
 
