@@ -101,8 +101,18 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 		return nil, err
 	}
 	out := make([]Value, n)
+	// The n pairs and their vectors are allocated together, three
+	// allocations instead of three per entry. Each pair is a full slice
+	// expression, so conj on one copies rather than writing into the next.
+	pairs := make([]Value, 2*n)
+	vecs := make([]vectorWithTail, n)
 	for i, e := range m.entries {
-		out[i] = NewVector([]Value{e.Key, e.Val})
+		pairs[2*i], pairs[2*i+1] = e.Key, e.Val
+		vt := &vecs[i]
+		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, Weight(e.Key)), Weight(e.Val))}
+		vt.t.used = 2
+		vt.v.tail = &vt.t
+		out[i] = &vt.v
 	}
 	return out, nil
 }

@@ -116,3 +116,13 @@ func TestGroupByGroupsStayApart(t *testing.T) {
 		t.Fatalf("got %s (%v), want %s", Repr(res.Value), res.Err, want)
 	}
 }
+
+// TestMapEntriesStayApart checks that the [key value] pairs a map is
+// iterated as, allocated together, never see each other when extended.
+func TestMapEntriesStayApart(t *testing.T) {
+	res := run(t, `(let [es (vec {:a 1 :b 2 :c 3})]
+  [(conj (first es) :x) (second es) (map #(conj % 0) es) es])`, Env{})
+	if want := "[[:a 1 :x] [:b 2] [[:a 1 0] [:b 2 0] [:c 3 0]] [[:a 1] [:b 2] [:c 3]]]"; res.Err != nil || Repr(res.Value) != want {
+		t.Fatalf("got %s (%v), want %s", Repr(res.Value), res.Err, want)
+	}
+}
