@@ -126,3 +126,17 @@ func TestMapEntriesStayApart(t *testing.T) {
 		t.Fatalf("got %s (%v), want %s", Repr(res.Value), res.Err, want)
 	}
 }
+
+func TestHasTypeLabel(t *testing.T) {
+	values := []Value{Int(1), String("s"), Nil, NewVector([]Value{Int(1), Int(2)}), EmptyVector,
+		NewVector(make([]Value, 12)), mustEDN("{:a 1}"), mustEDN("#{1 2 3}"), EmptyMap}
+	labels := []string{"", "integer", "string", "nil", "list[2]", "list[0]", "list[12]", "list[1]", "list[]",
+		"map[1]", "set[3]", "map[0]", "set[1]", "list[2", "map[01]"}
+	for _, v := range values {
+		for _, l := range labels {
+			if got, want := hasTypeLabel(v, l), TypeLabel(v) == l; got != want {
+				t.Errorf("hasTypeLabel(%s, %q) = %v, want %v", Repr(v), l, got, want)
+			}
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -302,10 +304,35 @@ func (p *progState) noteReturn(c *Closure, v Value) {
 	if g == nil || g.binding.Value != c {
 		return
 	}
-	if label := TypeLabel(v); g.binding.ReturnType != label {
-		g.binding.ReturnType = label
+	if !hasTypeLabel(v, g.binding.ReturnType) {
+		g.binding.ReturnType = TypeLabel(v)
 		g.changed = true
 	}
+}
+
+// hasTypeLabel reports whether TypeLabel(v) is label, without building the
+// label of a collection: a function that returns one on every call would
+// otherwise allocate its label each time.
+func hasTypeLabel(v Value, label string) bool {
+	var prefix string
+	var n int
+	switch c := v.(type) {
+	case *Vector:
+		prefix, n = "list[", c.Len()
+	case *Map:
+		prefix, n = "map[", c.Len()
+	case *Set:
+		prefix, n = "set[", c.Len()
+	default:
+		return TypeLabel(v) == label
+	}
+	rest, ok := strings.CutPrefix(label, prefix)
+	if !ok || len(rest) < 2 || rest[len(rest)-1] != ']' {
+		return false
+	}
+	digits := rest[:len(rest)-1]
+	var buf [20]byte
+	return string(strconv.AppendInt(buf[:0], int64(n), 10)) == digits
 }
 
 func (p *progState) print(th *Thread, line string) error {
