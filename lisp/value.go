@@ -296,15 +296,59 @@ type MapBuilder struct {
 
 // NewMapBuilder returns a builder with room for n entries.
 func NewMapBuilder(n int) *MapBuilder {
-	mt := &mapWithTail{m: Map{entries: make([]MapEntry, 0, n), weight: 1}}
-	return &MapBuilder{m: &mt.m, tail: &mt.t}
+	m, t := newBuilderMap(n)
+	return &MapBuilder{m: m, tail: t} // inlined, so that the builder can live on the stack
+}
+
+// newBuilderMap allocates an empty map with room for n entries, and the
+// tail its lineage will start with.
+func newBuilderMap(n int) (*Map, *lineageTail) {
+	var m *Map
+	var t *lineageTail
+	// Records of a few fields are most maps; their entries come in the
+	// same allocation as the map and its tail.
+	switch {
+	case n <= 2:
+		mt := &mapWithEntries2{}
+		m, t = &mt.m, &mt.t
+		m.entries = mt.e[:0]
+	case n <= 4:
+		mt := &mapWithEntries4{}
+		m, t = &mt.m, &mt.t
+		m.entries = mt.e[:0]
+	case n <= smallMap:
+		mt := &mapWithEntries8{}
+		m, t = &mt.m, &mt.t
+		m.entries = mt.e[:0]
+	default:
+		mt := &mapWithTail{}
+		m, t = &mt.m, &mt.t
+		m.entries = make([]MapEntry, 0, n)
+	}
+	m.weight = 1
+	return m, t
 }
 
 // mapWithTail puts a built map and the tail its lineage starts with in one
-// allocation.
+// allocation; the mapWithEntries types add room for a few entries.
 type mapWithTail struct {
 	m Map
 	t lineageTail
+}
+
+type mapWithEntries2 struct {
+	mapWithTail
+	e [2]MapEntry
+}
+
+type mapWithEntries4 struct {
+	mapWithTail
+	e [4]MapEntry
+}
+
+type mapWithEntries8 struct {
+	mapWithTail
+	e [smallMap]MapEntry
 }
 
 // The builder owns its map until Map() hands it over: only then does the map
