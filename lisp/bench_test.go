@@ -95,14 +95,7 @@ summary`
 // group, aggregate, define, print, return; then the new memory encoded
 // for the wire, as the sidecar does after each turn.
 func BenchmarkAgentTurn(b *testing.B) {
-	var d strings.Builder
-	d.WriteString("{:orders [")
-	for i := range 200 {
-		fmt.Fprintf(&d, "{:id %d :region %s :status %s :total %d} ", i,
-			[]string{":eu", ":us", ":apac"}[i%3], []string{":paid", ":paid", ":refunded"}[(i/3)%3], 10+i%97)
-	}
-	d.WriteString("]}")
-	data := mustEDN(d.String()).(*Map)
+	data := mustEDN(agentTurnData()).(*Map)
 	prelude := NewMemory()
 	prelude.put(Binding{Name: "threshold", Value: Int(100), Turn: 1})
 	src := `(defn revenue [orders] (reduce + 0 (map :total orders)))
@@ -120,5 +113,29 @@ func BenchmarkAgentTurn(b *testing.B) {
 			b.Fatal(err, res.Err)
 		}
 		res.Memory.Encode()
+	}
+}
+
+// agentTurnData is the data of BenchmarkAgentTurn as EDN: 200 orders.
+func agentTurnData() string {
+	var d strings.Builder
+	d.WriteString("{:orders [")
+	for i := range 200 {
+		fmt.Fprintf(&d, "{:id %d :region %s :status %s :total %d} ", i,
+			[]string{":eu", ":us", ":apac"}[i%3], []string{":paid", ":paid", ":refunded"}[(i/3)%3], 10+i%97)
+	}
+	d.WriteString("]}")
+	return d.String()
+}
+
+// BenchmarkReadData reads the data of BenchmarkAgentTurn, as the sidecar
+// does for every EvalTurn call.
+func BenchmarkReadData(b *testing.B) {
+	text := agentTurnData()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := ParseEDN(text, 0); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -230,24 +230,32 @@ func lexTerminator(c rune) bool {
 }
 
 func (r *reader) token() string {
-	start := r.off
-	// A token holds no newline: the column moves by one per character.
-	for r.off < len(r.src) {
-		if c := r.src[r.off]; c < utf8.RuneSelf {
-			if lexTerminator(rune(c)) {
+	start, off, src := r.off, r.off, r.src
+	chars := 0 // a token holds no newline: the column moves by one per character
+	for off < len(src) {
+		if c := src[off]; c < utf8.RuneSelf {
+			if asciiTerminators[c] {
 				break
 			}
-			r.off++
-			r.col++
-		} else if c, n := utf8.DecodeRuneInString(r.src[r.off:]); !lexTerminator(c) {
-			r.off += n
-			r.col++
+			off++
+		} else if c, n := utf8.DecodeRuneInString(src[off:]); !lexTerminator(c) {
+			off += n
 		} else {
 			break
 		}
+		chars++
 	}
-	return r.src[start:r.off]
+	r.off, r.col = off, r.col+chars
+	return src[start:off]
 }
+
+// asciiTerminators is lexTerminator for ASCII, as a table for token's loop.
+var asciiTerminators = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = lexTerminator(rune(c))
+	}
+	return t
+}()
 
 func (r *reader) enter(line, col int) error {
 	r.depth++
