@@ -707,8 +707,9 @@ type binaryNode struct {
 	pos  Pos
 }
 
-// binaryOp is the integer case of a builtin: its value and whether it
-// applies (false on overflow, where the builtin reports the error).
+// binaryOp is the fast case of a builtin. ints is its value on two
+// integers and whether it applies (false on overflow, where the builtin
+// reports the error).
 type binaryOp struct {
 	ints func(x, y Int) (Value, bool)
 	// scalars, when set, answers for any two values that are their own

@@ -66,9 +66,13 @@ type threadBuffers struct {
 
 var bufferPool sync.Pool // of *threadBuffers
 
-// maxPooledScratch bounds the scratch stack kept between evaluations, so
-// that one large program does not pin its memory for good.
-const maxPooledScratch = 1 << 16
+// maxPooledScratch and maxPooledFrames bound what is kept between
+// evaluations, so that one large or deeply recursive program does not pin
+// its memory for good.
+const (
+	maxPooledScratch = 1 << 16
+	maxPooledFrames  = 256
+)
 
 // reuseBuffers gives th the buffers of an earlier evaluation, if any.
 func (th *Thread) reuseBuffers() {
@@ -85,7 +89,12 @@ func (th *Thread) recycleBuffers() {
 	if len(th.scratch) != 0 || cap(th.scratch) > maxPooledScratch {
 		return
 	}
-	bufferPool.Put(&threadBuffers{scratch: th.scratch, frames: th.frames})
+	frames := th.frames
+	if len(frames) > maxPooledFrames {
+		clear(frames[maxPooledFrames:])
+		frames = frames[:maxPooledFrames]
+	}
+	bufferPool.Put(&threadBuffers{scratch: th.scratch, frames: frames})
 	th.scratch, th.frames = nil, nil
 }
 
