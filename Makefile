@@ -37,6 +37,7 @@ FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample \
 	server:FuzzDecodeValue server:FuzzToMessages \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
+	bpe:FuzzCountMatchesLibrary \
 	trace:FuzzRenderLayout
 FUZZTIME ?= 20s
 

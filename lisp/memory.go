@@ -92,8 +92,11 @@ func (m *Memory) Lookup(name string) (Binding, bool) {
 // the value as EDN, or for a function its PTC-Lisp source with the values it
 // captured bound by a let.
 type WireBinding struct {
-	Name       string
-	Value      string
+	Name  string
+	Value string
+	// Parsed, when set, is Value already read as EDN (callers that remember
+	// decoded values pass it); DecodeMemory then does not read Value again.
+	Parsed     Value
 	IsFn       bool
 	Params     []string
 	Docstring  string
@@ -141,7 +144,10 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 		}
 		var v Value
 		var err error
-		if !w.IsFn {
+		switch {
+		case w.Parsed != nil && !w.IsFn:
+			v = w.Parsed
+		case !w.IsFn:
 			v, err = ParseEDN(w.Value, 0)
 		}
 		if w.IsFn || err != nil {

@@ -13,6 +13,7 @@ import (
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/ptc-sidecar/ptc-sidecar/replay"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // evaluation is an EvalTurnRequest decoded into the domain.
@@ -146,10 +147,19 @@ func (s *Service) decodeAnswer(tr *ptcsidecarv1.ToolResult, index int, field str
 func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
 	wire := make([]lisp.WireBinding, len(m.GetBindings()))
 	for i, b := range m.GetBindings() {
-		var text string
+		var (
+			text   string
+			parsed lisp.Value
+		)
 		switch r := b.GetValue().GetRepr().(type) {
 		case *ptcsidecarv1.Value_Edn:
 			text = r.Edn
+			if !b.GetIsFn() {
+				// A value that does not read as EDN may hold functions;
+				// DecodeMemory loads it as source.
+				key := valuecache.Key{Format: valuecache.EDN, MaxNesting: lisp.DefaultMaxNesting, Text: text}
+				parsed, _ = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+			}
 		case *ptcsidecarv1.Value_Json:
 			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
 			if err != nil {
@@ -159,7 +169,7 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 		default:
 			text = "nil"
 		}
-		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, IsFn: b.GetIsFn(), Params: b.GetParams(),
+		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: parsed, IsFn: b.GetIsFn(), Params: b.GetParams(),
 			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn())}
 	}
 	mem, err := lisp.DecodeMemory(wire)

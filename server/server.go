@@ -11,6 +11,7 @@ package server
 import (
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // Config is the server-level configuration the RPCs read.
@@ -27,6 +28,10 @@ type Config struct {
 	// MaxHistory bounds the chat messages of a ToMessages request; 0 means
 	// DefaultMaxHistory.
 	MaxHistory int
+	// ValueCacheBytes bounds the memory of decoded wire values remembered
+	// between requests (valuecache); 0 means DefaultValueCacheBytes, a
+	// negative value turns the cache off.
+	ValueCacheBytes int64
 }
 
 // Defaults of the request size limits that are not byte counts.
@@ -35,6 +40,10 @@ const (
 	DefaultMaxHistory = 10_000
 )
 
+// DefaultValueCacheBytes is the default bound of the decoded-value cache:
+// room for the memory and data of a long agent run many times over.
+const DefaultValueCacheBytes = 32 << 20
+
 // Service implements ptcsidecarv1.SidecarServiceServer. It is stateless and
 // safe for concurrent use.
 type Service struct {
@@ -42,8 +51,9 @@ type Service struct {
 	// this type answers UNIMPLEMENTED instead of breaking the build.
 	ptcsidecarv1.UnimplementedSidecarServiceServer
 
-	cfg   Config
-	codec *requestCodec
+	cfg    Config
+	codec  *requestCodec
+	values *valuecache.Cache // nil when turned off
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -59,5 +69,12 @@ func New(cfg Config) *Service {
 	if cfg.MaxHistory <= 0 {
 		cfg.MaxHistory = DefaultMaxHistory
 	}
-	return &Service{cfg: cfg, codec: newRequestCodec()}
+	if cfg.ValueCacheBytes == 0 {
+		cfg.ValueCacheBytes = DefaultValueCacheBytes
+	}
+	return &Service{cfg: cfg, codec: newRequestCodec(), values: valuecache.New(cfg.ValueCacheBytes)}
 }
+
+// ValueCacheStats reports the decoded-value cache's counters (all zero
+// when it is off), for metrics.
+func (s *Service) ValueCacheStats() valuecache.Stats { return s.values.Stats() }

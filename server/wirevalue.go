@@ -8,6 +8,7 @@ import (
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // DefaultMaxValueDepth bounds the nesting of values read from the wire.
@@ -27,20 +28,25 @@ func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, 
 // decodeSample is decodeValue for a value that is only shown as a sample:
 // EDN lists and vectors keep their first keep elements, the rest is
 // checked but not built (lisp.ParseEDNSample); keep <= 0 keeps all.
+// Long texts are read once and remembered (valuecache): the values are
+// frozen, so callers may share them between evaluations.
 func (s *Service) decodeSample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
 	var (
 		out lisp.Value
 		err error
 	)
+	depth := s.maxValueDepth()
 	switch r := v.GetRepr().(type) {
 	case nil:
 		return nil, nil
 	case *ptcsidecarv1.Value_Edn:
 		field += ".edn"
-		out, err = lisp.ParseEDNSample(r.Edn, s.maxValueDepth(), keep)
+		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
+		out, err = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
 	case *ptcsidecarv1.Value_Json:
 		field += ".json"
-		out, err = lisp.DecodeJSON(r.Json, s.maxValueDepth())
+		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
+		out, err = s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
 	}
 	if err != nil {
 		return nil, invalidf(field, "%v", err)

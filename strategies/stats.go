@@ -39,7 +39,8 @@ func countChars(msgs []ChatMessage) int {
 	return n
 }
 
-// countTokensCached counts like CountMessageTokens, remembering counts. BPE tokenization runs at a few MB/s, and an agent loop sends
+// countTokensCached counts like CountMessageTokens, remembering counts.
+// BPE tokenization runs at tens of MB/s at best, and an agent loop sends
 // the same texts again and again: the SYSTEM prompt on every call (twice per
 // call: before and after), and every earlier turn of the full history. The
 // count of a text never changes, so the cache cannot change a result.
@@ -164,7 +165,7 @@ func (c *tokenCache) reset() {
 
 // WarmUp loads the default tokenizer and remembers the token count of the
 // built-in system prompt: the two costs that would otherwise fall on a
-// process's first ToMessages call (about 100 ms together, most of it BPE
+// process's first ToMessages call (a few milliseconds, almost all of it BPE
 // over the 16 KB prompt). A server calls it before it reports ready.
 func WarmUp() error {
 	_, err := countTextTokens(DefaultTokenizer, lisp.SystemPrompt())

@@ -2,75 +2,53 @@ package strategies
 
 import (
 	"fmt"
-	"sync"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/ptc-sidecar/ptc-sidecar/bpe"
 )
 
 // DefaultTokenizer is the encoding used for token statistics when the request
 // names none.
 const DefaultTokenizer = "o200k_base"
 
-var tokenizers = map[string]tokenizer.Encoding{
-	"o200k_base":  tokenizer.O200kBase,
-	"cl100k_base": tokenizer.Cl100kBase,
-}
+// tokenizers are the tokenizers a request may name.
+var tokenizers = map[string]struct{}{"o200k_base": {}, "cl100k_base": {}}
 
-var (
-	codecMu sync.Mutex
-	codecs  = map[string]tokenizer.Codec{}
-)
-
-// codec returns the named tokenizer, loading its embedded vocabulary once.
-func codec(name string) (tokenizer.Codec, error) {
+// codec returns the named tokenizer, its vocabulary loaded on first use.
+func codec(name string) (*bpe.Encoding, error) {
 	if name == "" {
 		name = DefaultTokenizer
 	}
-	enc, ok := tokenizers[name]
-	if !ok {
+	if _, ok := tokenizers[name]; !ok {
 		return nil, &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: o200k_base, cl100k_base)", name)}
 	}
-	codecMu.Lock()
-	defer codecMu.Unlock()
-	if c, ok := codecs[name]; ok {
-		return c, nil
-	}
-	c, err := tokenizer.Get(enc)
+	e, err := bpe.Get(name)
 	if err != nil {
 		return nil, fmt.Errorf("loading tokenizer %s: %w", name, err)
 	}
-	codecs[name] = c
-	return c, nil
+	return e, nil
 }
 
 // CountTokens counts the tokens of text with the named tokenizer.
 func CountTokens(name, text string) (int, error) {
-	c, err := codec(name)
+	e, err := codec(name)
 	if err != nil {
 		return 0, err
 	}
-	return c.Count(text)
+	return e.Count(text), nil
 }
 
 // CountMessageTokens counts the tokens of every message's content, tool-call
 // names and arguments, and reasoning. Role framing tokens are provider-specific
 // and not counted, so before/after figures compare like with like.
 func CountMessageTokens(name string, msgs []ChatMessage) (int, error) {
-	c, err := codec(name)
+	e, err := codec(name)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
 	for _, m := range msgs {
 		for _, s := range messageTexts(m) {
-			if s == "" {
-				continue
-			}
-			n, err := c.Count(s)
-			if err != nil {
-				return 0, err
-			}
-			total += n
+			total += e.Count(s)
 		}
 	}
 	return total, nil

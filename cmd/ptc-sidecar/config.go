@@ -24,6 +24,16 @@ import (
 // beats its variable, which beats the default.
 const envPrefix = "PTC_SIDECAR_"
 
+// defaultMaxConcurrentStreams bounds the RPCs one connection runs at once.
+// The sidecar's calls are CPU-bound and hold their request, decoded, while
+// they run: beyond a few calls per core, more concurrency buys no
+// throughput and costs memory and latency. A client over the limit waits
+// for a stream to finish; it is not refused (see the flag's doc). One
+// agent per pod uses one connection, so this is the pod's concurrency;
+// health probes come on connections of their own and never queue behind
+// it.
+const defaultMaxConcurrentStreams = 16
+
 // serveConfig is the configuration of the serve command.
 type serveConfig struct {
 	listen          listenAddress
@@ -31,6 +41,9 @@ type serveConfig struct {
 	metricsListen   tcpAddress // empty: no metrics endpoint
 	maxRecvBytes    byteSize
 	shutdownTimeout nonNegativeDuration
+	// maxStreams is the most RPCs one client connection may have in
+	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+	maxStreams positiveInt
 
 	// Sandbox budgets of EvalTurn: the most a request may ask for.
 	maxSteps       positiveInt
@@ -44,6 +57,10 @@ type serveConfig struct {
 	// Request size limits of ToMessages besides the byte count.
 	maxTurns   positiveInt
 	maxHistory positiveInt
+
+	// valueCacheBytes bounds the decoded values remembered between
+	// requests; 0: none are.
+	valueCacheBytes optionalByteSize
 
 	// TLS key pair files; both empty: plaintext.
 	tlsCert, tlsKey string
@@ -60,6 +77,7 @@ func defaultServeConfig() serveConfig {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		maxStreams:      defaultMaxConcurrentStreams,
 		maxSteps:        positiveInt(limits.MaxSteps),
 		maxAllocBytes:   byteSize(limits.MaxAllocBytes),
 		maxDepth:        positiveInt(limits.MaxDepth),
@@ -69,6 +87,7 @@ func defaultServeConfig() serveConfig {
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
+		valueCacheBytes: server.DefaultValueCacheBytes,
 	}
 }
 
@@ -80,6 +99,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
 	fs.Var(&cfg.maxRecvBytes, "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED")
+	fs.Var(&cfg.maxStreams, "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused")
 	fs.Var(&cfg.shutdownTimeout, "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled")
 	fs.Var(&cfg.maxSteps, "max-steps", "EvalTurn: most evaluation `steps` a program may take; requests may lower it")
 	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "EvalTurn: most `bytes` of strings and collections a program may build; requests may lower it")
@@ -90,6 +110,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
 	fs.Var(&cfg.maxTurns, "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT")
 	fs.Var(&cfg.maxHistory, "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT")
+	fs.Var(&cfg.valueCacheBytes, "value-cache-bytes", "`bytes` of decoded request values (memory, data, tool results) remembered between requests, so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: off")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
 	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
@@ -237,6 +258,24 @@ func (b *byteSize) Set(s string) error {
 		return fmt.Errorf("must be from 1 byte to 2GiB-1")
 	}
 	*b = byteSize(n * unit)
+	return nil
+}
+
+// optionalByteSize is a byteSize that may also be 0, for "off".
+type optionalByteSize int64
+
+func (b *optionalByteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *optionalByteSize) Set(s string) error {
+	if s == "0" {
+		*b = 0
+		return nil
+	}
+	var n byteSize
+	if err := n.Set(s); err != nil {
+		return fmt.Errorf("%v, or 0 for off", err)
+	}
+	*b = optionalByteSize(n)
 	return nil
 }
 

@@ -27,6 +27,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		maxStreams:      16,
 		maxSteps:        positiveInt(lisp.DefaultLimits().MaxSteps),
 		maxAllocBytes:   byteSize(lisp.DefaultLimits().MaxAllocBytes),
 		maxDepth:        positiveInt(lisp.DefaultLimits().MaxDepth),
@@ -36,6 +37,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		maxValueDepth:   1000,
 		maxTurns:        1000,
 		maxHistory:      10_000,
+		valueCacheBytes: 32 << 20,
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -51,10 +53,11 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
-				"--max-turns", "20", "--max-history", "300", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
+				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
+				c.valueCacheBytes = 0
 				c.maxSteps, c.maxAllocBytes, c.maxDepth, c.maxOutputBytes, c.maxToolCalls = 5000, 2<<20, 40, 1<<10, 3
 				c.evalTimeout, c.maxValueDepth = nonNegativeDuration(750*time.Millisecond), 64
 				c.maxTurns, c.maxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
@@ -63,16 +66,19 @@ func TestServeConfigSources(t *testing.T) {
 				c.metricsListen = ":9090"
 				c.maxRecvBytes = 1 << 20
 				c.shutdownTimeout = nonNegativeDuration(2 * time.Second)
+				c.maxStreams = 4
 			},
 		},
 		{
 			name: "environment",
 			env: env{
-				"PTC_SIDECAR_LISTEN":           "unix:/run/ptc.sock",
-				"PTC_SIDECAR_LOG_LEVEL":        "WARN",
-				"PTC_SIDECAR_METRICS_LISTEN":   "127.0.0.1:9100",
-				"PTC_SIDECAR_MAX_RECV_BYTES":   "4096",
-				"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "0s",
+				"PTC_SIDECAR_LISTEN":                 "unix:/run/ptc.sock",
+				"PTC_SIDECAR_LOG_LEVEL":              "WARN",
+				"PTC_SIDECAR_METRICS_LISTEN":         "127.0.0.1:9100",
+				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
+				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
+				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
+				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
 			},
 			want: func(c *serveConfig) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
@@ -80,6 +86,8 @@ func TestServeConfigSources(t *testing.T) {
 				c.metricsListen = "127.0.0.1:9100"
 				c.maxRecvBytes = 4096
 				c.shutdownTimeout = 0
+				c.maxStreams = 2
+				c.valueCacheBytes = 1 << 20
 			},
 		},
 		{
@@ -134,8 +142,14 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes zero", []string{"--max-recv-bytes", "0"}, nil, []string{"-max-recv-bytes", "from 1 byte"}},
 		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
+		{"value cache bytes negative", []string{"--value-cache-bytes", "-1"}, nil, []string{"-value-cache-bytes", "or 0 for off"}},
+		{"value cache bytes not a number", []string{"--value-cache-bytes", "big"}, nil, []string{"-value-cache-bytes", "number of bytes"}},
 		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
+		{"max concurrent streams zero", []string{"--max-concurrent-streams", "0"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
+		{"max concurrent streams negative", []string{"--max-concurrent-streams=-4"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
+		{"max concurrent streams too large", []string{"--max-concurrent-streams", "4294967296"}, nil, []string{"-max-concurrent-streams", "2147483647"}},
+		{"max concurrent streams environment", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "0"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS", `"0"`, "whole number from 1"}},
 		{"max steps zero", []string{"--max-steps", "0"}, nil, []string{"-max-steps", "whole number from 1"}},
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
 		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
@@ -189,6 +203,7 @@ func TestCommandExitCodes(t *testing.T) {
 		{name: "unknown command", args: []string{"frobnicate"}, wantCode: 2, wantStderr: `unknown command "frobnicate"`},
 		{name: "serve help", args: []string{"serve", "-h"}, wantCode: 0, wantStdout: "PTC_SIDECAR_MAX_RECV_BYTES"},
 		{name: "bad flag", args: []string{"serve", "--listen", "nowhere"}, wantCode: 2, wantStderr: `invalid value "nowhere" for flag -listen`},
+		{name: "streams zero", args: []string{"serve", "--max-concurrent-streams", "0"}, wantCode: 2, wantStderr: `invalid value "0" for flag -max-concurrent-streams: want a whole number from 1`},
 		{name: "bad flag without command", args: []string{"--max-recv-bytes", "-5"}, wantCode: 2, wantStderr: "-max-recv-bytes"},
 		{name: "bad environment", args: []string{"serve"}, env: map[string]string{"PTC_SIDECAR_LISTEN": "unix:"}, wantCode: 2, wantStderr: "PTC_SIDECAR_LISTEN"},
 		{name: "listen failure", args: []string{"serve", "--listen", "unix:/nonexistent-dir/ptc.sock"}, wantCode: 1, wantStderr: "listen on unix:/nonexistent-dir/ptc.sock"},

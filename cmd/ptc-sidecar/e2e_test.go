@@ -260,6 +260,15 @@ func TestServeTCP(t *testing.T) {
 	if _, err := sidecar.ListStrategies(ctx, &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("ListStrategies: %v", err)
 	}
+	// The same data twice: read once, then found in the value cache.
+	withData := &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: "count",
+		Data: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: "{:orders [1 2 3 4 5 6 7 8 9 10]}"}}}}
+	for range 2 {
+		if _, err := sidecar.ToMessages(ctx, withData); err != nil {
+			t.Fatalf("ToMessages: %v", err)
+		}
+	}
+
 	_, err = sidecar.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "no-such-strategy"}})
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "options.strategy: ") {
 		t.Errorf("ToMessages: %v, want INVALID_ARGUMENT naming options.strategy", err)
@@ -267,6 +276,9 @@ func TestServeTCP(t *testing.T) {
 
 	metrics := scrape(t, p.metricsAddr)
 	for _, want := range []string{
+		"ptc_sidecar_value_cache_hits_total 1",
+		"ptc_sidecar_value_cache_misses_total 1",
+		"ptc_sidecar_value_cache_entries 1",
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="ListStrategies",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 1`,
 		`grpc_server_handled_total{grpc_code="InvalidArgument",grpc_method="ToMessages",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 1`,
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="EvalTurn",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 0`,
@@ -457,6 +469,7 @@ func TestBadConfigurationExitsWithCode2(t *testing.T) {
 	}{
 		{args: []string{"--listen", "localhost"}, wantErr: "-listen"},
 		{args: []string{"serve"}, env: "PTC_SIDECAR_MAX_RECV_BYTES=many", wantErr: "PTC_SIDECAR_MAX_RECV_BYTES"},
+		{args: []string{"serve", "--max-concurrent-streams", "0"}, wantErr: "-max-concurrent-streams"},
 		{args: []string{"launch"}, wantErr: `unknown command "launch"`},
 	} {
 		cmd := exec.Command(binary(t), tc.args...)

@@ -42,7 +42,7 @@ const servingStatus = healthpb.HealthCheckResponse_SERVING
 // Interceptors run outermost first: metrics see every outcome, the log line
 // carries the final code, and recovery sits innermost so that a panic is
 // already an INTERNAL status when the others see it.
-func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (*grpc.Server, *health.Server) {
+func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics, sidecar *server.Service) (*grpc.Server, *health.Server) {
 	var unary []grpc.UnaryServerInterceptor
 	var stream []grpc.StreamServerInterceptor
 	if metrics != nil {
@@ -63,10 +63,9 @@ func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
 	stream = append(stream, recovery.StreamServerInterceptor(recoverOpt))
 
-	sidecar := server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory)})
 	opts := append(sidecar.ServerOptions(),
 		grpc.MaxRecvMsgSize(int(cfg.maxRecvBytes)),
+		grpc.MaxConcurrentStreams(uint32(cfg.maxStreams)),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)
@@ -87,6 +86,16 @@ func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics) (
 		metrics.InitializeMetrics(srv) // every method reports 0 before its first call
 	}
 	return srv, healthSrv
+}
+
+// newSidecar builds the service the configuration describes.
+func newSidecar(cfg serveConfig) *server.Service {
+	cacheBytes := int64(cfg.valueCacheBytes)
+	if cacheBytes == 0 {
+		cacheBytes = -1 // off; the server's 0 means its default
+	}
+	return server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth),
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: cacheBytes})
 }
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's

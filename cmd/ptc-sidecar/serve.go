@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"google.golang.org/grpc/health"
 
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 func init() {
@@ -86,7 +88,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 			return err
 		}
 	}
-	srv, healthSrv := newGRPCServer(cfg, logger, metrics.serverMetrics())
+	sidecar := newSidecar(cfg)
+	metrics.watchValueCache(sidecar.ValueCacheStats)
+	srv, healthSrv := newGRPCServer(cfg, logger, metrics.serverMetrics(), sidecar)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
@@ -94,17 +98,19 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
 	}
-	// The tokenizer's vocabulary and the system prompt's token count would
-	// otherwise make the first ToMessages call ~100 ms slower; readiness
-	// waits for them instead. A failure only costs that first call.
+	// The system prompt's token count would otherwise make the first
+	// ToMessages call a few milliseconds slower; readiness waits for it
+	// instead. A failure only costs that first call.
 	warmStart := time.Now()
 	if err := strategies.WarmUp(); err != nil {
 		logger.Warn("tokenizer warm-up failed", "error", err.Error())
 	}
 	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
+	returnStartupGarbage(logger)
 	markServing(healthSrv)
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
+		"max_concurrent_streams", int(cfg.maxStreams),
 		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
 
 	select {
@@ -138,6 +144,27 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 	return nil
 }
 
+// returnStartupGarbage collects what start-up left behind, the tokenizer
+// warm-up's garbage most of all, and gives the freed pages back to the OS.
+// An idle server would otherwise keep them resident: the next collection
+// comes only once the heap has grown by GOGC percent, i.e. under load
+// (measured: idle RSS 31.8 MB, 30.4 MB with this). It runs only when
+// start-up has already needed a collection: before the first one, the
+// collector's code and buffers are not yet resident, and paging them in
+// would cost more (+2 MB) than the small heap could give back. GC stats are
+// read with debug.ReadGCStats, not runtime.ReadMemStats or runtime/metrics,
+// whose first use alone adds 0.5-0.8 MB of RSS.
+func returnStartupGarbage(logger *slog.Logger) {
+	var gc debug.GCStats
+	debug.ReadGCStats(&gc)
+	if gc.NumGC == 0 {
+		return
+	}
+	start := time.Now()
+	debug.FreeOSMemory()
+	logger.Debug("start-up garbage returned", "took", time.Since(start).String())
+}
+
 // listen opens the gRPC listener. A stale unix socket left by a process
 // that died is removed first; any other file at that path is an error.
 func listen(a listenAddress) (net.Listener, error) {
@@ -158,9 +185,10 @@ func listen(a listenAddress) (net.Listener, error) {
 // metricsEndpoint serves Prometheus metrics over HTTP at /metrics. A nil
 // *metricsEndpoint is the disabled endpoint.
 type metricsEndpoint struct {
-	lis     net.Listener
-	http    *http.Server
-	metrics *grpcMetrics
+	lis      net.Listener
+	http     *http.Server
+	metrics  *grpcMetrics
+	registry *prometheus.Registry
 }
 
 func newMetricsEndpoint(addr string) (*metricsEndpoint, error) {
@@ -178,10 +206,34 @@ func newMetricsEndpoint(addr string) (*metricsEndpoint, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return &metricsEndpoint{
-		lis:     lis,
-		http:    &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second},
-		metrics: m,
+		lis:      lis,
+		http:     &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second},
+		metrics:  m,
+		registry: reg,
 	}, nil
+}
+
+// watchValueCache reports the decoded-value cache's counters, read from
+// stats at each scrape.
+func (e *metricsEndpoint) watchValueCache(stats func() valuecache.Stats) {
+	if e == nil {
+		return
+	}
+	counter := func(name, help string, read func(valuecache.Stats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_value_cache_" + name, Help: help},
+			func() float64 { return float64(read(stats())) })
+	}
+	gauge := func(name, help string, read func(valuecache.Stats) int64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ptc_sidecar_value_cache_" + name, Help: help},
+			func() float64 { return float64(read(stats())) })
+	}
+	e.registry.MustRegister(
+		counter("hits_total", "Request values found already decoded.", func(s valuecache.Stats) int64 { return s.Hits }),
+		counter("misses_total", "Request values decoded because they were not remembered.", func(s valuecache.Stats) int64 { return s.Misses }),
+		counter("evictions_total", "Decoded values forgotten to stay within --value-cache-bytes.", func(s valuecache.Stats) int64 { return s.Evictions }),
+		gauge("entries", "Decoded values remembered.", func(s valuecache.Stats) int64 { return int64(s.Entries) }),
+		gauge("bytes", "Estimated bytes of the remembered values and their texts.", func(s valuecache.Stats) int64 { return s.Bytes }),
+	)
 }
 
 func (e *metricsEndpoint) serverMetrics() *grpcMetrics {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,11 +39,12 @@ func TestParseStatusMemory(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	cfg, err := parseFlags([]string{"-clients", "1, 64", "-workloads", "evalturn", "-duration", "2s"})
+	cfg, err := parseFlags([]string{"-clients", "1, 64", "-workloads", "evalturn", "-duration", "2s", "-server-args", " --max-concurrent-streams  8 --max-turns=50 "})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.clients) != 2 || cfg.clients[1] != 64 || cfg.workloads[0] != "evalturn" || cfg.duration != 2*time.Second {
+	if len(cfg.clients) != 2 || cfg.clients[1] != 64 || cfg.workloads[0] != "evalturn" || cfg.duration != 2*time.Second ||
+		!slices.Equal(cfg.serverArgs, []string{"--max-concurrent-streams", "8", "--max-turns=50"}) {
 		t.Errorf("parsed %+v", cfg)
 	}
 	for _, bad := range [][]string{

@@ -13,7 +13,8 @@
 //   - requests per second, p50 and p99 latency, seen by the clients;
 //   - CPU per request of the server process (utime+stime from /proc/PID/stat);
 //   - the peak RSS of the server process (VmHWM from /proc/PID/status);
-//   - the ratios A/B.
+//   - the ratios A/B, and the sidecar's CPU per request beyond echo's (A-B):
+//     what the sidecar's own work costs on top of the transport.
 //
 // Before any load it reports each server's idle RSS and the latency of the
 // sidecar's first ToMessages call. Workloads: "tomessages" (the 20-turn
@@ -21,13 +22,19 @@
 // program). The run is bounded: phases of -duration each, at most
 // -max-requests timed calls per phase.
 //
+// The sidecar runs with its default flags plus those of -server-args (it
+// must keep logging at info, where the harness reads its address), e.g. to
+// compare stream limits:
+//
 //	go run ./bench/cmd/loadbench -clients 1,8,64 -duration 3s -rounds 3
+//	go run ./bench/cmd/loadbench -workloads tomessages -clients 64 -server-args '--max-concurrent-streams 8'
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +73,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "loadbench: %v\n", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), cfg); err != nil {
+	if err := run(context.Background(), cfg, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "loadbench: %v\n", err)
 		os.Exit(1)
 	}
@@ -83,7 +90,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.conns, "conns", 1, "client connections per server (0: one per caller)")
 	fs.IntVar(&cfg.maxRequests, "max-requests", 500_000, "most timed calls per phase")
 	fs.StringVar(&cfg.sidecarBin, "sidecar", "", "prebuilt ptc-sidecar `binary` (empty: go build ./cmd/ptc-sidecar)")
-	serverArgs := fs.String("server-args", "", "extra space-separated flags for 'ptc-sidecar serve'")
+	serverArgs := fs.String("server-args", "", "extra space-separated `flags` for 'ptc-sidecar serve', e.g. '--max-concurrent-streams 8'")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -155,7 +162,8 @@ func workloadOf(name string) workload {
 	}
 }
 
-func run(ctx context.Context, cfg config) error {
+// run builds and starts both servers and writes the report to out.
+func run(ctx context.Context, cfg config, out io.Writer) error {
 	dir, err := os.MkdirTemp("", "loadbench")
 	if err != nil {
 		return err
@@ -164,12 +172,12 @@ func run(ctx context.Context, cfg config) error {
 	sidecarBin := cfg.sidecarBin
 	if sidecarBin == "" {
 		sidecarBin = filepath.Join(dir, "ptc-sidecar")
-		if err := goBuild(sidecarBin, "./cmd/ptc-sidecar"); err != nil {
+		if err := goBuild(sidecarBin, modulePath+"/cmd/ptc-sidecar"); err != nil {
 			return err
 		}
 	}
 	echoBin := filepath.Join(dir, "echoserver")
-	if err := goBuild(echoBin, "./bench/cmd/echoserver"); err != nil {
+	if err := goBuild(echoBin, modulePath+"/bench/cmd/echoserver"); err != nil {
 		return err
 	}
 
@@ -184,14 +192,14 @@ func run(ctx context.Context, cfg config) error {
 	}
 	defer echo.stop()
 
-	printMachine()
+	printMachine(out)
 	time.Sleep(500 * time.Millisecond) // let both runtimes settle before reading idle RSS
 	for _, p := range []*process{sidecar, echo} {
 		rss, _, err := p.memory()
 		if err != nil {
 			return err
 		}
-		fmt.Printf("idle RSS %-12s %6.1f MB\n", p.name, mb(rss))
+		fmt.Fprintf(out, "idle RSS %-12s %6.1f MB\n", p.name, mb(rss))
 	}
 
 	checkConn, err := grpc.NewClient(sidecar.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -218,24 +226,24 @@ func run(ctx context.Context, cfg config) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("first call of the process (%s): %v; RSS after it %.1f MB\n", name, took.Round(10*time.Microsecond), mb(rss))
+			fmt.Fprintf(out, "first call of the process (%s): %v; RSS after it %.1f MB\n", name, took.Round(10*time.Microsecond), mb(rss))
 		}
-		fmt.Printf("\nworkload %s: request %d bytes, response %d bytes\n", name, len(reqBytes), respBytes)
+		fmt.Fprintf(out, "\nworkload %s: request %d bytes, response %d bytes\n", name, len(reqBytes), respBytes)
 		a := &target{proc: sidecar, method: w.method}
 		b := &target{proc: echo, method: rawcodec.EchoFullMethod, md: metadata.Pairs(rawcodec.ResponseBytesHeader, strconv.Itoa(respBytes))}
 		for _, clients := range cfg.clients {
-			if err := compare(ctx, cfg, reqBytes, clients, a, b); err != nil {
+			if err := compare(ctx, out, cfg, reqBytes, clients, a, b); err != nil {
 				return fmt.Errorf("%s with %d clients: %w", name, clients, err)
 			}
 		}
 	}
-	printLoad("at the end")
+	printLoad(out, "at the end")
 	return nil
 }
 
 // compare runs the A/B rounds of one workload at one concurrency level and
 // prints them.
-func compare(ctx context.Context, cfg config, req []byte, clients int, a, b *target) error {
+func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients int, a, b *target) error {
 	conns := cfg.conns
 	if conns == 0 {
 		conns = clients
@@ -246,7 +254,7 @@ func compare(ctx context.Context, cfg config, req []byte, clients int, a, b *tar
 		}
 		defer t.close()
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "clients=%d conns=%d\tround\trps\tp50\tp99\tcpu/req\tpeak RSS\terrors\t\n", clients, conns)
 	var as, bs []phase
 	for round := 1; round <= cfg.rounds; round++ {
@@ -268,35 +276,50 @@ func compare(ctx context.Context, cfg config, req []byte, clients int, a, b *tar
 		}
 	}
 	tw.Flush()
-	ratio := func(f func(phase) float64) string {
-		var rs []float64
+	// spread is the median (min-max) over the rounds of f of the round's
+	// sidecar and echo phases.
+	spread := func(format string, f func(a, b phase) float64) string {
+		var vs []float64
 		for i := range as {
-			rs = append(rs, f(as[i])/f(bs[i]))
+			vs = append(vs, f(as[i], bs[i]))
 		}
-		slices.Sort(rs)
-		return fmt.Sprintf("%.2f (%.2f-%.2f)", rs[len(rs)/2], rs[0], rs[len(rs)-1])
+		slices.Sort(vs)
+		return fmt.Sprintf(format+" ("+format+"-"+format+")", vs[len(vs)/2], vs[0], vs[len(vs)-1])
 	}
-	fmt.Printf("ratios sidecar/echo, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
+	ratio := func(f func(phase) float64) string {
+		return spread("%.2f", func(a, b phase) float64 { return f(a) / f(b) })
+	}
+	fmt.Fprintf(out, "ratios sidecar/echo, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
 		cfg.rounds,
 		ratio(func(p phase) float64 { return p.rps() }),
 		ratio(func(p phase) float64 { return float64(p.p50) }),
 		ratio(func(p phase) float64 { return float64(p.p99) }),
 		ratio(func(p phase) float64 { return float64(p.cpuPerRequest()) }),
 		mb(slices.MaxFunc(as, func(x, y phase) int { return int(x.peakRSS - y.peakRSS) }).peakRSS))
-	printLoad("")
+	// What the sidecar's own work costs: its CPU per request less what
+	// the transport alone costs the echo server for the same bytes.
+	fmt.Fprintf(out, "sidecar CPU per request beyond echo, median (min-max) of %d rounds: %s ms; echo's own %s ms\n",
+		cfg.rounds,
+		spread("%.3f", func(a, b phase) float64 { return msf(a.cpuPerRequest() - b.cpuPerRequest()) }),
+		spread("%.3f", func(_, b phase) float64 { return msf(b.cpuPerRequest()) }))
+	printLoad(out, "")
 	return nil
 }
+
+// modulePath prefixes the packages the harness builds, so that it runs
+// from any directory of the module (its own test runs in its package's).
+const modulePath = "github.com/ptc-sidecar/ptc-sidecar"
 
 func goBuild(out, pkg string) error {
 	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build %s (run loadbench from the repository root): %w", pkg, err)
+		return fmt.Errorf("go build %s (run loadbench inside the module): %w", pkg, err)
 	}
 	return nil
 }
 
-func printMachine() {
+func printMachine(out io.Writer) {
 	model := "unknown"
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for line := range strings.SplitSeq(string(b), "\n") {
@@ -306,22 +329,24 @@ func printMachine() {
 			}
 		}
 	}
-	fmt.Printf("machine: %d CPUs, %s, %s/%s, %s, %s\n", runtime.NumCPU(), model, runtime.GOOS, runtime.GOARCH,
+	fmt.Fprintf(out, "machine: %d CPUs, %s, %s/%s, %s, %s\n", runtime.NumCPU(), model, runtime.GOOS, runtime.GOARCH,
 		runtime.Version(), time.Now().UTC().Format(time.RFC3339))
-	printLoad("at start")
+	printLoad(out, "at start")
 }
 
-func printLoad(when string) {
+func printLoad(out io.Writer, when string) {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return
 	}
 	f := strings.Fields(string(b))
 	if len(f) >= 3 {
-		fmt.Printf("load average %s %s %s %s\n", f[0], f[1], f[2], when)
+		fmt.Fprintf(out, "load average %s %s %s %s\n", f[0], f[1], f[2], when)
 	}
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/float64(time.Millisecond)) }
+func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", msf(d)) }
+
+func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }

@@ -1,0 +1,78 @@
+package bpe
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/bpe/internal/vocab"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// benchTexts are what the sidecar counts: the system prompt, an agent's
+// code and tool output (a golden file of rendered turns), and non-Latin
+// prose.
+func benchTexts(b *testing.B) map[string]string {
+	turn, err := os.ReadFile("../strategies/testdata/full_history.txtar")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return map[string]string{
+		"prompt": lisp.SystemPrompt(),
+		"turn":   string(turn),
+		"cjk":    strings.Repeat("日本語のテキストと中文分词测试，还有한국어 텍스트。", 200),
+	}
+}
+
+// BenchmarkCount counts each text with this package and with the library,
+// vocabularies loaded and resident (a warm process).
+func BenchmarkCount(b *testing.B) {
+	for name, text := range benchTexts(b) {
+		for _, enc := range Names() {
+			e, err := Get(enc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(name+"/"+enc+"/bpe", func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					e.Count(text)
+				}
+			})
+			lib := oracles[enc].codec
+			b.Run(name+"/"+enc+"/library", func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					lib.Count(text)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLoad measures what loading an encoding does: parsing the
+// embedded file's header. It reports the heap the loaded table holds.
+func BenchmarkLoad(b *testing.B) {
+	for _, enc := range Names() {
+		b.Run(enc, func(b *testing.B) {
+			file := encodings[enc].file
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			var t *vocab.Table
+			for b.Loop() {
+				var err error
+				if t, err = vocab.Parse(file); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(t)
+			b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse)), "heap-B")
+		})
+	}
+}

@@ -1,0 +1,120 @@
+// Package bpe counts tokens by byte-pair encoding over embedded vocabularies.
+//
+// It serves OpenAI's o200k_base and cl100k_base encodings and gives, for
+// every input, the token count of github.com/tiktoken-go/tokenizer (the
+// version pinned in go.mod, whose vocabularies the embedded files are
+// generated from: see internal/gen). It differs from that library in cost,
+// not in results:
+//
+//   - The vocabulary is one embedded string per encoding (see
+//     internal/vocab): a hash table and the tokens in rank order, read where
+//     they lie in the binary. Loading reads a 16-byte header; nothing is
+//     copied to the heap, so the garbage collector has nothing to scan, and
+//     only the pages that lookups touch become resident (~3 MB for
+//     o200k_base once all are). The library's map of 200,000 strings costs
+//     ~7 MB of heap and ~13 MB of RSS.
+//   - The pre-tokenizer (split.go) is hand-written code equivalent to the
+//     encodings' split patterns as the library's regexp2 engine runs them,
+//     backtracking included, instead of a regular-expression engine.
+//
+// Special tokens such as "<|endoftext|>" have no special meaning: like the
+// library's Count, their text is counted as ordinary text. Invalid UTF-8 is
+// counted as if each invalid byte were U+FFFD, which is what the library's
+// default error mode does (its regexp2 engine reads the text as runes). Where
+// the library departs from OpenAI's tiktoken, this package follows the
+// library (see split.go): DEL (U+007F) counts no token, and a run of
+// whitespace holding line breaks apart ("\n \n") splits at its first one.
+package bpe
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/bpe/internal/vocab"
+)
+
+//go:generate go run ./internal/gen
+
+var (
+	//go:embed o200k_base.vocab
+	o200kBaseFile string
+	//go:embed cl100k_base.vocab
+	cl100kBaseFile string
+)
+
+// Encoding counts tokens of one encoding. It is safe for concurrent use.
+type Encoding struct {
+	name  string
+	split splitFunc
+	file  string
+
+	once  sync.Once
+	table *vocab.Table
+	err   error
+}
+
+var encodings = map[string]*Encoding{
+	"o200k_base":  {name: "o200k_base", split: splitO200k, file: o200kBaseFile},
+	"cl100k_base": {name: "cl100k_base", split: splitCl100k, file: cl100kBaseFile},
+}
+
+// Names lists the encodings Get knows.
+func Names() []string { return []string{"o200k_base", "cl100k_base"} }
+
+// Get returns the named encoding, its vocabulary loaded (once per process).
+func Get(name string) (*Encoding, error) {
+	e, ok := encodings[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown encoding %q", name)
+	}
+	e.once.Do(func() {
+		e.table, e.err = vocab.Parse(e.file)
+		if e.err != nil {
+			e.err = fmt.Errorf("encoding %s: %w", name, e.err)
+		}
+	})
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e, nil
+}
+
+// Name returns the encoding's name.
+func (e *Encoding) Name() string { return e.name }
+
+// Count returns the number of tokens of text.
+func (e *Encoding) Count(text string) int {
+	n := 0
+	e.pieces(text, func(piece string, m *merger) {
+		if _, ok := e.table.Rank(piece); ok {
+			n++
+			return
+		}
+		n += len(m.merge(e.table, piece)) - 1
+	})
+	return n
+}
+
+// pieces calls fn with each piece the pre-tokenizer splits text into, and a
+// merger to merge it with.
+func (e *Encoding) pieces(text string, fn func(piece string, m *merger)) {
+	if !utf8.ValidString(text) {
+		// The library's regexp engine matches over []rune(text), where
+		// each invalid byte is U+FFFD, and its pieces are built from those
+		// runes.
+		text = string([]rune(text))
+	}
+	m := mergerPool.Get().(*merger)
+	defer mergerPool.Put(m)
+	for i := 0; i < len(text); {
+		end := e.split(text, i)
+		if end == i { // a character no piece starts with: skipped
+			_, end = at(text, i)
+		} else {
+			fn(text[i:end], m)
+		}
+		i = end
+	}
+}

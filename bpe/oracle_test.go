@@ -1,0 +1,253 @@
+package bpe
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// The oracle is github.com/tiktoken-go/tokenizer, the version in go.mod:
+// counts, token ranks and pre-tokenizer pieces must equal its own.
+
+// splitPatterns are the library's split patterns. Compiled here with the
+// same options, regexp2 runs the matcher code the library registers for
+// them (the library's codec package is linked into this test binary).
+var splitPatterns = map[string]string{
+	"o200k_base":  `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+	"cl100k_base": `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+}
+
+type oracle struct {
+	codec tokenizer.Codec
+	split *regexp2.Regexp
+}
+
+var oracles = map[string]oracle{}
+
+func init() {
+	for _, name := range Names() {
+		c, err := tokenizer.Get(tokenizer.Encoding(name))
+		if err != nil {
+			panic(err)
+		}
+		oracles[name] = oracle{c, regexp2.MustCompile(splitPatterns[name], regexp2.None)}
+	}
+}
+
+// libraryPieces splits text with the library's pattern and engine.
+func libraryPieces(t testing.TB, re *regexp2.Regexp, text string) []string {
+	var pieces []string
+	m, err := re.FindStringMatch(text)
+	for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
+		pieces = append(pieces, m.String())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pieces
+}
+
+func ourPieces(e *Encoding, text string) []string {
+	var pieces []string
+	e.pieces(text, func(piece string, _ *merger) { pieces = append(pieces, piece) })
+	return pieces
+}
+
+// ranks returns the token ranks of text.
+func ranks(e *Encoding, text string) []uint {
+	var out []uint
+	e.pieces(text, func(piece string, m *merger) {
+		if r, ok := e.table.Rank(piece); ok {
+			out = append(out, uint(r))
+			return
+		}
+		b := m.merge(e.table, piece)
+		for i := range len(b) - 1 {
+			r, _ := e.table.Rank(piece[b[i]:b[i+1]])
+			out = append(out, uint(r))
+		}
+	})
+	return out
+}
+
+// checkMatchesLibrary checks pieces, ranks and count of text in every
+// encoding against the library.
+func checkMatchesLibrary(t testing.TB, text string) {
+	t.Helper()
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := oracles[name]
+		if got, want := ourPieces(e, text), libraryPieces(t, o.split, text); !slices.Equal(got, want) {
+			t.Fatalf("%s: pieces of %q:\n got %q\nwant %q", name, text, got, want)
+		}
+		want, _, err := o.codec.Encode(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ranks(e, text); !slices.Equal(got, want) {
+			t.Fatalf("%s: tokens of %q:\n got %v\nwant %v", name, text, got, want)
+		}
+		wantCount, err := o.codec.Count(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Count(text); got != wantCount {
+			t.Fatalf("%s: Count(%q) = %d, library %d", name, text, got, wantCount)
+		}
+	}
+}
+
+// handWritten are texts around the pre-tokenizers' decisions.
+var handWritten = []string{
+	"", " ", "  ", "\n", "\r\n", " \n ", "a", "A", "hello world", "Hello World",
+	"HTTPServer", "McDonald's", "DON'T WE'LL I'M you've THEY'RE she'd", "it'ſ 'ſ x'S'T",
+	"'s's", "'", "''", "a'", "A'LL", "\t\tfoo", "  foo", "   foo  ", "foo   \n\n  bar",
+	"x\n\n\n\ty", "\r\r\n\n", "1", "12", "123", "1234567", "１２３", "٣٤٥", "ⅫⅢ", "3.14159",
+	"$100.00", "a+b=c", "// comment", "/*x*/", "!!!\n/\n//", "...\r\n", " !?\n", "foo/bar/",
+	"(def x 1)\n(println x)", "{:a 1 :b [1 2 3]}", "\u00a0\u00a0x", "a\u2028b", "\u0085x",
+	"x\u3000y", "\x1c\x1d\x1e\x1f", "\v\f", "中文分词测试", "日本語のテキストです", "한국어 텍스트",
+	"Ελληνικά ΚΕΙΜΕΝΟ", "Привет, МИР!", "עברית", "العربية", "हिन्दी", "ไทย",
+	"e\u0301cole \u0301\u0301", "\u0301", " \u0301a", "A\u0301B\u0301c", "ǅungla ǈ ǋ", "ʰʱʲ ˆx",
+	"😀😃 👍🏽 👨‍👩‍👧", "🇫🇷", "x\u200by", "\ufeffbom", "\ufffd\ufffd", "<|endoftext|>",
+	"a<|endoftext|>b <|endofprompt|> <|fim_prefix|>", "\xff", "\xe2\x82", "ab\xc0\xafcd",
+	"\x7f", "a\x7fb", " \x7f", "!\x7f!", "\x7f\x7f ", "\n\x7f\n", "x \x7f\x7f\ty", "\n \n", " \n \n x",
+	"\r \r\n \n\t", "a\n\u00a0\n\u00a0b", "\xed\xa0\x80", "\xf4\x90\x80\x80", "caf\xe9 na\xefve", "\x00\x01\x02", strings.Repeat(" ", 300),
+	strings.Repeat("\n", 100), strings.Repeat("a", 500), strings.Repeat("ab", 300),
+	strings.Repeat("0", 100), strings.Repeat("!", 200), strings.Repeat("é", 150),
+	strings.Repeat("中", 200), strings.Repeat("😀", 50), strings.Repeat(" \t", 60) + "x",
+}
+
+func TestHandWrittenMatchLibrary(t *testing.T) {
+	for _, text := range handWritten {
+		checkMatchesLibrary(t, text)
+	}
+}
+
+// TestSystemPromptMatchesLibrary covers the text counted on every call.
+func TestSystemPromptMatchesLibrary(t *testing.T) {
+	checkMatchesLibrary(t, lisp.SystemPrompt())
+}
+
+// TestRepositoryTextsMatchLibrary counts the repository's golden files,
+// fixtures and documents, whole and line by line.
+func TestRepositoryTextsMatchLibrary(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "fuzz" || path == filepath.Join("..", "bpe")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.Contains(path, "testdata") || strings.HasSuffix(path, ".md")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 50 {
+		t.Fatalf("found only %d files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkMatchesLibrary(t, string(data))
+	}
+}
+
+// randomAlphabet mixes the characters each alternative of the patterns
+// tests, so random texts reach its backtracking paths.
+var randomAlphabet = []string{
+	"a", "z", "A", "Z", "é", "É", "ǅ", "ʰ", "中", "ー", "\u0301", "\u0903", "\u20dd", "1", "٣", "Ⅻ", "½",
+	"'", "s", "S", "t", "re", "VE", "m", "ll", "D", "ſ", " ", "  ", "\t", "\n", "\r", "\r\n", "\u00a0",
+	"\u2028", "\u0085", "\u3000", "\v", "!", ".", "/", "//", "-", "_", "$", "€", "😀", "\ufffd", "\xff",
+	"\xe2\x82", "\x00", "\x7f", "<|endoftext|>", "'S", "'ll", "x'", "Hello", "WORLD", "McD", "über",
+}
+
+func randomText(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(40) {
+		b.WriteString(randomAlphabet[r.IntN(len(randomAlphabet))])
+	}
+	return b.String()
+}
+
+func TestRandomTextsMatchLibrary(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		checkMatchesLibrary(t, randomText(r))
+	}
+}
+
+func FuzzCountMatchesLibrary(f *testing.F) {
+	for _, s := range handWritten {
+		f.Add(s)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		f.Add(randomText(r))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkMatchesLibrary(t, text)
+	})
+}
+
+// TestScanAndHeapMergeAgree checks the two merge strategies against each
+// other on pieces long enough for both, which the library never splits
+// this way (it merges long pieces only one way).
+func TestScanAndHeapMergeAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	words := []string{"a", "b", "ab", "the", "ing", "tion", "é", "中", "x", "zz", "qu", "😀", "\xe4\xb8"}
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m merger
+		for range 3000 {
+			var b strings.Builder
+			for b.Len() < 1+r.IntN(300) {
+				b.WriteString(words[r.IntN(len(words))])
+			}
+			piece := b.String()
+			scan := slices.Clone(m.scan(e.table, piece))
+			heap := m.heapMerge(e.table, piece)
+			if !slices.Equal(scan, heap) {
+				t.Fatalf("%s: %q: scan merges to %v, heap to %v", name, piece, scan, heap)
+			}
+		}
+	}
+}
+
+func TestEmbeddedFilesCheck(t *testing.T) {
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.table.Check(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestGetUnknown(t *testing.T) {
+	if _, err := Get("p50k_base"); err == nil || !strings.Contains(err.Error(), `unknown encoding "p50k_base"`) {
+		t.Errorf("Get(p50k_base) error = %v", err)
+	}
+}

@@ -1,0 +1,176 @@
+package valuecache
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// text is an EDN vector of n integers, long enough to be remembered.
+func text(n int) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range n {
+		fmt.Fprintf(&b, "%d ", 1000+i)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// reader counts how often the text was really read.
+type reader struct{ reads int }
+
+func (r *reader) read(k Key) func() (lisp.Value, error) {
+	return func() (lisp.Value, error) {
+		r.reads++
+		return lisp.ParseEDNSample(k.Text, k.MaxNesting, k.Keep)
+	}
+}
+
+func TestDecodeRemembersByExactKey(t *testing.T) {
+	c := New(1 << 20)
+	r := &reader{}
+	k := Key{Format: EDN, Text: text(100)}
+	first, err := c.Decode(k, r.read(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := c.Decode(k, r.read(k))
+	if first != again || r.reads != 1 {
+		t.Fatalf("second decode of the same key: same value %v, reads %d; want the remembered value and 1 read", first == again, r.reads)
+	}
+	// Anything that changes what reading produces is another key.
+	for _, other := range []Key{
+		{Format: JSON, Text: k.Text},
+		{Format: EDN, Keep: 3, Text: k.Text},
+		{Format: EDN, MaxNesting: 5, Text: k.Text},
+		{Format: EDN, Text: k.Text + " "},
+	} {
+		before := r.reads
+		v, err := c.Decode(other, r.read(other))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.reads != before+1 {
+			t.Errorf("key %+v answered from the cache", other.Keep)
+		}
+		if other.Keep == 3 && lisp.Repr(v) == lisp.Repr(first) {
+			t.Errorf("sampled read returned the whole value")
+		}
+	}
+	if s := c.Stats(); s.Hits != 1 || s.Misses != 5 || s.Entries != 5 {
+		t.Errorf("stats %+v, want 1 hit, 5 misses, 5 entries", s)
+	}
+}
+
+func TestDecodeNeverRemembersErrorsOrShortTexts(t *testing.T) {
+	c := New(1 << 20)
+	reads := 0
+	bad := Key{Text: text(100) + "]"}
+	for range 3 {
+		_, err := c.Decode(bad, func() (lisp.Value, error) { reads++; return nil, errors.New("parse_error") })
+		if err == nil {
+			t.Fatal("a failed read must fail every time")
+		}
+	}
+	short := Key{Text: "[1 2 3]"}
+	for range 3 {
+		if _, err := c.Decode(short, func() (lisp.Value, error) { reads++; return lisp.ParseEDN(short.Text, 0) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reads != 6 {
+		t.Errorf("reads = %d, want 6 (errors and short texts are read each time)", reads)
+	}
+	if s := c.Stats(); s.Entries != 0 {
+		t.Errorf("entries = %d, want 0", s.Entries)
+	}
+}
+
+func TestDecodeEvictsLeastRecentlyUsed(t *testing.T) {
+	k := func(i int) Key { return Key{Text: text(100) + strings.Repeat(" ", i)} }
+	one, _ := lisp.ParseEDN(k(0).Text, 0)
+	size := int64(len(k(0).Text)) + footprint(one)
+	c := New(4*size + size/2) // room for four values
+	r := &reader{}
+	for i := range 4 {
+		c.Decode(k(i), r.read(k(i)))
+	}
+	c.Decode(k(0), r.read(k(0))) // 0 is now the most recently used
+	c.Decode(k(4), r.read(k(4))) // evicts 1
+	r.reads = 0
+	for _, i := range []int{0, 2, 3, 4} {
+		c.Decode(k(i), r.read(k(i)))
+	}
+	if r.reads != 0 {
+		t.Errorf("%d of the four most recent values were forgotten", r.reads)
+	}
+	c.Decode(k(1), r.read(k(1)))
+	if r.reads != 1 {
+		t.Errorf("the least recently used value was not forgotten")
+	}
+	if s := c.Stats(); s.Bytes > 4*size+size/2 || s.Evictions != 2 {
+		t.Errorf("stats %+v: over the bound or wrong evictions (want 2)", s)
+	}
+}
+
+func TestDecodeSkipsValuesTooLargeToShare(t *testing.T) {
+	k := Key{Text: text(1000)}
+	c := New(int64(len(k.Text))) // one value may use at most a quarter
+	r := &reader{}
+	c.Decode(k, r.read(k))
+	c.Decode(k, r.read(k))
+	if r.reads != 2 || c.Stats().Entries != 0 {
+		t.Errorf("reads %d, entries %d: a value over a quarter of the cache must not be kept", r.reads, c.Stats().Entries)
+	}
+}
+
+func TestNilCacheReads(t *testing.T) {
+	var c *Cache = New(0)
+	r := &reader{}
+	k := Key{Text: text(100)}
+	c.Decode(k, r.read(k))
+	c.Decode(k, r.read(k))
+	if r.reads != 2 || c.Stats() != (Stats{}) {
+		t.Errorf("a disabled cache must read every time (reads %d)", r.reads)
+	}
+}
+
+// Goroutines share remembered values and build on them at once: each sees
+// its own result and the remembered value never changes (run with -race).
+func TestSharedValuesUnderConcurrency(t *testing.T) {
+	c := New(1 << 20)
+	k := Key{Text: text(100)}
+	want := ""
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, err := c.Decode(k, func() (lisp.Value, error) { return lisp.ParseEDN(k.Text, 0) })
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			grown := v.(*lisp.Vector).Conj(lisp.Int(int64(w)))
+			if got := grown.Index(grown.Len() - 1); got != lisp.Int(int64(w)) {
+				t.Errorf("worker %d saw %v appended", w, got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if want == "" {
+				want = lisp.Repr(v)
+			}
+		}()
+	}
+	wg.Wait()
+	v, _ := c.Decode(k, func() (lisp.Value, error) { return nil, errors.New("must be remembered") })
+	if v == nil || lisp.Repr(v) != want || v.(*lisp.Vector).Len() != 100 {
+		t.Errorf("remembered value changed")
+	}
+}
