@@ -83,7 +83,10 @@ func (c *Closure) Name() string { return c.name }
 
 // WriteRepr prints the closure as source: its fn form, wrapped in a let that
 // rebinds the values it captured.
-func (c *Closure) WriteRepr(b *strings.Builder) { writeClosureSource(b, c) }
+func (c *Closure) WriteRepr(b *strings.Builder) {
+	var small [64]byte
+	b.Write(appendClosureSource(small[:0], c))
+}
 
 // Call applies the closure. recur in tail position restarts the body with
 // new arguments without growing the Go stack; in a variadic arity, recur
