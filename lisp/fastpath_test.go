@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -137,6 +138,56 @@ func TestHasTypeLabel(t *testing.T) {
 			if got, want := hasTypeLabel(v, l), TypeLabel(v) == l; got != want {
 				t.Errorf("hasTypeLabel(%s, %q) = %v, want %v", Repr(v), l, got, want)
 			}
+		}
+	}
+}
+
+// TestConcurrentEvalsShareFrozenData runs evaluations at once over one
+// frozen data value, as the sidecar does with cached data, through the
+// paths that reuse frames, scratch stacks and print buffers. Run with
+// -race: none may write what another reads, and each gets the same result.
+func TestConcurrentEvalsShareFrozenData(t *testing.T) {
+	data := Freeze(mustEDN(`{:orders [{:id 1 :region :eu :status :paid :total 10}
+  {:id 2 :region :us :status :paid :total 20} {:id 3 :region :eu :status :void :total 5}
+  {:id 4 :region :apac :status :paid :total 7}]}`)).(*Map)
+	src := `(defn revenue [os] (reduce + 0 (map :total os)))
+(def paid (filter #(= (:status %) :paid) data/orders))
+(def by-region (group-by :region paid))
+(def summary (into {} (map (fn [[r os]] [r {:n (count os) :revenue (revenue os)}]) by-region)))
+(def grown (conj (first (vals by-region)) :x))
+(println (str "regions " (count summary)))
+[summary (mapv (fn [e] (conj e :x)) summary) grown]`
+	want := run(t, src, Env{Data: data})
+	if want.Err != nil {
+		t.Fatal(want.Err)
+	}
+	const workers = 8
+	got := make([]string, workers)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			res, err := Eval(context.Background(), src, Env{Data: data})
+			if err != nil {
+				got[w] = err.Error()
+				return
+			}
+			got[w] = Repr(res.Value) + " " + SourceText(res.Value)
+			for _, b := range res.Memory.Encode() {
+				got[w] += " " + b.Value
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	exp := Repr(want.Value) + " " + SourceText(want.Value)
+	for _, b := range want.Memory.Encode() {
+		exp += " " + b.Value
+	}
+	for w, g := range got {
+		if g != exp {
+			t.Errorf("worker %d:\n got %s\nwant %s", w, g, exp)
 		}
 	}
 }
