@@ -80,10 +80,45 @@ func (c *compiler) findLocal(name string) *localVar {
 
 func (c *compiler) refTo(lv *localVar) node {
 	if lv.fn == c.fn {
+		if lv.slot < len(sharedLocalNodes) {
+			return &sharedLocalNodes[lv.slot]
+		}
 		return &localNode{slot: lv.slot}
 	}
-	return &freeNode{index: c.fn.capture(lv)}
+	i := c.fn.capture(lv)
+	if i < len(sharedFreeNodes) {
+		return &sharedFreeNodes[i]
+	}
+	return &freeNode{index: i}
 }
+
+// Nodes are immutable once built, so the commonest ones are shared by all
+// programs instead of allocated per reference: reads of the first local
+// slots and captured values, and each function by name.
+var (
+	sharedLocalNodes = func() (ns [32]localNode) {
+		for i := range ns {
+			ns[i].slot = i
+		}
+		return ns
+	}()
+	sharedFreeNodes = func() (ns [16]freeNode) {
+		for i := range ns {
+			ns[i].index = i
+		}
+		return ns
+	}()
+	functionNodes = func() map[string]*constNode {
+		m := make(map[string]*constNode, len(builtinIndex)+len(coreIndex))
+		for name, b := range builtinIndex {
+			m[name] = &constNode{b}
+		}
+		for name, b := range coreIndex {
+			m[name] = &constNode{b}
+		}
+		return m
+	}()
+)
 
 // capture returns the index of lv among the values fs captures, adding it
 // (and, through the enclosing functions, the path to it) when new.
@@ -256,7 +291,12 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 		}
 	}
 	if k, ok := fn.(*constNode); ok {
-		if b, ok := k.v.(*Builtin); ok && borrowsArgs[b.Name] {
+		if b, ok := k.v.(*Builtin); ok && len(args) == 2 {
+			if op, ok := binaryOps[b.Name]; ok {
+				return &binaryNode{fn: b, op: op, a: args[0], b: args[1], pos: l.Pos}, nil
+			}
+		}
+		if b, ok := k.v.(*Builtin); ok && b.borrows {
 			return &callNode{fn: fn, args: args, pos: l.Pos, borrow: true}, nil
 		}
 	}
@@ -266,10 +306,19 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 // borrowsArgs names the builtins that read their argument slice only while
 // they run, keep none of it and call no function back: a call to one of
 // them may pass arguments from the thread's scratch stack. These are the
-// arithmetic and comparisons of tight loops and recursion.
+// arithmetic and comparisons of tight loops and recursion, and the lookups
+// and str of per-element functions.
 var borrowsArgs = map[string]bool{
 	"+": true, "-": true, "*": true, "inc": true, "dec": true,
 	"<": true, ">": true, "<=": true, ">=": true, "=": true, "not=": true,
+	"str": true, "count": true, "get": true, "first": true, "second": true, "nth": true,
+	"contains?": true, "not": true,
+}
+
+func init() {
+	for name := range borrowsArgs {
+		builtinIndex[name].borrows = true
+	}
 }
 
 // symbol resolves a symbol in value position: a local, *1..*3, a namespaced
@@ -287,8 +336,8 @@ func (c *compiler) symbol(name string) (node, error) {
 	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
 		return c.namespaced(name[:i], name[i+1:])
 	}
-	if b, ok := lookupFunction(name); ok {
-		return &constNode{b}, nil
+	if n, ok := functionNodes[name]; ok {
+		return n, nil
 	}
 	if _, ok := coreSpecialForms[name]; ok {
 		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).

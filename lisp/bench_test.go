@@ -89,3 +89,53 @@ summary`
 		}
 	}
 }
+
+// BenchmarkAgentTurn is a typical turn of an agent exploring data, the
+// program of the sidecar's EvalTurn load fixture over 200 orders: filter,
+// group, aggregate, define, print, return; then the new memory encoded
+// for the wire, as the sidecar does after each turn.
+func BenchmarkAgentTurn(b *testing.B) {
+	data := mustEDN(agentTurnData()).(*Map)
+	prelude := NewMemory()
+	prelude.put(Binding{Name: "threshold", Value: Int(100), Turn: 1})
+	src := `(defn revenue [orders] (reduce + 0 (map :total orders)))
+(def paid (filter #(= (:status %) :paid) data/orders))
+(def by-region (group-by :region paid))
+(println "paid orders:" (count paid) "regions:" (count by-region))
+(def summary
+  (into {} (map (fn [[region orders]] [region {:orders (count orders) :revenue (revenue orders)}]) by-region)))
+(println "top region:" (first (sort-by (fn [[_ v]] (- (:revenue v))) summary)))
+(return {:regions (count summary) :threshold threshold :summary summary})`
+	env := Env{Data: data, Prelude: prelude, TurnNumber: 3}
+	for b.Loop() {
+		res, err := Eval(context.Background(), src, env)
+		if err != nil || res.Err != nil {
+			b.Fatal(err, res.Err)
+		}
+		res.Memory.Encode()
+	}
+}
+
+// agentTurnData is the data of BenchmarkAgentTurn as EDN: 200 orders.
+func agentTurnData() string {
+	var d strings.Builder
+	d.WriteString("{:orders [")
+	for i := range 200 {
+		fmt.Fprintf(&d, "{:id %d :region %s :status %s :total %d} ", i,
+			[]string{":eu", ":us", ":apac"}[i%3], []string{":paid", ":paid", ":refunded"}[(i/3)%3], 10+i%97)
+	}
+	d.WriteString("]}")
+	return d.String()
+}
+
+// BenchmarkReadData reads the data of BenchmarkAgentTurn, as the sidecar
+// does for every EvalTurn call.
+func BenchmarkReadData(b *testing.B) {
+	text := agentTurnData()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := ParseEDN(text, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -101,8 +101,18 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 		return nil, err
 	}
 	out := make([]Value, n)
+	// The n pairs and their vectors are allocated together, three
+	// allocations instead of three per entry. Each pair is a full slice
+	// expression, so conj on one copies rather than writing into the next.
+	pairs := make([]Value, 2*n)
+	vecs := make([]vectorWithTail, n)
 	for i, e := range m.entries {
-		out[i] = NewVector([]Value{e.Key, e.Val})
+		pairs[2*i], pairs[2*i+1] = e.Key, e.Val
+		vt := &vecs[i]
+		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, Weight(e.Key)), Weight(e.Val))}
+		vt.t.used = 2
+		vt.v.tail = &vt.t
+		out[i] = &vt.v
 	}
 	return out, nil
 }
@@ -195,9 +205,18 @@ func clampInt(n int64) int {
 
 // call applies f and names fn in a type error when f cannot be called.
 func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
-	switch f.(type) {
-	case *Closure, Keyword:
-		return th.callBorrowed(f, args)
+	switch f := f.(type) {
+	case *Closure:
+		return th.callClosure(f, args)
+	case Keyword:
+		if err := th.enterCall(); err != nil {
+			return nil, err
+		}
+		return f.Call(th, args)
+	case *Builtin:
+		if f.borrows {
+			return th.callBorrowed(f, args)
+		}
 	}
 	if _, ok := f.(Callable); !ok {
 		return nil, Errorf(TypeError, "%s expected a function, got %s", fn, describe(f)).

@@ -301,9 +301,13 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, len(elems)); err != nil {
 		return nil, err
 	}
+	// Each element's group is found first; the groups are then laid out
+	// in one array, each sized exactly, instead of growing a slice each.
 	var keys []Value
-	groups := make(map[any][]Value)
-	for _, e := range elems {
+	var sizes []int
+	numbers := make(map[any]int) // hash key -> group number
+	groupOf := make([]int, len(elems))
+	for i, e := range elems {
 		k, err := call(th, "group-by", key, e)
 		if err != nil {
 			return nil, err
@@ -312,10 +316,15 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		hk := HashKey(k)
-		if _, ok := groups[hk]; !ok {
+		g, ok := numbers[hk]
+		if !ok {
+			g = len(keys)
+			numbers[hk] = g
 			keys = append(keys, k)
+			sizes = append(sizes, 0)
 		}
-		groups[hk] = append(groups[hk], e)
+		groupOf[i] = g
+		sizes[g]++
 	}
 	if err := th.AllocMap(len(keys)); err != nil {
 		return nil, err
@@ -323,9 +332,22 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 	if err := th.Alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
 		return nil, err
 	}
+	all := make([]Value, len(elems))
+	next := make([]int, len(keys)) // where group g's next element goes
+	for g, at := 0, 0; g < len(keys); g++ {
+		next[g] = at
+		at += sizes[g]
+	}
+	for i, e := range elems {
+		all[next[groupOf[i]]] = e
+		next[groupOf[i]]++
+	}
 	b := NewMapBuilder(len(keys))
-	for _, k := range keys {
-		b.Set(k, NewVector(groups[HashKey(k)]))
+	for g, k := range keys {
+		end := next[g]
+		// A full slice expression, so that conj on one group copies
+		// rather than writing into the next.
+		b.Set(k, NewVector(all[end-sizes[g]:end:end]))
 	}
 	return b.Map(), nil
 }

@@ -183,7 +183,7 @@ func subVector(v *Vector, i, j int) *Vector {
 			w -= Weight(e)
 		}
 	}
-	return &Vector{elems: elems, tail: &vectorTail{used: j - i}, weight: w}
+	return newVectorWithTail(elems, j-i, w)
 }
 
 func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
@@ -195,17 +195,21 @@ func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
 		if err := steps(th, len(elems)); err != nil {
 			return nil, err
 		}
-		var out []Value
+		// The kept elements gather on the scratch stack (the predicate's
+		// calls push above them and pop back), then move to a vector of
+		// their exact number: one allocation instead of a growing slice.
+		base := len(th.scratch)
 		for _, e := range elems {
 			ok, err := truthyCall(th, fn, args[0], e)
 			if err != nil {
+				th.popScratch(base)
 				return nil, err
 			}
 			if ok == keep {
-				out = append(out, e)
+				th.scratch = append(th.scratch, e)
 			}
 		}
-		return newVector(th, out)
+		return newVector(th, th.popCollected(base))
 	}
 }
 
@@ -254,7 +258,7 @@ func mapping(fn string) func(*Thread, []Value) (Value, error) {
 			for j, c := range colls {
 				callArgs[j] = c[i]
 			}
-			v, err := call(th, fn, f, slices.Clone(callArgs)...)
+			v, err := call(th, fn, f, callArgs...)
 			if err != nil {
 				return nil, err
 			}

@@ -99,18 +99,40 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 	if err := weighText(th, args); err != nil {
 		return nil, err
 	}
-	parts := make([]string, len(args))
-	n := 0
-	for i, a := range args {
-		parts[i] = Str(a)
-		n += len(parts[i])
+	// weighText has checked that the text fits in what is left of the
+	// budget, so building it before charging its exact size cannot
+	// outgrow the budget's memory.
+	size := 0
+	for _, a := range args {
+		if s, ok := a.(String); ok {
+			size += len(s)
+		} else {
+			size += 8
+		}
 	}
-	// Charged before the concatenation is built: doubling a string in a
-	// loop fails on the budget, not on the process's memory.
-	if err := th.AllocString(n); err != nil {
+	var b strings.Builder
+	b.Grow(size)
+	for _, a := range args {
+		writeStr(&b, a)
+	}
+	if err := th.AllocString(b.Len()); err != nil {
 		return nil, err
 	}
-	return String(strings.Join(parts, "")), nil
+	return String(b.String()), nil
+}
+
+// writeStr appends Str(v) to b.
+func writeStr(b *strings.Builder, v Value) {
+	switch v := v.(type) {
+	case String:
+		b.WriteString(string(v))
+	case NilType:
+	case Int:
+		var digits [20]byte
+		b.Write(strconv.AppendInt(digits[:0], int64(v), 10))
+	default:
+		WriteRepr(b, v)
+	}
 }
 
 func builtinSubs(th *Thread, args []Value) (Value, error) {

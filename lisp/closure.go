@@ -17,11 +17,14 @@ type lambda struct {
 }
 
 type arity struct {
-	params    []pattern // fixed parameters
-	rest      pattern   // after &, or nil
-	selfSlot  int       // slot holding the closure itself, -1 if unnamed
-	body      node
-	paramText []string
+	params []pattern // fixed parameters
+	rest   pattern   // after &, or nil
+	// paramSlots are the slots of the fixed parameters when each is a
+	// plain name (no destructuring), nil otherwise.
+	paramSlots []int
+	selfSlot   int // slot holding the closure itself, -1 if unnamed
+	body       node
+	paramText  []string
 }
 
 // capture is where a closure-creating frame finds a captured value.
@@ -80,7 +83,10 @@ func (c *Closure) Name() string { return c.name }
 
 // WriteRepr prints the closure as source: its fn form, wrapped in a let that
 // rebinds the values it captured.
-func (c *Closure) WriteRepr(b *strings.Builder) { writeClosureSource(b, c) }
+func (c *Closure) WriteRepr(b *strings.Builder) {
+	var small [64]byte
+	b.Write(appendClosureSource(small[:0], c))
+}
 
 // Call applies the closure. recur in tail position restarts the body with
 // new arguments without growing the Go stack; in a variadic arity, recur
@@ -90,7 +96,14 @@ func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
 	if ar == nil {
 		return nil, c.arityError(len(args))
 	}
-	fr := newFrame(c.lam.nslots, c.free)
+	fr := th.takeFrame(c.lam.nslots, c.free)
+	v, err := c.run(th, ar, fr, args)
+	th.releaseFrame(fr)
+	return v, err
+}
+
+// run binds args in fr and evaluates the body, restarting it on recur.
+func (c *Closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, error) {
 	if ar.selfSlot >= 0 {
 		fr.slots[ar.selfSlot] = c
 	}
@@ -125,6 +138,12 @@ func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
 }
 
 func (ar *arity) bindFixed(th *Thread, fr *frame, args []Value) error {
+	if ar.paramSlots != nil {
+		for i, slot := range ar.paramSlots {
+			fr.slots[slot] = args[i]
+		}
+		return nil
+	}
 	for i, p := range ar.params {
 		if err := p.bind(th, fr, args[i]); err != nil {
 			return err

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"errors"
+	"math"
 	"strings"
 )
 
@@ -16,22 +17,39 @@ type node interface {
 // frame is the activation of one function (or of the program's top level):
 // its local slots, assigned at analysis time, and the values its closure
 // captured when it was created.
+//
+// Nothing keeps a frame once its call returns: closures capture values,
+// not frames, and no node stores the frame it runs in. So a closure call
+// takes its frame from the thread's free list and gives it back on return
+// (see Thread.takeFrame), and recursion allocates frames only as deep as
+// it goes, not once per call.
 type frame struct {
 	slots []Value
 	free  []Value
-	// inline holds the slots of small functions, so that a call makes one
-	// allocation instead of two.
+	// inline holds the slots of small functions; big those of larger ones,
+	// kept across reuses of the frame.
 	inline [4]Value
+	big    []Value
 }
 
 func newFrame(nslots int, free []Value) *frame {
-	fr := &frame{free: free}
-	if nslots <= len(fr.inline) {
-		fr.slots = fr.inline[:nslots]
-	} else {
-		fr.slots = make([]Value, nslots)
-	}
+	fr := &frame{}
+	fr.reset(nslots, free)
 	return fr
+}
+
+// reset readies fr for a call with nslots empty slots.
+func (fr *frame) reset(nslots int, free []Value) {
+	fr.free = free
+	switch {
+	case nslots <= len(fr.inline):
+		fr.slots = fr.inline[:nslots]
+	case nslots <= cap(fr.big):
+		fr.slots = fr.big[:nslots]
+	default:
+		fr.big = make([]Value, nslots)
+		fr.slots = fr.big
+	}
 }
 
 // recurMarker is returned by a recur node in place of a value. Analysis only
@@ -173,6 +191,9 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := f.(*Closure); ok && len(n.args) <= 4 {
+		return n.evalClosureCall(th, fr, c)
+	}
 	if _, closure := f.(*Closure); n.borrow || closure {
 		return n.evalBorrowed(th, fr, f)
 	}
@@ -196,15 +217,39 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 // pop back before the next argument.
 func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 	base := len(th.scratch)
-	defer th.popScratch(base)
 	for _, a := range n.args {
 		v, err := a.eval(th, fr)
 		if err != nil {
+			th.popScratch(base)
 			return nil, err
 		}
 		th.scratch = append(th.scratch, v)
 	}
 	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	th.popScratch(base)
+	if err == nil {
+		err = th.checkWeight(v)
+	}
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// evalClosureCall calls a closure with up to four arguments held in an
+// array on the Go stack: Closure.Call copies them into its frame and keeps
+// no part of the slice.
+func (n *callNode) evalClosureCall(th *Thread, fr *frame, c *Closure) (Value, error) {
+	var buf [4]Value
+	args := buf[:len(n.args)]
+	for i, a := range n.args {
+		v, err := a.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	v, err := th.callClosure(c, args)
 	if err == nil {
 		err = th.checkWeight(v)
 	}
@@ -649,4 +694,108 @@ func formText(f Value) string {
 		s = s[:57] + "..."
 	}
 	return strings.TrimSpace(s)
+}
+
+// binaryNode is a two-argument call of an arithmetic or comparison builtin
+// (see binaryOps). Two integers take a fast path that charges the same steps
+// as the builtin and needs no argument slice; any other operands, and an
+// integer overflow, go through the builtin itself.
+type binaryNode struct {
+	fn   *Builtin
+	op   binaryOp
+	a, b node
+	pos  Pos
+}
+
+// binaryOp is the fast case of a builtin. ints is its value on two
+// integers and whether it applies (false on overflow, where the builtin
+// reports the error).
+type binaryOp struct {
+	ints func(x, y Int) (Value, bool)
+	// scalars, when set, answers for any two values that are their own
+	// hash key (nil, booleans, integers, strings, keywords): = and not=,
+	// which weigh such arguments for free.
+	scalars func(equal bool) Value
+	// folds says the builtin charges a step per argument after the first,
+	// as + - * do.
+	folds bool
+}
+
+var binaryOps = map[string]binaryOp{
+	"+": {folds: true, ints: func(x, y Int) (Value, bool) {
+		s := x + y
+		return intValue(s), !((y > 0 && s < x) || (y < 0 && s > x))
+	}},
+	"-": {folds: true, ints: func(x, y Int) (Value, bool) {
+		d := x - y
+		return intValue(d), !((y > 0 && d > x) || (y < 0 && d < x))
+	}},
+	"*": {folds: true, ints: func(x, y Int) (Value, bool) {
+		if x == 0 || y == 0 {
+			return Int(0), true
+		}
+		p := x * y
+		return intValue(p), p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
+	}},
+	"<":  {ints: func(x, y Int) (Value, bool) { return boolValue(x < y), true }},
+	">":  {ints: func(x, y Int) (Value, bool) { return boolValue(x > y), true }},
+	"<=": {ints: func(x, y Int) (Value, bool) { return boolValue(x <= y), true }},
+	">=": {ints: func(x, y Int) (Value, bool) { return boolValue(x >= y), true }},
+	"=": {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true },
+		scalars: func(equal bool) Value { return boolValue(equal) }},
+	"==": {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true }},
+	"not=": {ints: func(x, y Int) (Value, bool) { return boolValue(x != y), true },
+		scalars: func(equal bool) Value { return boolValue(!equal) }},
+}
+
+func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
+	a, err := n.a.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	b, err := n.b.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	if err := th.enterCall(); err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	if x, ok := a.(Int); ok {
+		if y, ok := b.(Int); ok {
+			if v, ok := n.op.ints(x, y); ok {
+				if n.op.folds {
+					if err := th.Step(1); err != nil {
+						return nil, withPos(err, n.pos)
+					}
+				}
+				return v, nil
+			}
+		}
+	}
+	if n.op.scalars != nil && ownHashKey(a) && ownHashKey(b) {
+		return n.op.scalars(a == b), nil
+	}
+	base := len(th.scratch)
+	th.scratch = append(th.scratch, a, b)
+	th.depth++
+	v, err := n.fn.Call(th, th.scratch[base:base+2:base+2])
+	th.depth--
+	th.popScratch(base)
+	if err == nil {
+		err = th.checkWeight(v)
+	}
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// ownHashKey reports whether v is its own HashKey, so that Equal on two
+// such values is ==.
+func ownHashKey(v Value) bool {
+	switch v.(type) {
+	case NilType, Bool, Int, String, Keyword:
+		return true
+	}
+	return false
 }

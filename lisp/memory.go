@@ -3,7 +3,6 @@ package lisp
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // Binding is one user definition in memory.
@@ -209,7 +208,5 @@ func loadSource(src string) (v Value, err error) {
 // SourceText is v as PTC-Lisp source that evaluates back to an equal value:
 // EDN for data, fn forms (with a let for captured values) for closures.
 func SourceText(v Value) string {
-	var b strings.Builder
-	writeSource(&b, v)
-	return b.String()
+	return printed(v, appendSource)
 }

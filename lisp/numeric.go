@@ -15,6 +15,30 @@ func overflowError(fn string) *Error {
 		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)")
 }
 
+// Go boxes an integer into an interface without allocating only below
+// 256; arithmetic results up to a few thousand (counts, sums of small
+// fields, indexes) are common enough to keep boxed once.
+const (
+	minBoxedInt = -256
+	maxBoxedInt = 4096
+)
+
+var boxedInts = func() []Value {
+	vs := make([]Value, maxBoxedInt-minBoxedInt)
+	for i := range vs {
+		vs[i] = Int(i + minBoxedInt)
+	}
+	return vs
+}()
+
+// intValue is x as a Value, without allocating for small integers.
+func intValue(x Int) Value {
+	if x >= minBoxedInt && x < maxBoxedInt {
+		return boxedInts[x-minBoxedInt]
+	}
+	return x
+}
+
 // numberArg checks that v is a number.
 func numberArg(fn string, v Value) (Value, error) {
 	switch v.(type) {
@@ -43,7 +67,7 @@ func addNumbers(fn string, a, b Value) (Value, error) {
 		if (y > 0 && s < x) || (y < 0 && s > x) {
 			return nil, overflowError(fn)
 		}
-		return s, nil
+		return intValue(s), nil
 	}
 	fa, ok1 := asFloat(a)
 	fb, ok2 := asFloat(b)
@@ -61,7 +85,7 @@ func subNumbers(fn string, a, b Value) (Value, error) {
 		if (y > 0 && d > x) || (y < 0 && d < x) {
 			return nil, overflowError(fn)
 		}
-		return d, nil
+		return intValue(d), nil
 	}
 	fa, ok1 := asFloat(a)
 	fb, ok2 := asFloat(b)
@@ -82,7 +106,7 @@ func mulNumbers(fn string, a, b Value) (Value, error) {
 		if p/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64) {
 			return nil, overflowError(fn)
 		}
-		return p, nil
+		return intValue(p), nil
 	}
 	fa, ok1 := asFloat(a)
 	fb, ok2 := asFloat(b)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -12,9 +13,31 @@ import (
 // quoted, maps keep insertion order, sets print their elements in order of
 // their text so that the output is deterministic.
 func Repr(v Value) string {
-	var b strings.Builder
-	WriteRepr(&b, v)
-	return b.String()
+	return printed(v, appendRepr)
+}
+
+// The printers append to a byte slice held in a local variable rather than
+// write through a *strings.Builder: storing the grown slice back through a
+// pointer costs a write barrier whenever the collector is running, which
+// for printing large values was a fifth of the time.
+
+// textBuffers hold the buffers printed texts are built in; the text is then
+// copied out once, at its final size.
+var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledText bounds the buffers kept for reuse.
+const maxPooledText = 256 << 10
+
+// printed returns the text that appendText writes for v.
+func printed(v Value, appendText func([]byte, Value) []byte) string {
+	bp := textBuffers.Get().(*[]byte)
+	buf := appendText((*bp)[:0], v)
+	text := string(buf)
+	if cap(buf) <= maxPooledText {
+		*bp = buf
+		textBuffers.Put(bp)
+	}
+	return text
 }
 
 // Str is Clojure's str of one value: strings unquoted, nil empty, everything
@@ -37,60 +60,73 @@ type Printer interface {
 
 // WriteRepr appends the EDN text of v to b.
 func WriteRepr(b *strings.Builder, v Value) {
-	switch v := v.(type) {
-	case NilType:
-		b.WriteString("nil")
-	case Bool:
-		b.WriteString(strconv.FormatBool(bool(v)))
-	case Int:
-		b.WriteString(strconv.FormatInt(int64(v), 10))
-	case Float:
-		b.WriteString(FormatFloat(float64(v)))
-	case String:
-		writeQuoted(b, string(v))
-	case Keyword:
-		b.WriteByte(':')
-		b.WriteString(string(v))
-	case Symbol:
-		b.WriteString(string(v))
-	case *Var:
-		b.WriteString("#'")
-		b.WriteString(v.Name)
-	case *Vector:
-		writeSeq(b, "[", "]", v.elems)
-	case *List:
-		writeSeq(b, "(", ")", v.Elems)
-	case *Map:
-		b.WriteByte('{')
-		for i, e := range v.entries {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			WriteRepr(b, e.Key)
-			b.WriteByte(' ')
-			WriteRepr(b, e.Val)
-		}
-		b.WriteByte('}')
-	case *Set:
-		writeSeq(b, "#{", "}", SortedByText(v.elems))
-	case Printer:
-		v.WriteRepr(b)
-	case *Builtin:
-		b.WriteString("#fn[" + v.Name + "]")
-	default:
-		b.WriteString("#<" + v.TypeName() + ">")
-	}
+	var small [64]byte
+	b.Write(appendRepr(small[:0], v))
 }
 
+// appendRepr appends the EDN text of v to buf.
+func appendRepr(buf []byte, v Value) []byte {
+	switch v := v.(type) {
+	case NilType:
+		return append(buf, "nil"...)
+	case Bool:
+		return strconv.AppendBool(buf, bool(v))
+	case Int:
+		return strconv.AppendInt(buf, int64(v), 10)
+	case Float:
+		return append(buf, FormatFloat(float64(v))...)
+	case String:
+		return appendQuoted(buf, string(v))
+	case Keyword:
+		return append(append(buf, ':'), v...)
+	case Symbol:
+		return append(buf, v...)
+	case *Var:
+		return append(append(buf, "#'"...), v.Name...)
+	case *Vector:
+		return appendSeq(buf, "[", "]", v.elems)
+	case *List:
+		return appendSeq(buf, "(", ")", v.Elems)
+	case *Map:
+		buf = append(buf, '{')
+		for i, e := range v.entries {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendRepr(buf, e.Key)
+			buf = append(buf, ' ')
+			buf = appendRepr(buf, e.Val)
+		}
+		return append(buf, '}')
+	case *Set:
+		return appendSeq(buf, "#{", "}", SortedByText(v.elems))
+	case *Closure:
+		return appendClosureSource(buf, v)
+	case Printer:
+		var own strings.Builder
+		v.WriteRepr(&own)
+		return append(buf, own.String()...)
+	case *Builtin:
+		return append(append(append(buf, "#fn["...), v.Name...), ']')
+	}
+	return append(append(append(buf, "#<"...), v.TypeName()...), '>')
+}
+
+// writeSeq writes elems between open and close, separated by spaces.
 func writeSeq(b *strings.Builder, open, close string, elems []Value) {
-	b.WriteString(open)
+	var small [64]byte
+	b.Write(appendSeq(small[:0], open, close, elems))
+}
+
+func appendSeq(buf []byte, open, close string, elems []Value) []byte {
+	buf = append(buf, open...)
 	for i, e := range elems {
 		if i > 0 {
-			b.WriteByte(' ')
+			buf = append(buf, ' ')
 		}
-		WriteRepr(b, e)
+		buf = appendRepr(buf, e)
 	}
-	b.WriteString(close)
+	return append(buf, close...)
 }
 
 // SortedByText returns a copy of elems ordered by their printed text, the
@@ -112,10 +148,8 @@ func SortedByText(elems []Value) []Value {
 	return out
 }
 
-func writeQuoted(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	WriteEscaped(b, s)
-	b.WriteByte('"')
+func appendQuoted(buf []byte, s string) []byte {
+	return append(appendEscaped(append(buf, '"'), s), '"')
 }
 
 // WriteEscaped appends s with the escapes of a PTC-Lisp string literal
@@ -124,35 +158,55 @@ func writeQuoted(b *strings.Builder, s string) {
 // valid UTF-8 is written as U+FFFD, so the output is always valid UTF-8
 // (it ends up in proto strings).
 func WriteEscaped(b *strings.Builder, s string) {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
+	for start := 0; ; {
+		i, esc, n := nextEscape(s, start)
+		b.WriteString(s[start:i])
+		if n == 0 {
+			return
+		}
+		b.WriteString(esc)
+		start = i + n
+	}
+}
+
+// appendEscaped is WriteEscaped appending to buf.
+func appendEscaped(buf []byte, s string) []byte {
+	for start := 0; ; {
+		i, esc, n := nextEscape(s, start)
+		buf = append(buf, s[start:i]...)
+		if n == 0 {
+			return buf
+		}
+		buf = append(buf, esc...)
+		start = i + n
+	}
+}
+
+// nextEscape finds the first byte at or after i that a string literal
+// escapes: its position, its escape and the number of bytes it replaces
+// (len(s), "", 0 when there is none).
+func nextEscape(s string, i int) (at int, esc string, n int) {
+	for ; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= utf8.RuneSelf:
-			if r, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
-				esc = string(utf8.RuneError)
-			} else {
-				i += size - 1
-				continue
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i, string(utf8.RuneError), 1
 			}
+			i += size - 1
 		case c == '"':
-			esc = `\"`
+			return i, `\"`, 1
 		case c == '\\':
-			esc = `\\`
+			return i, `\\`, 1
 		case c == '\n':
-			esc = `\n`
+			return i, `\n`, 1
 		case c == '\t':
-			esc = `\t`
+			return i, `\t`, 1
 		case c == '\r':
-			esc = `\r`
-		default:
-			continue
+			return i, `\r`, 1
 		}
-		b.WriteString(s[start:i])
-		b.WriteString(esc)
-		start = i + 1
 	}
-	b.WriteString(s[start:])
+	return len(s), "", 0
 }
 
 // FormatFloat prints a double as Clojure does (Java's Double.toString):

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -110,7 +112,9 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 		res.Duration = time.Since(start)
 	}()
 
+	th.reuseBuffers()
 	value, evalErr := runProgram(th, prog, source, env)
+	th.recycleBuffers()
 	var ret *earlyReturn
 	var fl *failure
 	switch {
@@ -197,10 +201,19 @@ type progState struct {
 	data     *Map
 	previous []Value
 	globals  map[string]*global
-	order    []*global // new definitions, in order of first definition
-	defined  []string
-	prints   []string
-	outBytes int
+	// lastName and lastCell remember the global looked up last: a
+	// recursive function finds itself on every call. Cells are never
+	// removed from globals, so a remembered one stays valid.
+	lastName string
+	lastCell *global
+	// retClosure and retCell remember the closure whose return was noted
+	// last and its global (nil when it has none); define forgets them.
+	retClosure *Closure
+	retCell    *global
+	order      []*global // new definitions, in order of first definition
+	defined    []string
+	prints     []string
+	outBytes   int
 
 	toolCalls []ToolCallRecord
 }
@@ -227,12 +240,24 @@ func newProgState(env Env) *progState {
 }
 
 func (p *progState) isDefined(name string) bool {
-	g, ok := p.globals[name]
+	g, ok := p.cell(name)
 	return ok && g.bound
 }
 
+// cell returns the global called name, if the evaluation has one.
+func (p *progState) cell(name string) (*global, bool) {
+	if p.lastCell != nil && p.lastName == name {
+		return p.lastCell, true
+	}
+	g, ok := p.globals[name]
+	if ok {
+		p.lastName, p.lastCell = name, g
+	}
+	return g, ok
+}
+
 func (p *progState) lookupGlobal(name string) (Value, error) {
-	if g, ok := p.globals[name]; ok && g.bound {
+	if g, ok := p.cell(name); ok && g.bound {
 		return g.binding.Value, nil
 	}
 	isTool := p.tools[name]
@@ -262,6 +287,7 @@ func (p *progState) define(name string, v Value, doc string) {
 		p.globals[name] = g
 		p.order = append(p.order, g)
 	}
+	p.retClosure, p.retCell = nil, nil
 	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
 	g.bound, g.changed = true, true
 	if !slices.Contains(p.defined, name) {
@@ -271,14 +297,42 @@ func (p *progState) define(name string, v Value, doc string) {
 
 // noteReturn records the type of a user function's latest return value.
 func (p *progState) noteReturn(c *Closure, v Value) {
-	g, ok := p.globals[c.name]
-	if !ok || g.binding.Value != c {
+	if c != p.retClosure {
+		p.retClosure, p.retCell = c, p.globals[c.name]
+	}
+	g := p.retCell
+	if g == nil || g.binding.Value != c {
 		return
 	}
-	if label := TypeLabel(v); g.binding.ReturnType != label {
-		g.binding.ReturnType = label
+	if !hasTypeLabel(v, g.binding.ReturnType) {
+		g.binding.ReturnType = TypeLabel(v)
 		g.changed = true
 	}
+}
+
+// hasTypeLabel reports whether TypeLabel(v) is label, without building the
+// label of a collection: a function that returns one on every call would
+// otherwise allocate its label each time.
+func hasTypeLabel(v Value, label string) bool {
+	var prefix string
+	var n int
+	switch c := v.(type) {
+	case *Vector:
+		prefix, n = "list[", c.Len()
+	case *Map:
+		prefix, n = "map[", c.Len()
+	case *Set:
+		prefix, n = "set[", c.Len()
+	default:
+		return TypeLabel(v) == label
+	}
+	rest, ok := strings.CutPrefix(label, prefix)
+	if !ok || len(rest) < 2 || rest[len(rest)-1] != ']' {
+		return false
+	}
+	digits := rest[:len(rest)-1]
+	var buf [20]byte
+	return string(strconv.AppendInt(buf[:0], int64(n), 10)) == digits
 }
 
 func (p *progState) print(th *Thread, line string) error {

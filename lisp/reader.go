@@ -230,24 +230,32 @@ func lexTerminator(c rune) bool {
 }
 
 func (r *reader) token() string {
-	start := r.off
-	// A token holds no newline: the column moves by one per character.
-	for r.off < len(r.src) {
-		if c := r.src[r.off]; c < utf8.RuneSelf {
-			if lexTerminator(rune(c)) {
+	start, off, src := r.off, r.off, r.src
+	chars := 0 // a token holds no newline: the column moves by one per character
+	for off < len(src) {
+		if c := src[off]; c < utf8.RuneSelf {
+			if asciiTerminators[c] {
 				break
 			}
-			r.off++
-			r.col++
-		} else if c, n := utf8.DecodeRuneInString(r.src[r.off:]); !lexTerminator(c) {
-			r.off += n
-			r.col++
+			off++
+		} else if c, n := utf8.DecodeRuneInString(src[off:]); !lexTerminator(c) {
+			off += n
 		} else {
 			break
 		}
+		chars++
 	}
-	return r.src[start:r.off]
+	r.off, r.col = off, r.col+chars
+	return src[start:off]
 }
+
+// asciiTerminators is lexTerminator for ASCII, as a table for token's loop.
+var asciiTerminators = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = lexTerminator(rune(c))
+	}
+	return t
+}()
 
 func (r *reader) enter(line, col int) error {
 	r.depth++
@@ -281,23 +289,18 @@ func (r *reader) readForm() (Value, error) {
 		return NewVector(elems), nil
 	case '{':
 		r.next()
+		if r.edn {
+			return r.readMap(line, col)
+		}
 		elems, err := r.readSeq('}', line, col, seqMap)
 		if err != nil {
 			return nil, err
 		}
-		if len(elems)%2 != 0 {
-			return nil, r.errorf(line, col, "map literal has %d forms; it needs key/value pairs", len(elems)).
-				WithHint("every key needs a value, e.g. {:a 1 :b 2}")
+		if err := r.checkPairs(elems, line, col); err != nil {
+			return nil, err
 		}
 		if r.discard > 0 {
 			return Nil, nil
-		}
-		if r.edn {
-			b := NewMapBuilder(len(elems) / 2)
-			for i := 0; i < len(elems); i += 2 {
-				b.Set(elems[i], elems[i+1])
-			}
-			return b.Map(), nil
 		}
 		return &MapForm{Elems: elems, Pos: Pos{line, col}}, nil
 	case ')', ']', '}':
@@ -410,6 +413,50 @@ func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, erro
 	return elems, err
 }
 
+// readMap reads an EDN map: like readSeq, but the map is built from the
+// pairs where they lie on the stack, without first copying them out.
+func (r *reader) readMap(line, col int) (Value, error) {
+	if err := r.enter(line, col); err != nil {
+		return nil, err
+	}
+	mark, discard := len(r.stack), r.discard
+	elems, err := r.readElems('}', line, col, seqMap, mark)
+	r.discard = discard
+	var m Value
+	if err == nil {
+		m, err = r.buildMap(elems, line, col)
+	}
+	clear(r.stack[mark:])
+	r.stack = r.stack[:mark]
+	r.depth--
+	return m, err
+}
+
+func (r *reader) buildMap(elems []Value, line, col int) (Value, error) {
+	if err := r.checkPairs(elems, line, col); err != nil {
+		return nil, err
+	}
+	if r.discard > 0 {
+		return Nil, nil
+	}
+	b := NewMapBuilder(len(elems) / 2)
+	for i := 0; i < len(elems); i += 2 {
+		b.Set(elems[i], elems[i+1])
+	}
+	return b.Map(), nil
+}
+
+func (r *reader) checkPairs(elems []Value, line, col int) error {
+	if len(elems)%2 != 0 {
+		return r.errorf(line, col, "map literal has %d forms; it needs key/value pairs", len(elems)).
+			WithHint("every key needs a value, e.g. {:a 1 :b 2}")
+	}
+	return nil
+}
+
+// readElems reads forms onto the stack up to close and returns them: a
+// copy, or for a dropped sequence and an EDN map (whose callers only count
+// them or build from them before the stack is popped) the stack itself.
 func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) ([]Value, error) {
 	dropped := r.discard > 0 // the whole sequence is dropped
 	sampled := false         // this sequence drops its elements after r.keep
@@ -423,7 +470,7 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) ([
 		}
 		if c := r.peek(); c == close {
 			r.next()
-			if dropped { // not built: only the length matters (map pairs)
+			if dropped || kind == seqMap && r.edn {
 				return r.stack[mark:], nil
 			}
 			return append([]Value{}, r.stack[mark:]...), nil

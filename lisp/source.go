@@ -6,31 +6,36 @@ import "strings"
 // EDN; closures print as their fn form; builtins as their name; symbols are
 // quoted so that they stay data.
 func writeSource(b *strings.Builder, v Value) {
+	var small [64]byte
+	b.Write(appendSource(small[:0], v))
+}
+
+// appendSource is writeSource appending to buf.
+func appendSource(buf []byte, v Value) []byte {
 	switch v := v.(type) {
 	case *Closure:
-		writeClosureSource(b, v)
+		return appendClosureSource(buf, v)
 	case *Builtin:
-		b.WriteString(v.Name)
+		return append(buf, v.Name...)
 	case Symbol:
-		b.WriteString("(quote " + string(v) + ")")
+		return append(append(append(buf, "(quote "...), v...), ')')
 	case *Vector:
-		writeSourceSeq(b, "[", "]", v.Elems())
+		return appendSourceSeq(buf, "[", "]", v.Elems())
 	case *Set:
-		writeSourceSeq(b, "#{", "}", SortedByText(v.Elems()))
+		return appendSourceSeq(buf, "#{", "}", SortedByText(v.Elems()))
 	case *Map:
-		b.WriteByte('{')
+		buf = append(buf, '{')
 		for i, e := range v.Entries() {
 			if i > 0 {
-				b.WriteString(", ")
+				buf = append(buf, ", "...)
 			}
-			writeSource(b, e.Key)
-			b.WriteByte(' ')
-			writeSource(b, e.Val)
+			buf = appendSource(buf, e.Key)
+			buf = append(buf, ' ')
+			buf = appendSource(buf, e.Val)
 		}
-		b.WriteByte('}')
-	default:
-		WriteRepr(b, v)
+		return append(buf, '}')
 	}
+	return appendRepr(buf, v)
 }
 
 // unstorable returns the part of v that cannot be written as source and
@@ -81,35 +86,34 @@ func unstorableIn(vs []Value) (Value, bool) {
 	return nil, false
 }
 
-func writeSourceSeq(b *strings.Builder, open, close string, elems []Value) {
-	b.WriteString(open)
+func appendSourceSeq(buf []byte, open, close string, elems []Value) []byte {
+	buf = append(buf, open...)
 	for i, e := range elems {
 		if i > 0 {
-			b.WriteByte(' ')
+			buf = append(buf, ' ')
 		}
-		writeSource(b, e)
+		buf = appendSource(buf, e)
 	}
-	b.WriteString(close)
+	return append(buf, close...)
 }
 
-// writeClosureSource prints a closure as its fn form; when it captured
+// appendClosureSource appends a closure as its fn form; when it captured
 // locals, the form is wrapped in a let that binds them to their values, so
 // the text is self-contained: (let [k 3] (fn [x] (* k x))).
-func writeClosureSource(b *strings.Builder, c *Closure) {
+func appendClosureSource(buf []byte, c *Closure) []byte {
 	if len(c.free) == 0 {
-		WriteRepr(b, c.lam.form)
-		return
+		return appendRepr(buf, c.lam.form)
 	}
-	b.WriteString("(let [")
+	buf = append(buf, "(let ["...)
 	for i, name := range c.lam.freeNames {
 		if i > 0 {
-			b.WriteByte(' ')
+			buf = append(buf, ' ')
 		}
-		b.WriteString(name)
-		b.WriteByte(' ')
-		writeSource(b, c.free[i])
+		buf = append(buf, name...)
+		buf = append(buf, ' ')
+		buf = appendSource(buf, c.free[i])
 	}
-	b.WriteString("] ")
-	WriteRepr(b, c.lam.form)
-	b.WriteByte(')')
+	buf = append(buf, "] "...)
+	buf = appendRepr(buf, c.lam.form)
+	return append(buf, ')')
 }

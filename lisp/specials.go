@@ -494,6 +494,15 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 		ar.params = append(ar.params, pat)
 		ar.paramText = append(ar.paramText, Repr(ps[i]))
 	}
+	ar.paramSlots = make([]int, 0, len(ar.params))
+	for _, p := range ar.params {
+		sp, ok := p.(*slotPattern)
+		if !ok {
+			ar.paramSlots = nil
+			break
+		}
+		ar.paramSlots = append(ar.paramSlots, sp.slot)
+	}
 	n := len(ar.params)
 	if ar.rest != nil {
 		n++

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -39,6 +40,7 @@ type Thread struct {
 	ctx       context.Context
 	limits    Limits
 	steps     int64
+	stepCheck int64 // see Step
 	allocated int64
 	depth     int
 
@@ -50,6 +52,72 @@ type Thread struct {
 	// scratch holds the arguments of calls to builtins that only read them
 	// during the call (see borrowsArgs), so such calls allocate no slice.
 	scratch []Value
+	// frames are the frames of returned closure calls, for reuse.
+	frames []*frame
+}
+
+// threadBuffers are a thread's scratch stack and free frames, which
+// evaluations pass on to the next through bufferPool: they grow to what a
+// program needs, and a new evaluation need not grow them again.
+type threadBuffers struct {
+	scratch []Value
+	frames  []*frame
+}
+
+var bufferPool sync.Pool // of *threadBuffers
+
+// maxPooledScratch and maxPooledFrames bound what is kept between
+// evaluations, so that one large or deeply recursive program does not pin
+// its memory for good.
+const (
+	maxPooledScratch = 1 << 16
+	maxPooledFrames  = 256
+)
+
+// reuseBuffers gives th the buffers of an earlier evaluation, if any.
+func (th *Thread) reuseBuffers() {
+	if b, ok := bufferPool.Get().(*threadBuffers); ok {
+		th.scratch, th.frames = b.scratch, b.frames
+		b.scratch, b.frames = nil, nil
+	}
+}
+
+// recycleBuffers hands th's buffers on once its evaluation has ended
+// normally (a panic may leave values on them). Both hold no values: the
+// scratch stack is empty and free frames are cleared.
+func (th *Thread) recycleBuffers() {
+	if len(th.scratch) != 0 || cap(th.scratch) > maxPooledScratch {
+		return
+	}
+	frames := th.frames
+	if len(frames) > maxPooledFrames {
+		clear(frames[maxPooledFrames:])
+		frames = frames[:maxPooledFrames]
+	}
+	bufferPool.Put(&threadBuffers{scratch: th.scratch, frames: frames})
+	th.scratch, th.frames = nil, nil
+}
+
+// takeFrame returns an empty frame of nslots slots for a closure call; the
+// caller gives it back with releaseFrame when the call returns.
+func (th *Thread) takeFrame(nslots int, free []Value) *frame {
+	n := len(th.frames)
+	if n == 0 {
+		return newFrame(nslots, free)
+	}
+	fr := th.frames[n-1]
+	th.frames = th.frames[:n-1]
+	fr.reset(nslots, free)
+	return fr
+}
+
+// releaseFrame puts fr back on the free list, letting go of its values.
+func (th *Thread) releaseFrame(fr *frame) {
+	for i := len(fr.slots) - 1; i >= 0; i-- { // not range: that compiles to a memclr call
+		fr.slots[i] = nil
+	}
+	fr.slots, fr.free = nil, nil
+	th.frames = append(th.frames, fr)
 }
 
 // NewThread returns a thread bound to ctx with the given limits.
@@ -57,7 +125,9 @@ func NewThread(ctx context.Context, limits Limits) *Thread {
 	if limits.MaxDepth <= 0 || limits.MaxDepth > MaxCallDepth {
 		limits.MaxDepth = MaxCallDepth
 	}
-	return &Thread{ctx: ctx, limits: limits}
+	th := &Thread{ctx: ctx, limits: limits}
+	th.setStepCheck()
+	return th
 }
 
 // MaxCallDepth is the ceiling on Limits.MaxDepth. Each PTC-Lisp call nests a
@@ -79,19 +149,48 @@ func (th *Thread) AllocatedBytes() int64 { return th.allocated }
 
 // Step charges n evaluation steps. Builtins that visit k elements charge k.
 func (th *Thread) Step(n int64) error {
+	// The common case, small enough to inline: no budget or context check
+	// falls due before stepCheck.
+	if s := th.steps + n; s < th.stepCheck {
+		th.steps = s
+		return nil
+	}
+	return th.stepChecked(n)
+}
+
+// stepChecked is Step when the charge may pass the budget or reach the
+// next look at the context; it then moves stepCheck to the next of those.
+func (th *Thread) stepChecked(n int64) error {
 	before := th.steps
 	th.steps += n
 	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
 		th.steps = th.limits.MaxSteps + 1 // a refused charge is not work done
+		th.stepCheck = 0
 		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
 			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
 	}
+	th.setStepCheck()
 	if before/ctxCheckInterval != th.steps/ctxCheckInterval {
 		if err := th.ctx.Err(); err != nil {
 			return th.contextError(err)
 		}
 	}
 	return nil
+}
+
+// setStepCheck sets stepCheck to the step count at which Step must next
+// look at the budget or the context: the next multiple of
+// ctxCheckInterval, or the first step past the budget if that comes
+// sooner.
+func (th *Thread) setStepCheck() {
+	next := (th.steps/ctxCheckInterval + 1) * ctxCheckInterval
+	if th.steps < 0 {
+		next = 0 // only a negative charge gets here; stay on the checked path
+	}
+	if max := th.limits.MaxSteps; max > 0 && max+1 < next {
+		next = max + 1
+	}
+	th.stepCheck = next
 }
 
 // Alloc charges n bytes of newly built strings or collections.
@@ -116,11 +215,31 @@ func (th *Thread) contextError(err error) *Error {
 // Call applies f to args with depth accounting. Builtins that take functions
 // (map, filter, reduce, sort-by, ...) call back through here.
 func (th *Thread) Call(f Value, args []Value) (Value, error) {
-	c, ok := f.(Callable)
-	if !ok {
-		return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
-			WithHint("only functions, keywords, maps and sets can be called")
+	var c Callable
+	switch f := f.(type) {
+	case *Closure: // the common cases, without looking up an interface
+		c = f
+	case *Builtin:
+		c = f
+	default:
+		var ok bool
+		if c, ok = f.(Callable); !ok {
+			return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
+				WithHint("only functions, keywords, maps and sets can be called")
+		}
 	}
+	if err := th.enterCall(); err != nil {
+		return nil, err
+	}
+	th.depth++
+	v, err := c.Call(th, args)
+	th.depth--
+	return v, err
+}
+
+// callClosure is Call for a closure. Closure.Call keeps no part of its
+// argument slice, so a caller's args may live on the Go stack.
+func (th *Thread) callClosure(c *Closure, args []Value) (Value, error) {
 	if err := th.enterCall(); err != nil {
 		return nil, err
 	}
@@ -138,25 +257,50 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 // harm; a keyword returns a value, never the slice.
 func (th *Thread) callBorrowed(f Value, args []Value) (Value, error) {
 	base := len(th.scratch)
-	defer th.popScratch(base)
 	th.scratch = append(th.scratch, args...)
-	return th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	th.popScratch(base)
+	return v, err
+}
+
+// popCollected pops the values pushed on the scratch stack above base and
+// returns them in a new slice of their exact length (nil for none).
+func (th *Thread) popCollected(base int) []Value {
+	var out []Value
+	if n := len(th.scratch) - base; n > 0 {
+		out = make([]Value, n)
+		copy(out, th.scratch[base:])
+	}
+	th.popScratch(base)
+	return out
 }
 
 // popScratch drops the scratch stack back to base, letting go of the values.
+// The stack holds a few values at a time, where a loop beats a memclr call.
 func (th *Thread) popScratch(base int) {
-	clear(th.scratch[base:])
+	s := th.scratch[base:]
+	for i := len(s) - 1; i >= 0; i-- { // not range: that compiles to a memclr call
+		s[i] = nil
+	}
 	th.scratch = th.scratch[:base]
 }
 
 // enterCall charges the step of a call and refuses one that would pass
-// the depth limit.
+// the depth limit. (NewThread makes MaxDepth positive.)
 func (th *Thread) enterCall() error {
-	if th.limits.MaxDepth > 0 && th.depth >= th.limits.MaxDepth {
+	if th.steps+1 < th.stepCheck && th.depth < th.limits.MaxDepth {
+		th.steps++
+		return nil
+	}
+	return th.enterCallChecked()
+}
+
+func (th *Thread) enterCallChecked() error { // outside enterCall, so that it inlines
+	if th.depth >= th.limits.MaxDepth {
 		return Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
 			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
 	}
-	return th.Step(1)
+	return th.stepChecked(1)
 }
 
 // checkWeight refuses a value whose printed size would pass

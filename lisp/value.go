@@ -123,7 +123,20 @@ func NewVector(elems []Value) *Vector {
 	for _, e := range elems {
 		w = addWeight(w, Weight(e))
 	}
-	return &Vector{elems: elems, tail: &vectorTail{used: len(elems)}, weight: w}
+	return newVectorWithTail(elems, len(elems), w)
+}
+
+// vectorWithTail puts a new lineage's first vector and its tail in one
+// allocation.
+type vectorWithTail struct {
+	v Vector
+	t vectorTail
+}
+
+func newVectorWithTail(elems []Value, used int, weight int64) *Vector {
+	vt := &vectorWithTail{v: Vector{elems: elems, weight: weight}, t: vectorTail{used: used}}
+	vt.v.tail = &vt.t
+	return &vt.v
 }
 
 // Len is the number of elements.
@@ -145,7 +158,7 @@ func (v *Vector) Conj(x Value) *Vector {
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return &Vector{elems: elems, tail: &vectorTail{used: n + 1}, weight: addWeight(v.Weight(), Weight(x))}
+	return newVectorWithTail(elems, n+1, addWeight(v.Weight(), Weight(x)))
 }
 
 // MapEntry is one key/value pair of a map.
@@ -276,11 +289,66 @@ func (m *Map) Dissoc(k Value) *Map {
 }
 
 // MapBuilder builds a map in place; builtins use it to avoid copying per entry.
-type MapBuilder struct{ m *Map }
+type MapBuilder struct {
+	m    *Map
+	tail *lineageTail // given to the map by Map()
+}
 
 // NewMapBuilder returns a builder with room for n entries.
 func NewMapBuilder(n int) *MapBuilder {
-	return &MapBuilder{m: &Map{entries: make([]MapEntry, 0, n), weight: 1}}
+	m, t := newBuilderMap(n)
+	return &MapBuilder{m: m, tail: t} // inlined, so that the builder can live on the stack
+}
+
+// newBuilderMap allocates an empty map with room for n entries, and the
+// tail its lineage will start with.
+func newBuilderMap(n int) (*Map, *lineageTail) {
+	var m *Map
+	var t *lineageTail
+	// Records of a few fields are most maps; their entries come in the
+	// same allocation as the map and its tail.
+	switch {
+	case n <= 2:
+		mt := &mapWithEntries2{}
+		m, t = &mt.m, &mt.t
+		m.entries = mt.e[:0]
+	case n <= 4:
+		mt := &mapWithEntries4{}
+		m, t = &mt.m, &mt.t
+		m.entries = mt.e[:0]
+	case n <= smallMap:
+		mt := &mapWithEntries8{}
+		m, t = &mt.m, &mt.t
+		m.entries = mt.e[:0]
+	default:
+		mt := &mapWithTail{}
+		m, t = &mt.m, &mt.t
+		m.entries = make([]MapEntry, 0, n)
+	}
+	m.weight = 1
+	return m, t
+}
+
+// mapWithTail puts a built map and the tail its lineage starts with in one
+// allocation; the mapWithEntries types add room for a few entries.
+type mapWithTail struct {
+	m Map
+	t lineageTail
+}
+
+type mapWithEntries2 struct {
+	mapWithTail
+	e [2]MapEntry
+}
+
+type mapWithEntries4 struct {
+	mapWithTail
+	e [4]MapEntry
+}
+
+type mapWithEntries8 struct {
+	mapWithTail
+	e [smallMap]MapEntry
 }
 
 // The builder owns its map until Map() hands it over: only then does the map
@@ -316,7 +384,8 @@ func (b *MapBuilder) Len() int { return len(b.m.entries) }
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
-	m.tail = &lineageTail{used: len(m.entries)}
+	b.tail.used = len(m.entries)
+	m.tail = b.tail
 	return m
 }
 
@@ -400,6 +469,10 @@ type Builtin struct {
 	Category         string
 	MinArgs, MaxArgs int
 	Fn               func(th *Thread, args []Value) (Value, error)
+
+	// borrows is set for the builtins of borrowsArgs: Fn reads its
+	// argument slice only while it runs.
+	borrows bool
 }
 
 // Call checks the arity and runs the builtin.
@@ -607,6 +680,8 @@ type Function interface {
 // entry, hidden ones included.
 func TypeLabel(v Value) string {
 	switch v := v.(type) {
+	case Int, Float, String, Keyword, Bool, NilType:
+		return v.TypeName()
 	case *Vector:
 		return "list[" + strconv.Itoa(v.Len()) + "]"
 	case *Map:
@@ -629,6 +704,8 @@ func TypeLabel(v Value) string {
 // when built, so asking is O(1).
 func Weight(v Value) int64 {
 	switch v := v.(type) {
+	case Int, Float, Bool, NilType, Keyword:
+		return 1
 	case *Vector:
 		return v.Weight()
 	case *Map:
