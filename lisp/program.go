@@ -75,6 +75,44 @@ func (r *Result) OK() bool { return r.Err == nil }
 // a Go error: it is a Result with Err set. The Go error is non-nil only when
 // the host suspended a tool call (errors.Is(err, ErrSuspend)).
 func Eval(ctx context.Context, source string, env Env) (res *Result, err error) {
+	return evaluate(ctx, source, nil, env)
+}
+
+// Program is a program's source read once into forms. A replayed turn
+// evaluates the same text on every round trip; a host that keeps the
+// Program skips reading it again. Analysis and evaluation only read
+// forms (rewrites such as threading build new lists), so one Program may
+// be evaluated by any number of goroutines at once.
+type Program struct {
+	source     string
+	maxNesting int
+	forms      []Value
+	starts     []Pos
+}
+
+// ReadProgram reads source as Eval would with env.MaxNesting set to
+// maxNesting. A source that does not read returns the parse error that
+// Eval would report as the result's Err.
+func ReadProgram(source string, maxNesting int) (*Program, error) {
+	forms, starts, err := readProgram(source, maxNesting)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{source: source, maxNesting: maxNesting, forms: forms, starts: starts}, nil
+}
+
+// Source is the text the program was read from.
+func (p *Program) Source() string { return p.source }
+
+// EvalProgram is Eval of a program already read. The program's nesting
+// bound takes the place of env.MaxNesting for the source; env.MaxNesting
+// still bounds the values the program produces.
+func EvalProgram(ctx context.Context, p *Program, env Env) (*Result, error) {
+	return evaluate(ctx, p.source, p, env)
+}
+
+// evaluate runs source, or p when it is not nil (then source is p's).
+func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Result, err error) {
 	start := time.Now()
 	limits := env.Limits
 	if limits == (Limits{}) {
@@ -113,7 +151,7 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 	}()
 
 	th.reuseBuffers()
-	value, evalErr := runProgram(th, prog, source, env)
+	value, evalErr := runProgram(th, prog, source, p, env)
 	th.recycleBuffers()
 	var ret *earlyReturn
 	var fl *failure
@@ -164,11 +202,15 @@ func (p *progState) checkNesting(result Value) *Error {
 	return nil
 }
 
-func runProgram(th *Thread, prog *progState, source string, env Env) (Value, error) {
-	forms, starts, err := readProgram(source, env.MaxNesting)
-	if err != nil {
-		return nil, err
+func runProgram(th *Thread, prog *progState, source string, p *Program, env Env) (Value, error) {
+	if p == nil {
+		var err error
+		if p, err = ReadProgram(source, env.MaxNesting); err != nil {
+			return nil, err
+		}
 	}
+	forms, starts := p.forms, p.starts
+	var err error
 	user := map[string]bool{}
 	if env.Prelude != nil {
 		for _, b := range env.Prelude.bindings {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -36,7 +37,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	res, evalErr := lisp.Eval(ctx, ev.program, ev.env)
+	res, evalErr := s.evaluate(ctx, ev)
 	if err := host.Check(); err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
@@ -49,6 +50,77 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 		return nil, status.Errorf(codes.Internal, "EvalTurn: evaluation stopped without a pending call: %v", evalErr)
 	}
 	return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Turn{Turn: encodeTurn(ev, res)}}, nil
+}
+
+// evaluate runs the request's program, reading it only when the server
+// has not read the same text lately: a replayed turn sends its program on
+// every round trip.
+func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, error) {
+	p := s.programs.read(ev.program, ev.env.MaxNesting)
+	if p == nil {
+		// It does not read: Eval reports the parse error as the turn's.
+		return lisp.Eval(ctx, ev.program, ev.env)
+	}
+	return lisp.EvalProgram(ctx, p, ev.env)
+}
+
+// Bounds of the program cache. Read forms take several times the bytes of
+// their text, so the text bound keeps the cache to a few megabytes.
+const (
+	maxCachedPrograms      = 256
+	maxCachedProgramBytes  = 256 << 10 // of program text, all entries together
+	maxCachedProgramLength = 16 << 10  // a longer program is read every time
+)
+
+// programCache keeps the read forms of recent programs, keyed by their
+// exact text and nesting bound, and forgets the oldest first. Its zero
+// value is empty and ready.
+type programCache struct {
+	mu       sync.Mutex
+	programs map[programKey]*lisp.Program
+	order    []programKey // oldest first
+	bytes    int
+}
+
+type programKey struct {
+	text       string
+	maxNesting int
+}
+
+// read returns the program read from text, or nil when text does not read.
+func (c *programCache) read(text string, maxNesting int) *lisp.Program {
+	key := programKey{text, maxNesting}
+	c.mu.Lock()
+	p := c.programs[key]
+	c.mu.Unlock()
+	if p != nil {
+		return p
+	}
+	p, err := lisp.ReadProgram(text, maxNesting)
+	if err != nil {
+		return nil
+	}
+	if len(text) > maxCachedProgramLength {
+		return p
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.programs[key]; ok {
+		return p // another request read it meanwhile
+	}
+	if c.programs == nil {
+		c.programs = map[programKey]*lisp.Program{}
+	}
+	for len(c.order) > 0 && (len(c.order) >= maxCachedPrograms || c.bytes+len(text) > maxCachedProgramBytes) {
+		oldest := c.order[0]
+		c.order = c.order[1:]
+		delete(c.programs, oldest)
+		c.bytes -= len(oldest.text)
+	}
+	c.programs[key] = p
+	c.order = append(c.order, key)
+	c.bytes += len(text)
+	return p
 }
 
 // decodeEvaluation checks and converts a request; prefix is prepended to
@@ -270,7 +342,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	}
 	host := &streamHost{svc: s, stream: stream}
 	ev.env.Host = host
-	res, evalErr := lisp.Eval(stream.Context(), ev.program, ev.env)
+	res, evalErr := s.evaluate(stream.Context(), ev)
 	if evalErr != nil {
 		if host.err != nil {
 			return host.err

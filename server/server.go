@@ -51,9 +51,10 @@ type Service struct {
 	// this type answers UNIMPLEMENTED instead of breaking the build.
 	ptcsidecarv1.UnimplementedSidecarServiceServer
 
-	cfg    Config
-	codec  *requestCodec
-	values *valuecache.Cache // nil when turned off
+	cfg      Config
+	codec    *requestCodec
+	values   *valuecache.Cache // nil when turned off
+	programs programCache
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
