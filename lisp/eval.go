@@ -440,7 +440,8 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bad, ok := unstorable(v); ok {
+	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
+	if isBad {
 		what := "a " + bad.TypeName()
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {
 			what = "a function built by " + b.Name
@@ -453,7 +454,7 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		named.name = n.name
 		v = &named
 	}
-	th.prog.define(n.name, v, n.doc)
+	th.prog.define(n.name, v, n.doc, !deep)
 	return &Var{Name: n.name}, nil
 }
 

@@ -57,3 +57,67 @@ func tooDeepError(what string, limit int) *Error {
 	return Errorf(DepthLimit, "%s nests collections more than %d levels deep", what, limit).
 		WithHint("values leaving the program must nest at most %d levels; flatten the data or return a summary", limit)
 }
+
+// definable is the one walk over a value being defined: bad is what
+// unstorable(v) finds, and deep is nestsDeeper(v, limit). When v holds
+// something unstorable the definition fails, so deep is left false.
+func definable(v Value, limit int) (bad Value, isBad, deep bool) {
+	w := definableWalk{}
+	if !w.walk(v, limit) {
+		return w.bad, true, false
+	}
+	return nil, false, w.deep
+}
+
+// definableWalk tracks the depth only until it finds v too deep; from
+// then on it only looks for unstorable parts.
+type definableWalk struct {
+	bad  Value
+	deep bool
+}
+
+// walk reports false when it found an unstorable part.
+func (w *definableWalk) walk(v Value, limit int) bool {
+	switch c := v.(type) {
+	case Int, String, Keyword, NilType, Bool, Float:
+		return true
+	case *Vector:
+		return w.walkSeq(c.Elems(), limit)
+	case *Set:
+		return w.walkSeq(c.Elems(), limit)
+	case *Map:
+		if limit == 0 {
+			w.deep = true
+		}
+		for _, e := range c.Entries() {
+			if !w.walk(e.Key, limit-1) || !w.walk(e.Val, limit-1) {
+				return false
+			}
+		}
+		return true
+	case *Closure:
+		for _, f := range c.free {
+			if !w.walk(f, limit) {
+				return false
+			}
+		}
+		return true
+	}
+	// Other scalars and functions built by combinators: nestsDeeper stops
+	// here, unstorable may look inside.
+	bad, isBad := unstorable(v)
+	w.bad = bad
+	return !isBad
+}
+
+func (w *definableWalk) walkSeq(elems []Value, limit int) bool {
+	if limit == 0 {
+		w.deep = true
+	}
+	for _, e := range elems {
+		if !w.walk(e, limit-1) {
+			return false
+		}
+	}
+	return true
+}

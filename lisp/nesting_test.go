@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -51,3 +52,61 @@ func TestValuesLeaveNoDeeperThanTheWireReads(t *testing.T) {
 }
 
 func itoa(n int) string { return strings.TrimSpace(Repr(Int(int64(n)))) }
+
+// randomShape builds a value of random nesting from every kind the two
+// walks treat differently: collections, closures capturing values,
+// combinator functions, registered and unregistered builtins.
+func randomShape(r *rand.Rand, depth int) Value {
+	if depth == 0 {
+		return Int(r.IntN(5))
+	}
+	kids := func() []Value {
+		out := make([]Value, r.IntN(3))
+		for i := range out {
+			out[i] = randomShape(r, depth-1)
+		}
+		return out
+	}
+	switch r.IntN(9) {
+	case 0:
+		return NewVector(kids())
+	case 1:
+		return NewSet(kids())
+	case 2:
+		b := NewMapBuilder(2)
+		for i, k := range kids() {
+			b.Set(Int(int64(i)), k)
+		}
+		return b.Map()
+	case 3:
+		return &Closure{free: kids()}
+	case 4:
+		return &combined{args: kids()}
+	case 5:
+		return &Builtin{Name: "made-up"}
+	case 6:
+		inc, _ := lookupFunction("inc")
+		return inc
+	case 7:
+		return Keyword("k")
+	}
+	return randomShape(r, depth-1)
+}
+
+// TestDefinableIsBothWalks: the single walk a definition gets finds what
+// unstorable finds and says what nestsDeeper says.
+func TestDefinableIsBothWalks(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := range 20000 {
+		v := randomShape(r, 1+r.IntN(7))
+		limit := r.IntN(6)
+		wantBad, wantIsBad := unstorable(v)
+		bad, isBad, deep := definable(v, limit)
+		if isBad != wantIsBad || bad != wantBad {
+			t.Fatalf("case %d %s: definable bad %v %v, unstorable %v %v", i, Repr(v), bad, isBad, wantBad, wantIsBad)
+		}
+		if !isBad && deep != nestsDeeper(v, limit) {
+			t.Fatalf("case %d %s limit %d: definable deep %v, nestsDeeper %v", i, Repr(v), limit, deep, !deep)
+		}
+	}
+}

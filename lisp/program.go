@@ -195,7 +195,7 @@ func (p *progState) checkNesting(result Value) *Error {
 		return tooDeepError("the result", limit)
 	}
 	for _, g := range p.globals {
-		if g.changed && nestsDeeper(g.binding.Value, limit) {
+		if g.changed && !g.shallow && nestsDeeper(g.binding.Value, limit) {
 			return tooDeepError("the value of "+g.binding.Name, limit)
 		}
 	}
@@ -265,6 +265,9 @@ type global struct {
 	binding Binding
 	bound   bool
 	changed bool // defined or called this turn
+	// shallow says the value was found to nest within the program's
+	// limit when it was defined, so checkNesting need not walk it again.
+	shallow bool
 }
 
 func newProgState(env Env) *progState {
@@ -322,7 +325,7 @@ func (p *progState) dataValue(key string) Value {
 	return v
 }
 
-func (p *progState) define(name string, v Value, doc string) {
+func (p *progState) define(name string, v Value, doc string, shallow bool) {
 	g, ok := p.globals[name]
 	if !ok {
 		g = &global{}
@@ -331,7 +334,7 @@ func (p *progState) define(name string, v Value, doc string) {
 	}
 	p.retClosure, p.retCell = nil, nil
 	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
-	g.bound, g.changed = true, true
+	g.bound, g.changed, g.shallow = true, true, shallow
 	if !slices.Contains(p.defined, name) {
 		p.defined = append(p.defined, name)
 	}
