@@ -203,14 +203,16 @@ func (p *progState) checkNesting(result Value) *Error {
 }
 
 func runProgram(th *Thread, prog *progState, source string, p *Program, env Env) (Value, error) {
-	if p == nil {
-		var err error
-		if p, err = ReadProgram(source, env.MaxNesting); err != nil {
-			return nil, err
-		}
+	var (
+		forms  []Value
+		starts []Pos
+		err    error
+	)
+	if p != nil {
+		forms, starts = p.forms, p.starts
+	} else if forms, starts, err = readProgram(source, env.MaxNesting); err != nil {
+		return nil, err
 	}
-	forms, starts := p.forms, p.starts
-	var err error
 	user := map[string]bool{}
 	if env.Prelude != nil {
 		for _, b := range env.Prelude.bindings {
