@@ -386,12 +386,6 @@ func chatResponse(name string, req *Request, counts []int, out *chatOutput) (*Re
 	return &Response{Messages: msgs, Stats: st}, nil
 }
 
-// checkTokenizer rejects an unknown tokenizer before any work is done.
-func checkTokenizer(name string) error {
-	_, err := codec(name)
-	return err
-}
-
 // matchesPrefix reports whether name starts with any of prefixes.
 func matchesPrefix(name string, prefixes []string) bool {
 	for _, p := range prefixes {

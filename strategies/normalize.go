@@ -120,8 +120,8 @@ func Normalize(raw RawOptions) (Options, error) {
 	if o.Tokenizer == "" {
 		o.Tokenizer = DefaultTokenizer
 	}
-	if _, ok := tokenizers[o.Tokenizer]; !ok {
-		return Options{}, &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: o200k_base, cl100k_base)", o.Tokenizer)}
+	if err := checkTokenizer(o.Tokenizer); err != nil {
+		return Options{}, err
 	}
 
 	switch d := raw.Data.(type) {

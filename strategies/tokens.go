@@ -2,6 +2,8 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/bpe"
@@ -11,16 +13,23 @@ import (
 // names none.
 const DefaultTokenizer = "o200k_base"
 
-// tokenizers are the tokenizers a request may name.
-var tokenizers = map[string]struct{}{"o200k_base": {}, "cl100k_base": {}}
+// checkTokenizer refuses, before any work is done, a tokenizer name that
+// package bpe has no vocabulary for, naming the ones it has; "" is the
+// default.
+func checkTokenizer(name string) error {
+	if name == "" || slices.Contains(bpe.Names(), name) {
+		return nil
+	}
+	return &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: %s)", name, strings.Join(bpe.Names(), ", "))}
+}
 
 // codec returns the named tokenizer, its vocabulary loaded on first use.
 func codec(name string) (*bpe.Encoding, error) {
+	if err := checkTokenizer(name); err != nil {
+		return nil, err
+	}
 	if name == "" {
 		name = DefaultTokenizer
-	}
-	if _, ok := tokenizers[name]; !ok {
-		return nil, &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: o200k_base, cl100k_base)", name)}
 	}
 	e, err := bpe.Get(name)
 	if err != nil {
