@@ -29,8 +29,7 @@ import (
 // INVALID_ARGUMENT with that reason, naming the field. Other services on
 // the same server (health, reflection) keep grpc-go's behaviour.
 
-// requestCodec is the standard proto codec plus that record, and a faster
-// decoder for this service's own messages.
+// requestCodec is the standard proto codec plus that record.
 type requestCodec struct {
 	encoding.CodecV2
 	watched sync.Map // message -> error; nil while decoding succeeds
@@ -40,160 +39,74 @@ func newRequestCodec() *requestCodec {
 	return &requestCodec{CodecV2: encoding.GetCodecV2(proto.Name)}
 }
 
-// requestMessage is a message of this service: gen/ has an aliasing
-// decoder for each (vtprotobuf's unmarshal_unsafe).
-type requestMessage interface {
-	protov2.Message
-	UnmarshalVTUnsafe([]byte) error
-}
-
 func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	m, ours := v.(requestMessage)
-	if !ours {
-		return c.CodecV2.Unmarshal(data, v)
-	}
-	err := decodeRequest(data.Materialize(), m)
+	err := c.CodecV2.Unmarshal(data, v)
 	if err == nil {
 		return nil
 	}
 	if _, ok := c.watched.Load(v); !ok {
 		return err
 	}
-	c.watched.Store(v, err)
+	c.watched.Store(v, requestDecodeError(data.Materialize(), v, err))
 	return nil // the method reports it
 }
 
-// decodeRequest reads b into m. A request is mostly long strings (memory
-// values, data, tool results: a megabyte for a long run), and protobuf-go
-// copies each into its own allocation, which cost four times what the
-// rest of a ToMessages call does. The aliasing decoder makes the strings
-// views into b instead: b is a copy made for this message alone (the
-// transport's buffers go back to its pool) and nothing ever writes to it,
-// so the views stay valid for as long as anything holds them. The garbage
-// collector keeps b alive while any string points into it, so whatever
-// outlives the request (the caches) holds copies of its own strings:
-// TestRequestBuffersAreNotRetained checks that.
-//
-// What protobuf-go checks and the aliasing decoder does not, or not alike,
-// is checked first by wireProblem.
-func decodeRequest(b []byte, m requestMessage) error {
-	if path, problem := wireProblem(b, m.ProtoReflect().Descriptor()); problem != "" {
-		if path == "" {
-			path = "request"
+// requestDecodeError explains a failed decode, naming the field when the
+// failure is invalid UTF-8 (protobuf's own error does not say which).
+func requestDecodeError(b []byte, v any, err error) error {
+	if m, ok := v.(protov2.Message); ok {
+		if path := invalidUTF8Field(b, m.ProtoReflect().Descriptor()); path != "" {
+			return status.Errorf(codes.InvalidArgument, "%s: invalid UTF-8: string fields must be valid UTF-8", path)
 		}
-		return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
 	}
-	if err := m.UnmarshalVTUnsafe(b); err != nil {
-		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
-	}
-	return nil
+	return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
 }
 
-// wireProblem walks the wire form of a message of type md and reports the
-// first thing wrong with it, with the path of the field in the form the
-// other request errors use ("turns[2].program"; "" is the message itself):
-//
-//   - bytes that are not a message (truncated, a bad tag, unbalanced
-//     groups), named by the innermost message that holds them;
-//   - a string that is not valid UTF-8, which proto3 forbids;
-//   - a known field sent with a wire type its type cannot have: a client
-//     built from a schema in which the field had another type.
-//     protobuf-go would file it with the unknown fields and go on without
-//     it; the caller is better served by hearing that its schema differs.
-//
-// problem is "" when there is nothing wrong. The walk allocates only to
-// spell out what it found.
-func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem string) {
-	fields := md.Fields()
-	for b := msg; len(b) > 0; {
-		at := len(msg) - len(b)
+// invalidUTF8Field walks the wire form of a message of type md and returns
+// the path of the first string field that is not valid UTF-8, in the form
+// the other request errors use ("turns[2].program"), or "".
+func invalidUTF8Field(b []byte, md protoreflect.MessageDescriptor) string {
+	seen := map[protowire.Number]int{} // occurrences of repeated fields
+	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return "", notAMessage(n)
-		}
-		if num > protowire.MaxValidNumber {
-			return "", fmt.Sprintf("not a valid message: field number %d is out of range", num)
+			return ""
 		}
 		b = b[n:]
-		fd := fields.ByNumber(num)
-		if fd != nil && !wireTypeFits(fd, typ) {
-			return fieldName(msg[:at], fd), fmt.Sprintf("sent with wire type %d, which a field of type %s cannot have: is the client built from another version of the schema?", typ, fd.Kind())
-		}
 		if typ != protowire.BytesType {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
-				return "", notAMessage(n)
+				return ""
 			}
 			b = b[n:]
 			continue
 		}
 		v, n := protowire.ConsumeBytes(b)
 		if n < 0 {
-			return "", notAMessage(n)
+			return ""
 		}
 		b = b[n:]
+		fd := md.Fields().ByNumber(num)
 		if fd == nil {
 			continue
+		}
+		name := string(fd.Name())
+		if fd.IsList() {
+			name = fmt.Sprintf("%s[%d]", name, seen[num])
+			seen[num]++
 		}
 		switch fd.Kind() {
 		case protoreflect.StringKind:
 			if !utf8.Valid(v) {
-				return fieldName(msg[:at], fd), "invalid UTF-8: string fields must be valid UTF-8"
+				return name
 			}
 		case protoreflect.MessageKind:
-			if sub, problem := wireProblem(v, fd.Message()); problem != "" {
-				path = fieldName(msg[:at], fd)
-				if sub != "" {
-					path += "." + sub
-				}
-				return path, problem
+			if sub := invalidUTF8Field(v, fd.Message()); sub != "" {
+				return name + "." + sub
 			}
 		}
 	}
-	return "", ""
-}
-
-func notAMessage(code int) string {
-	return "not a valid message: " + protowire.ParseError(code).Error()
-}
-
-// wireTypeFits reports whether a field of fd's type may arrive with wire
-// type typ; repeated numbers may arrive packed.
-func wireTypeFits(fd protoreflect.FieldDescriptor, typ protowire.Type) bool {
-	var want protowire.Type
-	switch fd.Kind() {
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return typ == protowire.BytesType
-	case protoreflect.GroupKind:
-		return typ == protowire.StartGroupType
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		want = protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		want = protowire.Fixed64Type
-	default:
-		want = protowire.VarintType
-	}
-	return typ == want || fd.IsList() && typ == protowire.BytesType
-}
-
-// fieldName names an occurrence of fd that follows the fields in before:
-// for a repeated field, with its index among the occurrences.
-func fieldName(before []byte, fd protoreflect.FieldDescriptor) string {
-	if !fd.IsList() {
-		return string(fd.Name())
-	}
-	index := 0
-	for len(before) > 0 {
-		num, _, n := protowire.ConsumeField(before)
-		if n < 0 {
-			break
-		}
-		if num == fd.Number() {
-			index++
-		}
-		before = before[n:]
-	}
-	return fmt.Sprintf("%s[%d]", fd.Name(), index)
+	return ""
 }
 
 // decode wraps a method's decode function so that a recorded failure is

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -97,17 +96,12 @@ func (c *programCache) read(text string, maxNesting int) *lisp.Program {
 	if p != nil {
 		return p
 	}
-	if len(text) > maxCachedProgramLength {
-		p, _ := lisp.ReadProgram(text, maxNesting)
-		return p
-	}
-	// The forms are views into the text they are read from, and text is a
-	// view into the request's wire bytes: what the cache keeps is read
-	// from its own copy.
-	key.text = strings.Clone(text)
-	p, err := lisp.ReadProgram(key.text, maxNesting)
+	p, err := lisp.ReadProgram(text, maxNesting)
 	if err != nil {
 		return nil
+	}
+	if len(text) > maxCachedProgramLength {
+		return p
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -236,7 +230,7 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
 				key := valuecache.Key{Format: valuecache.EDN, MaxNesting: lisp.DefaultMaxNesting, Text: text}
-				parsed, _ = s.values.Decode(key, func(text string) (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				parsed, _ = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
 			}
 		case *ptcsidecarv1.Value_Json:
 			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))

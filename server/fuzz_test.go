@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -9,8 +8,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -102,94 +99,4 @@ func FuzzToMessages(f *testing.F) {
 			t.Fatalf("ToMessages is not deterministic: %v", err)
 		}
 	})
-}
-
-// FuzzDecodeRequest holds the aliasing decoder to protobuf-go on any bytes
-// sent as any method's request: both accept and read the same message, or
-// both reject, and a rejection is INVALID_ARGUMENT.
-func FuzzDecodeRequest(f *testing.F) {
-	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
-	for _, m := range []proto.Message{agentRequest(), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Data: edn("{:a 1}"),
-		ToolResults: []*ptcsidecarv1.ToolResult{{Name: "t", Result: jsonValue("[1]")}}, Limits: &ptcsidecarv1.Limits{MaxSteps: 9}}} {
-		wire, err := proto.Marshal(m)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for i := range methods.Len() {
-			f.Add(uint8(i), wire)
-			f.Add(uint8(i), wire[:len(wire)/2])
-		}
-	}
-	f.Add(uint8(0), []byte("\x0a\x02\xff\xfe"))
-	f.Fuzz(func(t *testing.T, method uint8, wire []byte) {
-		input := methods.Get(int(method) % methods.Len()).Input()
-		mt, err := protoregistry.GlobalTypes.FindMessageByName(input.FullName())
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := mt.New().Interface()
-		wantErr := proto.Unmarshal(wire, want)
-		got := mt.New().Interface().(requestMessage)
-		gotErr := decodeRequest(bytes.Clone(wire), got)
-		switch {
-		case gotErr != nil && status.Code(gotErr) != codes.InvalidArgument:
-			t.Fatalf("%s: rejected with %v", input.Name(), gotErr)
-		case gotErr != nil && wantErr == nil && strings.Contains(gotErr.Error(), "wire type"):
-			// A field with a wire type its type cannot have: protobuf-go
-			// files it with the unknown fields (see wireProblem).
-			if !hasUnknownFields(want.ProtoReflect()) {
-				t.Fatalf("%s %x: decoder says %v, but protobuf-go kept no unknown field", input.Name(), wire, gotErr)
-			}
-		case (gotErr == nil) != (wantErr == nil):
-			t.Fatalf("%s %x: decoder says %v, protobuf-go says %v", input.Name(), wire, gotErr, wantErr)
-		case gotErr == nil && (!proto.Equal(dropUnknownFields(got), dropUnknownFields(want)) ||
-			hasUnknownFields(got.ProtoReflect()) != hasUnknownFields(want.ProtoReflect())):
-			// Unknown fields are compared by presence only: protobuf-go
-			// rewrites a tag sent in more bytes than needed, and the
-			// service ignores them either way.
-			t.Fatalf("%s %x: decoded\n%v\nprotobuf-go decoded\n%v", input.Name(), wire, got, want)
-		}
-	})
-}
-
-// dropUnknownFields returns a copy of m without unknown fields, at any depth.
-func dropUnknownFields(m proto.Message) proto.Message {
-	m = proto.Clone(m)
-	var drop func(protoreflect.Message)
-	drop = func(m protoreflect.Message) {
-		m.SetUnknown(nil)
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.Message() == nil:
-			case fd.IsList():
-				for i := range v.List().Len() {
-					drop(v.List().Get(i).Message())
-				}
-			default:
-				drop(v.Message())
-			}
-			return true
-		})
-	}
-	drop(m.ProtoReflect())
-	return m
-}
-
-// hasUnknownFields reports whether m or a message inside it holds unknown
-// fields.
-func hasUnknownFields(m protoreflect.Message) bool {
-	found := len(m.GetUnknown()) > 0
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil:
-		case fd.IsList():
-			for i := range v.List().Len() {
-				found = found || hasUnknownFields(v.List().Get(i).Message())
-			}
-		default:
-			found = found || hasUnknownFields(v.Message())
-		}
-		return !found
-	})
-	return found
 }

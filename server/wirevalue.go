@@ -53,11 +53,11 @@ func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, strin
 	switch r := v.GetRepr().(type) {
 	case *ptcsidecarv1.Value_Edn:
 		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
-		out, err := s.values.Decode(key, func(text string) (lisp.Value, error) { return lisp.ParseEDNSample(text, depth, keep) })
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
 		return out, ".edn", err
 	case *ptcsidecarv1.Value_Json:
 		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
-		out, err := s.values.Decode(key, func(text string) (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
 		return out, ".json", err
 	}
 	return nil, "", nil

