@@ -35,7 +35,7 @@ load:
 # Every fuzz target as package:Name; fuzz-check fails when one is missing.
 FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample \
-	server:FuzzDecodeValue server:FuzzToMessages \
+	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzToMessages \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	bpe:FuzzCountMatchesLibrary \
 	trace:FuzzRenderLayout

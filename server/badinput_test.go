@@ -216,7 +216,12 @@ func badInputCases() []badInput {
 			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", field(nil, &ptcsidecarv1.Turn{}, "program", invalidUTF8))),
 			inv, "turns[0].program: ", "invalid UTF-8"},
 		{"ToMessages/truncated message", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
-			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "options", []byte{0x0a, 0x7f, 'a'})), inv, "request: not a valid message: ", ""},
+			[]byte{0x0a, 0x7f, 'a'}), inv, "request: not a valid message: ", "unexpected EOF"},
+		{"ToMessages/truncated options", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
+			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "options", []byte{0x0a, 0x7f, 'a'})), inv, "options: not a valid message: ", "unexpected EOF"},
+		{"ToMessages/truncated second turn", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
+			field(field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", nil), &ptcsidecarv1.ToMessagesRequest{}, "turns", []byte{0x12, 0x05, '('})),
+			inv, "turns[1]: not a valid message: ", "unexpected EOF"},
 
 		// EvalTurn.
 		{"EvalTurn/no program", eval(&ptcsidecarv1.EvalTurnRequest{Program: "-"}), inv, "program: ", "empty"},

@@ -51,62 +51,96 @@ func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	return nil // the method reports it
 }
 
-// requestDecodeError explains a failed decode, naming the field when the
-// failure is invalid UTF-8 (protobuf's own error does not say which).
+// requestDecodeError explains a failed decode, naming the field that holds
+// the fault: protobuf's own error does not say where it is.
 func requestDecodeError(b []byte, v any, err error) error {
 	if m, ok := v.(protov2.Message); ok {
-		if path := invalidUTF8Field(b, m.ProtoReflect().Descriptor()); path != "" {
-			return status.Errorf(codes.InvalidArgument, "%s: invalid UTF-8: string fields must be valid UTF-8", path)
+		if path, problem := wireProblem(b, m.ProtoReflect().Descriptor()); problem != "" {
+			if path == "" {
+				path = "request"
+			}
+			return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
 		}
 	}
 	return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
 }
 
-// invalidUTF8Field walks the wire form of a message of type md and returns
-// the path of the first string field that is not valid UTF-8, in the form
-// the other request errors use ("turns[2].program"), or "".
-func invalidUTF8Field(b []byte, md protoreflect.MessageDescriptor) string {
-	seen := map[protowire.Number]int{} // occurrences of repeated fields
-	for len(b) > 0 {
+// wireProblem walks the wire form of a message of type md and reports the
+// first thing protobuf rejects in it, with the path of the field in the
+// form the other request errors use ("turns[2].program"; "" is the message
+// itself): bytes that are not a message (truncated, a bad tag or field
+// number, unbalanced groups), named by the innermost message that holds
+// them, or a string that is not valid UTF-8, which proto3 forbids.
+// problem is "" when it finds nothing wrong.
+func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem string) {
+	fields := md.Fields()
+	for b := msg; len(b) > 0; {
+		at := len(msg) - len(b)
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return ""
+			return "", notAMessage(n)
+		}
+		if num > protowire.MaxValidNumber {
+			return "", fmt.Sprintf("not a valid message: field number %d is out of range", num)
 		}
 		b = b[n:]
 		if typ != protowire.BytesType {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
-				return ""
+				return "", notAMessage(n)
 			}
 			b = b[n:]
 			continue
 		}
 		v, n := protowire.ConsumeBytes(b)
 		if n < 0 {
-			return ""
+			return "", notAMessage(n)
 		}
 		b = b[n:]
-		fd := md.Fields().ByNumber(num)
+		fd := fields.ByNumber(num)
 		if fd == nil {
 			continue
-		}
-		name := string(fd.Name())
-		if fd.IsList() {
-			name = fmt.Sprintf("%s[%d]", name, seen[num])
-			seen[num]++
 		}
 		switch fd.Kind() {
 		case protoreflect.StringKind:
 			if !utf8.Valid(v) {
-				return name
+				return fieldName(msg[:at], fd), "invalid UTF-8: string fields must be valid UTF-8"
 			}
 		case protoreflect.MessageKind:
-			if sub := invalidUTF8Field(v, fd.Message()); sub != "" {
-				return name + "." + sub
+			if sub, problem := wireProblem(v, fd.Message()); problem != "" {
+				path = fieldName(msg[:at], fd)
+				if sub != "" {
+					path += "." + sub
+				}
+				return path, problem
 			}
 		}
 	}
-	return ""
+	return "", ""
+}
+
+func notAMessage(code int) string {
+	return "not a valid message: " + protowire.ParseError(code).Error()
+}
+
+// fieldName names an occurrence of fd that follows the fields in before:
+// for a repeated field, with its index among the occurrences.
+func fieldName(before []byte, fd protoreflect.FieldDescriptor) string {
+	if !fd.IsList() {
+		return string(fd.Name())
+	}
+	index := 0
+	for len(before) > 0 {
+		num, _, n := protowire.ConsumeField(before)
+		if n < 0 {
+			break
+		}
+		if num == fd.Number() {
+			index++
+		}
+		before = before[n:]
+	}
+	return fmt.Sprintf("%s[%d]", fd.Name(), index)
 }
 
 // decode wraps a method's decode function so that a recorded failure is

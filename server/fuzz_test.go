@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -97,6 +98,39 @@ func FuzzToMessages(f *testing.F) {
 		b, err := s.ToMessages(context.Background(), in)
 		if err != nil || !proto.Equal(a, b) {
 			t.Fatalf("ToMessages is not deterministic: %v", err)
+		}
+	})
+}
+
+// FuzzDecodeRequest sends any bytes as any method's request: protobuf-go
+// rejects them exactly when wireProblem finds what is wrong, so that every
+// undecodable request is answered with the field that holds the fault.
+func FuzzDecodeRequest(f *testing.F) {
+	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
+	for _, m := range []proto.Message{agentRequest(), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Data: edn("{:a 1}"),
+		ToolResults: []*ptcsidecarv1.ToolResult{{Name: "t", Result: jsonValue("[1]")}}, Limits: &ptcsidecarv1.Limits{MaxSteps: 9}}} {
+		wire, err := proto.Marshal(m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i := range methods.Len() {
+			f.Add(uint8(i), wire)
+			f.Add(uint8(i), wire[:len(wire)/2])
+		}
+	}
+	f.Add(uint8(0), []byte("\x0a\x02\xff\xfe"))         // invalid UTF-8
+	f.Add(uint8(0), []byte("\xe8\xe8\xe8\xe8\x30\x30")) // a field number out of range
+	f.Add(uint8(0), []byte("\x43\x9c\x9c\x9c\x9c\x30")) // a group closed by another field
+	f.Fuzz(func(t *testing.T, method uint8, wire []byte) {
+		md := methods.Get(int(method) % methods.Len()).Input()
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rejected := proto.Unmarshal(wire, mt.New().Interface())
+		path, problem := wireProblem(wire, md)
+		if (rejected != nil) != (problem != "") {
+			t.Fatalf("%s %x: protobuf-go says %v, wireProblem says %q at %q", md.Name(), wire, rejected, problem, path)
 		}
 	})
 }
