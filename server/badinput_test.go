@@ -222,6 +222,9 @@ func badInputCases() []badInput {
 		{"ToMessages/truncated second turn", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
 			field(field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", nil), &ptcsidecarv1.ToMessagesRequest{}, "turns", []byte{0x12, 0x05, '('})),
 			inv, "turns[1]: not a valid message: ", "unexpected EOF"},
+		{"ToMessages/a string field sent as a number", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
+			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "options", protowire.AppendVarint(protowire.AppendTag(nil, 2, protowire.VarintType), 7))),
+			inv, "options.mission: sent with wire type 0", "another version of the schema"},
 
 		// EvalTurn.
 		{"EvalTurn/no program", eval(&ptcsidecarv1.EvalTurnRequest{Program: "-"}), inv, "program: ", "empty"},

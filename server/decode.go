@@ -29,7 +29,8 @@ import (
 // INVALID_ARGUMENT with that reason, naming the field. Other services on
 // the same server (health, reflection) keep grpc-go's behaviour.
 
-// requestCodec is the standard proto codec plus that record.
+// requestCodec is the standard proto codec plus that record, and its own
+// decoder for this service's messages (decodeRequest).
 type requestCodec struct {
 	encoding.CodecV2
 	watched sync.Map // message -> error; nil while decoding succeeds
@@ -39,39 +40,77 @@ func newRequestCodec() *requestCodec {
 	return &requestCodec{CodecV2: encoding.GetCodecV2(proto.Name)}
 }
 
+// requestMessage is a message of this service: gen/ has an aliasing
+// decoder for each (vtprotobuf's unmarshal_unsafe).
+type requestMessage interface {
+	protov2.Message
+	UnmarshalVTUnsafe([]byte) error
+}
+
 func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	err := c.CodecV2.Unmarshal(data, v)
+	m, ours := v.(requestMessage)
+	if !ours {
+		return c.CodecV2.Unmarshal(data, v)
+	}
+	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	defer buf.Free()
+	err := decodeRequest(buf.ReadOnlyData(), m)
 	if err == nil {
 		return nil
 	}
 	if _, ok := c.watched.Load(v); !ok {
 		return err
 	}
-	c.watched.Store(v, requestDecodeError(data.Materialize(), v, err))
+	c.watched.Store(v, err)
 	return nil // the method reports it
 }
 
-// requestDecodeError explains a failed decode, naming the field that holds
-// the fault: protobuf's own error does not say where it is.
-func requestDecodeError(b []byte, v any, err error) error {
-	if m, ok := v.(protov2.Message); ok {
-		if path, problem := wireProblem(b, m.ProtoReflect().Descriptor()); problem != "" {
-			if path == "" {
-				path = "request"
-			}
-			return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
+// decodeRequest reads b into m. A request is mostly wire values (memory,
+// data, tool results: a megabyte for a long run) that a running agent
+// resends on every call, and protobuf-go copies each into a new string,
+// the garbage that cost a call more than everything else it does. Here
+// the strings are first read as views into b, then replaced by strings the
+// message owns (own.go): values the value cache holds are found there, not
+// copied. b is only valid until decodeRequest returns.
+//
+// What protobuf-go checks and the aliasing decoder does not, or not alike,
+// is checked first by wireProblem.
+func decodeRequest(b []byte, m requestMessage) error {
+	if path, problem := wireProblem(b, m.ProtoReflect().Descriptor()); problem != "" {
+		if path == "" {
+			path = "request"
 		}
+		return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
 	}
-	return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+	err := m.UnmarshalVTUnsafe(b)
+	if err == nil && ownRequest(m) {
+		return nil
+	}
+	protov2.Reset(m) // no view into b may outlive this call
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+	}
+	// A message own.go does not know yet: protobuf-go, without views.
+	if err := protov2.Unmarshal(b, m); err != nil {
+		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+	}
+	return nil
 }
 
 // wireProblem walks the wire form of a message of type md and reports the
-// first thing protobuf rejects in it, with the path of the field in the
-// form the other request errors use ("turns[2].program"; "" is the message
-// itself): bytes that are not a message (truncated, a bad tag or field
-// number, unbalanced groups), named by the innermost message that holds
-// them, or a string that is not valid UTF-8, which proto3 forbids.
-// problem is "" when it finds nothing wrong.
+// first thing wrong with it, with the path of the field in the form the
+// other request errors use ("turns[2].program"; "" is the message itself):
+//
+//   - bytes that are not a message (truncated, a bad tag or field number,
+//     unbalanced groups), named by the innermost message that holds them;
+//   - a string that is not valid UTF-8, which proto3 forbids;
+//   - a known field sent with a wire type its type cannot have: a client
+//     built from a schema in which the field had another type. protobuf-go
+//     would file it with the unknown fields and go on without it; the
+//     caller is better served by hearing that its schema differs.
+//
+// problem is "" when there is nothing wrong. The walk allocates only to
+// spell out what it found.
 func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem string) {
 	fields := md.Fields()
 	for b := msg; len(b) > 0; {
@@ -84,6 +123,10 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem s
 			return "", fmt.Sprintf("not a valid message: field number %d is out of range", num)
 		}
 		b = b[n:]
+		fd := fields.ByNumber(num)
+		if fd != nil && !wireTypeFits(fd, typ) {
+			return fieldName(msg[:at], fd), fmt.Sprintf("sent with wire type %d, which a field of type %s cannot have: is the client built from another version of the schema?", typ, fd.Kind())
+		}
 		if typ != protowire.BytesType {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
@@ -97,7 +140,6 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem s
 			return "", notAMessage(n)
 		}
 		b = b[n:]
-		fd := fields.ByNumber(num)
 		if fd == nil {
 			continue
 		}
@@ -117,6 +159,25 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem s
 		}
 	}
 	return "", ""
+}
+
+// wireTypeFits reports whether a field of fd's type may arrive with wire
+// type typ; repeated numbers may arrive packed.
+func wireTypeFits(fd protoreflect.FieldDescriptor, typ protowire.Type) bool {
+	var want protowire.Type
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return typ == protowire.BytesType
+	case protoreflect.GroupKind:
+		return typ == protowire.StartGroupType
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		want = protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		want = protowire.Fixed64Type
+	default:
+		want = protowire.VarintType
+	}
+	return typ == want || fd.IsList() && typ == protowire.BytesType
 }
 
 func notAMessage(code int) string {

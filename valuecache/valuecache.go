@@ -28,6 +28,7 @@ import (
 	"container/list"
 	"hash/maphash"
 	"sync"
+	"unique"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -77,6 +78,7 @@ type Cache struct {
 }
 
 type entry struct {
+	text  unique.Handle[string] // keeps key.Text canonical (see Decode)
 	key   Key
 	print fingerprint
 	value lisp.Value
@@ -216,7 +218,12 @@ func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, erro
 	if err != nil || v == nil {
 		return v, err
 	}
-	e := &entry{key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
+	// The text is kept as its canonical copy (unique), which the server's
+	// request decoder hands out for the same text in later requests
+	// instead of allocating it again; the handle keeps it canonical.
+	text := unique.Make(k.Text)
+	k.Text = text.Value()
+	e := &entry{text: text, key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
 	if e.bytes > c.max/4 {
 		return v, nil // one value must not flush everything else
 	}
