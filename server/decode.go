@@ -90,11 +90,8 @@ func decodeRequest(b []byte, m requestMessage) error {
 	if err != nil {
 		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
 	}
-	// A message own.go does not know yet: protobuf-go, without views.
-	if err := protov2.Unmarshal(b, m); err != nil {
-		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
-	}
-	return nil
+	// A method added without its pass in own.go; its tests fail first.
+	return status.Errorf(codes.Internal, "request: %T has no string ownership pass", m)
 }
 
 // wireProblem walks the wire form of a message of type md and reports the

@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -82,7 +84,7 @@ func TestDecodedRequestsOwnTheirStrings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for round := range 2 { // the second finds the value texts canonical
+			for round := range 2 { // the second may find the value texts canonical
 				b := bytes.Clone(wire)
 				got := mt.New().Interface().(requestMessage)
 				if err := decodeRequest(b, got); err != nil {
@@ -126,4 +128,37 @@ func recursion(md protoreflect.MessageDescriptor, open []protoreflect.FullName) 
 		}
 	}
 	return ""
+}
+
+// A value's text that the value cache holds is not allocated again when a
+// later request resends it: the decoder hands out the cache's copy.
+func TestResentValueTextsAreNotCopied(t *testing.T) {
+	svc := New(Config{})
+	memory := fmt.Sprintf("[%s]", strings.Repeat(`{:id 1 :name "a product"} `, 50))
+	wire, err := proto.Marshal(&ptcsidecarv1.ToMessagesRequest{
+		Options: &ptcsidecarv1.Options{Mission: "count"},
+		Memory:  &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "items", Value: edn(memory), Turn: 1}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func() string {
+		req := new(ptcsidecarv1.ToMessagesRequest)
+		if err := decodeRequest(bytes.Clone(wire), req); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.ToMessages(t.Context(), req); err != nil {
+			t.Fatal(err)
+		}
+		return req.Memory.Bindings[0].Value.GetEdn()
+	}
+	first := text()
+	runtime.GC() // only the cache keeps the text canonical now
+	second := text()
+	if second != memory || unsafe.StringData(second) != unsafe.StringData(first) {
+		t.Errorf("the resent text is a new copy")
+	}
+	if svc.values.Stats().Hits == 0 {
+		t.Errorf("the value was not found in the cache")
+	}
 }

@@ -17,11 +17,10 @@ import (
 // call, so on a running agent's call nearly all of a request's megabyte is
 // found canonical and not allocated again.
 //
-// ownRequest covers the messages methods receive; a message it does not
-// know is decoded by protobuf-go instead, without views. Every string
-// field of a known message must be handled here:
-// TestDecodedRequestsOwnTheirStrings fills every field, overwrites the
-// wire bytes after decoding and compares.
+// ownRequest covers the messages methods receive, and every string field
+// of each must be handled here: TestDecodedRequestsOwnTheirStrings fills
+// every field of every method's request, overwrites the wire bytes after
+// decoding and compares.
 
 // ownRequest replaces the views in m and reports whether it knows m's type.
 func ownRequest(m any) bool {

@@ -15,6 +15,10 @@
 // by an estimate of the bytes it holds and forgets the least recently used
 // values first.
 //
+// Remembered texts are canonical (unique.Make), and an entry keeps its
+// text's handle: a request decoder that makes each value's text canonical
+// finds a resent text there instead of allocating it again.
+//
 // Values are indexed by a fingerprint of their text, not by the whole text:
 // hashing every byte of a request's values on every call (a megabyte for a
 // long run) cost more than everything else the cache does. A fingerprint
@@ -218,15 +222,12 @@ func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, erro
 	if err != nil || v == nil {
 		return v, err
 	}
-	// The text is kept as its canonical copy (unique), which the server's
-	// request decoder hands out for the same text in later requests
-	// instead of allocating it again; the handle keeps it canonical.
-	text := unique.Make(k.Text)
-	k.Text = text.Value()
-	e := &entry{text: text, key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
+	e := &entry{key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
 	if e.bytes > c.max/4 {
 		return v, nil // one value must not flush everything else
 	}
+	e.text = unique.Make(k.Text)
+	e.key.Text = e.text.Value()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el := c.find(fp, &k); el != nil {
