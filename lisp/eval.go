@@ -202,13 +202,7 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, err
 	}
 	v, err := th.Call(f, args)
-	if err == nil {
-		err = th.checkWeight(v)
-	}
-	if err != nil {
-		return nil, withPos(err, n.pos)
-	}
-	return v, nil
+	return th.callResult(v, err, n.pos)
 }
 
 // evalBorrowed evaluates the arguments onto the thread's scratch stack and
@@ -227,13 +221,7 @@ func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 	}
 	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
-	if err == nil {
-		err = th.checkWeight(v)
-	}
-	if err != nil {
-		return nil, withPos(err, n.pos)
-	}
-	return v, nil
+	return th.callResult(v, err, n.pos)
 }
 
 // evalClosureCall calls a closure with up to four arguments held in an
@@ -250,13 +238,7 @@ func (n *callNode) evalClosureCall(th *Thread, fr *frame, c *Closure) (Value, er
 		args[i] = v
 	}
 	v, err := th.callClosure(c, args)
-	if err == nil {
-		err = th.checkWeight(v)
-	}
-	if err != nil {
-		return nil, withPos(err, n.pos)
-	}
-	return v, nil
+	return th.callResult(v, err, n.pos)
 }
 
 // keywordCallNode is (:key coll), a callNode without the argument slice:
@@ -278,6 +260,19 @@ func (n *keywordCallNode) eval(th *Thread, fr *frame) (Value, error) {
 	v := n.key.get(coll, nil)
 	if err := th.checkWeight(v); err != nil {
 		return nil, withPos(err, n.pos)
+	}
+	return v, nil
+}
+
+// callResult is what a call node at pos answers for a call that returned
+// v, err: v, unless the call failed or built a value too large to print,
+// and then the error placed at the call.
+func (th *Thread) callResult(v Value, err error, pos Pos) (Value, error) {
+	if err == nil {
+		err = th.checkWeight(v)
+	}
+	if err != nil {
+		return nil, withPos(err, pos)
 	}
 	return v, nil
 }
@@ -782,13 +777,7 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 	v, err := n.fn.Call(th, th.scratch[base:base+2:base+2])
 	th.depth--
 	th.popScratch(base)
-	if err == nil {
-		err = th.checkWeight(v)
-	}
-	if err != nil {
-		return nil, withPos(err, n.pos)
-	}
-	return v, nil
+	return th.callResult(v, err, n.pos)
 }
 
 // ownHashKey reports whether v is its own HashKey, so that Equal on two

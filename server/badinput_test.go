@@ -3,18 +3,15 @@ package server
 import (
 	"context"
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/encoding"
 	grpcproto "google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -29,24 +26,11 @@ var badInputConfig = Config{Limits: lisp.DefaultLimits(), MaxTurns: 3, MaxHistor
 
 const badInputMaxRecvBytes = 1 << 20
 
-// dialWire serves a Service the way the binary does (its server options,
-// a receive size limit) over an in-memory connection.
+// dialWire serves a Service the way the binary does, with a receive size
+// limit, over an in-memory connection.
 func dialWire(t *testing.T, cfg Config) *grpc.ClientConn {
 	t.Helper()
-	lis := bufconn.Listen(4 << 20)
-	svc := New(cfg)
-	srv := grpc.NewServer(append(svc.ServerOptions(), grpc.MaxRecvMsgSize(badInputMaxRecvBytes))...)
-	svc.Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	conn, err := grpc.NewClient("passthrough:///bufnet",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
+	return serveInMemory(t, New(cfg), grpc.MaxRecvMsgSize(badInputMaxRecvBytes))
 }
 
 // rawCodec sends requests as given bytes, which lets a test send what no
@@ -312,7 +296,7 @@ func TestBadInputTable(t *testing.T) {
 // service's methods; a request the codec cannot decode leaves nothing behind.
 func TestCodecFailuresLeaveNothingBehind(t *testing.T) {
 	svc := New(Config{})
-	conn := dialWireService(t, svc)
+	conn := serveInMemory(t, svc)
 	for i := range 50 {
 		msg := field(nil, &ptcsidecarv1.EvalTurnRequest{}, "program", []byte(fmt.Sprintf("bad %d \xff", i)))
 		err := conn.Invoke(t.Context(), ptcsidecarv1.SidecarService_EvalTurn_FullMethodName, msg, new(ptcsidecarv1.EvalTurnResponse), grpc.ForceCodecV2(rawCodec{}))
@@ -325,21 +309,4 @@ func TestCodecFailuresLeaveNothingBehind(t *testing.T) {
 	if left != 0 {
 		t.Errorf("%d decode records left behind", left)
 	}
-}
-
-func dialWireService(t *testing.T, svc *Service) *grpc.ClientConn {
-	t.Helper()
-	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer(svc.ServerOptions()...)
-	svc.Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	conn, err := grpc.NewClient("passthrough:///bufnet",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
 }

@@ -22,9 +22,16 @@ import (
 // gRPC client for it.
 func dial(t *testing.T, cfg Config) ptcsidecarv1.SidecarServiceClient {
 	t.Helper()
-	lis := bufconn.Listen(1 << 20)
-	srv := grpc.NewServer()
-	New(cfg).Register(srv)
+	return ptcsidecarv1.NewSidecarServiceClient(serveInMemory(t, New(cfg)))
+}
+
+// serveInMemory serves svc the way the binary does (its server options,
+// then opts) over an in-memory connection and returns a client connection.
+func serveInMemory(t *testing.T, svc *Service, opts ...grpc.ServerOption) *grpc.ClientConn {
+	t.Helper()
+	lis := bufconn.Listen(4 << 20)
+	srv := grpc.NewServer(append(svc.ServerOptions(), opts...)...)
+	svc.Register(srv)
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient("passthrough:///bufnet",
@@ -34,7 +41,7 @@ func dial(t *testing.T, cfg Config) ptcsidecarv1.SidecarServiceClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return ptcsidecarv1.NewSidecarServiceClient(conn)
+	return conn
 }
 
 func edn(s string) *ptcsidecarv1.Value {

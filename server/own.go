@@ -56,19 +56,22 @@ func ownAll(list []string) {
 // ownValue makes a value's text canonical: a text the value cache holds is
 // found, not copied.
 func ownValue(v *ptcsidecarv1.Value) {
-	canonical := func(s *string) {
-		if len(*s) < valuecache.MinText {
-			own(s)
-			return
-		}
-		*s = unique.Make(*s).Value()
-	}
 	switch r := v.GetRepr().(type) {
 	case *ptcsidecarv1.Value_Edn:
 		canonical(&r.Edn)
 	case *ptcsidecarv1.Value_Json:
 		canonical(&r.Json)
 	}
+}
+
+// canonical replaces s by its canonical copy; a text too short for the
+// value cache is copied.
+func canonical(s *string) {
+	if len(*s) < valuecache.MinText {
+		own(s)
+		return
+	}
+	*s = unique.Make(*s).Value()
 }
 
 func ownToMessages(m *ptcsidecarv1.ToMessagesRequest) {
