@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // Request bytes that are not a valid message (a proto3 string holding
@@ -30,14 +31,16 @@ import (
 // the same server (health, reflection) keep grpc-go's behaviour.
 
 // requestCodec is the standard proto codec plus that record, and its own
-// decoder for this service's messages (decodeRequest).
+// decoder for this service's messages (read).
 type requestCodec struct {
 	encoding.CodecV2
+	values  *valuecache.Cache // where resent value texts are found; may be nil
+	buffers requestBuffers
 	watched sync.Map // message -> error; nil while decoding succeeds
 }
 
-func newRequestCodec() *requestCodec {
-	return &requestCodec{CodecV2: encoding.GetCodecV2(proto.Name)}
+func newRequestCodec(values *valuecache.Cache) *requestCodec {
+	return &requestCodec{CodecV2: encoding.GetCodecV2(proto.Name), values: values}
 }
 
 // requestMessage is a message of this service: gen/ has an aliasing
@@ -52,9 +55,9 @@ func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if !ours {
 		return c.CodecV2.Unmarshal(data, v)
 	}
-	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	buf := data.MaterializeToBuffer(&c.buffers)
 	defer buf.Free()
-	err := decodeRequest(buf.ReadOnlyData(), m)
+	err := c.read(buf.ReadOnlyData(), m)
 	if err == nil {
 		return nil
 	}
@@ -65,33 +68,48 @@ func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	return nil // the method reports it
 }
 
-// decodeRequest reads b into m. A request is mostly wire values (memory,
-// data, tool results: a megabyte for a long run) that a running agent
-// resends on every call, and protobuf-go copies each into a new string,
-// the garbage that cost a call more than everything else it does. Here
-// the strings are first read as views into b, then replaced by strings the
+// read decodes b into m. A request is mostly wire values (memory, data,
+// tool results: a megabyte for a long run) that a running agent resends
+// on every call, and protobuf-go copies each into a new string, the
+// garbage that cost a call more than everything else it does. Here the
+// strings are first read as views into b, then replaced by strings the
 // message owns (own.go): values the value cache holds are found there, not
-// copied. b is only valid until decodeRequest returns.
+// copied. b is only valid until read returns.
 //
 // What protobuf-go checks and the aliasing decoder does not, or not alike,
-// is checked first by wireProblem.
-func decodeRequest(b []byte, m requestMessage) error {
-	if path, problem := wireProblem(b, m.ProtoReflect().Descriptor()); problem != "" {
-		if path == "" {
-			path = "request"
-		}
-		return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
+// is checked first by wireProblem, except the UTF-8 of values' texts,
+// which the owner checks where the cache does not already vouch for them.
+func (c *requestCodec) read(b []byte, m requestMessage) error {
+	md := m.ProtoReflect().Descriptor()
+	if path, problem := wireProblem(b, md, false); problem != "" {
+		return invalidRequest(path, problem)
 	}
-	err := m.UnmarshalVTUnsafe(b)
-	if err == nil && ownRequest(m) {
+	if err := m.UnmarshalVTUnsafe(b); err != nil {
+		protov2.Reset(m)
+		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+	}
+	o := owner{values: c.values}
+	known := o.request(m)
+	if known && !o.invalidUTF8 {
 		return nil
 	}
 	protov2.Reset(m) // no view into b may outlive this call
-	if err != nil {
-		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+	if !known {
+		// A method added without its pass in own.go; its tests fail first.
+		return status.Errorf(codes.Internal, "request: %T has no string ownership pass", m)
 	}
-	// A method added without its pass in own.go; its tests fail first.
-	return status.Errorf(codes.Internal, "request: %T has no string ownership pass", m)
+	// Walk again, checking every string, to name the field.
+	if path, problem := wireProblem(b, md, true); problem != "" {
+		return invalidRequest(path, problem)
+	}
+	return status.Errorf(codes.InvalidArgument, "request: a value's text is not valid UTF-8")
+}
+
+func invalidRequest(path, problem string) error {
+	if path == "" {
+		path = "request"
+	}
+	return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
 }
 
 // wireProblem walks the wire form of a message of type md and reports the
@@ -100,7 +118,8 @@ func decodeRequest(b []byte, m requestMessage) error {
 //
 //   - bytes that are not a message (truncated, a bad tag or field number,
 //     unbalanced groups), named by the innermost message that holds them;
-//   - a string that is not valid UTF-8, which proto3 forbids;
+//   - a string that is not valid UTF-8, which proto3 forbids (a value's
+//     text only when valueTexts is set: the owner checks those otherwise);
 //   - a known field sent with a wire type its type cannot have: a client
 //     built from a schema in which the field had another type. protobuf-go
 //     would file it with the unknown fields and go on without it; the
@@ -108,7 +127,7 @@ func decodeRequest(b []byte, m requestMessage) error {
 //
 // problem is "" when there is nothing wrong. The walk allocates only to
 // spell out what it found.
-func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem string) {
+func wireProblem(msg []byte, md protoreflect.MessageDescriptor, valueTexts bool) (path, problem string) {
 	fields := md.Fields()
 	for b := msg; len(b) > 0; {
 		at := len(msg) - len(b)
@@ -142,11 +161,11 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem s
 		}
 		switch fd.Kind() {
 		case protoreflect.StringKind:
-			if !utf8.Valid(v) {
+			if (valueTexts || fd.ContainingMessage() != valueDescriptor) && !utf8.Valid(v) {
 				return fieldName(msg[:at], fd), "invalid UTF-8: string fields must be valid UTF-8"
 			}
 		case protoreflect.MessageKind:
-			if sub, problem := wireProblem(v, fd.Message()); problem != "" {
+			if sub, problem := wireProblem(v, fd.Message(), valueTexts); problem != "" {
 				path = fieldName(msg[:at], fd)
 				if sub != "" {
 					path += "." + sub
@@ -157,6 +176,9 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor) (path, problem s
 	}
 	return "", ""
 }
+
+// valueDescriptor is the message whose strings are values' texts.
+var valueDescriptor = (*ptcsidecarv1.Value)(nil).ProtoReflect().Descriptor()
 
 // wireTypeFits reports whether a field of fd's type may arrive with wire
 // type typ; repeated numbers may arrive packed.

@@ -3,16 +3,19 @@ package server
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // requestTypes are the messages the service's methods receive.
@@ -84,18 +87,94 @@ func TestDecodedRequestsOwnTheirStrings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for round := range 2 { // the second may find the value texts canonical
+			codec := newRequestCodec(valuecache.New(1 << 20))
+			for round := range 2 { // the second finds the value texts in the cache
 				b := bytes.Clone(wire)
 				got := mt.New().Interface().(requestMessage)
-				if err := decodeRequest(b, got); err != nil {
+				if err := codec.read(b, got); err != nil {
 					t.Fatalf("%s: %v", mt.Descriptor().Name(), err)
 				}
+				remember(codec.values, got)
 				for i := range b {
 					b[i] = 'X'
 				}
 				if !proto.Equal(got, sent.Interface()) {
 					t.Fatalf("%s variant %d round %d: after its wire bytes changed, the message reads\n%v\nwant\n%v",
 						mt.Descriptor().Name(), variant, round, got, sent.Interface())
+				}
+			}
+		}
+	}
+}
+
+// remember puts the text of every value in m into the cache, as the
+// methods do when they read them.
+func remember(values *valuecache.Cache, m proto.Message) {
+	eachValue(m.ProtoReflect(), func(v *ptcsidecarv1.Value) {
+		k := valuecache.Key{Text: v.GetEdn() + v.GetJson()}
+		values.Decode(k, func() (lisp.Value, error) { return lisp.Int(len(k.Text)), nil })
+	})
+}
+
+// eachValue calls visit with every value in m, at any depth.
+func eachValue(m protoreflect.Message, visit func(*ptcsidecarv1.Value)) {
+	if v, ok := m.Interface().(*ptcsidecarv1.Value); ok {
+		visit(v)
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Message() == nil:
+		case fd.IsList():
+			for i := range v.List().Len() {
+				eachValue(v.List().Get(i).Message(), visit)
+			}
+		default:
+			eachValue(v.Message(), visit)
+		}
+		return true
+	})
+}
+
+// Values' texts are checked for UTF-8 by the owner, not by the wire walk,
+// and only where the cache does not hold them: a text that is not valid
+// UTF-8 must be rejected wherever a value appears, named by its field, as
+// protobuf-go would reject it, also when an almost equal text is cached.
+func TestEveryValueTextIsChecked(t *testing.T) {
+	for _, mt := range requestTypes(t) {
+		for variant := range 2 {
+			sent := mt.New()
+			next := 0
+			fill(sent, variant, &next)
+			var values []*ptcsidecarv1.Value
+			eachValue(sent, func(v *ptcsidecarv1.Value) { values = append(values, v) })
+			for i, v := range values {
+				valid := fmt.Sprintf(`["spoil me, a value text" %d]`, i)
+				if v.GetJson() != "" {
+					v.Repr = &ptcsidecarv1.Value_Json{Json: valid}
+				} else {
+					v.Repr = &ptcsidecarv1.Value_Edn{Edn: valid}
+				}
+			}
+			for i := range values {
+				wire, err := proto.Marshal(sent.Interface())
+				if err != nil {
+					t.Fatal(err)
+				}
+				codec := newRequestCodec(valuecache.New(1 << 20))
+				remember(codec.values, sent.Interface()) // every valid text is cached
+				// The same length, so the wire stays well formed.
+				spoilt := bytes.Replace(wire, fmt.Appendf(nil, `["spoil me, a value text" %d]`, i), fmt.Appendf(nil, "[\"\xffpoil me, a value text\" %d]", i), 1)
+				if bytes.Equal(spoilt, wire) {
+					t.Fatalf("%s: value %d not found in the wire bytes", mt.Descriptor().Name(), i)
+				}
+				err = codec.read(spoilt, mt.New().Interface().(requestMessage))
+				if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "invalid UTF-8") ||
+					!strings.Contains(err.Error(), ".edn:") && !strings.Contains(err.Error(), ".json:") {
+					t.Errorf("%s value %d: %v; want INVALID_ARGUMENT naming the value's text", mt.Descriptor().Name(), i, err)
+				}
+				if proto.Unmarshal(spoilt, mt.New().Interface()) == nil {
+					t.Fatalf("%s value %d: protobuf-go accepts the spoilt bytes; the test does not spoil them", mt.Descriptor().Name(), i)
 				}
 			}
 		}
@@ -144,7 +223,7 @@ func TestResentValueTextsAreNotCopied(t *testing.T) {
 	}
 	text := func() string {
 		req := new(ptcsidecarv1.ToMessagesRequest)
-		if err := decodeRequest(bytes.Clone(wire), req); err != nil {
+		if err := svc.codec.read(bytes.Clone(wire), req); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := svc.ToMessages(t.Context(), req); err != nil {
@@ -153,7 +232,6 @@ func TestResentValueTextsAreNotCopied(t *testing.T) {
 		return req.Memory.Bindings[0].Value.GetEdn()
 	}
 	first := text()
-	runtime.GC() // only the cache keeps the text canonical now
 	second := text()
 	if second != memory || unsafe.StringData(second) != unsafe.StringData(first) {
 		t.Errorf("the resent text is a new copy")

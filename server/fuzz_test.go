@@ -14,6 +14,7 @@ import (
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // FuzzDecodeValue feeds caller text to the wire Value decoder as EDN and as
@@ -109,8 +110,11 @@ func FuzzToMessages(f *testing.F) {
 // both reject, and a rejection is INVALID_ARGUMENT. The one difference is
 // deliberate: a field sent with a wire type its type cannot have is
 // rejected, where protobuf-go keeps it as an unknown field. The accepted
-// message must not change when its wire bytes are overwritten.
+// message must not change when its wire bytes are overwritten. The texts
+// of accepted values are cached, as the methods would cache them, so that
+// later inputs also take the path where a resent text is found there.
 func FuzzDecodeRequest(f *testing.F) {
+	codec := newRequestCodec(valuecache.New(1 << 20))
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
 	for _, m := range []proto.Message{agentRequest(), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Data: edn("{:a 1}"),
 		ToolResults: []*ptcsidecarv1.ToolResult{{Name: "t", Result: jsonValue("[1]")}}, Limits: &ptcsidecarv1.Limits{MaxSteps: 9}}} {
@@ -137,7 +141,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		wantErr := proto.Unmarshal(wire, want)
 		got := mt.New().Interface().(requestMessage)
 		b := bytes.Clone(wire)
-		gotErr := decodeRequest(b, got)
+		gotErr := codec.read(b, got)
 		for i := range b {
 			b[i] = 'X'
 		}
@@ -156,6 +160,8 @@ func FuzzDecodeRequest(f *testing.F) {
 			// rewrites a tag sent in more bytes than needed, and the
 			// service ignores them either way.
 			t.Fatalf("%s %x: decoded\n%v\nprotobuf-go decoded\n%v", input.Name(), wire, got, want)
+		case gotErr == nil:
+			remember(codec.values, got)
 		}
 	})
 }

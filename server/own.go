@@ -2,7 +2,7 @@ package server
 
 import (
 	"strings"
-	"unique"
+	"unicode/utf8"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
@@ -11,31 +11,42 @@ import (
 // The request decoder (decode.go) reads a request with strings that are
 // views into the transport's pooled buffer, which goes back to the pool
 // when decoding ends. Before that, every string of the message is replaced
-// by one the message owns: a copy, or for a wire value's text its
-// canonical copy (unique.Make), which the value cache keeps alive while
-// it remembers the value. An agent resends its memory and data on every
-// call, so on a running agent's call nearly all of a request's megabyte is
-// found canonical and not allocated again.
+// by one the message owns: a copy, or for a wire value's text the copy the
+// value cache already holds (valuecache.Cache.Canonical). An agent resends
+// its memory and data on every call, so on a running agent's call nearly
+// all of a request's megabyte is found there and not allocated again.
 //
-// ownRequest covers the messages methods receive, and every string field
+// A value's text is also where the check that it is valid UTF-8 happens
+// (wireProblem leaves it out): a text the cache holds was checked when it
+// was first sent, so a resent one costs one comparison, not three passes.
+//
+// The owner covers the messages methods receive, and every string field
 // of each must be handled here: TestDecodedRequestsOwnTheirStrings fills
 // every field of every method's request, overwrites the wire bytes after
-// decoding and compares.
+// decoding and compares, and TestEveryValueTextIsChecked sends invalid
+// UTF-8 in each value.
 
-// ownRequest replaces the views in m and reports whether it knows m's type.
-func ownRequest(m any) bool {
+// owner replaces the views of one decoded request.
+type owner struct {
+	values *valuecache.Cache // may be nil
+	// invalidUTF8 is set when a value's text is not valid UTF-8.
+	invalidUTF8 bool
+}
+
+// request replaces the views in m and reports whether it knows m's type.
+func (o *owner) request(m any) bool {
 	switch m := m.(type) {
 	case *ptcsidecarv1.ToMessagesRequest:
-		ownToMessages(m)
+		o.toMessages(m)
 	case *ptcsidecarv1.EvalTurnRequest:
-		ownEvalTurn(m)
+		o.evalTurn(m)
 	case *ptcsidecarv1.EvalTurnStreamRequest:
-		ownEvalTurn(m.GetStart())
-		ownToolResult(m.GetToolResult())
+		o.evalTurn(m.GetStart())
+		o.toolResult(m.GetToolResult())
 	case *ptcsidecarv1.RenderTraceRequest:
-		ownTurns(m.Turns)
-		ownMemory(m.Memory)
-		ownOptions(m.Options)
+		o.turns(m.Turns)
+		o.memory(m.Memory)
+		o.options(m.Options)
 		own(&m.View)
 		ownHistory(m.History)
 	case *ptcsidecarv1.ListStrategiesRequest:
@@ -53,47 +64,48 @@ func ownAll(list []string) {
 	}
 }
 
-// ownValue makes a value's text canonical: a text the value cache holds is
-// found, not copied.
-func ownValue(v *ptcsidecarv1.Value) {
+// value owns a value's text: the value cache's copy if it holds one, else
+// a copy once the text is known to be valid UTF-8.
+func (o *owner) value(v *ptcsidecarv1.Value) {
 	switch r := v.GetRepr().(type) {
 	case *ptcsidecarv1.Value_Edn:
-		canonical(&r.Edn)
+		o.text(&r.Edn)
 	case *ptcsidecarv1.Value_Json:
-		canonical(&r.Json)
+		o.text(&r.Json)
 	}
 }
 
-// canonical replaces s by its canonical copy; a text too short for the
-// value cache is copied.
-func canonical(s *string) {
-	if len(*s) < valuecache.MinText {
-		own(s)
+func (o *owner) text(s *string) {
+	if found, ok := o.values.Canonical(*s); ok {
+		*s = found
 		return
 	}
-	*s = unique.Make(*s).Value()
+	if !utf8.ValidString(*s) {
+		o.invalidUTF8 = true
+	}
+	own(s)
 }
 
-func ownToMessages(m *ptcsidecarv1.ToMessagesRequest) {
-	ownTurns(m.Turns)
-	ownMemory(m.Memory)
-	ownOptions(m.Options)
+func (o *owner) toMessages(m *ptcsidecarv1.ToMessagesRequest) {
+	o.turns(m.Turns)
+	o.memory(m.Memory)
+	o.options(m.Options)
 	ownHistory(m.History)
 }
 
-func ownTurns(turns []*ptcsidecarv1.Turn) {
+func (o *owner) turns(turns []*ptcsidecarv1.Turn) {
 	for _, t := range turns {
 		if t == nil {
 			continue
 		}
 		own(&t.RawResponse)
 		own(&t.Program)
-		ownValue(t.Result)
+		o.value(t.Result)
 		ownAll(t.Prints)
 		for _, c := range t.ToolCalls {
-			ownToolCall(c)
+			o.toolCall(c)
 		}
-		ownMemory(t.Memory)
+		o.memory(t.Memory)
 		ownAll(t.Defined)
 		if e := t.Error; e != nil {
 			own(&e.Type)
@@ -103,44 +115,44 @@ func ownTurns(turns []*ptcsidecarv1.Turn) {
 	}
 }
 
-func ownToolCall(c *ptcsidecarv1.ToolCall) {
+func (o *owner) toolCall(c *ptcsidecarv1.ToolCall) {
 	if c == nil {
 		return
 	}
 	own(&c.Name)
-	ownValue(c.Args)
-	ownValue(c.Result)
+	o.value(c.Args)
+	o.value(c.Result)
 	own(&c.Error)
 }
 
-func ownMemory(m *ptcsidecarv1.Memory) {
+func (o *owner) memory(m *ptcsidecarv1.Memory) {
 	for _, b := range m.GetBindings() {
 		if b == nil {
 			continue
 		}
 		own(&b.Name)
-		ownValue(b.Value)
+		o.value(b.Value)
 		ownAll(b.Params)
 		own(&b.Docstring)
 		own(&b.ReturnType)
 	}
 }
 
-func ownOptions(o *ptcsidecarv1.Options) {
-	if o == nil {
+func (o *owner) options(opts *ptcsidecarv1.Options) {
+	if opts == nil {
 		return
 	}
-	own(&o.Strategy)
-	own(&o.Mission)
-	own(&o.SystemPrompt)
-	ownTools(o.Tools)
-	ownValue(o.Data)
-	own(&o.Signature)
-	own(&o.Tokenizer)
-	ownAll(o.SnapshotToolPrefixes)
-	ownAll(o.NudgeMessages)
-	ownAll(o.ExcludeTools)
-	own(&o.Placeholder)
+	own(&opts.Strategy)
+	own(&opts.Mission)
+	own(&opts.SystemPrompt)
+	ownTools(opts.Tools)
+	o.value(opts.Data)
+	own(&opts.Signature)
+	own(&opts.Tokenizer)
+	ownAll(opts.SnapshotToolPrefixes)
+	ownAll(opts.NudgeMessages)
+	ownAll(opts.ExcludeTools)
+	own(&opts.Placeholder)
 }
 
 func ownTools(tools []*ptcsidecarv1.ToolSpec) {
@@ -176,29 +188,29 @@ func ownHistory(history []*ptcsidecarv1.ChatMessage) {
 	}
 }
 
-func ownEvalTurn(m *ptcsidecarv1.EvalTurnRequest) {
+func (o *owner) evalTurn(m *ptcsidecarv1.EvalTurnRequest) {
 	if m == nil {
 		return
 	}
 	own(&m.Program)
 	own(&m.RawResponse)
-	ownMemory(m.Prelude)
-	ownValue(m.Data)
+	o.memory(m.Prelude)
+	o.value(m.Data)
 	ownTools(m.Tools)
 	for _, r := range m.ToolResults {
-		ownToolResult(r)
+		o.toolResult(r)
 	}
 	for _, v := range m.PreviousResults {
-		ownValue(v)
+		o.value(v)
 	}
 }
 
-func ownToolResult(r *ptcsidecarv1.ToolResult) {
+func (o *owner) toolResult(r *ptcsidecarv1.ToolResult) {
 	if r == nil {
 		return
 	}
 	own(&r.Name)
-	ownValue(r.Args)
-	ownValue(r.Result)
+	o.value(r.Args)
+	o.value(r.Result)
 	own(&r.Error)
 }

@@ -73,7 +73,8 @@ func New(cfg Config) *Service {
 	if cfg.ValueCacheBytes == 0 {
 		cfg.ValueCacheBytes = DefaultValueCacheBytes
 	}
-	return &Service{cfg: cfg, codec: newRequestCodec(), values: valuecache.New(cfg.ValueCacheBytes)}
+	values := valuecache.New(cfg.ValueCacheBytes)
+	return &Service{cfg: cfg, codec: newRequestCodec(values), values: values}
 }
 
 // ValueCacheStats reports the decoded-value cache's counters (all zero

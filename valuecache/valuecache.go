@@ -15,9 +15,11 @@
 // by an estimate of the bytes it holds and forgets the least recently used
 // values first.
 //
-// Remembered texts are canonical (unique.Make), and an entry keeps its
-// text's handle: a request decoder that makes each value's text canonical
-// finds a resent text there instead of allocating it again.
+// Each remembered text is held once, however many entries were read from
+// it, and Canonical finds it: a request decoder that reads its strings as
+// views into a transport buffer takes a resent value's text from there
+// instead of copying it. Remembered texts are valid UTF-8, so a text found
+// there needs no second check.
 //
 // Values are indexed by a fingerprint of their text, not by the whole text:
 // hashing every byte of a request's values on every call (a megabyte for a
@@ -31,8 +33,9 @@ package valuecache
 import (
 	"container/list"
 	"hash/maphash"
+	"slices"
 	"sync"
-	"unique"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -78,11 +81,12 @@ type Cache struct {
 	key     uint64                          // random start of the windows' hash
 	entries map[fingerprint][]*list.Element // each holds an *entry; most recently used first
 	lru     list.List                       // of *entry, most recently used first
+	texts   map[fingerprint][]*sharedText   // the entries' texts, by textPrint
 	stats   Stats
 }
 
 type entry struct {
-	text  unique.Handle[string] // keeps key.Text canonical (see Decode)
+	text  *sharedText // key.Text is text.s
 	key   Key
 	print fingerprint
 	value lisp.Value
@@ -99,6 +103,18 @@ type fingerprint struct {
 	keep       int
 	length     int
 	hash       uint64
+}
+
+// sharedText is a remembered text and the number of entries read from it.
+type sharedText struct {
+	s       string
+	entries int
+}
+
+// textPrint is fp without the reading options: the fingerprint of the
+// text alone, under which texts are found whatever they were read as.
+func (fp fingerprint) textPrint() fingerprint {
+	return fingerprint{length: fp.length, hash: fp.hash}
 }
 
 const (
@@ -157,7 +173,54 @@ func New(maxBytes int64) *Cache {
 		return nil
 	}
 	seed := maphash.MakeSeed()
-	return &Cache{max: maxBytes, seed: seed, key: maphash.String(seed, "windows"), entries: map[fingerprint][]*list.Element{}}
+	return &Cache{max: maxBytes, seed: seed, key: maphash.String(seed, "windows"), entries: map[fingerprint][]*list.Element{}, texts: map[fingerprint][]*sharedText{}}
+}
+
+// Canonical returns the remembered text equal to text, if there is one.
+func (c *Cache) Canonical(text string) (string, bool) {
+	if c == nil || len(text) < MinText {
+		return "", false
+	}
+	tp := c.fingerprint(&Key{Text: text})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.texts[tp] {
+		if t.s == text {
+			return t.s, true
+		}
+	}
+	return "", false
+}
+
+// share returns the remembered text equal to s, remembering s if there is
+// none, and counts one more entry read from it. Called with c.mu held.
+func (c *Cache) share(tp fingerprint, s string) *sharedText {
+	for _, t := range c.texts[tp] {
+		if t.s == s {
+			t.entries++
+			return t
+		}
+	}
+	t := &sharedText{s: s, entries: 1}
+	c.texts[tp] = append(c.texts[tp], t)
+	return t
+}
+
+// unshare counts one entry fewer read from t and forgets t after the last.
+// Called with c.mu held.
+func (c *Cache) unshare(tp fingerprint, t *sharedText) {
+	if t.entries--; t.entries > 0 {
+		return
+	}
+	same := c.texts[tp]
+	if i := slices.Index(same, t); i >= 0 {
+		same = slices.Delete(same, i, i+1) // clears the freed slot
+	}
+	if len(same) == 0 {
+		delete(c.texts, tp)
+	} else {
+		c.texts[tp] = same
+	}
 }
 
 // find returns the element of k under its fingerprint fp, moved to the
@@ -193,6 +256,7 @@ func (c *Cache) remove(el *list.Element, e *entry) {
 	} else {
 		c.entries[e.print] = same
 	}
+	c.unshare(e.print.textPrint(), e.text)
 	c.stats.Bytes -= e.bytes
 }
 
@@ -219,20 +283,20 @@ func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, erro
 	// Read outside the lock: two callers missing the same text at once
 	// both read it, and the second one's value is dropped below.
 	v, err := read()
-	if err != nil || v == nil {
+	if err != nil || v == nil || !utf8.ValidString(k.Text) {
 		return v, err
 	}
 	e := &entry{key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
 	if e.bytes > c.max/4 {
 		return v, nil // one value must not flush everything else
 	}
-	e.text = unique.Make(k.Text)
-	e.key.Text = e.text.Value()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el := c.find(fp, &k); el != nil {
 		return el.Value.(*entry).value, nil
 	}
+	e.text = c.share(fp.textPrint(), k.Text)
+	e.key.Text = e.text.s
 	if same := c.entries[fp]; len(same) >= maxPerFingerprint {
 		old := same[len(same)-1]
 		c.remove(old, old.Value.(*entry))

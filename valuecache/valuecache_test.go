@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -115,6 +116,65 @@ func TestDecodeEvictsLeastRecentlyUsed(t *testing.T) {
 	}
 	if s := c.Stats(); s.Bytes > 4*size+size/2 || s.Evictions != 2 {
 		t.Errorf("stats %+v: over the bound or wrong evictions (want 2)", s)
+	}
+}
+
+// Canonical finds a remembered text whatever it was read as, holds one
+// copy for all the entries read from it, and forgets it with the last.
+func TestCanonicalHoldsEachRememberedTextOnce(t *testing.T) {
+	size := int64(len(text(100))) + footprint(mustParse(t, text(100)))
+	c := New(4*size + size/2) // room for four values
+	r := &reader{}
+	sent := text(100)
+	if _, ok := c.Canonical(sent); ok {
+		t.Fatal("a text was found before anything was remembered")
+	}
+	whole := Key{Format: EDN, Text: sent}
+	if _, err := c.Decode(whole, r.read(whole)); err != nil {
+		t.Fatal(err)
+	}
+	resent := strings.Clone(sent)
+	found, ok := c.Canonical(resent)
+	if !ok || found != sent || unsafe.StringData(found) != unsafe.StringData(sent) {
+		t.Fatalf("Canonical(resent) = %.20q, %v; want the remembered text", found, ok)
+	}
+	sampled := Key{Format: EDN, Keep: 3, Text: resent} // another entry, the same text
+	if _, err := c.Decode(sampled, r.read(sampled)); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.texts[c.fingerprint(&Key{Text: sent})]; len(got) != 1 || got[0].entries != 2 {
+		t.Fatalf("the text is held as %d texts; want one read by two entries", len(got))
+	}
+	for i := range 5 { // push both entries out
+		k := Key{Format: EDN, Text: text(101 + i)}
+		if _, err := c.Decode(k, r.read(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := c.Canonical(sent); ok {
+		t.Error("the text is still found after the entries read from it were evicted")
+	}
+	if _, ok := c.Canonical("[1 2 3]"); ok {
+		t.Error("a short text was found")
+	}
+}
+
+// A text that is not valid UTF-8 is read but never remembered, so that
+// every text Canonical finds is valid.
+func TestDecodeNeverRemembersInvalidUTF8(t *testing.T) {
+	c := New(1 << 20)
+	r := &reader{}
+	k := Key{Format: EDN, Text: `["a string with a bad byte: \xff" ` + "\xff" + ` 1 2 3]`}
+	for range 2 {
+		if _, err := c.Decode(k, func() (lisp.Value, error) { r.reads++; return lisp.Int(1), nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.reads != 2 || c.Stats().Entries != 0 {
+		t.Errorf("reads = %d, entries = %d; want 2 reads and nothing remembered", r.reads, c.Stats().Entries)
+	}
+	if _, ok := c.Canonical(k.Text); ok {
+		t.Error("an invalid text was found")
 	}
 }
 
