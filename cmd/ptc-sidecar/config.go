@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -24,15 +25,25 @@ import (
 // beats its variable, which beats the default.
 const envPrefix = "PTC_SIDECAR_"
 
-// defaultMaxConcurrentStreams bounds the RPCs one connection runs at once.
-// The sidecar's calls are CPU-bound and hold their request, decoded, while
-// they run: beyond a few calls per core, more concurrency buys no
-// throughput and costs memory and latency. A client over the limit waits
-// for a stream to finish; it is not refused (see the flag's doc). One
-// agent per pod uses one connection, so this is the pod's concurrency;
-// health probes come on connections of their own and never queue behind
-// it.
-const defaultMaxConcurrentStreams = 16
+// defaultMaxConcurrentStreams bounds the RPCs one connection runs at once:
+// the least HTTP/2 advises a server to allow (RFC 9113, 6.5.2). A lower
+// limit makes callers beyond it wait on the client for a stream, and
+// grpc-go's client does not hand freed streams out in arrival order, so
+// the calls that wait longest wait several turns; memory is bounded by
+// the soft memory limit instead (defaultMemoryLimit). Health probes come
+// on connections of their own and never queue behind it.
+const defaultMaxConcurrentStreams = 100
+
+// defaultMemoryLimit is the Go runtime's soft memory limit unless
+// GOMEMLIMIT or the flag sets another. The collector paces itself by
+// doubling the live heap; under many large requests at once that doubled
+// a heap of request buffers to 210-300 MB, where a limit makes it collect
+// sooner instead (measured: 64 callers of the 20-turn ToMessages peak at
+// 134-148 MB). It is soft: a live heap beyond it is not refused, the
+// collector then runs more often (the runtime caps it at about half the
+// CPU). The sidecar's own working set is small (idle 19 MB, value cache
+// 32 MiB), so half of the example pod's 256Mi limit leaves room.
+const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command.
 type serveConfig struct {
@@ -44,6 +55,9 @@ type serveConfig struct {
 	// maxStreams is the most RPCs one client connection may have in
 	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
 	maxStreams positiveInt
+	// memoryLimit is the runtime's soft memory limit in bytes; 0: none;
+	// fromGOMEMLIMIT: the one GOMEMLIMIT set.
+	memoryLimit memoryLimit
 
 	// Sandbox budgets of EvalTurn: the most a request may ask for.
 	maxSteps       positiveInt
@@ -78,6 +92,7 @@ func defaultServeConfig() serveConfig {
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
 		maxStreams:      defaultMaxConcurrentStreams,
+		memoryLimit:     defaultMemoryLimit,
 		maxSteps:        positiveInt(limits.MaxSteps),
 		maxAllocBytes:   byteSize(limits.MaxAllocBytes),
 		maxDepth:        positiveInt(limits.MaxDepth),
@@ -100,6 +115,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
 	fs.Var(&cfg.maxRecvBytes, "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED")
 	fs.Var(&cfg.maxStreams, "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused")
+	fs.Var(&cfg.memoryLimit, "memory-limit", "soft limit of the Go runtime's memory, in `bytes` (suffixes KiB, MiB, GiB, TiB allowed): the collector works harder as the heap nears it; 0: none; default: GOMEMLIMIT when that is set, else 128MiB")
 	fs.Var(&cfg.shutdownTimeout, "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled")
 	fs.Var(&cfg.maxSteps, "max-steps", "EvalTurn: most evaluation `steps` a program may take; requests may lower it")
 	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "EvalTurn: most `bytes` of strings and collections a program may build; requests may lower it")
@@ -148,10 +164,21 @@ func parseServeConfig(args []string, getenv func(string) string) (serveConfig, e
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if getenv("GOMEMLIMIT") != "" && !isSet(fs, "memory-limit") {
+		cfg.memoryLimit = fromGOMEMLIMIT // the runtime has read it already
+	}
 	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
 		return cfg, errors.New("-tls-cert and -tls-key go together: set both, or neither for plaintext")
 	}
 	return cfg, nil
+}
+
+// isSet reports whether the flag was given, on the command line or by its
+// environment variable.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // loadTLS reads the TLS key pair, when configured, into cfg.creds. Only
@@ -240,25 +267,75 @@ type byteSize int
 func (b *byteSize) String() string { return strconv.Itoa(int(*b)) }
 
 func (b *byteSize) Set(s string) error {
+	n, ok := parseBytes(s)
+	if !ok {
+		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB or GiB suffix")
+	}
+	if n <= 0 || n > math.MaxInt32 {
+		return fmt.Errorf("must be from 1 byte to 2GiB-1")
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+// parseBytes reads a whole number of bytes, optionally with a KiB, MiB,
+// GiB or TiB suffix.
+func parseBytes(s string) (int64, bool) {
 	digits, unit := s, int64(1)
 	for _, u := range []struct {
 		suffix string
 		size   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}} {
 		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
 			digits, unit = rest, u.size
 			break
 		}
 	}
 	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB or GiB suffix")
+	if err != nil || n < 0 || n > math.MaxInt64/unit {
+		return 0, false
 	}
-	if n <= 0 || n > math.MaxInt32/unit {
-		return fmt.Errorf("must be from 1 byte to 2GiB-1")
+	return n * unit, true
+}
+
+// memoryLimit is the runtime's soft memory limit: bytes, 0 for none, or
+// fromGOMEMLIMIT.
+type memoryLimit int64
+
+// fromGOMEMLIMIT leaves the limit GOMEMLIMIT gave the runtime.
+const fromGOMEMLIMIT memoryLimit = -1
+
+// minMemoryLimit is the lowest limit accepted: the server's idle heap is
+// a few MiB, and a limit near it would keep the collector running.
+const minMemoryLimit = 32 << 20
+
+func (m *memoryLimit) String() string { return strconv.FormatInt(int64(*m), 10) }
+
+func (m *memoryLimit) Set(s string) error {
+	n, ok := parseBytes(s)
+	if !ok {
+		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB, GiB or TiB suffix, or 0 for none")
 	}
-	*b = byteSize(n * unit)
+	if n != 0 && n < minMemoryLimit {
+		return fmt.Errorf("must be at least 32MiB, or 0 for none")
+	}
+	*m = memoryLimit(n)
 	return nil
+}
+
+// apply sets the runtime's soft memory limit and returns it in bytes, 0
+// for none.
+func (m memoryLimit) apply() int64 {
+	switch {
+	case m == 0:
+		debug.SetMemoryLimit(math.MaxInt64)
+	case m > 0:
+		debug.SetMemoryLimit(int64(m))
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 { // -1 reads it
+		return limit
+	}
+	return 0
 }
 
 // optionalByteSize is a byteSize that may also be 0, for "off".

@@ -27,7 +27,8 @@ func TestServeConfigDefaults(t *testing.T) {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
-		maxStreams:      16,
+		maxStreams:      100,
+		memoryLimit:     128 << 20,
 		maxSteps:        positiveInt(lisp.DefaultLimits().MaxSteps),
 		maxAllocBytes:   byteSize(lisp.DefaultLimits().MaxAllocBytes),
 		maxDepth:        positiveInt(lisp.DefaultLimits().MaxDepth),
@@ -53,7 +54,7 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
 				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
@@ -67,6 +68,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.maxRecvBytes = 1 << 20
 				c.shutdownTimeout = nonNegativeDuration(2 * time.Second)
 				c.maxStreams = 4
+				c.memoryLimit = 1 << 30
 			},
 		},
 		{
@@ -79,6 +81,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
 				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
+				"PTC_SIDECAR_MEMORY_LIMIT":           "0",
 			},
 			want: func(c *serveConfig) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
@@ -88,7 +91,19 @@ func TestServeConfigSources(t *testing.T) {
 				c.shutdownTimeout = 0
 				c.maxStreams = 2
 				c.valueCacheBytes = 1 << 20
+				c.memoryLimit = 0
 			},
+		},
+		{
+			name: "GOMEMLIMIT replaces the default memory limit",
+			env:  env{"GOMEMLIMIT": "300MiB"},
+			want: func(c *serveConfig) { c.memoryLimit = fromGOMEMLIMIT },
+		},
+		{
+			name: "the memory limit flag or its variable beat GOMEMLIMIT",
+			args: []string{"--memory-limit", "64MiB"},
+			env:  env{"GOMEMLIMIT": "300MiB", "PTC_SIDECAR_MEMORY_LIMIT": "2TiB"},
+			want: func(c *serveConfig) { c.memoryLimit = 64 << 20 },
 		},
 		{
 			name: "flag beats environment",
@@ -150,6 +165,9 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max concurrent streams negative", []string{"--max-concurrent-streams=-4"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
 		{"max concurrent streams too large", []string{"--max-concurrent-streams", "4294967296"}, nil, []string{"-max-concurrent-streams", "2147483647"}},
 		{"max concurrent streams environment", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "0"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS", `"0"`, "whole number from 1"}},
+		{"memory limit too low", []string{"--memory-limit", "16MiB"}, nil, []string{"-memory-limit", "at least 32MiB, or 0 for none"}},
+		{"memory limit not a number", []string{"--memory-limit", "half"}, nil, []string{"-memory-limit", "TiB suffix, or 0 for none"}},
+		{"memory limit negative", nil, env{"PTC_SIDECAR_MEMORY_LIMIT": "-1"}, []string{"PTC_SIDECAR_MEMORY_LIMIT", `"-1"`, "number of bytes"}},
 		{"max steps zero", []string{"--max-steps", "0"}, nil, []string{"-max-steps", "whole number from 1"}},
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
 		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},

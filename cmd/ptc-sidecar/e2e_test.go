@@ -494,3 +494,30 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version output %q", out)
 	}
 }
+
+// The soft memory limit the runtime runs with, as the serving line reports
+// it: the default, the flag's, none, and GOMEMLIMIT's when the flag is not
+// given.
+func TestMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		gomemlimit string
+		args       []string
+		want       string
+	}{
+		{want: `"memory_limit":134217728`},
+		{args: []string{"--memory-limit", "64MiB"}, want: `"memory_limit":67108864`},
+		{args: []string{"--memory-limit", "0"}, want: `"memory_limit":0`},
+		{gomemlimit: "200MiB", want: `"memory_limit":209715200`},
+		{gomemlimit: "200MiB", args: []string{"--memory-limit", "64MiB"}, want: `"memory_limit":67108864`},
+	} {
+		t.Run(tc.gomemlimit+strings.Join(tc.args, " "), func(t *testing.T) {
+			if tc.gomemlimit != "" {
+				t.Setenv("GOMEMLIMIT", tc.gomemlimit)
+			}
+			p := start(t, append([]string{"--listen", "127.0.0.1:0"}, tc.args...)...)
+			if !strings.Contains(p.log(), tc.want) {
+				t.Errorf("the serving line does not report %s:\n%s", tc.want, p.log())
+			}
+		})
+	}
+}

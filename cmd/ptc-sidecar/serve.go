@@ -75,6 +75,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // serve runs the gRPC server (and the metrics endpoint, when configured)
 // until ctx is cancelled, then shuts down gracefully.
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
+	memoryLimit := cfg.memoryLimit.apply()
 	lis, err := listen(cfg.listen)
 	if err != nil {
 		return err
@@ -110,7 +111,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 	markServing(healthSrv)
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
-		"max_concurrent_streams", int(cfg.maxStreams),
+		"max_concurrent_streams", int(cfg.maxStreams), "memory_limit", memoryLimit,
 		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
 
 	select {
