@@ -37,12 +37,14 @@ const servingStatus = healthpb.HealthCheckResponse_SERVING
 
 // newGRPCServer builds the gRPC server with its services and interceptors;
 // metrics may be nil (no metrics endpoint). Health starts NOT_SERVING: the
-// caller marks it SERVING once the server accepts connections.
+// caller marks it SERVING once the server accepts connections. Successful
+// calls are logged to requestLog, everything else to logger (see
+// logOutput).
 //
 // Interceptors run outermost first: metrics see every outcome, the log line
 // carries the final code, and recovery sits innermost so that a panic is
 // already an INTERNAL status when the others see it.
-func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics, sidecar *server.Service) (*grpc.Server, *health.Server) {
+func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *grpcMetrics, sidecar *server.Service) (*grpc.Server, *health.Server) {
 	var unary []grpc.UnaryServerInterceptor
 	var stream []grpc.StreamServerInterceptor
 	if metrics != nil {
@@ -54,10 +56,10 @@ func newGRPCServer(cfg serveConfig, logger *slog.Logger, metrics *grpcMetrics, s
 	notHealth := selector.MatchFunc(func(_ context.Context, c interceptors.CallMeta) bool {
 		return c.Service != healthpb.Health_ServiceDesc.ServiceName
 	})
-	requestLog := interceptorLogger(logger)
+	callLog := interceptorLogger(logger, requestLog)
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall), logging.WithLevels(logLevelOf)}
-	unary = append(unary, selector.UnaryServerInterceptor(logging.UnaryServerInterceptor(requestLog, logOpts...), notHealth))
-	stream = append(stream, selector.StreamServerInterceptor(logging.StreamServerInterceptor(requestLog, logOpts...), notHealth))
+	unary = append(unary, selector.UnaryServerInterceptor(logging.UnaryServerInterceptor(callLog, logOpts...), notHealth))
+	stream = append(stream, selector.StreamServerInterceptor(logging.StreamServerInterceptor(callLog, logOpts...), notHealth))
 
 	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
@@ -100,8 +102,12 @@ func newSidecar(cfg serveConfig) *server.Service {
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's
 // levels share slog's numbering.
-func interceptorLogger(l *slog.Logger) logging.Logger {
+func interceptorLogger(logger, requestLog *slog.Logger) logging.Logger {
 	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
+		l := logger
+		if slog.Level(lvl) <= slog.LevelInfo {
+			l = requestLog
+		}
 		l.Log(ctx, slog.Level(lvl), msg, fields...)
 	})
 }

@@ -47,7 +47,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
 		return 2
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	logs := newLogOutput(stderr)
+	defer logs.Flush() // the request lines still waiting
+	logOptions := &slog.HandlerOptions{Level: cfg.logLevel}
+	logger := slog.New(slog.NewJSONHandler(logs, logOptions))
+	requestLog := slog.New(slog.NewJSONHandler(logs.requests(), logOptions))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	signals := make(chan os.Signal, 1)
@@ -65,7 +69,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	if err := serve(ctx, cfg, logger); err != nil {
+	if err := serve(ctx, cfg, logger, requestLog); err != nil {
 		logger.Error("server failed", "error", err.Error())
 		return 1
 	}
@@ -74,7 +78,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 // serve runs the gRPC server (and the metrics endpoint, when configured)
 // until ctx is cancelled, then shuts down gracefully.
-func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
+func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger) error {
 	memoryLimit := cfg.memoryLimit.apply()
 	lis, err := listen(cfg.listen)
 	if err != nil {
@@ -91,7 +95,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger) error {
 	}
 	sidecar := newSidecar(cfg)
 	metrics.watchValueCache(sidecar.ValueCacheStats)
-	srv, healthSrv := newGRPCServer(cfg, logger, metrics.serverMetrics(), sidecar)
+	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
