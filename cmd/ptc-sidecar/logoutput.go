@@ -10,9 +10,9 @@ import (
 // it. Request lines, one per RPC at info, are gathered and written together
 // every requestLogDelay (or once requestLogBatch bytes are waiting): a busy
 // server made one write per call, and each write woke the reader of the
-// stream, in production the container runtime, which took a core's time
-// from the calls themselves (an EvalTurn over loopback spent 12-20% more
-// CPU with the log than without, docs/BENCHMARKS.md). Every other line
+// stream (in production the container runtime) on the cores the calls
+// need; an EvalTurn over loopback took 5% less CPU with its line written
+// this way (docs/BENCHMARKS.md). Every other line
 // (start-up, shutdown, warnings, errors, failed calls above info) first
 // writes what is waiting, then itself, so it is never late and the order
 // of lines is kept.
