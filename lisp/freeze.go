@@ -9,7 +9,8 @@ package lisp
 // the same value would write the same slots. Freeze ends every lineage
 // inside v: a later conj or assoc on any of its collections copies first,
 // and the copy starts a lineage of its own, private to whoever made it.
-// Reading a frozen value writes nothing, so any number of goroutines may
+// Reading a frozen value writes nothing but the memo of a map's printed
+// source (atomically; see appendSource), so any number of goroutines may
 // read it.
 //
 // v must not be in use by another goroutine while it is frozen. Freeze
@@ -25,6 +26,7 @@ func Freeze(v Value) Value {
 		}
 	case *Map:
 		c.tail = nil
+		c.source.CompareAndSwap(nil, &unprinted)
 		for _, e := range c.entries {
 			Freeze(e.Key)
 			Freeze(e.Val)

@@ -24,6 +24,11 @@ func appendSource(buf []byte, v Value) []byte {
 	case *Set:
 		return appendSourceSeq(buf, "#{", "}", SortedByText(v.Elems()))
 	case *Map:
+		memo := v.source.Load()
+		if memo != nil && memo != &unprinted {
+			return append(buf, *memo...)
+		}
+		start := len(buf)
 		buf = append(buf, '{')
 		for i, e := range v.Entries() {
 			if i > 0 {
@@ -33,10 +38,27 @@ func appendSource(buf []byte, v Value) []byte {
 			buf = append(buf, ' ')
 			buf = appendSource(buf, e.Val)
 		}
-		return append(buf, '}')
+		buf = append(buf, '}')
+		if memo == &unprinted {
+			text := string(buf[start:])
+			v.source.Store(&text)
+		}
+		return buf
 	}
 	return appendRepr(buf, v)
 }
+
+// unprinted marks a frozen map whose source has not been printed yet.
+//
+// A frozen map is data an agent sent (memory, data, tool results), kept in
+// the value cache and shared by every call that resends it; a program
+// that defines part of it, say the paid orders of its data, has those
+// maps printed back to EDN on every call that returns the memory
+// (printing was a quarter of the benchmark EvalTurn's handler). A frozen
+// map never changes, so its text is printed once and then copied: the
+// handler took 12% less (docs/BENCHMARKS.md). The value cache
+// counts the text of a value holding maps twice, once for these copies.
+var unprinted string
 
 // unstorable returns the part of v that cannot be written as source and
 // read back, if any: a builtin value that is not a registered builtin.

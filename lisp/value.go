@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Value is any PTC-Lisp value. Values are immutable once built: collection
@@ -180,6 +181,10 @@ type Map struct {
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small
 	tail    *lineageTail
 	weight  int64 // see Weight
+	// source is nil unless the map is frozen (Freeze); then it points to
+	// unprinted until the map's source text is first printed, and to that
+	// text from then on (see appendSource).
+	source atomic.Pointer[string]
 }
 
 // smallMap is the most entries a map holds without an index. Most maps

@@ -12,8 +12,9 @@
 //
 // Cached values are frozen (lisp.Freeze) before anyone else sees them, so
 // concurrent evaluations can share and build on them. The cache is bounded
-// by an estimate of the bytes it holds and forgets the least recently used
-// values first.
+// by an estimate of the bytes it holds (the text, the decoded structure,
+// and the printed source a frozen map keeps once printed) and forgets the
+// least recently used values first.
 //
 // Each remembered text is held once, however many entries were read from
 // it, and Canonical finds it: a request decoder that reads its strings as
@@ -286,7 +287,7 @@ func (c *Cache) Decode(k Key, read func() (lisp.Value, error)) (lisp.Value, erro
 	if err != nil || v == nil || !utf8.ValidString(k.Text) {
 		return v, err
 	}
-	e := &entry{key: k, print: fp, value: lisp.Freeze(v), bytes: int64(len(k.Text)) + footprint(v)}
+	e := &entry{key: k, print: fp, value: lisp.Freeze(v), bytes: entryBytes(k.Text, v)}
 	if e.bytes > c.max/4 {
 		return v, nil // one value must not flush everything else
 	}
@@ -323,6 +324,31 @@ func (c *Cache) Stats() Stats {
 	s := c.stats
 	s.Entries = c.lru.Len()
 	return s
+}
+
+// entryBytes is what remembering v, read from text, is counted: the text;
+// the printed source lisp keeps for each frozen map once a program has it
+// printed, at most about as long as the text again; and the decoded
+// structure.
+func entryBytes(text string, v lisp.Value) int64 {
+	n := footprint(v)
+	if hasMap(v) {
+		n += int64(len(text))
+	}
+	return int64(len(text)) + n
+}
+
+// hasMap reports whether v is or holds a map.
+func hasMap(v lisp.Value) bool {
+	switch v := v.(type) {
+	case *lisp.Map:
+		return true
+	case *lisp.Vector:
+		return slices.ContainsFunc(v.Elems(), hasMap)
+	case *lisp.Set:
+		return slices.ContainsFunc(v.Elems(), hasMap)
+	}
+	return false
 }
 
 // footprint estimates the heap bytes a decoded value holds beyond its

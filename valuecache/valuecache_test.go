@@ -95,7 +95,7 @@ func TestDecodeNeverRemembersErrorsOrShortTexts(t *testing.T) {
 func TestDecodeEvictsLeastRecentlyUsed(t *testing.T) {
 	k := func(i int) Key { return Key{Text: text(100) + strings.Repeat(" ", i)} }
 	one, _ := lisp.ParseEDN(k(0).Text, 0)
-	size := int64(len(k(0).Text)) + footprint(one)
+	size := entryBytes(k(0).Text, one)
 	c := New(4*size + size/2) // room for four values
 	r := &reader{}
 	for i := range 4 {
@@ -122,7 +122,7 @@ func TestDecodeEvictsLeastRecentlyUsed(t *testing.T) {
 // Canonical finds a remembered text whatever it was read as, holds one
 // copy for all the entries read from it, and forgets it with the last.
 func TestCanonicalHoldsEachRememberedTextOnce(t *testing.T) {
-	size := int64(len(text(100))) + footprint(mustParse(t, text(100)))
+	size := entryBytes(text(100), mustParse(t, text(100)))
 	c := New(4*size + size/2) // room for four values
 	r := &reader{}
 	sent := text(100)
