@@ -168,6 +168,9 @@ func TestEveryValueTextIsChecked(t *testing.T) {
 				if bytes.Equal(spoilt, wire) {
 					t.Fatalf("%s: value %d not found in the wire bytes", mt.Descriptor().Name(), i)
 				}
+				if _, problem := wireProblem(spoilt, mt.Descriptor(), false); problem != "" {
+					t.Errorf("%s value %d: the wire walk checked the text itself (%s); the owner is to", mt.Descriptor().Name(), i, problem)
+				}
 				err = codec.read(spoilt, mt.New().Interface().(requestMessage))
 				if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "invalid UTF-8") ||
 					!strings.Contains(err.Error(), ".edn:") && !strings.Contains(err.Error(), ".json:") {

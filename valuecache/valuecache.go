@@ -178,16 +178,23 @@ func New(maxBytes int64) *Cache {
 }
 
 // Canonical returns the remembered text equal to text, if there is one.
+// The candidates are compared outside the lock: a text is up to a
+// megabyte, and concurrent requests look theirs up at once.
 func (c *Cache) Canonical(text string) (string, bool) {
 	if c == nil || len(text) < MinText {
 		return "", false
 	}
 	tp := c.fingerprint(&Key{Text: text})
+	var room [4]string
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	candidates := room[:0]
 	for _, t := range c.texts[tp] {
-		if t.s == text {
-			return t.s, true
+		candidates = append(candidates, t.s)
+	}
+	c.mu.Unlock()
+	for _, s := range candidates {
+		if s == text {
+			return s, true
 		}
 	}
 	return "", false
