@@ -100,10 +100,15 @@ func TestServeConfigSources(t *testing.T) {
 			want: func(c *serveConfig) { c.memoryLimit = fromGOMEMLIMIT },
 		},
 		{
-			name: "the memory limit flag or its variable beat GOMEMLIMIT",
+			name: "the memory limit flag beats its variable and GOMEMLIMIT",
 			args: []string{"--memory-limit", "64MiB"},
 			env:  env{"GOMEMLIMIT": "300MiB", "PTC_SIDECAR_MEMORY_LIMIT": "2TiB"},
 			want: func(c *serveConfig) { c.memoryLimit = 64 << 20 },
+		},
+		{
+			name: "the memory limit variable beats GOMEMLIMIT",
+			env:  env{"GOMEMLIMIT": "300MiB", "PTC_SIDECAR_MEMORY_LIMIT": "2TiB"},
+			want: func(c *serveConfig) { c.memoryLimit = 2 << 40 },
 		},
 		{
 			name: "flag beats environment",
