@@ -39,7 +39,7 @@ const defaultMaxConcurrentStreams = 100
 // doubling the live heap; under many large requests at once that doubled
 // a heap of request buffers to 210-300 MB, where a limit makes it collect
 // sooner instead (measured: 64 callers of the 20-turn ToMessages peak at
-// 134-148 MB). It is soft: a live heap beyond it is not refused, the
+// 140-148 MB). It is soft: a live heap beyond it is not refused, the
 // collector then runs more often (the runtime caps it at about half the
 // CPU). The sidecar's own working set is small (idle 19 MB, value cache
 // 32 MiB), so half of the example pod's 256Mi limit leaves room.
