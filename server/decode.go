@@ -129,6 +129,7 @@ func invalidRequest(path, problem string) error {
 // spell out what it found.
 func wireProblem(msg []byte, md protoreflect.MessageDescriptor, valueTexts bool) (path, problem string) {
 	fields := md.Fields()
+	checkUTF8 := valueTexts || md != valueDescriptor
 	for b := msg; len(b) > 0; {
 		at := len(msg) - len(b)
 		num, typ, n := protowire.ConsumeTag(b)
@@ -161,7 +162,7 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor, valueTexts bool)
 		}
 		switch fd.Kind() {
 		case protoreflect.StringKind:
-			if (valueTexts || fd.ContainingMessage() != valueDescriptor) && !utf8.Valid(v) {
+			if checkUTF8 && !utf8.Valid(v) {
 				return fieldName(msg[:at], fd), "invalid UTF-8: string fields must be valid UTF-8"
 			}
 		case protoreflect.MessageKind:
