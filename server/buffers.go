@@ -5,11 +5,13 @@ import (
 	"sync"
 )
 
-// requestBuffers is the pool the codec gathers a request's frames into
-// before decoding it. grpc-go's default pool clears every buffer it hands
-// out again; for a megabyte request that clearing cost as much as the copy
-// that follows it, and it buys nothing here: the copy overwrites every
-// byte the decoder reads.
+// requestBuffers is the pool the transport reads a request's frames into
+// and the codec gathers them into before decoding (ServerOptions gives it
+// to grpc-go for both). grpc-go's default pool clears every buffer it
+// hands out again; for a megabyte request that clearing cost as much as
+// the copy that follows it, and it buys nothing: every user of the pool
+// writes the bytes it reads (the transport fills a frame's buffer from
+// the connection, the codec copies the frames over its buffer).
 //
 // Buffers come in size classes a quarter of a power of two apart (1 MiB,
 // 1.25 MiB, 1.5 MiB, ...), so a pooled buffer serves requests up to a
@@ -21,7 +23,7 @@ type requestBuffers struct {
 }
 
 const (
-	minBufferExp = 12 // classes start above 4 KiB: smaller requests arrive in one frame and are not copied
+	minBufferExp = 12 // the smallest class holds up to 5 KiB
 	maxBufferExp = 26 // up to 128 MiB; larger requests get a buffer of their own
 )
 

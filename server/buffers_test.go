@@ -1,6 +1,14 @@
 package server
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
 
 // Every length gets a buffer at least that long from the smallest class
 // that holds it, at most a quarter larger, and a buffer given back serves
@@ -30,5 +38,54 @@ func TestRequestBufferClasses(t *testing.T) {
 	pool.Put(&odd) // a capacity that is no class's: not kept
 	if got := pool.Get(5000); cap(*got) == 5000 {
 		t.Error("a buffer of a capacity that is no class's was handed out")
+	}
+}
+
+// The transport reads frames into the pool and the codec gathers requests
+// there, and the pool hands buffers out with whatever they last held:
+// answers over gRPC must not depend on it. Every class is first filled
+// with buffers of junk, then the fixtures' calls over a real connection
+// must answer what the service answers in-process.
+func TestDirtyBuffersNeverReachAnswers(t *testing.T) {
+	svc := New(Config{})
+	for n := 1 << 10; n < 4<<20; n += n / 8 {
+		for range 4 {
+			b := svc.codec.buffers.Get(n)
+			junk := (*b)[:cap(*b)]
+			for i := range junk {
+				junk[i] = byte(0xa5 ^ i)
+			}
+			svc.codec.buffers.Put(b)
+		}
+	}
+	client := ptcsidecarv1.NewSidecarServiceClient(serveInMemory(t, svc))
+	ctx := context.Background()
+
+	tm := fixture.ToMessages()
+	want, err := New(Config{}).ToMessages(ctx, tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := fixture.EvalTurn()
+	wantTurn, err := New(Config{}).EvalTurn(ctx, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 { // the first call fills the value cache, the next find it
+		got, err := client.ToMessages(ctx, tm)
+		if err != nil {
+			t.Fatalf("ToMessages call %d: %v", i, err)
+		}
+		if !proto.Equal(got, want) {
+			t.Fatalf("ToMessages call %d over gRPC answered differently from the service in-process", i)
+		}
+		gotTurn, err := client.EvalTurn(ctx, ev)
+		if err != nil {
+			t.Fatalf("EvalTurn call %d: %v", i, err)
+		}
+		wantTurn.GetTurn().DurationMs, gotTurn.GetTurn().DurationMs = 0, 0
+		if !proto.Equal(gotTurn, wantTurn) {
+			t.Fatalf("EvalTurn call %d over gRPC answered differently from the service in-process", i)
+		}
 	}
 }

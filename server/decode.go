@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -287,7 +288,11 @@ func growStack(i int) byte {
 }
 
 // ServerOptions are the options a gRPC server needs for Register: the codec
-// that lets this service answer undecodable requests with INVALID_ARGUMENT.
+// that lets this service answer undecodable requests with INVALID_ARGUMENT,
+// and the buffer pool that does not clear what it hands out (requestBuffers).
 func (s *Service) ServerOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{grpc.ForceServerCodecV2(s.codec)}
+	return []grpc.ServerOption{
+		grpc.ForceServerCodecV2(s.codec),
+		experimental.BufferPool(&s.codec.buffers),
+	}
 }
