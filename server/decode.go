@@ -129,8 +129,11 @@ func invalidRequest(path, problem string) error {
 // problem is "" when there is nothing wrong. The walk allocates only to
 // spell out what it found.
 func wireProblem(msg []byte, md protoreflect.MessageDescriptor, valueTexts bool) (path, problem string) {
-	fields := md.Fields()
-	checkUTF8 := valueTexts || md != valueDescriptor
+	return schemaOf(md).problem(msg, valueTexts)
+}
+
+func (s *wireSchema) problem(msg []byte, valueTexts bool) (path, problem string) {
+	checkUTF8 := valueTexts || !s.values
 	for b := msg; len(b) > 0; {
 		at := len(msg) - len(b)
 		num, typ, n := protowire.ConsumeTag(b)
@@ -141,9 +144,9 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor, valueTexts bool)
 			return "", fmt.Sprintf("not a valid message: field number %d is out of range", num)
 		}
 		b = b[n:]
-		fd := fields.ByNumber(num)
-		if fd != nil && !wireTypeFits(fd, typ) {
-			return fieldName(msg[:at], fd), fmt.Sprintf("sent with wire type %d, which a field of type %s cannot have: is the client built from another version of the schema?", typ, fd.Kind())
+		f := s.field(num)
+		if f != nil && !f.fits(typ) {
+			return fieldName(msg[:at], f.desc), fmt.Sprintf("sent with wire type %d, which a field of type %s cannot have: is the client built from another version of the schema?", typ, f.desc.Kind())
 		}
 		if typ != protowire.BytesType {
 			n = protowire.ConsumeFieldValue(num, typ, b)
@@ -158,47 +161,130 @@ func wireProblem(msg []byte, md protoreflect.MessageDescriptor, valueTexts bool)
 			return "", notAMessage(n)
 		}
 		b = b[n:]
-		if fd == nil {
-			continue
-		}
-		switch fd.Kind() {
-		case protoreflect.StringKind:
-			if checkUTF8 && !utf8.Valid(v) {
-				return fieldName(msg[:at], fd), "invalid UTF-8: string fields must be valid UTF-8"
-			}
-		case protoreflect.MessageKind:
-			if sub, problem := wireProblem(v, fd.Message(), valueTexts); problem != "" {
-				path = fieldName(msg[:at], fd)
+		switch {
+		case f == nil:
+		case f.sub != nil:
+			if sub, problem := f.sub.problem(v, valueTexts); problem != "" {
+				path = fieldName(msg[:at], f.desc)
 				if sub != "" {
 					path += "." + sub
 				}
 				return path, problem
+			}
+		case f.text:
+			if checkUTF8 && !utf8.Valid(v) {
+				return fieldName(msg[:at], f.desc), "invalid UTF-8: string fields must be valid UTF-8"
 			}
 		}
 	}
 	return "", ""
 }
 
+// wireSchema is what the wire walk needs of a message type, worked out
+// once per type rather than asked of its descriptor at every field (a map
+// lookup by number, then the field's kind and message, were a fifth of
+// the walk).
+type wireSchema struct {
+	values bool        // the message is Value: its strings are values' texts
+	fields []wireField // by number; numbers beyond are not in the schema
+	large  map[protowire.Number]*wireField
+}
+
+// wireField is one field of a wireSchema.
+type wireField struct {
+	desc   protoreflect.FieldDescriptor
+	want   protowire.Type // the wire type of one element
+	packed bool           // a repeated scalar, which may also arrive packed
+	text   bool           // a string
+	sub    *wireSchema    // a message's schema; nil for other kinds
+}
+
+// denseFields bounds the number-indexed part of a schema; a field with a
+// larger number (none in this service's schema today) is found in large.
+const denseFields = 64
+
+func (s *wireSchema) field(num protowire.Number) *wireField {
+	if int(num) < len(s.fields) {
+		if f := &s.fields[num]; f.desc != nil {
+			return f
+		}
+		return nil
+	}
+	return s.large[num]
+}
+
+// fits reports whether the field may arrive with wire type typ.
+func (f *wireField) fits(typ protowire.Type) bool {
+	return typ == f.want || f.packed && typ == protowire.BytesType
+}
+
+var schemas sync.Map // protoreflect.FullName -> *wireSchema
+
+// schemaOf returns md's schema, building it (and those of the messages it
+// holds) on first use.
+func schemaOf(md protoreflect.MessageDescriptor) *wireSchema {
+	if s, ok := schemas.Load(md.FullName()); ok {
+		return s.(*wireSchema)
+	}
+	built := map[protoreflect.FullName]*wireSchema{}
+	s := buildSchema(md, built)
+	for name, b := range built {
+		schemas.LoadOrStore(name, b)
+	}
+	return s
+}
+
+func buildSchema(md protoreflect.MessageDescriptor, built map[protoreflect.FullName]*wireSchema) *wireSchema {
+	if s, ok := built[md.FullName()]; ok {
+		return s
+	}
+	s := &wireSchema{values: md.FullName() == valueDescriptor.FullName()}
+	built[md.FullName()] = s // before the fields: a message may hold itself
+	fds := md.Fields()
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		want := wireType(fd.Kind())
+		f := wireField{
+			desc:   fd,
+			want:   want,
+			packed: fd.IsList() && want != protowire.BytesType && want != protowire.StartGroupType,
+			text:   fd.Kind() == protoreflect.StringKind,
+		}
+		if fd.Kind() == protoreflect.MessageKind {
+			f.sub = buildSchema(fd.Message(), built)
+		}
+		if num := fd.Number(); num < denseFields {
+			if int(num) >= len(s.fields) {
+				s.fields = append(s.fields, make([]wireField, int(num)+1-len(s.fields))...)
+			}
+			s.fields[num] = f
+		} else {
+			if s.large == nil {
+				s.large = map[protowire.Number]*wireField{}
+			}
+			s.large[num] = &f
+		}
+	}
+	return s
+}
+
 // valueDescriptor is the message whose strings are values' texts.
 var valueDescriptor = (*ptcsidecarv1.Value)(nil).ProtoReflect().Descriptor()
 
-// wireTypeFits reports whether a field of fd's type may arrive with wire
-// type typ; repeated numbers may arrive packed.
-func wireTypeFits(fd protoreflect.FieldDescriptor, typ protowire.Type) bool {
-	var want protowire.Type
-	switch fd.Kind() {
+// wireType is the wire type a single value of kind arrives with.
+func wireType(kind protoreflect.Kind) protowire.Type {
+	switch kind {
 	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return typ == protowire.BytesType
+		return protowire.BytesType
 	case protoreflect.GroupKind:
-		return typ == protowire.StartGroupType
+		return protowire.StartGroupType
 	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		want = protowire.Fixed32Type
+		return protowire.Fixed32Type
 	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		want = protowire.Fixed64Type
+		return protowire.Fixed64Type
 	default:
-		want = protowire.VarintType
+		return protowire.VarintType
 	}
-	return typ == want || fd.IsList() && typ == protowire.BytesType
 }
 
 func notAMessage(code int) string {
