@@ -20,6 +20,57 @@ type names struct {
 	// dynamic compiles code loaded from memory: the names of the next
 	// evaluation are not known yet, so unknown bare names resolve at run time.
 	dynamic bool
+	// asked are the answers a successful analysis relied on: the same
+	// program, analyzed under names that answer alike, compiles to the same
+	// nodes (Program keeps them).
+	asked []resolution
+}
+
+// resolution is one question the analysis asked of names and its answer.
+type resolution struct {
+	kind  nameKind
+	name  string
+	found bool
+}
+
+type nameKind uint8
+
+const (
+	userName nameKind = iota
+	toolName
+	dataName
+)
+
+func (n *names) isUser(name string) bool { return n.ask(userName, name) }
+func (n *names) isTool(name string) bool { return n.ask(toolName, name) }
+func (n *names) isData(name string) bool { return n.ask(dataName, name) }
+
+func (n *names) ask(kind nameKind, name string) bool {
+	found := n.answer(kind, name)
+	n.asked = append(n.asked, resolution{kind, name, found})
+	return found
+}
+
+func (n *names) answer(kind nameKind, name string) bool {
+	switch kind {
+	case userName:
+		return n.user[name]
+	case toolName:
+		return n.tools[name]
+	default:
+		_, found := lookupFlexible(n.data, Keyword(name))
+		return found
+	}
+}
+
+// answersAlike reports whether n gives every answer in asked.
+func (n *names) answersAlike(asked []resolution) bool {
+	for _, r := range asked {
+		if n.answer(r.kind, r.name) != r.found {
+			return false
+		}
+	}
+	return true
 }
 
 // compiler is the state of the analysis pass over one program.
@@ -347,7 +398,7 @@ func (c *compiler) symbol(name string) (node, error) {
 		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
 	}
-	if c.names.user[name] || c.names.dynamic {
+	if c.names.dynamic || c.names.isUser(name) {
 		return &globalNode{name: name, pos: c.pos}, nil
 	}
 	return c.fallback(name)
@@ -356,8 +407,8 @@ func (c *compiler) symbol(name string) (node, error) {
 // fallback resolves a bare name that is neither local nor defined: to
 // tool/name or data/name, an error when both exist (NS-004..NS-007).
 func (c *compiler) fallback(name string) (node, error) {
-	isTool := c.names.tools[name]
-	_, isData := lookupFlexible(c.names.data, Keyword(name))
+	isTool := c.names.isTool(name)
+	isData := c.names.isData(name)
 	switch {
 	case isTool && isData:
 		return nil, c.errorf(AmbiguousReference, "%s is both a tool and a data key", name).
@@ -515,12 +566,12 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	case "data":
 		return &dataNode{key: name}, nil
 	case "tool":
-		if c.names.tools[name] || c.names.dynamic {
+		if c.names.dynamic || c.names.isTool(name) {
 			return &constNode{&ToolFunc{Name: name}}, nil
 		}
 		return nil, c.unknownTool(name)
 	case "user":
-		if c.names.user[name] || c.names.dynamic {
+		if c.names.dynamic || c.names.isUser(name) {
 			return &globalNode{name: name, pos: c.pos}, nil
 		}
 		return nil, c.undefined(name)

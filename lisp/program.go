@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -80,14 +81,24 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 
 // Program is a program's source read once into forms. A replayed turn
 // evaluates the same text on every round trip; a host that keeps the
-// Program skips reading it again. Analysis and evaluation only read
-// forms (rewrites such as threading build new lists), so one Program may
-// be evaluated by any number of goroutines at once.
+// Program skips reading it again, and analyzing it again when the names
+// it resolved (prelude, tools, data keys) answer as they did last time.
+// Analysis and evaluation only read forms (rewrites such as threading
+// build new lists) and compiled nodes, so one Program may be evaluated by
+// any number of goroutines at once.
 type Program struct {
 	source     string
 	maxNesting int
 	forms      []Value
 	starts     []Pos
+	compiled   atomic.Pointer[compiledProgram] // the last successful analysis
+}
+
+// compiledProgram is a program's analysis and the answers it relied on.
+type compiledProgram struct {
+	nodes  []node
+	nslots int
+	asked  []resolution
 }
 
 // ReadProgram reads source as Eval would with env.MaxNesting set to
@@ -220,17 +231,30 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env)
 		}
 	}
 	definedNames(forms, user)
-	c := newCompiler(&names{user: user, tools: prog.tools, data: env.Data})
-	nodes := make([]node, len(forms))
-	for i, f := range forms {
-		c.pos = starts[i]
-		if nodes[i], err = c.compile(f, false); err != nil {
-			return nil, err
+	known := &names{user: user, tools: prog.tools, data: env.Data}
+	var cp *compiledProgram
+	if p != nil {
+		if last := p.compiled.Load(); last != nil && known.answersAlike(last.asked) {
+			cp = last
 		}
 	}
-	fr := &frame{slots: make([]Value, c.fn.nslots)}
+	if cp == nil {
+		c := newCompiler(known)
+		cp = &compiledProgram{nodes: make([]node, len(forms))}
+		for i, f := range forms {
+			c.pos = starts[i]
+			if cp.nodes[i], err = c.compile(f, false); err != nil {
+				return nil, err
+			}
+		}
+		cp.nslots, cp.asked = c.fn.nslots, known.asked
+		if p != nil {
+			p.compiled.Store(cp)
+		}
+	}
+	fr := &frame{slots: make([]Value, cp.nslots)}
 	var v Value = Nil
-	for _, n := range nodes {
+	for _, n := range cp.nodes {
 		if v, err = n.eval(th, fr); err != nil {
 			return nil, err
 		}

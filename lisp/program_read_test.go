@@ -112,3 +112,48 @@ func TestEvalProgramConcurrently(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// A read program keeps its analysis for the next evaluation, but only while
+// the names it resolved answer alike: the same bare name read as a data
+// key, then a prelude binding, a tool, nothing, and a data key again must
+// give each time what Eval gives under that evaluation's names.
+func TestEvalProgramResolvesNamesAgainWhenTheyChange(t *testing.T) {
+	const src = `(def doubled (* 2 (if (fn? limit) 0 limit))) [doubled tool/search]`
+	p, err := ReadProgram(src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataWith := func(v Value) *Map {
+		b := NewMapBuilder(1)
+		b.Set(Keyword("limit"), v)
+		return Freeze(b.Map()).(*Map)
+	}
+	prelude, err := DecodeMemory([]WireBinding{{Name: "limit", Value: "7", Turn: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs := []struct {
+		name string
+		env  Env
+	}{
+		{"data key", Env{Data: dataWith(Int(3)), Tools: []string{"search"}}},
+		{"same names, other data", Env{Data: dataWith(Int(5)), Tools: []string{"search"}}},
+		{"prelude binding", Env{Prelude: prelude, Tools: []string{"search"}}},
+		{"tool", Env{Tools: []string{"search", "limit"}}},
+		{"nothing", Env{Tools: []string{"search"}}},
+		{"no tool/search", Env{Data: dataWith(Int(3))}},
+		{"data key again", Env{Data: dataWith(Int(4)), Tools: []string{"search"}}},
+	}
+	for _, e := range envs {
+		want, _ := Eval(context.Background(), src, e.env)
+		got, _ := EvalProgram(context.Background(), p, e.env)
+		if Repr(got.Value) != Repr(want.Value) || !reflect.DeepEqual(got.Err, want.Err) {
+			t.Errorf("%s: got %s %v, want %s %v", e.name, Repr(got.Value), got.Err, Repr(want.Value), want.Err)
+		}
+	}
+	first := p.compiled.Load()
+	EvalProgram(context.Background(), p, envs[len(envs)-1].env)
+	if p.compiled.Load() != first {
+		t.Error("a program evaluated again under names that answer alike was analyzed again")
+	}
+}
