@@ -7,6 +7,9 @@ package lisp
 // in the next request: the agent would be stuck. Values a function captured
 // travel with it, so they count too.
 func nestsDeeper(v Value, limit int) bool {
+	if levels, ok := nestsMeasured(v); ok {
+		return levels > limit
+	}
 	var elems []Value
 	switch c := v.(type) {
 	case *Vector:
@@ -44,6 +47,20 @@ func nestsDeeper(v Value, limit int) bool {
 	return false
 }
 
+// nestsMeasured returns the levels v nests when Freeze measured them: a
+// frozen vector or map that holds only collections and plain scalars,
+// which is also always storable. Its nests field is 0 otherwise, since
+// a collection nests at least one level.
+func nestsMeasured(v Value) (levels int, ok bool) {
+	switch c := v.(type) {
+	case *Vector:
+		return int(c.nests), c.nests > 0
+	case *Map:
+		return int(c.nests), c.nests > 0
+	}
+	return 0, false
+}
+
 // valueNesting is the deepest nesting a program's values may leave with.
 func (env Env) valueNesting() int {
 	if env.MaxNesting > 0 {
@@ -78,6 +95,10 @@ type definableWalk struct {
 
 // walk reports false when it found an unstorable part.
 func (w *definableWalk) walk(v Value, limit int) bool {
+	if levels, ok := nestsMeasured(v); ok {
+		w.deep = w.deep || levels > limit
+		return true
+	}
 	switch c := v.(type) {
 	case Int, String, Keyword, NilType, Bool, Float:
 		return true

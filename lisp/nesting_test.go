@@ -110,3 +110,35 @@ func TestDefinableIsBothWalks(t *testing.T) {
 		}
 	}
 }
+
+// Freeze measures the nesting of plain frozen collections once, and both
+// walks then trust the measure: they must answer for a frozen value what
+// they answered for it before it was frozen, at every limit.
+func TestFrozenValuesNestAsMeasured(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	const limits = 9
+	for i := range 20000 {
+		v := randomShape(r, 1+r.IntN(7))
+		var deeper, deep [limits]bool
+		var isBad [limits]bool
+		for limit := range limits {
+			deeper[limit] = nestsDeeper(v, limit)
+			_, isBad[limit], deep[limit] = definable(v, limit)
+		}
+		Freeze(v)
+		for limit := range limits {
+			_, bad, d := definable(v, limit)
+			if nestsDeeper(v, limit) != deeper[limit] || bad != isBad[limit] || d != deep[limit] {
+				t.Fatalf("case %d %s limit %d: frozen nestsDeeper %v definable %v %v, before %v %v %v",
+					i, Repr(v), limit, nestsDeeper(v, limit), bad, d, deeper[limit], isBad[limit], deep[limit])
+			}
+		}
+	}
+	read := Freeze(mustParse(t, `[{:a [1 {:b 2}]} {:c #{[3]}} "s"]`))
+	if levels, ok := nestsMeasured(read); !ok || levels != 4 {
+		t.Errorf("a frozen value read from text: measured %d levels (%v), want 4", levels, ok)
+	}
+	if _, ok := nestsMeasured(NewVector([]Value{Int(1)})); ok {
+		t.Error("a vector that was never frozen has a measured nesting")
+	}
+}

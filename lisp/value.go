@@ -110,6 +110,7 @@ type Vector struct {
 	elems  []Value
 	tail   *vectorTail
 	weight int64 // see Weight
+	nests  int32 // see nestsMeasured
 }
 
 // vectorTail records how far any vector has extended a shared backing array.
@@ -185,6 +186,7 @@ type Map struct {
 	// unprinted until the map's source text is first printed, and to that
 	// text from then on (see appendSource).
 	source atomic.Pointer[string]
+	nests  int32 // see nestsMeasured
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
