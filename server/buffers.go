@@ -13,12 +13,15 @@ import (
 // writes the bytes it reads (the transport fills a frame's buffer from
 // the connection, the codec copies the frames over its buffer).
 //
-// Buffers come in size classes a quarter of a power of two apart (1 MiB,
+// Frames are cut from the frame arena while it has room, so that the
+// frames of a request that arrives alone lie end to end and need no
+// gathering (frameArena). Other buffers come in size classes a quarter of a power of two apart (1 MiB,
 // 1.25 MiB, 1.5 MiB, ...), so a pooled buffer serves requests up to a
 // quarter smaller than itself, and holds at most a quarter more memory
 // than the request it serves (power-of-two classes cost a third more
 // peak RSS under load).
 type requestBuffers struct {
+	frames  frameArena
 	classes [4 * (maxBufferExp + 1)]sync.Pool // of *[]byte, by bufferClass
 }
 
@@ -44,6 +47,21 @@ func bufferClass(n int) (class, size int, ok bool) {
 
 // Get returns a buffer of length n whose content is undefined.
 func (p *requestBuffers) Get(n int) *[]byte {
+	if b := p.frames.get(n); b != nil {
+		return b
+	}
+	return p.fromClass(n)
+}
+
+// Put takes b back: into the arena if it was cut from it, else into its
+// class if its capacity is a class's.
+func (p *requestBuffers) Put(b *[]byte) {
+	if !p.frames.put(b) {
+		p.toClass(b)
+	}
+}
+
+func (p *requestBuffers) fromClass(n int) *[]byte {
 	class, size, ok := bufferClass(n)
 	if !ok {
 		b := make([]byte, n)
@@ -57,8 +75,7 @@ func (p *requestBuffers) Get(n int) *[]byte {
 	return &b
 }
 
-// Put keeps b for a later Get if its capacity is a class's.
-func (p *requestBuffers) Put(b *[]byte) {
+func (p *requestBuffers) toClass(b *[]byte) {
 	if class, size, ok := bufferClass(cap(*b)); ok && size == cap(*b) {
 		p.classes[class].Put(b)
 	}

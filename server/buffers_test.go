@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -15,6 +16,7 @@ import (
 // the next request of its class.
 func TestRequestBufferClasses(t *testing.T) {
 	var pool requestBuffers
+	pool.frames.next = arenaBytes // full: every buffer comes from a class
 	prev := 0
 	for n := 1; n < 1<<22; n += 1 + n/7 {
 		class, size, ok := bufferClass(n)
@@ -50,13 +52,18 @@ func TestDirtyBuffersNeverReachAnswers(t *testing.T) {
 	svc := New(Config{})
 	for n := 1 << 10; n < 4<<20; n += n / 8 {
 		for range 4 {
-			b := svc.codec.buffers.Get(n)
+			b := svc.codec.buffers.fromClass(n)
 			junk := (*b)[:cap(*b)]
 			for i := range junk {
 				junk[i] = byte(0xa5 ^ i)
 			}
-			svc.codec.buffers.Put(b)
+			svc.codec.buffers.toClass(b)
 		}
+	}
+	arena := &svc.codec.buffers.frames
+	arena.block = make([]byte, arenaBytes)
+	for i := range arena.block {
+		arena.block[i] = byte(0x5a ^ i)
 	}
 	client := ptcsidecarv1.NewSidecarServiceClient(serveInMemory(t, svc))
 	ctx := context.Background()
@@ -87,5 +94,60 @@ func TestDirtyBuffersNeverReachAnswers(t *testing.T) {
 		if !proto.Equal(gotTurn, wantTurn) {
 			t.Fatalf("EvalTurn call %d over gRPC answered differently from the service in-process", i)
 		}
+	}
+	if arena.inPlace < 3 {
+		t.Errorf("%d requests decoded where their frames lay, want the 3 ToMessages calls", arena.inPlace)
+	}
+}
+
+// Callers at once interleave their frames in the arena and fill it; every
+// answer must still be the service's, whichever way each request was
+// read, and one caller alone afterwards must find its frames end to end
+// again.
+func TestOverlappingRequestsShareTheArena(t *testing.T) {
+	svc := New(Config{})
+	client := ptcsidecarv1.NewSidecarServiceClient(serveInMemory(t, svc))
+	ctx := context.Background()
+	tm := fixture.ToMessages()
+	want, err := New(Config{}).ToMessages(ctx, tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const callers = 6
+	errs := make(chan error, callers)
+	for range callers {
+		go func() {
+			for range 3 {
+				got, err := client.ToMessages(ctx, tm)
+				if err == nil && !proto.Equal(got, want) {
+					err = errors.New("an overlapping ToMessages call answered differently from the service in-process")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range callers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	arena := &svc.codec.buffers.frames
+	arena.mu.Lock()
+	before, live := arena.inPlace, arena.live
+	arena.mu.Unlock()
+	if live != 0 {
+		t.Fatalf("%d frames still cut from the arena after every call ended", live)
+	}
+	if got, err := client.ToMessages(ctx, tm); err != nil || !proto.Equal(got, want) {
+		t.Fatalf("a lone call after the overlapping ones: %v", err)
+	}
+	arena.mu.Lock()
+	defer arena.mu.Unlock()
+	if arena.inPlace != before+1 {
+		t.Error("a lone call after overlapping ones did not find its frames end to end")
 	}
 }

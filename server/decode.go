@@ -56,9 +56,14 @@ func (c *requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if !ours {
 		return c.CodecV2.Unmarshal(data, v)
 	}
-	buf := data.MaterializeToBuffer(&c.buffers)
-	defer buf.Free()
-	err := c.read(buf.ReadOnlyData(), m)
+	var err error
+	if b, ok := c.buffers.frames.contiguous(data); ok {
+		err = c.read(b, m) // data is freed after Unmarshal returns
+	} else {
+		buf := data.MaterializeToBuffer(&c.buffers)
+		err = c.read(buf.ReadOnlyData(), m)
+		buf.Free()
+	}
 	if err == nil {
 		return nil
 	}

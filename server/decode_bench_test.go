@@ -45,6 +45,35 @@ func BenchmarkToMessagesFromWire(b *testing.B) {
 	}
 }
 
+// BenchmarkToMessagesFromArena is BenchmarkToMessagesFromWire with the
+// frames cut from the server's frame arena, as the transport reads a
+// request that arrives alone: the codec decodes them where they lie.
+func BenchmarkToMessagesFromArena(b *testing.B) {
+	svc := New(Config{})
+	wire, size := wireFrames(b, fixture.ToMessages())
+	var frames mem.BufferSlice
+	for _, f := range wire {
+		h := svc.codec.buffers.Get(f.Len())
+		copy(*h, f.ReadOnlyData())
+		frames = append(frames, mem.NewBuffer(h, &svc.codec.buffers))
+	}
+	defer frames.Free()
+	if _, ok := svc.codec.buffers.frames.contiguous(frames); !ok {
+		b.Fatal("the frames do not lie end to end")
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		req := new(ptcsidecarv1.ToMessagesRequest)
+		if err := svc.codec.Unmarshal(frames, req); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.ToMessages(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkEvalTurnFromWire is the same for the harness's EvalTurn.
 func BenchmarkEvalTurnFromWire(b *testing.B) {
 	svc := New(Config{})
