@@ -44,9 +44,7 @@ func TestArenaFramesLieEndToEnd(t *testing.T) {
 		t.Error("a run of frames that does not start the block is not end to end")
 	}
 	frames.Free()
-	if p.frames.live != 0 || p.frames.next != 0 {
-		t.Fatalf("after every frame came back: %d live, next at %d", p.frames.live, p.frames.next)
-	}
+	emptied(t, &p)
 	again := p.Get(100)
 	if &(*again)[0] != &p.frames.block[0] {
 		t.Error("the first frame after the block emptied is not cut at its start")
@@ -79,8 +77,15 @@ func TestArenaTellsInterleavedFrames(t *testing.T) {
 	}
 	a.Free()
 	b.Free()
-	if p.frames.live != 0 {
-		t.Errorf("%d frames live after all came back", p.frames.live)
+	emptied(t, &p)
+}
+
+// emptied checks that the arena holds no frame and cuts the next at the
+// block's start.
+func emptied(t *testing.T, p *requestBuffers) {
+	t.Helper()
+	if p.frames.live != 0 || p.frames.next != 0 {
+		t.Fatalf("after every frame came back: %d live, next at %d", p.frames.live, p.frames.next)
 	}
 }
 
@@ -106,9 +111,7 @@ func TestArenaFull(t *testing.T) {
 	}
 	p.Put(big)
 	frames.Free()
-	if p.frames.live != 0 || p.frames.next != 0 {
-		t.Errorf("after every frame came back: %d live, next at %d", p.frames.live, p.frames.next)
-	}
+	emptied(t, &p)
 }
 
 func slicesOf(n, size int) []int {
@@ -144,9 +147,7 @@ func TestArenaConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if p.frames.live != 0 {
-		t.Errorf("%d frames live after all came back", p.frames.live)
-	}
+	emptied(t, &p)
 }
 
 // Cutting starts over only when no frame is live: frames given back in any
@@ -164,7 +165,5 @@ func TestArenaNeverCutsOverALiveFrame(t *testing.T) {
 	}
 	later.Free()
 	first[1].Free()
-	if p.frames.live != 0 || p.frames.next != 0 {
-		t.Errorf("after every frame came back: %d live, next at %d", p.frames.live, p.frames.next)
-	}
+	emptied(t, &p)
 }

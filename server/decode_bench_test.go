@@ -32,6 +32,10 @@ func wireFrames(b *testing.B, m proto.Message) (mem.BufferSlice, int) {
 func BenchmarkToMessagesFromWire(b *testing.B) {
 	svc := New(Config{})
 	frames, size := wireFrames(b, fixture.ToMessages())
+	benchToMessagesFrom(b, svc, frames, size)
+}
+
+func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, size int) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -61,17 +65,7 @@ func BenchmarkToMessagesFromArena(b *testing.B) {
 	if _, ok := svc.codec.buffers.frames.contiguous(frames); !ok {
 		b.Fatal("the frames do not lie end to end")
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	for b.Loop() {
-		req := new(ptcsidecarv1.ToMessagesRequest)
-		if err := svc.codec.Unmarshal(frames, req); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := svc.ToMessages(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchToMessagesFrom(b, svc, frames, size)
 }
 
 // BenchmarkEvalTurnFromWire is the same for the harness's EvalTurn.
