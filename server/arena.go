@@ -15,8 +15,8 @@ import (
 // megabyte for a long run. Once every frame cut from the block has been
 // given back, cutting starts again at its beginning, so one caller reuses
 // the same block, still in the cache, call after call. Over gRPC this took
-// a third off what the sidecar spends per one-caller ToMessages call beyond
-// what the transport costs (docs/BENCHMARKS.md).
+// about a quarter off what the sidecar spends per one-caller ToMessages
+// call beyond what the transport costs (docs/BENCHMARKS.md).
 //
 // Requests that overlap (several callers, whose frames interleave on a
 // connection or arrive on several) are not end to end and are gathered as
