@@ -37,8 +37,8 @@ FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample \
 	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzToMessages \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
-	bpe:FuzzCountMatchesLibrary \
-	trace:FuzzRenderLayout
+	internal/bpe:FuzzCountMatchesLibrary \
+	internal/trace:FuzzRenderLayout
 FUZZTIME ?= 20s
 
 ## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers

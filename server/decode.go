@@ -18,7 +18,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 )
 
 // Request bytes that are not a valid message (a proto3 string holding

@@ -12,9 +12,9 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/replay"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
-	"github.com/ptc-sidecar/ptc-sidecar/replay"
-	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // evaluation is an EvalTurnRequest decoded into the domain.

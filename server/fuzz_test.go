@@ -13,8 +13,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
-	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // FuzzDecodeValue feeds caller text to the wire Value decoder as EDN and as

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 )
 
 // The request decoder (decode.go) reads a request with strings that are

@@ -10,8 +10,8 @@ package server
 
 import (
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
-	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // Config is the server-level configuration the RPCs read.

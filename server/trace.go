@@ -8,8 +8,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/trace"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
-	"github.com/ptc-sidecar/ptc-sidecar/trace"
 )
 
 // RenderTrace renders a run as text for a person debugging an agent. The

@@ -7,8 +7,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
-	"github.com/ptc-sidecar/ptc-sidecar/valuecache"
 )
 
 // DefaultMaxValueDepth bounds the nesting of values read from the wire.

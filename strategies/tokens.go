@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ptc-sidecar/ptc-sidecar/bpe"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 )
 
 // DefaultTokenizer is the encoding used for token statistics when the request

@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/trace"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
-	"github.com/ptc-sidecar/ptc-sidecar/trace"
 )
 
 func init() {

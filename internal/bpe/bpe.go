@@ -32,7 +32,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/ptc-sidecar/ptc-sidecar/bpe/internal/vocab"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
 )
 
 //go:generate go run ./internal/gen

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ptc-sidecar/ptc-sidecar/bpe"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/tiktoken-go/tokenizer"
 )

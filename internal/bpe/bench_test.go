@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptc-sidecar/ptc-sidecar/bpe/internal/vocab"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 

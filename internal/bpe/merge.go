@@ -3,7 +3,7 @@ package bpe
 import (
 	"sync"
 
-	"github.com/ptc-sidecar/ptc-sidecar/bpe/internal/vocab"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
 )
 
 // Byte-pair merging, as tiktoken defines it: a piece starts as single

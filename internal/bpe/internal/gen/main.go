@@ -16,7 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ptc-sidecar/ptc-sidecar/bpe/internal/vocab"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
 	"github.com/tiktoken-go/tokenizer"
 )
 
