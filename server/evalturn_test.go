@@ -258,7 +258,9 @@ func TestEvalTurnLimitsOnlyLower(t *testing.T) {
 			with(d, func(l *lisp.Limits) { l.MaxSteps = 1000 })},
 		{"request lowers, cannot raise", lisp.Limits{MaxSteps: 1000, MaxDepth: 50, Timeout: time.Second},
 			&ptcsidecarv1.Limits{MaxSteps: 10, MaxDepth: 500, TimeoutMs: 50, MaxToolCalls: 4},
-			with(d, func(l *lisp.Limits) { l.MaxSteps, l.MaxDepth, l.Timeout, l.MaxToolCalls = 10, 50, 50*time.Millisecond, 4 })},
+			with(d, func(l *lisp.Limits) {
+				l.MaxSteps, l.MaxDepth, l.Timeout, l.MaxToolCalls = 10, 50, 50*time.Millisecond, 4
+			})},
 		{"request above the defaults", lisp.Limits{}, &ptcsidecarv1.Limits{MaxSteps: d.MaxSteps * 10, MaxAllocBytes: d.MaxAllocBytes * 10}, d},
 		{"server unlimited: request sets it", lisp.Limits{MaxSteps: lisp.Unlimited, Timeout: lisp.Unlimited},
 			&ptcsidecarv1.Limits{MaxSteps: 7, TimeoutMs: 20},
