@@ -227,7 +227,15 @@ func (c *serveConfig) loadTLS() error {
 func printServeUsage(w io.Writer) {
 	cfg := defaultServeConfig()
 	fs := serveFlags(&cfg)
-	fmt.Fprintf(w, "Usage: ptc-sidecar serve [flags]\n\nRuns the gRPC server until SIGTERM or SIGINT.\n\nFlags:\n")
+	var limits []string
+	for _, row := range sandboxLimitFlags {
+		limits = append(limits, "-"+row.name)
+	}
+	fmt.Fprintf(w, "Usage: ptc-sidecar serve [flags]\n\nRuns the gRPC server until SIGTERM or SIGINT.\n"+
+		"The sandbox limits (%s) bound every EvalTurn;\n"+
+		"a request's limits may lower them, never raise them.\n"+
+		"A number flag set to 0 takes its default; none, where allowed, means no limit.\n\nFlags:\n",
+		strings.Join(limits, ", "))
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }
