@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -129,5 +130,23 @@ func TestLimitFlagDefaultsRoundTrip(t *testing.T) {
 		if row.request == "" || row.usage == "" {
 			t.Errorf("-%s: no request field or description", row.name)
 		}
+	}
+}
+
+// Every field of lisp.Limits has its row, so a limit added to the library
+// cannot be left without a flag.
+func TestLimitFlagsCoverLimits(t *testing.T) {
+	var l lisp.Limits
+	for i, row := range sandboxLimitFlags {
+		row.field.set(&l, int64(i+1))
+	}
+	v := reflect.ValueOf(l)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("lisp.Limits.%s has no row in sandboxLimitFlags", v.Type().Field(i).Name)
+		}
+	}
+	if n := v.NumField(); n != len(sandboxLimitFlags) {
+		t.Errorf("%d rows for %d fields of lisp.Limits", len(sandboxLimitFlags), n)
 	}
 }
