@@ -469,7 +469,8 @@ func TestBadConfigurationExitsWithCode2(t *testing.T) {
 	}{
 		{args: []string{"--listen", "localhost"}, wantErr: "-listen"},
 		{args: []string{"serve"}, env: "PTC_SIDECAR_MAX_RECV_BYTES=many", wantErr: "PTC_SIDECAR_MAX_RECV_BYTES"},
-		{args: []string{"serve", "--max-concurrent-streams", "0"}, wantErr: "-max-concurrent-streams"},
+		{args: []string{"serve", "--max-concurrent-streams=-1"}, wantErr: "-max-concurrent-streams"},
+		{args: []string{"serve", "--max-depth", "none"}, wantErr: "-max-depth"},
 		{args: []string{"launch"}, wantErr: `unknown command "launch"`},
 	} {
 		cmd := exec.Command(binary(t), tc.args...)
