@@ -25,7 +25,7 @@ func benchEval(b *testing.B, src string, data *Map) {
 	limits := DefaultLimits()
 	limits.MaxSteps = 100_000_000
 	limits.MaxAllocBytes = 1 << 30
-	limits.Timeout = 0
+	limits.Timeout = Unlimited
 	env := Env{Data: data, Limits: limits}
 	res, err := Eval(context.Background(), src, env)
 	if err != nil || res.Err != nil {

@@ -79,10 +79,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 
 // walkDepth bounds recursion into nested values.
 func walkDepth(th *Thread, fn string, depth int) error {
-	limit := th.Limits().MaxDepth
-	if limit <= 0 {
-		limit = 10_000
-	}
+	limit := th.Limits().MaxDepth // positive: see Limits.WithDefaults
 	if depth > limit {
 		return Errorf(DepthLimit, "%s: data nested deeper than %d levels", fn, limit)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,17 +13,10 @@ import (
 // conformanceFloor is the pass rate below which the conformance run fails.
 const conformanceFloor = 95.0
 
-// conformanceCorpus finds the Clojure conformance corpus, which lives
-// outside the repository, beside it (../shared/conformance from the root).
-func conformanceCorpus() string {
-	for _, dir := range []string{"../../shared/conformance", "../../../shared/conformance", "/work/shared/conformance"} {
-		p := filepath.Join(dir, "clojure-corpus.jsonl")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// conformanceCorpus is the Clojure conformance corpus: PTC-Lisp programs
+// with the result Clojure 1.11 gives for them (testdata/conformance/README.md
+// says where they come from).
+const conformanceCorpus = "testdata/conformance/clojure-corpus.jsonl"
 
 type corpusCase struct {
 	ID       string          `json:"id"`
@@ -39,11 +31,7 @@ type corpusCase struct {
 // strings, vars compare by name, and an expected error is met by any failure.
 // Failures are listed with -v; lisp/CONFORMANCE.md explains each.
 func TestClojureConformance(t *testing.T) {
-	path := conformanceCorpus()
-	if path == "" {
-		t.Skip("conformance corpus not found beside the repository")
-	}
-	f, err := os.Open(path)
+	f, err := os.Open(conformanceCorpus)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +48,12 @@ func TestClojureConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("%s holds no entries", conformanceCorpus)
 	}
 	passed := 0
 	for _, c := range cases {

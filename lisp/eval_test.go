@@ -6,12 +6,9 @@ import (
 	"testing"
 )
 
-// run evaluates src with default limits and the given environment tweaks.
+// run evaluates src in env; limits left zero are the defaults.
 func run(t testing.TB, src string, env Env) *Result {
 	t.Helper()
-	if env.Limits == (Limits{}) {
-		env.Limits = DefaultLimits()
-	}
 	res, err := Eval(context.Background(), src, env)
 	if err != nil {
 		t.Fatalf("Eval(%q): unexpected Go error %v", src, err)

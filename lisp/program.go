@@ -31,9 +31,8 @@ type Env struct {
 	// PreviousResults are earlier turns' results, newest first (*1 *2 *3).
 	PreviousResults []Value
 	Host            Host
-	// Limits are the sandbox budgets; the zero Limits means DefaultLimits.
-	// A zero field in non-zero Limits means no budget for that resource
-	// (the call depth is always capped at MaxCallDepth).
+	// Limits are the sandbox budgets; a zero field means the default
+	// (see Limits).
 	Limits Limits
 	// TurnNumber is recorded on the bindings this program defines.
 	TurnNumber int
@@ -125,10 +124,7 @@ func EvalProgram(ctx context.Context, p *Program, env Env) (*Result, error) {
 // evaluate runs source, or p when it is not nil (then source is p's).
 func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Result, err error) {
 	start := time.Now()
-	limits := env.Limits
-	if limits == (Limits{}) {
-		limits = DefaultLimits()
-	}
+	limits := env.Limits.WithDefaults()
 	if limits.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)

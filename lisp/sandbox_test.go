@@ -85,7 +85,7 @@ func TestDeepRecursionWithLargeDepthLimit(t *testing.T) {
 
 func TestTimeoutByContext(t *testing.T) {
 	limits := DefaultLimits()
-	limits.MaxSteps = 0 // no step budget: only the clock stops it
+	limits.MaxSteps = Unlimited // only the clock stops it
 	limits.Timeout = 50 * time.Millisecond
 	res := run(t, "(loop [i 0] (recur (inc i)))", Env{Limits: limits})
 	if res.Err == nil || res.Err.Kind != Timeout {
@@ -93,7 +93,7 @@ func TestTimeoutByContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	limits.Timeout = 0
+	limits.Timeout = Unlimited
 	res, err := Eval(ctx, "(loop [i 0] (recur (inc i)))", Env{Limits: limits})
 	if err != nil || res.Err == nil || res.Err.Kind != Timeout {
 		t.Fatalf("cancelled context: %v %v", err, res.Err)
@@ -107,10 +107,10 @@ func TestLimitErrorsNameTheLimit(t *testing.T) {
 	}
 }
 
-// A depth budget of 0 or an absurd one is capped, so runaway recursion ends
+// An unlimited or absurd depth budget is capped, so runaway recursion ends
 // with depth_limit instead of overflowing the Go stack.
 func TestDepthCeiling(t *testing.T) {
-	for _, depth := range []int{0, 1 << 30} {
+	for _, depth := range []int{Unlimited, 1 << 30} {
 		limits := Limits{MaxSteps: 50_000_000, MaxDepth: depth}
 		res := run(t, "(defn f [x] (inc (f x))) (f 1)", Env{Limits: limits})
 		if res.Err == nil || res.Err.Kind != DepthLimit || !strings.Contains(res.Err.Message, "10000") {

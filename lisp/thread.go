@@ -9,16 +9,25 @@ import (
 // Limits are the sandbox budgets of one evaluation. Steps and allocation are
 // counted, not timed, so a replayed evaluation stops at exactly the same point;
 // Timeout is only a wall-clock backstop.
+//
+// A zero field means the default (DefaultLimits), whatever the other fields
+// hold: Limits{MaxSteps: 10} changes the step budget and keeps every other.
+// Unlimited asks for no limit on a resource; MaxDepth cannot be unlimited,
+// and Unlimited there means MaxCallDepth.
 type Limits struct {
 	MaxSteps       int64         // evaluation steps (calls, loop iterations, elements visited)
 	MaxAllocBytes  int64         // bytes charged for strings and collections built
-	MaxDepth       int           // nested function calls
+	MaxDepth       int           // nested function calls, at most MaxCallDepth
 	MaxOutputBytes int           // total println output
 	MaxToolCalls   int           // tool calls per evaluation
-	Timeout        time.Duration // wall-clock backstop; 0 means none
+	Timeout        time.Duration // wall-clock backstop
 }
 
-// DefaultLimits are the budgets used when the host sets none.
+// Unlimited, as the value of a Limits field, lifts that limit. Any negative
+// value does the same; this is its name.
+const Unlimited = -1
+
+// DefaultLimits are the budgets used for the fields the host leaves zero.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxSteps:       1_000_000,
@@ -28,6 +37,37 @@ func DefaultLimits() Limits {
 		MaxToolCalls:   50,
 		Timeout:        5 * time.Second,
 	}
+}
+
+// WithDefaults returns l with its zero fields set to DefaultLimits', every
+// negative field set to Unlimited and MaxDepth brought within
+// [1, MaxCallDepth]: the budgets an evaluation under l runs with.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	l.MaxSteps = resolveLimit(l.MaxSteps, d.MaxSteps)
+	l.MaxAllocBytes = resolveLimit(l.MaxAllocBytes, d.MaxAllocBytes)
+	l.MaxOutputBytes = resolveLimit(l.MaxOutputBytes, d.MaxOutputBytes)
+	l.MaxToolCalls = resolveLimit(l.MaxToolCalls, d.MaxToolCalls)
+	l.Timeout = resolveLimit(l.Timeout, d.Timeout)
+	switch depth := resolveLimit(l.MaxDepth, d.MaxDepth); {
+	case depth < 0, depth > MaxCallDepth:
+		l.MaxDepth = MaxCallDepth
+	default:
+		l.MaxDepth = depth
+	}
+	return l
+}
+
+// resolveLimit is the rule of a Limits field: zero is the default, a
+// negative value is Unlimited.
+func resolveLimit[T ~int | ~int64](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return Unlimited
+	}
+	return v
 }
 
 // ctxCheckInterval is how many steps pass between looks at the context; a
@@ -120,12 +160,10 @@ func (th *Thread) releaseFrame(fr *frame) {
 	th.frames = append(th.frames, fr)
 }
 
-// NewThread returns a thread bound to ctx with the given limits.
+// NewThread returns a thread bound to ctx with the given limits, zero
+// fields meaning the default (see Limits).
 func NewThread(ctx context.Context, limits Limits) *Thread {
-	if limits.MaxDepth <= 0 || limits.MaxDepth > MaxCallDepth {
-		limits.MaxDepth = MaxCallDepth
-	}
-	th := &Thread{ctx: ctx, limits: limits}
+	th := &Thread{ctx: ctx, limits: limits.WithDefaults()}
 	th.setStepCheck()
 	return th
 }
@@ -138,7 +176,7 @@ const MaxCallDepth = 10_000
 // Context is the evaluation's context, passed on to host calls.
 func (th *Thread) Context() context.Context { return th.ctx }
 
-// Limits returns the thread's budgets.
+// Limits returns the thread's budgets, defaults filled in.
 func (th *Thread) Limits() Limits { return th.limits }
 
 // StepsUsed is the number of steps charged so far.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // TestStepMatchesReference checks Step's inlined fast path against the
@@ -14,6 +15,9 @@ func TestStepMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := range 300 {
 		maxSteps := int64(r.IntN(5000))
+		if maxSteps == 0 {
+			maxSteps = Unlimited
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		th := NewThread(ctx, Limits{MaxSteps: maxSteps})
 		var ref int64
@@ -48,5 +52,75 @@ func TestStepMatchesReference(t *testing.T) {
 			}
 		}
 		cancel()
+	}
+}
+
+// A zero field of Limits is the default whatever the others hold, a
+// negative one is Unlimited, and the call depth stays within MaxCallDepth.
+func TestLimitsWithDefaults(t *testing.T) {
+	d := DefaultLimits()
+	with := func(edit func(*Limits)) Limits {
+		l := d
+		edit(&l)
+		return l
+	}
+	cases := []struct {
+		name string
+		in   Limits
+		want Limits
+	}{
+		{"zero", Limits{}, d},
+		{"one field set", Limits{MaxSteps: 10}, with(func(l *Limits) { l.MaxSteps = 10 })},
+		{"all set", Limits{MaxSteps: 1, MaxAllocBytes: 2, MaxDepth: 3, MaxOutputBytes: 4, MaxToolCalls: 5, Timeout: 6},
+			Limits{MaxSteps: 1, MaxAllocBytes: 2, MaxDepth: 3, MaxOutputBytes: 4, MaxToolCalls: 5, Timeout: 6}},
+		{"unlimited", Limits{MaxSteps: Unlimited, MaxAllocBytes: Unlimited, MaxOutputBytes: Unlimited, MaxToolCalls: Unlimited, Timeout: Unlimited},
+			Limits{MaxSteps: Unlimited, MaxAllocBytes: Unlimited, MaxDepth: d.MaxDepth, MaxOutputBytes: Unlimited, MaxToolCalls: Unlimited, Timeout: Unlimited}},
+		{"any negative is unlimited", Limits{MaxSteps: -7, Timeout: -time.Second},
+			with(func(l *Limits) { l.MaxSteps, l.Timeout = Unlimited, Unlimited })},
+		{"depth unlimited is the ceiling", Limits{MaxDepth: Unlimited}, with(func(l *Limits) { l.MaxDepth = MaxCallDepth })},
+		{"depth above the ceiling", Limits{MaxDepth: MaxCallDepth + 1}, with(func(l *Limits) { l.MaxDepth = MaxCallDepth })},
+	}
+	for _, c := range cases {
+		if got := c.in.WithDefaults(); got != c.want {
+			t.Errorf("%s: %+v.WithDefaults() = %+v, want %+v", c.name, c.in, got, c.want)
+		}
+		if got := c.in.WithDefaults().WithDefaults(); got != c.want {
+			t.Errorf("%s: WithDefaults is not idempotent: %+v", c.name, got)
+		}
+	}
+}
+
+// What the zero rule means for a program: setting one limit keeps the
+// default of every other, and Unlimited lifts exactly the one it is set on.
+func TestLimitsZeroFieldIsDefault(t *testing.T) {
+	bigSteps := Limits{MaxSteps: 1 << 40}
+	tools := func(l Limits) Env { return Env{Limits: l, Tools: []string{"echo"}, Host: echoHost()} }
+	cases := []struct {
+		name string
+		src  string
+		env  Env
+		kind ErrorKind // "" for success
+	}{
+		{"memory default kept", `(loop [s "ab"] (recur (str s s)))`, Env{Limits: bigSteps}, MemoryLimit},
+		{"output default kept", `(loop [] (println "spam spam spam") (recur))`, Env{Limits: bigSteps}, OutputLimit},
+		{"tool call default kept", "(loop [] (tool/echo {}) (recur))", tools(bigSteps), ToolCallLimit},
+		{"step default kept", "(loop [] (recur))", Env{Limits: Limits{MaxOutputBytes: 10}}, StepLimit},
+		{"memory unlimited", `(count (loop [s "ab" i 0] (if (< i 23) (recur (str s s) (inc i)) s)))`,
+			Env{Limits: Limits{MaxAllocBytes: Unlimited}}, ""},
+		{"output unlimited", `(dotimes [_ 2000] (println "0123456789012345678901234567890123456789"))`,
+			Env{Limits: Limits{MaxOutputBytes: Unlimited}}, ""},
+		{"tool calls unlimited", "(dotimes [_ 60] (tool/echo {}))", tools(Limits{MaxToolCalls: Unlimited}), ""},
+		{"memory unlimited keeps the step default", "(loop [] (recur))", Env{Limits: Limits{MaxAllocBytes: Unlimited}}, StepLimit},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := run(t, c.src, c.env)
+			switch {
+			case c.kind == "" && res.Err != nil:
+				t.Fatalf("failed: %v", res.Err)
+			case c.kind != "" && (res.Err == nil || res.Err.Kind != c.kind):
+				t.Fatalf("error %v, want %s", res.Err, c.kind)
+			}
+		})
 	}
 }

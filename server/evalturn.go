@@ -254,7 +254,10 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 }
 
 // evalLimits lowers the server's limits by the request's: a field the
-// caller sets below the server's limit takes effect, one above is capped.
+// caller sets below the server's limit takes effect, one above is capped,
+// and 0 (unset) leaves the server's. A request cannot lift a limit, so a
+// negative field is refused. The server's limits have their defaults
+// filled in (New), so a negative one there is unlimited.
 func (s *Service) evalLimits(l *ptcsidecarv1.Limits, field string) (lisp.Limits, error) {
 	out := s.cfg.Limits
 	checks := []struct {
@@ -268,7 +271,7 @@ func (s *Service) evalLimits(l *ptcsidecarv1.Limits, field string) (lisp.Limits,
 		{"max_depth", int64(l.GetMaxDepth()), func(v int64) { out.MaxDepth = int(v) }, int64(out.MaxDepth)},
 		{"max_output_bytes", int64(l.GetMaxOutputBytes()), func(v int64) { out.MaxOutputBytes = int(v) }, int64(out.MaxOutputBytes)},
 		{"max_tool_calls", int64(l.GetMaxToolCalls()), func(v int64) { out.MaxToolCalls = int(v) }, int64(out.MaxToolCalls)},
-		{"timeout_ms", l.GetTimeoutMs(), func(v int64) { out.Timeout = time.Duration(v) * time.Millisecond }, out.Timeout.Milliseconds()},
+		{"timeout_ms", l.GetTimeoutMs(), func(v int64) { out.Timeout = time.Duration(v) * time.Millisecond }, ceilMillis(out.Timeout)},
 	}
 	for _, c := range checks {
 		switch {
@@ -279,6 +282,16 @@ func (s *Service) evalLimits(l *ptcsidecarv1.Limits, field string) (lisp.Limits,
 		}
 	}
 	return out, nil
+}
+
+// ceilMillis is d in whole milliseconds, rounded up so that a request's
+// timeout_ms never exceeds a server timeout below a millisecond; negative
+// (unlimited) stays negative.
+func ceilMillis(d time.Duration) int64 {
+	if d < 0 {
+		return -1
+	}
+	return int64((d + time.Millisecond - 1) / time.Millisecond)
 }
 
 // encodeTurn builds the wire Turn of a finished evaluation: exactly what

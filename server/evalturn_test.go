@@ -236,15 +236,48 @@ func TestEvalTurnInvalidArguments(t *testing.T) {
 	}
 }
 
+// The limits an evaluation runs with: zero in the server's configuration is
+// the default, zero in a request is the server's limit, a request lowers a
+// limit and never raises or lifts it, and a limit the server lifted can be
+// set by the request.
 func TestEvalTurnLimitsOnlyLower(t *testing.T) {
-	s := New(Config{Limits: lisp.Limits{MaxSteps: 1000, MaxDepth: 50, Timeout: time.Second}})
-	got, err := s.evalLimits(&ptcsidecarv1.Limits{MaxSteps: 10, MaxDepth: 500, TimeoutMs: 50, MaxToolCalls: 4}, "limits")
-	if err != nil {
-		t.Fatal(err)
+	d := lisp.DefaultLimits()
+	with := func(l lisp.Limits, edit func(*lisp.Limits)) lisp.Limits {
+		edit(&l)
+		return l
 	}
-	want := lisp.Limits{MaxSteps: 10, MaxDepth: 50, Timeout: 50 * time.Millisecond, MaxToolCalls: 4}
-	if got != want {
-		t.Errorf("limits = %+v, want %+v", got, want)
+	cases := []struct {
+		name   string
+		server lisp.Limits
+		req    *ptcsidecarv1.Limits
+		want   lisp.Limits
+	}{
+		{"nothing set", lisp.Limits{}, nil, d},
+		{"empty request", lisp.Limits{}, &ptcsidecarv1.Limits{}, d},
+		{"server sets one, keeps the other defaults", lisp.Limits{MaxSteps: 1000}, nil,
+			with(d, func(l *lisp.Limits) { l.MaxSteps = 1000 })},
+		{"request lowers, cannot raise", lisp.Limits{MaxSteps: 1000, MaxDepth: 50, Timeout: time.Second},
+			&ptcsidecarv1.Limits{MaxSteps: 10, MaxDepth: 500, TimeoutMs: 50, MaxToolCalls: 4},
+			with(d, func(l *lisp.Limits) {
+				l.MaxSteps, l.MaxDepth, l.Timeout, l.MaxToolCalls = 10, 50, 50*time.Millisecond, 4
+			})},
+		{"request above the defaults", lisp.Limits{}, &ptcsidecarv1.Limits{MaxSteps: d.MaxSteps * 10, MaxAllocBytes: d.MaxAllocBytes * 10}, d},
+		{"server unlimited: request sets it", lisp.Limits{MaxSteps: lisp.Unlimited, Timeout: lisp.Unlimited},
+			&ptcsidecarv1.Limits{MaxSteps: 7, TimeoutMs: 20},
+			with(d, func(l *lisp.Limits) { l.MaxSteps, l.Timeout = 7, 20*time.Millisecond })},
+		{"server unlimited: request leaves it", lisp.Limits{MaxOutputBytes: lisp.Unlimited}, &ptcsidecarv1.Limits{},
+			with(d, func(l *lisp.Limits) { l.MaxOutputBytes = lisp.Unlimited })},
+		{"server timeout under a millisecond", lisp.Limits{Timeout: 300 * time.Microsecond}, &ptcsidecarv1.Limits{TimeoutMs: 1},
+			with(d, func(l *lisp.Limits) { l.Timeout = 300 * time.Microsecond })},
+	}
+	for _, c := range cases {
+		got, err := New(Config{Limits: c.server}).evalLimits(c.req, "limits")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: limits = %+v, want %+v", c.name, got, c.want)
+		}
 	}
 	c := dial(t, Config{Limits: lisp.DefaultLimits()})
 	turn, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{Program: `(loop [i 0] (recur (inc i)))`, Limits: &ptcsidecarv1.Limits{MaxSteps: 500}})

@@ -14,25 +14,32 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// Config is the server-level configuration the RPCs read.
+// Config is the server-level configuration the RPCs read. A zero field
+// means its default; a negative one means "none" (no limit, no cache)
+// where the field says so, and the default elsewhere.
 type Config struct {
 	// Limits are the sandbox budgets of EvalTurn: the most a request may
-	// ask for. A request may lower them, never raise them.
+	// ask for. A request may lower them, never raise them. Zero fields are
+	// lisp.DefaultLimits', lisp.Unlimited lifts a limit (see lisp.Limits).
 	Limits lisp.Limits
 	// MaxValueDepth bounds the nesting of EDN and JSON values in requests;
-	// 0 means DefaultMaxValueDepth.
+	// 0 means DefaultMaxValueDepth. It cannot be lifted.
 	MaxValueDepth int
 	// MaxTurns bounds the turns of a ToMessages request; 0 means
-	// DefaultMaxTurns.
+	// DefaultMaxTurns. It cannot be lifted.
 	MaxTurns int
 	// MaxHistory bounds the chat messages of a ToMessages request; 0 means
-	// DefaultMaxHistory.
+	// DefaultMaxHistory. It cannot be lifted.
 	MaxHistory int
 	// ValueCacheBytes bounds the memory of decoded wire values remembered
-	// between requests (valuecache); 0 means DefaultValueCacheBytes, a
-	// negative value turns the cache off.
+	// between requests (valuecache); 0 means DefaultValueCacheBytes and
+	// NoValueCache (any negative value) turns the cache off.
 	ValueCacheBytes int64
 }
+
+// NoValueCache, as Config.ValueCacheBytes, turns the decoded-value cache
+// off.
+const NoValueCache = -1
 
 // Defaults of the request size limits that are not byte counts.
 const (
@@ -59,8 +66,9 @@ type Service struct {
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
 
-// New returns a Service with the given configuration.
+// New returns a Service with the given configuration, defaults filled in.
 func New(cfg Config) *Service {
+	cfg.Limits = cfg.Limits.WithDefaults()
 	if cfg.MaxValueDepth <= 0 {
 		cfg.MaxValueDepth = DefaultMaxValueDepth
 	}

@@ -30,7 +30,7 @@ func bigOrders(n int) string {
 func TestValueCacheChangesNoAnswer(t *testing.T) {
 	ctx := context.Background()
 	cached := New(Config{Limits: lisp.DefaultLimits()})
-	fresh := New(Config{Limits: lisp.DefaultLimits(), ValueCacheBytes: -1})
+	fresh := New(Config{Limits: lisp.DefaultLimits(), ValueCacheBytes: NoValueCache})
 
 	tm := agentRequest()
 	tm.Options.Data = edn(bigOrders(50))

@@ -20,9 +20,13 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
-// envPrefix starts the environment variable of every serve flag: --max-recv-bytes
-// falls back to PTC_SIDECAR_MAX_RECV_BYTES. A flag given on the command line
-// beats its variable, which beats the default.
+// envPrefix starts the environment variable of every serve flag (and of
+// eval's sandbox limit flags): --max-recv-bytes falls back to
+// PTC_SIDECAR_MAX_RECV_BYTES. A flag given on the command line beats its
+// variable, which beats the default.
+//
+// One rule for every number a flag takes: 0 means the flag's default, and
+// where "no limit" (or "no cache") is allowed at all, the word none says so.
 const envPrefix = "PTC_SIDECAR_"
 
 // defaultMaxConcurrentStreams bounds the RPCs one connection runs at once:
@@ -55,25 +59,21 @@ type serveConfig struct {
 	// maxStreams is the most RPCs one client connection may have in
 	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
 	maxStreams positiveInt
-	// memoryLimit is the runtime's soft memory limit in bytes; 0: none;
-	// fromGOMEMLIMIT: the one GOMEMLIMIT set.
+	// memoryLimit is the runtime's soft memory limit in bytes;
+	// noMemoryLimit: none; 0 (after parsing): the one GOMEMLIMIT set.
 	memoryLimit memoryLimit
 
-	// Sandbox budgets of EvalTurn: the most a request may ask for.
-	maxSteps       positiveInt
-	maxAllocBytes  byteSize
-	maxDepth       positiveInt
-	maxOutputBytes byteSize
-	maxToolCalls   positiveInt
-	evalTimeout    nonNegativeDuration
-	maxValueDepth  positiveInt
+	// limits are the sandbox budgets of EvalTurn (sandboxLimitFlags): the
+	// most a request may ask for.
+	limits        lisp.Limits
+	maxValueDepth positiveInt
 
 	// Request size limits of ToMessages besides the byte count.
 	maxTurns   positiveInt
 	maxHistory positiveInt
 
 	// valueCacheBytes bounds the decoded values remembered between
-	// requests; 0: none are.
+	// requests; server.NoValueCache: none are.
 	valueCacheBytes optionalByteSize
 
 	// TLS key pair files; both empty: plaintext.
@@ -83,22 +83,16 @@ type serveConfig struct {
 	creds credentials.TransportCredentials
 }
 
-// defaultServeConfig is the configuration with nothing set.
+// defaultServeConfig is the configuration with nothing set. Its memory
+// limit is 0 until parseServeConfig settles it (see memoryLimit).
 func defaultServeConfig() serveConfig {
-	limits := lisp.DefaultLimits()
 	return serveConfig{
 		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
 		maxStreams:      defaultMaxConcurrentStreams,
-		memoryLimit:     defaultMemoryLimit,
-		maxSteps:        positiveInt(limits.MaxSteps),
-		maxAllocBytes:   byteSize(limits.MaxAllocBytes),
-		maxDepth:        positiveInt(limits.MaxDepth),
-		maxOutputBytes:  byteSize(limits.MaxOutputBytes),
-		maxToolCalls:    positiveInt(limits.MaxToolCalls),
-		evalTimeout:     nonNegativeDuration(limits.Timeout),
+		limits:          lisp.DefaultLimits(),
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
@@ -107,30 +101,65 @@ func defaultServeConfig() serveConfig {
 }
 
 // serveFlags defines the serve flags over cfg, whose values are the defaults.
+// The sandbox limits (sandboxLimitFlags) bound EvalTurn; a request may
+// lower them.
 func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported once, by the caller
 	fs.Var(&cfg.listen, "listen", "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)")
 	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
-	fs.Var(&cfg.maxRecvBytes, "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED")
-	fs.Var(&cfg.maxStreams, "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused")
-	fs.Var(&cfg.memoryLimit, "memory-limit", "soft limit of the Go runtime's memory, in `bytes` (suffixes KiB, MiB, GiB, TiB allowed): the collector works harder as the heap nears it; 0: none; default: GOMEMLIMIT when that is set, else 128MiB")
-	fs.Var(&cfg.shutdownTimeout, "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled")
-	fs.Var(&cfg.maxSteps, "max-steps", "EvalTurn: most evaluation `steps` a program may take; requests may lower it")
-	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "EvalTurn: most `bytes` of strings and collections a program may build; requests may lower it")
-	fs.Var(&cfg.maxDepth, "max-depth", "EvalTurn: deepest nesting of function `calls`; requests may lower it")
-	fs.Var(&cfg.maxOutputBytes, "max-output-bytes", "EvalTurn: most println output in `bytes`; requests may lower it")
-	fs.Var(&cfg.maxToolCalls, "max-tool-calls", "EvalTurn: most tool `calls` per program; requests may lower it")
-	fs.Var(&cfg.evalTimeout, "eval-timeout", "EvalTurn: wall-clock backstop per evaluation, a `duration` (0: none); steps and bytes are the deterministic limits")
-	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
-	fs.Var(&cfg.maxTurns, "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT")
-	fs.Var(&cfg.maxHistory, "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT")
-	fs.Var(&cfg.valueCacheBytes, "value-cache-bytes", "`bytes` of decoded request values (memory, data, tool results) remembered between requests, so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: off")
+	fs.Var(orDefault(&cfg.maxRecvBytes), "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED; 0: the default")
+	fs.Var(orDefault(&cfg.maxStreams), "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused; 0: the default")
+	fs.Var(&cfg.memoryLimit, "memory-limit", "soft limit of the Go runtime's memory, in `bytes` (suffixes KiB, MiB, GiB, TiB allowed): the collector works harder as the heap nears it; 0: the default, GOMEMLIMIT when that is set, else 128MiB; none: no limit")
+	fs.Var(orDefault(&cfg.shutdownTimeout), "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled; 0: the default")
+	registerLimitFlags(fs, &cfg.limits)
+	fs.Var(orDefault(&cfg.maxValueDepth), "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request; 0: the default")
+	fs.Var(orDefault(&cfg.maxTurns), "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT; 0: the default")
+	fs.Var(orDefault(&cfg.maxHistory), "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT; 0: the default")
+	fs.Var(orDefault(&cfg.valueCacheBytes), "value-cache-bytes", "`bytes` of decoded request values (memory, data, tool results) remembered between requests, so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: the default; none: no cache")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
 	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
 	return fs
+}
+
+// defaultedValue is a flag value whose zero means the flag's default: the
+// value it held when registered.
+type defaultedValue[T comparable, P interface {
+	*T
+	flag.Value
+}] struct {
+	p   P
+	def T
+}
+
+// orDefault wraps the flag value at p, which holds the default, so that
+// setting it to zero sets the default.
+func orDefault[T comparable, P interface {
+	*T
+	flag.Value
+}](p P) *defaultedValue[T, P] {
+	return &defaultedValue[T, P]{p: p, def: *p}
+}
+
+func (d *defaultedValue[T, P]) String() string {
+	if d == nil || d.p == nil { // flag.PrintDefaults probes a zero value
+		return ""
+	}
+	return d.p.String()
+}
+
+func (d *defaultedValue[T, P]) Set(s string) error {
+	var v, zero T
+	if err := P(&v).Set(s); err != nil {
+		return err
+	}
+	if v == zero {
+		v = d.def
+	}
+	*d.p = v
+	return nil
 }
 
 // envName is the environment variable that a flag falls back to.
@@ -144,19 +173,8 @@ func envName(flagName string) string {
 func parseServeConfig(args []string, getenv func(string) string) (serveConfig, error) {
 	cfg := defaultServeConfig()
 	fs := serveFlags(&cfg)
-	var envErr error
-	fs.VisitAll(func(f *flag.Flag) {
-		name := envName(f.Name)
-		v := getenv(name)
-		if v == "" || envErr != nil {
-			return
-		}
-		if err := fs.Set(f.Name, v); err != nil {
-			envErr = fmt.Errorf("environment variable %s=%q: %v", name, v, err)
-		}
-	})
-	if envErr != nil {
-		return cfg, envErr
+	if err := setFromEnv(fs, getenv, func(string) bool { return true }); err != nil {
+		return cfg, err
 	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -164,8 +182,8 @@ func parseServeConfig(args []string, getenv func(string) string) (serveConfig, e
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if getenv("GOMEMLIMIT") != "" && !isSet(fs, "memory-limit") {
-		cfg.memoryLimit = fromGOMEMLIMIT // the runtime has read it already
+	if cfg.memoryLimit == 0 && getenv("GOMEMLIMIT") == "" {
+		cfg.memoryLimit = defaultMemoryLimit // else the runtime has read GOMEMLIMIT
 	}
 	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
 		return cfg, errors.New("-tls-cert and -tls-key go together: set both, or neither for plaintext")
@@ -173,12 +191,21 @@ func parseServeConfig(args []string, getenv func(string) string) (serveConfig, e
 	return cfg, nil
 }
 
-// isSet reports whether the flag was given, on the command line or by its
-// environment variable.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
+// setFromEnv sets the flags of fs that pass only from their environment
+// variables, where those are not empty.
+func setFromEnv(fs *flag.FlagSet, getenv func(string) string, only func(flagName string) bool) error {
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		v := getenv(name)
+		if v == "" || envErr != nil || !only(f.Name) {
+			return
+		}
+		if err := fs.Set(f.Name, v); err != nil {
+			envErr = fmt.Errorf("environment variable %s=%q: %v", name, v, err)
+		}
+	})
+	return envErr
 }
 
 // loadTLS reads the TLS key pair, when configured, into cfg.creds. Only
@@ -200,7 +227,15 @@ func (c *serveConfig) loadTLS() error {
 func printServeUsage(w io.Writer) {
 	cfg := defaultServeConfig()
 	fs := serveFlags(&cfg)
-	fmt.Fprintf(w, "Usage: ptc-sidecar serve [flags]\n\nRuns the gRPC server until SIGTERM or SIGINT.\n\nFlags:\n")
+	var limits []string
+	for _, row := range sandboxLimitFlags {
+		limits = append(limits, "-"+row.name)
+	}
+	fmt.Fprintf(w, "Usage: ptc-sidecar serve [flags]\n\nRuns the gRPC server until SIGTERM or SIGINT.\n"+
+		"The sandbox limits (%s) bound every EvalTurn;\n"+
+		"a request's limits may lower them, never raise them.\n"+
+		"A number flag set to 0 takes its default; none, where allowed, means no limit.\n\nFlags:\n",
+		strings.Join(limits, ", "))
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }
@@ -260,32 +295,35 @@ func (a *tcpAddress) Set(s string) error {
 	return nil
 }
 
-// byteSize is a positive number of bytes that fits gRPC's int32 message
-// size limit.
+// byteSize is a number of bytes that fits gRPC's int32 message size
+// limit; 0 is the flag's default (orDefault).
 type byteSize int
 
-func (b *byteSize) String() string { return strconv.Itoa(int(*b)) }
+func (b *byteSize) String() string { return formatBytes(int64(*b)) }
 
 func (b *byteSize) Set(s string) error {
 	n, ok := parseBytes(s)
 	if !ok {
-		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB or GiB suffix")
+		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB or GiB suffix, or 0 for the default")
 	}
-	if n <= 0 || n > math.MaxInt32 {
-		return fmt.Errorf("must be from 1 byte to 2GiB-1")
+	if n > math.MaxInt32 {
+		return fmt.Errorf("must be from 1 byte to 2GiB-1, or 0 for the default")
 	}
 	*b = byteSize(n)
 	return nil
 }
 
+// byteUnits are the suffixes of byte counts, largest first.
+var byteUnits = []struct {
+	suffix string
+	size   int64
+}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}}
+
 // parseBytes reads a whole number of bytes, optionally with a KiB, MiB,
 // GiB or TiB suffix.
 func parseBytes(s string) (int64, bool) {
 	digits, unit := s, int64(1)
-	for _, u := range []struct {
-		suffix string
-		size   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}} {
+	for _, u := range byteUnits {
 		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
 			digits, unit = rest, u.size
 			break
@@ -298,36 +336,47 @@ func parseBytes(s string) (int64, bool) {
 	return n * unit, true
 }
 
-// memoryLimit is the runtime's soft memory limit: bytes, 0 for none, or
-// fromGOMEMLIMIT.
+// memoryLimit is the runtime's soft memory limit: bytes, noMemoryLimit,
+// or 0 for the default. parseServeConfig makes the default
+// defaultMemoryLimit unless GOMEMLIMIT is set: then 0 leaves the limit
+// GOMEMLIMIT gave the runtime.
 type memoryLimit int64
 
-// fromGOMEMLIMIT leaves the limit GOMEMLIMIT gave the runtime.
-const fromGOMEMLIMIT memoryLimit = -1
+// noMemoryLimit is the memory limit "none".
+const noMemoryLimit memoryLimit = -1
 
 // minMemoryLimit is the lowest limit accepted: the server's idle heap is
 // a few MiB, and a limit near it would keep the collector running.
 const minMemoryLimit = 32 << 20
 
-func (m *memoryLimit) String() string { return strconv.FormatInt(int64(*m), 10) }
+func (m *memoryLimit) String() string {
+	if *m == noMemoryLimit {
+		return "none"
+	}
+	return formatBytes(int64(*m))
+}
 
 func (m *memoryLimit) Set(s string) error {
+	if s == "none" {
+		*m = noMemoryLimit
+		return nil
+	}
 	n, ok := parseBytes(s)
 	if !ok {
-		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB, GiB or TiB suffix, or 0 for none")
+		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB, GiB or TiB suffix, 0 for the default, or none for no limit")
 	}
 	if n != 0 && n < minMemoryLimit {
-		return fmt.Errorf("must be at least 32MiB, or 0 for none")
+		return fmt.Errorf("must be at least 32MiB, 0 for the default, or none for no limit")
 	}
 	*m = memoryLimit(n)
 	return nil
 }
 
-// apply sets the runtime's soft memory limit and returns it in bytes, 0
-// for none.
+// apply sets the runtime's soft memory limit (0 leaves GOMEMLIMIT's) and
+// returns it in bytes, 0 for none.
 func (m memoryLimit) apply() int64 {
 	switch {
-	case m == 0:
+	case m == noMemoryLimit:
 		debug.SetMemoryLimit(math.MaxInt64)
 	case m > 0:
 		debug.SetMemoryLimit(int64(m))
@@ -338,51 +387,46 @@ func (m memoryLimit) apply() int64 {
 	return 0
 }
 
-// optionalByteSize is a byteSize that may also be 0, for "off".
+// optionalByteSize is a byteSize, or server.NoValueCache for "none".
 type optionalByteSize int64
 
-func (b *optionalByteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+func (b *optionalByteSize) String() string {
+	if *b < 0 {
+		return "none"
+	}
+	return formatBytes(int64(*b))
+}
 
 func (b *optionalByteSize) Set(s string) error {
-	if s == "0" {
-		*b = 0
+	if s == "none" {
+		*b = server.NoValueCache
 		return nil
 	}
 	var n byteSize
 	if err := n.Set(s); err != nil {
-		return fmt.Errorf("%v, or 0 for off", err)
+		return fmt.Errorf("%v; none for no cache", err)
 	}
 	*b = optionalByteSize(n)
 	return nil
 }
 
-// positiveInt is a whole number of at least 1.
+// positiveInt is a whole number of at least 1, or 0 for the flag's
+// default (orDefault).
 type positiveInt int64
 
 func (n *positiveInt) String() string { return strconv.FormatInt(int64(*n), 10) }
 
 func (n *positiveInt) Set(s string) error {
 	v, err := strconv.ParseInt(s, 10, 32)
-	if err != nil || v < 1 {
-		return fmt.Errorf("want a whole number from 1 to %d", math.MaxInt32)
+	if err != nil || v < 0 {
+		return fmt.Errorf("want a whole number from 1 to %d, or 0 for the default", math.MaxInt32)
 	}
 	*n = positiveInt(v)
 	return nil
 }
 
-// sandboxLimits are the EvalTurn budgets the flags configure.
-func (c serveConfig) sandboxLimits() lisp.Limits {
-	return lisp.Limits{
-		MaxSteps:       int64(c.maxSteps),
-		MaxAllocBytes:  int64(c.maxAllocBytes),
-		MaxDepth:       int(c.maxDepth),
-		MaxOutputBytes: int(c.maxOutputBytes),
-		MaxToolCalls:   int(c.maxToolCalls),
-		Timeout:        time.Duration(c.evalTimeout),
-	}
-}
-
-// nonNegativeDuration is a time.Duration of at least zero.
+// nonNegativeDuration is a time.Duration of at least zero; 0 is the
+// flag's default (orDefault).
 type nonNegativeDuration time.Duration
 
 func (d *nonNegativeDuration) String() string { return time.Duration(*d).String() }

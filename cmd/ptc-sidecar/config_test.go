@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // env is a fake environment for parseServeConfig.
@@ -29,12 +30,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
 		maxStreams:      100,
 		memoryLimit:     128 << 20,
-		maxSteps:        positiveInt(lisp.DefaultLimits().MaxSteps),
-		maxAllocBytes:   byteSize(lisp.DefaultLimits().MaxAllocBytes),
-		maxDepth:        positiveInt(lisp.DefaultLimits().MaxDepth),
-		maxOutputBytes:  byteSize(lisp.DefaultLimits().MaxOutputBytes),
-		maxToolCalls:    positiveInt(lisp.DefaultLimits().MaxToolCalls),
-		evalTimeout:     nonNegativeDuration(lisp.DefaultLimits().Timeout),
+		limits:          lisp.DefaultLimits(),
 		maxValueDepth:   1000,
 		maxTurns:        1000,
 		maxHistory:      10_000,
@@ -56,11 +52,12 @@ func TestServeConfigSources(t *testing.T) {
 			name: "flags",
 			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
-				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
+				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
-				c.valueCacheBytes = 0
-				c.maxSteps, c.maxAllocBytes, c.maxDepth, c.maxOutputBytes, c.maxToolCalls = 5000, 2<<20, 40, 1<<10, 3
-				c.evalTimeout, c.maxValueDepth = nonNegativeDuration(750*time.Millisecond), 64
+				c.valueCacheBytes = server.NoValueCache
+				c.limits = lisp.Limits{MaxSteps: 5000, MaxAllocBytes: 2 << 20, MaxDepth: 40, MaxOutputBytes: 1 << 10, MaxToolCalls: 3,
+					Timeout: 750 * time.Millisecond}
+				c.maxValueDepth = 64
 				c.maxTurns, c.maxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
 				c.logLevel = slog.LevelDebug
@@ -81,23 +78,22 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
 				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
-				"PTC_SIDECAR_MEMORY_LIMIT":           "0",
+				"PTC_SIDECAR_MEMORY_LIMIT":           "none",
 			},
 			want: func(c *serveConfig) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
 				c.logLevel = slog.LevelWarn
 				c.metricsListen = "127.0.0.1:9100"
 				c.maxRecvBytes = 4096
-				c.shutdownTimeout = 0
 				c.maxStreams = 2
 				c.valueCacheBytes = 1 << 20
-				c.memoryLimit = 0
+				c.memoryLimit = noMemoryLimit
 			},
 		},
 		{
 			name: "GOMEMLIMIT replaces the default memory limit",
 			env:  env{"GOMEMLIMIT": "300MiB"},
-			want: func(c *serveConfig) { c.memoryLimit = fromGOMEMLIMIT },
+			want: func(c *serveConfig) { c.memoryLimit = 0 },
 		},
 		{
 			name: "the memory limit flag beats its variable and GOMEMLIMIT",
@@ -134,6 +130,7 @@ func TestServeConfigSources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := defaultServeConfig()
+			want.memoryLimit = defaultMemoryLimit
 			tt.want(&want)
 			got, err := parseServeConfig(tt.args, tt.env.get)
 			if err != nil {
@@ -160,24 +157,28 @@ func TestServeConfigErrors(t *testing.T) {
 		{"log level", []string{"--log-level", "loud"}, nil, []string{"-log-level", `"loud"`}},
 		{"metrics listen", []string{"--metrics-listen", "9090"}, nil, []string{"-metrics-listen", "host:port"}},
 		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
-		{"max recv bytes zero", []string{"--max-recv-bytes", "0"}, nil, []string{"-max-recv-bytes", "from 1 byte"}},
+		{"max recv bytes negative", []string{"--max-recv-bytes", "-1"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
+		{"max recv bytes none", []string{"--max-recv-bytes", "none"}, nil, []string{"-max-recv-bytes", "or 0 for the default"}},
 		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
-		{"value cache bytes negative", []string{"--value-cache-bytes", "-1"}, nil, []string{"-value-cache-bytes", "or 0 for off"}},
+		{"value cache bytes negative", []string{"--value-cache-bytes", "-1"}, nil, []string{"-value-cache-bytes", "none for no cache"}},
 		{"value cache bytes not a number", []string{"--value-cache-bytes", "big"}, nil, []string{"-value-cache-bytes", "number of bytes"}},
 		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
-		{"max concurrent streams zero", []string{"--max-concurrent-streams", "0"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
 		{"max concurrent streams negative", []string{"--max-concurrent-streams=-4"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
 		{"max concurrent streams too large", []string{"--max-concurrent-streams", "4294967296"}, nil, []string{"-max-concurrent-streams", "2147483647"}},
-		{"max concurrent streams environment", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "0"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS", `"0"`, "whole number from 1"}},
-		{"memory limit too low", []string{"--memory-limit", "16MiB"}, nil, []string{"-memory-limit", "at least 32MiB, or 0 for none"}},
-		{"memory limit not a number", []string{"--memory-limit", "half"}, nil, []string{"-memory-limit", "TiB suffix, or 0 for none"}},
+		{"max concurrent streams environment", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "-2"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS", `"-2"`, "whole number from 1"}},
+		{"memory limit too low", []string{"--memory-limit", "16MiB"}, nil, []string{"-memory-limit", "at least 32MiB, 0 for the default, or none for no limit"}},
+		{"memory limit not a number", []string{"--memory-limit", "half"}, nil, []string{"-memory-limit", "TiB suffix, 0 for the default, or none for no limit"}},
 		{"memory limit negative", nil, env{"PTC_SIDECAR_MEMORY_LIMIT": "-1"}, []string{"PTC_SIDECAR_MEMORY_LIMIT", `"-1"`, "number of bytes"}},
-		{"max steps zero", []string{"--max-steps", "0"}, nil, []string{"-max-steps", "whole number from 1"}},
+		{"max steps negative", []string{"--max-steps=-1"}, nil, []string{"-max-steps", "whole number from 1", "or none for no limit"}},
+		{"max depth cannot be lifted", []string{"--max-depth", "none"}, nil, []string{"-max-depth", "cannot be lifted", "from 1 to 10000"}},
+		{"max depth above the ceiling", []string{"--max-depth", "10001"}, nil, []string{"-max-depth", "from 1 to 10000"}},
+		{"max alloc bytes cannot be lifted", []string{"--max-alloc-bytes", "none"}, nil, []string{"-max-alloc-bytes", "cannot be lifted"}},
+		{"max turns none", []string{"--max-turns", "none"}, nil, []string{"-max-turns", "whole number"}},
+		{"eval timeout negative", nil, env{"PTC_SIDECAR_EVAL_TIMEOUT": "-1s"}, []string{"PTC_SIDECAR_EVAL_TIMEOUT", "duration", "none for no limit"}},
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
 		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
 		{"eval timeout no unit", []string{"--eval-timeout", "5"}, nil, []string{"-eval-timeout", "duration"}},
-		{"max turns zero", []string{"--max-turns", "0"}, nil, []string{"-max-turns", "whole number from 1"}},
 		{"max history not a number", []string{"--max-history", "long"}, nil, []string{"-max-history", "whole number"}},
 		{"tls cert without key", []string{"--tls-cert", "c.pem"}, nil, []string{"-tls-cert and -tls-key go together"}},
 		{"tls key without cert", nil, env{"PTC_SIDECAR_TLS_KEY": "k.pem"}, []string{"-tls-cert and -tls-key go together"}},
@@ -226,7 +227,7 @@ func TestCommandExitCodes(t *testing.T) {
 		{name: "unknown command", args: []string{"frobnicate"}, wantCode: 2, wantStderr: `unknown command "frobnicate"`},
 		{name: "serve help", args: []string{"serve", "-h"}, wantCode: 0, wantStdout: "PTC_SIDECAR_MAX_RECV_BYTES"},
 		{name: "bad flag", args: []string{"serve", "--listen", "nowhere"}, wantCode: 2, wantStderr: `invalid value "nowhere" for flag -listen`},
-		{name: "streams zero", args: []string{"serve", "--max-concurrent-streams", "0"}, wantCode: 2, wantStderr: `invalid value "0" for flag -max-concurrent-streams: want a whole number from 1`},
+		{name: "streams negative", args: []string{"serve", "--max-concurrent-streams=-1"}, wantCode: 2, wantStderr: `invalid value "-1" for flag -max-concurrent-streams: want a whole number from 1`},
 		{name: "bad flag without command", args: []string{"--max-recv-bytes", "-5"}, wantCode: 2, wantStderr: "-max-recv-bytes"},
 		{name: "bad environment", args: []string{"serve"}, env: map[string]string{"PTC_SIDECAR_LISTEN": "unix:"}, wantCode: 2, wantStderr: "PTC_SIDECAR_LISTEN"},
 		{name: "listen failure", args: []string{"serve", "--listen", "unix:/nonexistent-dir/ptc.sock"}, wantCode: 1, wantStderr: "listen on unix:/nonexistent-dir/ptc.sock"},

@@ -469,7 +469,8 @@ func TestBadConfigurationExitsWithCode2(t *testing.T) {
 	}{
 		{args: []string{"--listen", "localhost"}, wantErr: "-listen"},
 		{args: []string{"serve"}, env: "PTC_SIDECAR_MAX_RECV_BYTES=many", wantErr: "PTC_SIDECAR_MAX_RECV_BYTES"},
-		{args: []string{"serve", "--max-concurrent-streams", "0"}, wantErr: "-max-concurrent-streams"},
+		{args: []string{"serve", "--max-concurrent-streams=-1"}, wantErr: "-max-concurrent-streams"},
+		{args: []string{"serve", "--max-depth", "none"}, wantErr: "-max-depth"},
 		{args: []string{"launch"}, wantErr: `unknown command "launch"`},
 	} {
 		cmd := exec.Command(binary(t), tc.args...)
@@ -497,7 +498,7 @@ func TestVersion(t *testing.T) {
 
 // The soft memory limit the runtime runs with, as the serving line reports
 // it: the default, the flag's, none, and GOMEMLIMIT's when the flag is not
-// given.
+// given or is 0 (the default). The serving line writes none as 0.
 func TestMemoryLimit(t *testing.T) {
 	for _, tc := range []struct {
 		gomemlimit string
@@ -506,7 +507,9 @@ func TestMemoryLimit(t *testing.T) {
 	}{
 		{want: `"memory_limit":134217728`},
 		{args: []string{"--memory-limit", "64MiB"}, want: `"memory_limit":67108864`},
-		{args: []string{"--memory-limit", "0"}, want: `"memory_limit":0`},
+		{args: []string{"--memory-limit", "none"}, want: `"memory_limit":0`},
+		{args: []string{"--memory-limit", "0"}, want: `"memory_limit":134217728`},
+		{gomemlimit: "200MiB", args: []string{"--memory-limit", "0"}, want: `"memory_limit":209715200`},
 		{gomemlimit: "200MiB", want: `"memory_limit":209715200`},
 		{gomemlimit: "200MiB", args: []string{"--memory-limit", "64MiB"}, want: `"memory_limit":67108864`},
 	} {

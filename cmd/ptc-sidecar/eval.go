@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -32,13 +31,8 @@ type evalConfig struct {
 	toolsFile   string
 	turn        int
 	json        bool
-
-	maxSteps       positiveInt
-	maxAllocBytes  byteSize
-	maxDepth       positiveInt
-	maxOutputBytes byteSize
-	maxToolCalls   positiveInt
-	timeout        nonNegativeDuration
+	// limits are the sandbox budgets (sandboxLimitFlags, shared with serve).
+	limits lisp.Limits
 }
 
 func evalFlags(cfg *evalConfig) *flag.FlagSet {
@@ -50,24 +44,30 @@ func evalFlags(cfg *evalConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.toolsFile, "tools", "", "`file` mapping tool names to canned answers, as EDN or JSON: {\"search\": [...]}")
 	fs.IntVar(&cfg.turn, "turn", 1, "turn `number` recorded on the definitions")
 	fs.BoolVar(&cfg.json, "json", false, "print the result as JSON instead of EDN (keywords become strings; for jq and other JSON tools)")
-	fs.Var(&cfg.maxSteps, "max-steps", "most evaluation `steps`")
-	fs.Var(&cfg.maxAllocBytes, "max-alloc-bytes", "most `bytes` of strings and collections built (suffixes KiB, MiB, GiB allowed)")
-	fs.Var(&cfg.maxDepth, "max-depth", "deepest nesting of function `calls`")
-	fs.Var(&cfg.maxOutputBytes, "max-output-bytes", "most println output in `bytes`")
-	fs.Var(&cfg.maxToolCalls, "max-tool-calls", "most tool `calls`")
-	fs.Var(&cfg.timeout, "timeout", "wall-clock backstop, a `duration` (0: none)")
+	registerLimitFlags(fs, &cfg.limits)
+	fs.VisitAll(func(f *flag.Flag) {
+		if isLimitFlag(f.Name) {
+			f.Usage += " (env " + envName(f.Name) + ")"
+		}
+	})
 	return fs
 }
 
-func runEval(args []string, stdout, stderr io.Writer) int {
-	limits := lisp.DefaultLimits()
-	cfg := evalConfig{
-		maxSteps: positiveInt(limits.MaxSteps), maxAllocBytes: byteSize(limits.MaxAllocBytes),
-		maxDepth: positiveInt(limits.MaxDepth), maxOutputBytes: byteSize(limits.MaxOutputBytes),
-		maxToolCalls: positiveInt(limits.MaxToolCalls), timeout: nonNegativeDuration(limits.Timeout),
-	}
+// parseEvalConfig reads the eval flags from args, and the sandbox limits
+// also from the environment (through getenv), as serve does.
+func parseEvalConfig(args []string, getenv func(string) string) (evalConfig, *flag.FlagSet, error) {
+	cfg := evalConfig{limits: lisp.DefaultLimits()}
 	fs := evalFlags(&cfg)
-	if err := fs.Parse(args); err != nil {
+	if err := setFromEnv(fs, getenv, isLimitFlag); err != nil {
+		return cfg, fs, err
+	}
+	err := fs.Parse(args)
+	return cfg, fs, err
+}
+
+func runEval(args []string, stdout, stderr io.Writer) int {
+	cfg, fs, err := parseEvalConfig(args, os.Getenv)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printEvalUsage(stdout, fs)
 			return 0
@@ -126,16 +126,9 @@ func printEvalUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.PrintDefaults()
 }
 
-func (c evalConfig) limits() lisp.Limits {
-	return lisp.Limits{
-		MaxSteps: int64(c.maxSteps), MaxAllocBytes: int64(c.maxAllocBytes), MaxDepth: int(c.maxDepth),
-		MaxOutputBytes: int(c.maxOutputBytes), MaxToolCalls: int(c.maxToolCalls), Timeout: time.Duration(c.timeout),
-	}
-}
-
 // environment loads the data, tools and prelude files.
 func (c evalConfig) environment(stderr io.Writer) (lisp.Env, error) {
-	env := lisp.Env{Limits: c.limits(), TurnNumber: c.turn}
+	env := lisp.Env{Limits: c.limits, TurnNumber: c.turn}
 	if c.dataFile != "" {
 		v, err := readValueFile(c.dataFile)
 		if err != nil {

@@ -89,7 +89,7 @@ func TestEvalCommandStdin(t *testing.T) {
 }
 
 func TestEvalCommandUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"-max-steps", "0"}, {"-data", "/does/not/exist", "-e", "1"}, {"extra"}, {"-nope"}} {
+	for _, args := range [][]string{{"-max-steps", "-1"}, {"-max-depth", "none"}, {"-data", "/does/not/exist", "-e", "1"}, {"extra"}, {"-nope"}} {
 		if code, _, errOut := runEvalCommand(t, args...); code != 2 || errOut == "" {
 			t.Errorf("eval %v: code %d, stderr %q", args, code, errOut)
 		}

@@ -92,12 +92,8 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 
 // newSidecar builds the service the configuration describes.
 func newSidecar(cfg serveConfig) *server.Service {
-	cacheBytes := int64(cfg.valueCacheBytes)
-	if cacheBytes == 0 {
-		cacheBytes = -1 // off; the server's 0 means its default
-	}
-	return server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: cacheBytes})
+	return server.New(server.Config{Limits: cfg.limits, MaxValueDepth: int(cfg.maxValueDepth),
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: int64(cfg.valueCacheBytes)})
 }
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's

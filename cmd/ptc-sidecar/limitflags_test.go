@@ -1,0 +1,152 @@
+package main
+
+import (
+	"flag"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// serve and eval define the sandbox limits once: the flags they have in
+// common are exactly sandboxLimitFlags, with the same description and
+// default.
+func TestServeAndEvalShareLimitFlags(t *testing.T) {
+	scfg := defaultServeConfig()
+	serve := serveFlags(&scfg)
+	ecfg := evalConfig{limits: lisp.DefaultLimits()}
+	eval := evalFlags(&ecfg)
+	var common []string
+	serve.VisitAll(func(f *flag.Flag) {
+		if e := eval.Lookup(f.Name); e != nil {
+			common = append(common, f.Name)
+			if e.Usage != f.Usage || e.DefValue != f.DefValue {
+				t.Errorf("-%s: serve has %q (default %s), eval %q (default %s)", f.Name, f.Usage, f.DefValue, e.Usage, e.DefValue)
+			}
+		}
+	})
+	var table []string
+	for _, row := range sandboxLimitFlags {
+		table = append(table, row.name)
+	}
+	slices.Sort(common)
+	slices.Sort(table)
+	if !slices.Equal(common, table) {
+		t.Errorf("flags of both serve and eval: %v, want the sandbox limits %v", common, table)
+	}
+	// And eval has no limit of its own under another name.
+	var own []string
+	eval.VisitAll(func(f *flag.Flag) {
+		if !isLimitFlag(f.Name) {
+			own = append(own, f.Name)
+		}
+	})
+	if want := []string{"data", "e", "json", "prelude", "tools", "turn"}; !slices.Equal(own, want) {
+		t.Errorf("eval's flags besides the sandbox limits: %v, want %v", own, want)
+	}
+}
+
+// The same sandbox arguments and environment give serve and eval the same
+// limits: 0 is the default, none lifts a limit, a flag beats its variable.
+func TestLimitFlagsZeroRule(t *testing.T) {
+	d := lisp.DefaultLimits()
+	with := func(edit func(*lisp.Limits)) lisp.Limits {
+		l := d
+		edit(&l)
+		return l
+	}
+	cases := []struct {
+		name string
+		args []string
+		env  env
+		want lisp.Limits
+	}{
+		{"nothing set", nil, nil, d},
+		{"every limit 0", []string{"-max-steps", "0", "-max-alloc-bytes", "0", "-max-depth", "0", "-max-output-bytes", "0", "-max-tool-calls", "0", "-eval-timeout", "0s"}, nil, d},
+		{"0 beats its variable", []string{"-max-steps", "0"}, env{"PTC_SIDECAR_MAX_STEPS": "7"}, d},
+		{"variable", nil, env{"PTC_SIDECAR_MAX_STEPS": "7", "PTC_SIDECAR_EVAL_TIMEOUT": "none"},
+			with(func(l *lisp.Limits) { l.MaxSteps, l.Timeout = 7, lisp.Unlimited })},
+		{"one set, the others default", []string{"-max-output-bytes", "2KiB"}, nil, with(func(l *lisp.Limits) { l.MaxOutputBytes = 2 << 10 })},
+		{"none lifts", []string{"-max-steps", "none", "-max-output-bytes", "none", "-max-tool-calls", "none", "-eval-timeout", "none"}, nil,
+			with(func(l *lisp.Limits) {
+				l.MaxSteps, l.MaxOutputBytes, l.MaxToolCalls, l.Timeout = lisp.Unlimited, lisp.Unlimited, lisp.Unlimited, lisp.Unlimited
+			})},
+		{"values", []string{"-max-steps", "10", "-max-alloc-bytes", "1MiB", "-max-depth", "10000", "-max-tool-calls", "2", "-eval-timeout", "1m"}, nil,
+			with(func(l *lisp.Limits) {
+				l.MaxSteps, l.MaxAllocBytes, l.MaxDepth, l.MaxToolCalls, l.Timeout = 10, 1<<20, 10_000, 2, time.Minute
+			})},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			scfg, err := parseServeConfig(c.args, c.env.get)
+			if err != nil {
+				t.Fatalf("serve: %v", err)
+			}
+			ecfg, _, err := parseEvalConfig(c.args, c.env.get)
+			if err != nil {
+				t.Fatalf("eval: %v", err)
+			}
+			if scfg.limits != c.want || ecfg.limits != c.want {
+				t.Errorf("serve %+v\neval  %+v\nwant  %+v", scfg.limits, ecfg.limits, c.want)
+			}
+		})
+	}
+}
+
+// 0 is the default of every numeric serve flag, even over its variable.
+func TestServeFlagsZeroIsDefault(t *testing.T) {
+	want := defaultServeConfig()
+	want.memoryLimit = defaultMemoryLimit
+	for _, f := range []struct{ name, other string }{
+		{"max-recv-bytes", "1KiB"}, {"max-concurrent-streams", "3"}, {"memory-limit", "1GiB"},
+		{"shutdown-timeout", "1s"}, {"max-value-depth", "5"}, {"max-turns", "5"}, {"max-history", "5"},
+		{"value-cache-bytes", "none"},
+	} {
+		got, err := parseServeConfig([]string{"-" + f.name, "0"}, env{envName(f.name): f.other}.get)
+		if err != nil {
+			t.Fatalf("-%s 0: %v", f.name, err)
+		}
+		if got != want {
+			t.Errorf("-%s 0 (env %s): %+v\nwant %+v", f.name, f.other, got, want)
+		}
+	}
+}
+
+// A limit added to the table comes with a working flag: its default reads
+// back, and its own printed default parses to the same value.
+func TestLimitFlagDefaultsRoundTrip(t *testing.T) {
+	for _, row := range sandboxLimitFlags {
+		limits := lisp.DefaultLimits()
+		v := &limitValue{row: &row, limits: &limits}
+		printed := v.String()
+		var fresh lisp.Limits
+		if err := (&limitValue{row: &row, limits: &fresh}).Set(printed); err != nil {
+			t.Errorf("-%s: its default %q does not parse: %v", row.name, printed, err)
+		} else if row.field.get(&fresh) != row.field.get(&limits) {
+			t.Errorf("-%s: %q reads back as %d, want %d", row.name, printed, row.field.get(&fresh), row.field.get(&limits))
+		}
+		if row.request == "" || row.usage == "" {
+			t.Errorf("-%s: no request field or description", row.name)
+		}
+	}
+}
+
+// Every field of lisp.Limits has its row, so a limit added to the library
+// cannot be left without a flag.
+func TestLimitFlagsCoverLimits(t *testing.T) {
+	var l lisp.Limits
+	for i, row := range sandboxLimitFlags {
+		row.field.set(&l, int64(i+1))
+	}
+	v := reflect.ValueOf(l)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("lisp.Limits.%s has no row in sandboxLimitFlags", v.Type().Field(i).Name)
+		}
+	}
+	if n := v.NumField(); n != len(sandboxLimitFlags) {
+		t.Errorf("%d rows for %d fields of lisp.Limits", len(sandboxLimitFlags), n)
+	}
+}
