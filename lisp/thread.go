@@ -15,7 +15,7 @@ type Limits struct {
 	MaxDepth       int           // nested function calls
 	MaxOutputBytes int           // total println output
 	MaxToolCalls   int           // tool calls per evaluation
-	Timeout        time.Duration // wall-clock backstop; 0 means none
+	Timeout        time.Duration // wall-clock backstop on the evaluation's own time, tool calls not counted; 0 means none
 }
 
 // DefaultLimits are the budgets used when the host sets none.
@@ -206,10 +206,13 @@ func (th *Thread) Alloc(n int64) error {
 
 func (th *Thread) contextError(err error) *Error {
 	if err == context.DeadlineExceeded {
-		return Errorf(Timeout, "evaluation timed out").
+		return Errorf(Timeout, "evaluation timed out after %s of its own time (waiting for tools does not count)", th.limits.Timeout).
 			WithHint("the program took too long; do less work per turn")
 	}
-	return Errorf(Timeout, "evaluation cancelled: %v", err)
+	// The caller went away or the server is stopping: no one reads the
+	// turn, but it must still not carry Go's error text.
+	return Errorf(Timeout, "evaluation cancelled before it finished: the request was cancelled").
+		WithHint("run the program again")
 }
 
 // Call applies f to args with depth accounting. Builtins that take functions
