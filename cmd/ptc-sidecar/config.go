@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -72,6 +73,13 @@ type serveConfig struct {
 	maxTurns   positiveInt
 	maxHistory positiveInt
 
+	// The lifecycle of evaluations: how many run at once, how long one
+	// waits to start, and the stream's waits for its caller.
+	maxConcurrentEvals positiveInt
+	evalQueueWait      positiveDuration
+	toolTimeout        positiveDuration
+	streamStartTimeout positiveDuration
+
 	// valueCacheBytes bounds the decoded values remembered between
 	// requests; 0: none are.
 	valueCacheBytes optionalByteSize
@@ -103,6 +111,11 @@ func defaultServeConfig() serveConfig {
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
 		valueCacheBytes: server.DefaultValueCacheBytes,
+
+		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
+		evalQueueWait:      positiveDuration(server.DefaultEvalQueueWait),
+		toolTimeout:        positiveDuration(server.DefaultToolTimeout),
+		streamStartTimeout: positiveDuration(server.DefaultStreamStartTimeout),
 	}
 }
 
@@ -122,7 +135,11 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.maxDepth, "max-depth", "EvalTurn: deepest nesting of function `calls`; requests may lower it")
 	fs.Var(&cfg.maxOutputBytes, "max-output-bytes", "EvalTurn: most println output in `bytes`; requests may lower it")
 	fs.Var(&cfg.maxToolCalls, "max-tool-calls", "EvalTurn: most tool `calls` per program; requests may lower it")
-	fs.Var(&cfg.evalTimeout, "eval-timeout", "EvalTurn: wall-clock backstop per evaluation, a `duration` (0: none); steps and bytes are the deterministic limits")
+	fs.Var(&cfg.evalTimeout, "eval-timeout", "EvalTurn: wall-clock backstop per evaluation, a `duration` (0: none), not counting the time spent waiting for tool answers; steps and bytes are the deterministic limits")
+	fs.Var(&cfg.maxConcurrentEvals, "max-concurrent-evals", "EvalTurn, EvalTurnStream: most `evaluations` running at once, server-wide (a stream waiting for a tool answer holds none); default: GOMAXPROCS, the processors the runtime uses")
+	fs.Var(&cfg.evalQueueWait, "eval-queue-wait", "EvalTurn, EvalTurnStream: how long an evaluation waits, a `duration`, for one of the --max-concurrent-evals to finish before it is refused with RESOURCE_EXHAUSTED; its timeout starts once it runs")
+	fs.Var(&cfg.toolTimeout, "tool-timeout", "EvalTurnStream: most time, a `duration`, waited for the answer to each tool call before the turn ends with a tool_timeout error; not counted in --eval-timeout; requests may lower it (limits.tool_timeout_ms)")
+	fs.Var(&cfg.streamStartTimeout, "stream-start-timeout", "EvalTurnStream: most time, a `duration`, a stream may stay open without its start message before it ends with DEADLINE_EXCEEDED")
 	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
 	fs.Var(&cfg.maxTurns, "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT")
 	fs.Var(&cfg.maxHistory, "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT")
@@ -380,6 +397,23 @@ func (c serveConfig) sandboxLimits() lisp.Limits {
 		MaxToolCalls:   int(c.maxToolCalls),
 		Timeout:        time.Duration(c.evalTimeout),
 	}
+}
+
+// positiveDuration is a time.Duration above zero.
+type positiveDuration time.Duration
+
+func (d *positiveDuration) String() string { return time.Duration(*d).String() }
+
+func (d *positiveDuration) Set(s string) error {
+	var v nonNegativeDuration
+	if err := v.Set(s); err != nil {
+		return err
+	}
+	if v == 0 {
+		return fmt.Errorf("must be above zero")
+	}
+	*d = positiveDuration(v)
+	return nil
 }
 
 // nonNegativeDuration is a time.Duration of at least zero.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,11 @@ func TestServeConfigDefaults(t *testing.T) {
 		maxTurns:        1000,
 		maxHistory:      10_000,
 		valueCacheBytes: 32 << 20,
+
+		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
+		evalQueueWait:      positiveDuration(time.Second),
+		toolTimeout:        positiveDuration(time.Minute),
+		streamStartTimeout: positiveDuration(10 * time.Second),
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -82,6 +88,10 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
 				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
 				"PTC_SIDECAR_MEMORY_LIMIT":           "0",
+				"PTC_SIDECAR_MAX_CONCURRENT_EVALS":   "3",
+				"PTC_SIDECAR_EVAL_QUEUE_WAIT":        "250ms",
+				"PTC_SIDECAR_TOOL_TIMEOUT":           "2m",
+				"PTC_SIDECAR_STREAM_START_TIMEOUT":   "1s",
 			},
 			want: func(c *serveConfig) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
@@ -92,6 +102,8 @@ func TestServeConfigSources(t *testing.T) {
 				c.maxStreams = 2
 				c.valueCacheBytes = 1 << 20
 				c.memoryLimit = 0
+				c.maxConcurrentEvals, c.evalQueueWait = 3, positiveDuration(250*time.Millisecond)
+				c.toolTimeout, c.streamStartTimeout = positiveDuration(2*time.Minute), positiveDuration(time.Second)
 			},
 		},
 		{
@@ -177,6 +189,9 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
 		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
 		{"eval timeout no unit", []string{"--eval-timeout", "5"}, nil, []string{"-eval-timeout", "duration"}},
+		{"tool timeout zero", []string{"--tool-timeout", "0s"}, nil, []string{"-tool-timeout", "above zero"}},
+		{"eval queue wait negative", []string{"--eval-queue-wait", "-1s"}, nil, []string{"-eval-queue-wait", "negative"}},
+		{"max concurrent evals zero", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_EVALS": "0"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_EVALS", "whole number from 1"}},
 		{"max turns zero", []string{"--max-turns", "0"}, nil, []string{"-max-turns", "whole number from 1"}},
 		{"max history not a number", []string{"--max-history", "long"}, nil, []string{"-max-history", "whole number"}},
 		{"tls cert without key", []string{"--tls-cert", "c.pem"}, nil, []string{"-tls-cert and -tls-key go together"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
@@ -97,7 +98,9 @@ func newSidecar(cfg serveConfig) *server.Service {
 		cacheBytes = -1 // off; the server's 0 means its default
 	}
 	return server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: cacheBytes})
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: cacheBytes,
+		MaxConcurrentEvals: int(cfg.maxConcurrentEvals), EvalQueueWait: time.Duration(cfg.evalQueueWait),
+		ToolTimeout: time.Duration(cfg.toolTimeout), StreamStartTimeout: time.Duration(cfg.streamStartTimeout)})
 }
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's
