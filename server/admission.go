@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -17,6 +18,20 @@ import (
 type admission struct {
 	slots     chan struct{} // one element per running evaluation
 	queueWait time.Duration
+	waiting   atomic.Int64 // new evaluations waiting for a slot
+	refused   atomic.Int64 // new evaluations refused after queueWait
+}
+
+// AdmissionStats are the admission counters, for metrics.
+type AdmissionStats struct {
+	Limit   int   // --max-concurrent-evals
+	Running int   // evaluations holding a slot
+	Waiting int64 // new evaluations waiting for one
+	Refused int64 // new evaluations refused with RESOURCE_EXHAUSTED, since start
+}
+
+func (a *admission) stats() AdmissionStats {
+	return AdmissionStats{Limit: cap(a.slots), Running: len(a.slots), Waiting: a.waiting.Load(), Refused: a.refused.Load()}
 }
 
 func newAdmission(size int, queueWait time.Duration) *admission {
@@ -30,12 +45,15 @@ func (a *admission) enter(ctx context.Context) error {
 		return nil
 	default:
 	}
+	a.waiting.Add(1)
+	defer a.waiting.Add(-1)
 	timer := time.NewTimer(a.queueWait)
 	defer timer.Stop()
 	select {
 	case a.slots <- struct{}{}:
 		return nil
 	case <-timer.C:
+		a.refused.Add(1)
 		return status.Errorf(codes.ResourceExhausted,
 			"the server is running its most evaluations at once (%d) and none finished within %s; retry after a short backoff",
 			cap(a.slots), a.queueWait)

@@ -117,6 +117,10 @@ func New(cfg Config) *Service {
 		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait)}
 }
 
+// AdmissionStats reports the evaluations running, waiting and refused,
+// for metrics.
+func (s *Service) AdmissionStats() AdmissionStats { return s.evals.stats() }
+
 // ValueCacheStats reports the decoded-value cache's counters (all zero
 // when it is off), for metrics.
 func (s *Service) ValueCacheStats() valuecache.Stats { return s.values.Stats() }

@@ -6,6 +6,8 @@ package main_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -37,7 +39,7 @@ const (
 // RESOURCE_EXHAUSTED after the queue wait: no evaluation times out
 // because it waited behind the others.
 func TestHealthAnswersWhileACrowdBurnsItsBudgets(t *testing.T) {
-	p := start(t, "--listen", "127.0.0.1:0")
+	p := start(t, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
 	var (
 		mu       sync.Mutex
 		outcomes = map[string]int{}
@@ -96,6 +98,17 @@ func TestHealthAnswersWhileACrowdBurnsItsBudgets(t *testing.T) {
 	}
 	if outcomes["turn step_limit"] == 0 {
 		t.Errorf("no call completed: %v", outcomes)
+	}
+	metrics := scrape(t, p.metricsAddr)
+	for _, want := range []string{
+		fmt.Sprintf("ptc_sidecar_evaluations_refused_total %d\n", outcomes[codes.ResourceExhausted.String()]),
+		"ptc_sidecar_evaluations_running 0\n",
+		"ptc_sidecar_evaluations_waiting 0\n",
+		fmt.Sprintf("ptc_sidecar_evaluations_limit %d\n", runtime.GOMAXPROCS(0)),
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
 	}
 	if code := p.terminate(); code != 0 {
 		t.Errorf("exit code %d", code)

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/health"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
@@ -96,6 +97,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	}
 	sidecar := newSidecar(cfg)
 	metrics.watchValueCache(sidecar.ValueCacheStats)
+	metrics.watchAdmission(sidecar.AdmissionStats)
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 
 	served := make(chan error, 1)
@@ -264,6 +266,26 @@ func (e *metricsEndpoint) watchValueCache(stats func() valuecache.Stats) {
 		counter("evictions_total", "Decoded values forgotten to stay within --value-cache-bytes.", func(s valuecache.Stats) int64 { return s.Evictions }),
 		gauge("entries", "Decoded values remembered.", func(s valuecache.Stats) int64 { return int64(s.Entries) }),
 		gauge("bytes", "Estimated bytes of the remembered values and their texts.", func(s valuecache.Stats) int64 { return s.Bytes }),
+	)
+}
+
+// watchAdmission reports the evaluation slots (see --max-concurrent-evals),
+// read from stats at each scrape.
+func (e *metricsEndpoint) watchAdmission(stats func() server.AdmissionStats) {
+	if e == nil {
+		return
+	}
+	gauge := func(name, help string, read func(server.AdmissionStats) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ptc_sidecar_evaluations_" + name, Help: help},
+			func() float64 { return read(stats()) })
+	}
+	e.registry.MustRegister(
+		gauge("limit", "Most evaluations running at once (--max-concurrent-evals).", func(s server.AdmissionStats) float64 { return float64(s.Limit) }),
+		gauge("running", "Evaluations running; a stream waiting for a tool answer is not.", func(s server.AdmissionStats) float64 { return float64(s.Running) }),
+		gauge("waiting", "Evaluations waiting for a slot (at most --eval-queue-wait).", func(s server.AdmissionStats) float64 { return float64(s.Waiting) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_evaluations_refused_total",
+			Help: "Evaluations refused with RESOURCE_EXHAUSTED after waiting --eval-queue-wait for a slot."},
+			func() float64 { return float64(stats().Refused) }),
 	)
 }
 
