@@ -27,13 +27,13 @@ func limitsWithTimeout(d time.Duration) Limits {
 func TestToolTimeDoesNotCountAgainstTheTimeout(t *testing.T) {
 	slow := hostFunc(func(ctx context.Context, _ string, _ Value) (Value, error) {
 		select {
-		case <-time.After(120 * time.Millisecond):
+		case <-time.After(250 * time.Millisecond):
 			return Int(1), nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	})
-	env := Env{Tools: []string{"slow"}, Host: slow, Limits: limitsWithTimeout(100 * time.Millisecond)}
+	env := Env{Tools: []string{"slow"}, Host: slow, Limits: limitsWithTimeout(200 * time.Millisecond)}
 	res, err := Eval(context.Background(), "(+ (tool/slow {}) (tool/slow {}) (tool/slow {}))", env)
 	if err != nil || res.Err != nil {
 		t.Fatalf("Eval = %v, %v; want 3", res.Err, err)

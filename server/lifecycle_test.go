@@ -68,9 +68,9 @@ func noGoErrorText(t *testing.T, turn *ptcsidecarv1.Turn) {
 func TestToolWaitDoesNotCountAgainstTheEvalTimeout(t *testing.T) {
 	c := dial(t, Config{Limits: lisp.DefaultLimits()})
 	req := &ptcsidecarv1.EvalTurnRequest{Program: `(:name (tool/get-user {:id 7}))`, Tools: getUser,
-		Limits: &ptcsidecarv1.Limits{TimeoutMs: 100}}
+		Limits: &ptcsidecarv1.Limits{TimeoutMs: 200}}
 	stream := openStream(t, c, req)
-	time.Sleep(300 * time.Millisecond) // the tool runs
+	time.Sleep(600 * time.Millisecond) // the tool runs
 	turn := answer(t, stream, 0, "get-user", `{:name "Ada"}`)
 	if !turn.GetSuccess() || turn.GetResult().GetEdn() != `"Ada"` {
 		t.Errorf("stream: %v, want \"Ada\"", turn)
@@ -80,7 +80,7 @@ func TestToolWaitDoesNotCountAgainstTheEvalTimeout(t *testing.T) {
 	if err != nil || resp.GetPending() == nil {
 		t.Fatalf("replay: %v %v, want the pending call", resp, err)
 	}
-	time.Sleep(300 * time.Millisecond) // the tool runs
+	time.Sleep(600 * time.Millisecond) // the tool runs
 	req.ToolResults = []*ptcsidecarv1.ToolResult{{Index: 0, Name: "get-user", Args: resp.GetPending().GetCalls()[0].GetArgs(), Result: edn(`{:name "Ada"}`)}}
 	resp, err = c.EvalTurn(context.Background(), req)
 	if err != nil || !resp.GetTurn().GetSuccess() || resp.GetTurn().GetResult().GetEdn() != `"Ada"` {
