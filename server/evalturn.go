@@ -42,8 +42,10 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if err := s.evals.enter(ctx); err != nil {
 		return nil, err
 	}
-	res, evalErr := s.evaluate(ctx, ev)
-	s.evals.leave()
+	res, evalErr := func() (*lisp.Result, error) {
+		defer s.evals.leave() // a panic must not keep the slot
+		return s.evaluate(ctx, ev)
+	}()
 	if err := host.Check(); err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
@@ -372,10 +374,10 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 		return err
 	}
 	host := &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
-	defer host.release()
+	defer host.release() // a panic must not keep the slot
 	ev.env.Host = host
 	res, evalErr := s.evaluate(stream.Context(), ev)
-	host.release()
+	host.release() // before sending the turn, which may wait on a slow reader
 	if evalErr != nil {
 		if host.err != nil {
 			return host.err
