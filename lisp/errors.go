@@ -20,6 +20,7 @@ const (
 	AmbiguousReference ErrorKind = "ambiguous_reference"
 	ExecutionError     ErrorKind = "execution_error"
 	ToolError          ErrorKind = "tool_error"
+	ToolTimeout        ErrorKind = "tool_timeout" // the host waited too long for a tool's answer
 	Fail               ErrorKind = "fail"
 	StepLimit          ErrorKind = "step_limit"
 	MemoryLimit        ErrorKind = "memory_limit"

@@ -125,13 +125,15 @@ func EvalProgram(ctx context.Context, p *Program, env Env) (*Result, error) {
 func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Result, err error) {
 	start := time.Now()
 	limits := env.Limits.WithDefaults()
+	var clock *evalClock
 	if limits.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
-		defer cancel()
+		clock = startEvalClock(ctx, limits.Timeout)
+		defer clock.stop()
+		ctx = clock
 	}
 	th := NewThread(ctx, limits)
 	prog := newProgState(env)
+	prog.clock = clock
 	th.prog = prog
 	res = &Result{Memory: env.Prelude}
 	if res.Memory == nil {
@@ -280,6 +282,9 @@ type progState struct {
 	outBytes   int
 
 	toolCalls []ToolCallRecord
+	// clock is the evaluation's timeout, paused during tool calls; nil
+	// without one.
+	clock *evalClock
 }
 
 // global is a user definition during an evaluation.
@@ -435,20 +440,30 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, Errorf(ToolError, "tool/%s cannot be called: no tools are available", name)
 	}
 	start := time.Now()
-	v, err := p.env.Host.CallTool(th.Context(), name, args)
+	v, err := p.hostCall(th, name, args)
 	rec.Duration = time.Since(start)
 	if errors.Is(err, ErrSuspend) {
 		p.toolCalls = append(p.toolCalls, rec)
 		return nil, err
 	}
 	if err != nil {
-		rec.Err = err.Error()
-		p.toolCalls = append(p.toolCalls, rec)
-		if ctxErr := th.Context().Err(); ctxErr != nil {
-			return nil, th.contextError(ctxErr)
+		// The host's error text is the caller's (a tool's error answer);
+		// anything else becomes an error written for the LLM.
+		var failed *Error
+		switch ctxErr := th.Context().Err(); {
+		case ctxErr != nil:
+			failed = th.contextError(ctxErr)
+		case errors.As(err, &failed): // the host's own, such as a tool that did not answer in time
+		default:
+			rec.Err = err.Error()
+			failed = Errorf(ToolError, "tool/%s failed: %s", name, err.Error()).
+				WithHint("check the arguments against the tool's signature, or try another approach")
 		}
-		return nil, Errorf(ToolError, "tool/%s failed: %s", name, err.Error()).
-			WithHint("check the arguments against the tool's signature, or try another approach")
+		if rec.Err == "" {
+			rec.Err = failed.Message
+		}
+		p.toolCalls = append(p.toolCalls, rec)
+		return nil, failed
 	}
 	if v == nil {
 		v = Nil
@@ -456,6 +471,16 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	rec.Result = v
 	p.toolCalls = append(p.toolCalls, rec)
 	return v, nil
+}
+
+// hostCall runs a tool on the host with the evaluation's clock stopped:
+// the time a tool takes is bounded by the host, not by Limits.Timeout.
+func (p *progState) hostCall(th *Thread, name string, args Value) (Value, error) {
+	if p.clock != nil {
+		p.clock.pause()
+		defer p.clock.resume()
+	}
+	return p.env.Host.CallTool(th.Context(), name, args)
 }
 
 // commit builds the memory after a successful program: the prelude's

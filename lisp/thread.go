@@ -20,7 +20,7 @@ type Limits struct {
 	MaxDepth       int           // nested function calls, at most MaxCallDepth
 	MaxOutputBytes int           // total println output
 	MaxToolCalls   int           // tool calls per evaluation
-	Timeout        time.Duration // wall-clock backstop
+	Timeout        time.Duration // wall-clock backstop on the evaluation's own time; tool calls do not count
 }
 
 // Unlimited, as the value of a Limits field, lifts that limit. Any negative
@@ -244,10 +244,13 @@ func (th *Thread) Alloc(n int64) error {
 
 func (th *Thread) contextError(err error) *Error {
 	if err == context.DeadlineExceeded {
-		return Errorf(Timeout, "evaluation timed out").
+		return Errorf(Timeout, "evaluation timed out after %s of its own time (waiting for tools does not count)", th.limits.Timeout).
 			WithHint("the program took too long; do less work per turn")
 	}
-	return Errorf(Timeout, "evaluation cancelled: %v", err)
+	// The caller went away or the server is stopping: no one reads the
+	// turn, but it must still not carry Go's error text.
+	return Errorf(Timeout, "evaluation cancelled before it finished: the request was cancelled").
+		WithHint("run the program again")
 }
 
 // Call applies f to args with depth accounting. Builtins that take functions

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -24,7 +25,8 @@ type evaluation struct {
 	program     string
 	env         lisp.Env
 	answers     []replay.Answer
-	answerTimes []int64 // the caller's duration_ms per answered call
+	answerTimes []int64       // the caller's duration_ms per answered call
+	toolTimeout time.Duration // EvalTurnStream's wait for each tool answer
 }
 
 // EvalTurn evaluates one program with the replay tool protocol: answered
@@ -37,7 +39,13 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	res, evalErr := s.evaluate(ctx, ev)
+	if err := s.evals.enter(ctx); err != nil {
+		return nil, err
+	}
+	res, evalErr := func() (*lisp.Result, error) {
+		defer s.evals.leave() // a panic must not keep the slot
+		return s.evaluate(ctx, ev)
+	}()
 	if err := host.Check(); err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
@@ -167,6 +175,9 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	if err != nil {
 		return nil, err
 	}
+	if ev.toolTimeout, err = s.toolTimeout(req.GetLimits(), prefix+"limits.tool_timeout_ms"); err != nil {
+		return nil, err
+	}
 	var previous []lisp.Value
 	for i, pv := range req.GetPreviousResults() {
 		v, err := s.decodeValue(pv, fmt.Sprintf("%sprevious_results[%d]", prefix, i))
@@ -294,6 +305,19 @@ func ceilMillis(d time.Duration) int64 {
 	return int64((d + time.Millisecond - 1) / time.Millisecond)
 }
 
+// toolTimeout is the server's tool answer timeout, lowered by the
+// request's when it asks for less.
+func (s *Service) toolTimeout(l *ptcsidecarv1.Limits, field string) (time.Duration, error) {
+	ms := l.GetToolTimeoutMs()
+	switch {
+	case ms < 0:
+		return 0, invalidf(field, "must not be negative, got %d", ms)
+	case ms > 0 && ms < s.cfg.ToolTimeout.Milliseconds():
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	return s.cfg.ToolTimeout, nil
+}
+
 // encodeTurn builds the wire Turn of a finished evaluation: exactly what
 // ToMessages takes back as history.
 func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
@@ -339,8 +363,12 @@ func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
 // EvalTurnStream evaluates one program in a stream: the first client message
 // carries the request, the server sends each tool call as the program makes
 // it and waits for its answer, and the last server message is the Turn.
+//
+// The evaluation holds an evaluation slot (see admission) while it runs,
+// and gives it up while it waits for a tool's answer; that wait is bounded
+// by the tool timeout and does not count against the evaluation timeout.
 func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) error {
-	first, err := stream.Recv()
+	first, err := s.receiveStart(stream)
 	if err != nil {
 		return err
 	}
@@ -355,9 +383,14 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err != nil {
 		return err
 	}
-	host := &streamHost{svc: s, stream: stream}
+	if err := s.evals.enter(stream.Context()); err != nil {
+		return err
+	}
+	host := &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
+	defer host.release() // a panic must not keep the slot
 	ev.env.Host = host
 	res, evalErr := s.evaluate(stream.Context(), ev)
+	host.release() // before sending the turn, which may wait on a slow reader
 	if evalErr != nil {
 		if host.err != nil {
 			return host.err
@@ -368,13 +401,48 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	return stream.Send(&ptcsidecarv1.EvalTurnStreamResponse{Message: &ptcsidecarv1.EvalTurnStreamResponse_Turn{Turn: encodeTurn(ev, res)}})
 }
 
+type turnStream = grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]
+
+// receiveStart waits for the stream's first message, at most the stream
+// start timeout: a stream that never sends one would otherwise hold its
+// memory until the caller goes away.
+func (s *Service) receiveStart(stream turnStream) (*ptcsidecarv1.EvalTurnStreamRequest, error) {
+	timer := time.NewTimer(s.cfg.StreamStartTimeout)
+	defer timer.Stop()
+	var r received
+	select {
+	case r = <-receive(stream):
+	case <-timer.C:
+		return nil, status.Errorf(codes.DeadlineExceeded,
+			"start: no message within %s of opening the stream; send start, the EvalTurnRequest, as the first message", s.cfg.StreamStartTimeout)
+	}
+	if r.err == io.EOF {
+		return nil, invalidf("start", "the stream was closed before its first message; send start, the EvalTurnRequest, then wait for the turn")
+	}
+	return r.msg, r.err
+}
+
+// receive reads the stream's next message in a goroutine of its own, so
+// that the caller can stop waiting; the goroutine ends when a message
+// comes or when the RPC ends.
+func receive(stream turnStream) <-chan received {
+	got := make(chan received, 1)
+	go func() {
+		msg, err := stream.Recv()
+		got <- received{msg, err}
+	}()
+	return got
+}
+
 // streamHost runs each tool call as a round trip on the stream.
 type streamHost struct {
-	svc       *Service
-	stream    grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]
-	next      int
-	durations []int64
-	err       error // why the stream was abandoned, returned as the RPC status
+	svc         *Service
+	stream      turnStream
+	toolTimeout time.Duration
+	holding     bool // of an evaluation slot
+	next        int
+	durations   []int64
+	err         error // why the stream was abandoned, returned as the RPC status
 }
 
 type received struct {
@@ -382,29 +450,44 @@ type received struct {
 	err error
 }
 
-// CallTool sends the call and waits for its answer. The wait ends with the
-// evaluation's context, so a caller that never answers runs into the
-// evaluation timeout like any slow program.
+// release gives the evaluation slot back, if the host holds it.
+func (h *streamHost) release() {
+	if h.holding {
+		h.holding = false
+		h.svc.evals.leave()
+	}
+}
+
+// CallTool sends the call and waits for its answer, at most the tool
+// timeout, with the evaluation's slot given up meanwhile. The lisp clock
+// is stopped during the call, so only the tool timeout bounds the wait.
 func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value) (lisp.Value, error) {
 	index := h.next
 	h.next++
+	h.release()
 	call := &ptcsidecarv1.ToolCall{Index: int32(index), Name: name, Args: encodeValue(args)}
 	if err := h.stream.Send(&ptcsidecarv1.EvalTurnStreamResponse{Message: &ptcsidecarv1.EvalTurnStreamResponse_ToolCall{ToolCall: call}}); err != nil {
 		return nil, h.abandon(err)
 	}
-	got := make(chan received, 1)
-	go func() {
-		msg, err := h.stream.Recv()
-		got <- received{msg, err}
-	}()
+	timer := time.NewTimer(h.toolTimeout)
+	defer timer.Stop()
 	var r received
 	select {
-	case r = <-got:
+	case r = <-receive(h.stream):
+	case <-timer.C:
+		// The evaluation ends here (a program cannot catch an error), so
+		// no later call receives on the stream while this receive waits.
+		return nil, lisp.Errorf(lisp.ToolTimeout, "tool/%s did not answer within %s", name, h.toolTimeout).
+			WithHint("the tool is slow or unavailable; ask it for less at once, or go on without it")
 	case <-ctx.Done():
-		// The receiving goroutine ends with the stream, when this RPC returns.
+		// The request was cancelled. The receiving goroutine ends with
+		// the stream, when this RPC returns.
 		return nil, ctx.Err()
 	}
-	if r.err != nil {
+	switch {
+	case r.err == io.EOF:
+		return nil, h.abandon(invalidf("tool_result", "the stream was closed instead of answering tool call %d (tool/%s); send its tool_result, then wait for the turn", index, name))
+	case r.err != nil:
 		return nil, h.abandon(r.err)
 	}
 	tr := r.msg.GetToolResult()
@@ -418,6 +501,10 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	if answer.Name != name {
 		return nil, h.abandon(invalidf(fmt.Sprintf("tool_result[%d].name", index), "answers %q, but the call is to %q", answer.Name, name))
 	}
+	if err := h.svc.evals.resume(h.stream.Context()); err != nil {
+		return nil, h.abandon(err)
+	}
+	h.holding = true
 	h.durations = append(h.durations, tr.GetDurationMs())
 	if answer.Error != "" {
 		return nil, errors.New(answer.Error)

@@ -349,26 +349,3 @@ func TestEvalTurnStreamProtocolErrors(t *testing.T) {
 		t.Errorf("wrong name: %v", err)
 	}
 }
-
-func TestEvalTurnStreamUnansweredCallTimesOut(t *testing.T) {
-	c := dial(t, Config{Limits: lisp.DefaultLimits()})
-	stream, err := c.EvalTurnStream(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := &ptcsidecarv1.EvalTurnRequest{Program: `(tool/get-user {:id 7})`, Tools: []*ptcsidecarv1.ToolSpec{{Name: "get-user"}},
-		Limits: &ptcsidecarv1.Limits{TimeoutMs: 100}}
-	if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: req}}); err != nil {
-		t.Fatal(err)
-	}
-	if msg, err := stream.Recv(); err != nil || msg.GetToolCall() == nil {
-		t.Fatalf("first message: %v %v", msg, err)
-	}
-	msg, err := stream.Recv() // never answered
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := msg.GetTurn().GetError().GetType(); got != "timeout" {
-		t.Errorf("unanswered call: turn error %q, want timeout", got)
-	}
-}

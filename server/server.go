@@ -9,6 +9,9 @@
 package server
 
 import (
+	"runtime"
+	"time"
+
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -35,6 +38,20 @@ type Config struct {
 	// between requests (valuecache); 0 means DefaultValueCacheBytes and
 	// NoValueCache (any negative value) turns the cache off.
 	ValueCacheBytes int64
+	// MaxConcurrentEvals bounds the evaluations of EvalTurn and
+	// EvalTurnStream running at once (a stream waiting for a tool's answer
+	// holds none); 0 means runtime.GOMAXPROCS(0).
+	MaxConcurrentEvals int
+	// EvalQueueWait is how long an evaluation waits for one of those
+	// before RESOURCE_EXHAUSTED; 0 means DefaultEvalQueueWait.
+	EvalQueueWait time.Duration
+	// ToolTimeout bounds EvalTurnStream's wait for the answer to each tool
+	// call, the most a request's limits.tool_timeout_ms may ask for; 0
+	// means DefaultToolTimeout.
+	ToolTimeout time.Duration
+	// StreamStartTimeout bounds EvalTurnStream's wait for its first
+	// message; 0 means DefaultStreamStartTimeout.
+	StreamStartTimeout time.Duration
 }
 
 // NoValueCache, as Config.ValueCacheBytes, turns the decoded-value cache
@@ -45,6 +62,15 @@ const NoValueCache = -1
 const (
 	DefaultMaxTurns   = 1000
 	DefaultMaxHistory = 10_000
+)
+
+// Defaults of the evaluation lifecycle bounds. A tool calls real services,
+// so its answer may take long; the start message is sent with the stream
+// by every client, so its wait is short.
+const (
+	DefaultEvalQueueWait      = time.Second
+	DefaultToolTimeout        = 60 * time.Second
+	DefaultStreamStartTimeout = 10 * time.Second
 )
 
 // DefaultValueCacheBytes is the default bound of the decoded-value cache:
@@ -62,6 +88,7 @@ type Service struct {
 	codec    *requestCodec
 	values   *valuecache.Cache // nil when turned off
 	programs programCache
+	evals    *admission
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -81,9 +108,26 @@ func New(cfg Config) *Service {
 	if cfg.ValueCacheBytes == 0 {
 		cfg.ValueCacheBytes = DefaultValueCacheBytes
 	}
+	if cfg.MaxConcurrentEvals <= 0 {
+		cfg.MaxConcurrentEvals = runtime.GOMAXPROCS(0)
+	}
+	if cfg.EvalQueueWait <= 0 {
+		cfg.EvalQueueWait = DefaultEvalQueueWait
+	}
+	if cfg.ToolTimeout <= 0 {
+		cfg.ToolTimeout = DefaultToolTimeout
+	}
+	if cfg.StreamStartTimeout <= 0 {
+		cfg.StreamStartTimeout = DefaultStreamStartTimeout
+	}
 	values := valuecache.New(cfg.ValueCacheBytes)
-	return &Service{cfg: cfg, codec: newRequestCodec(values), values: values}
+	return &Service{cfg: cfg, codec: newRequestCodec(values), values: values,
+		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait)}
 }
+
+// AdmissionStats reports the evaluations running, waiting and refused,
+// for metrics.
+func (s *Service) AdmissionStats() AdmissionStats { return s.evals.stats() }
 
 // ValueCacheStats reports the decoded-value cache's counters (all zero
 // when it is off), for metrics.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -72,6 +73,13 @@ type serveConfig struct {
 	maxTurns   positiveInt
 	maxHistory positiveInt
 
+	// The lifecycle of evaluations: how many run at once, how long one
+	// waits to start, and the stream's waits for its caller.
+	maxConcurrentEvals positiveInt
+	evalQueueWait      nonNegativeDuration
+	toolTimeout        nonNegativeDuration
+	streamStartTimeout nonNegativeDuration
+
 	// valueCacheBytes bounds the decoded values remembered between
 	// requests; server.NoValueCache: none are.
 	valueCacheBytes optionalByteSize
@@ -97,6 +105,11 @@ func defaultServeConfig() serveConfig {
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
 		valueCacheBytes: server.DefaultValueCacheBytes,
+
+		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
+		evalQueueWait:      nonNegativeDuration(server.DefaultEvalQueueWait),
+		toolTimeout:        nonNegativeDuration(server.DefaultToolTimeout),
+		streamStartTimeout: nonNegativeDuration(server.DefaultStreamStartTimeout),
 	}
 }
 
@@ -114,6 +127,10 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.memoryLimit, "memory-limit", "soft limit of the Go runtime's memory, in `bytes` (suffixes KiB, MiB, GiB, TiB allowed): the collector works harder as the heap nears it; 0: the default, GOMEMLIMIT when that is set, else 128MiB; none: no limit")
 	fs.Var(orDefault(&cfg.shutdownTimeout), "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled; 0: the default")
 	registerLimitFlags(fs, &cfg.limits)
+	fs.Var(orDefault(&cfg.maxConcurrentEvals), "max-concurrent-evals", "EvalTurn, EvalTurnStream: most `evaluations` running at once, server-wide (a stream waiting for a tool answer holds none); default: GOMAXPROCS, the processors the runtime uses; 0: the default")
+	fs.Var(orDefault(&cfg.evalQueueWait), "eval-queue-wait", "EvalTurn, EvalTurnStream: how long an evaluation waits, a `duration`, for one of the --max-concurrent-evals to finish before it is refused with RESOURCE_EXHAUSTED; its timeout starts once it runs; 0: the default")
+	fs.Var(orDefault(&cfg.toolTimeout), "tool-timeout", "EvalTurnStream: most time, a `duration`, waited for the answer to each tool call before the turn ends with a tool_timeout error; not counted in --eval-timeout; requests may lower it (limits.tool_timeout_ms); 0: the default")
+	fs.Var(orDefault(&cfg.streamStartTimeout), "stream-start-timeout", "EvalTurnStream: most time, a `duration`, a stream may stay open without its start message before it ends with DEADLINE_EXCEEDED; 0: the default")
 	fs.Var(orDefault(&cfg.maxValueDepth), "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request; 0: the default")
 	fs.Var(orDefault(&cfg.maxTurns), "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT; 0: the default")
 	fs.Var(orDefault(&cfg.maxHistory), "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT; 0: the default")

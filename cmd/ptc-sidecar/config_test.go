@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,11 @@ func TestServeConfigDefaults(t *testing.T) {
 		maxTurns:        1000,
 		maxHistory:      10_000,
 		valueCacheBytes: 32 << 20,
+
+		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
+		evalQueueWait:      nonNegativeDuration(time.Second),
+		toolTimeout:        nonNegativeDuration(time.Minute),
+		streamStartTimeout: nonNegativeDuration(10 * time.Second),
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -79,6 +85,10 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
 				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
 				"PTC_SIDECAR_MEMORY_LIMIT":           "none",
+				"PTC_SIDECAR_MAX_CONCURRENT_EVALS":   "3",
+				"PTC_SIDECAR_EVAL_QUEUE_WAIT":        "250ms",
+				"PTC_SIDECAR_TOOL_TIMEOUT":           "2m",
+				"PTC_SIDECAR_STREAM_START_TIMEOUT":   "1s",
 			},
 			want: func(c *serveConfig) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
@@ -88,6 +98,8 @@ func TestServeConfigSources(t *testing.T) {
 				c.maxStreams = 2
 				c.valueCacheBytes = 1 << 20
 				c.memoryLimit = noMemoryLimit
+				c.maxConcurrentEvals, c.evalQueueWait = 3, nonNegativeDuration(250*time.Millisecond)
+				c.toolTimeout, c.streamStartTimeout = nonNegativeDuration(2*time.Minute), nonNegativeDuration(time.Second)
 			},
 		},
 		{
@@ -179,6 +191,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
 		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
 		{"eval timeout no unit", []string{"--eval-timeout", "5"}, nil, []string{"-eval-timeout", "duration"}},
+		{"eval queue wait negative", []string{"--eval-queue-wait", "-1s"}, nil, []string{"-eval-queue-wait", "negative"}},
 		{"max history not a number", []string{"--max-history", "long"}, nil, []string{"-max-history", "whole number"}},
 		{"tls cert without key", []string{"--tls-cert", "c.pem"}, nil, []string{"-tls-cert and -tls-key go together"}},
 		{"tls key without cert", nil, env{"PTC_SIDECAR_TLS_KEY": "k.pem"}, []string{"-tls-cert and -tls-key go together"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
@@ -93,7 +94,9 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 // newSidecar builds the service the configuration describes.
 func newSidecar(cfg serveConfig) *server.Service {
 	return server.New(server.Config{Limits: cfg.limits, MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: int64(cfg.valueCacheBytes)})
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: int64(cfg.valueCacheBytes),
+		MaxConcurrentEvals: int(cfg.maxConcurrentEvals), EvalQueueWait: time.Duration(cfg.evalQueueWait),
+		ToolTimeout: time.Duration(cfg.toolTimeout), StreamStartTimeout: time.Duration(cfg.streamStartTimeout)})
 }
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's

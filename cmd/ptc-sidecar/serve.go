@@ -19,9 +19,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
@@ -95,6 +97,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	}
 	sidecar := newSidecar(cfg)
 	metrics.watchValueCache(sidecar.ValueCacheStats)
+	metrics.watchAdmission(sidecar.AdmissionStats)
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 
 	served := make(chan error, 1)
@@ -116,7 +119,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
 		"max_concurrent_streams", int(cfg.maxStreams), "memory_limit", memoryLimit,
-		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String())
+		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String(), "max_concurrent_evals", int(cfg.maxConcurrentEvals))
 
 	select {
 	case err := <-served:
@@ -127,26 +130,51 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 
 	logger.Info("shutting down", "timeout", time.Duration(cfg.shutdownTimeout).String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
+	err = stopServer(srv, served, time.Duration(cfg.shutdownTimeout), logger)
+	metrics.close()
+	if err != nil {
+		return fmt.Errorf("gRPC server stopped: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// handlerGrace is how long a shutdown waits, once it has cancelled the
+// RPCs still running, for their handlers to return. A handler that does
+// not (an evaluation deep in a builtin that has not yet looked at its
+// context) is left behind: the process exits without it.
+const handlerGrace = 500 * time.Millisecond
+
+// stopServer stops srv within timeout plus handlerGrace, whatever its
+// handlers do: gracefully first, letting the RPCs in flight finish; at the
+// timeout, by cancelling them. It returns Serve's error (from served), or
+// nil when it gave up on handlers that did not return.
+func stopServer(srv *grpc.Server, served <-chan error, timeout time.Duration, logger *slog.Logger) error {
 	stopped := make(chan struct{})
 	go func() {
 		srv.GracefulStop()
 		close(stopped)
 	}()
-	timer := time.NewTimer(time.Duration(cfg.shutdownTimeout))
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case <-stopped:
+		return <-served
 	case <-timer.C:
-		logger.Warn("shutdown timeout reached; cancelling the RPCs still running")
-		srv.Stop()
-		<-stopped
 	}
-	metrics.close()
-	if err := <-served; err != nil {
-		return fmt.Errorf("gRPC server stopped: %w", err)
+	logger.Warn("shutdown timeout reached; cancelling the RPCs still running")
+	// Stop cancels the RPCs and closes the connections; GracefulStop (and
+	// Serve) return once every handler has.
+	go srv.Stop()
+	grace := time.NewTimer(handlerGrace)
+	defer grace.Stop()
+	select {
+	case <-stopped:
+		return <-served
+	case <-grace.C:
+		logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", handlerGrace.String())
+		return nil
 	}
-	logger.Info("stopped")
-	return nil
 }
 
 // returnStartupGarbage collects what start-up left behind, the tokenizer
@@ -238,6 +266,26 @@ func (e *metricsEndpoint) watchValueCache(stats func() valuecache.Stats) {
 		counter("evictions_total", "Decoded values forgotten to stay within --value-cache-bytes.", func(s valuecache.Stats) int64 { return s.Evictions }),
 		gauge("entries", "Decoded values remembered.", func(s valuecache.Stats) int64 { return int64(s.Entries) }),
 		gauge("bytes", "Estimated bytes of the remembered values and their texts.", func(s valuecache.Stats) int64 { return s.Bytes }),
+	)
+}
+
+// watchAdmission reports the evaluation slots (see --max-concurrent-evals),
+// read from stats at each scrape.
+func (e *metricsEndpoint) watchAdmission(stats func() server.AdmissionStats) {
+	if e == nil {
+		return
+	}
+	gauge := func(name, help string, read func(server.AdmissionStats) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ptc_sidecar_evaluations_" + name, Help: help},
+			func() float64 { return read(stats()) })
+	}
+	e.registry.MustRegister(
+		gauge("limit", "Most evaluations running at once (--max-concurrent-evals).", func(s server.AdmissionStats) float64 { return float64(s.Limit) }),
+		gauge("running", "Evaluations running; a stream waiting for a tool answer is not.", func(s server.AdmissionStats) float64 { return float64(s.Running) }),
+		gauge("waiting", "Evaluations waiting for a slot (at most --eval-queue-wait).", func(s server.AdmissionStats) float64 { return float64(s.Waiting) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_evaluations_refused_total",
+			Help: "Evaluations refused with RESOURCE_EXHAUSTED after waiting --eval-queue-wait for a slot."},
+			func() float64 { return float64(stats().Refused) }),
 	)
 }
 

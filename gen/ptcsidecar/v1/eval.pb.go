@@ -405,8 +405,13 @@ type Limits struct {
 	MaxOutputBytes int32 `protobuf:"varint,4,opt,name=max_output_bytes,json=maxOutputBytes,proto3" json:"max_output_bytes,omitempty"`
 	// Tool calls in the evaluation.
 	MaxToolCalls int32 `protobuf:"varint,5,opt,name=max_tool_calls,json=maxToolCalls,proto3" json:"max_tool_calls,omitempty"`
-	// Wall-clock time of the evaluation in milliseconds.
-	TimeoutMs     int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	// Wall-clock time of the evaluation in milliseconds, not counting the
+	// time spent waiting for tool answers.
+	TimeoutMs int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	// EvalTurnStream: how long the server waits for the answer to each tool
+	// call, in milliseconds; past it the turn ends with a tool_timeout error.
+	// EvalTurn does not wait for tools (the caller runs them between calls).
+	ToolTimeoutMs int64 `protobuf:"varint,8,opt,name=tool_timeout_ms,json=toolTimeoutMs,proto3" json:"tool_timeout_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -479,6 +484,13 @@ func (x *Limits) GetMaxToolCalls() int32 {
 func (x *Limits) GetTimeoutMs() int64 {
 	if x != nil {
 		return x.TimeoutMs
+	}
+	return 0
+}
+
+func (x *Limits) GetToolTimeoutMs() int64 {
+	if x != nil {
+		return x.ToolTimeoutMs
 	}
 	return 0
 }
@@ -690,7 +702,7 @@ const file_ptcsidecar_v1_eval_proto_rawDesc = "" +
 	"\x06result\x18\x04 \x01(\v2\x14.ptcsidecar.v1.ValueR\x06result\x12\x14\n" +
 	"\x05error\x18\x05 \x01(\tR\x05error\x12\x1f\n" +
 	"\vduration_ms\x18\x06 \x01(\x03R\n" +
-	"durationMs\"\xd9\x01\n" +
+	"durationMs\"\x81\x02\n" +
 	"\x06Limits\x12\x1b\n" +
 	"\tmax_steps\x18\x01 \x01(\x03R\bmaxSteps\x12&\n" +
 	"\x0fmax_alloc_bytes\x18\x02 \x01(\x03R\rmaxAllocBytes\x12\x1b\n" +
@@ -698,7 +710,8 @@ const file_ptcsidecar_v1_eval_proto_rawDesc = "" +
 	"\x10max_output_bytes\x18\x04 \x01(\x05R\x0emaxOutputBytes\x12$\n" +
 	"\x0emax_tool_calls\x18\x05 \x01(\x05R\fmaxToolCalls\x12\x1d\n" +
 	"\n" +
-	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\"\x98\x01\n" +
+	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12&\n" +
+	"\x0ftool_timeout_ms\x18\b \x01(\x03R\rtoolTimeoutMs\"\x98\x01\n" +
 	"\x15EvalTurnStreamRequest\x126\n" +
 	"\x05start\x18\x01 \x01(\v2\x1e.ptcsidecar.v1.EvalTurnRequestH\x00R\x05start\x12<\n" +
 	"\vtool_result\x18\x02 \x01(\v2\x19.ptcsidecar.v1.ToolResultH\x00R\n" +

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// stuckService's handler ignores its context, as an evaluation deep in a
+// builtin does until it next looks at it.
+func stuckService(entered chan<- struct{}, release <-chan struct{}) *grpc.ServiceDesc {
+	return &grpc.ServiceDesc{
+		ServiceName: "ptcsidecar.test.Stuck",
+		HandlerType: (*any)(nil),
+		Streams: []grpc.StreamDesc{{
+			StreamName: "Hang",
+			Handler: func(any, grpc.ServerStream) error {
+				entered <- struct{}{}
+				<-release
+				return nil
+			},
+			ServerStreams: true,
+		}},
+	}
+}
+
+// TestStopServerEndsOnTimeWithAStuckHandler: the shutdown returns within
+// its timeout plus handlerGrace although a handler never returns.
+func TestStopServerEndsOnTimeWithAStuckHandler(t *testing.T) {
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release) // lets the stuck handler go once the test is over
+	srv := grpc.NewServer()
+	srv.RegisterService(stuckService(entered, release), struct{}{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stream, err := conn.NewStream(context.Background(), &grpc.StreamDesc{ServerStreams: true}, "/ptcsidecar.test.Stuck/Hang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream.CloseSend()
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler was not called")
+	}
+
+	var logs syncBuffer
+	const timeout = 200 * time.Millisecond
+	began := time.Now()
+	err = stopServer(srv, served, timeout, slog.New(slog.NewJSONHandler(&logs, nil)))
+	took := time.Since(began)
+	if err != nil {
+		t.Errorf("stopServer: %v", err)
+	}
+	if took < timeout || took > timeout+handlerGrace+time.Second {
+		t.Errorf("stopServer returned after %v, want from %v to %v", took, timeout, timeout+handlerGrace+time.Second)
+	}
+	if !strings.Contains(logs.String(), "exiting without them") {
+		t.Errorf("the log does not say handlers were left behind:\n%s", logs.String())
+	}
+}
