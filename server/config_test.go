@@ -1,6 +1,7 @@
 package server
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
@@ -17,14 +18,18 @@ func TestConfigZeroIsDefault(t *testing.T) {
 		cacheOn bool
 	}{
 		{"zero", Config{}, Config{Limits: lisp.DefaultLimits(), MaxValueDepth: DefaultMaxValueDepth,
-			MaxTurns: DefaultMaxTurns, MaxHistory: DefaultMaxHistory, ValueCacheBytes: DefaultValueCacheBytes}, true},
+			MaxTurns: DefaultMaxTurns, MaxHistory: DefaultMaxHistory, ValueCacheBytes: DefaultValueCacheBytes, MaxConcurrentEvals: runtime.GOMAXPROCS(0), EvalQueueWait: DefaultEvalQueueWait,
+			ToolTimeout: DefaultToolTimeout, StreamStartTimeout: DefaultStreamStartTimeout}, true},
 		{"one field set", Config{MaxTurns: 5}, Config{Limits: lisp.DefaultLimits(), MaxValueDepth: DefaultMaxValueDepth,
-			MaxTurns: 5, MaxHistory: DefaultMaxHistory, ValueCacheBytes: DefaultValueCacheBytes}, true},
+			MaxTurns: 5, MaxHistory: DefaultMaxHistory, ValueCacheBytes: DefaultValueCacheBytes, MaxConcurrentEvals: runtime.GOMAXPROCS(0), EvalQueueWait: DefaultEvalQueueWait,
+			ToolTimeout: DefaultToolTimeout, StreamStartTimeout: DefaultStreamStartTimeout}, true},
 		{"one limit set", Config{Limits: lisp.Limits{MaxSteps: 9}, ValueCacheBytes: 1 << 20},
 			Config{Limits: lisp.Limits{MaxSteps: 9}.WithDefaults(), MaxValueDepth: DefaultMaxValueDepth,
-				MaxTurns: DefaultMaxTurns, MaxHistory: DefaultMaxHistory, ValueCacheBytes: 1 << 20}, true},
+				MaxTurns: DefaultMaxTurns, MaxHistory: DefaultMaxHistory, ValueCacheBytes: 1 << 20, MaxConcurrentEvals: runtime.GOMAXPROCS(0), EvalQueueWait: DefaultEvalQueueWait,
+				ToolTimeout: DefaultToolTimeout, StreamStartTimeout: DefaultStreamStartTimeout}, true},
 		{"no value cache", Config{ValueCacheBytes: NoValueCache}, Config{Limits: lisp.DefaultLimits(), MaxValueDepth: DefaultMaxValueDepth,
-			MaxTurns: DefaultMaxTurns, MaxHistory: DefaultMaxHistory, ValueCacheBytes: NoValueCache}, false},
+			MaxTurns: DefaultMaxTurns, MaxHistory: DefaultMaxHistory, ValueCacheBytes: NoValueCache, MaxConcurrentEvals: runtime.GOMAXPROCS(0), EvalQueueWait: DefaultEvalQueueWait,
+			ToolTimeout: DefaultToolTimeout, StreamStartTimeout: DefaultStreamStartTimeout}, false},
 	}
 	for _, c := range cases {
 		s := New(c.in)
