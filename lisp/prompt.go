@@ -37,7 +37,7 @@ var promptCategories = []struct{ key, title, short string }{
 	{"map", "Maps", "maps"},
 	{"set", "Sets", "sets"},
 	{"string", "Strings", "strings"},
-	{"regex", "Regular expressions (RE2 syntax, built with re-pattern)", "regex (RE2, via re-pattern)"},
+	{"regex", "Regular expressions (RE2 syntax, built with re-pattern)", "regex"},
 	{"math", "Arithmetic", "math"},
 	{"compare", "Comparison", "comparison"},
 	{"logic", "Logic", "logic"},
@@ -52,6 +52,7 @@ var leanDocumented = []string{
 	"pluck", "sum-by", "avg-by", "min-by", "max-by", "distinct-by", "contains?",
 	"sort", "sort-by", "flatten", "zip", "entries", "split", "re-split", "index-of",
 	"/", "round", "println", "print", "pmap", "upcase", "downcase", "regex?",
+	"return", "fail", "all-of", "any-of", "none-of",
 }
 
 // promptRules are the rules both variants state before the functions.
@@ -74,7 +75,7 @@ Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 - Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
 - Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
-- There is no I/O, no atoms, no try/catch, no Java interop and no regex literals: build patterns with re-pattern.
+- There is no I/O, no atoms, no try/catch and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
 - Programs run with step, memory, recursion and output limits: take or filter before building large results.
 `
 

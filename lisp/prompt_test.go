@@ -178,7 +178,7 @@ func TestLeanSystemPromptRules(t *testing.T) {
 			t.Errorf("%s: %v", src, res.Err)
 		}
 	}
-	for _, src := range []string{`(str/join ", " ["a" "b"])`, `(clojure.string/trim " a ")`, `(set/union #{1} #{2})`} {
+	for _, src := range []string{`(re-find #"\d+" "a12")`, `(re-find (re-pattern "\\d+") "a12")`, `(str/join ", " ["a" "b"])`, `(clojure.string/trim " a ")`, `(set/union #{1} #{2})`} {
 		if res := run(t, src, Env{}); res.Err != nil {
 			t.Errorf("%s: %v", src, res.Err)
 		}
@@ -214,6 +214,18 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		}
 		if head := strings.Fields(promptMistakes[i][1])[0]; !strings.Contains(c.right, head) {
 			t.Errorf("case %d runs %s, the prompt's right form is %s", i, c.right, promptMistakes[i][1])
+		}
+	}
+	// Restrictions the prompt states in its rules rather than its table:
+	// each fails with a hint that names what to write instead.
+	for _, c := range []struct{ wrong, hint string }{
+		{`(includes "abc" "b")`, "includes?"},
+		{`(range)`, "(range (count xs))"},
+		{`(try (inc 1) (catch Exception e 0))`, "(fail reason)"},
+	} {
+		res := run(t, c.wrong, Env{})
+		if res.Err == nil || !strings.Contains(res.Err.Hint, c.hint) {
+			t.Errorf("%s: error %v, want a hint with %q", c.wrong, res.Err, c.hint)
 		}
 	}
 }
