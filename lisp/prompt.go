@@ -70,6 +70,7 @@ Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 - (println x ...) shows values to you in the next turn; results of expressions are not shown otherwise.
 - (return value) ends the task with value as the answer. (fail "reason") ends it as a failure. Both stop the program at once: do not return in a program whose printed output you still need to see.
 - *1, *2 and *3 are the results of the previous three programs.
+- Keep each program short and build on your definitions in later turns; never copy printed data into code, def it instead.
 - Special forms: %s.
 - (where :field op value) builds a predicate, op one of = not= > < >= <= includes in; combine predicates with all-of, any-of, none-of.
 - Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.

@@ -229,7 +229,7 @@ type Options struct {
 	// Turn strategies: the variant of the built-in system prompt, used when
 	// `system_prompt` is empty. `lean` (default): the answer format and rules,
 	// the functions by name and prose only for those that differ from
-	// Clojure (about 1,700 o200k_base tokens); `full`: every function with a
+	// Clojure (about 1,760 o200k_base tokens); `full`: every function with a
 	// line of prose (about 4,900).
 	Prompt        string `protobuf:"bytes,25,opt,name=prompt,proto3" json:"prompt,omitempty"`
 	unknownFields protoimpl.UnknownFields
