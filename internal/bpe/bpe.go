@@ -3,7 +3,7 @@
 // It serves OpenAI's o200k_base and cl100k_base encodings and gives, for
 // every input, the tokens of OpenAI's tiktoken (encode_ordinary; the tests
 // compare against its WASM build, the npm package tiktoken, see
-// testdata/oracle). The vocabularies are generated from
+// package oracle). The vocabularies are generated from
 // github.com/tiktoken-go/tokenizer's copies of OpenAI's files (see
 // internal/gen), a tool that is not linked into the binary. What this
 // package adds is cost:
