@@ -209,6 +209,9 @@ func TestCompressionCorpus(t *testing.T) {
 		ratios[v] = [2]map[int][]float64{{}, {}}
 	}
 	switched := map[int][]float64{}
+	// worst[k] names the run of k turns that costs most with the lean prompt.
+	worst := map[int]string{}
+	worstRatio := map[int]float64{}
 	var long int
 	var limitsHit, toolLimitTurn bool
 	maxTurns := 0
@@ -238,6 +241,9 @@ func TestCompressionCorpus(t *testing.T) {
 			limitsHit = limitsHit || last.ToolCallsDropped > 0 && last.PrintlnsDropped > 0
 			for k := 1; k <= n; k++ {
 				ratios[v][0][k] = append(ratios[v][0][k], with[k-1])
+				if v == PromptLean && with[k-1] > worstRatio[k] {
+					worst[k], worstRatio[k] = tr.name, with[k-1]
+				}
 				ratios[v][1][k] = append(ratios[v][1][k], without[k-1])
 				if k > 1 && with[k-1] > with[k-2]+0.01 {
 					t.Errorf("%s, %s prompt: a run of %d turns costs %.3f of full, more than %.3f for %d", tr.name, v, k, with[k-1], with[k-2], k-1)
@@ -289,7 +295,7 @@ func TestCompressionCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("run ratio = sum of input tokens over the run's calls, single-user-coalesced / full; median and worst")
-	t.Logf("| turns | traces | lean | lean without SYSTEM | full | full without SYSTEM | lean against full with the full reference |")
+	t.Logf("| turns | traces | lean | lean without SYSTEM | full | full without SYSTEM | lean against full with the full reference | worst run (lean) |")
 	for k := 1; k <= maxTurns; k++ {
 		row := fmt.Sprintf("| %d | %d", k, len(ratios[PromptLean][0][k]))
 		for _, v := range variants {
@@ -297,7 +303,7 @@ func TestCompressionCorpus(t *testing.T) {
 				row += medianWorst(ratios[v][sys][k])
 			}
 		}
-		t.Log(row + medianWorst(switched[k]) + " |")
+		t.Log(row + medianWorst(switched[k]) + " | " + worst[k] + " |")
 	}
 }
 
