@@ -13,11 +13,17 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench loadbench docker run clean
+.PHONY: build oracle test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench loadbench docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION)' -o $(BIN) ./cmd/ptc-sidecar
+
+## oracle: install OpenAI's tokenizer (the npm package tiktoken, pinned by
+## its lockfile), the oracle of internal/bpe's tests; needs node and npm
+ORACLE_DIR = internal/bpe/oracle/testdata
+oracle:
+	cd $(ORACLE_DIR) && npm ci --no-audit --no-fund
 
 ## test: every test, end-to-end tests against the real binary included
 test:
@@ -37,7 +43,7 @@ FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample \
 	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzToMessages \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
-	internal/bpe:FuzzCountMatchesLibrary \
+	internal/bpe:FuzzCountMatchesTiktoken \
 	internal/trace:FuzzRenderLayout
 FUZZTIME ?= 20s
 

@@ -317,8 +317,11 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 				}
 			}
 			if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
-				return nil, c.errorf(ValidationError, "Java interop (%s) is not supported", name).
-					WithHint("PTC-Lisp has no host access; use the builtin functions")
+				e := c.errorf(ValidationError, "Java interop (%s) is not supported", name)
+				if builtin, ok := interopCounterparts[name]; ok {
+					return nil, e.WithHint("PTC-Lisp has no host access; write %s", builtin)
+				}
+				return nil, e.WithHint("PTC-Lisp has no host access; use the builtin functions")
 			}
 		}
 	}
@@ -421,13 +424,29 @@ func (c *compiler) fallback(name string) (node, error) {
 	return nil, c.undefined(name)
 }
 
+// interopCounterparts name the builtins that do what common Java string
+// methods do.
+var interopCounterparts = map[string]string{
+	".indexOf":     `(index-of s "x"), or (includes? s "x") to test presence`,
+	".contains":    `(includes? s "x")`,
+	".startsWith":  `(starts-with? s "x")`,
+	".endsWith":    `(ends-with? s "x")`,
+	".toUpperCase": "(upper-case s)",
+	".toLowerCase": "(lower-case s)",
+	".trim":        "(trim s)",
+	".length":      "(count s)",
+	".substring":   "(subs s start end)",
+	".split":       `(split s ",")`,
+	".replace":     `(replace s "old" "new")`,
+}
+
 // unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
 // so that an LLM reaching for them learns what to write instead.
 var unsupportedHints = map[string]string{}
 
 func init() {
 	for names, hint := range map[string]string{
-		"atom swap! reset! deref volatile! vswap! vreset! ref dosync alter": "PTC-Lisp has no mutable state: thread values through let or loop/recur, and use def to keep a value for later turns",
+		"atom swap! reset! deref volatile! vswap! vreset! ref dosync alter": "PTC-Lisp has no mutable state: accumulate with (reduce (fn [acc x] ...) init xs) instead of swap! in doseq, thread values through let or loop/recur, and use def to keep a value for later turns",
 		"try catch throw finally ex-info ex-message ex-data":                "there is no exception handling: test values with if, when or some->, and call (fail reason) to stop with an error",
 		"slurp spit eval read-string load-file require import ns in-ns":     "there is no I/O, eval or namespace loading: use tool/ functions for external data",
 		"lazy-seq cycle repeatedly lazy-cat":                                "sequences are eager and finite: use range, repeat with a count, or loop/recur",

@@ -88,7 +88,11 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 	case String:
 		return stringChars(th, string(v))
 	}
-	return nil, TypeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	e := TypeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	if _, ok := v.(Callable); ok {
+		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
+	}
+	return nil, e
 }
 
 // mapEntries returns m's entries as [key value] vectors.

@@ -134,6 +134,14 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 // fieldValues returns (key item) for each item, skipping nil results and
 // rejecting non-numbers when numeric is set.
 func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, vals []Value, err error) {
+	if _, kw := key.(Keyword); kw {
+		if _, one := coll.(*Map); one {
+			// A keyword of a [key value] entry is always nil: the caller
+			// meant a collection of maps, most often (apply max-by :k coll).
+			return nil, nil, Errorf(TypeError, "%s expected a collection of maps, got a single map", fn).
+				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, Repr(key))
+		}
+	}
 	elems, err := seqOf(th, fn, coll, anySeq)
 	if err != nil {
 		return nil, nil, err

@@ -452,7 +452,15 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		}
 	default:
 		if _, ok := cmp.(Callable); !ok {
-			return nil, Errorf(TypeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+			e := Errorf(TypeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+			switch cmp.(type) {
+			case *Vector, *Set, *Map, NilType:
+				if fn == "sort-by" {
+					return nil, e.WithHint("the comparator goes before the collection: (sort-by keyfn > coll)")
+				}
+				return nil, e.WithHint("the comparator goes before the collection: (%s > coll)", fn)
+			}
+			return nil, e
 		}
 		s.cmp = cmp
 	}

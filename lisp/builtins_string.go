@@ -353,6 +353,12 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 	return func(th *Thread, args []Value) (Value, error) {
 		s, err := stringArg(fn, args[0])
 		if err != nil {
+			switch args[0].(type) {
+			case *Vector, *Set, *Map:
+				if fn == "includes?" {
+					return nil, AsError(err).WithHint("includes? is for strings; test membership in a collection with (contains? coll x)")
+				}
+			}
 			return nil, err
 		}
 		sub, ok := args[1].(String)

@@ -45,7 +45,15 @@ func numberArg(fn string, v Value) (Value, error) {
 	case Int, Float:
 		return v, nil
 	}
-	return nil, Errorf(TypeError, "%s expected a number, got %s", fn, describe(v))
+	e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(v))
+	switch v.(type) {
+	case *Vector, *Set:
+		switch fn {
+		case "max", "min", "+", "-", "*", "/":
+			e.WithHint("to use the items of a collection as the arguments, write (apply %s coll)", fn)
+		}
+	}
+	return nil, e
 }
 
 // asFloat converts a number to float64; ok is false for non-numbers.

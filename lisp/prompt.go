@@ -1,71 +1,167 @@
 package lisp
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 )
 
-// SystemPrompt returns the built-in PTC-Lisp reference that serves as the
-// default SYSTEM message. The function list is generated from the builtin
-// table and the evaluator's core functions (println, return, fail, the
-// predicate combinators), one line each, so the prompt names exactly what
-// the interpreter implements. The text is the same on every call: prompt caches
-// on the LLM side depend on it being byte-identical.
-func SystemPrompt() string { return systemPrompt() }
+// The built-in SYSTEM prompt comes in two variants, both generated from the
+// builtin table and the special forms, both the same text on every call
+// (prompt caches on the LLM side depend on it being byte-identical):
+//
+//   - lean (the default) tells an LLM that knows Clojure what it needs
+//     beyond that: the answer format, the tool/ and data/ namespaces,
+//     def/return/fail, the functions grouped by name, prose only for those
+//     that are not Clojure's or behave differently, and the common mistakes;
+//   - full is the whole reference, one line of prose per function.
 
-var systemPrompt = sync.OnceValue(renderSystemPrompt)
+// SystemPrompt returns the lean PTC-Lisp reference, the default SYSTEM
+// message.
+func SystemPrompt() string { return leanSystemPrompt() }
+
+// FullSystemPrompt returns the whole PTC-Lisp reference: every function with
+// its call shape and a line of prose.
+func FullSystemPrompt() string { return fullSystemPrompt() }
+
+var (
+	leanSystemPrompt = sync.OnceValue(renderLeanSystemPrompt)
+	fullSystemPrompt = sync.OnceValue(renderFullSystemPrompt)
+)
 
 // promptCategories orders the sections of the function reference.
-var promptCategories = []struct{ key, title string }{
-	{"io", "Output and ending the program"},
-	{"collection", "Collections: vectors, sets, maps (as [key value] entries), strings (as characters); nil counts as empty"},
-	{"map", "Maps"},
-	{"set", "Sets"},
-	{"string", "Strings"},
-	{"regex", "Regular expressions (RE2 syntax, built with re-pattern)"},
-	{"math", "Arithmetic"},
-	{"compare", "Comparison"},
-	{"logic", "Logic"},
-	{"predicate", "Predicates"},
-	{"function", "Functions"},
+var promptCategories = []struct{ key, title, short string }{
+	{"io", "Output and ending the program", "output"},
+	{"collection", "Collections: vectors, sets, maps (as [key value] entries), strings (as characters); nil counts as empty", "collections"},
+	{"map", "Maps", "maps"},
+	{"set", "Sets", "sets"},
+	{"string", "Strings", "strings"},
+	{"regex", "Regular expressions (RE2 syntax, built with re-pattern)", "regex"},
+	{"math", "Arithmetic", "math"},
+	{"compare", "Comparison", "comparison"},
+	{"logic", "Logic", "logic"},
+	{"predicate", "Predicates", "predicates"},
+	{"function", "Functions", "functions"},
 }
 
-const promptIntro = `You are a programmer that solves tasks by writing PTC-Lisp, a small sandboxed Clojure dialect.
+// leanDocumented are the functions the lean prompt describes one by one:
+// those Clojure lacks or that behave differently here. Every other function
+// is listed by name only, as behaving as in Clojure.
+var leanDocumented = []string{
+	"pluck", "sum-by", "avg-by", "min-by", "max-by", "distinct-by", "contains?",
+	"sort", "sort-by", "flatten", "zip", "entries", "split", "re-split", "index-of",
+	"/", "round", "println", "print", "pmap", "upcase", "downcase", "regex?",
+	"return", "fail", "all-of", "any-of", "none-of",
+}
 
-## How to answer
+// promptRules are the rules both variants state before the functions.
+const promptRules = `## How to answer
 Reply with exactly one program in one fenced block:
 ` + "```clojure" + `
 (your program)
 ` + "```" + `
-The program runs, and you see its println output in the next message. Nothing else in your reply is run.
+Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 
 ## Rules
 - tool/NAME calls a tool: (tool/search {:query "x" :limit 5}). Pass one map of arguments; several arguments are wrapped as {:args [...]}. Tools are listed in the user message.
 - data/NAME reads an input value: data/orders. Data is read-only and listed in the user message.
 - (def name value) and (defn name "docstring" [params] body) keep a value or function for later turns; it is listed under user/. Plain names refer to your definitions; a bare name you did not define falls back to tool/ or data/ of that name.
 - (println x ...) shows values to you in the next turn; results of expressions are not shown otherwise.
-- (return value) ends the task with value as the answer. (fail "reason") ends it as a failure. Call one of them once you know the answer.
+- (return value) ends the task with value as the answer. (fail "reason") ends it as a failure. Both stop the program at once: do not return in a program whose printed output you still need to see.
 - *1, *2 and *3 are the results of the previous three programs.
-- Special forms: let (with destructuring), if, if-not, when, when-not, cond, case, condp, if-let, when-let, if-some, when-some, do, fn, #(... % ...), def, defn, defonce, loop/recur, for, doseq, ->, ->>, as->, cond->, some->, and, or.
+- Keep each program short and build on your definitions in later turns; never copy printed data into code, def it instead.
+- Special forms: %s.
 - (where :field op value) builds a predicate, op one of = not= > < >= <= includes in; combine predicates with all-of, any-of, none-of.
 - Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
 - Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
-- There is no I/O, no atoms, no try/catch, no Java interop and no regex literals (use re-pattern).
+- There is no I/O, no atoms, no try/catch and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
 - Programs run with step, memory, recursion and output limits: take or filter before building large results.
 `
 
-func renderSystemPrompt() string {
+// promptMistakes pairs forms LLMs often write with what works here; each
+// wrong form fails with an error whose hint gives the right one.
+var promptMistakes = [][2]string{
+	{"(max [1 2 3])", "(apply max [1 2 3])"},
+	{"(sort-by :price coll >)", "(sort-by :price > coll)"},
+	{"(-> coll (filter f))", "(->> coll (filter f))"},
+	{"(includes? coll x)", "(contains? coll x); includes? is for strings"},
+	{"(apply max-by :price coll)", "(max-by :price coll)"},
+	{"(swap! acc conj x) in doseq", "(reduce (fn [acc x] ...) init xs)"},
+	{"(.indexOf s \"x\")", "(index-of s \"x\"), (includes? s \"x\")"},
+}
+
+const promptIntro = "You are a programmer that solves tasks by writing PTC-Lisp, a small sandboxed Clojure dialect.\n\n"
+
+// specialFormNames lists the special forms in a fixed order: the table's
+// names sorted, with the reader's #(... % ...) shorthand after fn.
+func specialFormNames() string {
+	names := slices.Sorted(maps.Keys(specialForms))
+	names = append(names, slices.Sorted(maps.Keys(coreSpecialForms))...)
+	slices.Sort(names)
+	var out []string
+	for _, n := range names {
+		switch n {
+		case "quote", "var", "comment", "declare", "defn-":
+			continue // rarely useful to an LLM; they still work
+		}
+		out = append(out, n)
+		if n == "fn" {
+			out = append(out, "#(... % ...)")
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func rules() string { return strings.Replace(promptRules, "%s", specialFormNames(), 1) }
+
+// promptFunctions returns every function the prompts document, builtins
+// and the evaluator's core functions, in table order.
+func promptFunctions() []*Builtin {
+	return slices.Concat(append(builtinSections, CoreFunctions())...)
+}
+
+func renderLeanSystemPrompt() string {
 	var b strings.Builder
 	b.WriteString(promptIntro)
+	b.WriteString(rules())
+	b.WriteString("\n## Functions as in Clojure, by name\n")
+	for _, cat := range promptCategories {
+		var names []string
+		for _, bi := range promptFunctions() {
+			if bi.Category == cat.key && !slices.Contains(leanDocumented, bi.Name) {
+				names = append(names, bi.Name)
+			}
+		}
+		if len(names) > 0 {
+			b.WriteString(cat.short + ": " + strings.Join(names, " ") + "\n")
+		}
+	}
+	b.WriteString("\n## Functions that differ from Clojure or are not in it\n")
+	for _, bi := range promptFunctions() {
+		if slices.Contains(leanDocumented, bi.Name) {
+			b.WriteString(bi.Sig + " ; " + bi.Doc + "\n")
+		}
+	}
+	b.WriteString("\n## Common mistakes (wrong -> right)\n")
+	for _, m := range promptMistakes {
+		b.WriteString(m[0] + " -> " + m[1] + "\n")
+	}
+	return b.String()
+}
+
+func renderFullSystemPrompt() string {
+	var b strings.Builder
+	b.WriteString(promptIntro)
+	b.WriteString(rules())
 	b.WriteString("\n## Functions\n")
 	// Within a category, builtins keep the order of their table, which
 	// groups related functions (filter, remove, find) the way the language
 	// reference does.
 	for _, cat := range promptCategories {
 		first := true
-		for _, bi := range slices.Concat(append(builtinSections, CoreFunctions())...) {
+		for _, bi := range promptFunctions() {
 			if bi.Category != cat.key {
 				continue
 			}
@@ -73,10 +169,7 @@ func renderSystemPrompt() string {
 				b.WriteString("\n### " + cat.title + "\n")
 				first = false
 			}
-			b.WriteString(bi.Sig)
-			b.WriteString(" ; ")
-			b.WriteString(bi.Doc)
-			b.WriteByte('\n')
+			b.WriteString(bi.Sig + " ; " + bi.Doc + "\n")
 		}
 	}
 	return b.String()

@@ -3,41 +3,229 @@ package lisp
 import (
 	"flag"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 func TestSystemPromptGolden(t *testing.T) {
-	got := SystemPrompt()
-	const path = "testdata/system_prompt.golden"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
+	for _, c := range []struct {
+		path         string
+		got, another string
+	}{
+		{"testdata/system_prompt.golden", SystemPrompt(), renderLeanSystemPrompt()},
+		{"testdata/system_prompt_full.golden", FullSystemPrompt(), renderFullSystemPrompt()},
+	} {
+		if *update {
+			if err := os.WriteFile(c.path, []byte(c.got), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("SystemPrompt() differs from %s; run go test ./lisp -run SystemPrompt -update and review the diff", path)
-	}
-	if renderSystemPrompt() != got {
-		t.Error("SystemPrompt is not the same across renderings")
+		want, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if c.got != string(want) {
+			t.Errorf("the prompt differs from %s; run go test ./lisp -run SystemPrompt -update and review the diff", c.path)
+		}
+		if c.another != c.got {
+			t.Errorf("%s: the prompt is not the same across renderings", c.path)
+		}
 	}
 }
 
-func TestSystemPromptListsEveryBuiltin(t *testing.T) {
-	p := SystemPrompt()
-	for _, b := range append(slices.Clone(Builtins()), CoreFunctions()...) {
+// TestLeanSystemPromptTokens keeps the default prompt within 1,800 o200k
+// tokens, the size of a base reference plus multi-turn rules that LLMs have
+// been shown to work with.
+func TestLeanSystemPromptTokens(t *testing.T) {
+	e, err := bpe.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := e.Count(SystemPrompt()); n > 1800 {
+		t.Errorf("the lean system prompt has %d o200k_base tokens, more than 1,800", n)
+	}
+	if lean, full := e.Count(SystemPrompt()), e.Count(FullSystemPrompt()); lean*2 > full {
+		t.Errorf("the lean prompt (%d tokens) is more than half the full one (%d)", lean, full)
+	}
+}
+
+func TestFullSystemPromptDocumentsEveryFunction(t *testing.T) {
+	p := FullSystemPrompt()
+	for _, b := range promptFunctions() {
 		if !strings.Contains(p, "\n"+b.Sig+" ; "+b.Doc+"\n") {
-			t.Errorf("system prompt does not document %s", b.Name)
+			t.Errorf("the full system prompt does not document %s", b.Name)
 		}
 	}
-	if !strings.Contains(p, "```clojure") {
-		t.Error("system prompt does not state the output format")
+}
+
+// promptSection returns the lines of the lean prompt's section whose
+// heading starts with title.
+func promptSection(t *testing.T, title string) []string {
+	t.Helper()
+	_, rest, ok := strings.Cut(SystemPrompt(), "\n## "+title)
+	if !ok {
+		t.Fatalf("the lean prompt has no section %q", title)
+	}
+	body, _, _ := strings.Cut(rest, "\n## ")
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	return lines[1:] // the rest of the heading line
+}
+
+// TestLeanSystemPromptNamesExist reads the lean prompt and checks that
+// every function it names is one, that each is named exactly once, that the
+// special forms are the interpreter's, and that the forms its rules and
+// mistakes table write call functions and forms that exist.
+func TestLeanSystemPromptNamesExist(t *testing.T) {
+	named := map[string]int{}
+	for _, line := range promptSection(t, "Functions as in Clojure") {
+		_, names, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("function line without a label: %q", line)
+		}
+		for _, n := range strings.Fields(names) {
+			if _, ok := lookupFunction(n); !ok {
+				t.Errorf("the lean prompt lists %s, which is not a function", n)
+			}
+			named[n]++
+		}
+	}
+	for _, line := range promptSection(t, "Functions that differ") {
+		name, _, _ := strings.Cut(strings.TrimPrefix(line, "("), " ")
+		b, ok := lookupFunction(name)
+		if !ok {
+			t.Errorf("the lean prompt describes %s, which is not a function", name)
+			continue
+		}
+		if line != b.Sig+" ; "+b.Doc {
+			t.Errorf("the lean prompt's line for %s is not its table entry: %q", name, line)
+		}
+		named[name]++
+	}
+	for _, b := range promptFunctions() {
+		if named[b.Name] != 1 {
+			t.Errorf("the lean prompt names %s %d times, want once", b.Name, named[b.Name])
+		}
+	}
+
+	p := SystemPrompt()
+	_, forms, _ := strings.Cut(p, "- Special forms: ")
+	forms, _, _ = strings.Cut(forms, ".\n")
+	for _, f := range strings.Split(forms, ", ") {
+		_, core := coreSpecialForms[f]
+		_, special := specialForms[f]
+		if !core && !special && f != "#(... % ...)" {
+			t.Errorf("the lean prompt lists %q as a special form", f)
+		}
+	}
+
+	// Every call the rules and the right-hand side of the mistakes table
+	// write names a special form, a function (through a namespace alias
+	// too), or a tool.
+	rules, _, _ := strings.Cut(p, "\n## Functions")
+	text := rules
+	for _, line := range promptSection(t, "Common mistakes") {
+		_, right, ok := strings.Cut(line, " -> ")
+		if !ok {
+			t.Fatalf("mistake line without ->: %q", line)
+		}
+		text += "\n" + right
+	}
+	heads := regexp.MustCompile(`\((\S+?)[\s)]`).FindAllStringSubmatch(text, -1)
+	if len(heads) < 20 {
+		t.Fatalf("found only %d calls in the prompt's rules", len(heads))
+	}
+	for _, h := range heads {
+		name := h[1]
+		if name == "your" || name == "..." || strings.HasPrefix(name, "tool/") {
+			continue // "(your program)", an elided body, a tool
+		}
+		if i := strings.LastIndexByte(name, '/'); i > 0 && name != "/" {
+			name = name[i+1:]
+		}
+		_, core := coreSpecialForms[name]
+		_, special := specialForms[name]
+		if _, fn := lookupFunction(name); !core && !special && !fn {
+			t.Errorf("the lean prompt calls (%s ...), which does not exist", h[1])
+		}
+	}
+}
+
+// TestLeanSystemPromptRules runs what the rules state: each where operator,
+// the predicate combinators, the namespace prefixes and *1.
+func TestLeanSystemPromptRules(t *testing.T) {
+	_, ops, _ := strings.Cut(SystemPrompt(), "op one of ")
+	ops, _, _ = strings.Cut(ops, ";")
+	want := []string{"=", "not=", ">", "<", ">=", "<=", "includes", "in"}
+	if got := strings.Fields(ops); !slices.Equal(got, want) {
+		t.Fatalf("where operators in the prompt: %q, want %q", got, want)
+	}
+	for _, op := range want {
+		value := "1"
+		switch op {
+		case "includes":
+			value = `"b"`
+		case "in":
+			value = "[1 2]"
+		}
+		src := `(count (filter (all-of (where :a ` + op + ` ` + value + `) (any-of (where :a not= nil)) (none-of (where :a = 7))) [{:a 1} {:a "abc"}]))`
+		if res := run(t, src, Env{}); res.Err != nil {
+			t.Errorf("%s: %v", src, res.Err)
+		}
+	}
+	for _, src := range []string{`(re-find #"\d+" "a12")`, `(re-find (re-pattern "\\d+") "a12")`, `(str/join ", " ["a" "b"])`, `(clojure.string/trim " a ")`, `(set/union #{1} #{2})`} {
+		if res := run(t, src, Env{}); res.Err != nil {
+			t.Errorf("%s: %v", src, res.Err)
+		}
+	}
+}
+
+// TestCommonMistakesHaveHints: each wrong form of the prompt's mistakes
+// table fails with an error whose hint writes the right form, and the right
+// form works.
+func TestCommonMistakesHaveHints(t *testing.T) {
+	const coll = `(def coll [{:price 3} {:price 1}]) `
+	cases := []struct{ wrong, hint, right string }{
+		{`(max [1 2 3])`, "(apply max coll)", `(apply max [1 2 3])`},
+		{coll + `(sort-by :price coll >)`, "(sort-by keyfn > coll)", coll + `(sort-by :price > coll)`},
+		{coll + `(-> coll (filter :price))`, "use ->>, not ->", coll + `(->> coll (filter :price))`},
+		{`(includes? [1 2] 1)`, "(contains? coll x)", `(contains? [1 2] 1)`},
+		{coll + `(apply max-by :price [{:price 1}])`, "(max-by :price coll)", coll + `(max-by :price coll)`},
+		{`(def acc (atom [])) (doseq [x [1 2]] (swap! acc conj x))`, "(reduce (fn [acc x] ...) init xs)", `(reduce (fn [acc x] (conj acc x)) [] [1 2])`},
+		{`(.indexOf "abc" "b")`, `(index-of s "x")`, `(index-of "abc" "b")`},
+	}
+	if len(cases) != len(promptMistakes) {
+		t.Fatalf("%d cases for %d mistakes in the prompt", len(cases), len(promptMistakes))
+	}
+	for i, c := range cases {
+		res := run(t, c.wrong, Env{})
+		if res.Err == nil {
+			t.Errorf("%s: succeeded, want an error", c.wrong)
+		} else if !strings.Contains(res.Err.Hint, c.hint) {
+			t.Errorf("%s: hint %q does not say %q", c.wrong, res.Err.Hint, c.hint)
+		}
+		if res := run(t, c.right, Env{}); res.Err != nil {
+			t.Errorf("%s: %v", c.right, res.Err)
+		}
+		if head := strings.Fields(promptMistakes[i][1])[0]; !strings.Contains(c.right, head) {
+			t.Errorf("case %d runs %s, the prompt's right form is %s", i, c.right, promptMistakes[i][1])
+		}
+	}
+	// Restrictions the prompt states in its rules rather than its table:
+	// each fails with a hint that names what to write instead.
+	for _, c := range []struct{ wrong, hint string }{
+		{`(includes "abc" "b")`, "includes?"},
+		{`(range)`, "(range (count xs))"},
+		{`(try (inc 1) (catch Exception e 0))`, "(fail reason)"},
+	} {
+		res := run(t, c.wrong, Env{})
+		if res.Err == nil || !strings.Contains(res.Err.Hint, c.hint) {
+			t.Errorf("%s: error %v, want a hint with %q", c.wrong, res.Err, c.hint)
+		}
 	}
 }

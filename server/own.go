@@ -145,6 +145,7 @@ func (o *owner) options(opts *ptcsidecarv1.Options) {
 	own(&opts.Strategy)
 	own(&opts.Mission)
 	own(&opts.SystemPrompt)
+	own(&opts.Prompt)
 	ownTools(opts.Tools)
 	o.value(opts.Data)
 	own(&opts.Signature)

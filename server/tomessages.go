@@ -88,6 +88,7 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		Strategy:             o.GetStrategy(),
 		Mission:              o.GetMission(),
 		SystemPrompt:         o.GetSystemPrompt(),
+		Prompt:               o.GetPrompt(),
 		Data:                 data,
 		Signature:            o.GetSignature(),
 		MaxTurns:             optionalInt(o.MaxTurns),

@@ -121,6 +121,39 @@ func TestToMessagesEmptyRequest(t *testing.T) {
 	}
 }
 
+// TestToMessagesPromptVariant: options.prompt picks the built-in system
+// prompt's variant, and ListStrategies shows the option with its default.
+func TestToMessagesPromptVariant(t *testing.T) {
+	client := sidecarClient(t)
+	for variant, want := range map[string]string{"": lisp.SystemPrompt(), "lean": lisp.SystemPrompt(), "full": lisp.FullSystemPrompt()} {
+		req := agentRequest()
+		req.Options.SystemPrompt, req.Options.Prompt = "", variant
+		resp, err := client.ToMessages(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.GetMessages()[0].GetContent(); got != want {
+			t.Errorf("prompt %q: SYSTEM starts %.60q", variant, got)
+		}
+	}
+	list, err := client.ListStrategies(context.Background(), &ptcsidecarv1.ListStrategiesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range list.GetStrategies() {
+		if s.GetInput() != "turns" {
+			continue
+		}
+		found := false
+		for _, o := range s.GetOptions() {
+			found = found || o.GetName() == "prompt" && o.GetDefaultValue() == "lean"
+		}
+		if !found {
+			t.Errorf("ListStrategies: %s does not list option prompt with default lean", s.GetName())
+		}
+	}
+}
+
 func TestToMessagesFullStrategy(t *testing.T) {
 	req := agentRequest()
 	req.Options.Strategy = "full"
@@ -157,6 +190,7 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		{"unparsable data", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("{:a 1") }, codes.InvalidArgument, "options.data.edn: parse_error"},
 		{"data not a map", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Data = edn("[1 2]") }, codes.InvalidArgument, "options.data: must be a map, got vector"},
 		{"unknown strategy", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Strategy = "zip" }, codes.InvalidArgument, "options.strategy: unknown strategy"},
+		{"unknown prompt variant", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Prompt = "short" }, codes.InvalidArgument, `options.prompt: must be "lean" or "full", got "short"`},
 		{"limit out of range", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.PrintlnLimit = i32(-1) }, codes.InvalidArgument, "options.println_limit: "},
 		{"bad tool signature", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Signature = "(q :str) -> :any" }, codes.InvalidArgument, "options.tools[0].signature: "},
 		{"unparsable json", func(r *ptcsidecarv1.ToMessagesRequest) {

@@ -28,6 +28,7 @@ func (coalesced) Options() []OptionDoc { return turnOptionDocs }
 var turnOptionDocs = []OptionDoc{
 	{"mission", "", "the task, shown first and verbatim"},
 	{"system_prompt", "built-in PTC-Lisp reference", "the SYSTEM message"},
+	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: lean (rules, functions by name, prose only where they differ from Clojure) or full (every function with a line of prose)"},
 	{"tools", "", "tools listed under tool/; each signature must parse"},
 	{"data", "", "a map Value listed under data/"},
 	{"signature", "", "expected return signature"},
@@ -122,8 +123,20 @@ func joinSections(sections ...string) string {
 // systemPrompt is the caller's system prompt or the built-in PTC-Lisp
 // reference; it never depends on the turns, so providers can cache it.
 func systemPrompt(o *Options) string {
-	if o.SystemPrompt != "" {
+	switch {
+	case o.SystemPrompt != "":
 		return o.SystemPrompt
+	case o.Prompt == PromptFull:
+		return lisp.FullSystemPrompt()
 	}
 	return lisp.SystemPrompt()
 }
+
+// The variants of the built-in system prompt (option prompt).
+const (
+	// PromptLean is the default: the rules, the functions by name, and
+	// prose only for those that differ from Clojure.
+	PromptLean = "lean"
+	// PromptFull is the whole reference, a line of prose per function.
+	PromptFull = "full"
+)

@@ -83,6 +83,37 @@ func TestDefaultSystemPrompt(t *testing.T) {
 	}
 }
 
+// TestPromptVariants: option prompt picks the built-in reference's variant,
+// lean by default, for both turn strategies; a caller's system_prompt wins.
+func TestPromptVariants(t *testing.T) {
+	for _, c := range []struct {
+		raw  RawOptions
+		want string
+	}{
+		{RawOptions{Mission: "m"}, lisp.SystemPrompt()},
+		{RawOptions{Mission: "m", Prompt: PromptLean}, lisp.SystemPrompt()},
+		{RawOptions{Mission: "m", Prompt: PromptFull}, lisp.FullSystemPrompt()},
+		{RawOptions{Mission: "m", Prompt: PromptFull, SystemPrompt: "mine"}, "mine"},
+	} {
+		opts, err := Normalize(c.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []Strategy{coalesced{}, full{}} {
+			resp, err := s.Render(&Request{Options: opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resp.Messages[0].Content; got != c.want {
+				t.Errorf("%s with prompt %q: SYSTEM starts %.40q, want %.40q", s.Name(), c.raw.Prompt, got, c.want)
+			}
+		}
+	}
+	if lisp.SystemPrompt() == lisp.FullSystemPrompt() {
+		t.Error("the variants are the same text")
+	}
+}
+
 func TestFullDoesNotListHistoryLimits(t *testing.T) {
 	for _, d := range (full{}).Options() {
 		if d.Name == "println_limit" || d.Name == "tool_call_limit" {

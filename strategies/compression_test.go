@@ -12,7 +12,7 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// The compression corpus: agent runs of 5 to 15 turns in
+// The compression corpus: agent runs of 5 to 30 turns in
 // testdata/traces/*.txtar, one file per run. A file holds the mission
 // ("mission"), the tools ("tools": one per line, "name signature" and
 // optionally " | description"), the data ("data.edn"), the scripted tool
@@ -137,70 +137,180 @@ func loadTrace(t testing.TB, file string) trace {
 	return tr
 }
 
-// compressionRatio is tokens after / tokens before of single-user-coalesced
-// for the trace's first k turns (the request of the call before turn k+1).
-func compressionRatio(t testing.TB, tr trace, k int) (ratio float64, stats Stats) {
-	t.Helper()
-	req := &Request{Options: tr.opts, Turns: tr.turns[:k], Memory: tr.memory[k-1]}
-	resp, err := coalesced{}.Render(req)
-	if err != nil {
-		t.Fatalf("%s with %d turns: %v", tr.name, k, err)
-	}
-	return float64(resp.Stats.TokensAfter) / float64(resp.Stats.TokensBefore), resp.Stats
+// callCost is the input tokens of one call of a run: what
+// single-user-coalesced sends (after), what full would send (before), and the
+// SYSTEM prompt's share of each (both send it once).
+type callCost struct {
+	after, before, system int
+	stats                 Stats
 }
 
-// TestCompressionCorpus measures the token savings of single-user-coalesced
-// against full on every prefix of every trace and checks that they grow
-// with the number of turns: in every trace, the ratio (tokens after /
-// before) after k turns is below the ratio after k-1. Run with -v for the
-// table of median and worst ratios per turn count, over all tokens and
-// over the tokens of everything but the SYSTEM prompt, which both send.
+// callCosts returns the cost of each call of the run with the given prompt
+// variant: call i (from 0) is the request before turn i+1, holding the
+// first i turns and the memory they left.
+func callCosts(t testing.TB, tr trace, prompt string) []callCost {
+	t.Helper()
+	opts := tr.opts
+	opts.Prompt = prompt
+	system, err := CountTokens(DefaultTokenizer, systemPrompt(&opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs := make([]callCost, len(tr.turns))
+	for i := range costs {
+		req := &Request{Options: opts, Turns: tr.turns[:i]}
+		if i > 0 {
+			req.Memory = tr.memory[i-1]
+		}
+		resp, err := coalesced{}.Render(req)
+		if err != nil {
+			t.Fatalf("%s, call %d: %v", tr.name, i+1, err)
+		}
+		costs[i] = callCost{resp.Stats.TokensAfter, resp.Stats.TokensBefore, system, resp.Stats}
+	}
+	return costs
+}
+
+// runRatios returns, for a run cut after k = 1..n turns (k calls), what
+// single-user-coalesced costs as a fraction of full, summed over the run's
+// calls: with the SYSTEM prompt and without it.
+func runRatios(costs []callCost) (with, without []float64) {
+	var after, before, system int
+	for _, c := range costs {
+		after += c.after
+		before += c.before
+		system += c.system
+		with = append(with, float64(after)/float64(before))
+		without = append(without, float64(after-system)/float64(before-system))
+	}
+	return with, without
+}
+
+// TestCompressionCorpus measures what a user pays: the input tokens of
+// every call of a run, summed, with single-user-coalesced against full, for
+// both prompt variants (both strategies sending the same SYSTEM prompt), with
+// the SYSTEM prompt and without it. It checks that the median run of 15
+// turns or more costs at most half of full's tokens with the lean prompt,
+// SYSTEM included, and that a run's cost ratio does not grow with its length
+// (by more than 0.01: a turn with little history can raise it slightly). Run with -v
+// for the table of median and worst ratios per run length.
 func TestCompressionCorpus(t *testing.T) {
 	files, err := filepath.Glob("testdata/traces/*.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 10 {
-		t.Fatalf("the corpus has %d traces, want at least 10", len(files))
+	if len(files) < 17 {
+		t.Fatalf("the corpus has %d traces, want at least 17", len(files))
 	}
-	system, err := CountTokens(DefaultTokenizer, lisp.SystemPrompt())
-	if err != nil {
-		t.Fatal(err)
+	variants := []string{PromptLean, PromptFull}
+	// ratios[variant][system?][k] are the runs' ratios cut after k turns.
+	ratios := map[string][2]map[int][]float64{}
+	for _, v := range variants {
+		ratios[v] = [2]map[int][]float64{{}, {}}
 	}
-	byTurns, withoutSystem := map[int][]float64{}, map[int][]float64{}
+	switched := map[int][]float64{}
+	// worst[k] names the run of k turns that costs most with the lean prompt.
+	worst := map[int]string{}
+	worstRatio := map[int]float64{}
+	var long int
+	var limitsHit, toolLimitTurn bool
 	maxTurns := 0
 	for _, file := range files {
 		tr := loadTrace(t, file)
-		if n := len(tr.turns); n < 5 || n > 15 {
-			t.Errorf("%s has %d turns, want 5 to 15", tr.name, n)
+		n := len(tr.turns)
+		if n < 5 || n > 30 {
+			t.Errorf("%s has %d turns, want 5 to 30", tr.name, n)
 		}
+		if n >= 20 {
+			long++
+		}
+		maxTurns = max(maxTurns, n)
 		var failed int
 		for _, turn := range tr.turns {
 			if !turn.Success {
 				failed++
+				toolLimitTurn = toolLimitTurn || turn.Error.Type == string(lisp.ToolCallLimit)
 			}
 		}
-		var ratios []string
-		prev := 2.0
-		for k := 1; k <= len(tr.turns); k++ {
-			r, stats := compressionRatio(t, tr, k)
-			if r >= prev {
-				t.Errorf("%s: ratio %.3f after %d turns is not below %.3f after %d", tr.name, r, k, prev, k-1)
+		costsOf := map[string][]callCost{}
+		for _, v := range variants {
+			costs := callCosts(t, tr, v)
+			costsOf[v] = costs
+			with, without := runRatios(costs)
+			last := costs[n-1].stats
+			limitsHit = limitsHit || last.ToolCallsDropped > 0 && last.PrintlnsDropped > 0
+			for k := 1; k <= n; k++ {
+				ratios[v][0][k] = append(ratios[v][0][k], with[k-1])
+				if v == PromptLean && with[k-1] > worstRatio[k] {
+					worst[k], worstRatio[k] = tr.name, with[k-1]
+				}
+				ratios[v][1][k] = append(ratios[v][1][k], without[k-1])
+				if k > 1 && with[k-1] > with[k-2]+0.01 {
+					t.Errorf("%s, %s prompt: a run of %d turns costs %.3f of full, more than %.3f for %d", tr.name, v, k, with[k-1], with[k-2], k-1)
+				}
 			}
-			prev = r
-			byTurns[k] = append(byTurns[k], r)
-			withoutSystem[k] = append(withoutSystem[k], float64(stats.TokensAfter-system)/float64(stats.TokensBefore-system))
-			ratios = append(ratios, fmt.Sprintf("%.2f", r))
+			if v == PromptLean {
+				var line []string
+				for _, r := range with {
+					line = append(line, fmt.Sprintf("%.2f", r))
+				}
+				t.Logf("%-24s %2d turns, %d failed: %s", tr.name, n, failed, strings.Join(line, " "))
+			}
 		}
-		t.Logf("%-24s %2d turns, %d failed: %s", tr.name, len(tr.turns), failed, strings.Join(ratios, " "))
-		maxTurns = max(maxTurns, len(tr.turns))
+		// What a caller of full with the full reference pays, against
+		// single-user-coalesced with the lean prompt.
+		var after, before int
+		for k := 1; k <= n; k++ {
+			after += costsOf[PromptLean][k-1].after
+			before += costsOf[PromptFull][k-1].before
+			switched[k] = append(switched[k], float64(after)/float64(before))
+		}
 	}
-	t.Logf("SYSTEM prompt: %d tokens", system)
-	t.Logf("turns  traces  median  worst   without SYSTEM: median  worst")
+	if long < 5 {
+		t.Errorf("%d traces of 20 turns or more, want at least 5", long)
+	}
+	if !limitsHit {
+		t.Error("no trace drops tool calls and printlns by tool_call_limit and println_limit")
+	}
+	if !toolLimitTurn {
+		t.Error("no trace has a turn that ends at the interpreter's tool-call limit")
+	}
+	for _, v := range variants {
+		o := Options{Prompt: v}
+		n, err := CountTokens(DefaultTokenizer, systemPrompt(&o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s SYSTEM prompt: %d tokens", v, n)
+	}
+	// The target: with the lean prompt, the median run of 15 turns or more
+	// costs at most half of full's tokens, SYSTEM included. (Not every run
+	// can: one of short programs and short outputs sends little history
+	// for compression to save, and SYSTEM, mission, tools and data are
+	// sent by both.)
+	for k := 15; k <= maxTurns; k++ {
+		r := slices.Sorted(slices.Values(ratios[PromptLean][0][k]))
+		if m := median(r); m > 0.5 {
+			t.Errorf("the median run of %d turns costs %.3f of full's tokens with the lean prompt, more than half", k, m)
+		}
+	}
+	t.Logf("run ratio = sum of input tokens over the run's calls, single-user-coalesced / full; median and worst")
+	t.Logf("| turns | traces | lean | lean without SYSTEM | full | full without SYSTEM | lean against full with the full reference | worst run (lean) |")
 	for k := 1; k <= maxTurns; k++ {
-		all, rest := slices.Sorted(slices.Values(byTurns[k])), slices.Sorted(slices.Values(withoutSystem[k]))
-		t.Logf("%5d  %6d  %6.3f  %5.3f  %22.3f  %5.3f", k, len(all), median(all), all[len(all)-1], median(rest), rest[len(rest)-1])
+		row := fmt.Sprintf("| %d | %d", k, len(ratios[PromptLean][0][k]))
+		for _, v := range variants {
+			for sys := range 2 {
+				row += medianWorst(ratios[v][sys][k])
+			}
+		}
+		t.Log(row + medianWorst(switched[k]) + " | " + worst[k] + " |")
 	}
+}
+
+// medianWorst formats the median and the highest of rs as a table cell.
+func medianWorst(rs []float64) string {
+	r := slices.Sorted(slices.Values(rs))
+	return fmt.Sprintf(" | %.3f / %.3f", median(r), r[len(r)-1])
 }
 
 func median(sorted []float64) float64 {

@@ -13,6 +13,7 @@ type RawOptions struct {
 	Strategy     string
 	Mission      string
 	SystemPrompt string
+	Prompt       string // the built-in prompt's variant: "", PromptLean or PromptFull
 	Tools        []ToolSpec
 	Data         lisp.Value // nil when absent; must be a map otherwise
 	Signature    string
@@ -78,6 +79,7 @@ func Normalize(raw RawOptions) (Options, error) {
 		Strategy:        s.Name(),
 		Mission:         raw.Mission,
 		SystemPrompt:    raw.SystemPrompt,
+		Prompt:          raw.Prompt,
 		Signature:       raw.Signature,
 		Nudges:          raw.Nudges,
 		ExcludeTools:    raw.ExcludeTools,
@@ -116,6 +118,14 @@ func Normalize(raw RawOptions) (Options, error) {
 		*f.dst = *f.raw
 	}
 	o.TurnsLeftSet = raw.TurnsLeft != nil
+
+	switch o.Prompt {
+	case "":
+		o.Prompt = PromptLean
+	case PromptLean, PromptFull:
+	default:
+		return Options{}, &OptionError{Option: "prompt", Reason: fmt.Sprintf("must be %q or %q, got %q", PromptLean, PromptFull, o.Prompt)}
+	}
 
 	if o.Tokenizer == "" {
 		o.Tokenizer = DefaultTokenizer

@@ -89,6 +89,7 @@ func TestNormalizeRejects(t *testing.T) {
 		{RawOptions{ClearAtLeast: intp(-1)}, "clear_at_least"},
 		{RawOptions{MaxTokens: intp(-1)}, "max_tokens"},
 		{RawOptions{Tokenizer: "p50k_base"}, "tokenizer"},
+		{RawOptions{Prompt: "short"}, "prompt"},
 		{RawOptions{Data: lisp.String("x")}, "data"},
 		{RawOptions{Signature: "(a :int"}, "signature"},
 		{RawOptions{Tools: []ToolSpec{{Name: ""}}}, "tools[0].name"},

@@ -8,6 +8,7 @@ type Options struct {
 	Strategy     string
 	Mission      string
 	SystemPrompt string // "" means the built-in PTC-Lisp reference
+	Prompt       string // the built-in reference's variant: PromptLean or PromptFull
 	Tools        []ToolSpec
 	Data         *lisp.Map // nil when the request has no data
 	Signature    string    // the expected return signature, "" when none

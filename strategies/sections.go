@@ -91,19 +91,22 @@ func dataSection(o *Options) string {
 		padName(&b, "data/"+it.name)
 		b.WriteString("; ")
 		b.WriteString(lisp.TypeLabel(orNil(it.val)))
-		writeSample(&b, it.name, it.val, o)
+		// Every data line has a sample, nil and empty ones too: the LLM
+		// has not seen the data any other way.
+		writeSample(&b, it.name, orNil(it.val), o, true)
 	}
 	return b.String()
 }
 
-// writeSample appends ", sample: ..." (or ", [Hidden]" for a hidden name)
-// unless the value is nil or an empty collection, whose type says it all.
-func writeSample(b *strings.Builder, name string, v lisp.Value, o *Options) {
-	if emptyValue(v) {
-		return
-	}
+// writeSample appends ", sample: ..." when show is set, and ", [Hidden]"
+// for a hidden name whether a sample would show or not: the marker tells the
+// LLM why it sees no value.
+func writeSample(b *strings.Builder, name string, v lisp.Value, o *Options, show bool) {
 	if hiddenName(name) {
 		b.WriteString(", [Hidden]")
+		return
+	}
+	if !show {
 		return
 	}
 	b.WriteString(", sample: ")
@@ -169,9 +172,9 @@ func preludeSection(req *Request) string {
 		padName(&b, bd.Name)
 		b.WriteString("; = ")
 		b.WriteString(lisp.TypeLabel(orNil(bd.Value)))
-		if !printed[bd.Turn] {
-			writeSample(&b, bd.Name, bd.Value, &req.Options)
-		}
+		// A nil or empty value's type says it all; a printing turn's
+		// output already showed what it defined.
+		writeSample(&b, bd.Name, bd.Value, &req.Options, !printed[bd.Turn] && !emptyValue(bd.Value))
 	}
 	return b.String()
 }

@@ -1,17 +1,21 @@
 package strategies
 
 import (
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/oracle"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // chunkAlphabet favours the characters around which pre-tokenization
 // decides piece boundaries: newlines, spaces, "/", punctuation, digits,
 // apostrophes, non-ASCII letters and Unicode spaces.
-var chunkAlphabet = []string{"\n", "\n\n", "\n\n\n", " ", "  ", "\t", "\r\n", "/", ";", ";;", "]", "'s", "'", "a", "Ab", "word", "12345", "é", "\u00a0", "\u2028", "---", "```", ".", "(", "\"", "x/y", "\u0085"}
+var chunkAlphabet = []string{"\n", "\n\n", "\n\n\n", "\n \n", " \n", "\x7f", " ", "  ", "\t", "\r\n", "/", ";", ";;", "]", "'s", "'", "a", "Ab", "word", "12345", "é", "\u00a0", "\u2028", "---", "```", ".", "(", "\"", "x/y", "\u0085"}
 
 func randomChunkText(r *rand.Rand) string {
 	var b strings.Builder
@@ -57,6 +61,51 @@ func checkChunkedCount(t *testing.T, tokenizer, text string) {
 	}
 	if c, err := countText(tokenizer, text); err != nil || c.tokens != want || c.chars != len([]rune(text)) {
 		t.Fatalf("%s: countText(%q) = %+v, %v; want %d tokens, %d characters", tokenizer, text, c, err, want, len([]rune(text)))
+	}
+}
+
+// TestStatisticsEqualTiktoken checks the token figures of the statistics,
+// which are counted chunk by chunk and remembered, against OpenAI's
+// tokenizer counting each whole text: the golden files and traces of this
+// package, texts whose whitespace runs cross line breaks, and random texts.
+func TestStatisticsEqualTiktoken(t *testing.T) {
+	o := oracle.Get(t)
+	texts := []string{"\n \n", "foo\n \nbar", "a\x7fb", "x\n\t\n  y\n \n\nz", "(def a 1)\n  \n(def b 2)\n \n"}
+	r := rand.New(rand.NewPCG(13, 17))
+	for range 300 {
+		texts = append(texts, randomChunkText(r))
+	}
+	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(path, "fuzz") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		texts = append(texts, string(data))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range []string{"o200k_base", "cl100k_base"} {
+		var msgs []ChatMessage
+		want := 0
+		for _, text := range texts {
+			msgs = append(msgs, ChatMessage{Role: "user", Content: text})
+			want += o.Count(t, tok, text)
+		}
+		// Twice: the second time every text's count comes from the cache.
+		for range 2 {
+			var stats Stats
+			if err := measure(&stats, tok, msgs, msgs[:1]); err != nil {
+				t.Fatal(err)
+			}
+			if stats.TokensBefore != want {
+				t.Errorf("%s: statistics count %d tokens, tiktoken %d", tok, stats.TokensBefore, want)
+			}
+			if first := o.Count(t, tok, texts[0]); stats.TokensAfter != first {
+				t.Errorf("%s: statistics count %d tokens of %q, tiktoken %d", tok, stats.TokensAfter, texts[0], first)
+			}
+		}
 	}
 }
 

@@ -14,7 +14,7 @@ func init() { register(turnAware{}) }
 func (turnAware) Name() string { return "turn-aware" }
 
 func (turnAware) Description() string {
-	return "System prompt, the latest tool loop before the current turn, and every message of the current turn (from the most recent user prompt); only the latest result of each snapshot tool is kept."
+	return "System prompt, the latest tool loop before the current turn, and every message of the current turn (from the most recent user prompt, or the last broadcast); with neither, the latest tool loop and a synthetic nudge. Only the latest result of each snapshot tool is kept."
 }
 
 func (turnAware) Input() Input { return InputHistory }
@@ -43,16 +43,16 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	if c.prompt >= 0 {
 		out.copyFrom(h, latestLoop(h, c.seq[:c.prompt])...)
 		out.copyFrom(h, c.seq[c.prompt:]...)
-	} else {
-		// The turn began before the window: what the window shows of it is
-		// the current turn, led by the last broadcast, or followed by a
-		// nudge when there is none.
-		b := lastBroadcast(h, c.start)
-		if b >= 0 {
-			out.copyFrom(h, b)
-		}
+	} else if b := lastBroadcast(h, c.start); b >= 0 {
+		// The turn began before the window with the last broadcast: what
+		// the window shows of it is the current turn.
+		out.copyFrom(h, b)
 		out.copyFrom(h, c.seq...)
-		nudge = b < 0
+	} else {
+		// No prompt and no broadcast: the synthetic nudge starts a new
+		// turn (seed 002), after the latest complete tool loop.
+		out.copyFrom(h, latestLoop(h, c.seq)...)
+		nudge = true
 	}
 	compactSnapshots(&out, req.Options.SnapshotToolPrefixes)
 	return finishNudged(s.Name(), req, &out, nudge)

@@ -1,29 +1,28 @@
 // Package bpe counts tokens by byte-pair encoding over embedded vocabularies.
 //
 // It serves OpenAI's o200k_base and cl100k_base encodings and gives, for
-// every input, the token count of github.com/tiktoken-go/tokenizer (the
-// version pinned in go.mod, whose vocabularies the embedded files are
-// generated from: see internal/gen). It differs from that library in cost,
-// not in results:
+// every input, the tokens of OpenAI's tiktoken (encode_ordinary; the tests
+// compare against its WASM build, the npm package tiktoken, see
+// package oracle). The vocabularies are generated from
+// github.com/tiktoken-go/tokenizer's copies of OpenAI's files (see
+// internal/gen), a tool that is not linked into the binary. What this
+// package adds is cost:
 //
 //   - The vocabulary is one embedded string per encoding (see
 //     internal/vocab): a hash table and the tokens in rank order, read where
 //     they lie in the binary. Loading reads a 16-byte header; nothing is
 //     copied to the heap, so the garbage collector has nothing to scan, and
 //     only the pages that lookups touch become resident (~3 MB for
-//     o200k_base once all are). The library's map of 200,000 strings costs
-//     ~7 MB of heap and ~13 MB of RSS.
+//     o200k_base once all are). A map of 200,000 strings costs ~7 MB of
+//     heap and ~13 MB of RSS.
 //   - The pre-tokenizer (split.go) is hand-written code equivalent to the
-//     encodings' split patterns as the library's regexp2 engine runs them,
-//     backtracking included, instead of a regular-expression engine.
+//     encodings' split patterns as tiktoken's backtracking engine runs
+//     them, instead of a regular-expression engine.
 //
-// Special tokens such as "<|endoftext|>" have no special meaning: like the
-// library's Count, their text is counted as ordinary text. Invalid UTF-8 is
-// counted as if each invalid byte were U+FFFD, which is what the library's
-// default error mode does (its regexp2 engine reads the text as runes). Where
-// the library departs from OpenAI's tiktoken, this package follows the
-// library (see split.go): DEL (U+007F) counts no token, and a run of
-// whitespace holding line breaks apart ("\n \n") splits at its first one.
+// Special tokens such as "<|endoftext|>" have no special meaning: their text
+// is counted as ordinary text. Invalid UTF-8 is counted as if each invalid
+// byte were U+FFFD, which is what a caller passing the text through a
+// Unicode string (as the npm package's callers do) gets.
 package bpe
 
 import (
@@ -101,20 +100,15 @@ func (e *Encoding) Count(text string) int {
 // merger to merge it with.
 func (e *Encoding) pieces(text string, fn func(piece string, m *merger)) {
 	if !utf8.ValidString(text) {
-		// The library's regexp engine matches over []rune(text), where
-		// each invalid byte is U+FFFD, and its pieces are built from those
-		// runes.
+		// Counted as a Unicode string would hold it: U+FFFD for each
+		// invalid byte.
 		text = string([]rune(text))
 	}
 	m := mergerPool.Get().(*merger)
 	defer mergerPool.Put(m)
 	for i := 0; i < len(text); {
 		end := e.split(text, i)
-		if end == i { // a character no piece starts with: skipped
-			_, end = at(text, i)
-		} else {
-			fn(text[i:end], m)
-		}
+		fn(text[i:end], m)
 		i = end
 	}
 }

@@ -6,10 +6,10 @@ import (
 )
 
 // The pre-tokenizers below split text into the pieces that byte-pair
-// merging works on, exactly as the encodings' split patterns do under the
-// backtracking regexp engine github.com/tiktoken-go/tokenizer runs them
-// with (github.com/dlclark/regexp2, where \s is unicode.IsSpace and \p{X}
-// is unicode.X). The patterns are OpenAI's:
+// merging works on, exactly as OpenAI's tiktoken runs the encodings' split
+// patterns (with the fancy-regex crate: a backtracking engine where \s is
+// Unicode White_Space, which is Go's unicode.IsSpace, and \p{X} is the
+// Unicode category X). The patterns are OpenAI's:
 //
 //	o200k_base:
 //	 1 [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
@@ -29,19 +29,15 @@ import (
 //
 // The engine tries the alternatives in order and returns the first that
 // matches, each quantifier greedy and giving back one character at a time
-// on failure. Every character but one starts a match of some alternative (a
-// letter 1 or 2, a digit 3, whitespace 7, anything else 4), so the pieces
-// tile the text. The exception is DEL (U+007F): the library's generated
-// matcher tests ASCII characters against bitmaps, and in the bitmaps of
-// [^\r\n\p{L}\p{N}] and [^\s\p{L}\p{N}] DEL's bit is clear, so no
-// alternative matches it and the engine skips it: the library counts no
-// token for it, and so does this package.
+// on failure. Every character starts a match of some alternative (a letter
+// 1 or 2, a digit 3, whitespace 5 to 7, anything else 4), so the pieces tile
+// the text.
 //
 // Each function below takes the text and a position i < len(text) and
-// returns the end of the piece that starts there, or i when none does. The
-// text is valid UTF-8.
+// returns the end of the piece that starts there, which is past i. The text
+// is valid UTF-8.
 
-// splitFunc returns the end of the piece that starts at i < len(text), or i.
+// splitFunc returns the end of the piece that starts at i < len(text).
 type splitFunc func(text string, i int) int
 
 // class is a set of the character properties the patterns test.
@@ -57,7 +53,6 @@ const (
 	cN                       // \p{N}
 	cSpace                   // \s: unicode.IsSpace
 	cCRLF                    // \r or \n
-	cDEL                     // U+007F, which no alternative matches
 
 	letter   = cLu | cLt | cLl | cLm | cLo // \p{L}
 	upperish = cLu | cLt | cLm | cLo | cM  // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
@@ -65,10 +60,10 @@ const (
 )
 
 // isPrefix reports [^\r\n\p{L}\p{N}], the character a word may start with.
-func (c class) isPrefix() bool { return c&(cCRLF|letter|cN|cDEL) == 0 }
+func (c class) isPrefix() bool { return c&(cCRLF|letter|cN) == 0 }
 
 // isSymbol reports [^\s\p{L}\p{N}].
-func (c class) isSymbol() bool { return c&(cSpace|letter|cN|cDEL) == 0 }
+func (c class) isSymbol() bool { return c&(cSpace|letter|cN) == 0 }
 
 var asciiClasses [utf8.RuneSelf]class
 
@@ -90,11 +85,8 @@ func classOfSlow(r rune) class {
 	if unicode.IsSpace(r) {
 		c |= cSpace
 	}
-	switch r {
-	case '\r', '\n':
+	if r == '\r' || r == '\n' {
 		c |= cCRLF
-	case 0x7f:
-		c |= cDEL
 	}
 	if unicode.Is(unicode.L, r) {
 		switch {
@@ -310,18 +302,12 @@ func symbols(text string, i int, first class, next int, slash bool) int {
 // whitespace matches alternatives 5 to 7 at i, or returns i.
 func whitespace(text string, i int) int {
 	end := run(text, i, cSpace)
-	// 5: \s*[\r\n]+. A backtracking engine would give back whitespace
-	// until the last line break of the run; the library's generated
-	// matcher, which is what counts, backtracks \s* straight to the run's
-	// first \r or \n instead, and [\r\n]+ takes the line breaks from there.
-	// OpenAI's tiktoken splits "\n \n" whole where the library splits
-	// "\n", " \n".
-	for k := i; k < end; k++ {
+	// 5: \s*[\r\n]+. The greedy \s* gives back whitespace until the
+	// next character is a line break: the run's last one, which [\r\n]+
+	// then takes ("\n \n" is one piece, "\n  x" splits after "\n").
+	for k := end - 1; k >= i; k-- {
 		if text[k] == '\r' || text[k] == '\n' {
-			for k < end && (text[k] == '\r' || text[k] == '\n') {
-				k++
-			}
-			return k
+			return k + 1
 		}
 	}
 	// 6: \s+(?!\S) gives back the run's last character unless the run

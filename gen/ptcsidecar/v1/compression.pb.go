@@ -163,14 +163,16 @@ type Options struct {
 	Strategy string `protobuf:"bytes,1,opt,name=strategy,proto3" json:"strategy,omitempty"`
 	// The agent's task, shown verbatim at the top of the USER message.
 	Mission string `protobuf:"bytes,2,opt,name=mission,proto3" json:"mission,omitempty"`
-	// The system prompt. Empty: the built-in PTC-Lisp system prompt.
+	// The system prompt. Empty: the built-in PTC-Lisp system prompt, in the
+	// variant `prompt` names.
 	SystemPrompt string `protobuf:"bytes,3,opt,name=system_prompt,json=systemPrompt,proto3" json:"system_prompt,omitempty"`
 	// The tools the program may call, rendered in the `tool/` section.
 	Tools []*ToolSpec `protobuf:"bytes,4,rep,name=tools,proto3" json:"tools,omitempty"`
 	// The input data, a map Value; each key is rendered in the `data/`
 	// section with its type and a sample.
 	Data *Value `protobuf:"bytes,5,opt,name=data,proto3" json:"data,omitempty"`
-	// The expected return signature, e.g. `{:total :int}`. Optional.
+	// The expected return signature, e.g. `{total :int, items [:string]}`
+	// (grammar: docs/SIGNATURES.md). Optional.
 	Signature string `protobuf:"bytes,6,opt,name=signature,proto3" json:"signature,omitempty"`
 	// The turn budget of the run. Default 5; 1 means single shot (no
 	// compression, no turns indicator). Must be at least 1.
@@ -223,7 +225,13 @@ type Options struct {
 	// Strategy `token-budget`: the most tokens the returned messages may
 	// hold, counted by `tokenizer`. Required by that strategy; must be
 	// positive.
-	MaxTokens     *int32 `protobuf:"varint,24,opt,name=max_tokens,json=maxTokens,proto3,oneof" json:"max_tokens,omitempty"`
+	MaxTokens *int32 `protobuf:"varint,24,opt,name=max_tokens,json=maxTokens,proto3,oneof" json:"max_tokens,omitempty"`
+	// Turn strategies: the variant of the built-in system prompt, used when
+	// `system_prompt` is empty. `lean` (default): the answer format and rules,
+	// the functions by name and prose only for those that differ from
+	// Clojure (about 1,760 o200k_base tokens); `full`: every function with a
+	// line of prose (about 4,900).
+	Prompt        string `protobuf:"bytes,25,opt,name=prompt,proto3" json:"prompt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -424,6 +432,13 @@ func (x *Options) GetMaxTokens() int32 {
 		return *x.MaxTokens
 	}
 	return 0
+}
+
+func (x *Options) GetPrompt() string {
+	if x != nil {
+		return x.Prompt
+	}
+	return ""
 }
 
 // CompressionStats describe what a compression did. "Before" figures are
@@ -662,7 +677,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xe8\b\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\x80\t\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -692,7 +707,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x11clear_tool_inputs\x18\x16 \x01(\bR\x0fclearToolInputs\x12 \n" +
 	"\vplaceholder\x18\x17 \x01(\tR\vplaceholder\x12\"\n" +
 	"\n" +
-	"max_tokens\x18\x18 \x01(\x05H\vR\tmaxTokens\x88\x01\x01B\f\n" +
+	"max_tokens\x18\x18 \x01(\x05H\vR\tmaxTokens\x88\x01\x01\x12\x16\n" +
+	"\x06prompt\x18\x19 \x01(\tR\x06promptB\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
