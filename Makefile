@@ -21,16 +21,19 @@ build:
 
 ## oracle: install OpenAI's tokenizer (the npm package tiktoken, pinned by
 ## its lockfile), the oracle of internal/bpe's tests; needs node and npm
+## (again only when the lockfile changes)
 ORACLE_DIR = internal/bpe/oracle/testdata
-oracle:
+ORACLE = $(ORACLE_DIR)/node_modules/.package-lock.json
+oracle: $(ORACLE)
+$(ORACLE): $(ORACLE_DIR)/package-lock.json
 	cd $(ORACLE_DIR) && npm ci --no-audit --no-fund
 
 ## test: every test, end-to-end tests against the real binary included
-test:
+test: $(ORACLE)
 	$(GO) test ./...
 
 ## test-race: every test under the race detector
-test-race:
+test-race: $(ORACLE)
 	$(GO) test -race ./...
 
 ## load: 64 clients of mixed RPCs against the real binary for LOAD_SECONDS
