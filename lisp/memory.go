@@ -150,7 +150,7 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 			v, err = ParseEDN(w.Value, 0)
 		}
 		if w.IsFn || err != nil {
-			v, err = loadSource(w.Value)
+			v, err = loadSource(w.Value, 0)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", where, err)
 			}
@@ -175,13 +175,13 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 // tools, data or user definitions. Like Eval, it is an entry point that
 // runs code from outside, so it has the same safety net: an interpreter bug
 // becomes an error for this binding, not a crash.
-func loadSource(src string) (v Value, err error) {
+func loadSource(src string, maxNesting int) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, fmt.Errorf("internal interpreter error loading the source: %v", r)
 		}
 	}()
-	forms, err := Read(src, 0)
+	forms, err := Read(src, maxNesting)
 	if err != nil {
 		return nil, err
 	}
