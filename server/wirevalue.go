@@ -1,11 +1,6 @@
 package server
 
 import (
-	"fmt"
-
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -13,11 +8,6 @@ import (
 
 // DefaultMaxValueDepth bounds the nesting of values read from the wire.
 const DefaultMaxValueDepth = 1000
-
-// invalidf is INVALID_ARGUMENT for the named request field.
-func invalidf(field, format string, args ...any) error {
-	return status.Errorf(codes.InvalidArgument, "%s: %s", field, fmt.Sprintf(format, args...))
-}
 
 // decodeValue reads a wire Value as EDN or JSON. An unset Value decodes to
 // nil (absent), which callers treat as "no value".
