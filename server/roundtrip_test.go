@@ -144,7 +144,7 @@ func TestRoundTripCases(t *testing.T) {
 // sit at the edges of one.
 var roundTripSeeds = []string{
 	`(keyword "a b")`, `(keyword "")`, `(keyword ":x")`, `(keyword "a/")`, `(keyword "x;y")`, `(keyword "q\"")`,
-	`(keyword "ns" "a b")`, `{(keyword "a b") 1, :a 2}`, `#{(keyword "a 1") [:a 1]}`,
+	`(keyword "ns" "a b")`, `{(keyword "a b") 1, :a 2}`, `#{(keyword "a 1") [:a 1]}`, `#{[(keyword "a 1")] [:a 1]}`,
 	`'x`, `'[a b/c d.e]`, `'{a b}`, `(quote %)`, `#(vector '% %)`,
 	`(re-pattern "x")`, `#"\d+"`, `(re-pattern "a\"b")`, `(re-pattern "\\\\")`, `{:re #"[a-z]+"}`,
 	`(fn [x] x)`, `#(+ % 1)`, `(let [k 3] (fn [x] (* k x)))`, `(let [k (keyword "a b") r #"x"] (fn [m] (get m k r)))`,
