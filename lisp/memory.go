@@ -124,6 +124,18 @@ func (m *Memory) Encode() []WireBinding {
 // wire: they are tiny (a let around a fn), so anything bigger is hostile.
 var decodeLimits = Limits{MaxSteps: 100_000, MaxAllocBytes: 4 << 20, MaxDepth: 50}
 
+// sourceLimits are decodeLimits for a source of n bytes. Source the sidecar
+// wrote only builds values (a let, literals, a fn form, constructor calls),
+// which costs a few steps and bytes per byte of text, so a budget
+// proportional to the text keeps a request full of looping "values" from
+// costing the full budget each.
+func sourceLimits(n int) Limits {
+	l := decodeLimits
+	l.MaxSteps = min(l.MaxSteps, 1000+4*int64(n))
+	l.MaxAllocBytes = min(l.MaxAllocBytes, 64<<10+256*int64(n))
+	return l
+}
+
 // DecodeMemory loads memory from the wire. Values are read as EDN; a
 // function (or a value holding functions) is analyzed and evaluated in a
 // small sandbox to rebuild the closure. Names that the function uses but
@@ -193,7 +205,7 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	th := NewThread(context.Background(), decodeLimits)
+	th := NewThread(context.Background(), sourceLimits(len(src)))
 	th.prog = newProgState(Env{})
 	v, err = n.eval(th, newFrame(c.fn.nslots, nil))
 	if err != nil {

@@ -74,3 +74,21 @@ func TestKeywordsInCollectionsKeepApart(t *testing.T) {
 		t.Errorf("[(keyword \"a 1\")] and [:a 1] share a hash key")
 	}
 }
+
+// TestReadValueBudget: source read from the wire may spend a budget
+// proportional to its length, enough for what the sidecar writes (a
+// closure over a large value) and not for a loop.
+func TestReadValueBudget(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("(let [rows [")
+	for i := range 20_000 {
+		big.WriteString(`{:id ` + strings.Repeat("7", 1+i%5) + ` :tags #{:a "b"}} `)
+	}
+	big.WriteString(`] k (keyword "a b")] (fn [i] (get (nth rows i) k)))`)
+	if _, err := ReadValue(big.String(), 0, 0); err != nil {
+		t.Errorf("a closure over 20,000 maps does not read back: %v", err)
+	}
+	if v, err := ReadValue(`[(loop [] (recur)) inc]`, 0, 0); err == nil {
+		t.Errorf("a looping value read as %s", Repr(v))
+	}
+}
