@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // WireText is v as the sidecar writes it on the wire (SPEC section 2):
 // EDN for plain data, and for what EDN cannot spell the PTC-Lisp source
@@ -61,15 +64,26 @@ func anyNeedsSource(vs []Value) bool {
 
 // keywordReads reports whether :name reads back as the keyword name: the
 // reader takes a keyword as the token after ':' up to the next terminator
-// and refuses an empty name, a second ':' and a '/' at either end.
+// and refuses an empty name, a second ':' and a '/' at either end. (One
+// pass over the bytes: every keyword the sidecar writes is checked.)
 func keywordReads(name string) bool {
-	if ValidKeywordName(name) {
-		return true // the names JSON keys become: the common case, checked quickly
-	}
 	if name == "" || name[0] == ':' || name[0] == '/' || name[len(name)-1] == '/' {
 		return false
 	}
-	return strings.IndexFunc(name, lexTerminator) < 0
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < utf8.RuneSelf {
+			if asciiTerminators[c] {
+				return false
+			}
+		} else {
+			r, n := utf8.DecodeRuneInString(name[i:])
+			if lexTerminator(r) {
+				return false
+			}
+			i += n - 1
+		}
+	}
+	return true
 }
 
 // appendKeywordSource appends the source of a keyword: :name when that
