@@ -92,3 +92,20 @@ func TestReadValueBudget(t *testing.T) {
 		t.Errorf("a looping value read as %s", Repr(v))
 	}
 }
+
+// BenchmarkWireText and BenchmarkRepr print 1,000 orders as the sidecar
+// emits them and as println shows them; the difference is what checking
+// each keyword's written form costs (docs/BENCHMARKS.md).
+func BenchmarkWireText(b *testing.B) {
+	orders := benchData(1000)
+	for b.Loop() {
+		_ = WireText(orders)
+	}
+}
+
+func BenchmarkRepr(b *testing.B) {
+	orders := benchData(1000)
+	for b.Loop() {
+		_ = Repr(orders)
+	}
+}
