@@ -122,21 +122,26 @@ func checkRoundTrip(t testing.TB, svc *Service, program string) (ran, succeeded 
 }
 
 // TestRoundTripCases are the values that once broke a run, each as the
-// result, a definition and the arguments of a tool call.
+// result, a definition and the arguments of a tool call. The cases run in
+// parallel on one Service, whose value cache then hands the same decoded
+// functions and regexes to concurrent evaluations (run it with -race).
 func TestRoundTripCases(t *testing.T) {
 	svc := New(Config{Limits: lisp.DefaultLimits()})
 	for _, expr := range roundTripSeeds {
 		program := fmt.Sprintf("(def v %s)\n(tool/echo v)\n(tool/echo {:v v})\nv", expr)
-		t.Run(expr, func(t *testing.T) {
-			turn, err := runEchoed(svc, program)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !turn.GetSuccess() {
-				t.Fatalf("the program fails: %v", turn.GetError())
-			}
-			checkRoundTrip(t, svc, program)
-		})
+		for _, run := range []string{"first", "again"} { // the same texts at the same time
+			t.Run(expr+"/"+run, func(t *testing.T) {
+				t.Parallel()
+				turn, err := runEchoed(svc, program)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !turn.GetSuccess() {
+					t.Fatalf("the program fails: %v", turn.GetError())
+				}
+				checkRoundTrip(t, svc, program)
+			})
+		}
 	}
 }
 
