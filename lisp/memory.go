@@ -131,8 +131,8 @@ var decodeLimits = Limits{MaxSteps: 100_000, MaxAllocBytes: 4 << 20, MaxDepth: 5
 // costing the full budget each.
 func sourceLimits(n int) Limits {
 	l := decodeLimits
-	l.MaxSteps = min(l.MaxSteps, 1000+4*int64(n))
-	l.MaxAllocBytes = min(l.MaxAllocBytes, 64<<10+256*int64(n))
+	l.MaxSteps = min(l.MaxSteps, 64+4*int64(n))
+	l.MaxAllocBytes = min(l.MaxAllocBytes, 4<<10+256*int64(n))
 	return l
 }
 
