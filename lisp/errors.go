@@ -28,6 +28,8 @@ const (
 	OutputLimit        ErrorKind = "output_limit"
 	ToolCallLimit      ErrorKind = "tool_call_limit"
 	Timeout            ErrorKind = "timeout"
+	// NoProgram is an LLM reply that holds no fenced program to run.
+	NoProgram ErrorKind = "no_program"
 )
 
 // Error is a failed evaluation, written for the LLM that wrote the program:

@@ -8,11 +8,13 @@ var programLanguages = map[string]bool{"": true, "clojure": true, "clj": true, "
 
 // ExtractProgram returns the program in an LLM response: the contents of its
 // fenced clojure, lisp or unlabelled code blocks, joined in order (a model
-// sometimes splits one program across blocks), or the whole text when it has
-// no such block. Blocks in other languages are skipped whole, so an example
-// in Python never becomes part of the program; a response cut off before its
-// closing fence still yields its last block.
-func ExtractProgram(response string) string {
+// sometimes splits one program across blocks). Blocks in other languages are
+// skipped whole, so an example in Python never becomes part of the program;
+// a response cut off before its closing fence still yields its last block.
+// A response with no such block, or only empty ones, has no program (false):
+// running its prose as code would only guess, and NoProgramError tells the
+// LLM how to answer instead.
+func ExtractProgram(response string) (string, bool) {
 	var blocks, block []string
 	inFence, keep := false, false
 	flush := func() {
@@ -39,7 +41,13 @@ func ExtractProgram(response string) string {
 		flush()
 	}
 	if len(blocks) == 0 {
-		return strings.TrimSpace(response)
+		return "", false
 	}
-	return strings.Join(blocks, "\n")
+	return strings.Join(blocks, "\n"), true
+}
+
+// NoProgramError is the failure of a reply that holds no program.
+func NoProgramError() *Error {
+	return Errorf(NoProgram, "the reply holds no program: there is no ```clojure code block in it, so nothing was run").
+		WithHint("answer with one PTC-Lisp program in a fenced block: ```clojure on its own line, the program, then ``` on its own line")
 }

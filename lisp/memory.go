@@ -124,6 +124,18 @@ func (m *Memory) Encode() []WireBinding {
 // wire: they are tiny (a let around a fn), so anything bigger is hostile.
 var decodeLimits = Limits{MaxSteps: 100_000, MaxAllocBytes: 4 << 20, MaxDepth: 50}
 
+// sourceLimits are decodeLimits for a source of n bytes. Source the sidecar
+// wrote only builds values (a let, literals, a fn form, constructor calls),
+// which costs a few steps and bytes per byte of text, so a budget
+// proportional to the text keeps a request full of looping "values" from
+// costing the full budget each.
+func sourceLimits(n int) Limits {
+	l := decodeLimits
+	l.MaxSteps = min(l.MaxSteps, 64+4*int64(n))
+	l.MaxAllocBytes = min(l.MaxAllocBytes, 4<<10+256*int64(n))
+	return l
+}
+
 // DecodeMemory loads memory from the wire. Values are read as EDN; a
 // function (or a value holding functions) is analyzed and evaluated in a
 // small sandbox to rebuild the closure. Names that the function uses but
@@ -150,7 +162,7 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 			v, err = ParseEDN(w.Value, 0)
 		}
 		if w.IsFn || err != nil {
-			v, err = loadSource(w.Value)
+			v, err = loadSource(w.Value, 0)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", where, err)
 			}
@@ -175,13 +187,13 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 // tools, data or user definitions. Like Eval, it is an entry point that
 // runs code from outside, so it has the same safety net: an interpreter bug
 // becomes an error for this binding, not a crash.
-func loadSource(src string) (v Value, err error) {
+func loadSource(src string, maxNesting int) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, fmt.Errorf("internal interpreter error loading the source: %v", r)
 		}
 	}()
-	forms, err := Read(src, 0)
+	forms, err := Read(src, maxNesting)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +205,7 @@ func loadSource(src string) (v Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	th := NewThread(context.Background(), decodeLimits)
+	th := NewThread(context.Background(), sourceLimits(len(src)))
 	th.prog = newProgState(Env{})
 	v, err = n.eval(th, newFrame(c.fn.nslots, nil))
 	if err != nil {

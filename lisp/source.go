@@ -4,7 +4,8 @@ import "strings"
 
 // writeSource writes v as source that evaluates back to it. Data prints as
 // EDN; closures print as their fn form; builtins as their name; symbols are
-// quoted so that they stay data.
+// quoted so that they stay data; regexes and keywords that :name cannot
+// spell print as the call that makes them.
 func writeSource(b *strings.Builder, v Value) {
 	var small [64]byte
 	b.Write(appendSource(small[:0], v))
@@ -19,6 +20,10 @@ func appendSource(buf []byte, v Value) []byte {
 		return append(buf, v.Name...)
 	case Symbol:
 		return append(append(append(buf, "(quote "...), v...), ')')
+	case Keyword:
+		return appendKeywordSource(buf, string(v))
+	case *Regex:
+		return appendRegexSource(buf, v)
 	case *Vector:
 		return appendSourceSeq(buf, "[", "]", v.Elems())
 	case *Set:

@@ -658,7 +658,7 @@ func writeCanonical(b *strings.Builder, v Value) {
 	case String:
 		b.WriteString(strconv.Quote(string(v)))
 	case Keyword:
-		b.WriteString(":" + string(v))
+		b.WriteString(keywordText(string(v)))
 	case Int:
 		b.WriteString(strconv.FormatInt(int64(v), 10))
 	case Float:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
@@ -189,6 +190,8 @@ func badInputCases() []badInput {
 		{"ToMessages/tool call result nested 100000 deep JSON", turn(&ptcsidecarv1.Turn{Number: 1, ToolCalls: []*ptcsidecarv1.ToolCall{{Name: "t", Result: jsonValue(nested(`{"a":`, "}", deep))}}}), inv, "turns[0].tool_calls[0].result.json: ", "1000"},
 		{"ToMessages/turn memory value malformed", turn(&ptcsidecarv1.Turn{Number: 1, Memory: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("{:a")}}}}), inv, "turns[0].memory.bindings[0].value.edn: ", ""},
 		{"ToMessages/memory value malformed JSON", tm(&ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: jsonValue("tru")}}}}), inv, "memory.bindings[0].value.json: ", ""},
+		{"ToMessages/turns to a strategy that reads history", tm(&ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "turn-aware"}, Turns: tooMany(1)}), inv, "turns: ", `"turn-aware" reads history`},
+		{"ToMessages/history to a strategy that reads turns", tm(&ptcsidecarv1.ToMessagesRequest{History: []*ptcsidecarv1.ChatMessage{user("hi")}}), inv, "history: ", `"single-user-coalesced" reads turns`},
 		{"ToMessages/history role missing", history(&ptcsidecarv1.ChatMessage{Content: "hi"}), inv, "history[0].role: ", ""},
 		{"ToMessages/history role unknown", history(&ptcsidecarv1.ChatMessage{Role: "robot"}), inv, "history[0].role: ", "robot"},
 		{"ToMessages/history tool message without call id", history(user("hi"), &ptcsidecarv1.ChatMessage{Role: "tool", Content: "r"}), inv, "history[1].tool_call_id: ", ""},
@@ -235,6 +238,8 @@ func badInputCases() []badInput {
 		{"EvalTurn/previous result nested 100000 deep", eval(&ptcsidecarv1.EvalTurnRequest{PreviousResults: []*ptcsidecarv1.Value{jsonValue(nested("[", "]", deep))}}), inv, "previous_results[0].json: ", "1000"},
 		{"EvalTurn/tool result out of order", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Index: 1, Name: "a"}}}), inv, "tool_results[0].index: ", "must be 0"},
 		{"EvalTurn/tool result without name", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0}}}), inv, "tool_results[0].name: ", "empty"},
+		{"EvalTurn/tool result with neither result nor error", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Name: "a", Args: edn("{:q 1}")}}}), inv, "tool_results[0].result: ", "neither result nor error"},
+		{"EvalTurn/tool result with an empty result value", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Name: "a", Result: &ptcsidecarv1.Value{}}}}), inv, "tool_results[0].result: ", "neither result nor error"},
 		{"EvalTurn/tool result args malformed", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Name: "a", Args: edn("{:q")}}}), inv, "tool_results[0].args.edn: ", ""},
 		{"EvalTurn/tool result nested 100000 deep", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Name: "a", Result: edn(nested("#{", "}", deep))}}}), inv, "tool_results[0].result.edn: ", "1000"},
 		{"EvalTurn/oversized", eval(&ptcsidecarv1.EvalTurnRequest{Program: big}), inc, "", "larger than max"},
@@ -249,7 +254,8 @@ func badInputCases() []badInput {
 		{"EvalTurnStream/start without program", stream(start(&ptcsidecarv1.EvalTurnRequest{Program: "-"})), inv, "start.program: ", ""},
 		{"EvalTurnStream/start limits negative", stream(start(&ptcsidecarv1.EvalTurnRequest{Limits: &ptcsidecarv1.Limits{MaxSteps: -9}})), inv, "start.limits.max_steps: ", ""},
 		{"EvalTurnStream/start data nested 100000 deep", stream(start(&ptcsidecarv1.EvalTurnRequest{Data: edn(nested("[", "]", deep))})), inv, "start.data.edn: ", "1000"},
-		{"EvalTurnStream/answer to another tool", stream(start(&ptcsidecarv1.EvalTurnRequest{}), answer(&ptcsidecarv1.ToolResult{Index: 0, Name: "other"})), inv, "tool_result[0].name: ", "search"},
+		{"EvalTurnStream/answer to another tool", stream(start(&ptcsidecarv1.EvalTurnRequest{}), answer(&ptcsidecarv1.ToolResult{Index: 0, Name: "other", Result: edn("1")})), inv, "tool_result[0].name: ", "search"},
+		{"EvalTurnStream/answer with neither result nor error", stream(start(&ptcsidecarv1.EvalTurnRequest{}), answer(&ptcsidecarv1.ToolResult{Index: 0, Name: "search"})), inv, "tool_result[0].result: ", "neither result nor error"},
 		{"EvalTurnStream/answer out of order", stream(start(&ptcsidecarv1.EvalTurnRequest{}), answer(&ptcsidecarv1.ToolResult{Index: 3, Name: "search"})), inv, "tool_result[0].index: ", ""},
 		{"EvalTurnStream/answer result nested 100000 deep", stream(start(&ptcsidecarv1.EvalTurnRequest{}), answer(&ptcsidecarv1.ToolResult{Name: "search", Result: jsonValue(nested("[", "]", deep))})), inv, "tool_result[0].result.json: ", "1000"},
 		{"EvalTurnStream/second start instead of an answer", stream(start(&ptcsidecarv1.EvalTurnRequest{}), start(&ptcsidecarv1.EvalTurnRequest{})), inv, "tool_result: ", ""},
@@ -283,6 +289,9 @@ func TestBadInputTable(t *testing.T) {
 			if st.Code() != tc.code || !strings.HasPrefix(st.Message(), tc.prefix) || !strings.Contains(st.Message(), tc.contains) {
 				t.Errorf("got %v: %q\nwant %v starting %q containing %q", st.Code(), st.Message(), tc.code, tc.prefix, tc.contains)
 			}
+			if st.Code() == codes.InvalidArgument {
+				checkFieldViolation(t, st)
+			}
 		})
 	}
 	resp, err := ptcsidecarv1.NewSidecarServiceClient(conn).EvalTurn(t.Context(), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)"})
@@ -290,6 +299,26 @@ func TestBadInputTable(t *testing.T) {
 		t.Fatalf("after %d bad inputs, a good request: %v, %v", len(cases), resp, err)
 	}
 	t.Logf("%d bad inputs", len(cases))
+}
+
+// checkFieldViolation requires an INVALID_ARGUMENT to carry one
+// google.rpc.BadRequest field violation that says what the message says:
+// the field it starts with, and the rest.
+func checkFieldViolation(t *testing.T, st *status.Status) {
+	t.Helper()
+	var violations []*errdetails.BadRequest_FieldViolation
+	for _, d := range st.Details() {
+		if br, ok := d.(*errdetails.BadRequest); ok {
+			violations = append(violations, br.GetFieldViolations()...)
+		}
+	}
+	if len(violations) != 1 {
+		t.Fatalf("%q carries %d field violations, want 1 (details %v)", st.Message(), len(violations), st.Details())
+	}
+	v := violations[0]
+	if v.GetField() == "" || v.GetField()+": "+v.GetDescription() != st.Message() {
+		t.Errorf("field violation {%q, %q} does not match the message %q", v.GetField(), v.GetDescription(), st.Message())
+	}
 }
 
 // TestCodecFailuresStayWithThisService: the decode record is only for this

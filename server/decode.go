@@ -92,7 +92,7 @@ func (c *requestCodec) read(b []byte, m requestMessage) error {
 	}
 	if err := m.UnmarshalVTUnsafe(b); err != nil {
 		protov2.Reset(m)
-		return status.Errorf(codes.InvalidArgument, "request: not a valid message: %v", err)
+		return invalidf("request", "not a valid message: %v", err)
 	}
 	o := owner{values: c.values}
 	known := o.request(m)
@@ -108,14 +108,11 @@ func (c *requestCodec) read(b []byte, m requestMessage) error {
 	if path, problem := wireProblem(b, md, true); problem != "" {
 		return invalidRequest(path, problem)
 	}
-	return status.Errorf(codes.InvalidArgument, "request: a value's text is not valid UTF-8")
+	return invalidField("request", "a value's text is not valid UTF-8")
 }
 
 func invalidRequest(path, problem string) error {
-	if path == "" {
-		path = "request"
-	}
-	return status.Errorf(codes.InvalidArgument, "%s: %s", path, problem)
+	return invalidField(path, problem)
 }
 
 // wireProblem walks the wire form of a message of type md and reports the

@@ -23,6 +23,7 @@ type evaluation struct {
 	number      int
 	rawResponse string
 	program     string
+	noProgram   bool // raw_response holds no fenced program
 	env         lisp.Env
 	answers     []replay.Answer
 	answerTimes []int64       // the caller's duration_ms per answered call
@@ -64,6 +65,10 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 // has not read the same text lately: a replayed turn sends its program on
 // every round trip.
 func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, error) {
+	if ev.noProgram {
+		// A failed turn like any other: the LLM reads why, memory stays.
+		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: lisp.NoProgramError()}, nil
+	}
 	p := s.programs.read(ev.program, ev.env.MaxNesting)
 	if p == nil {
 		// It does not read: Eval reports the parse error as the turn's.
@@ -137,10 +142,12 @@ func (c *programCache) read(text string, maxNesting int) *lisp.Program {
 // field names ("start." inside a stream).
 func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
-	if ev.program == "" {
-		ev.program = lisp.ExtractProgram(ev.rawResponse)
+	if ev.program == "" && ev.rawResponse != "" {
+		var found bool
+		ev.program, found = lisp.ExtractProgram(ev.rawResponse)
+		ev.noProgram = !found
 	}
-	if ev.program == "" {
+	if ev.program == "" && !ev.noProgram {
 		return nil, invalidf(prefix+"program", "empty: set program, or raw_response holding the LLM's reply")
 	}
 	switch n := req.GetTurnNumber(); {
@@ -218,6 +225,11 @@ func (s *Service) decodeAnswer(tr *ptcsidecarv1.ToolResult, index int, field str
 	result, err := s.decodeValue(tr.GetResult(), field+".result")
 	if err != nil {
 		return replay.Answer{}, err
+	}
+	if result == nil && tr.GetError() == "" {
+		// Taking this for a nil answer would turn a misspelled field into
+		// one the program cannot tell from a real nil.
+		return replay.Answer{}, invalidf(field+".result", "neither result nor error is set: send the tool's value as result (a nil value as the EDN text nil) or its failure as error")
 	}
 	if args == nil {
 		args = lisp.Nil

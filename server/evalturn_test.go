@@ -343,7 +343,7 @@ func TestEvalTurnStreamProtocolErrors(t *testing.T) {
 		t.Errorf("wrong index: %v", err)
 	}
 	_, _, err = streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
-		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: "other"}
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: "other", Result: edn("1")}
 	})
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "tool_result[0].name") {
 		t.Errorf("wrong name: %v", err)

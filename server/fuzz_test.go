@@ -24,6 +24,7 @@ func FuzzDecodeValue(f *testing.F) {
 	for _, s := range []string{
 		`{:a [1 2.5 "x" #{:k nil}] "s" \c}`, `[1 -0.0 ##NaN ##Inf 9223372036854775807]`, `#{[1] {:a 1}}`,
 		`{"name": 1, "a b": [true, null, 1e3, -2]}`, `"\u00e9\n"`, `(1 2)`, `[[[[]]]]`, `{:a}`, ``,
+		`{(keyword "a b") (quote x)}`, `[(re-pattern "a\"b") (let [k 1] (fn [x] (+ k x)))]`, `(+ 1 2)`,
 	} {
 		f.Add(s, true)
 		f.Add(s, false)
@@ -43,12 +44,13 @@ func FuzzDecodeValue(f *testing.F) {
 			}
 			return
 		}
-		again, err := s.decodeValue(edn(lisp.Repr(got)), "data")
+		written := lisp.WireText(got)
+		again, err := s.decodeValue(edn(written), "data")
 		if err != nil {
-			t.Fatalf("%q decodes to %s, which does not decode back: %v", text, lisp.Repr(got), err)
+			t.Fatalf("%q decodes to %s, which does not decode back: %v", text, written, err)
 		}
-		if lisp.Repr(again) != lisp.Repr(got) {
-			t.Fatalf("%q: %s decodes back as %s", text, lisp.Repr(got), lisp.Repr(again))
+		if lisp.WireText(again) != written {
+			t.Fatalf("%q: %s decodes back as %s", text, written, lisp.WireText(again))
 		}
 	})
 }

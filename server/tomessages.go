@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -27,6 +26,9 @@ func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesReque
 	if err != nil {
 		return nil, requestError(err)
 	}
+	if err := checkInput(st, req); err != nil {
+		return nil, err
+	}
 	resp, err := st.Render(req)
 	if err != nil {
 		return nil, requestError(err)
@@ -35,18 +37,29 @@ func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesReque
 }
 
 // requestError passes decoding errors (already INVALID_ARGUMENT naming the
-// field) through, maps option and history errors to INVALID_ARGUMENT, and anything else
-// to INTERNAL.
+// field) through, maps option and history errors to INVALID_ARGUMENT, and
+// anything else to INTERNAL.
 func requestError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	var oe *strategies.OptionError
-	var he *strategies.HistoryError
-	if errors.As(err, &oe) || errors.As(err, &he) {
-		return status.Error(codes.InvalidArgument, err.Error())
+	if invalid, ok := fieldError(err); ok {
+		return invalid
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())
+}
+
+// checkInput refuses turns sent to a strategy that reads history, and
+// history sent to one that reads turns: the strategy would ignore them and
+// answer as if nothing had been sent.
+func checkInput(st strategies.Strategy, req *strategies.Request) error {
+	switch {
+	case st.Input() == strategies.InputHistory && len(req.Turns) > 0:
+		return invalidf("turns", "strategy %q reads history, not turns: send the conversation as history, or choose a strategy that reads turns (ListStrategies says which input each reads)", st.Name())
+	case st.Input() == strategies.InputTurns && len(req.History) > 0:
+		return invalidf("history", "strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())
+	}
+	return nil
 }
 
 func optionalInt(p *int32) *int {

@@ -206,6 +206,7 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
 		{"chat message with unknown role", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Options.Strategy = "loop-slice"
+			r.Turns, r.Memory = nil, nil
 			r.History = []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "hi"}, {Role: "robot", Content: "beep"}}
 		}, codes.InvalidArgument, "history[1].role: unknown role"},
 	}

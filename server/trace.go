@@ -2,14 +2,12 @@ package server
 
 import (
 	"context"
-	"errors"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/trace"
-	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
 // RenderTrace renders a run as text for a person debugging an agent. The
@@ -30,7 +28,7 @@ func (s *Service) RenderTrace(_ context.Context, in *ptcsidecarv1.RenderTraceReq
 func (s *Service) Trace(in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
 	view, err := trace.ParseView(in.GetView())
 	if err != nil {
-		return "", status.Error(codes.InvalidArgument, err.Error())
+		return "", traceError(err)
 	}
 	req, err := s.decodeRequest(in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
 	if err != nil {
@@ -46,11 +44,8 @@ func (s *Service) Trace(in *ptcsidecarv1.RenderTraceRequest, style trace.Style) 
 // traceError maps the errors of rendering: a request the strategy rejects
 // (options, chat history) is INVALID_ARGUMENT, anything else INTERNAL.
 func traceError(err error) error {
-	var fe *trace.FieldError
-	var oe *strategies.OptionError
-	var he *strategies.HistoryError
-	if errors.As(err, &fe) || errors.As(err, &oe) || errors.As(err, &he) {
-		return status.Error(codes.InvalidArgument, err.Error())
+	if invalid, ok := fieldError(err); ok {
+		return invalid
 	}
 	return status.Error(codes.Internal, "RenderTrace: "+err.Error())
 }

@@ -1,11 +1,6 @@
 package server
 
 import (
-	"fmt"
-
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -13,11 +8,6 @@ import (
 
 // DefaultMaxValueDepth bounds the nesting of values read from the wire.
 const DefaultMaxValueDepth = 1000
-
-// invalidf is INVALID_ARGUMENT for the named request field.
-func invalidf(field, format string, args ...any) error {
-	return status.Errorf(codes.InvalidArgument, "%s: %s", field, fmt.Sprintf(format, args...))
-}
 
 // decodeValue reads a wire Value as EDN or JSON. An unset Value decodes to
 // nil (absent), which callers treat as "no value".
@@ -53,7 +43,7 @@ func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, strin
 	switch r := v.GetRepr().(type) {
 	case *ptcsidecarv1.Value_Edn:
 		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ReadValue(r.Edn, depth, keep) })
 		return out, ".edn", err
 	case *ptcsidecarv1.Value_Json:
 		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
@@ -83,11 +73,12 @@ func (s *Service) maxValueDepth() int {
 	return DefaultMaxValueDepth
 }
 
-// encodeValue writes a value as EDN, the lossless form the sidecar always
-// emits; nil (absent) stays unset.
+// encodeValue writes a value in its wire text (lisp.WireText: EDN, or the
+// source of what EDN cannot spell), the lossless form the sidecar always
+// emits and reads back; nil (absent) stays unset.
 func encodeValue(v lisp.Value) *ptcsidecarv1.Value {
 	if v == nil {
 		return nil
 	}
-	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: lisp.Repr(v)}}
+	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: lisp.WireText(v)}}
 }

@@ -72,7 +72,7 @@ func (h *Host) CallTool(_ context.Context, name string, args lisp.Value) (lisp.V
 		h.mismatch = &MismatchError{Index: i, Reason: fmt.Sprintf("the program called tool %q here, but the answer is for %q", name, a.Name)}
 		return nil, fmt.Errorf("%w: %v", lisp.ErrSuspend, h.mismatch)
 	}
-	if !lisp.Equal(a.Args, args) {
+	if !sameArgs(a.Args, args) {
 		h.mismatch = &MismatchError{Index: i, Reason: fmt.Sprintf("the program called %s with %s, but the answer is for %s", name, lisp.Repr(args), lisp.Repr(a.Args))}
 		return nil, fmt.Errorf("%w: %v", lisp.ErrSuspend, h.mismatch)
 	}
@@ -80,6 +80,15 @@ func (h *Host) CallTool(_ context.Context, name string, args lisp.Value) (lisp.V
 		return nil, errors.New(a.Error)
 	}
 	return a.Result, nil
+}
+
+// sameArgs compares a call's arguments with those its answer echoes. Values
+// that are equal match; so do values with the same wire text, which
+// Equal does not see as equal (NaN, regexes and functions are equal only
+// to themselves) but which the caller could only have sent back as they
+// were emitted.
+func sameArgs(answered, called lisp.Value) bool {
+	return lisp.Equal(answered, called) || lisp.WireText(answered) == lisp.WireText(called)
 }
 
 // Pending is the call the evaluation stopped at, or nil.
