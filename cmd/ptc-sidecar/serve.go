@@ -96,9 +96,21 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	sidecar := newSidecar(cfg)
 	metrics.watchValueCache(sidecar.ValueCacheStats)
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
+	var web *httpEndpoint
+	if cfg.httpListen != "" {
+		web, err = newHTTPEndpoint(string(cfg.httpListen), srv, int(cfg.maxRecvBytes), cfg.tlsConfig)
+		if err != nil {
+			metrics.close()
+			return err
+		}
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
+	if web != nil {
+		go web.serve(logger)
+		logger.Info("HTTP listening", "addr", web.addr(), "protocols", "connect, grpc-web, grpc")
+	}
 	if metrics != nil {
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
@@ -120,6 +132,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 
 	select {
 	case err := <-served:
+		web.close()
 		metrics.close()
 		return fmt.Errorf("gRPC server stopped: %w", err)
 	case <-ctx.Done():
@@ -128,7 +141,10 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	logger.Info("shutting down", "timeout", time.Duration(cfg.shutdownTimeout).String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
 	stopped := make(chan struct{})
+	draining, stopDraining := context.WithCancel(context.Background())
+	defer stopDraining()
 	go func() {
+		web.drain(draining)
 		srv.GracefulStop()
 		close(stopped)
 	}()
@@ -138,6 +154,8 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	case <-stopped:
 	case <-timer.C:
 		logger.Warn("shutdown timeout reached; cancelling the RPCs still running")
+		stopDraining()
+		web.close()
 		srv.Stop()
 		<-stopped
 	}
