@@ -74,6 +74,7 @@ type process struct {
 	cmd         *exec.Cmd
 	addr        string // gRPC address, as a grpc.NewClient target
 	metricsAddr string
+	httpAddr    string // --http-listen's bound address
 	exited      chan struct{}
 	exitCode    int
 
@@ -132,6 +133,8 @@ func (p *process) readLogs(r io.Reader, ready chan struct{}) {
 		switch rec.Msg {
 		case "metrics listening":
 			p.metricsAddr = rec.Addr
+		case "HTTP listening":
+			p.httpAddr = rec.Addr
 		case "serving":
 			p.addr = rec.Addr
 			if rec.Network == "unix" {
