@@ -30,7 +30,8 @@ type evaluation struct {
 // EvalTurn evaluates one program with the replay tool protocol: answered
 // calls replay from tool_results, and the first unanswered call comes back
 // as pending.
-func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (*ptcsidecarv1.EvalTurnResponse, error) {
+func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (_ *ptcsidecarv1.EvalTurnResponse, err error) {
+	defer func() { spanError(ctx, err) }()
 	ev, err := s.decodeEvaluation(req, "")
 	if err != nil {
 		return nil, err
@@ -42,6 +43,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
 	if p := host.Pending(); p != nil {
+		spanEvaluation(ctx, ev, res, p.Name)
 		call := &ptcsidecarv1.ToolCall{Index: int32(p.Index), Name: p.Name, Args: encodeValue(p.Args)}
 		return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Pending{
 			Pending: &ptcsidecarv1.PendingToolCalls{Calls: []*ptcsidecarv1.ToolCall{call}}}}, nil
@@ -49,6 +51,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if evalErr != nil {
 		return nil, status.Errorf(codes.Internal, "EvalTurn: evaluation stopped without a pending call: %v", evalErr)
 	}
+	spanEvaluation(ctx, ev, res, "")
 	return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Turn{Turn: encodeTurn(ev, res)}}, nil
 }
 
@@ -326,7 +329,8 @@ func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
 // EvalTurnStream evaluates one program in a stream: the first client message
 // carries the request, the server sends each tool call as the program makes
 // it and waits for its answer, and the last server message is the Turn.
-func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) error {
+func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) (err error) {
+	defer func() { spanError(stream.Context(), err) }()
 	first, err := stream.Recv()
 	if err != nil {
 		return err
@@ -352,6 +356,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 		return status.Errorf(codes.Internal, "EvalTurnStream: evaluation stopped: %v", evalErr)
 	}
 	ev.answerTimes = host.durations
+	spanEvaluation(stream.Context(), ev, res, "")
 	return stream.Send(&ptcsidecarv1.EvalTurnStreamResponse{Message: &ptcsidecarv1.EvalTurnStreamResponse_Turn{Turn: encodeTurn(ev, res)}})
 }
 

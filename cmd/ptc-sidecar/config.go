@@ -85,6 +85,9 @@ type serveConfig struct {
 	// loadTLS, and tlsConfig the same for the HTTP endpoint; nil: plaintext.
 	creds     credentials.TransportCredentials
 	tlsConfig *tls.Config
+	// tracing is the OpenTelemetry tracing the OTEL_* variables configure;
+	// nil: off.
+	tracing *tracing
 }
 
 // defaultServeConfig is the configuration with nothing set.

@@ -75,6 +75,7 @@ type process struct {
 	addr        string // gRPC address, as a grpc.NewClient target
 	metricsAddr string
 	httpAddr    string // --http-listen's bound address
+	stdout      *lockedBuffer
 	exited      chan struct{}
 	exitCode    int
 
@@ -87,6 +88,8 @@ func start(t *testing.T, args ...string) *process {
 	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = append(os.Environ(), "PTC_SIDECAR_LOG_LEVEL=debug")
+	stdout := new(lockedBuffer)
+	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +97,7 @@ func start(t *testing.T, args ...string) *process {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &process{t: t, cmd: cmd, exited: make(chan struct{})}
+	p := &process{t: t, cmd: cmd, stdout: stdout, exited: make(chan struct{})}
 	ready := make(chan struct{})
 	go p.readLogs(stderr, ready)
 	t.Cleanup(func() {

@@ -47,6 +47,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
 		return 2
 	}
+	if cfg.tracing, err = tracingFromEnv(context.Background(), os.Getenv, stdout); err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
+		return 2
+	}
+	defer flushTraces(cfg.tracing, stderr)
 	logs := newLogOutput(stderr)
 	defer logs.Flush() // the request lines still waiting
 	logOptions := &slog.HandlerOptions{Level: cfg.logLevel}
@@ -125,6 +130,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
 	returnStartupGarbage(logger)
 	markServing(healthSrv)
+	if cfg.tracing != nil {
+		logger.Info("tracing", "exporter", cfg.tracing.exporter)
+	}
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
 		"max_concurrent_streams", int(cfg.maxStreams), "memory_limit", memoryLimit,
