@@ -42,7 +42,8 @@ const defaultMaxConcurrentStreams = 100
 // 140-148 MB). It is soft: a live heap beyond it is not refused, the
 // collector then runs more often (the runtime caps it at about half the
 // CPU). The sidecar's own working set is small (idle 19 MB, value cache
-// 32 MiB), so half of the example pod's 256Mi limit leaves room.
+// 32 MiB), so 128 MiB leaves room for requests; the example pod sets
+// GOMEMLIMIT to about 80% of its container limit instead.
 const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command.
