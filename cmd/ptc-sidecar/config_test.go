@@ -54,7 +54,7 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
 				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
@@ -65,6 +65,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
 				c.logLevel = slog.LevelDebug
 				c.metricsListen = ":9090"
+				c.httpListen = "127.0.0.1:8080"
 				c.maxRecvBytes = 1 << 20
 				c.shutdownTimeout = nonNegativeDuration(2 * time.Second)
 				c.maxStreams = 4
@@ -77,6 +78,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_LISTEN":                 "unix:/run/ptc.sock",
 				"PTC_SIDECAR_LOG_LEVEL":              "WARN",
 				"PTC_SIDECAR_METRICS_LISTEN":         "127.0.0.1:9100",
+				"PTC_SIDECAR_HTTP_LISTEN":            ":8080",
 				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
@@ -87,6 +89,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
 				c.logLevel = slog.LevelWarn
 				c.metricsListen = "127.0.0.1:9100"
+				c.httpListen = ":8080"
 				c.maxRecvBytes = 4096
 				c.shutdownTimeout = 0
 				c.maxStreams = 2
@@ -159,6 +162,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"listen unix without path", []string{"--listen", "unix:"}, nil, []string{"-listen", "socket path"}},
 		{"log level", []string{"--log-level", "loud"}, nil, []string{"-log-level", `"loud"`}},
 		{"metrics listen", []string{"--metrics-listen", "9090"}, nil, []string{"-metrics-listen", "host:port"}},
+		{"HTTP listen", []string{"--http-listen", "localhost"}, nil, []string{"-http-listen", "host:port"}},
 		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes zero", []string{"--max-recv-bytes", "0"}, nil, []string{"-max-recv-bytes", "from 1 byte"}},
 		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},

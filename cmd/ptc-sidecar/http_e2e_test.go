@@ -7,6 +7,8 @@ package main_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	binenc "encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -305,5 +307,37 @@ func TestREADMECurl(t *testing.T) {
 	calls := got.GetPending().GetCalls()
 	if len(calls) != 1 || calls[0].GetName() != "get-user" || calls[0].GetArgs().GetEdn() != "{:id 7}" {
 		t.Errorf("README's curl line: want the pending call get-user {:id 7}, got %s", fmt.Sprint(&got))
+	}
+}
+
+// TestHTTPOverTLS: with --tls-cert the HTTP endpoint serves HTTPS with the
+// same certificate, HTTP/2 by ALPN and HTTP/1.1 alike.
+func TestHTTPOverTLS(t *testing.T) {
+	certFile, keyFile, cert := selfSigned(t, t.TempDir())
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile)
+	roots := x509.NewCertPool()
+	roots.AddCert(cert)
+	for _, h2 := range []bool{true, false} {
+		var protocols http.Protocols
+		protocols.SetHTTP1(!h2)
+		protocols.SetHTTP2(h2)
+		client := &http.Client{Transport: &http.Transport{Protocols: &protocols, TLSClientConfig: &tls.Config{RootCAs: roots}}}
+		req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "https://"+p.httpAddr+"/grpc.health.v1.Health/Check", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if wantMajor := map[bool]int{true: 2, false: 1}[h2]; resp.StatusCode != http.StatusOK || resp.ProtoMajor != wantMajor || string(body) != `{"status":"SERVING"}` {
+			t.Errorf("health over HTTPS: %s over %s, %s; want SERVING over HTTP/%d", resp.Status, resp.Proto, body, wantMajor)
+		}
+	}
+	if resp, err := http.Post("http://"+p.httpAddr+"/grpc.health.v1.Health/Check", "application/json", strings.NewReader(`{}`)); err == nil && resp.StatusCode == http.StatusOK {
+		t.Errorf("plaintext HTTP to a TLS endpoint answered %s", resp.Status)
 	}
 }

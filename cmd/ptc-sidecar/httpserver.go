@@ -28,25 +28,24 @@ type httpEndpoint struct {
 	http *http.Server
 }
 
-// newHTTPEndpoint listens on addr and routes to srv, whose services must
-// all be registered already; maxRecvBytes is --max-recv-bytes (see
-// httpBufferLimit).
-func newHTTPEndpoint(addr string, srv *grpc.Server, maxRecvBytes int, tlsConfig *tls.Config) (*httpEndpoint, error) {
+// newHTTPEndpoint listens on --http-listen and routes to srv, whose
+// services must all be registered already.
+func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server) (*httpEndpoint, error) {
 	transcoder, err := vanguardgrpc.NewTranscoder(srv, vanguard.WithDefaultServiceOptions(
-		vanguard.WithMaxMessageBufferBytes(httpBufferLimit(maxRecvBytes)),
+		vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes))),
 	))
 	if err != nil {
 		return nil, fmt.Errorf("HTTP transcoder: %w", err)
 	}
-	lis, err := net.Listen("tcp", addr)
+	lis, err := net.Listen("tcp", string(cfg.httpListen))
 	if err != nil {
-		return nil, fmt.Errorf("HTTP listen on %s: %w", addr, err)
+		return nil, fmt.Errorf("HTTP listen on %s: %w", cfg.httpListen, err)
 	}
 	var protocols http.Protocols
 	protocols.SetHTTP1(true)
-	if tlsConfig != nil {
+	if cfg.tlsConfig != nil {
 		protocols.SetHTTP2(true)
-		tlsConfig = tlsConfig.Clone()
+		tlsConfig := cfg.tlsConfig.Clone()
 		tlsConfig.NextProtos = []string{"h2", "http/1.1"}
 		lis = tls.NewListener(lis, tlsConfig)
 	} else {
@@ -57,6 +56,7 @@ func newHTTPEndpoint(addr string, srv *grpc.Server, maxRecvBytes int, tlsConfig 
 		http: &http.Server{
 			Handler:           connectVersionOptional(transcoder),
 			Protocols:         &protocols,
+			HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
 			ReadHeaderTimeout: 5 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 		},

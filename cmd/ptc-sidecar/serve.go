@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 	var web *httpEndpoint
 	if cfg.httpListen != "" {
-		web, err = newHTTPEndpoint(string(cfg.httpListen), srv, int(cfg.maxRecvBytes), cfg.tlsConfig)
+		web, err = newHTTPEndpoint(cfg, srv)
 		if err != nil {
 			metrics.close()
 			return err
