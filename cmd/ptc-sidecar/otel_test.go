@@ -49,19 +49,27 @@ func callerContext(t *testing.T) context.Context {
 	return metadata.AppendToOutgoingContext(ctx, "traceparent", callerTraceparen)
 }
 
-// spanNamed returns the one ended span of that name.
-func spanNamed(t *testing.T, recorder *tracetest.SpanRecorder, name string) sdktrace.ReadOnlySpan {
+// spansNamed waits for n spans of that name to end and returns them in
+// the order they ended. The server ends a call's span after it has sent
+// the response, so the client can be ahead of it.
+func spansNamed(t *testing.T, recorder *tracetest.SpanRecorder, name string, n int) []sdktrace.ReadOnlySpan {
 	t.Helper()
-	var found []sdktrace.ReadOnlySpan
-	for _, s := range recorder.Ended() {
-		if s.Name() == name {
-			found = append(found, s)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var found []sdktrace.ReadOnlySpan
+		for _, s := range recorder.Ended() {
+			if s.Name() == name {
+				found = append(found, s)
+			}
 		}
+		if len(found) == n {
+			return found
+		}
+		if len(found) > n || time.Now().After(deadline) {
+			t.Fatalf("%d spans named %s, want %d", len(found), name, n)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	if len(found) != 1 {
-		t.Fatalf("%d spans named %s, want 1", len(found), name)
-	}
-	return found[0]
 }
 
 func attributes(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
@@ -105,7 +113,7 @@ func TestTracingToMessagesSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	span := spanNamed(t, recorder, "ptcsidecar.v1.SidecarService/ToMessages")
+	span := spansNamed(t, recorder, "ptcsidecar.v1.SidecarService/ToMessages", 1)[0]
 	checkContinuesCaller(t, span)
 	st := resp.GetStats()
 	if st.GetTokensBefore() == 0 || st.GetTokensAfter() == 0 {
@@ -129,52 +137,57 @@ func TestTracingEvalTurnSpans(t *testing.T) {
 	sidecar, _, recorder := tracedServer(t)
 	ctx := callerContext(t)
 	tools := []*ptcsidecarv1.ToolSpec{{Name: "get-user", Signature: "(id :int) -> :any"}}
+	const name = "ptcsidecar.v1.SidecarService/EvalTurn"
+	// nthSpan waits for the n-th call's span; the calls go one at a time,
+	// so spans end in call order.
+	nthSpan := func(n int) sdktrace.ReadOnlySpan {
+		s := spansNamed(t, recorder, name, n)[n-1]
+		checkContinuesCaller(t, s)
+		return s
+	}
 
 	// Stops at a tool call to ask for.
 	if _, err := sidecar.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{Program: "(tool/get-user {:id 7})", Tools: tools}); err != nil {
 		t.Fatal(err)
 	}
+	checkAttributes(t, nthSpan(1), map[attribute.Key]any{"ptc.eval.pending_tool": "get-user", "ptc.eval.turn": int64(1)})
+
 	// Finishes, but the program fails on its step budget.
 	_, err := sidecar.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{TurnNumber: 3, Program: "(loop [i 0] (recur (inc i)))",
 		Limits: &ptcsidecarv1.Limits{MaxSteps: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Refused: the program is missing.
-	_, err = sidecar.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Limits: &ptcsidecarv1.Limits{MaxSteps: -1}})
-	if status.Code(err) != codes.InvalidArgument {
-		t.Fatalf("negative max_steps: %v, want INVALID_ARGUMENT", err)
-	}
-
-	var spans []sdktrace.ReadOnlySpan
-	for _, s := range recorder.Ended() {
-		if s.Name() == "ptcsidecar.v1.SidecarService/EvalTurn" {
-			checkContinuesCaller(t, s)
-			spans = append(spans, s)
-		}
-	}
-	if len(spans) != 3 {
-		t.Fatalf("%d EvalTurn spans, want 3", len(spans))
-	}
-	checkAttributes(t, spans[0], map[attribute.Key]any{"ptc.eval.pending_tool": "get-user", "ptc.eval.turn": int64(1)})
-	checkAttributes(t, spans[1], map[attribute.Key]any{
+	checkAttributes(t, nthSpan(2), map[attribute.Key]any{
 		"ptc.eval.turn":       int64(3),
 		"ptc.eval.success":    false,
 		"ptc.eval.error_type": "step_limit",
 		"ptc.eval.steps":      int64(1001), // the budget, and the step refused
 		"ptc.tool_calls":      int64(0),
 	})
-	checkAttributes(t, spans[2], map[attribute.Key]any{"error.type": "InvalidArgument"})
+
+	// Refused: a negative step budget.
+	_, err = sidecar.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Limits: &ptcsidecarv1.Limits{MaxSteps: -1}})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("negative max_steps: %v, want INVALID_ARGUMENT", err)
+	}
+	checkAttributes(t, nthSpan(3), map[attribute.Key]any{"error.type": "InvalidArgument"})
 }
 
 // TestTracingLeavesHealthChecksOut: probes would outnumber real calls.
 func TestTracingLeavesHealthChecksOut(t *testing.T) {
-	_, health, recorder := tracedServer(t)
+	sidecar, health, recorder := tracedServer(t)
 	if _, err := health.Check(callerContext(t), &healthpb.HealthCheckRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(recorder.Ended()); n != 0 {
-		t.Errorf("%d spans for a health check, want none", n)
+	// A traced call after it: once its span has ended, the health check's
+	// would have too.
+	if _, err := sidecar.ListStrategies(callerContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	spansNamed(t, recorder, "ptcsidecar.v1.SidecarService/ListStrategies", 1)
+	if n := len(recorder.Ended()); n != 1 {
+		t.Errorf("%d spans besides ListStrategies', want none for the health check", n-1)
 	}
 }
 
