@@ -109,10 +109,23 @@ func TestHTTPServesTheSameService(t *testing.T) {
 		})
 	}
 
+	// JSON that does not decode never becomes a gRPC call.
+	if resp, body := postJSON(t, http.DefaultClient, p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages", `{"turns": 5}`); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad JSON: %s %s, want 400", resp.Status, body)
+	}
+
 	// Every call went through the gRPC server's interceptors: two
-	// ToMessages over HTTP and the one over gRPC are counted alike.
-	if m := scrape(t, p.metricsAddr); !strings.Contains(m, `grpc_server_handled_total{grpc_code="OK",grpc_method="ToMessages",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 3`) {
-		t.Errorf("/metrics does not count the HTTP calls:\n%s", grepLines(m, "ToMessages"))
+	// ToMessages over HTTP and the one over gRPC are counted alike; the
+	// HTTP requests are counted by status, the refused one included.
+	m := scrape(t, p.metricsAddr)
+	for _, want := range []string{
+		`grpc_server_handled_total{grpc_code="OK",grpc_method="ToMessages",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 3`,
+		`ptc_sidecar_http_requests_total{code="200"} 4`,
+		`ptc_sidecar_http_requests_total{code="400"} 1`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(m, "ToMessages")+grepLines(m, "http_requests"))
+		}
 	}
 	if code := p.terminate(); code != 0 {
 		t.Errorf("exit code = %d, want 0", code)
@@ -136,9 +149,12 @@ func TestHTTPErrors(t *testing.T) {
 	sidecar := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	for _, c := range []struct {
 		name, method, body string
-		grpcCall           func() error
-		wantStatus         int
-		wantCode           string
+		// grpcCall makes the same call over gRPC, whose message the HTTP
+		// caller must get; without one, wantMessage is the message.
+		grpcCall    func() error
+		wantMessage string
+		wantStatus  int
+		wantCode    string
 	}{{
 		name:   "bad EDN",
 		method: "ToMessages", body: `{"turns": [{"program": "(", "result": {"edn": "{"}}]}`,
@@ -156,6 +172,16 @@ func TestHTTPErrors(t *testing.T) {
 			return err
 		},
 		wantStatus: http.StatusTooManyRequests, wantCode: "resource_exhausted",
+	}, {
+		name:   "misspelled field",
+		method: "ToMessages", body: `{"turn": []}`,
+		wantStatus: http.StatusBadRequest, wantCode: "invalid_argument",
+		wantMessage: `the body is not a ptcsidecar.v1.ToMessagesRequest in JSON: proto: (line 1:2): unknown field "turn"`,
+	}, {
+		name:   "not JSON",
+		method: "EvalTurn", body: `(+ 1 2)`,
+		wantStatus: http.StatusBadRequest, wantCode: "invalid_argument",
+		wantMessage: `the body is not a ptcsidecar.v1.EvalTurnRequest in JSON: proto: syntax error (line 1:1): invalid value (`,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			for name, client := range httpClients() {
@@ -167,8 +193,12 @@ func TestHTTPErrors(t *testing.T) {
 				if resp.StatusCode != c.wantStatus || connectErr.Code != c.wantCode || connectErr.Message == "" {
 					t.Errorf("%s: status %d, %s; want %d with code %s and a message", name, resp.StatusCode, body, c.wantStatus, c.wantCode)
 				}
-				if want := status.Convert(c.grpcCall()).Message(); connectErr.Message != want {
-					t.Errorf("%s: message %q, gRPC says %q", name, connectErr.Message, want)
+				want := c.wantMessage
+				if c.grpcCall != nil {
+					want = status.Convert(c.grpcCall()).Message()
+				}
+				if connectErr.Message != want {
+					t.Errorf("%s: message %q, want %q", name, connectErr.Message, want)
 				}
 			}
 		})

@@ -11,9 +11,12 @@ import (
 	"net/http"
 	"time"
 
+	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
 	"connectrpc.com/vanguard/vanguardgrpc"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 )
 
 // httpEndpoint serves the gRPC server's services over HTTP/1.1 and HTTP/2
@@ -29,11 +32,13 @@ type httpEndpoint struct {
 }
 
 // newHTTPEndpoint listens on --http-listen and routes to srv, whose
-// services must all be registered already.
-func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server) (*httpEndpoint, error) {
-	transcoder, err := vanguardgrpc.NewTranscoder(srv, vanguard.WithDefaultServiceOptions(
-		vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes))),
-	))
+// services must all be registered already; metrics may be nil (no metrics
+// endpoint).
+func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, metrics *metricsEndpoint) (*httpEndpoint, error) {
+	transcoder, err := vanguardgrpc.NewTranscoder(srv,
+		vanguard.WithCodec(newRequestJSONCodec),
+		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes)))),
+	)
 	if err != nil {
 		return nil, fmt.Errorf("HTTP transcoder: %w", err)
 	}
@@ -54,7 +59,7 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server) (*httpEndpoint, error) {
 	return &httpEndpoint{
 		lis: lis,
 		http: &http.Server{
-			Handler:           connectVersionOptional(transcoder),
+			Handler:           metrics.instrumentHTTP(connectVersionOptional(transcoder)),
 			Protocols:         &protocols,
 			HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
 			ReadHeaderTimeout: 5 * time.Second,
@@ -78,6 +83,28 @@ func connectVersionOptional(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// requestJSONCodec is vanguard's JSON codec with the choices of connect-go
+// and grpcurl instead of its REST-minded defaults: a misspelled field is
+// an error naming it rather than silently dropped, fields at their zero
+// value are left out of responses, and JSON that does not decode is the
+// caller's INVALID_ARGUMENT (HTTP 400), not an UNKNOWN server error.
+type requestJSONCodec struct{ vanguard.JSONCodec }
+
+func newRequestJSONCodec(res vanguard.TypeResolver) vanguard.Codec {
+	return requestJSONCodec{vanguard.JSONCodec{
+		MarshalOptions:   protojson.MarshalOptions{Resolver: res},
+		UnmarshalOptions: protojson.UnmarshalOptions{Resolver: res},
+	}}
+}
+
+func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
+	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
+		return connect.NewError(connect.CodeInvalidArgument,
+			fmt.Errorf("the body is not a %s in JSON: %v", msg.ProtoReflect().Descriptor().FullName(), err))
+	}
+	return nil
 }
 
 // httpBufferLimit is the most vanguard holds of one message while it

@@ -49,7 +49,7 @@ func TestHTTPErrorKeepsDetails(t *testing.T) {
 	healthpb.RegisterHealthServer(srv, detailedHealth{})
 	cfg := defaultServeConfig()
 	cfg.httpListen = "127.0.0.1:0"
-	web, err := newHTTPEndpoint(cfg, srv)
+	web, err := newHTTPEndpoint(cfg, srv, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func BenchmarkToMessagesOver(b *testing.B) {
 		srv, _ := serveTCP(b, nil)
 		cfg := defaultServeConfig()
 		cfg.httpListen = "127.0.0.1:0"
-		web, err := newHTTPEndpoint(cfg, srv)
+		web, err := newHTTPEndpoint(cfg, srv, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

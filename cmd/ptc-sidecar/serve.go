@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 	var web *httpEndpoint
 	if cfg.httpListen != "" {
-		web, err = newHTTPEndpoint(cfg, srv)
+		web, err = newHTTPEndpoint(cfg, srv, metrics)
 		if err != nil {
 			metrics.close()
 			return err
@@ -265,6 +265,21 @@ func (e *metricsEndpoint) watchValueCache(stats func() valuecache.Stats) {
 		gauge("entries", "Decoded values remembered.", func(s valuecache.Stats) int64 { return int64(s.Entries) }),
 		gauge("bytes", "Estimated bytes of the remembered values and their texts.", func(s valuecache.Stats) int64 { return s.Bytes }),
 	)
+}
+
+// instrumentHTTP counts the HTTP endpoint's requests by status code,
+// those refused before they become a gRPC call (bad JSON, unknown path,
+// too large) included; the calls themselves are in the gRPC metrics.
+func (e *metricsEndpoint) instrumentHTTP(h http.Handler) http.Handler {
+	if e == nil {
+		return h
+	}
+	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ptc_sidecar_http_requests_total",
+		Help: "Requests to --http-listen by HTTP status (gRPC-Web and streams answer 200 and carry their status in trailers).",
+	}, []string{"code"})
+	e.registry.MustRegister(requests)
+	return promhttp.InstrumentHandlerCounter(requests, h)
 }
 
 func (e *metricsEndpoint) serverMetrics() *grpcMetrics {
