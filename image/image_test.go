@@ -37,12 +37,11 @@ func staticBinary(t *testing.T) string {
 	return path
 }
 
+// buildDir holds the binary the tests build; TestMain makes and removes it.
+var buildDir string
+
 var buildStaticBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "ptc-sidecar-image-test")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "ptc-sidecar")
+	bin := filepath.Join(buildDir, "ptc-sidecar")
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version=image-test", "-o", bin, "./cmd/ptc-sidecar")
 	cmd.Dir = ".."
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
@@ -53,10 +52,14 @@ var buildStaticBinary = sync.OnceValues(func() (string, error) {
 })
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if bin, err := buildStaticBinary(); err == nil {
-		os.RemoveAll(filepath.Dir(bin))
+	dir, err := os.MkdirTemp("", "ptc-sidecar-image-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	buildDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
