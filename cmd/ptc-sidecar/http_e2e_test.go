@@ -371,3 +371,55 @@ func TestHTTPOverTLS(t *testing.T) {
 		t.Errorf("plaintext HTTP to a TLS endpoint answered %s", resp.Status)
 	}
 }
+
+// TestHTTPBidiStream runs EvalTurnStream over HTTP/2 with the Connect
+// streaming protocol: the server asks for the tool call on the stream,
+// the test answers it, and the Turn comes back.
+func TestHTTPBidiStream(t *testing.T) {
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	body, send := io.Pipe()
+	defer send.Close()
+	sent := make(chan error, 1)
+	go func() {
+		_, err := send.Write(frame(0, []byte(`{"start": {"program": "(:name (tool/get-user {:id 7}))",
+			"tools": [{"name": "get-user", "signature": "(id :int) -> {name :string}"}]}}`)))
+		sent <- err
+	}()
+	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/EvalTurnStream", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/connect+json")
+	resp, err := httpClients()["HTTP/2"].Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := <-sent; err != nil {
+		t.Fatal(err)
+	}
+	received := bufio.NewReader(resp.Body)
+	next := func() *ptcsidecarv1.EvalTurnStreamResponse {
+		t.Helper()
+		flags, msg := readFrame(t, received)
+		var out ptcsidecarv1.EvalTurnStreamResponse
+		if flags != 0 || protojson.Unmarshal(msg, &out) != nil {
+			t.Fatalf("stream message (flags %#x): %s", flags, msg)
+		}
+		return &out
+	}
+	call := next().GetToolCall()
+	if call.GetName() != "get-user" || call.GetArgs().GetEdn() != "{:id 7}" {
+		t.Fatalf("tool call %v, want get-user {:id 7}", call)
+	}
+	if _, err := send.Write(frame(0, []byte(`{"toolResult": {"index": 0, "name": "get-user", "args": {"edn": "{:id 7}"}, "result": {"json": "{\"name\": \"Ada\"}"}}}`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := next().GetTurn().GetResult().GetEdn(); got != `"Ada"` {
+		t.Errorf("turn result %s, want \"Ada\"", got)
+	}
+	send.Close()
+	if flags, msg := readFrame(t, received); flags != 0x02 || strings.Contains(string(msg), "error") {
+		t.Errorf("end of stream (flags %#x): %s, want no error", flags, msg)
+	}
+}

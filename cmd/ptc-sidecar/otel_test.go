@@ -233,3 +233,35 @@ func exporterOf(t *tracing) string {
 	}
 	return t.exporter
 }
+
+func TestTracingEvalTurnStreamSpan(t *testing.T) {
+	sidecar, _, recorder := tracedServer(t)
+	stream, err := sidecar.EvalTurnStream(callerContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: &ptcsidecarv1.EvalTurnRequest{
+		TurnNumber: 2, Program: "(tool/get-user {:id 7})", Tools: []*ptcsidecarv1.ToolSpec{{Name: "get-user", Signature: "(id :int) -> :any"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := stream.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_ToolResult{ToolResult: &ptcsidecarv1.ToolResult{
+		Index: 0, Name: "get-user", Args: call.GetToolCall().GetArgs(), Result: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `{"name": "Ada"}`}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := stream.Recv(); err != nil || !resp.GetTurn().GetSuccess() {
+		t.Fatalf("turn %v, %v; want a successful one", resp, err)
+	}
+	stream.CloseSend()
+	span := spansNamed(t, recorder, "ptcsidecar.v1.SidecarService/EvalTurnStream", 1)[0]
+	checkContinuesCaller(t, span)
+	checkAttributes(t, span, map[attribute.Key]any{"ptc.eval.turn": int64(2), "ptc.tool_calls": int64(1), "ptc.eval.success": true})
+	if _, ok := attributes(span)["ptc.eval.tool_results"]; ok {
+		t.Errorf("a stream's span counts answers sent up front; a stream sends none")
+	}
+}
