@@ -41,20 +41,28 @@ func httpClients() map[string]*http.Client {
 	}
 }
 
-// postJSON sends body to method as a Connect unary call with a JSON body,
-// as `curl -H 'Content-Type: application/json' -d body` does.
-func postJSON(t *testing.T, client *http.Client, addr, method, body string) (*http.Response, []byte) {
+// post sends body to method at addr with the content type and returns
+// the response once its headers have come; its body closes with the test.
+func post(t *testing.T, client *http.Client, addr, method, contentType string, body io.Reader) *http.Response {
 	t.Helper()
-	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+addr+"/"+method, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+addr+"/"+method, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// postJSON sends body to method as a Connect unary call with a JSON body,
+// as `curl -H 'Content-Type: application/json' -d body` does.
+func postJSON(t *testing.T, client *http.Client, addr, method, body string) (*http.Response, []byte) {
+	t.Helper()
+	resp := post(t, client, addr, method, "application/json", strings.NewReader(body))
 	got, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -231,17 +239,8 @@ func TestGRPCWeb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	httpReq, err := http.NewRequestWithContext(testContext(t), http.MethodPost,
-		"http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/ToMessages", bytes.NewReader(frame(0, msg)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	httpReq.Header.Set("Content-Type", "application/grpc-web+proto")
-	resp, err := httpClients()["HTTP/1.1"].Do(httpReq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := post(t, httpClients()["HTTP/1.1"], p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages",
+		"application/grpc-web+proto", bytes.NewReader(frame(0, msg)))
 	body := bufio.NewReader(resp.Body)
 	_, data := readFrame(t, body)
 	flags, trailers := readFrame(t, body)
@@ -280,17 +279,7 @@ func readFrame(t *testing.T, r io.Reader) (byte, []byte) {
 // NOT_SERVING, and the shutdown timeout ends it.
 func TestHTTPGracefulShutdown(t *testing.T) {
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--shutdown-timeout", "500ms")
-	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+p.httpAddr+"/grpc.health.v1.Health/Watch",
-		bytes.NewReader(frame(0, []byte(`{}`))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/connect+json")
-	resp, err := httpClients()["HTTP/1.1"].Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := post(t, httpClients()["HTTP/1.1"], p.httpAddr, "grpc.health.v1.Health/Watch", "application/connect+json", bytes.NewReader(frame(0, []byte(`{}`))))
 	body := bufio.NewReader(resp.Body)
 	if _, msg := readFrame(t, body); string(msg) != `{"status":"SERVING"}` {
 		t.Fatalf("first watch message %s, want SERVING", msg)
@@ -385,16 +374,7 @@ func TestHTTPBidiStream(t *testing.T) {
 			"tools": [{"name": "get-user", "signature": "(id :int) -> {name :string}"}]}}`)))
 		sent <- err
 	}()
-	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/EvalTurnStream", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/connect+json")
-	resp, err := httpClients()["HTTP/2"].Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := post(t, httpClients()["HTTP/2"], p.httpAddr, "ptcsidecar.v1.SidecarService/EvalTurnStream", "application/connect+json", body)
 	if err := <-sent; err != nil {
 		t.Fatal(err)
 	}
