@@ -13,7 +13,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build oracle test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench loadbench docker run clean
+.PHONY: build oracle test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench loadbench docker image test-image podman-load run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -118,6 +118,31 @@ LOADBENCH_ARGS ?=
 loadbench:
 	$(GO) run ./bench/cmd/loadbench $(LOADBENCH_ARGS)
 
+## image: the container image as an OCI archive in $(IMAGE_TAR), built
+## from the static binary without a container engine or registry (the
+## builder, image/, is a module of its own); reproducible: the commit time
+## is every timestamp, so one commit gives one digest. Load it with
+## `podman load -i $(IMAGE_TAR)` or `docker load -i $(IMAGE_TAR)`.
+IMAGE_TAR         ?= bin/ptc-sidecar-image.tar
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+REVISION          ?= $(shell git rev-parse HEAD 2>/dev/null)
+image: build
+	$(GO) -C image run . -binary $(CURDIR)/$(BIN) -out $(CURDIR)/$(IMAGE_TAR) -name $(IMAGE) \
+		-version $(VERSION) -revision '$(REVISION)' -created $(SOURCE_DATE_EPOCH)
+
+## test-image: vet the image builder and run its tests (they unpack the
+## image and run its entrypoint against a health check)
+test-image:
+	$(GO) -C image vet ./...
+	$(GO) -C image test ./...
+
+## podman-load: load $(IMAGE_TAR) into podman and check what it reads back
+## (podman runs no containers where cgroups are in hybrid mode)
+podman-load: image
+	podman load -i $(IMAGE_TAR)
+	podman image inspect --format '{{.Config.User}} {{.Config.Entrypoint}} {{index .Config.Labels "org.opencontainers.image.version"}}' localhost/$(IMAGE) | \
+		grep -x '65532:65532 \[/usr/local/bin/ptc-sidecar serve --listen 0.0.0.0:50051\] $(VERSION)'
+	podman rmi localhost/$(IMAGE)
 
 ## docker: build the container image (needs a Docker engine)
 docker:

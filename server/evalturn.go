@@ -33,7 +33,8 @@ type evaluation struct {
 // EvalTurn evaluates one program with the replay tool protocol: answered
 // calls replay from tool_results, and the first unanswered call comes back
 // as pending.
-func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (*ptcsidecarv1.EvalTurnResponse, error) {
+func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (_ *ptcsidecarv1.EvalTurnResponse, err error) {
+	defer func() { spanError(ctx, err) }()
 	ev, err := s.decodeEvaluation(req, "")
 	if err != nil {
 		return nil, err
@@ -51,6 +52,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
 	if p := host.Pending(); p != nil {
+		spanEvaluation(ctx, ev, res, p.Name)
 		call := &ptcsidecarv1.ToolCall{Index: int32(p.Index), Name: p.Name, Args: encodeValue(p.Args)}
 		return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Pending{
 			Pending: &ptcsidecarv1.PendingToolCalls{Calls: []*ptcsidecarv1.ToolCall{call}}}}, nil
@@ -58,6 +60,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if evalErr != nil {
 		return nil, status.Errorf(codes.Internal, "EvalTurn: evaluation stopped without a pending call: %v", evalErr)
 	}
+	spanEvaluation(ctx, ev, res, "")
 	return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Turn{Turn: encodeTurn(ev, res)}}, nil
 }
 
@@ -379,7 +382,8 @@ func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
 // The evaluation holds an evaluation slot (see admission) while it runs,
 // and gives it up while it waits for a tool's answer; that wait is bounded
 // by the tool timeout and does not count against the evaluation timeout.
-func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) error {
+func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) (err error) {
+	defer func() { spanError(stream.Context(), err) }()
 	first, err := s.receiveStart(stream)
 	if err != nil {
 		return err
@@ -410,6 +414,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 		return status.Errorf(codes.Internal, "EvalTurnStream: evaluation stopped: %v", evalErr)
 	}
 	ev.answerTimes = host.durations
+	spanEvaluation(stream.Context(), ev, res, "")
 	return stream.Send(&ptcsidecarv1.EvalTurnStreamResponse{Message: &ptcsidecarv1.EvalTurnStreamResponse_Turn{Turn: encodeTurn(ev, res)}})
 }
 

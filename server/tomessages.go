@@ -17,7 +17,8 @@ import (
 // is decoded into a strategies.Request (every Value parsed, every option
 // normalized), the chosen strategy renders it, and the result goes back on
 // the wire. Bad input is INVALID_ARGUMENT naming the field.
-func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesRequest) (*ptcsidecarv1.ToMessagesResponse, error) {
+func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesRequest) (_ *ptcsidecarv1.ToMessagesResponse, err error) {
+	defer func() { spanError(ctx, err) }()
 	req, err := s.decodeToMessages(in)
 	if err != nil {
 		return nil, requestError(err)
@@ -33,7 +34,9 @@ func (s *Service) ToMessages(_ context.Context, in *ptcsidecarv1.ToMessagesReque
 	if err != nil {
 		return nil, requestError(err)
 	}
-	return encodeToMessages(resp), nil
+	out := encodeToMessages(resp)
+	spanToMessages(ctx, len(in.GetTurns()), out.GetStats())
+	return out, nil
 }
 
 // requestError passes decoding errors (already INVALID_ARGUMENT naming the

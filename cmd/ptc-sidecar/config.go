@@ -47,14 +47,18 @@ const defaultMaxConcurrentStreams = 100
 // 140-148 MB). It is soft: a live heap beyond it is not refused, the
 // collector then runs more often (the runtime caps it at about half the
 // CPU). The sidecar's own working set is small (idle 19 MB, value cache
-// 32 MiB), so half of the example pod's 256Mi limit leaves room.
+// 32 MiB), so 128 MiB leaves room for requests; the example pod sets
+// GOMEMLIMIT to about 80% of its container limit instead.
 const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command.
 type serveConfig struct {
-	listen          listenAddress
-	logLevel        slog.Level
-	metricsListen   tcpAddress // empty: no metrics endpoint
+	listen        listenAddress
+	logLevel      slog.Level
+	metricsListen tcpAddress // empty: no metrics endpoint
+	// httpListen serves the same services over HTTP/1.1 and HTTP/2 with
+	// the Connect and gRPC-Web protocols; empty: off.
+	httpListen      tcpAddress
 	maxRecvBytes    byteSize
 	shutdownTimeout nonNegativeDuration
 	// maxStreams is the most RPCs one client connection may have in
@@ -87,8 +91,12 @@ type serveConfig struct {
 	// TLS key pair files; both empty: plaintext.
 	tlsCert, tlsKey string
 	// creds are the transport credentials loaded from the TLS files by
-	// loadTLS; nil: plaintext.
-	creds credentials.TransportCredentials
+	// loadTLS, and tlsConfig the same for the HTTP endpoint; nil: plaintext.
+	creds     credentials.TransportCredentials
+	tlsConfig *tls.Config
+	// tracing is the OpenTelemetry tracing the OTEL_* variables configure;
+	// nil: off.
+	tracing *tracing
 }
 
 // defaultServeConfig is the configuration with nothing set. Its memory
@@ -121,6 +129,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.SetOutput(io.Discard) // errors are reported once, by the caller
 	fs.Var(&cfg.listen, "listen", "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)")
 	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
+	fs.Var(&cfg.httpListen, "http-listen", "`host:port` to serve the same services over HTTP/1.1 and HTTP/2 with JSON or protobuf bodies (Connect and gRPC-Web protocols), e.g. for curl; empty: off")
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
 	fs.Var(orDefault(&cfg.maxRecvBytes), "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED; 0: the default")
 	fs.Var(orDefault(&cfg.maxStreams), "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused; 0: the default")
@@ -236,7 +245,8 @@ func (c *serveConfig) loadTLS() error {
 	if err != nil {
 		return fmt.Errorf("-tls-cert %s, -tls-key %s: %v", c.tlsCert, c.tlsKey, err)
 	}
-	c.creds = credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS13})
+	c.tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS13}
+	c.creds = credentials.NewTLS(c.tlsConfig)
 	return nil
 }
 

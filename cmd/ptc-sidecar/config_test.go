@@ -56,7 +56,7 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
 				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
@@ -68,6 +68,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
 				c.logLevel = slog.LevelDebug
 				c.metricsListen = ":9090"
+				c.httpListen = "127.0.0.1:8080"
 				c.maxRecvBytes = 1 << 20
 				c.shutdownTimeout = nonNegativeDuration(2 * time.Second)
 				c.maxStreams = 4
@@ -80,6 +81,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_LISTEN":                 "unix:/run/ptc.sock",
 				"PTC_SIDECAR_LOG_LEVEL":              "WARN",
 				"PTC_SIDECAR_METRICS_LISTEN":         "127.0.0.1:9100",
+				"PTC_SIDECAR_HTTP_LISTEN":            ":8080",
 				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
@@ -94,6 +96,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.listen = listenAddress{"unix", "/run/ptc.sock"}
 				c.logLevel = slog.LevelWarn
 				c.metricsListen = "127.0.0.1:9100"
+				c.httpListen = ":8080"
 				c.maxRecvBytes = 4096
 				c.maxStreams = 2
 				c.valueCacheBytes = 1 << 20
@@ -168,6 +171,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"listen unix without path", []string{"--listen", "unix:"}, nil, []string{"-listen", "socket path"}},
 		{"log level", []string{"--log-level", "loud"}, nil, []string{"-log-level", `"loud"`}},
 		{"metrics listen", []string{"--metrics-listen", "9090"}, nil, []string{"-metrics-listen", "host:port"}},
+		{"HTTP listen", []string{"--http-listen", "localhost"}, nil, []string{"-http-listen", "host:port"}},
 		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes negative", []string{"--max-recv-bytes", "-1"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes none", []string{"--max-recv-bytes", "none"}, nil, []string{"-max-recv-bytes", "or 0 for the default"}},

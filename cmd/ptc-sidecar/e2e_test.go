@@ -74,6 +74,8 @@ type process struct {
 	cmd         *exec.Cmd
 	addr        string // gRPC address, as a grpc.NewClient target
 	metricsAddr string
+	httpAddr    string // --http-listen's bound address
+	stdout      *lockedBuffer
 	exited      chan struct{}
 	exitCode    int
 
@@ -86,6 +88,8 @@ func start(t *testing.T, args ...string) *process {
 	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = append(os.Environ(), "PTC_SIDECAR_LOG_LEVEL=debug")
+	stdout := new(lockedBuffer)
+	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +97,7 @@ func start(t *testing.T, args ...string) *process {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &process{t: t, cmd: cmd, exited: make(chan struct{})}
+	p := &process{t: t, cmd: cmd, stdout: stdout, exited: make(chan struct{})}
 	ready := make(chan struct{})
 	go p.readLogs(stderr, ready)
 	t.Cleanup(func() {
@@ -132,6 +136,8 @@ func (p *process) readLogs(r io.Reader, ready chan struct{}) {
 		switch rec.Msg {
 		case "metrics listening":
 			p.metricsAddr = rec.Addr
+		case "HTTP listening":
+			p.httpAddr = rec.Addr
 		case "serving":
 			p.addr = rec.Addr
 			if rec.Network == "unix" {

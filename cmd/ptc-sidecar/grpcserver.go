@@ -75,6 +75,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	if cfg.creds != nil {
 		opts = append(opts, grpc.Creds(cfg.creds))
 	}
+	opts = append(opts, cfg.tracing.serverOptions()...)
 	srv := grpc.NewServer(opts...)
 	sidecar.Register(srv)
 

@@ -49,6 +49,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
 		return 2
 	}
+	if cfg.tracing, err = tracingFromEnv(context.Background(), os.Getenv, stdout); err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
+		return 2
+	}
+	defer flushTraces(cfg.tracing, stderr)
 	logs := newLogOutput(stderr)
 	defer logs.Flush() // the request lines still waiting
 	logOptions := &slog.HandlerOptions{Level: cfg.logLevel}
@@ -99,9 +104,21 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	metrics.watchValueCache(sidecar.ValueCacheStats)
 	metrics.watchAdmission(sidecar.AdmissionStats)
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
+	var web *httpEndpoint
+	if cfg.httpListen != "" {
+		web, err = newHTTPEndpoint(cfg, srv, metrics)
+		if err != nil {
+			metrics.close()
+			return err
+		}
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
+	if web != nil {
+		go web.serve(logger)
+		logger.Info("HTTP listening", "addr", web.addr(), "protocols", "connect, grpc-web, grpc")
+	}
 	if metrics != nil {
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
@@ -116,6 +133,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
 	returnStartupGarbage(logger)
 	markServing(healthSrv)
+	if cfg.tracing != nil {
+		logger.Info("tracing", "exporter", cfg.tracing.exporter)
+	}
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
 		"max_concurrent_streams", int(cfg.maxStreams), "memory_limit", memoryLimit,
@@ -123,6 +143,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 
 	select {
 	case err := <-served:
+		web.close()
 		metrics.close()
 		return fmt.Errorf("gRPC server stopped: %w", err)
 	case <-ctx.Done():
@@ -130,7 +151,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 
 	logger.Info("shutting down", "timeout", time.Duration(cfg.shutdownTimeout).String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
-	err = stopServer(srv, served, time.Duration(cfg.shutdownTimeout), logger)
+	err = stopServer(srv, web, served, time.Duration(cfg.shutdownTimeout), logger)
 	metrics.close()
 	if err != nil {
 		return fmt.Errorf("gRPC server stopped: %w", err)
@@ -145,13 +166,18 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 // context) is left behind: the process exits without it.
 const handlerGrace = 500 * time.Millisecond
 
-// stopServer stops srv within timeout plus handlerGrace, whatever its
-// handlers do: gracefully first, letting the RPCs in flight finish; at the
-// timeout, by cancelling them. It returns Serve's error (from served), or
-// nil when it gave up on handlers that did not return.
-func stopServer(srv *grpc.Server, served <-chan error, timeout time.Duration, logger *slog.Logger) error {
+// stopServer stops srv, and web when not nil, within timeout plus
+// handlerGrace, whatever their handlers do: gracefully first, letting the
+// RPCs in flight finish (HTTP calls first, since grpc-go's GracefulStop
+// would cut them off); at the timeout, by cancelling them. It returns
+// Serve's error (from served), or nil when it gave up on handlers that did
+// not return.
+func stopServer(srv *grpc.Server, web *httpEndpoint, served <-chan error, timeout time.Duration, logger *slog.Logger) error {
 	stopped := make(chan struct{})
+	draining, stopDraining := context.WithCancel(context.Background())
+	defer stopDraining()
 	go func() {
+		web.drain(draining)
 		srv.GracefulStop()
 		close(stopped)
 	}()
@@ -163,6 +189,8 @@ func stopServer(srv *grpc.Server, served <-chan error, timeout time.Duration, lo
 	case <-timer.C:
 	}
 	logger.Warn("shutdown timeout reached; cancelling the RPCs still running")
+	stopDraining()
+	web.close()
 	// Stop cancels the RPCs and closes the connections; GracefulStop (and
 	// Serve) return once every handler has.
 	go srv.Stop()
@@ -287,6 +315,21 @@ func (e *metricsEndpoint) watchAdmission(stats func() server.AdmissionStats) {
 			Help: "Evaluations refused with RESOURCE_EXHAUSTED after waiting --eval-queue-wait for a slot."},
 			func() float64 { return float64(stats().Refused) }),
 	)
+}
+
+// instrumentHTTP counts the HTTP endpoint's requests by status code,
+// those refused before they become a gRPC call (bad JSON, unknown path,
+// too large) included; the calls themselves are in the gRPC metrics.
+func (e *metricsEndpoint) instrumentHTTP(h http.Handler) http.Handler {
+	if e == nil {
+		return h
+	}
+	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ptc_sidecar_http_requests_total",
+		Help: "Requests to --http-listen by HTTP status (gRPC-Web and streams answer 200 and carry their status in trailers).",
+	}, []string{"code"})
+	e.registry.MustRegister(requests)
+	return promhttp.InstrumentHandlerCounter(requests, h)
 }
 
 func (e *metricsEndpoint) serverMetrics() *grpcMetrics {

@@ -63,7 +63,7 @@ func TestStopServerEndsOnTimeWithAStuckHandler(t *testing.T) {
 	var logs syncBuffer
 	const timeout = 200 * time.Millisecond
 	began := time.Now()
-	err = stopServer(srv, served, timeout, slog.New(slog.NewJSONHandler(&logs, nil)))
+	err = stopServer(srv, nil, served, timeout, slog.New(slog.NewJSONHandler(&logs, nil)))
 	took := time.Since(began)
 	if err != nil {
 		t.Errorf("stopServer: %v", err)

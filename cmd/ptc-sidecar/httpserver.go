@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"time"
+
+	"connectrpc.com/connect"
+	"connectrpc.com/vanguard"
+	"connectrpc.com/vanguard/vanguardgrpc"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// httpEndpoint serves the gRPC server's services over HTTP/1.1 and HTTP/2
+// (h2c, or TLS when configured) with the Connect and gRPC-Web protocols,
+// JSON or protobuf bodies. Vanguard transcodes each call into a gRPC call
+// that the one *grpc.Server handles: the same handlers, interceptors
+// (metrics, request log, panic recovery), size limit, health service and
+// stats handler (traces) as native gRPC callers. A nil *httpEndpoint is
+// the disabled endpoint.
+type httpEndpoint struct {
+	lis  net.Listener
+	http *http.Server
+}
+
+// newHTTPEndpoint listens on --http-listen and routes to srv, whose
+// services must all be registered already; metrics may be nil (no metrics
+// endpoint).
+func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, metrics *metricsEndpoint) (*httpEndpoint, error) {
+	transcoder, err := vanguardgrpc.NewTranscoder(srv,
+		vanguard.WithCodec(newRequestJSONCodec),
+		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes)))),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("HTTP transcoder: %w", err)
+	}
+	lis, err := net.Listen("tcp", string(cfg.httpListen))
+	if err != nil {
+		return nil, fmt.Errorf("HTTP listen on %s: %w", cfg.httpListen, err)
+	}
+	var protocols http.Protocols
+	protocols.SetHTTP1(true)
+	if cfg.tlsConfig != nil {
+		protocols.SetHTTP2(true)
+		tlsConfig := cfg.tlsConfig.Clone()
+		tlsConfig.NextProtos = []string{"h2", "http/1.1"}
+		lis = tls.NewListener(lis, tlsConfig)
+	} else {
+		protocols.SetUnencryptedHTTP2(true) // h2c with prior knowledge, as gRPC-Web and Connect clients send
+	}
+	return &httpEndpoint{
+		lis: lis,
+		http: &http.Server{
+			Handler:           metrics.instrumentHTTP(connectVersionOptional(transcoder)),
+			Protocols:         &protocols,
+			HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
+			ReadHeaderTimeout: 5 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+		},
+	}, nil
+}
+
+// connectVersionOptional lets unary Connect calls leave out the
+// Connect-Protocol-Version header, as connect-go's own servers do, so that
+// a plain `curl -H 'Content-Type: application/json' -d ...` is a Connect
+// call. Without the header vanguard takes such a POST for REST, which
+// this server does not map (its methods carry no HTTP annotations).
+func connectVersionOptional(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Header.Get("Connect-Protocol-Version") == "" {
+			switch r.Header.Get("Content-Type") {
+			case "application/json", "application/proto":
+				r.Header.Set("Connect-Protocol-Version", "1")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestJSONCodec is vanguard's JSON codec with the choices of connect-go
+// and grpcurl instead of its REST-minded defaults: a misspelled field is
+// an error naming it rather than silently dropped, fields at their zero
+// value are left out of responses, and JSON that does not decode is the
+// caller's INVALID_ARGUMENT (HTTP 400), not an UNKNOWN server error.
+type requestJSONCodec struct{ vanguard.JSONCodec }
+
+func newRequestJSONCodec(res vanguard.TypeResolver) vanguard.Codec {
+	return requestJSONCodec{vanguard.JSONCodec{
+		MarshalOptions:   protojson.MarshalOptions{Resolver: res},
+		UnmarshalOptions: protojson.UnmarshalOptions{Resolver: res},
+	}}
+}
+
+func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
+	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
+		return connect.NewError(connect.CodeInvalidArgument,
+			fmt.Errorf("the body is not a %s in JSON: %v", msg.ProtoReflect().Descriptor().FullName(), err))
+	}
+	return nil
+}
+
+// httpBufferLimit is the most vanguard holds of one message while it
+// converts it, request or response, decompressed: twice --max-recv-bytes,
+// as a JSON body is wordier than the protobuf message it becomes (the gRPC
+// server then holds that message to --max-recv-bytes as for any caller),
+// and at least minHTTPBufferBytes so that a small request limit does not
+// also cap the responses, which the gRPC path leaves unbounded. Both
+// limits answer RESOURCE_EXHAUSTED (HTTP 429 in the Connect protocol).
+func httpBufferLimit(maxRecvBytes int) uint32 {
+	return uint32(min(max(2*int64(maxRecvBytes), minHTTPBufferBytes), math.MaxUint32))
+}
+
+// minHTTPBufferBytes is the least httpBufferLimit: room for the largest
+// responses under the default sandbox budgets (10 MiB of values, written
+// as JSON).
+const minHTTPBufferBytes = 64 << 20
+
+func (e *httpEndpoint) addr() string { return e.lis.Addr().String() }
+
+func (e *httpEndpoint) serve(logger *slog.Logger) {
+	if err := e.http.Serve(e.lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("HTTP endpoint stopped", "error", err.Error())
+	}
+}
+
+// drain stops accepting HTTP connections and waits, until ctx ends, for
+// the requests in flight to finish. It has to come before the gRPC
+// server's GracefulStop, which would cut the calls that came through
+// HTTP off at once (it closes their transports instead of draining them).
+func (e *httpEndpoint) drain(ctx context.Context) {
+	if e != nil {
+		e.http.Shutdown(ctx) // an error only says ctx ended first
+	}
+}
+
+// close cuts off whatever HTTP requests are still running.
+func (e *httpEndpoint) close() {
+	if e != nil {
+		e.http.Close()
+	}
+}
