@@ -85,6 +85,13 @@ generate-python:
 	cp -r gen/python/ptcsidecar $(PY_CLIENT_PB)/
 	find $(PY_CLIENT_PB) -name '*.py*' -exec sed -i 's/^from ptcsidecar\.v1 import/from ptc_sidecar._pb.ptcsidecar.v1 import/' {} +
 
+## generate-typescript: regenerate the TypeScript client's stubs
+## (clients/typescript/src/gen) byte for byte; needs `npm ci` in
+## clients/typescript first, for its local protoc-gen-es
+generate-typescript:
+	rm -rf clients/typescript/src/gen
+	$(GO) tool buf generate --template buf.gen.typescript.yaml
+
 # The Python package's copy of the stubs: protoc's Python output imports
 # its siblings as top-level `ptcsidecar.v1`, which the copy rewrites to
 # live inside ptc_sidecar, so the package installs no top-level name of
