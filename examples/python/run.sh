@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Python example agent against the real server: builds ptc-sidecar,
-# starts it on a free port, runs the EDN reader's unit tests and the agent
-# over both tool protocols, and stops the server whatever happens.
+# starts it on a free port, runs the agent on the ptc_sidecar package
+# (clients/python/src) over both tool protocols, and stops the server
+# whatever happens.
 # Needs Go, and Debian's python3-grpcio and python3-protobuf (PYTHON picks
 # the interpreter, default /usr/bin/python3: the one Debian's packages serve).
 set -euo pipefail
@@ -49,8 +50,7 @@ fi
 echo "ptc-sidecar serving on $addr"
 
 status=0
-(cd examples/python && "$python" -m unittest -v test_edn) || status=1
-"$python" examples/python/agent.py --target "$addr" --protocol both || status=1
+PYTHONPATH="$PWD/clients/python/src" "$python" examples/python/agent.py --target "$addr" --protocol both || status=1
 if [ "$status" -ne 0 ]; then
 	echo "--- server log:" >&2
 	cat "$work/server.log" >&2

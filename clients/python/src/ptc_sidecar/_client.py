@@ -174,7 +174,8 @@ class Client:
                   tools: ToolsArg | None = None, memory: turn_pb2.Memory | None = None,
                   data: Any = None, turn_number: int = 1,
                   protocol: Literal["replay", "stream"] = "replay",
-                  limits: Mapping[str, int] | None = None) -> Turn:
+                  limits: Mapping[str, int] | None = None,
+                  previous_results: Sequence[Any] = ()) -> Turn:
         """Evaluates one program, running its tool calls here, and returns the Turn.
 
         program is PTC-Lisp; or pass raw_response, the LLM's reply, and the
@@ -185,6 +186,8 @@ class Client:
         error the program sees. memory is the previous Turn's memory. data
         is the input the program reads as data/..., a dict. limits lowers
         the sandbox budgets (the Limits field names, e.g. max_steps).
+        previous_results, newest first, are what *1, *2 and *3 read: Turns
+        (their result goes back exactly as it came) or native values.
 
         protocol "replay" uses unary calls (one more per tool call, any
         replica can answer each); "stream" uses one EvalTurnStream.
@@ -203,6 +206,8 @@ class Client:
             request.data.CopyFrom(to_wire(data))
         if limits:
             request.limits.CopyFrom(eval_pb2.Limits(**limits))
+        for previous in previous_results:
+            request.previous_results.append(previous.proto.result if isinstance(previous, Turn) else to_wire(previous))
         try:
             if protocol == "stream":
                 return Turn.from_proto(self._stream(request, tools))
