@@ -13,7 +13,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build test test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-clients test-client-python test-client-typescript lint breaking bench loadbench docker run clean
+.PHONY: build test test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-typescript test-clients test-client-python test-client-typescript lint breaking bench loadbench docker run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -123,10 +123,22 @@ test-client-typescript:
 	$(GO) build -o "$$work/ptc-sidecar" ./cmd/ptc-sidecar; \
 	cd clients/typescript && npm run --silent build && PTC_SIDECAR_BIN="$$work/ptc-sidecar" npm test --silent
 
-## test-python: run the Python example agent against the real server, over
-## both tool protocols; needs Debian's python3-grpcio and python3-protobuf
+## test-python: run the Python example agent (examples/python, on the
+## ptc_sidecar package) against the real server, over both tool protocols;
+## needs Debian's python3-grpcio and python3-protobuf
 test-python:
-	examples/python/run.sh
+	@if ! $(PYTHON) -c 'import grpc, google.protobuf' 2>/dev/null; then \
+		echo "$(PYTHON) cannot import grpc and protobuf: install python3-grpcio and python3-protobuf" >&2; exit 1; fi
+	PYTHONPATH=$(CURDIR)/clients/python/src PYTHONDONTWRITEBYTECODE=1 examples/with-server.sh \
+		sh -c '$(PYTHON) examples/python/agent.py --target "$$PTC_SIDECAR_TARGET" --protocol both'
+
+## test-typescript: run the TypeScript example agent (examples/typescript,
+## on the ptc-sidecar npm package) against the real server, over both tool
+## protocols; needs `npm ci` in clients/typescript and examples/typescript
+test-typescript:
+	cd clients/typescript && npm run --silent build
+	cd examples/typescript && npm run --silent build
+	examples/with-server.sh sh -c 'node examples/typescript/dist/agent.js --target "$$PTC_SIDECAR_TARGET" --protocol both'
 
 ## lint: gofmt, go vet and buf lint
 lint:

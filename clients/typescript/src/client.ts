@@ -87,6 +87,9 @@ export interface EvalTurnOptions {
   protocol?: "replay" | "stream";
   /** Lower sandbox budgets, by the Limits field names. */
   limits?: MessageInitShape<typeof LimitsSchema>;
+  /** What *1, *2 and *3 read, newest first: Turns (their result goes back
+   * exactly as it came) or native values. */
+  previousResults?: (Turn | unknown)[];
 }
 
 /** A message in the chat-completions shape. */
@@ -171,6 +174,9 @@ export class Client {
       prelude: options.memory,
       data: options.data === undefined ? undefined : toWire(options.data),
       limits: options.limits === undefined ? undefined : create(LimitsSchema, options.limits),
+      previousResults: (options.previousResults ?? []).map((p) =>
+        isTurn(p) ? (p.proto.result ?? create(ValueSchema)) : toWire(p),
+      ),
     });
     try {
       const turn = protocol === "stream" ? await this.stream(request, tools) : await this.replay(request, tools);
@@ -265,6 +271,10 @@ export function fromWire(v: Value | undefined): Native {
  * as JSON. */
 export function toWire(v: unknown): Value {
   return v instanceof EDN ? create(ValueSchema, { edn: v.text }) : create(ValueSchema, { json: stringifyJSON(v) });
+}
+
+function isTurn(v: unknown): v is Turn {
+  return typeof v === "object" && v !== null && "proto" in v && (v as Turn).proto?.$typeName === "ptcsidecar.v1.Turn";
 }
 
 function toolSpecs(tools: Tools | string[]): ToolSpec[] {
