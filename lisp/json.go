@@ -192,17 +192,17 @@ func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
 	case Bool:
 		b.WriteString(strconv.FormatBool(bool(v)))
 	case Int:
-		b.WriteString(strconv.FormatInt(int64(v), 10))
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(v), 10))
 	case Float:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return noJSONForm("%s is not a JSON number", FormatFloat(f))
 		}
-		s := strconv.FormatFloat(f, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eE") {
-			s += ".0" // stays a float when read back
+		s := strconv.AppendFloat(b.AvailableBuffer(), f, 'g', -1, 64)
+		if !bytes.ContainsAny(s, ".eE") {
+			s = append(s, ".0"...) // stays a float when read back
 		}
-		b.WriteString(s)
+		b.Write(s)
 	case String:
 		return writeJSONString(b, string(v))
 	case Keyword:
@@ -241,22 +241,27 @@ func encodeJSONArray(b *bytes.Buffer, elems []Value, depth int, set bool) error 
 }
 
 func encodeJSONObject(b *bytes.Buffer, m *Map, depth int) error {
-	var seen jsonNames
+	var seen jsonNames // for maps past smallMap; smaller ones rescan their keys
 	b.WriteByte('{')
 	for i, e := range m.entries {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		var name string
-		switch k := e.Key.(type) {
-		case String:
-			name = string(k)
-		case Keyword:
-			name = string(k)
-		default:
-			return noJSONForm("the map key %s is neither a string nor a keyword", Repr(k))
+		name, ok := jsonKeyName(e.Key)
+		if !ok {
+			return noJSONForm("the map key %s is neither a string nor a keyword", Repr(e.Key))
 		}
-		if !seen.add(name) {
+		dup := false
+		if len(m.entries) <= smallMap {
+			for _, earlier := range m.entries[:i] {
+				if n, _ := jsonKeyName(earlier.Key); n == name {
+					dup = true
+				}
+			}
+		} else {
+			dup = !seen.add(name)
+		}
+		if dup {
 			return noJSONForm("two keys of a map are both %q in JSON (a keyword and a string)", name)
 		}
 		if err := writeJSONString(b, name); err != nil {
@@ -269,6 +274,18 @@ func encodeJSONObject(b *bytes.Buffer, m *Map, depth int) error {
 	}
 	b.WriteByte('}')
 	return nil
+}
+
+// jsonKeyName is the object key a map key becomes: a string's text or a
+// keyword's name; other keys have none.
+func jsonKeyName(k Value) (string, bool) {
+	switch k := k.(type) {
+	case String:
+		return string(k), true
+	case Keyword:
+		return string(k), true
+	}
+	return "", false
 }
 
 // jsonNames finds repeats among the names of one object or the elements

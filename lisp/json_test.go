@@ -175,3 +175,26 @@ func TestKeywordKeysReadBack(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEmitValue compares the two texts the sidecar emits for a tool
+// result of 100 records: EDN (always) and the JSON form (when it has one).
+func BenchmarkEmitValue(b *testing.B) {
+	records := make([]Value, 100)
+	for i := range records {
+		records[i] = hashMap(kw("id"), Int(i), kw("name"), str(fmt.Sprintf("item %d", i)),
+			kw("price"), fl(float64(i)+0.5), kw("tags"), vec(kw("new"), str("sale")))
+	}
+	v := vec(records...)
+	b.Run("edn", func(b *testing.B) {
+		for b.Loop() {
+			_ = Repr(v)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := EncodeJSON(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ the repository with `go build`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -19,8 +20,15 @@ REPO = pathlib.Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="session")
-def target() -> str:
+def target():
     """The address of a running server, stopped when the session ends."""
+    with running_server() as address:
+        yield address
+
+
+@contextlib.contextmanager
+def running_server():
+    """Starts the server on a free loopback port; yields its address."""
     with tempfile.TemporaryDirectory() as work:
         binary = os.environ.get("PTC_SIDECAR_BIN")
         if not binary:
