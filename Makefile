@@ -1,8 +1,11 @@
 # Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
 # protoc-gen-go-grpc and grpcurl are pinned tools in go.mod, run through
-# `go tool`. The two Python targets (generate-python, test-python) also need
-# Debian's protobuf-compiler, protobuf-compiler-grpc, python3-grpcio and
-# python3-protobuf.
+# `go tool`. The Python targets (generate-python, test-python,
+# test-client-python) also need Debian's protobuf-compiler,
+# protobuf-compiler-grpc, python3-grpcio, python3-protobuf, python3-pytest
+# and python3-pip; the TypeScript ones (generate-typescript, test-typescript,
+# test-client-typescript) Node 20 and `npm ci` in clients/typescript (and
+# examples/typescript).
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
