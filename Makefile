@@ -1,8 +1,11 @@
 # Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
 # protoc-gen-go-grpc and grpcurl are pinned tools in go.mod, run through
-# `go tool`. The two Python targets (generate-python, test-python) also need
-# Debian's protobuf-compiler, protobuf-compiler-grpc, python3-grpcio and
-# python3-protobuf.
+# `go tool`. The Python targets (generate-python, test-python,
+# test-client-python) also need Debian's protobuf-compiler,
+# protobuf-compiler-grpc, python3-grpcio, python3-protobuf, python3-pytest
+# and python3-pip; the TypeScript ones (generate-typescript, test-typescript,
+# test-client-typescript) Node 20 and `npm ci` in clients/typescript (and
+# examples/typescript).
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
@@ -13,7 +16,7 @@ ARGS    ?=
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build oracle test test-race load fuzz fuzz-long fuzz-check generate generate-python test-python lint breaking bench loadbench docker image test-image podman-load run clean
+.PHONY: build oracle test test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-typescript test-clients test-client-python test-client-typescript lint breaking bench loadbench docker image test-image podman-load run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -84,17 +87,70 @@ generate:
 	find gen -name '*.pb.go' -delete
 	$(GO) tool buf generate
 
-## generate-python: regenerate gen/python (Python stubs for clients and
-## examples/python) byte for byte; needs protoc and grpc_python_plugin
+## generate-python: regenerate gen/python and the stubs inside the Python
+## package clients/python byte for byte; needs protoc and grpc_python_plugin
 ## (Debian: protobuf-compiler, protobuf-compiler-grpc) besides Go
 generate-python:
-	rm -rf gen/python
+	rm -rf gen/python $(PY_CLIENT_PB)
 	$(GO) tool buf generate --template buf.gen.python.yaml
+	mkdir -p $(PY_CLIENT_PB)
+	cp -r gen/python/ptcsidecar $(PY_CLIENT_PB)/
+	find $(PY_CLIENT_PB) -name '*.py*' -exec sed -i 's/^from ptcsidecar\.v1 import/from ptc_sidecar._pb.ptcsidecar.v1 import/' {} +
 
-## test-python: run the Python example agent against the real server, over
-## both tool protocols; needs Debian's python3-grpcio and python3-protobuf
+## generate-typescript: regenerate the TypeScript client's stubs
+## (clients/typescript/src/gen) byte for byte; needs `npm ci` in
+## clients/typescript first, for its local protoc-gen-es
+generate-typescript:
+	rm -rf clients/typescript/src/gen
+	$(GO) tool buf generate --template buf.gen.typescript.yaml
+
+# The Python package's copy of the stubs: protoc's Python output imports
+# its siblings as top-level `ptcsidecar.v1`, which the copy rewrites to
+# live inside ptc_sidecar, so the package installs no top-level name of
+# its own besides ptc_sidecar.
+PY_CLIENT_PB = clients/python/src/ptc_sidecar/_pb
+
+## test-clients: the Python and TypeScript client packages' tests, each
+## against the real server they start; Python needs Debian's python3-grpcio,
+## python3-protobuf, python3-pytest and python3-pip, TypeScript Node 20 and
+## `npm ci` in clients/typescript
+test-clients: test-client-python test-client-typescript
+
+PYTHON ?= /usr/bin/python3
+
+## test-client-python: installs clients/python into a scratch directory
+## (as a user would, offline) and runs its tests on that installed copy
+test-client-python:
+	@set -e; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
+	$(GO) build -o "$$work/ptc-sidecar" ./cmd/ptc-sidecar; \
+	cp -r clients/python "$$work/src"; \
+	$(PYTHON) -m pip install -q --no-deps --no-build-isolation --no-index --target "$$work/site" "$$work/src" 2>&1 | grep -v 'as the .root. user' || true; \
+	cd clients/python/tests && PTC_SIDECAR_BIN="$$work/ptc-sidecar" PYTHONPATH="$$work/site" PYTHONDONTWRITEBYTECODE=1 \
+		$(PYTHON) -m pytest -q -p no:cacheprovider .
+
+## test-client-typescript: builds clients/typescript and runs its tests with
+## node's test runner against the real server
+test-client-typescript:
+	@set -e; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
+	$(GO) build -o "$$work/ptc-sidecar" ./cmd/ptc-sidecar; \
+	cd clients/typescript && npm run --silent build && PTC_SIDECAR_BIN="$$work/ptc-sidecar" npm test --silent
+
+## test-python: run the Python example agent (examples/python, on the
+## ptc_sidecar package) against the real server, over both tool protocols;
+## needs Debian's python3-grpcio and python3-protobuf
 test-python:
-	examples/python/run.sh
+	@if ! $(PYTHON) -c 'import grpc, google.protobuf' 2>/dev/null; then \
+		echo "$(PYTHON) cannot import grpc and protobuf: install python3-grpcio and python3-protobuf" >&2; exit 1; fi
+	PYTHONPATH=$(CURDIR)/clients/python/src PYTHONDONTWRITEBYTECODE=1 examples/with-server.sh \
+		sh -c '$(PYTHON) examples/python/agent.py --target "$$PTC_SIDECAR_TARGET" --protocol both'
+
+## test-typescript: run the TypeScript example agent (examples/typescript,
+## on the ptc-sidecar npm package) against the real server, over both tool
+## protocols; needs `npm ci` in clients/typescript and examples/typescript
+test-typescript:
+	cd clients/typescript && npm run --silent build
+	cd examples/typescript && npm run --silent build
+	examples/with-server.sh sh -c 'node examples/typescript/dist/agent.js --target "$$PTC_SIDECAR_TARGET" --protocol both'
 
 ## lint: gofmt, go vet and buf lint
 lint:

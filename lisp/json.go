@@ -6,8 +6,10 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // JSON is accepted on the wire for data and tool results (SPEC section 2).
@@ -155,10 +157,19 @@ func ValidKeywordName(s string) bool {
 // maxJSONEncodeDepth bounds EncodeJSON's recursion.
 const maxJSONEncodeDepth = 10_000
 
-// EncodeJSON writes v as JSON: keywords as their names, maps in insertion
-// order with keyword keys as names and other non-string keys as their EDN
-// text, sets as arrays in printed order. Functions, regexes and non-finite
-// floats have no JSON form and are errors.
+// EncodeJSON writes v in the JSON mapping of docs/VALUES.md, the JSON form
+// the sidecar emits next to EDN: nil, booleans, strings and vectors as
+// themselves; every integer exactly, as a JSON integer, also beyond 2^53;
+// floats always with a fraction or an exponent; keywords as their names;
+// sets as arrays in printed order; maps as objects in insertion order.
+//
+// The mapping identifies a keyword with the string of its name and a set
+// with an array, and nothing else: a value for which JSON would lose more
+// has no JSON form, and EncodeJSON says why. That is NaN and the
+// infinities, functions, regexes and other non-data values, strings that
+// are not valid UTF-8, map keys that are neither strings nor keywords,
+// and two map keys (or two set elements) that become the same JSON text,
+// such as :a and "a".
 func EncodeJSON(v Value) (string, error) {
 	var b bytes.Buffer
 	if err := encodeJSON(&b, v, 0); err != nil {
@@ -167,9 +178,13 @@ func EncodeJSON(v Value) (string, error) {
 	return b.String(), nil
 }
 
+func noJSONForm(format string, args ...any) error {
+	return Errorf(TypeError, "no JSON form: "+format, args...)
+}
+
 func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
 	if depth > maxJSONEncodeDepth {
-		return Errorf(ExecutionError, "value nested deeper than %d levels cannot be written as JSON", maxJSONEncodeDepth)
+		return noJSONForm("nested deeper than %d levels", maxJSONEncodeDepth)
 	}
 	switch v := v.(type) {
 	case NilType:
@@ -177,70 +192,165 @@ func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
 	case Bool:
 		b.WriteString(strconv.FormatBool(bool(v)))
 	case Int:
-		b.WriteString(strconv.FormatInt(int64(v), 10))
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(v), 10))
 	case Float:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return Errorf(TypeError, "%s has no JSON form", FormatFloat(f))
+			return noJSONForm("%s is not a JSON number", FormatFloat(f))
 		}
-		s := strconv.FormatFloat(f, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eE") {
-			s += ".0" // stays a float when read back
+		s := strconv.AppendFloat(b.AvailableBuffer(), f, 'g', -1, 64)
+		if !bytes.ContainsAny(s, ".eE") {
+			s = append(s, ".0"...) // stays a float when read back
 		}
-		b.WriteString(s)
+		b.Write(s)
 	case String:
-		writeJSONString(b, string(v))
+		return writeJSONString(b, string(v))
 	case Keyword:
-		writeJSONString(b, string(v))
+		return writeJSONString(b, string(v))
 	case *Vector:
-		return encodeJSONArray(b, v.elems, depth)
+		return encodeJSONArray(b, v.elems, depth, false)
 	case *Set:
-		return encodeJSONArray(b, SortedByText(v.elems), depth)
+		return encodeJSONArray(b, SortedByText(v.elems), depth, true)
 	case *Map:
-		b.WriteByte('{')
-		for i, e := range v.entries {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			switch k := e.Key.(type) {
-			case String:
-				writeJSONString(b, string(k))
-			case Keyword:
-				writeJSONString(b, string(k))
-			default:
-				writeJSONString(b, Repr(k))
-			}
-			b.WriteByte(':')
-			if err := encodeJSON(b, e.Val, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		return encodeJSONObject(b, v, depth)
 	default:
-		return Errorf(TypeError, "a %s has no JSON form", v.TypeName())
+		return noJSONForm("a %s is not data", v.TypeName())
 	}
 	return nil
 }
 
-func encodeJSONArray(b *bytes.Buffer, elems []Value, depth int) error {
+// encodeJSONArray writes elems as an array. For a set, two elements that
+// the mapping makes equal (:a and "a") would leave duplicates in it.
+func encodeJSONArray(b *bytes.Buffer, elems []Value, depth int, set bool) error {
+	var seen jsonNames
 	b.WriteByte('[')
 	for i, e := range elems {
 		if i > 0 {
 			b.WriteByte(',')
 		}
+		at := b.Len()
 		if err := encodeJSON(b, e, depth+1); err != nil {
 			return err
+		}
+		if set && !seen.add(string(b.Bytes()[at:])) {
+			return noJSONForm("two elements of a set are both %s in JSON", b.Bytes()[at:])
 		}
 	}
 	b.WriteByte(']')
 	return nil
 }
 
-// writeJSONString quotes s without escaping <, > and & (the output is not
-// embedded in HTML).
-func writeJSONString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)       // a string always encodes
-	b.Truncate(b.Len() - 1) // Encode ends with a newline
+func encodeJSONObject(b *bytes.Buffer, m *Map, depth int) error {
+	var seen jsonNames // for maps past smallMap; smaller ones rescan their keys
+	b.WriteByte('{')
+	for i, e := range m.entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, ok := jsonKeyName(e.Key)
+		if !ok {
+			return noJSONForm("the map key %s is neither a string nor a keyword", Repr(e.Key))
+		}
+		dup := false
+		if len(m.entries) <= smallMap {
+			for _, earlier := range m.entries[:i] {
+				if n, _ := jsonKeyName(earlier.Key); n == name {
+					dup = true
+				}
+			}
+		} else {
+			dup = !seen.add(name)
+		}
+		if dup {
+			return noJSONForm("two keys of a map are both %q in JSON (a keyword and a string)", name)
+		}
+		if err := writeJSONString(b, name); err != nil {
+			return err
+		}
+		b.WriteByte(':')
+		if err := encodeJSON(b, e.Val, depth+1); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// jsonKeyName is the object key a map key becomes: a string's text or a
+// keyword's name; other keys have none.
+func jsonKeyName(k Value) (string, bool) {
+	switch k := k.(type) {
+	case String:
+		return string(k), true
+	case Keyword:
+		return string(k), true
+	}
+	return "", false
+}
+
+// jsonNames finds repeats among the names of one object or the elements
+// of one set: by scanning while they are few, by hashing beyond.
+type jsonNames struct {
+	list []string
+	set  map[string]struct{}
+}
+
+func (n *jsonNames) add(name string) bool {
+	if n.set != nil {
+		if _, dup := n.set[name]; dup {
+			return false
+		}
+		n.set[name] = struct{}{}
+		return true
+	}
+	if slices.Contains(n.list, name) {
+		return false
+	}
+	n.list = append(n.list, name)
+	if len(n.list) > smallMap {
+		n.set = make(map[string]struct{}, 2*len(n.list))
+		for _, s := range n.list {
+			n.set[s] = struct{}{}
+		}
+		n.list = nil
+	}
+	return true
+}
+
+// writeJSONString quotes s, escaping only what JSON requires (quote,
+// backslash, control characters). JSON text is Unicode: a string that is
+// not valid UTF-8 would have its bad bytes replaced, so it has no JSON form.
+func writeJSONString(b *bytes.Buffer, s string) error {
+	if !utf8.ValidString(s) {
+		return noJSONForm("the string %s is not valid UTF-8", Repr(String(s)))
+	}
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b.WriteString(s[start:i])
+		switch c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+	return nil
 }

@@ -1,6 +1,8 @@
 package lisp
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -57,27 +59,71 @@ func TestDecodeJSONErrors(t *testing.T) {
 	}
 }
 
+// TestEncodeJSON pins the JSON mapping of docs/VALUES.md, the awkward
+// values included: what each value becomes, or that it has no JSON form.
 func TestEncodeJSON(t *testing.T) {
-	v := hashMap(kw("a"), Int(1), str("b c"), vec(fl(2), Nil, True, kw("k")), Int(3), set(str("y"), str("x")), kw("h"), str("<&>"))
-	got, err := EncodeJSON(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"a":1,"b c":[2.0,null,true,"k"],"3":["x","y"],"h":"<&>"}`
-	if got != want {
-		t.Errorf("EncodeJSON = %s, want %s", got, want)
-	}
-	back, err := DecodeJSON(got, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := Repr(back); r != `{:a 1, "b c" [2.0 nil true "k"], "3" ["x" "y"], :h "<&>"}` {
-		t.Errorf("round trip = %s", r)
-	}
-	for _, bad := range []Value{fl(math.NaN()), fl(math.Inf(1)), builtinFn("inc"), vec(mustRegex(t, "a"))} {
-		if _, err := EncodeJSON(bad); err == nil {
-			t.Errorf("EncodeJSON(%s) succeeded, want an error", Repr(bad))
+	for _, c := range []struct{ edn, json string }{
+		{`nil`, `null`},
+		{`[true false]`, `[true,false]`},
+		{`9007199254740993`, `9007199254740993`}, // 2^53+1: exact, not rounded
+		{`-9223372036854775808`, `-9223372036854775808`},
+		{`[2.0 -0.0 1.5E300 1.0E-7]`, `[2.0,-0.0,1.5e+300,1e-07]`},
+		{`:ok`, `"ok"`},
+		{`{:a 1, "b c" [nil :k], :h "<&>\n\"\\"}`, `{"a":1,"b c":[null,"k"],"h":"<&>\n\"\\"}`},
+		{`{:z 1, :a 2}`, `{"z":1,"a":2}`}, // insertion order
+		{`#{"y" :x 3}`, `["y",3,"x"]`},    // printed order: "y" 3 :x
+		{`"\u0001é😀"`, `"\u0001é😀"`},
+		{`{1 :a}`, ``}, // a key that is neither a string nor a keyword
+		{`{[1] 2}`, ``},
+		{`{nil 2}`, ``},
+		{`{:a 1, "a" 2}`, ``},  // one name for two keys
+		{`#{:a "a"}`, ``},      // one text for two elements
+		{`[{:x {2.5 1}}]`, ``}, // anywhere inside
+	} {
+		v, err := ParseEDN(c.edn, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.edn, err)
 		}
+		got, err := EncodeJSON(v)
+		if c.json == "" {
+			if err == nil || !strings.Contains(err.Error(), "no JSON form") {
+				t.Errorf("EncodeJSON(%s) = %s, %v; want no JSON form", c.edn, got, err)
+			}
+			continue
+		}
+		if err != nil || got != c.json {
+			t.Errorf("EncodeJSON(%s) = %s, %v; want %s", c.edn, got, err, c.json)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("EncodeJSON(%s) = %s is not valid JSON", c.edn, got)
+		}
+	}
+	for _, bad := range []Value{fl(math.NaN()), fl(math.Inf(1)), vec(fl(math.Inf(-1))), builtinFn("inc"),
+		vec(mustRegex(t, "a")), hashMap(kw("f"), builtinFn("inc")), str("\xff"), Symbol("s")} {
+		if got, err := EncodeJSON(bad); err == nil {
+			t.Errorf("EncodeJSON(%s) = %s, want no JSON form", Repr(bad), got)
+		}
+	}
+}
+
+// Sets and maps past the small-collection scan find their repeats by
+// hashing.
+func TestEncodeJSONRepeatsInLargeCollections(t *testing.T) {
+	b := NewMapBuilder(0)
+	var elems []Value
+	for i := range 20 {
+		b.Set(kw(fmt.Sprintf("k%d", i)), Int(i))
+		elems = append(elems, kw(fmt.Sprintf("k%d", i)))
+	}
+	m := b.Map()
+	if _, err := EncodeJSON(m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EncodeJSON(m.Assoc(str("k17"), Int(0))); err == nil {
+		t.Error("a map with :k17 and \"k17\" among 21 keys has a JSON form")
+	}
+	if _, err := EncodeJSON(NewSet(append(elems, str("k3")))); err == nil {
+		t.Error("a set with :k3 and \"k3\" among 21 elements has a JSON form")
 	}
 }
 
@@ -128,4 +174,27 @@ func TestKeywordKeysReadBack(t *testing.T) {
 			t.Errorf("keyword %q prints as %s, which reads back as %v, %v", k, Repr(Keyword(k)), v, err)
 		}
 	}
+}
+
+// BenchmarkEmitValue compares the two texts the sidecar emits for a tool
+// result of 100 records: EDN (always) and the JSON form (when it has one).
+func BenchmarkEmitValue(b *testing.B) {
+	records := make([]Value, 100)
+	for i := range records {
+		records[i] = hashMap(kw("id"), Int(i), kw("name"), str(fmt.Sprintf("item %d", i)),
+			kw("price"), fl(float64(i)+0.5), kw("tags"), vec(kw("new"), str("sale")))
+	}
+	v := vec(records...)
+	b.Run("edn", func(b *testing.B) {
+		for b.Loop() {
+			_ = Repr(v)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := EncodeJSON(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -150,10 +150,10 @@ func TestEveryValueTextIsChecked(t *testing.T) {
 			eachValue(sent, func(v *ptcsidecarv1.Value) { values = append(values, v) })
 			for i, v := range values {
 				valid := fmt.Sprintf(`["spoil me, a value text" %d]`, i)
-				if v.GetJson() != "" {
-					v.Repr = &ptcsidecarv1.Value_Json{Json: valid}
+				if variant == 0 {
+					v.Edn, v.Json = valid, ""
 				} else {
-					v.Repr = &ptcsidecarv1.Value_Edn{Edn: valid}
+					v.Edn, v.Json = "", valid
 				}
 			}
 			for i := range values {

@@ -251,16 +251,16 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 			text   string
 			parsed lisp.Value
 		)
-		switch r := b.GetValue().GetRepr().(type) {
-		case *ptcsidecarv1.Value_Edn:
-			text = r.Edn
+		switch {
+		case b.GetValue().GetEdn() != "":
+			text = b.GetValue().GetEdn()
 			if !b.GetIsFn() {
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
 				key := valuecache.Key{Format: valuecache.EDN, MaxNesting: lisp.DefaultMaxNesting, Text: text}
 				parsed, _ = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
 			}
-		case *ptcsidecarv1.Value_Json:
+		case b.GetValue().GetJson() != "":
 			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
 			if err != nil {
 				return nil, err
@@ -369,7 +369,7 @@ func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
 	out := &ptcsidecarv1.Memory{}
 	for _, b := range m.Encode() {
 		out.Bindings = append(out.Bindings, &ptcsidecarv1.Binding{
-			Name: b.Name, Value: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: b.Value}},
+			Name: b.Name, Value: &ptcsidecarv1.Value{Edn: b.Value},
 			IsFn: b.IsFn, Params: b.Params, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: int32(b.Turn)})
 	}
 	return out

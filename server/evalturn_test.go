@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -45,11 +46,11 @@ func serveInMemory(t *testing.T, svc *Service, opts ...grpc.ServerOption) *grpc.
 }
 
 func edn(s string) *ptcsidecarv1.Value {
-	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: s}}
+	return &ptcsidecarv1.Value{Edn: s}
 }
 
 func jsonValue(s string) *ptcsidecarv1.Value {
-	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: s}}
+	return &ptcsidecarv1.Value{Json: s}
 }
 
 // tools answers tool calls the way a caller's own tool code would.
@@ -347,5 +348,59 @@ func TestEvalTurnStreamProtocolErrors(t *testing.T) {
 	})
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "tool_result[0].name") {
 		t.Errorf("wrong name: %v", err)
+	}
+}
+
+// The values a caller consumes come with a JSON form next to the EDN when
+// they have one, memory never does, and a turn sent back as it came (both
+// texts set) reads as its EDN.
+func TestEvalTurnEmitsJSONForms(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	req := &ptcsidecarv1.EvalTurnRequest{
+		Program: `(def big 9007199254740993)
+(def u (tool/get-user {:id big, :tags #{:a}}))
+(tool/get-order {1 :x})
+{:user u, :big big, :nan ##NaN}`,
+		Tools: []*ptcsidecarv1.ToolSpec{{Name: "get-user"}, {Name: "get-order"}},
+	}
+	resp, err := c.EvalTurn(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.GetPending().GetCalls()[0].GetArgs(); got.GetEdn() != "{:id 9007199254740993, :tags #{:a}}" ||
+		got.GetJson() != `{"id":9007199254740993,"tags":["a"]}` {
+		t.Errorf("pending args = %v", got)
+	}
+	turn, _ := runReplay(t, c, req)
+	if !turn.GetSuccess() {
+		t.Fatalf("turn failed: %v", turn.GetError())
+	}
+	calls := turn.GetToolCalls()
+	for i, want := range []struct{ args, result string }{
+		{`{"id":9007199254740993,"tags":["a"]}`, `{"id":7,"name":"Ada"}`},
+		{``, `{"total":12.5}`}, // {1 :x} has an integer key
+	} {
+		if calls[i].GetArgs().GetJson() != want.args || calls[i].GetResult().GetJson() != want.result {
+			t.Errorf("tool call %d: args %v result %v, want json %s and %s", i, calls[i].GetArgs(), calls[i].GetResult(), want.args, want.result)
+		}
+	}
+	if r := turn.GetResult(); r.GetJson() != "" || !strings.Contains(r.GetEdn(), `##NaN`) {
+		t.Errorf("result holding NaN = %v, want EDN only", r)
+	}
+	for _, b := range turn.GetMemory().GetBindings() {
+		if b.GetValue().GetJson() != "" {
+			t.Errorf("memory binding %s carries json %q", b.GetName(), b.GetValue().GetJson())
+		}
+	}
+	// Sent back whole, edn is read and json ignored, even when it disagrees.
+	turn.ToolCalls[0].Result.Json = `"not what the edn says"`
+	out, err := c.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{turn},
+		Memory: turn.GetMemory(), Options: &ptcsidecarv1.Options{Strategy: "full"}})
+	if err != nil {
+		t.Fatalf("ToMessages of the turn as emitted: %v", err)
+	}
+	text := fmt.Sprint(out.GetMessages())
+	if !strings.Contains(text, `Ada`) || strings.Contains(text, "not what the edn says") {
+		t.Errorf("ToMessages read the json text of a value that has edn:\n%s", text)
 	}
 }

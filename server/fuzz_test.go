@@ -19,7 +19,8 @@ import (
 
 // FuzzDecodeValue feeds caller text to the wire Value decoder as EDN and as
 // JSON: it either fails with INVALID_ARGUMENT naming the field, or gives a
-// value whose EDN (what the sidecar emits) decodes back to an equal value.
+// value whose EDN (what the sidecar emits) decodes back to an equal value
+// and whose JSON form, when it has one, decodes too. Empty text is no value.
 func FuzzDecodeValue(f *testing.F) {
 	for _, s := range []string{
 		`{:a [1 2.5 "x" #{:k nil}] "s" \c}`, `[1 -0.0 ##NaN ##Inf 9223372036854775807]`, `#{[1] {:a 1}}`,
@@ -43,6 +44,19 @@ func FuzzDecodeValue(f *testing.F) {
 				t.Fatalf("%q: error %v does not name the field", text, err)
 			}
 			return
+		}
+		if got == nil {
+			if text != "" {
+				t.Fatalf("%q decodes to no value", text)
+			}
+			return // both texts empty: an absent value
+		}
+		// The JSON form the sidecar emits next to the EDN is read back by
+		// the sidecar's own JSON decoding.
+		if j := encodeValue(got).GetJson(); j != "" {
+			if _, err := s.decodeValue(jsonValue(j), "data"); err != nil {
+				t.Fatalf("%q: the JSON form %s of %s does not decode: %v", text, j, lisp.Repr(got), err)
+			}
 		}
 		written := lisp.WireText(got)
 		again, err := s.decodeValue(edn(written), "data")

@@ -67,12 +67,13 @@ func ownAll(list []string) {
 // value owns a value's text: the value cache's copy if it holds one, else
 // a copy once the text is known to be valid UTF-8.
 func (o *owner) value(v *ptcsidecarv1.Value) {
-	switch r := v.GetRepr().(type) {
-	case *ptcsidecarv1.Value_Edn:
-		o.text(&r.Edn)
-	case *ptcsidecarv1.Value_Json:
-		o.text(&r.Json)
+	if v == nil {
+		return
 	}
+	// A value the sidecar emitted comes back with both texts; the json one
+	// is not read then, but the message still holds it.
+	o.text(&v.Edn)
+	o.text(&v.Json)
 }
 
 func (o *owner) text(s *string) {

@@ -22,7 +22,7 @@ func TestToMessagesSampledValues(t *testing.T) {
 	}
 	list := "[" + strings.Join(items, ", ") + "]"
 	asJSON := func(s string) *ptcsidecarv1.Value {
-		return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: s}}
+		return &ptcsidecarv1.Value{Json: s}
 	}
 	asEDN := func(s string) *ptcsidecarv1.Value {
 		v, err := lisp.DecodeJSON(s, 0)

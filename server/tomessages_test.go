@@ -97,8 +97,8 @@ func TestToMessagesJSONValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := agentRequest()
-	req.Options.Data = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{
-		Json: `{"products": [{"name": "Laptop", "price": 1200}, {"name": "Mouse", "price": 25}], "_token": "secret"}`}}
+	req.Options.Data = &ptcsidecarv1.Value{Json: `{"products": [{"name": "Laptop", "price": 1200}, {"name": "Mouse", "price": 25}], "_token": "secret"}`}
+
 	viaJSON, err := client.ToMessages(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -194,12 +194,12 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		{"limit out of range", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.PrintlnLimit = i32(-1) }, codes.InvalidArgument, "options.println_limit: "},
 		{"bad tool signature", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Signature = "(q :str) -> :any" }, codes.InvalidArgument, "options.tools[0].signature: "},
 		{"unparsable json", func(r *ptcsidecarv1.ToMessagesRequest) {
-			r.Options.Data = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `{"a": 1`}}
+			r.Options.Data = &ptcsidecarv1.Value{Json: `{"a": 1`}
 		}, codes.InvalidArgument, "options.data.json: parse_error"},
 		{"json tool result", func(r *ptcsidecarv1.ToMessagesRequest) {
-			r.Turns[0].ToolCalls[0].Result = &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `[1,`}}
+			r.Turns[0].ToolCalls[0].Result = &ptcsidecarv1.Value{Json: `[1,`}
 		}, codes.InvalidArgument, "turns[0].tool_calls[0].result.json: parse_error"},
-		{"empty edn", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn("") }, codes.InvalidArgument, "turns[0].result.edn: parse_error"},
+		{"blank edn", func(r *ptcsidecarv1.ToMessagesRequest) { r.Turns[0].Result = edn(" ") }, codes.InvalidArgument, "turns[0].result.edn: parse_error"},
 		{"turn memory", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Turns[0].Memory = &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("sym")}}}
 		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},

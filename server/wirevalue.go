@@ -40,14 +40,16 @@ func (s *Service) decodeSampleAt(v *ptcsidecarv1.Value, keep int, path func() st
 // suffix that names the notation in the field's path (".edn" or ".json").
 func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, string, error) {
 	depth := s.maxValueDepth()
-	switch r := v.GetRepr().(type) {
-	case *ptcsidecarv1.Value_Edn:
-		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ReadValue(r.Edn, depth, keep) })
+	// edn first: a value the sidecar emitted carries both, and edn is the
+	// lossless one.
+	if text := v.GetEdn(); text != "" {
+		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: text}
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ReadValue(text, depth, keep) })
 		return out, ".edn", err
-	case *ptcsidecarv1.Value_Json:
-		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
+	}
+	if text := v.GetJson(); text != "" {
+		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: text}
+		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
 		return out, ".json", err
 	}
 	return nil, "", nil
@@ -73,12 +75,18 @@ func (s *Service) maxValueDepth() int {
 	return DefaultMaxValueDepth
 }
 
-// encodeValue writes a value in its wire text (lisp.WireText: EDN, or the
+// encodeValue writes a value a caller consumes (tool-call arguments, tool
+// results, a turn's result): in its wire text (lisp.WireText: EDN, or the
 // source of what EDN cannot spell), the lossless form the sidecar always
-// emits and reads back; nil (absent) stays unset.
+// emits and reads back, and as JSON when the value has a JSON form
+// (lisp.EncodeJSON); nil (absent) stays unset.
 func encodeValue(v lisp.Value) *ptcsidecarv1.Value {
 	if v == nil {
 		return nil
 	}
-	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: lisp.WireText(v)}}
+	out := &ptcsidecarv1.Value{Edn: lisp.WireText(v)}
+	if text, err := lisp.EncodeJSON(v); err == nil {
+		out.Json = text
+	}
+	return out
 }

@@ -268,7 +268,7 @@ func TestServeTCP(t *testing.T) {
 	}
 	// The same data twice: read once, then found in the value cache.
 	withData := &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: "count",
-		Data: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: "{:orders [1 2 3 4 5 6 7 8 9 10]}"}}}}
+		Data: &ptcsidecarv1.Value{Edn: "{:orders [1 2 3 4 5 6 7 8 9 10]}"}}}
 	for range 2 {
 		if _, err := sidecar.ToMessages(ctx, withData); err != nil {
 			t.Fatalf("ToMessages: %v", err)

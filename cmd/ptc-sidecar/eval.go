@@ -43,7 +43,7 @@ func evalFlags(cfg *evalConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.preludeFile, "prelude", "", "`file` with the prelude: a PTC-Lisp program of definitions, or memory bindings as JSON (.json)")
 	fs.StringVar(&cfg.toolsFile, "tools", "", "`file` mapping tool names to canned answers, as EDN or JSON: {\"search\": [...]}")
 	fs.IntVar(&cfg.turn, "turn", 1, "turn `number` recorded on the definitions")
-	fs.BoolVar(&cfg.json, "json", false, "print the result as JSON instead of EDN (keywords become strings; for jq and other JSON tools)")
+	fs.BoolVar(&cfg.json, "json", false, "print the result as JSON instead of EDN, in the mapping of docs/VALUES.md (keywords become strings; a result with no JSON form is an error)")
 	registerLimitFlags(fs, &cfg.limits)
 	fs.VisitAll(func(f *flag.Flag) {
 		if isLimitFlag(f.Name) {

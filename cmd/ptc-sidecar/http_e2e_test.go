@@ -168,7 +168,7 @@ func TestHTTPErrors(t *testing.T) {
 		method: "ToMessages", body: `{"turns": [{"program": "(", "result": {"edn": "{"}}]}`,
 		grpcCall: func() error {
 			_, err := sidecar.ToMessages(testContext(t), &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{
-				Program: "(", Result: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: "{"}}}}})
+				Program: "(", Result: &ptcsidecarv1.Value{Edn: "{"}}}})
 			return err
 		},
 		wantStatus: http.StatusBadRequest, wantCode: "invalid_argument",

@@ -106,8 +106,8 @@ func checkContinuesCaller(t *testing.T, s sdktrace.ReadOnlySpan) {
 func TestTracingToMessagesSpan(t *testing.T) {
 	sidecar, _, recorder := tracedServer(t)
 	turn := &ptcsidecarv1.Turn{Number: 1, Program: "(tool/get-user {:id 7})", Success: true,
-		Result:    &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: "{:name \"Ada\"}"}},
-		ToolCalls: []*ptcsidecarv1.ToolCall{{Name: "get-user", Args: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: "{:id 7}"}}}}}
+		Result:    &ptcsidecarv1.Value{Edn: "{:name \"Ada\"}"},
+		ToolCalls: []*ptcsidecarv1.ToolCall{{Name: "get-user", Args: &ptcsidecarv1.Value{Edn: "{:id 7}"}}}}
 	resp, err := sidecar.ToMessages(callerContext(t), &ptcsidecarv1.ToMessagesRequest{
 		Turns: []*ptcsidecarv1.Turn{turn, turn}, Options: &ptcsidecarv1.Options{Mission: "Find Ada."}})
 	if err != nil {
@@ -250,7 +250,7 @@ func TestTracingEvalTurnStreamSpan(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_ToolResult{ToolResult: &ptcsidecarv1.ToolResult{
-		Index: 0, Name: "get-user", Args: call.GetToolCall().GetArgs(), Result: &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Json{Json: `{"name": "Ada"}`}}}}})
+		Index: 0, Name: "get-user", Args: call.GetToolCall().GetArgs(), Result: &ptcsidecarv1.Value{Json: `{"name": "Ada"}`}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

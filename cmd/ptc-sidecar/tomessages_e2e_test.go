@@ -11,7 +11,7 @@ import (
 )
 
 func ednValue(text string) *ptcsidecarv1.Value {
-	return &ptcsidecarv1.Value{Repr: &ptcsidecarv1.Value_Edn{Edn: text}}
+	return &ptcsidecarv1.Value{Edn: text}
 }
 
 // TestToMessagesEndToEnd compresses an agent run through the real binary:

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""A PTC-Lisp shopping agent that uses ptc-sidecar for its prompts and its sandbox.
+"""A PTC-Lisp shopping agent on the ptc_sidecar package.
 
 The loop, once per turn:
 
-    messages = ToMessages(turns, memory, options)   # [SYSTEM, USER], compressed
-    reply    = llm(messages)                        # here: a scripted fake LLM
-    turn     = EvalTurn(reply, prelude=memory, ...) # tools run here, in Python
+    prompt = client.to_messages(turns, memory, **options)   # [SYSTEM, USER], compressed
+    reply  = llm(prompt.messages)                           # here: a scripted fake LLM
+    turn   = client.eval_turn(raw_response=reply, tools=..., memory=memory)  # tools run here
     turns.append(turn); memory = turn.memory
 
 until the program calls (return ...) or (fail ...), or the turns run out.
@@ -13,32 +13,22 @@ until the program calls (return ...) or (fail ...), or the turns run out.
 Usage:
     /usr/bin/python3 examples/python/agent.py --target 127.0.0.1:50051 [--protocol replay|stream|both]
 
-It checks what it expects at every step and exits 1 on any surprise, so it
-doubles as an end-to-end test (make test-python).
+with clients/python installed (pip install clients/python) or on PYTHONPATH
+(clients/python/src). It checks what it expects at every step and exits 1 on
+any surprise, so it doubles as an end-to-end test (make test-python).
 """
 
 import argparse
-import os
+import json
 import sys
 
-# The generated stubs live in gen/python at the repository's root. A project
-# of your own would vendor that folder or put it on PYTHONPATH instead.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gen", "python"))
-
-import grpc  # noqa: E402
-from ptcsidecar.v1 import compression_pb2, eval_pb2, service_pb2_grpc, turn_pb2, values_pb2  # noqa: E402
-
-import edn  # noqa: E402
-import sidecar  # noqa: E402
-from fake_llm import ScriptedLLM, UnexpectedPrompt  # noqa: E402
-from shop import TOOL_SPECS, Shop  # noqa: E402
+import ptc_sidecar
+from fake_llm import ScriptedLLM, UnexpectedPrompt
+from shop import Shop
 
 MISSION = "Find the best-rated headphones within the budget and add one to the cart."
 MAX_TURNS = 6
-# The task's input data. Values may be sent as JSON; the sidecar answers in EDN.
-DATA = values_pb2.Value(json='{"category": "headphones", "budget": 100}')
-
-PROTOCOLS = {"replay": sidecar.eval_turn_replay, "stream": sidecar.eval_turn_stream}
+DATA = {"category": "headphones", "budget": 100}
 
 
 class Surprise(Exception):
@@ -50,46 +40,33 @@ def check(condition, message):
         raise Surprise(message)
 
 
-def run_agent(stub, protocol, llm, shop, say=print):
+def run_agent(client, protocol, llm, shop, say=print):
     """Runs the agent loop to the end; returns the turns."""
-    evaluate = PROTOCOLS[protocol]
-    options = compression_pb2.Options(mission=MISSION, tools=TOOL_SPECS, data=DATA, max_turns=MAX_TURNS)
-    turns = []
-    memory = turn_pb2.Memory()
-    previous_results = []  # results of the successful turns, newest first: *1, *2, *3
-
+    turns, memory = [], None
+    previous = []  # the successful turns, newest first: *1, *2, *3
     for number in range(1, MAX_TURNS + 1):
         # 1. The prompt: the whole run so far, compressed into one USER message.
-        prompt = stub.ToMessages(
-            compression_pb2.ToMessagesRequest(turns=turns, memory=memory, options=options),
-            timeout=sidecar.RPC_TIMEOUT_SECONDS,
-        )
+        prompt = client.to_messages(turns, memory, mission=MISSION, tools=shop.tools, data=DATA,
+                                    max_turns=MAX_TURNS)
         stats = prompt.stats
         say(f"\n=== turn {number} ({protocol}) ===")
-        say(f"--- prompt: {stats.tokens_after} tokens, SYSTEM and USER (the uncompressed history: "
-            f"{stats.messages_before} messages, {stats.tokens_before} tokens); the USER message:")
-        say(_indent(prompt.messages[1].content, "  |"))
+        say(f"--- prompt: {stats['tokens_after']} tokens, SYSTEM and USER (the uncompressed history: "
+            f"{stats['messages_before']} messages, {stats['tokens_before']} tokens); the USER message:")
+        say(_indent(prompt.messages[1]["content"], "  |"))
 
         # 2. The LLM's reply.
         reply = llm.complete(prompt.messages)
 
-        # 3. The program, evaluated in the sidecar; tool calls come back here.
-        request = eval_pb2.EvalTurnRequest(
-            raw_response=reply,
-            prelude=memory,
-            data=DATA,
-            tools=TOOL_SPECS,
-            turn_number=number,
-            previous_results=previous_results,
-        )
-        turn = evaluate(stub, request, shop)
+        # 3. The program, evaluated in the sidecar; its tool calls run here.
+        turn = client.eval_turn(raw_response=reply, tools=shop.tools, memory=memory, data=DATA,
+                                turn_number=number, protocol=protocol, previous_results=previous)
         say("--- program:")
         say(_indent(turn.program, "  >"))
         for call in turn.tool_calls:
-            outcome = f"error: {call.error}" if call.error else _short(call.result.edn)
-            say(f"--- tool {call.index}: {call.name} {call.args.edn} -> {outcome}")
+            outcome = f"error: {call.error}" if call.error else _short(json.dumps(call.result))
+            say(f"--- tool {call.index}: {call.name} {json.dumps(call.args)} -> {outcome}")
         if turn.success:
-            say(f"--- result: {turn.result.edn}")
+            say(f"--- result: {json.dumps(turn.result)}")
         else:
             say(f"--- FAILED ({turn.error.type}): {turn.error.message}")
 
@@ -98,7 +75,7 @@ def run_agent(stub, protocol, llm, shop, say=print):
         turns.append(turn)
         memory = turn.memory
         if turn.success:
-            previous_results.insert(0, turn.result)
+            previous.insert(0, turn)
         if turn.returned or turn.failed:
             break
     return turns
@@ -110,11 +87,11 @@ def check_run(turns, shop):
     check(len(turns) == 4, f"the run took {len(turns)} turns, want 4")
     check([t.success for t in turns] == [True, False, True, True], f"successes {[t.success for t in turns]}")
     check(turns[1].error.type == "tool_error", f"turn 2 error {turns[1].error}")
-    check(not turns[1].HasField("result"), "a failed turn has no result")
+    check(turns[1].result is None, "a failed turn has no result")
     check(turns[3].returned, "the last turn did not return")
     check([b.name for b in turns[3].memory.bindings] == ["candidates", "avg-rating", "best"],
           f"memory after the run: {[b.name for b in turns[3].memory.bindings]}")
-    answer = edn.loads(turns[3].result.edn)
+    answer = turns[3].result
     check(answer == {"product-id": "p1", "rating": 4.5, "cart-size": 1}, f"returned {answer}")
     # Tools ran once per call made, never again on replay: 1 search, 1 failed
     # review lookup, 3 review lookups, 1 add to cart.
@@ -123,9 +100,9 @@ def check_run(turns, shop):
 
 
 def comparable(turn):
-    """A turn without its timings, which differ from run to run."""
-    out = turn_pb2.Turn()
-    out.CopyFrom(turn)
+    """A turn's wire record without its timings, which differ from run to run."""
+    out = type(turn.proto)()
+    out.CopyFrom(turn.proto)
     out.duration_ms = 0
     for call in out.tool_calls:
         call.duration_ms = 0
@@ -149,18 +126,16 @@ def main():
     args = parser.parse_args()
     say = (lambda *a: None) if args.quiet else print
 
-    with grpc.insecure_channel(args.target) as channel:
-        grpc.channel_ready_future(channel).result(timeout=10)
-        stub = service_pb2_grpc.SidecarServiceStub(channel)
-        protocols = ["replay", "stream"] if args.protocol == "both" else [args.protocol]
-        runs = {}
+    protocols = ["replay", "stream"] if args.protocol == "both" else [args.protocol]
+    runs = {}
+    with ptc_sidecar.Client(args.target) as client:
         try:
             for protocol in protocols:
                 shop = Shop()
-                turns = run_agent(stub, protocol, ScriptedLLM(), shop, say)
+                turns = run_agent(client, protocol, ScriptedLLM(), shop, say)
                 check_run(turns, shop)
                 runs[protocol] = turns
-                print(f"{protocol}: ok, {len(turns)} turns, returned {turns[-1].result.edn}")
+                print(f"{protocol}: ok, {len(turns)} turns, returned {json.dumps(turns[-1].result)}")
             if len(runs) == 2:
                 same = [comparable(a) == comparable(b) for a, b in zip(runs["replay"], runs["stream"])]
                 check(all(same), f"the protocols gave different turns: equal per turn {same}")
@@ -168,8 +143,8 @@ def main():
         except (Surprise, UnexpectedPrompt) as e:
             print(f"FAIL: {e}", file=sys.stderr)
             return 1
-        except grpc.RpcError as e:
-            print(f"FAIL: RPC error {e.code().name}: {e.details()}", file=sys.stderr)
+        except ptc_sidecar.SidecarError as e:
+            print(f"FAIL: {e}", file=sys.stderr)
             return 1
     return 0
 

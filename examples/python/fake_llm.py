@@ -93,14 +93,14 @@ class ScriptedLLM:
         self.turn = 0
 
     def complete(self, messages):
-        """Takes the messages ToMessages returned; returns the reply text."""
+        """Takes the messages to_messages returned; returns the reply text."""
         self.turn += 1
         if self.turn > len(self.script):
             raise UnexpectedPrompt(f"turn {self.turn}: the script has only {len(self.script)} replies")
-        roles = [m.role for m in messages]
+        roles = [m["role"] for m in messages]
         if roles != ["system", "user"]:
             raise UnexpectedPrompt(f"turn {self.turn}: messages are {roles}, want [system, user]")
-        user = messages[1].content
+        user = messages[1]["content"]
         step = self.script[self.turn - 1]
         for text in step.expect:
             if text not in user:

@@ -4,13 +4,14 @@ The sidecar never runs tools itself. A program's (tool/search-products ...)
 comes back to the agent as a tool call; the agent runs the Python function
 of that name and answers with what it returned, or with the error it raised.
 
-Each tool takes the call's arguments as a dict (EDN keywords read as
-strings) and returns something json.dumps can encode.
+Each tool takes the call's arguments as keyword arguments (the program's
+keywords arrive as strings; names such as max-price, which Python cannot
+spell as a parameter, through **args) and returns something JSON can carry.
 """
 
 from collections import Counter
 
-from ptcsidecar.v1 import values_pb2
+import ptc_sidecar
 
 PRODUCTS = [
     {"id": "p1", "name": "Aria noise-cancelling headphones", "price": 89.0},
@@ -30,23 +31,14 @@ REVIEWS = {
 
 # What the LLM is told about the tools (rendered in the tool/ section of the
 # prompt). The signatures use ptc-sidecar's signature syntax.
-TOOL_SPECS = [
-    values_pb2.ToolSpec(
-        name="search-products",
-        signature="(query :string, max-price :float) -> [{id :string, name :string, price :float}]",
-        description="Products whose name contains the query, at most max-price",
-    ),
-    values_pb2.ToolSpec(
-        name="get-reviews",
-        signature="(product-id :string) -> [{rating :int, text :string}]",
-        description="Customer reviews of a product, rating 1 to 5",
-    ),
-    values_pb2.ToolSpec(
-        name="add-to-cart",
-        signature="(product-id :string, quantity :int) -> {cart-size :int}",
-        description="Adds a product to the shopping cart",
-    ),
-]
+SIGNATURES = {
+    "search-products": ("(query :string, max-price :float) -> [{id :string, name :string, price :float}]",
+                        "Products whose name contains the query, at most max-price"),
+    "get-reviews": ("(product-id :string) -> [{rating :int, text :string}]",
+                    "Customer reviews of a product, rating 1 to 5"),
+    "add-to-cart": ("(product-id :string, quantity :int) -> {cart-size :int}",
+                    "Adds a product to the shopping cart"),
+}
 
 
 class Shop:
@@ -57,18 +49,20 @@ class Shop:
     def __init__(self):
         self.cart = []
         self.runs = Counter()
-        self.tools = {
+        functions = {
             "search-products": self.search_products,
             "get-reviews": self.get_reviews,
             "add-to-cart": self.add_to_cart,
         }
+        # The tools dict that eval_turn and to_messages take.
+        self.tools = {name: ptc_sidecar.Tool(self._counted(name, fn), *SIGNATURES[name])
+                      for name, fn in functions.items()}
 
-    def call(self, name, args):
-        """Runs the tool called name with args; raises what the tool raises."""
-        if name not in self.tools:
-            raise LookupError(f"no tool named {name}")
-        self.runs[name] += 1
-        return self.tools[name](args or {})
+    def _counted(self, name, fn):
+        def run(**args):
+            self.runs[name] += 1
+            return fn(args)
+        return run
 
     def search_products(self, args):
         query = _required(args, "query", "search-products").lower()

@@ -24,20 +24,25 @@ const (
 // Value is one PTC-Lisp value carried as text: data, tool arguments and
 // results, turn results and memory values.
 //
-// The sidecar always emits `edn`. Callers may send either form; `json` is
-// converted on the way in (objects become maps, a key that is a valid keyword
-// name becomes a keyword, integers stay integers, numbers with a fraction or
-// an exponent become floats).
+// A caller sends one representation: `edn`, or `json`, which is converted
+// on the way in (objects become maps, a key that is a valid keyword name
+// becomes a keyword, integers stay integers, numbers with a fraction or an
+// exponent become floats). When both are set, `edn` is read and `json` is
+// ignored, so an emitted value can be sent back as it came. A value with
+// both fields empty is absent.
+//
+// The sidecar always emits `edn`. On the values a caller consumes (tool-call
+// arguments, tool results in a Turn, a Turn's result) it also emits `json`
+// when the value has a JSON form; docs/VALUES.md gives the mapping. `json`
+// is empty when the value has none (a function, a regex, NaN or infinity, a
+// map key that is neither a string nor a keyword, two keys with one name).
+// Memory values carry `edn` only.
 type Value struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The representation of the value. Exactly one is set on a value that is
-	// present; an unset oneof means "no value".
-	//
-	// Types that are valid to be assigned to Repr:
-	//
-	//	*Value_Edn
-	//	*Value_Json
-	Repr          isValue_Repr `protobuf_oneof:"repr"`
+	// PTC-Lisp literal syntax (EDN), e.g. `{:a 1 :b [1 2]}`. Lossless.
+	Edn string `protobuf:"bytes,1,opt,name=edn,proto3" json:"edn,omitempty"`
+	// JSON text, e.g. `{"a": 1, "b": [1, 2]}`.
+	Json          string `protobuf:"bytes,2,opt,name=json,proto3" json:"json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -72,48 +77,19 @@ func (*Value) Descriptor() ([]byte, []int) {
 	return file_ptcsidecar_v1_values_proto_rawDescGZIP(), []int{0}
 }
 
-func (x *Value) GetRepr() isValue_Repr {
-	if x != nil {
-		return x.Repr
-	}
-	return nil
-}
-
 func (x *Value) GetEdn() string {
 	if x != nil {
-		if x, ok := x.Repr.(*Value_Edn); ok {
-			return x.Edn
-		}
+		return x.Edn
 	}
 	return ""
 }
 
 func (x *Value) GetJson() string {
 	if x != nil {
-		if x, ok := x.Repr.(*Value_Json); ok {
-			return x.Json
-		}
+		return x.Json
 	}
 	return ""
 }
-
-type isValue_Repr interface {
-	isValue_Repr()
-}
-
-type Value_Edn struct {
-	// PTC-Lisp literal syntax (EDN), e.g. `{:a 1 :b [1 2]}`. Lossless.
-	Edn string `protobuf:"bytes,1,opt,name=edn,proto3,oneof"`
-}
-
-type Value_Json struct {
-	// JSON text, e.g. `{"a": 1, "b": [1, 2]}`. Accepted on input only.
-	Json string `protobuf:"bytes,2,opt,name=json,proto3,oneof"`
-}
-
-func (*Value_Edn) isValue_Repr() {}
-
-func (*Value_Json) isValue_Repr() {}
 
 // ToolSpec describes one tool a PTC-Lisp program may call as `tool/{name}`.
 type ToolSpec struct {
@@ -185,11 +161,10 @@ var File_ptcsidecar_v1_values_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_values_proto_rawDesc = "" +
 	"\n" +
-	"\x1aptcsidecar/v1/values.proto\x12\rptcsidecar.v1\"9\n" +
-	"\x05Value\x12\x12\n" +
-	"\x03edn\x18\x01 \x01(\tH\x00R\x03edn\x12\x14\n" +
-	"\x04json\x18\x02 \x01(\tH\x00R\x04jsonB\x06\n" +
-	"\x04repr\"^\n" +
+	"\x1aptcsidecar/v1/values.proto\x12\rptcsidecar.v1\"-\n" +
+	"\x05Value\x12\x10\n" +
+	"\x03edn\x18\x01 \x01(\tR\x03edn\x12\x12\n" +
+	"\x04json\x18\x02 \x01(\tR\x04json\"^\n" +
 	"\bToolSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\x12 \n" +
@@ -224,10 +199,6 @@ func init() { file_ptcsidecar_v1_values_proto_init() }
 func file_ptcsidecar_v1_values_proto_init() {
 	if File_ptcsidecar_v1_values_proto != nil {
 		return
-	}
-	file_ptcsidecar_v1_values_proto_msgTypes[0].OneofWrappers = []any{
-		(*Value_Edn)(nil),
-		(*Value_Json)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

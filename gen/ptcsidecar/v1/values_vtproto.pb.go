@@ -82,7 +82,7 @@ func (m *Value) UnmarshalVTUnsafe(dAtA []byte) error {
 			if intStringLen > 0 {
 				stringValue = unsafe.String(&dAtA[iNdEx], intStringLen)
 			}
-			m.Repr = &Value_Edn{Edn: stringValue}
+			m.Edn = stringValue
 			iNdEx = postIndex
 		case 2:
 			if wireType != 2 {
@@ -118,7 +118,7 @@ func (m *Value) UnmarshalVTUnsafe(dAtA []byte) error {
 			if intStringLen > 0 {
 				stringValue = unsafe.String(&dAtA[iNdEx], intStringLen)
 			}
-			m.Repr = &Value_Json{Json: stringValue}
+			m.Json = stringValue
 			iNdEx = postIndex
 		default:
 			iNdEx = preIndex

@@ -13,7 +13,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aptcsidecar/v1/values.proto\x12\rptcsidecar.v1\"9\n\x05Value\x12\x12\n\x03\x65\x64n\x18\x01 \x01(\tH\x00R\x03\x65\x64n\x12\x14\n\x04json\x18\x02 \x01(\tH\x00R\x04jsonB\x06\n\x04repr\"^\n\x08ToolSpec\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n\tsignature\x18\x02 \x01(\tR\tsignature\x12 \n\x0b\x64\x65scription\x18\x03 \x01(\tR\x0b\x64\x65scriptionBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aptcsidecar/v1/values.proto\x12\rptcsidecar.v1\"-\n\x05Value\x12\x10\n\x03\x65\x64n\x18\x01 \x01(\tR\x03\x65\x64n\x12\x12\n\x04json\x18\x02 \x01(\tR\x04json\"^\n\x08ToolSpec\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n\tsignature\x18\x02 \x01(\tR\tsignature\x12 \n\x0b\x64\x65scription\x18\x03 \x01(\tR\x0b\x64\x65scriptionBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ptcsidecar.v1.values_pb2', globals())
@@ -22,7 +22,7 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'ZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1'
   _VALUE._serialized_start=45
-  _VALUE._serialized_end=102
-  _TOOLSPEC._serialized_start=104
-  _TOOLSPEC._serialized_end=198
+  _VALUE._serialized_end=90
+  _TOOLSPEC._serialized_start=92
+  _TOOLSPEC._serialized_end=186
 # @@protoc_insertion_point(module_scope)

@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
-# Runs the Python example agent against the real server: builds ptc-sidecar,
-# starts it on a free port, runs the EDN reader's unit tests and the agent
-# over both tool protocols, and stops the server whatever happens.
-# Needs Go, and Debian's python3-grpcio and python3-protobuf (PYTHON picks
-# the interpreter, default /usr/bin/python3: the one Debian's packages serve).
+# Runs a command against the real server: builds ptc-sidecar, starts it on a
+# free loopback port, runs the command with the server's address in
+# PTC_SIDECAR_TARGET, and stops the server whatever happens. The examples'
+# checks (make test-python, make test-typescript) run through it:
+#   examples/with-server.sh /usr/bin/python3 examples/python/agent.py
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 
-python=${PYTHON:-/usr/bin/python3}
-export PYTHONDONTWRITEBYTECODE=1 # keep the tree clean
 work=$(mktemp -d)
 server_pid=
 cleanup() {
@@ -21,11 +19,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-if ! "$python" -c 'import grpc, google.protobuf' 2>/dev/null; then
-	echo "$python cannot import grpc and protobuf: install python3-grpcio and python3-protobuf" >&2
-	exit 1
-fi
 
 go build -o "$work/ptc-sidecar" ./cmd/ptc-sidecar
 "$work/ptc-sidecar" serve --listen 127.0.0.1:0 2>"$work/server.log" &
@@ -49,8 +42,7 @@ fi
 echo "ptc-sidecar serving on $addr"
 
 status=0
-(cd examples/python && "$python" -m unittest -v test_edn) || status=1
-"$python" examples/python/agent.py --target "$addr" --protocol both || status=1
+PTC_SIDECAR_TARGET=$addr "$@" || status=1
 if [ "$status" -ne 0 ]; then
 	echo "--- server log:" >&2
 	cat "$work/server.log" >&2

@@ -1,0 +1,125 @@
+from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2 as _chat_pb2
+from ptc_sidecar._pb.ptcsidecar.v1 import turn_pb2 as _turn_pb2
+from ptc_sidecar._pb.ptcsidecar.v1 import values_pb2 as _values_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class CompressionStats(_message.Message):
+    __slots__ = ["chars_after", "chars_before", "error_turns_collapsed", "messages_after", "messages_before", "nudges_exhausted", "printlns_dropped", "printlns_shown", "printlns_total", "strategy", "synthetic_nudge", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_uses_cleared", "turns_compressed"]
+    CHARS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    CHARS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_TURNS_COLLAPSED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_AFTER_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    NUDGES_EXHAUSTED_FIELD_NUMBER: _ClassVar[int]
+    PRINTLNS_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    PRINTLNS_SHOWN_FIELD_NUMBER: _ClassVar[int]
+    PRINTLNS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    SYNTHETIC_NUDGE_FIELD_NUMBER: _ClassVar[int]
+    TOKENIZER_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_CLEARED_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALLS_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALLS_SHOWN_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALLS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    TOOL_USES_CLEARED_FIELD_NUMBER: _ClassVar[int]
+    TURNS_COMPRESSED_FIELD_NUMBER: _ClassVar[int]
+    chars_after: int
+    chars_before: int
+    error_turns_collapsed: int
+    messages_after: int
+    messages_before: int
+    nudges_exhausted: bool
+    printlns_dropped: int
+    printlns_shown: int
+    printlns_total: int
+    strategy: str
+    synthetic_nudge: bool
+    tokenizer: str
+    tokens_after: int
+    tokens_before: int
+    tokens_cleared: int
+    tool_calls_dropped: int
+    tool_calls_shown: int
+    tool_calls_total: int
+    tool_uses_cleared: int
+    turns_compressed: int
+    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ...) -> None: ...
+
+class Options(_message.Message):
+    __slots__ = ["clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "println_limit", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "turns_left"]
+    CLEAR_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_TOOL_INPUTS_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_TOOLS_FIELD_NUMBER: _ClassVar[int]
+    KEEP_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    MISSION_FIELD_NUMBER: _ClassVar[int]
+    NUDGE_ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    NUDGE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
+    PRINTLN_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_PRINTABLE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SCAN_WINDOW_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_TOOL_PREFIXES_FIELD_NUMBER: _ClassVar[int]
+    STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    SYSTEM_PROMPT_FIELD_NUMBER: _ClassVar[int]
+    TOKENIZER_FIELD_NUMBER: _ClassVar[int]
+    TOOLS_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALL_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    TRIGGER_FIELD_NUMBER: _ClassVar[int]
+    TURNS_LEFT_FIELD_NUMBER: _ClassVar[int]
+    clear_at_least: int
+    clear_tool_inputs: bool
+    data: _values_pb2.Value
+    exclude_tools: _containers.RepeatedScalarFieldContainer[str]
+    keep: int
+    max_tokens: int
+    max_turns: int
+    mission: str
+    nudge_attempt: int
+    nudge_messages: _containers.RepeatedScalarFieldContainer[str]
+    placeholder: str
+    println_limit: int
+    sample_limit: int
+    sample_printable_limit: int
+    scan_window: int
+    signature: str
+    snapshot_tool_prefixes: _containers.RepeatedScalarFieldContainer[str]
+    strategy: str
+    system_prompt: str
+    tokenizer: str
+    tool_call_limit: int
+    tools: _containers.RepeatedCompositeFieldContainer[_values_pb2.ToolSpec]
+    trigger: int
+    turns_left: int
+    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ...) -> None: ...
+
+class ToMessagesRequest(_message.Message):
+    __slots__ = ["history", "memory", "options", "turns"]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    history: _containers.RepeatedCompositeFieldContainer[_chat_pb2.ChatMessage]
+    memory: _turn_pb2.Memory
+    options: Options
+    turns: _containers.RepeatedCompositeFieldContainer[_turn_pb2.Turn]
+    def __init__(self, turns: _Optional[_Iterable[_Union[_turn_pb2.Turn, _Mapping]]] = ..., memory: _Optional[_Union[_turn_pb2.Memory, _Mapping]] = ..., options: _Optional[_Union[Options, _Mapping]] = ..., history: _Optional[_Iterable[_Union[_chat_pb2.ChatMessage, _Mapping]]] = ...) -> None: ...
+
+class ToMessagesResponse(_message.Message):
+    __slots__ = ["messages", "stats"]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[_chat_pb2.ChatMessage]
+    stats: CompressionStats
+    def __init__(self, messages: _Optional[_Iterable[_Union[_chat_pb2.ChatMessage, _Mapping]]] = ..., stats: _Optional[_Union[CompressionStats, _Mapping]] = ...) -> None: ...

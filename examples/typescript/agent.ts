@@ -1,0 +1,132 @@
+// A PTC-Lisp shopping agent on the ptc-sidecar npm package.
+//
+// The loop, once per turn:
+//
+//   const { messages } = await client.toMessages(turns, { memory, ...options }); // [SYSTEM, USER]
+//   const reply = llm(messages);                                // here: a scripted fake LLM
+//   const turn = await client.evalTurn({ rawResponse: reply, tools, memory }); // tools run here
+//   turns.push(turn); memory = turn.memory;
+//
+// until the program calls (return ...) or (fail ...), or the turns run out.
+//
+// Usage: node dist/agent.js --target 127.0.0.1:50051 [--protocol replay|stream|both]
+//
+// It checks what it expects at every step and exits 1 on any surprise, so it
+// doubles as an end-to-end test (make test-typescript).
+import { isDeepStrictEqual, parseArgs } from "node:util";
+
+import { Client, SidecarError, type Turn } from "ptc-sidecar";
+import { ScriptedLLM, UnexpectedPrompt } from "./fakeLlm.js";
+import { Shop } from "./shop.js";
+
+const MISSION = "Find the best-rated headphones within the budget and add one to the cart.";
+const MAX_TURNS = 6;
+const DATA = { category: "headphones", budget: 100 };
+
+class Surprise extends Error {}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new Surprise(message);
+}
+
+const show = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+const indent = (text: string, prefix: string) => text.split("\n").map((l) => prefix + (l ? " " + l : "")).join("\n");
+
+async function runAgent(client: Client, protocol: "replay" | "stream", say: (s: string) => void) {
+  const llm = new ScriptedLLM();
+  const shop = new Shop();
+  const turns: Turn[] = [];
+  const previous: Turn[] = []; // the successful turns, newest first: *1, *2, *3
+  let memory: Turn["memory"];
+  for (let number = 1; number <= MAX_TURNS; number++) {
+    // 1. The prompt: the whole run so far, compressed into one USER message.
+    const prompt = await client.toMessages(turns, { memory, mission: MISSION, tools: shop.tools, data: DATA, maxTurns: MAX_TURNS });
+    say(`\n=== turn ${number} (${protocol}) ===`);
+    say(`--- prompt: ${prompt.stats.tokensAfter} tokens; the USER message:`);
+    say(indent(prompt.messages[1].content, "  |"));
+
+    // 2. The LLM's reply.
+    const reply = llm.complete(prompt.messages);
+
+    // 3. The program, evaluated in the sidecar; its tool calls run here.
+    const turn = await client.evalTurn({
+      rawResponse: reply,
+      tools: shop.tools,
+      memory,
+      data: DATA,
+      turnNumber: number,
+      protocol,
+      previousResults: previous,
+    });
+    say("--- program:");
+    say(indent(turn.program, "  >"));
+    for (const call of turn.toolCalls) {
+      say(`--- tool ${call.index}: ${call.name} ${show(call.args)} -> ${call.error ? "error: " + call.error : show(call.result).slice(0, 100)}`);
+    }
+    say(turn.success ? `--- result: ${show(turn.result)}` : `--- FAILED (${turn.error?.type}): ${turn.error?.message}`);
+
+    // 4. The turn joins the history as it came; memory moves on.
+    turns.push(turn);
+    memory = turn.memory;
+    if (turn.success) previous.unshift(turn);
+    if (turn.returned || turn.failed) break;
+  }
+  return { turns, shop };
+}
+
+function checkRun(turns: Turn[], shop: Shop): void {
+  check(turns.length === 4, `the run took ${turns.length} turns, want 4`);
+  check(show(turns.map((t) => t.success)) === "[true,false,true,true]", `successes ${show(turns.map((t) => t.success))}`);
+  check(turns[1].error?.type === "tool_error", `turn 2 error ${show(turns[1].error)}`);
+  check(turns[1].result === null, "a failed turn has no result");
+  check(turns[3].returned, "the last turn did not return");
+  const names = turns[3].memory?.bindings.map((b) => b.name);
+  check(show(names) === '["candidates","avg-rating","best"]', `memory after the run: ${show(names)}`);
+  check(isDeepStrictEqual(turns[3].result, { "product-id": "p1", rating: 4.5, "cart-size": 1 }), `returned ${show(turns[3].result)}`);
+  // Tools ran once per call made, never again on replay.
+  check(isDeepStrictEqual(shop.runs, { "search-products": 1, "get-reviews": 4, "add-to-cart": 1 }), `tool runs ${show(shop.runs)}`);
+  check(isDeepStrictEqual(shop.cart, [["p1", 1]]), `cart ${show(shop.cart)}`);
+}
+
+/** A turn's wire record without its timings, which differ from run to run. */
+function comparable(turn: Turn): unknown {
+  return { ...turn.proto, durationMs: 0n, toolCalls: turn.proto.toolCalls.map((c) => ({ ...c, durationMs: 0n })) };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      target: { type: "string", default: "127.0.0.1:50051" },
+      protocol: { type: "string", default: "both" },
+      quiet: { type: "boolean", default: false },
+    },
+  });
+  const say = values.quiet ? () => {} : (s: string) => console.log(s);
+  const protocols = values.protocol === "both" ? (["replay", "stream"] as const) : ([values.protocol as "replay" | "stream"] as const);
+  const client = new Client(values.target!);
+  try {
+    const runs: Turn[][] = [];
+    for (const protocol of protocols) {
+      const { turns, shop } = await runAgent(client, protocol, say);
+      checkRun(turns, shop);
+      runs.push(turns);
+      console.log(`${protocol}: ok, ${turns.length} turns, returned ${show(turns.at(-1)?.result)}`);
+    }
+    if (runs.length === 2) {
+      const same = runs[0].map((t, i) => isDeepStrictEqual(comparable(t), comparable(runs[1][i])));
+      check(same.every(Boolean), `the protocols gave different turns: equal per turn ${show(same)}`);
+      console.log("replay and stream gave the same turns");
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof Surprise || err instanceof UnexpectedPrompt || err instanceof SidecarError) {
+      console.error(`FAIL: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    client.close();
+  }
+}
+
+process.exitCode = await main();
