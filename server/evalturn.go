@@ -31,6 +31,9 @@ type evaluation struct {
 // calls replay from tool_results, and the first unanswered call comes back
 // as pending.
 func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (*ptcsidecarv1.EvalTurnResponse, error) {
+	if err := s.checkCounts(req); err != nil {
+		return nil, err
+	}
 	ev, err := s.decodeEvaluation(req, "")
 	if err != nil {
 		return nil, err
@@ -331,6 +334,9 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err != nil {
 		return err
 	}
+	if err := s.checkCounts(first); err != nil {
+		return err
+	}
 	start := first.GetStart()
 	if start == nil {
 		return invalidf("start", "the first message of the stream must carry the request")
@@ -390,6 +396,9 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	case <-ctx.Done():
 		// The receiving goroutine ends with the stream, when this RPC returns.
 		return nil, ctx.Err()
+	}
+	if r.err == nil {
+		r.err = h.svc.checkCounts(r.msg)
 	}
 	if r.err != nil {
 		return nil, h.abandon(r.err)

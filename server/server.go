@@ -52,7 +52,7 @@ type Service struct {
 	ptcsidecarv1.UnimplementedSidecarServiceServer
 
 	cfg      Config
-	codec    *requestCodec
+	limits   *requestLimits
 	values   *valuecache.Cache // nil when turned off
 	programs programCache
 }
@@ -74,7 +74,7 @@ func New(cfg Config) *Service {
 		cfg.ValueCacheBytes = DefaultValueCacheBytes
 	}
 	values := valuecache.New(cfg.ValueCacheBytes)
-	return &Service{cfg: cfg, codec: newRequestCodec(values), values: values}
+	return &Service{cfg: cfg, limits: newRequestLimits(cfg), values: values}
 }
 
 // ValueCacheStats reports the decoded-value cache's counters (all zero

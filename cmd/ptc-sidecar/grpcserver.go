@@ -75,7 +75,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 		opts = append(opts, grpc.Creds(cfg.creds))
 	}
 	srv := grpc.NewServer(opts...)
-	sidecar.Register(srv)
+	ptcsidecarv1.RegisterSidecarServiceServer(srv, sidecar)
 
 	healthSrv := health.NewServer()
 	for _, name := range healthServices {

@@ -155,7 +155,7 @@ func BenchmarkUnaryRPC(b *testing.B) {
 			var srv *grpc.Server
 			if bc.bare {
 				srv = grpc.NewServer()
-				server.New(server.Config{}).Register(srv)
+				ptcsidecarv1.RegisterSidecarServiceServer(srv, server.New(server.Config{}))
 			} else {
 				var metrics *grpcMetrics
 				if bc.metrics {

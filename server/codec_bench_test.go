@@ -40,32 +40,13 @@ func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, siz
 	b.ReportAllocs()
 	for b.Loop() {
 		req := new(ptcsidecarv1.ToMessagesRequest)
-		if err := svc.codec.Unmarshal(frames, req); err != nil {
+		if err := svc.codec().Unmarshal(frames, req); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := svc.ToMessages(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-// BenchmarkToMessagesFromArena is BenchmarkToMessagesFromWire with the
-// frames cut from the server's frame arena, as the transport reads a
-// request that arrives alone: the codec decodes them where they lie.
-func BenchmarkToMessagesFromArena(b *testing.B) {
-	svc := New(Config{})
-	wire, size := wireFrames(b, fixture.ToMessages())
-	var frames mem.BufferSlice
-	for _, f := range wire {
-		h := svc.codec.buffers.Get(f.Len())
-		copy(*h, f.ReadOnlyData())
-		frames = append(frames, mem.NewBuffer(h, &svc.codec.buffers))
-	}
-	defer frames.Free()
-	if _, ok := svc.codec.buffers.frames.contiguous(frames); !ok {
-		b.Fatal("the frames do not lie end to end")
-	}
-	benchToMessagesFrom(b, svc, frames, size)
 }
 
 // BenchmarkEvalTurnFromWire is the same for the harness's EvalTurn.
@@ -76,7 +57,7 @@ func BenchmarkEvalTurnFromWire(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		req := new(ptcsidecarv1.EvalTurnRequest)
-		if err := svc.codec.Unmarshal(frames, req); err != nil {
+		if err := svc.codec().Unmarshal(frames, req); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := svc.EvalTurn(context.Background(), req); err != nil {
