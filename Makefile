@@ -1,14 +1,16 @@
 # Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
-# protoc-gen-go-grpc and grpcurl are pinned tools in go.mod, run through
-# `go tool`. The two Python targets (generate-python, test-python) also need
-# Debian's protobuf-compiler, protobuf-compiler-grpc, python3-grpcio and
-# python3-protobuf.
+# protoc-gen-go-grpc and grpcurl are pinned in tools/go.mod, outside the
+# product's module graph, and run as `go tool -modfile=tools/go.mod NAME`
+# ($(TOOL) NAME below). The two Python targets (generate-python,
+# test-python) also need Debian's protobuf-compiler, protobuf-compiler-grpc,
+# python3-grpcio and python3-protobuf.
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 IMAGE   ?= ptc-sidecar:$(VERSION)
 ARGS    ?=
+TOOL    = $(GO) tool -modfile=tools/go.mod
 
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
@@ -73,14 +75,14 @@ fuzz-check:
 ## old generated files go first, so a removed proto leaves nothing behind
 generate:
 	find gen -name '*.pb.go' -delete
-	$(GO) tool buf generate
+	$(TOOL) buf generate
 
 ## generate-python: regenerate gen/python (Python stubs for clients and
 ## examples/python) byte for byte; needs protoc and grpc_python_plugin
 ## (Debian: protobuf-compiler, protobuf-compiler-grpc) besides Go
 generate-python:
 	rm -rf gen/python
-	$(GO) tool buf generate --template buf.gen.python.yaml
+	$(TOOL) buf generate --template buf.gen.python.yaml
 
 ## test-python: run the Python example agent against the real server, over
 ## both tool protocols; needs Debian's python3-grpcio and python3-protobuf
@@ -92,11 +94,11 @@ lint:
 	@unformatted="$$(gofmt -l $(GO_SOURCES))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) tool buf lint
+	$(TOOL) buf lint
 
 ## breaking: fail on wire-incompatible proto changes against the main branch
 breaking:
-	$(GO) tool buf breaking --against '.git#branch=main'
+	$(TOOL) buf breaking --against '.git#branch=main'
 
 ## bench: every benchmark, with allocations
 bench:
