@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // wireFrames is m marshalled and cut into 16 KiB pieces, the HTTP/2 frames
@@ -30,7 +31,7 @@ func wireFrames(b *testing.B, m proto.Message) (mem.BufferSlice, int) {
 // server's codec, then the call. Its garbage (the decoded request) is
 // collected in the measured time, as in the server.
 func BenchmarkToMessagesFromWire(b *testing.B) {
-	svc := New(Config{})
+	svc := New(Config{Memo: memo.New(48 << 20)})
 	frames, size := wireFrames(b, fixture.ToMessages())
 	benchToMessagesFrom(b, svc, frames, size)
 }
@@ -51,7 +52,7 @@ func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, siz
 
 // BenchmarkEvalTurnFromWire is the same for the harness's EvalTurn.
 func BenchmarkEvalTurnFromWire(b *testing.B) {
-	svc := New(Config{})
+	svc := New(Config{Memo: memo.New(48 << 20)})
 	frames, size := wireFrames(b, fixture.EvalTurn())
 	b.SetBytes(int64(size))
 	b.ReportAllocs()

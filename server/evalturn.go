@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -13,7 +12,6 @@ import (
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/replay"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -59,73 +57,12 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 // has not read the same text lately: a replayed turn sends its program on
 // every round trip.
 func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, error) {
-	p := s.programs.read(ev.program, ev.env.MaxNesting)
+	p := s.remembered.program(ev.program, ev.env.MaxNesting)
 	if p == nil {
 		// It does not read: Eval reports the parse error as the turn's.
 		return lisp.Eval(ctx, ev.program, ev.env)
 	}
 	return lisp.EvalProgram(ctx, p, ev.env)
-}
-
-// Bounds of the program cache. Read forms, and the analysis a Program keeps
-// once evaluated, take about ten times the bytes of their text each (2.5
-// and 2.7 KB for a 244-byte program), so the text bound keeps the cache to
-// about 5 MB.
-const (
-	maxCachedPrograms      = 256
-	maxCachedProgramBytes  = 256 << 10 // of program text, all entries together
-	maxCachedProgramLength = 16 << 10  // a longer program is read every time
-)
-
-// programCache keeps recent programs, read (and analyzed once evaluated:
-// see lisp.Program), keyed by their exact text and nesting bound, and
-// forgets the oldest first. Its zero value is empty and ready.
-type programCache struct {
-	mu       sync.Mutex
-	programs map[programKey]*lisp.Program
-	order    []programKey // oldest first
-	bytes    int
-}
-
-type programKey struct {
-	text       string
-	maxNesting int
-}
-
-// read returns the program read from text, or nil when text does not read.
-func (c *programCache) read(text string, maxNesting int) *lisp.Program {
-	key := programKey{text, maxNesting}
-	c.mu.Lock()
-	p := c.programs[key]
-	c.mu.Unlock()
-	if p != nil {
-		return p
-	}
-	p, err := lisp.ReadProgram(text, maxNesting)
-	if err != nil {
-		return nil
-	}
-	if len(text) > maxCachedProgramLength {
-		return p
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.programs[key]; ok {
-		return p // another request read it meanwhile
-	}
-	if c.programs == nil {
-		c.programs = map[programKey]*lisp.Program{}
-	}
-	for len(c.order) > 0 && (len(c.order) >= maxCachedPrograms || c.bytes+len(text) > maxCachedProgramBytes) {
-		oldest := c.order[0]
-		c.order = c.order[1:]
-		delete(c.programs, oldest)
-		c.bytes -= len(oldest.text)
-	}
-	c.programs[key] = p
-	c.order = append(c.order, key)
-	c.bytes += len(text)
-	return p
 }
 
 // decodeEvaluation checks and converts a request; prefix is prepended to
@@ -234,8 +171,8 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 			if !b.GetIsFn() {
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
-				key := valuecache.Key{Format: valuecache.EDN, MaxNesting: lisp.DefaultMaxNesting, Text: text}
-				parsed, _ = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
+				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
 			}
 		case *ptcsidecarv1.Value_Json:
 			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))

@@ -10,7 +10,7 @@ package server
 
 import (
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -28,10 +28,9 @@ type Config struct {
 	// MaxHistory bounds the chat messages of a ToMessages request; 0 means
 	// DefaultMaxHistory.
 	MaxHistory int
-	// ValueCacheBytes bounds the memory of decoded wire values remembered
-	// between requests (valuecache); 0 means DefaultValueCacheBytes, a
-	// negative value turns the cache off.
-	ValueCacheBytes int64
+	// Memo is where decoded values and read programs are remembered
+	// between requests; nil remembers nothing.
+	Memo *memo.Memo
 }
 
 // Defaults of the request size limits that are not byte counts.
@@ -40,10 +39,6 @@ const (
 	DefaultMaxHistory = 10_000
 )
 
-// DefaultValueCacheBytes is the default bound of the decoded-value cache:
-// room for the memory and data of a long agent run many times over.
-const DefaultValueCacheBytes = 32 << 20
-
 // Service implements ptcsidecarv1.SidecarServiceServer. It is stateless and
 // safe for concurrent use.
 type Service struct {
@@ -51,10 +46,9 @@ type Service struct {
 	// this type answers UNIMPLEMENTED instead of breaking the build.
 	ptcsidecarv1.UnimplementedSidecarServiceServer
 
-	cfg      Config
-	limits   *requestLimits
-	values   *valuecache.Cache // nil when turned off
-	programs programCache
+	cfg        Config
+	limits     *requestLimits
+	remembered remembered
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -70,13 +64,10 @@ func New(cfg Config) *Service {
 	if cfg.MaxHistory <= 0 {
 		cfg.MaxHistory = DefaultMaxHistory
 	}
-	if cfg.ValueCacheBytes == 0 {
-		cfg.ValueCacheBytes = DefaultValueCacheBytes
-	}
-	values := valuecache.New(cfg.ValueCacheBytes)
-	return &Service{cfg: cfg, limits: newRequestLimits(cfg), values: values}
+	return &Service{cfg: cfg, limits: newRequestLimits(cfg), remembered: newRemembered(cfg.Memo)}
 }
 
-// ValueCacheStats reports the decoded-value cache's counters (all zero
-// when it is off), for metrics.
-func (s *Service) ValueCacheStats() valuecache.Stats { return s.values.Stats() }
+// WarmUp does before the first request what would otherwise make it slow:
+// loading the default tokenizer and counting the built-in system prompt's
+// tokens (strategies.TokenCounts.WarmUp).
+func (s *Service) WarmUp() error { return s.remembered.tokens.WarmUp() }

@@ -114,7 +114,7 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 	if err != nil {
 		return nil, err
 	}
-	req := &strategies.Request{Options: opts}
+	req := &strategies.Request{Options: opts, TokenCounts: s.remembered.tokens}
 	if req.Memory, err = s.decodeBindings(memory, func() string { return "memory" }, keep); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -28,7 +27,7 @@ func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, 
 // decodeSample is decodeValue for a value that is only shown as a sample:
 // EDN lists and vectors keep their first keep elements, the rest is
 // checked but not built (lisp.ParseEDNSample); keep <= 0 keeps all.
-// Long texts are read once and remembered (valuecache): the values are
+// Long texts are read once and remembered (remembered.go): the values are
 // frozen, so callers may share them between evaluations.
 func (s *Service) decodeSample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
 	return s.decodeSampleAt(v, keep, func() string { return field })
@@ -52,12 +51,12 @@ func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, strin
 	depth := s.maxValueDepth()
 	switch r := v.GetRepr().(type) {
 	case *ptcsidecarv1.Value_Edn:
-		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: r.Edn}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
+		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: r.Edn}
+		out, err := s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDNSample(r.Edn, depth, keep) })
 		return out, ".edn", err
 	case *ptcsidecarv1.Value_Json:
-		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: r.Json}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
+		key := valueKey{json: true, maxNesting: depth, text: r.Json}
+		out, err := s.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(r.Json, depth) })
 		return out, ".json", err
 	}
 	return nil, "", nil

@@ -63,7 +63,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	if n := len(req.Turns); n > 0 && !req.Turns[n-1].Success {
 		stats.ErrorTurnsCollapsed-- // the last failure is shown
 	}
-	if err := measure(&stats, req.Options.Tokenizer, full, msgs); err != nil {
+	if err := measure(&stats, req.TokenCounts, req.Options.Tokenizer, full, msgs); err != nil {
 		return nil, err
 	}
 	return &Response{Messages: msgs, Stats: stats}, nil

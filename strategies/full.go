@@ -43,7 +43,7 @@ func (s full) Render(req *Request) (*Response, error) {
 	}
 	stats.ToolCallsShown = stats.ToolCallsTotal // each call is in its program
 	stats.PrintlnsShown = stats.PrintlnsTotal
-	if err := measure(&stats, req.Options.Tokenizer, msgs, msgs); err != nil {
+	if err := measure(&stats, req.TokenCounts, req.Options.Tokenizer, msgs, msgs); err != nil {
 		return nil, err
 	}
 	return &Response{Messages: msgs, Stats: stats}, nil

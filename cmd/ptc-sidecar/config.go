@@ -72,9 +72,9 @@ type serveConfig struct {
 	maxTurns   positiveInt
 	maxHistory positiveInt
 
-	// valueCacheBytes bounds the decoded values remembered between
-	// requests; 0: none are.
-	valueCacheBytes optionalByteSize
+	// memoBytes bounds what is remembered between requests (decoded
+	// values, read programs, token counts); 0: nothing is.
+	memoBytes optionalByteSize
 
 	// TLS key pair files; both empty: plaintext.
 	tlsCert, tlsKey string
@@ -84,6 +84,11 @@ type serveConfig struct {
 }
 
 // defaultServeConfig is the configuration with nothing set.
+// defaultMemoBytes is the default budget of what is remembered between
+// requests: room for the values, programs and texts of a long agent run
+// many times over.
+const defaultMemoBytes = 48 << 20
+
 func defaultServeConfig() serveConfig {
 	limits := lisp.DefaultLimits()
 	return serveConfig{
@@ -102,7 +107,7 @@ func defaultServeConfig() serveConfig {
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
-		valueCacheBytes: server.DefaultValueCacheBytes,
+		memoBytes:       defaultMemoBytes,
 	}
 }
 
@@ -126,7 +131,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.maxValueDepth, "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request")
 	fs.Var(&cfg.maxTurns, "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT")
 	fs.Var(&cfg.maxHistory, "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT")
-	fs.Var(&cfg.valueCacheBytes, "value-cache-bytes", "`bytes` of decoded request values (memory, data, tool results) remembered between requests, so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: off")
+	fs.Var(&cfg.memoBytes, "memo-bytes", "`bytes` of what is remembered between requests (decoded values, read programs, token counts), so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: nothing")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
 	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })

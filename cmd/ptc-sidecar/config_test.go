@@ -38,7 +38,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		maxValueDepth:   1000,
 		maxTurns:        1000,
 		maxHistory:      10_000,
-		valueCacheBytes: 32 << 20,
+		memoBytes:       48 << 20,
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -56,9 +56,9 @@ func TestServeConfigSources(t *testing.T) {
 			name: "flags",
 			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
-				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
+				"--max-turns", "20", "--max-history", "300", "--memo-bytes", "0", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
-				c.valueCacheBytes = 0
+				c.memoBytes = 0
 				c.maxSteps, c.maxAllocBytes, c.maxDepth, c.maxOutputBytes, c.maxToolCalls = 5000, 2<<20, 40, 1<<10, 3
 				c.evalTimeout, c.maxValueDepth = nonNegativeDuration(750*time.Millisecond), 64
 				c.maxTurns, c.maxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
@@ -80,7 +80,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
-				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
+				"PTC_SIDECAR_MEMO_BYTES":             "1MiB",
 				"PTC_SIDECAR_MEMORY_LIMIT":           "0",
 			},
 			want: func(c *serveConfig) {
@@ -90,7 +90,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.maxRecvBytes = 4096
 				c.shutdownTimeout = 0
 				c.maxStreams = 2
-				c.valueCacheBytes = 1 << 20
+				c.memoBytes = 1 << 20
 				c.memoryLimit = 0
 			},
 		},
@@ -162,8 +162,8 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes zero", []string{"--max-recv-bytes", "0"}, nil, []string{"-max-recv-bytes", "from 1 byte"}},
 		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
-		{"value cache bytes negative", []string{"--value-cache-bytes", "-1"}, nil, []string{"-value-cache-bytes", "or 0 for off"}},
-		{"value cache bytes not a number", []string{"--value-cache-bytes", "big"}, nil, []string{"-value-cache-bytes", "number of bytes"}},
+		{"memo bytes negative", []string{"--memo-bytes", "-1"}, nil, []string{"-memo-bytes", "or 0 for off"}},
+		{"memo bytes not a number", []string{"--memo-bytes", "big"}, nil, []string{"-memo-bytes", "number of bytes"}},
 		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
 		{"max concurrent streams zero", []string{"--max-concurrent-streams", "0"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},

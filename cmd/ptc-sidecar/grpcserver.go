@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
@@ -90,14 +91,11 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	return srv, healthSrv
 }
 
-// newSidecar builds the service the configuration describes.
-func newSidecar(cfg serveConfig) *server.Service {
-	cacheBytes := int64(cfg.valueCacheBytes)
-	if cacheBytes == 0 {
-		cacheBytes = -1 // off; the server's 0 means its default
-	}
+// newSidecar builds the service the configuration describes, with what it
+// remembers between requests in m (nil: nothing).
+func newSidecar(cfg serveConfig, m *memo.Memo) *server.Service {
 	return server.New(server.Config{Limits: cfg.sandboxLimits(), MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: cacheBytes})
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), Memo: m})
 }
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's
