@@ -40,16 +40,16 @@ type programKey struct {
 
 // remembered are the service's tables of its memo.
 type remembered struct {
-	values   *memo.Table[valueKey, lisp.Value]
-	programs *memo.Table[programKey, *lisp.Program]
-	tokens   *strategies.TokenCounts // handed to the strategies with each request
+	values     *memo.Table[valueKey, lisp.Value]
+	programs   *memo.Table[programKey, *lisp.Program]
+	strategies *strategies.Remembered // handed to the strategies with each request
 }
 
 func newRemembered(m *memo.Memo) remembered {
 	return remembered{
-		values:   memo.NewTable[valueKey, lisp.Value](m, "values"),
-		programs: memo.NewTable[programKey, *lisp.Program](m, "programs"),
-		tokens:   strategies.NewTokenCounts(m),
+		values:     memo.NewTable[valueKey, lisp.Value](m, "values"),
+		programs:   memo.NewTable[programKey, *lisp.Program](m, "programs"),
+		strategies: strategies.NewRemembered(m),
 	}
 }
 

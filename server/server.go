@@ -69,5 +69,5 @@ func New(cfg Config) *Service {
 
 // WarmUp does before the first request what would otherwise make it slow:
 // loading the default tokenizer and counting the built-in system prompt's
-// tokens (strategies.TokenCounts.WarmUp).
-func (s *Service) WarmUp() error { return s.remembered.tokens.WarmUp() }
+// tokens (strategies.Remembered.WarmUp).
+func (s *Service) WarmUp() error { return s.remembered.strategies.WarmUp() }

@@ -110,11 +110,11 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
 	}
-	opts, err := strategies.Normalize(raw)
+	opts, err := s.remembered.strategies.Normalize(raw)
 	if err != nil {
 		return nil, err
 	}
-	req := &strategies.Request{Options: opts, TokenCounts: s.remembered.tokens}
+	req := &strategies.Request{Options: opts, Remembered: s.remembered.strategies}
 	if req.Memory, err = s.decodeBindings(memory, func() string { return "memory" }, keep); err != nil {
 		return nil, err
 	}

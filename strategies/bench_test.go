@@ -116,7 +116,7 @@ var benchCalls int64
 // memory does from turn to turn, so the USER count is never remembered).
 func BenchmarkToMessages(b *testing.B) {
 	req := benchRequest(b)
-	req.TokenCounts = NewTokenCounts(memo.New(64 << 20))
+	req.Remembered = NewRemembered(memo.New(64 << 20))
 	b.ReportAllocs()
 	for b.Loop() {
 		benchCalls++

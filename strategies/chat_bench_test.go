@@ -53,7 +53,7 @@ func benchmarkChatCache(b *testing.B, strategy string, set func(*Options), cold 
 	}
 	req := &Request{History: h, Options: opts}
 	if !cold {
-		req.TokenCounts = NewTokenCounts(memo.New(64 << 20))
+		req.Remembered = NewRemembered(memo.New(64 << 20))
 	}
 	resp, err := s.Render(req)
 	if err != nil {

@@ -73,10 +73,8 @@ type signatureText struct {
 	err         error
 }
 
-// parseSignatureText parses src (as ParseSignature) into its rendered parts.
-// A running agent sends the same tool signatures on every call and each is
-// parsed twice per call (checked, then rendered); at a few microseconds a
-// parse, that is about 1% of a ToMessages call, not worth remembering.
+// parseSignatureText parses src (as ParseSignature) into its rendered
+// parts; Remembered.signature remembers them.
 func parseSignatureText(src string) signatureText {
 	var t signatureText
 	if sig, err := ParseSignature(src); err != nil {

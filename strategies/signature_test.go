@@ -3,6 +3,8 @@ package strategies
 import (
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 func TestParseSignature(t *testing.T) {
@@ -46,7 +48,7 @@ func TestParseSignature(t *testing.T) {
 }
 
 // checkSignatureText checks that the remembered parts of a signature are
-// what parsing it gives.
+// what parsing it gives, the first time and when remembered.
 func checkSignatureText(t *testing.T, src string) {
 	t.Helper()
 	want := signatureText{}
@@ -55,10 +57,12 @@ func checkSignatureText(t *testing.T, src string) {
 	} else {
 		want.params, want.ret = sig.ParamsText(), sig.Return.String()
 	}
-	got := parseSignatureText(src)
-	if got.params != want.params || got.ret != want.ret || (got.err == nil) != (want.err == nil) ||
-		(got.err != nil && got.err.Error() != want.err.Error()) {
-		t.Fatalf("parseSignatureText(%q) = %+v, ParseSignature gives %+v", src, got, want)
+	r := NewRemembered(memo.New(1 << 20))
+	for _, got := range []signatureText{parseSignatureText(src), r.signature(src), r.signature(src)} {
+		if got.params != want.params || got.ret != want.ret || (got.err == nil) != (want.err == nil) ||
+			(got.err != nil && got.err.Error() != want.err.Error()) {
+			t.Fatalf("signature text of %q, parsed or remembered: %+v; ParseSignature gives %+v", src, got, want)
+		}
 	}
 }
 

@@ -4,13 +4,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // measure fills the message, character and token figures of stats: before
 // is what the uncompressed history would send, after what the strategy sends.
-func measure(stats *Stats, counts *TokenCounts, tokenizer string, before, after []ChatMessage) error {
+func measure(stats *Stats, counts *Remembered, tokenizer string, before, after []ChatMessage) error {
 	if tokenizer == "" {
 		tokenizer = DefaultTokenizer
 	}
@@ -39,49 +38,40 @@ func (c *textCounts) add(o textCounts) {
 	c.chars += o.chars
 }
 
-// TokenCounts remembers the token and character counts of texts between
-// requests, in a table of a memo (internal/memo). BPE tokenization runs at
-// tens of MB/s at best, and an agent loop sends the same texts again and
-// again: the SYSTEM prompt on every call (twice per call: before and
-// after), and every earlier turn of the full history. The counts of a text
-// never change, so remembering them cannot change a result; the characters
-// are remembered alongside because counting them again was a tenth of a
-// warm call. A nil *TokenCounts remembers nothing.
-type TokenCounts struct {
-	table *memo.Table[tokenKey, textCounts]
-}
+// Token counts are remembered between requests (Remembered). BPE
+// tokenization runs at tens of MB/s at best, and an agent loop sends the
+// same texts again and again: the SYSTEM prompt on every call (twice per
+// call: before and after), and every earlier turn of the full history. The
+// counts of a text never change, so remembering them cannot change a
+// result; the characters are remembered alongside because counting them
+// again was a tenth of a warm call.
 
 type tokenKey struct{ tokenizer, text string }
 
-// NewTokenCounts returns token counts remembered in m.
-func NewTokenCounts(m *memo.Memo) *TokenCounts {
-	return &TokenCounts{table: memo.NewTable[tokenKey, textCounts](m, "token_counts")}
-}
-
-func (c *TokenCounts) get(tokenizer, text string) (textCounts, bool) {
+func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
 	if c == nil {
 		return textCounts{}, false
 	}
-	return c.table.Get(tokenKey{tokenizer, text})
+	return c.tokenCounts.Get(tokenKey{tokenizer, text})
 }
 
 // put remembers a text's counts, counted as the text and what an entry
 // costs besides.
-func (c *TokenCounts) put(tokenizer, text string, n textCounts) {
+func (c *Remembered) put(tokenizer, text string, n textCounts) {
 	if c != nil {
-		c.table.Put(tokenKey{tokenizer, text}, n, int64(len(text)+160))
+		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+entryOverhead))
 	}
 }
 
 // tokens counts like CountMessageTokens.
-func (c *TokenCounts) tokens(tokenizer string, msgs []ChatMessage) (int, error) {
+func (c *Remembered) tokens(tokenizer string, msgs []ChatMessage) (int, error) {
 	n, err := c.messages(tokenizer, msgs)
 	return n.tokens, err
 }
 
 // messages counts the tokens and characters of the texts of msgs (those of
 // CountMessageTokens and CountMessageChars).
-func (c *TokenCounts) messages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
+func (c *Remembered) messages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
 	var total textCounts
 	var buf [8]string
 	for _, m := range msgs {
@@ -104,7 +94,7 @@ func (c *TokenCounts) messages(tokenizer string, msgs []ChatMessage) (textCounts
 // call's in a few lines costs the tokenization of those lines. A chunk
 // ends after a newline, never inside a character, so the characters of
 // the chunks add up to the text's.
-func (c *TokenCounts) text(tokenizer, text string) (textCounts, error) {
+func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 	if n, ok := c.get(tokenizer, text); ok {
 		return n, nil
 	}
@@ -153,7 +143,7 @@ func nextChunkEnd(text string) int {
 // built-in system prompt in c: the two costs that would otherwise fall on
 // a process's first ToMessages call (a few milliseconds, almost all of it
 // BPE over the 16 KB prompt). A server calls it before it reports ready.
-func (c *TokenCounts) WarmUp() error {
+func (c *Remembered) WarmUp() error {
 	_, err := c.text(DefaultTokenizer, lisp.SystemPrompt())
 	return err
 }

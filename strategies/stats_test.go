@@ -56,8 +56,8 @@ func checkChunkedCount(t *testing.T, tokenizer, text string) {
 	if got != want {
 		t.Fatalf("%s: chunks of %q count %d tokens, the whole text %d", tokenizer, text, got, want)
 	}
-	if c, err := NewTokenCounts(memo.New(1<<20)).text(tokenizer, text); err != nil || c.tokens != want || c.chars != len([]rune(text)) {
-		t.Fatalf("%s: TokenCounts.text(%q) = %+v, %v; want %d tokens, %d characters", tokenizer, text, c, err, want, len([]rune(text)))
+	if c, err := NewRemembered(memo.New(1<<20)).text(tokenizer, text); err != nil || c.tokens != want || c.chars != len([]rune(text)) {
+		t.Fatalf("%s: Remembered.text(%q) = %+v, %v; want %d tokens, %d characters", tokenizer, text, c, err, want, len([]rune(text)))
 	}
 }
 
@@ -73,7 +73,7 @@ func FuzzChunkedTokenCount(f *testing.F) {
 
 func TestTokenCountsStayBounded(t *testing.T) {
 	m := memo.New(16 << 20)
-	c := NewTokenCounts(m)
+	c := NewRemembered(m)
 	text := strings.Repeat("x", 1<<20)
 	for i := range 40 {
 		c.put("o200k_base", text+strings.Repeat("y", i), textCounts{tokens: i})
@@ -95,7 +95,7 @@ func TestTokenCountsStayBounded(t *testing.T) {
 // TestWarmUpRemembersSystemPrompt checks that after WarmUp the built-in
 // system prompt's count is known, with the same value a cold count gives.
 func TestWarmUpRemembersSystemPrompt(t *testing.T) {
-	c := NewTokenCounts(memo.New(1 << 20))
+	c := NewRemembered(memo.New(1 << 20))
 	if err := c.WarmUp(); err != nil {
 		t.Fatal(err)
 	}

@@ -106,9 +106,9 @@ type Request struct {
 	Memory  []Binding
 	History []ChatMessage
 	Options Options
-	// TokenCounts remembers the token counts of texts between requests;
-	// nil remembers nothing. Either way the answer is the same.
-	TokenCounts *TokenCounts
+	// Remembered is what the strategies remember between requests; nil
+	// remembers nothing. Either way the answer is the same.
+	Remembered *Remembered
 }
 
 // Response is a strategy's output.
