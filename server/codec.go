@@ -29,7 +29,8 @@ import (
 // grpc-go answers any codec error with INTERNAL, as if the server were at
 // fault, and a request over a limit is the caller's fault. So the codec
 // does not fail it: it unmarshals only the part of the request up to the
-// first element over a limit, which is small, and the method's count check
+// first element over a limit, which holds no more elements than the limits
+// allow plus that one, and the method's count check
 // (checkCounts), which every method runs first, finds that element and
 // answers INVALID_ARGUMENT naming the field. Bytes that are not a valid
 // message get what grpc-go gives them: INTERNAL, with protobuf-go's reason.
