@@ -1,3 +1,9 @@
+// The build tools of ptc-sidecar (buf, protoc-gen-go, protoc-gen-go-grpc,
+// grpcurl), pinned apart from the product's module graph. Run from the
+// repository root: go tool -modfile=tools/go.mod buf generate (the
+// Makefile's $(TOOL)). Update one with
+// go get -modfile=tools/go.mod -tool PACKAGE@VERSION; do not run go mod
+// tidy with this file, which would take in the product's packages.
 module github.com/ptc-sidecar/ptc-sidecar/tools
 
 go 1.26.8
