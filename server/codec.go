@@ -109,6 +109,10 @@ type wireField struct {
 	slot  int         // where the list's count is kept while its message is walked
 }
 
+// maxLimitedLists bounds the lists of one message with a limit of their own
+// (two at most today), so that scan counts them on its stack.
+const maxLimitedLists = 4
+
 // overrun locates the first list element over a limit: in its message the
 // field that holds it, or, when inner is set, holds the message that does.
 type overrun struct {
@@ -122,7 +126,7 @@ type overrun struct {
 // error for bytes that are not a message: the same that protobuf-go rejects
 // (FuzzDecodeRequest holds the two to that).
 func (s *wireSchema) scan(msg []byte, maxTotal int, total *int) (*overrun, error) {
-	var counts [4]int // one per limited list of the message
+	var counts [maxLimitedLists]int
 	for at := 0; at < len(msg); {
 		num, typ, n := protowire.ConsumeTag(msg[at:])
 		if n < 0 {

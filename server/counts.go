@@ -69,6 +69,9 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 			f.sub = buildSchema(fd.Message(), own, built)
 		}
 		if lim, ok := own[fd.FullName()]; ok && lim.limit > 0 {
+			if s.limited == maxLimitedLists {
+				panic(fmt.Sprintf("%s: more than %d lists with a limit of their own", md.FullName(), maxLimitedLists))
+			}
 			f.limit, f.noun, f.flag, f.slot = lim.limit, lim.noun, lim.flag, s.limited
 			s.limited++
 		}
