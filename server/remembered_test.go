@@ -26,9 +26,9 @@ func bigOrders(n int) string {
 }
 
 // The remembered values must give the same answers as reading afresh: the
-// same request sent again, to a service with and without the cache, gets
-// the same bytes back every time.
-func TestValueCacheChangesNoAnswer(t *testing.T) {
+// same request sent again, to a service with and without a memo, gets the
+// same bytes back every time.
+func TestRememberingChangesNoAnswer(t *testing.T) {
 	ctx := context.Background()
 	m := memo.New(32 << 20)
 	cached := New(Config{Limits: lisp.DefaultLimits(), Memo: m})
@@ -74,7 +74,7 @@ func TestValueCacheChangesNoAnswer(t *testing.T) {
 
 // Concurrent evaluations share the remembered data and prelude and each
 // builds on them; none may see another's additions (run with -race).
-func TestValueCacheSharedByConcurrentEvaluations(t *testing.T) {
+func TestRememberedValuesSharedByConcurrentEvaluations(t *testing.T) {
 	svc := New(Config{Limits: lisp.DefaultLimits(), Memo: memo.New(32 << 20)})
 	data := edn(bigOrders(40))
 	prelude := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "seen", Value: edn(bigOrders(12)), Turn: 1}}}

@@ -41,8 +41,9 @@ const defaultMaxConcurrentStreams = 100
 // sooner instead (measured: 64 callers of the 20-turn ToMessages peak at
 // 140-148 MB). It is soft: a live heap beyond it is not refused, the
 // collector then runs more often (the runtime caps it at about half the
-// CPU). The sidecar's own working set is small (idle 19 MB, value cache
-// 32 MiB), so half of the example pod's 256Mi limit leaves room.
+// CPU). The sidecar's own working set is small (idle 19 MB, what it
+// remembers between requests at most --memo-bytes, 48 MiB), so half of
+// the example pod's 256Mi limit leaves room.
 const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command.
