@@ -1,6 +1,7 @@
 # Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
-# protoc-gen-go-grpc and grpcurl are pinned tools in go.mod, run through
-# `go tool`. The Python targets (generate-python, test-python,
+# protoc-gen-go-grpc and grpcurl are pinned in tools/go.mod, outside the
+# product's module graph, and run as `go tool -modfile=tools/go.mod NAME`
+# ($(TOOL) NAME below). The Python targets (generate-python, test-python,
 # test-client-python) also need Debian's protobuf-compiler,
 # protobuf-compiler-grpc, python3-grpcio, python3-protobuf, python3-pytest
 # and python3-pip; the TypeScript ones (generate-typescript, test-typescript,
@@ -12,6 +13,7 @@ BIN     ?= bin/ptc-sidecar
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 IMAGE   ?= ptc-sidecar:$(VERSION)
 ARGS    ?=
+TOOL    = $(GO) tool -modfile=tools/go.mod
 
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
@@ -85,14 +87,14 @@ fuzz-check:
 ## old generated files go first, so a removed proto leaves nothing behind
 generate:
 	find gen -name '*.pb.go' -delete
-	$(GO) tool buf generate
+	$(TOOL) buf generate
 
 ## generate-python: regenerate gen/python and the stubs inside the Python
 ## package clients/python byte for byte; needs protoc and grpc_python_plugin
 ## (Debian: protobuf-compiler, protobuf-compiler-grpc) besides Go
 generate-python:
 	rm -rf gen/python $(PY_CLIENT_PB)
-	$(GO) tool buf generate --template buf.gen.python.yaml
+	$(TOOL) buf generate --template buf.gen.python.yaml
 	mkdir -p $(PY_CLIENT_PB)
 	cp -r gen/python/ptcsidecar $(PY_CLIENT_PB)/
 	find $(PY_CLIENT_PB) -name '*.py*' -exec sed -i 's/^from ptcsidecar\.v1 import/from ptc_sidecar._pb.ptcsidecar.v1 import/' {} +
@@ -102,7 +104,7 @@ generate-python:
 ## clients/typescript first, for its local protoc-gen-es
 generate-typescript:
 	rm -rf clients/typescript/src/gen
-	$(GO) tool buf generate --template buf.gen.typescript.yaml
+	$(TOOL) buf generate --template buf.gen.typescript.yaml
 
 # The Python package's copy of the stubs: protoc's Python output imports
 # its siblings as top-level `ptcsidecar.v1`, which the copy rewrites to
@@ -157,11 +159,11 @@ lint:
 	@unformatted="$$(gofmt -l $(GO_SOURCES))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) tool buf lint
+	$(TOOL) buf lint
 
 ## breaking: fail on wire-incompatible proto changes against the main branch
 breaking:
-	$(GO) tool buf breaking --against '.git#branch=main'
+	$(TOOL) buf breaking --against '.git#branch=main'
 
 ## bench: every benchmark, with allocations
 bench:

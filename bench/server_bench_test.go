@@ -8,21 +8,23 @@ import (
 
 	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // BenchmarkServerToMessages is one ToMessages call of the load harness's
 // fixture without the transport: wire decoding of turns, memory and data,
 // the strategy, and the wire response. The service remembers decoded
-// values, so this is the call of a running agent, which resends them.
+// values and token counts (internal/memo, the server's default budget), so
+// this is the call of a running agent, which resends them.
 func BenchmarkServerToMessages(b *testing.B) {
-	benchToMessages(b, server.Config{})
+	benchToMessages(b, server.Config{Memo: memo.New(48 << 20)})
 }
 
-// BenchmarkServerToMessagesUncached is the same call with the value cache
-// off: what the first call of a run costs, when every value is new.
+// BenchmarkServerToMessagesUncached is the same call remembering nothing:
+// what the first call of a run costs, when every value and text is new.
 func BenchmarkServerToMessagesUncached(b *testing.B) {
-	benchToMessages(b, server.Config{ValueCacheBytes: -1})
+	benchToMessages(b, server.Config{})
 }
 
 func benchToMessages(b *testing.B, cfg server.Config) {
@@ -40,7 +42,7 @@ func benchToMessages(b *testing.B, cfg server.Config) {
 // the fixture before its handler runs, and what the echo server of the
 // load harness never pays: reading the 1.24 MB request into a message.
 // server.BenchmarkToMessagesFromWire adds the call, through the server's
-// own codec.
+// codec.
 func BenchmarkProtoUnmarshalToMessages(b *testing.B) {
 	wire, err := proto.Marshal(fixture.ToMessages())
 	if err != nil {
@@ -59,7 +61,7 @@ func BenchmarkProtoUnmarshalToMessages(b *testing.B) {
 // BenchmarkServerEvalTurn is one EvalTurn call of the load harness's
 // fixture without the transport.
 func BenchmarkServerEvalTurn(b *testing.B) {
-	svc := server.New(server.Config{})
+	svc := server.New(server.Config{Memo: memo.New(48 << 20)})
 	req := fixture.EvalTurn()
 	b.ReportAllocs()
 	for b.Loop() {

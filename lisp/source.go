@@ -56,13 +56,13 @@ func appendSource(buf []byte, v Value) []byte {
 // unprinted marks a frozen map whose source has not been printed yet.
 //
 // A frozen map is data an agent sent (memory, data, tool results), kept in
-// the value cache and shared by every call that resends it; a program
+// the server's memo and shared by every call that resends it; a program
 // that defines part of it, say the paid orders of its data, has those
 // maps printed back to EDN on every call that returns the memory
 // (printing was a quarter of the benchmark EvalTurn's handler). A frozen
 // map never changes, so its text is printed once and then copied: the
-// handler took 12% less (docs/BENCHMARKS.md). The value cache
-// counts the text of a value holding maps twice, once for these copies.
+// handler took 12% less (docs/BENCHMARKS.md). The memo counts the text
+// of a value holding maps twice, once for these copies.
 var unprinted string
 
 // unstorable returns the part of v that cannot be written as source and

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"net"
 	"os"
 	"os/exec"
@@ -35,7 +36,7 @@ func TestBadRequestDetailsFromPython(t *testing.T) {
 	}
 	svc := New(Config{Limits: lisp.DefaultLimits()})
 	srv := grpc.NewServer(svc.ServerOptions()...)
-	svc.Register(srv)
+	ptcsidecarv1.RegisterSidecarServiceServer(srv, svc)
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -14,7 +13,6 @@ import (
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/replay"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -35,6 +33,9 @@ type evaluation struct {
 // as pending.
 func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (_ *ptcsidecarv1.EvalTurnResponse, err error) {
 	defer func() { spanError(ctx, err) }()
+	if err := s.checkCounts(req); err != nil {
+		return nil, err
+	}
 	ev, err := s.decodeEvaluation(req, "")
 	if err != nil {
 		return nil, err
@@ -72,73 +73,12 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 		// A failed turn like any other: the LLM reads why, memory stays.
 		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: lisp.NoProgramError()}, nil
 	}
-	p := s.programs.read(ev.program, ev.env.MaxNesting)
+	p := s.remembered.program(ev.program, ev.env.MaxNesting)
 	if p == nil {
 		// It does not read: Eval reports the parse error as the turn's.
 		return lisp.Eval(ctx, ev.program, ev.env)
 	}
 	return lisp.EvalProgram(ctx, p, ev.env)
-}
-
-// Bounds of the program cache. Read forms, and the analysis a Program keeps
-// once evaluated, take about ten times the bytes of their text each (2.5
-// and 2.7 KB for a 244-byte program), so the text bound keeps the cache to
-// about 5 MB.
-const (
-	maxCachedPrograms      = 256
-	maxCachedProgramBytes  = 256 << 10 // of program text, all entries together
-	maxCachedProgramLength = 16 << 10  // a longer program is read every time
-)
-
-// programCache keeps recent programs, read (and analyzed once evaluated:
-// see lisp.Program), keyed by their exact text and nesting bound, and
-// forgets the oldest first. Its zero value is empty and ready.
-type programCache struct {
-	mu       sync.Mutex
-	programs map[programKey]*lisp.Program
-	order    []programKey // oldest first
-	bytes    int
-}
-
-type programKey struct {
-	text       string
-	maxNesting int
-}
-
-// read returns the program read from text, or nil when text does not read.
-func (c *programCache) read(text string, maxNesting int) *lisp.Program {
-	key := programKey{text, maxNesting}
-	c.mu.Lock()
-	p := c.programs[key]
-	c.mu.Unlock()
-	if p != nil {
-		return p
-	}
-	p, err := lisp.ReadProgram(text, maxNesting)
-	if err != nil {
-		return nil
-	}
-	if len(text) > maxCachedProgramLength {
-		return p
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.programs[key]; ok {
-		return p // another request read it meanwhile
-	}
-	if c.programs == nil {
-		c.programs = map[programKey]*lisp.Program{}
-	}
-	for len(c.order) > 0 && (len(c.order) >= maxCachedPrograms || c.bytes+len(text) > maxCachedProgramBytes) {
-		oldest := c.order[0]
-		c.order = c.order[1:]
-		delete(c.programs, oldest)
-		c.bytes -= len(oldest.text)
-	}
-	c.programs[key] = p
-	c.order = append(c.order, key)
-	c.bytes += len(text)
-	return p
 }
 
 // decodeEvaluation checks and converts a request; prefix is prepended to
@@ -257,8 +197,8 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 			if !b.GetIsFn() {
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
-				key := valuecache.Key{Format: valuecache.EDN, MaxNesting: lisp.DefaultMaxNesting, Text: text}
-				parsed, _ = s.values.Decode(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
+				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
 			}
 		case b.GetValue().GetJson() != "":
 			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
@@ -388,6 +328,9 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err != nil {
 		return err
 	}
+	if err := s.checkCounts(first); err != nil {
+		return err
+	}
 	start := first.GetStart()
 	if start == nil {
 		return invalidf("start", "the first message of the stream must carry the request")
@@ -436,7 +379,13 @@ func (s *Service) receiveStart(stream turnStream) (*ptcsidecarv1.EvalTurnStreamR
 	if r.err == io.EOF {
 		return nil, invalidf("start", "the stream was closed before its first message; send start, the EvalTurnRequest, then wait for the turn")
 	}
-	return r.msg, r.err
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := s.checkCounts(r.msg); err != nil {
+		return nil, err
+	}
+	return r.msg, nil
 }
 
 // receive reads the stream's next message in a goroutine of its own, so
@@ -500,6 +449,9 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 		// The request was cancelled. The receiving goroutine ends with
 		// the stream, when this RPC returns.
 		return nil, ctx.Err()
+	}
+	if r.err == nil {
+		r.err = h.svc.checkCounts(r.msg)
 	}
 	switch {
 	case r.err == io.EOF:

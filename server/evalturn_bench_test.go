@@ -26,7 +26,7 @@ func dialLoopback(b *testing.B) ptcsidecarv1.SidecarServiceClient {
 		b.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	New(Config{Limits: lisp.DefaultLimits()}).Register(srv)
+	ptcsidecarv1.RegisterSidecarServiceServer(srv, New(Config{Limits: lisp.DefaultLimits()}))
 	go srv.Serve(lis)
 	b.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))

@@ -32,7 +32,7 @@ func serveInMemory(t *testing.T, svc *Service, opts ...grpc.ServerOption) *grpc.
 	t.Helper()
 	lis := bufconn.Listen(4 << 20)
 	srv := grpc.NewServer(append(svc.ServerOptions(), opts...)...)
-	svc.Register(srv)
+	ptcsidecarv1.RegisterSidecarServiceServer(srv, svc)
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient("passthrough:///bufnet",

@@ -9,11 +9,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -121,16 +119,15 @@ func FuzzToMessages(f *testing.F) {
 	})
 }
 
-// FuzzDecodeRequest holds the request decoder to protobuf-go on any bytes
-// sent as any method's request: both accept and read the same message, or
-// both reject, and a rejection is INVALID_ARGUMENT. The one difference is
-// deliberate: a field sent with a wire type its type cannot have is
-// rejected, where protobuf-go keeps it as an unknown field. The accepted
-// message must not change when its wire bytes are overwritten. The texts
-// of accepted values are cached, as the methods would cache them, so that
-// later inputs also take the path where a resent text is found there.
+// FuzzDecodeRequest holds the request codec to protobuf-go on any bytes
+// sent as any method's request, under small limits: both reject the same
+// bytes as not a message; a request within its limits decodes to what
+// protobuf-go decodes; one over them decodes to no more than its wire
+// bytes and fails the method's count check with INVALID_ARGUMENT.
 func FuzzDecodeRequest(f *testing.F) {
-	codec := newRequestCodec(valuecache.New(1 << 20))
+	limits := newRequestLimits(Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
+	limits.maxElements = 24
+	svc := &Service{limits: limits}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
 	for _, m := range []proto.Message{agentRequest(), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Data: edn("{:a 1}"),
 		ToolResults: []*ptcsidecarv1.ToolResult{{Name: "t", Result: jsonValue("[1]")}}, Limits: &ptcsidecarv1.Limits{MaxSteps: 9}}} {
@@ -143,10 +140,11 @@ func FuzzDecodeRequest(f *testing.F) {
 			f.Add(uint8(i), wire[:len(wire)/2])
 		}
 	}
-	f.Add(uint8(0), []byte("\x0a\x02\xff\xfe"))         // invalid UTF-8
-	f.Add(uint8(0), []byte("\xe8\xe8\xe8\xe8\x30\x30")) // a field number out of range
-	f.Add(uint8(0), []byte("\x43\x9c\x9c\x9c\x9c\x30")) // a group closed by another field
-	f.Add(uint8(4), []byte("\xed\x00\x30\x30\x30\x30")) // an unknown field's tag in two bytes
+	f.Add(uint8(0), []byte("\x0a\x02\xff\xfe"))          // invalid UTF-8
+	f.Add(uint8(0), []byte("\xe8\xe8\xe8\xe8\x30\x30"))  // a field number out of range
+	f.Add(uint8(0), []byte("\x43\x9c\x9c\x9c\x9c\x30"))  // a group closed by another field
+	f.Add(uint8(0), bytes.Repeat([]byte{0x0a, 0x00}, 5)) // five empty turns
+	f.Add(uint8(0), []byte("\x0a\x04\x3a\x02\x0a\x00\x0a\x00\x0a\x00"))
 	f.Fuzz(func(t *testing.T, method uint8, wire []byte) {
 		input := methods.Get(int(method) % methods.Len()).Input()
 		mt, err := protoregistry.GlobalTypes.FindMessageByName(input.FullName())
@@ -155,71 +153,26 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 		want := mt.New().Interface()
 		wantErr := proto.Unmarshal(wire, want)
-		got := mt.New().Interface().(requestMessage)
-		b := bytes.Clone(wire)
-		gotErr := codec.read(b, got)
-		for i := range b {
-			b[i] = 'X'
+		got := mt.New().Interface()
+		gotErr := limits.unmarshal(wire, got, limits.schemas[input.FullName()])
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%s %x: codec says %v, protobuf-go says %v", input.Name(), wire, gotErr, wantErr)
 		}
-		switch {
-		case gotErr != nil && status.Code(gotErr) != codes.InvalidArgument:
-			t.Fatalf("%s: rejected with %v", input.Name(), gotErr)
-		case gotErr != nil && wantErr == nil && strings.Contains(gotErr.Error(), "wire type"):
-			if !hasUnknownFields(want.ProtoReflect()) {
-				t.Fatalf("%s %x: decoder says %v, but protobuf-go kept no unknown field", input.Name(), wire, gotErr)
+		if gotErr != nil {
+			return
+		}
+		countErr := svc.checkCounts(got)
+		if wantCountErr := svc.checkCounts(want); wantCountErr == nil {
+			if countErr != nil || !proto.Equal(got, want) {
+				t.Fatalf("%s %x: within the limits, decoded\n%v (%v)\nprotobuf-go decoded\n%v", input.Name(), wire, got, countErr, want)
 			}
-		case (gotErr == nil) != (wantErr == nil):
-			t.Fatalf("%s %x: decoder says %v, protobuf-go says %v", input.Name(), wire, gotErr, wantErr)
-		case gotErr == nil && (!proto.Equal(dropUnknownFields(got), dropUnknownFields(want)) ||
-			hasUnknownFields(got.ProtoReflect()) != hasUnknownFields(want.ProtoReflect())):
-			// Unknown fields are compared by presence only: protobuf-go
-			// rewrites a tag sent in more bytes than needed, and the
-			// service ignores them either way.
-			t.Fatalf("%s %x: decoded\n%v\nprotobuf-go decoded\n%v", input.Name(), wire, got, want)
-		case gotErr == nil:
-			remember(codec.values, got)
+			return
+		}
+		if status.Code(countErr) != codes.InvalidArgument {
+			t.Fatalf("%s %x: over the limits, the count check says %v", input.Name(), wire, countErr)
+		}
+		if size := proto.Size(got); size > len(wire) {
+			t.Fatalf("%s %x: over the limits, decoded %d bytes' worth", input.Name(), wire, size)
 		}
 	})
-}
-
-// dropUnknownFields returns a copy of m without unknown fields, at any depth.
-func dropUnknownFields(m proto.Message) proto.Message {
-	m = proto.Clone(m)
-	var drop func(protoreflect.Message)
-	drop = func(m protoreflect.Message) {
-		m.SetUnknown(nil)
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.Message() == nil:
-			case fd.IsList():
-				for i := range v.List().Len() {
-					drop(v.List().Get(i).Message())
-				}
-			default:
-				drop(v.Message())
-			}
-			return true
-		})
-	}
-	drop(m.ProtoReflect())
-	return m
-}
-
-// hasUnknownFields reports whether m or a message inside it holds unknown
-// fields.
-func hasUnknownFields(m protoreflect.Message) bool {
-	found := len(m.GetUnknown()) > 0
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil:
-		case fd.IsList():
-			for i := range v.List().Len() {
-				found = found || hasUnknownFields(v.List().Get(i).Message())
-			}
-		default:
-			found = found || hasUnknownFields(v.Message())
-		}
-		return !found
-	})
-	return found
 }

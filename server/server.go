@@ -13,12 +13,12 @@ import (
 	"time"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // Config is the server-level configuration the RPCs read. A zero field
-// means its default; a negative one means "none" (no limit, no cache)
+// means its default; a negative one means "none" (no limit)
 // where the field says so, and the default elsewhere.
 type Config struct {
 	// Limits are the sandbox budgets of EvalTurn: the most a request may
@@ -34,10 +34,9 @@ type Config struct {
 	// MaxHistory bounds the chat messages of a ToMessages request; 0 means
 	// DefaultMaxHistory. It cannot be lifted.
 	MaxHistory int
-	// ValueCacheBytes bounds the memory of decoded wire values remembered
-	// between requests (valuecache); 0 means DefaultValueCacheBytes and
-	// NoValueCache (any negative value) turns the cache off.
-	ValueCacheBytes int64
+	// Memo is where decoded values and read programs are remembered
+	// between requests; nil remembers nothing.
+	Memo *memo.Memo
 	// MaxConcurrentEvals bounds the evaluations of EvalTurn and
 	// EvalTurnStream running at once (a stream waiting for a tool's answer
 	// holds none); 0 means runtime.GOMAXPROCS(0).
@@ -54,10 +53,6 @@ type Config struct {
 	StreamStartTimeout time.Duration
 }
 
-// NoValueCache, as Config.ValueCacheBytes, turns the decoded-value cache
-// off.
-const NoValueCache = -1
-
 // Defaults of the request size limits that are not byte counts.
 const (
 	DefaultMaxTurns   = 1000
@@ -73,10 +68,6 @@ const (
 	DefaultStreamStartTimeout = 10 * time.Second
 )
 
-// DefaultValueCacheBytes is the default bound of the decoded-value cache:
-// room for the memory and data of a long agent run many times over.
-const DefaultValueCacheBytes = 32 << 20
-
 // Service implements ptcsidecarv1.SidecarServiceServer. It is stateless and
 // safe for concurrent use.
 type Service struct {
@@ -84,11 +75,10 @@ type Service struct {
 	// this type answers UNIMPLEMENTED instead of breaking the build.
 	ptcsidecarv1.UnimplementedSidecarServiceServer
 
-	cfg      Config
-	codec    *requestCodec
-	values   *valuecache.Cache // nil when turned off
-	programs programCache
-	evals    *admission
+	cfg        Config
+	limits     *requestLimits
+	remembered remembered
+	evals      *admission
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -105,9 +95,6 @@ func New(cfg Config) *Service {
 	if cfg.MaxHistory <= 0 {
 		cfg.MaxHistory = DefaultMaxHistory
 	}
-	if cfg.ValueCacheBytes == 0 {
-		cfg.ValueCacheBytes = DefaultValueCacheBytes
-	}
 	if cfg.MaxConcurrentEvals <= 0 {
 		cfg.MaxConcurrentEvals = runtime.GOMAXPROCS(0)
 	}
@@ -120,8 +107,7 @@ func New(cfg Config) *Service {
 	if cfg.StreamStartTimeout <= 0 {
 		cfg.StreamStartTimeout = DefaultStreamStartTimeout
 	}
-	values := valuecache.New(cfg.ValueCacheBytes)
-	return &Service{cfg: cfg, codec: newRequestCodec(values), values: values,
+	return &Service{cfg: cfg, limits: newRequestLimits(cfg), remembered: newRemembered(cfg.Memo),
 		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait)}
 }
 
@@ -129,6 +115,7 @@ func New(cfg Config) *Service {
 // for metrics.
 func (s *Service) AdmissionStats() AdmissionStats { return s.evals.stats() }
 
-// ValueCacheStats reports the decoded-value cache's counters (all zero
-// when it is off), for metrics.
-func (s *Service) ValueCacheStats() valuecache.Stats { return s.values.Stats() }
+// WarmUp does before the first request what would otherwise make it slow:
+// loading the default tokenizer and counting the built-in system prompt's
+// tokens (strategies.Remembered.WarmUp).
+func (s *Service) WarmUp() error { return s.remembered.strategies.WarmUp() }

@@ -19,6 +19,9 @@ import (
 // the wire. Bad input is INVALID_ARGUMENT naming the field.
 func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesRequest) (_ *ptcsidecarv1.ToMessagesResponse, err error) {
 	defer func() { spanError(ctx, err) }()
+	if err := s.checkCounts(in); err != nil {
+		return nil, err
+	}
 	req, err := s.decodeToMessages(in)
 	if err != nil {
 		return nil, requestError(err)
@@ -78,14 +81,9 @@ func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strateg
 }
 
 // decodeRequest reads what every request about a run carries (ToMessages
-// and RenderTrace alike) into a strategies.Request with normalized options.
+// and RenderTrace alike) into a strategies.Request with normalized options;
+// its counts are checked (checkCounts).
 func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage) (*strategies.Request, error) {
-	if n := len(turns); n > s.cfg.MaxTurns {
-		return nil, invalidf("turns", "%d turns, more than the limit of %d (--max-turns)", n, s.cfg.MaxTurns)
-	}
-	if n := len(history); n > s.cfg.MaxHistory {
-		return nil, invalidf("history", "%d messages, more than the limit of %d (--max-history)", n, s.cfg.MaxHistory)
-	}
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
@@ -129,11 +127,11 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
 	}
-	opts, err := strategies.Normalize(raw)
+	opts, err := s.remembered.strategies.Normalize(raw)
 	if err != nil {
 		return nil, err
 	}
-	req := &strategies.Request{Options: opts}
+	req := &strategies.Request{Options: opts, Remembered: s.remembered.strategies}
 	if req.Memory, err = s.decodeBindings(memory, func() string { return "memory" }, keep); err != nil {
 		return nil, err
 	}

@@ -26,6 +26,9 @@ func (s *Service) RenderTrace(_ context.Context, in *ptcsidecarv1.RenderTraceReq
 // command and the RPC read the same request the same way. Errors are gRPC
 // statuses: INVALID_ARGUMENT naming the field for bad input.
 func (s *Service) Trace(in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
+	if err := s.checkCounts(in); err != nil {
+		return "", err
+	}
 	view, err := trace.ParseView(in.GetView())
 	if err != nil {
 		return "", traceError(err)

@@ -2,7 +2,6 @@ package server
 
 import (
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -18,7 +17,7 @@ func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, 
 // decodeSample is decodeValue for a value that is only shown as a sample:
 // EDN lists and vectors keep their first keep elements, the rest is
 // checked but not built (lisp.ParseEDNSample); keep <= 0 keeps all.
-// Long texts are read once and remembered (valuecache): the values are
+// Long texts are read once and remembered (remembered.go): the values are
 // frozen, so callers may share them between evaluations.
 func (s *Service) decodeSample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
 	return s.decodeSampleAt(v, keep, func() string { return field })
@@ -43,13 +42,13 @@ func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, strin
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
 	if text := v.GetEdn(); text != "" {
-		key := valuecache.Key{Format: valuecache.EDN, MaxNesting: depth, Keep: max(keep, 0), Text: text}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.ReadValue(text, depth, keep) })
+		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: text}
+		out, err := s.remembered.value(key, func() (lisp.Value, error) { return lisp.ReadValue(text, depth, keep) })
 		return out, ".edn", err
 	}
 	if text := v.GetJson(); text != "" {
-		key := valuecache.Key{Format: valuecache.JSON, MaxNesting: depth, Text: text}
-		out, err := s.values.Decode(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
+		key := valueKey{json: true, maxNesting: depth, text: text}
+		out, err := s.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
 		return out, ".json", err
 	}
 	return nil, "", nil

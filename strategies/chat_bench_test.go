@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // benchHistory is a 500-message agent log: a system prompt, then turns of a
@@ -50,15 +52,15 @@ func benchmarkChatCache(b *testing.B, strategy string, set func(*Options), cold 
 		b.Fatal(err)
 	}
 	req := &Request{History: h, Options: opts}
+	if !cold {
+		req.Remembered = NewRemembered(memo.New(64 << 20))
+	}
 	resp, err := s.Render(req)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if cold {
-			tokenCounts.reset()
-		}
 		if _, err := s.Render(req); err != nil {
 			b.Fatal(err)
 		}

@@ -57,7 +57,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if tok == "" {
 		tok = DefaultTokenizer
 	}
-	counts, err := messageTokens(tok, h)
+	counts, err := messageTokens(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	if n := len(req.Turns); n > 0 && !req.Turns[n-1].Success {
 		stats.ErrorTurnsCollapsed-- // the last failure is shown
 	}
-	if err := measure(&stats, req.Options.Tokenizer, full, msgs); err != nil {
+	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, full, msgs); err != nil {
 		return nil, err
 	}
 	return &Response{Messages: msgs, Stats: stats}, nil
@@ -75,11 +75,11 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	var counts historyCounts
 	o := &req.Options
-	tools, err := toolSection(o)
+	tools, err := toolSection(o, req.Remembered)
 	if err != nil {
 		return nil, counts, err
 	}
-	ret, err := expectedReturnSection(o)
+	ret, err := expectedReturnSection(o, req.Remembered)
 	if err != nil {
 		return nil, counts, err
 	}

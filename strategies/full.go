@@ -43,7 +43,7 @@ func (s full) Render(req *Request) (*Response, error) {
 	}
 	stats.ToolCallsShown = stats.ToolCallsTotal // each call is in its program
 	stats.PrintlnsShown = stats.PrintlnsTotal
-	if err := measure(&stats, req.Options.Tokenizer, msgs, msgs); err != nil {
+	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, msgs, msgs); err != nil {
 		return nil, err
 	}
 	return &Response{Messages: msgs, Stats: stats}, nil
@@ -54,11 +54,11 @@ func (s full) Render(req *Request) (*Response, error) {
 // ASSISTANT and a USER message per turn.
 func fullMessages(req *Request) ([]ChatMessage, error) {
 	o := &req.Options
-	tools, err := toolSection(o)
+	tools, err := toolSection(o, req.Remembered)
 	if err != nil {
 		return nil, err
 	}
-	ret, err := expectedReturnSection(o)
+	ret, err := expectedReturnSection(o, req.Remembered)
 	if err != nil {
 		return nil, err
 	}

@@ -71,6 +71,10 @@ var DefaultSnapshotToolPrefixes = []string{"get_"}
 // ever see valid values. The error is an *OptionError naming the first bad
 // option; nothing is partially applied.
 func Normalize(raw RawOptions) (Options, error) {
+	return normalize(raw, nil)
+}
+
+func normalize(raw RawOptions, r *Remembered) (Options, error) {
 	s, err := Lookup(raw.Strategy)
 	if err != nil {
 		return Options{}, err
@@ -142,13 +146,13 @@ func Normalize(raw RawOptions) (Options, error) {
 		return Options{}, &OptionError{Option: "data", Reason: "must be a map, got " + d.TypeName()}
 	}
 
-	tools, err := normalizeTools(raw.Tools)
+	tools, err := normalizeTools(raw.Tools, r)
 	if err != nil {
 		return Options{}, err
 	}
 	o.Tools = tools
 	if o.Signature != "" {
-		if err := parseSignatureText(o.Signature).err; err != nil {
+		if err := r.signature(o.Signature).err; err != nil {
 			return Options{}, &OptionError{Option: "signature", Reason: err.Error()}
 		}
 	}
@@ -165,7 +169,7 @@ func Normalize(raw RawOptions) (Options, error) {
 
 // normalizeTools checks that every tool has a unique name and a signature
 // that parses.
-func normalizeTools(tools []ToolSpec) ([]ToolSpec, error) {
+func normalizeTools(tools []ToolSpec, r *Remembered) ([]ToolSpec, error) {
 	seen := make(map[string]bool, len(tools))
 	for i, t := range tools {
 		field := func(name string) string { return "tools[" + strconv.Itoa(i) + "]." + name }
@@ -177,7 +181,7 @@ func normalizeTools(tools []ToolSpec) ([]ToolSpec, error) {
 		}
 		seen[t.Name] = true
 		if t.Signature != "" {
-			if err := parseSignatureText(t.Signature).err; err != nil {
+			if err := r.signature(t.Signature).err; err != nil {
 				return nil, &OptionError{Option: field("signature"), Reason: fmt.Sprintf("tool %q: %s", t.Name, err)}
 			}
 		}

@@ -38,7 +38,7 @@ func missionSection(o *Options) string { return o.Mission }
 
 // toolSection lists the tools sorted by name, with their signatures written
 // without colons.
-func toolSection(o *Options) (string, error) {
+func toolSection(o *Options, r *Remembered) (string, error) {
 	if len(o.Tools) == 0 {
 		return "", nil
 	}
@@ -49,7 +49,7 @@ func toolSection(o *Options) (string, error) {
 	for _, t := range tools {
 		params, ret := "", "any"
 		if t.Signature != "" {
-			sig := parseSignatureText(t.Signature)
+			sig := r.signature(t.Signature)
 			if sig.err != nil {
 				return "", &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + sig.err.Error()}
 			}
@@ -221,11 +221,11 @@ func printingTurns(turns []Turn) map[int]bool {
 
 // expectedReturnSection states the type the agent's final (return ...) must
 // have, from the options' return signature.
-func expectedReturnSection(o *Options) (string, error) {
+func expectedReturnSection(o *Options, r *Remembered) (string, error) {
 	if o.Signature == "" {
 		return "", nil
 	}
-	sig := parseSignatureText(o.Signature)
+	sig := r.signature(o.Signature)
 	if sig.err != nil {
 		return "", &OptionError{Option: "signature", Reason: sig.err.Error()}
 	}

@@ -3,7 +3,6 @@ package strategies
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // Signature is a parsed tool or return signature in the signature syntax:
@@ -74,40 +73,14 @@ type signatureText struct {
 	err         error
 }
 
-// Parsed signatures are remembered by their text: a running agent sends the
-// same tool signatures on every call, and each was parsed twice per call
-// (checked, then rendered). The cache holds at most maxCachedSignatures
-// texts of at most maxCachedSignatureLen bytes and starts afresh when full.
-const (
-	maxCachedSignatures   = 1024
-	maxCachedSignatureLen = 4096
-)
-
-var signatureTexts = struct {
-	sync.Mutex
-	m map[string]signatureText
-}{m: map[string]signatureText{}}
-
-// parseSignatureText parses src (as ParseSignature) into its rendered parts.
+// parseSignatureText parses src (as ParseSignature) into its rendered
+// parts; Remembered.signature remembers them.
 func parseSignatureText(src string) signatureText {
-	signatureTexts.Lock()
-	t, ok := signatureTexts.m[src]
-	signatureTexts.Unlock()
-	if ok {
-		return t
-	}
+	var t signatureText
 	if sig, err := ParseSignature(src); err != nil {
 		t.err = err
 	} else {
 		t.params, t.ret = sig.ParamsText(), sig.Return.String()
-	}
-	if len(src) <= maxCachedSignatureLen {
-		signatureTexts.Lock()
-		if len(signatureTexts.m) >= maxCachedSignatures {
-			clear(signatureTexts.m)
-		}
-		signatureTexts.m[src] = t
-		signatureTexts.Unlock()
 	}
 	return t
 }

@@ -1,9 +1,10 @@
 package strategies
 
 import (
-	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 func TestParseSignature(t *testing.T) {
@@ -56,24 +57,12 @@ func checkSignatureText(t *testing.T, src string) {
 	} else {
 		want.params, want.ret = sig.ParamsText(), sig.Return.String()
 	}
-	for range 2 {
-		got := parseSignatureText(src)
+	r := NewRemembered(memo.New(1 << 20))
+	for _, got := range []signatureText{parseSignatureText(src), r.signature(src), r.signature(src)} {
 		if got.params != want.params || got.ret != want.ret || (got.err == nil) != (want.err == nil) ||
 			(got.err != nil && got.err.Error() != want.err.Error()) {
-			t.Fatalf("parseSignatureText(%q) = %+v, ParseSignature gives %+v", src, got, want)
+			t.Fatalf("signature text of %q, parsed or remembered: %+v; ParseSignature gives %+v", src, got, want)
 		}
-	}
-}
-
-func TestSignatureTextsStayBounded(t *testing.T) {
-	for i := range maxCachedSignatures + 10 {
-		checkSignatureText(t, fmt.Sprintf("(a%d :int) -> :int", i))
-	}
-	checkSignatureText(t, "("+strings.Repeat("a", maxCachedSignatureLen)+" :int) -> :int")
-	signatureTexts.Lock()
-	defer signatureTexts.Unlock()
-	if n := len(signatureTexts.m); n > maxCachedSignatures {
-		t.Errorf("%d signatures remembered, more than %d", n, maxCachedSignatures)
 	}
 }
 

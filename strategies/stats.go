@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -10,15 +9,15 @@ import (
 
 // measure fills the message, character and token figures of stats: before
 // is what the uncompressed history would send, after what the strategy sends.
-func measure(stats *Stats, tokenizer string, before, after []ChatMessage) error {
+func measure(stats *Stats, counts *Remembered, tokenizer string, before, after []ChatMessage) error {
 	if tokenizer == "" {
 		tokenizer = DefaultTokenizer
 	}
-	cb, err := countMessages(tokenizer, before)
+	cb, err := counts.messages(tokenizer, before)
 	if err != nil {
 		return err
 	}
-	ca, err := countMessages(tokenizer, after)
+	ca, err := counts.messages(tokenizer, after)
 	if err != nil {
 		return err
 	}
@@ -39,21 +38,40 @@ func (c *textCounts) add(o textCounts) {
 	c.chars += o.chars
 }
 
-// countTokensCached counts like CountMessageTokens, remembering counts.
-func countTokensCached(tokenizer string, msgs []ChatMessage) (int, error) {
-	c, err := countMessages(tokenizer, msgs)
-	return c.tokens, err
+// Token counts are remembered between requests (Remembered). BPE
+// tokenization runs at tens of MB/s at best, and an agent loop sends the
+// same texts again and again: the SYSTEM prompt on every call (twice per
+// call: before and after), and every earlier turn of the full history. The
+// counts of a text never change, so remembering them cannot change a
+// result; the characters are remembered alongside because counting them
+// again was a tenth of a warm call.
+
+type tokenKey struct{ tokenizer, text string }
+
+func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
+	if c == nil {
+		return textCounts{}, false
+	}
+	return c.tokenCounts.Get(tokenKey{tokenizer, text})
 }
 
-// countMessages counts the tokens and characters of the texts of msgs
-// (those of CountMessageTokens and CountMessageChars), remembering both.
-// BPE tokenization runs at tens of MB/s at best, and an agent loop sends
-// the same texts again and again: the SYSTEM prompt on every call (twice per
-// call: before and after), and every earlier turn of the full history. The
-// counts of a text never change, so the cache cannot change a result; the
-// characters are remembered alongside because counting them again was a
-// tenth of a warm call.
-func countMessages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
+// put remembers a text's counts, counted as the text and what an entry
+// costs besides.
+func (c *Remembered) put(tokenizer, text string, n textCounts) {
+	if c != nil {
+		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+entryOverhead))
+	}
+}
+
+// tokens counts like CountMessageTokens.
+func (c *Remembered) tokens(tokenizer string, msgs []ChatMessage) (int, error) {
+	n, err := c.messages(tokenizer, msgs)
+	return n.tokens, err
+}
+
+// messages counts the tokens and characters of the texts of msgs (those of
+// CountMessageTokens and CountMessageChars).
+func (c *Remembered) messages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
 	var total textCounts
 	var buf [8]string
 	for _, m := range msgs {
@@ -61,41 +79,41 @@ func countMessages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
 			if s == "" {
 				continue
 			}
-			c, err := countText(tokenizer, s)
+			n, err := c.text(tokenizer, s)
 			if err != nil {
 				return textCounts{}, err
 			}
-			total.add(c)
+			total.add(n)
 		}
 	}
 	return total, nil
 }
 
-// countText counts one text chunk by chunk (see nextChunkEnd), each
-// chunk's counts remembered, so that a USER message that differs from the
-// previous call's in a few lines costs the tokenization of those lines.
-// A chunk ends after a newline, never inside a character, so the
-// characters of the chunks add up to the text's.
-func countText(tokenizer, text string) (textCounts, error) {
-	if c, ok := tokenCounts.get(tokenizer, text); ok {
-		return c, nil
+// text counts one text chunk by chunk (see nextChunkEnd), each chunk's
+// counts remembered, so that a USER message that differs from the previous
+// call's in a few lines costs the tokenization of those lines. A chunk
+// ends after a newline, never inside a character, so the characters of
+// the chunks add up to the text's.
+func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
+	if n, ok := c.get(tokenizer, text); ok {
+		return n, nil
 	}
 	var total textCounts
 	for rest := text; rest != ""; {
 		chunk := rest[:nextChunkEnd(rest)]
 		rest = rest[len(chunk):]
-		c, ok := tokenCounts.get(tokenizer, chunk)
+		n, ok := c.get(tokenizer, chunk)
 		if !ok {
-			n, err := CountTokens(tokenizer, chunk)
+			tokens, err := CountTokens(tokenizer, chunk)
 			if err != nil {
 				return textCounts{}, err
 			}
-			c = textCounts{tokens: n, chars: utf8.RuneCountInString(chunk)}
-			tokenCounts.put(tokenizer, chunk, c)
+			n = textCounts{tokens: tokens, chars: utf8.RuneCountInString(chunk)}
+			c.put(tokenizer, chunk, n)
 		}
-		total.add(c)
+		total.add(n)
 	}
-	tokenCounts.put(tokenizer, text, total)
+	c.put(tokenizer, text, total)
 	return total, nil
 }
 
@@ -121,66 +139,11 @@ func nextChunkEnd(text string) int {
 	}
 }
 
-// The cache holds at most maxCachedBytes (texts plus a per-entry overhead)
-// and forgets the oldest entries first.
-const (
-	maxCachedBytes = 16 << 20
-	entryOverhead  = 64
-)
-
-type tokenKey struct{ tokenizer, text string }
-
-type tokenCache struct {
-	mu     sync.Mutex
-	counts map[tokenKey]textCounts
-	order  []tokenKey // insertion order, for eviction
-	bytes  int
-}
-
-var tokenCounts = &tokenCache{counts: map[tokenKey]textCounts{}}
-
-func (c *tokenCache) get(tokenizer, text string) (textCounts, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n, ok := c.counts[tokenKey{tokenizer, text}]
-	return n, ok
-}
-
-func (c *tokenCache) put(tokenizer, text string, n textCounts) {
-	if len(text) > maxCachedBytes/4 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k := tokenKey{tokenizer, text}
-	if _, ok := c.counts[k]; ok {
-		return
-	}
-	for c.bytes+len(text)+entryOverhead > maxCachedBytes && len(c.order) > 0 {
-		old := c.order[0]
-		c.order = c.order[1:]
-		delete(c.counts, old)
-		c.bytes -= len(old.text) + entryOverhead
-	}
-	c.counts[k] = n
-	c.order = append(c.order, k)
-	c.bytes += len(text) + entryOverhead
-}
-
-// reset empties the cache (benchmarks of the cold path use it).
-func (c *tokenCache) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.counts = map[tokenKey]textCounts{}
-	c.order = nil
-	c.bytes = 0
-}
-
 // WarmUp loads the default tokenizer and remembers the token count of the
-// built-in system prompt: the two costs that would otherwise fall on a
-// process's first ToMessages call (a few milliseconds, almost all of it BPE
-// over the 16 KB prompt). A server calls it before it reports ready.
-func WarmUp() error {
-	_, err := countText(DefaultTokenizer, lisp.SystemPrompt())
+// built-in system prompt in c: the two costs that would otherwise fall on
+// a process's first ToMessages call (a few milliseconds, almost all of it
+// BPE over the 16 KB prompt). A server calls it before it reports ready.
+func (c *Remembered) WarmUp() error {
+	_, err := c.text(DefaultTokenizer, lisp.SystemPrompt())
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/oracle"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -59,8 +60,8 @@ func checkChunkedCount(t *testing.T, tokenizer, text string) {
 	if got != want {
 		t.Fatalf("%s: chunks of %q count %d tokens, the whole text %d", tokenizer, text, got, want)
 	}
-	if c, err := countText(tokenizer, text); err != nil || c.tokens != want || c.chars != len([]rune(text)) {
-		t.Fatalf("%s: countText(%q) = %+v, %v; want %d tokens, %d characters", tokenizer, text, c, err, want, len([]rune(text)))
+	if c, err := NewRemembered(memo.New(1<<20)).text(tokenizer, text); err != nil || c.tokens != want || c.chars != len([]rune(text)) {
+		t.Fatalf("%s: Remembered.text(%q) = %+v, %v; want %d tokens, %d characters", tokenizer, text, c, err, want, len([]rune(text)))
 	}
 }
 
@@ -93,10 +94,11 @@ func TestStatisticsEqualTiktoken(t *testing.T) {
 			msgs = append(msgs, ChatMessage{Role: "user", Content: text})
 			want += o.Count(t, tok, text)
 		}
-		// Twice: the second time every text's count comes from the cache.
+		// Twice: the second time every text's count is remembered.
+		counts := NewRemembered(memo.New(16 << 20))
 		for range 2 {
 			var stats Stats
-			if err := measure(&stats, tok, msgs, msgs[:1]); err != nil {
+			if err := measure(&stats, counts, tok, msgs, msgs[:1]); err != nil {
 				t.Fatal(err)
 			}
 			if stats.TokensBefore != want {
@@ -119,14 +121,15 @@ func FuzzChunkedTokenCount(f *testing.F) {
 	})
 }
 
-func TestTokenCacheStaysBounded(t *testing.T) {
-	c := &tokenCache{counts: map[tokenKey]textCounts{}}
+func TestTokenCountsStayBounded(t *testing.T) {
+	m := memo.New(16 << 20)
+	c := NewRemembered(m)
 	text := strings.Repeat("x", 1<<20)
 	for i := range 40 {
 		c.put("o200k_base", text+strings.Repeat("y", i), textCounts{tokens: i})
 	}
-	if c.bytes > maxCachedBytes || len(c.counts) != len(c.order) || len(c.counts) == 0 {
-		t.Fatalf("cache holds %d bytes in %d entries (%d in order)", c.bytes, len(c.counts), len(c.order))
+	if s := m.Stats()[0]; s.Bytes > m.Budget() || s.Entries == 0 {
+		t.Fatalf("token counts hold %d bytes in %d entries, budget %d", s.Bytes, s.Entries, m.Budget())
 	}
 	if n, ok := c.get("o200k_base", text+strings.Repeat("y", 39)); !ok || n.tokens != 39 {
 		t.Errorf("newest entry lost: %d, %v", n, ok)
@@ -142,11 +145,11 @@ func TestTokenCacheStaysBounded(t *testing.T) {
 // TestWarmUpRemembersSystemPrompt checks that after WarmUp the built-in
 // system prompt's count is known, with the same value a cold count gives.
 func TestWarmUpRemembersSystemPrompt(t *testing.T) {
-	tokenCounts.reset()
-	if err := WarmUp(); err != nil {
+	c := NewRemembered(memo.New(1 << 20))
+	if err := c.WarmUp(); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := tokenCounts.get(DefaultTokenizer, lisp.SystemPrompt())
+	got, ok := c.get(DefaultTokenizer, lisp.SystemPrompt())
 	if !ok {
 		t.Fatal("the system prompt's count is not remembered after WarmUp")
 	}

@@ -106,6 +106,9 @@ type Request struct {
 	Memory  []Binding
 	History []ChatMessage
 	Options Options
+	// Remembered is what the strategies remember between requests; nil
+	// remembers nothing. Either way the answer is the same.
+	Remembered *Remembered
 }
 
 // Response is a strategy's output.

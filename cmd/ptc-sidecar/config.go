@@ -46,9 +46,10 @@ const defaultMaxConcurrentStreams = 100
 // sooner instead (measured: 64 callers of the 20-turn ToMessages peak at
 // 140-148 MB). It is soft: a live heap beyond it is not refused, the
 // collector then runs more often (the runtime caps it at about half the
-// CPU). The sidecar's own working set is small (idle 19 MB, value cache
-// 32 MiB), so 128 MiB leaves room for requests; the example pod sets
-// GOMEMLIMIT to about 80% of its container limit instead.
+// CPU). The sidecar's own working set is small (idle 19 MB, what it
+// remembers between requests at most --memo-bytes, 48 MiB), so 128 MiB
+// leaves room for requests; the example pod sets GOMEMLIMIT to about 80% of
+// its container limit instead.
 const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command.
@@ -84,9 +85,9 @@ type serveConfig struct {
 	toolTimeout        nonNegativeDuration
 	streamStartTimeout nonNegativeDuration
 
-	// valueCacheBytes bounds the decoded values remembered between
-	// requests; server.NoValueCache: none are.
-	valueCacheBytes optionalByteSize
+	// memoBytes bounds what is remembered between requests (decoded
+	// values, read programs, token counts); noMemo: nothing is.
+	memoBytes optionalByteSize
 
 	// TLS key pair files; both empty: plaintext.
 	tlsCert, tlsKey string
@@ -98,6 +99,11 @@ type serveConfig struct {
 	// nil: off.
 	tracing *tracing
 }
+
+// defaultMemoBytes is the default budget of what is remembered between
+// requests: room for the values, programs and texts of a long agent run
+// many times over.
+const defaultMemoBytes = 48 << 20
 
 // defaultServeConfig is the configuration with nothing set. Its memory
 // limit is 0 until parseServeConfig settles it (see memoryLimit).
@@ -112,7 +118,7 @@ func defaultServeConfig() serveConfig {
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
 		maxTurns:        positiveInt(server.DefaultMaxTurns),
 		maxHistory:      positiveInt(server.DefaultMaxHistory),
-		valueCacheBytes: server.DefaultValueCacheBytes,
+		memoBytes:       defaultMemoBytes,
 
 		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
 		evalQueueWait:      nonNegativeDuration(server.DefaultEvalQueueWait),
@@ -143,7 +149,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(orDefault(&cfg.maxValueDepth), "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request; 0: the default")
 	fs.Var(orDefault(&cfg.maxTurns), "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT; 0: the default")
 	fs.Var(orDefault(&cfg.maxHistory), "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT; 0: the default")
-	fs.Var(orDefault(&cfg.valueCacheBytes), "value-cache-bytes", "`bytes` of decoded request values (memory, data, tool results) remembered between requests, so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: the default; none: no cache")
+	fs.Var(orDefault(&cfg.memoBytes), "memo-bytes", "`bytes` of what is remembered between requests (decoded values, read programs, token counts), so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: the default; none: nothing is")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
 	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
@@ -414,8 +420,11 @@ func (m memoryLimit) apply() int64 {
 	return 0
 }
 
-// optionalByteSize is a byteSize, or server.NoValueCache for "none".
+// optionalByteSize is a byteSize, or noMemo for "none".
 type optionalByteSize int64
+
+// noMemo, as --memo-bytes, remembers nothing between requests.
+const noMemo = -1
 
 func (b *optionalByteSize) String() string {
 	if *b < 0 {
@@ -426,12 +435,12 @@ func (b *optionalByteSize) String() string {
 
 func (b *optionalByteSize) Set(s string) error {
 	if s == "none" {
-		*b = server.NoValueCache
+		*b = noMemo
 		return nil
 	}
 	var n byteSize
 	if err := n.Set(s); err != nil {
-		return fmt.Errorf("%v; none for no cache", err)
+		return fmt.Errorf("%v; none to remember nothing", err)
 	}
 	*b = optionalByteSize(n)
 	return nil

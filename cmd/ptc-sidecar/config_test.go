@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
-	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // env is a fake environment for parseServeConfig.
@@ -35,7 +34,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		maxValueDepth:   1000,
 		maxTurns:        1000,
 		maxHistory:      10_000,
-		valueCacheBytes: 32 << 20,
+		memoBytes:       48 << 20,
 
 		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
 		evalQueueWait:      nonNegativeDuration(time.Second),
@@ -58,9 +57,9 @@ func TestServeConfigSources(t *testing.T) {
 			name: "flags",
 			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
-				"--max-turns", "20", "--max-history", "300", "--value-cache-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
+				"--max-turns", "20", "--max-history", "300", "--memo-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
-				c.valueCacheBytes = server.NoValueCache
+				c.memoBytes = noMemo
 				c.limits = lisp.Limits{MaxSteps: 5000, MaxAllocBytes: 2 << 20, MaxDepth: 40, MaxOutputBytes: 1 << 10, MaxToolCalls: 3,
 					Timeout: 750 * time.Millisecond}
 				c.maxValueDepth = 64
@@ -85,7 +84,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
-				"PTC_SIDECAR_VALUE_CACHE_BYTES":      "1MiB",
+				"PTC_SIDECAR_MEMO_BYTES":             "1MiB",
 				"PTC_SIDECAR_MEMORY_LIMIT":           "none",
 				"PTC_SIDECAR_MAX_CONCURRENT_EVALS":   "3",
 				"PTC_SIDECAR_EVAL_QUEUE_WAIT":        "250ms",
@@ -99,7 +98,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.httpListen = ":8080"
 				c.maxRecvBytes = 4096
 				c.maxStreams = 2
-				c.valueCacheBytes = 1 << 20
+				c.memoBytes = 1 << 20
 				c.memoryLimit = noMemoryLimit
 				c.maxConcurrentEvals, c.evalQueueWait = 3, nonNegativeDuration(250*time.Millisecond)
 				c.toolTimeout, c.streamStartTimeout = nonNegativeDuration(2*time.Minute), nonNegativeDuration(time.Second)
@@ -176,8 +175,8 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max recv bytes negative", []string{"--max-recv-bytes", "-1"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes none", []string{"--max-recv-bytes", "none"}, nil, []string{"-max-recv-bytes", "or 0 for the default"}},
 		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
-		{"value cache bytes negative", []string{"--value-cache-bytes", "-1"}, nil, []string{"-value-cache-bytes", "none for no cache"}},
-		{"value cache bytes not a number", []string{"--value-cache-bytes", "big"}, nil, []string{"-value-cache-bytes", "number of bytes"}},
+		{"memo bytes negative", []string{"--memo-bytes", "-1"}, nil, []string{"-memo-bytes", "none to remember nothing"}},
+		{"memo bytes not a number", []string{"--memo-bytes", "big"}, nil, []string{"-memo-bytes", "number of bytes"}},
 		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
 		{"max concurrent streams negative", []string{"--max-concurrent-streams=-4"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},

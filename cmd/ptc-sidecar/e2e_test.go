@@ -266,7 +266,7 @@ func TestServeTCP(t *testing.T) {
 	if _, err := sidecar.ListStrategies(ctx, &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("ListStrategies: %v", err)
 	}
-	// The same data twice: read once, then found in the value cache.
+	// The same data twice: read once, then found remembered.
 	withData := &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: "count",
 		Data: &ptcsidecarv1.Value{Edn: "{:orders [1 2 3 4 5 6 7 8 9 10]}"}}}
 	for range 2 {
@@ -282,9 +282,11 @@ func TestServeTCP(t *testing.T) {
 
 	metrics := scrape(t, p.metricsAddr)
 	for _, want := range []string{
-		"ptc_sidecar_value_cache_hits_total 1",
-		"ptc_sidecar_value_cache_misses_total 1",
-		"ptc_sidecar_value_cache_entries 1",
+		`ptc_sidecar_memo_hits_total{table="values"} 1`,
+		`ptc_sidecar_memo_misses_total{table="values"} 1`,
+		`ptc_sidecar_memo_entries{table="values"} 1`,
+		`ptc_sidecar_memo_entries{table="token_counts"} `,
+		"ptc_sidecar_memo_budget_bytes 5.0331648e+07",
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="ListStrategies",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 1`,
 		`grpc_server_handled_total{grpc_code="InvalidArgument",grpc_method="ToMessages",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 1`,
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="EvalTurn",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 0`,

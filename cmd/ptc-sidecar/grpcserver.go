@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
@@ -77,7 +78,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	}
 	opts = append(opts, cfg.tracing.serverOptions()...)
 	srv := grpc.NewServer(opts...)
-	sidecar.Register(srv)
+	ptcsidecarv1.RegisterSidecarServiceServer(srv, sidecar)
 
 	healthSrv := health.NewServer()
 	for _, name := range healthServices {
@@ -92,10 +93,11 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	return srv, healthSrv
 }
 
-// newSidecar builds the service the configuration describes.
-func newSidecar(cfg serveConfig) *server.Service {
+// newSidecar builds the service the configuration describes, with what it
+// remembers between requests in m (nil: nothing).
+func newSidecar(cfg serveConfig, m *memo.Memo) *server.Service {
 	return server.New(server.Config{Limits: cfg.limits, MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), ValueCacheBytes: int64(cfg.valueCacheBytes),
+		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), Memo: m,
 		MaxConcurrentEvals: int(cfg.maxConcurrentEvals), EvalQueueWait: time.Duration(cfg.evalQueueWait),
 		ToolTimeout: time.Duration(cfg.toolTimeout), StreamStartTimeout: time.Duration(cfg.streamStartTimeout)})
 }

@@ -86,7 +86,7 @@ func serveInMemory(tb testing.TB, srv *grpc.Server) *grpc.ClientConn {
 func TestPanicBecomesInternalAndServerLives(t *testing.T) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
-	srv, healthSrv := newGRPCServer(defaultServeConfig(), logger, logger, newGRPCMetrics(), newSidecar(defaultServeConfig()))
+	srv, healthSrv := newGRPCServer(defaultServeConfig(), logger, logger, newGRPCMetrics(), newSidecar(defaultServeConfig(), nil))
 	srv.RegisterService(&panicService, struct{}{})
 	markServing(healthSrv)
 	conn := serveInMemory(t, srv)
@@ -126,7 +126,7 @@ func TestPanicBecomesInternalAndServerLives(t *testing.T) {
 }
 
 func TestHealthStartsNotServing(t *testing.T) {
-	_, healthSrv := newGRPCServer(defaultServeConfig(), slog.New(slog.DiscardHandler), slog.New(slog.DiscardHandler), nil, newSidecar(defaultServeConfig()))
+	_, healthSrv := newGRPCServer(defaultServeConfig(), slog.New(slog.DiscardHandler), slog.New(slog.DiscardHandler), nil, newSidecar(defaultServeConfig(), nil))
 	for _, name := range healthServices {
 		resp, err := healthSrv.Check(context.Background(), &healthpb.HealthCheckRequest{Service: name})
 		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
@@ -155,14 +155,14 @@ func BenchmarkUnaryRPC(b *testing.B) {
 			var srv *grpc.Server
 			if bc.bare {
 				srv = grpc.NewServer()
-				server.New(server.Config{}).Register(srv)
+				ptcsidecarv1.RegisterSidecarServiceServer(srv, server.New(server.Config{}))
 			} else {
 				var metrics *grpcMetrics
 				if bc.metrics {
 					metrics = newGRPCMetrics()
 				}
 				logger := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: bc.logLevel}))
-				srv, _ = newGRPCServer(defaultServeConfig(), logger, logger, metrics, newSidecar(defaultServeConfig()))
+				srv, _ = newGRPCServer(defaultServeConfig(), logger, logger, metrics, newSidecar(defaultServeConfig(), nil))
 			}
 			client := ptcsidecarv1.NewSidecarServiceClient(serveInMemory(b, srv))
 			ctx := context.Background()

@@ -276,22 +276,26 @@ func TestHostileCorpus(t *testing.T) {
 const maxServerRSS int64 = 512 << 20
 
 // rssBytes reads a process's resident set size from /proc.
-func rssBytes(t *testing.T, pid int) int64 {
+func rssBytes(t *testing.T, pid int) int64 { return procStatusBytes(t, pid, "VmRSS") }
+
+// procStatusBytes reads a size in kB from a line of /proc/pid/status:
+// VmRSS, or VmHWM, the peak resident set size.
+func procStatusBytes(t *testing.T, pid int, key string) int64 {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Skipf("no /proc on this system: %v", err)
 	}
 	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err != nil {
-				t.Fatalf("VmRSS line %q", line)
+				t.Fatalf("%s line %q", key, line)
 			}
 			return kb << 10
 		}
 	}
-	t.Fatal("no VmRSS in /proc status")
+	t.Fatalf("no %s in /proc status", key)
 	return 0
 }
 

@@ -100,7 +100,7 @@ func BenchmarkToMessagesOver(b *testing.B) {
 		cfg := defaultServeConfig()
 		cfg.tracing = tracing
 		discard := slog.New(slog.DiscardHandler)
-		srv, _ := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg))
+		srv, _ := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg, nil))
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			b.Fatal(err)

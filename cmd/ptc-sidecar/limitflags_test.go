@@ -102,7 +102,7 @@ func TestServeFlagsZeroIsDefault(t *testing.T) {
 	for _, f := range []struct{ name, other string }{
 		{"max-recv-bytes", "1KiB"}, {"max-concurrent-streams", "3"}, {"memory-limit", "1GiB"},
 		{"shutdown-timeout", "1s"}, {"max-value-depth", "5"}, {"max-turns", "5"}, {"max-history", "5"},
-		{"value-cache-bytes", "none"},
+		{"memo-bytes", "none"},
 	} {
 		got, err := parseServeConfig([]string{"-" + f.name, "0"}, env{envName(f.name): f.other}.get)
 		if err != nil {

@@ -35,7 +35,7 @@ func tracedServer(t *testing.T) (ptcsidecarv1.SidecarServiceClient, healthpb.Hea
 	cfg := defaultServeConfig()
 	cfg.tracing = newTracing(recorder, resource.Empty())
 	discard := slog.New(slog.DiscardHandler)
-	srv, healthSrv := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg))
+	srv, healthSrv := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg, nil))
 	markServing(healthSrv)
 	conn := serveInMemory(t, srv)
 	return ptcsidecarv1.NewSidecarServiceClient(conn), healthpb.NewHealthClient(conn), recorder

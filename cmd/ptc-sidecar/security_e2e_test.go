@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -151,9 +152,9 @@ func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
 func (rawCodec) Name() string { return grpcproto.Name }
 
 // TestBadInputOverTheWire sends the inputs that stress the transport and
-// the decoder to the real binary: invalid UTF-8, values nested 100,000
-// deep, more turns than the limit. Each gets INVALID_ARGUMENT naming the
-// field, and the server keeps serving.
+// the decoder to the real binary: invalid UTF-8 (grpc-go's INTERNAL),
+// values nested 100,000 deep, more turns than the limit (INVALID_ARGUMENT
+// naming the field), and the server keeps serving.
 func TestBadInputOverTheWire(t *testing.T) {
 	p := start(t, "--listen", "127.0.0.1:0", "--max-turns", "2", "--max-history", "2", "--max-value-depth", "50")
 	conn := p.client()
@@ -165,7 +166,10 @@ func TestBadInputOverTheWire(t *testing.T) {
 	msg = protowire.AppendString(msg, "(+ 1 \xff)")
 	err := conn.Invoke(ctx, ptcsidecarv1.SidecarService_EvalTurn_FullMethodName, msg, new(ptcsidecarv1.EvalTurnResponse),
 		grpc.ForceCodecV2(rawCodec{}))
-	checkInvalid(t, "invalid UTF-8", err, "program: invalid UTF-8")
+	// Bytes that are not a valid message get what grpc-go gives them.
+	if st := status.Convert(err); st.Code() != codes.Internal || !strings.Contains(st.Message(), "invalid UTF-8") {
+		t.Errorf("invalid UTF-8: %v, want grpc-go's INTERNAL naming invalid UTF-8", err)
+	}
 
 	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
 	_, err = client.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{Program: "1", Data: ednValue("{:a " + deep + "}")})
@@ -181,10 +185,10 @@ func TestBadInputOverTheWire(t *testing.T) {
 	}
 	turns := []*ptcsidecarv1.Turn{{Number: 1}, {Number: 2}, {Number: 3}}
 	_, err = client.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{Turns: turns})
-	checkInvalid(t, "three turns, limit two", err, "turns: 3 turns, more than the limit of 2")
+	checkInvalid(t, "three turns, limit two", err, "turns: more than the limit of 2 turns")
 	history := []*ptcsidecarv1.ChatMessage{{Role: "user"}, {Role: "user"}, {Role: "user"}}
 	_, err = client.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{History: history})
-	checkInvalid(t, "three messages, limit two", err, "history: 3 messages, more than the limit of 2")
+	checkInvalid(t, "three messages, limit two", err, "history: more than the limit of 2 messages")
 
 	if _, err := client.ListStrategies(ctx, &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Fatalf("server after bad input: %v", err)
@@ -199,5 +203,30 @@ func checkInvalid(t *testing.T, what string, err error, wantPrefix string) {
 	st := status.Convert(err)
 	if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), wantPrefix) {
 		t.Errorf("%s: %v, want INVALID_ARGUMENT starting %q", what, err, wantPrefix)
+	}
+}
+
+// TestRequestCostsWhatItsSizeAllows sends the largest request the server
+// accepts, 16 MiB of nothing but empty turns (8.4 million, two bytes each,
+// about 1.3 GB once decoded): the server counts them on the wire, decodes
+// only up to the first turn over --max-turns and answers INVALID_ARGUMENT,
+// its peak memory a small multiple of the request's size.
+func TestRequestCostsWhatItsSizeAllows(t *testing.T) {
+	p := start(t, "--listen", "127.0.0.1:0")
+	conn := p.client()
+	msg := bytes.Repeat([]byte{0x0a, 0x00}, (16<<20-16)/2) // ToMessagesRequest.turns is field 1
+	before := procStatusBytes(t, p.cmd.Process.Pid, "VmHWM")
+	for range 3 {
+		err := conn.Invoke(testContext(t), ptcsidecarv1.SidecarService_ToMessages_FullMethodName, msg, new(ptcsidecarv1.ToMessagesResponse),
+			grpc.ForceCodecV2(rawCodec{}), grpc.MaxCallSendMsgSize(32<<20))
+		checkInvalid(t, "8.4 million empty turns", err, "turns: more than the limit of 1000 turns")
+	}
+	peak := procStatusBytes(t, p.cmd.Process.Pid, "VmHWM")
+	t.Logf("peak RSS %d MiB before, %d MiB after three %d MiB requests", before>>20, peak>>20, len(msg)>>20)
+	if peak-before > 8*int64(len(msg)) {
+		t.Errorf("peak RSS grew by %d MiB for a %d MiB request", (peak-before)>>20, len(msg)>>20)
+	}
+	if code := p.terminate(); code != 0 {
+		t.Errorf("exit code %d", code)
 	}
 }

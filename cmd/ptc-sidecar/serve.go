@@ -22,9 +22,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 
-	"github.com/ptc-sidecar/ptc-sidecar/internal/valuecache"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
-	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
 func init() {
@@ -100,8 +99,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 			return err
 		}
 	}
-	sidecar := newSidecar(cfg)
-	metrics.watchValueCache(sidecar.ValueCacheStats)
+	remembered := memo.New(int64(cfg.memoBytes)) // noMemo: nil, nothing remembered
+	sidecar := newSidecar(cfg, remembered)
+	metrics.watchMemo(remembered)
 	metrics.watchAdmission(sidecar.AdmissionStats)
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 	var web *httpEndpoint
@@ -127,7 +127,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	// ToMessages call a few milliseconds slower; readiness waits for it
 	// instead. A failure only costs that first call.
 	warmStart := time.Now()
-	if err := strategies.WarmUp(); err != nil {
+	if err := sidecar.WarmUp(); err != nil {
 		logger.Warn("tokenizer warm-up failed", "error", err.Error())
 	}
 	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
@@ -274,27 +274,46 @@ func newMetricsEndpoint(addr string) (*metricsEndpoint, error) {
 	}, nil
 }
 
-// watchValueCache reports the decoded-value cache's counters, read from
-// stats at each scrape.
-func (e *metricsEndpoint) watchValueCache(stats func() valuecache.Stats) {
+// watchMemo reports the counters of what is remembered between requests,
+// one series per table of m (values, programs, token_counts), read at each
+// scrape.
+func (e *metricsEndpoint) watchMemo(m *memo.Memo) {
 	if e == nil {
 		return
 	}
-	counter := func(name, help string, read func(valuecache.Stats) int64) prometheus.Collector {
-		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_value_cache_" + name, Help: help},
-			func() float64 { return float64(read(stats())) })
+	e.registry.MustRegister(memoCollector{m})
+}
+
+// memoCollector is the Prometheus view of a memo.Memo.
+type memoCollector struct{ memo *memo.Memo }
+
+var memoMetrics = struct{ hits, misses, evictions, entries, bytes, budget *prometheus.Desc }{
+	hits:      prometheus.NewDesc("ptc_sidecar_memo_hits_total", "Results found remembered, by table.", []string{"table"}, nil),
+	misses:    prometheus.NewDesc("ptc_sidecar_memo_misses_total", "Results computed because they were not remembered, by table.", []string{"table"}, nil),
+	evictions: prometheus.NewDesc("ptc_sidecar_memo_evictions_total", "Results forgotten to stay within --memo-bytes, by table.", []string{"table"}, nil),
+	entries:   prometheus.NewDesc("ptc_sidecar_memo_entries", "Results remembered, by table.", []string{"table"}, nil),
+	bytes:     prometheus.NewDesc("ptc_sidecar_memo_bytes", "Estimated bytes of the remembered results and their keys, by table.", []string{"table"}, nil),
+	budget:    prometheus.NewDesc("ptc_sidecar_memo_budget_bytes", "The bytes all tables may hold together (--memo-bytes).", nil, nil),
+}
+
+func (c memoCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- memoMetrics.hits
+	ch <- memoMetrics.misses
+	ch <- memoMetrics.evictions
+	ch <- memoMetrics.entries
+	ch <- memoMetrics.bytes
+	ch <- memoMetrics.budget
+}
+
+func (c memoCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, s := range c.memo.Stats() {
+		ch <- prometheus.MustNewConstMetric(memoMetrics.hits, prometheus.CounterValue, float64(s.Hits), s.Table)
+		ch <- prometheus.MustNewConstMetric(memoMetrics.misses, prometheus.CounterValue, float64(s.Misses), s.Table)
+		ch <- prometheus.MustNewConstMetric(memoMetrics.evictions, prometheus.CounterValue, float64(s.Evictions), s.Table)
+		ch <- prometheus.MustNewConstMetric(memoMetrics.entries, prometheus.GaugeValue, float64(s.Entries), s.Table)
+		ch <- prometheus.MustNewConstMetric(memoMetrics.bytes, prometheus.GaugeValue, float64(s.Bytes), s.Table)
 	}
-	gauge := func(name, help string, read func(valuecache.Stats) int64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ptc_sidecar_value_cache_" + name, Help: help},
-			func() float64 { return float64(read(stats())) })
-	}
-	e.registry.MustRegister(
-		counter("hits_total", "Request values found already decoded.", func(s valuecache.Stats) int64 { return s.Hits }),
-		counter("misses_total", "Request values decoded because they were not remembered.", func(s valuecache.Stats) int64 { return s.Misses }),
-		counter("evictions_total", "Decoded values forgotten to stay within --value-cache-bytes.", func(s valuecache.Stats) int64 { return s.Evictions }),
-		gauge("entries", "Decoded values remembered.", func(s valuecache.Stats) int64 { return int64(s.Entries) }),
-		gauge("bytes", "Estimated bytes of the remembered values and their texts.", func(s valuecache.Stats) int64 { return s.Bytes }),
-	)
+	ch <- prometheus.MustNewConstMetric(memoMetrics.budget, prometheus.GaugeValue, float64(c.memo.Budget()))
 }
 
 // watchAdmission reports the evaluation slots (see --max-concurrent-evals),

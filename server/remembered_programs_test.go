@@ -3,64 +3,47 @@ package server
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-func TestProgramCacheReusesAndBounds(t *testing.T) {
-	var c programCache
-	a := c.read("(+ 1 2)", 10)
-	if a == nil || c.read("(+ 1 2)", 10) != a {
-		t.Fatal("the second read of the same text must return the cached program")
+func TestRememberedProgramsAreReusedAndBounded(t *testing.T) {
+	m := memo.New(64 << 10)
+	r := newRemembered(m)
+	a := r.program("(+ 1 2)", 10)
+	if a == nil || r.program("(+ 1 2)", 10) != a {
+		t.Fatal("the second read of the same text must return the remembered program")
 	}
-	if c.read("(+ 1 2)", 20) == a {
+	if r.program("(+ 1 2)", 20) == a {
 		t.Error("a different nesting bound must read the text again")
 	}
-	if c.read("(+ 1", 10) != nil {
+	if r.program("(+ 1", 10) != nil {
 		t.Error("a text that does not read must return nil")
 	}
-	if len(c.programs) != 2 {
-		t.Errorf("cached %d programs, want 2 (parse errors are not cached)", len(c.programs))
+	if n := m.Stats()[1].Entries; n != 2 {
+		t.Errorf("remembered %d programs, want 2 (parse errors are not remembered)", n)
 	}
-	long := "(str \"" + strings.Repeat("x", maxCachedProgramLength) + "\")"
-	if c.read(long, 10) == nil || len(c.programs) != 2 {
-		t.Error("a program over the length bound must be read but not cached")
+	for i := range 1000 {
+		r.program(fmt.Sprintf("(+ %d 1)", i), 10)
 	}
-	for i := range 2 * maxCachedPrograms {
-		c.read(fmt.Sprintf("(+ %d 1)", i), 10)
-	}
-	if len(c.programs) != maxCachedPrograms || len(c.order) != maxCachedPrograms {
-		t.Errorf("cache holds %d programs (%d in order), want %d", len(c.programs), len(c.order), maxCachedPrograms)
-	}
-	if c.read("(+ 1 2)", 10) == a {
+	if r.program("(+ 1 2)", 10) == a {
 		t.Error("the oldest program must have been forgotten")
 	}
-	big := strings.Repeat(" ", maxCachedProgramLength-10) + "(+ 1 2)"
-	for i := range 2 * maxCachedProgramBytes / len(big) {
-		c.read(big+strings.Repeat(" ", i), 10)
-	}
-	if c.bytes > maxCachedProgramBytes {
-		t.Errorf("cache holds %d bytes of text, bound is %d", c.bytes, maxCachedProgramBytes)
-	}
-	total := 0
-	for k := range c.programs {
-		total += len(k.text)
-	}
-	if total != c.bytes {
-		t.Errorf("byte count %d, texts hold %d", c.bytes, total)
+	if s := m.Stats()[1]; s.Bytes > m.Budget() || s.Evictions == 0 {
+		t.Errorf("programs hold %d bytes of a %d budget, %d forgotten", s.Bytes, m.Budget(), s.Evictions)
 	}
 }
 
 // TestEvalTurnCachedProgramConcurrently replays one program from many
 // callers at once; under -race it proves the shared read forms are safe.
 func TestEvalTurnCachedProgramConcurrently(t *testing.T) {
-	svc := New(Config{})
+	svc := New(Config{Memo: memo.New(1 << 20)})
 	req := &ptcsidecarv1.EvalTurnRequest{
 		Program: `(def xs (conj [1 2 3] (tool/lookup {:k [:a "b"]})))
 (println "n" (count xs) (count '(a b)))
@@ -97,7 +80,7 @@ func TestEvalTurnCachedProgramConcurrently(t *testing.T) {
 }
 
 func TestEvalTurnParseErrorUnchangedByCache(t *testing.T) {
-	svc := New(Config{})
+	svc := New(Config{Memo: memo.New(1 << 20)})
 	req := &ptcsidecarv1.EvalTurnRequest{Program: "(println \"a\")\n(+ 1"}
 	want, _ := lisp.Eval(context.Background(), req.GetProgram(), lisp.Env{})
 	for range 2 {

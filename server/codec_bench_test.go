@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // wireFrames is m marshalled and cut into 16 KiB pieces, the HTTP/2 frames
@@ -30,7 +31,7 @@ func wireFrames(b *testing.B, m proto.Message) (mem.BufferSlice, int) {
 // server's codec, then the call. Its garbage (the decoded request) is
 // collected in the measured time, as in the server.
 func BenchmarkToMessagesFromWire(b *testing.B) {
-	svc := New(Config{})
+	svc := New(Config{Memo: memo.New(48 << 20)})
 	frames, size := wireFrames(b, fixture.ToMessages())
 	benchToMessagesFrom(b, svc, frames, size)
 }
@@ -40,7 +41,7 @@ func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, siz
 	b.ReportAllocs()
 	for b.Loop() {
 		req := new(ptcsidecarv1.ToMessagesRequest)
-		if err := svc.codec.Unmarshal(frames, req); err != nil {
+		if err := svc.codec().Unmarshal(frames, req); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := svc.ToMessages(context.Background(), req); err != nil {
@@ -49,34 +50,15 @@ func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, siz
 	}
 }
 
-// BenchmarkToMessagesFromArena is BenchmarkToMessagesFromWire with the
-// frames cut from the server's frame arena, as the transport reads a
-// request that arrives alone: the codec decodes them where they lie.
-func BenchmarkToMessagesFromArena(b *testing.B) {
-	svc := New(Config{})
-	wire, size := wireFrames(b, fixture.ToMessages())
-	var frames mem.BufferSlice
-	for _, f := range wire {
-		h := svc.codec.buffers.Get(f.Len())
-		copy(*h, f.ReadOnlyData())
-		frames = append(frames, mem.NewBuffer(h, &svc.codec.buffers))
-	}
-	defer frames.Free()
-	if _, ok := svc.codec.buffers.frames.contiguous(frames); !ok {
-		b.Fatal("the frames do not lie end to end")
-	}
-	benchToMessagesFrom(b, svc, frames, size)
-}
-
 // BenchmarkEvalTurnFromWire is the same for the harness's EvalTurn.
 func BenchmarkEvalTurnFromWire(b *testing.B) {
-	svc := New(Config{})
+	svc := New(Config{Memo: memo.New(48 << 20)})
 	frames, size := wireFrames(b, fixture.EvalTurn())
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
 		req := new(ptcsidecarv1.EvalTurnRequest)
-		if err := svc.codec.Unmarshal(frames, req); err != nil {
+		if err := svc.codec().Unmarshal(frames, req); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := svc.EvalTurn(context.Background(), req); err != nil {

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -25,12 +26,13 @@ func bigOrders(n int) string {
 }
 
 // The remembered values must give the same answers as reading afresh: the
-// same request sent again, to a service with and without the cache, gets
-// the same bytes back every time.
-func TestValueCacheChangesNoAnswer(t *testing.T) {
+// same request sent again, to a service with and without a memo, gets the
+// same bytes back every time.
+func TestRememberingChangesNoAnswer(t *testing.T) {
 	ctx := context.Background()
-	cached := New(Config{Limits: lisp.DefaultLimits()})
-	fresh := New(Config{Limits: lisp.DefaultLimits(), ValueCacheBytes: NoValueCache})
+	m := memo.New(32 << 20)
+	cached := New(Config{Limits: lisp.DefaultLimits(), Memo: m})
+	fresh := New(Config{Limits: lisp.DefaultLimits()})
 
 	tm := agentRequest()
 	tm.Options.Data = edn(bigOrders(50))
@@ -65,18 +67,15 @@ func TestValueCacheChangesNoAnswer(t *testing.T) {
 			t.Fatalf("EvalTurn call %d with the cache differs from a fresh read:\n%v\n%v", i+1, gotTurn, wantTurn)
 		}
 	}
-	if s := cached.ValueCacheStats(); s.Hits == 0 || s.Entries == 0 {
-		t.Errorf("the cache was not used: %+v", s)
-	}
-	if s := fresh.ValueCacheStats(); s.Entries != 0 {
-		t.Errorf("a service without the cache remembered %d values", s.Entries)
+	if s := m.Stats()[0]; s.Table != "values" || s.Hits == 0 || s.Entries == 0 {
+		t.Errorf("the memo was not used: %+v", s)
 	}
 }
 
 // Concurrent evaluations share the remembered data and prelude and each
 // builds on them; none may see another's additions (run with -race).
-func TestValueCacheSharedByConcurrentEvaluations(t *testing.T) {
-	svc := New(Config{Limits: lisp.DefaultLimits()})
+func TestRememberedValuesSharedByConcurrentEvaluations(t *testing.T) {
+	svc := New(Config{Limits: lisp.DefaultLimits(), Memo: memo.New(32 << 20)})
 	data := edn(bigOrders(40))
 	prelude := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "seen", Value: edn(bigOrders(12)), Turn: 1}}}
 	var wg sync.WaitGroup

@@ -1,0 +1,46 @@
+package strategies
+
+import "github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+
+// Remembered is what the strategies remember between requests, in tables
+// of a memo (internal/memo): the token and character counts of texts
+// (stats.go) and parsed signatures. It comes with each Request; the
+// strategies hold no state of their own. A nil *Remembered remembers
+// nothing.
+type Remembered struct {
+	tokenCounts *memo.Table[tokenKey, textCounts]
+	signatures  *memo.Table[string, signatureText]
+}
+
+// NewRemembered returns the strategies' tables in m.
+func NewRemembered(m *memo.Memo) *Remembered {
+	return &Remembered{
+		tokenCounts: memo.NewTable[tokenKey, textCounts](m, "token_counts"),
+		signatures:  memo.NewTable[string, signatureText](m, "signatures"),
+	}
+}
+
+// entryOverhead is what a remembered entry costs besides its text and
+// result: the map slot, the list element and the entry.
+const entryOverhead = 160
+
+// signature is parseSignatureText(src), remembered: a running agent sends
+// the same tool signatures on every call, and each is parsed three times
+// per call (checked, then written by both renders), a tenth of a warm
+// ToMessages call when parsed every time.
+func (r *Remembered) signature(src string) signatureText {
+	if r == nil {
+		return parseSignatureText(src)
+	}
+	if t, ok := r.signatures.Get(src); ok {
+		return t
+	}
+	t := parseSignatureText(src)
+	r.signatures.Put(src, t, int64(entryOverhead+2*len(src)))
+	return t
+}
+
+// Normalize is Normalize with signatures remembered in r.
+func (r *Remembered) Normalize(raw RawOptions) (Options, error) {
+	return normalize(raw, r)
+}
