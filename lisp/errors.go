@@ -26,6 +26,7 @@ const (
 	DepthLimit         ErrorKind = "depth_limit"
 	OutputLimit        ErrorKind = "output_limit"
 	ToolCallLimit      ErrorKind = "tool_call_limit"
+	EmitLimit          ErrorKind = "emit_limit"
 	Timeout            ErrorKind = "timeout"
 )
 

@@ -435,6 +435,12 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Memory goes back to the caller with the turn: a value too large to
+	// send fails here, where the program can be told which definition,
+	// and before definable walks it.
+	if limit := th.limits.MaxEmitBytes; limit > 0 && Weight(v) > limit {
+		return nil, withPos(emitError("the value of "+n.name, Weight(v), limit), n.pos)
+	}
 	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
 	if isBad {
 		what := "a " + bad.TypeName()

@@ -177,6 +177,10 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
 		}
+		if err := prog.checkEmitted(th, fl.reason, env.Prelude); err != nil {
+			res.Value, res.Err = Nil, err
+			return res, nil
+		}
 		res.Value = fl.reason
 		res.Failed = true
 		res.Err = Errorf(Fail, "%s", failMessage(fl.reason))
@@ -193,7 +197,12 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
-	res.Memory = prog.commit(env.Prelude)
+	mem := prog.commit(env.Prelude)
+	if err := prog.checkEmitted(th, res.Value, mem); err != nil {
+		res.Value, res.Returned, res.Err = Nil, false, err
+		return res, nil
+	}
+	res.Memory = mem
 	res.Defined = prog.defined
 	return res, nil
 }
@@ -282,6 +291,8 @@ type progState struct {
 	defined    []string
 	prints     []string
 	outBytes   int
+	// emittedArgs is the printed size of the tool calls' arguments so far.
+	emittedArgs int64
 
 	toolCalls []ToolCallRecord
 }
@@ -431,6 +442,9 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
 		return nil, tooDeepError("the arguments of tool/"+name, limit)
+	}
+	if err := p.checkEmitArgs(th, name, args); err != nil {
+		return nil, err
 	}
 	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args}
 	if p.env.Host == nil {

@@ -15,6 +15,11 @@ type Limits struct {
 	MaxDepth       int           // nested function calls
 	MaxOutputBytes int           // total println output
 	MaxToolCalls   int           // tool calls per evaluation
+	// MaxEmitBytes bounds the printed size of what the turn sends back
+	// (result, memory, tool-call arguments, prints), shared structure
+	// counted as printed, so that the caller can receive it and send the
+	// memory back.
+	MaxEmitBytes int64
 	Timeout        time.Duration // wall-clock backstop; 0 means none
 }
 
@@ -26,6 +31,7 @@ func DefaultLimits() Limits {
 		MaxDepth:       200,
 		MaxOutputBytes: 64 << 10,
 		MaxToolCalls:   50,
+		MaxEmitBytes:   2 << 20,
 		Timeout:        5 * time.Second,
 	}
 }

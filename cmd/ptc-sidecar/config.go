@@ -379,6 +379,9 @@ func (c serveConfig) sandboxLimits() lisp.Limits {
 		MaxOutputBytes: int(c.maxOutputBytes),
 		MaxToolCalls:   int(c.maxToolCalls),
 		Timeout:        time.Duration(c.evalTimeout),
+		// What a turn sends back must come back in a later request, with
+		// room left in it for the data and the program.
+		MaxEmitBytes: min(lisp.DefaultLimits().MaxEmitBytes, int64(c.maxRecvBytes)/2),
 	}
 }
 
