@@ -10,17 +10,17 @@ import (
 // counted, not timed, so a replayed evaluation stops at exactly the same point;
 // Timeout is only a wall-clock backstop.
 type Limits struct {
-	MaxSteps       int64         // evaluation steps (calls, loop iterations, elements visited)
-	MaxAllocBytes  int64         // bytes charged for strings and collections built
-	MaxDepth       int           // nested function calls
-	MaxOutputBytes int           // total println output
-	MaxToolCalls   int           // tool calls per evaluation
+	MaxSteps       int64 // evaluation steps (calls, loop iterations, elements visited)
+	MaxAllocBytes  int64 // bytes charged for strings and collections built
+	MaxDepth       int   // nested function calls
+	MaxOutputBytes int   // total println output
+	MaxToolCalls   int   // tool calls per evaluation
 	// MaxEmitBytes bounds the printed size of what the turn sends back
 	// (result, memory, tool-call arguments, prints), shared structure
 	// counted as printed, so that the caller can receive it and send the
 	// memory back.
 	MaxEmitBytes int64
-	Timeout        time.Duration // wall-clock backstop; 0 means none
+	Timeout      time.Duration // wall-clock backstop; 0 means none
 }
 
 // DefaultLimits are the budgets used when the host sets none.
