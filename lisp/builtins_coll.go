@@ -589,13 +589,16 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
-		if _, err := weighAll(th, xs); err != nil {
+		if err := chargeKeys(th, xs); err != nil {
 			return nil, err
 		}
 		for _, x := range xs {
 			copied := 0
 			if c.ConjCopies(x) {
 				copied = c.Len()
+				if err := chargeKeys(th, c.elems); err != nil {
+					return nil, err
+				}
 			}
 			if err := chargeCopy(th, copied, 1, costElem); err != nil {
 				return nil, err
@@ -609,6 +612,9 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 				// One entry: the in-place growth of assoc, not a copy.
 				return assocValue(th, "conj", c, pair.elems[0], pair.elems[1])
 			}
+		}
+		if err := chargeMapKeys(th, c); err != nil {
+			return nil, err
 		}
 		b := NewMapBuilder(c.Len() + len(xs))
 		b.AddAll(c)
@@ -1147,7 +1153,7 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := weighAll(th, elems); err != nil {
+	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
 	seen := make(map[any]bool, len(elems))
@@ -1167,7 +1173,7 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := weighAll(th, elems); err != nil {
+	if err := chargeEqual(th, elems); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -1264,7 +1270,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := weigh(th, k); err != nil {
+		if err := chargeEqual(th, []Value{k}); err != nil {
 			return nil, err
 		}
 		if i > 0 && !Equal(k, prev) {

@@ -139,6 +139,9 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := chargeKey(th, k); err != nil {
+			return nil, err
+		}
 		v, err := n.elems[i+1].eval(th, fr)
 		if err != nil {
 			return nil, err
@@ -154,6 +157,9 @@ type setNode struct{ elems []node }
 func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	elems, err := evalNodes(th, fr, n.elems)
 	if err != nil {
+		return nil, err
+	}
+	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
 	if err := th.AllocVector(len(elems)); err != nil {
@@ -472,6 +478,9 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	v, err := n.expr.eval(th, fr)
 	if err != nil {
 		return nil, err
+	}
+	if err := chargeKey(th, v); err != nil {
+		return nil, withPos(err, n.pos)
 	}
 	if i, ok := n.keys[HashKey(v)]; ok {
 		return n.results[i].eval(th, fr)

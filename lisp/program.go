@@ -173,12 +173,12 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value = ret.value
 		res.Returned = true
 	case errors.As(evalErr, &fl):
-		if limit := env.valueNesting(); nestsDeeper(fl.reason, limit) {
-			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
-			return res, nil
-		}
 		if err := prog.checkEmitted(th, fl.reason, env.Prelude); err != nil {
 			res.Value, res.Err = Nil, err
+			return res, nil
+		}
+		if limit := env.valueNesting(); nestsDeeper(fl.reason, limit) {
+			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
 		}
 		res.Value = fl.reason
@@ -193,12 +193,13 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Err = AsError(evalErr)
 		return res, nil
 	}
-	if err := prog.checkNesting(res.Value); err != nil {
+	// The size first: it bounds the walk that measures the nesting.
+	mem := prog.commit(env.Prelude)
+	if err := prog.checkEmitted(th, res.Value, mem); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
-	mem := prog.commit(env.Prelude)
-	if err := prog.checkEmitted(th, res.Value, mem); err != nil {
+	if err := prog.checkNesting(res.Value); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
