@@ -82,11 +82,21 @@ func programSize(pattern string) int {
 // which the division leaves them some credit for.
 const instBytesPerStep = 8
 
+// maxMatchWork bounds the (instruction, input byte) pairs of one match
+// whatever the step budget, since a match cannot be interrupted: it is
+// the work the default budget of a million steps pays for.
+const maxMatchWork = 1_000_000 * instBytesPerStep
+
 // chargeMatch charges for matching re against n bytes of input, before
 // the match: a match cannot be interrupted once it starts, so its whole
-// worst case must fit in the step budget first.
+// worst case must fit in the step budget first, and below maxMatchWork.
 func chargeMatch(th *Thread, re *Regex, n int) error {
-	return th.Step(1 + int64(n)*int64(re.insts)/instBytesPerStep)
+	work := int64(n) * int64(re.insts)
+	if work > maxMatchWork {
+		return Errorf(StepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", re.insts, n).
+			WithHint("match a shorter string (split it first) or use a simpler pattern with fewer repetitions")
+	}
+	return th.Step(1 + work/instBytesPerStep)
 }
 
 // regexArg accepts a regex, or a string that is compiled as one.
