@@ -619,7 +619,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		b := NewMapBuilder(c.Len() + len(xs))
 		b.AddAll(c)
 		for _, x := range xs {
-			if err := addEntry(b, "conj", x); err != nil {
+			if err := addEntry(th, b, "conj", x); err != nil {
 				return nil, err
 			}
 		}
@@ -632,15 +632,21 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 }
 
 // addEntry adds a [key value] vector, or every entry of a map, to b.
-func addEntry(b *MapBuilder, fn string, x Value) error {
+func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	switch x := x.(type) {
 	case *Vector:
 		if x.Len() != 2 {
 			return Errorf(TypeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len())
 		}
+		if err := chargeKey(th, x.elems[0]); err != nil {
+			return err
+		}
 		b.Set(x.elems[0], x.elems[1])
 		return nil
 	case *Map:
+		if err := chargeMapKeys(th, x); err != nil {
+			return err
+		}
 		b.AddAll(x)
 		return nil
 	case NilType:

@@ -354,6 +354,9 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if err := steps(th, m.Len()); err != nil {
 			return nil, err
 		}
+		if err := chargeMapKeys(th, m); err != nil {
+			return nil, err
+		}
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			base = m.Len()
@@ -397,6 +400,9 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if err := steps(th, len(ks)); err != nil {
+		return nil, err
+	}
+	if err := chargeKeys(th, ks); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(len(ks))
@@ -528,6 +534,9 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := chargeKey(th, k); err != nil {
+					return nil, err
+				}
 				b.Set(k, e.Val)
 				continue
 			}
@@ -557,6 +566,12 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 		return m, nil
 	}
 	if err := steps(th, m.Len()+renames.Len()); err != nil {
+		return nil, err
+	}
+	if err := chargeMapKeys(th, m); err != nil {
+		return nil, err
+	}
+	if err := chargeMapKeys(th, renames); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(m.Len())
