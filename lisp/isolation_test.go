@@ -146,3 +146,50 @@ func TestLiteralUpdatesSameUnderConcurrency(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// FuzzConcurrentEval: any program, evaluated as one cached Program by
+// several goroutines at once, answers each of them exactly what a fresh
+// evaluation alone answers. Run it under -race to also catch writes to
+// shared state that happen not to change an answer.
+func FuzzConcurrentEval(f *testing.F) {
+	for _, s := range isolationTemplates {
+		f.Add(s)
+	}
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
+	limits := Limits{MaxSteps: 20_000, MaxAllocBytes: 1 << 20, MaxDepth: 50, MaxOutputBytes: 4096, MaxEmitBytes: 1 << 20}
+	outcome := func(p *Program, v int) string {
+		env := isolationEnv(1, v)
+		env.Limits, env.MaxNesting = limits, 100
+		res, err := EvalProgram(context.Background(), p, env)
+		if err != nil {
+			return "suspended: " + err.Error()
+		}
+		return fmt.Sprintf("%s %v %q %v", Repr(res.Value), res.Err, res.Prints, res.Memory.Encode())
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if _, err := ReadProgram(src, 100); err != nil {
+			return
+		}
+		alone := func(v int) string {
+			p, _ := ReadProgram(src, 100) // a fresh program: its own literals
+			return outcome(p, v)
+		}
+		shared, _ := ReadProgram(src, 100)
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for r := range 3 {
+					v := 10*g + r
+					if got, want := outcome(shared, v), alone(v); got != want {
+						t.Errorf("%q with data/v %d: under concurrency %s, alone %s", src, v, got, want)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	})
+}
