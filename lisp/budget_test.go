@@ -148,3 +148,21 @@ func TestTimeoutInsideLongBuiltins(t *testing.T) {
 		t.Fatalf("got %v, want timeout", res.Err)
 	}
 }
+
+// TestLongStringComparesCharged: hashing or comparing a long string costs
+// a step per 64 bytes each time, so a loop doing it meets the step budget
+// in proportion to the bytes it reads.
+func TestLongStringComparesCharged(t *testing.T) {
+	const n, times = 64 << 10, 10
+	for _, op := range []string{`(contains? #{1} s)`, `(get {1 2} s)`, `(= s t)`, `(not= s t)`, `(= s t s)`, `(identical? s t)`} {
+		src := fmt.Sprintf(`(let [s (apply str (repeat %d "x")) t (str s "")] (dotimes [i %d] %s))`, n, times, op)
+		base := run(t, fmt.Sprintf(`(let [s (apply str (repeat %d "x")) t (str s "")] (dotimes [i %d] nil))`, n, times), Env{})
+		res := run(t, src, Env{})
+		if res.Err != nil {
+			t.Fatalf("%s: %v", op, res.Err)
+		}
+		if extra := res.Steps - base.Steps; extra < times*n/64 {
+			t.Errorf("%s on a %d-byte string %d times charged %d steps, want at least %d", op, n, times, extra, times*n/64)
+		}
+	}
+}

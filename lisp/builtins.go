@@ -334,10 +334,13 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 
 // chargeKey charges for using v as a key of a map or set: hashing a
 // collection visits it (weigh) and builds its canonical text (HashKey),
-// about as many bytes as it prints as. Scalars are their own keys.
+// about as many bytes as it prints as. Other values are their own keys;
+// a string is hashed and compared in place, a step per 64 bytes.
 func chargeKey(th *Thread, v Value) error {
-	switch v.(type) {
+	switch v := v.(type) {
 	case *Vector, *Map, *Set:
+	case String:
+		return chargeStringCompare(th, v)
 	default:
 		return nil
 	}
@@ -369,11 +372,26 @@ func chargeMapKeys(th *Thread, m *Map) error {
 	return nil
 }
 
+// chargeStringCompare charges for hashing or comparing s: a step per 64
+// bytes, nothing for a short string.
+func chargeStringCompare(th *Thread, s String) error {
+	if len(s) < 64 {
+		return nil
+	}
+	return th.Step(int64(len(s)) / 64)
+}
+
 // chargeEqual charges for comparing vs with Equal: a visit of each, and
 // for one holding maps or sets, the keys Equal builds to look their
 // entries up.
 func chargeEqual(th *Thread, vs []Value) error {
 	for _, v := range vs {
+		if s, ok := v.(String); ok {
+			if err := chargeStringCompare(th, s); err != nil {
+				return err
+			}
+			continue
+		}
 		size, unordered, err := measure(th, v)
 		if err != nil {
 			return err

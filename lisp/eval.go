@@ -784,6 +784,11 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 	}
 	if n.op.scalars != nil && ownHashKey(a) && ownHashKey(b) {
+		if s, ok := a.(String); ok {
+			if err := chargeStringCompare(th, s); err != nil {
+				return nil, withPos(err, n.pos)
+			}
+		}
 		return n.op.scalars(a == b), nil
 	}
 	base := len(th.scratch)
