@@ -166,3 +166,16 @@ func TestLongStringComparesCharged(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectionsAsFunctionsCharged: a set or map called as a function
+// hashes its argument like contains? and get do, and is charged alike.
+func TestCollectionsAsFunctionsCharged(t *testing.T) {
+	small := Limits{MaxSteps: 200_000, MaxAllocBytes: 2 << 20, MaxDepth: 200, Timeout: time.Minute}
+	for _, op := range []string{`(#{1} w)`, `({1 2} w)`, `(some #{1} [w])`} {
+		src := `(let [s ` + bigString(10_000) + ` w (vec (repeat 60 s))] (loop [i 0] ` + op + ` (recur (inc i))))`
+		res := run(t, src, Env{Limits: small})
+		if res.Err == nil || res.Err.Kind != MemoryLimit {
+			t.Errorf("%s: got %v, want memory_limit", op, res.Err)
+		}
+	}
+}

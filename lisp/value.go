@@ -524,6 +524,9 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError("map", "(m key) or (m key default)", len(args))
 	}
+	if err := chargeKey(th, args[0]); err != nil {
+		return nil, err
+	}
 	return lookup(m, args[0], args[1:])
 }
 
@@ -531,6 +534,9 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) != 1 {
 		return nil, arityError("set", "(s x)", len(args))
+	}
+	if err := chargeKey(th, args[0]); err != nil {
+		return nil, err
 	}
 	if s.Contains(args[0]) {
 		return args[0], nil
