@@ -214,7 +214,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			return nil, err
 		}
 		if allConst(elems) {
-			return &constNode{NewVector(constValues(elems))}, nil
+			return &constNode{Freeze(NewVector(constValues(elems)))}, nil
 		}
 		return &vectorNode{elems: elems}, nil
 	case *MapForm:
@@ -231,7 +231,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			for i := 0; i < len(vals); i += 2 {
 				b.Set(vals[i], vals[i+1])
 			}
-			return &constNode{b.Map()}, nil
+			return &constNode{Freeze(b.Map())}, nil
 		}
 		return &mapNode{elems: elems}, nil
 	case *SetForm:
@@ -240,15 +240,17 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			return nil, err
 		}
 		if allConst(elems) {
-			return &constNode{NewSet(constValues(elems))}, nil
+			return &constNode{Freeze(NewSet(constValues(elems)))}, nil
 		}
 		return &setNode{elems: elems}, nil
 	}
 	return &constNode{f}, nil
 }
 
-// Literal collections of constants are built once at analysis time; values
-// are immutable, so sharing them between evaluations is safe.
+// Literal collections of constants are built once at analysis time and
+// shared by every evaluation of the program, at once when the program is
+// cached: they are frozen (Freeze), so that a conj or assoc on one copies
+// instead of growing the shared backing array or index in place.
 func allConst(ns []node) bool {
 	for _, n := range ns {
 		if _, ok := n.(*constNode); !ok {

@@ -280,28 +280,37 @@ func chargeCopy(th *Thread, copied, added int, perItem int64) error {
 // arity bounds used in the tables.
 const variadic = -1
 
-// weigh visits every node of v, charging a step per node, and returns an
-// estimate of its printed size. Builtins that print, hash or compare whole
-// values call it first, because structure sharing hides work from the
-// budgets: (repeat 1000 v) costs 1,000 elements but prints, hashes and
-// compares v a thousand times, and nesting that three deep would print
-// gigabytes. Scalars cost nothing.
+// weigh visits every node of v, charging a step per node and per 64 bytes
+// of the strings inside, and returns an estimate of its printed size.
+// Builtins that print, hash or compare whole values call it first,
+// because structure sharing hides work from the budgets: (repeat 1000 v)
+// costs 1,000 elements but prints, hashes and compares v a thousand
+// times, and nesting that three deep would print gigabytes. The steps are
+// charged as the walk goes, so the walk itself stops at the step budget
+// and at the evaluation's deadline. Scalars cost nothing.
 func weigh(th *Thread, v Value) (int64, error) {
+	size, _, err := measure(th, v)
+	return size, err
+}
+
+// measure is weigh that also reports whether v holds a map or a set.
+func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 	switch v.(type) {
 	case *Vector, *Map, *Set:
 	default:
-		return scalarSize(v), nil
+		return scalarSize(v), false, nil
 	}
 	const batch = 256
-	var size, nodes int64
+	var work int64
 	stack := []Value{v}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if nodes++; nodes%batch == 0 {
-			if err := th.Step(batch); err != nil {
-				return 0, err
+		if work++; work >= batch {
+			if err := th.Step(work); err != nil {
+				return 0, false, err
 			}
+			work = 0
 		}
 		switch c := x.(type) {
 		case *Vector:
@@ -310,16 +319,94 @@ func weigh(th *Thread, v Value) (int64, error) {
 		case *Set:
 			size += 3 + int64(c.Len())
 			stack = append(stack, c.elems...)
+			unordered = true
 		case *Map:
 			size += 2 + 3*int64(c.Len())
 			for _, e := range c.entries {
 				stack = append(stack, e.Key, e.Val)
 			}
+			unordered = true
+		case String:
+			size += scalarSize(x)
+			work += int64(len(c)) / 64
 		default:
 			size += scalarSize(x)
 		}
 	}
-	return size, th.Step(nodes % batch)
+	return size, unordered, th.Step(work)
+}
+
+// chargeKey charges for using v as a key of a map or set: hashing a
+// collection visits it (weigh) and builds its canonical text (HashKey),
+// about as many bytes as it prints as. Other values are their own keys;
+// a string is hashed and compared in place, a step per 64 bytes.
+func chargeKey(th *Thread, v Value) error {
+	switch v := v.(type) {
+	case *Vector, *Map, *Set:
+	case String:
+		return chargeStringCompare(th, v)
+	default:
+		return nil
+	}
+	size, err := weigh(th, v)
+	if err != nil {
+		return err
+	}
+	return th.Alloc(size)
+}
+
+// chargeKeys is chargeKey of each value.
+func chargeKeys(th *Thread, vs []Value) error {
+	for _, v := range vs {
+		if err := chargeKey(th, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chargeMapKeys charges for hashing every key of m again, as copying m
+// does; only collection keys cost anything.
+func chargeMapKeys(th *Thread, m *Map) error {
+	for _, e := range m.entries {
+		if err := chargeKey(th, e.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chargeStringCompare charges for hashing or comparing s: a step per 64
+// bytes, nothing for a short string.
+func chargeStringCompare(th *Thread, s String) error {
+	if len(s) < 64 {
+		return nil
+	}
+	return th.Step(int64(len(s)) / 64)
+}
+
+// chargeEqual charges for comparing vs with Equal: a visit of each, and
+// for one holding maps or sets, the keys Equal builds to look their
+// entries up.
+func chargeEqual(th *Thread, vs []Value) error {
+	for _, v := range vs {
+		if s, ok := v.(String); ok {
+			if err := chargeStringCompare(th, s); err != nil {
+				return err
+			}
+			continue
+		}
+		size, unordered, err := measure(th, v)
+		if err != nil {
+			return err
+		}
+		if unordered {
+			if err := th.Alloc(size); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // weighAll weighs each value.

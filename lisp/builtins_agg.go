@@ -288,7 +288,7 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := weigh(th, k); err != nil {
+		if err := chargeKey(th, k); err != nil {
 			return nil, err
 		}
 		hk := HashKey(k)
@@ -320,7 +320,7 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := weigh(th, k); err != nil {
+		if err := chargeKey(th, k); err != nil {
 			return nil, err
 		}
 		hk := HashKey(k)
@@ -365,7 +365,7 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := weighAll(th, elems); err != nil {
+	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(0)
@@ -457,7 +457,7 @@ func quantifier(fn string, stopOnTruthy, onStop, atEnd bool) func(*Thread, []Val
 }
 
 func builtinContains(th *Thread, args []Value) (Value, error) {
-	if _, err := weigh(th, args[1]); err != nil {
+	if err := chargeKey(th, args[1]); err != nil {
 		return nil, err
 	}
 	switch c := args[0].(type) {
@@ -467,7 +467,7 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return boolValue(c.Contains(args[1])), nil
 	case *Vector:
-		if _, err := weigh(th, c); err != nil {
+		if err := chargeEqual(th, []Value{c}); err != nil {
 			return nil, err
 		}
 		for _, e := range c.elems {

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +95,23 @@ func BenchmarkBuiltinFormat(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		mustCall(b, benchThread(), "format", pattern, str("widget"), fl(1234.5678), Int(42))
+	}
+}
+
+// BenchmarkRegexMatchAtTheCap is the longest regex match a program may
+// start (maxMatchWork): 6,003 instructions on 1,332 bytes, with capture
+// groups, that never matches. It runs without looking at the clock, so
+// its time is the slack an evaluation may overrun its timeout by.
+func BenchmarkRegexMatchAtTheCap(b *testing.B) {
+	re, err := CompileRegex("re-find", `(\w+\s*){1000}x`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := str(strings.Repeat("abcd", 333))
+	if work := int64(len(s)) * int64(re.insts); work > maxMatchWork || work < maxMatchWork*99/100 {
+		b.Fatalf("work %d is not at the cap %d", work, maxMatchWork)
+	}
+	for b.Loop() {
+		mustCall(b, benchThread(), "re-find", re, s)
 	}
 }

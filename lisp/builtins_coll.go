@@ -597,13 +597,16 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
-		if _, err := weighAll(th, xs); err != nil {
+		if err := chargeKeys(th, xs); err != nil {
 			return nil, err
 		}
 		for _, x := range xs {
 			copied := 0
 			if c.ConjCopies(x) {
 				copied = c.Len()
+				if err := chargeKeys(th, c.elems); err != nil {
+					return nil, err
+				}
 			}
 			if err := chargeCopy(th, copied, 1, costElem); err != nil {
 				return nil, err
@@ -618,10 +621,13 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 				return assocValue(th, "conj", c, pair.elems[0], pair.elems[1])
 			}
 		}
+		if err := chargeMapKeys(th, c); err != nil {
+			return nil, err
+		}
 		b := NewMapBuilder(c.Len() + len(xs))
 		b.AddAll(c)
 		for _, x := range xs {
-			if err := addEntry(b, "conj", x); err != nil {
+			if err := addEntry(th, b, "conj", x); err != nil {
 				return nil, err
 			}
 		}
@@ -634,15 +640,21 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 }
 
 // addEntry adds a [key value] vector, or every entry of a map, to b.
-func addEntry(b *MapBuilder, fn string, x Value) error {
+func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	switch x := x.(type) {
 	case *Vector:
 		if x.Len() != 2 {
 			return Errorf(TypeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len())
 		}
+		if err := chargeKey(th, x.elems[0]); err != nil {
+			return err
+		}
 		b.Set(x.elems[0], x.elems[1])
 		return nil
 	case *Map:
+		if err := chargeMapKeys(th, x); err != nil {
+			return err
+		}
 		b.AddAll(x)
 		return nil
 	case NilType:
@@ -1155,7 +1167,7 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := weighAll(th, elems); err != nil {
+	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
 	seen := make(map[any]bool, len(elems))
@@ -1175,7 +1187,7 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := weighAll(th, elems); err != nil {
+	if err := chargeEqual(th, elems); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -1272,7 +1284,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := weigh(th, k); err != nil {
+		if err := chargeEqual(th, []Value{k}); err != nil {
 			return nil, err
 		}
 		if i > 0 && !Equal(k, prev) {

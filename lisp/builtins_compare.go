@@ -35,6 +35,9 @@ var compareBuiltins = []*Builtin{
 		}},
 	{Name: "compare", Sig: "(compare a b)", Doc: "-1, 0 or 1; orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			if _, err := weighAll(th, args); err != nil {
+				return nil, err
+			}
 			c, err := compareValues(args[0], args[1], orderOptions{fn: "compare", nilLowest: true})
 			if err != nil {
 				return nil, err
@@ -42,9 +45,7 @@ var compareBuiltins = []*Builtin{
 			return Int(sign(c)), nil
 		}},
 	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
-		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
-			return boolValue(Equal(args[0], args[1])), nil
-		}},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinEqual},
 }
 
 var logicBuiltins = []*Builtin{
@@ -61,7 +62,7 @@ var logicBuiltins = []*Builtin{
 }
 
 func builtinEqual(th *Thread, args []Value) (Value, error) {
-	if _, err := weighAll(th, args); err != nil {
+	if err := chargeEqual(th, args); err != nil {
 		return nil, err
 	}
 	for i := 0; i+1 < len(args); i++ {

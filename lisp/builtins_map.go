@@ -56,6 +56,12 @@ var mapBuiltins = []*Builtin{
 // getValue is get: maps by key, vectors and strings by index, sets by
 // membership; anything else (nil included) has no keys.
 func getValue(th *Thread, coll, key, def Value) (Value, error) {
+	switch coll.(type) {
+	case *Map, *Set:
+		if err := chargeKey(th, key); err != nil {
+			return nil, err
+		}
+	}
 	switch c := coll.(type) {
 	case *Map:
 		if v, ok := c.Get(key); ok {
@@ -133,9 +139,15 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
+		if err := chargeKey(th, key); err != nil {
+			return nil, err
+		}
 		copied := 0
 		if c.AssocCopies(key) {
 			copied = c.Len()
+			if err := chargeMapKeys(th, c); err != nil {
+				return nil, err
+			}
 		}
 		if err := chargeCopy(th, copied, 1, costMapEntry); err != nil {
 			return nil, err
@@ -179,6 +191,14 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 	}
 	if m, ok := coll.(*Map); ok && len(args) > 3 {
 		// One copy for all pairs instead of one per pair.
+		if err := chargeMapKeys(th, m); err != nil {
+			return nil, err
+		}
+		for i := 1; i+1 < len(args); i += 2 {
+			if err := chargeKey(th, args[i]); err != nil {
+				return nil, err
+			}
+		}
 		b := NewMapBuilder(m.Len() + len(args)/2)
 		b.AddAll(m)
 		for i := 1; i+1 < len(args); i += 2 {
@@ -279,6 +299,12 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		if err := steps(th, m.Len()); err != nil {
 			return nil, err
 		}
+		if err := chargeKeys(th, args[1:]); err != nil {
+			return nil, err
+		}
+		if err := chargeMapKeys(th, m); err != nil {
+			return nil, err
+		}
 		drop := make(map[any]bool, len(args)-1)
 		for _, k := range args[1:] {
 			drop[HashKey(k)] = true
@@ -328,6 +354,9 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if err := steps(th, m.Len()); err != nil {
 			return nil, err
 		}
+		if err := chargeMapKeys(th, m); err != nil {
+			return nil, err
+		}
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			base = m.Len()
@@ -371,6 +400,9 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if err := steps(th, len(ks)); err != nil {
+		return nil, err
+	}
+	if err := chargeKeys(th, ks); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(len(ks))
@@ -448,6 +480,9 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, n); err != nil {
 		return nil, err
 	}
+	if err := chargeKeys(th, ks[:n]); err != nil {
+		return nil, err
+	}
 	if err := th.AllocMap(n); err != nil {
 		return nil, err
 	}
@@ -461,6 +496,11 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 func builtinHashMap(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 0 {
 		return nil, Errorf(ArityError, "hash-map expects key/value pairs, got an odd number of arguments")
+	}
+	for i := 0; i < len(args); i += 2 {
+		if err := chargeKey(th, args[i]); err != nil {
+			return nil, err
+		}
 	}
 	if err := th.AllocMap(len(args) / 2); err != nil {
 		return nil, err
@@ -494,6 +534,9 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := chargeKey(th, k); err != nil {
+					return nil, err
+				}
 				b.Set(k, e.Val)
 				continue
 			}
@@ -523,6 +566,12 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 		return m, nil
 	}
 	if err := steps(th, m.Len()+renames.Len()); err != nil {
+		return nil, err
+	}
+	if err := chargeMapKeys(th, m); err != nil {
+		return nil, err
+	}
+	if err := chargeMapKeys(th, renames); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(m.Len())
@@ -558,6 +607,9 @@ func builtinMapInvert(th *Thread, args []Value) (Value, error) {
 	}
 	b := NewMapBuilder(m.Len())
 	for _, e := range m.entries {
+		if err := chargeKey(th, e.Val); err != nil {
+			return nil, err
+		}
 		b.Set(e.Val, e.Key)
 	}
 	return b.Map(), nil

@@ -72,7 +72,7 @@ var predicateBuiltins = []*Builtin{
 	intPred("odd?", "n is odd; floats are a type error", func(n int64) bool { return n%2 != 0 }),
 	{Name: "distinct?", Sig: "(distinct? x y ...)", Doc: "no two arguments are equal", Category: "predicate",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
-			if _, err := weighAll(th, args); err != nil {
+			if err := chargeKeys(th, args); err != nil {
 				return nil, err
 			}
 			seen := make(map[any]bool, len(args))

@@ -33,8 +33,8 @@ var regexBuiltins = []*Builtin{
 		}},
 }
 
-// regexInput checks the arguments of a match function and charges one step
-// per 64 bytes scanned.
+// regexInput checks the arguments of a match function and charges for
+// the match (chargeMatch).
 func regexInput(th *Thread, fn string, reV, sV Value) (*Regex, string, bool, error) {
 	re, err := regexArg(fn, reV)
 	if err != nil {
@@ -42,7 +42,7 @@ func regexInput(th *Thread, fn string, reV, sV Value) (*Regex, string, bool, err
 	}
 	switch s := sV.(type) {
 	case String:
-		if err := scan(th, len(s)); err != nil {
+		if err := chargeMatch(th, re, len(s)); err != nil {
 			return nil, "", false, err
 		}
 		return re, string(s), true, nil

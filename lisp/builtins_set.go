@@ -10,7 +10,7 @@ var setBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSet},
 	{Name: "hash-set", Sig: "(hash-set x ...)", Doc: "set of the arguments", Category: "set",
 		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
-			if _, err := weighAll(th, args); err != nil {
+			if err := chargeKeys(th, args); err != nil {
 				return nil, err
 			}
 			if err := th.AllocVector(len(args)); err != nil {
@@ -46,7 +46,7 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := weighAll(th, elems); err != nil {
+	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
 	if err := th.AllocVector(len(elems)); err != nil {
@@ -67,6 +67,9 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 		all = append(all, s.elems...)
 	}
 	if err := steps(th, len(all)); err != nil {
+		return nil, err
+	}
+	if err := chargeKeys(th, all); err != nil {
 		return nil, err
 	}
 	if err := th.AllocVector(len(all)); err != nil {
@@ -91,6 +94,11 @@ func setFilter(fn string, keepIfIn bool) func(*Thread, []Value) (Value, error) {
 		}
 		if err := steps(th, first.Len()*max(1, len(others))); err != nil {
 			return nil, err
+		}
+		for range max(1, len(others)) {
+			if err := chargeKeys(th, first.elems); err != nil {
+				return nil, err
+			}
 		}
 		var out []Value
 		for _, e := range first.elems {
@@ -124,6 +132,9 @@ func subset(th *Thread, fn string, a, b Value) (Value, error) {
 	if err := steps(th, sa.Len()); err != nil {
 		return nil, err
 	}
+	if err := chargeKeys(th, sa.elems); err != nil {
+		return nil, err
+	}
 	for _, e := range sa.elems {
 		if !sb.Contains(e) {
 			return False, nil
@@ -138,6 +149,12 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 		return Nil, nil
 	case *Set:
 		if err := steps(th, s.Len()); err != nil {
+			return nil, err
+		}
+		if err := chargeKeys(th, args[1:]); err != nil {
+			return nil, err
+		}
+		if err := chargeKeys(th, s.elems); err != nil {
 			return nil, err
 		}
 		drop := NewSet(args[1:])
@@ -167,6 +184,9 @@ func builtinSelect(th *Thread, args []Value) (Value, error) {
 		if ok {
 			out = append(out, e)
 		}
+	}
+	if err := chargeKeys(th, out); err != nil {
+		return nil, err
 	}
 	if err := th.AllocVector(len(out)); err != nil {
 		return nil, err

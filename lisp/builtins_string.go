@@ -211,6 +211,9 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 			parts = strings.SplitN(s, string(p), limit)
 		}
 	case *Regex:
+		if err := chargeMatch(th, p, len(s)); err != nil {
+			return nil, err
+		}
 		locs, err := findAll(th, p, s, -1)
 		if err != nil {
 			return nil, err
@@ -566,6 +569,9 @@ func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (st
 	n := -1
 	if !all {
 		n = 1
+	}
+	if err := chargeMatch(th, re, len(s)); err != nil {
+		return "", err
 	}
 	locs, err := findAll(th, re, s, n)
 	if err != nil {

@@ -53,6 +53,9 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			}
 			out = append(out, v)
 		}
+		if err := chargeKeys(th, out); err != nil {
+			return nil, err
+		}
 		return outer(NewSet(out))
 	case *Map:
 		entries, err := mapEntries(th, c)
@@ -68,7 +71,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			if err != nil {
 				return nil, err
 			}
-			if err := addEntry(b, fn, v); err != nil {
+			if err := addEntry(th, b, fn, v); err != nil {
 				return nil, err
 			}
 		}

@@ -27,6 +27,7 @@ const (
 	DepthLimit         ErrorKind = "depth_limit"
 	OutputLimit        ErrorKind = "output_limit"
 	ToolCallLimit      ErrorKind = "tool_call_limit"
+	EmitLimit          ErrorKind = "emit_limit"
 	Timeout            ErrorKind = "timeout"
 	// NoProgram is an LLM reply that holds no fenced program to run.
 	NoProgram ErrorKind = "no_program"

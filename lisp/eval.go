@@ -139,6 +139,9 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := chargeKey(th, k); err != nil {
+			return nil, err
+		}
 		v, err := n.elems[i+1].eval(th, fr)
 		if err != nil {
 			return nil, err
@@ -154,6 +157,9 @@ type setNode struct{ elems []node }
 func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	elems, err := evalNodes(th, fr, n.elems)
 	if err != nil {
+		return nil, err
+	}
+	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
 	if err := th.AllocVector(len(elems)); err != nil {
@@ -435,6 +441,12 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Memory goes back to the caller with the turn: a value too large to
+	// send fails here, where the program can be told which definition,
+	// and before definable walks it.
+	if limit := th.limits.MaxEmitBytes; limit > 0 && Weight(v) > limit {
+		return nil, withPos(emitError("the value of "+n.name, Weight(v), limit), n.pos)
+	}
 	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
 	if isBad {
 		what := "a " + bad.TypeName()
@@ -466,6 +478,9 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	v, err := n.expr.eval(th, fr)
 	if err != nil {
 		return nil, err
+	}
+	if err := chargeKey(th, v); err != nil {
+		return nil, withPos(err, n.pos)
 	}
 	if i, ok := n.keys[HashKey(v)]; ok {
 		return n.results[i].eval(th, fr)
@@ -769,6 +784,11 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 	}
 	if n.op.scalars != nil && ownHashKey(a) && ownHashKey(b) {
+		if s, ok := a.(String); ok {
+			if err := chargeStringCompare(th, s); err != nil {
+				return nil, withPos(err, n.pos)
+			}
+		}
 		return n.op.scalars(a == b), nil
 	}
 	base := len(th.scratch)

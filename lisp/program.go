@@ -171,6 +171,10 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value = ret.value
 		res.Returned = true
 	case errors.As(evalErr, &fl):
+		if err := prog.checkEmitted(th, fl.reason, env.Prelude); err != nil {
+			res.Value, res.Err = Nil, err
+			return res, nil
+		}
 		if limit := env.valueNesting(); nestsDeeper(fl.reason, limit) {
 			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
@@ -187,11 +191,17 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Err = AsError(evalErr)
 		return res, nil
 	}
+	// The size first: it bounds the walk that measures the nesting.
+	mem := prog.commit(env.Prelude)
+	if err := prog.checkEmitted(th, res.Value, mem); err != nil {
+		res.Value, res.Returned, res.Err = Nil, false, err
+		return res, nil
+	}
 	if err := prog.checkNesting(res.Value); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
-	res.Memory = prog.commit(env.Prelude)
+	res.Memory = mem
 	res.Defined = prog.defined
 	return res, nil
 }
@@ -280,6 +290,8 @@ type progState struct {
 	defined    []string
 	prints     []string
 	outBytes   int
+	// emittedArgs is the printed size of the tool calls' arguments so far.
+	emittedArgs int64
 
 	toolCalls []ToolCallRecord
 	// clock is the evaluation's timeout, paused during tool calls; nil
@@ -432,6 +444,9 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
 		return nil, tooDeepError("the arguments of tool/"+name, limit)
+	}
+	if err := p.checkEmitArgs(th, name, args); err != nil {
+		return nil, err
 	}
 	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args}
 	if p.env.Host == nil {

@@ -15,6 +15,11 @@ type Regex struct {
 	source string
 	re     *regexp.Regexp
 	whole  *regexp.Regexp // the pattern anchored at both ends, for re-matches
+	// insts is the size of the compiled program. RE2 matches in time
+	// linear in the input, but times the program: a short pattern such as
+	// (\w+\s*){1000}x compiles to thousands of instructions, each run on
+	// every byte.
+	insts int
 }
 
 // maxPatternBytes is the longest pattern re-pattern accepts (spec 8.10).
@@ -53,7 +58,45 @@ func CompileRegex(fn, pattern string) (*Regex, error) {
 	if err != nil {
 		return nil, Errorf(ExecutionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, pattern, err)
 	}
-	return &Regex{source: pattern, re: re, whole: whole}, nil
+	return &Regex{source: pattern, re: re, whole: whole, insts: programSize(pattern)}, nil
+}
+
+// programSize is the number of instructions RE2 compiles pattern to (a
+// pattern that compiled with regexp compiles here too).
+func programSize(pattern string) int {
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return len(pattern)
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return len(pattern)
+	}
+	return len(prog.Inst)
+}
+
+// instBytesPerStep is how many (instruction, input byte) pairs of regex
+// matching one step pays for. With capture groups, Go's matcher spends
+// up to about 100 ns on each pair, so a step buys about as much time
+// here as elsewhere in the interpreter; simple patterns run far faster,
+// which the division leaves them some credit for.
+const instBytesPerStep = 8
+
+// maxMatchWork bounds the (instruction, input byte) pairs of one match
+// whatever the step budget, since a match cannot be interrupted: it is
+// the work the default budget of a million steps pays for.
+const maxMatchWork = 1_000_000 * instBytesPerStep
+
+// chargeMatch charges for matching re against n bytes of input, before
+// the match: a match cannot be interrupted once it starts, so its whole
+// worst case must fit in the step budget first, and below maxMatchWork.
+func chargeMatch(th *Thread, re *Regex, n int) error {
+	work := int64(n) * int64(re.insts)
+	if work > maxMatchWork {
+		return Errorf(StepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", re.insts, n).
+			WithHint("match a shorter string (split it first) or use a simpler pattern with fewer repetitions")
+	}
+	return th.Step(1 + work/instBytesPerStep)
 }
 
 // regexArg accepts a regex, or a string that is compiled as one.

@@ -274,7 +274,7 @@ func compileQuote(c *compiler, l *List, tail bool) (node, error) {
 	if len(l.Elems) != 2 {
 		return nil, c.errorf(ValidationError, "quote takes one form")
 	}
-	return &constNode{quoted(l.Elems[1])}, nil
+	return &constNode{Freeze(quoted(l.Elems[1]))}, nil // shared, as literals are
 }
 
 func compileVar(c *compiler, l *List, tail bool) (node, error) {

@@ -15,12 +15,17 @@ import (
 // Unlimited asks for no limit on a resource; MaxDepth cannot be unlimited,
 // and Unlimited there means MaxCallDepth.
 type Limits struct {
-	MaxSteps       int64         // evaluation steps (calls, loop iterations, elements visited)
-	MaxAllocBytes  int64         // bytes charged for strings and collections built
-	MaxDepth       int           // nested function calls, at most MaxCallDepth
-	MaxOutputBytes int           // total println output
-	MaxToolCalls   int           // tool calls per evaluation
-	Timeout        time.Duration // wall-clock backstop on the evaluation's own time; tool calls do not count
+	MaxSteps       int64 // evaluation steps (calls, loop iterations, elements visited)
+	MaxAllocBytes  int64 // bytes charged for strings and collections built
+	MaxDepth       int   // nested function calls, at most MaxCallDepth
+	MaxOutputBytes int   // total println output
+	MaxToolCalls   int   // tool calls per evaluation
+	// MaxEmitBytes bounds the printed size of what the turn sends back
+	// (result, memory, tool-call arguments, prints), shared structure
+	// counted as printed, so that the caller can receive it and send the
+	// memory back.
+	MaxEmitBytes int64
+	Timeout      time.Duration // wall-clock backstop on the evaluation's own time; tool calls do not count
 }
 
 // Unlimited, as the value of a Limits field, lifts that limit. Any negative
@@ -35,6 +40,7 @@ func DefaultLimits() Limits {
 		MaxDepth:       200,
 		MaxOutputBytes: 64 << 10,
 		MaxToolCalls:   50,
+		MaxEmitBytes:   2 << 20,
 		Timeout:        5 * time.Second,
 	}
 }
@@ -48,6 +54,7 @@ func (l Limits) WithDefaults() Limits {
 	l.MaxAllocBytes = resolveLimit(l.MaxAllocBytes, d.MaxAllocBytes)
 	l.MaxOutputBytes = resolveLimit(l.MaxOutputBytes, d.MaxOutputBytes)
 	l.MaxToolCalls = resolveLimit(l.MaxToolCalls, d.MaxToolCalls)
+	l.MaxEmitBytes = resolveLimit(l.MaxEmitBytes, d.MaxEmitBytes)
 	l.Timeout = resolveLimit(l.Timeout, d.Timeout)
 	switch depth := resolveLimit(l.MaxDepth, d.MaxDepth); {
 	case depth < 0, depth > MaxCallDepth:

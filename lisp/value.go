@@ -9,7 +9,9 @@
 package lisp
 
 import (
+	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -522,6 +524,9 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError("map", "(m key) or (m key default)", len(args))
 	}
+	if err := chargeKey(th, args[0]); err != nil {
+		return nil, err
+	}
 	return lookup(m, args[0], args[1:])
 }
 
@@ -529,6 +534,9 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) != 1 {
 		return nil, arityError("set", "(s x)", len(args))
+	}
+	if err := chargeKey(th, args[0]); err != nil {
+		return nil, err
 	}
 	if s.Contains(args[0]) {
 		return args[0], nil
@@ -600,7 +608,11 @@ func Equal(a, b Value) bool {
 
 // HashKey returns a comparable Go value such that Equal(a, b) implies
 // HashKey(a) == HashKey(b). Scalars map to themselves; collections to a
-// canonical text with unordered parts sorted.
+// canonical text with unordered parts in a canonical order.
+//
+// Building the text takes time and memory in proportion to it, about
+// Weight(v) bytes: builtins charge for it before they hash a collection
+// (chargeKey).
 func HashKey(v Value) any {
 	switch v := v.(type) {
 	case NilType, Bool, Int, String, Keyword, Symbol:
@@ -616,63 +628,183 @@ func HashKey(v Value) any {
 	case *Var:
 		return "#'" + v.Name
 	}
-	var b strings.Builder
-	writeCanonical(&b, v)
-	return collKey(b.String())
+	c := canonicalWriter{}
+	c.write(v)
+	return collKey(c.buf)
 }
 
 // collKey keeps collection hash keys apart from plain string values.
 type collKey string
 
-func writeCanonical(b *strings.Builder, v Value) {
+// canonicalWriter writes the canonical text of a collection in one
+// buffer, in time linear in the text: the entries of a map and the
+// elements of a set are ordered by a structural hash (hashOf), and only
+// two parts with the same hash are ordered by their own text. Ordering by
+// text alone would build every part's text once per level it nests in,
+// quadratic for deeply nested values.
+type canonicalWriter struct {
+	buf    []byte
+	hashes map[Value]uint64 // memo of hashOf for collections
+}
+
+func (c *canonicalWriter) write(v Value) {
 	switch v := v.(type) {
 	case *Vector:
-		b.WriteByte('[')
+		c.buf = append(c.buf, '[')
 		for i, e := range v.elems {
 			if i > 0 {
-				b.WriteByte(' ')
+				c.buf = append(c.buf, ' ')
 			}
-			writeCanonical(b, e)
+			c.write(e)
 		}
-		b.WriteByte(']')
+		c.buf = append(c.buf, ']')
 	case *Map:
-		parts := make([]string, len(v.entries))
-		for i, e := range v.entries {
-			var pb strings.Builder
-			writeCanonical(&pb, e.Key)
-			pb.WriteByte(' ')
-			writeCanonical(&pb, e.Val)
-			parts[i] = pb.String()
+		c.buf = append(c.buf, '{')
+		for i, e := range canonicalOrder(c, v.entries, func(e MapEntry) Value { return e.Key }) {
+			if i > 0 {
+				c.buf = append(c.buf, ',')
+			}
+			c.write(e.Key)
+			c.buf = append(c.buf, ' ')
+			c.write(e.Val)
 		}
-		slices.Sort(parts)
-		b.WriteString("{" + strings.Join(parts, ",") + "}")
+		c.buf = append(c.buf, '}')
 	case *Set:
-		parts := make([]string, len(v.elems))
-		for i, e := range v.elems {
-			var pb strings.Builder
-			writeCanonical(&pb, e)
-			parts[i] = pb.String()
+		c.buf = append(c.buf, "#{"...)
+		for i, e := range canonicalOrder(c, v.elems, func(e Value) Value { return e }) {
+			if i > 0 {
+				c.buf = append(c.buf, ' ')
+			}
+			c.write(e)
 		}
-		slices.Sort(parts)
-		b.WriteString("#{" + strings.Join(parts, " ") + "}")
-	case String:
-		b.WriteString(strconv.Quote(string(v)))
-	case Keyword:
-		b.WriteString(keywordText(string(v)))
-	case Int:
-		b.WriteString(strconv.FormatInt(int64(v), 10))
-	case Float:
-		b.WriteString("f" + strconv.FormatFloat(float64(v), 'g', -1, 64))
-	case Bool:
-		b.WriteString(strconv.FormatBool(bool(v)))
-	case NilType:
-		b.WriteString("nil")
-	case *Var:
-		b.WriteString("#'" + v.Name)
+		c.buf = append(c.buf, '}')
 	default:
-		// Functions and other reference values are equal only to themselves.
-		fmt.Fprintf(b, "#<%s %p>", v.TypeName(), v)
+		c.buf = appendScalarKey(c.buf, v)
 	}
+}
+
+// canonicalOrder returns parts sorted by the hash of their key, and by
+// the key's canonical text where two hashes are equal (keys of one map
+// and elements of one set are never equal, so the order is total).
+func canonicalOrder[T any](c *canonicalWriter, parts []T, key func(T) Value) []T {
+	if len(parts) < 2 {
+		return parts
+	}
+	type hashed struct {
+		h    uint64
+		part T
+	}
+	hs := make([]hashed, len(parts))
+	for i, p := range parts {
+		hs[i] = hashed{c.hash(key(p)), p}
+	}
+	slices.SortFunc(hs, func(a, b hashed) int {
+		if a.h != b.h {
+			return cmp.Compare(a.h, b.h)
+		}
+		return strings.Compare(c.text(key(a.part)), c.text(key(b.part)))
+	})
+	out := make([]T, len(hs))
+	for i, h := range hs {
+		out[i] = h.part
+	}
+	return out
+}
+
+// text is the canonical text of v.
+func (c *canonicalWriter) text(v Value) string {
+	sub := canonicalWriter{hashes: c.hashes}
+	sub.write(v)
+	return string(sub.buf)
+}
+
+// hashSeed keys the structural hash; it is set once when the process
+// starts and only orders parts within one process.
+var hashSeed = maphash.MakeSeed()
+
+// hash is a structural hash of v consistent with Equal: equal values hash
+// alike, whatever the order of their map entries or set elements.
+func (c *canonicalWriter) hash(v Value) uint64 {
+	switch x := v.(type) {
+	case String:
+		return mix64(maphash.String(hashSeed, string(x)) ^ 's')
+	case *Vector, *Map, *Set:
+	default:
+		var small [32]byte
+		return mix64(maphash.Bytes(hashSeed, appendScalarKey(small[:0], v)))
+	}
+	if h, ok := c.hashes[v]; ok {
+		return h
+	}
+	var h uint64
+	switch x := v.(type) {
+	case *Vector:
+		h = 'v'
+		for _, e := range x.elems {
+			h = mix64(h + c.hash(e))
+		}
+	case *Map:
+		var sum uint64
+		for _, e := range x.entries {
+			sum += mix64(c.hash(e.Key) ^ mix64(c.hash(e.Val)+'m'))
+		}
+		h = mix64(sum ^ 'm')
+	case *Set:
+		var sum uint64
+		for _, e := range x.elems {
+			sum += mix64(c.hash(e))
+		}
+		h = mix64(sum ^ 'S')
+	}
+	if c.hashes == nil {
+		c.hashes = map[Value]uint64{}
+	}
+	c.hashes[v] = h
+	return h
+}
+
+// mix64 is the finalizer of SplitMix64: every input bit affects every
+// output bit.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// appendScalarKey appends the canonical text of a value that is not a
+// vector, map or set. Strings are length-prefixed rather than quoted, so
+// their text is their bytes plus a few, whatever they hold.
+func appendScalarKey(buf []byte, v Value) []byte {
+	switch v := v.(type) {
+	case String:
+		buf = append(strconv.AppendInt(append(buf, 's'), int64(len(v)), 10), ':')
+		return append(buf, v...)
+	case Keyword:
+		// Length-prefixed too: a keyword's name may hold spaces
+		// ((keyword "a 1")), which must not read as two parts.
+		buf = append(strconv.AppendInt(append(buf, ':'), int64(len(v)), 10), ':')
+		return append(buf, v...)
+	case Symbol:
+		buf = append(strconv.AppendInt(append(buf, '\''), int64(len(v)), 10), ':')
+		return append(buf, v...)
+	case Int:
+		return strconv.AppendInt(buf, int64(v), 10)
+	case Float:
+		if v == 0 {
+			return append(buf, "f0"...) // -0.0 equals 0.0
+		}
+		return strconv.AppendFloat(append(buf, 'f'), float64(v), 'g', -1, 64)
+	case Bool:
+		return strconv.AppendBool(buf, bool(v))
+	case NilType:
+		return append(buf, "nil"...)
+	case *Var:
+		return append(append(buf, "#'"...), v.Name...)
+	}
+	// Functions and other reference values are equal only to themselves.
+	return fmt.Appendf(buf, "#<%s %p>", v.TypeName(), v)
 }
 
 // Function is implemented by callables that know their parameter names

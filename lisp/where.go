@@ -118,7 +118,22 @@ func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {
 		}
 		x, _ = lookupFlexible(m, k)
 	}
+	if err := p.charge(th, x); err != nil {
+		return nil, err
+	}
 	return Bool(p.test(x)), nil
+}
+
+// charge charges for what test(x) compares: the field and the value, or
+// for in, each member of the value.
+func (p *wherePredicate) charge(th *Thread, x Value) error {
+	switch p.op {
+	case "":
+		return nil
+	case "in":
+		return chargeEqual(th, []Value{x, p.value})
+	}
+	return chargeEqual(th, []Value{x, whereCoerce(p.value)})
 }
 
 // whereCoerce turns keywords into strings, so :active matches "active"

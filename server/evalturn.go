@@ -238,6 +238,7 @@ func (s *Service) evalLimits(l *ptcsidecarv1.Limits, field string) (lisp.Limits,
 		{"max_output_bytes", int64(l.GetMaxOutputBytes()), func(v int64) { out.MaxOutputBytes = int(v) }, int64(out.MaxOutputBytes)},
 		{"max_tool_calls", int64(l.GetMaxToolCalls()), func(v int64) { out.MaxToolCalls = int(v) }, int64(out.MaxToolCalls)},
 		{"timeout_ms", l.GetTimeoutMs(), func(v int64) { out.Timeout = time.Duration(v) * time.Millisecond }, ceilMillis(out.Timeout)},
+		{"max_emit_bytes", l.GetMaxEmitBytes(), func(v int64) { out.MaxEmitBytes = v }, out.MaxEmitBytes},
 	}
 	for _, c := range checks {
 		switch {

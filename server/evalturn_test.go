@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -284,6 +285,27 @@ func TestEvalTurnLimitsOnlyLower(t *testing.T) {
 	turn, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{Program: `(loop [i 0] (recur (inc i)))`, Limits: &ptcsidecarv1.Limits{MaxSteps: 500}})
 	if turn.GetError().GetType() != "step_limit" {
 		t.Errorf("infinite loop: %v", turn.GetError())
+	}
+}
+
+// TestEvalTurnEmitLimit: a turn whose memory would print larger than the
+// emit limit fails with emit_limit and sends back the prelude unchanged,
+// so the caller can go on; a request's max_emit_bytes lowers the limit.
+func TestEvalTurnEmitLimit(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	prelude := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "n", Value: edn("1")}}}
+	turn, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{Prelude: prelude,
+		Program: `(def s (apply str (repeat 100000 "0123456789"))) (def w (vec (repeat 60 s))) (count w)`})
+	if e := turn.GetError(); e.GetType() != "emit_limit" || e.GetHint() == "" || !strings.Contains(e.GetMessage(), "w") {
+		t.Errorf("shared 60 MB definition: %v", e)
+	}
+	if !proto.Equal(turn.GetMemory(), prelude) || len(turn.GetDefined()) != 0 {
+		t.Errorf("memory after a failed turn = %v, want the prelude", turn.GetMemory())
+	}
+	turn, _ = runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{Program: `(apply str (repeat 200 "x"))`,
+		Limits: &ptcsidecarv1.Limits{MaxEmitBytes: 100}})
+	if turn.GetError().GetType() != "emit_limit" {
+		t.Errorf("request limit of 100 bytes: %v", turn.GetError())
 	}
 }
 

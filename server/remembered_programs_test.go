@@ -94,3 +94,58 @@ func TestEvalTurnParseErrorUnchangedByCache(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalTurnCachedLiteralsIsolated is the attack on a cached program's
+// literals: sixteen callers run a program that conj-es onto a set literal
+// or assoc-es onto a map literal, each with its own data/v, every seventh
+// declaring w as a tool so that the program is analyzed again meanwhile.
+// Each answer must hold its own value; under -race, nothing may be
+// written that another caller reads.
+func TestEvalTurnCachedLiteralsIsolated(t *testing.T) {
+	svc := New(Config{})
+	programs := []struct {
+		src  string
+		want func(v int) string
+	}{
+		{`(if false w nil) (let [s #{1 2 3}] (dotimes [i data/n] (contains? s i))
+  (let [r (conj s data/v)] (dotimes [i data/k] (contains? s i)) [(contains? r data/v) (count r) r]))`,
+			func(v int) string { return lisp.Repr(mustParse(t, fmt.Sprintf("[true 4 #{1 2 3 %d}]", v))) }},
+		{`(if false w nil) (assoc {:a 1} :b data/v)`, func(v int) string { return fmt.Sprintf("{:a 1, :b %d}", v) }},
+	}
+	for _, p := range programs {
+		var wg sync.WaitGroup
+		for c := range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for r := range 30 {
+					v := 1000 + 100*c + r
+					req := &ptcsidecarv1.EvalTurnRequest{Program: p.src,
+						Data: edn(fmt.Sprintf("{:n 30 :k 30 :v %d :w 0}", v))}
+					if (c+r)%7 == 0 {
+						req.Data = edn(fmt.Sprintf("{:n 30 :k 30 :v %d}", v))
+						req.Tools = []*ptcsidecarv1.ToolSpec{{Name: "w"}}
+					}
+					resp, err := svc.EvalTurn(context.Background(), req)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if got, want := resp.GetTurn().GetResult().GetEdn(), p.want(v); got != want {
+						t.Errorf("caller %d: got %s, want %s (error %v)", c, got, want, resp.GetTurn().GetError())
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}
+
+func mustParse(t *testing.T, s string) lisp.Value {
+	v, err := lisp.ParseEDN(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

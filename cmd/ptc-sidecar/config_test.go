@@ -61,7 +61,7 @@ func TestServeConfigSources(t *testing.T) {
 			want: func(c *serveConfig) {
 				c.memoBytes = noMemo
 				c.limits = lisp.Limits{MaxSteps: 5000, MaxAllocBytes: 2 << 20, MaxDepth: 40, MaxOutputBytes: 1 << 10, MaxToolCalls: 3,
-					Timeout: 750 * time.Millisecond}
+					MaxEmitBytes: 2 << 20, Timeout: 750 * time.Millisecond}
 				c.maxValueDepth = 64
 				c.maxTurns, c.maxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}

@@ -96,7 +96,11 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 // newSidecar builds the service the configuration describes, with what it
 // remembers between requests in m (nil: nothing).
 func newSidecar(cfg serveConfig, m *memo.Memo) *server.Service {
-	return server.New(server.Config{Limits: cfg.limits, MaxValueDepth: int(cfg.maxValueDepth),
+	// What a turn sends back must come back in a later request, with room
+	// left in it for the data and the program.
+	limits := cfg.limits.WithDefaults()
+	limits.MaxEmitBytes = min(limits.MaxEmitBytes, int64(cfg.maxRecvBytes)/2)
+	return server.New(server.Config{Limits: limits, MaxValueDepth: int(cfg.maxValueDepth),
 		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), Memo: m,
 		MaxConcurrentEvals: int(cfg.maxConcurrentEvals), EvalQueueWait: time.Duration(cfg.evalQueueWait),
 		ToolTimeout: time.Duration(cfg.toolTimeout), StreamStartTimeout: time.Duration(cfg.streamStartTimeout)})

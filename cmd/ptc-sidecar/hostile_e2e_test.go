@@ -32,13 +32,15 @@ type hostileProgram struct {
 	limits  *ptcsidecarv1.Limits
 	tools   []*ptcsidecarv1.ToolSpec
 	answers []*ptcsidecarv1.ToolResult // given up front; otherwise pending calls are answered by echoing
+	data    *ptcsidecarv1.Value
 }
 
 var repeatDirective = regexp.MustCompile(`\{\{repeat (\d+) "((?:[^"\\]|\\.)*)"\}\}`)
 
 // readHostileCorpus reads a txtar archive: "-- name --" lines start files.
 // Header lines of each program (";; expect: ...", ";; limits: k=v ...",
-// ";; tools: a b", ";; answer: name ARGS => RESULT") configure its request
+// ";; tools: a b", ";; answer: name ARGS => RESULT", ";; data: EDN")
+// configure its request
 // and stay in the program as comments.
 func readHostileCorpus(t *testing.T, path string) []hostileProgram {
 	t.Helper()
@@ -94,6 +96,8 @@ func readHostileCorpus(t *testing.T, path string) []hostileProgram {
 			}
 		case "limits":
 			cur.limits = parseLimits(t, cur.name, val)
+		case "data":
+			cur.data = ednValue(val)
 		case "answer":
 			name, rest, _ := strings.Cut(val, " ")
 			args, result, ok := strings.Cut(rest, " => ")
@@ -132,6 +136,8 @@ func parseLimits(t *testing.T, name, spec string) *ptcsidecarv1.Limits {
 			l.MaxToolCalls = int32(n)
 		case "timeout_ms":
 			l.TimeoutMs = n
+		case "max_emit_bytes":
+			l.MaxEmitBytes = n
 		default:
 			t.Fatalf("%s: unknown limit %q", name, k)
 		}
@@ -150,7 +156,7 @@ type hostileOutcome struct {
 // runHostile drives the replay protocol for one program: pending calls are
 // answered by echoing their arguments, until a Turn or an RPC error.
 func runHostile(t *testing.T, client ptcsidecarv1.SidecarServiceClient, p hostileProgram) hostileOutcome {
-	req := &ptcsidecarv1.EvalTurnRequest{Program: p.source, Tools: p.tools, Limits: p.limits, ToolResults: p.answers}
+	req := &ptcsidecarv1.EvalTurnRequest{Program: p.source, Tools: p.tools, Limits: p.limits, ToolResults: p.answers, Data: p.data}
 	var out hostileOutcome
 	for out.rounds < 200 {
 		out.rounds++
@@ -332,4 +338,52 @@ func checkGoroutinesReturn(t *testing.T, metricsAddr string, baseline int) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// TestHostilePeakRSS measures, for each program of the corpus alone on a
+// fresh server, the server's peak resident memory (VmHWM) above what it
+// held when it started serving: the memory one hostile evaluation costs.
+// It measures rather than checks, so it runs only when
+// PTC_SIDECAR_MEASURE_RSS names a group prefix ("budgets/", or "" for all).
+func TestHostilePeakRSS(t *testing.T) {
+	prefix, ok := os.LookupEnv("PTC_SIDECAR_MEASURE_RSS")
+	if !ok {
+		t.Skip("set PTC_SIDECAR_MEASURE_RSS to a group prefix to measure")
+	}
+	for _, prog := range readHostileCorpus(t, filepath.Join("testdata", "hostile.txtar")) {
+		if !strings.HasPrefix(prog.name, prefix) {
+			continue
+		}
+		args := []string{"--listen", "127.0.0.1:0", "--eval-timeout", evalTimeout.String()}
+		if prog.expect == "timeout" {
+			args = append(args, "--max-steps", "2147483647")
+		}
+		p := start(t, args...)
+		client := ptcsidecarv1.NewSidecarServiceClient(p.client())
+		before := peakRSSBytes(t, p.cmd.Process.Pid)
+		out := runHostile(t, client, prog)
+		t.Logf("%-45s %-14s slowest=%-8v peak RSS +%d MiB", prog.name, out.got, out.slowest.Round(time.Millisecond),
+			(peakRSSBytes(t, p.cmd.Process.Pid)-before)>>20)
+		p.terminate()
+	}
+}
+
+// peakRSSBytes reads a process's peak resident set size (VmHWM).
+func peakRSSBytes(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc on this system: %v", err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("VmHWM line %q", line)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc status")
+	return 0
 }

@@ -408,6 +408,10 @@ type Limits struct {
 	// Wall-clock time of the evaluation in milliseconds, not counting the
 	// time spent waiting for tool answers.
 	TimeoutMs int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	// Bytes of EDN text the turn sends back: its result, memory, tool-call
+	// arguments and prints together, shared structure counted as printed.
+	// A turn over it fails with `emit_limit` and changes no memory.
+	MaxEmitBytes int64 `protobuf:"varint,7,opt,name=max_emit_bytes,json=maxEmitBytes,proto3" json:"max_emit_bytes,omitempty"`
 	// EvalTurnStream: how long the server waits for the answer to each tool
 	// call, in milliseconds; past it the turn ends with a tool_timeout error.
 	// EvalTurn does not wait for tools (the caller runs them between calls).
@@ -484,6 +488,13 @@ func (x *Limits) GetMaxToolCalls() int32 {
 func (x *Limits) GetTimeoutMs() int64 {
 	if x != nil {
 		return x.TimeoutMs
+	}
+	return 0
+}
+
+func (x *Limits) GetMaxEmitBytes() int64 {
+	if x != nil {
+		return x.MaxEmitBytes
 	}
 	return 0
 }
@@ -702,7 +713,7 @@ const file_ptcsidecar_v1_eval_proto_rawDesc = "" +
 	"\x06result\x18\x04 \x01(\v2\x14.ptcsidecar.v1.ValueR\x06result\x12\x14\n" +
 	"\x05error\x18\x05 \x01(\tR\x05error\x12\x1f\n" +
 	"\vduration_ms\x18\x06 \x01(\x03R\n" +
-	"durationMs\"\x81\x02\n" +
+	"durationMs\"\xa7\x02\n" +
 	"\x06Limits\x12\x1b\n" +
 	"\tmax_steps\x18\x01 \x01(\x03R\bmaxSteps\x12&\n" +
 	"\x0fmax_alloc_bytes\x18\x02 \x01(\x03R\rmaxAllocBytes\x12\x1b\n" +
@@ -710,7 +721,8 @@ const file_ptcsidecar_v1_eval_proto_rawDesc = "" +
 	"\x10max_output_bytes\x18\x04 \x01(\x05R\x0emaxOutputBytes\x12$\n" +
 	"\x0emax_tool_calls\x18\x05 \x01(\x05R\fmaxToolCalls\x12\x1d\n" +
 	"\n" +
-	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12&\n" +
+	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12$\n" +
+	"\x0emax_emit_bytes\x18\a \x01(\x03R\fmaxEmitBytes\x12&\n" +
 	"\x0ftool_timeout_ms\x18\b \x01(\x03R\rtoolTimeoutMs\"\x98\x01\n" +
 	"\x15EvalTurnStreamRequest\x126\n" +
 	"\x05start\x18\x01 \x01(\v2\x1e.ptcsidecar.v1.EvalTurnRequestH\x00R\x05start\x12<\n" +

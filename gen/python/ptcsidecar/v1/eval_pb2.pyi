@@ -54,9 +54,10 @@ class EvalTurnStreamResponse(_message.Message):
     def __init__(self, tool_call: _Optional[_Union[_turn_pb2.ToolCall, _Mapping]] = ..., turn: _Optional[_Union[_turn_pb2.Turn, _Mapping]] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ["max_alloc_bytes", "max_depth", "max_output_bytes", "max_steps", "max_tool_calls", "timeout_ms", "tool_timeout_ms"]
+    __slots__ = ["max_alloc_bytes", "max_depth", "max_emit_bytes", "max_output_bytes", "max_steps", "max_tool_calls", "timeout_ms", "tool_timeout_ms"]
     MAX_ALLOC_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    MAX_EMIT_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_OUTPUT_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
     MAX_TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
@@ -64,12 +65,13 @@ class Limits(_message.Message):
     TOOL_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     max_alloc_bytes: int
     max_depth: int
+    max_emit_bytes: int
     max_output_bytes: int
     max_steps: int
     max_tool_calls: int
     timeout_ms: int
     tool_timeout_ms: int
-    def __init__(self, max_steps: _Optional[int] = ..., max_alloc_bytes: _Optional[int] = ..., max_depth: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., max_tool_calls: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., tool_timeout_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, max_steps: _Optional[int] = ..., max_alloc_bytes: _Optional[int] = ..., max_depth: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., max_tool_calls: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., max_emit_bytes: _Optional[int] = ..., tool_timeout_ms: _Optional[int] = ...) -> None: ...
 
 class PendingToolCalls(_message.Message):
     __slots__ = ["calls"]

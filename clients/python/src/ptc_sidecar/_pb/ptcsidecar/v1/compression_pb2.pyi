@@ -53,7 +53,7 @@ class CompressionStats(_message.Message):
     def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ["clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "println_limit", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "turns_left"]
+    __slots__ = ["clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "println_limit", "prompt", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "turns_left"]
     CLEAR_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
     CLEAR_TOOL_INPUTS_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +66,7 @@ class Options(_message.Message):
     NUDGE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
     PRINTLN_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_PRINTABLE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SCAN_WINDOW_FIELD_NUMBER: _ClassVar[int]
@@ -90,6 +91,7 @@ class Options(_message.Message):
     nudge_messages: _containers.RepeatedScalarFieldContainer[str]
     placeholder: str
     println_limit: int
+    prompt: str
     sample_limit: int
     sample_printable_limit: int
     scan_window: int
@@ -102,7 +104,7 @@ class Options(_message.Message):
     tools: _containers.RepeatedCompositeFieldContainer[_values_pb2.ToolSpec]
     trigger: int
     turns_left: int
-    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ...) -> None: ...
 
 class ToMessagesRequest(_message.Message):
     __slots__ = ["history", "memory", "options", "turns"]
