@@ -29,8 +29,8 @@ var builtinSections = [][]*Builtin{
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
 
-// LookupBuiltin returns the builtin function called name.
-func LookupBuiltin(name string) (*Builtin, bool) {
+// lookupBuiltin returns the builtin function called name.
+func lookupBuiltin(name string) (*Builtin, bool) {
 	b, ok := builtinIndex[name]
 	return b, ok
 }
@@ -79,7 +79,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		return nil, nil
 	case *Set:
 		if mode == orderedSeq {
-			return nil, Errorf(TypeError, "%s is not supported on sets: sets have no order", fn).
+			return nil, Errorf(typeError, "%s is not supported on sets: sets have no order", fn).
 				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
 		}
 		return v.elems, nil
@@ -88,7 +88,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 	case String:
 		return stringChars(th, string(v))
 	}
-	e := TypeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
 	if _, ok := v.(Callable); ok {
 		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
 	}
@@ -113,7 +113,7 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	for i, e := range m.entries {
 		pairs[2*i], pairs[2*i+1] = e.Key, e.Val
 		vt := &vecs[i]
-		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, Weight(e.Key)), Weight(e.Val))}
+		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, weightOf(e.Key)), weightOf(e.Val))}
 		vt.t.used = 2
 		vt.v.tail = &vt.t
 		out[i] = &vt.v
@@ -183,7 +183,7 @@ func toInt(fn string, v Value) (int, error) {
 	case Float:
 		f := float64(v)
 		if f != f {
-			return 0, Errorf(TypeError, "%s expected an integer, got NaN", fn)
+			return 0, Errorf(typeError, "%s expected an integer, got NaN", fn)
 		}
 		if f > 1<<62 {
 			return 1 << 62, nil
@@ -193,7 +193,7 @@ func toInt(fn string, v Value) (int, error) {
 		}
 		return int(f), nil
 	}
-	return 0, TypeErrorf(fn, "an integer", v)
+	return 0, typeErrorf(fn, "an integer", v)
 }
 
 func clampInt(n int64) int {
@@ -210,7 +210,7 @@ func clampInt(n int64) int {
 // call applies f and names fn in a type error when f cannot be called.
 func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 	switch f := f.(type) {
-	case *Closure:
+	case *closure:
 		return th.callClosure(f, args)
 	case Keyword:
 		if err := th.enterCall(); err != nil {
@@ -223,7 +223,7 @@ func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 		}
 	}
 	if _, ok := f.(Callable); !ok {
-		return nil, Errorf(TypeError, "%s expected a function, got %s", fn, describe(f)).
+		return nil, Errorf(typeError, "%s expected a function, got %s", fn, describe(f)).
 			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
 	}
 	// Other callables (vector, list, ...) may keep the slice they get.
@@ -236,7 +236,7 @@ func truthyCall(th *Thread, fn string, pred Value, x Value) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return Truthy(v), nil
+	return truthy(v), nil
 }
 
 // describe names a value's type, with the value itself when it is short, so
@@ -257,9 +257,9 @@ func describe(v Value) string {
 
 func boolValue(b bool) Value {
 	if b {
-		return True
+		return trueValue
 	}
-	return False
+	return falseValue
 }
 
 // chargeCopy charges an "update" that copies a collection of copied items
@@ -337,7 +337,7 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 }
 
 // chargeKey charges for using v as a key of a map or set: hashing a
-// collection visits it (weigh) and builds its canonical text (HashKey),
+// collection visits it (weigh) and builds its canonical text (hashKey),
 // about as many bytes as it prints as. Other values are their own keys;
 // a string is hashed and compared in place, a step per 64 bytes.
 func chargeKey(th *Thread, v Value) error {
@@ -430,7 +430,7 @@ func scalarSize(v Value) int64 {
 		return int64(len(v)) + 2
 	case Keyword:
 		return int64(len(v)) + 1
-	case *Regex:
+	case *regex:
 		return int64(len(v.source)) + 3
 	case Int:
 		n := int64(1)

@@ -34,7 +34,7 @@ var functionBuiltins = []*Builtin{
 func functionArgs(fn string, fs []Value) error {
 	for _, f := range fs {
 		if _, ok := f.(Callable); !ok {
-			return Errorf(TypeError, "%s expected functions, got %s", fn, describe(f)).
+			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
 				WithHint("pass functions, keywords, maps or sets")
 		}
 	}
@@ -66,7 +66,7 @@ func (c *combined) Source() string {
 	b.WriteString("(" + c.name)
 	for _, a := range c.args {
 		b.WriteByte(' ')
-		b.WriteString(SourceText(a))
+		b.WriteString(sourceText(a))
 	}
 	b.WriteByte(')')
 	return b.String()
@@ -94,7 +94,7 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 	default:
-		e := Errorf(TypeError, "apply expected a collection as its last argument, got %s", describe(last))
+		e := Errorf(typeError, "apply expected a collection as its last argument, got %s", describe(last))
 		if _, isNil := last.(NilType); isNil {
 			e = e.WithHint("the collection is nil; use (apply f (or coll []))")
 		} else {
@@ -142,7 +142,7 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 	return madeFn(th, "comp", args, func(th *Thread, xs []Value) (Value, error) {
 		if len(fs) == 0 {
 			if len(xs) != 1 {
-				return nil, Errorf(ArityError, "(comp) is identity and takes 1 argument, got %d", len(xs))
+				return nil, Errorf(arityErrorKind, "(comp) is identity and takes 1 argument, got %d", len(xs))
 			}
 			return xs[0], nil
 		}
@@ -179,7 +179,7 @@ func builtinComplement(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return boolValue(!Truthy(v)), nil
+		return boolValue(!truthy(v)), nil
 	})
 }
 
@@ -200,12 +200,12 @@ func builtinEveryPred(th *Thread, args []Value) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				if !Truthy(v) {
-					return False, nil
+				if !truthy(v) {
+					return falseValue, nil
 				}
 			}
 		}
-		return True, nil
+		return trueValue, nil
 	})
 }
 
@@ -222,7 +222,7 @@ func builtinSomeFn(th *Thread, args []Value) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				if Truthy(v) {
+				if truthy(v) {
 					return v, nil
 				}
 				last = v

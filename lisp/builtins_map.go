@@ -106,7 +106,7 @@ func pathOf(th *Thread, fn string, path Value) ([]Value, error) {
 	case *Vector, NilType:
 		return seqOf(th, fn, path, anySeq)
 	}
-	return nil, Errorf(TypeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
+	return nil, Errorf(typeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
 }
 
 func builtinGetIn(th *Thread, args []Value) (Value, error) {
@@ -121,7 +121,7 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, len(path)); err != nil {
 		return nil, err
 	}
-	missing := &Var{} // a sentinel no collection contains
+	missing := &varRef{} // a sentinel no collection contains
 	cur := args[0]
 	for _, k := range path {
 		var err error
@@ -157,11 +157,11 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		if err := th.AllocMap(1); err != nil {
 			return nil, err
 		}
-		return EmptyMap.Assoc(key, val), nil
+		return emptyMap.Assoc(key, val), nil
 	case *Vector:
 		i, ok := key.(Int)
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
-			return nil, Errorf(ExecutionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
+			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")
 		}
 		if int(i) == c.Len() {
@@ -177,12 +177,12 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		elems[i] = val
 		return NewVector(elems), nil
 	}
-	return nil, TypeErrorf(fn, "a map, vector or nil", coll)
+	return nil, typeErrorf(fn, "a map, vector or nil", coll)
 }
 
 func builtinAssoc(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 1 {
-		return nil, Errorf(ArityError, "assoc expects key/value pairs, got an odd number of them").
+		return nil, Errorf(arityErrorKind, "assoc expects key/value pairs, got an odd number of them").
 			WithHint("call it as (assoc m k1 v1 k2 v2)")
 	}
 	coll := args[0]
@@ -234,7 +234,7 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
-		return nil, Errorf(TypeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
+		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
 			WithHint("every level of the path must be a map or a vector")
 	}
 	newChild, err := updateIn(th, fn, child, path[1:], f)
@@ -307,11 +307,11 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		}
 		drop := make(map[any]bool, len(args)-1)
 		for _, k := range args[1:] {
-			drop[HashKey(k)] = true
+			drop[hashKey(k)] = true
 		}
 		b := NewMapBuilder(m.Len())
 		for _, e := range m.entries {
-			if !drop[HashKey(e.Key)] {
+			if !drop[hashKey(e.Key)] {
 				b.Set(e.Key, e.Val)
 			}
 		}
@@ -320,7 +320,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		}
 		return b.Map(), nil
 	}
-	return nil, TypeErrorf("dissoc", "a map", args[0])
+	return nil, typeErrorf("dissoc", "a map", args[0])
 }
 
 // mapArg accepts a map or nil.
@@ -331,7 +331,7 @@ func mapArg(fn string, v Value) (*Map, error) {
 	case NilType:
 		return nil, nil
 	}
-	return nil, TypeErrorf(fn, "a map", v)
+	return nil, typeErrorf(fn, "a map", v)
 }
 
 func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
@@ -385,7 +385,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 
 func builtinMergeWith(th *Thread, args []Value) (Value, error) {
 	if _, ok := args[0].(Callable); !ok {
-		return nil, Errorf(TypeError, "merge-with expected a function first, got %s", describe(args[0]))
+		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0]))
 	}
 	return mergeWith(th, "merge-with", args[0], args[1:])
 }
@@ -449,7 +449,7 @@ func builtinEntries(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if m == nil {
-		return EmptyVector, nil
+		return emptyVector, nil
 	}
 	elems, err := mapEntries(th, m)
 	if err != nil {
@@ -463,7 +463,7 @@ func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 		if v, ok := args[0].(*Vector); ok && v.Len() == 2 {
 			return v.elems[i], nil
 		}
-		return nil, Errorf(TypeError, "%s expected a [key value] map entry, got %s", fn, describe(args[0]))
+		return nil, Errorf(typeError, "%s expected a [key value] map entry, got %s", fn, describe(args[0]))
 	}
 }
 
@@ -495,7 +495,7 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 
 func builtinHashMap(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 0 {
-		return nil, Errorf(ArityError, "hash-map expects key/value pairs, got an odd number of arguments")
+		return nil, Errorf(arityErrorKind, "hash-map expects key/value pairs, got an odd number of arguments")
 	}
 	for i := 0; i < len(args); i += 2 {
 		if err := chargeKey(th, args[i]); err != nil {
@@ -519,7 +519,7 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		if m == nil {
-			m = EmptyMap
+			m = emptyMap
 		}
 		if err := steps(th, m.Len()); err != nil {
 			return nil, err
@@ -597,7 +597,7 @@ func builtinMapInvert(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if m == nil {
-		return EmptyMap, nil
+		return emptyMap, nil
 	}
 	if err := steps(th, m.Len()); err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	case *Set:
 		return s, nil
 	case NilType:
-		return EmptySet, nil
+		return emptySet, nil
 	}
 	elems, err := seqOf(th, fn, v, anySeq)
 	if err != nil {
@@ -137,10 +137,10 @@ func subset(th *Thread, fn string, a, b Value) (Value, error) {
 	}
 	for _, e := range sa.elems {
 		if !sb.Contains(e) {
-			return False, nil
+			return falseValue, nil
 		}
 	}
-	return True, nil
+	return trueValue, nil
 }
 
 func builtinDisj(th *Thread, args []Value) (Value, error) {
@@ -164,7 +164,7 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 		}
 		return NewSet(out), nil
 	}
-	return nil, TypeErrorf("disj", "a set", args[0])
+	return nil, typeErrorf("disj", "a set", args[0])
 }
 
 func builtinSelect(th *Thread, args []Value) (Value, error) {

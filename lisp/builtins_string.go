@@ -80,7 +80,7 @@ func stringArg(fn string, v Value) (string, error) {
 	if s, ok := v.(String); ok {
 		return string(s), nil
 	}
-	e := TypeErrorf(fn, "a string", v)
+	e := typeErrorf(fn, "a string", v)
 	if _, isNil := v.(NilType); isNil {
 		e = e.WithHint("a value is nil; check for missing keys, or use (str x) to turn nil into \"\"")
 	}
@@ -155,7 +155,7 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	if start < 0 || end > n || start > end {
-		return nil, Errorf(ExecutionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
+		return nil, Errorf(executionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
 			WithHint("check (count s) first, or use (take n s)")
 	}
 	return newString(th, s[runeOffset(s, start):runeOffset(s, end)])
@@ -210,7 +210,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		} else {
 			parts = strings.SplitN(s, string(p), limit)
 		}
-	case *Regex:
+	case *regex:
 		if err := chargeMatch(th, p, len(s)); err != nil {
 			return nil, err
 		}
@@ -220,7 +220,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		}
 		parts = splitAt(s, locs, limit)
 	default:
-		return nil, Errorf(TypeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
+		return nil, Errorf(typeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
 	}
 	if len(limitArg) == 0 || limit < 0 {
 		for len(parts) > 1 && parts[len(parts)-1] == "" {
@@ -359,14 +359,14 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 			switch args[0].(type) {
 			case *Vector, *Set, *Map:
 				if fn == "includes?" {
-					return nil, AsError(err).WithHint("includes? is for strings; test membership in a collection with (contains? coll x)")
+					return nil, asError(err).WithHint("includes? is for strings; test membership in a collection with (contains? coll x)")
 				}
 			}
 			return nil, err
 		}
 		sub, ok := args[1].(String)
 		if !ok {
-			return nil, TypeErrorf(fn, "a string to look for", args[1])
+			return nil, typeErrorf(fn, "a string to look for", args[1])
 		}
 		if err := scan(th, len(s)); err != nil {
 			return nil, err
@@ -383,7 +383,7 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 		}
 		sub, ok := args[1].(String)
 		if !ok {
-			return nil, TypeErrorf(fn, "a string to look for", args[1])
+			return nil, typeErrorf(fn, "a string to look for", args[1])
 		}
 		if err := scan(th, len(s)); err != nil {
 			return nil, err
@@ -422,11 +422,11 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 func builtinBlank(th *Thread, args []Value) (Value, error) {
 	switch s := args[0].(type) {
 	case NilType:
-		return True, nil
+		return trueValue, nil
 	case String:
 		return boolValue(strings.TrimFunc(string(s), unicode.IsSpace) == ""), nil
 	}
-	return nil, TypeErrorf("blank?", "a string or nil", args[0])
+	return nil, typeErrorf("blank?", "a string or nil", args[0])
 }
 
 func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value, error) {
@@ -457,10 +457,10 @@ func builtinName(th *Thread, args []Value) (Value, error) {
 		return String(s), nil
 	case String:
 		return v, nil
-	case Symbol:
+	case symbol:
 		return String(v), nil
 	}
-	return nil, TypeErrorf("name", "a keyword or string", args[0])
+	return nil, typeErrorf("name", "a keyword or string", args[0])
 }
 
 func builtinKeyword(th *Thread, args []Value) (Value, error) {
@@ -480,12 +480,12 @@ func builtinKeyword(th *Thread, args []Value) (Value, error) {
 		return v, nil
 	case String:
 		return Keyword(v), nil
-	case Symbol:
+	case symbol:
 		return Keyword(v), nil
 	case NilType:
 		return Nil, nil
 	}
-	return nil, TypeErrorf("keyword", "a string or keyword", args[0])
+	return nil, typeErrorf("keyword", "a string or keyword", args[0])
 }
 
 var (
@@ -537,7 +537,7 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		case String:
 			repl, ok := args[2].(String)
 			if !ok {
-				return nil, TypeErrorf(fn, "a replacement string", args[2])
+				return nil, typeErrorf(fn, "a replacement string", args[2])
 			}
 			if err := chargeReplace(th, s, strings.Count(s, string(m)), len(repl)); err != nil {
 				return nil, err
@@ -547,12 +547,12 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			} else {
 				out = strings.Replace(s, string(m), string(repl), 1)
 			}
-		case *Regex:
+		case *regex:
 			if out, err = regexReplace(th, fn, s, m, args[2], all); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, Errorf(TypeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
+			return nil, Errorf(typeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
 		}
 		return newString(th, out)
 	}
@@ -565,7 +565,7 @@ func chargeReplace(th *Thread, s string, count, replLen int) error {
 
 // regexReplace replaces matches of re in s with a replacement string ($1
 // groups) or with the text a function returns for each match.
-func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (string, error) {
+func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (string, error) {
 	n := -1
 	if !all {
 		n = 1
@@ -619,7 +619,7 @@ var stringNamespaceOnly = map[string]*Builtin{
 func builtinStringReverse(th *Thread, args []Value) (Value, error) {
 	s, ok := args[0].(String)
 	if !ok {
-		return nil, TypeErrorf("clojure.string/reverse", "a string", args[0])
+		return nil, typeErrorf("clojure.string/reverse", "a string", args[0])
 	}
 	if err := th.AllocString(len(s)); err != nil {
 		return nil, err

@@ -84,7 +84,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 func walkDepth(th *Thread, fn string, depth int) error {
 	limit := th.Limits().MaxDepth // positive: see Limits.WithDefaults
 	if depth > limit {
-		return Errorf(DepthLimit, "%s: data nested deeper than %d levels", fn, limit)
+		return Errorf(depthLimit, "%s: data nested deeper than %d levels", fn, limit)
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ type seqPattern struct {
 func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
-		return Errorf(TypeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
 			WithHint("sequential destructuring takes a vector, string, set, map or nil")
 	}
 	for i, item := range p.items {

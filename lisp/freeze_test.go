@@ -84,12 +84,12 @@ func mustParse(t *testing.T, s string) Value {
 func TestFrozenMapsRememberTheirSource(t *testing.T) {
 	const text = `[{:id 1, :tags #{:b :a}, :who {:name "x"}} {:id 2, :f 1.5} {}]`
 	v := mustParse(t, text)
-	want := SourceText(v)
+	want := sourceText(v)
 	first := v.(*Vector).Index(0).(*Map)
 	if first.source.Load() != nil {
 		t.Fatal("an unfrozen map has a printed source")
 	}
-	SourceText(v)
+	sourceText(v)
 	if first.source.Load() != nil {
 		t.Fatal("an unfrozen map remembered its printed source")
 	}
@@ -102,7 +102,7 @@ func TestFrozenMapsRememberTheirSource(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 3 {
-				got[w] = SourceText(v)
+				got[w] = sourceText(v)
 			}
 		}()
 	}
@@ -121,7 +121,7 @@ func TestFrozenMapsRememberTheirSource(t *testing.T) {
 		t.Errorf("a nested frozen map's remembered source is %v", m)
 	}
 	changed := first.Assoc(Keyword("id"), Int(7)).Assoc(Keyword("new"), Int(8))
-	if s := SourceText(changed); s != `{:id 7, :tags #{:a :b}, :who {:name "x"}, :new 8}` {
+	if s := sourceText(changed); s != `{:id 7, :tags #{:a :b}, :who {:name "x"}, :new 8}` {
 		t.Errorf("a map made from a frozen one prints %s", s)
 	}
 }

@@ -69,7 +69,7 @@ func TestToolOrderAndShortCircuit(t *testing.T) {
 func TestToolErrors(t *testing.T) {
 	h := echoHost()
 	res := run(t, `(def x 1) (tool/broken {:q 1})`, Env{Tools: []string{"broken"}, Host: h})
-	if res.Err == nil || res.Err.Kind != ToolError || !strings.Contains(res.Err.Message, "backend unavailable") {
+	if res.Err == nil || res.Err.Kind != toolError || !strings.Contains(res.Err.Message, "backend unavailable") {
 		t.Fatalf("err = %v", res.Err)
 	}
 	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Err != "backend unavailable" || res.Memory.Len() != 0 {
@@ -128,7 +128,7 @@ func TestNamespaceResolution(t *testing.T) {
 	}
 	// NS-007: both a tool and a data key.
 	res := run(t, "(search {:q 1})", env)
-	if res.Err == nil || res.Err.Kind != AmbiguousReference ||
+	if res.Err == nil || res.Err.Kind != ambiguousReference ||
 		!strings.Contains(res.Err.Hint, "tool/search") || !strings.Contains(res.Err.Hint, "data/search") {
 		t.Errorf("ambiguous reference: %v", res.Err)
 	}

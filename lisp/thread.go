@@ -167,9 +167,9 @@ func (th *Thread) releaseFrame(fr *frame) {
 	th.frames = append(th.frames, fr)
 }
 
-// NewThread returns a thread bound to ctx with the given limits, zero
+// newThread returns a thread bound to ctx with the given limits, zero
 // fields meaning the default (see Limits).
-func NewThread(ctx context.Context, limits Limits) *Thread {
+func newThread(ctx context.Context, limits Limits) *Thread {
 	th := &Thread{ctx: ctx, limits: limits.WithDefaults()}
 	th.setStepCheck()
 	return th
@@ -211,7 +211,7 @@ func (th *Thread) stepChecked(n int64) error {
 	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
 		th.steps = th.limits.MaxSteps + 1 // a refused charge is not work done
 		th.stepCheck = 0
-		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
+		return Errorf(stepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
 			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
 	}
 	th.setStepCheck()
@@ -243,7 +243,7 @@ func (th *Thread) Alloc(n int64) error {
 	th.allocated += n
 	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
 		th.allocated = th.limits.MaxAllocBytes + 1 // a refused charge allocates nothing
-		return Errorf(MemoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
+		return Errorf(memoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
 			WithHint("the program builds too much data; take or filter before building large strings or collections")
 	}
 	return nil
@@ -251,12 +251,12 @@ func (th *Thread) Alloc(n int64) error {
 
 func (th *Thread) contextError(err error) *Error {
 	if err == context.DeadlineExceeded {
-		return Errorf(Timeout, "evaluation timed out after %s of its own time (waiting for tools does not count)", th.limits.Timeout).
+		return Errorf(timeout, "evaluation timed out after %s of its own time (waiting for tools does not count)", th.limits.Timeout).
 			WithHint("the program took too long; do less work per turn")
 	}
 	// The caller went away or the server is stopping: no one reads the
 	// turn, but it must still not carry Go's error text.
-	return Errorf(Timeout, "evaluation cancelled before it finished: the request was cancelled").
+	return Errorf(timeout, "evaluation cancelled before it finished: the request was cancelled").
 		WithHint("run the program again")
 }
 
@@ -265,14 +265,14 @@ func (th *Thread) contextError(err error) *Error {
 func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	var c Callable
 	switch f := f.(type) {
-	case *Closure: // the common cases, without looking up an interface
+	case *closure: // the common cases, without looking up an interface
 		c = f
 	case *Builtin:
 		c = f
 	default:
 		var ok bool
 		if c, ok = f.(Callable); !ok {
-			return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
+			return nil, Errorf(typeError, "%s is not a function", f.TypeName()).
 				WithHint("only functions, keywords, maps and sets can be called")
 		}
 	}
@@ -285,9 +285,9 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	return v, err
 }
 
-// callClosure is Call for a closure. Closure.Call keeps no part of its
+// callClosure is Call for a closure. closure.Call keeps no part of its
 // argument slice, so a caller's args may live on the Go stack.
-func (th *Thread) callClosure(c *Closure, args []Value) (Value, error) {
+func (th *Thread) callClosure(c *closure, args []Value) (Value, error) {
 	if err := th.enterCall(); err != nil {
 		return nil, err
 	}
@@ -334,7 +334,7 @@ func (th *Thread) popScratch(base int) {
 }
 
 // enterCall charges the step of a call and refuses one that would pass
-// the depth limit. (NewThread makes MaxDepth positive.)
+// the depth limit. (newThread makes MaxDepth positive.)
 func (th *Thread) enterCall() error {
 	if th.steps+1 < th.stepCheck && th.depth < th.limits.MaxDepth {
 		th.steps++
@@ -345,17 +345,17 @@ func (th *Thread) enterCall() error {
 
 func (th *Thread) enterCallChecked() error { // outside enterCall, so that it inlines
 	if th.depth >= th.limits.MaxDepth {
-		return Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
+		return Errorf(depthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
 			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
 	}
 	return th.stepChecked(1)
 }
 
 // checkWeight refuses a value whose printed size would pass
-// MaxValueWeight, however little it cost to build by sharing.
+// maxValueWeight, however little it cost to build by sharing.
 func (th *Thread) checkWeight(v Value) error {
-	if Weight(v) > MaxValueWeight {
-		return Errorf(MemoryLimit, "value too large: it would print as more than %d MB", MaxValueWeight>>20).
+	if weightOf(v) > maxValueWeight {
+		return Errorf(memoryLimit, "value too large: it would print as more than %d MB", maxValueWeight>>20).
 			WithHint("the program nests shared data exponentially; build only what you need")
 	}
 	return nil

@@ -14,7 +14,7 @@ func TestMapLineages(t *testing.T) {
 		m    *Map
 		want map[Int]Int
 	}
-	versions := []version{{EmptyMap, map[Int]Int{}}}
+	versions := []version{{emptyMap, map[Int]Int{}}}
 	for step := 0; step < 3000; step++ {
 		base := versions[rng.Intn(len(versions))]
 		if rng.Intn(4) == 0 { // extend the newest version most of the time
@@ -55,7 +55,7 @@ func TestSetLineages(t *testing.T) {
 		s    *Set
 		want map[Int]bool
 	}
-	versions := []version{{EmptySet, map[Int]bool{}}}
+	versions := []version{{emptySet, map[Int]bool{}}}
 	for step := 0; step < 3000; step++ {
 		base := versions[rng.Intn(len(versions))]
 		if rng.Intn(4) == 0 {
