@@ -98,10 +98,10 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 // mapEntries returns m's entries as [key value] vectors.
 func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	n := m.Len()
-	if err := th.AllocVector(n); err != nil {
+	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
+	if err := th.alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
 		return nil, err
 	}
 	out := make([]Value, n)
@@ -124,10 +124,10 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 // stringChars splits s into one-character strings (code points).
 func stringChars(th *Thread, s string) ([]Value, error) {
 	n := utf8.RuneCountInString(s)
-	if err := th.AllocVector(n); err != nil {
+	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(n)*costString + int64(len(s))); err != nil {
+	if err := th.alloc(int64(n)*costString + int64(len(s))); err != nil {
 		return nil, err
 	}
 	out := make([]Value, 0, n)
@@ -139,7 +139,7 @@ func stringChars(th *Thread, s string) ([]Value, error) {
 
 // newVector charges for and returns a vector owning elems.
 func newVector(th *Thread, elems []Value) (Value, error) {
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	return NewVector(elems), nil
@@ -152,7 +152,7 @@ func makeSlice(th *Thread, n int) ([]Value, error) {
 	if n < 0 {
 		n = 0
 	}
-	if err := th.AllocVector(n); err != nil {
+	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
 	return make([]Value, 0, n), nil
@@ -160,7 +160,7 @@ func makeSlice(th *Thread, n int) ([]Value, error) {
 
 // newString charges for and returns a string.
 func newString(th *Thread, s string) (Value, error) {
-	if err := th.AllocString(len(s)); err != nil {
+	if err := th.allocString(len(s)); err != nil {
 		return nil, err
 	}
 	return String(s), nil
@@ -169,10 +169,10 @@ func newString(th *Thread, s string) (Value, error) {
 // scan charges for reading n bytes of a string: a step per 64 bytes, so
 // that string functions called in a loop over a long string pay for the
 // scans they repeat.
-func scan(th *Thread, n int) error { return th.Step(1 + int64(n)/64) }
+func scan(th *Thread, n int) error { return th.step(1 + int64(n)/64) }
 
 // steps charges one step per element about to be visited.
-func steps(th *Thread, n int) error { return th.Step(int64(n)) }
+func steps(th *Thread, n int) error { return th.step(int64(n)) }
 
 // toInt returns v as an int for counts and indexes; floats are truncated as
 // Clojure does for (take 2.0 xs).
@@ -227,7 +227,7 @@ func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
 	}
 	// Other callables (vector, list, ...) may keep the slice they get.
-	return th.Call(f, append([]Value(nil), args...))
+	return th.call(f, append([]Value(nil), args...))
 }
 
 // truthyCall applies a predicate.
@@ -274,7 +274,7 @@ func chargeCopy(th *Thread, copied, added int, perItem int64) error {
 	if err := steps(th, copied); err != nil {
 		return err
 	}
-	return th.Alloc(costCollHead + perItem*int64(max(added, 0)))
+	return th.alloc(costCollHead + perItem*int64(max(added, 0)))
 }
 
 // arity bounds used in the tables.
@@ -307,7 +307,7 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if work++; work >= batch {
-			if err := th.Step(work); err != nil {
+			if err := th.step(work); err != nil {
 				return 0, false, err
 			}
 			work = 0
@@ -333,7 +333,7 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 			size += scalarSize(x)
 		}
 	}
-	return size, unordered, th.Step(work)
+	return size, unordered, th.step(work)
 }
 
 // chargeKey charges for using v as a key of a map or set: hashing a
@@ -352,7 +352,7 @@ func chargeKey(th *Thread, v Value) error {
 	if err != nil {
 		return err
 	}
-	return th.Alloc(size)
+	return th.alloc(size)
 }
 
 // chargeKeys is chargeKey of each value.
@@ -382,7 +382,7 @@ func chargeStringCompare(th *Thread, s String) error {
 	if len(s) < 64 {
 		return nil
 	}
-	return th.Step(int64(len(s)) / 64)
+	return th.step(int64(len(s)) / 64)
 }
 
 // chargeEqual charges for comparing vs with Equal: a visit of each, and
@@ -401,7 +401,7 @@ func chargeEqual(th *Thread, vs []Value) error {
 			return err
 		}
 		if unordered {
-			if err := th.Alloc(size); err != nil {
+			if err := th.alloc(size); err != nil {
 				return err
 			}
 		}
@@ -450,9 +450,9 @@ func scalarSize(v Value) int64 {
 // checkTextSize fails before a string of about size bytes is built when it
 // cannot fit in what is left of the allocation budget.
 func checkTextSize(th *Thread, size int64) error {
-	limit := th.Limits().MaxAllocBytes
-	if limit > 0 && th.AllocatedBytes()+size > limit {
-		return th.Alloc(size)
+	limit := th.limitsInUse().MaxAllocBytes
+	if limit > 0 && th.allocatedBytes()+size > limit {
+		return th.alloc(size)
 	}
 	return nil
 }

@@ -334,10 +334,10 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		groupOf[i] = g
 		sizes[g]++
 	}
-	if err := th.AllocMap(len(keys)); err != nil {
+	if err := th.allocMap(len(keys)); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
+	if err := th.alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
 		return nil, err
 	}
 	all := make([]Value, len(elems))
@@ -370,13 +370,13 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	}
 	b := NewMapBuilder(0)
 	for _, e := range elems {
-		n, ok := b.Get(e)
+		n, ok := b.get(e)
 		if !ok {
 			n = Int(0)
 		}
 		b.Set(e, n.(Int)+1)
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	if err := th.allocMap(b.len()); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -465,7 +465,7 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 		_, ok := c.Get(args[1])
 		return boolValue(ok), nil
 	case *Set:
-		return boolValue(c.Contains(args[1])), nil
+		return boolValue(c.contains(args[1])), nil
 	case *Vector:
 		if err := chargeEqual(th, []Value{c}); err != nil {
 			return nil, err

@@ -154,7 +154,7 @@ var sequenceBuiltins = []*Builtin{
 // capacity is cut so that conj on it can never write into the original.
 // parent is the collection elems came from.
 func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
-	if err := th.AllocVector(0); err != nil {
+	if err := th.allocVector(0); err != nil {
 		return nil, err
 	}
 	if v, ok := parent.(*Vector); ok && len(elems) == v.Len() {
@@ -219,7 +219,7 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	for _, e := range elems {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
 		ok, err := truthyCall(th, "find", args[0], e)
@@ -472,7 +472,7 @@ func sortCost(th *Thread, n int) error {
 	if n < 2 {
 		return nil
 	}
-	return th.Step(int64(n) * int64(math.Ceil(math.Log2(float64(n)))))
+	return th.step(int64(n) * int64(math.Ceil(math.Log2(float64(n)))))
 }
 
 func builtinSort(th *Thread, args []Value) (Value, error) {
@@ -589,11 +589,11 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return newVector(th, slices.Clone(xs))
 	case *Vector:
-		if err := th.Alloc(costCollHead + costElem*int64(len(xs))); err != nil {
+		if err := th.alloc(costCollHead + costElem*int64(len(xs))); err != nil {
 			return nil, err
 		}
 		for _, x := range xs {
-			c = c.Conj(x)
+			c = c.conj(x)
 		}
 		return c, nil
 	case *Set:
@@ -602,7 +602,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		for _, x := range xs {
 			copied := 0
-			if c.ConjCopies(x) {
+			if c.conjCopies(x) {
 				copied = c.Len()
 				if err := chargeKeys(th, c.elems); err != nil {
 					return nil, err
@@ -611,7 +611,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 			if err := chargeCopy(th, copied, 1, costElem); err != nil {
 				return nil, err
 			}
-			c = c.Conj(x)
+			c = c.conj(x)
 		}
 		return c, nil
 	case *Map:
@@ -625,13 +625,13 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len() + len(xs))
-		b.AddAll(c)
+		b.addAll(c)
 		for _, x := range xs {
 			if err := addEntry(th, b, "conj", x); err != nil {
 				return nil, err
 			}
 		}
-		if err := chargeCopy(th, c.Len(), b.Len()-c.Len(), costMapEntry); err != nil {
+		if err := chargeCopy(th, c.Len(), b.len()-c.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -655,7 +655,7 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 		if err := chargeMapKeys(th, x); err != nil {
 			return err
 		}
-		b.AddAll(x)
+		b.addAll(x)
 		return nil
 	case NilType:
 		return nil
@@ -746,7 +746,7 @@ func builtinFlatten(th *Thread, args []Value) (Value, error) {
 		}
 		e := top.elems[top.i]
 		top.i++
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
 		if v, ok := e.(*Vector); ok {
@@ -822,7 +822,7 @@ func builtinZip(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, n); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(n) * (costCollHead + costElem*int64(len(colls)))); err != nil {
+	if err := th.alloc(int64(n) * (costCollHead + costElem*int64(len(colls)))); err != nil {
 		return nil, err
 	}
 	out, err := makeSlice(th, n)
@@ -900,7 +900,7 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 		}
 		return Nil, false, nil
 	case String:
-		if err := th.Step(int64(min(i, len(c)))); err != nil {
+		if err := th.step(int64(min(i, len(c)))); err != nil {
 			return nil, false, err
 		}
 		n := 0
@@ -914,7 +914,7 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 		return Nil, false, nil
 	case *Map:
 		if i < c.Len() {
-			if err := th.AllocVector(2); err != nil {
+			if err := th.allocVector(2); err != nil {
 				return nil, false, err
 			}
 			e := c.entries[i]
@@ -1047,7 +1047,7 @@ func builtinDropLast(th *Thread, args []Value) (Value, error) {
 // leadingCount is how many leading items satisfy pred.
 func leadingCount(th *Thread, fn string, pred Value, elems []Value) (int, error) {
 	for i, e := range elems {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return 0, err
 		}
 		ok, err := truthyCall(th, fn, pred, e)
@@ -1228,7 +1228,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		}
 		var out []Value
 		for i := 0; i < len(elems); i += step {
-			if err := th.Step(1); err != nil {
+			if err := th.step(1); err != nil {
 				return nil, err
 			}
 			end := i + n

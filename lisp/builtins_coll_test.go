@@ -216,7 +216,7 @@ func TestSharedBackingArrays(t *testing.T) {
 	th := newTestThread()
 	base := emptyVector
 	for i := range 5 {
-		base = base.Conj(Int(i))
+		base = base.conj(Int(i))
 	}
 	head, _ := callBuiltin(th, "take", Int(2), base)
 	a, _ := callBuiltin(th, "conj", head, kw("a"))
@@ -227,7 +227,7 @@ func TestSharedBackingArrays(t *testing.T) {
 		t.Errorf("conj on take = %s", got)
 	}
 	r, _ := callBuiltin(th, "rest", base)
-	grown := base.Conj(Int(5))
+	grown := base.conj(Int(5))
 	_, _ = callBuiltin(th, "conj", r, kw("b"))
 	if got := Repr(grown); got != "[0 1 2 3 4 5]" {
 		t.Errorf("conj on (rest v) changed a longer vector to %s", got)

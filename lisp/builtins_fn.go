@@ -78,7 +78,7 @@ func (c *combined) WriteRepr(b *strings.Builder) { b.WriteString(c.Source()) }
 // madeFn returns a function built by the combinator name from args,
 // charged like a closure.
 func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
-	if err := th.Alloc(costClosure + 16*int64(len(args))); err != nil {
+	if err := th.alloc(costClosure + 16*int64(len(args))); err != nil {
 		return nil, err
 	}
 	return &combined{name: name, args: slices.Clone(args), fn: f}, nil
@@ -124,7 +124,7 @@ func builtinJuxt(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		for _, f := range fs {
-			v, err := th.Call(f, xs)
+			v, err := th.call(f, xs)
 			if err != nil {
 				return nil, err
 			}
@@ -146,12 +146,12 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 			}
 			return xs[0], nil
 		}
-		v, err := th.Call(fs[len(fs)-1], xs)
+		v, err := th.call(fs[len(fs)-1], xs)
 		if err != nil {
 			return nil, err
 		}
 		for i := len(fs) - 2; i >= 0; i-- {
-			if v, err = th.Call(fs[i], []Value{v}); err != nil {
+			if v, err = th.call(fs[i], []Value{v}); err != nil {
 				return nil, err
 			}
 		}
@@ -165,7 +165,7 @@ func builtinPartial(th *Thread, args []Value) (Value, error) {
 	}
 	f, fixed := args[0], slices.Clone(args[1:])
 	return madeFn(th, "partial", args, func(th *Thread, xs []Value) (Value, error) {
-		return th.Call(f, slices.Concat(fixed, xs))
+		return th.call(f, slices.Concat(fixed, xs))
 	})
 }
 
@@ -175,7 +175,7 @@ func builtinComplement(th *Thread, args []Value) (Value, error) {
 	}
 	f := args[0]
 	return madeFn(th, "complement", args, func(th *Thread, xs []Value) (Value, error) {
-		v, err := th.Call(f, xs)
+		v, err := th.call(f, xs)
 		if err != nil {
 			return nil, err
 		}
@@ -196,7 +196,7 @@ func builtinEveryPred(th *Thread, args []Value) (Value, error) {
 	return madeFn(th, "every-pred", args, func(th *Thread, xs []Value) (Value, error) {
 		for _, p := range ps {
 			for _, x := range xs {
-				v, err := th.Call(p, []Value{x})
+				v, err := th.call(p, []Value{x})
 				if err != nil {
 					return nil, err
 				}
@@ -218,7 +218,7 @@ func builtinSomeFn(th *Thread, args []Value) (Value, error) {
 		var last Value = Nil
 		for _, f := range fs {
 			for _, x := range xs {
-				v, err := th.Call(f, []Value{x})
+				v, err := th.call(f, []Value{x})
 				if err != nil {
 					return nil, err
 				}
@@ -246,6 +246,6 @@ func builtinFnil(th *Thread, args []Value) (Value, error) {
 				}
 			}
 		}
-		return th.Call(f, patched)
+		return th.call(f, patched)
 	})
 }

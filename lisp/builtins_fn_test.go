@@ -10,7 +10,7 @@ func callMade(t *testing.T, combinator string, fargs []Value, args ...Value) str
 	if err != nil {
 		t.Fatalf("(%s ...) failed: %v", combinator, err)
 	}
-	v, err := th.Call(f, args)
+	v, err := th.call(f, args)
 	if err != nil {
 		return "error: " + asError(err).Message
 	}

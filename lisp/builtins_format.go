@@ -18,7 +18,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.Step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
+	if err := th.step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
 		return nil, err
 	}
 	rest := args[1:]
@@ -51,7 +51,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		rest = rest[1:]
-		if err := th.AllocString(b.Len() + len(text)); err != nil {
+		if err := th.allocString(b.Len() + len(text)); err != nil {
 			return nil, err
 		}
 		b.WriteString(text)

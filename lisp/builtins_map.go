@@ -72,7 +72,7 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 			return c.elems[i], nil
 		}
 	case *Set:
-		if c.Contains(key) {
+		if c.contains(key) {
 			return key, nil
 		}
 	case String:
@@ -143,7 +143,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 			return nil, err
 		}
 		copied := 0
-		if c.AssocCopies(key) {
+		if c.assocCopies(key) {
 			copied = c.Len()
 			if err := chargeMapKeys(th, c); err != nil {
 				return nil, err
@@ -152,12 +152,12 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		if err := chargeCopy(th, copied, 1, costMapEntry); err != nil {
 			return nil, err
 		}
-		return c.Assoc(key, val), nil
+		return c.assoc(key, val), nil
 	case NilType:
-		if err := th.AllocMap(1); err != nil {
+		if err := th.allocMap(1); err != nil {
 			return nil, err
 		}
-		return emptyMap.Assoc(key, val), nil
+		return emptyMap.assoc(key, val), nil
 	case *Vector:
 		i, ok := key.(Int)
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
@@ -165,10 +165,10 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 				WithHint("a vector index must be an integer from 0 to its length")
 		}
 		if int(i) == c.Len() {
-			if err := th.Alloc(costCollHead + costElem); err != nil {
+			if err := th.alloc(costCollHead + costElem); err != nil {
 				return nil, err
 			}
-			return c.Conj(val), nil
+			return c.conj(val), nil
 		}
 		if err := chargeCopy(th, c.Len(), 0, costElem); err != nil {
 			return nil, err
@@ -200,11 +200,11 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 			}
 		}
 		b := NewMapBuilder(m.Len() + len(args)/2)
-		b.AddAll(m)
+		b.addAll(m)
 		for i := 1; i+1 < len(args); i += 2 {
 			b.Set(args[i], args[i+1])
 		}
-		if err := chargeCopy(th, m.Len(), b.Len()-m.Len(), costMapEntry); err != nil {
+		if err := chargeCopy(th, m.Len(), b.len()-m.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -220,7 +220,7 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 
 // updateIn replaces the value at path with f(old); missing levels are maps.
 func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value) (Value, error)) (Value, error) {
-	if err := th.Step(1); err != nil {
+	if err := th.step(1); err != nil {
 		return nil, err
 	}
 	if len(path) == 0 {
@@ -315,7 +315,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 				b.Set(e.Key, e.Val)
 			}
 		}
-		if err := th.Alloc(costCollHead); err != nil {
+		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -362,7 +362,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 			base = m.Len()
 		}
 		for _, e := range m.entries {
-			if old, ok := b.Get(e.Key); ok && f != nil {
+			if old, ok := b.get(e.Key); ok && f != nil {
 				v, err := call(th, fn, f, old, e.Val)
 				if err != nil {
 					return nil, err
@@ -377,7 +377,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		return Nil, nil
 	}
 	// The copy of the first map was paid in steps above.
-	if err := th.Alloc(costCollHead + costMapEntry*int64(b.Len()-base)); err != nil {
+	if err := th.alloc(costCollHead + costMapEntry*int64(b.len()-base)); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -413,7 +413,7 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 			}
 		}
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	if err := th.allocMap(b.len()); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -483,7 +483,7 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 	if err := chargeKeys(th, ks[:n]); err != nil {
 		return nil, err
 	}
-	if err := th.AllocMap(n); err != nil {
+	if err := th.allocMap(n); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(n)
@@ -502,7 +502,7 @@ func builtinHashMap(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 	}
-	if err := th.AllocMap(len(args) / 2); err != nil {
+	if err := th.allocMap(len(args) / 2); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(len(args) / 2)
@@ -524,7 +524,7 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 		if err := steps(th, m.Len()); err != nil {
 			return nil, err
 		}
-		if err := th.AllocMap(m.Len()); err != nil {
+		if err := th.allocMap(m.Len()); err != nil {
 			return nil, err
 		}
 		b := NewMapBuilder(m.Len())
@@ -585,7 +585,7 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 			b.Set(r.Val, v)
 		}
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	if err := th.allocMap(b.len()); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -602,7 +602,7 @@ func builtinMapInvert(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, m.Len()); err != nil {
 		return nil, err
 	}
-	if err := th.AllocMap(m.Len()); err != nil {
+	if err := th.allocMap(m.Len()); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(m.Len())

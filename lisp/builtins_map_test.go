@@ -184,10 +184,10 @@ func TestBuildingByAssocFitsTheBudget(t *testing.T) {
 		if n, _ := callBuiltin(th, "count", coll); n != Int(1000) {
 			t.Fatalf("%s built %v items", c.name, n)
 		}
-		if used := th.AllocatedBytes(); used > 1<<20 {
+		if used := th.allocatedBytes(); used > 1<<20 {
 			t.Errorf("%s of 1000 items onto a %s charged %d bytes", c.name, c.start.TypeName(), used)
 		}
-		if used := th.StepsUsed(); used > 10*1000 {
+		if used := th.stepsUsed(); used > 10*1000 {
 			t.Errorf("%s of 1000 items onto a %s took %d steps, want linear work", c.name, c.start.TypeName(), used)
 		}
 	}
@@ -204,16 +204,16 @@ func TestAssocOntoAnOlderVersionPaysForTheCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := th.StepsUsed()
+	before := th.stepsUsed()
 	if _, err := callBuiltin(th, "assoc", base, Int(-1), Int(0)); err != nil {
 		t.Fatal(err)
 	}
-	inPlace := th.StepsUsed() - before
-	before = th.StepsUsed()
+	inPlace := th.stepsUsed() - before
+	before = th.stepsUsed()
 	if _, err := callBuiltin(th, "assoc", base, Int(-2), Int(0)); err != nil {
 		t.Fatal(err)
 	}
-	if copied := th.StepsUsed() - before; copied < 500 || inPlace > 10 {
+	if copied := th.stepsUsed() - before; copied < 500 || inPlace > 10 {
 		t.Errorf("in place: %d steps, copy of 500 entries: %d steps", inPlace, copied)
 	}
 }

@@ -9,7 +9,7 @@ var regexBuiltins = []*Builtin{
 			case *regex:
 				return v, nil
 			case String:
-				if err := th.AllocString(len(v)); err != nil {
+				if err := th.allocString(len(v)); err != nil {
 					return nil, err
 				}
 				return compileRegex("re-pattern", string(v))

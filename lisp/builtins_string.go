@@ -115,7 +115,7 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 	for _, a := range args {
 		writeStr(&b, a)
 	}
-	if err := th.AllocString(b.Len()); err != nil {
+	if err := th.allocString(b.Len()); err != nil {
 		return nil, err
 	}
 	return String(b.String()), nil
@@ -199,7 +199,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		if p != "" {
 			count = strings.Count(s, string(p)) + 1
 		}
-		if err := th.Alloc(int64(count) * perMatchCost); err != nil {
+		if err := th.alloc(int64(count) * perMatchCost); err != nil {
 			return nil, err
 		}
 		if p == "" {
@@ -260,7 +260,7 @@ func stringVector(th *Thread, parts []string) (Value, error) {
 	for _, p := range parts {
 		total += len(p)
 	}
-	if err := th.Alloc(int64(len(parts))*costString + int64(total)); err != nil {
+	if err := th.alloc(int64(len(parts))*costString + int64(total)); err != nil {
 		return nil, err
 	}
 	out, err := makeSlice(th, len(parts))
@@ -281,7 +281,7 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 	if err := scan(th, len(s)); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
+	if err := th.alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
 		return nil, err
 	}
 	parts := strings.Split(s, "\n")
@@ -321,7 +321,7 @@ func builtinJoin(th *Thread, args []Value) (Value, error) {
 		parts[i] = Str(e)
 		n += len(parts[i])
 	}
-	if err := th.AllocString(n); err != nil {
+	if err := th.allocString(n); err != nil {
 		return nil, err
 	}
 	return String(strings.Join(parts, sep)), nil
@@ -337,7 +337,7 @@ func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value,
 			return nil, err
 		}
 		// Case mapping can change byte lengths, but by a bounded factor.
-		if err := th.AllocString(len(s)); err != nil {
+		if err := th.allocString(len(s)); err != nil {
 			return nil, err
 		}
 		return String(f(s)), nil
@@ -440,7 +440,7 @@ func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value,
 			parts[i] = text(a)
 			n += len(parts[i]) + 1
 		}
-		if err := th.AllocString(n); err != nil {
+		if err := th.allocString(n); err != nil {
 			return nil, err
 		}
 		return String(strings.Join(parts, " ")), nil
@@ -560,7 +560,7 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 
 // chargeReplace charges the growth of a replacement before it is built.
 func chargeReplace(th *Thread, s string, count, replLen int) error {
-	return th.Alloc(int64(len(s)) + int64(count)*int64(replLen))
+	return th.alloc(int64(len(s)) + int64(count)*int64(replLen))
 }
 
 // regexReplace replaces matches of re in s with a replacement string ($1
@@ -583,7 +583,7 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 		b.WriteString(s[prev:loc[0]])
 		switch r := repl.(type) {
 		case String:
-			if err := th.Alloc(int64(len(r)) * 2); err != nil {
+			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
 			b.Write(re.re.ExpandString(nil, javaReplacement(string(r)), s, loc))
@@ -597,7 +597,7 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 				return "", err
 			}
 			text := Str(v)
-			if err := th.Alloc(int64(len(text))); err != nil {
+			if err := th.alloc(int64(len(text))); err != nil {
 				return "", err
 			}
 			b.WriteString(text)
@@ -621,7 +621,7 @@ func builtinStringReverse(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf("clojure.string/reverse", "a string", args[0])
 	}
-	if err := th.AllocString(len(s)); err != nil {
+	if err := th.allocString(len(s)); err != nil {
 		return nil, err
 	}
 	r := []rune(string(s))

@@ -18,7 +18,7 @@ func callBuiltin(th *Thread, name string, args ...Value) (Value, error) {
 	if !ok {
 		return nil, errors.New("no builtin " + name)
 	}
-	return th.Call(b, args)
+	return th.call(b, args)
 }
 
 // builtinCase is one call and the Repr of its expected result, or the kind
@@ -152,7 +152,7 @@ func TestBuiltinsSurviveAnyArguments(t *testing.T) {
 						}
 					}()
 					th := newThread(context.Background(), Limits{MaxSteps: 100_000, MaxAllocBytes: 1 << 20, MaxDepth: 50})
-					v, err := th.Call(b, args)
+					v, err := th.call(b, args)
 					if err == nil && v == nil {
 						t.Errorf("(%s %v) returned a Go nil value", b.Name, args)
 					}
@@ -280,7 +280,7 @@ func FuzzBuiltins(f *testing.F) {
 			args[i], data = fuzzValue(data, 0)
 		}
 		th := newThread(context.Background(), Limits{MaxSteps: 20_000, MaxAllocBytes: 1 << 20, MaxDepth: 30})
-		v, err := th.Call(b, args)
+		v, err := th.call(b, args)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

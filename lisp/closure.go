@@ -38,7 +38,7 @@ type capture struct {
 type fnNode struct{ lam *lambda }
 
 func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
-	if err := th.AllocClosure(len(n.lam.captures)); err != nil {
+	if err := th.allocClosure(len(n.lam.captures)); err != nil {
 		return nil, err
 	}
 	var free []Value
@@ -121,7 +121,7 @@ func (c *closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, er
 			}
 			return v, nil
 		}
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
 		rargs := th.recurArgs
@@ -161,7 +161,7 @@ func (ar *arity) bindArgs(th *Thread, fr *frame, args []Value) error {
 	}
 	var restVal Value = Nil
 	if extra := args[len(ar.params):]; len(extra) > 0 {
-		if err := th.AllocVector(len(extra)); err != nil {
+		if err := th.allocVector(len(extra)); err != nil {
 			return err
 		}
 		restVal = NewVector(append([]Value(nil), extra...))

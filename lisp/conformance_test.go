@@ -134,7 +134,7 @@ func conformanceEqual(a, b Value) bool {
 			return false
 		}
 		for i := range a.Elems() {
-			if !conformanceEqual(a.Index(i), b.Index(i)) {
+			if !conformanceEqual(a.index(i), b.index(i)) {
 				return false
 			}
 		}

@@ -86,7 +86,7 @@ func corePrintf(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, Errorf(executionError, "printf needs the format function, which is not available")
 	}
-	s, err := th.Call(format, args)
+	s, err := th.call(format, args)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (p *predicateCombinator) Call(th *Thread, args []Value) (Value, error) {
 		return nil, arityError(p.kind+" predicate", "(pred item)", len(args))
 	}
 	for _, q := range p.preds {
-		v, err := th.Call(q, args)
+		v, err := th.call(q, args)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +182,7 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 					WithHint("pass predicates such as (where :age > 18) or :active")
 			}
 		}
-		if err := th.AllocClosure(len(args)); err != nil {
+		if err := th.allocClosure(len(args)); err != nil {
 			return nil, err
 		}
 		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...)}, nil
@@ -236,5 +236,5 @@ func (v *varRef) Call(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return th.Call(f, args)
+	return th.call(f, args)
 }

@@ -82,7 +82,7 @@ func TestEmitLimitDefault(t *testing.T) {
 	if res.Err == nil || res.Err.Kind != emitLimit {
 		t.Fatalf("got %v, want emit_limit", res.Err)
 	}
-	if res.Memory.Len() != 0 {
-		t.Errorf("memory holds %d bindings after a failed turn", res.Memory.Len())
+	if res.Memory.len() != 0 {
+		t.Errorf("memory holds %d bindings after a failed turn", res.Memory.len())
 	}
 }

@@ -118,7 +118,7 @@ func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	v := NewVector(elems)
@@ -130,7 +130,7 @@ type mapNode struct {
 }
 
 func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
-	if err := th.AllocMap(len(n.elems) / 2); err != nil {
+	if err := th.allocMap(len(n.elems) / 2); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(len(n.elems) / 2)
@@ -162,7 +162,7 @@ func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	s := NewSet(elems)
@@ -207,7 +207,7 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := th.Call(f, args)
+	v, err := th.call(f, args)
 	return th.callResult(v, err, n.pos)
 }
 
@@ -225,7 +225,7 @@ func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 		}
 		th.scratch = append(th.scratch, v)
 	}
-	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	v, err := th.call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
 	return th.callResult(v, err, n.pos)
 }
@@ -400,7 +400,7 @@ func (n *loopNode) eval(th *Thread, fr *frame) (Value, error) {
 		if v != recurMarker {
 			return v, nil
 		}
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, withPos(err, n.pos)
 		}
 		args := th.recurArgs
@@ -515,7 +515,7 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		ok, err := th.Call(p, []Value{tv, x})
+		ok, err := th.call(p, []Value{tv, x})
 		if err != nil {
 			return nil, withPos(err, n.pos)
 		}
@@ -561,7 +561,7 @@ func (n *forNode) eval(th *Thread, fr *frame) (Value, error) {
 	if !n.collect {
 		return Nil, nil
 	}
-	if err := th.AllocVector(len(out)); err != nil {
+	if err := th.allocVector(len(out)); err != nil {
 		return nil, err
 	}
 	return NewVector(out), nil
@@ -571,7 +571,7 @@ func (n *forNode) eval(th *Thread, fr *frame) (Value, error) {
 // iteration of the enclosing binding.
 func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) {
 	if i == len(n.clauses) {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return false, err
 		}
 		v, err := n.body.eval(th, fr)
@@ -615,7 +615,7 @@ func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) 
 		return false, err
 	}
 	for _, item := range items {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return false, err
 		}
 		if err := c.pat.bind(th, fr, item); err != nil {
@@ -644,12 +644,12 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 	case NilType:
 		return nil, nil
 	case *Map:
-		if err := th.AllocVector(v.Len()); err != nil {
+		if err := th.allocVector(v.Len()); err != nil {
 			return nil, err
 		}
 		out := make([]Value, v.Len())
 		for i, e := range v.Entries() {
-			if err := th.AllocVector(2); err != nil {
+			if err := th.allocVector(2); err != nil {
 				return nil, err
 			}
 			out[i] = NewVector([]Value{e.Key, e.Val})
@@ -657,7 +657,7 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 		return out, nil
 	case String:
 		s := string(v)
-		if err := th.AllocVector(len(s)); err != nil {
+		if err := th.allocVector(len(s)); err != nil {
 			return nil, err
 		}
 		out := make([]Value, 0, len(s))
@@ -775,7 +775,7 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 		if y, ok := b.(Int); ok {
 			if v, ok := n.op.ints(x, y); ok {
 				if n.op.folds {
-					if err := th.Step(1); err != nil {
+					if err := th.step(1); err != nil {
 						return nil, withPos(err, n.pos)
 					}
 				}

@@ -287,17 +287,17 @@ func TestReturnAndFail(t *testing.T) {
 	if res.Err != nil || !res.Returned || Repr(res.Value) != "{:done true}" {
 		t.Fatalf("return: %+v", res)
 	}
-	if _, ok := res.Memory.Lookup("saved"); !ok {
+	if _, ok := res.Memory.lookup("saved"); !ok {
 		t.Error("return discarded the definitions made before it")
 	}
-	if _, ok := res.Memory.Lookup("never"); ok {
+	if _, ok := res.Memory.lookup("never"); ok {
 		t.Error("code after return ran")
 	}
 	res = run(t, `(def saved 1) (fail "no data")`, Env{})
 	if res.Err == nil || res.Err.Kind != fail || !res.Failed || res.Err.Message != "no data" {
 		t.Fatalf("fail: %+v", res)
 	}
-	if res.Memory.Len() != 0 || len(res.Defined) != 0 {
+	if res.Memory.len() != 0 || len(res.Defined) != 0 {
 		t.Error("a failed program changed memory")
 	}
 }

@@ -119,7 +119,7 @@ func TestEncodeJSONRepeatsInLargeCollections(t *testing.T) {
 	if _, err := EncodeJSON(m); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := EncodeJSON(m.Assoc(str("k17"), Int(0))); err == nil {
+	if _, err := EncodeJSON(m.assoc(str("k17"), Int(0))); err == nil {
 		t.Error("a map with :k17 and \"k17\" among 21 keys has a JSON form")
 	}
 	if _, err := EncodeJSON(NewSet(append(elems, str("k3")))); err == nil {

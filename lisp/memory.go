@@ -55,8 +55,8 @@ func (m *Memory) put(b Binding) {
 	m.bindings = append(m.bindings, &b)
 }
 
-// Len is the number of bindings.
-func (m *Memory) Len() int {
+// len is the number of bindings.
+func (m *Memory) len() int {
 	if m == nil {
 		return 0
 	}
@@ -75,8 +75,8 @@ func (m *Memory) Bindings() []Binding {
 	return out
 }
 
-// Lookup returns the binding called name.
-func (m *Memory) Lookup(name string) (Binding, bool) {
+// lookup returns the binding called name.
+func (m *Memory) lookup(name string) (Binding, bool) {
 	if m == nil {
 		return Binding{}, false
 	}

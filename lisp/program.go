@@ -111,8 +111,8 @@ func ReadProgram(source string, maxNesting int) (*Program, error) {
 	return &Program{source: source, maxNesting: maxNesting, forms: forms, starts: starts}, nil
 }
 
-// Source is the text the program was read from.
-func (p *Program) Source() string { return p.source }
+// text is the text the program was read from.
+func (p *Program) text() string { return p.source }
 
 // EvalProgram is Eval of a program already read. The program's nesting
 // bound takes the place of env.MaxNesting for the source; env.MaxNesting
@@ -154,8 +154,8 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		}
 		res.Prints = prog.prints
 		res.ToolCalls = prog.toolCalls
-		res.Steps = th.StepsUsed()
-		res.AllocBytes = th.AllocatedBytes()
+		res.Steps = th.stepsUsed()
+		res.AllocBytes = th.allocatedBytes()
 		res.Duration = time.Since(start)
 	}()
 
@@ -425,7 +425,7 @@ func (p *progState) print(th *Thread, line string) error {
 		return Errorf(outputLimit, "output limit of %d bytes exceeded by println", max).
 			WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
 	}
-	if err := th.Alloc(costPrintLine + int64(len(line))); err != nil {
+	if err := th.alloc(costPrintLine + int64(len(line))); err != nil {
 		return err
 	}
 	p.outBytes += len(line)
@@ -439,7 +439,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, Errorf(ToolCallLimit, "tool call limit of %d exceeded (calling tool/%s)", max, name).
 			WithHint("make fewer tool calls per program: batch requests or filter before calling")
 	}
-	if err := th.Alloc(costToolCall); err != nil {
+	if err := th.alloc(costToolCall); err != nil {
 		return nil, err
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
@@ -465,7 +465,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		// The host's error text is the caller's (a tool's error answer);
 		// anything else becomes an error written for the LLM.
 		var failed *Error
-		switch ctxErr := th.Context().Err(); {
+		switch ctxErr := th.context().Err(); {
 		case ctxErr != nil:
 			failed = th.contextError(ctxErr)
 		case errors.As(err, &failed): // the host's own, such as a tool that did not answer in time
@@ -495,7 +495,7 @@ func (p *progState) hostCall(th *Thread, name string, args Value) (Value, error)
 		p.clock.pause()
 		defer p.clock.resume()
 	}
-	return p.env.Host.CallTool(th.Context(), name, args)
+	return p.env.Host.CallTool(th.context(), name, args)
 }
 
 // commit builds the memory after a successful program: the prelude's

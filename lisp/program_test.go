@@ -72,8 +72,8 @@ func TestToolErrors(t *testing.T) {
 	if res.Err == nil || res.Err.Kind != toolError || !strings.Contains(res.Err.Message, "backend unavailable") {
 		t.Fatalf("err = %v", res.Err)
 	}
-	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Err != "backend unavailable" || res.Memory.Len() != 0 {
-		t.Errorf("failed call: records %+v, memory %d", res.ToolCalls, res.Memory.Len())
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Err != "backend unavailable" || res.Memory.len() != 0 {
+		t.Errorf("failed call: records %+v, memory %d", res.ToolCalls, res.Memory.len())
 	}
 	res = run(t, `(tool/nope)`, Env{Tools: []string{"search", "echo"}, Host: h})
 	if res.Err == nil || !strings.Contains(res.Err.Hint, "tool/echo, tool/search") {
@@ -150,11 +150,11 @@ func TestDefinedAndTurns(t *testing.T) {
 	if got := strings.Join(res.Defined, ","); got != "a,f" {
 		t.Errorf("defined = %s", got)
 	}
-	b, _ := res.Memory.Lookup("f")
+	b, _ := res.Memory.lookup("f")
 	if b.Docstring != "doc" || b.Turn != 4 || b.ReturnType != "integer" || !b.IsFn() || strings.Join(b.Params(), " ") != "x" {
 		t.Errorf("binding f = %+v", b)
 	}
-	a, _ := res.Memory.Lookup("a")
+	a, _ := res.Memory.lookup("a")
 	if Repr(a.Value) != "2" {
 		t.Errorf("a = %s", Repr(a.Value))
 	}

@@ -84,7 +84,7 @@ func sameSample(full, sample Value, keep int) bool {
 			return false
 		}
 		for i := range min(keep, f.Len()) {
-			if !sameSample(f.Index(i), s.Index(i), keep) {
+			if !sameSample(f.index(i), s.index(i), keep) {
 				return false
 			}
 		}

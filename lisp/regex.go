@@ -96,7 +96,7 @@ func chargeMatch(th *Thread, re *regex, n int) error {
 		return Errorf(stepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", re.insts, n).
 			WithHint("match a shorter string (split it first) or use a simpler pattern with fewer repetitions")
 	}
-	return th.Step(1 + work/instBytesPerStep)
+	return th.step(1 + work/instBytesPerStep)
 }
 
 // regexArg accepts a regex, or a string that is compiled as one.
@@ -147,14 +147,14 @@ const perMatchCost = costString + costElem
 // fails on the budget instead of building millions of positions.
 func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 	limit := n
-	if left := th.Limits().MaxAllocBytes - th.AllocatedBytes(); th.Limits().MaxAllocBytes > 0 {
+	if left := th.limitsInUse().MaxAllocBytes - th.allocatedBytes(); th.limitsInUse().MaxAllocBytes > 0 {
 		most := int(min(left/perMatchCost+1, int64(len(s))+2))
 		if limit < 0 || limit > most {
 			limit = most
 		}
 	}
 	locs := re.re.FindAllStringSubmatchIndex(s, limit)
-	if err := th.Alloc(int64(len(locs)) * perMatchCost); err != nil {
+	if err := th.alloc(int64(len(locs)) * perMatchCost); err != nil {
 		return nil, err
 	}
 	return locs, nil

@@ -917,8 +917,8 @@ func compileDotimes(c *compiler, l *list, tail bool) (node, error) {
 		return nil, c.errorf(validationError, "dotimes takes a binding vector [name count]").
 			WithHint("write (dotimes [i 3] (println i))")
 	}
-	count := &list{Elems: []Value{symbol("clojure.core/range"), v.Index(1)}, Pos: l.Pos}
-	form := &list{Elems: append([]Value{symbol("doseq"), NewVector([]Value{v.Index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
+	count := &list{Elems: []Value{symbol("clojure.core/range"), v.index(1)}, Pos: l.Pos}
+	form := &list{Elems: append([]Value{symbol("doseq"), NewVector([]Value{v.index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
 	return compileFor(c, form, false)
 }
 

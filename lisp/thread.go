@@ -87,7 +87,7 @@ type Thread struct {
 	ctx       context.Context
 	limits    Limits
 	steps     int64
-	stepCheck int64 // see Step
+	stepCheck int64 // see step
 	allocated int64
 	depth     int
 
@@ -180,20 +180,20 @@ func newThread(ctx context.Context, limits Limits) *Thread {
 // outgrows its limit, so the depth budget can never be unbounded.
 const MaxCallDepth = 10_000
 
-// Context is the evaluation's context, passed on to host calls.
-func (th *Thread) Context() context.Context { return th.ctx }
+// context is the evaluation's context, passed on to host calls.
+func (th *Thread) context() context.Context { return th.ctx }
 
-// Limits returns the thread's budgets, defaults filled in.
-func (th *Thread) Limits() Limits { return th.limits }
+// limitsInUse returns the thread's budgets, defaults filled in.
+func (th *Thread) limitsInUse() Limits { return th.limits }
 
-// StepsUsed is the number of steps charged so far.
-func (th *Thread) StepsUsed() int64 { return th.steps }
+// stepsUsed is the number of steps charged so far.
+func (th *Thread) stepsUsed() int64 { return th.steps }
 
-// AllocatedBytes is the number of bytes charged so far.
-func (th *Thread) AllocatedBytes() int64 { return th.allocated }
+// allocatedBytes is the number of bytes charged so far.
+func (th *Thread) allocatedBytes() int64 { return th.allocated }
 
-// Step charges n evaluation steps. Builtins that visit k elements charge k.
-func (th *Thread) Step(n int64) error {
+// step charges n evaluation steps. Builtins that visit k elements charge k.
+func (th *Thread) step(n int64) error {
 	// The common case, small enough to inline: no budget or context check
 	// falls due before stepCheck.
 	if s := th.steps + n; s < th.stepCheck {
@@ -203,7 +203,7 @@ func (th *Thread) Step(n int64) error {
 	return th.stepChecked(n)
 }
 
-// stepChecked is Step when the charge may pass the budget or reach the
+// stepChecked is step when the charge may pass the budget or reach the
 // next look at the context; it then moves stepCheck to the next of those.
 func (th *Thread) stepChecked(n int64) error {
 	before := th.steps
@@ -223,7 +223,7 @@ func (th *Thread) stepChecked(n int64) error {
 	return nil
 }
 
-// setStepCheck sets stepCheck to the step count at which Step must next
+// setStepCheck sets stepCheck to the step count at which step must next
 // look at the budget or the context: the next multiple of
 // ctxCheckInterval, or the first step past the budget if that comes
 // sooner.
@@ -238,8 +238,8 @@ func (th *Thread) setStepCheck() {
 	th.stepCheck = next
 }
 
-// Alloc charges n bytes of newly built strings or collections.
-func (th *Thread) Alloc(n int64) error {
+// alloc charges n bytes of newly built strings or collections.
+func (th *Thread) alloc(n int64) error {
 	th.allocated += n
 	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
 		th.allocated = th.limits.MaxAllocBytes + 1 // a refused charge allocates nothing
@@ -260,9 +260,9 @@ func (th *Thread) contextError(err error) *Error {
 		WithHint("run the program again")
 }
 
-// Call applies f to args with depth accounting. Builtins that take functions
+// call applies f to args with depth accounting. Builtins that take functions
 // (map, filter, reduce, sort-by, ...) call back through here.
-func (th *Thread) Call(f Value, args []Value) (Value, error) {
+func (th *Thread) call(f Value, args []Value) (Value, error) {
 	var c Callable
 	switch f := f.(type) {
 	case *closure: // the common cases, without looking up an interface
@@ -306,7 +306,7 @@ func (th *Thread) callClosure(c *closure, args []Value) (Value, error) {
 func (th *Thread) callBorrowed(f Value, args []Value) (Value, error) {
 	base := len(th.scratch)
 	th.scratch = append(th.scratch, args...)
-	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	v, err := th.call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
 	return v, err
 }
@@ -374,14 +374,14 @@ const (
 	costPrintLine = 32
 )
 
-// AllocString charges for a new string of n bytes.
-func (th *Thread) AllocString(n int) error { return th.Alloc(costString + int64(n)) }
+// allocString charges for a new string of n bytes.
+func (th *Thread) allocString(n int) error { return th.alloc(costString + int64(n)) }
 
-// AllocVector charges for a new vector or set of n elements.
-func (th *Thread) AllocVector(n int) error { return th.Alloc(costCollHead + costElem*int64(n)) }
+// allocVector charges for a new vector or set of n elements.
+func (th *Thread) allocVector(n int) error { return th.alloc(costCollHead + costElem*int64(n)) }
 
-// AllocClosure charges for a new closure capturing n bindings.
-func (th *Thread) AllocClosure(n int) error { return th.Alloc(costClosure + 16*int64(n)) }
+// allocClosure charges for a new closure capturing n bindings.
+func (th *Thread) allocClosure(n int) error { return th.alloc(costClosure + 16*int64(n)) }
 
-// AllocMap charges for a new map of n entries.
-func (th *Thread) AllocMap(n int) error { return th.Alloc(costCollHead + costMapEntry*int64(n)) }
+// allocMap charges for a new map of n entries.
+func (th *Thread) allocMap(n int) error { return th.alloc(costCollHead + costMapEntry*int64(n)) }

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestStepMatchesReference checks Step's inlined fast path against the
+// TestStepMatchesReference checks step's inlined fast path against the
 // plain rule: the charge is added, passing MaxSteps fails with steps left
 // at MaxSteps+1, and the context is looked at whenever the count crosses a
 // multiple of ctxCheckInterval.
@@ -42,13 +42,13 @@ func TestStepMatchesReference(t *testing.T) {
 			case before/ctxCheckInterval != ref/ctxCheckInterval && cancelled:
 				want = timeout
 			}
-			err := th.Step(n)
+			err := th.step(n)
 			var got ErrorKind
 			if err != nil {
 				got = asError(err).Kind
 			}
-			if got != want || th.StepsUsed() != ref {
-				t.Fatalf("trial %d, charge %d of %d: got %q with %d steps, want %q with %d", trial, i, n, got, th.StepsUsed(), want, ref)
+			if got != want || th.stepsUsed() != ref {
+				t.Fatalf("trial %d, charge %d of %d: got %q with %d steps, want %q with %d", trial, i, n, got, th.stepsUsed(), want, ref)
 			}
 		}
 		cancel()

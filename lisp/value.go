@@ -105,7 +105,7 @@ func truthy(v Value) bool {
 
 // Vector is an immutable indexed sequence.
 //
-// Conj appends in place when the vector is the longest user of its backing
+// Its conj appends in place when the vector is the longest user of its backing
 // array, so building a vector one element at a time in a loop is amortized
 // O(1) per element while every earlier version stays unchanged.
 type Vector struct {
@@ -146,14 +146,14 @@ func newVectorWithTail(elems []Value, used int, weight int64) *Vector {
 // Len is the number of elements.
 func (v *Vector) Len() int { return len(v.elems) }
 
-// Index returns element i; the caller checks bounds.
-func (v *Vector) Index(i int) Value { return v.elems[i] }
+// index returns element i; the caller checks bounds.
+func (v *Vector) index(i int) Value { return v.elems[i] }
 
 // Elems returns the elements. The slice must not be modified.
 func (v *Vector) Elems() []Value { return v.elems }
 
-// Conj returns a new vector with x appended.
-func (v *Vector) Conj(x Value) *Vector {
+// conj returns a new vector with x appended.
+func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
@@ -171,11 +171,11 @@ type MapEntry struct{ Key, Val Value }
 // Map is an immutable association that remembers insertion order, so that
 // printing, iteration and memory serialization are deterministic.
 //
-// Like Vector.Conj, Assoc of a new key appends in place when the map is the
+// Like Vector.conj, assoc of a new key appends in place when the map is the
 // longest version of its lineage: versions that extend one another share the
 // entries array, the index and a tail counter, and each sees only the
 // positions below its own length. Building a map key by key in a loop is then
-// amortized O(1) per key. Replacing a key's value, Dissoc, and extending an
+// amortized O(1) per key. Replacing a key's value, dissoc, and extending an
 // older version copy, so no version ever changes. In-place growth writes
 // the shared index, so one lineage must not be extended from two goroutines
 // at once; evaluations never share values (each request decodes its own).
@@ -259,8 +259,8 @@ func (m *Map) indexKey(k Value, i int) {
 	}
 }
 
-// Assoc returns a map with k set to v. An existing key keeps its position.
-func (m *Map) Assoc(k, v Value) *Map {
+// assoc returns a map with k set to v. An existing key keeps its position.
+func (m *Map) assoc(k, v Value) *Map {
 	n := len(m.entries)
 	if _, exists := m.find(k); !exists && m.tail != nil && m.tail.used == n {
 		m.tail.used++
@@ -270,20 +270,20 @@ func (m *Map) Assoc(k, v Value) *Map {
 		return out
 	}
 	b := NewMapBuilder(n + 1)
-	b.AddAll(m)
+	b.addAll(m)
 	b.Set(k, v)
 	return b.Map()
 }
 
-// AssocCopies reports whether Assoc(k, ...) must copy the map rather than
+// assocCopies reports whether assoc(k, ...) must copy the map rather than
 // extend it in place, so callers can charge the budgets what it costs.
-func (m *Map) AssocCopies(k Value) bool {
+func (m *Map) assocCopies(k Value) bool {
 	_, exists := m.find(k)
 	return exists || m.tail == nil || m.tail.used != len(m.entries)
 }
 
-// Dissoc returns a map without k.
-func (m *Map) Dissoc(k Value) *Map {
+// dissoc returns a map without k.
+func (m *Map) dissoc(k Value) *Map {
 	if _, ok := m.find(k); !ok {
 		return m
 	}
@@ -361,7 +361,7 @@ type mapWithEntries8 struct {
 }
 
 // The builder owns its map until Map() hands it over: only then does the map
-// start a lineage that Assoc may extend in place.
+// start a lineage that assoc may extend in place.
 
 // Set adds or replaces an entry; a replaced key keeps its position.
 func (b *MapBuilder) Set(k, v Value) {
@@ -376,18 +376,18 @@ func (b *MapBuilder) Set(k, v Value) {
 	m.indexKey(k, len(m.entries)-1)
 }
 
-// Get returns the value stored so far under k.
-func (b *MapBuilder) Get(k Value) (Value, bool) { return b.m.Get(k) }
+// get returns the value stored so far under k.
+func (b *MapBuilder) get(k Value) (Value, bool) { return b.m.Get(k) }
 
-// AddAll sets every entry of m.
-func (b *MapBuilder) AddAll(m *Map) {
+// addAll sets every entry of m.
+func (b *MapBuilder) addAll(m *Map) {
 	for _, e := range m.entries {
 		b.Set(e.Key, e.Val)
 	}
 }
 
-// Len is the number of entries so far.
-func (b *MapBuilder) Len() int { return len(b.m.entries) }
+// len is the number of entries so far.
+func (b *MapBuilder) len() int { return len(b.m.entries) }
 
 // Map returns the built map; the builder must not be used afterwards.
 func (b *MapBuilder) Map() *Map {
@@ -400,7 +400,7 @@ func (b *MapBuilder) Map() *Map {
 
 // Set is an immutable set that remembers insertion order internally; printing
 // and rendering order elements by their text where the spec asks for it.
-// Conj extends in place the way Map.Assoc does.
+// Its conj extends in place the way Map.assoc does.
 type Set struct {
 	elems  []Value
 	index  map[any]int // shared by the lineage, as Map's
@@ -433,8 +433,8 @@ func (s *Set) Len() int { return len(s.elems) }
 // Elems returns the elements in insertion order. The slice must not be modified.
 func (s *Set) Elems() []Value { return s.elems }
 
-// Contains reports membership.
-func (s *Set) Contains(e Value) bool {
+// contains reports membership.
+func (s *Set) contains(e Value) bool {
 	if len(s.elems) == 0 {
 		return false
 	}
@@ -442,15 +442,15 @@ func (s *Set) Contains(e Value) bool {
 	return ok && i < len(s.elems)
 }
 
-// ConjCopies reports whether Conj(e) must copy the set rather than extend it
+// conjCopies reports whether conj(e) must copy the set rather than extend it
 // in place (or return it unchanged).
-func (s *Set) ConjCopies(e Value) bool {
-	return !s.Contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
+func (s *Set) conjCopies(e Value) bool {
+	return !s.contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
 }
 
-// Conj returns a set with e added.
-func (s *Set) Conj(e Value) *Set {
-	if s.Contains(e) {
+// conj returns a set with e added.
+func (s *Set) conj(e Value) *Set {
+	if s.contains(e) {
 		return s
 	}
 	n := len(s.elems)
@@ -538,7 +538,7 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	if err := chargeKey(th, args[0]); err != nil {
 		return nil, err
 	}
-	if s.Contains(args[0]) {
+	if s.contains(args[0]) {
 		return args[0], nil
 	}
 	return Nil, nil
@@ -591,7 +591,7 @@ func Equal(a, b Value) bool {
 			return false
 		}
 		for _, e := range a.elems {
-			if !b.Contains(e) {
+			if !b.contains(e) {
 				return false
 			}
 		}

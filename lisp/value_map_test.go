@@ -55,7 +55,7 @@ func TestMapSmallAndIndexed(t *testing.T) {
 				t.Errorf("n=%d: Get(%s) found a key that is absent", n, Repr(miss))
 			}
 		}
-		if got := m.Assoc(Keyword("new"), Int(-1)); got.Len() != m.Len()+1 {
+		if got := m.assoc(Keyword("new"), Int(-1)); got.Len() != m.Len()+1 {
 			t.Errorf("n=%d: Assoc of a new key: Len %d", n, got.Len())
 		}
 	}
@@ -91,9 +91,9 @@ func TestMapLineageAcrossIndexSize(t *testing.T) {
 	small := b.Map()
 	versions := []*Map{small}
 	for i := smallMap - 1; i < smallMap+3; i++ {
-		versions = append(versions, versions[len(versions)-1].Assoc(Int(i), Int(i)))
+		versions = append(versions, versions[len(versions)-1].assoc(Int(i), Int(i)))
 	}
-	branch := versions[2].Assoc(Keyword("branch"), trueValue) // not the tail: copies
+	branch := versions[2].assoc(Keyword("branch"), trueValue) // not the tail: copies
 	for _, m := range append(versions, branch) {
 		for i := range smallMap + 3 {
 			_, ok := m.Get(Int(i))

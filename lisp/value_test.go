@@ -27,10 +27,10 @@ func TestMapLineages(t *testing.T) {
 			want[kk] = vv
 		}
 		if rng.Intn(10) == 0 {
-			next = base.m.Dissoc(k)
+			next = base.m.dissoc(k)
 			delete(want, k)
 		} else {
-			next = base.m.Assoc(k, v)
+			next = base.m.assoc(k, v)
 			want[k] = v
 		}
 		versions = append(versions, version{next, want})
@@ -67,14 +67,14 @@ func TestSetLineages(t *testing.T) {
 			want[k] = true
 		}
 		want[e] = true
-		versions = append(versions, version{base.s.Conj(e), want})
+		versions = append(versions, version{base.s.conj(e), want})
 	}
 	for i, ver := range versions {
 		if ver.s.Len() != len(ver.want) {
 			t.Fatalf("version %d: Len = %d, want %d", i, ver.s.Len(), len(ver.want))
 		}
 		for e := Int(0); e < 300; e++ {
-			if ver.s.Contains(e) != ver.want[e] {
+			if ver.s.contains(e) != ver.want[e] {
 				t.Fatalf("version %d: Contains(%d) = %v", i, e, !ver.want[e])
 			}
 		}

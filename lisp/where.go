@@ -36,7 +36,7 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 			return nil, err
 		}
 	}
-	if err := th.AllocClosure(2); err != nil {
+	if err := th.allocClosure(2); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -109,7 +109,7 @@ func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {
 		if m == nil {
 			if v, ok := x.(*Vector); ok {
 				if i, ok := k.(Int); ok && i >= 0 && int(i) < v.Len() {
-					x = v.Index(int(i))
+					x = v.index(int(i))
 					continue
 				}
 			}
@@ -193,7 +193,7 @@ func whereMember(coll, x Value) bool {
 	case *Vector:
 		elems = c.Elems()
 	case *Set:
-		if c.Contains(x) {
+		if c.contains(x) {
 			return true
 		}
 		elems = c.Elems()
