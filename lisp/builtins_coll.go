@@ -169,7 +169,7 @@ func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 func subVector(v *Vector, i, j int) *Vector {
 	elems := v.elems[i:j:j]
 	dropped := v.Len() - (j - i)
-	w := v.Weight()
+	w := v.valueWeight()
 	if j-i <= dropped || w >= 1<<59 {
 		w = 1
 		for _, e := range elems {

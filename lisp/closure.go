@@ -69,8 +69,8 @@ type closure struct {
 	weight int64
 }
 
-// Weight is the size of the closure's source with its captured values.
-func (c *closure) Weight() int64 { return max(c.weight, 1) }
+// valueWeight is the size of the closure's source with its captured values.
+func (c *closure) valueWeight() int64 { return max(c.weight, 1) }
 
 func (*closure) TypeName() string { return "function" }
 

@@ -134,8 +134,8 @@ func (*predicateCombinator) TypeName() string { return "function" }
 
 func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
 
-// Weight counts the predicates, which the combinator prints with.
-func (p *predicateCombinator) Weight() int64 {
+// valueWeight counts the predicates, which the combinator prints with.
+func (p *predicateCombinator) valueWeight() int64 {
 	w := int64(1)
 	for _, q := range p.preds {
 		w = addWeight(w, weightOf(q))

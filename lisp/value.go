@@ -111,7 +111,7 @@ func truthy(v Value) bool {
 type Vector struct {
 	elems  []Value
 	tail   *vectorTail
-	weight int64 // see Weight
+	weight int64 // see valueWeight
 	nests  int32 // see nestsMeasured
 }
 
@@ -157,12 +157,12 @@ func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.Weight(), weightOf(x))}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x))}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return newVectorWithTail(elems, n+1, addWeight(v.Weight(), weightOf(x)))
+	return newVectorWithTail(elems, n+1, addWeight(v.valueWeight(), weightOf(x)))
 }
 
 // MapEntry is one key/value pair of a map.
@@ -183,7 +183,7 @@ type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small
 	tail    *lineageTail
-	weight  int64 // see Weight
+	weight  int64 // see valueWeight
 	// source is nil unless the map is frozen (Freeze); then it points to
 	// unprinted until the map's source text is first printed, and to that
 	// text from then on (see appendSource).
@@ -405,7 +405,7 @@ type Set struct {
 	elems  []Value
 	index  map[any]int // shared by the lineage, as Map's
 	tail   *lineageTail
-	weight int64 // see Weight
+	weight int64 // see valueWeight
 }
 
 // emptySet is the set #{}.
@@ -846,7 +846,7 @@ func weightOf(v Value) int64 {
 	case Int, Float, Bool, NilType, Keyword:
 		return 1
 	case *Vector:
-		return v.Weight()
+		return v.valueWeight()
 	case *Map:
 		if v.weight == 0 {
 			return 1
@@ -859,14 +859,14 @@ func weightOf(v Value) int64 {
 		return v.weight
 	case String:
 		return int64(len(v)) + 1
-	case interface{ Weight() int64 }:
-		return v.Weight()
+	case interface{ valueWeight() int64 }:
+		return v.valueWeight()
 	}
 	return 1
 }
 
-// Weight is the vector's weight (see weightOf).
-func (v *Vector) Weight() int64 {
+// valueWeight is the vector's weight (see weightOf).
+func (v *Vector) valueWeight() int64 {
 	if v.weight == 0 {
 		return 1
 	}

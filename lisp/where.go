@@ -82,8 +82,8 @@ func (*wherePredicate) TypeName() string { return "function" }
 
 func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 
-// Weight counts the compared value, which the predicate prints with.
-func (p *wherePredicate) Weight() int64 { return addWeight(1, weightOf(p.value)) }
+// valueWeight counts the compared value, which the predicate prints with.
+func (p *wherePredicate) valueWeight() int64 { return addWeight(1, weightOf(p.value)) }
 
 func (p *wherePredicate) WriteRepr(b *strings.Builder) {
 	b.WriteString("(where ")
