@@ -196,13 +196,13 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 	c.depth++
 	defer func() { c.depth-- }()
 	if c.depth > maxAnalysisDepth {
-		return nil, c.errorf(DepthLimit, "program is nested too deeply to analyze").
+		return nil, c.errorf(depthLimit, "program is nested too deeply to analyze").
 			WithHint("split long threading pipelines or deeply nested expressions")
 	}
 	switch f := f.(type) {
-	case Symbol:
+	case symbol:
 		return c.symbol(string(f))
-	case *List:
+	case *list:
 		saved := c.pos
 		c.pos = f.Pos
 		n, err := c.list(f, tail)
@@ -217,7 +217,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			return &constNode{Freeze(NewVector(constValues(elems)))}, nil
 		}
 		return &vectorNode{elems: elems}, nil
-	case *MapForm:
+	case *mapForm:
 		saved := c.pos
 		c.pos = f.Pos
 		defer func() { c.pos = saved }()
@@ -234,7 +234,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			return &constNode{Freeze(b.Map())}, nil
 		}
 		return &mapNode{elems: elems}, nil
-	case *SetForm:
+	case *setForm:
 		elems, err := c.compileAll(f.Elems)
 		if err != nil {
 			return nil, err
@@ -299,11 +299,11 @@ func (c *compiler) compileBody(fs []Value, tail bool) (node, error) {
 	return &doNode{body: body}, nil
 }
 
-func (c *compiler) list(l *List, tail bool) (node, error) {
+func (c *compiler) list(l *list, tail bool) (node, error) {
 	if len(l.Elems) == 0 {
-		return &constNode{EmptyVector}, nil
+		return &constNode{emptyVector}, nil
 	}
-	if s, ok := l.Elems[0].(Symbol); ok {
+	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)
 		if sf, ok := coreSpecialForms[name]; ok {
 			return sf(c, l, tail)
@@ -319,7 +319,7 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 				}
 			}
 			if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
-				e := c.errorf(ValidationError, "Java interop (%s) is not supported", name)
+				e := c.errorf(validationError, "Java interop (%s) is not supported", name)
 				if builtin, ok := interopCounterparts[name]; ok {
 					return nil, e.WithHint("PTC-Lisp has no host access; write %s", builtin)
 				}
@@ -333,7 +333,7 @@ func (c *compiler) list(l *List, tail bool) (node, error) {
 	}
 	if k, ok := fn.(*constNode); ok {
 		if _, callable := k.v.(Callable); !callable {
-			return nil, c.errorf(TypeError, "%s is not a function, so %s cannot be called", Repr(k.v), formText(l)).
+			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", Repr(k.v), formText(l)).
 				WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
 		}
 	}
@@ -387,7 +387,7 @@ func (c *compiler) symbol(name string) (node, error) {
 	case "*1", "*2", "*3":
 		return &previousNode{index: int(name[1] - '1')}, nil
 	case "&":
-		return nil, c.errorf(ValidationError, "& can only appear in a parameter or binding vector")
+		return nil, c.errorf(validationError, "& can only appear in a parameter or binding vector")
 	}
 	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
 		return c.namespaced(name[:i], name[i+1:])
@@ -396,11 +396,11 @@ func (c *compiler) symbol(name string) (node, error) {
 		return n, nil
 	}
 	if _, ok := coreSpecialForms[name]; ok {
-		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).
+		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...)", name)
 	}
 	if _, ok := specialForms[name]; ok {
-		return nil, c.errorf(ValidationError, "%s is a special form, not a value", name).
+		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
 	}
 	if c.names.dynamic || c.names.isUser(name) {
@@ -416,10 +416,10 @@ func (c *compiler) fallback(name string) (node, error) {
 	isData := c.names.isData(name)
 	switch {
 	case isTool && isData:
-		return nil, c.errorf(AmbiguousReference, "%s is both a tool and a data key", name).
+		return nil, c.errorf(ambiguousReference, "%s is both a tool and a data key", name).
 			WithHint("write tool/%s to call the tool or data/%s to read the data", name, name)
 	case isTool:
-		return &constNode{&ToolFunc{Name: name}}, nil
+		return &constNode{&toolFunc{Name: name}}, nil
 	case isData:
 		return &dataNode{key: name}, nil
 	}
@@ -463,7 +463,7 @@ func init() {
 }
 
 func (c *compiler) undefined(name string) *Error {
-	e := c.errorf(UndefinedSymbol, "%s is not defined", name)
+	e := c.errorf(undefinedSymbol, "%s is not defined", name)
 	if hint, ok := unsupportedHints[name]; ok {
 		return e.WithHint("%s", hint)
 	}
@@ -588,7 +588,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		return &dataNode{key: name}, nil
 	case "tool":
 		if c.names.dynamic || c.names.isTool(name) {
-			return &constNode{&ToolFunc{Name: name}}, nil
+			return &constNode{&toolFunc{Name: name}}, nil
 		}
 		return nil, c.unknownTool(name)
 	case "user":
@@ -617,7 +617,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	}
 	category, known := namespaceCategories[ns]
 	if !known {
-		return nil, c.errorf(UndefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
+		return nil, c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
 			WithHint("use data/ for input data, tool/ for tools, or the builtin function by its bare name")
 	}
 	if b, ok := stringNamespaceOnly[name]; ok && category == "string" {
@@ -637,7 +637,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 // unavailable reports a namespaced function that is not a builtin, listing
 // the builtins of its category (spec 9.6).
 func (c *compiler) unavailable(name, category string) *Error {
-	e := c.errorf(UndefinedSymbol, "%s is not available", name)
+	e := c.errorf(undefinedSymbol, "%s is not available", name)
 	if category == "" {
 		if sugg := c.suggest(name); len(sugg) > 0 {
 			return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
@@ -655,7 +655,7 @@ func (c *compiler) unavailable(name, category string) *Error {
 }
 
 func (c *compiler) unknownTool(name string) *Error {
-	e := c.errorf(UndefinedSymbol, "tool/%s is not a declared tool", name)
+	e := c.errorf(undefinedSymbol, "tool/%s is not a declared tool", name)
 	if len(c.names.tools) == 0 {
 		return e.WithHint("no tools are available in this program")
 	}
@@ -673,15 +673,15 @@ func (c *compiler) unknownTool(name string) *Error {
 func definedNames(forms []Value, into map[string]bool) {
 	for _, f := range forms {
 		switch f := f.(type) {
-		case *List:
+		case *list:
 			if len(f.Elems) >= 2 {
-				if head, ok := f.Elems[0].(Symbol); ok && (head == "def" || head == "defn" || head == "defn-" || head == "defonce" || head == "declare") {
+				if head, ok := f.Elems[0].(symbol); ok && (head == "def" || head == "defn" || head == "defn-" || head == "defonce" || head == "declare") {
 					names := f.Elems[1:2]
 					if head == "declare" {
 						names = f.Elems[1:]
 					}
 					for _, n := range names {
-						if s, ok := n.(Symbol); ok && lexPlainSymbol(string(s)) {
+						if s, ok := n.(symbol); ok && lexPlainSymbol(string(s)) {
 							into[string(s)] = true
 						}
 					}
@@ -690,9 +690,9 @@ func definedNames(forms []Value, into map[string]bool) {
 			definedNames(f.Elems, into)
 		case *Vector:
 			definedNames(f.Elems(), into)
-		case *MapForm:
+		case *mapForm:
 			definedNames(f.Elems, into)
-		case *SetForm:
+		case *setForm:
 			definedNames(f.Elems, into)
 		}
 	}

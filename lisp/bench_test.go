@@ -75,13 +75,13 @@ func BenchmarkAnalyzeOnly(b *testing.B) {
 (println summary)
 summary`
 	for b.Loop() {
-		forms, err := Read(src, 0)
+		forms, err := read(src, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
 		user := map[string]bool{}
 		definedNames(forms, user)
-		c := newCompiler(&names{user: user, data: EmptyMap})
+		c := newCompiler(&names{user: user, data: emptyMap})
 		for _, f := range forms {
 			if _, err := c.compile(f, false); err != nil {
 				b.Fatal(err)
@@ -96,7 +96,7 @@ summary`
 // for the wire, as the sidecar does after each turn.
 func BenchmarkAgentTurn(b *testing.B) {
 	data := mustEDN(agentTurnData()).(*Map)
-	prelude := NewMemory()
+	prelude := newMemory()
 	prelude.put(Binding{Name: "threshold", Value: Int(100), Turn: 1})
 	src := `(defn revenue [orders] (reduce + 0 (map :total orders)))
 (def paid (filter #(= (:status %) :paid) data/orders))

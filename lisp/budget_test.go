@@ -26,22 +26,22 @@ func TestHostileWorkEndsInBudget(t *testing.T) {
 	}{
 		// identical? compared 60 million shared elements per call.
 		{"identical? on shared structure", `(let [v (vec (repeat 60 (vec (repeat 100 (vec (range 100)))))) w (conj (pop v) (peek v))]
-			(dotimes [i 100] (identical? v w)) :done)`, StepLimit},
+			(dotimes [i 100] (identical? v w)) :done)`, stepLimit},
 		{"compare on shared structure", `(let [v (vec (repeat 60 (vec (repeat 100 (vec (range 100)))))) w (conj (pop v) (peek v))]
-			(dotimes [i 100] (compare v w)) :done)`, StepLimit},
+			(dotimes [i 100] (compare v w)) :done)`, stepLimit},
 		// The canonical text of a vector holding one string sixty times.
 		{"hashing a shared string", `(let [s ` + bigString(10_000) + ` w (vec (repeat 60 s))]
-			(loop [i 0] (contains? #{1} w) (recur (inc i))))`, MemoryLimit},
+			(loop [i 0] (contains? #{1} w) (recur (inc i))))`, memoryLimit},
 		{"set literals around a string", `(let [s ` + bigString(10_000) + `]
-			(loop [i 0 x s] (if (< i 1000) (recur (inc i) #{x}) (count x))))`, MemoryLimit},
+			(loop [i 0 x s] (if (< i 1000) (recur (inc i) #{x}) (count x))))`, memoryLimit},
 		{"map keys around a string", `(let [s ` + bigString(10_000) + `]
-			(loop [i 0 x s] (if (< i 1000) (recur (inc i) {x i}) (count x))))`, MemoryLimit},
+			(loop [i 0 x s] (if (< i 1000) (recur (inc i) {x i}) (count x))))`, memoryLimit},
 		{"group-by shared keys", `(let [s ` + bigString(10_000) + ` w (vec (repeat 60 s))]
-			(group-by (fn [_] w) (range 100)))`, MemoryLimit},
+			(group-by (fn [_] w) (range 100)))`, memoryLimit},
 		// RE2 is linear in the input, times the program: thousands of
 		// instructions on every byte.
-		{"regex program times input", `(let [s (apply str (repeat 16384 "abcd"))] (re-find "(\\w+\\s*){1000}x" s))`, StepLimit},
-		{"regex replace", `(let [s (apply str (repeat 16384 "abcd"))] (replace s (re-pattern "(\\w+\\s*){200}x") "y"))`, StepLimit},
+		{"regex program times input", `(let [s (apply str (repeat 16384 "abcd"))] (re-find "(\\w+\\s*){1000}x" s))`, stepLimit},
+		{"regex replace", `(let [s (apply str (repeat 16384 "abcd"))] (replace s (re-pattern "(\\w+\\s*){200}x") "y"))`, stepLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := run(t, tc.src, Env{Limits: small})
@@ -95,10 +95,10 @@ func TestHashKeyFollowsEqual(t *testing.T) {
 			continue // duplicate keys in a literal
 		}
 		reordered := reorder(v)
-		if !Equal(v, reordered) || HashKey(v) != HashKey(reordered) {
+		if !Equal(v, reordered) || hashKey(v) != hashKey(reordered) {
 			t.Fatalf("%s: reordered copy %s has a different key", Repr(v), Repr(reordered))
 		}
-		k := HashKey(v)
+		k := hashKey(v)
 		if prev, ok := keys[k]; ok && !Equal(mustEDN(prev), v) {
 			t.Fatalf("%s and %s differ but share a key", prev, Repr(v))
 		}
@@ -144,7 +144,7 @@ func TestTimeoutInsideLongBuiltins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Err == nil || res.Err.Kind != Timeout || !strings.Contains(res.Err.Message, "timed out") {
+	if res.Err == nil || res.Err.Kind != timeout || !strings.Contains(res.Err.Message, "timed out") {
 		t.Fatalf("got %v, want timeout", res.Err)
 	}
 }
@@ -174,7 +174,7 @@ func TestCollectionsAsFunctionsCharged(t *testing.T) {
 	for _, op := range []string{`(#{1} w)`, `({1 2} w)`, `(some #{1} [w])`} {
 		src := `(let [s ` + bigString(10_000) + ` w (vec (repeat 60 s))] (loop [i 0] ` + op + ` (recur (inc i))))`
 		res := run(t, src, Env{Limits: small})
-		if res.Err == nil || res.Err.Kind != MemoryLimit {
+		if res.Err == nil || res.Err.Kind != memoryLimit {
 			t.Errorf("%s: got %v, want memory_limit", op, res.Err)
 		}
 	}

@@ -29,8 +29,8 @@ var builtinSections = [][]*Builtin{
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
 
-// LookupBuiltin returns the builtin function called name.
-func LookupBuiltin(name string) (*Builtin, bool) {
+// lookupBuiltin returns the builtin function called name.
+func lookupBuiltin(name string) (*Builtin, bool) {
 	b, ok := builtinIndex[name]
 	return b, ok
 }
@@ -79,7 +79,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		return nil, nil
 	case *Set:
 		if mode == orderedSeq {
-			return nil, Errorf(TypeError, "%s is not supported on sets: sets have no order", fn).
+			return nil, Errorf(typeError, "%s is not supported on sets: sets have no order", fn).
 				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
 		}
 		return v.elems, nil
@@ -88,7 +88,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 	case String:
 		return stringChars(th, string(v))
 	}
-	e := TypeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
 	if _, ok := v.(Callable); ok {
 		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
 	}
@@ -98,10 +98,10 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 // mapEntries returns m's entries as [key value] vectors.
 func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	n := m.Len()
-	if err := th.AllocVector(n); err != nil {
+	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
+	if err := th.alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
 		return nil, err
 	}
 	out := make([]Value, n)
@@ -113,7 +113,7 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	for i, e := range m.entries {
 		pairs[2*i], pairs[2*i+1] = e.Key, e.Val
 		vt := &vecs[i]
-		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, Weight(e.Key)), Weight(e.Val))}
+		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, weightOf(e.Key)), weightOf(e.Val))}
 		vt.t.used = 2
 		vt.v.tail = &vt.t
 		out[i] = &vt.v
@@ -124,10 +124,10 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 // stringChars splits s into one-character strings (code points).
 func stringChars(th *Thread, s string) ([]Value, error) {
 	n := utf8.RuneCountInString(s)
-	if err := th.AllocVector(n); err != nil {
+	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(n)*costString + int64(len(s))); err != nil {
+	if err := th.alloc(int64(n)*costString + int64(len(s))); err != nil {
 		return nil, err
 	}
 	out := make([]Value, 0, n)
@@ -139,7 +139,7 @@ func stringChars(th *Thread, s string) ([]Value, error) {
 
 // newVector charges for and returns a vector owning elems.
 func newVector(th *Thread, elems []Value) (Value, error) {
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	return NewVector(elems), nil
@@ -152,7 +152,7 @@ func makeSlice(th *Thread, n int) ([]Value, error) {
 	if n < 0 {
 		n = 0
 	}
-	if err := th.AllocVector(n); err != nil {
+	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
 	return make([]Value, 0, n), nil
@@ -160,7 +160,7 @@ func makeSlice(th *Thread, n int) ([]Value, error) {
 
 // newString charges for and returns a string.
 func newString(th *Thread, s string) (Value, error) {
-	if err := th.AllocString(len(s)); err != nil {
+	if err := th.allocString(len(s)); err != nil {
 		return nil, err
 	}
 	return String(s), nil
@@ -169,10 +169,10 @@ func newString(th *Thread, s string) (Value, error) {
 // scan charges for reading n bytes of a string: a step per 64 bytes, so
 // that string functions called in a loop over a long string pay for the
 // scans they repeat.
-func scan(th *Thread, n int) error { return th.Step(1 + int64(n)/64) }
+func scan(th *Thread, n int) error { return th.step(1 + int64(n)/64) }
 
 // steps charges one step per element about to be visited.
-func steps(th *Thread, n int) error { return th.Step(int64(n)) }
+func steps(th *Thread, n int) error { return th.step(int64(n)) }
 
 // toInt returns v as an int for counts and indexes; floats are truncated as
 // Clojure does for (take 2.0 xs).
@@ -183,7 +183,7 @@ func toInt(fn string, v Value) (int, error) {
 	case Float:
 		f := float64(v)
 		if f != f {
-			return 0, Errorf(TypeError, "%s expected an integer, got NaN", fn)
+			return 0, Errorf(typeError, "%s expected an integer, got NaN", fn)
 		}
 		if f > 1<<62 {
 			return 1 << 62, nil
@@ -193,7 +193,7 @@ func toInt(fn string, v Value) (int, error) {
 		}
 		return int(f), nil
 	}
-	return 0, TypeErrorf(fn, "an integer", v)
+	return 0, typeErrorf(fn, "an integer", v)
 }
 
 func clampInt(n int64) int {
@@ -210,7 +210,7 @@ func clampInt(n int64) int {
 // call applies f and names fn in a type error when f cannot be called.
 func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 	switch f := f.(type) {
-	case *Closure:
+	case *closure:
 		return th.callClosure(f, args)
 	case Keyword:
 		if err := th.enterCall(); err != nil {
@@ -223,11 +223,11 @@ func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 		}
 	}
 	if _, ok := f.(Callable); !ok {
-		return nil, Errorf(TypeError, "%s expected a function, got %s", fn, describe(f)).
+		return nil, Errorf(typeError, "%s expected a function, got %s", fn, describe(f)).
 			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
 	}
 	// Other callables (vector, list, ...) may keep the slice they get.
-	return th.Call(f, append([]Value(nil), args...))
+	return th.call(f, append([]Value(nil), args...))
 }
 
 // truthyCall applies a predicate.
@@ -236,7 +236,7 @@ func truthyCall(th *Thread, fn string, pred Value, x Value) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return Truthy(v), nil
+	return truthy(v), nil
 }
 
 // describe names a value's type, with the value itself when it is short, so
@@ -257,9 +257,9 @@ func describe(v Value) string {
 
 func boolValue(b bool) Value {
 	if b {
-		return True
+		return trueValue
 	}
-	return False
+	return falseValue
 }
 
 // chargeCopy charges an "update" that copies a collection of copied items
@@ -274,7 +274,7 @@ func chargeCopy(th *Thread, copied, added int, perItem int64) error {
 	if err := steps(th, copied); err != nil {
 		return err
 	}
-	return th.Alloc(costCollHead + perItem*int64(max(added, 0)))
+	return th.alloc(costCollHead + perItem*int64(max(added, 0)))
 }
 
 // arity bounds used in the tables.
@@ -307,7 +307,7 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if work++; work >= batch {
-			if err := th.Step(work); err != nil {
+			if err := th.step(work); err != nil {
 				return 0, false, err
 			}
 			work = 0
@@ -333,11 +333,11 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 			size += scalarSize(x)
 		}
 	}
-	return size, unordered, th.Step(work)
+	return size, unordered, th.step(work)
 }
 
 // chargeKey charges for using v as a key of a map or set: hashing a
-// collection visits it (weigh) and builds its canonical text (HashKey),
+// collection visits it (weigh) and builds its canonical text (hashKey),
 // about as many bytes as it prints as. Other values are their own keys;
 // a string is hashed and compared in place, a step per 64 bytes.
 func chargeKey(th *Thread, v Value) error {
@@ -352,7 +352,7 @@ func chargeKey(th *Thread, v Value) error {
 	if err != nil {
 		return err
 	}
-	return th.Alloc(size)
+	return th.alloc(size)
 }
 
 // chargeKeys is chargeKey of each value.
@@ -382,7 +382,7 @@ func chargeStringCompare(th *Thread, s String) error {
 	if len(s) < 64 {
 		return nil
 	}
-	return th.Step(int64(len(s)) / 64)
+	return th.step(int64(len(s)) / 64)
 }
 
 // chargeEqual charges for comparing vs with Equal: a visit of each, and
@@ -401,7 +401,7 @@ func chargeEqual(th *Thread, vs []Value) error {
 			return err
 		}
 		if unordered {
-			if err := th.Alloc(size); err != nil {
+			if err := th.alloc(size); err != nil {
 				return err
 			}
 		}
@@ -430,7 +430,7 @@ func scalarSize(v Value) int64 {
 		return int64(len(v)) + 2
 	case Keyword:
 		return int64(len(v)) + 1
-	case *Regex:
+	case *regex:
 		return int64(len(v.source)) + 3
 	case Int:
 		n := int64(1)
@@ -450,9 +450,9 @@ func scalarSize(v Value) int64 {
 // checkTextSize fails before a string of about size bytes is built when it
 // cannot fit in what is left of the allocation budget.
 func checkTextSize(th *Thread, size int64) error {
-	limit := th.Limits().MaxAllocBytes
-	if limit > 0 && th.AllocatedBytes()+size > limit {
-		return th.Alloc(size)
+	limit := th.limitsInUse().MaxAllocBytes
+	if limit > 0 && th.allocatedBytes()+size > limit {
+		return th.alloc(size)
 	}
 	return nil
 }

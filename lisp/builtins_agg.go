@@ -78,7 +78,7 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Int(0), nil
 	}
-	return nil, TypeErrorf("count", "a collection or string", args[0])
+	return nil, typeErrorf("count", "a collection or string", args[0])
 }
 
 func builtinReduce(th *Thread, args []Value) (Value, error) {
@@ -128,7 +128,7 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 		}
 		return acc, nil
 	}
-	return nil, TypeErrorf("reduce-kv", "a map", args[2])
+	return nil, typeErrorf("reduce-kv", "a map", args[2])
 }
 
 // fieldValues returns (key item) for each item, skipping nil results and
@@ -138,7 +138,7 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 		if _, one := coll.(*Map); one {
 			// A keyword of a [key value] entry is always nil: the caller
 			// meant a collection of maps, most often (apply max-by :k coll).
-			return nil, nil, Errorf(TypeError, "%s expected a collection of maps, got a single map", fn).
+			return nil, nil, Errorf(typeError, "%s expected a collection of maps, got a single map", fn).
 				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, Repr(key))
 		}
 	}
@@ -160,7 +160,7 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 			continue
 		}
 		if _, ok := asFloat(v); numeric && !ok {
-			return nil, nil, Errorf(TypeError, "%s expected numeric values, got %s", fn, describe(v)).
+			return nil, nil, Errorf(typeError, "%s expected numeric values, got %s", fn, describe(v)).
 				WithHint("only nil and missing values are skipped; convert strings with parse-long or parse-double first")
 		}
 		items = append(items, e)
@@ -291,7 +291,7 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 		if err := chargeKey(th, k); err != nil {
 			return nil, err
 		}
-		hk := HashKey(k)
+		hk := hashKey(k)
 		if !seen[hk] {
 			seen[hk] = true
 			out = append(out, e)
@@ -323,7 +323,7 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		if err := chargeKey(th, k); err != nil {
 			return nil, err
 		}
-		hk := HashKey(k)
+		hk := hashKey(k)
 		g, ok := numbers[hk]
 		if !ok {
 			g = len(keys)
@@ -334,10 +334,10 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		groupOf[i] = g
 		sizes[g]++
 	}
-	if err := th.AllocMap(len(keys)); err != nil {
+	if err := th.allocMap(len(keys)); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
+	if err := th.alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
 		return nil, err
 	}
 	all := make([]Value, len(elems))
@@ -370,13 +370,13 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	}
 	b := NewMapBuilder(0)
 	for _, e := range elems {
-		n, ok := b.Get(e)
+		n, ok := b.get(e)
 		if !ok {
 			n = Int(0)
 		}
 		b.Set(e, n.(Int)+1)
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	if err := th.allocMap(b.len()); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -396,7 +396,7 @@ func isEmpty(fn string, v Value) (bool, error) {
 	case NilType:
 		return true, nil
 	}
-	return false, TypeErrorf(fn, "a collection, string or nil", v)
+	return false, typeErrorf(fn, "a collection, string or nil", v)
 }
 
 func builtinIsEmpty(th *Thread, args []Value) (Value, error) {
@@ -428,7 +428,7 @@ func builtinSome(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if Truthy(v) {
+		if truthy(v) {
 			return v, nil
 		}
 	}
@@ -465,22 +465,22 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 		_, ok := c.Get(args[1])
 		return boolValue(ok), nil
 	case *Set:
-		return boolValue(c.Contains(args[1])), nil
+		return boolValue(c.contains(args[1])), nil
 	case *Vector:
 		if err := chargeEqual(th, []Value{c}); err != nil {
 			return nil, err
 		}
 		for _, e := range c.elems {
 			if Equal(e, args[1]) {
-				return True, nil
+				return trueValue, nil
 			}
 		}
-		return False, nil
+		return falseValue, nil
 	case NilType:
-		return False, nil
+		return falseValue, nil
 	case String:
-		return nil, TypeErrorf("contains?", "a map, set or vector", args[0]).
+		return nil, typeErrorf("contains?", "a map, set or vector", args[0]).
 			WithHint("for substrings use (includes? s sub)")
 	}
-	return nil, TypeErrorf("contains?", "a map, set or vector", args[0])
+	return nil, typeErrorf("contains?", "a map, set or vector", args[0])
 }

@@ -22,7 +22,7 @@ func orders(n int) *Vector {
 }
 
 func benchThread() *Thread {
-	return NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 40, MaxDepth: 200})
+	return newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 40, MaxDepth: 200})
 }
 
 func mustCall(b *testing.B, th *Thread, name string, args ...Value) Value {
@@ -103,7 +103,7 @@ func BenchmarkBuiltinFormat(b *testing.B) {
 // groups, that never matches. It runs without looking at the clock, so
 // its time is the slack an evaluation may overrun its timeout by.
 func BenchmarkRegexMatchAtTheCap(b *testing.B) {
-	re, err := CompileRegex("re-find", `(\w+\s*){1000}x`)
+	re, err := compileRegex("re-find", `(\w+\s*){1000}x`)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -154,7 +154,7 @@ var sequenceBuiltins = []*Builtin{
 // capacity is cut so that conj on it can never write into the original.
 // parent is the collection elems came from.
 func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
-	if err := th.AllocVector(0); err != nil {
+	if err := th.allocVector(0); err != nil {
 		return nil, err
 	}
 	if v, ok := parent.(*Vector); ok && len(elems) == v.Len() {
@@ -169,18 +169,18 @@ func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 func subVector(v *Vector, i, j int) *Vector {
 	elems := v.elems[i:j:j]
 	dropped := v.Len() - (j - i)
-	w := v.Weight()
+	w := v.valueWeight()
 	if j-i <= dropped || w >= 1<<59 {
 		w = 1
 		for _, e := range elems {
-			w = addWeight(w, Weight(e))
+			w = addWeight(w, weightOf(e))
 		}
 	} else {
 		for _, e := range v.elems[:i] {
-			w -= Weight(e)
+			w -= weightOf(e)
 		}
 		for _, e := range v.elems[j:] {
-			w -= Weight(e)
+			w -= weightOf(e)
 		}
 	}
 	return newVectorWithTail(elems, j-i, w)
@@ -219,7 +219,7 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	for _, e := range elems {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
 		ok, err := truthyCall(th, "find", args[0], e)
@@ -422,19 +422,19 @@ func (s *sorter) callComparator(a, b Value) (int, error) {
 		}
 		return 0, nil
 	case Bool, NilType:
-		if Truthy(v) {
+		if truthy(v) {
 			return -1, nil
 		}
 		w, err := call(s.th, s.fn, s.cmp, b, a)
 		if err != nil {
 			return 0, err
 		}
-		if Truthy(w) {
+		if truthy(w) {
 			return 1, nil
 		}
 		return 0, nil
 	}
-	return 0, Errorf(TypeError, "%s comparator must return a number or a boolean, got %s", s.fn, describe(v))
+	return 0, Errorf(typeError, "%s comparator must return a number or a boolean, got %s", s.fn, describe(v))
 }
 
 // newSorter interprets a comparator argument.
@@ -448,11 +448,11 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		case "desc":
 			s.desc = true
 		default:
-			return nil, Errorf(TypeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
+			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
 		}
 	default:
 		if _, ok := cmp.(Callable); !ok {
-			e := Errorf(TypeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
 			switch cmp.(type) {
 			case *Vector, *Set, *Map, NilType:
 				if fn == "sort-by" {
@@ -472,7 +472,7 @@ func sortCost(th *Thread, n int) error {
 	if n < 2 {
 		return nil
 	}
-	return th.Step(int64(n) * int64(math.Ceil(math.Log2(float64(n)))))
+	return th.step(int64(n) * int64(math.Ceil(math.Log2(float64(n)))))
 }
 
 func builtinSort(th *Thread, args []Value) (Value, error) {
@@ -579,7 +579,7 @@ func builtinReverse(th *Thread, args []Value) (Value, error) {
 
 func builtinConj(th *Thread, args []Value) (Value, error) {
 	if len(args) == 0 {
-		return EmptyVector, nil
+		return emptyVector, nil
 	}
 	coll, xs := args[0], args[1:]
 	if err := steps(th, len(xs)); err != nil {
@@ -589,11 +589,11 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return newVector(th, slices.Clone(xs))
 	case *Vector:
-		if err := th.Alloc(costCollHead + costElem*int64(len(xs))); err != nil {
+		if err := th.alloc(costCollHead + costElem*int64(len(xs))); err != nil {
 			return nil, err
 		}
 		for _, x := range xs {
-			c = c.Conj(x)
+			c = c.conj(x)
 		}
 		return c, nil
 	case *Set:
@@ -602,7 +602,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 		}
 		for _, x := range xs {
 			copied := 0
-			if c.ConjCopies(x) {
+			if c.conjCopies(x) {
 				copied = c.Len()
 				if err := chargeKeys(th, c.elems); err != nil {
 					return nil, err
@@ -611,7 +611,7 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 			if err := chargeCopy(th, copied, 1, costElem); err != nil {
 				return nil, err
 			}
-			c = c.Conj(x)
+			c = c.conj(x)
 		}
 		return c, nil
 	case *Map:
@@ -625,18 +625,18 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len() + len(xs))
-		b.AddAll(c)
+		b.addAll(c)
 		for _, x := range xs {
 			if err := addEntry(th, b, "conj", x); err != nil {
 				return nil, err
 			}
 		}
-		if err := chargeCopy(th, c.Len(), b.Len()-c.Len(), costMapEntry); err != nil {
+		if err := chargeCopy(th, c.Len(), b.len()-c.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
 	}
-	return nil, TypeErrorf("conj", "a vector, set, map or nil", coll)
+	return nil, typeErrorf("conj", "a vector, set, map or nil", coll)
 }
 
 // addEntry adds a [key value] vector, or every entry of a map, to b.
@@ -644,7 +644,7 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	switch x := x.(type) {
 	case *Vector:
 		if x.Len() != 2 {
-			return Errorf(TypeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len())
+			return Errorf(typeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len())
 		}
 		if err := chargeKey(th, x.elems[0]); err != nil {
 			return err
@@ -655,12 +655,12 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 		if err := chargeMapKeys(th, x); err != nil {
 			return err
 		}
-		b.AddAll(x)
+		b.addAll(x)
 		return nil
 	case NilType:
 		return nil
 	}
-	return Errorf(TypeError, "%s expected [key value] pairs for a map, got %s", fn, describe(x))
+	return Errorf(typeError, "%s expected [key value] pairs for a map, got %s", fn, describe(x))
 }
 
 func builtinCons(th *Thread, args []Value) (Value, error) {
@@ -722,13 +722,13 @@ func builtinInto(th *Thread, args []Value) (Value, error) {
 	case *Map, *Set, *Vector, NilType:
 		return builtinConj(th, append([]Value{to}, elems...))
 	}
-	return nil, TypeErrorf("into", "a vector, set, map or nil to add to", to)
+	return nil, typeErrorf("into", "a vector, set, map or nil to add to", to)
 }
 
 func builtinFlatten(th *Thread, args []Value) (Value, error) {
 	root, ok := args[0].(*Vector)
 	if !ok {
-		return EmptyVector, nil
+		return emptyVector, nil
 	}
 	// An explicit stack instead of recursion: a value built in a loop can
 	// nest deeper than the Go stack should go.
@@ -746,7 +746,7 @@ func builtinFlatten(th *Thread, args []Value) (Value, error) {
 		}
 		e := top.elems[top.i]
 		top.i++
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
 		if v, ok := e.(*Vector); ok {
@@ -822,7 +822,7 @@ func builtinZip(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, n); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(n) * (costCollHead + costElem*int64(len(colls)))); err != nil {
+	if err := th.alloc(int64(n) * (costCollHead + costElem*int64(len(colls)))); err != nil {
 		return nil, err
 	}
 	out, err := makeSlice(th, n)
@@ -877,11 +877,11 @@ func builtinVector(th *Thread, args []Value) (Value, error) {
 func builtinEmpty(th *Thread, args []Value) (Value, error) {
 	switch args[0].(type) {
 	case *Vector:
-		return EmptyVector, nil
+		return emptyVector, nil
 	case *Map:
-		return EmptyMap, nil
+		return emptyMap, nil
 	case *Set:
-		return EmptySet, nil
+		return emptySet, nil
 	case String:
 		return String(""), nil
 	}
@@ -900,7 +900,7 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 		}
 		return Nil, false, nil
 	case String:
-		if err := th.Step(int64(min(i, len(c)))); err != nil {
+		if err := th.step(int64(min(i, len(c)))); err != nil {
 			return nil, false, err
 		}
 		n := 0
@@ -914,7 +914,7 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 		return Nil, false, nil
 	case *Map:
 		if i < c.Len() {
-			if err := th.AllocVector(2); err != nil {
+			if err := th.allocVector(2); err != nil {
 				return nil, false, err
 			}
 			e := c.entries[i]
@@ -978,7 +978,7 @@ func restOf(fn string, nilWhenEmpty bool) func(*Thread, []Value) (Value, error) 
 			if nilWhenEmpty {
 				return Nil, nil
 			}
-			return EmptyVector, nil
+			return emptyVector, nil
 		}
 		return sub(th, args[0], elems, 1, len(elems))
 	}
@@ -1047,7 +1047,7 @@ func builtinDropLast(th *Thread, args []Value) (Value, error) {
 // leadingCount is how many leading items satisfy pred.
 func leadingCount(th *Thread, fn string, pred Value, elems []Value) (int, error) {
 	for i, e := range elems {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return 0, err
 		}
 		ok, err := truthyCall(th, fn, pred, e)
@@ -1117,7 +1117,7 @@ func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
 func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
 	if !ok {
-		return nil, TypeErrorf("subvec", "a vector", args[0])
+		return nil, typeErrorf("subvec", "a vector", args[0])
 	}
 	start, err := toInt("subvec", args[1])
 	if err != nil {
@@ -1130,7 +1130,7 @@ func builtinSubvec(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	if start < 0 || end > v.Len() || start > end {
-		return nil, Errorf(ExecutionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
+		return nil, Errorf(executionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
 			WithHint("use take and drop, which clamp to the vector's length")
 	}
 	return sub(th, v, v.elems, start, end)
@@ -1146,20 +1146,20 @@ func builtinPeek(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Nil, nil
 	}
-	return nil, TypeErrorf("peek", "a vector", args[0])
+	return nil, typeErrorf("peek", "a vector", args[0])
 }
 
 func builtinPop(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
 	case *Vector:
 		if v.Len() == 0 {
-			return nil, Errorf(ExecutionError, "pop of an empty vector")
+			return nil, Errorf(executionError, "pop of an empty vector")
 		}
 		return sub(th, v, v.elems, 0, v.Len()-1)
 	case NilType:
 		return Nil, nil
 	}
-	return nil, TypeErrorf("pop", "a vector", args[0])
+	return nil, typeErrorf("pop", "a vector", args[0])
 }
 
 func builtinDistinct(th *Thread, args []Value) (Value, error) {
@@ -1173,7 +1173,7 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	seen := make(map[any]bool, len(elems))
 	var out []Value
 	for _, e := range elems {
-		k := HashKey(e)
+		k := hashKey(e)
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, e)
@@ -1220,7 +1220,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			padded = true
 		}
 		if n <= 0 || step <= 0 {
-			return nil, Errorf(ExecutionError, "%s size and step must be positive, got %d and %d", fn, n, step)
+			return nil, Errorf(executionError, "%s size and step must be positive, got %d and %d", fn, n, step)
 		}
 		elems, err := seqOf(th, fn, args[len(args)-1], anySeq)
 		if err != nil {
@@ -1228,7 +1228,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		}
 		var out []Value
 		for i := 0; i < len(elems); i += step {
-			if err := th.Step(1); err != nil {
+			if err := th.step(1); err != nil {
 				return nil, err
 			}
 			end := i + n
@@ -1313,7 +1313,7 @@ const maxRangeLen = 1 << 50
 
 func builtinRange(th *Thread, args []Value) (Value, error) {
 	if len(args) == 0 {
-		return nil, Errorf(ArityError, "range needs an end: (range) would be infinite and sequences are not lazy").
+		return nil, Errorf(arityErrorKind, "range needs an end: (range) would be infinite and sequences are not lazy").
 			WithHint("give the length, e.g. (range (count xs)), or use map-indexed to number items")
 	}
 	for _, a := range args {
@@ -1332,18 +1332,18 @@ func builtinRange(th *Thread, args []Value) (Value, error) {
 	fe, _ := asFloat(end)
 	fst, _ := asFloat(step)
 	if math.IsNaN(fs) || math.IsNaN(fe) || math.IsNaN(fst) {
-		return nil, Errorf(ExecutionError, "range bounds must be numbers, got ##NaN")
+		return nil, Errorf(executionError, "range bounds must be numbers, got ##NaN")
 	}
 	if fst == 0 {
 		if fs == fe {
-			return EmptyVector, nil
+			return emptyVector, nil
 		}
-		return nil, Errorf(ExecutionError, "range with step 0 never ends").
+		return nil, Errorf(executionError, "range with step 0 never ends").
 			WithHint("use (repeat n x) for n copies of a value")
 	}
 	count := math.Ceil((fe - fs) / fst)
 	if !(count > 0) {
-		return EmptyVector, nil
+		return emptyVector, nil
 	}
 	n := int(min(count, maxRangeLen))
 	// Charge before building: (range 1e12) fails here, allocating nothing.
@@ -1378,7 +1378,7 @@ func countArg(fn string, v Value, hint string) (int, error) {
 
 func builtinRepeat(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
-		return nil, Errorf(ArityError, "repeat needs a count: there are no infinite sequences").
+		return nil, Errorf(arityErrorKind, "repeat needs a count: there are no infinite sequences").
 			WithHint("call it as (repeat n x)")
 	}
 	n, err := countArg("repeat", args[0], "call it as (repeat n x)")
@@ -1400,7 +1400,7 @@ func builtinRepeat(th *Thread, args []Value) (Value, error) {
 
 func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
-		return nil, Errorf(ArityError, "repeatedly needs a count: there are no infinite sequences").
+		return nil, Errorf(arityErrorKind, "repeatedly needs a count: there are no infinite sequences").
 			WithHint("call it as (repeatedly n f)")
 	}
 	n, err := countArg("repeatedly", args[0], "call it as (repeatedly n f)")
@@ -1454,7 +1454,7 @@ func builtinTakeNth(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if n <= 0 {
-		return nil, Errorf(ExecutionError, "take-nth step must be positive, got %d", n)
+		return nil, Errorf(executionError, "take-nth step must be positive, got %d", n)
 	}
 	elems, err := seqOf(th, "take-nth", args[1], anySeq)
 	if err != nil {

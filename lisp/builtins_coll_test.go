@@ -17,8 +17,8 @@ func TestCollectionFunctions(t *testing.T) {
 		{name: "filter", args: []Value{even, Nil}, want: "[]"},
 		{name: "filter", args: []Value{set(str("l")), str("hello")}, want: `["l" "l"]`},
 		{name: "filter", args: []Value{builtinFn("vector?"), expenses}, want: "[[:food 50] [:travel 200] [:office 150]]"},
-		{name: "filter", args: []Value{Int(1), ints(1)}, kind: TypeError, want: "filter expected a function, got integer 1"},
-		{name: "filter", args: []Value{even, Int(5)}, kind: TypeError, want: "filter expected a collection"},
+		{name: "filter", args: []Value{Int(1), ints(1)}, kind: typeError, want: "filter expected a function, got integer 1"},
+		{name: "filter", args: []Value{even, Int(5)}, kind: typeError, want: "filter expected a collection"},
 		{name: "remove", args: []Value{even, ints(1, 2, 3, 4)}, want: "[1 3]"},
 		{name: "find", args: []Value{even, ints(1, 3, 4, 6)}, want: "4"},
 		{name: "find", args: []Value{even, ints(1, 3)}, want: "nil"},
@@ -40,7 +40,7 @@ func TestCollectionFunctions(t *testing.T) {
 		{name: "conj", args: []Value{hashMap(kw("a"), Int(1)), vec(kw("b"), Int(2))}, want: "{:a 1, :b 2}"},
 		{name: "conj", args: []Value{Nil, Int(1)}, want: "[1]"},
 		{name: "conj", args: []Value{ints(1), Nil}, want: "[1 nil]"},
-		{name: "conj", args: []Value{hashMap(), ints(1)}, kind: TypeError, want: "[key value] pairs"},
+		{name: "conj", args: []Value{hashMap(), ints(1)}, kind: typeError, want: "[key value] pairs"},
 		{name: "cons", args: []Value{Int(0), ints(1, 2)}, want: "[0 1 2]"},
 		{name: "concat", args: []Value{ints(1, 2), ints(3, 4)}, want: "[1 2 3 4]"},
 		{name: "concat", args: []Value{ints(1), Nil, str("ab")}, want: `[1 "a" "b"]`},
@@ -87,11 +87,11 @@ func TestOrdering(t *testing.T) {
 		{name: "sort", args: []Value{builtinFn(">"), ints(1, 3, 2)}, want: "[3 2 1]"},
 		{name: "sort", args: []Value{str("cab")}, want: `["a" "b" "c"]`},
 		{name: "sort", args: []Value{vec()}, want: "[]"},
-		{name: "sort", args: []Value{vec(Int(1), str("a"))}, kind: TypeError, want: "sort cannot compare"},
-		{name: "sort", args: []Value{vec(Int(1), Nil)}, kind: TypeError, want: "sort cannot order nil"},
-		{name: "sort", args: []Value{vec(hashMap(), hashMap())}, kind: TypeError, want: "sort cannot order map values"},
-		{name: "sort", args: []Value{set(Int(1))}, kind: TypeError, want: "not supported on sets"},
-		{name: "sort", args: []Value{kw("up"), ints(1)}, kind: TypeError, want: ":asc or :desc"},
+		{name: "sort", args: []Value{vec(Int(1), str("a"))}, kind: typeError, want: "sort cannot compare"},
+		{name: "sort", args: []Value{vec(Int(1), Nil)}, kind: typeError, want: "sort cannot order nil"},
+		{name: "sort", args: []Value{vec(hashMap(), hashMap())}, kind: typeError, want: "sort cannot order map values"},
+		{name: "sort", args: []Value{set(Int(1))}, kind: typeError, want: "not supported on sets"},
+		{name: "sort", args: []Value{kw("up"), ints(1)}, kind: typeError, want: ":asc or :desc"},
 		{name: "sort-by", args: []Value{kw("price"), products}, want: `[{:name "a", :price 10} {:name "b", :price 20} {:name "c", :price 20}]`},
 		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), products}, want: `[{:name "b", :price 20} {:name "c", :price 20} {:name "a", :price 10}]`},
 		{name: "sort-by", args: []Value{kw("price"), kw("desc"), products}, want: `[{:name "b", :price 20} {:name "c", :price 20} {:name "a", :price 10}]`},
@@ -100,7 +100,7 @@ func TestOrdering(t *testing.T) {
 			want: "[[:travel 500] [:office 200] [:food 100]]"},
 		{name: "sort-by", args: []Value{builtinFn("first"), hashMap(kw("z"), Int(1), kw("a"), Int(2), kw("m"), Int(3))}, want: "[[:a 2] [:m 3] [:z 1]]"},
 		{name: "sort-by", args: []Value{kw("x"), vec()}, want: "[]"},
-		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), vec(hashMap(kw("price"), str("a")), hashMap(kw("price"), str("b")))}, kind: TypeError, want: "> expected a number"},
+		{name: "sort-by", args: []Value{kw("price"), builtinFn(">"), vec(hashMap(kw("price"), str("a")), hashMap(kw("price"), str("b")))}, kind: typeError, want: "> expected a number"},
 		{name: "reverse", args: []Value{ints(1, 2, 3)}, want: "[3 2 1]"},
 		{name: "reverse", args: []Value{vec()}, want: "[]"},
 		{name: "reverse", args: []Value{str("abc")}, want: `["c" "b" "a"]`},
@@ -115,20 +115,20 @@ func TestSubsetting(t *testing.T) {
 		{name: "first", args: []Value{Nil}, want: "nil"},
 		{name: "first", args: []Value{str("héllo")}, want: `"h"`},
 		{name: "first", args: []Value{hashMap(kw("a"), Int(1))}, want: "[:a 1]"},
-		{name: "first", args: []Value{set(Int(1))}, kind: TypeError, want: "first is not supported on sets"},
-		{name: "first", args: []Value{Int(1)}, kind: TypeError, want: "first expected a collection"},
+		{name: "first", args: []Value{set(Int(1))}, kind: typeError, want: "first is not supported on sets"},
+		{name: "first", args: []Value{Int(1)}, kind: typeError, want: "first expected a collection"},
 		{name: "second", args: []Value{str("héllo")}, want: `"é"`},
 		{name: "last", args: []Value{ints(1, 2, 3)}, want: "3"},
 		{name: "last", args: []Value{str("héllo")}, want: `"o"`},
 		{name: "last", args: []Value{vec()}, want: "nil"},
-		{name: "last", args: []Value{set(Int(1))}, kind: TypeError, want: "not supported on sets"},
+		{name: "last", args: []Value{set(Int(1))}, kind: typeError, want: "not supported on sets"},
 		{name: "nth", args: []Value{ints(1, 2, 3), Int(1)}, want: "2"},
 		{name: "nth", args: []Value{ints(1, 2, 3), Int(10)}, want: "nil"},
 		{name: "nth", args: []Value{ints(1, 2, 3), Int(-1)}, want: "nil"},
 		{name: "nth", args: []Value{ints(1, 2, 3), Int(10), kw("none")}, want: ":none"},
 		{name: "nth", args: []Value{str("abc"), Int(2)}, want: `"c"`},
-		{name: "nth", args: []Value{set(Int(1)), Int(0)}, kind: TypeError, want: "nth is not supported on sets"},
-		{name: "nth", args: []Value{ints(1), str("0")}, kind: TypeError, want: "nth expected an integer"},
+		{name: "nth", args: []Value{set(Int(1)), Int(0)}, kind: typeError, want: "nth is not supported on sets"},
+		{name: "nth", args: []Value{ints(1), str("0")}, kind: typeError, want: "nth expected an integer"},
 		{name: "rest", args: []Value{ints(1, 2, 3)}, want: "[2 3]"},
 		{name: "rest", args: []Value{vec()}, want: "[]"},
 		{name: "next", args: []Value{ints(1, 2, 3)}, want: "[2 3]"},
@@ -143,7 +143,7 @@ func TestSubsetting(t *testing.T) {
 		{name: "nthrest", args: []Value{ints(1, 2, 3), Int(2)}, want: "[3]"},
 		{name: "nthnext", args: []Value{ints(1, 2, 3), Int(3)}, want: "nil"},
 		{name: "take-nth", args: []Value{Int(2), ints(1, 2, 3, 4, 5)}, want: "[1 3 5]"},
-		{name: "take-nth", args: []Value{Int(0), ints(1)}, kind: ExecutionError, want: "must be positive"},
+		{name: "take-nth", args: []Value{Int(0), ints(1)}, kind: executionError, want: "must be positive"},
 		{name: "filterv", args: []Value{builtinFn("odd?"), ints(1, 2, 3)}, want: "[1 3]"},
 		{name: "doall", args: []Value{ints(1)}, want: "[1]"},
 		{name: "run!", args: []Value{builtinFn("inc"), ints(1, 2)}, want: "nil"},
@@ -155,12 +155,12 @@ func TestSubsetting(t *testing.T) {
 		{name: "take-last", args: []Value{Int(2), ints(1, 2, 3)}, want: "[2 3]"},
 		{name: "drop-last", args: []Value{ints(1, 2, 3)}, want: "[1 2]"},
 		{name: "drop-last", args: []Value{Int(2), ints(1, 2, 3)}, want: "[1]"},
-		{name: "take-while", args: []Value{kw("active"), vec(hashMap(kw("active"), True), hashMap(kw("active"), True), hashMap(kw("active"), False))}, want: "[{:active true} {:active true}]"},
-		{name: "drop-while", args: []Value{kw("pending"), vec(hashMap(kw("pending"), True), hashMap(kw("pending"), False))}, want: "[{:pending false}]"},
+		{name: "take-while", args: []Value{kw("active"), vec(hashMap(kw("active"), trueValue), hashMap(kw("active"), trueValue), hashMap(kw("active"), falseValue))}, want: "[{:active true} {:active true}]"},
+		{name: "drop-while", args: []Value{kw("pending"), vec(hashMap(kw("pending"), trueValue), hashMap(kw("pending"), falseValue))}, want: "[{:pending false}]"},
 		{name: "split-at", args: []Value{Int(2), ints(1, 2, 3)}, want: "[[1 2] [3]]"},
 		{name: "split-with", args: []Value{even, ints(2, 4, 5, 6)}, want: "[[2 4] [5 6]]"},
 		{name: "subvec", args: []Value{ints(1, 2, 3, 4), Int(1), Int(3)}, want: "[2 3]"},
-		{name: "subvec", args: []Value{ints(1, 2), Int(1), Int(3)}, kind: ExecutionError, want: "out of bounds"},
+		{name: "subvec", args: []Value{ints(1, 2), Int(1), Int(3)}, kind: executionError, want: "out of bounds"},
 		{name: "peek", args: []Value{ints(1, 2)}, want: "2"},
 		{name: "pop", args: []Value{ints(1, 2)}, want: "[1]"},
 		{name: "distinct", args: []Value{ints(1, 2, 1, 3, 2)}, want: "[1 2 3]"},
@@ -170,42 +170,42 @@ func TestSubsetting(t *testing.T) {
 		{name: "partition", args: []Value{Int(3), ints(1, 2, 3, 4, 5)}, want: "[[1 2 3]]"},
 		{name: "partition", args: []Value{Int(2), Int(1), ints(1, 2, 3, 4)}, want: "[[1 2] [2 3] [3 4]]"},
 		{name: "partition", args: []Value{Int(3), Int(3), vec(kw("x")), ints(1, 2, 3, 4)}, want: "[[1 2 3] [4 :x]]"},
-		{name: "partition", args: []Value{Int(0), ints(1)}, kind: ExecutionError, want: "must be positive"},
+		{name: "partition", args: []Value{Int(0), ints(1)}, kind: executionError, want: "must be positive"},
 		{name: "partition-all", args: []Value{Int(2), ints(1, 2, 3)}, want: "[[1 2] [3]]"},
 		{name: "partition-all", args: []Value{Int(3), Int(1), ints(1, 2, 3, 4)}, want: "[[1 2 3] [2 3 4] [3 4] [4]]"},
 		{name: "partition-by", args: []Value{even, ints(2, 4, 1, 3, 6)}, want: "[[2 4] [1 3] [6]]"},
 		{name: "range", args: []Value{Int(5)}, want: "[0 1 2 3 4]"},
-		{name: "range", kind: ArityError, want: "range needs an end"},
+		{name: "range", kind: arityErrorKind, want: "range needs an end"},
 		{name: "range", args: []Value{Int(5), Int(10)}, want: "[5 6 7 8 9]"},
 		{name: "range", args: []Value{Int(0), Int(10), Int(2)}, want: "[0 2 4 6 8]"},
 		{name: "range", args: []Value{Int(10), Int(0), Int(-2)}, want: "[10 8 6 4 2]"},
 		{name: "range", args: []Value{Int(0), Int(10), Int(-1)}, want: "[]"},
 		{name: "range", args: []Value{Int(5), Int(5)}, want: "[]"},
 		{name: "range", args: []Value{Int(0), fl(1), fl(0.25)}, want: "[0.0 0.25 0.5 0.75]"},
-		{name: "range", args: []Value{Int(0), Int(1), Int(0)}, kind: ExecutionError, want: "step 0"},
-		{name: "range", args: []Value{fl(1e12)}, kind: StepLimit, want: "step limit"},
-		{name: "range", args: []Value{Int(-9e18), Int(9e18)}, kind: StepLimit, want: "step limit"},
+		{name: "range", args: []Value{Int(0), Int(1), Int(0)}, kind: executionError, want: "step 0"},
+		{name: "range", args: []Value{fl(1e12)}, kind: stepLimit, want: "step limit"},
+		{name: "range", args: []Value{Int(-9e18), Int(9e18)}, kind: stepLimit, want: "step limit"},
 		{name: "repeat", args: []Value{Int(3), kw("x")}, want: "[:x :x :x]"},
-		{name: "repeat", args: []Value{kw("x")}, kind: ArityError, want: "needs a count"},
-		{name: "repeat", args: []Value{Int(1e12), kw("x")}, kind: StepLimit, want: "step limit"},
+		{name: "repeat", args: []Value{kw("x")}, kind: arityErrorKind, want: "needs a count"},
+		{name: "repeat", args: []Value{Int(1e12), kw("x")}, kind: stepLimit, want: "step limit"},
 	})
 }
 
 // TestBudgetsChargedBeforeAllocation checks that huge requests fail on the
 // memory budget even when the step budget would allow them.
 func TestBudgetsChargedBeforeAllocation(t *testing.T) {
-	th := NewThread(context.Background(), Limits{MaxSteps: 1 << 62, MaxAllocBytes: 10 << 20})
+	th := newThread(context.Background(), Limits{MaxSteps: 1 << 62, MaxAllocBytes: 10 << 20})
 	for _, c := range [][]Value{
 		{fl(1e12)},
 		{Int(0), Int(1 << 62)},
 	} {
 		_, err := callBuiltin(th, "range", c...)
-		if e := AsError(err); err == nil || e.Kind != MemoryLimit {
+		if e := asError(err); err == nil || e.Kind != memoryLimit {
 			t.Errorf("(range %v) = %v, want memory_limit", c, err)
 		}
 	}
 	_, err := callBuiltin(th, "repeat", Int(1e12), Int(1))
-	if e := AsError(err); err == nil || e.Kind != MemoryLimit {
+	if e := asError(err); err == nil || e.Kind != memoryLimit {
 		t.Errorf("(repeat 1e12 1) = %v, want memory_limit", err)
 	}
 }
@@ -214,9 +214,9 @@ func TestBudgetsChargedBeforeAllocation(t *testing.T) {
 // (take, rest, subvec) cannot see each other's conj.
 func TestSharedBackingArrays(t *testing.T) {
 	th := newTestThread()
-	base := EmptyVector
+	base := emptyVector
 	for i := range 5 {
-		base = base.Conj(Int(i))
+		base = base.conj(Int(i))
 	}
 	head, _ := callBuiltin(th, "take", Int(2), base)
 	a, _ := callBuiltin(th, "conj", head, kw("a"))
@@ -227,7 +227,7 @@ func TestSharedBackingArrays(t *testing.T) {
 		t.Errorf("conj on take = %s", got)
 	}
 	r, _ := callBuiltin(th, "rest", base)
-	grown := base.Conj(Int(5))
+	grown := base.conj(Int(5))
 	_, _ = callBuiltin(th, "conj", r, kw("b"))
 	if got := Repr(grown); got != "[0 1 2 3 4 5]" {
 		t.Errorf("conj on (rest v) changed a longer vector to %s", got)
@@ -244,7 +244,7 @@ func TestSharedStructureIsCharged(t *testing.T) {
 	x, err := callBuiltin(th, "repeat", Int(1000), w)
 	if err != nil {
 		// The evaluator may refuse such a value as soon as it is built.
-		if AsError(err).Kind != MemoryLimit {
+		if asError(err).Kind != memoryLimit {
 			t.Fatalf("building a billion-node shared value: %v", err)
 		}
 		x = NewVector(slices.Repeat([]Value{w}, 1000))
@@ -266,17 +266,17 @@ func TestSharedStructureIsCharged(t *testing.T) {
 		{"sort", []Value{vec(x, x)}},
 	} {
 		_, err := callBuiltin(newTestThread(), c.name, c.args...)
-		e := AsError(err)
-		if err == nil || (e.Kind != StepLimit && e.Kind != MemoryLimit) {
+		e := asError(err)
+		if err == nil || (e.Kind != stepLimit && e.Kind != memoryLimit) {
 			t.Errorf("%s of a billion-node shared value = %v, want step_limit or memory_limit", c.name, err)
 		}
 	}
 	// A budget big enough for the steps still refuses to print gigabytes.
-	big := NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 10 << 20})
+	big := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 10 << 20})
 	if _, err := callBuiltin(big, "str", w); err != nil {
 		t.Errorf("str of a million-node value within budget: %v", err)
 	}
-	if _, err := callBuiltin(big, "str", vec(w, w, w, w)); AsError(err).Kind != MemoryLimit {
+	if _, err := callBuiltin(big, "str", vec(w, w, w, w)); asError(err).Kind != memoryLimit {
 		t.Errorf("str beyond the memory budget = %v, want memory_limit", err)
 	}
 }

@@ -11,7 +11,7 @@ var compareBuiltins = []*Builtin{
 			if err != nil {
 				return nil, err
 			}
-			return boolValue(!Truthy(v)), nil
+			return boolValue(!truthy(v)), nil
 		}},
 	{Name: "==", Sig: "(== x y ...)", Doc: "numeric equality across integers and floats: (== 1 1.0) is true", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
@@ -51,13 +51,13 @@ var compareBuiltins = []*Builtin{
 var logicBuiltins = []*Builtin{
 	{Name: "not", Sig: "(not x)", Doc: "true if x is nil or false", Category: "logic",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			return boolValue(!Truthy(args[0])), nil
+			return boolValue(!truthy(args[0])), nil
 		}},
 	{Name: "identity", Sig: "(identity x)", Doc: "returns x", Category: "logic",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil }},
 	{Name: "boolean", Sig: "(boolean x)", Doc: "false for nil and false, else true", Category: "logic",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			return boolValue(Truthy(args[0])), nil
+			return boolValue(truthy(args[0])), nil
 		}},
 }
 
@@ -67,10 +67,10 @@ func builtinEqual(th *Thread, args []Value) (Value, error) {
 	}
 	for i := 0; i+1 < len(args); i++ {
 		if !Equal(args[i], args[i+1]) {
-			return False, nil
+			return falseValue, nil
 		}
 	}
-	return True, nil
+	return trueValue, nil
 }
 
 func sign(c int) int {

@@ -34,7 +34,7 @@ var functionBuiltins = []*Builtin{
 func functionArgs(fn string, fs []Value) error {
 	for _, f := range fs {
 		if _, ok := f.(Callable); !ok {
-			return Errorf(TypeError, "%s expected functions, got %s", fn, describe(f)).
+			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
 				WithHint("pass functions, keywords, maps or sets")
 		}
 	}
@@ -66,7 +66,7 @@ func (c *combined) Source() string {
 	b.WriteString("(" + c.name)
 	for _, a := range c.args {
 		b.WriteByte(' ')
-		b.WriteString(SourceText(a))
+		b.WriteString(sourceText(a))
 	}
 	b.WriteByte(')')
 	return b.String()
@@ -78,7 +78,7 @@ func (c *combined) WriteRepr(b *strings.Builder) { b.WriteString(c.Source()) }
 // madeFn returns a function built by the combinator name from args,
 // charged like a closure.
 func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
-	if err := th.Alloc(costClosure + 16*int64(len(args))); err != nil {
+	if err := th.alloc(costClosure + 16*int64(len(args))); err != nil {
 		return nil, err
 	}
 	return &combined{name: name, args: slices.Clone(args), fn: f}, nil
@@ -94,7 +94,7 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 	default:
-		e := Errorf(TypeError, "apply expected a collection as its last argument, got %s", describe(last))
+		e := Errorf(typeError, "apply expected a collection as its last argument, got %s", describe(last))
 		if _, isNil := last.(NilType); isNil {
 			e = e.WithHint("the collection is nil; use (apply f (or coll []))")
 		} else {
@@ -124,7 +124,7 @@ func builtinJuxt(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		for _, f := range fs {
-			v, err := th.Call(f, xs)
+			v, err := th.call(f, xs)
 			if err != nil {
 				return nil, err
 			}
@@ -142,16 +142,16 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 	return madeFn(th, "comp", args, func(th *Thread, xs []Value) (Value, error) {
 		if len(fs) == 0 {
 			if len(xs) != 1 {
-				return nil, Errorf(ArityError, "(comp) is identity and takes 1 argument, got %d", len(xs))
+				return nil, Errorf(arityErrorKind, "(comp) is identity and takes 1 argument, got %d", len(xs))
 			}
 			return xs[0], nil
 		}
-		v, err := th.Call(fs[len(fs)-1], xs)
+		v, err := th.call(fs[len(fs)-1], xs)
 		if err != nil {
 			return nil, err
 		}
 		for i := len(fs) - 2; i >= 0; i-- {
-			if v, err = th.Call(fs[i], []Value{v}); err != nil {
+			if v, err = th.call(fs[i], []Value{v}); err != nil {
 				return nil, err
 			}
 		}
@@ -165,7 +165,7 @@ func builtinPartial(th *Thread, args []Value) (Value, error) {
 	}
 	f, fixed := args[0], slices.Clone(args[1:])
 	return madeFn(th, "partial", args, func(th *Thread, xs []Value) (Value, error) {
-		return th.Call(f, slices.Concat(fixed, xs))
+		return th.call(f, slices.Concat(fixed, xs))
 	})
 }
 
@@ -175,11 +175,11 @@ func builtinComplement(th *Thread, args []Value) (Value, error) {
 	}
 	f := args[0]
 	return madeFn(th, "complement", args, func(th *Thread, xs []Value) (Value, error) {
-		v, err := th.Call(f, xs)
+		v, err := th.call(f, xs)
 		if err != nil {
 			return nil, err
 		}
-		return boolValue(!Truthy(v)), nil
+		return boolValue(!truthy(v)), nil
 	})
 }
 
@@ -196,16 +196,16 @@ func builtinEveryPred(th *Thread, args []Value) (Value, error) {
 	return madeFn(th, "every-pred", args, func(th *Thread, xs []Value) (Value, error) {
 		for _, p := range ps {
 			for _, x := range xs {
-				v, err := th.Call(p, []Value{x})
+				v, err := th.call(p, []Value{x})
 				if err != nil {
 					return nil, err
 				}
-				if !Truthy(v) {
-					return False, nil
+				if !truthy(v) {
+					return falseValue, nil
 				}
 			}
 		}
-		return True, nil
+		return trueValue, nil
 	})
 }
 
@@ -218,11 +218,11 @@ func builtinSomeFn(th *Thread, args []Value) (Value, error) {
 		var last Value = Nil
 		for _, f := range fs {
 			for _, x := range xs {
-				v, err := th.Call(f, []Value{x})
+				v, err := th.call(f, []Value{x})
 				if err != nil {
 					return nil, err
 				}
-				if Truthy(v) {
+				if truthy(v) {
 					return v, nil
 				}
 				last = v
@@ -246,6 +246,6 @@ func builtinFnil(th *Thread, args []Value) (Value, error) {
 				}
 			}
 		}
-		return th.Call(f, patched)
+		return th.call(f, patched)
 	})
 }

@@ -10,9 +10,9 @@ func callMade(t *testing.T, combinator string, fargs []Value, args ...Value) str
 	if err != nil {
 		t.Fatalf("(%s ...) failed: %v", combinator, err)
 	}
-	v, err := th.Call(f, args)
+	v, err := th.call(f, args)
 	if err != nil {
-		return "error: " + AsError(err).Message
+		return "error: " + asError(err).Message
 	}
 	return Repr(v)
 }
@@ -79,8 +79,8 @@ func TestApply(t *testing.T) {
 		{name: "apply", args: []Value{builtinFn("+"), vec()}, want: "0"},
 		{name: "apply", args: []Value{builtinFn("+"), Int(1), set(Int(2), Int(3))}, want: "6"},
 		{name: "apply", args: []Value{builtinFn("max-key"), builtinFn("second"), hashMap(kw("a"), Int(3), kw("b"), Int(7), kw("c"), Int(2))}, want: "[:b 7]"},
-		{name: "apply", args: []Value{builtinFn("+"), Int(1), Int(2), Nil}, kind: TypeError, want: "apply expected a collection as its last argument, got nil"},
-		{name: "apply", args: []Value{Int(1), ints(1)}, kind: TypeError, want: "expected a function"},
+		{name: "apply", args: []Value{builtinFn("+"), Int(1), Int(2), Nil}, kind: typeError, want: "apply expected a collection as its last argument, got nil"},
+		{name: "apply", args: []Value{Int(1), ints(1)}, kind: typeError, want: "expected a function"},
 	})
 }
 
@@ -124,14 +124,14 @@ func TestDeepValues(t *testing.T) {
 	}
 	for _, fn := range []string{"prewalk", "postwalk"} {
 		_, err := callBuiltin(newTestThread(), fn, builtinFn("identity"), deep)
-		if e := AsError(err); err == nil || e.Kind != DepthLimit {
+		if e := asError(err); err == nil || e.Kind != depthLimit {
 			t.Errorf("%s of a 100,000-deep vector = %v, want depth_limit", fn, err)
 		}
 	}
 	// Every node of the result holds the rest of the chain, so its printed
 	// size is quadratic: a memory limit is as good an answer as the nodes.
 	_, err := callBuiltin(newTestThread(), "tree-seq", builtinFn("vector?"), builtinFn("seq"), deep)
-	if err != nil && AsError(err).Kind != MemoryLimit {
+	if err != nil && asError(err).Kind != memoryLimit {
 		t.Errorf("tree-seq of a deep vector: %v", err)
 	}
 }

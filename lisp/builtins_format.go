@@ -18,7 +18,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.Step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
+	if err := th.step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
 		return nil, err
 	}
 	rest := args[1:]
@@ -43,7 +43,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 			continue
 		}
 		if len(rest) == 0 {
-			return nil, Errorf(ExecutionError, "format: no argument left for %%%c", spec.conv).
+			return nil, Errorf(executionError, "format: no argument left for %%%c", spec.conv).
 				WithHint("give one argument per conversion; write %%%% for a literal percent sign")
 		}
 		text, err := formatOne(th, spec, rest[0])
@@ -51,7 +51,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		rest = rest[1:]
-		if err := th.AllocString(b.Len() + len(text)); err != nil {
+		if err := th.allocString(b.Len() + len(text)); err != nil {
 			return nil, err
 		}
 		b.WriteString(text)
@@ -96,19 +96,19 @@ func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
 		spec.precision, _ = strconv.Atoi(s[start:i])
 	}
 	if i < len(s) && s[i] == '$' {
-		return spec, 0, Errorf(ExecutionError, "format: argument indexes (%%1$s) are not supported").
+		return spec, 0, Errorf(executionError, "format: argument indexes (%%1$s) are not supported").
 			WithHint("pass the arguments in order, repeating a value if needed")
 	}
 	if i >= len(s) {
-		return spec, 0, Errorf(ExecutionError, "format: the pattern ends inside a %% conversion").
+		return spec, 0, Errorf(executionError, "format: the pattern ends inside a %% conversion").
 			WithHint("write %%%% for a literal percent sign")
 	}
 	if spec.width > maxFormatWidth || spec.precision > maxFormatWidth {
-		return spec, 0, Errorf(ExecutionError, "format: width or precision above %d", maxFormatWidth)
+		return spec, 0, Errorf(executionError, "format: width or precision above %d", maxFormatWidth)
 	}
 	spec.conv = s[i]
 	if strings.IndexByte("sSdxXofeEgGbBcn%", spec.conv) < 0 {
-		return spec, 0, Errorf(ExecutionError, "format: unknown conversion %%%c", spec.conv).
+		return spec, 0, Errorf(executionError, "format: unknown conversion %%%c", spec.conv).
 			WithHint("use %%s, %%d, %%f, %%.2f, %%x, %%e or %%%%")
 	}
 	return spec, i + 1, nil
@@ -211,11 +211,11 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 				return pad(spec, string(rune(v))), nil
 			}
 		}
-		return "", Errorf(TypeError, "format %%c expected a character, got %s", describe(arg))
+		return "", Errorf(typeError, "format %%c expected a character, got %s", describe(arg))
 	case 'd':
 		n, ok := arg.(Int)
 		if !ok {
-			e := Errorf(TypeError, "format %%d expected an integer, got %s", describe(arg))
+			e := Errorf(typeError, "format %%d expected an integer, got %s", describe(arg))
 			if _, isFloat := arg.(Float); isFloat {
 				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)")
 			}
@@ -226,7 +226,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	case 'x', 'X', 'o':
 		n, ok := arg.(Int)
 		if !ok {
-			return "", Errorf(TypeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
+			return "", Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
 		}
 		base := 16
 		if spec.conv == 'o' {
@@ -249,7 +249,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	// f e E g G
 	f, ok := asFloat(arg)
 	if !ok {
-		return "", Errorf(TypeError, "format %%%c expected a number, got %s", spec.conv, describe(arg))
+		return "", Errorf(typeError, "format %%%c expected a number, got %s", spec.conv, describe(arg))
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		text := "NaN"

@@ -72,7 +72,7 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 			return c.elems[i], nil
 		}
 	case *Set:
-		if c.Contains(key) {
+		if c.contains(key) {
 			return key, nil
 		}
 	case String:
@@ -106,7 +106,7 @@ func pathOf(th *Thread, fn string, path Value) ([]Value, error) {
 	case *Vector, NilType:
 		return seqOf(th, fn, path, anySeq)
 	}
-	return nil, Errorf(TypeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
+	return nil, Errorf(typeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
 }
 
 func builtinGetIn(th *Thread, args []Value) (Value, error) {
@@ -121,7 +121,7 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 	if err := steps(th, len(path)); err != nil {
 		return nil, err
 	}
-	missing := &Var{} // a sentinel no collection contains
+	missing := &varRef{} // a sentinel no collection contains
 	cur := args[0]
 	for _, k := range path {
 		var err error
@@ -143,7 +143,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 			return nil, err
 		}
 		copied := 0
-		if c.AssocCopies(key) {
+		if c.assocCopies(key) {
 			copied = c.Len()
 			if err := chargeMapKeys(th, c); err != nil {
 				return nil, err
@@ -152,23 +152,23 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		if err := chargeCopy(th, copied, 1, costMapEntry); err != nil {
 			return nil, err
 		}
-		return c.Assoc(key, val), nil
+		return c.assoc(key, val), nil
 	case NilType:
-		if err := th.AllocMap(1); err != nil {
+		if err := th.allocMap(1); err != nil {
 			return nil, err
 		}
-		return EmptyMap.Assoc(key, val), nil
+		return emptyMap.assoc(key, val), nil
 	case *Vector:
 		i, ok := key.(Int)
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
-			return nil, Errorf(ExecutionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
+			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")
 		}
 		if int(i) == c.Len() {
-			if err := th.Alloc(costCollHead + costElem); err != nil {
+			if err := th.alloc(costCollHead + costElem); err != nil {
 				return nil, err
 			}
-			return c.Conj(val), nil
+			return c.conj(val), nil
 		}
 		if err := chargeCopy(th, c.Len(), 0, costElem); err != nil {
 			return nil, err
@@ -177,12 +177,12 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		elems[i] = val
 		return NewVector(elems), nil
 	}
-	return nil, TypeErrorf(fn, "a map, vector or nil", coll)
+	return nil, typeErrorf(fn, "a map, vector or nil", coll)
 }
 
 func builtinAssoc(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 1 {
-		return nil, Errorf(ArityError, "assoc expects key/value pairs, got an odd number of them").
+		return nil, Errorf(arityErrorKind, "assoc expects key/value pairs, got an odd number of them").
 			WithHint("call it as (assoc m k1 v1 k2 v2)")
 	}
 	coll := args[0]
@@ -200,11 +200,11 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 			}
 		}
 		b := NewMapBuilder(m.Len() + len(args)/2)
-		b.AddAll(m)
+		b.addAll(m)
 		for i := 1; i+1 < len(args); i += 2 {
 			b.Set(args[i], args[i+1])
 		}
-		if err := chargeCopy(th, m.Len(), b.Len()-m.Len(), costMapEntry); err != nil {
+		if err := chargeCopy(th, m.Len(), b.len()-m.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
@@ -220,7 +220,7 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 
 // updateIn replaces the value at path with f(old); missing levels are maps.
 func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value) (Value, error)) (Value, error) {
-	if err := th.Step(1); err != nil {
+	if err := th.step(1); err != nil {
 		return nil, err
 	}
 	if len(path) == 0 {
@@ -234,7 +234,7 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
-		return nil, Errorf(TypeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
+		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
 			WithHint("every level of the path must be a map or a vector")
 	}
 	newChild, err := updateIn(th, fn, child, path[1:], f)
@@ -307,20 +307,20 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		}
 		drop := make(map[any]bool, len(args)-1)
 		for _, k := range args[1:] {
-			drop[HashKey(k)] = true
+			drop[hashKey(k)] = true
 		}
 		b := NewMapBuilder(m.Len())
 		for _, e := range m.entries {
-			if !drop[HashKey(e.Key)] {
+			if !drop[hashKey(e.Key)] {
 				b.Set(e.Key, e.Val)
 			}
 		}
-		if err := th.Alloc(costCollHead); err != nil {
+		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
 		return b.Map(), nil
 	}
-	return nil, TypeErrorf("dissoc", "a map", args[0])
+	return nil, typeErrorf("dissoc", "a map", args[0])
 }
 
 // mapArg accepts a map or nil.
@@ -331,7 +331,7 @@ func mapArg(fn string, v Value) (*Map, error) {
 	case NilType:
 		return nil, nil
 	}
-	return nil, TypeErrorf(fn, "a map", v)
+	return nil, typeErrorf(fn, "a map", v)
 }
 
 func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
@@ -362,7 +362,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 			base = m.Len()
 		}
 		for _, e := range m.entries {
-			if old, ok := b.Get(e.Key); ok && f != nil {
+			if old, ok := b.get(e.Key); ok && f != nil {
 				v, err := call(th, fn, f, old, e.Val)
 				if err != nil {
 					return nil, err
@@ -377,7 +377,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		return Nil, nil
 	}
 	// The copy of the first map was paid in steps above.
-	if err := th.Alloc(costCollHead + costMapEntry*int64(b.Len()-base)); err != nil {
+	if err := th.alloc(costCollHead + costMapEntry*int64(b.len()-base)); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -385,7 +385,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 
 func builtinMergeWith(th *Thread, args []Value) (Value, error) {
 	if _, ok := args[0].(Callable); !ok {
-		return nil, Errorf(TypeError, "merge-with expected a function first, got %s", describe(args[0]))
+		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0]))
 	}
 	return mergeWith(th, "merge-with", args[0], args[1:])
 }
@@ -413,7 +413,7 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 			}
 		}
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	if err := th.allocMap(b.len()); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -449,7 +449,7 @@ func builtinEntries(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if m == nil {
-		return EmptyVector, nil
+		return emptyVector, nil
 	}
 	elems, err := mapEntries(th, m)
 	if err != nil {
@@ -463,7 +463,7 @@ func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 		if v, ok := args[0].(*Vector); ok && v.Len() == 2 {
 			return v.elems[i], nil
 		}
-		return nil, Errorf(TypeError, "%s expected a [key value] map entry, got %s", fn, describe(args[0]))
+		return nil, Errorf(typeError, "%s expected a [key value] map entry, got %s", fn, describe(args[0]))
 	}
 }
 
@@ -483,7 +483,7 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 	if err := chargeKeys(th, ks[:n]); err != nil {
 		return nil, err
 	}
-	if err := th.AllocMap(n); err != nil {
+	if err := th.allocMap(n); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(n)
@@ -495,14 +495,14 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 
 func builtinHashMap(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 0 {
-		return nil, Errorf(ArityError, "hash-map expects key/value pairs, got an odd number of arguments")
+		return nil, Errorf(arityErrorKind, "hash-map expects key/value pairs, got an odd number of arguments")
 	}
 	for i := 0; i < len(args); i += 2 {
 		if err := chargeKey(th, args[i]); err != nil {
 			return nil, err
 		}
 	}
-	if err := th.AllocMap(len(args) / 2); err != nil {
+	if err := th.allocMap(len(args) / 2); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(len(args) / 2)
@@ -519,12 +519,12 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		if m == nil {
-			m = EmptyMap
+			m = emptyMap
 		}
 		if err := steps(th, m.Len()); err != nil {
 			return nil, err
 		}
-		if err := th.AllocMap(m.Len()); err != nil {
+		if err := th.allocMap(m.Len()); err != nil {
 			return nil, err
 		}
 		b := NewMapBuilder(m.Len())
@@ -585,7 +585,7 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 			b.Set(r.Val, v)
 		}
 	}
-	if err := th.AllocMap(b.Len()); err != nil {
+	if err := th.allocMap(b.len()); err != nil {
 		return nil, err
 	}
 	return b.Map(), nil
@@ -597,12 +597,12 @@ func builtinMapInvert(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if m == nil {
-		return EmptyMap, nil
+		return emptyMap, nil
 	}
 	if err := steps(th, m.Len()); err != nil {
 		return nil, err
 	}
-	if err := th.AllocMap(m.Len()); err != nil {
+	if err := th.allocMap(m.Len()); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(m.Len())

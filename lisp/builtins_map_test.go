@@ -21,24 +21,24 @@ func TestMapFunctions(t *testing.T) {
 		{name: "get-in", args: []Value{ints(1, 2, 3), ints(0), kw("default")}, want: "1"},
 		{name: "get-in", args: []Value{hashMap(kw("a"), Nil), vec(kw("a")), Int(5)}, want: "nil"},
 		{name: "get-in", args: []Value{m, vec()}, want: "{:a 1, :b 2}"},
-		{name: "get-in", args: []Value{m, kw("a")}, kind: TypeError, want: "path vector"},
+		{name: "get-in", args: []Value{m, kw("a")}, kind: typeError, want: "path vector"},
 		{name: "assoc", args: []Value{m, kw("c"), Int(3)}, want: "{:a 1, :b 2, :c 3}"},
 		{name: "assoc", args: []Value{m, kw("a"), Int(9), kw("d"), Int(4)}, want: "{:a 9, :b 2, :d 4}"},
 		{name: "assoc", args: []Value{Nil, kw("a"), Int(1)}, want: "{:a 1}"},
 		{name: "assoc", args: []Value{ints(1, 2, 3), Int(1), Int(5)}, want: "[1 5 3]"},
 		{name: "assoc", args: []Value{ints(1, 2), Int(2), Int(3)}, want: "[1 2 3]"},
-		{name: "assoc", args: []Value{ints(1, 2), Int(5), Int(3)}, kind: ExecutionError, want: "out of bounds"},
-		{name: "assoc", args: []Value{m, kw("a")}, kind: ArityError, want: "assoc called with 2"},
-		{name: "assoc", args: []Value{m, kw("a"), Int(1), kw("b")}, kind: ArityError, want: "odd number"},
-		{name: "assoc", args: []Value{str("s"), kw("a"), Int(1)}, kind: TypeError, want: "assoc expected a map"},
+		{name: "assoc", args: []Value{ints(1, 2), Int(5), Int(3)}, kind: executionError, want: "out of bounds"},
+		{name: "assoc", args: []Value{m, kw("a")}, kind: arityErrorKind, want: "assoc called with 2"},
+		{name: "assoc", args: []Value{m, kw("a"), Int(1), kw("b")}, kind: arityErrorKind, want: "odd number"},
+		{name: "assoc", args: []Value{str("s"), kw("a"), Int(1)}, kind: typeError, want: "assoc expected a map"},
 		{name: "assoc", args: []Value{hashMap(), Int(1), Int(2)}, want: "{1 2}"},
 		{name: "assoc-in", args: []Value{hashMap(), vec(kw("user"), kw("name")), str("Bob")}, want: `{:user {:name "Bob"}}`},
 		{name: "assoc-in", args: []Value{vec(ints(1, 2), ints(3, 4)), ints(0, 1), Int(99)}, want: "[[1 99] [3 4]]"},
-		{name: "assoc-in", args: []Value{hashMap(kw("a"), Int(1)), vec(kw("a"), kw("b")), Int(2)}, kind: TypeError, want: "cannot step into"},
+		{name: "assoc-in", args: []Value{hashMap(kw("a"), Int(1)), vec(kw("a"), kw("b")), Int(2)}, kind: typeError, want: "cannot step into"},
 		{name: "update", args: []Value{hashMap(kw("n"), Int(1)), kw("n"), inc}, want: "{:n 2}"},
 		{name: "update", args: []Value{hashMap(kw("n"), Int(1)), kw("n"), plus, Int(5)}, want: "{:n 6}"},
 		{name: "update", args: []Value{ints(1, 2, 3), Int(1), inc}, want: "[1 3 3]"},
-		{name: "update", args: []Value{hashMap(), kw("n"), inc}, kind: TypeError, want: "inc expected a number, got nil"},
+		{name: "update", args: []Value{hashMap(), kw("n"), inc}, kind: typeError, want: "inc expected a number, got nil"},
 		{name: "update-in", args: []Value{hashMap(kw("a"), hashMap(kw("b"), Int(1))), vec(kw("a"), kw("b")), plus, Int(10)}, want: "{:a {:b 11}}"},
 		{name: "update-in", args: []Value{vec(ints(1, 2), ints(3, 4)), ints(1, 0), inc}, want: "[[1 2] [4 4]]"},
 		{name: "dissoc", args: []Value{m, kw("b")}, want: "{:a 1}"},
@@ -47,7 +47,7 @@ func TestMapFunctions(t *testing.T) {
 		{name: "merge", args: []Value{hashMap(kw("a"), Int(1)), hashMap(kw("b"), Int(2)), hashMap(kw("a"), Int(3))}, want: "{:a 3, :b 2}"},
 		{name: "merge", args: []Value{Nil, hashMap(kw("a"), Int(1))}, want: "{:a 1}"},
 		{name: "merge", want: "nil"},
-		{name: "merge", args: []Value{m, ints(1)}, kind: TypeError, want: "merge expected a map"},
+		{name: "merge", args: []Value{m, ints(1)}, kind: typeError, want: "merge expected a map"},
 		{name: "merge-with", args: []Value{plus, hashMap(kw("a"), Int(1)), hashMap(kw("a"), Int(2), kw("b"), Int(3))}, want: "{:a 3, :b 3}"},
 		{name: "select-keys", args: []Value{hashMap(kw("a"), Int(1), kw("b"), Int(2), kw("c"), Int(3)), vec(kw("a"), kw("c"), kw("z"))}, want: "{:a 1, :c 3}"},
 		{name: "keys", args: []Value{m}, want: "[:a :b]"},
@@ -100,7 +100,7 @@ func TestAggregation(t *testing.T) {
 		{name: "count", args: []Value{ints(1, 2, 3)}, want: "3"},
 		{name: "count", args: []Value{str("héllo")}, want: "5"},
 		{name: "count", args: []Value{Nil}, want: "0"},
-		{name: "count", args: []Value{Int(1)}, kind: TypeError, want: "count expected a collection"},
+		{name: "count", args: []Value{Int(1)}, kind: typeError, want: "count expected a collection"},
 		{name: "reduce", args: []Value{builtinFn("+"), ints(1, 2, 3)}, want: "6"},
 		{name: "reduce", args: []Value{builtinFn("+"), Int(10), ints(1, 2, 3)}, want: "16"},
 		{name: "reduce", args: []Value{builtinFn("-"), Int(10), ints(1, 2, 3)}, want: "4"},
@@ -114,11 +114,11 @@ func TestAggregation(t *testing.T) {
 		{name: "sum-by", args: []Value{kw("amount"), amounts(Int(10), fl(0.5))}, want: "10.5"},
 		{name: "sum-by", args: []Value{kw("amount"), vec()}, want: "0"},
 		{name: "sum-by", args: []Value{second, vec(vec(str("a"), Int(2)), vec(str("b"), Int(3)))}, want: "5"},
-		{name: "sum-by", args: []Value{kw("amount"), amounts(str("10"), Int(20))}, kind: TypeError, want: `sum-by expected numeric values, got string "10"`},
-		{name: "sum-by", args: []Value{kw("amount"), amounts(Int(9e18), Int(9e18))}, kind: ArithmeticError, want: "overflow"},
+		{name: "sum-by", args: []Value{kw("amount"), amounts(str("10"), Int(20))}, kind: typeError, want: `sum-by expected numeric values, got string "10"`},
+		{name: "sum-by", args: []Value{kw("amount"), amounts(Int(9e18), Int(9e18))}, kind: arithmeticError, want: "overflow"},
 		{name: "avg-by", args: []Value{kw("amount"), amounts(Int(10), Nil, Int(20))}, want: "15.0"},
 		{name: "avg-by", args: []Value{kw("amount"), vec()}, want: "nil"},
-		{name: "avg-by", args: []Value{kw("value"), vec(hashMap(kw("value"), hashMap(kw("x"), Int(1))))}, kind: TypeError, want: "avg-by expected numeric values, got map[1]"},
+		{name: "avg-by", args: []Value{kw("value"), vec(hashMap(kw("value"), hashMap(kw("x"), Int(1))))}, kind: typeError, want: "avg-by expected numeric values, got map[1]"},
 		{name: "min-by", args: []Value{kw("amount"), amounts(Nil, Int(10), Int(5))}, want: "{:amount 5}"},
 		{name: "max-by", args: []Value{kw("amount"), amounts(Int(10), Int(30), Int(30))}, want: "{:amount 30}"},
 		{name: "min-by", args: []Value{kw("x"), vec()}, want: "nil"},
@@ -131,13 +131,13 @@ func TestAggregation(t *testing.T) {
 		{name: "group-by", args: []Value{builtinFn("odd?"), ints(1, 2, 3)}, want: `{true [1 3], false [2]}`},
 		{name: "group-by", args: []Value{statuses, kw("s")}, want: `{"a" [{:s "a"} {:s "a"}], "b" [{:s "b"}]}`},
 		{name: "sum-by", args: []Value{ints(1, 2), builtinFn("identity")}, want: "3"},
-		{name: "group-by", args: []Value{ints(1), ints(2)}, kind: TypeError, want: "group-by expected a function"},
+		{name: "group-by", args: []Value{ints(1), ints(2)}, kind: typeError, want: "group-by expected a function"},
 		{name: "frequencies", args: []Value{vec(kw("a"), kw("b"), kw("a"), kw("c"), kw("b"), kw("a"))}, want: "{:a 3, :b 2, :c 1}"},
 		{name: "frequencies", args: []Value{str("hello")}, want: `{"h" 1, "e" 1, "l" 2, "o" 1}`},
 		{name: "empty?", args: []Value{vec()}, want: "true"},
 		{name: "empty?", args: []Value{Nil}, want: "true"},
 		{name: "empty?", args: []Value{str(" ")}, want: "false"},
-		{name: "empty?", args: []Value{Int(0)}, kind: TypeError, want: "empty? expected"},
+		{name: "empty?", args: []Value{Int(0)}, kind: typeError, want: "empty? expected"},
 		{name: "not-empty", args: []Value{ints(1, 2)}, want: "[1 2]"},
 		{name: "not-empty", args: []Value{str("")}, want: "nil"},
 		{name: "some", args: []Value{builtinFn("even?"), ints(1, 2, 3)}, want: "true"},
@@ -154,7 +154,7 @@ func TestAggregation(t *testing.T) {
 		{name: "contains?", args: []Value{hashMap(kw("a"), Int(1)), kw("b")}, want: "false"},
 		{name: "contains?", args: []Value{vec(str("a"), str("b")), str("b")}, want: "true"},
 		{name: "contains?", args: []Value{vec(str("a"), str("b")), str("x")}, want: "false"},
-		{name: "contains?", args: []Value{str("abc"), str("a")}, kind: TypeError, want: "contains? expected"},
+		{name: "contains?", args: []Value{str("abc"), str("a")}, kind: typeError, want: "contains? expected"},
 	})
 }
 
@@ -184,10 +184,10 @@ func TestBuildingByAssocFitsTheBudget(t *testing.T) {
 		if n, _ := callBuiltin(th, "count", coll); n != Int(1000) {
 			t.Fatalf("%s built %v items", c.name, n)
 		}
-		if used := th.AllocatedBytes(); used > 1<<20 {
+		if used := th.allocatedBytes(); used > 1<<20 {
 			t.Errorf("%s of 1000 items onto a %s charged %d bytes", c.name, c.start.TypeName(), used)
 		}
-		if used := th.StepsUsed(); used > 10*1000 {
+		if used := th.stepsUsed(); used > 10*1000 {
 			t.Errorf("%s of 1000 items onto a %s took %d steps, want linear work", c.name, c.start.TypeName(), used)
 		}
 	}
@@ -204,16 +204,16 @@ func TestAssocOntoAnOlderVersionPaysForTheCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := th.StepsUsed()
+	before := th.stepsUsed()
 	if _, err := callBuiltin(th, "assoc", base, Int(-1), Int(0)); err != nil {
 		t.Fatal(err)
 	}
-	inPlace := th.StepsUsed() - before
-	before = th.StepsUsed()
+	inPlace := th.stepsUsed() - before
+	before = th.stepsUsed()
 	if _, err := callBuiltin(th, "assoc", base, Int(-2), Int(0)); err != nil {
 		t.Fatal(err)
 	}
-	if copied := th.StepsUsed() - before; copied < 500 || inPlace > 10 {
+	if copied := th.stepsUsed() - before; copied < 500 || inPlace > 10 {
 		t.Errorf("in place: %d steps, copy of 500 entries: %d steps", inPlace, copied)
 	}
 }

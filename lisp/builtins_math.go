@@ -173,7 +173,7 @@ func builtinRound(th *Thread, args []Value) (Value, error) {
 	}
 	d, ok := args[1].(Int)
 	if !ok || d < 0 || d > 15 {
-		return nil, Errorf(TypeError, "round expected a number of digits from 0 to 15, got %s", describe(args[1]))
+		return nil, Errorf(typeError, "round expected a number of digits from 0 to 15, got %s", describe(args[1]))
 	}
 	scale := math.Pow(10, float64(d))
 	return Float(roundHalfUp(x*scale) / scale), nil
@@ -187,7 +187,7 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 		case Float:
 			return floatToInt(fn, float64(x))
 		}
-		e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(args[0]))
+		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0]))
 		if _, ok := args[0].(String); ok {
 			e = e.WithHint("parse strings with (parse-long s)")
 		}
@@ -200,7 +200,7 @@ func toDouble(fn string) func(*Thread, []Value) (Value, error) {
 		if f, ok := asFloat(args[0]); ok {
 			return Float(f), nil
 		}
-		e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(args[0]))
+		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0]))
 		if _, ok := args[0].(String); ok {
 			e = e.WithHint("parse strings with (parse-double s)")
 		}

@@ -28,8 +28,8 @@ var predicateBuiltins = []*Builtin{
 		return ok && utf8.RuneCountInString(string(s)) == 1
 	}),
 	typePred("keyword?", "x is a keyword", func(v Value) bool { _, ok := v.(Keyword); return ok }),
-	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(Symbol); return ok }),
-	typePred("var?", "x is a var reference #'name", func(v Value) bool { _, ok := v.(*Var); return ok }),
+	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(symbol); return ok }),
+	typePred("var?", "x is a var reference #'name", func(v Value) bool { _, ok := v.(*varRef); return ok }),
 	typePred("vector?", "x is a vector", isVector),
 	typePred("list?", "x is a list; lists are vectors at run time", isVector),
 	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
@@ -77,13 +77,13 @@ var predicateBuiltins = []*Builtin{
 			}
 			seen := make(map[any]bool, len(args))
 			for _, a := range args {
-				k := HashKey(a)
+				k := hashKey(a)
 				if seen[k] {
-					return False, nil
+					return falseValue, nil
 				}
 				seen[k] = true
 			}
-			return True, nil
+			return trueValue, nil
 		}},
 }
 
@@ -123,7 +123,7 @@ func intPred(name, doc string, test func(int64) bool) *Builtin {
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			n, ok := args[0].(Int)
 			if !ok {
-				e := Errorf(TypeError, "%s expected an integer, got %s", name, describe(args[0]))
+				e := Errorf(typeError, "%s expected an integer, got %s", name, describe(args[0]))
 				if _, isFloat := args[0].(Float); isFloat {
 					e = e.WithHint("/ always returns a float; use (%s (int x)) or (zero? (mod x 2))", name)
 				}

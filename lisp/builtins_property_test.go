@@ -33,7 +33,7 @@ func TestSortIsOrderedPermutation(t *testing.T) {
 			t.Fatalf("sort %s changed the length: %s", Repr(in), Repr(sorted))
 		}
 		for i := 1; i < sorted.Len(); i++ {
-			if c, _ := compareNumbers(sorted.Index(i-1), sorted.Index(i)); c > 0 {
+			if c, _ := compareNumbers(sorted.index(i-1), sorted.index(i)); c > 0 {
 				t.Fatalf("sort %s is not ordered: %s", Repr(in), Repr(sorted))
 			}
 		}

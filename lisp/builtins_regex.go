@@ -6,15 +6,15 @@ var regexBuiltins = []*Builtin{
 	{Name: "re-pattern", Sig: "(re-pattern s)", Doc: `compile s as a regex: (re-pattern "\\d+")`, Category: "regex",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			switch v := args[0].(type) {
-			case *Regex:
+			case *regex:
 				return v, nil
 			case String:
-				if err := th.AllocString(len(v)); err != nil {
+				if err := th.allocString(len(v)); err != nil {
 					return nil, err
 				}
-				return CompileRegex("re-pattern", string(v))
+				return compileRegex("re-pattern", string(v))
 			}
-			return nil, TypeErrorf("re-pattern", "a string", args[0])
+			return nil, typeErrorf("re-pattern", "a string", args[0])
 		}},
 	{Name: "re-find", Sig: "(re-find re s)", Doc: "first match: the text, or [whole group1 ...] with groups; nil when none", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind},
@@ -28,14 +28,14 @@ var regexBuiltins = []*Builtin{
 		}},
 	{Name: "regex?", Sig: "(regex? x)", Doc: "x is a regex", Category: "regex",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			_, ok := args[0].(*Regex)
+			_, ok := args[0].(*regex)
 			return boolValue(ok), nil
 		}},
 }
 
 // regexInput checks the arguments of a match function and charges for
 // the match (chargeMatch).
-func regexInput(th *Thread, fn string, reV, sV Value) (*Regex, string, bool, error) {
+func regexInput(th *Thread, fn string, reV, sV Value) (*regex, string, bool, error) {
 	re, err := regexArg(fn, reV)
 	if err != nil {
 		return nil, "", false, err
@@ -49,7 +49,7 @@ func regexInput(th *Thread, fn string, reV, sV Value) (*Regex, string, bool, err
 	case NilType:
 		return re, "", false, nil
 	}
-	return nil, "", false, TypeErrorf(fn, "a string", sV)
+	return nil, "", false, typeErrorf(fn, "a string", sV)
 }
 
 func builtinReFind(th *Thread, args []Value) (Value, error) {

@@ -13,7 +13,7 @@ var setBuiltins = []*Builtin{
 			if err := chargeKeys(th, args); err != nil {
 				return nil, err
 			}
-			if err := th.AllocVector(len(args)); err != nil {
+			if err := th.allocVector(len(args)); err != nil {
 				return nil, err
 			}
 			return NewSet(args), nil
@@ -40,7 +40,7 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	case *Set:
 		return s, nil
 	case NilType:
-		return EmptySet, nil
+		return emptySet, nil
 	}
 	elems, err := seqOf(th, fn, v, anySeq)
 	if err != nil {
@@ -49,7 +49,7 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	return NewSet(elems), nil
@@ -72,7 +72,7 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 	if err := chargeKeys(th, all); err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(all)); err != nil {
+	if err := th.allocVector(len(all)); err != nil {
 		return nil, err
 	}
 	return NewSet(all), nil
@@ -104,7 +104,7 @@ func setFilter(fn string, keepIfIn bool) func(*Thread, []Value) (Value, error) {
 		for _, e := range first.elems {
 			keep := true
 			for _, o := range others {
-				if o.Contains(e) != keepIfIn {
+				if o.contains(e) != keepIfIn {
 					keep = false
 					break
 				}
@@ -113,7 +113,7 @@ func setFilter(fn string, keepIfIn bool) func(*Thread, []Value) (Value, error) {
 				out = append(out, e)
 			}
 		}
-		if err := th.AllocVector(len(out)); err != nil {
+		if err := th.allocVector(len(out)); err != nil {
 			return nil, err
 		}
 		return NewSet(out), nil
@@ -136,11 +136,11 @@ func subset(th *Thread, fn string, a, b Value) (Value, error) {
 		return nil, err
 	}
 	for _, e := range sa.elems {
-		if !sb.Contains(e) {
-			return False, nil
+		if !sb.contains(e) {
+			return falseValue, nil
 		}
 	}
-	return True, nil
+	return trueValue, nil
 }
 
 func builtinDisj(th *Thread, args []Value) (Value, error) {
@@ -158,13 +158,13 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		drop := NewSet(args[1:])
-		out := slices.DeleteFunc(slices.Clone(s.elems), drop.Contains)
-		if err := th.AllocVector(len(out)); err != nil {
+		out := slices.DeleteFunc(slices.Clone(s.elems), drop.contains)
+		if err := th.allocVector(len(out)); err != nil {
 			return nil, err
 		}
 		return NewSet(out), nil
 	}
-	return nil, TypeErrorf("disj", "a set", args[0])
+	return nil, typeErrorf("disj", "a set", args[0])
 }
 
 func builtinSelect(th *Thread, args []Value) (Value, error) {
@@ -188,7 +188,7 @@ func builtinSelect(th *Thread, args []Value) (Value, error) {
 	if err := chargeKeys(th, out); err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(out)); err != nil {
+	if err := th.allocVector(len(out)); err != nil {
 		return nil, err
 	}
 	return NewSet(out), nil

@@ -80,7 +80,7 @@ func stringArg(fn string, v Value) (string, error) {
 	if s, ok := v.(String); ok {
 		return string(s), nil
 	}
-	e := TypeErrorf(fn, "a string", v)
+	e := typeErrorf(fn, "a string", v)
 	if _, isNil := v.(NilType); isNil {
 		e = e.WithHint("a value is nil; check for missing keys, or use (str x) to turn nil into \"\"")
 	}
@@ -115,7 +115,7 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 	for _, a := range args {
 		writeStr(&b, a)
 	}
-	if err := th.AllocString(b.Len()); err != nil {
+	if err := th.allocString(b.Len()); err != nil {
 		return nil, err
 	}
 	return String(b.String()), nil
@@ -155,7 +155,7 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	if start < 0 || end > n || start > end {
-		return nil, Errorf(ExecutionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
+		return nil, Errorf(executionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
 			WithHint("check (count s) first, or use (take n s)")
 	}
 	return newString(th, s[runeOffset(s, start):runeOffset(s, end)])
@@ -199,7 +199,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		if p != "" {
 			count = strings.Count(s, string(p)) + 1
 		}
-		if err := th.Alloc(int64(count) * perMatchCost); err != nil {
+		if err := th.alloc(int64(count) * perMatchCost); err != nil {
 			return nil, err
 		}
 		if p == "" {
@@ -210,7 +210,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		} else {
 			parts = strings.SplitN(s, string(p), limit)
 		}
-	case *Regex:
+	case *regex:
 		if err := chargeMatch(th, p, len(s)); err != nil {
 			return nil, err
 		}
@@ -220,7 +220,7 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		}
 		parts = splitAt(s, locs, limit)
 	default:
-		return nil, Errorf(TypeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
+		return nil, Errorf(typeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
 	}
 	if len(limitArg) == 0 || limit < 0 {
 		for len(parts) > 1 && parts[len(parts)-1] == "" {
@@ -260,7 +260,7 @@ func stringVector(th *Thread, parts []string) (Value, error) {
 	for _, p := range parts {
 		total += len(p)
 	}
-	if err := th.Alloc(int64(len(parts))*costString + int64(total)); err != nil {
+	if err := th.alloc(int64(len(parts))*costString + int64(total)); err != nil {
 		return nil, err
 	}
 	out, err := makeSlice(th, len(parts))
@@ -281,7 +281,7 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 	if err := scan(th, len(s)); err != nil {
 		return nil, err
 	}
-	if err := th.Alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
+	if err := th.alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
 		return nil, err
 	}
 	parts := strings.Split(s, "\n")
@@ -321,7 +321,7 @@ func builtinJoin(th *Thread, args []Value) (Value, error) {
 		parts[i] = Str(e)
 		n += len(parts[i])
 	}
-	if err := th.AllocString(n); err != nil {
+	if err := th.allocString(n); err != nil {
 		return nil, err
 	}
 	return String(strings.Join(parts, sep)), nil
@@ -337,7 +337,7 @@ func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value,
 			return nil, err
 		}
 		// Case mapping can change byte lengths, but by a bounded factor.
-		if err := th.AllocString(len(s)); err != nil {
+		if err := th.allocString(len(s)); err != nil {
 			return nil, err
 		}
 		return String(f(s)), nil
@@ -359,14 +359,14 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 			switch args[0].(type) {
 			case *Vector, *Set, *Map:
 				if fn == "includes?" {
-					return nil, AsError(err).WithHint("includes? is for strings; test membership in a collection with (contains? coll x)")
+					return nil, asError(err).WithHint("includes? is for strings; test membership in a collection with (contains? coll x)")
 				}
 			}
 			return nil, err
 		}
 		sub, ok := args[1].(String)
 		if !ok {
-			return nil, TypeErrorf(fn, "a string to look for", args[1])
+			return nil, typeErrorf(fn, "a string to look for", args[1])
 		}
 		if err := scan(th, len(s)); err != nil {
 			return nil, err
@@ -383,7 +383,7 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 		}
 		sub, ok := args[1].(String)
 		if !ok {
-			return nil, TypeErrorf(fn, "a string to look for", args[1])
+			return nil, typeErrorf(fn, "a string to look for", args[1])
 		}
 		if err := scan(th, len(s)); err != nil {
 			return nil, err
@@ -422,11 +422,11 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 func builtinBlank(th *Thread, args []Value) (Value, error) {
 	switch s := args[0].(type) {
 	case NilType:
-		return True, nil
+		return trueValue, nil
 	case String:
 		return boolValue(strings.TrimFunc(string(s), unicode.IsSpace) == ""), nil
 	}
-	return nil, TypeErrorf("blank?", "a string or nil", args[0])
+	return nil, typeErrorf("blank?", "a string or nil", args[0])
 }
 
 func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value, error) {
@@ -440,7 +440,7 @@ func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value,
 			parts[i] = text(a)
 			n += len(parts[i]) + 1
 		}
-		if err := th.AllocString(n); err != nil {
+		if err := th.allocString(n); err != nil {
 			return nil, err
 		}
 		return String(strings.Join(parts, " ")), nil
@@ -457,10 +457,10 @@ func builtinName(th *Thread, args []Value) (Value, error) {
 		return String(s), nil
 	case String:
 		return v, nil
-	case Symbol:
+	case symbol:
 		return String(v), nil
 	}
-	return nil, TypeErrorf("name", "a keyword or string", args[0])
+	return nil, typeErrorf("name", "a keyword or string", args[0])
 }
 
 func builtinKeyword(th *Thread, args []Value) (Value, error) {
@@ -480,12 +480,12 @@ func builtinKeyword(th *Thread, args []Value) (Value, error) {
 		return v, nil
 	case String:
 		return Keyword(v), nil
-	case Symbol:
+	case symbol:
 		return Keyword(v), nil
 	case NilType:
 		return Nil, nil
 	}
-	return nil, TypeErrorf("keyword", "a string or keyword", args[0])
+	return nil, typeErrorf("keyword", "a string or keyword", args[0])
 }
 
 var (
@@ -537,7 +537,7 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		case String:
 			repl, ok := args[2].(String)
 			if !ok {
-				return nil, TypeErrorf(fn, "a replacement string", args[2])
+				return nil, typeErrorf(fn, "a replacement string", args[2])
 			}
 			if err := chargeReplace(th, s, strings.Count(s, string(m)), len(repl)); err != nil {
 				return nil, err
@@ -547,12 +547,12 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			} else {
 				out = strings.Replace(s, string(m), string(repl), 1)
 			}
-		case *Regex:
+		case *regex:
 			if out, err = regexReplace(th, fn, s, m, args[2], all); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, Errorf(TypeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
+			return nil, Errorf(typeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
 		}
 		return newString(th, out)
 	}
@@ -560,12 +560,12 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 
 // chargeReplace charges the growth of a replacement before it is built.
 func chargeReplace(th *Thread, s string, count, replLen int) error {
-	return th.Alloc(int64(len(s)) + int64(count)*int64(replLen))
+	return th.alloc(int64(len(s)) + int64(count)*int64(replLen))
 }
 
 // regexReplace replaces matches of re in s with a replacement string ($1
 // groups) or with the text a function returns for each match.
-func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (string, error) {
+func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (string, error) {
 	n := -1
 	if !all {
 		n = 1
@@ -583,7 +583,7 @@ func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (st
 		b.WriteString(s[prev:loc[0]])
 		switch r := repl.(type) {
 		case String:
-			if err := th.Alloc(int64(len(r)) * 2); err != nil {
+			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
 			b.Write(re.re.ExpandString(nil, javaReplacement(string(r)), s, loc))
@@ -597,7 +597,7 @@ func regexReplace(th *Thread, fn, s string, re *Regex, repl Value, all bool) (st
 				return "", err
 			}
 			text := Str(v)
-			if err := th.Alloc(int64(len(text))); err != nil {
+			if err := th.alloc(int64(len(text))); err != nil {
 				return "", err
 			}
 			b.WriteString(text)
@@ -619,9 +619,9 @@ var stringNamespaceOnly = map[string]*Builtin{
 func builtinStringReverse(th *Thread, args []Value) (Value, error) {
 	s, ok := args[0].(String)
 	if !ok {
-		return nil, TypeErrorf("clojure.string/reverse", "a string", args[0])
+		return nil, typeErrorf("clojure.string/reverse", "a string", args[0])
 	}
-	if err := th.AllocString(len(s)); err != nil {
+	if err := th.allocString(len(s)); err != nil {
 		return nil, err
 	}
 	r := []rune(string(s))

@@ -14,15 +14,15 @@ func TestStringFunctions(t *testing.T) {
 		{name: "str", args: []Value{Int(42)}, want: `"42"`},
 		{name: "str", args: []Value{fl(3.14)}, want: `"3.14"`},
 		{name: "str", args: []Value{fl(1)}, want: `"1.0"`},
-		{name: "str", args: []Value{True}, want: `"true"`},
+		{name: "str", args: []Value{trueValue}, want: `"true"`},
 		{name: "str", args: []Value{kw("user")}, want: `":user"`},
 		{name: "str", args: []Value{Nil, str("x")}, want: `"x"`},
 		{name: "str", args: []Value{ints(1, 2), hashMap(kw("a"), str("b"))}, want: `"[1 2]{:a \"b\"}"`},
 		{name: "subs", args: []Value{str("hello"), Int(1)}, want: `"ello"`},
 		{name: "subs", args: []Value{str("hello"), Int(1), Int(4)}, want: `"ell"`},
 		{name: "subs", args: []Value{str("héllo"), Int(1), Int(2)}, want: `"é"`},
-		{name: "subs", args: []Value{str("hello"), Int(3), Int(9)}, kind: ExecutionError, want: "out of bounds"},
-		{name: "subs", args: []Value{Nil, Int(0)}, kind: TypeError, want: "subs expected a string, got nil"},
+		{name: "subs", args: []Value{str("hello"), Int(3), Int(9)}, kind: executionError, want: "out of bounds"},
+		{name: "subs", args: []Value{Nil, Int(0)}, kind: typeError, want: "subs expected a string, got nil"},
 		{name: "split", args: []Value{str("a,b,c"), str(",")}, want: `["a" "b" "c"]`},
 		{name: "split", args: []Value{str("hello"), str("")}, want: `["h" "e" "l" "l" "o"]`},
 		{name: "split", args: []Value{str("a,,b"), str(",")}, want: `["a" "" "b"]`},
@@ -31,7 +31,7 @@ func TestStringFunctions(t *testing.T) {
 		{name: "split", args: []Value{str(""), str(",")}, want: `[""]`},
 		{name: "split", args: []Value{str("a1b22c"), mustRegex(t, `\d+`)}, want: `["a" "b" "c"]`},
 		{name: "split", args: []Value{str("a,b,c"), str(","), Int(2)}, want: `["a" "b,c"]`},
-		{name: "split", args: []Value{str("a"), Int(1)}, kind: TypeError, want: "separator"},
+		{name: "split", args: []Value{str("a"), Int(1)}, kind: typeError, want: "separator"},
 		{name: "split-lines", args: []Value{str("a\nb\r\nc")}, want: `["a" "b" "c"]`},
 		{name: "split-lines", args: []Value{str("a\n\n\n")}, want: `["a"]`},
 		{name: "join", args: []Value{str(", "), vec(str("a"), str("b"), str("c"))}, want: `"a, b, c"`},
@@ -45,7 +45,7 @@ func TestStringFunctions(t *testing.T) {
 		{name: "replace", args: []Value{str("aaa"), str("a"), str("b")}, want: `"bbb"`},
 		{name: "replace", args: []Value{str("a1b22"), mustRegex(t, `(\d+)`), str("<$1>")}, want: `"a<1>b<22>"`},
 		{name: "replace", args: []Value{str("a1"), mustRegex(t, `\d`), str(`\$`)}, want: `"a$"`},
-		{name: "replace", args: []Value{str("a1b2"), mustRegex(t, `\d`), builtinFn("inc")}, kind: TypeError, want: "inc expected a number, got string"},
+		{name: "replace", args: []Value{str("a1b2"), mustRegex(t, `\d`), builtinFn("inc")}, kind: typeError, want: "inc expected a number, got string"},
 		{name: "replace", args: []Value{str("ab"), mustRegex(t, `[ab]`), builtinFn("upper-case")}, want: `"AB"`},
 		{name: "replace-first", args: []Value{str("aaa"), str("a"), str("b")}, want: `"baa"`},
 		{name: "replace-first", args: []Value{str("a1b2"), mustRegex(t, `\d`), str("#")}, want: `"a#b2"`},
@@ -61,7 +61,7 @@ func TestStringFunctions(t *testing.T) {
 		{name: "ends-with?", args: []Value{str("hello"), str("")}, want: "true"},
 		{name: "includes?", args: []Value{str("hello"), str("ll")}, want: "true"},
 		{name: "includes?", args: []Value{str("hello"), str("x")}, want: "false"},
-		{name: "includes?", args: []Value{Nil, str("x")}, kind: TypeError, want: "includes? expected a string, got nil"},
+		{name: "includes?", args: []Value{Nil, str("x")}, kind: typeError, want: "includes? expected a string, got nil"},
 		{name: "index-of", args: []Value{str("héllo"), str("l")}, want: "2"},
 		{name: "index-of", args: []Value{str("hello"), str("l"), Int(3)}, want: "3"},
 		{name: "index-of", args: []Value{str("hello"), str("z")}, want: "nil"},
@@ -126,18 +126,18 @@ func TestFormat(t *testing.T) {
 		{name: "format", args: []Value{str("%.3s"), str("abcdef")}, want: `"abc"`},
 		{name: "format", args: []Value{str("%b %c"), Nil, str("x")}, want: `"false x"`},
 		{name: "format", args: []Value{str("a%nb")}, want: `"a\nb"`},
-		{name: "format", args: []Value{str("%d"), fl(1.5)}, kind: TypeError, want: "%d expected an integer, got float"},
-		{name: "format", args: []Value{str("%s %s"), str("a")}, kind: ExecutionError, want: "no argument left"},
-		{name: "format", args: []Value{str("%q"), str("a")}, kind: ExecutionError, want: "unknown conversion"},
-		{name: "format", args: []Value{str("50%")}, kind: ExecutionError, want: "ends inside"},
-		{name: "format", args: []Value{str("%1$s"), str("a")}, kind: ExecutionError, want: "argument indexes"},
-		{name: "format", args: []Value{str("%999999999d"), Int(1)}, kind: ExecutionError, want: "width or precision"},
+		{name: "format", args: []Value{str("%d"), fl(1.5)}, kind: typeError, want: "%d expected an integer, got float"},
+		{name: "format", args: []Value{str("%s %s"), str("a")}, kind: executionError, want: "no argument left"},
+		{name: "format", args: []Value{str("%q"), str("a")}, kind: executionError, want: "unknown conversion"},
+		{name: "format", args: []Value{str("50%")}, kind: executionError, want: "ends inside"},
+		{name: "format", args: []Value{str("%1$s"), str("a")}, kind: executionError, want: "argument indexes"},
+		{name: "format", args: []Value{str("%999999999d"), Int(1)}, kind: executionError, want: "width or precision"},
 	})
 }
 
-func mustRegex(t *testing.T, pattern string) *Regex {
+func mustRegex(t *testing.T, pattern string) *regex {
 	t.Helper()
-	re, err := CompileRegex("test", pattern)
+	re, err := compileRegex("test", pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,16 +148,16 @@ func TestRegexFunctions(t *testing.T) {
 	digits := mustRegex(t, `\d+`)
 	runBuiltinCases(t, []builtinCase{
 		{name: "re-pattern", args: []Value{str(`\d+`)}, want: `#"\d+"`},
-		{name: "re-pattern", args: []Value{str(`(?<=a)b`)}, kind: ExecutionError, want: "RE2 cannot compile the pattern"},
-		{name: "re-pattern", args: []Value{str(`(a)\1`)}, kind: ExecutionError, want: "RE2 cannot compile"},
-		{name: "re-pattern", args: []Value{str(strings.Repeat("a", 300))}, kind: ExecutionError, want: "longer than the limit"},
-		{name: "re-pattern", args: []Value{Int(1)}, kind: TypeError, want: "re-pattern expected a string"},
+		{name: "re-pattern", args: []Value{str(`(?<=a)b`)}, kind: executionError, want: "RE2 cannot compile the pattern"},
+		{name: "re-pattern", args: []Value{str(`(a)\1`)}, kind: executionError, want: "RE2 cannot compile"},
+		{name: "re-pattern", args: []Value{str(strings.Repeat("a", 300))}, kind: executionError, want: "longer than the limit"},
+		{name: "re-pattern", args: []Value{Int(1)}, kind: typeError, want: "re-pattern expected a string"},
 		{name: "re-find", args: []Value{digits, str("v1")}, want: `"1"`},
 		{name: "re-find", args: []Value{digits, str("none")}, want: "nil"},
 		{name: "re-find", args: []Value{mustRegex(t, `(\d+)-(\d+)`), str("10-20")}, want: `["10-20" "10" "20"]`},
 		{name: "re-find", args: []Value{mustRegex(t, `(a)|(b)`), str("b")}, want: `["b" nil "b"]`},
 		{name: "re-find", args: []Value{str(`\d`), str("aaa1aaa")}, want: `"1"`},
-		{name: "re-find", args: []Value{Int(1), str("a")}, kind: TypeError, want: "re-find expected a regex"},
+		{name: "re-find", args: []Value{Int(1), str("a")}, kind: typeError, want: "re-find expected a regex"},
 		{name: "re-matches", args: []Value{digits, str("123")}, want: `"123"`},
 		{name: "re-matches", args: []Value{digits, str("123abc")}, want: "nil"},
 		{name: "re-matches", args: []Value{mustRegex(t, `a|ab`), str("ab")}, want: `"ab"`},
@@ -196,9 +196,9 @@ func TestMatchesAreChargedBeforeTheyAreBuilt(t *testing.T) {
 		{mustRegex(t, `\d`), long},
 	} {
 		for _, fn := range []string{"re-seq"} {
-			th := NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 20})
+			th := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 20})
 			_, err := callBuiltin(th, fn, c...)
-			if e := AsError(err); err == nil || e.Kind != MemoryLimit {
+			if e := asError(err); err == nil || e.Kind != memoryLimit {
 				t.Errorf("%s over 1M matches = %v, want memory_limit", fn, err)
 			}
 		}
@@ -208,15 +208,15 @@ func TestMatchesAreChargedBeforeTheyAreBuilt(t *testing.T) {
 		{long, str("1")},
 		{long, str("")},
 	} {
-		th := NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 20})
+		th := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 20})
 		_, err := callBuiltin(th, "split", args...)
-		if e := AsError(err); err == nil || e.Kind != MemoryLimit {
+		if e := asError(err); err == nil || e.Kind != memoryLimit {
 			t.Errorf("split into 1M parts by %s = %v, want memory_limit", Repr(args[1]), err)
 		}
 	}
-	th := NewThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 20})
+	th := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 20})
 	_, err := callBuiltin(th, "replace", long, mustRegex(t, `\d`), str("xx"))
-	if e := AsError(err); err == nil || e.Kind != MemoryLimit {
+	if e := asError(err); err == nil || e.Kind != memoryLimit {
 		t.Errorf("replace of 1M matches = %v, want memory_limit", err)
 	}
 }

@@ -20,8 +20,8 @@ func TestSubVectorWeight(t *testing.T) {
 		v := NewVector(elems)
 		i := r.IntN(n + 1)
 		j := i + r.IntN(n-i+1)
-		got := subVector(v, i, j).Weight()
-		want := NewVector(slices.Clone(elems[i:j])).Weight()
+		got := subVector(v, i, j).valueWeight()
+		want := NewVector(slices.Clone(elems[i:j])).valueWeight()
 		if got != want {
 			t.Fatalf("weight of %s[%d:%d] = %d, want %d", Repr(v), i, j, got, want)
 		}

@@ -9,16 +9,16 @@ import (
 )
 
 // newTestThread returns a thread with the default limits.
-func newTestThread() *Thread { return NewThread(context.Background(), DefaultLimits()) }
+func newTestThread() *Thread { return newThread(context.Background(), DefaultLimits()) }
 
 // callBuiltin looks up and calls a builtin through the thread, as the
 // evaluator does.
 func callBuiltin(th *Thread, name string, args ...Value) (Value, error) {
-	b, ok := LookupBuiltin(name)
+	b, ok := lookupBuiltin(name)
 	if !ok {
 		return nil, errors.New("no builtin " + name)
 	}
-	return th.Call(b, args)
+	return th.call(b, args)
 }
 
 // builtinCase is one call and the Repr of its expected result, or the kind
@@ -45,7 +45,7 @@ func runBuiltinCases(t *testing.T, cases []builtinCase) {
 				t.Errorf("%s = %s, want %s error", label, Repr(got), c.kind)
 				continue
 			}
-			e := AsError(err)
+			e := asError(err)
 			if e.Kind != c.kind || !strings.Contains(e.Message, c.want) {
 				t.Errorf("%s failed with %v, want %s error containing %q", label, err, c.kind, c.want)
 			}
@@ -85,7 +85,7 @@ func hashMap(kvs ...Value) *Map {
 }
 
 func builtinFn(name string) Value {
-	b, ok := LookupBuiltin(name)
+	b, ok := lookupBuiltin(name)
 	if !ok {
 		panic("no builtin " + name)
 	}
@@ -120,11 +120,11 @@ func TestBuiltinsDocumentThemselves(t *testing.T) {
 		if b.Fn == nil {
 			t.Errorf("%s: no Fn", b.Name)
 		}
-		if got, ok := LookupBuiltin(b.Name); !ok || got != b {
+		if got, ok := lookupBuiltin(b.Name); !ok || got != b {
 			t.Errorf("LookupBuiltin(%q) does not return the listed builtin", b.Name)
 		}
 	}
-	if _, ok := LookupBuiltin("no-such-function"); ok {
+	if _, ok := lookupBuiltin("no-such-function"); ok {
 		t.Error("LookupBuiltin found a function that does not exist")
 	}
 }
@@ -134,7 +134,7 @@ func TestBuiltinsDocumentThemselves(t *testing.T) {
 // panic, and a failure must be an *Error.
 func TestBuiltinsSurviveAnyArguments(t *testing.T) {
 	samples := []Value{
-		Nil, True, Int(0), Int(-3), Int(1 << 62), fl(2.5), fl(-0.0), str(""), str("héllo"), kw("a"),
+		Nil, trueValue, Int(0), Int(-3), Int(1 << 62), fl(2.5), fl(-0.0), str(""), str("héllo"), kw("a"),
 		ints(1, 2, 3), vec(), hashMap(kw("a"), Int(1)), set(Int(1), str("x")),
 		builtinFn("inc"), builtinFn("+"), vec(vec(Int(1), Int(2)), vec(Int(3))),
 	}
@@ -151,8 +151,8 @@ func TestBuiltinsSurviveAnyArguments(t *testing.T) {
 							t.Errorf("(%s %v) panicked: %v", b.Name, args, r)
 						}
 					}()
-					th := NewThread(context.Background(), Limits{MaxSteps: 100_000, MaxAllocBytes: 1 << 20, MaxDepth: 50})
-					v, err := th.Call(b, args)
+					th := newThread(context.Background(), Limits{MaxSteps: 100_000, MaxAllocBytes: 1 << 20, MaxDepth: 50})
+					v, err := th.call(b, args)
 					if err == nil && v == nil {
 						t.Errorf("(%s %v) returned a Go nil value", b.Name, args)
 					}
@@ -191,7 +191,7 @@ func TestSpecFunctionsImplemented(t *testing.T) {
 		sorted? seqable? ifn? map-entry? distinct? not-every? quot merge-with update-keys
 		zipmap re-seq fnil`
 	for _, name := range strings.Fields(spec + " " + beyond) {
-		if _, ok := LookupBuiltin(name); !ok {
+		if _, ok := lookupBuiltin(name); !ok {
 			t.Errorf("%s is not implemented", name)
 		}
 	}
@@ -235,7 +235,7 @@ func fuzzValue(data []byte, depth int) (Value, []byte) {
 	case 8:
 		return builtinList[int(next())%len(builtinList)], data
 	case 9:
-		re, _ := CompileRegex("fuzz", []string{`\d+`, `(a)(b)?`, `^$`, `.`}[next()%4])
+		re, _ := compileRegex("fuzz", []string{`\d+`, `(a)(b)?`, `^$`, `.`}[next()%4])
 		return re, data
 	}
 	if depth > 3 {
@@ -279,8 +279,8 @@ func FuzzBuiltins(f *testing.F) {
 		for i := range args {
 			args[i], data = fuzzValue(data, 0)
 		}
-		th := NewThread(context.Background(), Limits{MaxSteps: 20_000, MaxAllocBytes: 1 << 20, MaxDepth: 30})
-		v, err := th.Call(b, args)
+		th := newThread(context.Background(), Limits{MaxSteps: 20_000, MaxAllocBytes: 1 << 20, MaxDepth: 30})
+		v, err := th.call(b, args)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

@@ -24,7 +24,7 @@ var walkBuiltins = []*Builtin{
 // walkOnce rebuilds a collection from inner applied to each item, then
 // applies outer to the result.
 func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value, error)) (Value, error) {
-	if err := th.Step(1); err != nil {
+	if err := th.step(1); err != nil {
 		return nil, err
 	}
 	switch c := form.(type) {
@@ -42,7 +42,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		}
 		return outer(NewVector(out))
 	case *Set:
-		if err := th.AllocVector(c.Len()); err != nil {
+		if err := th.allocVector(c.Len()); err != nil {
 			return nil, err
 		}
 		out := make([]Value, 0, c.Len())
@@ -62,7 +62,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		if err != nil {
 			return nil, err
 		}
-		if err := th.AllocMap(c.Len()); err != nil {
+		if err := th.allocMap(c.Len()); err != nil {
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
@@ -82,9 +82,9 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 
 // walkDepth bounds recursion into nested values.
 func walkDepth(th *Thread, fn string, depth int) error {
-	limit := th.Limits().MaxDepth // positive: see Limits.WithDefaults
+	limit := th.limitsInUse().MaxDepth // positive: see Limits.WithDefaults
 	if depth > limit {
-		return Errorf(DepthLimit, "%s: data nested deeper than %d levels", fn, limit)
+		return Errorf(depthLimit, "%s: data nested deeper than %d levels", fn, limit)
 	}
 	return nil
 }
@@ -123,10 +123,10 @@ func builtinTreeSeq(th *Thread, args []Value) (Value, error) {
 		}
 		node := top[0]
 		stack[len(stack)-1] = top[1:]
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
-		if err := th.Alloc(costElem); err != nil {
+		if err := th.alloc(costElem); err != nil {
 			return nil, err
 		}
 		out = append(out, node)

@@ -50,7 +50,7 @@ func TestOwnTimeStillBounded(t *testing.T) {
 	env := Env{Tools: []string{"t"}, Host: instant, Limits: limitsWithTimeout(50 * time.Millisecond)}
 	began := time.Now()
 	res, err := Eval(context.Background(), "(tool/t {}) (loop [i 0] (recur (inc i)))", env)
-	if err != nil || res.Err == nil || res.Err.Kind != Timeout {
+	if err != nil || res.Err == nil || res.Err.Kind != timeout {
 		t.Fatalf("Eval = %v, %v; want a timeout", res.Err, err)
 	}
 	if took := time.Since(began); took > 2*time.Second {
@@ -81,7 +81,7 @@ func TestHostErrorsReachTheTurnWrittenForTheLLM(t *testing.T) {
 		return nil, context.Canceled
 	})
 	res, err = Eval(ctx, "(tool/t {})", Env{Tools: []string{"t"}, Host: cancelling})
-	if err != nil || res.Err == nil || res.Err.Kind != Timeout {
+	if err != nil || res.Err == nil || res.Err.Kind != timeout {
 		t.Fatalf("Eval = %+v, %v; want a cancelled evaluation", res.Err, err)
 	}
 	for _, text := range []string{res.Err.Message, res.Err.Hint, res.ToolCalls[0].Err} {
@@ -92,7 +92,7 @@ func TestHostErrorsReachTheTurnWrittenForTheLLM(t *testing.T) {
 
 	plain := hostFunc(func(context.Context, string, Value) (Value, error) { return nil, errors.New("no such user") })
 	res, _ = Eval(context.Background(), "(tool/t {})", Env{Tools: []string{"t"}, Host: plain})
-	if res.Err == nil || res.Err.Kind != ToolError || res.ToolCalls[0].Err != "no such user" {
+	if res.Err == nil || res.Err.Kind != toolError || res.ToolCalls[0].Err != "no such user" {
 		t.Errorf("a tool's error answer: %+v, call error %q", res.Err, res.ToolCalls[0].Err)
 	}
 }

@@ -13,7 +13,7 @@ type lambda struct {
 	// source.
 	captures  []capture
 	freeNames []string
-	form      *List // the source form, for printing and serialization
+	form      *list // the source form, for printing and serialization
 }
 
 type arity struct {
@@ -38,7 +38,7 @@ type capture struct {
 type fnNode struct{ lam *lambda }
 
 func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
-	if err := th.AllocClosure(len(n.lam.captures)); err != nil {
+	if err := th.allocClosure(len(n.lam.captures)); err != nil {
 		return nil, err
 	}
 	var free []Value
@@ -51,17 +51,17 @@ func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
 			} else {
 				free[i] = fr.slots[c.index]
 			}
-			weight = addWeight(weight, Weight(free[i]))
+			weight = addWeight(weight, weightOf(free[i]))
 		}
 	}
-	c := &Closure{lam: n.lam, free: free, weight: weight}
+	c := &closure{lam: n.lam, free: free, weight: weight}
 	return c, th.checkWeight(c)
 }
 
-// Closure is a user function: compiled code plus the values it captured.
+// closure is a user function: compiled code plus the values it captured.
 // It prints as self-contained PTC-Lisp source, which is also how it is
 // stored in memory between turns.
-type Closure struct {
+type closure struct {
 	lam  *lambda
 	free []Value
 	name string // the user definition it was bound to by def/defn, if any
@@ -69,21 +69,21 @@ type Closure struct {
 	weight int64
 }
 
-// Weight is the size of the closure's source with its captured values.
-func (c *Closure) Weight() int64 { return max(c.weight, 1) }
+// valueWeight is the size of the closure's source with its captured values.
+func (c *closure) valueWeight() int64 { return max(c.weight, 1) }
 
-func (*Closure) TypeName() string { return "function" }
+func (*closure) TypeName() string { return "function" }
 
 // ParamNames lists the parameters of the first arity, with & before a rest
 // parameter; destructuring patterns appear as written.
-func (c *Closure) ParamNames() []string { return c.lam.arities[0].paramText }
+func (c *closure) ParamNames() []string { return c.lam.arities[0].paramText }
 
 // Name is the user definition the closure was defined as, or "".
-func (c *Closure) Name() string { return c.name }
+func (c *closure) Name() string { return c.name }
 
 // WriteRepr prints the closure as source: its fn form, wrapped in a let that
 // rebinds the values it captured.
-func (c *Closure) WriteRepr(b *strings.Builder) {
+func (c *closure) WriteRepr(b *strings.Builder) {
 	var small [64]byte
 	b.Write(appendClosureSource(small[:0], c))
 }
@@ -91,7 +91,7 @@ func (c *Closure) WriteRepr(b *strings.Builder) {
 // Call applies the closure. recur in tail position restarts the body with
 // new arguments without growing the Go stack; in a variadic arity, recur
 // passes the rest parameter as one value, as in Clojure.
-func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
+func (c *closure) Call(th *Thread, args []Value) (Value, error) {
 	ar := c.lam.pick(len(args))
 	if ar == nil {
 		return nil, c.arityError(len(args))
@@ -103,7 +103,7 @@ func (c *Closure) Call(th *Thread, args []Value) (Value, error) {
 }
 
 // run binds args in fr and evaluates the body, restarting it on recur.
-func (c *Closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, error) {
+func (c *closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, error) {
 	if ar.selfSlot >= 0 {
 		fr.slots[ar.selfSlot] = c
 	}
@@ -121,7 +121,7 @@ func (c *Closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, er
 			}
 			return v, nil
 		}
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, err
 		}
 		rargs := th.recurArgs
@@ -161,7 +161,7 @@ func (ar *arity) bindArgs(th *Thread, fr *frame, args []Value) error {
 	}
 	var restVal Value = Nil
 	if extra := args[len(ar.params):]; len(extra) > 0 {
-		if err := th.AllocVector(len(extra)); err != nil {
+		if err := th.allocVector(len(extra)); err != nil {
 			return err
 		}
 		restVal = NewVector(append([]Value(nil), extra...))
@@ -182,7 +182,7 @@ func (l *lambda) pick(n int) *arity {
 	return variadic
 }
 
-func (c *Closure) arityError(got int) *Error {
+func (c *closure) arityError(got int) *Error {
 	name := c.name
 	if name == "" {
 		name = c.lam.selfName
@@ -194,6 +194,6 @@ func (c *Closure) arityError(got int) *Error {
 	for _, ar := range c.lam.arities {
 		shapes = append(shapes, "["+strings.Join(ar.paramText, " ")+"]")
 	}
-	return Errorf(ArityError, "%s called with %d argument%s", name, got, plural(got)).
+	return Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
 		WithHint("it takes %s", strings.Join(shapes, " or "))
 }

@@ -41,7 +41,7 @@ func compareValues(a, b Value, opt orderOptions) (int, error) {
 	_, bNil := b.(NilType)
 	if aNil || bNil {
 		if !opt.nilLowest {
-			return 0, Errorf(TypeError, "%s cannot order nil", opt.fn).
+			return 0, Errorf(typeError, "%s cannot order nil", opt.fn).
 				WithHint("remove or replace nil values first, e.g. (filter some? xs) or (sort-by #(or (:k %%) 0) xs)")
 		}
 		switch {
@@ -97,10 +97,10 @@ func compareValues(a, b Value, opt orderOptions) (int, error) {
 
 func uncomparable(fn string, a, b Value) *Error {
 	if a.TypeName() == b.TypeName() {
-		return Errorf(TypeError, "%s cannot order %s values", fn, a.TypeName()).
+		return Errorf(typeError, "%s cannot order %s values", fn, a.TypeName()).
 			WithHint("order numbers, strings, keywords or vectors of them; for maps, sort by a field with (sort-by :field coll)")
 	}
-	return Errorf(TypeError, "%s cannot compare %s with %s", fn, describe(a), describe(b)).
+	return Errorf(typeError, "%s cannot compare %s with %s", fn, describe(a), describe(b)).
 		WithHint("all values must be of one kind: numbers, strings, keywords or vectors")
 }
 
@@ -127,7 +127,7 @@ func compareNumbersTotal(a, b Value) int {
 func orderNumbers(fn string, args []Value, holds func(c int) bool) (Value, error) {
 	for _, a := range args {
 		if _, ok := asFloat(a); !ok {
-			e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(a))
+			e := Errorf(typeError, "%s expected a number, got %s", fn, describe(a))
 			switch a.(type) {
 			case String:
 				e = e.WithHint("%s compares numbers only; compare strings with (compare a b) or parse them with parse-long", fn)

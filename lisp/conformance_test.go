@@ -103,7 +103,7 @@ func checkConformance(t *testing.T, c corpusCase) (bool, string, string) {
 // characters strings, and namespace-qualified vars plain ones.
 func readComparable(text string) (Value, error) {
 	text = strings.ReplaceAll(text, "#'user/", "#'")
-	forms, err := Read(text, 0)
+	forms, err := read(text, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func conformanceEqual(a, b Value) bool {
 			return false
 		}
 		for i := range a.Elems() {
-			if !conformanceEqual(a.Index(i), b.Index(i)) {
+			if !conformanceEqual(a.index(i), b.index(i)) {
 				return false
 			}
 		}

@@ -46,7 +46,7 @@ func lookupFunction(name string) (*Builtin, bool) {
 	if b, ok := coreIndex[name]; ok {
 		return b, true
 	}
-	return LookupBuiltin(name)
+	return lookupBuiltin(name)
 }
 
 func corePrintln(th *Thread, args []Value) (Value, error) {
@@ -82,11 +82,11 @@ func corePrn(th *Thread, args []Value) (Value, error) {
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
-	format, ok := LookupBuiltin("format")
+	format, ok := lookupBuiltin("format")
 	if !ok {
-		return nil, Errorf(ExecutionError, "printf needs the format function, which is not available")
+		return nil, Errorf(executionError, "printf needs the format function, which is not available")
 	}
-	s, err := th.Call(format, args)
+	s, err := th.call(format, args)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +134,11 @@ func (*predicateCombinator) TypeName() string { return "function" }
 
 func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
 
-// Weight counts the predicates, which the combinator prints with.
-func (p *predicateCombinator) Weight() int64 {
+// valueWeight counts the predicates, which the combinator prints with.
+func (p *predicateCombinator) valueWeight() int64 {
 	w := int64(1)
 	for _, q := range p.preds {
-		w = addWeight(w, Weight(q))
+		w = addWeight(w, weightOf(q))
 	}
 	return w
 }
@@ -157,18 +157,18 @@ func (p *predicateCombinator) Call(th *Thread, args []Value) (Value, error) {
 		return nil, arityError(p.kind+" predicate", "(pred item)", len(args))
 	}
 	for _, q := range p.preds {
-		v, err := th.Call(q, args)
+		v, err := th.call(q, args)
 		if err != nil {
 			return nil, err
 		}
-		t := Truthy(v)
+		t := truthy(v)
 		switch {
 		case p.kind == "all-of" && !t:
-			return False, nil
+			return falseValue, nil
 		case p.kind == "any-of" && t:
-			return True, nil
+			return trueValue, nil
 		case p.kind == "none-of" && t:
-			return False, nil
+			return falseValue, nil
 		}
 	}
 	return Bool(p.kind != "any-of"), nil
@@ -178,32 +178,32 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		for _, a := range args {
 			if _, ok := a.(Callable); !ok {
-				return nil, Errorf(TypeError, "%s expected predicates, got %s", kind, a.TypeName()).
+				return nil, Errorf(typeError, "%s expected predicates, got %s", kind, a.TypeName()).
 					WithHint("pass predicates such as (where :age > 18) or :active")
 			}
 		}
-		if err := th.AllocClosure(len(args)); err != nil {
+		if err := th.allocClosure(len(args)); err != nil {
 			return nil, err
 		}
 		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...)}, nil
 	}
 }
 
-// ToolFunc is a tool as a function value: calling it goes through the host.
-type ToolFunc struct{ Name string }
+// toolFunc is a tool as a function value: calling it goes through the host.
+type toolFunc struct{ Name string }
 
-func (*ToolFunc) TypeName() string { return "function" }
+func (*toolFunc) TypeName() string { return "function" }
 
 // ParamNames: tools take one argument map.
-func (t *ToolFunc) ParamNames() []string { return []string{"args"} }
+func (t *toolFunc) ParamNames() []string { return []string{"args"} }
 
-func (t *ToolFunc) WriteRepr(b *strings.Builder) { b.WriteString("tool/" + t.Name) }
+func (t *toolFunc) WriteRepr(b *strings.Builder) { b.WriteString("tool/" + t.Name) }
 
 // Call invokes the tool with the arguments of spec 9.5: none gives nil, a
 // single map is passed through, anything else is wrapped as {:args [...]}.
-func (t *ToolFunc) Call(th *Thread, args []Value) (Value, error) {
+func (t *toolFunc) Call(th *Thread, args []Value) (Value, error) {
 	if th.prog == nil {
-		return nil, Errorf(ToolError, "tool/%s cannot be called here", t.Name)
+		return nil, Errorf(toolError, "tool/%s cannot be called here", t.Name)
 	}
 	var arg Value = Nil
 	switch {
@@ -228,13 +228,13 @@ func singletonMap(k, v Value) *Map {
 }
 
 // Call on a var calls the user definition it names.
-func (v *Var) Call(th *Thread, args []Value) (Value, error) {
+func (v *varRef) Call(th *Thread, args []Value) (Value, error) {
 	if th.prog == nil {
-		return nil, Errorf(UndefinedSymbol, "#'%s is not defined", v.Name)
+		return nil, Errorf(undefinedSymbol, "#'%s is not defined", v.Name)
 	}
 	f, err := th.prog.lookupGlobal(v.Name)
 	if err != nil {
 		return nil, err
 	}
-	return th.Call(f, args)
+	return th.call(f, args)
 }

@@ -25,7 +25,7 @@ type seqPattern struct {
 func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
-		return Errorf(TypeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
 			WithHint("sequential destructuring takes a vector, string, set, map or nil")
 	}
 	for i, item := range p.items {
@@ -42,7 +42,7 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 		if len(elems) > len(p.items) {
 			extra := elems[len(p.items):]
 			if p.restAsMap {
-				if err := th.AllocMap(len(extra) / 2); err != nil {
+				if err := th.allocMap(len(extra) / 2); err != nil {
 					return err
 				}
 				b := NewMapBuilder(len(extra) / 2)
@@ -51,7 +51,7 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 				}
 				restVal = b.Map()
 			} else {
-				if err := th.AllocVector(len(extra)); err != nil {
+				if err := th.allocVector(len(extra)); err != nil {
 					return err
 				}
 				restVal = NewVector(append([]Value(nil), extra...))

@@ -13,11 +13,11 @@ import "strconv"
 // printedSize is the length of v's EDN text, shared structure counted as
 // printed, or some number above limit once it is known to pass limit. It
 // reads every part of v it counts, so its work is bounded by limit, not by
-// v: Weight, a lower bound on the printed size known without a walk,
+// v: weightOf, a lower bound on the printed size known without a walk,
 // refuses a huge value at once.
 func printedSize(v Value, limit int64) int64 {
-	if Weight(v) > limit {
-		return Weight(v)
+	if weightOf(v) > limit {
+		return weightOf(v)
 	}
 	var size int64
 	var walk func(v Value) bool // false once size passes limit
@@ -56,11 +56,11 @@ func printedSize(v Value, limit int64) int64 {
 		case Bool:
 			size += int64(len(strconv.FormatBool(bool(c))))
 		case Float:
-			size += int64(len(FormatFloat(float64(c))))
+			size += int64(len(formatFloat(float64(c))))
 		default:
 			// Functions, regexes and vars: their text, within limit since
-			// Weight(v) was.
-			size += int64(len(SourceText(c)))
+			// weightOf(v) was.
+			size += int64(len(sourceText(c)))
 		}
 		return size <= limit
 	}
@@ -86,7 +86,7 @@ func escapedSize(s string, limit int64) int64 {
 // emitError is the failure of a turn whose emitted text would pass the
 // limit; what names the part that did.
 func emitError(what string, size, limit int64) *Error {
-	return Errorf(EmitLimit, "%s would print as %s, more than the limit of %s on what a turn sends back",
+	return Errorf(emitLimit, "%s would print as %s, more than the limit of %s on what a turn sends back",
 		what, byteCount(size), byteCount(limit)).
 		WithHint("return or def a summary instead (count, take, select-keys, first); keep large intermediate values in a let inside the program")
 }

@@ -54,7 +54,7 @@ func TestEmitLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := echoHost()
 			res := run(t, tc.src, Env{Prelude: prelude, Limits: limits, Tools: []string{"echo"}, Host: h})
-			if res.Err == nil || res.Err.Kind != EmitLimit {
+			if res.Err == nil || res.Err.Kind != emitLimit {
 				t.Fatalf("got %v, want an emit_limit error", res.Err)
 			}
 			if !strings.Contains(res.Err.Message, tc.where) || res.Err.Hint == "" {
@@ -79,10 +79,10 @@ func TestEmitLimit(t *testing.T) {
 // one string sixty times in a definition is refused.
 func TestEmitLimitDefault(t *testing.T) {
 	res := run(t, `(def s (apply str (repeat 100000 "0123456789"))) (def w (vec (repeat 60 s))) (count w)`, Env{})
-	if res.Err == nil || res.Err.Kind != EmitLimit {
+	if res.Err == nil || res.Err.Kind != emitLimit {
 		t.Fatalf("got %v, want emit_limit", res.Err)
 	}
-	if res.Memory.Len() != 0 {
-		t.Errorf("memory holds %d bindings after a failed turn", res.Memory.Len())
+	if res.Memory.len() != 0 {
+		t.Errorf("memory holds %d bindings after a failed turn", res.Memory.len())
 	}
 }

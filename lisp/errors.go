@@ -11,26 +11,26 @@ type ErrorKind string
 
 // Error kinds. The limit kinds name the budget that was exhausted.
 const (
-	ParseError         ErrorKind = "parse_error"
-	ValidationError    ErrorKind = "validation_error"
-	UndefinedSymbol    ErrorKind = "undefined_symbol"
-	ArityError         ErrorKind = "arity_error"
-	TypeError          ErrorKind = "type_error"
-	ArithmeticError    ErrorKind = "arithmetic_error"
-	AmbiguousReference ErrorKind = "ambiguous_reference"
-	ExecutionError     ErrorKind = "execution_error"
-	ToolError          ErrorKind = "tool_error"
+	parseError         ErrorKind = "parse_error"
+	validationError    ErrorKind = "validation_error"
+	undefinedSymbol    ErrorKind = "undefined_symbol"
+	arityErrorKind     ErrorKind = "arity_error"
+	typeError          ErrorKind = "type_error"
+	arithmeticError    ErrorKind = "arithmetic_error"
+	ambiguousReference ErrorKind = "ambiguous_reference"
+	executionError     ErrorKind = "execution_error"
+	toolError          ErrorKind = "tool_error"
 	ToolTimeout        ErrorKind = "tool_timeout" // the host waited too long for a tool's answer
-	Fail               ErrorKind = "fail"
-	StepLimit          ErrorKind = "step_limit"
-	MemoryLimit        ErrorKind = "memory_limit"
-	DepthLimit         ErrorKind = "depth_limit"
-	OutputLimit        ErrorKind = "output_limit"
+	fail               ErrorKind = "fail"
+	stepLimit          ErrorKind = "step_limit"
+	memoryLimit        ErrorKind = "memory_limit"
+	depthLimit         ErrorKind = "depth_limit"
+	outputLimit        ErrorKind = "output_limit"
 	ToolCallLimit      ErrorKind = "tool_call_limit"
-	EmitLimit          ErrorKind = "emit_limit"
-	Timeout            ErrorKind = "timeout"
-	// NoProgram is an LLM reply that holds no fenced program to run.
-	NoProgram ErrorKind = "no_program"
+	emitLimit          ErrorKind = "emit_limit"
+	timeout            ErrorKind = "timeout"
+	// noProgram is an LLM reply that holds no fenced program to run.
+	noProgram ErrorKind = "no_program"
 )
 
 // Error is a failed evaluation, written for the LLM that wrote the program:
@@ -65,24 +65,24 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 	return e
 }
 
-// AsError returns err as an *Error, wrapping foreign errors as execution errors.
-func AsError(err error) *Error {
+// asError returns err as an *Error, wrapping foreign errors as execution errors.
+func asError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Kind: ExecutionError, Message: err.Error()}
+	return &Error{Kind: executionError, Message: err.Error()}
 }
 
 func arityError(name, sig string, got int) *Error {
-	return Errorf(ArityError, "%s called with %d argument%s", name, got, plural(got)).
+	return Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
 		WithHint("call it as %s", sig)
 }
 
-// TypeErrorf reports a wrong argument type: fn is the function, want what it
+// typeErrorf reports a wrong argument type: fn is the function, want what it
 // expected, got the value it received.
-func TypeErrorf(fn, want string, got Value) *Error {
-	return Errorf(TypeError, "%s expected %s, got %s", fn, want, got.TypeName())
+func typeErrorf(fn, want string, got Value) *Error {
+	return Errorf(typeError, "%s expected %s, got %s", fn, want, got.TypeName())
 }
 
 func plural(n int) string {

@@ -118,7 +118,7 @@ func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	v := NewVector(elems)
@@ -130,7 +130,7 @@ type mapNode struct {
 }
 
 func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
-	if err := th.AllocMap(len(n.elems) / 2); err != nil {
+	if err := th.allocMap(len(n.elems) / 2); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(len(n.elems) / 2)
@@ -162,7 +162,7 @@ func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := chargeKeys(th, elems); err != nil {
 		return nil, err
 	}
-	if err := th.AllocVector(len(elems)); err != nil {
+	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	s := NewSet(elems)
@@ -197,17 +197,17 @@ func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := f.(*Closure); ok && len(n.args) <= 4 {
+	if c, ok := f.(*closure); ok && len(n.args) <= 4 {
 		return n.evalClosureCall(th, fr, c)
 	}
-	if _, closure := f.(*Closure); n.borrow || closure {
+	if _, closure := f.(*closure); n.borrow || closure {
 		return n.evalBorrowed(th, fr, f)
 	}
 	args, err := evalNodes(th, fr, n.args)
 	if err != nil {
 		return nil, err
 	}
-	v, err := th.Call(f, args)
+	v, err := th.call(f, args)
 	return th.callResult(v, err, n.pos)
 }
 
@@ -225,15 +225,15 @@ func (n *callNode) evalBorrowed(th *Thread, fr *frame, f Value) (Value, error) {
 		}
 		th.scratch = append(th.scratch, v)
 	}
-	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	v, err := th.call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
 	return th.callResult(v, err, n.pos)
 }
 
 // evalClosureCall calls a closure with up to four arguments held in an
-// array on the Go stack: Closure.Call copies them into its frame and keeps
+// array on the Go stack: closure.Call copies them into its frame and keeps
 // no part of the slice.
-func (n *callNode) evalClosureCall(th *Thread, fr *frame, c *Closure) (Value, error) {
+func (n *callNode) evalClosureCall(th *Thread, fr *frame, c *closure) (Value, error) {
 	var buf [4]Value
 	args := buf[:len(n.args)]
 	for i, a := range n.args {
@@ -300,7 +300,7 @@ func (n *ifNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if Truthy(c) {
+	if truthy(c) {
 		return n.then.eval(th, fr)
 	}
 	return n.els.eval(th, fr)
@@ -323,13 +323,13 @@ func (n *doNode) eval(th *Thread, fr *frame) (Value, error) {
 type andNode struct{ args []node }
 
 func (n *andNode) eval(th *Thread, fr *frame) (Value, error) {
-	var v Value = True
+	var v Value = trueValue
 	for _, a := range n.args {
 		var err error
 		if v, err = a.eval(th, fr); err != nil {
 			return nil, err
 		}
-		if !Truthy(v) {
+		if !truthy(v) {
 			return v, nil
 		}
 	}
@@ -345,7 +345,7 @@ func (n *orNode) eval(th *Thread, fr *frame) (Value, error) {
 		if v, err = a.eval(th, fr); err != nil {
 			return nil, err
 		}
-		if Truthy(v) {
+		if truthy(v) {
 			return v, nil
 		}
 	}
@@ -400,7 +400,7 @@ func (n *loopNode) eval(th *Thread, fr *frame) (Value, error) {
 		if v != recurMarker {
 			return v, nil
 		}
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return nil, withPos(err, n.pos)
 		}
 		args := th.recurArgs
@@ -435,7 +435,7 @@ type defNode struct {
 
 func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if n.once && th.prog.isDefined(n.name) {
-		return &Var{Name: n.name}, nil
+		return &varRef{Name: n.name}, nil
 	}
 	v, err := n.init.eval(th, fr)
 	if err != nil {
@@ -444,8 +444,8 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	// Memory goes back to the caller with the turn: a value too large to
 	// send fails here, where the program can be told which definition,
 	// and before definable walks it.
-	if limit := th.limits.MaxEmitBytes; limit > 0 && Weight(v) > limit {
-		return nil, withPos(emitError("the value of "+n.name, Weight(v), limit), n.pos)
+	if limit := th.limits.MaxEmitBytes; limit > 0 && weightOf(v) > limit {
+		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
 	}
 	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
 	if isBad {
@@ -453,16 +453,16 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {
 			what = "a function built by " + b.Name
 		}
-		return nil, withPos(Errorf(ValidationError, "%s cannot be kept between turns: its value holds %s, which has no source", n.name, what).
+		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds %s, which has no source", n.name, what).
 			WithHint("define functions with defn or fn, e.g. (defn %s [x] ...), or keep the value in a let", n.name), n.pos)
 	}
-	if c, ok := v.(*Closure); ok && c.name == "" {
+	if c, ok := v.(*closure); ok && c.name == "" {
 		named := *c
 		named.name = n.name
 		v = &named
 	}
 	th.prog.define(n.name, v, n.doc, !deep)
-	return &Var{Name: n.name}, nil
+	return &varRef{Name: n.name}, nil
 }
 
 // caseNode matches a value against literal constants.
@@ -482,13 +482,13 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := chargeKey(th, v); err != nil {
 		return nil, withPos(err, n.pos)
 	}
-	if i, ok := n.keys[HashKey(v)]; ok {
+	if i, ok := n.keys[hashKey(v)]; ok {
 		return n.results[i].eval(th, fr)
 	}
 	if n.fallback != nil {
 		return n.fallback.eval(th, fr)
 	}
-	return nil, withPos(Errorf(ExecutionError, "case has no clause matching %s", Repr(v)).
+	return nil, withPos(Errorf(executionError, "case has no clause matching %s", Repr(v)).
 		WithHint("add a default expression as the last form of case"), n.pos)
 }
 
@@ -515,18 +515,18 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		ok, err := th.Call(p, []Value{tv, x})
+		ok, err := th.call(p, []Value{tv, x})
 		if err != nil {
 			return nil, withPos(err, n.pos)
 		}
-		if Truthy(ok) {
+		if truthy(ok) {
 			return n.results[i].eval(th, fr)
 		}
 	}
 	if n.fallback != nil {
 		return n.fallback.eval(th, fr)
 	}
-	return nil, withPos(Errorf(ExecutionError, "condp has no clause matching %s", Repr(x)).
+	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", Repr(x)).
 		WithHint("add a default expression as the last form of condp"), n.pos)
 }
 
@@ -561,7 +561,7 @@ func (n *forNode) eval(th *Thread, fr *frame) (Value, error) {
 	if !n.collect {
 		return Nil, nil
 	}
-	if err := th.AllocVector(len(out)); err != nil {
+	if err := th.allocVector(len(out)); err != nil {
 		return nil, err
 	}
 	return NewVector(out), nil
@@ -571,7 +571,7 @@ func (n *forNode) eval(th *Thread, fr *frame) (Value, error) {
 // iteration of the enclosing binding.
 func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) {
 	if i == len(n.clauses) {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return false, err
 		}
 		v, err := n.body.eval(th, fr)
@@ -601,7 +601,7 @@ func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) 
 		if err != nil {
 			return false, err
 		}
-		if !Truthy(v) {
+		if !truthy(v) {
 			return c.kind == forWhen, nil
 		}
 		return n.run(th, fr, i+1, out)
@@ -615,7 +615,7 @@ func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) 
 		return false, err
 	}
 	for _, item := range items {
-		if err := th.Step(1); err != nil {
+		if err := th.step(1); err != nil {
 			return false, err
 		}
 		if err := c.pat.bind(th, fr, item); err != nil {
@@ -644,12 +644,12 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 	case NilType:
 		return nil, nil
 	case *Map:
-		if err := th.AllocVector(v.Len()); err != nil {
+		if err := th.allocVector(v.Len()); err != nil {
 			return nil, err
 		}
 		out := make([]Value, v.Len())
 		for i, e := range v.Entries() {
-			if err := th.AllocVector(2); err != nil {
+			if err := th.allocVector(2); err != nil {
 				return nil, err
 			}
 			out[i] = NewVector([]Value{e.Key, e.Val})
@@ -657,7 +657,7 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 		return out, nil
 	case String:
 		s := string(v)
-		if err := th.AllocVector(len(s)); err != nil {
+		if err := th.allocVector(len(s)); err != nil {
 			return nil, err
 		}
 		out := make([]Value, 0, len(s))
@@ -666,7 +666,7 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 		}
 		return out, nil
 	}
-	return nil, Errorf(TypeError, "%s expected a collection, got %s", fn, v.TypeName()).
+	return nil, Errorf(typeError, "%s expected a collection, got %s", fn, v.TypeName()).
 		WithHint("iterate over a vector, map, set or string")
 }
 
@@ -674,17 +674,17 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 // literals become maps and sets.
 func quoted(f Value) Value {
 	switch f := f.(type) {
-	case *List:
+	case *list:
 		return NewVector(quotedAll(f.Elems))
 	case *Vector:
 		return NewVector(quotedAll(f.Elems()))
-	case *MapForm:
+	case *mapForm:
 		b := NewMapBuilder(len(f.Elems) / 2)
 		for i := 0; i+1 < len(f.Elems); i += 2 {
 			b.Set(quoted(f.Elems[i]), quoted(f.Elems[i+1]))
 		}
 		return b.Map()
-	case *SetForm:
+	case *setForm:
 		return NewSet(quotedAll(f.Elems))
 	}
 	return f
@@ -775,7 +775,7 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 		if y, ok := b.(Int); ok {
 			if v, ok := n.op.ints(x, y); ok {
 				if n.op.folds {
-					if err := th.Step(1); err != nil {
+					if err := th.step(1); err != nil {
 						return nil, withPos(err, n.pos)
 					}
 				}
@@ -800,7 +800,7 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 	return th.callResult(v, err, n.pos)
 }
 
-// ownHashKey reports whether v is its own HashKey, so that Equal on two
+// ownHashKey reports whether v is its own hashKey, so that Equal on two
 // such values is ==.
 func ownHashKey(v Value) bool {
 	switch v.(type) {

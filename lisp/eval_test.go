@@ -208,48 +208,48 @@ func TestEvalErrors(t *testing.T) {
 		src  string
 		kind ErrorKind
 	}{
-		{"(if)", ValidationError},
-		{"(if 1 2 3 4)", ValidationError},
-		{"(let [x] x)", ValidationError},
-		{"(let x 1)", ValidationError},
-		{"(cond 1)", ValidationError},
-		{"(recur 1)", ValidationError},
-		{"(loop [x 1] (inc (recur 2)))", ValidationError},
-		{"(loop [x 1] (recur 1 2))", ArityError},
-		{"(fn x)", ValidationError},
-		{"(def map {})", ValidationError},
-		{"(def f/b 1)", ValidationError},
-		{"(defn f/b [])", ValidationError},
-		{"(def -main [] 1)", ValidationError},
-		{"(defn foo)", ValidationError},
-		{"(defn foo ())", ValidationError},
-		{"(def if 1)", ValidationError},
-		{"(where :status \"active\")", ValidationError},
-		{"(where :status is \"active\")", ValidationError},
-		{"(fitler odd? [1 2])", UndefinedSymbol},
-		{"undefined-thing", UndefinedSymbol},
-		{"(clojure.string/titlecase \"a\")", UndefinedSymbol},
-		{"(clojure.set/project [] [:id])", UndefinedSymbol},
-		{"(foo.bar/baz 1)", UndefinedSymbol},
-		{"(.toString 1)", ValidationError},
-		{"(1 2 3)", TypeError},
-		{"(\"f\" 1)", TypeError},
-		{"((fn [x] x))", ArityError},
-		{"((fn [x] x) 1 2)", ArityError},
-		{"(defn two [a b] a) (two 1)", ArityError},
-		{"(inc 1 2)", ArityError},
-		{"(case 5 1 :a)", ExecutionError},
-		{"(condp = 5 1 :a)", ExecutionError},
-		{"(let [[a] 5] a)", TypeError},
-		{"(for [x 5] x)", TypeError},
-		{"(tool/search {})", UndefinedSymbol},
-		{"(fail \"cannot find the user\")", Fail},
-		{"(fail {:reason :missing})", Fail},
-		{"(f) (defn f [] (g)) (defn g [] 1)", UndefinedSymbol},
-		{"(map and [1 2])", ValidationError},
-		{"(let [& 1] 1)", ValidationError},
-		{"(let [a (atom 0)] (swap! a inc))", UndefinedSymbol},
-		{"(try (inc 1) (catch Exception e 0))", UndefinedSymbol},
+		{"(if)", validationError},
+		{"(if 1 2 3 4)", validationError},
+		{"(let [x] x)", validationError},
+		{"(let x 1)", validationError},
+		{"(cond 1)", validationError},
+		{"(recur 1)", validationError},
+		{"(loop [x 1] (inc (recur 2)))", validationError},
+		{"(loop [x 1] (recur 1 2))", arityErrorKind},
+		{"(fn x)", validationError},
+		{"(def map {})", validationError},
+		{"(def f/b 1)", validationError},
+		{"(defn f/b [])", validationError},
+		{"(def -main [] 1)", validationError},
+		{"(defn foo)", validationError},
+		{"(defn foo ())", validationError},
+		{"(def if 1)", validationError},
+		{"(where :status \"active\")", validationError},
+		{"(where :status is \"active\")", validationError},
+		{"(fitler odd? [1 2])", undefinedSymbol},
+		{"undefined-thing", undefinedSymbol},
+		{"(clojure.string/titlecase \"a\")", undefinedSymbol},
+		{"(clojure.set/project [] [:id])", undefinedSymbol},
+		{"(foo.bar/baz 1)", undefinedSymbol},
+		{"(.toString 1)", validationError},
+		{"(1 2 3)", typeError},
+		{"(\"f\" 1)", typeError},
+		{"((fn [x] x))", arityErrorKind},
+		{"((fn [x] x) 1 2)", arityErrorKind},
+		{"(defn two [a b] a) (two 1)", arityErrorKind},
+		{"(inc 1 2)", arityErrorKind},
+		{"(case 5 1 :a)", executionError},
+		{"(condp = 5 1 :a)", executionError},
+		{"(let [[a] 5] a)", typeError},
+		{"(for [x 5] x)", typeError},
+		{"(tool/search {})", undefinedSymbol},
+		{"(fail \"cannot find the user\")", fail},
+		{"(fail {:reason :missing})", fail},
+		{"(f) (defn f [] (g)) (defn g [] 1)", undefinedSymbol},
+		{"(map and [1 2])", validationError},
+		{"(let [& 1] 1)", validationError},
+		{"(let [a (atom 0)] (swap! a inc))", undefinedSymbol},
+		{"(try (inc 1) (catch Exception e 0))", undefinedSymbol},
 	}
 	var b strings.Builder
 	for _, c := range cases {
@@ -287,17 +287,17 @@ func TestReturnAndFail(t *testing.T) {
 	if res.Err != nil || !res.Returned || Repr(res.Value) != "{:done true}" {
 		t.Fatalf("return: %+v", res)
 	}
-	if _, ok := res.Memory.Lookup("saved"); !ok {
+	if _, ok := res.Memory.lookup("saved"); !ok {
 		t.Error("return discarded the definitions made before it")
 	}
-	if _, ok := res.Memory.Lookup("never"); ok {
+	if _, ok := res.Memory.lookup("never"); ok {
 		t.Error("code after return ran")
 	}
 	res = run(t, `(def saved 1) (fail "no data")`, Env{})
-	if res.Err == nil || res.Err.Kind != Fail || !res.Failed || res.Err.Message != "no data" {
+	if res.Err == nil || res.Err.Kind != fail || !res.Failed || res.Err.Message != "no data" {
 		t.Fatalf("fail: %+v", res)
 	}
-	if res.Memory.Len() != 0 || len(res.Defined) != 0 {
+	if res.Memory.len() != 0 || len(res.Defined) != 0 {
 		t.Error("a failed program changed memory")
 	}
 }

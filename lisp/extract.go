@@ -48,6 +48,6 @@ func ExtractProgram(response string) (string, bool) {
 
 // NoProgramError is the failure of a reply that holds no program.
 func NoProgramError() *Error {
-	return Errorf(NoProgram, "the reply holds no program: there is no ```clojure code block in it, so nothing was run").
+	return Errorf(noProgram, "the reply holds no program: there is no ```clojure code block in it, so nothing was run").
 		WithHint("answer with one PTC-Lisp program in a fenced block: ```clojure on its own line, the program, then ``` on its own line")
 }

@@ -49,7 +49,7 @@ func TestDeepRecursionReusesFrames(t *testing.T) {
 	l := DefaultLimits()
 	l.MaxDepth = 50
 	res := run(t, `(defn down [n] (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 100)`, Env{Limits: l})
-	if res.Err == nil || res.Err.Kind != DepthLimit {
+	if res.Err == nil || res.Err.Kind != depthLimit {
 		t.Fatalf("got %v, want a depth_limit error", res.Err)
 	}
 	// Each call leaves its locals in a reused frame; a later call with
@@ -83,15 +83,15 @@ func assertSameOutcome(t *testing.T, fast, general string, limits Limits) {
 func TestHigherOrderCallsThroughFastPaths(t *testing.T) {
 	cases := []struct{ src, want, errKind string }{
 		{`(reduce + 0 [1 2 3])`, "6", ""},
-		{`(reduce + 0 [1 nil])`, "nil", string(TypeError)},
-		{`(reduce + [9223372036854775807 1])`, "nil", string(ArithmeticError)},
+		{`(reduce + 0 [1 nil])`, "nil", string(typeError)},
+		{`(reduce + [9223372036854775807 1])`, "nil", string(arithmeticError)},
 		{`(reduce max [3 9 2])`, "9", ""},
 		{`(map + [1 2] [10 20 30])`, "[11 22]", ""},
 		{`(map (fn [a b] [a b]) [1 2] [:x :y])`, "[[1 :x] [2 :y]]", ""},
 		{`(map :a [{:a 1} {:b 2} nil])`, "[1 nil nil]", ""},
 		{`(filter #(= (:s %) "on") [{:s "on" :n 1} {:s "off" :n 2} {:s "on" :n 3}])`, `[{:s "on", :n 1} {:s "on", :n 3}]`, ""},
 		{`(map (fn [x] (:a x 0)) [{:a 1} {}])`, "[1 0]", ""},
-		{`(map (fn [] 1) [1])`, "nil", string(ArityError)},
+		{`(map (fn [] 1) [1])`, "nil", string(arityErrorKind)},
 	}
 	for _, c := range cases {
 		res := run(t, c.src, Env{})
@@ -102,7 +102,7 @@ func TestHigherOrderCallsThroughFastPaths(t *testing.T) {
 	l := DefaultLimits()
 	l.MaxDepth = 20
 	res := run(t, `(defn deep [n] (if (= n 0) 0 (reduce (fn [a x] (+ a (deep (dec n)))) 0 [1]))) (deep 50)`, Env{Limits: l})
-	if res.Err == nil || res.Err.Kind != DepthLimit {
+	if res.Err == nil || res.Err.Kind != depthLimit {
 		t.Errorf("recursion through reduce: %v, want a depth_limit error", res.Err)
 	}
 }
@@ -129,8 +129,8 @@ func TestMapEntriesStayApart(t *testing.T) {
 }
 
 func TestHasTypeLabel(t *testing.T) {
-	values := []Value{Int(1), String("s"), Nil, NewVector([]Value{Int(1), Int(2)}), EmptyVector,
-		NewVector(make([]Value, 12)), mustEDN("{:a 1}"), mustEDN("#{1 2 3}"), EmptyMap}
+	values := []Value{Int(1), String("s"), Nil, NewVector([]Value{Int(1), Int(2)}), emptyVector,
+		NewVector(make([]Value, 12)), mustEDN("{:a 1}"), mustEDN("#{1 2 3}"), emptyMap}
 	labels := []string{"", "integer", "string", "nil", "list[2]", "list[0]", "list[12]", "list[1]", "list[]",
 		"map[1]", "set[3]", "map[0]", "set[1]", "list[2", "map[01]"}
 	for _, v := range values {
@@ -172,7 +172,7 @@ func TestConcurrentEvalsShareFrozenData(t *testing.T) {
 				got[w] = err.Error()
 				return
 			}
-			got[w] = Repr(res.Value) + " " + SourceText(res.Value)
+			got[w] = Repr(res.Value) + " " + sourceText(res.Value)
 			for _, b := range res.Memory.Encode() {
 				got[w] += " " + b.Value
 			}
@@ -181,7 +181,7 @@ func TestConcurrentEvalsShareFrozenData(t *testing.T) {
 	for range workers {
 		<-done
 	}
-	exp := Repr(want.Value) + " " + SourceText(want.Value)
+	exp := Repr(want.Value) + " " + sourceText(want.Value)
 	for _, b := range want.Memory.Encode() {
 		exp += " " + b.Value
 	}

@@ -55,7 +55,7 @@ func freeze(v Value) (levels int, plain bool) {
 	case *Set:
 		c.tail = nil
 		return freezeAll(c.elems)
-	case NilType, Bool, Int, Float, String, Keyword, Symbol:
+	case NilType, Bool, Int, Float, String, Keyword, symbol:
 		return 0, true
 	}
 	return 0, false

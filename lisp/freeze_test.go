@@ -29,10 +29,10 @@ func TestFreezeSharedGrowth(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			n := Int(100 + w)
-			vec := get("v").(*Vector).Conj(n)
-			m := get("m").(*Map).Assoc(Keyword("z"), n)
-			s := get("s").(*Set).Conj(n)
-			inner := get("nested").(*Vector).Index(0).(*Vector).Conj(n)
+			vec := get("v").(*Vector).conj(n)
+			m := get("m").(*Map).assoc(Keyword("z"), n)
+			s := get("s").(*Set).conj(n)
+			inner := get("nested").(*Vector).index(0).(*Vector).conj(n)
 			results[w] = Repr(NewVector([]Value{vec, m, s, inner}))
 		}()
 	}
@@ -59,8 +59,8 @@ func TestFreezeSharedGrowth(t *testing.T) {
 // it grows in place again, so building on shared data stays linear.
 func TestFreezeCopyGrowsInPlace(t *testing.T) {
 	v := Freeze(NewVector([]Value{Int(1), Int(2)})).(*Vector)
-	a := v.Conj(Int(3))
-	b := a.Conj(Int(4))
+	a := v.conj(Int(3))
+	b := a.conj(Int(4))
 	if &a.elems[0] != &b.elems[0] {
 		t.Error("a copy of a frozen vector should extend in place")
 	}
@@ -84,12 +84,12 @@ func mustParse(t *testing.T, s string) Value {
 func TestFrozenMapsRememberTheirSource(t *testing.T) {
 	const text = `[{:id 1, :tags #{:b :a}, :who {:name "x"}} {:id 2, :f 1.5} {}]`
 	v := mustParse(t, text)
-	want := SourceText(v)
-	first := v.(*Vector).Index(0).(*Map)
+	want := sourceText(v)
+	first := v.(*Vector).index(0).(*Map)
 	if first.source.Load() != nil {
 		t.Fatal("an unfrozen map has a printed source")
 	}
-	SourceText(v)
+	sourceText(v)
 	if first.source.Load() != nil {
 		t.Fatal("an unfrozen map remembered its printed source")
 	}
@@ -102,7 +102,7 @@ func TestFrozenMapsRememberTheirSource(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 3 {
-				got[w] = SourceText(v)
+				got[w] = sourceText(v)
 			}
 		}()
 	}
@@ -120,8 +120,8 @@ func TestFrozenMapsRememberTheirSource(t *testing.T) {
 	if m := inner.(*Map).source.Load(); m == nil || *m != `{:name "x"}` {
 		t.Errorf("a nested frozen map's remembered source is %v", m)
 	}
-	changed := first.Assoc(Keyword("id"), Int(7)).Assoc(Keyword("new"), Int(8))
-	if s := SourceText(changed); s != `{:id 7, :tags #{:a :b}, :who {:name "x"}, :new 8}` {
+	changed := first.assoc(Keyword("id"), Int(7)).assoc(Keyword("new"), Int(8))
+	if s := sourceText(changed); s != `{:id 7, :tags #{:a :b}, :who {:name "x"}, :new 8}` {
 		t.Errorf("a map made from a frozen one prints %s", s)
 	}
 }

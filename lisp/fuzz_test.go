@@ -45,9 +45,9 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		forms, err := Read(src, 100)
+		forms, err := read(src, 100)
 		if err != nil {
-			if AsError(err).Kind != ParseError {
+			if asError(err).Kind != parseError {
 				t.Fatalf("Read(%q) error kind %v", src, err)
 			}
 			return
@@ -58,7 +58,7 @@ func FuzzRead(f *testing.F) {
 			WriteRepr(&b, form)
 			b.WriteByte(' ')
 		}
-		if _, err := Read(b.String(), 200); err != nil {
+		if _, err := read(b.String(), 200); err != nil {
 			t.Fatalf("printed forms %q of %q do not read back: %v", b.String(), src, err)
 		}
 		_, _ = ParseEDN(src, 100)

@@ -68,7 +68,7 @@ func TestNoBuiltinReachesTheHost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Err == nil || res.Err.Kind != UndefinedSymbol {
+		if res.Err == nil || res.Err.Kind != undefinedSymbol {
 			t.Errorf("%s: %v, want undefined_symbol", src, res.Err)
 		}
 	}

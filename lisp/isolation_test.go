@@ -30,7 +30,7 @@ func isolationEnv(i, v int) Env {
 		env.Tools = []string{"w"}
 	} else {
 		b := NewMapBuilder(4)
-		b.AddAll(env.Data)
+		b.addAll(env.Data)
 		b.Set(Keyword("w"), Int(0))
 		env.Data = b.Map()
 	}

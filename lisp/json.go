@@ -20,15 +20,15 @@ import (
 // nearest float rather than an error, as most JSON readers do, so that a
 // large id still loads (with its low digits rounded).
 
-// DefaultJSONDepth is the nesting limit DecodeJSON applies when given none.
-const DefaultJSONDepth = 512
+// defaultJSONDepth is the nesting limit DecodeJSON applies when given none.
+const defaultJSONDepth = 512
 
 // DecodeJSON parses one JSON value. maxDepth bounds the nesting of arrays
-// and objects (values below 1 mean DefaultJSONDepth), so hostile input
+// and objects (values below 1 mean defaultJSONDepth), so hostile input
 // cannot exhaust the stack.
 func DecodeJSON(text string, maxDepth int) (Value, error) {
 	if maxDepth < 1 {
-		maxDepth = DefaultJSONDepth
+		maxDepth = defaultJSONDepth
 	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
@@ -49,7 +49,7 @@ type jsonDecoder struct {
 }
 
 func jsonError(dec *json.Decoder, format string, args ...any) error {
-	e := Errorf(ParseError, format, args...)
+	e := Errorf(parseError, format, args...)
 	e.Message = "invalid JSON at byte " + strconv.FormatInt(dec.InputOffset(), 10) + ": " + e.Message
 	return e
 }
@@ -125,17 +125,17 @@ func jsonNumber(dec *json.Decoder, s string) (Value, error) {
 
 // jsonKey turns an object key into a keyword when it reads as one.
 func jsonKey(s string) Value {
-	if ValidKeywordName(s) {
+	if validKeywordName(s) {
 		return Keyword(s)
 	}
 	return String(s)
 }
 
-// ValidKeywordName reports whether :s reads back as the keyword s: a letter,
+// validKeywordName reports whether :s reads back as the keyword s: a letter,
 // '_' or one of + - * < > = ? ! first, then letters, digits and
 // + - * < > = ? ! _ (spec 2.3, without namespaces, spec 2.4). A leading
 // sign followed by a digit is excluded because it reads as a number.
-func ValidKeywordName(s string) bool {
+func validKeywordName(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -179,7 +179,7 @@ func EncodeJSON(v Value) (string, error) {
 }
 
 func noJSONForm(format string, args ...any) error {
-	return Errorf(TypeError, "no JSON form: "+format, args...)
+	return Errorf(typeError, "no JSON form: "+format, args...)
 }
 
 func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
@@ -196,7 +196,7 @@ func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
 	case Float:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return noJSONForm("%s is not a JSON number", FormatFloat(f))
+			return noJSONForm("%s is not a JSON number", formatFloat(f))
 		}
 		s := strconv.AppendFloat(b.AvailableBuffer(), f, 'g', -1, 64)
 		if !bytes.ContainsAny(s, ".eE") {
@@ -210,7 +210,7 @@ func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
 	case *Vector:
 		return encodeJSONArray(b, v.elems, depth, false)
 	case *Set:
-		return encodeJSONArray(b, SortedByText(v.elems), depth, true)
+		return encodeJSONArray(b, sortedByText(v.elems), depth, true)
 	case *Map:
 		return encodeJSONObject(b, v, depth)
 	default:

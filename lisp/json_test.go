@@ -47,7 +47,7 @@ func TestDecodeJSONErrors(t *testing.T) {
 			t.Errorf("DecodeJSON(%.20q) succeeded, want an error", in)
 			continue
 		}
-		if e := AsError(err); e.Kind != ParseError || !strings.HasPrefix(e.Message, "invalid JSON") {
+		if e := asError(err); e.Kind != parseError || !strings.HasPrefix(e.Message, "invalid JSON") {
 			t.Errorf("DecodeJSON(%.20q) error = %v, want a parse_error about invalid JSON", in, err)
 		}
 	}
@@ -99,7 +99,7 @@ func TestEncodeJSON(t *testing.T) {
 		}
 	}
 	for _, bad := range []Value{fl(math.NaN()), fl(math.Inf(1)), vec(fl(math.Inf(-1))), builtinFn("inc"),
-		vec(mustRegex(t, "a")), hashMap(kw("f"), builtinFn("inc")), str("\xff"), Symbol("s")} {
+		vec(mustRegex(t, "a")), hashMap(kw("f"), builtinFn("inc")), str("\xff"), symbol("s")} {
 		if got, err := EncodeJSON(bad); err == nil {
 			t.Errorf("EncodeJSON(%s) = %s, want no JSON form", Repr(bad), got)
 		}
@@ -119,7 +119,7 @@ func TestEncodeJSONRepeatsInLargeCollections(t *testing.T) {
 	if _, err := EncodeJSON(m); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := EncodeJSON(m.Assoc(str("k17"), Int(0))); err == nil {
+	if _, err := EncodeJSON(m.assoc(str("k17"), Int(0))); err == nil {
 		t.Error("a map with :k17 and \"k17\" among 21 keys has a JSON form")
 	}
 	if _, err := EncodeJSON(NewSet(append(elems, str("k3")))); err == nil {
@@ -166,7 +166,7 @@ func TestKeywordKeysReadBack(t *testing.T) {
 		keys = append(keys, k)
 	}
 	for _, k := range keys {
-		if !ValidKeywordName(k) {
+		if !validKeywordName(k) {
 			continue
 		}
 		v, err := ParseEDN(Repr(Keyword(k)), 0)

@@ -43,8 +43,8 @@ type Memory struct {
 	index    map[string]int
 }
 
-// NewMemory returns an empty memory.
-func NewMemory() *Memory { return &Memory{index: map[string]int{}} }
+// newMemory returns an empty memory.
+func newMemory() *Memory { return &Memory{index: map[string]int{}} }
 
 func (m *Memory) put(b Binding) {
 	if i, ok := m.index[b.Name]; ok {
@@ -55,8 +55,8 @@ func (m *Memory) put(b Binding) {
 	m.bindings = append(m.bindings, &b)
 }
 
-// Len is the number of bindings.
-func (m *Memory) Len() int {
+// len is the number of bindings.
+func (m *Memory) len() int {
 	if m == nil {
 		return 0
 	}
@@ -75,8 +75,8 @@ func (m *Memory) Bindings() []Binding {
 	return out
 }
 
-// Lookup returns the binding called name.
-func (m *Memory) Lookup(name string) (Binding, bool) {
+// lookup returns the binding called name.
+func (m *Memory) lookup(name string) (Binding, bool) {
 	if m == nil {
 		return Binding{}, false
 	}
@@ -112,7 +112,7 @@ func (m *Memory) Encode() []WireBinding {
 	for i, b := range m.bindings {
 		text := b.source
 		if text == "" {
-			text = SourceText(b.Value)
+			text = sourceText(b.Value)
 		}
 		out[i] = WireBinding{Name: b.Name, Value: text, IsFn: b.IsFn(), Params: b.Params(),
 			Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: b.Turn}
@@ -141,7 +141,7 @@ func sourceLimits(n int) Limits {
 // small sandbox to rebuild the closure. Names that the function uses but
 // does not bind resolve when it runs, against the evaluation it runs in.
 func DecodeMemory(wire []WireBinding) (*Memory, error) {
-	m := NewMemory()
+	m := newMemory()
 	for i, w := range wire {
 		where := fmt.Sprintf("memory binding %d (%q)", i, w.Name)
 		if !lexPlainSymbol(w.Name) || w.Name == "&" {
@@ -172,7 +172,7 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 				return nil, fmt.Errorf("%s: is_fn is set but the value is %s, not a function", where, v.TypeName())
 			}
 		}
-		if c, ok := v.(*Closure); ok {
+		if c, ok := v.(*closure); ok {
 			named := *c
 			named.name = w.Name
 			v = &named
@@ -193,7 +193,7 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 			v, err = nil, fmt.Errorf("internal interpreter error loading the source: %v", r)
 		}
 	}()
-	forms, err := Read(src, maxNesting)
+	forms, err := read(src, maxNesting)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	th := NewThread(context.Background(), sourceLimits(len(src)))
+	th := newThread(context.Background(), sourceLimits(len(src)))
 	th.prog = newProgState(Env{})
 	v, err = n.eval(th, newFrame(c.fn.nslots, nil))
 	if err != nil {
@@ -217,8 +217,8 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 	return v, nil
 }
 
-// SourceText is v as PTC-Lisp source that evaluates back to an equal value:
+// sourceText is v as PTC-Lisp source that evaluates back to an equal value:
 // EDN for data, fn forms (with a let for captured values) for closures.
-func SourceText(v Value) string {
+func sourceText(v Value) string {
 	return printed(v, appendSource)
 }

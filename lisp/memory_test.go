@@ -65,13 +65,13 @@ func TestMemoryRoundTrip(t *testing.T) {
 	if strings.Join(order, " ") != "rate items scale total fact pick adder nested pred dbl-all sum-rest" {
 		t.Errorf("order = %v", order)
 	}
-	if bd, _ := turn3.Memory.Lookup("rate"); bd.Turn != 3 {
+	if bd, _ := turn3.Memory.lookup("rate"); bd.Turn != 3 {
 		t.Errorf("rate turn = %d", bd.Turn)
 	}
-	if bd, _ := turn3.Memory.Lookup("items"); bd.Turn != 1 {
+	if bd, _ := turn3.Memory.lookup("items"); bd.Turn != 1 {
 		t.Errorf("items turn = %d", bd.Turn)
 	}
-	if bd, _ := turn3.Memory.Lookup("scale"); bd.ReturnType != "integer" || bd.Docstring != "multiply by the rate" {
+	if bd, _ := turn3.Memory.lookup("scale"); bd.ReturnType != "integer" || bd.Docstring != "multiply by the rate" {
 		t.Errorf("scale binding = %+v", bd)
 	}
 }
@@ -108,7 +108,7 @@ func TestFailedProgramKeepsMemory(t *testing.T) {
 	if res.Memory != m1 {
 		t.Error("a failed program returned a different memory")
 	}
-	if bd, _ := m1.Lookup("a"); Repr(bd.Value) != "1" {
+	if bd, _ := m1.lookup("a"); Repr(bd.Value) != "1" {
 		t.Error("the prelude itself was changed")
 	}
 }

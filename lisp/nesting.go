@@ -26,7 +26,7 @@ func nestsDeeper(v Value, limit int) bool {
 			}
 		}
 		return false
-	case *Closure:
+	case *closure:
 		for _, f := range c.free {
 			if nestsDeeper(f, limit) {
 				return true
@@ -71,7 +71,7 @@ func (env Env) valueNesting() int {
 
 // tooDeepError is the failure of a value that nests deeper than limit.
 func tooDeepError(what string, limit int) *Error {
-	return Errorf(DepthLimit, "%s nests collections more than %d levels deep", what, limit).
+	return Errorf(depthLimit, "%s nests collections more than %d levels deep", what, limit).
 		WithHint("values leaving the program must nest at most %d levels; flatten the data or return a summary", limit)
 }
 
@@ -116,7 +116,7 @@ func (w *definableWalk) walk(v Value, limit int) bool {
 			}
 		}
 		return true
-	case *Closure:
+	case *closure:
 		for _, f := range c.free {
 			if !w.walk(f, limit) {
 				return false

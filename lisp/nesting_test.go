@@ -39,10 +39,10 @@ func TestValuesLeaveNoDeeperThanTheWireReads(t *testing.T) {
 			case tc.wantErr == "" && res.Err != nil:
 				t.Errorf("%s: %v", tc.src, res.Err)
 			case tc.wantErr == "fail":
-				if res.Err == nil || res.Err.Kind != Fail || !res.Failed {
+				if res.Err == nil || res.Err.Kind != fail || !res.Failed {
 					t.Errorf("%s: err %v, want fail", tc.src, res.Err)
 				}
-			case tc.wantErr != "" && (res.Err == nil || res.Err.Kind != DepthLimit || !strings.Contains(res.Err.Message, tc.wantErr)):
+			case tc.wantErr != "" && (res.Err == nil || res.Err.Kind != depthLimit || !strings.Contains(res.Err.Message, tc.wantErr)):
 				t.Errorf("%s: err %v, want depth_limit %q", tc.src, res.Err, tc.wantErr)
 			case tc.wantErr != "" && (len(res.Memory.Encode()) != 0 || len(res.Defined) != 0):
 				t.Errorf("%s: a refused program changed memory: %v", tc.src, res.Defined)
@@ -79,7 +79,7 @@ func randomShape(r *rand.Rand, depth int) Value {
 		}
 		return b.Map()
 	case 3:
-		return &Closure{free: kids()}
+		return &closure{free: kids()}
 	case 4:
 		return &combined{args: kids()}
 	case 5:

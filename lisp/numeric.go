@@ -11,7 +11,7 @@ import (
 // deliberate difference is "/", which always returns a float (spec 8.4).
 
 func overflowError(fn string) *Error {
-	return Errorf(ArithmeticError, "integer overflow in %s", fn).
+	return Errorf(arithmeticError, "integer overflow in %s", fn).
 		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)")
 }
 
@@ -45,7 +45,7 @@ func numberArg(fn string, v Value) (Value, error) {
 	case Int, Float:
 		return v, nil
 	}
-	e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(v))
+	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
 	switch v.(type) {
 	case *Vector, *Set:
 		switch fn {
@@ -141,7 +141,7 @@ func numberTypeError(fn string, a, b Value) *Error {
 	if _, ok := asFloat(a); ok {
 		bad = b
 	}
-	e := Errorf(TypeError, "%s expected a number, got %s", fn, describe(bad))
+	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(bad))
 	if _, isNil := bad.(NilType); isNil {
 		e = e.WithHint("a value is nil; check for missing keys, or give a default with (or x 0) or (fnil f 0)")
 	} else if _, isStr := bad.(String); isStr {
@@ -165,7 +165,7 @@ func integerArgs(fn string, a, b Value) (x, y Int, ints bool, err error) {
 }
 
 func divideByZero(fn string) *Error {
-	return Errorf(ArithmeticError, "%s: divide by zero", fn).
+	return Errorf(arithmeticError, "%s: divide by zero", fn).
 		WithHint("check the divisor first, e.g. (if (zero? d) 0 (%s n d))", fn)
 }
 
@@ -250,12 +250,12 @@ func modNumbers(fn string, a, b Value) (Value, error) {
 // and values beyond the 64-bit range are arithmetic errors (spec 8.4).
 func floatToInt(fn string, f float64) (Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, Errorf(ArithmeticError, "%s cannot convert %s to an integer", fn, FormatFloat(f)).
+		return nil, Errorf(arithmeticError, "%s cannot convert %s to an integer", fn, formatFloat(f)).
 			WithHint("check with (NaN? x) or (infinite? x) before converting")
 	}
 	t := math.Trunc(f)
 	if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
-		return nil, Errorf(ArithmeticError, "%s: %s is out of the integer range", fn, FormatFloat(f))
+		return nil, Errorf(arithmeticError, "%s: %s is out of the integer range", fn, formatFloat(f))
 	}
 	return Int(int64(t)), nil
 }

@@ -52,9 +52,9 @@ func Str(v Value) string {
 	return Repr(v)
 }
 
-// Printer is implemented by values that print themselves (closures print
+// printer is implemented by values that print themselves (closures print
 // their source).
-type Printer interface {
+type printer interface {
 	WriteRepr(b *strings.Builder)
 }
 
@@ -74,18 +74,18 @@ func appendRepr(buf []byte, v Value) []byte {
 	case Int:
 		return strconv.AppendInt(buf, int64(v), 10)
 	case Float:
-		return append(buf, FormatFloat(float64(v))...)
+		return append(buf, formatFloat(float64(v))...)
 	case String:
 		return appendQuoted(buf, string(v))
 	case Keyword:
 		return append(append(buf, ':'), v...)
-	case Symbol:
+	case symbol:
 		return append(buf, v...)
-	case *Var:
+	case *varRef:
 		return append(append(buf, "#'"...), v.Name...)
 	case *Vector:
 		return appendSeq(buf, "[", "]", v.elems)
-	case *List:
+	case *list:
 		return appendSeq(buf, "(", ")", v.Elems)
 	case *Map:
 		buf = append(buf, '{')
@@ -99,10 +99,10 @@ func appendRepr(buf []byte, v Value) []byte {
 		}
 		return append(buf, '}')
 	case *Set:
-		return appendSeq(buf, "#{", "}", SortedByText(v.elems))
-	case *Closure:
+		return appendSeq(buf, "#{", "}", sortedByText(v.elems))
+	case *closure:
 		return appendClosureSource(buf, v)
-	case Printer:
+	case printer:
 		var own strings.Builder
 		v.WriteRepr(&own)
 		return append(buf, own.String()...)
@@ -129,9 +129,9 @@ func appendSeq(buf []byte, open, close string, elems []Value) []byte {
 	return append(buf, close...)
 }
 
-// SortedByText returns a copy of elems ordered by their printed text, the
+// sortedByText returns a copy of elems ordered by their printed text, the
 // deterministic order in which sets are shown.
-func SortedByText(elems []Value) []Value {
+func sortedByText(elems []Value) []Value {
 	type keyed struct {
 		text string
 		v    Value
@@ -209,10 +209,10 @@ func nextEscape(s string, i int) (at int, esc string, n int) {
 	return len(s), "", 0
 }
 
-// FormatFloat prints a double as Clojure does (Java's Double.toString):
+// formatFloat prints a double as Clojure does (Java's Double.toString):
 // the shortest digits that read back to the same value, plain between 1e-3
 // and 1e7 ("3.3000000000000003", "1.0"), else scientific ("1.0E7", "1.5E-4").
-func FormatFloat(f float64) string {
+func formatFloat(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "##NaN"

@@ -21,7 +21,7 @@ func TestFormatFloat(t *testing.T) {
 		0:          "0.0",
 	}
 	for in, want := range cases {
-		if got := FormatFloat(in); got != want {
+		if got := formatFloat(in); got != want {
 			t.Errorf("FormatFloat(%v) = %q, want %q", in, got, want)
 		}
 	}

@@ -111,8 +111,8 @@ func ReadProgram(source string, maxNesting int) (*Program, error) {
 	return &Program{source: source, maxNesting: maxNesting, forms: forms, starts: starts}, nil
 }
 
-// Source is the text the program was read from.
-func (p *Program) Source() string { return p.source }
+// text is the text the program was read from.
+func (p *Program) text() string { return p.source }
 
 // EvalProgram is Eval of a program already read. The program's nesting
 // bound takes the place of env.MaxNesting for the source; env.MaxNesting
@@ -131,31 +131,31 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		defer clock.stop()
 		ctx = clock
 	}
-	th := NewThread(ctx, limits)
+	th := newThread(ctx, limits)
 	prog := newProgState(env)
 	prog.clock = clock
 	th.prog = prog
 	res = &Result{Memory: env.Prelude}
 	if res.Memory == nil {
-		res.Memory = NewMemory()
+		res.Memory = newMemory()
 	}
 	defer func() {
 		// The single safety net: a bug in the interpreter must not take the
 		// process down. Nothing a program does should reach it.
 		if r := recover(); r != nil {
-			res.Err = Errorf(ExecutionError, "internal interpreter error: %v", r)
+			res.Err = Errorf(executionError, "internal interpreter error: %v", r)
 			res.Value = Nil
 			res.Memory = env.Prelude
 			if res.Memory == nil {
-				res.Memory = NewMemory()
+				res.Memory = newMemory()
 			}
 			res.Defined = nil
 			err = nil
 		}
 		res.Prints = prog.prints
 		res.ToolCalls = prog.toolCalls
-		res.Steps = th.StepsUsed()
-		res.AllocBytes = th.AllocatedBytes()
+		res.Steps = th.stepsUsed()
+		res.AllocBytes = th.allocatedBytes()
 		res.Duration = time.Since(start)
 	}()
 
@@ -181,14 +181,14 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		}
 		res.Value = fl.reason
 		res.Failed = true
-		res.Err = Errorf(Fail, "%s", failMessage(fl.reason))
+		res.Err = Errorf(fail, "%s", failMessage(fl.reason))
 		return res, nil
 	case errors.Is(evalErr, ErrSuspend):
 		res.Value = Nil
 		return res, evalErr
 	default:
 		res.Value = Nil
-		res.Err = AsError(evalErr)
+		res.Err = asError(evalErr)
 		return res, nil
 	}
 	// The size first: it bounds the walk that measures the nesting.
@@ -284,7 +284,7 @@ type progState struct {
 	lastCell *global
 	// retClosure and retCell remember the closure whose return was noted
 	// last and its global (nil when it has none); define forgets them.
-	retClosure *Closure
+	retClosure *closure
 	retCell    *global
 	order      []*global // new definitions, in order of first definition
 	defined    []string
@@ -348,14 +348,14 @@ func (p *progState) lookupGlobal(name string) (Value, error) {
 	_, isData := lookupFlexible(p.data, Keyword(name))
 	switch {
 	case isTool && isData:
-		return nil, Errorf(AmbiguousReference, "%s is both a tool and a data key", name).
+		return nil, Errorf(ambiguousReference, "%s is both a tool and a data key", name).
 			WithHint("write tool/%s to call the tool or data/%s to read the data", name, name)
 	case isTool:
-		return &ToolFunc{Name: name}, nil
+		return &toolFunc{Name: name}, nil
 	case isData:
 		return p.dataValue(name), nil
 	}
-	return nil, Errorf(UndefinedSymbol, "%s is used before it is defined", name).
+	return nil, Errorf(undefinedSymbol, "%s is used before it is defined", name).
 		WithHint("define %s with def or defn before the code that uses it runs", name)
 }
 
@@ -380,7 +380,7 @@ func (p *progState) define(name string, v Value, doc string, shallow bool) {
 }
 
 // noteReturn records the type of a user function's latest return value.
-func (p *progState) noteReturn(c *Closure, v Value) {
+func (p *progState) noteReturn(c *closure, v Value) {
 	if c != p.retClosure {
 		p.retClosure, p.retCell = c, p.globals[c.name]
 	}
@@ -422,10 +422,10 @@ func hasTypeLabel(v Value, label string) bool {
 func (p *progState) print(th *Thread, line string) error {
 	max := th.limits.MaxOutputBytes
 	if max > 0 && p.outBytes+len(line) > max {
-		return Errorf(OutputLimit, "output limit of %d bytes exceeded by println", max).
+		return Errorf(outputLimit, "output limit of %d bytes exceeded by println", max).
 			WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
 	}
-	if err := th.Alloc(costPrintLine + int64(len(line))); err != nil {
+	if err := th.alloc(costPrintLine + int64(len(line))); err != nil {
 		return err
 	}
 	p.outBytes += len(line)
@@ -439,7 +439,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, Errorf(ToolCallLimit, "tool call limit of %d exceeded (calling tool/%s)", max, name).
 			WithHint("make fewer tool calls per program: batch requests or filter before calling")
 	}
-	if err := th.Alloc(costToolCall); err != nil {
+	if err := th.alloc(costToolCall); err != nil {
 		return nil, err
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
@@ -452,7 +452,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	if p.env.Host == nil {
 		rec.Err = "no tool host"
 		p.toolCalls = append(p.toolCalls, rec)
-		return nil, Errorf(ToolError, "tool/%s cannot be called: no tools are available", name)
+		return nil, Errorf(toolError, "tool/%s cannot be called: no tools are available", name)
 	}
 	start := time.Now()
 	v, err := p.hostCall(th, name, args)
@@ -465,13 +465,13 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		// The host's error text is the caller's (a tool's error answer);
 		// anything else becomes an error written for the LLM.
 		var failed *Error
-		switch ctxErr := th.Context().Err(); {
+		switch ctxErr := th.context().Err(); {
 		case ctxErr != nil:
 			failed = th.contextError(ctxErr)
 		case errors.As(err, &failed): // the host's own, such as a tool that did not answer in time
 		default:
 			rec.Err = err.Error()
-			failed = Errorf(ToolError, "tool/%s failed: %s", name, err.Error()).
+			failed = Errorf(toolError, "tool/%s failed: %s", name, err.Error()).
 				WithHint("check the arguments against the tool's signature, or try another approach")
 		}
 		if rec.Err == "" {
@@ -495,14 +495,14 @@ func (p *progState) hostCall(th *Thread, name string, args Value) (Value, error)
 		p.clock.pause()
 		defer p.clock.resume()
 	}
-	return p.env.Host.CallTool(th.Context(), name, args)
+	return p.env.Host.CallTool(th.context(), name, args)
 }
 
 // commit builds the memory after a successful program: the prelude's
 // bindings in their places with this turn's changes, then new names in
 // order of first definition.
 func (p *progState) commit(prelude *Memory) *Memory {
-	m := NewMemory()
+	m := newMemory()
 	if prelude != nil {
 		for _, b := range prelude.bindings {
 			g := p.globals[b.Name]

@@ -80,7 +80,7 @@ func TestReadProgramReportsEvalsParseError(t *testing.T) {
 		if err == nil || res.Err == nil {
 			t.Fatalf("%q: ReadProgram error %v, Eval error %v", src, err, res.Err)
 		}
-		if got, want := AsError(err), res.Err; !reflect.DeepEqual(got, want) {
+		if got, want := asError(err), res.Err; !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: ReadProgram error %+v, Eval reports %+v", src, got, want)
 		}
 	}

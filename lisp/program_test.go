@@ -69,11 +69,11 @@ func TestToolOrderAndShortCircuit(t *testing.T) {
 func TestToolErrors(t *testing.T) {
 	h := echoHost()
 	res := run(t, `(def x 1) (tool/broken {:q 1})`, Env{Tools: []string{"broken"}, Host: h})
-	if res.Err == nil || res.Err.Kind != ToolError || !strings.Contains(res.Err.Message, "backend unavailable") {
+	if res.Err == nil || res.Err.Kind != toolError || !strings.Contains(res.Err.Message, "backend unavailable") {
 		t.Fatalf("err = %v", res.Err)
 	}
-	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Err != "backend unavailable" || res.Memory.Len() != 0 {
-		t.Errorf("failed call: records %+v, memory %d", res.ToolCalls, res.Memory.Len())
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Err != "backend unavailable" || res.Memory.len() != 0 {
+		t.Errorf("failed call: records %+v, memory %d", res.ToolCalls, res.Memory.len())
 	}
 	res = run(t, `(tool/nope)`, Env{Tools: []string{"search", "echo"}, Host: h})
 	if res.Err == nil || !strings.Contains(res.Err.Hint, "tool/echo, tool/search") {
@@ -128,7 +128,7 @@ func TestNamespaceResolution(t *testing.T) {
 	}
 	// NS-007: both a tool and a data key.
 	res := run(t, "(search {:q 1})", env)
-	if res.Err == nil || res.Err.Kind != AmbiguousReference ||
+	if res.Err == nil || res.Err.Kind != ambiguousReference ||
 		!strings.Contains(res.Err.Hint, "tool/search") || !strings.Contains(res.Err.Hint, "data/search") {
 		t.Errorf("ambiguous reference: %v", res.Err)
 	}
@@ -150,11 +150,11 @@ func TestDefinedAndTurns(t *testing.T) {
 	if got := strings.Join(res.Defined, ","); got != "a,f" {
 		t.Errorf("defined = %s", got)
 	}
-	b, _ := res.Memory.Lookup("f")
+	b, _ := res.Memory.lookup("f")
 	if b.Docstring != "doc" || b.Turn != 4 || b.ReturnType != "integer" || !b.IsFn() || strings.Join(b.Params(), " ") != "x" {
 		t.Errorf("binding f = %+v", b)
 	}
-	a, _ := res.Memory.Lookup("a")
+	a, _ := res.Memory.lookup("a")
 	if Repr(a.Value) != "2" {
 		t.Errorf("a = %s", Repr(a.Value))
 	}

@@ -13,26 +13,26 @@ import (
 // input ("((((((..." a hundred thousand times) from exhausting the Go stack.
 const DefaultMaxNesting = 1000
 
-// MapForm is a map literal in code: its keys and values are forms that are
+// mapForm is a map literal in code: its keys and values are forms that are
 // evaluated, so it cannot be a *Map until evaluation. Elems alternate key and
 // value.
-type MapForm struct {
+type mapForm struct {
 	Elems []Value
 	Pos   Pos
 }
 
-// SetForm is a set literal in code; its elements are forms.
-type SetForm struct {
+// setForm is a set literal in code; its elements are forms.
+type setForm struct {
 	Elems []Value
 	Pos   Pos
 }
 
-func (*MapForm) TypeName() string { return "map" }
-func (*SetForm) TypeName() string { return "set" }
+func (*mapForm) TypeName() string { return "map" }
+func (*setForm) TypeName() string { return "set" }
 
 // WriteRepr prints the literal as written (modulo whitespace), so function
 // source can be printed back.
-func (m *MapForm) WriteRepr(b *strings.Builder) {
+func (m *mapForm) WriteRepr(b *strings.Builder) {
 	b.WriteByte('{')
 	for i, e := range m.Elems {
 		if i > 0 {
@@ -48,13 +48,13 @@ func (m *MapForm) WriteRepr(b *strings.Builder) {
 }
 
 // WriteRepr prints the set literal in source order.
-func (s *SetForm) WriteRepr(b *strings.Builder) {
+func (s *setForm) WriteRepr(b *strings.Builder) {
 	writeSeq(b, "#{", "}", s.Elems)
 }
 
-// Read parses a whole program: the sequence of top-level forms. maxNesting
+// read parses a whole program: the sequence of top-level forms. maxNesting
 // bounds collection nesting (0 means DefaultMaxNesting).
-func Read(src string, maxNesting int) ([]Value, error) {
+func read(src string, maxNesting int) ([]Value, error) {
 	forms, _, err := readProgram(src, maxNesting)
 	return forms, err
 }
@@ -178,7 +178,7 @@ func (r *reader) next() rune {
 }
 
 func (r *reader) errorf(line, col int, format string, args ...any) *Error {
-	e := Errorf(ParseError, format, args...)
+	e := Errorf(parseError, format, args...)
 	e.Pos = Pos{line, col}
 	return e
 }
@@ -279,7 +279,7 @@ func (r *reader) readForm() (Value, error) {
 		if r.edn {
 			return NewVector(elems), nil
 		}
-		return &List{Elems: elems, Pos: Pos{line, col}}, nil
+		return &list{Elems: elems, Pos: Pos{line, col}}, nil
 	case '[':
 		r.next()
 		elems, err := r.readSeq(']', line, col, seqList)
@@ -302,7 +302,7 @@ func (r *reader) readForm() (Value, error) {
 		if r.discard > 0 {
 			return Nil, nil
 		}
-		return &MapForm{Elems: elems, Pos: Pos{line, col}}, nil
+		return &mapForm{Elems: elems, Pos: Pos{line, col}}, nil
 	case ')', ']', '}':
 		r.next()
 		return nil, r.errorf(line, col, "unexpected %q", c).
@@ -334,7 +334,7 @@ func (r *reader) readForm() (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &List{Elems: []Value{Symbol("quote"), f}, Pos: Pos{line, col}}, nil
+		return &list{Elems: []Value{symbol("quote"), f}, Pos: Pos{line, col}}, nil
 	case '#':
 		return r.readDispatch()
 	case '^':
@@ -621,7 +621,7 @@ func (r *reader) readDispatch() (Value, error) {
 		if r.edn {
 			return NewSet(elems), nil
 		}
-		return &SetForm{Elems: elems, Pos: Pos{line, col}}, nil
+		return &setForm{Elems: elems, Pos: Pos{line, col}}, nil
 	case strings.HasPrefix(rest, "##"):
 		r.next()
 		r.next()
@@ -642,7 +642,7 @@ func (r *reader) readDispatch() (Value, error) {
 		if !lexPlainSymbol(tok) {
 			return nil, r.errorf(line, col, "#' must be followed by a name, e.g. #'x")
 		}
-		return &Var{Name: tok}, nil
+		return &varRef{Name: tok}, nil
 	case strings.HasPrefix(rest, "#("):
 		if r.edn {
 			return nil, r.errorf(line, col, "functions are not allowed in a value")
@@ -662,13 +662,13 @@ func (r *reader) readDispatch() (Value, error) {
 		}
 		params := make([]Value, 0, args.max+2)
 		for i := 1; i <= args.max; i++ {
-			params = append(params, Symbol("%"+strconv.Itoa(i)))
+			params = append(params, symbol("%"+strconv.Itoa(i)))
 		}
 		if args.rest {
-			params = append(params, Symbol("&"), Symbol("%&"))
+			params = append(params, symbol("&"), symbol("%&"))
 		}
-		body := &List{Elems: elems, Pos: Pos{line, col}}
-		return &List{Elems: []Value{Symbol("fn"), NewVector(params), body}, Pos: Pos{line, col}}, nil
+		body := &list{Elems: elems, Pos: Pos{line, col}}
+		return &list{Elems: []Value{symbol("fn"), NewVector(params), body}, Pos: Pos{line, col}}, nil
 	case strings.HasPrefix(rest, `#"`):
 		if r.edn {
 			return nil, r.errorf(line, col, "regex literals are not allowed in a value")
@@ -691,7 +691,7 @@ func (r *reader) readDispatch() (Value, error) {
 				b.WriteRune(r.next())
 			}
 		}
-		return &List{Elems: []Value{Symbol("re-pattern"), String(b.String())}, Pos: Pos{line, col}}, nil
+		return &list{Elems: []Value{symbol("re-pattern"), String(b.String())}, Pos: Pos{line, col}}, nil
 	}
 	r.next()
 	tok := r.token()
@@ -704,9 +704,9 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 	case "nil":
 		return Nil, nil
 	case "true":
-		return True, nil
+		return trueValue, nil
 	case "false":
-		return False, nil
+		return falseValue, nil
 	}
 	c := tok[0]
 	if c >= '0' && c <= '9' || (c == '-' || c == '+') && len(tok) > 1 && tok[1] >= '0' && tok[1] <= '9' {
@@ -737,20 +737,20 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 		switch {
 		case tok == "%":
 			r.shortFn.max = max(r.shortFn.max, 1)
-			return Symbol("%1"), nil
+			return symbol("%1"), nil
 		case tok == "%&":
 			r.shortFn.rest = true
-			return Symbol(tok), nil
+			return symbol(tok), nil
 		default:
 			n, err := strconv.Atoi(tok[1:])
 			if err != nil || n < 1 || n > 20 {
 				return nil, r.errorf(line, col, "invalid argument %s in #()", tok).WithHint("use %%, %%1 ... %%20 or %%&")
 			}
 			r.shortFn.max = max(r.shortFn.max, n)
-			return Symbol(tok), nil
+			return symbol(tok), nil
 		}
 	}
-	return Symbol(tok), nil
+	return symbol(tok), nil
 }
 
 // keyword returns the keyword as a Value, boxing each name once per read:

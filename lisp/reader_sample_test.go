@@ -84,7 +84,7 @@ func sameSample(full, sample Value, keep int) bool {
 			return false
 		}
 		for i := range min(keep, f.Len()) {
-			if !sameSample(f.Index(i), s.Index(i), keep) {
+			if !sameSample(f.index(i), s.index(i), keep) {
 				return false
 			}
 		}
@@ -96,7 +96,7 @@ func sameSample(full, sample Value, keep int) bool {
 		}
 		for i, e := range f.Entries() {
 			se := s.Entries()[i]
-			if HashKey(e.Key) != HashKey(se.Key) || !sameSample(e.Val, se.Val, keep) {
+			if hashKey(e.Key) != hashKey(se.Key) || !sameSample(e.Val, se.Val, keep) {
 				return false
 			}
 		}
@@ -105,5 +105,5 @@ func sameSample(full, sample Value, keep int) bool {
 		s, ok := sample.(*Set)
 		return ok && s.Len() == f.Len()
 	}
-	return HashKey(full) == HashKey(sample)
+	return hashKey(full) == hashKey(sample)
 }

@@ -44,7 +44,7 @@ func TestReadForms(t *testing.T) {
 		{"a,b", "a b"},
 	}
 	for _, c := range cases {
-		forms, err := Read(c.src, 0)
+		forms, err := read(c.src, 0)
 		if err != nil {
 			t.Errorf("Read(%q): %v", c.src, err)
 			continue
@@ -60,14 +60,14 @@ func TestReadForms(t *testing.T) {
 }
 
 func TestReadPositions(t *testing.T) {
-	forms, err := Read("(a)\n  (b\n (c))", 0)
+	forms, err := read("(a)\n  (b\n (c))", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := forms[1].(*List).Pos; got != (Pos{2, 3}) {
+	if got := forms[1].(*list).Pos; got != (Pos{2, 3}) {
 		t.Errorf("second form at %v, want line 2 column 3", got)
 	}
-	if got := forms[1].(*List).Elems[1].(*List).Pos; got != (Pos{3, 2}) {
+	if got := forms[1].(*list).Elems[1].(*list).Pos; got != (Pos{3, 2}) {
 		t.Errorf("nested form at %v, want line 3 column 2", got)
 	}
 }
@@ -101,13 +101,13 @@ func TestReadErrors(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, in := range inputs {
-		_, err := Read(in, 0)
+		_, err := read(in, 0)
 		if err == nil {
 			t.Errorf("Read(%q) succeeded, want a parse error", in)
 			continue
 		}
-		e := AsError(err)
-		if e.Kind != ParseError {
+		e := asError(err)
+		if e.Kind != parseError {
 			t.Errorf("Read(%q) error kind %s, want parse_error", in, e.Kind)
 		}
 		b.WriteString(strings.ReplaceAll(in, "\n", `\n`) + "\n  => " + e.Error() + "\n")
@@ -139,15 +139,15 @@ func golden(t *testing.T, name, got string) {
 func TestReadDeepNesting(t *testing.T) {
 	for _, open := range []string{"(", "[", "{", "#{", "#(", "'", "^:a "} {
 		src := strings.Repeat(open, 100_000)
-		_, err := Read(src, 0)
-		if err == nil || AsError(err).Kind != ParseError {
+		_, err := read(src, 0)
+		if err == nil || asError(err).Kind != parseError {
 			t.Errorf("100,000 nested %q: got %v, want a parse error", open, err)
 		}
 	}
-	if _, err := Read(strings.Repeat("[", 50)+strings.Repeat("]", 50), 40); err == nil {
+	if _, err := read(strings.Repeat("[", 50)+strings.Repeat("]", 50), 40); err == nil {
 		t.Error("nesting 50 with limit 40 was accepted")
 	}
-	if _, err := Read(strings.Repeat("[", 50)+strings.Repeat("]", 50), 60); err != nil {
+	if _, err := read(strings.Repeat("[", 50)+strings.Repeat("]", 50), 60); err != nil {
 		t.Errorf("nesting 50 with limit 60: %v", err)
 	}
 }
@@ -181,7 +181,7 @@ func TestParseEDN(t *testing.T) {
 }
 
 func TestReadByteOrderMark(t *testing.T) {
-	forms, err := Read("\uFEFF(+ 1 2)", 0)
+	forms, err := read("\uFEFF(+ 1 2)", 0)
 	if err != nil || len(forms) != 1 {
 		t.Fatalf("Read with a byte order mark: %v %v", forms, err)
 	}

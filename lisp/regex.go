@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// Regex is a compiled regular expression, built by re-pattern. It is an
+// regex is a compiled regular expression, built by re-pattern. It is an
 // opaque value (spec 8.10) that prints as #"pattern", which the reader
 // reads back (so regexes survive memory serialization). Go's RE2 engine matches in time linear in the input, so there is
 // no backtracking to bound; what it cannot express (lookaround,
 // backreferences) is reported when the pattern is compiled.
-type Regex struct {
+type regex struct {
 	source string
 	re     *regexp.Regexp
 	whole  *regexp.Regexp // the pattern anchored at both ends, for re-matches
@@ -26,20 +26,20 @@ type Regex struct {
 const maxPatternBytes = 256
 
 // TypeName implements Value.
-func (*Regex) TypeName() string { return "regex" }
+func (*regex) TypeName() string { return "regex" }
 
 // WriteRepr prints the regex as Clojure does: #"pattern".
-func (r *Regex) WriteRepr(b *strings.Builder) {
+func (r *regex) WriteRepr(b *strings.Builder) {
 	b.WriteString(`#"`)
 	b.WriteString(strings.ReplaceAll(r.source, `"`, `\"`))
 	b.WriteByte('"')
 }
 
-// CompileRegex compiles a pattern, explaining in the error what RE2 could
+// compileRegex compiles a pattern, explaining in the error what RE2 could
 // not accept.
-func CompileRegex(fn, pattern string) (*Regex, error) {
+func compileRegex(fn, pattern string) (*regex, error) {
 	if len(pattern) > maxPatternBytes {
-		return nil, Errorf(ExecutionError, "%s: pattern of %d bytes is longer than the limit of %d", fn, len(pattern), maxPatternBytes).
+		return nil, Errorf(executionError, "%s: pattern of %d bytes is longer than the limit of %d", fn, len(pattern), maxPatternBytes).
 			WithHint("use a shorter pattern, or split the work into several simpler patterns")
 	}
 	re, err := regexp.Compile(pattern)
@@ -51,14 +51,14 @@ func CompileRegex(fn, pattern string) (*Regex, error) {
 				reason += " in `" + se.Expr + "`"
 			}
 		}
-		return nil, Errorf(ExecutionError, "%s: RE2 cannot compile the pattern %q: %s", fn, pattern, reason).
+		return nil, Errorf(executionError, "%s: RE2 cannot compile the pattern %q: %s", fn, pattern, reason).
 			WithHint("regexes use Go's RE2 syntax, which has no lookahead, lookbehind or backreferences; rewrite the pattern without them")
 	}
 	whole, err := regexp.Compile(`^(?:` + pattern + `)$`)
 	if err != nil {
-		return nil, Errorf(ExecutionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, pattern, err)
+		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, pattern, err)
 	}
-	return &Regex{source: pattern, re: re, whole: whole, insts: programSize(pattern)}, nil
+	return &regex{source: pattern, re: re, whole: whole, insts: programSize(pattern)}, nil
 }
 
 // programSize is the number of instructions RE2 compiles pattern to (a
@@ -90,24 +90,24 @@ const maxMatchWork = 1_000_000 * instBytesPerStep
 // chargeMatch charges for matching re against n bytes of input, before
 // the match: a match cannot be interrupted once it starts, so its whole
 // worst case must fit in the step budget first, and below maxMatchWork.
-func chargeMatch(th *Thread, re *Regex, n int) error {
+func chargeMatch(th *Thread, re *regex, n int) error {
 	work := int64(n) * int64(re.insts)
 	if work > maxMatchWork {
-		return Errorf(StepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", re.insts, n).
+		return Errorf(stepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", re.insts, n).
 			WithHint("match a shorter string (split it first) or use a simpler pattern with fewer repetitions")
 	}
-	return th.Step(1 + work/instBytesPerStep)
+	return th.step(1 + work/instBytesPerStep)
 }
 
 // regexArg accepts a regex, or a string that is compiled as one.
-func regexArg(fn string, v Value) (*Regex, error) {
+func regexArg(fn string, v Value) (*regex, error) {
 	switch r := v.(type) {
-	case *Regex:
+	case *regex:
 		return r, nil
 	case String:
-		return CompileRegex(fn, string(r))
+		return compileRegex(fn, string(r))
 	}
-	return nil, Errorf(TypeError, "%s expected a regex, got %s", fn, describe(v)).
+	return nil, Errorf(typeError, "%s expected a regex, got %s", fn, describe(v)).
 		WithHint(`build one with (re-pattern "\\d+")`)
 }
 
@@ -145,16 +145,16 @@ const perMatchCost = costString + costElem
 // are counted against what is left of the allocation budget before Go
 // builds them: a pattern that matches every character of a long string
 // fails on the budget instead of building millions of positions.
-func findAll(th *Thread, re *Regex, s string, n int) ([][]int, error) {
+func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 	limit := n
-	if left := th.Limits().MaxAllocBytes - th.AllocatedBytes(); th.Limits().MaxAllocBytes > 0 {
+	if left := th.limitsInUse().MaxAllocBytes - th.allocatedBytes(); th.limitsInUse().MaxAllocBytes > 0 {
 		most := int(min(left/perMatchCost+1, int64(len(s))+2))
 		if limit < 0 || limit > most {
 			limit = most
 		}
 	}
 	locs := re.re.FindAllStringSubmatchIndex(s, limit)
-	if err := th.Alloc(int64(len(locs)) * perMatchCost); err != nil {
+	if err := th.alloc(int64(len(locs)) * perMatchCost); err != nil {
 		return nil, err
 	}
 	return locs, nil

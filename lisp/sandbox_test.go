@@ -17,24 +17,24 @@ func TestSandboxLimits(t *testing.T) {
 		kind  ErrorKind
 		needs string // a builtin the case needs, skipped when absent
 	}{
-		{"infinite loop", "(loop [i 0] (recur (inc i)))", StepLimit, ""},
-		{"infinite fn recur", "((fn [x] (recur x)) 1)", StepLimit, ""},
-		{"runaway recursion", "(defn f [x] (inc (f x))) (f 1)", DepthLimit, ""},
-		{"mutual recursion", "(defn f [x] (g x)) (defn g [x] (f x)) (f 1)", DepthLimit, ""},
-		{"anonymous self recursion", "((fn f [x] (f x)) 1)", DepthLimit, ""},
-		{"exponential string", `(loop [s "ab"] (recur (str s s)))`, MemoryLimit, "str"},
-		{"vector growth", "(loop [v []] (recur (conj v 1 2 3 4 5 6 7 8)))", MemoryLimit, "conj"},
+		{"infinite loop", "(loop [i 0] (recur (inc i)))", stepLimit, ""},
+		{"infinite fn recur", "((fn [x] (recur x)) 1)", stepLimit, ""},
+		{"runaway recursion", "(defn f [x] (inc (f x))) (f 1)", depthLimit, ""},
+		{"mutual recursion", "(defn f [x] (g x)) (defn g [x] (f x)) (f 1)", depthLimit, ""},
+		{"anonymous self recursion", "((fn f [x] (f x)) 1)", depthLimit, ""},
+		{"exponential string", `(loop [s "ab"] (recur (str s s)))`, memoryLimit, "str"},
+		{"vector growth", "(loop [v []] (recur (conj v 1 2 3 4 5 6 7 8)))", memoryLimit, "conj"},
 		{"huge range", "(count (range 1e12))", "", "range"},
 		{"huge range int", "(count (range 1000000000000))", "", "range"},
-		{"println flood", `(loop [] (println "spam spam spam") (recur))`, OutputLimit, ""},
+		{"println flood", `(loop [] (println "spam spam spam") (recur))`, outputLimit, ""},
 		{"tool flood", "(loop [] (tool/echo {}) (recur))", ToolCallLimit, ""},
-		{"nested for", "(for [a [1 2 3 4 5 6 7 8 9 10] b [1 2 3 4 5 6 7 8 9 10] c [1 2 3 4 5 6 7 8 9 10] d [1 2 3 4 5 6 7 8 9 10] e [1 2 3 4 5 6 7 8 9 10]] 1)", StepLimit, ""},
-		{"exponential sharing", "(loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))", MemoryLimit, ""},
-		{"exponential sharing in maps", "(loop [m {:a 1} i 0] (if (< i 60) (recur {:l m :r m} (inc i)) (count (str m))))", MemoryLimit, ""},
-		{"exponential sharing by conj", "(reduce (fn [acc _] (conj acc acc)) [] (range 60))", MemoryLimit, "range"},
-		{"shared closure captures", "(loop [f (fn [] 1) i 0] (if (< i 60) (recur (let [g f h f] (fn [] [g h])) (inc i)) f))", MemoryLimit, ""},
-		{"deep nesting in source", strings.Repeat("(", 100_000) + strings.Repeat(")", 100_000), ParseError, ""},
-		{"deep vectors in source", strings.Repeat("[", 100_000), ParseError, ""},
+		{"nested for", "(for [a [1 2 3 4 5 6 7 8 9 10] b [1 2 3 4 5 6 7 8 9 10] c [1 2 3 4 5 6 7 8 9 10] d [1 2 3 4 5 6 7 8 9 10] e [1 2 3 4 5 6 7 8 9 10]] 1)", stepLimit, ""},
+		{"exponential sharing", "(loop [v [1] i 0] (if (< i 60) (recur [v v] (inc i)) v))", memoryLimit, ""},
+		{"exponential sharing in maps", "(loop [m {:a 1} i 0] (if (< i 60) (recur {:l m :r m} (inc i)) (count (str m))))", memoryLimit, ""},
+		{"exponential sharing by conj", "(reduce (fn [acc _] (conj acc acc)) [] (range 60))", memoryLimit, "range"},
+		{"shared closure captures", "(loop [f (fn [] 1) i 0] (if (< i 60) (recur (let [g f h f] (fn [] [g h])) (inc i)) f))", memoryLimit, ""},
+		{"deep nesting in source", strings.Repeat("(", 100_000) + strings.Repeat(")", 100_000), parseError, ""},
+		{"deep vectors in source", strings.Repeat("[", 100_000), parseError, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,13 +48,13 @@ func TestSandboxLimits(t *testing.T) {
 				t.Fatalf("succeeded with a %s", TypeLabel(res.Value))
 			}
 			if c.kind == "" {
-				if k := res.Err.Kind; k != StepLimit && k != MemoryLimit {
+				if k := res.Err.Kind; k != stepLimit && k != memoryLimit {
 					t.Fatalf("error %v, want step_limit or memory_limit", res.Err)
 				}
 			} else if res.Err.Kind != c.kind {
 				t.Fatalf("error %v, want %s", res.Err, c.kind)
 			}
-			if res.Err.Hint == "" && res.Err.Kind != ParseError {
+			if res.Err.Hint == "" && res.Err.Kind != parseError {
 				t.Errorf("limit error without a hint: %v", res.Err)
 			}
 			if res.Steps > small.MaxSteps+1 {
@@ -78,7 +78,7 @@ func TestDeepRecursionWithLargeDepthLimit(t *testing.T) {
 		t.Fatalf("deep but allowed recursion: %v %v", res.Value, res.Err)
 	}
 	res = run(t, "(defn f [n] (inc (f n))) (f 1)", Env{Limits: limits})
-	if res.Err == nil || res.Err.Kind != DepthLimit {
+	if res.Err == nil || res.Err.Kind != depthLimit {
 		t.Fatalf("err = %v, want depth_limit", res.Err)
 	}
 }
@@ -88,14 +88,14 @@ func TestTimeoutByContext(t *testing.T) {
 	limits.MaxSteps = Unlimited // only the clock stops it
 	limits.Timeout = 50 * time.Millisecond
 	res := run(t, "(loop [i 0] (recur (inc i)))", Env{Limits: limits})
-	if res.Err == nil || res.Err.Kind != Timeout {
+	if res.Err == nil || res.Err.Kind != timeout {
 		t.Fatalf("err = %v, want timeout", res.Err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	limits.Timeout = Unlimited
 	res, err := Eval(ctx, "(loop [i 0] (recur (inc i)))", Env{Limits: limits})
-	if err != nil || res.Err == nil || res.Err.Kind != Timeout {
+	if err != nil || res.Err == nil || res.Err.Kind != timeout {
 		t.Fatalf("cancelled context: %v %v", err, res.Err)
 	}
 }
@@ -113,7 +113,7 @@ func TestDepthCeiling(t *testing.T) {
 	for _, depth := range []int{Unlimited, 1 << 30} {
 		limits := Limits{MaxSteps: 50_000_000, MaxDepth: depth}
 		res := run(t, "(defn f [x] (inc (f x))) (f 1)", Env{Limits: limits})
-		if res.Err == nil || res.Err.Kind != DepthLimit || !strings.Contains(res.Err.Message, "10000") {
+		if res.Err == nil || res.Err.Kind != depthLimit || !strings.Contains(res.Err.Message, "10000") {
 			t.Errorf("MaxDepth %d: %v", depth, res.Err)
 		}
 	}

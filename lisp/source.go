@@ -14,20 +14,20 @@ func writeSource(b *strings.Builder, v Value) {
 // appendSource is writeSource appending to buf.
 func appendSource(buf []byte, v Value) []byte {
 	switch v := v.(type) {
-	case *Closure:
+	case *closure:
 		return appendClosureSource(buf, v)
 	case *Builtin:
 		return append(buf, v.Name...)
-	case Symbol:
+	case symbol:
 		return append(append(append(buf, "(quote "...), v...), ')')
 	case Keyword:
 		return appendKeywordSource(buf, string(v))
-	case *Regex:
+	case *regex:
 		return appendRegexSource(buf, v)
 	case *Vector:
 		return appendSourceSeq(buf, "[", "]", v.Elems())
 	case *Set:
-		return appendSourceSeq(buf, "#{", "}", SortedByText(v.Elems()))
+		return appendSourceSeq(buf, "#{", "}", sortedByText(v.Elems()))
 	case *Map:
 		memo := v.source.Load()
 		if memo != nil && memo != &unprinted {
@@ -71,14 +71,14 @@ var unprinted string
 // that made them, so they are storable when their arguments are.
 func unstorable(v Value) (Value, bool) {
 	switch v := v.(type) {
-	case NilType, Bool, Int, Float, String, Keyword, Symbol, *Var, *Regex, *ToolFunc:
+	case NilType, Bool, Int, Float, String, Keyword, symbol, *varRef, *regex, *toolFunc:
 		return nil, false
 	case *Builtin:
 		if registered, ok := lookupFunction(v.Name); ok && registered == v {
 			return nil, false
 		}
 		return v, true
-	case *Closure:
+	case *closure:
 		return unstorableIn(v.free)
 	case *predicateCombinator:
 		return unstorableIn(v.preds)
@@ -127,7 +127,7 @@ func appendSourceSeq(buf []byte, open, close string, elems []Value) []byte {
 // appendClosureSource appends a closure as its fn form; when it captured
 // locals, the form is wrapped in a let that binds them to their values, so
 // the text is self-contained: (let [k 3] (fn [x] (* k x))).
-func appendClosureSource(buf []byte, c *Closure) []byte {
+func appendClosureSource(buf []byte, c *closure) []byte {
 	if len(c.free) == 0 {
 		return appendRepr(buf, c.lam.form)
 	}

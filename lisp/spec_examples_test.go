@@ -138,7 +138,7 @@ func extractSpecExamples(doc string) []specExample {
 		}
 		code, expected, found := strings.Cut(line, "; =>")
 		if !found {
-			if _, err := Read(strings.Join(buf, "\n"), 0); err == nil && len(buf) > 0 {
+			if _, err := read(strings.Join(buf, "\n"), 0); err == nil && len(buf) > 0 {
 				buf = nil
 			}
 			if trimmed != "" && !strings.HasPrefix(trimmed, ";") {
@@ -147,7 +147,7 @@ func extractSpecExamples(doc string) []specExample {
 			continue
 		}
 		candidate := strings.TrimSpace(code)
-		if forms, err := Read(candidate, 0); err != nil || len(forms) == 0 {
+		if forms, err := read(candidate, 0); err != nil || len(forms) == 0 {
 			candidate = strings.TrimSpace(strings.Join(append(buf, code), "\n"))
 		}
 		buf = nil
@@ -156,11 +156,11 @@ func extractSpecExamples(doc string) []specExample {
 			strings.HasPrefix(expected, "BUG") {
 			continue
 		}
-		if forms, err := Read(candidate, 0); err != nil || len(forms) == 0 {
+		if forms, err := read(candidate, 0); err != nil || len(forms) == 0 {
 			continue
 		}
 		if !isErrorExpectation(expected) {
-			forms, err := Read(expected, 0)
+			forms, err := read(expected, 0)
 			if err != nil || len(forms) == 0 || containsSymbol(forms[0]) {
 				continue
 			}
@@ -173,9 +173,9 @@ func extractSpecExamples(doc string) []specExample {
 
 func containsSymbol(f Value) bool {
 	switch f := f.(type) {
-	case Symbol:
+	case symbol:
 		return true
-	case *List:
+	case *list:
 		for _, e := range f.Elems {
 			if containsSymbol(e) {
 				return true
@@ -187,13 +187,13 @@ func containsSymbol(f Value) bool {
 				return true
 			}
 		}
-	case *MapForm:
+	case *mapForm:
 		for _, e := range f.Elems {
 			if containsSymbol(e) {
 				return true
 			}
 		}
-	case *SetForm:
+	case *setForm:
 		for _, e := range f.Elems {
 			if containsSymbol(e) {
 				return true

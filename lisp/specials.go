@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-type specialForm func(c *compiler, l *List, tail bool) (node, error)
+type specialForm func(c *compiler, l *list, tail bool) (node, error)
 
 // coreSpecialForms cannot be shadowed by locals (as in Clojure, where they
 // are true special forms); specialForms can, as Clojure's macros can:
@@ -15,7 +15,7 @@ var coreSpecialForms, specialForms map[string]specialForm
 func init() {
 	coreSpecialForms = map[string]specialForm{
 		"if":    compileIf,
-		"do":    func(c *compiler, l *List, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) },
+		"do":    func(c *compiler, l *list, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) },
 		"def":   compileDef,
 		"recur": compileRecur,
 		"quote": compileQuote,
@@ -36,33 +36,33 @@ func init() {
 		"if-let":   compileIfLet,
 		"when-let": compileWhenLet,
 		"if-some":  compileIfSome,
-		"when-some": func(c *compiler, l *List, tail bool) (node, error) {
+		"when-some": func(c *compiler, l *list, tail bool) (node, error) {
 			return compileConditionalBinding(c, l, tail, "when-some", true, true)
 		},
 		"and":     compileAnd,
 		"or":      compileOr,
-		"->":      func(c *compiler, l *List, tail bool) (node, error) { return compileThread(c, l, tail, false) },
-		"->>":     func(c *compiler, l *List, tail bool) (node, error) { return compileThread(c, l, tail, true) },
-		"some->":  func(c *compiler, l *List, tail bool) (node, error) { return compileSomeThread(c, l, tail, false) },
-		"some->>": func(c *compiler, l *List, tail bool) (node, error) { return compileSomeThread(c, l, tail, true) },
-		"cond->":  func(c *compiler, l *List, tail bool) (node, error) { return compileCondThread(c, l, tail, false) },
-		"cond->>": func(c *compiler, l *List, tail bool) (node, error) { return compileCondThread(c, l, tail, true) },
+		"->":      func(c *compiler, l *list, tail bool) (node, error) { return compileThread(c, l, tail, false) },
+		"->>":     func(c *compiler, l *list, tail bool) (node, error) { return compileThread(c, l, tail, true) },
+		"some->":  func(c *compiler, l *list, tail bool) (node, error) { return compileSomeThread(c, l, tail, false) },
+		"some->>": func(c *compiler, l *list, tail bool) (node, error) { return compileSomeThread(c, l, tail, true) },
+		"cond->":  func(c *compiler, l *list, tail bool) (node, error) { return compileCondThread(c, l, tail, false) },
+		"cond->>": func(c *compiler, l *list, tail bool) (node, error) { return compileCondThread(c, l, tail, true) },
 		"as->":    compileAsThread,
 		"where":   compileWhere,
 		"case":    compileCase,
 		"condp":   compileCondp,
-		"for":     func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, true) },
-		"doseq":   func(c *compiler, l *List, tail bool) (node, error) { return compileFor(c, l, false) },
+		"for":     func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, true) },
+		"doseq":   func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, false) },
 		"dotimes": compileDotimes,
-		"comment": func(*compiler, *List, bool) (node, error) { return &constNode{Nil}, nil },
+		"comment": func(*compiler, *list, bool) (node, error) { return &constNode{Nil}, nil },
 	}
 }
 
-func formName(l *List) string { return string(l.Elems[0].(Symbol)) }
+func formName(l *list) string { return string(l.Elems[0].(symbol)) }
 
-func compileIf(c *compiler, l *List, tail bool) (node, error) {
+func compileIf(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) < 3 || len(l.Elems) > 4 {
-		return nil, c.errorf(ValidationError, "if takes 2 or 3 forms, got %d", len(l.Elems)-1).
+		return nil, c.errorf(validationError, "if takes 2 or 3 forms, got %d", len(l.Elems)-1).
 			WithHint("write (if condition then else); use cond for several branches")
 	}
 	return c.ifNode(l.Elems[1], l.Elems[2], optional(l.Elems, 3), tail)
@@ -91,25 +91,25 @@ func (c *compiler) ifNode(cond, then, els Value, tail bool) (node, error) {
 	return &ifNode{cond: cn, then: tn, els: en}, nil
 }
 
-func compileIfNot(c *compiler, l *List, tail bool) (node, error) {
+func compileIfNot(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) < 3 || len(l.Elems) > 4 {
-		return nil, c.errorf(ValidationError, "if-not takes 2 or 3 forms, got %d", len(l.Elems)-1).
+		return nil, c.errorf(validationError, "if-not takes 2 or 3 forms, got %d", len(l.Elems)-1).
 			WithHint("write (if-not condition then else)")
 	}
 	return c.ifNode(l.Elems[1], optional(l.Elems, 3), l.Elems[2], tail)
 }
 
-func compileWhen(c *compiler, l *List, tail bool) (node, error) {
+func compileWhen(c *compiler, l *list, tail bool) (node, error) {
 	return compileWhenLike(c, l, tail, false)
 }
 
-func compileWhenNot(c *compiler, l *List, tail bool) (node, error) {
+func compileWhenNot(c *compiler, l *list, tail bool) (node, error) {
 	return compileWhenLike(c, l, tail, true)
 }
 
-func compileWhenLike(c *compiler, l *List, tail, negate bool) (node, error) {
+func compileWhenLike(c *compiler, l *list, tail, negate bool) (node, error) {
 	if len(l.Elems) < 2 {
-		return nil, c.errorf(ValidationError, "%s needs a condition", formName(l)).
+		return nil, c.errorf(validationError, "%s needs a condition", formName(l)).
 			WithHint("write (%s condition body...)", formName(l))
 	}
 	cn, err := c.compile(l.Elems[1], false)
@@ -126,10 +126,10 @@ func compileWhenLike(c *compiler, l *List, tail, negate bool) (node, error) {
 	return &ifNode{cond: cn, then: body, els: &constNode{Nil}}, nil
 }
 
-func compileCond(c *compiler, l *List, tail bool) (node, error) {
+func compileCond(c *compiler, l *list, tail bool) (node, error) {
 	clauses := l.Elems[1:]
 	if len(clauses)%2 != 0 {
-		return nil, c.errorf(ValidationError, "cond needs test/result pairs, got %d forms", len(clauses)).
+		return nil, c.errorf(validationError, "cond needs test/result pairs, got %d forms", len(clauses)).
 			WithHint("end with :else default, e.g. (cond (> x 1) \"big\" :else \"small\")")
 	}
 	var result node = &constNode{Nil}
@@ -147,7 +147,7 @@ func compileCond(c *compiler, l *List, tail bool) (node, error) {
 	return result, nil
 }
 
-func compileAnd(c *compiler, l *List, tail bool) (node, error) {
+func compileAnd(c *compiler, l *list, tail bool) (node, error) {
 	args, err := c.compileTailLast(l.Elems[1:], tail)
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func compileAnd(c *compiler, l *List, tail bool) (node, error) {
 	return &andNode{args: args}, nil
 }
 
-func compileOr(c *compiler, l *List, tail bool) (node, error) {
+func compileOr(c *compiler, l *list, tail bool) (node, error) {
 	args, err := c.compileTailLast(l.Elems[1:], tail)
 	if err != nil {
 		return nil, err
@@ -176,18 +176,18 @@ func (c *compiler) compileTailLast(fs []Value, tail bool) ([]node, error) {
 }
 
 // bindingVector checks a let/loop binding vector.
-func (c *compiler) bindingVector(l *List, what string) ([]Value, error) {
+func (c *compiler) bindingVector(l *list, what string) ([]Value, error) {
 	if len(l.Elems) < 2 {
-		return nil, c.errorf(ValidationError, "%s needs a binding vector", what).
+		return nil, c.errorf(validationError, "%s needs a binding vector", what).
 			WithHint("write (%s [name value ...] body...)", what)
 	}
 	v, ok := l.Elems[1].(*Vector)
 	if !ok {
-		return nil, c.errorf(ValidationError, "%s needs a binding vector, got %s", what, formText(l.Elems[1])).
+		return nil, c.errorf(validationError, "%s needs a binding vector, got %s", what, formText(l.Elems[1])).
 			WithHint("write (%s [name value ...] body...)", what)
 	}
 	if v.Len()%2 != 0 {
-		return nil, c.errorf(ValidationError, "%s requires an even number of binding forms", what).
+		return nil, c.errorf(validationError, "%s requires an even number of binding forms", what).
 			WithHint("each name needs a value: (%s [x 1 y 2] ...)", what)
 	}
 	return v.Elems(), nil
@@ -209,7 +209,7 @@ func (c *compiler) bindings(forms []Value) ([]binding, error) {
 	return out, nil
 }
 
-func compileLet(c *compiler, l *List, tail bool) (node, error) {
+func compileLet(c *compiler, l *list, tail bool) (node, error) {
 	forms, err := c.bindingVector(l, "let")
 	if err != nil {
 		return nil, err
@@ -230,7 +230,7 @@ func compileLet(c *compiler, l *List, tail bool) (node, error) {
 	return &letNode{binds: binds, body: body}, nil
 }
 
-func compileLoop(c *compiler, l *List, tail bool) (node, error) {
+func compileLoop(c *compiler, l *list, tail bool) (node, error) {
 	forms, err := c.bindingVector(l, "loop")
 	if err != nil {
 		return nil, err
@@ -250,17 +250,17 @@ func compileLoop(c *compiler, l *List, tail bool) (node, error) {
 	return &loopNode{binds: binds, body: body, pos: l.Pos}, nil
 }
 
-func compileRecur(c *compiler, l *List, tail bool) (node, error) {
+func compileRecur(c *compiler, l *list, tail bool) (node, error) {
 	if c.recur == nil {
-		return nil, c.errorf(ValidationError, "recur is only allowed inside loop or fn").
+		return nil, c.errorf(validationError, "recur is only allowed inside loop or fn").
 			WithHint("use (loop [i 0] (if (< i 10) (recur (inc i)) i))")
 	}
 	if !tail {
-		return nil, c.errorf(ValidationError, "recur must be in tail position (the last thing its %s does)", c.recur.what).
+		return nil, c.errorf(validationError, "recur must be in tail position (the last thing its %s does)", c.recur.what).
 			WithHint("make recur the result of the loop body, e.g. the else branch of an if")
 	}
 	if got := len(l.Elems) - 1; got != c.recur.n {
-		return nil, c.errorf(ArityError, "recur called with %d argument%s, but its %s binds %d", got, plural(got), c.recur.what, c.recur.n).
+		return nil, c.errorf(arityErrorKind, "recur called with %d argument%s, but its %s binds %d", got, plural(got), c.recur.what, c.recur.n).
 			WithHint("pass one value per %s binding", c.recur.what)
 	}
 	args, err := c.compileAll(l.Elems[1:])
@@ -270,64 +270,64 @@ func compileRecur(c *compiler, l *List, tail bool) (node, error) {
 	return &recurNode{args: args}, nil
 }
 
-func compileQuote(c *compiler, l *List, tail bool) (node, error) {
+func compileQuote(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) != 2 {
-		return nil, c.errorf(ValidationError, "quote takes one form")
+		return nil, c.errorf(validationError, "quote takes one form")
 	}
 	return &constNode{Freeze(quoted(l.Elems[1]))}, nil // shared, as literals are
 }
 
-func compileVar(c *compiler, l *List, tail bool) (node, error) {
+func compileVar(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) != 2 {
-		return nil, c.errorf(ValidationError, "var takes one name")
+		return nil, c.errorf(validationError, "var takes one name")
 	}
-	s, ok := l.Elems[1].(Symbol)
+	s, ok := l.Elems[1].(symbol)
 	if !ok {
-		return nil, c.errorf(ValidationError, "var takes a name, got %s", formText(l.Elems[1]))
+		return nil, c.errorf(validationError, "var takes a name, got %s", formText(l.Elems[1]))
 	}
-	return &constNode{&Var{Name: string(s)}}, nil
+	return &constNode{&varRef{Name: string(s)}}, nil
 }
 
 // defName checks the name a def binds.
 func (c *compiler) defName(what string, f Value) (string, error) {
-	s, ok := f.(Symbol)
+	s, ok := f.(symbol)
 	if !ok {
-		return "", c.errorf(ValidationError, "%s needs a name, got %s", what, formText(f)).
+		return "", c.errorf(validationError, "%s needs a name, got %s", what, formText(f)).
 			WithHint("write (%s name ...)", what)
 	}
 	name := string(s)
 	switch {
 	case !lexPlainSymbol(name) || name == "/":
-		return "", c.errorf(ValidationError, "%s cannot define the namespaced name %s", what, name).
+		return "", c.errorf(validationError, "%s cannot define the namespaced name %s", what, name).
 			WithHint("definitions live in the user namespace; write (%s %s ...)", what, name[strings.LastIndexByte(name, '/')+1:])
 	case name == "&" || strings.HasPrefix(name, "*") && len(name) == 2:
-		return "", c.errorf(ValidationError, "%s cannot define %s", what, name)
+		return "", c.errorf(validationError, "%s cannot define %s", what, name)
 	}
 	if _, ok := lookupFunction(name); ok {
-		return "", c.errorf(ValidationError, "cannot shadow builtin '%s'", name).
+		return "", c.errorf(validationError, "cannot shadow builtin '%s'", name).
 			WithHint("choose another name, e.g. my-%s", name)
 	}
 	_, core := coreSpecialForms[name]
 	_, special := specialForms[name]
 	if core || special {
-		return "", c.errorf(ValidationError, "cannot redefine the special form '%s'", name).
+		return "", c.errorf(validationError, "cannot redefine the special form '%s'", name).
 			WithHint("choose another name, e.g. my-%s", name)
 	}
 	return name, nil
 }
 
-func compileDef(c *compiler, l *List, tail bool) (node, error) {
+func compileDef(c *compiler, l *list, tail bool) (node, error) {
 	return compileDefLike(c, l, false)
 }
 
-func compileDefonce(c *compiler, l *List, tail bool) (node, error) {
+func compileDefonce(c *compiler, l *list, tail bool) (node, error) {
 	return compileDefLike(c, l, true)
 }
 
-func compileDefLike(c *compiler, l *List, once bool) (node, error) {
+func compileDefLike(c *compiler, l *list, once bool) (node, error) {
 	what := formName(l)
 	if len(l.Elems) < 3 || len(l.Elems) > 4 {
-		return nil, c.errorf(ValidationError, "%s takes a name and a value, got %d form%s", what, len(l.Elems)-1, plural(len(l.Elems)-1)).
+		return nil, c.errorf(validationError, "%s takes a name and a value, got %d form%s", what, len(l.Elems)-1, plural(len(l.Elems)-1)).
 			WithHint("write (%s name value) or (%s name \"docstring\" value); use defn for functions", what, what)
 	}
 	name, err := c.defName(what, l.Elems[1])
@@ -339,7 +339,7 @@ func compileDefLike(c *compiler, l *List, once bool) (node, error) {
 	if len(l.Elems) == 4 {
 		d, ok := l.Elems[2].(String)
 		if !ok {
-			return nil, c.errorf(ValidationError, "%s takes a name and a value, got %d forms", what, len(l.Elems)-1).
+			return nil, c.errorf(validationError, "%s takes a name and a value, got %d forms", what, len(l.Elems)-1).
 				WithHint("the optional middle form is a docstring; use defn for functions: (defn %s [args] body)", name)
 		}
 		doc, valueForm = string(d), l.Elems[3]
@@ -353,9 +353,9 @@ func compileDefLike(c *compiler, l *List, once bool) (node, error) {
 
 // compileDefn desugars (defn name doc? attrs? [params] body...) into a def of
 // (fn [params] body...); the fn form is what memory stores as source.
-func compileDefn(c *compiler, l *List, tail bool) (node, error) {
+func compileDefn(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) < 2 {
-		return nil, c.errorf(ValidationError, "defn needs a name, parameters and a body").
+		return nil, c.errorf(validationError, "defn needs a name, parameters and a body").
 			WithHint("write (defn name [args] body)")
 	}
 	name, err := c.defName("defn", l.Elems[1])
@@ -370,26 +370,26 @@ func compileDefn(c *compiler, l *List, tail bool) (node, error) {
 		}
 	}
 	if len(rest) > 0 {
-		if _, ok := rest[0].(*MapForm); ok && len(rest) > 1 {
+		if _, ok := rest[0].(*mapForm); ok && len(rest) > 1 {
 			rest = rest[1:] // attribute map: ignored
 		}
 	}
 	if len(rest) == 0 {
-		return nil, c.errorf(ValidationError, "defn %s has no parameter vector", name).
+		return nil, c.errorf(validationError, "defn %s has no parameter vector", name).
 			WithHint("write (defn %s [args] body)", name)
 	}
 	switch p := rest[0].(type) {
 	case *Vector:
-	case *List:
+	case *list:
 		if _, ok := firstElem(p).(*Vector); !ok {
-			return nil, c.errorf(ValidationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
+			return nil, c.errorf(validationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
 				WithHint("write (defn %s [args] body)", name)
 		}
 	default:
-		return nil, c.errorf(ValidationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
+		return nil, c.errorf(validationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
 			WithHint("write (defn %s [args] body)", name)
 	}
-	fnForm := &List{Elems: append([]Value{Symbol("fn")}, rest...), Pos: l.Pos}
+	fnForm := &list{Elems: append([]Value{symbol("fn")}, rest...), Pos: l.Pos}
 	init, err := c.compile(fnForm, false)
 	if err != nil {
 		return nil, err
@@ -399,7 +399,7 @@ func compileDefn(c *compiler, l *List, tail bool) (node, error) {
 
 // compileDeclare accepts (declare f g) for mutual recursion; user names
 // resolve by name at run time already, so it has nothing to do.
-func compileDeclare(c *compiler, l *List, tail bool) (node, error) {
+func compileDeclare(c *compiler, l *list, tail bool) (node, error) {
 	for _, f := range l.Elems[1:] {
 		if _, err := c.defName("declare", f); err != nil {
 			return nil, err
@@ -408,7 +408,7 @@ func compileDeclare(c *compiler, l *List, tail bool) (node, error) {
 	return &constNode{Nil}, nil
 }
 
-func firstElem(l *List) Value {
+func firstElem(l *list) Value {
 	if len(l.Elems) == 0 {
 		return Nil
 	}
@@ -417,11 +417,11 @@ func firstElem(l *List) Value {
 
 // compileFn analyzes (fn name? [params] body...) and the multi-arity form
 // (fn name? ([params] body...) ...).
-func compileFn(c *compiler, l *List, tail bool) (node, error) {
+func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	rest := l.Elems[1:]
 	lam := &lambda{form: l}
 	if len(rest) > 0 {
-		if s, ok := rest[0].(Symbol); ok {
+		if s, ok := rest[0].(symbol); ok {
 			lam.selfName = string(s)
 			rest = rest[1:]
 		}
@@ -429,14 +429,14 @@ func compileFn(c *compiler, l *List, tail bool) (node, error) {
 	var arities [][]Value
 	switch {
 	case len(rest) == 0:
-		return nil, c.errorf(ValidationError, "fn needs a parameter vector").WithHint("write (fn [x] body)")
+		return nil, c.errorf(validationError, "fn needs a parameter vector").WithHint("write (fn [x] body)")
 	case isVectorForm(rest[0]):
 		arities = [][]Value{rest}
 	default:
 		for _, a := range rest {
-			al, ok := a.(*List)
+			al, ok := a.(*list)
 			if !ok || len(al.Elems) == 0 || !isVectorForm(al.Elems[0]) {
-				return nil, c.errorf(ValidationError, "fn needs a parameter vector, got %s", formText(a)).
+				return nil, c.errorf(validationError, "fn needs a parameter vector, got %s", formText(a)).
 					WithHint("write (fn [x] body)")
 			}
 			arities = append(arities, al.Elems)
@@ -474,9 +474,9 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 	}
 	ps := params.Elems()
 	for i := 0; i < len(ps); i++ {
-		if ps[i] == Symbol("&") {
+		if ps[i] == symbol("&") {
 			if i != len(ps)-2 {
-				return nil, c.errorf(ValidationError, "& must be followed by exactly one parameter in %s", formText(params)).
+				return nil, c.errorf(validationError, "& must be followed by exactly one parameter in %s", formText(params)).
 					WithHint("write [a b & more]")
 			}
 			pat, err := c.restPattern(ps[i+1])
@@ -519,7 +519,7 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 // restPattern compiles what follows &: a symbol, a vector pattern, or a map
 // pattern that reads the rest as keyword arguments.
 func (c *compiler) restPattern(f Value) (pattern, error) {
-	if _, ok := f.(*MapForm); ok {
+	if _, ok := f.(*mapForm); ok {
 		p, err := c.pattern(f)
 		if err != nil {
 			return nil, err
@@ -532,10 +532,10 @@ func (c *compiler) restPattern(f Value) (pattern, error) {
 // pattern compiles a binding form and declares its names.
 func (c *compiler) pattern(f Value) (pattern, error) {
 	switch f := f.(type) {
-	case Symbol:
+	case symbol:
 		name := string(f)
 		if name == "&" || !lexPlainSymbol(name) && !strings.HasPrefix(name, "#") {
-			return nil, c.errorf(ValidationError, "cannot bind %s", name).
+			return nil, c.errorf(validationError, "cannot bind %s", name).
 				WithHint("binding names are plain symbols like x or total")
 		}
 		return &slotPattern{slot: c.newLocal(name)}, nil
@@ -544,12 +544,12 @@ func (c *compiler) pattern(f Value) (pattern, error) {
 		elems := f.Elems()
 		for i := 0; i < len(elems); i++ {
 			switch elems[i] {
-			case Symbol("&"):
+			case symbol("&"):
 				if i+1 >= len(elems) {
-					return nil, c.errorf(ValidationError, "& must be followed by a name in %s", formText(f))
+					return nil, c.errorf(validationError, "& must be followed by a name in %s", formText(f))
 				}
 				i++
-				if _, ok := elems[i].(*MapForm); ok {
+				if _, ok := elems[i].(*mapForm); ok {
 					p.restAsMap = true
 				}
 				rp, err := c.pattern(elems[i])
@@ -559,12 +559,12 @@ func (c *compiler) pattern(f Value) (pattern, error) {
 				p.rest = rp
 			case Keyword("as"):
 				if i+1 >= len(elems) {
-					return nil, c.errorf(ValidationError, ":as must be followed by a name in %s", formText(f))
+					return nil, c.errorf(validationError, ":as must be followed by a name in %s", formText(f))
 				}
 				i++
-				s, ok := elems[i].(Symbol)
+				s, ok := elems[i].(symbol)
 				if !ok {
-					return nil, c.errorf(ValidationError, ":as must be followed by a name in %s", formText(f))
+					return nil, c.errorf(validationError, ":as must be followed by a name in %s", formText(f))
 				}
 				p.as = c.newLocal(string(s))
 			default:
@@ -576,14 +576,14 @@ func (c *compiler) pattern(f Value) (pattern, error) {
 			}
 		}
 		return p, nil
-	case *MapForm:
+	case *mapForm:
 		return c.mapPattern(f)
 	}
-	return nil, c.errorf(ValidationError, "invalid binding form %s", formText(f)).
+	return nil, c.errorf(validationError, "invalid binding form %s", formText(f)).
 		WithHint("bind a name, a vector pattern [a b] or a map pattern {:keys [a b]}")
 }
 
-func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
+func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 	p := &mapPattern{as: -1}
 	defaults := map[string]node{}
 	// :or defaults are analyzed first, in the scope before the pattern.
@@ -591,14 +591,14 @@ func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
 		if f.Elems[i] != Keyword("or") {
 			continue
 		}
-		m, ok := f.Elems[i+1].(*MapForm)
+		m, ok := f.Elems[i+1].(*mapForm)
 		if !ok {
-			return nil, c.errorf(ValidationError, ":or takes a map of defaults, e.g. {:keys [a] :or {a 0}}")
+			return nil, c.errorf(validationError, ":or takes a map of defaults, e.g. {:keys [a] :or {a 0}}")
 		}
 		for j := 0; j+1 < len(m.Elems); j += 2 {
-			s, ok := m.Elems[j].(Symbol)
+			s, ok := m.Elems[j].(symbol)
 			if !ok {
-				return nil, c.errorf(ValidationError, ":or keys are the bound names, got %s", formText(m.Elems[j]))
+				return nil, c.errorf(validationError, ":or keys are the bound names, got %s", formText(m.Elems[j]))
 			}
 			n, err := c.compile(m.Elems[j+1], false)
 			if err != nil {
@@ -618,26 +618,26 @@ func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
 		case Keyword("or"):
 			continue
 		case Keyword("as"):
-			s, ok := v.(Symbol)
+			s, ok := v.(symbol)
 			if !ok {
-				return nil, c.errorf(ValidationError, ":as must be followed by a name")
+				return nil, c.errorf(validationError, ":as must be followed by a name")
 			}
 			p.as = c.newLocal(string(s))
 			continue
 		case Keyword("keys"), Keyword("strs"), Keyword("syms"):
 			vec, ok := v.(*Vector)
 			if !ok {
-				return nil, c.errorf(ValidationError, "%s takes a vector of names, e.g. {:keys [a b]}", Repr(k))
+				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", Repr(k))
 			}
 			for _, e := range vec.Elems() {
 				var name string
 				switch e := e.(type) {
-				case Symbol:
+				case symbol:
 					name = string(e)
 				case Keyword:
 					name = string(e)
 				default:
-					return nil, c.errorf(ValidationError, "%s takes names, got %s", Repr(k), formText(e))
+					return nil, c.errorf(validationError, "%s takes names, got %s", Repr(k), formText(e))
 				}
 				if i := strings.LastIndexByte(name, '/'); i >= 0 {
 					name = name[i+1:]
@@ -646,7 +646,7 @@ func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
 				if k == Keyword("strs") {
 					key = String(name)
 				} else if k == Keyword("syms") {
-					key = Symbol(name)
+					key = symbol(name)
 				}
 				if err := addKey(name, key); err != nil {
 					return nil, err
@@ -654,7 +654,7 @@ func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
 			}
 			continue
 		}
-		if s, ok := k.(Symbol); ok {
+		if s, ok := k.(symbol); ok {
 			if err := addKey(string(s), quoted(v)); err != nil {
 				return nil, err
 			}
@@ -672,30 +672,30 @@ func (c *compiler) mapPattern(f *MapForm) (pattern, error) {
 // Threading macros rewrite their forms and analyze the result.
 
 func threadInto(x, step Value, last bool) Value {
-	if l, ok := step.(*List); ok && len(l.Elems) > 0 {
-		if head, ok := l.Elems[0].(Symbol); !ok || (head != "fn" && head != "fn*") {
+	if l, ok := step.(*list); ok && len(l.Elems) > 0 {
+		if head, ok := l.Elems[0].(symbol); !ok || (head != "fn" && head != "fn*") {
 			elems := make([]Value, 0, len(l.Elems)+1)
 			if last {
 				elems = append(append(elems, l.Elems...), x)
 			} else {
 				elems = append(append(append(elems, l.Elems[0]), x), l.Elems[1:]...)
 			}
-			return &List{Elems: elems, Pos: l.Pos}
+			return &list{Elems: elems, Pos: l.Pos}
 		}
 	}
-	return &List{Elems: []Value{step, x}, Pos: posOf(step)}
+	return &list{Elems: []Value{step, x}, Pos: posOf(step)}
 }
 
 func posOf(f Value) Pos {
-	if l, ok := f.(*List); ok {
+	if l, ok := f.(*list); ok {
 		return l.Pos
 	}
 	return Pos{}
 }
 
-func compileThread(c *compiler, l *List, tail, last bool) (node, error) {
+func compileThread(c *compiler, l *list, tail, last bool) (node, error) {
 	if len(l.Elems) < 2 {
-		return nil, c.errorf(ValidationError, "%s needs a value to thread", formName(l))
+		return nil, c.errorf(validationError, "%s needs a value to thread", formName(l))
 	}
 	x := l.Elems[1]
 	for _, step := range l.Elems[2:] {
@@ -704,14 +704,14 @@ func compileThread(c *compiler, l *List, tail, last bool) (node, error) {
 	return c.compile(x, tail)
 }
 
-func (c *compiler) tempSymbol() Symbol {
+func (c *compiler) tempSymbol() symbol {
 	c.gensym++
-	return Symbol("#t" + strconv.Itoa(c.gensym)) // the reader never yields '#' first
+	return symbol("#t" + strconv.Itoa(c.gensym)) // the reader never yields '#' first
 }
 
-func compileSomeThread(c *compiler, l *List, tail, last bool) (node, error) {
+func compileSomeThread(c *compiler, l *list, tail, last bool) (node, error) {
 	if len(l.Elems) < 2 {
-		return nil, c.errorf(ValidationError, "%s needs a value to thread", formName(l))
+		return nil, c.errorf(validationError, "%s needs a value to thread", formName(l))
 	}
 	// (some-> x s1 s2) is (if-some [t x] (some-> (s1 t) s2) nil).
 	x := l.Elems[1]
@@ -720,34 +720,34 @@ func compileSomeThread(c *compiler, l *List, tail, last bool) (node, error) {
 		return c.compile(x, tail)
 	}
 	t := c.tempSymbol()
-	inner := &List{Elems: append([]Value{l.Elems[0], threadInto(t, steps[0], last)}, steps[1:]...), Pos: l.Pos}
-	form := &List{Elems: []Value{Symbol("if-some"), NewVector([]Value{t, x}), inner, Nil}, Pos: l.Pos}
+	inner := &list{Elems: append([]Value{l.Elems[0], threadInto(t, steps[0], last)}, steps[1:]...), Pos: l.Pos}
+	form := &list{Elems: []Value{symbol("if-some"), NewVector([]Value{t, x}), inner, Nil}, Pos: l.Pos}
 	return compileIfSome(c, form, tail)
 }
 
-func compileCondThread(c *compiler, l *List, tail, last bool) (node, error) {
+func compileCondThread(c *compiler, l *list, tail, last bool) (node, error) {
 	if len(l.Elems) < 2 || len(l.Elems)%2 != 0 {
-		return nil, c.errorf(ValidationError, "%s needs a value and test/form pairs", formName(l))
+		return nil, c.errorf(validationError, "%s needs a value and test/form pairs", formName(l))
 	}
 	// (cond-> x t1 s1 t2 s2) is (let [g x g (if t1 (-> g s1) g) ...] g).
 	g := c.tempSymbol()
 	binds := []Value{g, l.Elems[1]}
 	for i := 2; i+1 < len(l.Elems); i += 2 {
-		binds = append(binds, g, &List{Elems: []Value{Symbol("if"), l.Elems[i], threadInto(g, l.Elems[i+1], last), g}, Pos: l.Pos})
+		binds = append(binds, g, &list{Elems: []Value{symbol("if"), l.Elems[i], threadInto(g, l.Elems[i+1], last), g}, Pos: l.Pos})
 	}
-	return compileLet(c, &List{Elems: []Value{Symbol("let"), NewVector(binds), g}, Pos: l.Pos}, tail)
+	return compileLet(c, &list{Elems: []Value{symbol("let"), NewVector(binds), g}, Pos: l.Pos}, tail)
 }
 
-func compileAsThread(c *compiler, l *List, tail bool) (node, error) {
+func compileAsThread(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) < 3 {
-		return nil, c.errorf(ValidationError, "as-> needs a value and a name").WithHint("write (as-> x $ (f $) (g $ 1))")
+		return nil, c.errorf(validationError, "as-> needs a value and a name").WithHint("write (as-> x $ (f $) (g $ 1))")
 	}
 	name := l.Elems[2]
 	binds := []Value{name, l.Elems[1]}
 	for _, step := range l.Elems[3:] {
 		binds = append(binds, name, step)
 	}
-	return compileLet(c, &List{Elems: []Value{Symbol("let"), NewVector(binds), name}, Pos: l.Pos}, tail)
+	return compileLet(c, &list{Elems: []Value{symbol("let"), NewVector(binds), name}, Pos: l.Pos}, tail)
 }
 
 // ifLetNode binds the test value only when it passes.
@@ -764,7 +764,7 @@ func (n *ifLetNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	pass := Truthy(v)
+	pass := truthy(v)
 	if n.notNil {
 		_, isNil := v.(NilType)
 		pass = !isNil
@@ -778,29 +778,29 @@ func (n *ifLetNode) eval(th *Thread, fr *frame) (Value, error) {
 	return n.then.eval(th, fr)
 }
 
-func compileIfLet(c *compiler, l *List, tail bool) (node, error) {
+func compileIfLet(c *compiler, l *list, tail bool) (node, error) {
 	return compileConditionalBinding(c, l, tail, "if-let", false, false)
 }
 
-func compileWhenLet(c *compiler, l *List, tail bool) (node, error) {
+func compileWhenLet(c *compiler, l *list, tail bool) (node, error) {
 	return compileConditionalBinding(c, l, tail, "when-let", false, true)
 }
 
-func compileIfSome(c *compiler, l *List, tail bool) (node, error) {
+func compileIfSome(c *compiler, l *list, tail bool) (node, error) {
 	return compileConditionalBinding(c, l, tail, "if-some", true, false)
 }
 
-func compileConditionalBinding(c *compiler, l *List, tail bool, what string, notNil, when bool) (node, error) {
+func compileConditionalBinding(c *compiler, l *list, tail bool, what string, notNil, when bool) (node, error) {
 	forms, err := c.bindingVector(l, what)
 	if err != nil {
 		return nil, err
 	}
 	if len(forms) != 2 {
-		return nil, c.errorf(ValidationError, "%s takes exactly one binding", what).
+		return nil, c.errorf(validationError, "%s takes exactly one binding", what).
 			WithHint("write (%s [x expr] ...); nest them for several bindings", what)
 	}
 	if !when && (len(l.Elems) < 3 || len(l.Elems) > 4) {
-		return nil, c.errorf(ValidationError, "%s takes a binding, a then form and an optional else form", what)
+		return nil, c.errorf(validationError, "%s takes a binding, a then form and an optional else form", what)
 	}
 	init, err := c.compile(forms[1], false)
 	if err != nil {
@@ -830,9 +830,9 @@ func compileConditionalBinding(c *compiler, l *List, tail bool, what string, not
 	return &ifLetNode{init: init, pat: pat, then: then, els: els, notNil: notNil}, nil
 }
 
-func compileCase(c *compiler, l *List, tail bool) (node, error) {
+func compileCase(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) < 2 {
-		return nil, c.errorf(ValidationError, "case needs an expression and clauses")
+		return nil, c.errorf(validationError, "case needs an expression and clauses")
 	}
 	expr, err := c.compile(l.Elems[1], false)
 	if err != nil {
@@ -848,7 +848,7 @@ func compileCase(c *compiler, l *List, tail bool) (node, error) {
 	}
 	for i := 0; i < len(clauses); i += 2 {
 		var consts []Value
-		if group, ok := clauses[i].(*List); ok {
+		if group, ok := clauses[i].(*list); ok {
 			consts = quotedAll(group.Elems)
 		} else {
 			consts = []Value{quoted(clauses[i])}
@@ -858,9 +858,9 @@ func compileCase(c *compiler, l *List, tail bool) (node, error) {
 			return nil, err
 		}
 		for _, k := range consts {
-			hk := HashKey(k)
+			hk := hashKey(k)
 			if _, dup := n.keys[hk]; dup {
-				return nil, c.errorf(ValidationError, "case has the constant %s twice", Repr(k))
+				return nil, c.errorf(validationError, "case has the constant %s twice", Repr(k))
 			}
 			n.keys[hk] = len(n.results)
 		}
@@ -869,9 +869,9 @@ func compileCase(c *compiler, l *List, tail bool) (node, error) {
 	return n, nil
 }
 
-func compileCondp(c *compiler, l *List, tail bool) (node, error) {
+func compileCondp(c *compiler, l *list, tail bool) (node, error) {
 	if len(l.Elems) < 3 {
-		return nil, c.errorf(ValidationError, "condp needs a predicate, an expression and clauses").
+		return nil, c.errorf(validationError, "condp needs a predicate, an expression and clauses").
 			WithHint("write (condp = x 1 \"one\" 2 \"two\" \"other\")")
 	}
 	pred, err := c.compile(l.Elems[1], false)
@@ -892,7 +892,7 @@ func compileCondp(c *compiler, l *List, tail bool) (node, error) {
 	}
 	for i := 0; i < len(clauses); i += 2 {
 		if clauses[i+1] == Keyword(">>") {
-			return nil, c.errorf(ValidationError, "condp :>> is not supported")
+			return nil, c.errorf(validationError, "condp :>> is not supported")
 		}
 		t, err := c.compile(clauses[i], false)
 		if err != nil {
@@ -911,25 +911,25 @@ func compileCondp(c *compiler, l *List, tail bool) (node, error) {
 // compileDotimes rewrites (dotimes [i n] body...) to
 // (doseq [i (clojure.core/range n)] body...); the qualified name reaches the
 // builtin even where a local shadows range.
-func compileDotimes(c *compiler, l *List, tail bool) (node, error) {
+func compileDotimes(c *compiler, l *list, tail bool) (node, error) {
 	v, ok := optional(l.Elems, 1).(*Vector)
 	if !ok || v.Len() != 2 {
-		return nil, c.errorf(ValidationError, "dotimes takes a binding vector [name count]").
+		return nil, c.errorf(validationError, "dotimes takes a binding vector [name count]").
 			WithHint("write (dotimes [i 3] (println i))")
 	}
-	count := &List{Elems: []Value{Symbol("clojure.core/range"), v.Index(1)}, Pos: l.Pos}
-	form := &List{Elems: append([]Value{Symbol("doseq"), NewVector([]Value{v.Index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
+	count := &list{Elems: []Value{symbol("clojure.core/range"), v.index(1)}, Pos: l.Pos}
+	form := &list{Elems: append([]Value{symbol("doseq"), NewVector([]Value{v.index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
 	return compileFor(c, form, false)
 }
 
-func compileFor(c *compiler, l *List, collect bool) (node, error) {
+func compileFor(c *compiler, l *list, collect bool) (node, error) {
 	what := formName(l)
 	forms, err := c.bindingVector(l, what)
 	if err != nil {
 		return nil, err
 	}
 	if len(forms) == 0 {
-		return nil, c.errorf(ValidationError, "%s needs at least one binding", what)
+		return nil, c.errorf(validationError, "%s needs at least one binding", what)
 	}
 	mark := len(c.locals)
 	savedRecur := c.recur
@@ -941,7 +941,7 @@ func compileFor(c *compiler, l *List, collect bool) (node, error) {
 		case Keyword("let"):
 			v, ok := forms[i+1].(*Vector)
 			if !ok || v.Len()%2 != 0 {
-				return nil, c.errorf(ValidationError, "%s :let takes a binding vector", what)
+				return nil, c.errorf(validationError, "%s :let takes a binding vector", what)
 			}
 			binds, err := c.bindings(v.Elems())
 			if err != nil {
@@ -960,7 +960,7 @@ func compileFor(c *compiler, l *List, collect bool) (node, error) {
 			n.clauses = append(n.clauses, forClause{kind: kind, expr: e})
 		default:
 			if k, ok := forms[i].(Keyword); ok {
-				return nil, c.errorf(ValidationError, "%s does not support :%s", what, string(k)).
+				return nil, c.errorf(validationError, "%s does not support :%s", what, string(k)).
 					WithHint("use :let, :when or :while")
 			}
 			e, err := c.compile(forms[i+1], false)
@@ -975,7 +975,7 @@ func compileFor(c *compiler, l *List, collect bool) (node, error) {
 		}
 	}
 	if n.clauses[0].kind != forBind {
-		return nil, c.errorf(ValidationError, "%s must start with a binding, not a modifier", what)
+		return nil, c.errorf(validationError, "%s must start with a binding, not a modifier", what)
 	}
 	body, err := c.compileBody(l.Elems[2:], false)
 	if err != nil {

@@ -87,7 +87,7 @@ type Thread struct {
 	ctx       context.Context
 	limits    Limits
 	steps     int64
-	stepCheck int64 // see Step
+	stepCheck int64 // see step
 	allocated int64
 	depth     int
 
@@ -167,9 +167,9 @@ func (th *Thread) releaseFrame(fr *frame) {
 	th.frames = append(th.frames, fr)
 }
 
-// NewThread returns a thread bound to ctx with the given limits, zero
+// newThread returns a thread bound to ctx with the given limits, zero
 // fields meaning the default (see Limits).
-func NewThread(ctx context.Context, limits Limits) *Thread {
+func newThread(ctx context.Context, limits Limits) *Thread {
 	th := &Thread{ctx: ctx, limits: limits.WithDefaults()}
 	th.setStepCheck()
 	return th
@@ -180,20 +180,20 @@ func NewThread(ctx context.Context, limits Limits) *Thread {
 // outgrows its limit, so the depth budget can never be unbounded.
 const MaxCallDepth = 10_000
 
-// Context is the evaluation's context, passed on to host calls.
-func (th *Thread) Context() context.Context { return th.ctx }
+// context is the evaluation's context, passed on to host calls.
+func (th *Thread) context() context.Context { return th.ctx }
 
-// Limits returns the thread's budgets, defaults filled in.
-func (th *Thread) Limits() Limits { return th.limits }
+// limitsInUse returns the thread's budgets, defaults filled in.
+func (th *Thread) limitsInUse() Limits { return th.limits }
 
-// StepsUsed is the number of steps charged so far.
-func (th *Thread) StepsUsed() int64 { return th.steps }
+// stepsUsed is the number of steps charged so far.
+func (th *Thread) stepsUsed() int64 { return th.steps }
 
-// AllocatedBytes is the number of bytes charged so far.
-func (th *Thread) AllocatedBytes() int64 { return th.allocated }
+// allocatedBytes is the number of bytes charged so far.
+func (th *Thread) allocatedBytes() int64 { return th.allocated }
 
-// Step charges n evaluation steps. Builtins that visit k elements charge k.
-func (th *Thread) Step(n int64) error {
+// step charges n evaluation steps. Builtins that visit k elements charge k.
+func (th *Thread) step(n int64) error {
 	// The common case, small enough to inline: no budget or context check
 	// falls due before stepCheck.
 	if s := th.steps + n; s < th.stepCheck {
@@ -203,7 +203,7 @@ func (th *Thread) Step(n int64) error {
 	return th.stepChecked(n)
 }
 
-// stepChecked is Step when the charge may pass the budget or reach the
+// stepChecked is step when the charge may pass the budget or reach the
 // next look at the context; it then moves stepCheck to the next of those.
 func (th *Thread) stepChecked(n int64) error {
 	before := th.steps
@@ -211,7 +211,7 @@ func (th *Thread) stepChecked(n int64) error {
 	if th.limits.MaxSteps > 0 && th.steps > th.limits.MaxSteps {
 		th.steps = th.limits.MaxSteps + 1 // a refused charge is not work done
 		th.stepCheck = 0
-		return Errorf(StepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
+		return Errorf(stepLimit, "step limit of %d exceeded", th.limits.MaxSteps).
 			WithHint("the program does too much work; process less data per turn or avoid unbounded loops")
 	}
 	th.setStepCheck()
@@ -223,7 +223,7 @@ func (th *Thread) stepChecked(n int64) error {
 	return nil
 }
 
-// setStepCheck sets stepCheck to the step count at which Step must next
+// setStepCheck sets stepCheck to the step count at which step must next
 // look at the budget or the context: the next multiple of
 // ctxCheckInterval, or the first step past the budget if that comes
 // sooner.
@@ -238,12 +238,12 @@ func (th *Thread) setStepCheck() {
 	th.stepCheck = next
 }
 
-// Alloc charges n bytes of newly built strings or collections.
-func (th *Thread) Alloc(n int64) error {
+// alloc charges n bytes of newly built strings or collections.
+func (th *Thread) alloc(n int64) error {
 	th.allocated += n
 	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
 		th.allocated = th.limits.MaxAllocBytes + 1 // a refused charge allocates nothing
-		return Errorf(MemoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
+		return Errorf(memoryLimit, "memory limit of %d bytes exceeded", th.limits.MaxAllocBytes).
 			WithHint("the program builds too much data; take or filter before building large strings or collections")
 	}
 	return nil
@@ -251,28 +251,28 @@ func (th *Thread) Alloc(n int64) error {
 
 func (th *Thread) contextError(err error) *Error {
 	if err == context.DeadlineExceeded {
-		return Errorf(Timeout, "evaluation timed out after %s of its own time (waiting for tools does not count)", th.limits.Timeout).
+		return Errorf(timeout, "evaluation timed out after %s of its own time (waiting for tools does not count)", th.limits.Timeout).
 			WithHint("the program took too long; do less work per turn")
 	}
 	// The caller went away or the server is stopping: no one reads the
 	// turn, but it must still not carry Go's error text.
-	return Errorf(Timeout, "evaluation cancelled before it finished: the request was cancelled").
+	return Errorf(timeout, "evaluation cancelled before it finished: the request was cancelled").
 		WithHint("run the program again")
 }
 
-// Call applies f to args with depth accounting. Builtins that take functions
+// call applies f to args with depth accounting. Builtins that take functions
 // (map, filter, reduce, sort-by, ...) call back through here.
-func (th *Thread) Call(f Value, args []Value) (Value, error) {
+func (th *Thread) call(f Value, args []Value) (Value, error) {
 	var c Callable
 	switch f := f.(type) {
-	case *Closure: // the common cases, without looking up an interface
+	case *closure: // the common cases, without looking up an interface
 		c = f
 	case *Builtin:
 		c = f
 	default:
 		var ok bool
 		if c, ok = f.(Callable); !ok {
-			return nil, Errorf(TypeError, "%s is not a function", f.TypeName()).
+			return nil, Errorf(typeError, "%s is not a function", f.TypeName()).
 				WithHint("only functions, keywords, maps and sets can be called")
 		}
 	}
@@ -285,9 +285,9 @@ func (th *Thread) Call(f Value, args []Value) (Value, error) {
 	return v, err
 }
 
-// callClosure is Call for a closure. Closure.Call keeps no part of its
+// callClosure is Call for a closure. closure.Call keeps no part of its
 // argument slice, so a caller's args may live on the Go stack.
-func (th *Thread) callClosure(c *Closure, args []Value) (Value, error) {
+func (th *Thread) callClosure(c *closure, args []Value) (Value, error) {
 	if err := th.enterCall(); err != nil {
 		return nil, err
 	}
@@ -306,7 +306,7 @@ func (th *Thread) callClosure(c *Closure, args []Value) (Value, error) {
 func (th *Thread) callBorrowed(f Value, args []Value) (Value, error) {
 	base := len(th.scratch)
 	th.scratch = append(th.scratch, args...)
-	v, err := th.Call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
+	v, err := th.call(f, th.scratch[base:len(th.scratch):len(th.scratch)])
 	th.popScratch(base)
 	return v, err
 }
@@ -334,7 +334,7 @@ func (th *Thread) popScratch(base int) {
 }
 
 // enterCall charges the step of a call and refuses one that would pass
-// the depth limit. (NewThread makes MaxDepth positive.)
+// the depth limit. (newThread makes MaxDepth positive.)
 func (th *Thread) enterCall() error {
 	if th.steps+1 < th.stepCheck && th.depth < th.limits.MaxDepth {
 		th.steps++
@@ -345,17 +345,17 @@ func (th *Thread) enterCall() error {
 
 func (th *Thread) enterCallChecked() error { // outside enterCall, so that it inlines
 	if th.depth >= th.limits.MaxDepth {
-		return Errorf(DepthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
+		return Errorf(depthLimit, "call depth limit of %d exceeded", th.limits.MaxDepth).
 			WithHint("recursion is too deep; use loop/recur or a sequence function instead")
 	}
 	return th.stepChecked(1)
 }
 
 // checkWeight refuses a value whose printed size would pass
-// MaxValueWeight, however little it cost to build by sharing.
+// maxValueWeight, however little it cost to build by sharing.
 func (th *Thread) checkWeight(v Value) error {
-	if Weight(v) > MaxValueWeight {
-		return Errorf(MemoryLimit, "value too large: it would print as more than %d MB", MaxValueWeight>>20).
+	if weightOf(v) > maxValueWeight {
+		return Errorf(memoryLimit, "value too large: it would print as more than %d MB", maxValueWeight>>20).
 			WithHint("the program nests shared data exponentially; build only what you need")
 	}
 	return nil
@@ -374,14 +374,14 @@ const (
 	costPrintLine = 32
 )
 
-// AllocString charges for a new string of n bytes.
-func (th *Thread) AllocString(n int) error { return th.Alloc(costString + int64(n)) }
+// allocString charges for a new string of n bytes.
+func (th *Thread) allocString(n int) error { return th.alloc(costString + int64(n)) }
 
-// AllocVector charges for a new vector or set of n elements.
-func (th *Thread) AllocVector(n int) error { return th.Alloc(costCollHead + costElem*int64(n)) }
+// allocVector charges for a new vector or set of n elements.
+func (th *Thread) allocVector(n int) error { return th.alloc(costCollHead + costElem*int64(n)) }
 
-// AllocClosure charges for a new closure capturing n bindings.
-func (th *Thread) AllocClosure(n int) error { return th.Alloc(costClosure + 16*int64(n)) }
+// allocClosure charges for a new closure capturing n bindings.
+func (th *Thread) allocClosure(n int) error { return th.alloc(costClosure + 16*int64(n)) }
 
-// AllocMap charges for a new map of n entries.
-func (th *Thread) AllocMap(n int) error { return th.Alloc(costCollHead + costMapEntry*int64(n)) }
+// allocMap charges for a new map of n entries.
+func (th *Thread) allocMap(n int) error { return th.alloc(costCollHead + costMapEntry*int64(n)) }

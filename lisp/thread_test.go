@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestStepMatchesReference checks Step's inlined fast path against the
+// TestStepMatchesReference checks step's inlined fast path against the
 // plain rule: the charge is added, passing MaxSteps fails with steps left
 // at MaxSteps+1, and the context is looked at whenever the count crosses a
 // multiple of ctxCheckInterval.
@@ -19,7 +19,7 @@ func TestStepMatchesReference(t *testing.T) {
 			maxSteps = Unlimited
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		th := NewThread(ctx, Limits{MaxSteps: maxSteps})
+		th := newThread(ctx, Limits{MaxSteps: maxSteps})
 		var ref int64
 		cancelAt := int64(r.IntN(6000))
 		cancelled := false
@@ -38,17 +38,17 @@ func TestStepMatchesReference(t *testing.T) {
 			switch {
 			case maxSteps > 0 && ref > maxSteps:
 				ref = maxSteps + 1
-				want = StepLimit
+				want = stepLimit
 			case before/ctxCheckInterval != ref/ctxCheckInterval && cancelled:
-				want = Timeout
+				want = timeout
 			}
-			err := th.Step(n)
+			err := th.step(n)
 			var got ErrorKind
 			if err != nil {
-				got = AsError(err).Kind
+				got = asError(err).Kind
 			}
-			if got != want || th.StepsUsed() != ref {
-				t.Fatalf("trial %d, charge %d of %d: got %q with %d steps, want %q with %d", trial, i, n, got, th.StepsUsed(), want, ref)
+			if got != want || th.stepsUsed() != ref {
+				t.Fatalf("trial %d, charge %d of %d: got %q with %d steps, want %q with %d", trial, i, n, got, th.stepsUsed(), want, ref)
 			}
 		}
 		cancel()
@@ -101,16 +101,16 @@ func TestLimitsZeroFieldIsDefault(t *testing.T) {
 		env  Env
 		kind ErrorKind // "" for success
 	}{
-		{"memory default kept", `(loop [s "ab"] (recur (str s s)))`, Env{Limits: bigSteps}, MemoryLimit},
-		{"output default kept", `(loop [] (println "spam spam spam") (recur))`, Env{Limits: bigSteps}, OutputLimit},
+		{"memory default kept", `(loop [s "ab"] (recur (str s s)))`, Env{Limits: bigSteps}, memoryLimit},
+		{"output default kept", `(loop [] (println "spam spam spam") (recur))`, Env{Limits: bigSteps}, outputLimit},
 		{"tool call default kept", "(loop [] (tool/echo {}) (recur))", tools(bigSteps), ToolCallLimit},
-		{"step default kept", "(loop [] (recur))", Env{Limits: Limits{MaxOutputBytes: 10}}, StepLimit},
+		{"step default kept", "(loop [] (recur))", Env{Limits: Limits{MaxOutputBytes: 10}}, stepLimit},
 		{"memory unlimited", `(count (loop [s "ab" i 0] (if (< i 23) (recur (str s s) (inc i)) s)))`,
 			Env{Limits: Limits{MaxAllocBytes: Unlimited}}, ""},
 		{"output unlimited", `(dotimes [_ 2000] (println "0123456789012345678901234567890123456789"))`,
 			Env{Limits: Limits{MaxOutputBytes: Unlimited}}, ""},
 		{"tool calls unlimited", "(dotimes [_ 60] (tool/echo {}))", tools(Limits{MaxToolCalls: Unlimited}), ""},
-		{"memory unlimited keeps the step default", "(loop [] (recur))", Env{Limits: Limits{MaxAllocBytes: Unlimited}}, StepLimit},
+		{"memory unlimited keeps the step default", "(loop [] (recur))", Env{Limits: Limits{MaxAllocBytes: Unlimited}}, stepLimit},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -56,15 +56,15 @@ type String string
 // Keyword is a keyword without its leading colon (":a/b" is Keyword("a/b")).
 type Keyword string
 
-// Symbol appears only in code read by the reader; evaluation resolves it.
-type Symbol string
+// symbol appears only in code read by the reader; evaluation resolves it.
+type symbol string
 
-// Var is a reference to a user binding, written #'name.
-type Var struct{ Name string }
+// varRef is a reference to a user binding, written #'name.
+type varRef struct{ Name string }
 
-// List is a parenthesized form. It exists in code only: PTC-Lisp has no list
+// list is a parenthesized form. It exists in code only: PTC-Lisp has no list
 // values at run time (sequence functions return vectors).
-type List struct {
+type list struct {
 	Elems []Value
 	Pos   Pos
 }
@@ -78,22 +78,22 @@ func (Int) TypeName() string      { return "integer" }
 func (Float) TypeName() string    { return "float" }
 func (String) TypeName() string   { return "string" }
 func (Keyword) TypeName() string  { return "keyword" }
-func (Symbol) TypeName() string   { return "symbol" }
-func (*Var) TypeName() string     { return "var" }
-func (*List) TypeName() string    { return "list" }
+func (symbol) TypeName() string   { return "symbol" }
+func (*varRef) TypeName() string  { return "var" }
+func (*list) TypeName() string    { return "list" }
 func (*Vector) TypeName() string  { return "vector" }
 func (*Map) TypeName() string     { return "map" }
 func (*Set) TypeName() string     { return "set" }
 func (*Builtin) TypeName() string { return "function" }
 
-// True and False are the boolean values.
+// trueValue and falseValue are the boolean values.
 var (
-	True  Value = Bool(true)
-	False Value = Bool(false)
+	trueValue  Value = Bool(true)
+	falseValue Value = Bool(false)
 )
 
-// Truthy reports whether v counts as true: everything but nil and false.
-func Truthy(v Value) bool {
+// truthy reports whether v counts as true: everything but nil and false.
+func truthy(v Value) bool {
 	switch v := v.(type) {
 	case NilType:
 		return false
@@ -105,27 +105,27 @@ func Truthy(v Value) bool {
 
 // Vector is an immutable indexed sequence.
 //
-// Conj appends in place when the vector is the longest user of its backing
+// Its conj appends in place when the vector is the longest user of its backing
 // array, so building a vector one element at a time in a loop is amortized
 // O(1) per element while every earlier version stays unchanged.
 type Vector struct {
 	elems  []Value
 	tail   *vectorTail
-	weight int64 // see Weight
+	weight int64 // see valueWeight
 	nests  int32 // see nestsMeasured
 }
 
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
 
-// EmptyVector is the vector [].
-var EmptyVector = &Vector{}
+// emptyVector is the vector [].
+var emptyVector = &Vector{}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
 	w := int64(1)
 	for _, e := range elems {
-		w = addWeight(w, Weight(e))
+		w = addWeight(w, weightOf(e))
 	}
 	return newVectorWithTail(elems, len(elems), w)
 }
@@ -146,23 +146,23 @@ func newVectorWithTail(elems []Value, used int, weight int64) *Vector {
 // Len is the number of elements.
 func (v *Vector) Len() int { return len(v.elems) }
 
-// Index returns element i; the caller checks bounds.
-func (v *Vector) Index(i int) Value { return v.elems[i] }
+// index returns element i; the caller checks bounds.
+func (v *Vector) index(i int) Value { return v.elems[i] }
 
 // Elems returns the elements. The slice must not be modified.
 func (v *Vector) Elems() []Value { return v.elems }
 
-// Conj returns a new vector with x appended.
-func (v *Vector) Conj(x Value) *Vector {
+// conj returns a new vector with x appended.
+func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.Weight(), Weight(x))}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x))}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return newVectorWithTail(elems, n+1, addWeight(v.Weight(), Weight(x)))
+	return newVectorWithTail(elems, n+1, addWeight(v.valueWeight(), weightOf(x)))
 }
 
 // MapEntry is one key/value pair of a map.
@@ -171,11 +171,11 @@ type MapEntry struct{ Key, Val Value }
 // Map is an immutable association that remembers insertion order, so that
 // printing, iteration and memory serialization are deterministic.
 //
-// Like Vector.Conj, Assoc of a new key appends in place when the map is the
+// Like Vector.conj, assoc of a new key appends in place when the map is the
 // longest version of its lineage: versions that extend one another share the
 // entries array, the index and a tail counter, and each sees only the
 // positions below its own length. Building a map key by key in a loop is then
-// amortized O(1) per key. Replacing a key's value, Dissoc, and extending an
+// amortized O(1) per key. Replacing a key's value, dissoc, and extending an
 // older version copy, so no version ever changes. In-place growth writes
 // the shared index, so one lineage must not be extended from two goroutines
 // at once; evaluations never share values (each request decodes its own).
@@ -183,7 +183,7 @@ type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small
 	tail    *lineageTail
-	weight  int64 // see Weight
+	weight  int64 // see valueWeight
 	// source is nil unless the map is frozen (Freeze); then it points to
 	// unprinted until the map's source text is first printed, and to that
 	// text from then on (see appendSource).
@@ -200,8 +200,8 @@ const smallMap = 8
 // array; only the version whose length equals it may extend in place.
 type lineageTail struct{ used int }
 
-// EmptyMap is the map {}.
-var EmptyMap = &Map{}
+// emptyMap is the map {}.
+var emptyMap = &Map{}
 
 // Len is the number of entries.
 func (m *Map) Len() int { return len(m.entries) }
@@ -223,11 +223,11 @@ func (m *Map) find(k Value) (int, bool) {
 		return 0, false
 	}
 	if m.index != nil {
-		i, ok := m.index[HashKey(k)]
+		i, ok := m.index[hashKey(k)]
 		return i, ok && i < len(m.entries)
 	}
 	switch k.(type) {
-	case NilType, Bool, Int, String, Keyword, Symbol:
+	case NilType, Bool, Int, String, Keyword, symbol:
 		// These are their own hash key: equal keys are equal interfaces.
 		for i, e := range m.entries {
 			if e.Key == k {
@@ -236,9 +236,9 @@ func (m *Map) find(k Value) (int, bool) {
 		}
 		return 0, false
 	}
-	hk := HashKey(k)
+	hk := hashKey(k)
 	for i, e := range m.entries {
-		if HashKey(e.Key) == hk {
+		if hashKey(e.Key) == hk {
 			return i, true
 		}
 	}
@@ -250,47 +250,47 @@ func (m *Map) find(k Value) (int, bool) {
 func (m *Map) indexKey(k Value, i int) {
 	switch {
 	case m.index != nil:
-		m.index[HashKey(k)] = i
+		m.index[hashKey(k)] = i
 	case i+1 > smallMap:
 		m.index = make(map[any]int, max(i+1, cap(m.entries)))
 		for j, e := range m.entries[:i+1] {
-			m.index[HashKey(e.Key)] = j
+			m.index[hashKey(e.Key)] = j
 		}
 	}
 }
 
-// Assoc returns a map with k set to v. An existing key keeps its position.
-func (m *Map) Assoc(k, v Value) *Map {
+// assoc returns a map with k set to v. An existing key keeps its position.
+func (m *Map) assoc(k, v Value) *Map {
 	n := len(m.entries)
 	if _, exists := m.find(k); !exists && m.tail != nil && m.tail.used == n {
 		m.tail.used++
 		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
-			weight: addWeight(Weight(m), addWeight(Weight(k), Weight(v)))}
+			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v)))}
 		out.indexKey(k, n)
 		return out
 	}
 	b := NewMapBuilder(n + 1)
-	b.AddAll(m)
+	b.addAll(m)
 	b.Set(k, v)
 	return b.Map()
 }
 
-// AssocCopies reports whether Assoc(k, ...) must copy the map rather than
+// assocCopies reports whether assoc(k, ...) must copy the map rather than
 // extend it in place, so callers can charge the budgets what it costs.
-func (m *Map) AssocCopies(k Value) bool {
+func (m *Map) assocCopies(k Value) bool {
 	_, exists := m.find(k)
 	return exists || m.tail == nil || m.tail.used != len(m.entries)
 }
 
-// Dissoc returns a map without k.
-func (m *Map) Dissoc(k Value) *Map {
+// dissoc returns a map without k.
+func (m *Map) dissoc(k Value) *Map {
 	if _, ok := m.find(k); !ok {
 		return m
 	}
-	hk := HashKey(k)
+	hk := hashKey(k)
 	b := NewMapBuilder(m.Len())
 	for _, e := range m.entries {
-		if HashKey(e.Key) != hk {
+		if hashKey(e.Key) != hk {
 			b.Set(e.Key, e.Val)
 		}
 	}
@@ -361,33 +361,33 @@ type mapWithEntries8 struct {
 }
 
 // The builder owns its map until Map() hands it over: only then does the map
-// start a lineage that Assoc may extend in place.
+// start a lineage that assoc may extend in place.
 
 // Set adds or replaces an entry; a replaced key keeps its position.
 func (b *MapBuilder) Set(k, v Value) {
 	m := b.m
 	if i, ok := m.find(k); ok {
-		m.weight = addWeight(m.weight-Weight(m.entries[i].Val), Weight(v))
+		m.weight = addWeight(m.weight-weightOf(m.entries[i].Val), weightOf(v))
 		m.entries[i].Val = v
 		return
 	}
-	m.weight = addWeight(m.weight, addWeight(Weight(k), Weight(v)))
+	m.weight = addWeight(m.weight, addWeight(weightOf(k), weightOf(v)))
 	m.entries = append(m.entries, MapEntry{k, v})
 	m.indexKey(k, len(m.entries)-1)
 }
 
-// Get returns the value stored so far under k.
-func (b *MapBuilder) Get(k Value) (Value, bool) { return b.m.Get(k) }
+// get returns the value stored so far under k.
+func (b *MapBuilder) get(k Value) (Value, bool) { return b.m.Get(k) }
 
-// AddAll sets every entry of m.
-func (b *MapBuilder) AddAll(m *Map) {
+// addAll sets every entry of m.
+func (b *MapBuilder) addAll(m *Map) {
 	for _, e := range m.entries {
 		b.Set(e.Key, e.Val)
 	}
 }
 
-// Len is the number of entries so far.
-func (b *MapBuilder) Len() int { return len(b.m.entries) }
+// len is the number of entries so far.
+func (b *MapBuilder) len() int { return len(b.m.entries) }
 
 // Map returns the built map; the builder must not be used afterwards.
 func (b *MapBuilder) Map() *Map {
@@ -400,28 +400,28 @@ func (b *MapBuilder) Map() *Map {
 
 // Set is an immutable set that remembers insertion order internally; printing
 // and rendering order elements by their text where the spec asks for it.
-// Conj extends in place the way Map.Assoc does.
+// Its conj extends in place the way Map.assoc does.
 type Set struct {
 	elems  []Value
 	index  map[any]int // shared by the lineage, as Map's
 	tail   *lineageTail
-	weight int64 // see Weight
+	weight int64 // see valueWeight
 }
 
-// EmptySet is the set #{}.
-var EmptySet = &Set{}
+// emptySet is the set #{}.
+var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
 	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems)), weight: 1}
 	for _, e := range elems {
-		hk := HashKey(e)
+		hk := hashKey(e)
 		if _, ok := s.index[hk]; ok {
 			continue
 		}
 		s.index[hk] = len(s.elems)
 		s.elems = append(s.elems, e)
-		s.weight = addWeight(s.weight, Weight(e))
+		s.weight = addWeight(s.weight, weightOf(e))
 	}
 	s.tail = &lineageTail{used: len(s.elems)}
 	return s
@@ -433,31 +433,31 @@ func (s *Set) Len() int { return len(s.elems) }
 // Elems returns the elements in insertion order. The slice must not be modified.
 func (s *Set) Elems() []Value { return s.elems }
 
-// Contains reports membership.
-func (s *Set) Contains(e Value) bool {
+// contains reports membership.
+func (s *Set) contains(e Value) bool {
 	if len(s.elems) == 0 {
 		return false
 	}
-	i, ok := s.index[HashKey(e)]
+	i, ok := s.index[hashKey(e)]
 	return ok && i < len(s.elems)
 }
 
-// ConjCopies reports whether Conj(e) must copy the set rather than extend it
+// conjCopies reports whether conj(e) must copy the set rather than extend it
 // in place (or return it unchanged).
-func (s *Set) ConjCopies(e Value) bool {
-	return !s.Contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
+func (s *Set) conjCopies(e Value) bool {
+	return !s.contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
 }
 
-// Conj returns a set with e added.
-func (s *Set) Conj(e Value) *Set {
-	if s.Contains(e) {
+// conj returns a set with e added.
+func (s *Set) conj(e Value) *Set {
+	if s.contains(e) {
 		return s
 	}
 	n := len(s.elems)
 	if s.tail != nil && s.tail.used == n {
 		s.tail.used++
-		s.index[HashKey(e)] = n
-		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(Weight(s), Weight(e))}
+		s.index[hashKey(e)] = n
+		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
 	}
 	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
 }
@@ -538,7 +538,7 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	if err := chargeKey(th, args[0]); err != nil {
 		return nil, err
 	}
-	if s.Contains(args[0]) {
+	if s.contains(args[0]) {
 		return args[0], nil
 	}
 	return Nil, nil
@@ -591,7 +591,7 @@ func Equal(a, b Value) bool {
 			return false
 		}
 		for _, e := range a.elems {
-			if !b.Contains(e) {
+			if !b.contains(e) {
 				return false
 			}
 		}
@@ -599,23 +599,23 @@ func Equal(a, b Value) bool {
 	case Float:
 		b, ok := b.(Float)
 		return ok && a == b
-	case *Var:
-		b, ok := b.(*Var)
+	case *varRef:
+		b, ok := b.(*varRef)
 		return ok && a.Name == b.Name
 	}
-	return HashKey(a) == HashKey(b)
+	return hashKey(a) == hashKey(b)
 }
 
-// HashKey returns a comparable Go value such that Equal(a, b) implies
-// HashKey(a) == HashKey(b). Scalars map to themselves; collections to a
+// hashKey returns a comparable Go value such that Equal(a, b) implies
+// hashKey(a) == hashKey(b). Scalars map to themselves; collections to a
 // canonical text with unordered parts in a canonical order.
 //
 // Building the text takes time and memory in proportion to it, about
-// Weight(v) bytes: builtins charge for it before they hash a collection
+// weightOf(v) bytes: builtins charge for it before they hash a collection
 // (chargeKey).
-func HashKey(v Value) any {
+func hashKey(v Value) any {
 	switch v := v.(type) {
-	case NilType, Bool, Int, String, Keyword, Symbol:
+	case NilType, Bool, Int, String, Keyword, symbol:
 		return v
 	case Float:
 		if math.IsNaN(float64(v)) {
@@ -625,7 +625,7 @@ func HashKey(v Value) any {
 			return Float(0) // -0.0 and 0.0 are the same key
 		}
 		return v
-	case *Var:
+	case *varRef:
 		return "#'" + v.Name
 	}
 	c := canonicalWriter{}
@@ -786,7 +786,7 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		// ((keyword "a 1")), which must not read as two parts.
 		buf = append(strconv.AppendInt(append(buf, ':'), int64(len(v)), 10), ':')
 		return append(buf, v...)
-	case Symbol:
+	case symbol:
 		buf = append(strconv.AppendInt(append(buf, '\''), int64(len(v)), 10), ':')
 		return append(buf, v...)
 	case Int:
@@ -800,7 +800,7 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return strconv.AppendBool(buf, bool(v))
 	case NilType:
 		return append(buf, "nil"...)
-	case *Var:
+	case *varRef:
 		return append(append(buf, "#'"...), v.Name...)
 	}
 	// Functions and other reference values are equal only to themselves.
@@ -835,18 +835,18 @@ func TypeLabel(v Value) string {
 	return v.TypeName()
 }
 
-// Weight is the size of a value as if every shared part were copied: about
+// weightOf is the size of a value as if every shared part were copied: about
 // the length of its printed text. Values are immutable and share structure,
 // so a few cheap steps can build a value that is enormous when printed,
 // compared or hashed ([v v] doubled thirty times); the evaluator refuses
-// values whose weight passes MaxValueWeight. Collections compute their weight
+// values whose weight passes maxValueWeight. Collections compute their weight
 // when built, so asking is O(1).
-func Weight(v Value) int64 {
+func weightOf(v Value) int64 {
 	switch v := v.(type) {
 	case Int, Float, Bool, NilType, Keyword:
 		return 1
 	case *Vector:
-		return v.Weight()
+		return v.valueWeight()
 	case *Map:
 		if v.weight == 0 {
 			return 1
@@ -859,24 +859,24 @@ func Weight(v Value) int64 {
 		return v.weight
 	case String:
 		return int64(len(v)) + 1
-	case interface{ Weight() int64 }:
-		return v.Weight()
+	case interface{ valueWeight() int64 }:
+		return v.valueWeight()
 	}
 	return 1
 }
 
-// Weight is the vector's weight (see the function Weight).
-func (v *Vector) Weight() int64 {
+// valueWeight is the vector's weight (see weightOf).
+func (v *Vector) valueWeight() int64 {
 	if v.weight == 0 {
 		return 1
 	}
 	return v.weight
 }
 
-// MaxValueWeight bounds the weight of any value a program builds.
-const MaxValueWeight = 64 << 20
+// maxValueWeight bounds the weight of any value a program builds.
+const maxValueWeight = 64 << 20
 
-// addWeight adds saturating at a bound far above MaxValueWeight, so weights
+// addWeight adds saturating at a bound far above maxValueWeight, so weights
 // never overflow.
 func addWeight(a, b int64) int64 {
 	const ceiling = 1 << 60

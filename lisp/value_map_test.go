@@ -11,7 +11,7 @@ import (
 // equal keys of different spellings, replacement in place and misses.
 func TestMapSmallAndIndexed(t *testing.T) {
 	keys := []Value{
-		Keyword("a"), String("a"), Symbol("a"), Int(1), Float(1.5), Bool(true), Nil,
+		Keyword("a"), String("a"), symbol("a"), Int(1), Float(1.5), Bool(true), Nil,
 		Float(math.NaN()), Float(0), NewVector([]Value{Int(1), Int(2)}),
 	}
 	for n := 0; n <= 3*smallMap; n++ {
@@ -34,7 +34,7 @@ func TestMapSmallAndIndexed(t *testing.T) {
 			t.Fatalf("n=%d: Len = %d, want %d", n, m.Len(), len(want))
 		}
 		for i, e := range m.Entries() {
-			if HashKey(e.Key) != HashKey(want[i].Key) || !Equal(e.Val, want[i].Val) {
+			if hashKey(e.Key) != hashKey(want[i].Key) || !Equal(e.Val, want[i].Val) {
 				t.Fatalf("n=%d: entry %d = %v, want %v", n, i, e, want[i])
 			}
 			if got, ok := m.Get(want[i].Key); !ok || !Equal(got, want[i].Val) {
@@ -55,7 +55,7 @@ func TestMapSmallAndIndexed(t *testing.T) {
 				t.Errorf("n=%d: Get(%s) found a key that is absent", n, Repr(miss))
 			}
 		}
-		if got := m.Assoc(Keyword("new"), Int(-1)); got.Len() != m.Len()+1 {
+		if got := m.assoc(Keyword("new"), Int(-1)); got.Len() != m.Len()+1 {
 			t.Errorf("n=%d: Assoc of a new key: Len %d", n, got.Len())
 		}
 	}
@@ -91,9 +91,9 @@ func TestMapLineageAcrossIndexSize(t *testing.T) {
 	small := b.Map()
 	versions := []*Map{small}
 	for i := smallMap - 1; i < smallMap+3; i++ {
-		versions = append(versions, versions[len(versions)-1].Assoc(Int(i), Int(i)))
+		versions = append(versions, versions[len(versions)-1].assoc(Int(i), Int(i)))
 	}
-	branch := versions[2].Assoc(Keyword("branch"), True) // not the tail: copies
+	branch := versions[2].assoc(Keyword("branch"), trueValue) // not the tail: copies
 	for _, m := range append(versions, branch) {
 		for i := range smallMap + 3 {
 			_, ok := m.Get(Int(i))
@@ -139,7 +139,7 @@ func TestBorrowedArguments(t *testing.T) {
 	limits := DefaultLimits()
 	limits.MaxSteps = 5
 	res, _ = Eval(t.Context(), `(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 7))))))`, Env{Limits: limits})
-	if res.Err == nil || res.Err.Kind != StepLimit {
+	if res.Err == nil || res.Err.Kind != stepLimit {
 		t.Errorf("six calls under a budget of five steps: %v", res.Err)
 	}
 }

@@ -14,7 +14,7 @@ func TestMapLineages(t *testing.T) {
 		m    *Map
 		want map[Int]Int
 	}
-	versions := []version{{EmptyMap, map[Int]Int{}}}
+	versions := []version{{emptyMap, map[Int]Int{}}}
 	for step := 0; step < 3000; step++ {
 		base := versions[rng.Intn(len(versions))]
 		if rng.Intn(4) == 0 { // extend the newest version most of the time
@@ -27,10 +27,10 @@ func TestMapLineages(t *testing.T) {
 			want[kk] = vv
 		}
 		if rng.Intn(10) == 0 {
-			next = base.m.Dissoc(k)
+			next = base.m.dissoc(k)
 			delete(want, k)
 		} else {
-			next = base.m.Assoc(k, v)
+			next = base.m.assoc(k, v)
 			want[k] = v
 		}
 		versions = append(versions, version{next, want})
@@ -55,7 +55,7 @@ func TestSetLineages(t *testing.T) {
 		s    *Set
 		want map[Int]bool
 	}
-	versions := []version{{EmptySet, map[Int]bool{}}}
+	versions := []version{{emptySet, map[Int]bool{}}}
 	for step := 0; step < 3000; step++ {
 		base := versions[rng.Intn(len(versions))]
 		if rng.Intn(4) == 0 {
@@ -67,14 +67,14 @@ func TestSetLineages(t *testing.T) {
 			want[k] = true
 		}
 		want[e] = true
-		versions = append(versions, version{base.s.Conj(e), want})
+		versions = append(versions, version{base.s.conj(e), want})
 	}
 	for i, ver := range versions {
 		if ver.s.Len() != len(ver.want) {
 			t.Fatalf("version %d: Len = %d, want %d", i, ver.s.Len(), len(ver.want))
 		}
 		for e := Int(0); e < 300; e++ {
-			if ver.s.Contains(e) != ver.want[e] {
+			if ver.s.contains(e) != ver.want[e] {
 				t.Fatalf("version %d: Contains(%d) = %v", i, e, !ver.want[e])
 			}
 		}

@@ -27,7 +27,7 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 	case *Vector:
 		path = f.Elems()
 	default:
-		return nil, Errorf(TypeError, "where expected a field keyword or a path vector, got %s", f.TypeName()).
+		return nil, Errorf(typeError, "where expected a field keyword or a path vector, got %s", f.TypeName()).
 			WithHint("write (where :field = value) or (where [:a :b] = value)")
 	}
 	p := &wherePredicate{path: path, op: n.op, value: Nil}
@@ -36,20 +36,20 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 			return nil, err
 		}
 	}
-	if err := th.AllocClosure(2); err != nil {
+	if err := th.allocClosure(2); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-func compileWhere(c *compiler, l *List, tail bool) (node, error) {
+func compileWhere(c *compiler, l *list, tail bool) (node, error) {
 	args := l.Elems[1:]
 	if len(args) != 1 && len(args) != 3 {
 		hint := "write (where :field op value) with op one of =, not=, >, <, >=, <=, includes, in; or (where :field) for truthiness"
 		if len(args) == 2 {
 			hint = "Use (where " + Repr(args[0]) + " = " + Repr(args[1]) + ") for equality comparison"
 		}
-		return nil, c.errorf(ValidationError, "where expects a field, an operator and a value, got %d form%s", len(args), plural(len(args))).
+		return nil, c.errorf(validationError, "where expects a field, an operator and a value, got %d form%s", len(args), plural(len(args))).
 			WithHint("%s", hint)
 	}
 	field, err := c.compile(args[0], false)
@@ -58,9 +58,9 @@ func compileWhere(c *compiler, l *List, tail bool) (node, error) {
 	}
 	n := &whereNode{field: field}
 	if len(args) == 3 {
-		op, ok := args[1].(Symbol)
+		op, ok := args[1].(symbol)
 		if !ok || !whereOperators[string(op)] {
-			return nil, c.errorf(ValidationError, "where operator must be one of =, not=, >, <, >=, <=, includes, in; got %s", formText(args[1])).
+			return nil, c.errorf(validationError, "where operator must be one of =, not=, >, <, >=, <=, includes, in; got %s", formText(args[1])).
 				WithHint("write (where :field = value)")
 		}
 		n.op = string(op)
@@ -82,8 +82,8 @@ func (*wherePredicate) TypeName() string { return "function" }
 
 func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 
-// Weight counts the compared value, which the predicate prints with.
-func (p *wherePredicate) Weight() int64 { return addWeight(1, Weight(p.value)) }
+// valueWeight counts the compared value, which the predicate prints with.
+func (p *wherePredicate) valueWeight() int64 { return addWeight(1, weightOf(p.value)) }
 
 func (p *wherePredicate) WriteRepr(b *strings.Builder) {
 	b.WriteString("(where ")
@@ -109,7 +109,7 @@ func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {
 		if m == nil {
 			if v, ok := x.(*Vector); ok {
 				if i, ok := k.(Int); ok && i >= 0 && int(i) < v.Len() {
-					x = v.Index(int(i))
+					x = v.index(int(i))
 					continue
 				}
 			}
@@ -148,7 +148,7 @@ func whereCoerce(v Value) Value {
 func (p *wherePredicate) test(x Value) bool {
 	switch p.op {
 	case "":
-		return Truthy(x)
+		return truthy(x)
 	case "=":
 		return Equal(whereCoerce(x), whereCoerce(p.value))
 	case "not=":
@@ -193,7 +193,7 @@ func whereMember(coll, x Value) bool {
 	case *Vector:
 		elems = c.Elems()
 	case *Set:
-		if c.Contains(x) {
+		if c.contains(x) {
 			return true
 		}
 		elems = c.Elems()

@@ -12,7 +12,7 @@ import (
 // whose name does not read back as :name. ReadValue reads every such text
 // back to an equal value, and writing that value again gives the same text
 // (docs/VALUES.md, "Round trip").
-func WireText(v Value) string { return SourceText(v) }
+func WireText(v Value) string { return sourceText(v) }
 
 // ReadValue reads a value as it arrives on the wire: EDN (see
 // ParseEDNSample for maxNesting and keep) or, when the text is not EDN,
@@ -34,7 +34,7 @@ func ReadValue(text string, maxNesting, keep int) (Value, error) {
 // needsSource reports whether v holds something that EDN cannot spell.
 func needsSource(v Value) bool {
 	switch v := v.(type) {
-	case NilType, Bool, Int, Float, String, *Var:
+	case NilType, Bool, Int, Float, String, *varRef:
 		return false
 	case Keyword:
 		return !keywordReads(string(v))
@@ -98,7 +98,7 @@ func appendKeywordSource(buf []byte, name string) []byte {
 // appendRegexSource appends the source of a regex as the call that makes
 // it: its pattern as a string literal reads back exactly, where the #"..."
 // literal cannot hold a pattern ending in a backslash before a quote.
-func appendRegexSource(buf []byte, r *Regex) []byte {
+func appendRegexSource(buf []byte, r *regex) []byte {
 	return append(appendQuoted(append(buf, "(re-pattern "...), r.source), ')')
 }
 

@@ -70,7 +70,7 @@ func TestReadValueRefusesSourceForData(t *testing.T) {
 func TestKeywordsInCollectionsKeepApart(t *testing.T) {
 	a := NewVector([]Value{Keyword("a 1")})
 	b := NewVector([]Value{Keyword("a"), Int(1)})
-	if HashKey(a) == HashKey(b) {
+	if hashKey(a) == hashKey(b) {
 		t.Errorf("[(keyword \"a 1\")] and [:a 1] share a hash key")
 	}
 }
