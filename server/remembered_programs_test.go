@@ -102,7 +102,8 @@ func TestEvalTurnParseErrorUnchangedByCache(t *testing.T) {
 // Each answer must hold its own value; under -race, nothing may be
 // written that another caller reads.
 func TestEvalTurnCachedLiteralsIsolated(t *testing.T) {
-	svc := New(Config{})
+	// The memo is what shares one read program between the callers.
+	svc := New(Config{Memo: memo.New(32 << 20)})
 	programs := []struct {
 		src  string
 		want func(v int) string

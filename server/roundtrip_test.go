@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -123,10 +124,10 @@ func checkRoundTrip(t testing.TB, svc *Service, program string) (ran, succeeded 
 
 // TestRoundTripCases are the values that once broke a run, each as the
 // result, a definition and the arguments of a tool call. The cases run in
-// parallel on one Service, whose value cache then hands the same decoded
+// parallel on one Service, whose memo then hands the same decoded
 // functions and regexes to concurrent evaluations (run it with -race).
 func TestRoundTripCases(t *testing.T) {
-	svc := New(Config{Limits: lisp.DefaultLimits()})
+	svc := New(Config{Limits: lisp.DefaultLimits(), Memo: memo.New(32 << 20)})
 	for _, expr := range roundTripSeeds {
 		program := fmt.Sprintf("(def v %s)\n(tool/echo v)\n(tool/echo {:v v})\nv", expr)
 		for _, run := range []string{"first", "again"} { // the same texts at the same time
