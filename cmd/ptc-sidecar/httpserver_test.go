@@ -25,6 +25,7 @@ import (
 
 	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // detailedHealth fails every check with a status that carries details.
@@ -100,7 +101,7 @@ func BenchmarkToMessagesOver(b *testing.B) {
 		cfg := defaultServeConfig()
 		cfg.tracing = tracing
 		discard := slog.New(slog.DiscardHandler)
-		srv, _ := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg, nil))
+		srv, _ := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg, memo.New(int64(cfg.memoBytes))))
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			b.Fatal(err)
