@@ -310,8 +310,12 @@ func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients
 // from any directory of the module (its own test runs in its package's).
 const modulePath = "github.com/ptc-sidecar/ptc-sidecar"
 
+// goBuild builds pkg as `make build` does the binary that ships: static,
+// stripped, with trimmed paths, so that its size and idle RSS are the
+// shipped binary's.
 func goBuild(out, pkg string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go build %s (run loadbench inside the module): %w", pkg, err)
