@@ -89,14 +89,12 @@ generate:
 	find gen -name '*.pb.go' -delete
 	$(TOOL) buf generate
 
-## generate-python: regenerate gen/python and the stubs inside the Python
-## package clients/python byte for byte; needs protoc and grpc_python_plugin
+## generate-python: regenerate the stubs inside the Python package
+## clients/python byte for byte; needs protoc and grpc_python_plugin
 ## (Debian: protobuf-compiler, protobuf-compiler-grpc) besides Go
 generate-python:
-	rm -rf gen/python $(PY_CLIENT_PB)
+	rm -rf $(PY_CLIENT_PB)
 	$(TOOL) buf generate --template buf.gen.python.yaml
-	mkdir -p $(PY_CLIENT_PB)
-	cp -r gen/python/ptcsidecar $(PY_CLIENT_PB)/
 	find $(PY_CLIENT_PB) -name '*.py*' -exec sed -i 's/^from ptcsidecar\.v1 import/from ptc_sidecar._pb.ptcsidecar.v1 import/' {} +
 
 ## generate-typescript: regenerate the TypeScript client's stubs
@@ -106,10 +104,10 @@ generate-typescript:
 	rm -rf clients/typescript/src/gen
 	$(TOOL) buf generate --template buf.gen.typescript.yaml
 
-# The Python package's copy of the stubs: protoc's Python output imports
-# its siblings as top-level `ptcsidecar.v1`, which the copy rewrites to
-# live inside ptc_sidecar, so the package installs no top-level name of
-# its own besides ptc_sidecar.
+# The Python package's stubs: protoc's Python output imports its siblings
+# as top-level `ptcsidecar.v1`, which generate-python rewrites to live
+# inside ptc_sidecar, so the package installs no top-level name of its own
+# besides ptc_sidecar.
 PY_CLIENT_PB = clients/python/src/ptc_sidecar/_pb
 
 ## test-clients: the Python and TypeScript client packages' tests, each

@@ -22,7 +22,7 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// TestBadRequestDetailsFromPython: a Python client built from gen/python
+// TestBadRequestDetailsFromPython: a Python client on the ptc_sidecar package's stubs
 // reads the field of an INVALID_ARGUMENT from its google.rpc.BadRequest
 // details, without parsing the message.
 func TestBadRequestDetailsFromPython(t *testing.T) {

@@ -15,12 +15,12 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "gen", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "clients", "python", "src"))
 
 import grpc  # noqa: E402
 from google.protobuf import descriptor_pb2, message_factory  # noqa: E402
 
-from ptcsidecar.v1 import (  # noqa: E402
+from ptc_sidecar._pb.ptcsidecar.v1 import (  # noqa: E402
     compression_pb2,
     eval_pb2,
     service_pb2_grpc,
