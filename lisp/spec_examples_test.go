@@ -3,6 +3,7 @@ package lisp
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,8 @@ import (
 
 // specExample is one "code ; => expected" line of the language reference,
 // extracted into testdata/spec_examples.jsonl (go test -run SpecExamples
-// -update re-extracts it when the reference sits beside the repository).
+// -update -spec-reference PATH re-extracts it from a copy of the upstream
+// specification).
 // Skip, when set, says why the example cannot run as written: it reads
 // data or tools, uses names the example only imagines, or its expectation
 // is prose.
@@ -24,10 +26,8 @@ type specExample struct {
 
 func TestSpecExamples(t *testing.T) {
 	path := filepath.Join("testdata", "spec_examples.jsonl")
-	if *update {
-		if ref := specReference(); ref != "" {
-			writeSpecExamples(t, ref, path)
-		}
+	if *update && *specReference != "" {
+		writeSpecExamples(t, *specReference, path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -76,15 +76,10 @@ func isErrorExpectation(s string) bool {
 	return strings.Contains(u, "ERROR")
 }
 
-func specReference() string {
-	for _, dir := range []string{"../../shared/reference", "../../../shared/reference", "/work/shared/reference"} {
-		p := filepath.Join(dir, "ptc-lisp-specification.md")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// specReference is the upstream language specification the examples are
+// extracted from; the repository keeps only what was extracted.
+var specReference = flag.String("spec-reference", "",
+	"with -update, the path of ptc-lisp-specification.md (github.com/andreasronge/ptc_runner) to extract testdata/spec_examples.jsonl from")
 
 // writeSpecExamples extracts the examples, keeping the skip reasons already
 // recorded for examples that are unchanged.
