@@ -19,10 +19,6 @@ import (
 // a short value costs less than finding it.
 const minRememberedText = 16
 
-// entryOverhead is what a remembered entry costs besides its text and
-// result: the map slot, the list element and the entry.
-const entryOverhead = 160
-
 // valueKey names a decoded value: its text and everything that changes
 // what reading the text produces.
 type valueKey struct {
@@ -85,7 +81,7 @@ func (r remembered) program(text string, maxNesting int) *lisp.Program {
 	// Read forms and the analysis a Program keeps once evaluated take about
 	// ten times the bytes of their text (2.5 and 2.7 KB for a 244-byte
 	// program).
-	r.programs.Put(k, p, int64(entryOverhead+11*len(text)))
+	r.programs.Put(k, p, int64(memo.EntryOverhead+11*len(text)))
 	return p
 }
 
@@ -94,7 +90,7 @@ func (r remembered) program(text string, maxNesting int) *lisp.Program {
 // printed, at most about as long as the text again; and the decoded
 // structure.
 func valueBytes(text string, v lisp.Value) int64 {
-	n := entryOverhead + int64(len(text)) + footprint(v)
+	n := memo.EntryOverhead + int64(len(text)) + footprint(v)
 	if hasMap(v) {
 		n += int64(len(text))
 	}

@@ -20,10 +20,6 @@ func NewRemembered(m *memo.Memo) *Remembered {
 	}
 }
 
-// entryOverhead is what a remembered entry costs besides its text and
-// result: the map slot, the list element and the entry.
-const entryOverhead = 160
-
 // signature is parseSignatureText(src), remembered: a running agent sends
 // the same tool signatures on every call, and each is parsed three times
 // per call (checked, then written by both renders), a tenth of a warm
@@ -36,7 +32,7 @@ func (r *Remembered) signature(src string) signatureText {
 		return t
 	}
 	t := parseSignatureText(src)
-	r.signatures.Put(src, t, int64(entryOverhead+2*len(src)))
+	r.signatures.Put(src, t, int64(memo.EntryOverhead+2*len(src)))
 	return t
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -59,7 +60,7 @@ func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
 // costs besides.
 func (c *Remembered) put(tokenizer, text string, n textCounts) {
 	if c != nil {
-		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+entryOverhead))
+		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+memo.EntryOverhead))
 	}
 }
 

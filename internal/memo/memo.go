@@ -140,6 +140,11 @@ func (t *Table[K, V]) Get(k K) (V, bool) {
 	return el.Value.(*tableEntry[K, V]).value, true
 }
 
+// EntryOverhead is what an entry costs the memo besides its key's text
+// and its result: the map slot, the list element and the entry itself.
+// Callers count it in the bytes they Put.
+const EntryOverhead = 160
+
 // Put remembers v under k, counted as bytes, forgetting the least recently
 // used entries of every table as the budget needs. A result of more than
 // an eighth of the budget is not remembered: one must not flush the rest.
