@@ -17,7 +17,7 @@ func (f hostFunc) CallTool(ctx context.Context, name string, args Value) (Value,
 
 func limitsWithTimeout(d time.Duration) Limits {
 	l := DefaultLimits()
-	l.MaxSteps = 0 // the clock, not the budget, must end the busy programs
+	l.MaxSteps = Unlimited // the clock, not the budget, must end the busy programs
 	l.Timeout = d
 	return l
 }
