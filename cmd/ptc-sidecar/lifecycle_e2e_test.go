@@ -155,7 +155,7 @@ func TestStreamsWithoutStartEnd(t *testing.T) {
 func TestShutdownEndsOnTimeWhileEvaluationsRun(t *testing.T) {
 	const shutdownTimeout = time.Second
 	p := start(t, "--listen", "127.0.0.1:0", "--shutdown-timeout", shutdownTimeout.String(),
-		"--max-steps", "2147483647", "--eval-timeout", "0", "--max-concurrent-evals", "4")
+		"--max-steps", "2147483647", "--eval-timeout", "none", "--max-concurrent-evals", "4")
 	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	programs := []string{
 		busyLoop,
