@@ -366,6 +366,23 @@ func scrape(t *testing.T, addr string) string {
 	return string(body)
 }
 
+// scrapeUntil scrapes the metrics endpoint until every line of want is in
+// it or five seconds pass, and returns the last scrape. Counters that a
+// wrapper of the handler increments after it returns (the HTTP request
+// counts) may trail the response the client has already read.
+func scrapeUntil(t *testing.T, addr string, want ...string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		m := scrape(t, addr)
+		missing := slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(m, w) })
+		if !missing || time.Now().After(deadline) {
+			return m
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestServeUnixSocket(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "ptc.sock")
 	p := start(t, "--listen", "unix:"+sock)

@@ -125,12 +125,13 @@ func TestHTTPServesTheSameService(t *testing.T) {
 	// Every call went through the gRPC server's interceptors: two
 	// ToMessages over HTTP and the one over gRPC are counted alike; the
 	// HTTP requests are counted by status, the refused one included.
-	m := scrape(t, p.metricsAddr)
-	for _, want := range []string{
+	wants := []string{
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="ToMessages",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 3`,
 		`ptc_sidecar_http_requests_total{code="200"} 4`,
 		`ptc_sidecar_http_requests_total{code="400"} 1`,
-	} {
+	}
+	m := scrapeUntil(t, p.metricsAddr, wants...)
+	for _, want := range wants {
 		if !strings.Contains(m, want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(m, "ToMessages")+grepLines(m, "http_requests"))
 		}
