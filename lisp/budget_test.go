@@ -38,6 +38,11 @@ func TestHostileWorkEndsInBudget(t *testing.T) {
 			(loop [i 0 x s] (if (< i 1000) (recur (inc i) {x i}) (count x))))`, memoryLimit},
 		{"group-by shared keys", `(let [s ` + bigString(10_000) + ` w (vec (repeat 60 s))]
 			(group-by (fn [_] w) (range 100)))`, memoryLimit},
+		// A rest map of destructuring hashes every key it is given.
+		{"rest map over shared keys", `(let [s ` + bigString(100) + ` w (vec (repeat 60 s))
+			args (vec (mapcat (fn [i] [w i]) (range 100)))
+			[& {:as m}] args]
+			(count m))`, memoryLimit},
 		// RE2 is linear in the input, times the program: thousands of
 		// instructions on every byte.
 		{"regex program times input", `(let [s (apply str (repeat 16384 "abcd"))] (re-find "(\\w+\\s*){1000}x" s))`, stepLimit},

@@ -45,6 +45,11 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 				if err := th.allocMap(len(extra) / 2); err != nil {
 					return err
 				}
+				for i := 0; i+1 < len(extra); i += 2 {
+					if err := chargeKey(th, extra[i]); err != nil {
+						return err
+					}
+				}
 				b := NewMapBuilder(len(extra) / 2)
 				for i := 0; i+1 < len(extra); i += 2 {
 					b.Set(extra[i], extra[i+1])

@@ -181,7 +181,7 @@ type MapEntry struct{ Key, Val Value }
 // at once; evaluations never share values (each request decodes its own).
 type Map struct {
 	entries []MapEntry
-	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small
+	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)
 	tail    *lineageTail
 	weight  int64 // see valueWeight
 	// source is nil unless the map is frozen (Freeze); then it points to
@@ -246,12 +246,14 @@ func (m *Map) find(k Value) (int, bool) {
 }
 
 // indexKey records a new entry at position i in the index, building the
-// index when the map outgrows smallMap.
+// index when the map outgrows smallMap or gains a key whose hash key is
+// built (a collection): without an index, looking up a collection would
+// build the hash key of every such entry, work no builtin is charged for.
 func (m *Map) indexKey(k Value, i int) {
 	switch {
 	case m.index != nil:
 		m.index[hashKey(k)] = i
-	case i+1 > smallMap:
+	case i+1 > smallMap || !cheapKey(k):
 		m.index = make(map[any]int, max(i+1, cap(m.entries)))
 		for j, e := range m.entries[:i+1] {
 			m.index[hashKey(e.Key)] = j
@@ -450,13 +452,14 @@ func (s *Set) conjCopies(e Value) bool {
 
 // conj returns a set with e added.
 func (s *Set) conj(e Value) *Set {
-	if s.contains(e) {
+	hk := hashKey(e) // once: building it is the work conj is charged for
+	n := len(s.elems)
+	if i, ok := s.index[hk]; ok && i < n {
 		return s
 	}
-	n := len(s.elems)
 	if s.tail != nil && s.tail.used == n {
 		s.tail.used++
-		s.index[hashKey(e)] = n
+		s.index[hk] = n
 		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
 	}
 	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
@@ -631,6 +634,16 @@ func hashKey(v Value) any {
 	c := canonicalWriter{}
 	c.write(v)
 	return collKey(c.buf)
+}
+
+// cheapKey reports whether hashKey(v) is found without building a text:
+// the values hashKey returns as they are, or nearly.
+func cheapKey(v Value) bool {
+	switch v.(type) {
+	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef:
+		return true
+	}
+	return false
 }
 
 // collKey keeps collection hash keys apart from plain string values.

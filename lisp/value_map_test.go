@@ -143,3 +143,60 @@ func TestBorrowedArguments(t *testing.T) {
 		t.Errorf("six calls under a budget of five steps: %v", res.Err)
 	}
 }
+
+// TestSmallMapWithCollectionKeysIsIndexed: a small map keeps no index
+// while its keys are their own hash keys, and builds one with its first
+// collection key, so that looking a collection up builds one hash key (the
+// one the builtin is charged for) instead of one per entry. Every version
+// of the lineage, the older ones without the index included, still finds
+// its keys.
+func TestSmallMapWithCollectionKeysIsIndexed(t *testing.T) {
+	vec := func(i int) Value { return NewVector([]Value{Int(i), String("x")}) }
+	for n := 1; n <= smallMap; n++ {
+		for at := range n {
+			b := NewMapBuilder(0)
+			for i := range n {
+				if i == at {
+					b.Set(vec(i), Int(i))
+				} else {
+					b.Set(Keyword(fmt.Sprintf("k%d", i)), Int(i))
+				}
+			}
+			m := b.Map()
+			if m.index == nil {
+				t.Fatalf("n=%d, collection key at %d: no index", n, at)
+			}
+			if got, ok := m.Get(vec(at)); !ok || !Equal(got, Int(at)) {
+				t.Fatalf("n=%d: Get(%s) = %v, %v", n, Repr(vec(at)), got, ok)
+			}
+			if _, ok := m.Get(vec(at + 100)); ok {
+				t.Fatalf("n=%d: found a vector that is absent", n)
+			}
+		}
+	}
+
+	plain := NewMapBuilder(0)
+	for i := range smallMap {
+		plain.Set(Keyword(fmt.Sprintf("k%d", i)), Int(i))
+	}
+	if m := plain.Map(); m.index != nil {
+		t.Errorf("a small map of keywords keeps an index")
+	}
+
+	older := NewMapBuilder(0)
+	older.Set(Keyword("a"), Int(1))
+	v1 := older.Map()
+	v2 := v1.assoc(vec(7), Int(2)) // extends v1's entries in place
+	if v1.index != nil || v2.index == nil {
+		t.Fatalf("index: older version %v, newer %v; want only the newer", v1.index != nil, v2.index != nil)
+	}
+	if _, ok := v1.Get(vec(7)); ok {
+		t.Errorf("the older version sees the newer version's key")
+	}
+	if got, ok := v2.Get(Keyword("a")); !ok || !Equal(got, Int(1)) {
+		t.Errorf("the newer version lost :a: %v, %v", got, ok)
+	}
+	if got, ok := v2.Get(vec(7)); !ok || !Equal(got, Int(2)) {
+		t.Errorf("the newer version does not find its vector key: %v, %v", got, ok)
+	}
+}
