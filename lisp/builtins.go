@@ -293,16 +293,27 @@ func weigh(th *Thread, v Value) (int64, error) {
 	return size, err
 }
 
-// measure is weigh that also reports whether v holds a map or a set.
+// measure is weigh that also reports whether v holds a map or a set. It
+// refuses a value nesting deeper than MaxValueNesting, since the walks that
+// follow it (printing, comparing, hashing) recurse once per level.
 func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 	switch v.(type) {
-	case *Vector, *Map, *Set:
+	case *Vector, *Map, *Set, holder:
 	default:
 		return scalarSize(v), false, nil
 	}
 	const batch = 256
 	var work int64
-	stack := []Value{v}
+	type node struct {
+		v     Value
+		level int // 1 for v itself
+	}
+	stack := []node{{v, 1}}
+	push := func(level int, vs ...Value) {
+		for _, e := range vs {
+			stack = append(stack, node{e, level})
+		}
+	}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -312,25 +323,35 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 			}
 			work = 0
 		}
-		switch c := x.(type) {
+		switch x.v.(type) {
+		case *Vector, *Map, *Set, holder:
+			if x.level > MaxValueNesting {
+				return 0, false, walkTooDeepError()
+			}
+		}
+		switch c := x.v.(type) {
 		case *Vector:
 			size += 2 + int64(c.Len())
-			stack = append(stack, c.elems...)
+			push(x.level+1, c.elems...)
 		case *Set:
 			size += 3 + int64(c.Len())
-			stack = append(stack, c.elems...)
+			push(x.level+1, c.elems...)
 			unordered = true
 		case *Map:
 			size += 2 + 3*int64(c.Len())
 			for _, e := range c.entries {
-				stack = append(stack, e.Key, e.Val)
+				push(x.level+1, e.Key, e.Val)
 			}
 			unordered = true
+		case holder:
+			// A function that prints with the values it holds.
+			size += scalarSize(c)
+			push(x.level+1, c.heldValues()...)
 		case String:
-			size += scalarSize(x)
+			size += scalarSize(c)
 			work += int64(len(c)) / 64
 		default:
-			size += scalarSize(x)
+			size += scalarSize(c)
 		}
 	}
 	return size, unordered, th.step(work)

@@ -2,7 +2,6 @@ package lisp
 
 import (
 	"slices"
-	"strings"
 )
 
 // Functional tools: apply (spec 8.11), juxt (spec 8.10) and the Clojure
@@ -46,9 +45,10 @@ func functionArgs(fn string, fs []Value) error {
 // definition such as (def f (partial + 10)) keeps working when memory
 // travels to the next turn.
 type combined struct {
-	name string  // the combinator
-	args []Value // its arguments
-	fn   func(th *Thread, args []Value) (Value, error)
+	name   string  // the combinator
+	args   []Value // its arguments
+	fn     func(th *Thread, args []Value) (Value, error)
+	weight int64 // of the arguments it prints with; see valueWeight
 }
 
 // TypeName implements Value.
@@ -60,20 +60,32 @@ func (c *combined) Call(th *Thread, args []Value) (Value, error) { return c.fn(t
 // ParamNames implements Function: a combined function takes any arguments.
 func (*combined) ParamNames() []string { return []string{"&", "args"} }
 
-// Source is the combinator call that rebuilds the function.
-func (c *combined) Source() string {
-	var b strings.Builder
-	b.WriteString("(" + c.name)
+// appendText appends the combinator call that rebuilds the function.
+func (c *combined) appendText(buf []byte) []byte {
+	buf = append(append(buf, '('), c.name...)
 	for _, a := range c.args {
-		b.WriteByte(' ')
-		b.WriteString(sourceText(a))
+		buf = appendSource(append(buf, ' '), a)
 	}
-	b.WriteByte(')')
-	return b.String()
+	return append(buf, ')')
 }
 
-// WriteRepr prints the function as the call that made it.
-func (c *combined) WriteRepr(b *strings.Builder) { b.WriteString(c.Source()) }
+// heldValues are the arguments the function was built from.
+func (c *combined) heldValues() []Value { return c.args }
+
+// ownTextSize is the length of appendText's text without the arguments.
+func (c *combined) ownTextSize() int64 { return int64(2 + len(c.name) + len(c.args)) }
+
+// valueWeight is the weight of the arguments it prints with.
+func (c *combined) valueWeight() int64 { return max(c.weight, 1) }
+
+// heldWeight is the weight of a function that prints with vs.
+func heldWeight(vs []Value) int64 {
+	w := int64(1)
+	for _, v := range vs {
+		w = addWeight(w, weightOf(v))
+	}
+	return w
+}
 
 // madeFn returns a function built by the combinator name from args,
 // charged like a closure.
@@ -81,7 +93,7 @@ func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Val
 	if err := th.alloc(costClosure + 16*int64(len(args))); err != nil {
 		return nil, err
 	}
-	return &combined{name: name, args: slices.Clone(args), fn: f}, nil
+	return &combined{name: name, args: slices.Clone(args), fn: f, weight: heldWeight(args)}, nil
 }
 
 func builtinApply(th *Thread, args []Value) (Value, error) {

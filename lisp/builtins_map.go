@@ -220,6 +220,10 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 
 // updateIn replaces the value at path with f(old); missing levels are maps.
 func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value) (Value, error)) (Value, error) {
+	if len(path) > MaxValueNesting { // it recurses once per key
+		return nil, Errorf(depthLimit, "%s: a path of %d keys is longer than the deepest a value may nest (%d levels)", fn, len(path), MaxValueNesting).
+			WithHint("use a short path of keys, one per level of nesting")
+	}
 	if err := th.step(1); err != nil {
 		return nil, err
 	}

@@ -72,6 +72,9 @@ type closure struct {
 // valueWeight is the size of the closure's source with its captured values.
 func (c *closure) valueWeight() int64 { return max(c.weight, 1) }
 
+// heldValues are the values the closure captured.
+func (c *closure) heldValues() []Value { return c.free }
+
 func (*closure) TypeName() string { return "function" }
 
 // ParamNames lists the parameters of the first arity, with & before a rest

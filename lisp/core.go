@@ -126,8 +126,9 @@ func coreFail(th *Thread, args []Value) (Value, error) {
 
 // predicateCombinator is the function all-of, any-of and none-of return.
 type predicateCombinator struct {
-	kind  string
-	preds []Value
+	kind   string
+	preds  []Value
+	weight int64 // see valueWeight
 }
 
 func (*predicateCombinator) TypeName() string { return "function" }
@@ -135,22 +136,22 @@ func (*predicateCombinator) TypeName() string { return "function" }
 func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
 
 // valueWeight counts the predicates, which the combinator prints with.
-func (p *predicateCombinator) valueWeight() int64 {
-	w := int64(1)
+func (p *predicateCombinator) valueWeight() int64 { return max(p.weight, 1) }
+
+// appendText appends the call that makes the predicate.
+func (p *predicateCombinator) appendText(buf []byte) []byte {
+	buf = append(append(buf, '('), p.kind...)
 	for _, q := range p.preds {
-		w = addWeight(w, weightOf(q))
+		buf = appendSource(append(buf, ' '), q)
 	}
-	return w
+	return append(buf, ')')
 }
 
-func (p *predicateCombinator) WriteRepr(b *strings.Builder) {
-	b.WriteString("(" + p.kind)
-	for _, q := range p.preds {
-		b.WriteByte(' ')
-		writeSource(b, q)
-	}
-	b.WriteByte(')')
-}
+// heldValues are the predicates it combines.
+func (p *predicateCombinator) heldValues() []Value { return p.preds }
+
+// ownTextSize is the length of appendText's text without the predicates.
+func (p *predicateCombinator) ownTextSize() int64 { return int64(2 + len(p.kind) + len(p.preds)) }
 
 func (p *predicateCombinator) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) != 1 {
@@ -185,7 +186,7 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 		if err := th.allocClosure(len(args)); err != nil {
 			return nil, err
 		}
-		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...)}, nil
+		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...), weight: heldWeight(args)}, nil
 	}
 }
 

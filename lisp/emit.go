@@ -15,35 +15,32 @@ import "strconv"
 // reads every part of v it counts, so its work is bounded by limit, not by
 // v: weightOf, a lower bound on the printed size known without a walk,
 // refuses a huge value at once.
-func printedSize(v Value, limit int64) int64 {
+//
+// The walk also stops, reporting deep, at a collection nested more than
+// maxNesting levels: v may nest as deep as the allocation budget allowed,
+// and the walk keeps the collections it is reading on a stack of its own
+// rather than recursing.
+func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 	if weightOf(v) > limit {
-		return weightOf(v)
+		return weightOf(v), false
 	}
-	var size int64
-	var walk func(v Value) bool // false once size passes limit
-	walk = func(v Value) bool {
-		switch c := v.(type) {
+	type reading struct {
+		elems   []Value
+		entries []MapEntry
+		next    int // in elems, or in the keys and values of entries
+	}
+	var stack []reading
+	visit := func(x Value) {
+		switch c := x.(type) {
 		case *Vector:
 			size += 2 + int64(max(c.Len()-1, 0))
-			for _, e := range c.elems {
-				if size > limit || !walk(e) {
-					return false
-				}
-			}
+			stack = append(stack, reading{elems: c.elems})
 		case *Set:
 			size += 3 + int64(max(c.Len()-1, 0))
-			for _, e := range c.elems {
-				if size > limit || !walk(e) {
-					return false
-				}
-			}
+			stack = append(stack, reading{elems: c.elems})
 		case *Map:
 			size += 2 + 3*int64(c.Len()) - 2*int64(min(c.Len(), 1)) // "k v" and ", " between entries
-			for _, e := range c.entries {
-				if size > limit || !walk(e.Key) || !walk(e.Val) {
-					return false
-				}
-			}
+			stack = append(stack, reading{entries: c.entries})
 		case String:
 			size += 2 + escapedSize(string(c), limit-size)
 		case Keyword:
@@ -57,15 +54,59 @@ func printedSize(v Value, limit int64) int64 {
 			size += int64(len(strconv.FormatBool(bool(c))))
 		case Float:
 			size += int64(len(formatFloat(float64(c))))
+		case *closure:
+			size += closureTextSize(c)
+			stack = append(stack, reading{elems: c.free})
+		case textHolder:
+			size += c.ownTextSize()
+			stack = append(stack, reading{elems: c.heldValues()})
 		default:
-			// Functions, regexes and vars: their text, within limit since
+			// Regexes, vars, builtins: their text, within limit since
 			// weightOf(v) was.
 			size += int64(len(sourceText(c)))
 		}
-		return size <= limit
 	}
-	walk(v)
-	return size
+	visit(v)
+	for len(stack) > 0 && size <= limit {
+		if len(stack) > maxNesting {
+			return size, true
+		}
+		top := &stack[len(stack)-1]
+		switch {
+		case top.next < len(top.elems):
+			top.next++
+			visit(top.elems[top.next-1])
+		case top.next < 2*len(top.entries):
+			e := top.entries[top.next/2]
+			top.next++
+			if top.next%2 == 1 {
+				visit(e.Key)
+			} else {
+				visit(e.Val)
+			}
+		default:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return size, false
+}
+
+// closureTextSize is the length of c's source (appendClosureSource)
+// without the values it captured: the fn form, and the let around it that
+// binds its captured names.
+func closureTextSize(c *closure) int64 {
+	n := int64(len(Repr(c.lam.form)))
+	if len(c.free) == 0 {
+		return n
+	}
+	n += int64(len("(let [") + len("] ") + len(")"))
+	for i, name := range c.lam.freeNames {
+		n += int64(len(name) + 1) // the name and the space before its value
+		if i > 0 {
+			n++ // the space before the name
+		}
+	}
+	return n
 }
 
 // escapedSize is the length of s between the quotes of a string literal,
@@ -103,22 +144,30 @@ func byteCount(n int64) string {
 }
 
 // checkEmitted refuses a finished turn whose result, memory, tool-call
-// arguments and prints together would print as more than the limit.
+// arguments and prints together would print as more than the limit, or
+// whose result or new memory nests deeper than the wire reads back;
+// what names the result in that error ("the result", "the fail reason").
 // Bindings kept unchanged from the prelude count the text they came with.
-func (p *progState) checkEmitted(th *Thread, result Value, mem *Memory) *Error {
+func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Memory) *Error {
 	limit := th.limits.MaxEmitBytes
 	if limit <= 0 {
 		return nil
 	}
+	nesting := p.env.valueNesting()
 	total := int64(p.outBytes) + p.emittedArgs
-	total += printedSize(result, limit-total)
-	if total > limit {
+	n, deep := printedSize(result, limit-total, nesting)
+	if deep {
+		return tooDeepError(what, nesting)
+	}
+	if total += n; total > limit {
 		return emitError("the result", total, limit)
 	}
 	for _, b := range mem.Bindings() {
 		n := int64(len(b.source))
 		if b.source == "" {
-			n = printedSize(b.Value, limit-total)
+			if n, deep = printedSize(b.Value, limit-total, nesting); deep {
+				return tooDeepError("the value of "+b.Name, nesting)
+			}
 		}
 		if total += n + int64(len(b.Name)+len(b.Docstring)); total > limit {
 			return emitError("the memory (at "+b.Name+")", total, limit)
@@ -134,7 +183,10 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 	if limit <= 0 {
 		return nil
 	}
-	n := printedSize(args, limit-p.emittedArgs)
+	n, deep := printedSize(args, limit-p.emittedArgs, p.env.valueNesting())
+	if deep {
+		return tooDeepError("the arguments of tool/"+name, p.env.valueNesting())
+	}
 	if p.emittedArgs+n > limit {
 		return emitError("the arguments of tool/"+name, p.emittedArgs+n, limit)
 	}

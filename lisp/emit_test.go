@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -15,19 +16,70 @@ func TestPrintedSizeIsReprLength(t *testing.T) {
 	} {
 		v := mustEDN(src)
 		want := int64(len(Repr(v)))
-		if got := printedSize(v, 1<<20); got != want {
+		if got, _ := printedSize(v, 1<<20, DefaultMaxNesting); got != want {
 			t.Errorf("printedSize(%s) = %d, want %d (%s)", src, got, want, Repr(v))
 		}
-		if want > 0 && printedSize(v, want-1) <= want-1 {
+		if got, _ := printedSize(v, want-1, DefaultMaxNesting); want > 0 && got <= want-1 {
 			t.Errorf("printedSize(%s) with limit %d must pass the limit", src, want-1)
 		}
 	}
-	res := run(t, `(let [s (apply str (repeat 100 "\"")) v (vec (repeat 3 [s {:k s}]))] [v (fn [] v)])`, Env{})
-	if res.Err != nil {
-		t.Fatal(res.Err)
+	for _, src := range []string{
+		`(let [s (apply str (repeat 100 "\"")) v (vec (repeat 3 [s {:k s}]))] [v (fn [] v)])`,
+		`(fn [x] (* 2 x))`,
+		`(let [a 1 b [2 "c"]] (fn [x] (+ a x (count b))))`,
+		`(let [k 3 f (fn [x] (* k x)) g (fn [y] (f (f y)))] [g {:f f}])`,
+		`[(comp inc (partial + 2)) (every-pred odd? pos?) (where :a > "x\"y") (where [:a :b] = [1 #{2}]) (where :ok)]`,
+		`(let [f (fn [x] (* 2 x))] (comp f (juxt f inc) (fnil f 0)))`,
+	} {
+		res := run(t, src, Env{})
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		want := int64(len(Repr(res.Value)))
+		if got, _ := printedSize(res.Value, 1<<20, DefaultMaxNesting); got != want {
+			t.Errorf("printedSize of %s = %d, want %d (%s)", src, got, want, Repr(res.Value))
+		}
 	}
-	if got, want := printedSize(res.Value, 1<<20), int64(len(Repr(res.Value))); got != want {
-		t.Errorf("printedSize of shared structure = %d, want %d", got, want)
+}
+
+// TestDeepValuesEndInDepthLimit: a value a program builds may nest as deep
+// as the allocation budget allows, far deeper than the walks that print,
+// compare or hash it should recurse, and deeper than the wire reads back.
+// Every way of walking one ends in depth_limit, whether the value nests
+// collections or functions that captured the last one.
+func TestDeepValuesEndInDepthLimit(t *testing.T) {
+	const deepVector = `(loop [x [] i 0] (if (< i 100000) (recur [x] (inc i)) x))`
+	const deepMap = `(loop [x {} i 0] (if (< i 50000) (recur {:a x} (inc i)) x))`
+	const deepFn = `(loop [f identity i 0] (if (< i 50000) (recur (fn [x] (f x)) (inc i)) f))`
+	const deepComp = `(loop [f inc i 0] (if (< i 50000) (recur (comp f inc) (inc i)) f))`
+	const deepMixed = `(loop [f inc i 0] (if (< i 20000) (recur (partial (fn [g x] (g x)) [f]) (inc i)) f))`
+	host := hostFunc(func(context.Context, string, Value) (Value, error) { return Nil, nil })
+	for _, tc := range []struct{ name, src string }{
+		{"result", `(let [d ` + deepVector + `] d)`},
+		{"str", `(let [d ` + deepVector + `] (str d))`},
+		{"pr-str of a map", `(let [d ` + deepMap + `] (pr-str d))`},
+		{"equal", `(let [d ` + deepVector + `] (= d [d]))`},
+		{"compare", `(let [d ` + deepVector + `] (compare d d))`},
+		{"hash", `(let [d ` + deepVector + `] (contains? #{1} d))`},
+		{"def", `(let [d ` + deepVector + `] (def x d) 1)`},
+		{"fail", `(let [d ` + deepVector + `] (fail d))`},
+		{"tool arguments", `(let [d ` + deepVector + `] (tool/t {:a d}))`},
+		{"assoc-in path", `(count (assoc-in {} (vec (range 20000)) 1))`},
+		{"function chain as result", `(let [f ` + deepFn + `] f)`},
+		{"function chain printed", `(let [f ` + deepFn + `] (pr-str f))`},
+		{"function chain defined", `(let [f ` + deepFn + `] (def g f) 1)`},
+		{"comp chain as result", `(let [f ` + deepComp + `] f)`},
+		{"comp chain printed", `(let [f ` + deepComp + `] (str f))`},
+		{"comp chain defined", `(let [f ` + deepComp + `] (def g f) 1)`},
+		{"partial over vectors over closures", `(let [f ` + deepMixed + `] f)`},
+		{"partial over vectors over closures, printed", `(let [f ` + deepMixed + `] (pr-str f))`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, tc.src, Env{Tools: []string{"t"}, Host: host})
+			if res.Err == nil || res.Err.Kind != depthLimit {
+				t.Fatalf("got %v, want depth_limit", res.Err)
+			}
+		})
 	}
 }
 

@@ -30,6 +30,7 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 	if maxDepth < 1 {
 		maxDepth = defaultJSONDepth
 	}
+	maxDepth = min(maxDepth, MaxValueNesting)
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	d := jsonDecoder{dec: dec, maxDepth: maxDepth}

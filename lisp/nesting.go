@@ -4,8 +4,9 @@ package lisp
 // deep ([] is one level, [[]] two). The wire reads values back with the
 // same bound as source text, so a value deeper than that could leave the
 // sandbox as a result, a definition or tool arguments, but never come back
-// in the next request: the agent would be stuck. Values a function captured
-// travel with it, so they count too.
+// in the next request: the agent would be stuck. Values a function holds
+// travel with it, inside the let or the call its source is, so a function
+// that holds values is a level too (holder).
 func nestsDeeper(v Value, limit int) bool {
 	if levels, ok := nestsMeasured(v); ok {
 		return levels > limit
@@ -26,13 +27,10 @@ func nestsDeeper(v Value, limit int) bool {
 			}
 		}
 		return false
-	case *closure:
-		for _, f := range c.free {
-			if nestsDeeper(f, limit) {
-				return true
-			}
+	case holder:
+		if elems = c.heldValues(); len(elems) == 0 {
+			return false
 		}
-		return false
 	default:
 		return false
 	}
@@ -64,9 +62,25 @@ func nestsMeasured(v Value) (levels int, ok bool) {
 // valueNesting is the deepest nesting a program's values may leave with.
 func (env Env) valueNesting() int {
 	if env.MaxNesting > 0 {
-		return env.MaxNesting
+		return min(env.MaxNesting, MaxValueNesting)
 	}
 	return DefaultMaxNesting
+}
+
+// MaxValueNesting is the deepest any value may nest: the ceiling of
+// Env.MaxNesting, and the most levels the builtins that walk a whole value
+// (printing, comparing, hashing) accept. Those walks recurse once per
+// level, and a program can build a value nested far deeper than the Go
+// stack should grow for one evaluation (the default allocation budget
+// alone allows about 160,000 levels). It is ten times DefaultMaxNesting,
+// so by default it only stops values that could never leave the program.
+const MaxValueNesting = 10 * DefaultMaxNesting
+
+// walkTooDeepError is the failure of a builtin given a value nesting
+// deeper than MaxValueNesting.
+func walkTooDeepError() *Error {
+	return Errorf(depthLimit, "a value nests collections more than %d levels deep, too deep to print, compare or hash", MaxValueNesting).
+		WithHint("build flatter data: nest maps and vectors a few levels, not one level per item")
 }
 
 // tooDeepError is the failure of a value that nests deeper than limit.
@@ -75,8 +89,8 @@ func tooDeepError(what string, limit int) *Error {
 		WithHint("values leaving the program must nest at most %d levels; flatten the data or return a summary", limit)
 }
 
-// definable is the one walk over a value being defined: bad is what
-// unstorable(v) finds, and deep is nestsDeeper(v, limit). When v holds
+// definable is the one walk over a value being defined: bad is its first
+// part that unstorable refuses, and deep is nestsDeeper(v, limit). When v holds
 // something unstorable the definition fails, so deep is left false.
 func definable(v Value, limit int) (bad Value, isBad, deep bool) {
 	w := definableWalk{}
@@ -87,7 +101,9 @@ func definable(v Value, limit int) (bad Value, isBad, deep bool) {
 }
 
 // definableWalk tracks the depth only until it finds v too deep; from
-// then on it only looks for unstorable parts.
+// then on it only looks for unstorable parts, down to MaxValueNesting
+// levels below the limit: it recurses once per level, and a value that
+// deep fails at the end of the turn anyway (checkNesting).
 type definableWalk struct {
 	bad  Value
 	deep bool
@@ -99,9 +115,15 @@ func (w *definableWalk) walk(v Value, limit int) bool {
 		w.deep = w.deep || levels > limit
 		return true
 	}
-	switch c := v.(type) {
+	switch v.(type) {
 	case Int, String, Keyword, NilType, Bool, Float:
 		return true
+	case *Vector, *Set, *Map, holder:
+		if limit < -MaxValueNesting {
+			return true
+		}
+	}
+	switch c := v.(type) {
 	case *Vector:
 		return w.walkSeq(c.Elems(), limit)
 	case *Set:
@@ -116,19 +138,18 @@ func (w *definableWalk) walk(v Value, limit int) bool {
 			}
 		}
 		return true
-	case *closure:
-		for _, f := range c.free {
-			if !w.walk(f, limit) {
-				return false
-			}
+	case holder:
+		if len(c.heldValues()) == 0 {
+			return true
 		}
-		return true
+		return w.walkSeq(c.heldValues(), limit)
 	}
-	// Other scalars and functions built by combinators: nestsDeeper stops
-	// here, unstorable may look inside.
-	bad, isBad := unstorable(v)
-	w.bad = bad
-	return !isBad
+	// Other scalars and builtins: unstorable looks at them.
+	if unstorable(v) {
+		w.bad = v
+		return false
+	}
+	return true
 }
 
 func (w *definableWalk) walkSeq(elems []Value, limit int) bool {

@@ -52,10 +52,26 @@ func Str(v Value) string {
 	return Repr(v)
 }
 
-// printer is implemented by values that print themselves (closures print
-// their source).
+// printer is implemented by values that print themselves.
 type printer interface {
 	WriteRepr(b *strings.Builder)
+}
+
+// holder is a function that holds values and prints with them: a closure
+// with what it captured, a function built by a combinator with its
+// arguments. Walks over values treat one as a level of nesting, like a
+// collection: a program can chain them as deep as it can nest vectors.
+type holder interface {
+	Value
+	heldValues() []Value
+}
+
+// textHolder is a holder other than a closure, which prints as the call
+// that makes it.
+type textHolder interface {
+	holder
+	appendText(buf []byte) []byte
+	ownTextSize() int64 // the length of its text without the held values
 }
 
 // WriteRepr appends the EDN text of v to b.
@@ -102,6 +118,8 @@ func appendRepr(buf []byte, v Value) []byte {
 		return appendSeq(buf, "#{", "}", sortedByText(v.elems))
 	case *closure:
 		return appendClosureSource(buf, v)
+	case textHolder:
+		return v.appendText(buf)
 	case printer:
 		var own strings.Builder
 		v.WriteRepr(&own)

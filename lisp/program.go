@@ -36,7 +36,9 @@ type Env struct {
 	Limits Limits
 	// TurnNumber is recorded on the bindings this program defines.
 	TurnNumber int
-	// MaxNesting bounds source nesting; 0 means DefaultMaxNesting.
+	// MaxNesting bounds the nesting of source and of the values a program
+	// leaves with; 0 means DefaultMaxNesting, and more than
+	// MaxValueNesting means MaxValueNesting.
 	MaxNesting int
 }
 
@@ -171,7 +173,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value = ret.value
 		res.Returned = true
 	case errors.As(evalErr, &fl):
-		if err := prog.checkEmitted(th, fl.reason, env.Prelude); err != nil {
+		if err := prog.checkEmitted(th, "the fail reason", fl.reason, env.Prelude); err != nil {
 			res.Value, res.Err = Nil, err
 			return res, nil
 		}
@@ -193,7 +195,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	}
 	// The size first: it bounds the walk that measures the nesting.
 	mem := prog.commit(env.Prelude)
-	if err := prog.checkEmitted(th, res.Value, mem); err != nil {
+	if err := prog.checkEmitted(th, "the result", res.Value, mem); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
@@ -442,11 +444,12 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	if err := th.alloc(costToolCall); err != nil {
 		return nil, err
 	}
-	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
-		return nil, tooDeepError("the arguments of tool/"+name, limit)
-	}
+	// The size first: it bounds the walk that measures the nesting.
 	if err := p.checkEmitArgs(th, name, args); err != nil {
 		return nil, err
+	}
+	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
+		return nil, tooDeepError("the arguments of tool/"+name, limit)
 	}
 	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args}
 	if p.env.Host == nil {

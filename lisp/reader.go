@@ -53,7 +53,8 @@ func (s *setForm) WriteRepr(b *strings.Builder) {
 }
 
 // read parses a whole program: the sequence of top-level forms. maxNesting
-// bounds collection nesting (0 means DefaultMaxNesting).
+// bounds collection nesting (0 means DefaultMaxNesting; at most
+// MaxValueNesting).
 func read(src string, maxNesting int) ([]Value, error) {
 	forms, _, err := readProgram(src, maxNesting)
 	return forms, err
@@ -147,6 +148,7 @@ func newReader(src string, maxNesting int, edn bool) *reader {
 	if maxNesting <= 0 {
 		maxNesting = DefaultMaxNesting
 	}
+	maxNesting = min(maxNesting, MaxValueNesting)
 	return &reader{src: src, line: 1, col: 1, maxNesting: maxNesting, edn: edn}
 }
 

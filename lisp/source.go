@@ -65,52 +65,20 @@ func appendSource(buf []byte, v Value) []byte {
 // of a value holding maps twice, once for these copies.
 var unprinted string
 
-// unstorable returns the part of v that cannot be written as source and
-// read back, if any: a builtin value that is not a registered builtin.
-// Functions built by combinators (comp, partial, ...) print as the call
-// that made them, so they are storable when their arguments are.
-func unstorable(v Value) (Value, bool) {
+// unstorable reports whether v, a value that holds no other (not a
+// collection or a holder, which definable walks itself), cannot be written
+// as source and read back: a builtin value that is not a registered
+// builtin. Functions built by combinators (comp, partial, ...) print as
+// the call that made them, so they are storable when their arguments are.
+func unstorable(v Value) bool {
 	switch v := v.(type) {
 	case NilType, Bool, Int, Float, String, Keyword, symbol, *varRef, *regex, *toolFunc:
-		return nil, false
+		return false
 	case *Builtin:
-		if registered, ok := lookupFunction(v.Name); ok && registered == v {
-			return nil, false
-		}
-		return v, true
-	case *closure:
-		return unstorableIn(v.free)
-	case *predicateCombinator:
-		return unstorableIn(v.preds)
-	case *combined:
-		return unstorableIn(v.args)
-	case *wherePredicate:
-		return unstorable(v.value)
-	case *Vector:
-		return unstorableIn(v.Elems())
-	case *Set:
-		return unstorableIn(v.Elems())
-	case *Map:
-		for _, e := range v.Entries() {
-			if bad, ok := unstorable(e.Key); ok {
-				return bad, true
-			}
-			if bad, ok := unstorable(e.Val); ok {
-				return bad, true
-			}
-		}
-		return nil, false
+		registered, ok := lookupFunction(v.Name)
+		return !ok || registered != v
 	}
-	return v, true
-}
-
-func unstorableIn(vs []Value) (Value, bool) {
-	for _, e := range vs {
-		if bad, ok := unstorable(e); ok {
-			return bad, true
-		}
-	}
-	return nil, false
+	return true
 }
 
 func appendSourceSeq(buf []byte, open, close string, elems []Value) []byte {

@@ -85,18 +85,37 @@ func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 // valueWeight counts the compared value, which the predicate prints with.
 func (p *wherePredicate) valueWeight() int64 { return addWeight(1, weightOf(p.value)) }
 
-func (p *wherePredicate) WriteRepr(b *strings.Builder) {
-	b.WriteString("(where ")
-	if len(p.path) == 1 {
-		WriteRepr(b, p.path[0])
-	} else {
-		writeSeq(b, "[", "]", p.path)
-	}
+// appendText appends the where call that makes the predicate.
+func (p *wherePredicate) appendText(buf []byte) []byte {
+	buf = p.appendPath(append(buf, "(where "...))
 	if p.op != "" {
-		b.WriteString(" " + p.op + " ")
-		writeSource(b, p.value)
+		buf = appendSource(append(append(append(buf, ' '), p.op...), ' '), p.value)
 	}
-	b.WriteByte(')')
+	return append(buf, ')')
+}
+
+func (p *wherePredicate) appendPath(buf []byte) []byte {
+	if len(p.path) == 1 {
+		return appendRepr(buf, p.path[0])
+	}
+	return appendSeq(buf, "[", "]", p.path)
+}
+
+// heldValues is the value it compares with, when it has an operator.
+func (p *wherePredicate) heldValues() []Value {
+	if p.op == "" {
+		return nil
+	}
+	return []Value{p.value}
+}
+
+// ownTextSize is the length of appendText's text without the value.
+func (p *wherePredicate) ownTextSize() int64 {
+	n := int64(len("(where ") + len(p.appendPath(nil)) + len(")"))
+	if p.op != "" {
+		n += int64(2 + len(p.op))
+	}
+	return n
 }
 
 func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {

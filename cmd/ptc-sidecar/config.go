@@ -217,6 +217,9 @@ func parseServeConfig(args []string, getenv func(string) string) (serveConfig, e
 	if cfg.memoryLimit == 0 && getenv("GOMEMLIMIT") == "" {
 		cfg.memoryLimit = defaultMemoryLimit // else the runtime has read GOMEMLIMIT
 	}
+	if cfg.maxValueDepth > lisp.MaxValueNesting {
+		return cfg, fmt.Errorf("-max-value-depth: at most %d, the deepest a value may nest in the sandbox", lisp.MaxValueNesting)
+	}
 	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
 		return cfg, errors.New("-tls-cert and -tls-key go together: set both, or neither for plaintext")
 	}

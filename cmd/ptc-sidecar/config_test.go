@@ -198,6 +198,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max history not a number", []string{"--max-history", "long"}, nil, []string{"-max-history", "whole number"}},
 		{"tls cert without key", []string{"--tls-cert", "c.pem"}, nil, []string{"-tls-cert and -tls-key go together"}},
 		{"tls key without cert", nil, env{"PTC_SIDECAR_TLS_KEY": "k.pem"}, []string{"-tls-cert and -tls-key go together"}},
+		{"value depth past what the sandbox walks", []string{"--max-value-depth", "10001"}, nil, []string{"-max-value-depth: at most 10000"}},
 		{"unknown flag", []string{"--listne", "x"}, nil, []string{"listne"}},
 		{"positional argument", []string{"extra"}, nil, []string{`unexpected argument "extra"`}},
 		{"bad environment variable", nil, env{"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "soon"}, []string{"PTC_SIDECAR_SHUTDOWN_TIMEOUT", `"soon"`, "duration"}},
