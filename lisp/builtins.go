@@ -309,11 +309,6 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 		level int // 1 for v itself
 	}
 	stack := []node{{v, 1}}
-	push := func(level int, vs ...Value) {
-		for _, e := range vs {
-			stack = append(stack, node{e, level})
-		}
-	}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -332,21 +327,27 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 		switch c := x.v.(type) {
 		case *Vector:
 			size += 2 + int64(c.Len())
-			push(x.level+1, c.elems...)
+			for _, e := range c.elems {
+				stack = append(stack, node{e, x.level + 1})
+			}
 		case *Set:
 			size += 3 + int64(c.Len())
-			push(x.level+1, c.elems...)
+			for _, e := range c.elems {
+				stack = append(stack, node{e, x.level + 1})
+			}
 			unordered = true
 		case *Map:
 			size += 2 + 3*int64(c.Len())
 			for _, e := range c.entries {
-				push(x.level+1, e.Key, e.Val)
+				stack = append(stack, node{e.Key, x.level + 1}, node{e.Val, x.level + 1})
 			}
 			unordered = true
 		case holder:
 			// A function that prints with the values it holds.
 			size += scalarSize(c)
-			push(x.level+1, c.heldValues()...)
+			for _, e := range c.heldValues() {
+				stack = append(stack, node{e, x.level + 1})
+			}
 		case String:
 			size += scalarSize(c)
 			work += int64(len(c)) / 64

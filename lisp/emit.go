@@ -29,8 +29,29 @@ func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 		entries []MapEntry
 		next    int // in elems, or in the keys and values of entries
 	}
-	var stack []reading
-	visit := func(x Value) {
+	root := [1]Value{v}
+	var room [16]reading
+	stack := append(room[:0], reading{elems: root[:]})
+	for len(stack) > 0 && size <= limit {
+		if len(stack) > maxNesting+1 { // the root's reading is not a level
+			return size, true
+		}
+		top := &stack[len(stack)-1]
+		var x Value
+		switch {
+		case top.next < len(top.elems):
+			x = top.elems[top.next]
+		case top.next < 2*len(top.entries):
+			if e := top.entries[top.next/2]; top.next%2 == 0 {
+				x = e.Key
+			} else {
+				x = e.Val
+			}
+		default:
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top.next++
 		switch c := x.(type) {
 		case *Vector:
 			size += 2 + int64(max(c.Len()-1, 0))
@@ -56,36 +77,18 @@ func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 			size += int64(len(formatFloat(float64(c))))
 		case *closure:
 			size += closureTextSize(c)
-			stack = append(stack, reading{elems: c.free})
+			if len(c.free) > 0 { // a level only when it holds values (nestsDeeper)
+				stack = append(stack, reading{elems: c.free})
+			}
 		case textHolder:
 			size += c.ownTextSize()
-			stack = append(stack, reading{elems: c.heldValues()})
+			if held := c.heldValues(); len(held) > 0 {
+				stack = append(stack, reading{elems: held})
+			}
 		default:
 			// Regexes, vars, builtins: their text, within limit since
 			// weightOf(v) was.
 			size += int64(len(sourceText(c)))
-		}
-	}
-	visit(v)
-	for len(stack) > 0 && size <= limit {
-		if len(stack) > maxNesting {
-			return size, true
-		}
-		top := &stack[len(stack)-1]
-		switch {
-		case top.next < len(top.elems):
-			top.next++
-			visit(top.elems[top.next-1])
-		case top.next < 2*len(top.entries):
-			e := top.entries[top.next/2]
-			top.next++
-			if top.next%2 == 1 {
-				visit(e.Key)
-			} else {
-				visit(e.Val)
-			}
-		default:
-			stack = stack[:len(stack)-1]
 		}
 	}
 	return size, false
