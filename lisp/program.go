@@ -113,9 +113,6 @@ func ReadProgram(source string, maxNesting int) (*Program, error) {
 	return &Program{source: source, maxNesting: maxNesting, forms: forms, starts: starts}, nil
 }
 
-// text is the text the program was read from.
-func (p *Program) text() string { return p.source }
-
 // EvalProgram is Eval of a program already read. The program's nesting
 // bound takes the place of env.MaxNesting for the source; env.MaxNesting
 // still bounds the values the program produces.

@@ -1,17 +1,9 @@
 package lisp
 
-import "strings"
-
-// writeSource writes v as source that evaluates back to it. Data prints as
-// EDN; closures print as their fn form; builtins as their name; symbols are
-// quoted so that they stay data; regexes and keywords that :name cannot
+// appendSource appends v as source that evaluates back to it. Data prints
+// as EDN; closures print as their fn form; builtins as their name; symbols
+// are quoted so that they stay data; regexes and keywords that :name cannot
 // spell print as the call that makes them.
-func writeSource(b *strings.Builder, v Value) {
-	var small [64]byte
-	b.Write(appendSource(small[:0], v))
-}
-
-// appendSource is writeSource appending to buf.
 func appendSource(buf []byte, v Value) []byte {
 	switch v := v.(type) {
 	case *closure:

@@ -1,9 +1,6 @@
 package lisp
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // WireText is v as the sidecar writes it on the wire (SPEC section 2):
 // EDN for plain data, and for what EDN cannot spell the PTC-Lisp source
@@ -100,16 +97,4 @@ func appendKeywordSource(buf []byte, name string) []byte {
 // literal cannot hold a pattern ending in a backslash before a quote.
 func appendRegexSource(buf []byte, r *regex) []byte {
 	return append(appendQuoted(append(buf, "(re-pattern "...), r.source), ')')
-}
-
-// keywordText is the canonical text of a keyword inside a collection's
-// hash key: it must not collide with the text of other elements, so a
-// keyword that does not read as :name is written as the call that makes it.
-func keywordText(name string) string {
-	if keywordReads(name) {
-		return ":" + name
-	}
-	var b strings.Builder
-	b.Write(appendKeywordSource(nil, name))
-	return b.String()
 }

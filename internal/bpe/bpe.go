@@ -45,7 +45,6 @@ var (
 
 // Encoding counts tokens of one encoding. It is safe for concurrent use.
 type Encoding struct {
-	name  string
 	split splitFunc
 	file  string
 
@@ -55,8 +54,8 @@ type Encoding struct {
 }
 
 var encodings = map[string]*Encoding{
-	"o200k_base":  {name: "o200k_base", split: splitO200k, file: o200kBaseFile},
-	"cl100k_base": {name: "cl100k_base", split: splitCl100k, file: cl100kBaseFile},
+	"o200k_base":  {split: splitO200k, file: o200kBaseFile},
+	"cl100k_base": {split: splitCl100k, file: cl100kBaseFile},
 }
 
 // Names lists the encodings Get knows.
@@ -79,9 +78,6 @@ func Get(name string) (*Encoding, error) {
 	}
 	return e, nil
 }
-
-// Name returns the encoding's name.
-func (e *Encoding) Name() string { return e.name }
 
 // Count returns the number of tokens of text.
 func (e *Encoding) Count(text string) int {
