@@ -75,14 +75,9 @@ func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 			size += int64(len(strconv.FormatBool(bool(c))))
 		case Float:
 			size += int64(len(formatFloat(float64(c))))
-		case *closure:
-			size += closureTextSize(c)
-			if len(c.free) > 0 { // a level only when it holds values (nestsDeeper)
-				stack = append(stack, reading{elems: c.free})
-			}
-		case textHolder:
+		case holder:
 			size += c.ownTextSize()
-			if held := c.heldValues(); len(held) > 0 {
+			if held := c.heldValues(); len(held) > 0 { // a level only then (nestsDeeper)
 				stack = append(stack, reading{elems: held})
 			}
 		default:
@@ -92,24 +87,6 @@ func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 		}
 	}
 	return size, false
-}
-
-// closureTextSize is the length of c's source (appendClosureSource)
-// without the values it captured: the fn form, and the let around it that
-// binds its captured names.
-func closureTextSize(c *closure) int64 {
-	n := int64(len(Repr(c.lam.form)))
-	if len(c.free) == 0 {
-		return n
-	}
-	n += int64(len("(let [") + len("] ") + len(")"))
-	for i, name := range c.lam.freeNames {
-		n += int64(len(name) + 1) // the name and the space before its value
-		if i > 0 {
-			n++ // the space before the name
-		}
-	}
-	return n
 }
 
 // escapedSize is the length of s between the quotes of a string literal,

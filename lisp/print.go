@@ -58,20 +58,15 @@ type printer interface {
 }
 
 // holder is a function that holds values and prints with them: a closure
-// with what it captured, a function built by a combinator with its
-// arguments. Walks over values treat one as a level of nesting, like a
-// collection: a program can chain them as deep as it can nest vectors.
+// with what it captured (as its fn form in a let), a function built by a
+// combinator with its arguments (as the call that makes it). Walks over
+// values treat one as a level of nesting, like a collection: a program can
+// chain them as deep as it can nest vectors.
 type holder interface {
 	Value
 	heldValues() []Value
-}
-
-// textHolder is a holder other than a closure, which prints as the call
-// that makes it.
-type textHolder interface {
-	holder
-	appendText(buf []byte) []byte
-	ownTextSize() int64 // the length of its text without the held values
+	appendText(buf []byte) []byte // its source, the held values' included
+	ownTextSize() int64           // the length of that text without the held values
 }
 
 // WriteRepr appends the EDN text of v to b.
@@ -116,9 +111,7 @@ func appendRepr(buf []byte, v Value) []byte {
 		return append(buf, '}')
 	case *Set:
 		return appendSeq(buf, "#{", "}", sortedByText(v.elems))
-	case *closure:
-		return appendClosureSource(buf, v)
-	case textHolder:
+	case holder:
 		return v.appendText(buf)
 	case printer:
 		var own strings.Builder

@@ -6,8 +6,6 @@ package lisp
 // spell print as the call that makes them.
 func appendSource(buf []byte, v Value) []byte {
 	switch v := v.(type) {
-	case *closure:
-		return appendClosureSource(buf, v)
 	case *Builtin:
 		return append(buf, v.Name...)
 	case symbol:
@@ -82,25 +80,4 @@ func appendSourceSeq(buf []byte, open, close string, elems []Value) []byte {
 		buf = appendSource(buf, e)
 	}
 	return append(buf, close...)
-}
-
-// appendClosureSource appends a closure as its fn form; when it captured
-// locals, the form is wrapped in a let that binds them to their values, so
-// the text is self-contained: (let [k 3] (fn [x] (* k x))).
-func appendClosureSource(buf []byte, c *closure) []byte {
-	if len(c.free) == 0 {
-		return appendRepr(buf, c.lam.form)
-	}
-	buf = append(buf, "(let ["...)
-	for i, name := range c.lam.freeNames {
-		if i > 0 {
-			buf = append(buf, ' ')
-		}
-		buf = append(buf, name...)
-		buf = append(buf, ' ')
-		buf = appendSource(buf, c.free[i])
-	}
-	buf = append(buf, "] "...)
-	buf = appendRepr(buf, c.lam.form)
-	return append(buf, ')')
 }
