@@ -1,6 +1,9 @@
 package lisp
 
-import "unicode/utf8"
+import (
+	"context"
+	"unicode/utf8"
+)
 
 // WireText is v as the sidecar writes it on the wire (SPEC section 2):
 // EDN for plain data, and for what EDN cannot spell the PTC-Lisp source
@@ -14,19 +17,25 @@ func WireText(v Value) string { return sourceText(v) }
 // ReadValue reads a value as it arrives on the wire: EDN (see
 // ParseEDNSample for maxNesting and keep) or, when the text is not EDN,
 // the source WireText writes for a value EDN cannot spell, loaded in the
-// sandbox memory bindings load in. Source that evaluates to plain data is
-// not accepted: data is sent as EDN, and the reported error is then the
-// EDN one.
-func ReadValue(text string, maxNesting, keep int) (Value, error) {
+// sandbox memory bindings load in, under ctx and with a budget in
+// proportion to the text (MaxSourceValueBytes). Source that evaluates to
+// plain data is not accepted: data is sent as EDN, and the reported error
+// is then the EDN one.
+func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, error) {
 	v, err := parseEDN(text, maxNesting, keep)
 	if err == nil {
 		return v, nil
 	}
-	if loaded, lerr := loadSource(text, maxNesting); lerr == nil && needsSource(loaded) {
+	if loaded, lerr := loadSource(ctx, text, maxNesting); lerr == nil && needsSource(loaded) {
 		return loaded, nil
 	}
 	return nil, err
 }
+
+// MaxSourceValueBytes is the most that reading a text of n bytes as
+// source (ReadValue, DecodeMemory) may build: its allocation budget.
+// Callers that keep what was read count it as what the value holds.
+func MaxSourceValueBytes(n int) int64 { return sourceLimits(n).MaxAllocBytes }
 
 // needsSource reports whether v holds something that EDN cannot spell.
 func needsSource(v Value) bool {

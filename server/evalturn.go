@@ -36,19 +36,18 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if err := s.checkCounts(req); err != nil {
 		return nil, err
 	}
-	ev, err := s.decodeEvaluation(req, "")
+	rd := s.newReader(ctx, false)
+	defer rd.release() // a panic must not keep the slot
+	ev, err := s.decodeEvaluation(rd, req, "")
 	if err != nil {
 		return nil, err
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	if err := s.evals.enter(ctx); err != nil {
+	if err := rd.admit(); err != nil { // reading the values may have taken the slot already
 		return nil, err
 	}
-	res, evalErr := func() (*lisp.Result, error) {
-		defer s.evals.leave() // a panic must not keep the slot
-		return s.evaluate(ctx, ev)
-	}()
+	res, evalErr := s.evaluate(ctx, ev)
 	if err := host.Check(); err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
@@ -81,9 +80,9 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 	return lisp.EvalProgram(ctx, p, ev.env)
 }
 
-// decodeEvaluation checks and converts a request; prefix is prepended to
-// field names ("start." inside a stream).
-func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
+// decodeEvaluation checks and converts a request, its values read by rd;
+// prefix is prepended to field names ("start." inside a stream).
+func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
@@ -101,11 +100,11 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	default:
 		ev.number = int(n)
 	}
-	prelude, err := s.decodeMemory(req.GetPrelude(), prefix+"prelude")
+	prelude, err := s.decodeMemory(rd, req.GetPrelude(), prefix+"prelude")
 	if err != nil {
 		return nil, err
 	}
-	data, err := s.decodeMap(req.GetData(), prefix+"data")
+	data, err := rd.valueMap(req.GetData(), prefix+"data")
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +129,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	}
 	var previous []lisp.Value
 	for i, pv := range req.GetPreviousResults() {
-		v, err := s.decodeValue(pv, fmt.Sprintf("%sprevious_results[%d]", prefix, i))
+		v, err := rd.value(pv, fmt.Sprintf("%sprevious_results[%d]", prefix, i))
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +140,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	}
 	for i, tr := range req.GetToolResults() {
 		field := fmt.Sprintf("%stool_results[%d]", prefix, i)
-		a, err := s.decodeAnswer(tr, i, field)
+		a, err := decodeAnswer(rd, tr, i, field)
 		if err != nil {
 			return nil, err
 		}
@@ -154,18 +153,18 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 }
 
 // decodeAnswer converts the caller's answer to the call at index.
-func (s *Service) decodeAnswer(tr *ptcsidecarv1.ToolResult, index int, field string) (replay.Answer, error) {
+func decodeAnswer(rd *valueReader, tr *ptcsidecarv1.ToolResult, index int, field string) (replay.Answer, error) {
 	if int(tr.GetIndex()) != index {
 		return replay.Answer{}, invalidf(field+".index", "must be %d (answers are in call order), got %d", index, tr.GetIndex())
 	}
 	if tr.GetName() == "" {
 		return replay.Answer{}, invalidf(field+".name", "empty")
 	}
-	args, err := s.decodeValue(tr.GetArgs(), field+".args")
+	args, err := rd.value(tr.GetArgs(), field+".args")
 	if err != nil {
 		return replay.Answer{}, err
 	}
-	result, err := s.decodeValue(tr.GetResult(), field+".result")
+	result, err := rd.value(tr.GetResult(), field+".result")
 	if err != nil {
 		return replay.Answer{}, err
 	}
@@ -183,9 +182,12 @@ func (s *Service) decodeAnswer(tr *ptcsidecarv1.ToolResult, index int, field str
 	return replay.Answer{Index: index, Name: tr.GetName(), Args: args, Result: result, Error: tr.GetError()}, nil
 }
 
-// decodeMemory loads a prelude from the wire.
-func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
+// decodeMemory loads a prelude from the wire. A binding that is a
+// function, or whose value does not read as EDN, is loaded as source: an
+// evaluation, under rd's context and evaluation slot.
+func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
 	wire := make([]lisp.WireBinding, len(m.GetBindings()))
+	source := false
 	for i, b := range m.GetBindings() {
 		var (
 			text   string
@@ -198,10 +200,14 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
 				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
-				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				parsed, _ = s.remembered.value(key, func() (lisp.Value, int64, error) {
+					v, err := lisp.ParseEDN(text, lisp.DefaultMaxNesting)
+					return v, footprint(v), err
+				})
 			}
+			source = source || parsed == nil
 		case b.GetValue().GetJson() != "":
-			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
+			v, err := rd.value(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
 			if err != nil {
 				return nil, err
 			}
@@ -212,7 +218,17 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: parsed, IsFn: b.GetIsFn(), Params: b.GetParams(),
 			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn())}
 	}
-	mem, err := lisp.DecodeMemory(wire)
+	ctx := context.Background()
+	if source {
+		var err error
+		if ctx, err = rd.sourceContext(); err != nil {
+			return nil, err
+		}
+	}
+	mem, err := lisp.DecodeMemory(ctx, wire)
+	if ctx.Err() != nil {
+		return nil, rd.interrupted()
+	}
 	if err != nil {
 		return nil, invalidf(field, "%v", err)
 	}
@@ -339,13 +355,16 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if len(start.GetToolResults()) > 0 {
 		return invalidf("start.tool_results", "not used by EvalTurnStream: the server asks for each tool call on the stream")
 	}
-	ev, err := s.decodeEvaluation(start, "start.")
+	rd := s.newReader(stream.Context(), false)
+	defer rd.release() // a panic must not keep the slot
+	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
 		return err
 	}
-	if err := s.evals.enter(stream.Context()); err != nil {
+	if err := rd.admit(); err != nil {
 		return err
 	}
+	rd.handOver() // the host gives the slot back
 	host := &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
 	defer host.release() // a panic must not keep the slot
 	ev.env.Host = host
@@ -464,17 +483,20 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	if tr == nil {
 		return nil, h.abandon(invalidf("tool_result", "expected the answer to tool call %d", index))
 	}
-	answer, err := h.svc.decodeAnswer(tr, index, fmt.Sprintf("tool_result[%d]", index))
+	// The slot first: reading the answer may run source.
+	if err := h.svc.evals.resume(h.stream.Context()); err != nil {
+		return nil, h.abandon(err)
+	}
+	h.holding = true
+	rd := h.svc.newReader(h.stream.Context(), true)
+	answer, err := decodeAnswer(rd, tr, index, fmt.Sprintf("tool_result[%d]", index))
+	rd.release()
 	if err != nil {
 		return nil, h.abandon(err)
 	}
 	if answer.Name != name {
 		return nil, h.abandon(invalidf(fmt.Sprintf("tool_result[%d].name", index), "answers %q, but the call is to %q", answer.Name, name))
 	}
-	if err := h.svc.evals.resume(h.stream.Context()); err != nil {
-		return nil, h.abandon(err)
-	}
-	h.holding = true
 	h.durations = append(h.durations, tr.GetDurationMs())
 	if answer.Error != "" {
 		return nil, errors.New(answer.Error)

@@ -3,6 +3,8 @@ package server
 import (
 	"slices"
 
+	"google.golang.org/grpc/status"
+
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
@@ -12,8 +14,11 @@ import (
 // resends its memory, data and tool results on every call, and a replayed
 // turn its program on every round trip; reading them again was most of a
 // call's cost. Remembering changes no answer: a result is found only under
-// exactly the text and reading options it came from, and failures are
-// never remembered, so a bad request fails the same way every time.
+// exactly the text and reading options it came from. A value that does
+// not read is remembered as its error, so that a text sent again fails at
+// the cost of a lookup, as it would fail again: reading depends on the
+// text alone, except where the request stopped it (see valueReader.read),
+// which is not remembered.
 
 // minRememberedText is the shortest value text worth remembering: reading
 // a short value costs less than finding it.
@@ -36,34 +41,51 @@ type programKey struct {
 
 // remembered are the service's tables of its memo.
 type remembered struct {
-	values     *memo.Table[valueKey, lisp.Value]
+	values     *memo.Table[valueKey, readValue]
 	programs   *memo.Table[programKey, *lisp.Program]
 	strategies *strategies.Remembered // handed to the strategies with each request
 }
 
+// readValue is what reading a value's text gave: the value, or why the
+// text does not read.
+type readValue struct {
+	value lisp.Value
+	err   error
+}
+
 func newRemembered(m *memo.Memo) remembered {
 	return remembered{
-		values:     memo.NewTable[valueKey, lisp.Value](m, "values"),
+		values:     memo.NewTable[valueKey, readValue](m, "values"),
 		programs:   memo.NewTable[programKey, *lisp.Program](m, "programs"),
 		strategies: strategies.NewRemembered(m),
 	}
 }
 
-// value returns the value remembered under k, or what read returns,
-// remembered frozen (lisp.Freeze) so that concurrent evaluations can share
-// and build on it: callers must not rely on extending it in place.
-func (r remembered) value(k valueKey, read func() (lisp.Value, error)) (lisp.Value, error) {
+// value returns what is remembered under k, or what read returns, frozen
+// (lisp.Freeze) so that concurrent evaluations can share and build on it:
+// callers must not rely on extending it in place. read also returns the
+// bytes the value holds besides its text (footprint); an error that is a
+// gRPC status is the request's, not the text's, and is not remembered.
+func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) (lisp.Value, error) {
 	if len(k.text) < minRememberedText {
-		return read()
-	}
-	if v, ok := r.values.Get(k); ok {
-		return v, nil
-	}
-	v, err := read()
-	if err != nil || v == nil {
+		v, _, err := read()
 		return v, err
 	}
-	r.values.Put(k, lisp.Freeze(v), valueBytes(k.text, v))
+	if got, ok := r.values.Get(k); ok {
+		return got.value, got.err
+	}
+	v, held, err := read()
+	if err != nil {
+		if _, isStatus := status.FromError(err); !isStatus {
+			r.values.Put(k, readValue{err: err}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
+		}
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil
+	}
+	v = lisp.Freeze(v)
+	r.values.Put(k, readValue{value: v}, valueBytes(k.text, v, held))
 	return v, nil
 }
 
@@ -87,10 +109,11 @@ func (r remembered) program(text string, maxNesting int) *lisp.Program {
 
 // valueBytes is what remembering v, read from text, is counted: the text;
 // the printed source lisp keeps for each frozen map once a program has it
-// printed, at most about as long as the text again; and the decoded
-// structure.
-func valueBytes(text string, v lisp.Value) int64 {
-	n := memo.EntryOverhead + int64(len(text)) + footprint(v)
+// printed, at most about as long as the text again; and held, what the
+// value holds besides (footprint, and for a value read as source what
+// that source may have built).
+func valueBytes(text string, v lisp.Value, held int64) int64 {
+	n := memo.EntryOverhead + int64(len(text)) + held
 	if hasMap(v) {
 		n += int64(len(text))
 	}
@@ -112,7 +135,10 @@ func hasMap(v lisp.Value) bool {
 
 // footprint estimates the heap bytes a decoded value holds beyond its
 // text: the reader slices strings without escapes from the text, so they
-// cost their header only.
+// cost their header only. A function, a regex or a symbol comes from
+// source, and what it holds is counted as what that source may build
+// (lisp.MaxSourceValueBytes, in valueReader.read): lisp cannot yet say
+// what a function holds, and this estimate may be far above it.
 func footprint(v lisp.Value) int64 {
 	switch v := v.(type) {
 	case *lisp.Vector:
