@@ -49,7 +49,7 @@ load:
 # Every fuzz target as package:Name; fuzz-check fails when one is missing.
 FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample lisp:FuzzConcurrentEval \
-	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzToMessages server:FuzzRoundTrip \
+	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzCheckJSON server:FuzzToMessages server:FuzzRoundTrip \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	internal/bpe:FuzzCountMatchesTiktoken \
 	internal/trace:FuzzRenderLayout

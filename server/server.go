@@ -77,6 +77,7 @@ type Service struct {
 
 	cfg        Config
 	limits     *requestLimits
+	jsonFields jsonFields // limits' schemas by JSON field name, for CheckJSON
 	remembered remembered
 	evals      *admission
 }
@@ -107,7 +108,8 @@ func New(cfg Config) *Service {
 	if cfg.StreamStartTimeout <= 0 {
 		cfg.StreamStartTimeout = DefaultStreamStartTimeout
 	}
-	return &Service{cfg: cfg, limits: newRequestLimits(cfg), remembered: newRemembered(cfg.Memo),
+	limits := newRequestLimits(cfg)
+	return &Service{cfg: cfg, limits: limits, jsonFields: newJSONFields(limits), remembered: newRemembered(cfg.Memo),
 		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait)}
 }
 
