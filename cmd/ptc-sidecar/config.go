@@ -59,7 +59,10 @@ type serveConfig struct {
 	metricsListen tcpAddress // empty: no metrics endpoint
 	// httpListen serves the same services over HTTP/1.1 and HTTP/2 with
 	// the Connect and gRPC-Web protocols; empty: off.
-	httpListen      tcpAddress
+	httpListen tcpAddress
+	// httpReadTimeout bounds how long the body of an HTTP call (one the
+	// client does not stream) takes to arrive.
+	httpReadTimeout nonNegativeDuration
 	maxRecvBytes    byteSize
 	shutdownTimeout nonNegativeDuration
 	// maxStreams is the most RPCs one client connection may have in
@@ -100,6 +103,11 @@ type serveConfig struct {
 	tracing *tracing
 }
 
+// defaultHTTPReadTimeout is the default --http-read-timeout, as long as
+// a stream may wait for its start message (--stream-start-timeout): the
+// largest body, twice --max-recv-bytes, takes 4 s at 64 Mbit/s.
+const defaultHTTPReadTimeout = 10 * time.Second
+
 // defaultMemoBytes is the default budget of what is remembered between
 // requests: room for the values, programs and texts of a long agent run
 // many times over.
@@ -113,6 +121,7 @@ func defaultServeConfig() serveConfig {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		httpReadTimeout: nonNegativeDuration(defaultHTTPReadTimeout),
 		maxStreams:      defaultMaxConcurrentStreams,
 		limits:          lisp.DefaultLimits(),
 		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
@@ -136,6 +145,7 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.Var(&cfg.listen, "listen", "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)")
 	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
 	fs.Var(&cfg.httpListen, "http-listen", "`host:port` to serve the same services over HTTP/1.1 and HTTP/2 with JSON or protobuf bodies (Connect and gRPC-Web protocols), e.g. for curl; empty: off")
+	fs.Var(orDefault(&cfg.httpReadTimeout), "http-read-timeout", "--http-listen: most time, a `duration`, the body of a call (all but EvalTurnStream) may take to arrive before the call ends with DEADLINE_EXCEEDED; 0: the default")
 	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
 	fs.Var(orDefault(&cfg.maxRecvBytes), "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED; 0: the default")
 	fs.Var(orDefault(&cfg.maxStreams), "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused; 0: the default")

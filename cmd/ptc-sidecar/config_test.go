@@ -28,6 +28,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		httpReadTimeout: nonNegativeDuration(10 * time.Second),
 		maxStreams:      100,
 		memoryLimit:     128 << 20,
 		limits:          lisp.DefaultLimits(),

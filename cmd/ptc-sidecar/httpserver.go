@@ -15,8 +15,11 @@ import (
 	"connectrpc.com/vanguard"
 	"connectrpc.com/vanguard/vanguardgrpc"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // httpEndpoint serves the gRPC server's services over HTTP/1.1 and HTTP/2
@@ -32,11 +35,11 @@ type httpEndpoint struct {
 }
 
 // newHTTPEndpoint listens on --http-listen and routes to srv, whose
-// services must all be registered already; metrics may be nil (no metrics
-// endpoint).
-func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, metrics *metricsEndpoint) (*httpEndpoint, error) {
+// services must all be registered already, sidecar among them; metrics may
+// be nil (no metrics endpoint).
+func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service, metrics *metricsEndpoint) (*httpEndpoint, error) {
 	transcoder, err := vanguardgrpc.NewTranscoder(srv,
-		vanguard.WithCodec(newRequestJSONCodec),
+		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return newRequestJSONCodec(res, sidecar) }),
 		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes)))),
 	)
 	if err != nil {
@@ -56,10 +59,12 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, metrics *metricsEndpoint
 	} else {
 		protocols.SetUnencryptedHTTP2(true) // h2c with prior knowledge, as gRPC-Web and Connect clients send
 	}
+	bodies := bodyBounds{timeout: time.Duration(cfg.httpReadTimeout), maxBytes: 2*int64(cfg.maxRecvBytes) + envelopeBytes,
+		streamed: clientStreamedMethods(srv)}
 	return &httpEndpoint{
 		lis: lis,
 		http: &http.Server{
-			Handler:           metrics.instrumentHTTP(connectVersionOptional(transcoder)),
+			Handler:           metrics.instrumentHTTP(connectVersionOptional(bodies.bound(transcoder))),
 			Protocols:         &protocols,
 			HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
 			ReadHeaderTimeout: 5 * time.Second,
@@ -89,22 +94,42 @@ func connectVersionOptional(next http.Handler) http.Handler {
 // and grpcurl instead of its REST-minded defaults: a misspelled field is
 // an error naming it rather than silently dropped, fields at their zero
 // value are left out of responses, and JSON that does not decode is the
-// caller's INVALID_ARGUMENT (HTTP 400), not an UNKNOWN server error.
-type requestJSONCodec struct{ vanguard.JSONCodec }
+// caller's INVALID_ARGUMENT (HTTP 400), not an UNKNOWN server error. A
+// request's lists are counted before it is decoded (server.CheckJSON), as
+// the gRPC server counts a protobuf request's.
+type requestJSONCodec struct {
+	vanguard.JSONCodec
+	sidecar *server.Service
+}
 
-func newRequestJSONCodec(res vanguard.TypeResolver) vanguard.Codec {
-	return requestJSONCodec{vanguard.JSONCodec{
+func newRequestJSONCodec(res vanguard.TypeResolver, sidecar *server.Service) vanguard.Codec {
+	return requestJSONCodec{JSONCodec: vanguard.JSONCodec{
 		MarshalOptions:   protojson.MarshalOptions{Resolver: res},
 		UnmarshalOptions: protojson.UnmarshalOptions{Resolver: res},
-	}}
+	}, sidecar: sidecar}
 }
 
 func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
+	if err := c.sidecar.CheckJSON(msg, data); err != nil {
+		return connectError(err)
+	}
 	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
 		return connect.NewError(connect.CodeInvalidArgument,
 			fmt.Errorf("the body is not a %s in JSON: %v", msg.ProtoReflect().Descriptor().FullName(), err))
 	}
 	return nil
+}
+
+// connectError is the gRPC status err as connect-go's error, details kept.
+func connectError(err error) *connect.Error {
+	st := status.Convert(err)
+	out := connect.NewError(connect.Code(st.Code()), errors.New(st.Message()))
+	for _, d := range st.Proto().GetDetails() {
+		if detail, err := connect.NewErrorDetail(d); err == nil {
+			out.AddDetail(detail)
+		}
+	}
+	return out
 }
 
 // httpBufferLimit is the most vanguard holds of one message while it

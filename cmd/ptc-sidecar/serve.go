@@ -106,7 +106,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 	var web *httpEndpoint
 	if cfg.httpListen != "" {
-		web, err = newHTTPEndpoint(cfg, srv, metrics)
+		web, err = newHTTPEndpoint(cfg, srv, sidecar, metrics)
 		if err != nil {
 			metrics.close()
 			return err
