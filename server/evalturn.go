@@ -31,11 +31,18 @@ type evaluation struct {
 // EvalTurn evaluates one program with the replay tool protocol: answered
 // calls replay from tool_results, and the first unanswered call comes back
 // as pending.
-func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (_ *ptcsidecarv1.EvalTurnResponse, err error) {
+func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (resp *ptcsidecarv1.EvalTurnResponse, err error) {
 	defer func() { spanError(ctx, err) }()
 	if err := s.checkCounts(req); err != nil {
 		return nil, err
 	}
+	ctx, done := s.during(ctx)
+	defer done()
+	defer func() {
+		if stopped := shuttingDown(ctx, "before its evaluation finished"); stopped != nil {
+			resp, err = nil, stopped
+		}
+	}()
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
 	ev, err := s.decodeEvaluation(rd, req, "")
@@ -341,7 +348,22 @@ func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
 // by the tool timeout and does not count against the evaluation timeout.
 func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) (err error) {
 	defer func() { spanError(stream.Context(), err) }()
-	first, err := s.receiveStart(stream)
+	ctx, done := s.during(stream.Context())
+	defer done()
+	var host *streamHost
+	defer func() {
+		doing := "before its start message came"
+		switch {
+		case host != nil && host.waiting != "":
+			doing = "while it waited for the answer to " + host.waiting
+		case host != nil:
+			doing = "before its evaluation finished"
+		}
+		if stopped := shuttingDown(ctx, doing); stopped != nil {
+			err = stopped
+		}
+	}()
+	first, err := s.receiveStart(ctx, stream)
 	if err != nil {
 		return err
 	}
@@ -355,7 +377,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if len(start.GetToolResults()) > 0 {
 		return invalidf("start.tool_results", "not used by EvalTurnStream: the server asks for each tool call on the stream")
 	}
-	rd := s.newReader(stream.Context(), false)
+	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
 	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
@@ -365,11 +387,14 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 		return err
 	}
 	rd.handOver() // the host gives the slot back
-	host := &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
+	host = &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
 	defer host.release() // a panic must not keep the slot
 	ev.env.Host = host
-	res, evalErr := s.evaluate(stream.Context(), ev)
+	res, evalErr := s.evaluate(ctx, ev)
 	host.release() // before sending the turn, which may wait on a slow reader
+	if context.Cause(ctx) == errShuttingDown {
+		return nil // answered by the deferred function
+	}
 	if evalErr != nil {
 		if host.err != nil {
 			return host.err
@@ -386,11 +411,13 @@ type turnStream = grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, p
 // receiveStart waits for the stream's first message, at most the stream
 // start timeout: a stream that never sends one would otherwise hold its
 // memory until the caller goes away.
-func (s *Service) receiveStart(stream turnStream) (*ptcsidecarv1.EvalTurnStreamRequest, error) {
+func (s *Service) receiveStart(ctx context.Context, stream turnStream) (*ptcsidecarv1.EvalTurnStreamRequest, error) {
 	timer := time.NewTimer(s.cfg.StreamStartTimeout)
 	defer timer.Stop()
 	var r received
 	select {
+	case <-ctx.Done():
+		return nil, status.FromContextError(ctx.Err()).Err()
 	case r = <-receive(stream):
 	case <-timer.C:
 		return nil, status.Errorf(codes.DeadlineExceeded,
@@ -425,7 +452,8 @@ type streamHost struct {
 	svc         *Service
 	stream      turnStream
 	toolTimeout time.Duration
-	holding     bool // of an evaluation slot
+	holding     bool   // of an evaluation slot
+	waiting     string // the tool call whose answer it waits for, if any
 	next        int
 	durations   []int64
 	err         error // why the stream was abandoned, returned as the RPC status
@@ -457,6 +485,7 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	}
 	timer := time.NewTimer(h.toolTimeout)
 	defer timer.Stop()
+	h.waiting = fmt.Sprintf("tool call %d (tool/%s)", index, name)
 	var r received
 	select {
 	case r = <-receive(h.stream):
@@ -466,10 +495,11 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 		return nil, lisp.Errorf(lisp.ToolTimeout, "tool/%s did not answer within %s", name, h.toolTimeout).
 			WithHint("the tool is slow or unavailable; ask it for less at once, or go on without it")
 	case <-ctx.Done():
-		// The request was cancelled. The receiving goroutine ends with
-		// the stream, when this RPC returns.
+		// The request was cancelled, or the server is shutting down. The
+		// receiving goroutine ends with the stream, when this RPC returns.
 		return nil, ctx.Err()
 	}
+	h.waiting = ""
 	if r.err == nil {
 		r.err = h.svc.checkCounts(r.msg)
 	}
@@ -484,11 +514,11 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 		return nil, h.abandon(invalidf("tool_result", "expected the answer to tool call %d", index))
 	}
 	// The slot first: reading the answer may run source.
-	if err := h.svc.evals.resume(h.stream.Context()); err != nil {
+	if err := h.svc.evals.resume(ctx); err != nil {
 		return nil, h.abandon(err)
 	}
 	h.holding = true
-	rd := h.svc.newReader(h.stream.Context(), true)
+	rd := h.svc.newReader(ctx, true)
 	answer, err := decodeAnswer(rd, tr, index, fmt.Sprintf("tool_result[%d]", index))
 	rd.release()
 	if err != nil {

@@ -9,7 +9,9 @@
 package server
 
 import (
+	"context"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
@@ -80,6 +82,11 @@ type Service struct {
 	jsonFields jsonFields // limits' schemas by JSON field name, for CheckJSON
 	remembered remembered
 	evals      *admission
+	// stopping ends with Shutdown (shutdown.go); running counts the
+	// calls it ends.
+	stopping context.Context
+	stop     context.CancelCauseFunc
+	running  atomic.Int64
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -109,8 +116,9 @@ func New(cfg Config) *Service {
 		cfg.StreamStartTimeout = DefaultStreamStartTimeout
 	}
 	limits := newRequestLimits(cfg)
+	stopping, stop := context.WithCancelCause(context.Background())
 	return &Service{cfg: cfg, limits: limits, jsonFields: newJSONFields(limits), remembered: newRemembered(cfg.Memo),
-		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait)}
+		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait), stopping: stopping, stop: stop}
 }
 
 // AdmissionStats reports the evaluations running, waiting and refused,

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -28,11 +30,53 @@ import (
 // A method the client streams (EvalTurnStream) is left alone: its messages
 // arrive as the call goes on, each within the transcoder's buffer limit,
 // and the service bounds the waits for them (--stream-start-timeout,
-// --tool-timeout).
+// --tool-timeout). Its body is kept in streams instead, for a shutdown to
+// close.
 type bodyBounds struct {
 	timeout  time.Duration
 	maxBytes int64
 	streamed map[string]bool // paths of the methods clients stream
+	streams  *openStreams
+}
+
+// openStreams are the request bodies of the streamed calls in flight.
+//
+// A streamed call whose handler has returned is not over until the
+// transcoder has read its body to the end, which the caller may never
+// send: the transcoder's reader holds its lock while it waits for the next
+// message, and closing it waits for that lock. So when the server shuts
+// down, a stream the sidecar has answered (server.Service.Shutdown) would
+// keep its answer until the connection is cut. Ending the body ends the
+// wait, and the answer goes out: as if the caller had closed its side
+// (io.EOF), so that the transcoder reports no error of its own in place
+// of the answer.
+type openStreams struct {
+	mu     sync.Mutex
+	bodies map[*streamBody]bool
+}
+
+// streamBody is the body of a streamed call, which end can end.
+type streamBody struct {
+	io.ReadCloser
+	ended atomic.Bool
+}
+
+func (b *streamBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && b.ended.Load() {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// end ends every body in s.
+func (s *openStreams) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for body := range s.bodies {
+		body.ended.Store(true)
+		body.Close() // a Read waiting for the caller returns
+	}
 }
 
 // envelopeBytes is the prefix gRPC-Web and gRPC put before a message.
@@ -57,6 +101,16 @@ func (b bodyBounds) bound(next http.Handler) http.Handler {
 	errs := connect.NewErrorWriter()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if b.streamed[r.URL.Path] {
+			body := &streamBody{ReadCloser: r.Body}
+			r.Body = body
+			b.streams.mu.Lock()
+			b.streams.bodies[body] = true
+			b.streams.mu.Unlock()
+			defer func() {
+				b.streams.mu.Lock()
+				delete(b.streams.bodies, body)
+				b.streams.mu.Unlock()
+			}()
 			next.ServeHTTP(w, r)
 			return
 		}

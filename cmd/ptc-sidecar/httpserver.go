@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -32,6 +33,9 @@ import (
 type httpEndpoint struct {
 	lis  net.Listener
 	http *http.Server
+	// calls counts the requests being served, for waitAnswered.
+	calls   atomic.Int64
+	streams openStreams
 }
 
 // newHTTPEndpoint listens on --http-listen and routes to srv, whose
@@ -59,18 +63,39 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service,
 	} else {
 		protocols.SetUnencryptedHTTP2(true) // h2c with prior knowledge, as gRPC-Web and Connect clients send
 	}
+	e := &httpEndpoint{lis: lis, streams: openStreams{bodies: map[*streamBody]bool{}}}
 	bodies := bodyBounds{timeout: time.Duration(cfg.httpReadTimeout), maxBytes: 2*int64(cfg.maxRecvBytes) + envelopeBytes,
-		streamed: clientStreamedMethods(srv)}
-	return &httpEndpoint{
-		lis: lis,
-		http: &http.Server{
-			Handler:           metrics.instrumentHTTP(connectVersionOptional(bodies.bound(transcoder))),
-			Protocols:         &protocols,
-			HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
-			ReadHeaderTimeout: 5 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-		},
-	}, nil
+		streamed: clientStreamedMethods(srv), streams: &e.streams}
+	e.http = &http.Server{
+		Handler:           e.counted(metrics.instrumentHTTP(connectVersionOptional(bodies.bound(transcoder)))),
+		Protocols:         &protocols,
+		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	return e, nil
+}
+
+// counted counts the requests next serves in e.calls.
+func (e *httpEndpoint) counted(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.calls.Add(1)
+		defer e.calls.Add(-1)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// waitAnswered lets the streamed calls end once their handlers have
+// answered (see openStreams), then waits until no request is being
+// served, or until the deadline. http.Server.Shutdown waits for the same,
+// but looks at most every half second.
+func (e *httpEndpoint) waitAnswered(deadline time.Time) {
+	if e != nil {
+		e.streams.end()
+	}
+	for e != nil && e.calls.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // connectVersionOptional lets unary Connect calls leave out the
