@@ -30,6 +30,7 @@ type RawOptions struct {
 	NudgeAttempt         *int
 	Nudges               []string
 	SnapshotToolPrefixes []string
+	WindowOnly           bool
 
 	Trigger         *int
 	Keep            *int
@@ -39,6 +40,7 @@ type RawOptions struct {
 	Placeholder     string
 
 	MaxTokens *int
+	TrimTo    *int
 }
 
 // Defaults and bounds of the numeric options. The upper bounds keep one
@@ -88,6 +90,7 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		Nudges:          raw.Nudges,
 		ExcludeTools:    raw.ExcludeTools,
 		ClearToolInputs: raw.ClearToolInputs,
+		WindowOnly:      raw.WindowOnly,
 		Placeholder:     raw.Placeholder,
 		Tokenizer:       raw.Tokenizer,
 	}
@@ -110,6 +113,7 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		{"keep", raw.Keep, DefaultKeep, 0, maxCountLimit, &o.Keep},
 		{"clear_at_least", raw.ClearAtLeast, 0, 0, maxTokenFigureBound, &o.ClearAtLeast},
 		{"max_tokens", raw.MaxTokens, 0, 0, maxTokenFigureBound, &o.MaxTokens},
+		{"trim_to", raw.TrimTo, 0, 1, maxTokenFigureBound, &o.TrimTo},
 	}
 	for _, f := range ints {
 		if f.raw == nil {

@@ -79,6 +79,7 @@ type ChatMessage struct {
 	ToolCalls  []ChatToolCall
 	ToolCallID string
 	Reasoning  string
+	Name       string // the participant's name (OpenAI's name), carried as it is
 }
 
 // Chat roles.
@@ -141,6 +142,16 @@ type Stats struct {
 	NudgesExhausted     bool
 	ToolUsesCleared     int
 	TokensCleared       int
+
+	// Chat strategies: where the prompt came from, and what the output
+	// leaves out of the history.
+	PromptSource         string
+	MessagesDropped      int
+	TokensDropped        int
+	ToolLoopsDropped     int
+	MessagesRepaired     int
+	ToolCallIDsRewritten int
+	TaskPinned           bool
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.

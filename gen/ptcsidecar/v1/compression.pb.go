@@ -231,7 +231,19 @@ type Options struct {
 	// the functions by name and prose only for those that differ from
 	// Clojure (about 1,760 o200k_base tokens); `full`: every function with a
 	// line of prose (about 4,900).
-	Prompt        string `protobuf:"bytes,25,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	Prompt string `protobuf:"bytes,25,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	// Chat strategies (`loop-slice`, `turn-aware`): find the prompt by seed
+	// 002's window-only rule: when the scan window holds no prompt, the last
+	// broadcast serves, else a synthetic nudge. Default false: a history none
+	// of whose messages has a `source` keeps the user's request (the most
+	// recent user message anywhere in it) when the window holds no prompt.
+	WindowOnly bool `protobuf:"varint,30,opt,name=window_only,json=windowOnly,proto3" json:"window_only,omitempty"`
+	// Strategy `token-budget`: when the output would exceed `max_tokens`, the
+	// oldest messages are dropped until it holds at most this many tokens, so
+	// that the next calls append to the same beginning (and a provider's
+	// prompt cache serves it) until the budget is reached again. Default:
+	// half of `max_tokens`; at most `max_tokens`.
+	TrimTo        *int32 `protobuf:"varint,31,opt,name=trim_to,json=trimTo,proto3,oneof" json:"trim_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -441,6 +453,20 @@ func (x *Options) GetPrompt() string {
 	return ""
 }
 
+func (x *Options) GetWindowOnly() bool {
+	if x != nil {
+		return x.WindowOnly
+	}
+	return false
+}
+
+func (x *Options) GetTrimTo() int32 {
+	if x != nil && x.TrimTo != nil {
+		return *x.TrimTo
+	}
+	return 0
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -491,6 +517,30 @@ type CompressionStats struct {
 	ToolUsesCleared int32 `protobuf:"varint,19,opt,name=tool_uses_cleared,json=toolUsesCleared,proto3" json:"tool_uses_cleared,omitempty"`
 	// Strategy `clear-tool-results`: tokens freed by the clearing.
 	TokensCleared int32 `protobuf:"varint,20,opt,name=tokens_cleared,json=tokensCleared,proto3" json:"tokens_cleared,omitempty"`
+	// Strategies `loop-slice` and `turn-aware`: what opens the output's
+	// current turn: `window` (a prompt in the scan window), `task` (the
+	// user's request, from before the window), `broadcast` (the last
+	// broadcast, from before the window) or `nudge` (a synthetic nudge).
+	PromptSource string `protobuf:"bytes,30,opt,name=prompt_source,json=promptSource,proto3" json:"prompt_source,omitempty"`
+	// Chat strategies: messages of the history that the output leaves out,
+	// those sequence repair dropped included.
+	MessagesDropped int32 `protobuf:"varint,31,opt,name=messages_dropped,json=messagesDropped,proto3" json:"messages_dropped,omitempty"`
+	// Chat strategies: tokens of the messages left out, by `tokenizer`.
+	TokensDropped int32 `protobuf:"varint,32,opt,name=tokens_dropped,json=tokensDropped,proto3" json:"tokens_dropped,omitempty"`
+	// Chat strategies: complete tool loops (an assistant message with tool
+	// calls and their results) of the history left out whole.
+	ToolLoopsDropped int32 `protobuf:"varint,33,opt,name=tool_loops_dropped,json=toolLoopsDropped,proto3" json:"tool_loops_dropped,omitempty"`
+	// Chat strategies: messages dropped by sequence repair because they
+	// cannot be sent: tool results whose call is missing, calls whose result
+	// is missing, empty messages, system messages after the first.
+	MessagesRepaired int32 `protobuf:"varint,34,opt,name=messages_repaired,json=messagesRepaired,proto3" json:"messages_repaired,omitempty"`
+	// Chat strategies: tool calls whose id the output rewrites because a
+	// provider would refuse it: an id used again by a later tool loop, or
+	// holding characters other than letters, digits, `_` and `-`.
+	ToolCallIdsRewritten int32 `protobuf:"varint,35,opt,name=tool_call_ids_rewritten,json=toolCallIdsRewritten,proto3" json:"tool_call_ids_rewritten,omitempty"`
+	// Strategy `token-budget`: the user's request is sent ahead of the kept
+	// messages, from before them.
+	TaskPinned    bool `protobuf:"varint,36,opt,name=task_pinned,json=taskPinned,proto3" json:"task_pinned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -665,6 +715,55 @@ func (x *CompressionStats) GetTokensCleared() int32 {
 	return 0
 }
 
+func (x *CompressionStats) GetPromptSource() string {
+	if x != nil {
+		return x.PromptSource
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetMessagesDropped() int32 {
+	if x != nil {
+		return x.MessagesDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetTokensDropped() int32 {
+	if x != nil {
+		return x.TokensDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetToolLoopsDropped() int32 {
+	if x != nil {
+		return x.ToolLoopsDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetMessagesRepaired() int32 {
+	if x != nil {
+		return x.MessagesRepaired
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetToolCallIdsRewritten() int32 {
+	if x != nil {
+		return x.ToolCallIdsRewritten
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetTaskPinned() bool {
+	if x != nil {
+		return x.TaskPinned
+	}
+	return false
+}
+
 var File_ptcsidecar_v1_compression_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
@@ -677,7 +776,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\x80\t\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xcb\t\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -708,7 +807,10 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\vplaceholder\x18\x17 \x01(\tR\vplaceholder\x12\"\n" +
 	"\n" +
 	"max_tokens\x18\x18 \x01(\x05H\vR\tmaxTokens\x88\x01\x01\x12\x16\n" +
-	"\x06prompt\x18\x19 \x01(\tR\x06promptB\f\n" +
+	"\x06prompt\x18\x19 \x01(\tR\x06prompt\x12\x1f\n" +
+	"\vwindow_only\x18\x1e \x01(\bR\n" +
+	"windowOnly\x12\x1c\n" +
+	"\atrim_to\x18\x1f \x01(\x05H\fR\x06trimTo\x88\x01\x01B\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -722,7 +824,9 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\b_triggerB\a\n" +
 	"\x05_keepB\x11\n" +
 	"\x0f_clear_at_leastB\r\n" +
-	"\v_max_tokens\"\xa9\x06\n" +
+	"\v_max_tokensB\n" +
+	"\n" +
+	"\b_trim_to\"\xd3\b\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -745,7 +849,15 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0fsynthetic_nudge\x18\x11 \x01(\bR\x0esyntheticNudge\x12)\n" +
 	"\x10nudges_exhausted\x18\x12 \x01(\bR\x0fnudgesExhausted\x12*\n" +
 	"\x11tool_uses_cleared\x18\x13 \x01(\x05R\x0ftoolUsesCleared\x12%\n" +
-	"\x0etokens_cleared\x18\x14 \x01(\x05R\rtokensClearedBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
+	"\x0etokens_cleared\x18\x14 \x01(\x05R\rtokensCleared\x12#\n" +
+	"\rprompt_source\x18\x1e \x01(\tR\fpromptSource\x12)\n" +
+	"\x10messages_dropped\x18\x1f \x01(\x05R\x0fmessagesDropped\x12%\n" +
+	"\x0etokens_dropped\x18  \x01(\x05R\rtokensDropped\x12,\n" +
+	"\x12tool_loops_dropped\x18! \x01(\x05R\x10toolLoopsDropped\x12+\n" +
+	"\x11messages_repaired\x18\" \x01(\x05R\x10messagesRepaired\x125\n" +
+	"\x17tool_call_ids_rewritten\x18# \x01(\x05R\x14toolCallIdsRewritten\x12\x1f\n" +
+	"\vtask_pinned\x18$ \x01(\bR\n" +
+	"taskPinnedBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
 
 var (
 	file_ptcsidecar_v1_compression_proto_rawDescOnce sync.Once
