@@ -125,6 +125,9 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		MaxTokens:            optionalInt(o.MaxTokens),
 		TrimTo:               optionalInt(o.TrimTo),
 		WindowOnly:           o.GetWindowOnly(),
+		Pricing:              o.GetPricing(),
+		CacheReadRate:        o.CacheReadRate,
+		CacheWriteRate:       o.CacheWriteRate,
 	}
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
@@ -227,6 +230,7 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	if turn.Memory, err = s.decodeBindings(t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
 		return turn, err
 	}
+	turn.HasMemory = t.GetMemory() != nil
 	return turn, nil
 }
 
@@ -275,6 +279,14 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		NudgesExhausted:      s.NudgesExhausted,
 		ToolUsesCleared:      int32(s.ToolUsesCleared),
 		TokensCleared:        int32(s.TokensCleared),
+		StablePrefixTokens:   int32(s.StablePrefixTokens),
+		BilledTokens:         s.BilledTokens,
+		CacheWriteTokens:     int32(s.CacheWriteTokens),
+		StablePrefixKnown:    s.StablePrefixKnown,
+		StablePrefixNote:     s.StablePrefixNote,
+		CacheBreakpoint:      encodeBreakpoint(s.CacheBreakpoint),
+		Pricing:              s.Pricing,
+		NextCacheBreakpoint:  encodeBreakpoint(s.NextCacheBreakpoint),
 		PromptSource:         s.PromptSource,
 		MessagesDropped:      int32(s.MessagesDropped),
 		TokensDropped:        int32(s.TokensDropped),
@@ -284,4 +296,11 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		TaskPinned:           s.TaskPinned,
 	}
 	return out
+}
+
+func encodeBreakpoint(b *strategies.Breakpoint) *ptcsidecarv1.CacheBreakpoint {
+	if b == nil {
+		return nil
+	}
+	return &ptcsidecarv1.CacheBreakpoint{MessageIndex: int32(b.Message), Offset: int32(b.Offset)}
 }

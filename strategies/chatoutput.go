@@ -249,7 +249,8 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []int, out 
 	if msgs == nil {
 		msgs = []ChatMessage{}
 	}
-	return &Response{Messages: msgs, Stats: st}, nil
+	resp := &Response{Messages: msgs, Stats: st}
+	return resp, priceChat(name, req, resp)
 }
 
 // rewrittenIn counts the calls of out, the output's form of a message, whose

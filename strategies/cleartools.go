@@ -32,6 +32,7 @@ func (clearToolResults) Options() []OptionDoc {
 		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with {}."},
 		{"placeholder", "[cleared]", "The text that replaces a cleared tool result."},
 		docNudgeAttempt, docNudges, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
 

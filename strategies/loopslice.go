@@ -16,7 +16,8 @@ func (loopSlice) Description() string {
 func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
-	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docTokenizer}
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
 func (s loopSlice) Render(req *Request) (*Response, error) {

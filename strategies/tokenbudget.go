@@ -40,6 +40,7 @@ func (tokenBudget) Options() []OptionDoc {
 		{"max_tokens", "(required)", "Token budget for the whole output, system prompt included, counted with the tokenizer."},
 		{"trim_to", "max_tokens / 2", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again."},
 		docNudgeAttempt, docNudges, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
 
