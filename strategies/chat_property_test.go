@@ -189,6 +189,7 @@ func cloneHistory(h []ChatMessage) []ChatMessage {
 func TestChatProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 11))
 	seen := map[string]int{}
+	var outputs outputLog
 	for n := range propertyLogs {
 		h := randomChatLog(r)
 		for _, name := range chatStrategyNames {
@@ -196,9 +197,13 @@ func TestChatProperties(t *testing.T) {
 			if err := checkChatProperties(h, opts); err != nil {
 				t.Fatalf("log %d, %s: %v\noptions: %+v\nhistory:\n%s", n, name, err, opts, formatLog(h))
 			}
-			noteOutcome(seen, h, opts)
+			if resp := noteOutcome(seen, h, opts); resp != nil {
+				outputs.add(fmt.Sprintf("log %d, %s", n, name), resp.Messages)
+			}
 		}
 	}
+	// The independent checker holds every output to the providers' rules.
+	outputs.check(t)
 	// The generator must reach every interesting outcome, or the properties
 	// above prove little.
 	for _, k := range []string{"nudge", "exhausted", "snapshot dropped", "cleared", "not cleared above trigger",
@@ -210,12 +215,14 @@ func TestChatProperties(t *testing.T) {
 	}
 }
 
-func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) {
+// noteOutcome records what the strategy did with h, and returns its
+// response (nil when it refused the request).
+func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) *Response {
 	s, _ := Lookup(opts.Strategy)
 	resp, err := s.Render(&Request{History: h, Options: opts})
 	if err != nil {
 		seen["system over budget"]++
-		return
+		return nil
 	}
 	st := resp.Stats
 	if st.SyntheticNudge {
@@ -265,6 +272,7 @@ func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) {
 			seen["trimmed"]++
 		}
 	}
+	return resp
 }
 
 func formatLog(h []ChatMessage) string {

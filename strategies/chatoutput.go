@@ -167,14 +167,14 @@ func (ch *chatHistory) openings() []opening {
 	return out
 }
 
-// messageTokens counts the tokens of each message, as CountMessageTokens
-// counts them, so that sums over any subset are exact. Counts are
-// remembered across requests in counts: a chat agent resends nearly the
-// same history on every call.
-func messageTokens(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]int, error) {
-	out := make([]int, len(msgs))
+// messageCounts counts the tokens and characters of each message, as
+// CountMessageTokens and CountMessageChars count them, so that sums over any
+// subset are exact. Counts are remembered across requests in counts: a chat
+// agent resends nearly the same history on every call.
+func messageCounts(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]textCounts, error) {
+	out := make([]textCounts, len(msgs))
 	for i := range msgs {
-		n, err := counts.tokens(tokenizer, msgs[i:i+1])
+		n, err := counts.messages(tokenizer, msgs[i:i+1])
 		if err != nil {
 			return nil, err
 		}
@@ -185,8 +185,8 @@ func messageTokens(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]
 
 // chatResponse finishes a chat strategy's response: it checks the output is
 // a request both providers accept and fills the statistics. counts are the
-// history's per-message token counts (from messageTokens), or nil.
-func chatResponse(name string, req *Request, ch *chatHistory, counts []int, out *chatOutput) (*Response, error) {
+// history's per-message counts (from messageCounts), or nil.
+func chatResponse(name string, req *Request, ch *chatHistory, counts []textCounts, out *chatOutput) (*Response, error) {
 	if err := sendable(out.msgs); err != nil {
 		// Every strategy builds its output from repaired sequences and opens
 		// it with a user message; reaching this is a bug in the strategy,
@@ -199,7 +199,7 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []int, out 
 	}
 	var err error
 	if counts == nil {
-		if counts, err = messageTokens(req.Remembered, tok, req.History); err != nil {
+		if counts, err = messageCounts(req.Remembered, tok, req.History); err != nil {
 			return nil, err
 		}
 	}
@@ -209,14 +209,13 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []int, out 
 		Tokenizer:        tok,
 		MessagesBefore:   len(h),
 		MessagesAfter:    len(out.msgs),
-		CharsBefore:      CountMessageChars(h),
-		CharsAfter:       CountMessageChars(out.msgs),
 		SyntheticNudge:   out.nudge,
 		NudgesExhausted:  out.nudge && out.exhausted,
 		MessagesRepaired: len(ch.ns) - len(ch.seq) + max(0, len(h)-len(ch.ns)-1),
 	}
 	for _, n := range counts {
-		st.TokensBefore += n
+		st.TokensBefore += n.tokens
+		st.CharsBefore += n.chars
 	}
 	sent := make([]bool, len(h))
 	for i, from := range out.from {
@@ -224,20 +223,19 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []int, out 
 			sent[from] = true
 			st.ToolCallIDsRewritten += ch.sendable[from].rewrittenIn(&out.msgs[i])
 		}
+		n := textCounts{}
 		if from >= 0 && !out.edited[i] {
-			st.TokensAfter += counts[from]
-			continue
-		}
-		n, err := req.Remembered.tokens(tok, out.msgs[i:i+1])
-		if err != nil {
+			n = counts[from]
+		} else if n, err = req.Remembered.messages(tok, out.msgs[i:i+1]); err != nil {
 			return nil, err
 		}
-		st.TokensAfter += n
+		st.TokensAfter += n.tokens
+		st.CharsAfter += n.chars
 	}
 	for i, was := range sent {
 		if !was {
 			st.MessagesDropped++
-			st.TokensDropped += counts[i]
+			st.TokensDropped += counts[i].tokens
 		}
 	}
 	for _, i := range ch.seq {

@@ -61,7 +61,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if tok == "" {
 		tok = DefaultTokenizer
 	}
-	counts, err := messageTokens(req.Remembered, tok, h)
+	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	out.copyFrom(ch, kept...)
 	c := clearing{ch: ch, counts: counts, opts: opts, tok: tok}
 	if ch.system >= 0 {
-		c.total = counts[ch.system]
+		c.total = counts[ch.system].tokens
 	}
 	if err := c.replay(kept); err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 // the prompt from the oldest newly cleared result on every call.)
 type clearing struct {
 	ch     *chatHistory
-	counts []int
+	counts []textCounts
 	opts   *Options
 	tok    string
 
@@ -146,7 +146,7 @@ func (c *clearing) replay(kept []int) error {
 				}
 			}
 		}
-		c.total += c.counts[i]
+		c.total += c.counts[i].tokens
 	}
 	c.clearIfOver()
 	return nil
@@ -174,7 +174,7 @@ func (c *clearing) consider(kept []int, r int) error {
 	if err != nil {
 		return err
 	}
-	gain := c.counts[kept[c.results[r]]] - reasoning - placeholder
+	gain := c.counts[kept[c.results[r]]].tokens - reasoning - placeholder
 	clearArgs := c.opts.ClearToolInputs && call.Arguments != clearedArguments
 	if clearArgs {
 		args, err := CountTokens(c.tok, call.Arguments)

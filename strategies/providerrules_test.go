@@ -233,9 +233,15 @@ func checkProviderRules(msgs []ChatMessage) error {
 	return errors.Join(providerRules(msgs)...)
 }
 
-// TestProviderRulesCatch makes sure the checker can fail: each request
-// below is one a provider refuses, and one rule must say so.
-func TestProviderRulesCatch(t *testing.T) {
+// refusedRequest is a request a provider refuses, and which.
+type refusedRequest struct {
+	msgs     []ChatMessage
+	provider string
+}
+
+// refusedRequests are requests each broken in one way a provider refuses,
+// by name; acceptedRequest is one both take.
+func refusedRequests() (map[string]refusedRequest, []ChatMessage) {
 	sys := ChatMessage{Role: RoleSystem, Content: "s"}
 	user := ChatMessage{Role: RoleUser, Content: "q"}
 	call := func(ids ...string) ChatMessage {
@@ -247,16 +253,13 @@ func TestProviderRulesCatch(t *testing.T) {
 	}
 	res := func(id string) ChatMessage { return ChatMessage{Role: RoleTool, ToolCallID: id, Content: "r"} }
 	say := func(s string) ChatMessage { return ChatMessage{Role: RoleAssistant, Content: s} }
-	for name, c := range map[string]struct {
-		msgs     []ChatMessage
-		provider string
-	}{
+	refused := map[string]refusedRequest{
 		"empty":                        {nil, "openai"},
 		"system only":                  {[]ChatMessage{sys}, "anthropic"},
 		"assistant first":              {[]ChatMessage{sys, say("hi"), user}, "anthropic"},
 		"orphan result":                {[]ChatMessage{user, res("a")}, "openai"},
 		"unanswered call":              {[]ChatMessage{user, call("a", "b"), res("a")}, "openai"},
-		"unanswered call, anthropic":   {[]ChatMessage{user, call("a", "b"), res("a")}, "anthropic"},
+		"unanswered call, anthropic":   {[]ChatMessage{user, call("a", "b"), res("a"), user}, "anthropic"},
 		"user between call and result": {[]ChatMessage{user, call("a"), user, res("a")}, "openai"},
 		"result answered twice":        {[]ChatMessage{user, call("a"), res("a"), res("a")}, "openai"},
 		"id reused across loops":       {[]ChatMessage{user, call("a"), res("a"), call("a"), res("a")}, "anthropic"},
@@ -267,7 +270,19 @@ func TestProviderRulesCatch(t *testing.T) {
 		"arguments not an object":      {[]ChatMessage{user, {Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "a", Name: "t", Arguments: "[1]"}}}, res("a")}, "anthropic"},
 		"final assistant whitespace":   {[]ChatMessage{user, say("ok ")}, "anthropic"},
 		"unknown role":                 {[]ChatMessage{user, {Role: "bot", Content: "x"}}, "openai"},
-	} {
+	}
+	// Parallel calls answered in another order, text after tool results,
+	// consecutive user and assistant messages: both accept these.
+	accepted := []ChatMessage{sys, user, user, call("a", "b"), res("b"), res("a"), user, say("done"), say("really"), user}
+	return refused, accepted
+}
+
+// TestProviderRulesCatch makes sure the checker can fail: each refused
+// request breaks a rule of the provider that refuses it, and the accepted
+// one breaks none.
+func TestProviderRulesCatch(t *testing.T) {
+	refused, accepted := refusedRequests()
+	for name, c := range refused {
 		found := false
 		for _, err := range providerRules(c.msgs) {
 			if strings.HasPrefix(err.Error(), c.provider+":") {
@@ -278,10 +293,41 @@ func TestProviderRulesCatch(t *testing.T) {
 			t.Errorf("%s: no %s rule broken (%v)", name, c.provider, providerRules(c.msgs))
 		}
 	}
-	// And requests both accept pass: parallel calls answered in another
-	// order, text after tool results, consecutive user messages.
-	ok := []ChatMessage{sys, user, user, call("a", "b"), res("b"), res("a"), user, say("done"), say("really"), user}
-	if errs := providerRules(ok); len(errs) > 0 {
+	if errs := providerRules(accepted); len(errs) > 0 {
 		t.Errorf("valid request refused: %v", errs)
+	}
+}
+
+// TestProviderRulesScriptCatch makes sure the independent checker can fail
+// too: it refuses each refused request for the right provider, and accepts
+// the accepted one.
+func TestProviderRulesScriptCatch(t *testing.T) {
+	refused, accepted := refusedRequests()
+	var log outputLog
+	for name, c := range refused {
+		log.add(name, c.msgs)
+	}
+	out, err := log.runScript(t)
+	if err == nil {
+		t.Fatalf("provider_rules.py accepted every refused request:\n%s", out)
+	}
+	reported := map[string]string{} // label -> its problems
+	label := ""
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "    ") {
+			reported[label] += line + "\n"
+		} else {
+			label = line
+		}
+	}
+	for name, c := range refused {
+		if !strings.Contains(reported[name], c.provider+":") {
+			t.Errorf("%s: provider_rules.py reports no %s problem:\n%s", name, c.provider, reported[name])
+		}
+	}
+	var ok outputLog
+	ok.add("accepted", accepted)
+	if out, err := ok.runScript(t); err != nil {
+		t.Errorf("provider_rules.py refused a valid request: %v\n%s", err, out)
 	}
 }

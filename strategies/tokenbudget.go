@@ -67,14 +67,14 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if tok == "" {
 		tok = DefaultTokenizer
 	}
-	counts, err := messageTokens(req.Remembered, tok, h)
+	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
 	}
 	ch := newChatHistory(h)
 	fixed := 0 // the system prompt's tokens
 	if ch.system >= 0 {
-		fixed = counts[ch.system]
+		fixed = counts[ch.system].tokens
 	}
 	nudgeMsg, _ := nudgeFor(opts)
 	nudgeTokens, err := req.Remembered.tokens(tok, []ChatMessage{nudgeMsg})
@@ -94,7 +94,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		needed += nudgeTokens
 	case lead >= 0:
 		out.copyFrom(ch, lead)
-		needed += counts[lead]
+		needed += counts[lead].tokens
 	}
 	if needed > opts.MaxTokens {
 		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, counts, lead, nudge, needed, opts.MaxTokens, tok)}
@@ -116,12 +116,12 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 // latest unit is kept if it fits the budget on its own). fixed are the
 // tokens every output holds (the system prompt); the message that opens a
 // kept part (openings), or the synthetic nudge (nudge tokens), counts too.
-func (ch *chatHistory) budgetCut(openings []opening, counts []int, fixed, nudge, budget, low int) int {
+func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, budget, low int) int {
 	seq := ch.seq
 	sum := make([]int, len(seq)+1) // sum[p]: tokens of seq[:p]
 	var units []int                // positions in seq where a unit starts
 	for p, i := range seq {
-		sum[p+1] = sum[p] + counts[i]
+		sum[p+1] = sum[p] + counts[i].tokens
 		if ch.h[i].Role != RoleTool {
 			units = append(units, p)
 		}
@@ -134,7 +134,7 @@ func (ch *chatHistory) budgetCut(openings []opening, counts []int, fixed, nudge,
 		o := openings[c]
 		switch {
 		case o.lead >= 0:
-			return fixed + counts[o.lead] + sum[e] - sum[c]
+			return fixed + counts[o.lead].tokens + sum[e] - sum[c]
 		case o.nudge || o.start >= e:
 			return fixed + nudge + sum[e] - sum[c]
 		}
@@ -162,11 +162,11 @@ func (ch *chatHistory) budgetCut(openings []opening, counts []int, fixed, nudge,
 
 // budgetShortfall explains why a budget cannot hold even the system prompt
 // and the user's request.
-func budgetShortfall(ch *chatHistory, counts []int, lead int, nudge bool, needed, budget int, tok string) string {
+func budgetShortfall(ch *chatHistory, counts []textCounts, lead int, nudge bool, needed, budget int, tok string) string {
 	what := "the system prompt alone takes"
 	switch {
 	case lead >= 0 && ch.system >= 0:
-		what = fmt.Sprintf("the system prompt (%d tokens) and the user's request, history[%d] (%d tokens), take", counts[ch.system], lead, counts[lead])
+		what = fmt.Sprintf("the system prompt (%d tokens) and the user's request, history[%d] (%d tokens), take", counts[ch.system].tokens, lead, counts[lead].tokens)
 	case lead >= 0:
 		what = fmt.Sprintf("the user's request, history[%d], takes", lead)
 	case nudge && ch.system >= 0:
