@@ -41,7 +41,7 @@ type Options struct {
 
 	// token-budget.
 	MaxTokens int
-	TrimTo    int // 0: half of MaxTokens
+	TrimTo    int // 0: a quarter of MaxTokens
 
 	// Pricing prices the bill in the stats of every strategy.
 	Pricing Pricing

@@ -12,12 +12,17 @@ import "fmt"
 //   - the user's request is never dropped: when the kept messages begin after
 //     it, it is sent ahead of them;
 //   - the cut moves in steps. When the output would exceed max_tokens, the
-//     oldest messages are dropped until it holds at most trim_to tokens (half
-//     the budget by default), and later calls append to that same beginning
-//     until the budget is reached again. Cutting to the budget on every call
-//     would change the prompt's beginning on every call, and a provider's
-//     prompt cache serves only an unchanged beginning: the rewrite would cost
-//     more than the tokens it saves.
+//     oldest messages are dropped until it holds at most trim_to tokens (a
+//     quarter of the budget by default), and later calls append to that same
+//     beginning until the budget is reached again. Cutting to the budget on
+//     every call would change the prompt's beginning on every call, and a
+//     provider's prompt cache serves only an unchanged beginning: every
+//     kept token would be billed fresh on every call. A cut still rewrites
+//     what it keeps (fresh tokens cost about twelve times cached ones at
+//     Anthropic's prices), and pays that back from the tokens it saves on the
+//     calls after it: cutting down to a quarter pays back within about four
+//     calls, down to half within about twelve, which a conversation that
+//     just outgrew its budget may not have left.
 //
 // The cut is computed from the request alone, by a pass over the history
 // that cuts wherever the earlier calls (the history's prefixes) would have
@@ -38,7 +43,7 @@ func (tokenBudget) Input() Input { return InputHistory }
 func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
 		{"max_tokens", "(required)", "Token budget for the whole output, system prompt included, counted with the tokenizer."},
-		{"trim_to", "max_tokens / 2", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again."},
+		{"trim_to", "max_tokens / 4", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again."},
 		docNudgeAttempt, docNudges, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
@@ -49,7 +54,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if opts.MaxTokens <= 0 {
 		return nil, &OptionError{Option: "max_tokens", Reason: fmt.Sprintf("token-budget needs a budget above 0, got %d", opts.MaxTokens)}
 	}
-	low := opts.MaxTokens / 2
+	low := max(opts.MaxTokens/4, 1)
 	if opts.TrimTo != 0 {
 		if opts.TrimTo < 0 || opts.TrimTo > opts.MaxTokens {
 			return nil, &OptionError{Option: "trim_to", Reason: fmt.Sprintf("must be between 1 and max_tokens (%d), got %d", opts.MaxTokens, opts.TrimTo)}

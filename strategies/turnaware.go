@@ -14,7 +14,7 @@ func init() { register(turnAware{}) }
 func (turnAware) Name() string { return "turn-aware" }
 
 func (turnAware) Description() string {
-	return "System prompt, the latest tool loop before the current turn (led by the prompt it answered), and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with neither, a synthetic nudge and the latest tool loop. Only the latest result of each snapshot tool is kept."
+	return "System prompt, the latest tool loop before the current turn (led by the prompt it answered), and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with no prompt at all, a synthetic nudge, then the latest tool loop (seed 002's world) or the window. Only the latest result of each snapshot tool is kept."
 }
 
 func (turnAware) Input() Input { return InputHistory }
@@ -66,10 +66,18 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 		out.copyFrom(ch, prompt)
 		out.copyFrom(ch, w.seq...)
 	default:
-		// No prompt: the synthetic nudge starts a new turn (seed 002), and
-		// the latest complete tool loop follows it.
 		out.addNudge(opts)
-		out.copyFrom(ch, latestLoop(h, w.seq)...)
+		if ch.seed || opts.WindowOnly {
+			// No prompt: the synthetic nudge starts a new turn (seed 002),
+			// and the latest complete tool loop follows it.
+			out.copyFrom(ch, latestLoop(h, w.seq)...)
+		} else {
+			// No user message at all (an agent whose task is in its system
+			// prompt): the nudge opens the conversation, and what the
+			// window shows of the agent's work follows, as for a turn that
+			// began before the window.
+			out.copyFrom(ch, w.seq...)
+		}
 	}
 	compactSnapshots(&out, opts.SnapshotToolPrefixes, !ch.seed)
 	resp, err := chatResponse(s.Name(), req, ch, nil, &out)

@@ -262,8 +262,8 @@ type Options struct {
 	// Strategy `token-budget`: when the output would exceed `max_tokens`, the
 	// oldest messages are dropped until it holds at most this many tokens, so
 	// that the next calls append to the same beginning (and a provider's
-	// prompt cache serves it) until the budget is reached again. Default:
-	// half of `max_tokens`; at most `max_tokens`.
+	// prompt cache serves it) until the budget is reached again. Default: a
+	// quarter of `max_tokens`; at most `max_tokens`.
 	TrimTo        *int32 `protobuf:"varint,31,opt,name=trim_to,json=trimTo,proto3,oneof" json:"trim_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

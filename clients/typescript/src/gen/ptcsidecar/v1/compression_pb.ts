@@ -350,8 +350,8 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * Strategy `token-budget`: when the output would exceed `max_tokens`, the
    * oldest messages are dropped until it holds at most this many tokens, so
    * that the next calls append to the same beginning (and a provider's
-   * prompt cache serves it) until the budget is reached again. Default:
-   * half of `max_tokens`; at most `max_tokens`.
+   * prompt cache serves it) until the budget is reached again. Default: a
+   * quarter of `max_tokens`; at most `max_tokens`.
    *
    * @generated from field: optional int32 trim_to = 31;
    */
