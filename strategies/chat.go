@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -233,6 +234,14 @@ func newChatHistory(h []ChatMessage) *chatHistory {
 	return ch
 }
 
+// form returns message i of the history in the form the output sends it.
+func (ch *chatHistory) form(i int) *ChatMessage {
+	if f, ok := ch.sendable[i]; ok {
+		return &f.msg
+	}
+	return &ch.h[i]
+}
+
 // task returns the index in h of the user's request: the most recent prompt
 // anywhere in the history, or -1.
 func (ch *chatHistory) task() int {
@@ -342,6 +351,10 @@ type sendableForm struct {
 //     an earlier loop, or holds other characters, gets a new id (the old one
 //     with other characters made "_", then "_2", "_3"... until it is free),
 //     and so do its results.
+//   - Anthropic's API takes a call's arguments as a JSON object. Arguments
+//     that are not one (a model's truncated or malformed JSON, which its
+//     framework answered with an error) are sent as the object
+//     {"unparsed_arguments": the text}, so the model still sees them.
 //   - Text that is only white space beside tool calls would become a text
 //     block Anthropic refuses; it is dropped.
 //
@@ -355,38 +368,43 @@ func sendableForms(h []ChatMessage, seq []int) map[int]sendableForm {
 		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
 			continue
 		}
+		var calls []ChatToolCall // the calls in their sendable form, when one differs
 		var renamed map[string]string
 		var newIDs map[string]bool
-		for _, tc := range m.ToolCalls {
+		argsChanged := false
+		for k, tc := range m.ToolCalls {
 			id := freeID(safeID(tc.ID), used)
 			used[id] = true
+			args, ok := sendableArguments(tc.Arguments)
+			if id == tc.ID && ok {
+				continue
+			}
+			if calls == nil {
+				calls = slices.Clone(m.ToolCalls)
+				renamed = make(map[string]string, len(m.ToolCalls))
+				newIDs = make(map[string]bool, len(m.ToolCalls))
+			}
+			calls[k].Arguments = args
+			argsChanged = argsChanged || !ok
 			if id != tc.ID {
-				if renamed == nil {
-					renamed = make(map[string]string, len(m.ToolCalls))
-					newIDs = make(map[string]bool, len(m.ToolCalls))
-				}
+				calls[k].ID = id
 				renamed[tc.ID] = id
 				newIDs[id] = true
 			}
 		}
 		whitespace := m.Content != "" && blank(m.Content)
-		if renamed == nil && !whitespace {
+		if calls == nil && !whitespace {
 			continue
 		}
 		if forms == nil {
 			forms = make(map[int]sendableForm)
 		}
-		f := sendableForm{msg: *m, texts: whitespace, newIDs: newIDs}
+		f := sendableForm{msg: *m, texts: whitespace || argsChanged, newIDs: newIDs}
 		if whitespace {
 			f.msg.Content = ""
 		}
-		if renamed != nil {
-			f.msg.ToolCalls = slices.Clone(m.ToolCalls)
-			for k := range f.msg.ToolCalls {
-				if id, ok := renamed[f.msg.ToolCalls[k].ID]; ok {
-					f.msg.ToolCalls[k].ID = id
-				}
-			}
+		if calls != nil {
+			f.msg.ToolCalls = calls
 		}
 		forms[seq[p]] = f
 		for q := p + 1; q < len(seq) && h[seq[q]].Role == RoleTool; q++ {
@@ -398,6 +416,18 @@ func sendableForms(h []ChatMessage, seq []int) map[int]sendableForm {
 		}
 	}
 	return forms
+}
+
+// sendableArguments returns a call's arguments as Anthropic's API takes
+// them, and whether they already were: a JSON object, or empty (clients send
+// an empty object). Anything else is wrapped as {"unparsed_arguments": text}.
+func sendableArguments(args string) (string, bool) {
+	trimmed := strings.TrimSpace(args)
+	if trimmed == "" || trimmed[0] == '{' && json.Valid([]byte(trimmed)) {
+		return args, true
+	}
+	wrapped, _ := json.Marshal(map[string]string{"unparsed_arguments": args})
+	return string(wrapped), false
 }
 
 // safeID is id with every character Anthropic's API refuses in a tool-call

@@ -100,6 +100,12 @@ func randomChatLog(r *rand.Rand) []ChatMessage {
 					id = newID()
 				}
 				calls[i] = ChatToolCall{ID: id, Name: toolNames[r.IntN(len(toolNames))], Arguments: fmt.Sprintf(`{"n": %d}`, r.IntN(100))}
+				switch r.IntN(20) {
+				case 0: // a model's truncated JSON
+					calls[i].Arguments = `{"n": "mi`
+				case 1:
+					calls[i].Arguments = `[1, 2]`
+				}
 			}
 			a := ChatMessage{Role: RoleAssistant, ToolCalls: calls}
 			switch r.IntN(6) {
@@ -208,7 +214,7 @@ func TestChatProperties(t *testing.T) {
 	// above prove little.
 	for _, k := range []string{"nudge", "exhausted", "snapshot dropped", "cleared", "not cleared above trigger",
 		"trimmed", "system over budget", "orphans dropped", "task from before the window", "lead", "ids rewritten",
-		"task pinned"} {
+		"task pinned", "arguments wrapped"} {
 		if seen[k] == 0 {
 			t.Errorf("no random log led to %q (%v)", k, seen)
 		}
@@ -242,6 +248,13 @@ func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) *Response {
 	}
 	if st.TaskPinned {
 		seen["task pinned"]++
+	}
+	for _, m := range resp.Messages {
+		for _, tc := range m.ToolCalls {
+			if strings.HasPrefix(tc.Arguments, `{"unparsed_arguments"`) {
+				seen["arguments wrapped"]++
+			}
+		}
 	}
 	if (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && !st.SyntheticNudge {
 		users := 0

@@ -183,6 +183,27 @@ func messageCounts(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]
 	return out, nil
 }
 
+// sentCounts returns counts (the history's, from messageCounts) with the
+// counts of the messages whose sendable form changed a text counted again:
+// what each message weighs in the output.
+func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []textCounts) ([]textCounts, error) {
+	out, cloned := counts, false
+	for i, f := range ch.sendable {
+		if !f.texts {
+			continue
+		}
+		if !cloned {
+			out, cloned = slices.Clone(counts), true
+		}
+		n, err := rem.messages(tokenizer, []ChatMessage{f.msg})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
 // chatResponse finishes a chat strategy's response: it checks the output is
 // a request both providers accept and fills the statistics. counts are the
 // history's per-message counts (from messageCounts), or nil.

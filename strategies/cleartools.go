@@ -75,9 +75,13 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	kept := ch.seq[open.start:]
 	first := len(out.msgs)
 	out.copyFrom(ch, kept...)
-	c := clearing{ch: ch, counts: counts, opts: opts, tok: tok}
+	sent, err := ch.sentCounts(req.Remembered, tok, counts)
+	if err != nil {
+		return nil, err
+	}
+	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok}
 	if ch.system >= 0 {
-		c.total = counts[ch.system].tokens
+		c.total = sent[ch.system].tokens
 	}
 	if err := c.replay(kept); err != nil {
 		return nil, err
@@ -156,9 +160,8 @@ func (c *clearing) replay(kept []int) error {
 // one: not of an excluded tool, not already the placeholder, and worth
 // clearing.
 func (c *clearing) consider(kept []int, r int) error {
-	h := c.ch.h
-	res := &h[kept[c.results[r]]]
-	caller := &h[kept[c.owners[r]]]
+	res := c.ch.form(kept[c.results[r]])
+	caller := c.ch.form(kept[c.owners[r]])
 	call := caller.ToolCalls[callIndex(caller, res.ToolCallID)]
 	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder {
 		return nil

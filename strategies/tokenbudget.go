@@ -77,9 +77,13 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	ch := newChatHistory(h)
+	sent, err := ch.sentCounts(req.Remembered, tok, counts)
+	if err != nil {
+		return nil, err
+	}
 	fixed := 0 // the system prompt's tokens
 	if ch.system >= 0 {
-		fixed = counts[ch.system].tokens
+		fixed = sent[ch.system].tokens
 	}
 	nudgeMsg, _ := nudgeFor(opts)
 	nudgeTokens, err := req.Remembered.tokens(tok, []ChatMessage{nudgeMsg})
@@ -87,7 +91,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	openings := ch.openings()
-	cut := ch.budgetCut(openings, counts, fixed, nudgeTokens, opts.MaxTokens, low)
+	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens, low)
 
 	var out chatOutput
 	out.open(ch)
@@ -99,10 +103,10 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		needed += nudgeTokens
 	case lead >= 0:
 		out.copyFrom(ch, lead)
-		needed += counts[lead].tokens
+		needed += sent[lead].tokens
 	}
 	if needed > opts.MaxTokens {
-		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, counts, lead, nudge, needed, opts.MaxTokens, tok)}
+		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, sent, lead, nudge, needed, opts.MaxTokens, tok)}
 	}
 	out.copyFrom(ch, ch.seq[start:]...)
 	resp, err := chatResponse(s.Name(), req, ch, counts, &out)
