@@ -44,7 +44,15 @@ var turnOptionDocs = []OptionDoc{
 }
 
 func (s coalesced) Render(req *Request) (*Response, error) {
-	msgs, counts, err := coalescedMessages(req)
+	return summarizedResponse(s.Name(), req, coalescedMessages)
+}
+
+// summarizedResponse renders req with messages, a strategy that summarizes
+// the history in one USER message, and fills the statistics: the full
+// history is the "before", and the earlier call is rendered with messages
+// for the stable prefix.
+func summarizedResponse(name string, req *Request, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
+	msgs, counts, err := messages(req)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +61,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	stats := Stats{
-		Strategy:            s.Name(),
+		Strategy:            name,
 		TurnsCompressed:     len(req.Turns),
 		ToolCallsTotal:      counts.toolCallsTotal,
 		ToolCallsShown:      counts.toolCallsShown,
@@ -75,7 +83,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	}
 	resp := &Response{Messages: msgs, Stats: stats}
 	err = priceTurns(req, resp, func(r *Request) ([]ChatMessage, error) {
-		msgs, _, err := coalescedMessages(r)
+		msgs, _, err := messages(r)
 		return msgs, err
 	})
 	return resp, err

@@ -113,7 +113,7 @@ func loadTrace(t testing.TB, file string) trace {
 		turn := Turn{
 			Number: i + 1, Program: program, Result: res.Value, Prints: res.Prints,
 			RawResponse: strings.Join(prose, " ") + "\n```clojure\n" + program + "\n```",
-			Success:     res.Err == nil, Returned: res.Returned, Failed: res.Failed,
+			Success:     res.Err == nil, Returned: res.Returned, Failed: res.Failed, Defined: res.Defined,
 		}
 		if res.Err != nil {
 			turn.Result = nil

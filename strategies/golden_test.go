@@ -17,8 +17,9 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 // A golden case is a txtar-like file: a comment saying which rule it shows,
 // then sections "-- name --". request.json holds the request (values as EDN
 // text); the expected output is in "user" (the USER message of
-// single-user-coalesced), "messages" (every message, for full), "stats" and
-// "error" (the error of an invalid request). Run with -update to rewrite the
+// single-user-coalesced), "messages" (every message, for full), "stats",
+// "bill" (the cost statistics) and "error" (the error of an invalid
+// request). Run with -update to rewrite the
 // expected sections after a deliberate change, then review the diff.
 
 type goldenFile struct {
@@ -90,17 +91,10 @@ type goldenRequest struct {
 		SampleLimit          *int       `json:"sampleLimit"`
 		SamplePrintableLimit *int       `json:"samplePrintableLimit"`
 		Tokenizer            string     `json:"tokenizer"`
+		Pricing              string     `json:"pricing"`
 	} `json:"options"`
-	Memory []struct {
-		Name       string   `json:"name"`
-		Value      string   `json:"value"`
-		IsFn       bool     `json:"isFn"`
-		Params     []string `json:"params"`
-		Docstring  string   `json:"docstring"`
-		ReturnType string   `json:"returnType"`
-		Turn       int      `json:"turn"`
-	} `json:"memory"`
-	Turns []struct {
+	Memory []goldenBinding `json:"memory"`
+	Turns  []struct {
 		Number      int      `json:"number"`
 		RawResponse string   `json:"rawResponse"`
 		Program     string   `json:"program"`
@@ -110,9 +104,33 @@ type goldenRequest struct {
 			Name string `json:"name"`
 			Args string `json:"args"`
 		} `json:"toolCalls"`
-		Success bool       `json:"success"`
-		Error   *TurnError `json:"error"`
+		Defined []string        `json:"defined"`
+		Memory  []goldenBinding `json:"memory"` // a snapshot sent: null when not
+		Success bool            `json:"success"`
+		Error   *TurnError      `json:"error"`
 	} `json:"turns"`
+}
+
+type goldenBinding struct {
+	Name       string   `json:"name"`
+	Value      string   `json:"value"`
+	IsFn       bool     `json:"isFn"`
+	Params     []string `json:"params"`
+	Docstring  string   `json:"docstring"`
+	ReturnType string   `json:"returnType"`
+	Turn       int      `json:"turn"`
+}
+
+func (gb goldenBinding) build() (Binding, error) {
+	b := Binding{Name: gb.Name, IsFn: gb.IsFn, Params: gb.Params, Docstring: gb.Docstring, ReturnType: gb.ReturnType, Turn: gb.Turn}
+	if !gb.IsFn {
+		v, err := parseValue(gb.Value)
+		if err != nil {
+			return b, err
+		}
+		b.Value = v
+	}
+	return b, nil
 }
 
 // parseValue reads a value of a golden file with the wire's EDN reader.
@@ -129,7 +147,7 @@ func (gr *goldenRequest) build() (*Request, error) {
 		MaxTurns: o.MaxTurns, TurnsLeft: o.TurnsLeft, PrintlnLimit: o.PrintlnLimit,
 		ToolCallLimit: o.ToolCallLimit, SampleLimit: o.SampleLimit,
 		SamplePrintableLimit: o.SamplePrintableLimit, Tokenizer: o.Tokenizer,
-		SystemPrompt: goldenSystemPrompt,
+		SystemPrompt: goldenSystemPrompt, Pricing: o.Pricing,
 	}
 	if o.SystemPrompt != nil {
 		raw.SystemPrompt = *o.SystemPrompt
@@ -147,18 +165,22 @@ func (gr *goldenRequest) build() (*Request, error) {
 	}
 	req := &Request{Options: opts}
 	for i, m := range gr.Memory {
-		b := Binding{Name: m.Name, IsFn: m.IsFn, Params: m.Params, Docstring: m.Docstring, ReturnType: m.ReturnType, Turn: m.Turn}
-		if !m.IsFn {
-			v, err := parseValue(m.Value)
-			if err != nil {
-				return nil, fmt.Errorf("memory[%d].value: %w", i, err)
-			}
-			b.Value = v
+		b, err := m.build()
+		if err != nil {
+			return nil, fmt.Errorf("memory[%d].value: %w", i, err)
 		}
 		req.Memory = append(req.Memory, b)
 	}
 	for i, t := range gr.Turns {
-		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Success: t.Success, Error: t.Error}
+		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Defined: t.Defined, Success: t.Success, Error: t.Error}
+		turn.HasMemory = t.Memory != nil
+		for j, m := range t.Memory {
+			b, err := m.build()
+			if err != nil {
+				return nil, fmt.Errorf("turns[%d].memory[%d].value: %w", i, j, err)
+			}
+			turn.Memory = append(turn.Memory, b)
+		}
 		if t.Result != "" {
 			v, err := parseValue(t.Result)
 			if err != nil {
@@ -209,6 +231,28 @@ tokens: %d before, %d after (%s)`,
 		s.CharsBefore, s.CharsAfter, s.TokensBefore, s.TokensAfter, s.Tokenizer)
 }
 
+// renderBill shows the cost statistics: the stable prefix against the
+// earlier call rebuilt from the request, the bill and the breakpoints.
+func renderBill(s Stats) string {
+	bp := func(b *Breakpoint) string {
+		if b == nil {
+			return "none"
+		}
+		return fmt.Sprintf("message %d offset %d", b.Message, b.Offset)
+	}
+	known := "known"
+	if !s.StablePrefixKnown {
+		known = "unknown: " + s.StablePrefixNote
+	}
+	return fmt.Sprintf(`stable_prefix: %d tokens (%s)
+cache_write: %d tokens
+billed: %.2f (%s)
+cache_breakpoint: %s
+next_cache_breakpoint: %s`,
+		s.StablePrefixTokens, known, s.CacheWriteTokens, s.BilledTokens, s.Pricing,
+		bp(s.CacheBreakpoint), bp(s.NextCacheBreakpoint))
+}
+
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -252,9 +296,10 @@ func TestGolden(t *testing.T) {
 				}
 				got["messages"] = renderMessages(resp.Messages)
 				got["stats"] = renderStats(resp.Stats)
+				got["bill"] = renderBill(resp.Stats)
 			}
 			checked := 0
-			for _, name := range []string{"user", "messages", "stats", "error"} {
+			for _, name := range []string{"user", "messages", "stats", "bill", "error"} {
 				want, ok := g.get(name)
 				if !ok {
 					continue
