@@ -8,6 +8,7 @@ package main_test
 import (
 	"bufio"
 	"context"
+	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"io"
@@ -511,13 +512,25 @@ func TestBadConfigurationExitsWithCode2(t *testing.T) {
 	}
 }
 
+// The version is the module version the build recorded: a pseudo-version
+// from the commit when go build stamped version control information
+// (-buildvcs, the default in a clone), else dev.
 func TestVersion(t *testing.T) {
-	out, err := exec.Command(binary(t), "version").Output()
+	bin := binary(t)
+	out, err := exec.Command(bin, "version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(out), "ptc-sidecar dev (go") {
-		t.Errorf("version output %q", out)
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := info.Main.Version
+	if want == "" || want == "(devel)" {
+		want = "dev"
+	}
+	if prefix := "ptc-sidecar " + want + " (" + info.GoVersion + " "; !strings.HasPrefix(string(out), prefix) {
+		t.Errorf("version output %q, want it to start with %q", out, prefix)
 	}
 }
 
