@@ -61,6 +61,17 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
+// skipIfShort skips a slow end-to-end test under -short: one that drives
+// the real binary for seconds (a crowd of callers, a load, a shutdown
+// timeout) and checks how long things take, so it runs alone, not in
+// parallel with the others. make test runs it.
+func skipIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("slow end-to-end test: runs without -short (make test)")
+	}
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if binPath != "" {
@@ -233,6 +244,7 @@ func listServices(t *testing.T, conn *grpc.ClientConn) []string {
 }
 
 func TestServeTCP(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
 	conn := p.client()
 	ctx := testContext(t)
@@ -385,6 +397,7 @@ func scrapeUntil(t *testing.T, addr string, want ...string) string {
 }
 
 func TestServeUnixSocket(t *testing.T) {
+	t.Parallel()
 	sock := filepath.Join(t.TempDir(), "ptc.sock")
 	p := start(t, "--listen", "unix:"+sock)
 	conn := p.client()
@@ -401,6 +414,7 @@ func TestServeUnixSocket(t *testing.T) {
 }
 
 func TestServeReplacesStaleSocket(t *testing.T) {
+	t.Parallel()
 	sock := filepath.Join(t.TempDir(), "ptc.sock")
 	first := start(t, "--listen", "unix:"+sock)
 	first.cmd.Process.Kill() // dies without cleaning up its socket
@@ -414,6 +428,7 @@ func TestServeReplacesStaleSocket(t *testing.T) {
 }
 
 func TestOversizedRequestIsResourceExhausted(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--max-recv-bytes", "1KiB")
 	sidecar := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	ctx := testContext(t)
@@ -437,6 +452,7 @@ func TestOversizedRequestIsResourceExhausted(t *testing.T) {
 // TestShutdownTimeoutBoundsInFlightRPCs keeps a health watch open through
 // SIGTERM: graceful stop waits for it, and the shutdown timeout cuts it off.
 func TestShutdownTimeoutBoundsInFlightRPCs(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--shutdown-timeout", "300ms")
 	watch, err := healthpb.NewHealthClient(p.client()).Watch(testContext(t), &healthpb.HealthCheckRequest{})
 	if err != nil {
@@ -460,6 +476,7 @@ func TestShutdownTimeoutBoundsInFlightRPCs(t *testing.T) {
 // TestSecondSignalStopsAtOnce: an operator who signals twice does not wait
 // for the shutdown timeout.
 func TestSecondSignalStopsAtOnce(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--shutdown-timeout", "1m")
 	watch, err := healthpb.NewHealthClient(p.client()).Watch(testContext(t), &healthpb.HealthCheckRequest{})
 	if err != nil {
@@ -480,6 +497,7 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 }
 
 func TestSIGINTStopsCleanly(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0")
 	p.cmd.Process.Signal(syscall.SIGINT)
 	if code := p.wait(); code != 0 {
@@ -488,6 +506,7 @@ func TestSIGINTStopsCleanly(t *testing.T) {
 }
 
 func TestBadConfigurationExitsWithCode2(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args    []string
 		env     string
@@ -516,6 +535,7 @@ func TestBadConfigurationExitsWithCode2(t *testing.T) {
 // from the commit when go build stamped version control information
 // (-buildvcs, the default in a clone), else dev.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	out, err := exec.Command(bin, "version").Output()
 	if err != nil {
