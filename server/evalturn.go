@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"google.golang.org/grpc"
@@ -226,39 +227,39 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 // filled in (New), so a negative one there is unlimited.
 func (s *Service) evalLimits(l *ptcsidecarv1.Limits, field string) (lisp.Limits, error) {
 	out := s.cfg.Limits
-	checks := []struct {
-		name string
-		val  int64
-		dst  func(int64)
-		cur  int64
-	}{
-		{"max_steps", l.GetMaxSteps(), func(v int64) { out.MaxSteps = v }, out.MaxSteps},
-		{"max_alloc_bytes", l.GetMaxAllocBytes(), func(v int64) { out.MaxAllocBytes = v }, out.MaxAllocBytes},
-		{"max_depth", int64(l.GetMaxDepth()), func(v int64) { out.MaxDepth = int(v) }, int64(out.MaxDepth)},
-		{"max_output_bytes", int64(l.GetMaxOutputBytes()), func(v int64) { out.MaxOutputBytes = int(v) }, int64(out.MaxOutputBytes)},
-		{"max_tool_calls", int64(l.GetMaxToolCalls()), func(v int64) { out.MaxToolCalls = int(v) }, int64(out.MaxToolCalls)},
-		{"timeout_ms", l.GetTimeoutMs(), func(v int64) { out.Timeout = time.Duration(v) * time.Millisecond }, ceilMillis(out.Timeout)},
-		{"max_emit_bytes", l.GetMaxEmitBytes(), func(v int64) { out.MaxEmitBytes = v }, out.MaxEmitBytes},
+	if l == nil {
+		return out, nil
 	}
-	for _, c := range checks {
+	wire := l.ProtoReflect()
+	for _, row := range sandboxLimits {
+		v := wire.Get(row.fd).Int()
 		switch {
-		case c.val < 0:
-			return out, invalidf(field+"."+c.name, "must not be negative, got %d", c.val)
-		case c.val > 0 && (c.cur <= 0 || c.val < c.cur):
-			c.dst(c.val)
+		case v < 0:
+			return out, invalidf(field+"."+string(row.wire), "must not be negative, got %d", v)
+		case v == 0:
+			continue
+		}
+		limit := row.bind(&out, lisp.Limits{})
+		cur, set := limit.Get(), v
+		if row.millis {
+			// Capped, so that no count of milliseconds overflows.
+			cur, set = ceilMillis(cur), min(v, math.MaxInt64/int64(time.Millisecond))*int64(time.Millisecond)
+		}
+		if cur <= 0 || v < cur {
+			limit.Put(set)
 		}
 	}
 	return out, nil
 }
 
-// ceilMillis is d in whole milliseconds, rounded up so that a request's
-// timeout_ms never exceeds a server timeout below a millisecond; negative
-// (unlimited) stays negative.
-func ceilMillis(d time.Duration) int64 {
+// ceilMillis is the duration d in whole milliseconds, rounded up so that a
+// request's timeout_ms never exceeds a server timeout below a millisecond;
+// negative (unlimited) stays negative.
+func ceilMillis(d int64) int64 {
 	if d < 0 {
 		return -1
 	}
-	return int64((d + time.Millisecond - 1) / time.Millisecond)
+	return (d + int64(time.Millisecond) - 1) / int64(time.Millisecond)
 }
 
 // toolTimeout is the server's tool answer timeout, lowered by the

@@ -200,6 +200,7 @@ func codeName(c codes.Code) string {
 const evalTimeout = 2 * time.Second * raceSlowdown
 
 func TestHostileCorpus(t *testing.T) {
+	skipIfShort(t)
 	progs := readHostileCorpus(t, filepath.Join("testdata", "hostile.txtar"))
 	if len(progs) < 100 {
 		t.Errorf("the corpus has %d programs, want at least 100", len(progs))

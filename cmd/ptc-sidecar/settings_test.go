@@ -2,16 +2,16 @@ package main
 
 import (
 	"flag"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // serve and eval define the sandbox limits once: the flags they have in
-// common are exactly sandboxLimitFlags, with the same description and
+// common are exactly server.LimitSettings, with the same description and
 // default.
 func TestServeAndEvalShareLimitFlags(t *testing.T) {
 	scfg := defaultServeConfig()
@@ -28,8 +28,8 @@ func TestServeAndEvalShareLimitFlags(t *testing.T) {
 		}
 	})
 	var table []string
-	for _, row := range sandboxLimitFlags {
-		table = append(table, row.name)
+	for _, s := range server.LimitSettings(&lisp.Limits{}) {
+		table = append(table, s.Name)
 	}
 	slices.Sort(common)
 	slices.Sort(table)
@@ -39,7 +39,7 @@ func TestServeAndEvalShareLimitFlags(t *testing.T) {
 	// And eval has no limit of its own under another name.
 	var own []string
 	eval.VisitAll(func(f *flag.Flag) {
-		if !isLimitFlag(f.Name) {
+		if !slices.Contains(table, f.Name) {
 			own = append(own, f.Name)
 		}
 	})
@@ -64,7 +64,7 @@ func TestLimitFlagsZeroRule(t *testing.T) {
 		want lisp.Limits
 	}{
 		{"nothing set", nil, nil, d},
-		{"every limit 0", []string{"-max-steps", "0", "-max-alloc-bytes", "0", "-max-depth", "0", "-max-output-bytes", "0", "-max-tool-calls", "0", "-eval-timeout", "0s"}, nil, d},
+		{"every limit 0", []string{"-max-steps", "0", "-max-alloc-bytes", "0", "-max-depth", "0", "-max-output-bytes", "0", "-max-tool-calls", "0", "-max-emit-bytes", "0", "-eval-timeout", "0s"}, nil, d},
 		{"0 beats its variable", []string{"-max-steps", "0"}, env{"PTC_SIDECAR_MAX_STEPS": "7"}, d},
 		{"variable", nil, env{"PTC_SIDECAR_MAX_STEPS": "7", "PTC_SIDECAR_EVAL_TIMEOUT": "none"},
 			with(func(l *lisp.Limits) { l.MaxSteps, l.Timeout = 7, lisp.Unlimited })},
@@ -88,21 +88,22 @@ func TestLimitFlagsZeroRule(t *testing.T) {
 			if err != nil {
 				t.Fatalf("eval: %v", err)
 			}
-			if scfg.limits != c.want || ecfg.limits != c.want {
-				t.Errorf("serve %+v\neval  %+v\nwant  %+v", scfg.limits, ecfg.limits, c.want)
+			if scfg.server.Limits != c.want || ecfg.limits != c.want {
+				t.Errorf("serve %+v\neval  %+v\nwant  %+v", scfg.server.Limits, ecfg.limits, c.want)
 			}
 		})
 	}
 }
 
-// 0 is the default of every numeric serve flag, even over its variable.
+// 0 is the default of every number flag of serve, even over its variable.
 func TestServeFlagsZeroIsDefault(t *testing.T) {
 	want := defaultServeConfig()
 	want.memoryLimit = defaultMemoryLimit
 	for _, f := range []struct{ name, other string }{
 		{"max-recv-bytes", "1KiB"}, {"max-concurrent-streams", "3"}, {"memory-limit", "1GiB"},
 		{"shutdown-timeout", "1s"}, {"max-value-depth", "5"}, {"max-turns", "5"}, {"max-history", "5"},
-		{"memo-bytes", "none"},
+		{"memo-bytes", "none"}, {"max-concurrent-evals", "7"}, {"eval-queue-wait", "1m"},
+		{"tool-timeout", "1s"}, {"stream-start-timeout", "1s"}, {"max-steps", "5"}, {"eval-timeout", "none"},
 	} {
 		got, err := parseServeConfig([]string{"-" + f.name, "0"}, env{envName(f.name): f.other}.get)
 		if err != nil {
@@ -114,39 +115,21 @@ func TestServeFlagsZeroIsDefault(t *testing.T) {
 	}
 }
 
-// A limit added to the table comes with a working flag: its default reads
-// back, and its own printed default parses to the same value.
-func TestLimitFlagDefaultsRoundTrip(t *testing.T) {
-	for _, row := range sandboxLimitFlags {
-		limits := lisp.DefaultLimits()
-		v := &limitValue{row: &row, limits: &limits}
-		printed := v.String()
-		var fresh lisp.Limits
-		if err := (&limitValue{row: &row, limits: &fresh}).Set(printed); err != nil {
-			t.Errorf("-%s: its default %q does not parse: %v", row.name, printed, err)
-		} else if row.field.get(&fresh) != row.field.get(&limits) {
-			t.Errorf("-%s: %q reads back as %d, want %d", row.name, printed, row.field.get(&fresh), row.field.get(&limits))
+// Every flag's printed default parses back to the same value, and every
+// flag says what it is.
+func TestServeFlagDefaultsRoundTrip(t *testing.T) {
+	cfg := defaultServeConfig()
+	serveFlags(&cfg).VisitAll(func(f *flag.Flag) {
+		fresh := defaultServeConfig()
+		other := serveFlags(&fresh)
+		if err := other.Set(f.Name, f.DefValue); err != nil {
+			t.Errorf("-%s: its default %q does not parse: %v", f.Name, f.DefValue, err)
 		}
-		if row.request == "" || row.usage == "" {
-			t.Errorf("-%s: no request field or description", row.name)
+		if fresh != cfg {
+			t.Errorf("-%s %s: %+v\nwant %+v", f.Name, f.DefValue, fresh, cfg)
 		}
-	}
-}
-
-// Every field of lisp.Limits has its row, so a limit added to the library
-// cannot be left without a flag.
-func TestLimitFlagsCoverLimits(t *testing.T) {
-	var l lisp.Limits
-	for i, row := range sandboxLimitFlags {
-		row.field.set(&l, int64(i+1))
-	}
-	v := reflect.ValueOf(l)
-	for i := range v.NumField() {
-		if v.Field(i).IsZero() {
-			t.Errorf("lisp.Limits.%s has no row in sandboxLimitFlags", v.Type().Field(i).Name)
+		if f.Usage == "" {
+			t.Errorf("-%s: no description", f.Name)
 		}
-	}
-	if n := v.NumField(); n != len(sandboxLimitFlags) {
-		t.Errorf("%d rows for %d fields of lisp.Limits", len(sandboxLimitFlags), n)
-	}
+	})
 }
