@@ -93,6 +93,8 @@ type record struct {
 	// placed[i] is req.Memory[i] as shown, at[i] where: as in defs.
 	placed []Binding
 	at     []int
+	// entries[k-1] is the entry of turn k without its definitions.
+	entries []entryText
 }
 
 // newRecord places each binding of the memory. A binding goes in the entry
@@ -104,7 +106,7 @@ type record struct {
 // redefinition moves its line out of the record once), and bindings no
 // turn of the request defined (turn 0, or a turn not sent).
 func newRecord(req *Request) *record {
-	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]Binding, len(req.Turns)+1)}
+	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]Binding, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
@@ -114,6 +116,7 @@ func newRecord(req *Request) *record {
 			n = i + 1
 		}
 		pos[n] = i + 1
+		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options)
 		if !t.Success {
 			continue
 		}
@@ -169,7 +172,7 @@ func (r *record) text(c *historyCounts) (string, error) {
 			c.printsTotal += len(t.Prints)
 		}
 	}
-	base, err := rebasePoint(r.req)
+	base, err := rebasePoint(r.req, r.entries)
 	if err != nil {
 		return "", err
 	}
@@ -217,71 +220,93 @@ func summaryHeading(n int) string {
 }
 
 // entry is what turn k did: the definitions of the memory it made (each
-// moves to a later entry when redefined), then what the turn's own record
-// holds (entryText).
+// moves out when redefined), then what the turn's own record holds
+// (makeEntry), its result left out when a definition's sample shows it.
 func (r *record) entry(k int) string {
+	e := &r.entries[k-1]
+	if e.head == "" {
+		return ""
+	}
 	var b strings.Builder
-	writeEntry(&b, &r.req.Turns[k-1], k, &r.req.Options, r.defs[k], func() {
-		writeBindings(&b, r.defs[k], r.printed, &r.req.Options)
-	})
+	b.WriteString(e.head)
+	writeBindings(&b, r.defs[k], r.printed, &r.req.Options)
+	b.WriteString(e.body)
+	if e.result != "" && !r.showsResult(k) {
+		b.WriteString("\n;; Result: ")
+		b.WriteString(e.result)
+	}
 	return b.String()
 }
 
-// writeEntry writes the entry of turn k: a heading, the definitions
-// (written by writeDefs; defs are the bindings it writes), the most recent
-// tool_call_limit tool calls, then the most recent println_limit prints or,
-// when the turn printed nothing, its result unless a definition's sample
-// already shows it. A failed turn is its heading with the error type and
-// the tool calls it made, whose effects happened, or nothing when it made
-// none: its definitions were rolled back, and its program and error are
-// shown in the rewritten part while it is the last turn.
-func writeEntry(b *strings.Builder, t *Turn, k int, o *Options, defs []Binding, writeDefs func()) {
-	calls := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
-	if !t.Success && len(calls) == 0 {
-		return // nothing happened that lasts
+// showsResult reports whether a value binding of turn k has the turn's
+// result as its sample.
+func (r *record) showsResult(k int) bool {
+	o := &r.req.Options
+	for _, bd := range r.defs[k] {
+		if !bd.IsFn && !hiddenName(bd.Name) && RenderValue(orNil(bd.Value), o.SampleLimit, o.SamplePrintableLimit) == r.entries[k-1].result {
+			return true
+		}
 	}
-	b.WriteString(";; --- turn ")
-	b.WriteString(strconv.Itoa(k))
+	return false
+}
+
+// entryText is the entry of a turn without its definitions, made from the
+// turn alone: a heading, then the body (its most recent tool_call_limit tool
+// calls, then its most recent println_limit prints), and when it printed
+// nothing its result's sample. A failed turn is its heading with the error
+// type and the tool calls it made, whose effects happened, or nothing when
+// it made none: its definitions were rolled back, and its program and error
+// are shown in the rewritten part while it is the last turn.
+type entryText struct {
+	head, body string
+	result     string   // the result's sample, "" when not shown
+	calls      []string // the tool calls shown, each as name(args)
+}
+
+func makeEntry(t *Turn, k int, o *Options) entryText {
+	var e entryText
+	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
+	if !t.Success && len(shown) == 0 {
+		return e // nothing happened that lasts
+	}
+	e.head = ";; --- turn " + strconv.Itoa(k) + " ---"
 	if !t.Success {
-		b.WriteString(": failed")
+		e.head = ";; --- turn " + strconv.Itoa(k) + ": failed ---"
 		if t.Error != nil && t.Error.Type != "" {
-			b.WriteString(" (")
-			b.WriteString(oneLine(t.Error.Type))
-			b.WriteByte(')')
+			e.head = ";; --- turn " + strconv.Itoa(k) + ": failed (" + oneLine(t.Error.Type) + ") ---"
 		}
 	}
-	b.WriteString(" ---")
-	if t.Success {
-		writeDefs()
-	}
-	if len(calls) > 0 {
+	var b strings.Builder
+	b.Grow(len(shown)*(20+argPrintableLimit) + 64) // about a line per call
+	calls := make([][2]int, len(shown))            // where each call is in the body
+	if len(shown) > 0 {
 		b.WriteString("\n;; Tool calls made:")
-		for i := range calls {
+		for i := range shown {
 			b.WriteString("\n;   ")
-			writeToolCall(b, &calls[i], argItemLimit, argPrintableLimit)
+			calls[i][0] = b.Len()
+			writeToolCall(&b, &shown[i], argItemLimit, argPrintableLimit)
+			calls[i][1] = b.Len()
 		}
 	}
-	if !t.Success {
-		return
-	}
-	// The output, or else the result: one view of what the turn
-	// produced, as a prelude line shows a sample or the output.
-	if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
-		b.WriteString("\n;; Output:")
-		for _, p := range prints {
-			b.WriteByte('\n')
-			b.WriteString(cutRunes(p, printCut))
-		}
-	} else if len(t.Prints) == 0 && (!emptyValue(t.Result) || t.Returned) {
-		result := RenderValue(orNil(t.Result), o.SampleLimit, o.SamplePrintableLimit)
-		for _, bd := range defs {
-			if !bd.IsFn && !hiddenName(bd.Name) && RenderValue(orNil(bd.Value), o.SampleLimit, o.SamplePrintableLimit) == result {
-				return // the definition's sample shows it
+	if t.Success {
+		// The output, or else the result: one view of what the turn
+		// produced, as a prelude line shows a sample or the output.
+		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
+			b.WriteString("\n;; Output:")
+			for _, p := range prints {
+				b.WriteByte('\n')
+				b.WriteString(cutRunes(p, printCut))
 			}
+		} else if len(t.Prints) == 0 && (!emptyValue(t.Result) || t.Returned) {
+			e.result = RenderValue(orNil(t.Result), o.SampleLimit, o.SamplePrintableLimit)
 		}
-		b.WriteString("\n;; Result: ")
-		b.WriteString(result)
 	}
+	e.body = b.String()
+	e.calls = make([]string, len(calls))
+	for i, c := range calls {
+		e.calls[i] = e.body[c[0]:c[1]]
+	}
+	return e
 }
 
 // definitionEstimate is the tokens the plan of re-bases counts for a
@@ -302,9 +327,9 @@ const definitionEstimate = 16
 // redefinition moves a definition line out of an earlier entry, or out of
 // the summary, so the record is rewritten from there anyway: from the
 // summary, that is a re-base at no extra cost.
-func rebasePoint(req *Request) (int, error) {
+func rebasePoint(req *Request, entries []entryText) (int, error) {
 	turns, o := req.Turns, &req.Options
-	sizes, err := newRecordSizes(req)
+	sizes, err := newRecordSizes(req, entries)
 	if err != nil {
 		return 0, err
 	}
@@ -364,25 +389,22 @@ type recordSizes struct {
 	calls, prints         []int
 	callsUpTo, printsUpTo []int
 	names, entry          []int
-	headings              map[int]int // tokens of summaryHeading(n)
-	count                 func(string) (int, error)
 }
 
-func newRecordSizes(req *Request) (*recordSizes, error) {
+func newRecordSizes(req *Request, entries []entryText) (*recordSizes, error) {
 	o := &req.Options
 	s := &recordSizes{o: o, calls: []int{0}, prints: []int{0}, callsUpTo: []int{0}, printsUpTo: []int{0}, names: []int{0}, entry: []int{0}}
-	s.count = func(text string) (int, error) {
+	count := func(text string) (int, error) {
 		n, err := req.Remembered.text(o.Tokenizer, text)
 		return n.tokens, err
 	}
-	var b strings.Builder
 	seen := map[string]bool{}
 	for i := range req.Turns {
-		t := &req.Turns[i]
-		for j := range t.ToolCalls {
-			b.Reset()
-			writeToolCall(&b, &t.ToolCalls[j], argItemLimit, argPrintableLimit)
-			n, err := s.count(b.String())
+		t, e := &req.Turns[i], &entries[i]
+		// Calls beyond tool_call_limit in one turn are beyond it in any
+		// summary too: the calls an entry shows are all a summary can.
+		for _, c := range e.calls {
+			n, err := count(c)
 			if err != nil {
 				return nil, err
 			}
@@ -391,7 +413,7 @@ func newRecordSizes(req *Request) (*recordSizes, error) {
 		names := 0 // first definitions: a name defined again leaves the record
 		if t.Success {
 			for _, p := range t.Prints {
-				n, err := s.count(cutRunes(p, printCut))
+				n, err := count(cutRunes(p, printCut))
 				if err != nil {
 					return nil, err
 				}
@@ -407,15 +429,16 @@ func newRecordSizes(req *Request) (*recordSizes, error) {
 		s.callsUpTo = append(s.callsUpTo, len(s.calls)-1)
 		s.printsUpTo = append(s.printsUpTo, len(s.prints)-1)
 		s.names = append(s.names, s.names[len(s.names)-1]+names)
-		b.Reset()
-		writeEntry(&b, t, i+1, o, nil, func() {})
 		size := 0
-		if b.Len() > 0 {
-			n, err := s.count(b.String())
-			if err != nil {
-				return nil, err
+		if e.head != "" {
+			for _, part := range []string{e.head, e.body, e.result} {
+				n, err := count(part)
+				if err != nil {
+					return nil, err
+				}
+				size += n
 			}
-			size = 1 + n + names // the blank line before it
+			size += 1 + names // the blank line before it
 		}
 		s.entry = append(s.entry, s.entry[len(s.entry)-1]+size)
 	}

@@ -34,7 +34,7 @@ func TestCacheStableAppendOnly(t *testing.T) {
 					req.Memory = tr.memory[i-1]
 				}
 				what := fmt.Sprintf("%s, %s, call %d", tr.name, pricing, i+1)
-				base, err := rebasePoint(req)
+				base, err := rebasePoint(req, newRecord(req).entries)
 				if err != nil {
 					t.Fatal(err)
 				}
