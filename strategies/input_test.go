@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 )
 
@@ -25,6 +26,41 @@ func TestRenderRefusesInputTheStrategyDoesNotRead(t *testing.T) {
 		var ie *InputError
 		if !errors.As(err, &ie) || ie.Field != want {
 			t.Errorf("%s given %s: %v, want an InputError naming %s", st.Name(), want, err, want)
+		}
+	}
+}
+
+// What ListStrategies says an option defaults to is what Normalize gives
+// a request that leaves it unset.
+func TestOptionDocsShowNormalizeDefaults(t *testing.T) {
+	defaults, err := Normalize(RawOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range All() {
+		for _, d := range st.Options() {
+			for _, opt := range intOptions {
+				if opt.name != d.Name {
+					continue
+				}
+				if got := strconv.Itoa(*opt.dst(&defaults)); d.Default != got && d.Default != "(required)" && opt.name != "turns_left" {
+					t.Errorf("%s: option %s documents default %q, Normalize gives %s", st.Name(), d.Name, d.Default, got)
+				}
+			}
+			switch d.Name {
+			case "tokenizer":
+				if d.Default != defaults.Tokenizer {
+					t.Errorf("%s: tokenizer documents %q, Normalize gives %q", st.Name(), d.Default, defaults.Tokenizer)
+				}
+			case "placeholder":
+				if d.Default != defaults.Placeholder {
+					t.Errorf("%s: placeholder documents %q, Normalize gives %q", st.Name(), d.Default, defaults.Placeholder)
+				}
+			case "prompt":
+				if d.Default != defaults.Prompt {
+					t.Errorf("%s: prompt documents %q, Normalize gives %q", st.Name(), d.Default, defaults.Prompt)
+				}
+			}
 		}
 	}
 }
