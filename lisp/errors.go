@@ -91,3 +91,21 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// Warning is something the interpreter forgave in a program that still
+// ran: the turn records it so that the LLM reads it on its next prompt
+// and can stop the habit. Types travel on the wire as TurnWarning.type.
+type Warning struct {
+	Type    string
+	Message string
+}
+
+// Warning types.
+const (
+	// WarningUnmatchedClose: closing brackets after the last complete
+	// form were ignored.
+	WarningUnmatchedClose = "unmatched_closing_bracket"
+	// WarningJoinedBlocks: the reply held several code blocks, run as one
+	// program.
+	WarningJoinedBlocks = "joined_code_blocks"
+)

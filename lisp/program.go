@@ -59,11 +59,14 @@ type Result struct {
 	ToolCalls []ToolCallRecord
 	// Memory is the new prelude: the old one plus this program's
 	// definitions, or the old one unchanged when the program failed.
-	Memory   *Memory
-	Defined  []string // names (re)defined, in order of first definition
-	Err      *Error   // nil on success
-	Returned bool     // the program called return
-	Failed   bool     // the program called fail
+	Memory  *Memory
+	Defined []string // names (re)defined, in order of first definition
+	Err     *Error   // nil on success
+	// Warnings are what the reader forgave in the program (which ran
+	// anyway), such as a stray closing bracket at its end.
+	Warnings []Warning
+	Returned bool // the program called return
+	Failed   bool // the program called fail
 	Steps    int64
 	// AllocBytes is the allocation charged to the program.
 	AllocBytes int64
@@ -90,8 +93,7 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 type Program struct {
 	source     string
 	maxNesting int
-	forms      []Value
-	starts     []Pos
+	read       *readForms
 	compiled   atomic.Pointer[compiledProgram] // the last successful analysis
 }
 
@@ -106,11 +108,11 @@ type compiledProgram struct {
 // maxNesting. A source that does not read returns the parse error that
 // Eval would report as the result's Err.
 func ReadProgram(source string, maxNesting int) (*Program, error) {
-	forms, starts, err := readProgram(source, maxNesting)
+	read, err := readProgram(source, maxNesting)
 	if err != nil {
 		return nil, err
 	}
-	return &Program{source: source, maxNesting: maxNesting, forms: forms, starts: starts}, nil
+	return &Program{source: source, maxNesting: maxNesting, read: read}, nil
 }
 
 // EvalProgram is Eval of a program already read. The program's nesting
@@ -159,7 +161,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	}()
 
 	th.reuseBuffers()
-	value, evalErr := runProgram(th, prog, source, p, env)
+	value, evalErr := runProgram(th, prog, source, p, env, res)
 	th.recycleBuffers()
 	var ret *earlyReturn
 	var fl *failure
@@ -220,17 +222,18 @@ func (p *progState) checkNesting(result Value) *Error {
 	return nil
 }
 
-func runProgram(th *Thread, prog *progState, source string, p *Program, env Env) (Value, error) {
+func runProgram(th *Thread, prog *progState, source string, p *Program, env Env, res *Result) (Value, error) {
 	var (
-		forms  []Value
-		starts []Pos
-		err    error
+		read *readForms
+		err  error
 	)
 	if p != nil {
-		forms, starts = p.forms, p.starts
-	} else if forms, starts, err = readProgram(source, env.MaxNesting); err != nil {
+		read = p.read
+	} else if read, err = readProgram(source, env.MaxNesting); err != nil {
 		return nil, err
 	}
+	res.Warnings = read.warnings
+	forms, starts := read.forms, read.starts
 	user := map[string]bool{}
 	if env.Prelude != nil {
 		for _, b := range env.Prelude.bindings {

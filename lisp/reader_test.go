@@ -77,7 +77,7 @@ func TestReadPositions(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	inputs := []string{
 		"(+ 1 2",
-		"(+ 1 2))",
+		"(+ 1 2)) (+ 3 4)",
 		"[1 2 3",
 		"{:a 1 :b}",
 		`"unterminated`,
