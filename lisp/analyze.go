@@ -301,7 +301,7 @@ func (c *compiler) compileBody(fs []Value, tail bool) (node, error) {
 
 func (c *compiler) list(l *list, tail bool) (node, error) {
 	if len(l.Elems) == 0 {
-		return &constNode{emptyVector}, nil
+		return &constNode{emptyList}, nil
 	}
 	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)

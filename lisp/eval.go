@@ -670,12 +670,12 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 		WithHint("iterate over a vector, map, set or string")
 }
 
-// quoted converts a quoted form to data: lists become vectors, map and set
-// literals become maps and sets.
+// quoted converts a quoted form to data: lists become list values, map
+// and set literals maps and sets.
 func quoted(f Value) Value {
 	switch f := f.(type) {
 	case *list:
-		return NewVector(quotedAll(f.Elems))
+		return newList(quotedAll(f.Elems))
 	case *Vector:
 		return NewVector(quotedAll(f.Elems()))
 	case *mapForm:

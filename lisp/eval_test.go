@@ -25,8 +25,8 @@ func TestEvalForms(t *testing.T) {
 		{"#{1 (+ 1 1)}", "#{1 2}"},
 		{"(let [a 1 b 1] #{a b})", "#{1}"},
 		{"1 2 3", "3"},
-		{"()", "[]"},
-		{"'(1 2 three)", "[1 2 three]"},
+		{"()", "()"},
+		{"'(1 2 three)", "(1 2 three)"},
 		// let and destructuring
 		{"(let [x 1 y (+ x 1)] y)", "2"},
 		{"(let [x 1] (let [x 2] x))", "2"},

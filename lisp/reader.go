@@ -128,7 +128,7 @@ func (r *reader) trailingClosers() (Warning, bool) {
 }
 
 // ParseEDN reads one literal value as sent on the wire: nil, booleans,
-// numbers, strings, keywords, vectors, lists (read as vectors), maps, sets and
+// numbers, strings, keywords, vectors, lists, maps, sets and
 // vars. Symbols and code are rejected; maxNesting bounds the nesting depth (0
 // means DefaultMaxNesting).
 func ParseEDN(text string, maxNesting int) (Value, error) {
@@ -324,7 +324,7 @@ func (r *reader) readForm() (Value, error) {
 			return Nil, err
 		}
 		if r.edn {
-			return NewVector(elems), nil
+			return newList(elems), nil
 		}
 		return &list{Elems: elems, Pos: Pos{line, col}}, nil
 	case '[':

@@ -155,7 +155,7 @@ func TestReadDeepNesting(t *testing.T) {
 func TestParseEDN(t *testing.T) {
 	ok := map[string]string{
 		`{:a 1 :b [1 2.5 "x"] "k" #{:z}}`: `{:a 1, :b [1 2.5 "x"], "k" #{:z}}`,
-		"(1 2 3)":                         "[1 2 3]",
+		"(1 2 3)":                         "(1 2 3)",
 		"  nil ; comment\n":               "nil",
 		"#'helper":                        "#'helper",
 		"-0.0":                            "-0.0",

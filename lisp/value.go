@@ -62,8 +62,8 @@ type symbol string
 // varRef is a reference to a user binding, written #'name.
 type varRef struct{ Name string }
 
-// list is a parenthesized form. It exists in code only: PTC-Lisp has no list
-// values at run time (sequence functions return vectors).
+// list is a parenthesized form in code. A list value ('(1 2), (list 1 2))
+// is a *Vector marked as a list (see Vector).
 type list struct {
 	Elems []Value
 	Pos   Pos
@@ -81,7 +81,12 @@ func (Keyword) TypeName() string  { return "keyword" }
 func (symbol) TypeName() string   { return "symbol" }
 func (*varRef) TypeName() string  { return "var" }
 func (*list) TypeName() string    { return "list" }
-func (*Vector) TypeName() string  { return "vector" }
+func (v *Vector) TypeName() string {
+	if v.list {
+		return "list"
+	}
+	return "vector"
+}
 func (*Map) TypeName() string     { return "map" }
 func (*Set) TypeName() string     { return "set" }
 func (*Builtin) TypeName() string { return "function" }
@@ -108,12 +113,36 @@ func truthy(v Value) bool {
 // Its conj appends in place when the vector is the longest user of its backing
 // array, so building a vector one element at a time in a loop is amortized
 // O(1) per element while every earlier version stays unchanged.
+//
+// A list ('(3 2 1), (list ...), (into () xs)) is a Vector with list set:
+// every walk over values (printing, hashing, equality, measuring,
+// freezing) treats the two alike, as Clojure's = does, and only the
+// builtins where Clojure's lists behave differently look at the mark:
+// conj and into add at the front, peek and pop work at the front, and a
+// list prints as (...). Sequence functions return vectors.
 type Vector struct {
 	elems  []Value
 	tail   *vectorTail
 	weight int64 // see valueWeight
 	nests  int32 // see nestsMeasured
+	list   bool  // a list rather than a vector
 }
+
+// emptyList is the list ().
+var emptyList = &Vector{list: true}
+
+// newList returns a list that takes ownership of elems, in order.
+func newList(elems []Value) *Vector {
+	if len(elems) == 0 {
+		return emptyList
+	}
+	v := NewVector(elems)
+	v.list = true
+	return v
+}
+
+// IsList reports whether v is a list rather than a vector.
+func (v *Vector) IsList() bool { return v.list }
 
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
