@@ -72,15 +72,15 @@ type list struct {
 // Pos is a 1-based source position; the zero Pos means "unknown".
 type Pos struct{ Line, Col int }
 
-func (NilType) TypeName() string  { return "nil" }
-func (Bool) TypeName() string     { return "boolean" }
-func (Int) TypeName() string      { return "integer" }
-func (Float) TypeName() string    { return "float" }
-func (String) TypeName() string   { return "string" }
-func (Keyword) TypeName() string  { return "keyword" }
-func (symbol) TypeName() string   { return "symbol" }
-func (*varRef) TypeName() string  { return "var" }
-func (*list) TypeName() string    { return "list" }
+func (NilType) TypeName() string { return "nil" }
+func (Bool) TypeName() string    { return "boolean" }
+func (Int) TypeName() string     { return "integer" }
+func (Float) TypeName() string   { return "float" }
+func (String) TypeName() string  { return "string" }
+func (Keyword) TypeName() string { return "keyword" }
+func (symbol) TypeName() string  { return "symbol" }
+func (*varRef) TypeName() string { return "var" }
+func (*list) TypeName() string   { return "list" }
 func (v *Vector) TypeName() string {
 	if v.list {
 		return "list"
