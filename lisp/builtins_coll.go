@@ -470,7 +470,12 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
 		}
 	default:
-		if _, ok := cmp.(Callable); !ok {
+		_, callable := cmp.(Callable)
+		switch cmp.(type) {
+		case *Vector, *Set, *Map:
+			callable = false // callable, but a collection here is a misplaced argument
+		}
+		if !callable {
 			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
 			switch cmp.(type) {
 			case *Vector, *Set, *Map, NilType:

@@ -71,6 +71,11 @@ func asError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	var t *thrown
+	if errors.As(err, &t) {
+		return Errorf(t.kind, "uncaught exception: %s", t.message).
+			WithHint("catch it with (try ... (catch Exception e ...)), or end the program with (fail reason)")
+	}
 	return &Error{Kind: executionError, Message: err.Error()}
 }
 

@@ -448,6 +448,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
 	}
 	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
+	if _, ok := bad.(*atom); isBad && ok {
+		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds an atom, which lives only while the program runs", n.name).
+			WithHint("keep the atom in a let and def its value: (def %s (let [a (atom 0)] (swap! a inc) @a))", n.name), n.pos)
+	}
 	if isBad {
 		what := "a " + bad.TypeName()
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {

@@ -198,6 +198,10 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
+	if err := checkResultKind(res.Value); err != nil {
+		res.Value, res.Returned, res.Err = Nil, false, err
+		return res, nil
+	}
 	if err := prog.checkNesting(res.Value); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
@@ -292,6 +296,10 @@ type progState struct {
 	defined    []string
 	prints     []string
 	outBytes   int
+	// capture, while with-out-str runs, takes what prints would output.
+	capture *strings.Builder
+	// memo holds the caches of memoized functions, by function.
+	memo map[*byte]map[any]Value
 	// emittedArgs is the printed size of the tool calls' arguments so far.
 	emittedArgs int64
 
@@ -419,6 +427,27 @@ func hasTypeLabel(v Value, label string) bool {
 	digits := rest[:len(rest)-1]
 	var buf [20]byte
 	return string(strconv.AppendInt(buf[:0], int64(n), 10)) == digits
+}
+
+// output writes what a print function printed: a line of the turn's
+// output, or text for with-out-str (newline says whether the function
+// ends it with one, as println does and print does not).
+func (p *progState) output(th *Thread, text string, newline bool) error {
+	if p.capture == nil {
+		return p.print(th, text)
+	}
+	if err := th.allocString(len(text) + 1); err != nil {
+		return err
+	}
+	if max := th.limits.MaxOutputBytes; max > 0 && p.capture.Len()+len(text) > max {
+		return Errorf(outputLimit, "output limit of %d bytes exceeded in with-out-str", max).
+			WithHint("print less inside with-out-str")
+	}
+	p.capture.WriteString(text)
+	if newline {
+		p.capture.WriteByte('\n')
+	}
+	return nil
 }
 
 func (p *progState) print(th *Thread, line string) error {

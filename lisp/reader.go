@@ -386,10 +386,32 @@ func (r *reader) readForm() (Value, error) {
 		return r.readDispatch()
 	case '^':
 		return r.readMeta(line, col)
-	case '@', '`', '~':
+	case '@':
+		// @a is (deref a), as in Clojure.
+		if r.edn {
+			r.next()
+			return nil, r.errorf(line, col, "@ is not allowed in a value")
+		}
+		r.next()
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "@ must be followed by a form")
+		}
+		if err := r.enter(line, col); err != nil {
+			return nil, err
+		}
+		f, err := r.readForm()
+		r.depth--
+		if err != nil {
+			return nil, err
+		}
+		return &list{Elems: []Value{symbol("clojure.core/deref"), f}, Pos: Pos{line, col}}, nil
+	case '`', '~':
 		r.next()
 		return nil, r.errorf(line, col, "%q is not supported in PTC-Lisp", c).
-			WithHint("PTC-Lisp has no deref, metadata or syntax-quote; write plain expressions")
+			WithHint("PTC-Lisp has no syntax-quote or unquote; write plain expressions")
 	}
 	tok := r.token()
 	if tok == "" {

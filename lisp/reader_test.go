@@ -90,7 +90,6 @@ func TestReadErrors(t *testing.T) {
 		"1.5M",
 		"#?(:clj 1)",
 		"#(+ #(inc %) 1)",
-		"@x",
 		"(a\n  (b\n    ]",
 		"##Foo",
 		":",

@@ -576,12 +576,37 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	return Nil, nil
 }
 
+// Call indexes a vector: ([:a :b] 1) is :b. A list is not a function.
+func (v *Vector) Call(th *Thread, args []Value) (Value, error) {
+	if v.list {
+		return nil, Errorf(typeError, "a list is not a function, so (%s ...) cannot be called", Repr(v)).
+			WithHint("take an item with (nth coll i)")
+	}
+	if len(args) != 1 {
+		return nil, arityError("vector", "(v index)", len(args))
+	}
+	i, ok := args[0].(Int)
+	if !ok {
+		return nil, typeErrorf("vector", "an integer index", args[0])
+	}
+	if i < 0 || int64(i) >= int64(v.Len()) {
+		return nil, Errorf(executionError, "index %d is out of range for a vector of %d", i, v.Len()).
+			WithHint("(get v i) gives nil instead of failing")
+	}
+	return v.elems[i], nil
+}
+
 // lookup implements keyword and map application: nil and non-maps give the
 // default (or nil), as Clojure's get does.
 func lookup(coll, key Value, def []Value) (Value, error) {
-	if m, ok := coll.(*Map); ok {
-		if v, ok := m.Get(key); ok {
+	switch c := coll.(type) {
+	case *Map:
+		if v, ok := c.Get(key); ok {
 			return v, nil
+		}
+	case *Set:
+		if c.contains(key) {
+			return key, nil
 		}
 	}
 	if len(def) == 1 {
