@@ -16,8 +16,9 @@ import (
 //	        the record: a summary of the turns up   appended to, one entry
 //	          to the last re-base, then one entry     per turn, never edited
 //	          per turn since
-//	        the prelude of definitions, the last    rewritten on every call
-//	          error while unrecovered, turns left
+//	        bindings redefined, the last error      rewritten on every call
+//	          while unrecovered, the last turn's
+//	          warnings, turns left
 //
 // An entry holds what the turn did, never its code: the names it defined,
 // its tool calls, its output or else its result, and for a failed turn one
@@ -71,7 +72,7 @@ func cacheStableMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 		return nil, counts, err
 	}
 	stable := joinSections(missionSection(o), tools, dataSection(o), ret, record)
-	rewritten := joinSections(rec.rewrittenBindings(), errorSection(req, &counts), turnsIndicator(o, len(req.Turns)))
+	rewritten := joinSections(rec.rewrittenBindings(), errorSection(req, &counts), warningSection(req.Turns), turnsIndicator(o, len(req.Turns)))
 	counts.kept = utf8.RuneCountInString(stable)
 	if rewritten != "" {
 		counts.kept += 2 // the blank line after the record

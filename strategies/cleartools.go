@@ -1,7 +1,5 @@
 package strategies
 
-import "fmt"
-
 // clearToolResults follows the semantics of Anthropic's context editing
 // (clear_tool_uses_20250919) and LangChain's ClearToolUsesEdit: the history
 // is sent whole, but once it grows past a token threshold the oldest tool
@@ -22,12 +20,12 @@ func (clearToolResults) Input() Input { return InputHistory }
 
 func (clearToolResults) Options() []OptionDoc {
 	return []OptionDoc{
-		{"trigger", "100000", "Clearing happens only when the history's tokens exceed this many."},
-		{"keep", "3", "The most recent tool results that are never cleared (excluded tools count among them)."},
-		{"clear_at_least", "0", "When above 0: clear oldest first only until this many tokens are reclaimed, and clear nothing at all when even clearing every candidate reclaims fewer."},
+		intOptionDoc("trigger", "Clearing happens only when the history's tokens exceed this many."),
+		intOptionDoc("keep", "The most recent tool results that are never cleared (excluded tools count among them)."),
+		intOptionDoc("clear_at_least", "When above 0: clear oldest first only until this many tokens are reclaimed, and clear nothing at all when even clearing every candidate reclaims fewer."),
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
-		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with {}."},
-		{"placeholder", "[cleared]", "The text that replaces a cleared tool result."},
+		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
+		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
 		docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
@@ -39,25 +37,11 @@ const clearedArguments = "{}"
 
 func (s clearToolResults) Render(req *Request) (*Response, error) {
 	opts := &req.Options
-	for _, c := range []struct {
-		name string
-		v    int
-	}{{"trigger", opts.Trigger}, {"keep", opts.Keep}, {"clear_at_least", opts.ClearAtLeast}} {
-		if c.v < 0 {
-			return nil, &OptionError{Option: c.name, Reason: fmt.Sprintf("must not be negative, got %d", c.v)}
-		}
-	}
-	if err := checkTokenizer(opts.Tokenizer); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
 	tok := opts.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
 	counts, err := messageTokens(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err

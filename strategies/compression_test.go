@@ -3,11 +3,12 @@ package strategies
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -50,13 +51,12 @@ func (h *scriptedHost) CallTool(_ context.Context, name string, _ lisp.Value) (l
 
 func loadTrace(t testing.TB, file string) trace {
 	t.Helper()
-	text, err := os.ReadFile(file)
+	g, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := parseGolden(string(text))
 	section := func(name string) string {
-		s, ok := g.get(name)
+		s, ok := archiveFile(g, name)
 		if !ok {
 			t.Fatalf("%s: no %q section", file, name)
 		}
@@ -83,9 +83,9 @@ func loadTrace(t testing.TB, file string) trace {
 		toolNames = append(toolNames, name)
 	}
 	var programs []string
-	for _, s := range g.sections {
-		if strings.HasPrefix(s.name, "turn-") {
-			programs = append(programs, strings.TrimSuffix(s.body, "\n"))
+	for _, f := range g.Files {
+		if strings.HasPrefix(f.Name, "turn-") {
+			programs = append(programs, strings.TrimSuffix(string(f.Data), "\n"))
 		}
 	}
 	maxTurns := len(programs) + 2

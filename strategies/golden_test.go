@@ -9,69 +9,38 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
 
-// A golden case is a txtar-like file: a comment saying which rule it shows,
-// then sections "-- name --". request.json holds the request (values as EDN
-// text); the expected output is in "user" (the USER message of
+// A golden case is a txtar archive: its comment says which rule it shows,
+// and its files are "request.json", the request (values as EDN text), and
+// the expected output: "user" (the USER message of
 // single-user-coalesced), "messages" (every message, for full), "stats",
 // "bill" (the cost statistics) and "error" (the error of an invalid
-// request). Run with -update to rewrite the
-// expected sections after a deliberate change, then review the diff.
+// request). Run with -update to rewrite the expected files after a
+// deliberate change, then review the diff.
 
-type goldenFile struct {
-	comment  string
-	sections []goldenSection
-}
-
-type goldenSection struct{ name, body string }
-
-func parseGolden(text string) goldenFile {
-	var g goldenFile
-	cur := -1
-	for _, line := range strings.SplitAfter(text, "\n") {
-		trimmed := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) > 6 {
-			g.sections = append(g.sections, goldenSection{name: trimmed[3 : len(trimmed)-3]})
-			cur = len(g.sections) - 1
-			continue
-		}
-		if cur < 0 {
-			g.comment += line
-		} else {
-			g.sections[cur].body += line
-		}
-	}
-	return g
-}
-
-func (g *goldenFile) get(name string) (string, bool) {
-	for _, s := range g.sections {
-		if s.name == name {
-			return strings.TrimSuffix(s.body, "\n"), true
+// archiveFile is the named file of a, without its final newline.
+func archiveFile(a *txtar.Archive, name string) (string, bool) {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return strings.TrimSuffix(string(f.Data), "\n"), true
 		}
 	}
 	return "", false
 }
 
-func (g *goldenFile) set(name, body string) {
-	for i := range g.sections {
-		if g.sections[i].name == name {
-			g.sections[i].body = body + "\n"
+// setArchiveFile replaces the named file of a with body.
+func setArchiveFile(a *txtar.Archive, name, body string) {
+	for i := range a.Files {
+		if a.Files[i].Name == name {
+			a.Files[i].Data = []byte(body + "\n")
 		}
 	}
-}
-
-func (g *goldenFile) String() string {
-	var b strings.Builder
-	b.WriteString(g.comment)
-	for _, s := range g.sections {
-		fmt.Fprintf(&b, "-- %s --\n%s", s.name, s.body)
-	}
-	return b.String()
 }
 
 // goldenRequest is the request of a golden file, shaped like the wire
@@ -264,8 +233,8 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := parseGolden(string(text))
-			reqJSON, ok := g.get("request.json")
+			g := txtar.Parse(text)
+			reqJSON, ok := archiveFile(g, "request.json")
 			if !ok {
 				t.Fatal("missing request.json section")
 			}
@@ -284,7 +253,7 @@ func TestGolden(t *testing.T) {
 					resp, err = s.Render(req)
 				}
 			}
-			if _, wantErr := g.get("error"); err != nil && !wantErr {
+			if _, wantErr := archiveFile(g, "error"); err != nil && !wantErr {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if err != nil {
@@ -300,13 +269,13 @@ func TestGolden(t *testing.T) {
 			}
 			checked := 0
 			for _, name := range []string{"user", "messages", "stats", "bill", "error"} {
-				want, ok := g.get(name)
+				want, ok := archiveFile(g, name)
 				if !ok {
 					continue
 				}
 				checked++
 				if *update {
-					g.set(name, got[name])
+					setArchiveFile(g, name, got[name])
 					continue
 				}
 				if got[name] != want {
@@ -317,7 +286,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal("no expected section (user, messages, stats or error)")
 			}
 			if *update {
-				if err := os.WriteFile(file, []byte(g.String()), 0o644); err != nil {
+				if err := os.WriteFile(file, txtar.Format(g), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -22,7 +22,7 @@ func (tokenBudget) Input() Input { return InputHistory }
 
 func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
-		{"max_tokens", "(required)", "Token budget for the whole output, system prompt included, counted with the tokenizer."},
+		withDefault(intOptionDoc("max_tokens", "Token budget for the whole output, system prompt included, counted with the tokenizer; required, above 0."), "(required)"),
 		docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
@@ -33,17 +33,11 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if opts.MaxTokens <= 0 {
 		return nil, &OptionError{Option: "max_tokens", Reason: fmt.Sprintf("token-budget needs a budget above 0, got %d", opts.MaxTokens)}
 	}
-	if err := checkTokenizer(opts.Tokenizer); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
 	tok := opts.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
 	counts, err := messageTokens(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
