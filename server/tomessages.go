@@ -26,14 +26,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	if err != nil {
 		return nil, requestError(err)
 	}
-	st, err := strategies.Lookup(req.Options.Strategy)
-	if err != nil {
-		return nil, requestError(err)
-	}
-	if err := checkInput(st, req); err != nil {
-		return nil, err
-	}
-	resp, err := st.Render(req)
+	resp, err := strategies.Render(req)
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -53,19 +46,6 @@ func requestError(err error) error {
 		return invalid
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())
-}
-
-// checkInput refuses turns sent to a strategy that reads history, and
-// history sent to one that reads turns: the strategy would ignore them and
-// answer as if nothing had been sent.
-func checkInput(st strategies.Strategy, req *strategies.Request) error {
-	switch {
-	case st.Input() == strategies.InputHistory && len(req.Turns) > 0:
-		return invalidf("turns", "strategy %q reads history, not turns: send the conversation as history, or choose a strategy that reads turns (ListStrategies says which input each reads)", st.Name())
-	case st.Input() == strategies.InputTurns && len(req.History) > 0:
-		return invalidf("history", "strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())
-	}
-	return nil
 }
 
 func optionalInt(p *int32) *int {
@@ -209,6 +189,9 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	}
 	if e := t.GetError(); e != nil {
 		turn.Error = &strategies.TurnError{Type: e.GetType(), Message: e.GetMessage(), Hint: e.GetHint()}
+	}
+	for _, w := range t.GetWarnings() {
+		turn.Warnings = append(turn.Warnings, strategies.TurnWarning{Type: w.GetType(), Message: w.GetMessage()})
 	}
 	if calls := t.GetToolCalls(); len(calls) > 0 {
 		turn.ToolCalls = make([]strategies.ToolCall, 0, len(calls))

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 )
 
 // This file holds what every chat strategy (loop-slice, turn-aware,
@@ -470,34 +472,16 @@ func matchesPrefix(name string, prefixes []string) bool {
 	return false
 }
 
-// Option documentation shared by the chat strategies.
+// Option documentation shared by the strategies.
 var (
-	docScanWindow = OptionDoc{"scan_window", "20",
-		"How many of the most recent non-system messages are scanned for the current prompt and the latest tool loop."}
-	docNudgeAttempt = OptionDoc{"nudge_attempt", "1",
-		"How many nudges in a row this request is (1 for the first). Chooses the nudge wording when no prompt is found; beyond the last wording the stats report nudges_exhausted so the caller can go idle."}
+	docScanWindow = intOptionDoc("scan_window",
+		"How many of the most recent non-system messages are scanned for the current prompt and the latest tool loop.")
+	docNudgeAttempt = intOptionDoc("nudge_attempt",
+		"How many nudges in a row this request is (1 for the first). Chooses the nudge wording when no prompt is found; beyond the last wording the stats report nudges_exhausted so the caller can go idle.")
 	docNudges = OptionDoc{"nudge_messages", "gentle, firm, urgent built-in wordings",
 		"Nudge wordings by attempt, the first for attempt 1. Their number is the number of attempts before nudges_exhausted."}
 	docWindowOnly = OptionDoc{"window_only", "false",
 		"Seed 002's rule for a history none of whose messages has a source: when the scan window holds no prompt, send the last broadcast or a nudge rather than the user's request from before the window."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
-		"Tokenizer for the token statistics (o200k_base or cl100k_base)."}
+		"Tokenizer for the token statistics (" + strings.Join(bpe.Names(), " or ") + ")."}
 )
-
-// checkChatOptions validates the options loop-slice and turn-aware share.
-func checkChatOptions(opts *Options) error {
-	if opts.ScanWindow < 1 {
-		return &OptionError{Option: "scan_window", Reason: fmt.Sprintf("must be at least 1, got %d", opts.ScanWindow)}
-	}
-	return checkNudgeOptions(opts)
-}
-
-// checkNudgeOptions validates the options of the synthetic nudge, which every
-// chat strategy sends when the history holds no user message, and the
-// tokenizer.
-func checkNudgeOptions(opts *Options) error {
-	if opts.NudgeAttempt < 1 {
-		return &OptionError{Option: "nudge_attempt", Reason: fmt.Sprintf("must be at least 1, got %d", opts.NudgeAttempt)}
-	}
-	return checkTokenizer(opts.Tokenizer)
-}

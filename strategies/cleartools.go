@@ -1,9 +1,6 @@
 package strategies
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // clearToolResults follows the semantics of Anthropic's context editing
 // (clear_tool_uses_20250919) and LangChain's ClearToolUsesEdit: the history
@@ -25,12 +22,12 @@ func (clearToolResults) Input() Input { return InputHistory }
 
 func (clearToolResults) Options() []OptionDoc {
 	return []OptionDoc{
-		{"trigger", "100000", "Clearing happens when the prompt, with the results cleared before, exceeds this many tokens."},
-		{"keep", "3", "The most recent tool results that are never cleared (excluded tools count among them)."},
-		{"clear_at_least", "0", "When above 0: a clearing clears oldest first only until this many tokens are reclaimed, and clears nothing at all when even clearing every candidate reclaims fewer."},
+		intOptionDoc("trigger", "Clearing happens when the prompt, with the results cleared before, exceeds this many tokens."),
+		intOptionDoc("keep", "The most recent tool results that are never cleared (excluded tools count among them)."),
+		intOptionDoc("clear_at_least", "When above 0: a clearing clears oldest first only until this many tokens are reclaimed, and clears nothing at all when even clearing every candidate reclaims fewer."),
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
-		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with {}."},
-		{"placeholder", "[cleared]", "The text that replaces a cleared tool result."},
+		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
+		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
 		docNudgeAttempt, docNudges, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
@@ -42,25 +39,11 @@ const clearedArguments = "{}"
 
 func (s clearToolResults) Render(req *Request) (*Response, error) {
 	opts := &req.Options
-	for _, c := range []struct {
-		name string
-		v    int
-	}{{"trigger", opts.Trigger}, {"keep", opts.Keep}, {"clear_at_least", opts.ClearAtLeast}} {
-		if c.v < 0 {
-			return nil, &OptionError{Option: c.name, Reason: fmt.Sprintf("must not be negative, got %d", c.v)}
-		}
-	}
-	if err := checkNudgeOptions(opts); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
 	tok := opts.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
 	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err

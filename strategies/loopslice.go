@@ -21,9 +21,6 @@ func (loopSlice) Options() []OptionDoc {
 }
 
 func (s loopSlice) Render(req *Request) (*Response, error) {
-	if err := checkChatOptions(&req.Options); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err

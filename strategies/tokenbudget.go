@@ -42,8 +42,8 @@ func (tokenBudget) Input() Input { return InputHistory }
 
 func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
-		{"max_tokens", "(required)", "Token budget for the whole output, system prompt included, counted with the tokenizer."},
-		{"trim_to", "max_tokens / 4", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again."},
+		withDefault(intOptionDoc("max_tokens", "Token budget for the whole output, system prompt included, counted with the tokenizer; required, above 0."), "(required)"),
+		withDefault(intOptionDoc("trim_to", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again. At most max_tokens."), "max_tokens / 4"),
 		docNudgeAttempt, docNudges, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
@@ -56,22 +56,16 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	}
 	low := max(opts.MaxTokens/4, 1)
 	if opts.TrimTo != 0 {
-		if opts.TrimTo < 0 || opts.TrimTo > opts.MaxTokens {
-			return nil, &OptionError{Option: "trim_to", Reason: fmt.Sprintf("must be between 1 and max_tokens (%d), got %d", opts.MaxTokens, opts.TrimTo)}
+		if opts.TrimTo > opts.MaxTokens {
+			return nil, &OptionError{Option: "trim_to", Reason: fmt.Sprintf("must be at most max_tokens (%d), got %d", opts.MaxTokens, opts.TrimTo)}
 		}
 		low = opts.TrimTo
-	}
-	if err := checkNudgeOptions(opts); err != nil {
-		return nil, err
 	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
 	tok := opts.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
 	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err

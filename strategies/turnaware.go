@@ -1,6 +1,10 @@
 package strategies
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // turnAware keeps the whole current turn, so an agent can still read the
 // results of earlier steps of a multi-step task (a login's session id, say),
@@ -21,7 +25,7 @@ func (turnAware) Input() Input { return InputHistory }
 
 func (turnAware) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges,
-		{"snapshot_tool_prefixes", "[\"get_\"]",
+		{"snapshot_tool_prefixes", quotedList(DefaultSnapshotToolPrefixes),
 			"Tools whose name starts with one of these prefixes return snapshots of state; only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
 		docWindowOnly, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate}
@@ -29,9 +33,6 @@ func (turnAware) Options() []OptionDoc {
 
 func (s turnAware) Render(req *Request) (*Response, error) {
 	opts := &req.Options
-	if err := checkChatOptions(opts); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
@@ -169,4 +170,14 @@ func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 		kept.edited = append(kept.edited, out.edited[i] || edited)
 	}
 	*out = kept
+}
+
+// quotedList writes names as a JSON-style list of strings, as an option's
+// default.
+func quotedList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
