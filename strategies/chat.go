@@ -11,9 +11,10 @@ import (
 )
 
 // This file holds what every chat strategy (loop-slice, turn-aware,
-// clear-tool-results, token-budget) shares: input validation, sequence
-// repair, the scan window, tool-loop extraction, prompt selection, nudges and
-// statistics.
+// clear-tool-results, token-budget) reads the history with: input
+// validation, sequence repair, the form each message is sent in, the user's
+// request, the scan window and tool-loop extraction. chatoutput.go builds
+// the output and its statistics.
 //
 // Two kinds of bad input are told apart. A message that is malformed on its
 // own (an unknown role, a tool message that answers no id, a tool call
