@@ -9,15 +9,17 @@ import (
 // Chat Completions and Anthropic's Messages API accept.
 //
 // Every output is built from the repaired history (repairSequence), so each
-// tool result sits right after the call that asked for it, and every call is
-// answered. Three more rules make it a request both providers accept:
+// tool result sits right after the call that asked for it, every call is
+// answered and no message is empty. More rules make it a request both
+// providers accept:
 //
 //   - It is never empty, and its first message after the system prompt is a
 //     user message (Anthropic's rule). An output whose kept part begins with
 //     an assistant or tool message is opened by the most recent prompt before
 //     it (opening); when the history has none, a synthetic nudge opens it.
 //   - Tool-call ids are unique in the whole request and made of letters,
-//     digits, "_" and "-" (Anthropic's rule; sendableForms).
+//     digits, "_" and "-", and arguments are JSON objects (Anthropic's rules;
+//     sendableForms).
 //   - Consecutive messages of the same role are allowed: OpenAI takes them
 //     as they are and Anthropic's API combines consecutive turns of one role
 //     into a single turn. (A user message after tool results is such a
@@ -114,8 +116,8 @@ func (o *chatOutput) open(ch *chatHistory) {
 //   - else (no user message at all) with the synthetic nudge (nudge true,
 //     start c).
 //
-// It depends on c and the messages before it only, so while c stays put the
-// output's beginning does too.
+// Where a user message precedes seq[c], it depends on c and the messages
+// before it only, so while c stays put the output's beginning does too.
 type opening struct {
 	lead  int // index in h of the message put first, -1 when none
 	start int // position in seq where the kept messages begin
