@@ -11,9 +11,6 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// DefaultMaxValueDepth bounds the nesting of values read from the wire.
-const DefaultMaxValueDepth = 1000
-
 // valueReader reads the values of one request.
 //
 // A Value's EDN that does not read as EDN is the source of a value EDN
@@ -179,12 +176,7 @@ func (rd *valueReader) valueMap(v *ptcsidecarv1.Value, field string) (*lisp.Map,
 	return m, nil
 }
 
-func (s *Service) maxValueDepth() int {
-	if s.cfg.MaxValueDepth > 0 {
-		return s.cfg.MaxValueDepth
-	}
-	return DefaultMaxValueDepth
-}
+func (s *Service) maxValueDepth() int { return s.cfg.MaxValueDepth }
 
 // encodeValue writes a value a caller consumes (tool-call arguments, tool
 // results, a turn's result): in its wire text (lisp.WireText: EDN, or the

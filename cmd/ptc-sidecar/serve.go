@@ -85,7 +85,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // serve runs the gRPC server (and the metrics endpoint, when configured)
 // until ctx is cancelled, then shuts down gracefully.
 func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger) error {
-	memoryLimit := cfg.memoryLimit.apply()
+	memoryLimit := applyMemoryLimit(cfg.memoryLimit)
 	lis, err := listen(cfg.listen)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 			return err
 		}
 	}
-	remembered := memo.New(int64(cfg.memoBytes)) // noMemo: nil, nothing remembered
+	remembered := memo.New(cfg.memoBytes) // setting.None: nil, nothing remembered
 	sidecar := newSidecar(cfg, remembered)
 	metrics.watchMemo(remembered)
 	metrics.watchAdmission(sidecar.AdmissionStats)
@@ -137,9 +137,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 		logger.Info("tracing", "exporter", cfg.tracing.exporter)
 	}
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
-		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
-		"max_concurrent_streams", int(cfg.maxStreams), "memory_limit", memoryLimit,
-		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String(), "max_concurrent_evals", int(cfg.maxConcurrentEvals))
+		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", cfg.maxRecvBytes,
+		"max_concurrent_streams", cfg.maxStreams, "memory_limit", memoryLimit,
+		"shutdown_timeout", cfg.shutdownTimeout.String(), "max_concurrent_evals", cfg.server.MaxConcurrentEvals)
 
 	select {
 	case err := <-served:
@@ -149,9 +149,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	case <-ctx.Done():
 	}
 
-	logger.Info("shutting down", "timeout", time.Duration(cfg.shutdownTimeout).String())
+	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
-	err = stopServer(srv, web, sidecar, served, time.Duration(cfg.shutdownTimeout), logger)
+	err = stopServer(srv, web, sidecar, served, cfg.shutdownTimeout, logger)
 	metrics.close()
 	if err != nil {
 		return fmt.Errorf("gRPC server stopped: %w", err)
