@@ -82,6 +82,10 @@ func (s *openStreams) end() {
 // envelopeBytes is the prefix gRPC-Web and gRPC put before a message.
 const envelopeBytes = 5
 
+// preallocatedBody is the most room made for a body before its bytes come;
+// a longer one grows as they do.
+const preallocatedBody = 4 << 10
+
 // clientStreamedMethods are the HTTP paths of srv's methods whose client
 // streams.
 func clientStreamedMethods(srv *grpc.Server) map[string]bool {
@@ -136,9 +140,12 @@ func (b bodyBounds) read(w http.ResponseWriter, r *http.Request) ([]byte, error)
 	// HTTP/1.1 connection while the call runs, to notice a caller that
 	// leaves (golang/go#70834: a deadline passing there can cancel it).
 	defer rc.SetReadDeadline(time.Time{})
+	// Room for the announced length, up to what a body that trickles in
+	// may hold before it has sent anything: a thousand callers announcing
+	// a megabyte each must not make the server hold a gigabyte.
 	var buf bytes.Buffer
-	if n := r.ContentLength; n >= 0 && n <= b.maxBytes {
-		buf.Grow(int(n) + bytes.MinRead) // room to read the end without growing
+	if n := r.ContentLength; n >= 0 {
+		buf.Grow(int(min(n, preallocatedBody)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, b.maxBytes))
 	var tooLarge *http.MaxBytesError
