@@ -402,47 +402,6 @@ func TestAttackRememberedFunctions(t *testing.T) {
 	}
 }
 
-// TestAttackSharedClosure: a function sent as an earlier result is read
-// once and shared by every evaluation that sends it; callers that extend
-// the map it holds while others read it must not reach each other, nor
-// end the process.
-func TestAttackSharedClosure(t *testing.T) {
-	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-evals", "8")
-	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
-	fn := &ptcsidecarv1.Value{Edn: "(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))] (fn [] m))"}
-	programs := []string{
-		"(count (reduce (fn [a i] (assoc a [i] i)) (*1) (range 100 400)))",
-		"(reduce (fn [a i] (+ a (get (*1) [(mod i 9)]))) 0 (range 900))",
-	}
-	want := []string{"309", "3600"}
-	deadline := time.Now().Add(3 * time.Second)
-	var wg sync.WaitGroup
-	for w := range 32 {
-		wg.Go(func() {
-			for time.Now().Before(deadline) {
-				resp, err := client.EvalTurn(testContext(t), &ptcsidecarv1.EvalTurnRequest{Program: programs[w%2], PreviousResults: []*ptcsidecarv1.Value{fn}})
-				if err != nil {
-					t.Errorf("worker %d: %v", w, err)
-					return
-				}
-				if got := resp.GetTurn().GetResult().GetEdn(); got != want[w%2] {
-					t.Errorf("worker %d: %s, want %s", w, got, want[w%2])
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	select {
-	case <-p.exited:
-		t.Fatalf("the server died:\n%s", p.log())
-	default:
-	}
-	if code := p.terminate(); code != 0 { // 66: the race detector saw a race
-		t.Errorf("exit code %d", code)
-	}
-}
-
 // TestAttackSlowBodies: a thousand HTTP calls whose bodies never finish
 // arriving. Each is answered DEADLINE_EXCEEDED once --http-read-timeout
 // (10 s by default) has passed, and the server's memory stays small
