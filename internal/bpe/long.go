@@ -9,8 +9,8 @@ import "github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
 // merge, quadratic in the piece, and tiktoken 0.13 switches pieces of 100
 // bytes or more to a heap (_byte_pair_merge_large), O(n log n) in time
 // but with a state per byte, so its memory still grows with the piece. So
-// did this package's: about 200 bytes allocated per byte of the piece,
-// 3 GB for those newlines.
+// did this package's, by a few hundred bytes per byte of the piece
+// (docs/BENCHMARKS.md).
 //
 // The rule here: a piece longer than window bytes is merged a window at a
 // time. Each window starts at the first token boundary, in the window
