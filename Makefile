@@ -3,10 +3,10 @@
 # product's module graph, and run as `go tool -modfile=tools/go.mod NAME`
 # ($(TOOL) NAME below). The Python targets (generate-python, test-python,
 # test-client-python) also need Debian's protobuf-compiler,
-# protobuf-compiler-grpc, python3-grpcio, python3-protobuf, python3-pytest
-# and python3-pip; the TypeScript ones (generate-typescript, test-typescript,
-# test-client-typescript) Node 20 and `npm ci` in clients/typescript (and
-# examples/typescript).
+# protobuf-compiler-grpc, python3-grpcio, python3-protobuf, python3-pytest,
+# python3-pip and python3-venv; the TypeScript ones (generate-typescript,
+# test-typescript, test-client-typescript) Node 20 and `npm ci` in
+# clients/typescript (and examples/typescript).
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
@@ -112,21 +112,29 @@ PY_CLIENT_PB = clients/python/src/ptc_sidecar/_pb
 
 ## test-clients: the Python and TypeScript client packages' tests, each
 ## against the real server they start; Python needs Debian's python3-grpcio,
-## python3-protobuf, python3-pytest and python3-pip, TypeScript Node 20 and
-## `npm ci` in clients/typescript
+## python3-protobuf, python3-pytest, python3-pip and python3-venv, TypeScript
+## Node 20 and `npm ci` in clients/typescript
 test-clients: test-client-python test-client-typescript
 
 PYTHON ?= /usr/bin/python3
 
-## test-client-python: installs clients/python into a scratch directory
-## (as a user would, offline) and runs its tests on that installed copy
+## test-client-python: installs clients/python as its README says, offline
+## (a venv with --system-site-packages for Debian's grpcio and protobuf,
+## pip with --no-build-isolation --no-index), fails if building left a file
+## in the tree, and runs its tests on the installed copy against the real
+## server; PYTEST_ARGS="-k run" picks tests
+PYTEST_ARGS ?=
 test-client-python:
 	@set -e; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
 	$(GO) build -o "$$work/ptc-sidecar" ./cmd/ptc-sidecar; \
-	cp -r clients/python "$$work/src"; \
-	$(PYTHON) -m pip install -q --no-deps --no-build-isolation --no-index --target "$$work/site" "$$work/src" 2>&1 | grep -v 'as the .root. user' || true; \
-	cd clients/python/tests && PTC_SIDECAR_BIN="$$work/ptc-sidecar" PYTHONPATH="$$work/site" PYTHONDONTWRITEBYTECODE=1 \
-		$(PYTHON) -m pytest -q -p no:cacheprovider .
+	$(PYTHON) -m venv --system-site-packages "$$work/venv"; \
+	before=$$(git status --porcelain --ignored -- clients/python); \
+	"$$work/venv/bin/pip" install -q --no-build-isolation --no-index ./clients/python; \
+	after=$$(git status --porcelain --ignored -- clients/python); \
+	if [ "$$before" != "$$after" ]; then echo "pip install ./clients/python left files in the tree:"; \
+		echo "$$after"; exit 1; fi; \
+	cd clients/python/tests && PTC_SIDECAR_BIN="$$work/ptc-sidecar" PTC_SIDECAR_INSTALLED=1 PYTHONDONTWRITEBYTECODE=1 \
+		"$$work/venv/bin/python" -m pytest -q -p no:cacheprovider . $(PYTEST_ARGS)
 
 ## test-client-typescript: builds clients/typescript and runs its tests with
 ## node's test runner against the real server
