@@ -123,6 +123,9 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		ClearToolInputs:      o.GetClearToolInputs(),
 		Placeholder:          o.GetPlaceholder(),
 		MaxTokens:            optionalInt(o.MaxTokens),
+		Pricing:              o.GetPricing(),
+		CacheReadRate:        o.CacheReadRate,
+		CacheWriteRate:       o.CacheWriteRate,
 	}
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
@@ -225,6 +228,7 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	if turn.Memory, err = s.decodeBindings(t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
 		return turn, err
 	}
+	turn.HasMemory = t.GetMemory() != nil
 	return turn, nil
 }
 
@@ -273,6 +277,21 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		NudgesExhausted:     s.NudgesExhausted,
 		ToolUsesCleared:     int32(s.ToolUsesCleared),
 		TokensCleared:       int32(s.TokensCleared),
+		StablePrefixTokens:  int32(s.StablePrefixTokens),
+		BilledTokens:        s.BilledTokens,
+		CacheWriteTokens:    int32(s.CacheWriteTokens),
+		StablePrefixKnown:   s.StablePrefixKnown,
+		StablePrefixNote:    s.StablePrefixNote,
+		CacheBreakpoint:     encodeBreakpoint(s.CacheBreakpoint),
+		Pricing:             s.Pricing,
+		NextCacheBreakpoint: encodeBreakpoint(s.NextCacheBreakpoint),
 	}
 	return out
+}
+
+func encodeBreakpoint(b *strategies.Breakpoint) *ptcsidecarv1.CacheBreakpoint {
+	if b == nil {
+		return nil
+	}
+	return &ptcsidecarv1.CacheBreakpoint{MessageIndex: int32(b.Message), Offset: int32(b.Offset)}
 }

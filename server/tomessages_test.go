@@ -88,6 +88,39 @@ Turns left: 4`
 	}
 }
 
+// TestToMessagesBill: the cost statistics reach the wire. The request is a
+// second call whose earlier call (no turns, empty memory) is rebuilt from
+// it; SYSTEM, mission, tools and data are the same in both.
+func TestToMessagesBill(t *testing.T) {
+	client := sidecarClient(t)
+	req := agentRequest()
+	req.Options.Pricing = "openai"
+	resp, err := client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := resp.GetStats()
+	stable, after := st.GetStablePrefixTokens(), st.GetTokensAfter()
+	if !st.GetStablePrefixKnown() || stable <= 0 || stable >= after || st.GetCacheWriteTokens() != after-stable ||
+		st.GetBilledTokens() != 0.5*float64(stable)+float64(after-stable) || st.GetPricing() != "openai" {
+		t.Errorf("stats: %v", st)
+	}
+	// The stable prefix runs into the USER message, past the mission, tools
+	// and data, which is also where the next call's will end.
+	bp, next := st.GetCacheBreakpoint(), st.GetNextCacheBreakpoint()
+	if bp.GetMessageIndex() != 1 || next.GetMessageIndex() != 1 || bp.GetOffset() < next.GetOffset() {
+		t.Errorf("breakpoints %v and %v", bp, next)
+	}
+	req.Options.CacheReadRate = proto.Float64(0.2)
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := resp.GetStats(); st.GetPricing() != "custom" || st.GetBilledTokens() != 0.2*float64(stable)+float64(after-stable) {
+		t.Errorf("with cache_read_rate 0.2: %v", st)
+	}
+}
+
 // TestToMessagesJSONValues: JSON data gives the same message as the
 // equivalent EDN (object keys that are keyword names become keywords).
 func TestToMessagesJSONValues(t *testing.T) {
@@ -203,6 +236,8 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		{"turn memory", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Turns[0].Memory = &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("sym")}}}
 		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},
+		{"unknown pricing", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Pricing = "openai-latest" }, codes.InvalidArgument, `options.pricing: unknown pricing "openai-latest"`},
+		{"cache read rate above 1", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.CacheReadRate = proto.Float64(1.5) }, codes.InvalidArgument, "options.cache_read_rate: must be between 0 and 1"},
 		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
 		{"chat message with unknown role", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Options.Strategy = "loop-slice"

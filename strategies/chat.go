@@ -383,7 +383,8 @@ func chatResponse(name string, req *Request, counts []int, out *chatOutput) (*Re
 	if msgs == nil {
 		msgs = []ChatMessage{}
 	}
-	return &Response{Messages: msgs, Stats: st}, nil
+	resp := &Response{Messages: msgs, Stats: st}
+	return resp, priceChat(name, req, resp)
 }
 
 // matchesPrefix reports whether name starts with any of prefixes.

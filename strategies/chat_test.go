@@ -76,6 +76,7 @@ func TestChatStrategyDocs(t *testing.T) {
 		"token-budget":       {"max_tokens", "tokenizer"},
 	}
 	for name, options := range want {
+		options = append(options, "pricing", "cache_read_rate", "cache_write_rate")
 		s, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -29,6 +29,7 @@ func (clearToolResults) Options() []OptionDoc {
 		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with {}."},
 		{"placeholder", "[cleared]", "The text that replaces a cleared tool result."},
 		docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
 

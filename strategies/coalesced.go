@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -39,6 +40,7 @@ var turnOptionDocs = []OptionDoc{
 	{"sample_limit", "3", "items shown per collection in samples, 0..1000"},
 	{"sample_printable_limit", "80", "characters shown per sample string, 0..100000"},
 	{"tokenizer", "o200k_base", "tokenizer of the statistics: o200k_base or cl100k_base"},
+	docPricing, docCacheReadRate, docCacheWriteRate,
 }
 
 func (s coalesced) Render(req *Request) (*Response, error) {
@@ -67,7 +69,16 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, full, msgs); err != nil {
 		return nil, err
 	}
-	return &Response{Messages: msgs, Stats: stats}, nil
+	stats.NextCacheBreakpoint = messagesEnd(msgs[:1])
+	if counts.kept > 0 {
+		stats.NextCacheBreakpoint = &Breakpoint{Message: 1, Offset: counts.kept}
+	}
+	resp := &Response{Messages: msgs, Stats: stats}
+	err = priceTurns(req, resp, func(r *Request) ([]ChatMessage, error) {
+		msgs, _, err := coalescedMessages(r)
+		return msgs, err
+	})
+	return resp, err
 }
 
 // coalescedMessages builds [SYSTEM, USER] and reports what the history
@@ -83,10 +94,10 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	if err != nil {
 		return nil, counts, err
 	}
-	user := joinSections(
-		missionSection(o),
-		tools,
-		dataSection(o),
+	// The environment is the same on every call of a run; what follows it
+	// is not.
+	env := joinSections(missionSection(o), tools, dataSection(o))
+	history := joinSections(
 		preludeSection(req),
 		ret,
 		toolCallsSection(req, &counts),
@@ -94,6 +105,11 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 		errorSection(req, &counts),
 		turnsIndicator(o, len(req.Turns)),
 	)
+	user := joinSections(env, history)
+	counts.kept = utf8.RuneCountInString(env)
+	if env != "" && history != "" {
+		counts.kept += 2 // the blank line before the history
+	}
 	return []ChatMessage{
 		{Role: RoleSystem, Content: systemPrompt(o)},
 		{Role: RoleUser, Content: user},

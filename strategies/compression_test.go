@@ -133,6 +133,7 @@ func loadTrace(t testing.TB, file string) trace {
 			bindings = append(bindings, bd)
 		}
 		tr.memory = append(tr.memory, bindings)
+		tr.turns[i].Memory, tr.turns[i].HasMemory = bindings, true
 	}
 	return tr
 }

@@ -46,7 +46,10 @@ func (s full) Render(req *Request) (*Response, error) {
 	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, msgs, msgs); err != nil {
 		return nil, err
 	}
-	return &Response{Messages: msgs, Stats: stats}, nil
+	// The next call appends to these messages.
+	stats.NextCacheBreakpoint = messagesEnd(msgs)
+	resp := &Response{Messages: msgs, Stats: stats}
+	return resp, priceTurns(req, resp, fullMessages)
 }
 
 // fullMessages builds SYSTEM, the USER message of turn 1 (what

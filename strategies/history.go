@@ -23,6 +23,9 @@ type historyCounts struct {
 	toolCallsTotal, toolCallsShown int
 	printsTotal, printsShown       int
 	failedTurns                    int
+	// kept is where the USER message's part that the next call sends
+	// again ends, in characters.
+	kept int
 }
 
 // toolCallsSection lists the most recent tool calls of all turns, oldest

@@ -18,7 +18,8 @@ func (loopSlice) Description() string {
 func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
-	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docTokenizer}
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
 func (s loopSlice) Render(req *Request) (*Response, error) {

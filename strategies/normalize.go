@@ -39,6 +39,10 @@ type RawOptions struct {
 	Placeholder     string
 
 	MaxTokens *int
+
+	Pricing        string
+	CacheReadRate  *float64
+	CacheWriteRate *float64
 }
 
 // Defaults and bounds of the numeric options. The upper bounds keep one
@@ -144,6 +148,10 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		o.Data = d
 	default:
 		return Options{}, &OptionError{Option: "data", Reason: "must be a map, got " + d.TypeName()}
+	}
+
+	if o.Pricing, err = resolvePricing(raw.Pricing, raw.CacheReadRate, raw.CacheWriteRate); err != nil {
+		return Options{}, err
 	}
 
 	tools, err := normalizeTools(raw.Tools, r)

@@ -40,4 +40,7 @@ type Options struct {
 
 	// token-budget.
 	MaxTokens int
+
+	// Pricing prices the bill in the stats of every strategy.
+	Pricing Pricing
 }

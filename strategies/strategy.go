@@ -33,13 +33,17 @@ type Turn struct {
 	Result      lisp.Value // nil when the turn failed
 	Prints      []string   // one entry per println call
 	ToolCalls   []ToolCall
-	Memory      []Binding // snapshot after the turn; may be empty on input
-	Defined     []string
-	Success     bool
-	Error       *TurnError
-	Returned    bool
-	Failed      bool
-	Duration    time.Duration
+	// Memory is the snapshot after the turn. Only the stable prefix reads
+	// it, on the second-to-last turn (earlierTurnRequest); HasMemory says
+	// whether it was sent, since an empty memory is a memory too.
+	Memory    []Binding
+	HasMemory bool
+	Defined   []string
+	Success   bool
+	Error     *TurnError
+	Returned  bool
+	Failed    bool
+	Duration  time.Duration
 }
 
 // TurnError is why a turn failed, written for the LLM.
@@ -109,6 +113,9 @@ type Request struct {
 	// Remembered is what the strategies remember between requests; nil
 	// remembers nothing. Either way the answer is the same.
 	Remembered *Remembered
+	// earlier marks the rebuilt request of the call before, rendered for
+	// its messages only: its own bill is not computed (priceChat).
+	earlier bool
 }
 
 // Response is a strategy's output.
@@ -141,6 +148,16 @@ type Stats struct {
 	NudgesExhausted     bool
 	ToolUsesCleared     int
 	TokensCleared       int
+
+	// What the call costs with prompt caching (cost.go, prefix.go).
+	StablePrefixTokens  int
+	StablePrefixKnown   bool
+	StablePrefixNote    string
+	CacheWriteTokens    int
+	BilledTokens        float64
+	Pricing             string
+	CacheBreakpoint     *Breakpoint // nil when the stable prefix reaches no content
+	NextCacheBreakpoint *Breakpoint // nil when the strategy promises nothing
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.

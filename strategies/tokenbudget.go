@@ -24,6 +24,7 @@ func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
 		{"max_tokens", "(required)", "Token budget for the whole output, system prompt included, counted with the tokenizer."},
 		docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
 

@@ -23,7 +23,8 @@ func (turnAware) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges,
 		{"snapshot_tool_prefixes", "[\"get_\"]",
 			"Tools whose name starts with one of these prefixes return snapshots of state; only the latest result of each such tool is kept, earlier calls and results are dropped."},
-		docTokenizer}
+		docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
 func (s turnAware) Render(req *Request) (*Response, error) {

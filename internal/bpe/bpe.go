@@ -92,6 +92,26 @@ func (e *Encoding) Count(text string) int {
 	return n
 }
 
+// Tokens returns the tokens of text in order, each as the bytes it stands
+// for (a token can end inside a character). Two texts share their first n
+// tokens exactly when these agree, which is how the strategies find the
+// prompt prefix a provider can read from its cache. Invalid UTF-8 is first
+// replaced as Count does, so the tokens are then of the replaced text.
+func (e *Encoding) Tokens(text string) []string {
+	var out []string
+	e.pieces(text, func(piece string, m *merger) {
+		if _, ok := e.table.Rank(piece); ok {
+			out = append(out, piece)
+			return
+		}
+		b := m.merge(e.table, piece)
+		for i := range len(b) - 1 {
+			out = append(out, piece[b[i]:b[i+1]])
+		}
+	})
+	return out
+}
+
 // pieces calls fn with each piece the pre-tokenizer splits text into, and a
 // merger to merge it with.
 func (e *Encoding) pieces(text string, fn func(piece string, m *merger)) {

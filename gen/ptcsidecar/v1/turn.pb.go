@@ -41,8 +41,14 @@ type Turn struct {
 	Prints []string `protobuf:"bytes,5,rep,name=prints,proto3" json:"prints,omitempty"`
 	// The tool calls the program made, in the order it made them.
 	ToolCalls []*ToolCall `protobuf:"bytes,6,rep,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
-	// The memory (prelude) after the turn. Optional on input: ToMessages
-	// reads the request's `memory`, not this snapshot.
+	// The memory (prelude) after the turn. EvalTurn always sets it. On input
+	// to ToMessages it is optional and read on one turn only: the
+	// second-to-last of the request, whose memory is what the previous call
+	// rendered, so that `stable_prefix_tokens` can be computed (without it
+	// the stats say the stable prefix is unknown). No strategy renders a
+	// turn's snapshot: the request's `memory` is the prelude. A client may
+	// send it on the second-to-last turn only, and an empty memory must then
+	// be sent as a set, empty message.
 	Memory *Memory `protobuf:"bytes,7,opt,name=memory,proto3" json:"memory,omitempty"`
 	// The names the turn defined or redefined with `def` or `defn`, in order.
 	Defined []string `protobuf:"bytes,8,rep,name=defined,proto3" json:"defined,omitempty"`

@@ -68,8 +68,14 @@ export type Turn = Message<"ptcsidecar.v1.Turn"> & {
   toolCalls: ToolCall[];
 
   /**
-   * The memory (prelude) after the turn. Optional on input: ToMessages
-   * reads the request's `memory`, not this snapshot.
+   * The memory (prelude) after the turn. EvalTurn always sets it. On input
+   * to ToMessages it is optional and read on one turn only: the
+   * second-to-last of the request, whose memory is what the previous call
+   * rendered, so that `stable_prefix_tokens` can be computed (without it
+   * the stats say the stable prefix is unknown). No strategy renders a
+   * turn's snapshot: the request's `memory` is the prelude. A client may
+   * send it on the second-to-last turn only, and an empty memory must then
+   * be sent as a set, empty message.
    *
    * @generated from field: ptcsidecar.v1.Memory memory = 7;
    */
