@@ -152,7 +152,7 @@ def test_anthropic_messages_written_fresh():
             chat_pb2.ChatMessage(role="tool", tool_call_id="t1", content="1"),
             chat_pb2.ChatMessage(role="tool", tool_call_id="t2", content="2"),
             chat_pb2.ChatMessage(role="user", content="Continue.", source="system")]
-    out = Prompt(wire, None).to_anthropic(None, None)
+    out = Prompt(wire, None).to_anthropic([], None)
     assert out.system == "sys"
     assert out.messages == [
         {"role": "user", "content": [{"type": "text", "text": "go"}]},
@@ -165,7 +165,7 @@ def test_anthropic_messages_written_fresh():
     ]
     bad = [chat_pb2.ChatMessage(role="assistant", tool_calls=[chat_pb2.ChatToolCall(id="t", name="f", arguments="[cut")])]
     with pytest.raises(ValueError, match=r"messages\[0\]\.tool_calls\[0\]\.arguments: not JSON"):
-        Prompt(bad, None).to_anthropic(None, None)
+        Prompt(bad, None).to_anthropic([], None)
 
 
 def test_anthropic_blocks_that_are_not_text_are_refused_naming_the_message():
@@ -186,28 +186,28 @@ def prompt_of(*contents: str) -> Prompt:
 
 def test_cache_control_marks_the_stable_prefix():
     # Inside a message: the text block is split where the prefix ends.
-    out = prompt_of("SYSTEM", "stable part|new part").to_anthropic({"message_index": 1, "offset": 12}, None)
+    out = prompt_of("SYSTEM", "stable part|new part").to_anthropic([{"message_index": 1, "offset": 12}], None)
     assert out.system == "SYSTEM"
     assert out.messages == [{"role": "user", "content": [
         {"type": "text", "text": "stable part|", "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": "new part"}]}]
     # At a message's end: its block, whole; the system prompt as blocks.
-    out = prompt_of("SYSTEM", "next").to_anthropic({"message_index": 0, "offset": 6}, "1h")
+    out = prompt_of("SYSTEM", "next").to_anthropic([{"message_index": 0, "offset": 6}], "1h")
     assert out.system == [{"type": "text", "text": "SYSTEM", "cache_control": {"type": "ephemeral", "ttl": "1h"}}]
     assert out.messages == [{"role": "user", "content": [{"type": "text", "text": "next"}]}]
     # At a message's start: the end of the block before it.
-    out = prompt_of("SYSTEM", "a", "b").to_anthropic({"message_index": 2, "offset": 0}, None)
+    out = prompt_of("SYSTEM", "a", "b").to_anthropic([{"message_index": 2, "offset": 0}], None)
     assert out.messages[0]["content"] == [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}]
     assert out.messages[1]["content"] == [{"type": "text", "text": "b"}]
     # Offsets count code points, as the sidecar does.
-    out = prompt_of("S", "héllo wörld 🎧 tail").to_anthropic({"message_index": 1, "offset": 14}, None)
+    out = prompt_of("S", "héllo wörld 🎧 tail").to_anthropic([{"message_index": 1, "offset": 14}], None)
     assert out.messages[0]["content"][0]["text"] == "héllo wörld 🎧 "
     # A breakpoint inside a tool call's message marks the last block before it.
     wire = [chat_pb2.ChatMessage(role="user", content="u"),
             chat_pb2.ChatMessage(role="assistant", content="", tool_calls=[
                 chat_pb2.ChatToolCall(id="t", name="f", arguments="{}")]),
             chat_pb2.ChatMessage(role="tool", tool_call_id="t", content="result text")]
-    out = Prompt(wire, None).to_anthropic({"message_index": 2, "offset": 3}, None)
+    out = Prompt(wire, None).to_anthropic([{"message_index": 2, "offset": 3}], None)
     assert out.messages[1]["content"][0]["cache_control"] == {"type": "ephemeral"}  # the tool_use
     assert "cache_control" not in out.messages[2]["content"][0]
 
@@ -219,7 +219,7 @@ def test_cache_control_in_a_message_given_back_whole():
     wire = history._history.wire
     prompt = Prompt(copy.deepcopy(wire), history._history)
     # "one\ntwo three": offset 7 is inside the second block, after "two".
-    out = prompt.to_anthropic({"message_index": 1, "offset": 7}, None)
+    out = prompt.to_anthropic([{"message_index": 1, "offset": 7}], None)
     assert out.system == [{"type": "text", "text": "SYS"}]
     assert out.messages == [{"role": "user", "content": [
         {"type": "text", "text": "one"},
@@ -244,3 +244,52 @@ def test_reply_text_reads_each_providers_reply():
 def client(target):
     with ptc_sidecar.Client(target) as c:
         yield c
+
+
+def test_two_breakpoints_in_one_block():
+    out = prompt_of("S", "0123456789").to_anthropic([{"message_index": 1, "offset": 7},
+                                                     {"message_index": 1, "offset": 3}], None)
+    mark = {"type": "ephemeral"}
+    assert out.messages[0]["content"] == [{"type": "text", "text": "012", "cache_control": mark},
+                                          {"type": "text", "text": "3456", "cache_control": mark},
+                                          {"type": "text", "text": "789"}]
+
+
+def marked_prefixes(prompt):
+    """Each prefix of an Anthropic prompt that ends at a cache_control mark,
+    block by block: what the provider caches there and looks up later."""
+    system = prompt.system if isinstance(prompt.system, list) else [{"type": "text", "text": prompt.system}]
+    blocks = [("system", b) for b in system]
+    for m in prompt.messages:
+        content = m["content"] if isinstance(m["content"], list) else [{"type": "text", "text": m["content"]}]
+        blocks += [(m["role"], b) for b in content]
+    out, seen = [], []
+    for role, b in blocks:
+        seen.append((role, {k: v for k, v in b.items() if k != "cache_control"}))
+        if "cache_control" in b:
+            out.append(list(seen))
+    return out
+
+
+@pytest.mark.parametrize("strategy", ["single-user-coalesced", "full"])
+def test_each_call_reads_what_the_last_one_wrote(client, strategy):
+    run = client.run(mission="Sum things", strategy=strategy, max_turns=8, data={"xs": [1, 2, 3]},
+                     tools={"inc": lambda n: n + 1})
+    programs = ['(def a (tool/inc {:n 1})) (println "a" a) a', "(undefined)", "(def b (+ a 1)) b",
+                "(def c (* b 2)) (println c) c", "(return c)"]
+    written = None
+    for n, program in enumerate(programs):
+        prompt = run.next_messages()
+        anthropic = prompt.to_anthropic()
+        marked = marked_prefixes(anthropic)
+        assert 1 <= len(marked) <= 2  # of the four breakpoints Anthropic allows
+        if written is not None:
+            assert prompt.stats["stable_prefix_known"], prompt.stats["stable_prefix_note"]
+            assert any(prefix in written for prefix in marked), f"call {n + 1} reads nothing call {n} wrote"
+        written = marked
+        run.step(reply(program))
+    assert run.result == 6
+
+
+def reply(program):
+    return f"```clojure\n{program}\n```"

@@ -323,7 +323,7 @@ class Prompt:
                 out.append(openai_message(m))
         return out
 
-    def to_anthropic(self, breakpoint: Mapping[str, int] | None, ttl: str | None) -> AnthropicPrompt:
+    def to_anthropic(self, breakpoints: Sequence[Mapping[str, int]], ttl: str | None) -> AnthropicPrompt:
         system: list[dict[str, Any]] = []
         system_original: Any = None
         messages: list[dict[str, Any]] = []
@@ -364,8 +364,9 @@ class Prompt:
                 continue
             _fresh(messages, m, k, marks)
             k += 1
-        if breakpoint is not None:
-            _mark(marks, int(breakpoint.get("message_index", 0)), int(breakpoint.get("offset", 0)), ttl)
+        control: dict[str, Any] = {"type": "ephemeral", **({"ttl": ttl} if ttl else {})}
+        for point in breakpoints:
+            _mark(marks, int(point.get("message_index", 0)), int(point.get("offset", 0)), control)
         for message in as_text:  # a string content stays one unless it was split or marked
             content = message["content"]
             if len(content) == 1 and set(content[0]) == {"type", "text"}:
@@ -463,30 +464,29 @@ def _original_marks(marks: list[_Block], blocks: list[dict[str, Any]], start: in
             marks.append(_Block(blocks, i, k + results, 0, None, False))
 
 
-def _mark(marks: list[_Block], index: int, offset: int, ttl: str | None) -> None:
-    """Puts cache_control at the end of the stable prefix (wire message
-    index, offset code points into its content): on the text block that
-    holds that point, split there, else on the last block that ends at or
-    before it. Never after it: a cached prefix the next call does not
-    repeat is paid for and never read."""
-    control: dict[str, Any] = {"type": "ephemeral"}
-    if ttl:
-        control["ttl"] = ttl
+def _mark(marks: list[_Block], index: int, offset: int, control: dict[str, Any]) -> None:
+    """Puts cache_control at a breakpoint (wire message index, offset code
+    points into its content): on the text block that holds that point,
+    split there, else on the last block that ends at or before it. Never
+    after it: a cached prefix the next call does not repeat is paid for and
+    never read."""
     best = None
-    for b in marks:
-        if b.wire == index and b.text and b.start < offset < b.end:
-            text = b.blocks[b.index]["text"]
+    for n, b in enumerate(marks):
+        block = b.blocks[b.index]
+        if b.wire == index and b.text and b.start < offset < b.end and not block.get("citations"):
             cut = offset - b.start
-            head = {**b.blocks[b.index], "text": text[:cut]}
-            head.pop("citations", None)
-            tail = {k: v for k, v in b.blocks[b.index].items() if k != "cache_control"}
-            tail["text"] = text[cut:]
-            tail.pop("citations", None)
-            head["cache_control"] = control
+            head = {**block, "text": block["text"][:cut], "cache_control": control}
+            tail = {**block, "text": block["text"][cut:]}  # keeps a mark it had: it ends where the block did
+            if "cache_control" not in block:
+                tail.pop("cache_control", None)
             b.blocks[b.index:b.index + 1] = [head, tail]
+            for m in marks:
+                if m.blocks is b.blocks and m.index > b.index:
+                    m.index += 1
+            marks.insert(n + 1, _Block(b.blocks, b.index + 1, b.wire, offset, b.end, True))
+            b.end = offset
             return
-        ends_before = b.wire < index or (b.wire == index and b.end is not None and b.end <= offset)
-        if ends_before:
+        if b.wire < index or (b.wire == index and b.end is not None and b.end <= offset):
             best = b
     if best is not None:
         best.blocks[best.index]["cache_control"] = control

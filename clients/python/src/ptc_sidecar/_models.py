@@ -188,7 +188,8 @@ class Turn:
             return self._wire
         out = turn_pb2.Turn()
         out.CopyFrom(self._wire)
-        out.memory.CopyFrom(self.memory._proto)
+        out.memory.SetInParent()  # set even when empty: an empty memory is not a missing one
+        out.memory.MergeFrom(self.memory._proto)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -238,13 +239,22 @@ class Messages:
         """The prompt as Anthropic Messages parameters: .system and
         .messages (and .params(), a dict for messages.create(**...)).
 
-        With cache (the default), cache_control marks the end of the stable
-        prefix the sidecar reports (stats cache_breakpoint), splitting a
-        text block there if need be, so that the provider caches exactly
-        the part of the prompt the next call repeats; ttl ("5m" or "1h")
-        sets its lifetime.
+        With cache (the default), cache_control marks where the sidecar
+        says the prompt's stable prefix ends (stats cache_breakpoint: what
+        the previous call wrote, to read it) and where the part the next
+        call will repeat ends (next_cache_breakpoint: to write it), each
+        splitting a text block there if need be, so that the provider
+        caches what is sent again and nothing more. ttl ("5m" or "1h") sets
+        the cache's lifetime; price it with the pricing option
+        ("anthropic-1h").
         """
-        return self._prompt.to_anthropic(self.stats.get("cache_breakpoint") if cache else None, ttl)
+        points = []
+        if cache:
+            for name in ("cache_breakpoint", "next_cache_breakpoint"):
+                point = self.stats.get(name)
+                if point is not None and point not in points:
+                    points.append(point)
+        return self._prompt.to_anthropic(points, ttl)
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,8 @@ def to_messages_request(turns: Sequence[Turn], memory: Any, prior: turn_pb2.Memo
         if i == len(turns) - 2 and prior is not None:
             wire = request.turns.add()
             wire.CopyFrom(t._wire)
-            wire.memory.CopyFrom(prior)
+            wire.memory.SetInParent()  # set even when empty: the sidecar reads "no memory" as unknown
+            wire.memory.MergeFrom(prior)
         else:
             request.turns.append(t.wire(with_memory=i == len(turns) - 2))
     wire_memory = memory_message(memory)
