@@ -2,8 +2,20 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { Client, Code, EDN, SidecarError, badRequestViolations, parseJSON, stringifyJSON, type Tools } from "../src/index.js";
-import { startServer, type Server } from "./server.js";
+import {
+  Client,
+  Code,
+  EDN,
+  InvalidArgumentError,
+  Memory,
+  SidecarError,
+  Turn,
+  badRequestViolations,
+  parseJSON,
+  stringifyJSON,
+  type Tools,
+} from "../src/index.js";
+import { startServer } from "./server.js";
 
 const ORDERS: Record<number, { id: number; total: number }[]> = {
   7: [
@@ -15,10 +27,10 @@ const ORDERS: Record<number, { id: number; total: number }[]> = {
 const TOOLS: Tools = {
   "lookup-user": ({ name }) => ({ id: 7, name }),
   // An async tool with the signature the LLM is shown.
-  orders: { fn: async (args) => ORDERS[args["user-id"] as number], signature: "(user-id :int) -> [:map]" },
+  orders: { fn: async (args: { "user-id": number }) => ORDERS[args["user-id"]], signature: "(user-id :int) -> [:map]" },
 };
 
-let server: Server;
+let server: Awaited<ReturnType<typeof startServer>>;
 let client: Client;
 
 before(async () => {
@@ -56,7 +68,7 @@ for (const protocol of ["replay", "stream"] as const) {
       assert.equal(two.success, false);
       assert.equal(two.result, null);
       assert.equal(two.error?.type, "type_error");
-      assert.deepEqual(two.memory?.bindings.map((b) => b.name), ["user", "order-list"]);
+      assert.deepEqual(two.memory?.names, ["user", "order-list"]);
 
       const three = await client.evalTurn({
         program: "(return {:user (:name user), :spent (reduce + (map :total order-list))})",
@@ -71,10 +83,13 @@ for (const protocol of ["replay", "stream"] as const) {
 
       const prompt = await client.toMessages([one, two, three], { mission: "What did Ada spend?", tools: TOOLS, data });
       assert.deepEqual(prompt.messages.map((m) => m.role), ["system", "user"]);
-      assert.match(prompt.messages[1].content, /What did Ada spend\?/);
+      assert.match(String(prompt.messages[1].content), /What did Ada spend\?/);
       assert.equal(prompt.stats.strategy, "single-user-coalesced");
       assert.equal(prompt.stats.turnsCompressed, 3);
       assert.equal(prompt.stats.errorTurnsCollapsed, 1);
+      // Stats are numbers: arithmetic on them compiles.
+      assert.ok(prompt.stats.tokensAfter - prompt.stats.stablePrefixTokens >= 0);
+      assert.equal(typeof prompt.stats.billedTokens, "number");
     });
 
     test("a tool that throws is a tool error the program sees", async () => {
@@ -118,9 +133,9 @@ for (const protocol of ["replay", "stream"] as const) {
   });
 }
 
-test("a bad request throws SidecarError with the code and the field", async () => {
+test("a bad request throws InvalidArgumentError with the code and the field", async () => {
   await assert.rejects(client.evalTurn({ program: "(+ 1 2)", data: [1, 2] }), (err: unknown) => {
-    assert.ok(err instanceof SidecarError);
+    assert.ok(err instanceof InvalidArgumentError && err instanceof SidecarError);
     assert.equal(err.code, Code.InvalidArgument);
     assert.equal(err.field, "data");
     assert.match(err.message, /must be a map/);
@@ -143,11 +158,29 @@ test("chat history goes in and out in the chat-completions shape", async () => {
   const history = [
     { role: "system", content: "You are a shop assistant." },
     { role: "user", content: "Find headphones." },
-    { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"x"}' } }] },
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"x"}' } }] },
     { role: "tool", content: "[]", tool_call_id: "c1" },
   ];
   const out = await client.toMessages([], { history, strategy: "loop-slice" });
   assert.deepEqual(out.messages, history);
+});
+
+test("memory takes a turn or its memory, and is plain JSON", async () => {
+  const one = await client.evalTurn({ program: "(def x 40)" });
+  assert.equal((await client.evalTurn({ program: "(+ x 2)", memory: one })).result, 42);
+  assert.equal((await client.evalTurn({ program: "(+ x 2)", memory: one.memory })).result, 42);
+  await assert.rejects(
+    // @ts-expect-error: a plain object is not a Memory
+    client.evalTurn({ program: "(+ x 2)", memory: { x: 40 } }),
+    /memory must be a Memory \(turn.memory\) or a Turn, got Object/,
+  );
+  const memory = Memory.fromJSON(JSON.parse(JSON.stringify(one.memory)));
+  assert.ok(memory.equals(one.memory!));
+  // A turn is plain JSON too, BigInts and all.
+  const big = await client.evalTurn({ program: "(def n 9223372036854775807) n" });
+  const again = Turn.fromJSON(JSON.parse(JSON.stringify(big)));
+  assert.equal(again.result, 9223372036854775807n);
+  assert.deepEqual(again.toJSON(), big.toJSON());
 });
 
 test("parseJSON keeps integers a double cannot hold", () => {
