@@ -25,9 +25,11 @@ go build -o "$work/ptc-sidecar" ./cmd/ptc-sidecar
 server_pid=$!
 
 # Port 0 lets the kernel pick a free port; the server logs the address it
-# bound in its JSON "serving" line.
+# bound in its JSON "serving" line once it is ready. It is waited for as
+# long as the server runs, however busy the machine: a server that cannot
+# start exits.
 addr=
-for _ in $(seq 100); do
+while :; do
 	addr=$(sed -n 's/.*"msg":"serving".*"addr":"\([^"]*\)".*/\1/p' "$work/server.log")
 	if [ -n "$addr" ] || ! kill -0 "$server_pid" 2>/dev/null; then
 		break
