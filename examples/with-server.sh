@@ -21,7 +21,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 go build -o "$work/ptc-sidecar" ./cmd/ptc-sidecar
-"$work/ptc-sidecar" serve --listen 127.0.0.1:0 2>"$work/server.log" &
+# The log exists before the server starts: the background shell opens it
+# on its own time, and on a busy machine the first read below may come
+# first.
+: >"$work/server.log"
+"$work/ptc-sidecar" serve --listen 127.0.0.1:0 2>>"$work/server.log" &
 server_pid=$!
 
 # Port 0 lets the kernel pick a free port; the server logs the address it
