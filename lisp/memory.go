@@ -220,5 +220,8 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 // sourceText is v as PTC-Lisp source that evaluates back to an equal value:
 // EDN for data, fn forms (with a let for captured values) for closures.
 func sourceText(v Value) string {
+	if !needsSource(v) {
+		return printed(v, appendData) // EDN spells it
+	}
 	return printed(v, appendSource)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"time"
 
 	"google.golang.org/grpc"
@@ -22,7 +23,8 @@ type evaluation struct {
 	number      int
 	rawResponse string
 	program     string
-	noProgram   bool // raw_response holds no fenced program
+	noProgram   bool           // raw_response holds no fenced program
+	warnings    []lisp.Warning // what extracting the program forgave
 	env         lisp.Env
 	answers     []replay.Answer
 	answerTimes []int64       // the caller's duration_ms per answered call
@@ -88,7 +90,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
-		ev.program, found = lisp.ExtractProgram(ev.rawResponse)
+		ev.program, found, ev.warnings = lisp.ExtractProgramWarnings(ev.rawResponse)
 		ev.noProgram = !found
 	}
 	if ev.program == "" && !ev.noProgram {
@@ -295,6 +297,9 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 	}
 	if res.Err != nil {
 		t.Error = &ptcsidecarv1.TurnError{Type: string(res.Err.Kind), Message: res.Err.Message, Hint: res.Err.Hint}
+	}
+	for _, w := range append(slices.Clip(ev.warnings), res.Warnings...) {
+		t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: w.Type, Message: w.Message})
 	}
 	for _, c := range res.ToolCalls {
 		tc := &ptcsidecarv1.ToolCall{Index: int32(c.Index), Name: c.Name, Args: encodeValue(c.Args),

@@ -185,6 +185,9 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	if e := t.GetError(); e != nil {
 		turn.Error = &strategies.TurnError{Type: e.GetType(), Message: e.GetMessage(), Hint: e.GetHint()}
 	}
+	for _, w := range t.GetWarnings() {
+		turn.Warnings = append(turn.Warnings, strategies.TurnWarning{Type: w.GetType(), Message: w.GetMessage()})
+	}
 	if calls := t.GetToolCalls(); len(calls) > 0 {
 		turn.ToolCalls = make([]strategies.ToolCall, 0, len(calls))
 	}

@@ -99,6 +99,7 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 		toolCallsSection(req, &counts),
 		outputSection(req, &counts),
 		errorSection(req, &counts),
+		warningSection(req.Turns),
 		turnsIndicator(o, len(req.Turns)),
 	)
 	return []ChatMessage{

@@ -50,6 +50,10 @@ func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
 		b.WriteByte(':')
 		b.WriteString(string(v))
 	case *lisp.Vector:
+		if v.IsList() {
+			writeSeq(b, "(", ")", v.Elems(), limit, printable)
+			break
+		}
 		writeSeq(b, "[", "]", v.Elems(), limit, printable)
 	case *lisp.Set:
 		writeSet(b, v, limit, printable)

@@ -231,3 +231,26 @@ func expectedReturnSection(o *Options, r *Remembered) (string, error) {
 	}
 	return ";; Expected return: " + sig.ret, nil
 }
+
+// warningSection repeats what the sidecar forgave in the last turn, one
+// line each, so that the LLM drops the habit; earlier turns' warnings were
+// shown on their own next prompt.
+func warningSection(turns []Turn) string {
+	if len(turns) == 0 || len(turns[len(turns)-1].Warnings) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	writeWarnings(&b, turns[len(turns)-1].Warnings)
+	return b.String()
+}
+
+// writeWarnings writes one "Warning: ..." line per warning.
+func writeWarnings(b *strings.Builder, ws []TurnWarning) {
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("Warning: ")
+		b.WriteString(oneLine(w.Message))
+	}
+}

@@ -37,6 +37,7 @@ type Turn struct {
 	Defined     []string
 	Success     bool
 	Error       *TurnError
+	Warnings    []TurnWarning // what the sidecar forgave in a turn that ran anyway
 	Returned    bool
 	Failed      bool
 	Duration    time.Duration
@@ -45,6 +46,12 @@ type Turn struct {
 // TurnError is why a turn failed, written for the LLM.
 type TurnError struct {
 	Type, Message, Hint string
+}
+
+// TurnWarning is one thing the sidecar forgave in a turn that ran anyway,
+// such as a stray closing bracket after the program's last form.
+type TurnWarning struct {
+	Type, Message string
 }
 
 // ToolCall is one tool call made during a turn.
