@@ -5,13 +5,14 @@ import (
 )
 
 // coreFunctions are the functions that need the evaluator's program state
-// (println, return, fail) or belong to the predicate builders of spec
-// section 7 (all-of, any-of, none-of). They resolve like builtins.
+// (println, return, fail) or belong to the predicate builders of the
+// PTC-Lisp specification (section 7 of ptc_runner's; all-of, any-of,
+// none-of). They resolve like builtins.
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln},
 	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "same as println: each call is one line of output", Fn: corePrintln},
+		Doc: "same as println: each call is one line of output", Fn: corePrint},
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn},
 	{Name: "printf", Sig: "(printf fmt x ...)", Category: "io", MinArgs: 1, MaxArgs: -1,
@@ -49,7 +50,12 @@ func lookupFunction(name string) (*Builtin, bool) {
 	return lookupBuiltin(name)
 }
 
-func corePrintln(th *Thread, args []Value) (Value, error) {
+func corePrintln(th *Thread, args []Value) (Value, error) { return printValues(th, args, true) }
+
+// corePrint is println without the newline, which only with-out-str sees.
+func corePrint(th *Thread, args []Value) (Value, error) { return printValues(th, args, false) }
+
+func printValues(th *Thread, args []Value, newline bool) (Value, error) {
 	var b strings.Builder
 	for i, a := range args {
 		if i > 0 {
@@ -64,7 +70,7 @@ func corePrintln(th *Thread, args []Value) (Value, error) {
 	if th.prog == nil {
 		return Nil, nil
 	}
-	return Nil, th.prog.print(th, b.String())
+	return Nil, th.prog.output(th, b.String(), newline)
 }
 
 func corePrn(th *Thread, args []Value) (Value, error) {
@@ -78,7 +84,7 @@ func corePrn(th *Thread, args []Value) (Value, error) {
 	if th.prog == nil {
 		return Nil, nil
 	}
-	return Nil, th.prog.print(th, b.String())
+	return Nil, th.prog.output(th, b.String(), true)
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
@@ -92,6 +98,9 @@ func corePrintf(th *Thread, args []Value) (Value, error) {
 	}
 	if th.prog == nil {
 		return Nil, nil
+	}
+	if th.prog.capture != nil {
+		return Nil, th.prog.output(th, Str(s), false)
 	}
 	return Nil, th.prog.print(th, strings.TrimSuffix(Str(s), "\n"))
 }

@@ -87,7 +87,7 @@ func (m *Memory) lookup(name string) (Binding, bool) {
 	return *m.bindings[i], true
 }
 
-// WireBinding is a binding as it travels on the wire (SPEC section 10):
+// WireBinding is a binding as it travels on the wire (docs/VALUES.md):
 // the value as EDN, or for a function its PTC-Lisp source with the values it
 // captured bound by a let.
 type WireBinding struct {
@@ -220,5 +220,8 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 // sourceText is v as PTC-Lisp source that evaluates back to an equal value:
 // EDN for data, fn forms (with a let for captured values) for closures.
 func sourceText(v Value) string {
+	if !needsSource(v) {
+		return printed(v, appendData) // EDN spells it
+	}
 	return printed(v, appendSource)
 }

@@ -95,6 +95,9 @@ func appendRepr(buf []byte, v Value) []byte {
 	case *varRef:
 		return append(append(buf, "#'"...), v.Name...)
 	case *Vector:
+		if v.list {
+			return appendSeq(buf, "(", ")", v.elems)
+		}
 		return appendSeq(buf, "[", "]", v.elems)
 	case *list:
 		return appendSeq(buf, "(", ")", v.Elems)

@@ -4,7 +4,15 @@ package lisp
 // as EDN; closures print as their fn form; builtins as their name; symbols
 // are quoted so that they stay data; regexes and keywords that :name cannot
 // spell print as the call that makes them.
-func appendSource(buf []byte, v Value) []byte {
+func appendSource(buf []byte, v Value) []byte { return appendSourceAs(buf, v, true) }
+
+// appendData appends v, which needsSource says EDN can spell, as EDN: as
+// appendSource does, except that a list is written (1 2) rather than the
+// call (list 1 2) that makes it in code.
+func appendData(buf []byte, v Value) []byte { return appendSourceAs(buf, v, false) }
+
+// appendSourceAs is appendSource when code is set, appendData otherwise.
+func appendSourceAs(buf []byte, v Value, code bool) []byte {
 	switch v := v.(type) {
 	case *Builtin:
 		return append(buf, v.Name...)
@@ -15,11 +23,25 @@ func appendSource(buf []byte, v Value) []byte {
 	case *regex:
 		return appendRegexSource(buf, v)
 	case *Vector:
-		return appendSourceSeq(buf, "[", "]", v.Elems())
+		switch {
+		case !v.list:
+			return appendSourceSeq(buf, "[", "]", v.Elems(), code)
+		case !code:
+			return appendSourceSeq(buf, "(", ")", v.Elems(), code)
+		case len(v.elems) == 0:
+			return append(buf, "(list)"...)
+		}
+		// In code a parenthesized form is a call: (list ...) builds it.
+		return appendSourceSeq(buf, "(list ", ")", v.Elems(), code)
 	case *Set:
-		return appendSourceSeq(buf, "#{", "}", sortedByText(v.Elems()))
+		return appendSourceSeq(buf, "#{", "}", sortedByText(v.Elems()), code)
 	case *Map:
-		memo := v.source.Load()
+		// The memo holds the map's EDN text: in code, a list inside it
+		// is written differently.
+		var memo *string
+		if !code {
+			memo = v.source.Load()
+		}
 		if memo != nil && memo != &unprinted {
 			return append(buf, *memo...)
 		}
@@ -29,9 +51,9 @@ func appendSource(buf []byte, v Value) []byte {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = appendSource(buf, e.Key)
+			buf = appendSourceAs(buf, e.Key, code)
 			buf = append(buf, ' ')
-			buf = appendSource(buf, e.Val)
+			buf = appendSourceAs(buf, e.Val, code)
 		}
 		buf = append(buf, '}')
 		if memo == &unprinted {
@@ -48,10 +70,11 @@ func appendSource(buf []byte, v Value) []byte {
 // A frozen map is data an agent sent (memory, data, tool results), kept in
 // the server's memo and shared by every call that resends it; a program
 // that defines part of it, say the paid orders of its data, has those
-// maps printed back to EDN on every call that returns the memory
-// (printing was a quarter of the benchmark EvalTurn's handler). A frozen
-// map never changes, so its text is printed once and then copied: the
-// handler took 12% less (docs/BENCHMARKS.md). The memo counts the text
+// maps printed back to EDN on every call that returns the memory, a large
+// part of the benchmark EvalTurn's handler. A frozen map never changes, so
+// its text is printed once and then copied (what that saves is in
+// docs/BENCHMARKS.md, "Measurements behind design choices"). The memo
+// counts the text
 // of a value holding maps twice, once for these copies.
 var unprinted string
 
@@ -71,13 +94,13 @@ func unstorable(v Value) bool {
 	return true
 }
 
-func appendSourceSeq(buf []byte, open, close string, elems []Value) []byte {
+func appendSourceSeq(buf []byte, open, close string, elems []Value, code bool) []byte {
 	buf = append(buf, open...)
 	for i, e := range elems {
 		if i > 0 {
 			buf = append(buf, ' ')
 		}
-		buf = appendSource(buf, e)
+		buf = appendSourceAs(buf, e, code)
 	}
 	return append(buf, close...)
 }

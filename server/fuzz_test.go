@@ -125,7 +125,7 @@ func FuzzToMessages(f *testing.F) {
 // protobuf-go decodes; one over them decodes to no more than its wire
 // bytes and fails the method's count check with INVALID_ARGUMENT.
 func FuzzDecodeRequest(f *testing.F) {
-	limits := newRequestLimits(Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
+	limits := newRequestLimits(&Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
 	limits.maxElements = 24
 	svc := &Service{limits: limits}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()

@@ -29,22 +29,37 @@ func (coalesced) Options() []OptionDoc { return turnOptionDocs }
 var turnOptionDocs = []OptionDoc{
 	{"mission", "", "the task, shown first and verbatim"},
 	{"system_prompt", "built-in PTC-Lisp reference", "the SYSTEM message"},
-	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: lean (rules, functions by name, prose only where they differ from Clojure) or full (every function with a line of prose)"},
+	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: " + PromptLean + " (rules, functions by name, prose only where they differ from Clojure) or " + PromptFull + " (every function with a line of prose)"},
 	{"tools", "", "tools listed under tool/; each signature must parse"},
 	{"data", "", "a map Value listed under data/"},
 	{"signature", "", "expected return signature"},
-	{"max_turns", "5", "turn budget, 1..1000; 1 is single shot (no turns indicator)"},
-	{"turns_left", "max_turns - len(turns)", "overrides the turns left, 0..1000"},
-	{"println_limit", "15", "most recent println calls shown, 0..10000"},
-	{"tool_call_limit", "20", "most recent tool calls shown, 0..10000"},
-	{"sample_limit", "3", "items shown per collection in samples, 0..1000"},
-	{"sample_printable_limit", "80", "characters shown per sample string, 0..100000"},
-	{"tokenizer", "o200k_base", "tokenizer of the statistics: o200k_base or cl100k_base"},
+	intOptionDoc("max_turns", "turn budget; 1 is single shot (no turns indicator)"),
+	withDefault(intOptionDoc("turns_left", "overrides the turns left"), "max_turns - len(turns)"),
+	intOptionDoc("println_limit", "most recent println calls shown"),
+	intOptionDoc("tool_call_limit", "most recent tool calls shown"),
+	intOptionDoc("sample_limit", "items shown per collection in samples"),
+	intOptionDoc("sample_printable_limit", "characters shown per sample string"),
+	docTokenizer,
 	docPricing, docCacheReadRate, docCacheWriteRate,
 }
 
+// withDefault is d with its default described in words rather than as a
+// number.
+func withDefault(d OptionDoc, text string) OptionDoc {
+	d.Default = text
+	return d
+}
+
 func (s coalesced) Render(req *Request) (*Response, error) {
-	msgs, counts, err := coalescedMessages(req)
+	return summarizedResponse(s.Name(), req, coalescedMessages)
+}
+
+// summarizedResponse renders req with messages, a strategy that summarizes
+// the history in one USER message, and fills the statistics: the full
+// history is the "before", and the earlier call is rendered with messages
+// for the stable prefix.
+func summarizedResponse(name string, req *Request, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
+	msgs, counts, err := messages(req)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +68,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	stats := Stats{
-		Strategy:            s.Name(),
+		Strategy:            name,
 		TurnsCompressed:     len(req.Turns),
 		ToolCallsTotal:      counts.toolCallsTotal,
 		ToolCallsShown:      counts.toolCallsShown,
@@ -75,7 +90,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	}
 	resp := &Response{Messages: msgs, Stats: stats}
 	err = priceTurns(req, resp, func(r *Request) ([]ChatMessage, error) {
-		msgs, _, err := coalescedMessages(r)
+		msgs, _, err := messages(r)
 		return msgs, err
 	})
 	return resp, err
@@ -103,6 +118,7 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 		toolCallsSection(req, &counts),
 		outputSection(req, &counts),
 		errorSection(req, &counts),
+		warningSection(req.Turns),
 		turnsIndicator(o, len(req.Turns)),
 	)
 	user := joinSections(env, history)

@@ -135,6 +135,10 @@ func turnFeedback(t *Turn, o *Options, left int) string {
 			b.WriteString(t.Error.Hint)
 		}
 	}
+	if len(t.Warnings) > 0 {
+		b.WriteString("\n\n")
+		writeWarnings(&b, t.Warnings)
+	}
 	if o.MaxTurns != 1 { // as fullIndicator, without building the text
 		b.WriteString("\n\n")
 		writeTurnsLeft(&b, left)

@@ -122,7 +122,7 @@ func withSnapshotsOnlyOn(turns []Turn, keep int) []Turn {
 
 // turnStrategies are the strategies that read turns, measured over the
 // corpus.
-var turnStrategies = []string{"full", "single-user-coalesced"}
+var turnStrategies = []string{"full", "single-user-coalesced", "cache-stable"}
 
 // TestStablePrefixCorpus checks stable_prefix_tokens and the cache
 // breakpoint of every call of every run of the corpus, for every turn

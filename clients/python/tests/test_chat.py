@@ -38,7 +38,7 @@ def call(id_, name, arguments):
 
 OPENAI_HISTORY = [
     {"role": "developer", "content": "You are a shop assistant."},
-    {"role": "user", "content": [{"type": "text", "text": "Find headphones"},
+    {"role": "user", "name": "ada", "content": [{"type": "text", "text": "Find headphones"},
                                                 {"type": "text", "text": "under 100 EUR."}]},
     # A response object of the SDK, as agents append it.
     SDKModel(role="assistant", content=None, refusal=None,
@@ -80,9 +80,14 @@ def test_the_synthetic_nudge_is_named(client):
                {"role": "tool", "tool_call_id": "c1", "content": "42"}]
     out = client.to_messages(history=history, strategy="loop-slice", nudge_attempt=2)
     assert out.stats["synthetic_nudge"] is True
-    assert out.nudge is out.messages[-1]
+    # It opens the prompt, after the system message: a user message first.
+    assert out.nudge is out.messages[1]
     assert out.nudge["role"] == "user" and "respond" in out.nudge["content"]
     assert set(out.nudge) == {"role", "content"}  # nothing the API would refuse
+    assert out.messages[2:] == history[1:]
+    # With a prompt to open with, there is none.
+    asked = [history[0], {"role": "user", "content": "Find it."}, *history[1:]]
+    assert client.to_messages(history=asked, strategy="loop-slice").nudge is None
 
 
 def test_openai_parts_that_are_not_text_are_refused_naming_the_message(client):

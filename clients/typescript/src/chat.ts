@@ -382,6 +382,13 @@ export class Prompt {
     this.repeats = match(wire, history.wire);
   }
 
+  /** Where the synthetic nudge is: the user message the strategy made,
+   * marked with source "system", that repeats nothing in the history. */
+  nudgeIndex(): number | null {
+    const k = this.wire.findIndex((m, i) => this.repeats[i] === null && m.role === "user" && m.source === "system");
+    return k < 0 ? null : k;
+  }
+
   openaiMessages(): OpenAIMessage[] {
     return this.wire.map((m, k) => {
       const j = this.repeats[k];

@@ -124,11 +124,12 @@ export class Messages {
     this.stats = stats;
   }
 
-  /** The synthetic nudge a chat strategy appended (the last message) when it
-   * found no prompt, else null: send it, but do not store it in the history
-   * as if the user had written it. */
+  /** The synthetic nudge a chat strategy added when the history had no user
+   * message to open the prompt with, else null: send it, but do not store it
+   * in the history as if the user had written it. */
   get nudge(): OpenAIMessage | null {
-    return this.stats.syntheticNudge ? (this.messages.at(-1) ?? null) : null;
+    const k = this.stats.syntheticNudge ? this.prompt.nudgeIndex() : null;
+    return k === null ? null : this.messages[k];
   }
 
   /** The prompt as Anthropic Messages parameters ({ system, messages }, to

@@ -34,7 +34,7 @@ const sdkMessage: ChatCompletionMessage = { role: "assistant", content: null, re
 
 const OPENAI_HISTORY: ChatCompletionMessageParam[] = [
   { role: "developer", content: "You are a shop assistant." },
-  { role: "user", content: [{ type: "text", text: "Find headphones" }, { type: "text", text: "under 100 EUR." }] },
+  { role: "user", name: "ada", content: [{ type: "text", text: "Find headphones" }, { type: "text", text: "under 100 EUR." }] },
   sdkMessage,
   { role: "tool", tool_call_id: "call_1", content: '[{"id":"p1"}]' },
 ];
@@ -72,8 +72,14 @@ test("the synthetic nudge is named", async () => {
   ];
   const out = await client.toMessages([], { history, strategy: "loop-slice", nudgeAttempt: 2 });
   assert.equal(out.stats.syntheticNudge, true);
-  assert.equal(out.nudge, out.messages.at(-1));
+  // It opens the prompt, after the system message: a user message first.
+  assert.equal(out.nudge, out.messages[1]);
+  assert.equal(out.nudge?.role, "user");
   assert.deepEqual(Object.keys(out.nudge!).sort(), ["content", "role"]); // nothing the API would refuse
+  assert.deepEqual(out.messages.slice(2), history.slice(1));
+  // With a prompt to open with, there is none.
+  const asked: ChatCompletionMessageParam[] = [history[0], { role: "user", content: "Find it." }, ...history.slice(1)];
+  assert.equal((await client.toMessages([], { history: asked, strategy: "loop-slice" })).nudge, null);
 });
 
 test("parts that are not text are refused, naming the message", async () => {

@@ -314,6 +314,14 @@ class Prompt:
         self.history = history or History()
         self.repeats = _match(self.wire, self.history.wire)
 
+    def nudge_index(self) -> int | None:
+        """Where the synthetic nudge is: the user message the strategy made,
+        marked with source "system", that repeats nothing in the history."""
+        for k, (m, j) in enumerate(zip(self.wire, self.repeats)):
+            if j is None and m.role == "user" and m.source == "system":
+                return k
+        return None
+
     def openai_messages(self) -> list[dict[str, Any]]:
         out = []
         for m, j in zip(self.wire, self.repeats):

@@ -219,9 +219,9 @@ class Messages:
     stats says what the compression did, by the CompressionStats field
     names (numbers as numbers; cache_breakpoint a dict or None).
 
-    nudge is the synthetic nudge a chat strategy appended (the last
-    message) when it found no prompt, else None: send it, but do not store
-    it in the history as if the user had written it.
+    nudge is the synthetic nudge a chat strategy added when the history
+    had no user message to open the prompt with, else None: send it, but do
+    not store it in the history as if the user had written it.
 
     to_anthropic() gives the same prompt as Anthropic Messages parameters.
     """
@@ -233,7 +233,10 @@ class Messages:
 
     @property
     def nudge(self) -> dict[str, Any] | None:
-        return self.messages[-1] if self.stats.get("synthetic_nudge") and self.messages else None
+        if not self.stats.get("synthetic_nudge") or self._prompt is None:
+            return None
+        k = self._prompt.nudge_index()
+        return None if k is None else self.messages[k]
 
     def to_anthropic(self, *, cache: bool = True, ttl: str | None = None) -> "Any":
         """The prompt as Anthropic Messages parameters: .system and
