@@ -37,6 +37,15 @@ def target(binary):
         yield server.target
 
 
+@pytest.fixture
+def client(target):
+    """A Client of the session's server."""
+    import ptc_sidecar
+
+    with ptc_sidecar.Client(target) as c:
+        yield c
+
+
 class Server:
     """The server as a process that can be stopped and started again on the
     same address, as a sidecar container is restarted in its pod."""

@@ -293,8 +293,3 @@ def test_version(target):
         assert importlib.metadata.version("ptc_sidecar") == ptc_sidecar.__version__
         assert not ptc_sidecar.__file__.startswith(str(REPO))
 
-
-@pytest.fixture
-def client(target):
-    with ptc_sidecar.Client(target) as c:
-        yield c

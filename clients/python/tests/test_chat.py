@@ -11,25 +11,7 @@ import pytest
 import ptc_sidecar
 from ptc_sidecar._chat import Prompt, read_openai
 from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2
-
-
-class SDKModel:
-    """Stands in for the SDKs' pydantic objects: attributes, and a
-    model_dump that leaves out fields never set."""
-
-    def __init__(self, **fields):
-        self._fields = fields
-        for k, v in fields.items():
-            setattr(self, k, v)
-
-    def model_dump(self, exclude_unset=False):
-        def dump(v):
-            if isinstance(v, SDKModel):
-                return v.model_dump(exclude_unset=exclude_unset)
-            if isinstance(v, list):
-                return [dump(x) for x in v]
-            return v
-        return {k: dump(v) for k, v in self._fields.items()}
+from scripted_llm import Model
 
 
 def call(id_, name, arguments):
@@ -41,9 +23,9 @@ OPENAI_HISTORY = [
     {"role": "user", "name": "ada", "content": [{"type": "text", "text": "Find headphones"},
                                                 {"type": "text", "text": "under 100 EUR."}]},
     # A response object of the SDK, as agents append it.
-    SDKModel(role="assistant", content=None, refusal=None,
-             tool_calls=[SDKModel(id="call_1", type="function",
-                                  function=SDKModel(name="search", arguments='{"q":"headphones"}'))]),
+    Model(role="assistant", content=None, refusal=None,
+          tool_calls=[Model(id="call_1", type="function",
+                            function=Model(name="search", arguments='{"q":"headphones"}'))]),
     {"role": "tool", "tool_call_id": "call_1", "content": '[{"id":"p1"}]'},
 ]
 
@@ -122,10 +104,10 @@ def test_openai_adapter_keeps_name_and_null_content_on_the_wire():
 ANTHROPIC_SYSTEM = "You are a shop assistant."
 ANTHROPIC_MESSAGES = [
     {"role": "user", "content": "Find headphones under 100 EUR."},
-    SDKModel(role="assistant", content=[
-        SDKModel(type="thinking", thinking="Search first.", signature="c2lnbmF0dXJl"),
-        SDKModel(type="text", text="Searching.", citations=None),
-        SDKModel(type="tool_use", id="toolu_1", name="search", input={"q": "headphones", "max": 100}),
+    Model(role="assistant", content=[
+        Model(type="thinking", thinking="Search first.", signature="c2lnbmF0dXJl"),
+        Model(type="text", text="Searching.", citations=None),
+        Model(type="tool_use", id="toolu_1", name="search", input={"q": "headphones", "max": 100}),
     ]),
     {"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": '[{"id":"p1"}]'}],
@@ -235,20 +217,15 @@ def test_cache_control_in_a_message_given_back_whole():
 def test_reply_text_reads_each_providers_reply():
     assert ptc_sidecar.reply_text("(+ 1 2)") == "(+ 1 2)"
     assert ptc_sidecar.reply_text({"role": "assistant", "content": "x"}) == "x"
-    completion = SDKModel(id="c", choices=[SDKModel(index=0, message=SDKModel(role="assistant", content="y"))])
+    completion = Model(id="c", choices=[Model(index=0, message=Model(role="assistant", content="y"))])
     assert ptc_sidecar.reply_text(completion) == "y"
-    message = SDKModel(type="message", role="assistant", content=[
-        SDKModel(type="thinking", thinking="hm", signature="s"), SDKModel(type="text", text="z")])
+    message = Model(type="message", role="assistant", content=[
+        Model(type="thinking", thinking="hm", signature="s"), Model(type="text", text="z")])
     assert ptc_sidecar.reply_text(message) == "z"
     assert ptc_sidecar.reply_text({"role": "assistant", "content": None}) == ""
     with pytest.raises(TypeError, match="reply: a int is not a message"):
         ptc_sidecar.reply_text(3)
 
-
-@pytest.fixture
-def client(target):
-    with ptc_sidecar.Client(target) as c:
-        yield c
 
 
 def test_two_breakpoints_in_one_block():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import pathlib
 import subprocess
 import sys
 import time
@@ -26,11 +25,6 @@ RUN_FIXTURE = REPO / "clients" / "testdata" / "run-v1.json"
 def reply(program):
     return f"Sure.\n\n```clojure\n{program}\n```"
 
-
-@pytest.fixture
-def client(target):
-    with ptc_sidecar.Client(target) as c:
-        yield c
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

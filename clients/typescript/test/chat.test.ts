@@ -3,7 +3,7 @@
 // @anthropic-ai/sdk packages: this file does not compile when the package's
 // messages stop fitting theirs. (No call reaches either provider.)
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam } from "openai/resources/chat/completions";
@@ -11,21 +11,10 @@ import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam 
 import { ChatMessageSchema, ChatToolCallSchema } from "../src/gen/ptcsidecar/v1/chat_pb.js";
 import { Prompt, readOpenAI } from "../src/chat.js";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { Client, fromAnthropic, replyText, type AnthropicPrompt, type OpenAIMessage, type Reply } from "../src/index.js";
-import { startServer } from "./server.js";
+import { fromAnthropic, replyText, type AnthropicPrompt, type OpenAIMessage, type Reply } from "../src/index.js";
+import { serveForThisFile } from "./server.js";
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let client: Client;
-
-before(async () => {
-  server = await startServer();
-  client = new Client(server.target);
-});
-
-after(async () => {
-  client.close();
-  await server.stop();
-});
+const sidecar = serveForThisFile();
 
 const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
 
@@ -40,7 +29,7 @@ const OPENAI_HISTORY: ChatCompletionMessageParam[] = [
 ];
 
 test("OpenAI history comes back as it went in, typed as the SDK's", async () => {
-  const out = await client.toMessages([], { history: OPENAI_HISTORY, strategy: "loop-slice" });
+  const out = await sidecar.client.toMessages([], { history: OPENAI_HISTORY, strategy: "loop-slice" });
   const params: ChatCompletionMessageParam[] = out.messages; // the type check
   assert.deepEqual(params, OPENAI_HISTORY);
   assert.equal(out.nudge, null);
@@ -57,7 +46,7 @@ test("a changed message is written fresh", async () => {
     { role: "assistant", content: null, tool_calls: [call("c2", "fetch", '{"url":"y"}')] },
     { role: "tool", tool_call_id: "c2", content: "y" },
   ];
-  const out = await client.toMessages([], { history, strategy: "clear-tool-results", trigger: 1, keep: 1, clearToolInputs: true });
+  const out = await sidecar.client.toMessages([], { history, strategy: "clear-tool-results", trigger: 1, keep: 1, clearToolInputs: true });
   assert.equal(out.stats.toolUsesCleared, 1);
   assert.deepEqual(out.messages[2], { role: "assistant", content: null, tool_calls: [call("c1", "fetch", "{}")] });
   assert.deepEqual(out.messages[3], { role: "tool", content: "[cleared]", tool_call_id: "c1" });
@@ -70,7 +59,7 @@ test("the synthetic nudge is named", async () => {
     { role: "assistant", content: null, tool_calls: [call("c1", "f", "{}")] },
     { role: "tool", tool_call_id: "c1", content: "42" },
   ];
-  const out = await client.toMessages([], { history, strategy: "loop-slice", nudgeAttempt: 2 });
+  const out = await sidecar.client.toMessages([], { history, strategy: "loop-slice", nudgeAttempt: 2 });
   assert.equal(out.stats.syntheticNudge, true);
   // It opens the prompt, after the system message: a user message first.
   assert.equal(out.nudge, out.messages[1]);
@@ -79,7 +68,7 @@ test("the synthetic nudge is named", async () => {
   assert.deepEqual(out.messages.slice(2), history.slice(1));
   // With a prompt to open with, there is none.
   const asked: ChatCompletionMessageParam[] = [history[0], { role: "user", content: "Find it." }, ...history.slice(1)];
-  assert.equal((await client.toMessages([], { history: asked, strategy: "loop-slice" })).nudge, null);
+  assert.equal((await sidecar.client.toMessages([], { history: asked, strategy: "loop-slice" })).nudge, null);
 });
 
 test("parts that are not text are refused, naming the message", async () => {
@@ -87,8 +76,8 @@ test("parts that are not text are refused, naming the message", async () => {
     { role: "user", content: "look" },
     { role: "user", content: [{ type: "text", text: "this:" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] },
   ];
-  await assert.rejects(client.toMessages([], { history, strategy: "loop-slice" }), /history\[1\]\.content\[1\]: a "image_url" part cannot be compressed/);
-  await assert.rejects(client.toMessages([], { history: [{ role: "function", name: "f", content: "1" }], strategy: "loop-slice" }), /history\[0\]\.role: the function role/);
+  await assert.rejects(sidecar.client.toMessages([], { history, strategy: "loop-slice" }), /history\[1\]\.content\[1\]: a "image_url" part cannot be compressed/);
+  await assert.rejects(sidecar.client.toMessages([], { history: [{ role: "function", name: "f", content: "1" }], strategy: "loop-slice" }), /history\[0\]\.role: the function role/);
 });
 
 test("the OpenAI adapter keeps name and null content", () => {
@@ -127,7 +116,7 @@ const ANTHROPIC_MESSAGES: Anthropic.MessageParam[] = [
 ];
 
 test("Anthropic history comes back whole, typed as the SDK's", async () => {
-  const out = await client.toMessages([], { history: fromAnthropic(ANTHROPIC_MESSAGES, { system: ANTHROPIC_SYSTEM }), strategy: "clear-tool-results" });
+  const out = await sidecar.client.toMessages([], { history: fromAnthropic(ANTHROPIC_MESSAGES, { system: ANTHROPIC_SYSTEM }), strategy: "clear-tool-results" });
   assert.deepEqual(out.messages.map((m) => m.role), ["system", "user", "assistant", "tool", "user"]);
   const anthropic = out.toAnthropic({ cache: false });
   const params: Pick<Anthropic.MessageCreateParams, "system" | "messages"> = anthropic; // the type check
@@ -224,7 +213,7 @@ function markedPrefixes(prompt: AnthropicPrompt): string[] {
 
 for (const strategy of ["single-user-coalesced", "full"]) {
   test(`each call reads what the last one wrote (${strategy})`, async () => {
-    const run = client.run({ mission: "Sum things", strategy, maxTurns: 8, data: { xs: [1, 2, 3] }, tools: { inc: ({ n }: { n: number }) => n + 1 } });
+    const run = sidecar.client.run({ mission: "Sum things", strategy, maxTurns: 8, data: { xs: [1, 2, 3] }, tools: { inc: ({ n }: { n: number }) => n + 1 } });
     let written: string[] | undefined;
     for (const program of ['(def a (tool/inc {:n 1})) (println "a" a) a', "(undefined)", "(def b (+ a 1)) b", "(def c (* b 2)) (println c) c", "(return c)"]) {
       const prompt = await run.nextMessages();

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { clone, toBinary } from "@bufbuild/protobuf";
@@ -16,23 +16,12 @@ import { ToMessagesRequestSchema, type ToMessagesRequest } from "../src/gen/ptcs
 import { Client, Run, RunFailedError, RunFinishedError, SidecarError, Turn, type SavedRun, type Tools } from "../src/index.js";
 import { MAX_TURNS, tools as agentTools } from "./agentStep.js";
 import { MISSION, ScriptedOpenAI } from "./scriptedLlm.js";
-import { repo, startServer } from "./server.js";
+import { repo, serveForThisFile } from "./server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const reply = (program: string) => `Sure.\n\n\`\`\`clojure\n${program}\n\`\`\``;
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let client: Client;
-
-before(async () => {
-  server = await startServer();
-  client = new Client(server.target);
-});
-
-after(async () => {
-  client.close();
-  await server.stop();
-});
+const sidecar = serveForThisFile();
 
 for (const protocol of ["replay", "stream"] as const) {
   test(`the run keeps the loop's books (${protocol})`, async () => {
@@ -41,7 +30,7 @@ for (const protocol of ["replay", "stream"] as const) {
       calls.push(n);
       return n * 2;
     };
-    const run = client.run({ mission: "Double things", tools: { double }, data: { start: 5 }, maxTurns: 4, protocol, limits: { maxSteps: 10_000 } });
+    const run = sidecar.client.run({ mission: "Double things", tools: { double }, data: { start: 5 }, maxTurns: 4, protocol, limits: { maxSteps: 10_000 } });
     assert.deepEqual([run.status, run.done, run.turnNumber, run.memory], ["running", false, 1, null]);
     assert.throws(() => run.result, (err: unknown) => err instanceof SidecarError && /has not finished/.test(err.message));
 
@@ -71,14 +60,14 @@ for (const protocol of ["replay", "stream"] as const) {
 }
 
 test("a run that fails or runs out", async () => {
-  const failed = client.run({ mission: "m", maxTurns: 3 });
+  const failed = sidecar.client.run({ mission: "m", maxTurns: 3 });
   await failed.step(reply('(fail {:reason "no data"})'));
   assert.equal(failed.status, "failed");
   assert.throws(
     () => failed.result,
     (err: unknown) => err instanceof RunFailedError && err.status === "failed" && /failed on turn 1.*no data/.test(err.message),
   );
-  const out = client.run({ mission: "m", maxTurns: 2 });
+  const out = sidecar.client.run({ mission: "m", maxTurns: 2 });
   await out.step(reply("(def a 1)"));
   await out.step("I am not sure what to do."); // no program: a failed turn the LLM reads about
   assert.equal(out.status, "outOfTurns");
@@ -90,12 +79,12 @@ for (const protocol of ["replay", "stream"] as const) {
     const tools = (): Tools => ({ inc: { fn: ({ n }: { n: number }) => n + 1, signature: "(n :int) -> :int" } });
     const programs = ["(def a (tool/inc {:n 1})) a", "(undefined-fn)", "(def b (tool/inc {:n *1})) [a b]", '(defn twice [v] (* 2 v)) (println "b is" b) (twice b)', "(return (+ *1 (first *2)))"];
     const options = { mission: "Count up", tools: tools(), data: { big: 2n ** 63n - 1n }, maxTurns: 6, protocol };
-    const whole = client.run(options);
-    let resumed = client.run({ ...options, tools: tools() });
+    const whole = sidecar.client.run(options);
+    let resumed = sidecar.client.run({ ...options, tools: tools() });
     for (const program of programs) {
       const saved = JSON.stringify(resumed); // BigInts and all
       assert.equal(JSON.parse(saved).version, 1);
-      resumed = client.resume(saved, { tools: tools() });
+      resumed = sidecar.client.resume(saved, { tools: tools() });
       const [a, b] = [await resumed.nextMessages(), await whole.nextMessages()];
       assert.deepEqual([a.messages, a.stats], [b.messages, b.stats]);
       await whole.step(reply(program));
@@ -110,15 +99,15 @@ for (const protocol of ["replay", "stream"] as const) {
 }
 
 test("saved runs are checked", () => {
-  const saved = client.run({ mission: "m", tools: { a: () => 1, b: () => 2 } }).toJSON();
-  assert.throws(() => client.resume(saved, { tools: { a: () => 1 } }), /the saved run has tools a, b; missing b/);
-  assert.throws(() => client.resume({ ...saved, version: 2 }, { tools: { a: () => 1, b: () => 2 } }), /saved run of version 2; this ptc-sidecar reads version 1: upgrade/);
-  assert.throws(() => client.resume({ ...saved, turns: [{ number: "one" }] }, { tools: { a: () => 1, b: () => 2 } }), /turns\[0\]/);
+  const saved = sidecar.client.run({ mission: "m", tools: { a: () => 1, b: () => 2 } }).toJSON();
+  assert.throws(() => sidecar.client.resume(saved, { tools: { a: () => 1 } }), /the saved run has tools a, b; missing b/);
+  assert.throws(() => sidecar.client.resume({ ...saved, version: 2 }, { tools: { a: () => 1, b: () => 2 } }), /saved run of version 2; this ptc-sidecar reads version 1: upgrade/);
+  assert.throws(() => sidecar.client.resume({ ...saved, turns: [{ number: "one" }] }, { tools: { a: () => 1, b: () => 2 } }), /turns\[0\]/);
 });
 
 test("a run the Python client saved resumes here, and writes back the same", async () => {
   const saved = JSON.parse(readFileSync(join(repo, "clients/testdata/run-v1.json"), "utf8")) as SavedRun;
-  const run = Run.fromJSON(client, saved, { tools: { inc: ({ n }: { n: number }) => n + 1 } });
+  const run = Run.fromJSON(sidecar.client, saved, { tools: { inc: ({ n }: { n: number }) => n + 1 } });
   assert.deepEqual(run.toJSON(), saved);
   assert.equal(run.status, "running");
   assert.equal(run.turnNumber, 4);
@@ -136,7 +125,7 @@ test("the README's agent resumes in a new process every turn, with an AbortSigna
     const [state, toolLog] = [join(work, "run.json"), join(work, "tools.log")];
     const lines: { turn: number; success: boolean; status: string; result: unknown }[] = [];
     for (let i = 0; i < 8; i++) {
-      const out = execFileSync(process.execPath, [join(here, "agentStep.js"), state, server.target, toolLog], { encoding: "utf8", timeout: 60_000 });
+      const out = execFileSync(process.execPath, [join(here, "agentStep.js"), state, sidecar.target, toolLog], { encoding: "utf8", timeout: 60_000 });
       lines.push(JSON.parse(out));
       if (lines.at(-1)!.status !== "running") break;
     }
@@ -158,7 +147,7 @@ test("the README's agent resumes in a new process every turn, with an AbortSigna
 
     // The same agent without saving: the same turns.
     const llm = new ScriptedOpenAI(MAX_TURNS);
-    const run = client.run({ mission: MISSION, tools: agentTools(join(work, "again.log")), data: { quarter: "Q3" }, maxTurns: MAX_TURNS });
+    const run = sidecar.client.run({ mission: MISSION, tools: agentTools(join(work, "again.log")), data: { quarter: "Q3" }, maxTurns: MAX_TURNS });
     while (!run.done) {
       const { messages } = await run.nextMessages();
       const completion = await llm.chat.completions.create({ model: "gpt-4.1", messages });
@@ -176,7 +165,7 @@ test("a 300-turn run sends requests that grow linearly", async () => {
     if (req.method.name === "ToMessages" && !req.stream) requests.push(clone(ToMessagesRequestSchema, req.message as ToMessagesRequest));
     return next(req);
   };
-  const c = new Client(server.target, { interceptors: [capture] });
+  const c = new Client(sidecar.target, { interceptors: [capture] });
   try {
     const run = c.run({ mission: "Fill memory", maxTurns: 300 });
     while (!run.done) {

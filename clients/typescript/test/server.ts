@@ -6,7 +6,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
+
+import { Client } from "../src/index.js";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 
@@ -73,4 +76,20 @@ export class Server {
 export async function startServer(): Promise<{ target: string; stop(): Promise<void> }> {
   const server = await Server.start();
   return { target: server.target, stop: () => server.stop() };
+}
+
+/** Starts a server before the tests of the file that calls it, with a
+ * Client of it, and stops both after them. */
+export function serveForThisFile(): { readonly target: string; readonly client: Client } {
+  const shared = {} as { target: string; client: Client; server: Server };
+  before(async () => {
+    shared.server = await Server.start();
+    shared.target = shared.server.target;
+    shared.client = new Client(shared.target);
+  });
+  after(async () => {
+    shared.client.close();
+    await shared.server.stop();
+  });
+  return shared;
 }

@@ -96,7 +96,11 @@ def read_openai(messages: Sequence[Any], what: str = "history") -> History:
     return out
 
 
-def _openai_text(content: Any, what: str) -> str:
+def _openai_text(content: Any, what: str, others: str = "refuse") -> str:
+    """The text of a message's content: a string, None, or content parts (or
+    Anthropic blocks) whose text parts are joined by newlines. Other parts
+    are refused (others="refuse"), as compressing them is not possible, or
+    skipped (others="skip"), as in a reply whose program is in its text."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -109,9 +113,9 @@ def _openai_text(content: Any, what: str) -> str:
         kind = p.get("type")
         if kind == "text":
             texts.append(_str(p, "text", f"{what}[{j}]"))
-        elif kind == "refusal":
+        elif kind == "refusal" and others == "refuse":
             texts.append(_str(p, "refusal", f"{what}[{j}]"))
-        else:
+        elif others == "refuse":
             raise ValueError(f"{what}[{j}]: a {kind!r} part cannot be compressed: the sidecar reads text only; "
                              "send text parts (describe or drop the rest)")
     return "\n".join(texts)
@@ -536,16 +540,4 @@ def reply_text(reply: Any) -> str:
         if not choices:
             raise ValueError("reply: the completion has no choices")
         d = as_dict(as_dict(choices[0], "reply.choices[0]").get("message") or {}, "reply.choices[0].message")
-    content = d.get("content")
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, Sequence):
-        raise TypeError(f"reply.content: want a string or a list of blocks, got {type(content).__name__}")
-    texts = []
-    for j, block in enumerate(content):
-        b = as_dict(block, f"reply.content[{j}]")
-        if b.get("type") == "text":
-            texts.append(_str(b, "text", f"reply.content[{j}]"))
-    return "\n".join(texts)
+    return _openai_text(d.get("content"), "reply.content", others="skip")
