@@ -40,9 +40,8 @@ class _RunState:
             raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
         if protocol not in ("replay", "stream"):
             raise ValueError(f'protocol must be "replay" or "stream", got {protocol!r}')
-        for name in ("turns_left",):
-            if name in options:
-                raise TypeError(f"{name}: a run counts its turns itself; set max_turns")
+        if "turns_left" in options:
+            raise TypeError("turns_left: a run counts its turns itself; set max_turns")
         self._client = client
         self._tools: dict[str, Any] = dict(tools or {})
         self._options = options_message({**options, "mission": mission, "strategy": strategy,
