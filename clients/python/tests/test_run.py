@@ -129,6 +129,8 @@ def test_saved_runs_are_checked(client):
         client.resume({**saved, "version": 2}, tools={"a": lambda: 1, "b": lambda: 2})
     with pytest.raises(ValueError, match=r"turns\[0\]"):
         client.resume({**saved, "turns": [{"number": "one"}]}, tools={"a": lambda: 1, "b": lambda: 2})
+    with pytest.raises(TypeError, match=r"AsyncRun.from_json: a Client runs a Run; use Run.from_json"):
+        ptc_sidecar.AsyncRun.from_json(saved, client=client, tools={"a": lambda: 1, "b": lambda: 2})
 
 
 def test_a_run_saved_by_either_client_resumes_in_both():

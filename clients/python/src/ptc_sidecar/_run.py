@@ -183,6 +183,12 @@ class _RunState:
         if version != RUN_VERSION:
             raise ValueError(f"a saved run of version {version!r}; this ptc_sidecar reads version {RUN_VERSION}"
                              + (": upgrade it" if isinstance(version, int) and version > RUN_VERSION else ""))
+        from ptc_sidecar._async_client import AsyncClient
+
+        if isinstance(client, AsyncClient) != (cls is AsyncRun) and client is not None:
+            want = "an AsyncRun" if isinstance(client, AsyncClient) else "a Run"
+            raise TypeError(f"{cls.__name__}.from_json: a {type(client).__name__} runs {want}; use "
+                            f"{want.split()[1]}.from_json, or client.resume(saved, tools=...)")
         run = cls.__new__(cls)
         run._client = client
         run._protocol = data.get("protocol", "replay")
