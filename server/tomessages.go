@@ -103,6 +103,8 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		ClearToolInputs:      o.GetClearToolInputs(),
 		Placeholder:          o.GetPlaceholder(),
 		MaxTokens:            optionalInt(o.MaxTokens),
+		TrimTo:               optionalInt(o.TrimTo),
+		WindowOnly:           o.GetWindowOnly(),
 		Pricing:              o.GetPricing(),
 		CacheReadRate:        o.CacheReadRate,
 		CacheWriteRate:       o.CacheWriteRate,
@@ -218,7 +220,7 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 func decodeChatMessage(m *ptcsidecarv1.ChatMessage) strategies.ChatMessage {
 	out := strategies.ChatMessage{
 		Role: m.GetRole(), Content: m.GetContent(), Source: m.GetSource(), SenderID: m.GetSenderId(),
-		ToolCallID: m.GetToolCallId(), Reasoning: m.GetReasoning(),
+		ToolCallID: m.GetToolCallId(), Reasoning: m.GetReasoning(), Name: m.GetName(),
 	}
 	for _, tc := range m.GetToolCalls() {
 		out.ToolCalls = append(out.ToolCalls, strategies.ChatToolCall{ID: tc.GetId(), Name: tc.GetName(), Arguments: tc.GetArguments()})
@@ -231,7 +233,7 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 	for _, m := range r.Messages {
 		wm := &ptcsidecarv1.ChatMessage{
 			Role: m.Role, Content: m.Content, Source: m.Source, SenderId: m.SenderID,
-			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning,
+			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name,
 		}
 		for _, tc := range m.ToolCalls {
 			wm.ToolCalls = append(wm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
@@ -240,34 +242,41 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 	}
 	s := r.Stats
 	out.Stats = &ptcsidecarv1.CompressionStats{
-		Strategy:            s.Strategy,
-		TurnsCompressed:     int32(s.TurnsCompressed),
-		ToolCallsTotal:      int32(s.ToolCallsTotal),
-		ToolCallsShown:      int32(s.ToolCallsShown),
-		ToolCallsDropped:    int32(s.ToolCallsDropped),
-		PrintlnsTotal:       int32(s.PrintlnsTotal),
-		PrintlnsShown:       int32(s.PrintlnsShown),
-		PrintlnsDropped:     int32(s.PrintlnsDropped),
-		ErrorTurnsCollapsed: int32(s.ErrorTurnsCollapsed),
-		MessagesBefore:      int32(s.MessagesBefore),
-		MessagesAfter:       int32(s.MessagesAfter),
-		CharsBefore:         int32(s.CharsBefore),
-		CharsAfter:          int32(s.CharsAfter),
-		TokensBefore:        int32(s.TokensBefore),
-		TokensAfter:         int32(s.TokensAfter),
-		Tokenizer:           s.Tokenizer,
-		SyntheticNudge:      s.SyntheticNudge,
-		NudgesExhausted:     s.NudgesExhausted,
-		ToolUsesCleared:     int32(s.ToolUsesCleared),
-		TokensCleared:       int32(s.TokensCleared),
-		StablePrefixTokens:  int32(s.StablePrefixTokens),
-		BilledTokens:        s.BilledTokens,
-		CacheWriteTokens:    int32(s.CacheWriteTokens),
-		StablePrefixKnown:   s.StablePrefixKnown,
-		StablePrefixNote:    s.StablePrefixNote,
-		CacheBreakpoint:     encodeBreakpoint(s.CacheBreakpoint),
-		Pricing:             s.Pricing,
-		NextCacheBreakpoint: encodeBreakpoint(s.NextCacheBreakpoint),
+		Strategy:             s.Strategy,
+		TurnsCompressed:      int32(s.TurnsCompressed),
+		ToolCallsTotal:       int32(s.ToolCallsTotal),
+		ToolCallsShown:       int32(s.ToolCallsShown),
+		ToolCallsDropped:     int32(s.ToolCallsDropped),
+		PrintlnsTotal:        int32(s.PrintlnsTotal),
+		PrintlnsShown:        int32(s.PrintlnsShown),
+		PrintlnsDropped:      int32(s.PrintlnsDropped),
+		ErrorTurnsCollapsed:  int32(s.ErrorTurnsCollapsed),
+		MessagesBefore:       int32(s.MessagesBefore),
+		MessagesAfter:        int32(s.MessagesAfter),
+		CharsBefore:          int32(s.CharsBefore),
+		CharsAfter:           int32(s.CharsAfter),
+		TokensBefore:         int32(s.TokensBefore),
+		TokensAfter:          int32(s.TokensAfter),
+		Tokenizer:            s.Tokenizer,
+		SyntheticNudge:       s.SyntheticNudge,
+		NudgesExhausted:      s.NudgesExhausted,
+		ToolUsesCleared:      int32(s.ToolUsesCleared),
+		TokensCleared:        int32(s.TokensCleared),
+		StablePrefixTokens:   int32(s.StablePrefixTokens),
+		BilledTokens:         s.BilledTokens,
+		CacheWriteTokens:     int32(s.CacheWriteTokens),
+		StablePrefixKnown:    s.StablePrefixKnown,
+		StablePrefixNote:     s.StablePrefixNote,
+		CacheBreakpoint:      encodeBreakpoint(s.CacheBreakpoint),
+		Pricing:              s.Pricing,
+		NextCacheBreakpoint:  encodeBreakpoint(s.NextCacheBreakpoint),
+		PromptSource:         s.PromptSource,
+		MessagesDropped:      int32(s.MessagesDropped),
+		TokensDropped:        int32(s.TokensDropped),
+		ToolLoopsDropped:     int32(s.ToolLoopsDropped),
+		MessagesRepaired:     int32(s.MessagesRepaired),
+		ToolCallIdsRewritten: int32(s.ToolCallIDsRewritten),
+		TaskPinned:           s.TaskPinned,
 	}
 	return out
 }

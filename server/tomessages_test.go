@@ -121,6 +121,59 @@ func TestToMessagesBill(t *testing.T) {
 	}
 }
 
+// TestToMessagesChatOverGRPC: a coding agent's chat log through the wire.
+// The request from before the scan window serves (prompt_source task), the
+// participant's name survives, a reused tool-call id is rewritten, and
+// window_only asks for the seed's nudge instead.
+func TestToMessagesChatOverGRPC(t *testing.T) {
+	client := sidecarClient(t)
+	call := func(id, path string) *ptcsidecarv1.ChatMessage {
+		return &ptcsidecarv1.ChatMessage{Role: "assistant", ToolCalls: []*ptcsidecarv1.ChatToolCall{{Id: id, Name: "read_file", Arguments: `{"path": "` + path + `"}`}}}
+	}
+	result := func(id, text string) *ptcsidecarv1.ChatMessage {
+		return &ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Content: text}
+	}
+	req := &ptcsidecarv1.ToMessagesRequest{
+		Options: &ptcsidecarv1.Options{Strategy: "loop-slice", ScanWindow: i32(2)},
+		History: []*ptcsidecarv1.ChatMessage{
+			{Role: "user", Name: "ada", Content: "Fix the scanner."},
+			call("call_0", "scan.go"), result("call_0", "package scan"),
+			call("call_0", "scan_test.go"), result("call_0", "package scan // tests"),
+		},
+	}
+	resp, err := client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, st := resp.GetMessages(), resp.GetStats()
+	if len(msgs) != 3 || msgs[0].GetName() != "ada" || msgs[0].GetContent() != "Fix the scanner." ||
+		msgs[1].GetToolCalls()[0].GetId() != "call_0_2" || msgs[2].GetToolCallId() != "call_0_2" {
+		t.Fatalf("messages: %v", msgs)
+	}
+	if st.GetPromptSource() != "task" || st.GetToolCallIdsRewritten() != 1 || st.GetMessagesDropped() != 2 || st.GetToolLoopsDropped() != 1 || st.GetSyntheticNudge() {
+		t.Errorf("stats: %v", st)
+	}
+	req.Options.WindowOnly = true
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := resp.GetStats(); st.GetPromptSource() != "nudge" || !st.GetSyntheticNudge() || resp.GetMessages()[0].GetSource() != "system" {
+		t.Errorf("window_only: %v", resp)
+	}
+
+	req.Options = &ptcsidecarv1.Options{Strategy: "token-budget", MaxTokens: i32(3)}
+	_, err = client.ToMessages(context.Background(), req)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "options.max_tokens") || !strings.Contains(err.Error(), "user's request") {
+		t.Errorf("a budget that cannot hold the request: %v", err)
+	}
+	req.Options = &ptcsidecarv1.Options{Strategy: "token-budget", MaxTokens: i32(100), TrimTo: i32(200)}
+	_, err = client.ToMessages(context.Background(), req)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "options.trim_to") {
+		t.Errorf("trim_to over max_tokens: %v", err)
+	}
+}
+
 // TestToMessagesJSONValues: JSON data gives the same message as the
 // equivalent EDN (object keys that are keyword names become keywords).
 func TestToMessagesJSONValues(t *testing.T) {

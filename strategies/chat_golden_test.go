@@ -22,8 +22,8 @@ import (
 // A message is one line, "role attr=value...: content", with continuation
 // lines indented by two spaces: "  | text" continues the content on a new
 // line, "  call ID NAME ARGUMENTS" adds a tool call, "  reasoning: text"
-// sets the reasoning. Attributes are source=, sender= and id= (the tool call
-// a tool message answers).
+// sets the reasoning. Attributes are source=, sender=, id= (the tool call a
+// tool message answers) and name= (the participant's name).
 var updateChat = flag.Bool("update-chat", false, "rewrite testdata/chat golden files")
 
 type chatCase struct {
@@ -124,6 +124,21 @@ func renderChatCase(c *chatCase) []txtar.File {
 	if st.ToolUsesCleared != 0 || st.TokensCleared != 0 {
 		fmt.Fprintf(&b, "tool_uses_cleared: %d\ntokens_cleared: %d\n", st.ToolUsesCleared, st.TokensCleared)
 	}
+	if st.PromptSource != "" {
+		fmt.Fprintf(&b, "prompt_source: %s\n", st.PromptSource)
+	}
+	if st.MessagesDropped != 0 {
+		fmt.Fprintf(&b, "dropped: %d messages, %d tokens, %d tool loops\n", st.MessagesDropped, st.TokensDropped, st.ToolLoopsDropped)
+	}
+	if st.MessagesRepaired != 0 {
+		fmt.Fprintf(&b, "messages_repaired: %d\n", st.MessagesRepaired)
+	}
+	if st.ToolCallIDsRewritten != 0 {
+		fmt.Fprintf(&b, "tool_call_ids_rewritten: %d\n", st.ToolCallIDsRewritten)
+	}
+	if st.TaskPinned {
+		b.WriteString("task_pinned: true\n")
+	}
 	return []txtar.File{{Name: "output", Data: []byte(out.String())}, {Name: "stats", Data: []byte(b.String())}}
 }
 
@@ -138,6 +153,9 @@ func formatChatMessage(m ChatMessage) string {
 	}
 	if m.ToolCallID != "" {
 		b.WriteString(" id=" + m.ToolCallID)
+	}
+	if m.Name != "" {
+		b.WriteString(" name=" + m.Name)
 	}
 	b.WriteString(":")
 	lines := strings.Split(m.Content, "\n")
@@ -201,6 +219,10 @@ func parseChatOption(o *Options, line string) error {
 		o.Placeholder = val
 	case "max_tokens":
 		num(&o.MaxTokens)
+	case "trim_to":
+		num(&o.TrimTo)
+	case "window_only":
+		o.WindowOnly, err = strconv.ParseBool(val)
 	default:
 		return fmt.Errorf("unknown option %q", key)
 	}
@@ -252,6 +274,8 @@ func parseChatLine(h *[]ChatMessage, line string) error {
 			m.SenderID = v
 		case "id":
 			m.ToolCallID = v
+		case "name":
+			m.Name = v
 		default:
 			return fmt.Errorf("unknown attribute %q", k)
 		}

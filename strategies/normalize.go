@@ -30,6 +30,7 @@ type RawOptions struct {
 	NudgeAttempt         *int
 	Nudges               []string
 	SnapshotToolPrefixes []string
+	WindowOnly           bool
 
 	Trigger         *int
 	Keep            *int
@@ -39,6 +40,7 @@ type RawOptions struct {
 	Placeholder     string
 
 	MaxTokens *int
+	TrimTo    *int
 
 	Pricing        string
 	CacheReadRate  *float64
@@ -92,6 +94,7 @@ var intOptions = []intOption{
 	{"keep", DefaultKeep, 0, maxCountLimit, func(r *RawOptions) *int { return r.Keep }, func(o *Options) *int { return &o.Keep }},
 	{"clear_at_least", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.ClearAtLeast }, func(o *Options) *int { return &o.ClearAtLeast }},
 	{"max_tokens", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.MaxTokens }, func(o *Options) *int { return &o.MaxTokens }},
+	{"trim_to", 0, 1, maxTokenFigureBound, func(r *RawOptions) *int { return r.TrimTo }, func(o *Options) *int { return &o.TrimTo }},
 }
 
 // intOptionDoc documents the numeric option name for ListStrategies: its
@@ -130,6 +133,7 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		Nudges:          raw.Nudges,
 		ExcludeTools:    raw.ExcludeTools,
 		ClearToolInputs: raw.ClearToolInputs,
+		WindowOnly:      raw.WindowOnly,
 		Placeholder:     raw.Placeholder,
 		Tokenizer:       raw.Tokenizer,
 	}

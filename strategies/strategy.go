@@ -90,6 +90,7 @@ type ChatMessage struct {
 	ToolCalls  []ChatToolCall
 	ToolCallID string
 	Reasoning  string
+	Name       string // the participant's name (OpenAI's name), carried as it is
 }
 
 // Chat roles.
@@ -165,6 +166,16 @@ type Stats struct {
 	Pricing             string
 	CacheBreakpoint     *Breakpoint // nil when the stable prefix reaches no content
 	NextCacheBreakpoint *Breakpoint // nil when the strategy promises nothing
+
+	// Chat strategies: where the prompt came from, and what the output
+	// leaves out of the history.
+	PromptSource         string
+	MessagesDropped      int
+	TokensDropped        int
+	ToolLoopsDropped     int
+	MessagesRepaired     int
+	ToolCallIDsRewritten int
+	TaskPinned           bool
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.

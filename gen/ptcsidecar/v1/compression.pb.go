@@ -253,8 +253,20 @@ type Options struct {
 	// token's, 0 to 10 (1 where writing costs nothing extra). Overrides the
 	// preset's; the stats then name the pricing `custom`.
 	CacheWriteRate *float64 `protobuf:"fixed64,28,opt,name=cache_write_rate,json=cacheWriteRate,proto3,oneof" json:"cache_write_rate,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Chat strategies (`loop-slice`, `turn-aware`): find the prompt by seed
+	// 002's window-only rule: when the scan window holds no prompt, the last
+	// broadcast serves, else a synthetic nudge. Default false: a history none
+	// of whose messages has a `source` keeps the user's request (the most
+	// recent user message anywhere in it) when the window holds no prompt.
+	WindowOnly bool `protobuf:"varint,30,opt,name=window_only,json=windowOnly,proto3" json:"window_only,omitempty"`
+	// Strategy `token-budget`: when the output would exceed `max_tokens`, the
+	// oldest messages are dropped until it holds at most this many tokens, so
+	// that the next calls append to the same beginning (and a provider's
+	// prompt cache serves it) until the budget is reached again. Default: a
+	// quarter of `max_tokens`; at most `max_tokens`.
+	TrimTo        *int32 `protobuf:"varint,31,opt,name=trim_to,json=trimTo,proto3,oneof" json:"trim_to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
@@ -483,6 +495,20 @@ func (x *Options) GetCacheWriteRate() float64 {
 	return 0
 }
 
+func (x *Options) GetWindowOnly() bool {
+	if x != nil {
+		return x.WindowOnly
+	}
+	return false
+}
+
+func (x *Options) GetTrimTo() int32 {
+	if x != nil && x.TrimTo != nil {
+		return *x.TrimTo
+	}
+	return 0
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -581,8 +607,32 @@ type CompressionStats struct {
 	// `cache_breakpoint` finds a cache entry written at exactly that point.
 	// Unset when the strategy makes no such promise.
 	NextCacheBreakpoint *CacheBreakpoint `protobuf:"bytes,28,opt,name=next_cache_breakpoint,json=nextCacheBreakpoint,proto3" json:"next_cache_breakpoint,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// Strategies `loop-slice` and `turn-aware`: what opens the output's
+	// current turn: `window` (a prompt in the scan window), `task` (the
+	// user's request, from before the window), `broadcast` (the last
+	// broadcast, from before the window) or `nudge` (a synthetic nudge).
+	PromptSource string `protobuf:"bytes,30,opt,name=prompt_source,json=promptSource,proto3" json:"prompt_source,omitempty"`
+	// Chat strategies: messages of the history that the output leaves out,
+	// those sequence repair dropped included.
+	MessagesDropped int32 `protobuf:"varint,31,opt,name=messages_dropped,json=messagesDropped,proto3" json:"messages_dropped,omitempty"`
+	// Chat strategies: tokens of the messages left out, by `tokenizer`.
+	TokensDropped int32 `protobuf:"varint,32,opt,name=tokens_dropped,json=tokensDropped,proto3" json:"tokens_dropped,omitempty"`
+	// Chat strategies: complete tool loops (an assistant message with tool
+	// calls and their results) of the history left out whole.
+	ToolLoopsDropped int32 `protobuf:"varint,33,opt,name=tool_loops_dropped,json=toolLoopsDropped,proto3" json:"tool_loops_dropped,omitempty"`
+	// Chat strategies: messages dropped by sequence repair because they
+	// cannot be sent: tool results whose call is missing, calls whose result
+	// is missing, empty messages, system messages after the first.
+	MessagesRepaired int32 `protobuf:"varint,34,opt,name=messages_repaired,json=messagesRepaired,proto3" json:"messages_repaired,omitempty"`
+	// Chat strategies: tool calls whose id the output rewrites because a
+	// provider would refuse it: an id used again by a later tool loop, or
+	// holding characters other than letters, digits, `_` and `-`.
+	ToolCallIdsRewritten int32 `protobuf:"varint,35,opt,name=tool_call_ids_rewritten,json=toolCallIdsRewritten,proto3" json:"tool_call_ids_rewritten,omitempty"`
+	// Strategy `token-budget`: the user's request is sent ahead of the kept
+	// messages, from before them.
+	TaskPinned    bool `protobuf:"varint,36,opt,name=task_pinned,json=taskPinned,proto3" json:"task_pinned,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CompressionStats) Reset() {
@@ -811,6 +861,55 @@ func (x *CompressionStats) GetNextCacheBreakpoint() *CacheBreakpoint {
 	return nil
 }
 
+func (x *CompressionStats) GetPromptSource() string {
+	if x != nil {
+		return x.PromptSource
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetMessagesDropped() int32 {
+	if x != nil {
+		return x.MessagesDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetTokensDropped() int32 {
+	if x != nil {
+		return x.TokensDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetToolLoopsDropped() int32 {
+	if x != nil {
+		return x.ToolLoopsDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetMessagesRepaired() int32 {
+	if x != nil {
+		return x.MessagesRepaired
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetToolCallIdsRewritten() int32 {
+	if x != nil {
+		return x.ToolCallIdsRewritten
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetTaskPinned() bool {
+	if x != nil {
+		return x.TaskPinned
+	}
+	return false
+}
+
 // CacheBreakpoint is a position in a message array: after the first `offset`
 // characters (Unicode code points) of the content of message
 // `message_index`. An offset equal to the content's length is the end of
@@ -882,7 +981,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\x9f\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xea\n" +
 	"\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
@@ -917,7 +1016,10 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x06prompt\x18\x19 \x01(\tR\x06prompt\x12\x18\n" +
 	"\apricing\x18\x1a \x01(\tR\apricing\x12+\n" +
 	"\x0fcache_read_rate\x18\x1b \x01(\x01H\fR\rcacheReadRate\x88\x01\x01\x12-\n" +
-	"\x10cache_write_rate\x18\x1c \x01(\x01H\rR\x0ecacheWriteRate\x88\x01\x01B\f\n" +
+	"\x10cache_write_rate\x18\x1c \x01(\x01H\rR\x0ecacheWriteRate\x88\x01\x01\x12\x1f\n" +
+	"\vwindow_only\x18\x1e \x01(\bR\n" +
+	"windowOnly\x12\x1c\n" +
+	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01B\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -933,7 +1035,9 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0f_clear_at_leastB\r\n" +
 	"\v_max_tokensB\x12\n" +
 	"\x10_cache_read_rateB\x13\n" +
-	"\x11_cache_write_rate\"\xc5\t\n" +
+	"\x11_cache_write_rateB\n" +
+	"\n" +
+	"\b_trim_to\"\xef\v\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -964,7 +1068,15 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x12stable_prefix_note\x18\x19 \x01(\tR\x10stablePrefixNote\x12I\n" +
 	"\x10cache_breakpoint\x18\x1a \x01(\v2\x1e.ptcsidecar.v1.CacheBreakpointR\x0fcacheBreakpoint\x12\x18\n" +
 	"\apricing\x18\x1b \x01(\tR\apricing\x12R\n" +
-	"\x15next_cache_breakpoint\x18\x1c \x01(\v2\x1e.ptcsidecar.v1.CacheBreakpointR\x13nextCacheBreakpoint\"N\n" +
+	"\x15next_cache_breakpoint\x18\x1c \x01(\v2\x1e.ptcsidecar.v1.CacheBreakpointR\x13nextCacheBreakpoint\x12#\n" +
+	"\rprompt_source\x18\x1e \x01(\tR\fpromptSource\x12)\n" +
+	"\x10messages_dropped\x18\x1f \x01(\x05R\x0fmessagesDropped\x12%\n" +
+	"\x0etokens_dropped\x18  \x01(\x05R\rtokensDropped\x12,\n" +
+	"\x12tool_loops_dropped\x18! \x01(\x05R\x10toolLoopsDropped\x12+\n" +
+	"\x11messages_repaired\x18\" \x01(\x05R\x10messagesRepaired\x125\n" +
+	"\x17tool_call_ids_rewritten\x18# \x01(\x05R\x14toolCallIdsRewritten\x12\x1f\n" +
+	"\vtask_pinned\x18$ \x01(\bR\n" +
+	"taskPinned\"N\n" +
 	"\x0fCacheBreakpoint\x12#\n" +
 	"\rmessage_index\x18\x01 \x01(\x05R\fmessageIndex\x12\x16\n" +
 	"\x06offset\x18\x02 \x01(\x05R\x06offsetBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/compression.proto.
  */
 export const file_ptcsidecar_v1_compression: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMiwwcKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBAUIMCgpfbWF4X3R1cm5zQg0KC190dXJuc19sZWZ0QhAKDl9wcmludGxuX2xpbWl0QhIKEF90b29sX2NhbGxfbGltaXRCDwoNX3NhbXBsZV9saW1pdEIZChdfc2FtcGxlX3ByaW50YWJsZV9saW1pdEIOCgxfc2Nhbl93aW5kb3dCEAoOX251ZGdlX2F0dGVtcHRCCgoIX3RyaWdnZXJCBwoFX2tlZXBCEQoPX2NsZWFyX2F0X2xlYXN0Qg0KC19tYXhfdG9rZW5zQhIKEF9jYWNoZV9yZWFkX3JhdGVCEwoRX2NhY2hlX3dyaXRlX3JhdGUijQYKEENvbXByZXNzaW9uU3RhdHMSEAoIc3RyYXRlZ3kYASABKAkSGAoQdHVybnNfY29tcHJlc3NlZBgCIAEoBRIYChB0b29sX2NhbGxzX3RvdGFsGAMgASgFEhgKEHRvb2xfY2FsbHNfc2hvd24YBCABKAUSGgoSdG9vbF9jYWxsc19kcm9wcGVkGAUgASgFEhYKDnByaW50bG5zX3RvdGFsGAYgASgFEhYKDnByaW50bG5zX3Nob3duGAcgASgFEhgKEHByaW50bG5zX2Ryb3BwZWQYCCABKAUSHQoVZXJyb3JfdHVybnNfY29sbGFwc2VkGAkgASgFEhcKD21lc3NhZ2VzX2JlZm9yZRgKIAEoBRIWCg5tZXNzYWdlc19hZnRlchgLIAEoBRIUCgxjaGFyc19iZWZvcmUYDCABKAUSEwoLY2hhcnNfYWZ0ZXIYDSABKAUSFQoNdG9rZW5zX2JlZm9yZRgOIAEoBRIUCgx0b2tlbnNfYWZ0ZXIYDyABKAUSEQoJdG9rZW5pemVyGBAgASgJEhcKD3N5bnRoZXRpY19udWRnZRgRIAEoCBIYChBudWRnZXNfZXhoYXVzdGVkGBIgASgIEhkKEXRvb2xfdXNlc19jbGVhcmVkGBMgASgFEhYKDnRva2Vuc19jbGVhcmVkGBQgASgFEhwKFHN0YWJsZV9wcmVmaXhfdG9rZW5zGBUgASgFEhUKDWJpbGxlZF90b2tlbnMYFiABKAESGgoSY2FjaGVfd3JpdGVfdG9rZW5zGBcgASgFEhsKE3N0YWJsZV9wcmVmaXhfa25vd24YGCABKAgSGgoSc3RhYmxlX3ByZWZpeF9ub3RlGBkgASgJEjgKEGNhY2hlX2JyZWFrcG9pbnQYGiABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIPCgdwcmljaW5nGBsgASgJEj0KFW5leHRfY2FjaGVfYnJlYWtwb2ludBgcIAEoCzIeLnB0Y3NpZGVjYXIudjEuQ2FjaGVCcmVha3BvaW50IjgKD0NhY2hlQnJlYWtwb2ludBIVCg1tZXNzYWdlX2luZGV4GAEgASgFEg4KBm9mZnNldBgCIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
+  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMi+gcKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQFCDAoKX21heF90dXJuc0INCgtfdHVybnNfbGVmdEIQCg5fcHJpbnRsbl9saW1pdEISChBfdG9vbF9jYWxsX2xpbWl0Qg8KDV9zYW1wbGVfbGltaXRCGQoXX3NhbXBsZV9wcmludGFibGVfbGltaXRCDgoMX3NjYW5fd2luZG93QhAKDl9udWRnZV9hdHRlbXB0QgoKCF90cmlnZ2VyQgcKBV9rZWVwQhEKD19jbGVhcl9hdF9sZWFzdEINCgtfbWF4X3Rva2Vuc0ISChBfY2FjaGVfcmVhZF9yYXRlQhMKEV9jYWNoZV93cml0ZV9yYXRlQgoKCF90cmltX3RvIsMHChBDb21wcmVzc2lvblN0YXRzEhAKCHN0cmF0ZWd5GAEgASgJEhgKEHR1cm5zX2NvbXByZXNzZWQYAiABKAUSGAoQdG9vbF9jYWxsc190b3RhbBgDIAEoBRIYChB0b29sX2NhbGxzX3Nob3duGAQgASgFEhoKEnRvb2xfY2FsbHNfZHJvcHBlZBgFIAEoBRIWCg5wcmludGxuc190b3RhbBgGIAEoBRIWCg5wcmludGxuc19zaG93bhgHIAEoBRIYChBwcmludGxuc19kcm9wcGVkGAggASgFEh0KFWVycm9yX3R1cm5zX2NvbGxhcHNlZBgJIAEoBRIXCg9tZXNzYWdlc19iZWZvcmUYCiABKAUSFgoObWVzc2FnZXNfYWZ0ZXIYCyABKAUSFAoMY2hhcnNfYmVmb3JlGAwgASgFEhMKC2NoYXJzX2FmdGVyGA0gASgFEhUKDXRva2Vuc19iZWZvcmUYDiABKAUSFAoMdG9rZW5zX2FmdGVyGA8gASgFEhEKCXRva2VuaXplchgQIAEoCRIXCg9zeW50aGV0aWNfbnVkZ2UYESABKAgSGAoQbnVkZ2VzX2V4aGF1c3RlZBgSIAEoCBIZChF0b29sX3VzZXNfY2xlYXJlZBgTIAEoBRIWCg50b2tlbnNfY2xlYXJlZBgUIAEoBRIcChRzdGFibGVfcHJlZml4X3Rva2VucxgVIAEoBRIVCg1iaWxsZWRfdG9rZW5zGBYgASgBEhoKEmNhY2hlX3dyaXRlX3Rva2VucxgXIAEoBRIbChNzdGFibGVfcHJlZml4X2tub3duGBggASgIEhoKEnN0YWJsZV9wcmVmaXhfbm90ZRgZIAEoCRI4ChBjYWNoZV9icmVha3BvaW50GBogASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSDwoHcHJpY2luZxgbIAEoCRI9ChVuZXh0X2NhY2hlX2JyZWFrcG9pbnQYHCABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIVCg1wcm9tcHRfc291cmNlGB4gASgJEhgKEG1lc3NhZ2VzX2Ryb3BwZWQYHyABKAUSFgoOdG9rZW5zX2Ryb3BwZWQYICABKAUSGgoSdG9vbF9sb29wc19kcm9wcGVkGCEgASgFEhkKEW1lc3NhZ2VzX3JlcGFpcmVkGCIgASgFEh8KF3Rvb2xfY2FsbF9pZHNfcmV3cml0dGVuGCMgASgFEhMKC3Rhc2tfcGlubmVkGCQgASgIIjgKD0NhY2hlQnJlYWtwb2ludBIVCg1tZXNzYWdlX2luZGV4GAEgASgFEg4KBm9mZnNldBgCIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
 
 /**
  * ToMessagesRequest asks for the message array to send to the LLM next.
@@ -334,6 +334,28 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * @generated from field: optional double cache_write_rate = 28;
    */
   cacheWriteRate?: number | undefined;
+
+  /**
+   * Chat strategies (`loop-slice`, `turn-aware`): find the prompt by seed
+   * 002's window-only rule: when the scan window holds no prompt, the last
+   * broadcast serves, else a synthetic nudge. Default false: a history none
+   * of whose messages has a `source` keeps the user's request (the most
+   * recent user message anywhere in it) when the window holds no prompt.
+   *
+   * @generated from field: bool window_only = 30;
+   */
+  windowOnly: boolean;
+
+  /**
+   * Strategy `token-budget`: when the output would exceed `max_tokens`, the
+   * oldest messages are dropped until it holds at most this many tokens, so
+   * that the next calls append to the same beginning (and a provider's
+   * prompt cache serves it) until the budget is reached again. Default: a
+   * quarter of `max_tokens`; at most `max_tokens`.
+   *
+   * @generated from field: optional int32 trim_to = 31;
+   */
+  trimTo?: number | undefined;
 };
 
 /**
@@ -583,6 +605,65 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
    * @generated from field: ptcsidecar.v1.CacheBreakpoint next_cache_breakpoint = 28;
    */
   nextCacheBreakpoint?: CacheBreakpoint | undefined;
+
+  /**
+   * Strategies `loop-slice` and `turn-aware`: what opens the output's
+   * current turn: `window` (a prompt in the scan window), `task` (the
+   * user's request, from before the window), `broadcast` (the last
+   * broadcast, from before the window) or `nudge` (a synthetic nudge).
+   *
+   * @generated from field: string prompt_source = 30;
+   */
+  promptSource: string;
+
+  /**
+   * Chat strategies: messages of the history that the output leaves out,
+   * those sequence repair dropped included.
+   *
+   * @generated from field: int32 messages_dropped = 31;
+   */
+  messagesDropped: number;
+
+  /**
+   * Chat strategies: tokens of the messages left out, by `tokenizer`.
+   *
+   * @generated from field: int32 tokens_dropped = 32;
+   */
+  tokensDropped: number;
+
+  /**
+   * Chat strategies: complete tool loops (an assistant message with tool
+   * calls and their results) of the history left out whole.
+   *
+   * @generated from field: int32 tool_loops_dropped = 33;
+   */
+  toolLoopsDropped: number;
+
+  /**
+   * Chat strategies: messages dropped by sequence repair because they
+   * cannot be sent: tool results whose call is missing, calls whose result
+   * is missing, empty messages, system messages after the first.
+   *
+   * @generated from field: int32 messages_repaired = 34;
+   */
+  messagesRepaired: number;
+
+  /**
+   * Chat strategies: tool calls whose id the output rewrites because a
+   * provider would refuse it: an id used again by a later tool loop, or
+   * holding characters other than letters, digits, `_` and `-`.
+   *
+   * @generated from field: int32 tool_call_ids_rewritten = 35;
+   */
+  toolCallIdsRewritten: number;
+
+  /**
+   * Strategy `token-budget`: the user's request is sent ahead of the kept
+   * messages, from before them.
+   *
+   * @generated from field: bool task_pinned = 36;
+   */
+  taskPinned: boolean;
 };
 
 /**
