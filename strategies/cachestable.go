@@ -207,10 +207,40 @@ func (r *record) summary(n int, c *historyCounts) string {
 	writeBindings(&b, defs, r.printed, &r.req.Options)
 	sub := &Request{Turns: r.req.Turns[:n], Options: r.req.Options}
 	var sc historyCounts
-	s := joinSections(b.String(), toolCallsSection(sub, &sc), outputSection(sub, &sc))
+	s := joinSections(b.String(), r.summaryToolCalls(n, &sc), outputSection(sub, &sc))
 	c.toolCallsShown += sc.toolCallsShown
 	c.printsShown += sc.printsShown
 	return s
+}
+
+// summaryToolCalls is toolCallsSection for turns 1..n, from the lines the
+// entries rendered: the most recent tool_call_limit calls of those turns
+// are among the ones their entries show.
+func (r *record) summaryToolCalls(n int, c *historyCounts) string {
+	var lines []string
+	for k := n; k >= 1 && len(lines) < r.req.Options.ToolCallLimit; k-- {
+		calls := r.entries[k-1].calls
+		for i := len(calls) - 1; i >= 0 && len(lines) < r.req.Options.ToolCallLimit; i-- {
+			lines = append(lines, calls[i])
+		}
+	}
+	for _, t := range r.req.Turns[:n] {
+		c.toolCallsTotal += len(t.ToolCalls)
+	}
+	if c.toolCallsTotal == 0 {
+		return ";; No tool calls made"
+	}
+	c.toolCallsShown = len(lines)
+	if len(lines) == 0 {
+		return "" // tool_call_limit 0: the caller wants no list
+	}
+	var b strings.Builder
+	b.WriteString(";; Tool calls made:")
+	for i := len(lines) - 1; i >= 0; i-- {
+		b.WriteString("\n;   ")
+		b.WriteString(lines[i])
+	}
+	return b.String()
 }
 
 func summaryHeading(n int) string {

@@ -117,3 +117,21 @@ func TestCacheStableProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryToolCalls: the summary's tool calls, taken from the lines the
+// entries rendered, are single-user-coalesced's section for those turns.
+func TestSummaryToolCalls(t *testing.T) {
+	g := requestGen{rand.New(rand.NewPCG(27, 4))}
+	for i := range propertyRuns {
+		req := g.request()
+		r := newRecord(req)
+		for n := 1; n <= len(req.Turns); n++ {
+			var a, b historyCounts
+			got := r.summaryToolCalls(n, &a)
+			want := toolCallsSection(&Request{Turns: req.Turns[:n], Options: req.Options}, &b)
+			if got != want || a.toolCallsShown != b.toolCallsShown {
+				t.Fatalf("case %d, %d turns: got\n%s\nwant\n%s", i, n, got, want)
+			}
+		}
+	}
+}
