@@ -5,8 +5,9 @@ import (
 )
 
 // coreFunctions are the functions that need the evaluator's program state
-// (println, return, fail) or belong to the predicate builders of spec
-// section 7 (all-of, any-of, none-of). They resolve like builtins.
+// (println, return, fail) or belong to the predicate builders of the
+// PTC-Lisp specification (section 7 of ptc_runner's; all-of, any-of,
+// none-of). They resolve like builtins.
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln},

@@ -70,10 +70,11 @@ func appendSourceAs(buf []byte, v Value, code bool) []byte {
 // A frozen map is data an agent sent (memory, data, tool results), kept in
 // the server's memo and shared by every call that resends it; a program
 // that defines part of it, say the paid orders of its data, has those
-// maps printed back to EDN on every call that returns the memory
-// (printing was a quarter of the benchmark EvalTurn's handler). A frozen
-// map never changes, so its text is printed once and then copied: the
-// handler took 12% less (docs/BENCHMARKS.md). The memo counts the text
+// maps printed back to EDN on every call that returns the memory, a large
+// part of the benchmark EvalTurn's handler. A frozen map never changes, so
+// its text is printed once and then copied (what that saves is in
+// docs/BENCHMARKS.md, "Measurements behind design choices"). The memo
+// counts the text
 // of a value holding maps twice, once for these copies.
 var unprinted string
 

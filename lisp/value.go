@@ -207,7 +207,9 @@ type MapEntry struct{ Key, Val Value }
 // amortized O(1) per key. Replacing a key's value, dissoc, and extending an
 // older version copy, so no version ever changes. In-place growth writes
 // the shared index, so one lineage must not be extended from two goroutines
-// at once; evaluations never share values (each request decodes its own).
+// at once: a value shared between evaluations running at once (data the
+// server remembers between requests) is frozen first (Freeze), which ends
+// its lineages, so that extending it copies.
 type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)

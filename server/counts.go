@@ -9,9 +9,9 @@ import (
 )
 
 // maxListElements bounds the elements of all the lists of one request
-// together (turns, bindings, tool calls, prints, ...): about 15 MB of
-// decoded messages if every one is empty, while a thousand-turn run with
-// fifty bindings of memory per turn holds about 60,000.
+// together (turns, bindings, tool calls, prints, ...), so that a request of
+// empty elements cannot decode into far more memory than its bytes; a
+// thousand-turn run with fifty bindings of memory per turn stays below it.
 const maxListElements = 100_000
 
 // requestLimits are the counts a request of this service may hold, as the

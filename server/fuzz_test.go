@@ -83,7 +83,7 @@ func FuzzToMessages(f *testing.F) {
 	f.Add(`{"items": [1, 2]}`, `nil`, `{}`, "(fail 1)", "", "", uint8(1), false, true)
 	f.Add(`{}`, `[1 2 3]`, `[]`, "", "a\nb", "-> :int", uint8(2), false, false)
 	s := New(Config{MaxValueDepth: 50, MaxTurns: 10, MaxHistory: 10})
-	strategies := []string{"single-user-coalesced", "full", "loop-slice", "turn-aware"}
+	strategies := []string{"single-user-coalesced", "full", "loop-slice", "turn-aware", "cache-stable"}
 	f.Fuzz(func(t *testing.T, data, result, args, program, print, signature string, strategy uint8, success, dataJSON bool) {
 		dataValue := edn(data)
 		if dataJSON {

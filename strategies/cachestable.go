@@ -20,22 +20,22 @@ import (
 //	          while unrecovered, the last turn's
 //	          warnings, turns left
 //
-// An entry holds what the turn did, never its code: the names it defined,
+// An entry holds what the turn did, never its code: the bindings it defined
+// (from the memory: a binding stays in its turn's entry while it stands),
 // its tool calls, its output or else its result, and for a failed turn one
-// line saying so (the program and error are shown in the rewritten part
-// while the failure is the last turn, then collapse to that line). The
-// entry of a turn is made from that turn's own record alone, so every later
-// call renders it byte for byte the same; the definitions' values and types
-// come from the request's memory, which changes, so the prelude is in the
-// rewritten part.
+// line saying so (its program and error are shown in the rewritten part
+// while it is the last turn, then collapse to that line). Everything else in
+// an entry comes from the turn's own record, so every later call renders it
+// byte for byte the same.
 //
 // The record grows with the run; a re-base replaces it with a compact
-// summary (the tool calls and output sections of single-user-coalesced)
-// when the reads the record has cost beyond what a summary would have cost
-// since the last re-base exceed what rewriting it costs now (ski rental: at
-// most twice the cost of re-basing at the best moments). The decision is
-// made from the turns alone, sizes in bytes and the request's pricing, so
-// every later call of the run finds the same re-bases.
+// summary (the definitions that stand and the tool calls and output
+// sections of single-user-coalesced) once the reads the record has cost
+// beyond what a summary would have cost since the last re-base reach twice
+// what rewriting it costs beyond keeping it (ski rental, with hysteresis).
+// The decision is made from the turns' own records, sizes in tokens and the
+// request's pricing, so every later call of the run finds the same
+// re-bases.
 type cacheStable struct{}
 
 func init() { register(cacheStable{}) }
@@ -43,7 +43,7 @@ func init() { register(cacheStable{}) }
 func (cacheStable) Name() string { return "cache-stable" }
 
 func (cacheStable) Description() string {
-	return "[SYSTEM, USER] ordered for prompt caching: the mission, tools, data and expected return, then an append-only record of what each turn did (definitions, tool calls, output or result), re-based to a compact summary only when the record costs more under the pricing than rewriting it; last the prelude, the last error while unrecovered and the turns left. Bills less than single-user-coalesced wherever providers cache prompts."
+	return "[SYSTEM, USER] ordered for prompt caching: the mission, tools, data and expected return, then an append-only record of what each turn did (its definitions, tool calls, output or result; never its code), re-based to a compact summary only when the record costs more under the pricing than rewriting it; last the bindings redefined, the last error while unrecovered and the turns left. Most of each prompt is the previous call's, read from the provider's cache."
 }
 
 func (cacheStable) Input() Input { return InputTurns }
@@ -105,7 +105,7 @@ type record struct {
 // would not stay: bindings defined by more than one turn of the request (a
 // name the agent redefines once tends to be redefined again; its first
 // redefinition moves its line out of the record once), and bindings no
-// turn of the request defined (turn 0, or a turn not sent).
+// turn of the request defined (turn 0, a turn not sent, or one that failed).
 func newRecord(req *Request) *record {
 	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]Binding, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
@@ -132,8 +132,8 @@ func newRecord(req *Request) *record {
 	r.placed = make([]Binding, len(req.Memory))
 	for i, bd := range req.Memory {
 		k := pos[bd.Turn] // 0 when absent
-		if definitions[bd.Name] > 1 {
-			k = 0
+		if definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success {
+			k = 0 // a failed turn defines nothing: the memory contradicts it
 		}
 		if bd.IsFn && k > 0 {
 			// The type of the last return, without the size: list[3]
@@ -207,10 +207,40 @@ func (r *record) summary(n int, c *historyCounts) string {
 	writeBindings(&b, defs, r.printed, &r.req.Options)
 	sub := &Request{Turns: r.req.Turns[:n], Options: r.req.Options}
 	var sc historyCounts
-	s := joinSections(b.String(), toolCallsSection(sub, &sc), outputSection(sub, &sc))
+	s := joinSections(b.String(), r.summaryToolCalls(n, &sc), outputSection(sub, &sc))
 	c.toolCallsShown += sc.toolCallsShown
 	c.printsShown += sc.printsShown
 	return s
+}
+
+// summaryToolCalls is toolCallsSection for turns 1..n, from the lines the
+// entries rendered: the most recent tool_call_limit calls of those turns
+// are among the ones their entries show.
+func (r *record) summaryToolCalls(n int, c *historyCounts) string {
+	var lines []string
+	for k := n; k >= 1 && len(lines) < r.req.Options.ToolCallLimit; k-- {
+		calls := r.entries[k-1].calls
+		for i := len(calls) - 1; i >= 0 && len(lines) < r.req.Options.ToolCallLimit; i-- {
+			lines = append(lines, calls[i])
+		}
+	}
+	for _, t := range r.req.Turns[:n] {
+		c.toolCallsTotal += len(t.ToolCalls)
+	}
+	if c.toolCallsTotal == 0 {
+		return ";; No tool calls made"
+	}
+	c.toolCallsShown = len(lines)
+	if len(lines) == 0 {
+		return "" // tool_call_limit 0: the caller wants no list
+	}
+	var b strings.Builder
+	b.WriteString(";; Tool calls made:")
+	for i := len(lines) - 1; i >= 0; i-- {
+		b.WriteString("\n;   ")
+		b.WriteString(lines[i])
+	}
+	return b.String()
 }
 
 func summaryHeading(n int) string {

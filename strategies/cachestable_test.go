@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,4 +83,55 @@ func runeOffset(s string, n int) int {
 		i += size
 	}
 	return i
+}
+
+// TestCacheStableProperties renders random requests (bindings of failed
+// turns, of turns not sent, hidden names, every limit from 0) and checks
+// that each binding of the memory is shown on exactly one line, wherever
+// the strategy places it, and the error block appears iff the last turn
+// failed.
+func TestCacheStableProperties(t *testing.T) {
+	g := requestGen{rand.New(rand.NewPCG(27, 3))}
+	for i := range propertyRuns {
+		req := g.request()
+		resp, err := cacheStable{}.Render(req)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		user := resp.Messages[1].Content
+		lines := strings.Split(user, "\n")
+		for _, b := range req.Memory {
+			n := 0
+			for _, line := range lines {
+				if strings.HasPrefix(line, b.Name+" ") || strings.HasPrefix(line, "("+b.Name+" [") {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("case %d: binding %s (turn %d) on %d lines:\n%s", i, b.Name, b.Turn, n, user)
+			}
+		}
+		lastFailed := len(req.Turns) > 0 && !req.Turns[len(req.Turns)-1].Success
+		if strings.Contains(user, "---\nYour previous attempt:\n") != lastFailed {
+			t.Fatalf("case %d: error block shown: %v, last turn failed: %v\n%s", i, !lastFailed, lastFailed, user)
+		}
+	}
+}
+
+// TestSummaryToolCalls: the summary's tool calls, taken from the lines the
+// entries rendered, are single-user-coalesced's section for those turns.
+func TestSummaryToolCalls(t *testing.T) {
+	g := requestGen{rand.New(rand.NewPCG(27, 4))}
+	for i := range propertyRuns {
+		req := g.request()
+		r := newRecord(req)
+		for n := 1; n <= len(req.Turns); n++ {
+			var a, b historyCounts
+			got := r.summaryToolCalls(n, &a)
+			want := toolCallsSection(&Request{Turns: req.Turns[:n], Options: req.Options}, &b)
+			if got != want || a.toolCallsShown != b.toolCallsShown {
+				t.Fatalf("case %d, %d turns: got\n%s\nwant\n%s", i, n, got, want)
+			}
+		}
+	}
 }

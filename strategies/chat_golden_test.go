@@ -47,6 +47,10 @@ func TestChatGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A case in another format would not run: refuse it rather than skip it.
+	if others, _ := filepath.Glob("testdata/chat/*.txt"); len(others) > 0 {
+		t.Fatalf("%v: chat cases are txtar archives (*.txtar): options in the comment, then input and output, stats or error", others)
+	}
 	if len(files) == 0 {
 		t.Fatal("no golden files in testdata/chat")
 	}

@@ -57,7 +57,7 @@ func (w *prefixWalk) messages(prev, cur []ChatMessage) error {
 			return nil
 		}
 		p, c := &prev[i], &cur[i]
-		if p.Role != c.Role || p.ToolCallID != c.ToolCallID {
+		if p.Role != c.Role || p.Name != c.Name || p.ToolCallID != c.ToolCallID {
 			return nil
 		}
 		if same, _, err := w.text(p.Reasoning, c.Reasoning); !same || err != nil {

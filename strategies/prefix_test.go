@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // The reference stable prefix: a deliberately plain second implementation.
@@ -42,7 +44,7 @@ func refSerialise(t testing.TB, tokenizer string, msgs []ChatMessage) []refElem 
 		}
 	}
 	for i, m := range msgs {
-		mark("message " + m.Role + " " + m.ToolCallID)
+		mark("message " + m.Role + "\x00" + m.Name + "\x00" + m.ToolCallID)
 		mark("reasoning")
 		text(m.Reasoning, false, i)
 		mark("content")
@@ -170,38 +172,61 @@ func TestStablePrefixCorpus(t *testing.T) {
 	}
 }
 
-// TestStablePrefixChat checks the chat strategies the same way on random
-// logs: a call is made before each assistant message.
+// TestStablePrefixChat checks the chat strategies the same way, on random
+// logs with random options and on every call of the recorded conversations
+// and coding-agent sessions, each with one of the configurations of
+// TestRealChat: a call is made before each assistant message.
 func TestStablePrefixChat(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 1))
+	type run struct {
+		log  []ChatMessage
+		opts Options
+	}
+	var runs []run
 	for _, name := range []string{"loop-slice", "turn-aware", "clear-tool-results", "token-budget"} {
-		st, err := Lookup(name)
+		for range 60 {
+			runs = append(runs, run{randomChatLog(r), randomChatOptions(r, name)})
+		}
+	}
+	// Each recorded conversation with one of the configurations in turn:
+	// the reference tokenizes whole prompts, and every pairing would take
+	// minutes.
+	configs := chatEvalConfigs()
+	for i, c := range append(loadRealChat(t), codingSessions()...) {
+		if testing.Short() {
+			break // about 13 s
+		}
+		runs = append(runs, run{c.messages, configs[i%len(configs)].opts})
+	}
+	rem := NewRemembered(memo.New(256 << 20))
+	calls := 0
+	for _, ru := range runs {
+		st, err := Lookup(ru.opts.Strategy)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 60 {
-			h := randomChatLog(r)
-			opts := randomChatOptions(r, name)
-			for i, m := range h {
-				if m.Role != RoleAssistant {
-					continue
-				}
-				resp, err := st.Render(&Request{History: h[:i], Options: opts})
-				if err != nil {
-					continue // a random budget can be too small
-				}
-				what := fmt.Sprintf("%s, call before message %d of\n%s", name, i, formatLog(h))
-				prev, ok := earlierResponse(st, h[:i], opts)
-				if !ok {
-					if resp.Stats.StablePrefixKnown || resp.Stats.StablePrefixNote == "" {
-						t.Fatalf("%s: the earlier call does not render, yet the stable prefix is known", what)
-					}
-					continue
-				}
-				checkStablePrefix(t, what, prev, resp)
+		h := ru.log
+		for i, m := range h {
+			if m.Role != RoleAssistant {
+				continue
 			}
+			resp, err := st.Render(&Request{History: h[:i], Options: ru.opts, Remembered: rem})
+			if err != nil {
+				continue // a random budget can be too small
+			}
+			calls++
+			what := fmt.Sprintf("%s, call before message %d of\n%s", ru.opts.Strategy, i, formatLog(h))
+			prev, ok := earlierResponse(st, h[:i], ru.opts)
+			if !ok {
+				if resp.Stats.StablePrefixKnown || resp.Stats.StablePrefixNote == "" {
+					t.Fatalf("%s: the earlier call does not render, yet the stable prefix is known", what)
+				}
+				continue
+			}
+			checkStablePrefix(t, what, prev, resp)
 		}
 	}
+	t.Logf("%d chat calls checked", calls)
 }
 
 // earlierResponse renders the history cut before its last assistant

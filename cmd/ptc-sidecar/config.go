@@ -41,15 +41,14 @@ const defaultMaxConcurrentStreams = 100
 
 // defaultMemoryLimit is the Go runtime's soft memory limit unless
 // GOMEMLIMIT or the flag sets another. The collector paces itself by
-// doubling the live heap; under many large requests at once that doubled
-// a heap of request buffers to 210-300 MB, where a limit makes it collect
-// sooner instead (measured: 64 callers of the 20-turn ToMessages peak at
-// 140-148 MB). It is soft: a live heap beyond it is not refused, the
-// collector then runs more often (the runtime caps it at about half the
-// CPU). The sidecar's own working set is small (idle 19 MB, what it
-// remembers between requests at most --memo-bytes, 48 MiB), so 128 MiB
-// leaves room for requests; the example pod sets GOMEMLIMIT to about 80% of
-// its container limit instead.
+// doubling the live heap; under many large requests at once that doubles a
+// heap of request buffers, where a limit makes it collect sooner instead
+// (docs/BENCHMARKS.md, "Measurements behind design choices"). It is soft: a
+// live heap beyond it is not refused, the collector then runs more often
+// (the runtime caps it at about half the CPU). The sidecar's own working
+// set is small (its idle heap, and at most --memo-bytes remembered between
+// requests), so the default leaves room for requests; the example pod sets
+// GOMEMLIMIT from its container limit instead.
 const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command: its own

@@ -229,13 +229,14 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 // returnStartupGarbage collects what start-up left behind, the tokenizer
 // warm-up's garbage most of all, and gives the freed pages back to the OS.
 // An idle server would otherwise keep them resident: the next collection
-// comes only once the heap has grown by GOGC percent, i.e. under load
-// (measured: idle RSS 31.8 MB, 30.4 MB with this). It runs only when
-// start-up has already needed a collection: before the first one, the
-// collector's code and buffers are not yet resident, and paging them in
-// would cost more (+2 MB) than the small heap could give back. GC stats are
-// read with debug.ReadGCStats, not runtime.ReadMemStats or runtime/metrics,
-// whose first use alone adds 0.5-0.8 MB of RSS.
+// comes only once the heap has grown by GOGC percent, i.e. under load. It
+// runs only when start-up has already needed a collection: before the
+// first one, the collector's code and buffers are not yet resident, and
+// paging them in would cost more than the small heap could give back. GC
+// stats are read with debug.ReadGCStats, not runtime.ReadMemStats or
+// runtime/metrics, whose first use alone adds to the RSS. What each of
+// these saves is in docs/BENCHMARKS.md ("Measurements behind design
+// choices").
 func returnStartupGarbage(logger *slog.Logger) {
 	var gc debug.GCStats
 	debug.ReadGCStats(&gc)

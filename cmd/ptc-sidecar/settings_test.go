@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,4 +134,19 @@ func TestServeFlagDefaultsRoundTrip(t *testing.T) {
 			t.Errorf("-%s: no description", f.Name)
 		}
 	})
+}
+
+// docs/OPERATIONS.md names every serve flag, so that a setting added to a
+// table is documented for the people who run the sidecar.
+func TestOperationsDocumentsEveryFlag(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/OPERATIONS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := defaultServeConfig()
+	for _, s := range cfg.settings() {
+		if !strings.Contains(string(doc), "`"+s.Flag()+"`") {
+			t.Errorf("docs/OPERATIONS.md does not document `%s`", s.Flag())
+		}
+	}
 }

@@ -12,9 +12,9 @@
 //     internal/vocab): a hash table and the tokens in rank order, read where
 //     they lie in the binary. Loading reads a 16-byte header; nothing is
 //     copied to the heap, so the garbage collector has nothing to scan, and
-//     only the pages that lookups touch become resident (~3 MB for
-//     o200k_base once all are). A map of 200,000 strings costs ~7 MB of
-//     heap and ~13 MB of RSS.
+//     only the pages that lookups touch become resident. A map of the
+//     same strings would be heap the collector scans, and more resident
+//     memory besides (docs/BENCHMARKS.md, "Token counting").
 //   - The pre-tokenizer (split.go) is hand-written code equivalent to the
 //     encodings' split patterns as tiktoken's backtracking engine runs
 //     them, instead of a regular-expression engine.
