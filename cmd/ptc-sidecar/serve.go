@@ -186,12 +186,20 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 		srv.GracefulStop()
 		close(stopped)
 	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case <-stopped:
+	// stoppedBy waits for the stop until deadline, and reports whether it
+	// came.
+	stoppedBy := func(deadline time.Time) bool {
+		timer := time.NewTimer(time.Until(deadline))
+		defer timer.Stop()
+		select {
+		case <-stopped:
+			return true
+		case <-timer.C:
+			return false
+		}
+	}
+	if stoppedBy(time.Now().Add(timeout)) {
 		return <-served
-	case <-timer.C:
 	}
 	logger.Warn("shutdown timeout reached; ending the evaluations still running, each answered UNAVAILABLE")
 	began := time.Now()
@@ -203,27 +211,19 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 	// would cut them; then the rest go out with that stop.
 	web.waitAnswered(step(4))
 	stopDraining()
-	sent := time.NewTimer(time.Until(step(5)))
-	defer sent.Stop()
-	select {
-	case <-stopped:
+	if stoppedBy(step(5)) {
 		return <-served
-	case <-sent.C:
 	}
 	logger.Warn("RPCs still running after their evaluations were ended; cutting them off")
 	web.close()
 	// Stop cancels the RPCs and closes the connections; GracefulStop (and
 	// Serve) return once every handler has.
 	go srv.Stop()
-	grace := time.NewTimer(time.Until(step(6)))
-	defer grace.Stop()
-	select {
-	case <-stopped:
+	if stoppedBy(step(6)) {
 		return <-served
-	case <-grace.C:
-		logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", time.Since(began).Round(time.Millisecond).String())
-		return nil
 	}
+	logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", time.Since(began).Round(time.Millisecond).String())
+	return nil
 }
 
 // returnStartupGarbage collects what start-up left behind, the tokenizer
