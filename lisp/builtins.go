@@ -262,19 +262,83 @@ func boolValue(b bool) Value {
 	return falseValue
 }
 
-// chargeCopy charges an "update" that copies a collection of copied items
-// and adds added new ones: a step per copied item, since the copy is real
-// work, but memory only for the growth. The old version usually becomes
-// garbage at once ((reduce #(assoc %1 %2 1) {} xs) keeps only the last
-// map), so charging every copy in full would make building a map of a
-// thousand entries cost half a gigabyte of budget; and because every copy
-// is paid in steps, the memory that versions kept alive can take is
-// bounded by the step budget.
-func chargeCopy(th *Thread, copied, added int, perItem int64) error {
-	if err := steps(th, copied); err != nil {
+// The updates of collections (conj, assoc, and the builtins made of them)
+// are charged here, by the operation that makes them: steps for the work
+// on the items already there, memory only for the growth. The old version
+// usually becomes garbage at once ((reduce #(assoc %1 %2 1) {} xs) keeps
+// only the last map), so charging every copy in full would make building a
+// map of a thousand entries cost half a gigabyte of budget; and because
+// every copy is paid in steps, the memory that versions kept alive can take
+// is bounded by the step budget.
+
+// chargeCopy charges an update that copies rebuilt items (a step each,
+// hashing them again) and adds added new ones of perItem bytes.
+func chargeCopy(th *Thread, rebuilt, added int, perItem int64) error {
+	if err := steps(th, rebuilt); err != nil {
 		return err
 	}
 	return th.alloc(costCollHead + perItem*int64(max(added, 0)))
+}
+
+// chargeMove charges moving n items of size bytes to a larger array, as
+// extending a collection in place past its capacity does: a step per 64
+// bytes, as reading a string is.
+func chargeMove(th *Thread, n, size int) error {
+	return th.step(int64(n) * int64(size) / 64)
+}
+
+// conjVector is v.conj(x), charged.
+func conjVector(th *Thread, v *Vector, x Value) (*Vector, error) {
+	if err := chargeMove(th, v.conjMoves(), costElem); err != nil {
+		return nil, err
+	}
+	if err := th.alloc(costCollHead + costElem); err != nil {
+		return nil, err
+	}
+	return v.conj(x), nil
+}
+
+// assocMap is m.assoc(k, v), charged; the key is hashed too.
+func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
+	if err := chargeKey(th, k); err != nil {
+		return nil, err
+	}
+	rebuilt, moved := m.assocWork(k)
+	if rebuilt > 0 {
+		if err := chargeMapKeys(th, m); err != nil {
+			return nil, err
+		}
+	}
+	if err := chargeMove(th, moved, costMapEntry); err != nil {
+		return nil, err
+	}
+	if err := chargeCopy(th, rebuilt, 1, costMapEntry); err != nil {
+		return nil, err
+	}
+	return m.assoc(k, v), nil
+}
+
+// conjSet is s.conj(x), charged; x is hashed too.
+func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
+	if err := chargeKey(th, x); err != nil {
+		return nil, err
+	}
+	if s.contains(x) {
+		return s, nil
+	}
+	rebuilt, moved := s.conjWork(x)
+	if rebuilt > 0 {
+		if err := chargeKeys(th, s.elems); err != nil {
+			return nil, err
+		}
+	}
+	if err := chargeMove(th, moved, costElem); err != nil {
+		return nil, err
+	}
+	if err := chargeCopy(th, rebuilt, 1, costElem); err != nil {
+		return nil, err
+	}
+	return s.conj(x), nil
 }
 
 // arity bounds used in the tables.
@@ -405,6 +469,14 @@ func chargeStringCompare(th *Thread, s String) error {
 		return nil
 	}
 	return th.step(int64(len(s)) / 64)
+}
+
+// chargeEqualScalar is chargeEqual of one value that is its own hash key.
+func chargeEqualScalar(th *Thread, v Value) error {
+	if s, ok := v.(String); ok {
+		return chargeStringCompare(th, s)
+	}
+	return nil
 }
 
 // chargeEqual charges for comparing vs with Equal: a visit of each, and

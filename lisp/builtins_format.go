@@ -18,9 +18,6 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
-		return nil, err
-	}
 	rest := args[1:]
 	var b strings.Builder
 	for i := 0; i < len(pattern); i++ {

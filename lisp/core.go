@@ -9,23 +9,32 @@ import (
 // section 7 (all-of, any-of, none-of). They resolve like builtins.
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln},
+		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln,
+		Cost: cost(writes(allArgs), chargedInBody("the line, charged to the output and allocation budgets when printed"))},
 	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "same as println: each call is one line of output", Fn: corePrintln},
+		Doc: "same as println: each call is one line of output", Fn: corePrintln,
+		Cost: cost(writes(allArgs), chargedInBody("the line, charged to the output and allocation budgets when printed"))},
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn},
+		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn,
+		Cost: cost(writes(allArgs), chargedInBody("the line, charged to the output and allocation budgets when printed"))},
 	{Name: "printf", Sig: "(printf fmt x ...)", Category: "io", MinArgs: 1, MaxArgs: -1,
-		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf},
+		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf,
+		Cost: cost(chargedInBody("the line, formatted by format (whose declaration applies) and charged when printed"))},
 	{Name: "return", Sig: "(return value)", Category: "io", MinArgs: 0, MaxArgs: 1,
-		Doc: "end the program successfully with value as its result", Fn: coreReturn},
+		Doc: "end the program successfully with value as its result", Fn: coreReturn,
+		Cost: cost(constant)},
 	{Name: "fail", Sig: "(fail reason)", Category: "io", MinArgs: 0, MaxArgs: 1,
-		Doc: "end the program as failed, with reason as the error message", Fn: coreFail},
+		Doc: "end the program as failed, with reason as the error message", Fn: coreFail,
+		Cost: cost(constant)},
 	{Name: "all-of", Sig: "(all-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
-		Doc: "predicate true when every pred is true for the item", Fn: combinator("all-of")},
+		Doc: "predicate true when every pred is true for the item", Fn: combinator("all-of"),
+		Cost: cost(builds)},
 	{Name: "any-of", Sig: "(any-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
-		Doc: "predicate true when some pred is true for the item", Fn: combinator("any-of")},
+		Doc: "predicate true when some pred is true for the item", Fn: combinator("any-of"),
+		Cost: cost(builds)},
 	{Name: "none-of", Sig: "(none-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
-		Doc: "predicate true when no pred is true for the item", Fn: combinator("none-of")},
+		Doc: "predicate true when no pred is true for the item", Fn: combinator("none-of"),
+		Cost: cost(builds)},
 }
 
 var coreIndex = func() map[string]*Builtin {
@@ -182,9 +191,6 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 				return nil, Errorf(typeError, "%s expected predicates, got %s", kind, a.TypeName()).
 					WithHint("pass predicates such as (where :age > 18) or :active")
 			}
-		}
-		if err := th.allocClosure(len(args)); err != nil {
-			return nil, err
 		}
 		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...), weight: heldWeight(args)}, nil
 	}

@@ -152,6 +152,16 @@ func (v *Vector) index(i int) Value { return v.elems[i] }
 // Elems returns the elements. The slice must not be modified.
 func (v *Vector) Elems() []Value { return v.elems }
 
+// conjMoves is how many elements conj moves to a new array (all of them,
+// or none when it appends in place), so callers can charge what it costs.
+func (v *Vector) conjMoves() int {
+	n := len(v.elems)
+	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
+		return 0
+	}
+	return n
+}
+
 // conj returns a new vector with x appended.
 func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
@@ -277,11 +287,20 @@ func (m *Map) assoc(k, v Value) *Map {
 	return b.Map()
 }
 
-// assocCopies reports whether assoc(k, ...) must copy the map rather than
-// extend it in place, so callers can charge the budgets what it costs.
-func (m *Map) assocCopies(k Value) bool {
+// assocWork is what assoc(k, ...) does to the entries already there, so
+// callers can charge what it costs: rebuilt (hashed again into a new map)
+// when it must copy, moved to a larger array when it extends them in place
+// past their capacity, else neither.
+func (m *Map) assocWork(k Value) (rebuilt, moved int) {
 	_, exists := m.find(k)
-	return exists || m.tail == nil || m.tail.used != len(m.entries)
+	n := len(m.entries)
+	switch {
+	case exists || m.tail == nil || m.tail.used != n:
+		return n, 0
+	case n == cap(m.entries):
+		return 0, n
+	}
+	return 0, 0
 }
 
 // dissoc returns a map without k.
@@ -444,10 +463,18 @@ func (s *Set) contains(e Value) bool {
 	return ok && i < len(s.elems)
 }
 
-// conjCopies reports whether conj(e) must copy the set rather than extend it
-// in place (or return it unchanged).
-func (s *Set) conjCopies(e Value) bool {
-	return !s.contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
+// conjWork is Map.assocWork for conj(e).
+func (s *Set) conjWork(e Value) (rebuilt, moved int) {
+	n := len(s.elems)
+	switch {
+	case s.contains(e):
+		return 0, 0
+	case s.tail == nil || s.tail.used != n:
+		return n, 0
+	case n == cap(s.elems):
+		return 0, n
+	}
+	return 0, 0
 }
 
 // conj returns a set with e added.
@@ -481,18 +508,33 @@ type Builtin struct {
 	Category         string
 	MinArgs, MaxArgs int
 	Fn               func(th *Thread, args []Value) (Value, error)
+	// Cost declares how the builtin is charged beyond the step of its
+	// call (see Cost); Call applies it around Fn.
+	Cost Cost
 
 	// borrows is set for the builtins of borrowsArgs: Fn reads its
 	// argument slice only while it runs.
 	borrows bool
 }
 
-// Call checks the arity and runs the builtin.
+// Call checks the arity and runs the builtin, charging what its Cost
+// declares before and after.
 func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < b.MinArgs || (b.MaxArgs >= 0 && len(args) > b.MaxArgs) {
 		return nil, arityError(b.Name, b.Sig, len(args))
 	}
-	return b.Fn(th, args)
+	if len(b.Cost.before) > 0 {
+		if err := b.Cost.chargeBefore(th, args); err != nil {
+			return nil, err
+		}
+	}
+	v, err := b.Fn(th, args)
+	if err == nil && len(b.Cost.after) > 0 {
+		if err = b.Cost.chargeAfter(th, args, v); err != nil {
+			return nil, err
+		}
+	}
+	return v, err
 }
 
 // Call looks k up in a map argument: (:k m) and (:k m default).
@@ -605,6 +647,10 @@ func Equal(a, b Value) bool {
 	case *varRef:
 		b, ok := b.(*varRef)
 		return ok && a.Name == b.Name
+	}
+	switch b.(type) {
+	case *Vector, *Map, *Set, Float, *varRef:
+		return false // a is none of these: its hash key is not a collection's
 	}
 	return hashKey(a) == hashKey(b)
 }
