@@ -358,68 +358,48 @@ func weigh(th *Thread, v Value) (int64, error) {
 }
 
 // measure is weigh that also reports whether v holds a map or a set. It
-// refuses a value nesting deeper than MaxValueNesting, since the walks that
-// follow it (printing, comparing, hashing) recurse once per level.
+// refuses a value nesting deeper than MaxValueNesting, so the walks that
+// follow it (printing, comparing, hashing) visit no deeper.
 func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 	switch v.(type) {
 	case *Vector, *Map, *Set, holder:
 	default:
 		return scalarSize(v), false, nil
 	}
-	const batch = 256
-	var work int64
-	type node struct {
-		v     Value
-		level int // 1 for v itself
-	}
-	stack := []node{{v, 1}}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if work++; work >= batch {
-			if err := th.step(work); err != nil {
-				return 0, false, err
-			}
-			work = 0
+	w := newWalk(th, v, MaxValueNesting)
+	var bytes int64 // of strings: a step per 64
+	for ev := w.next(); ev != walkDone; ev = w.next() {
+		if ev == walkLeave {
+			continue
 		}
-		switch x.v.(type) {
-		case *Vector, *Map, *Set, holder:
-			if x.level > MaxValueNesting {
-				return 0, false, walkTooDeepError()
-			}
-		}
-		switch c := x.v.(type) {
+		switch c := w.v.(type) {
 		case *Vector:
 			size += 2 + int64(c.Len())
-			for _, e := range c.elems {
-				stack = append(stack, node{e, x.level + 1})
-			}
 		case *Set:
 			size += 3 + int64(c.Len())
-			for _, e := range c.elems {
-				stack = append(stack, node{e, x.level + 1})
-			}
 			unordered = true
 		case *Map:
 			size += 2 + 3*int64(c.Len())
-			for _, e := range c.entries {
-				stack = append(stack, node{e.Key, x.level + 1}, node{e.Val, x.level + 1})
-			}
 			unordered = true
-		case holder:
-			// A function that prints with the values it holds.
-			size += scalarSize(c)
-			for _, e := range c.heldValues() {
-				stack = append(stack, node{e, x.level + 1})
-			}
 		case String:
 			size += scalarSize(c)
-			work += int64(len(c)) / 64
-		default:
+			if bytes += int64(len(c)); bytes >= 64*walkBatch {
+				if err := th.step(bytes / 64); err != nil {
+					return 0, false, err
+				}
+				bytes %= 64
+			}
+		default: // a function holding values prints with them, as other scalars
 			size += scalarSize(c)
 		}
 	}
-	return size, unordered, th.step(work)
+	if w.err == errTooDeep {
+		return 0, false, walkTooDeepError()
+	}
+	if w.err != nil {
+		return 0, false, w.err
+	}
+	return size, unordered, th.step(bytes / 64)
 }
 
 // chargeKey charges for using v as a key of a map or set: hashing a

@@ -69,20 +69,25 @@ func (c *combined) Call(th *Thread, args []Value) (Value, error) { return c.fn(t
 // ParamNames implements Function: a combined function takes any arguments.
 func (*combined) ParamNames() []string { return []string{"&", "args"} }
 
-// appendText appends the combinator call that rebuilds the function.
-func (c *combined) appendText(buf []byte) []byte {
-	buf = append(append(buf, '('), c.name...)
-	for _, a := range c.args {
-		buf = appendSource(append(buf, ' '), a)
+// writeText writes the combinator call that rebuilds the function.
+func (c *combined) writeText(p *printer, i int) { writeCall(p, c.name, i, len(c.args)) }
+
+// writeCall writes the text of a call (name arg ...) around its argument i
+// of n (see holder.writeText).
+func writeCall(p *printer, name string, i, n int) {
+	if i == 0 {
+		p.out.writeByte('(')
+		p.out.writeString(name)
 	}
-	return append(buf, ')')
+	if i < n {
+		p.out.writeByte(' ')
+	} else {
+		p.out.writeByte(')')
+	}
 }
 
 // heldValues are the arguments the function was built from.
 func (c *combined) heldValues() []Value { return c.args }
-
-// ownTextSize is the length of appendText's text without the arguments.
-func (c *combined) ownTextSize() int64 { return int64(2 + len(c.name) + len(c.args)) }
 
 // valueWeight is the weight of the arguments it prints with.
 func (c *combined) valueWeight() int64 { return max(c.weight, 1) }

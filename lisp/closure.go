@@ -84,42 +84,26 @@ func (c *closure) ParamNames() []string { return c.lam.arities[0].paramText }
 // Name is the user definition the closure was defined as, or "".
 func (c *closure) Name() string { return c.name }
 
-// appendText appends the closure as its fn form; when it captured locals,
+// writeText writes the closure as its fn form; when it captured locals,
 // the form is wrapped in a let that binds them to their values, so the
 // text is self-contained: (let [k 3] (fn [x] (* k x))).
-func (c *closure) appendText(buf []byte) []byte {
-	if len(c.free) == 0 {
-		return appendRepr(buf, c.lam.form)
+func (c *closure) writeText(p *printer, i int) {
+	switch {
+	case len(c.free) == 0:
+		p.form(c.lam.form)
+	case i == 0:
+		p.out.writeString("(let [")
+		p.out.writeString(c.lam.freeNames[0])
+		p.out.writeByte(' ')
+	case i < len(c.free):
+		p.out.writeByte(' ')
+		p.out.writeString(c.lam.freeNames[i])
+		p.out.writeByte(' ')
+	default:
+		p.out.writeString("] ")
+		p.form(c.lam.form)
+		p.out.writeByte(')')
 	}
-	buf = append(buf, "(let ["...)
-	for i, name := range c.lam.freeNames {
-		if i > 0 {
-			buf = append(buf, ' ')
-		}
-		buf = append(buf, name...)
-		buf = append(buf, ' ')
-		buf = appendSource(buf, c.free[i])
-	}
-	buf = append(buf, "] "...)
-	buf = appendRepr(buf, c.lam.form)
-	return append(buf, ')')
-}
-
-// ownTextSize is the length of appendText's text without the captured
-// values: the fn form, and the let around it that binds their names.
-func (c *closure) ownTextSize() int64 {
-	n := int64(len(Repr(c.lam.form)))
-	if len(c.free) == 0 {
-		return n
-	}
-	n += int64(len("(let [") + len("] ") + len(")"))
-	for i, name := range c.lam.freeNames {
-		n += int64(len(name) + 1) // the name and the space before its value
-		if i > 0 {
-			n++ // the space before the name
-		}
-	}
-	return n
 }
 
 // Call applies the closure. recur in tail position restarts the body with

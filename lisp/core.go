@@ -147,20 +147,11 @@ func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
 // valueWeight counts the predicates, which the combinator prints with.
 func (p *predicateCombinator) valueWeight() int64 { return max(p.weight, 1) }
 
-// appendText appends the call that makes the predicate.
-func (p *predicateCombinator) appendText(buf []byte) []byte {
-	buf = append(append(buf, '('), p.kind...)
-	for _, q := range p.preds {
-		buf = appendSource(append(buf, ' '), q)
-	}
-	return append(buf, ')')
-}
+// writeText writes the call that makes the predicate.
+func (p *predicateCombinator) writeText(pr *printer, i int) { writeCall(pr, p.kind, i, len(p.preds)) }
 
 // heldValues are the predicates it combines.
 func (p *predicateCombinator) heldValues() []Value { return p.preds }
-
-// ownTextSize is the length of appendText's text without the predicates.
-func (p *predicateCombinator) ownTextSize() int64 { return int64(2 + len(p.kind) + len(p.preds)) }
 
 func (p *predicateCombinator) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) != 1 {
@@ -203,8 +194,6 @@ func (*toolFunc) TypeName() string { return "function" }
 
 // ParamNames: tools take one argument map.
 func (t *toolFunc) ParamNames() []string { return []string{"args"} }
-
-func (t *toolFunc) WriteRepr(b *strings.Builder) { b.WriteString("tool/" + t.Name) }
 
 // Call invokes the tool with the arguments of spec 9.5: none gives nil, a
 // single map is passed through, anything else is wrapped as {:args [...]}.

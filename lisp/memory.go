@@ -216,9 +216,3 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 	}
 	return v, nil
 }
-
-// sourceText is v as PTC-Lisp source that evaluates back to an equal value:
-// EDN for data, fn forms (with a let for captured values) for closures.
-func sourceText(v Value) string {
-	return printed(v, appendSource)
-}

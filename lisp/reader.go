@@ -30,28 +30,6 @@ type setForm struct {
 func (*mapForm) TypeName() string { return "map" }
 func (*setForm) TypeName() string { return "set" }
 
-// WriteRepr prints the literal as written (modulo whitespace), so function
-// source can be printed back.
-func (m *mapForm) WriteRepr(b *strings.Builder) {
-	b.WriteByte('{')
-	for i, e := range m.Elems {
-		if i > 0 {
-			if i%2 == 0 {
-				b.WriteString(", ")
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		WriteRepr(b, e)
-	}
-	b.WriteByte('}')
-}
-
-// WriteRepr prints the set literal in source order.
-func (s *setForm) WriteRepr(b *strings.Builder) {
-	writeSeq(b, "#{", "}", s.Elems)
-}
-
 // read parses a whole program: the sequence of top-level forms. maxNesting
 // bounds collection nesting (0 means DefaultMaxNesting; at most
 // MaxValueNesting).

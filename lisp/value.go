@@ -9,14 +9,8 @@
 package lisp
 
 import (
-	"cmp"
-	"fmt"
-	"hash/maphash"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 )
 
 // Value is any PTC-Lisp value. Values are immutable once built: collection
@@ -118,8 +112,8 @@ type Vector struct {
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
 
-// emptyVector is the vector [].
-var emptyVector = &Vector{}
+// emptyVector is the vector [], frozen (its nesting measured).
+var emptyVector = &Vector{nests: 1}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
@@ -194,11 +188,7 @@ type Map struct {
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)
 	tail    *lineageTail
 	weight  int64 // see valueWeight
-	// source is nil unless the map is frozen (Freeze); then it points to
-	// unprinted until the map's source text is first printed, and to that
-	// text from then on (see appendSource).
-	source atomic.Pointer[string]
-	nests  int32 // see nestsMeasured
+	nests   int32 // see nestsMeasured
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -210,8 +200,8 @@ const smallMap = 8
 // array; only the version whose length equals it may extend in place.
 type lineageTail struct{ used int }
 
-// emptyMap is the map {}.
-var emptyMap = &Map{}
+// emptyMap is the map {}, frozen (its nesting measured).
+var emptyMap = &Map{nests: 1}
 
 // Len is the number of entries.
 func (m *Map) Len() int { return len(m.entries) }
@@ -601,269 +591,6 @@ func lookup(coll, key Value, def []Value) (Value, error) {
 		return def[0], nil
 	}
 	return Nil, nil
-}
-
-// Equal is Clojure's =: numbers equal only within the same category (1 and
-// 1.0 differ), vectors compare element-wise, maps and sets regardless of order.
-func Equal(a, b Value) bool {
-	switch a := a.(type) {
-	case *Vector:
-		b, ok := b.(*Vector)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.elems {
-			if !Equal(a.elems[i], b.elems[i]) {
-				return false
-			}
-		}
-		return true
-	case *Map:
-		b, ok := b.(*Map)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for _, e := range a.entries {
-			v, ok := b.Get(e.Key)
-			if !ok || !Equal(e.Val, v) {
-				return false
-			}
-		}
-		return true
-	case *Set:
-		b, ok := b.(*Set)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for _, e := range a.elems {
-			if !b.contains(e) {
-				return false
-			}
-		}
-		return true
-	case Float:
-		b, ok := b.(Float)
-		return ok && a == b
-	case *varRef:
-		b, ok := b.(*varRef)
-		return ok && a.Name == b.Name
-	}
-	switch b.(type) {
-	case *Vector, *Map, *Set, Float, *varRef:
-		return false // a is none of these: its hash key is not a collection's
-	}
-	return hashKey(a) == hashKey(b)
-}
-
-// hashKey returns a comparable Go value such that Equal(a, b) implies
-// hashKey(a) == hashKey(b). Scalars map to themselves; collections to a
-// canonical text with unordered parts in a canonical order.
-//
-// Building the text takes time and memory in proportion to it, about
-// weightOf(v) bytes: builtins charge for it before they hash a collection
-// (chargeKey).
-func hashKey(v Value) any {
-	switch v := v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol:
-		return v
-	case Float:
-		if math.IsNaN(float64(v)) {
-			return "##NaN" // NaN keys stay findable, as in Clojure's hash maps
-		}
-		if v == 0 {
-			return Float(0) // -0.0 and 0.0 are the same key
-		}
-		return v
-	case *varRef:
-		return "#'" + v.Name
-	}
-	c := canonicalWriter{}
-	c.write(v)
-	return collKey(c.buf)
-}
-
-// cheapKey reports whether hashKey(v) is found without building a text:
-// the values hashKey returns as they are, or nearly.
-func cheapKey(v Value) bool {
-	switch v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef:
-		return true
-	}
-	return false
-}
-
-// collKey keeps collection hash keys apart from plain string values.
-type collKey string
-
-// canonicalWriter writes the canonical text of a collection in one
-// buffer, in time linear in the text: the entries of a map and the
-// elements of a set are ordered by a structural hash (hashOf), and only
-// two parts with the same hash are ordered by their own text. Ordering by
-// text alone would build every part's text once per level it nests in,
-// quadratic for deeply nested values.
-type canonicalWriter struct {
-	buf    []byte
-	hashes map[Value]uint64 // memo of hashOf for collections
-}
-
-func (c *canonicalWriter) write(v Value) {
-	switch v := v.(type) {
-	case *Vector:
-		c.buf = append(c.buf, '[')
-		for i, e := range v.elems {
-			if i > 0 {
-				c.buf = append(c.buf, ' ')
-			}
-			c.write(e)
-		}
-		c.buf = append(c.buf, ']')
-	case *Map:
-		c.buf = append(c.buf, '{')
-		for i, e := range canonicalOrder(c, v.entries, func(e MapEntry) Value { return e.Key }) {
-			if i > 0 {
-				c.buf = append(c.buf, ',')
-			}
-			c.write(e.Key)
-			c.buf = append(c.buf, ' ')
-			c.write(e.Val)
-		}
-		c.buf = append(c.buf, '}')
-	case *Set:
-		c.buf = append(c.buf, "#{"...)
-		for i, e := range canonicalOrder(c, v.elems, func(e Value) Value { return e }) {
-			if i > 0 {
-				c.buf = append(c.buf, ' ')
-			}
-			c.write(e)
-		}
-		c.buf = append(c.buf, '}')
-	default:
-		c.buf = appendScalarKey(c.buf, v)
-	}
-}
-
-// canonicalOrder returns parts sorted by the hash of their key, and by
-// the key's canonical text where two hashes are equal (keys of one map
-// and elements of one set are never equal, so the order is total).
-func canonicalOrder[T any](c *canonicalWriter, parts []T, key func(T) Value) []T {
-	if len(parts) < 2 {
-		return parts
-	}
-	type hashed struct {
-		h    uint64
-		part T
-	}
-	hs := make([]hashed, len(parts))
-	for i, p := range parts {
-		hs[i] = hashed{c.hash(key(p)), p}
-	}
-	slices.SortFunc(hs, func(a, b hashed) int {
-		if a.h != b.h {
-			return cmp.Compare(a.h, b.h)
-		}
-		return strings.Compare(c.text(key(a.part)), c.text(key(b.part)))
-	})
-	out := make([]T, len(hs))
-	for i, h := range hs {
-		out[i] = h.part
-	}
-	return out
-}
-
-// text is the canonical text of v.
-func (c *canonicalWriter) text(v Value) string {
-	sub := canonicalWriter{hashes: c.hashes}
-	sub.write(v)
-	return string(sub.buf)
-}
-
-// hashSeed keys the structural hash; it is set once when the process
-// starts and only orders parts within one process.
-var hashSeed = maphash.MakeSeed()
-
-// hash is a structural hash of v consistent with Equal: equal values hash
-// alike, whatever the order of their map entries or set elements.
-func (c *canonicalWriter) hash(v Value) uint64 {
-	switch x := v.(type) {
-	case String:
-		return mix64(maphash.String(hashSeed, string(x)) ^ 's')
-	case *Vector, *Map, *Set:
-	default:
-		var small [32]byte
-		return mix64(maphash.Bytes(hashSeed, appendScalarKey(small[:0], v)))
-	}
-	if h, ok := c.hashes[v]; ok {
-		return h
-	}
-	var h uint64
-	switch x := v.(type) {
-	case *Vector:
-		h = 'v'
-		for _, e := range x.elems {
-			h = mix64(h + c.hash(e))
-		}
-	case *Map:
-		var sum uint64
-		for _, e := range x.entries {
-			sum += mix64(c.hash(e.Key) ^ mix64(c.hash(e.Val)+'m'))
-		}
-		h = mix64(sum ^ 'm')
-	case *Set:
-		var sum uint64
-		for _, e := range x.elems {
-			sum += mix64(c.hash(e))
-		}
-		h = mix64(sum ^ 'S')
-	}
-	if c.hashes == nil {
-		c.hashes = map[Value]uint64{}
-	}
-	c.hashes[v] = h
-	return h
-}
-
-// mix64 is the finalizer of SplitMix64: every input bit affects every
-// output bit.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
-// appendScalarKey appends the canonical text of a value that is not a
-// vector, map or set. Strings are length-prefixed rather than quoted, so
-// their text is their bytes plus a few, whatever they hold.
-func appendScalarKey(buf []byte, v Value) []byte {
-	switch v := v.(type) {
-	case String:
-		buf = append(strconv.AppendInt(append(buf, 's'), int64(len(v)), 10), ':')
-		return append(buf, v...)
-	case Keyword:
-		// Length-prefixed too: a keyword's name may hold spaces
-		// ((keyword "a 1")), which must not read as two parts.
-		buf = append(strconv.AppendInt(append(buf, ':'), int64(len(v)), 10), ':')
-		return append(buf, v...)
-	case symbol:
-		buf = append(strconv.AppendInt(append(buf, '\''), int64(len(v)), 10), ':')
-		return append(buf, v...)
-	case Int:
-		return strconv.AppendInt(buf, int64(v), 10)
-	case Float:
-		if v == 0 {
-			return append(buf, "f0"...) // -0.0 equals 0.0
-		}
-		return strconv.AppendFloat(append(buf, 'f'), float64(v), 'g', -1, 64)
-	case Bool:
-		return strconv.AppendBool(buf, bool(v))
-	case NilType:
-		return append(buf, "nil"...)
-	case *varRef:
-		return append(append(buf, "#'"...), v.Name...)
-	}
-	// Functions and other reference values are equal only to themselves.
-	return fmt.Appendf(buf, "#<%s %p>", v.TypeName(), v)
 }
 
 // Function is implemented by callables that know their parameter names

@@ -85,20 +85,36 @@ func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 // valueWeight counts the compared value, which the predicate prints with.
 func (p *wherePredicate) valueWeight() int64 { return addWeight(1, weightOf(p.value)) }
 
-// appendText appends the where call that makes the predicate.
-func (p *wherePredicate) appendText(buf []byte) []byte {
-	buf = p.appendPath(append(buf, "(where "...))
-	if p.op != "" {
-		buf = appendSource(append(append(append(buf, ' '), p.op...), ' '), p.value)
+// writeText writes the where call that makes the predicate, its value
+// (when it has an operator) as its one held value.
+func (p *wherePredicate) writeText(pr *printer, i int) {
+	if i == 0 {
+		pr.out.writeString("(where ")
+		p.writePath(pr)
+		if p.op != "" {
+			pr.out.writeByte(' ')
+			pr.out.writeString(p.op)
+			pr.out.writeByte(' ')
+			return
+		}
 	}
-	return append(buf, ')')
+	pr.out.writeByte(')')
 }
 
-func (p *wherePredicate) appendPath(buf []byte) []byte {
+// writePath writes the field or the path of fields.
+func (p *wherePredicate) writePath(pr *printer) {
 	if len(p.path) == 1 {
-		return appendRepr(buf, p.path[0])
+		pr.form(p.path[0])
+		return
 	}
-	return appendSeq(buf, "[", "]", p.path)
+	pr.out.writeByte('[')
+	for i, k := range p.path {
+		if i > 0 {
+			pr.out.writeByte(' ')
+		}
+		pr.form(k)
+	}
+	pr.out.writeByte(']')
 }
 
 // heldValues is the value it compares with, when it has an operator.
@@ -107,15 +123,6 @@ func (p *wherePredicate) heldValues() []Value {
 		return nil
 	}
 	return []Value{p.value}
-}
-
-// ownTextSize is the length of appendText's text without the value.
-func (p *wherePredicate) ownTextSize() int64 {
-	n := int64(len("(where ") + len(p.appendPath(nil)) + len(")"))
-	if p.op != "" {
-		n += int64(2 + len(p.op))
-	}
-	return n
 }
 
 func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {

@@ -1,0 +1,164 @@
+package lisp
+
+import "unicode/utf8"
+
+// textWriter is where the printers write. A writer for an evaluation
+// charges the thread for text as it is written (its bytes as allocation,
+// and a step per 64 of them), so a program pays for the text it builds
+// while it builds it, and a text that cannot fit in the budget stops at
+// the budget rather than after it was built. A writer may also stop at a
+// limit of its own (the output and emit limits, the few hundred bytes an
+// error message shows of a value), or only count the bytes it is given
+// (the emit check measures what a turn would print).
+type textWriter struct {
+	buf      []byte
+	n        int64 // bytes written, kept or not
+	limit    int64 // the most bytes it takes; 0: no limit
+	counting bool  // keep no bytes, only count them
+	full     bool  // a write passed the limit; the text stops there
+	th       *Thread
+	charged  int64 // of n, what the thread has been charged
+	err      error // the thread's budget ran out
+}
+
+// textChargeChunk is how many bytes a writer gathers before it charges
+// them: often enough that no text outgrows the budget by much, seldom
+// enough to cost nothing next to the writing.
+const textChargeChunk = 1024
+
+// stopped reports whether the writer takes no more text.
+func (t *textWriter) stopped() bool { return t.full || t.err != nil }
+
+// writeString appends s.
+func (t *textWriter) writeString(s string) {
+	if t.stopped() {
+		return
+	}
+	if t.limit > 0 && t.n+int64(len(s)) > t.limit {
+		s = s[:t.limit-t.n]
+		t.full = true
+	}
+	if t.th != nil && t.n+int64(len(s))-t.charged >= textChargeChunk {
+		t.n += int64(len(s))
+		t.charge()
+		if t.err != nil {
+			return // refused before the bytes are copied
+		}
+	} else {
+		t.n += int64(len(s))
+	}
+	if !t.counting {
+		t.buf = append(t.buf, s...)
+	}
+}
+
+// write appends b.
+func (t *textWriter) write(b []byte) {
+	if t.stopped() {
+		return
+	}
+	if t.limit > 0 && t.n+int64(len(b)) > t.limit {
+		b = b[:t.limit-t.n]
+		t.full = true
+	}
+	if t.th != nil && t.n+int64(len(b))-t.charged >= textChargeChunk {
+		t.n += int64(len(b))
+		t.charge()
+		if t.err != nil {
+			return
+		}
+	} else {
+		t.n += int64(len(b))
+	}
+	if !t.counting {
+		t.buf = append(t.buf, b...)
+	}
+}
+
+// writeByte appends c.
+func (t *textWriter) writeByte(c byte) {
+	if t.stopped() {
+		return
+	}
+	if t.limit > 0 && t.n+1 > t.limit {
+		t.full = true
+		return
+	}
+	t.n++
+	if !t.counting {
+		t.buf = append(t.buf, c)
+	}
+	if t.th != nil && t.n-t.charged >= textChargeChunk {
+		t.charge()
+	}
+}
+
+// charge charges the thread for the bytes written since the last charge.
+func (t *textWriter) charge() {
+	if t.th == nil || t.err != nil {
+		return
+	}
+	n := t.n - t.charged
+	t.charged = t.n
+	if err := t.th.alloc(n); err != nil {
+		t.err = err
+		return
+	}
+	if err := t.th.step(n / 64); err != nil {
+		t.err = err
+	}
+}
+
+// finish charges what is left and returns the thread's error, if any.
+func (t *textWriter) finish() error {
+	t.charge()
+	return t.err
+}
+
+// size is the number of bytes written.
+func (t *textWriter) size() int64 { return t.n }
+
+// rearrange puts the spans of the text from start on (offsets from
+// start, in the order given) where that text was, one sep between each:
+// the printers order the elements of a set this way, each printed once,
+// having written them in their own order with one sep between each, so
+// the text keeps its length. Moving the bytes costs a step per 64.
+func (t *textWriter) rearrange(start int, spans [][2]int, sep byte) {
+	if t.counting || t.stopped() {
+		return
+	}
+	region := append([]byte(nil), t.buf[start:]...)
+	at := start
+	for i, s := range spans {
+		if i > 0 {
+			t.buf[at] = sep
+			at++
+		}
+		at += copy(t.buf[at:], region[s[0]:s[1]])
+	}
+	if t.th != nil {
+		if err := t.th.step(int64(len(region)) / 64); err != nil {
+			t.err = err
+		}
+	}
+}
+
+// maxShownValue is the most bytes of a value that an error message shows.
+const maxShownValue = 200
+
+// shown is v as EDN for an error message, cut to at most maxShownValue
+// bytes and "...": it is printed by a writer that stops at that limit, so
+// the work is bounded whatever v is.
+func shown(v Value) string {
+	t := textWriter{limit: maxShownValue}
+	p := printer{out: &t, mode: modeRepr}
+	err := p.print(v)
+	if !t.full && err == nil {
+		return string(t.buf)
+	}
+	b := t.buf
+	for len(b) > 0 && !utf8.Valid(b) { // not in the middle of a character
+		b = b[:len(b)-1]
+	}
+	return string(b) + "..."
+}
