@@ -333,7 +333,7 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 	}
 	if k, ok := fn.(*constNode); ok {
 		if _, callable := k.v.(Callable); !callable {
-			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", Repr(k.v), formText(l)).
+			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", shown(k.v), formText(l)).
 				WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
 		}
 	}
@@ -504,6 +504,11 @@ func (c *compiler) suggest(name string) []string {
 		limit := 2
 		if len(name) <= 3 {
 			limit = 1
+		}
+		// The distance is at least the difference in length: a long name
+		// is measured against none, in time bounded whatever its length.
+		if diff := len(name) - len(n); diff > 4*limit || -diff > 4*limit {
+			return
 		}
 		if d := editDistance(name, n); d <= limit {
 			cands = append(cands, cand{n, d})

@@ -248,7 +248,7 @@ func describe(v Value) string {
 	case *Vector, *Map, *Set:
 		return TypeLabel(v)
 	}
-	r := Repr(v)
+	r := shownIn(v, 160)
 	if runes := []rune(r); len(runes) > 40 {
 		r = string(runes[:37]) + "..."
 	}
@@ -519,24 +519,4 @@ func scalarSize(v Value) int64 {
 		return 5
 	}
 	return 24
-}
-
-// checkTextSize fails before a string of about size bytes is built when it
-// cannot fit in what is left of the allocation budget.
-func checkTextSize(th *Thread, size int64) error {
-	limit := th.limitsInUse().MaxAllocBytes
-	if limit > 0 && th.allocatedBytes()+size > limit {
-		return th.alloc(size)
-	}
-	return nil
-}
-
-// weighText weighs the values about to be printed and checks that their
-// text fits in the budget.
-func weighText(th *Thread, vs []Value) error {
-	size, err := weighAll(th, vs)
-	if err != nil {
-		return err
-	}
-	return checkTextSize(th, size)
 }

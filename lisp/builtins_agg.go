@@ -155,7 +155,7 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 			// A keyword of a [key value] entry is always nil: the caller
 			// meant a collection of maps, most often (apply max-by :k coll).
 			return nil, nil, Errorf(typeError, "%s expected a collection of maps, got a single map", fn).
-				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, Repr(key))
+				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, shown(key))
 		}
 	}
 	elems, err := seqOf(th, fn, coll, anySeq)

@@ -92,10 +92,11 @@ func (c *combined) heldValues() []Value { return c.args }
 // valueWeight is the weight of the arguments it prints with.
 func (c *combined) valueWeight() int64 { return max(c.weight, 1) }
 
-// heldWeight is the weight of a function that prints with vs.
-func heldWeight(vs []Value) int64 {
-	w := int64(1)
-	for _, v := range vs {
+// callWeight is the weight of a function that prints as the call
+// (name arg ...) of args: its own text and theirs.
+func callWeight(name string, args []Value) int64 {
+	w := int64(2 + len(name) + len(args))
+	for _, v := range args {
 		w = addWeight(w, weightOf(v))
 	}
 	return w
@@ -104,7 +105,7 @@ func heldWeight(vs []Value) int64 {
 // madeFn returns a function built by the combinator name from args; the
 // combinators' builds terms charge it like a closure.
 func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
-	return &combined{name: name, args: slices.Clone(args), fn: f, weight: heldWeight(args)}, nil
+	return &combined{name: name, args: slices.Clone(args), fn: f, weight: callWeight(name, args)}, nil
 }
 
 func builtinApply(th *Thread, args []Value) (Value, error) {

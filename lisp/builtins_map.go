@@ -169,7 +169,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	case *Vector:
 		i, ok := key.(Int)
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
-			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
+			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")
 		}
 		if int(i) == c.Len() {
@@ -240,7 +240,7 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
-		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
+		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), shown(k)).
 			WithHint("every level of the path must be a map or a vector")
 	}
 	newChild, err := updateIn(th, fn, child, path[1:], f)

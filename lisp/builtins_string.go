@@ -15,7 +15,7 @@ import (
 var stringBuiltins = []*Builtin{
 	{Name: "str", Sig: "(str x ...)", Doc: `concatenation of the values as text; nil is "", keywords keep their colon`, Category: "string",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinStr,
-		Cost: cost(perArg(allArgs), writes(allArgs), builds)},
+		Cost: cost(perArg(allArgs), writes)},
 	{Name: "subs", Sig: "(subs s start) (subs s start end)", Doc: "characters of s from start up to end (exclusive)", Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSubs,
 		Cost: cost(scans(arg(0)), builds)},
@@ -29,7 +29,7 @@ var stringBuiltins = []*Builtin{
 		Cost: cost(scans(arg(0)), chargedInBody("the parts: a string and an element each, charged before they are built"))},
 	{Name: "join", Sig: "(join coll) (join sep coll)", Doc: "items as text, separated by sep", Category: "string",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinJoin,
-		Cost: cost(visits(lastArg), writes(allArgs), builds)},
+		Cost: cost(visits(lastArg), writes)},
 	{Name: "trim", Sig: "(trim s)", Doc: "s without leading and trailing whitespace", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim", func(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }),
 		Cost: cost(scans(arg(0)), builds)},
@@ -82,11 +82,11 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinBlank,
 		Cost: cost(scans(arg(0)))},
 	{Name: "pr-str", Sig: "(pr-str x ...)", Doc: `values as they print in code, separated by spaces: (pr-str "a") is "\"a\""`, Category: "string",
-		MinArgs: 0, MaxArgs: variadic, Fn: printing("pr-str", Repr),
-		Cost: cost(writes(allArgs), builds)},
+		MinArgs: 0, MaxArgs: variadic, Fn: printing(asEDN),
+		Cost: cost(writes)},
 	{Name: "print-str", Sig: "(print-str x ...)", Doc: "values as str shows them, separated by spaces", Category: "string",
-		MinArgs: 0, MaxArgs: variadic, Fn: printing("print-str", Str),
-		Cost: cost(writes(allArgs), builds)},
+		MinArgs: 0, MaxArgs: variadic, Fn: printing(asStr),
+		Cost: cost(writes)},
 	{Name: "name", Sig: "(name x)", Doc: `name of a keyword without colon (or a string itself): (name :a) is "a"`, Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinName,
 		Cost: cost(constant)},
@@ -95,7 +95,7 @@ var stringBuiltins = []*Builtin{
 		Cost: cost(scans(allArgs))},
 	{Name: "format", Sig: "(format fmt x ...)", Doc: `Java-style formatting: %s %d %.2f %x %5s %-5s %05d %%`, Category: "string",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinFormat,
-		Cost: cost(scans(arg(0)), perArg(argsFrom(1)), chargedInBody("each conversion's text, checked against the budget as it is formatted, and the string as it grows"))},
+		Cost: cost(scans(arg(0)), perArg(argsFrom(1)), writes)},
 	{Name: "parse-long", Sig: "(parse-long s)", Doc: "integer in s, or nil when s is not exactly an integer", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinParseLong,
 		Cost: cost(scans(arg(0)))},
@@ -122,37 +122,13 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 			return s, nil
 		}
 	}
-	// The declaration's writes term has checked that the text fits in
-	// what is left of the budget, so building it before builds charges
-	// its exact size cannot outgrow the budget's memory.
-	size := 0
+	t := textWriter{th: th}
 	for _, a := range args {
-		if s, ok := a.(String); ok {
-			size += len(s)
-		} else {
-			size += 8
+		if err := writeValue(&t, th, a, asStr); err != nil {
+			return nil, err
 		}
 	}
-	var b strings.Builder
-	b.Grow(size)
-	for _, a := range args {
-		writeStr(&b, a)
-	}
-	return String(b.String()), nil
-}
-
-// writeStr appends Str(v) to b.
-func writeStr(b *strings.Builder, v Value) {
-	switch v := v.(type) {
-	case String:
-		b.WriteString(string(v))
-	case NilType:
-	case Int:
-		var digits [20]byte
-		b.Write(strconv.AppendInt(digits[:0], int64(v), 10))
-	default:
-		WriteRepr(b, v)
-	}
+	return t.text()
 }
 
 func builtinSubs(th *Thread, args []Value) (Value, error) {
@@ -309,27 +285,27 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinJoin(th *Thread, args []Value) (Value, error) {
-	sep := ""
+	var sep Value = String("")
 	coll := args[len(args)-1]
 	if len(args) == 2 {
-		switch s := args[0].(type) {
-		case String:
-			sep = string(s)
-		default:
-			sep = Str(s)
-		}
+		sep = args[0]
 	}
 	elems, err := seqOf(th, "join", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
-	parts := make([]string, len(elems))
-	n := len(sep) * max(len(elems)-1, 0)
+	t := textWriter{th: th}
 	for i, e := range elems {
-		parts[i] = Str(e)
-		n += len(parts[i])
+		if i > 0 {
+			if err := writeValue(&t, th, sep, asStr); err != nil {
+				return nil, err
+			}
+		}
+		if err := writeValue(&t, th, e, asStr); err != nil {
+			return nil, err
+		}
 	}
-	return String(strings.Join(parts, sep)), nil
+	return t.text()
 }
 
 func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value, error) {
@@ -423,13 +399,20 @@ func builtinBlank(th *Thread, args []Value) (Value, error) {
 	return nil, typeErrorf("blank?", "a string or nil", args[0])
 }
 
-func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value, error) {
+// printing is pr-str (asEDN) and print-str (asStr): the arguments as
+// text, separated by spaces.
+func printing(style textStyle) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		parts := make([]string, len(args))
+		t := textWriter{th: th}
 		for i, a := range args {
-			parts[i] = text(a)
+			if i > 0 {
+				t.writeByte(' ')
+			}
+			if err := writeValue(&t, th, a, style); err != nil {
+				return nil, err
+			}
 		}
-		return String(strings.Join(parts, " ")), nil
+		return t.text()
 	}
 }
 

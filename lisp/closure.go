@@ -14,6 +14,28 @@ type lambda struct {
 	captures  []capture
 	freeNames []string
 	form      *list // the source form, for printing and serialization
+	// textSize is the length of the text a closure of it prints as,
+	// without the values it captured (measureText).
+	textSize int64
+}
+
+// measureText is the length of the text a closure of l prints as without
+// the values it captured: its fn form, and the let around it that binds
+// their names.
+func (l *lambda) measureText() int64 {
+	t := textWriter{counting: true}
+	(&printer{out: &t}).form(l.form)
+	n := t.size()
+	if len(l.freeNames) > 0 {
+		n += int64(len("(let [") + len("] ") + len(")"))
+		for i, name := range l.freeNames {
+			n += int64(len(name) + 1) // the name and the space before its value
+			if i > 0 {
+				n++ // the space before the name
+			}
+		}
+	}
+	return n
 }
 
 type arity struct {
@@ -42,7 +64,7 @@ func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, err
 	}
 	var free []Value
-	weight := int64(1)
+	weight := n.lam.textSize
 	if len(n.lam.captures) > 0 {
 		free = make([]Value, len(n.lam.captures))
 		for i, c := range n.lam.captures {
@@ -65,7 +87,8 @@ type closure struct {
 	lam  *lambda
 	free []Value
 	name string // the user definition it was bound to by def/defn, if any
-	// weight counts the captured values, which the closure prints with.
+	// weight counts its own text and the captured values, which it prints
+	// with.
 	weight int64
 }
 

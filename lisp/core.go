@@ -10,13 +10,13 @@ import (
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln,
-		Cost: cost(writes(allArgs), chargedInBody("the line, charged to the output and allocation budgets when printed"))},
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "same as println: each call is one line of output", Fn: corePrintln,
-		Cost: cost(writes(allArgs), chargedInBody("the line, charged to the output and allocation budgets when printed"))},
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn,
-		Cost: cost(writes(allArgs), chargedInBody("the line, charged to the output and allocation budgets when printed"))},
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "printf", Sig: "(printf fmt x ...)", Category: "io", MinArgs: 1, MaxArgs: -1,
 		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf,
 		Cost: cost(chargedInBody("the line, formatted by format (whose declaration applies) and charged when printed"))},
@@ -58,36 +58,35 @@ func lookupFunction(name string) (*Builtin, bool) {
 	return lookupBuiltin(name)
 }
 
-func corePrintln(th *Thread, args []Value) (Value, error) {
-	var b strings.Builder
-	for i, a := range args {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if s, ok := a.(String); ok {
-			b.WriteString(string(s))
-		} else {
-			WriteRepr(&b, a)
-		}
-	}
-	if th.prog == nil {
-		return Nil, nil
-	}
-	return Nil, th.prog.print(th, b.String())
-}
+func corePrintln(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asPrint) }
 
-func corePrn(th *Thread, args []Value) (Value, error) {
-	var b strings.Builder
+func corePrn(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asEDN) }
+
+// printLine prints args, separated by spaces, as one line of output, in
+// the given style. The line is written through
+// a writer that charges it as it grows and stops at the output budget, so
+// printing a huge value fails when the output is full, not after the
+// whole text was built.
+func printLine(th *Thread, args []Value, style textStyle) error {
+	t := textWriter{th: th}
+	if th.prog != nil && th.limits.MaxOutputBytes > 0 {
+		t.limit = int64(th.limits.MaxOutputBytes-th.prog.outBytes) + 1
+	}
 	for i, a := range args {
 		if i > 0 {
-			b.WriteByte(' ')
+			t.writeByte(' ')
 		}
-		WriteRepr(&b, a)
+		if err := writeValue(&t, th, a, style); err != nil {
+			return err
+		}
+		if t.full {
+			return outputLimitError(th.limits.MaxOutputBytes)
+		}
 	}
-	if th.prog == nil {
-		return Nil, nil
+	if err := t.finish(); err != nil || th.prog == nil {
+		return err
 	}
-	return Nil, th.prog.print(th, b.String())
+	return th.prog.print(th, string(t.buf))
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
@@ -183,7 +182,7 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 					WithHint("pass predicates such as (where :age > 18) or :active")
 			}
 		}
-		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...), weight: heldWeight(args)}, nil
+		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...), weight: callWeight(kind, args)}, nil
 	}
 }
 

@@ -305,13 +305,6 @@ func totalItems(sel argSelector) func(args []Value) int64 {
 	}
 }
 
-// writes charges for printing the selected values as text: a visit of
-// each, and a refusal when the text cannot fit in what is left of the
-// allocation budget. The string it builds is charged by builds.
-func writes(sel argSelector) costTerm {
-	return costTerm{what: "the text of the arguments", sel: sel, charge: weighText}
-}
-
 // Terms charged on the result.
 
 // builds charges the allocation of the collection or string the body
@@ -359,6 +352,12 @@ func calls(sel argSelector) costTerm {
 // rehashes, and the header and items it adds. Memory is charged for the
 // growth only, since the old version usually becomes garbage at once.
 var updates = costTerm{what: "the update: a step per item copied, the allocation of what it adds"}
+
+// writes documents a builtin that builds text: it writes through a
+// textWriter, which charges the text's bytes as allocation (and a step per
+// 64) as they are written, and the walk of each value printed a step per
+// value, so a text too large for the budget stops as it reaches it.
+var writes = costTerm{what: "the text, charged as it is written"}
 
 // matches documents a regex builtin: a match is charged the pattern's
 // program size times the input's bytes before it runs, since it cannot be

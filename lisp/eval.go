@@ -489,7 +489,7 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	if n.fallback != nil {
 		return n.fallback.eval(th, fr)
 	}
-	return nil, withPos(Errorf(executionError, "case has no clause matching %s", Repr(v)).
+	return nil, withPos(Errorf(executionError, "case has no clause matching %s", shown(v)).
 		WithHint("add a default expression as the last form of case"), n.pos)
 }
 
@@ -527,7 +527,7 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 	if n.fallback != nil {
 		return n.fallback.eval(th, fr)
 	}
-	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", Repr(x)).
+	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", shown(x)).
 		WithHint("add a default expression as the last form of condp"), n.pos)
 }
 
@@ -701,7 +701,7 @@ func quotedAll(fs []Value) []Value {
 
 // formText is the source text of a form, for error messages.
 func formText(f Value) string {
-	s := Repr(f)
+	s := shownIn(f, 60)
 	if len(s) > 60 {
 		s = s[:57] + "..."
 	}

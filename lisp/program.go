@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Host runs tools for a program. The interpreter performs no I/O itself:
@@ -150,6 +151,9 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			}
 			res.Defined = nil
 			err = nil
+		}
+		if res.Err != nil {
+			prog.fitError(th, res)
 		}
 		res.Prints = prog.prints
 		res.ToolCalls = prog.toolCalls
@@ -418,18 +422,66 @@ func hasTypeLabel(v Value, label string) bool {
 	return string(strconv.AppendInt(buf[:0], int64(n), 10)) == digits
 }
 
+// print records a line of output. Its bytes were charged as the line was
+// written (textWriter); the line itself costs costPrintLine.
 func (p *progState) print(th *Thread, line string) error {
 	max := th.limits.MaxOutputBytes
 	if max > 0 && p.outBytes+len(line) > max {
-		return Errorf(outputLimit, "output limit of %d bytes exceeded by println", max).
-			WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
+		return outputLimitError(max)
 	}
-	if err := th.alloc(costPrintLine + int64(len(line))); err != nil {
+	if err := th.alloc(costPrintLine); err != nil {
 		return err
 	}
 	p.outBytes += len(line)
 	p.prints = append(p.prints, line)
 	return nil
+}
+
+// minErrorText is the room an error's message and hint always have,
+// whatever the turn emitted before it failed.
+const minErrorText = 256
+
+// fitError cuts the message and hint of a failed turn's error to what is
+// left of the emit limit once its prints, tool-call arguments and (for
+// fail) its reason are counted: the error travels back with the turn. The
+// messages the interpreter writes show values cut short (shown), but a
+// name or a fail reason may be long.
+func (p *progState) fitError(th *Thread, res *Result) {
+	limit := th.limits.MaxEmitBytes
+	if limit <= 0 {
+		return
+	}
+	used := int64(p.outBytes) + p.emittedArgs
+	if res.Failed {
+		n, _ := printedSize(res.Value, limit, p.env.valueNesting())
+		used += n
+	}
+	room := max(limit-used, minErrorText)
+	e := res.Err
+	if int64(len(e.Message)+len(e.Hint)) <= room {
+		return
+	}
+	e.Hint = cutText(e.Hint, room/4)
+	e.Message = cutText(e.Message, room-int64(len(e.Hint)))
+}
+
+// cutText is s cut to at most n bytes, with "..." in the place of what
+// was cut, on a character boundary.
+func cutText(s string, n int64) string {
+	if int64(len(s)) <= n {
+		return s
+	}
+	cut := int(max(n-3, 0))
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// outputLimitError is the failure of a print past the output limit.
+func outputLimitError(max int) *Error {
+	return Errorf(outputLimit, "output limit of %d bytes exceeded by println", max).
+		WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
 }
 
 func (p *progState) callTool(th *Thread, name string, args Value) (Value, error) {

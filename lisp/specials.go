@@ -459,6 +459,7 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	for _, lv := range scope.freeVars {
 		lam.freeNames = append(lam.freeNames, lv.name)
 	}
+	lam.textSize = lam.measureText()
 	return &fnNode{lam: lam}, nil
 }
 
@@ -484,7 +485,7 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 				return nil, err
 			}
 			ar.rest = pat
-			ar.paramText = append(ar.paramText, "&", Repr(ps[i+1]))
+			ar.paramText = append(ar.paramText, "&", shown(ps[i+1]))
 			break
 		}
 		pat, err := c.pattern(ps[i])
@@ -492,7 +493,7 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 			return nil, err
 		}
 		ar.params = append(ar.params, pat)
-		ar.paramText = append(ar.paramText, Repr(ps[i]))
+		ar.paramText = append(ar.paramText, shown(ps[i]))
 	}
 	ar.paramSlots = make([]int, 0, len(ar.params))
 	for _, p := range ar.params {
@@ -627,7 +628,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 		case Keyword("keys"), Keyword("strs"), Keyword("syms"):
 			vec, ok := v.(*Vector)
 			if !ok {
-				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", Repr(k))
+				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", shown(k))
 			}
 			for _, e := range vec.Elems() {
 				var name string
@@ -637,7 +638,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 				case Keyword:
 					name = string(e)
 				default:
-					return nil, c.errorf(validationError, "%s takes names, got %s", Repr(k), formText(e))
+					return nil, c.errorf(validationError, "%s takes names, got %s", shown(k), formText(e))
 				}
 				if i := strings.LastIndexByte(name, '/'); i >= 0 {
 					name = name[i+1:]
@@ -860,7 +861,7 @@ func compileCase(c *compiler, l *list, tail bool) (node, error) {
 		for _, k := range consts {
 			hk := hashKey(k)
 			if _, dup := n.keys[hk]; dup {
-				return nil, c.errorf(validationError, "case has the constant %s twice", Repr(k))
+				return nil, c.errorf(validationError, "case has the constant %s twice", shown(k))
 			}
 			n.keys[hk] = len(n.results)
 		}

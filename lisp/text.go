@@ -12,10 +12,11 @@ import "unicode/utf8"
 // (the emit check measures what a turn would print).
 type textWriter struct {
 	buf      []byte
-	n        int64 // bytes written, kept or not
-	limit    int64 // the most bytes it takes; 0: no limit
-	counting bool  // keep no bytes, only count them
-	full     bool  // a write passed the limit; the text stops there
+	scratch  []byte // rearrange's copy, reused
+	n        int64  // bytes written, kept or not
+	limit    int64  // the most bytes it takes; 0: no limit
+	counting bool   // keep no bytes, only count them
+	full     bool   // a write passed the limit; the text stops there
 	th       *Thread
 	charged  int64 // of n, what the thread has been charged
 	err      error // the thread's budget ran out
@@ -127,7 +128,8 @@ func (t *textWriter) rearrange(start int, spans [][2]int, sep byte) {
 	if t.counting || t.stopped() {
 		return
 	}
-	region := append([]byte(nil), t.buf[start:]...)
+	t.scratch = append(t.scratch[:0], t.buf[start:]...)
+	region := t.scratch
 	at := start
 	for i, s := range spans {
 		if i > 0 {
@@ -149,8 +151,11 @@ const maxShownValue = 200
 // shown is v as EDN for an error message, cut to at most maxShownValue
 // bytes and "...": it is printed by a writer that stops at that limit, so
 // the work is bounded whatever v is.
-func shown(v Value) string {
-	t := textWriter{limit: maxShownValue}
+func shown(v Value) string { return shownIn(v, maxShownValue) }
+
+// shownIn is shown cut to at most limit bytes.
+func shownIn(v Value, limit int64) string {
+	t := textWriter{limit: limit}
 	p := printer{out: &t, mode: modeRepr}
 	err := p.print(v)
 	if !t.full && err == nil {
@@ -161,4 +166,51 @@ func shown(v Value) string {
 		b = b[:len(b)-1]
 	}
 	return string(b) + "..."
+}
+
+// textStyle says how writeValue shows a value.
+type textStyle uint8
+
+const (
+	asEDN   textStyle = iota // as pr-str and prn do
+	asStr                    // as str does: a string's characters, nothing for nil, else EDN
+	asPrint                  // as println does: a string's characters, else EDN
+)
+
+// writeValue writes v to t for a thread, in the given style. The walk of a
+// collection is charged to the thread as the text is.
+func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
+	switch v := v.(type) {
+	case String:
+		if style != asEDN {
+			t.writeString(string(v))
+			return t.err
+		}
+	case NilType:
+		if style == asStr {
+			return nil
+		}
+	}
+	p := printer{out: t, mode: modeRepr, th: th}
+	if err := p.print(v); err != nil {
+		if err == errTooDeep {
+			return walkTooDeepError()
+		}
+		return err
+	}
+	return t.err
+}
+
+// text returns what t holds as a string value, once its last bytes and
+// the string's header are charged.
+func (t *textWriter) text() (Value, error) {
+	if err := t.finish(); err != nil {
+		return nil, err
+	}
+	if t.th != nil {
+		if err := t.th.alloc(costString); err != nil {
+			return nil, err
+		}
+	}
+	return String(t.buf), nil
 }

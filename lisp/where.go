@@ -39,6 +39,9 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.allocClosure(2); err != nil {
 		return nil, err
 	}
+	t := textWriter{counting: true}
+	p.writeText(&printer{out: &t}, 0)
+	p.weight = addWeight(t.size()+1, weightOf(p.value))
 	return p, nil
 }
 
@@ -47,7 +50,7 @@ func compileWhere(c *compiler, l *list, tail bool) (node, error) {
 	if len(args) != 1 && len(args) != 3 {
 		hint := "write (where :field op value) with op one of =, not=, >, <, >=, <=, includes, in; or (where :field) for truthiness"
 		if len(args) == 2 {
-			hint = "Use (where " + Repr(args[0]) + " = " + Repr(args[1]) + ") for equality comparison"
+			hint = "Use (where " + shown(args[0]) + " = " + shown(args[1]) + ") for equality comparison"
 		}
 		return nil, c.errorf(validationError, "where expects a field, an operator and a value, got %d form%s", len(args), plural(len(args))).
 			WithHint("%s", hint)
@@ -73,17 +76,19 @@ func compileWhere(c *compiler, l *list, tail bool) (node, error) {
 
 // wherePredicate is the predicate function a where form builds.
 type wherePredicate struct {
-	path  []Value
-	op    string
-	value Value
+	path   []Value
+	op     string
+	value  Value
+	weight int64 // see valueWeight
 }
 
 func (*wherePredicate) TypeName() string { return "function" }
 
 func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 
-// valueWeight counts the compared value, which the predicate prints with.
-func (p *wherePredicate) valueWeight() int64 { return addWeight(1, weightOf(p.value)) }
+// valueWeight counts its text and the compared value, which it prints
+// with.
+func (p *wherePredicate) valueWeight() int64 { return p.weight }
 
 // writeText writes the where call that makes the predicate, its value
 // (when it has an operator) as its one held value.
