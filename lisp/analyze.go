@@ -78,10 +78,17 @@ type compiler struct {
 	names  *names
 	fn     *fnScope
 	locals []*localVar // lexical scope, innermost last
+	// byName holds, for each name bound in scope, its bindings innermost
+	// last: a lookup is one map read, however many locals are in scope.
+	byName map[string][]*localVar
 	recur  *recurTarget
 	pos    Pos // innermost list being analyzed, for error positions
 	depth  int
 	gensym int
+	// th is charged a step per form analyzed, and so stops a huge or
+	// hostile program at the step budget or the clock; nil charges
+	// nothing.
+	th *Thread
 }
 
 type fnScope struct {
@@ -103,8 +110,8 @@ type recurTarget struct {
 	what string
 }
 
-func newCompiler(n *names) *compiler {
-	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}}
+func newCompiler(n *names, th *Thread) *compiler {
+	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}, byName: map[string][]*localVar{}, th: th}
 }
 
 func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
@@ -116,15 +123,29 @@ func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
 func (c *compiler) newLocal(name string) int {
 	slot := c.fn.nslots
 	c.fn.nslots++
-	c.locals = append(c.locals, &localVar{name: name, slot: slot, fn: c.fn})
+	lv := &localVar{name: name, slot: slot, fn: c.fn}
+	c.locals = append(c.locals, lv)
+	c.byName[name] = append(c.byName[name], lv)
 	return slot
 }
 
-func (c *compiler) findLocal(name string) *localVar {
-	for i := len(c.locals) - 1; i >= 0; i-- {
-		if c.locals[i].name == name {
-			return c.locals[i]
+// dropLocals ends the scope of the locals bound since len(c.locals) was
+// mark.
+func (c *compiler) dropLocals(mark int) {
+	for i := len(c.locals) - 1; i >= mark; i-- {
+		name := c.locals[i].name
+		if bound := c.byName[name]; len(bound) > 1 {
+			c.byName[name] = bound[:len(bound)-1]
+		} else {
+			delete(c.byName, name)
 		}
+	}
+	c.locals = c.locals[:mark]
+}
+
+func (c *compiler) findLocal(name string) *localVar {
+	if bound := c.byName[name]; len(bound) > 0 {
+		return bound[len(bound)-1]
 	}
 	return nil
 }
@@ -198,6 +219,11 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 	if c.depth > maxAnalysisDepth {
 		return nil, c.errorf(depthLimit, "program is nested too deeply to analyze").
 			WithHint("split long threading pipelines or deeply nested expressions")
+	}
+	if c.th != nil {
+		if err := c.th.step(1); err != nil {
+			return nil, err
+		}
 	}
 	switch f := f.(type) {
 	case symbol:

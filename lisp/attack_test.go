@@ -1,10 +1,12 @@
 package lisp
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // attack is a hostile program and how it must end: with the typed error
@@ -155,5 +157,67 @@ func TestNestedSetsPrintInLinearTime(t *testing.T) {
 	res := run(t, `(let [s (reduce (fn [s _] #{s [s]}) #{} (range 24))] (count (str s)))`, Env{})
 	if k := errKind(res); k != memoryLimit && k != stepLimit {
 		t.Errorf("24 levels: got %v, want the budget to stop it", res.Err)
+	}
+}
+
+// letRebindings is a program of n let bindings that each read the first:
+// analyzing it looked every one up by scanning all the bindings before
+// it, and charged nothing (a 1.4 MB one ran 18 s under a 1 s timeout).
+func letRebindings(n int) string {
+	var b strings.Builder
+	b.WriteString("(let [a 1 ")
+	for i := range n {
+		fmt.Fprintf(&b, "b%d a ", i)
+	}
+	b.WriteString("] a)")
+	return b.String()
+}
+
+// TestAnalysisIsChargedAndClocked: analysis charges a step per form and
+// so stops at the step budget and at the clock, the same way on every
+// run; a program read once and analyzed once is charged its analysis
+// again on every evaluation that reuses it, so a replay stops where the
+// first run did.
+func TestAnalysisIsChargedAndClocked(t *testing.T) {
+	src := letRebindings(120_000) // 1.4 MB
+	checkAttacks(t, []attack{
+		{name: "1.4 MB of let bindings, small budget", src: src, want: stepLimit, maxAlloc: 512 << 20},
+	}, Env{Limits: Limits{MaxSteps: 100_000}})
+	res := run(t, src, Env{Limits: Limits{MaxSteps: Unlimited, Timeout: time.Millisecond}})
+	if res.Err == nil || res.Err.Kind != timeout {
+		t.Errorf("1.4 MB of let bindings in 1 ms: got %v, want timeout", res.Err)
+	}
+	p, err := ReadProgram(`(defn f [x] (* 2 x)) (map f (range 10))`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := EvalProgram(context.Background(), p, Env{})
+	again, _ := EvalProgram(context.Background(), p, Env{})
+	if first.Err != nil || first.Steps != again.Steps {
+		t.Errorf("a program analyzed once: %d steps, then %d reusing the analysis (%v)", first.Steps, again.Steps, first.Err)
+	}
+}
+
+// TestParsersBoundTheirNesting: every recursive parser refuses input
+// nested past its limit with a parse error, whatever the nesting is made
+// of.
+func TestParsersBoundTheirNesting(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("(", 5000), strings.Repeat("[", 5000), strings.Repeat("{:a ", 5000),
+		strings.Repeat("#{", 5000), strings.Repeat("'", 5000) + "x", strings.Repeat("^:m ", 5000) + "x",
+		strings.Repeat("#_", 5000) + "1 2", strings.Repeat("#(", 2) + ")",
+	} {
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != parseError {
+			t.Errorf("%.20s...: got %v, want parse_error", src, res.Err)
+		}
+	}
+	for _, text := range []string{strings.Repeat("[", 5000), strings.Repeat("{:a ", 5000), strings.Repeat("#_", 5000) + "1"} {
+		if _, err := ParseEDN(text, 0); err == nil {
+			t.Errorf("EDN %.20s... read", text)
+		}
+	}
+	if _, err := DecodeJSON(strings.Repeat(`{"a":`, 5000), 0); err == nil {
+		t.Error("JSON nested 5,000 deep read")
 	}
 }

@@ -21,10 +21,13 @@ type lambda struct {
 
 // measureText is the length of the text a closure of l prints as without
 // the values it captured: its fn form, and the let around it that binds
-// their names.
-func (l *lambda) measureText() int64 {
+// their names. Measuring it visits the form, charged to th (analysis): a
+// fn nested in another is measured with each.
+func (l *lambda) measureText(th *Thread) (int64, error) {
 	t := textWriter{counting: true}
-	(&printer{out: &t}).form(l.form)
+	if err := (&printer{out: &t, th: th}).print(l.form); err != nil {
+		return 0, err
+	}
 	n := t.size()
 	if len(l.freeNames) > 0 {
 		n += int64(len("(let [") + len("] ") + len(")"))
@@ -35,7 +38,7 @@ func (l *lambda) measureText() int64 {
 			}
 		}
 	}
-	return n
+	return n, nil
 }
 
 type arity struct {

@@ -101,6 +101,9 @@ type compiledProgram struct {
 	nodes  []node
 	nslots int
 	asked  []resolution
+	// steps is what the analysis was charged; an evaluation that reuses
+	// it is charged the same, so a replay stops where the first run did.
+	steps int64
 }
 
 // ReadProgram reads source as Eval would with env.MaxNesting set to
@@ -250,7 +253,8 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env)
 		}
 	}
 	if cp == nil {
-		c := newCompiler(known)
+		before := th.stepsUsed()
+		c := newCompiler(known, th)
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
 		for i, f := range forms {
 			c.pos = starts[i]
@@ -258,10 +262,12 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env)
 				return nil, err
 			}
 		}
-		cp.nslots, cp.asked = c.fn.nslots, known.asked
+		cp.nslots, cp.asked, cp.steps = c.fn.nslots, known.asked, th.stepsUsed()-before
 		if p != nil {
 			p.compiled.Store(cp)
 		}
+	} else if err := th.step(cp.steps); err != nil {
+		return nil, err
 	}
 	fr := &frame{slots: make([]Value, cp.nslots)}
 	var v Value = Nil

@@ -181,13 +181,20 @@ func (r *reader) skipSpace() error {
 			line, col := r.line, r.col
 			r.next()
 			r.next()
-			if err := r.skipSpace(); err != nil {
+			// #_ #_ a b discards both: each #_ is a level of nesting,
+			// since skipping the space after one reads the next.
+			if err := r.enter(line, col); err != nil {
 				return err
 			}
-			if r.eof() {
-				return r.errorf(line, col, "#_ must be followed by a form to discard")
+			err := r.skipSpace()
+			if err == nil && r.eof() {
+				err = r.errorf(line, col, "#_ must be followed by a form to discard")
 			}
-			if _, err := r.readForm(); err != nil {
+			if err == nil {
+				_, err = r.readForm()
+			}
+			r.depth--
+			if err != nil {
 				return err
 			}
 		default:

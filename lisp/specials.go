@@ -215,7 +215,7 @@ func compileLet(c *compiler, l *list, tail bool) (node, error) {
 		return nil, err
 	}
 	mark := len(c.locals)
-	defer func() { c.locals = c.locals[:mark] }()
+	defer func() { c.dropLocals(mark) }()
 	binds, err := c.bindings(forms)
 	if err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func compileLoop(c *compiler, l *list, tail bool) (node, error) {
 	}
 	mark := len(c.locals)
 	savedRecur := c.recur
-	defer func() { c.locals = c.locals[:mark]; c.recur = savedRecur }()
+	defer func() { c.dropLocals(mark); c.recur = savedRecur }()
 	binds, err := c.bindings(forms)
 	if err != nil {
 		return nil, err
@@ -452,14 +452,17 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 			return nil, err
 		}
 		lam.arities = append(lam.arities, ar)
-		c.locals = c.locals[:mark]
+		c.dropLocals(mark)
 	}
 	lam.nslots = scope.nslots
 	lam.captures = scope.captures
 	for _, lv := range scope.freeVars {
 		lam.freeNames = append(lam.freeNames, lv.name)
 	}
-	lam.textSize = lam.measureText()
+	var err error
+	if lam.textSize, err = lam.measureText(c.th); err != nil {
+		return nil, err
+	}
 	return &fnNode{lam: lam}, nil
 }
 
@@ -814,7 +817,7 @@ func compileConditionalBinding(c *compiler, l *list, tail bool, what string, not
 		}
 	}
 	mark := len(c.locals)
-	defer func() { c.locals = c.locals[:mark] }()
+	defer func() { c.dropLocals(mark) }()
 	pat, err := c.pattern(forms[0])
 	if err != nil {
 		return nil, err
@@ -935,7 +938,7 @@ func compileFor(c *compiler, l *list, collect bool) (node, error) {
 	mark := len(c.locals)
 	savedRecur := c.recur
 	c.recur = nil
-	defer func() { c.locals = c.locals[:mark]; c.recur = savedRecur }()
+	defer func() { c.dropLocals(mark); c.recur = savedRecur }()
 	n := &forNode{collect: collect, pos: l.Pos}
 	for i := 0; i < len(forms); i += 2 {
 		switch forms[i] {
