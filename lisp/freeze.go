@@ -86,17 +86,17 @@ func isPlain(v Value) bool {
 // values, and the empty collections every program shares, may be frozen
 // again while others read them.
 func setNests(v Value, n int) {
-	if n > math.MaxInt32 {
+	if n > maxNests {
 		return
 	}
 	switch c := v.(type) {
 	case *Vector:
-		if c.nests != int32(n) {
-			c.nests = int32(n)
+		if w := c.weight&weightMask | int64(n)<<nestsShift; c.weight != w {
+			c.weight = w
 		}
 	case *Map:
-		if c.nests != int32(n) {
-			c.nests = int32(n)
+		if w := c.weight&weightMask | int64(n)<<nestsShift; c.weight != w {
+			c.weight = w
 		}
 	}
 }

@@ -76,6 +76,8 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		if depth >= d.maxDepth {
 			return nil, jsonError(d.dec, "nested deeper than %d levels", d.maxDepth)
 		}
+		// Values are kept sized exactly and without a lineage to
+		// extend, as the reader keeps EDN (newReadVector).
 		if t == '[' {
 			var elems []Value
 			for d.dec.More() {
@@ -88,9 +90,9 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if _, err := d.dec.Token(); err != nil {
 				return nil, jsonError(d.dec, "%v", err)
 			}
-			return NewVector(elems), nil
+			return newReadVector(slices.Clone(elems)), nil
 		}
-		b := NewMapBuilder(0)
+		var pairs []MapEntry
 		for d.dec.More() {
 			kt, err := d.dec.Token()
 			if err != nil {
@@ -101,10 +103,17 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			b.Set(jsonKey(key), v)
+			pairs = append(pairs, MapEntry{jsonKey(key), v})
 		}
 		if _, err := d.dec.Token(); err != nil {
 			return nil, jsonError(d.dec, "%v", err)
+		}
+		if len(pairs) == 0 {
+			return emptyMap, nil
+		}
+		b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, len(pairs)), weight: 1}}
+		for _, p := range pairs {
+			b.Set(p.Key, p.Val)
 		}
 		return b.Map(), nil
 	}

@@ -14,14 +14,16 @@ func nestsDeeper(v Value, limit int) bool {
 
 // nestsMeasured returns the levels v nests when Freeze measured them: a
 // frozen vector or map that holds only collections and plain scalars,
-// which is also always storable. Its nests field is 0 otherwise, since
+// which is also always storable. The count is 0 otherwise, since
 // a collection nests at least one level.
 func nestsMeasured(v Value) (levels int, ok bool) {
 	switch c := v.(type) {
 	case *Vector:
-		return int(c.nests), c.nests > 0
+		n := int(c.weight >> nestsShift)
+		return n, n > 0
 	case *Map:
-		return int(c.nests), c.nests > 0
+		n := int(c.weight >> nestsShift)
+		return n, n > 0
 	}
 	return 0, false
 }

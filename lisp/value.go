@@ -105,15 +105,14 @@ func truthy(v Value) bool {
 type Vector struct {
 	elems  []Value
 	tail   *vectorTail
-	weight int64 // see valueWeight
-	nests  int32 // see nestsMeasured
+	weight int64 // see valueWeight; its top bits hold nestsMeasured's count
 }
 
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
 
 // emptyVector is the vector [], frozen (its nesting measured).
-var emptyVector = &Vector{nests: 1}
+var emptyVector = &Vector{weight: 1 << nestsShift}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
@@ -122,6 +121,21 @@ func NewVector(elems []Value) *Vector {
 		w = addWeight(w, weightOf(e))
 	}
 	return newVectorWithTail(elems, len(elems), w)
+}
+
+// newReadVector is a vector as the reader builds it: elems already sized
+// exactly, and no lineage to extend in place (a conj copies), which what
+// is read has no use for, since it is frozen and shared once read; the
+// empty vector is emptyVector.
+func newReadVector(elems []Value) *Vector {
+	if len(elems) == 0 {
+		return emptyVector
+	}
+	w := int64(1)
+	for _, e := range elems {
+		w = addWeight(w, weightOf(e))
+	}
+	return &Vector{elems: elems, weight: w}
 }
 
 // vectorWithTail puts a new lineage's first vector and its tail in one
@@ -187,8 +201,7 @@ type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)
 	tail    *lineageTail
-	weight  int64 // see valueWeight
-	nests   int32 // see nestsMeasured
+	weight  int64 // see valueWeight; its top bits hold nestsMeasured's count
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -201,7 +214,7 @@ const smallMap = 8
 type lineageTail struct{ used int }
 
 // emptyMap is the map {}, frozen (its nesting measured).
-var emptyMap = &Map{nests: 1}
+var emptyMap = &Map{weight: 1 << nestsShift}
 
 // Len is the number of entries.
 func (m *Map) Len() int { return len(m.entries) }
@@ -401,11 +414,15 @@ func (b *MapBuilder) addAll(m *Map) {
 func (b *MapBuilder) len() int { return len(b.m.entries) }
 
 // Map returns the built map; the builder must not be used afterwards.
+// A builder without a tail (the reader's) gives a map no lineage to
+// extend in place.
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
-	b.tail.used = len(m.entries)
-	m.tail = b.tail
+	if b.tail != nil {
+		b.tail.used = len(m.entries)
+		m.tail = b.tail
+	}
 	return m
 }
 
@@ -413,8 +430,10 @@ func (b *MapBuilder) Map() *Map {
 // and rendering order elements by their text where the spec asks for it.
 // Its conj extends in place the way Map.assoc does.
 type Set struct {
-	elems  []Value
-	index  map[any]int // shared by the lineage, as Map's
+	elems []Value
+	// index is shared by the lineage, as Map's, and nil while the set is
+	// small with cheap elements (cheapKey), which are found by a scan.
+	index  map[any]int
 	tail   *lineageTail
 	weight int64 // see valueWeight
 }
@@ -424,13 +443,43 @@ var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems)), weight: 1}
+	return buildSet(make([]Value, 0, len(elems)), elems)
+}
+
+// newReadSet is a set as the reader builds it (see newReadVector): it
+// takes elems, which the reader sized exactly, for its own.
+func newReadSet(elems []Value) *Set {
+	if len(elems) == 0 {
+		return emptySet
+	}
+	s := buildSet(elems[:0], elems)
+	s.tail = nil
+	return s
+}
+
+// buildSet builds the set of elems, duplicates removed, in into (which may
+// be elems[:0]: it is written no faster than elems is read).
+func buildSet(into, elems []Value) *Set {
+	s := &Set{elems: into, weight: 1}
+	small := len(elems) <= smallMap
 	for _, e := range elems {
-		hk := hashKey(e)
-		if _, ok := s.index[hk]; ok {
-			continue
+		small = small && cheapKey(e)
+	}
+	if !small {
+		s.index = make(map[any]int, len(elems))
+	}
+	for _, e := range elems {
+		if small {
+			if s.contains(e) {
+				continue
+			}
+		} else {
+			hk := hashKey(e)
+			if _, ok := s.index[hk]; ok {
+				continue
+			}
+			s.index[hk] = len(s.elems)
 		}
-		s.index[hk] = len(s.elems)
 		s.elems = append(s.elems, e)
 		s.weight = addWeight(s.weight, weightOf(e))
 	}
@@ -449,8 +498,20 @@ func (s *Set) contains(e Value) bool {
 	if len(s.elems) == 0 {
 		return false
 	}
-	i, ok := s.index[hashKey(e)]
-	return ok && i < len(s.elems)
+	if s.index != nil {
+		i, ok := s.index[hashKey(e)]
+		return ok && i < len(s.elems)
+	}
+	if !cheapKey(e) {
+		return false // a collection equals none of the set's cheap elements
+	}
+	hk := hashKey(e)
+	for _, x := range s.elems {
+		if hashKey(x) == hk {
+			return true
+		}
+	}
+	return false
 }
 
 // conjWork is Map.assocWork for conj(e).
@@ -469,15 +530,36 @@ func (s *Set) conjWork(e Value) (rebuilt, moved int) {
 
 // conj returns a set with e added.
 func (s *Set) conj(e Value) *Set {
-	hk := hashKey(e) // once: building it is the work conj is charged for
 	n := len(s.elems)
-	if i, ok := s.index[hk]; ok && i < n {
+	if s.index == nil && n+1 <= smallMap && cheapKey(e) {
+		if s.contains(e) {
+			return s
+		}
+		if s.tail != nil && s.tail.used == n {
+			s.tail.used++
+			return &Set{elems: append(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
+		}
+		return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
+	}
+	hk := hashKey(e) // once: building it is the work conj is charged for
+	if s.index != nil {
+		if i, ok := s.index[hk]; ok && i < n {
+			return s
+		}
+	} else if s.contains(e) {
 		return s
 	}
 	if s.tail != nil && s.tail.used == n {
+		index := s.index
+		if index == nil { // the set outgrows a scan: its lineage gets an index
+			index = make(map[any]int, 2*n+1)
+			for i, x := range s.elems {
+				index[hashKey(x)] = i
+			}
+		}
 		s.tail.used++
-		s.index[hk] = n
-		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
+		index[hk] = n
+		return &Set{elems: append(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
 	}
 	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
 }
@@ -634,10 +716,7 @@ func weightOf(v Value) int64 {
 	case *Vector:
 		return v.valueWeight()
 	case *Map:
-		if v.weight == 0 {
-			return 1
-		}
-		return v.weight
+		return max(v.weight&weightMask, 1)
 	case *Set:
 		if v.weight == 0 {
 			return 1
@@ -652,12 +731,17 @@ func weightOf(v Value) int64 {
 }
 
 // valueWeight is the vector's weight (see weightOf).
-func (v *Vector) valueWeight() int64 {
-	if v.weight == 0 {
-		return 1
-	}
-	return v.weight
-}
+func (v *Vector) valueWeight() int64 { return max(v.weight&weightMask, 1) }
+
+// A vector's or map's weight field holds its weight in its low bits and,
+// once Freeze has measured it, how many levels it nests in the bits from
+// nestsShift up (nestsMeasured): one word where two made a map's header
+// outgrow 48 bytes.
+const (
+	nestsShift = 48
+	weightMask = 1<<nestsShift - 1
+	maxNests   = 1<<(63-nestsShift) - 1
+)
 
 // maxValueWeight bounds the weight of any value a program builds.
 const maxValueWeight = 64 << 20
@@ -665,7 +749,7 @@ const maxValueWeight = 64 << 20
 // addWeight adds saturating at a bound far above maxValueWeight, so weights
 // never overflow.
 func addWeight(a, b int64) int64 {
-	const ceiling = 1 << 60
+	const ceiling = 1 << (nestsShift - 2)
 	if a > ceiling-b {
 		return ceiling
 	}
