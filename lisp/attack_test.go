@@ -221,3 +221,13 @@ func TestParsersBoundTheirNesting(t *testing.T) {
 		t.Error("JSON nested 5,000 deep read")
 	}
 }
+
+// TestDefiningALargeValueIsCharged: checking a definition walks its value
+// (can it be kept, does it nest too deep), charged a step per value, so
+// defining a large value in a loop meets the step budget.
+func TestDefiningALargeValueIsCharged(t *testing.T) {
+	checkAttacks(t, []attack{
+		{name: "def of 100,000 items in a loop", src: `(let [v (vec (range 100000))] (dotimes [i 100000] (def x v)) :done)`,
+			want: stepLimit, maxAlloc: 64 << 20},
+	}, Env{})
+}

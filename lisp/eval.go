@@ -448,7 +448,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if limit := th.limits.MaxEmitBytes; limit > 0 && weightOf(v) > limit {
 		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
 	}
-	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
+	bad, isBad, deep, err := definable(th, v, th.prog.env.valueNesting())
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
 	if isBad {
 		what := "a " + bad.TypeName()
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {

@@ -8,7 +8,7 @@ package lisp
 // travel with it, inside the let or the call its source is, so a function
 // that holds values is a level too (holder).
 func nestsDeeper(v Value, limit int) bool {
-	_, deep := walkNesting(v, limit, false)
+	_, deep, _ := walkNesting(nil, v, limit, false)
 	return deep
 }
 
@@ -61,10 +61,11 @@ func tooDeepError(what string, limit int) *Error {
 // definable is the one walk over a value being defined: bad is its first
 // part that unstorable refuses, and deep is nestsDeeper(v, limit). When v
 // holds something unstorable the definition fails, so deep is then left
-// false.
-func definable(v Value, limit int) (bad Value, isBad, deep bool) {
-	bad, deep = walkNesting(v, limit, true)
-	return bad, bad != nil, deep && bad == nil
+// false. The walk is charged to th: a program may define a large value
+// again and again.
+func definable(th *Thread, v Value, limit int) (bad Value, isBad, deep bool, err error) {
+	bad, deep, err = walkNesting(th, v, limit, true)
+	return bad, bad != nil, deep && bad == nil, err
 }
 
 // walkNesting walks v for nestsDeeper and definable: whether it nests
@@ -73,15 +74,15 @@ func definable(v Value, limit int) (bad Value, isBad, deep bool) {
 // however it shares. Looking for unstorable parts goes on below the limit
 // down to MaxValueNesting levels more, where it stops (errTooDeep): a
 // value that deep fails at the end of the turn anyway.
-func walkNesting(v Value, limit int, findBad bool) (bad Value, deep bool) {
+func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep bool, err error) {
 	if n, ok := nestsMeasured(v); ok {
-		return nil, n > limit
+		return nil, n > limit, nil
 	}
 	most := limit
 	if findBad {
 		most = limit + MaxValueNesting
 	}
-	w := newWalk(nil, v, most)
+	w := newWalk(th, v, most)
 	w.visitOnce()
 	for ev := w.next(); ev != walkDone; ev = w.next() {
 		if ev == walkLeave {
@@ -97,11 +98,14 @@ func walkNesting(v Value, limit int, findBad bool) (bad Value, deep bool) {
 		}
 		deep = deep || w.depth+levels > limit
 		if deep && !findBad {
-			return nil, true
+			return nil, true, nil
 		}
 		if findBad && !w.entered() && unstorable(w.v) {
-			return w.v, deep
+			return w.v, deep, nil
 		}
 	}
-	return nil, deep || w.err == errTooDeep
+	if w.err != nil && w.err != errTooDeep {
+		return nil, false, w.err
+	}
+	return nil, deep || w.err == errTooDeep, nil
 }

@@ -105,11 +105,11 @@ func TestFrozenValuesNestAsMeasured(t *testing.T) {
 		var isBad [limits]bool
 		for limit := range limits {
 			deeper[limit] = nestsDeeper(v, limit)
-			_, isBad[limit], deep[limit] = definable(v, limit)
+			_, isBad[limit], deep[limit], _ = definable(nil, v, limit)
 		}
 		Freeze(v)
 		for limit := range limits {
-			_, bad, d := definable(v, limit)
+			_, bad, d, _ := definable(nil, v, limit)
 			if nestsDeeper(v, limit) != deeper[limit] || bad != isBad[limit] || d != deep[limit] {
 				t.Fatalf("case %d %s limit %d: frozen nestsDeeper %v definable %v %v, before %v %v %v",
 					i, Repr(v), limit, nestsDeeper(v, limit), bad, d, deeper[limit], isBad[limit], deep[limit])
