@@ -1,12 +1,14 @@
-# Everything here needs only Go and the Go module proxy: buf, protoc-gen-go,
+# Building needs only Go and the Go module proxy: buf, protoc-gen-go,
 # protoc-gen-go-grpc and grpcurl are pinned in tools/go.mod, outside the
 # product's module graph, and run as `go tool -modfile=tools/go.mod NAME`
-# ($(TOOL) NAME below). The Python targets (generate-python, test-python,
-# test-client-python) also need Debian's protobuf-compiler,
-# protobuf-compiler-grpc, python3-grpcio, python3-protobuf, python3-pytest
-# and python3-pip; the TypeScript ones (generate-typescript, test-typescript,
-# test-client-typescript) Node 20 and `npm ci` in clients/typescript (and
-# examples/typescript).
+# ($(TOOL) NAME below). `make test` runs every test the repository has and
+# also needs Node 20 and npm (the tokenizer oracle, the TypeScript client
+# and example; it runs `npm ci` where node_modules is missing or stale) and
+# Debian's python3-grpcio, python3-protobuf, python3-pytest, python3-pip and
+# python3-venv (the Python client and example). The Python stubs
+# (generate-python) need Debian's protobuf-compiler and
+# protobuf-compiler-grpc, the TypeScript stubs (generate-typescript) `npm ci`
+# in clients/typescript.
 
 GO      ?= go
 BIN     ?= bin/ptc-sidecar
@@ -18,7 +20,7 @@ TOOL    = $(GO) tool -modfile=tools/go.mod
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build oracle test test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-typescript test-clients test-client-python test-client-typescript lint breaking bench loadbench docker image test-image podman-load run clean
+.PHONY: build oracle test test-go test-short test-starlark python-check test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-typescript test-clients test-client-python test-client-typescript lint breaking bench loadbench docker image test-image podman-load run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -33,13 +35,40 @@ oracle: $(ORACLE)
 $(ORACLE): $(ORACLE_DIR)/package-lock.json
 	cd $(ORACLE_DIR) && npm ci --no-audit --no-fund
 
-## test: every test, end-to-end tests against the real binary included
-test: $(ORACLE)
-	$(GO) test ./...
+# The TypeScript client's and example's packages, installed from their
+# lockfiles (again only when a lockfile changes).
+TS_CLIENT_DEPS  = clients/typescript/node_modules/.package-lock.json
+TS_EXAMPLE_DEPS = examples/typescript/node_modules/.package-lock.json
+$(TS_CLIENT_DEPS): clients/typescript/package-lock.json
+	cd clients/typescript && npm ci --no-audit --no-fund
+$(TS_EXAMPLE_DEPS): examples/typescript/package-lock.json
+	cd examples/typescript && npm ci --no-audit --no-fund
 
-## test-race: every test under the race detector
-test-race: $(ORACLE)
-	$(GO) test -race ./...
+## test: every test the repository has: the product module's Go tests
+## (end-to-end tests against the real binary included), bench/starlark's,
+## the image builder's, the Python and TypeScript client packages' and the
+## example agents'. GOTESTFLAGS goes to the Go tests (CI sets -race).
+test: test-go test-starlark test-image test-clients test-python test-typescript
+
+GOTESTFLAGS ?=
+
+## test-go: the Go tests of the product's module
+test-go: $(ORACLE)
+	$(GO) test $(GOTESTFLAGS) ./...
+
+## test-short: the inner loop, the Go tests of the product's module under
+## -short (the slow end-to-end tests skip)
+test-short: $(ORACLE)
+	$(GO) test -short ./...
+
+## test-race: the Go tests of the product's module under the race detector
+test-race:
+	$(MAKE) test-go GOTESTFLAGS=-race
+
+## test-starlark: the check that PTC-Lisp and starlark-go agree on the
+## comparison's programs (bench/starlark is a module of its own)
+test-starlark:
+	$(GO) -C bench/starlark test ./...
 
 ## load: 64 clients of mixed RPCs against the real binary for LOAD_SECONDS
 LOAD_SECONDS ?= 60
@@ -100,7 +129,7 @@ generate-python:
 ## generate-typescript: regenerate the TypeScript client's stubs
 ## (clients/typescript/src/gen) byte for byte; needs `npm ci` in
 ## clients/typescript first, for its local protoc-gen-es
-generate-typescript:
+generate-typescript: $(TS_CLIENT_DEPS)
 	rm -rf clients/typescript/src/gen
 	$(TOOL) buf generate --template buf.gen.typescript.yaml
 
@@ -112,25 +141,40 @@ PY_CLIENT_PB = clients/python/src/ptc_sidecar/_pb
 
 ## test-clients: the Python and TypeScript client packages' tests, each
 ## against the real server they start; Python needs Debian's python3-grpcio,
-## python3-protobuf, python3-pytest and python3-pip, TypeScript Node 20 and
-## `npm ci` in clients/typescript
+## python3-protobuf, python3-pytest, python3-pip and python3-venv, TypeScript
+## Node 20 and `npm ci` in clients/typescript
 test-clients: test-client-python test-client-typescript
 
 PYTHON ?= /usr/bin/python3
 
-## test-client-python: installs clients/python into a scratch directory
-## (as a user would, offline) and runs its tests on that installed copy
-test-client-python:
+## python-check: the Debian Python packages the Python targets need are
+## installed, or the command that installs them is printed
+python-check:
+	@if ! $(PYTHON) -c 'import grpc, google.protobuf, pytest, pip, ensurepip' 2>/dev/null; then \
+		echo "$(PYTHON) cannot import grpc, protobuf, pytest, pip and ensurepip: run" >&2; \
+		echo "  sudo apt-get install python3-grpcio python3-protobuf python3-pytest python3-pip python3-venv" >&2; exit 1; fi
+
+## test-client-python: installs clients/python as its README says, offline
+## (a venv with --system-site-packages for Debian's grpcio and protobuf,
+## pip with --no-build-isolation --no-index), fails if building left a file
+## in the tree, and runs its tests on the installed copy against the real
+## server; PYTEST_ARGS="-k run" picks tests
+PYTEST_ARGS ?=
+test-client-python: python-check
 	@set -e; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
 	$(GO) build -o "$$work/ptc-sidecar" ./cmd/ptc-sidecar; \
-	cp -r clients/python "$$work/src"; \
-	$(PYTHON) -m pip install -q --no-deps --no-build-isolation --no-index --target "$$work/site" "$$work/src" 2>&1 | grep -v 'as the .root. user' || true; \
-	cd clients/python/tests && PTC_SIDECAR_BIN="$$work/ptc-sidecar" PYTHONPATH="$$work/site" PYTHONDONTWRITEBYTECODE=1 \
-		$(PYTHON) -m pytest -q -p no:cacheprovider .
+	$(PYTHON) -m venv --system-site-packages "$$work/venv"; \
+	before=$$(git status --porcelain --ignored -- clients/python); \
+	"$$work/venv/bin/pip" install -q --no-build-isolation --no-index ./clients/python; \
+	after=$$(git status --porcelain --ignored -- clients/python); \
+	if [ "$$before" != "$$after" ]; then echo "pip install ./clients/python left files in the tree:"; \
+		echo "$$after"; exit 1; fi; \
+	cd clients/python/tests && PTC_SIDECAR_BIN="$$work/ptc-sidecar" PTC_SIDECAR_INSTALLED=1 PYTHONDONTWRITEBYTECODE=1 \
+		"$$work/venv/bin/python" -m pytest -q -p no:cacheprovider . $(PYTEST_ARGS)
 
 ## test-client-typescript: builds clients/typescript and runs its tests with
 ## node's test runner against the real server
-test-client-typescript:
+test-client-typescript: $(TS_CLIENT_DEPS)
 	@set -e; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
 	$(GO) build -o "$$work/ptc-sidecar" ./cmd/ptc-sidecar; \
 	cd clients/typescript && npm run --silent build && PTC_SIDECAR_BIN="$$work/ptc-sidecar" npm test --silent
@@ -138,16 +182,14 @@ test-client-typescript:
 ## test-python: run the Python example agent (examples/python, on the
 ## ptc_sidecar package) against the real server, over both tool protocols;
 ## needs Debian's python3-grpcio and python3-protobuf
-test-python:
-	@if ! $(PYTHON) -c 'import grpc, google.protobuf' 2>/dev/null; then \
-		echo "$(PYTHON) cannot import grpc and protobuf: install python3-grpcio and python3-protobuf" >&2; exit 1; fi
+test-python: python-check
 	PYTHONPATH=$(CURDIR)/clients/python/src PYTHONDONTWRITEBYTECODE=1 examples/with-server.sh \
 		sh -c '$(PYTHON) examples/python/agent.py --target "$$PTC_SIDECAR_TARGET" --protocol both'
 
 ## test-typescript: run the TypeScript example agent (examples/typescript,
 ## on the ptc-sidecar npm package) against the real server, over both tool
 ## protocols; needs `npm ci` in clients/typescript and examples/typescript
-test-typescript:
+test-typescript: $(TS_CLIENT_DEPS) $(TS_EXAMPLE_DEPS)
 	cd clients/typescript && npm run --silent build
 	cd examples/typescript && npm run --silent build
 	examples/with-server.sh sh -c 'node examples/typescript/dist/agent.js --target "$$PTC_SIDECAR_TARGET" --protocol both'

@@ -21,13 +21,19 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 go build -o "$work/ptc-sidecar" ./cmd/ptc-sidecar
-"$work/ptc-sidecar" serve --listen 127.0.0.1:0 2>"$work/server.log" &
+# The log exists before the server starts: the background shell opens it
+# on its own time, and on a busy machine the first read below may come
+# first.
+: >"$work/server.log"
+"$work/ptc-sidecar" serve --listen 127.0.0.1:0 2>>"$work/server.log" &
 server_pid=$!
 
 # Port 0 lets the kernel pick a free port; the server logs the address it
-# bound in its JSON "serving" line.
+# bound in its JSON "serving" line once it is ready. It is waited for as
+# long as the server runs, however busy the machine: a server that cannot
+# start exits.
 addr=
-for _ in $(seq 100); do
+while :; do
 	addr=$(sed -n 's/.*"msg":"serving".*"addr":"\([^"]*\)".*/\1/p' "$work/server.log")
 	if [ -n "$addr" ] || ! kill -0 "$server_pid" 2>/dev/null; then
 		break

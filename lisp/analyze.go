@@ -327,7 +327,7 @@ func (c *compiler) compileBody(fs []Value, tail bool) (node, error) {
 
 func (c *compiler) list(l *list, tail bool) (node, error) {
 	if len(l.Elems) == 0 {
-		return &constNode{emptyVector}, nil
+		return &constNode{emptyList}, nil
 	}
 	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)
@@ -344,7 +344,9 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 					return sf(c, l, tail)
 				}
 			}
-			if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
+			if b, ok := interopForms[name]; ok {
+				l = &list{Elems: append([]Value{b}, l.Elems[1:]...), Pos: l.Pos}
+			} else if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
 				e := c.errorf(validationError, "Java interop (%s) is not supported", name)
 				if builtin, ok := interopCounterparts[name]; ok {
 					return nil, e.WithHint("PTC-Lisp has no host access; write %s", builtin)
@@ -474,13 +476,16 @@ var unsupportedHints = map[string]string{}
 
 func init() {
 	for names, hint := range map[string]string{
-		"atom swap! reset! deref volatile! vswap! vreset! ref dosync alter": "PTC-Lisp has no mutable state: accumulate with (reduce (fn [acc x] ...) init xs) instead of swap! in doseq, thread values through let or loop/recur, and use def to keep a value for later turns",
-		"try catch throw finally ex-info ex-message ex-data":                "there is no exception handling: test values with if, when or some->, and call (fail reason) to stop with an error",
-		"slurp spit eval read-string load-file require import ns in-ns":     "there is no I/O, eval or namespace loading: use tool/ functions for external data",
-		"lazy-seq cycle repeatedly lazy-cat":                                "sequences are eager and finite: use range, repeat with a count, or loop/recur",
-		"letfn":                                                             "define local functions with (let [f (fn [x] ...)] ...) or top-level defn",
-		"while":                                                             "there is no mutable state to test: use loop/recur",
-		"future promise deliver agent send":                                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
+		"volatile! vswap! vreset! ref dosync alter":         "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
+		"slurp spit eval load-file require import ns in-ns": "there is no I/O, eval or namespace loading: use tool/ functions for external data",
+		"sorted-map sorted-map-by":                          "maps keep insertion order: build one in key order with (into {} (sort-by key m)), or (sort-by key > m) for descending",
+		"sorted-set sorted-set-by":                          "sort the elements when you need them in order: (sort (vec s)), e.g. (sort (vec (hash-set 3 1 2)))",
+		"read-string load-string":                           "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
+		"lazy-seq lazy-cat":                                 "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
+		"while":                                             "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
+		"future promise deliver agent send":                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
+		"type class instance?":                              "values have no classes here: test them with string?, integer?, float?, map?, vector?, keyword? or nil?",
+		"rand rand-int rand-nth shuffle random-uuid":        "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
 		for _, n := range strings.Fields(names) {
 			unsupportedHints[n] = hint
@@ -645,6 +650,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		case "MIN_VALUE":
 			return &constNode{Int(math.MinInt64)}, nil
 		}
+	}
+	if b, ok := javaStatics[ns+"/"+name]; ok {
+		return &constNode{b}, nil
 	}
 	category, known := namespaceCategories[ns]
 	if !known {

@@ -25,6 +25,7 @@ var builtinSections = [][]*Builtin{
 	logicBuiltins,
 	predicateBuiltins,
 	functionBuiltins,
+	idiomBuiltins,
 }
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
@@ -87,6 +88,8 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		return mapEntries(th, v)
 	case String:
 		return stringChars(th, string(v))
+	case *infiniteSeq:
+		return nil, infiniteError(fn, v)
 	}
 	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
 	if _, ok := v.(Callable); ok {

@@ -119,6 +119,9 @@ func builtinReduce(th *Thread, args []Value) (Value, error) {
 		if acc, err = call(th, "reduce", f, acc, e); err != nil {
 			return nil, err
 		}
+		if v, stop := unreduced(acc); stop {
+			return v, nil
+		}
 	}
 	return acc, nil
 }

@@ -21,9 +21,9 @@ var collectionBuiltins = []*Builtin{
 	{Name: "remove", Sig: "(remove pred coll)", Doc: "items for which pred is falsy", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: selectBy("remove", false),
 		Cost: cost(visits(lastArg), calls(lastArg), builds)},
-	{Name: "find", Sig: "(find pred coll)", Doc: "first item for which pred is truthy, or nil", Category: "collection",
+	{Name: "find", Sig: "(find pred coll) (find map key)", Doc: "first item for which pred is truthy, or nil; on a map, the [key value] entry of key, or nil", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinFind,
-		Cost: cost(calls(lastArg))},
+		Cost: cost(calls(lastArg), lookups, chargedInBody("the [key value] entry it returns from a map or vector"))},
 	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
 		MinArgs: 2, MaxArgs: variadic, Fn: mapping("map"),
 		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
@@ -60,7 +60,7 @@ var collectionBuiltins = []*Builtin{
 	{Name: "reverse", Sig: "(reverse coll)", Doc: "items in reverse order", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinReverse,
 		Cost: cost(visits(lastArg), builds)},
-	{Name: "conj", Sig: "(conj coll x ...)", Doc: "add to the end of a vector, to a set, or [k v] entries to a map", Category: "collection",
+	{Name: "conj", Sig: "(conj coll x ...)", Doc: "add to the end of a vector, the front of a list, to a set, or [k v] entries to a map", Category: "collection",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinConj,
 		Cost: cost(perArg(argsFrom(1)), updates)},
 	{Name: "cons", Sig: "(cons x coll)", Doc: "vector of x followed by the items of coll", Category: "collection",
@@ -93,8 +93,8 @@ var collectionBuiltins = []*Builtin{
 	{Name: "vector", Sig: "(vector x ...)", Doc: "vector of the arguments", Category: "collection",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector,
 		Cost: cost(builds)},
-	{Name: "list", Sig: "(list x ...)", Doc: "vector of the arguments (there are no lists at run time)", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector,
+	{Name: "list", Sig: "(list x ...)", Doc: "list of the arguments: conj adds at its front, peek and pop work there", Category: "collection",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinMakeList,
 		Cost: cost(builds)},
 	{Name: "doall", Sig: "(doall coll)", Doc: "coll itself: everything is already eager", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil },
@@ -183,10 +183,10 @@ var sequenceBuiltins = []*Builtin{
 	{Name: "subvec", Sig: "(subvec v start) (subvec v start end)", Doc: "items of vector v from start up to end (exclusive)", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSubvec,
 		Cost: cost(views)},
-	{Name: "peek", Sig: "(peek v)", Doc: "last item of a vector, or nil", Category: "collection",
+	{Name: "peek", Sig: "(peek v)", Doc: "last item of a vector, first of a list, or nil", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinPeek,
 		Cost: cost(constant)},
-	{Name: "pop", Sig: "(pop v)", Doc: "vector without its last item", Category: "collection",
+	{Name: "pop", Sig: "(pop v)", Doc: "vector without its last item, list without its first", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinPop,
 		Cost: cost(views)},
 	{Name: "distinct", Sig: "(distinct coll)", Doc: "items without duplicates, first occurrence kept", Category: "collection",
@@ -277,6 +277,25 @@ func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
 }
 
 func builtinFind(th *Thread, args []Value) (Value, error) {
+	// (find m k) is Clojure's entry lookup: using the map as a predicate
+	// over k's items would answer nil where the caller means the entry.
+	switch c := args[0].(type) {
+	case *Map:
+		if err := chargeKey(th, args[1]); err != nil {
+			return nil, err
+		}
+		if v, ok := c.Get(args[1]); ok {
+			return newVector(th, []Value{args[1], v})
+		}
+		return Nil, nil
+	case *Vector:
+		if i, ok := args[1].(Int); ok && !c.list {
+			if i >= 0 && int64(i) < int64(c.Len()) {
+				return newVector(th, []Value{i, c.elems[i]})
+			}
+			return Nil, nil
+		}
+	}
 	elems, err := seqOf(th, "find", args[1], anySeq)
 	if err != nil {
 		return nil, err
@@ -494,7 +513,12 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
 		}
 	default:
-		if _, ok := cmp.(Callable); !ok {
+		_, callable := cmp.(Callable)
+		switch cmp.(type) {
+		case *Vector, *Set, *Map:
+			callable = false // callable, but a collection here is a misplaced argument
+		}
+		if !callable {
 			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
 			switch cmp.(type) {
 			case *Vector, *Set, *Map, NilType:
@@ -604,6 +628,9 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 	case NilType:
 		return newVector(th, slices.Clone(xs)) // the update of nil
 	case *Vector:
+		if c.list {
+			return conjList(th, c, xs)
+		}
 		if err := th.alloc(costCollHead + costElem*int64(len(xs))); err != nil {
 			return nil, err
 		}
@@ -645,6 +672,22 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		return b.Map(), nil
 	}
 	return nil, typeErrorf("conj", "a vector, set, map or nil", coll)
+}
+
+// conjList adds xs at the front of l, one after another as Clojure does:
+// (conj '(1) 2 3) is (3 2 1). The list is copied, and paid for as a copy.
+func conjList(th *Thread, l *Vector, xs []Value) (Value, error) {
+	if err := chargeCopy(th, l.Len(), len(xs), costElem); err != nil {
+		return nil, err
+	}
+	if err := th.allocVector(l.Len() + len(xs)); err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, l.Len()+len(xs))
+	for i := len(xs) - 1; i >= 0; i-- {
+		out = append(out, xs[i])
+	}
+	return newList(append(out, l.elems...)), nil
 }
 
 // addEntry adds a [key value] vector, or every entry of a map, to b.
@@ -845,7 +888,7 @@ func builtinSeq(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinVec(th *Thread, args []Value) (Value, error) {
-	if v, ok := args[0].(*Vector); ok {
+	if v, ok := args[0].(*Vector); ok && !v.list {
 		return v, nil
 	}
 	elems, err := seqOf(th, "vec", args[0], anySeq)
@@ -859,9 +902,16 @@ func builtinVector(th *Thread, args []Value) (Value, error) {
 	return NewVector(slices.Clone(args)), nil
 }
 
+func builtinMakeList(th *Thread, args []Value) (Value, error) {
+	return newList(slices.Clone(args)), nil
+}
+
 func builtinEmpty(th *Thread, args []Value) (Value, error) {
-	switch args[0].(type) {
+	switch v := args[0].(type) {
 	case *Vector:
+		if v.list {
+			return emptyList, nil
+		}
 		return emptyVector, nil
 	case *Map:
 		return emptyMap, nil
@@ -1124,6 +1174,9 @@ func builtinPeek(th *Thread, args []Value) (Value, error) {
 		if v.Len() == 0 {
 			return Nil, nil
 		}
+		if v.list {
+			return v.elems[0], nil
+		}
 		return v.elems[v.Len()-1], nil
 	case NilType:
 		return Nil, nil
@@ -1135,7 +1188,15 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
 	case *Vector:
 		if v.Len() == 0 {
-			return nil, Errorf(executionError, "pop of an empty vector")
+			return nil, Errorf(executionError, "pop of an empty %s", v.TypeName())
+		}
+		if v.list {
+			if err := th.allocVector(0); err != nil {
+				return nil, err
+			}
+			rest := subVector(v, 1, v.Len())
+			rest.list = true
+			return rest, nil
 		}
 		return sub(th, v, v.elems, 0, v.Len()-1)
 	case NilType:

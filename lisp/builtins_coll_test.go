@@ -175,7 +175,6 @@ func TestSubsetting(t *testing.T) {
 		{name: "partition-all", args: []Value{Int(3), Int(1), ints(1, 2, 3, 4)}, want: "[[1 2 3] [2 3 4] [3 4] [4]]"},
 		{name: "partition-by", args: []Value{even, ints(2, 4, 1, 3, 6)}, want: "[[2 4] [1 3] [6]]"},
 		{name: "range", args: []Value{Int(5)}, want: "[0 1 2 3 4]"},
-		{name: "range", kind: arityErrorKind, want: "range needs an end"},
 		{name: "range", args: []Value{Int(5), Int(10)}, want: "[5 6 7 8 9]"},
 		{name: "range", args: []Value{Int(0), Int(10), Int(2)}, want: "[0 2 4 6 8]"},
 		{name: "range", args: []Value{Int(10), Int(0), Int(-2)}, want: "[10 8 6 4 2]"},
@@ -186,7 +185,6 @@ func TestSubsetting(t *testing.T) {
 		{name: "range", args: []Value{fl(1e12)}, kind: stepLimit, want: "step limit"},
 		{name: "range", args: []Value{Int(-9e18), Int(9e18)}, kind: stepLimit, want: "step limit"},
 		{name: "repeat", args: []Value{Int(3), kw("x")}, want: "[:x :x :x]"},
-		{name: "repeat", args: []Value{kw("x")}, kind: arityErrorKind, want: "needs a count"},
 		{name: "repeat", args: []Value{Int(1e12), kw("x")}, kind: stepLimit, want: "step limit"},
 	})
 }

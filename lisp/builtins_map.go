@@ -89,7 +89,7 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 			return v, nil
 		}
 	case *Vector:
-		if i, ok := key.(Int); ok && i >= 0 && int64(i) < int64(c.Len()) {
+		if i, ok := key.(Int); ok && !c.list && i >= 0 && int64(i) < int64(c.Len()) {
 			return c.elems[i], nil
 		}
 	case *Set:

@@ -30,8 +30,8 @@ var predicateBuiltins = []*Builtin{
 	typePred("keyword?", "x is a keyword", func(v Value) bool { _, ok := v.(Keyword); return ok }),
 	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(symbol); return ok }),
 	typePred("var?", "x is a var reference #'name", func(v Value) bool { _, ok := v.(*varRef); return ok }),
-	typePred("vector?", "x is a vector", isVector),
-	typePred("list?", "x is a list; lists are vectors at run time", isVector),
+	typePred("vector?", "x is a vector", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.list }),
+	typePred("list?", "x is a list: '(1 2), (list ...)", isList),
 	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
 	typePred("set?", "x is a set", func(v Value) bool { _, ok := v.(*Set); return ok }),
 	typePred("coll?", "x is a vector; maps, sets and strings are not collections here", isVector),
@@ -87,6 +87,8 @@ var predicateBuiltins = []*Builtin{
 func isInt(v Value) bool    { _, ok := v.(Int); return ok }
 func isFloat(v Value) bool  { _, ok := v.(Float); return ok }
 func isVector(v Value) bool { _, ok := v.(*Vector); return ok }
+
+func isList(v Value) bool { x, ok := v.(*Vector); return ok && x.list }
 
 // isFn reports whether v is a function proper (not a keyword, map or set).
 func isFn(v Value) bool {

@@ -5,14 +5,15 @@ import (
 )
 
 // coreFunctions are the functions that need the evaluator's program state
-// (println, return, fail) or belong to the predicate builders of spec
-// section 7 (all-of, any-of, none-of). They resolve like builtins.
+// (println, return, fail) or belong to the predicate builders of the
+// PTC-Lisp specification (section 7 of ptc_runner's; all-of, any-of,
+// none-of). They resolve like builtins.
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln,
 		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "same as println: each call is one line of output", Fn: corePrintln,
+		Doc: "same as println: each call is one line of output", Fn: corePrint,
 		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn,
@@ -58,19 +59,27 @@ func lookupFunction(name string) (*Builtin, bool) {
 	return lookupBuiltin(name)
 }
 
-func corePrintln(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asPrint) }
+func corePrintln(th *Thread, args []Value) (Value, error) {
+	return Nil, printLine(th, args, asPrint, true)
+}
 
-func corePrn(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asEDN) }
+// corePrint is println without the newline, which only with-out-str sees.
+func corePrint(th *Thread, args []Value) (Value, error) {
+	return Nil, printLine(th, args, asPrint, false)
+}
 
-// printLine prints args, separated by spaces, as one line of output, in
-// the given style. The line is written through
+func corePrn(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asEDN, true) }
+
+// printLine prints args, separated by spaces, as one line of output (or,
+// inside with-out-str, as text, ended by a newline when newline is set),
+// in the given style. The line is written through
 // a writer that charges it as it grows and stops at the output budget, so
 // printing a huge value fails when the output is full, not after the
 // whole text was built.
-func printLine(th *Thread, args []Value, style textStyle) error {
+func printLine(th *Thread, args []Value, style textStyle, newline bool) error {
 	t := textWriter{th: th}
 	if th.prog != nil && th.limits.MaxOutputBytes > 0 {
-		t.limit = int64(th.limits.MaxOutputBytes-th.prog.outBytes) + 1
+		t.limit = int64(th.limits.MaxOutputBytes-th.prog.outputUsed()) + 1
 	}
 	for i, a := range args {
 		if i > 0 {
@@ -86,7 +95,7 @@ func printLine(th *Thread, args []Value, style textStyle) error {
 	if err := t.finish(); err != nil || th.prog == nil {
 		return err
 	}
-	return th.prog.print(th, string(t.buf))
+	return th.prog.output(th, string(t.buf), newline)
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
@@ -100,6 +109,9 @@ func corePrintf(th *Thread, args []Value) (Value, error) {
 	}
 	if th.prog == nil {
 		return Nil, nil
+	}
+	if th.prog.capture != nil {
+		return Nil, th.prog.output(th, Str(s), false)
 	}
 	return Nil, th.prog.print(th, strings.TrimSuffix(Str(s), "\n"))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,9 +14,14 @@ import (
 // whose bare name means something else.
 func everyBuiltin() []*Builtin {
 	all := append(append([]*Builtin{}, Builtins()...), CoreFunctions()...)
-	for _, b := range stringNamespaceOnly {
-		all = append(all, b)
+	for _, table := range []map[string]*Builtin{stringNamespaceOnly, javaStatics, interopForms} {
+		for _, b := range table {
+			if !slices.Contains(all, b) {
+				all = append(all, b)
+			}
+		}
 	}
+	slices.SortFunc(all, func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) })
 	return all
 }
 

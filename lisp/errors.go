@@ -71,6 +71,11 @@ func asError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	var t *thrown
+	if errors.As(err, &t) {
+		return Errorf(t.kind, "uncaught exception: %s", t.message).
+			WithHint("catch it with (try ... (catch Exception e ...)), or end the program with (fail reason)")
+	}
 	return &Error{Kind: executionError, Message: err.Error()}
 }
 
@@ -91,3 +96,21 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// Warning is something the interpreter forgave in a program that still
+// ran: the turn records it so that the LLM reads it on its next prompt
+// and can stop the habit. Types travel on the wire as TurnWarning.type.
+type Warning struct {
+	Type    string
+	Message string
+}
+
+// Warning types.
+const (
+	// WarningUnmatchedClose: closing brackets after the last complete
+	// form were ignored.
+	WarningUnmatchedClose = "unmatched_closing_bracket"
+	// WarningJoinedBlocks: the reply held several code blocks, run as one
+	// program.
+	WarningJoinedBlocks = "joined_code_blocks"
+)

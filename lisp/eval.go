@@ -452,6 +452,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, withPos(err, n.pos)
 	}
+	if _, ok := bad.(*atom); isBad && ok {
+		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds an atom, which lives only while the program runs", n.name).
+			WithHint("keep the atom in a let and def its value: (def %s (let [a (atom 0)] (swap! a inc) @a))", n.name), n.pos)
+	}
 	if isBad {
 		what := "a " + bad.TypeName()
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {
@@ -674,12 +678,12 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 		WithHint("iterate over a vector, map, set or string")
 }
 
-// quoted converts a quoted form to data: lists become vectors, map and set
-// literals become maps and sets.
+// quoted converts a quoted form to data: lists become list values, map
+// and set literals maps and sets.
 func quoted(f Value) Value {
 	switch f := f.(type) {
 	case *list:
-		return NewVector(quotedAll(f.Elems))
+		return newList(quotedAll(f.Elems))
 	case *Vector:
 		return NewVector(quotedAll(f.Elems()))
 	case *mapForm:

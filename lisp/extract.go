@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // programLanguages are the info strings of fenced blocks that hold a program;
 // "" is an unlabelled fence.
@@ -15,6 +18,16 @@ var programLanguages = map[string]bool{"": true, "clojure": true, "clj": true, "
 // running its prose as code would only guess, and NoProgramError tells the
 // LLM how to answer instead.
 func ExtractProgram(response string) (string, bool) {
+	program, found, _ := ExtractProgramWarnings(response)
+	return program, found
+}
+
+// ExtractProgramWarnings is ExtractProgram that also says what it did
+// beyond taking one block: a reply with several program blocks is run as
+// one program (splitting a program across blocks is a real habit, and a
+// block that only illustrates usually reads and runs harmlessly), and the
+// turn carries a warning so that the LLM learns to send one block.
+func ExtractProgramWarnings(response string) (string, bool, []Warning) {
 	var blocks, block []string
 	inFence, keep := false, false
 	flush := func() {
@@ -41,9 +54,14 @@ func ExtractProgram(response string) (string, bool) {
 		flush()
 	}
 	if len(blocks) == 0 {
-		return "", false
+		return "", false, nil
 	}
-	return strings.Join(blocks, "\n"), true
+	var warnings []Warning
+	if len(blocks) > 1 {
+		warnings = append(warnings, Warning{Type: WarningJoinedBlocks, Message: fmt.Sprintf(
+			"the reply held %d code blocks; they ran as one program, in order. Send the whole program in one block, and no examples in code blocks", len(blocks))})
+	}
+	return strings.Join(blocks, "\n"), true, warnings
 }
 
 // NoProgramError is the failure of a reply that holds no program.

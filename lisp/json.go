@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// JSON is accepted on the wire for data and tool results (SPEC section 2).
+// JSON is accepted on the wire for data and tool results (docs/VALUES.md).
 // Objects become maps whose keys are keywords when the key is a valid
 // keyword name ({"name": 1} is {:name 1}) and strings otherwise; arrays
 // become vectors; integers stay integers and numbers with a fraction or an

@@ -87,7 +87,7 @@ func (m *Memory) lookup(name string) (Binding, bool) {
 	return *m.bindings[i], true
 }
 
-// WireBinding is a binding as it travels on the wire (SPEC section 10):
+// WireBinding is a binding as it travels on the wire (docs/VALUES.md):
 // the value as EDN, or for a function its PTC-Lisp source with the values it
 // captured bound by a let.
 type WireBinding struct {

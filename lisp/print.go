@@ -32,8 +32,15 @@ func WriteRepr(b *strings.Builder, v Value) { b.WriteString(Repr(v)) }
 
 // sourceText is v as PTC-Lisp source that evaluates back to an equal value:
 // EDN for data, fn forms (with a let for captured values) for closures,
-// the calls that make what EDN cannot spell.
-func sourceText(v Value) string { return printText(v, modeSource) }
+// the calls that make what EDN cannot spell. Data EDN can spell is
+// written as EDN whole, a list as (1 2); once the text must be source, a
+// list is the call (list 1 2) that makes it.
+func sourceText(v Value) string {
+	if !needsSource(v) {
+		return printText(v, modeRepr)
+	}
+	return printText(v, modeSource)
+}
 
 // textBuffers hold the buffers printed texts are built in; the text is
 // then copied out once, at its final size.
@@ -94,6 +101,14 @@ type printer struct {
 	// source mode is not the text written, so it is found once per set
 	// (setOrder) and reused by the sets nested in it.
 	orders map[*Set][]Value
+	// sourceFrom is, while repr mode prints what a holder holds, the
+	// holder's depth: what it holds prints as source (see inSource).
+	sourceFrom int
+}
+
+// inSource reports whether a value at the given depth prints as source.
+func (p *printer) inSource(depth int) bool {
+	return p.mode == modeSource || p.sourceFrom >= 0 && depth > p.sourceFrom
 }
 
 // holder is a function that holds values and prints with them: a closure
@@ -135,22 +150,29 @@ func (p *printer) print(v Value) error {
 		limit = MaxValueNesting
 	}
 	w := newWalk(p.th, v, limit)
-	sourceFrom := -1 // in repr mode, the depth of the holder whose values print as source
+	p.sourceFrom = -1
 	var sorting []sortedSet
 	out := p.out
 	for ev := w.next(); ev != walkDone && !out.stopped(); ev = w.next() {
 		if ev == walkLeave {
 			p.leave(&w, &sorting)
-			if sourceFrom == w.depth {
-				sourceFrom = -1
+			if p.sourceFrom == w.depth {
+				p.sourceFrom = -1
 			}
 			continue
 		}
-		source := p.mode == modeSource || sourceFrom >= 0
+		source := p.inSource(w.depth)
 		p.separate(&w, sorting)
 		switch x := w.v.(type) {
 		case *Vector:
-			out.writeByte('[')
+			switch {
+			case !x.list:
+				out.writeByte('[')
+			case source:
+				out.writeString("(list") // in code a list is the call that makes it
+			default:
+				out.writeByte('(')
+			}
 		case *Map:
 			out.writeByte('{')
 		case *Set:
@@ -176,8 +198,8 @@ func (p *printer) print(v Value) error {
 		case holder:
 			if !w.entered() {
 				x.writeText(p, 0)
-			} else if sourceFrom < 0 {
-				sourceFrom = w.depth
+			} else if p.sourceFrom < 0 {
+				p.sourceFrom = w.depth
 			}
 		default:
 			p.scalar(x, source)
@@ -203,6 +225,10 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 		}
 	case holder:
 		parent.writeText(p, w.index)
+	case *Vector:
+		if w.index > 0 || parent.list && p.inSource(w.depth-1) {
+			p.out.writeByte(' ')
+		}
 	default:
 		if w.index > 0 {
 			p.out.writeByte(' ')
@@ -218,7 +244,11 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 func (p *printer) leave(w *walk, sorting *[]sortedSet) {
 	switch x := w.v.(type) {
 	case *Vector:
-		p.out.writeByte(']')
+		if x.list {
+			p.out.writeByte(')')
+		} else {
+			p.out.writeByte(']')
+		}
 	case *Map, *mapForm:
 		p.out.writeByte('}')
 	case *Set:

@@ -60,11 +60,14 @@ type Result struct {
 	ToolCalls []ToolCallRecord
 	// Memory is the new prelude: the old one plus this program's
 	// definitions, or the old one unchanged when the program failed.
-	Memory   *Memory
-	Defined  []string // names (re)defined, in order of first definition
-	Err      *Error   // nil on success
-	Returned bool     // the program called return
-	Failed   bool     // the program called fail
+	Memory  *Memory
+	Defined []string // names (re)defined, in order of first definition
+	Err     *Error   // nil on success
+	// Warnings are what the reader forgave in the program (which ran
+	// anyway), such as a stray closing bracket at its end.
+	Warnings []Warning
+	Returned bool // the program called return
+	Failed   bool // the program called fail
 	Steps    int64
 	// AllocBytes is the allocation charged to the program.
 	AllocBytes int64
@@ -91,8 +94,7 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 type Program struct {
 	source     string
 	maxNesting int
-	forms      []Value
-	starts     []Pos
+	read       *readForms
 	compiled   atomic.Pointer[compiledProgram] // the last successful analysis
 }
 
@@ -110,11 +112,11 @@ type compiledProgram struct {
 // maxNesting. A source that does not read returns the parse error that
 // Eval would report as the result's Err.
 func ReadProgram(source string, maxNesting int) (*Program, error) {
-	forms, starts, err := readProgram(source, maxNesting)
+	read, err := readProgram(source, maxNesting)
 	if err != nil {
 		return nil, err
 	}
-	return &Program{source: source, maxNesting: maxNesting, forms: forms, starts: starts}, nil
+	return &Program{source: source, maxNesting: maxNesting, read: read}, nil
 }
 
 // EvalProgram is Eval of a program already read. The program's nesting
@@ -166,7 +168,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	}()
 
 	th.reuseBuffers()
-	value, evalErr := runProgram(th, prog, source, p, env)
+	value, evalErr := runProgram(th, prog, source, p, env, res)
 	th.recycleBuffers()
 	var ret *earlyReturn
 	var fl *failure
@@ -203,6 +205,10 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
+	if err := checkResultKind(res.Value); err != nil {
+		res.Value, res.Returned, res.Err = Nil, false, err
+		return res, nil
+	}
 	if err := prog.checkNesting(res.Value); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
@@ -227,17 +233,18 @@ func (p *progState) checkNesting(result Value) *Error {
 	return nil
 }
 
-func runProgram(th *Thread, prog *progState, source string, p *Program, env Env) (Value, error) {
+func runProgram(th *Thread, prog *progState, source string, p *Program, env Env, res *Result) (Value, error) {
 	var (
-		forms  []Value
-		starts []Pos
-		err    error
+		read *readForms
+		err  error
 	)
 	if p != nil {
-		forms, starts = p.forms, p.starts
-	} else if forms, starts, err = readProgram(source, env.MaxNesting); err != nil {
+		read = p.read
+	} else if read, err = readProgram(source, env.MaxNesting); err != nil {
 		return nil, err
 	}
+	res.Warnings = read.warnings
+	forms, starts := read.forms, read.starts
 	user := map[string]bool{}
 	if env.Prelude != nil {
 		for _, b := range env.Prelude.bindings {
@@ -299,6 +306,10 @@ type progState struct {
 	defined    []string
 	prints     []string
 	outBytes   int
+	// capture, while with-out-str runs, takes what prints would output.
+	capture *strings.Builder
+	// memo holds the caches of memoized functions, by function.
+	memo map[*byte]map[any]Value
 	// emittedArgs is the printed size of the tool calls' arguments so far.
 	emittedArgs int64
 
@@ -426,6 +437,37 @@ func hasTypeLabel(v Value, label string) bool {
 	digits := rest[:len(rest)-1]
 	var buf [20]byte
 	return string(strconv.AppendInt(buf[:0], int64(n), 10)) == digits
+}
+
+// output writes what a print function printed: a line of the turn's
+// output, or text for with-out-str (newline says whether the function
+// ends it with one, as println does and print does not). The text was
+// charged as it was written; with-out-str's copy of it is charged too.
+func (p *progState) output(th *Thread, text string, newline bool) error {
+	if p.capture == nil {
+		return p.print(th, text)
+	}
+	if err := th.allocString(len(text) + 1); err != nil {
+		return err
+	}
+	if max := th.limits.MaxOutputBytes; max > 0 && p.capture.Len()+len(text) > max {
+		return Errorf(outputLimit, "output limit of %d bytes exceeded in with-out-str", max).
+			WithHint("print less inside with-out-str")
+	}
+	p.capture.WriteString(text)
+	if newline {
+		p.capture.WriteByte('\n')
+	}
+	return nil
+}
+
+// outputUsed is how much of the output budget is spent: the turn's
+// output, or inside with-out-str what it captured.
+func (p *progState) outputUsed() int {
+	if p.capture != nil {
+		return p.capture.Len()
+	}
+	return p.outBytes
 }
 
 // print records a line of output. Its bytes were charged as the line was

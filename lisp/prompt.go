@@ -76,7 +76,7 @@ Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 - Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
 - Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
-- There is no I/O, no atoms, no try/catch and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
+- There is no I/O and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
 - Programs run with step, memory, recursion and output limits: take or filter before building large results.
 `
 
@@ -88,7 +88,6 @@ var promptMistakes = [][2]string{
 	{"(-> coll (filter f))", "(->> coll (filter f))"},
 	{"(includes? coll x)", "(contains? coll x); includes? is for strings"},
 	{"(apply max-by :price coll)", "(max-by :price coll)"},
-	{"(swap! acc conj x) in doseq", "(reduce (fn [acc x] ...) init xs)"},
 	{"(.indexOf s \"x\")", "(index-of s \"x\"), (includes? s \"x\")"},
 }
 
@@ -102,9 +101,11 @@ func specialFormNames() string {
 	slices.Sort(names)
 	var out []string
 	for _, n := range names {
-		switch n {
-		case "quote", "var", "comment", "declare", "defn-":
+		switch {
+		case n == "quote", n == "var", n == "comment", n == "declare", n == "defn-":
 			continue // rarely useful to an LLM; they still work
+		case idiomForms[n]:
+			continue // beyond the specification: costs no prompt tokens
 		}
 		out = append(out, n)
 		if n == "fn" {

@@ -58,6 +58,9 @@ func TestLeanSystemPromptTokens(t *testing.T) {
 func TestFullSystemPromptDocumentsEveryFunction(t *testing.T) {
 	p := FullSystemPrompt()
 	for _, b := range promptFunctions() {
+		if b.Category == "idiom" {
+			continue // beyond the specification: costs no prompt tokens
+		}
 		if !strings.Contains(p, "\n"+b.Sig+" ; "+b.Doc+"\n") {
 			t.Errorf("the full system prompt does not document %s", b.Name)
 		}
@@ -108,6 +111,12 @@ func TestLeanSystemPromptNamesExist(t *testing.T) {
 		named[name]++
 	}
 	for _, b := range promptFunctions() {
+		if b.Category == "idiom" {
+			if named[b.Name] != 0 {
+				t.Errorf("the lean prompt names %s, which is beyond the specification", b.Name)
+			}
+			continue
+		}
 		if named[b.Name] != 1 {
 			t.Errorf("the lean prompt names %s %d times, want once", b.Name, named[b.Name])
 		}
@@ -196,7 +205,6 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		{coll + `(-> coll (filter :price))`, "use ->>, not ->", coll + `(->> coll (filter :price))`},
 		{`(includes? [1 2] 1)`, "(contains? coll x)", `(contains? [1 2] 1)`},
 		{coll + `(apply max-by :price [{:price 1}])`, "(max-by :price coll)", coll + `(max-by :price coll)`},
-		{`(def acc (atom [])) (doseq [x [1 2]] (swap! acc conj x))`, "(reduce (fn [acc x] ...) init xs)", `(reduce (fn [acc x] (conj acc x)) [] [1 2])`},
 		{`(.indexOf "abc" "b")`, `(index-of s "x")`, `(index-of "abc" "b")`},
 	}
 	if len(cases) != len(promptMistakes) {
@@ -220,8 +228,6 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 	// each fails with a hint that names what to write instead.
 	for _, c := range []struct{ wrong, hint string }{
 		{`(includes "abc" "b")`, "includes?"},
-		{`(range)`, "(range (count xs))"},
-		{`(try (inc 1) (catch Exception e 0))`, "(fail reason)"},
 	} {
 		res := run(t, c.wrong, Env{})
 		if res.Err == nil || !strings.Contains(res.Err.Hint, c.hint) {

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -34,34 +35,78 @@ func (*setForm) TypeName() string { return "set" }
 // bounds collection nesting (0 means DefaultMaxNesting; at most
 // MaxValueNesting).
 func read(src string, maxNesting int) ([]Value, error) {
-	forms, _, err := readProgram(src, maxNesting)
-	return forms, err
+	p, err := readProgram(src, maxNesting)
+	if err != nil {
+		return nil, err
+	}
+	return p.forms, nil
+}
+
+// readForms is what the reader makes of a program's text: its top-level
+// forms, where each starts, and what it forgave.
+type readForms struct {
+	forms    []Value
+	starts   []Pos
+	warnings []Warning
 }
 
 // readProgram reads the top-level forms and where each starts.
-func readProgram(src string, maxNesting int) ([]Value, []Pos, error) {
+//
+// Closing brackets left over after the last complete form are dropped
+// with a warning rather than failing the program: a balanced program
+// followed by a stray ")" is a habit of some models, and what the program
+// means is not in doubt. A stray bracket with a form after it is still an
+// error, since which form it was meant to close is a guess.
+func readProgram(src string, maxNesting int) (*readForms, error) {
 	r := newReader(src, maxNesting, false)
-	var forms []Value
-	var starts []Pos
+	out := &readForms{}
 	for {
 		if err := r.skipSpace(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if r.eof() {
-			return forms, starts, nil
+			return out, nil
 		}
 		start := Pos{r.line, r.col}
+		if w, ok := r.trailingClosers(); ok && len(out.forms) > 0 {
+			out.warnings = append(out.warnings, w)
+			return out, nil
+		}
 		f, err := r.readForm()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		forms = append(forms, f)
-		starts = append(starts, start)
+		out.forms = append(out.forms, f)
+		out.starts = append(out.starts, start)
 	}
 }
 
+// trailingClosers reports whether nothing but closing brackets, spaces
+// and comments is left, and if so the warning that drops them.
+func (r *reader) trailingClosers() (Warning, bool) {
+	line, col := r.line, r.col
+	var closers strings.Builder
+	probe := *r
+	for !probe.eof() {
+		switch c := probe.peek(); c {
+		case ')', ']', '}':
+			closers.WriteRune(probe.next())
+		default:
+			if err := probe.skipSpace(); err != nil || !probe.eof() && probe.peek() == c {
+				return Warning{}, false
+			}
+		}
+	}
+	if closers.Len() == 0 {
+		return Warning{}, false
+	}
+	return Warning{Type: WarningUnmatchedClose, Message: fmt.Sprintf(
+		"ignored %d unmatched closing bracket%s %q at the end of the program (line %d, column %d); the program ran without %s",
+		closers.Len(), plural(closers.Len()), closers.String(), line, col, map[bool]string{true: "it", false: "them"}[closers.Len() == 1])}, true
+}
+
 // ParseEDN reads one literal value as sent on the wire: nil, booleans,
-// numbers, strings, keywords, vectors, lists (read as vectors), maps, sets and
+// numbers, strings, keywords, vectors, lists, maps, sets and
 // vars. Symbols and code are rejected; maxNesting bounds the nesting depth (0
 // means DefaultMaxNesting).
 func ParseEDN(text string, maxNesting int) (Value, error) {
@@ -264,7 +309,7 @@ func (r *reader) readForm() (Value, error) {
 			return Nil, err
 		}
 		if r.edn {
-			return newReadVector(elems), nil
+			return newReadList(elems), nil
 		}
 		return &list{Elems: elems, Pos: Pos{line, col}}, nil
 	case '[':
@@ -326,10 +371,32 @@ func (r *reader) readForm() (Value, error) {
 		return r.readDispatch()
 	case '^':
 		return r.readMeta(line, col)
-	case '@', '`', '~':
+	case '@':
+		// @a is (deref a), as in Clojure.
+		if r.edn {
+			r.next()
+			return nil, r.errorf(line, col, "@ is not allowed in a value")
+		}
+		r.next()
+		if err := r.skipSpace(); err != nil {
+			return nil, err
+		}
+		if r.eof() {
+			return nil, r.errorf(line, col, "@ must be followed by a form")
+		}
+		if err := r.enter(line, col); err != nil {
+			return nil, err
+		}
+		f, err := r.readForm()
+		r.depth--
+		if err != nil {
+			return nil, err
+		}
+		return &list{Elems: []Value{symbol("clojure.core/deref"), f}, Pos: Pos{line, col}}, nil
+	case '`', '~':
 		r.next()
 		return nil, r.errorf(line, col, "%q is not supported in PTC-Lisp", c).
-			WithHint("PTC-Lisp has no deref, metadata or syntax-quote; write plain expressions")
+			WithHint("PTC-Lisp has no syntax-quote or unquote; write plain expressions")
 	}
 	tok := r.token()
 	if tok == "" {

@@ -8,7 +8,7 @@ import (
 func TestParseEDNSample(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`[1 2 3 4 5]`, `[1 2 nil nil nil]`},
-		{`(1 "a" :b [1 2 3] {:a 1})`, `[1 "a" nil nil nil]`},
+		{`(1 "a" :b [1 2 3] {:a 1})`, `(1 "a" nil nil nil)`},
 		{`[[1 2 3] [4 5 6] [7 8 9]]`, `[[1 2 nil] [4 5 nil] nil]`},
 		{`{:a [1 2 3 4] :b #{1 2 3 4} :c {:d 1 :e 2 :f 3}}`, `{:a [1 2 nil nil], :b #{1 2 3 4}, :c {:d 1, :e 2, :f 3}}`},
 		{`[{:xs [1 2 3]} {:xs [4 5 6]} {:xs [7]}]`, `[{:xs [1 2 nil]} {:xs [4 5 nil]} nil]`},

@@ -77,7 +77,7 @@ func TestReadPositions(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	inputs := []string{
 		"(+ 1 2",
-		"(+ 1 2))",
+		"(+ 1 2)) (+ 3 4)",
 		"[1 2 3",
 		"{:a 1 :b}",
 		`"unterminated`,
@@ -90,7 +90,6 @@ func TestReadErrors(t *testing.T) {
 		"1.5M",
 		"#?(:clj 1)",
 		"#(+ #(inc %) 1)",
-		"@x",
 		"(a\n  (b\n    ]",
 		"##Foo",
 		":",
@@ -155,7 +154,7 @@ func TestReadDeepNesting(t *testing.T) {
 func TestParseEDN(t *testing.T) {
 	ok := map[string]string{
 		`{:a 1 :b [1 2.5 "x"] "k" #{:z}}`: `{:a 1, :b [1 2.5 "x"], "k" #{:z}}`,
-		"(1 2 3)":                         "[1 2 3]",
+		"(1 2 3)":                         "(1 2 3)",
 		"  nil ; comment\n":               "nil",
 		"#'helper":                        "#'helper",
 		"-0.0":                            "-0.0",

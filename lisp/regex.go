@@ -69,10 +69,10 @@ func programSize(pattern string) int {
 }
 
 // instBytesPerStep is how many (instruction, input byte) pairs of regex
-// matching one step pays for. With capture groups, Go's matcher spends
-// up to about 100 ns on each pair, so a step buys about as much time
-// here as elsewhere in the interpreter; simple patterns run far faster,
-// which the division leaves them some credit for.
+// matching one step pays for, so that with capture groups, where Go's
+// matcher is slowest per pair, a step buys about as much time here as
+// elsewhere in the interpreter (docs/BENCHMARKS.md); simple patterns run
+// far faster, which the division leaves them some credit for.
 const instBytesPerStep = 8
 
 // maxMatchWork bounds the (instruction, input byte) pairs of one match

@@ -56,8 +56,8 @@ type symbol string
 // varRef is a reference to a user binding, written #'name.
 type varRef struct{ Name string }
 
-// list is a parenthesized form. It exists in code only: PTC-Lisp has no list
-// values at run time (sequence functions return vectors).
+// list is a parenthesized form in code. A list value ('(1 2), (list 1 2))
+// is a *Vector marked as a list (see Vector).
 type list struct {
 	Elems []Value
 	Pos   Pos
@@ -66,16 +66,21 @@ type list struct {
 // Pos is a 1-based source position; the zero Pos means "unknown".
 type Pos struct{ Line, Col int }
 
-func (NilType) TypeName() string  { return "nil" }
-func (Bool) TypeName() string     { return "boolean" }
-func (Int) TypeName() string      { return "integer" }
-func (Float) TypeName() string    { return "float" }
-func (String) TypeName() string   { return "string" }
-func (Keyword) TypeName() string  { return "keyword" }
-func (symbol) TypeName() string   { return "symbol" }
-func (*varRef) TypeName() string  { return "var" }
-func (*list) TypeName() string    { return "list" }
-func (*Vector) TypeName() string  { return "vector" }
+func (NilType) TypeName() string { return "nil" }
+func (Bool) TypeName() string    { return "boolean" }
+func (Int) TypeName() string     { return "integer" }
+func (Float) TypeName() string   { return "float" }
+func (String) TypeName() string  { return "string" }
+func (Keyword) TypeName() string { return "keyword" }
+func (symbol) TypeName() string  { return "symbol" }
+func (*varRef) TypeName() string { return "var" }
+func (*list) TypeName() string   { return "list" }
+func (v *Vector) TypeName() string {
+	if v.list {
+		return "list"
+	}
+	return "vector"
+}
 func (*Map) TypeName() string     { return "map" }
 func (*Set) TypeName() string     { return "set" }
 func (*Builtin) TypeName() string { return "function" }
@@ -102,11 +107,35 @@ func truthy(v Value) bool {
 // Its conj appends in place when the vector is the longest user of its backing
 // array, so building a vector one element at a time in a loop is amortized
 // O(1) per element while every earlier version stays unchanged.
+//
+// A list ('(3 2 1), (list ...), (into () xs)) is a Vector with list set:
+// every walk over values (printing, hashing, equality, measuring,
+// freezing) treats the two alike, as Clojure's = does, and only the
+// builtins where Clojure's lists behave differently look at the mark:
+// conj and into add at the front, peek and pop work at the front, and a
+// list prints as (...). Sequence functions return vectors.
 type Vector struct {
 	elems  []Value
 	tail   *vectorTail
 	weight int64 // see valueWeight; its top bits hold nestsMeasured's count
+	list   bool  // a list rather than a vector
 }
+
+// emptyList is the list ().
+var emptyList = &Vector{list: true, weight: 1 << nestsShift}
+
+// newList returns a list that takes ownership of elems, in order.
+func newList(elems []Value) *Vector {
+	if len(elems) == 0 {
+		return emptyList
+	}
+	v := NewVector(elems)
+	v.list = true
+	return v
+}
+
+// IsList reports whether v is a list rather than a vector.
+func (v *Vector) IsList() bool { return v.list }
 
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
@@ -136,6 +165,16 @@ func newReadVector(elems []Value) *Vector {
 		w = addWeight(w, weightOf(e))
 	}
 	return &Vector{elems: elems, weight: w}
+}
+
+// newReadList is newReadVector for a list; the empty list is emptyList.
+func newReadList(elems []Value) *Vector {
+	if len(elems) == 0 {
+		return emptyList
+	}
+	v := newReadVector(elems)
+	v.list = true
+	return v
 }
 
 // vectorWithTail puts a new lineage's first vector and its tail in one
@@ -196,7 +235,9 @@ type MapEntry struct{ Key, Val Value }
 // amortized O(1) per key. Replacing a key's value, dissoc, and extending an
 // older version copy, so no version ever changes. In-place growth writes
 // the shared index, so one lineage must not be extended from two goroutines
-// at once; evaluations never share values (each request decodes its own).
+// at once: a value shared between evaluations running at once (data the
+// server remembers between requests) is frozen first (Freeze), which ends
+// its lineages, so that extending it copies.
 type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)
@@ -661,12 +702,37 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	return Nil, nil
 }
 
+// Call indexes a vector: ([:a :b] 1) is :b. A list is not a function.
+func (v *Vector) Call(th *Thread, args []Value) (Value, error) {
+	if v.list {
+		return nil, Errorf(typeError, "a list is not a function, so (%s ...) cannot be called", Repr(v)).
+			WithHint("take an item with (nth coll i)")
+	}
+	if len(args) != 1 {
+		return nil, arityError("vector", "(v index)", len(args))
+	}
+	i, ok := args[0].(Int)
+	if !ok {
+		return nil, typeErrorf("vector", "an integer index", args[0])
+	}
+	if i < 0 || int64(i) >= int64(v.Len()) {
+		return nil, Errorf(executionError, "index %d is out of range for a vector of %d", i, v.Len()).
+			WithHint("(get v i) gives nil instead of failing")
+	}
+	return v.elems[i], nil
+}
+
 // lookup implements keyword and map application: nil and non-maps give the
 // default (or nil), as Clojure's get does.
 func lookup(coll, key Value, def []Value) (Value, error) {
-	if m, ok := coll.(*Map); ok {
-		if v, ok := m.Get(key); ok {
+	switch c := coll.(type) {
+	case *Map:
+		if v, ok := c.Get(key); ok {
 			return v, nil
+		}
+	case *Set:
+		if c.contains(key) {
+			return key, nil
 		}
 	}
 	if len(def) == 1 {

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// WireText is v as the sidecar writes it on the wire (SPEC section 2):
+// WireText is v as the sidecar writes it on the wire (docs/VALUES.md):
 // EDN for plain data, and for what EDN cannot spell the PTC-Lisp source
 // that evaluates back to it: (fn ...) for functions, (quote x) for
 // symbols, (re-pattern "...") for regexes, (keyword "...") for a keyword

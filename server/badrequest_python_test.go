@@ -28,7 +28,7 @@ import (
 func TestBadRequestDetailsFromPython(t *testing.T) {
 	const python = "/usr/bin/python3"
 	if err := exec.Command(python, "-c", "import grpc, google.protobuf").Run(); err != nil {
-		t.Skipf("%s with grpc and protobuf is needed (Debian: python3-grpcio, python3-protobuf): %v", python, err)
+		t.Fatalf("%s cannot import grpc and protobuf (%v): install them with `apt-get install python3-grpcio python3-protobuf`", python, err)
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -9,9 +9,9 @@ import (
 )
 
 // maxListElements bounds the elements of all the lists of one request
-// together (turns, bindings, tool calls, prints, ...): about 15 MB of
-// decoded messages if every one is empty, while a thousand-turn run with
-// fifty bindings of memory per turn holds about 60,000.
+// together (turns, bindings, tool calls, prints, ...), so that a request of
+// empty elements cannot decode into far more memory than its bytes; a
+// thousand-turn run with fifty bindings of memory per turn stays below it.
 const maxListElements = 100_000
 
 // requestLimits are the counts a request of this service may hold, as the
@@ -26,22 +26,22 @@ type requestLimits struct {
 type listLimit struct {
 	limit int
 	noun  string // what the list holds, for the error
-	flag  string // the server flag that sets limit
+	flag  string // the setting that sets limit, as a flag (Config.flagOf)
 }
 
-func newRequestLimits(cfg Config) *requestLimits {
+func newRequestLimits(cfg *Config) *requestLimits {
 	field := func(m protoreflect.ProtoMessage, name protoreflect.Name) protoreflect.FullName {
 		return m.ProtoReflect().Descriptor().Fields().ByName(name).FullName()
 	}
-	turns := listLimit{cfg.MaxTurns, "turns", "--max-turns"}
-	history := listLimit{cfg.MaxHistory, "messages", "--max-history"}
+	turns := listLimit{cfg.MaxTurns, "turns", cfg.flagOf(&cfg.MaxTurns)}
+	history := listLimit{cfg.MaxHistory, "messages", cfg.flagOf(&cfg.MaxHistory)}
 	own := map[protoreflect.FullName]listLimit{
 		field(&ptcsidecarv1.ToMessagesRequest{}, "turns"):          turns,
 		field(&ptcsidecarv1.ToMessagesRequest{}, "history"):        history,
 		field(&ptcsidecarv1.RenderTraceRequest{}, "turns"):         turns,
 		field(&ptcsidecarv1.RenderTraceRequest{}, "history"):       history,
-		field(&ptcsidecarv1.EvalTurnRequest{}, "previous_results"): {cfg.MaxTurns, "results", "--max-turns"},
-		field(&ptcsidecarv1.EvalTurnRequest{}, "tool_results"):     {cfg.Limits.MaxToolCalls, "answers", "--max-tool-calls"},
+		field(&ptcsidecarv1.EvalTurnRequest{}, "previous_results"): {cfg.MaxTurns, "results", turns.flag},
+		field(&ptcsidecarv1.EvalTurnRequest{}, "tool_results"):     {cfg.Limits.MaxToolCalls, "answers", cfg.flagOf(&cfg.Limits.MaxToolCalls)},
 	}
 	l := &requestLimits{maxElements: maxListElements, schemas: map[protoreflect.FullName]*wireSchema{}}
 	built := map[protoreflect.FullName]*wireSchema{}

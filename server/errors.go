@@ -39,17 +39,21 @@ func invalidf(field, format string, args ...any) error {
 }
 
 // fieldError returns the INVALID_ARGUMENT of a domain error that names a
-// request field (an option, a history message, a trace field), and false
+// request field (an option, a history message, the input a strategy does
+// not read, a trace field), and false
 // for any other error.
 func fieldError(err error) (error, bool) {
 	var (
 		oe *strategies.OptionError
 		he *strategies.HistoryError
+		ie *strategies.InputError
 		fe *trace.FieldError
 	)
 	switch {
 	case errors.As(err, &oe):
 		return invalidField("options."+oe.Option, oe.Reason), true
+	case errors.As(err, &ie):
+		return invalidField(ie.Field, ie.Reason), true
 	case errors.As(err, &he):
 		return invalidField(fmt.Sprintf("history[%d].%s", he.Index, he.Field), he.Reason), true
 	case errors.As(err, &fe):

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"time"
 
 	"google.golang.org/grpc"
@@ -21,7 +23,8 @@ type evaluation struct {
 	number      int
 	rawResponse string
 	program     string
-	noProgram   bool // raw_response holds no fenced program
+	noProgram   bool           // raw_response holds no fenced program
+	warnings    []lisp.Warning // what extracting the program forgave
 	env         lisp.Env
 	answers     []replay.Answer
 	answerTimes []int64       // the caller's duration_ms per answered call
@@ -87,7 +90,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
-		ev.program, found = lisp.ExtractProgram(ev.rawResponse)
+		ev.program, found, ev.warnings = lisp.ExtractProgramWarnings(ev.rawResponse)
 		ev.noProgram = !found
 	}
 	if ev.program == "" && !ev.noProgram {
@@ -226,39 +229,39 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 // filled in (New), so a negative one there is unlimited.
 func (s *Service) evalLimits(l *ptcsidecarv1.Limits, field string) (lisp.Limits, error) {
 	out := s.cfg.Limits
-	checks := []struct {
-		name string
-		val  int64
-		dst  func(int64)
-		cur  int64
-	}{
-		{"max_steps", l.GetMaxSteps(), func(v int64) { out.MaxSteps = v }, out.MaxSteps},
-		{"max_alloc_bytes", l.GetMaxAllocBytes(), func(v int64) { out.MaxAllocBytes = v }, out.MaxAllocBytes},
-		{"max_depth", int64(l.GetMaxDepth()), func(v int64) { out.MaxDepth = int(v) }, int64(out.MaxDepth)},
-		{"max_output_bytes", int64(l.GetMaxOutputBytes()), func(v int64) { out.MaxOutputBytes = int(v) }, int64(out.MaxOutputBytes)},
-		{"max_tool_calls", int64(l.GetMaxToolCalls()), func(v int64) { out.MaxToolCalls = int(v) }, int64(out.MaxToolCalls)},
-		{"timeout_ms", l.GetTimeoutMs(), func(v int64) { out.Timeout = time.Duration(v) * time.Millisecond }, ceilMillis(out.Timeout)},
-		{"max_emit_bytes", l.GetMaxEmitBytes(), func(v int64) { out.MaxEmitBytes = v }, out.MaxEmitBytes},
+	if l == nil {
+		return out, nil
 	}
-	for _, c := range checks {
+	wire := l.ProtoReflect()
+	for _, row := range sandboxLimits {
+		v := wire.Get(row.fd).Int()
 		switch {
-		case c.val < 0:
-			return out, invalidf(field+"."+c.name, "must not be negative, got %d", c.val)
-		case c.val > 0 && (c.cur <= 0 || c.val < c.cur):
-			c.dst(c.val)
+		case v < 0:
+			return out, invalidf(field+"."+string(row.wire), "must not be negative, got %d", v)
+		case v == 0:
+			continue
+		}
+		limit := row.bind(&out, lisp.Limits{})
+		cur, set := limit.Get(), v
+		if row.millis {
+			// Capped, so that no count of milliseconds overflows.
+			cur, set = ceilMillis(cur), min(v, math.MaxInt64/int64(time.Millisecond))*int64(time.Millisecond)
+		}
+		if cur <= 0 || v < cur {
+			limit.Put(set)
 		}
 	}
 	return out, nil
 }
 
-// ceilMillis is d in whole milliseconds, rounded up so that a request's
-// timeout_ms never exceeds a server timeout below a millisecond; negative
-// (unlimited) stays negative.
-func ceilMillis(d time.Duration) int64 {
+// ceilMillis is the duration d in whole milliseconds, rounded up so that a
+// request's timeout_ms never exceeds a server timeout below a millisecond;
+// negative (unlimited) stays negative.
+func ceilMillis(d int64) int64 {
 	if d < 0 {
 		return -1
 	}
-	return int64((d + time.Millisecond - 1) / time.Millisecond)
+	return (d + int64(time.Millisecond) - 1) / int64(time.Millisecond)
 }
 
 // toolTimeout is the server's tool answer timeout, lowered by the
@@ -294,6 +297,9 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 	}
 	if res.Err != nil {
 		t.Error = &ptcsidecarv1.TurnError{Type: string(res.Err.Kind), Message: res.Err.Message, Hint: res.Err.Hint}
+	}
+	for _, w := range append(slices.Clip(ev.warnings), res.Warnings...) {
+		t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: w.Type, Message: w.Message})
 	}
 	for _, c := range res.ToolCalls {
 		tc := &ptcsidecarv1.ToolCall{Index: int32(c.Index), Name: c.Name, Args: encodeValue(c.Args),

@@ -78,7 +78,7 @@ func FuzzToMessages(f *testing.F) {
 	f.Add(`{"items": [1, 2]}`, `nil`, `{}`, "(fail 1)", "", "", uint8(1), false, true)
 	f.Add(`{}`, `[1 2 3]`, `[]`, "", "a\nb", "-> :int", uint8(2), false, false)
 	s := New(Config{MaxValueDepth: 50, MaxTurns: 10, MaxHistory: 10})
-	strategies := []string{"single-user-coalesced", "full", "loop-slice", "turn-aware"}
+	strategies := []string{"single-user-coalesced", "full", "loop-slice", "turn-aware", "cache-stable"}
 	f.Fuzz(func(t *testing.T, data, result, args, program, print, signature string, strategy uint8, success, dataJSON bool) {
 		dataValue := edn(data)
 		if dataJSON {
@@ -125,7 +125,7 @@ func FuzzToMessages(f *testing.F) {
 // protobuf-go decodes; one over them decodes to no more than its wire
 // bytes and fails the method's count check with INVALID_ARGUMENT.
 func FuzzDecodeRequest(f *testing.F) {
-	limits := newRequestLimits(Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
+	limits := newRequestLimits(&Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
 	limits.maxElements = 24
 	svc := &Service{limits: limits}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()

@@ -79,8 +79,7 @@ func (r remembered) program(text string, maxNesting int) *lisp.Program {
 		return nil
 	}
 	// Read forms and the analysis a Program keeps once evaluated take about
-	// ten times the bytes of their text (2.5 and 2.7 KB for a 244-byte
-	// program).
+	// ten times the bytes of their text (docs/BENCHMARKS.md, "The memo").
 	r.programs.Put(k, p, int64(memo.EntryOverhead+11*len(text)))
 	return p
 }

@@ -26,14 +26,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	if err != nil {
 		return nil, requestError(err)
 	}
-	st, err := strategies.Lookup(req.Options.Strategy)
-	if err != nil {
-		return nil, requestError(err)
-	}
-	if err := checkInput(st, req); err != nil {
-		return nil, err
-	}
-	resp, err := st.Render(req)
+	resp, err := strategies.Render(req)
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -53,19 +46,6 @@ func requestError(err error) error {
 		return invalid
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())
-}
-
-// checkInput refuses turns sent to a strategy that reads history, and
-// history sent to one that reads turns: the strategy would ignore them and
-// answer as if nothing had been sent.
-func checkInput(st strategies.Strategy, req *strategies.Request) error {
-	switch {
-	case st.Input() == strategies.InputHistory && len(req.Turns) > 0:
-		return invalidf("turns", "strategy %q reads history, not turns: send the conversation as history, or choose a strategy that reads turns (ListStrategies says which input each reads)", st.Name())
-	case st.Input() == strategies.InputTurns && len(req.History) > 0:
-		return invalidf("history", "strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())
-	}
-	return nil
 }
 
 func optionalInt(p *int32) *int {
@@ -123,6 +103,11 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		ClearToolInputs:      o.GetClearToolInputs(),
 		Placeholder:          o.GetPlaceholder(),
 		MaxTokens:            optionalInt(o.MaxTokens),
+		TrimTo:               optionalInt(o.TrimTo),
+		WindowOnly:           o.GetWindowOnly(),
+		Pricing:              o.GetPricing(),
+		CacheReadRate:        o.CacheReadRate,
+		CacheWriteRate:       o.CacheWriteRate,
 	}
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
@@ -205,6 +190,9 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	if e := t.GetError(); e != nil {
 		turn.Error = &strategies.TurnError{Type: e.GetType(), Message: e.GetMessage(), Hint: e.GetHint()}
 	}
+	for _, w := range t.GetWarnings() {
+		turn.Warnings = append(turn.Warnings, strategies.TurnWarning{Type: w.GetType(), Message: w.GetMessage()})
+	}
 	if calls := t.GetToolCalls(); len(calls) > 0 {
 		turn.ToolCalls = make([]strategies.ToolCall, 0, len(calls))
 	}
@@ -225,13 +213,14 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	if turn.Memory, err = s.decodeBindings(t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
 		return turn, err
 	}
+	turn.HasMemory = t.GetMemory() != nil
 	return turn, nil
 }
 
 func decodeChatMessage(m *ptcsidecarv1.ChatMessage) strategies.ChatMessage {
 	out := strategies.ChatMessage{
 		Role: m.GetRole(), Content: m.GetContent(), Source: m.GetSource(), SenderID: m.GetSenderId(),
-		ToolCallID: m.GetToolCallId(), Reasoning: m.GetReasoning(),
+		ToolCallID: m.GetToolCallId(), Reasoning: m.GetReasoning(), Name: m.GetName(),
 	}
 	for _, tc := range m.GetToolCalls() {
 		out.ToolCalls = append(out.ToolCalls, strategies.ChatToolCall{ID: tc.GetId(), Name: tc.GetName(), Arguments: tc.GetArguments()})
@@ -244,7 +233,7 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 	for _, m := range r.Messages {
 		wm := &ptcsidecarv1.ChatMessage{
 			Role: m.Role, Content: m.Content, Source: m.Source, SenderId: m.SenderID,
-			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning,
+			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name,
 		}
 		for _, tc := range m.ToolCalls {
 			wm.ToolCalls = append(wm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
@@ -253,26 +242,48 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 	}
 	s := r.Stats
 	out.Stats = &ptcsidecarv1.CompressionStats{
-		Strategy:            s.Strategy,
-		TurnsCompressed:     int32(s.TurnsCompressed),
-		ToolCallsTotal:      int32(s.ToolCallsTotal),
-		ToolCallsShown:      int32(s.ToolCallsShown),
-		ToolCallsDropped:    int32(s.ToolCallsDropped),
-		PrintlnsTotal:       int32(s.PrintlnsTotal),
-		PrintlnsShown:       int32(s.PrintlnsShown),
-		PrintlnsDropped:     int32(s.PrintlnsDropped),
-		ErrorTurnsCollapsed: int32(s.ErrorTurnsCollapsed),
-		MessagesBefore:      int32(s.MessagesBefore),
-		MessagesAfter:       int32(s.MessagesAfter),
-		CharsBefore:         int32(s.CharsBefore),
-		CharsAfter:          int32(s.CharsAfter),
-		TokensBefore:        int32(s.TokensBefore),
-		TokensAfter:         int32(s.TokensAfter),
-		Tokenizer:           s.Tokenizer,
-		SyntheticNudge:      s.SyntheticNudge,
-		NudgesExhausted:     s.NudgesExhausted,
-		ToolUsesCleared:     int32(s.ToolUsesCleared),
-		TokensCleared:       int32(s.TokensCleared),
+		Strategy:             s.Strategy,
+		TurnsCompressed:      int32(s.TurnsCompressed),
+		ToolCallsTotal:       int32(s.ToolCallsTotal),
+		ToolCallsShown:       int32(s.ToolCallsShown),
+		ToolCallsDropped:     int32(s.ToolCallsDropped),
+		PrintlnsTotal:        int32(s.PrintlnsTotal),
+		PrintlnsShown:        int32(s.PrintlnsShown),
+		PrintlnsDropped:      int32(s.PrintlnsDropped),
+		ErrorTurnsCollapsed:  int32(s.ErrorTurnsCollapsed),
+		MessagesBefore:       int32(s.MessagesBefore),
+		MessagesAfter:        int32(s.MessagesAfter),
+		CharsBefore:          int32(s.CharsBefore),
+		CharsAfter:           int32(s.CharsAfter),
+		TokensBefore:         int32(s.TokensBefore),
+		TokensAfter:          int32(s.TokensAfter),
+		Tokenizer:            s.Tokenizer,
+		SyntheticNudge:       s.SyntheticNudge,
+		NudgesExhausted:      s.NudgesExhausted,
+		ToolUsesCleared:      int32(s.ToolUsesCleared),
+		TokensCleared:        int32(s.TokensCleared),
+		StablePrefixTokens:   int32(s.StablePrefixTokens),
+		BilledTokens:         s.BilledTokens,
+		CacheWriteTokens:     int32(s.CacheWriteTokens),
+		StablePrefixKnown:    s.StablePrefixKnown,
+		StablePrefixNote:     s.StablePrefixNote,
+		CacheBreakpoint:      encodeBreakpoint(s.CacheBreakpoint),
+		Pricing:              s.Pricing,
+		NextCacheBreakpoint:  encodeBreakpoint(s.NextCacheBreakpoint),
+		PromptSource:         s.PromptSource,
+		MessagesDropped:      int32(s.MessagesDropped),
+		TokensDropped:        int32(s.TokensDropped),
+		ToolLoopsDropped:     int32(s.ToolLoopsDropped),
+		MessagesRepaired:     int32(s.MessagesRepaired),
+		ToolCallIdsRewritten: int32(s.ToolCallIDsRewritten),
+		TaskPinned:           s.TaskPinned,
 	}
 	return out
+}
+
+func encodeBreakpoint(b *strategies.Breakpoint) *ptcsidecarv1.CacheBreakpoint {
+	if b == nil {
+		return nil
+	}
+	return &ptcsidecarv1.CacheBreakpoint{MessageIndex: int32(b.Message), Offset: int32(b.Offset)}
 }

@@ -88,6 +88,92 @@ Turns left: 4`
 	}
 }
 
+// TestToMessagesBill: the cost statistics reach the wire. The request is a
+// second call whose earlier call (no turns, empty memory) is rebuilt from
+// it; SYSTEM, mission, tools and data are the same in both.
+func TestToMessagesBill(t *testing.T) {
+	client := sidecarClient(t)
+	req := agentRequest()
+	req.Options.Pricing = "openai"
+	resp, err := client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := resp.GetStats()
+	stable, after := st.GetStablePrefixTokens(), st.GetTokensAfter()
+	if !st.GetStablePrefixKnown() || stable <= 0 || stable >= after || st.GetCacheWriteTokens() != after-stable ||
+		st.GetBilledTokens() != 0.5*float64(stable)+float64(after-stable) || st.GetPricing() != "openai" {
+		t.Errorf("stats: %v", st)
+	}
+	// The stable prefix runs into the USER message, past the mission, tools
+	// and data, which is also where the next call's will end.
+	bp, next := st.GetCacheBreakpoint(), st.GetNextCacheBreakpoint()
+	if bp.GetMessageIndex() != 1 || next.GetMessageIndex() != 1 || bp.GetOffset() < next.GetOffset() {
+		t.Errorf("breakpoints %v and %v", bp, next)
+	}
+	req.Options.CacheReadRate = proto.Float64(0.2)
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := resp.GetStats(); st.GetPricing() != "custom" || st.GetBilledTokens() != 0.2*float64(stable)+float64(after-stable) {
+		t.Errorf("with cache_read_rate 0.2: %v", st)
+	}
+}
+
+// TestToMessagesChatOverGRPC: a coding agent's chat log through the wire.
+// The request from before the scan window serves (prompt_source task), the
+// participant's name survives, a reused tool-call id is rewritten, and
+// window_only asks for the seed's nudge instead.
+func TestToMessagesChatOverGRPC(t *testing.T) {
+	client := sidecarClient(t)
+	call := func(id, path string) *ptcsidecarv1.ChatMessage {
+		return &ptcsidecarv1.ChatMessage{Role: "assistant", ToolCalls: []*ptcsidecarv1.ChatToolCall{{Id: id, Name: "read_file", Arguments: `{"path": "` + path + `"}`}}}
+	}
+	result := func(id, text string) *ptcsidecarv1.ChatMessage {
+		return &ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Content: text}
+	}
+	req := &ptcsidecarv1.ToMessagesRequest{
+		Options: &ptcsidecarv1.Options{Strategy: "loop-slice", ScanWindow: i32(2)},
+		History: []*ptcsidecarv1.ChatMessage{
+			{Role: "user", Name: "ada", Content: "Fix the scanner."},
+			call("call_0", "scan.go"), result("call_0", "package scan"),
+			call("call_0", "scan_test.go"), result("call_0", "package scan // tests"),
+		},
+	}
+	resp, err := client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, st := resp.GetMessages(), resp.GetStats()
+	if len(msgs) != 3 || msgs[0].GetName() != "ada" || msgs[0].GetContent() != "Fix the scanner." ||
+		msgs[1].GetToolCalls()[0].GetId() != "call_0_2" || msgs[2].GetToolCallId() != "call_0_2" {
+		t.Fatalf("messages: %v", msgs)
+	}
+	if st.GetPromptSource() != "task" || st.GetToolCallIdsRewritten() != 1 || st.GetMessagesDropped() != 2 || st.GetToolLoopsDropped() != 1 || st.GetSyntheticNudge() {
+		t.Errorf("stats: %v", st)
+	}
+	req.Options.WindowOnly = true
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := resp.GetStats(); st.GetPromptSource() != "nudge" || !st.GetSyntheticNudge() || resp.GetMessages()[0].GetSource() != "system" {
+		t.Errorf("window_only: %v", resp)
+	}
+
+	req.Options = &ptcsidecarv1.Options{Strategy: "token-budget", MaxTokens: i32(3)}
+	_, err = client.ToMessages(context.Background(), req)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "options.max_tokens") || !strings.Contains(err.Error(), "user's request") {
+		t.Errorf("a budget that cannot hold the request: %v", err)
+	}
+	req.Options = &ptcsidecarv1.Options{Strategy: "token-budget", MaxTokens: i32(100), TrimTo: i32(200)}
+	_, err = client.ToMessages(context.Background(), req)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "options.trim_to") {
+		t.Errorf("trim_to over max_tokens: %v", err)
+	}
+}
+
 // TestToMessagesJSONValues: JSON data gives the same message as the
 // equivalent EDN (object keys that are keyword names become keywords).
 func TestToMessagesJSONValues(t *testing.T) {
@@ -203,6 +289,8 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		{"turn memory", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Turns[0].Memory = &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("sym")}}}
 		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},
+		{"unknown pricing", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Pricing = "openai-latest" }, codes.InvalidArgument, `options.pricing: unknown pricing "openai-latest"`},
+		{"cache read rate above 1", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.CacheReadRate = proto.Float64(1.5) }, codes.InvalidArgument, "options.cache_read_rate: must be between 0 and 1"},
 		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
 		{"chat message with unknown role", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Options.Strategy = "loop-slice"

@@ -98,13 +98,18 @@ func TestRenderTraceInvalid(t *testing.T) {
 	bad.Turns[0].Result = edn("[1 2")
 	badOption := traceRequest("")
 	badOption.Options.PrintlnLimit = i32(-1)
+	// The compressed view renders what ToMessages would send, and refuses
+	// what ToMessages refuses: turns to a strategy that reads history.
+	turnsToChat := traceRequest("compressed")
+	turnsToChat.Options.Strategy = "loop-slice"
 	for name, c := range map[string]struct {
 		req   *ptcsidecarv1.RenderTraceRequest
 		field string
 	}{
-		"view":   {traceRequest("summary"), "view: unknown view \"summary\""},
-		"value":  {bad, "turns[0].result.edn"},
-		"option": {badOption, "options.println_limit"},
+		"view":                 {traceRequest("summary"), "view: unknown view \"summary\""},
+		"value":                {bad, "turns[0].result.edn"},
+		"option":               {badOption, "options.println_limit"},
+		"turns to a chat view": {turnsToChat, `turns: strategy "loop-slice" reads history, not turns`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := client.RenderTrace(context.Background(), c.req)

@@ -5,9 +5,6 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// DefaultMaxValueDepth bounds the nesting of values read from the wire.
-const DefaultMaxValueDepth = 1000
-
 // decodeValue reads a wire Value as EDN or JSON. An unset Value decodes to
 // nil (absent), which callers treat as "no value".
 func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, error) {
@@ -67,12 +64,7 @@ func (s *Service) decodeMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, err
 	return m, nil
 }
 
-func (s *Service) maxValueDepth() int {
-	if s.cfg.MaxValueDepth > 0 {
-		return s.cfg.MaxValueDepth
-	}
-	return DefaultMaxValueDepth
-}
+func (s *Service) maxValueDepth() int { return s.cfg.MaxValueDepth }
 
 // encodeValue writes a value a caller consumes (tool-call arguments, tool
 // results, a turn's result): in its wire text (lisp.WireText: EDN, or the

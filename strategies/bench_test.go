@@ -57,6 +57,8 @@ func benchRequest(b *testing.B) *Request {
 		}
 		req.Memory = append(req.Memory, bd)
 	}
+	// The snapshot the earlier call is rebuilt from, for the stable prefix.
+	req.Turns[18].Memory, req.Turns[18].HasMemory = req.Memory, true
 	return req
 }
 
@@ -94,6 +96,22 @@ func BenchmarkCoalescedRender(b *testing.B) {
 	b.ReportMetric(float64(len(msgs[1].Content)), "user-bytes")
 }
 
+// BenchmarkCacheStableRender measures building the [SYSTEM, USER] messages
+// of cache-stable, the replay of its re-base decisions included (token
+// counts of the entries remembered, as on a running agent's calls).
+func BenchmarkCacheStableRender(b *testing.B) {
+	req := benchRequest(b)
+	req.Remembered = NewRemembered(memo.New(64 << 20))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := cacheStableMessages(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	msgs, _, _ := cacheStableMessages(req)
+	b.ReportMetric(float64(len(msgs[1].Content)), "user-bytes")
+}
+
 // BenchmarkFullRender measures building the uncompressed history.
 func BenchmarkFullRender(b *testing.B) {
 	req := benchRequest(b)
@@ -109,8 +127,9 @@ func BenchmarkFullRender(b *testing.B) {
 // that no USER message repeats.
 var benchCalls int64
 
-// BenchmarkToMessages measures the whole strategy call: both renders plus
-// the character and token statistics of before and after, as on the next
+// BenchmarkToMessages measures the whole strategy call: both renders, the
+// earlier call's render and the stable prefix against it, and the
+// character and token statistics of before and after, as on the next
 // call of a running agent: the SYSTEM prompt and the earlier turns were seen
 // before, the USER message is new (a binding changes each iteration, as
 // memory does from turn to turn, so the USER count is never remembered).
@@ -122,6 +141,20 @@ func BenchmarkToMessages(b *testing.B) {
 		benchCalls++
 		req.Memory[2].Value = lisp.Int(benchCalls)
 		if _, err := (coalesced{}).Render(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkToMessagesCacheStable is BenchmarkToMessages with cache-stable.
+func BenchmarkToMessagesCacheStable(b *testing.B) {
+	req := benchRequest(b)
+	req.Remembered = NewRemembered(memo.New(64 << 20))
+	b.ReportAllocs()
+	for b.Loop() {
+		benchCalls++
+		req.Memory[2].Value = lisp.Int(benchCalls)
+		if _, err := (cacheStable{}).Render(req); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,15 +1,20 @@
 package strategies
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 )
 
 // This file holds what every chat strategy (loop-slice, turn-aware,
-// clear-tool-results, token-budget) shares: input validation, sequence
-// repair, the scan window, tool-loop extraction, prompt selection, nudges and
-// statistics.
+// clear-tool-results, token-budget) reads the history with: input
+// validation, sequence repair, the form each message is sent in, the user's
+// request, the scan window and tool-loop extraction. chatoutput.go builds
+// the output and its statistics.
 //
 // Two kinds of bad input are told apart. A message that is malformed on its
 // own (an unknown role, a tool message that answers no id, a tool call
@@ -134,7 +139,9 @@ func validSequence(msgs []ChatMessage) error {
 // assistant message and its results are dropped. Inside a block, a result
 // that answers no call of the loop is dropped, and of two results for the same
 // call the first is kept. Tool messages outside any block and system messages
-// are dropped. seq must hold increasing indices.
+// are dropped, and so are user and assistant messages with neither text nor
+// tool calls: they say nothing, and Anthropic's API refuses them. seq must
+// hold increasing indices.
 func repairSequence(h []ChatMessage, seq []int) []int {
 	out := make([]int, 0, len(seq))
 	for p := 0; p < len(seq); p++ {
@@ -143,7 +150,9 @@ func repairSequence(h []ChatMessage, seq []int) []int {
 		case m.Role == RoleSystem, m.Role == RoleTool:
 			continue
 		case m.Role != RoleAssistant || len(m.ToolCalls) == 0:
-			out = append(out, seq[p])
+			if !blank(m.Content) {
+				out = append(out, seq[p])
+			}
 			continue
 		}
 		end := p + 1
@@ -178,81 +187,133 @@ func callsID(m *ChatMessage, id string) bool {
 	return false
 }
 
-// systemIndex returns the position of the system prompt: the first system
-// message of the history, or -1. Later system messages are not part of any
-// chat strategy's output: Anthropic-style APIs have no place for them.
-func systemIndex(h []ChatMessage) int {
-	for i, m := range h {
-		if m.Role == RoleSystem {
+// blank reports whether a message text says nothing: empty or only white
+// space, which Anthropic's API refuses as a text block.
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// isPrompt reports whether m starts a turn: a user message from a person or
+// another agent (direct, broadcast, or with no source) that says something.
+// User messages whose source is "system" are automation (notifications,
+// stored nudges) and never start a turn.
+func isPrompt(m *ChatMessage) bool {
+	return m.Role == RoleUser && m.Source != SourceSystem && !blank(m.Content)
+}
+
+// chatHistory is a request's history made ready for a chat strategy: where
+// its system prompt is, which of its messages can be sent (repaired), which
+// world it comes from, and the form in which the output carries each message
+// a provider would refuse as it is.
+type chatHistory struct {
+	h      []ChatMessage
+	system int   // index in h of the system prompt, -1 when none
+	ns     []int // indices in h of the non-system messages, in order
+	seq    []int // indices in h of the messages that can be sent: ns repaired
+	// seed is set when some message carries a source: the history comes
+	// from seed 002's world (a game swarm whose commander and peers speak
+	// through direct messages and broadcasts), whose rules loop-slice and
+	// turn-aware keep exactly.
+	seed bool
+	// sendable holds, by index in h, the form in which the output carries a
+	// message that a provider would refuse as it is (sendableForms).
+	sendable map[int]sendableForm
+}
+
+func newChatHistory(h []ChatMessage) *chatHistory {
+	ch := &chatHistory{h: h, system: -1, ns: make([]int, 0, len(h))}
+	for i := range h {
+		if h[i].Role == RoleSystem {
+			if ch.system < 0 {
+				ch.system = i
+			}
+			continue
+		}
+		ch.ns = append(ch.ns, i)
+		if h[i].Source != "" {
+			ch.seed = true
+		}
+	}
+	ch.seq = repairSequence(h, ch.ns)
+	ch.sendable = sendableForms(h, ch.seq)
+	return ch
+}
+
+// form returns message i of the history in the form the output sends it.
+func (ch *chatHistory) form(i int) *ChatMessage {
+	if f, ok := ch.sendable[i]; ok {
+		return &f.msg
+	}
+	return &ch.h[i]
+}
+
+// task returns the index in h of the user's request: the most recent prompt
+// anywhere in the history, or -1.
+func (ch *chatHistory) task() int {
+	return ch.promptBefore(len(ch.h))
+}
+
+// promptBefore returns the index in h of the most recent prompt before index
+// limit, or -1.
+func (ch *chatHistory) promptBefore(limit int) int {
+	for i := limit - 1; i >= 0; i-- {
+		if isPrompt(&ch.h[i]) {
 			return i
 		}
 	}
 	return -1
 }
 
-// nonSystem returns the positions of every message that is not a system
-// message.
-func nonSystem(h []ChatMessage) []int {
-	out := make([]int, 0, len(h))
-	for i, m := range h {
-		if m.Role != RoleSystem {
-			out = append(out, i)
+// lastBroadcast returns the index in h of the most recent broadcast before
+// index limit, or -1.
+func (ch *chatHistory) lastBroadcast(limit int) int {
+	for i := limit - 1; i >= 0; i-- {
+		if isPrompt(&ch.h[i]) && ch.h[i].Source == SourceBroadcast {
+			return i
 		}
 	}
-	return out
-}
-
-// isPrompt reports whether m starts a turn: a user message from a person or
-// another agent (direct, broadcast, or with no source). User messages whose
-// source is "system" are automation (notifications, stored nudges) and never
-// start a turn.
-func isPrompt(m *ChatMessage) bool {
-	return m.Role == RoleUser && m.Source != SourceSystem
+	return -1
 }
 
 // window is the scan of a chat history both loop-slice and turn-aware start
 // from.
 type window struct {
-	system int   // index of the system prompt, -1 when none
-	start  int   // index of the window's first message (len(h) when empty)
+	start  int   // index in h of the window's first message (len(h) when empty)
 	seq    []int // the window's messages after sequence repair
 	prompt int   // position in seq of the most recent prompt, -1 when none
 }
 
-// scanWindow takes the last n non-system messages of h, repairs their
-// sequence (a window may begin inside a tool block) and finds the most recent
-// prompt among them.
-func scanWindow(h []ChatMessage, n int) window {
-	ns := nonSystem(h)
-	win := ns[max(0, len(ns)-n):]
-	w := window{system: systemIndex(h), start: len(h)}
+// scan takes the non-system messages of the history from the first-th on,
+// repairs their sequence (a window may begin inside a tool block) and finds
+// the most recent prompt among them.
+func (ch *chatHistory) scan(first int) window {
+	win := ch.ns[first:]
+	w := window{start: len(ch.h), prompt: -1}
 	if len(win) > 0 {
 		w.start = win[0]
 	}
-	w.seq = repairSequence(h, win)
-	w.prompt = lastPrompt(h, w.seq)
+	w.seq = repairSequence(ch.h, win)
+	for p := len(w.seq) - 1; p >= 0; p-- {
+		if isPrompt(&ch.h[w.seq[p]]) {
+			w.prompt = p
+			break
+		}
+	}
 	return w
 }
 
-// lastPrompt returns the position in seq of the most recent prompt, or -1.
-func lastPrompt(h []ChatMessage, seq []int) int {
-	for p := len(seq) - 1; p >= 0; p-- {
-		if isPrompt(&h[seq[p]]) {
-			return p
-		}
-	}
-	return -1
-}
+// lastN is where the scan window of the last n non-system messages starts
+// (seed 002's window, which moves with every message).
+func (ch *chatHistory) lastN(n int) int { return max(0, len(ch.ns)-n) }
 
-// lastBroadcast returns the index in h of the most recent broadcast user
-// message before index limit, or -1.
-func lastBroadcast(h []ChatMessage, limit int) int {
-	for i := limit - 1; i >= 0; i-- {
-		if h[i].Role == RoleUser && h[i].Source == SourceBroadcast {
-			return i
-		}
+// stepped is where a scan window of at least n non-system messages starts
+// when it moves in steps of n: it holds n to 2n-1 messages, and its start
+// stays put while n messages are appended. A window whose start stays put
+// keeps the beginning of the prompt built from it, which is what a
+// provider's prompt cache serves.
+func (ch *chatHistory) stepped(n int) int {
+	if len(ch.ns) <= n {
+		return 0
 	}
-	return -1
+	return (len(ch.ns) - n) / n * n
 }
 
 // latestLoop returns the positions in seq of the last tool loop: the last
@@ -272,118 +333,134 @@ func latestLoop(h []ChatMessage, seq []int) []int {
 	return nil
 }
 
-// defaultNudges are the synthetic nudge wordings by attempt: gentle, firm,
-// urgent.
-var defaultNudges = []string{
-	"Continue your task. Check for new messages and decide your next step.",
-	"You need to respond. Check your messages and your current status, then act.",
-	"URGENT: Respond now. Check your status and take your next action immediately.",
+// sendableForm is the form in which the output carries a message of the
+// history that a provider would refuse as it is.
+type sendableForm struct {
+	msg ChatMessage
+	// texts records that a text changed (not only an id), so the message's
+	// tokens must be counted again.
+	texts bool
+	// newIDs are the ids the form gave its tool calls.
+	newIDs map[string]bool
 }
 
-// nudgeFor returns the synthetic nudge for the caller's attempt and whether
-// the attempts are exhausted. With N wordings (the three defaults, or the
-// caller's own), attempts 1..N get wordings 1..N; an attempt beyond N is
-// exhausted: the caller should stop prompting and go idle. The response still
-// carries the last wording, so a caller that ignores the signal sends a valid
-// request.
-func nudgeFor(opts *Options) (ChatMessage, bool) {
-	wordings := opts.Nudges
-	if len(wordings) == 0 {
-		wordings = defaultNudges
-	}
-	attempt := max(opts.NudgeAttempt, 1)
-	exhausted := attempt > len(wordings)
-	return ChatMessage{
-		Role:    RoleUser,
-		Source:  SourceSystem,
-		Content: wordings[min(attempt, len(wordings))-1],
-	}, exhausted
-}
-
-// chatOutput is a strategy's output being built: each message with the
-// history position it was copied from, or -1 when it is synthetic or was
-// edited, so statistics can reuse the input's token counts.
-type chatOutput struct {
-	msgs []ChatMessage
-	from []int
-}
-
-func (o *chatOutput) copyFrom(h []ChatMessage, idx ...int) {
-	o.msgs = slices.Grow(o.msgs, len(idx))
-	o.from = slices.Grow(o.from, len(idx))
-	for _, i := range idx {
-		o.msgs = append(o.msgs, h[i])
-		o.from = append(o.from, i)
-	}
-}
-
-func (o *chatOutput) add(m ChatMessage) {
-	o.msgs = append(o.msgs, m)
-	o.from = append(o.from, -1)
-}
-
-// messageTokens counts the tokens of each message, as CountMessageTokens
-// counts them, so that sums over any subset are exact. Counts are
-// remembered across requests in counts: a chat agent resends nearly the
-// same history on every call.
-func messageTokens(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]int, error) {
-	out := make([]int, len(msgs))
-	for i := range msgs {
-		n, err := counts.tokens(tokenizer, msgs[i:i+1])
-		if err != nil {
-			return nil, err
-		}
-		out[i] = n
-	}
-	return out, nil
-}
-
-// chatResponse finishes a chat strategy's response: it checks the output
-// keeps the sequence contract and fills the statistics. counts are the
-// history's per-message token counts (from messageTokens), or nil.
-func chatResponse(name string, req *Request, counts []int, out *chatOutput) (*Response, error) {
-	if err := validSequence(out.msgs); err != nil {
-		// Every strategy builds its output from repaired sequences; reaching
-		// this is a bug in the strategy, reported rather than sent on.
-		return nil, fmt.Errorf("%s: built an invalid message sequence: %w", name, err)
-	}
-	tok := req.Options.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
-	var err error
-	if counts == nil {
-		if counts, err = messageTokens(req.Remembered, tok, req.History); err != nil {
-			return nil, err
-		}
-	}
-	st := Stats{
-		Strategy:       name,
-		Tokenizer:      tok,
-		MessagesBefore: len(req.History),
-		MessagesAfter:  len(out.msgs),
-		CharsBefore:    CountMessageChars(req.History),
-		CharsAfter:     CountMessageChars(out.msgs),
-	}
-	for _, n := range counts {
-		st.TokensBefore += n
-	}
-	for i, from := range out.from {
-		if from >= 0 {
-			st.TokensAfter += counts[from]
+// sendableForms finds the messages of seq that a provider would refuse as
+// they are and returns the form the output carries them in:
+//
+//   - Anthropic's API wants every tool-call id unique in the whole request
+//     and made of letters, digits, "_" and "-" only. Frameworks that number
+//     calls per turn reuse ids ("call_0" in every turn), and other
+//     providers' ids may hold other characters. A call whose id is taken by
+//     an earlier loop, or holds other characters, gets a new id (the old one
+//     with other characters made "_", then "_2", "_3"... until it is free),
+//     and so do its results.
+//   - Anthropic's API takes a call's arguments as a JSON object. Arguments
+//     that are not one (a model's truncated or malformed JSON, which its
+//     framework answered with an error) are sent as the object
+//     {"unparsed_arguments": the text}, so the model still sees them.
+//   - Text that is only white space beside tool calls would become a text
+//     block Anthropic refuses; it is dropped.
+//
+// Each form depends only on the messages before it, so a message is sent in
+// the same form on every later call (its tokens stay cached).
+func sendableForms(h []ChatMessage, seq []int) map[int]sendableForm {
+	var forms map[int]sendableForm
+	used := make(map[string]bool)
+	for p := 0; p < len(seq); p++ {
+		m := &h[seq[p]]
+		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
 			continue
 		}
-		n, err := req.Remembered.tokens(tok, out.msgs[i:i+1])
-		if err != nil {
-			return nil, err
+		var calls []ChatToolCall // the calls in their sendable form, when one differs
+		var renamed map[string]string
+		var newIDs map[string]bool
+		argsChanged := false
+		for k, tc := range m.ToolCalls {
+			id := freeID(safeID(tc.ID), used)
+			used[id] = true
+			args, ok := sendableArguments(tc.Arguments)
+			if id == tc.ID && ok {
+				continue
+			}
+			if calls == nil {
+				calls = slices.Clone(m.ToolCalls)
+				renamed = make(map[string]string, len(m.ToolCalls))
+				newIDs = make(map[string]bool, len(m.ToolCalls))
+			}
+			calls[k].Arguments = args
+			argsChanged = argsChanged || !ok
+			if id != tc.ID {
+				calls[k].ID = id
+				renamed[tc.ID] = id
+				newIDs[id] = true
+			}
 		}
-		st.TokensAfter += n
+		whitespace := m.Content != "" && blank(m.Content)
+		if calls == nil && !whitespace {
+			continue
+		}
+		if forms == nil {
+			forms = make(map[int]sendableForm)
+		}
+		f := sendableForm{msg: *m, texts: whitespace || argsChanged, newIDs: newIDs}
+		if whitespace {
+			f.msg.Content = ""
+		}
+		if calls != nil {
+			f.msg.ToolCalls = calls
+		}
+		forms[seq[p]] = f
+		for q := p + 1; q < len(seq) && h[seq[q]].Role == RoleTool; q++ {
+			if id, ok := renamed[h[seq[q]].ToolCallID]; ok {
+				res := h[seq[q]]
+				res.ToolCallID = id
+				forms[seq[q]] = sendableForm{msg: res}
+			}
+		}
 	}
-	msgs := out.msgs
-	if msgs == nil {
-		msgs = []ChatMessage{}
+	return forms
+}
+
+// sendableArguments returns a call's arguments as Anthropic's API takes
+// them, and whether they already were: a JSON object, or empty (clients send
+// an empty object). Anything else is wrapped as {"unparsed_arguments": text}.
+func sendableArguments(args string) (string, bool) {
+	trimmed := strings.TrimSpace(args)
+	if trimmed == "" || trimmed[0] == '{' && json.Valid([]byte(trimmed)) {
+		return args, true
 	}
-	return &Response{Messages: msgs, Stats: st}, nil
+	wrapped, _ := json.Marshal(map[string]string{"unparsed_arguments": args})
+	return string(wrapped), false
+}
+
+// safeID is id with every character Anthropic's API refuses in a tool-call
+// id made "_".
+func safeID(id string) string {
+	ok := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
+	}
+	if !strings.ContainsFunc(id, func(r rune) bool { return !ok(r) }) {
+		return id
+	}
+	return strings.Map(func(r rune) rune {
+		if ok(r) {
+			return r
+		}
+		return '_'
+	}, id)
+}
+
+// freeID is id when no earlier call took it, else the first of id_2, id_3...
+// that is free.
+func freeID(id string, used map[string]bool) string {
+	if !used[id] {
+		return id
+	}
+	for n := 2; ; n++ {
+		if c := id + "_" + strconv.Itoa(n); !used[c] {
+			return c
+		}
+	}
 }
 
 // matchesPrefix reports whether name starts with any of prefixes.
@@ -396,25 +473,16 @@ func matchesPrefix(name string, prefixes []string) bool {
 	return false
 }
 
-// Option documentation shared by the chat strategies.
+// Option documentation shared by the strategies.
 var (
-	docScanWindow = OptionDoc{"scan_window", "20",
-		"How many of the most recent non-system messages are scanned for the current prompt and the latest tool loop."}
-	docNudgeAttempt = OptionDoc{"nudge_attempt", "1",
-		"How many nudges in a row this request is (1 for the first). Chooses the nudge wording when no prompt is found; beyond the last wording the stats report nudges_exhausted so the caller can go idle."}
+	docScanWindow = intOptionDoc("scan_window",
+		"How many of the most recent non-system messages are scanned for the current prompt and the latest tool loop.")
+	docNudgeAttempt = intOptionDoc("nudge_attempt",
+		"How many nudges in a row this request is (1 for the first). Chooses the nudge wording when no prompt is found; beyond the last wording the stats report nudges_exhausted so the caller can go idle.")
 	docNudges = OptionDoc{"nudge_messages", "gentle, firm, urgent built-in wordings",
 		"Nudge wordings by attempt, the first for attempt 1. Their number is the number of attempts before nudges_exhausted."}
+	docWindowOnly = OptionDoc{"window_only", "false",
+		"Seed 002's rule for a history none of whose messages has a source: when the scan window holds no prompt, send the last broadcast or a nudge rather than the user's request from before the window."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
-		"Tokenizer for the token statistics (o200k_base or cl100k_base)."}
+		"Tokenizer for the token statistics (" + strings.Join(bpe.Names(), " or ") + ")."}
 )
-
-// checkChatOptions validates the options loop-slice and turn-aware share.
-func checkChatOptions(opts *Options) error {
-	if opts.ScanWindow < 1 {
-		return &OptionError{Option: "scan_window", Reason: fmt.Sprintf("must be at least 1, got %d", opts.ScanWindow)}
-	}
-	if opts.NudgeAttempt < 1 {
-		return &OptionError{Option: "nudge_attempt", Reason: fmt.Sprintf("must be at least 1, got %d", opts.NudgeAttempt)}
-	}
-	return checkTokenizer(opts.Tokenizer)
-}

@@ -92,16 +92,17 @@ func BenchmarkCountTokens500(b *testing.B) {
 }
 
 // BenchmarkChatStructure500 is the work of the strategies themselves, without
-// token counting: scanning the window, repairing the whole sequence and
-// compacting snapshots.
+// token counting: preparing the history (repair, sendable forms), scanning
+// the window and compacting snapshots.
 func BenchmarkChatStructure500(b *testing.B) {
 	h := benchHistory()
 	b.ReportAllocs()
 	for b.Loop() {
-		w := scanWindow(h, 20)
+		ch := newChatHistory(h)
+		w := ch.scan(ch.stepped(20))
 		var out chatOutput
-		out.copyFrom(h, repairSequence(h, nonSystem(h))...)
-		compactSnapshots(&out, []string{"get_"})
+		out.copyFrom(ch, ch.seq...)
+		compactSnapshots(&out, []string{"get_"}, true)
 		if len(w.seq) == 0 || len(out.msgs) == 0 {
 			b.Fatal("empty")
 		}

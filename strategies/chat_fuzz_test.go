@@ -18,8 +18,9 @@ func FuzzChatStrategies(f *testing.F) {
 		for _, name := range chatStrategyNames {
 			opts := chatDefaults()
 			opts.Strategy = name
-			opts.ScanWindow = int(window % 25)
-			opts.NudgeAttempt = int(attempt % 6)
+			// Within Normalize's ranges: strategies see normalized options.
+			opts.ScanWindow = 1 + int(window%25)
+			opts.NudgeAttempt = 1 + int(attempt%6)
 			opts.Trigger, opts.Keep, opts.ClearAtLeast = int(window), int(attempt%4), int(attempt)
 			opts.MaxTokens = int(window) * 4
 			opts.ClearToolInputs = attempt%2 == 1

@@ -1,7 +1,6 @@
 package strategies
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -9,95 +8,114 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
-// The golden files of testdata/chat/ are readable chat logs: a header of
-// options, the input history, then the expected output messages and
-// statistics (or the expected error). Run with -update-chat to rewrite the
-// expected part from the current behaviour, then review the diff.
+// The golden files of testdata/chat/ are txtar archives of readable chat
+// logs: the comment holds the options ("name: value" lines, and "#"
+// comments), the file "input" the input history, then the files "output"
+// and "stats" the expected output messages and statistics, or "error" the
+// expected error. Run with -update-chat to rewrite the expected files from
+// the current behaviour, then review the diff.
 //
 // A message is one line, "role attr=value...: content", with continuation
 // lines indented by two spaces: "  | text" continues the content on a new
 // line, "  call ID NAME ARGUMENTS" adds a tool call, "  reasoning: text"
-// sets the reasoning. Attributes are source=, sender= and id= (the tool call
-// a tool message answers).
+// sets the reasoning. Attributes are source=, sender=, id= (the tool call a
+// tool message answers) and name= (the participant's name).
 var updateChat = flag.Bool("update-chat", false, "rewrite testdata/chat golden files")
 
 type chatCase struct {
-	header   []string // lines before "--- input", kept verbatim on update
-	input    []string // lines of the input section, kept verbatim on update
-	opts     Options
-	history  []ChatMessage
-	expected string // everything after the input section
+	archive *txtar.Archive // the file: its comment and input kept on update
+	opts    Options
+	history []ChatMessage
 }
 
 // chatDefaults are the normalized defaults of the chat options.
 func chatDefaults() Options {
-	return Options{
-		Tokenizer:            DefaultTokenizer,
-		ScanWindow:           20,
-		NudgeAttempt:         1,
-		SnapshotToolPrefixes: []string{"get_"},
-		Trigger:              100000,
-		Keep:                 3,
-		Placeholder:          "[cleared]",
+	o, err := Normalize(RawOptions{})
+	if err != nil {
+		panic(err)
 	}
+	o.Strategy = ""
+	return o
 }
 
 func TestChatGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/chat/*.txt")
+	files, err := filepath.Glob("testdata/chat/*.txtar")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A case in another format would not run: refuse it rather than skip it.
+	if others, _ := filepath.Glob("testdata/chat/*.txt"); len(others) > 0 {
+		t.Fatalf("%v: chat cases are txtar archives (*.txtar): options in the comment, then input and output, stats or error", others)
 	}
 	if len(files) == 0 {
 		t.Fatal("no golden files in testdata/chat")
 	}
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			c, err := readChatCase(file)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := renderChatCase(c)
 			if *updateChat {
-				var b strings.Builder
-				for _, l := range c.header {
-					b.WriteString(l + "\n")
-				}
-				b.WriteString("--- input\n")
-				for _, l := range c.input {
-					b.WriteString(l + "\n")
-				}
-				b.WriteString(got)
-				if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+				c.archive.Files = append(c.archive.Files[:1], got...)
+				if err := os.WriteFile(file, txtar.Format(c.archive), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if got != c.expected {
-				t.Errorf("%s: output differs (run go test -run TestChatGolden -update-chat and review the diff)\n--- got\n%s--- want\n%s", file, got, c.expected)
+			gotText := string(txtar.Format(&txtar.Archive{Files: got}))
+			wantText := string(txtar.Format(&txtar.Archive{Files: c.archive.Files[1:]}))
+			if gotText != wantText {
+				t.Errorf("%s: output differs (run go test -run TestChatGolden -update-chat and review the diff)\n--- got\n%s--- want\n%s", file, gotText, wantText)
 			}
 		})
 	}
 }
 
-// renderChatCase runs the case's strategy and formats what it returned.
-func renderChatCase(c *chatCase) string {
-	var b strings.Builder
+// readChatCase reads a golden file: its options, then its input history.
+func readChatCase(file string) (*chatCase, error) {
+	a, err := txtar.ParseFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Files) == 0 || a.Files[0].Name != "input" {
+		return nil, fmt.Errorf("%s: the first file must be input", file)
+	}
+	c := &chatCase{archive: a, opts: chatDefaults()}
+	for n, line := range strings.Split(string(a.Comment), "\n") {
+		if err := parseChatOption(&c.opts, line); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", file, n+1, err)
+		}
+	}
+	for n, line := range strings.Split(strings.TrimSuffix(string(a.Files[0].Data), "\n"), "\n") {
+		if err := parseChatLine(&c.history, line); err != nil {
+			return nil, fmt.Errorf("%s: input line %d: %v", file, n+1, err)
+		}
+	}
+	return c, nil
+}
+
+// renderChatCase runs the case's strategy and formats what it returned:
+// the files output and stats, or error.
+func renderChatCase(c *chatCase) []txtar.File {
 	s, err := Lookup(c.opts.Strategy)
 	if err != nil {
-		return "--- error\n" + err.Error() + "\n"
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
 	resp, err := s.Render(&Request{History: c.history, Options: c.opts})
 	if err != nil {
-		return "--- error\n" + err.Error() + "\n"
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
-	b.WriteString("--- output\n")
+	var out, b strings.Builder
 	for _, m := range resp.Messages {
-		b.WriteString(formatChatMessage(m))
+		out.WriteString(formatChatMessage(m))
 	}
 	st := resp.Stats
-	b.WriteString("--- stats\n")
 	fmt.Fprintf(&b, "messages: %d -> %d\n", st.MessagesBefore, st.MessagesAfter)
 	fmt.Fprintf(&b, "chars: %d -> %d\n", st.CharsBefore, st.CharsAfter)
 	fmt.Fprintf(&b, "tokens: %d -> %d (%s)\n", st.TokensBefore, st.TokensAfter, st.Tokenizer)
@@ -110,7 +128,22 @@ func renderChatCase(c *chatCase) string {
 	if st.ToolUsesCleared != 0 || st.TokensCleared != 0 {
 		fmt.Fprintf(&b, "tool_uses_cleared: %d\ntokens_cleared: %d\n", st.ToolUsesCleared, st.TokensCleared)
 	}
-	return b.String()
+	if st.PromptSource != "" {
+		fmt.Fprintf(&b, "prompt_source: %s\n", st.PromptSource)
+	}
+	if st.MessagesDropped != 0 {
+		fmt.Fprintf(&b, "dropped: %d messages, %d tokens, %d tool loops\n", st.MessagesDropped, st.TokensDropped, st.ToolLoopsDropped)
+	}
+	if st.MessagesRepaired != 0 {
+		fmt.Fprintf(&b, "messages_repaired: %d\n", st.MessagesRepaired)
+	}
+	if st.ToolCallIDsRewritten != 0 {
+		fmt.Fprintf(&b, "tool_call_ids_rewritten: %d\n", st.ToolCallIDsRewritten)
+	}
+	if st.TaskPinned {
+		b.WriteString("task_pinned: true\n")
+	}
+	return []txtar.File{{Name: "output", Data: []byte(out.String())}, {Name: "stats", Data: []byte(b.String())}}
 }
 
 func formatChatMessage(m ChatMessage) string {
@@ -124,6 +157,9 @@ func formatChatMessage(m ChatMessage) string {
 	}
 	if m.ToolCallID != "" {
 		b.WriteString(" id=" + m.ToolCallID)
+	}
+	if m.Name != "" {
+		b.WriteString(" name=" + m.Name)
 	}
 	b.WriteString(":")
 	lines := strings.Split(m.Content, "\n")
@@ -141,50 +177,6 @@ func formatChatMessage(m ChatMessage) string {
 		fmt.Fprintf(&b, "  call %s %s %s\n", tc.ID, tc.Name, tc.Arguments)
 	}
 	return b.String()
-}
-
-func readChatCase(file string) (*chatCase, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	c := &chatCase{opts: chatDefaults()}
-	section := "header"
-	var expected strings.Builder
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if section == "header" && line == "--- input" {
-			section = "input"
-			continue
-		}
-		if section == "input" && strings.HasPrefix(line, "--- ") {
-			section = "expected"
-		}
-		switch section {
-		case "header":
-			c.header = append(c.header, line)
-			if err := parseChatOption(&c.opts, line); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
-			}
-		case "input":
-			c.input = append(c.input, line)
-			if err := parseChatLine(&c.history, line); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
-			}
-		default:
-			expected.WriteString(line + "\n")
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if section == "header" {
-		return nil, fmt.Errorf("%s: no --- input section", file)
-	}
-	c.expected = expected.String()
-	return c, nil
 }
 
 func parseChatOption(o *Options, line string) error {
@@ -231,6 +223,10 @@ func parseChatOption(o *Options, line string) error {
 		o.Placeholder = val
 	case "max_tokens":
 		num(&o.MaxTokens)
+	case "trim_to":
+		num(&o.TrimTo)
+	case "window_only":
+		o.WindowOnly, err = strconv.ParseBool(val)
 	default:
 		return fmt.Errorf("unknown option %q", key)
 	}
@@ -282,6 +278,8 @@ func parseChatLine(h *[]ChatMessage, line string) error {
 			m.SenderID = v
 		case "id":
 			m.ToolCallID = v
+		case "name":
+			m.Name = v
 		default:
 			return fmt.Errorf("unknown attribute %q", k)
 		}

@@ -35,18 +35,28 @@ func randomText(r *rand.Rand, maxWords int) string {
 
 var toolNames = []string{"get_status", "get_cargo", "get_market", "mine", "travel", "search", "read_file"}
 
-// randomChatLog builds a log of up to about 80 messages.
+// randomChatLog builds a log of up to about 80 messages. Half the logs come
+// from seed 002's world (user messages with sources), half from OpenAI- and
+// Anthropic-style agents (no sources).
 func randomChatLog(r *rand.Rand) []ChatMessage {
 	var h []ChatMessage
 	if r.IntN(5) > 0 {
 		h = append(h, ChatMessage{Role: RoleSystem, Content: "You are agent " + randomText(r, 6)})
 	}
+	if r.IntN(6) == 0 { // the assistant greets before the user speaks
+		h = append(h, ChatMessage{Role: RoleAssistant, Content: "Hello! " + randomText(r, 4)})
+	}
+	seed := r.IntN(2) == 0
 	nextID := 0
 	newID := func() string {
 		// Ids are sometimes reused across loops, as frameworks that number
-		// calls per turn do.
-		if r.IntN(6) == 0 {
+		// calls per turn do, and sometimes hold characters Anthropic
+		// refuses.
+		switch r.IntN(8) {
+		case 0:
 			return fmt.Sprintf("c%d", r.IntN(3))
+		case 1:
+			return fmt.Sprintf("fn.%d:x", r.IntN(3))
 		}
 		nextID++
 		return fmt.Sprintf("id%d", nextID)
@@ -56,6 +66,12 @@ func randomChatLog(r *rand.Rand) []ChatMessage {
 		switch k := r.IntN(20); {
 		case k < 4:
 			m := ChatMessage{Role: RoleUser, Content: randomText(r, 8)}
+			if r.IntN(12) == 0 {
+				m.Content = " " // says nothing
+			}
+			if r.IntN(5) == 0 {
+				m.Name = "alice"
+			}
 			switch r.IntN(5) {
 			case 0:
 				m.Source = SourceDirect
@@ -66,9 +82,16 @@ func randomChatLog(r *rand.Rand) []ChatMessage {
 			case 3:
 				m.Source = SourceSystem
 			}
+			if !seed {
+				m.Source, m.SenderID = "", ""
+			}
 			h = append(h, m)
 		case k < 6:
-			h = append(h, ChatMessage{Role: RoleAssistant, Content: randomText(r, 10), Reasoning: randomText(r, 3)})
+			m := ChatMessage{Role: RoleAssistant, Content: randomText(r, 10), Reasoning: randomText(r, 3)}
+			if r.IntN(10) == 0 {
+				m.Content = ""
+			}
+			h = append(h, m)
 		case k < 17:
 			calls := make([]ChatToolCall, 1+r.IntN(4))
 			for i := range calls {
@@ -77,14 +100,27 @@ func randomChatLog(r *rand.Rand) []ChatMessage {
 					id = newID()
 				}
 				calls[i] = ChatToolCall{ID: id, Name: toolNames[r.IntN(len(toolNames))], Arguments: fmt.Sprintf(`{"n": %d}`, r.IntN(100))}
+				switch r.IntN(20) {
+				case 0: // a model's truncated JSON
+					calls[i].Arguments = `{"n": "mi`
+				case 1:
+					calls[i].Arguments = `[1, 2]`
+				}
 			}
 			a := ChatMessage{Role: RoleAssistant, ToolCalls: calls}
-			if r.IntN(3) == 0 {
+			switch r.IntN(6) {
+			case 0, 1:
 				a.Content = randomText(r, 5)
+			case 2:
+				a.Content = "\n"
 			}
 			h = append(h, a)
 			if r.IntN(12) == 0 { // a prompt arrives before the results
-				h = append(h, ChatMessage{Role: RoleUser, Source: SourceDirect, Content: randomText(r, 4)})
+				m := ChatMessage{Role: RoleUser, Content: randomText(r, 4)}
+				if seed {
+					m.Source = SourceDirect
+				}
+				h = append(h, m)
 			}
 			order := r.Perm(len(calls))
 			for _, i := range order {
@@ -134,6 +170,10 @@ func randomChatOptions(r *rand.Rand, strategy string) Options {
 		o.Placeholder = "[gone]"
 	}
 	o.MaxTokens = 1 + r.IntN(600)
+	if r.IntN(3) == 0 {
+		o.TrimTo = 1 + r.IntN(o.MaxTokens)
+	}
+	o.WindowOnly = r.IntN(4) == 0
 	if r.IntN(5) == 0 {
 		o.Tokenizer = "cl100k_base"
 	}
@@ -155,6 +195,7 @@ func cloneHistory(h []ChatMessage) []ChatMessage {
 func TestChatProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 11))
 	seen := map[string]int{}
+	var outputs outputLog
 	for n := range propertyLogs {
 		h := randomChatLog(r)
 		for _, name := range chatStrategyNames {
@@ -162,25 +203,32 @@ func TestChatProperties(t *testing.T) {
 			if err := checkChatProperties(h, opts); err != nil {
 				t.Fatalf("log %d, %s: %v\noptions: %+v\nhistory:\n%s", n, name, err, opts, formatLog(h))
 			}
-			noteOutcome(seen, h, opts)
+			if resp := noteOutcome(seen, h, opts); resp != nil {
+				outputs.add(fmt.Sprintf("log %d, %s", n, name), resp.Messages)
+			}
 		}
 	}
+	// The independent checker holds every output to the providers' rules.
+	outputs.check(t)
 	// The generator must reach every interesting outcome, or the properties
 	// above prove little.
 	for _, k := range []string{"nudge", "exhausted", "snapshot dropped", "cleared", "not cleared above trigger",
-		"trimmed", "system over budget", "orphans dropped"} {
+		"trimmed", "system over budget", "orphans dropped", "task from before the window", "lead", "ids rewritten",
+		"task pinned", "arguments wrapped"} {
 		if seen[k] == 0 {
 			t.Errorf("no random log led to %q (%v)", k, seen)
 		}
 	}
 }
 
-func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) {
+// noteOutcome records what the strategy did with h, and returns its
+// response (nil when it refused the request).
+func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) *Response {
 	s, _ := Lookup(opts.Strategy)
 	resp, err := s.Render(&Request{History: h, Options: opts})
 	if err != nil {
 		seen["system over budget"]++
-		return
+		return nil
 	}
 	st := resp.Stats
 	if st.SyntheticNudge {
@@ -189,8 +237,35 @@ func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) {
 	if st.NudgesExhausted {
 		seen["exhausted"]++
 	}
-	if len(repairSequence(h, nonSystem(h))) < len(nonSystem(h)) {
+	if ch := newChatHistory(h); len(ch.seq) < len(ch.ns) {
 		seen["orphans dropped"]++
+	}
+	if st.PromptSource == promptTask {
+		seen["task from before the window"]++
+	}
+	if st.ToolCallIDsRewritten > 0 {
+		seen["ids rewritten"]++
+	}
+	if st.TaskPinned {
+		seen["task pinned"]++
+	}
+	for _, m := range resp.Messages {
+		for _, tc := range m.ToolCalls {
+			if strings.HasPrefix(tc.Arguments, `{"unparsed_arguments"`) {
+				seen["arguments wrapped"]++
+			}
+		}
+	}
+	if (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && !st.SyntheticNudge {
+		users := 0
+		for _, m := range resp.Messages {
+			if m.Role == RoleUser {
+				users++
+			}
+		}
+		if users > 1 && opts.Strategy == "loop-slice" {
+			seen["lead"]++
+		}
 	}
 	switch opts.Strategy {
 	case "turn-aware":
@@ -210,6 +285,7 @@ func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) {
 			seen["trimmed"]++
 		}
 	}
+	return resp
 }
 
 func formatLog(h []ChatMessage) string {
@@ -232,15 +308,8 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 	}
 	if err != nil {
 		var oe *OptionError
-		if opts.Strategy == "token-budget" && errors.As(err, &oe) && oe.Option == "max_tokens" {
-			if opts.MaxTokens <= 0 {
-				return nil
-			}
-			if sys := systemIndex(h); sys >= 0 {
-				if n, _ := CountMessageTokens(opts.Tokenizer, h[sys:sys+1]); n > opts.MaxTokens {
-					return nil
-				}
-			}
+		if opts.Strategy == "token-budget" && errors.As(err, &oe) && oe.Option == "max_tokens" && opts.MaxTokens > 0 {
+			return checkBudgetTooSmall(h, &opts)
 		}
 		return fmt.Errorf("render: %v", err)
 	}
@@ -249,13 +318,16 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 		return errors.New("the same request gave a different response")
 	}
 	out := resp.Messages
-	if err := validSequence(out); err != nil {
-		return fmt.Errorf("invalid output: %v\noutput:\n%s", err, formatLog(out))
+	if err := checkProviderRules(out); err != nil {
+		return fmt.Errorf("a provider would refuse the output: %v\noutput:\n%s", err, formatLog(out))
 	}
 	if err := checkSystemFirst(h, out); err != nil {
 		return err
 	}
 	if err := checkDrawnFromInput(h, resp, &opts); err != nil {
+		return fmt.Errorf("%v\noutput:\n%s", err, formatLog(out))
+	}
+	if err := checkTaskKept(h, resp, &opts); err != nil {
 		return fmt.Errorf("%v\noutput:\n%s", err, formatLog(out))
 	}
 	if err := checkChatStats(h, resp, &opts); err != nil {
@@ -265,7 +337,7 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 	case "loop-slice":
 		return checkLoopSlice(out)
 	case "turn-aware":
-		return checkTurnAware(out, opts.SnapshotToolPrefixes)
+		return checkTurnAware(out, &opts, newChatHistory(h).seed)
 	case "clear-tool-results":
 		return checkClearToolResults(h, resp, &opts)
 	case "token-budget":
@@ -274,9 +346,31 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 	return nil
 }
 
+// checkBudgetTooSmall: token-budget refuses a budget only when it cannot
+// hold the system prompt and the user's request (or a nudge).
+func checkBudgetTooSmall(h []ChatMessage, opts *Options) error {
+	ch := newChatHistory(h)
+	need := 0
+	if ch.system >= 0 {
+		need, _ = CountMessageTokens(opts.Tokenizer, h[ch.system:ch.system+1])
+	}
+	if t := ch.task(); t >= 0 {
+		n, _ := CountMessageTokens(opts.Tokenizer, h[t:t+1])
+		need += n
+	} else if !slices.ContainsFunc(h, func(m ChatMessage) bool { return m.Role == RoleUser && !blank(m.Content) }) {
+		nudge, _ := nudgeFor(opts)
+		n, _ := CountMessageTokens(opts.Tokenizer, []ChatMessage{nudge})
+		need += n
+	}
+	if need <= opts.MaxTokens {
+		return fmt.Errorf("max_tokens %d refused, but the system prompt and the request take only %d", opts.MaxTokens, need)
+	}
+	return nil
+}
+
 // checkSystemFirst: the input's first system message, and only it, leads.
 func checkSystemFirst(in, out []ChatMessage) error {
-	sys := systemIndex(in)
+	sys := newChatHistory(in).system
 	for i, m := range out {
 		if m.Role == RoleSystem && (i != 0 || !reflect.DeepEqual(m, in[sys])) {
 			return fmt.Errorf("output message %d is a system message other than the system prompt", i)
@@ -289,9 +383,11 @@ func checkSystemFirst(in, out []ChatMessage) error {
 }
 
 // checkDrawnFromInput: the output after the system prompt is a subsequence of
-// the input, except for at most one synthetic nudge at the end, and for the
-// edits a strategy is allowed to make.
+// the input (each message in the form the output sends it, sendableForms),
+// except for at most one synthetic nudge right after the system prompt, and
+// for the edits a strategy is allowed to make.
 func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error {
+	sendableIn := sendableHistory(in)
 	out := resp.Messages
 	nudges := 0
 	j := 0
@@ -301,12 +397,13 @@ func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error 
 		}
 		if m.Role == RoleUser && m.Source == SourceSystem && !slices.ContainsFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {
 			nudges++
-			if !resp.Stats.SyntheticNudge || nudges > 1 || i != len(out)-1 {
-				return fmt.Errorf("output message %d is not from the input and not a single nudge at the end", i)
+			opening := i == 0 || i == 1 && out[0].Role == RoleSystem
+			if !resp.Stats.SyntheticNudge || nudges > 1 || !opening {
+				return fmt.Errorf("output message %d is not from the input and not a single nudge right after the system prompt", i)
 			}
 			continue
 		}
-		for j < len(in) && !derivedFrom(in[j], m, opts) {
+		for j < len(in) && !derivedFrom(sendableIn[j], m, opts) {
 			j++
 		}
 		if j == len(in) {
@@ -321,6 +418,33 @@ func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error 
 		return errors.New("nudges_exhausted without a nudge")
 	}
 	return nil
+}
+
+// checkTaskKept: the user's request (the most recent prompt) is in every
+// output, except where seed 002's rule lets loop-slice and turn-aware send a
+// broadcast or a nudge instead (a history from that world, or window_only).
+// A nudge never stands in for a request that exists.
+func checkTaskKept(in []ChatMessage, resp *Response, opts *Options) error {
+	ch := newChatHistory(in)
+	t := ch.task()
+	if t < 0 {
+		return nil
+	}
+	if resp.Stats.SyntheticNudge {
+		if opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware" {
+			if ch.seed || opts.WindowOnly {
+				return nil
+			}
+		}
+		return fmt.Errorf("a nudge was sent though the history holds the request %q", in[t].Content)
+	}
+	if slices.ContainsFunc(resp.Messages, func(m ChatMessage) bool { return reflect.DeepEqual(m, in[t]) }) {
+		return nil
+	}
+	if (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && (ch.seed || opts.WindowOnly) {
+		return nil
+	}
+	return fmt.Errorf("the request %q is not in the output", in[t].Content)
 }
 
 // derivedFrom reports whether out is in, or in with the edits its strategy
@@ -386,10 +510,38 @@ func checkChatStats(in []ChatMessage, resp *Response, opts *Options) error {
 	if st.Strategy != opts.Strategy || st.Tokenizer != opts.Tokenizer {
 		return fmt.Errorf("stats name strategy %q tokenizer %q", st.Strategy, st.Tokenizer)
 	}
+	// What the output leaves out: every input message it does not send.
+	dropped, droppedTokens := 0, 0
+	sendableIn := sendableHistory(in)
+	for i := range in {
+		if !slices.ContainsFunc(resp.Messages, func(m ChatMessage) bool { return derivedFrom(sendableIn[i], m, opts) }) {
+			dropped++
+			n, _ := CountMessageTokens(opts.Tokenizer, in[i:i+1])
+			droppedTokens += n
+		}
+	}
+	if st.MessagesDropped < dropped || st.MessagesDropped > len(in) {
+		return fmt.Errorf("messages_dropped %d, but %d input messages are not in the output", st.MessagesDropped, dropped)
+	}
+	if st.MessagesDropped == dropped && st.TokensDropped != droppedTokens {
+		return fmt.Errorf("tokens_dropped %d, the dropped messages hold %d", st.TokensDropped, droppedTokens)
+	}
 	return nil
 }
 
-// checkLoopSlice: one prompt (or nudge) and at most one tool loop.
+// sendableHistory is the history with each message in the form the
+// output sends it (sendableForms).
+func sendableHistory(in []ChatMessage) []ChatMessage {
+	ch := newChatHistory(in)
+	out := slices.Clone(in)
+	for i, f := range ch.sendable {
+		out[i] = f.msg
+	}
+	return out
+}
+
+// checkLoopSlice: one prompt (or nudge) and at most one tool loop; when the
+// prompt came after the loop, the prompt the loop answered leads it.
 func checkLoopSlice(out []ChatMessage) error {
 	users, assistants := 0, 0
 	for _, m := range out {
@@ -400,14 +552,15 @@ func checkLoopSlice(out []ChatMessage) error {
 			assistants++
 		}
 	}
-	if users != 1 || assistants > 1 {
+	if users < 1 || users > 2 || assistants > 1 || users == 2 && assistants == 0 {
 		return fmt.Errorf("loop-slice sent %d user and %d assistant messages", users, assistants)
 	}
 	return nil
 }
 
-// checkTurnAware: no snapshot tool answered twice.
-func checkTurnAware(out []ChatMessage, prefixes []string) error {
+// checkTurnAware: no snapshot answered twice (by name in seed 002's world,
+// by name and arguments elsewhere).
+func checkTurnAware(out []ChatMessage, opts *Options, seed bool) error {
 	seen := map[string]bool{}
 	caller := -1
 	for i, m := range out {
@@ -415,30 +568,41 @@ func checkTurnAware(out []ChatMessage, prefixes []string) error {
 			caller = i
 			continue
 		}
-		name := out[caller].ToolCalls[callIndex(&out[caller], m.ToolCallID)].Name
-		if matchesPrefix(name, prefixes) {
-			if seen[name] {
-				return fmt.Errorf("snapshot tool %s answered twice", name)
-			}
-			seen[name] = true
+		call := out[caller].ToolCalls[callIndex(&out[caller], m.ToolCallID)]
+		key := call.Name
+		if !seed {
+			key += " " + call.Arguments
 		}
-	}
-	if len(out) > 0 && out[len(out)-1].Role == RoleSystem && len(out) > 1 {
-		return errors.New("system prompt last")
+		if matchesPrefix(call.Name, opts.SnapshotToolPrefixes) {
+			if seen[key] {
+				return fmt.Errorf("snapshot %s answered twice", key)
+			}
+			seen[key] = true
+		}
 	}
 	return nil
 }
 
-// checkClearToolResults: the repaired history with only allowed tool results
-// cleared, and the statistics agree.
+// checkClearToolResults: the repaired history (opened by a user message)
+// with only allowed tool results cleared, and the statistics agree.
 func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) error {
 	out := resp.Messages
+	ch := newChatHistory(in)
 	var repaired []ChatMessage
-	if sys := systemIndex(in); sys >= 0 {
-		repaired = append(repaired, in[sys])
+	if ch.system >= 0 {
+		repaired = append(repaired, in[ch.system])
 	}
-	for _, i := range repairSequence(in, nonSystem(in)) {
-		repaired = append(repaired, in[i])
+	open := ch.openings()[0]
+	if open.nudge {
+		n, _ := nudgeFor(opts)
+		repaired = append(repaired, n)
+	}
+	for _, i := range ch.seq[open.start:] {
+		m := in[i]
+		if f, ok := ch.sendable[i]; ok {
+			m = f.msg
+		}
+		repaired = append(repaired, m)
 	}
 	if len(out) != len(repaired) {
 		return fmt.Errorf("clear-tool-results sent %d messages, the repaired history has %d", len(out), len(repaired))
@@ -479,18 +643,14 @@ func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) erro
 	return nil
 }
 
-// checkTokenBudget: within budget and starting on a user message.
+// checkTokenBudget: within budget, and what it dropped in the stats.
 func checkTokenBudget(resp *Response, opts *Options) error {
-	if resp.Stats.TokensAfter > opts.MaxTokens {
-		return fmt.Errorf("%d tokens over the budget of %d", resp.Stats.TokensAfter, opts.MaxTokens)
+	st := resp.Stats
+	if st.TokensAfter > opts.MaxTokens {
+		return fmt.Errorf("%d tokens over the budget of %d", st.TokensAfter, opts.MaxTokens)
 	}
-	for _, m := range resp.Messages {
-		if m.Role != RoleSystem {
-			if m.Role != RoleUser {
-				return fmt.Errorf("output starts on a %s message", m.Role)
-			}
-			break
-		}
+	if st.MessagesAfter < st.MessagesBefore && st.MessagesDropped == 0 {
+		return fmt.Errorf("sent %d of %d messages but messages_dropped is 0", st.MessagesAfter, st.MessagesBefore)
 	}
 	return nil
 }
@@ -513,13 +673,22 @@ func TestChatPropertiesFindBugs(t *testing.T) {
 	if checkDrawnFromInput(in, resp(in[0], ChatMessage{Role: RoleUser, Content: "made up"}), &opts) == nil {
 		t.Error("invented message passed")
 	}
+	nudge, _ := nudgeFor(&opts)
+	late := resp(in[0], in[1], in[2], in[3], nudge)
+	late.Stats.SyntheticNudge = true
+	if checkDrawnFromInput(in, late, &opts) == nil {
+		t.Error("a nudge after the conversation passed")
+	}
+	if checkTaskKept(in, resp(in[0], nudge), &opts) == nil {
+		t.Error("a nudge in place of the request passed")
+	}
 	if checkSystemFirst(in, []ChatMessage{in[1], in[0]}) == nil {
 		t.Error("system prompt second passed")
 	}
 	if checkLoopSlice([]ChatMessage{in[1], in[1]}) == nil {
 		t.Error("two prompts passed")
 	}
-	if checkTurnAware([]ChatMessage{in[2], in[3], in[2], in[3]}, []string{"get_"}) == nil {
+	if checkTurnAware([]ChatMessage{in[2], in[3], in[2], in[3]}, &opts, true) == nil {
 		t.Error("snapshot answered twice passed")
 	}
 }
@@ -528,7 +697,8 @@ func TestRepairSequence(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for n := range propertyLogs {
 		h := randomChatLog(r)
-		seq := repairSequence(h, nonSystem(h))
+		ch := newChatHistory(h)
+		seq := ch.seq
 		var msgs []ChatMessage
 		for _, i := range seq {
 			msgs = append(msgs, h[i])
@@ -539,12 +709,13 @@ func TestRepairSequence(t *testing.T) {
 		if again := repairSequence(h, seq); !slices.Equal(again, seq) {
 			t.Fatalf("log %d: repair is not idempotent", n)
 		}
-		// Nothing valid is dropped: every user message, every assistant
-		// message without calls, and every loop whose block answers each of
-		// its calls exactly once with nothing else in it survive.
-		for _, i := range nonSystem(h) {
+		// Nothing valid is dropped: every user message and assistant message
+		// without calls that says something, and every loop whose block
+		// answers each of its calls exactly once with nothing else in it
+		// survive.
+		for _, i := range ch.ns {
 			m := h[i]
-			keep := m.Role == RoleUser || m.Role == RoleAssistant && len(m.ToolCalls) == 0
+			keep := (m.Role == RoleUser || m.Role == RoleAssistant && len(m.ToolCalls) == 0) && !blank(m.Content)
 			if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
 				end := i + 1
 				for end < len(h) && h[end].Role == RoleTool {

@@ -37,28 +37,34 @@ func TestValidateHistory(t *testing.T) {
 	}
 }
 
+// A bad chat option is refused by Normalize, before any strategy runs, and
+// token-budget refuses to run without a budget; either way the error names
+// the option.
 func TestChatOptionErrors(t *testing.T) {
 	for _, c := range []struct {
 		strategy, option string
-		set              func(*Options)
+		set              func(*RawOptions)
 	}{
-		{"loop-slice", "scan_window", func(o *Options) { o.ScanWindow = 0 }},
-		{"turn-aware", "scan_window", func(o *Options) { o.ScanWindow = -1 }},
-		{"loop-slice", "nudge_attempt", func(o *Options) { o.NudgeAttempt = 0 }},
-		{"turn-aware", "tokenizer", func(o *Options) { o.Tokenizer = "gpt2" }},
-		{"loop-slice", "tokenizer", func(o *Options) { o.Tokenizer = "gpt2" }},
-		{"clear-tool-results", "trigger", func(o *Options) { o.Trigger = -1 }},
-		{"clear-tool-results", "keep", func(o *Options) { o.Keep = -1 }},
-		{"clear-tool-results", "clear_at_least", func(o *Options) { o.ClearAtLeast = -5 }},
-		{"clear-tool-results", "tokenizer", func(o *Options) { o.Tokenizer = "gpt2" }},
-		{"token-budget", "max_tokens", func(o *Options) { o.MaxTokens = 0 }},
-		{"token-budget", "max_tokens", func(o *Options) { o.MaxTokens = -3 }},
-		{"token-budget", "tokenizer", func(o *Options) { o.MaxTokens, o.Tokenizer = 10, "gpt2" }},
+		{"loop-slice", "scan_window", func(r *RawOptions) { r.ScanWindow = new(0) }},
+		{"turn-aware", "scan_window", func(r *RawOptions) { r.ScanWindow = new(-1) }},
+		{"loop-slice", "nudge_attempt", func(r *RawOptions) { r.NudgeAttempt = new(0) }},
+		{"turn-aware", "tokenizer", func(r *RawOptions) { r.Tokenizer = "gpt2" }},
+		{"loop-slice", "tokenizer", func(r *RawOptions) { r.Tokenizer = "gpt2" }},
+		{"clear-tool-results", "trigger", func(r *RawOptions) { r.Trigger = new(-1) }},
+		{"clear-tool-results", "keep", func(r *RawOptions) { r.Keep = new(-1) }},
+		{"clear-tool-results", "clear_at_least", func(r *RawOptions) { r.ClearAtLeast = new(-5) }},
+		{"clear-tool-results", "tokenizer", func(r *RawOptions) { r.Tokenizer = "gpt2" }},
+		{"token-budget", "max_tokens", func(*RawOptions) {}},
+		{"token-budget", "max_tokens", func(r *RawOptions) { r.MaxTokens = new(0) }},
+		{"token-budget", "max_tokens", func(r *RawOptions) { r.MaxTokens = new(-3) }},
+		{"token-budget", "tokenizer", func(r *RawOptions) { r.MaxTokens, r.Tokenizer = new(10), "gpt2" }},
 	} {
-		opts := chatDefaults()
-		c.set(&opts)
-		s, _ := Lookup(c.strategy)
-		_, err := s.Render(&Request{History: []ChatMessage{{Role: RoleUser, Content: "hi"}}, Options: opts})
+		raw := RawOptions{Strategy: c.strategy}
+		c.set(&raw)
+		opts, err := Normalize(raw)
+		if err == nil {
+			_, err = Render(&Request{History: []ChatMessage{{Role: RoleUser, Content: "hi"}}, Options: opts})
+		}
 		var oe *OptionError
 		if !errors.As(err, &oe) || oe.Option != c.option {
 			t.Errorf("%s with bad %s: got %v", c.strategy, c.option, err)
@@ -70,12 +76,13 @@ func TestChatOptionErrors(t *testing.T) {
 // is registered, reads history, and documents each option it honours.
 func TestChatStrategyDocs(t *testing.T) {
 	want := map[string][]string{
-		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "tokenizer"},
-		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "tokenizer"},
-		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "tokenizer"},
-		"token-budget":       {"max_tokens", "tokenizer"},
+		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "window_only", "tokenizer"},
+		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "window_only", "tokenizer"},
+		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "nudge_attempt", "nudge_messages", "tokenizer"},
+		"token-budget":       {"max_tokens", "trim_to", "nudge_attempt", "nudge_messages", "tokenizer"},
 	}
 	for name, options := range want {
+		options = append(options, "pricing", "cache_read_rate", "cache_write_rate")
 		s, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,6 @@
 package strategies
 
-import "fmt"
+import "slices"
 
 // clearToolResults follows the semantics of Anthropic's context editing
 // (clear_tool_uses_20250919) and LangChain's ClearToolUsesEdit: the history
@@ -15,20 +15,21 @@ func init() { register(clearToolResults{}) }
 func (clearToolResults) Name() string { return "clear-tool-results" }
 
 func (clearToolResults) Description() string {
-	return "The whole history, but when it exceeds trigger tokens the oldest tool results (all but the keep most recent) are replaced by a placeholder, as in Anthropic's clear_tool_uses context editing."
+	return "The whole history, but each time it grows past trigger tokens the oldest tool results (all but the keep most recent) are replaced by a placeholder, as in Anthropic's clear_tool_uses context editing; results stay cleared, so the prompt changes only when the trigger is crossed again."
 }
 
 func (clearToolResults) Input() Input { return InputHistory }
 
 func (clearToolResults) Options() []OptionDoc {
 	return []OptionDoc{
-		{"trigger", "100000", "Clearing happens only when the history's tokens exceed this many."},
-		{"keep", "3", "The most recent tool results that are never cleared (excluded tools count among them)."},
-		{"clear_at_least", "0", "When above 0: clear oldest first only until this many tokens are reclaimed, and clear nothing at all when even clearing every candidate reclaims fewer."},
+		intOptionDoc("trigger", "Clearing happens when the prompt, with the results cleared before, exceeds this many tokens."),
+		intOptionDoc("keep", "The most recent tool results that are never cleared (excluded tools count among them)."),
+		intOptionDoc("clear_at_least", "When above 0: a clearing clears oldest first only until this many tokens are reclaimed, and clears nothing at all when even clearing every candidate reclaims fewer."),
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
-		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with {}."},
-		{"placeholder", "[cleared]", "The text that replaces a cleared tool result."},
-		docTokenizer,
+		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
+		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
+		docNudgeAttempt, docNudges, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
 
@@ -38,151 +39,186 @@ const clearedArguments = "{}"
 
 func (s clearToolResults) Render(req *Request) (*Response, error) {
 	opts := &req.Options
-	for _, c := range []struct {
-		name string
-		v    int
-	}{{"trigger", opts.Trigger}, {"keep", opts.Keep}, {"clear_at_least", opts.ClearAtLeast}} {
-		if c.v < 0 {
-			return nil, &OptionError{Option: c.name, Reason: fmt.Sprintf("must not be negative, got %d", c.v)}
-		}
-	}
-	if err := checkTokenizer(opts.Tokenizer); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
 	tok := opts.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
-	counts, err := messageTokens(req.Remembered, tok, h)
+	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
 	}
-
+	ch := newChatHistory(h)
 	var out chatOutput
-	if sys := systemIndex(h); sys >= 0 {
-		out.copyFrom(h, sys)
+	out.open(ch)
+	open := ch.openings()[0]
+	if open.nudge {
+		out.addNudge(opts)
 	}
-	out.copyFrom(h, repairSequence(h, nonSystem(h))...)
-	total := 0
-	for _, i := range out.from {
-		total += counts[i]
-	}
-	cleared, tokens := 0, 0
-	if total > opts.Trigger {
-		cleared, tokens, err = clearOldest(&out, counts, opts, tok)
-		if err != nil {
-			return nil, err
-		}
-	}
-	resp, err := chatResponse(s.Name(), req, counts, &out)
+	kept := ch.seq[open.start:]
+	first := len(out.msgs)
+	out.copyFrom(ch, kept...)
+	sent, err := ch.sentCounts(req.Remembered, tok, counts)
 	if err != nil {
 		return nil, err
 	}
-	resp.Stats.ToolUsesCleared, resp.Stats.TokensCleared = cleared, tokens
+	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok}
+	if ch.system >= 0 {
+		c.total = sent[ch.system].tokens
+	}
+	if err := c.replay(kept); err != nil {
+		return nil, err
+	}
+	c.apply(&out, first)
+	resp, err := chatResponse(s.Name(), req, ch, counts, &out)
+	if err != nil {
+		return nil, err
+	}
+	resp.Stats.ToolUsesCleared, resp.Stats.TokensCleared = c.next, c.saved
 	return resp, nil
 }
 
-// clearOldest clears tool uses of out (a valid sequence whose messages all
-// come from the history, counts holding their token counts) oldest first and reports how many it cleared and
-// the tokens that saved. A tool use is a candidate when its result is not
-// among the keep most recent results, its tool is not excluded, its result
-// is not already the placeholder, and clearing it saves tokens.
-func clearOldest(out *chatOutput, counts []int, opts *Options, tok string) (int, int, error) {
-	var results []int // positions of tool messages in out
-	for i := range out.msgs {
-		if out.msgs[i].Role == RoleTool {
-			results = append(results, i)
-		}
-	}
-	candidates := results[:max(0, len(results)-opts.Keep)]
-	if len(candidates) == 0 {
-		return 0, 0, nil
-	}
-	excluded := make(map[string]bool, len(opts.ExcludeTools))
-	for _, name := range opts.ExcludeTools {
-		excluded[name] = true
-	}
-	placeholderTokens, err := CountTokens(tok, opts.Placeholder)
-	if err != nil {
-		return 0, 0, err
-	}
-	emptyArgsTokens, err := CountTokens(tok, clearedArguments)
-	if err != nil {
-		return 0, 0, err
-	}
+// clearing replays a history's tool results in order, as the calls before
+// this one saw them, and decides which are cleared. A clearing happens
+// whenever the prompt, with the results cleared before, exceeds trigger
+// tokens: it clears the oldest candidates (every result but the keep most
+// recent at that point, except results of excluded tools, results that
+// already hold the placeholder, and results whose clearing would save
+// nothing), all of them, or with clear_at_least only until that many tokens
+// are reclaimed, and none when even all of them would reclaim fewer.
+// Cleared results stay cleared: the prompt then grows by appending until it
+// crosses the trigger again, and a provider's prompt cache serves its
+// unchanged beginning in between. (Clearing again on every call past the
+// trigger, as a stateless reading of Anthropic's rule does, would rewrite
+// the prompt from the oldest newly cleared result on every call.)
+type clearing struct {
+	ch     *chatHistory
+	counts []textCounts
+	opts   *Options
+	tok    string
 
-	edited := make([]ChatMessage, len(out.msgs))
-	copy(edited, out.msgs)
-	touched := make([]bool, len(out.msgs))
-	caller, cleared, saved := -1, 0, 0
-	next := 0
-	for i := range out.msgs {
-		if out.msgs[i].Role != RoleTool {
-			caller = i
-		}
-		if next == len(candidates) || candidates[next] != i {
-			continue
-		}
-		next++
-		res := &edited[i]
-		call := callIndex(&edited[caller], res.ToolCallID)
-		name := edited[caller].ToolCalls[call].Name
-		if excluded[name] || res.Content == opts.Placeholder {
-			continue
-		}
-		// The message's count is its content's plus its reasoning's; taking
-		// it from the history's counts spares tokenizing the (large) content
-		// a second time.
-		reasoningTokens, err := CountTokens(tok, res.Reasoning)
-		if err != nil {
-			return 0, 0, err
-		}
-		gain := counts[out.from[i]] - reasoningTokens - placeholderTokens
-		args := edited[caller].ToolCalls[call].Arguments
-		clearArgs := opts.ClearToolInputs && args != clearedArguments
-		if clearArgs {
-			argTokens, err := CountTokens(tok, args)
-			if err != nil {
-				return 0, 0, err
+	total   int         // tokens of the prompt so far, cleared results counted as cleared
+	results []int       // positions (in the replayed messages) of tool results
+	owners  []int       // position of the assistant message each result answers
+	elig    []candidate // results that a clearing may clear, oldest first
+	next    int         // elig[:next] are cleared
+	saved   int         // tokens the clearings reclaimed
+}
+
+// candidate is a tool result that a clearing may clear.
+type candidate struct {
+	pos, owner int // positions in the replayed messages
+	gain       int // tokens its clearing reclaims
+	clearArgs  bool
+}
+
+// replay walks the messages (indices into the history) and clears at the
+// end of each unit (a tool loop, or any other message) where the prompt
+// exceeds the trigger.
+func (c *clearing) replay(kept []int) error {
+	h := c.ch.h
+	owner := -1
+	for p, i := range kept {
+		if h[i].Role != RoleTool {
+			if p > 0 {
+				c.clearIfOver()
 			}
-			gain += argTokens - emptyArgsTokens
-		}
-		if gain <= 0 {
-			continue
-		}
-		res.Content = opts.Placeholder
-		touched[i] = true
-		if clearArgs {
-			if !touched[caller] {
-				// Copy the calls before editing: they are shared with the
-				// caller's history.
-				edited[caller].ToolCalls = append([]ChatToolCall(nil), edited[caller].ToolCalls...)
-				touched[caller] = true
+			owner = p
+		} else {
+			c.results = append(c.results, p)
+			c.owners = append(c.owners, owner)
+			if r := len(c.results) - 1 - c.opts.Keep; r >= 0 {
+				if err := c.consider(kept, r); err != nil {
+					return err
+				}
 			}
-			edited[caller].ToolCalls[call].Arguments = clearedArguments
 		}
-		cleared++
-		saved += gain
-		if opts.ClearAtLeast > 0 && saved >= opts.ClearAtLeast {
-			break
-		}
+		c.total += c.counts[i].tokens
 	}
-	if cleared == 0 || saved < opts.ClearAtLeast {
+	c.clearIfOver()
+	return nil
+}
+
+// consider makes result r (an index into c.results) a candidate when it is
+// one: not of an excluded tool, not already the placeholder, and worth
+// clearing.
+func (c *clearing) consider(kept []int, r int) error {
+	res := c.ch.form(kept[c.results[r]])
+	caller := c.ch.form(kept[c.owners[r]])
+	call := caller.ToolCalls[callIndex(caller, res.ToolCallID)]
+	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder {
+		return nil
+	}
+	// The message's count is its content's plus its reasoning's; taking it
+	// from the history's counts spares tokenizing the (large) content a
+	// second time.
+	reasoning, err := CountTokens(c.tok, res.Reasoning)
+	if err != nil {
+		return err
+	}
+	placeholder, err := CountTokens(c.tok, c.opts.Placeholder)
+	if err != nil {
+		return err
+	}
+	gain := c.counts[kept[c.results[r]]].tokens - reasoning - placeholder
+	clearArgs := c.opts.ClearToolInputs && call.Arguments != clearedArguments
+	if clearArgs {
+		args, err := CountTokens(c.tok, call.Arguments)
+		if err != nil {
+			return err
+		}
+		empty, err := CountTokens(c.tok, clearedArguments)
+		if err != nil {
+			return err
+		}
+		gain += args - empty
+	}
+	if gain > 0 {
+		c.elig = append(c.elig, candidate{pos: c.results[r], owner: c.owners[r], gain: gain, clearArgs: clearArgs})
+	}
+	return nil
+}
+
+// clearIfOver clears when the prompt so far exceeds the trigger.
+func (c *clearing) clearIfOver() {
+	if c.total <= c.opts.Trigger || c.next == len(c.elig) {
+		return
+	}
+	end, saved := c.next, 0
+	for end < len(c.elig) && (c.opts.ClearAtLeast == 0 || saved < c.opts.ClearAtLeast) {
+		saved += c.elig[end].gain
+		end++
+	}
+	if saved < c.opts.ClearAtLeast {
 		// Anthropic's rule: when the minimum cannot be reached, clearing is
 		// not worth breaking the prompt cache, so nothing is cleared.
-		return 0, 0, nil
+		return
 	}
-	for i := range edited {
-		if touched[i] {
-			out.msgs[i] = edited[i]
-			out.from[i] = -1
+	c.next, c.saved, c.total = end, c.saved+saved, c.total-saved
+}
+
+// apply clears, in out (whose messages from first on are the replayed
+// ones), the results the replay cleared.
+func (c *clearing) apply(out *chatOutput, first int) {
+	copied := make(map[int]bool) // assistant messages whose calls were copied
+	for _, e := range c.elig[:c.next] {
+		res := first + e.pos
+		out.msgs[res].Content = c.opts.Placeholder
+		out.edited[res] = true
+		if !e.clearArgs {
+			continue
 		}
+		caller := first + e.owner
+		if !copied[caller] {
+			// Copy the calls before editing: they are shared with the
+			// caller's history.
+			out.msgs[caller].ToolCalls = slices.Clone(out.msgs[caller].ToolCalls)
+			copied[caller] = true
+		}
+		k := callIndex(&out.msgs[caller], out.msgs[res].ToolCallID)
+		out.msgs[caller].ToolCalls[k].Arguments = clearedArguments
+		out.edited[caller] = true
 	}
-	return cleared, saved, nil
 }
 
 // callIndex returns the index in m's tool calls of the call with the given id.

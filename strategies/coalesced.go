@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -28,21 +29,37 @@ func (coalesced) Options() []OptionDoc { return turnOptionDocs }
 var turnOptionDocs = []OptionDoc{
 	{"mission", "", "the task, shown first and verbatim"},
 	{"system_prompt", "built-in PTC-Lisp reference", "the SYSTEM message"},
-	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: lean (rules, functions by name, prose only where they differ from Clojure) or full (every function with a line of prose)"},
+	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: " + PromptLean + " (rules, functions by name, prose only where they differ from Clojure) or " + PromptFull + " (every function with a line of prose)"},
 	{"tools", "", "tools listed under tool/; each signature must parse"},
 	{"data", "", "a map Value listed under data/"},
 	{"signature", "", "expected return signature"},
-	{"max_turns", "5", "turn budget, 1..1000; 1 is single shot (no turns indicator)"},
-	{"turns_left", "max_turns - len(turns)", "overrides the turns left, 0..1000"},
-	{"println_limit", "15", "most recent println calls shown, 0..10000"},
-	{"tool_call_limit", "20", "most recent tool calls shown, 0..10000"},
-	{"sample_limit", "3", "items shown per collection in samples, 0..1000"},
-	{"sample_printable_limit", "80", "characters shown per sample string, 0..100000"},
-	{"tokenizer", "o200k_base", "tokenizer of the statistics: o200k_base or cl100k_base"},
+	intOptionDoc("max_turns", "turn budget; 1 is single shot (no turns indicator)"),
+	withDefault(intOptionDoc("turns_left", "overrides the turns left"), "max_turns - len(turns)"),
+	intOptionDoc("println_limit", "most recent println calls shown"),
+	intOptionDoc("tool_call_limit", "most recent tool calls shown"),
+	intOptionDoc("sample_limit", "items shown per collection in samples"),
+	intOptionDoc("sample_printable_limit", "characters shown per sample string"),
+	docTokenizer,
+	docPricing, docCacheReadRate, docCacheWriteRate,
+}
+
+// withDefault is d with its default described in words rather than as a
+// number.
+func withDefault(d OptionDoc, text string) OptionDoc {
+	d.Default = text
+	return d
 }
 
 func (s coalesced) Render(req *Request) (*Response, error) {
-	msgs, counts, err := coalescedMessages(req)
+	return summarizedResponse(s.Name(), req, coalescedMessages)
+}
+
+// summarizedResponse renders req with messages, a strategy that summarizes
+// the history in one USER message, and fills the statistics: the full
+// history is the "before", and the earlier call is rendered with messages
+// for the stable prefix.
+func summarizedResponse(name string, req *Request, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
+	msgs, counts, err := messages(req)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +68,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	stats := Stats{
-		Strategy:            s.Name(),
+		Strategy:            name,
 		TurnsCompressed:     len(req.Turns),
 		ToolCallsTotal:      counts.toolCallsTotal,
 		ToolCallsShown:      counts.toolCallsShown,
@@ -67,7 +84,16 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, full, msgs); err != nil {
 		return nil, err
 	}
-	return &Response{Messages: msgs, Stats: stats}, nil
+	stats.NextCacheBreakpoint = messagesEnd(msgs[:1])
+	if counts.kept > 0 {
+		stats.NextCacheBreakpoint = &Breakpoint{Message: 1, Offset: counts.kept}
+	}
+	resp := &Response{Messages: msgs, Stats: stats}
+	err = priceTurns(req, resp, func(r *Request) ([]ChatMessage, error) {
+		msgs, _, err := messages(r)
+		return msgs, err
+	})
+	return resp, err
 }
 
 // coalescedMessages builds [SYSTEM, USER] and reports what the history
@@ -83,17 +109,23 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	if err != nil {
 		return nil, counts, err
 	}
-	user := joinSections(
-		missionSection(o),
-		tools,
-		dataSection(o),
+	// The environment is the same on every call of a run; what follows it
+	// is not.
+	env := joinSections(missionSection(o), tools, dataSection(o))
+	history := joinSections(
 		preludeSection(req),
 		ret,
 		toolCallsSection(req, &counts),
 		outputSection(req, &counts),
 		errorSection(req, &counts),
+		warningSection(req.Turns),
 		turnsIndicator(o, len(req.Turns)),
 	)
+	user := joinSections(env, history)
+	counts.kept = utf8.RuneCountInString(env)
+	if env != "" && history != "" {
+		counts.kept += 2 // the blank line before the history
+	}
 	return []ChatMessage{
 		{Role: RoleSystem, Content: systemPrompt(o)},
 		{Role: RoleUser, Content: user},

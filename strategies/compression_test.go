@@ -3,12 +3,14 @@ package strategies
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -49,13 +51,12 @@ func (h *scriptedHost) CallTool(_ context.Context, name string, _ lisp.Value) (l
 
 func loadTrace(t testing.TB, file string) trace {
 	t.Helper()
-	text, err := os.ReadFile(file)
+	g, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := parseGolden(string(text))
 	section := func(name string) string {
-		s, ok := g.get(name)
+		s, ok := archiveFile(g, name)
 		if !ok {
 			t.Fatalf("%s: no %q section", file, name)
 		}
@@ -82,9 +83,9 @@ func loadTrace(t testing.TB, file string) trace {
 		toolNames = append(toolNames, name)
 	}
 	var programs []string
-	for _, s := range g.sections {
-		if strings.HasPrefix(s.name, "turn-") {
-			programs = append(programs, strings.TrimSuffix(s.body, "\n"))
+	for _, f := range g.Files {
+		if strings.HasPrefix(f.Name, "turn-") {
+			programs = append(programs, strings.TrimSuffix(string(f.Data), "\n"))
 		}
 	}
 	maxTurns := len(programs) + 2
@@ -113,7 +114,7 @@ func loadTrace(t testing.TB, file string) trace {
 		turn := Turn{
 			Number: i + 1, Program: program, Result: res.Value, Prints: res.Prints,
 			RawResponse: strings.Join(prose, " ") + "\n```clojure\n" + program + "\n```",
-			Success:     res.Err == nil, Returned: res.Returned, Failed: res.Failed,
+			Success:     res.Err == nil, Returned: res.Returned, Failed: res.Failed, Defined: res.Defined,
 		}
 		if res.Err != nil {
 			turn.Result = nil
@@ -133,6 +134,7 @@ func loadTrace(t testing.TB, file string) trace {
 			bindings = append(bindings, bd)
 		}
 		tr.memory = append(tr.memory, bindings)
+		tr.turns[i].Memory, tr.turns[i].HasMemory = bindings, true
 	}
 	return tr
 }
@@ -186,22 +188,17 @@ func runRatios(costs []callCost) (with, without []float64) {
 	return with, without
 }
 
-// TestCompressionCorpus measures what a user pays: the input tokens of
-// every call of a run, summed, with single-user-coalesced against full, for
-// both prompt variants (both strategies sending the same SYSTEM prompt), with
-// the SYSTEM prompt and without it. It checks that the median run of 15
-// turns or more costs at most half of full's tokens with the lean prompt,
-// SYSTEM included, and that a run's cost ratio does not grow with its length
-// (by more than 0.01: a turn with little history can raise it slightly). Run with -v
-// for the table of median and worst ratios per run length.
-func TestCompressionCorpus(t *testing.T) {
-	files, err := filepath.Glob("testdata/traces/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 17 {
-		t.Fatalf("the corpus has %d traces, want at least 17", len(files))
-	}
+// TestCompressionTokens measures the input tokens of every call of a run,
+// summed, with single-user-coalesced against full, for both prompt variants
+// (both strategies sending the same SYSTEM prompt), with the SYSTEM prompt
+// and without it. It checks that the median run of 15 turns or more sends
+// at most half of full's tokens with the lean prompt, SYSTEM included, and
+// that a run's ratio does not grow with its length (by more than 0.01: a
+// turn with little history can raise it slightly). Tokens are not the bill:
+// TestCompressionCorpus prices them. Run with -v for the table of median
+// and worst ratios per run length.
+func TestCompressionTokens(t *testing.T) {
+	files := corpusFiles(t)
 	variants := []string{PromptLean, PromptFull}
 	// ratios[variant][system?][k] are the runs' ratios cut after k turns.
 	ratios := map[string][2]map[int][]float64{}
@@ -212,33 +209,16 @@ func TestCompressionCorpus(t *testing.T) {
 	// worst[k] names the run of k turns that costs most with the lean prompt.
 	worst := map[int]string{}
 	worstRatio := map[int]float64{}
-	var long int
-	var limitsHit, toolLimitTurn bool
 	maxTurns := 0
 	for _, file := range files {
 		tr := loadTrace(t, file)
 		n := len(tr.turns)
-		if n < 5 || n > 30 {
-			t.Errorf("%s has %d turns, want 5 to 30", tr.name, n)
-		}
-		if n >= 20 {
-			long++
-		}
 		maxTurns = max(maxTurns, n)
-		var failed int
-		for _, turn := range tr.turns {
-			if !turn.Success {
-				failed++
-				toolLimitTurn = toolLimitTurn || turn.Error.Type == string(lisp.ToolCallLimit)
-			}
-		}
 		costsOf := map[string][]callCost{}
 		for _, v := range variants {
 			costs := callCosts(t, tr, v)
 			costsOf[v] = costs
 			with, without := runRatios(costs)
-			last := costs[n-1].stats
-			limitsHit = limitsHit || last.ToolCallsDropped > 0 && last.PrintlnsDropped > 0
 			for k := 1; k <= n; k++ {
 				ratios[v][0][k] = append(ratios[v][0][k], with[k-1])
 				if v == PromptLean && with[k-1] > worstRatio[k] {
@@ -248,13 +228,6 @@ func TestCompressionCorpus(t *testing.T) {
 				if k > 1 && with[k-1] > with[k-2]+0.01 {
 					t.Errorf("%s, %s prompt: a run of %d turns costs %.3f of full, more than %.3f for %d", tr.name, v, k, with[k-1], with[k-2], k-1)
 				}
-			}
-			if v == PromptLean {
-				var line []string
-				for _, r := range with {
-					line = append(line, fmt.Sprintf("%.2f", r))
-				}
-				t.Logf("%-24s %2d turns, %d failed: %s", tr.name, n, failed, strings.Join(line, " "))
 			}
 		}
 		// What a caller of full with the full reference pays, against
@@ -266,15 +239,6 @@ func TestCompressionCorpus(t *testing.T) {
 			switched[k] = append(switched[k], float64(after)/float64(before))
 		}
 	}
-	if long < 5 {
-		t.Errorf("%d traces of 20 turns or more, want at least 5", long)
-	}
-	if !limitsHit {
-		t.Error("no trace drops tool calls and printlns by tool_call_limit and println_limit")
-	}
-	if !toolLimitTurn {
-		t.Error("no trace has a turn that ends at the interpreter's tool-call limit")
-	}
 	for _, v := range variants {
 		o := Options{Prompt: v}
 		n, err := CountTokens(DefaultTokenizer, systemPrompt(&o))
@@ -284,14 +248,14 @@ func TestCompressionCorpus(t *testing.T) {
 		t.Logf("%s SYSTEM prompt: %d tokens", v, n)
 	}
 	// The target: with the lean prompt, the median run of 15 turns or more
-	// costs at most half of full's tokens, SYSTEM included. (Not every run
+	// sends at most half of full's tokens, SYSTEM included. (Not every run
 	// can: one of short programs and short outputs sends little history
 	// for compression to save, and SYSTEM, mission, tools and data are
 	// sent by both.)
 	for k := 15; k <= maxTurns; k++ {
 		r := slices.Sorted(slices.Values(ratios[PromptLean][0][k]))
 		if m := median(r); m > 0.5 {
-			t.Errorf("the median run of %d turns costs %.3f of full's tokens with the lean prompt, more than half", k, m)
+			t.Errorf("the median run of %d turns sends %.3f of full's tokens with the lean prompt, more than half", k, m)
 		}
 	}
 	t.Logf("run ratio = sum of input tokens over the run's calls, single-user-coalesced / full; median and worst")
@@ -305,6 +269,248 @@ func TestCompressionCorpus(t *testing.T) {
 		}
 		t.Log(row + medianWorst(switched[k]) + " | " + worst[k] + " |")
 	}
+}
+
+// corpusFiles lists the traces and checks the corpus covers what the
+// measurements need: enough runs, long ones, the history limits reached and
+// a turn ended by the interpreter's tool-call limit.
+func corpusFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/traces/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 17 {
+		t.Fatalf("the corpus has %d traces, want at least 17", len(files))
+	}
+	return files
+}
+
+// billedStrategies are the strategies whose bills the corpus compares.
+var billedStrategies = []string{"full", "single-user-coalesced", "cache-stable"}
+
+// runBill is what one run cut after k turns costs with one strategy under
+// one pricing: summed over its k calls.
+type runBill struct {
+	tokens, stable int
+	billed         float64
+}
+
+// billRun replays a run with strategy name under pricing p, returning the
+// cumulative bill after each call and each call's stable share.
+func billRun(t *testing.T, tr trace, name string, p Pricing, r *Remembered) (cum []runBill, shares []float64) {
+	t.Helper()
+	st, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total runBill
+	for i := range tr.turns {
+		req := &Request{Options: tr.opts, Turns: withSnapshotsOnlyOn(tr.turns[:i], i-2), Remembered: r}
+		req.Options.Strategy, req.Options.Pricing = name, p
+		if i > 0 {
+			req.Memory = tr.memory[i-1]
+		}
+		resp, err := st.Render(req)
+		if err != nil {
+			t.Fatalf("%s, %s, call %d: %v", tr.name, name, i+1, err)
+		}
+		s := resp.Stats
+		if !s.StablePrefixKnown {
+			t.Fatalf("%s, %s, call %d: %s", tr.name, name, i+1, s.StablePrefixNote)
+		}
+		total.tokens += s.TokensAfter
+		total.stable += s.StablePrefixTokens
+		total.billed += s.BilledTokens
+		cum = append(cum, total)
+		if i > 0 {
+			shares = append(shares, float64(s.StablePrefixTokens)/float64(s.TokensAfter))
+		}
+	}
+	return cum, shares
+}
+
+// TestCompressionCorpus measures what a user pays with prompt caching: every
+// call of every run of the corpus is billed as the stats bill it (the
+// stable prefix against the previous call read, the rest written), under
+// each pricing, for full, single-user-coalesced and cache-stable. It checks
+// cache-stable's targets: on every run of 5 turns or more it bills less
+// than both others under every pricing that caches; with reads at 0.1 its
+// median run of 10 turns bills at most 0.7 of full's and of 20 turns at
+// most 0.6; and it sends at most 1.2 times single-user-coalesced's tokens.
+// Run with -v for the tables of docs/BENCHMARKS.md.
+func TestCompressionCorpus(t *testing.T) {
+	files := corpusFiles(t)
+	remembered := NewRemembered(memo.New(64 << 20))
+	type key struct {
+		strategy, pricing string
+	}
+	// ratio[key][k] are the runs' billed cost cut after k turns, as a
+	// fraction of full's under the same pricing; tokens[strategy][k] the
+	// same for tokens sent.
+	ratio := map[key]map[int][]float64{}
+	tokens := map[string]map[int][]float64{}
+	shares := map[string][]float64{}
+	var long int
+	var limitsHit, toolLimitTurn bool
+	var tokenRatios []float64 // cache-stable's tokens / coalesced's, per run
+	misses := 0               // runs cut at k >= 5 where cache-stable does not bill least
+	cuts := 0
+	for _, file := range files {
+		tr := loadTrace(t, file)
+		n := len(tr.turns)
+		if n < 5 || n > 30 {
+			t.Errorf("%s has %d turns, want 5 to 30", tr.name, n)
+		}
+		if n >= 20 {
+			long++
+		}
+		for _, turn := range tr.turns {
+			toolLimitTurn = toolLimitTurn || !turn.Success && turn.Error.Type == string(lisp.ToolCallLimit)
+		}
+		bills := map[key][]runBill{}
+		for _, name := range billedStrategies {
+			for _, preset := range PricingNames() {
+				p, err := resolvePricing(preset, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var s []float64
+				bills[key{name, preset}], s = billRun(t, tr, name, p, remembered)
+				if preset == DefaultPricing {
+					shares[name] = append(shares[name], s...)
+				}
+			}
+		}
+		last, err := coalesced{}.Render(&Request{Options: tr.opts, Turns: tr.turns[:n-1], Memory: tr.memory[n-2]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		limitsHit = limitsHit || last.Stats.ToolCallsDropped > 0 && last.Stats.PrintlnsDropped > 0
+		for _, name := range billedStrategies {
+			if tokens[name] == nil {
+				tokens[name] = map[int][]float64{}
+			}
+			for k := 1; k <= n; k++ {
+				full := bills[key{"full", DefaultPricing}][k-1]
+				tokens[name][k] = append(tokens[name][k], float64(bills[key{name, DefaultPricing}][k-1].tokens)/float64(full.tokens))
+			}
+			for _, preset := range PricingNames() {
+				kk := key{name, preset}
+				if ratio[kk] == nil {
+					ratio[kk] = map[int][]float64{}
+				}
+				for k := 1; k <= n; k++ {
+					ratio[kk][k] = append(ratio[kk][k], bills[kk][k-1].billed/bills[key{"full", preset}][k-1].billed)
+				}
+			}
+		}
+		// The targets, on the whole run.
+		stable := bills[key{"cache-stable", DefaultPricing}][n-1]
+		c := bills[key{"single-user-coalesced", DefaultPricing}][n-1]
+		if float64(stable.tokens) > 1.2*float64(c.tokens) {
+			t.Errorf("%s: cache-stable sends %d tokens, more than 1.2 times single-user-coalesced's %d", tr.name, stable.tokens, c.tokens)
+		}
+		tokenRatios = append(tokenRatios, float64(stable.tokens)/float64(c.tokens))
+		for _, preset := range PricingNames() {
+			s := bills[key{"cache-stable", preset}]
+			for _, other := range []string{"full", "single-user-coalesced"} {
+				o := bills[key{other, preset}]
+				if preset != "none" && s[n-1].billed >= o[n-1].billed {
+					t.Errorf("%s, %s: cache-stable bills %.0f, %s %.0f", tr.name, preset, s[n-1].billed, other, o[n-1].billed)
+				}
+				for k := 5; k <= n && preset != "none"; k++ {
+					cuts++
+					if s[k-1].billed >= o[k-1].billed {
+						misses++
+						t.Logf("%s cut after %d turns, %s: cache-stable bills %.4f of full, %s %.4f", tr.name, k, preset,
+							s[k-1].billed/bills[key{"full", preset}][k-1].billed, other, o[k-1].billed/bills[key{"full", preset}][k-1].billed)
+					}
+				}
+			}
+		}
+	}
+	if long < 5 {
+		t.Errorf("%d traces of 20 turns or more, want at least 5", long)
+	}
+	if !limitsHit {
+		t.Error("no trace drops tool calls and printlns by tool_call_limit and println_limit")
+	}
+	if !toolLimitTurn {
+		t.Error("no trace has a turn that ends at the interpreter's tool-call limit")
+	}
+	for _, preset := range []string{"anthropic", "openai-gpt5"} { // reads at 0.1
+		for _, target := range []struct {
+			turns int
+			most  float64
+		}{{10, 0.7}, {20, 0.6}} {
+			r := slices.Sorted(slices.Values(ratio[key{"cache-stable", preset}][target.turns]))
+			if m := median(r); m > target.most {
+				t.Errorf("%s: the median run of %d turns bills %.3f of full's with cache-stable, more than %.1f", preset, target.turns, m, target.most)
+			}
+		}
+	}
+	slices.Sort(tokenRatios)
+	t.Logf("tokens cache-stable sends over a run, against single-user-coalesced: %.3f to %.3f", tokenRatios[0], tokenRatios[len(tokenRatios)-1])
+	t.Logf("runs cut after 5 turns or more where cache-stable does not bill least (pricings that cache): %d of %d comparisons", misses, cuts)
+
+	// The tables of docs/BENCHMARKS.md: per run length, median and worst
+	// over the runs cut there, as a fraction of full's.
+	buckets := []struct{ from, to int }{{5, 9}, {10, 15}, {20, 28}}
+	t.Logf("| run length | runs | strategy | tokens | %s |", strings.Join(PricingNames(), " | "))
+	t.Logf("|---|---|---|---|%s", strings.Repeat("---|", len(PricingNames())))
+	for _, b := range buckets {
+		for _, name := range billedStrategies[1:] {
+			row := fmt.Sprintf("| %d-%d | %d | %s", b.from, b.to, len(runsIn(tokens[name], b.from, b.to)), name)
+			row += medianRange(runsIn(tokens[name], b.from, b.to))
+			for _, preset := range PricingNames() {
+				row += medianRange(runsIn(ratio[key{name, preset}], b.from, b.to))
+			}
+			t.Log(row + " |")
+		}
+	}
+	for _, k := range []int{5, 10, 15, 20} {
+		row := fmt.Sprintf("median run of %d turns (%d runs), billed / full:", k, len(ratio[key{"full", DefaultPricing}][k]))
+		for _, name := range billedStrategies[1:] {
+			for _, preset := range []string{"anthropic", "openai-gpt5", "openai", "gemini"} {
+				row += fmt.Sprintf(" %s %s %.3f;", name, preset, median(slices.Sorted(slices.Values(ratio[key{name, preset}][k]))))
+			}
+		}
+		t.Log(row)
+	}
+	for _, name := range billedStrategies {
+		s := slices.Sorted(slices.Values(shares[name]))
+		t.Logf("stable share of a call's prompt (calls 2 on), %s: median %.3f, lowest %.3f", name, median(s), s[0])
+	}
+}
+
+// runsIn returns, for each run, its ratio cut at the longest length it
+// reaches within from..to (a run shorter than from is left out).
+func runsIn(byLength map[int][]float64, from, to int) []float64 {
+	// byLength[k] holds one entry per run of k turns or more, in the same
+	// run order; a run's entry at the longest k in range is the last
+	// position it still holds there.
+	var out []float64
+	for k := to; k >= from; k-- {
+		runs := len(byLength[k])
+		next := len(byLength[k+1])
+		if k == to {
+			next = 0
+		}
+		if runs > next {
+			out = append(out, byLength[k][next:runs]...)
+		}
+	}
+	return out
+}
+
+// medianRange formats the median and the range of rs as a table cell.
+func medianRange(rs []float64) string {
+	if len(rs) == 0 {
+		return " | -"
+	}
+	r := slices.Sorted(slices.Values(rs))
+	return fmt.Sprintf(" | %.2f (%.2f-%.2f)", median(r), r[0], r[len(r)-1])
 }
 
 // medianWorst formats the median and the highest of rs as a table cell.

@@ -46,7 +46,10 @@ func (s full) Render(req *Request) (*Response, error) {
 	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, msgs, msgs); err != nil {
 		return nil, err
 	}
-	return &Response{Messages: msgs, Stats: stats}, nil
+	// The next call appends to these messages.
+	stats.NextCacheBreakpoint = messagesEnd(msgs)
+	resp := &Response{Messages: msgs, Stats: stats}
+	return resp, priceTurns(req, resp, fullMessages)
 }
 
 // fullMessages builds SYSTEM, the USER message of turn 1 (what
@@ -131,6 +134,10 @@ func turnFeedback(t *Turn, o *Options, left int) string {
 			b.WriteString("\nHint: ")
 			b.WriteString(t.Error.Hint)
 		}
+	}
+	if len(t.Warnings) > 0 {
+		b.WriteString("\n\n")
+		writeWarnings(&b, t.Warnings)
 	}
 	if o.MaxTurns != 1 { // as fullIndicator, without building the text
 		b.WriteString("\n\n")

@@ -8,8 +8,8 @@ import (
 )
 
 // FuzzRender feeds caller-controlled text (EDN values, prints, programs,
-// docstrings, signatures) through both strategies: nothing may panic, the
-// output is deterministic, and the error block follows the last turn.
+// docstrings, signatures) through the turn strategies: nothing may panic,
+// the output is deterministic, and the error block follows the last turn.
 func FuzzRender(f *testing.F) {
 	f.Add(`{:a [1 2 3] :_b "x"}`, `[{:x 1.5} #{:k}]`, "out\n\nline", "(def x 1)", "doc; str", "(q :string) -> [:int]", true)
 	f.Add(`{"k" {:n nil}}`, `"é\n\t\"q\""`, "", "", "", "", false)
@@ -35,10 +35,14 @@ func FuzzRender(f *testing.F) {
 				{Name: "v", Value: val, Turn: 1},
 				{Name: "f", IsFn: true, Params: []string{"x"}, Docstring: doc, Turn: 1},
 			},
-			Turns: []Turn{{Number: 1, Program: program, Prints: []string{print}, Success: success, Result: val,
-				ToolCalls: []ToolCall{{Name: "t", Args: val}}, Error: &TurnError{Message: doc}}},
+			Turns: []Turn{
+				{Number: 1, Program: program, Prints: []string{print}, Success: success, Result: val, Defined: []string{"v", "f"},
+					ToolCalls: []ToolCall{{Name: "t", Args: val}}, Error: &TurnError{Type: doc, Message: doc}, Memory: []Binding{{Name: "v", Value: val, Turn: 1}}, HasMemory: true},
+				{Number: 2, Program: program, Prints: []string{print, print}, Success: !success, Result: val, Defined: []string{"v"},
+					ToolCalls: []ToolCall{{Name: "t", Args: val}, {Name: "t", Args: val}}, Error: &TurnError{Type: doc, Message: doc}},
+			},
 		}
-		for _, s := range []Strategy{coalesced{}, full{}} {
+		for _, s := range []Strategy{coalesced{}, full{}, cacheStable{}} {
 			a, err := s.Render(req)
 			if err != nil {
 				t.Fatal(err)
@@ -48,9 +52,11 @@ func FuzzRender(f *testing.F) {
 				t.Fatalf("%s: not deterministic", s.Name())
 			}
 		}
-		resp, _ := coalesced{}.Render(req)
-		if strings.Contains(resp.Messages[1].Content, "\n---\nYour previous attempt:\n") == success && !strings.Contains(program+print+doc, "Your previous attempt") {
-			t.Fatalf("error block shown: %v, turn succeeded: %v", !success, success)
+		for _, s := range []Strategy{coalesced{}, cacheStable{}} {
+			resp, _ := s.Render(req)
+			if strings.Contains(resp.Messages[1].Content, "\n---\nYour previous attempt:\n") != success && !strings.Contains(program+print+doc, "Your previous attempt") {
+				t.Fatalf("%s: error block shown: %v, last turn succeeded: %v", s.Name(), success, !success)
+			}
 		}
 	})
 }

@@ -9,68 +9,38 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
 
-// A golden case is a txtar-like file: a comment saying which rule it shows,
-// then sections "-- name --". request.json holds the request (values as EDN
-// text); the expected output is in "user" (the USER message of
-// single-user-coalesced), "messages" (every message, for full), "stats" and
-// "error" (the error of an invalid request). Run with -update to rewrite the
-// expected sections after a deliberate change, then review the diff.
+// A golden case is a txtar archive: its comment says which rule it shows,
+// and its files are "request.json", the request (values as EDN text), and
+// the expected output: "user" (the USER message of
+// single-user-coalesced), "messages" (every message, for full), "stats",
+// "bill" (the cost statistics) and "error" (the error of an invalid
+// request). Run with -update to rewrite the expected files after a
+// deliberate change, then review the diff.
 
-type goldenFile struct {
-	comment  string
-	sections []goldenSection
-}
-
-type goldenSection struct{ name, body string }
-
-func parseGolden(text string) goldenFile {
-	var g goldenFile
-	cur := -1
-	for _, line := range strings.SplitAfter(text, "\n") {
-		trimmed := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) > 6 {
-			g.sections = append(g.sections, goldenSection{name: trimmed[3 : len(trimmed)-3]})
-			cur = len(g.sections) - 1
-			continue
-		}
-		if cur < 0 {
-			g.comment += line
-		} else {
-			g.sections[cur].body += line
-		}
-	}
-	return g
-}
-
-func (g *goldenFile) get(name string) (string, bool) {
-	for _, s := range g.sections {
-		if s.name == name {
-			return strings.TrimSuffix(s.body, "\n"), true
+// archiveFile is the named file of a, without its final newline.
+func archiveFile(a *txtar.Archive, name string) (string, bool) {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return strings.TrimSuffix(string(f.Data), "\n"), true
 		}
 	}
 	return "", false
 }
 
-func (g *goldenFile) set(name, body string) {
-	for i := range g.sections {
-		if g.sections[i].name == name {
-			g.sections[i].body = body + "\n"
+// setArchiveFile replaces the named file of a with body.
+func setArchiveFile(a *txtar.Archive, name, body string) {
+	for i := range a.Files {
+		if a.Files[i].Name == name {
+			a.Files[i].Data = []byte(body + "\n")
 		}
 	}
-}
-
-func (g *goldenFile) String() string {
-	var b strings.Builder
-	b.WriteString(g.comment)
-	for _, s := range g.sections {
-		fmt.Fprintf(&b, "-- %s --\n%s", s.name, s.body)
-	}
-	return b.String()
 }
 
 // goldenRequest is the request of a golden file, shaped like the wire
@@ -90,17 +60,10 @@ type goldenRequest struct {
 		SampleLimit          *int       `json:"sampleLimit"`
 		SamplePrintableLimit *int       `json:"samplePrintableLimit"`
 		Tokenizer            string     `json:"tokenizer"`
+		Pricing              string     `json:"pricing"`
 	} `json:"options"`
-	Memory []struct {
-		Name       string   `json:"name"`
-		Value      string   `json:"value"`
-		IsFn       bool     `json:"isFn"`
-		Params     []string `json:"params"`
-		Docstring  string   `json:"docstring"`
-		ReturnType string   `json:"returnType"`
-		Turn       int      `json:"turn"`
-	} `json:"memory"`
-	Turns []struct {
+	Memory []goldenBinding `json:"memory"`
+	Turns  []struct {
 		Number      int      `json:"number"`
 		RawResponse string   `json:"rawResponse"`
 		Program     string   `json:"program"`
@@ -110,9 +73,33 @@ type goldenRequest struct {
 			Name string `json:"name"`
 			Args string `json:"args"`
 		} `json:"toolCalls"`
-		Success bool       `json:"success"`
-		Error   *TurnError `json:"error"`
+		Defined []string        `json:"defined"`
+		Memory  []goldenBinding `json:"memory"` // a snapshot sent: null when not
+		Success bool            `json:"success"`
+		Error   *TurnError      `json:"error"`
 	} `json:"turns"`
+}
+
+type goldenBinding struct {
+	Name       string   `json:"name"`
+	Value      string   `json:"value"`
+	IsFn       bool     `json:"isFn"`
+	Params     []string `json:"params"`
+	Docstring  string   `json:"docstring"`
+	ReturnType string   `json:"returnType"`
+	Turn       int      `json:"turn"`
+}
+
+func (gb goldenBinding) build() (Binding, error) {
+	b := Binding{Name: gb.Name, IsFn: gb.IsFn, Params: gb.Params, Docstring: gb.Docstring, ReturnType: gb.ReturnType, Turn: gb.Turn}
+	if !gb.IsFn {
+		v, err := parseValue(gb.Value)
+		if err != nil {
+			return b, err
+		}
+		b.Value = v
+	}
+	return b, nil
 }
 
 // parseValue reads a value of a golden file with the wire's EDN reader.
@@ -129,7 +116,7 @@ func (gr *goldenRequest) build() (*Request, error) {
 		MaxTurns: o.MaxTurns, TurnsLeft: o.TurnsLeft, PrintlnLimit: o.PrintlnLimit,
 		ToolCallLimit: o.ToolCallLimit, SampleLimit: o.SampleLimit,
 		SamplePrintableLimit: o.SamplePrintableLimit, Tokenizer: o.Tokenizer,
-		SystemPrompt: goldenSystemPrompt,
+		SystemPrompt: goldenSystemPrompt, Pricing: o.Pricing,
 	}
 	if o.SystemPrompt != nil {
 		raw.SystemPrompt = *o.SystemPrompt
@@ -147,18 +134,22 @@ func (gr *goldenRequest) build() (*Request, error) {
 	}
 	req := &Request{Options: opts}
 	for i, m := range gr.Memory {
-		b := Binding{Name: m.Name, IsFn: m.IsFn, Params: m.Params, Docstring: m.Docstring, ReturnType: m.ReturnType, Turn: m.Turn}
-		if !m.IsFn {
-			v, err := parseValue(m.Value)
-			if err != nil {
-				return nil, fmt.Errorf("memory[%d].value: %w", i, err)
-			}
-			b.Value = v
+		b, err := m.build()
+		if err != nil {
+			return nil, fmt.Errorf("memory[%d].value: %w", i, err)
 		}
 		req.Memory = append(req.Memory, b)
 	}
 	for i, t := range gr.Turns {
-		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Success: t.Success, Error: t.Error}
+		turn := Turn{Number: t.Number, RawResponse: t.RawResponse, Program: t.Program, Prints: t.Prints, Defined: t.Defined, Success: t.Success, Error: t.Error}
+		turn.HasMemory = t.Memory != nil
+		for j, m := range t.Memory {
+			b, err := m.build()
+			if err != nil {
+				return nil, fmt.Errorf("turns[%d].memory[%d].value: %w", i, j, err)
+			}
+			turn.Memory = append(turn.Memory, b)
+		}
 		if t.Result != "" {
 			v, err := parseValue(t.Result)
 			if err != nil {
@@ -209,6 +200,28 @@ tokens: %d before, %d after (%s)`,
 		s.CharsBefore, s.CharsAfter, s.TokensBefore, s.TokensAfter, s.Tokenizer)
 }
 
+// renderBill shows the cost statistics: the stable prefix against the
+// earlier call rebuilt from the request, the bill and the breakpoints.
+func renderBill(s Stats) string {
+	bp := func(b *Breakpoint) string {
+		if b == nil {
+			return "none"
+		}
+		return fmt.Sprintf("message %d offset %d", b.Message, b.Offset)
+	}
+	known := "known"
+	if !s.StablePrefixKnown {
+		known = "unknown: " + s.StablePrefixNote
+	}
+	return fmt.Sprintf(`stable_prefix: %d tokens (%s)
+cache_write: %d tokens
+billed: %.2f (%s)
+cache_breakpoint: %s
+next_cache_breakpoint: %s`,
+		s.StablePrefixTokens, known, s.CacheWriteTokens, s.BilledTokens, s.Pricing,
+		bp(s.CacheBreakpoint), bp(s.NextCacheBreakpoint))
+}
+
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -220,8 +233,8 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := parseGolden(string(text))
-			reqJSON, ok := g.get("request.json")
+			g := txtar.Parse(text)
+			reqJSON, ok := archiveFile(g, "request.json")
 			if !ok {
 				t.Fatal("missing request.json section")
 			}
@@ -240,7 +253,7 @@ func TestGolden(t *testing.T) {
 					resp, err = s.Render(req)
 				}
 			}
-			if _, wantErr := g.get("error"); err != nil && !wantErr {
+			if _, wantErr := archiveFile(g, "error"); err != nil && !wantErr {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if err != nil {
@@ -252,16 +265,17 @@ func TestGolden(t *testing.T) {
 				}
 				got["messages"] = renderMessages(resp.Messages)
 				got["stats"] = renderStats(resp.Stats)
+				got["bill"] = renderBill(resp.Stats)
 			}
 			checked := 0
-			for _, name := range []string{"user", "messages", "stats", "error"} {
-				want, ok := g.get(name)
+			for _, name := range []string{"user", "messages", "stats", "bill", "error"} {
+				want, ok := archiveFile(g, name)
 				if !ok {
 					continue
 				}
 				checked++
 				if *update {
-					g.set(name, got[name])
+					setArchiveFile(g, name, got[name])
 					continue
 				}
 				if got[name] != want {
@@ -272,7 +286,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal("no expected section (user, messages, stats or error)")
 			}
 			if *update {
-				if err := os.WriteFile(file, []byte(g.String()), 0o644); err != nil {
+				if err := os.WriteFile(file, txtar.Format(g), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -23,6 +23,9 @@ type historyCounts struct {
 	toolCallsTotal, toolCallsShown int
 	printsTotal, printsShown       int
 	failedTurns                    int
+	// kept is where the USER message's part that the next call sends
+	// again ends, in characters.
+	kept int
 }
 
 // toolCallsSection lists the most recent tool calls of all turns, oldest
@@ -62,7 +65,8 @@ func toolCallsSection(req *Request, c *historyCounts) string {
 }
 
 // ToolCallText renders a call as the program made it, name(args), each
-// argument rendered with the given limits (SPEC section 6).
+// argument rendered with the given limits (docs/STRATEGIES.md, "Value
+// rendering").
 func ToolCallText(tc *ToolCall, limit, printable int) string {
 	var b strings.Builder
 	writeToolCall(&b, tc, limit, printable)

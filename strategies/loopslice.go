@@ -1,7 +1,5 @@
 package strategies
 
-import "slices"
-
 // loopSlice sends the smallest context that still lets an agent continue:
 // the system prompt, the prompt that drives the current turn, and the latest
 // complete tool loop. Its size is bounded whatever the history's length.
@@ -12,56 +10,88 @@ func init() { register(loopSlice{}) }
 func (loopSlice) Name() string { return "loop-slice" }
 
 func (loopSlice) Description() string {
-	return "System prompt, the most recent user prompt of the scan window (else the last broadcast) and the latest complete tool loop, in input order; a synthetic nudge at the end when there is no prompt."
+	return "System prompt, the prompt of the current turn (the most recent user prompt of the scan window, else the user's request from before it, or in seed 002's world the last broadcast, else a synthetic nudge) and the latest complete tool loop."
 }
 
 func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
-	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docTokenizer}
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
 func (s loopSlice) Render(req *Request) (*Response, error) {
-	if err := checkChatOptions(&req.Options); err != nil {
-		return nil, err
-	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
-	c := scanWindow(h, req.Options.ScanWindow)
+	ch := newChatHistory(h)
+	w := ch.scan(ch.lastN(req.Options.ScanWindow))
+	prompt, source := ch.currentPrompt(w, &req.Options)
+	loop := latestLoop(h, w.seq)
 	var out chatOutput
-	if c.system >= 0 {
-		out.copyFrom(h, c.system)
+	out.open(ch)
+	switch {
+	case prompt < 0:
+		// The nudge opens the turn, where the seed puts it: before the loop.
+		out.addNudge(&req.Options)
+		out.copyFrom(ch, loop...)
+	case len(loop) == 0 || prompt < loop[0]:
+		out.copyFrom(ch, prompt)
+		out.copyFrom(ch, loop...)
+	default:
+		// A new prompt after the latest loop. The loop goes first, led by
+		// the prompt it answered (an assistant message cannot open a
+		// conversation); with none, it is not sent. Sending the new prompt
+		// before the old loop would present the loop as its answer.
+		if lead := ch.promptBefore(loop[0]); lead >= 0 {
+			out.copyFrom(ch, lead)
+			out.copyFrom(ch, loop...)
+		}
+		out.copyFrom(ch, prompt)
 	}
-	var picked []int
-	if c.prompt >= 0 {
-		picked = append(picked, c.seq[c.prompt])
-	} else if b := lastBroadcast(h, c.start); b >= 0 {
-		picked = append(picked, b)
-	}
-	nudge := len(picked) == 0
-	picked = append(picked, latestLoop(h, c.seq)...)
-	slices.Sort(picked)
-	out.copyFrom(h, picked...)
-	return finishNudged(s.Name(), req, &out, nudge)
-}
-
-// finishNudged completes a loop-slice or turn-aware response, ending it with
-// the synthetic nudge when nudge is set. The nudge goes last: it is made now,
-// after everything in the history, and the model must answer it rather than
-// continue its own last message.
-func finishNudged(name string, req *Request, out *chatOutput, nudge bool) (*Response, error) {
-	exhausted := false
-	if nudge {
-		var m ChatMessage
-		m, exhausted = nudgeFor(&req.Options)
-		out.add(m)
-	}
-	resp, err := chatResponse(name, req, nil, out)
+	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
 	if err != nil {
 		return nil, err
 	}
-	resp.Stats.SyntheticNudge, resp.Stats.NudgesExhausted = nudge, exhausted
+	resp.Stats.PromptSource = source
 	return resp, nil
+}
+
+// Where the prompt of loop-slice's and turn-aware's current turn comes from
+// (Stats.PromptSource).
+const (
+	promptWindow    = "window"
+	promptTask      = "task"
+	promptBroadcast = "broadcast"
+	promptNudge     = "nudge"
+)
+
+// currentPrompt returns the index in h of the prompt that drives the current
+// turn, and where it comes from:
+//
+//  1. the most recent prompt of the scan window;
+//  2. outside seed 002's world, unless the caller asked for window_only: the
+//     user's request, the most recent prompt anywhere before the window. An
+//     OpenAI- or Anthropic-style agent's task is a user message, and a coding
+//     agent sends hundreds of tool calls after it without another;
+//  3. the most recent broadcast before the window (a standing order);
+//  4. none (-1): a synthetic nudge serves.
+//
+// In seed 002's world a direct message older than the window has been dealt
+// with, and the nudge that follows is what lets an idle agent's caller count
+// its attempts and go idle; so there the seed's rule (1, 3, 4) holds.
+func (ch *chatHistory) currentPrompt(w window, opts *Options) (int, string) {
+	if w.prompt >= 0 {
+		return w.seq[w.prompt], promptWindow
+	}
+	if !ch.seed && !opts.WindowOnly {
+		if t := ch.task(); t >= 0 {
+			return t, promptTask
+		}
+	}
+	if b := ch.lastBroadcast(w.start); b >= 0 {
+		return b, promptBroadcast
+	}
+	return -1, promptNudge
 }

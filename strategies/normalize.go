@@ -30,6 +30,7 @@ type RawOptions struct {
 	NudgeAttempt         *int
 	Nudges               []string
 	SnapshotToolPrefixes []string
+	WindowOnly           bool
 
 	Trigger         *int
 	Keep            *int
@@ -39,6 +40,11 @@ type RawOptions struct {
 	Placeholder     string
 
 	MaxTokens *int
+	TrimTo    *int
+
+	Pricing        string
+	CacheReadRate  *float64
+	CacheWriteRate *float64
 }
 
 // Defaults and bounds of the numeric options. The upper bounds keep one
@@ -64,6 +70,45 @@ const (
 	maxTokenFigureBound = 100_000_000
 )
 
+// intOption is a numeric option: its wire name, its default (what an unset
+// option takes), its range, and its fields in RawOptions and Options. Its
+// documentation (intOptionDoc) is written from the same row.
+type intOption struct {
+	name          string
+	def, min, max int
+	raw           func(*RawOptions) *int
+	dst           func(*Options) *int
+}
+
+// intOptions are every numeric option, checked and defaulted by Normalize.
+var intOptions = []intOption{
+	{"max_turns", DefaultMaxTurns, 1, maxTurnsBound, func(r *RawOptions) *int { return r.MaxTurns }, func(o *Options) *int { return &o.MaxTurns }},
+	{"turns_left", 0, 0, maxTurnsBound, func(r *RawOptions) *int { return r.TurnsLeft }, func(o *Options) *int { return &o.TurnsLeft }},
+	{"println_limit", DefaultPrintlnLimit, 0, maxCountLimit, func(r *RawOptions) *int { return r.PrintlnLimit }, func(o *Options) *int { return &o.PrintlnLimit }},
+	{"tool_call_limit", DefaultToolCallLimit, 0, maxCountLimit, func(r *RawOptions) *int { return r.ToolCallLimit }, func(o *Options) *int { return &o.ToolCallLimit }},
+	{"sample_limit", DefaultSampleLimit, 0, maxSampleLimit, func(r *RawOptions) *int { return r.SampleLimit }, func(o *Options) *int { return &o.SampleLimit }},
+	{"sample_printable_limit", DefaultSamplePrintableLimit, 0, maxPrintableLimit, func(r *RawOptions) *int { return r.SamplePrintableLimit }, func(o *Options) *int { return &o.SamplePrintableLimit }},
+	{"scan_window", DefaultScanWindow, 1, maxScanWindow, func(r *RawOptions) *int { return r.ScanWindow }, func(o *Options) *int { return &o.ScanWindow }},
+	{"nudge_attempt", DefaultNudgeAttempt, 1, maxNudgeAttempt, func(r *RawOptions) *int { return r.NudgeAttempt }, func(o *Options) *int { return &o.NudgeAttempt }},
+	{"trigger", DefaultTrigger, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.Trigger }, func(o *Options) *int { return &o.Trigger }},
+	{"keep", DefaultKeep, 0, maxCountLimit, func(r *RawOptions) *int { return r.Keep }, func(o *Options) *int { return &o.Keep }},
+	{"clear_at_least", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.ClearAtLeast }, func(o *Options) *int { return &o.ClearAtLeast }},
+	{"max_tokens", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.MaxTokens }, func(o *Options) *int { return &o.MaxTokens }},
+	{"trim_to", 0, 1, maxTokenFigureBound, func(r *RawOptions) *int { return r.TrimTo }, func(o *Options) *int { return &o.TrimTo }},
+}
+
+// intOptionDoc documents the numeric option name for ListStrategies: its
+// default and range come from intOptions, description says the rest.
+func intOptionDoc(name, description string) OptionDoc {
+	for _, opt := range intOptions {
+		if opt.name == name {
+			return OptionDoc{Name: name, Default: strconv.Itoa(opt.def),
+				Description: fmt.Sprintf("%s (%d..%d)", description, opt.min, opt.max)}
+		}
+	}
+	panic("strategies: no numeric option " + name)
+}
+
 // DefaultSnapshotToolPrefixes name the tools whose results are snapshots.
 var DefaultSnapshotToolPrefixes = []string{"get_"}
 
@@ -88,38 +133,20 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		Nudges:          raw.Nudges,
 		ExcludeTools:    raw.ExcludeTools,
 		ClearToolInputs: raw.ClearToolInputs,
+		WindowOnly:      raw.WindowOnly,
 		Placeholder:     raw.Placeholder,
 		Tokenizer:       raw.Tokenizer,
 	}
-	ints := []struct {
-		name     string
-		raw      *int
-		def      int
-		min, max int
-		dst      *int
-	}{
-		{"max_turns", raw.MaxTurns, DefaultMaxTurns, 1, maxTurnsBound, &o.MaxTurns},
-		{"turns_left", raw.TurnsLeft, 0, 0, maxTurnsBound, &o.TurnsLeft},
-		{"println_limit", raw.PrintlnLimit, DefaultPrintlnLimit, 0, maxCountLimit, &o.PrintlnLimit},
-		{"tool_call_limit", raw.ToolCallLimit, DefaultToolCallLimit, 0, maxCountLimit, &o.ToolCallLimit},
-		{"sample_limit", raw.SampleLimit, DefaultSampleLimit, 0, maxSampleLimit, &o.SampleLimit},
-		{"sample_printable_limit", raw.SamplePrintableLimit, DefaultSamplePrintableLimit, 0, maxPrintableLimit, &o.SamplePrintableLimit},
-		{"scan_window", raw.ScanWindow, DefaultScanWindow, 1, maxScanWindow, &o.ScanWindow},
-		{"nudge_attempt", raw.NudgeAttempt, DefaultNudgeAttempt, 1, maxNudgeAttempt, &o.NudgeAttempt},
-		{"trigger", raw.Trigger, DefaultTrigger, 0, maxTokenFigureBound, &o.Trigger},
-		{"keep", raw.Keep, DefaultKeep, 0, maxCountLimit, &o.Keep},
-		{"clear_at_least", raw.ClearAtLeast, 0, 0, maxTokenFigureBound, &o.ClearAtLeast},
-		{"max_tokens", raw.MaxTokens, 0, 0, maxTokenFigureBound, &o.MaxTokens},
-	}
-	for _, f := range ints {
-		if f.raw == nil {
-			*f.dst = f.def
+	for _, opt := range intOptions {
+		v := opt.raw(&raw)
+		if v == nil {
+			*opt.dst(&o) = opt.def
 			continue
 		}
-		if v := *f.raw; v < f.min || v > f.max {
-			return Options{}, &OptionError{Option: f.name, Reason: fmt.Sprintf("must be between %d and %d, got %d", f.min, f.max, v)}
+		if *v < opt.min || *v > opt.max {
+			return Options{}, &OptionError{Option: opt.name, Reason: fmt.Sprintf("must be between %d and %d, got %d", opt.min, opt.max, *v)}
 		}
-		*f.dst = *f.raw
+		*opt.dst(&o) = *v
 	}
 	o.TurnsLeftSet = raw.TurnsLeft != nil
 
@@ -144,6 +171,10 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		o.Data = d
 	default:
 		return Options{}, &OptionError{Option: "data", Reason: "must be a map, got " + d.TypeName()}
+	}
+
+	if o.Pricing, err = resolvePricing(raw.Pricing, raw.CacheReadRate, raw.CacheWriteRate); err != nil {
+		return Options{}, err
 	}
 
 	tools, err := normalizeTools(raw.Tools, r)

@@ -29,6 +29,7 @@ type Options struct {
 	NudgeAttempt         int
 	Nudges               []string // wordings by attempt; index 0 is attempt 1
 	SnapshotToolPrefixes []string
+	WindowOnly           bool // seed 002's rule: no request from before the window
 
 	// clear-tool-results.
 	Trigger         int
@@ -40,4 +41,8 @@ type Options struct {
 
 	// token-budget.
 	MaxTokens int
+	TrimTo    int // 0: a quarter of MaxTokens
+
+	// Pricing prices the bill in the stats of every strategy.
+	Pricing Pricing
 }

@@ -168,7 +168,7 @@ func TestPropertyDeterministic(t *testing.T) {
 				t.Fatalf("message %d differs between two renders", i)
 			}
 		}
-		if resp.Stats != again.Stats {
+		if !reflect.DeepEqual(resp.Stats, again.Stats) {
 			t.Fatalf("stats differ: %+v vs %+v", resp.Stats, again.Stats)
 		}
 		// The order in which the caller built its data map does not matter.

@@ -11,7 +11,8 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// Rendering limits of SPEC section 6. Samples show more of a value than tool
+// Rendering limits of tool-call arguments (docs/STRATEGIES.md, "Value
+// rendering"). Samples show more of a value than tool
 // call arguments do because a sample is the LLM's only view of a definition,
 // while the arguments are a reminder of an action already taken.
 const (
@@ -24,7 +25,8 @@ const (
 
 // RenderValue renders v as PTC-Lisp text for the LLM, showing at most limit
 // items of each collection and printable characters of each string
-// (SPEC section 6). Map keys beginning with "_" are left out at every depth.
+// (docs/STRATEGIES.md, "Value rendering"). Map keys beginning with "_" are
+// left out at every depth.
 // The result depends only on v and the two limits.
 func RenderValue(v lisp.Value, limit, printable int) string {
 	var b strings.Builder
@@ -48,6 +50,10 @@ func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
 		b.WriteByte(':')
 		b.WriteString(string(v))
 	case *lisp.Vector:
+		if v.IsList() {
+			writeSeq(b, "(", ")", v.Elems(), limit, printable)
+			break
+		}
 		writeSeq(b, "[", "]", v.Elems(), limit, printable)
 	case *lisp.Set:
 		writeSet(b, v, limit, printable)

@@ -10,8 +10,8 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// TestRenderValue walks every rule of value rendering (SPEC section 6), the
-// examples of the spec literally included.
+// TestRenderValue walks every rule of value rendering (docs/STRATEGIES.md,
+// "Value rendering"), the examples of that section literally included.
 func TestRenderValue(t *testing.T) {
 	cases := []struct {
 		name       string

@@ -157,26 +157,33 @@ func preludeSection(req *Request) string {
 	// About a line per binding: its padded name, type and a sample.
 	b.Grow(len(req.Memory) * (nameColumn + 20 + min(req.Options.SamplePrintableLimit, 200)))
 	b.WriteString(";; === user/ (your prelude) ===")
-	for _, bd := range req.Memory {
-		if bd.IsFn {
+	writeBindings(&b, req.Memory, printingTurns(req.Turns), &req.Options)
+	return b.String()
+}
+
+// writeBindings writes a line per binding, each after a line break:
+// functions first, then values, each group in the order given. printed
+// holds the numbers of the turns that printed.
+func writeBindings(b *strings.Builder, bindings []Binding, printed map[int]bool, o *Options) {
+	for i := range bindings {
+		if bindings[i].IsFn {
 			b.WriteByte('\n')
-			writeFunctionLine(&b, &bd)
+			writeFunctionLine(b, &bindings[i])
 		}
 	}
-	printed := printingTurns(req.Turns)
-	for _, bd := range req.Memory {
+	for i := range bindings {
+		bd := &bindings[i]
 		if bd.IsFn {
 			continue
 		}
 		b.WriteByte('\n')
-		padName(&b, bd.Name)
+		padName(b, bd.Name)
 		b.WriteString("; = ")
 		b.WriteString(lisp.TypeLabel(orNil(bd.Value)))
 		// A nil or empty value's type says it all; a printing turn's
 		// output already showed what it defined.
-		writeSample(&b, bd.Name, bd.Value, &req.Options, !printed[bd.Turn] && !emptyValue(bd.Value))
+		writeSample(b, bd.Name, bd.Value, o, !printed[bd.Turn] && !emptyValue(bd.Value))
 	}
-	return b.String()
 }
 
 // writeFunctionLine writes "(name [params])", then the docstring and the
@@ -230,4 +237,27 @@ func expectedReturnSection(o *Options, r *Remembered) (string, error) {
 		return "", &OptionError{Option: "signature", Reason: sig.err.Error()}
 	}
 	return ";; Expected return: " + sig.ret, nil
+}
+
+// warningSection repeats what the sidecar forgave in the last turn, one
+// line each, so that the LLM drops the habit; earlier turns' warnings were
+// shown on their own next prompt.
+func warningSection(turns []Turn) string {
+	if len(turns) == 0 || len(turns[len(turns)-1].Warnings) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	writeWarnings(&b, turns[len(turns)-1].Warnings)
+	return b.String()
+}
+
+// writeWarnings writes one "Warning: ..." line per warning.
+func writeWarnings(b *strings.Builder, ws []TurnWarning) {
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("Warning: ")
+		b.WriteString(oneLine(w.Message))
+	}
 }

@@ -142,8 +142,8 @@ func nextChunkEnd(text string) int {
 
 // WarmUp loads the default tokenizer and remembers the token count of the
 // built-in system prompt in c: the two costs that would otherwise fall on
-// a process's first ToMessages call (a few milliseconds, almost all of it
-// BPE over the 16 KB prompt). A server calls it before it reports ready.
+// a process's first ToMessages call, almost all of it BPE over the
+// prompt. A server calls it before it reports ready.
 func (c *Remembered) WarmUp() error {
 	_, err := c.text(DefaultTokenizer, lisp.SystemPrompt())
 	return err

@@ -33,18 +33,29 @@ type Turn struct {
 	Result      lisp.Value // nil when the turn failed
 	Prints      []string   // one entry per println call
 	ToolCalls   []ToolCall
-	Memory      []Binding // snapshot after the turn; may be empty on input
-	Defined     []string
-	Success     bool
-	Error       *TurnError
-	Returned    bool
-	Failed      bool
-	Duration    time.Duration
+	// Memory is the snapshot after the turn. Only the stable prefix reads
+	// it, on the second-to-last turn (earlierTurnRequest); HasMemory says
+	// whether it was sent, since an empty memory is a memory too.
+	Memory    []Binding
+	HasMemory bool
+	Defined   []string
+	Success   bool
+	Error     *TurnError
+	Warnings  []TurnWarning // what the sidecar forgave in a turn that ran anyway
+	Returned  bool
+	Failed    bool
+	Duration  time.Duration
 }
 
 // TurnError is why a turn failed, written for the LLM.
 type TurnError struct {
 	Type, Message, Hint string
+}
+
+// TurnWarning is one thing the sidecar forgave in a turn that ran anyway,
+// such as a stray closing bracket after the program's last form.
+type TurnWarning struct {
+	Type, Message string
 }
 
 // ToolCall is one tool call made during a turn.
@@ -79,6 +90,7 @@ type ChatMessage struct {
 	ToolCalls  []ChatToolCall
 	ToolCallID string
 	Reasoning  string
+	Name       string // the participant's name (OpenAI's name), carried as it is
 }
 
 // Chat roles.
@@ -109,6 +121,9 @@ type Request struct {
 	// Remembered is what the strategies remember between requests; nil
 	// remembers nothing. Either way the answer is the same.
 	Remembered *Remembered
+	// earlier marks the rebuilt request of the call before, rendered for
+	// its messages only: its own bill is not computed (priceChat).
+	earlier bool
 }
 
 // Response is a strategy's output.
@@ -141,6 +156,26 @@ type Stats struct {
 	NudgesExhausted     bool
 	ToolUsesCleared     int
 	TokensCleared       int
+
+	// What the call costs with prompt caching (cost.go, prefix.go).
+	StablePrefixTokens  int
+	StablePrefixKnown   bool
+	StablePrefixNote    string
+	CacheWriteTokens    int
+	BilledTokens        float64
+	Pricing             string
+	CacheBreakpoint     *Breakpoint // nil when the stable prefix reaches no content
+	NextCacheBreakpoint *Breakpoint // nil when the strategy promises nothing
+
+	// Chat strategies: where the prompt came from, and what the output
+	// leaves out of the history.
+	PromptSource         string
+	MessagesDropped      int
+	TokensDropped        int
+	ToolLoopsDropped     int
+	MessagesRepaired     int
+	ToolCallIDsRewritten int
+	TaskPinned           bool
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.
@@ -200,6 +235,35 @@ func Names() []string {
 	slices.Sort(names)
 	return names
 }
+
+// Render renders req with the strategy its options name, once it has
+// checked that the request carries the input that strategy reads: turns
+// sent to a strategy that reads history, or history sent to one that reads
+// turns, would be ignored, and the answer would look as if nothing had been
+// sent. Every caller (ToMessages, RenderTrace, the trace command) renders
+// through it.
+func Render(req *Request) (*Response, error) {
+	st, err := Lookup(req.Options.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.Input() == InputHistory && len(req.Turns) > 0:
+		return nil, &InputError{Field: "turns", Reason: fmt.Sprintf("strategy %q reads history, not turns: send the conversation as history, or choose a strategy that reads turns (ListStrategies says which input each reads)", st.Name())}
+	case st.Input() == InputTurns && len(req.History) > 0:
+		return nil, &InputError{Field: "history", Reason: fmt.Sprintf("strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())}
+	}
+	return st.Render(req)
+}
+
+// InputError is a request whose turns or history the chosen strategy does
+// not read. server/ maps it to INVALID_ARGUMENT naming the field.
+type InputError struct {
+	Field  string // "turns" or "history": what the request should not hold
+	Reason string
+}
+
+func (e *InputError) Error() string { return e.Field + ": " + e.Reason }
 
 // OptionError is a request option that is missing, malformed or out of range.
 // server/ maps it to INVALID_ARGUMENT naming the option.

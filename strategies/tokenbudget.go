@@ -4,10 +4,30 @@ import "fmt"
 
 // tokenBudget keeps the most recent messages that fit a token budget, counted
 // with the exact tokenizer, the way LangChain's trim_messages does with
-// strategy="last", include_system=True and start_on="human" — except that a
-// tool loop (an assistant message with tool calls and its results) is kept or
-// dropped as one unit, so the output never holds a result without its call
-// or a call without its results.
+// strategy="last" and include_system=True, with three differences:
+//
+//   - a tool loop (an assistant message with tool calls and its results) is
+//     kept or dropped as one unit, so the output never holds a result without
+//     its call or a call without its results;
+//   - the user's request is never dropped: when the kept messages begin after
+//     it, it is sent ahead of them;
+//   - the cut moves in steps. When the output would exceed max_tokens, the
+//     oldest messages are dropped until it holds at most trim_to tokens (a
+//     quarter of the budget by default), and later calls append to that same
+//     beginning until the budget is reached again. Cutting to the budget on
+//     every call would change the prompt's beginning on every call, and a
+//     provider's prompt cache serves only an unchanged beginning: every
+//     kept token would be billed fresh on every call. A cut still rewrites
+//     what it keeps (fresh tokens cost about twelve times cached ones at
+//     Anthropic's prices), and pays that back from the tokens it saves on the
+//     calls after it: cutting down to a quarter pays back within about four
+//     calls, down to half within about twelve, which a conversation that
+//     just outgrew its budget may not have left.
+//
+// The cut is computed from the request alone, by a pass over the history
+// that cuts wherever the earlier calls (the history's prefixes) would have
+// cut, so every call lands on the cut its predecessor used until the budget
+// forces a new one.
 type tokenBudget struct{}
 
 func init() { register(tokenBudget{}) }
@@ -15,15 +35,17 @@ func init() { register(tokenBudget{}) }
 func (tokenBudget) Name() string { return "token-budget" }
 
 func (tokenBudget) Description() string {
-	return "The system prompt and the most recent messages that fit max_tokens, starting on a user message, never separating a tool call from its results."
+	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps."
 }
 
 func (tokenBudget) Input() Input { return InputHistory }
 
 func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
-		{"max_tokens", "(required)", "Token budget for the whole output, system prompt included, counted with the tokenizer."},
-		docTokenizer,
+		withDefault(intOptionDoc("max_tokens", "Token budget for the whole output, system prompt included, counted with the tokenizer; required, above 0."), "(required)"),
+		withDefault(intOptionDoc("trim_to", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again. At most max_tokens."), "max_tokens / 4"),
+		docNudgeAttempt, docNudges, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
 
@@ -32,57 +54,128 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if opts.MaxTokens <= 0 {
 		return nil, &OptionError{Option: "max_tokens", Reason: fmt.Sprintf("token-budget needs a budget above 0, got %d", opts.MaxTokens)}
 	}
-	if err := checkTokenizer(opts.Tokenizer); err != nil {
-		return nil, err
+	low := max(opts.MaxTokens/4, 1)
+	if opts.TrimTo != 0 {
+		if opts.TrimTo > opts.MaxTokens {
+			return nil, &OptionError{Option: "trim_to", Reason: fmt.Sprintf("must be at most max_tokens (%d), got %d", opts.MaxTokens, opts.TrimTo)}
+		}
+		low = opts.TrimTo
 	}
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
 	tok := opts.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
-	counts, err := messageTokens(req.Remembered, tok, h)
+	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
 	}
+	ch := newChatHistory(h)
+	sent, err := ch.sentCounts(req.Remembered, tok, counts)
+	if err != nil {
+		return nil, err
+	}
+	fixed := 0 // the system prompt's tokens
+	if ch.system >= 0 {
+		fixed = sent[ch.system].tokens
+	}
+	nudgeMsg, _ := nudgeFor(opts)
+	nudgeTokens, err := req.Remembered.tokens(tok, []ChatMessage{nudgeMsg})
+	if err != nil {
+		return nil, err
+	}
+	openings := ch.openings()
+	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens, low)
 
-	budget := opts.MaxTokens
 	var out chatOutput
-	if sys := systemIndex(h); sys >= 0 {
-		if counts[sys] > budget {
-			return nil, &OptionError{Option: "max_tokens", Reason: fmt.Sprintf(
-				"the system prompt alone takes %d tokens (%s), more than the budget of %d", counts[sys], tok, budget)}
-		}
-		budget -= counts[sys]
-		out.copyFrom(h, sys)
+	out.open(ch)
+	lead, start, nudge := openings[cut].lead, openings[cut].start, openings[cut].nudge
+	needed := fixed
+	switch {
+	case nudge:
+		out.addNudge(opts)
+		needed += nudgeTokens
+	case lead >= 0:
+		out.copyFrom(ch, lead)
+		needed += sent[lead].tokens
 	}
+	if needed > opts.MaxTokens {
+		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, sent, lead, nudge, needed, opts.MaxTokens, tok)}
+	}
+	out.copyFrom(ch, ch.seq[start:]...)
+	resp, err := chatResponse(s.Name(), req, ch, counts, &out)
+	if err != nil {
+		return nil, err
+	}
+	resp.Stats.TaskPinned = lead >= 0 && lead == ch.task()
+	return resp, nil
+}
 
-	seq := repairSequence(h, nonSystem(h))
-	// Walk back over units (a tool loop, or any other single message) while
-	// they fit; the first that does not fit ends the kept suffix.
-	start := len(seq)
-	for start > 0 {
-		unit := start - 1
-		for unit > 0 && h[seq[unit]].Role == RoleTool {
-			unit--
+// budgetCut returns the position in ch.seq where the kept messages begin.
+// It replays the history unit by unit (a tool loop, or any other single
+// message), as the calls before this one saw it: the kept part starts at
+// the history's beginning; whenever the output grows past budget, the cut
+// moves to the first unit from which it holds at most low tokens (the
+// latest unit is kept if it fits the budget on its own). fixed are the
+// tokens every output holds (the system prompt); the message that opens a
+// kept part (openings), or the synthetic nudge (nudge tokens), counts too.
+func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, budget, low int) int {
+	seq := ch.seq
+	sum := make([]int, len(seq)+1) // sum[p]: tokens of seq[:p]
+	var units []int                // positions in seq where a unit starts
+	for p, i := range seq {
+		sum[p+1] = sum[p] + counts[i].tokens
+		if ch.h[i].Role != RoleTool {
+			units = append(units, p)
 		}
-		cost := 0
-		for _, i := range seq[unit:start] {
-			cost += counts[i]
-		}
-		if cost > budget {
-			break
-		}
-		budget -= cost
-		start = unit
 	}
-	// Start on a user message: a reply or tool loop with no question before
-	// it reads as if the model had spoken first.
-	for start < len(seq) && h[seq[start]].Role != RoleUser {
-		start++
+	// size is the tokens of the output of the call whose history ends at
+	// seq[e], with the kept part seq[c:e]. That call saw no user message
+	// after seq[e]: when none comes before seq[e] either, it opened with
+	// the nudge.
+	size := func(c, e int) int {
+		o := openings[c]
+		switch {
+		case o.lead >= 0:
+			return fixed + counts[o.lead].tokens + sum[e] - sum[c]
+		case o.nudge || o.start >= e:
+			return fixed + nudge + sum[e] - sum[c]
+		}
+		return fixed + sum[e] - sum[o.start]
 	}
-	out.copyFrom(h, seq[start:]...)
-	return chatResponse(s.Name(), req, counts, &out)
+	cut, k := 0, 0 // k: index in units of the cut
+	for u := range units {
+		e := len(seq)
+		if u+1 < len(units) {
+			e = units[u+1]
+		}
+		if size(cut, e) <= budget {
+			continue
+		}
+		for k < u && size(units[k], e) > low {
+			k++
+		}
+		cut = units[k]
+		if size(cut, e) > budget {
+			cut, k = e, u+1 // not even the latest unit fits
+		}
+	}
+	return cut
+}
+
+// budgetShortfall explains why a budget cannot hold even the system prompt
+// and the user's request.
+func budgetShortfall(ch *chatHistory, counts []textCounts, lead int, nudge bool, needed, budget int, tok string) string {
+	what := "the system prompt alone takes"
+	switch {
+	case lead >= 0 && ch.system >= 0:
+		what = fmt.Sprintf("the system prompt (%d tokens) and the user's request, history[%d] (%d tokens), take", counts[ch.system].tokens, lead, counts[lead].tokens)
+	case lead >= 0:
+		what = fmt.Sprintf("the user's request, history[%d], takes", lead)
+	case nudge && ch.system >= 0:
+		what = "the system prompt and the synthetic nudge take"
+	case nudge:
+		what = "the synthetic nudge takes"
+	}
+	return fmt.Sprintf("%s %d tokens (%s), more than the budget of %d: no output can hold less, raise max_tokens", what, needed, tok, budget)
 }

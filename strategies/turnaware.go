@@ -1,6 +1,10 @@
 package strategies
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // turnAware keeps the whole current turn, so an agent can still read the
 // results of earlier steps of a multi-step task (a login's session id, say),
@@ -14,56 +18,86 @@ func init() { register(turnAware{}) }
 func (turnAware) Name() string { return "turn-aware" }
 
 func (turnAware) Description() string {
-	return "System prompt, the latest tool loop before the current turn, and every message of the current turn (from the most recent user prompt, or the last broadcast); with neither, the latest tool loop and a synthetic nudge. Only the latest result of each snapshot tool is kept."
+	return "System prompt, the latest tool loop before the current turn (led by the prompt it answered), and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with no prompt at all, a synthetic nudge, then the latest tool loop (seed 002's world) or the window. Only the latest result of each snapshot tool is kept."
 }
 
 func (turnAware) Input() Input { return InputHistory }
 
 func (turnAware) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges,
-		{"snapshot_tool_prefixes", "[\"get_\"]",
-			"Tools whose name starts with one of these prefixes return snapshots of state; only the latest result of each such tool is kept, earlier calls and results are dropped."},
-		docTokenizer}
+		{"snapshot_tool_prefixes", quotedList(DefaultSnapshotToolPrefixes),
+			"Tools whose name starts with one of these prefixes return snapshots of state; only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
+		docWindowOnly, docTokenizer,
+		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
 func (s turnAware) Render(req *Request) (*Response, error) {
-	if err := checkChatOptions(&req.Options); err != nil {
-		return nil, err
-	}
+	opts := &req.Options
 	h := req.History
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
-	c := scanWindow(h, req.Options.ScanWindow)
+	ch := newChatHistory(h)
+	// Seed 002's window moves with every message. Elsewhere it moves in
+	// steps, so the prompt keeps its beginning (and its cache) while the
+	// current turn grows past the window.
+	first := ch.lastN(opts.ScanWindow)
+	if !ch.seed && !opts.WindowOnly {
+		first = ch.stepped(opts.ScanWindow)
+	}
+	w := ch.scan(first)
+	prompt, source := ch.currentPrompt(w, opts)
 	var out chatOutput
-	if c.system >= 0 {
-		out.copyFrom(h, c.system)
+	out.open(ch)
+	switch source {
+	case promptWindow:
+		// History before the turn is compressed to its latest tool loop,
+		// led by the prompt it answered: an assistant message cannot open
+		// a conversation. A loop no prompt precedes is not sent.
+		if hist := latestLoop(h, w.seq[:w.prompt]); len(hist) > 0 {
+			if lead := ch.promptBefore(hist[0]); lead >= 0 {
+				out.copyFrom(ch, lead)
+				out.copyFrom(ch, hist...)
+			}
+		}
+		out.copyFrom(ch, w.seq[w.prompt:]...)
+	case promptTask, promptBroadcast:
+		// The turn began before the window: what the window shows of it is
+		// the current turn.
+		out.copyFrom(ch, prompt)
+		out.copyFrom(ch, w.seq...)
+	default:
+		out.addNudge(opts)
+		if ch.seed || opts.WindowOnly {
+			// No prompt: the synthetic nudge starts a new turn (seed 002),
+			// and the latest complete tool loop follows it.
+			out.copyFrom(ch, latestLoop(h, w.seq)...)
+		} else {
+			// No user message at all (an agent whose task is in its system
+			// prompt): the nudge opens the conversation, and what the
+			// window shows of the agent's work follows, as for a turn that
+			// began before the window.
+			out.copyFrom(ch, w.seq...)
+		}
 	}
-	nudge := false
-	if c.prompt >= 0 {
-		out.copyFrom(h, latestLoop(h, c.seq[:c.prompt])...)
-		out.copyFrom(h, c.seq[c.prompt:]...)
-	} else if b := lastBroadcast(h, c.start); b >= 0 {
-		// The turn began before the window with the last broadcast: what
-		// the window shows of it is the current turn.
-		out.copyFrom(h, b)
-		out.copyFrom(h, c.seq...)
-	} else {
-		// No prompt and no broadcast: the synthetic nudge starts a new
-		// turn (seed 002), after the latest complete tool loop.
-		out.copyFrom(h, latestLoop(h, c.seq)...)
-		nudge = true
+	compactSnapshots(&out, opts.SnapshotToolPrefixes, !ch.seed)
+	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
+	if err != nil {
+		return nil, err
 	}
-	compactSnapshots(&out, req.Options.SnapshotToolPrefixes)
-	return finishNudged(s.Name(), req, &out, nudge)
+	resp.Stats.PromptSource = source
+	return resp, nil
 }
 
-// compactSnapshots keeps only the latest result of each snapshot tool. An
-// earlier snapshot call is dropped together with its result: the call is
-// removed from its assistant message's tool calls, and an assistant message
-// left with neither tool calls nor content is dropped. Calls and results stay
-// paired, so a valid sequence stays valid.
-func compactSnapshots(out *chatOutput, prefixes []string) {
+// compactSnapshots keeps only the latest result of each snapshot tool: in
+// seed 002's world each tool by name (get_status takes no arguments there),
+// elsewhere each tool called with the same arguments, since
+// get_reservation(A) says nothing about reservation B. An earlier snapshot
+// call is dropped together with its result: the call is removed from its
+// assistant message's tool calls, and an assistant message left with
+// neither tool calls nor text is dropped. Calls and results stay paired, so
+// a valid sequence stays valid.
+func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 	if len(prefixes) == 0 {
 		return
 	}
@@ -77,7 +111,8 @@ func compactSnapshots(out *chatOutput, prefixes []string) {
 		}
 		owner[i] = caller
 	}
-	seen := map[string]bool{}
+	type snapshot struct{ name, arguments string }
+	seen := map[snapshot]bool{}
 	drop := make([]bool, len(out.msgs))
 	dropCall := map[int][]string{} // assistant position -> call ids dropped
 	for i := len(out.msgs) - 1; i >= 0; i-- {
@@ -85,48 +120,64 @@ func compactSnapshots(out *chatOutput, prefixes []string) {
 		if m.Role != RoleTool {
 			continue
 		}
-		name := out.msgs[owner[i]].ToolCalls[callIndex(&out.msgs[owner[i]], m.ToolCallID)].Name
-		if !matchesPrefix(name, prefixes) {
+		call := out.msgs[owner[i]].ToolCalls[callIndex(&out.msgs[owner[i]], m.ToolCallID)]
+		if !matchesPrefix(call.Name, prefixes) {
 			continue
 		}
-		if seen[name] {
+		key := snapshot{name: call.Name}
+		if byArguments {
+			key.arguments = call.Arguments
+		}
+		if seen[key] {
 			drop[i] = true
 			dropCall[owner[i]] = append(dropCall[owner[i]], m.ToolCallID)
 			continue
 		}
-		seen[name] = true
+		seen[key] = true
 	}
 	if len(dropCall) == 0 {
 		return
 	}
 	kept := chatOutput{
-		msgs: make([]ChatMessage, 0, len(out.msgs)),
-		from: make([]int, 0, len(out.msgs)),
+		msgs:      make([]ChatMessage, 0, len(out.msgs)),
+		from:      make([]int, 0, len(out.msgs)),
+		edited:    make([]bool, 0, len(out.msgs)),
+		nudge:     out.nudge,
+		exhausted: out.exhausted,
 	}
 	for i, m := range out.msgs {
 		if drop[i] {
 			continue
 		}
 		ids, edited := dropCall[i]
-		if !edited {
-			kept.msgs = append(kept.msgs, m)
-			kept.from = append(kept.from, out.from[i])
-			continue
-		}
-		calls := make([]ChatToolCall, 0, len(m.ToolCalls))
-		for _, tc := range m.ToolCalls {
-			if !slices.Contains(ids, tc.ID) {
-				calls = append(calls, tc)
+		if edited {
+			calls := make([]ChatToolCall, 0, len(m.ToolCalls))
+			for _, tc := range m.ToolCalls {
+				if !slices.Contains(ids, tc.ID) {
+					calls = append(calls, tc)
+				}
 			}
+			if len(calls) == 0 && blank(m.Content) {
+				continue
+			}
+			if len(calls) == 0 {
+				calls = nil
+			}
+			m.ToolCalls = calls
 		}
-		if len(calls) == 0 && m.Content == "" {
-			continue
-		}
-		if len(calls) == 0 {
-			calls = nil
-		}
-		m.ToolCalls = calls
-		kept.add(m)
+		kept.msgs = append(kept.msgs, m)
+		kept.from = append(kept.from, out.from[i])
+		kept.edited = append(kept.edited, out.edited[i] || edited)
 	}
 	*out = kept
+}
+
+// quotedList writes names as a JSON-style list of strings, as an option's
+// default.
+func quotedList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"math"
 	"net"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"google.golang.org/grpc/credentials"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/setting"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
@@ -41,18 +41,19 @@ const defaultMaxConcurrentStreams = 100
 
 // defaultMemoryLimit is the Go runtime's soft memory limit unless
 // GOMEMLIMIT or the flag sets another. The collector paces itself by
-// doubling the live heap; under many large requests at once that doubled
-// a heap of request buffers to 210-300 MB, where a limit makes it collect
-// sooner instead (measured: 64 callers of the 20-turn ToMessages peak at
-// 140-148 MB). It is soft: a live heap beyond it is not refused, the
-// collector then runs more often (the runtime caps it at about half the
-// CPU). The sidecar's own working set is small (idle 19 MB, what it
-// remembers between requests at most --memo-bytes, 48 MiB), so 128 MiB
-// leaves room for requests; the example pod sets GOMEMLIMIT to about 80% of
-// its container limit instead.
+// doubling the live heap; under many large requests at once that doubles a
+// heap of request buffers, where a limit makes it collect sooner instead
+// (docs/BENCHMARKS.md, "Measurements behind design choices"). It is soft: a
+// live heap beyond it is not refused, the collector then runs more often
+// (the runtime caps it at about half the CPU). The sidecar's own working
+// set is small (its idle heap, and at most --memo-bytes remembered between
+// requests), so the default leaves room for requests; the example pod sets
+// GOMEMLIMIT from its container limit instead.
 const defaultMemoryLimit = 128 << 20
 
-// serveConfig is the configuration of the serve command.
+// serveConfig is the configuration of the serve command: its own
+// settings (where it listens, how it logs, how large a request may be)
+// and the service's (server.Config).
 type serveConfig struct {
 	listen        listenAddress
 	logLevel      slog.Level
@@ -60,34 +61,22 @@ type serveConfig struct {
 	// httpListen serves the same services over HTTP/1.1 and HTTP/2 with
 	// the Connect and gRPC-Web protocols; empty: off.
 	httpListen      tcpAddress
-	maxRecvBytes    byteSize
-	shutdownTimeout nonNegativeDuration
+	maxRecvBytes    int
+	shutdownTimeout time.Duration
 	// maxStreams is the most RPCs one client connection may have in
 	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
-	maxStreams positiveInt
+	maxStreams int
 	// memoryLimit is the runtime's soft memory limit in bytes;
-	// noMemoryLimit: none; 0 (after parsing): the one GOMEMLIMIT set.
-	memoryLimit memoryLimit
-
-	// limits are the sandbox budgets of EvalTurn (sandboxLimitFlags): the
-	// most a request may ask for.
-	limits        lisp.Limits
-	maxValueDepth positiveInt
-
-	// Request size limits of ToMessages besides the byte count.
-	maxTurns   positiveInt
-	maxHistory positiveInt
-
-	// The lifecycle of evaluations: how many run at once, how long one
-	// waits to start, and the stream's waits for its caller.
-	maxConcurrentEvals positiveInt
-	evalQueueWait      nonNegativeDuration
-	toolTimeout        nonNegativeDuration
-	streamStartTimeout nonNegativeDuration
-
+	// setting.None: none; 0 (after parsing): the one GOMEMLIMIT set.
+	memoryLimit int64
 	// memoBytes bounds what is remembered between requests (decoded
-	// values, read programs, token counts); noMemo: nothing is.
-	memoBytes optionalByteSize
+	// values, read programs, token counts); setting.None: nothing is.
+	memoBytes int64
+
+	// server is the service's configuration: the sandbox limits of
+	// EvalTurn (the most a request may ask for), request sizes, and how
+	// evaluations are admitted and waited for.
+	server server.Config
 
 	// TLS key pair files; both empty: plaintext.
 	tlsCert, tlsKey string
@@ -100,98 +89,64 @@ type serveConfig struct {
 	tracing *tracing
 }
 
-// defaultMemoBytes is the default budget of what is remembered between
-// requests: room for the values, programs and texts of a long agent run
-// many times over.
-const defaultMemoBytes = 48 << 20
-
 // defaultServeConfig is the configuration with nothing set. Its memory
 // limit is 0 until parseServeConfig settles it (see memoryLimit).
+//
+// The memo's default is room for the values, programs and texts of a long
+// agent run many times over.
 func defaultServeConfig() serveConfig {
 	return serveConfig{
 		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
-		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		shutdownTimeout: 10 * time.Second,
 		maxStreams:      defaultMaxConcurrentStreams,
-		limits:          lisp.DefaultLimits(),
-		maxValueDepth:   positiveInt(server.DefaultMaxValueDepth),
-		maxTurns:        positiveInt(server.DefaultMaxTurns),
-		maxHistory:      positiveInt(server.DefaultMaxHistory),
-		memoBytes:       defaultMemoBytes,
-
-		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
-		evalQueueWait:      nonNegativeDuration(server.DefaultEvalQueueWait),
-		toolTimeout:        nonNegativeDuration(server.DefaultToolTimeout),
-		streamStartTimeout: nonNegativeDuration(server.DefaultStreamStartTimeout),
+		memoBytes:       48 << 20,
+		server:          server.DefaultConfig(),
 	}
 }
 
-// serveFlags defines the serve flags over cfg, whose values are the defaults.
-// The sandbox limits (sandboxLimitFlags) bound EvalTurn; a request may
-// lower them.
+// settings are the serve settings over c, with defaultServeConfig's
+// defaults: serve's own, then the service's. Each is a flag and an
+// environment variable (serveFlags).
+func (c *serveConfig) settings() []setting.Setting {
+	d := defaultServeConfig()
+	own := []setting.Setting{
+		{Name: "listen", Usage: "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)", Value: &c.listen},
+		{Name: "log-level", Usage: "log `level`: debug, info, warn or error", Value: levelValue{&c.logLevel}},
+		{Name: "http-listen", Usage: "`host:port` to serve the same services over HTTP/1.1 and HTTP/2 with JSON or protobuf bodies (Connect and gRPC-Web protocols), e.g. for curl; empty: off", Value: &c.httpListen},
+		{Name: "metrics-listen", Usage: "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint", Value: &c.metricsListen},
+		{Name: "max-recv-bytes", Usage: "largest request message accepted, in `bytes`; larger requests get RESOURCE_EXHAUSTED",
+			Value: setting.NewBytes(&c.maxRecvBytes, d.maxRecvBytes, 1, math.MaxInt32)},
+		{Name: "max-concurrent-streams", Usage: "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused",
+			Value: setting.NewCount(&c.maxStreams, d.maxStreams, 1, math.MaxInt32)},
+		{Name: "memory-limit", Usage: "soft limit of the Go runtime's memory, in `bytes`: the collector works harder as the heap nears it; default: GOMEMLIMIT when that is set, else 128MiB",
+			Value: setting.NewBytes(&c.memoryLimit, 0, minMemoryLimit, math.MaxInt64).OrNone("no limit")},
+		{Name: "shutdown-timeout", Usage: "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled",
+			Value: setting.NewDuration(&c.shutdownTimeout, d.shutdownTimeout)},
+		{Name: "memo-bytes", Usage: "`bytes` of what is remembered between requests (decoded values, read programs, token counts), so that what an agent resends is read once",
+			Value: setting.NewBytes(&c.memoBytes, d.memoBytes, 1, math.MaxInt32).OrNone("nothing remembered")},
+		{Name: "tls-cert", Usage: "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext", Value: (*textValue)(&c.tlsCert)},
+		{Name: "tls-key", Usage: "PEM private key `file` of --tls-cert", Value: (*textValue)(&c.tlsKey)},
+	}
+	return append(own, c.server.Settings()...)
+}
+
+// serveFlags defines the serve flags over cfg, whose values are the
+// defaults.
 func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported once, by the caller
-	fs.Var(&cfg.listen, "listen", "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)")
-	fs.TextVar(&cfg.logLevel, "log-level", cfg.logLevel, "log `level`: debug, info, warn or error")
-	fs.Var(&cfg.httpListen, "http-listen", "`host:port` to serve the same services over HTTP/1.1 and HTTP/2 with JSON or protobuf bodies (Connect and gRPC-Web protocols), e.g. for curl; empty: off")
-	fs.Var(&cfg.metricsListen, "metrics-listen", "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint")
-	fs.Var(orDefault(&cfg.maxRecvBytes), "max-recv-bytes", "largest request message accepted, in `bytes` (suffixes KiB, MiB, GiB allowed); larger requests get RESOURCE_EXHAUSTED; 0: the default")
-	fs.Var(orDefault(&cfg.maxStreams), "max-concurrent-streams", "most `RPCs` one client connection may have in flight at once; a client over the limit waits (within its deadline) for one to finish, it is not refused; 0: the default")
-	fs.Var(&cfg.memoryLimit, "memory-limit", "soft limit of the Go runtime's memory, in `bytes` (suffixes KiB, MiB, GiB, TiB allowed): the collector works harder as the heap nears it; 0: the default, GOMEMLIMIT when that is set, else 128MiB; none: no limit")
-	fs.Var(orDefault(&cfg.shutdownTimeout), "shutdown-timeout", "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled; 0: the default")
-	registerLimitFlags(fs, &cfg.limits)
-	fs.Var(orDefault(&cfg.maxConcurrentEvals), "max-concurrent-evals", "EvalTurn, EvalTurnStream: most `evaluations` running at once, server-wide (a stream waiting for a tool answer holds none); default: GOMAXPROCS, the processors the runtime uses; 0: the default")
-	fs.Var(orDefault(&cfg.evalQueueWait), "eval-queue-wait", "EvalTurn, EvalTurnStream: how long an evaluation waits, a `duration`, for one of the --max-concurrent-evals to finish before it is refused with RESOURCE_EXHAUSTED; its timeout starts once it runs; 0: the default")
-	fs.Var(orDefault(&cfg.toolTimeout), "tool-timeout", "EvalTurnStream: most time, a `duration`, waited for the answer to each tool call before the turn ends with a tool_timeout error; not counted in --eval-timeout; requests may lower it (limits.tool_timeout_ms); 0: the default")
-	fs.Var(orDefault(&cfg.streamStartTimeout), "stream-start-timeout", "EvalTurnStream: most time, a `duration`, a stream may stay open without its start message before it ends with DEADLINE_EXCEEDED; 0: the default")
-	fs.Var(orDefault(&cfg.maxValueDepth), "max-value-depth", "deepest nesting of EDN or JSON `values` accepted in a request; 0: the default")
-	fs.Var(orDefault(&cfg.maxTurns), "max-turns", "ToMessages: most `turns` in a request; more get INVALID_ARGUMENT; 0: the default")
-	fs.Var(orDefault(&cfg.maxHistory), "max-history", "ToMessages: most chat `messages` in a request's history; more get INVALID_ARGUMENT; 0: the default")
-	fs.Var(orDefault(&cfg.memoBytes), "memo-bytes", "`bytes` of what is remembered between requests (decoded values, read programs, token counts), so that what an agent resends is read once (suffixes KiB, MiB, GiB allowed); 0: the default; none: nothing is")
-	fs.StringVar(&cfg.tlsCert, "tls-cert", cfg.tlsCert, "serve TLS with this PEM certificate `file` (chain first); needs --tls-key; empty: plaintext")
-	fs.StringVar(&cfg.tlsKey, "tls-key", cfg.tlsKey, "PEM private key `file` of --tls-cert")
-	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envName(f.Name) + ")" })
+	defineFlags(fs, cfg.settings())
 	return fs
 }
 
-// defaultedValue is a flag value whose zero means the flag's default: the
-// value it held when registered.
-type defaultedValue[T comparable, P interface {
-	*T
-	flag.Value
-}] struct {
-	p   P
-	def T
-}
-
-// orDefault wraps the flag value at p, which holds the default, so that
-// setting it to zero sets the default.
-func orDefault[T comparable, P interface {
-	*T
-	flag.Value
-}](p P) *defaultedValue[T, P] {
-	return &defaultedValue[T, P]{p: p, def: *p}
-}
-
-func (d *defaultedValue[T, P]) String() string {
-	if d == nil || d.p == nil { // flag.PrintDefaults probes a zero value
-		return ""
+// defineFlags defines a flag on fs for each setting, its environment
+// variable named in its help.
+func defineFlags(fs *flag.FlagSet, settings []setting.Setting) {
+	for _, s := range settings {
+		fs.Var(s.Value, s.Name, s.Help()+" (env "+envName(s.Name)+")")
 	}
-	return d.p.String()
-}
-
-func (d *defaultedValue[T, P]) Set(s string) error {
-	var v, zero T
-	if err := P(&v).Set(s); err != nil {
-		return err
-	}
-	if v == zero {
-		v = d.def
-	}
-	*d.p = v
-	return nil
 }
 
 // envName is the environment variable that a flag falls back to.
@@ -205,7 +160,7 @@ func envName(flagName string) string {
 func parseServeConfig(args []string, getenv func(string) string) (serveConfig, error) {
 	cfg := defaultServeConfig()
 	fs := serveFlags(&cfg)
-	if err := setFromEnv(fs, getenv, func(string) bool { return true }); err != nil {
+	if err := setFromEnv(fs, cfg.settings(), getenv); err != nil {
 		return cfg, err
 	}
 	if err := fs.Parse(args); err != nil {
@@ -217,30 +172,26 @@ func parseServeConfig(args []string, getenv func(string) string) (serveConfig, e
 	if cfg.memoryLimit == 0 && getenv("GOMEMLIMIT") == "" {
 		cfg.memoryLimit = defaultMemoryLimit // else the runtime has read GOMEMLIMIT
 	}
-	if cfg.maxValueDepth > lisp.MaxValueNesting {
-		return cfg, fmt.Errorf("-max-value-depth: at most %d, the deepest a value may nest in the sandbox", lisp.MaxValueNesting)
-	}
 	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
 		return cfg, errors.New("-tls-cert and -tls-key go together: set both, or neither for plaintext")
 	}
 	return cfg, nil
 }
 
-// setFromEnv sets the flags of fs that pass only from their environment
+// setFromEnv sets the flags of fs of the settings from their environment
 // variables, where those are not empty.
-func setFromEnv(fs *flag.FlagSet, getenv func(string) string, only func(flagName string) bool) error {
-	var envErr error
-	fs.VisitAll(func(f *flag.Flag) {
-		name := envName(f.Name)
+func setFromEnv(fs *flag.FlagSet, settings []setting.Setting, getenv func(string) string) error {
+	for _, s := range settings {
+		name := envName(s.Name)
 		v := getenv(name)
-		if v == "" || envErr != nil || !only(f.Name) {
-			return
+		if v == "" {
+			continue
 		}
-		if err := fs.Set(f.Name, v); err != nil {
-			envErr = fmt.Errorf("environment variable %s=%q: %v", name, v, err)
+		if err := fs.Set(s.Name, v); err != nil {
+			return fmt.Errorf("environment variable %s=%q: %v", name, v, err)
 		}
-	})
-	return envErr
+	}
+	return nil
 }
 
 // loadTLS reads the TLS key pair, when configured, into cfg.creds. Only
@@ -264,8 +215,8 @@ func printServeUsage(w io.Writer) {
 	cfg := defaultServeConfig()
 	fs := serveFlags(&cfg)
 	var limits []string
-	for _, row := range sandboxLimitFlags {
-		limits = append(limits, "-"+row.name)
+	for _, s := range server.LimitSettings(&lisp.Limits{}) {
+		limits = append(limits, "-"+s.Name)
 	}
 	fmt.Fprintf(w, "Usage: ptc-sidecar serve [flags]\n\nRuns the gRPC server until SIGTERM or SIGINT.\n"+
 		"The sandbox limits (%s) bound every EvalTurn;\n"+
@@ -331,153 +282,43 @@ func (a *tcpAddress) Set(s string) error {
 	return nil
 }
 
-// byteSize is a number of bytes that fits gRPC's int32 message size
-// limit; 0 is the flag's default (orDefault).
-type byteSize int
+// levelValue is a log level as a flag value.
+type levelValue struct{ p *slog.Level }
 
-func (b *byteSize) String() string { return formatBytes(int64(*b)) }
+func (v levelValue) String() string {
+	if v.p == nil { // flag.PrintDefaults probes a zero value
+		return ""
+	}
+	return v.p.String()
+}
 
-func (b *byteSize) Set(s string) error {
-	n, ok := parseBytes(s)
-	if !ok {
-		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB or GiB suffix, or 0 for the default")
-	}
-	if n > math.MaxInt32 {
-		return fmt.Errorf("must be from 1 byte to 2GiB-1, or 0 for the default")
-	}
-	*b = byteSize(n)
+func (v levelValue) Set(s string) error { return v.p.UnmarshalText([]byte(s)) }
+
+// textValue is a string flag value.
+type textValue string
+
+func (t *textValue) String() string { return string(*t) }
+
+func (t *textValue) Set(s string) error {
+	*t = textValue(s)
 	return nil
 }
 
-// byteUnits are the suffixes of byte counts, largest first.
-var byteUnits = []struct {
-	suffix string
-	size   int64
-}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}}
-
-// parseBytes reads a whole number of bytes, optionally with a KiB, MiB,
-// GiB or TiB suffix.
-func parseBytes(s string) (int64, bool) {
-	digits, unit := s, int64(1)
-	for _, u := range byteUnits {
-		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
-			digits, unit = rest, u.size
-			break
-		}
-	}
-	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64/unit {
-		return 0, false
-	}
-	return n * unit, true
-}
-
-// memoryLimit is the runtime's soft memory limit: bytes, noMemoryLimit,
-// or 0 for the default. parseServeConfig makes the default
-// defaultMemoryLimit unless GOMEMLIMIT is set: then 0 leaves the limit
-// GOMEMLIMIT gave the runtime.
-type memoryLimit int64
-
-// noMemoryLimit is the memory limit "none".
-const noMemoryLimit memoryLimit = -1
-
-// minMemoryLimit is the lowest limit accepted: the server's idle heap is
-// a few MiB, and a limit near it would keep the collector running.
+// minMemoryLimit is the lowest memory limit accepted: the server's idle
+// heap is a few MiB, and a limit near it would keep the collector running.
 const minMemoryLimit = 32 << 20
 
-func (m *memoryLimit) String() string {
-	if *m == noMemoryLimit {
-		return "none"
-	}
-	return formatBytes(int64(*m))
-}
-
-func (m *memoryLimit) Set(s string) error {
-	if s == "none" {
-		*m = noMemoryLimit
-		return nil
-	}
-	n, ok := parseBytes(s)
-	if !ok {
-		return fmt.Errorf("want a number of bytes, optionally with a KiB, MiB, GiB or TiB suffix, 0 for the default, or none for no limit")
-	}
-	if n != 0 && n < minMemoryLimit {
-		return fmt.Errorf("must be at least 32MiB, 0 for the default, or none for no limit")
-	}
-	*m = memoryLimit(n)
-	return nil
-}
-
-// apply sets the runtime's soft memory limit (0 leaves GOMEMLIMIT's) and
-// returns it in bytes, 0 for none.
-func (m memoryLimit) apply() int64 {
+// applyMemoryLimit sets the runtime's soft memory limit to limit (0 leaves
+// GOMEMLIMIT's, setting.None lifts it) and returns it in bytes, 0 for none.
+func applyMemoryLimit(limit int64) int64 {
 	switch {
-	case m == noMemoryLimit:
+	case limit == setting.None:
 		debug.SetMemoryLimit(math.MaxInt64)
-	case m > 0:
-		debug.SetMemoryLimit(int64(m))
+	case limit > 0:
+		debug.SetMemoryLimit(limit)
 	}
 	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 { // -1 reads it
 		return limit
 	}
 	return 0
-}
-
-// optionalByteSize is a byteSize, or noMemo for "none".
-type optionalByteSize int64
-
-// noMemo, as --memo-bytes, remembers nothing between requests.
-const noMemo = -1
-
-func (b *optionalByteSize) String() string {
-	if *b < 0 {
-		return "none"
-	}
-	return formatBytes(int64(*b))
-}
-
-func (b *optionalByteSize) Set(s string) error {
-	if s == "none" {
-		*b = noMemo
-		return nil
-	}
-	var n byteSize
-	if err := n.Set(s); err != nil {
-		return fmt.Errorf("%v; none to remember nothing", err)
-	}
-	*b = optionalByteSize(n)
-	return nil
-}
-
-// positiveInt is a whole number of at least 1, or 0 for the flag's
-// default (orDefault).
-type positiveInt int64
-
-func (n *positiveInt) String() string { return strconv.FormatInt(int64(*n), 10) }
-
-func (n *positiveInt) Set(s string) error {
-	v, err := strconv.ParseInt(s, 10, 32)
-	if err != nil || v < 0 {
-		return fmt.Errorf("want a whole number from 1 to %d, or 0 for the default", math.MaxInt32)
-	}
-	*n = positiveInt(v)
-	return nil
-}
-
-// nonNegativeDuration is a time.Duration of at least zero; 0 is the
-// flag's default (orDefault).
-type nonNegativeDuration time.Duration
-
-func (d *nonNegativeDuration) String() string { return time.Duration(*d).String() }
-
-func (d *nonNegativeDuration) Set(s string) error {
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		return fmt.Errorf("want a duration such as 10s or 500ms")
-	}
-	if v < 0 {
-		return fmt.Errorf("must not be negative")
-	}
-	*d = nonNegativeDuration(v)
-	return nil
 }

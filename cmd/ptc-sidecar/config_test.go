@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/setting"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // env is a fake environment for parseServeConfig.
@@ -27,19 +29,20 @@ func TestServeConfigDefaults(t *testing.T) {
 		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
-		shutdownTimeout: nonNegativeDuration(10 * time.Second),
+		shutdownTimeout: 10 * time.Second,
 		maxStreams:      100,
 		memoryLimit:     128 << 20,
-		limits:          lisp.DefaultLimits(),
-		maxValueDepth:   1000,
-		maxTurns:        1000,
-		maxHistory:      10_000,
 		memoBytes:       48 << 20,
-
-		maxConcurrentEvals: positiveInt(runtime.GOMAXPROCS(0)),
-		evalQueueWait:      nonNegativeDuration(time.Second),
-		toolTimeout:        nonNegativeDuration(time.Minute),
-		streamStartTimeout: nonNegativeDuration(10 * time.Second),
+		server: server.Config{
+			Limits:             lisp.DefaultLimits(),
+			MaxValueDepth:      1000,
+			MaxTurns:           1000,
+			MaxHistory:         10_000,
+			MaxConcurrentEvals: runtime.GOMAXPROCS(0),
+			EvalQueueWait:      time.Second,
+			ToolTimeout:        time.Minute,
+			StreamStartTimeout: 10 * time.Second,
+		},
 	}
 	if cfg != want {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
@@ -59,17 +62,17 @@ func TestServeConfigSources(t *testing.T) {
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
 				"--max-turns", "20", "--max-history", "300", "--memo-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
-				c.memoBytes = noMemo
-				c.limits = lisp.Limits{MaxSteps: 5000, MaxAllocBytes: 2 << 20, MaxDepth: 40, MaxOutputBytes: 1 << 10, MaxToolCalls: 3,
+				c.memoBytes = setting.None
+				c.server.Limits = lisp.Limits{MaxSteps: 5000, MaxAllocBytes: 2 << 20, MaxDepth: 40, MaxOutputBytes: 1 << 10, MaxToolCalls: 3,
 					MaxEmitBytes: 2 << 20, Timeout: 750 * time.Millisecond}
-				c.maxValueDepth = 64
-				c.maxTurns, c.maxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
+				c.server.MaxValueDepth = 64
+				c.server.MaxTurns, c.server.MaxHistory, c.tlsCert, c.tlsKey = 20, 300, "c.pem", "k.pem"
 				c.listen = listenAddress{"tcp", "0.0.0.0:6000"}
 				c.logLevel = slog.LevelDebug
 				c.metricsListen = ":9090"
 				c.httpListen = "127.0.0.1:8080"
 				c.maxRecvBytes = 1 << 20
-				c.shutdownTimeout = nonNegativeDuration(2 * time.Second)
+				c.shutdownTimeout = 2 * time.Second
 				c.maxStreams = 4
 				c.memoryLimit = 1 << 30
 			},
@@ -99,9 +102,9 @@ func TestServeConfigSources(t *testing.T) {
 				c.maxRecvBytes = 4096
 				c.maxStreams = 2
 				c.memoBytes = 1 << 20
-				c.memoryLimit = noMemoryLimit
-				c.maxConcurrentEvals, c.evalQueueWait = 3, nonNegativeDuration(250*time.Millisecond)
-				c.toolTimeout, c.streamStartTimeout = nonNegativeDuration(2*time.Minute), nonNegativeDuration(time.Second)
+				c.memoryLimit = setting.None
+				c.server.MaxConcurrentEvals, c.server.EvalQueueWait = 3, 250*time.Millisecond
+				c.server.ToolTimeout, c.server.StreamStartTimeout = 2*time.Minute, time.Second
 			},
 		},
 		{
@@ -174,31 +177,31 @@ func TestServeConfigErrors(t *testing.T) {
 		{"max recv bytes not a number", []string{"--max-recv-bytes", "lots"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes negative", []string{"--max-recv-bytes", "-1"}, nil, []string{"-max-recv-bytes", "number of bytes"}},
 		{"max recv bytes none", []string{"--max-recv-bytes", "none"}, nil, []string{"-max-recv-bytes", "or 0 for the default"}},
-		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "2GiB-1"}},
-		{"memo bytes negative", []string{"--memo-bytes", "-1"}, nil, []string{"-memo-bytes", "none to remember nothing"}},
+		{"max recv bytes too large", []string{"--max-recv-bytes", "2GiB"}, nil, []string{"-max-recv-bytes", "up to 2147483647"}},
+		{"memo bytes negative", []string{"--memo-bytes", "-1"}, nil, []string{"-memo-bytes", "or none for nothing remembered"}},
 		{"memo bytes not a number", []string{"--memo-bytes", "big"}, nil, []string{"-memo-bytes", "number of bytes"}},
-		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "negative"}},
+		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "duration such as 10s"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
 		{"max concurrent streams negative", []string{"--max-concurrent-streams=-4"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
 		{"max concurrent streams too large", []string{"--max-concurrent-streams", "4294967296"}, nil, []string{"-max-concurrent-streams", "2147483647"}},
 		{"max concurrent streams environment", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "-2"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS", `"-2"`, "whole number from 1"}},
-		{"memory limit too low", []string{"--memory-limit", "16MiB"}, nil, []string{"-memory-limit", "at least 32MiB, 0 for the default, or none for no limit"}},
+		{"memory limit too low", []string{"--memory-limit", "16MiB"}, nil, []string{"-memory-limit", "of at least 32MiB", "0 for the default, or none for no limit"}},
 		{"memory limit not a number", []string{"--memory-limit", "half"}, nil, []string{"-memory-limit", "TiB suffix, 0 for the default, or none for no limit"}},
 		{"memory limit negative", nil, env{"PTC_SIDECAR_MEMORY_LIMIT": "-1"}, []string{"PTC_SIDECAR_MEMORY_LIMIT", `"-1"`, "number of bytes"}},
 		{"max steps negative", []string{"--max-steps=-1"}, nil, []string{"-max-steps", "whole number from 1", "or none for no limit"}},
-		{"max depth cannot be lifted", []string{"--max-depth", "none"}, nil, []string{"-max-depth", "cannot be lifted", "from 1 to 10000"}},
+		{"max depth cannot be lifted", []string{"--max-depth", "none"}, nil, []string{"-max-depth", "cannot be none", "from 1 to 10000"}},
 		{"max depth above the ceiling", []string{"--max-depth", "10001"}, nil, []string{"-max-depth", "from 1 to 10000"}},
-		{"max alloc bytes cannot be lifted", []string{"--max-alloc-bytes", "none"}, nil, []string{"-max-alloc-bytes", "cannot be lifted"}},
+		{"max alloc bytes cannot be lifted", []string{"--max-alloc-bytes", "none"}, nil, []string{"-max-alloc-bytes", "cannot be none"}},
 		{"max turns none", []string{"--max-turns", "none"}, nil, []string{"-max-turns", "whole number"}},
 		{"eval timeout negative", nil, env{"PTC_SIDECAR_EVAL_TIMEOUT": "-1s"}, []string{"PTC_SIDECAR_EVAL_TIMEOUT", "duration", "none for no limit"}},
 		{"max depth not a number", []string{"--max-depth", "deep"}, nil, []string{"-max-depth", "whole number"}},
-		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB or GiB"}},
+		{"max alloc bytes bad unit", []string{"--max-alloc-bytes", "10MB"}, nil, []string{"-max-alloc-bytes", "KiB, MiB, GiB or TiB"}},
 		{"eval timeout no unit", []string{"--eval-timeout", "5"}, nil, []string{"-eval-timeout", "duration"}},
-		{"eval queue wait negative", []string{"--eval-queue-wait", "-1s"}, nil, []string{"-eval-queue-wait", "negative"}},
+		{"eval queue wait negative", []string{"--eval-queue-wait", "-1s"}, nil, []string{"-eval-queue-wait", "duration"}},
 		{"max history not a number", []string{"--max-history", "long"}, nil, []string{"-max-history", "whole number"}},
 		{"tls cert without key", []string{"--tls-cert", "c.pem"}, nil, []string{"-tls-cert and -tls-key go together"}},
 		{"tls key without cert", nil, env{"PTC_SIDECAR_TLS_KEY": "k.pem"}, []string{"-tls-cert and -tls-key go together"}},
-		{"value depth past what the sandbox walks", []string{"--max-value-depth", "10001"}, nil, []string{"-max-value-depth: at most 10000"}},
+		{"value depth past what the sandbox walks", []string{"--max-value-depth", "10001"}, nil, []string{"-max-value-depth", "from 1 to 10000"}},
 		{"unknown flag", []string{"--listne", "x"}, nil, []string{"listne"}},
 		{"positional argument", []string{"extra"}, nil, []string{`unexpected argument "extra"`}},
 		{"bad environment variable", nil, env{"PTC_SIDECAR_SHUTDOWN_TIMEOUT": "soon"}, []string{"PTC_SIDECAR_SHUTDOWN_TIMEOUT", `"soon"`, "duration"}},

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 func init() {
@@ -31,7 +32,7 @@ type evalConfig struct {
 	toolsFile   string
 	turn        int
 	json        bool
-	// limits are the sandbox budgets (sandboxLimitFlags, shared with serve).
+	// limits are the sandbox budgets (server.LimitSettings, shared with serve).
 	limits lisp.Limits
 }
 
@@ -44,12 +45,7 @@ func evalFlags(cfg *evalConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.toolsFile, "tools", "", "`file` mapping tool names to canned answers, as EDN or JSON: {\"search\": [...]}")
 	fs.IntVar(&cfg.turn, "turn", 1, "turn `number` recorded on the definitions")
 	fs.BoolVar(&cfg.json, "json", false, "print the result as JSON instead of EDN, in the mapping of docs/VALUES.md (keywords become strings; a result with no JSON form is an error)")
-	registerLimitFlags(fs, &cfg.limits)
-	fs.VisitAll(func(f *flag.Flag) {
-		if isLimitFlag(f.Name) {
-			f.Usage += " (env " + envName(f.Name) + ")"
-		}
-	})
+	defineFlags(fs, server.LimitSettings(&cfg.limits))
 	return fs
 }
 
@@ -58,7 +54,7 @@ func evalFlags(cfg *evalConfig) *flag.FlagSet {
 func parseEvalConfig(args []string, getenv func(string) string) (evalConfig, *flag.FlagSet, error) {
 	cfg := evalConfig{limits: lisp.DefaultLimits()}
 	fs := evalFlags(&cfg)
-	if err := setFromEnv(fs, getenv, isLimitFlag); err != nil {
+	if err := setFromEnv(fs, server.LimitSettings(&cfg.limits), getenv); err != nil {
 		return cfg, fs, err
 	}
 	err := fs.Parse(args)

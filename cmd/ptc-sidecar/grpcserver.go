@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
-	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
@@ -98,12 +97,10 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 func newSidecar(cfg serveConfig, m *memo.Memo) *server.Service {
 	// What a turn sends back must come back in a later request, with room
 	// left in it for the data and the program.
-	limits := cfg.limits.WithDefaults()
-	limits.MaxEmitBytes = min(limits.MaxEmitBytes, int64(cfg.maxRecvBytes)/2)
-	return server.New(server.Config{Limits: limits, MaxValueDepth: int(cfg.maxValueDepth),
-		MaxTurns: int(cfg.maxTurns), MaxHistory: int(cfg.maxHistory), Memo: m,
-		MaxConcurrentEvals: int(cfg.maxConcurrentEvals), EvalQueueWait: time.Duration(cfg.evalQueueWait),
-		ToolTimeout: time.Duration(cfg.toolTimeout), StreamStartTimeout: time.Duration(cfg.streamStartTimeout)})
+	sc := cfg.server
+	sc.Limits.MaxEmitBytes = min(sc.Limits.MaxEmitBytes, int64(cfg.maxRecvBytes)/2)
+	sc.Memo = m
+	return server.New(sc)
 }
 
 // interceptorLogger adapts slog to the logging interceptor. The interceptor's

@@ -7,7 +7,6 @@ package main_test
 // goroutines return to where they started.
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/tools/txtar"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -37,80 +37,58 @@ type hostileProgram struct {
 
 var repeatDirective = regexp.MustCompile(`\{\{repeat (\d+) "((?:[^"\\]|\\.)*)"\}\}`)
 
-// readHostileCorpus reads a txtar archive: "-- name --" lines start files.
-// Header lines of each program (";; expect: ...", ";; limits: k=v ...",
-// ";; tools: a b", ";; answer: name ARGS => RESULT", ";; data: EDN")
-// configure its request
-// and stay in the program as comments.
+// readHostileCorpus reads the corpus, a txtar archive with a file per
+// program. Header lines of each program (";; expect: ...", ";; limits: k=v
+// ...", ";; tools: a b", ";; answer: name ARGS => RESULT", ";; data: EDN")
+// configure its request and stay in the program as comments.
 func readHostileCorpus(t *testing.T, path string) []hostileProgram {
 	t.Helper()
-	f, err := os.Open(path)
+	archive, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var progs []hostileProgram
-	var cur *hostileProgram
-	var body strings.Builder
-	finish := func() {
-		if cur == nil {
-			return
+	for _, f := range archive.Files {
+		prog := hostileProgram{name: f.Name}
+		for line := range strings.Lines(string(f.Data)) {
+			key, val, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(line, ";; "), "\n"), ": ")
+			if !ok || !strings.HasPrefix(line, ";; ") {
+				continue
+			}
+			switch key {
+			case "expect":
+				prog.expect = val
+			case "tools":
+				for _, n := range strings.Fields(val) {
+					prog.tools = append(prog.tools, &ptcsidecarv1.ToolSpec{Name: n})
+				}
+			case "limits":
+				prog.limits = parseLimits(t, prog.name, val)
+			case "data":
+				prog.data = ednValue(val)
+			case "answer":
+				name, rest, _ := strings.Cut(val, " ")
+				args, result, ok := strings.Cut(rest, " => ")
+				if !ok {
+					t.Fatalf("%s: answer %q: want NAME ARGS => RESULT", prog.name, val)
+				}
+				prog.answers = append(prog.answers, &ptcsidecarv1.ToolResult{Index: int32(len(prog.answers)), Name: name,
+					Args: ednValue(args), Result: ednValue(result)})
+			}
 		}
-		cur.source = repeatDirective.ReplaceAllStringFunc(body.String(), func(m string) string {
+		if prog.expect == "" {
+			t.Fatalf("%s: no ;; expect: line", prog.name)
+		}
+		prog.source = repeatDirective.ReplaceAllStringFunc(string(f.Data), func(m string) string {
 			sub := repeatDirective.FindStringSubmatch(m)
 			n, _ := strconv.Atoi(sub[1])
 			text, err := strconv.Unquote(`"` + sub[2] + `"`)
 			if err != nil {
-				t.Fatalf("%s: repeat text %q: %v", cur.name, sub[2], err)
+				t.Fatalf("%s: repeat text %q: %v", prog.name, sub[2], err)
 			}
 			return strings.Repeat(text, n)
 		})
-		if cur.expect == "" {
-			t.Fatalf("%s: no ;; expect: line", cur.name)
-		}
-		progs = append(progs, *cur)
-		body.Reset()
-	}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if name, ok := strings.CutPrefix(line, "-- "); ok && strings.HasSuffix(name, " --") {
-			finish()
-			cur = &hostileProgram{name: strings.TrimSuffix(name, " --")}
-			continue
-		}
-		if cur == nil {
-			continue // the archive's comment
-		}
-		body.WriteString(line + "\n")
-		key, val, ok := strings.Cut(strings.TrimPrefix(line, ";; "), ": ")
-		if !ok || !strings.HasPrefix(line, ";; ") {
-			continue
-		}
-		switch key {
-		case "expect":
-			cur.expect = val
-		case "tools":
-			for _, n := range strings.Fields(val) {
-				cur.tools = append(cur.tools, &ptcsidecarv1.ToolSpec{Name: n})
-			}
-		case "limits":
-			cur.limits = parseLimits(t, cur.name, val)
-		case "data":
-			cur.data = ednValue(val)
-		case "answer":
-			name, rest, _ := strings.Cut(val, " ")
-			args, result, ok := strings.Cut(rest, " => ")
-			if !ok {
-				t.Fatalf("%s: answer %q: want NAME ARGS => RESULT", cur.name, val)
-			}
-			cur.answers = append(cur.answers, &ptcsidecarv1.ToolResult{Index: int32(len(cur.answers)), Name: name,
-				Args: ednValue(args), Result: ednValue(result)})
-		}
-	}
-	finish()
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		progs = append(progs, prog)
 	}
 	return progs
 }
@@ -200,6 +178,7 @@ func codeName(c codes.Code) string {
 const evalTimeout = 2 * time.Second * raceSlowdown
 
 func TestHostileCorpus(t *testing.T) {
+	skipIfShort(t)
 	progs := readHostileCorpus(t, filepath.Join("testdata", "hostile.txtar"))
 	if len(progs) < 100 {
 		t.Errorf("the corpus has %d programs, want at least 100", len(progs))

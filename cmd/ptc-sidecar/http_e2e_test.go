@@ -80,6 +80,7 @@ const toMessagesRequest = `{
 }`
 
 func TestHTTPServesTheSameService(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
 	if p.httpAddr == "" {
 		t.Fatal("no \"HTTP listening\" log line with the address")
@@ -154,6 +155,7 @@ func grepLines(text, substr string) string {
 // TestHTTPErrors: a failed call answers the HTTP status of its gRPC code
 // with the same code and message in the Connect error body.
 func TestHTTPErrors(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-recv-bytes", "1KiB")
 	sidecar := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	for _, c := range []struct {
@@ -219,6 +221,7 @@ func TestHTTPErrors(t *testing.T) {
 // TestHTTPUnknownMethod: a method no service has is a plain 404, as in
 // any Connect server.
 func TestHTTPUnknownMethod(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
 	resp, body := postJSON(t, http.DefaultClient, p.httpAddr, "ptcsidecar.v1.SidecarService/Nope", `{}`)
 	if resp.StatusCode != http.StatusNotFound {
@@ -229,6 +232,7 @@ func TestHTTPUnknownMethod(t *testing.T) {
 // TestGRPCWeb calls ToMessages with the gRPC-Web protocol (binary
 // protobuf, as a browser's grpc-web client sends it).
 func TestGRPCWeb(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
 	var req ptcsidecarv1.ToMessagesRequest
 	if err := protojson.Unmarshal([]byte(toMessagesRequest), &req); err != nil {
@@ -281,6 +285,7 @@ func readFrame(t *testing.T, r io.Reader) (byte, []byte) {
 // server stream) through SIGTERM: the call is not cut off, it hears
 // NOT_SERVING, and the shutdown timeout ends it.
 func TestHTTPGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--shutdown-timeout", "500ms")
 	resp := post(t, httpClients()["HTTP/1.1"], p.httpAddr, "grpc.health.v1.Health/Watch", "application/connect+json", bytes.NewReader(frame(0, []byte(`{}`))))
 	body := bufio.NewReader(resp.Body)
@@ -303,9 +308,10 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 
 // TestREADMECurl runs the README's curl line against the real binary.
 func TestREADMECurl(t *testing.T) {
+	t.Parallel()
 	curl, err := exec.LookPath("curl")
 	if err != nil {
-		t.Skip("no curl installed")
+		t.Fatal("the README's curl line needs curl: install it (Debian: apt-get install curl)")
 	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -335,6 +341,7 @@ func TestREADMECurl(t *testing.T) {
 // TestHTTPOverTLS: with --tls-cert the HTTP endpoint serves HTTPS with the
 // same certificate, HTTP/2 by ALPN and HTTP/1.1 alike.
 func TestHTTPOverTLS(t *testing.T) {
+	t.Parallel()
 	certFile, keyFile, cert := selfSigned(t, t.TempDir())
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile)
 	roots := x509.NewCertPool()
@@ -368,6 +375,7 @@ func TestHTTPOverTLS(t *testing.T) {
 // streaming protocol: the server asks for the tool call on the stream,
 // the test answers it, and the Turn comes back.
 func TestHTTPBidiStream(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
 	body, send := io.Pipe()
 	defer send.Close()

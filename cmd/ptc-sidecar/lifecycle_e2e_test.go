@@ -39,6 +39,7 @@ const (
 // RESOURCE_EXHAUSTED after the queue wait: no evaluation times out
 // because it waited behind the others.
 func TestHealthAnswersWhileACrowdBurnsItsBudgets(t *testing.T) {
+	skipIfShort(t)
 	p := start(t, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
 	var (
 		mu       sync.Mutex
@@ -118,6 +119,7 @@ func TestHealthAnswersWhileACrowdBurnsItsBudgets(t *testing.T) {
 // TestStreamsWithoutStartEnd: streams that never send start end with
 // DEADLINE_EXCEEDED after --stream-start-timeout, and their goroutines go.
 func TestStreamsWithoutStartEnd(t *testing.T) {
+	skipIfShort(t)
 	p := start(t, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--stream-start-timeout", "200ms")
 	conn := p.client()
 	checkHealth(t, conn, "", healthpb.HealthCheckResponse_SERVING) // the connection is up before the baseline
@@ -153,6 +155,7 @@ func TestStreamsWithoutStartEnd(t *testing.T) {
 // of work. The process exits within --shutdown-timeout plus the handler
 // grace (500ms) and a little slack.
 func TestShutdownEndsOnTimeWhileEvaluationsRun(t *testing.T) {
+	skipIfShort(t)
 	const shutdownTimeout = time.Second
 	p := start(t, "--listen", "127.0.0.1:0", "--shutdown-timeout", shutdownTimeout.String(),
 		"--max-steps", "2147483647", "--eval-timeout", "none", "--max-concurrent-evals", "4")

@@ -200,6 +200,7 @@ func parseRSS(status string) int64 {
 }
 
 func TestLoad(t *testing.T) {
+	skipIfShort(t)
 	duration := loadDuration(t)
 	p := start(t, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0")
 	baseline := goroutines(t, p.metricsAddr)
@@ -280,6 +281,7 @@ func TestLoad(t *testing.T) {
 // client can retry it elsewhere; no RPC ends with any other error. The
 // process exits 0 without reaching its shutdown timeout.
 func TestShutdownUnderLoad(t *testing.T) {
+	skipIfShort(t)
 	p := start(t, "--listen", "127.0.0.1:0", "--shutdown-timeout", "30s")
 	tm := loadRequest()
 	var (

@@ -11,8 +11,8 @@ import (
 // every requestLogDelay (or once requestLogBatch bytes are waiting): a busy
 // server made one write per call, and each write woke the reader of the
 // stream (in production the container runtime) on the cores the calls
-// need; an EvalTurn over loopback took about 6% less CPU with its line
-// written this way (docs/BENCHMARKS.md). Every other line
+// need; an EvalTurn over loopback takes less CPU with its line written
+// this way (docs/BENCHMARKS.md). Every other line
 // (start-up, shutdown, warnings, errors, failed calls above info) first
 // writes what is waiting, then itself, so it is never late and the order
 // of lines is kept.

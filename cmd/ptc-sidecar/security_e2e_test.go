@@ -74,6 +74,7 @@ func writePEM(t *testing.T, path, kind string, der []byte) {
 }
 
 func TestTLS(t *testing.T) {
+	t.Parallel()
 	certFile, keyFile, cert := selfSigned(t, t.TempDir())
 	p := start(t, "--listen", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile)
 	if !strings.Contains(p.log(), `"tls":true`) {
@@ -104,6 +105,7 @@ func TestTLS(t *testing.T) {
 }
 
 func TestBadTLSFilesExitWithCode2(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	certFile, keyFile, _ := selfSigned(t, dir)
 	garbage := filepath.Join(dir, "garbage.pem")
@@ -156,6 +158,7 @@ func (rawCodec) Name() string { return grpcproto.Name }
 // values nested 100,000 deep, more turns than the limit (INVALID_ARGUMENT
 // naming the field), and the server keeps serving.
 func TestBadInputOverTheWire(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--max-turns", "2", "--max-history", "2", "--max-value-depth", "50")
 	conn := p.client()
 	client := ptcsidecarv1.NewSidecarServiceClient(conn)
@@ -212,6 +215,7 @@ func checkInvalid(t *testing.T, what string, err error, wantPrefix string) {
 // only up to the first turn over --max-turns and answers INVALID_ARGUMENT,
 // its peak memory a small multiple of the request's size.
 func TestRequestCostsWhatItsSizeAllows(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0")
 	conn := p.client()
 	msg := bytes.Repeat([]byte{0x0a, 0x00}, (16<<20-16)/2) // ToMessagesRequest.turns is field 1

@@ -85,7 +85,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // serve runs the gRPC server (and the metrics endpoint, when configured)
 // until ctx is cancelled, then shuts down gracefully.
 func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger) error {
-	memoryLimit := cfg.memoryLimit.apply()
+	memoryLimit := applyMemoryLimit(cfg.memoryLimit)
 	lis, err := listen(cfg.listen)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 			return err
 		}
 	}
-	remembered := memo.New(int64(cfg.memoBytes)) // noMemo: nil, nothing remembered
+	remembered := memo.New(cfg.memoBytes) // setting.None: nil, nothing remembered
 	sidecar := newSidecar(cfg, remembered)
 	metrics.watchMemo(remembered)
 	metrics.watchAdmission(sidecar.AdmissionStats)
@@ -137,9 +137,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 		logger.Info("tracing", "exporter", cfg.tracing.exporter)
 	}
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
-		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", int(cfg.maxRecvBytes),
-		"max_concurrent_streams", int(cfg.maxStreams), "memory_limit", memoryLimit,
-		"shutdown_timeout", time.Duration(cfg.shutdownTimeout).String(), "max_concurrent_evals", int(cfg.maxConcurrentEvals))
+		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", cfg.maxRecvBytes,
+		"max_concurrent_streams", cfg.maxStreams, "memory_limit", memoryLimit,
+		"shutdown_timeout", cfg.shutdownTimeout.String(), "max_concurrent_evals", cfg.server.MaxConcurrentEvals)
 
 	select {
 	case err := <-served:
@@ -149,9 +149,9 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	case <-ctx.Done():
 	}
 
-	logger.Info("shutting down", "timeout", time.Duration(cfg.shutdownTimeout).String())
+	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
-	err = stopServer(srv, web, served, time.Duration(cfg.shutdownTimeout), logger)
+	err = stopServer(srv, web, served, cfg.shutdownTimeout, logger)
 	metrics.close()
 	if err != nil {
 		return fmt.Errorf("gRPC server stopped: %w", err)
@@ -208,13 +208,14 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, served <-chan error, timeou
 // returnStartupGarbage collects what start-up left behind, the tokenizer
 // warm-up's garbage most of all, and gives the freed pages back to the OS.
 // An idle server would otherwise keep them resident: the next collection
-// comes only once the heap has grown by GOGC percent, i.e. under load
-// (measured: idle RSS 31.8 MB, 30.4 MB with this). It runs only when
-// start-up has already needed a collection: before the first one, the
-// collector's code and buffers are not yet resident, and paging them in
-// would cost more (+2 MB) than the small heap could give back. GC stats are
-// read with debug.ReadGCStats, not runtime.ReadMemStats or runtime/metrics,
-// whose first use alone adds 0.5-0.8 MB of RSS.
+// comes only once the heap has grown by GOGC percent, i.e. under load. It
+// runs only when start-up has already needed a collection: before the
+// first one, the collector's code and buffers are not yet resident, and
+// paging them in would cost more than the small heap could give back. GC
+// stats are read with debug.ReadGCStats, not runtime.ReadMemStats or
+// runtime/metrics, whose first use alone adds to the RSS. What each of
+// these saves is in docs/BENCHMARKS.md ("Measurements behind design
+// choices").
 func returnStartupGarbage(logger *slog.Logger) {
 	var gc debug.GCStats
 	debug.ReadGCStats(&gc)

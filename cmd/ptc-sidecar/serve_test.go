@@ -33,6 +33,9 @@ func stuckService(entered chan<- struct{}, release <-chan struct{}) *grpc.Servic
 // TestStopServerEndsOnTimeWithAStuckHandler: the shutdown returns within
 // its timeout plus handlerGrace although a handler never returns.
 func TestStopServerEndsOnTimeWithAStuckHandler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a shutdown timeout; runs without -short")
+	}
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	defer close(release) // lets the stuck handler go once the test is over
 	srv := grpc.NewServer()

@@ -18,6 +18,7 @@ import (
 // them ends, and then succeeds; it is never refused. Then 32 callers share
 // the connection and every one of their calls succeeds.
 func TestMaxConcurrentStreamsQueuesCalls(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-streams", "2")
 	if !strings.Contains(p.log(), `"max_concurrent_streams":2`) {
 		t.Errorf("the serving line does not report the limit:\n%s", p.log())

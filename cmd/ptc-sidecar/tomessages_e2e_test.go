@@ -17,6 +17,7 @@ func ednValue(text string) *ptcsidecarv1.Value {
 // TestToMessagesEndToEnd compresses an agent run through the real binary:
 // a failed turn followed by a successful one, with a tool call and a print.
 func TestToMessagesEndToEnd(t *testing.T) {
+	t.Parallel()
 	p := start(t, "--listen", "127.0.0.1:0")
 	sidecar := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	ctx := testContext(t)

@@ -40,6 +40,7 @@ func runBinary(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // logged request to the same text; written to a pipe, the command does not
 // colour it.
 func TestTraceCommandMatchesRenderTrace(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "trace_run.json")
 	for _, view := range []string{"turns", "compressed"} {
 		code, cliText, errOut := runBinary(t, "trace", "--usage", "--raw", "--view", view, path)
@@ -71,6 +72,7 @@ func TestTraceCommandMatchesRenderTrace(t *testing.T) {
 }
 
 func TestTraceCommandExitCodes(t *testing.T) {
+	t.Parallel()
 	if code, _, errOut := runBinary(t, "trace"); code != 2 || !strings.Contains(errOut, "want one FILE") {
 		t.Errorf("no file: code %d, stderr %q", code, errOut)
 	}

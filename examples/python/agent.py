@@ -1,19 +1,20 @@
 #!/usr/bin/python3
 """A PTC-Lisp shopping agent on the ptc_sidecar package.
 
-The loop, once per turn:
+The loop, on a run object that keeps the turns, memory and *1 *2 *3:
 
-    prompt = client.to_messages(turns, memory, **options)   # [SYSTEM, USER], compressed
-    reply  = llm(prompt.messages)                           # here: a scripted fake LLM
-    turn   = client.eval_turn(raw_response=reply, tools=..., memory=memory)  # tools run here
-    turns.append(turn); memory = turn.memory
+    run = client.run(mission=..., tools=..., data=..., max_turns=6)
+    while not run.done:
+        prompt = run.next_messages()          # [SYSTEM, USER], compressed
+        reply = llm(prompt.messages)          # here: a scripted fake LLM
+        turn = run.step(reply)                # evaluated in the sidecar; tools run here
 
-until the program calls (return ...) or (fail ...), or the turns run out.
+until a program calls (return ...) or (fail ...), or the turns run out.
 
 Usage:
     /usr/bin/python3 examples/python/agent.py --target 127.0.0.1:50051 [--protocol replay|stream|both]
 
-with clients/python installed (pip install clients/python) or on PYTHONPATH
+with clients/python installed (pip install ./clients/python) or on PYTHONPATH
 (clients/python/src). It checks what it expects at every step and exits 1 on
 any surprise, so it doubles as an end-to-end test (make test-python).
 """
@@ -41,15 +42,13 @@ def check(condition, message):
 
 
 def run_agent(client, protocol, llm, shop, say=print):
-    """Runs the agent loop to the end; returns the turns."""
-    turns, memory = [], None
-    previous = []  # the successful turns, newest first: *1, *2, *3
-    for number in range(1, MAX_TURNS + 1):
+    """Runs the agent loop to the end; returns the run."""
+    run = client.run(mission=MISSION, tools=shop.tools, data=DATA, max_turns=MAX_TURNS, protocol=protocol)
+    while not run.done:
         # 1. The prompt: the whole run so far, compressed into one USER message.
-        prompt = client.to_messages(turns, memory, mission=MISSION, tools=shop.tools, data=DATA,
-                                    max_turns=MAX_TURNS)
+        prompt = run.next_messages()
         stats = prompt.stats
-        say(f"\n=== turn {number} ({protocol}) ===")
+        say(f"\n=== turn {run.turn_number} ({protocol}) ===")
         say(f"--- prompt: {stats['tokens_after']} tokens, SYSTEM and USER (the uncompressed history: "
             f"{stats['messages_before']} messages, {stats['tokens_before']} tokens); the USER message:")
         say(_indent(prompt.messages[1]["content"], "  |"))
@@ -58,8 +57,8 @@ def run_agent(client, protocol, llm, shop, say=print):
         reply = llm.complete(prompt.messages)
 
         # 3. The program, evaluated in the sidecar; its tool calls run here.
-        turn = client.eval_turn(raw_response=reply, tools=shop.tools, memory=memory, data=DATA,
-                                turn_number=number, protocol=protocol, previous_results=previous)
+        # The run records the turn and moves memory and *1 *2 *3 on.
+        turn = run.step(reply)
         say("--- program:")
         say(_indent(turn.program, "  >"))
         for call in turn.tool_calls:
@@ -69,29 +68,20 @@ def run_agent(client, protocol, llm, shop, say=print):
             say(f"--- result: {json.dumps(turn.result)}")
         else:
             say(f"--- FAILED ({turn.error.type}): {turn.error.message}")
-
-        # 4. The turn joins the history as it came; memory moves on. A failed
-        # turn's memory is the prelude unchanged, so taking it is always right.
-        turns.append(turn)
-        memory = turn.memory
-        if turn.success:
-            previous.insert(0, turn)
-        if turn.returned or turn.failed:
-            break
-    return turns
+    return run
 
 
-def check_run(turns, shop):
+def check_run(run, shop):
     """The run went as the script intends: a failure on turn 2, recovered on
     turn 3, the item bought exactly once, and the right answer returned."""
+    turns = run.turns
     check(len(turns) == 4, f"the run took {len(turns)} turns, want 4")
     check([t.success for t in turns] == [True, False, True, True], f"successes {[t.success for t in turns]}")
     check(turns[1].error.type == "tool_error", f"turn 2 error {turns[1].error}")
     check(turns[1].result is None, "a failed turn has no result")
-    check(turns[3].returned, "the last turn did not return")
-    check([b.name for b in turns[3].memory.bindings] == ["candidates", "avg-rating", "best"],
-          f"memory after the run: {[b.name for b in turns[3].memory.bindings]}")
-    answer = turns[3].result
+    check(run.status == "returned", f"the run ended {run.status}")
+    check(run.memory.names == ["candidates", "avg-rating", "best"], f"memory after the run: {run.memory.names}")
+    answer = run.result
     check(answer == {"product-id": "p1", "rating": 4.5, "cart-size": 1}, f"returned {answer}")
     # Tools ran once per call made, never again on replay: 1 search, 1 failed
     # review lookup, 3 review lookups, 1 add to cart.
@@ -100,12 +90,11 @@ def check_run(turns, shop):
 
 
 def comparable(turn):
-    """A turn's wire record without its timings, which differ from run to run."""
-    out = type(turn.proto)()
-    out.CopyFrom(turn.proto)
-    out.duration_ms = 0
-    for call in out.tool_calls:
-        call.duration_ms = 0
+    """A turn's record without its timings, which differ from run to run."""
+    out = turn.to_dict()
+    out.pop("duration_ms", None)
+    for call in out.get("tool_calls", []):
+        call.pop("duration_ms", None)
     return out
 
 
@@ -132,10 +121,10 @@ def main():
         try:
             for protocol in protocols:
                 shop = Shop()
-                turns = run_agent(client, protocol, ScriptedLLM(), shop, say)
-                check_run(turns, shop)
-                runs[protocol] = turns
-                print(f"{protocol}: ok, {len(turns)} turns, returned {json.dumps(turns[-1].result)}")
+                run = run_agent(client, protocol, ScriptedLLM(), shop, say)
+                check_run(run, shop)
+                runs[protocol] = run.turns
+                print(f"{protocol}: ok, {len(run.turns)} turns, returned {json.dumps(run.result)}")
             if len(runs) == 2:
                 same = [comparable(a) == comparable(b) for a, b in zip(runs["replay"], runs["stream"])]
                 check(all(same), f"the protocols gave different turns: equal per turn {same}")

@@ -1,13 +1,15 @@
 // A PTC-Lisp shopping agent on the ptc-sidecar npm package.
 //
-// The loop, once per turn:
+// The loop, on a run object that keeps the turns, memory and *1 *2 *3:
 //
-//   const { messages } = await client.toMessages(turns, { memory, ...options }); // [SYSTEM, USER]
-//   const reply = llm(messages);                                // here: a scripted fake LLM
-//   const turn = await client.evalTurn({ rawResponse: reply, tools, memory }); // tools run here
-//   turns.push(turn); memory = turn.memory;
+//   const run = client.run({ mission, tools, data, maxTurns: 6 });
+//   while (!run.done) {
+//     const { messages } = await run.nextMessages({ signal }); // [SYSTEM, USER]
+//     const reply = llm(messages);                              // here: a scripted fake LLM
+//     await run.step(reply, { signal });                        // tools run here
+//   }
 //
-// until the program calls (return ...) or (fail ...), or the turns run out.
+// until a program calls (return ...) or (fail ...), or the turns run out.
 //
 // Usage: node dist/agent.js --target 127.0.0.1:50051 [--protocol replay|stream|both]
 //
@@ -15,7 +17,7 @@
 // doubles as an end-to-end test (make test-typescript).
 import { isDeepStrictEqual, parseArgs } from "node:util";
 
-import { Client, SidecarError, type Turn } from "ptc-sidecar";
+import { Client, SidecarError, type Run, type Turn } from "ptc-sidecar";
 import { ScriptedLLM, UnexpectedPrompt } from "./fakeLlm.js";
 import { Shop } from "./shop.js";
 
@@ -35,62 +37,51 @@ const indent = (text: string, prefix: string) => text.split("\n").map((l) => pre
 async function runAgent(client: Client, protocol: "replay" | "stream", say: (s: string) => void) {
   const llm = new ScriptedLLM();
   const shop = new Shop();
-  const turns: Turn[] = [];
-  const previous: Turn[] = []; // the successful turns, newest first: *1, *2, *3
-  let memory: Turn["memory"];
-  for (let number = 1; number <= MAX_TURNS; number++) {
+  const signal = AbortSignal.timeout(60_000); // the whole run
+  const run = client.run({ mission: MISSION, tools: shop.tools, data: DATA, maxTurns: MAX_TURNS, protocol });
+  while (!run.done) {
     // 1. The prompt: the whole run so far, compressed into one USER message.
-    const prompt = await client.toMessages(turns, { memory, mission: MISSION, tools: shop.tools, data: DATA, maxTurns: MAX_TURNS });
-    say(`\n=== turn ${number} (${protocol}) ===`);
+    const prompt = await run.nextMessages({ signal });
+    say(`\n=== turn ${run.turnNumber} (${protocol}) ===`);
     say(`--- prompt: ${prompt.stats.tokensAfter} tokens; the USER message:`);
-    say(indent(prompt.messages[1].content, "  |"));
+    say(indent(String(prompt.messages[1].content), "  |"));
 
     // 2. The LLM's reply.
     const reply = llm.complete(prompt.messages);
 
-    // 3. The program, evaluated in the sidecar; its tool calls run here.
-    const turn = await client.evalTurn({
-      rawResponse: reply,
-      tools: shop.tools,
-      memory,
-      data: DATA,
-      turnNumber: number,
-      protocol,
-      previousResults: previous,
-    });
+    // 3. The program, evaluated in the sidecar; its tool calls run here. The
+    // run records the turn and moves memory and *1 *2 *3 on.
+    const turn = await run.step(reply, { signal });
     say("--- program:");
     say(indent(turn.program, "  >"));
     for (const call of turn.toolCalls) {
       say(`--- tool ${call.index}: ${call.name} ${show(call.args)} -> ${call.error ? "error: " + call.error : show(call.result).slice(0, 100)}`);
     }
     say(turn.success ? `--- result: ${show(turn.result)}` : `--- FAILED (${turn.error?.type}): ${turn.error?.message}`);
-
-    // 4. The turn joins the history as it came; memory moves on.
-    turns.push(turn);
-    memory = turn.memory;
-    if (turn.success) previous.unshift(turn);
-    if (turn.returned || turn.failed) break;
   }
-  return { turns, shop };
+  return { run, shop };
 }
 
-function checkRun(turns: Turn[], shop: Shop): void {
+function checkRun(run: Run, shop: Shop): void {
+  const turns = run.turns;
   check(turns.length === 4, `the run took ${turns.length} turns, want 4`);
   check(show(turns.map((t) => t.success)) === "[true,false,true,true]", `successes ${show(turns.map((t) => t.success))}`);
   check(turns[1].error?.type === "tool_error", `turn 2 error ${show(turns[1].error)}`);
   check(turns[1].result === null, "a failed turn has no result");
-  check(turns[3].returned, "the last turn did not return");
-  const names = turns[3].memory?.bindings.map((b) => b.name);
-  check(show(names) === '["candidates","avg-rating","best"]', `memory after the run: ${show(names)}`);
-  check(isDeepStrictEqual(turns[3].result, { "product-id": "p1", rating: 4.5, "cart-size": 1 }), `returned ${show(turns[3].result)}`);
+  check(run.status === "returned", `the run ended ${run.status}`);
+  check(show(run.memory?.names) === '["candidates","avg-rating","best"]', `memory after the run: ${show(run.memory?.names)}`);
+  check(isDeepStrictEqual(run.result, { "product-id": "p1", rating: 4.5, "cart-size": 1 }), `returned ${show(run.result)}`);
   // Tools ran once per call made, never again on replay.
   check(isDeepStrictEqual(shop.runs, { "search-products": 1, "get-reviews": 4, "add-to-cart": 1 }), `tool runs ${show(shop.runs)}`);
   check(isDeepStrictEqual(shop.cart, [["p1", 1]]), `cart ${show(shop.cart)}`);
 }
 
-/** A turn's wire record without its timings, which differ from run to run. */
+/** A turn's record without its timings, which differ from run to run. */
 function comparable(turn: Turn): unknown {
-  return { ...turn.proto, durationMs: 0n, toolCalls: turn.proto.toolCalls.map((c) => ({ ...c, durationMs: 0n })) };
+  const data = turn.toJSON() as { duration_ms?: string; tool_calls?: { duration_ms?: string }[] };
+  delete data.duration_ms;
+  for (const call of data.tool_calls ?? []) delete call.duration_ms;
+  return data;
 }
 
 async function main(): Promise<number> {
@@ -107,10 +98,10 @@ async function main(): Promise<number> {
   try {
     const runs: Turn[][] = [];
     for (const protocol of protocols) {
-      const { turns, shop } = await runAgent(client, protocol, say);
-      checkRun(turns, shop);
-      runs.push(turns);
-      console.log(`${protocol}: ok, ${turns.length} turns, returned ${show(turns.at(-1)?.result)}`);
+      const { run, shop } = await runAgent(client, protocol, say);
+      checkRun(run, shop);
+      runs.push([...run.turns]);
+      console.log(`${protocol}: ok, ${run.turns.length} turns, returned ${show(run.result)}`);
     }
     if (runs.length === 2) {
       const same = runs[0].map((t, i) => isDeepStrictEqual(comparable(t), comparable(runs[1][i])));

@@ -6,7 +6,7 @@
 // would need to write that reply (the memory it reads, the error it fixes):
 // a prompt that lacks it stops the run, so the example doubles as a test of
 // what toMessages sends.
-import type { ChatCompletionMessage } from "ptc-sidecar";
+import type { OpenAIMessage } from "ptc-sidecar";
 
 export class UnexpectedPrompt extends Error {}
 
@@ -79,13 +79,13 @@ ${fence}`,
 export class ScriptedLLM {
   private turn = 0;
 
-  complete(messages: ChatCompletionMessage[]): string {
+  complete(messages: OpenAIMessage[]): string {
     this.turn++;
     const step = SCRIPT[this.turn - 1];
     if (!step) throw new UnexpectedPrompt(`turn ${this.turn}: the script has only ${SCRIPT.length} replies`);
     const roles = messages.map((m) => m.role).join(",");
     if (roles !== "system,user") throw new UnexpectedPrompt(`turn ${this.turn}: messages are ${roles}, want system,user`);
-    const user = messages[1].content;
+    const user = String(messages[1].content);
     for (const text of step.expect) {
       if (!user.includes(text)) throw new UnexpectedPrompt(`turn ${this.turn}: the USER message lacks ${JSON.stringify(text)}:\n${user}`);
     }

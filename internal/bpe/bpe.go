@@ -12,9 +12,9 @@
 //     internal/vocab): a hash table and the tokens in rank order, read where
 //     they lie in the binary. Loading reads a 16-byte header; nothing is
 //     copied to the heap, so the garbage collector has nothing to scan, and
-//     only the pages that lookups touch become resident (~3 MB for
-//     o200k_base once all are). A map of 200,000 strings costs ~7 MB of
-//     heap and ~13 MB of RSS.
+//     only the pages that lookups touch become resident. A map of the
+//     same strings would be heap the collector scans, and more resident
+//     memory besides (docs/BENCHMARKS.md, "Token counting").
 //   - The pre-tokenizer (split.go) is hand-written code equivalent to the
 //     encodings' split patterns as tiktoken's backtracking engine runs
 //     them, instead of a regular-expression engine.
@@ -90,6 +90,26 @@ func (e *Encoding) Count(text string) int {
 		n += len(m.merge(e.table, piece)) - 1
 	})
 	return n
+}
+
+// Tokens returns the tokens of text in order, each as the bytes it stands
+// for (a token can end inside a character). Two texts share their first n
+// tokens exactly when these agree, which is how the strategies find the
+// prompt prefix a provider can read from its cache. Invalid UTF-8 is first
+// replaced as Count does, so the tokens are then of the replaced text.
+func (e *Encoding) Tokens(text string) []string {
+	var out []string
+	e.pieces(text, func(piece string, m *merger) {
+		if _, ok := e.table.Rank(piece); ok {
+			out = append(out, piece)
+			return
+		}
+		b := m.merge(e.table, piece)
+		for i := range len(b) - 1 {
+			out = append(out, piece[b[i]:b[i+1]])
+		}
+	})
+	return out
 }
 
 // pieces calls fn with each piece the pre-tokenizer splits text into, and a

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/oracle"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -16,20 +17,16 @@ import (
 // The oracle is OpenAI's tokenizer (see package oracle): token ranks and
 // counts must equal its encode_ordinary's.
 
-// ourRanks returns the token ranks of text.
+// ourRanks returns the token ranks of text, from Tokens.
 func ourRanks(e *Encoding, text string) []uint32 {
 	var out []uint32
-	e.pieces(text, func(piece string, m *merger) {
-		if r, ok := e.table.Rank(piece); ok {
-			out = append(out, uint32(r))
-			return
+	for _, tok := range e.Tokens(text) {
+		r, ok := e.table.Rank(tok)
+		if !ok {
+			panic("bpe: Tokens returned a text that is no token: " + tok)
 		}
-		b := m.merge(e.table, piece)
-		for i := range len(b) - 1 {
-			r, _ := e.table.Rank(piece[b[i]:b[i+1]])
-			out = append(out, uint32(r))
-		}
-	})
+		out = append(out, uint32(r))
+	}
 	return out
 }
 
@@ -46,6 +43,9 @@ func checkMatchesTiktoken(t testing.TB, text string) {
 		want := o.Ranks(t, name, text)
 		if got := ourRanks(e, text); !slices.Equal(got, want) {
 			t.Fatalf("%s: tokens of %q:\n got %v\nwant %v", name, text, got, want)
+		}
+		if toks := e.Tokens(text); utf8.ValidString(text) && strings.Join(toks, "") != text {
+			t.Fatalf("%s: the tokens of %q join to %q", name, text, strings.Join(toks, ""))
 		}
 		if got := e.Count(text); got != len(want) {
 			t.Fatalf("%s: Count(%q) = %d, tiktoken %d", name, text, got, len(want))

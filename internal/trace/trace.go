@@ -111,7 +111,7 @@ func renderTurns(p *page, req *strategies.Request, raw, usage bool) error {
 // renderCompressed writes the messages the strategy sends next, each in a
 // box, exactly as ToMessages returns them.
 func renderCompressed(p *page, req *strategies.Request, usage bool) error {
-	resp, err := renderStrategy(req)
+	resp, err := strategies.Render(req)
 	if err != nil {
 		return err
 	}
@@ -134,14 +134,6 @@ func renderHistory(p *page, req *strategies.Request, usage bool) error {
 		return writeCompression(p, req)
 	}
 	return nil
-}
-
-func renderStrategy(req *strategies.Request) (*strategies.Response, error) {
-	st, err := strategies.Lookup(req.Options.Strategy)
-	if err != nil {
-		return nil, err
-	}
-	return st.Render(req)
 }
 
 func inputOf(strategy string) strategies.Input {

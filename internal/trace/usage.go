@@ -43,7 +43,7 @@ func countTurnTokens(req *strategies.Request, i int) (turnTokens, error) {
 		// larger by the turns taken since.
 		before.Options.TurnsLeft += len(req.Turns) - i
 	}
-	resp, err := renderStrategy(&before)
+	resp, err := strategies.Render(&before)
 	if err != nil {
 		return tt, err
 	}
@@ -94,7 +94,7 @@ func writeTurnTokens(p *page, tt *turnTokens, tokenizer string) {
 // writeCompression renders the request's strategy on the whole request and
 // writes the summary of what it did.
 func writeCompression(p *page, req *strategies.Request) error {
-	resp, err := renderStrategy(req)
+	resp, err := strategies.Render(req)
 	if err != nil {
 		return err
 	}

@@ -29,11 +29,6 @@ TOOLS = {
 }
 
 
-@pytest.fixture
-def client(target):
-    with ptc_sidecar.Client(target) as c:
-        yield c
-
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_three_turn_agent(client, protocol):

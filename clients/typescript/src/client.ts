@@ -1,155 +1,189 @@
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { createClient, type Client as ConnectClient } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Client as ConnectClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 
-import type { ChatMessage } from "./gen/ptcsidecar/v1/chat_pb.js";
-import { ChatMessageSchema } from "./gen/ptcsidecar/v1/chat_pb.js";
-import { OptionsSchema, ToMessagesRequestSchema } from "./gen/ptcsidecar/v1/compression_pb.js";
+import { AnthropicHistory, History, Prompt, readOpenAI, type OpenAIMessage, type OpenAIMessageInput, type AnthropicPrompt } from "./chat.js";
 import {
-  EvalTurnRequestSchema,
-  EvalTurnStreamRequestSchema,
-  LimitsSchema,
-  ToolResultSchema,
-  type EvalTurnRequest,
-  type EvalTurnStreamRequest,
-  type ToolResult,
-} from "./gen/ptcsidecar/v1/eval_pb.js";
+  CanceledError,
+  ClientClosedError,
+  SidecarError,
+  deadlineError,
+  errorFromRpc,
+  isRetryable,
+  type CallContext,
+} from "./errors.js";
+import type { ToMessagesRequest } from "./gen/ptcsidecar/v1/compression_pb.js";
+import { EvalTurnRequestSchema, EvalTurnStreamRequestSchema, type EvalTurnRequest, type EvalTurnStreamRequest } from "./gen/ptcsidecar/v1/eval_pb.js";
 import { SidecarService } from "./gen/ptcsidecar/v1/service_pb.js";
-import type { Memory, ToolCall as ToolCallProto, Turn as TurnProto } from "./gen/ptcsidecar/v1/turn_pb.js";
-import { ToolSpecSchema, ValueSchema, type ToolSpec, type Value } from "./gen/ptcsidecar/v1/values_pb.js";
-import { SidecarError } from "./errors.js";
-import { EDN, parseJSON, stringifyJSON, type Native } from "./values.js";
+import type { Turn as TurnProto } from "./gen/ptcsidecar/v1/turn_pb.js";
+import { ValueSchema } from "./gen/ptcsidecar/v1/values_pb.js";
+import { Memory, Turn, statsOf, type CacheBreakpoint, type Stats, type Strategy } from "./models.js";
+import {
+  OPTION_NAMES,
+  checkNames,
+  limitsMessage,
+  memoryProto,
+  optionsMessage,
+  runTool,
+  toMessagesRequest,
+  toWire,
+  toolSpecs,
+  type Limits,
+  type OptionFields,
+  type Tools,
+} from "./requests.js";
+import { Run, type RunOptions, type SavedRun } from "./run.js";
 
 /** Responses carry every value twice (EDN and JSON): room beyond gRPC's
  * usual 4 MiB. */
 const MAX_MESSAGE_BYTES = 64 << 20;
+const DEFAULT_TIMEOUT_MS = 30_000;
+// With the delays below, retries cover about four seconds: a sidecar
+// container restarting in its pod.
+const DEFAULT_MAX_RETRIES = 4;
+const INITIAL_RETRY_DELAY_MS = 250;
+const MAX_RETRY_DELAY_MS = 4_000;
 
-/** A tool: called with the program's argument map, sync or async. */
-export type ToolFunction = (args: { [key: string]: Native }) => unknown;
-
-/** A tool with the signature and description the LLM is shown. */
-export interface Tool {
-  fn: ToolFunction;
-  signature?: string;
-  description?: string;
+export interface ClientOptions {
+  /** Every call's deadline in milliseconds, unless the call passes its own
+   * (null: no deadline). Default 30 000. An evaluation's covers its tools'
+   * time. */
+  timeoutMs?: number | null;
+  /** How often a call is tried again, with exponential backoff and jitter,
+   * when the sidecar is unavailable or busy (every call is pure, so a retry
+   * repeats no effect). Default 4. */
+  maxRetries?: number;
+  /** Connect interceptors, run around every RPC. */
+  interceptors?: Interceptor[];
+  /** Where retries are reported (console.info and the like). */
+  logger?: { info(message: string): void };
 }
 
-export type Tools = Record<string, ToolFunction | Tool>;
-
-/** Why a turn failed, written for the LLM. */
-export interface TurnError {
-  type: string;
-  message: string;
-  hint: string;
+/** Options every call takes. */
+export interface CallOptions {
+  /** This call's deadline in milliseconds (null: none), instead of the
+   * client's. */
+  timeoutMs?: number | null;
+  /** Ends the call when it fires: the call rejects with CanceledError. */
+  signal?: AbortSignal;
 }
 
-/** One tool call a program made, with native args and result. */
-export interface ToolCall {
-  index: number;
-  name: string;
-  args: Native;
-  result: Native;
-  error: string;
-  durationMs: number;
-}
+const CALL_OPTIONS = ["timeoutMs", "signal"];
 
-/** The record of one evaluated program. memory is opaque: pass it back as
- * the next evalTurn's memory. proto is the wire Turn toMessages sends back. */
-export interface Turn {
-  number: number;
-  program: string;
-  rawResponse: string;
-  result: Native;
-  success: boolean;
-  error: TurnError | null;
-  prints: string[];
-  toolCalls: ToolCall[];
-  defined: string[];
-  returned: boolean;
-  failed: boolean;
-  durationMs: number;
-  memory: Memory | undefined;
-  proto: TurnProto;
-}
-
-export interface EvalTurnOptions {
+export interface EvalTurnOptions extends CallOptions {
   /** The PTC-Lisp program; or give rawResponse, the LLM's reply. */
   program?: string;
   rawResponse?: string;
   tools?: Tools;
-  /** The previous Turn's memory. */
-  memory?: Memory;
+  /** The previous Turn's memory, or that Turn. */
+  memory?: Memory | Turn | null;
   /** The input the program reads as data/..., an object. */
   data?: unknown;
   turnNumber?: number;
-  /** "replay" (unary calls, one more per tool call) or "stream" (one
-   * EvalTurnStream). */
+  /** "replay" (unary calls, one more per tool call; the default) or "stream"
+   * (one EvalTurnStream). */
   protocol?: "replay" | "stream";
-  /** Lower sandbox budgets, by the Limits field names. */
-  limits?: MessageInitShape<typeof LimitsSchema>;
+  /** Lower sandbox budgets, by name (maxSteps, timeoutMs, ...). */
+  limits?: Limits;
   /** What *1, *2 and *3 read, newest first: Turns (their result goes back
    * exactly as it came) or native values. */
-  previousResults?: (Turn | unknown)[];
+  previousResults?: unknown[];
 }
 
-/** A message in the chat-completions shape. */
-export interface ChatCompletionMessage {
-  role: string;
-  content: string;
-  tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-}
+const EVAL_OPTIONS = ["program", "rawResponse", "tools", "memory", "data", "turnNumber", "protocol", "limits", "previousResults", ...CALL_OPTIONS];
 
-type OptionsInit = Omit<MessageInitShape<typeof OptionsSchema>, "tools" | "data" | "$typeName">;
-
-/** toMessages' options: the Options fields (camelCase, as protobuf-es names
- * them: strategy, mission, systemPrompt, maxTurns, ...), with tools as
- * evalTurn takes them (or names) and data as a native value. */
-export interface ToMessagesOptions extends OptionsInit {
-  memory?: Memory;
-  history?: ChatCompletionMessage[];
+/** toMessages' options: the Options fields by name (strategy, mission,
+ * systemPrompt, maxTurns, ...), tools as evalTurn takes them (or names), data
+ * as a native value, and a chat agent's history. */
+export interface ToMessagesOptions extends OptionFields, CallOptions {
+  memory?: Memory | null;
+  /** OpenAI Chat Completions messages, or fromAnthropic(...). */
+  history?: readonly OpenAIMessageInput[] | AnthropicHistory;
   tools?: Tools | string[];
   data?: unknown;
 }
 
-export interface Messages {
-  messages: ChatCompletionMessage[];
-  stats: Record<string, string | number | boolean>;
+const TO_MESSAGES_OPTIONS = [...OPTION_NAMES, "memory", "history", ...CALL_OPTIONS];
+
+/** What to send the LLM next. */
+export class Messages {
+  /** OpenAI Chat Completions messages, ready for chat.completions.create. A
+   * history message the strategy left as it was comes back as the caller
+   * gave it; an assistant message with tool calls and no text has content
+   * null. */
+  readonly messages: OpenAIMessage[];
+  /** What the compression did. */
+  readonly stats: Stats;
+  /** @internal */
+  readonly prompt: Prompt;
+
+  /** @internal */
+  constructor(prompt: Prompt, stats: Stats) {
+    this.prompt = prompt;
+    this.messages = prompt.openaiMessages();
+    this.stats = stats;
+  }
+
+  /** The synthetic nudge a chat strategy added when the history had no user
+   * message to open the prompt with, else null: send it, but do not store it
+   * in the history as if the user had written it. */
+  get nudge(): OpenAIMessage | null {
+    const k = this.stats.syntheticNudge ? this.prompt.nudgeIndex() : null;
+    return k === null ? null : this.messages[k];
+  }
+
+  /** The prompt as Anthropic Messages parameters ({ system, messages }, to
+   * spread into messages.create). With cache (the default), cache_control
+   * marks where the sidecar says the stable prefix ends (stats
+   * cacheBreakpoint: what the previous call wrote) and where the part the
+   * next call repeats ends (nextCacheBreakpoint: to write it), splitting a
+   * text block there if need be. ttl sets the cache's lifetime. */
+  toAnthropic(options: { cache?: boolean; ttl?: "5m" | "1h" } = {}): AnthropicPrompt {
+    const points: CacheBreakpoint[] = [];
+    if (options.cache ?? true) {
+      for (const p of [this.stats.cacheBreakpoint, this.stats.nextCacheBreakpoint]) {
+        if (p && !points.some((q) => q.messageIndex === p.messageIndex && q.offset === p.offset)) points.push(p);
+      }
+    }
+    return this.prompt.toAnthropic(points, options.ttl);
+  }
 }
 
-export interface Strategy {
-  name: string;
-  description: string;
-  input: string;
-  options: { name: string; defaultValue: string; description: string }[];
-}
-
-export interface ClientOptions {
-  /** Deadline of every RPC in milliseconds (default 30 000; 0: none). */
-  timeoutMs?: number;
-}
-
-/** A connection to ptc-sidecar over gRPC (HTTP/2, plaintext). */
+/** A connection to ptc-sidecar over gRPC (HTTP/2, plaintext). One client may
+ * serve concurrent calls: it holds no state between them. */
 export class Client {
+  /** "host:port" or a URL. */
+  readonly target: string;
   private readonly sessions: Http2SessionManager;
   private readonly rpc: ConnectClient<typeof SidecarService>;
+  private readonly settings: Settings;
+  private closed = false;
 
-  /** Connects to target, "host:port" or a URL. */
-  constructor(target: string, options: ClientOptions = {}) {
-    const baseUrl = /^https?:\/\//.test(target) ? target : `http://${target}`;
+  /** Connects to target ("host:port" or a URL; default $PTC_SIDECAR_TARGET,
+   * else 127.0.0.1:50051). */
+  constructor(target?: string, options: ClientOptions = {}) {
+    checkNames("option", options, ["timeoutMs", "maxRetries", "interceptors", "logger"], "Client: ");
+    this.target = target || process.env.PTC_SIDECAR_TARGET || "127.0.0.1:50051";
+    const timeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : options.timeoutMs;
+    checkTimeout(timeoutMs, "Client: timeoutMs");
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError(`Client: maxRetries must be a whole number, 0 or more, got ${maxRetries}`);
+    this.settings = { target: this.target, timeoutMs, maxRetries, logger: options.logger };
+    const baseUrl = /^https?:\/\//.test(this.target) ? this.target : `http://${this.target}`;
     this.sessions = new Http2SessionManager(baseUrl);
     const transport = createGrpcTransport({
       baseUrl,
       sessionManager: this.sessions,
       readMaxBytes: MAX_MESSAGE_BYTES,
       writeMaxBytes: MAX_MESSAGE_BYTES,
-      defaultTimeoutMs: options.timeoutMs ?? 30_000,
+      interceptors: options.interceptors ?? [],
     });
     this.rpc = createClient(SidecarService, transport);
   }
 
-  /** Closes the connection. */
+  /** Closes the connection; later calls reject with ClientClosedError. */
   close(): void {
+    this.closed = true;
     this.sessions.abort();
   }
 
@@ -159,54 +193,138 @@ export class Client {
 
   /** Evaluates one program, running its tool calls here, and returns the
    * Turn. A program that fails is a Turn with success false; a refused
-   * request throws SidecarError. */
+   * request rejects with InvalidArgumentError. timeoutMs covers the whole
+   * evaluation, tools included, over either protocol. */
   async evalTurn(options: EvalTurnOptions): Promise<Turn> {
-    const protocol = options.protocol ?? "replay";
-    if (protocol !== "replay" && protocol !== "stream") {
-      throw new TypeError(`protocol must be "replay" or "stream", got ${JSON.stringify(protocol)}`);
-    }
+    checkNames("option", options, EVAL_OPTIONS, "evalTurn: ");
+    const protocol = checkProtocol(options.protocol ?? "replay", "evalTurn");
     const tools = options.tools ?? {};
+    for (const [name, v] of [["program", options.program], ["rawResponse", options.rawResponse]] as const) {
+      if (v !== undefined && typeof v !== "string") throw new TypeError(`evalTurn: ${name} must be a string, got ${typeof v}`);
+    }
     const request = create(EvalTurnRequestSchema, {
       program: options.program ?? "",
       rawResponse: options.rawResponse ?? "",
       tools: toolSpecs(tools),
       turnNumber: options.turnNumber ?? 1,
-      prelude: options.memory,
+      prelude: memoryProto(options.memory, "evalTurn"),
       data: options.data === undefined ? undefined : toWire(options.data),
-      limits: options.limits === undefined ? undefined : create(LimitsSchema, options.limits),
-      previousResults: (options.previousResults ?? []).map((p) =>
-        isTurn(p) ? (p.proto.result ?? create(ValueSchema)) : toWire(p),
-      ),
+      limits: limitsMessage(options.limits),
+      previousResults: (options.previousResults ?? []).map((p) => (p instanceof Turn ? (p.wire.result ?? create(ValueSchema)) : toWire(p))),
     });
+    return this.evaluate(request, tools, protocol, options);
+  }
+
+  /** The messages to send the LLM next, compressed from the turns so far;
+   * memory defaults to the last turn's. Past turns go without their memory
+   * snapshots (the second-to-last keeps its own, from which the sidecar
+   * rebuilds the previous prompt to find its stable prefix). */
+  async toMessages(turns: readonly Turn[] = [], options: ToMessagesOptions = {}): Promise<Messages> {
+    checkNames("option", options, TO_MESSAGES_OPTIONS, "toMessages: ");
+    const { memory, history, tools, data, timeoutMs, signal, ...fields } = options;
+    const wireHistory = readHistory(history);
+    const request = toMessagesRequest(turns, memory ?? turns.at(-1)?.memory ?? null, null, wireHistory);
+    request.options = optionsMessage(fields, tools, data);
+    return this.compress(request, wireHistory, { timeoutMs, signal });
+  }
+
+  /** The compression strategies the sidecar offers. */
+  async listStrategies(options: CallOptions = {}): Promise<Strategy[]> {
+    checkNames("option", options, CALL_OPTIONS, "listStrategies: ");
+    const response = await this.unary("ListStrategies", options, (o) => this.rpc.listStrategies({}, o));
+    return response.strategies.map((s) => ({
+      name: s.name,
+      description: s.description,
+      input: s.input,
+      options: s.options.map((o) => ({ name: o.name, defaultValue: o.defaultValue, description: o.description })),
+    }));
+  }
+
+  /** A new agent run: the loop's state (turns, memory, *1 *2 *3) in one
+   * object. See Run. */
+  run(options: RunOptions): Run {
+    return new Run(this, options);
+  }
+
+  /** The run saved holds (JSON.stringify(run), or run.toJSON()), to go on
+   * with; tools are the same tools by name (functions are not saved). */
+  resume(saved: string | SavedRun, options: { tools?: Tools } = {}): Run {
+    return Run.fromJSON(this, saved, options);
+  }
+
+  // ---- machinery ----------------------------------------------------------
+
+  /** @internal ToMessages with retries. */
+  async compress(request: ToMessagesRequest, history: History, options: CallOptions): Promise<Messages> {
+    const response = await this.unary("ToMessages", options, (o) => this.rpc.toMessages(request, o));
+    return new Messages(new Prompt(response.messages, history), statsOf(response.stats));
+  }
+
+  private async unary<T>(method: string, options: CallOptions, rpc: (o: { signal: AbortSignal; timeoutMs?: number }) => Promise<T>): Promise<T> {
+    const call = new CallScope(this.settings, method, options);
     try {
-      const turn = protocol === "stream" ? await this.stream(request, tools) : await this.replay(request, tools);
-      return fromTurnProto(turn);
-    } catch (err) {
-      throw err instanceof SidecarError ? err : SidecarError.from(err);
+      for (;;) {
+        this.checkOpen(method);
+        try {
+          const response = await rpc({ signal: call.signal, timeoutMs: call.remaining() });
+          call.attempts = 0;
+          return response;
+        } catch (err) {
+          await call.backOff(err, this.closed);
+        }
+      }
+    } finally {
+      call.dispose();
     }
   }
 
-  private async replay(request: EvalTurnRequest, tools: Tools): Promise<TurnProto> {
+  /** @internal One evaluation, retried from the answers it has: tools that
+   * ran are not run again. A stream that broke after some answers goes on by
+   * replay, which takes them all in one request. */
+  async evaluate(request: EvalTurnRequest, tools: Tools, protocol: "replay" | "stream", options: CallOptions): Promise<Turn> {
+    const call = new CallScope(this.settings, "EvalTurn", options);
+    try {
+      for (;;) {
+        this.checkOpen("EvalTurn");
+        const answered = request.toolResults.length;
+        try {
+          const turn = protocol === "stream" && answered === 0 ? await this.stream(request, tools, call) : await this.replay(request, tools, call);
+          return Turn.fromProto(turn);
+        } catch (err) {
+          if (request.toolResults.length > answered) call.attempts = 0;
+          await call.backOff(err, this.closed);
+        }
+      }
+    } finally {
+      call.dispose();
+    }
+  }
+
+  private async replay(request: EvalTurnRequest, tools: Tools, call: CallScope): Promise<TurnProto> {
     // Each round answers one more call and the server's tool-call limit
     // fails a program that calls too often, so this loop ends.
     for (;;) {
-      const response = await this.rpc.evalTurn(request);
+      const response = await this.rpc.evalTurn(request, { signal: call.signal, timeoutMs: call.remaining() });
+      call.attempts = 0;
       if (response.outcome.case === "turn") return response.outcome.value;
-      if (response.outcome.case !== "pending") throw new SidecarError(13, "EvalTurn answered neither a turn nor pending calls");
-      for (const call of response.outcome.value.calls) {
-        request.toolResults.push(await runTool(tools, call));
+      if (response.outcome.case !== "pending") throw new SidecarError("Internal: EvalTurn answered neither a turn nor pending calls");
+      for (const pending of response.outcome.value.calls) {
+        request.toolResults.push(await runTool(tools, pending, call.signal));
+        call.remaining(); // the tool may have used the rest of the time
       }
     }
   }
 
-  private async stream(request: EvalTurnRequest, tools: Tools): Promise<TurnProto> {
+  private async stream(request: EvalTurnRequest, tools: Tools, call: CallScope): Promise<TurnProto> {
     const outgoing = new MessageQueue<EvalTurnStreamRequest>();
-    outgoing.push(create(EvalTurnStreamRequestSchema, { message: { case: "start", value: request } }));
+    outgoing.push(create(EvalTurnStreamRequestSchema, { message: { case: "start", value: { ...request, toolResults: [] } } }));
     let turn: TurnProto | undefined;
     try {
-      for await (const m of this.rpc.evalTurnStream(outgoing)) {
+      for await (const m of this.rpc.evalTurnStream(outgoing, { signal: call.signal, timeoutMs: call.remaining() })) {
         if (m.message.case === "toolCall") {
-          const answer = await runTool(tools, m.message.value);
+          const answer = await runTool(tools, m.message.value, call.signal);
+          request.toolResults.push(answer);
+          call.remaining();
           outgoing.push(create(EvalTurnStreamRequestSchema, { message: { case: "toolResult", value: answer } }));
         } else if (m.message.case === "turn") {
           turn = m.message.value;
@@ -216,137 +334,126 @@ export class Client {
     } finally {
       outgoing.close();
     }
-    if (!turn) throw new SidecarError(13, "EvalTurnStream ended without a turn");
+    if (!turn) throw new SidecarError("Internal: EvalTurnStream ended without a turn");
     return turn;
   }
 
-  /** The messages to send the LLM next, compressed from the turns so far.
-   * memory defaults to the last turn's. */
-  async toMessages(turns: Turn[], options: ToMessagesOptions = {}): Promise<Messages> {
-    const { memory, history, tools, data, ...rest } = options;
-    const request = create(ToMessagesRequestSchema, {
-      turns: turns.map((t) => t.proto),
-      memory: memory ?? turns.at(-1)?.memory,
-      history: (history ?? []).map(toChatProto),
-      options: create(OptionsSchema, {
-        ...rest,
-        tools: tools === undefined ? [] : toolSpecs(tools),
-        data: data === undefined ? undefined : toWire(data),
-      }),
+  private checkOpen(method: string): void {
+    if (this.closed) throw new ClientClosedError(`${method}: the client is closed; create a new one`);
+  }
+}
+
+interface Settings {
+  target: string;
+  timeoutMs: number | null;
+  maxRetries: number;
+  logger?: { info(message: string): void };
+}
+
+function checkTimeout(ms: unknown, what: string): void {
+  if (ms !== null && (typeof ms !== "number" || !(ms > 0))) throw new TypeError(`${what} must be a positive number of milliseconds or null (no deadline), got ${String(ms)}`);
+}
+
+function checkProtocol(protocol: string, where: string): "replay" | "stream" {
+  if (protocol !== "replay" && protocol !== "stream") throw new TypeError(`${where}: protocol must be "replay" or "stream", got ${JSON.stringify(protocol)}`);
+  return protocol;
+}
+
+class DeadlineReached extends Error {}
+
+/** One call's deadline, cancellation and retry count. The deadline covers
+ * the whole call: every RPC of a replayed evaluation, the tools' time and the
+ * waits between retries. */
+class CallScope {
+  readonly timeoutMs: number | null;
+  attempts = 0;
+  private readonly started = performance.now();
+  private readonly controller = new AbortController();
+  private readonly timer?: ReturnType<typeof setTimeout>;
+  private readonly userSignal?: AbortSignal;
+  private readonly onUserAbort = () => this.controller.abort(this.userSignal?.reason);
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly method: string,
+    options: CallOptions,
+  ) {
+    this.timeoutMs = options.timeoutMs === undefined ? settings.timeoutMs : options.timeoutMs;
+    checkTimeout(this.timeoutMs, `${method}: timeoutMs`);
+    if (this.timeoutMs !== null) {
+      this.timer = setTimeout(() => this.controller.abort(new DeadlineReached()), this.timeoutMs);
+    }
+    this.userSignal = options.signal;
+    if (this.userSignal?.aborted) this.controller.abort(this.userSignal.reason);
+    else this.userSignal?.addEventListener("abort", this.onUserAbort, { once: true });
+  }
+
+  /** Fires when the deadline passes or the caller's signal does. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Milliseconds left for the next RPC (undefined: no deadline); throws the
+   * call's error when none are, or when it was canceled. */
+  remaining(): number | undefined {
+    if (this.signal.aborted) throw this.error(this.signal.reason);
+    if (this.timeoutMs === null) return undefined;
+    const left = this.timeoutMs - (performance.now() - this.started);
+    if (left <= 0) throw this.error(new DeadlineReached());
+    return Math.ceil(left);
+  }
+
+  context(): CallContext {
+    return { method: this.method, target: this.settings.target, timeoutMs: this.timeoutMs, attempts: this.attempts, elapsedMs: performance.now() - this.started };
+  }
+
+  /** The package's error for what ended the call. */
+  error(err: unknown): SidecarError {
+    if (err instanceof SidecarError) return err;
+    const reason = this.signal.reason;
+    if (this.signal.aborted && reason instanceof DeadlineReached) return deadlineError(this.context(), "", err);
+    if (this.signal.aborted) {
+      return new CanceledError(`Canceled: ${this.method} was canceled by its signal`, { code: Code.Canceled, rawMessage: "canceled", cause: reason });
+    }
+    if (err instanceof DeadlineReached) return deadlineError(this.context());
+    return errorFromRpc(err, this.context());
+  }
+
+  /** Waits before a retry after err, or throws the call's error when it
+   * should not be tried again. */
+  async backOff(err: unknown, closed: boolean): Promise<void> {
+    if (closed) throw new ClientClosedError(`${this.method}: the client was closed; create a new one`, { cause: err });
+    if (this.signal.aborted || err instanceof SidecarError || !(err instanceof ConnectError || err instanceof Error)) throw this.error(err);
+    const ce = ConnectError.from(err);
+    this.attempts++;
+    if (!isRetryable(ce) || this.attempts > this.settings.maxRetries) throw this.error(err);
+    let delay = Math.min(MAX_RETRY_DELAY_MS, INITIAL_RETRY_DELAY_MS * 2 ** (this.attempts - 1));
+    delay *= 1 - 0.25 * Math.random(); // jitter: callers that failed together retry apart
+    if (this.timeoutMs !== null && delay >= this.timeoutMs - (performance.now() - this.started)) throw this.error(err);
+    this.settings.logger?.info(
+      `${this.method} to ${this.settings.target}: ${Code[ce.code]}; retrying in ${Math.round(delay)} ms (retry ${this.attempts} of ${this.settings.maxRetries})`,
+    );
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, delay);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.signal.addEventListener("abort", done, { once: true });
     });
-    try {
-      const response = await this.rpc.toMessages(request);
-      const { $typeName: _, ...stats } = response.stats ?? { $typeName: "" };
-      return { messages: response.messages.map(fromChatProto), stats: stats as Messages["stats"] };
-    } catch (err) {
-      throw SidecarError.from(err);
-    }
+    if (this.signal.aborted) throw this.error(this.signal.reason);
   }
 
-  /** The compression strategies the sidecar offers. */
-  async listStrategies(): Promise<Strategy[]> {
-    try {
-      const response = await this.rpc.listStrategies({});
-      return response.strategies.map((s) => ({
-        name: s.name,
-        description: s.description,
-        input: s.input,
-        options: s.options.map((o) => ({ name: o.name, defaultValue: o.defaultValue, description: o.description })),
-      }));
-    } catch (err) {
-      throw SidecarError.from(err);
-    }
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.userSignal?.removeEventListener("abort", this.onUserAbort);
   }
 }
 
-/** The native form of a wire value: its JSON (big integers as BigInt), an
- * EDN object when it has no JSON form, null when absent. */
-export function fromWire(v: Value | undefined): Native {
-  if (v?.json) return parseJSON(v.json);
-  if (v?.edn) return new EDN(v.edn);
-  return null;
-}
-
-/** A native value as a wire Value: EDN objects as their text, anything else
- * as JSON. */
-export function toWire(v: unknown): Value {
-  return v instanceof EDN ? create(ValueSchema, { edn: v.text }) : create(ValueSchema, { json: stringifyJSON(v) });
-}
-
-function isTurn(v: unknown): v is Turn {
-  return typeof v === "object" && v !== null && "proto" in v && (v as Turn).proto?.$typeName === "ptcsidecar.v1.Turn";
-}
-
-function toolSpecs(tools: Tools | string[]): ToolSpec[] {
-  if (Array.isArray(tools)) return tools.map((name) => create(ToolSpecSchema, { name }));
-  return Object.entries(tools).map(([name, t]) =>
-    create(ToolSpecSchema, typeof t === "function" ? { name } : { name, signature: t.signature ?? "", description: t.description ?? "" }),
-  );
-}
-
-/** Runs the tool a call names and returns the answer. A missing tool, a
- * throw, or a result JSON cannot carry is a tool error the program sees. */
-async function runTool(tools: Tools, call: ToolCallProto): Promise<ToolResult> {
-  const answer = create(ToolResultSchema, { index: call.index, name: call.name, args: call.args });
-  const started = performance.now();
-  try {
-    const tool = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
-    if (!tool) throw new Error(`no tool named ${JSON.stringify(call.name)} on the caller's side`);
-    const args = fromWire(call.args);
-    if (args instanceof EDN) throw new TypeError(`the arguments ${args.text} have no JSON form`);
-    const fn = typeof tool === "function" ? tool : tool.fn;
-    const argMap = args === null ? {} : typeof args === "object" && !Array.isArray(args) ? args : { args };
-    answer.result = toWire(await fn(argMap as { [key: string]: Native }));
-  } catch (err) {
-    answer.result = undefined;
-    answer.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  }
-  answer.durationMs = BigInt(Math.round(performance.now() - started));
-  return answer;
-}
-
-function fromTurnProto(t: TurnProto): Turn {
-  return {
-    number: t.number,
-    program: t.program,
-    rawResponse: t.rawResponse,
-    result: fromWire(t.result),
-    success: t.success,
-    error: t.error ? { type: t.error.type, message: t.error.message, hint: t.error.hint } : null,
-    prints: [...t.prints],
-    toolCalls: t.toolCalls.map((c) => ({
-      index: c.index,
-      name: c.name,
-      args: fromWire(c.args),
-      result: fromWire(c.result),
-      error: c.error,
-      durationMs: Number(c.durationMs),
-    })),
-    defined: [...t.defined],
-    returned: t.returned,
-    failed: t.failed,
-    durationMs: Number(t.durationMs),
-    memory: t.memory,
-    proto: t,
-  };
-}
-
-function fromChatProto(m: ChatMessage): ChatCompletionMessage {
-  const out: ChatCompletionMessage = { role: m.role, content: m.content };
-  if (m.toolCalls.length > 0) {
-    out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-  }
-  if (m.toolCallId) out.tool_call_id = m.toolCallId;
-  return out;
-}
-
-function toChatProto(m: ChatCompletionMessage): ChatMessage {
-  return create(ChatMessageSchema, {
-    role: m.role,
-    content: m.content ?? "",
-    toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
-    toolCallId: m.tool_call_id ?? "",
-  });
+function readHistory(history: ToMessagesOptions["history"]): History {
+  if (history === undefined) return new History();
+  if (history instanceof AnthropicHistory) return history.history;
+  return readOpenAI(history, "history");
 }
 
 /** An async iterable fed by push, ended by close: the client's side of a
@@ -384,3 +491,4 @@ class MessageQueue<T> implements AsyncIterable<T> {
     }
   }
 }
+

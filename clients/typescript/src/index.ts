@@ -3,33 +3,52 @@
  *
  * ```ts
  * const client = new Client("127.0.0.1:50051");
- * const turn = await client.evalTurn({ program, tools: { search }, data: { budget: 100 } });
- * turn.result; turn.toolCalls; turn.prints;        // native JS values
- * const { messages } = await client.toMessages([turn], { mission: "...", tools: { search } });
+ * const run = client.run({ mission: "...", tools: { search }, data: { budget: 100 } });
+ * while (!run.done) {
+ *   const { messages } = await run.nextMessages({ signal });     // OpenAI messages
+ *   await run.step(await myLLM(messages), { signal });             // tools run here
+ *   await writeFile("run.json", JSON.stringify(run));              // the whole state
+ * }
+ * console.log(run.result);
  * ```
  *
- * Values arrive as native values read from their JSON form, integers beyond
- * 2^53 as BigInt; a value with no JSON form arrives as an EDN object
- * (docs/VALUES.md). Memory is opaque: pass a Turn's memory back. A refused
- * call throws SidecarError with the gRPC code and the request field.
+ * A run resumes from its JSON with client.resume(saved, { tools }). Values
+ * arrive as native values read from their JSON form, integers beyond 2^53 as
+ * BigInt; a value with no JSON form arrives as an EDN object
+ * (docs/VALUES.md). Errors are SidecarError and its subclasses.
  */
+export { Client, Messages, type CallOptions, type ClientOptions, type EvalTurnOptions, type ToMessagesOptions } from "./client.js";
+export { Run, RUN_VERSION, type RunOptions, type RunStatus, type SavedRun } from "./run.js";
+export { Memory, Turn, fromWire, type Binding, type CacheBreakpoint, type Stats, type Strategy, type ToolCall, type TurnError } from "./models.js";
+export { toWire, type Limits, type OptionFields, type Tool, type ToolContext, type ToolFunction, type Tools } from "./requests.js";
 export {
-  Client,
-  fromWire,
-  toWire,
-  type ChatCompletionMessage,
-  type ClientOptions,
-  type EvalTurnOptions,
-  type Messages,
-  type Strategy,
-  type ToMessagesOptions,
-  type Tool,
-  type ToolCall,
-  type ToolFunction,
-  type Tools,
-  type Turn,
-  type TurnError,
-} from "./client.js";
-export { SidecarError, badRequestViolations, type FieldViolation } from "./errors.js";
+  AnthropicHistory,
+  fromAnthropic,
+  replyText,
+  type AnthropicBlock,
+  type AnthropicMessage,
+  type AnthropicMessageInput,
+  type AnthropicPrompt,
+  type CacheControl,
+  type OpenAIMessage,
+  type OpenAIMessageInput,
+  type OpenAIToolCall,
+  type Reply,
+  type TextPart,
+} from "./chat.js";
+export {
+  CanceledError,
+  ClientClosedError,
+  DeadlineExceededError,
+  InvalidArgumentError,
+  ResourceExhaustedError,
+  RunFailedError,
+  RunFinishedError,
+  SidecarError,
+  UnavailableError,
+  badRequestViolations,
+  type FieldViolation,
+} from "./errors.js";
 export { EDN, parseJSON, stringifyJSON, type Native } from "./values.js";
+export { VERSION } from "./version.js";
 export { Code } from "@connectrpc/connect";

@@ -1,9 +1,20 @@
 // ptc-sidecar's TypeScript client against the real server.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { Client, Code, EDN, SidecarError, badRequestViolations, parseJSON, stringifyJSON, type Tools } from "../src/index.js";
-import { startServer, type Server } from "./server.js";
+import {
+  Code,
+  EDN,
+  InvalidArgumentError,
+  Memory,
+  SidecarError,
+  Turn,
+  badRequestViolations,
+  parseJSON,
+  stringifyJSON,
+  type Tools,
+} from "../src/index.js";
+import { serveForThisFile } from "./server.js";
 
 const ORDERS: Record<number, { id: number; total: number }[]> = {
   7: [
@@ -15,27 +26,16 @@ const ORDERS: Record<number, { id: number; total: number }[]> = {
 const TOOLS: Tools = {
   "lookup-user": ({ name }) => ({ id: 7, name }),
   // An async tool with the signature the LLM is shown.
-  orders: { fn: async (args) => ORDERS[args["user-id"] as number], signature: "(user-id :int) -> [:map]" },
+  orders: { fn: async (args: { "user-id": number }) => ORDERS[args["user-id"]], signature: "(user-id :int) -> [:map]" },
 };
 
-let server: Server;
-let client: Client;
-
-before(async () => {
-  server = await startServer();
-  client = new Client(server.target);
-});
-
-after(async () => {
-  client.close();
-  await server.stop();
-});
+const sidecar = serveForThisFile();
 
 for (const protocol of ["replay", "stream"] as const) {
   describe(`over ${protocol}`, () => {
     test("a three-turn agent: tool calls, a failed turn that recovers, memory reused", async () => {
       const data = { customer: "Ada" };
-      const one = await client.evalTurn({
+      const one = await sidecar.client.evalTurn({
         program:
           '(def user (tool/lookup-user {:name data/customer}))\n(def order-list (tool/orders {:user-id (:id user)}))\n(println "orders:" (count order-list))',
         tools: TOOLS,
@@ -52,13 +52,13 @@ for (const protocol of ["replay", "stream"] as const) {
         ],
       );
 
-      const two = await client.evalTurn({ program: "(+ 1 (:name user))", tools: TOOLS, data, memory: one.memory, turnNumber: 2, protocol });
+      const two = await sidecar.client.evalTurn({ program: "(+ 1 (:name user))", tools: TOOLS, data, memory: one.memory, turnNumber: 2, protocol });
       assert.equal(two.success, false);
       assert.equal(two.result, null);
       assert.equal(two.error?.type, "type_error");
-      assert.deepEqual(two.memory?.bindings.map((b) => b.name), ["user", "order-list"]);
+      assert.deepEqual(two.memory?.names, ["user", "order-list"]);
 
-      const three = await client.evalTurn({
+      const three = await sidecar.client.evalTurn({
         program: "(return {:user (:name user), :spent (reduce + (map :total order-list))})",
         tools: TOOLS,
         data,
@@ -69,16 +69,19 @@ for (const protocol of ["replay", "stream"] as const) {
       assert.ok(three.success && three.returned);
       assert.deepEqual(three.result, { user: "Ada", spent: 42.5 });
 
-      const prompt = await client.toMessages([one, two, three], { mission: "What did Ada spend?", tools: TOOLS, data });
+      const prompt = await sidecar.client.toMessages([one, two, three], { mission: "What did Ada spend?", tools: TOOLS, data });
       assert.deepEqual(prompt.messages.map((m) => m.role), ["system", "user"]);
-      assert.match(prompt.messages[1].content, /What did Ada spend\?/);
+      assert.match(String(prompt.messages[1].content), /What did Ada spend\?/);
       assert.equal(prompt.stats.strategy, "single-user-coalesced");
       assert.equal(prompt.stats.turnsCompressed, 3);
       assert.equal(prompt.stats.errorTurnsCollapsed, 1);
+      // Stats are numbers: arithmetic on them compiles.
+      assert.ok(prompt.stats.tokensAfter - prompt.stats.stablePrefixTokens >= 0);
+      assert.equal(typeof prompt.stats.billedTokens, "number");
     });
 
     test("a tool that throws is a tool error the program sees", async () => {
-      const turn = await client.evalTurn({
+      const turn = await sidecar.client.evalTurn({
         program: '(tool/stock {:sku "A-1"})',
         tools: {
           stock: () => {
@@ -96,7 +99,7 @@ for (const protocol of ["replay", "stream"] as const) {
 
     test("awkward values: big integers, keywords, sets, floats, no JSON form", async () => {
       let seen: unknown;
-      const turn = await client.evalTurn({
+      const turn = await sidecar.client.evalTurn({
         program:
           "(def r (tool/echo {:n 9007199254740993, :tags #{:b :a}, :kw :ok, :f 2.5}))\n(println (:back r) (:huge r))\n[(:back r) {1 :int-key} ##NaN]",
         tools: {
@@ -112,28 +115,28 @@ for (const protocol of ["replay", "stream"] as const) {
       assert.deepEqual(turn.prints, ["9007199254740993 9223372036854775807"]);
       assert.deepEqual(turn.toolCalls[0].result, { back: 9007199254740993n, huge: 9223372036854775807n });
       assert.deepEqual(turn.result, new EDN("[9007199254740993 {1 :int-key} ##NaN]"));
-      const clash = await client.evalTurn({ program: '{:a 1, "a" 2}', protocol });
+      const clash = await sidecar.client.evalTurn({ program: '{:a 1, "a" 2}', protocol });
       assert.ok(clash.result instanceof EDN);
     });
   });
 }
 
-test("a bad request throws SidecarError with the code and the field", async () => {
-  await assert.rejects(client.evalTurn({ program: "(+ 1 2)", data: [1, 2] }), (err: unknown) => {
-    assert.ok(err instanceof SidecarError);
+test("a bad request throws InvalidArgumentError with the code and the field", async () => {
+  await assert.rejects(sidecar.client.evalTurn({ program: "(+ 1 2)", data: [1, 2] }), (err: unknown) => {
+    assert.ok(err instanceof InvalidArgumentError && err instanceof SidecarError);
     assert.equal(err.code, Code.InvalidArgument);
     assert.equal(err.field, "data");
     assert.match(err.message, /must be a map/);
     return true;
   });
-  await assert.rejects(client.evalTurn({}), (err: unknown) => err instanceof SidecarError && err.field === "program");
-  await assert.rejects(client.toMessages([], { strategy: "no-such-strategy" }), (err: unknown) =>
+  await assert.rejects(sidecar.client.evalTurn({}), (err: unknown) => err instanceof SidecarError && err.field === "program");
+  await assert.rejects(sidecar.client.toMessages([], { strategy: "no-such-strategy" }), (err: unknown) =>
     err instanceof SidecarError && err.code === Code.InvalidArgument && (err.field ?? "").startsWith("options.strategy"),
   );
 });
 
 test("listStrategies", async () => {
-  const strategies = await client.listStrategies();
+  const strategies = await sidecar.client.listStrategies();
   const coalesced = strategies.find((s) => s.name === "single-user-coalesced");
   assert.equal(coalesced?.input, "turns");
   assert.ok(coalesced?.options.some((o) => o.name === "max_turns"));
@@ -143,11 +146,29 @@ test("chat history goes in and out in the chat-completions shape", async () => {
   const history = [
     { role: "system", content: "You are a shop assistant." },
     { role: "user", content: "Find headphones." },
-    { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"x"}' } }] },
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "search", arguments: '{"q":"x"}' } }] },
     { role: "tool", content: "[]", tool_call_id: "c1" },
   ];
-  const out = await client.toMessages([], { history, strategy: "loop-slice" });
+  const out = await sidecar.client.toMessages([], { history, strategy: "loop-slice" });
   assert.deepEqual(out.messages, history);
+});
+
+test("memory takes a turn or its memory, and is plain JSON", async () => {
+  const one = await sidecar.client.evalTurn({ program: "(def x 40)" });
+  assert.equal((await sidecar.client.evalTurn({ program: "(+ x 2)", memory: one })).result, 42);
+  assert.equal((await sidecar.client.evalTurn({ program: "(+ x 2)", memory: one.memory })).result, 42);
+  await assert.rejects(
+    // @ts-expect-error: a plain object is not a Memory
+    sidecar.client.evalTurn({ program: "(+ x 2)", memory: { x: 40 } }),
+    /memory must be a Memory \(turn.memory\) or a Turn, got Object/,
+  );
+  const memory = Memory.fromJSON(JSON.parse(JSON.stringify(one.memory)));
+  assert.ok(memory.equals(one.memory!));
+  // A turn is plain JSON too, BigInts and all.
+  const big = await sidecar.client.evalTurn({ program: "(def n 9223372036854775807) n" });
+  const again = Turn.fromJSON(JSON.parse(JSON.stringify(big)));
+  assert.equal(again.result, 9223372036854775807n);
+  assert.deepEqual(again.toJSON(), big.toJSON());
 });
 
 test("parseJSON keeps integers a double cannot hold", () => {

@@ -42,7 +42,10 @@ type ChatMessage struct {
 	ToolCallId string `protobuf:"bytes,6,opt,name=tool_call_id,json=toolCallId,proto3" json:"tool_call_id,omitempty"`
 	// For an assistant message: the model's reasoning text, when the caller
 	// keeps it. Optional.
-	Reasoning     string `protobuf:"bytes,7,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
+	Reasoning string `protobuf:"bytes,7,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
+	// The participant's name (OpenAI's `name`), kept through every strategy.
+	// Optional.
+	Name          string `protobuf:"bytes,8,opt,name=name,proto3" json:"name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -126,6 +129,13 @@ func (x *ChatMessage) GetReasoning() string {
 	return ""
 }
 
+func (x *ChatMessage) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 // ChatToolCall is one tool call requested by an assistant message.
 type ChatToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -195,7 +205,7 @@ var File_ptcsidecar_v1_chat_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_chat_proto_rawDesc = "" +
 	"\n" +
-	"\x18ptcsidecar/v1/chat.proto\x12\rptcsidecar.v1\"\xec\x01\n" +
+	"\x18ptcsidecar/v1/chat.proto\x12\rptcsidecar.v1\"\x80\x02\n" +
 	"\vChatMessage\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x16\n" +
@@ -205,7 +215,8 @@ const file_ptcsidecar_v1_chat_proto_rawDesc = "" +
 	"tool_calls\x18\x05 \x03(\v2\x1b.ptcsidecar.v1.ChatToolCallR\ttoolCalls\x12 \n" +
 	"\ftool_call_id\x18\x06 \x01(\tR\n" +
 	"toolCallId\x12\x1c\n" +
-	"\treasoning\x18\a \x01(\tR\treasoning\"P\n" +
+	"\treasoning\x18\a \x01(\tR\treasoning\x12\x12\n" +
+	"\x04name\x18\b \x01(\tR\x04name\"P\n" +
 	"\fChatToolCall\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1c\n" +

@@ -28,7 +28,11 @@ type ToMessagesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The turns of the run so far, oldest first, as EvalTurn returned them.
 	Turns []*Turn `protobuf:"bytes,1,rep,name=turns,proto3" json:"turns,omitempty"`
-	// The user's memory (prelude) after the last turn.
+	// The user's memory (prelude) after the last turn. This is the memory the
+	// turn strategies render; a turn's own `memory` snapshot is read only on
+	// the second-to-last turn, to rebuild the previous call for
+	// `stable_prefix_tokens` (Turn.memory), so a client may leave it out of
+	// every other turn.
 	Memory *Memory `protobuf:"bytes,2,opt,name=memory,proto3" json:"memory,omitempty"`
 	// The strategy and its settings. Unset: all defaults.
 	Options *Options `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
@@ -231,7 +235,36 @@ type Options struct {
 	// the functions by name and prose only for those that differ from
 	// Clojure (about 1,760 o200k_base tokens); `full`: every function with a
 	// line of prose (about 4,900).
-	Prompt        string `protobuf:"bytes,25,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	Prompt string `protobuf:"bytes,25,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	// Every strategy: the provider prices `billed_tokens` is computed with, a
+	// preset (docs/STRATEGIES.md, "What a call costs"): `anthropic` (default:
+	// cache read 0.1 of a fresh input token, 5-minute cache write 1.25),
+	// `anthropic-1h` (read 0.1, 1-hour write 2.0), `openai` (read 0.5, no
+	// write premium), `openai-gpt4.1` (read 0.25: GPT-4.1, o3, o4-mini),
+	// `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.25) or
+	// `none` (no prompt caching: every token fresh). The turn strategy
+	// `cache-stable` also decides with these prices when to re-base.
+	Pricing string `protobuf:"bytes,26,opt,name=pricing,proto3" json:"pricing,omitempty"`
+	// The price of a token read from the cache, as a multiple of a fresh input
+	// token's, 0 to 1. Overrides the preset's; the stats then name the pricing
+	// `custom`.
+	CacheReadRate *float64 `protobuf:"fixed64,27,opt,name=cache_read_rate,json=cacheReadRate,proto3,oneof" json:"cache_read_rate,omitempty"`
+	// The price of a token written to the cache, as a multiple of a fresh input
+	// token's, 0 to 10 (1 where writing costs nothing extra). Overrides the
+	// preset's; the stats then name the pricing `custom`.
+	CacheWriteRate *float64 `protobuf:"fixed64,28,opt,name=cache_write_rate,json=cacheWriteRate,proto3,oneof" json:"cache_write_rate,omitempty"`
+	// Chat strategies (`loop-slice`, `turn-aware`): find the prompt by seed
+	// 002's window-only rule: when the scan window holds no prompt, the last
+	// broadcast serves, else a synthetic nudge. Default false: a history none
+	// of whose messages has a `source` keeps the user's request (the most
+	// recent user message anywhere in it) when the window holds no prompt.
+	WindowOnly bool `protobuf:"varint,30,opt,name=window_only,json=windowOnly,proto3" json:"window_only,omitempty"`
+	// Strategy `token-budget`: when the output would exceed `max_tokens`, the
+	// oldest messages are dropped until it holds at most this many tokens, so
+	// that the next calls append to the same beginning (and a provider's
+	// prompt cache serves it) until the budget is reached again. Default: a
+	// quarter of `max_tokens`; at most `max_tokens`.
+	TrimTo        *int32 `protobuf:"varint,31,opt,name=trim_to,json=trimTo,proto3,oneof" json:"trim_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -441,6 +474,41 @@ func (x *Options) GetPrompt() string {
 	return ""
 }
 
+func (x *Options) GetPricing() string {
+	if x != nil {
+		return x.Pricing
+	}
+	return ""
+}
+
+func (x *Options) GetCacheReadRate() float64 {
+	if x != nil && x.CacheReadRate != nil {
+		return *x.CacheReadRate
+	}
+	return 0
+}
+
+func (x *Options) GetCacheWriteRate() float64 {
+	if x != nil && x.CacheWriteRate != nil {
+		return *x.CacheWriteRate
+	}
+	return 0
+}
+
+func (x *Options) GetWindowOnly() bool {
+	if x != nil {
+		return x.WindowOnly
+	}
+	return false
+}
+
+func (x *Options) GetTrimTo() int32 {
+	if x != nil && x.TrimTo != nil {
+		return *x.TrimTo
+	}
+	return 0
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -491,6 +559,78 @@ type CompressionStats struct {
 	ToolUsesCleared int32 `protobuf:"varint,19,opt,name=tool_uses_cleared,json=toolUsesCleared,proto3" json:"tool_uses_cleared,omitempty"`
 	// Strategy `clear-tool-results`: tokens freed by the clearing.
 	TokensCleared int32 `protobuf:"varint,20,opt,name=tokens_cleared,json=tokensCleared,proto3" json:"tokens_cleared,omitempty"`
+	// The leading tokens of these messages that are identical to what the
+	// same strategy returned for the same run one call earlier: what a
+	// provider that caches prompt prefixes reads from its cache. The earlier
+	// call is rebuilt from this request: for turn strategies the request
+	// without its last turn, with the memory that turn started from (the
+	// `memory` of the second-to-last turn; empty before the first turn) and,
+	// when `turns_left` is set, one more turn left; for chat strategies the
+	// history cut before its last assistant message. Messages are compared in
+	// order, and within a message its role, name and tool_call_id (which
+	// must be equal and count no tokens), then reasoning, content and each
+	// tool call (id, which must be equal, then name and arguments), each text
+	// tokenized on its own by `tokenizer` as `tokens_after` counts it; the
+	// prefix ends at the first token that differs, and where a message ends
+	// in one call but goes on in the other. 0 when there was no earlier call
+	// or it cannot be rebuilt (see `stable_prefix_known`).
+	StablePrefixTokens int32 `protobuf:"varint,21,opt,name=stable_prefix_tokens,json=stablePrefixTokens,proto3" json:"stable_prefix_tokens,omitempty"`
+	// What this call costs, in fresh input tokens, under `pricing`: the
+	// stable prefix at the cache read rate plus every token after it at the
+	// cache write rate (they are written to the cache for the next call).
+	// When the earlier call cannot be rebuilt, every token counts fresh.
+	BilledTokens float64 `protobuf:"fixed64,22,opt,name=billed_tokens,json=billedTokens,proto3" json:"billed_tokens,omitempty"`
+	// The tokens after the stable prefix, written to the cache for the next
+	// call: `tokens_after - stable_prefix_tokens`; 0 when
+	// `stable_prefix_known` is false.
+	CacheWriteTokens int32 `protobuf:"varint,23,opt,name=cache_write_tokens,json=cacheWriteTokens,proto3" json:"cache_write_tokens,omitempty"`
+	// False when the earlier call cannot be rebuilt from this request (the
+	// second-to-last turn carries no `memory`, or the earlier history does
+	// not render); then `stable_prefix_tokens` is 0, the bill counts every
+	// token fresh and `stable_prefix_note` says why. True on a run's first
+	// call, which has nothing to read.
+	StablePrefixKnown bool `protobuf:"varint,24,opt,name=stable_prefix_known,json=stablePrefixKnown,proto3" json:"stable_prefix_known,omitempty"`
+	// Why `stable_prefix_known` is false, naming the field; empty otherwise.
+	StablePrefixNote string `protobuf:"bytes,25,opt,name=stable_prefix_note,json=stablePrefixNote,proto3" json:"stable_prefix_note,omitempty"`
+	// Where the stable prefix ends: the last message whose content it reaches
+	// and how far. Unset when the stable prefix is empty. A caller on
+	// Anthropic places a cache_control breakpoint there to read what the
+	// previous call wrote (docs/STRATEGIES.md, "Cache breakpoints").
+	CacheBreakpoint *CacheBreakpoint `protobuf:"bytes,26,opt,name=cache_breakpoint,json=cacheBreakpoint,proto3" json:"cache_breakpoint,omitempty"`
+	// The pricing that priced `billed_tokens`: the preset's name, or `custom`
+	// when a rate was given.
+	Pricing string `protobuf:"bytes,27,opt,name=pricing,proto3" json:"pricing,omitempty"`
+	// Where the part of these messages that the strategy will send unchanged
+	// on the next call of the run ends, as far as it can tell from this
+	// request (the next turn is unknown). A caller on Anthropic places a
+	// second cache_control breakpoint there, so that the next call's
+	// `cache_breakpoint` finds a cache entry written at exactly that point.
+	// Unset when the strategy makes no such promise.
+	NextCacheBreakpoint *CacheBreakpoint `protobuf:"bytes,28,opt,name=next_cache_breakpoint,json=nextCacheBreakpoint,proto3" json:"next_cache_breakpoint,omitempty"`
+	// Strategies `loop-slice` and `turn-aware`: what opens the output's
+	// current turn: `window` (a prompt in the scan window), `task` (the
+	// user's request, from before the window), `broadcast` (the last
+	// broadcast, from before the window) or `nudge` (a synthetic nudge).
+	PromptSource string `protobuf:"bytes,30,opt,name=prompt_source,json=promptSource,proto3" json:"prompt_source,omitempty"`
+	// Chat strategies: messages of the history that the output leaves out,
+	// those sequence repair dropped included.
+	MessagesDropped int32 `protobuf:"varint,31,opt,name=messages_dropped,json=messagesDropped,proto3" json:"messages_dropped,omitempty"`
+	// Chat strategies: tokens of the messages left out, by `tokenizer`.
+	TokensDropped int32 `protobuf:"varint,32,opt,name=tokens_dropped,json=tokensDropped,proto3" json:"tokens_dropped,omitempty"`
+	// Chat strategies: complete tool loops (an assistant message with tool
+	// calls and their results) of the history left out whole.
+	ToolLoopsDropped int32 `protobuf:"varint,33,opt,name=tool_loops_dropped,json=toolLoopsDropped,proto3" json:"tool_loops_dropped,omitempty"`
+	// Chat strategies: messages dropped by sequence repair because they
+	// cannot be sent: tool results whose call is missing, calls whose result
+	// is missing, empty messages, system messages after the first.
+	MessagesRepaired int32 `protobuf:"varint,34,opt,name=messages_repaired,json=messagesRepaired,proto3" json:"messages_repaired,omitempty"`
+	// Chat strategies: tool calls whose id the output rewrites because a
+	// provider would refuse it: an id used again by a later tool loop, or
+	// holding characters other than letters, digits, `_` and `-`.
+	ToolCallIdsRewritten int32 `protobuf:"varint,35,opt,name=tool_call_ids_rewritten,json=toolCallIdsRewritten,proto3" json:"tool_call_ids_rewritten,omitempty"`
+	// Strategy `token-budget`: the user's request is sent ahead of the kept
+	// messages, from before them.
+	TaskPinned    bool `protobuf:"varint,36,opt,name=task_pinned,json=taskPinned,proto3" json:"task_pinned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -665,6 +805,170 @@ func (x *CompressionStats) GetTokensCleared() int32 {
 	return 0
 }
 
+func (x *CompressionStats) GetStablePrefixTokens() int32 {
+	if x != nil {
+		return x.StablePrefixTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetBilledTokens() float64 {
+	if x != nil {
+		return x.BilledTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetCacheWriteTokens() int32 {
+	if x != nil {
+		return x.CacheWriteTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetStablePrefixKnown() bool {
+	if x != nil {
+		return x.StablePrefixKnown
+	}
+	return false
+}
+
+func (x *CompressionStats) GetStablePrefixNote() string {
+	if x != nil {
+		return x.StablePrefixNote
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetCacheBreakpoint() *CacheBreakpoint {
+	if x != nil {
+		return x.CacheBreakpoint
+	}
+	return nil
+}
+
+func (x *CompressionStats) GetPricing() string {
+	if x != nil {
+		return x.Pricing
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetNextCacheBreakpoint() *CacheBreakpoint {
+	if x != nil {
+		return x.NextCacheBreakpoint
+	}
+	return nil
+}
+
+func (x *CompressionStats) GetPromptSource() string {
+	if x != nil {
+		return x.PromptSource
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetMessagesDropped() int32 {
+	if x != nil {
+		return x.MessagesDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetTokensDropped() int32 {
+	if x != nil {
+		return x.TokensDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetToolLoopsDropped() int32 {
+	if x != nil {
+		return x.ToolLoopsDropped
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetMessagesRepaired() int32 {
+	if x != nil {
+		return x.MessagesRepaired
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetToolCallIdsRewritten() int32 {
+	if x != nil {
+		return x.ToolCallIdsRewritten
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetTaskPinned() bool {
+	if x != nil {
+		return x.TaskPinned
+	}
+	return false
+}
+
+// CacheBreakpoint is a position in a message array: after the first `offset`
+// characters (Unicode code points) of the content of message
+// `message_index`. An offset equal to the content's length is the end of
+// that message's content; tool calls that follow it in the message are then
+// inside the prefix only when the prefix goes on past the message.
+type CacheBreakpoint struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The message, 0-based, in the response's `messages`.
+	MessageIndex int32 `protobuf:"varint,1,opt,name=message_index,json=messageIndex,proto3" json:"message_index,omitempty"`
+	// Characters (Unicode code points) into that message's content.
+	Offset        int32 `protobuf:"varint,2,opt,name=offset,proto3" json:"offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CacheBreakpoint) Reset() {
+	*x = CacheBreakpoint{}
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CacheBreakpoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CacheBreakpoint) ProtoMessage() {}
+
+func (x *CacheBreakpoint) ProtoReflect() protoreflect.Message {
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CacheBreakpoint.ProtoReflect.Descriptor instead.
+func (*CacheBreakpoint) Descriptor() ([]byte, []int) {
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *CacheBreakpoint) GetMessageIndex() int32 {
+	if x != nil {
+		return x.MessageIndex
+	}
+	return 0
+}
+
+func (x *CacheBreakpoint) GetOffset() int32 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
 var File_ptcsidecar_v1_compression_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
@@ -677,7 +981,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\x80\t\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xea\n" +
+	"\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -708,7 +1013,13 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\vplaceholder\x18\x17 \x01(\tR\vplaceholder\x12\"\n" +
 	"\n" +
 	"max_tokens\x18\x18 \x01(\x05H\vR\tmaxTokens\x88\x01\x01\x12\x16\n" +
-	"\x06prompt\x18\x19 \x01(\tR\x06promptB\f\n" +
+	"\x06prompt\x18\x19 \x01(\tR\x06prompt\x12\x18\n" +
+	"\apricing\x18\x1a \x01(\tR\apricing\x12+\n" +
+	"\x0fcache_read_rate\x18\x1b \x01(\x01H\fR\rcacheReadRate\x88\x01\x01\x12-\n" +
+	"\x10cache_write_rate\x18\x1c \x01(\x01H\rR\x0ecacheWriteRate\x88\x01\x01\x12\x1f\n" +
+	"\vwindow_only\x18\x1e \x01(\bR\n" +
+	"windowOnly\x12\x1c\n" +
+	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01B\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -722,7 +1033,11 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\b_triggerB\a\n" +
 	"\x05_keepB\x11\n" +
 	"\x0f_clear_at_leastB\r\n" +
-	"\v_max_tokens\"\xa9\x06\n" +
+	"\v_max_tokensB\x12\n" +
+	"\x10_cache_read_rateB\x13\n" +
+	"\x11_cache_write_rateB\n" +
+	"\n" +
+	"\b_trim_to\"\xef\v\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -745,7 +1060,26 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0fsynthetic_nudge\x18\x11 \x01(\bR\x0esyntheticNudge\x12)\n" +
 	"\x10nudges_exhausted\x18\x12 \x01(\bR\x0fnudgesExhausted\x12*\n" +
 	"\x11tool_uses_cleared\x18\x13 \x01(\x05R\x0ftoolUsesCleared\x12%\n" +
-	"\x0etokens_cleared\x18\x14 \x01(\x05R\rtokensClearedBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
+	"\x0etokens_cleared\x18\x14 \x01(\x05R\rtokensCleared\x120\n" +
+	"\x14stable_prefix_tokens\x18\x15 \x01(\x05R\x12stablePrefixTokens\x12#\n" +
+	"\rbilled_tokens\x18\x16 \x01(\x01R\fbilledTokens\x12,\n" +
+	"\x12cache_write_tokens\x18\x17 \x01(\x05R\x10cacheWriteTokens\x12.\n" +
+	"\x13stable_prefix_known\x18\x18 \x01(\bR\x11stablePrefixKnown\x12,\n" +
+	"\x12stable_prefix_note\x18\x19 \x01(\tR\x10stablePrefixNote\x12I\n" +
+	"\x10cache_breakpoint\x18\x1a \x01(\v2\x1e.ptcsidecar.v1.CacheBreakpointR\x0fcacheBreakpoint\x12\x18\n" +
+	"\apricing\x18\x1b \x01(\tR\apricing\x12R\n" +
+	"\x15next_cache_breakpoint\x18\x1c \x01(\v2\x1e.ptcsidecar.v1.CacheBreakpointR\x13nextCacheBreakpoint\x12#\n" +
+	"\rprompt_source\x18\x1e \x01(\tR\fpromptSource\x12)\n" +
+	"\x10messages_dropped\x18\x1f \x01(\x05R\x0fmessagesDropped\x12%\n" +
+	"\x0etokens_dropped\x18  \x01(\x05R\rtokensDropped\x12,\n" +
+	"\x12tool_loops_dropped\x18! \x01(\x05R\x10toolLoopsDropped\x12+\n" +
+	"\x11messages_repaired\x18\" \x01(\x05R\x10messagesRepaired\x125\n" +
+	"\x17tool_call_ids_rewritten\x18# \x01(\x05R\x14toolCallIdsRewritten\x12\x1f\n" +
+	"\vtask_pinned\x18$ \x01(\bR\n" +
+	"taskPinned\"N\n" +
+	"\x0fCacheBreakpoint\x12#\n" +
+	"\rmessage_index\x18\x01 \x01(\x05R\fmessageIndex\x12\x16\n" +
+	"\x06offset\x18\x02 \x01(\x05R\x06offsetBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
 
 var (
 	file_ptcsidecar_v1_compression_proto_rawDescOnce sync.Once
@@ -759,32 +1093,35 @@ func file_ptcsidecar_v1_compression_proto_rawDescGZIP() []byte {
 	return file_ptcsidecar_v1_compression_proto_rawDescData
 }
 
-var file_ptcsidecar_v1_compression_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_ptcsidecar_v1_compression_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_ptcsidecar_v1_compression_proto_goTypes = []any{
 	(*ToMessagesRequest)(nil),  // 0: ptcsidecar.v1.ToMessagesRequest
 	(*ToMessagesResponse)(nil), // 1: ptcsidecar.v1.ToMessagesResponse
 	(*Options)(nil),            // 2: ptcsidecar.v1.Options
 	(*CompressionStats)(nil),   // 3: ptcsidecar.v1.CompressionStats
-	(*Turn)(nil),               // 4: ptcsidecar.v1.Turn
-	(*Memory)(nil),             // 5: ptcsidecar.v1.Memory
-	(*ChatMessage)(nil),        // 6: ptcsidecar.v1.ChatMessage
-	(*ToolSpec)(nil),           // 7: ptcsidecar.v1.ToolSpec
-	(*Value)(nil),              // 8: ptcsidecar.v1.Value
+	(*CacheBreakpoint)(nil),    // 4: ptcsidecar.v1.CacheBreakpoint
+	(*Turn)(nil),               // 5: ptcsidecar.v1.Turn
+	(*Memory)(nil),             // 6: ptcsidecar.v1.Memory
+	(*ChatMessage)(nil),        // 7: ptcsidecar.v1.ChatMessage
+	(*ToolSpec)(nil),           // 8: ptcsidecar.v1.ToolSpec
+	(*Value)(nil),              // 9: ptcsidecar.v1.Value
 }
 var file_ptcsidecar_v1_compression_proto_depIdxs = []int32{
-	4, // 0: ptcsidecar.v1.ToMessagesRequest.turns:type_name -> ptcsidecar.v1.Turn
-	5, // 1: ptcsidecar.v1.ToMessagesRequest.memory:type_name -> ptcsidecar.v1.Memory
-	2, // 2: ptcsidecar.v1.ToMessagesRequest.options:type_name -> ptcsidecar.v1.Options
-	6, // 3: ptcsidecar.v1.ToMessagesRequest.history:type_name -> ptcsidecar.v1.ChatMessage
-	6, // 4: ptcsidecar.v1.ToMessagesResponse.messages:type_name -> ptcsidecar.v1.ChatMessage
-	3, // 5: ptcsidecar.v1.ToMessagesResponse.stats:type_name -> ptcsidecar.v1.CompressionStats
-	7, // 6: ptcsidecar.v1.Options.tools:type_name -> ptcsidecar.v1.ToolSpec
-	8, // 7: ptcsidecar.v1.Options.data:type_name -> ptcsidecar.v1.Value
-	8, // [8:8] is the sub-list for method output_type
-	8, // [8:8] is the sub-list for method input_type
-	8, // [8:8] is the sub-list for extension type_name
-	8, // [8:8] is the sub-list for extension extendee
-	0, // [0:8] is the sub-list for field type_name
+	5,  // 0: ptcsidecar.v1.ToMessagesRequest.turns:type_name -> ptcsidecar.v1.Turn
+	6,  // 1: ptcsidecar.v1.ToMessagesRequest.memory:type_name -> ptcsidecar.v1.Memory
+	2,  // 2: ptcsidecar.v1.ToMessagesRequest.options:type_name -> ptcsidecar.v1.Options
+	7,  // 3: ptcsidecar.v1.ToMessagesRequest.history:type_name -> ptcsidecar.v1.ChatMessage
+	7,  // 4: ptcsidecar.v1.ToMessagesResponse.messages:type_name -> ptcsidecar.v1.ChatMessage
+	3,  // 5: ptcsidecar.v1.ToMessagesResponse.stats:type_name -> ptcsidecar.v1.CompressionStats
+	8,  // 6: ptcsidecar.v1.Options.tools:type_name -> ptcsidecar.v1.ToolSpec
+	9,  // 7: ptcsidecar.v1.Options.data:type_name -> ptcsidecar.v1.Value
+	4,  // 8: ptcsidecar.v1.CompressionStats.cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
+	4,  // 9: ptcsidecar.v1.CompressionStats.next_cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
+	10, // [10:10] is the sub-list for method output_type
+	10, // [10:10] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_compression_proto_init() }
@@ -802,7 +1139,7 @@ func file_ptcsidecar_v1_compression_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ptcsidecar_v1_compression_proto_rawDesc), len(file_ptcsidecar_v1_compression_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -29,8 +29,9 @@ const (
 // The text is laid out for an 80-column terminal: each turn or message is a
 // box with a left border and fixed-width top and bottom rules; lines longer
 // than the box are wrapped, continuation lines marked with `↪`; values are
-// rendered as samples are (SPEC section 6, with the options' sample_limit
-// and sample_printable_limit); programs, prints and messages are verbatim.
+// rendered as samples are (docs/STRATEGIES.md, "Value rendering", with the
+// options' sample_limit and sample_printable_limit); programs, prints and
+// messages are verbatim.
 type RenderTraceRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The turns of the run, oldest first.

@@ -41,8 +41,14 @@ type Turn struct {
 	Prints []string `protobuf:"bytes,5,rep,name=prints,proto3" json:"prints,omitempty"`
 	// The tool calls the program made, in the order it made them.
 	ToolCalls []*ToolCall `protobuf:"bytes,6,rep,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
-	// The memory (prelude) after the turn. Optional on input: ToMessages
-	// reads the request's `memory`, not this snapshot.
+	// The memory (prelude) after the turn. EvalTurn always sets it. On input
+	// to ToMessages it is optional and read on one turn only: the
+	// second-to-last of the request, whose memory is what the previous call
+	// rendered, so that `stable_prefix_tokens` can be computed (without it
+	// the stats say the stable prefix is unknown). No strategy renders a
+	// turn's snapshot: the request's `memory` is the prelude. A client may
+	// send it on the second-to-last turn only, and an empty memory must then
+	// be sent as a set, empty message.
 	Memory *Memory `protobuf:"bytes,7,opt,name=memory,proto3" json:"memory,omitempty"`
 	// The names the turn defined or redefined with `def` or `defn`, in order.
 	Defined []string `protobuf:"bytes,8,rep,name=defined,proto3" json:"defined,omitempty"`
@@ -56,7 +62,12 @@ type Turn struct {
 	Failed bool `protobuf:"varint,12,opt,name=failed,proto3" json:"failed,omitempty"`
 	// Wall-clock time of the evaluation, in milliseconds. Informational:
 	// no strategy reads it, so it never changes a compression.
-	DurationMs    int64 `protobuf:"varint,13,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	DurationMs int64 `protobuf:"varint,13,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	// What the sidecar forgave in the reply or the program, which ran
+	// anyway (e.g. a stray closing bracket after the last form). The turn
+	// strategies show the last turn's warnings to the LLM so that it can
+	// drop the habit.
+	Warnings      []*TurnWarning `protobuf:"bytes,14,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -182,6 +193,69 @@ func (x *Turn) GetDurationMs() int64 {
 	return 0
 }
 
+func (x *Turn) GetWarnings() []*TurnWarning {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
+// TurnWarning is one thing the sidecar forgave in a turn that ran anyway.
+type TurnWarning struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The warning's kind, e.g. `unmatched_closing_bracket`,
+	// `joined_code_blocks`.
+	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	// What was forgiven, in words written for the LLM.
+	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnWarning) Reset() {
+	*x = TurnWarning{}
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnWarning) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnWarning) ProtoMessage() {}
+
+func (x *TurnWarning) ProtoReflect() protoreflect.Message {
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnWarning.ProtoReflect.Descriptor instead.
+func (*TurnWarning) Descriptor() ([]byte, []int) {
+	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *TurnWarning) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *TurnWarning) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // TurnError says why a turn failed, in words written for the LLM.
 type TurnError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -198,7 +272,7 @@ type TurnError struct {
 
 func (x *TurnError) Reset() {
 	*x = TurnError{}
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[1]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -210,7 +284,7 @@ func (x *TurnError) String() string {
 func (*TurnError) ProtoMessage() {}
 
 func (x *TurnError) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[1]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -223,7 +297,7 @@ func (x *TurnError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnError.ProtoReflect.Descriptor instead.
 func (*TurnError) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{1}
+	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *TurnError) GetType() string {
@@ -268,7 +342,7 @@ type ToolCall struct {
 
 func (x *ToolCall) Reset() {
 	*x = ToolCall{}
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[2]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -280,7 +354,7 @@ func (x *ToolCall) String() string {
 func (*ToolCall) ProtoMessage() {}
 
 func (x *ToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[2]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -293,7 +367,7 @@ func (x *ToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCall.ProtoReflect.Descriptor instead.
 func (*ToolCall) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{2}
+	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ToolCall) GetIndex() int32 {
@@ -365,7 +439,7 @@ type Binding struct {
 
 func (x *Binding) Reset() {
 	*x = Binding{}
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[3]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -377,7 +451,7 @@ func (x *Binding) String() string {
 func (*Binding) ProtoMessage() {}
 
 func (x *Binding) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[3]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -390,7 +464,7 @@ func (x *Binding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Binding.ProtoReflect.Descriptor instead.
 func (*Binding) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{3}
+	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Binding) GetName() string {
@@ -455,7 +529,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[4]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -467,7 +541,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[4]
+	mi := &file_ptcsidecar_v1_turn_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -480,7 +554,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{4}
+	return file_ptcsidecar_v1_turn_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Memory) GetBindings() []*Binding {
@@ -494,7 +568,7 @@ var File_ptcsidecar_v1_turn_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_turn_proto_rawDesc = "" +
 	"\n" +
-	"\x18ptcsidecar/v1/turn.proto\x12\rptcsidecar.v1\x1a\x1aptcsidecar/v1/values.proto\"\xc1\x03\n" +
+	"\x18ptcsidecar/v1/turn.proto\x12\rptcsidecar.v1\x1a\x1aptcsidecar/v1/values.proto\"\xf9\x03\n" +
 	"\x04Turn\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12!\n" +
 	"\fraw_response\x18\x02 \x01(\tR\vrawResponse\x12\x18\n" +
@@ -511,7 +585,11 @@ const file_ptcsidecar_v1_turn_proto_rawDesc = "" +
 	"\breturned\x18\v \x01(\bR\breturned\x12\x16\n" +
 	"\x06failed\x18\f \x01(\bR\x06failed\x12\x1f\n" +
 	"\vduration_ms\x18\r \x01(\x03R\n" +
-	"durationMs\"M\n" +
+	"durationMs\x126\n" +
+	"\bwarnings\x18\x0e \x03(\v2\x1a.ptcsidecar.v1.TurnWarningR\bwarnings\";\n" +
+	"\vTurnWarning\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"M\n" +
 	"\tTurnError\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
@@ -548,29 +626,31 @@ func file_ptcsidecar_v1_turn_proto_rawDescGZIP() []byte {
 	return file_ptcsidecar_v1_turn_proto_rawDescData
 }
 
-var file_ptcsidecar_v1_turn_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_ptcsidecar_v1_turn_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_ptcsidecar_v1_turn_proto_goTypes = []any{
-	(*Turn)(nil),      // 0: ptcsidecar.v1.Turn
-	(*TurnError)(nil), // 1: ptcsidecar.v1.TurnError
-	(*ToolCall)(nil),  // 2: ptcsidecar.v1.ToolCall
-	(*Binding)(nil),   // 3: ptcsidecar.v1.Binding
-	(*Memory)(nil),    // 4: ptcsidecar.v1.Memory
-	(*Value)(nil),     // 5: ptcsidecar.v1.Value
+	(*Turn)(nil),        // 0: ptcsidecar.v1.Turn
+	(*TurnWarning)(nil), // 1: ptcsidecar.v1.TurnWarning
+	(*TurnError)(nil),   // 2: ptcsidecar.v1.TurnError
+	(*ToolCall)(nil),    // 3: ptcsidecar.v1.ToolCall
+	(*Binding)(nil),     // 4: ptcsidecar.v1.Binding
+	(*Memory)(nil),      // 5: ptcsidecar.v1.Memory
+	(*Value)(nil),       // 6: ptcsidecar.v1.Value
 }
 var file_ptcsidecar_v1_turn_proto_depIdxs = []int32{
-	5, // 0: ptcsidecar.v1.Turn.result:type_name -> ptcsidecar.v1.Value
-	2, // 1: ptcsidecar.v1.Turn.tool_calls:type_name -> ptcsidecar.v1.ToolCall
-	4, // 2: ptcsidecar.v1.Turn.memory:type_name -> ptcsidecar.v1.Memory
-	1, // 3: ptcsidecar.v1.Turn.error:type_name -> ptcsidecar.v1.TurnError
-	5, // 4: ptcsidecar.v1.ToolCall.args:type_name -> ptcsidecar.v1.Value
-	5, // 5: ptcsidecar.v1.ToolCall.result:type_name -> ptcsidecar.v1.Value
-	5, // 6: ptcsidecar.v1.Binding.value:type_name -> ptcsidecar.v1.Value
-	3, // 7: ptcsidecar.v1.Memory.bindings:type_name -> ptcsidecar.v1.Binding
-	8, // [8:8] is the sub-list for method output_type
-	8, // [8:8] is the sub-list for method input_type
-	8, // [8:8] is the sub-list for extension type_name
-	8, // [8:8] is the sub-list for extension extendee
-	0, // [0:8] is the sub-list for field type_name
+	6, // 0: ptcsidecar.v1.Turn.result:type_name -> ptcsidecar.v1.Value
+	3, // 1: ptcsidecar.v1.Turn.tool_calls:type_name -> ptcsidecar.v1.ToolCall
+	5, // 2: ptcsidecar.v1.Turn.memory:type_name -> ptcsidecar.v1.Memory
+	2, // 3: ptcsidecar.v1.Turn.error:type_name -> ptcsidecar.v1.TurnError
+	1, // 4: ptcsidecar.v1.Turn.warnings:type_name -> ptcsidecar.v1.TurnWarning
+	6, // 5: ptcsidecar.v1.ToolCall.args:type_name -> ptcsidecar.v1.Value
+	6, // 6: ptcsidecar.v1.ToolCall.result:type_name -> ptcsidecar.v1.Value
+	6, // 7: ptcsidecar.v1.Binding.value:type_name -> ptcsidecar.v1.Value
+	4, // 8: ptcsidecar.v1.Memory.bindings:type_name -> ptcsidecar.v1.Binding
+	9, // [9:9] is the sub-list for method output_type
+	9, // [9:9] is the sub-list for method input_type
+	9, // [9:9] is the sub-list for extension type_name
+	9, // [9:9] is the sub-list for extension extendee
+	0, // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_turn_proto_init() }
@@ -585,7 +665,7 @@ func file_ptcsidecar_v1_turn_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ptcsidecar_v1_turn_proto_rawDesc), len(file_ptcsidecar_v1_turn_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -2,20 +2,39 @@
 
     import ptc_sidecar
 
-    with ptc_sidecar.Client("127.0.0.1:50051") as client:
-        turn = client.eval_turn(program, tools={"search": search}, data={"budget": 100})
-        turn.result, turn.tool_calls, turn.prints    # native Python values
-        prompt = client.to_messages([turn], mission="...", tools={"search": search})
-        prompt.messages                              # chat-completions dicts
+    async with ptc_sidecar.AsyncClient("127.0.0.1:50051") as client:
+        run = client.run(mission="...", tools={"search": search}, data={"budget": 100})
+        while not run.done:
+            prompt = await run.next_messages()             # OpenAI message dicts
+            await run.step(await my_llm(prompt.messages))  # tools run here
+            save(run.to_json())                            # the whole state
+        print(run.result)
 
-Values arrive as native Python values read from their JSON form; a value
-with no JSON form arrives as an EDN object (docs/VALUES.md). Memory is
-opaque: pass a Turn's memory back to the next eval_turn. Every refused
-call raises SidecarError with the gRPC code and the request field.
+Client is the same on blocking gRPC. A run resumes from its JSON with
+client.resume(saved, tools=...). Values arrive as native Python values read
+from their JSON form; a value with no JSON form arrives as an EDN object
+(docs/VALUES.md). Errors are SidecarError and its subclasses. Calls log
+through the standard logging module, as the logger "ptc_sidecar".
 """
 
-from ptc_sidecar._client import (
-    Client,
+from ptc_sidecar._async_client import AsyncClient
+from ptc_sidecar._base import NOT_GIVEN, NotGiven
+from ptc_sidecar._chat import AnthropicHistory, AnthropicPrompt, from_anthropic, reply_text
+from ptc_sidecar._client import Client
+from ptc_sidecar._errors import (
+    ClientClosedError,
+    DeadlineExceededError,
+    FieldViolation,
+    InvalidArgumentError,
+    ResourceExhaustedError,
+    RunFailedError,
+    RunFinishedError,
+    SidecarError,
+    UnavailableError,
+)
+from ptc_sidecar._models import (
+    Binding,
+    Memory,
     Messages,
     Strategy,
     StrategyOption,
@@ -24,14 +43,31 @@ from ptc_sidecar._client import (
     Turn,
     TurnError,
 )
-from ptc_sidecar._errors import FieldViolation, SidecarError
+from ptc_sidecar._run import RUN_VERSION, AsyncRun, Run
 from ptc_sidecar._values import EDN
+from ptc_sidecar._version import __version__
 
 __all__ = [
+    "NOT_GIVEN",
+    "RUN_VERSION",
+    "AnthropicHistory",
+    "AnthropicPrompt",
+    "AsyncClient",
+    "AsyncRun",
+    "Binding",
     "Client",
+    "ClientClosedError",
+    "DeadlineExceededError",
     "EDN",
     "FieldViolation",
+    "InvalidArgumentError",
+    "Memory",
     "Messages",
+    "NotGiven",
+    "ResourceExhaustedError",
+    "Run",
+    "RunFailedError",
+    "RunFinishedError",
     "SidecarError",
     "Strategy",
     "StrategyOption",
@@ -39,4 +75,8 @@ __all__ = [
     "ToolCall",
     "Turn",
     "TurnError",
+    "UnavailableError",
+    "__version__",
+    "from_anthropic",
+    "reply_text",
 ]

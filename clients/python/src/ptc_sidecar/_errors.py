@@ -1,4 +1,16 @@
-"""The exception every failed call raises, with the field it names."""
+"""The errors the package raises: one base class and a subclass per thing
+a caller handles differently (fix the request, wait, give up, look at the
+run).
+
+    SidecarError
+    ├── InvalidArgumentError     the request is wrong: fix the field named
+    ├── ResourceExhaustedError   the sidecar is busy, or the request too large
+    ├── UnavailableError         no sidecar answered, after the retries
+    ├── DeadlineExceededError    the call's timeout ran out (also a TimeoutError)
+    ├── ClientClosedError        a call on a closed client
+    ├── RunFinishedError         a run asked for more after it ended
+    └── RunFailedError           a run's result asked for when it has none
+"""
 
 from __future__ import annotations
 
@@ -13,6 +25,9 @@ _BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest"
 # The sidecar's messages start with the field they are about:
 # "turns[0].result.edn: parse_error ...".
 _FIELD_PREFIX = re.compile(r"^([a-z_][a-z0-9_]*(?:\[\d+\])?(?:\.[a-z_][a-z0-9_]*(?:\[\d+\])?)*): ")
+# grpc's refusal of a message over the receiver's size limit, which no
+# retry can change.
+_TOO_LARGE = re.compile(r"larger than max")
 
 
 @dataclass(frozen=True)
@@ -24,39 +39,149 @@ class FieldViolation:
 
 
 class SidecarError(Exception):
-    """A call the sidecar refused or could not complete.
+    """The base of every error the package raises.
 
     Attributes:
-        code: the gRPC status code, e.g. grpc.StatusCode.INVALID_ARGUMENT.
-        message: the server's message.
-        field: the request field the error is about (e.g. "data.json"),
-            or None when it names none.
+        code: the gRPC status code (grpc.StatusCode) when the sidecar or
+            the channel answered with one, else None.
+        message: the sidecar's own message, without the advice str() adds.
         violations: every bad field the server listed (google.rpc.BadRequest
             details when it sends them, else the field its message names).
+        field: the first violation's field (e.g. "data"), or None.
     """
 
-    def __init__(self, code: grpc.StatusCode, message: str, violations: tuple[FieldViolation, ...] = ()):
-        super().__init__(f"{code.name}: {message}")
+    def __init__(self, text: str, *, code: grpc.StatusCode | None = None, message: str | None = None,
+                 violations: tuple[FieldViolation, ...] = ()):
+        super().__init__(text)
         self.code = code
-        self.message = message
+        self.message = text if message is None else message
         self.violations = violations
         self.field: str | None = violations[0].field if violations else None
 
-    @classmethod
-    def from_rpc_error(cls, err: grpc.RpcError) -> "SidecarError":
-        """Builds the error from what grpc raised."""
-        code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
-        message = (err.details() if hasattr(err, "details") else None) or str(err)
-        violations: tuple[FieldViolation, ...] = ()
-        trailers = err.trailing_metadata() if hasattr(err, "trailing_metadata") else None
-        for key, value in trailers or ():
-            if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
-                violations = bad_request_violations(value)
-        if not violations:
-            match = _FIELD_PREFIX.match(message)
-            if match:
-                violations = (FieldViolation(match.group(1), message[match.end():]),)
-        return cls(code, message, violations)
+
+class InvalidArgumentError(SidecarError, ValueError):
+    """The sidecar refused the request as malformed (INVALID_ARGUMENT):
+    `violations` names each bad field; fix it and send again."""
+
+
+class ResourceExhaustedError(SidecarError):
+    """RESOURCE_EXHAUSTED: the sidecar was at its most evaluations at once
+    through every retry, or the request is over its size limit."""
+
+
+class UnavailableError(SidecarError, ConnectionError):
+    """UNAVAILABLE through every retry: no sidecar answered at the target."""
+
+
+class DeadlineExceededError(SidecarError, TimeoutError):
+    """The call's timeout ran out. For eval_turn it covers the whole
+    evaluation, the tools' time included."""
+
+
+class ClientClosedError(SidecarError):
+    """A call on a client after close()."""
+
+
+class RunFinishedError(SidecarError):
+    """next_messages() or step() on a run that has returned, failed or used
+    its turns."""
+
+
+class RunFailedError(SidecarError):
+    """A run's result was asked for, and the run has none: its program
+    called (fail ...), or it used every turn without returning.
+
+    Attributes:
+        status: "failed" or "out_of_turns".
+        turn: the last Turn of the run.
+    """
+
+    def __init__(self, text: str, *, status: str, turn: object):
+        super().__init__(text)
+        self.status = status
+        self.turn = turn
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What the error's advice needs to know about the call that failed."""
+
+    method: str
+    target: str
+    timeout: float | None
+    attempts: int
+    elapsed: float
+
+
+def is_retryable(err: grpc.RpcError) -> bool:
+    """Whether trying the same request again may succeed: the sidecar was
+    unreachable or busy. Every RPC of the sidecar is pure, so a retry
+    repeats no effect; a request over the size limit fails the same way
+    every time."""
+    code = _code(err)
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return True
+    return code == grpc.StatusCode.RESOURCE_EXHAUSTED and not _TOO_LARGE.search(_details(err))
+
+
+def error_from_rpc(err: grpc.RpcError, ctx: CallContext) -> SidecarError:
+    """The package's error for what grpc raised, with advice on what to do."""
+    code = _code(err)
+    details = _details(err)
+    violations = _violations(err, details)
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        listed = "; ".join(f"{v.field}: {v.description}" for v in violations[1:])
+        text = f"INVALID_ARGUMENT: {details}" + (f" (also {listed})" if listed else "")
+        return InvalidArgumentError(text, code=code, message=details, violations=violations)
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return deadline_error(ctx, details)
+    tries = f"{ctx.attempts} attempt{'s' if ctx.attempts != 1 else ''} over {ctx.elapsed:.1f} s"
+    if code == grpc.StatusCode.UNAVAILABLE:
+        text = (f"UNAVAILABLE: {details} ({ctx.method} to {ctx.target}, {tries}): check that the sidecar runs "
+                "there (ptc-sidecar serve), or raise max_retries to wait longer through a restart")
+        return UnavailableError(text, code=code, message=details, violations=violations)
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        if _TOO_LARGE.search(details):
+            advice = ("the request is larger than the sidecar accepts (its --max-recv-bytes): send fewer turns, "
+                      "a shorter history or smaller data")
+        else:
+            advice = (f"still busy after {tries}: run fewer evaluations at once, raise max_retries, or give the "
+                      "sidecar more --max-concurrent-evals")
+        return ResourceExhaustedError(f"RESOURCE_EXHAUSTED: {details}; {advice}", code=code, message=details,
+                                      violations=violations)
+    name = code.name if code is not None else "UNKNOWN"
+    return SidecarError(f"{name}: {details} ({ctx.method})", code=code, message=details, violations=violations)
+
+
+def deadline_error(ctx: CallContext, details: str = "") -> DeadlineExceededError:
+    """The error of a call whose timeout ran out, on the server or here."""
+    what = "the evaluation, its tools' time included," if ctx.method.startswith("EvalTurn") else ctx.method
+    text = (f"DEADLINE_EXCEEDED: {what} did not finish within the timeout of {ctx.timeout:g} s; "
+            "pass a longer timeout= to the call or the client")
+    if details and details != "Deadline Exceeded":
+        text += f" ({details})"
+    return DeadlineExceededError(text, code=grpc.StatusCode.DEADLINE_EXCEEDED, message=details or "deadline exceeded")
+
+
+def _code(err: grpc.RpcError) -> grpc.StatusCode | None:
+    return err.code() if hasattr(err, "code") else None
+
+
+def _details(err: grpc.RpcError) -> str:
+    return (err.details() if hasattr(err, "details") else None) or str(err)
+
+
+def _violations(err: grpc.RpcError, details: str) -> tuple[FieldViolation, ...]:
+    violations: tuple[FieldViolation, ...] = ()
+    trailers = err.trailing_metadata() if hasattr(err, "trailing_metadata") else None
+    for key, value in trailers or ():
+        if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
+            violations = bad_request_violations(value)
+    if not violations:
+        match = _FIELD_PREFIX.match(details)
+        if match:
+            violations = (FieldViolation(match.group(1), details[match.end():]),)
+    return violations
 
 
 def bad_request_violations(status: bytes) -> tuple[FieldViolation, ...]:

@@ -3,7 +3,7 @@
 // prompt take, with package bpe or with github.com/tiktoken-go/tokenizer
 // (whose vocabularies bpe's files are generated from):
 //
-//	go run ./bpe/internal/loadcost -impl bpe -encoding o200k_base
+//	go run ./internal/bpe/internal/loadcost -impl bpe -encoding o200k_base
 //
 // It prints heap in use (runtime.MemStats.HeapInuse after a GC) and
 // resident set size (VmRSS in /proc/self/status, Linux) before loading,

@@ -3,10 +3,10 @@
 // bytes to rank, laid out so that a reader uses the file's bytes where they
 // are and allocates nothing.
 //
-// A vocabulary of 200,000 tokens held as a Go map[string]uint costs about
-// 10 MB of heap, all of it pointers that every garbage collection cycle
-// scans. The same vocabulary here is a ~3 MB string: read-only data in the
-// binary, paged in as it is used, never scanned.
+// A vocabulary of 200,000 tokens held as a Go map[string]uint is heap of
+// pointers that every garbage collection cycle scans. The same vocabulary
+// here is one string: read-only data in the binary, paged in as it is
+// used, never scanned (docs/BENCHMARKS.md has the sizes of both).
 //
 // Layout, all integers little-endian uint32:
 //

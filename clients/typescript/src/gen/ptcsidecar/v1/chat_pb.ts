@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/chat.proto.
  */
 export const file_ptcsidecar_v1_chat: GenFile = /*@__PURE__*/
-  fileDesc("ChhwdGNzaWRlY2FyL3YxL2NoYXQucHJvdG8SDXB0Y3NpZGVjYXIudjEiqQEKC0NoYXRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCRIOCgZzb3VyY2UYAyABKAkSEQoJc2VuZGVyX2lkGAQgASgJEi8KCnRvb2xfY2FsbHMYBSADKAsyGy5wdGNzaWRlY2FyLnYxLkNoYXRUb29sQ2FsbBIUCgx0b29sX2NhbGxfaWQYBiABKAkSEQoJcmVhc29uaW5nGAcgASgJIjsKDENoYXRUb29sQ2FsbBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhEKCWFyZ3VtZW50cxgDIAEoCUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z");
+  fileDesc("ChhwdGNzaWRlY2FyL3YxL2NoYXQucHJvdG8SDXB0Y3NpZGVjYXIudjEitwEKC0NoYXRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCRIOCgZzb3VyY2UYAyABKAkSEQoJc2VuZGVyX2lkGAQgASgJEi8KCnRvb2xfY2FsbHMYBSADKAsyGy5wdGNzaWRlY2FyLnYxLkNoYXRUb29sQ2FsbBIUCgx0b29sX2NhbGxfaWQYBiABKAkSEQoJcmVhc29uaW5nGAcgASgJEgwKBG5hbWUYCCABKAkiOwoMQ2hhdFRvb2xDYWxsEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJYXJndW1lbnRzGAMgASgJQkNaQWdpdGh1Yi5jb20vcHRjLXNpZGVjYXIvcHRjLXNpZGVjYXIvZ2VuL3B0Y3NpZGVjYXIvdjE7cHRjc2lkZWNhcnYxYgZwcm90bzM");
 
 /**
  * ChatMessage is one message of a chat log, in the shape that OpenAI- and
@@ -71,6 +71,14 @@ export type ChatMessage = Message<"ptcsidecar.v1.ChatMessage"> & {
    * @generated from field: string reasoning = 7;
    */
   reasoning: string;
+
+  /**
+   * The participant's name (OpenAI's `name`), kept through every strategy.
+   * Optional.
+   *
+   * @generated from field: string name = 8;
+   */
+  name: string;
 };
 
 /**

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/compression.proto.
  */
 export const file_ptcsidecar_v1_compression: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMizAYKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCUIMCgpfbWF4X3R1cm5zQg0KC190dXJuc19sZWZ0QhAKDl9wcmludGxuX2xpbWl0QhIKEF90b29sX2NhbGxfbGltaXRCDwoNX3NhbXBsZV9saW1pdEIZChdfc2FtcGxlX3ByaW50YWJsZV9saW1pdEIOCgxfc2Nhbl93aW5kb3dCEAoOX251ZGdlX2F0dGVtcHRCCgoIX3RyaWdnZXJCBwoFX2tlZXBCEQoPX2NsZWFyX2F0X2xlYXN0Qg0KC19tYXhfdG9rZW5zIvkDChBDb21wcmVzc2lvblN0YXRzEhAKCHN0cmF0ZWd5GAEgASgJEhgKEHR1cm5zX2NvbXByZXNzZWQYAiABKAUSGAoQdG9vbF9jYWxsc190b3RhbBgDIAEoBRIYChB0b29sX2NhbGxzX3Nob3duGAQgASgFEhoKEnRvb2xfY2FsbHNfZHJvcHBlZBgFIAEoBRIWCg5wcmludGxuc190b3RhbBgGIAEoBRIWCg5wcmludGxuc19zaG93bhgHIAEoBRIYChBwcmludGxuc19kcm9wcGVkGAggASgFEh0KFWVycm9yX3R1cm5zX2NvbGxhcHNlZBgJIAEoBRIXCg9tZXNzYWdlc19iZWZvcmUYCiABKAUSFgoObWVzc2FnZXNfYWZ0ZXIYCyABKAUSFAoMY2hhcnNfYmVmb3JlGAwgASgFEhMKC2NoYXJzX2FmdGVyGA0gASgFEhUKDXRva2Vuc19iZWZvcmUYDiABKAUSFAoMdG9rZW5zX2FmdGVyGA8gASgFEhEKCXRva2VuaXplchgQIAEoCRIXCg9zeW50aGV0aWNfbnVkZ2UYESABKAgSGAoQbnVkZ2VzX2V4aGF1c3RlZBgSIAEoCBIZChF0b29sX3VzZXNfY2xlYXJlZBgTIAEoBRIWCg50b2tlbnNfY2xlYXJlZBgUIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
+  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMi+gcKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQFCDAoKX21heF90dXJuc0INCgtfdHVybnNfbGVmdEIQCg5fcHJpbnRsbl9saW1pdEISChBfdG9vbF9jYWxsX2xpbWl0Qg8KDV9zYW1wbGVfbGltaXRCGQoXX3NhbXBsZV9wcmludGFibGVfbGltaXRCDgoMX3NjYW5fd2luZG93QhAKDl9udWRnZV9hdHRlbXB0QgoKCF90cmlnZ2VyQgcKBV9rZWVwQhEKD19jbGVhcl9hdF9sZWFzdEINCgtfbWF4X3Rva2Vuc0ISChBfY2FjaGVfcmVhZF9yYXRlQhMKEV9jYWNoZV93cml0ZV9yYXRlQgoKCF90cmltX3RvIsMHChBDb21wcmVzc2lvblN0YXRzEhAKCHN0cmF0ZWd5GAEgASgJEhgKEHR1cm5zX2NvbXByZXNzZWQYAiABKAUSGAoQdG9vbF9jYWxsc190b3RhbBgDIAEoBRIYChB0b29sX2NhbGxzX3Nob3duGAQgASgFEhoKEnRvb2xfY2FsbHNfZHJvcHBlZBgFIAEoBRIWCg5wcmludGxuc190b3RhbBgGIAEoBRIWCg5wcmludGxuc19zaG93bhgHIAEoBRIYChBwcmludGxuc19kcm9wcGVkGAggASgFEh0KFWVycm9yX3R1cm5zX2NvbGxhcHNlZBgJIAEoBRIXCg9tZXNzYWdlc19iZWZvcmUYCiABKAUSFgoObWVzc2FnZXNfYWZ0ZXIYCyABKAUSFAoMY2hhcnNfYmVmb3JlGAwgASgFEhMKC2NoYXJzX2FmdGVyGA0gASgFEhUKDXRva2Vuc19iZWZvcmUYDiABKAUSFAoMdG9rZW5zX2FmdGVyGA8gASgFEhEKCXRva2VuaXplchgQIAEoCRIXCg9zeW50aGV0aWNfbnVkZ2UYESABKAgSGAoQbnVkZ2VzX2V4aGF1c3RlZBgSIAEoCBIZChF0b29sX3VzZXNfY2xlYXJlZBgTIAEoBRIWCg50b2tlbnNfY2xlYXJlZBgUIAEoBRIcChRzdGFibGVfcHJlZml4X3Rva2VucxgVIAEoBRIVCg1iaWxsZWRfdG9rZW5zGBYgASgBEhoKEmNhY2hlX3dyaXRlX3Rva2VucxgXIAEoBRIbChNzdGFibGVfcHJlZml4X2tub3duGBggASgIEhoKEnN0YWJsZV9wcmVmaXhfbm90ZRgZIAEoCRI4ChBjYWNoZV9icmVha3BvaW50GBogASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSDwoHcHJpY2luZxgbIAEoCRI9ChVuZXh0X2NhY2hlX2JyZWFrcG9pbnQYHCABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIVCg1wcm9tcHRfc291cmNlGB4gASgJEhgKEG1lc3NhZ2VzX2Ryb3BwZWQYHyABKAUSFgoOdG9rZW5zX2Ryb3BwZWQYICABKAUSGgoSdG9vbF9sb29wc19kcm9wcGVkGCEgASgFEhkKEW1lc3NhZ2VzX3JlcGFpcmVkGCIgASgFEh8KF3Rvb2xfY2FsbF9pZHNfcmV3cml0dGVuGCMgASgFEhMKC3Rhc2tfcGlubmVkGCQgASgIIjgKD0NhY2hlQnJlYWtwb2ludBIVCg1tZXNzYWdlX2luZGV4GAEgASgFEg4KBm9mZnNldBgCIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
 
 /**
  * ToMessagesRequest asks for the message array to send to the LLM next.
@@ -34,7 +34,11 @@ export type ToMessagesRequest = Message<"ptcsidecar.v1.ToMessagesRequest"> & {
   turns: Turn[];
 
   /**
-   * The user's memory (prelude) after the last turn.
+   * The user's memory (prelude) after the last turn. This is the memory the
+   * turn strategies render; a turn's own `memory` snapshot is read only on
+   * the second-to-last turn, to rebuild the previous call for
+   * `stable_prefix_tokens` (Turn.memory), so a client may leave it out of
+   * every other turn.
    *
    * @generated from field: ptcsidecar.v1.Memory memory = 2;
    */
@@ -298,6 +302,60 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * @generated from field: string prompt = 25;
    */
   prompt: string;
+
+  /**
+   * Every strategy: the provider prices `billed_tokens` is computed with, a
+   * preset (docs/STRATEGIES.md, "What a call costs"): `anthropic` (default:
+   * cache read 0.1 of a fresh input token, 5-minute cache write 1.25),
+   * `anthropic-1h` (read 0.1, 1-hour write 2.0), `openai` (read 0.5, no
+   * write premium), `openai-gpt4.1` (read 0.25: GPT-4.1, o3, o4-mini),
+   * `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.25) or
+   * `none` (no prompt caching: every token fresh). The turn strategy
+   * `cache-stable` also decides with these prices when to re-base.
+   *
+   * @generated from field: string pricing = 26;
+   */
+  pricing: string;
+
+  /**
+   * The price of a token read from the cache, as a multiple of a fresh input
+   * token's, 0 to 1. Overrides the preset's; the stats then name the pricing
+   * `custom`.
+   *
+   * @generated from field: optional double cache_read_rate = 27;
+   */
+  cacheReadRate?: number | undefined;
+
+  /**
+   * The price of a token written to the cache, as a multiple of a fresh input
+   * token's, 0 to 10 (1 where writing costs nothing extra). Overrides the
+   * preset's; the stats then name the pricing `custom`.
+   *
+   * @generated from field: optional double cache_write_rate = 28;
+   */
+  cacheWriteRate?: number | undefined;
+
+  /**
+   * Chat strategies (`loop-slice`, `turn-aware`): find the prompt by seed
+   * 002's window-only rule: when the scan window holds no prompt, the last
+   * broadcast serves, else a synthetic nudge. Default false: a history none
+   * of whose messages has a `source` keeps the user's request (the most
+   * recent user message anywhere in it) when the window holds no prompt.
+   *
+   * @generated from field: bool window_only = 30;
+   */
+  windowOnly: boolean;
+
+  /**
+   * Strategy `token-budget`: when the output would exceed `max_tokens`, the
+   * oldest messages are dropped until it holds at most this many tokens, so
+   * that the next calls append to the same beginning (and a provider's
+   * prompt cache serves it) until the budget is reached again. Default: a
+   * quarter of `max_tokens`; at most `max_tokens`.
+   *
+   * @generated from field: optional int32 trim_to = 31;
+   */
+  trimTo?: number | undefined;
 };
 
 /**
@@ -459,6 +517,153 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
    * @generated from field: int32 tokens_cleared = 20;
    */
   tokensCleared: number;
+
+  /**
+   * The leading tokens of these messages that are identical to what the
+   * same strategy returned for the same run one call earlier: what a
+   * provider that caches prompt prefixes reads from its cache. The earlier
+   * call is rebuilt from this request: for turn strategies the request
+   * without its last turn, with the memory that turn started from (the
+   * `memory` of the second-to-last turn; empty before the first turn) and,
+   * when `turns_left` is set, one more turn left; for chat strategies the
+   * history cut before its last assistant message. Messages are compared in
+   * order, and within a message its role, name and tool_call_id (which
+   * must be equal and count no tokens), then reasoning, content and each
+   * tool call (id, which must be equal, then name and arguments), each text
+   * tokenized on its own by `tokenizer` as `tokens_after` counts it; the
+   * prefix ends at the first token that differs, and where a message ends
+   * in one call but goes on in the other. 0 when there was no earlier call
+   * or it cannot be rebuilt (see `stable_prefix_known`).
+   *
+   * @generated from field: int32 stable_prefix_tokens = 21;
+   */
+  stablePrefixTokens: number;
+
+  /**
+   * What this call costs, in fresh input tokens, under `pricing`: the
+   * stable prefix at the cache read rate plus every token after it at the
+   * cache write rate (they are written to the cache for the next call).
+   * When the earlier call cannot be rebuilt, every token counts fresh.
+   *
+   * @generated from field: double billed_tokens = 22;
+   */
+  billedTokens: number;
+
+  /**
+   * The tokens after the stable prefix, written to the cache for the next
+   * call: `tokens_after - stable_prefix_tokens`; 0 when
+   * `stable_prefix_known` is false.
+   *
+   * @generated from field: int32 cache_write_tokens = 23;
+   */
+  cacheWriteTokens: number;
+
+  /**
+   * False when the earlier call cannot be rebuilt from this request (the
+   * second-to-last turn carries no `memory`, or the earlier history does
+   * not render); then `stable_prefix_tokens` is 0, the bill counts every
+   * token fresh and `stable_prefix_note` says why. True on a run's first
+   * call, which has nothing to read.
+   *
+   * @generated from field: bool stable_prefix_known = 24;
+   */
+  stablePrefixKnown: boolean;
+
+  /**
+   * Why `stable_prefix_known` is false, naming the field; empty otherwise.
+   *
+   * @generated from field: string stable_prefix_note = 25;
+   */
+  stablePrefixNote: string;
+
+  /**
+   * Where the stable prefix ends: the last message whose content it reaches
+   * and how far. Unset when the stable prefix is empty. A caller on
+   * Anthropic places a cache_control breakpoint there to read what the
+   * previous call wrote (docs/STRATEGIES.md, "Cache breakpoints").
+   *
+   * @generated from field: ptcsidecar.v1.CacheBreakpoint cache_breakpoint = 26;
+   */
+  cacheBreakpoint?: CacheBreakpoint | undefined;
+
+  /**
+   * The pricing that priced `billed_tokens`: the preset's name, or `custom`
+   * when a rate was given.
+   *
+   * @generated from field: string pricing = 27;
+   */
+  pricing: string;
+
+  /**
+   * Where the part of these messages that the strategy will send unchanged
+   * on the next call of the run ends, as far as it can tell from this
+   * request (the next turn is unknown). A caller on Anthropic places a
+   * second cache_control breakpoint there, so that the next call's
+   * `cache_breakpoint` finds a cache entry written at exactly that point.
+   * Unset when the strategy makes no such promise.
+   *
+   * @generated from field: ptcsidecar.v1.CacheBreakpoint next_cache_breakpoint = 28;
+   */
+  nextCacheBreakpoint?: CacheBreakpoint | undefined;
+
+  /**
+   * Strategies `loop-slice` and `turn-aware`: what opens the output's
+   * current turn: `window` (a prompt in the scan window), `task` (the
+   * user's request, from before the window), `broadcast` (the last
+   * broadcast, from before the window) or `nudge` (a synthetic nudge).
+   *
+   * @generated from field: string prompt_source = 30;
+   */
+  promptSource: string;
+
+  /**
+   * Chat strategies: messages of the history that the output leaves out,
+   * those sequence repair dropped included.
+   *
+   * @generated from field: int32 messages_dropped = 31;
+   */
+  messagesDropped: number;
+
+  /**
+   * Chat strategies: tokens of the messages left out, by `tokenizer`.
+   *
+   * @generated from field: int32 tokens_dropped = 32;
+   */
+  tokensDropped: number;
+
+  /**
+   * Chat strategies: complete tool loops (an assistant message with tool
+   * calls and their results) of the history left out whole.
+   *
+   * @generated from field: int32 tool_loops_dropped = 33;
+   */
+  toolLoopsDropped: number;
+
+  /**
+   * Chat strategies: messages dropped by sequence repair because they
+   * cannot be sent: tool results whose call is missing, calls whose result
+   * is missing, empty messages, system messages after the first.
+   *
+   * @generated from field: int32 messages_repaired = 34;
+   */
+  messagesRepaired: number;
+
+  /**
+   * Chat strategies: tool calls whose id the output rewrites because a
+   * provider would refuse it: an id used again by a later tool loop, or
+   * holding characters other than letters, digits, `_` and `-`.
+   *
+   * @generated from field: int32 tool_call_ids_rewritten = 35;
+   */
+  toolCallIdsRewritten: number;
+
+  /**
+   * Strategy `token-budget`: the user's request is sent ahead of the kept
+   * messages, from before them.
+   *
+   * @generated from field: bool task_pinned = 36;
+   */
+  taskPinned: boolean;
 };
 
 /**
@@ -467,4 +672,36 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
  */
 export const CompressionStatsSchema: GenMessage<CompressionStats> = /*@__PURE__*/
   messageDesc(file_ptcsidecar_v1_compression, 3);
+
+/**
+ * CacheBreakpoint is a position in a message array: after the first `offset`
+ * characters (Unicode code points) of the content of message
+ * `message_index`. An offset equal to the content's length is the end of
+ * that message's content; tool calls that follow it in the message are then
+ * inside the prefix only when the prefix goes on past the message.
+ *
+ * @generated from message ptcsidecar.v1.CacheBreakpoint
+ */
+export type CacheBreakpoint = Message<"ptcsidecar.v1.CacheBreakpoint"> & {
+  /**
+   * The message, 0-based, in the response's `messages`.
+   *
+   * @generated from field: int32 message_index = 1;
+   */
+  messageIndex: number;
+
+  /**
+   * Characters (Unicode code points) into that message's content.
+   *
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * Describes the message ptcsidecar.v1.CacheBreakpoint.
+ * Use `create(CacheBreakpointSchema)` to create a new message.
+ */
+export const CacheBreakpointSchema: GenMessage<CacheBreakpoint> = /*@__PURE__*/
+  messageDesc(file_ptcsidecar_v1_compression, 4);
 

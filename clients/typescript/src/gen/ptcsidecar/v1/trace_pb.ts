@@ -27,8 +27,9 @@ export const file_ptcsidecar_v1_trace: GenFile = /*@__PURE__*/
  * The text is laid out for an 80-column terminal: each turn or message is a
  * box with a left border and fixed-width top and bottom rules; lines longer
  * than the box are wrapped, continuation lines marked with `↪`; values are
- * rendered as samples are (SPEC section 6, with the options' sample_limit
- * and sample_printable_limit); programs, prints and messages are verbatim.
+ * rendered as samples are (docs/STRATEGIES.md, "Value rendering", with the
+ * options' sample_limit and sample_printable_limit); programs, prints and
+ * messages are verbatim.
  *
  * @generated from message ptcsidecar.v1.RenderTraceRequest
  */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/turn.proto.
  */
 export const file_ptcsidecar_v1_turn: GenFile = /*@__PURE__*/
-  fileDesc("ChhwdGNzaWRlY2FyL3YxL3R1cm4ucHJvdG8SDXB0Y3NpZGVjYXIudjEiyQIKBFR1cm4SDgoGbnVtYmVyGAEgASgFEhQKDHJhd19yZXNwb25zZRgCIAEoCRIPCgdwcm9ncmFtGAMgASgJEiQKBnJlc3VsdBgEIAEoCzIULnB0Y3NpZGVjYXIudjEuVmFsdWUSDgoGcHJpbnRzGAUgAygJEisKCnRvb2xfY2FsbHMYBiADKAsyFy5wdGNzaWRlY2FyLnYxLlRvb2xDYWxsEiUKBm1lbW9yeRgHIAEoCzIVLnB0Y3NpZGVjYXIudjEuTWVtb3J5Eg8KB2RlZmluZWQYCCADKAkSDwoHc3VjY2VzcxgJIAEoCBInCgVlcnJvchgKIAEoCzIYLnB0Y3NpZGVjYXIudjEuVHVybkVycm9yEhAKCHJldHVybmVkGAsgASgIEg4KBmZhaWxlZBgMIAEoCBITCgtkdXJhdGlvbl9tcxgNIAEoAyI4CglUdXJuRXJyb3ISDAoEdHlwZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEgwKBGhpbnQYAyABKAkilQEKCFRvb2xDYWxsEg0KBWluZGV4GAEgASgFEgwKBG5hbWUYAiABKAkSIgoEYXJncxgDIAEoCzIULnB0Y3NpZGVjYXIudjEuVmFsdWUSJAoGcmVzdWx0GAQgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRINCgVlcnJvchgFIAEoCRITCgtkdXJhdGlvbl9tcxgGIAEoAyKRAQoHQmluZGluZxIMCgRuYW1lGAEgASgJEiMKBXZhbHVlGAIgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRINCgVpc19mbhgDIAEoCBIOCgZwYXJhbXMYBCADKAkSEQoJZG9jc3RyaW5nGAUgASgJEhMKC3JldHVybl90eXBlGAYgASgJEgwKBHR1cm4YByABKAUiMgoGTWVtb3J5EigKCGJpbmRpbmdzGAEgAygLMhYucHRjc2lkZWNhci52MS5CaW5kaW5nQkNaQWdpdGh1Yi5jb20vcHRjLXNpZGVjYXIvcHRjLXNpZGVjYXIvZ2VuL3B0Y3NpZGVjYXIvdjE7cHRjc2lkZWNhcnYxYgZwcm90bzM", [file_ptcsidecar_v1_values]);
+  fileDesc("ChhwdGNzaWRlY2FyL3YxL3R1cm4ucHJvdG8SDXB0Y3NpZGVjYXIudjEi9wIKBFR1cm4SDgoGbnVtYmVyGAEgASgFEhQKDHJhd19yZXNwb25zZRgCIAEoCRIPCgdwcm9ncmFtGAMgASgJEiQKBnJlc3VsdBgEIAEoCzIULnB0Y3NpZGVjYXIudjEuVmFsdWUSDgoGcHJpbnRzGAUgAygJEisKCnRvb2xfY2FsbHMYBiADKAsyFy5wdGNzaWRlY2FyLnYxLlRvb2xDYWxsEiUKBm1lbW9yeRgHIAEoCzIVLnB0Y3NpZGVjYXIudjEuTWVtb3J5Eg8KB2RlZmluZWQYCCADKAkSDwoHc3VjY2VzcxgJIAEoCBInCgVlcnJvchgKIAEoCzIYLnB0Y3NpZGVjYXIudjEuVHVybkVycm9yEhAKCHJldHVybmVkGAsgASgIEg4KBmZhaWxlZBgMIAEoCBITCgtkdXJhdGlvbl9tcxgNIAEoAxIsCgh3YXJuaW5ncxgOIAMoCzIaLnB0Y3NpZGVjYXIudjEuVHVybldhcm5pbmciLAoLVHVybldhcm5pbmcSDAoEdHlwZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJIjgKCVR1cm5FcnJvchIMCgR0eXBlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDAoEaGludBgDIAEoCSKVAQoIVG9vbENhbGwSDQoFaW5kZXgYASABKAUSDAoEbmFtZRgCIAEoCRIiCgRhcmdzGAMgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIkCgZyZXN1bHQYBCABKAsyFC5wdGNzaWRlY2FyLnYxLlZhbHVlEg0KBWVycm9yGAUgASgJEhMKC2R1cmF0aW9uX21zGAYgASgDIpEBCgdCaW5kaW5nEgwKBG5hbWUYASABKAkSIwoFdmFsdWUYAiABKAsyFC5wdGNzaWRlY2FyLnYxLlZhbHVlEg0KBWlzX2ZuGAMgASgIEg4KBnBhcmFtcxgEIAMoCRIRCglkb2NzdHJpbmcYBSABKAkSEwoLcmV0dXJuX3R5cGUYBiABKAkSDAoEdHVybhgHIAEoBSIyCgZNZW1vcnkSKAoIYmluZGluZ3MYASADKAsyFi5wdGNzaWRlY2FyLnYxLkJpbmRpbmdCQ1pBZ2l0aHViLmNvbS9wdGMtc2lkZWNhci9wdGMtc2lkZWNhci9nZW4vcHRjc2lkZWNhci92MTtwdGNzaWRlY2FydjFiBnByb3RvMw", [file_ptcsidecar_v1_values]);
 
 /**
  * Turn is the record of one LLM cycle of a code-acting agent: the program the
@@ -68,8 +68,14 @@ export type Turn = Message<"ptcsidecar.v1.Turn"> & {
   toolCalls: ToolCall[];
 
   /**
-   * The memory (prelude) after the turn. Optional on input: ToMessages
-   * reads the request's `memory`, not this snapshot.
+   * The memory (prelude) after the turn. EvalTurn always sets it. On input
+   * to ToMessages it is optional and read on one turn only: the
+   * second-to-last of the request, whose memory is what the previous call
+   * rendered, so that `stable_prefix_tokens` can be computed (without it
+   * the stats say the stable prefix is unknown). No strategy renders a
+   * turn's snapshot: the request's `memory` is the prelude. A client may
+   * send it on the second-to-last turn only, and an empty memory must then
+   * be sent as a set, empty message.
    *
    * @generated from field: ptcsidecar.v1.Memory memory = 7;
    */
@@ -117,6 +123,16 @@ export type Turn = Message<"ptcsidecar.v1.Turn"> & {
    * @generated from field: int64 duration_ms = 13;
    */
   durationMs: bigint;
+
+  /**
+   * What the sidecar forgave in the reply or the program, which ran
+   * anyway (e.g. a stray closing bracket after the last form). The turn
+   * strategies show the last turn's warnings to the LLM so that it can
+   * drop the habit.
+   *
+   * @generated from field: repeated ptcsidecar.v1.TurnWarning warnings = 14;
+   */
+  warnings: TurnWarning[];
 };
 
 /**
@@ -125,6 +141,35 @@ export type Turn = Message<"ptcsidecar.v1.Turn"> & {
  */
 export const TurnSchema: GenMessage<Turn> = /*@__PURE__*/
   messageDesc(file_ptcsidecar_v1_turn, 0);
+
+/**
+ * TurnWarning is one thing the sidecar forgave in a turn that ran anyway.
+ *
+ * @generated from message ptcsidecar.v1.TurnWarning
+ */
+export type TurnWarning = Message<"ptcsidecar.v1.TurnWarning"> & {
+  /**
+   * The warning's kind, e.g. `unmatched_closing_bracket`,
+   * `joined_code_blocks`.
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * What was forgiven, in words written for the LLM.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message ptcsidecar.v1.TurnWarning.
+ * Use `create(TurnWarningSchema)` to create a new message.
+ */
+export const TurnWarningSchema: GenMessage<TurnWarning> = /*@__PURE__*/
+  messageDesc(file_ptcsidecar_v1_turn, 1);
 
 /**
  * TurnError says why a turn failed, in words written for the LLM.
@@ -160,7 +205,7 @@ export type TurnError = Message<"ptcsidecar.v1.TurnError"> & {
  * Use `create(TurnErrorSchema)` to create a new message.
  */
 export const TurnErrorSchema: GenMessage<TurnError> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_turn, 1);
+  messageDesc(file_ptcsidecar_v1_turn, 2);
 
 /**
  * ToolCall is one call of a tool made by a program.
@@ -216,7 +261,7 @@ export type ToolCall = Message<"ptcsidecar.v1.ToolCall"> & {
  * Use `create(ToolCallSchema)` to create a new message.
  */
 export const ToolCallSchema: GenMessage<ToolCall> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_turn, 2);
+  messageDesc(file_ptcsidecar_v1_turn, 3);
 
 /**
  * Binding is one entry of the user's memory: a value or a function defined
@@ -283,7 +328,7 @@ export type Binding = Message<"ptcsidecar.v1.Binding"> & {
  * Use `create(BindingSchema)` to create a new message.
  */
 export const BindingSchema: GenMessage<Binding> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_turn, 3);
+  messageDesc(file_ptcsidecar_v1_turn, 4);
 
 /**
  * Memory is the user's prelude: every binding the program has defined so far,
@@ -306,5 +351,5 @@ export type Memory = Message<"ptcsidecar.v1.Memory"> & {
  * Use `create(MemorySchema)` to create a new message.
  */
 export const MemorySchema: GenMessage<Memory> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_turn, 4);
+  messageDesc(file_ptcsidecar_v1_turn, 5);
 

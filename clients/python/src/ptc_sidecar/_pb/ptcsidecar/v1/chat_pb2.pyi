@@ -6,8 +6,9 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ChatMessage(_message.Message):
-    __slots__ = ["content", "reasoning", "role", "sender_id", "source", "tool_call_id", "tool_calls"]
+    __slots__ = ["content", "name", "reasoning", "role", "sender_id", "source", "tool_call_id", "tool_calls"]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     REASONING_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     SENDER_ID_FIELD_NUMBER: _ClassVar[int]
@@ -15,13 +16,14 @@ class ChatMessage(_message.Message):
     TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_ID_FIELD_NUMBER: _ClassVar[int]
     content: str
+    name: str
     reasoning: str
     role: str
     sender_id: str
     source: str
     tool_call_id: str
     tool_calls: _containers.RepeatedCompositeFieldContainer[ChatToolCall]
-    def __init__(self, role: _Optional[str] = ..., content: _Optional[str] = ..., source: _Optional[str] = ..., sender_id: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ChatToolCall, _Mapping]]] = ..., tool_call_id: _Optional[str] = ..., reasoning: _Optional[str] = ...) -> None: ...
+    def __init__(self, role: _Optional[str] = ..., content: _Optional[str] = ..., source: _Optional[str] = ..., sender_id: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ChatToolCall, _Mapping]]] = ..., tool_call_id: _Optional[str] = ..., reasoning: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
 
 class ChatToolCall(_message.Message):
     __slots__ = ["arguments", "id", "name"]

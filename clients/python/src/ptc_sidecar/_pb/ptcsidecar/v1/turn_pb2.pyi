@@ -47,7 +47,7 @@ class ToolCall(_message.Message):
     def __init__(self, index: _Optional[int] = ..., name: _Optional[str] = ..., args: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., result: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., error: _Optional[str] = ..., duration_ms: _Optional[int] = ...) -> None: ...
 
 class Turn(_message.Message):
-    __slots__ = ["defined", "duration_ms", "error", "failed", "memory", "number", "prints", "program", "raw_response", "result", "returned", "success", "tool_calls"]
+    __slots__ = ["defined", "duration_ms", "error", "failed", "memory", "number", "prints", "program", "raw_response", "result", "returned", "success", "tool_calls", "warnings"]
     DEFINED_FIELD_NUMBER: _ClassVar[int]
     DURATION_MS_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
@@ -61,6 +61,7 @@ class Turn(_message.Message):
     RETURNED_FIELD_NUMBER: _ClassVar[int]
     SUCCESS_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     defined: _containers.RepeatedScalarFieldContainer[str]
     duration_ms: int
     error: TurnError
@@ -74,7 +75,8 @@ class Turn(_message.Message):
     returned: bool
     success: bool
     tool_calls: _containers.RepeatedCompositeFieldContainer[ToolCall]
-    def __init__(self, number: _Optional[int] = ..., raw_response: _Optional[str] = ..., program: _Optional[str] = ..., result: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., prints: _Optional[_Iterable[str]] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., memory: _Optional[_Union[Memory, _Mapping]] = ..., defined: _Optional[_Iterable[str]] = ..., success: bool = ..., error: _Optional[_Union[TurnError, _Mapping]] = ..., returned: bool = ..., failed: bool = ..., duration_ms: _Optional[int] = ...) -> None: ...
+    warnings: _containers.RepeatedCompositeFieldContainer[TurnWarning]
+    def __init__(self, number: _Optional[int] = ..., raw_response: _Optional[str] = ..., program: _Optional[str] = ..., result: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., prints: _Optional[_Iterable[str]] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., memory: _Optional[_Union[Memory, _Mapping]] = ..., defined: _Optional[_Iterable[str]] = ..., success: bool = ..., error: _Optional[_Union[TurnError, _Mapping]] = ..., returned: bool = ..., failed: bool = ..., duration_ms: _Optional[int] = ..., warnings: _Optional[_Iterable[_Union[TurnWarning, _Mapping]]] = ...) -> None: ...
 
 class TurnError(_message.Message):
     __slots__ = ["hint", "message", "type"]
@@ -85,3 +87,11 @@ class TurnError(_message.Message):
     message: str
     type: str
     def __init__(self, type: _Optional[str] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ...) -> None: ...
+
+class TurnWarning(_message.Message):
+    __slots__ = ["message", "type"]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    message: str
+    type: str
+    def __init__(self, type: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,550 @@
+package lisp
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// idiomBuiltins are Clojure functions models reach for that the PTC-Lisp
+// specification leaves out, where they fit the sandbox: deterministic and
+// charged for their work. Their category, "idiom", is not one the system
+// prompt lists, so supporting them costs no prompt tokens; they resolve,
+// check their arity and appear in "did you mean" hints like every builtin.
+// docs/LANGUAGE.md lists them.
+var idiomBuiltins = []*Builtin{
+	{Name: "reduced", Sig: "(reduced x)", Doc: "stop a reduce with x as its result", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return &reducedValue{args[0]}, nil },
+		Cost: cost(constant)},
+	{Name: "reduced?", Sig: "(reduced? x)", Doc: "x was made by reduced", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			_, ok := args[0].(*reducedValue)
+			return boolValue(ok), nil
+		},
+		Cost: cost(constant)},
+	{Name: "reductions", Sig: "(reductions f coll) (reductions f init coll)", Doc: "the intermediate values of reduce", Category: "idiom",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinReductions,
+		Cost: cost(calls(lastArg), builds)},
+	{Name: "iterate", Sig: "(iterate f x)", Doc: "x, (f x), (f (f x)) ... without end: bound it with take or take-while", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return iterateSeq(th, args[0], args[1]), nil },
+		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
+	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
+		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
+	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of vector v in reverse, or nil when empty", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
+		Cost: cost(visits(arg(0)), builds)},
+	{Name: "symbol", Sig: "(symbol name)", Doc: "the symbol called name", Category: "idiom",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinSymbol,
+		Cost: cost(scans(allArgs), chargedInBody("the symbol's name, charged as a string"))},
+	{Name: "seq?", Sig: "(seq? x)", Doc: "x is a list", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(isList(args[0])), nil },
+		Cost: cost(constant)},
+	{Name: "namespace", Sig: "(namespace k)", Doc: "the namespace of a keyword or symbol, or nil", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinNamespace,
+		Cost: cost(constant)},
+	{Name: "array-map", Sig: "(array-map k v ...)", Doc: "map of the pairs, in order", Category: "idiom",
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap,
+		Cost: cost(hashes(keyArgs(0)), builds)},
+	{Name: "memoize", Sig: "(memoize f)", Doc: "f remembering its results for the rest of the evaluation", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinMemoize,
+		Cost: cost(builds)},
+	{Name: "keywordize-keys", Sig: "(keywordize-keys x)", Doc: "x with every string map key, at any depth, made a keyword", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: keyWalker("keywordize-keys", func(k Value) Value {
+			if s, ok := k.(String); ok {
+				return Keyword(s)
+			}
+			return k
+		}),
+		Cost: cost(chargedInBody("a step per value walked, and each map and vector it rebuilds"))},
+	{Name: "stringify-keys", Sig: "(stringify-keys x)", Doc: "x with every keyword map key, at any depth, made a string", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: keyWalker("stringify-keys", func(k Value) Value {
+			if s, ok := k.(Keyword); ok {
+				return String(s)
+			}
+			return k
+		}),
+		Cost: cost(chargedInBody("a step per value walked, and each map and vector it rebuilds"))},
+	{Name: "trampoline", Sig: "(trampoline f args...)", Doc: "call f, then its result while that is a function", Category: "idiom",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinTrampoline,
+		Cost: cost(calls(allArgs))},
+	{Name: "atom", Sig: "(atom x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			if err := th.alloc(costClosure); err != nil {
+				return nil, err
+			}
+			return &atom{value: args[0]}, nil
+		},
+		Cost: cost(chargedInBody("the atom, charged as a closure"))},
+	{Name: "deref", Sig: "(deref a)", Doc: "the value an atom holds; @a is the same", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinDeref,
+		Cost: cost(constant)},
+	{Name: "swap!", Sig: "(swap! a f args...)", Doc: "set atom a to (f @a args...) and return it", Category: "idiom",
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinSwap,
+		Cost: cost(calls(arg(1)))},
+	{Name: "reset!", Sig: "(reset! a x)", Doc: "set atom a to x and return x", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReset,
+		Cost: cost(constant)},
+	{Name: "ex-info", Sig: "(ex-info message data)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
+		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
+		Cost: cost(constant)},
+	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			if e, ok := args[0].(*thrown); ok {
+				return String(e.message), nil
+			}
+			return Nil, nil
+		},
+		Cost: cost(constant)},
+	{Name: "ex-data", Sig: "(ex-data e)", Doc: "the data map of a caught error, or nil", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			if e, ok := args[0].(*thrown); ok && e.data != nil {
+				return e.data, nil
+			}
+			return Nil, nil
+		},
+		Cost: cost(constant)},
+	{Name: "transduce", Sig: "(transduce xform f coll) (transduce xform f init coll)", Doc: "reduce with f over coll passed through xform", Category: "idiom",
+		MinArgs: 3, MaxArgs: 4, Fn: builtinTransduce,
+		Cost: cost(calls(lastArg), chargedInBody("a step per item passed through the transducer"))},
+	{Name: "sequence", Sig: "(sequence coll) (sequence xform coll)", Doc: "the items of coll, passed through xform", Category: "idiom",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence,
+		Cost: cost(chargedInBody("a step per item passed through the transducer, and the vector it builds"))},
+}
+
+// reducedValue is (reduced x): reduce and transduce stop at it.
+type reducedValue struct{ v Value }
+
+func (*reducedValue) TypeName() string { return "reduced" }
+
+// unreduced reports whether v is (reduced x), and x.
+func unreduced(v Value) (Value, bool) {
+	if r, ok := v.(*reducedValue); ok {
+		return r.v, true
+	}
+	return v, false
+}
+
+func builtinReductions(th *Thread, args []Value) (Value, error) {
+	f := args[0]
+	elems, err := seqOf(th, "reductions", args[len(args)-1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	var acc Value
+	if len(args) == 3 {
+		acc = args[1]
+	} else {
+		if len(elems) == 0 {
+			v, err := call(th, "reductions", f)
+			if err != nil {
+				return nil, err
+			}
+			return NewVector([]Value{v}), nil
+		}
+		acc, elems = elems[0], elems[1:]
+	}
+	out := make([]Value, 0, len(elems)+1)
+	out = append(out, acc)
+	for _, e := range elems {
+		if acc, err = call(th, "reductions", f, acc, e); err != nil {
+			return nil, err
+		}
+		v, stop := unreduced(acc)
+		out = append(out, v)
+		if stop {
+			break
+		}
+	}
+	return NewVector(out), nil
+}
+
+func builtinCycle(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "cycle", args[0], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) == 0 {
+		return emptyList, nil
+	}
+	return cycleSeq(elems), nil
+}
+
+func builtinRseq(th *Thread, args []Value) (Value, error) {
+	v, ok := args[0].(*Vector)
+	if !ok || v.list {
+		return nil, typeErrorf("rseq", "a vector", args[0]).WithHint("use (reverse coll) for other collections")
+	}
+	if v.Len() == 0 {
+		return Nil, nil
+	}
+	return builtinReverse(th, args)
+}
+
+func builtinSymbol(th *Thread, args []Value) (Value, error) {
+	var parts []string
+	for _, a := range args {
+		switch a := a.(type) {
+		case String:
+			parts = append(parts, string(a))
+		case Keyword:
+			parts = append(parts, string(a))
+		case symbol:
+			parts = append(parts, string(a))
+		default:
+			return nil, typeErrorf("symbol", "a string", a)
+		}
+	}
+	name := strings.Join(parts, "/")
+	if !lexSymbolText(name) || strings.HasPrefix(name, "#") || (name[0] >= '0' && name[0] <= '9') {
+		// Only names that read back as a symbol: a value must survive the wire.
+		return nil, Errorf(executionError, "symbol cannot be named %q: it would not read back as a symbol", name).
+			WithHint("use a keyword or a string for arbitrary names: (keyword s)")
+	}
+	if err := th.allocString(len(name)); err != nil {
+		return nil, err
+	}
+	return symbol(name), nil
+}
+
+func builtinNamespace(th *Thread, args []Value) (Value, error) {
+	var name string
+	switch a := args[0].(type) {
+	case Keyword:
+		name = string(a)
+	case symbol:
+		name = string(a)
+	default:
+		return nil, typeErrorf("namespace", "a keyword or symbol", a)
+	}
+	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
+		return String(name[:i]), nil
+	}
+	return Nil, nil
+}
+
+// builtinMemoize makes (memoize f): a function that prints and is kept
+// between turns as (memoize f), and whose cache belongs to the evaluation
+// (progState.memo), never to the value: a value from memory may be shared
+// by concurrent evaluations, and a cache in it would be shared state.
+func builtinMemoize(th *Thread, args []Value) (Value, error) {
+	f := args[0]
+	if _, ok := f.(Callable); !ok {
+		return nil, typeErrorf("memoize", "a function", f)
+	}
+	id := new(byte) // this memoized function, as a key of the evaluation's caches
+	return madeFn(th, "memoize", args, func(th *Thread, xs []Value) (Value, error) {
+		if th.prog == nil {
+			return th.call(f, xs)
+		}
+		key := NewVector(slices.Clone(xs))
+		if err := chargeKey(th, key); err != nil {
+			return nil, err
+		}
+		hk := hashKey(key)
+		cache := th.prog.memo[id]
+		if v, ok := cache[hk]; ok {
+			return v, nil
+		}
+		v, err := th.call(f, xs)
+		if err != nil {
+			return nil, err
+		}
+		if err := th.alloc(costMapEntry); err != nil {
+			return nil, err
+		}
+		if cache == nil {
+			if th.prog.memo == nil {
+				th.prog.memo = map[*byte]map[any]Value{}
+			}
+			cache = map[any]Value{}
+			th.prog.memo[id] = cache
+		}
+		cache[hk] = v
+		return v, nil
+	})
+}
+
+// keyWalker is a clojure.walk key rewrite: every map, at any depth, gets
+// its keys passed through key.
+func keyWalker(fn string, key func(Value) Value) func(*Thread, []Value) (Value, error) {
+	var walk func(th *Thread, v Value, depth int) (Value, error)
+	walk = func(th *Thread, v Value, depth int) (Value, error) {
+		if depth > MaxValueNesting {
+			return nil, walkTooDeepError()
+		}
+		if err := th.step(1); err != nil {
+			return nil, err
+		}
+		switch c := v.(type) {
+		case *Map:
+			if err := th.allocMap(c.Len()); err != nil {
+				return nil, err
+			}
+			b := NewMapBuilder(c.Len())
+			for _, e := range c.entries {
+				val, err := walk(th, e.Val, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				k := key(e.Key)
+				if err := chargeKey(th, k); err != nil {
+					return nil, err
+				}
+				b.Set(k, val)
+			}
+			return b.Map(), nil
+		case *Vector:
+			out, err := makeSlice(th, c.Len())
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range c.elems {
+				x, err := walk(th, e, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, x)
+			}
+			if c.list {
+				return newList(out), nil
+			}
+			return NewVector(out), nil
+		}
+		return v, nil
+	}
+	return func(th *Thread, args []Value) (Value, error) { return walk(th, args[0], 1) }
+}
+
+func builtinTrampoline(th *Thread, args []Value) (Value, error) {
+	v, err := th.call(args[0], slices.Clone(args[1:]))
+	for err == nil {
+		if _, ok := v.(Callable); !ok {
+			return v, nil
+		}
+		switch v.(type) {
+		case Keyword, *Map, *Set, *Vector:
+			return v, nil
+		}
+		v, err = th.call(v, nil)
+	}
+	return nil, err
+}
+
+// atom is a mutable cell. Atoms exist only inside the evaluation that made
+// them: nothing outlives it but values, so a program cannot keep one in
+// memory (def of an atom fails with a hint to keep its value) nor return
+// one (the result must be its value, @a).
+type atom struct{ value Value }
+
+func (*atom) TypeName() string { return "atom" }
+
+func atomArg(fn string, v Value) (*atom, error) {
+	a, ok := v.(*atom)
+	if !ok {
+		return nil, typeErrorf(fn, "an atom", v).WithHint("make one with (atom initial-value)")
+	}
+	return a, nil
+}
+
+func builtinDeref(th *Thread, args []Value) (Value, error) {
+	a, err := atomArg("deref", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return a.value, nil
+}
+
+func builtinSwap(th *Thread, args []Value) (Value, error) {
+	a, err := atomArg("swap!", args[0])
+	if err != nil {
+		return nil, err
+	}
+	v, err := th.call(args[1], append([]Value{a.value}, args[2:]...))
+	if err != nil {
+		return nil, err
+	}
+	if err := th.checkWeight(v); err != nil {
+		return nil, err
+	}
+	a.value = v
+	return v, nil
+}
+
+func builtinReset(th *Thread, args []Value) (Value, error) {
+	a, err := atomArg("reset!", args[0])
+	if err != nil {
+		return nil, err
+	}
+	a.value = args[1]
+	return args[1], nil
+}
+
+// thrown is an error a program threw with (throw (ex-info ...)) or one of
+// the interpreter's own errors caught by catch. Budget errors are never
+// caught (see catchable).
+type thrown struct {
+	message string
+	data    *Map
+	kind    ErrorKind
+}
+
+func (*thrown) TypeName() string { return "exception" }
+
+func (e *thrown) Error() string { return e.message }
+
+func builtinExInfo(th *Thread, args []Value) (Value, error) {
+	msg, ok := args[0].(String)
+	if !ok {
+		return nil, typeErrorf("ex-info", "a message string", args[0])
+	}
+	e := &thrown{message: string(msg), kind: executionError}
+	if len(args) > 1 {
+		switch d := args[1].(type) {
+		case *Map:
+			e.data = d
+		case NilType:
+		default:
+			return nil, typeErrorf("ex-info", "a data map", args[1])
+		}
+	}
+	return e, nil
+}
+
+// javaStatics are the static methods of Java classes that models call,
+// mapped to what does the same here; analysis resolves Class/method to
+// them (namespaced). Like idiomBuiltins, they cost no prompt tokens.
+var javaStatics = map[string]*Builtin{}
+
+func init() {
+	parse := func(name, kind string, parser string) *Builtin {
+		return &Builtin{Name: name, Sig: "(" + name + " s)", Doc: "the " + kind + " in s; an error when s is not one", Category: "idiom",
+			MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+				v, err := builtinIndex[parser].Fn(th, args)
+				if err != nil {
+					return nil, err
+				}
+				if v == Nil {
+					return nil, Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
+						WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
+				}
+				return v, nil
+			}}
+	}
+	for _, n := range []string{"Integer/parseInt", "Long/parseLong", "Integer/valueOf", "Long/valueOf"} {
+		javaStatics[n] = parse(n, "an integer", "parse-long")
+	}
+	for _, n := range []string{"Double/parseDouble", "Double/valueOf", "Float/parseFloat"} {
+		javaStatics[n] = parse(n, "a number", "parse-double")
+	}
+	javaStatics["String/valueOf"] = builtinIndex["str"]
+	for name, test := range map[string]func(rune) bool{
+		"isDigit": unicode.IsDigit, "isLetter": unicode.IsLetter, "isWhitespace": unicode.IsSpace,
+		"isUpperCase": unicode.IsUpper, "isLowerCase": unicode.IsLower,
+		"isLetterOrDigit": func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) },
+	} {
+		full := "Character/" + name
+		javaStatics[full] = &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "test a one-character string", Category: "idiom",
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				s, ok := args[0].(String)
+				r := []rune(string(s))
+				if !ok || len(r) != 1 {
+					return nil, typeErrorf(full, "a character", args[0])
+				}
+				return boolValue(test(r[0])), nil
+			}}
+	}
+	for name, fn := range map[string]func(float64) float64{"floor": floorF, "ceil": ceilF} {
+		full := "Math/" + name
+		javaStatics[full] = &Builtin{Name: full, Sig: "(" + full + " x)", Doc: "as a float, as Java's", Category: "idiom",
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				f, ok := toFloat(args[0])
+				if !ok {
+					return nil, typeErrorf(full, "a number", args[0])
+				}
+				return Float(fn(f)), nil
+			}}
+	}
+}
+
+func toFloat(v Value) (float64, bool) {
+	switch n := v.(type) {
+	case Int:
+		return float64(n), true
+	case Float:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// The idioms that are new arities of existing builtins: a sequence
+// function without its collection is a transducer, (into to xform from),
+// (range) and (repeat x) without end.
+func init() {
+	for _, name := range []string{"map", "mapv", "filter", "filterv", "remove", "keep", "mapcat", "take-while", "drop-while", "take", "drop", "dedupe", "distinct"} {
+		b := builtinIndex[name]
+		plain := b.Fn
+		b.MinArgs = min(b.MinArgs, 1)
+		if name == "dedupe" || name == "distinct" {
+			b.MinArgs = 0
+		}
+		b.Fn = func(th *Thread, args []Value) (Value, error) {
+			if t, ok := transducerOf(name, args); ok {
+				// As a combined function it prints, and is kept between
+				// turns, as the call that made it: (map inc).
+				return madeFn(th, name, args, func(th *Thread, xs []Value) (Value, error) { return t.Call(th, xs) })
+			}
+			return plain(th, args)
+		}
+	}
+	into := builtinIndex["into"]
+	into.MaxArgs = 3
+	plainInto := into.Fn
+	into.Fn = func(th *Thread, args []Value) (Value, error) {
+		if len(args) == 3 {
+			return intoXform(th, args)
+		}
+		return plainInto(th, args)
+	}
+	rng := builtinIndex["range"]
+	rng.MinArgs = 0
+	plainRange := rng.Fn
+	rng.Fn = func(th *Thread, args []Value) (Value, error) {
+		if len(args) == 0 {
+			return rangeSeq(0, 1), nil
+		}
+		return plainRange(th, args)
+	}
+	rep := builtinIndex["repeat"]
+	rep.MinArgs = 1
+	plainRepeat := rep.Fn
+	rep.Fn = func(th *Thread, args []Value) (Value, error) {
+		if len(args) == 1 {
+			return repeatSeq(args[0]), nil
+		}
+		return plainRepeat(th, args)
+	}
+}
+
+// checkResultKind refuses a result that only exists while a program runs:
+// an atom, an unbounded sequence, a reduced marker or a caught exception.
+// The turn's result must be data the caller can read.
+func checkResultKind(v Value) *Error {
+	switch v := v.(type) {
+	case *atom:
+		return Errorf(validationError, "the result is an atom, which lives only while the program runs").
+			WithHint("return its value: @a")
+	case *infiniteSeq:
+		return infiniteError("the result", v)
+	case *stepFn:
+		return Errorf(validationError, "the result is a reducing function, which only lives while the program runs").
+			WithHint("apply transducers with into, transduce or sequence")
+	case *reducedValue:
+		return Errorf(validationError, "the result is (reduced ...), which only reduce understands").
+			WithHint("use reduced inside the function given to reduce")
+	case *thrown:
+		return Errorf(validationError, "the result is an exception: %s", v.message).
+			WithHint("return (ex-message e) or (ex-data e)")
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package lisp
+
+import (
+	"strings"
+	"time"
+)
+
+// The date interop of the specification (section 8.13), deterministic:
+// (java.util.Date. x) for a timestamp or a date string is that instant
+// as epoch milliseconds, which (.getTime d) returns; LocalDate/parse
+// checks an ISO date and returns it as its string, which compares and
+// prints as the specification shows. The current time, (java.util.Date.)
+// and System/currentTimeMillis, would make a program's result depend on
+// when it ran, so they are refused with a hint to pass the time in data.
+var interopForms = map[string]*Builtin{
+	"java.util.Date.": {Name: "java.util.Date.", Sig: "(java.util.Date. timestamp-or-string)", Doc: "epoch milliseconds of the instant", Category: "idiom",
+		MinArgs: 0, MaxArgs: 1, Fn: builtinDate, Cost: cost(scans(arg(0)))},
+	".getTime": {Name: ".getTime", Sig: "(.getTime date)", Doc: "epoch milliseconds of a date made by java.util.Date.", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if ms, ok := args[0].(Int); ok {
+				return ms, nil
+			}
+			return nil, typeErrorf(".getTime", "a date made by (java.util.Date. x)", args[0]).
+				WithHint("LocalDate/parse gives an ISO date string: compare those as strings")
+		}},
+}
+
+func init() {
+	interopForms["Date."] = interopForms["java.util.Date."]
+	parse := &Builtin{Name: "LocalDate/parse", Sig: "(LocalDate/parse s)", Doc: "the ISO date s, checked", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinLocalDateParse, Cost: cost(scans(arg(0)))}
+	javaStatics["LocalDate/parse"] = parse
+	javaStatics["java.time.LocalDate/parse"] = parse
+	now := &Builtin{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Category: "idiom", Cost: cost(constant),
+		Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("System/currentTimeMillis") }}
+	javaStatics["System/currentTimeMillis"] = now
+}
+
+func nowError(form string) *Error {
+	return Errorf(validationError, "%s is not available: the current time would make the program's result depend on when it ran", form).
+		WithHint("pass the current time in as data (e.g. data/now) and use that")
+}
+
+func builtinDate(th *Thread, args []Value) (Value, error) {
+	if len(args) == 0 {
+		return nil, nowError("(java.util.Date.)")
+	}
+	switch a := args[0].(type) {
+	case Int:
+		if a > -1_000_000_000_000 && a < 1_000_000_000_000 {
+			return a * 1000, nil // seconds, as the specification reads small timestamps
+		}
+		return a, nil
+	case String:
+		s := string(a)
+		for _, layout := range []string{time.RFC3339Nano, time.DateOnly, time.RFC1123Z, "Mon, 2 Jan 2006 15:04:05 -0700"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				return Int(t.UnixMilli()), nil
+			}
+		}
+		return nil, Errorf(executionError, "java.util.Date. cannot read the date %s", describe(a)).
+			WithHint(`write it as ISO-8601, e.g. "2026-01-08T14:30:00Z" or "2026-01-08"`)
+	}
+	return nil, typeErrorf("java.util.Date.", "a timestamp or a date string", args[0])
+}
+
+func builtinLocalDateParse(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok {
+		return nil, typeErrorf("LocalDate/parse", "an ISO date string", args[0])
+	}
+	if _, err := time.Parse(time.DateOnly, strings.TrimSpace(string(s))); err != nil {
+		return nil, Errorf(executionError, "LocalDate/parse cannot read %s as a date", describe(s)).
+			WithHint(`write dates as YYYY-MM-DD, e.g. "2026-01-08"`)
+	}
+	return String(strings.TrimSpace(string(s))), nil
+}

@@ -1,0 +1,372 @@
+package lisp
+
+import "fmt"
+
+// infiniteSeq is an unbounded sequence: (iterate f x), (cycle coll),
+// (range) and (repeat x), and what filter, remove, map and drop make of
+// one. Programs may only consume it through something that bounds it
+// (take, take-while, nth, first, some, or map, zipmap and interleave with
+// a finite partner); every element produced is charged a step and its
+// memory, so the budgets bound it where the program does not. Everything
+// else refuses it with a hint (seqOf), since realizing it cannot end.
+//
+// It is immutable like every value: each consumer starts its own
+// generator, so (let [s (range)] [(take 2 s) (take 3 s)]) reads s twice.
+//
+// It prints, and travels on the wire, as the call that made it, e.g.
+// (iterate inc 0) or (take-while pos? (range)) — source that evaluates
+// back to the same sequence.
+type infiniteSeq struct {
+	what   string              // how the program made it, for messages
+	name   string              // the function that made it
+	args   []Value             // and its arguments
+	weight int64               // of the arguments; see valueWeight
+	start  func() seqGenerator // a fresh generator at the first element
+}
+
+func (s *infiniteSeq) heldValues() []Value { return s.args }
+
+// writeText writes the call that makes the sequence.
+func (s *infiniteSeq) writeText(p *printer, i int) { writeCall(p, s.name, i, len(s.args)) }
+
+func (s *infiniteSeq) valueWeight() int64 { return max(s.weight, 1) }
+
+// made records the call that made s.
+func (s *infiniteSeq) made(name string, args ...Value) *infiniteSeq {
+	s.name, s.args, s.weight = name, args, callWeight(name, args)
+	return s
+}
+
+// seqGenerator yields the next element on each call.
+type seqGenerator func(th *Thread) (Value, error)
+
+func (*infiniteSeq) TypeName() string { return "infinite sequence" }
+
+// next charges one produced element and returns it.
+func (g seqGenerator) next(th *Thread) (Value, error) {
+	if err := th.step(1); err != nil {
+		return nil, err
+	}
+	if err := th.alloc(costElem); err != nil {
+		return nil, err
+	}
+	return g(th)
+}
+
+// infiniteError is the refusal of an unbounded sequence where it would
+// have to be realized whole.
+func infiniteError(fn string, s *infiniteSeq) *Error {
+	return Errorf(typeError, "%s cannot consume %s: it never ends", fn, s.what).
+		WithHint("bound it first: (take n %s) or (take-while pred %s)", s.what, s.what)
+}
+
+// realize returns the first n elements of s.
+func (s *infiniteSeq) realize(th *Thread, n int) ([]Value, error) {
+	out, err := makeSlice(th, n)
+	if err != nil {
+		return nil, err
+	}
+	g := s.start()
+	for range n {
+		v, err := g.next(th)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func iterateSeq(th *Thread, f, seed Value) *infiniteSeq {
+	return (&infiniteSeq{what: "(iterate ...)", start: func() seqGenerator {
+		cur, started := seed, false
+		return func(th *Thread) (Value, error) {
+			if !started {
+				started = true
+				return cur, nil
+			}
+			v, err := call(th, "iterate", f, cur)
+			if err != nil {
+				return nil, err
+			}
+			cur = v
+			return v, nil
+		}
+	}}).made("iterate", f, seed)
+}
+
+func cycleSeq(elems []Value) *infiniteSeq {
+	return (&infiniteSeq{what: "(cycle ...)", start: func() seqGenerator {
+		i := 0
+		return func(*Thread) (Value, error) {
+			v := elems[i%len(elems)]
+			i++
+			return v, nil
+		}
+	}}).made("cycle", NewVector(elems))
+}
+
+func rangeSeq(from, step Int) *infiniteSeq {
+	return (&infiniteSeq{what: "(range)", start: func() seqGenerator {
+		cur := from
+		return func(*Thread) (Value, error) {
+			v := cur
+			next := cur + step
+			if (step > 0 && next < cur) || (step < 0 && next > cur) {
+				return nil, Errorf(arithmeticError, "(range) passed the largest integer")
+			}
+			cur = next
+			return v, nil
+		}
+	}}).made("range")
+}
+
+func repeatSeq(x Value) *infiniteSeq {
+	return (&infiniteSeq{what: "(repeat x)", start: func() seqGenerator {
+		return func(*Thread) (Value, error) { return x, nil }
+	}}).made("repeat", x)
+}
+
+// derived is (what arg s): s with each generator passed through wrap.
+func derived(s *infiniteSeq, what string, arg Value, wrap func(g seqGenerator) seqGenerator) *infiniteSeq {
+	d := &infiniteSeq{what: fmt.Sprintf("(%s ... %s)", what, s.what), start: func() seqGenerator { return wrap(s.start()) }}
+	return d.made(what, arg, s)
+}
+
+// lazyAware gives the builtins that can bound an infinite sequence their
+// way of doing it; each falls back to the builtin when no argument is
+// infinite. Installed on the table in init, so the table stays the one
+// place a builtin is declared.
+var lazyAware = map[string]func(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error){
+	"take": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		n, err := toInt("take", args[0])
+		if err != nil {
+			return nil, err
+		}
+		elems, err := s.realize(th, max(n, 0))
+		if err != nil {
+			return nil, err
+		}
+		return NewVector(elems), nil
+	},
+	"take-while": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		var out []Value
+		g := s.start()
+		for {
+			v, err := g.next(th)
+			if err != nil {
+				return nil, err
+			}
+			ok, err := truthyCall(th, "take-while", args[0], v)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return newVector(th, out)
+			}
+			out = append(out, v)
+		}
+	},
+	"nth": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		n, err := toInt("nth", args[1])
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			return nil, Errorf(executionError, "nth index %d is out of range", n)
+		}
+		elems, err := s.realize(th, n+1)
+		if err != nil {
+			return nil, err
+		}
+		return elems[n], nil
+	},
+	"first":  firstOfInfinite(0),
+	"second": firstOfInfinite(1),
+	"drop": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		n, err := toInt("drop", args[0])
+		if err != nil {
+			return nil, err
+		}
+		return derived(s, "drop", args[0], func(g seqGenerator) seqGenerator {
+			skipped := false
+			return func(th *Thread) (Value, error) {
+				for ; !skipped && n > 0; n-- {
+					if _, err := g.next(th); err != nil {
+						return nil, err
+					}
+				}
+				skipped = true
+				return g(th)
+			}
+		}), nil
+	},
+	"drop-while": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		return derived(s, "drop-while", args[0], func(g seqGenerator) seqGenerator {
+			dropping := true
+			return func(th *Thread) (Value, error) {
+				for {
+					v, err := g(th)
+					if err != nil || !dropping {
+						return v, err
+					}
+					ok, err := truthyCall(th, "drop-while", args[0], v)
+					if err != nil {
+						return nil, err
+					}
+					if !ok {
+						dropping = false
+						return v, nil
+					}
+					if err := th.step(1); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}), nil
+	},
+	"filter": filterInfinite("filter", true),
+	"remove": filterInfinite("remove", false),
+	"some": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		g := s.start()
+		for {
+			v, err := g.next(th)
+			if err != nil {
+				return nil, err
+			}
+			r, err := call(th, "some", args[0], v)
+			if err != nil {
+				return nil, err
+			}
+			if truthy(r) {
+				return r, nil
+			}
+		}
+	},
+	"map":         mapInfinite,
+	"mapv":        mapInfinite,
+	"zipmap":      boundedByFinite,
+	"interleave":  boundedByFinite,
+	"zip":         boundedByFinite,
+	"map-indexed": boundedByFinite,
+}
+
+func firstOfInfinite(i int) func(*Thread, []Value, *infiniteSeq, func(*Thread, []Value) (Value, error)) (Value, error) {
+	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		elems, err := s.realize(th, i+1)
+		if err != nil {
+			return nil, err
+		}
+		return elems[i], nil
+	}
+}
+
+func filterInfinite(fn string, keep bool) func(*Thread, []Value, *infiniteSeq, func(*Thread, []Value) (Value, error)) (Value, error) {
+	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		pred := args[0]
+		return derived(s, fn, pred, func(g seqGenerator) seqGenerator {
+			return func(th *Thread) (Value, error) {
+				for {
+					v, err := g(th)
+					if err != nil {
+						return nil, err
+					}
+					ok, err := truthyCall(th, fn, pred, v)
+					if err != nil {
+						return nil, err
+					}
+					if ok == keep {
+						return v, nil
+					}
+					if err := th.step(1); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}), nil
+	}
+}
+
+// mapInfinite is map over one infinite sequence (another infinite one),
+// or over several where one is finite (bounded by it).
+func mapInfinite(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	if len(args) == 2 {
+		f := args[0]
+		return derived(s, "map", f, func(g seqGenerator) seqGenerator {
+			return func(th *Thread) (Value, error) {
+				v, err := g(th)
+				if err != nil {
+					return nil, err
+				}
+				return call(th, "map", f, v)
+			}
+		}), nil
+	}
+	return boundedByFinite(th, args, s, plain)
+}
+
+// boundedByFinite realizes every infinite argument to the length of the
+// shortest finite collection argument, then runs the builtin.
+func boundedByFinite(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	n := -1
+	for _, a := range args {
+		switch a.(type) {
+		case *infiniteSeq, *Builtin, *closure, Keyword:
+			continue
+		}
+		if _, fn := a.(Callable); fn {
+			if _, coll := a.(*Vector); !coll {
+				if _, m := a.(*Map); !m {
+					if _, set := a.(*Set); !set {
+						continue
+					}
+				}
+			}
+		}
+		elems, err := seqOf(th, "map", a, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || len(elems) < n {
+			n = len(elems)
+		}
+	}
+	if n < 0 {
+		return nil, infiniteError("this call", s)
+	}
+	bounded := make([]Value, len(args))
+	for i, a := range args {
+		bounded[i] = a
+		if inf, ok := a.(*infiniteSeq); ok {
+			elems, err := inf.realize(th, n)
+			if err != nil {
+				return nil, err
+			}
+			bounded[i] = NewVector(elems)
+		}
+	}
+	return plain(th, bounded)
+}
+
+// firstInfinite returns the first infinite argument, if any.
+func firstInfinite(args []Value) (*infiniteSeq, bool) {
+	for _, a := range args {
+		if s, ok := a.(*infiniteSeq); ok {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+func init() {
+	for name, lazy := range lazyAware {
+		b := builtinIndex[name]
+		plain, lazy := b.Fn, lazy
+		b.Fn = func(th *Thread, args []Value) (Value, error) {
+			if s, ok := firstInfinite(args); ok {
+				return lazy(th, args, s, plain)
+			}
+			return plain(th, args)
+		}
+	}
+}

@@ -1,0 +1,337 @@
+package lisp
+
+import (
+	"errors"
+	"strings"
+)
+
+// Clojure forms models write that the specification leaves out, where
+// they fit the sandbox (docs/LANGUAGE.md). Most rewrite into forms the
+// analyzer already has; try and with-out-str need nodes of their own.
+func init() {
+	for name, sf := range map[string]specialForm{
+		"letfn":        compileLetfn,
+		"when-first":   compileWhenFirst,
+		"doto":         compileDoto,
+		"time":         func(c *compiler, l *list, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) },
+		"assert":       compileAssert,
+		"try":          compileTry,
+		"throw":        compileThrow,
+		"with-out-str": compileWithOutStr,
+	} {
+		specialForms[name] = sf
+		idiomForms[name] = true
+	}
+}
+
+// idiomForms are the forms above; the system prompt does not list them.
+var idiomForms = map[string]bool{}
+
+// compileLetfn is (letfn [(f [x] ...) ...] body): each function is bound
+// in order as a named fn, so it calls itself and the ones before it; a
+// reference to a later one is reported with a hint.
+func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
+	specs, ok := optional(l.Elems, 1).(*Vector)
+	if !ok {
+		return nil, c.errorf(validationError, "letfn needs a vector of function specs").
+			WithHint("write (letfn [(f [x] body)] (f 1))")
+	}
+	binds := make([]Value, 0, 2*specs.Len())
+	for _, s := range specs.Elems() {
+		spec, ok := s.(*list)
+		if !ok || len(spec.Elems) < 2 {
+			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s))
+		}
+		name, ok := spec.Elems[0].(symbol)
+		if !ok {
+			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s))
+		}
+		fn := &list{Elems: append([]Value{symbol("fn"), name}, spec.Elems[1:]...), Pos: spec.Pos}
+		binds = append(binds, name, fn)
+	}
+	for i := 0; i < len(binds); i += 2 {
+		for j := i + 2; j < len(binds); j += 2 {
+			if mentions(binds[i+1], binds[j].(symbol)) {
+				return nil, c.errorf(validationError, "letfn function %s calls %s, which is defined after it", binds[i], binds[j]).
+					WithHint("define mutually recursive functions with defn: (defn %s ...) and (defn %s ...), declared first with (declare %s)", binds[i], binds[j], binds[j])
+			}
+		}
+	}
+	return compileLet(c, &list{Elems: append([]Value{symbol("let"), NewVector(binds)}, l.Elems[2:]...), Pos: l.Pos}, tail)
+}
+
+// mentions reports whether form refers to name anywhere.
+func mentions(form Value, name symbol) bool {
+	switch f := form.(type) {
+	case symbol:
+		return f == name
+	case *list:
+		return anyMentions(f.Elems, name)
+	case *Vector:
+		return anyMentions(f.Elems(), name)
+	case *mapForm:
+		return anyMentions(f.Elems, name)
+	case *setForm:
+		return anyMentions(f.Elems, name)
+	}
+	return false
+}
+
+func anyMentions(fs []Value, name symbol) bool {
+	for _, f := range fs {
+		if mentions(f, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// compileWhenFirst is (when-first [x coll] body): body with x bound to
+// the first item, when coll has one.
+func compileWhenFirst(c *compiler, l *list, tail bool) (node, error) {
+	v, ok := optional(l.Elems, 1).(*Vector)
+	if !ok || v.Len() != 2 {
+		return nil, c.errorf(validationError, "when-first takes a binding vector [x coll]").
+			WithHint("write (when-first [x coll] body)")
+	}
+	s := c.tempSymbol()
+	inner := &list{Elems: append([]Value{symbol("let"), NewVector([]Value{v.index(0), &list{Elems: []Value{symbol("clojure.core/first"), s}, Pos: l.Pos}})}, l.Elems[2:]...), Pos: l.Pos}
+	when := &list{Elems: []Value{symbol("when"), &list{Elems: []Value{symbol("clojure.core/seq"), s}, Pos: l.Pos}, inner}, Pos: l.Pos}
+	return compileLet(c, &list{Elems: []Value{symbol("let"), NewVector([]Value{s, v.index(1)}), when}, Pos: l.Pos}, tail)
+}
+
+// compileDoto is (doto x (f a) g): calls (f x a) and (g x) and returns x.
+func compileDoto(c *compiler, l *list, tail bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(validationError, "doto needs a value").WithHint("write (doto x (f a))")
+	}
+	t := c.tempSymbol()
+	body := []Value{symbol("let"), NewVector([]Value{t, l.Elems[1]})}
+	for _, step := range l.Elems[2:] {
+		body = append(body, threadInto(t, step, false))
+	}
+	body = append(body, t)
+	return compileLet(c, &list{Elems: body, Pos: l.Pos}, tail)
+}
+
+// compileAssert is (assert test) and (assert test message): an error
+// when test is falsy, as Clojure's AssertionError.
+func compileAssert(c *compiler, l *list, tail bool) (node, error) {
+	if len(l.Elems) < 2 || len(l.Elems) > 3 {
+		return nil, c.errorf(validationError, "assert takes a test and an optional message").
+			WithHint(`write (assert (pos? n) "n must be positive")`)
+	}
+	test, err := c.compile(l.Elems[1], false)
+	if err != nil {
+		return nil, err
+	}
+	n := &assertNode{test: test, text: formText(l.Elems[1]), pos: l.Pos}
+	if len(l.Elems) == 3 {
+		if n.message, err = c.compile(l.Elems[2], false); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+type assertNode struct {
+	test, message node
+	text          string
+	pos           Pos
+}
+
+func (n *assertNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.test.eval(th, fr)
+	if err != nil || truthy(v) {
+		return Nil, err
+	}
+	msg := "Assert failed: " + n.text
+	if n.message != nil {
+		m, err := n.message.eval(th, fr)
+		if err != nil {
+			return nil, err
+		}
+		msg = "Assert failed: " + Str(m) + "\n" + n.text
+	}
+	return nil, withPos(&thrown{message: msg, kind: executionError}, n.pos)
+}
+
+// compileThrow is (throw e), e made by ex-info.
+func compileThrow(c *compiler, l *list, tail bool) (node, error) {
+	if len(l.Elems) != 2 {
+		return nil, c.errorf(validationError, "throw takes one exception").
+			WithHint(`write (throw (ex-info "what went wrong" {:key value}))`)
+	}
+	x, err := c.compile(l.Elems[1], false)
+	if err != nil {
+		return nil, err
+	}
+	return &throwNode{x: x, pos: l.Pos}, nil
+}
+
+type throwNode struct {
+	x   node
+	pos Pos
+}
+
+func (n *throwNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.x.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := v.(*thrown); ok {
+		return nil, e
+	}
+	return nil, withPos(Errorf(typeError, "throw expected an exception made by ex-info, got %s", describe(v)).
+		WithHint(`write (throw (ex-info "what went wrong" {:key value})), or (fail reason) to end the program`), n.pos)
+}
+
+// compileTry is (try body... (catch Class e handler...) ... (finally ...)).
+func compileTry(c *compiler, l *list, tail bool) (node, error) {
+	n := &tryNode{pos: l.Pos}
+	var body []Value
+	for _, f := range l.Elems[1:] {
+		cl, ok := f.(*list)
+		head := symbol("")
+		if ok && len(cl.Elems) > 0 {
+			head, _ = cl.Elems[0].(symbol)
+		}
+		switch head {
+		case "catch":
+			if len(cl.Elems) < 3 {
+				return nil, c.errorf(validationError, "catch takes a class, a name and a body").
+					WithHint("write (catch Exception e (ex-message e))")
+			}
+			name, ok := cl.Elems[2].(symbol)
+			if !ok {
+				return nil, c.errorf(validationError, "catch takes a class, a name and a body, got %s", formText(cl))
+			}
+			mark := len(c.locals)
+			slot := c.newLocal(string(name))
+			handler, err := c.compileBody(cl.Elems[3:], false)
+			c.locals = c.locals[:mark]
+			if err != nil {
+				return nil, err
+			}
+			n.catches = append(n.catches, catchClause{class: Repr(cl.Elems[1]), slot: slot, body: handler})
+		case "finally":
+			fin, err := c.compileBody(cl.Elems[1:], false)
+			if err != nil {
+				return nil, err
+			}
+			n.finally = fin
+		default:
+			if len(n.catches) > 0 || n.finally != nil {
+				return nil, c.errorf(validationError, "try takes its body first, then catch and finally clauses")
+			}
+			body = append(body, f)
+		}
+	}
+	b, err := c.compileBody(body, false)
+	if err != nil {
+		return nil, err
+	}
+	n.body = b
+	return n, nil
+}
+
+type tryNode struct {
+	body    node
+	catches []catchClause
+	finally node
+	pos     Pos
+}
+
+type catchClause struct {
+	class string
+	slot  int
+	body  node
+}
+
+func (n *tryNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.body.eval(th, fr)
+	if err != nil {
+		if e, ok := catchable(err); ok {
+			for _, c := range n.catches {
+				if catches(c.class, e) {
+					fr.slots[c.slot] = e
+					v, err = c.body.eval(th, fr)
+					break
+				}
+			}
+		}
+	}
+	if n.finally != nil {
+		if _, ferr := n.finally.eval(th, fr); ferr != nil {
+			return nil, ferr
+		}
+	}
+	return v, err
+}
+
+// catchable returns the exception a catch clause sees for err, if a
+// program may catch it: what it threw, and the interpreter's errors about
+// its values (types, arithmetic, arity at run time, failed tools). Budget
+// errors (steps, memory, depth, output, tool calls, time), return and
+// fail, and a suspended tool call are never caught: a program must not be
+// able to outlive its budget or hide how it ended.
+func catchable(err error) (*thrown, bool) {
+	var t *thrown
+	if errors.As(err, &t) {
+		return t, true
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return nil, false
+	}
+	switch e.Kind {
+	case typeError, arithmeticError, executionError, arityErrorKind, toolError, undefinedSymbol, ambiguousReference:
+		return &thrown{message: e.Message, kind: e.Kind}, true
+	}
+	return nil, false
+}
+
+// catches reports whether a catch clause of class catches e. The classes
+// models name map onto the interpreter's error kinds; the general ones
+// (Exception, Throwable, :default, ...) catch every catchable error.
+func catches(class string, e *thrown) bool {
+	class = class[strings.LastIndexByte(class, '.')+1:]
+	switch class {
+	case "ArithmeticException":
+		return e.kind == arithmeticError
+	case "ExceptionInfo":
+		return e.kind == executionError && e.data != nil
+	case "ClassCastException", "IllegalArgumentException", "NullPointerException":
+		return e.kind == typeError || e.kind == arityErrorKind
+	case "NumberFormatException", "IndexOutOfBoundsException", "StringIndexOutOfBoundsException", "IllegalStateException":
+		return e.kind == executionError || e.kind == typeError
+	}
+	return true
+}
+
+// compileWithOutStr is (with-out-str body...): what body prints, as a
+// string, instead of output.
+func compileWithOutStr(c *compiler, l *list, tail bool) (node, error) {
+	body, err := c.compileBody(l.Elems[1:], false)
+	if err != nil {
+		return nil, err
+	}
+	return &withOutStrNode{body: body}, nil
+}
+
+type withOutStrNode struct{ body node }
+
+func (n *withOutStrNode) eval(th *Thread, fr *frame) (Value, error) {
+	if th.prog == nil {
+		return nil, Errorf(executionError, "with-out-str cannot run here")
+	}
+	saved := th.prog.capture
+	var b strings.Builder
+	th.prog.capture = &b
+	_, err := n.body.eval(th, fr)
+	th.prog.capture = saved
+	if err != nil {
+		return nil, err
+	}
+	return newString(th, b.String())
+}

@@ -1,0 +1,320 @@
+package lisp
+
+import "math"
+
+// A transducer is what (map f), (filter p), (take n) and the like return
+// with their collection left out: a function from a reducing step to a
+// reducing step, so that comp chains them as it chains functions and
+// (into [] (comp (filter odd?) (map inc)) xs) works as in Clojure. Each
+// application starts fresh state (take's count, dedupe's last item).
+type transducer struct {
+	name  string
+	apply func(rf Value) Value
+}
+
+func (*transducer) TypeName() string { return "function" }
+
+// Call applies the transducer to a reducing function.
+func (t *transducer) Call(th *Thread, args []Value) (Value, error) {
+	if len(args) != 1 {
+		return nil, arityError("("+t.name+" ...) transducer", "(xform reducing-fn), e.g. (into [] xform coll)", len(args))
+	}
+	return t.apply(args[0]), nil
+}
+
+// stepFn is a reducing function built from Go: called with (acc x) it
+// steps, with (acc) it completes.
+type stepFn struct {
+	step     func(th *Thread, acc, x Value) (Value, error)
+	complete func(th *Thread, acc Value) (Value, error)
+}
+
+func (*stepFn) TypeName() string { return "function" }
+
+func (s *stepFn) Call(th *Thread, args []Value) (Value, error) {
+	switch len(args) {
+	case 2:
+		return s.step(th, args[0], args[1])
+	case 1:
+		if s.complete == nil {
+			return args[0], nil
+		}
+		return s.complete(th, args[0])
+	}
+	return nil, arityError("reducing function", "(rf acc x)", len(args))
+}
+
+// wrapStep builds the reducing function a transducer makes of rf.
+func wrapStep(rf Value, step func(th *Thread, acc, x Value) (Value, error)) Value {
+	return &stepFn{step: step, complete: func(th *Thread, acc Value) (Value, error) { return th.call(rf, []Value{acc}) }}
+}
+
+// transducerOf returns the transducer of a sequence builtin called without
+// its collection, or false when name has none.
+func transducerOf(name string, args []Value) (*transducer, bool) {
+	switch name {
+	case "map", "mapv", "filter", "filterv", "remove", "keep", "mapcat", "take-while", "drop-while":
+		if len(args) != 1 {
+			return nil, false
+		}
+	case "take", "drop":
+		if len(args) != 1 {
+			return nil, false
+		}
+	case "dedupe", "distinct":
+		if len(args) != 0 {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	var f Value = Nil
+	if len(args) == 1 {
+		f = args[0]
+	}
+	t := &transducer{name: name}
+	t.apply = func(rf Value) Value {
+		next := func(th *Thread, acc, x Value) (Value, error) { return th.call(rf, []Value{acc, x}) }
+		switch name {
+		case "map", "mapv":
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				v, err := call(th, name, f, x)
+				if err != nil {
+					return nil, err
+				}
+				return next(th, acc, v)
+			})
+		case "filter", "filterv", "remove":
+			keep := name != "remove"
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				ok, err := truthyCall(th, name, f, x)
+				if err != nil || ok != keep {
+					return acc, err
+				}
+				return next(th, acc, x)
+			})
+		case "keep":
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				v, err := call(th, name, f, x)
+				if err != nil || v == Nil {
+					return acc, err
+				}
+				return next(th, acc, v)
+			})
+		case "mapcat":
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				v, err := call(th, name, f, x)
+				if err != nil {
+					return nil, err
+				}
+				items, err := seqOf(th, name, v, anySeq)
+				if err != nil {
+					return nil, err
+				}
+				for _, it := range items {
+					if acc, err = next(th, acc, it); err != nil {
+						return nil, err
+					}
+					if _, stop := acc.(*reducedValue); stop {
+						return acc, nil
+					}
+				}
+				return acc, nil
+			})
+		case "take-while":
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				ok, err := truthyCall(th, name, f, x)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					return &reducedValue{acc}, nil
+				}
+				return next(th, acc, x)
+			})
+		case "drop-while":
+			dropping := true
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				if dropping {
+					ok, err := truthyCall(th, name, f, x)
+					if err != nil {
+						return nil, err
+					}
+					if ok {
+						return acc, nil
+					}
+					dropping = false
+				}
+				return next(th, acc, x)
+			})
+		case "take", "drop":
+			n, _ := toInt(name, f)
+			seen := 0
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				seen++
+				if name == "drop" {
+					if seen <= n {
+						return acc, nil
+					}
+					return next(th, acc, x)
+				}
+				if seen > n {
+					return &reducedValue{acc}, nil
+				}
+				v, err := next(th, acc, x)
+				if err != nil || seen < n {
+					return v, err
+				}
+				if _, done := v.(*reducedValue); done {
+					return v, nil
+				}
+				return &reducedValue{v}, nil
+			})
+		default: // dedupe, distinct
+			var last Value
+			seen := map[any]bool{}
+			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+				if err := chargeKey(th, x); err != nil {
+					return nil, err
+				}
+				if name == "dedupe" {
+					if last != nil && Equal(last, x) {
+						return acc, nil
+					}
+					last = x
+					return next(th, acc, x)
+				}
+				hk := hashKey(x)
+				if seen[hk] {
+					return acc, nil
+				}
+				seen[hk] = true
+				return next(th, acc, x)
+			})
+		}
+	}
+	return t, true
+}
+
+// transduceInto runs coll through xform into a Go slice.
+func transduceInto(th *Thread, fn string, xform, coll Value) ([]Value, error) {
+	var out []Value
+	collect := &stepFn{step: func(th *Thread, acc, x Value) (Value, error) {
+		if err := th.alloc(costElem); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+		return acc, nil
+	}}
+	if _, err := transduceWith(th, fn, xform, collect, Nil, coll); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// transduceWith reduces coll with (xform rf) from init and completes.
+func transduceWith(th *Thread, fn string, xform, rf, init, coll Value) (Value, error) {
+	if _, ok := xform.(Callable); !ok {
+		return nil, typeErrorf(fn, "a transducer such as (map f) or (comp (filter p) (map f))", xform)
+	}
+	xrf, err := th.call(xform, []Value{rf})
+	if err != nil {
+		return nil, err
+	}
+	var items []Value
+	if s, ok := coll.(*infiniteSeq); ok {
+		g := s.start()
+		acc := init
+		for {
+			x, err := g.next(th)
+			if err != nil {
+				return nil, err
+			}
+			if acc, err = th.call(xrf, []Value{acc, x}); err != nil {
+				return nil, err
+			}
+			if v, stop := unreduced(acc); stop {
+				return th.call(xrf, []Value{v})
+			}
+		}
+	}
+	if items, err = seqOf(th, fn, coll, anySeq); err != nil {
+		return nil, err
+	}
+	acc := init
+	for _, x := range items {
+		if err := th.step(1); err != nil {
+			return nil, err
+		}
+		if acc, err = th.call(xrf, []Value{acc, x}); err != nil {
+			return nil, err
+		}
+		if v, stop := unreduced(acc); stop {
+			acc = v
+			break
+		}
+	}
+	return th.call(xrf, []Value{acc})
+}
+
+func builtinTransduce(th *Thread, args []Value) (Value, error) {
+	xform, f, coll := args[0], args[1], args[len(args)-1]
+	var init Value
+	if len(args) == 4 {
+		init = args[2]
+	} else {
+		v, err := call(th, "transduce", f)
+		if err != nil {
+			return nil, err
+		}
+		init = v
+	}
+	rf := &stepFn{
+		step:     func(th *Thread, acc, x Value) (Value, error) { return call(th, "transduce", f, acc, x) },
+		complete: func(th *Thread, acc Value) (Value, error) { return completeWith(th, f, acc) },
+	}
+	return transduceWith(th, "transduce", xform, rf, init, coll)
+}
+
+// completeWith calls f's one-argument arity, as transduce does at the end;
+// a function without one (a two-parameter fn) leaves acc as it is.
+func completeWith(th *Thread, f, acc Value) (Value, error) {
+	switch f := f.(type) {
+	case *Builtin:
+		if f.MinArgs <= 1 && (f.MaxArgs < 0 || f.MaxArgs >= 1) {
+			return th.call(f, []Value{acc})
+		}
+	}
+	return acc, nil
+}
+
+func builtinSequence(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return builtinSeqOrEmpty(th, args[0])
+	}
+	items, err := transduceInto(th, "sequence", args[0], args[1])
+	if err != nil {
+		return nil, err
+	}
+	return newVector(th, items)
+}
+
+func builtinSeqOrEmpty(th *Thread, coll Value) (Value, error) {
+	elems, err := seqOf(th, "sequence", coll, anySeq)
+	if err != nil {
+		return nil, err
+	}
+	return newVector(th, append([]Value(nil), elems...))
+}
+
+// intoXform is (into to xform from).
+func intoXform(th *Thread, args []Value) (Value, error) {
+	items, err := transduceInto(th, "into", args[1], args[2])
+	if err != nil {
+		return nil, err
+	}
+	return builtinInto(th, []Value{args[0], NewVector(items)})
+}
+
+func floorF(f float64) float64 { return math.Floor(f) }
+func ceilF(f float64) float64  { return math.Ceil(f) }

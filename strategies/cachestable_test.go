@@ -1,0 +1,137 @@
+package strategies
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestCacheStableAppendOnly replays every run of the corpus under each
+// pricing and checks what makes the strategy cache-stable: consecutive
+// calls agree on where the record was re-based (the same, or at the turn
+// just added), and unless the call re-bases or a turn redefines a name for
+// the first time, the USER message begins with all of the earlier call's
+// that its next_cache_breakpoint promised.
+func TestCacheStableAppendOnly(t *testing.T) {
+	files, err := filepath.Glob("testdata/traces/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no traces", err)
+	}
+	appended, rebased := 0, 0
+	for _, file := range files {
+		tr := loadTrace(t, file)
+		for _, pricing := range PricingNames() {
+			p, _ := resolvePricing(pricing, nil, nil)
+			var prev *Response
+			prevBase := 0
+			defined := map[string]bool{}
+			for i := range len(tr.turns) + 1 {
+				req := &Request{Options: tr.opts, Turns: tr.turns[:i]}
+				req.Options.Pricing = p
+				if i > 0 {
+					req.Memory = tr.memory[i-1]
+				}
+				what := fmt.Sprintf("%s, %s, call %d", tr.name, pricing, i+1)
+				base, err := rebasePoint(req, newRecord(req).entries)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if base != prevBase && base != i {
+					t.Fatalf("%s: re-based at turn %d, the earlier call at %d", what, base, prevBase)
+				}
+				resp, err := cacheStable{}.Render(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				redefined := false
+				if i > 0 && tr.turns[i-1].Success {
+					for _, name := range tr.turns[i-1].Defined {
+						redefined = redefined || defined[name]
+					}
+					for _, name := range tr.turns[i-1].Defined {
+						defined[name] = true
+					}
+				}
+				if prev != nil && base == prevBase && !redefined {
+					kept := prev.Stats.NextCacheBreakpoint
+					before := prev.Messages[kept.Message].Content
+					before = before[:runeOffset(before, kept.Offset)]
+					if !strings.HasPrefix(resp.Messages[kept.Message].Content, before) {
+						t.Fatalf("%s: the USER message does not begin with the earlier call's first %d characters\n--- earlier ---\n%s\n--- now ---\n%s", what, kept.Offset, before, resp.Messages[kept.Message].Content)
+					}
+					appended++
+				} else if prev != nil {
+					rebased++
+				}
+				prev, prevBase = resp, base
+			}
+		}
+	}
+	if appended == 0 || rebased == 0 {
+		t.Errorf("%d calls appended, %d re-based or redefined: want both", appended, rebased)
+	}
+}
+
+// runeOffset is the byte offset of the n-th character of s.
+func runeOffset(s string, n int) int {
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
+}
+
+// TestCacheStableProperties renders random requests (bindings of failed
+// turns, of turns not sent, hidden names, every limit from 0) and checks
+// that each binding of the memory is shown on exactly one line, wherever
+// the strategy places it, and the error block appears iff the last turn
+// failed.
+func TestCacheStableProperties(t *testing.T) {
+	g := requestGen{rand.New(rand.NewPCG(27, 3))}
+	for i := range propertyRuns {
+		req := g.request()
+		resp, err := cacheStable{}.Render(req)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		user := resp.Messages[1].Content
+		lines := strings.Split(user, "\n")
+		for _, b := range req.Memory {
+			n := 0
+			for _, line := range lines {
+				if strings.HasPrefix(line, b.Name+" ") || strings.HasPrefix(line, "("+b.Name+" [") {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("case %d: binding %s (turn %d) on %d lines:\n%s", i, b.Name, b.Turn, n, user)
+			}
+		}
+		lastFailed := len(req.Turns) > 0 && !req.Turns[len(req.Turns)-1].Success
+		if strings.Contains(user, "---\nYour previous attempt:\n") != lastFailed {
+			t.Fatalf("case %d: error block shown: %v, last turn failed: %v\n%s", i, !lastFailed, lastFailed, user)
+		}
+	}
+}
+
+// TestSummaryToolCalls: the summary's tool calls, taken from the lines the
+// entries rendered, are single-user-coalesced's section for those turns.
+func TestSummaryToolCalls(t *testing.T) {
+	g := requestGen{rand.New(rand.NewPCG(27, 4))}
+	for i := range propertyRuns {
+		req := g.request()
+		r := newRecord(req)
+		for n := 1; n <= len(req.Turns); n++ {
+			var a, b historyCounts
+			got := r.summaryToolCalls(n, &a)
+			want := toolCallsSection(&Request{Turns: req.Turns[:n], Options: req.Options}, &b)
+			if got != want || a.toolCallsShown != b.toolCallsShown {
+				t.Fatalf("case %d, %d turns: got\n%s\nwant\n%s", i, n, got, want)
+			}
+		}
+	}
+}

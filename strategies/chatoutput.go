@@ -1,0 +1,317 @@
+package strategies
+
+import (
+	"fmt"
+	"slices"
+)
+
+// The output of a chat strategy, and what makes it a request both OpenAI's
+// Chat Completions and Anthropic's Messages API accept.
+//
+// Every output is built from the repaired history (repairSequence), so each
+// tool result sits right after the call that asked for it, every call is
+// answered and no message is empty. More rules make it a request both
+// providers accept:
+//
+//   - It is never empty, and its first message after the system prompt is a
+//     user message (Anthropic's rule). An output whose kept part begins with
+//     an assistant or tool message is opened by the most recent prompt before
+//     it (opening); when the history has none, a synthetic nudge opens it.
+//   - Tool-call ids are unique in the whole request and made of letters,
+//     digits, "_" and "-", and arguments are JSON objects (Anthropic's rules;
+//     sendableForms).
+//   - Consecutive messages of the same role are allowed: OpenAI takes them
+//     as they are and Anthropic's API combines consecutive turns of one role
+//     into a single turn. (A user message after tool results is such a
+//     case: Anthropic carries tool results in a user turn, and the text goes
+//     after them, where it must.) The sidecar never merges messages itself:
+//     that would change the texts the caller stored and the prompt a
+//     provider has cached.
+
+// defaultNudges are the synthetic nudge wordings by attempt: gentle, firm,
+// urgent.
+var defaultNudges = []string{
+	"Continue your task. Check for new messages and decide your next step.",
+	"You need to respond. Check your messages and your current status, then act.",
+	"URGENT: Respond now. Check your status and take your next action immediately.",
+}
+
+// nudgeFor returns the synthetic nudge for the caller's attempt and whether
+// the attempts are exhausted. With N wordings (the three defaults, or the
+// caller's own), attempts 1..N get wordings 1..N; an attempt beyond N is
+// exhausted: the caller should stop prompting and go idle. The response still
+// carries the last wording, so a caller that ignores the signal sends a valid
+// request.
+func nudgeFor(opts *Options) (ChatMessage, bool) {
+	wordings := opts.Nudges
+	if len(wordings) == 0 {
+		wordings = defaultNudges
+	}
+	attempt := max(opts.NudgeAttempt, 1)
+	exhausted := attempt > len(wordings)
+	return ChatMessage{
+		Role:    RoleUser,
+		Source:  SourceSystem,
+		Content: wordings[min(attempt, len(wordings))-1],
+	}, exhausted
+}
+
+// chatOutput is a strategy's output being built: each message with the index
+// in the history it was copied from (-1 for the synthetic nudge) and whether
+// the strategy edited its texts, so statistics can reuse the history's token
+// counts.
+type chatOutput struct {
+	msgs   []ChatMessage
+	from   []int
+	edited []bool
+	nudge  bool // the output holds the synthetic nudge
+	// exhausted: the nudge's attempts are used up (nudgeFor).
+	exhausted bool
+}
+
+// copyFrom appends the messages of ch at indices idx, each in the form a
+// provider accepts (sendableForms).
+func (o *chatOutput) copyFrom(ch *chatHistory, idx ...int) {
+	o.msgs = slices.Grow(o.msgs, len(idx))
+	o.from = slices.Grow(o.from, len(idx))
+	o.edited = slices.Grow(o.edited, len(idx))
+	for _, i := range idx {
+		m, edited := ch.h[i], false
+		if f, ok := ch.sendable[i]; ok {
+			m, edited = f.msg, f.texts
+		}
+		o.msgs = append(o.msgs, m)
+		o.from = append(o.from, i)
+		o.edited = append(o.edited, edited)
+	}
+}
+
+// addNudge appends the synthetic nudge for the request's attempt.
+func (o *chatOutput) addNudge(opts *Options) {
+	var m ChatMessage
+	m, o.exhausted = nudgeFor(opts)
+	o.msgs = append(o.msgs, m)
+	o.from = append(o.from, -1)
+	o.edited = append(o.edited, false)
+	o.nudge = true
+}
+
+// open starts an output: the system prompt, when the history has one.
+func (o *chatOutput) open(ch *chatHistory) {
+	if ch.system >= 0 {
+		o.copyFrom(ch, ch.system)
+	}
+}
+
+// opening is how an output whose kept messages are seq[c:] begins, so that
+// its first message after the system prompt is the user's:
+//
+//   - when seq[c] is a prompt, with it (lead -1, start c);
+//   - else with the most recent prompt before it (lead, start c): the request
+//     the kept messages work on. Failing a prompt, the most recent user
+//     message before it (automation, in seed 002's world) leads;
+//   - else (no user message before seq[c]) from the first user message of
+//     seq[c:] on: what an assistant said before anyone spoke to it, a
+//     greeting, is not sent (start moves there);
+//   - else (no user message at all) with the synthetic nudge (nudge true,
+//     start c).
+//
+// Where a user message precedes seq[c], it depends on c and the messages
+// before it only, so while c stays put the output's beginning does too.
+type opening struct {
+	lead  int // index in h of the message put first, -1 when none
+	start int // position in seq where the kept messages begin
+	nudge bool
+}
+
+// openings returns the opening of every c from 0 to len(ch.seq).
+func (ch *chatHistory) openings() []opening {
+	seq := ch.seq
+	out := make([]opening, len(seq)+1)
+	prompt, user := -1, -1 // the latest prompt and user message before c, in h
+	for c := range out {
+		var m *ChatMessage
+		if c < len(seq) {
+			m = &ch.h[seq[c]]
+		}
+		switch {
+		case m != nil && isPrompt(m):
+			out[c] = opening{lead: -1, start: c}
+		case prompt >= 0:
+			out[c] = opening{lead: prompt, start: c}
+		case user >= 0:
+			out[c] = opening{lead: user, start: c}
+		default:
+			out[c] = opening{lead: -1, start: -1} // found below
+		}
+		if m != nil && m.Role == RoleUser {
+			user = seq[c]
+			if isPrompt(m) {
+				prompt = seq[c]
+			}
+		}
+	}
+	// Where no user message comes before c: from the first one at or after
+	// it, else the nudge.
+	next := -1
+	for c := len(seq); c >= 0; c-- {
+		if c < len(seq) && ch.h[seq[c]].Role == RoleUser {
+			next = c
+		}
+		if out[c].start < 0 {
+			if next >= 0 {
+				out[c].start = next
+			} else {
+				out[c] = opening{lead: -1, start: c, nudge: true}
+			}
+		}
+	}
+	return out
+}
+
+// messageCounts counts the tokens and characters of each message, as
+// CountMessageTokens and CountMessageChars count them, so that sums over any
+// subset are exact. Counts are remembered across requests in counts: a chat
+// agent resends nearly the same history on every call.
+func messageCounts(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]textCounts, error) {
+	out := make([]textCounts, len(msgs))
+	for i := range msgs {
+		n, err := counts.messages(tokenizer, msgs[i:i+1])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// sentCounts returns counts (the history's, from messageCounts) with the
+// counts of the messages whose sendable form changed a text counted again:
+// what each message weighs in the output.
+func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []textCounts) ([]textCounts, error) {
+	out, cloned := counts, false
+	for i, f := range ch.sendable {
+		if !f.texts {
+			continue
+		}
+		if !cloned {
+			out, cloned = slices.Clone(counts), true
+		}
+		n, err := rem.messages(tokenizer, []ChatMessage{f.msg})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// chatResponse finishes a chat strategy's response: it checks the output is
+// a request both providers accept and fills the statistics. counts are the
+// history's per-message counts (from messageCounts), or nil.
+func chatResponse(name string, req *Request, ch *chatHistory, counts []textCounts, out *chatOutput) (*Response, error) {
+	if err := sendable(out.msgs); err != nil {
+		// Every strategy builds its output from repaired sequences and opens
+		// it with a user message; reaching this is a bug in the strategy,
+		// reported rather than sent on.
+		return nil, fmt.Errorf("%s: built an invalid message sequence: %w", name, err)
+	}
+	tok := req.Options.Tokenizer
+	if tok == "" {
+		tok = DefaultTokenizer
+	}
+	var err error
+	if counts == nil {
+		if counts, err = messageCounts(req.Remembered, tok, req.History); err != nil {
+			return nil, err
+		}
+	}
+	h := req.History
+	st := Stats{
+		Strategy:         name,
+		Tokenizer:        tok,
+		MessagesBefore:   len(h),
+		MessagesAfter:    len(out.msgs),
+		SyntheticNudge:   out.nudge,
+		NudgesExhausted:  out.nudge && out.exhausted,
+		MessagesRepaired: len(ch.ns) - len(ch.seq) + max(0, len(h)-len(ch.ns)-1),
+	}
+	for _, n := range counts {
+		st.TokensBefore += n.tokens
+		st.CharsBefore += n.chars
+	}
+	sent := make([]bool, len(h))
+	for i, from := range out.from {
+		if from >= 0 {
+			sent[from] = true
+			st.ToolCallIDsRewritten += ch.sendable[from].rewrittenIn(&out.msgs[i])
+		}
+		n := textCounts{}
+		if from >= 0 && !out.edited[i] {
+			n = counts[from]
+		} else if n, err = req.Remembered.messages(tok, out.msgs[i:i+1]); err != nil {
+			return nil, err
+		}
+		st.TokensAfter += n.tokens
+		st.CharsAfter += n.chars
+	}
+	for i, was := range sent {
+		if !was {
+			st.MessagesDropped++
+			st.TokensDropped += counts[i].tokens
+		}
+	}
+	for _, i := range ch.seq {
+		if h[i].Role == RoleAssistant && len(h[i].ToolCalls) > 0 && !sent[i] {
+			st.ToolLoopsDropped++
+		}
+	}
+	msgs := out.msgs
+	if msgs == nil {
+		msgs = []ChatMessage{}
+	}
+	resp := &Response{Messages: msgs, Stats: st}
+	return resp, priceChat(name, req, resp)
+}
+
+// rewrittenIn counts the calls of out, the output's form of a message, whose
+// id the sendable form rewrote (a strategy may have dropped some calls).
+func (f sendableForm) rewrittenIn(out *ChatMessage) int {
+	n := 0
+	for _, tc := range out.ToolCalls {
+		if f.newIDs[tc.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+// sendable reports the first way msgs break the contract every chat
+// strategy keeps: a valid tool-calling sequence (validSequence), not empty,
+// its first message after the system prompt the user's, every tool-call id
+// unique in the request.
+func sendable(msgs []ChatMessage) error {
+	if err := validSequence(msgs); err != nil {
+		return err
+	}
+	first := 0
+	if len(msgs) > 0 && msgs[0].Role == RoleSystem {
+		first = 1
+	}
+	if first == len(msgs) {
+		return fmt.Errorf("no message after the system prompt")
+	}
+	if msgs[first].Role != RoleUser {
+		return fmt.Errorf("message %d: the first message after the system prompt is a %s message, not the user's", first, msgs[first].Role)
+	}
+	ids := make(map[string]bool)
+	for i := range msgs {
+		for _, tc := range msgs[i].ToolCalls {
+			if ids[tc.ID] {
+				return fmt.Errorf("message %d: tool call id %q used twice in the request", i, tc.ID)
+			}
+			ids[tc.ID] = true
+		}
+	}
+	return nil
+}

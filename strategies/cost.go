@@ -1,0 +1,128 @@
+package strategies
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// What a call costs. Providers cache prompt prefixes: the leading tokens of
+// a prompt that equal those of an earlier prompt are read from the cache
+// and billed at a fraction of a fresh input token, and some providers bill
+// writing the rest to the cache at a premium. Every strategy reports its
+// call's bill in these terms (Stats.BilledTokens), from one model: the
+// stable prefix (prefix.go) is read, every token after it is written for
+// the next call. One model for every strategy is what makes their bills
+// comparable.
+
+// Pricing is what a provider bills for cached prompt tokens, as multiples of
+// the price of a fresh input token.
+type Pricing struct {
+	Name      string  // the preset's name, or PricingCustom
+	ReadRate  float64 // a token read from the cache
+	WriteRate float64 // a token written to the cache; 1 when writing costs nothing extra
+}
+
+// PricingCustom names a pricing in which the caller gave a rate explicitly.
+const PricingCustom = "custom"
+
+// DefaultPricing is the preset used when a request names none: Anthropic's
+// 5-minute cache. Its write premium makes it the pricing under which
+// rewriting a prompt costs most, so a bill computed with it never flatters
+// a strategy that rewrites, and its read rate is that of the newest models
+// of OpenAI too.
+const DefaultPricing = "anthropic"
+
+// pricingPresets are the named pricings, in the order the docs list them.
+// A preset is named after the provider and, where one provider bills its
+// models differently, the model family, never "latest": a name must mean
+// the same prices next year.
+var pricingPresets = []Pricing{
+	{"anthropic", 0.1, 1.25},   // 5-minute cache: read 10%, write 125%
+	{"anthropic-1h", 0.1, 2.0}, // 1-hour cache: write 200%
+	{"openai", 0.5, 1},         // GPT-4o and o1: cached input at half price, automatic
+	{"openai-gpt4.1", 0.25, 1}, // GPT-4.1, o3, o4-mini
+	{"openai-gpt5", 0.1, 1},    // the GPT-5 family (gpt-5, gpt-5-mini, gpt-5.1, ...)
+	{"gemini", 0.25, 1},        // Gemini 2.5 implicit caching
+	{"none", 1, 1},             // a provider that caches nothing
+}
+
+// Bounds of the explicit rates: a cache read never costs more than fresh
+// input; the bound on writes only keeps the figures sane.
+const (
+	maxReadRate  = 1
+	maxWriteRate = 10
+)
+
+// PricingNames lists the presets, in the order the docs list them.
+func PricingNames() []string {
+	names := make([]string, len(pricingPresets))
+	for i, p := range pricingPresets {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// resolvePricing returns the preset named name ("" is DefaultPricing) with
+// the explicit rates, when given, in place of its own.
+func resolvePricing(name string, readRate, writeRate *float64) (Pricing, error) {
+	if name == "" {
+		name = DefaultPricing
+	}
+	var p Pricing
+	found := false
+	for _, preset := range pricingPresets {
+		if preset.Name == name {
+			p, found = preset, true
+			break
+		}
+	}
+	if !found {
+		return Pricing{}, &OptionError{Option: "pricing", Reason: fmt.Sprintf("unknown pricing %q (known: %s; or give cache_read_rate and cache_write_rate)", name, strings.Join(PricingNames(), ", "))}
+	}
+	rates := []struct {
+		option string
+		rate   *float64
+		max    float64
+		dst    *float64
+	}{
+		{"cache_read_rate", readRate, maxReadRate, &p.ReadRate},
+		{"cache_write_rate", writeRate, maxWriteRate, &p.WriteRate},
+	}
+	for _, r := range rates {
+		if r.rate == nil {
+			continue
+		}
+		if v := *r.rate; math.IsNaN(v) || v < 0 || v > r.max {
+			return Pricing{}, &OptionError{Option: r.option, Reason: fmt.Sprintf("must be between 0 and %g times a fresh input token's price, got %g", r.max, v)}
+		}
+		*r.dst = *r.rate
+		p.Name = PricingCustom
+	}
+	return p, nil
+}
+
+// bill fills the cost statistics of stats from its stable prefix and its
+// tokens after compression, under pricing p: the stable prefix is read, the
+// rest written. A call whose earlier call is unknown counts every token
+// fresh.
+func bill(stats *Stats, p Pricing) {
+	stats.Pricing = p.Name
+	if !stats.StablePrefixKnown {
+		stats.StablePrefixTokens, stats.CacheWriteTokens = 0, 0
+		stats.BilledTokens = float64(stats.TokensAfter)
+		return
+	}
+	stats.CacheWriteTokens = stats.TokensAfter - stats.StablePrefixTokens
+	stats.BilledTokens = float64(stats.StablePrefixTokens)*p.ReadRate + float64(stats.CacheWriteTokens)*p.WriteRate
+}
+
+// The cost options every strategy honours.
+var (
+	docPricing = OptionDoc{"pricing", DefaultPricing,
+		"Prices of the bill in the stats (billed_tokens), a preset: " + strings.Join(PricingNames(), ", ") + "."}
+	docCacheReadRate = OptionDoc{"cache_read_rate", "the preset's",
+		"Price of a token read from the cache, 0..1 times a fresh input token's; overrides the preset."}
+	docCacheWriteRate = OptionDoc{"cache_write_rate", "the preset's",
+		"Price of a token written to the cache, 0..10 times a fresh input token's; overrides the preset."}
+)

@@ -1,0 +1,258 @@
+package strategies
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// The stable prefix of a call: the leading tokens of its messages that are
+// identical to the messages the same strategy returned one call earlier in
+// the same run, which a provider that caches prompt prefixes reads from its
+// cache. The earlier call is rebuilt from the request (earlierTurnRequest,
+// earlierHistoryRequest) and rendered once more; nothing is remembered
+// between calls.
+//
+// Messages are compared as the sequence their fields make, in this order:
+//
+//	for each message: role, name, tool_call_id   (must be equal; no tokens)
+//	                  reasoning, content          (texts)
+//	                  for each tool call: id      (must be equal; no tokens)
+//	                                      name, arguments (texts)
+//
+// Each text is tokenized on its own, as Stats.TokensAfter counts it (a
+// provider's chat template puts framing between them). The prefix ends at
+// the first token that differs, at a header field that differs, and where
+// one call's message or tool-call list ends while the other's goes on: a
+// message boundary is part of the prompt, so "ab" in one message is not
+// "a" then "b" in two.
+
+// Breakpoint is a position in a message array: after Offset characters
+// (Unicode code points) of the content of message Message.
+type Breakpoint struct {
+	Message int
+	Offset  int
+}
+
+// stablePrefix returns the stable prefix of cur against prev: its tokens,
+// counted with tokenizer, and where it ends in cur's contents (nil when it
+// reaches no content).
+func stablePrefix(counts *Remembered, tokenizer string, prev, cur []ChatMessage) (int, *Breakpoint, error) {
+	w := prefixWalk{counts: counts, tokenizer: tokenizer}
+	err := w.messages(prev, cur)
+	return w.tokens, w.end, err
+}
+
+// prefixWalk is one comparison of two message arrays in progress.
+type prefixWalk struct {
+	counts    *Remembered
+	tokenizer string
+	tokens    int         // tokens of the prefix so far
+	end       *Breakpoint // end of the last content inside it
+}
+
+// messages walks cur against prev until they differ.
+func (w *prefixWalk) messages(prev, cur []ChatMessage) error {
+	for i := range cur {
+		if i >= len(prev) {
+			return nil
+		}
+		p, c := &prev[i], &cur[i]
+		if p.Role != c.Role || p.Name != c.Name || p.ToolCallID != c.ToolCallID {
+			return nil
+		}
+		if same, _, err := w.text(p.Reasoning, c.Reasoning); !same || err != nil {
+			return err
+		}
+		same, n, err := w.text(p.Content, c.Content)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			w.end = &Breakpoint{Message: i, Offset: utf8.RuneCountInString(c.Content[:n])}
+		}
+		if !same {
+			return nil
+		}
+		for j := range c.ToolCalls {
+			if j >= len(p.ToolCalls) || p.ToolCalls[j].ID != c.ToolCalls[j].ID {
+				return nil
+			}
+			if same, _, err := w.text(p.ToolCalls[j].Name, c.ToolCalls[j].Name); !same || err != nil {
+				return err
+			}
+			if same, _, err := w.text(p.ToolCalls[j].Arguments, c.ToolCalls[j].Arguments); !same || err != nil {
+				return err
+			}
+		}
+		if len(p.ToolCalls) != len(c.ToolCalls) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// text adds the tokens prev and cur share at their start to the prefix. It
+// reports whether they are the same text (and the walk goes on) and how
+// many bytes of cur the shared tokens cover, cut to a character boundary
+// (a token can end inside a character).
+func (w *prefixWalk) text(prev, cur string) (bool, int, error) {
+	if prev == cur {
+		n, err := w.counts.text(w.tokenizer, cur)
+		w.tokens += n.tokens
+		return true, len(cur), err
+	}
+	tokens, bytes, err := commonTokens(w.counts, w.tokenizer, prev, cur)
+	w.tokens += tokens
+	for bytes > 0 && bytes < len(cur) && !utf8.RuneStart(cur[bytes]) {
+		bytes--
+	}
+	return false, bytes, err
+}
+
+// commonTokens returns the number of leading tokens a and b share and the
+// bytes those cover. Only the text around the first difference is
+// tokenized here: up to the last chunk boundary (nextChunkEnd) before it,
+// the tokens of a and b are those of their common chunks, whose counts
+// counts remembers.
+func commonTokens(counts *Remembered, tokenizer, a, b string) (int, int, error) {
+	diff := 0
+	for diff < len(a) && diff < len(b) && a[diff] == b[diff] {
+		diff++
+	}
+	// Chunk boundaries before diff are the same in a and b: whether a chunk
+	// ends somewhere depends on the text up to the character after it.
+	start := 0
+	for {
+		end := start + nextChunkEnd(a[start:])
+		if end >= diff {
+			break
+		}
+		start = end
+	}
+	var n textCounts
+	if start > 0 {
+		var err error
+		if n, err = counts.text(tokenizer, a[:start]); err != nil {
+			return 0, 0, err
+		}
+	}
+	enc, err := codec(tokenizer)
+	if err != nil {
+		return 0, 0, err
+	}
+	// The chunks from start hold the first difference (or one of them ends
+	// there, and the next tokens start with different bytes).
+	ta := enc.Tokens(a[start : start+nextChunkEnd(a[start:])])
+	tb := enc.Tokens(b[start : start+nextChunkEnd(b[start:])])
+	tokens, bytes := n.tokens, start
+	for k := 0; k < len(ta) && k < len(tb) && ta[k] == tb[k]; k++ {
+		tokens++
+		bytes += len(ta[k])
+	}
+	return tokens, bytes, nil
+}
+
+// messagesEnd is the end of the content of the last of msgs.
+func messagesEnd(msgs []ChatMessage) *Breakpoint {
+	last := len(msgs) - 1
+	return &Breakpoint{Message: last, Offset: utf8.RuneCountInString(msgs[last].Content)}
+}
+
+// earlierTurnRequest rebuilds the request of the call before req in the same
+// run of a turn strategy: without the last turn, with the memory that turn
+// started from (the snapshot of the turn before it; none before the first
+// turn) and, when turns_left was given, one more turn left. It returns nil
+// and a note when that memory was not sent.
+func earlierTurnRequest(req *Request) (*Request, string) {
+	n := len(req.Turns)
+	earlier := &Request{Options: req.Options, Remembered: req.Remembered, Turns: req.Turns[:n-1]}
+	if n >= 2 {
+		t := &req.Turns[n-2]
+		if !t.HasMemory {
+			return nil, fmt.Sprintf("turns[%d].memory is not set: the previous call rendered the memory after that turn; send it on the second-to-last turn", n-2)
+		}
+		earlier.Memory = t.Memory
+	}
+	if req.Options.TurnsLeftSet {
+		earlier.Options.TurnsLeft++
+	}
+	return earlier, ""
+}
+
+// priceTurns fills the cost statistics of resp, the response of a turn
+// strategy to req, rendering the earlier call with messages.
+func priceTurns(req *Request, resp *Response, messages func(*Request) ([]ChatMessage, error)) error {
+	if len(req.Turns) == 0 {
+		return price(req, resp, nil) // the run's first call
+	}
+	earlier, note := earlierTurnRequest(req)
+	if earlier == nil {
+		resp.Stats.StablePrefixNote = note
+		bill(&resp.Stats, req.Options.Pricing)
+		return nil
+	}
+	prev, err := messages(earlier)
+	if err != nil {
+		return err
+	}
+	return price(req, resp, prev)
+}
+
+// earlierHistoryRequest rebuilds the request of the call before req in the
+// same chat: the history cut before its last assistant message (that
+// message is the earlier call's answer). It returns nil when the history
+// holds no assistant message: this is the first call.
+func earlierHistoryRequest(req *Request) *Request {
+	for i := len(req.History) - 1; i >= 0; i-- {
+		if req.History[i].Role == RoleAssistant {
+			earlier := *req
+			earlier.History = req.History[:i]
+			earlier.earlier = true
+			return &earlier
+		}
+	}
+	return nil
+}
+
+// priceChat fills the cost statistics of resp, the response of the chat
+// strategy named name to req, rendering the earlier call with the same
+// strategy.
+func priceChat(name string, req *Request, resp *Response) error {
+	if req.earlier {
+		return nil // this is the earlier call: its bill is not asked for
+	}
+	earlier := earlierHistoryRequest(req)
+	if earlier == nil {
+		return price(req, resp, nil)
+	}
+	st, err := Lookup(name)
+	if err != nil {
+		return err
+	}
+	prev, err := st.Render(earlier)
+	if err != nil {
+		resp.Stats.StablePrefixNote = fmt.Sprintf("the history before message %d (the last assistant message) does not render: %v", len(earlier.History), err)
+		bill(&resp.Stats, req.Options.Pricing)
+		return nil
+	}
+	return price(req, resp, prev.Messages)
+}
+
+// price fills the stable prefix, breakpoint and bill of resp against the
+// earlier call's messages prev (nil on a run's first call).
+func price(req *Request, resp *Response, prev []ChatMessage) error {
+	st := &resp.Stats
+	st.StablePrefixKnown = true
+	if prev != nil {
+		n, end, err := stablePrefix(req.Remembered, st.Tokenizer, prev, resp.Messages)
+		if err != nil {
+			return err
+		}
+		st.StablePrefixTokens = n
+		if n > 0 {
+			st.CacheBreakpoint = end
+		}
+	}
+	bill(st, req.Options.Pricing)
+	return nil
+}

@@ -1,0 +1,408 @@
+package strategies
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+)
+
+// TestRealChat runs every chat strategy on every LLM call of every
+// conversation of the evaluation set: the recorded conversations of
+// testdata/realchat (tau-bench's airline agent, pydantic-ai's recordings of
+// 17 models) and the generated coding-agent sessions (codingSessions). A
+// call is a prefix of a conversation that ends right before one of its
+// assistant messages: what the agent sent to get that message.
+//
+// Every output must be a request both providers accept (checked here by
+// providerRules and, over all outputs at once, by the independent
+// testdata/provider_rules.py), never empty, and hold the user's request
+// (the most recent user message) unless the caller chose window_only.
+// Priced with the product's cost model (prefix.go, cost.go), each
+// strategy's bill over a source, with prompt caching (cache reads at 0.1 of
+// a fresh token, writes at 1 and at Anthropic's 1.25), must not exceed the
+// bill of sending the raw history, and must be below it wherever the
+// strategy sent fewer tokens. go test -run TestRealChat -v prints the table
+// docs/CHAT_STRATEGIES.md shows.
+func TestRealChat(t *testing.T) {
+	convs := append(loadRealChat(t), codingSessions()...)
+	rem := NewRemembered(memo.New(256 << 20))
+	pricings := []Pricing{{Name: "read 0.1, write 1", ReadRate: 0.1, WriteRate: 1}, {Name: "read 0.1, write 1.25", ReadRate: 0.1, WriteRate: 1.25}}
+	var sources []string
+	for _, c := range convs {
+		if !slices.Contains(sources, c.source) {
+			sources = append(sources, c.source)
+		}
+	}
+	totals := map[string]map[string]*evalTotals{} // source -> config -> totals
+	for _, src := range sources {
+		totals[src] = map[string]*evalTotals{}
+	}
+	var outputs outputLog
+	configs := chatEvalConfigs()
+	for _, c := range convs {
+		raw := totals[c.source]["raw history"]
+		if raw == nil {
+			raw = &evalTotals{}
+			totals[c.source]["raw history"] = raw
+		}
+		if err := raw.addRaw(c, rem, pricings); err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		for _, cfg := range configs {
+			tot := totals[c.source][cfg.label]
+			if tot == nil {
+				tot = &evalTotals{}
+				totals[c.source][cfg.label] = tot
+			}
+			if err := tot.addStrategy(c, cfg, rem, pricings, &outputs); err != nil {
+				t.Errorf("%s %s: %v", c.id, cfg.label, err)
+			}
+		}
+	}
+	outputs.check(t)
+
+	labels := []string{"raw history"}
+	for _, cfg := range configs {
+		labels = append(labels, cfg.label)
+	}
+	for _, src := range sources {
+		t.Logf("\n%s", evalTable(src, labels, totals[src], pricings))
+		raw := totals[src]["raw history"]
+		for _, label := range labels[1:] {
+			tot := totals[src][label]
+			for p := range pricings {
+				switch {
+				case tot.bill[p] > raw.bill[p]:
+					t.Errorf("%s, %s: billed %.0f with %s, more than the raw history's %.0f", src, label, tot.bill[p], pricings[p].Name, raw.bill[p])
+				case tot.sent < raw.sent && tot.bill[p] >= raw.bill[p]:
+					t.Errorf("%s, %s: sends %d of %d tokens but bills %.0f with %s, not less than the raw history's %.0f", src, label, tot.sent, raw.sent, tot.bill[p], pricings[p].Name, raw.bill[p])
+				}
+			}
+		}
+	}
+}
+
+// chatEvalConfig is one strategy with its options, as the table shows it.
+type chatEvalConfig struct {
+	label string
+	opts  Options
+}
+
+func chatEvalConfigs() []chatEvalConfig {
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	with := func(strategy string, set func(*Options)) Options {
+		o := chatDefaults()
+		o.Strategy, o.Pricing = strategy, anthropic
+		if set != nil {
+			set(&o)
+		}
+		return o
+	}
+	windowOnly := func(o *Options) { o.WindowOnly = true }
+	return []chatEvalConfig{
+		{"loop-slice", with("loop-slice", nil)},
+		{"loop-slice window_only", with("loop-slice", windowOnly)},
+		{"turn-aware", with("turn-aware", nil)},
+		{"turn-aware window_only", with("turn-aware", windowOnly)},
+		{"clear-tool-results", with("clear-tool-results", nil)},
+		{"clear-tool-results trigger 20000", with("clear-tool-results", func(o *Options) { o.Trigger = 20000 })},
+		{"token-budget 8000", with("token-budget", func(o *Options) { o.MaxTokens = 8000 })},
+		{"token-budget 32000", with("token-budget", func(o *Options) { o.MaxTokens = 32000 })},
+	}
+}
+
+// evalTotals add up a configuration's calls on one source.
+type evalTotals struct {
+	calls  int
+	sent   int        // tokens sent
+	stable int        // tokens of the stable prefixes
+	bill   [2]float64 // by pricing
+	shares []float64  // per call: stable prefix / tokens sent
+}
+
+func (e *evalTotals) add(tokens, stable int, known bool, pricings []Pricing) {
+	e.calls++
+	e.sent += tokens
+	e.stable += stable
+	if tokens > 0 {
+		e.shares = append(e.shares, float64(stable)/float64(tokens))
+	}
+	for p, pr := range pricings {
+		st := Stats{TokensAfter: tokens, StablePrefixTokens: stable, StablePrefixKnown: known}
+		bill(&st, pr)
+		e.bill[p] += st.BilledTokens
+	}
+}
+
+// calls returns the length of each call's history: every position of an
+// assistant message.
+func (c chatConversation) calls() []int {
+	var out []int
+	for i, m := range c.messages {
+		if m.Role == RoleAssistant {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// addRaw prices sending each call's history as it is.
+func (e *evalTotals) addRaw(c chatConversation, rem *Remembered, pricings []Pricing) error {
+	var prev []ChatMessage
+	for _, n := range c.calls() {
+		cur := c.messages[:n]
+		tokens, err := rem.tokens(DefaultTokenizer, cur)
+		if err != nil {
+			return err
+		}
+		stable := 0
+		if prev != nil {
+			if stable, _, err = stablePrefix(rem, DefaultTokenizer, prev, cur); err != nil {
+				return err
+			}
+		}
+		e.add(tokens, stable, true, pricings)
+		prev = cur
+	}
+	return nil
+}
+
+// addStrategy runs cfg on each call of c and checks each output.
+func (e *evalTotals) addStrategy(c chatConversation, cfg chatEvalConfig, rem *Remembered, pricings []Pricing, log *outputLog) error {
+	s, err := Lookup(cfg.opts.Strategy)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, n := range c.calls() {
+		h := c.messages[:n]
+		resp, err := s.Render(&Request{History: h, Options: cfg.opts, Remembered: rem})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("call %d: %v", n, err))
+			continue
+		}
+		e.add(resp.Stats.TokensAfter, resp.Stats.StablePrefixTokens, resp.Stats.StablePrefixKnown, pricings)
+		if !resp.Stats.StablePrefixKnown {
+			errs = append(errs, fmt.Errorf("call %d: the earlier call was not rebuilt: %s", n, resp.Stats.StablePrefixNote))
+		}
+		if err := checkProviderRules(resp.Messages); err != nil {
+			errs = append(errs, fmt.Errorf("call %d: a provider would refuse the output: %v", n, err))
+		}
+		if !cfg.opts.WindowOnly {
+			if err := requestKept(h, resp); err != nil {
+				errs = append(errs, fmt.Errorf("call %d: %v", n, err))
+			}
+		}
+		log.add(fmt.Sprintf("%s/%s/%s/%d", c.source, c.id, cfg.label, n), resp.Messages)
+		if len(errs) > 5 {
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// requestKept checks that the output holds the user's request, found here
+// without the strategies' code: the most recent user message that says
+// something and is not automation (source system). A history without one
+// gets the synthetic nudge.
+func requestKept(h []ChatMessage, resp *Response) error {
+	for i := len(h) - 1; i >= 0; i-- {
+		m := h[i]
+		if m.Role != RoleUser || m.Source == SourceSystem || strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		if !slices.ContainsFunc(resp.Messages, func(o ChatMessage) bool { return o.Role == RoleUser && o.Content == m.Content }) {
+			return fmt.Errorf("the user's request (history[%d]) is not in the output", i)
+		}
+		if resp.Stats.SyntheticNudge {
+			return fmt.Errorf("a nudge was sent though the history holds the request history[%d]", i)
+		}
+		return nil
+	}
+	if !resp.Stats.SyntheticNudge {
+		return errors.New("the history holds no user message and the output no nudge")
+	}
+	return nil
+}
+
+// evalTable writes a source's table: per configuration the calls, the tokens
+// sent, the bill under each pricing (and each as a share of the raw
+// history's) and the stable prefix's share of the tokens sent.
+func evalTable(src string, labels []string, totals map[string]*evalTotals, pricings []Pricing) string {
+	raw := totals["raw history"]
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%d calls)\n\n", src, raw.calls)
+	b.WriteString("| strategy | tokens sent | billed, reads 0.1, writes 1 | billed, reads 0.1, writes 1.25 | stable prefix (all calls) | stable prefix, median call | stable prefix, 10th percentile call |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
+	for _, label := range labels {
+		tot := totals[label]
+		fmt.Fprintf(&b, "| %s | %s (%.2f) |", label, thousands(tot.sent), float64(tot.sent)/float64(raw.sent))
+		for p := range pricings {
+			fmt.Fprintf(&b, " %s (%.2f) |", thousands(int(tot.bill[p]+0.5)), tot.bill[p]/raw.bill[p])
+		}
+		shares := slices.Clone(tot.shares)
+		sort.Float64s(shares)
+		quantile := func(q float64) float64 {
+			if len(shares) == 0 {
+				return 0
+			}
+			return shares[int(q*float64(len(shares)-1))]
+		}
+		fmt.Fprintf(&b, " %.0f%% | %.0f%% | %.0f%% |\n", 100*float64(tot.stable)/float64(max(tot.sent, 1)), 100*quantile(0.5), 100*quantile(0.1))
+	}
+	return b.String()
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// realChatFile is a conversation of testdata/realchat as stored.
+type realChatFile struct {
+	ID       string `json:"id"`
+	Source   string `json:"source"`
+	Messages []struct {
+		Role      string `json:"role"`
+		Content   string `json:"content"`
+		ToolCalls []struct {
+			ID        string `json:"id"`
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"tool_calls"`
+		ToolCallID string `json:"tool_call_id"`
+		Reasoning  string `json:"reasoning"`
+	} `json:"messages"`
+}
+
+// loadRealChat reads the recorded conversations.
+func loadRealChat(t testing.TB) []chatConversation {
+	files, err := filepath.Glob("testdata/realchat/*/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded conversations in testdata/realchat (%v)", err)
+	}
+	out := make([]chatConversation, 0, len(files))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rc realChatFile
+		if err := json.Unmarshal(data, &rc); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		c := chatConversation{source: rc.Source, id: rc.ID}
+		for _, m := range rc.Messages {
+			cm := ChatMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Reasoning: m.Reasoning}
+			for _, tc := range m.ToolCalls {
+				cm.ToolCalls = append(cm.ToolCalls, ChatToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+			}
+			c.messages = append(c.messages, cm)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// outputLog collects every output for the independent checker, each
+// distinct message once.
+type outputLog struct {
+	index    map[messageKey]int
+	messages []wireMessage
+	requests []loggedRequest
+}
+
+type messageKey struct {
+	role, content, toolCallID, name, calls string
+}
+
+// wireMessage is a message as the wire's JSON form writes it.
+type wireMessage struct {
+	Role       string         `json:"role"`
+	Content    string         `json:"content,omitempty"`
+	ToolCalls  []wireToolCall `json:"toolCalls,omitempty"`
+	ToolCallID string         `json:"toolCallId,omitempty"`
+	Name       string         `json:"name,omitempty"`
+}
+
+type wireToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type loggedRequest struct {
+	Label    string `json:"label"`
+	Messages []int  `json:"messages"`
+}
+
+func (l *outputLog) add(label string, msgs []ChatMessage) {
+	if l.index == nil {
+		l.index = map[messageKey]int{}
+	}
+	req := loggedRequest{Label: label, Messages: make([]int, len(msgs))}
+	for i, m := range msgs {
+		var calls strings.Builder
+		for _, tc := range m.ToolCalls {
+			fmt.Fprintf(&calls, "%q %q %q;", tc.ID, tc.Name, tc.Arguments)
+		}
+		k := messageKey{m.Role, m.Content, m.ToolCallID, m.Name, calls.String()}
+		n, ok := l.index[k]
+		if !ok {
+			w := wireMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
+			for _, tc := range m.ToolCalls {
+				w.ToolCalls = append(w.ToolCalls, wireToolCall(tc))
+			}
+			n = len(l.messages)
+			l.messages = append(l.messages, w)
+			l.index[k] = n
+		}
+		req.Messages[i] = n
+	}
+	l.requests = append(l.requests, req)
+}
+
+// check runs testdata/provider_rules.py over every output logged.
+func (l *outputLog) check(t *testing.T) {
+	out, err := l.runScript(t)
+	if err != nil {
+		t.Fatalf("provider_rules.py: %v\n%s", err, out)
+	}
+	want := fmt.Sprintf("%d requests accepted by both", len(l.requests))
+	if !strings.Contains(out, want) {
+		t.Fatalf("provider_rules.py did not report %q:\n%s", want, out)
+	}
+}
+
+// runScript runs testdata/provider_rules.py over the outputs logged.
+func (l *outputLog) runScript(t *testing.T) (string, error) {
+	python, err := exec.LookPath("/usr/bin/python3")
+	if err != nil {
+		if python, err = exec.LookPath("python3"); err != nil {
+			t.Skip("no python3: the independent provider-rules check needs it")
+		}
+	}
+	file := filepath.Join(t.TempDir(), "outputs.json")
+	data, err := json.Marshal(map[string]any{"messages": l.messages, "requests": l.requests})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(python, "testdata/provider_rules.py", file).CombinedOutput()
+	return string(out), err
+}
