@@ -371,11 +371,11 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 	}
 	w := newWalk(th, v, MaxValueNesting)
 	var bytes int64 // of strings: a step per 64
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
 		}
-		switch c := w.v.(type) {
+		switch c := at.(type) {
 		case *Vector:
 			size += 2 + int64(c.Len())
 		case *Set:

@@ -122,6 +122,9 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 			return s, nil
 		}
 	}
+	if text, ok, err := plainText(th, args, ""); ok {
+		return text, err
+	}
 	t := textWriter{th: th}
 	for _, a := range args {
 		if err := writeValue(&t, th, a, asStr); err != nil {
@@ -293,6 +296,11 @@ func builtinJoin(th *Thread, args []Value) (Value, error) {
 	elems, err := seqOf(th, "join", coll, anySeq)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := sep.(String); ok {
+		if text, ok, err := plainText(th, elems, string(s)); ok {
+			return text, err
+		}
 	}
 	t := textWriter{th: th}
 	for i, e := range elems {

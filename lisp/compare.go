@@ -89,7 +89,7 @@ func compareValues(a, b Value, opt orderOptions) (int, error) {
 func compareVectors(a, b *Vector, opt orderOptions) (int, error) {
 	w := newWalk(nil, a, math.MaxInt)
 	others := []*Vector{} // b's counterparts of the vectors being walked
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			others = others[:len(others)-1]
 			continue
@@ -98,11 +98,11 @@ func compareVectors(a, b *Vector, opt orderOptions) (int, error) {
 		if len(others) > 0 {
 			y = others[len(others)-1].elems[w.index]
 		}
-		x, xv := w.v.(*Vector)
+		x, xv := at.(*Vector)
 		yv, yIsVector := y.(*Vector)
 		if !xv || !yIsVector {
 			w.skip()
-			if c, err := compareValues(w.v, y, opt); err != nil || c != 0 {
+			if c, err := compareValues(at, y, opt); err != nil || c != 0 {
 				return c, err
 			}
 			continue

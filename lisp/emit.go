@@ -69,13 +69,28 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	if total += n; total > limit {
 		return emitError("the result", total, limit)
 	}
-	for _, b := range mem.Bindings() {
-		n := int64(len(b.source))
-		if b.source == "" {
-			if n, deep = printedSize(b.Value, limit-total, nesting); deep {
-				return tooDeepError("the value of "+b.Name, nesting)
+	if mem == nil {
+		return nil
+	}
+	for _, b := range mem.bindings {
+		// A binding new or changed this turn is printed now, within what
+		// is left of the limit; the memory this turn made keeps its text,
+		// which Encode sends.
+		text := b.source
+		if text == "" {
+			var ok bool
+			if text, ok = wireText(b.Value, limit-total+1, nesting); !ok {
+				n, deep := printedSize(b.Value, limit-total, nesting)
+				if deep {
+					return tooDeepError("the value of "+b.Name, nesting)
+				}
+				return emitError("the memory (at "+b.Name+")", total+n, limit)
+			}
+			if mem != p.env.Prelude {
+				b.source = text
 			}
 		}
+		n := int64(len(text))
 		if total += n + int64(len(b.Name)+len(b.Docstring)); total > limit {
 			return emitError("the memory (at "+b.Name+")", total, limit)
 		}

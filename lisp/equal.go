@@ -25,13 +25,13 @@ func Equal(a, b Value) bool {
 	}
 	w := newWalk(nil, a, math.MaxInt)
 	others := []Value{} // b's counterparts of the levels being walked
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			others = others[:len(others)-1]
 			continue
 		}
 		var y Value
-		switch parent := w.parent.(type) {
+		switch parent := w.parent().(type) {
 		case nil:
 			y = b
 		case *Vector:
@@ -46,10 +46,10 @@ func Equal(a, b Value) bool {
 				return false
 			}
 		}
-		if !equalNode(w.v, y) {
+		if !equalNode(at, y) {
 			return false
 		}
-		switch w.v.(type) {
+		switch at.(type) {
 		case *Vector, *Map:
 			others = append(others, y)
 		default:
@@ -135,15 +135,15 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 	}
 	var buf []byte
 	w := newWalk(nil, v, math.MaxInt)
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			buf = append(buf, '}')
-			if _, ok := w.v.(*Vector); ok {
+			if _, ok := at.(*Vector); ok {
 				buf[len(buf)-1] = ']'
 			}
 			continue
 		}
-		switch w.parent.(type) {
+		switch w.parent().(type) {
 		case *Vector, *Set:
 			if w.index > 0 {
 				buf = append(buf, ' ')
@@ -156,7 +156,7 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 				buf = append(buf, ',')
 			}
 		}
-		switch x := w.v.(type) {
+		switch x := at.(type) {
 		case *Vector:
 			buf = append(buf, '[')
 		case *Map:
@@ -230,12 +230,12 @@ func structuralHashes(v Value) map[Value]uint64 {
 	// map's or set's running sum, and a map's last key's hash.
 	type open struct{ h, key uint64 }
 	var acc []open
-	feed := func(h uint64) { // the hash of the value at w.index in w.parent
+	feed := func(h uint64) { // the hash of the value at w.index in w.parent()
 		if len(acc) == 0 {
 			return
 		}
 		top := &acc[len(acc)-1]
-		switch w.parent.(type) {
+		switch w.parent().(type) {
 		case *Vector:
 			top.h = mix64(top.h + h)
 		case *Map:
@@ -248,28 +248,28 @@ func structuralHashes(v Value) map[Value]uint64 {
 			top.h += mix64(h)
 		}
 	}
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			h := acc[len(acc)-1].h
 			acc = acc[:len(acc)-1]
-			switch w.v.(type) {
+			switch at.(type) {
 			case *Map:
 				h = mix64(h ^ 'm')
 			case *Set:
 				h = mix64(h ^ 'S')
 			}
-			hashes[w.v] = h
+			hashes[at] = h
 			feed(h)
 			continue
 		}
-		if _, ok := w.v.(holder); ok {
+		if _, ok := at.(holder); ok {
 			w.skip() // a function: itself only
 		}
 		if !w.entered() {
-			feed(hashOf(w.v, hashes))
+			feed(hashOf(at, hashes))
 			continue
 		}
-		if _, ok := w.v.(*Vector); ok {
+		if _, ok := at.(*Vector); ok {
 			acc = append(acc, open{h: 'v'})
 		} else {
 			acc = append(acc, open{})

@@ -13,11 +13,11 @@ func Footprint(v Value) int64 {
 	var code map[*lambda]bool // counted once, however many closures share it
 	w := newWalk(nil, v, math.MaxInt)
 	w.visitOnce()
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave || (!w.entered() && w.height > 0) {
 			continue // left, or seen before
 		}
-		switch x := w.v.(type) {
+		switch x := at.(type) {
 		case *Vector:
 			n += 56 + 16*int64(x.Len())
 		case *Map:

@@ -28,24 +28,21 @@ func Freeze(v Value) Value {
 	// own stack.
 	w := newWalk(nil, v, math.MaxInt)
 	w.visitOnce()
-	var plain []bool // whether each value being entered holds only plain data
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	w.measured = true // frozen already, and plain
+	var plain []bool  // whether each value being entered holds only plain data
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			p := plain[len(plain)-1]
 			plain = plain[:len(plain)-1]
 			if p {
-				setNests(w.v, w.height)
+				setNests(at, w.height)
 			}
 			if !p && len(plain) > 0 {
 				plain[len(plain)-1] = false
 			}
 			continue
 		}
-		if n, ok := nestsMeasured(w.v); ok && w.entered() {
-			w.skipWithHeight(n) // frozen already, and plain
-			continue
-		}
-		switch c := w.v.(type) {
+		switch c := at.(type) {
 		case *Vector:
 			if c.tail != nil {
 				c.tail = nil
@@ -61,9 +58,9 @@ func Freeze(v Value) Value {
 		}
 		switch {
 		case w.entered():
-			_, isHolder := w.v.(holder)
+			_, isHolder := at.(holder)
 			plain = append(plain, !isHolder)
-		case len(plain) > 0 && !isPlain(w.v):
+		case len(plain) > 0 && !isPlain(at):
 			plain[len(plain)-1] = false
 		}
 	}

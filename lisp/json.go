@@ -199,14 +199,14 @@ func EncodeJSON(v Value) (string, error) {
 		}
 		return nil
 	}
-	for ev := w.next(); ev != walkDone; ev = w.next() {
-		parent := w.parent
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		parent := w.parent()
 		if ev == walkLeave {
-			switch w.v.(type) {
+			switch at.(type) {
 			case *Vector:
 				t.writeByte(']')
 			case *Set:
-				if w.v.(*Set).Len() > 0 {
+				if at.(*Set).Len() > 0 {
 					if err := endElement(); err != nil {
 						return "", err
 					}
@@ -239,9 +239,9 @@ func EncodeJSON(v Value) (string, error) {
 			}
 			// A key: its name, once per map.
 			w.skip()
-			name, ok := jsonKeyName(w.v)
+			name, ok := jsonKeyName(at)
 			if !ok {
-				return "", noJSONForm("the map key %s is neither a string nor a keyword", shown(w.v))
+				return "", noJSONForm("the map key %s is neither a string nor a keyword", shown(at))
 			}
 			if !opened[len(opened)-1].names.add(name) {
 				return "", noJSONForm("two keys of a map are both %q in JSON (a keyword and a string)", name)
@@ -254,7 +254,7 @@ func EncodeJSON(v Value) (string, error) {
 			}
 			continue
 		}
-		switch x := w.v.(type) {
+		switch x := at.(type) {
 		case NilType:
 			t.writeString("null")
 		case Bool:

@@ -84,24 +84,21 @@ func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep 
 	}
 	w := newWalk(th, v, most)
 	w.visitOnce()
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	w.measured = true // frozen plain data: storable, its nesting measured
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
 		}
-		levels := w.height // of a value seen before
-		switch n, measured := nestsMeasured(w.v); {
-		case measured && w.entered():
-			w.skipWithHeight(n) // frozen plain data: storable, its nesting measured
-			levels = n
-		case w.entered():
+		levels := w.height // of a value seen before, or measured
+		if w.entered() {
 			levels = 1
 		}
 		deep = deep || w.depth+levels > limit
 		if deep && !findBad {
 			return nil, true, nil
 		}
-		if findBad && !w.entered() && unstorable(w.v) {
-			return w.v, deep, nil
+		if findBad && !w.entered() && unstorable(at) {
+			return at, deep, nil
 		}
 	}
 	if w.err != nil && w.err != errTooDeep {

@@ -36,10 +36,34 @@ func WriteRepr(b *strings.Builder, v Value) { b.WriteString(Repr(v)) }
 // written as EDN whole, a list as (1 2); once the text must be source, a
 // list is the call (list 1 2) that makes it.
 func sourceText(v Value) string {
-	if !needsSource(v) {
-		return printText(v, modeRepr)
+	text, _ := wireText(v, 0, 0)
+	return text
+}
+
+// wireText is sourceText of v, refused (ok false) when it would pass
+// limit bytes (0: no limit) or nest deeper than nesting levels (0:
+// MaxValueNesting). It prints v as EDN, and again as source only when the
+// first print met something EDN cannot spell.
+func wireText(v Value, limit int64, nesting int) (text string, ok bool) {
+	bp := textBuffers.Get().(*[]byte)
+	t := textWriter{buf: (*bp)[:0], limit: limit}
+	p := printer{out: &t, mode: modeRepr, limit: nesting}
+	err := p.print(v)
+	if err == nil && p.sawSource {
+		t = textWriter{buf: t.buf[:0], limit: limit}
+		p = printer{out: &t, mode: modeSource, limit: nesting}
+		err = p.print(v)
 	}
-	return printText(v, modeSource)
+	if ok = err == nil && !t.full; ok {
+		text = string(t.buf)
+	} else if limit == 0 {
+		text = string(t.buf) + "..." // deeper than any value lets out
+	}
+	if cap(t.buf) <= maxPooledText {
+		*bp = t.buf
+		textBuffers.Put(bp)
+	}
+	return text, ok
 }
 
 // textBuffers hold the buffers printed texts are built in; the text is
@@ -104,6 +128,9 @@ type printer struct {
 	// sourceFrom is, while repr mode prints what a holder holds, the
 	// holder's depth: what it holds prints as source (see inSource).
 	sourceFrom int
+	// sawSource records that repr mode printed something whose source
+	// text differs (wireText then prints the value as source).
+	sawSource bool
 }
 
 // inSource reports whether a value at the given depth prints as source.
@@ -116,13 +143,34 @@ func (p *printer) inSource(depth int) bool {
 // combinator with its arguments (as the call that makes it). Walks over
 // values treat one as a level of nesting, like a collection: a program can
 // chain them as deep as it can nest vectors.
+//
+// Each kind writes the text that comes before held value i, or for i ==
+// len(heldValues()) the text after the last (the whole text when it holds
+// none), in a writeText method that holderText calls by kind: called
+// through the interface, the printer (and the text it writes into) would
+// have to live on the heap, and every append to the text would pay a
+// write barrier while the collector runs.
 type holder interface {
 	Value
 	heldValues() []Value
-	// writeText writes the text that comes before held value i, or for
-	// i == len(heldValues()) the text after the last (the whole text
-	// when it holds none). The held values print as source.
-	writeText(p *printer, i int)
+}
+
+// holderText writes h's text around its held value i (see holder).
+func (p *printer) holderText(h holder, i int) {
+	switch h := h.(type) {
+	case *closure:
+		h.writeText(p, i)
+	case *combined:
+		h.writeText(p, i)
+	case *predicateCombinator:
+		h.writeText(p, i)
+	case *wherePredicate:
+		h.writeText(p, i)
+	case *infiniteSeq:
+		h.writeText(p, i)
+	default:
+		p.out.writeString("#<function>")
+	}
 }
 
 // sortedSet is a set being printed whose elements are printed in their
@@ -138,8 +186,9 @@ type sortedSet struct {
 // only stops the text (out.stopped).
 func (p *printer) print(v Value) error {
 	if _, _, isLevel := parts(v); !isLevel {
+		p.sawSource = p.sawSource || scalarNeedsSource(v)
 		if h, ok := v.(holder); ok {
-			h.writeText(p, 0)
+			p.holderText(h, 0)
 		} else {
 			p.scalar(v, p.mode == modeSource)
 		}
@@ -153,9 +202,9 @@ func (p *printer) print(v Value) error {
 	p.sourceFrom = -1
 	var sorting []sortedSet
 	out := p.out
-	for ev := w.next(); ev != walkDone && !out.stopped(); ev = w.next() {
+	for ev, at := w.next(); ev != walkDone && !out.stopped(); ev, at = w.next() {
 		if ev == walkLeave {
-			p.leave(&w, &sorting)
+			p.leave(&w, at, &sorting)
 			if p.sourceFrom == w.depth {
 				p.sourceFrom = -1
 			}
@@ -163,7 +212,13 @@ func (p *printer) print(v Value) error {
 		}
 		source := p.inSource(w.depth)
 		p.separate(&w, sorting)
-		switch x := w.v.(type) {
+		if isPlainScalar(at) {
+			p.scalarRun(&w, at, source, sorting)
+			continue
+		}
+		switch x := at.(type) {
+		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
+			writeScalar(out, x, source)
 		case *Vector:
 			switch {
 			case !x.list:
@@ -196,16 +251,100 @@ func (p *printer) print(v Value) error {
 		case *setForm:
 			out.writeString("#{")
 		case holder:
+			p.sawSource = true
 			if !w.entered() {
-				x.writeText(p, 0)
+				p.holderText(x, 0)
 			} else if p.sourceFrom < 0 {
 				p.sourceFrom = w.depth
 			}
 		default:
+			p.sawSource = p.sawSource || scalarNeedsSource(x)
 			p.scalar(x, source)
 		}
 	}
 	return w.err
+}
+
+// isPlainScalar reports whether v is one of the commonest scalars.
+func isPlainScalar(v Value) bool {
+	switch v.(type) {
+	case String, Int, Keyword, Float, Bool, NilType:
+		return true
+	}
+	return false
+}
+
+// scalarRun writes at, a string, number, keyword, boolean or nil, and
+// the ones that follow it in its level (nextScalar), most of what values
+// hold: for the host's printing (no limit, no thread) straight into the
+// writer's bytes.
+func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet) {
+	out := p.out
+	parent := w.parent()
+	var kind byte // of the parent: 'm' a map, 'h' anything but a vector, set or list
+	switch parent.(type) {
+	case *Map, *mapForm:
+		kind = 'm'
+	case *Vector, *Set, *list, *setForm:
+	default:
+		kind = 'h'
+	}
+	if out.th != nil || out.limit != 0 || out.counting || kind == 'h' {
+		for at != nil {
+			p.sawSource = p.sawSource || scalarNeedsSource(at)
+			writeScalar(out, at, source)
+			if at, _ = w.nextScalar(); at != nil {
+				p.separate(w, sorting)
+			}
+		}
+		return
+	}
+	var sorted *sortedSet // the set being sorted that at is in, if any
+	if n := len(sorting); n > 0 && sorting[n-1].depth == w.depth-1 {
+		sorted = &sorting[n-1]
+	}
+	buf := out.buf
+	for {
+		if k, ok := at.(Keyword); ok && !keywordReads(string(k)) {
+			p.sawSource = true
+		}
+		buf = appendScalar(buf, at, source)
+		var ok bool
+		if at, ok = w.nextScalar(); !ok {
+			break
+		}
+		switch {
+		case kind != 'm', w.index%2 == 1:
+			buf = append(buf, ' ')
+		default:
+			buf = append(buf, ", "...)
+		}
+		if sorted != nil {
+			sorted.starts = append(sorted.starts, len(buf))
+		}
+	}
+	out.buf = buf
+}
+
+// appendScalar appends what writeScalar writes for a string, number,
+// keyword, boolean or nil.
+func appendScalar(buf []byte, v Value, source bool) []byte {
+	switch v := v.(type) {
+	case String:
+		return appendQuoted(buf, string(v))
+	case Int:
+		return strconv.AppendInt(buf, int64(v), 10)
+	case Float:
+		return append(buf, formatFloat(float64(v))...)
+	case Keyword:
+		if source && !keywordReads(string(v)) {
+			return append(appendQuoted(append(buf, "(keyword "...), string(v)), ')')
+		}
+		return append(append(buf, ':'), v...)
+	case Bool:
+		return strconv.AppendBool(buf, bool(v))
+	}
+	return append(buf, "nil"...)
 }
 
 // separate writes what comes before a part of a collection or holder: a
@@ -215,7 +354,7 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 	if w.index < 0 {
 		return
 	}
-	switch parent := w.parent.(type) {
+	switch parent := w.parent().(type) {
 	case *Map, *mapForm:
 		switch {
 		case w.index%2 == 1:
@@ -223,12 +362,16 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 		case w.index > 0:
 			p.out.writeString(", ")
 		}
-	case holder:
-		parent.writeText(p, w.index)
 	case *Vector:
 		if w.index > 0 || parent.list && p.inSource(w.depth-1) {
 			p.out.writeByte(' ')
 		}
+	case *Set, *list, *setForm:
+		if w.index > 0 {
+			p.out.writeByte(' ')
+		}
+	case holder:
+		p.holderText(parent, w.index)
 	default:
 		if w.index > 0 {
 			p.out.writeByte(' ')
@@ -241,8 +384,8 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 
 // leave writes what closes the value whose parts were all printed; a set
 // being sorted is put in order first.
-func (p *printer) leave(w *walk, sorting *[]sortedSet) {
-	switch x := w.v.(type) {
+func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
+	switch x := at.(type) {
 	case *Vector:
 		if x.list {
 			p.out.writeByte(')')
@@ -262,7 +405,7 @@ func (p *printer) leave(w *walk, sorting *[]sortedSet) {
 	case *list:
 		p.out.writeByte(')')
 	case holder:
-		x.writeText(p, len(x.heldValues()))
+		p.holderText(x, len(x.heldValues()))
 	}
 }
 
@@ -324,8 +467,22 @@ func (p *printer) setOrder(s *Set) ([]Value, error) {
 }
 
 // scalar writes a value that holds no other.
-func (p *printer) scalar(v Value, source bool) {
-	out := p.out
+func (p *printer) scalar(v Value, source bool) { writeScalar(p.out, v, source) }
+
+// scalarNeedsSource reports whether v, a value that holds no other, is
+// written differently as source than as EDN.
+func scalarNeedsSource(v Value) bool {
+	switch v := v.(type) {
+	case NilType, Bool, Int, Float, String, *varRef:
+		return false
+	case Keyword:
+		return !keywordReads(string(v))
+	}
+	return true // symbols, regexes, functions
+}
+
+// writeScalar writes a value that holds no other, as EDN or as source.
+func writeScalar(out *textWriter, v Value, source bool) {
 	var small [32]byte
 	switch v := v.(type) {
 	case NilType:
@@ -338,12 +495,12 @@ func (p *printer) scalar(v Value, source bool) {
 		out.writeString(formatFloat(float64(v)))
 	case String:
 		out.writeByte('"')
-		p.escaped(string(v))
+		writeEscaped(out, string(v))
 		out.writeByte('"')
 	case Keyword:
 		if source && !keywordReads(string(v)) {
 			out.writeString("(keyword ")
-			p.scalar(String(v), false)
+			writeScalar(out, String(v), false)
 			out.writeByte(')')
 			return
 		}
@@ -366,7 +523,7 @@ func (p *printer) scalar(v Value, source bool) {
 			// #"..." cannot hold a pattern ending in a backslash before
 			// a quote.
 			out.writeString("(re-pattern ")
-			p.scalar(String(v.source), false)
+			writeScalar(out, String(v.source), false)
 			out.writeByte(')')
 			return
 		}
@@ -391,15 +548,15 @@ func (p *printer) scalar(v Value, source bool) {
 	}
 }
 
-// escaped writes s with the escapes of a string literal.
-func (p *printer) escaped(s string) {
+// writeEscaped writes s with the escapes of a string literal.
+func writeEscaped(out *textWriter, s string) {
 	for start := 0; ; {
 		i, esc, n := nextEscape(s, start)
-		p.out.writeString(s[start:i])
+		out.writeString(s[start:i])
 		if n == 0 {
 			return
 		}
-		p.out.writeString(esc)
+		out.writeString(esc)
 		start = i + n
 	}
 }

@@ -1,6 +1,10 @@
 package lisp
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // textWriter is where the printers write. A writer for an evaluation
 // charges the thread for text as it is written (its bytes as allocation,
@@ -13,7 +17,7 @@ import "unicode/utf8"
 type textWriter struct {
 	buf      []byte
 	scratch  []byte // rearrange's copy, reused
-	n        int64  // bytes written, kept or not
+	n        int64  // bytes written, kept or not (a writer without limit, thread or count keeps no n)
 	limit    int64  // the most bytes it takes; 0: no limit
 	counting bool   // keep no bytes, only count them
 	full     bool   // a write passed the limit; the text stops there
@@ -32,6 +36,10 @@ func (t *textWriter) stopped() bool { return t.full || t.err != nil }
 
 // writeString appends s.
 func (t *textWriter) writeString(s string) {
+	if t.th == nil && t.limit == 0 && !t.counting { // the host's printing: nothing to check
+		t.buf = append(t.buf, s...)
+		return
+	}
 	if t.stopped() {
 		return
 	}
@@ -55,6 +63,10 @@ func (t *textWriter) writeString(s string) {
 
 // write appends b.
 func (t *textWriter) write(b []byte) {
+	if t.th == nil && t.limit == 0 && !t.counting {
+		t.buf = append(t.buf, b...)
+		return
+	}
 	if t.stopped() {
 		return
 	}
@@ -78,6 +90,10 @@ func (t *textWriter) write(b []byte) {
 
 // writeByte appends c.
 func (t *textWriter) writeByte(c byte) {
+	if t.th == nil && t.limit == 0 && !t.counting {
+		t.buf = append(t.buf, c)
+		return
+	}
 	if t.stopped() {
 		return
 	}
@@ -117,7 +133,12 @@ func (t *textWriter) finish() error {
 }
 
 // size is the number of bytes written.
-func (t *textWriter) size() int64 { return t.n }
+func (t *textWriter) size() int64 {
+	if t.counting {
+		return t.n
+	}
+	return int64(len(t.buf))
+}
 
 // rearrange puts the spans of the text from start on (offsets from
 // start, in the order given) where that text was, one sep between each:
@@ -191,6 +212,12 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 			return nil
 		}
 	}
+	if _, _, isLevel := parts(v); !isLevel {
+		if _, isHolder := v.(holder); !isHolder {
+			writeScalar(t, v, false) // most of what text is made of, without a printer
+			return t.err
+		}
+	}
 	p := printer{out: t, mode: modeRepr, th: th}
 	if err := p.print(v); err != nil {
 		if err == errTooDeep {
@@ -213,4 +240,70 @@ func (t *textWriter) text() (Value, error) {
 		}
 	}
 	return String(t.buf), nil
+}
+
+// plainText is the text str shows for vs joined by sep, built at its exact
+// length and charged as a textWriter charges it, when every one of them
+// is a string, number, keyword, boolean or nil: most texts programs build
+// are, and they then cost one allocation. ok is false otherwise.
+func plainText(th *Thread, vs []Value, sep string) (text Value, ok bool, err error) {
+	n := len(sep) * max(len(vs)-1, 0)
+	for _, v := range vs {
+		l, ok := plainLen(v)
+		if !ok {
+			return nil, false, nil
+		}
+		n += l
+	}
+	if err := th.alloc(costString + int64(n)); err != nil {
+		return nil, true, err
+	}
+	if err := th.step(int64(n) / 64); err != nil {
+		return nil, true, err
+	}
+	var b strings.Builder
+	b.Grow(n)
+	var small [32]byte
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		switch v := v.(type) {
+		case String:
+			b.WriteString(string(v))
+		case Int:
+			b.Write(strconv.AppendInt(small[:0], int64(v), 10))
+		case Float:
+			b.WriteString(formatFloat(float64(v)))
+		case Keyword:
+			b.WriteByte(':')
+			b.WriteString(string(v))
+		case Bool:
+			b.Write(strconv.AppendBool(small[:0], bool(v)))
+		}
+	}
+	return String(b.String()), true, nil
+}
+
+// plainLen is the length of str of v, for plainText's values.
+func plainLen(v Value) (int, bool) {
+	var small [32]byte
+	switch v := v.(type) {
+	case String:
+		return len(v), true
+	case NilType:
+		return 0, true
+	case Int:
+		return len(strconv.AppendInt(small[:0], int64(v), 10)), true
+	case Float:
+		return len(formatFloat(float64(v))), true
+	case Keyword:
+		return 1 + len(v), true
+	case Bool:
+		if v {
+			return 4, true
+		}
+		return 5, true
+	}
+	return 0, false
 }

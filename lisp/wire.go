@@ -35,11 +35,11 @@ func ReadValue(text string, maxNesting, keep int) (Value, error) {
 // symbols, regexes, functions, keywords that :name does not read back as.
 func needsSource(v Value) bool {
 	w := newWalk(nil, v, math.MaxInt)
-	for ev := w.next(); ev != walkDone; ev = w.next() {
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
 		}
-		switch x := w.v.(type) {
+		switch x := at.(type) {
 		case NilType, Bool, Int, Float, String, *varRef, *Vector, *Set, *Map:
 		case Keyword:
 			if !keywordReads(string(x)) {
