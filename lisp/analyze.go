@@ -78,8 +78,9 @@ type compiler struct {
 	names  *names
 	fn     *fnScope
 	locals []*localVar // lexical scope, innermost last
-	// byName holds, for each name bound in scope, its bindings innermost
-	// last: a lookup is one map read, however many locals are in scope.
+	// byName holds, once more than smallScope locals are in scope, each
+	// name's bindings innermost last: a lookup is then one map read,
+	// however many locals a program binds; a small scope is scanned.
 	byName map[string][]*localVar
 	recur  *recurTarget
 	pos    Pos // innermost list being analyzed, for error positions
@@ -111,7 +112,7 @@ type recurTarget struct {
 }
 
 func newCompiler(n *names, th *Thread) *compiler {
-	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}, byName: map[string][]*localVar{}, th: th}
+	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}, th: th}
 }
 
 func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
@@ -125,14 +126,25 @@ func (c *compiler) newLocal(name string) int {
 	c.fn.nslots++
 	lv := &localVar{name: name, slot: slot, fn: c.fn}
 	c.locals = append(c.locals, lv)
-	c.byName[name] = append(c.byName[name], lv)
+	switch {
+	case c.byName != nil:
+		c.byName[name] = append(c.byName[name], lv)
+	case len(c.locals) > smallScope:
+		c.byName = map[string][]*localVar{}
+		for _, l := range c.locals {
+			c.byName[l.name] = append(c.byName[l.name], l)
+		}
+	}
 	return slot
 }
+
+// smallScope is how many locals in scope are found by a scan.
+const smallScope = 32
 
 // dropLocals ends the scope of the locals bound since len(c.locals) was
 // mark.
 func (c *compiler) dropLocals(mark int) {
-	for i := len(c.locals) - 1; i >= mark; i-- {
+	for i := len(c.locals) - 1; i >= mark && c.byName != nil; i-- {
 		name := c.locals[i].name
 		if bound := c.byName[name]; len(bound) > 1 {
 			c.byName[name] = bound[:len(bound)-1]
@@ -144,6 +156,14 @@ func (c *compiler) dropLocals(mark int) {
 }
 
 func (c *compiler) findLocal(name string) *localVar {
+	if c.byName == nil {
+		for i := len(c.locals) - 1; i >= 0; i-- {
+			if c.locals[i].name == name {
+				return c.locals[i]
+			}
+		}
+		return nil
+	}
 	if bound := c.byName[name]; len(bound) > 0 {
 		return bound[len(bound)-1]
 	}

@@ -598,6 +598,10 @@ func (s *formStack) copyFrom(mark int) []Value {
 		return nil
 	}
 	out := make([]Value, s.n-mark)
+	if s.n <= formChunk {
+		copy(out, s.first[mark:s.n])
+		return out
+	}
 	for i := range out {
 		out[i] = s.at(mark + i)
 	}
@@ -606,6 +610,11 @@ func (s *formStack) copyFrom(mark int) []Value {
 
 // truncate drops the forms from mark on, letting go of them.
 func (s *formStack) truncate(mark int) {
+	if s.n <= formChunk {
+		clear(s.first[mark:s.n])
+		s.n = mark
+		return
+	}
 	for i := mark; i < s.n; i++ {
 		if i < formChunk {
 			s.first[i] = nil
