@@ -1,0 +1,7 @@
+(println "Ticket 1101:" (get-record-body "ticket-1101"))
+(println "Chat 2210:" (get-record-body "chat-2210"))
+(println "Chat 2218:" (get-record-body "chat-2218"))
+(println "Chat 2225:" (get-record-body "chat-2225"))
+(println "Chat 2240:" (get-record-body "chat-2240"))
+(println "Ticket 1109:" (get-record-body "ticket-1109"))
+nil)

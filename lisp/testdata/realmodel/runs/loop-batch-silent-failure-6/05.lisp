@@ -1,0 +1,7 @@
+(println "ticket-1101:" (get-record-body "ticket-1101"))
+(println "chat-2210:" (get-record-body "chat-2210"))
+(println "chat-2218:" (get-record-body "chat-2218"))
+(println "chat-2225:" (get-record-body "chat-2225"))
+(println "chat-2240:" (get-record-body "chat-2240"))
+(println "ticket-1109:" (get-record-body "ticket-1109"))
+nil)

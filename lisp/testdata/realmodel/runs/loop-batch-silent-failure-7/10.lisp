@@ -1,0 +1,19 @@
+(def hypotheses [
+  {"confidence" "high"
+   "statement" "The CSV writer library introduced in release 2.1.0 may have failed silently without changing exit status"
+   "supporting_citations" [(get-citation (find-record "deploy-0440")) (get-citation (find-record "chat-2210"))]
+   "contradicting_citations" []}
+  
+  {"confidence" "medium"
+   "statement" "The job may have encountered empty or malformed input data on 2026-01-15, causing the CSV writer to produce no output"
+   "supporting_citations" [(get-citation (find-record "chat-2240"))]
+   "contradicting_citations" []}
+  
+  {"confidence" "low"
+   "statement" "A filesystem or permission issue may have prevented writing output while allowing the job to exit successfully"
+   "supporting_citations" []
+   "contradicting_citations" [(get-citation (find-record "log-90001"))]}
+])
+
+(println "Hypotheses:" (count hypotheses))
+nil)

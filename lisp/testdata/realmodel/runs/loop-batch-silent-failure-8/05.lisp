@@ -1,0 +1,10 @@
+(def record-data (mapv #(let [rec (get % "record")]
+                          {:evidence_id (get rec "evidence_id")
+                           :content_digest (get rec "content_digest")
+                           :source (get rec "source")
+                           :observed_at (get rec "observed_at")
+                           :title (get rec "title")
+                           :body (get rec "body")})
+                       (filter #(get % "found") all-records)))
+(println "Processed" (count record-data) "records")
+nil)

@@ -1,0 +1,17 @@
+(let [chat1 (find-record "chat" "responder attributes incident to the release")
+      chat2 (find-record "chat" "responder disputes the release attribution")
+      chat3 (find-record "chat" "gateway team reports certificate rotation")
+      ticket1 (find-record "tickets" "INC-7742 opened")
+      ticket2 (find-record "tickets" "INC-7742 resolution note")]
+  
+  (println "=== Chat: responder attributes incident to release ===")
+  (println (get chat1 "body"))
+  (println "\n=== Chat: responder disputes release attribution ===")
+  (println (get chat2 "body"))
+  (println "\n=== Chat: gateway team certificate rotation ===")
+  (println (get chat3 "body"))
+  (println "\n=== Ticket INC-7742 opened ===")
+  (println (get ticket1 "body"))
+  (println "\n=== Ticket INC-7742 resolution note ===")
+  (println (get ticket2 "body"))
+  nil)

@@ -1,0 +1,2 @@
+(def evidence-ids (mapv #(get % "evidence_id") all-record-summaries))
+evidence-ids

@@ -1,0 +1,5 @@
+(def search-result (incident.evidence/search "dual-cause-payments" nil nil nil))
+(def record-summaries (get search-result "records"))
+(def evidence-ids (mapv #(get % "evidence_id") record-summaries))
+(println "Evidence IDs:" evidence-ids)
+nil)
