@@ -78,10 +78,18 @@ type compiler struct {
 	names  *names
 	fn     *fnScope
 	locals []*localVar // lexical scope, innermost last
+	// byName holds, once more than smallScope locals are in scope, each
+	// name's bindings innermost last: a lookup is then one map read,
+	// however many locals a program binds; a small scope is scanned.
+	byName map[string][]*localVar
 	recur  *recurTarget
 	pos    Pos // innermost list being analyzed, for error positions
 	depth  int
 	gensym int
+	// th is charged a step per form analyzed, and so stops a huge or
+	// hostile program at the step budget or the clock; nil charges
+	// nothing.
+	th *Thread
 }
 
 type fnScope struct {
@@ -103,8 +111,8 @@ type recurTarget struct {
 	what string
 }
 
-func newCompiler(n *names) *compiler {
-	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}}
+func newCompiler(n *names, th *Thread) *compiler {
+	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}, th: th}
 }
 
 func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
@@ -116,15 +124,48 @@ func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
 func (c *compiler) newLocal(name string) int {
 	slot := c.fn.nslots
 	c.fn.nslots++
-	c.locals = append(c.locals, &localVar{name: name, slot: slot, fn: c.fn})
+	lv := &localVar{name: name, slot: slot, fn: c.fn}
+	c.locals = append(c.locals, lv)
+	switch {
+	case c.byName != nil:
+		c.byName[name] = append(c.byName[name], lv)
+	case len(c.locals) > smallScope:
+		c.byName = map[string][]*localVar{}
+		for _, l := range c.locals {
+			c.byName[l.name] = append(c.byName[l.name], l)
+		}
+	}
 	return slot
 }
 
-func (c *compiler) findLocal(name string) *localVar {
-	for i := len(c.locals) - 1; i >= 0; i-- {
-		if c.locals[i].name == name {
-			return c.locals[i]
+// smallScope is how many locals in scope are found by a scan.
+const smallScope = 32
+
+// dropLocals ends the scope of the locals bound since len(c.locals) was
+// mark.
+func (c *compiler) dropLocals(mark int) {
+	for i := len(c.locals) - 1; i >= mark && c.byName != nil; i-- {
+		name := c.locals[i].name
+		if bound := c.byName[name]; len(bound) > 1 {
+			c.byName[name] = bound[:len(bound)-1]
+		} else {
+			delete(c.byName, name)
 		}
+	}
+	c.locals = c.locals[:mark]
+}
+
+func (c *compiler) findLocal(name string) *localVar {
+	if c.byName == nil {
+		for i := len(c.locals) - 1; i >= 0; i-- {
+			if c.locals[i].name == name {
+				return c.locals[i]
+			}
+		}
+		return nil
+	}
+	if bound := c.byName[name]; len(bound) > 0 {
+		return bound[len(bound)-1]
 	}
 	return nil
 }
@@ -198,6 +239,11 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 	if c.depth > maxAnalysisDepth {
 		return nil, c.errorf(depthLimit, "program is nested too deeply to analyze").
 			WithHint("split long threading pipelines or deeply nested expressions")
+	}
+	if c.th != nil {
+		if err := c.th.step(1); err != nil {
+			return nil, err
+		}
 	}
 	switch f := f.(type) {
 	case symbol:
@@ -335,7 +381,7 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 	}
 	if k, ok := fn.(*constNode); ok {
 		if _, callable := k.v.(Callable); !callable {
-			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", Repr(k.v), formText(l)).
+			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", shown(k.v), formText(l)).
 				WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
 		}
 	}
@@ -509,6 +555,11 @@ func (c *compiler) suggest(name string) []string {
 		limit := 2
 		if len(name) <= 3 {
 			limit = 1
+		}
+		// The distance is at least the difference in length: a long name
+		// is measured against none, in time bounded whatever its length.
+		if diff := len(name) - len(n); diff > 4*limit || -diff > 4*limit {
+			return
 		}
 		if d := editDistance(name, n); d <= limit {
 			cands = append(cands, cand{n, d})

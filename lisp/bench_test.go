@@ -81,7 +81,7 @@ summary`
 		}
 		user := map[string]bool{}
 		definedNames(forms, user)
-		c := newCompiler(&names{user: user, data: emptyMap})
+		c := newCompiler(&names{user: user, data: emptyMap}, nil)
 		for _, f := range forms {
 			if _, err := c.compile(f, false); err != nil {
 				b.Fatal(err)

@@ -251,7 +251,7 @@ func describe(v Value) string {
 	case *Vector, *Map, *Set:
 		return TypeLabel(v)
 	}
-	r := Repr(v)
+	r := shownIn(v, 160)
 	if runes := []rune(r); len(runes) > 40 {
 		r = string(runes[:37]) + "..."
 	}
@@ -265,19 +265,83 @@ func boolValue(b bool) Value {
 	return falseValue
 }
 
-// chargeCopy charges an "update" that copies a collection of copied items
-// and adds added new ones: a step per copied item, since the copy is real
-// work, but memory only for the growth. The old version usually becomes
-// garbage at once ((reduce #(assoc %1 %2 1) {} xs) keeps only the last
-// map), so charging every copy in full would make building a map of a
-// thousand entries cost half a gigabyte of budget; and because every copy
-// is paid in steps, the memory that versions kept alive can take is
-// bounded by the step budget.
-func chargeCopy(th *Thread, copied, added int, perItem int64) error {
-	if err := steps(th, copied); err != nil {
+// The updates of collections (conj, assoc, and the builtins made of them)
+// are charged here, by the operation that makes them: steps for the work
+// on the items already there, memory only for the growth. The old version
+// usually becomes garbage at once ((reduce #(assoc %1 %2 1) {} xs) keeps
+// only the last map), so charging every copy in full would make building a
+// map of a thousand entries cost half a gigabyte of budget; and because
+// every copy is paid in steps, the memory that versions kept alive can take
+// is bounded by the step budget.
+
+// chargeCopy charges an update that copies rebuilt items (a step each,
+// hashing them again) and adds added new ones of perItem bytes.
+func chargeCopy(th *Thread, rebuilt, added int, perItem int64) error {
+	if err := steps(th, rebuilt); err != nil {
 		return err
 	}
 	return th.alloc(costCollHead + perItem*int64(max(added, 0)))
+}
+
+// chargeMove charges moving n items of size bytes to a larger array, as
+// extending a collection in place past its capacity does: a step per 64
+// bytes, as reading a string is.
+func chargeMove(th *Thread, n, size int) error {
+	return th.step(int64(n) * int64(size) / 64)
+}
+
+// conjVector is v.conj(x), charged.
+func conjVector(th *Thread, v *Vector, x Value) (*Vector, error) {
+	if err := chargeMove(th, v.conjMoves(), costElem); err != nil {
+		return nil, err
+	}
+	if err := th.alloc(costCollHead + costElem); err != nil {
+		return nil, err
+	}
+	return v.conj(x), nil
+}
+
+// assocMap is m.assoc(k, v), charged; the key is hashed too.
+func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
+	if err := chargeKey(th, k); err != nil {
+		return nil, err
+	}
+	rebuilt, moved := m.assocWork(k)
+	if rebuilt > 0 {
+		if err := chargeMapKeys(th, m); err != nil {
+			return nil, err
+		}
+	}
+	if err := chargeMove(th, moved, costMapEntry); err != nil {
+		return nil, err
+	}
+	if err := chargeCopy(th, rebuilt, 1, costMapEntry); err != nil {
+		return nil, err
+	}
+	return m.assoc(k, v), nil
+}
+
+// conjSet is s.conj(x), charged; x is hashed too.
+func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
+	if err := chargeKey(th, x); err != nil {
+		return nil, err
+	}
+	if s.contains(x) {
+		return s, nil
+	}
+	rebuilt, moved := s.conjWork(x)
+	if rebuilt > 0 {
+		if err := chargeKeys(th, s.elems); err != nil {
+			return nil, err
+		}
+	}
+	if err := chargeMove(th, moved, costElem); err != nil {
+		return nil, err
+	}
+	if err := chargeCopy(th, rebuilt, 1, costElem); err != nil {
+		return nil, err
+	}
+	return s.conj(x), nil
 }
 
 // arity bounds used in the tables.
@@ -297,68 +361,48 @@ func weigh(th *Thread, v Value) (int64, error) {
 }
 
 // measure is weigh that also reports whether v holds a map or a set. It
-// refuses a value nesting deeper than MaxValueNesting, since the walks that
-// follow it (printing, comparing, hashing) recurse once per level.
+// refuses a value nesting deeper than MaxValueNesting, so the walks that
+// follow it (printing, comparing, hashing) visit no deeper.
 func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 	switch v.(type) {
 	case *Vector, *Map, *Set, holder:
 	default:
 		return scalarSize(v), false, nil
 	}
-	const batch = 256
-	var work int64
-	type node struct {
-		v     Value
-		level int // 1 for v itself
-	}
-	stack := []node{{v, 1}}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if work++; work >= batch {
-			if err := th.step(work); err != nil {
-				return 0, false, err
-			}
-			work = 0
+	w := newWalk(th, v, MaxValueNesting)
+	var bytes int64 // of strings: a step per 64
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			continue
 		}
-		switch x.v.(type) {
-		case *Vector, *Map, *Set, holder:
-			if x.level > MaxValueNesting {
-				return 0, false, walkTooDeepError()
-			}
-		}
-		switch c := x.v.(type) {
+		switch c := at.(type) {
 		case *Vector:
 			size += 2 + int64(c.Len())
-			for _, e := range c.elems {
-				stack = append(stack, node{e, x.level + 1})
-			}
 		case *Set:
 			size += 3 + int64(c.Len())
-			for _, e := range c.elems {
-				stack = append(stack, node{e, x.level + 1})
-			}
 			unordered = true
 		case *Map:
 			size += 2 + 3*int64(c.Len())
-			for _, e := range c.entries {
-				stack = append(stack, node{e.Key, x.level + 1}, node{e.Val, x.level + 1})
-			}
 			unordered = true
-		case holder:
-			// A function that prints with the values it holds.
-			size += scalarSize(c)
-			for _, e := range c.heldValues() {
-				stack = append(stack, node{e, x.level + 1})
-			}
 		case String:
 			size += scalarSize(c)
-			work += int64(len(c)) / 64
-		default:
+			if bytes += int64(len(c)); bytes >= 64*walkBatch {
+				if err := th.step(bytes / 64); err != nil {
+					return 0, false, err
+				}
+				bytes %= 64
+			}
+		default: // a function holding values prints with them, as other scalars
 			size += scalarSize(c)
 		}
 	}
-	return size, unordered, th.step(work)
+	if w.err == errTooDeep {
+		return 0, false, walkTooDeepError()
+	}
+	if w.err != nil {
+		return 0, false, w.err
+	}
+	return size, unordered, th.step(bytes / 64)
 }
 
 // chargeKey charges for using v as a key of a map or set: hashing a
@@ -408,6 +452,14 @@ func chargeStringCompare(th *Thread, s String) error {
 		return nil
 	}
 	return th.step(int64(len(s)) / 64)
+}
+
+// chargeEqualScalar is chargeEqual of one value that is its own hash key.
+func chargeEqualScalar(th *Thread, v Value) error {
+	if s, ok := v.(String); ok {
+		return chargeStringCompare(th, s)
+	}
+	return nil
 }
 
 // chargeEqual charges for comparing vs with Equal: a visit of each, and
@@ -470,24 +522,4 @@ func scalarSize(v Value) int64 {
 		return 5
 	}
 	return 24
-}
-
-// checkTextSize fails before a string of about size bytes is built when it
-// cannot fit in what is left of the allocation budget.
-func checkTextSize(th *Thread, size int64) error {
-	limit := th.limitsInUse().MaxAllocBytes
-	if limit > 0 && th.allocatedBytes()+size > limit {
-		return th.alloc(size)
-	}
-	return nil
-}
-
-// weighText weighs the values about to be printed and checks that their
-// text fits in the budget.
-func weighText(th *Thread, vs []Value) error {
-	size, err := weighAll(th, vs)
-	if err != nil {
-		return err
-	}
-	return checkTextSize(th, size)
 }

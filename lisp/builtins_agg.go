@@ -7,43 +7,62 @@ import "unicode/utf8"
 // non-number (spec 11.4, 11.5).
 var aggregateBuiltins = []*Builtin{
 	{Name: "count", Sig: "(count coll)", Doc: "number of items (characters of a string); 0 for nil", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinCount},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinCount,
+		Cost: cost(scans(arg(0)))},
 	{Name: "reduce", Sig: "(reduce f coll) (reduce f init coll)", Doc: "fold: (f (f init x1) x2) ...; map items are [k v]", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinReduce},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinReduce,
+		Cost: cost(calls(lastArg))},
 	{Name: "reduce-kv", Sig: "(reduce-kv f init m)", Doc: "fold over a map calling (f acc k v)", Category: "collection",
-		MinArgs: 3, MaxArgs: 3, Fn: builtinReduceKV},
+		MinArgs: 3, MaxArgs: 3, Fn: builtinReduceKV,
+		Cost: cost(calls(lastArg))},
 	{Name: "sum-by", Sig: "(sum-by key coll)", Doc: "sum of (key item), nil skipped; 0 when empty", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSumBy},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSumBy,
+		Cost: cost(visits(byColl), calls(byColl))},
 	{Name: "avg-by", Sig: "(avg-by key coll)", Doc: "average of (key item) as a float, nil skipped; nil when none", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinAvgBy},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinAvgBy,
+		Cost: cost(visits(byColl), calls(byColl))},
 	{Name: "min-by", Sig: "(min-by key coll)", Doc: "item with the least (key item), nil skipped; nil when none", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: extremeBy("min-by", -1)},
+		MinArgs: 2, MaxArgs: 2, Fn: extremeBy("min-by", -1),
+		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, visited whole (weigh) to order it"))},
 	{Name: "max-by", Sig: "(max-by key coll)", Doc: "item with the greatest (key item), nil skipped; nil when none", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: extremeBy("max-by", 1)},
+		MinArgs: 2, MaxArgs: 2, Fn: extremeBy("max-by", 1),
+		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, visited whole (weigh) to order it"))},
 	{Name: "min-key", Sig: "(min-key f x y ...)", Doc: "argument with the least numeric (f x); use apply for a collection", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: extremeKey("min-key", -1)},
+		MinArgs: 2, MaxArgs: variadic, Fn: extremeKey("min-key", -1),
+		Cost: cost(calls(argsFrom(1)))},
 	{Name: "max-key", Sig: "(max-key f x y ...)", Doc: "argument with the greatest numeric (f x); use apply for a collection", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: extremeKey("max-key", 1)},
+		MinArgs: 2, MaxArgs: variadic, Fn: extremeKey("max-key", 1),
+		Cost: cost(calls(argsFrom(1)))},
 	{Name: "distinct-by", Sig: "(distinct-by key coll)", Doc: "first item for each distinct (key item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinDistinctBy},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinDistinctBy,
+		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), builds)},
 	{Name: "group-by", Sig: "(group-by key coll)", Doc: "map from (key item) to the vector of items with it, in order", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinGroupBy},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinGroupBy,
+		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), buildsItems)},
 	{Name: "frequencies", Sig: "(frequencies coll)", Doc: "map from each distinct item to how often it occurs", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinFrequencies},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinFrequencies,
+		Cost: cost(hashesItems(arg(0)), builds)},
 	{Name: "empty?", Sig: "(empty? coll)", Doc: "true for nil and empty collections or strings", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinIsEmpty},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinIsEmpty,
+		Cost: cost(constant)},
 	{Name: "not-empty", Sig: "(not-empty coll)", Doc: "coll, or nil when empty", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinNotEmpty},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinNotEmpty,
+		Cost: cost(constant)},
 	{Name: "some", Sig: "(some pred coll)", Doc: "first truthy (pred item), or nil", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSome},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSome,
+		Cost: cost(calls(lastArg))},
 	{Name: "every?", Sig: "(every? pred coll)", Doc: "pred is truthy for every item (true when empty)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: quantifier("every?", false, false, true)},
+		MinArgs: 2, MaxArgs: 2, Fn: quantifier("every?", false, false, true),
+		Cost: cost(calls(lastArg))},
 	{Name: "not-any?", Sig: "(not-any? pred coll)", Doc: "pred is truthy for no item", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-any?", true, false, true)},
+		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-any?", true, false, true),
+		Cost: cost(calls(lastArg))},
 	{Name: "not-every?", Sig: "(not-every? pred coll)", Doc: "pred is falsy for some item", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-every?", false, true, false)},
+		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-every?", false, true, false),
+		Cost: cost(calls(lastArg))},
 	{Name: "contains?", Sig: "(contains? coll x)", Doc: "map has key x, set has x, or vector has an item equal to x", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinContains},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinContains,
+		Cost: cost(hashes(arg(1)), compares(ifVector(arg(0))))},
 }
 
 // keyAndColl returns the key function and collection of a -by aggregate.
@@ -71,9 +90,6 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return Int(c.Len()), nil
 	case String:
-		if err := scan(th, len(c)); err != nil {
-			return nil, err
-		}
 		return Int(utf8.RuneCountInString(string(c))), nil
 	case NilType:
 		return Int(0), nil
@@ -142,14 +158,11 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 			// A keyword of a [key value] entry is always nil: the caller
 			// meant a collection of maps, most often (apply max-by :k coll).
 			return nil, nil, Errorf(typeError, "%s expected a collection of maps, got a single map", fn).
-				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, Repr(key))
+				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, shown(key))
 		}
 	}
 	elems, err := seqOf(th, fn, coll, anySeq)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := steps(th, len(elems)); err != nil {
 		return nil, nil, err
 	}
 	items = make([]Value, 0, len(elems))
@@ -161,6 +174,11 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 		}
 		if _, isNil := v.(NilType); isNil {
 			continue
+		}
+		if !numeric {
+			if _, err := weigh(th, v); err != nil {
+				return nil, nil, err
+			}
 		}
 		if _, ok := asFloat(v); numeric && !ok {
 			return nil, nil, Errorf(typeError, "%s expected numeric values, got %s", fn, describe(v)).
@@ -281,9 +299,6 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
 	seen := make(map[any]bool)
 	var out []Value
 	for _, e := range elems {
@@ -300,16 +315,13 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 			out = append(out, e)
 		}
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }
 
 func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 	key, coll := keyAndColl(args)
 	elems, err := seqOf(th, "group-by", coll, anySeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, len(elems)); err != nil {
 		return nil, err
 	}
 	// Each element's group is found first; the groups are then laid out
@@ -337,12 +349,6 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		groupOf[i] = g
 		sizes[g]++
 	}
-	if err := th.allocMap(len(keys)); err != nil {
-		return nil, err
-	}
-	if err := th.alloc(int64(len(keys))*costCollHead + int64(len(elems))*costElem); err != nil {
-		return nil, err
-	}
 	all := make([]Value, len(elems))
 	next := make([]int, len(keys)) // where group g's next element goes
 	for g, at := 0, 0; g < len(keys); g++ {
@@ -368,9 +374,6 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeKeys(th, elems); err != nil {
-		return nil, err
-	}
 	b := NewMapBuilder(0)
 	for _, e := range elems {
 		n, ok := b.get(e)
@@ -378,9 +381,6 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 			n = Int(0)
 		}
 		b.Set(e, n.(Int)+1)
-	}
-	if err := th.allocMap(b.len()); err != nil {
-		return nil, err
 	}
 	return b.Map(), nil
 }
@@ -460,9 +460,6 @@ func quantifier(fn string, stopOnTruthy, onStop, atEnd bool) func(*Thread, []Val
 }
 
 func builtinContains(th *Thread, args []Value) (Value, error) {
-	if err := chargeKey(th, args[1]); err != nil {
-		return nil, err
-	}
 	switch c := args[0].(type) {
 	case *Map:
 		_, ok := c.Get(args[1])
@@ -470,9 +467,6 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return boolValue(c.contains(args[1])), nil
 	case *Vector:
-		if err := chargeEqual(th, []Value{c}); err != nil {
-			return nil, err
-		}
 		for _, e := range c.elems {
 			if Equal(e, args[1]) {
 				return trueValue, nil

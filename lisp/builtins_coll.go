@@ -13,146 +13,212 @@ import (
 // time.
 var collectionBuiltins = []*Builtin{
 	{Name: "filter", Sig: "(filter pred coll)", Doc: "items for which pred is truthy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filter", true)},
+		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filter", true),
+		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "filterv", Sig: "(filterv pred coll)", Doc: "same as filter", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filterv", true)},
+		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filterv", true),
+		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "remove", Sig: "(remove pred coll)", Doc: "items for which pred is falsy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: selectBy("remove", false)},
+		MinArgs: 2, MaxArgs: 2, Fn: selectBy("remove", false),
+		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "find", Sig: "(find pred coll) (find map key)", Doc: "first item for which pred is truthy, or nil; on a map, the [key value] entry of key, or nil", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinFind},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinFind,
+		Cost: cost(calls(lastArg), lookups, chargedInBody("the [key value] entry it returns from a map or vector"))},
 	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: mapping("map")},
+		MinArgs: 2, MaxArgs: variadic, Fn: mapping("map"),
+		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
 	{Name: "mapv", Sig: "(mapv f coll) (mapv f c1 c2 ...)", Doc: "same as map", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: mapping("mapv")},
+		MinArgs: 2, MaxArgs: variadic, Fn: mapping("mapv"),
+		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
 	{Name: "pmap", Sig: "(pmap f coll)", Doc: "same as map; items run one after another, in order", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: mapping("pmap")},
+		MinArgs: 2, MaxArgs: variadic, Fn: mapping("pmap"),
+		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
 	{Name: "pcalls", Sig: "(pcalls f1 f2 ...)", Doc: "vector of the results of calling each zero-argument function, in order", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinPcalls},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinPcalls,
+		Cost: cost(calls(allArgs), builds)},
 	{Name: "map-indexed", Sig: "(map-indexed f coll)", Doc: "(f index item) for each item", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinMapIndexed},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinMapIndexed,
+		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "mapcat", Sig: "(mapcat f coll)", Doc: "concatenation of the collections (f item) returns", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: builtinMapcat},
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinMapcat,
+		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), chargedInBody("the concatenation of what f returns: a step and an element per item, charged before it is built (concatValues)"))},
 	{Name: "keep", Sig: "(keep f coll)", Doc: "non-nil results of (f item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinKeep},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinKeep,
+		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "keep-indexed", Sig: "(keep-indexed f coll)", Doc: "non-nil results of (f index item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed,
+		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck,
+		Cost: cost(visits(lastArg), chargedInBody("the key hashed for each lookup (getValue)"), builds)},
 	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable); nil or mixed kinds are an error", Category: "collection",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinSort},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinSort,
+		Cost: cost(orderingItems(lastArg), sorts(lastArg), calls(argsFrom(1)), builds)},
 	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinSortBy},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSortBy,
+		Cost: cost(visits(lastArg), sorts(lastArg), calls(lastArg), chargedInBody("each key keyfn returns, visited whole (weigh) to order it"), builds)},
 	{Name: "reverse", Sig: "(reverse coll)", Doc: "items in reverse order", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinReverse},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinReverse,
+		Cost: cost(visits(lastArg), builds)},
 	{Name: "conj", Sig: "(conj coll x ...)", Doc: "add to the end of a vector, the front of a list, to a set, or [k v] entries to a map", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinConj},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinConj,
+		Cost: cost(perArg(argsFrom(1)), updates)},
 	{Name: "cons", Sig: "(cons x coll)", Doc: "vector of x followed by the items of coll", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinCons},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinCons,
+		Cost: cost(visits(lastArg), builds)},
 	{Name: "concat", Sig: "(concat c1 c2 ...)", Doc: "items of all collections, in order", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinConcat},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinConcat,
+		Cost: cost(generates(totalItems(allArgs)))},
 	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinInto},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinInto,
+		Cost: cost(visits(arg(1)), updates)},
 	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten,
+		Cost: cost(chargedInBody("a step per node of the nested vectors"), builds)},
 	{Name: "interleave", Sig: "(interleave c1 c2 ...)", Doc: "first items of each, then second items, ... up to the shortest", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinInterleave},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinInterleave,
+		Cost: cost(generates(interleavedCount))},
 	{Name: "interpose", Sig: "(interpose sep coll)", Doc: "items with sep between them", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinInterpose},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinInterpose,
+		Cost: cost(visits(lastArg), builds)},
 	{Name: "zip", Sig: "(zip c1 c2)", Doc: "pairs [a b] of items in step, up to the shortest", Category: "collection",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinZip},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinZip,
+		Cost: cost(visits(allArgs), buildsItems)},
 	{Name: "seq", Sig: "(seq coll)", Doc: "items as a vector, or nil when empty; map entries as [k v], strings as characters", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinSeq},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinSeq,
+		Cost: cost(visits(unlessVector(arg(0))), builds)},
 	{Name: "vec", Sig: "(vec coll)", Doc: "items as a vector", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinVec},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinVec,
+		Cost: cost(visits(unlessVector(arg(0))), builds)},
 	{Name: "vector", Sig: "(vector x ...)", Doc: "vector of the arguments", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinVector,
+		Cost: cost(builds)},
 	{Name: "list", Sig: "(list x ...)", Doc: "list of the arguments: conj adds at its front, peek and pop work there", Category: "collection",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinMakeList},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinMakeList,
+		Cost: cost(builds)},
 	{Name: "doall", Sig: "(doall coll)", Doc: "coll itself: everything is already eager", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil }},
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil },
+		Cost: cost(constant)},
 	{Name: "dorun", Sig: "(dorun coll)", Doc: "nil: everything is already eager", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return Nil, nil }},
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return Nil, nil },
+		Cost: cost(constant)},
 	{Name: "run!", Sig: "(run! f coll)", Doc: "call f on each item for its effect (println, tool calls); returns nil", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinRun},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinRun,
+		Cost: cost(calls(lastArg))},
 	{Name: "empty", Sig: "(empty coll)", Doc: "empty collection of the same kind", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinEmpty},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinEmpty,
+		Cost: cost(constant)},
 }
 
 // Subsetting and generation (spec 8.1).
 var sequenceBuiltins = []*Builtin{
 	{Name: "first", Sig: "(first coll)", Doc: "first item, or nil", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: positional("first", 0)},
+		MinArgs: 1, MaxArgs: 1, Fn: positional("first", 0),
+		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "second", Sig: "(second coll)", Doc: "second item, or nil", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: positional("second", 1)},
+		MinArgs: 1, MaxArgs: 1, Fn: positional("second", 1),
+		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "last", Sig: "(last coll)", Doc: "last item, or nil", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinLast},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinLast,
+		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "nth", Sig: "(nth coll index) (nth coll index default)", Doc: "item at index (from 0), or nil (or default) when out of range", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinNth},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinNth,
+		Cost: cost(chargedInBody("a step per character it skips in a string, and the character or [key value] entry it builds (nthItem)"))},
 	{Name: "rest", Sig: "(rest coll)", Doc: "all but the first item ([] when none)", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: restOf("rest", false)},
+		MinArgs: 1, MaxArgs: 1, Fn: restOf("rest", false),
+		Cost: cost(views)},
 	{Name: "next", Sig: "(next coll)", Doc: "all but the first item, or nil when none", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: restOf("next", true)},
+		MinArgs: 1, MaxArgs: 1, Fn: restOf("next", true),
+		Cost: cost(views)},
 	{Name: "ffirst", Sig: "(ffirst coll)", Doc: "(first (first coll))", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: chain("ffirst", "first", "first")},
+		MinArgs: 1, MaxArgs: 1, Fn: chain("ffirst", "first", "first"),
+		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "fnext", Sig: "(fnext coll)", Doc: "(first (next coll))", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: chain("fnext", "next", "first")},
+		MinArgs: 1, MaxArgs: 1, Fn: chain("fnext", "next", "first"),
+		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "nfirst", Sig: "(nfirst coll)", Doc: "(next (first coll))", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: chain("nfirst", "first", "next")},
+		MinArgs: 1, MaxArgs: 1, Fn: chain("nfirst", "first", "next"),
+		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "nnext", Sig: "(nnext coll)", Doc: "(next (next coll))", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: chain("nnext", "next", "next")},
+		MinArgs: 1, MaxArgs: 1, Fn: chain("nnext", "next", "next"),
+		Cost: cost(views)},
 	{Name: "butlast", Sig: "(butlast coll)", Doc: "all but the last item, or nil when none", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinButlast},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinButlast,
+		Cost: cost(views)},
 	{Name: "nthrest", Sig: "(nthrest coll n)", Doc: "all but the first n items", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return takeDrop("nthrest", false, false)(th, []Value{args[1], args[0]})
-		}},
+		},
+		Cost: cost(views)},
 	{Name: "nthnext", Sig: "(nthnext coll n)", Doc: "all but the first n items, or nil when none", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinNthnext},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinNthnext,
+		Cost: cost(views)},
 	{Name: "take-nth", Sig: "(take-nth n coll)", Doc: "every nth item, starting with the first", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinTakeNth},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinTakeNth,
+		Cost: cost(builds)},
 	{Name: "take", Sig: "(take n coll)", Doc: "first n items", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take", true, false)},
+		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take", true, false),
+		Cost: cost(views)},
 	{Name: "drop", Sig: "(drop n coll)", Doc: "all but the first n items", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("drop", false, false)},
+		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("drop", false, false),
+		Cost: cost(views)},
 	{Name: "take-last", Sig: "(take-last n coll)", Doc: "last n items", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take-last", true, true)},
+		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take-last", true, true),
+		Cost: cost(views)},
 	{Name: "drop-last", Sig: "(drop-last coll) (drop-last n coll)", Doc: "all but the last n (default 1) items", Category: "collection",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinDropLast},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinDropLast,
+		Cost: cost(views)},
 	{Name: "take-while", Sig: "(take-while pred coll)", Doc: "leading items for which pred is truthy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: whileBy("take-while", true)},
+		MinArgs: 2, MaxArgs: 2, Fn: whileBy("take-while", true),
+		Cost: cost(calls(lastArg), views)},
 	{Name: "drop-while", Sig: "(drop-while pred coll)", Doc: "items from the first one for which pred is falsy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: whileBy("drop-while", false)},
+		MinArgs: 2, MaxArgs: 2, Fn: whileBy("drop-while", false),
+		Cost: cost(calls(lastArg), views)},
 	{Name: "split-at", Sig: "(split-at n coll)", Doc: "[(take n coll) (drop n coll)]", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitAt},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitAt,
+		Cost: cost(views, builds)},
 	{Name: "split-with", Sig: "(split-with pred coll)", Doc: "[(take-while pred coll) (drop-while pred coll)]", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitWith},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitWith,
+		Cost: cost(calls(lastArg), views, builds)},
 	{Name: "subvec", Sig: "(subvec v start) (subvec v start end)", Doc: "items of vector v from start up to end (exclusive)", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinSubvec},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSubvec,
+		Cost: cost(views)},
 	{Name: "peek", Sig: "(peek v)", Doc: "last item of a vector, first of a list, or nil", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinPeek},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinPeek,
+		Cost: cost(constant)},
 	{Name: "pop", Sig: "(pop v)", Doc: "vector without its last item, list without its first", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinPop},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinPop,
+		Cost: cost(views)},
 	{Name: "distinct", Sig: "(distinct coll)", Doc: "items without duplicates, first occurrence kept", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinDistinct},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinDistinct,
+		Cost: cost(hashesItems(arg(0)), builds)},
 	{Name: "dedupe", Sig: "(dedupe coll)", Doc: "items without consecutive duplicates", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinDedupe},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinDedupe,
+		Cost: cost(comparesItems(arg(0)), builds)},
 	{Name: "partition", Sig: "(partition n coll) (partition n step coll) (partition n step pad coll)", Doc: "chunks of n items, every step items; an incomplete last chunk is dropped unless padded", Category: "collection",
-		MinArgs: 2, MaxArgs: 4, Fn: partitioning("partition", false)},
+		MinArgs: 2, MaxArgs: 4, Fn: partitioning("partition", false),
+		Cost: cost(chargedInBody("a step per chunk and per item in it (a chunk sums its items' weights)"), views, builds)},
 	{Name: "partition-all", Sig: "(partition-all n coll) (partition-all n step coll)", Doc: "chunks of n items; the last chunk may be shorter", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: partitioning("partition-all", true)},
+		MinArgs: 2, MaxArgs: 3, Fn: partitioning("partition-all", true),
+		Cost: cost(chargedInBody("a step per chunk and per item in it (a chunk sums its items' weights)"), views, builds)},
 	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy,
+		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("each key f returns, compared whole (chargeEqual) with the one before"), views, builds)},
 	{Name: "range", Sig: "(range end) (range start end) (range start end step)", Doc: "numbers from start (0) up to end, exclusive, by step (1)", Category: "collection",
-		MinArgs: 0, MaxArgs: 3, Fn: builtinRange},
+		MinArgs: 0, MaxArgs: 3, Fn: builtinRange,
+		Cost: cost(generates(rangeCount))},
 	{Name: "repeat", Sig: "(repeat n x)", Doc: "vector of n copies of x", Category: "collection",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeat},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeat,
+		Cost: cost(generates(repeatCount))},
 	{Name: "repeatedly", Sig: "(repeatedly n f)", Doc: "vector of n results of calling f with no arguments", Category: "collection",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeatedly},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinRepeatedly,
+		Cost: cost(generates(repeatCount), calls(arg(1)))},
 }
 
-// sub returns elems[i:j] as a vector that shares the backing array; the
-// capacity is cut so that conj on it can never write into the original.
-// parent is the collection elems came from.
+// sub returns elems[i:j] as a vector that shares the backing array, and
+// charges its header (the views of the cost declarations); the capacity is
+// cut so that conj on it can never write into the original. parent is the
+// collection elems came from.
 func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 	if err := th.allocVector(0); err != nil {
 		return nil, err
@@ -192,9 +258,6 @@ func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := steps(th, len(elems)); err != nil {
-			return nil, err
-		}
 		// The kept elements gather on the scratch stack (the predicate's
 		// calls push above them and pop back), then move to a vector of
 		// their exact number: one allocation instead of a growing slice.
@@ -209,7 +272,7 @@ func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
 				th.scratch = append(th.scratch, e)
 			}
 		}
-		return newVector(th, th.popCollected(base))
+		return NewVector(th.popCollected(base)), nil
 	}
 }
 
@@ -238,9 +301,6 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	for _, e := range elems {
-		if err := th.step(1); err != nil {
-			return nil, err
-		}
 		ok, err := truthyCall(th, "find", args[0], e)
 		if err != nil {
 			return nil, err
@@ -265,13 +325,7 @@ func mapping(fn string) func(*Thread, []Value) (Value, error) {
 			colls[i] = elems
 			n = min(n, len(elems))
 		}
-		if err := steps(th, n); err != nil {
-			return nil, err
-		}
-		out, err := makeSlice(th, n)
-		if err != nil {
-			return nil, err
-		}
+		out := make([]Value, 0, n)
 		callArgs := make([]Value, len(colls))
 		for i := 0; i < n; i++ {
 			for j, c := range colls {
@@ -288,10 +342,7 @@ func mapping(fn string) func(*Thread, []Value) (Value, error) {
 }
 
 func builtinPcalls(th *Thread, args []Value) (Value, error) {
-	out, err := makeSlice(th, len(args))
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(args))
 	for _, f := range args {
 		v, err := call(th, "pcalls", f)
 		if err != nil {
@@ -307,13 +358,7 @@ func builtinMapIndexed(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, len(elems))
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(elems))
 	for i, e := range elems {
 		v, err := call(th, "map-indexed", args[0], Int(i), e)
 		if err != nil {
@@ -329,15 +374,22 @@ func builtinMapcat(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return concatValues(th, "mapcat", parts.(*Vector).elems)
+	// What f returned is known only now: the concatenation is charged
+	// as concat's generates term would charge it.
+	colls := parts.(*Vector).elems
+	n := totalItems(allArgs)(colls)
+	if err := th.step(n); err != nil {
+		return nil, err
+	}
+	if err := th.alloc(2*costCollHead + costElem*(int64(len(colls))+n)); err != nil {
+		return nil, err
+	}
+	return concatValues(th, "mapcat", colls)
 }
 
 func builtinKeep(th *Thread, args []Value) (Value, error) {
 	elems, err := seqOf(th, "keep", args[1], anySeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, len(elems)); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -350,15 +402,12 @@ func builtinKeep(th *Thread, args []Value) (Value, error) {
 			out = append(out, v)
 		}
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }
 
 func builtinKeepIndexed(th *Thread, args []Value) (Value, error) {
 	elems, err := seqOf(th, "keep-indexed", args[1], anySeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, len(elems)); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -371,7 +420,7 @@ func builtinKeepIndexed(th *Thread, args []Value) (Value, error) {
 			out = append(out, v)
 		}
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }
 
 func builtinPluck(th *Thread, args []Value) (Value, error) {
@@ -379,13 +428,7 @@ func builtinPluck(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, len(elems))
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(elems))
 	for _, e := range elems {
 		v, err := getValue(th, e, args[0], Nil)
 		if err != nil {
@@ -491,14 +534,6 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 	return s, nil
 }
 
-// sortCost charges n*log2(n) steps for a sort of n items.
-func sortCost(th *Thread, n int) error {
-	if n < 2 {
-		return nil
-	}
-	return th.step(int64(n) * int64(math.Ceil(math.Log2(float64(n)))))
-}
-
 func builtinSort(th *Thread, args []Value) (Value, error) {
 	var cmp Value
 	coll := args[len(args)-1]
@@ -511,12 +546,6 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	}
 	elems, err := seqOf(th, "sort", coll, orderedSeq)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := weighAll(th, elems); err != nil {
-		return nil, err
-	}
-	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
 	return sortedBy(th, s, elems, elems)
@@ -539,10 +568,7 @@ func sortedBy(th *Thread, s *sorter, keys, items []Value) (Value, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	out, err := makeSlice(th, len(items))
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(items))
 	for _, i := range order {
 		out = append(out, items[i])
 	}
@@ -561,12 +587,6 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	}
 	elems, err := seqOf(th, "sort-by", coll, orderedSeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	if err := sortCost(th, len(elems)); err != nil {
 		return nil, err
 	}
 	keys := make([]Value, len(elems))
@@ -588,13 +608,7 @@ func builtinReverse(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, len(elems))
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(elems))
 	for i := len(elems) - 1; i >= 0; i-- {
 		out = append(out, elems[i])
 	}
@@ -605,13 +619,14 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 	if len(args) == 0 {
 		return emptyVector, nil
 	}
-	coll, xs := args[0], args[1:]
-	if err := steps(th, len(xs)); err != nil {
-		return nil, err
-	}
+	return conjAll(th, args[0], args[1:])
+}
+
+// conjAll adds xs to coll, charging the update as it makes it.
+func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 	switch c := coll.(type) {
 	case NilType:
-		return newVector(th, slices.Clone(xs))
+		return newVector(th, slices.Clone(xs)) // the update of nil
 	case *Vector:
 		if c.list {
 			return conjList(th, c, xs)
@@ -620,25 +635,18 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		for _, x := range xs {
+			if err := chargeMove(th, c.conjMoves(), costElem); err != nil {
+				return nil, err
+			}
 			c = c.conj(x)
 		}
 		return c, nil
 	case *Set:
-		if err := chargeKeys(th, xs); err != nil {
-			return nil, err
-		}
+		var err error
 		for _, x := range xs {
-			copied := 0
-			if c.conjCopies(x) {
-				copied = c.Len()
-				if err := chargeKeys(th, c.elems); err != nil {
-					return nil, err
-				}
-			}
-			if err := chargeCopy(th, copied, 1, costElem); err != nil {
+			if c, err = conjSet(th, c, x); err != nil {
 				return nil, err
 			}
-			c = c.conj(x)
 		}
 		return c, nil
 	case *Map:
@@ -711,13 +719,7 @@ func builtinCons(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, len(elems)+1)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(elems)+1)
 	out = append(append(out, args[0]), elems...)
 	return NewVector(out), nil
 }
@@ -737,13 +739,7 @@ func concatValues(th *Thread, fn string, colls []Value) (Value, error) {
 		parts[i] = elems
 		n += len(elems)
 	}
-	if err := steps(th, n); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, n)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, n)
 	for _, p := range parts {
 		out = append(out, p...)
 	}
@@ -763,7 +759,7 @@ func builtinInto(th *Thread, args []Value) (Value, error) {
 	}
 	switch to.(type) {
 	case *Map, *Set, *Vector, NilType:
-		return builtinConj(th, append([]Value{to}, elems...))
+		return conjAll(th, to, elems)
 	}
 	return nil, typeErrorf("into", "a vector, set, map or nil to add to", to)
 }
@@ -798,7 +794,20 @@ func builtinFlatten(th *Thread, args []Value) (Value, error) {
 		}
 		out = append(out, e)
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
+}
+
+// interleavedCount is the length of interleave's result: the shortest
+// collection's length times their number.
+func interleavedCount(args []Value) int64 {
+	if len(args) == 0 {
+		return 0
+	}
+	n := int64(math.MaxInt64)
+	for _, c := range args {
+		n = min(n, itemCount(c))
+	}
+	return n * int64(len(args))
 }
 
 func builtinInterleave(th *Thread, args []Value) (Value, error) {
@@ -815,13 +824,7 @@ func builtinInterleave(th *Thread, args []Value) (Value, error) {
 	if len(args) == 0 {
 		n = 0
 	}
-	if err := steps(th, n*len(colls)); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, n*len(colls))
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, n*len(colls))
 	for i := 0; i < n; i++ {
 		for _, c := range colls {
 			out = append(out, c[i])
@@ -835,13 +838,7 @@ func builtinInterpose(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, 2*len(elems)-1)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, max(2*len(elems)-1, 0))
 	for i, e := range elems {
 		if i > 0 {
 			out = append(out, args[0])
@@ -862,16 +859,7 @@ func builtinZip(th *Thread, args []Value) (Value, error) {
 		colls[i] = elems
 		n = min(n, len(elems))
 	}
-	if err := steps(th, n); err != nil {
-		return nil, err
-	}
-	if err := th.alloc(int64(n) * (costCollHead + costElem*int64(len(colls)))); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, n)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, n)
 	for i := 0; i < n; i++ {
 		tuple := make([]Value, len(colls))
 		for j, c := range colls {
@@ -896,7 +884,7 @@ func builtinSeq(th *Thread, args []Value) (Value, error) {
 	if len(elems) == 0 {
 		return Nil, nil
 	}
-	return newVector(th, slices.Clone(elems))
+	return NewVector(slices.Clone(elems)), nil
 }
 
 func builtinVec(th *Thread, args []Value) (Value, error) {
@@ -907,20 +895,14 @@ func builtinVec(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
-	}
-	return newVector(th, slices.Clone(elems))
+	return NewVector(slices.Clone(elems)), nil
 }
 
 func builtinVector(th *Thread, args []Value) (Value, error) {
-	return newVector(th, slices.Clone(args))
+	return NewVector(slices.Clone(args)), nil
 }
 
 func builtinMakeList(th *Thread, args []Value) (Value, error) {
-	if err := th.allocVector(len(args)); err != nil {
-		return nil, err
-	}
 	return newList(slices.Clone(args)), nil
 }
 
@@ -1100,9 +1082,6 @@ func builtinDropLast(th *Thread, args []Value) (Value, error) {
 // leadingCount is how many leading items satisfy pred.
 func leadingCount(th *Thread, fn string, pred Value, elems []Value) (int, error) {
 	for i, e := range elems {
-		if err := th.step(1); err != nil {
-			return 0, err
-		}
 		ok, err := truthyCall(th, fn, pred, e)
 		if err != nil {
 			return 0, err
@@ -1164,7 +1143,7 @@ func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newVector(th, []Value{a, b})
+	return NewVector([]Value{a, b}), nil
 }
 
 func builtinSubvec(th *Thread, args []Value) (Value, error) {
@@ -1231,9 +1210,6 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeKeys(th, elems); err != nil {
-		return nil, err
-	}
 	seen := make(map[any]bool, len(elems))
 	var out []Value
 	for _, e := range elems {
@@ -1243,15 +1219,12 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 			out = append(out, e)
 		}
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }
 
 func builtinDedupe(th *Thread, args []Value) (Value, error) {
 	elems, err := seqOf(th, "dedupe", args[0], anySeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := chargeEqual(th, elems); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -1260,7 +1233,7 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 			out = append(out, e)
 		}
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }
 
 func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
@@ -1320,24 +1293,20 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			if padded {
 				rest := elems[i:]
 				fill := pad[:min(len(pad), n-len(rest))]
-				chunk, err := newVector(th, slices.Concat(rest, fill))
-				if err != nil {
+				if err := th.allocVector(n); err != nil {
 					return nil, err
 				}
-				out = append(out, chunk)
+				out = append(out, NewVector(slices.Concat(rest, fill)))
 			}
 			break
 		}
-		return newVector(th, out)
+		return NewVector(out), nil
 	}
 }
 
 func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 	elems, err := seqOf(th, "partition-by", args[1], anySeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, len(elems)); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -1368,7 +1337,7 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 		}
 		out = append(out, chunk)
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }
 
 // maxRangeLen bounds the length a range may be asked for before the budget
@@ -1376,13 +1345,44 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 const maxRangeLen = 1 << 50
 
 func builtinRange(th *Thread, args []Value) (Value, error) {
+	start, step, n, err := rangeSpec(args)
+	if err != nil || n == 0 {
+		return emptyVector, err
+	}
+	out := make([]Value, 0, n)
+	si, sInt := start.(Int)
+	di, dInt := step.(Int)
+	if sInt && dInt {
+		for i := 0; i < n; i++ {
+			out = append(out, si+Int(i)*di)
+		}
+	} else {
+		fs, _ := asFloat(start)
+		fst, _ := asFloat(step)
+		for i := 0; i < n; i++ {
+			out = append(out, Float(fs+float64(i)*fst))
+		}
+	}
+	return NewVector(out), nil
+}
+
+// rangeCount is the length of range's result, for its cost declaration:
+// charged before the body, (range 1e12) fails allocating nothing.
+func rangeCount(args []Value) int64 {
+	_, _, n, _ := rangeSpec(args)
+	return int64(n)
+}
+
+// rangeSpec reads range's arguments: its first number, its step and its
+// length.
+func rangeSpec(args []Value) (start, step Value, n int, err error) {
 	if len(args) == 0 {
-		return nil, Errorf(arityErrorKind, "range needs an end: (range) would be infinite and sequences are not lazy").
+		return nil, nil, 0, Errorf(arityErrorKind, "range needs an end: (range) would be infinite and sequences are not lazy").
 			WithHint("give the length, e.g. (range (count xs)), or use map-indexed to number items")
 	}
 	for _, a := range args {
 		if _, err := numberArg("range", a); err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
 	}
 	start, end, step := Value(Int(0)), args[0], Value(Int(1))
@@ -1396,40 +1396,33 @@ func builtinRange(th *Thread, args []Value) (Value, error) {
 	fe, _ := asFloat(end)
 	fst, _ := asFloat(step)
 	if math.IsNaN(fs) || math.IsNaN(fe) || math.IsNaN(fst) {
-		return nil, Errorf(executionError, "range bounds must be numbers, got ##NaN")
+		return nil, nil, 0, Errorf(executionError, "range bounds must be numbers, got ##NaN")
 	}
 	if fst == 0 {
 		if fs == fe {
-			return emptyVector, nil
+			return start, step, 0, nil
 		}
-		return nil, Errorf(executionError, "range with step 0 never ends").
+		return nil, nil, 0, Errorf(executionError, "range with step 0 never ends").
 			WithHint("use (repeat n x) for n copies of a value")
 	}
 	count := math.Ceil((fe - fs) / fst)
 	if !(count > 0) {
-		return emptyVector, nil
+		return start, step, 0, nil
 	}
-	n := int(min(count, maxRangeLen))
-	// Charge before building: (range 1e12) fails here, allocating nothing.
-	if err := steps(th, n); err != nil {
-		return nil, err
+	return start, step, int(min(count, maxRangeLen)), nil
+}
+
+// repeatCount is the length of repeat's and repeatedly's result, for
+// their cost declarations.
+func repeatCount(args []Value) int64 {
+	if len(args) != 2 {
+		return 0
 	}
-	out, err := makeSlice(th, n)
+	n, err := toInt("repeat", args[0])
 	if err != nil {
-		return nil, err
+		return 0
 	}
-	si, sInt := start.(Int)
-	di, dInt := step.(Int)
-	if sInt && dInt {
-		for i := 0; i < n; i++ {
-			out = append(out, si+Int(i)*di)
-		}
-	} else {
-		for i := 0; i < n; i++ {
-			out = append(out, Float(fs+float64(i)*fst))
-		}
-	}
-	return NewVector(out), nil
+	return int64(max(n, 0))
 }
 
 func countArg(fn string, v Value, hint string) (int, error) {
@@ -1449,13 +1442,7 @@ func builtinRepeat(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, n); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, n)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, n)
 	for i := 0; i < n; i++ {
 		out = append(out, args[1])
 	}
@@ -1471,13 +1458,7 @@ func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, n); err != nil {
-		return nil, err
-	}
-	out, err := makeSlice(th, n)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, n)
 	for i := 0; i < n; i++ {
 		v, err := call(th, "repeatedly", args[1])
 		if err != nil {
@@ -1524,10 +1505,7 @@ func builtinTakeNth(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := makeSlice(th, (len(elems)+n-1)/n)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, (len(elems)+n-1)/n)
 	for i := 0; i < len(elems); i += n {
 		out = append(out, elems[i])
 	}

@@ -4,7 +4,8 @@ package lisp
 // because they short-circuit; they are not builtins.
 var compareBuiltins = []*Builtin{
 	{Name: "=", Sig: "(= x y ...)", Doc: "equality; 1 and 1.0 differ, collections compare by content", Category: "compare",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinEqual},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinEqual,
+		Cost: cost(compares(allArgs))},
 	{Name: "not=", Sig: "(not= x y ...)", Doc: "(not (= x y ...))", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			v, err := builtinEqual(th, args)
@@ -12,59 +13,64 @@ var compareBuiltins = []*Builtin{
 				return nil, err
 			}
 			return boolValue(!truthy(v)), nil
-		}},
+		},
+		Cost: cost(compares(allArgs))},
 	{Name: "==", Sig: "(== x y ...)", Doc: "numeric equality across integers and floats: (== 1 1.0) is true", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("==", args, func(c int) bool { return c == 0 })
-		}},
+		},
+		Cost: cost(perArg(argsFrom(2)))},
 	{Name: "<", Sig: "(< a b)", Doc: "less than; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("<", args, func(c int) bool { return c < 0 })
-		}},
+		},
+		Cost: cost(perArg(argsFrom(2)))},
 	{Name: ">", Sig: "(> a b)", Doc: "greater than; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers(">", args, func(c int) bool { return c > 0 })
-		}},
+		},
+		Cost: cost(perArg(argsFrom(2)))},
 	{Name: "<=", Sig: "(<= a b)", Doc: "less than or equal; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("<=", args, func(c int) bool { return c <= 0 })
-		}},
+		},
+		Cost: cost(perArg(argsFrom(2)))},
 	{Name: ">=", Sig: "(>= a b)", Doc: "greater than or equal; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers(">=", args, func(c int) bool { return c >= 0 })
-		}},
+		},
+		Cost: cost(perArg(argsFrom(2)))},
 	{Name: "compare", Sig: "(compare a b)", Doc: "-1, 0 or 1; orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
-			if _, err := weighAll(th, args); err != nil {
-				return nil, err
-			}
 			c, err := compareValues(args[0], args[1], orderOptions{fn: "compare", nilLowest: true})
 			if err != nil {
 				return nil, err
 			}
 			return Int(sign(c)), nil
-		}},
+		},
+		Cost: cost(ordering(allArgs))},
 	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinEqual},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinEqual,
+		Cost: cost(compares(allArgs))},
 }
 
 var logicBuiltins = []*Builtin{
 	{Name: "not", Sig: "(not x)", Doc: "true if x is nil or false", Category: "logic",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			return boolValue(!truthy(args[0])), nil
-		}},
+		},
+		Cost: cost(constant)},
 	{Name: "identity", Sig: "(identity x)", Doc: "returns x", Category: "logic",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil }},
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil },
+		Cost: cost(constant)},
 	{Name: "boolean", Sig: "(boolean x)", Doc: "false for nil and false, else true", Category: "logic",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			return boolValue(truthy(args[0])), nil
-		}},
+		},
+		Cost: cost(constant)},
 }
 
 func builtinEqual(th *Thread, args []Value) (Value, error) {
-	if err := chargeEqual(th, args); err != nil {
-		return nil, err
-	}
 	for i := 0; i+1 < len(args); i++ {
 		if !Equal(args[i], args[i+1]) {
 			return falseValue, nil

@@ -10,23 +10,32 @@ import (
 // functions back through the thread, so depth and step budgets apply.
 var functionBuiltins = []*Builtin{
 	{Name: "apply", Sig: "(apply f args... coll)", Doc: "call f with the items of coll as arguments: (apply max [1 2 3])", Category: "function",
-		MinArgs: 2, MaxArgs: variadic, Fn: builtinApply},
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinApply,
+		Cost: cost(visits(lastArg), chargedInBody("the argument list it spreads: an element per argument"), calls(arg(0)))},
 	{Name: "juxt", Sig: "(juxt f1 f2 ...)", Doc: "function returning [(f1 x) (f2 x) ...]: (sort-by (juxt :a :b) xs)", Category: "function",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinJuxt},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinJuxt,
+		Cost: cost(builds)},
 	{Name: "comp", Sig: "(comp f g ...)", Doc: "function composition, right to left: ((comp inc :n) m) is (inc (:n m))", Category: "function",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinComp},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinComp,
+		Cost: cost(builds)},
 	{Name: "partial", Sig: "(partial f args...)", Doc: "f with its first arguments fixed: ((partial + 10) 5) is 15", Category: "function",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinPartial},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinPartial,
+		Cost: cost(builds)},
 	{Name: "complement", Sig: "(complement f)", Doc: "function returning (not (f args...))", Category: "function",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinComplement},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinComplement,
+		Cost: cost(builds)},
 	{Name: "constantly", Sig: "(constantly x)", Doc: "function that ignores its arguments and returns x", Category: "function",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinConstantly},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinConstantly,
+		Cost: cost(builds)},
 	{Name: "every-pred", Sig: "(every-pred p1 p2 ...)", Doc: "predicate: every p is truthy for every argument", Category: "function",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinEveryPred},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinEveryPred,
+		Cost: cost(builds)},
 	{Name: "some-fn", Sig: "(some-fn f1 f2 ...)", Doc: "function returning the first truthy (f x) over fs and arguments, else the last falsy one", Category: "function",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinSomeFn},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinSomeFn,
+		Cost: cost(builds)},
 	{Name: "fnil", Sig: "(fnil f default ...)", Doc: "f with nil arguments replaced by defaults: (update m :n (fnil inc 0))", Category: "function",
-		MinArgs: 2, MaxArgs: 4, Fn: builtinFnil},
+		MinArgs: 2, MaxArgs: 4, Fn: builtinFnil,
+		Cost: cost(builds)},
 }
 
 // functionArgs checks that every argument can be called.
@@ -60,40 +69,43 @@ func (c *combined) Call(th *Thread, args []Value) (Value, error) { return c.fn(t
 // ParamNames implements Function: a combined function takes any arguments.
 func (*combined) ParamNames() []string { return []string{"&", "args"} }
 
-// appendText appends the combinator call that rebuilds the function.
-func (c *combined) appendText(buf []byte) []byte {
-	buf = append(append(buf, '('), c.name...)
-	for _, a := range c.args {
-		buf = appendSource(append(buf, ' '), a)
+// writeText writes the combinator call that rebuilds the function.
+func (c *combined) writeText(p *printer, i int) { writeCall(p, c.name, i, len(c.args)) }
+
+// writeCall writes the text of a call (name arg ...) around its argument i
+// of n (see holder.writeText).
+func writeCall(p *printer, name string, i, n int) {
+	if i == 0 {
+		p.out.writeByte('(')
+		p.out.writeString(name)
 	}
-	return append(buf, ')')
+	if i < n {
+		p.out.writeByte(' ')
+	} else {
+		p.out.writeByte(')')
+	}
 }
 
 // heldValues are the arguments the function was built from.
 func (c *combined) heldValues() []Value { return c.args }
 
-// ownTextSize is the length of appendText's text without the arguments.
-func (c *combined) ownTextSize() int64 { return int64(2 + len(c.name) + len(c.args)) }
-
 // valueWeight is the weight of the arguments it prints with.
 func (c *combined) valueWeight() int64 { return max(c.weight, 1) }
 
-// heldWeight is the weight of a function that prints with vs.
-func heldWeight(vs []Value) int64 {
-	w := int64(1)
-	for _, v := range vs {
+// callWeight is the weight of a function that prints as the call
+// (name arg ...) of args: its own text and theirs.
+func callWeight(name string, args []Value) int64 {
+	w := int64(2 + len(name) + len(args))
+	for _, v := range args {
 		w = addWeight(w, weightOf(v))
 	}
 	return w
 }
 
-// madeFn returns a function built by the combinator name from args,
-// charged like a closure.
+// madeFn returns a function built by the combinator name from args; the
+// combinators' builds terms charge it like a closure.
 func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Value) (Value, error)) (Value, error) {
-	if err := th.alloc(costClosure + 16*int64(len(args))); err != nil {
-		return nil, err
-	}
-	return &combined{name: name, args: slices.Clone(args), fn: f, weight: heldWeight(args)}, nil
+	return &combined{name: name, args: slices.Clone(args), fn: f, weight: callWeight(name, args)}, nil
 }
 
 func builtinApply(th *Thread, args []Value) (Value, error) {
@@ -113,9 +125,6 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 			e = e.WithHint("call it as (apply f [x y z]) or (apply f a b [c d])")
 		}
 		return nil, e
-	}
-	if err := steps(th, len(spread)); err != nil {
-		return nil, err
 	}
 	callArgs, err := makeSlice(th, len(args)-2+len(spread))
 	if err != nil {

@@ -18,15 +18,12 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := th.step(1 + int64(len(pattern))/64 + int64(len(args))); err != nil {
-		return nil, err
-	}
 	rest := args[1:]
-	var b strings.Builder
+	b := textWriter{th: th}
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
 		if c != '%' {
-			b.WriteByte(c)
+			b.writeByte(c)
 			continue
 		}
 		spec, n, err := parseFormatSpec(pattern[i+1:])
@@ -36,10 +33,10 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 		i += n
 		switch spec.conv {
 		case '%':
-			b.WriteString(pad(spec, "%"))
+			b.writeString(pad(spec, "%"))
 			continue
 		case 'n':
-			b.WriteByte('\n')
+			b.writeByte('\n')
 			continue
 		}
 		if len(rest) == 0 {
@@ -51,12 +48,9 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		rest = rest[1:]
-		if err := th.allocString(b.Len() + len(text)); err != nil {
-			return nil, err
-		}
-		b.WriteString(text)
+		b.writeString(text)
 	}
-	return newString(th, b.String())
+	return b.text()
 }
 
 type formatSpec struct {
@@ -172,12 +166,21 @@ func signed(spec formatSpec, neg bool, digits string) string {
 func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	switch spec.conv {
 	case 's', 'S':
-		if err := weighText(th, []Value{arg}); err != nil {
-			return "", err
-		}
 		text := "null"
 		if _, isNil := arg.(NilType); !isNil {
-			text = Str(arg)
+			// Built through a writer charged as it grows; a precision
+			// keeps at most that many characters, of at most 4 bytes.
+			t := textWriter{th: th}
+			if spec.precision >= 0 {
+				t.limit = 4*int64(spec.precision) + 4
+			}
+			if err := writeValue(&t, th, arg, asStr); err != nil {
+				return "", err
+			}
+			if err := t.finish(); err != nil {
+				return "", err
+			}
+			text = string(t.buf)
 		}
 		if spec.precision >= 0 {
 			if r := []rune(text); len(r) > spec.precision {

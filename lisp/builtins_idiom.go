@@ -14,79 +14,102 @@ import (
 // docs/LANGUAGE.md lists them.
 var idiomBuiltins = []*Builtin{
 	{Name: "reduced", Sig: "(reduced x)", Doc: "stop a reduce with x as its result", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return &reducedValue{args[0]}, nil }},
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return &reducedValue{args[0]}, nil },
+		Cost: cost(constant)},
 	{Name: "reduced?", Sig: "(reduced? x)", Doc: "x was made by reduced", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			_, ok := args[0].(*reducedValue)
 			return boolValue(ok), nil
-		}},
+		},
+		Cost: cost(constant)},
 	{Name: "reductions", Sig: "(reductions f coll) (reductions f init coll)", Doc: "the intermediate values of reduce", Category: "idiom",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinReductions},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinReductions,
+		Cost: cost(calls(lastArg), builds)},
 	{Name: "iterate", Sig: "(iterate f x)", Doc: "x, (f x), (f (f x)) ... without end: bound it with take or take-while", Category: "idiom",
-		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return iterateSeq(th, args[0], args[1]), nil }},
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return iterateSeq(th, args[0], args[1]), nil },
+		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
 	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
+		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
 	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of vector v in reverse, or nil when empty", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
+		Cost: cost(visits(arg(0)), builds)},
 	{Name: "symbol", Sig: "(symbol name)", Doc: "the symbol called name", Category: "idiom",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinSymbol},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinSymbol,
+		Cost: cost(scans(allArgs), chargedInBody("the symbol's name, charged as a string"))},
 	{Name: "seq?", Sig: "(seq? x)", Doc: "x is a list", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(isList(args[0])), nil }},
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(isList(args[0])), nil },
+		Cost: cost(constant)},
 	{Name: "namespace", Sig: "(namespace k)", Doc: "the namespace of a keyword or symbol, or nil", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinNamespace},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinNamespace,
+		Cost: cost(constant)},
 	{Name: "array-map", Sig: "(array-map k v ...)", Doc: "map of the pairs, in order", Category: "idiom",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap,
+		Cost: cost(hashes(keyArgs(0)), builds)},
 	{Name: "memoize", Sig: "(memoize f)", Doc: "f remembering its results for the rest of the evaluation", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinMemoize},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinMemoize,
+		Cost: cost(builds)},
 	{Name: "keywordize-keys", Sig: "(keywordize-keys x)", Doc: "x with every string map key, at any depth, made a keyword", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: keyWalker("keywordize-keys", func(k Value) Value {
 			if s, ok := k.(String); ok {
 				return Keyword(s)
 			}
 			return k
-		})},
+		}),
+		Cost: cost(chargedInBody("a step per value walked, and each map and vector it rebuilds"))},
 	{Name: "stringify-keys", Sig: "(stringify-keys x)", Doc: "x with every keyword map key, at any depth, made a string", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: keyWalker("stringify-keys", func(k Value) Value {
 			if s, ok := k.(Keyword); ok {
 				return String(s)
 			}
 			return k
-		})},
+		}),
+		Cost: cost(chargedInBody("a step per value walked, and each map and vector it rebuilds"))},
 	{Name: "trampoline", Sig: "(trampoline f args...)", Doc: "call f, then its result while that is a function", Category: "idiom",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinTrampoline},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinTrampoline,
+		Cost: cost(calls(allArgs))},
 	{Name: "atom", Sig: "(atom x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			if err := th.alloc(costClosure); err != nil {
 				return nil, err
 			}
 			return &atom{value: args[0]}, nil
-		}},
+		},
+		Cost: cost(chargedInBody("the atom, charged as a closure"))},
 	{Name: "deref", Sig: "(deref a)", Doc: "the value an atom holds; @a is the same", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinDeref},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinDeref,
+		Cost: cost(constant)},
 	{Name: "swap!", Sig: "(swap! a f args...)", Doc: "set atom a to (f @a args...) and return it", Category: "idiom",
-		MinArgs: 2, MaxArgs: variadic, Fn: builtinSwap},
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinSwap,
+		Cost: cost(calls(arg(1)))},
 	{Name: "reset!", Sig: "(reset! a x)", Doc: "set atom a to x and return x", Category: "idiom",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinReset},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReset,
+		Cost: cost(constant)},
 	{Name: "ex-info", Sig: "(ex-info message data)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
-		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo},
+		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
+		Cost: cost(constant)},
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			if e, ok := args[0].(*thrown); ok {
 				return String(e.message), nil
 			}
 			return Nil, nil
-		}},
+		},
+		Cost: cost(constant)},
 	{Name: "ex-data", Sig: "(ex-data e)", Doc: "the data map of a caught error, or nil", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			if e, ok := args[0].(*thrown); ok && e.data != nil {
 				return e.data, nil
 			}
 			return Nil, nil
-		}},
+		},
+		Cost: cost(constant)},
 	{Name: "transduce", Sig: "(transduce xform f coll) (transduce xform f init coll)", Doc: "reduce with f over coll passed through xform", Category: "idiom",
-		MinArgs: 3, MaxArgs: 4, Fn: builtinTransduce},
+		MinArgs: 3, MaxArgs: 4, Fn: builtinTransduce,
+		Cost: cost(calls(lastArg), chargedInBody("a step per item passed through the transducer"))},
 	{Name: "sequence", Sig: "(sequence coll) (sequence xform coll)", Doc: "the items of coll, passed through xform", Category: "idiom",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence,
+		Cost: cost(chargedInBody("a step per item passed through the transducer, and the vector it builds"))},
 }
 
 // reducedValue is (reduced x): reduce and transduce stop at it.
@@ -117,14 +140,11 @@ func builtinReductions(th *Thread, args []Value) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			return newVector(th, []Value{v})
+			return NewVector([]Value{v}), nil
 		}
 		acc, elems = elems[0], elems[1:]
 	}
-	out, err := makeSlice(th, len(elems)+1)
-	if err != nil {
-		return nil, err
-	}
+	out := make([]Value, 0, len(elems)+1)
 	out = append(out, acc)
 	for _, e := range elems {
 		if acc, err = call(th, "reductions", f, acc, e); err != nil {
@@ -399,7 +419,7 @@ var javaStatics = map[string]*Builtin{}
 func init() {
 	parse := func(name, kind string, parser string) *Builtin {
 		return &Builtin{Name: name, Sig: "(" + name + " s)", Doc: "the " + kind + " in s; an error when s is not one", Category: "idiom",
-			MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 				v, err := builtinIndex[parser].Fn(th, args)
 				if err != nil {
 					return nil, err
@@ -425,7 +445,7 @@ func init() {
 	} {
 		full := "Character/" + name
 		javaStatics[full] = &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "test a one-character string", Category: "idiom",
-			MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				s, ok := args[0].(String)
 				r := []rune(string(s))
 				if !ok || len(r) != 1 {
@@ -437,7 +457,7 @@ func init() {
 	for name, fn := range map[string]func(float64) float64{"floor": floorF, "ceil": ceilF} {
 		full := "Math/" + name
 		javaStatics[full] = &Builtin{Name: full, Sig: "(" + full + " x)", Doc: "as a float, as Java's", Category: "idiom",
-			MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				f, ok := toFloat(args[0])
 				if !ok {
 					return nil, typeErrorf(full, "a number", args[0])

@@ -10,47 +10,68 @@ import (
 // or integer keys, and only map literals restrict them (spec 3.8).
 var mapBuiltins = []*Builtin{
 	{Name: "get", Sig: "(get m key) (get m key default)", Doc: "value under key (index of a vector), or nil (or default)", Category: "map",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinGet},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinGet,
+		Cost: cost(lookups)},
 	{Name: "get-in", Sig: "(get-in m path) (get-in m path default)", Doc: "nested value: (get-in m [:user :name]); nil (or default) when missing", Category: "map",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinGetIn},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinGetIn,
+		Cost: cost(visits(arg(1)), lookups)},
 	{Name: "assoc", Sig: "(assoc m key val ...)", Doc: "map with key set to val (vector with index set)", Category: "map",
-		MinArgs: 3, MaxArgs: variadic, Fn: builtinAssoc},
+		MinArgs: 3, MaxArgs: variadic, Fn: builtinAssoc,
+		Cost: cost(perArg(keyArgs(1)), updates)},
 	{Name: "assoc-in", Sig: "(assoc-in m path val)", Doc: "nested assoc, creating maps along the path", Category: "map",
-		MinArgs: 3, MaxArgs: 3, Fn: builtinAssocIn},
+		MinArgs: 3, MaxArgs: 3, Fn: builtinAssocIn,
+		Cost: cost(visits(arg(1)), lookups, updates)},
 	{Name: "update", Sig: "(update m key f & args)", Doc: "map with key set to (f old-value args...)", Category: "map",
-		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdate},
+		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdate,
+		Cost: cost(lookups, calls(arg(2)), updates)},
 	{Name: "update-in", Sig: "(update-in m path f & args)", Doc: "nested update: (update-in m [:a :b] inc)", Category: "map",
-		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdateIn},
+		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdateIn,
+		Cost: cost(visits(arg(1)), lookups, calls(arg(2)), updates)},
 	{Name: "dissoc", Sig: "(dissoc m key ...)", Doc: "map without the keys", Category: "map",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinDissoc},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinDissoc,
+		Cost: cost(visits(arg(0)), hashes(argsFrom(1)), rehashes(arg(0)), updates)},
 	{Name: "merge", Sig: "(merge m1 m2 ...)", Doc: "maps combined; later keys win", Category: "map",
-		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) { return mergeMaps(th, "merge", args) }},
+		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) { return mergeMaps(th, "merge", args) },
+		Cost: cost(visits(allArgs), rehashes(allArgs), updates)},
 	{Name: "merge-with", Sig: "(merge-with f m1 m2 ...)", Doc: "maps combined; a key in both gets (f old new)", Category: "map",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinMergeWith},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinMergeWith,
+		Cost: cost(visits(argsFrom(1)), rehashes(argsFrom(1)), calls(argsFrom(1)), updates)},
 	{Name: "select-keys", Sig: "(select-keys m keys)", Doc: "map of only the given keys that are present", Category: "map",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSelectKeys},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSelectKeys,
+		Cost: cost(hashesItems(arg(1)), lookups, builds)},
 	{Name: "keys", Sig: "(keys m)", Doc: "vector of the keys, in order; nil when empty", Category: "map",
-		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("keys", true)},
+		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("keys", true),
+		Cost: cost(builds)},
 	{Name: "vals", Sig: "(vals m)", Doc: "vector of the values, in order; nil when empty", Category: "map",
-		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("vals", false)},
+		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("vals", false),
+		Cost: cost(builds)},
 	{Name: "entries", Sig: "(entries m)", Doc: "vector of [key value] pairs", Category: "map",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinEntries},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinEntries,
+		Cost: cost(chargedInBody("the [key value] entries, charged as seqOf charges a map's entries (mapEntries)"))},
 	{Name: "key", Sig: "(key entry)", Doc: "key of a [key value] entry", Category: "map",
-		MinArgs: 1, MaxArgs: 1, Fn: entryPart("key", 0)},
+		MinArgs: 1, MaxArgs: 1, Fn: entryPart("key", 0),
+		Cost: cost(constant)},
 	{Name: "val", Sig: "(val entry)", Doc: "value of a [key value] entry", Category: "map",
-		MinArgs: 1, MaxArgs: 1, Fn: entryPart("val", 1)},
+		MinArgs: 1, MaxArgs: 1, Fn: entryPart("val", 1),
+		Cost: cost(constant)},
 	{Name: "zipmap", Sig: "(zipmap keys vals)", Doc: "map pairing keys with vals, up to the shorter", Category: "map",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinZipmap},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinZipmap,
+		Cost: cost(hashesItems(arg(0)), builds)},
 	{Name: "hash-map", Sig: "(hash-map k v ...)", Doc: "map of the key/value arguments", Category: "map",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap,
+		Cost: cost(hashes(keyArgs(0)), builds)},
 	{Name: "update-vals", Sig: "(update-vals m f)", Doc: "map with each value replaced by (f value)", Category: "map",
-		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-vals", false)},
+		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-vals", false),
+		Cost: cost(visits(arg(0)), calls(arg(0)), builds)},
 	{Name: "update-keys", Sig: "(update-keys m f)", Doc: "map with each key replaced by (f key)", Category: "map",
-		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-keys", true)},
+		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-keys", true),
+		Cost: cost(visits(arg(0)), calls(arg(0)), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), builds)},
 	{Name: "rename-keys", Sig: "(rename-keys m {old new ...})", Doc: "map with keys renamed", Category: "map",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinRenameKeys},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinRenameKeys,
+		Cost: cost(visits(allArgs), rehashes(allArgs), builds)},
 	{Name: "map-invert", Sig: "(map-invert m)", Doc: "map from values to keys", Category: "map",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinMapInvert},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinMapInvert,
+		Cost: cost(hashesItems(arg(0)), builds)},
 }
 
 // getValue is get: maps by key, vectors and strings by index, sets by
@@ -118,9 +139,6 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 	if len(args) == 3 {
 		def = args[2]
 	}
-	if err := steps(th, len(path)); err != nil {
-		return nil, err
-	}
 	missing := &varRef{} // a sentinel no collection contains
 	cur := args[0]
 	for _, k := range path {
@@ -139,21 +157,11 @@ func builtinGetIn(th *Thread, args []Value) (Value, error) {
 func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	switch c := coll.(type) {
 	case *Map:
+		return assocMap(th, c, key, val)
+	case NilType:
 		if err := chargeKey(th, key); err != nil {
 			return nil, err
 		}
-		copied := 0
-		if c.assocCopies(key) {
-			copied = c.Len()
-			if err := chargeMapKeys(th, c); err != nil {
-				return nil, err
-			}
-		}
-		if err := chargeCopy(th, copied, 1, costMapEntry); err != nil {
-			return nil, err
-		}
-		return c.assoc(key, val), nil
-	case NilType:
 		if err := th.allocMap(1); err != nil {
 			return nil, err
 		}
@@ -161,14 +169,11 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	case *Vector:
 		i, ok := key.(Int)
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
-			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, Repr(key), c.Len()).
+			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")
 		}
 		if int(i) == c.Len() {
-			if err := th.alloc(costCollHead + costElem); err != nil {
-				return nil, err
-			}
-			return c.conj(val), nil
+			return conjVector(th, c, val)
 		}
 		if err := chargeCopy(th, c.Len(), 0, costElem); err != nil {
 			return nil, err
@@ -186,9 +191,6 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 			WithHint("call it as (assoc m k1 v1 k2 v2)")
 	}
 	coll := args[0]
-	if err := steps(th, len(args)/2); err != nil {
-		return nil, err
-	}
 	if m, ok := coll.(*Map); ok && len(args) > 3 {
 		// One copy for all pairs instead of one per pair.
 		if err := chargeMapKeys(th, m); err != nil {
@@ -238,7 +240,7 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
-		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), Repr(k)).
+		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), shown(k)).
 			WithHint("every level of the path must be a map or a vector")
 	}
 	newChild, err := updateIn(th, fn, child, path[1:], f)
@@ -300,15 +302,6 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Nil, nil
 	case *Map:
-		if err := steps(th, m.Len()); err != nil {
-			return nil, err
-		}
-		if err := chargeKeys(th, args[1:]); err != nil {
-			return nil, err
-		}
-		if err := chargeMapKeys(th, m); err != nil {
-			return nil, err
-		}
 		drop := make(map[any]bool, len(args)-1)
 		for _, k := range args[1:] {
 			drop[hashKey(k)] = true
@@ -355,12 +348,6 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if m == nil {
 			continue
 		}
-		if err := steps(th, m.Len()); err != nil {
-			return nil, err
-		}
-		if err := chargeMapKeys(th, m); err != nil {
-			return nil, err
-		}
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			base = m.Len()
@@ -403,12 +390,6 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(ks)); err != nil {
-		return nil, err
-	}
-	if err := chargeKeys(th, ks); err != nil {
-		return nil, err
-	}
 	b := NewMapBuilder(len(ks))
 	if m != nil {
 		for _, k := range ks {
@@ -416,9 +397,6 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 				b.Set(k, v)
 			}
 		}
-	}
-	if err := th.allocMap(b.len()); err != nil {
-		return nil, err
 	}
 	return b.Map(), nil
 }
@@ -432,10 +410,7 @@ func keysOrVals(fn string, keys bool) func(*Thread, []Value) (Value, error) {
 		if m == nil || m.Len() == 0 {
 			return Nil, nil
 		}
-		out, err := makeSlice(th, m.Len())
-		if err != nil {
-			return nil, err
-		}
+		out := make([]Value, 0, m.Len())
 		for _, e := range m.entries {
 			if keys {
 				out = append(out, e.Key)
@@ -481,15 +456,6 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	n := min(len(ks), len(vs))
-	if err := steps(th, n); err != nil {
-		return nil, err
-	}
-	if err := chargeKeys(th, ks[:n]); err != nil {
-		return nil, err
-	}
-	if err := th.allocMap(n); err != nil {
-		return nil, err
-	}
 	b := NewMapBuilder(n)
 	for i := 0; i < n; i++ {
 		b.Set(ks[i], vs[i])
@@ -500,14 +466,6 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 func builtinHashMap(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 0 {
 		return nil, Errorf(arityErrorKind, "hash-map expects key/value pairs, got an odd number of arguments")
-	}
-	for i := 0; i < len(args); i += 2 {
-		if err := chargeKey(th, args[i]); err != nil {
-			return nil, err
-		}
-	}
-	if err := th.allocMap(len(args) / 2); err != nil {
-		return nil, err
 	}
 	b := NewMapBuilder(len(args) / 2)
 	for i := 0; i+1 < len(args); i += 2 {
@@ -524,12 +482,6 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 		}
 		if m == nil {
 			m = emptyMap
-		}
-		if err := steps(th, m.Len()); err != nil {
-			return nil, err
-		}
-		if err := th.allocMap(m.Len()); err != nil {
-			return nil, err
 		}
 		b := NewMapBuilder(m.Len())
 		for _, e := range m.entries {
@@ -569,15 +521,6 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 	if renames == nil {
 		return m, nil
 	}
-	if err := steps(th, m.Len()+renames.Len()); err != nil {
-		return nil, err
-	}
-	if err := chargeMapKeys(th, m); err != nil {
-		return nil, err
-	}
-	if err := chargeMapKeys(th, renames); err != nil {
-		return nil, err
-	}
 	b := NewMapBuilder(m.Len())
 	for _, e := range m.entries {
 		if _, renamed := renames.Get(e.Key); !renamed {
@@ -588,9 +531,6 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 		if v, ok := m.Get(r.Key); ok {
 			b.Set(r.Val, v)
 		}
-	}
-	if err := th.allocMap(b.len()); err != nil {
-		return nil, err
 	}
 	return b.Map(), nil
 }
@@ -603,17 +543,8 @@ func builtinMapInvert(th *Thread, args []Value) (Value, error) {
 	if m == nil {
 		return emptyMap, nil
 	}
-	if err := steps(th, m.Len()); err != nil {
-		return nil, err
-	}
-	if err := th.allocMap(m.Len()); err != nil {
-		return nil, err
-	}
 	b := NewMapBuilder(m.Len())
 	for _, e := range m.entries {
-		if err := chargeKey(th, e.Val); err != nil {
-			return nil, err
-		}
 		b.Set(e.Val, e.Key)
 	}
 	return b.Map(), nil

@@ -5,52 +5,76 @@ import "math"
 // Arithmetic (spec 8.4) and numeric conversion.
 var mathBuiltins = []*Builtin{
 	{Name: "+", Sig: "(+ x y ...)", Doc: "sum; (+) is 0; integer overflow is an error", Category: "math",
-		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("+", Int(0), addNumbers)},
+		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("+", Int(0), addNumbers),
+		Cost: cost(perArg(argsFrom(1)))},
 	{Name: "-", Sig: "(- x y ...)", Doc: "difference; (- x) negates", Category: "math",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinMinus},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinMinus,
+		Cost: cost(perArg(argsFrom(1)))},
 	{Name: "*", Sig: "(* x y ...)", Doc: "product; (*) is 1", Category: "math",
-		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*", Int(1), mulNumbers)},
+		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*", Int(1), mulNumbers),
+		Cost: cost(perArg(argsFrom(1)))},
 	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by zero gives ##Inf or ##NaN", Category: "math",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinDivide},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinDivide,
+		Cost: cost(perArg(argsFrom(1)))},
 	{Name: "quot", Sig: "(quot n d)", Doc: "integer quotient, truncated toward zero", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("quot", quotNumbers)},
+		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("quot", quotNumbers),
+		Cost: cost(constant)},
 	{Name: "rem", Sig: "(rem n d)", Doc: "remainder with the sign of n: (rem -10 3) is -1", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("rem", remNumbers)},
+		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("rem", remNumbers),
+		Cost: cost(constant)},
 	{Name: "mod", Sig: "(mod n d)", Doc: "modulus with the sign of d: (mod -10 3) is 2", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("mod", modNumbers)},
+		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("mod", modNumbers),
+		Cost: cost(constant)},
 	{Name: "inc", Sig: "(inc x)", Doc: "x + 1", Category: "math", MinArgs: 1, MaxArgs: 1,
-		Fn: func(th *Thread, args []Value) (Value, error) { return addNumbers("inc", args[0], Int(1)) }},
+		Fn:   func(th *Thread, args []Value) (Value, error) { return addNumbers("inc", args[0], Int(1)) },
+		Cost: cost(constant)},
 	{Name: "dec", Sig: "(dec x)", Doc: "x - 1", Category: "math", MinArgs: 1, MaxArgs: 1,
-		Fn: func(th *Thread, args []Value) (Value, error) { return subNumbers("dec", args[0], Int(1)) }},
-	{Name: "abs", Sig: "(abs x)", Doc: "absolute value", Category: "math", MinArgs: 1, MaxArgs: 1, Fn: builtinAbs},
+		Fn:   func(th *Thread, args []Value) (Value, error) { return subNumbers("dec", args[0], Int(1)) },
+		Cost: cost(constant)},
+	{Name: "abs", Sig: "(abs x)", Doc: "absolute value", Category: "math", MinArgs: 1, MaxArgs: 1, Fn: builtinAbs,
+		Cost: cost(constant)},
 	{Name: "max", Sig: "(max x y ...)", Doc: "greatest number", Category: "math", MinArgs: 1, MaxArgs: variadic,
-		Fn: extremum("max", 1)},
+		Fn:   extremum("max", 1),
+		Cost: cost(perArg(allArgs))},
 	{Name: "min", Sig: "(min x y ...)", Doc: "least number", Category: "math", MinArgs: 1, MaxArgs: variadic,
-		Fn: extremum("min", -1)},
+		Fn:   extremum("min", -1),
+		Cost: cost(perArg(allArgs))},
 	{Name: "floor", Sig: "(floor x)", Doc: "round toward -infinity, as an integer: (floor 3.7) is 3", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: rounding("floor", math.Floor)},
+		MinArgs: 1, MaxArgs: 1, Fn: rounding("floor", math.Floor),
+		Cost: cost(constant)},
 	{Name: "ceil", Sig: "(ceil x)", Doc: "round toward +infinity, as an integer: (ceil 3.2) is 4", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: rounding("ceil", math.Ceil)},
+		MinArgs: 1, MaxArgs: 1, Fn: rounding("ceil", math.Ceil),
+		Cost: cost(constant)},
 	{Name: "round", Sig: "(round x) (round x digits)", Doc: "nearest integer, halves up: (round 2.5) is 3; with digits, a float: (round 3.14159 2) is 3.14", Category: "math",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinRound},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinRound,
+		Cost: cost(constant)},
 	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: toInteger("int")},
+		MinArgs: 1, MaxArgs: 1, Fn: toInteger("int"),
+		Cost: cost(constant)},
 	{Name: "long", Sig: "(long x)", Doc: "same as int", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: toInteger("long")},
+		MinArgs: 1, MaxArgs: 1, Fn: toInteger("long"),
+		Cost: cost(constant)},
 	{Name: "double", Sig: "(double x)", Doc: "the number as a float: (double 5) is 5.0", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: toDouble("double")},
+		MinArgs: 1, MaxArgs: 1, Fn: toDouble("double"),
+		Cost: cost(constant)},
 	{Name: "float", Sig: "(float x)", Doc: "same as double", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: toDouble("float")},
+		MinArgs: 1, MaxArgs: 1, Fn: toDouble("float"),
+		Cost: cost(constant)},
 	{Name: "sqrt", Sig: "(sqrt x)", Doc: "square root, a float; (sqrt -1) is ##NaN", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("sqrt", math.Sqrt)},
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("sqrt", math.Sqrt),
+		Cost: cost(constant)},
 	{Name: "pow", Sig: "(pow x y)", Doc: "x to the power y, a float", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinPow},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinPow,
+		Cost: cost(constant)},
 	{Name: "exp", Sig: "(exp x)", Doc: "e to the power x, a float", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("exp", math.Exp)},
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("exp", math.Exp),
+		Cost: cost(constant)},
 	{Name: "log", Sig: "(log x)", Doc: "natural logarithm, a float", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log", math.Log)},
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log", math.Log),
+		Cost: cost(constant)},
 	{Name: "log10", Sig: "(log10 x)", Doc: "base-10 logarithm, a float", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log10", math.Log10)},
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log10", math.Log10),
+		Cost: cost(constant)},
 }
 
 // foldNumbers applies op left to right; with no arguments it returns unit.
@@ -61,9 +85,6 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 		}
 		acc, err := numberArg(fn, args[0])
 		if err != nil {
-			return nil, err
-		}
-		if err := steps(th, len(args)-1); err != nil {
 			return nil, err
 		}
 		for _, a := range args[1:] {
@@ -115,9 +136,6 @@ func extremum(fn string, dir int) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		best, err := numberArg(fn, args[0])
 		if err != nil {
-			return nil, err
-		}
-		if err := steps(th, len(args)); err != nil {
 			return nil, err
 		}
 		nan := false

@@ -71,10 +71,7 @@ var predicateBuiltins = []*Builtin{
 	intPred("even?", "n is even; floats are a type error", func(n int64) bool { return n%2 == 0 }),
 	intPred("odd?", "n is odd; floats are a type error", func(n int64) bool { return n%2 != 0 }),
 	{Name: "distinct?", Sig: "(distinct? x y ...)", Doc: "no two arguments are equal", Category: "predicate",
-		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
-			if err := chargeKeys(th, args); err != nil {
-				return nil, err
-			}
+		MinArgs: 1, MaxArgs: variadic, Cost: cost(perArg(allArgs), hashes(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
 			seen := make(map[any]bool, len(args))
 			for _, a := range args {
 				k := hashKey(a)
@@ -103,14 +100,14 @@ func isFn(v Value) bool {
 }
 
 func typePred(name, doc string, test func(Value) bool) *Builtin {
-	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1,
+	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(test(args[0])), nil }}
 }
 
 // numPred is a predicate on numbers; other values are a type error, and
 // NaN satisfies none of them but NaN?.
 func numPred(name, doc string, test func(float64) bool) *Builtin {
-	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1,
+	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			f, ok := asFloat(args[0])
 			if !ok {
@@ -121,7 +118,7 @@ func numPred(name, doc string, test func(float64) bool) *Builtin {
 }
 
 func intPred(name, doc string, test func(int64) bool) *Builtin {
-	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1,
+	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			n, ok := args[0].(Int)
 			if !ok {

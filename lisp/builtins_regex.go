@@ -15,22 +15,28 @@ var regexBuiltins = []*Builtin{
 				return compileRegex("re-pattern", string(v))
 			}
 			return nil, typeErrorf("re-pattern", "a string", args[0])
-		}},
+		},
+		Cost: cost(chargedInBody("the compiled pattern, charged as a string of its bytes (at most 256)"))},
 	{Name: "re-find", Sig: "(re-find re s)", Doc: "first match: the text, or [whole group1 ...] with groups; nil when none", Category: "regex",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind,
+		Cost: cost(matches)},
 	{Name: "re-matches", Sig: "(re-matches re s)", Doc: "like re-find, but re must match the whole string", Category: "regex",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinReMatches},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReMatches,
+		Cost: cost(matches)},
 	{Name: "re-seq", Sig: "(re-seq re s)", Doc: "every match, as re-find returns them; nil when none", Category: "regex",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinReSeq},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinReSeq,
+		Cost: cost(matches)},
 	{Name: "re-split", Sig: "(re-split re s)", Doc: "s split around matches of re", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "re-split", args[1], args[0], nil)
-		}},
+		},
+		Cost: cost(scans(arg(1)), matches)},
 	{Name: "regex?", Sig: "(regex? x)", Doc: "x is a regex", Category: "regex",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			_, ok := args[0].(*regex)
 			return boolValue(ok), nil
-		}},
+		},
+		Cost: cost(constant)},
 }
 
 // regexInput checks the arguments of a match function and charges for

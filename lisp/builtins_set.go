@@ -7,34 +7,38 @@ import "slices"
 // items; nil is the empty set.
 var setBuiltins = []*Builtin{
 	{Name: "set", Sig: "(set coll)", Doc: "set of the items of coll", Category: "set",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinSet},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinSet,
+		Cost: cost(hashesItems(arg(0)), builds)},
 	{Name: "hash-set", Sig: "(hash-set x ...)", Doc: "set of the arguments", Category: "set",
 		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
-			if err := chargeKeys(th, args); err != nil {
-				return nil, err
-			}
-			if err := th.allocVector(len(args)); err != nil {
-				return nil, err
-			}
 			return NewSet(args), nil
-		}},
+		},
+		Cost: cost(perArg(allArgs), hashes(allArgs), builds)},
 	{Name: "union", Sig: "(union s1 s2 ...)", Doc: "items in any of the sets", Category: "set",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinUnion},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinUnion,
+		Cost: cost(hashesItems(allArgs), builds)},
 	{Name: "intersection", Sig: "(intersection s1 s2 ...)", Doc: "items in every set", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: setFilter("intersection", true)},
+		MinArgs: 1, MaxArgs: variadic, Fn: setFilter("intersection", true),
+		Cost: cost(hashesItems(allArgs), chargedInBody("the first set's items looked up in each further set: a step and a hash (chargeKey) per lookup"), builds)},
 	{Name: "difference", Sig: "(difference s1 s2 ...)", Doc: "items of s1 in none of the others", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: setFilter("difference", false)},
+		MinArgs: 1, MaxArgs: variadic, Fn: setFilter("difference", false),
+		Cost: cost(hashesItems(allArgs), chargedInBody("the first set's items looked up in each further set: a step and a hash (chargeKey) per lookup"), builds)},
 	{Name: "subset?", Sig: "(subset? s1 s2)", Doc: "every item of s1 is in s2", Category: "set",
-		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "subset?", args[0], args[1]) }},
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "subset?", args[0], args[1]) },
+		Cost: cost(hashesItems(allArgs))},
 	{Name: "superset?", Sig: "(superset? s1 s2)", Doc: "every item of s2 is in s1", Category: "set",
-		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "superset?", args[1], args[0]) }},
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "superset?", args[1], args[0]) },
+		Cost: cost(hashesItems(allArgs))},
 	{Name: "disj", Sig: "(disj s x ...)", Doc: "set without the given items", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinDisj},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinDisj,
+		Cost: cost(hashesItems(arg(0)), hashes(argsFrom(1)), builds)},
 	{Name: "select", Sig: "(select pred s)", Doc: "set of the items for which pred is truthy", Category: "set",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSelect},
+		MinArgs: 2, MaxArgs: 2, Fn: builtinSelect,
+		Cost: cost(hashesItems(arg(1)), calls(arg(1)), builds)},
 }
 
-// setOf reads a value as a set.
+// setOf reads a value as a set; the set builtins' hashesItems terms pay
+// for hashing its items.
 func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	switch s := v.(type) {
 	case *Set:
@@ -44,12 +48,6 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	}
 	elems, err := seqOf(th, fn, v, anySeq)
 	if err != nil {
-		return nil, err
-	}
-	if err := chargeKeys(th, elems); err != nil {
-		return nil, err
-	}
-	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err
 	}
 	return NewSet(elems), nil
@@ -65,15 +63,6 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		all = append(all, s.elems...)
-	}
-	if err := steps(th, len(all)); err != nil {
-		return nil, err
-	}
-	if err := chargeKeys(th, all); err != nil {
-		return nil, err
-	}
-	if err := th.allocVector(len(all)); err != nil {
-		return nil, err
 	}
 	return NewSet(all), nil
 }
@@ -92,10 +81,10 @@ func setFilter(fn string, keepIfIn bool) func(*Thread, []Value) (Value, error) {
 				return nil, err
 			}
 		}
-		if err := steps(th, first.Len()*max(1, len(others))); err != nil {
-			return nil, err
-		}
-		for range max(1, len(others)) {
+		for range len(others) - 1 {
+			if err := th.step(int64(first.Len())); err != nil {
+				return nil, err
+			}
 			if err := chargeKeys(th, first.elems); err != nil {
 				return nil, err
 			}
@@ -113,9 +102,6 @@ func setFilter(fn string, keepIfIn bool) func(*Thread, []Value) (Value, error) {
 				out = append(out, e)
 			}
 		}
-		if err := th.allocVector(len(out)); err != nil {
-			return nil, err
-		}
 		return NewSet(out), nil
 	}
 }
@@ -127,12 +113,6 @@ func subset(th *Thread, fn string, a, b Value) (Value, error) {
 	}
 	sb, err := setOf(th, fn, b)
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, sa.Len()); err != nil {
-		return nil, err
-	}
-	if err := chargeKeys(th, sa.elems); err != nil {
 		return nil, err
 	}
 	for _, e := range sa.elems {
@@ -148,21 +128,8 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Nil, nil
 	case *Set:
-		if err := steps(th, s.Len()); err != nil {
-			return nil, err
-		}
-		if err := chargeKeys(th, args[1:]); err != nil {
-			return nil, err
-		}
-		if err := chargeKeys(th, s.elems); err != nil {
-			return nil, err
-		}
 		drop := NewSet(args[1:])
-		out := slices.DeleteFunc(slices.Clone(s.elems), drop.contains)
-		if err := th.allocVector(len(out)); err != nil {
-			return nil, err
-		}
-		return NewSet(out), nil
+		return NewSet(slices.DeleteFunc(slices.Clone(s.elems), drop.contains)), nil
 	}
 	return nil, typeErrorf("disj", "a set", args[0])
 }
@@ -170,9 +137,6 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 func builtinSelect(th *Thread, args []Value) (Value, error) {
 	s, err := setOf(th, "select", args[1])
 	if err != nil {
-		return nil, err
-	}
-	if err := steps(th, s.Len()); err != nil {
 		return nil, err
 	}
 	var out []Value
@@ -184,12 +148,6 @@ func builtinSelect(th *Thread, args []Value) (Value, error) {
 		if ok {
 			out = append(out, e)
 		}
-	}
-	if err := chargeKeys(th, out); err != nil {
-		return nil, err
-	}
-	if err := th.allocVector(len(out)); err != nil {
-		return nil, err
 	}
 	return NewSet(out), nil
 }

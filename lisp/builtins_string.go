@@ -14,65 +14,94 @@ import (
 // characters (code points), as count and nth on strings do.
 var stringBuiltins = []*Builtin{
 	{Name: "str", Sig: "(str x ...)", Doc: `concatenation of the values as text; nil is "", keywords keep their colon`, Category: "string",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinStr},
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinStr,
+		Cost: cost(perArg(allArgs), writes)},
 	{Name: "subs", Sig: "(subs s start) (subs s start end)", Doc: "characters of s from start up to end (exclusive)", Category: "string",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinSubs},
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSubs,
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "split", Sig: "(split s sep) (split s sep limit)", Doc: `parts of s around sep, a string or regex; "" splits into characters; trailing empty parts dropped`, Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "split", args[0], args[1], args[2:])
-		}},
+		},
+		Cost: cost(scans(arg(0)), matches, chargedInBody("the parts: a string and an element each, charged before they are built"))},
 	{Name: "split-lines", Sig: "(split-lines s)", Doc: `lines of s, split at \n or \r\n`, Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinSplitLines},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinSplitLines,
+		Cost: cost(scans(arg(0)), chargedInBody("the parts: a string and an element each, charged before they are built"))},
 	{Name: "join", Sig: "(join coll) (join sep coll)", Doc: "items as text, separated by sep", Category: "string",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinJoin},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinJoin,
+		Cost: cost(visits(lastArg), writes)},
 	{Name: "trim", Sig: "(trim s)", Doc: "s without leading and trailing whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim", func(s string) string { return strings.TrimFunc(s, unicode.IsSpace) })},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim", func(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "triml", Sig: "(triml s)", Doc: "s without leading whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("triml", func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) })},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("triml", func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "trimr", Sig: "(trimr s)", Doc: "s without trailing whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trimr", func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) })},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trimr", func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "trim-newline", Sig: "(trim-newline s)", Doc: "s without trailing newlines", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") })},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") }),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "replace", Sig: "(replace s match replacement)", Doc: "every match (string or regex) replaced; $1 in the replacement is a regex group", Category: "string",
-		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace", true)},
+		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace", true),
+		Cost: cost(scans(arg(0)), matches, chargedInBody("the replaced string, charged before it is built"), builds)},
 	{Name: "replace-first", Sig: "(replace-first s match replacement)", Doc: "first match replaced", Category: "string",
-		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false)},
+		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false),
+		Cost: cost(scans(arg(0)), matches, chargedInBody("the replaced string, charged before it is built"), builds)},
 	{Name: "upper-case", Sig: "(upper-case s)", Doc: "s in upper case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", strings.ToUpper)},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", strings.ToUpper),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "upcase", Sig: "(upcase s)", Doc: "same as upper-case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", strings.ToUpper)},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", strings.ToUpper),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "lower-case", Sig: "(lower-case s)", Doc: "s in lower case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", strings.ToLower)},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", strings.ToLower),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "downcase", Sig: "(downcase s)", Doc: "same as lower-case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", strings.ToLower)},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", strings.ToLower),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "capitalize", Sig: "(capitalize s)", Doc: "first character upper case, the rest lower case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("capitalize", capitalize)},
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("capitalize", capitalize),
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "starts-with?", Sig: "(starts-with? s prefix)", Doc: "s begins with prefix", Category: "string",
-		MinArgs: 2, MaxArgs: 2, Fn: stringTest("starts-with?", strings.HasPrefix)},
+		MinArgs: 2, MaxArgs: 2, Fn: stringTest("starts-with?", strings.HasPrefix),
+		Cost: cost(scans(arg(0)))},
 	{Name: "ends-with?", Sig: "(ends-with? s suffix)", Doc: "s ends with suffix", Category: "string",
-		MinArgs: 2, MaxArgs: 2, Fn: stringTest("ends-with?", strings.HasSuffix)},
+		MinArgs: 2, MaxArgs: 2, Fn: stringTest("ends-with?", strings.HasSuffix),
+		Cost: cost(scans(arg(0)))},
 	{Name: "includes?", Sig: "(includes? s sub)", Doc: "s contains sub", Category: "string",
-		MinArgs: 2, MaxArgs: 2, Fn: stringTest("includes?", strings.Contains)},
+		MinArgs: 2, MaxArgs: 2, Fn: stringTest("includes?", strings.Contains),
+		Cost: cost(scans(arg(0)))},
 	{Name: "index-of", Sig: "(index-of s sub) (index-of s sub from)", Doc: "index of the first sub in s (from index from), or nil", Category: "string",
-		MinArgs: 2, MaxArgs: 3, Fn: indexOf("index-of", false)},
+		MinArgs: 2, MaxArgs: 3, Fn: indexOf("index-of", false),
+		Cost: cost(scans(arg(0)))},
 	{Name: "last-index-of", Sig: "(last-index-of s sub)", Doc: "index of the last sub in s, or nil", Category: "string",
-		MinArgs: 2, MaxArgs: 2, Fn: indexOf("last-index-of", true)},
+		MinArgs: 2, MaxArgs: 2, Fn: indexOf("last-index-of", true),
+		Cost: cost(scans(arg(0)))},
 	{Name: "blank?", Sig: "(blank? s)", Doc: "s is nil, empty or only whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinBlank},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinBlank,
+		Cost: cost(scans(arg(0)))},
 	{Name: "pr-str", Sig: "(pr-str x ...)", Doc: `values as they print in code, separated by spaces: (pr-str "a") is "\"a\""`, Category: "string",
-		MinArgs: 0, MaxArgs: variadic, Fn: printing("pr-str", Repr)},
+		MinArgs: 0, MaxArgs: variadic, Fn: printing(asEDN),
+		Cost: cost(writes)},
 	{Name: "print-str", Sig: "(print-str x ...)", Doc: "values as str shows them, separated by spaces", Category: "string",
-		MinArgs: 0, MaxArgs: variadic, Fn: printing("print-str", Str)},
+		MinArgs: 0, MaxArgs: variadic, Fn: printing(asStr),
+		Cost: cost(writes)},
 	{Name: "name", Sig: "(name x)", Doc: `name of a keyword without colon (or a string itself): (name :a) is "a"`, Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinName},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinName,
+		Cost: cost(constant)},
 	{Name: "keyword", Sig: "(keyword s)", Doc: `keyword named s: (keyword "a") is :a; nil for nil`, Category: "string",
-		MinArgs: 1, MaxArgs: 2, Fn: builtinKeyword},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinKeyword,
+		Cost: cost(scans(allArgs))},
 	{Name: "format", Sig: "(format fmt x ...)", Doc: `Java-style formatting: %s %d %.2f %x %5s %-5s %05d %%`, Category: "string",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinFormat},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinFormat,
+		Cost: cost(scans(arg(0)), perArg(argsFrom(1)), writes)},
 	{Name: "parse-long", Sig: "(parse-long s)", Doc: "integer in s, or nil when s is not exactly an integer", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinParseLong},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinParseLong,
+		Cost: cost(scans(arg(0)))},
 	{Name: "parse-double", Sig: "(parse-double s)", Doc: "float in s, or nil when s is not exactly a number", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinParseDouble},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinParseDouble,
+		Cost: cost(scans(arg(0)))},
 }
 
 // stringArg checks that v is a string.
@@ -88,59 +117,26 @@ func stringArg(fn string, v Value) (string, error) {
 }
 
 func builtinStr(th *Thread, args []Value) (Value, error) {
-	if err := steps(th, len(args)); err != nil {
-		return nil, err
-	}
 	if len(args) == 1 {
 		if s, ok := args[0].(String); ok {
 			return s, nil
 		}
 	}
-	if err := weighText(th, args); err != nil {
-		return nil, err
+	if text, ok, err := plainText(th, args, ""); ok {
+		return text, err
 	}
-	// weighText has checked that the text fits in what is left of the
-	// budget, so building it before charging its exact size cannot
-	// outgrow the budget's memory.
-	size := 0
+	t := textWriter{th: th}
 	for _, a := range args {
-		if s, ok := a.(String); ok {
-			size += len(s)
-		} else {
-			size += 8
+		if err := writeValue(&t, th, a, asStr); err != nil {
+			return nil, err
 		}
 	}
-	var b strings.Builder
-	b.Grow(size)
-	for _, a := range args {
-		writeStr(&b, a)
-	}
-	if err := th.allocString(b.Len()); err != nil {
-		return nil, err
-	}
-	return String(b.String()), nil
-}
-
-// writeStr appends Str(v) to b.
-func writeStr(b *strings.Builder, v Value) {
-	switch v := v.(type) {
-	case String:
-		b.WriteString(string(v))
-	case NilType:
-	case Int:
-		var digits [20]byte
-		b.Write(strconv.AppendInt(digits[:0], int64(v), 10))
-	default:
-		WriteRepr(b, v)
-	}
+	return t.text()
 }
 
 func builtinSubs(th *Thread, args []Value) (Value, error) {
 	s, err := stringArg("subs", args[0])
 	if err != nil {
-		return nil, err
-	}
-	if err := scan(th, len(s)); err != nil {
 		return nil, err
 	}
 	n := utf8.RuneCountInString(s)
@@ -158,7 +154,7 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 		return nil, Errorf(executionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
 			WithHint("check (count s) first, or use (take n s)")
 	}
-	return newString(th, s[runeOffset(s, start):runeOffset(s, end)])
+	return String(s[runeOffset(s, start):runeOffset(s, end)]), nil
 }
 
 // runeOffset is the byte offset of the i-th character of s.
@@ -188,9 +184,6 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 			limit = -1
 		}
 	}
-	if err := scan(th, len(s)); err != nil {
-		return nil, err
-	}
 	var parts []string
 	switch p := sep.(type) {
 	case String:
@@ -208,6 +201,9 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 				parts = append(parts[:limit-1], strings.Join(parts[limit-1:], ""))
 			}
 		} else {
+			if limit > count {
+				limit = count // SplitN makes room for limit parts
+			}
 			parts = strings.SplitN(s, string(p), limit)
 		}
 	case *regex:
@@ -278,9 +274,6 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := scan(th, len(s)); err != nil {
-		return nil, err
-	}
 	if err := th.alloc(int64(strings.Count(s, "\n")+1) * perMatchCost); err != nil {
 		return nil, err
 	}
@@ -295,36 +288,32 @@ func builtinSplitLines(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinJoin(th *Thread, args []Value) (Value, error) {
-	sep := ""
+	var sep Value = String("")
 	coll := args[len(args)-1]
 	if len(args) == 2 {
-		switch s := args[0].(type) {
-		case String:
-			sep = string(s)
-		default:
-			sep = Str(s)
-		}
+		sep = args[0]
 	}
 	elems, err := seqOf(th, "join", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
-	if err := steps(th, len(elems)); err != nil {
-		return nil, err
+	if s, ok := sep.(String); ok {
+		if text, ok, err := plainText(th, elems, string(s)); ok {
+			return text, err
+		}
 	}
-	if err := weighText(th, elems); err != nil {
-		return nil, err
-	}
-	parts := make([]string, len(elems))
-	n := len(sep) * max(len(elems)-1, 0)
+	t := textWriter{th: th}
 	for i, e := range elems {
-		parts[i] = Str(e)
-		n += len(parts[i])
+		if i > 0 {
+			if err := writeValue(&t, th, sep, asStr); err != nil {
+				return nil, err
+			}
+		}
+		if err := writeValue(&t, th, e, asStr); err != nil {
+			return nil, err
+		}
 	}
-	if err := th.allocString(n); err != nil {
-		return nil, err
-	}
-	return String(strings.Join(parts, sep)), nil
+	return t.text()
 }
 
 func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value, error) {
@@ -333,13 +322,8 @@ func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value,
 		if err != nil {
 			return nil, err
 		}
-		if err := scan(th, len(s)); err != nil {
-			return nil, err
-		}
-		// Case mapping can change byte lengths, but by a bounded factor.
-		if err := th.allocString(len(s)); err != nil {
-			return nil, err
-		}
+		// Case mapping can change byte lengths, but by a bounded
+		// factor: builds charges the result's.
 		return String(f(s)), nil
 	}
 }
@@ -368,9 +352,6 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 		if !ok {
 			return nil, typeErrorf(fn, "a string to look for", args[1])
 		}
-		if err := scan(th, len(s)); err != nil {
-			return nil, err
-		}
 		return boolValue(test(s, string(sub))), nil
 	}
 }
@@ -384,9 +365,6 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 		sub, ok := args[1].(String)
 		if !ok {
 			return nil, typeErrorf(fn, "a string to look for", args[1])
-		}
-		if err := scan(th, len(s)); err != nil {
-			return nil, err
 		}
 		offset := 0 // in bytes
 		from := 0   // in characters
@@ -429,21 +407,20 @@ func builtinBlank(th *Thread, args []Value) (Value, error) {
 	return nil, typeErrorf("blank?", "a string or nil", args[0])
 }
 
-func printing(fn string, text func(Value) string) func(*Thread, []Value) (Value, error) {
+// printing is pr-str (asEDN) and print-str (asStr): the arguments as
+// text, separated by spaces.
+func printing(style textStyle) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		if err := weighText(th, args); err != nil {
-			return nil, err
-		}
-		parts := make([]string, len(args))
-		n := 0
+		t := textWriter{th: th}
 		for i, a := range args {
-			parts[i] = text(a)
-			n += len(parts[i]) + 1
+			if i > 0 {
+				t.writeByte(' ')
+			}
+			if err := writeValue(&t, th, a, style); err != nil {
+				return nil, err
+			}
 		}
-		if err := th.allocString(n); err != nil {
-			return nil, err
-		}
-		return String(strings.Join(parts, " ")), nil
+		return t.text()
 	}
 }
 
@@ -529,9 +506,6 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := scan(th, len(s)); err != nil {
-			return nil, err
-		}
 		var out string
 		switch m := args[1].(type) {
 		case String:
@@ -554,7 +528,7 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		default:
 			return nil, Errorf(typeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
 		}
-		return newString(th, out)
+		return String(out), nil
 	}
 }
 
@@ -613,16 +587,13 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 // while (reverse "abc") is the characters in reverse order.
 var stringNamespaceOnly = map[string]*Builtin{
 	"reverse": {Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order",
-		Category: "string", MinArgs: 1, MaxArgs: 1, Fn: builtinStringReverse},
+		Category: "string", MinArgs: 1, MaxArgs: 1, Fn: builtinStringReverse, Cost: cost(scans(arg(0)), builds)},
 }
 
 func builtinStringReverse(th *Thread, args []Value) (Value, error) {
 	s, ok := args[0].(String)
 	if !ok {
 		return nil, typeErrorf("clojure.string/reverse", "a string", args[0])
-	}
-	if err := th.allocString(len(s)); err != nil {
-		return nil, err
 	}
 	r := []rune(string(s))
 	slices.Reverse(r)

@@ -8,17 +8,21 @@ var walkBuiltins = []*Builtin{
 			inner := func(v Value) (Value, error) { return call(th, "walk", args[0], v) }
 			outer := func(v Value) (Value, error) { return call(th, "walk", args[1], v) }
 			return walkOnce(th, "walk", args[2], inner, outer)
-		}},
+		},
+		Cost: cost(calls(argsFrom(0)), chargedInBody("a step per node, and the collection it rebuilds (walkOnce)"))},
 	{Name: "prewalk", Sig: "(prewalk f form)", Doc: "f applied to every node, parents before their children", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return prewalk(th, args[0], args[1], 0)
-		}},
+		},
+		Cost: cost(calls(arg(0)), chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
 	{Name: "postwalk", Sig: "(postwalk f form)", Doc: "f applied to every node, children before their parents", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return postwalk(th, args[0], args[1], 0)
-		}},
+		},
+		Cost: cost(calls(arg(0)), chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
 	{Name: "tree-seq", Sig: "(tree-seq branch? children root)", Doc: "every node in depth-first order; (children node) is called where (branch? node) is truthy", Category: "collection",
-		MinArgs: 3, MaxArgs: 3, Fn: builtinTreeSeq},
+		MinArgs: 3, MaxArgs: 3, Fn: builtinTreeSeq,
+		Cost: cost(calls(argsFrom(0)), chargedInBody("a step and an element per node it visits"))},
 }
 
 // walkOnce rebuilds a collection from inner applied to each item, then
@@ -149,5 +153,5 @@ func builtinTreeSeq(th *Thread, args []Value) (Value, error) {
 			stack = append(stack, elems)
 		}
 	}
-	return newVector(th, out)
+	return NewVector(out), nil
 }

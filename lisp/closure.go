@@ -14,6 +14,31 @@ type lambda struct {
 	captures  []capture
 	freeNames []string
 	form      *list // the source form, for printing and serialization
+	// textSize is the length of the text a closure of it prints as,
+	// without the values it captured (measureText).
+	textSize int64
+}
+
+// measureText is the length of the text a closure of l prints as without
+// the values it captured: its fn form, and the let around it that binds
+// their names. Measuring it visits the form, charged to th (analysis): a
+// fn nested in another is measured with each.
+func (l *lambda) measureText(th *Thread) (int64, error) {
+	t := textWriter{counting: true}
+	if err := (&printer{out: &t, th: th}).print(l.form); err != nil {
+		return 0, err
+	}
+	n := t.size()
+	if len(l.freeNames) > 0 {
+		n += int64(len("(let [") + len("] ") + len(")"))
+		for i, name := range l.freeNames {
+			n += int64(len(name) + 1) // the name and the space before its value
+			if i > 0 {
+				n++ // the space before the name
+			}
+		}
+	}
+	return n, nil
 }
 
 type arity struct {
@@ -42,7 +67,7 @@ func (n *fnNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, err
 	}
 	var free []Value
-	weight := int64(1)
+	weight := n.lam.textSize
 	if len(n.lam.captures) > 0 {
 		free = make([]Value, len(n.lam.captures))
 		for i, c := range n.lam.captures {
@@ -65,7 +90,8 @@ type closure struct {
 	lam  *lambda
 	free []Value
 	name string // the user definition it was bound to by def/defn, if any
-	// weight counts the captured values, which the closure prints with.
+	// weight counts its own text and the captured values, which it prints
+	// with.
 	weight int64
 }
 
@@ -84,42 +110,26 @@ func (c *closure) ParamNames() []string { return c.lam.arities[0].paramText }
 // Name is the user definition the closure was defined as, or "".
 func (c *closure) Name() string { return c.name }
 
-// appendText appends the closure as its fn form; when it captured locals,
+// writeText writes the closure as its fn form; when it captured locals,
 // the form is wrapped in a let that binds them to their values, so the
 // text is self-contained: (let [k 3] (fn [x] (* k x))).
-func (c *closure) appendText(buf []byte) []byte {
-	if len(c.free) == 0 {
-		return appendRepr(buf, c.lam.form)
+func (c *closure) writeText(p *printer, i int) {
+	switch {
+	case len(c.free) == 0:
+		p.form(c.lam.form)
+	case i == 0:
+		p.out.writeString("(let [")
+		p.out.writeString(c.lam.freeNames[0])
+		p.out.writeByte(' ')
+	case i < len(c.free):
+		p.out.writeByte(' ')
+		p.out.writeString(c.lam.freeNames[i])
+		p.out.writeByte(' ')
+	default:
+		p.out.writeString("] ")
+		p.form(c.lam.form)
+		p.out.writeByte(')')
 	}
-	buf = append(buf, "(let ["...)
-	for i, name := range c.lam.freeNames {
-		if i > 0 {
-			buf = append(buf, ' ')
-		}
-		buf = append(buf, name...)
-		buf = append(buf, ' ')
-		buf = appendSource(buf, c.free[i])
-	}
-	buf = append(buf, "] "...)
-	buf = appendRepr(buf, c.lam.form)
-	return append(buf, ')')
-}
-
-// ownTextSize is the length of appendText's text without the captured
-// values: the fn form, and the let around it that binds their names.
-func (c *closure) ownTextSize() int64 {
-	n := int64(len(Repr(c.lam.form)))
-	if len(c.free) == 0 {
-		return n
-	}
-	n += int64(len("(let [") + len("] ") + len(")"))
-	for i, name := range c.lam.freeNames {
-		n += int64(len(name) + 1) // the name and the space before its value
-		if i > 0 {
-			n++ // the space before the name
-		}
-	}
-	return n
 }
 
 // Call applies the closure. recur in tail position restarts the body with

@@ -77,22 +77,42 @@ func compareValues(a, b Value, opt orderOptions) (int, error) {
 		}
 	case *Vector:
 		if y, ok := b.(*Vector); ok {
-			if x.Len() != y.Len() {
-				if x.Len() < y.Len() {
-					return -1, nil
-				}
-				return 1, nil
-			}
-			for i := range x.elems {
-				c, err := compareValues(x.elems[i], y.elems[i], opt)
-				if err != nil || c != 0 {
-					return c, err
-				}
-			}
-			return 0, nil
+			return compareVectors(x, y, opt)
 		}
 	}
 	return 0, uncomparable(opt.fn, a, b)
+}
+
+// compareVectors orders two vectors: the shorter first, then element by
+// element. It walks a (walk.go) with b's element at the same place beside
+// each of a's.
+func compareVectors(a, b *Vector, opt orderOptions) (int, error) {
+	w := newWalk(nil, a, math.MaxInt)
+	others := []*Vector{} // b's counterparts of the vectors being walked
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			others = others[:len(others)-1]
+			continue
+		}
+		var y Value = b
+		if len(others) > 0 {
+			y = others[len(others)-1].elems[w.index]
+		}
+		x, xv := at.(*Vector)
+		yv, yIsVector := y.(*Vector)
+		if !xv || !yIsVector {
+			w.skip()
+			if c, err := compareValues(at, y, opt); err != nil || c != 0 {
+				return c, err
+			}
+			continue
+		}
+		if c := cmp.Compare(x.Len(), yv.Len()); c != 0 {
+			return c, nil
+		}
+		others = append(others, yv)
+	}
+	return 0, nil
 }
 
 func uncomparable(fn string, a, b Value) *Error {

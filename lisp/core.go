@@ -10,23 +10,32 @@ import (
 // none-of). They resolve like builtins.
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln},
+		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln,
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "same as println: each call is one line of output", Fn: corePrint},
+		Doc: "same as println: each call is one line of output", Fn: corePrint,
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
-		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn},
+		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn,
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "printf", Sig: "(printf fmt x ...)", Category: "io", MinArgs: 1, MaxArgs: -1,
-		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf},
+		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf,
+		Cost: cost(chargedInBody("the line, formatted by format (whose declaration applies) and charged when printed"))},
 	{Name: "return", Sig: "(return value)", Category: "io", MinArgs: 0, MaxArgs: 1,
-		Doc: "end the program successfully with value as its result", Fn: coreReturn},
+		Doc: "end the program successfully with value as its result", Fn: coreReturn,
+		Cost: cost(constant)},
 	{Name: "fail", Sig: "(fail reason)", Category: "io", MinArgs: 0, MaxArgs: 1,
-		Doc: "end the program as failed, with reason as the error message", Fn: coreFail},
+		Doc: "end the program as failed, with reason as the error message", Fn: coreFail,
+		Cost: cost(constant)},
 	{Name: "all-of", Sig: "(all-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
-		Doc: "predicate true when every pred is true for the item", Fn: combinator("all-of")},
+		Doc: "predicate true when every pred is true for the item", Fn: combinator("all-of"),
+		Cost: cost(builds)},
 	{Name: "any-of", Sig: "(any-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
-		Doc: "predicate true when some pred is true for the item", Fn: combinator("any-of")},
+		Doc: "predicate true when some pred is true for the item", Fn: combinator("any-of"),
+		Cost: cost(builds)},
 	{Name: "none-of", Sig: "(none-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
-		Doc: "predicate true when no pred is true for the item", Fn: combinator("none-of")},
+		Doc: "predicate true when no pred is true for the item", Fn: combinator("none-of"),
+		Cost: cost(builds)},
 }
 
 var coreIndex = func() map[string]*Builtin {
@@ -50,41 +59,43 @@ func lookupFunction(name string) (*Builtin, bool) {
 	return lookupBuiltin(name)
 }
 
-func corePrintln(th *Thread, args []Value) (Value, error) { return printValues(th, args, true) }
-
-// corePrint is println without the newline, which only with-out-str sees.
-func corePrint(th *Thread, args []Value) (Value, error) { return printValues(th, args, false) }
-
-func printValues(th *Thread, args []Value, newline bool) (Value, error) {
-	var b strings.Builder
-	for i, a := range args {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if s, ok := a.(String); ok {
-			b.WriteString(string(s))
-		} else {
-			WriteRepr(&b, a)
-		}
-	}
-	if th.prog == nil {
-		return Nil, nil
-	}
-	return Nil, th.prog.output(th, b.String(), newline)
+func corePrintln(th *Thread, args []Value) (Value, error) {
+	return Nil, printLine(th, args, asPrint, true)
 }
 
-func corePrn(th *Thread, args []Value) (Value, error) {
-	var b strings.Builder
+// corePrint is println without the newline, which only with-out-str sees.
+func corePrint(th *Thread, args []Value) (Value, error) {
+	return Nil, printLine(th, args, asPrint, false)
+}
+
+func corePrn(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asEDN, true) }
+
+// printLine prints args, separated by spaces, as one line of output (or,
+// inside with-out-str, as text, ended by a newline when newline is set),
+// in the given style. The line is written through
+// a writer that charges it as it grows and stops at the output budget, so
+// printing a huge value fails when the output is full, not after the
+// whole text was built.
+func printLine(th *Thread, args []Value, style textStyle, newline bool) error {
+	t := textWriter{th: th}
+	if th.prog != nil && th.limits.MaxOutputBytes > 0 {
+		t.limit = int64(th.limits.MaxOutputBytes-th.prog.outputUsed()) + 1
+	}
 	for i, a := range args {
 		if i > 0 {
-			b.WriteByte(' ')
+			t.writeByte(' ')
 		}
-		WriteRepr(&b, a)
+		if err := writeValue(&t, th, a, style); err != nil {
+			return err
+		}
+		if t.full {
+			return outputLimitError(th.limits.MaxOutputBytes)
+		}
 	}
-	if th.prog == nil {
-		return Nil, nil
+	if err := t.finish(); err != nil || th.prog == nil {
+		return err
 	}
-	return Nil, th.prog.output(th, b.String(), true)
+	return th.prog.output(th, string(t.buf), newline)
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
@@ -147,20 +158,11 @@ func (p *predicateCombinator) ParamNames() []string { return []string{"item"} }
 // valueWeight counts the predicates, which the combinator prints with.
 func (p *predicateCombinator) valueWeight() int64 { return max(p.weight, 1) }
 
-// appendText appends the call that makes the predicate.
-func (p *predicateCombinator) appendText(buf []byte) []byte {
-	buf = append(append(buf, '('), p.kind...)
-	for _, q := range p.preds {
-		buf = appendSource(append(buf, ' '), q)
-	}
-	return append(buf, ')')
-}
+// writeText writes the call that makes the predicate.
+func (p *predicateCombinator) writeText(pr *printer, i int) { writeCall(pr, p.kind, i, len(p.preds)) }
 
 // heldValues are the predicates it combines.
 func (p *predicateCombinator) heldValues() []Value { return p.preds }
-
-// ownTextSize is the length of appendText's text without the predicates.
-func (p *predicateCombinator) ownTextSize() int64 { return int64(2 + len(p.kind) + len(p.preds)) }
 
 func (p *predicateCombinator) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) != 1 {
@@ -192,10 +194,7 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 					WithHint("pass predicates such as (where :age > 18) or :active")
 			}
 		}
-		if err := th.allocClosure(len(args)); err != nil {
-			return nil, err
-		}
-		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...), weight: heldWeight(args)}, nil
+		return &predicateCombinator{kind: kind, preds: append([]Value(nil), args...), weight: callWeight(kind, args)}, nil
 	}
 }
 
@@ -206,8 +205,6 @@ func (*toolFunc) TypeName() string { return "function" }
 
 // ParamNames: tools take one argument map.
 func (t *toolFunc) ParamNames() []string { return []string{"args"} }
-
-func (t *toolFunc) WriteRepr(b *strings.Builder) { b.WriteString("tool/" + t.Name) }
 
 // Call invokes the tool with the arguments of spec 9.5: none gives nil, a
 // single map is passed through, anything else is wrapped as {:args [...]}.

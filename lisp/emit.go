@@ -10,98 +10,25 @@ import "strconv"
 // Limits.MaxEmitBytes keeps every turn small enough to be sent and sent
 // back.
 
-// printedSize is the length of v's EDN text, shared structure counted as
-// printed, or some number above limit once it is known to pass limit. It
-// reads every part of v it counts, so its work is bounded by limit, not by
-// v: weightOf, a lower bound on the printed size known without a walk,
-// refuses a huge value at once.
+// printedSize is the length of v's text on the wire (sourceText), shared
+// structure counted as printed, or some number above limit once it is
+// known to pass limit: it is the printer counting, so it reads every part
+// of v it counts and its work is bounded by limit, not by v. weightOf, a
+// lower bound on the printed size known without a walk, refuses a huge
+// value at once.
 //
-// The walk also stops, reporting deep, at a collection nested more than
-// maxNesting levels: v may nest as deep as the allocation budget allowed,
-// and the walk keeps the collections it is reading on a stack of its own
-// rather than recursing.
+// The walk also stops, reporting deep, at a value nested more than
+// maxNesting levels.
 func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 	if weightOf(v) > limit {
 		return weightOf(v), false
 	}
-	type reading struct {
-		elems   []Value
-		entries []MapEntry
-		next    int // in elems, or in the keys and values of entries
+	t := textWriter{counting: true, limit: limit + 1}
+	p := printer{out: &t, mode: modeSource, limit: maxNesting}
+	if err := p.print(v); err == errTooDeep {
+		return t.size(), true
 	}
-	root := [1]Value{v}
-	var room [16]reading
-	stack := append(room[:0], reading{elems: root[:]})
-	for len(stack) > 0 && size <= limit {
-		if len(stack) > maxNesting+1 { // the root's reading is not a level
-			return size, true
-		}
-		top := &stack[len(stack)-1]
-		var x Value
-		switch {
-		case top.next < len(top.elems):
-			x = top.elems[top.next]
-		case top.next < 2*len(top.entries):
-			if e := top.entries[top.next/2]; top.next%2 == 0 {
-				x = e.Key
-			} else {
-				x = e.Val
-			}
-		default:
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		top.next++
-		switch c := x.(type) {
-		case *Vector:
-			size += 2 + int64(max(c.Len()-1, 0))
-			stack = append(stack, reading{elems: c.elems})
-		case *Set:
-			size += 3 + int64(max(c.Len()-1, 0))
-			stack = append(stack, reading{elems: c.elems})
-		case *Map:
-			size += 2 + 3*int64(c.Len()) - 2*int64(min(c.Len(), 1)) // "k v" and ", " between entries
-			stack = append(stack, reading{entries: c.entries})
-		case String:
-			size += 2 + escapedSize(string(c), limit-size)
-		case Keyword:
-			size += 1 + int64(len(c))
-		case Int:
-			var buf [24]byte
-			size += int64(len(strconv.AppendInt(buf[:0], int64(c), 10)))
-		case NilType:
-			size += 3
-		case Bool:
-			size += int64(len(strconv.FormatBool(bool(c))))
-		case Float:
-			size += int64(len(formatFloat(float64(c))))
-		case holder:
-			size += c.ownTextSize()
-			if held := c.heldValues(); len(held) > 0 { // a level only then (nestsDeeper)
-				stack = append(stack, reading{elems: held})
-			}
-		default:
-			// Regexes, vars, builtins: their text, within limit since
-			// weightOf(v) was.
-			size += int64(len(sourceText(c)))
-		}
-	}
-	return size, false
-}
-
-// escapedSize is the length of s between the quotes of a string literal,
-// or some number above limit once it passes limit.
-func escapedSize(s string, limit int64) int64 {
-	n := int64(len(s))
-	for start := 0; n <= limit; {
-		i, esc, width := nextEscape(s, start)
-		if width == 0 {
-			break
-		}
-		n += int64(len(esc) - width)
-		start = i + width
-	}
-	return n
+	return t.size(), false
 }
 
 // emitError is the failure of a turn whose emitted text would pass the
@@ -142,13 +69,28 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	if total += n; total > limit {
 		return emitError("the result", total, limit)
 	}
-	for _, b := range mem.Bindings() {
-		n := int64(len(b.source))
-		if b.source == "" {
-			if n, deep = printedSize(b.Value, limit-total, nesting); deep {
-				return tooDeepError("the value of "+b.Name, nesting)
+	if mem == nil {
+		return nil
+	}
+	for _, b := range mem.bindings {
+		// A binding new or changed this turn is printed now, within what
+		// is left of the limit; the memory this turn made keeps its text,
+		// which Encode sends.
+		text := b.source
+		if text == "" {
+			var ok bool
+			if text, ok = wireText(b.Value, limit-total+1, nesting); !ok {
+				n, deep := printedSize(b.Value, limit-total, nesting)
+				if deep {
+					return tooDeepError("the value of "+b.Name, nesting)
+				}
+				return emitError("the memory (at "+b.Name+")", total+n, limit)
+			}
+			if mem != p.env.Prelude {
+				b.source = text
 			}
 		}
+		n := int64(len(text))
 		if total += n + int64(len(b.Name)+len(b.Docstring)); total > limit {
 			return emitError("the memory (at "+b.Name+")", total, limit)
 		}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -447,7 +448,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if limit := th.limits.MaxEmitBytes; limit > 0 && weightOf(v) > limit {
 		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
 	}
-	bad, isBad, deep := definable(v, th.prog.env.valueNesting())
+	bad, isBad, deep, err := definable(th, v, th.prog.env.valueNesting())
+	if err != nil {
+		return nil, withPos(err, n.pos)
+	}
 	if _, ok := bad.(*atom); isBad && ok {
 		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds an atom, which lives only while the program runs", n.name).
 			WithHint("keep the atom in a let and def its value: (def %s (let [a (atom 0)] (swap! a inc) @a))", n.name), n.pos)
@@ -492,7 +496,7 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	if n.fallback != nil {
 		return n.fallback.eval(th, fr)
 	}
-	return nil, withPos(Errorf(executionError, "case has no clause matching %s", Repr(v)).
+	return nil, withPos(Errorf(executionError, "case has no clause matching %s", shown(v)).
 		WithHint("add a default expression as the last form of case"), n.pos)
 }
 
@@ -530,7 +534,7 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 	if n.fallback != nil {
 		return n.fallback.eval(th, fr)
 	}
-	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", Repr(x)).
+	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", shown(x)).
 		WithHint("add a default expression as the last form of condp"), n.pos)
 }
 
@@ -704,7 +708,7 @@ func quotedAll(fs []Value) []Value {
 
 // formText is the source text of a form, for error messages.
 func formText(f Value) string {
-	s := Repr(f)
+	s := shownIn(f, 60)
 	if len(s) > 60 {
 		s = s[:57] + "..."
 	}
@@ -731,21 +735,40 @@ type binaryOp struct {
 	// hash key (nil, booleans, integers, strings, keywords): = and not=,
 	// which weigh such arguments for free.
 	scalars func(equal bool) Value
-	// folds says the builtin charges a step per argument after the first,
-	// as + - * do.
-	folds bool
+	// steps is what the builtin's cost declaration charges for two
+	// numbers (a step for + - *, none for comparisons), set once from
+	// the declaration (pairSteps), so the fast path charges what the
+	// builtin would.
+	steps int64
+}
+
+func init() {
+	for name, op := range binaryOps {
+		op.steps = pairSteps(builtinIndex[name])
+		binaryOps[name] = op
+	}
+}
+
+// pairSteps is what b's declaration charges before it runs on two
+// integers.
+func pairSteps(b *Builtin) int64 {
+	th := newThread(context.Background(), Limits{MaxSteps: Unlimited, MaxAllocBytes: Unlimited})
+	if err := b.Cost.chargeBefore(th, []Value{Int(1), Int(2)}); err != nil {
+		panic("lisp: charging " + b.Name + " on two integers: " + err.Error())
+	}
+	return th.steps
 }
 
 var binaryOps = map[string]binaryOp{
-	"+": {folds: true, ints: func(x, y Int) (Value, bool) {
+	"+": {ints: func(x, y Int) (Value, bool) {
 		s := x + y
 		return intValue(s), !((y > 0 && s < x) || (y < 0 && s > x))
 	}},
-	"-": {folds: true, ints: func(x, y Int) (Value, bool) {
+	"-": {ints: func(x, y Int) (Value, bool) {
 		d := x - y
 		return intValue(d), !((y > 0 && d > x) || (y < 0 && d < x))
 	}},
-	"*": {folds: true, ints: func(x, y Int) (Value, bool) {
+	"*": {ints: func(x, y Int) (Value, bool) {
 		if x == 0 || y == 0 {
 			return Int(0), true
 		}
@@ -778,8 +801,8 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 	if x, ok := a.(Int); ok {
 		if y, ok := b.(Int); ok {
 			if v, ok := n.op.ints(x, y); ok {
-				if n.op.folds {
-					if err := th.step(1); err != nil {
+				if n.op.steps > 0 {
+					if err := th.step(n.op.steps); err != nil {
 						return nil, withPos(err, n.pos)
 					}
 				}
@@ -788,10 +811,13 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 	}
 	if n.op.scalars != nil && ownHashKey(a) && ownHashKey(b) {
-		if s, ok := a.(String); ok {
-			if err := chargeStringCompare(th, s); err != nil {
-				return nil, withPos(err, n.pos)
-			}
+		// What = and not= are declared to charge (compares) for two
+		// values that are their own hash keys.
+		if err := chargeEqualScalar(th, a); err != nil {
+			return nil, withPos(err, n.pos)
+		}
+		if err := chargeEqualScalar(th, b); err != nil {
+			return nil, withPos(err, n.pos)
 		}
 		return n.op.scalars(a == b), nil
 	}

@@ -1,5 +1,7 @@
 package lisp
 
+import "math"
+
 // Freeze makes v safe to share between evaluations running at once, and
 // returns it.
 //
@@ -7,67 +9,91 @@ package lisp
 // version of its lineage extends its backing array (and, for maps and
 // sets, its index) in place on conj or assoc. Two goroutines doing that to
 // the same value would write the same slots. Freeze ends every lineage
-// inside v: a later conj or assoc on any of its collections copies first,
-// and the copy starts a lineage of its own, private to whoever made it.
-// Reading a frozen value writes nothing but the memo of a map's printed
-// source (atomically; see appendSource), so any number of goroutines may
-// read it.
+// inside v, including inside the functions it holds (what a closure
+// captured, the arguments of a function built by comp or partial): a later
+// conj or assoc on any of its collections copies first, and the copy
+// starts a lineage of its own, private to whoever made it. Reading a value
+// writes nothing, so any number of goroutines may read a frozen value.
 //
 // Freeze also measures how many levels each of v's vectors and maps
 // nests when it holds nothing but collections and plain scalars (all a
 // value read from text holds), so that checking a definition or result
 // against the nesting bound does not walk frozen data again (nests).
 //
-// v must not be in use by another goroutine while it is frozen. Freeze
-// walks every element, so it is for trees as the reader builds them (no
-// shared substructure), such as values decoded from the wire and kept for
-// later requests.
+// v must not be in use by another goroutine while it is frozen; freezing
+// a frozen value writes nothing, so frozen parts may be shared. Shared
+// structure is walked once.
 func Freeze(v Value) Value {
-	freeze(v)
+	// No depth limit: every part must be frozen, and the walk keeps its
+	// own stack.
+	w := newWalk(nil, v, math.MaxInt)
+	w.visitOnce()
+	w.measured = true // frozen already, and plain
+	var plain []bool  // whether each value being entered holds only plain data
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			p := plain[len(plain)-1]
+			plain = plain[:len(plain)-1]
+			if p {
+				setNests(at, w.height)
+			}
+			if !p && len(plain) > 0 {
+				plain[len(plain)-1] = false
+			}
+			continue
+		}
+		switch c := at.(type) {
+		case *Vector:
+			if c.tail != nil {
+				c.tail = nil
+			}
+		case *Map:
+			if c.tail != nil {
+				c.tail = nil
+			}
+		case *Set:
+			if c.tail != nil {
+				c.tail = nil
+			}
+		}
+		switch {
+		case w.entered():
+			_, isHolder := at.(holder)
+			plain = append(plain, !isHolder)
+		case len(plain) > 0 && !isPlain(at):
+			plain[len(plain)-1] = false
+		}
+	}
 	return v
 }
 
-// freeze freezes v and returns how many levels it nests, and whether it
-// holds only collections and plain scalars (plain).
-func freeze(v Value) (levels int, plain bool) {
-	switch c := v.(type) {
-	case *Vector:
-		c.tail = nil
-		levels, plain = freezeAll(c.elems)
-		if plain {
-			c.nests = int32(levels)
-		}
-		return levels, plain
-	case *Map:
-		c.tail = nil
-		c.source.CompareAndSwap(nil, &unprinted)
-		levels, plain = 0, true
-		for _, e := range c.entries {
-			kl, kp := freeze(e.Key)
-			vl, vp := freeze(e.Val)
-			levels, plain = max(levels, kl, vl), plain && kp && vp
-		}
-		levels++
-		if plain {
-			c.nests = int32(levels)
-		}
-		return levels, plain
-	case *Set:
-		c.tail = nil
-		return freezeAll(c.elems)
+// isPlain reports whether v is a plain scalar or a collection whose
+// nesting Freeze measured.
+func isPlain(v Value) bool {
+	switch v.(type) {
 	case NilType, Bool, Int, Float, String, Keyword, symbol:
-		return 0, true
+		return true
 	}
-	return 0, false
+	_, ok := nestsMeasured(v)
+	return ok
 }
 
-// freezeAll freezes the elements of a sequence and returns the levels the
-// sequence nests and whether they are all plain.
-func freezeAll(elems []Value) (levels int, plain bool) {
-	plain = true
-	for _, e := range elems {
-		l, p := freeze(e)
-		levels, plain = max(levels, l), plain && p
+// setNests records the levels a frozen plain vector or map nests (see
+// nestsMeasured), writing nothing when they are recorded already: frozen
+// values, and the empty collections every program shares, may be frozen
+// again while others read them.
+func setNests(v Value, n int) {
+	if n > maxNests {
+		return
 	}
-	return levels + 1, plain
+	switch c := v.(type) {
+	case *Vector:
+		if w := c.weight&weightMask | int64(n)<<nestsShift; c.weight != w {
+			c.weight = w
+		}
+	case *Map:
+		if w := c.weight&weightMask | int64(n)<<nestsShift; c.weight != w {
+			c.weight = w
+		}
+	}
 }

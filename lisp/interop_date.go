@@ -14,9 +14,9 @@ import (
 // when it ran, so they are refused with a hint to pass the time in data.
 var interopForms = map[string]*Builtin{
 	"java.util.Date.": {Name: "java.util.Date.", Sig: "(java.util.Date. timestamp-or-string)", Doc: "epoch milliseconds of the instant", Category: "idiom",
-		MinArgs: 0, MaxArgs: 1, Fn: builtinDate},
+		MinArgs: 0, MaxArgs: 1, Fn: builtinDate, Cost: cost(scans(arg(0)))},
 	".getTime": {Name: ".getTime", Sig: "(.getTime date)", Doc: "epoch milliseconds of a date made by java.util.Date.", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			if ms, ok := args[0].(Int); ok {
 				return ms, nil
 			}
@@ -28,10 +28,10 @@ var interopForms = map[string]*Builtin{
 func init() {
 	interopForms["Date."] = interopForms["java.util.Date."]
 	parse := &Builtin{Name: "LocalDate/parse", Sig: "(LocalDate/parse s)", Doc: "the ISO date s, checked", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinLocalDateParse}
+		MinArgs: 1, MaxArgs: 1, Fn: builtinLocalDateParse, Cost: cost(scans(arg(0)))}
 	javaStatics["LocalDate/parse"] = parse
 	javaStatics["java.time.LocalDate/parse"] = parse
-	now := &Builtin{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Category: "idiom",
+	now := &Builtin{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Category: "idiom", Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("System/currentTimeMillis") }}
 	javaStatics["System/currentTimeMillis"] = now
 }

@@ -76,6 +76,8 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		if depth >= d.maxDepth {
 			return nil, jsonError(d.dec, "nested deeper than %d levels", d.maxDepth)
 		}
+		// Values are kept sized exactly and without a lineage to
+		// extend, as the reader keeps EDN (newReadVector).
 		if t == '[' {
 			var elems []Value
 			for d.dec.More() {
@@ -88,9 +90,9 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if _, err := d.dec.Token(); err != nil {
 				return nil, jsonError(d.dec, "%v", err)
 			}
-			return NewVector(elems), nil
+			return newReadVector(slices.Clone(elems)), nil
 		}
-		b := NewMapBuilder(0)
+		var pairs []MapEntry
 		for d.dec.More() {
 			kt, err := d.dec.Token()
 			if err != nil {
@@ -101,10 +103,17 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			b.Set(jsonKey(key), v)
+			pairs = append(pairs, MapEntry{jsonKey(key), v})
 		}
 		if _, err := d.dec.Token(); err != nil {
 			return nil, jsonError(d.dec, "%v", err)
+		}
+		if len(pairs) == 0 {
+			return emptyMap, nil
+		}
+		b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, len(pairs)), weight: 1}}
+		for _, p := range pairs {
+			b.Set(p.Key, p.Val)
 		}
 		return b.Map(), nil
 	}
@@ -155,8 +164,8 @@ func validKeywordName(s string) bool {
 	return true
 }
 
-// maxJSONEncodeDepth bounds EncodeJSON's recursion.
-const maxJSONEncodeDepth = 10_000
+// maxJSONEncodeDepth is the deepest a value EncodeJSON writes may nest.
+const maxJSONEncodeDepth = MaxValueNesting
 
 // EncodeJSON writes v in the JSON mapping of docs/VALUES.md, the JSON form
 // the sidecar emits next to EDN: nil, booleans, strings and vectors as
@@ -172,109 +181,133 @@ const maxJSONEncodeDepth = 10_000
 // and two map keys (or two set elements) that become the same JSON text,
 // such as :a and "a".
 func EncodeJSON(v Value) (string, error) {
-	var b bytes.Buffer
-	if err := encodeJSON(&b, v, 0); err != nil {
-		return "", err
+	var t textWriter
+	p := printer{out: &t} // orders sets as they print
+	w := newWalk(nil, v, maxJSONEncodeDepth)
+	// For each map or set being written, the names of its keys or the
+	// texts of its elements so far, and where the element being written
+	// starts.
+	type open struct {
+		names jsonNames
+		start int
 	}
-	return b.String(), nil
+	var opened []open
+	endElement := func() error { // the element before the one reached, or the last, of a set
+		o := &opened[len(opened)-1]
+		if text := t.buf[o.start:]; !o.names.add(string(text)) {
+			return noJSONForm("two elements of a set are both %s in JSON", text)
+		}
+		return nil
+	}
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		parent := w.parent()
+		if ev == walkLeave {
+			switch at.(type) {
+			case *Vector:
+				t.writeByte(']')
+			case *Set:
+				if at.(*Set).Len() > 0 {
+					if err := endElement(); err != nil {
+						return "", err
+					}
+				}
+				opened = opened[:len(opened)-1]
+				t.writeByte(']')
+			case *Map:
+				opened = opened[:len(opened)-1]
+				t.writeByte('}')
+			}
+			continue
+		}
+		switch parent.(type) {
+		case *Vector:
+			if w.index > 0 {
+				t.writeByte(',')
+			}
+		case *Set:
+			if w.index > 0 {
+				if err := endElement(); err != nil {
+					return "", err
+				}
+				t.writeByte(',')
+			}
+			opened[len(opened)-1].start = len(t.buf)
+		case *Map:
+			if w.index%2 == 1 {
+				t.writeByte(':')
+				break
+			}
+			// A key: its name, once per map.
+			w.skip()
+			name, ok := jsonKeyName(at)
+			if !ok {
+				return "", noJSONForm("the map key %s is neither a string nor a keyword", shown(at))
+			}
+			if !opened[len(opened)-1].names.add(name) {
+				return "", noJSONForm("two keys of a map are both %q in JSON (a keyword and a string)", name)
+			}
+			if w.index > 0 {
+				t.writeByte(',')
+			}
+			if err := writeJSONString(&t, name); err != nil {
+				return "", err
+			}
+			continue
+		}
+		switch x := at.(type) {
+		case NilType:
+			t.writeString("null")
+		case Bool:
+			t.writeString(strconv.FormatBool(bool(x)))
+		case Int:
+			var small [24]byte
+			t.write(strconv.AppendInt(small[:0], int64(x), 10))
+		case Float:
+			f := float64(x)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return "", noJSONForm("%s is not a JSON number", formatFloat(f))
+			}
+			var small [32]byte
+			s := strconv.AppendFloat(small[:0], f, 'g', -1, 64)
+			if !bytes.ContainsAny(s, ".eE") {
+				s = append(s, ".0"...) // stays a float when read back
+			}
+			t.write(s)
+		case String:
+			if err := writeJSONString(&t, string(x)); err != nil {
+				return "", err
+			}
+		case Keyword:
+			if err := writeJSONString(&t, string(x)); err != nil {
+				return "", err
+			}
+		case *Vector:
+			t.writeByte('[')
+		case *Set:
+			t.writeByte('[')
+			opened = append(opened, open{start: len(t.buf)})
+			if x.Len() >= 2 {
+				order, err := p.setOrder(x)
+				if err != nil {
+					return "", err
+				}
+				w.enterWith(order)
+			}
+		case *Map:
+			t.writeByte('{')
+			opened = append(opened, open{})
+		default:
+			return "", noJSONForm("a %s is not data", x.TypeName())
+		}
+	}
+	if w.err != nil {
+		return "", noJSONForm("nested deeper than %d levels", maxJSONEncodeDepth)
+	}
+	return string(t.buf), nil
 }
 
 func noJSONForm(format string, args ...any) error {
 	return Errorf(typeError, "no JSON form: "+format, args...)
-}
-
-func encodeJSON(b *bytes.Buffer, v Value, depth int) error {
-	if depth > maxJSONEncodeDepth {
-		return noJSONForm("nested deeper than %d levels", maxJSONEncodeDepth)
-	}
-	switch v := v.(type) {
-	case NilType:
-		b.WriteString("null")
-	case Bool:
-		b.WriteString(strconv.FormatBool(bool(v)))
-	case Int:
-		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(v), 10))
-	case Float:
-		f := float64(v)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return noJSONForm("%s is not a JSON number", formatFloat(f))
-		}
-		s := strconv.AppendFloat(b.AvailableBuffer(), f, 'g', -1, 64)
-		if !bytes.ContainsAny(s, ".eE") {
-			s = append(s, ".0"...) // stays a float when read back
-		}
-		b.Write(s)
-	case String:
-		return writeJSONString(b, string(v))
-	case Keyword:
-		return writeJSONString(b, string(v))
-	case *Vector:
-		return encodeJSONArray(b, v.elems, depth, false)
-	case *Set:
-		return encodeJSONArray(b, sortedByText(v.elems), depth, true)
-	case *Map:
-		return encodeJSONObject(b, v, depth)
-	default:
-		return noJSONForm("a %s is not data", v.TypeName())
-	}
-	return nil
-}
-
-// encodeJSONArray writes elems as an array. For a set, two elements that
-// the mapping makes equal (:a and "a") would leave duplicates in it.
-func encodeJSONArray(b *bytes.Buffer, elems []Value, depth int, set bool) error {
-	var seen jsonNames
-	b.WriteByte('[')
-	for i, e := range elems {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		at := b.Len()
-		if err := encodeJSON(b, e, depth+1); err != nil {
-			return err
-		}
-		if set && !seen.add(string(b.Bytes()[at:])) {
-			return noJSONForm("two elements of a set are both %s in JSON", b.Bytes()[at:])
-		}
-	}
-	b.WriteByte(']')
-	return nil
-}
-
-func encodeJSONObject(b *bytes.Buffer, m *Map, depth int) error {
-	var seen jsonNames // for maps past smallMap; smaller ones rescan their keys
-	b.WriteByte('{')
-	for i, e := range m.entries {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		name, ok := jsonKeyName(e.Key)
-		if !ok {
-			return noJSONForm("the map key %s is neither a string nor a keyword", Repr(e.Key))
-		}
-		dup := false
-		if len(m.entries) <= smallMap {
-			for _, earlier := range m.entries[:i] {
-				if n, _ := jsonKeyName(earlier.Key); n == name {
-					dup = true
-				}
-			}
-		} else {
-			dup = !seen.add(name)
-		}
-		if dup {
-			return noJSONForm("two keys of a map are both %q in JSON (a keyword and a string)", name)
-		}
-		if err := writeJSONString(b, name); err != nil {
-			return err
-		}
-		b.WriteByte(':')
-		if err := encodeJSON(b, e.Val, depth+1); err != nil {
-			return err
-		}
-	}
-	b.WriteByte('}')
-	return nil
 }
 
 // jsonKeyName is the object key a map key becomes: a string's text or a
@@ -321,37 +354,37 @@ func (n *jsonNames) add(name string) bool {
 // writeJSONString quotes s, escaping only what JSON requires (quote,
 // backslash, control characters). JSON text is Unicode: a string that is
 // not valid UTF-8 would have its bad bytes replaced, so it has no JSON form.
-func writeJSONString(b *bytes.Buffer, s string) error {
+func writeJSONString(b *textWriter, s string) error {
 	if !utf8.ValidString(s) {
-		return noJSONForm("the string %s is not valid UTF-8", Repr(String(s)))
+		return noJSONForm("the string %s is not valid UTF-8", shown(String(s)))
 	}
 	const hex = "0123456789abcdef"
-	b.WriteByte('"')
+	b.writeByte('"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		b.WriteString(s[start:i])
+		b.writeString(s[start:i])
 		switch c {
 		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
+			b.writeByte('\\')
+			b.writeByte(c)
 		case '\n':
-			b.WriteString(`\n`)
+			b.writeString(`\n`)
 		case '\r':
-			b.WriteString(`\r`)
+			b.writeString(`\r`)
 		case '\t':
-			b.WriteString(`\t`)
+			b.writeString(`\t`)
 		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
+			b.writeString(`\u00`)
+			b.writeByte(hex[c>>4])
+			b.writeByte(hex[c&0xf])
 		}
 		start = i + 1
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b.writeString(s[start:])
+	b.writeByte('"')
 	return nil
 }

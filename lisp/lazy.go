@@ -26,21 +26,14 @@ type infiniteSeq struct {
 
 func (s *infiniteSeq) heldValues() []Value { return s.args }
 
-func (s *infiniteSeq) appendText(buf []byte) []byte {
-	buf = append(append(buf, '('), s.name...)
-	for _, a := range s.args {
-		buf = appendSource(append(buf, ' '), a)
-	}
-	return append(buf, ')')
-}
-
-func (s *infiniteSeq) ownTextSize() int64 { return int64(2 + len(s.name) + len(s.args)) }
+// writeText writes the call that makes the sequence.
+func (s *infiniteSeq) writeText(p *printer, i int) { writeCall(p, s.name, i, len(s.args)) }
 
 func (s *infiniteSeq) valueWeight() int64 { return max(s.weight, 1) }
 
 // made records the call that made s.
 func (s *infiniteSeq) made(name string, args ...Value) *infiniteSeq {
-	s.name, s.args, s.weight = name, args, heldWeight(args)
+	s.name, s.args, s.weight = name, args, callWeight(name, args)
 	return s
 }
 

@@ -126,15 +126,19 @@ var decodeLimits = Limits{MaxSteps: 100_000, MaxAllocBytes: 4 << 20, MaxDepth: 5
 
 // sourceLimits are decodeLimits for a source of n bytes. Source the sidecar
 // wrote only builds values (a let, literals, a fn form, constructor calls),
-// which costs a few steps and bytes per byte of text, so a budget
-// proportional to the text keeps a request full of looping "values" from
-// costing the full budget each.
+// which costs a few steps and bytes per byte of text (analysis a step per
+// form), so a budget proportional to the text keeps a request full of
+// looping "values" from costing more than their size, and lets a closure
+// over a large value read back.
 func sourceLimits(n int) Limits {
 	l := decodeLimits
-	l.MaxSteps = min(l.MaxSteps, 64+4*int64(n))
+	l.MaxSteps = min(64+4*int64(n), maxSourceSteps)
 	l.MaxAllocBytes = min(l.MaxAllocBytes, 4<<10+256*int64(n))
 	return l
 }
+
+// maxSourceSteps bounds the steps of reading any one source value.
+const maxSourceSteps = 10_000_000
 
 // DecodeMemory loads memory from the wire. Values are read as EDN; a
 // function (or a value holding functions) is analyzed and evaluated in a
@@ -201,13 +205,13 @@ func loadSource(ctx context.Context, src string, maxNesting int) (v Value, err e
 	if len(forms) != 1 {
 		return nil, fmt.Errorf("source must be exactly one form, got %d", len(forms))
 	}
-	c := newCompiler(&names{dynamic: true})
+	th := newThread(ctx, sourceLimits(len(src)))
+	th.prog = newProgState(Env{})
+	c := newCompiler(&names{dynamic: true}, th)
 	n, err := c.compile(forms[0], false)
 	if err != nil {
 		return nil, err
 	}
-	th := newThread(ctx, sourceLimits(len(src)))
-	th.prog = newProgState(Env{})
 	v, err = n.eval(th, newFrame(c.fn.nslots, nil))
 	if err != nil {
 		return nil, err
@@ -216,13 +220,4 @@ func loadSource(ctx context.Context, src string, maxNesting int) (v Value, err e
 		return nil, fmt.Errorf("source must be a plain value or function, without def, println or tool calls")
 	}
 	return v, nil
-}
-
-// sourceText is v as PTC-Lisp source that evaluates back to an equal value:
-// EDN for data, fn forms (with a let for captured values) for closures.
-func sourceText(v Value) string {
-	if !needsSource(v) {
-		return printed(v, appendData) // EDN spells it
-	}
-	return printed(v, appendSource)
 }

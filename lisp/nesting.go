@@ -8,53 +8,22 @@ package lisp
 // travel with it, inside the let or the call its source is, so a function
 // that holds values is a level too (holder).
 func nestsDeeper(v Value, limit int) bool {
-	if levels, ok := nestsMeasured(v); ok {
-		return levels > limit
-	}
-	var elems []Value
-	switch c := v.(type) {
-	case *Vector:
-		elems = c.Elems()
-	case *Set:
-		elems = c.Elems()
-	case *Map:
-		if limit == 0 {
-			return true
-		}
-		for _, e := range c.Entries() {
-			if nestsDeeper(e.Key, limit-1) || nestsDeeper(e.Val, limit-1) {
-				return true
-			}
-		}
-		return false
-	case holder:
-		if elems = c.heldValues(); len(elems) == 0 {
-			return false
-		}
-	default:
-		return false
-	}
-	if limit == 0 {
-		return true
-	}
-	for _, e := range elems {
-		if nestsDeeper(e, limit-1) {
-			return true
-		}
-	}
-	return false
+	_, deep, _ := walkNesting(nil, v, limit, false)
+	return deep
 }
 
 // nestsMeasured returns the levels v nests when Freeze measured them: a
 // frozen vector or map that holds only collections and plain scalars,
-// which is also always storable. Its nests field is 0 otherwise, since
+// which is also always storable. The count is 0 otherwise, since
 // a collection nests at least one level.
 func nestsMeasured(v Value) (levels int, ok bool) {
 	switch c := v.(type) {
 	case *Vector:
-		return int(c.nests), c.nests > 0
+		n := int(c.weight >> nestsShift)
+		return n, n > 0
 	case *Map:
-		return int(c.nests), c.nests > 0
+		n := int(c.weight >> nestsShift)
+		return n, n > 0
 	}
 	return 0, false
 }
@@ -90,76 +59,50 @@ func tooDeepError(what string, limit int) *Error {
 }
 
 // definable is the one walk over a value being defined: bad is its first
-// part that unstorable refuses, and deep is nestsDeeper(v, limit). When v holds
-// something unstorable the definition fails, so deep is left false.
-func definable(v Value, limit int) (bad Value, isBad, deep bool) {
-	w := definableWalk{}
-	if !w.walk(v, limit) {
-		return w.bad, true, false
-	}
-	return nil, false, w.deep
+// part that unstorable refuses, and deep is nestsDeeper(v, limit). When v
+// holds something unstorable the definition fails, so deep is then left
+// false. The walk is charged to th: a program may define a large value
+// again and again.
+func definable(th *Thread, v Value, limit int) (bad Value, isBad, deep bool, err error) {
+	bad, deep, err = walkNesting(th, v, limit, true)
+	return bad, bad != nil, deep && bad == nil, err
 }
 
-// definableWalk tracks the depth only until it finds v too deep; from
-// then on it only looks for unstorable parts, down to MaxValueNesting
-// levels below the limit: it recurses once per level, and a value that
-// deep fails at the end of the turn anyway (checkNesting).
-type definableWalk struct {
-	bad  Value
-	deep bool
-}
-
-// walk reports false when it found an unstorable part.
-func (w *definableWalk) walk(v Value, limit int) bool {
-	if levels, ok := nestsMeasured(v); ok {
-		w.deep = w.deep || levels > limit
-		return true
+// walkNesting walks v for nestsDeeper and definable: whether it nests
+// deeper than limit, and when findBad is set its first unstorable part.
+// Shared values are walked once, so the walk is linear in the value
+// however it shares. Looking for unstorable parts goes on below the limit
+// down to MaxValueNesting levels more, where it stops (errTooDeep): a
+// value that deep fails at the end of the turn anyway.
+func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep bool, err error) {
+	if n, ok := nestsMeasured(v); ok {
+		return nil, n > limit, nil
 	}
-	switch v.(type) {
-	case Int, String, Keyword, NilType, Bool, Float:
-		return true
-	case *Vector, *Set, *Map, holder:
-		if limit < -MaxValueNesting {
-			return true
+	most := limit
+	if findBad {
+		most = limit + MaxValueNesting
+	}
+	w := newWalk(th, v, most)
+	w.visitOnce()
+	w.measured = true // frozen plain data: storable, its nesting measured
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			continue
+		}
+		levels := w.height // of a value seen before, or measured
+		if w.entered() {
+			levels = 1
+		}
+		deep = deep || w.depth+levels > limit
+		if deep && !findBad {
+			return nil, true, nil
+		}
+		if findBad && !w.entered() && unstorable(at) {
+			return at, deep, nil
 		}
 	}
-	switch c := v.(type) {
-	case *Vector:
-		return w.walkSeq(c.Elems(), limit)
-	case *Set:
-		return w.walkSeq(c.Elems(), limit)
-	case *Map:
-		if limit == 0 {
-			w.deep = true
-		}
-		for _, e := range c.Entries() {
-			if !w.walk(e.Key, limit-1) || !w.walk(e.Val, limit-1) {
-				return false
-			}
-		}
-		return true
-	case holder:
-		if len(c.heldValues()) == 0 {
-			return true
-		}
-		return w.walkSeq(c.heldValues(), limit)
+	if w.err != nil && w.err != errTooDeep {
+		return nil, false, w.err
 	}
-	// Other scalars and builtins: unstorable looks at them.
-	if unstorable(v) {
-		w.bad = v
-		return false
-	}
-	return true
-}
-
-func (w *definableWalk) walkSeq(elems []Value, limit int) bool {
-	if limit == 0 {
-		w.deep = true
-	}
-	for _, e := range elems {
-		if !w.walk(e, limit-1) {
-			return false
-		}
-	}
-	return true
+	return nil, deep || w.err == errTooDeep, nil
 }

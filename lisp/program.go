@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Host runs tools for a program. The interpreter performs no I/O itself:
@@ -102,6 +103,9 @@ type compiledProgram struct {
 	nodes  []node
 	nslots int
 	asked  []resolution
+	// steps is what the analysis was charged; an evaluation that reuses
+	// it is charged the same, so a replay stops where the first run did.
+	steps int64
 }
 
 // ReadProgram reads source as Eval would with env.MaxNesting set to
@@ -152,6 +156,9 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			}
 			res.Defined = nil
 			err = nil
+		}
+		if res.Err != nil {
+			prog.fitError(th, res)
 		}
 		res.Prints = prog.prints
 		res.ToolCalls = prog.toolCalls
@@ -253,7 +260,8 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 		}
 	}
 	if cp == nil {
-		c := newCompiler(known)
+		before := th.stepsUsed()
+		c := newCompiler(known, th)
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
 		for i, f := range forms {
 			c.pos = starts[i]
@@ -261,10 +269,12 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 				return nil, err
 			}
 		}
-		cp.nslots, cp.asked = c.fn.nslots, known.asked
+		cp.nslots, cp.asked, cp.steps = c.fn.nslots, known.asked, th.stepsUsed()-before
 		if p != nil {
 			p.compiled.Store(cp)
 		}
+	} else if err := th.step(cp.steps); err != nil {
+		return nil, err
 	}
 	fr := &frame{slots: make([]Value, cp.nslots)}
 	var v Value = Nil
@@ -431,7 +441,8 @@ func hasTypeLabel(v Value, label string) bool {
 
 // output writes what a print function printed: a line of the turn's
 // output, or text for with-out-str (newline says whether the function
-// ends it with one, as println does and print does not).
+// ends it with one, as println does and print does not). The text was
+// charged as it was written; with-out-str's copy of it is charged too.
 func (p *progState) output(th *Thread, text string, newline bool) error {
 	if p.capture == nil {
 		return p.print(th, text)
@@ -450,18 +461,75 @@ func (p *progState) output(th *Thread, text string, newline bool) error {
 	return nil
 }
 
+// outputUsed is how much of the output budget is spent: the turn's
+// output, or inside with-out-str what it captured.
+func (p *progState) outputUsed() int {
+	if p.capture != nil {
+		return p.capture.Len()
+	}
+	return p.outBytes
+}
+
+// print records a line of output. Its bytes were charged as the line was
+// written (textWriter); the line itself costs costPrintLine.
 func (p *progState) print(th *Thread, line string) error {
 	max := th.limits.MaxOutputBytes
 	if max > 0 && p.outBytes+len(line) > max {
-		return Errorf(outputLimit, "output limit of %d bytes exceeded by println", max).
-			WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
+		return outputLimitError(max)
 	}
-	if err := th.alloc(costPrintLine + int64(len(line))); err != nil {
+	if err := th.alloc(costPrintLine); err != nil {
 		return err
 	}
 	p.outBytes += len(line)
 	p.prints = append(p.prints, line)
 	return nil
+}
+
+// minErrorText is the room an error's message and hint always have,
+// whatever the turn emitted before it failed.
+const minErrorText = 256
+
+// fitError cuts the message and hint of a failed turn's error to what is
+// left of the emit limit once its prints, tool-call arguments and (for
+// fail) its reason are counted: the error travels back with the turn. The
+// messages the interpreter writes show values cut short (shown), but a
+// name or a fail reason may be long.
+func (p *progState) fitError(th *Thread, res *Result) {
+	limit := th.limits.MaxEmitBytes
+	if limit <= 0 {
+		return
+	}
+	used := int64(p.outBytes) + p.emittedArgs
+	if res.Failed {
+		n, _ := printedSize(res.Value, limit, p.env.valueNesting())
+		used += n
+	}
+	room := max(limit-used, minErrorText)
+	e := res.Err
+	if int64(len(e.Message)+len(e.Hint)) <= room {
+		return
+	}
+	e.Hint = cutText(e.Hint, room/4)
+	e.Message = cutText(e.Message, room-int64(len(e.Hint)))
+}
+
+// cutText is s cut to at most n bytes, with "..." in the place of what
+// was cut, on a character boundary.
+func cutText(s string, n int64) string {
+	if int64(len(s)) <= n {
+		return s
+	}
+	cut := int(max(n-3, 0))
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// outputLimitError is the failure of a print past the output limit.
+func outputLimitError(max int) *Error {
+	return Errorf(outputLimit, "output limit of %d bytes exceeded by println", max).
+		WithHint("print less: summarize with count, take or select-keys instead of printing whole collections")
 }
 
 func (p *progState) callTool(th *Thread, name string, args Value) (Value, error) {

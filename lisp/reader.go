@@ -31,28 +31,6 @@ type setForm struct {
 func (*mapForm) TypeName() string { return "map" }
 func (*setForm) TypeName() string { return "set" }
 
-// WriteRepr prints the literal as written (modulo whitespace), so function
-// source can be printed back.
-func (m *mapForm) WriteRepr(b *strings.Builder) {
-	b.WriteByte('{')
-	for i, e := range m.Elems {
-		if i > 0 {
-			if i%2 == 0 {
-				b.WriteString(", ")
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		WriteRepr(b, e)
-	}
-	b.WriteByte('}')
-}
-
-// WriteRepr prints the set literal in source order.
-func (s *setForm) WriteRepr(b *strings.Builder) {
-	writeSeq(b, "#{", "}", s.Elems)
-}
-
 // read parses a whole program: the sequence of top-level forms. maxNesting
 // bounds collection nesting (0 means DefaultMaxNesting; at most
 // MaxValueNesting).
@@ -177,7 +155,7 @@ type reader struct {
 	edn        bool
 	// shortFn is non-nil while reading the body of #( ... ).
 	shortFn *shortFnArgs
-	stack   []Value // see readSeq
+	stack   formStack // see readSeq
 	// keep > 0 keeps only the first keep elements of lists and vectors
 	// (ParseEDNSample); discard > 0 while reading forms that are dropped.
 	keep, discard int
@@ -248,13 +226,20 @@ func (r *reader) skipSpace() error {
 			line, col := r.line, r.col
 			r.next()
 			r.next()
-			if err := r.skipSpace(); err != nil {
+			// #_ #_ a b discards both: each #_ is a level of nesting,
+			// since skipping the space after one reads the next.
+			if err := r.enter(line, col); err != nil {
 				return err
 			}
-			if r.eof() {
-				return r.errorf(line, col, "#_ must be followed by a form to discard")
+			err := r.skipSpace()
+			if err == nil && r.eof() {
+				err = r.errorf(line, col, "#_ must be followed by a form to discard")
 			}
-			if _, err := r.readForm(); err != nil {
+			if err == nil {
+				_, err = r.readForm()
+			}
+			r.depth--
+			if err != nil {
 				return err
 			}
 		default:
@@ -319,31 +304,31 @@ func (r *reader) readForm() (Value, error) {
 	switch c {
 	case '(':
 		r.next()
-		elems, err := r.readSeq(')', line, col, seqList)
+		elems, _, err := r.readSeq(')', line, col, seqList)
 		if err != nil || r.discard > 0 {
 			return Nil, err
 		}
 		if r.edn {
-			return newList(elems), nil
+			return newReadList(elems), nil
 		}
 		return &list{Elems: elems, Pos: Pos{line, col}}, nil
 	case '[':
 		r.next()
-		elems, err := r.readSeq(']', line, col, seqList)
+		elems, _, err := r.readSeq(']', line, col, seqList)
 		if err != nil || r.discard > 0 {
 			return Nil, err
 		}
-		return NewVector(elems), nil
+		return newReadVector(elems), nil
 	case '{':
 		r.next()
 		if r.edn {
 			return r.readMap(line, col)
 		}
-		elems, err := r.readSeq('}', line, col, seqMap)
+		elems, n, err := r.readSeq('}', line, col, seqMap)
 		if err != nil {
 			return nil, err
 		}
-		if err := r.checkPairs(elems, line, col); err != nil {
+		if err := r.checkPairs(n, line, col); err != nil {
 			return nil, err
 		}
 		if r.discard > 0 {
@@ -466,20 +451,27 @@ func (r *reader) readMeta(line, col int) (Value, error) {
 	return r.readForm()
 }
 
-func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, error) {
+// readSeq reads the forms of a sequence up to close and returns them and
+// how many there were: a copy of their exact length, or nil when the
+// sequence is dropped (#_, or past a sample's end).
+func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, int, error) {
 	if err := r.enter(line, col); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// Forms collect on a stack shared by every level, so each sequence
 	// costs one allocation of its final size. (No defers: this is the
 	// reader's innermost loop.)
-	mark, discard := len(r.stack), r.discard
-	elems, err := r.readElems(close, line, col, kind, mark)
-	clear(r.stack[mark:])
-	r.stack = r.stack[:mark]
+	mark, discard := r.stack.n, r.discard
+	var elems []Value
+	err := r.readElems(close, line, col, kind, mark)
+	n := r.stack.n - mark
+	if err == nil && discard == 0 {
+		elems = r.stack.copyFrom(mark)
+	}
+	r.stack.truncate(mark)
 	r.discard = discard
 	r.depth--
-	return elems, err
+	return elems, n, err
 }
 
 // readMap reads an EDN map: like readSeq, but the map is built from the
@@ -488,66 +480,65 @@ func (r *reader) readMap(line, col int) (Value, error) {
 	if err := r.enter(line, col); err != nil {
 		return nil, err
 	}
-	mark, discard := len(r.stack), r.discard
-	elems, err := r.readElems('}', line, col, seqMap, mark)
+	mark, discard := r.stack.n, r.discard
+	err := r.readElems('}', line, col, seqMap, mark)
 	r.discard = discard
 	var m Value
 	if err == nil {
-		m, err = r.buildMap(elems, line, col)
+		m, err = r.buildMap(mark, line, col)
 	}
-	clear(r.stack[mark:])
-	r.stack = r.stack[:mark]
+	r.stack.truncate(mark)
 	r.depth--
 	return m, err
 }
 
-func (r *reader) buildMap(elems []Value, line, col int) (Value, error) {
-	if err := r.checkPairs(elems, line, col); err != nil {
+// buildMap builds the map of the pairs on the stack from mark on, sized
+// exactly and without a lineage to extend in place (see newReadVector).
+func (r *reader) buildMap(mark, line, col int) (Value, error) {
+	n := r.stack.n - mark
+	if err := r.checkPairs(n, line, col); err != nil {
 		return nil, err
 	}
 	if r.discard > 0 {
 		return Nil, nil
 	}
-	b := NewMapBuilder(len(elems) / 2)
-	for i := 0; i < len(elems); i += 2 {
-		b.Set(elems[i], elems[i+1])
+	if n == 0 {
+		return emptyMap, nil
+	}
+	b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, n/2), weight: 1}}
+	for i := mark; i < r.stack.n; i += 2 {
+		b.Set(r.stack.at(i), r.stack.at(i+1))
 	}
 	return b.Map(), nil
 }
 
-func (r *reader) checkPairs(elems []Value, line, col int) error {
-	if len(elems)%2 != 0 {
-		return r.errorf(line, col, "map literal has %d forms; it needs key/value pairs", len(elems)).
+func (r *reader) checkPairs(n, line, col int) error {
+	if n%2 != 0 {
+		return r.errorf(line, col, "map literal has %d forms; it needs key/value pairs", n).
 			WithHint("every key needs a value, e.g. {:a 1 :b 2}")
 	}
 	return nil
 }
 
-// readElems reads forms onto the stack up to close and returns them: a
-// copy, or for a dropped sequence and an EDN map (whose callers only count
-// them or build from them before the stack is popped) the stack itself.
-func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) ([]Value, error) {
-	dropped := r.discard > 0 // the whole sequence is dropped
-	sampled := false         // this sequence drops its elements after r.keep
+// readElems reads forms onto the stack up to close.
+func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) error {
+	sampled := false // this sequence drops its elements after r.keep
 	for {
 		if err := r.skipSpace(); err != nil {
-			return nil, err
+			return err
 		}
 		if r.eof() {
-			return nil, r.errorf(line, col, "%q opened here is never closed", lexOpener(close)).
+			return r.errorf(line, col, "%q opened here is never closed", lexOpener(close)).
 				WithHint("add the missing %q", close)
 		}
 		if c := r.peek(); c == close {
 			r.next()
-			if dropped || kind == seqMap && r.edn {
-				return r.stack[mark:], nil
-			}
-			return append([]Value{}, r.stack[mark:]...), nil
+			return nil
 		} else if c == ')' || c == ']' || c == '}' {
-			return nil, r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
+			return r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
 				WithHint("close it with %q first", close)
 		}
-		n := len(r.stack) - mark
+		n := r.stack.n - mark
 		if r.keep > 0 && !sampled && kind == seqList && n == r.keep {
 			sampled = true
 			r.discard++ // readSeq restores it
@@ -561,10 +552,78 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) ([
 		f, err := r.readForm()
 		r.keep = keep
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r.stack = append(r.stack, f)
+		r.stack.push(f)
 	}
+}
+
+// formStack holds the forms of the sequences being read. Its first chunk
+// grows as a slice does, its others are of a fixed size: a long sequence
+// grows it without copying, so reading n forms holds n slots, and the n
+// more of the copy its value keeps, rather than the three times n of a
+// slice doubling.
+type formStack struct {
+	first []Value
+	more  [][]Value // chunks of formChunk forms
+	n     int
+}
+
+const formChunk = 4096
+
+func (s *formStack) push(v Value) {
+	if s.n < formChunk {
+		s.first = append(s.first[:s.n], v)
+	} else {
+		i := s.n - formChunk
+		if i/formChunk == len(s.more) {
+			s.more = append(s.more, make([]Value, formChunk))
+		}
+		s.more[i/formChunk][i%formChunk] = v
+	}
+	s.n++
+}
+
+func (s *formStack) at(i int) Value {
+	if i < formChunk {
+		return s.first[i]
+	}
+	i -= formChunk
+	return s.more[i/formChunk][i%formChunk]
+}
+
+// copyFrom returns the forms from mark on, in a slice of their length.
+func (s *formStack) copyFrom(mark int) []Value {
+	if mark == s.n {
+		return nil
+	}
+	out := make([]Value, s.n-mark)
+	if s.n <= formChunk {
+		copy(out, s.first[mark:s.n])
+		return out
+	}
+	for i := range out {
+		out[i] = s.at(mark + i)
+	}
+	return out
+}
+
+// truncate drops the forms from mark on, letting go of them.
+func (s *formStack) truncate(mark int) {
+	if s.n <= formChunk {
+		clear(s.first[mark:s.n])
+		s.n = mark
+		return
+	}
+	for i := mark; i < s.n; i++ {
+		if i < formChunk {
+			s.first[i] = nil
+		} else {
+			j := i - formChunk
+			s.more[j/formChunk][j%formChunk] = nil
+		}
+	}
+	s.n = mark
 }
 
 func lexOpener(close rune) string {
@@ -683,12 +742,12 @@ func (r *reader) readDispatch() (Value, error) {
 	case strings.HasPrefix(rest, "#{"):
 		r.next()
 		r.next()
-		elems, err := r.readSeq('}', line, col, seqSet)
+		elems, _, err := r.readSeq('}', line, col, seqSet)
 		if err != nil || r.discard > 0 {
 			return Nil, err
 		}
 		if r.edn {
-			return NewSet(elems), nil
+			return newReadSet(elems), nil
 		}
 		return &setForm{Elems: elems, Pos: Pos{line, col}}, nil
 	case strings.HasPrefix(rest, "##"):
@@ -723,7 +782,7 @@ func (r *reader) readDispatch() (Value, error) {
 		r.next()
 		r.shortFn = &shortFnArgs{}
 		r.next()
-		elems, err := r.readSeq(')', line, col, seqList)
+		elems, _, err := r.readSeq(')', line, col, seqList)
 		args := r.shortFn
 		r.shortFn = nil
 		if err != nil {

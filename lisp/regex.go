@@ -28,13 +28,6 @@ const maxPatternBytes = 256
 // TypeName implements Value.
 func (*regex) TypeName() string { return "regex" }
 
-// WriteRepr prints the regex as Clojure does: #"pattern".
-func (r *regex) WriteRepr(b *strings.Builder) {
-	b.WriteString(`#"`)
-	b.WriteString(strings.ReplaceAll(r.source, `"`, `\"`))
-	b.WriteByte('"')
-}
-
 // compileRegex compiles a pattern, explaining in the error what RE2 could
 // not accept.
 func compileRegex(fn, pattern string) (*regex, error) {

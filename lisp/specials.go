@@ -215,7 +215,7 @@ func compileLet(c *compiler, l *list, tail bool) (node, error) {
 		return nil, err
 	}
 	mark := len(c.locals)
-	defer func() { c.locals = c.locals[:mark] }()
+	defer func() { c.dropLocals(mark) }()
 	binds, err := c.bindings(forms)
 	if err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func compileLoop(c *compiler, l *list, tail bool) (node, error) {
 	}
 	mark := len(c.locals)
 	savedRecur := c.recur
-	defer func() { c.locals = c.locals[:mark]; c.recur = savedRecur }()
+	defer func() { c.dropLocals(mark); c.recur = savedRecur }()
 	binds, err := c.bindings(forms)
 	if err != nil {
 		return nil, err
@@ -452,12 +452,16 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 			return nil, err
 		}
 		lam.arities = append(lam.arities, ar)
-		c.locals = c.locals[:mark]
+		c.dropLocals(mark)
 	}
 	lam.nslots = scope.nslots
 	lam.captures = scope.captures
 	for _, lv := range scope.freeVars {
 		lam.freeNames = append(lam.freeNames, lv.name)
+	}
+	var err error
+	if lam.textSize, err = lam.measureText(c.th); err != nil {
+		return nil, err
 	}
 	return &fnNode{lam: lam}, nil
 }
@@ -484,7 +488,7 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 				return nil, err
 			}
 			ar.rest = pat
-			ar.paramText = append(ar.paramText, "&", Repr(ps[i+1]))
+			ar.paramText = append(ar.paramText, "&", shown(ps[i+1]))
 			break
 		}
 		pat, err := c.pattern(ps[i])
@@ -492,7 +496,7 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 			return nil, err
 		}
 		ar.params = append(ar.params, pat)
-		ar.paramText = append(ar.paramText, Repr(ps[i]))
+		ar.paramText = append(ar.paramText, shown(ps[i]))
 	}
 	ar.paramSlots = make([]int, 0, len(ar.params))
 	for _, p := range ar.params {
@@ -627,7 +631,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 		case Keyword("keys"), Keyword("strs"), Keyword("syms"):
 			vec, ok := v.(*Vector)
 			if !ok {
-				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", Repr(k))
+				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", shown(k))
 			}
 			for _, e := range vec.Elems() {
 				var name string
@@ -637,7 +641,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 				case Keyword:
 					name = string(e)
 				default:
-					return nil, c.errorf(validationError, "%s takes names, got %s", Repr(k), formText(e))
+					return nil, c.errorf(validationError, "%s takes names, got %s", shown(k), formText(e))
 				}
 				if i := strings.LastIndexByte(name, '/'); i >= 0 {
 					name = name[i+1:]
@@ -813,7 +817,7 @@ func compileConditionalBinding(c *compiler, l *list, tail bool, what string, not
 		}
 	}
 	mark := len(c.locals)
-	defer func() { c.locals = c.locals[:mark] }()
+	defer func() { c.dropLocals(mark) }()
 	pat, err := c.pattern(forms[0])
 	if err != nil {
 		return nil, err
@@ -860,7 +864,7 @@ func compileCase(c *compiler, l *list, tail bool) (node, error) {
 		for _, k := range consts {
 			hk := hashKey(k)
 			if _, dup := n.keys[hk]; dup {
-				return nil, c.errorf(validationError, "case has the constant %s twice", Repr(k))
+				return nil, c.errorf(validationError, "case has the constant %s twice", shown(k))
 			}
 			n.keys[hk] = len(n.results)
 		}
@@ -934,7 +938,7 @@ func compileFor(c *compiler, l *list, collect bool) (node, error) {
 	mark := len(c.locals)
 	savedRecur := c.recur
 	c.recur = nil
-	defer func() { c.locals = c.locals[:mark]; c.recur = savedRecur }()
+	defer func() { c.dropLocals(mark); c.recur = savedRecur }()
 	n := &forNode{collect: collect, pos: l.Pos}
 	for i := 0; i < len(forms); i += 2 {
 		switch forms[i] {

@@ -9,14 +9,8 @@
 package lisp
 
 import (
-	"cmp"
-	"fmt"
-	"hash/maphash"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 )
 
 // Value is any PTC-Lisp value. Values are immutable once built: collection
@@ -123,13 +117,12 @@ func truthy(v Value) bool {
 type Vector struct {
 	elems  []Value
 	tail   *vectorTail
-	weight int64 // see valueWeight
-	nests  int32 // see nestsMeasured
+	weight int64 // see valueWeight; its top bits hold nestsMeasured's count
 	list   bool  // a list rather than a vector
 }
 
 // emptyList is the list ().
-var emptyList = &Vector{list: true}
+var emptyList = &Vector{list: true, weight: 1 << nestsShift}
 
 // newList returns a list that takes ownership of elems, in order.
 func newList(elems []Value) *Vector {
@@ -147,8 +140,8 @@ func (v *Vector) IsList() bool { return v.list }
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
 
-// emptyVector is the vector [].
-var emptyVector = &Vector{}
+// emptyVector is the vector [], frozen (its nesting measured).
+var emptyVector = &Vector{weight: 1 << nestsShift}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
@@ -157,6 +150,31 @@ func NewVector(elems []Value) *Vector {
 		w = addWeight(w, weightOf(e))
 	}
 	return newVectorWithTail(elems, len(elems), w)
+}
+
+// newReadVector is a vector as the reader builds it: elems already sized
+// exactly, and no lineage to extend in place (a conj copies), which what
+// is read has no use for, since it is frozen and shared once read; the
+// empty vector is emptyVector.
+func newReadVector(elems []Value) *Vector {
+	if len(elems) == 0 {
+		return emptyVector
+	}
+	w := int64(1)
+	for _, e := range elems {
+		w = addWeight(w, weightOf(e))
+	}
+	return &Vector{elems: elems, weight: w}
+}
+
+// newReadList is newReadVector for a list; the empty list is emptyList.
+func newReadList(elems []Value) *Vector {
+	if len(elems) == 0 {
+		return emptyList
+	}
+	v := newReadVector(elems)
+	v.list = true
+	return v
 }
 
 // vectorWithTail puts a new lineage's first vector and its tail in one
@@ -180,6 +198,16 @@ func (v *Vector) index(i int) Value { return v.elems[i] }
 
 // Elems returns the elements. The slice must not be modified.
 func (v *Vector) Elems() []Value { return v.elems }
+
+// conjMoves is how many elements conj moves to a new array (all of them,
+// or none when it appends in place), so callers can charge what it costs.
+func (v *Vector) conjMoves() int {
+	n := len(v.elems)
+	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
+		return 0
+	}
+	return n
+}
 
 // conj returns a new vector with x appended.
 func (v *Vector) conj(x Value) *Vector {
@@ -214,12 +242,7 @@ type Map struct {
 	entries []MapEntry
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)
 	tail    *lineageTail
-	weight  int64 // see valueWeight
-	// source is nil unless the map is frozen (Freeze); then it points to
-	// unprinted until the map's source text is first printed, and to that
-	// text from then on (see appendSource).
-	source atomic.Pointer[string]
-	nests  int32 // see nestsMeasured
+	weight  int64 // see valueWeight; its top bits hold nestsMeasured's count
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -231,8 +254,8 @@ const smallMap = 8
 // array; only the version whose length equals it may extend in place.
 type lineageTail struct{ used int }
 
-// emptyMap is the map {}.
-var emptyMap = &Map{}
+// emptyMap is the map {}, frozen (its nesting measured).
+var emptyMap = &Map{weight: 1 << nestsShift}
 
 // Len is the number of entries.
 func (m *Map) Len() int { return len(m.entries) }
@@ -308,11 +331,20 @@ func (m *Map) assoc(k, v Value) *Map {
 	return b.Map()
 }
 
-// assocCopies reports whether assoc(k, ...) must copy the map rather than
-// extend it in place, so callers can charge the budgets what it costs.
-func (m *Map) assocCopies(k Value) bool {
+// assocWork is what assoc(k, ...) does to the entries already there, so
+// callers can charge what it costs: rebuilt (hashed again into a new map)
+// when it must copy, moved to a larger array when it extends them in place
+// past their capacity, else neither.
+func (m *Map) assocWork(k Value) (rebuilt, moved int) {
 	_, exists := m.find(k)
-	return exists || m.tail == nil || m.tail.used != len(m.entries)
+	n := len(m.entries)
+	switch {
+	case exists || m.tail == nil || m.tail.used != n:
+		return n, 0
+	case n == cap(m.entries):
+		return 0, n
+	}
+	return 0, 0
 }
 
 // dissoc returns a map without k.
@@ -423,11 +455,15 @@ func (b *MapBuilder) addAll(m *Map) {
 func (b *MapBuilder) len() int { return len(b.m.entries) }
 
 // Map returns the built map; the builder must not be used afterwards.
+// A builder without a tail (the reader's) gives a map no lineage to
+// extend in place.
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
-	b.tail.used = len(m.entries)
-	m.tail = b.tail
+	if b.tail != nil {
+		b.tail.used = len(m.entries)
+		m.tail = b.tail
+	}
 	return m
 }
 
@@ -435,8 +471,10 @@ func (b *MapBuilder) Map() *Map {
 // and rendering order elements by their text where the spec asks for it.
 // Its conj extends in place the way Map.assoc does.
 type Set struct {
-	elems  []Value
-	index  map[any]int // shared by the lineage, as Map's
+	elems []Value
+	// index is shared by the lineage, as Map's, and nil while the set is
+	// small with cheap elements (cheapKey), which are found by a scan.
+	index  map[any]int
 	tail   *lineageTail
 	weight int64 // see valueWeight
 }
@@ -446,13 +484,43 @@ var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	s := &Set{elems: make([]Value, 0, len(elems)), index: make(map[any]int, len(elems)), weight: 1}
+	return buildSet(make([]Value, 0, len(elems)), elems)
+}
+
+// newReadSet is a set as the reader builds it (see newReadVector): it
+// takes elems, which the reader sized exactly, for its own.
+func newReadSet(elems []Value) *Set {
+	if len(elems) == 0 {
+		return emptySet
+	}
+	s := buildSet(elems[:0], elems)
+	s.tail = nil
+	return s
+}
+
+// buildSet builds the set of elems, duplicates removed, in into (which may
+// be elems[:0]: it is written no faster than elems is read).
+func buildSet(into, elems []Value) *Set {
+	s := &Set{elems: into, weight: 1}
+	small := len(elems) <= smallMap
 	for _, e := range elems {
-		hk := hashKey(e)
-		if _, ok := s.index[hk]; ok {
-			continue
+		small = small && cheapKey(e)
+	}
+	if !small {
+		s.index = make(map[any]int, len(elems))
+	}
+	for _, e := range elems {
+		if small {
+			if s.contains(e) {
+				continue
+			}
+		} else {
+			hk := hashKey(e)
+			if _, ok := s.index[hk]; ok {
+				continue
+			}
+			s.index[hk] = len(s.elems)
 		}
-		s.index[hk] = len(s.elems)
 		s.elems = append(s.elems, e)
 		s.weight = addWeight(s.weight, weightOf(e))
 	}
@@ -471,27 +539,68 @@ func (s *Set) contains(e Value) bool {
 	if len(s.elems) == 0 {
 		return false
 	}
-	i, ok := s.index[hashKey(e)]
-	return ok && i < len(s.elems)
+	if s.index != nil {
+		i, ok := s.index[hashKey(e)]
+		return ok && i < len(s.elems)
+	}
+	if !cheapKey(e) {
+		return false // a collection equals none of the set's cheap elements
+	}
+	hk := hashKey(e)
+	for _, x := range s.elems {
+		if hashKey(x) == hk {
+			return true
+		}
+	}
+	return false
 }
 
-// conjCopies reports whether conj(e) must copy the set rather than extend it
-// in place (or return it unchanged).
-func (s *Set) conjCopies(e Value) bool {
-	return !s.contains(e) && (s.tail == nil || s.tail.used != len(s.elems))
+// conjWork is Map.assocWork for conj(e).
+func (s *Set) conjWork(e Value) (rebuilt, moved int) {
+	n := len(s.elems)
+	switch {
+	case s.contains(e):
+		return 0, 0
+	case s.tail == nil || s.tail.used != n:
+		return n, 0
+	case n == cap(s.elems):
+		return 0, n
+	}
+	return 0, 0
 }
 
 // conj returns a set with e added.
 func (s *Set) conj(e Value) *Set {
-	hk := hashKey(e) // once: building it is the work conj is charged for
 	n := len(s.elems)
-	if i, ok := s.index[hk]; ok && i < n {
+	if s.index == nil && n+1 <= smallMap && cheapKey(e) {
+		if s.contains(e) {
+			return s
+		}
+		if s.tail != nil && s.tail.used == n {
+			s.tail.used++
+			return &Set{elems: append(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
+		}
+		return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
+	}
+	hk := hashKey(e) // once: building it is the work conj is charged for
+	if s.index != nil {
+		if i, ok := s.index[hk]; ok && i < n {
+			return s
+		}
+	} else if s.contains(e) {
 		return s
 	}
 	if s.tail != nil && s.tail.used == n {
+		index := s.index
+		if index == nil { // the set outgrows a scan: its lineage gets an index
+			index = make(map[any]int, 2*n+1)
+			for i, x := range s.elems {
+				index[hashKey(x)] = i
+			}
+		}
 		s.tail.used++
-		s.index[hk] = n
-		return &Set{elems: append(s.elems, e), index: s.index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
+		index[hk] = n
+		return &Set{elems: append(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
 	}
 	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
 }
@@ -512,18 +621,33 @@ type Builtin struct {
 	Category         string
 	MinArgs, MaxArgs int
 	Fn               func(th *Thread, args []Value) (Value, error)
+	// Cost declares how the builtin is charged beyond the step of its
+	// call (see Cost); Call applies it around Fn.
+	Cost Cost
 
 	// borrows is set for the builtins of borrowsArgs: Fn reads its
 	// argument slice only while it runs.
 	borrows bool
 }
 
-// Call checks the arity and runs the builtin.
+// Call checks the arity and runs the builtin, charging what its Cost
+// declares before and after.
 func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < b.MinArgs || (b.MaxArgs >= 0 && len(args) > b.MaxArgs) {
 		return nil, arityError(b.Name, b.Sig, len(args))
 	}
-	return b.Fn(th, args)
+	if len(b.Cost.before) > 0 {
+		if err := b.Cost.chargeBefore(th, args); err != nil {
+			return nil, err
+		}
+	}
+	v, err := b.Fn(th, args)
+	if err == nil && len(b.Cost.after) > 0 {
+		if err = b.Cost.chargeAfter(th, args, v); err != nil {
+			return nil, err
+		}
+	}
+	return v, err
 }
 
 // Call looks k up in a map argument: (:k m) and (:k m default).
@@ -617,265 +741,6 @@ func lookup(coll, key Value, def []Value) (Value, error) {
 	return Nil, nil
 }
 
-// Equal is Clojure's =: numbers equal only within the same category (1 and
-// 1.0 differ), vectors compare element-wise, maps and sets regardless of order.
-func Equal(a, b Value) bool {
-	switch a := a.(type) {
-	case *Vector:
-		b, ok := b.(*Vector)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.elems {
-			if !Equal(a.elems[i], b.elems[i]) {
-				return false
-			}
-		}
-		return true
-	case *Map:
-		b, ok := b.(*Map)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for _, e := range a.entries {
-			v, ok := b.Get(e.Key)
-			if !ok || !Equal(e.Val, v) {
-				return false
-			}
-		}
-		return true
-	case *Set:
-		b, ok := b.(*Set)
-		if !ok || a.Len() != b.Len() {
-			return false
-		}
-		for _, e := range a.elems {
-			if !b.contains(e) {
-				return false
-			}
-		}
-		return true
-	case Float:
-		b, ok := b.(Float)
-		return ok && a == b
-	case *varRef:
-		b, ok := b.(*varRef)
-		return ok && a.Name == b.Name
-	}
-	return hashKey(a) == hashKey(b)
-}
-
-// hashKey returns a comparable Go value such that Equal(a, b) implies
-// hashKey(a) == hashKey(b). Scalars map to themselves; collections to a
-// canonical text with unordered parts in a canonical order.
-//
-// Building the text takes time and memory in proportion to it, about
-// weightOf(v) bytes: builtins charge for it before they hash a collection
-// (chargeKey).
-func hashKey(v Value) any {
-	switch v := v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol:
-		return v
-	case Float:
-		if math.IsNaN(float64(v)) {
-			return "##NaN" // NaN keys stay findable, as in Clojure's hash maps
-		}
-		if v == 0 {
-			return Float(0) // -0.0 and 0.0 are the same key
-		}
-		return v
-	case *varRef:
-		return "#'" + v.Name
-	}
-	c := canonicalWriter{}
-	c.write(v)
-	return collKey(c.buf)
-}
-
-// cheapKey reports whether hashKey(v) is found without building a text:
-// the values hashKey returns as they are, or nearly.
-func cheapKey(v Value) bool {
-	switch v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef:
-		return true
-	}
-	return false
-}
-
-// collKey keeps collection hash keys apart from plain string values.
-type collKey string
-
-// canonicalWriter writes the canonical text of a collection in one
-// buffer, in time linear in the text: the entries of a map and the
-// elements of a set are ordered by a structural hash (hashOf), and only
-// two parts with the same hash are ordered by their own text. Ordering by
-// text alone would build every part's text once per level it nests in,
-// quadratic for deeply nested values.
-type canonicalWriter struct {
-	buf    []byte
-	hashes map[Value]uint64 // memo of hashOf for collections
-}
-
-func (c *canonicalWriter) write(v Value) {
-	switch v := v.(type) {
-	case *Vector:
-		c.buf = append(c.buf, '[')
-		for i, e := range v.elems {
-			if i > 0 {
-				c.buf = append(c.buf, ' ')
-			}
-			c.write(e)
-		}
-		c.buf = append(c.buf, ']')
-	case *Map:
-		c.buf = append(c.buf, '{')
-		for i, e := range canonicalOrder(c, v.entries, func(e MapEntry) Value { return e.Key }) {
-			if i > 0 {
-				c.buf = append(c.buf, ',')
-			}
-			c.write(e.Key)
-			c.buf = append(c.buf, ' ')
-			c.write(e.Val)
-		}
-		c.buf = append(c.buf, '}')
-	case *Set:
-		c.buf = append(c.buf, "#{"...)
-		for i, e := range canonicalOrder(c, v.elems, func(e Value) Value { return e }) {
-			if i > 0 {
-				c.buf = append(c.buf, ' ')
-			}
-			c.write(e)
-		}
-		c.buf = append(c.buf, '}')
-	default:
-		c.buf = appendScalarKey(c.buf, v)
-	}
-}
-
-// canonicalOrder returns parts sorted by the hash of their key, and by
-// the key's canonical text where two hashes are equal (keys of one map
-// and elements of one set are never equal, so the order is total).
-func canonicalOrder[T any](c *canonicalWriter, parts []T, key func(T) Value) []T {
-	if len(parts) < 2 {
-		return parts
-	}
-	type hashed struct {
-		h    uint64
-		part T
-	}
-	hs := make([]hashed, len(parts))
-	for i, p := range parts {
-		hs[i] = hashed{c.hash(key(p)), p}
-	}
-	slices.SortFunc(hs, func(a, b hashed) int {
-		if a.h != b.h {
-			return cmp.Compare(a.h, b.h)
-		}
-		return strings.Compare(c.text(key(a.part)), c.text(key(b.part)))
-	})
-	out := make([]T, len(hs))
-	for i, h := range hs {
-		out[i] = h.part
-	}
-	return out
-}
-
-// text is the canonical text of v.
-func (c *canonicalWriter) text(v Value) string {
-	sub := canonicalWriter{hashes: c.hashes}
-	sub.write(v)
-	return string(sub.buf)
-}
-
-// hashSeed keys the structural hash; it is set once when the process
-// starts and only orders parts within one process.
-var hashSeed = maphash.MakeSeed()
-
-// hash is a structural hash of v consistent with Equal: equal values hash
-// alike, whatever the order of their map entries or set elements.
-func (c *canonicalWriter) hash(v Value) uint64 {
-	switch x := v.(type) {
-	case String:
-		return mix64(maphash.String(hashSeed, string(x)) ^ 's')
-	case *Vector, *Map, *Set:
-	default:
-		var small [32]byte
-		return mix64(maphash.Bytes(hashSeed, appendScalarKey(small[:0], v)))
-	}
-	if h, ok := c.hashes[v]; ok {
-		return h
-	}
-	var h uint64
-	switch x := v.(type) {
-	case *Vector:
-		h = 'v'
-		for _, e := range x.elems {
-			h = mix64(h + c.hash(e))
-		}
-	case *Map:
-		var sum uint64
-		for _, e := range x.entries {
-			sum += mix64(c.hash(e.Key) ^ mix64(c.hash(e.Val)+'m'))
-		}
-		h = mix64(sum ^ 'm')
-	case *Set:
-		var sum uint64
-		for _, e := range x.elems {
-			sum += mix64(c.hash(e))
-		}
-		h = mix64(sum ^ 'S')
-	}
-	if c.hashes == nil {
-		c.hashes = map[Value]uint64{}
-	}
-	c.hashes[v] = h
-	return h
-}
-
-// mix64 is the finalizer of SplitMix64: every input bit affects every
-// output bit.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
-// appendScalarKey appends the canonical text of a value that is not a
-// vector, map or set. Strings are length-prefixed rather than quoted, so
-// their text is their bytes plus a few, whatever they hold.
-func appendScalarKey(buf []byte, v Value) []byte {
-	switch v := v.(type) {
-	case String:
-		buf = append(strconv.AppendInt(append(buf, 's'), int64(len(v)), 10), ':')
-		return append(buf, v...)
-	case Keyword:
-		// Length-prefixed too: a keyword's name may hold spaces
-		// ((keyword "a 1")), which must not read as two parts.
-		buf = append(strconv.AppendInt(append(buf, ':'), int64(len(v)), 10), ':')
-		return append(buf, v...)
-	case symbol:
-		buf = append(strconv.AppendInt(append(buf, '\''), int64(len(v)), 10), ':')
-		return append(buf, v...)
-	case Int:
-		return strconv.AppendInt(buf, int64(v), 10)
-	case Float:
-		if v == 0 {
-			return append(buf, "f0"...) // -0.0 equals 0.0
-		}
-		return strconv.AppendFloat(append(buf, 'f'), float64(v), 'g', -1, 64)
-	case Bool:
-		return strconv.AppendBool(buf, bool(v))
-	case NilType:
-		return append(buf, "nil"...)
-	case *varRef:
-		return append(append(buf, "#'"...), v.Name...)
-	}
-	// Functions and other reference values are equal only to themselves.
-	return fmt.Appendf(buf, "#<%s %p>", v.TypeName(), v)
-}
-
 // Function is implemented by callables that know their parameter names
 // (closures); they label themselves #fn[x y].
 type Function interface {
@@ -917,10 +782,7 @@ func weightOf(v Value) int64 {
 	case *Vector:
 		return v.valueWeight()
 	case *Map:
-		if v.weight == 0 {
-			return 1
-		}
-		return v.weight
+		return max(v.weight&weightMask, 1)
 	case *Set:
 		if v.weight == 0 {
 			return 1
@@ -935,12 +797,17 @@ func weightOf(v Value) int64 {
 }
 
 // valueWeight is the vector's weight (see weightOf).
-func (v *Vector) valueWeight() int64 {
-	if v.weight == 0 {
-		return 1
-	}
-	return v.weight
-}
+func (v *Vector) valueWeight() int64 { return max(v.weight&weightMask, 1) }
+
+// A vector's or map's weight field holds its weight in its low bits and,
+// once Freeze has measured it, how many levels it nests in the bits from
+// nestsShift up (nestsMeasured): one word where two made a map's header
+// outgrow 48 bytes.
+const (
+	nestsShift = 48
+	weightMask = 1<<nestsShift - 1
+	maxNests   = 1<<(63-nestsShift) - 1
+)
 
 // maxValueWeight bounds the weight of any value a program builds.
 const maxValueWeight = 64 << 20
@@ -948,7 +815,7 @@ const maxValueWeight = 64 << 20
 // addWeight adds saturating at a bound far above maxValueWeight, so weights
 // never overflow.
 func addWeight(a, b int64) int64 {
-	const ceiling = 1 << 60
+	const ceiling = 1 << (nestsShift - 2)
 	if a > ceiling-b {
 		return ceiling
 	}

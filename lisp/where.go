@@ -39,6 +39,9 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.allocClosure(2); err != nil {
 		return nil, err
 	}
+	t := textWriter{counting: true}
+	p.writeText(&printer{out: &t}, 0)
+	p.weight = addWeight(t.size()+1, weightOf(p.value))
 	return p, nil
 }
 
@@ -47,7 +50,7 @@ func compileWhere(c *compiler, l *list, tail bool) (node, error) {
 	if len(args) != 1 && len(args) != 3 {
 		hint := "write (where :field op value) with op one of =, not=, >, <, >=, <=, includes, in; or (where :field) for truthiness"
 		if len(args) == 2 {
-			hint = "Use (where " + Repr(args[0]) + " = " + Repr(args[1]) + ") for equality comparison"
+			hint = "Use (where " + shown(args[0]) + " = " + shown(args[1]) + ") for equality comparison"
 		}
 		return nil, c.errorf(validationError, "where expects a field, an operator and a value, got %d form%s", len(args), plural(len(args))).
 			WithHint("%s", hint)
@@ -73,32 +76,50 @@ func compileWhere(c *compiler, l *list, tail bool) (node, error) {
 
 // wherePredicate is the predicate function a where form builds.
 type wherePredicate struct {
-	path  []Value
-	op    string
-	value Value
+	path   []Value
+	op     string
+	value  Value
+	weight int64 // see valueWeight
 }
 
 func (*wherePredicate) TypeName() string { return "function" }
 
 func (p *wherePredicate) ParamNames() []string { return []string{"item"} }
 
-// valueWeight counts the compared value, which the predicate prints with.
-func (p *wherePredicate) valueWeight() int64 { return addWeight(1, weightOf(p.value)) }
+// valueWeight counts its text and the compared value, which it prints
+// with.
+func (p *wherePredicate) valueWeight() int64 { return p.weight }
 
-// appendText appends the where call that makes the predicate.
-func (p *wherePredicate) appendText(buf []byte) []byte {
-	buf = p.appendPath(append(buf, "(where "...))
-	if p.op != "" {
-		buf = appendSource(append(append(append(buf, ' '), p.op...), ' '), p.value)
+// writeText writes the where call that makes the predicate, its value
+// (when it has an operator) as its one held value.
+func (p *wherePredicate) writeText(pr *printer, i int) {
+	if i == 0 {
+		pr.out.writeString("(where ")
+		p.writePath(pr)
+		if p.op != "" {
+			pr.out.writeByte(' ')
+			pr.out.writeString(p.op)
+			pr.out.writeByte(' ')
+			return
+		}
 	}
-	return append(buf, ')')
+	pr.out.writeByte(')')
 }
 
-func (p *wherePredicate) appendPath(buf []byte) []byte {
+// writePath writes the field or the path of fields.
+func (p *wherePredicate) writePath(pr *printer) {
 	if len(p.path) == 1 {
-		return appendRepr(buf, p.path[0])
+		pr.form(p.path[0])
+		return
 	}
-	return appendSeq(buf, "[", "]", p.path)
+	pr.out.writeByte('[')
+	for i, k := range p.path {
+		if i > 0 {
+			pr.out.writeByte(' ')
+		}
+		pr.form(k)
+	}
+	pr.out.writeByte(']')
 }
 
 // heldValues is the value it compares with, when it has an operator.
@@ -107,15 +128,6 @@ func (p *wherePredicate) heldValues() []Value {
 		return nil
 	}
 	return []Value{p.value}
-}
-
-// ownTextSize is the length of appendText's text without the value.
-func (p *wherePredicate) ownTextSize() int64 {
-	n := int64(len("(where ") + len(p.appendPath(nil)) + len(")"))
-	if p.op != "" {
-		n += int64(2 + len(p.op))
-	}
-	return n
 }
 
 func (p *wherePredicate) Call(th *Thread, args []Value) (Value, error) {

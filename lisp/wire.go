@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"math"
 	"unicode/utf8"
 )
 
@@ -37,31 +38,21 @@ func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, e
 // Callers that keep what was read count it as what the value holds.
 func MaxSourceValueBytes(n int) int64 { return sourceLimits(n).MaxAllocBytes }
 
-// needsSource reports whether v holds something that EDN cannot spell.
+// needsSource reports whether v holds something that EDN cannot spell:
+// symbols, regexes, functions, keywords that :name does not read back as.
 func needsSource(v Value) bool {
-	switch v := v.(type) {
-	case NilType, Bool, Int, Float, String, *varRef:
-		return false
-	case Keyword:
-		return !keywordReads(string(v))
-	case *Vector:
-		return anyNeedsSource(v.Elems())
-	case *Set:
-		return anyNeedsSource(v.Elems())
-	case *Map:
-		for _, e := range v.Entries() {
-			if needsSource(e.Key) || needsSource(e.Val) {
+	w := newWalk(nil, v, math.MaxInt)
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			continue
+		}
+		switch x := at.(type) {
+		case NilType, Bool, Int, Float, String, *varRef, *Vector, *Set, *Map:
+		case Keyword:
+			if !keywordReads(string(x)) {
 				return true
 			}
-		}
-		return false
-	}
-	return true // symbols, regexes, functions
-}
-
-func anyNeedsSource(vs []Value) bool {
-	for _, e := range vs {
-		if needsSource(e) {
+		default:
 			return true
 		}
 	}
@@ -90,20 +81,4 @@ func keywordReads(name string) bool {
 		}
 	}
 	return true
-}
-
-// appendKeywordSource appends the source of a keyword: :name when that
-// reads back, else the call that makes it.
-func appendKeywordSource(buf []byte, name string) []byte {
-	if keywordReads(name) {
-		return append(append(buf, ':'), name...)
-	}
-	return append(appendQuoted(append(buf, "(keyword "...), name), ')')
-}
-
-// appendRegexSource appends the source of a regex as the call that makes
-// it: its pattern as a string literal reads back exactly, where the #"..."
-// literal cannot hold a pattern ending in a backslash before a quote.
-func appendRegexSource(buf []byte, r *regex) []byte {
-	return append(appendQuoted(append(buf, "(re-pattern "...), r.source), ')')
 }

@@ -1,0 +1,233 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// attack is a hostile program and how it must end: with the typed error
+// want (or none), having made Go allocate at most maxAlloc bytes, with an
+// error message of at most maxMessage bytes.
+type attack struct {
+	name, src  string
+	want       ErrorKind // "" for success
+	maxAlloc   int64
+	maxMessage int
+}
+
+// The value of 60 MB of printed text that many attacks print: 600
+// references to one string of 100,000 bytes. It fits the allocation
+// budget (the string is built once) and the value weight limit.
+const sixtyMB = `(let [s (apply str (repeat 100000 "x")) v (vec (repeat 600 s))] `
+
+// runAttack runs a.src twice, checks that both runs end alike (the same
+// error, steps and allocation charged: a replay must stop where the first
+// run stopped), and returns the first run with the bytes Go allocated.
+func runAttack(t *testing.T, a attack, env Env) (*Result, int64) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res := run(t, a.src, env)
+	runtime.ReadMemStats(&after)
+	again := run(t, a.src, env)
+	if errKind(res) != errKind(again) || res.Steps != again.Steps || res.AllocBytes != again.AllocBytes {
+		t.Errorf("%s: first run %s after %d steps and %d bytes, second %s after %d and %d",
+			a.name, errKind(res), res.Steps, res.AllocBytes, errKind(again), again.Steps, again.AllocBytes)
+	}
+	return res, int64(after.TotalAlloc - before.TotalAlloc)
+}
+
+func errKind(res *Result) ErrorKind {
+	if res.Err == nil {
+		return ""
+	}
+	return res.Err.Kind
+}
+
+func checkAttacks(t *testing.T, attacks []attack, env Env) {
+	t.Helper()
+	for _, a := range attacks {
+		res, alloc := runAttack(t, a, env)
+		if errKind(res) != a.want {
+			t.Errorf("%s: ended with %v, want %q", a.name, res.Err, a.want)
+		}
+		if alloc > a.maxAlloc && !raceDetector {
+			t.Errorf("%s: Go allocated %d MiB, want at most %d MiB", a.name, alloc>>20, a.maxAlloc>>20)
+		}
+		if res.Err != nil && a.maxMessage > 0 && len(res.Err.Message)+len(res.Err.Hint) > a.maxMessage {
+			t.Errorf("%s: an error message of %d bytes, want at most %d", a.name, len(res.Err.Message)+len(res.Err.Hint), a.maxMessage)
+		}
+	}
+}
+
+// TestTextIsChargedAsItIsBuilt: text a program builds (str, join, pr-str,
+// println, format) is charged as it is written and stops at the budget or
+// the output limit, not after the whole text was built; error messages
+// show values cut short. Before, each of these built the whole text
+// first: hundreds of megabytes for a value of 60 MB of text, or a
+// closure whose body is 100 KB printed many times.
+func TestTextIsChargedAsItIsBuilt(t *testing.T) {
+	body := strings.Repeat("x", 100_000)
+	closures := `(let [f (fn [] "` + body + `") v (vec (repeat 90 f))] `
+	checkAttacks(t, []attack{
+		{name: "println of 60 MB", src: sixtyMB + `(println v))`, want: outputLimit, maxAlloc: 32 << 20},
+		{name: "prn of 60 MB", src: sixtyMB + `(prn v))`, want: outputLimit, maxAlloc: 32 << 20},
+		{name: "str of 60 MB", src: sixtyMB + `(count (str v)))`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "join of 60 MB", src: sixtyMB + `(count (clojure.string/join "," v)))`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "pr-str of 60 MB", src: sixtyMB + `(count (pr-str v)))`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "format of 60 MB", src: sixtyMB + `(count (format "%s" v)))`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "format with a precision", src: sixtyMB + `(count (format "%.5s" v)))`, maxAlloc: 16 << 20},
+		{name: "str of a closure's 100 KB body, many times", src: closures + `(dotimes [i 20] (str v)) :done)`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "a type error describes a closure", src: sixtyMB + `(+ 1 (fn [] v)))`, want: typeError, maxAlloc: 16 << 20, maxMessage: 400},
+		{name: "condp without a match", src: `(let [v (vec (repeat 600 (apply str (repeat 1000 "x"))))] (condp = 1 v :a))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
+		{name: "assoc on a vector with a huge index", src: sixtyMB + `(assoc [1 2] v 3))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
+		{name: "case without a match", src: `(let [v (vec (repeat 600 (apply str (repeat 1000 "x"))))] (case v 1 :a))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
+	}, Env{})
+}
+
+// TestErrorTextCountsAgainstTheEmitLimit: a failed turn's error travels
+// back with its prints, so its message is cut to what the emit limit
+// leaves; a long name in a message is cut too.
+func TestErrorTextCountsAgainstTheEmitLimit(t *testing.T) {
+	limits := Limits{MaxEmitBytes: 4 << 10, MaxOutputBytes: 64 << 10}
+	res := run(t, `(println (apply str (repeat 3000 "x"))) (fail (apply str (repeat 3000 "y")))`, Env{Limits: limits})
+	if res.Err == nil || res.Err.Kind != emitLimit {
+		t.Errorf("a fail reason past the emit limit: got %v, want emit_limit", res.Err)
+	}
+	long := strings.Repeat("z", 1<<20)
+	res = run(t, `(println (apply str (repeat 3000 "x"))) (`+long+` 1) (def `+long+` 2)`, Env{Limits: limits})
+	if res.Err == nil || res.Err.Kind != undefinedSymbol {
+		t.Fatalf("got %v, want undefined_symbol", res.Err)
+	}
+	if n := len(res.Err.Message) + len(res.Err.Hint); n > 4096-3000 {
+		t.Errorf("a message of %d bytes after 3,000 bytes printed under an emit limit of 4 KiB", n)
+	}
+}
+
+// TestFunctionsWeighTheirText: a function's weight and footprint count
+// its source text, not only what it captured, so a vector of a closure
+// with a long body is as heavy as it prints.
+func TestFunctionsWeighTheirText(t *testing.T) {
+	body := strings.Repeat("x", 100_000)
+	res := run(t, `(fn [] "`+body+`")`, Env{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	f := res.Value
+	if w := weightOf(f); w < 100_000 {
+		t.Errorf("a closure with a 100 KB body weighs %d", w)
+	}
+	if n := Footprint(f); n < 100_000 {
+		t.Errorf("a closure with a 100 KB body has a footprint of %d bytes", n)
+	}
+	if n, one := Footprint(NewVector([]Value{f, f, f})), Footprint(f); n > one+400 {
+		t.Errorf("three references to one closure count %d bytes, one %d: shared code counts once", n, one)
+	}
+	res = run(t, `(let [f (fn [] "`+body+`")] (vec (repeat 1000 f)))`, Env{})
+	if res.Err == nil || res.Err.Kind != memoryLimit {
+		t.Errorf("a vector printing as 100 MB of one closure: got %v, want memory_limit", res.Err)
+	}
+}
+
+// TestNestedSetsPrintInLinearTime: a set prints its elements in order of
+// their text; each element is printed once, so sets nested in sets print
+// in time linear in their text. Before, each level printed its elements
+// twice, and an 81-byte program ran for seconds past its timeout.
+func TestNestedSetsPrintInLinearTime(t *testing.T) {
+	var texts, allocs [2]int64
+	for i, levels := range []int{12, 16} {
+		src := fmt.Sprintf(`(let [s (reduce (fn [s _] #{s [s]}) #{} (range %d))] (count (str s)))`, levels)
+		res, alloc := runAttack(t, attack{name: src, src: src}, Env{})
+		if res.Err != nil {
+			t.Fatalf("%s: %v", src, res.Err)
+		}
+		texts[i], allocs[i] = int64(res.Value.(Int)), alloc
+	}
+	// Each level holds the one below twice: the text grows 16 times from
+	// 12 levels to 16. Printing each set's elements twice grew the work
+	// 256 times.
+	if textGrowth, allocGrowth := float64(texts[1])/float64(texts[0]), float64(allocs[1])/float64(allocs[0]); allocGrowth > 3*textGrowth && !raceDetector {
+		t.Errorf("from 12 to 16 levels the text grew %.0fx and the bytes allocated %.0fx", textGrowth, allocGrowth)
+	}
+	res := run(t, `(let [s (reduce (fn [s _] #{s [s]}) #{} (range 24))] (count (str s)))`, Env{})
+	if k := errKind(res); k != memoryLimit && k != stepLimit {
+		t.Errorf("24 levels: got %v, want the budget to stop it", res.Err)
+	}
+}
+
+// letRebindings is a program of n let bindings that each read the first:
+// analyzing it looked every one up by scanning all the bindings before
+// it, and charged nothing (a 1.4 MB one ran 18 s under a 1 s timeout).
+func letRebindings(n int) string {
+	var b strings.Builder
+	b.WriteString("(let [a 1 ")
+	for i := range n {
+		fmt.Fprintf(&b, "b%d a ", i)
+	}
+	b.WriteString("] a)")
+	return b.String()
+}
+
+// TestAnalysisIsChargedAndClocked: analysis charges a step per form and
+// so stops at the step budget and at the clock, the same way on every
+// run; a program read once and analyzed once is charged its analysis
+// again on every evaluation that reuses it, so a replay stops where the
+// first run did.
+func TestAnalysisIsChargedAndClocked(t *testing.T) {
+	src := letRebindings(120_000) // 1.4 MB
+	checkAttacks(t, []attack{
+		{name: "1.4 MB of let bindings, small budget", src: src, want: stepLimit, maxAlloc: 512 << 20},
+	}, Env{Limits: Limits{MaxSteps: 100_000}})
+	res := run(t, src, Env{Limits: Limits{MaxSteps: Unlimited, Timeout: time.Millisecond}})
+	if res.Err == nil || res.Err.Kind != timeout {
+		t.Errorf("1.4 MB of let bindings in 1 ms: got %v, want timeout", res.Err)
+	}
+	p, err := ReadProgram(`(defn f [x] (* 2 x)) (map f (range 10))`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := EvalProgram(context.Background(), p, Env{})
+	again, _ := EvalProgram(context.Background(), p, Env{})
+	if first.Err != nil || first.Steps != again.Steps {
+		t.Errorf("a program analyzed once: %d steps, then %d reusing the analysis (%v)", first.Steps, again.Steps, first.Err)
+	}
+}
+
+// TestParsersBoundTheirNesting: every recursive parser refuses input
+// nested past its limit with a parse error, whatever the nesting is made
+// of.
+func TestParsersBoundTheirNesting(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("(", 5000), strings.Repeat("[", 5000), strings.Repeat("{:a ", 5000),
+		strings.Repeat("#{", 5000), strings.Repeat("'", 5000) + "x", strings.Repeat("^:m ", 5000) + "x",
+		strings.Repeat("#_", 5000) + "1 2", strings.Repeat("#(", 2) + ")",
+	} {
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != parseError {
+			t.Errorf("%.20s...: got %v, want parse_error", src, res.Err)
+		}
+	}
+	for _, text := range []string{strings.Repeat("[", 5000), strings.Repeat("{:a ", 5000), strings.Repeat("#_", 5000) + "1"} {
+		if _, err := ParseEDN(text, 0); err == nil {
+			t.Errorf("EDN %.20s... read", text)
+		}
+	}
+	if _, err := DecodeJSON(strings.Repeat(`{"a":`, 5000), 0); err == nil {
+		t.Error("JSON nested 5,000 deep read")
+	}
+}
+
+// TestDefiningALargeValueIsCharged: checking a definition walks its value
+// (can it be kept, does it nest too deep), charged a step per value, so
+// defining a large value in a loop meets the step budget.
+func TestDefiningALargeValueIsCharged(t *testing.T) {
+	checkAttacks(t, []attack{
+		{name: "def of 100,000 items in a loop", src: `(let [v (vec (range 100000))] (dotimes [i 100000] (def x v)) :done)`,
+			want: stepLimit, maxAlloc: 64 << 20},
+	}, Env{})
+}

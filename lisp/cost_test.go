@@ -1,0 +1,300 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// everyBuiltin is every function a program can call by name: the builtin
+// table, the evaluator's core functions and the clojure.string functions
+// whose bare name means something else.
+func everyBuiltin() []*Builtin {
+	all := append(append([]*Builtin{}, Builtins()...), CoreFunctions()...)
+	for _, table := range []map[string]*Builtin{stringNamespaceOnly, javaStatics, interopForms} {
+		for _, b := range table {
+			if !slices.Contains(all, b) {
+				all = append(all, b)
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) })
+	return all
+}
+
+// TestEveryBuiltinDeclaresItsCost: a builtin cannot be added without
+// saying how it is charged.
+func TestEveryBuiltinDeclaresItsCost(t *testing.T) {
+	for _, b := range everyBuiltin() {
+		if !b.Cost.declared {
+			t.Errorf("%s has no cost declaration: give its row a Cost (see lisp/README.md, \"Costs\")", b.Name)
+		}
+	}
+}
+
+// TestBinaryFastPathChargesAsDeclared: two-argument arithmetic and
+// comparisons take a fast path that does not go through Builtin.Call; it
+// charges what the builtin's declaration charges.
+func TestBinaryFastPathChargesAsDeclared(t *testing.T) {
+	long := `(apply str (repeat 100 "x"))`
+	for name := range binaryOps {
+		for _, pair := range [][2]string{{"3", "4"}, {"3", "4.5"}, {":a", ":a"}, {long, long}, {"nil", "1"}} {
+			fast := fmt.Sprintf("(let [a %s b %s] (%s a b))", pair[0], pair[1], name)
+			slow := fmt.Sprintf("(let [a %s b %s f %s] (f a b))", pair[0], pair[1], name)
+			rf, rs := run(t, fast, Env{}), run(t, slow, Env{})
+			if (rf.Err == nil) != (rs.Err == nil) {
+				t.Errorf("%s: fast path %v, builtin %v", fast, rf.Err, rs.Err)
+				continue
+			}
+			fs, ss := rf.Steps-analysisSteps(t, fast), rs.Steps-analysisSteps(t, slow)
+			if rf.Err == nil && fs != ss {
+				t.Errorf("%s: the fast path charged %d steps, the builtin %d", fast, fs, ss)
+			}
+		}
+	}
+}
+
+// TestDuplicateItemsAreCharged: the builtins that hash or compare every
+// item charge a step per item, whatever the items: a program calling one
+// in a loop over a vector of one repeated number ends in step_limit, at
+// the same point every run, instead of running until the clock stops it.
+func TestDuplicateItemsAreCharged(t *testing.T) {
+	for _, call := range []string{"(frequencies r)", "(distinct r)", "(dedupe r)", "(set r)", "(apply hash-set r)",
+		"(group-by identity r)", "(distinct-by identity r)", "(zipmap r r)", "(into #{} r)", "(apply distinct? 1 r)"} {
+		src := `(let [r (vec (repeat 100000 1))] (dotimes [i 1000] ` + call + `) :done)`
+		var steps int64
+		for i := range 3 {
+			res := run(t, src, Env{})
+			if res.Err == nil || res.Err.Kind != stepLimit {
+				t.Fatalf("%s: got %v, want step_limit", call, res.Err)
+			}
+			if i > 0 && res.Steps != steps {
+				t.Fatalf("%s: stopped at step %d, then %d", call, steps, res.Steps)
+			}
+			steps = res.Steps
+		}
+	}
+}
+
+// TestCostGrowsWithWork runs every builtin on arguments of two sizes, n
+// and 8n, and fails when the work a call does (the bytes Go allocates for
+// it) grows with n while what the thread is charged (steps, and bytes of
+// allocation) does not grow alike. The arguments are every combination of
+// a few shapes (vectors, maps, sets, strings, counts, and functions that
+// accept anything) that the builtin accepts at both sizes.
+func TestCostGrowsWithWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every builtin on many arguments")
+	}
+	if raceDetector {
+		t.Skip("measures allocation, which the race detector changes")
+	}
+	const small, large = 64, 512
+	checked := 0
+	for _, b := range everyBuiltin() {
+		if b.Name == "return" || b.Name == "fail" {
+			continue // they end the program: no result to charge
+		}
+		var accepted []func(n int) []Value
+		for _, args := range argumentShapes(b) {
+			if accepts(b, args(4)) {
+				accepted = append(accepted, args)
+			}
+		}
+		// An even sample of what the builtin accepts keeps the test
+		// quick; an undercharge shows in many shapes at once.
+		const most = 40
+		for i := range min(len(accepted), most) {
+			args := accepted[i*len(accepted)/min(len(accepted), most)]
+			w1, c1, err1 := measureCall(b, func() []Value { return args(small) })
+			w2, c2, err2 := measureCall(b, func() []Value { return args(large) })
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			checked++
+			workGrowth := float64(w2) / float64(max(w1, 1))
+			chargeGrowth := float64(c2) / float64(max(c1, 1))
+			if workGrowth >= 3 && w2-w1 > 8<<10 && chargeGrowth < workGrowth/3 {
+				t.Errorf("%s: from %d to %d items the work grew %.1fx (%d to %d bytes allocated) and the charge %.1fx (%d to %d): declared %q",
+					callLabel(b, args(2)), small, large, workGrowth, w1, w2, chargeGrowth, c1, c2, b.Cost.describe())
+			}
+		}
+	}
+	if checked < 2000 {
+		t.Errorf("only %d calls ran at both sizes; the argument shapes no longer fit the builtins", checked)
+	}
+}
+
+// measureCall calls b with args on a thread with budgets far above what
+// the calls need (some combinations never end, such as tree-seq whose
+// children function always returns the node) and returns the bytes Go
+// allocated for the call, the least of three runs (the runtime allocates
+// now and then for itself), and what the thread was charged: its
+// allocation plus 64 bytes per step.
+func measureCall(b *Builtin, makeArgs func() []Value) (work, charged int64, err error) {
+	work = -1
+	for range 3 {
+		args := makeArgs() // afresh: a call may extend its arguments' lineages
+		th := newThread(context.Background(), Limits{MaxSteps: 20_000_000, MaxAllocBytes: 256 << 20, MaxDepth: 100})
+		th.prog = newProgState(Env{})
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = th.call(b, args)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			return 0, 0, err
+		}
+		if w := int64(after.TotalAlloc - before.TotalAlloc); work < 0 || w < work {
+			work = w
+		}
+		charged = th.allocated + 64*th.steps
+	}
+	return work, charged, nil
+}
+
+// accepts reports whether b returns a value for args.
+func accepts(b *Builtin, args []Value) bool {
+	th := newThread(context.Background(), Limits{MaxSteps: 100_000, MaxAllocBytes: 16 << 20, MaxDepth: 100})
+	th.prog = newProgState(Env{})
+	_, err := th.call(b, args)
+	return err == nil
+}
+
+func callLabel(b *Builtin, args []Value) string {
+	parts := []string{b.Name}
+	for _, a := range args {
+		parts = append(parts, formText(a))
+	}
+	return "(" + strings.Join(parts, " ") + ")"
+}
+
+// argumentShapes returns generators of argument lists for b: every
+// combination of the shapes below for b's smallest arities, at least one
+// of them growing with n.
+func argumentShapes(b *Builtin) []func(n int) []Value {
+	type shape struct {
+		grows bool
+		make  func(n int) Value
+	}
+	fixed := func(v Value) shape { return shape{make: func(int) Value { return v }} }
+	builtin := func(name string) Value { f, _ := lookupFunction(name); return f }
+	shapes := []shape{
+		{true, func(n int) Value { return intVector(n) }},
+		{true, func(n int) Value { return textVector(n) }},
+		{true, func(n int) Value { return pairVector(n, false) }},
+		{true, func(n int) Value { return pairVector(n, true) }},
+		{true, func(n int) Value { return recordVector(n) }},
+		{true, func(n int) Value { return keywordMap(n) }},
+		{true, func(n int) Value { return NewSet(intVector(n).elems) }},
+		{true, func(n int) Value { return String(strings.Repeat("ab c", n/4+1)) }},
+		{true, func(n int) Value { return Int(n) }},
+		{true, func(n int) Value { return deepVector(n) }},
+		fixed(Int(2)),
+		fixed(Keyword("a")),
+		fixed(String("b")),
+		fixed(Nil),
+		fixed(builtin("vector")),
+		fixed(builtin("identity")),
+		fixed(builtin("+")),
+	}
+	var out []func(n int) []Value
+	lo := b.MinArgs
+	hi := lo + 1
+	if b.MaxArgs >= 0 {
+		hi = min(hi, b.MaxArgs)
+	}
+	if lo == 0 {
+		lo, hi = 1, max(hi, 2)
+	}
+	for arity := lo; arity <= hi && arity <= 3; arity++ {
+		idx := make([]int, arity)
+		for {
+			grows := false
+			picked := make([]shape, arity)
+			for i, j := range idx {
+				picked[i] = shapes[j]
+				grows = grows || shapes[j].grows
+			}
+			if grows {
+				out = append(out, func(n int) []Value {
+					args := make([]Value, len(picked))
+					for i, s := range picked {
+						args[i] = s.make(n)
+					}
+					return args
+				})
+			}
+			i := 0
+			for ; i < arity; i++ {
+				if idx[i]++; idx[i] < len(shapes) {
+					break
+				}
+				idx[i] = 0
+			}
+			if i == arity {
+				break
+			}
+		}
+	}
+	return out
+}
+
+func intVector(n int) *Vector {
+	out := make([]Value, n)
+	for i := range out {
+		out[i] = Int(i * 1000)
+	}
+	return NewVector(out)
+}
+
+func textVector(n int) *Vector {
+	out := make([]Value, n)
+	for i := range out {
+		out[i] = String(fmt.Sprintf("item %d", i))
+	}
+	return NewVector(out)
+}
+
+// pairVector is n vectors [i i+1], or n copies of [1 2] when same.
+func pairVector(n int, same bool) *Vector {
+	out := make([]Value, n)
+	for i := range out {
+		if same {
+			out[i] = NewVector([]Value{Int(1), Int(2)})
+		} else {
+			out[i] = NewVector([]Value{Int(i), Int(i + 1)})
+		}
+	}
+	return NewVector(out)
+}
+
+func recordVector(n int) *Vector {
+	out := make([]Value, n)
+	for i := range out {
+		b := NewMapBuilder(2)
+		b.Set(Keyword("a"), Int(i))
+		b.Set(Keyword("b"), String("x"))
+		out[i] = b.Map()
+	}
+	return NewVector(out)
+}
+
+func keywordMap(n int) *Map {
+	b := NewMapBuilder(n)
+	for i := range n {
+		b.Set(Keyword(fmt.Sprintf("k%d", i)), Int(i))
+	}
+	return b.Map()
+}
+
+// deepVector nests n/8 vectors, each holding a number and the next.
+func deepVector(n int) *Vector {
+	v := NewVector([]Value{Int(0)})
+	for i := range n / 8 {
+		v = NewVector([]Value{Int(i), v})
+	}
+	return v
+}

@@ -1,0 +1,354 @@
+package lisp
+
+import (
+	"cmp"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Equal is Clojure's =: numbers equal only within the same category (1 and
+// 1.0 differ), vectors compare element-wise, maps and sets regardless of order.
+//
+// It walks a (walk.go) with b's counterpart of each value beside it: the
+// element at the same index of a vector, the value under the same key of
+// a map. Sets, and map keys, are compared by lookup; functions are equal
+// only to themselves.
+func Equal(a, b Value) bool {
+	if _, ok := a.(*Vector); !ok {
+		if _, ok := a.(*Map); !ok {
+			return equalNode(a, b)
+		}
+	}
+	w := newWalk(nil, a, math.MaxInt)
+	others := []Value{} // b's counterparts of the levels being walked
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			others = others[:len(others)-1]
+			continue
+		}
+		var y Value
+		switch parent := w.parent().(type) {
+		case nil:
+			y = b
+		case *Vector:
+			y = others[len(others)-1].(*Vector).elems[w.index]
+		case *Map:
+			if w.index%2 == 0 {
+				w.skip() // a key: looked up with its value
+				continue
+			}
+			var ok bool
+			if y, ok = others[len(others)-1].(*Map).Get(parent.entries[w.index/2].Key); !ok {
+				return false
+			}
+		}
+		if !equalNode(at, y) {
+			return false
+		}
+		switch at.(type) {
+		case *Vector, *Map:
+			others = append(others, y)
+		default:
+			w.skip() // compared whole by equalNode
+		}
+	}
+	return true
+}
+
+// equalNode compares x and y as Equal does, except that for two vectors
+// or two maps it compares only their lengths (and for maps nothing more):
+// Equal's walk compares their parts.
+func equalNode(x, y Value) bool {
+	switch x := x.(type) {
+	case *Vector:
+		y, ok := y.(*Vector)
+		return ok && x.Len() == y.Len()
+	case *Map:
+		y, ok := y.(*Map)
+		return ok && x.Len() == y.Len()
+	case *Set:
+		y, ok := y.(*Set)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for _, e := range x.elems {
+			if !y.contains(e) {
+				return false
+			}
+		}
+		return true
+	case Float:
+		y, ok := y.(Float)
+		return ok && x == y
+	case *varRef:
+		y, ok := y.(*varRef)
+		return ok && x.Name == y.Name
+	}
+	switch y.(type) {
+	case *Vector, *Map, *Set, Float, *varRef:
+		return false // x is none of these: its hash key is not theirs
+	}
+	return hashKey(x) == hashKey(y)
+}
+
+// hashKey returns a comparable Go value such that Equal(a, b) implies
+// hashKey(a) == hashKey(b). Scalars map to themselves; collections to a
+// canonical text with unordered parts in a canonical order.
+//
+// Building the text takes time and memory in proportion to it, about
+// weightOf(v) bytes: builtins charge for it before they hash a collection
+// (chargeKey).
+func hashKey(v Value) any {
+	switch v := v.(type) {
+	case NilType, Bool, Int, String, Keyword, symbol:
+		return v
+	case Float:
+		if math.IsNaN(float64(v)) {
+			return "##NaN" // NaN keys stay findable, as in Clojure's hash maps
+		}
+		if v == 0 {
+			return Float(0) // -0.0 and 0.0 are the same key
+		}
+		return v
+	case *varRef:
+		return "#'" + v.Name
+	case *Vector, *Map, *Set:
+		return collKey(canonicalText(v, nil))
+	}
+	return collKey(appendScalarKey(nil, v)) // a function: itself only
+}
+
+// canonicalText is the text of a collection's hash key, written in time
+// linear in the text: the entries of a map and the elements of a set are
+// ordered by a structural hash, and only two parts with the same hash are
+// ordered by their own text. Ordering by text alone would build every
+// part's text once per level it nests in, quadratic for deeply nested
+// values. hashes are the structural hashes of collections, found by an
+// earlier walk (nil: found here).
+func canonicalText(v Value, hashes map[Value]uint64) []byte {
+	if hashes == nil {
+		hashes = structuralHashes(v)
+	}
+	var buf []byte
+	w := newWalk(nil, v, math.MaxInt)
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			buf = append(buf, '}')
+			if _, ok := at.(*Vector); ok {
+				buf[len(buf)-1] = ']'
+			}
+			continue
+		}
+		switch w.parent().(type) {
+		case *Vector, *Set:
+			if w.index > 0 {
+				buf = append(buf, ' ')
+			}
+		case *Map:
+			switch {
+			case w.index%2 == 1:
+				buf = append(buf, ' ')
+			case w.index > 0:
+				buf = append(buf, ',')
+			}
+		}
+		switch x := at.(type) {
+		case *Vector:
+			buf = append(buf, '[')
+		case *Map:
+			buf = append(buf, '{')
+			if x.Len() > 1 {
+				w.enterWith(canonicalEntries(x, hashes))
+			}
+		case *Set:
+			buf = append(buf, "#{"...)
+			if x.Len() > 1 {
+				w.enterWith(canonicalOrder(x.elems, hashes))
+			}
+		default:
+			if _, ok := x.(holder); ok {
+				w.skip() // a function: itself only
+			}
+			buf = appendScalarKey(buf, x)
+		}
+	}
+	return buf
+}
+
+// canonicalEntries returns m's keys and values, key then value, with the
+// entries in canonical order.
+func canonicalEntries(m *Map, hashes map[Value]uint64) []Value {
+	keys := make([]Value, len(m.entries))
+	for i, e := range m.entries {
+		keys[i] = e.Key
+	}
+	keys = canonicalOrder(keys, hashes)
+	out := make([]Value, 0, 2*len(keys))
+	for _, k := range keys {
+		v, _ := m.Get(k)
+		out = append(out, k, v)
+	}
+	return out
+}
+
+// canonicalOrder returns vs sorted by structural hash, and by canonical
+// text where two hashes are equal (keys of one map and elements of one set
+// are never equal, so the order is total).
+func canonicalOrder(vs []Value, hashes map[Value]uint64) []Value {
+	type hashed struct {
+		h uint64
+		v Value
+	}
+	hs := make([]hashed, len(vs))
+	for i, v := range vs {
+		hs[i] = hashed{hashOf(v, hashes), v}
+	}
+	slices.SortFunc(hs, func(a, b hashed) int {
+		if a.h != b.h {
+			return cmp.Compare(a.h, b.h)
+		}
+		return strings.Compare(string(canonicalText(a.v, hashes)), string(canonicalText(b.v, hashes)))
+	})
+	out := make([]Value, len(hs))
+	for i, h := range hs {
+		out[i] = h.v
+	}
+	return out
+}
+
+// structuralHashes returns the structural hash of every collection in v
+// (hashOf), each shared one computed once.
+func structuralHashes(v Value) map[Value]uint64 {
+	hashes := map[Value]uint64{}
+	w := newWalk(nil, v, math.MaxInt)
+	w.visitOnce()
+	// For each collection being walked: a vector's running hash, or a
+	// map's or set's running sum, and a map's last key's hash.
+	type open struct{ h, key uint64 }
+	var acc []open
+	feed := func(h uint64) { // the hash of the value at w.index in w.parent()
+		if len(acc) == 0 {
+			return
+		}
+		top := &acc[len(acc)-1]
+		switch w.parent().(type) {
+		case *Vector:
+			top.h = mix64(top.h + h)
+		case *Map:
+			if w.index%2 == 0 {
+				top.key = h
+			} else {
+				top.h += mix64(top.key ^ mix64(h+'m'))
+			}
+		case *Set:
+			top.h += mix64(h)
+		}
+	}
+	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if ev == walkLeave {
+			h := acc[len(acc)-1].h
+			acc = acc[:len(acc)-1]
+			switch at.(type) {
+			case *Map:
+				h = mix64(h ^ 'm')
+			case *Set:
+				h = mix64(h ^ 'S')
+			}
+			hashes[at] = h
+			feed(h)
+			continue
+		}
+		if _, ok := at.(holder); ok {
+			w.skip() // a function: itself only
+		}
+		if !w.entered() {
+			feed(hashOf(at, hashes))
+			continue
+		}
+		if _, ok := at.(*Vector); ok {
+			acc = append(acc, open{h: 'v'})
+		} else {
+			acc = append(acc, open{})
+		}
+	}
+	return hashes
+}
+
+// hashOf is the structural hash of v, consistent with Equal: equal values
+// hash alike, whatever the order of their map entries or set elements. A
+// collection's comes from hashes (structuralHashes).
+func hashOf(v Value, hashes map[Value]uint64) uint64 {
+	switch x := v.(type) {
+	case String:
+		return mix64(maphash.String(hashSeed, string(x)) ^ 's')
+	case *Vector, *Map, *Set:
+		return hashes[v]
+	}
+	var small [32]byte
+	return mix64(maphash.Bytes(hashSeed, appendScalarKey(small[:0], v)))
+}
+
+// cheapKey reports whether hashKey(v) is found without building a text:
+// the values hashKey returns as they are, or nearly.
+func cheapKey(v Value) bool {
+	switch v.(type) {
+	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef:
+		return true
+	}
+	return false
+}
+
+// collKey keeps collection hash keys apart from plain string values.
+type collKey string
+
+// hashSeed keys the structural hash; it is set once when the process
+// starts and only orders parts within one process.
+var hashSeed = maphash.MakeSeed()
+
+// mix64 is the finalizer of SplitMix64: every input bit affects every
+// output bit.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// appendScalarKey appends the canonical text of a value that is not a
+// vector, map or set. Strings are length-prefixed rather than quoted, so
+// their text is their bytes plus a few, whatever they hold.
+func appendScalarKey(buf []byte, v Value) []byte {
+	switch v := v.(type) {
+	case String:
+		buf = append(strconv.AppendInt(append(buf, 's'), int64(len(v)), 10), ':')
+		return append(buf, v...)
+	case Keyword:
+		// Length-prefixed too: a keyword's name may hold spaces
+		// ((keyword "a 1")), which must not read as two parts.
+		buf = append(strconv.AppendInt(append(buf, ':'), int64(len(v)), 10), ':')
+		return append(buf, v...)
+	case symbol:
+		buf = append(strconv.AppendInt(append(buf, '\''), int64(len(v)), 10), ':')
+		return append(buf, v...)
+	case Int:
+		return strconv.AppendInt(buf, int64(v), 10)
+	case Float:
+		if v == 0 {
+			return append(buf, "f0"...) // -0.0 equals 0.0
+		}
+		return strconv.AppendFloat(append(buf, 'f'), float64(v), 'g', -1, 64)
+	case Bool:
+		return strconv.AppendBool(buf, bool(v))
+	case NilType:
+		return append(buf, "nil"...)
+	case *varRef:
+		return append(append(buf, "#'"...), v.Name...)
+	}
+	// Functions and other reference values are equal only to themselves.
+	return fmt.Appendf(buf, "#<%s %p>", v.TypeName(), v)
+}

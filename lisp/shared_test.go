@@ -1,0 +1,193 @@
+package lisp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// sharedValues are frozen values of every kind, as the server's memo keeps
+// them (decoded data, previous results, the values a remembered function
+// captured) and hands to any number of evaluations at once: maps small and
+// indexed, with keyword and collection keys; vectors and sets, nested; and
+// the values inside a closure decoded from source, which only a Freeze
+// that enters functions freezes.
+func sharedValues(t *testing.T) []Value {
+	t.Helper()
+	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))
+	                           v (reduce conj [] (range 20))
+	                           s (reduce conj #{} (range 12))]
+	                       (fn [] [m v s]))`, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Freeze(fn)
+	held := fn.(*closure).free
+	values := []Value{fn}
+	values = append(values, held...)
+	for _, src := range []string{
+		`{:a 1, :b "x", :c [1 2 {:d #{:e}}]}`,
+		`[{:id 1, :tags #{"a" "b"}} {:id 2, :tags #{}} [] {}]`,
+		`#{[1 2] {:k :v} "s" 3}`,
+		`{[1] :one, {:k 2} :two, #{3} :three}`,
+		`"a string"`,
+	} {
+		values = append(values, Freeze(mustParse(t, src)))
+	}
+	m := NewMapBuilder(20)
+	for i := range 20 {
+		m.Set(Keyword(fmt.Sprintf("k%d", i)), Int(i))
+	}
+	return append(values, Freeze(m.Map()), Int(3), Keyword("a"))
+}
+
+// TestEveryBuiltinOnSharedValues calls every builtin on shared frozen
+// values from many goroutines at once and checks that each call answers
+// as it does alone. Under -race it proves that no builtin writes into a
+// value it reads or extends a shared one in place: every conj, assoc,
+// merge, hash, print and comparison of a shared value copies first or
+// only reads.
+func TestEveryBuiltinOnSharedValues(t *testing.T) {
+	// The answers come from one copy of the values, the calls at once
+	// from another: a call on a value no call touched before is the one
+	// that would extend it in place.
+	callable := []Value{builtinNamed("vector"), builtinNamed("identity"), Keyword("a")}
+	alone := append(sharedValues(t), callable...)
+	shared := append(sharedValues(t), callable...)
+	type call struct {
+		b    *Builtin
+		args []int // in the pool of values
+		want string
+	}
+	pick := func(pool []Value, idx []int) []Value {
+		args := make([]Value, len(idx))
+		for i, j := range idx {
+			args[i] = pool[j]
+		}
+		return args
+	}
+	var calls []call
+	for _, b := range everyBuiltin() {
+		if b.Name == "return" || b.Name == "fail" || b.Name == "tree-seq" {
+			continue
+		}
+		found := 0
+		for _, idx := range argumentLists(b, len(alone)) {
+			if found == 12 {
+				break
+			}
+			if v, err := callOnce(b, pick(alone, idx)); err == nil {
+				calls = append(calls, call{b, idx, Repr(v)})
+				found++
+			}
+		}
+	}
+	if len(calls) < 1000 {
+		t.Fatalf("only %d calls answered; the shared values no longer fit the builtins", len(calls))
+	}
+	const workers = 6
+	var wg sync.WaitGroup
+	errs := make(chan string, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range calls {
+				c := calls[(i+w*len(calls)/workers)%len(calls)] // each worker from its own place
+				args := pick(shared, c.args)
+				v, err := callOnce(c.b, args)
+				if err != nil || Repr(v) != c.want {
+					errs <- fmt.Sprintf("%s: %v %v, alone %s", callLabel(c.b, args), v, err, c.want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// callOnce calls b on a fresh thread.
+func callOnce(b *Builtin, args []Value) (Value, error) {
+	th := newThread(context.Background(), Limits{MaxSteps: 1_000_000, MaxAllocBytes: 16 << 20, MaxDepth: 50})
+	th.prog = newProgState(Env{})
+	return th.call(b, args)
+}
+
+func builtinNamed(name string) Value {
+	b, _ := lookupFunction(name)
+	return b
+}
+
+// argumentLists returns argument lists for b, as indexes in a pool of n
+// values: every list of b's smallest arity, then of the next.
+func argumentLists(b *Builtin, n int) [][]int {
+	var out [][]int
+	lo := max(b.MinArgs, 1)
+	hi := lo + 1
+	if b.MaxArgs >= 0 {
+		hi = min(hi, b.MaxArgs)
+	}
+	for arity := lo; arity <= min(hi, 3); arity++ {
+		idx := make([]int, arity)
+		for {
+			out = append(out, append([]int(nil), idx...))
+			i := 0
+			for ; i < arity; i++ {
+				if idx[i]++; idx[i] < n {
+					break
+				}
+				idx[i] = 0
+			}
+			if i == arity {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestRememberedFunctionSharedByCallers: a previous result that is a
+// function holding a map, read once and shared by concurrent evaluations
+// that extend and read that map. Freezing used to stop at the function, so
+// the callers extended one map in place from several goroutines at once,
+// and the process died ("concurrent map read and map write").
+func TestRememberedFunctionSharedByCallers(t *testing.T) {
+	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))] (fn [] m))`, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Freeze(fn)
+	const callers, rounds = 8, 50
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				src := fmt.Sprintf(`[(count (assoc (*1) [%d %d] 1)) (get (*1) [3]) (count (*1))]`, c, r)
+				if c%2 == 1 {
+					src = `[(count (reduce (fn [m i] (assoc m [i] i)) (*1) (range 100 120))) (get (*1) [3]) (count (*1))]`
+				}
+				res, err := Eval(context.Background(), src, Env{PreviousResults: []Value{fn}})
+				if err != nil || res.Err != nil {
+					t.Errorf("caller %d: %v %v", c, err, res.Err)
+					return
+				}
+				want := "[10 3 9]"
+				if c%2 == 1 {
+					want = "[29 3 9]"
+				}
+				if got := Repr(res.Value); got != want {
+					t.Errorf("caller %d round %d: %s, want %s", c, r, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,309 @@
+package lisp
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// textWriter is where the printers write. A writer for an evaluation
+// charges the thread for text as it is written (its bytes as allocation,
+// and a step per 64 of them), so a program pays for the text it builds
+// while it builds it, and a text that cannot fit in the budget stops at
+// the budget rather than after it was built. A writer may also stop at a
+// limit of its own (the output and emit limits, the few hundred bytes an
+// error message shows of a value), or only count the bytes it is given
+// (the emit check measures what a turn would print).
+type textWriter struct {
+	buf      []byte
+	scratch  []byte // rearrange's copy, reused
+	n        int64  // bytes written, kept or not (a writer without limit, thread or count keeps no n)
+	limit    int64  // the most bytes it takes; 0: no limit
+	counting bool   // keep no bytes, only count them
+	full     bool   // a write passed the limit; the text stops there
+	th       *Thread
+	charged  int64 // of n, what the thread has been charged
+	err      error // the thread's budget ran out
+}
+
+// textChargeChunk is how many bytes a writer gathers before it charges
+// them: often enough that no text outgrows the budget by much, seldom
+// enough to cost nothing next to the writing.
+const textChargeChunk = 1024
+
+// stopped reports whether the writer takes no more text.
+func (t *textWriter) stopped() bool { return t.full || t.err != nil }
+
+// writeString appends s.
+func (t *textWriter) writeString(s string) {
+	if t.th == nil && t.limit == 0 && !t.counting { // the host's printing: nothing to check
+		t.buf = append(t.buf, s...)
+		return
+	}
+	if t.stopped() {
+		return
+	}
+	if t.limit > 0 && t.n+int64(len(s)) > t.limit {
+		s = s[:t.limit-t.n]
+		t.full = true
+	}
+	if t.th != nil && t.n+int64(len(s))-t.charged >= textChargeChunk {
+		t.n += int64(len(s))
+		t.charge()
+		if t.err != nil {
+			return // refused before the bytes are copied
+		}
+	} else {
+		t.n += int64(len(s))
+	}
+	if !t.counting {
+		t.buf = append(t.buf, s...)
+	}
+}
+
+// write appends b.
+func (t *textWriter) write(b []byte) {
+	if t.th == nil && t.limit == 0 && !t.counting {
+		t.buf = append(t.buf, b...)
+		return
+	}
+	if t.stopped() {
+		return
+	}
+	if t.limit > 0 && t.n+int64(len(b)) > t.limit {
+		b = b[:t.limit-t.n]
+		t.full = true
+	}
+	if t.th != nil && t.n+int64(len(b))-t.charged >= textChargeChunk {
+		t.n += int64(len(b))
+		t.charge()
+		if t.err != nil {
+			return
+		}
+	} else {
+		t.n += int64(len(b))
+	}
+	if !t.counting {
+		t.buf = append(t.buf, b...)
+	}
+}
+
+// writeByte appends c.
+func (t *textWriter) writeByte(c byte) {
+	if t.th == nil && t.limit == 0 && !t.counting {
+		t.buf = append(t.buf, c)
+		return
+	}
+	if t.stopped() {
+		return
+	}
+	if t.limit > 0 && t.n+1 > t.limit {
+		t.full = true
+		return
+	}
+	t.n++
+	if !t.counting {
+		t.buf = append(t.buf, c)
+	}
+	if t.th != nil && t.n-t.charged >= textChargeChunk {
+		t.charge()
+	}
+}
+
+// charge charges the thread for the bytes written since the last charge.
+func (t *textWriter) charge() {
+	if t.th == nil || t.err != nil {
+		return
+	}
+	n := t.n - t.charged
+	t.charged = t.n
+	if err := t.th.alloc(n); err != nil {
+		t.err = err
+		return
+	}
+	if err := t.th.step(n / 64); err != nil {
+		t.err = err
+	}
+}
+
+// finish charges what is left and returns the thread's error, if any.
+func (t *textWriter) finish() error {
+	t.charge()
+	return t.err
+}
+
+// size is the number of bytes written.
+func (t *textWriter) size() int64 {
+	if t.counting {
+		return t.n
+	}
+	return int64(len(t.buf))
+}
+
+// rearrange puts the spans of the text from start on (offsets from
+// start, in the order given) where that text was, one sep between each:
+// the printers order the elements of a set this way, each printed once,
+// having written them in their own order with one sep between each, so
+// the text keeps its length. Moving the bytes costs a step per 64.
+func (t *textWriter) rearrange(start int, spans [][2]int, sep byte) {
+	if t.counting || t.stopped() {
+		return
+	}
+	t.scratch = append(t.scratch[:0], t.buf[start:]...)
+	region := t.scratch
+	at := start
+	for i, s := range spans {
+		if i > 0 {
+			t.buf[at] = sep
+			at++
+		}
+		at += copy(t.buf[at:], region[s[0]:s[1]])
+	}
+	if t.th != nil {
+		if err := t.th.step(int64(len(region)) / 64); err != nil {
+			t.err = err
+		}
+	}
+}
+
+// maxShownValue is the most bytes of a value that an error message shows.
+const maxShownValue = 200
+
+// shown is v as EDN for an error message, cut to at most maxShownValue
+// bytes and "...": it is printed by a writer that stops at that limit, so
+// the work is bounded whatever v is.
+func shown(v Value) string { return shownIn(v, maxShownValue) }
+
+// shownIn is shown cut to at most limit bytes.
+func shownIn(v Value, limit int64) string {
+	t := textWriter{limit: limit}
+	p := printer{out: &t, mode: modeRepr}
+	err := p.print(v)
+	if !t.full && err == nil {
+		return string(t.buf)
+	}
+	b := t.buf
+	for len(b) > 0 && !utf8.Valid(b) { // not in the middle of a character
+		b = b[:len(b)-1]
+	}
+	return string(b) + "..."
+}
+
+// textStyle says how writeValue shows a value.
+type textStyle uint8
+
+const (
+	asEDN   textStyle = iota // as pr-str and prn do
+	asStr                    // as str does: a string's characters, nothing for nil, else EDN
+	asPrint                  // as println does: a string's characters, else EDN
+)
+
+// writeValue writes v to t for a thread, in the given style. The walk of a
+// collection is charged to the thread as the text is.
+func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
+	switch v := v.(type) {
+	case String:
+		if style != asEDN {
+			t.writeString(string(v))
+			return t.err
+		}
+	case NilType:
+		if style == asStr {
+			return nil
+		}
+	}
+	if _, _, isLevel := parts(v); !isLevel {
+		if _, isHolder := v.(holder); !isHolder {
+			writeScalar(t, v, false) // most of what text is made of, without a printer
+			return t.err
+		}
+	}
+	p := printer{out: t, mode: modeRepr, th: th}
+	if err := p.print(v); err != nil {
+		if err == errTooDeep {
+			return walkTooDeepError()
+		}
+		return err
+	}
+	return t.err
+}
+
+// text returns what t holds as a string value, once its last bytes and
+// the string's header are charged.
+func (t *textWriter) text() (Value, error) {
+	if err := t.finish(); err != nil {
+		return nil, err
+	}
+	if t.th != nil {
+		if err := t.th.alloc(costString); err != nil {
+			return nil, err
+		}
+	}
+	return String(t.buf), nil
+}
+
+// plainText is the text str shows for vs joined by sep, built at its exact
+// length and charged as a textWriter charges it, when every one of them
+// is a string, number, keyword, boolean or nil: most texts programs build
+// are, and they then cost one allocation. ok is false otherwise.
+func plainText(th *Thread, vs []Value, sep string) (text Value, ok bool, err error) {
+	n := len(sep) * max(len(vs)-1, 0)
+	for _, v := range vs {
+		l, ok := plainLen(v)
+		if !ok {
+			return nil, false, nil
+		}
+		n += l
+	}
+	if err := th.alloc(costString + int64(n)); err != nil {
+		return nil, true, err
+	}
+	if err := th.step(int64(n) / 64); err != nil {
+		return nil, true, err
+	}
+	var b strings.Builder
+	b.Grow(n)
+	var small [32]byte
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		switch v := v.(type) {
+		case String:
+			b.WriteString(string(v))
+		case Int:
+			b.Write(strconv.AppendInt(small[:0], int64(v), 10))
+		case Float:
+			b.WriteString(formatFloat(float64(v)))
+		case Keyword:
+			b.WriteByte(':')
+			b.WriteString(string(v))
+		case Bool:
+			b.Write(strconv.AppendBool(small[:0], bool(v)))
+		}
+	}
+	return String(b.String()), true, nil
+}
+
+// plainLen is the length of str of v, for plainText's values.
+func plainLen(v Value) (int, bool) {
+	var small [32]byte
+	switch v := v.(type) {
+	case String:
+		return len(v), true
+	case NilType:
+		return 0, true
+	case Int:
+		return len(strconv.AppendInt(small[:0], int64(v), 10)), true
+	case Float:
+		return len(formatFloat(float64(v))), true
+	case Keyword:
+		return 1 + len(v), true
+	case Bool:
+		if v {
+			return 4, true
+		}
+		return 5, true
+	}
+	return 0, false
+}
