@@ -172,6 +172,53 @@ func requestAttacks() []attack {
 	}
 }
 
+// interpreterAttacks are the requests whose cost the interpreter bounds:
+// values decoded, and programs whose work no budget or clock saw, or whose
+// text was built before it was charged.
+func interpreterAttacks() []attack {
+	return []attack{
+		{name: "dense EDN result, 9.5 MiB of []", method: "EvalTurn", expect: "ok", perByte: 16,
+			req: func() proto.Message {
+				edn := "[" + strings.Repeat("[]", 4_750_000) + "]"
+				return &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: evalLimits(),
+					PreviousResults: []*ptcsidecarv1.Value{{Edn: edn}}}
+			}},
+		{name: "dense EDN turn result, 9.5 MiB of {}", method: "ToMessages", expect: "ok", perByte: 16,
+			req: func() proto.Message {
+				edn := "[" + strings.Repeat("{}", 4_750_000) + "]"
+				return &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "x", Success: true, Result: &ptcsidecarv1.Value{Edn: edn}}}}
+			}},
+		// The server renders the floats as the interpreter prints them;
+		// reading them is the interpreter's, 106 MB for these before its
+		// decoded values were made lean.
+		{name: "full of 1e308 floats, 5.7 MiB", method: "ToMessages", expect: "ok", perByte: 16,
+			req: func() proto.Message {
+				edn := "[" + strings.Repeat("1e308 ", 1_000_000) + "]"
+				return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "full"},
+					Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "x", Success: true, Result: &ptcsidecarv1.Value{Edn: edn}}}}
+			}},
+		{name: "printing sets nested in sets", method: "EvalTurn", expect: "any", perByte: 16, req: program(
+			"(loop [s #{} i 0] (if (< i 11) (recur #{s #{s 1}} (inc i)) (count (str s))))")},
+		// A program's forms and analysis hold about 25 times its text.
+		{name: "1.4 MiB of let bindings and lookups", method: "EvalTurn", expect: "any", perByte: 32, req: program(
+			letLookups(80_000, 150_000))},
+		{name: "frequencies of 100,000 plain elements, 1000 times", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			"(let [r (vec (repeat 100000 1))] (dotimes [i 1000] (frequencies r)) :done)")},
+		{name: "str of a closure with a 100 KB body, 10,000 times", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			`(let [f (fn [] "` + strings.Repeat("x", 100_000) + `")] (count (apply str (repeat 10000 f))))`)},
+		{name: "println of 60 MB of print weight", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			bigVector + "(println v) :done)")},
+		{name: "str/join of 60 MB of print weight", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			bigVector + `(count (str/join "," v)))`)},
+		{name: "type error describing a closure over 60 MB", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			bigVector + "(inc (fn [] v)))")},
+		{name: "condp without a match on 60 MB", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			bigVector + "(condp = v 1 :a))")},
+		{name: "assoc on a vector at a 60 MB index", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+			bigVector + "(assoc [1] v 2))")},
+	}
+}
+
 // attackOutcome is how one sending of an attack ended.
 type attackOutcome struct {
 	got     string // gRPC code name, turn error type, or "ok"
@@ -299,6 +346,9 @@ func checkTurnGoesBack(t *testing.T, p *process, name string, turn *ptcsidecarv1
 // server of its own.
 func TestAttacks(t *testing.T) { runAttacks(t, requestAttacks()) }
 
+// TestAttacksOnTheInterpreter does the same with the interpreter's.
+func TestAttacksOnTheInterpreter(t *testing.T) { runAttacks(t, interpreterAttacks()) }
+
 func runAttacks(t *testing.T, attacks []attack) {
 	for _, a := range attacks {
 		for _, listener := range []string{"gRPC", "HTTP"} {
@@ -399,6 +449,47 @@ func TestAttackRememberedFunctions(t *testing.T) {
 	// the soft memory limit (128 MiB) before it works hard.
 	if bound := int64(128*mib + attackOverhead); peak > bound*raceSlowdown {
 		t.Errorf("peak RSS rose %d MiB, over the soft memory limit plus %d MiB", peak/mib, attackOverhead/mib)
+	}
+}
+
+// TestAttackSharedClosure: a function sent as an earlier result is read
+// once and shared by every evaluation that sends it; callers that extend
+// the map it holds while others read it must not reach each other, nor
+// end the process.
+func TestAttackSharedClosure(t *testing.T) {
+	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-evals", "8")
+	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
+	fn := &ptcsidecarv1.Value{Edn: "(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))] (fn [] m))"}
+	programs := []string{
+		"(count (reduce (fn [a i] (assoc a [i] i)) (*1) (range 100 400)))",
+		"(reduce (fn [a i] (+ a (get (*1) [(mod i 9)]))) 0 (range 900))",
+	}
+	want := []string{"309", "3600"}
+	deadline := time.Now().Add(3 * time.Second)
+	var wg sync.WaitGroup
+	for w := range 32 {
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				resp, err := client.EvalTurn(testContext(t), &ptcsidecarv1.EvalTurnRequest{Program: programs[w%2], PreviousResults: []*ptcsidecarv1.Value{fn}})
+				if err != nil {
+					t.Errorf("worker %d: %v", w, err)
+					return
+				}
+				if got := resp.GetTurn().GetResult().GetEdn(); got != want[w%2] {
+					t.Errorf("worker %d: %s, want %s", w, got, want[w%2])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case <-p.exited:
+		t.Fatalf("the server died:\n%s", p.log())
+	default:
+	}
+	if code := p.terminate(); code != 0 { // 66: the race detector saw a race
+		t.Errorf("exit code %d", code)
 	}
 }
 

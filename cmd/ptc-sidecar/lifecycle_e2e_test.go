@@ -196,22 +196,21 @@ func TestShutdownEndsOnTimeWhileEvaluationsRun(t *testing.T) {
 	}
 }
 
-// uninterruptible is a program whose work does not look at its context:
-// building and printing sets nested in sets, whose hashing and printing
-// cost doubles with each level. Until every such walk is charged as it
-// goes, it runs for minutes whatever its timeout.
-const uninterruptible = "(loop [s #{} i 0] (if (< i 12) (recur #{s #{s 1}} (inc i)) (count (str s))))"
+// uninterruptible is a program whose work cannot be interrupted for
+// stretches: regex matches at the longest the sandbox allows, each one
+// run to its end before the clock is read again.
+var uninterruptible = `(let [s "` + strings.Repeat("abcd", 333) + `"] (loop [] (re-find "(\\w+\\s*){1000}x" s) (recur)))`
 
 // TestShutdownAnswersWaitingStreams: SIGTERM while streams wait for their
 // tools' answers, over gRPC and over HTTP, and while evaluations do work
-// that does not look at its context. At the shutdown timeout every
+// that cannot be interrupted for stretches. At the shutdown timeout every
 // waiting stream is answered UNAVAILABLE, saying which tool call it
 // waited for, and the process exits within --shutdown-timeout plus the
 // handler grace.
 func TestShutdownAnswersWaitingStreams(t *testing.T) {
 	const shutdownTimeout = time.Second
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--shutdown-timeout", shutdownTimeout.String(),
-		"--eval-timeout", "1s", "--max-concurrent-evals", "2")
+		"--eval-timeout", "none", "--max-steps", "none", "--max-concurrent-evals", "2")
 	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	waitingFor := func(index int, tool string) string {
 		return fmt.Sprintf("the server is shutting down and stopped this call while it waited for the answer to tool call %d (tool/%s)", index, tool)
@@ -250,8 +249,12 @@ func TestShutdownAnswersWaitingStreams(t *testing.T) {
 		}
 		httpStreams = append(httpStreams, received)
 	}
+	evalErrs := make(chan error, 2)
 	for range 2 {
-		go client.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: uninterruptible})
+		go func() {
+			_, err := client.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: uninterruptible})
+			evalErrs <- err
+		}()
 	}
 	time.Sleep(300 * time.Millisecond) // both evaluations are under way
 
@@ -274,6 +277,12 @@ func TestShutdownAnswersWaitingStreams(t *testing.T) {
 		json.Unmarshal(msg, &end)
 		if flags != 0x02 || end.Error.Code != "unavailable" || !strings.HasPrefix(end.Error.Message, waitingFor(0, "a")) {
 			t.Errorf("HTTP stream %d: end (flags %#x) %s, want unavailable", i, flags, msg)
+		}
+	}
+	for range 2 {
+		err := <-evalErrs
+		if st := status.Convert(err); st.Code() != codes.Unavailable || !strings.Contains(st.Message(), "before its evaluation finished") {
+			t.Errorf("an evaluation in flight: %v, want UNAVAILABLE", err)
 		}
 	}
 	code := p.wait()
