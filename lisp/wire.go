@@ -19,9 +19,9 @@ func WireText(v Value) string { return sourceText(v) }
 // ParseEDNSample for maxNesting and keep) or, when the text is not EDN,
 // the source WireText writes for a value EDN cannot spell, loaded in the
 // sandbox memory bindings load in, under ctx and with a budget in
-// proportion to the text (MaxSourceValueBytes). Source that evaluates to
-// plain data is not accepted: data is sent as EDN, and the reported error
-// is then the EDN one.
+// proportion to the text. Source that evaluates to plain data is not
+// accepted: data is sent as EDN, and the reported error is then the EDN
+// one.
 func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, error) {
 	v, err := parseEDN(text, maxNesting, keep)
 	if err == nil {
@@ -32,11 +32,6 @@ func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, e
 	}
 	return nil, err
 }
-
-// MaxSourceValueBytes is the most that reading a text of n bytes as
-// source (ReadValue, DecodeMemory) may build: its allocation budget.
-// Callers that keep what was read count it as what the value holds.
-func MaxSourceValueBytes(n int) int64 { return sourceLimits(n).MaxAllocBytes }
 
 // needsSource reports whether v holds something that EDN cannot spell:
 // symbols, regexes, functions, keywords that :name does not read back as.

@@ -210,10 +210,7 @@ func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field st
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
 				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
-				parsed, _ = s.remembered.value(key, func() (lisp.Value, int64, error) {
-					v, err := lisp.ParseEDN(text, lisp.DefaultMaxNesting)
-					return v, footprint(v), err
-				})
+				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
 			}
 			source = source || parsed == nil
 		case b.GetValue().GetJson() != "":

@@ -122,30 +122,27 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, string
 	// lossless one.
 	if text := v.GetEdn(); text != "" {
 		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: text}
-		out, err := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
+		out, err := rd.svc.remembered.value(key, func() (lisp.Value, error) {
 			if v, err := lisp.ParseEDNSample(text, depth, keep); err == nil {
-				return v, footprint(v), nil
+				return v, nil
 			}
 			// Not EDN: perhaps the source of a value EDN cannot spell.
 			// (ReadValue tries EDN again; only such texts pay for that.)
 			ctx, err := rd.sourceContext()
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			v, err := lisp.ReadValue(ctx, text, depth, keep)
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return nil, 0, rd.interrupted()
+			if ctx.Err() != nil {
+				return nil, rd.interrupted()
 			}
-			return v, footprint(v) + lisp.MaxSourceValueBytes(len(text)), err
+			return v, err
 		})
 		return out, ".edn", err
 	}
 	if text := v.GetJson(); text != "" {
 		key := valueKey{json: true, maxNesting: depth, text: text}
-		out, err := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
-			v, err := lisp.DecodeJSON(text, depth)
-			return v, footprint(v), err
-		})
+		out, err := rd.svc.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
 		return out, ".json", err
 	}
 	return nil, "", nil
