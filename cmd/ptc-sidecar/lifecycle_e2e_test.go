@@ -279,9 +279,12 @@ func TestShutdownAnswersWaitingStreams(t *testing.T) {
 			t.Errorf("HTTP stream %d: end (flags %#x) %s, want unavailable", i, flags, msg)
 		}
 	}
+	// An evaluation in flight is answered by the sidecar if its match
+	// ends within the grace, else cut off with its connection (a match
+	// takes several times longer under the race detector): UNAVAILABLE
+	// either way.
 	for range 2 {
-		err := <-evalErrs
-		if st := status.Convert(err); st.Code() != codes.Unavailable || !strings.Contains(st.Message(), "before its evaluation finished") {
+		if err := <-evalErrs; status.Code(err) != codes.Unavailable {
 			t.Errorf("an evaluation in flight: %v, want UNAVAILABLE", err)
 		}
 	}
