@@ -268,6 +268,46 @@ func (w *walk) nextScalar() (Value, bool) {
 	return x, true
 }
 
+// takeScalars is nextScalar for a run: it takes, in one step, the
+// strings, numbers, keywords, booleans and nils that come next in the
+// innermost level (its elements, or its map entries as keys and values,
+// parts from to to), and advances past them.
+func (w *walk) takeScalars() (elems []Value, entries []MapEntry, from, to int) {
+	if w.err != nil || w.pendingEnter || len(w.stack) == 0 {
+		return nil, nil, 0, 0
+	}
+	top := &w.stack[len(w.stack)-1]
+	from, to = top.next, top.next
+	if top.elems != nil {
+		for to < len(top.elems) && isPlainScalar(top.elems[to]) {
+			to++
+		}
+	} else {
+		for to < 2*len(top.entries) {
+			e := top.entries[to/2]
+			x := e.Key
+			if to%2 == 1 {
+				x = e.Val
+			}
+			if !isPlainScalar(x) {
+				break
+			}
+			to++
+		}
+	}
+	if to == from {
+		return nil, nil, 0, 0
+	}
+	if w.th != nil {
+		if w.pending += int64(to - from); w.pending >= walkBatch {
+			w.flush()
+		}
+	}
+	top.next = to
+	w.index, w.depth, w.height = to-1, len(w.stack), 0
+	return top.elems, top.entries, from, to
+}
+
 // reach readies the parts of x, reached at index of its parent, to be
 // entered.
 func (w *walk) reach(x Value, index int) (walkEvent, Value) {
