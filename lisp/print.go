@@ -47,7 +47,7 @@ func sourceText(v Value) string {
 func wireText(v Value, limit int64, nesting int) (text string, ok bool) {
 	bp := textBuffers.Get().(*[]byte)
 	t := textWriter{buf: (*bp)[:0], limit: limit}
-	p := printer{out: &t, mode: modeRepr, limit: nesting}
+	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true}
 	err := p.print(v)
 	if err == nil && p.sawSource {
 		t = textWriter{buf: t.buf[:0], limit: limit}
@@ -128,9 +128,10 @@ type printer struct {
 	// sourceFrom is, while repr mode prints what a holder holds, the
 	// holder's depth: what it holds prints as source (see inSource).
 	sourceFrom int
-	// sawSource records that repr mode printed something whose source
-	// text differs (wireText then prints the value as source).
-	sawSource bool
+	// sawSource records, when detect is set, that repr mode printed
+	// something whose source text differs (wireText then prints the
+	// value as source).
+	detect, sawSource bool
 }
 
 // inSource reports whether a value at the given depth prints as source.
@@ -303,18 +304,20 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	if n := len(sorting); n > 0 && sorting[n-1].depth == w.depth-1 {
 		sorted = &sorting[n-1]
 	}
-	buf := out.buf
-	for {
-		if k, ok := at.(Keyword); ok && !keywordReads(string(k)) {
-			p.sawSource = true
-		}
-		buf = appendScalar(buf, at, source)
-		var ok bool
-		if at, ok = w.nextScalar(); !ok {
-			break
+	buf := appendScalar(out.buf, at, source)
+	p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
+	elems, entries, from, to := w.takeScalars()
+	for i := from; i < to; i++ {
+		var x Value
+		if elems != nil {
+			x = elems[i]
+		} else if e := entries[i/2]; i%2 == 0 {
+			x = e.Key
+		} else {
+			x = e.Val
 		}
 		switch {
-		case kind != 'm', w.index%2 == 1:
+		case kind != 'm', i%2 == 1:
 			buf = append(buf, ' ')
 		default:
 			buf = append(buf, ", "...)
@@ -322,6 +325,10 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 		if sorted != nil {
 			sorted.starts = append(sorted.starts, len(buf))
 		}
+		if k, ok := x.(Keyword); ok && p.detect && !keywordReads(string(k)) {
+			p.sawSource = true
+		}
+		buf = appendScalar(buf, x, source)
 	}
 	out.buf = buf
 }

@@ -271,15 +271,9 @@ func plainText(th *Thread, vs []Value, sep string) (text Value, ok bool, err err
 		switch v := v.(type) {
 		case String:
 			b.WriteString(string(v))
-		case Int:
-			b.Write(strconv.AppendInt(small[:0], int64(v), 10))
-		case Float:
-			b.WriteString(formatFloat(float64(v)))
-		case Keyword:
-			b.WriteByte(':')
-			b.WriteString(string(v))
-		case Bool:
-			b.Write(strconv.AppendBool(small[:0], bool(v)))
+		case NilType:
+		default:
+			b.Write(appendScalar(small[:0], v, false))
 		}
 	}
 	return String(b.String()), true, nil

@@ -94,6 +94,21 @@ type walkLevel struct {
 	deepest int        // the most levels a part visited so far nests (once)
 }
 
+// part returns part i of the level, false past its last.
+func (l *walkLevel) part(i int) (Value, bool) {
+	switch {
+	case i < len(l.elems):
+		return l.elems[i], true
+	case i < 2*len(l.entries):
+		if e := l.entries[i/2]; i%2 == 0 {
+			return e.Key, true
+		} else {
+			return e.Val, true
+		}
+	}
+	return nil, false
+}
+
 // walkBatch is how many steps a walk gathers before it charges them.
 const walkBatch = 256
 
@@ -190,18 +205,9 @@ func (w *walk) next() (walkEvent, Value) {
 		return walkDone, nil
 	}
 	top := &w.stack[len(w.stack)-1]
-	var x Value
 	i := top.next
-	switch {
-	case i < len(top.elems):
-		x = top.elems[i]
-	case i < 2*len(top.entries):
-		if e := top.entries[i/2]; i%2 == 0 {
-			x = e.Key
-		} else {
-			x = e.Val
-		}
-	default:
+	x, ok := top.part(i)
+	if !ok {
 		left := top.v
 		w.depth, w.height = len(w.stack)-1, top.deepest+1
 		w.stack = w.stack[:len(w.stack)-1]
@@ -237,22 +243,8 @@ func (w *walk) nextScalar() (Value, bool) {
 	}
 	top := &w.stack[len(w.stack)-1]
 	i := top.next
-	var x Value
-	switch {
-	case i < len(top.elems):
-		x = top.elems[i]
-	case i < 2*len(top.entries):
-		if e := top.entries[i/2]; i%2 == 0 {
-			x = e.Key
-		} else {
-			x = e.Val
-		}
-	default:
-		return nil, false
-	}
-	switch x.(type) {
-	case String, Int, Keyword, Float, Bool, NilType:
-	default:
+	x, ok := top.part(i)
+	if !ok || !isPlainScalar(x) {
 		return nil, false
 	}
 	if w.th != nil {
@@ -266,6 +258,32 @@ func (w *walk) nextScalar() (Value, bool) {
 	top.next++
 	w.index, w.depth, w.height = i, len(w.stack), 0
 	return x, true
+}
+
+// takeScalars is nextScalar for a run: it takes, in one step, the
+// strings, numbers, keywords, booleans and nils that come next in the
+// innermost level (its elements, or its map entries as keys and values,
+// parts from to to), and advances past them.
+func (w *walk) takeScalars() (elems []Value, entries []MapEntry, from, to int) {
+	if w.err != nil || w.pendingEnter || len(w.stack) == 0 {
+		return nil, nil, 0, 0
+	}
+	top := &w.stack[len(w.stack)-1]
+	from, to = top.next, top.next
+	for x, ok := top.part(to); ok && isPlainScalar(x); x, ok = top.part(to) {
+		to++
+	}
+	if to == from {
+		return nil, nil, 0, 0
+	}
+	if w.th != nil {
+		if w.pending += int64(to - from); w.pending >= walkBatch {
+			w.flush()
+		}
+	}
+	top.next = to
+	w.index, w.depth, w.height = to-1, len(w.stack), 0
+	return top.elems, top.entries, from, to
 }
 
 // reach readies the parts of x, reached at index of its parent, to be
