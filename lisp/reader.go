@@ -161,6 +161,7 @@ type reader struct {
 	keep, discard int
 	keywords      map[string]Value // see keyword
 	counted       map[int]int      // forms of the long sequences counted ahead, by open (see seqForms)
+	keyText       int              // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
 }
 
 type shortFnArgs struct {
@@ -573,13 +574,20 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, s *seqForms)
 		// Set elements and map keys are read whole: two that differ only
 		// after a sample's end would otherwise become one.
 		keep := r.keep
-		if kind == seqSet || kind == seqMap && s.n%2 == 0 {
+		key := kind == seqSet || kind == seqMap && s.n%2 == 0
+		if key {
 			r.keep = 0
 		}
+		start := r.off
 		f, err := r.readForm()
 		r.keep = keep
 		if err != nil {
 			return err
+		}
+		if key && r.edn && r.discard == 0 {
+			if err := r.hashedWhole(f, r.off-start, line, col); err != nil {
+				return err
+			}
 		}
 		switch {
 		case s.count:
@@ -601,6 +609,22 @@ func (r *reader) count(s *seqForms) {
 		r.counted = map[int]int{}
 	}
 	r.counted[s.open] = s.n
+}
+
+// hashedWhole counts the text of f, read as a set element or a map key,
+// towards keyTextLimit when f is a collection: building the set or map
+// hashes it whole.
+func (r *reader) hashedWhole(f Value, text, line, col int) error {
+	switch f.(type) {
+	case *Vector, *Map, *Set:
+	default:
+		return nil
+	}
+	if r.keyText += text; int64(r.keyText) > keyTextLimit(int64(len(r.src))) {
+		return r.errorf(line, col, "sets and map keys nest too deeply in one another: the collections they hold are %d bytes of text, more than %d times the value's %d",
+			r.keyText, keyTextPerByte, len(r.src)).WithHint(keyTextHint)
+	}
+	return nil
 }
 
 // moveLong moves the forms of s, a sequence that has just grown long, off

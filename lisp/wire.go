@@ -27,6 +27,11 @@ func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, e
 	if err == nil {
 		return v, nil
 	}
+	if e, ok := err.(*Error); ok && e.Hint == keyTextHint {
+		// Sets and map keys nested too deeply to hash are refused in either
+		// notation: built from source, they cost the same.
+		return nil, err
+	}
 	if loaded, lerr := loadSource(ctx, text, maxNesting); lerr == nil && needsSource(loaded) {
 		return loaded, nil
 	}
