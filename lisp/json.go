@@ -129,7 +129,7 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		for _, p := range pairs {
 			b.Set(p.Key, p.Val)
 		}
-		return b.Map(), nil
+		return measureReadMap(b.Map()), nil
 	}
 	return nil, jsonError(d.dec, "unexpected token %v", tok)
 }

@@ -514,7 +514,7 @@ func (r *reader) buildMap(s seqForms, line, col int) (Value, error) {
 	for i := s.mark; i < r.stack.n; i += 2 {
 		b.Set(r.stack.at(i), r.stack.at(i+1))
 	}
-	return b.Map(), nil
+	return measureReadMap(b.Map()), nil
 }
 
 func (r *reader) checkPairs(n, line, col int) error {

@@ -82,8 +82,12 @@ func (r remembered) value(k valueKey, read func() (lisp.Value, error)) (lisp.Val
 	}
 	v = lisp.Freeze(v)
 	// What the value holds, a function's code and captured values
-	// included: a short function can hold a large value.
-	r.values.Put(k, readValue{value: v}, memo.EntryOverhead+int64(len(k.text))+lisp.Footprint(v))
+	// included: a short function can hold a large value. It is counted
+	// only as far as an entry may hold.
+	room := r.values.MaxBytes() - memo.EntryOverhead - int64(len(k.text))
+	if size, ok := lisp.FootprintUpTo(v, room); ok {
+		r.values.Put(k, readValue{value: v}, memo.EntryOverhead+int64(len(k.text))+size)
+	}
 	return v, nil
 }
 
