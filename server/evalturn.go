@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/replay"
@@ -48,6 +49,9 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}()
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
+	if err := rd.admitLarge(proto.Size(req)); err != nil {
+		return nil, err
+	}
 	ev, err := s.decodeEvaluation(rd, req, "")
 	if err != nil {
 		return nil, err
@@ -382,6 +386,9 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
+	if err := rd.admitLarge(proto.Size(start)); err != nil {
+		return err
+	}
 	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
 		return err

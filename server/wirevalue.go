@@ -50,6 +50,19 @@ func (rd *valueReader) admit() error {
 	return nil
 }
 
+// admitLarge takes an evaluation slot for a request of size bytes before
+// it is decoded when it is large (see admission).
+func (rd *valueReader) admitLarge(size int) error {
+	if rd.held || !rd.svc.evals.isLarge(size) {
+		return nil
+	}
+	if err := rd.svc.evals.enterLarge(rd.ctx, size); err != nil {
+		return err
+	}
+	rd.held, rd.took = true, true
+	return nil
+}
+
 // handOver leaves the slot admit took to the caller, who gives it back.
 func (rd *valueReader) handOver() { rd.took = false }
 
