@@ -51,7 +51,7 @@ var collectionBuiltins = []*Builtin{
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck,
 		Cost: cost(visits(lastArg), chargedInBody("the key hashed for each lookup (getValue)"), builds)},
-	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable); nil or mixed kinds are an error", Category: "collection",
+	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable), nil first; mixed kinds are an error", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSort,
 		Cost: cost(orderingItems(lastArg), sorts(lastArg), calls(argsFrom(1)), builds)},
 	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
@@ -455,7 +455,7 @@ func (s *sorter) compare(a, b Value) int {
 	}
 	var c int
 	if s.cmp == nil {
-		c, s.err = compareValues(a, b, orderOptions{fn: s.fn})
+		c, s.err = compareValues(a, b, s.fn)
 	} else {
 		c, s.err = s.callComparator(a, b)
 	}
@@ -544,7 +544,7 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	elems, err := seqOf(th, "sort", coll, orderedSeq)
+	elems, err := seqOf(th, "sort", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
@@ -585,7 +585,7 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	elems, err := seqOf(th, "sort-by", coll, orderedSeq)
+	elems, err := seqOf(th, "sort-by", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
