@@ -498,8 +498,6 @@ func init() {
 	for names, hint := range map[string]string{
 		"volatile! vswap! vreset! ref dosync alter":         "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
 		"slurp spit eval load-file require import ns in-ns": "there is no I/O, eval or namespace loading: use tool/ functions for external data",
-		"sorted-map sorted-map-by":                          "maps keep insertion order: build one in key order with (into {} (sort-by key m)), or (sort-by key > m) for descending",
-		"sorted-set sorted-set-by":                          "sort the elements when you need them in order: (sort (vec s)), e.g. (sort (vec (hash-set 3 1 2)))",
 		"read-string load-string":                           "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
 		"lazy-seq lazy-cat":                                 "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
 		"while":                                             "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",

@@ -447,11 +447,19 @@ type sorter struct {
 	cmp  Value // nil: natural order; else :asc, :desc or a function
 	desc bool
 	err  error
+	// perComparison charges a step per comparison (sorted collections,
+	// which cannot declare how many they make); sort declares n log n.
+	perComparison bool
 }
 
 func (s *sorter) compare(a, b Value) int {
 	if s.err != nil {
 		return 0
+	}
+	if s.perComparison {
+		if s.err = s.th.step(1); s.err != nil {
+			return 0
+		}
 	}
 	var c int
 	if s.cmp == nil {
@@ -642,6 +650,13 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
+		if o := orderOf(c); o != nil && len(xs) > 1 {
+			// One sort for all items instead of one insertion each.
+			if err := chargeKeys(th, xs); err != nil {
+				return nil, err
+			}
+			return resortedSet(th, "conj", o, NewSet(append(slices.Clone(c.elems), xs...)))
+		}
 		var err error
 		for _, x := range xs {
 			if c, err = conjSet(th, c, x); err != nil {
@@ -668,6 +683,9 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		}
 		if err := chargeCopy(th, c.Len(), b.len()-c.Len(), costMapEntry); err != nil {
 			return nil, err
+		}
+		if o := orderOf(c); o != nil {
+			return resorted(th, "conj", o, b.Map())
 		}
 		return b.Map(), nil
 	}
@@ -914,8 +932,14 @@ func builtinEmpty(th *Thread, args []Value) (Value, error) {
 		}
 		return emptyVector, nil
 	case *Map:
+		if o := orderOf(v); o != nil {
+			return emptySorted(o, false), nil
+		}
 		return emptyMap, nil
 	case *Set:
+		if o := orderOf(v); o != nil {
+			return emptySorted(o, true), nil
+		}
 		return emptySet, nil
 	case String:
 		return String(""), nil
@@ -957,8 +981,11 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 		}
 		return Nil, false, nil
 	}
-	_, err := seqOf(th, fn, coll, orderedSeq)
-	return Nil, false, err
+	elems, err := seqOf(th, fn, coll, orderedSeq) // a sorted set, or an error
+	if err != nil || i >= len(elems) {
+		return Nil, false, err
+	}
+	return elems[i], true, nil
 }
 
 func positional(fn string, i int) func(*Thread, []Value) (Value, error) {
@@ -984,8 +1011,11 @@ func builtinLast(th *Thread, args []Value) (Value, error) {
 	case *Map:
 		return positional("last", c.Len()-1)(th, args)
 	}
-	_, err := seqOf(th, "last", args[0], orderedSeq)
-	return Nil, err
+	elems, err := seqOf(th, "last", args[0], orderedSeq) // a sorted set, or an error
+	if err != nil || len(elems) == 0 {
+		return Nil, err
+	}
+	return elems[len(elems)-1], nil
 }
 
 func builtinNth(th *Thread, args []Value) (Value, error) {

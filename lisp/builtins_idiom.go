@@ -31,7 +31,7 @@ var idiomBuiltins = []*Builtin{
 	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
 		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
-	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of vector v in reverse, or nil when empty", Category: "idiom",
+	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of a vector, sorted map or sorted set in reverse, or nil when empty", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
 		Cost: cost(visits(arg(0)), builds)},
 	{Name: "symbol", Sig: "(symbol name)", Doc: "the symbol called name", Category: "idiom",
@@ -172,10 +172,10 @@ func builtinCycle(th *Thread, args []Value) (Value, error) {
 
 func builtinRseq(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
-	if !ok || v.list {
-		return nil, typeErrorf("rseq", "a vector", args[0]).WithHint("use (reverse coll) for other collections")
+	if (!ok || v.list) && orderOf(args[0]) == nil {
+		return nil, typeErrorf("rseq", "a vector or a sorted collection", args[0]).WithHint("use (reverse coll) for other collections")
 	}
-	if v.Len() == 0 {
+	if itemCount(args[0]) == 0 {
 		return Nil, nil
 	}
 	return builtinReverse(th, args)

@@ -60,6 +60,13 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		if err := chargeKeys(th, out); err != nil {
 			return nil, err
 		}
+		if o := orderOf(c); o != nil { // as Clojure's, which pours the items into (empty form)
+			s, err := sortedSetOf(th, fn, o, out)
+			if err != nil {
+				return nil, err
+			}
+			return outer(s)
+		}
 		return outer(NewSet(out))
 	case *Map:
 		entries, err := mapEntries(th, c)
@@ -78,6 +85,13 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			if err := addEntry(th, b, fn, v); err != nil {
 				return nil, err
 			}
+		}
+		if o := orderOf(c); o != nil {
+			m, err := resorted(th, fn, o, b.Map())
+			if err != nil {
+				return nil, err
+			}
+			return outer(m)
 		}
 		return outer(b.Map())
 	}
