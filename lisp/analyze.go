@@ -451,6 +451,12 @@ func (c *compiler) symbol(name string) (node, error) {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
 	}
+	if class, hint, ok := classNamed(name, c.names.dynamic); ok {
+		if hint != "" {
+			return nil, c.errorf(undefinedSymbol, "the class %s cannot be told apart here", name).WithHint("%s", hint)
+		}
+		return &constNode{class}, nil
+	}
 	if c.names.dynamic || c.names.isUser(name) {
 		return &globalNode{name: name, pos: c.pos}, nil
 	}
@@ -502,7 +508,6 @@ func init() {
 		"lazy-seq lazy-cat":                                 "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
 		"while":                                             "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
 		"future promise deliver agent send":                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
-		"type class instance?":                              "values have no classes here: test them with string?, integer?, float?, map?, vector?, keyword? or nil?",
 		"rand rand-int rand-nth shuffle random-uuid":        "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
 		for _, n := range strings.Fields(names) {

@@ -27,6 +27,7 @@ var builtinSections = [][]*Builtin{
 	functionBuiltins,
 	idiomBuiltins,
 	sortedBuiltins,
+	classBuiltins,
 }
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
@@ -517,6 +518,8 @@ func scalarSize(v Value) int64 {
 		return int64(len(v)) + 1
 	case *regex:
 		return int64(len(v.source)) + 3
+	case javaClass:
+		return int64(len(v))
 	case Int:
 		n := int64(1)
 		for x := v; x >= 10 || x <= -10; x /= 10 {

@@ -24,6 +24,8 @@ func Str(v Value) string {
 		return string(v)
 	case NilType:
 		return ""
+	case javaClass:
+		return "class " + string(v)
 	}
 	return Repr(v)
 }
@@ -529,6 +531,8 @@ func writeScalar(out *textWriter, v Value, source bool) {
 	case *varRef:
 		out.writeString("#'")
 		out.writeString(v.Name)
+	case javaClass:
+		out.writeString(string(v)) // as source, the class name resolves to it
 	case *regex:
 		if source {
 			// Its pattern as a string literal reads back exactly, where
