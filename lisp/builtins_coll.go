@@ -71,7 +71,7 @@ var collectionBuiltins = []*Builtin{
 		Cost: cost(generates(totalItems(allArgs)))},
 	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinInto,
-		Cost: cost(visits(arg(1)), updates)},
+		Cost: cost(visits(lastArg), calls(arg(1)), updates)},
 	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten,
 		Cost: cost(chargedInBody("a step per node of the nested vectors"), builds)},
@@ -197,10 +197,11 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(comparesItems(arg(0)), builds)},
 	{Name: "partition", Sig: "(partition n coll) (partition n step coll) (partition n step pad coll)", Doc: "chunks of n items, every step items; an incomplete last chunk is dropped unless padded", Category: "collection",
 		MinArgs: 2, MaxArgs: 4, Fn: partitioning("partition", false),
-		Cost: cost(chargedInBody("a step per chunk and per item in it (a chunk sums its items' weights)"), views, builds)},
+		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views,
+			chargedInBody("the padded last chunk, a vector built when the items run out before it is full"), builds)},
 	{Name: "partition-all", Sig: "(partition-all n coll) (partition-all n step coll)", Doc: "chunks of n items; the last chunk may be shorter", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: partitioning("partition-all", true),
-		Cost: cost(chargedInBody("a step per chunk and per item in it (a chunk sums its items' weights)"), views, builds)},
+		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views, builds)},
 	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy,
 		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("each key f returns, compared whole (chargeEqual) with the one before"), views, builds)},
@@ -1295,14 +1296,8 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		}
 		var out []Value
 		for i := 0; i < len(elems); i += step {
-			if err := th.step(1); err != nil {
-				return nil, err
-			}
 			end := i + n
 			if end <= len(elems) {
-				if err := steps(th, n); err != nil {
-					return nil, err
-				}
 				chunk, err := sub(th, args[len(args)-1], elems, i, end)
 				if err != nil {
 					return nil, err
@@ -1332,6 +1327,25 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		}
 		return NewVector(out), nil
 	}
+}
+
+// partitionWork is the work of (partition n step coll): a step per chunk
+// started, and per item of each full chunk.
+func partitionWork(args []Value) int64 {
+	n, err := toInt("", args[0])
+	step := n
+	if err == nil && len(args) >= 3 {
+		step, err = toInt("", args[1])
+	}
+	if err != nil || n <= 0 || step <= 0 {
+		return 0
+	}
+	items := itemCount(args[len(args)-1])
+	work := (items + int64(step) - 1) / int64(step) // chunks started
+	if full := items - int64(n); full >= 0 {
+		work += (full/int64(step) + 1) * int64(n)
+	}
+	return work
 }
 
 func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
