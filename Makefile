@@ -47,7 +47,7 @@ $(TS_EXAMPLE_DEPS): examples/typescript/package-lock.json
 ## test: every test the repository has: the product module's Go tests
 ## (end-to-end tests against the real binary included), bench/starlark's,
 ## the image builder's, the Python and TypeScript client packages' and the
-## example agents'. GOTESTFLAGS goes to the Go tests (CI sets -race).
+## example agents'. GOTESTFLAGS goes to the Go tests.
 test: test-go test-starlark test-image test-clients test-python test-typescript
 
 GOTESTFLAGS ?=
@@ -78,7 +78,7 @@ load:
 # Every fuzz target as package:Name; fuzz-check fails when one is missing.
 FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample lisp:FuzzConcurrentEval \
-	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzToMessages server:FuzzRoundTrip \
+	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzCheckJSON server:FuzzToMessages server:FuzzRoundTrip \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	internal/bpe:FuzzCountMatchesTiktoken \
 	internal/trace:FuzzRenderLayout

@@ -147,7 +147,7 @@ func TestCombinedFunctionsSurviveMemory(t *testing.T) {
 			t.Errorf("%s travels as %q, not as source", w.Name, w.Value)
 		}
 	}
-	mem, err := DecodeMemory(wire)
+	mem, err := DecodeMemory(context.Background(), wire)
 	if err != nil {
 		t.Fatalf("decoding %v: %v", wire, err)
 	}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,7 @@ func TestClassOnTheWire(t *testing.T) {
 			t.Fatalf("%s: %v", src, res.Err)
 		}
 		wire := WireText(res.Value)
-		back, err := ReadValue(wire, 0, 0)
+		back, err := ReadValue(context.Background(), wire, 0, 0)
 		if err != nil {
 			t.Fatalf("%s: %s does not read back: %v", src, wire, err)
 		}

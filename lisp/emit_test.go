@@ -87,7 +87,7 @@ func TestDeepValuesEndInDepthLimit(t *testing.T) {
 // TestEmitLimit: a turn that would send back more than MaxEmitBytes fails
 // with emit_limit, whichever part is too large, and changes no memory.
 func TestEmitLimit(t *testing.T) {
-	prelude, err := DecodeMemory([]WireBinding{{Name: "kept", Value: `"` + strings.Repeat("k", 3000) + `"`}})
+	prelude, err := DecodeMemory(context.Background(), []WireBinding{{Name: "kept", Value: `"` + strings.Repeat("k", 3000) + `"`}})
 	if err != nil {
 		t.Fatal(err)
 	}

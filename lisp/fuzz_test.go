@@ -87,7 +87,7 @@ func FuzzEval(f *testing.F) {
 		}
 		if res.Err == nil {
 			// Memory a program produces always survives the wire.
-			if _, err := DecodeMemory(res.Memory.Encode()); err != nil {
+			if _, err := DecodeMemory(context.Background(), res.Memory.Encode()); err != nil {
 				t.Fatalf("memory of %q does not round-trip: %v", src, err)
 			}
 		}

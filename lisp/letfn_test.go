@@ -1,6 +1,9 @@
 package lisp
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestLetfnMutualRecursion: functions of one letfn call each other in any
 // order; a parameter named like another function of the group is the
@@ -33,7 +36,7 @@ func TestLetfnMutualRecursion(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	wire := WireText(res.Value)
-	back, err := ReadValue(wire, 0, 0)
+	back, err := ReadValue(context.Background(), wire, 0, 0)
 	if err != nil {
 		t.Fatalf("%s does not read back: %v", wire, err)
 	}

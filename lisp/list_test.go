@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"testing"
 )
 
@@ -64,7 +65,7 @@ func TestListRoundTrips(t *testing.T) {
 	if texts["stack"] != "(1 2)" || texts["nested"] != "{:s (:a), :v [()]}" || texts["top"] != "(let [s (list 3 4)] (fn [] (peek s)))" {
 		t.Fatalf("memory texts %q", texts)
 	}
-	mem, err := DecodeMemory(wire)
+	mem, err := DecodeMemory(context.Background(), wire)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestListRoundTrips(t *testing.T) {
 		t.Fatalf("after the round trip: %v %v", Repr(res.Value), res.Err)
 	}
 	for _, text := range []string{"(1 2 3)", "[(1) ()]", "{:a (1 (2))}"} {
-		v, err := ReadValue(text, 0, 0)
+		v, err := ReadValue(context.Background(), text, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

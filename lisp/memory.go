@@ -142,9 +142,10 @@ const maxSourceSteps = 10_000_000
 
 // DecodeMemory loads memory from the wire. Values are read as EDN; a
 // function (or a value holding functions) is analyzed and evaluated in a
-// small sandbox to rebuild the closure. Names that the function uses but
-// does not bind resolve when it runs, against the evaluation it runs in.
-func DecodeMemory(wire []WireBinding) (*Memory, error) {
+// small sandbox, under ctx, to rebuild the closure. Names that the
+// function uses but does not bind resolve when it runs, against the
+// evaluation it runs in.
+func DecodeMemory(ctx context.Context, wire []WireBinding) (*Memory, error) {
 	m := newMemory()
 	for i, w := range wire {
 		where := fmt.Sprintf("memory binding %d (%q)", i, w.Name)
@@ -166,7 +167,7 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 			v, err = ParseEDN(w.Value, 0)
 		}
 		if w.IsFn || err != nil {
-			v, err = loadSource(w.Value, 0)
+			v, err = loadSource(ctx, w.Value, 0)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", where, err)
 			}
@@ -187,11 +188,11 @@ func DecodeMemory(wire []WireBinding) (*Memory, error) {
 	return m, nil
 }
 
-// loadSource evaluates one form of stored source in a sandbox without
-// tools, data or user definitions. Like Eval, it is an entry point that
+// loadSource evaluates one form of stored source, under ctx, in a sandbox
+// without tools, data or user definitions. Like Eval, it is an entry point that
 // runs code from outside, so it has the same safety net: an interpreter bug
 // becomes an error for this binding, not a crash.
-func loadSource(src string, maxNesting int) (v Value, err error) {
+func loadSource(ctx context.Context, src string, maxNesting int) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, fmt.Errorf("internal interpreter error loading the source: %v", r)
@@ -204,7 +205,7 @@ func loadSource(src string, maxNesting int) (v Value, err error) {
 	if len(forms) != 1 {
 		return nil, fmt.Errorf("source must be exactly one form, got %d", len(forms))
 	}
-	th := newThread(context.Background(), sourceLimits(len(src)))
+	th := newThread(ctx, sourceLimits(len(src)))
 	th.prog = newProgState(Env{})
 	c := newCompiler(&names{dynamic: true}, th)
 	n, err := c.compile(forms[0], false)

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -8,7 +9,7 @@ import (
 // wireRoundTrip serializes memory as the server would and loads it back.
 func wireRoundTrip(t *testing.T, m *Memory) *Memory {
 	t.Helper()
-	back, err := DecodeMemory(m.Encode())
+	back, err := DecodeMemory(context.Background(), m.Encode())
 	if err != nil {
 		t.Fatalf("DecodeMemory: %v\nwire: %+v", err, m.Encode())
 	}
@@ -85,7 +86,7 @@ func boolText(b bool) string {
 
 func TestMemoryUnchangedFunctionKeepsSource(t *testing.T) {
 	wire := []WireBinding{{Name: "f", Value: "(fn [x]   (* x 2))", IsFn: true, Params: []string{"x"}, Turn: 1}}
-	m, err := DecodeMemory(wire)
+	m, err := DecodeMemory(context.Background(), wire)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +127,8 @@ func TestDecodeMemoryRejects(t *testing.T) {
 		{{Name: "x", Value: "1 2"}},
 	}
 	for _, w := range bad {
-		if _, err := DecodeMemory(w); err == nil {
-			t.Errorf("DecodeMemory(%+v) succeeded", w)
+		if _, err := DecodeMemory(context.Background(), w); err == nil {
+			t.Errorf("DecodeMemory(context.Background(), %+v) succeeded", w)
 		}
 	}
 }

@@ -128,7 +128,7 @@ func TestEvalProgramResolvesNamesAgainWhenTheyChange(t *testing.T) {
 		b.Set(Keyword("limit"), v)
 		return Freeze(b.Map()).(*Map)
 	}
-	prelude, err := DecodeMemory([]WireBinding{{Name: "limit", Value: "7", Turn: 1}})
+	prelude, err := DecodeMemory(context.Background(), []WireBinding{{Name: "limit", Value: "7", Turn: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

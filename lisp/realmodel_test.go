@@ -152,7 +152,7 @@ func replayRecordedRun(t *testing.T, run recordedRun) []programOutcome {
 		}
 		// The sidecar is stateless: memory reaches the next turn as wire
 		// bindings, so the replay sends it through that form too.
-		prelude, err = lisp.DecodeMemory(res.Memory.Encode())
+		prelude, err = lisp.DecodeMemory(context.Background(), res.Memory.Encode())
 		if err != nil {
 			t.Fatalf("%s: memory does not load back: %v", o.id, err)
 		}
@@ -219,7 +219,7 @@ func loadEvidencePrelude(t *testing.T, tools []string) *lisp.Memory {
 	if err != nil || res.Err != nil {
 		t.Fatalf("incident_evidence.lisp: %v %v", err, res.Err)
 	}
-	mem, err := lisp.DecodeMemory(res.Memory.Encode())
+	mem, err := lisp.DecodeMemory(context.Background(), res.Memory.Encode())
 	if err != nil {
 		t.Fatalf("incident_evidence.lisp does not load back from memory: %v", err)
 	}

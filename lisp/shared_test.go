@@ -16,7 +16,7 @@ import (
 // a comparator that assocs onto a map it captured.
 func sharedValues(t *testing.T) []Value {
 	t.Helper()
-	fn, err := ReadValue(`(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))
+	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))
 	                           v (reduce conj [] (range 20))
 	                           s (reduce conj #{} (range 12))
 	                           x (assoc {} :a 1)
@@ -161,7 +161,7 @@ func argumentLists(b *Builtin, n int) [][]int {
 // the callers extended one map in place from several goroutines at once,
 // and the process died ("concurrent map read and map write").
 func TestRememberedFunctionSharedByCallers(t *testing.T) {
-	fn, err := ReadValue(`(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))] (fn [] m))`, 0, 0)
+	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))] (fn [] m))`, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

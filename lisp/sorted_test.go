@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"sync"
 	"testing"
 )
@@ -36,7 +37,7 @@ func TestSortedOnTheWire(t *testing.T) {
 		if wire != tc.wire {
 			t.Errorf("%s: wire %s, want %s", tc.src, wire, tc.wire)
 		}
-		back, err := ReadValue(wire, 0, 0)
+		back, err := ReadValue(context.Background(), wire, 0, 0)
 		if err != nil {
 			t.Fatalf("%s: reading %s back: %v", tc.src, wire, err)
 		}
@@ -55,7 +56,7 @@ func TestSortedOnTheWire(t *testing.T) {
 // sharing the map (a remembered value) never extend what it captured in
 // place. Under -race, the concurrent assocs below would race otherwise.
 func TestSortedComparatorIsFrozen(t *testing.T) {
-	v, err := ReadValue(`(let [x (assoc {} :a 1)
+	v, err := ReadValue(context.Background(), `(let [x (assoc {} :a 1)
 	                           by (sorted-map-by (fn [a b] (count (assoc x :b a)) (compare b a)) 3 :c 1 :a)]
 	                       (fn [] by))`, 0, 0)
 	if err != nil {

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"math"
 	"unicode/utf8"
 )
@@ -17,15 +18,16 @@ func WireText(v Value) string { return sourceText(v) }
 // ReadValue reads a value as it arrives on the wire: EDN (see
 // ParseEDNSample for maxNesting and keep) or, when the text is not EDN,
 // the source WireText writes for a value EDN cannot spell, loaded in the
-// sandbox memory bindings load in. Source that evaluates to plain data is
-// not accepted: data is sent as EDN, and the reported error is then the
-// EDN one.
-func ReadValue(text string, maxNesting, keep int) (Value, error) {
+// sandbox memory bindings load in, under ctx and with a budget in
+// proportion to the text. Source that evaluates to plain data is not
+// accepted: data is sent as EDN, and the reported error is then the EDN
+// one.
+func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, error) {
 	v, err := parseEDN(text, maxNesting, keep)
 	if err == nil {
 		return v, nil
 	}
-	if loaded, lerr := loadSource(text, maxNesting); lerr == nil && needsSource(loaded) {
+	if loaded, lerr := loadSource(ctx, text, maxNesting); lerr == nil && needsSource(loaded) {
 		return loaded, nil
 	}
 	return nil, err

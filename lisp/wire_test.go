@@ -41,7 +41,7 @@ func TestWireTextReadsBack(t *testing.T) {
 		if text != tc.text {
 			t.Errorf("%s is written %s, want %s", tc.expr, text, tc.text)
 		}
-		back, err := ReadValue(text, 0, 0)
+		back, err := ReadValue(context.Background(), text, 0, 0)
 		if err != nil {
 			t.Errorf("%s: %s does not read back: %v", tc.expr, text, err)
 			continue
@@ -59,7 +59,7 @@ func TestWireTextReadsBack(t *testing.T) {
 // cannot spell; data sent as code is refused with the EDN error.
 func TestReadValueRefusesSourceForData(t *testing.T) {
 	for _, text := range []string{`(+ 1 2)`, `(keyword "a")`, `{:a (inc 1)}`, `(println 1)`, `(fn [x]`, `(def x 1)`} {
-		if v, err := ReadValue(text, 0, 0); err == nil {
+		if v, err := ReadValue(context.Background(), text, 0, 0); err == nil {
 			t.Errorf("%s read as %s", text, Repr(v))
 		}
 	}
@@ -85,11 +85,25 @@ func TestReadValueBudget(t *testing.T) {
 		big.WriteString(`{:id ` + strings.Repeat("7", 1+i%5) + ` :tags #{:a "b"}} `)
 	}
 	big.WriteString(`] k (keyword "a b")] (fn [i] (get (nth rows i) k)))`)
-	if _, err := ReadValue(big.String(), 0, 0); err != nil {
+	if _, err := ReadValue(context.Background(), big.String(), 0, 0); err != nil {
 		t.Errorf("a closure over 20,000 maps does not read back: %v", err)
 	}
-	if v, err := ReadValue(`[(loop [] (recur)) inc]`, 0, 0); err == nil {
+	if v, err := ReadValue(context.Background(), `[(loop [] (recur)) inc]`, 0, 0); err == nil {
 		t.Errorf("a looping value read as %s", Repr(v))
+	}
+}
+
+// TestReadValueUnderContext: reading a value as source stops when its
+// context ends, as an evaluation does.
+func TestReadValueUnderContext(t *testing.T) {
+	text := `(let [a (vec (range 1100))] (fn [] a))` + strings.Repeat(" ", 600)
+	if _, err := ReadValue(context.Background(), text, 0, 0); err != nil {
+		t.Fatalf("does not read: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if v, err := ReadValue(ctx, text, 0, 0); err == nil {
+		t.Errorf("read as %s under a cancelled context", TypeLabel(v))
 	}
 }
 

@@ -115,9 +115,9 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, total *int)
 		*total += list.Len()
 		switch {
 		case f.limit > 0 && list.Len() > f.limit:
-			return name, fmt.Sprintf("more than the limit of %d %s (%s)", f.limit, f.noun, f.flag)
+			return name, f.overLimit()
 		case *total > l.maxElements:
-			return name, fmt.Sprintf("the request holds more than %d list elements in all, the limit", l.maxElements)
+			return name, l.overTotal()
 		}
 		if f.sub == nil || !f.sub.hasLists {
 			continue
@@ -129,4 +129,15 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, total *int)
 		}
 	}
 	return "", ""
+}
+
+// overLimit is what is wrong with a list of f holding more than its limit.
+func (f *wireField) overLimit() string {
+	return fmt.Sprintf("more than the limit of %d %s (%s)", f.limit, f.noun, f.flag)
+}
+
+// overTotal is what is wrong with a request holding more list elements in
+// all than the limit.
+func (l *requestLimits) overTotal() string {
+	return fmt.Sprintf("the request holds more than %d list elements in all, the limit", l.maxElements)
 }

@@ -34,24 +34,30 @@ type evaluation struct {
 // EvalTurn evaluates one program with the replay tool protocol: answered
 // calls replay from tool_results, and the first unanswered call comes back
 // as pending.
-func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (_ *ptcsidecarv1.EvalTurnResponse, err error) {
+func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnRequest) (resp *ptcsidecarv1.EvalTurnResponse, err error) {
 	defer func() { spanError(ctx, err) }()
 	if err := s.checkCounts(req); err != nil {
 		return nil, err
 	}
-	ev, err := s.decodeEvaluation(req, "")
+	ctx, done := s.during(ctx)
+	defer done()
+	defer func() {
+		if stopped := shuttingDown(ctx, "before its evaluation finished"); stopped != nil {
+			resp, err = nil, stopped
+		}
+	}()
+	rd := s.newReader(ctx, false)
+	defer rd.release() // a panic must not keep the slot
+	ev, err := s.decodeEvaluation(rd, req, "")
 	if err != nil {
 		return nil, err
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	if err := s.evals.enter(ctx); err != nil {
+	if err := rd.admit(); err != nil { // reading the values may have taken the slot already
 		return nil, err
 	}
-	res, evalErr := func() (*lisp.Result, error) {
-		defer s.evals.leave() // a panic must not keep the slot
-		return s.evaluate(ctx, ev)
-	}()
+	res, evalErr := s.evaluate(ctx, ev)
 	if err := host.Check(); err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
@@ -84,9 +90,9 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 	return lisp.EvalProgram(ctx, p, ev.env)
 }
 
-// decodeEvaluation checks and converts a request; prefix is prepended to
-// field names ("start." inside a stream).
-func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
+// decodeEvaluation checks and converts a request, its values read by rd;
+// prefix is prepended to field names ("start." inside a stream).
+func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
@@ -104,11 +110,11 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	default:
 		ev.number = int(n)
 	}
-	prelude, err := s.decodeMemory(req.GetPrelude(), prefix+"prelude")
+	prelude, err := s.decodeMemory(rd, req.GetPrelude(), prefix+"prelude")
 	if err != nil {
 		return nil, err
 	}
-	data, err := s.decodeMap(req.GetData(), prefix+"data")
+	data, err := rd.valueMap(req.GetData(), prefix+"data")
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +139,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	}
 	var previous []lisp.Value
 	for i, pv := range req.GetPreviousResults() {
-		v, err := s.decodeValue(pv, fmt.Sprintf("%sprevious_results[%d]", prefix, i))
+		v, err := rd.value(pv, fmt.Sprintf("%sprevious_results[%d]", prefix, i))
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +150,7 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 	}
 	for i, tr := range req.GetToolResults() {
 		field := fmt.Sprintf("%stool_results[%d]", prefix, i)
-		a, err := s.decodeAnswer(tr, i, field)
+		a, err := decodeAnswer(rd, tr, i, field)
 		if err != nil {
 			return nil, err
 		}
@@ -157,18 +163,18 @@ func (s *Service) decodeEvaluation(req *ptcsidecarv1.EvalTurnRequest, prefix str
 }
 
 // decodeAnswer converts the caller's answer to the call at index.
-func (s *Service) decodeAnswer(tr *ptcsidecarv1.ToolResult, index int, field string) (replay.Answer, error) {
+func decodeAnswer(rd *valueReader, tr *ptcsidecarv1.ToolResult, index int, field string) (replay.Answer, error) {
 	if int(tr.GetIndex()) != index {
 		return replay.Answer{}, invalidf(field+".index", "must be %d (answers are in call order), got %d", index, tr.GetIndex())
 	}
 	if tr.GetName() == "" {
 		return replay.Answer{}, invalidf(field+".name", "empty")
 	}
-	args, err := s.decodeValue(tr.GetArgs(), field+".args")
+	args, err := rd.value(tr.GetArgs(), field+".args")
 	if err != nil {
 		return replay.Answer{}, err
 	}
-	result, err := s.decodeValue(tr.GetResult(), field+".result")
+	result, err := rd.value(tr.GetResult(), field+".result")
 	if err != nil {
 		return replay.Answer{}, err
 	}
@@ -186,9 +192,12 @@ func (s *Service) decodeAnswer(tr *ptcsidecarv1.ToolResult, index int, field str
 	return replay.Answer{Index: index, Name: tr.GetName(), Args: args, Result: result, Error: tr.GetError()}, nil
 }
 
-// decodeMemory loads a prelude from the wire.
-func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
+// decodeMemory loads a prelude from the wire. A binding that is a
+// function, or whose value does not read as EDN, is loaded as source: an
+// evaluation, under rd's context and evaluation slot.
+func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
 	wire := make([]lisp.WireBinding, len(m.GetBindings()))
+	source := false
 	for i, b := range m.GetBindings() {
 		var (
 			text   string
@@ -203,8 +212,9 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
 				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
 			}
+			source = source || parsed == nil
 		case b.GetValue().GetJson() != "":
-			v, err := s.decodeValue(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
+			v, err := rd.value(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
 			if err != nil {
 				return nil, err
 			}
@@ -215,7 +225,17 @@ func (s *Service) decodeMemory(m *ptcsidecarv1.Memory, field string) (*lisp.Memo
 		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: parsed, IsFn: b.GetIsFn(), Params: b.GetParams(),
 			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn())}
 	}
-	mem, err := lisp.DecodeMemory(wire)
+	ctx := context.Background()
+	if source {
+		var err error
+		if ctx, err = rd.sourceContext(); err != nil {
+			return nil, err
+		}
+	}
+	mem, err := lisp.DecodeMemory(ctx, wire)
+	if ctx.Err() != nil {
+		return nil, rd.interrupted()
+	}
 	if err != nil {
 		return nil, invalidf(field, "%v", err)
 	}
@@ -331,7 +351,22 @@ func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
 // by the tool timeout and does not count against the evaluation timeout.
 func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, ptcsidecarv1.EvalTurnStreamResponse]) (err error) {
 	defer func() { spanError(stream.Context(), err) }()
-	first, err := s.receiveStart(stream)
+	ctx, done := s.during(stream.Context())
+	defer done()
+	var host *streamHost
+	defer func() {
+		doing := "before its start message came"
+		switch {
+		case host != nil && host.waiting != "":
+			doing = "while it waited for the answer to " + host.waiting
+		case host != nil:
+			doing = "before its evaluation finished"
+		}
+		if stopped := shuttingDown(ctx, doing); stopped != nil {
+			err = stopped
+		}
+	}()
+	first, err := s.receiveStart(ctx, stream)
 	if err != nil {
 		return err
 	}
@@ -345,18 +380,24 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if len(start.GetToolResults()) > 0 {
 		return invalidf("start.tool_results", "not used by EvalTurnStream: the server asks for each tool call on the stream")
 	}
-	ev, err := s.decodeEvaluation(start, "start.")
+	rd := s.newReader(ctx, false)
+	defer rd.release() // a panic must not keep the slot
+	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
 		return err
 	}
-	if err := s.evals.enter(stream.Context()); err != nil {
+	if err := rd.admit(); err != nil {
 		return err
 	}
-	host := &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
+	rd.handOver() // the host gives the slot back
+	host = &streamHost{svc: s, stream: stream, toolTimeout: ev.toolTimeout, holding: true}
 	defer host.release() // a panic must not keep the slot
 	ev.env.Host = host
-	res, evalErr := s.evaluate(stream.Context(), ev)
+	res, evalErr := s.evaluate(ctx, ev)
 	host.release() // before sending the turn, which may wait on a slow reader
+	if context.Cause(ctx) == errShuttingDown {
+		return nil // answered by the deferred function
+	}
 	if evalErr != nil {
 		if host.err != nil {
 			return host.err
@@ -373,11 +414,13 @@ type turnStream = grpc.BidiStreamingServer[ptcsidecarv1.EvalTurnStreamRequest, p
 // receiveStart waits for the stream's first message, at most the stream
 // start timeout: a stream that never sends one would otherwise hold its
 // memory until the caller goes away.
-func (s *Service) receiveStart(stream turnStream) (*ptcsidecarv1.EvalTurnStreamRequest, error) {
+func (s *Service) receiveStart(ctx context.Context, stream turnStream) (*ptcsidecarv1.EvalTurnStreamRequest, error) {
 	timer := time.NewTimer(s.cfg.StreamStartTimeout)
 	defer timer.Stop()
 	var r received
 	select {
+	case <-ctx.Done():
+		return nil, status.FromContextError(ctx.Err()).Err()
 	case r = <-receive(stream):
 	case <-timer.C:
 		return nil, status.Errorf(codes.DeadlineExceeded,
@@ -412,7 +455,8 @@ type streamHost struct {
 	svc         *Service
 	stream      turnStream
 	toolTimeout time.Duration
-	holding     bool // of an evaluation slot
+	holding     bool   // of an evaluation slot
+	waiting     string // the tool call whose answer it waits for, if any
 	next        int
 	durations   []int64
 	err         error // why the stream was abandoned, returned as the RPC status
@@ -444,6 +488,7 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	}
 	timer := time.NewTimer(h.toolTimeout)
 	defer timer.Stop()
+	h.waiting = fmt.Sprintf("tool call %d (tool/%s)", index, name)
 	var r received
 	select {
 	case r = <-receive(h.stream):
@@ -453,10 +498,11 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 		return nil, lisp.Errorf(lisp.ToolTimeout, "tool/%s did not answer within %s", name, h.toolTimeout).
 			WithHint("the tool is slow or unavailable; ask it for less at once, or go on without it")
 	case <-ctx.Done():
-		// The request was cancelled. The receiving goroutine ends with
-		// the stream, when this RPC returns.
+		// The request was cancelled, or the server is shutting down. The
+		// receiving goroutine ends with the stream, when this RPC returns.
 		return nil, ctx.Err()
 	}
+	h.waiting = ""
 	if r.err == nil {
 		r.err = h.svc.checkCounts(r.msg)
 	}
@@ -470,17 +516,20 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	if tr == nil {
 		return nil, h.abandon(invalidf("tool_result", "expected the answer to tool call %d", index))
 	}
-	answer, err := h.svc.decodeAnswer(tr, index, fmt.Sprintf("tool_result[%d]", index))
+	// The slot first: reading the answer may run source.
+	if err := h.svc.evals.resume(ctx); err != nil {
+		return nil, h.abandon(err)
+	}
+	h.holding = true
+	rd := h.svc.newReader(ctx, true)
+	answer, err := decodeAnswer(rd, tr, index, fmt.Sprintf("tool_result[%d]", index))
+	rd.release()
 	if err != nil {
 		return nil, h.abandon(err)
 	}
 	if answer.Name != name {
 		return nil, h.abandon(invalidf(fmt.Sprintf("tool_result[%d].name", index), "answers %q, but the call is to %q", answer.Name, name))
 	}
-	if err := h.svc.evals.resume(h.stream.Context()); err != nil {
-		return nil, h.abandon(err)
-	}
-	h.holding = true
 	h.durations = append(h.durations, tr.GetDurationMs())
 	if answer.Error != "" {
 		return nil, errors.New(answer.Error)

@@ -29,13 +29,18 @@ func FuzzDecodeValue(f *testing.F) {
 		f.Add(s, false)
 	}
 	s := New(Config{MaxValueDepth: 20})
+	decode := func(v *ptcsidecarv1.Value) (lisp.Value, error) {
+		rd := s.newReader(context.Background(), false)
+		defer rd.release()
+		return rd.value(v, "data")
+	}
 	f.Fuzz(func(t *testing.T, text string, asJSON bool) {
 		v := edn(text)
 		suffix := ".edn"
 		if asJSON {
 			v, suffix = jsonValue(text), ".json"
 		}
-		got, err := s.decodeValue(v, "data")
+		got, err := decode(v)
 		if err != nil {
 			st := status.Convert(err)
 			if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "data"+suffix+": ") {
@@ -52,12 +57,12 @@ func FuzzDecodeValue(f *testing.F) {
 		// The JSON form the sidecar emits next to the EDN is read back by
 		// the sidecar's own JSON decoding.
 		if j := encodeValue(got).GetJson(); j != "" {
-			if _, err := s.decodeValue(jsonValue(j), "data"); err != nil {
+			if _, err := decode(jsonValue(j)); err != nil {
 				t.Fatalf("%q: the JSON form %s of %s does not decode: %v", text, j, lisp.Repr(got), err)
 			}
 		}
 		written := lisp.WireText(got)
-		again, err := s.decodeValue(edn(written), "data")
+		again, err := decode(edn(written))
 		if err != nil {
 			t.Fatalf("%q decodes to %s, which does not decode back: %v", text, written, err)
 		}

@@ -9,6 +9,9 @@
 package server
 
 import (
+	"context"
+	"sync/atomic"
+
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
 
@@ -21,8 +24,14 @@ type Service struct {
 
 	cfg        Config
 	limits     *requestLimits
+	jsonFields jsonFields // limits' schemas by JSON field name, for CheckJSON
 	remembered remembered
 	evals      *admission
+	// stopping ends with Shutdown (shutdown.go); running counts the
+	// calls it ends.
+	stopping context.Context
+	stop     context.CancelCauseFunc
+	running  atomic.Int64
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -31,8 +40,10 @@ var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
 // at their defaults (DefaultConfig).
 func New(cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{cfg: cfg, limits: newRequestLimits(&cfg), remembered: newRemembered(cfg.Memo),
-		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait)}
+	limits := newRequestLimits(&cfg)
+	stopping, stop := context.WithCancelCause(context.Background())
+	return &Service{cfg: cfg, limits: limits, jsonFields: newJSONFields(limits), remembered: newRemembered(cfg.Memo),
+		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait), stopping: stopping, stop: stop}
 }
 
 // AdmissionStats reports the evaluations running, waiting and refused,

@@ -22,7 +22,9 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	if err := s.checkCounts(in); err != nil {
 		return nil, err
 	}
-	req, err := s.decodeToMessages(in)
+	rd := s.newReader(ctx, false)
+	req, err := s.decodeToMessages(rd, in)
+	rd.release()
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -56,14 +58,14 @@ func optionalInt(p *int32) *int {
 	return &n
 }
 
-func (s *Service) decodeToMessages(in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
-	return s.decodeRequest(in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+func (s *Service) decodeToMessages(rd *valueReader, in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
+	return s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
 }
 
 // decodeRequest reads what every request about a run carries (ToMessages
-// and RenderTrace alike) into a strategies.Request with normalized options;
-// its counts are checked (checkCounts).
-func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage) (*strategies.Request, error) {
+// and RenderTrace alike) into a strategies.Request with normalized options,
+// its values read by rd; its counts are checked (checkCounts).
+func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage) (*strategies.Request, error) {
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
@@ -74,7 +76,7 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 	if o.SampleLimit != nil {
 		keep = int(o.GetSampleLimit()) // out of range: Normalize refuses it
 	}
-	data, err := s.decodeSample(o.GetData(), "options.data", keep)
+	data, err := rd.sample(o.GetData(), "options.data", keep)
 	if err != nil {
 		return nil, err
 	}
@@ -117,14 +119,14 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 		return nil, err
 	}
 	req := &strategies.Request{Options: opts, Remembered: s.remembered.strategies}
-	if req.Memory, err = s.decodeBindings(memory, func() string { return "memory" }, keep); err != nil {
+	if req.Memory, err = decodeBindings(rd, memory, func() string { return "memory" }, keep); err != nil {
 		return nil, err
 	}
 	if len(turns) > 0 {
 		req.Turns = make([]strategies.Turn, len(turns))
 	}
 	for i, t := range turns {
-		if req.Turns[i], err = s.decodeTurn(t, i); err != nil {
+		if req.Turns[i], err = decodeTurn(rd, t, i); err != nil {
 			return nil, err
 		}
 	}
@@ -139,7 +141,7 @@ func (s *Service) decodeRequest(turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1
 
 // decodeBindings reads the bindings of a memory; path names the memory in
 // errors (built only then, as are all paths below).
-func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path func() string, keep int) ([]strategies.Binding, error) {
+func decodeBindings(rd *valueReader, m *ptcsidecarv1.Memory, path func() string, keep int) ([]strategies.Binding, error) {
 	bindings := m.GetBindings()
 	if len(bindings) == 0 {
 		return nil, nil
@@ -155,7 +157,7 @@ func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path func() string, kee
 			// name, parameters, docstring and return type.
 			bd.Source = b.GetValue().GetEdn()
 		} else {
-			v, err := s.decodeSampleAt(b.GetValue(), keep, func() string { return fmt.Sprintf("%s.bindings[%d].value", path(), i) })
+			v, err := rd.sampleAt(b.GetValue(), keep, func() string { return fmt.Sprintf("%s.bindings[%d].value", path(), i) })
 			if err != nil {
 				return nil, err
 			}
@@ -170,7 +172,7 @@ func (s *Service) decodeBindings(m *ptcsidecarv1.Memory, path func() string, kee
 }
 
 // decodeTurn reads turns[i].
-func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, error) {
+func decodeTurn(rd *valueReader, t *ptcsidecarv1.Turn, i int) (strategies.Turn, error) {
 	turn := strategies.Turn{
 		Number:      int(t.GetNumber()),
 		RawResponse: t.GetRawResponse(),
@@ -184,7 +186,7 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 	}
 	path := func() string { return fmt.Sprintf("turns[%d]", i) }
 	var err error
-	if turn.Result, err = s.decodeSampleAt(t.GetResult(), 0, func() string { return path() + ".result" }); err != nil {
+	if turn.Result, err = rd.sampleAt(t.GetResult(), 0, func() string { return path() + ".result" }); err != nil {
 		return turn, err
 	}
 	if e := t.GetError(); e != nil {
@@ -202,15 +204,15 @@ func (s *Service) decodeTurn(t *ptcsidecarv1.Turn, i int) (strategies.Turn, erro
 			Index: int(c.GetIndex()), Name: c.GetName(), Error: c.GetError(),
 			Duration: time.Duration(c.GetDurationMs()) * time.Millisecond,
 		}
-		if tc.Args, err = s.decodeSampleAt(c.GetArgs(), 0, func() string { return cpath() + ".args" }); err != nil {
+		if tc.Args, err = rd.sampleAt(c.GetArgs(), 0, func() string { return cpath() + ".args" }); err != nil {
 			return turn, err
 		}
-		if tc.Result, err = s.decodeSampleAt(c.GetResult(), 0, func() string { return cpath() + ".result" }); err != nil {
+		if tc.Result, err = rd.sampleAt(c.GetResult(), 0, func() string { return cpath() + ".result" }); err != nil {
 			return turn, err
 		}
 		turn.ToolCalls = append(turn.ToolCalls, tc)
 	}
-	if turn.Memory, err = s.decodeBindings(t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
+	if turn.Memory, err = decodeBindings(rd, t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
 		return turn, err
 	}
 	turn.HasMemory = t.GetMemory() != nil

@@ -13,8 +13,8 @@ import (
 // RenderTrace renders a run as text for a person debugging an agent. The
 // text never carries colour codes: the client, not the server, knows
 // whether it writes to a terminal.
-func (s *Service) RenderTrace(_ context.Context, in *ptcsidecarv1.RenderTraceRequest) (*ptcsidecarv1.RenderTraceResponse, error) {
-	text, err := s.Trace(in, trace.Style{})
+func (s *Service) RenderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest) (*ptcsidecarv1.RenderTraceResponse, error) {
+	text, err := s.Trace(ctx, in, trace.Style{})
 	if err != nil {
 		return nil, err
 	}
@@ -25,7 +25,7 @@ func (s *Service) RenderTrace(_ context.Context, in *ptcsidecarv1.RenderTraceReq
 // renders it in the given style. The trace command calls it directly, so the
 // command and the RPC read the same request the same way. Errors are gRPC
 // statuses: INVALID_ARGUMENT naming the field for bad input.
-func (s *Service) Trace(in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
+func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
 	if err := s.checkCounts(in); err != nil {
 		return "", err
 	}
@@ -33,7 +33,9 @@ func (s *Service) Trace(in *ptcsidecarv1.RenderTraceRequest, style trace.Style) 
 	if err != nil {
 		return "", traceError(err)
 	}
-	req, err := s.decodeRequest(in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	rd := s.newReader(ctx, false)
+	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	rd.release()
 	if err != nil {
 		return "", requestError(err)
 	}

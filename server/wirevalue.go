@@ -1,59 +1,168 @@
 package server
 
 import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
-// decodeValue reads a wire Value as EDN or JSON. An unset Value decodes to
-// nil (absent), which callers treat as "no value".
-func (s *Service) decodeValue(v *ptcsidecarv1.Value, field string) (lisp.Value, error) {
-	return s.decodeSample(v, field, 0)
+// valueReader reads the values of one request.
+//
+// A Value's EDN that does not read as EDN is the source of a value EDN
+// cannot spell (a function, a regex, a symbol), and reading it runs that
+// source in the sandbox: it is an evaluation like any program. So it runs
+// under the request's context, within the server's evaluation timeout,
+// holding an evaluation slot (admission.go), with a budget in proportion
+// to its text (lisp.ReadValue). Plain EDN and JSON build data in time
+// linear in the text, and need none of that.
+type valueReader struct {
+	svc *Service
+	ctx context.Context // the request's
+	// held reports that the request holds an evaluation slot, and took
+	// that admit took it (release gives it back).
+	held, took bool
+	// source is ctx bounded by the evaluation timeout, from the first
+	// value read as source on; nil before.
+	source context.Context
+	cancel context.CancelFunc
 }
 
-// decodeSample is decodeValue for a value that is only shown as a sample:
-// EDN lists and vectors keep their first keep elements, the rest is
-// checked but not built (lisp.ParseEDNSample); keep <= 0 keeps all.
-// Long texts are read once and remembered (remembered.go): the values are
-// frozen, so callers may share them between evaluations.
-func (s *Service) decodeSample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
-	return s.decodeSampleAt(v, keep, func() string { return field })
+// newReader returns a reader of values for the request of ctx; held says
+// whether the request holds an evaluation slot already.
+func (s *Service) newReader(ctx context.Context, held bool) *valueReader {
+	return &valueReader{svc: s, ctx: ctx, held: held}
 }
 
-// decodeSampleAt is decodeSample for a field whose path is spelled out by
-// path only when an error is reported: a request holds hundreds of values,
-// and building each one's path cost more allocations than reading it from
-// the cache.
-func (s *Service) decodeSampleAt(v *ptcsidecarv1.Value, keep int, path func() string) (lisp.Value, error) {
-	out, repr, err := s.readSample(v, keep)
+// admit takes an evaluation slot for the request unless it holds one.
+func (rd *valueReader) admit() error {
+	if rd.held {
+		return nil
+	}
+	if err := rd.svc.evals.enter(rd.ctx); err != nil {
+		return err
+	}
+	rd.held, rd.took = true, true
+	return nil
+}
+
+// handOver leaves the slot admit took to the caller, who gives it back.
+func (rd *valueReader) handOver() { rd.took = false }
+
+// release gives back the slot admit took, if it did, and stops the source
+// clock.
+func (rd *valueReader) release() {
+	if rd.took {
+		rd.held, rd.took = false, false
+		rd.svc.evals.leave()
+	}
+	if rd.cancel != nil {
+		rd.cancel()
+	}
+}
+
+// sourceContext is the context values read as source run under: the
+// request's, ended by the server's evaluation timeout counted from the
+// first such value. It takes an evaluation slot first.
+func (rd *valueReader) sourceContext() (context.Context, error) {
+	if err := rd.admit(); err != nil {
+		return nil, err
+	}
+	if rd.source == nil {
+		rd.source, rd.cancel = rd.ctx, func() {}
+		if t := rd.svc.cfg.Limits.Timeout; t > 0 {
+			rd.source, rd.cancel = context.WithTimeout(rd.ctx, t)
+		}
+	}
+	return rd.source, nil
+}
+
+// value reads a wire Value as EDN or JSON. An unset Value decodes to nil
+// (absent), which callers treat as "no value".
+func (rd *valueReader) value(v *ptcsidecarv1.Value, field string) (lisp.Value, error) {
+	return rd.sample(v, field, 0)
+}
+
+// sample is value for a value that is only shown as a sample: EDN lists
+// and vectors keep their first keep elements, the rest is checked but not
+// built (lisp.ParseEDNSample); keep <= 0 keeps all. Long texts are read
+// once and remembered (remembered.go): the values are frozen, so callers
+// may share them between evaluations.
+func (rd *valueReader) sample(v *ptcsidecarv1.Value, field string, keep int) (lisp.Value, error) {
+	return rd.sampleAt(v, keep, func() string { return field })
+}
+
+// sampleAt is sample for a field whose path is spelled out by path only
+// when an error is reported: a request holds hundreds of values, and
+// building each one's path cost more allocations than reading it from the
+// cache.
+func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() string) (lisp.Value, error) {
+	out, notation, err := rd.read(v, keep)
 	if err != nil {
-		return nil, invalidf(path()+repr, "%v", err)
+		if _, isStatus := status.FromError(err); isStatus {
+			return nil, err // the request's, not the text's: see read
+		}
+		return nil, invalidf(path()+notation, "%v", err)
 	}
 	return out, nil
 }
 
-// readSample reads v as decodeSample does. On failure it also returns the
-// suffix that names the notation in the field's path (".edn" or ".json").
-func (s *Service) readSample(v *ptcsidecarv1.Value, keep int) (lisp.Value, string, error) {
-	depth := s.maxValueDepth()
+// read reads v as sample does. On failure it also returns the suffix that
+// names the notation in the field's path (".edn" or ".json"). An error
+// that stopped the reading for this request only (its context ended, no
+// evaluation slot came, the evaluation timeout passed) is a gRPC status,
+// and is not remembered; what is wrong with the text is.
+func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, string, error) {
+	depth := rd.svc.maxValueDepth()
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
 	if text := v.GetEdn(); text != "" {
 		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: text}
-		out, err := s.remembered.value(key, func() (lisp.Value, error) { return lisp.ReadValue(text, depth, keep) })
+		out, err := rd.svc.remembered.value(key, func() (lisp.Value, error) {
+			if v, err := lisp.ParseEDNSample(text, depth, keep); err == nil {
+				return v, nil
+			}
+			// Not EDN: perhaps the source of a value EDN cannot spell.
+			// (ReadValue tries EDN again; only such texts pay for that.)
+			ctx, err := rd.sourceContext()
+			if err != nil {
+				return nil, err
+			}
+			v, err := lisp.ReadValue(ctx, text, depth, keep)
+			if ctx.Err() != nil {
+				return nil, rd.interrupted()
+			}
+			return v, err
+		})
 		return out, ".edn", err
 	}
 	if text := v.GetJson(); text != "" {
 		key := valueKey{json: true, maxNesting: depth, text: text}
-		out, err := s.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
+		out, err := rd.svc.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
 		return out, ".json", err
 	}
 	return nil, "", nil
 }
 
-// decodeMap reads a Value that must be a map, or is absent.
-func (s *Service) decodeMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, error) {
-	val, err := s.decodeValue(v, field)
+// interrupted is the status of a request whose values stopped being read
+// as source before they were: the request was cancelled or its deadline
+// passed, or the evaluation timeout ran out.
+func (rd *valueReader) interrupted() error {
+	if err := rd.ctx.Err(); err != nil {
+		return status.FromContextError(err).Err()
+	}
+	return status.Errorf(codes.ResourceExhausted,
+		"the request's values that are source (functions, regexes and the like) took longer than %s to read, the evaluation timeout; send fewer or smaller ones",
+		rd.svc.cfg.Limits.Timeout.Round(time.Millisecond))
+}
+
+// valueMap reads a Value that must be a map, or is absent.
+func (rd *valueReader) valueMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, error) {
+	val, err := rd.value(v, field)
 	if err != nil || val == nil {
 		return nil, err
 	}

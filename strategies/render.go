@@ -68,6 +68,9 @@ func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
 
 // writeFloat shows at most 10 digits after the point, trailing zeros dropped
 // but one kept, so float noise such as 1.1+2.2 = 3.3000000000000003 reads 3.3.
+// From 1e7 on it writes what the interpreter prints (1.0E308): written out,
+// 1e308 takes 309 digits, and a turn of such numbers would render as sixty
+// times its size.
 func writeFloat(b *strings.Builder, f float64) {
 	switch {
 	case math.IsNaN(f):
@@ -78,6 +81,9 @@ func writeFloat(b *strings.Builder, f float64) {
 		return
 	case math.IsInf(f, -1):
 		b.WriteString("##-Inf")
+		return
+	case math.Abs(f) >= 1e7:
+		lisp.WriteRepr(b, lisp.Float(f))
 		return
 	}
 	var buf [32]byte // most floats fit; AppendFloat grows the rest

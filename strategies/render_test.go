@@ -28,7 +28,10 @@ func TestRenderValue(t *testing.T) {
 		{"float noise dropped", "3.3000000000000003", 3, 80, "3.3"},
 		{"float at most ten digits", "0.123456789012", 3, 80, "0.123456789"},
 		{"float tiny rounds to zero", "1e-12", 3, 80, "0.0"},
-		{"float large is plain", "1e7", 3, 80, "10000000.0"},
+		{"float below 1e7 is plain", "9999999.25", 3, 80, "9999999.25"},
+		{"float from 1e7 as the interpreter prints it", "1e7", 3, 80, "1.0E7"},
+		{"float huge stays short", "1e308", 3, 80, "1.0E308"},
+		{"float huge negative", "-1.5e300", 3, 80, "-1.5E300"},
 		{"float negative", "-2.5", 3, 80, "-2.5"},
 		{"infinity", "##Inf", 3, 80, "##Inf"},
 		{"negative infinity", "##-Inf", 3, 80, "##-Inf"},
@@ -68,7 +71,7 @@ func TestRenderValue(t *testing.T) {
 		{"map with keyword and string keys by text", `{:b 1 "a" 2 :a 3}`, 3, 200, `{"a" 2 :a 3 :b 1}`},
 		{"map hidden string key among keywords", `{"_x" 1 :b 2 :a 3}`, 3, 80, `{:a 3 :b 2}`},
 		{"map of more than 8 keywords", `{:i 9 :h 8 :g 7 :f 6 :e 5 :d 4 :c 3 :b 2 :a 1 :j 10}`, 20, 1000, `{:a 1 :b 2 :c 3 :d 4 :e 5 :f 6 :g 7 :h 8 :i 9 :j 10}`},
-		{"float longer than 32 characters", "1e30", 3, 80, "1000000000000000019884624838656.0"},
+		{"float with many digits", "1.2345678901234568e20", 3, 80, "1.2345678901234568E20"},
 		{"float with trailing zeros", "[2.50 -0.0 1e-11]", 3, 80, "[2.5 -0.0 0.0]"},
 	}
 	for _, c := range cases {

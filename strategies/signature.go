@@ -127,9 +127,16 @@ func (t *SigType) write(b *strings.Builder) {
 	}
 }
 
+// maxSignatureNesting bounds how deep list and map types nest in a
+// signature. The parser recurses once per level, and a signature comes
+// from the caller: sixteen million brackets would otherwise outgrow the
+// goroutine's stack and end the process. Real signatures nest a few levels.
+const maxSignatureNesting = 64
+
 type sigParser struct {
-	src string
-	pos int
+	src   string
+	pos   int
+	depth int // list and map types open at pos
 }
 
 func (p *sigParser) eof() bool  { return p.pos >= len(p.src) }
@@ -200,6 +207,11 @@ func (p *sigParser) typ() (*SigType, error) {
 	if p.eof() {
 		return nil, p.errorf("expected a type, found the end")
 	}
+	if c := p.peek(); (c == '[' || c == '{') && p.depth == maxSignatureNesting {
+		return nil, p.errorf("types nest deeper than %d levels", maxSignatureNesting)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	var t *SigType
 	switch p.peek() {
 	case ':':

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,6 +90,30 @@ func TestParseSignatureErrors(t *testing.T) {
 			t.Errorf("ParseSignature(%q) error = %v, want it to contain %q", c.src, err, c.want)
 		}
 		checkSignatureText(t, c.src)
+	}
+}
+
+// TestParseSignatureNesting: list and map types nest at most
+// maxSignatureNesting levels, and a signature of millions of brackets is
+// refused at that depth instead of recursing into them.
+func TestParseSignatureNesting(t *testing.T) {
+	nested := func(levels int, open, close string) string {
+		return strings.Repeat(open, levels) + ":int" + strings.Repeat(close, levels)
+	}
+	for _, c := range []struct{ open, close string }{{"[", "]"}, {"{a ", "}"}} {
+		if _, err := ParseSignature(nested(maxSignatureNesting, c.open, c.close)); err != nil {
+			t.Errorf("%d levels of %s: %v", maxSignatureNesting, c.open, err)
+		}
+		want := fmt.Sprintf("types nest deeper than %d levels", maxSignatureNesting)
+		for _, levels := range []int{maxSignatureNesting + 1, 1 << 22} {
+			_, err := ParseSignature(nested(levels, c.open, c.close))
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%d levels of %s: error %v, want %q", levels, c.open, err, want)
+			}
+		}
+	}
+	if _, err := ParseSignature("(a " + strings.Repeat("[", 1<<22)); err == nil {
+		t.Error("an unclosed parameter of millions of brackets parsed")
 	}
 }
 

@@ -60,7 +60,10 @@ type serveConfig struct {
 	metricsListen tcpAddress // empty: no metrics endpoint
 	// httpListen serves the same services over HTTP/1.1 and HTTP/2 with
 	// the Connect and gRPC-Web protocols; empty: off.
-	httpListen      tcpAddress
+	httpListen tcpAddress
+	// httpReadTimeout bounds how long the body of an HTTP call (one the
+	// client does not stream) takes to arrive.
+	httpReadTimeout time.Duration
 	maxRecvBytes    int
 	shutdownTimeout time.Duration
 	// maxStreams is the most RPCs one client connection may have in
@@ -93,13 +96,16 @@ type serveConfig struct {
 // limit is 0 until parseServeConfig settles it (see memoryLimit).
 //
 // The memo's default is room for the values, programs and texts of a long
-// agent run many times over.
+// agent run many times over. An HTTP body has as long to arrive as a
+// stream has for its start message (--stream-start-timeout): the largest,
+// twice --max-recv-bytes, takes 4 s at 64 Mbit/s.
 func defaultServeConfig() serveConfig {
 	return serveConfig{
 		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: 10 * time.Second,
+		httpReadTimeout: 10 * time.Second,
 		maxStreams:      defaultMaxConcurrentStreams,
 		memoBytes:       48 << 20,
 		server:          server.DefaultConfig(),
@@ -115,6 +121,8 @@ func (c *serveConfig) settings() []setting.Setting {
 		{Name: "listen", Usage: "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)", Value: &c.listen},
 		{Name: "log-level", Usage: "log `level`: debug, info, warn or error", Value: levelValue{&c.logLevel}},
 		{Name: "http-listen", Usage: "`host:port` to serve the same services over HTTP/1.1 and HTTP/2 with JSON or protobuf bodies (Connect and gRPC-Web protocols), e.g. for curl; empty: off", Value: &c.httpListen},
+		{Name: "http-read-timeout", Usage: "--http-listen: most time, a `duration`, the body of a call (all but EvalTurnStream) may take to arrive before the call ends with DEADLINE_EXCEEDED",
+			Value: setting.NewDuration(&c.httpReadTimeout, d.httpReadTimeout)},
 		{Name: "metrics-listen", Usage: "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint", Value: &c.metricsListen},
 		{Name: "max-recv-bytes", Usage: "largest request message accepted, in `bytes`; larger requests get RESOURCE_EXHAUSTED",
 			Value: setting.NewBytes(&c.maxRecvBytes, d.maxRecvBytes, 1, math.MaxInt32)},

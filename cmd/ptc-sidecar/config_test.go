@@ -30,6 +30,7 @@ func TestServeConfigDefaults(t *testing.T) {
 		logLevel:        slog.LevelInfo,
 		maxRecvBytes:    16 << 20,
 		shutdownTimeout: 10 * time.Second,
+		httpReadTimeout: 10 * time.Second,
 		maxStreams:      100,
 		memoryLimit:     128 << 20,
 		memoBytes:       48 << 20,

@@ -176,7 +176,7 @@ func (c evalConfig) loadPrelude(env lisp.Env, stderr io.Writer) (*lisp.Memory, e
 		if err != nil {
 			return nil, fmt.Errorf("-prelude %s: %v", c.preludeFile, err)
 		}
-		mem, err := lisp.DecodeMemory(wire)
+		mem, err := lisp.DecodeMemory(context.Background(), wire)
 		if err != nil {
 			return nil, fmt.Errorf("-prelude %s: %v", c.preludeFile, err)
 		}

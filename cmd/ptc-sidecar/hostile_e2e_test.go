@@ -26,21 +26,23 @@ import (
 
 // hostileProgram is one entry of testdata/hostile.txtar.
 type hostileProgram struct {
-	name    string // group/name
-	source  string // with {{repeat N "text"}} expanded
-	expect  string // an error kind, "ok", or a gRPC code name
-	limits  *ptcsidecarv1.Limits
-	tools   []*ptcsidecarv1.ToolSpec
-	answers []*ptcsidecarv1.ToolResult // given up front; otherwise pending calls are answered by echoing
-	data    *ptcsidecarv1.Value
+	name     string // group/name
+	source   string // with {{repeat N "text"}} expanded
+	expect   string // an error kind, "ok", or a gRPC code name
+	limits   *ptcsidecarv1.Limits
+	tools    []*ptcsidecarv1.ToolSpec
+	answers  []*ptcsidecarv1.ToolResult // given up front; otherwise pending calls are answered by echoing
+	data     *ptcsidecarv1.Value
+	previous []*ptcsidecarv1.Value // earlier results, as EDN or as source
 }
 
 var repeatDirective = regexp.MustCompile(`\{\{repeat (\d+) "((?:[^"\\]|\\.)*)"\}\}`)
 
 // readHostileCorpus reads the corpus, a txtar archive with a file per
 // program. Header lines of each program (";; expect: ...", ";; limits: k=v
-// ...", ";; tools: a b", ";; answer: name ARGS => RESULT", ";; data: EDN")
-// configure its request and stay in the program as comments.
+// ...", ";; tools: a b", ";; answer: name ARGS => RESULT", ";; data: EDN",
+// ";; previous: TEXT") configure its request and stay in the program as
+// comments.
 func readHostileCorpus(t *testing.T, path string) []hostileProgram {
 	t.Helper()
 	archive, err := txtar.ParseFile(path)
@@ -66,6 +68,8 @@ func readHostileCorpus(t *testing.T, path string) []hostileProgram {
 				prog.limits = parseLimits(t, prog.name, val)
 			case "data":
 				prog.data = ednValue(val)
+			case "previous":
+				prog.previous = append(prog.previous, ednValue(expandRepeats(t, prog.name, val)))
 			case "answer":
 				name, rest, _ := strings.Cut(val, " ")
 				args, result, ok := strings.Cut(rest, " => ")
@@ -79,18 +83,23 @@ func readHostileCorpus(t *testing.T, path string) []hostileProgram {
 		if prog.expect == "" {
 			t.Fatalf("%s: no ;; expect: line", prog.name)
 		}
-		prog.source = repeatDirective.ReplaceAllStringFunc(string(f.Data), func(m string) string {
-			sub := repeatDirective.FindStringSubmatch(m)
-			n, _ := strconv.Atoi(sub[1])
-			text, err := strconv.Unquote(`"` + sub[2] + `"`)
-			if err != nil {
-				t.Fatalf("%s: repeat text %q: %v", prog.name, sub[2], err)
-			}
-			return strings.Repeat(text, n)
-		})
+		prog.source = expandRepeats(t, prog.name, string(f.Data))
 		progs = append(progs, prog)
 	}
 	return progs
+}
+
+// expandRepeats expands the {{repeat N "text"}} directives of s.
+func expandRepeats(t *testing.T, name, s string) string {
+	return repeatDirective.ReplaceAllStringFunc(s, func(m string) string {
+		sub := repeatDirective.FindStringSubmatch(m)
+		n, _ := strconv.Atoi(sub[1])
+		text, err := strconv.Unquote(`"` + sub[2] + `"`)
+		if err != nil {
+			t.Fatalf("%s: repeat text %q: %v", name, sub[2], err)
+		}
+		return strings.Repeat(text, n)
+	})
 }
 
 func parseLimits(t *testing.T, name, spec string) *ptcsidecarv1.Limits {
@@ -134,7 +143,8 @@ type hostileOutcome struct {
 // runHostile drives the replay protocol for one program: pending calls are
 // answered by echoing their arguments, until a Turn or an RPC error.
 func runHostile(t *testing.T, client ptcsidecarv1.SidecarServiceClient, p hostileProgram) hostileOutcome {
-	req := &ptcsidecarv1.EvalTurnRequest{Program: p.source, Tools: p.tools, Limits: p.limits, ToolResults: p.answers, Data: p.data}
+	req := &ptcsidecarv1.EvalTurnRequest{Program: p.source, Tools: p.tools, Limits: p.limits, ToolResults: p.answers, Data: p.data,
+		PreviousResults: p.previous}
 	var out hostileOutcome
 	for out.rounds < 200 {
 		out.rounds++

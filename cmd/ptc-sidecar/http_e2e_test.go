@@ -21,6 +21,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -376,7 +377,10 @@ func TestHTTPOverTLS(t *testing.T) {
 // the test answers it, and the Turn comes back.
 func TestHTTPBidiStream(t *testing.T) {
 	t.Parallel()
-	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	// A stream's messages come as the call goes: --http-read-timeout
+	// does not bound them.
+	const readTimeout = 100 * time.Millisecond
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--http-read-timeout", readTimeout.String())
 	body, send := io.Pipe()
 	defer send.Close()
 	sent := make(chan error, 1)
@@ -403,6 +407,7 @@ func TestHTTPBidiStream(t *testing.T) {
 	if call.GetName() != "get-user" || call.GetArgs().GetEdn() != "{:id 7}" {
 		t.Fatalf("tool call %v, want get-user {:id 7}", call)
 	}
+	time.Sleep(3 * readTimeout)
 	if _, err := send.Write(frame(0, []byte(`{"toolResult": {"index": 0, "name": "get-user", "args": {"edn": "{:id 7}"}, "result": {"json": "{\"name\": \"Ada\"}"}}}`))); err != nil {
 		t.Fatal(err)
 	}
@@ -412,5 +417,68 @@ func TestHTTPBidiStream(t *testing.T) {
 	send.Close()
 	if flags, msg := readFrame(t, received); flags != 0x02 || strings.Contains(string(msg), "error") {
 		t.Errorf("end of stream (flags %#x): %s, want no error", flags, msg)
+	}
+}
+
+// TestHTTPBodyBounds: the body of a call must arrive within
+// --http-read-timeout and hold at most twice --max-recv-bytes, and a JSON
+// request's lists are counted before it is decoded. The read deadline
+// ends with the body: a call that runs longer than it after a quick body
+// is not cut, and streams are not bounded by it.
+func TestHTTPBodyBounds(t *testing.T) {
+	t.Parallel()
+	const readTimeout = 300 * time.Millisecond
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--http-read-timeout", readTimeout.String(), "--max-steps", "none",
+		"--max-recv-bytes", "64KiB", "--max-turns", "10")
+	connectError := func(t *testing.T, resp *http.Response) (code, message string) {
+		t.Helper()
+		body, _ := io.ReadAll(resp.Body)
+		var e struct{ Code, Message string }
+		if err := json.Unmarshal(body, &e); err != nil {
+			t.Fatalf("status %s, body %s", resp.Status, body)
+		}
+		return e.Code, e.Message
+	}
+	for name, client := range httpClients() {
+		t.Run(name, func(t *testing.T) {
+			// A body that stops coming.
+			body, send := io.Pipe()
+			defer send.Close()
+			go send.Write([]byte(`{"turns": [{"program": "(+ 1`))
+			began := time.Now()
+			resp := post(t, client, p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages", "application/json", body)
+			took := time.Since(began)
+			if code, msg := connectError(t, resp); resp.StatusCode != http.StatusGatewayTimeout || code != "deadline_exceeded" ||
+				!strings.Contains(msg, "did not arrive within 300ms (--http-read-timeout)") {
+				t.Errorf("slow body: %s %s %q, want 504 deadline_exceeded", resp.Status, code, msg)
+			}
+			if took > readTimeout+time.Second*raceSlowdown {
+				t.Errorf("slow body answered after %v", took)
+			}
+
+			// A body over twice --max-recv-bytes, of no announced length.
+			body, send = io.Pipe()
+			go func() {
+				send.Write([]byte(`{"options": {"mission": "` + strings.Repeat("x", 200<<10) + `"}}`))
+				send.Close()
+			}()
+			resp = post(t, client, p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages", "application/json", body)
+			if code, _ := connectError(t, resp); code != "resource_exhausted" {
+				t.Errorf("a large body: %s %s, want resource_exhausted", resp.Status, code)
+			}
+
+			// Lists counted before decoding, within the size limit.
+			resp, raw := postJSON(t, client, p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages", `{"turns": [`+strings.Repeat("{},", 20_000)+`{}]}`)
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(raw), "turns: more than the limit of 10 turns (--max-turns)") {
+				t.Errorf("too many turns: %s %s", resp.Status, raw)
+			}
+
+			// A quick body, then an evaluation longer than the deadline.
+			resp, raw = postJSON(t, client, p.httpAddr, "ptcsidecar.v1.SidecarService/EvalTurn",
+				`{"program": "(loop [i 0] (recur (inc i)))", "limits": {"timeoutMs": 800, "maxSteps": 1000000000}}`)
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(raw), "evaluation timed out after 800ms") {
+				t.Errorf("an evaluation past the read deadline: %s %s, want a timeout turn", resp.Status, raw)
+			}
+		})
 	}
 }

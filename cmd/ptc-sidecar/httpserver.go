@@ -9,14 +9,18 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
 	"connectrpc.com/vanguard/vanguardgrpc"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // httpEndpoint serves the gRPC server's services over HTTP/1.1 and HTTP/2
@@ -29,14 +33,17 @@ import (
 type httpEndpoint struct {
 	lis  net.Listener
 	http *http.Server
+	// calls counts the requests being served, for waitAnswered.
+	calls   atomic.Int64
+	streams openStreams
 }
 
 // newHTTPEndpoint listens on --http-listen and routes to srv, whose
-// services must all be registered already; metrics may be nil (no metrics
-// endpoint).
-func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, metrics *metricsEndpoint) (*httpEndpoint, error) {
+// services must all be registered already, sidecar among them; metrics may
+// be nil (no metrics endpoint).
+func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service, metrics *metricsEndpoint) (*httpEndpoint, error) {
 	transcoder, err := vanguardgrpc.NewTranscoder(srv,
-		vanguard.WithCodec(newRequestJSONCodec),
+		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return newRequestJSONCodec(res, sidecar) }),
 		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes)))),
 	)
 	if err != nil {
@@ -56,16 +63,39 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, metrics *metricsEndpoint
 	} else {
 		protocols.SetUnencryptedHTTP2(true) // h2c with prior knowledge, as gRPC-Web and Connect clients send
 	}
-	return &httpEndpoint{
-		lis: lis,
-		http: &http.Server{
-			Handler:           metrics.instrumentHTTP(connectVersionOptional(transcoder)),
-			Protocols:         &protocols,
-			HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
-			ReadHeaderTimeout: 5 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-		},
-	}, nil
+	e := &httpEndpoint{lis: lis, streams: openStreams{bodies: map[*streamBody]bool{}}}
+	bodies := bodyBounds{timeout: time.Duration(cfg.httpReadTimeout), maxBytes: 2*int64(cfg.maxRecvBytes) + envelopeBytes,
+		streamed: clientStreamedMethods(srv), streams: &e.streams}
+	e.http = &http.Server{
+		Handler:           e.counted(metrics.instrumentHTTP(connectVersionOptional(bodies.bound(transcoder)))),
+		Protocols:         &protocols,
+		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	return e, nil
+}
+
+// counted counts the requests next serves in e.calls.
+func (e *httpEndpoint) counted(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.calls.Add(1)
+		defer e.calls.Add(-1)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// waitAnswered lets the streamed calls end once their handlers have
+// answered (see openStreams), then waits until no request is being
+// served, or until the deadline. http.Server.Shutdown waits for the same,
+// but looks at most every half second.
+func (e *httpEndpoint) waitAnswered(deadline time.Time) {
+	if e != nil {
+		e.streams.end()
+	}
+	for e != nil && e.calls.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // connectVersionOptional lets unary Connect calls leave out the
@@ -89,22 +119,42 @@ func connectVersionOptional(next http.Handler) http.Handler {
 // and grpcurl instead of its REST-minded defaults: a misspelled field is
 // an error naming it rather than silently dropped, fields at their zero
 // value are left out of responses, and JSON that does not decode is the
-// caller's INVALID_ARGUMENT (HTTP 400), not an UNKNOWN server error.
-type requestJSONCodec struct{ vanguard.JSONCodec }
+// caller's INVALID_ARGUMENT (HTTP 400), not an UNKNOWN server error. A
+// request's lists are counted before it is decoded (server.CheckJSON), as
+// the gRPC server counts a protobuf request's.
+type requestJSONCodec struct {
+	vanguard.JSONCodec
+	sidecar *server.Service
+}
 
-func newRequestJSONCodec(res vanguard.TypeResolver) vanguard.Codec {
-	return requestJSONCodec{vanguard.JSONCodec{
+func newRequestJSONCodec(res vanguard.TypeResolver, sidecar *server.Service) vanguard.Codec {
+	return requestJSONCodec{JSONCodec: vanguard.JSONCodec{
 		MarshalOptions:   protojson.MarshalOptions{Resolver: res},
 		UnmarshalOptions: protojson.UnmarshalOptions{Resolver: res},
-	}}
+	}, sidecar: sidecar}
 }
 
 func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
+	if err := c.sidecar.CheckJSON(msg, data); err != nil {
+		return connectError(err)
+	}
 	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
 		return connect.NewError(connect.CodeInvalidArgument,
 			fmt.Errorf("the body is not a %s in JSON: %v", msg.ProtoReflect().Descriptor().FullName(), err))
 	}
 	return nil
+}
+
+// connectError is the gRPC status err as connect-go's error, details kept.
+func connectError(err error) *connect.Error {
+	st := status.Convert(err)
+	out := connect.NewError(connect.Code(st.Code()), errors.New(st.Message()))
+	for _, d := range st.Proto().GetDetails() {
+		if detail, err := connect.NewErrorDetail(d); err == nil {
+			out.AddDetail(detail)
+		}
+	}
+	return out
 }
 
 // httpBufferLimit is the most vanguard holds of one message while it

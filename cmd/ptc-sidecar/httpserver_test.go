@@ -26,6 +26,7 @@ import (
 	"github.com/ptc-sidecar/ptc-sidecar/bench/fixture"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // detailedHealth fails every check with a status that carries details.
@@ -50,7 +51,7 @@ func TestHTTPErrorKeepsDetails(t *testing.T) {
 	healthpb.RegisterHealthServer(srv, detailedHealth{})
 	cfg := defaultServeConfig()
 	cfg.httpListen = "127.0.0.1:0"
-	web, err := newHTTPEndpoint(cfg, srv, nil)
+	web, err := newHTTPEndpoint(cfg, srv, server.New(server.Config{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +98,13 @@ func BenchmarkToMessagesOver(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	var sidecar *server.Service
 	serveTCP := func(b *testing.B, tracing *tracing) (*grpc.Server, string) {
 		cfg := defaultServeConfig()
 		cfg.tracing = tracing
 		discard := slog.New(slog.DiscardHandler)
-		srv, _ := newGRPCServer(cfg, discard, discard, nil, newSidecar(cfg, memo.New(int64(cfg.memoBytes))))
+		sidecar = newSidecar(cfg, memo.New(int64(cfg.memoBytes)))
+		srv, _ := newGRPCServer(cfg, discard, discard, nil, sidecar)
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			b.Fatal(err)
@@ -128,7 +131,7 @@ func BenchmarkToMessagesOver(b *testing.B) {
 		srv, _ := serveTCP(b, nil)
 		cfg := defaultServeConfig()
 		cfg.httpListen = "127.0.0.1:0"
-		web, err := newHTTPEndpoint(cfg, srv, nil)
+		web, err := newHTTPEndpoint(cfg, srv, sidecar, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,8 +5,11 @@ package main_test
 // start, and a shutdown that ends on time while evaluations still run.
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strings"
@@ -192,3 +195,110 @@ func TestShutdownEndsOnTimeWhileEvaluationsRun(t *testing.T) {
 		t.Errorf("the log does not say the timeout cut the evaluations off")
 	}
 }
+
+// uninterruptible is a program whose work cannot be interrupted for
+// stretches: regex matches at the longest the sandbox allows, each one
+// run to its end before the clock is read again.
+var uninterruptible = `(let [s "` + strings.Repeat("abcd", 333) + `"] (loop [] (re-find "(\\w+\\s*){1000}x" s) (recur)))`
+
+// TestShutdownAnswersWaitingStreams: SIGTERM while streams wait for their
+// tools' answers, over gRPC and over HTTP, and while evaluations do work
+// that cannot be interrupted for stretches. At the shutdown timeout every
+// waiting stream is answered UNAVAILABLE, saying which tool call it
+// waited for, and the process exits within --shutdown-timeout plus the
+// handler grace.
+func TestShutdownAnswersWaitingStreams(t *testing.T) {
+	const shutdownTimeout = time.Second
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--shutdown-timeout", shutdownTimeout.String(),
+		"--eval-timeout", "none", "--max-steps", "none", "--max-concurrent-evals", "2")
+	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
+	waitingFor := func(index int, tool string) string {
+		return fmt.Sprintf("the server is shutting down and stopped this call while it waited for the answer to tool call %d (tool/%s)", index, tool)
+	}
+	start := &ptcsidecarv1.EvalTurnRequest{Program: `[(tool/a {}) (tool/b {})]`, Tools: []*ptcsidecarv1.ToolSpec{{Name: "a"}, {Name: "b"}}}
+	var grpcStreams []ptcsidecarv1.SidecarService_EvalTurnStreamClient
+	for i := range 8 {
+		stream, err := client.EvalTurnStream(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: start}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := stream.Recv(); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 { // half of them wait for their second call
+			tr := &ptcsidecarv1.ToolResult{Index: 0, Name: "a", Result: &ptcsidecarv1.Value{Edn: "1"}}
+			stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_ToolResult{ToolResult: tr}})
+			if msg, err := stream.Recv(); err != nil || msg.GetToolCall().GetName() != "b" {
+				t.Fatalf("second call: %v %v", msg, err)
+			}
+		}
+		grpcStreams = append(grpcStreams, stream)
+	}
+	var httpStreams []*bufio.Reader
+	for range 4 {
+		body, send := io.Pipe()
+		t.Cleanup(func() { send.Close() })
+		go send.Write(frame(0, []byte(`{"start": {"program": "(tool/a {})", "tools": [{"name": "a"}]}}`)))
+		resp := post(t, httpClients()["HTTP/2"], p.httpAddr, "ptcsidecar.v1.SidecarService/EvalTurnStream", "application/connect+json", body)
+		received := bufio.NewReader(resp.Body)
+		if flags, msg := readFrame(t, received); flags != 0 || !strings.Contains(string(msg), "toolCall") {
+			t.Fatalf("HTTP stream's first message (flags %#x): %s", flags, msg)
+		}
+		httpStreams = append(httpStreams, received)
+	}
+	evalErrs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := client.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: uninterruptible})
+			evalErrs <- err
+		}()
+	}
+	time.Sleep(300 * time.Millisecond) // both evaluations are under way
+
+	began := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for i, stream := range grpcStreams {
+		_, err := stream.Recv()
+		want := waitingFor(i%2, map[int]string{0: "a", 1: "b"}[i%2])
+		if st := status.Convert(err); st.Code() != codes.Unavailable || !strings.HasPrefix(st.Message(), want) {
+			t.Errorf("gRPC stream %d: %v, want UNAVAILABLE %q", i, err, want)
+		}
+	}
+	for i, received := range httpStreams {
+		flags, msg := readFrame(t, received)
+		var end struct {
+			Error struct{ Code, Message string }
+		}
+		json.Unmarshal(msg, &end)
+		if flags != 0x02 || end.Error.Code != "unavailable" || !strings.HasPrefix(end.Error.Message, waitingFor(0, "a")) {
+			t.Errorf("HTTP stream %d: end (flags %#x) %s, want unavailable", i, flags, msg)
+		}
+	}
+	// An evaluation in flight is answered by the sidecar if its match
+	// ends within the grace, else cut off with its connection (a match
+	// takes several times longer under the race detector): UNAVAILABLE
+	// either way.
+	for range 2 {
+		if err := <-evalErrs; status.Code(err) != codes.Unavailable {
+			t.Errorf("an evaluation in flight: %v, want UNAVAILABLE", err)
+		}
+	}
+	code := p.wait()
+	took := time.Since(began)
+	t.Logf("exit %v after SIGTERM with --shutdown-timeout %v, %d streams waiting for tools answered", took.Round(time.Millisecond), shutdownTimeout, len(grpcStreams)+len(httpStreams))
+	if limit := shutdownTimeout + handlerGraceDocumented + time.Second*(raceSlowdown-1)/2; took > limit {
+		t.Errorf("the process exited %v after SIGTERM, over %v", took, limit)
+	}
+	if code != 0 {
+		t.Errorf("exit code %d, want 0", code)
+	}
+}
+
+// handlerGraceDocumented is how long after --shutdown-timeout the process
+// is gone at most, as docs/OPERATIONS.md promises.
+const handlerGraceDocumented = 500 * time.Millisecond

@@ -106,7 +106,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 	var web *httpEndpoint
 	if cfg.httpListen != "" {
-		web, err = newHTTPEndpoint(cfg, srv, metrics)
+		web, err = newHTTPEndpoint(cfg, srv, sidecar, metrics)
 		if err != nil {
 			metrics.close()
 			return err
@@ -151,7 +151,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 
 	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
-	err = stopServer(srv, web, served, cfg.shutdownTimeout, logger)
+	err = stopServer(srv, web, sidecar, served, cfg.shutdownTimeout, logger)
 	metrics.close()
 	if err != nil {
 		return fmt.Errorf("gRPC server stopped: %w", err)
@@ -160,19 +160,24 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	return nil
 }
 
-// handlerGrace is how long a shutdown waits, once it has cancelled the
-// RPCs still running, for their handlers to return. A handler that does
-// not (an evaluation deep in a builtin that has not yet looked at its
-// context) is left behind: the process exits without it.
+// handlerGrace is how long a shutdown goes on past its timeout at most:
+// the calls still running are answered, then cut. A handler that does not
+// return (an evaluation deep in a builtin that has not yet looked at its
+// context) is left behind: the process exits without it. The steps of
+// stopServer end by three fifths of it, leaving the rest for a loaded
+// machine to run the process's exit.
 const handlerGrace = 500 * time.Millisecond
 
 // stopServer stops srv, and web when not nil, within timeout plus
 // handlerGrace, whatever their handlers do: gracefully first, letting the
 // RPCs in flight finish (HTTP calls first, since grpc-go's GracefulStop
-// would cut them off); at the timeout, by cancelling them. It returns
-// Serve's error (from served), or nil when it gave up on handlers that did
-// not return.
-func stopServer(srv *grpc.Server, web *httpEndpoint, served <-chan error, timeout time.Duration, logger *slog.Logger) error {
+// would cut them off). At the timeout the sidecar ends its evaluations,
+// and the streams waiting for a tool's answer, each answered UNAVAILABLE
+// (server.Service.Shutdown); the answers go out through the graceful stop,
+// which ends once they are sent. Whatever still runs a little later is
+// cut off. It returns Serve's error (from served), or nil when it gave up
+// on handlers that did not return.
+func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, served <-chan error, timeout time.Duration, logger *slog.Logger) error {
 	stopped := make(chan struct{})
 	draining, stopDraining := context.WithCancel(context.Background())
 	defer stopDraining()
@@ -181,28 +186,44 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, served <-chan error, timeou
 		srv.GracefulStop()
 		close(stopped)
 	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case <-stopped:
-		return <-served
-	case <-timer.C:
+	// stoppedBy waits for the stop until deadline, and reports whether it
+	// came.
+	stoppedBy := func(deadline time.Time) bool {
+		timer := time.NewTimer(time.Until(deadline))
+		defer timer.Stop()
+		select {
+		case <-stopped:
+			return true
+		case <-timer.C:
+			return false
+		}
 	}
-	logger.Warn("shutdown timeout reached; cancelling the RPCs still running")
+	if stoppedBy(time.Now().Add(timeout)) {
+		return <-served
+	}
+	logger.Warn("shutdown timeout reached; ending the evaluations still running, each answered UNAVAILABLE")
+	began := time.Now()
+	step := func(tenths time.Duration) time.Time { return began.Add(handlerGrace * tenths / 10) }
+	answering, answered := context.WithDeadline(context.Background(), step(3))
+	sidecar.Shutdown(answering)
+	answered()
+	// The HTTP calls' answers first: the graceful stop of the gRPC server
+	// would cut them; then the rest go out with that stop.
+	web.waitAnswered(step(4))
 	stopDraining()
+	if stoppedBy(step(5)) {
+		return <-served
+	}
+	logger.Warn("RPCs still running after their evaluations were ended; cutting them off")
 	web.close()
 	// Stop cancels the RPCs and closes the connections; GracefulStop (and
 	// Serve) return once every handler has.
 	go srv.Stop()
-	grace := time.NewTimer(handlerGrace)
-	defer grace.Stop()
-	select {
-	case <-stopped:
+	if stoppedBy(step(6)) {
 		return <-served
-	case <-grace.C:
-		logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", handlerGrace.String())
-		return nil
 	}
+	logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", time.Since(began).Round(time.Millisecond).String())
+	return nil
 }
 
 // returnStartupGarbage collects what start-up left behind, the tokenizer

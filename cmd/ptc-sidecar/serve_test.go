@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"log/slog"
 	"net"
 	"strings"
@@ -66,7 +67,7 @@ func TestStopServerEndsOnTimeWithAStuckHandler(t *testing.T) {
 	var logs syncBuffer
 	const timeout = 200 * time.Millisecond
 	began := time.Now()
-	err = stopServer(srv, nil, served, timeout, slog.New(slog.NewJSONHandler(&logs, nil)))
+	err = stopServer(srv, nil, server.New(server.Config{}), served, timeout, slog.New(slog.NewJSONHandler(&logs, nil)))
 	took := time.Since(began)
 	if err != nil {
 		t.Errorf("stopServer: %v", err)

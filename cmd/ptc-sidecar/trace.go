@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -95,7 +96,7 @@ func traceCommand(args []string, stdout, stderr io.Writer, env traceEnv) int {
 			req.Usage = f.usage
 		}
 	})
-	text, err := server.New(server.Config{}).Trace(req, trace.Style{Color: colour})
+	text, err := server.New(server.Config{}).Trace(context.Background(), req, trace.Style{Color: colour})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc-sidecar trace: %s: %s\n", files[0], status.Convert(err).Message())
 		return 1

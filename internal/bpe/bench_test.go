@@ -1,6 +1,7 @@
 package bpe
 
 import (
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"strings"
@@ -78,6 +79,29 @@ func BenchmarkLoad(b *testing.B) {
 			runtime.ReadMemStats(&after)
 			runtime.KeepAlive(t)
 			b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse)), "heap-B")
+		})
+	}
+}
+
+// BenchmarkCountLongPiece counts texts that are one piece of a megabyte:
+// a run of newlines, and random letters (no two windows alike).
+func BenchmarkCountLongPiece(b *testing.B) {
+	e, err := Get("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	var letters strings.Builder
+	for letters.Len() < 1<<20 {
+		letters.WriteByte("abehqtx"[r.IntN(7)])
+	}
+	for name, text := range map[string]string{"newlines": strings.Repeat("\n", 1<<20), "letters": letters.String()} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Count(text)
+			}
 		})
 	}
 }

@@ -18,6 +18,10 @@
 //   - The pre-tokenizer (split.go) is hand-written code equivalent to the
 //     encodings' split patterns as tiktoken's backtracking engine runs
 //     them, instead of a regular-expression engine.
+//   - A piece longer than a few kilobytes (a run of newlines, spaces or
+//     letters) is merged a window at a time, with the same tokens as a
+//     merge of the whole (long.go): memory stays that of one window and
+//     time linear, where a merge of the whole needs memory per byte.
 //
 // Special tokens such as "<|endoftext|>" have no special meaning: their text
 // is counted as ordinary text. Invalid UTF-8 is counted as if each invalid
@@ -87,6 +91,10 @@ func (e *Encoding) Count(text string) int {
 			n++
 			return
 		}
+		if len(piece) > window {
+			m.longTokens(e.table, piece, func(int, int) { n++ })
+			return
+		}
 		n += len(m.merge(e.table, piece)) - 1
 	})
 	return n
@@ -102,6 +110,10 @@ func (e *Encoding) Tokens(text string) []string {
 	e.pieces(text, func(piece string, m *merger) {
 		if _, ok := e.table.Rank(piece); ok {
 			out = append(out, piece)
+			return
+		}
+		if len(piece) > window {
+			m.longTokens(e.table, piece, func(start, end int) { out = append(out, piece[start:end]) })
 			return
 		}
 		b := m.merge(e.table, piece)

@@ -25,6 +25,9 @@ type merger struct {
 	ranks  []uint32 // ranks[i]: rank of parts i and i+1 joined
 	nodes  []node
 	heap   []candidate
+	// The boundaries of the window before, and of the last window
+	// merged, in longTokens.
+	window, windowMerged []int
 }
 
 var mergerPool = sync.Pool{New: func() any { return new(merger) }}

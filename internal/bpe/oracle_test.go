@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/oracle"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
@@ -192,6 +193,167 @@ func TestScanAndHeapMergeAgree(t *testing.T) {
 			if !slices.Equal(scan, heap) {
 				t.Fatalf("%s: %q: scan merges to %v, heap to %v", name, piece, scan, heap)
 			}
+		}
+	}
+}
+
+// longPieces are pieces of several windows (see long.go): runs of each
+// kind the split patterns leave unbounded, repeated and random, so that
+// windows are spliced at every kind of token.
+func longPieces() []string {
+	r := rand.New(rand.NewPCG(9, 10))
+	random := func(n int, alphabet ...string) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	n := 3*window + 123
+	return []string{
+		strings.Repeat("\n", n), strings.Repeat(" ", n), strings.Repeat("\t", n), strings.Repeat("a", n),
+		strings.Repeat("!", n), strings.Repeat("-", n), strings.Repeat("=", n), strings.Repeat("ab", n/2),
+		strings.Repeat("é", n/2), strings.Repeat("中", n/3), strings.Repeat("😀", n/4),
+		strings.Repeat("\r\n", n/2), strings.Repeat(" \n", n/2), strings.Repeat("\n\n\t", n/3),
+		random(n, "a", "b", "e", "t", "h", "q", "x", "ing", "tion", "the"),
+		random(n, "A", "a", "B", "b", "É", "é", "\u0301"),
+		random(n, "!", "?", ".", "-", "=", "*", "/", "(", ")", "{", "}", "$"),
+		random(n, " ", "\t", "\n", "\r", "\u00a0", "\u3000"),
+		random(n, "中", "文", "分", "词", "日", "本", "語", "한", "국"),
+		random(n, "a", "b") + strings.Repeat("\n", window) + random(window, "x", "y"),
+	}
+}
+
+// TestLongPiecesMatchTiktoken checks pieces merged a window at a time
+// against OpenAI's tokenizer, which merges them whole.
+func TestLongPiecesMatchTiktoken(t *testing.T) {
+	for _, text := range longPieces() {
+		checkMatchesTiktoken(t, text)
+	}
+}
+
+// TestLongPiecesMergeAsAWhole: on vocabularies built as byte-pair
+// training builds them (each token the join of two earlier ones), from
+// few letters so that tokens overlap everywhere, the windowed merge gives
+// the tokens of merging the whole piece at once, and every seam finds a
+// token the two windows share.
+func TestLongPiecesMergeAsAWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for v := range 20 {
+		letters := "abcd"[:2+v%3]
+		tokens := make([]string, 0, 256+400)
+		for b := range 256 {
+			tokens = append(tokens, string([]byte{byte(b)}))
+		}
+		pick := func() string { // a letter, or a token joined from letters
+			i := r.IntN(len(letters) + len(tokens) - 256)
+			if i < len(letters) {
+				return letters[i : i+1]
+			}
+			return tokens[256+i-len(letters)]
+		}
+		seen := map[string]bool{}
+		for len(tokens) < cap(tokens) {
+			if j := pick() + pick(); len(j) <= 48 && !seen[j] {
+				seen[j] = true
+				tokens = append(tokens, j)
+			}
+		}
+		file, err := vocab.Build(tokens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		table, err := vocab.Parse(string(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m merger
+		for range 5 {
+			var b strings.Builder
+			for b.Len() < 2*window+r.IntN(4*window) {
+				b.WriteByte(letters[r.IntN(len(letters))])
+			}
+			piece := b.String()
+			want := slices.Clone(m.heapMerge(table, piece))
+			got := []int{0}
+			unshared := m.longTokens(table, piece, func(start, end int) {
+				if start != got[len(got)-1] {
+					t.Fatalf("token at %d after one that ends at %d", start, got[len(got)-1])
+				}
+				got = append(got, end)
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("vocabulary %d, a %d-byte piece: windowed merge differs from the whole", v, len(piece))
+			}
+			if unshared > 0 {
+				t.Errorf("vocabulary %d, a %d-byte piece: %d seams without a shared token", v, len(piece), unshared)
+			}
+		}
+	}
+}
+
+func TestSharedToken(t *testing.T) {
+	cases := []struct {
+		a       []int
+		aBase   int
+		b       []int
+		bBase   int
+		want    int
+		wantsOK bool
+	}{
+		{[]int{0, 2, 4, 6}, 100, []int{0, 2, 5}, 102, 102, true},       // the first token of b
+		{[]int{0, 2, 4, 6, 9}, 100, []int{0, 1, 2, 4}, 102, 104, true}, // the third token of b
+		{[]int{0, 2, 4, 6, 9}, 100, []int{0, 1, 3, 5, 8}, 102, 0, false},
+		{[]int{0, 2, 4, 6, 9}, 100, []int{0, 1, 2, 3}, 102, 0, false}, // a boundary in common, no token
+		{[]int{0, 3}, 0, []int{0, 1, 2}, 3, 0, false},                 // b starts where a ends
+	}
+	for i, c := range cases {
+		got, ok := sharedToken(c.a, c.aBase, c.b, c.bBase)
+		if ok != c.wantsOK || ok && got != c.want {
+			t.Errorf("case %d: sharedToken = %d, %v; want %d, %v", i, got, ok, c.want, c.wantsOK)
+		}
+	}
+}
+
+// TestLongPieceCostIsLinear: counting a long piece allocates nothing that
+// grows with it (the merge state of one window at most), so fifteen
+// megabytes of newlines, once 3 GB of allocations, cost what a window
+// does. Under the race detector the pooled merger is dropped at random, so
+// there the bound is looser but still far below one allocation per window
+// (a megabyte piece spans 256 of them).
+func TestLongPieceCostIsLinear(t *testing.T) {
+	e, err := Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(piece string) float64 {
+		e.Count(piece) // the pooled merger grows to one window
+		return testing.AllocsPerRun(5, func() { e.Count(piece) })
+	}
+	small := allocs(strings.Repeat("\n", 8<<10))
+	for _, piece := range []string{strings.Repeat("\n", 1<<20), strings.Repeat("ab", 1<<19), longPieces()[14]} {
+		got := allocs(piece)
+		if !raceDetector && got > 2 || raceDetector && got > small+64 {
+			t.Errorf("Count of a %d-byte piece: %v allocations (an 8 KiB piece: %v)", len(piece), got, small)
+		}
+	}
+}
+
+// TestLongestTokenFitsTheOverlap: every token is shorter than the overlap
+// of two windows, so each window has a token boundary where the next may
+// start.
+func TestLongestTokenFitsTheOverlap(t *testing.T) {
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		longest := 0
+		for r := range e.table.Len() {
+			longest = max(longest, len(e.table.Token(r)))
+		}
+		if longest >= overlap/2 {
+			t.Errorf("%s: a token of %d bytes, the overlap %d", name, longest, overlap)
 		}
 	}
 }

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/grpc"
+)
+
+// bodyBounds bound the body of each call to the HTTP endpoint: it must
+// arrive within --http-read-timeout and hold at most maxBytes. Without
+// them a caller could hold a connection, a goroutine and a growing buffer
+// for as long as it trickled a body in, and a thousand such callers held
+// their memory as long as they liked.
+//
+// The body is read whole before the call is transcoded, so that a body
+// that is late or too large is answered with its own error in the
+// caller's protocol (connect-go's ErrorWriter): the transcoder hands the
+// body to the gRPC server as it reads it, which reports a failed read as
+// an unavailable server.
+//
+// A method the client streams (EvalTurnStream) is left alone: its messages
+// arrive as the call goes on, each within the transcoder's buffer limit,
+// and the service bounds the waits for them (--stream-start-timeout,
+// --tool-timeout). Its body is kept in streams instead, for a shutdown to
+// close.
+type bodyBounds struct {
+	timeout  time.Duration
+	maxBytes int64
+	streamed map[string]bool // paths of the methods clients stream
+	streams  *openStreams
+}
+
+// openStreams are the request bodies of the streamed calls in flight.
+//
+// A streamed call whose handler has returned is not over until the
+// transcoder has read its body to the end, which the caller may never
+// send: the transcoder's reader holds its lock while it waits for the next
+// message, and closing it waits for that lock. So when the server shuts
+// down, a stream the sidecar has answered (server.Service.Shutdown) would
+// keep its answer until the connection is cut. Ending the body ends the
+// wait, and the answer goes out: as if the caller had closed its side
+// (io.EOF), so that the transcoder reports no error of its own in place
+// of the answer.
+type openStreams struct {
+	mu     sync.Mutex
+	bodies map[*streamBody]bool
+}
+
+// streamBody is the body of a streamed call, which end can end.
+type streamBody struct {
+	io.ReadCloser
+	ended atomic.Bool
+}
+
+func (b *streamBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && b.ended.Load() {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// end ends every body in s.
+func (s *openStreams) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for body := range s.bodies {
+		body.ended.Store(true)
+		body.Close() // a Read waiting for the caller returns
+	}
+}
+
+// envelopeBytes is the prefix gRPC-Web and gRPC put before a message.
+const envelopeBytes = 5
+
+// preallocatedBody is the most room made for a body before its bytes come;
+// a longer one grows as they do.
+const preallocatedBody = 4 << 10
+
+// clientStreamedMethods are the HTTP paths of srv's methods whose client
+// streams.
+func clientStreamedMethods(srv *grpc.Server) map[string]bool {
+	paths := map[string]bool{}
+	for service, info := range srv.GetServiceInfo() {
+		for _, m := range info.Methods {
+			if m.IsClientStream {
+				paths["/"+service+"/"+m.Name] = true
+			}
+		}
+	}
+	return paths
+}
+
+// bound applies the bounds to the calls next serves.
+func (b bodyBounds) bound(next http.Handler) http.Handler {
+	errs := connect.NewErrorWriter()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if b.streamed[r.URL.Path] {
+			body := &streamBody{ReadCloser: r.Body}
+			r.Body = body
+			b.streams.mu.Lock()
+			b.streams.bodies[body] = true
+			b.streams.mu.Unlock()
+			defer func() {
+				b.streams.mu.Lock()
+				delete(b.streams.bodies, body)
+				b.streams.mu.Unlock()
+			}()
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := b.read(w, r)
+		if err != nil {
+			errs.Write(w, r, err)
+			return
+		}
+		r.Body = &readBody{rest: body}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// read reads r's body within the bounds, with net/http's own per-request
+// read deadline and size limit (Server.ReadTimeout would also cut the
+// calls clients stream). It returns a Connect error.
+func (b bodyBounds) read(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(time.Now().Add(b.timeout)); err != nil {
+		return nil, connect.NewError(connect.CodeInternal, err)
+	}
+	// The deadline bounds the body only: net/http goes on reading an
+	// HTTP/1.1 connection while the call runs, to notice a caller that
+	// leaves (golang/go#70834: a deadline passing there can cancel it).
+	defer rc.SetReadDeadline(time.Time{})
+	// Room for the announced length, up to what a body that trickles in
+	// may hold before it has sent anything: a thousand callers announcing
+	// a megabyte each must not make the server hold a gigabyte.
+	var buf bytes.Buffer
+	if n := r.ContentLength; n >= 0 {
+		buf.Grow(int(min(n, preallocatedBody)) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, b.maxBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case err == nil:
+		return buf.Bytes(), nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, connect.NewError(connect.CodeDeadlineExceeded,
+			fmt.Errorf("the request body did not arrive within %s (--http-read-timeout); send it at once", b.timeout))
+	case errors.As(err, &tooLarge):
+		return nil, connect.NewError(connect.CodeResourceExhausted,
+			fmt.Errorf("the request body is larger than %d bytes, twice --max-recv-bytes", b.maxBytes-envelopeBytes))
+	}
+	return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("the request body could not be read: %v", err))
+}
+
+// readBody is a body read already, which lets go of its bytes once they
+// are read again: the transcoder keeps a copy of its own.
+type readBody struct{ rest []byte }
+
+func (b *readBody) Read(p []byte) (int, error) {
+	if len(b.rest) == 0 {
+		b.rest = nil
+		return 0, io.EOF
+	}
+	n := copy(p, b.rest)
+	b.rest = b.rest[n:]
+	return n, nil
+}
+
+func (b *readBody) Close() error {
+	b.rest = nil
+	return nil
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// sourceValue is the wire text of a function holding a vector of n
+// elements: not EDN, so reading it runs source (about 2n steps), padded so
+// that its budget allows that; tag makes texts distinct.
+func sourceValue(n int, tag string) string {
+	return fmt.Sprintf(`(let [a (vec (range %d))] (fn [] [a %q]))`, n, tag) + strings.Repeat(" ", n)
+}
+
+// The values of a request that are source run under the request's
+// context: a cancelled request stops reading them, with the request's own
+// status, and that outcome is not remembered for the next request.
+func TestSourceValuesReadUnderTheRequestContext(t *testing.T) {
+	s := New(Config{Memo: memo.New(8 << 20)})
+	text := sourceValue(3000, "ctx")
+	req := &ptcsidecarv1.EvalTurnRequest{Program: `(count (first (*1)))`, PreviousResults: []*ptcsidecarv1.Value{edn(text)}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.EvalTurn(ctx, req); status.Code(err) != codes.Canceled {
+		t.Errorf("cancelled request: %v, want CANCELED", err)
+	}
+	resp, err := s.EvalTurn(context.Background(), req)
+	if err != nil || resp.GetTurn().GetResult().GetEdn() != "3000" {
+		t.Errorf("the same request, not cancelled: %v %v, want 3000", resp, err)
+	}
+}
+
+// Reading values as source is evaluation: it waits for an evaluation slot
+// like a program (ToMessages too), and a request's source values together
+// run at most the evaluation timeout.
+func TestSourceValuesTakeAnEvaluationSlot(t *testing.T) {
+	s := New(Config{Limits: busyLimits(time.Minute), MaxConcurrentEvals: 1, EvalQueueWait: 50 * time.Millisecond})
+	tm := agentRequest()
+	tm.Turns[0].Result = edn(sourceValue(10, "slot"))
+	if _, err := s.ToMessages(context.Background(), tm); err != nil {
+		t.Fatalf("with a slot free: %v", err)
+	}
+	// An EvalTurn whose values are source reads them in its own slot.
+	ev := &ptcsidecarv1.EvalTurnRequest{Program: `(count (*1))`, PreviousResults: []*ptcsidecarv1.Value{edn(sourceValue(10, "own"))}}
+	if resp, err := s.EvalTurn(context.Background(), ev); err != nil || resp.GetTurn().GetResult().GetEdn() != "2" {
+		t.Fatalf("EvalTurn with a source value and one slot: %v %v", resp, err)
+	}
+
+	if err := s.evals.enter(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tm.Turns[0].Result = edn(sourceValue(10, "queued"))
+	_, err := s.ToMessages(context.Background(), tm)
+	if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "most evaluations at once (1)") {
+		t.Errorf("ToMessages with a source value and no slot free: %v, want RESOURCE_EXHAUSTED", err)
+	}
+	plain := agentRequest()
+	if _, err := s.ToMessages(context.Background(), plain); err != nil {
+		t.Errorf("ToMessages of plain EDN needs no slot: %v", err)
+	}
+	s.evals.leave()
+
+	slow := New(Config{Limits: lisp.Limits{Timeout: 20 * time.Millisecond}})
+	ev = &ptcsidecarv1.EvalTurnRequest{Program: `1`}
+	for i := range 200 {
+		ev.PreviousResults = append(ev.PreviousResults, edn(sourceValue(20_000, fmt.Sprint(i))))
+	}
+	_, err = slow.EvalTurn(context.Background(), ev)
+	if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "took longer than 20ms to read, the evaluation timeout") {
+		t.Errorf("source values past the evaluation timeout: %v, want RESOURCE_EXHAUSTED", err)
+	}
+}
+
+// A value that does not read is remembered as its error: sent again, it
+// fails the same way without being read again.
+func TestFailuresAreRemembered(t *testing.T) {
+	m := memo.New(8 << 20)
+	s := New(Config{Memo: m})
+	bad := []string{
+		`{:a 1 :b}` + strings.Repeat(" ", 20),                    // not EDN, not source
+		`(loop [i 0] (recur (inc i)))` + strings.Repeat(" ", 20), // source past its budget
+	}
+	for _, text := range bad {
+		req := &ptcsidecarv1.EvalTurnRequest{Program: `1`, PreviousResults: []*ptcsidecarv1.Value{edn(text)}}
+		_, first := s.EvalTurn(context.Background(), req)
+		before := m.Stats()[0]
+		_, again := s.EvalTurn(context.Background(), req)
+		after := m.Stats()[0]
+		if status.Code(first) != codes.InvalidArgument || status.Convert(again).Message() != status.Convert(first).Message() {
+			t.Errorf("%q: %v, then %v", text, first, again)
+		}
+		if after.Hits != before.Hits+1 || after.Misses != before.Misses {
+			t.Errorf("%q: sent again, read again (memo %+v, then %+v)", text, before, after)
+		}
+	}
+}
+
+// What a value read from source holds is counted in the memo, a
+// function's captured values included, not as nothing: short functions
+// over large strings cannot make the memo keep many times its budget.
+func TestSourceValuesCountWhatTheyHold(t *testing.T) {
+	m := memo.New(16 << 20)
+	s := New(Config{Memo: m})
+	for i := range 40 {
+		text := fmt.Sprintf(`(let [s (apply str (repeat 250 (apply str (repeat 1000 "%04d"))))] (fn [] s))`, i) + strings.Repeat(" ", 8<<10)
+		req := &ptcsidecarv1.EvalTurnRequest{Program: `(count (*1))`, PreviousResults: []*ptcsidecarv1.Value{edn(text)}}
+		if resp, err := s.EvalTurn(context.Background(), req); err != nil || resp.GetTurn().GetResult().GetEdn() != "1000000" {
+			t.Fatalf("%v %v", resp, err)
+		}
+	}
+	st := m.Stats()[0]
+	if st.Entries == 0 {
+		t.Fatalf("nothing remembered: %+v", st)
+	}
+	if perEntry := st.Bytes / int64(st.Entries); perEntry < 1_000_000 {
+		t.Errorf("a function over a 1 MB string counted %d bytes", perEntry)
+	}
+	if st.Bytes > m.Budget() || st.Entries > 16 {
+		t.Errorf("the values table holds %d entries, %d bytes, with a budget of %d", st.Entries, st.Bytes, m.Budget())
+	}
+}
