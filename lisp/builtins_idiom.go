@@ -1,9 +1,11 @@
 package lisp
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // idiomBuiltins are Clojure functions models reach for that the PTC-Lisp
@@ -37,6 +39,9 @@ var idiomBuiltins = []*Builtin{
 	{Name: "symbol", Sig: "(symbol name)", Doc: "the symbol called name", Category: "idiom",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSymbol,
 		Cost: cost(scans(allArgs), chargedInBody("the symbol's name, charged as a string"))},
+	{Name: "char", Sig: "(char n)", Doc: "the character with code n, a one-character string", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinChar,
+		Cost: cost(builds)},
 	{Name: "seq?", Sig: "(seq? x)", Doc: "x is a list", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(isList(args[0])), nil },
 		Cost: cost(constant)},
@@ -207,6 +212,30 @@ func builtinSymbol(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	return symbol(name), nil
+}
+
+// builtinChar is Clojure's char: a code from 0 to 65535 (a Java char), or
+// a character, which here is a one-character string.
+func builtinChar(th *Thread, args []Value) (Value, error) {
+	var code float64
+	switch x := args[0].(type) {
+	case Int:
+		code = float64(x)
+	case Float:
+		code = math.Trunc(float64(x))
+	case String:
+		if utf8.RuneCountInString(string(x)) == 1 {
+			return x, nil
+		}
+		return nil, typeErrorf("char", "a number or a character", x)
+	default:
+		return nil, typeErrorf("char", "a number", x)
+	}
+	if !(code >= 0 && code <= 0xFFFF) || code >= 0xD800 && code <= 0xDFFF {
+		return nil, Errorf(executionError, "char: %s is out of range for a character", shown(args[0])).
+			WithHint("a character code is from 0 to 65535: (char 65) is \\A")
+	}
+	return String(string(rune(code))), nil
 }
 
 func builtinNamespace(th *Thread, args []Value) (Value, error) {

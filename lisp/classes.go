@@ -86,7 +86,7 @@ var inexactClasses = map[string]string{
 	"clojure.lang.PersistentArrayMap": "whether Clojure made an array map or a hash map depends on how the map was built: test (map? x)",
 	"clojure.lang.PersistentHashMap":  "whether Clojure made an array map or a hash map depends on how the map was built: test (map? x)",
 	"Integer":                         "integers are 64-bit here (Clojure's Long), and Clojure's Integers come from count and int: test (integer? x)",
-	"Character":                       "characters are one-character strings here: test (and (string? x) (= 1 (count x)))",
+	"Character":                       "characters are one-character strings here: test (char? x)",
 	"Float":                           "floats are doubles here (Clojure's Double): test (float? x)",
 	"clojure.lang.LazySeq":            "sequence functions return vectors here: test (sequential? x) or (vector? x)",
 	"clojure.lang.MapEntry":           "map entries are [key value] vectors here: test (vector? x)",
