@@ -28,6 +28,8 @@ var builtinSections = [][]*Builtin{
 	idiomBuiltins,
 	sortedBuiltins,
 	classBuiltins,
+	aliasBuiltins,
+	bitBuiltins,
 }
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
