@@ -616,6 +616,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 func (c *compiler) unavailable(name, category string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not available", name)
 	if category == "" {
+		if hint, ok := unimplementedHint(name); ok {
+			return e.WithHint("%s", hint)
+		}
 		if sugg := c.suggest(name); len(sugg) > 0 {
 			return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 		}

@@ -22,6 +22,8 @@ var suggestionProbes = []string{
 	"hash", "re-matcher", "bigint", "delay", "gensym", "aget", "intern", "chunk", "munge", "seque",
 	// Clojure features PTC-Lisp refuses
 	"read-string", "rand-int", "shuffle", "lazy-seq", "while", "slurp", "eval", "future", "ref",
+	// namespaced
+	"clojure.core/hash", "clojure.core/fitler", "clojure.walk/macroexpand-all", "clojure.string/substring",
 }
 
 // TestSuggestionsGolden: what a program calling each probe is told
