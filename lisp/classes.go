@@ -110,26 +110,31 @@ func classNamed(name string, stored bool) (javaClass, string, bool) {
 		}
 		return javaClass(name), "", true
 	}
-	if !strings.Contains(name, ".") {
-		name = "java.lang." + name
-	}
-	if knownClass(javaClass(name)) {
-		return javaClass(name), "", true
-	}
-	return "", "", false
+	c, ok := classNames[name]
+	return c, "", ok
 }
 
-// knownClass reports whether c is a class or interface instance? knows.
-func knownClass(c javaClass) bool { return knownClasses[c] }
-
-// knownClasses are the classes of classSupers and all they list.
+// knownClasses are the classes of classSupers and all they list, the
+// classes instance? knows.
 var knownClasses = map[javaClass]bool{}
+
+// classNames are the names that resolve to a known class: each by its full
+// name, java.lang's by their short names too.
+var classNames = map[string]javaClass{}
 
 func init() {
 	for c, supers := range classSupers {
 		knownClasses[c] = c != fnClass
 		for _, s := range supers {
 			knownClasses[s] = true
+		}
+	}
+	for c, known := range knownClasses {
+		if known {
+			classNames[string(c)] = c
+			if short, ok := strings.CutPrefix(string(c), "java.lang."); ok {
+				classNames[short] = c
+			}
 		}
 	}
 }

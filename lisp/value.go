@@ -496,7 +496,9 @@ var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	return buildSet(make([]Value, 0, len(elems)), elems)
+	s := buildSet(make([]Value, 0, len(elems)), elems)
+	s.tail = &lineageTail{used: len(s.elems)}
+	return s
 }
 
 // newReadSet is a set as the reader builds it (see newReadVector): it
@@ -505,13 +507,12 @@ func newReadSet(elems []Value) *Set {
 	if len(elems) == 0 {
 		return emptySet
 	}
-	s := buildSet(elems[:0], elems)
-	s.tail = nil
-	return s
+	return buildSet(elems[:0], elems)
 }
 
 // buildSet builds the set of elems, duplicates removed, in into (which may
-// be elems[:0]: it is written no faster than elems is read).
+// be elems[:0]: it is written no faster than elems is read), without a
+// lineage to extend in place.
 func buildSet(into, elems []Value) *Set {
 	s := &Set{elems: into, weight: 1}
 	small := len(elems) <= smallMap
@@ -536,7 +537,6 @@ func buildSet(into, elems []Value) *Set {
 		s.elems = append(s.elems, e)
 		s.weight = addWeight(s.weight, weightOf(e))
 	}
-	s.tail = &lineageTail{used: len(s.elems)}
 	return s
 }
 
