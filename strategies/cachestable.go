@@ -51,7 +51,7 @@ func (cacheStable) Input() Input { return InputTurns }
 func (cacheStable) Options() []OptionDoc { return turnOptionDocs }
 
 func (s cacheStable) Render(req *Request) (*Response, error) {
-	return summarizedResponse(s.Name(), req, cacheStableMessages)
+	return summarizedResponse(s.Name(), req, memoryWhole, cacheStableMessages)
 }
 
 // cacheStableMessages builds [SYSTEM, USER].

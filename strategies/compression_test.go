@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,29 +18,47 @@ import (
 // The compression corpus: agent runs of 5 to 30 turns in
 // testdata/traces/*.txtar, one file per run. A file holds the mission
 // ("mission"), the tools ("tools": one per line, "name signature" and
-// optionally " | description"), the data ("data.edn"), the scripted tool
-// answers ("answers.edn": a map from tool name to a vector of answers,
-// given in order and again from the start when used up) and the programs
-// the agent wrote, one per turn ("turn-NN.clj"; the leading ";;" comment
-// lines are the prose of the agent's reply). The test evaluates the
-// programs with the interpreter, turn after turn, so the turn records,
-// prints, tool calls, errors and memory are what EvalTurn would return.
+// optionally " | description"), the data ("data.edn"), the tool answers
+// ("answers.edn": a map from tool name to its answers, either a vector
+// given in order and again from the start when used up, or a map from the
+// argument map to the answer) and the programs the agent wrote, one per
+// turn ("turn-NN.clj"; the leading ";;" comment lines are the prose of the
+// agent's reply). Optional: "prelude.clj", definitions the host sends as
+// the memory of the first turn, and "max_turns" (default: the programs and
+// two more). The test evaluates the programs with the interpreter, turn
+// after turn, as EvalTurn does: memory, results and tool calls travel
+// through their wire form, *1..*3 hold the earlier results, and a turn
+// keeps its warnings. The real-* files are runs of a real model,
+// generated from lisp/testdata/realmodel (lisp/realmodel_traces_test.go).
 
 // trace is one evaluated agent run.
 type trace struct {
 	name   string
 	opts   Options
 	turns  []Turn
-	memory [][]Binding // memory after each turn
+	memory [][]Binding // memory[k]: after k turns, what call k+1 renders
+}
+
+// request is the request of call i+1 of the run (from 0): the first i
+// turns and the memory they left.
+func (tr *trace) request(i int) *Request {
+	return &Request{Options: tr.opts, Turns: tr.turns[:i], Memory: tr.memory[i]}
 }
 
 // scriptedHost answers tool calls from the trace's answers.edn.
 type scriptedHost struct {
-	answers map[string][]lisp.Value
+	answers map[string][]lisp.Value // in order
+	byArgs  map[string]*lisp.Map    // keyed by the argument map
 	next    map[string]int
 }
 
-func (h *scriptedHost) CallTool(_ context.Context, name string, _ lisp.Value) (lisp.Value, error) {
+func (h *scriptedHost) CallTool(_ context.Context, name string, args lisp.Value) (lisp.Value, error) {
+	if m, ok := h.byArgs[name]; ok {
+		if v, ok := m.Get(args); ok {
+			return v, nil
+		}
+		return nil, fmt.Errorf("tool %s has no recorded answer to %s", name, lisp.Repr(args))
+	}
 	list := h.answers[name]
 	if len(list) == 0 {
 		return nil, fmt.Errorf("tool %s failed: service unavailable", name)
@@ -70,9 +89,16 @@ func loadTrace(t testing.TB, file string) trace {
 	if err != nil {
 		t.Fatalf("%s: answers.edn: %v", file, err)
 	}
-	host := &scriptedHost{answers: map[string][]lisp.Value{}, next: map[string]int{}}
+	host := &scriptedHost{answers: map[string][]lisp.Value{}, byArgs: map[string]*lisp.Map{}, next: map[string]int{}}
 	for _, e := range answersVal.(*lisp.Map).Entries() {
-		host.answers[lisp.Str(e.Key)] = e.Val.(*lisp.Vector).Elems()
+		switch v := e.Val.(type) {
+		case *lisp.Vector:
+			host.answers[lisp.Str(e.Key)] = v.Elems()
+		case *lisp.Map:
+			host.byArgs[lisp.Str(e.Key)] = v
+		default:
+			t.Fatalf("%s: answers.edn: the answers of %s are neither a vector nor a map", file, lisp.Repr(e.Key))
+		}
 	}
 	raw := RawOptions{Mission: section("mission"), Data: data}
 	var toolNames []string
@@ -89,13 +115,26 @@ func loadTrace(t testing.TB, file string) trace {
 		}
 	}
 	maxTurns := len(programs) + 2
+	if s, ok := archiveFile(g, "max_turns"); ok {
+		if maxTurns, err = strconv.Atoi(s); err != nil {
+			t.Fatalf("%s: max_turns: %v", file, err)
+		}
+	}
 	raw.MaxTurns = &maxTurns
 	opts, err := Normalize(raw)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
 	tr := trace{name: strings.TrimSuffix(filepath.Base(file), ".txtar"), opts: opts}
-	var memory *lisp.Memory
+	env := lisp.Env{Data: data.(*lisp.Map), Tools: toolNames, Host: host, Limits: lisp.DefaultLimits()}
+	if src, ok := archiveFile(g, "prelude.clj"); ok {
+		res, err := lisp.Eval(context.Background(), src, env)
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: prelude.clj: %v %v", file, err, res.Err)
+		}
+		env.Prelude = wireMemory(t, res.Memory)
+	}
+	tr.memory = append(tr.memory, memoryBindings(t, env.Prelude))
 	for i, program := range programs {
 		var prose []string
 		for line := range strings.SplitSeq(program, "\n") {
@@ -104,39 +143,83 @@ func loadTrace(t testing.TB, file string) trace {
 			}
 			prose = append(prose, strings.TrimSpace(strings.TrimPrefix(line, ";;")))
 		}
-		res, err := lisp.Eval(context.Background(), program, lisp.Env{
-			Prelude: memory, Data: data.(*lisp.Map), Tools: toolNames, Host: host,
-			Limits: lisp.DefaultLimits(), TurnNumber: i + 1,
-		})
+		env.TurnNumber = i + 1
+		res, err := lisp.Eval(context.Background(), program, env)
 		if err != nil {
 			t.Fatalf("%s turn %d: %v", file, i+1, err)
 		}
+		// What EvalTurn returns (server/evalturn.go, encodeTurn) and
+		// ToMessages reads back (server/tomessages.go, decodeTurn).
 		turn := Turn{
-			Number: i + 1, Program: program, Result: res.Value, Prints: res.Prints,
+			Number: i + 1, Program: program, Prints: res.Prints,
 			RawResponse: strings.Join(prose, " ") + "\n```clojure\n" + program + "\n```",
 			Success:     res.Err == nil, Returned: res.Returned, Failed: res.Failed, Defined: res.Defined,
 		}
+		if res.Err == nil || res.Failed {
+			turn.Result = wireValue(t, res.Value)
+		}
 		if res.Err != nil {
-			turn.Result = nil
 			turn.Error = &TurnError{Type: string(res.Err.Kind), Message: res.Err.Message, Hint: res.Err.Hint}
 		}
+		for _, w := range res.Warnings {
+			turn.Warnings = append(turn.Warnings, TurnWarning{Type: w.Type, Message: w.Message})
+		}
 		for _, c := range res.ToolCalls {
-			turn.ToolCalls = append(turn.ToolCalls, ToolCall{Index: c.Index, Name: c.Name, Args: c.Args, Result: c.Result})
+			turn.ToolCalls = append(turn.ToolCalls, ToolCall{Index: c.Index, Name: c.Name, Args: wireValue(t, c.Args), Result: wireValue(t, c.Result), Error: c.Err})
 		}
+		if res.Err == nil {
+			env.Prelude = wireMemory(t, res.Memory)
+			// *1 is this result, *2 and *3 the ones before.
+			env.PreviousResults = append([]lisp.Value{res.Value}, env.PreviousResults[:min(len(env.PreviousResults), 2)]...)
+		}
+		bindings := memoryBindings(t, env.Prelude)
+		turn.Memory, turn.HasMemory = bindings, true
 		tr.turns = append(tr.turns, turn)
-		memory = res.Memory
-		var bindings []Binding
-		for _, b := range memory.Bindings() {
-			bd := Binding{Name: b.Name, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: b.Turn, IsFn: b.IsFn(), Params: b.Params()}
-			if !bd.IsFn {
-				bd.Value = b.Value
-			}
-			bindings = append(bindings, bd)
-		}
 		tr.memory = append(tr.memory, bindings)
-		tr.turns[i].Memory, tr.turns[i].HasMemory = bindings, true
 	}
 	return tr
+}
+
+// wireMemory is m after the trip to the client and back: its wire bindings
+// loaded again.
+func wireMemory(t testing.TB, m *lisp.Memory) *lisp.Memory {
+	t.Helper()
+	out, err := lisp.DecodeMemory(context.Background(), m.Encode())
+	if err != nil {
+		t.Fatalf("memory does not load back: %v", err)
+	}
+	return out
+}
+
+// memoryBindings is the memory as a compression request carries it.
+func memoryBindings(t testing.TB, m *lisp.Memory) []Binding {
+	t.Helper()
+	if m == nil {
+		return nil
+	}
+	var bindings []Binding
+	for _, b := range m.Bindings() {
+		bd := Binding{Name: b.Name, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: b.Turn, IsFn: b.IsFn(), Params: b.Params()}
+		if !bd.IsFn {
+			bd.Value = b.Value
+		}
+		bindings = append(bindings, bd)
+	}
+	return bindings
+}
+
+// wireValue is v as a compression request carries it: written as the
+// sidecar writes values, read back.
+func wireValue(t testing.TB, v lisp.Value) lisp.Value {
+	t.Helper()
+	if v == nil {
+		return nil
+	}
+	out, err := lisp.ReadValue(context.Background(), lisp.WireText(v), lisp.DefaultMaxNesting, 0)
+	if err != nil {
+		t.Fatalf("%s does not read back: %v", lisp.WireText(v), err)
+	}
+	return out
 }
 
 // callCost is the input tokens of one call of a run: what
@@ -160,10 +243,8 @@ func callCosts(t testing.TB, tr trace, prompt string) []callCost {
 	}
 	costs := make([]callCost, len(tr.turns))
 	for i := range costs {
-		req := &Request{Options: opts, Turns: tr.turns[:i]}
-		if i > 0 {
-			req.Memory = tr.memory[i-1]
-		}
+		req := tr.request(i)
+		req.Options = opts
 		resp, err := coalesced{}.Render(req)
 		if err != nil {
 			t.Fatalf("%s, call %d: %v", tr.name, i+1, err)
@@ -305,20 +386,28 @@ func billRun(t *testing.T, tr trace, name string, p Pricing, r *Remembered) (cum
 		t.Fatal(err)
 	}
 	var total runBill
+	var prev []ChatMessage
 	for i := range tr.turns {
-		req := &Request{Options: tr.opts, Turns: withSnapshotsOnlyOn(tr.turns[:i], i-2), Remembered: r}
+		req := tr.request(i)
+		req.Turns, req.Remembered = withSnapshotsOnlyOn(req.Turns, i-2), r
 		req.Options.Strategy, req.Options.Pricing = name, p
-		if i > 0 {
-			req.Memory = tr.memory[i-1]
-		}
 		resp, err := st.Render(req)
 		if err != nil {
 			t.Fatalf("%s, %s, call %d: %v", tr.name, name, i+1, err)
 		}
-		s := resp.Stats
-		if !s.StablePrefixKnown {
-			t.Fatalf("%s, %s, call %d: %s", tr.name, name, i+1, s.StablePrefixNote)
+		if !resp.Stats.StablePrefixKnown {
+			// The stats cannot rebuild this call's predecessor (a run's
+			// second call after a prelude function was called); the
+			// provider reads from its cache all the same.
+			if i != 1 {
+				t.Fatalf("%s, %s, call %d: %s", tr.name, name, i+1, resp.Stats.StablePrefixNote)
+			}
+			if err := price(req, resp, prev); err != nil {
+				t.Fatal(err)
+			}
 		}
+		prev = resp.Messages
+		s := resp.Stats
 		total.tokens += s.TokensAfter
 		total.stable += s.StablePrefixTokens
 		total.billed += s.BilledTokens
@@ -382,7 +471,7 @@ func TestCompressionCorpus(t *testing.T) {
 				}
 			}
 		}
-		last, err := coalesced{}.Render(&Request{Options: tr.opts, Turns: tr.turns[:n-1], Memory: tr.memory[n-2]})
+		last, err := coalesced{}.Render(tr.request(n - 1))
 		if err != nil {
 			t.Fatal(err)
 		}
