@@ -32,7 +32,11 @@ func TestCacheStableAppendOnly(t *testing.T) {
 				req := tr.request(i)
 				req.Options.Pricing = p
 				what := fmt.Sprintf("%s, %s, call %d", tr.name, pricing, i+1)
-				base, err := rebasePoint(req, newRecord(req).entries)
+				rec, _, err := newCacheStableRecord(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				base, err := rec.rebasePoint()
 				if err != nil {
 					t.Fatal(err)
 				}
