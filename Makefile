@@ -47,7 +47,7 @@ $(TS_EXAMPLE_DEPS): examples/typescript/package-lock.json
 ## test: every test the repository has: the product module's Go tests
 ## (end-to-end tests against the real binary included), bench/starlark's,
 ## the image builder's, the Python and TypeScript client packages' and the
-## example agents'. GOTESTFLAGS goes to the Go tests (CI sets -race).
+## example agents'. GOTESTFLAGS goes to the Go tests.
 test: test-go test-starlark test-image test-clients test-python test-typescript
 
 GOTESTFLAGS ?=
