@@ -3,7 +3,6 @@ package lisp
 import (
 	"math"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -451,6 +450,12 @@ func (c *compiler) symbol(name string) (node, error) {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
 	}
+	if class, hint, ok := classNamed(name, c.names.dynamic); ok {
+		if hint != "" {
+			return nil, c.errorf(undefinedSymbol, "the class %s cannot be told apart here", name).WithHint("%s", hint)
+		}
+		return &constNode{class}, nil
+	}
 	if c.names.dynamic || c.names.isUser(name) {
 		return &globalNode{name: name, pos: c.pos}, nil
 	}
@@ -496,15 +501,12 @@ var unsupportedHints = map[string]string{}
 
 func init() {
 	for names, hint := range map[string]string{
-		"volatile! vswap! vreset! ref dosync alter":         "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
+		"ref dosync alter": "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
 		"slurp spit eval load-file require import ns in-ns": "there is no I/O, eval or namespace loading: use tool/ functions for external data",
-		"sorted-map sorted-map-by":                          "maps keep insertion order: build one in key order with (into {} (sort-by key m)), or (sort-by key > m) for descending",
-		"sorted-set sorted-set-by":                          "sort the elements when you need them in order: (sort (vec s)), e.g. (sort (vec (hash-set 3 1 2)))",
 		"read-string load-string":                           "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
 		"lazy-seq lazy-cat":                                 "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
 		"while":                                             "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
 		"future promise deliver agent send":                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
-		"type class instance?":                              "values have no classes here: test them with string?, integer?, float?, map?, vector?, keyword? or nil?",
 		"rand rand-int rand-nth shuffle random-uuid":        "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
 		for _, n := range strings.Fields(names) {
@@ -516,6 +518,7 @@ func init() {
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not defined", name)
 	if hint, ok := unsupportedHints[name]; ok {
+		e.Message = name + " is not available in PTC-Lisp"
 		return e.WithHint("%s", hint)
 	}
 	switch name {
@@ -533,99 +536,14 @@ func (c *compiler) undefined(name string) *Error {
 	case "tool", "tools":
 		return e.WithHint("tool/ is a namespace, not a value: call a tool with (tool/name {...})")
 	}
+	if hint, ok := unimplementedHint(name); ok {
+		e.Message = name + " is not available in PTC-Lisp"
+		return e.WithHint("%s", hint)
+	}
 	if sugg := c.suggest(name); len(sugg) > 0 {
 		return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 	}
 	return e.WithHint("define it with (def %s ...) first, or use data/... and tool/... for inputs and tools", name)
-}
-
-// suggest returns up to three known names close to name.
-func (c *compiler) suggest(name string) []string {
-	type cand struct {
-		name string
-		d    int
-	}
-	var cands []cand
-	seen := map[string]bool{}
-	consider := func(n string) {
-		if seen[n] || n == name {
-			return
-		}
-		seen[n] = true
-		limit := 2
-		if len(name) <= 3 {
-			limit = 1
-		}
-		// The distance is at least the difference in length: a long name
-		// is measured against none, in time bounded whatever its length.
-		if diff := len(name) - len(n); diff > 4*limit || -diff > 4*limit {
-			return
-		}
-		if d := editDistance(name, n); d <= limit {
-			cands = append(cands, cand{n, d})
-		}
-	}
-	for _, lv := range c.locals {
-		consider(lv.name)
-	}
-	for _, b := range Builtins() {
-		consider(b.Name)
-	}
-	for _, b := range coreFunctions {
-		consider(b.Name)
-	}
-	for n := range specialForms {
-		consider(n)
-	}
-	for n := range c.names.user {
-		consider(n)
-	}
-	for n := range c.names.tools {
-		consider("tool/" + n)
-		consider(n)
-	}
-	if c.names.data != nil {
-		for _, e := range c.names.data.Entries() {
-			if k, ok := e.Key.(Keyword); ok {
-				consider("data/" + string(k))
-			}
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].d != cands[j].d {
-			return cands[i].d < cands[j].d
-		}
-		return cands[i].name < cands[j].name
-	})
-	var out []string
-	for i := 0; i < len(cands) && i < 3; i++ {
-		out = append(out, cands[i].name)
-	}
-	return out
-}
-
-func editDistance(a, b string) int {
-	if a == b {
-		return 0
-	}
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // namespaceCategories maps the Clojure namespaces of spec 9.6 to the
@@ -698,6 +616,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 func (c *compiler) unavailable(name, category string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not available", name)
 	if category == "" {
+		if hint, ok := unimplementedHint(name); ok {
+			return e.WithHint("%s", hint)
+		}
 		if sugg := c.suggest(name); len(sugg) > 0 {
 			return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 		}

@@ -26,6 +26,10 @@ var builtinSections = [][]*Builtin{
 	predicateBuiltins,
 	functionBuiltins,
 	idiomBuiltins,
+	sortedBuiltins,
+	classBuiltins,
+	aliasBuiltins,
+	bitBuiltins,
 }
 
 var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
@@ -64,7 +68,8 @@ const (
 	// anySeq accepts sets too (iterated in insertion order).
 	anySeq seqMode = iota
 	// orderedSeq rejects sets: the spec (3.9) gives sets no order, so
-	// positional access such as first or nth is an error.
+	// positional access such as first or nth is an error. A sorted set
+	// has an order, and is accepted.
 	orderedSeq
 )
 
@@ -79,7 +84,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 	case NilType:
 		return nil, nil
 	case *Set:
-		if mode == orderedSeq {
+		if mode == orderedSeq && orderOf(v) == nil {
 			return nil, Errorf(typeError, "%s is not supported on sets: sets have no order", fn).
 				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
 		}
@@ -306,6 +311,9 @@ func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
 	if err := chargeKey(th, k); err != nil {
 		return nil, err
 	}
+	if m.tail != nil && m.tail.order != nil {
+		return assocSorted(th, m, k, v)
+	}
 	rebuilt, moved := m.assocWork(k)
 	if rebuilt > 0 {
 		if err := chargeMapKeys(th, m); err != nil {
@@ -328,6 +336,9 @@ func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
 	}
 	if s.contains(x) {
 		return s, nil
+	}
+	if s.tail != nil && s.tail.order != nil {
+		return conjSorted(th, s, x)
 	}
 	rebuilt, moved := s.conjWork(x)
 	if rebuilt > 0 {
@@ -509,6 +520,8 @@ func scalarSize(v Value) int64 {
 		return int64(len(v)) + 1
 	case *regex:
 		return int64(len(v.source)) + 3
+	case javaClass:
+		return int64(len(v))
 	case Int:
 		n := int64(1)
 		for x := v; x >= 10 || x <= -10; x /= 10 {

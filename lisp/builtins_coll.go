@@ -51,7 +51,7 @@ var collectionBuiltins = []*Builtin{
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck,
 		Cost: cost(visits(lastArg), chargedInBody("the key hashed for each lookup (getValue)"), builds)},
-	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable); nil or mixed kinds are an error", Category: "collection",
+	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable), nil first; mixed kinds are an error", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSort,
 		Cost: cost(orderingItems(lastArg), sorts(lastArg), calls(argsFrom(1)), builds)},
 	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
@@ -71,7 +71,7 @@ var collectionBuiltins = []*Builtin{
 		Cost: cost(generates(totalItems(allArgs)))},
 	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinInto,
-		Cost: cost(visits(arg(1)), updates)},
+		Cost: cost(visits(lastArg), calls(arg(1)), updates)},
 	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten,
 		Cost: cost(chargedInBody("a step per node of the nested vectors"), builds)},
@@ -197,10 +197,11 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(comparesItems(arg(0)), builds)},
 	{Name: "partition", Sig: "(partition n coll) (partition n step coll) (partition n step pad coll)", Doc: "chunks of n items, every step items; an incomplete last chunk is dropped unless padded", Category: "collection",
 		MinArgs: 2, MaxArgs: 4, Fn: partitioning("partition", false),
-		Cost: cost(chargedInBody("a step per chunk and per item in it (a chunk sums its items' weights)"), views, builds)},
+		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views,
+			chargedInBody("the padded last chunk, a vector built when the items run out before it is full"), builds)},
 	{Name: "partition-all", Sig: "(partition-all n coll) (partition-all n step coll)", Doc: "chunks of n items; the last chunk may be shorter", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: partitioning("partition-all", true),
-		Cost: cost(chargedInBody("a step per chunk and per item in it (a chunk sums its items' weights)"), views, builds)},
+		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views, builds)},
 	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy,
 		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("each key f returns, compared whole (chargeEqual) with the one before"), views, builds)},
@@ -447,15 +448,23 @@ type sorter struct {
 	cmp  Value // nil: natural order; else :asc, :desc or a function
 	desc bool
 	err  error
+	// perComparison charges a step per comparison (sorted collections,
+	// which cannot declare how many they make); sort declares n log n.
+	perComparison bool
 }
 
 func (s *sorter) compare(a, b Value) int {
 	if s.err != nil {
 		return 0
 	}
+	if s.perComparison {
+		if s.err = s.th.step(1); s.err != nil {
+			return 0
+		}
+	}
 	var c int
 	if s.cmp == nil {
-		c, s.err = compareValues(a, b, orderOptions{fn: s.fn})
+		c, s.err = compareValues(a, b, s.fn)
 	} else {
 		c, s.err = s.callComparator(a, b)
 	}
@@ -544,7 +553,7 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	elems, err := seqOf(th, "sort", coll, orderedSeq)
+	elems, err := seqOf(th, "sort", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
@@ -585,7 +594,7 @@ func builtinSortBy(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	elems, err := seqOf(th, "sort-by", coll, orderedSeq)
+	elems, err := seqOf(th, "sort-by", coll, anySeq)
 	if err != nil {
 		return nil, err
 	}
@@ -642,6 +651,13 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		}
 		return c, nil
 	case *Set:
+		if o := orderOf(c); o != nil && len(xs) > 1 {
+			// One sort for all items instead of one insertion each.
+			if err := chargeKeys(th, xs); err != nil {
+				return nil, err
+			}
+			return resortedSet(th, "conj", o, NewSet(append(slices.Clone(c.elems), xs...)))
+		}
 		var err error
 		for _, x := range xs {
 			if c, err = conjSet(th, c, x); err != nil {
@@ -668,6 +684,9 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		}
 		if err := chargeCopy(th, c.Len(), b.len()-c.Len(), costMapEntry); err != nil {
 			return nil, err
+		}
+		if o := orderOf(c); o != nil {
+			return resorted(th, "conj", o, b.Map())
 		}
 		return b.Map(), nil
 	}
@@ -914,8 +933,14 @@ func builtinEmpty(th *Thread, args []Value) (Value, error) {
 		}
 		return emptyVector, nil
 	case *Map:
+		if o := orderOf(v); o != nil {
+			return emptySorted(o, false), nil
+		}
 		return emptyMap, nil
 	case *Set:
+		if o := orderOf(v); o != nil {
+			return emptySorted(o, true), nil
+		}
 		return emptySet, nil
 	case String:
 		return String(""), nil
@@ -957,8 +982,11 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 		}
 		return Nil, false, nil
 	}
-	_, err := seqOf(th, fn, coll, orderedSeq)
-	return Nil, false, err
+	elems, err := seqOf(th, fn, coll, orderedSeq) // a sorted set, or an error
+	if err != nil || i >= len(elems) {
+		return Nil, false, err
+	}
+	return elems[i], true, nil
 }
 
 func positional(fn string, i int) func(*Thread, []Value) (Value, error) {
@@ -984,8 +1012,11 @@ func builtinLast(th *Thread, args []Value) (Value, error) {
 	case *Map:
 		return positional("last", c.Len()-1)(th, args)
 	}
-	_, err := seqOf(th, "last", args[0], orderedSeq)
-	return Nil, err
+	elems, err := seqOf(th, "last", args[0], orderedSeq) // a sorted set, or an error
+	if err != nil || len(elems) == 0 {
+		return Nil, err
+	}
+	return elems[len(elems)-1], nil
 }
 
 func builtinNth(th *Thread, args []Value) (Value, error) {
@@ -1265,14 +1296,8 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		}
 		var out []Value
 		for i := 0; i < len(elems); i += step {
-			if err := th.step(1); err != nil {
-				return nil, err
-			}
 			end := i + n
 			if end <= len(elems) {
-				if err := steps(th, n); err != nil {
-					return nil, err
-				}
 				chunk, err := sub(th, args[len(args)-1], elems, i, end)
 				if err != nil {
 					return nil, err
@@ -1302,6 +1327,25 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 		}
 		return NewVector(out), nil
 	}
+}
+
+// partitionWork is the work of (partition n step coll): a step per chunk
+// started, and per item of each full chunk.
+func partitionWork(args []Value) int64 {
+	n, err := toInt("", args[0])
+	step := n
+	if err == nil && len(args) >= 3 {
+		step, err = toInt("", args[1])
+	}
+	if err != nil || n <= 0 || step <= 0 {
+		return 0
+	}
+	items := itemCount(args[len(args)-1])
+	work := (items + int64(step) - 1) / int64(step) // chunks started
+	if full := items - int64(n); full >= 0 {
+		work += (full/int64(step) + 1) * int64(n)
+	}
+	return work
 }
 
 func builtinPartitionBy(th *Thread, args []Value) (Value, error) {

@@ -42,7 +42,7 @@ var compareBuiltins = []*Builtin{
 		Cost: cost(perArg(argsFrom(2)))},
 	{Name: "compare", Sig: "(compare a b)", Doc: "-1, 0 or 1; orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
-			c, err := compareValues(args[0], args[1], orderOptions{fn: "compare", nilLowest: true})
+			c, err := compareValues(args[0], args[1], "compare")
 			if err != nil {
 				return nil, err
 			}

@@ -1,9 +1,11 @@
 package lisp
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // idiomBuiltins are Clojure functions models reach for that the PTC-Lisp
@@ -31,12 +33,15 @@ var idiomBuiltins = []*Builtin{
 	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
 		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
-	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of vector v in reverse, or nil when empty", Category: "idiom",
+	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of a vector, sorted map or sorted set in reverse, or nil when empty", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
 		Cost: cost(visits(arg(0)), builds)},
 	{Name: "symbol", Sig: "(symbol name)", Doc: "the symbol called name", Category: "idiom",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSymbol,
 		Cost: cost(scans(allArgs), chargedInBody("the symbol's name, charged as a string"))},
+	{Name: "char", Sig: "(char n)", Doc: "the character with code n, a one-character string", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinChar,
+		Cost: cost(builds)},
 	{Name: "seq?", Sig: "(seq? x)", Doc: "x is a list", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(isList(args[0])), nil },
 		Cost: cost(constant)},
@@ -50,21 +55,21 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinMemoize,
 		Cost: cost(builds)},
 	{Name: "keywordize-keys", Sig: "(keywordize-keys x)", Doc: "x with every string map key, at any depth, made a keyword", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: keyWalker("keywordize-keys", func(k Value) Value {
+		MinArgs: 1, MaxArgs: 1, Fn: keyWalker(func(k Value) Value {
 			if s, ok := k.(String); ok {
 				return Keyword(s)
 			}
 			return k
 		}),
-		Cost: cost(chargedInBody("a step per value walked, and each map and vector it rebuilds"))},
+		Cost: cost(rebuilds(arg(0)))},
 	{Name: "stringify-keys", Sig: "(stringify-keys x)", Doc: "x with every keyword map key, at any depth, made a string", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: keyWalker("stringify-keys", func(k Value) Value {
+		MinArgs: 1, MaxArgs: 1, Fn: keyWalker(func(k Value) Value {
 			if s, ok := k.(Keyword); ok {
-				return String(s)
+				return String(s[strings.LastIndexByte(string(s), '/')+1:]) // its name, as Clojure's (name k)
 			}
 			return k
 		}),
-		Cost: cost(chargedInBody("a step per value walked, and each map and vector it rebuilds"))},
+		Cost: cost(rebuilds(arg(0)))},
 	{Name: "trampoline", Sig: "(trampoline f args...)", Doc: "call f, then its result while that is a function", Category: "idiom",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinTrampoline,
 		Cost: cost(calls(allArgs))},
@@ -106,10 +111,12 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(constant)},
 	{Name: "transduce", Sig: "(transduce xform f coll) (transduce xform f init coll)", Doc: "reduce with f over coll passed through xform", Category: "idiom",
 		MinArgs: 3, MaxArgs: 4, Fn: builtinTransduce,
-		Cost: cost(calls(lastArg), chargedInBody("a step per item passed through the transducer"))},
+		Cost: cost(visits(lastArg), calls(lastArg))},
 	{Name: "sequence", Sig: "(sequence coll) (sequence xform coll)", Doc: "the items of coll, passed through xform", Category: "idiom",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence,
-		Cost: cost(chargedInBody("a step per item passed through the transducer, and the vector it builds"))},
+		// A transducer may pass on any number of items per item (mapcat),
+		// so they are counted against the budget as they come.
+		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducer passes on (transduceInto), and the vector of them"))},
 }
 
 // reducedValue is (reduced x): reduce and transduce stop at it.
@@ -172,10 +179,10 @@ func builtinCycle(th *Thread, args []Value) (Value, error) {
 
 func builtinRseq(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
-	if !ok || v.list {
-		return nil, typeErrorf("rseq", "a vector", args[0]).WithHint("use (reverse coll) for other collections")
+	if (!ok || v.list) && orderOf(args[0]) == nil {
+		return nil, typeErrorf("rseq", "a vector or a sorted collection", args[0]).WithHint("use (reverse coll) for other collections")
 	}
-	if v.Len() == 0 {
+	if itemCount(args[0]) == 0 {
 		return Nil, nil
 	}
 	return builtinReverse(th, args)
@@ -205,6 +212,30 @@ func builtinSymbol(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	return symbol(name), nil
+}
+
+// builtinChar is Clojure's char: a code from 0 to 65535 (a Java char), or
+// a character, which here is a one-character string.
+func builtinChar(th *Thread, args []Value) (Value, error) {
+	var code float64
+	switch x := args[0].(type) {
+	case Int:
+		code = float64(x)
+	case Float:
+		code = math.Trunc(float64(x))
+	case String:
+		if utf8.RuneCountInString(string(x)) == 1 {
+			return x, nil
+		}
+		return nil, typeErrorf("char", "a number or a character", x)
+	default:
+		return nil, typeErrorf("char", "a number", x)
+	}
+	if !(code >= 0 && code <= 0xFFFF) || code >= 0xD800 && code <= 0xDFFF {
+		return nil, Errorf(executionError, "char: %s is out of range for a character", shown(args[0])).
+			WithHint("a character code is from 0 to 65535: (char 65) is \\A")
+	}
+	return String(string(rune(code))), nil
 }
 
 func builtinNamespace(th *Thread, args []Value) (Value, error) {
@@ -265,55 +296,66 @@ func builtinMemoize(th *Thread, args []Value) (Value, error) {
 	})
 }
 
-// keyWalker is a clojure.walk key rewrite: every map, at any depth, gets
-// its keys passed through key.
-func keyWalker(fn string, key func(Value) Value) func(*Thread, []Value) (Value, error) {
-	var walk func(th *Thread, v Value, depth int) (Value, error)
-	walk = func(th *Thread, v Value, depth int) (Value, error) {
-		if depth > MaxValueNesting {
+// keyWalker is a clojure.walk key rewrite: every map, at any depth (in
+// vectors, lists, sets and maps), gets its keys passed through key, as
+// Clojure's postwalk does it; a map comes out plain, and functions are
+// left whole. It walks with the walk (walk.go), rebuilding each
+// collection as the walk leaves it; the declaration (rebuilds) charged
+// the walk and the collections.
+func keyWalker(key func(Value) Value) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		w := newWalk(nil, args[0], MaxValueNesting)
+		var levels [][]Value // the rebuilt parts of each collection being walked
+		var result Value
+		add := func(v Value) {
+			if n := len(levels); n > 0 {
+				levels[n-1] = append(levels[n-1], v)
+			} else {
+				result = v
+			}
+		}
+		for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+			if ev == walkLeave {
+				parts := levels[len(levels)-1]
+				levels = levels[:len(levels)-1]
+				add(rebuiltWithKeys(at, parts, key))
+				continue
+			}
+			if _, ok := at.(holder); ok {
+				w.skip()
+			}
+			if w.entered() {
+				levels = append(levels, make([]Value, 0, itemCount(at)))
+				continue
+			}
+			add(at)
+		}
+		if w.err != nil {
 			return nil, walkTooDeepError()
 		}
-		if err := th.step(1); err != nil {
-			return nil, err
-		}
-		switch c := v.(type) {
-		case *Map:
-			if err := th.allocMap(c.Len()); err != nil {
-				return nil, err
-			}
-			b := NewMapBuilder(c.Len())
-			for _, e := range c.entries {
-				val, err := walk(th, e.Val, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				k := key(e.Key)
-				if err := chargeKey(th, k); err != nil {
-					return nil, err
-				}
-				b.Set(k, val)
-			}
-			return b.Map(), nil
-		case *Vector:
-			out, err := makeSlice(th, c.Len())
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range c.elems {
-				x, err := walk(th, e, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, x)
-			}
-			if c.list {
-				return newList(out), nil
-			}
-			return NewVector(out), nil
-		}
-		return v, nil
+		return result, nil
 	}
-	return func(th *Thread, args []Value) (Value, error) { return walk(th, args[0], 1) }
+}
+
+// rebuiltWithKeys is the collection v with the parts given, a map's keys
+// passed through key.
+func rebuiltWithKeys(v Value, parts []Value, key func(Value) Value) Value {
+	switch c := v.(type) {
+	case *Map:
+		b := NewMapBuilder(len(parts) / 2)
+		for i := 0; i+1 < len(parts); i += 2 {
+			b.Set(key(parts[i]), parts[i+1])
+		}
+		return b.Map()
+	case *Set:
+		return keepSetOrder(NewSet(parts), c)
+	case *Vector:
+		if c.list {
+			return newList(parts)
+		}
+		return NewVector(parts)
+	}
+	return v
 }
 
 func builtinTrampoline(th *Thread, args []Value) (Value, error) {

@@ -209,6 +209,9 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 		if err := chargeCopy(th, m.Len(), b.len()-m.Len(), costMapEntry); err != nil {
 			return nil, err
 		}
+		if o := orderOf(m); o != nil {
+			return resorted(th, "assoc", o, b.Map())
+		}
 		return b.Map(), nil
 	}
 	var err error
@@ -315,7 +318,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
-		return b.Map(), nil
+		return keepOrder(b.Map(), m), nil
 	}
 	return nil, typeErrorf("dissoc", "a map", args[0])
 }
@@ -336,9 +339,11 @@ func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
 }
 
 // mergeWith merges maps left to right; nil arguments are skipped and the
-// result is nil only when every argument is.
+// result is nil only when every argument is. The result is sorted when the
+// first map is, as Clojure's, which conjoins the others onto it.
 func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	var b *MapBuilder
+	var order *keyOrder
 	base := 0 // entries of the first map, which the result copies
 	for _, a := range args {
 		m, err := mapArg(fn, a)
@@ -351,6 +356,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			base = m.Len()
+			order = orderOf(m)
 		}
 		for _, e := range m.entries {
 			if old, ok := b.get(e.Key); ok && f != nil {
@@ -370,6 +376,9 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	// The copy of the first map was paid in steps above.
 	if err := th.alloc(costCollHead + costMapEntry*int64(b.len()-base)); err != nil {
 		return nil, err
+	}
+	if order != nil {
+		return resorted(th, fn, order, b.Map())
 	}
 	return b.Map(), nil
 }
@@ -531,6 +540,9 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 		if v, ok := m.Get(r.Key); ok {
 			b.Set(r.Val, v)
 		}
+	}
+	if o := orderOf(m); o != nil {
+		return resorted(th, "rename-keys", o, b.Map())
 	}
 	return b.Map(), nil
 }

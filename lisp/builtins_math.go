@@ -1,6 +1,9 @@
 package lisp
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // Arithmetic (spec 8.4) and numeric conversion.
 var mathBuiltins = []*Builtin{
@@ -204,6 +207,19 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 			return x, nil
 		case Float:
 			return floatToInt(fn, float64(x))
+		case String:
+			// A character, which is a one-character string here: its
+			// code, as (int \a) is 97 in Clojure. A digit could be the
+			// character or a number to parse ((int "7") is an error in
+			// Clojure), so it is refused rather than guessed.
+			r, n := utf8.DecodeRuneInString(string(x))
+			switch {
+			case n == len(x) && r >= '0' && r <= '9':
+				return nil, Errorf(typeError, "%s of %q: a character here is a one-character string, so this could be the digit %c or its code %d", fn, string(x), r, r).
+					WithHint("write (parse-long s) for the digit")
+			case n > 0 && n == len(x) && r != utf8.RuneError:
+				return Int(r), nil
+			}
 		}
 		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0]))
 		if _, ok := args[0].(String); ok {

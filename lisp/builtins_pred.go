@@ -37,7 +37,7 @@ var predicateBuiltins = []*Builtin{
 	typePred("coll?", "x is a vector; maps, sets and strings are not collections here", isVector),
 	typePred("sequential?", "x is a vector", isVector),
 	typePred("indexed?", "x is a vector", isVector),
-	typePred("reversible?", "x is a vector", isVector),
+	typePred("reversible?", "x is a vector, or a sorted map or set", func(v Value) bool { return isVector(v) || orderOf(v) != nil }),
 	typePred("associative?", "x is a map or a vector", func(v Value) bool {
 		switch v.(type) {
 		case *Map, *Vector:
@@ -59,7 +59,7 @@ var predicateBuiltins = []*Builtin{
 		}
 		return false
 	}),
-	typePred("sorted?", "always false: there are no sorted collections", func(Value) bool { return false }),
+	typePred("sorted?", "x is a sorted map or set", func(v Value) bool { return orderOf(v) != nil }),
 	typePred("map-entry?", "always false: map entries are plain [key value] vectors", func(Value) bool { return false }),
 	typePred("fn?", "x is a function", isFn),
 	typePred("ifn?", "x can be called: a function, keyword, map or set", func(v Value) bool { _, ok := v.(Callable); return ok }),

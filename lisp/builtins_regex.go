@@ -19,18 +19,18 @@ var regexBuiltins = []*Builtin{
 		Cost: cost(chargedInBody("the compiled pattern, charged as a string of its bytes (at most 256)"))},
 	{Name: "re-find", Sig: "(re-find re s)", Doc: "first match: the text, or [whole group1 ...] with groups; nil when none", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind,
-		Cost: cost(matches)},
+		Cost: cost(matching(arg(0), arg(1), false), chargedInBody("the match it returns, charged as it is built (matchValue): its size is known only once found"))},
 	{Name: "re-matches", Sig: "(re-matches re s)", Doc: "like re-find, but re must match the whole string", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReMatches,
-		Cost: cost(matches)},
+		Cost: cost(matching(arg(0), arg(1), false), chargedInBody("the match it returns, charged as it is built (matchValue): its size is known only once found"))},
 	{Name: "re-seq", Sig: "(re-seq re s)", Doc: "every match, as re-find returns them; nil when none", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReSeq,
-		Cost: cost(matches)},
+		Cost: cost(matching(arg(0), arg(1), false), chargedInBody("the matches, counted against the allocation budget before Go builds them (findAll): how many there are is known only as they are found"))},
 	{Name: "re-split", Sig: "(re-split re s)", Doc: "s split around matches of re", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "re-split", args[1], args[0], nil)
 		},
-		Cost: cost(scans(arg(1)), matches)},
+		Cost: cost(scans(arg(1)), matching(arg(0), arg(1), false), chargedInBody("the parts: a string and an element each, charged before they are built, as the matches are found (findAll)"))},
 	{Name: "regex?", Sig: "(regex? x)", Doc: "x is a regex", Category: "regex",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			_, ok := args[0].(*regex)
@@ -39,8 +39,8 @@ var regexBuiltins = []*Builtin{
 		Cost: cost(constant)},
 }
 
-// regexInput checks the arguments of a match function and charges for
-// the match (chargeMatch).
+// regexInput checks the arguments of a match function, whose declaration
+// charged the match (matching).
 func regexInput(th *Thread, fn string, reV, sV Value) (*regex, string, bool, error) {
 	re, err := regexArg(fn, reV)
 	if err != nil {
@@ -48,9 +48,6 @@ func regexInput(th *Thread, fn string, reV, sV Value) (*regex, string, bool, err
 	}
 	switch s := sV.(type) {
 	case String:
-		if err := chargeMatch(th, re, len(s)); err != nil {
-			return nil, "", false, err
-		}
 		return re, string(s), true, nil
 	case NilType:
 		return re, "", false, nil

@@ -18,10 +18,10 @@ var setBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinUnion,
 		Cost: cost(hashesItems(allArgs), builds)},
 	{Name: "intersection", Sig: "(intersection s1 s2 ...)", Doc: "items in every set", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: setFilter("intersection", true),
-		Cost: cost(hashesItems(allArgs), chargedInBody("the first set's items looked up in each further set: a step and a hash (chargeKey) per lookup"), builds)},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinIntersection,
+		Cost: cost(hashesItems(allArgs), chargedInBody("the smaller set's items looked up in each further set: a step and a hash (chargeKey) per lookup"), builds)},
 	{Name: "difference", Sig: "(difference s1 s2 ...)", Doc: "items of s1 in none of the others", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: setFilter("difference", false),
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinDifference,
 		Cost: cost(hashesItems(allArgs), chargedInBody("the first set's items looked up in each further set: a step and a hash (chargeKey) per lookup"), builds)},
 	{Name: "subset?", Sig: "(subset? s1 s2)", Doc: "every item of s1 is in s2", Category: "set",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "subset?", args[0], args[1]) },
@@ -55,55 +55,110 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 
 func builtinSet(th *Thread, args []Value) (Value, error) { return setOf(th, "set", args[0]) }
 
-func builtinUnion(th *Thread, args []Value) (Value, error) {
-	var all []Value
-	for _, a := range args {
-		s, err := setOf(th, "union", a)
-		if err != nil {
+func setsOf(th *Thread, fn string, args []Value) ([]*Set, error) {
+	sets := make([]*Set, len(args))
+	for i, a := range args {
+		var err error
+		if sets[i], err = setOf(th, fn, a); err != nil {
 			return nil, err
 		}
-		all = append(all, s.elems...)
+	}
+	return sets, nil
+}
+
+// builtinUnion adds the other sets to the largest, as Clojure's union
+// does, so that the result is sorted when that set is: of two, the first
+// unless the second is larger; of more, the last of the largest.
+func builtinUnion(th *Thread, args []Value) (Value, error) {
+	sets, err := setsOf(th, "union", args)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) == 0 {
+		return emptySet, nil
+	}
+	base := 0
+	for i, s := range sets {
+		if s.Len() > sets[base].Len() || (s.Len() == sets[base].Len() && len(sets) > 2) {
+			base = i
+		}
+	}
+	all := slices.Clone(sets[base].elems)
+	for i, s := range sets {
+		if i != base {
+			all = append(all, s.elems...)
+		}
+	}
+	if o := orderOf(sets[base]); o != nil {
+		return resortedSet(th, "union", o, NewSet(all))
 	}
 	return NewSet(all), nil
 }
 
-// setFilter keeps the items of the first set that are in every other set
-// (keepIfIn) or in none of them.
-func setFilter(fn string, keepIfIn bool) func(*Thread, []Value) (Value, error) {
-	return func(th *Thread, args []Value) (Value, error) {
-		first, err := setOf(th, fn, args[0])
-		if err != nil {
+// builtinIntersection keeps the items of the smaller of each two sets
+// that are in the other, as Clojure's intersection does, starting from
+// the last of the smallest: the result is sorted when the set it was
+// filtered from last is.
+func builtinIntersection(th *Thread, args []Value) (Value, error) {
+	sets, err := setsOf(th, "intersection", args)
+	if err != nil {
+		return nil, err
+	}
+	first := 0
+	if len(sets) > 2 {
+		for i, s := range sets {
+			if s.Len() <= sets[first].Len() {
+				first = i
+			}
+		}
+	}
+	result := sets[first]
+	for i, s := range sets {
+		if i == first {
+			continue
+		}
+		from, in := result, s
+		if s.Len() < result.Len() {
+			from, in = s, result
+		}
+		if result, err = keepItems(th, from, in, true); err != nil {
 			return nil, err
 		}
-		others := make([]*Set, len(args)-1)
-		for i, a := range args[1:] {
-			if others[i], err = setOf(th, fn, a); err != nil {
-				return nil, err
-			}
-		}
-		for range len(others) - 1 {
-			if err := th.step(int64(first.Len())); err != nil {
-				return nil, err
-			}
-			if err := chargeKeys(th, first.elems); err != nil {
-				return nil, err
-			}
-		}
-		var out []Value
-		for _, e := range first.elems {
-			keep := true
-			for _, o := range others {
-				if o.contains(e) != keepIfIn {
-					keep = false
-					break
-				}
-			}
-			if keep {
-				out = append(out, e)
-			}
-		}
-		return NewSet(out), nil
 	}
+	return result, nil
+}
+
+// builtinDifference keeps the items of the first set in none of the others.
+func builtinDifference(th *Thread, args []Value) (Value, error) {
+	sets, err := setsOf(th, "difference", args)
+	if err != nil {
+		return nil, err
+	}
+	result := sets[0]
+	for _, s := range sets[1:] {
+		if result, err = keepItems(th, result, s, false); err != nil {
+			return nil, err
+		}
+	}
+	return result, nil
+}
+
+// keepItems is the set of the items of from that are in in (keepIfIn) or
+// not, sorted when from is. Each lookup costs a step and the key's hash.
+func keepItems(th *Thread, from, in *Set, keepIfIn bool) (*Set, error) {
+	if err := th.step(int64(from.Len())); err != nil {
+		return nil, err
+	}
+	if err := chargeKeys(th, from.elems); err != nil {
+		return nil, err
+	}
+	var out []Value
+	for _, e := range from.elems {
+		if in.contains(e) == keepIfIn {
+			out = append(out, e)
+		}
+	}
+	return keepSetOrder(NewSet(out), from), nil
 }
 
 func subset(th *Thread, fn string, a, b Value) (Value, error) {
@@ -129,7 +184,7 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 		return Nil, nil
 	case *Set:
 		drop := NewSet(args[1:])
-		return NewSet(slices.DeleteFunc(slices.Clone(s.elems), drop.contains)), nil
+		return keepSetOrder(NewSet(slices.DeleteFunc(slices.Clone(s.elems), drop.contains)), s), nil
 	}
 	return nil, typeErrorf("disj", "a set", args[0])
 }
@@ -149,5 +204,5 @@ func builtinSelect(th *Thread, args []Value) (Value, error) {
 			out = append(out, e)
 		}
 	}
-	return NewSet(out), nil
+	return keepSetOrder(NewSet(out), s), nil
 }

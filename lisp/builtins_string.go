@@ -23,10 +23,10 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "split", args[0], args[1], args[2:])
 		},
-		Cost: cost(scans(arg(0)), matches, chargedInBody("the parts: a string and an element each, charged before they are built"))},
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), chargedInBody("the parts: a string and an element each, charged before they are built, as the separator is found"))},
 	{Name: "split-lines", Sig: "(split-lines s)", Doc: `lines of s, split at \n or \r\n`, Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSplitLines,
-		Cost: cost(scans(arg(0)), chargedInBody("the parts: a string and an element each, charged before they are built"))},
+		Cost: cost(scans(arg(0)), chargedInBody("the parts: a string and an element each, charged before they are built, as the line ends are found"))},
 	{Name: "join", Sig: "(join coll) (join sep coll)", Doc: "items as text, separated by sep", Category: "string",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinJoin,
 		Cost: cost(visits(lastArg), writes)},
@@ -44,10 +44,10 @@ var stringBuiltins = []*Builtin{
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "replace", Sig: "(replace s match replacement)", Doc: "every match (string or regex) replaced; $1 in the replacement is a regex group", Category: "string",
 		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace", true),
-		Cost: cost(scans(arg(0)), matches, chargedInBody("the replaced string, charged before it is built"), builds)},
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the matches are found"), builds)},
 	{Name: "replace-first", Sig: "(replace-first s match replacement)", Doc: "first match replaced", Category: "string",
 		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false),
-		Cost: cost(scans(arg(0)), matches, chargedInBody("the replaced string, charged before it is built"), builds)},
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the match is found"), builds)},
 	{Name: "upper-case", Sig: "(upper-case s)", Doc: "s in upper case", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", strings.ToUpper),
 		Cost: cost(scans(arg(0)), builds)},
@@ -207,9 +207,6 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 			parts = strings.SplitN(s, string(p), limit)
 		}
 	case *regex:
-		if err := chargeMatch(th, p, len(s)); err != nil {
-			return nil, err
-		}
 		locs, err := findAll(th, p, s, -1)
 		if err != nil {
 			return nil, err
@@ -543,9 +540,6 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 	n := -1
 	if !all {
 		n = 1
-	}
-	if err := chargeMatch(th, re, len(s)); err != nil {
-		return "", err
 	}
 	locs, err := findAll(th, re, s, n)
 	if err != nil {

@@ -7,36 +7,49 @@ var walkBuiltins = []*Builtin{
 		MinArgs: 3, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
 			inner := func(v Value) (Value, error) { return call(th, "walk", args[0], v) }
 			outer := func(v Value) (Value, error) { return call(th, "walk", args[1], v) }
-			return walkOnce(th, "walk", args[2], inner, outer)
+			return walkOnce(th, "walk", args[2], inner, outer, true)
 		},
-		Cost: cost(calls(argsFrom(0)), chargedInBody("a step per node, and the collection it rebuilds (walkOnce)"))},
+		Cost: cost(perArg(arg(2)), visits(arg(2)), copies(arg(2)), calls(argsFrom(0)))},
 	{Name: "prewalk", Sig: "(prewalk f form)", Doc: "f applied to every node, parents before their children", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return prewalk(th, args[0], args[1], 0)
 		},
+		// What is walked is what f returns for each node, known only as
+		// f returns it.
 		Cost: cost(calls(arg(0)), chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
 	{Name: "postwalk", Sig: "(postwalk f form)", Doc: "f applied to every node, children before their parents", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return postwalk(th, args[0], args[1], 0)
 		},
-		Cost: cost(calls(arg(0)), chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
+		Cost: cost(rebuilds(arg(1)), calls(arg(0)))},
 	{Name: "tree-seq", Sig: "(tree-seq branch? children root)", Doc: "every node in depth-first order; (children node) is called where (branch? node) is truthy", Category: "collection",
 		MinArgs: 3, MaxArgs: 3, Fn: builtinTreeSeq,
+		// The nodes are what children returns, known only as it returns.
 		Cost: cost(calls(argsFrom(0)), chargedInBody("a step and an element per node it visits"))},
 }
 
 // walkOnce rebuilds a collection from inner applied to each item, then
-// applies outer to the result.
-func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value, error)) (Value, error) {
-	if err := th.step(1); err != nil {
-		return nil, err
+// applies outer to the result. declared says the builtin's declaration
+// charged the step and the rebuilt collection (walk, postwalk); prewalk
+// walks what f returns, and walkOnce charges it.
+func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value, error), declared bool) (Value, error) {
+	alloc := func(n int64) error {
+		if declared {
+			return nil
+		}
+		return th.alloc(n)
+	}
+	if !declared {
+		if err := th.step(1); err != nil {
+			return nil, err
+		}
 	}
 	switch c := form.(type) {
 	case *Vector:
-		out, err := makeSlice(th, c.Len())
-		if err != nil {
+		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
 			return nil, err
 		}
+		out := make([]Value, 0, c.Len())
 		for _, e := range c.elems {
 			v, err := inner(e)
 			if err != nil {
@@ -46,7 +59,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		}
 		return outer(NewVector(out))
 	case *Set:
-		if err := th.allocVector(c.Len()); err != nil {
+		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
 			return nil, err
 		}
 		out := make([]Value, 0, c.Len())
@@ -60,13 +73,20 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		if err := chargeKeys(th, out); err != nil {
 			return nil, err
 		}
+		if o := orderOf(c); o != nil { // as Clojure's, which pours the items into (empty form)
+			s, err := sortedSetOf(th, fn, o, out)
+			if err != nil {
+				return nil, err
+			}
+			return outer(s)
+		}
 		return outer(NewSet(out))
 	case *Map:
 		entries, err := mapEntries(th, c)
 		if err != nil {
 			return nil, err
 		}
-		if err := th.allocMap(c.Len()); err != nil {
+		if err := alloc(costCollHead + costMapEntry*int64(c.Len())); err != nil {
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
@@ -78,6 +98,13 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			if err := addEntry(th, b, fn, v); err != nil {
 				return nil, err
 			}
+		}
+		if o := orderOf(c); o != nil {
+			m, err := resorted(th, fn, o, b.Map())
+			if err != nil {
+				return nil, err
+			}
+			return outer(m)
 		}
 		return outer(b.Map())
 	}
@@ -102,7 +129,7 @@ func prewalk(th *Thread, f, form Value, depth int) (Value, error) {
 		return nil, err
 	}
 	inner := func(x Value) (Value, error) { return prewalk(th, f, x, depth+1) }
-	return walkOnce(th, "prewalk", v, inner, func(x Value) (Value, error) { return x, nil })
+	return walkOnce(th, "prewalk", v, inner, func(x Value) (Value, error) { return x, nil }, false)
 }
 
 func postwalk(th *Thread, f, form Value, depth int) (Value, error) {
@@ -111,7 +138,7 @@ func postwalk(th *Thread, f, form Value, depth int) (Value, error) {
 	}
 	inner := func(x Value) (Value, error) { return postwalk(th, f, x, depth+1) }
 	outer := func(x Value) (Value, error) { return call(th, "postwalk", f, x) }
-	return walkOnce(th, "postwalk", form, inner, outer)
+	return walkOnce(th, "postwalk", form, inner, outer, true)
 }
 
 func builtinTreeSeq(th *Thread, args []Value) (Value, error) {

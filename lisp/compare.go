@@ -11,17 +11,16 @@ import (
 // silently compare a number with a string it forgot to parse. sort, sort-by
 // and compare use a wider total order, as Clojure's compare does: numbers
 // with numbers, strings with strings, keywords with keywords, booleans with
-// booleans, vectors element-wise (shorter first). Values of different kinds
-// never compare; nil compares (lowest) only where nilLowest is set.
+// booleans, vectors element-wise (shorter first), and nil before
+// everything. Values of different kinds never compare.
+//
+// The specification has sort refuse nil; Clojure orders it first, and
+// models rely on that: (sort-by :date records) where no record has a date
+// returns the records in their order, as the sort is stable.
 
-// orderOptions says how compareValues treats nil.
-type orderOptions struct {
-	fn        string // the function to name in errors
-	nilLowest bool   // nil sorts before everything (compare); else a type error (sort)
-}
-
-// compareValues orders a and b: negative, zero or positive.
-func compareValues(a, b Value, opt orderOptions) (int, error) {
+// compareValues orders a and b: negative, zero or positive. fn is the
+// function named in errors.
+func compareValues(a, b Value, fn string) (int, error) {
 	// Fast paths for the common sort keys.
 	switch x := a.(type) {
 	case Int:
@@ -40,10 +39,6 @@ func compareValues(a, b Value, opt orderOptions) (int, error) {
 	_, aNil := a.(NilType)
 	_, bNil := b.(NilType)
 	if aNil || bNil {
-		if !opt.nilLowest {
-			return 0, Errorf(typeError, "%s cannot order nil", opt.fn).
-				WithHint("remove or replace nil values first, e.g. (filter some? xs) or (sort-by #(or (:k %%) 0) xs)")
-		}
 		switch {
 		case aNil && bNil:
 			return 0, nil
@@ -77,16 +72,16 @@ func compareValues(a, b Value, opt orderOptions) (int, error) {
 		}
 	case *Vector:
 		if y, ok := b.(*Vector); ok {
-			return compareVectors(x, y, opt)
+			return compareVectors(x, y, fn)
 		}
 	}
-	return 0, uncomparable(opt.fn, a, b)
+	return 0, uncomparable(fn, a, b)
 }
 
 // compareVectors orders two vectors: the shorter first, then element by
 // element. It walks a (walk.go) with b's element at the same place beside
 // each of a's.
-func compareVectors(a, b *Vector, opt orderOptions) (int, error) {
+func compareVectors(a, b *Vector, fn string) (int, error) {
 	w := newWalk(nil, a, math.MaxInt)
 	others := []*Vector{} // b's counterparts of the vectors being walked
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
@@ -102,7 +97,7 @@ func compareVectors(a, b *Vector, opt orderOptions) (int, error) {
 		yv, yIsVector := y.(*Vector)
 		if !xv || !yIsVector {
 			w.skip()
-			if c, err := compareValues(at, y, opt); err != nil || c != 0 {
+			if c, err := compareValues(at, y, fn); err != nil || c != 0 {
 				return c, err
 			}
 			continue

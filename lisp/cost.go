@@ -305,6 +305,105 @@ func totalItems(sel argSelector) func(args []Value) int64 {
 	}
 }
 
+// counts charges, before the body runs, a step per unit of the work
+// that count computes from the arguments (partition: a step per chunk and
+// per item in it); count gives 0 for arguments the builtin refuses, which
+// the body then reports.
+func counts(what string, count func(args []Value) int64) costTerm {
+	return costTerm{what: what, sel: allArgs, charge: func(th *Thread, vs []Value) error {
+		return th.step(count(vs))
+	}}
+}
+
+// rebuilds charges for rebuilding the selected values whole, every
+// collection in them, as keywordize-keys and postwalk do: a step per value
+// reached, per path to it (the walk charges it), the allocation of each
+// vector, map and set, and each collection key of a map or element of a
+// set hashed again. A
+// function is not entered. A value nesting too deep is charged as far as
+// the walk goes; the body reports it.
+func rebuilds(sel argSelector) costTerm {
+	return costTerm{what: "a step per value, and the allocation of each collection, rebuilt whole", sel: sel, charge: func(th *Thread, vs []Value) error {
+		for _, v := range vs {
+			w := newWalk(th, v, MaxValueNesting)
+			for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+				if ev == walkLeave {
+					continue
+				}
+				switch c := at.(type) {
+				case *Vector:
+					if err := th.alloc(builtSize(c)); err != nil {
+						return err
+					}
+				case *Set:
+					if err := th.alloc(builtSize(c)); err != nil {
+						return err
+					}
+					if err := chargeKeys(th, c.elems); err != nil {
+						return err
+					}
+				case *Map:
+					if err := th.alloc(builtSize(c)); err != nil {
+						return err
+					}
+					if err := chargeMapKeys(th, c); err != nil {
+						return err
+					}
+				case holder:
+					w.skip()
+				}
+			}
+			if w.err != nil && w.err != errTooDeep {
+				return w.err
+			}
+		}
+		return nil
+	}}
+}
+
+// copies charges the allocation of a copy of each selected collection:
+// its header and items, one level.
+func copies(sel argSelector) costTerm {
+	return costTerm{what: "the allocation of a copy of the collection", sel: sel, charge: func(th *Thread, vs []Value) error {
+		for _, v := range vs {
+			switch v.(type) {
+			case *Vector, *Map, *Set:
+				if err := th.alloc(builtSize(v)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}}
+}
+
+// matching charges a regex match of the pattern argument against the
+// input argument before the body runs, since a match cannot be
+// interrupted (chargeMatch): a regex, or a string where literal is false
+// (the re- functions compile one; split and replace take it as text).
+// Anything else is for the body to refuse.
+func matching(pattern, input argSelector, literal bool) costTerm {
+	return costTerm{what: "the regex match, charged before it runs", sel: allArgs, charge: func(th *Thread, args []Value) error {
+		p, in := pattern(args), input(args)
+		if len(p) != 1 || len(in) != 1 {
+			return nil
+		}
+		s, ok := in[0].(String)
+		if !ok {
+			return nil
+		}
+		switch re := p[0].(type) {
+		case *regex:
+			return chargeMatch(th, re.insts, len(s))
+		case String:
+			if !literal && len(re) <= maxPatternBytes {
+				return chargeMatch(th, programSize(string(re)), len(s))
+			}
+		}
+		return nil
+	}}
+}
+
 // Terms charged on the result.
 
 // builds charges the allocation of the collection or string the body
@@ -358,11 +457,6 @@ var updates = costTerm{what: "the update: a step per item copied, the allocation
 // 64) as they are written, and the walk of each value printed a step per
 // value, so a text too large for the budget stops as it reaches it.
 var writes = costTerm{what: "the text, charged as it is written"}
-
-// matches documents a regex builtin: a match is charged the pattern's
-// program size times the input's bytes before it runs, since it cannot be
-// interrupted (chargeMatch), and the strings it returns as it builds them.
-var matches = costTerm{what: "the regex match, charged before it runs, and the matches it builds"}
 
 // lookups documents a builtin that looks keys up: the lookup (getValue, a
 // map or set called as a function) hashes the key (chargeKey), or reads a

@@ -189,6 +189,8 @@ func argumentShapes(b *Builtin) []func(n int) []Value {
 		{true, func(n int) Value { return recordVector(n) }},
 		{true, func(n int) Value { return keywordMap(n) }},
 		{true, func(n int) Value { return NewSet(intVector(n).elems) }},
+		{true, func(n int) Value { return sortedKeywordMap(n) }},
+		{true, func(n int) Value { return setInOrder(slices.Clone(intVector(n).elems), naturalOrder) }},
 		{true, func(n int) Value { return String(strings.Repeat("ab c", n/4+1)) }},
 		{true, func(n int) Value { return Int(n) }},
 		{true, func(n int) Value { return deepVector(n) }},
@@ -297,4 +299,16 @@ func deepVector(n int) *Vector {
 		v = NewVector([]Value{Int(i), v})
 	}
 	return v
+}
+
+// sortedKeywordMap is keywordMap sorted by key.
+func sortedKeywordMap(n int) *Map {
+	m := keywordMap(n)
+	entries := slices.Clone(m.entries)
+	slices.SortFunc(entries, func(a, b MapEntry) int { return strings.Compare(string(a.Key.(Keyword)), string(b.Key.(Keyword))) })
+	bl := NewMapBuilder(n)
+	for _, e := range entries {
+		bl.Set(e.Key, e.Val)
+	}
+	return bl.sortedMap(naturalOrder)
 }

@@ -104,7 +104,7 @@ func equalNode(x, y Value) bool {
 // (chargeKey).
 func hashKey(v Value) any {
 	switch v := v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol:
+	case NilType, Bool, Int, String, Keyword, symbol, javaClass:
 		return v
 	case Float:
 		if math.IsNaN(float64(v)) {
@@ -300,7 +300,7 @@ func hashOf(v Value, hashes map[Value]uint64) uint64 {
 // the values hashKey returns as they are, or nearly.
 func cheapKey(v Value) bool {
 	switch v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef:
+	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef, javaClass:
 		return true
 	}
 	return false
@@ -352,6 +352,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return append(buf, "nil"...)
 	case *varRef:
 		return append(append(buf, "#'"...), v.Name...)
+	case javaClass:
+		return append(append(buf, "class "...), v...)
 	}
 	// Functions and other reference values are equal only to themselves.
 	return fmt.Appendf(buf, "#<%s %p>", v.TypeName(), v)

@@ -505,6 +505,7 @@ type condpNode struct {
 	pred, expr node
 	tests      []node
 	results    []node
+	arrows     []bool // the result is a function of the predicate's value (:>>)
 	fallback   node
 	pos        Pos
 }
@@ -528,7 +529,12 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 			return nil, withPos(err, n.pos)
 		}
 		if truthy(ok) {
-			return n.results[i].eval(th, fr)
+			r, err := n.results[i].eval(th, fr)
+			if err != nil || !n.arrows[i] {
+				return r, err
+			}
+			v, err := call(th, "condp", r, ok)
+			return v, withPos(err, n.pos)
 		}
 	}
 	if n.fallback != nil {

@@ -15,6 +15,9 @@ import "math"
 // starts a lineage of its own, private to whoever made it. Reading a value
 // writes nothing, so any number of goroutines may read a frozen value.
 //
+// A sorted map or set keeps its tail, which holds its ordering and is
+// never written; its comparator was frozen when it was made (sorted.go).
+//
 // Freeze also measures how many levels each of v's vectors and maps
 // nests when it holds nothing but collections and plain scalars (all a
 // value read from text holds), so that checking a definition or result
@@ -48,11 +51,11 @@ func Freeze(v Value) Value {
 				c.tail = nil
 			}
 		case *Map:
-			if c.tail != nil {
+			if c.tail != nil && c.tail.order == nil {
 				c.tail = nil
 			}
 		case *Set:
-			if c.tail != nil {
+			if c.tail != nil && c.tail.order == nil {
 				c.tail = nil
 			}
 		}

@@ -24,6 +24,10 @@ func fuzzSeeds(t interface{ Helper() }) []string {
 		`(println "x" #{1 2} \a ##NaN) (fail {:why "no"})`,
 		"#(+ %1 %2 (count %&)) #'x '(a b) #_ignored (comment 1)",
 		"(tool/echo {:q 1}) (echo 1 2)",
+		`(let [m (sorted-map-by > 3 :c 1 :a)] [(assoc m 2 :b) (subseq m > 1) (rseq m) (into (sorted-set) (keys m))])`,
+		`(def t [(type {}) (instance? String "s") (class (sorted-set 1))]) (sort [nil 2 nil 1])`,
+		"(letfn [(f [n] (if (pos? n) (g (dec n)) :f)) (g [n] (f n))] (def h f) (h 3))",
+		`(clojure.walk/keywordize-keys {"a" #{{"b" 1}}}) (partition 2 1 [1 2 3]) (re-seq #"(\d)" "a1b2")`,
 	}
 	f, err := os.Open(filepath.Join("testdata", "spec_examples.jsonl"))
 	if err == nil {

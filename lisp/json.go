@@ -255,7 +255,7 @@ const maxJSONEncodeDepth = MaxValueNesting
 // such as :a and "a".
 func EncodeJSON(v Value) (string, error) {
 	var t textWriter
-	p := printer{out: &t} // orders sets as they print
+	p := printer{out: &t, textOrder: true} // orders sets as they print, as the wire's EDN does
 	w := newWalk(nil, v, maxJSONEncodeDepth)
 	// For each map or set being written, the names of its keys or the
 	// texts of its elements so far, and where the element being written

@@ -12,7 +12,8 @@ import (
 
 // Repr returns v as EDN, the way Clojure's pr-str prints it. Strings are
 // quoted, maps keep insertion order, sets print their elements in order of
-// their text so that the output is deterministic.
+// their text so that the output is deterministic, and a sorted set in its
+// own order, as Clojure's.
 func Repr(v Value) string { return printText(v, modeRepr) }
 
 // Str is Clojure's str of one value: strings unquoted, nil empty, everything
@@ -23,6 +24,8 @@ func Str(v Value) string {
 		return string(v)
 	case NilType:
 		return ""
+	case javaClass:
+		return "class " + string(v)
 	}
 	return Repr(v)
 }
@@ -47,11 +50,11 @@ func sourceText(v Value) string {
 func wireText(v Value, limit int64, nesting int) (text string, ok bool) {
 	bp := textBuffers.Get().(*[]byte)
 	t := textWriter{buf: (*bp)[:0], limit: limit}
-	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true}
+	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true}
 	err := p.print(v)
 	if err == nil && p.sawSource {
 		t = textWriter{buf: t.buf[:0], limit: limit}
-		p = printer{out: &t, mode: modeSource, limit: nesting}
+		p = printer{out: &t, mode: modeSource, limit: nesting, textOrder: true}
 		err = p.print(v)
 	}
 	if ok = err == nil && !t.full; ok {
@@ -137,6 +140,10 @@ type printer struct {
 	// keyStarts are where those being printed began.
 	keyText   int64
 	keyStarts []keyStart
+	// textOrder prints a sorted set in order of its elements' text, as
+	// every other set, rather than in its own order: on the wire, where a
+	// sorted set arrives back as a plain set, whose text must be the same.
+	textOrder bool
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -252,7 +259,7 @@ func (p *printer) print(v Value) error {
 			out.writeByte('{')
 		case *Set:
 			out.writeString("#{")
-			if x.Len() < 2 || out.counting {
+			if x.Len() < 2 || out.counting || !source && !p.textOrder && orderOf(x) != nil {
 				break
 			}
 			if source {
@@ -482,7 +489,7 @@ func (p *printer) setOrder(s *Set) ([]Value, error) {
 		p.orders = map[*Set][]Value{}
 	}
 	t := textWriter{th: p.out.th}
-	keys := printer{out: &t, mode: modeRepr, th: p.th, limit: p.limit, orders: p.orders}
+	keys := printer{out: &t, mode: modeRepr, th: p.th, limit: p.limit, orders: p.orders, textOrder: true}
 	if err := keys.print(s); err != nil {
 		return nil, err
 	}
@@ -543,6 +550,8 @@ func writeScalar(out *textWriter, v Value, source bool) {
 	case *varRef:
 		out.writeString("#'")
 		out.writeString(v.Name)
+	case javaClass:
+		out.writeString(string(v)) // as source, the class name resolves to it
 	case *regex:
 		if source {
 			// Its pattern as a string literal reads back exactly, where

@@ -28,20 +28,14 @@ import (
 const realModelDir = "testdata/realmodel"
 
 // realModelFloor is how many of the 109 recorded programs run here at least
-// as well as they ran when recorded, measured when the corpus was
-// extracted: all but the three of realModelKnownFailures. The replay fails
-// below it; raise it when a fix makes more programs pass.
-const realModelFloor = 106
+// as well as they ran when recorded: all of them. The replay fails below it.
+const realModelFloor = 109
 
 // realModelKnownFailures are the programs that fail here although the
 // recorded runtime ran them, each with its cause (README.md has the
 // detail). Any other failure fails the test; a listed program that passes
 // is reported so that its entry can go.
-var realModelKnownFailures = map[string]string{
-	"loop-dual-cause-payments-9/08.lisp": "sort-by refuses nil keys; the recorded runtime and Clojure order nil first",
-	"loop-dual-cause-payments-9/14.lisp": "uses sorted-records, which 08.lisp defines",
-	"loop-dual-cause-payments-9/15.lisp": "uses timeline, which 14.lisp defines",
-}
+var realModelKnownFailures = map[string]string{}
 
 type recordedProgram struct {
 	File          string `json:"file"`

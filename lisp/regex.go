@@ -80,13 +80,14 @@ const instBytesPerStep = 8
 // the work the default budget of a million steps pays for.
 const maxMatchWork = 1_000_000 * instBytesPerStep
 
-// chargeMatch charges for matching re against n bytes of input, before
-// the match: a match cannot be interrupted once it starts, so its whole
-// worst case must fit in the step budget first, and below maxMatchWork.
-func chargeMatch(th *Thread, re *regex, n int) error {
-	work := int64(n) * int64(re.insts)
+// chargeMatch charges for matching a regex of insts instructions against
+// n bytes of input, before the match: a match cannot be interrupted once
+// it starts, so its whole worst case must fit in the step budget first,
+// and below maxMatchWork. The builtins declare it (matching).
+func chargeMatch(th *Thread, insts, n int) error {
+	work := int64(n) * int64(insts)
 	if work > maxMatchWork {
-		return Errorf(stepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", re.insts, n).
+		return Errorf(stepLimit, "matching a regex of %d instructions against %d bytes is too much work for one match", insts, n).
 			WithHint("match a shorter string (split it first) or use a simpler pattern with fewer repetitions")
 	}
 	return th.step(1 + work/instBytesPerStep)

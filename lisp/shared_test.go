@@ -12,13 +12,17 @@ import (
 // captured) and hands to any number of evaluations at once: maps small and
 // indexed, with keyword and collection keys; vectors and sets, nested; and
 // the values inside a closure decoded from source, which only a Freeze
-// that enters functions freezes.
+// that enters functions freezes, among them sorted collections, one with
+// a comparator that assocs onto a map it captured.
 func sharedValues(t *testing.T) []Value {
 	t.Helper()
 	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))
 	                           v (reduce conj [] (range 20))
-	                           s (reduce conj #{} (range 12))]
-	                       (fn [] [m v s]))`, 0, 0)
+	                           s (reduce conj #{} (range 12))
+	                           x (assoc {} :a 1)
+	                           by (sorted-map-by (fn [a b] (count (assoc x :b a)) (compare b a)) 3 :c 1 :a 2 :b)
+	                           ss (into (sorted-set) (range 12))]
+	                       (fn [] [m v s by ss]))`, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

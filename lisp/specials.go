@@ -887,27 +887,35 @@ func compileCondp(c *compiler, l *list, tail bool) (node, error) {
 		return nil, err
 	}
 	n := &condpNode{pred: pred, expr: expr, pos: l.Pos}
+	// Clauses are test result, or test :>> f (f is called with what the
+	// predicate returned); a last lone form is the default.
 	clauses := l.Elems[3:]
-	if len(clauses)%2 == 1 {
-		if n.fallback, err = c.compile(clauses[len(clauses)-1], tail); err != nil {
-			return nil, err
-		}
-		clauses = clauses[:len(clauses)-1]
-	}
-	for i := 0; i < len(clauses); i += 2 {
-		if clauses[i+1] == Keyword(">>") {
-			return nil, c.errorf(validationError, "condp :>> is not supported")
-		}
-		t, err := c.compile(clauses[i], false)
+	for len(clauses) >= 2 {
+		arrow := clauses[1] == Keyword(">>") && len(clauses) >= 3
+		t, err := c.compile(clauses[0], false)
 		if err != nil {
 			return nil, err
 		}
-		r, err := c.compile(clauses[i+1], tail)
+		result := clauses[1]
+		if arrow {
+			result = clauses[2]
+		}
+		r, err := c.compile(result, tail && !arrow)
 		if err != nil {
 			return nil, err
 		}
 		n.tests = append(n.tests, t)
 		n.results = append(n.results, r)
+		n.arrows = append(n.arrows, arrow)
+		clauses = clauses[2:]
+		if arrow {
+			clauses = clauses[1:]
+		}
+	}
+	if len(clauses) == 1 {
+		if n.fallback, err = c.compile(clauses[0], tail); err != nil {
+			return nil, err
+		}
 	}
 	return n, nil
 }

@@ -27,16 +27,30 @@ func init() {
 // idiomForms are the forms above; the system prompt does not list them.
 var idiomForms = map[string]bool{}
 
-// compileLetfn is (letfn [(f [x] ...) ...] body): each function is bound
-// in order as a named fn, so it calls itself and the ones before it; a
-// reference to a later one is reported with a hint.
+// compileLetfn is (letfn [(f [x] ...) ...] body): the functions are
+// bound as named fns, so each calls itself. When one calls a function
+// defined after it (mutual recursion), they become one group: a function
+// that makes the group's function i,
+//
+//	(let [letfn-f-g (fn letfn-f-g [i] (case i 0 (fn f [x] (let [g (letfn-f-g 1)] ...))
+//	                                          1 (fn g [y] (let [f (letfn-f-g 0)] ...))))
+//	      f (letfn-f-g 0)
+//	      g (letfn-f-g 1)]
+//	  body)
+//
+// in which each function makes the others it calls when it is called.
+// Closures capture values, so two functions holding each other would make
+// a value that contains itself; the group holds neither, only the code,
+// and each function holds the group. It prints, and is kept between turns,
+// as that source.
 func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 	specs, ok := optional(l.Elems, 1).(*Vector)
 	if !ok {
 		return nil, c.errorf(validationError, "letfn needs a vector of function specs").
 			WithHint("write (letfn [(f [x] body)] (f 1))")
 	}
-	binds := make([]Value, 0, 2*specs.Len())
+	names := make([]symbol, 0, specs.Len())
+	fns := make([]*list, 0, specs.Len())
 	for _, s := range specs.Elems() {
 		spec, ok := s.(*list)
 		if !ok || len(spec.Elems) < 2 {
@@ -46,18 +60,88 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 		if !ok {
 			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s))
 		}
-		fn := &list{Elems: append([]Value{symbol("fn"), name}, spec.Elems[1:]...), Pos: spec.Pos}
-		binds = append(binds, name, fn)
+		names = append(names, name)
+		fns = append(fns, &list{Elems: append([]Value{symbol("fn"), name}, spec.Elems[1:]...), Pos: spec.Pos})
 	}
-	for i := 0; i < len(binds); i += 2 {
-		for j := i + 2; j < len(binds); j += 2 {
-			if mentions(binds[i+1], binds[j].(symbol)) {
-				return nil, c.errorf(validationError, "letfn function %s calls %s, which is defined after it", binds[i], binds[j]).
-					WithHint("define mutually recursive functions with defn: (defn %s ...) and (defn %s ...), declared first with (declare %s)", binds[i], binds[j], binds[j])
-			}
+	binds := make([]Value, 0, 2*len(fns)+2)
+	if mutual := forwardReference(names, fns); !mutual {
+		for i, fn := range fns {
+			binds = append(binds, names[i], fn)
+		}
+	} else {
+		group := letfnGroupName(names)
+		cases := []Value{symbol("case"), symbol("i")}
+		for i, fn := range fns {
+			cases = append(cases, Int(i), withSiblings(fn, group, names, i))
+		}
+		dispatch := &list{Elems: []Value{symbol("fn"), group, NewVector([]Value{symbol("i")}), &list{Elems: cases, Pos: l.Pos}}, Pos: l.Pos}
+		binds = append(binds, group, dispatch)
+		for i, name := range names {
+			binds = append(binds, name, &list{Elems: []Value{group, Int(i)}, Pos: l.Pos})
 		}
 	}
 	return compileLet(c, &list{Elems: append([]Value{symbol("let"), NewVector(binds)}, l.Elems[2:]...), Pos: l.Pos}, tail)
+}
+
+// forwardReference reports whether a function mentions one defined after it.
+func forwardReference(names []symbol, fns []*list) bool {
+	for i := range fns {
+		for _, later := range names[i+1:] {
+			if mentions(fns[i], later) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// letfnGroupName names a mutually recursive group after its functions,
+// a name that reads back as a symbol and that no program is likely to
+// bind inside them.
+func letfnGroupName(names []symbol) symbol {
+	parts := []string{"letfn"}
+	for _, n := range names {
+		parts = append(parts, string(n))
+	}
+	return symbol(strings.Join(parts, "-"))
+}
+
+// withSiblings is the fn form of group function i, each arity's body
+// wrapped in a let that makes the other functions of the group it
+// mentions, unless its parameters bind that name.
+func withSiblings(fn *list, group symbol, names []symbol, i int) *list {
+	rest := fn.Elems[2:] // after fn and the name
+	wrap := func(params *Vector, body []Value) []Value {
+		var binds []Value
+		for j, name := range names {
+			if j != i && anyMentions(body, name) && !mentions(params, name) {
+				binds = append(binds, name, &list{Elems: []Value{group, Int(j)}, Pos: fn.Pos})
+			}
+		}
+		if len(binds) == 0 {
+			return body
+		}
+		return []Value{&list{Elems: append([]Value{symbol("let"), NewVector(binds)}, body...), Pos: fn.Pos}}
+	}
+	out := []Value{fn.Elems[0], fn.Elems[1]}
+	if params, ok := optional(rest, 0).(*Vector); ok {
+		out = append(append(out, params), wrap(params, rest[1:])...)
+		return &list{Elems: out, Pos: fn.Pos}
+	}
+	for _, a := range rest { // (f ([x] ...) ([x y] ...))
+		al, ok := a.(*list)
+		if !ok || len(al.Elems) == 0 {
+			out = append(out, a) // fn reports the malformed arity
+			continue
+		}
+		params, ok := al.Elems[0].(*Vector)
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, &list{Elems: append([]Value{params}, wrap(params, al.Elems[1:])...), Pos: al.Pos})
+	}
+	return &list{Elems: out, Pos: fn.Pos}
 }
 
 // mentions reports whether form refers to name anywhere.

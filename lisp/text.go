@@ -211,6 +211,10 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		if style == asStr {
 			return nil
 		}
+	case javaClass:
+		if style == asStr {
+			t.writeString("class ") // Java's toString of a class
+		}
 	}
 	if _, _, isLevel := parts(v); !isLevel {
 		if _, isHolder := v.(holder); !isHolder {

@@ -242,10 +242,7 @@ func transduceWith(th *Thread, fn string, xform, rf, init, coll Value) (Value, e
 		return nil, err
 	}
 	acc := init
-	for _, x := range items {
-		if err := th.step(1); err != nil {
-			return nil, err
-		}
+	for _, x := range items { // a step each, declared by the builtins (visits)
 		if acc, err = th.call(xrf, []Value{acc, x}); err != nil {
 			return nil, err
 		}

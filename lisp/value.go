@@ -289,7 +289,19 @@ const smallMap = 8
 
 // lineageTail records how far any version has extended a shared backing
 // array; only the version whose length equals it may extend in place.
-type lineageTail struct{ used int }
+//
+// A sorted map or set (sorted.go) carries its ordering here, shared by
+// every version made from it: a sorted lineage never extends in place (a
+// new key goes where it sorts, not at the end), so nothing writes its
+// tail and Freeze keeps it.
+type lineageTail struct {
+	used  int
+	order *keyOrder
+}
+
+// extendsAt reports whether the version of length n may extend the
+// lineage in place.
+func (t *lineageTail) extendsAt(n int) bool { return t != nil && t.order == nil && t.used == n }
 
 // emptyMap is the map {}, frozen (its nesting measured).
 var emptyMap = &Map{weight: 1 << nestsShift}
@@ -355,7 +367,7 @@ func (m *Map) indexKey(k Value, i int) {
 // assoc returns a map with k set to v. An existing key keeps its position.
 func (m *Map) assoc(k, v Value) *Map {
 	n := len(m.entries)
-	if _, exists := m.find(k); !exists && m.tail != nil && m.tail.used == n {
+	if _, exists := m.find(k); !exists && m.tail.extendsAt(n) {
 		m.tail.used++
 		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
 			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v)))}
@@ -376,7 +388,7 @@ func (m *Map) assocWork(k Value) (rebuilt, moved int) {
 	_, exists := m.find(k)
 	n := len(m.entries)
 	switch {
-	case exists || m.tail == nil || m.tail.used != n:
+	case exists || !m.tail.extendsAt(n):
 		return n, 0
 	case n == cap(m.entries):
 		return 0, n
@@ -521,7 +533,9 @@ var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	return buildSet(make([]Value, 0, len(elems)), elems)
+	s := buildSet(make([]Value, 0, len(elems)), elems)
+	s.tail = &lineageTail{used: len(s.elems)}
+	return s
 }
 
 // newReadSet is a set as the reader builds it (see newReadVector): it
@@ -530,13 +544,12 @@ func newReadSet(elems []Value) *Set {
 	if len(elems) == 0 {
 		return emptySet
 	}
-	s := buildSet(elems[:0], elems)
-	s.tail = nil
-	return s
+	return buildSet(elems[:0], elems)
 }
 
 // buildSet builds the set of elems, duplicates removed, in into (which may
-// be elems[:0]: it is written no faster than elems is read).
+// be elems[:0]: it is written no faster than elems is read), without a
+// lineage to extend in place.
 func buildSet(into, elems []Value) *Set {
 	s := &Set{elems: into, weight: 1}
 	small := len(elems) <= smallMap
@@ -561,7 +574,6 @@ func buildSet(into, elems []Value) *Set {
 		s.elems = append(s.elems, e)
 		s.weight = addWeight(s.weight, weightOf(e))
 	}
-	s.tail = &lineageTail{used: len(s.elems)}
 	return s
 }
 
@@ -598,7 +610,7 @@ func (s *Set) conjWork(e Value) (rebuilt, moved int) {
 	switch {
 	case s.contains(e):
 		return 0, 0
-	case s.tail == nil || s.tail.used != n:
+	case !s.tail.extendsAt(n):
 		return n, 0
 	case n == cap(s.elems):
 		return 0, n
@@ -613,7 +625,7 @@ func (s *Set) conj(e Value) *Set {
 		if s.contains(e) {
 			return s
 		}
-		if s.tail != nil && s.tail.used == n {
+		if s.tail.extendsAt(n) {
 			s.tail.used++
 			return &Set{elems: append(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
 		}
@@ -627,7 +639,7 @@ func (s *Set) conj(e Value) *Set {
 	} else if s.contains(e) {
 		return s
 	}
-	if s.tail != nil && s.tail.used == n {
+	if s.tail.extendsAt(n) {
 		index := s.index
 		if index == nil { // the set outgrows a scan: its lineage gets an index
 			index = make(map[any]int, 2*n+1)

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,30 +13,33 @@ import (
 // to call costs far more than what it appends. It sends:
 //
 //	SYSTEM  static
-//	USER    mission, tools, data, expected return   the same on every call
+//	USER    mission, tools, data, expected return,  the same on every call
+//	          the host's prelude (turn 0)
 //	        the record: a summary of the turns up   appended to, one entry
 //	          to the last re-base, then one entry     per turn, never edited
 //	          per turn since
-//	        bindings redefined, the last error      rewritten on every call
+//	        bindings redefined, the rest of the     rewritten on every call
+//	          last turn's output, the last error
 //	          while unrecovered, the last turn's
 //	          warnings, turns left
 //
 // An entry holds what the turn did, never its code: the bindings it defined
-// (from the memory: a binding stays in its turn's entry while it stands),
-// its tool calls, its output or else its result, and for a failed turn one
-// line saying so (its program and error are shown in the rewritten part
-// while it is the last turn, then collapse to that line). Everything else in
-// an entry comes from the turn's own record, so every later call renders it
-// byte for byte the same.
+// (from the memory: a binding stays in its turn's entry while it stands;
+// a function without the type of its last return, which changes), its tool
+// calls, the first lines of its output or else its result, and for a failed
+// turn one line saying so (its program and error are shown in the
+// rewritten part while it is the last turn, then collapse to that line).
+// Everything else in an entry comes from the turn's own record, so every
+// later call renders it byte for byte the same.
 //
 // The record grows with the run; a re-base replaces it with a compact
-// summary (the definitions that stand and the tool calls and output
-// sections of single-user-coalesced) once the reads the record has cost
-// beyond what a summary would have cost since the last re-base reach twice
-// what rewriting it costs beyond keeping it (ski rental, with hysteresis).
-// The decision is made from the turns' own records, sizes in tokens and the
-// request's pricing, so every later call of the run finds the same
-// re-bases.
+// summary (single-user-coalesced's tool calls, definitions and output for
+// those turns) once the reads the record has cost beyond what a summary
+// would have cost since the last re-base reach twice what rewriting it
+// costs beyond keeping it (ski rental, with hysteresis), or once it outgrows
+// the summary by a share of the prompt. The decision is made from the
+// turns' own records, sizes in tokens and the request's pricing, so every
+// later call of the run finds the same re-bases.
 type cacheStable struct{}
 
 func init() { register(cacheStable{}) }
@@ -43,7 +47,7 @@ func init() { register(cacheStable{}) }
 func (cacheStable) Name() string { return "cache-stable" }
 
 func (cacheStable) Description() string {
-	return "[SYSTEM, USER] ordered for prompt caching: the mission, tools, data and expected return, then an append-only record of what each turn did (its definitions, tool calls, output or result; never its code), re-based to a compact summary only when the record costs more under the pricing than rewriting it; last the bindings redefined, the last error while unrecovered and the turns left. Most of each prompt is the previous call's, read from the provider's cache."
+	return "[SYSTEM, USER] ordered for prompt caching: the mission, tools, data, expected return and the host's prelude, then an append-only record of what each turn did (its definitions, tool calls, the first lines of its output or its result; never its code), re-based to a compact summary when the record costs more under the pricing than rewriting it or grows too large; last the bindings redefined, the rest of the last turn's output, the last error while unrecovered and the turns left. Most of each prompt is the previous call's, read from the provider's cache."
 }
 
 func (cacheStable) Input() Input { return InputTurns }
@@ -51,28 +55,23 @@ func (cacheStable) Input() Input { return InputTurns }
 func (cacheStable) Options() []OptionDoc { return turnOptionDocs }
 
 func (s cacheStable) Render(req *Request) (*Response, error) {
-	return summarizedResponse(s.Name(), req, cacheStableMessages)
+	return summarizedResponse(s.Name(), req, memoryStable, cacheStableMessages)
 }
 
 // cacheStableMessages builds [SYSTEM, USER].
 func cacheStableMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	var counts historyCounts
 	o := &req.Options
-	tools, err := toolSection(o, req.Remembered)
+	rec, head, err := newCacheStableRecord(req)
 	if err != nil {
 		return nil, counts, err
 	}
-	ret, err := expectedReturnSection(o, req.Remembered)
-	if err != nil {
-		return nil, counts, err
-	}
-	rec := newRecord(req)
 	record, err := rec.text(&counts)
 	if err != nil {
 		return nil, counts, err
 	}
-	stable := joinSections(missionSection(o), tools, dataSection(o), ret, record)
-	rewritten := joinSections(rec.rewrittenBindings(), errorSection(req, &counts), warningSection(req.Turns), turnsIndicator(o, len(req.Turns)))
+	stable := joinSections(head, record)
+	rewritten := joinSections(rec.rewrittenBindings(), rec.restOfLastOutput(), errorSection(req, &counts), warningSection(req.Turns), turnsIndicator(o, len(req.Turns)))
 	counts.kept = utf8.RuneCountInString(stable)
 	if rewritten != "" {
 		counts.kept += 2 // the blank line after the record
@@ -83,29 +82,64 @@ func cacheStableMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	}, counts, nil
 }
 
+// newCacheStableRecord places the request's bindings and turns (newRecord)
+// and returns the record with the part of USER before it: the mission,
+// tools, data, expected return and the host's prelude.
+func newCacheStableRecord(req *Request) (*record, string, error) {
+	o := &req.Options
+	tools, err := toolSection(o, req.Remembered)
+	if err != nil {
+		return nil, "", err
+	}
+	ret, err := expectedReturnSection(o, req.Remembered)
+	if err != nil {
+		return nil, "", err
+	}
+	rec := newRecord(req)
+	env := joinSections(missionSection(o), tools, dataSection(o), ret)
+	for _, text := range []string{systemPrompt(o), env} {
+		n, err := req.Remembered.text(o.Tokenizer, text)
+		if err != nil {
+			return nil, "", err
+		}
+		rec.envTokens += n.tokens
+	}
+	return rec, joinSections(env, rec.hostPrelude()), nil
+}
+
 // record is the append-only part of a cache-stable prompt being built.
 type record struct {
 	req     *Request
 	printed map[int]bool // numbers of the turns that printed
+	// host are the bindings of the host's prelude (turn 0) that no turn
+	// of the request defined, shown before the record: they do not
+	// change.
+	host []Binding
 	// defs[k] are the values of the memory that turn k (from 1) defined,
 	// in memory order, each shown in that turn's entry; defs[0] are the
 	// bindings the rewritten part shows instead (rewrittenBindings).
 	defs [][]Binding
-	// placed[i] is req.Memory[i] as shown, at[i] where: as in defs.
+	// placed[i] is req.Memory[i] as shown, at[i] where: as in defs, -1
+	// for the host's.
 	placed []Binding
 	at     []int
 	// entries[k-1] is the entry of turn k without its definitions.
 	entries []entryText
+	// envTokens is the tokens of SYSTEM and USER's mission, tools, data
+	// and expected return: the prompt before the record but for the
+	// host's prelude, which a redefinition can change.
+	envTokens int
 }
 
 // newRecord places each binding of the memory. A binding goes in the entry
 // of the turn that defined it, where it stays as long as the binding does;
-// a function's line there gives the kind of its last return without the
-// size, which changes from call to call. The rewritten part shows what
-// would not stay: bindings defined by more than one turn of the request (a
-// name the agent redefines once tends to be redefined again; its first
-// redefinition moves its line out of the record once), and bindings no
-// turn of the request defined (turn 0, a turn not sent, or one that failed).
+// a function's line there has no return type, which changes from call to
+// call. The host's prelude (turn 0) goes before the record, as lasting as
+// the mission. The rewritten part shows what would not stay: bindings
+// defined by more than one turn of the request (a name the agent redefines
+// once tends to be redefined again; its first redefinition moves its line
+// out of the record once), and bindings of a turn not sent or one that
+// failed.
 func newRecord(req *Request) *record {
 	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]Binding, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
@@ -132,20 +166,37 @@ func newRecord(req *Request) *record {
 	r.placed = make([]Binding, len(req.Memory))
 	for i, bd := range req.Memory {
 		k := pos[bd.Turn] // 0 when absent
-		if definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success {
-			k = 0 // a failed turn defines nothing: the memory contradicts it
-		}
-		if bd.IsFn && k > 0 {
-			// The type of the last return, without the size: list[3]
-			// after one call, list[5] after the next, list all along.
-			if i := strings.IndexByte(bd.ReturnType, '['); i > 0 {
-				bd.ReturnType = bd.ReturnType[:i]
+		switch {
+		case bd.Turn == 0 && definitions[bd.Name] == 0:
+			if bd.IsFn {
+				bd.ReturnType = ""
 			}
+			r.host = append(r.host, bd)
+			r.at[i], r.placed[i] = -1, bd
+			continue
+		case definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success:
+			k = 0 // a failed turn defines nothing: the memory contradicts it
+		case bd.IsFn && k > 0:
+			// No type of the last return: a function has none until
+			// called, and another kind when it returns another.
+			bd.ReturnType = ""
 		}
 		r.defs[k] = append(r.defs[k], bd)
 		r.at[i], r.placed[i] = k, bd
 	}
 	return r
+}
+
+// hostPrelude lists the host's prelude, as single-user-coalesced's prelude
+// does.
+func (r *record) hostPrelude() string {
+	if len(r.host) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(";; === user/ (your prelude) ===")
+	writeBindings(&b, r.host, r.printed, &r.req.Options)
+	return b.String()
 }
 
 // rewrittenBindings lists the bindings the record does not hold
@@ -155,25 +206,48 @@ func (r *record) rewrittenBindings() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(";; === user/ (your prelude) ===")
+	if len(r.host) == 0 {
+		b.WriteString(";; === user/ (your prelude) ===")
+	} else {
+		b.WriteString(";; === user/ (your prelude, continued) ===")
+	}
 	writeBindings(&b, r.defs[0], r.printed, &r.req.Options)
+	return b.String()
+}
+
+// restOfLastOutput shows, while a turn is the last, the output its entry
+// leaves out.
+func (r *record) restOfLastOutput() string {
+	n := len(r.entries)
+	if n == 0 || len(r.entries[n-1].rest) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(";; The rest of turn " + strconv.Itoa(n) + "'s output:")
+	for _, p := range r.entries[n-1].rest {
+		b.WriteByte('\n')
+		b.WriteString(p)
+	}
 	return b.String()
 }
 
 // text is the summary of the turns up to the last re-base and an entry per
 // turn after it, joined by blank lines; "" before the first turn.
 func (r *record) text(c *historyCounts) (string, error) {
-	turns, o := r.req.Turns, &r.req.Options
+	turns := r.req.Turns
 	if len(turns) == 0 {
 		return "", nil
 	}
-	for _, t := range turns {
+	for i, t := range turns {
 		c.toolCallsTotal += len(t.ToolCalls)
 		if t.Success {
 			c.printsTotal += len(t.Prints)
 		}
+		if i == len(turns)-1 {
+			c.printsShown += len(r.entries[i].rest)
+		}
 	}
-	base, err := rebasePoint(r.req, r.entries)
+	base, err := r.rebasePoint()
 	if err != nil {
 		return "", err
 	}
@@ -182,19 +256,20 @@ func (r *record) text(c *historyCounts) (string, error) {
 		parts = append(parts, r.summary(base, c))
 	}
 	for k := base + 1; k <= len(turns); k++ {
-		t := &turns[k-1]
+		e := &r.entries[k-1]
 		parts = append(parts, r.entry(k))
-		c.toolCallsShown += min(len(t.ToolCalls), o.ToolCallLimit)
-		if t.Success {
-			c.printsShown += min(len(t.Prints), o.PrintlnLimit)
-		}
+		c.toolCallsShown += len(e.calls)
+		c.printsShown += len(e.prints)
 	}
 	return joinSections(parts...), nil
 }
 
-// summary is the summary of turns 1..n: a heading, the definitions those
-// turns made that still stand, and the tool calls and output sections
-// single-user-coalesced would show for them.
+// summary is the summary of turns 1..n: a heading, the most recent tool
+// calls their entries show, the definitions those turns made that still
+// stand, and the most recent output lines their entries show, as
+// single-user-coalesced's sections. What changes least comes first, so a
+// later re-base rewrites the summary from the first new definition or tool
+// call on, as single-user-coalesced rewrites its sections.
 func (r *record) summary(n int, c *historyCounts) string {
 	var defs []Binding // in memory order, as single-user-coalesced's prelude
 	for i, bd := range r.placed {
@@ -203,52 +278,72 @@ func (r *record) summary(n int, c *historyCounts) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(summaryHeading(n))
+	b.WriteString(summaryHeading)
+	if calls := r.summaryToolCalls(n, c); calls != "" {
+		b.WriteByte('\n')
+		b.WriteString(calls)
+	}
 	writeBindings(&b, defs, r.printed, &r.req.Options)
-	sub := &Request{Turns: r.req.Turns[:n], Options: r.req.Options}
-	var sc historyCounts
-	s := joinSections(b.String(), r.summaryToolCalls(n, &sc), outputSection(sub, &sc))
-	c.toolCallsShown += sc.toolCallsShown
-	c.printsShown += sc.printsShown
-	return s
+	return joinSections(b.String(), r.summaryOutput(n, c))
 }
 
 // summaryToolCalls is toolCallsSection for turns 1..n, from the lines the
 // entries rendered: the most recent tool_call_limit calls of those turns
 // are among the ones their entries show.
 func (r *record) summaryToolCalls(n int, c *historyCounts) string {
-	var lines []string
-	for k := n; k >= 1 && len(lines) < r.req.Options.ToolCallLimit; k-- {
-		calls := r.entries[k-1].calls
-		for i := len(calls) - 1; i >= 0 && len(lines) < r.req.Options.ToolCallLimit; i-- {
-			lines = append(lines, calls[i])
-		}
-	}
+	lines := r.recentLines(n, r.req.Options.ToolCallLimit, func(e *entryText) []string { return e.calls })
+	total := 0
 	for _, t := range r.req.Turns[:n] {
-		c.toolCallsTotal += len(t.ToolCalls)
+		total += len(t.ToolCalls)
 	}
-	if c.toolCallsTotal == 0 {
+	if total == 0 {
 		return ";; No tool calls made"
 	}
-	c.toolCallsShown = len(lines)
+	c.toolCallsShown += len(lines)
+	return labelled(";; Tool calls made:", "\n;   ", lines)
+}
+
+// summaryOutput is outputSection for turns 1..n, from the output lines the
+// entries show.
+func (r *record) summaryOutput(n int, c *historyCounts) string {
+	lines := r.recentLines(n, r.req.Options.PrintlnLimit, func(e *entryText) []string { return e.prints })
+	c.printsShown += len(lines)
+	return labelled(";; Output:", "\n", lines)
+}
+
+// recentLines returns the most recent limit lines that entries 1..n show
+// (lines gives an entry's), oldest first.
+func (r *record) recentLines(n, limit int, lines func(*entryText) []string) []string {
+	var out []string
+	for k := n; k >= 1 && len(out) < limit; k-- {
+		l := lines(&r.entries[k-1])
+		for i := len(l) - 1; i >= 0 && len(out) < limit; i-- {
+			out = append(out, l[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// labelled is label and each line after sep; "" without lines.
+func labelled(label, sep string, lines []string) string {
 	if len(lines) == 0 {
-		return "" // tool_call_limit 0: the caller wants no list
+		return ""
 	}
 	var b strings.Builder
-	b.WriteString(";; Tool calls made:")
-	for i := len(lines) - 1; i >= 0; i-- {
-		b.WriteString("\n;   ")
-		b.WriteString(lines[i])
+	b.WriteString(label)
+	for _, l := range lines {
+		b.WriteString(sep)
+		b.WriteString(l)
 	}
 	return b.String()
 }
 
-func summaryHeading(n int) string {
-	if n == 1 {
-		return ";; --- turn 1, summarized ---"
-	}
-	return ";; --- turns 1-" + strconv.Itoa(n) + ", summarized ---"
-}
+// summaryHeading opens the summary. It does not say how many turns it
+// summarizes (the first entry after it does), so that a re-base keeps the
+// earlier summary's heading, and its definitions as far as they are the
+// same, in the cache.
+const summaryHeading = ";; earlier turns, summarized"
 
 // entry is what turn k did: the definitions of the memory it made (each
 // moves out when redefined), then what the turn's own record holds
@@ -281,17 +376,31 @@ func (r *record) showsResult(k int) bool {
 	return false
 }
 
+// An entry shows its turn's output whole up to entryOutputRunes characters,
+// and a longer one by its first entryExcerptRunes characters. The rest is
+// shown after the record while the turn is the last one:
+// single-user-coalesced, too, soon shows only the most recent lines of a
+// long output, and the model needs the results of its code, which its
+// definitions keep, more than the text it printed.
+const (
+	entryOutputRunes  = 1000
+	entryExcerptRunes = 500
+)
+
 // entryText is the entry of a turn without its definitions, made from the
 // turn alone: a heading, then the body (its most recent tool_call_limit tool
-// calls, then its most recent println_limit prints), and when it printed
-// nothing its result's sample. A failed turn is its heading with the error
-// type and the tool calls it made, whose effects happened, or nothing when
-// it made none: its definitions were rolled back, and its program and error
-// are shown in the rewritten part while it is the last turn.
+// calls, then the first lines of its most recent println_limit prints, up
+// to entryOutputRunes), and when it printed nothing its result's sample. A
+// failed turn is its heading with the error type and the tool calls it
+// made, whose effects happened, or nothing when it made none: its
+// definitions were rolled back, and its program and error are shown in the
+// rewritten part while it is the last turn.
 type entryText struct {
 	head, body string
 	result     string   // the result's sample, "" when not shown
 	calls      []string // the tool calls shown, each as name(args)
+	prints     []string // the output lines shown
+	rest       []string // the output lines left out, shown while the turn is the last
 }
 
 func makeEntry(t *Turn, k int, o *Options) entryText {
@@ -300,11 +409,11 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 	if !t.Success && len(shown) == 0 {
 		return e // nothing happened that lasts
 	}
-	e.head = ";; --- turn " + strconv.Itoa(k) + " ---"
+	e.head = ";; turn " + strconv.Itoa(k)
 	if !t.Success {
-		e.head = ";; --- turn " + strconv.Itoa(k) + ": failed ---"
+		e.head += " failed"
 		if t.Error != nil && t.Error.Type != "" {
-			e.head = ";; --- turn " + strconv.Itoa(k) + ": failed (" + oneLine(t.Error.Type) + ") ---"
+			e.head += " (" + oneLine(t.Error.Type) + ")"
 		}
 	}
 	var b strings.Builder
@@ -323,10 +432,14 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 		// The output, or else the result: one view of what the turn
 		// produced, as a prelude line shows a sample or the output.
 		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
+			e.prints, e.rest = splitOutput(prints)
 			b.WriteString("\n;; Output:")
-			for _, p := range prints {
+			for _, p := range e.prints {
 				b.WriteByte('\n')
-				b.WriteString(cutRunes(p, printCut))
+				b.WriteString(p)
+			}
+			if len(e.rest) > 0 {
+				b.WriteString("\n;; (output cut: " + strconv.Itoa(len(e.rest)) + " more lines)")
 			}
 		} else if len(t.Prints) == 0 && (!emptyValue(t.Result) || t.Returned) {
 			e.result = RenderValue(orNil(t.Result), o.SampleLimit, o.SamplePrintableLimit)
@@ -340,31 +453,77 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 	return e
 }
 
+// splitOutput splits the lines a turn printed into those its entry shows
+// and the rest: all of them up to entryOutputRunes characters, else the
+// first ones up to entryExcerptRunes, a line that does not fit cut there
+// and its end going with the rest. Each line is cut at printCut first, as
+// single-user-coalesced cuts it.
+func splitOutput(prints []string) (shown, rest []string) {
+	shown = make([]string, len(prints))
+	total := 0
+	for i, p := range prints {
+		shown[i] = cutRunes(p, printCut)
+		total += utf8.RuneCountInString(shown[i])
+	}
+	if total <= entryOutputRunes {
+		return shown, nil
+	}
+	left := entryExcerptRunes
+	for i, p := range shown {
+		n := utf8.RuneCountInString(p)
+		if n <= left {
+			left -= n
+			continue
+		}
+		rest = append([]string{}, shown[i:]...)
+		shown = shown[:i]
+		if left > 0 {
+			head := cutRunes(p, left)
+			shown = append(shown, head+"...")
+			rest[0] = "..." + p[len(head):]
+		}
+		break
+	}
+	return shown, rest
+}
+
 // definitionEstimate is the tokens the plan of re-bases counts for a
 // definition line, whose real size depends on a value only the memory
 // holds: a padded name, a type and a short sample.
 const definitionEstimate = 16
 
+// maxRecordExcess bounds how far the record may outgrow the summary that
+// would replace it, as a share of the prompt with that summary: past it
+// the record is re-based whatever the pricing, so that the strategy sends
+// about the tokens single-user-coalesced sends.
+const maxRecordExcess = 0.15
+
 // rebasePoint returns the last turn the record summarizes (0: none). It
 // replays the run's calls, deciding at each whether to re-base, from what
-// every later call of the run also has: the turns' own records and the
-// options. Sizes are in tokens, definitions estimated by name (a turn's
-// defined names), so a decision never depends on values that change.
+// every later call of the run also has: the turns' own records, the
+// options and the prompt before the record (but the host's prelude). Sizes are in tokens,
+// definitions estimated by name (a turn's defined names), so a decision
+// never depends on values that change.
 //
-// A call keeps the record (reading it from the cache) and appends the new
-// entry, or writes a summary of all turns instead. Each call the record
-// outgrows the summary adds its excess reads to a rent; the record is
-// re-based once the rent reaches what re-basing costs beyond keeping. A
-// redefinition moves a definition line out of an earlier entry, or out of
-// the summary, so the record is rewritten from there anyway: from the
-// summary, that is a re-base at no extra cost.
-func rebasePoint(req *Request, entries []entryText) (int, error) {
+// A call keeps the record (reading it from the cache up to its first
+// change) and appends the new entry, or writes a summary of all turns
+// instead (reading it as far as it begins as the earlier summary). Each
+// call the record outgrows the summary adds its excess reads to a rent;
+// the record is re-based once the rent reaches twice what re-basing costs
+// beyond keeping (ski rental, with hysteresis), or once the record outgrows
+// the summary by maxRecordExcess. A redefinition moves a definition line
+// out of an earlier entry, or out of the summary, so the record is
+// rewritten from there anyway: from the summary, that is a re-base at no
+// extra cost.
+func (r *record) rebasePoint() (int, error) {
+	req := r.req
 	turns, o := req.Turns, &req.Options
-	sizes, err := newRecordSizes(req, entries)
+	sizes, err := newRecordSizes(req, r.entries)
 	if err != nil {
 		return 0, err
 	}
 	p := o.Pricing
+	env := float64(r.envTokens)
 	base := 0
 	rent := 0.0
 	// definedAt[name] is the one turn that defined name so far, or -1 once
@@ -389,18 +548,25 @@ func rebasePoint(req *Request, entries []entryText) (int, error) {
 			}
 		}
 		record := float64(sizes.base(base) + sizes.entries(base, k))
+		summary := float64(sizes.base(k))
+		// What keeping costs: the record read up to the first entry
+		// rewritten, the rest written; what re-basing costs: the summary
+		// read as far as it begins as the earlier one, the rest written.
+		shared := float64(sizes.shared(base, k))
 		kept := float64(sizes.base(base) + sizes.entries(base, max(cut-1, base)))
 		if forced {
-			kept = 0
+			kept = float64(sizes.shared(base, base)) // up to the definitions
+			shared = min(shared, kept)
 		}
-		summary := float64(sizes.base(k))
+		keep := kept*p.ReadRate + (record-kept)*p.WriteRate
+		rebase := shared*p.ReadRate + (summary-shared)*p.WriteRate
 		if record > summary {
 			rent += (record - summary) * p.ReadRate
 		}
-		extra := summary*p.WriteRate - kept*p.ReadRate - (record-kept)*p.WriteRate
+		large := record-summary > maxRecordExcess*(env+summary)
 		// One entry since the last re-base is the record's shape, not its
 		// growth: a summary then only drops what the entry shows.
-		if record > summary && (forced || k-base >= 2 && rent >= 2*extra) {
+		if record > summary && (forced || k-base >= 2 && (rent >= 2*(rebase-keep) || large)) {
 			base, rent = k, 0
 		}
 	}
@@ -441,15 +607,15 @@ func newRecordSizes(req *Request, entries []entryText) (*recordSizes, error) {
 			}
 			s.calls = append(s.calls, s.calls[len(s.calls)-1]+2+n) // "\n;   "
 		}
+		for _, p := range e.prints {
+			n, err := count(p)
+			if err != nil {
+				return nil, err
+			}
+			s.prints = append(s.prints, s.prints[len(s.prints)-1]+1+n)
+		}
 		names := 0 // first definitions: a name defined again leaves the record
 		if t.Success {
-			for _, p := range t.Prints {
-				n, err := count(cutRunes(p, printCut))
-				if err != nil {
-					return nil, err
-				}
-				s.prints = append(s.prints, s.prints[len(s.prints)-1]+1+n)
-			}
 			for _, name := range t.Defined {
 				if !seen[name] {
 					seen[name] = true
@@ -485,7 +651,7 @@ const (
 	noToolCallsTokens = 6 // ";; No tool calls made" and the blank line before it
 	toolCallsTokens   = 6 // ";; Tool calls made:"
 	outputTokens      = 4 // ";; Output:"
-	headingTokens     = 12
+	headingTokens     = 10
 )
 
 // base is the tokens of the summary of the first n turns; 0 for n == 0.
@@ -493,7 +659,18 @@ func (s *recordSizes) base(n int) int {
 	if n == 0 {
 		return 0
 	}
-	size := headingTokens + s.names[n]
+	size := s.toolCalls(n) + s.names[n]
+	prints := s.printsUpTo[n]
+	if shown := min(prints, s.o.PrintlnLimit); shown > 0 {
+		size += outputTokens + s.prints[prints] - s.prints[prints-shown]
+	}
+	return size
+}
+
+// toolCalls is the tokens of the summary of the first n turns up to its
+// definitions: the heading and the tool calls.
+func (s *recordSizes) toolCalls(n int) int {
+	size := headingTokens
 	calls := s.callsUpTo[n]
 	switch shown := min(calls, s.o.ToolCallLimit); {
 	case calls == 0:
@@ -501,9 +678,19 @@ func (s *recordSizes) base(n int) int {
 	case shown > 0:
 		size += toolCallsTokens + s.calls[calls] - s.calls[calls-shown]
 	}
-	prints := s.printsUpTo[n]
-	if shown := min(prints, s.o.PrintlnLimit); shown > 0 {
-		size += outputTokens + s.prints[prints] - s.prints[prints-shown]
-	}
 	return size
+}
+
+// shared is the tokens the summary of the first k turns shares at its
+// start with that of the first b: its heading, and when no tool call was
+// made since, its tool calls and the definitions of the earlier summary
+// (a definition since is added after them, in memory order).
+func (s *recordSizes) shared(b, k int) int {
+	switch {
+	case b == 0:
+		return 0
+	case s.callsUpTo[b] != s.callsUpTo[k]:
+		return headingTokens
+	}
+	return s.toolCalls(b) + s.names[b]
 }

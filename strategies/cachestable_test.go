@@ -20,6 +20,7 @@ func TestCacheStableAppendOnly(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatal("no traces", err)
 	}
+	files = sampleForShort(files)
 	appended, rebased := 0, 0
 	for _, file := range files {
 		tr := loadTrace(t, file)
@@ -29,13 +30,14 @@ func TestCacheStableAppendOnly(t *testing.T) {
 			prevBase := 0
 			defined := map[string]bool{}
 			for i := range len(tr.turns) + 1 {
-				req := &Request{Options: tr.opts, Turns: tr.turns[:i]}
+				req := tr.request(i)
 				req.Options.Pricing = p
-				if i > 0 {
-					req.Memory = tr.memory[i-1]
-				}
 				what := fmt.Sprintf("%s, %s, call %d", tr.name, pricing, i+1)
-				base, err := rebasePoint(req, newRecord(req).entries)
+				rec, _, err := newCacheStableRecord(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				base, err := rec.rebasePoint()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -51,14 +51,14 @@ func withDefault(d OptionDoc, text string) OptionDoc {
 }
 
 func (s coalesced) Render(req *Request) (*Response, error) {
-	return summarizedResponse(s.Name(), req, coalescedMessages)
+	return summarizedResponse(s.Name(), req, memoryWhole, coalescedMessages)
 }
 
 // summarizedResponse renders req with messages, a strategy that summarizes
-// the history in one USER message, and fills the statistics: the full
-// history is the "before", and the earlier call is rendered with messages
-// for the stable prefix.
-func summarizedResponse(name string, req *Request, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
+// the history in one USER message and renders the memory as use says, and
+// fills the statistics: the full history is the "before", and the earlier
+// call is rendered with messages for the stable prefix.
+func summarizedResponse(name string, req *Request, use memoryUse, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
 	msgs, counts, err := messages(req)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func summarizedResponse(name string, req *Request, messages func(*Request) ([]Ch
 		stats.NextCacheBreakpoint = &Breakpoint{Message: 1, Offset: counts.kept}
 	}
 	resp := &Response{Messages: msgs, Stats: stats}
-	err = priceTurns(req, resp, func(r *Request) ([]ChatMessage, error) {
+	err = priceTurns(req, resp, use, func(r *Request) ([]ChatMessage, error) {
 		msgs, _, err := messages(r)
 		return msgs, err
 	})

@@ -49,7 +49,7 @@ func (s full) Render(req *Request) (*Response, error) {
 	// The next call appends to these messages.
 	stats.NextCacheBreakpoint = messagesEnd(msgs)
 	resp := &Response{Messages: msgs, Stats: stats}
-	return resp, priceTurns(req, resp, fullMessages)
+	return resp, priceTurns(req, resp, memoryUnused, fullMessages)
 }
 
 // fullMessages builds SYSTEM, the USER message of turn 1 (what

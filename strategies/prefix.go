@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -158,34 +159,84 @@ func messagesEnd(msgs []ChatMessage) *Breakpoint {
 	return &Breakpoint{Message: last, Offset: utf8.RuneCountInString(msgs[last].Content)}
 }
 
+// memoryUse is what of the request's memory a turn strategy renders, which
+// decides whether the request holds what its earlier call rendered.
+type memoryUse int
+
+const (
+	memoryUnused memoryUse = iota // full: none of it
+	memoryWhole                   // single-user-coalesced: every binding as it is
+	// cache-stable: the host's prelude without the return types of its
+	// functions, the rest as it is.
+	memoryStable
+)
+
 // earlierTurnRequest rebuilds the request of the call before req in the same
 // run of a turn strategy: without the last turn, with the memory that turn
-// started from (the snapshot of the turn before it; none before the first
-// turn) and, when turns_left was given, one more turn left. It returns nil
-// and a note when that memory was not sent.
-func earlierTurnRequest(req *Request) (*Request, string) {
+// started from and, when turns_left was given, one more turn left. It
+// returns nil and a note when the strategy renders memory (use) that the
+// request does not hold.
+func earlierTurnRequest(req *Request, use memoryUse) (*Request, string) {
 	n := len(req.Turns)
 	earlier := &Request{Options: req.Options, Remembered: req.Remembered, Turns: req.Turns[:n-1]}
-	if n >= 2 {
-		t := &req.Turns[n-2]
-		if !t.HasMemory {
-			return nil, fmt.Sprintf("turns[%d].memory is not set: the previous call rendered the memory after that turn; send it on the second-to-last turn", n-2)
-		}
-		earlier.Memory = t.Memory
-	}
 	if req.Options.TurnsLeftSet {
 		earlier.Options.TurnsLeft++
 	}
+	if use == memoryUnused {
+		return earlier, ""
+	}
+	if n == 1 {
+		var note string
+		earlier.Memory, note = memoryBeforeFirstTurn(req, use)
+		if note != "" {
+			return nil, note
+		}
+		return earlier, ""
+	}
+	t := &req.Turns[n-2]
+	if !t.HasMemory {
+		return nil, fmt.Sprintf("turns[%d].memory is not set: the previous call rendered the memory after that turn; send it on the second-to-last turn", n-2)
+	}
+	earlier.Memory = t.Memory
 	return earlier, ""
 }
 
+// memoryBeforeFirstTurn rebuilds the memory a request of one turn started
+// from, the host's prelude: the memory after the turn without what the
+// turn defined (its defined names, or bindings the memory says that turn
+// defined; a failed turn defines nothing). A function of the prelude
+// that has a return type may have had none, or another, before the turn
+// called it, and the request does not say which: when the strategy renders
+// it (use), it returns a note instead. (A prelude binding that the turn
+// redefined is not rebuilt either, and cannot be told apart from a new
+// one.)
+func memoryBeforeFirstTurn(req *Request, use memoryUse) ([]Binding, string) {
+	t := &req.Turns[0]
+	number := t.Number
+	if number == 0 {
+		number = 1
+	}
+	var out []Binding
+	for _, bd := range req.Memory {
+		if t.Success && (bd.Turn == number || slices.Contains(t.Defined, bd.Name)) {
+			continue
+		}
+		if bd.IsFn && bd.ReturnType != "" && (use == memoryWhole || bd.Turn != 0) {
+			return nil, fmt.Sprintf("the memory before turns[0] is not in the request, and function %s, which that turn did not define, has a return type it may have had since the turn called it: the second call of a run with a prelude of functions cannot be rebuilt", bd.Name)
+		}
+		out = append(out, bd)
+	}
+	return out, ""
+}
+
 // priceTurns fills the cost statistics of resp, the response of a turn
-// strategy to req, rendering the earlier call with messages.
-func priceTurns(req *Request, resp *Response, messages func(*Request) ([]ChatMessage, error)) error {
+// strategy to req, rendering the earlier call with messages; use says what
+// of the memory messages renders.
+func priceTurns(req *Request, resp *Response, use memoryUse, messages func(*Request) ([]ChatMessage, error)) error {
 	if len(req.Turns) == 0 {
 		return price(req, resp, nil) // the run's first call
 	}
-	earlier, note := earlierTurnRequest(req)
+	earlier, note := earlierTurnRequest(req, use)
 	if earlier == nil {
 		resp.Stats.StablePrefixNote = note
 		bill(&resp.Stats, req.Options.Pricing)

@@ -1,0 +1,153 @@
+package lisp
+
+import "strings"
+
+// Clojure functions that are another builtin under a second name, because
+// what makes them different in Clojure does not exist here: transients
+// (values are immutable, so (conj! t x) is conj, and a program that uses
+// what conj! returns, as Clojure requires, gets the same result) and
+// volatiles (an atom, which lives only while the program runs, is one).
+// Like idiomBuiltins they cost no prompt tokens.
+var aliasBuiltins = []*Builtin{
+	aliasOf("transient", "(transient coll)", "coll itself: values are immutable, there are no transients", rowNamed(logicBuiltins, "identity")),
+	aliasOf("persistent!", "(persistent! coll)", "coll itself: values are immutable, there are no transients", rowNamed(logicBuiltins, "identity")),
+	aliasOf("conj!", "(conj! coll x ...)", "conj", rowNamed(collectionBuiltins, "conj")),
+	aliasOf("assoc!", "(assoc! m k v ...)", "assoc", rowNamed(mapBuiltins, "assoc")),
+	aliasOf("dissoc!", "(dissoc! m k ...)", "dissoc", rowNamed(mapBuiltins, "dissoc")),
+	aliasOf("disj!", "(disj! s x ...)", "disj", rowNamed(setBuiltins, "disj")),
+	aliasOf("pop!", "(pop! v)", "pop", rowNamed(sequenceBuiltins, "pop")),
+	aliasOf("volatile!", "(volatile! x)", "an atom holding x", rowNamed(idiomBuiltins, "atom")),
+	aliasOf("vswap!", "(vswap! v f args...)", "swap!", rowNamed(idiomBuiltins, "swap!")),
+	aliasOf("vreset!", "(vreset! v x)", "reset!", rowNamed(idiomBuiltins, "reset!")),
+	{Name: "volatile?", Sig: "(volatile? x)", Doc: "x was made by volatile! (or atom)", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			_, ok := args[0].(*atom)
+			return boolValue(ok), nil
+		},
+		Cost: cost(constant)},
+}
+
+// aliasOf is the builtin of row under another name.
+func aliasOf(name, sig, doc string, row *Builtin) *Builtin {
+	b := *row
+	b.Name, b.Sig, b.Doc, b.Category = name, sig, doc, "idiom"
+	return &b
+}
+
+// rowNamed is the row of section called name; the tables are literals,
+// so a missing one is a programming error.
+func rowNamed(section []*Builtin, name string) *Builtin {
+	for _, b := range section {
+		if b.Name == name {
+			return b
+		}
+	}
+	panic("lisp: no builtin " + name + " to alias")
+}
+
+// Bitwise operations on 64-bit integers, and comparator and
+// parse-boolean, as Clojure's.
+var bitBuiltins = []*Builtin{
+	bitFold("bit-and", func(a, b int64) int64 { return a & b }),
+	bitFold("bit-or", func(a, b int64) int64 { return a | b }),
+	bitFold("bit-xor", func(a, b int64) int64 { return a ^ b }),
+	bitFold("bit-and-not", func(a, b int64) int64 { return a &^ b }),
+	{Name: "bit-not", Sig: "(bit-not x)", Doc: "x with every bit flipped", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			x, err := bitArg("bit-not", args[0])
+			return Int(^x), err
+		}},
+	bitAt("bit-shift-left", func(x int64, n uint) int64 { return x << n }),
+	bitAt("bit-shift-right", func(x int64, n uint) int64 { return x >> n }),
+	bitAt("unsigned-bit-shift-right", func(x int64, n uint) int64 { return int64(uint64(x) >> n) }),
+	bitAt("bit-set", func(x int64, n uint) int64 { return x | 1<<n }),
+	bitAt("bit-clear", func(x int64, n uint) int64 { return x &^ (1 << n) }),
+	bitAt("bit-flip", func(x int64, n uint) int64 { return x ^ 1<<n }),
+	{Name: "bit-test", Sig: "(bit-test x n)", Doc: "bit n of x is set", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			x, n, err := bitAndIndex("bit-test", args)
+			return boolValue(x&(1<<n) != 0), err
+		}},
+	{Name: "comparator", Sig: "(comparator pred)", Doc: "a comparator from a less-than predicate: -1, 1 or 0", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			pred := args[0]
+			return madeFn(th, "comparator", args, func(th *Thread, xs []Value) (Value, error) {
+				if len(xs) != 2 {
+					return nil, arityError("comparator", "(f a b)", len(xs))
+				}
+				for _, order := range [][2]int{{0, 1}, {1, 0}} {
+					v, err := call(th, "comparator", pred, xs[order[0]], xs[order[1]])
+					if err != nil {
+						return nil, err
+					}
+					if truthy(v) {
+						return Int(order[0] - order[1]), nil // (pred a b): -1; (pred b a): 1
+					}
+				}
+				return Int(0), nil
+			})
+		}},
+	{Name: "parse-boolean", Sig: "(parse-boolean s)", Doc: `true for "true", false for "false", else nil`, Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+			s, ok := args[0].(String)
+			if !ok {
+				return nil, typeErrorf("parse-boolean", "a string", args[0])
+			}
+			switch strings.ToLower(string(s)) {
+			case "true":
+				return trueValue, nil
+			case "false":
+				return falseValue, nil
+			}
+			return Nil, nil
+		}},
+}
+
+func bitArg(fn string, v Value) (int64, error) {
+	if x, ok := v.(Int); ok {
+		return int64(x), nil
+	}
+	return 0, typeErrorf(fn, "an integer", v)
+}
+
+// bitFold is a bitwise operation of two or more integers.
+func bitFold(name string, op func(a, b int64) int64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x y ...)", Doc: "bitwise, of integers", Category: "idiom",
+		MinArgs: 2, MaxArgs: variadic, Cost: cost(perArg(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
+			acc, err := bitArg(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range args[1:] {
+				x, err := bitArg(name, a)
+				if err != nil {
+					return nil, err
+				}
+				acc = op(acc, x)
+			}
+			return Int(acc), nil
+		}}
+}
+
+// bitAndIndex reads (f x n): an integer and a bit index, which Java takes
+// modulo 64.
+func bitAndIndex(fn string, args []Value) (int64, uint, error) {
+	x, err := bitArg(fn, args[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := bitArg(fn, args[1])
+	return x, uint(n & 63), err
+}
+
+// bitAt is an operation on integer x at bit n (or by n bits).
+func bitAt(name string, op func(x int64, n uint) int64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x n)", Doc: "bitwise, of an integer", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			x, n, err := bitAndIndex(name, args)
+			if err != nil {
+				return nil, err
+			}
+			return Int(op(x, n)), nil
+		}}
+}
