@@ -65,21 +65,32 @@ func hashedWhole(parent Value, index int, at Value) bool {
 	return false
 }
 
-// hashesWithin reports whether v's wire text (see wireText) holds at most
-// keyTextLimit of collections hashed whole, as the reader counts them.
-func hashesWithin(v Value, maxNesting int) bool {
+// readsBack refuses v, whose wire text (see wireText) the reader would
+// refuse: its collections hashed whole pass keyTextLimit, or what it
+// costs once read passes readCostLimit. what names v in the error.
+func readsBack(v Value, maxNesting int, what string) *Error {
 	if _, _, isLevel := parts(v); !isLevel {
-		return true
+		return nil
 	}
 	t := textWriter{counting: true}
 	p := printer{out: &t, mode: modeRepr, limit: maxNesting, detect: true}
 	err := p.print(v)
 	if err == nil && p.sawSource {
+		// Sent as source, it is read back by running it, within a budget
+		// of its own: only its hashing is the reader's.
 		t = textWriter{counting: true}
 		p = printer{out: &t, mode: modeSource, limit: maxNesting}
 		err = p.print(v)
+		p.readCost = 0
 	}
-	return err != nil || p.keyText <= keyTextLimit(t.size()) // too deep is refused as such
+	switch {
+	case err != nil: // too deep, refused as such
+	case p.keyText > keyTextLimit(t.size()):
+		return keyTextError(what)
+	case p.readCost > ReadCostLimit(t.size()):
+		return readCostError(what, p.readCost, t.size())
+	}
+	return nil
 }
 
 // keyTextError is the failure of a turn that would emit a value whose
@@ -124,8 +135,8 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	if deep {
 		return tooDeepError(what, nesting)
 	}
-	if !hashesWithin(result, nesting) {
-		return keyTextError(what)
+	if err := readsBack(result, nesting, what); err != nil {
+		return err
 	}
 	if total += n; total > limit {
 		return emitError("the result", total, limit)
@@ -147,8 +158,8 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 				}
 				return emitError("the memory (at "+b.Name+")", total+n, limit)
 			}
-			if !hashesWithin(b.Value, nesting) {
-				return keyTextError("the value of " + b.Name)
+			if err := readsBack(b.Value, nesting, "the value of "+b.Name); err != nil {
+				return err
 			}
 			if mem != p.env.Prelude {
 				b.source = text
@@ -173,8 +184,8 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 	if deep {
 		return tooDeepError("the arguments of tool/"+name, p.env.valueNesting())
 	}
-	if !hashesWithin(args, p.env.valueNesting()) {
-		return keyTextError("the arguments of tool/" + name)
+	if err := readsBack(args, p.env.valueNesting(), "the arguments of tool/"+name); err != nil {
+		return err
 	}
 	if p.emittedArgs+n > limit {
 		return emitError("the arguments of tool/"+name, p.emittedArgs+n, limit)

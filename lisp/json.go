@@ -33,7 +33,7 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 	maxDepth = min(maxDepth, MaxValueNesting)
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth}
+	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -49,6 +49,20 @@ type jsonDecoder struct {
 	text     string
 	maxDepth int
 	counted  map[int]int // elements of the long arrays and pairs of the long objects counted ahead, by the offset past their bracket
+	// cost is what the arrays and objects built so far cost, at most
+	// costLimit (see readNodeCost).
+	cost, costLimit int64
+}
+
+// charge counts what v, an array or object just built, cost, and refuses
+// the value past its limit.
+func (d *jsonDecoder) charge(v Value) (Value, error) {
+	if d.cost += readNodeCost(v); d.cost > d.costLimit {
+		err := jsonError(d.dec, "the value would take more than %s once read, more than %d times its %s of text: it is mostly arrays or objects of one or two small parts",
+			byteCount(d.cost), ReadCostPerByte, byteCount(int64(len(d.text))))
+		return nil, err.(*Error).WithHint(readCostHint)
+	}
+	return v, nil
 }
 
 func jsonError(dec *json.Decoder, format string, args ...any) error {
@@ -101,7 +115,7 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if len(elems) < cap(elems) {
 				elems = slices.Clone(elems)
 			}
-			return newReadVector(elems), nil
+			return d.charge(newReadVector(elems))
 		}
 		var pairs []MapEntry
 		for d.dec.More() {
@@ -129,7 +143,7 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		for _, p := range pairs {
 			b.Set(p.Key, p.Val)
 		}
-		return measureReadMap(b.Map()), nil
+		return d.charge(measureReadMap(b.Map()))
 	}
 	return nil, jsonError(d.dec, "unexpected token %v", tok)
 }

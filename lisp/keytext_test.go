@@ -47,7 +47,7 @@ func TestKeyTextWithinReads(t *testing.T) {
 		`{[1 2] :x, [3 4] :y, {:k 1} #{[1] [2]}}`,
 		`#{#{{:a 1}} #{{:b 2}}}`,
 		setChain(4),
-		`[` + strings.Repeat(`{[:a :b] 1 #{1 2} 2}`, 1000) + `]`,
+		`[` + strings.Repeat(`{[:a :b] 1 #{1 2} 2}`, 100) + `]`,
 	} {
 		if _, err := ParseEDN(text, 0); err != nil {
 			t.Errorf("%.60s: %v", text, err)

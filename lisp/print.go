@@ -140,6 +140,9 @@ type printer struct {
 	// keyStarts are where those being printed began.
 	keyText   int64
 	keyStarts []keyStart
+	// readCost is what the collections printed cost once read back
+	// (readNodeCost).
+	readCost int64
 	// textOrder prints a sorted set in order of its elements' text, as
 	// every other set, rather than in its own order: on the wire, where a
 	// sorted set arrives back as a plain set, whose text must be the same.
@@ -243,6 +246,7 @@ func (p *printer) print(v Value) error {
 			p.scalarRun(&w, at, source, sorting)
 			continue
 		}
+		p.readCost += readNodeCost(at)
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
 			writeScalar(out, x, source)

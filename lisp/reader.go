@@ -122,8 +122,12 @@ func parseEDN(text string, maxNesting, keep int) (Value, error) {
 	if r.eof() {
 		return nil, r.errorf(r.line, r.col, "empty value").WithHint("send an EDN value such as nil, 42 or {:a 1}")
 	}
+	line, col := r.line, r.col
 	v, err := r.readForm()
 	if err != nil {
+		return nil, err
+	}
+	if err := r.charge(v, line, col); err != nil {
 		return nil, err
 	}
 	if err := r.skipSpace(); err != nil {
@@ -162,6 +166,7 @@ type reader struct {
 	keywords      map[string]Value // see keyword
 	counted       map[int]int      // forms of the long sequences counted ahead, by open (see seqForms)
 	keyText       int              // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
+	cost          int64            // EDN: what the collections built so far cost (readNodeCost)
 }
 
 type shortFnArgs struct {
@@ -589,6 +594,9 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, s *seqForms)
 				return err
 			}
 		}
+		if err := r.charge(f, line, col); err != nil {
+			return err
+		}
 		switch {
 		case s.count:
 		case s.long != nil:
@@ -623,6 +631,22 @@ func (r *reader) hashedWhole(f Value, text, line, col int) error {
 	if r.keyText += text; int64(r.keyText) > keyTextLimit(int64(len(r.src))) {
 		return r.errorf(line, col, "sets and map keys nest too deeply in one another: the collections they hold are %d bytes of text, more than %d times the value's %d",
 			r.keyText, keyTextPerByte, len(r.src)).WithHint(keyTextHint)
+	}
+	return nil
+}
+
+// charge counts what f, a form just read, cost to build (readNodeCost),
+// when the reader reads a value and builds it: past readCostLimit of the
+// value's text the value is refused. line and col are where the
+// enclosing collection opened.
+func (r *reader) charge(f Value, line, col int) error {
+	if !r.edn || r.discard > 0 {
+		return nil
+	}
+	r.cost += readNodeCost(f)
+	if size := int64(len(r.src)); r.cost > ReadCostLimit(size) {
+		return r.errorf(line, col, "the value would take more than %s once read, more than %d times its %s of text: it is mostly collections of one or two small parts",
+			byteCount(r.cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)
 	}
 	return nil
 }

@@ -214,7 +214,11 @@ func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field st
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
 				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
-				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				var cost int64
+				parsed, cost, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				if err := rd.charge(cost, func() string { return fmt.Sprintf("%s.bindings[%d].value.edn", field, i) }); err != nil {
+					return nil, err
+				}
 			}
 			source = source || parsed == nil
 		case b.GetValue().GetJson() != "":
@@ -529,6 +533,7 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	}
 	h.holding = true
 	rd := h.svc.newReader(ctx, true)
+	rd.sized(proto.Size(r.msg))
 	answer, err := decodeAnswer(rd, tr, index, fmt.Sprintf("tool_result[%d]", index))
 	rd.release()
 	if err != nil {

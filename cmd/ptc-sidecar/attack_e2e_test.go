@@ -96,17 +96,10 @@ type requestKind struct {
 var (
 	kindLists    = requestKind{"lists of empty elements", 4, 6}
 	kindTexts    = requestKind{"texts rendered and tokenized", 8, 10}
-	kindValues   = requestKind{"values read whole", 16, 16}
+	kindValues   = requestKind{"values read whole", 16, 20}
 	kindPrograms = requestKind{"a program's text", 32, 34}
 	// Over HTTP a large response costs what a large request does.
 	kindRendered = requestKind{"values read and rendered whole", 16, 24}
-	// Denser than any other value: a collection's header, its element and
-	// the slot holding it, for three bytes of text; two when they nest.
-	kindOneElement = requestKind{"collections of one element", 32, 32}
-	kindNested     = requestKind{"collections of one element nested", 40, 40}
-	// A set holding a collection, or a map keyed by one, keeps a hash
-	// index of its own.
-	kindSetsOfCollections = requestKind{"sets of collections", 100, 100}
 )
 
 func evalLimits() *ptcsidecarv1.Limits { return &ptcsidecarv1.Limits{TimeoutMs: evalTimeoutMs} }
@@ -229,14 +222,29 @@ func interpreterAttacks() []attack {
 		{name: "dense EDN turn result, 9.5 MiB of {}", method: "ToMessages", expect: "ok", kind: kindValues,
 			req: turnResult(vectors("{}", 4_750_000))},
 		// Collections of one element: a vector's header and its element's
-		// slot for three bytes of text, and for two when they nest.
-		{name: "one-element vectors, 6 MiB of [1]", method: "EvalTurn", expect: "ok", kind: kindOneElement,
+		// slot for three bytes of text, and for two when they nest; a set
+		// holding a collection keeps a hash index of its own. They read
+		// to 25-80 times their text, and are refused past 16.
+		{name: "one-element vectors, 6 MiB of [1]", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
 			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors("[1]", 2_100_000)})},
-		{name: "one-element vectors nested 1000 deep, 6 MiB", method: "EvalTurn", expect: "ok", kind: kindNested,
+		{name: "one-element vectors nested 1000 deep, 6 MiB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
 			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors(nested("[", "]", 998), 3_150)})},
-		// A set holding a collection keeps a hash index of its own.
-		{name: "sets of a collection, 2 MiB of #{[]}", method: "EvalTurn", expect: "ok", kind: kindSetsOfCollections,
-			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors("#{[]}", 420_000)})},
+		{name: "sets of a collection, 10 MiB of #{[]}", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors("#{[]}", 2_100_000)})},
+		{name: "one-element JSON arrays, 8 MiB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Json: "[" + strings.Repeat("[1],", 2_100_000) + "[1]]"})},
+		// Each value within the floor it may cost beyond its multiple,
+		// 1,000 of them in one request, each text different, as an
+		// attacker's would be, so that none is remembered for another.
+		{name: "1000 turn results of 150 sets of a collection", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: func() proto.Message {
+				turns := make([]*ptcsidecarv1.Turn, 1000)
+				for i := range turns {
+					turns[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: "x", Success: true,
+						Result: &ptcsidecarv1.Value{Edn: vectors("#{[]} ", 150) + strings.Repeat(" ", i)}}
+				}
+				return &ptcsidecarv1.ToMessagesRequest{Turns: turns}
+			}},
 		// Each set (map) hashes the whole of the set (map key) it holds:
 		// read whole, 300 KB of these took 13.7 s and 33 GB.
 		{name: "sets in sets 998 deep, 9 MiB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
