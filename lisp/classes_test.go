@@ -38,6 +38,19 @@ func TestClassOnTheWire(t *testing.T) {
 	}
 }
 
+// TestClassDefined: a definition may hold a class, as a result may, and
+// the next turn reads it back from memory.
+func TestClassDefined(t *testing.T) {
+	res := run(t, `(def kinds {:n (type 1)}) (:n kinds)`, Env{})
+	if res.Err != nil {
+		t.Fatalf("defining a class: %v", res.Err)
+	}
+	next := run(t, `(= (:n kinds) (type 2))`, Env{Prelude: res.Memory})
+	if next.Err != nil || next.Value != Bool(true) {
+		t.Errorf("the class read back from memory: %v, %v", Repr(next.Value), next.Err)
+	}
+}
+
 // TestClassNamesRefused: the names no value here can be compared with
 // exactly are refused with a hint, in programs; type refuses functions.
 func TestClassNamesRefused(t *testing.T) {

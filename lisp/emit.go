@@ -31,6 +31,75 @@ func printedSize(v Value, limit int64, maxNesting int) (size int64, deep bool) {
 	return t.size(), false
 }
 
+// A collection that is a set element or a map key is hashed whole when the
+// set or map is built: its text, once for each set or map it is inside. A
+// set nested in a set a thousand levels deep is hashed a thousand times,
+// work and keys growing with the square of its text, so reading such a
+// value took minutes and gigabytes for a few hundred kilobytes. The reader
+// refuses an EDN value whose collections in those places add up to more
+// than keyTextPerByte times its text, and a turn may not emit one, so
+// that what a turn emits is always read back.
+const keyTextPerByte = 2
+
+// keyTextLimit is the most text of collections hashed whole that a value
+// of size bytes of text may hold.
+func keyTextLimit(size int64) int64 { return keyTextPerByte * size }
+
+const keyTextHint = "nest sets in sets, or collections as map keys, a few levels at most; use vectors, or keywords and strings as keys, for deeper data"
+
+// hashedWhole reports whether at, reached at index of parent, is a
+// collection that building parent hashes whole: a set's element or a
+// map's key.
+func hashedWhole(parent Value, index int, at Value) bool {
+	switch at.(type) {
+	case *Vector, *Map, *Set:
+	default:
+		return false
+	}
+	switch parent.(type) {
+	case *Set:
+		return true
+	case *Map:
+		return index%2 == 0
+	}
+	return false
+}
+
+// readsBack refuses v, whose wire text (see wireText) the reader would
+// refuse: its collections hashed whole pass keyTextLimit, or what it
+// costs once read passes readCostLimit. what names v in the error.
+func readsBack(v Value, maxNesting int, what string) *Error {
+	if _, _, isLevel := parts(v); !isLevel {
+		return nil
+	}
+	t := textWriter{counting: true}
+	p := printer{out: &t, mode: modeRepr, limit: maxNesting, detect: true}
+	err := p.print(v)
+	if err == nil && p.sawSource {
+		// Sent as source, it is read back by running it, within a budget
+		// of its own: only its hashing is the reader's.
+		t = textWriter{counting: true}
+		p = printer{out: &t, mode: modeSource, limit: maxNesting}
+		err = p.print(v)
+		p.readCost = 0
+	}
+	switch {
+	case err != nil: // too deep, refused as such
+	case p.keyText > keyTextLimit(t.size()):
+		return keyTextError(what)
+	case p.readCost > ReadCostLimit(t.size()):
+		return readCostError(what, p.readCost, t.size())
+	}
+	return nil
+}
+
+// keyTextError is the failure of a turn that would emit a value whose
+// sets and map keys nest too deeply to be read back.
+func keyTextError(what string) *Error {
+	return Errorf(depthLimit, "%s holds sets or map keys nested too deeply in one another to be read back: each collection that is a set element or a map key is hashed whole, once for every set or map it is inside", what).
+		WithHint(keyTextHint)
+}
+
 // emitError is the failure of a turn whose emitted text would pass the
 // limit; what names the part that did.
 func emitError(what string, size, limit int64) *Error {
@@ -66,6 +135,9 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	if deep {
 		return tooDeepError(what, nesting)
 	}
+	if err := readsBack(result, nesting, what); err != nil {
+		return err
+	}
 	if total += n; total > limit {
 		return emitError("the result", total, limit)
 	}
@@ -85,6 +157,9 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 					return tooDeepError("the value of "+b.Name, nesting)
 				}
 				return emitError("the memory (at "+b.Name+")", total+n, limit)
+			}
+			if err := readsBack(b.Value, nesting, "the value of "+b.Name); err != nil {
+				return err
 			}
 			if mem != p.env.Prelude {
 				b.source = text
@@ -108,6 +183,9 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 	n, deep := printedSize(args, limit-p.emittedArgs, p.env.valueNesting())
 	if deep {
 		return tooDeepError("the arguments of tool/"+name, p.env.valueNesting())
+	}
+	if err := readsBack(args, p.env.valueNesting(), "the arguments of tool/"+name); err != nil {
+		return err
 	}
 	if p.emittedArgs+n > limit {
 		return emitError("the arguments of tool/"+name, p.emittedArgs+n, limit)

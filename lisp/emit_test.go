@@ -139,3 +139,23 @@ func TestEmitLimitDefault(t *testing.T) {
 		t.Errorf("memory holds %d bindings after a failed turn", res.Memory.len())
 	}
 }
+
+// TestResultPartsWithoutText: a result holding, at any depth, a value that
+// only lives while the program runs is refused as a definition of it is,
+// rather than emitted as #<...>, which nothing reads back.
+func TestResultPartsWithoutText(t *testing.T) {
+	for _, src := range []string{
+		`[(reduced 1)]`,
+		`{:a #{(atom 0)}}`,
+		`(fnil #{(reduced :b)} 1)`,
+		`(let [r (reduced 2)] (fn [] r))`,
+	} {
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != validationError || !strings.Contains(res.Err.Message, "has no text it could be sent back as") {
+			t.Errorf("%s: %v, %v", src, res.Value, res.Err)
+		}
+	}
+	if res := run(t, `[(reduce (fn [a x] (reduced x)) 0 [1]) @(atom 2)]`, Env{}); res.Err != nil || Repr(res.Value) != "[1 2]" {
+		t.Errorf("plain data taken out: %v, %v", res.Value, res.Err)
+	}
+}

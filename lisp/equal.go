@@ -128,11 +128,9 @@ func hashKey(v Value) any {
 // ordered by their own text. Ordering by text alone would build every
 // part's text once per level it nests in, quadratic for deeply nested
 // values. hashes are the structural hashes of collections, found by an
-// earlier walk (nil: found here).
+// earlier walk (nil: found here, once a map or set of more than one part
+// needs them: most keys have none).
 func canonicalText(v Value, hashes map[Value]uint64) []byte {
-	if hashes == nil {
-		hashes = structuralHashes(v)
-	}
 	var buf []byte
 	w := newWalk(nil, v, math.MaxInt)
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
@@ -162,11 +160,17 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 		case *Map:
 			buf = append(buf, '{')
 			if x.Len() > 1 {
+				if hashes == nil {
+					hashes = structuralHashes(v)
+				}
 				w.enterWith(canonicalEntries(x, hashes))
 			}
 		case *Set:
 			buf = append(buf, "#{"...)
 			if x.Len() > 1 {
+				if hashes == nil {
+					hashes = structuralHashes(v)
+				}
 				w.enterWith(canonicalOrder(x.elems, hashes))
 			}
 		default:

@@ -9,11 +9,22 @@ import "math"
 // form, codeBytesPerTextByte bytes per byte of its source text; a value or
 // code shared by several parts of v is counted once.
 func Footprint(v Value) int64 {
-	var n int64
+	n, _ := FootprintUpTo(v, math.MaxInt64)
+	return n
+}
+
+// FootprintUpTo is Footprint, counted only up to limit: ok is false, and
+// n passes limit, when v holds more. A host that keeps values up to a size
+// learns that a larger one will not be kept without walking all of it, and
+// without the walk's record of what it has seen growing with it.
+func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 	var code map[*lambda]bool // counted once, however many closures share it
 	w := newWalk(nil, v, math.MaxInt)
 	w.visitOnce()
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if n > limit {
+			return n, false
+		}
 		if ev == walkLeave || (!w.entered() && w.height > 0) {
 			continue // left, or seen before
 		}
@@ -54,7 +65,7 @@ func Footprint(v Value) int64 {
 			n += 32 + int64(len(x.Name))
 		}
 	}
-	return n
+	return n, n <= limit
 }
 
 // codeBytesPerTextByte is about how many bytes the forms and compiled

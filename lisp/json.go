@@ -33,7 +33,7 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 	maxDepth = min(maxDepth, MaxValueNesting)
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	d := jsonDecoder{dec: dec, maxDepth: maxDepth}
+	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,23 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 
 type jsonDecoder struct {
 	dec      *json.Decoder
+	text     string
 	maxDepth int
+	counted  map[int]int // elements of the long arrays and pairs of the long objects counted ahead, by the offset past their bracket
+	// cost is what the arrays and objects built so far cost, at most
+	// costLimit (see readNodeCost).
+	cost, costLimit int64
+}
+
+// charge counts what v, an array or object just built, cost, and refuses
+// the value past its limit.
+func (d *jsonDecoder) charge(v Value) (Value, error) {
+	if d.cost += readNodeCost(v); d.cost > d.costLimit {
+		err := jsonError(d.dec, "the value would take more than %s once read, more than %d times its %s of text: it is mostly arrays or objects of one or two small parts",
+			byteCount(d.cost), ReadCostPerByte, byteCount(int64(len(d.text))))
+		return nil, err.(*Error).WithHint(readCostHint)
+	}
+	return v, nil
 }
 
 func jsonError(dec *json.Decoder, format string, args ...any) error {
@@ -77,7 +93,10 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			return nil, jsonError(d.dec, "nested deeper than %d levels", d.maxDepth)
 		}
 		// Values are kept sized exactly and without a lineage to
-		// extend, as the reader keeps EDN (newReadVector).
+		// extend, as the reader keeps EDN (newReadVector); a long array
+		// or object makes room for all its elements at once, as the
+		// reader does (seqForms), rather than by growing.
+		open := int(d.dec.InputOffset())
 		if t == '[' {
 			var elems []Value
 			for d.dec.More() {
@@ -86,11 +105,17 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 					return nil, err
 				}
 				elems = append(elems, v)
+				if len(elems) == longSeq {
+					elems = append(make([]Value, 0, max(d.countAhead(open, depth), longSeq)), elems...)
+				}
 			}
 			if _, err := d.dec.Token(); err != nil {
 				return nil, jsonError(d.dec, "%v", err)
 			}
-			return newReadVector(slices.Clone(elems)), nil
+			if len(elems) < cap(elems) {
+				elems = slices.Clone(elems)
+			}
+			return d.charge(newReadVector(elems))
 		}
 		var pairs []MapEntry
 		for d.dec.More() {
@@ -104,6 +129,9 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 				return nil, err
 			}
 			pairs = append(pairs, MapEntry{jsonKey(key), v})
+			if len(pairs) == longSeq {
+				pairs = append(make([]MapEntry, 0, max(d.countAhead(open, depth), longSeq)), pairs...)
+			}
 		}
 		if _, err := d.dec.Token(); err != nil {
 			return nil, jsonError(d.dec, "%v", err)
@@ -115,9 +143,68 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		for _, p := range pairs {
 			b.Set(p.Key, p.Val)
 		}
-		return b.Map(), nil
+		return d.charge(measureReadMap(b.Map()))
 	}
 	return nil, jsonError(d.dec, "unexpected token %v", tok)
+}
+
+// countAhead returns how many elements (or pairs) the array (or object)
+// whose bracket ends at offset open has, counted ahead from where the
+// decoder is, inside it after longSeq of them: its commas at its own level,
+// one before each element still to come. The long arrays and objects
+// inside the rest are counted on the way (d.counted), so that no text is
+// counted twice. The count only sizes what is built: on text that is not
+// JSON, where the decoder will fail, it may be wrong, and 0 means none.
+func (d *jsonDecoder) countAhead(open, depth int) int {
+	if n, ok := d.counted[open]; ok {
+		return n
+	}
+	if d.counted == nil {
+		d.counted = map[int]int{}
+	}
+	// levels[0] is the array or object being read; the others are those
+	// inside it that are open where the scan is.
+	type level struct{ open, n int }
+	levels := []level{{open: open, n: longSeq}}
+	text := d.text
+	for i := int(d.dec.InputOffset()); i < len(text); i++ {
+		switch c := text[i]; c {
+		case '"':
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case ',':
+			levels[len(levels)-1].n++
+		case '[', '{':
+			if depth+len(levels) >= d.maxDepth {
+				return 0 // the decoder refuses it
+			}
+			levels = append(levels, level{open: i + 1})
+			if j := skipJSONSpace(text, i+1); j < len(text) && text[j] != ']' && text[j] != '}' {
+				levels[len(levels)-1].n = 1
+			}
+		case ']', '}':
+			in := levels[len(levels)-1]
+			if in.n >= longSeq {
+				d.counted[in.open] = in.n
+			}
+			if levels = levels[:len(levels)-1]; len(levels) == 0 {
+				return in.n
+			}
+		}
+	}
+	return 0
+}
+
+// skipJSONSpace returns the offset of the first byte at or after i that is
+// not JSON whitespace.
+func skipJSONSpace(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 func jsonNumber(dec *json.Decoder, s string) (Value, error) {

@@ -135,10 +135,25 @@ type printer struct {
 	// something whose source text differs (wireText then prints the
 	// value as source).
 	detect, sawSource bool
+	// keyText is the text of the collections printed as set elements and
+	// map keys, which reading the value back hashes (see keyTextLimit);
+	// keyStarts are where those being printed began.
+	keyText   int64
+	keyStarts []keyStart
+	// readCost is what the collections printed cost once read back
+	// (readNodeCost).
+	readCost int64
 	// textOrder prints a sorted set in order of its elements' text, as
 	// every other set, rather than in its own order: on the wire, where a
 	// sorted set arrives back as a plain set, whose text must be the same.
 	textOrder bool
+}
+
+// keyStart is where a collection printed as a set element or map key
+// began, and at what depth.
+type keyStart struct {
+	depth int
+	at    int64
 }
 
 // inSource reports whether a value at the given depth prints as source.
@@ -213,6 +228,10 @@ func (p *printer) print(v Value) error {
 	for ev, at := w.next(); ev != walkDone && !out.stopped(); ev, at = w.next() {
 		if ev == walkLeave {
 			p.leave(&w, at, &sorting)
+			if n := len(p.keyStarts); n > 0 && p.keyStarts[n-1].depth == w.depth {
+				p.keyText += out.size() - p.keyStarts[n-1].at
+				p.keyStarts = p.keyStarts[:n-1]
+			}
 			if p.sourceFrom == w.depth {
 				p.sourceFrom = -1
 			}
@@ -220,10 +239,14 @@ func (p *printer) print(v Value) error {
 		}
 		source := p.inSource(w.depth)
 		p.separate(&w, sorting)
+		if w.entered() && hashedWhole(w.parent(), w.index, at) {
+			p.keyStarts = append(p.keyStarts, keyStart{depth: w.depth, at: out.size()})
+		}
 		if isPlainScalar(at) {
 			p.scalarRun(&w, at, source, sorting)
 			continue
 		}
+		p.readCost += readNodeCost(at)
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
 			writeScalar(out, x, source)

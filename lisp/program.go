@@ -209,6 +209,10 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
+	if err := checkResultParts(res.Value, env.valueNesting()); err != nil {
+		res.Value, res.Returned, res.Err = Nil, false, err
+		return res, nil
+	}
 	if err := prog.checkNesting(res.Value); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
@@ -216,6 +220,23 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	res.Memory = mem
 	res.Defined = prog.defined
 	return res, nil
+}
+
+// checkResultParts refuses a result holding, at any depth, a part that has
+// no wire text (an atom, a reduced marker, a function a builtin built
+// without source): it would print as #<...>, which nothing reads back.
+// A definition holding one is refused likewise.
+func checkResultParts(v Value, nesting int) *Error {
+	bad, isBad, _, _ := definable(nil, v, nesting)
+	if !isBad {
+		return nil
+	}
+	what := "a " + bad.TypeName()
+	if b, ok := bad.(*Builtin); ok {
+		what = "a function built by " + b.Name
+	}
+	return Errorf(validationError, "the result holds %s, which has no text it could be sent back as", what).
+		WithHint("return plain data taken out of it: @a for an atom, the value for (reduced x), a function defined with fn")
 }
 
 // checkNesting refuses a result or definition the wire could not carry

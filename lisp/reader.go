@@ -122,8 +122,12 @@ func parseEDN(text string, maxNesting, keep int) (Value, error) {
 	if r.eof() {
 		return nil, r.errorf(r.line, r.col, "empty value").WithHint("send an EDN value such as nil, 42 or {:a 1}")
 	}
+	line, col := r.line, r.col
 	v, err := r.readForm()
 	if err != nil {
+		return nil, err
+	}
+	if err := r.charge(v, line, col); err != nil {
 		return nil, err
 	}
 	if err := r.skipSpace(); err != nil {
@@ -160,6 +164,9 @@ type reader struct {
 	// (ParseEDNSample); discard > 0 while reading forms that are dropped.
 	keep, discard int
 	keywords      map[string]Value // see keyword
+	counted       map[int]int      // forms of the long sequences counted ahead, by open (see seqForms)
+	keyText       int              // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
+	cost          int64            // EDN: what the collections built so far cost (readNodeCost)
 }
 
 type shortFnArgs struct {
@@ -452,26 +459,29 @@ func (r *reader) readMeta(line, col int) (Value, error) {
 }
 
 // readSeq reads the forms of a sequence up to close and returns them and
-// how many there were: a copy of their exact length, or nil when the
-// sequence is dropped (#_, or past a sample's end).
+// how many there were: a slice of their exact length, or nil when the
+// sequence is dropped (past a sample's end).
 func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, int, error) {
 	if err := r.enter(line, col); err != nil {
 		return nil, 0, err
 	}
 	// Forms collect on a stack shared by every level, so each sequence
-	// costs one allocation of its final size. (No defers: this is the
+	// costs one allocation of its final size; a long one moves to that
+	// allocation as it grows long (seqForms). (No defers: this is the
 	// reader's innermost loop.)
-	mark, discard := r.stack.n, r.discard
+	discard := r.discard
+	s := seqForms{mark: r.stack.n, open: r.off, count: discard > 0, own: true}
+	err := r.readElems(close, line, col, kind, &s)
 	var elems []Value
-	err := r.readElems(close, line, col, kind, mark)
-	n := r.stack.n - mark
 	if err == nil && discard == 0 {
-		elems = r.stack.copyFrom(mark)
+		if elems = s.long; elems == nil {
+			elems = r.stack.copyFrom(s.mark)
+		}
 	}
-	r.stack.truncate(mark)
+	r.stack.truncate(s.mark)
 	r.discard = discard
 	r.depth--
-	return elems, n, err
+	return elems, s.n, err
 }
 
 // readMap reads an EDN map: like readSeq, but the map is built from the
@@ -480,36 +490,36 @@ func (r *reader) readMap(line, col int) (Value, error) {
 	if err := r.enter(line, col); err != nil {
 		return nil, err
 	}
-	mark, discard := r.stack.n, r.discard
-	err := r.readElems('}', line, col, seqMap, mark)
+	discard := r.discard
+	s := seqForms{mark: r.stack.n, open: r.off, count: discard > 0}
+	err := r.readElems('}', line, col, seqMap, &s)
 	r.discard = discard
 	var m Value
 	if err == nil {
-		m, err = r.buildMap(mark, line, col)
+		m, err = r.buildMap(s, line, col)
 	}
-	r.stack.truncate(mark)
+	r.stack.truncate(s.mark)
 	r.depth--
 	return m, err
 }
 
-// buildMap builds the map of the pairs on the stack from mark on, sized
+// buildMap builds the map of the pairs s read onto the stack, sized
 // exactly and without a lineage to extend in place (see newReadVector).
-func (r *reader) buildMap(mark, line, col int) (Value, error) {
-	n := r.stack.n - mark
-	if err := r.checkPairs(n, line, col); err != nil {
+func (r *reader) buildMap(s seqForms, line, col int) (Value, error) {
+	if err := r.checkPairs(s.n, line, col); err != nil {
 		return nil, err
 	}
 	if r.discard > 0 {
 		return Nil, nil
 	}
-	if n == 0 {
+	if s.n == 0 {
 		return emptyMap, nil
 	}
-	b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, n/2), weight: 1}}
-	for i := mark; i < r.stack.n; i += 2 {
+	b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, s.n/2), weight: 1}}
+	for i := s.mark; i < r.stack.n; i += 2 {
 		b.Set(r.stack.at(i), r.stack.at(i+1))
 	}
-	return b.Map(), nil
+	return measureReadMap(b.Map()), nil
 }
 
 func (r *reader) checkPairs(n, line, col int) error {
@@ -520,8 +530,29 @@ func (r *reader) checkPairs(n, line, col int) error {
 	return nil
 }
 
-// readElems reads forms onto the stack up to close.
-func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) error {
+// seqForms is where readElems puts the forms of one sequence. A short one
+// keeps them on the stack, to be copied into a slice of their number when
+// it closes. A long one would then hold them twice at once, the stack and
+// the copy, sixteen bytes a form each: as it reaches longSeq forms, the
+// reader counts the rest ahead (reading them without building anything),
+// moves them to a slice with room for all, and reads the rest into it. A
+// count ahead also counts the long sequences inside it, which are then
+// not counted again, so no text is read more than twice.
+type seqForms struct {
+	mark  int     // its first form's place on the stack
+	open  int     // the offset just past its opening bracket: its name in reader.counted
+	n     int     // the forms read
+	count bool    // dropped (past a sample's end, or counted ahead): count the forms, keep none
+	own   bool    // it may move to a slice of its own (readSeq; readMap builds from the stack)
+	long  []Value // once long, its forms, with room for all of them
+}
+
+// longSeq is the number of forms at which a sequence moves off the stack:
+// the stack's first chunk.
+const longSeq = formChunk
+
+// readElems reads forms into s up to close.
+func (r *reader) readElems(close rune, line, col int, kind seqKind, s *seqForms) error {
 	sampled := false // this sequence drops its elements after r.keep
 	for {
 		if err := r.skipSpace(); err != nil {
@@ -533,29 +564,118 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, mark int) er
 		}
 		if c := r.peek(); c == close {
 			r.next()
+			if s.count && s.n >= longSeq {
+				r.count(s)
+			}
 			return nil
 		} else if c == ')' || c == ']' || c == '}' {
 			return r.errorf(r.line, r.col, "found %q but %q opened at line %d, column %d is still open", c, lexOpener(close), line, col).
 				WithHint("close it with %q first", close)
 		}
-		n := r.stack.n - mark
-		if r.keep > 0 && !sampled && kind == seqList && n == r.keep {
+		if r.keep > 0 && !sampled && kind == seqList && s.n == r.keep {
 			sampled = true
 			r.discard++ // readSeq restores it
 		}
 		// Set elements and map keys are read whole: two that differ only
 		// after a sample's end would otherwise become one.
 		keep := r.keep
-		if kind == seqSet || kind == seqMap && n%2 == 0 {
+		key := kind == seqSet || kind == seqMap && s.n%2 == 0
+		if key {
 			r.keep = 0
 		}
+		start := r.off
 		f, err := r.readForm()
 		r.keep = keep
 		if err != nil {
 			return err
 		}
-		r.stack.push(f)
+		if key && r.edn && r.discard == 0 {
+			if err := r.hashedWhole(f, r.off-start, line, col); err != nil {
+				return err
+			}
+		}
+		if err := r.charge(f, line, col); err != nil {
+			return err
+		}
+		switch {
+		case s.count:
+		case s.long != nil:
+			s.long = append(s.long, f)
+		default:
+			r.stack.push(f)
+			if s.own && s.n+1 == longSeq {
+				r.moveLong(close, line, col, kind, s)
+			}
+		}
+		s.n++
 	}
+}
+
+// count records the number of forms of s, a long sequence counted ahead.
+func (r *reader) count(s *seqForms) {
+	if r.counted == nil {
+		r.counted = map[int]int{}
+	}
+	r.counted[s.open] = s.n
+}
+
+// hashedWhole counts the text of f, read as a set element or a map key,
+// towards keyTextLimit when f is a collection: building the set or map
+// hashes it whole.
+func (r *reader) hashedWhole(f Value, text, line, col int) error {
+	switch f.(type) {
+	case *Vector, *Map, *Set:
+	default:
+		return nil
+	}
+	if r.keyText += text; int64(r.keyText) > keyTextLimit(int64(len(r.src))) {
+		return r.errorf(line, col, "sets and map keys nest too deeply in one another: the collections they hold are %d bytes of text, more than %d times the value's %d",
+			r.keyText, keyTextPerByte, len(r.src)).WithHint(keyTextHint)
+	}
+	return nil
+}
+
+// charge counts what f, a form just read, cost to build (readNodeCost),
+// when the reader reads a value and builds it: past readCostLimit of the
+// value's text the value is refused. line and col are where the
+// enclosing collection opened.
+func (r *reader) charge(f Value, line, col int) error {
+	if !r.edn || r.discard > 0 {
+		return nil
+	}
+	r.cost += readNodeCost(f)
+	if size := int64(len(r.src)); r.cost > ReadCostLimit(size) {
+		return r.errorf(line, col, "the value would take more than %s once read, more than %d times its %s of text: it is mostly collections of one or two small parts",
+			byteCount(r.cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)
+	}
+	return nil
+}
+
+// moveLong moves the forms of s, a sequence that has just grown long, off
+// the stack into s.long, with room for the forms still to come, counted
+// ahead unless a count ahead of an enclosing sequence counted them
+// already. When the count ahead meets an error the forms stay on the
+// stack: reading them will meet it too, and the sequence is never built.
+func (r *reader) moveLong(close rune, line, col int, kind seqKind, s *seqForms) {
+	total, ok := r.counted[s.open]
+	if !ok {
+		off, ln, cl, depth, discard := r.off, r.line, r.col, r.depth, r.discard
+		r.discard++
+		ahead := seqForms{open: s.open, n: s.n + 1, count: true}
+		err := r.readElems(close, line, col, kind, &ahead)
+		r.off, r.line, r.col, r.depth, r.discard = off, ln, cl, depth, discard
+		if err != nil {
+			return
+		}
+		total = ahead.n
+	}
+	// The stack holds the forms read so far (s.n of them, and the one
+	// just pushed).
+	s.long = make([]Value, s.n+1, max(total, s.n+1))
+	for i := range s.long {
+		s.long[i] = r.stack.at(s.mark + i)
+	}
+	r.stack.truncate(s.mark)
 }
 
 // formStack holds the forms of the sequences being read. Its first chunk

@@ -155,16 +155,53 @@ func NewVector(elems []Value) *Vector {
 // newReadVector is a vector as the reader builds it: elems already sized
 // exactly, and no lineage to extend in place (a conj copies), which what
 // is read has no use for, since it is frozen and shared once read; the
-// empty vector is emptyVector.
+// empty vector is emptyVector. It comes frozen, its nesting measured when
+// it holds only plain data (see Freeze): freezing what was read then
+// walks no part of it again.
 func newReadVector(elems []Value) *Vector {
 	if len(elems) == 0 {
 		return emptyVector
 	}
 	w := int64(1)
+	nests, plain := 0, true
 	for _, e := range elems {
 		w = addWeight(w, weightOf(e))
+		nests, plain = readNests(nests, plain, e)
 	}
-	return &Vector{elems: elems, weight: w}
+	v := &Vector{elems: elems, weight: w}
+	if plain {
+		setNests(v, nests+1)
+	}
+	return v
+}
+
+// readNests adds e, a part of a collection being read, to the levels the
+// parts read before it nest and whether they are all plain data (a plain
+// scalar, or a collection whose nesting is measured).
+func readNests(nests int, plain bool, e Value) (int, bool) {
+	if !plain {
+		return 0, false
+	}
+	switch e.(type) {
+	case NilType, Bool, Int, Float, String, Keyword:
+		return nests, true
+	}
+	n, ok := nestsMeasured(e)
+	return max(nests, n), ok
+}
+
+// measureReadMap measures the nesting of a map as the reader builds it,
+// as newReadVector does a vector's.
+func measureReadMap(m *Map) *Map {
+	nests, plain := 0, true
+	for _, e := range m.entries {
+		nests, plain = readNests(nests, plain, e.Key)
+		nests, plain = readNests(nests, plain, e.Val)
+	}
+	if plain {
+		setNests(m, nests+1)
+	}
+	return m
 }
 
 // newReadList is newReadVector for a list; the empty list is emptyList.

@@ -27,6 +27,12 @@ func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, e
 	if err == nil {
 		return v, nil
 	}
+	if e, ok := err.(*Error); ok && (e.Hint == keyTextHint || e.Hint == readCostHint) {
+		// Sets and map keys nested too deeply to hash, and collections
+		// too dense for their text, are refused in either notation: built
+		// from source, they cost the same.
+		return nil, err
+	}
 	if loaded, lerr := loadSource(ctx, text, maxNesting); lerr == nil && needsSource(loaded) {
 		return loaded, nil
 	}

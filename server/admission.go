@@ -15,27 +15,55 @@ import (
 // A request waits for a slot at most queueWait, then gets
 // RESOURCE_EXHAUSTED; the evaluation's clock starts once it has one, so
 // waiting never turns into a timeout.
+//
+// A large request is the same kind of work whatever its method: decoding
+// sixteen megabytes of values and tokenizing them takes seconds of CPU and
+// a multiple of its size in memory. So a request larger than largeBytes
+// takes a slot before it is decoded (valueReader.admitLarge), ToMessages
+// and RenderTrace as well as the evaluations; smaller requests, most of an
+// agent's, never wait for one to be decoded or rendered.
 type admission struct {
-	slots     chan struct{} // one element per running evaluation
-	queueWait time.Duration
-	waiting   atomic.Int64 // new evaluations waiting for a slot
-	refused   atomic.Int64 // new evaluations refused after queueWait
+	slots      chan struct{} // one element per running evaluation or large request
+	queueWait  time.Duration
+	largeBytes int          // --large-request-bytes; negative: none is large
+	waiting    atomic.Int64 // new evaluations and large requests waiting for a slot
+	refused    atomic.Int64 // those refused after queueWait
+	large      atomic.Int64 // large requests that waited for a slot
 }
 
 // AdmissionStats are the admission counters, for metrics.
 type AdmissionStats struct {
 	Limit   int   // --max-concurrent-evals
-	Running int   // evaluations holding a slot
-	Waiting int64 // new evaluations waiting for one
-	Refused int64 // new evaluations refused with RESOURCE_EXHAUSTED, since start
+	Running int   // evaluations and large requests holding a slot
+	Waiting int64 // new ones waiting for one
+	Refused int64 // new ones refused with RESOURCE_EXHAUSTED, since start
+	Large   int64 // requests over --large-request-bytes that took or waited for a slot to be decoded, since start
 }
 
 func (a *admission) stats() AdmissionStats {
-	return AdmissionStats{Limit: cap(a.slots), Running: len(a.slots), Waiting: a.waiting.Load(), Refused: a.refused.Load()}
+	return AdmissionStats{Limit: cap(a.slots), Running: len(a.slots), Waiting: a.waiting.Load(), Refused: a.refused.Load(), Large: a.large.Load()}
 }
 
-func newAdmission(size int, queueWait time.Duration) *admission {
-	return &admission{slots: make(chan struct{}, size), queueWait: queueWait}
+func newAdmission(size int, queueWait time.Duration, largeBytes int) *admission {
+	return &admission{slots: make(chan struct{}, size), queueWait: queueWait, largeBytes: largeBytes}
+}
+
+// isLarge reports whether a request of size bytes takes a slot before it
+// is decoded.
+func (a *admission) isLarge(size int) bool { return a.largeBytes >= 0 && size > a.largeBytes }
+
+// enterLarge takes a slot for a large request of size bytes, as enter
+// does, with its own refusal.
+func (a *admission) enterLarge(ctx context.Context, size int) error {
+	a.large.Add(1)
+	err := a.enter(ctx)
+	if status.Code(err) == codes.ResourceExhausted {
+		return status.Errorf(codes.ResourceExhausted,
+			"the request is %d bytes, more than %d (--large-request-bytes), and waits for an evaluation slot as an evaluation does; "+
+				"the server is running its most at once (%d) and none finished within %s; retry after a short backoff, or send less at once",
+			size, a.largeBytes, cap(a.slots), a.queueWait)
+	}
+	return err
 }
 
 // enter takes a slot for a new evaluation, waiting at most queueWait.

@@ -44,6 +44,10 @@ type Config struct {
 	// EvalQueueWait is how long an evaluation waits for one of those
 	// before RESOURCE_EXHAUSTED.
 	EvalQueueWait time.Duration
+	// LargeRequestBytes is the size past which a request of any method
+	// takes one of those slots before it is decoded (see admission);
+	// negative: none does.
+	LargeRequestBytes int
 	// ToolTimeout bounds EvalTurnStream's wait for the answer to each tool
 	// call, the most a request's limits.tool_timeout_ms may ask for.
 	ToolTimeout time.Duration
@@ -63,6 +67,7 @@ func DefaultConfig() Config {
 		MaxHistory:         10_000,
 		MaxConcurrentEvals: runtime.GOMAXPROCS(0),
 		EvalQueueWait:      time.Second,
+		LargeRequestBytes:  256 << 10,
 		ToolTimeout:        time.Minute,
 		StreamStartTimeout: 10 * time.Second,
 	}
@@ -83,6 +88,8 @@ func (c *Config) Settings() []setting.Setting {
 			Value: setting.NewCount(&c.MaxConcurrentEvals, d.MaxConcurrentEvals, 1, math.MaxInt32)},
 		setting.Setting{Name: "eval-queue-wait", Usage: "EvalTurn, EvalTurnStream: how long an evaluation waits, a `duration`, for one of the --max-concurrent-evals to finish before it is refused with RESOURCE_EXHAUSTED; its timeout starts once it runs",
 			Value: setting.NewDuration(&c.EvalQueueWait, d.EvalQueueWait)},
+		setting.Setting{Name: "large-request-bytes", Usage: "requests larger than this, in `bytes`, of any method, take one of the --max-concurrent-evals slots before they are decoded, and hold it while they are rendered or evaluated",
+			Value: setting.NewBytes(&c.LargeRequestBytes, d.LargeRequestBytes, 1, math.MaxInt32).OrNone("no request waits for its size")},
 		setting.Setting{Name: "tool-timeout", Usage: "EvalTurnStream: most time, a `duration`, waited for the answer to each tool call before the turn ends with a tool_timeout error; not counted in --eval-timeout; requests may lower it (limits.tool_timeout_ms)",
 			Value: setting.NewDuration(&c.ToolTimeout, d.ToolTimeout)},
 		setting.Setting{Name: "stream-start-timeout", Usage: "EvalTurnStream: most time, a `duration`, a stream may stay open without its start message before it ends with DEADLINE_EXCEEDED",

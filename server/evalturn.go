@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/replay"
@@ -48,6 +49,9 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}()
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
+	if err := rd.admitLarge(proto.Size(req)); err != nil {
+		return nil, err
+	}
 	ev, err := s.decodeEvaluation(rd, req, "")
 	if err != nil {
 		return nil, err
@@ -210,7 +214,11 @@ func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field st
 				// A value that does not read as EDN may hold functions;
 				// DecodeMemory loads it as source.
 				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
-				parsed, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				var cost int64
+				parsed, cost, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
+				if err := rd.charge(cost, func() string { return fmt.Sprintf("%s.bindings[%d].value.edn", field, i) }); err != nil {
+					return nil, err
+				}
 			}
 			source = source || parsed == nil
 		case b.GetValue().GetJson() != "":
@@ -382,6 +390,9 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
+	if err := rd.admitLarge(proto.Size(start)); err != nil {
+		return err
+	}
 	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
 		return err
@@ -522,6 +533,7 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	}
 	h.holding = true
 	rd := h.svc.newReader(ctx, true)
+	rd.sized(proto.Size(r.msg))
 	answer, err := decodeAnswer(rd, tr, index, fmt.Sprintf("tool_result[%d]", index))
 	rd.release()
 	if err != nil {

@@ -265,3 +265,56 @@ func TestShutdownAnswersEveryEvaluation(t *testing.T) {
 		t.Errorf("%d evaluation slots still held", svc.AdmissionStats().Running)
 	}
 }
+
+// TestLargeRequestsTakeASlot: a request larger than --large-request-bytes
+// takes an evaluation slot before it is decoded, whatever its method, and
+// gives it back once answered; a smaller one never waits for one to be
+// decoded or rendered.
+func TestLargeRequestsTakeASlot(t *testing.T) {
+	svc := New(Config{Limits: busyLimits(time.Minute), MaxConcurrentEvals: 1, EvalQueueWait: 50 * time.Millisecond, LargeRequestBytes: 4 << 10})
+	c := ptcsidecarv1.NewSidecarServiceClient(serveInMemory(t, svc))
+	mission := strings.Repeat("abehqtxz", 1<<10) // 8 KiB
+	large := &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: mission}}
+	small := &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: mission[:1<<10]}}
+	// Its values are not read before it has a slot: a bad one is not
+	// what it is refused for.
+	largeEval := &ptcsidecarv1.EvalTurnRequest{Program: "1", PreviousResults: []*ptcsidecarv1.Value{{Edn: "[" + mission}}}
+	trace := &ptcsidecarv1.RenderTraceRequest{Options: large.Options}
+
+	if _, err := c.ToMessages(context.Background(), large); err != nil {
+		t.Fatalf("a large request with the slot free: %v", err)
+	}
+	if st := svc.AdmissionStats(); st.Large != 1 || st.Running != 0 {
+		t.Errorf("after it: %+v, want one large request and no slot held", st)
+	}
+
+	busyCtx, stopBusy := context.WithCancel(context.Background())
+	var busy sync.WaitGroup
+	busy.Go(func() {
+		c.EvalTurn(busyCtx, &ptcsidecarv1.EvalTurnRequest{Program: `(loop [i 0] (recur (inc i)))`})
+	})
+	for svc.AdmissionStats().Running == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := c.ToMessages(context.Background(), small); err != nil {
+		t.Errorf("a small request with the slot taken: %v", err)
+	}
+	for name, call := range map[string]func() error{
+		"ToMessages":  func() error { _, err := c.ToMessages(context.Background(), large); return err },
+		"EvalTurn":    func() error { _, err := c.EvalTurn(context.Background(), largeEval); return err },
+		"RenderTrace": func() error { _, err := c.RenderTrace(context.Background(), trace); return err },
+	} {
+		st := status.Convert(call())
+		if st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "more than 4096 (--large-request-bytes)") {
+			t.Errorf("%s, large, with the slot taken: %v, want RESOURCE_EXHAUSTED naming --large-request-bytes", name, st.Err())
+		}
+	}
+	stopBusy()
+	busy.Wait()
+	if st := status.Convert(func() error { _, err := c.EvalTurn(context.Background(), largeEval); return err }()); st.Code() != codes.InvalidArgument {
+		t.Errorf("the large EvalTurn with the slot free: %v, want its value refused", st.Err())
+	}
+	if st := svc.AdmissionStats(); st.Large != 5 || st.Refused != 3 || st.Running != 0 {
+		t.Errorf("at the end: %+v, want 5 large requests, 3 refused, no slot held", st)
+	}
+}

@@ -43,11 +43,11 @@ func New(cfg Config) *Service {
 	limits := newRequestLimits(&cfg)
 	stopping, stop := context.WithCancelCause(context.Background())
 	return &Service{cfg: cfg, limits: limits, jsonFields: newJSONFields(limits), remembered: newRemembered(cfg.Memo),
-		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait), stopping: stopping, stop: stop}
+		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait, cfg.LargeRequestBytes), stopping: stopping, stop: stop}
 }
 
-// AdmissionStats reports the evaluations running, waiting and refused,
-// for metrics.
+// AdmissionStats reports the evaluations (and large requests) running,
+// waiting and refused, for metrics.
 func (s *Service) AdmissionStats() AdmissionStats { return s.evals.stats() }
 
 // WarmUp does before the first request what would otherwise make it slow:

@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -23,12 +24,16 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 		return nil, err
 	}
 	rd := s.newReader(ctx, false)
+	defer rd.release() // a panic must not keep the slot
+	if err := rd.admitLarge(proto.Size(in)); err != nil {
+		return nil, err
+	}
 	req, err := s.decodeToMessages(rd, in)
-	rd.release()
 	if err != nil {
 		return nil, requestError(err)
 	}
 	resp, err := strategies.Render(req)
+	rd.release()
 	if err != nil {
 		return nil, requestError(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/trace"
@@ -34,12 +35,16 @@ func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest
 		return "", traceError(err)
 	}
 	rd := s.newReader(ctx, false)
+	defer rd.release() // a panic must not keep the slot
+	if err := rd.admitLarge(proto.Size(in)); err != nil {
+		return "", err
+	}
 	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
-	rd.release()
 	if err != nil {
 		return "", requestError(err)
 	}
 	text, err := trace.Render(req, view, in.GetRaw(), in.GetUsage(), style)
+	rd.release()
 	if err != nil {
 		return "", traceError(err)
 	}

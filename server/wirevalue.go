@@ -30,6 +30,34 @@ type valueReader struct {
 	// value read as source on; nil before.
 	source context.Context
 	cancel context.CancelFunc
+	// cost is what the values read so far cost once read (lisp.ReadCost),
+	// at most budget (see sized); budget 0 bounds nothing.
+	cost, budget int64
+}
+
+// readSlack is what the values of one request may cost once read beyond
+// lisp.ReadCostPerByte times its bytes: each value may cost a small floor
+// more than its multiple (lisp.ReadCostLimit), and a history of a
+// thousand turns whose results are small sets of pairs claims a few
+// hundred kilobytes of it.
+const readSlack = 8 << 20
+
+// sized bounds what the values of a request of size bytes cost together
+// once read, so that many small values, each allowed its floor, do not
+// cost more than one large one of the same bytes.
+func (rd *valueReader) sized(size int) {
+	rd.budget = lisp.ReadCostPerByte*int64(size) + readSlack
+}
+
+// charge counts a value read for the request, and refuses the request
+// once its values cost more than its budget.
+func (rd *valueReader) charge(cost int64, path func() string) error {
+	if rd.cost += cost; rd.budget > 0 && rd.cost > rd.budget {
+		return status.Errorf(codes.InvalidArgument,
+			"%s: the request's values would take more than %d bytes once read, more than %d times the request's bytes and %d MiB besides: they are mostly collections of one or two small parts; send such data flatter",
+			path(), rd.budget, lisp.ReadCostPerByte, readSlack>>20)
+	}
+	return nil
 }
 
 // newReader returns a reader of values for the request of ctx; held says
@@ -44,6 +72,20 @@ func (rd *valueReader) admit() error {
 		return nil
 	}
 	if err := rd.svc.evals.enter(rd.ctx); err != nil {
+		return err
+	}
+	rd.held, rd.took = true, true
+	return nil
+}
+
+// admitLarge takes an evaluation slot for a request of size bytes before
+// it is decoded when it is large (see admission).
+func (rd *valueReader) admitLarge(size int) error {
+	rd.sized(size)
+	if rd.held || !rd.svc.evals.isLarge(size) {
+		return nil
+	}
+	if err := rd.svc.evals.enterLarge(rd.ctx, size); err != nil {
 		return err
 	}
 	rd.held, rd.took = true, true
@@ -101,12 +143,15 @@ func (rd *valueReader) sample(v *ptcsidecarv1.Value, field string, keep int) (li
 // building each one's path cost more allocations than reading it from the
 // cache.
 func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() string) (lisp.Value, error) {
-	out, notation, err := rd.read(v, keep)
+	out, cost, notation, err := rd.read(v, keep)
 	if err != nil {
 		if _, isStatus := status.FromError(err); isStatus {
 			return nil, err // the request's, not the text's: see read
 		}
 		return nil, invalidf(path()+notation, "%v", err)
+	}
+	if err := rd.charge(cost, path); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -116,13 +161,13 @@ func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() str
 // that stopped the reading for this request only (its context ended, no
 // evaluation slot came, the evaluation timeout passed) is a gRPC status,
 // and is not remembered; what is wrong with the text is.
-func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, string, error) {
+func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64, string, error) {
 	depth := rd.svc.maxValueDepth()
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
 	if text := v.GetEdn(); text != "" {
 		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: text}
-		out, err := rd.svc.remembered.value(key, func() (lisp.Value, error) {
+		out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, error) {
 			if v, err := lisp.ParseEDNSample(text, depth, keep); err == nil {
 				return v, nil
 			}
@@ -138,14 +183,14 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, string
 			}
 			return v, err
 		})
-		return out, ".edn", err
+		return out, cost, ".edn", err
 	}
 	if text := v.GetJson(); text != "" {
 		key := valueKey{json: true, maxNesting: depth, text: text}
-		out, err := rd.svc.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
-		return out, ".json", err
+		out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
+		return out, cost, ".json", err
 	}
-	return nil, "", nil
+	return nil, 0, "", nil
 }
 
 // interrupted is the status of a request whose values stopped being read

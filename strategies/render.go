@@ -34,6 +34,16 @@ func RenderValue(v lisp.Value, limit, printable int) string {
 	return b.String()
 }
 
+// writeValue recurses once per level v nests, where lisp's printing walks
+// values with an explicit stack. It is the one walk over values outside
+// lisp, and stays here: what it does at each level is rendering for the
+// LLM (limits per collection, a printable budget shared among map values,
+// hidden keys, order by rendered text), and the values it renders come
+// from requests, whose nesting the reader bounds (--max-value-depth, at
+// most lisp.MaxValueNesting: ten thousand frames). Its work is linear in
+// the value but for set elements and map keys rendered whole to be
+// ordered, text the reader bounds as what it hashes whole.
+// TestRenderValuesAtTheNestingCap holds it to both.
 func writeValue(b *strings.Builder, v lisp.Value, limit, printable int) {
 	switch v := v.(type) {
 	case nil, lisp.NilType:

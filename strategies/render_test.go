@@ -133,6 +133,36 @@ func TestRenderLargeCollectionStaysSmall(t *testing.T) {
 	}
 }
 
+// TestRenderValuesAtTheNestingCap: the renderer recurses once per level a
+// value nests, which reading the value bounded (at most
+// lisp.MaxValueNesting, --max-value-depth's ceiling); a value nested that
+// deep in each kind of collection renders whole. Sets and map keys nested
+// in one another are rendered whole at each level to order them, work the
+// reader bounds as the text it hashes whole (twice the value's text): a
+// set nested a thousand deep reads only inside megabytes of other data.
+func TestRenderValuesAtTheNestingCap(t *testing.T) {
+	const depth = lisp.MaxValueNesting
+	pad := `"` + strings.Repeat("x", 3<<20) + `"`
+	inner := `"` + strings.Repeat("x", 64<<10) + `"`
+	for _, text := range []string{
+		// A collection costs more than its brackets once read: the text
+		// of the string inside lets the reader build them.
+		strings.Repeat("[", depth) + inner + strings.Repeat("]", depth),
+		strings.Repeat("(1 ", depth) + inner + strings.Repeat(")", depth),
+		strings.Repeat("{:a ", depth) + inner + strings.Repeat("}", depth),
+		"[" + pad + " " + strings.Repeat("#{", 1000) + strings.Repeat("}", 1000) + "]",
+		"[" + pad + " " + strings.Repeat("{", 1000) + strings.Repeat("} 1", 1000) + "]",
+	} {
+		v, err := lisp.ParseEDN(text, depth)
+		if err != nil {
+			t.Fatalf("%.20s: %v", text, err)
+		}
+		if got := RenderValue(v, unlimited, unlimited); got != lisp.Repr(v) {
+			t.Errorf("%.20s renders as %.60s..., want its text", text, got)
+		}
+	}
+}
+
 // TestWriteStringCutsByCharacters checks the cut against its definition:
 // a string of more than printable characters (utf8.RuneCountInString, an
 // invalid byte counting one) keeps its first printable characters.

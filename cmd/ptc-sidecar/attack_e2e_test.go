@@ -56,10 +56,10 @@ type attack struct {
 	// expect is the outcome: a gRPC code name, a turn's error type, "ok",
 	// or "failed" for any failed turn.
 	expect string
-	// perByte is the stated multiple of the request's bytes its peak RSS
-	// may reach over gRPC, besides the 32 MiB (and the allocation budget,
-	// for an evaluation); over HTTP, httpTranscoding more.
-	perByte float64
+	// kind is what the request is, which states the multiple of its
+	// bytes its peak RSS may reach, besides the 32 MiB (and the allocation
+	// budget, for an evaluation).
+	kind requestKind
 	// grpcOnly and httpOnly restrict the listeners, for a reason given
 	// where the attack is defined.
 	grpcOnly, httpOnly bool
@@ -77,11 +77,29 @@ const (
 	emitLimit = 2 * mib
 	// evalTimeoutMs is the timeout the evaluations of the harness ask for.
 	evalTimeoutMs = 1000
-	// httpTranscoding is what a JSON request costs besides over HTTP, in
-	// multiples of its bytes: the body read, the transcoder's copy, the
-	// message decoded from it and the protobuf encoded again for the gRPC
-	// server.
-	httpTranscoding = 4
+	// softMemoryLimit is --memory-limit by default: the collector lets
+	// the heap grow to it before it works hard.
+	softMemoryLimit = 128 * mib
+)
+
+// requestKind is a kind of request with the multiples of its bytes that
+// one request of it may raise the server's peak RSS by, over gRPC and
+// over HTTP (SECURITY.md, "What one request may cost in memory"). Over
+// HTTP the transcoder keeps the JSON request decoded and the protobuf
+// encoded from it for the whole call, two times the request more, which
+// the values' multiple covers.
+type requestKind struct {
+	name       string
+	grpc, http float64
+}
+
+var (
+	kindLists    = requestKind{"lists of empty elements", 4, 6}
+	kindTexts    = requestKind{"texts rendered and tokenized", 8, 10}
+	kindValues   = requestKind{"values read whole", 16, 20}
+	kindPrograms = requestKind{"a program's text", 32, 34}
+	// Over HTTP a large response costs what a large request does.
+	kindRendered = requestKind{"values read and rendered whole", 16, 24}
 )
 
 func evalLimits() *ptcsidecarv1.Limits { return &ptcsidecarv1.Limits{TimeoutMs: evalTimeoutMs} }
@@ -89,6 +107,21 @@ func evalLimits() *ptcsidecarv1.Limits { return &ptcsidecarv1.Limits{TimeoutMs: 
 // program is an EvalTurn attack: the program alone.
 func program(src string) func() proto.Message {
 	return func() proto.Message { return &ptcsidecarv1.EvalTurnRequest{Program: src, Limits: evalLimits()} }
+}
+
+// earlierResult is an EvalTurn attack: v sent as an earlier result, which
+// the program counts.
+func earlierResult(v *ptcsidecarv1.Value) func() proto.Message {
+	return func() proto.Message {
+		return &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: evalLimits(), PreviousResults: []*ptcsidecarv1.Value{v}}
+	}
+}
+
+// turnResult is a ToMessages attack: edn as the result of the one turn.
+func turnResult(edn string) func() proto.Message {
+	return func() proto.Message {
+		return &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "x", Success: true, Result: &ptcsidecarv1.Value{Edn: edn}}}}
+	}
 }
 
 // repeatWire is n copies of one length-delimited field number holding
@@ -131,39 +164,39 @@ func requestAttacks() []attack {
 	}
 	return []attack{
 		// Requests that cost far more than their bytes once decoded.
-		{name: "empty turns, 11.4 MiB", method: "ToMessages", expect: "INVALID_ARGUMENT", perByte: 4,
+		{name: "empty turns, 11.4 MiB", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindLists,
 			wire: func() []byte { return repeatWire(1, nil, 11_400_000/2) },
 			json: func() []byte { return []byte(`{"turns":[` + strings.Repeat("{},", 11_400_000/3) + `{}]}`) }},
-		{name: "empty tool calls in one turn", method: "ToMessages", expect: "INVALID_ARGUMENT", perByte: 4,
+		{name: "empty tool calls in one turn", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindLists,
 			wire: func() []byte { return repeatWire(1, repeatWire(6, nil, 4_000_000), 1) },
 			json: func() []byte { return []byte(`{"turns":[{"toolCalls":[` + strings.Repeat("{},", 4_000_000) + `{}]}]}`) }},
-		{name: "empty bindings in memory", method: "EvalTurn", expect: "INVALID_ARGUMENT", perByte: 4,
+		{name: "empty bindings in memory", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindLists,
 			wire: func() []byte { return repeatWire(3, repeatWire(1, nil, 4_000_000), 1) },
 			json: func() []byte { return []byte(`{"prelude":{"bindings":[` + strings.Repeat("{},", 4_000_000) + `{}]}}`) }},
 		// JSON nested 8 million deep: a protobuf message of the schema
 		// nests only as deep as the schema, so this is JSON's alone.
-		{name: "JSON nested 8 million deep", method: "ToMessages", expect: "INVALID_ARGUMENT", perByte: 4, httpOnly: true,
+		{name: "JSON nested 8 million deep", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindLists, httpOnly: true,
 			json: func() []byte { return []byte(`{"turns":` + strings.Repeat("[", 8_000_000)) }},
-		{name: "signature nested 8 million deep", method: "ToMessages", expect: "INVALID_ARGUMENT", perByte: 8,
+		{name: "signature nested 8 million deep", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindTexts,
 			req: func() proto.Message {
 				return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Signature: strings.Repeat("[", 8_000_000)}}
 			}},
-		{name: "tool signature of maps 4 million deep", method: "ToMessages", expect: "INVALID_ARGUMENT", perByte: 8,
+		{name: "tool signature of maps 4 million deep", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindTexts,
 			req: func() proto.Message {
 				return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{
 					Tools: []*ptcsidecarv1.ToolSpec{{Name: "t", Signature: "(a " + strings.Repeat("{a ", 4_000_000)}}}}
 			}},
-		{name: "mission of 15 MB of newlines", method: "ToMessages", expect: "ok", perByte: 8,
+		{name: "mission of 15 MB of newlines", method: "ToMessages", expect: "ok", kind: kindTexts,
 			req: func() proto.Message {
 				return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: strings.Repeat("\n", 15_000_000)}}
 			}},
-		{name: "mission of 4 MB of letters", method: "ToMessages", expect: "ok", perByte: 8,
+		{name: "mission of 4 MB of letters", method: "ToMessages", expect: "ok", kind: kindTexts,
 			req: func() proto.Message {
 				return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: letters(4_000_000)}}
 			}},
 		// A value that is source and runs past its budget, sent twice:
 		// the second is answered from what the server remembers.
-		{name: "previous result read as source past its budget", method: "EvalTurn", expect: "INVALID_ARGUMENT", perByte: 16,
+		{name: "previous result read as source past its budget", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
 			req: func() proto.Message {
 				src := "(let [n (loop [i 0] (recur (inc i)))] (fn [] n))"
 				return &ptcsidecarv1.EvalTurnRequest{Program: "(count (*1))", Limits: evalLimits(),
@@ -176,45 +209,75 @@ func requestAttacks() []attack {
 // values decoded, and programs whose work no budget or clock saw, or whose
 // text was built before it was charged.
 func interpreterAttacks() []attack {
+	// vectors is n copies of item in a vector.
+	vectors := func(item string, n int) string { return "[" + strings.Repeat(item, n) + "]" }
+	nested := func(open, close string, depth int) string {
+		return strings.Repeat(open, depth) + strings.Repeat(close, depth)
+	}
 	return []attack{
-		{name: "dense EDN result, 9.5 MiB of []", method: "EvalTurn", expect: "ok", perByte: 16,
+		{name: "dense EDN result, 9.5 MiB of []", method: "EvalTurn", expect: "ok", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors("[]", 4_750_000)})},
+		{name: "dense JSON result, 9.5 MiB of []", method: "EvalTurn", expect: "ok", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Json: "[" + strings.Repeat("[],", 3_160_000) + "[]]"})},
+		{name: "dense EDN turn result, 9.5 MiB of {}", method: "ToMessages", expect: "ok", kind: kindValues,
+			req: turnResult(vectors("{}", 4_750_000))},
+		// Collections of one element: a vector's header and its element's
+		// slot for three bytes of text, and for two when they nest; a set
+		// holding a collection keeps a hash index of its own. They read
+		// to 25-80 times their text, and are refused past 16.
+		{name: "one-element vectors, 6 MiB of [1]", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors("[1]", 2_100_000)})},
+		{name: "one-element vectors nested 1000 deep, 6 MiB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors(nested("[", "]", 998), 3_150)})},
+		{name: "sets of a collection, 10 MiB of #{[]}", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors("#{[]}", 2_100_000)})},
+		{name: "one-element JSON arrays, 8 MiB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Json: "[" + strings.Repeat("[1],", 2_100_000) + "[1]]"})},
+		// Each value within the floor it may cost beyond its multiple,
+		// 1,000 of them in one request, each text different, as an
+		// attacker's would be, so that none is remembered for another.
+		{name: "1000 turn results of 150 sets of a collection", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindValues,
 			req: func() proto.Message {
-				edn := "[" + strings.Repeat("[]", 4_750_000) + "]"
-				return &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: evalLimits(),
-					PreviousResults: []*ptcsidecarv1.Value{{Edn: edn}}}
+				turns := make([]*ptcsidecarv1.Turn, 1000)
+				for i := range turns {
+					turns[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: "x", Success: true,
+						Result: &ptcsidecarv1.Value{Edn: vectors("#{[]} ", 150) + strings.Repeat(" ", i)}}
+				}
+				return &ptcsidecarv1.ToMessagesRequest{Turns: turns}
 			}},
-		{name: "dense EDN turn result, 9.5 MiB of {}", method: "ToMessages", expect: "ok", perByte: 16,
-			req: func() proto.Message {
-				edn := "[" + strings.Repeat("{}", 4_750_000) + "]"
-				return &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "x", Success: true, Result: &ptcsidecarv1.Value{Edn: edn}}}}
-			}},
+		// Each set (map) hashes the whole of the set (map key) it holds:
+		// read whole, 300 KB of these took 13.7 s and 33 GB.
+		{name: "sets in sets 998 deep, 9 MiB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: earlierResult(&ptcsidecarv1.Value{Edn: vectors(nested("#{", "}", 998), 3_150)})},
+		{name: "maps keyed by maps 500 deep, 9 MiB", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: turnResult(vectors(nested("{", "} 1", 499), 3_150))},
 		// The server renders the floats as the interpreter prints them;
 		// reading them is the interpreter's, 106 MB for these before its
 		// decoded values were made lean.
-		{name: "full of 1e308 floats, 5.7 MiB", method: "ToMessages", expect: "ok", perByte: 16,
+		{name: "full of 1e308 floats, 5.7 MiB", method: "ToMessages", expect: "ok", kind: kindRendered,
 			req: func() proto.Message {
 				edn := "[" + strings.Repeat("1e308 ", 1_000_000) + "]"
 				return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "full"},
 					Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "x", Success: true, Result: &ptcsidecarv1.Value{Edn: edn}}}}
 			}},
-		{name: "printing sets nested in sets", method: "EvalTurn", expect: "any", perByte: 16, req: program(
+		{name: "printing sets nested in sets", method: "EvalTurn", expect: "any", kind: kindPrograms, req: program(
 			"(loop [s #{} i 0] (if (< i 11) (recur #{s #{s 1}} (inc i)) (count (str s))))")},
 		// A program's forms and analysis hold about 25 times its text.
-		{name: "1.4 MiB of let bindings and lookups", method: "EvalTurn", expect: "any", perByte: 32, req: program(
+		{name: "1.4 MiB of let bindings and lookups", method: "EvalTurn", expect: "any", kind: kindPrograms, req: program(
 			letLookups(80_000, 150_000))},
-		{name: "frequencies of 100,000 plain elements, 1000 times", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "frequencies of 100,000 plain elements, 1000 times", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			"(let [r (vec (repeat 100000 1))] (dotimes [i 1000] (frequencies r)) :done)")},
-		{name: "str of a closure with a 100 KB body, 10,000 times", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "str of a closure with a 100 KB body, 10,000 times", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			`(let [f (fn [] "` + strings.Repeat("x", 100_000) + `")] (count (apply str (repeat 10000 f))))`)},
-		{name: "println of 60 MB of print weight", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "println of 60 MB of print weight", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			bigVector + "(println v) :done)")},
-		{name: "str/join of 60 MB of print weight", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "str/join of 60 MB of print weight", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			bigVector + `(count (str/join "," v)))`)},
-		{name: "type error describing a closure over 60 MB", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "type error describing a closure over 60 MB", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			bigVector + "(inc (fn [] v)))")},
-		{name: "condp without a match on 60 MB", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "condp without a match on 60 MB", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			bigVector + "(condp = v 1 :a))")},
-		{name: "assoc on a vector at a 60 MB index", method: "EvalTurn", expect: "failed", perByte: 16, req: program(
+		{name: "assoc on a vector at a 60 MB index", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			bigVector + "(assoc [1] v 2))")},
 	}
 }
@@ -369,11 +432,11 @@ func runAttack(t *testing.T, a attack, listener string) {
 	}
 	var first attackOutcome
 	var size int
+	var peak int64 // one request's, on a server of its own
 	for i := range runs {
 		out, n := sendAttack(t, p, listener, a)
-		size = n
 		if i == 0 {
-			first = out
+			first, size, peak = out, n, peakRSSBytes(t, p.cmd.Process.Pid)-before
 		} else if out.got != first.got {
 			t.Errorf("ran again, it ended with %s (%.200s), first with %s", out.got, out.message, first.got)
 		}
@@ -401,10 +464,10 @@ func runAttack(t *testing.T, a attack, listener string) {
 		t.Fatalf("the server died:\n%s", p.log())
 	default:
 	}
-	peak := peakRSSBytes(t, p.cmd.Process.Pid) - before
-	perByte := a.perByte
+	again := peakRSSBytes(t, p.cmd.Process.Pid) - before
+	perByte := a.kind.grpc
 	if listener == "HTTP" {
-		perByte += httpTranscoding
+		perByte = a.kind.http
 	}
 	bound := int64(perByte*float64(size)) + attackOverhead
 	if a.method == "EvalTurn" {
@@ -413,11 +476,16 @@ func runAttack(t *testing.T, a attack, listener string) {
 	if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("the server does not serve after it: %v", err)
 	}
-	t.Logf("%-50s %-4s %9.2f MiB  %-20s %8v  peak +%4d MiB (%.1fx + %d MiB; bound %d MiB)", a.name, listener, float64(size)/mib,
+	t.Logf("%-50s %-4s %9.2f MiB  %-20s %8v  peak +%4d MiB (%.1fx + %d MiB; bound %d MiB), +%d MiB sent again", a.name, listener, float64(size)/mib,
 		first.got, first.took.Round(time.Millisecond), peak/mib, float64(max(peak-attackOverhead, 0))/float64(max(size, 1)),
-		attackOverhead/mib, bound/mib)
+		attackOverhead/mib, bound/mib, again/mib)
 	if peak > bound*raceSlowdown {
-		t.Errorf("peak RSS rose %d MiB, over %.0f times its %.2f MiB plus %d MiB", peak/mib, perByte, float64(size)/mib, (bound-int64(perByte*float64(size)))/mib)
+		t.Errorf("peak RSS rose %d MiB, over %.0f times its %.2f MiB plus %d MiB (%s)", peak/mib, perByte, float64(size)/mib, (bound-int64(perByte*float64(size)))/mib, a.kind.name)
+	}
+	// Sent again, it may find the first one's garbage still in the heap,
+	// up to the soft memory limit, where the collector begins to work hard.
+	if again > (bound+softMemoryLimit)*raceSlowdown {
+		t.Errorf("sent again, peak RSS rose %d MiB, over the soft memory limit and its bound", again/mib)
 	}
 	if code := p.terminate(); code != 0 {
 		t.Errorf("exit code %d", code)

@@ -41,6 +41,7 @@ func TestServeConfigDefaults(t *testing.T) {
 			MaxHistory:         10_000,
 			MaxConcurrentEvals: runtime.GOMAXPROCS(0),
 			EvalQueueWait:      time.Second,
+			LargeRequestBytes:  256 << 10,
 			ToolTimeout:        time.Minute,
 			StreamStartTimeout: 10 * time.Second,
 		},

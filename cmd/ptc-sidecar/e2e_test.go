@@ -289,6 +289,13 @@ func TestServeTCP(t *testing.T) {
 		}
 	}
 
+	// Over --large-request-bytes (256 KiB), a request waits for an
+	// evaluation slot before it is decoded.
+	large := &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Mission: strings.Repeat("count ", 50_000)}}
+	if _, err := sidecar.ToMessages(ctx, large); err != nil {
+		t.Fatalf("ToMessages of 300 KB: %v", err)
+	}
+
 	_, err = sidecar.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "no-such-strategy"}})
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "options.strategy: ") {
 		t.Errorf("ToMessages: %v, want INVALID_ARGUMENT naming options.strategy", err)
@@ -301,6 +308,8 @@ func TestServeTCP(t *testing.T) {
 		`ptc_sidecar_memo_entries{table="values"} 1`,
 		`ptc_sidecar_memo_entries{table="token_counts"} `,
 		"ptc_sidecar_memo_budget_bytes 5.0331648e+07",
+		"ptc_sidecar_large_requests_total 1",
+		"ptc_sidecar_evaluations_refused_total 0",
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="ListStrategies",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 1`,
 		`grpc_server_handled_total{grpc_code="InvalidArgument",grpc_method="ToMessages",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 1`,
 		`grpc_server_handled_total{grpc_code="OK",grpc_method="EvalTurn",grpc_service="ptcsidecar.v1.SidecarService",grpc_type="unary"} 0`,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"os"
 	"sync"
@@ -124,6 +125,9 @@ func (b bodyBounds) bound(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = &readBody{rest: body}
+		if unaryJSON(r) {
+			r.ContentLength = -1 // see unaryJSON
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -160,6 +164,20 @@ func (b bodyBounds) read(w http.ResponseWriter, r *http.Request) ([]byte, error)
 			fmt.Errorf("the request body is larger than %d bytes, twice --max-recv-bytes", b.maxBytes-envelopeBytes))
 	}
 	return nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("the request body could not be read: %v", err))
+}
+
+// unaryJSON reports whether r is a unary Connect call in JSON, which the
+// transcoder decodes and encodes again as protobuf for the gRPC server.
+// The length of such a body is not passed on: when it is known, the
+// transcoder, reading the end of the body after the message, first makes
+// room for that length again in the buffer that holds the protobuf
+// message, twice its size for a body over 8 MiB, and keeps it for the
+// whole call. Unknown, it reads the end into the room it has. (A body in
+// protobuf keeps its length, which lets the transcoder pass it through
+// without a buffer of its own.)
+func unaryJSON(r *http.Request) bool {
+	t, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && t == "application/json"
 }
 
 // readBody is a body read already, which lets go of its bytes once they

@@ -338,8 +338,8 @@ func (c memoCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(memoMetrics.budget, prometheus.GaugeValue, float64(c.memo.Budget()))
 }
 
-// watchAdmission reports the evaluation slots (see --max-concurrent-evals),
-// read from stats at each scrape.
+// watchAdmission reports the evaluation slots (see --max-concurrent-evals
+// and --large-request-bytes), read from stats at each scrape.
 func (e *metricsEndpoint) watchAdmission(stats func() server.AdmissionStats) {
 	if e == nil {
 		return
@@ -350,11 +350,14 @@ func (e *metricsEndpoint) watchAdmission(stats func() server.AdmissionStats) {
 	}
 	e.registry.MustRegister(
 		gauge("limit", "Most evaluations running at once (--max-concurrent-evals).", func(s server.AdmissionStats) float64 { return float64(s.Limit) }),
-		gauge("running", "Evaluations running; a stream waiting for a tool answer is not.", func(s server.AdmissionStats) float64 { return float64(s.Running) }),
-		gauge("waiting", "Evaluations waiting for a slot (at most --eval-queue-wait).", func(s server.AdmissionStats) float64 { return float64(s.Waiting) }),
+		gauge("running", "Evaluations, and large requests, holding a slot; a stream waiting for a tool answer holds none.", func(s server.AdmissionStats) float64 { return float64(s.Running) }),
+		gauge("waiting", "Evaluations, and large requests, waiting for a slot (at most --eval-queue-wait).", func(s server.AdmissionStats) float64 { return float64(s.Waiting) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_evaluations_refused_total",
-			Help: "Evaluations refused with RESOURCE_EXHAUSTED after waiting --eval-queue-wait for a slot."},
+			Help: "Evaluations and large requests refused with RESOURCE_EXHAUSTED after waiting --eval-queue-wait for a slot."},
 			func() float64 { return float64(stats().Refused) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_large_requests_total",
+			Help: "Requests over --large-request-bytes, of any method, that waited for an evaluation slot before they were decoded."},
+			func() float64 { return float64(stats().Large) }),
 	)
 }
 

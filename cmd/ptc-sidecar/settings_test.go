@@ -104,7 +104,7 @@ func TestServeFlagsZeroIsDefault(t *testing.T) {
 	for _, f := range []struct{ name, other string }{
 		{"max-recv-bytes", "1KiB"}, {"max-concurrent-streams", "3"}, {"memory-limit", "1GiB"},
 		{"shutdown-timeout", "1s"}, {"max-value-depth", "5"}, {"max-turns", "5"}, {"max-history", "5"},
-		{"memo-bytes", "none"}, {"max-concurrent-evals", "7"}, {"eval-queue-wait", "1m"},
+		{"memo-bytes", "none"}, {"max-concurrent-evals", "7"}, {"eval-queue-wait", "1m"}, {"large-request-bytes", "none"},
 		{"tool-timeout", "1s"}, {"stream-start-timeout", "1s"}, {"max-steps", "5"}, {"eval-timeout", "none"},
 	} {
 		got, err := parseServeConfig([]string{"-" + f.name, "0"}, env{envName(f.name): f.other}.get)

@@ -145,14 +145,23 @@ func (t *Table[K, V]) Get(k K) (V, bool) {
 // Callers count it in the bytes they Put.
 const EntryOverhead = 160
 
+// MaxBytes is the most bytes an entry may count to be remembered: an
+// eighth of the budget, since one must not flush the rest; 0 when nothing
+// is remembered.
+func (t *Table[K, V]) MaxBytes() int64 {
+	if t.memo == nil {
+		return 0
+	}
+	return t.memo.budget / 8
+}
+
 // Put remembers v under k, counted as bytes, forgetting the least recently
 // used entries of every table as the budget needs. A result of more than
-// an eighth of the budget is not remembered: one must not flush the rest.
-// When k is remembered already (two requests computed it at once), the
-// first result stays.
+// MaxBytes is not remembered. When k is remembered already (two requests
+// computed it at once), the first result stays.
 func (t *Table[K, V]) Put(k K, v V, bytes int64) {
 	m := t.memo
-	if m == nil || bytes > m.budget/8 {
+	if m == nil || bytes > t.MaxBytes() {
 		return
 	}
 	m.mu.Lock()

@@ -65,6 +65,9 @@ func TestLargeResultsAreNotRemembered(t *testing.T) {
 	if _, ok := tab.Get("small"); !ok {
 		t.Error("the small result was flushed")
 	}
+	if got := tab.MaxBytes(); got != 100 {
+		t.Errorf("MaxBytes is %d, want 100", got)
+	}
 }
 
 func TestFirstResultStays(t *testing.T) {
@@ -86,7 +89,7 @@ func TestNilMemoRemembersNothing(t *testing.T) {
 	if _, ok := tab.Get("k"); ok {
 		t.Error("a nil Memo remembered")
 	}
-	if m.Stats() != nil || m.Budget() != 0 {
+	if m.Stats() != nil || m.Budget() != 0 || tab.MaxBytes() != 0 {
 		t.Error("a nil Memo has stats")
 	}
 }

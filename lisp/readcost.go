@@ -1,0 +1,107 @@
+package lisp
+
+import "math"
+
+// What a value costs once read, against its text.
+//
+// Most data reads to a few times its text, but collections of almost
+// nothing do not: "[1]" is three bytes and a vector of 80 (its header,
+// its element's slot and its own slot in the enclosing vector), and
+// "#{[]}" is five bytes and a set with a hash index of its own, about
+// 400. A request of such text took 25 to 80 times its bytes in memory,
+// so a pod sized by the bytes it accepts could be killed by one request.
+// The reader and the JSON decoder therefore count what they build, by
+// readNodeCost, and refuse a value that would pass readCostLimit of its
+// text; a turn may not emit one either (the printer counts the same
+// nodes as it prints them), so what a turn emits is always read back.
+//
+// Only collections are counted: a scalar costs the slot its collection
+// counts for it, and at most a small multiple of its own text besides
+// (a string's header, a float's box).
+
+// ReadCostPerByte is how many bytes a value may cost once read per byte
+// of its text. Records and lists of numbers and strings cost 3-10; a
+// vector of single-key maps of one digit ({:a 1}) 14, and of pairs of one
+// digit ([1 2]) 16, which only the floor lets through. The multiple
+// leaves room for the request's own bytes and the collector's slack
+// within 16 times the request (SECURITY.md).
+const ReadCostPerByte = 12
+
+// readCostFloor lets a small value cost more than its multiple: a few
+// sets of pairs, a small map keyed by vectors, each with a hash index,
+// must read however dense they are. A host that reads many values in one
+// request bounds their sum (ReadCost) so that the floor is not claimed
+// many times over.
+const readCostFloor = 64 << 10
+
+// ReadCost is what v, read from EDN or JSON text, cost the reader:
+// every collection where it occurs, as the text spells each occurrence.
+// A value read from text of size bytes costs at most ReadCostLimit(size),
+// so a host reading many values in one request can bound their sum. It is counted only up to limit: ok is
+// false, and n passes limit, when v costs more (a value built by running
+// source may share parts, which the count would meet once per path).
+func ReadCost(v Value, limit int64) (n int64, ok bool) {
+	w := newWalk(nil, v, math.MaxInt)
+	for ev, at := w.next(); ev != walkDone && n <= limit; ev, at = w.next() {
+		if ev != walkLeave {
+			n += readNodeCost(at)
+		}
+	}
+	return n, n <= limit
+}
+
+// ReadCostLimit is the most a value of size bytes of text may cost once
+// read.
+func ReadCostLimit(size int64) int64 { return ReadCostPerByte*size + readCostFloor }
+
+const readCostHint = "send such data flatter: a vector of numbers rather than of one-element vectors, a vector rather than a set of small collections"
+
+// readNodeCost is what one collection costs once read, besides what its
+// parts cost: its header and its parts' slots, and the hash index a set
+// or map keeps when it is large or keyed by collections (as buildSet and
+// Map.indexKey decide). An empty collection is shared: it costs nothing
+// but the slot that holds it.
+func readNodeCost(v Value) int64 {
+	const header, slot, entry = 48, 16, 32
+	switch x := v.(type) {
+	case *Vector:
+		if n := int64(len(x.elems)); n > 0 {
+			return header + slot*n
+		}
+	case *Set:
+		if n := int64(len(x.elems)); n > 0 {
+			return header + slot*n + indexCost(x.elems, nil)
+		}
+	case *Map:
+		if n := int64(len(x.entries)); n > 0 {
+			return header + entry*n + indexCost(nil, x.entries)
+		}
+	}
+	return 0
+}
+
+// indexCost is what the hash index of a set of elems or a map of entries
+// costs, or 0 when it keeps none: a Go map's first table, and about 40
+// bytes a part (a slot of 24 at most 7/8 full, growing by doubling; a
+// collection's hash key besides, whose text keyTextLimit bounds).
+func indexCost(elems []Value, entries []MapEntry) int64 {
+	n := len(elems) + len(entries)
+	indexed := n > smallMap
+	for _, e := range elems {
+		indexed = indexed || !cheapKey(e)
+	}
+	for _, e := range entries {
+		indexed = indexed || !cheapKey(e.Key)
+	}
+	if !indexed {
+		return 0
+	}
+	return 256 + 40*int64(n)
+}
+
+// readCostError is the failure of reading, or of emitting, a value that
+// would cost more than readCostLimit of its text of size bytes.
+func readCostError(what string, cost, size int64) *Error {
+	return Errorf(validationError, "%s would take %s once read, more than %d times its %s of text: it is mostly collections of one or two small parts",
+		what, byteCount(cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)
+}

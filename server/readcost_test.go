@@ -1,0 +1,39 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
+
+// TestRequestReadCost: values each within what their text allows once
+// read, the floor included, are refused together when a request holds so
+// many that they cost more than its multiple of its bytes and the slack;
+// a history of the same values as long as agents keep reads.
+func TestRequestReadCost(t *testing.T) {
+	c := dial(t, Config{})
+	// 150 small sets of a vector: about 60 KB once read for 0.9 KB of
+	// text, within the floor of one value.
+	dense := "[" + strings.Repeat("#{[]} ", 150) + "]"
+	request := func(n int) *ptcsidecarv1.ToMessagesRequest {
+		turns := make([]*ptcsidecarv1.Turn, n)
+		for i := range turns {
+			turns[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: "(f)", Success: true,
+				Result: &ptcsidecarv1.Value{Edn: dense}}
+		}
+		return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Options: &ptcsidecarv1.Options{Strategy: "full"}}
+	}
+	if _, err := c.ToMessages(context.Background(), request(50)); err != nil {
+		t.Fatalf("50 turns: %v", err)
+	}
+	_, err := c.ToMessages(context.Background(), request(1000))
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "the request's values would take more than") ||
+		!strings.Contains(err.Error(), "turns[") {
+		t.Fatalf("1000 turns: %v, want INVALID_ARGUMENT naming a turn and the request's values", err)
+	}
+}
