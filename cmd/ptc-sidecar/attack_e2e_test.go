@@ -413,6 +413,7 @@ func TestAttacks(t *testing.T) { runAttacks(t, requestAttacks()) }
 func TestAttacksOnTheInterpreter(t *testing.T) { runAttacks(t, interpreterAttacks()) }
 
 func runAttacks(t *testing.T, attacks []attack) {
+	skipIfShort(t) // each attack on a server of its own: a minute in all
 	for _, a := range attacks {
 		for _, listener := range []string{"gRPC", "HTTP"} {
 			if a.grpcOnly && listener == "HTTP" || a.httpOnly && listener == "gRPC" {
@@ -566,6 +567,7 @@ func TestAttackSharedClosure(t *testing.T) {
 // (10 s by default) has passed, and the server's memory stays small
 // meanwhile.
 func TestAttackSlowBodies(t *testing.T) {
+	skipIfShort(t) // waits out --http-read-timeout
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
 	before := peakRSSBytes(t, p.cmd.Process.Pid)
 	const callers = 1000
