@@ -86,6 +86,20 @@ func (o *chatOutput) copyFrom(ch *chatHistory, idx ...int) {
 	}
 }
 
+// historyEnd is where the part of the output taken from the history ends,
+// the end of the last such message, or nil when the output holds none:
+// what the next call sends again unless the strategy drops or clears more
+// of the history by then (a step) or opens with another prompt. The
+// synthetic nudge after it is reworded by attempt, so it is not included.
+func (o *chatOutput) historyEnd() *Breakpoint {
+	for i := len(o.msgs) - 1; i >= 0; i-- {
+		if o.from[i] >= 0 {
+			return messagesEnd(o.msgs[:i+1])
+		}
+	}
+	return nil
+}
+
 // addNudge appends the synthetic nudge for the request's attempt.
 func (o *chatOutput) addNudge(opts *Options) {
 	var m ChatMessage
@@ -270,6 +284,7 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 	if msgs == nil {
 		msgs = []ChatMessage{}
 	}
+	st.NextCacheBreakpoint = out.historyEnd()
 	resp := &Response{Messages: msgs, Stats: st}
 	return resp, priceChat(name, req, resp)
 }

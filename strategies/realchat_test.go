@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
@@ -405,4 +407,61 @@ func (l *outputLog) runScript(t *testing.T) (string, error) {
 	}
 	out, err := exec.Command(python, "testdata/provider_rules.py", file).CombinedOutput()
 	return string(out), err
+}
+
+// TestChatNextCacheBreakpoint: the next call of a recorded conversation
+// sends again what a chat strategy's next_cache_breakpoint marks, on at
+// least the share of calls docs/STRATEGIES.md gives for the strategy:
+// nearly always for the strategies that drop or clear in steps, less
+// often for the ones that slice the history anew on each call.
+func TestChatNextCacheBreakpoint(t *testing.T) {
+	convs := append(loadRealChat(t), codingSessions()...)
+	if testing.Short() {
+		var kept []chatConversation
+		for i, c := range convs {
+			if i%3 == 0 {
+				kept = append(kept, c)
+			}
+		}
+		convs = kept
+	}
+	least := map[string]float64{ // the share of calls, measured on the whole corpus, less a margin
+		"loop-slice": 0.15, "loop-slice window_only": 0.15, "turn-aware": 0.55, "turn-aware window_only": 0.30,
+		"clear-tool-results": 0.98, "clear-tool-results trigger 20000": 0.97, "token-budget 8000": 0.95, "token-budget 32000": 0.97,
+	}
+	rem := NewRemembered(nil)
+	for _, cfg := range chatEvalConfigs() {
+		s, err := Lookup(cfg.opts.Strategy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, kept := 0, 0
+		for _, c := range convs {
+			var prev *Response
+			for _, n := range c.calls() {
+				resp, err := s.Render(&Request{History: c.messages[:n], Options: cfg.opts, Remembered: rem})
+				if err != nil {
+					t.Fatalf("%s %s/%s call %d: %v", cfg.label, c.source, c.id, n, err)
+				}
+				if bp := resp.Stats.NextCacheBreakpoint; bp != nil {
+					if bp.Offset != utf8.RuneCountInString(resp.Messages[bp.Message].Content) {
+						t.Fatalf("%s: next_cache_breakpoint %+v is not the end of a message", cfg.label, *bp)
+					}
+				}
+				if prev != nil && prev.Stats.NextCacheBreakpoint != nil {
+					calls++
+					upTo := prev.Stats.NextCacheBreakpoint.Message + 1
+					if len(resp.Messages) >= upTo && reflect.DeepEqual(resp.Messages[:upTo], prev.Messages[:upTo]) {
+						kept++
+					}
+				}
+				prev = resp
+			}
+		}
+		share := float64(kept) / float64(max(calls, 1))
+		t.Logf("%-34s the next call sends the marked part again on %4d of %4d calls (%.1f%%)", cfg.label, kept, calls, 100*share)
+		if share < least[cfg.label] {
+			t.Errorf("%s: the next call sends the marked part again on %.3f of calls, below %.2f", cfg.label, share, least[cfg.label])
+		}
+	}
 }
