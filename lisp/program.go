@@ -604,6 +604,17 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	if v == nil {
 		v = Nil
 	}
+	// The turn sends the answer back in its record, in its wire text,
+	// which may be denser than the text it came in (a pretty-printed
+	// answer): one the reader would refuse is a failed call, not a turn
+	// that no later call takes back.
+	if bad := readsBack(v, p.env.valueNesting(), "the answer of tool/"+name); bad != nil {
+		failed := Errorf(toolError, "%s", bad.Message).
+			WithHint("ask the tool for less, or for its data in another shape: %s", bad.Hint)
+		rec.Err = failed.Message
+		p.toolCalls = append(p.toolCalls, rec)
+		return nil, failed
+	}
 	rec.Result = v
 	p.toolCalls = append(p.toolCalls, rec)
 	return v, nil

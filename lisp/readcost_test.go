@@ -161,3 +161,29 @@ func TestReadCostTurn(t *testing.T) {
 		t.Errorf("pairs: %v", res.Err)
 	}
 }
+
+// TestReadCostToolAnswer: a tool's answer the reader would refuse in its
+// wire text (it came denser than its text, or as a value built by the
+// host) fails the call as a tool error the program sees, and the turn's
+// record of the call holds the error, not the answer.
+func TestReadCostToolAnswer(t *testing.T) {
+	dense := make([]Value, 100_000)
+	for i := range dense {
+		dense[i] = NewVector([]Value{Int(1)})
+	}
+	host := hostFunc(func(ctx context.Context, name string, args Value) (Value, error) {
+		return NewVector(dense), nil
+	})
+	res := run(t, `(count (tool/pairs))`, Env{Tools: []string{"pairs"}, Host: host})
+	if res.Err == nil || res.Err.Kind != toolError || !strings.Contains(res.Err.Hint, readCostHint) {
+		t.Fatalf("got %v, want a tool_error with the read cost hint", res.Err)
+	}
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Err == "" || res.ToolCalls[0].Result != nil {
+		t.Errorf("the record of the call: %+v", res.ToolCalls)
+	}
+	// The program may catch it and go on.
+	res = run(t, `(try (count (tool/pairs)) (catch Exception e :too-dense))`, Env{Tools: []string{"pairs"}, Host: host})
+	if res.Err != nil || res.Value != Keyword("too-dense") {
+		t.Errorf("caught: %v, %v", Repr(res.Value), res.Err)
+	}
+}

@@ -37,3 +37,24 @@ func TestRequestReadCost(t *testing.T) {
 		t.Fatalf("1000 turns: %v, want INVALID_ARGUMENT naming a turn and the request's values", err)
 	}
 }
+
+// TestPrettyPrintedDenseToolAnswer: a tool answer read within its limit
+// thanks to its layout, which its wire text would not be, fails the call
+// in the turn rather than making a turn that ToMessages refuses.
+func TestPrettyPrintedDenseToolAnswer(t *testing.T) {
+	c := dial(t, Config{})
+	pretty := "[\n" + strings.Repeat("      [1]\n", 50_000) + "]" // 10 bytes an element; its wire text 4
+	req := &ptcsidecarv1.EvalTurnRequest{Program: "(count (tool/rows))", Tools: []*ptcsidecarv1.ToolSpec{{Name: "rows"}},
+		ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0, Name: "rows", Args: &ptcsidecarv1.Value{Edn: "nil"}, Result: &ptcsidecarv1.Value{Edn: pretty}}}}
+	resp, err := c.EvalTurn(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := resp.GetTurn()
+	if turn.GetSuccess() || turn.GetError().GetType() != "tool_error" || len(turn.GetToolCalls()) != 1 || turn.GetToolCalls()[0].GetError() == "" {
+		t.Fatalf("turn: success %v, error %v, %d calls", turn.GetSuccess(), turn.GetError(), len(turn.GetToolCalls()))
+	}
+	if _, err := c.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{turn}}); err != nil {
+		t.Errorf("ToMessages refuses the turn: %v", err)
+	}
+}
