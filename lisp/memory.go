@@ -166,6 +166,9 @@ func DecodeMemory(ctx context.Context, wire []WireBinding) (*Memory, error) {
 		case !w.IsFn:
 			v, err = ParseEDN(w.Value, 0)
 		}
+		if refusedAsSourceToo(err) {
+			return nil, fmt.Errorf("%s: %v", where, err)
+		}
 		if w.IsFn || err != nil {
 			v, err = loadSource(ctx, w.Value, 0)
 			if err != nil {

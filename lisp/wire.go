@@ -27,16 +27,22 @@ func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, e
 	if err == nil {
 		return v, nil
 	}
-	if e, ok := err.(*Error); ok && (e.Hint == keyTextHint || e.Hint == readCostHint) {
-		// Sets and map keys nested too deeply to hash, and collections
-		// too dense for their text, are refused in either notation: built
-		// from source, they cost the same.
+	if refusedAsSourceToo(err) {
 		return nil, err
 	}
 	if loaded, lerr := loadSource(ctx, text, maxNesting); lerr == nil && needsSource(loaded) {
 		return loaded, nil
 	}
 	return nil, err
+}
+
+// refusedAsSourceToo reports whether err, why a text does not read as
+// EDN, refuses it as source too: sets and map keys nested too deeply to
+// hash, and collections too dense for their text, cost the same built
+// from source.
+func refusedAsSourceToo(err error) bool {
+	e, ok := err.(*Error)
+	return ok && (e.Hint == keyTextHint || e.Hint == readCostHint)
 }
 
 // needsSource reports whether v holds something that EDN cannot spell:

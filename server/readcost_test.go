@@ -58,3 +58,21 @@ func TestPrettyPrintedDenseToolAnswer(t *testing.T) {
 		t.Errorf("ToMessages refuses the turn: %v", err)
 	}
 }
+
+// TestDenseMemoryBinding: a memory binding that would take more than its
+// text allows once read is refused, naming it, rather than loaded as
+// source; sent as pretty-printed JSON, it is refused for the EDN text the
+// turn's memory would carry it in.
+func TestDenseMemoryBinding(t *testing.T) {
+	c := dial(t, Config{})
+	for name, value := range map[string]*ptcsidecarv1.Value{
+		"EDN":         {Edn: "[" + strings.Repeat("[1] ", 50_000) + "]"},
+		"pretty JSON": {Json: "[\n" + strings.Repeat("      [1],\n", 50_000) + "[1]]"},
+	} {
+		_, err := c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: "(count rows)",
+			Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "rows", Value: value}}}})
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), `memory binding 0 ("rows")`) || !strings.Contains(err.Error(), "once read") {
+			t.Errorf("%s: %.300v, want INVALID_ARGUMENT naming the binding", name, err)
+		}
+	}
+}
