@@ -126,7 +126,9 @@ func FuzzToMessages(f *testing.F) {
 
 // FuzzDecodeRequest holds the request codec to protobuf-go on any bytes
 // sent as any method's request, under small limits: both reject the same
-// bytes as not a message; a request within its limits decodes to what
+// bytes as not a message, but for bytes after the first list element over
+// a limit, which the codec does not read (the request fails its count
+// check instead); a request within its limits decodes to what
 // protobuf-go decodes; one over them decodes to no more than its wire
 // bytes and fails the method's count check with INVALID_ARGUMENT.
 func FuzzDecodeRequest(f *testing.F) {
@@ -161,6 +163,12 @@ func FuzzDecodeRequest(f *testing.F) {
 		got := mt.New().Interface()
 		gotErr := limits.unmarshal(wire, got, limits.schemas[input.FullName()])
 		if (gotErr == nil) != (wantErr == nil) {
+			// The codec stops at the first list element over a limit and
+			// does not read the bytes after it: a request over its limits
+			// is refused for them, whatever follows.
+			if gotErr == nil && status.Code(svc.checkCounts(got)) == codes.InvalidArgument {
+				return
+			}
 			t.Fatalf("%s %x: codec says %v, protobuf-go says %v", input.Name(), wire, gotErr, wantErr)
 		}
 		if gotErr != nil {
