@@ -67,7 +67,7 @@ func hashedWhole(parent Value, index int, at Value) bool {
 
 // readsBack refuses v, whose wire text (see wireText) the reader would
 // refuse: its collections hashed whole pass keyTextLimit, or what it
-// costs once read passes readCostLimit. what names v in the error.
+// costs once read passes ReadCostLimit. what names v in the error.
 func readsBack(v Value, maxNesting int, what string) *Error {
 	if _, _, isLevel := parts(v); !isLevel {
 		return nil

@@ -58,8 +58,7 @@ type jsonDecoder struct {
 // the value past its limit.
 func (d *jsonDecoder) charge(v Value) (Value, error) {
 	if d.cost += readNodeCost(v); d.cost > d.costLimit {
-		err := jsonError(d.dec, "the value would take more than %s once read, more than %d times its %s of text: it is mostly arrays or objects of one or two small parts",
-			byteCount(d.cost), ReadCostPerByte, byteCount(int64(len(d.text))))
+		err := jsonError(d.dec, "%s", overReadCost(d.cost, int64(len(d.text)), "arrays or objects"))
 		return nil, err.(*Error).WithHint(readCostHint)
 	}
 	return v, nil

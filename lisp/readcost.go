@@ -1,6 +1,9 @@
 package lisp
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // What a value costs once read, against its text.
 //
@@ -11,7 +14,7 @@ import "math"
 // 400. A request of such text took 25 to 80 times its bytes in memory,
 // so a pod sized by the bytes it accepts could be killed by one request.
 // The reader and the JSON decoder therefore count what they build, by
-// readNodeCost, and refuse a value that would pass readCostLimit of its
+// readNodeCost, and refuse a value that would pass ReadCostLimit of its
 // text; a turn may not emit one either (the printer counts the same
 // nodes as it prints them), so what a turn emits is always read back.
 //
@@ -99,8 +102,16 @@ func indexCost(elems []Value, entries []MapEntry) int64 {
 	return 256 + 40*int64(n)
 }
 
+// overReadCost is why the reader or the JSON decoder refuses a value of
+// size bytes of text once what it built cost passes its limit; parts
+// names its collections in the value's notation.
+func overReadCost(cost, size int64, parts string) string {
+	return fmt.Sprintf("the value would take more than %s once read, more than %d times its %s of text: it is mostly %s of one or two small parts",
+		byteCount(cost), ReadCostPerByte, byteCount(size), parts)
+}
+
 // readCostError is the failure of reading, or of emitting, a value that
-// would cost more than readCostLimit of its text of size bytes.
+// would cost more than ReadCostLimit of its text of size bytes.
 func readCostError(what string, cost, size int64) *Error {
 	return Errorf(validationError, "%s would take %s once read, more than %d times its %s of text: it is mostly collections of one or two small parts",
 		what, byteCount(cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)

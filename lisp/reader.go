@@ -636,7 +636,7 @@ func (r *reader) hashedWhole(f Value, text, line, col int) error {
 }
 
 // charge counts what f, a form just read, cost to build (readNodeCost),
-// when the reader reads a value and builds it: past readCostLimit of the
+// when the reader reads a value and builds it: past ReadCostLimit of the
 // value's text the value is refused. line and col are where the
 // enclosing collection opened.
 func (r *reader) charge(f Value, line, col int) error {
@@ -645,8 +645,7 @@ func (r *reader) charge(f Value, line, col int) error {
 	}
 	r.cost += readNodeCost(f)
 	if size := int64(len(r.src)); r.cost > ReadCostLimit(size) {
-		return r.errorf(line, col, "the value would take more than %s once read, more than %d times its %s of text: it is mostly collections of one or two small parts",
-			byteCount(r.cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)
+		return r.errorf(line, col, "%s", overReadCost(r.cost, size, "collections")).WithHint(readCostHint)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 // A large request is the same kind of work whatever its method: decoding
 // sixteen megabytes of values and tokenizing them takes seconds of CPU and
 // a multiple of its size in memory. So a request larger than largeBytes
-// takes a slot before it is decoded (valueReader.admitLarge), ToMessages
+// takes a slot before it is decoded (valueReader.admitRequest), ToMessages
 // and RenderTrace as well as the evaluations; smaller requests, most of an
 // agent's, never wait for one to be decoded or rendered.
 type admission struct {

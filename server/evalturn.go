@@ -49,7 +49,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}()
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
-	if err := rd.admitLarge(proto.Size(req)); err != nil {
+	if err := rd.admitRequest(proto.Size(req)); err != nil {
 		return nil, err
 	}
 	ev, err := s.decodeEvaluation(rd, req, "")
@@ -390,7 +390,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
-	if err := rd.admitLarge(proto.Size(start)); err != nil {
+	if err := rd.admitRequest(proto.Size(start)); err != nil {
 		return err
 	}
 	ev, err := s.decodeEvaluation(rd, start, "start.")

@@ -25,7 +25,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
-	if err := rd.admitLarge(proto.Size(in)); err != nil {
+	if err := rd.admitRequest(proto.Size(in)); err != nil {
 		return nil, err
 	}
 	req, err := s.decodeToMessages(rd, in)

@@ -36,7 +36,7 @@ func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
-	if err := rd.admitLarge(proto.Size(in)); err != nil {
+	if err := rd.admitRequest(proto.Size(in)); err != nil {
 		return "", err
 	}
 	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())

@@ -78,9 +78,11 @@ func (rd *valueReader) admit() error {
 	return nil
 }
 
-// admitLarge takes an evaluation slot for a request of size bytes before
-// it is decoded when it is large (see admission).
-func (rd *valueReader) admitLarge(size int) error {
+// admitRequest readies rd for a request of size bytes before it is
+// decoded: it bounds what the request's values may cost once read (sized)
+// and, when the request is large, takes an evaluation slot (see
+// admission).
+func (rd *valueReader) admitRequest(size int) error {
 	rd.sized(size)
 	if rd.held || !rd.svc.evals.isLarge(size) {
 		return nil
