@@ -65,6 +65,10 @@ type serveConfig struct {
 	// client does not stream) takes to arrive.
 	httpReadTimeout time.Duration
 	maxRecvBytes    int
+	// drainDelay is how long, after SIGTERM or SIGINT, the server goes on
+	// taking calls while its health reports NOT_SERVING, so that load
+	// balancers stop sending before it stops listening; 0: none.
+	drainDelay      time.Duration
 	shutdownTimeout time.Duration
 	// maxStreams is the most RPCs one client connection may have in
 	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
@@ -130,6 +134,8 @@ func (c *serveConfig) settings() []setting.Setting {
 			Value: setting.NewCount(&c.maxStreams, d.maxStreams, 1, math.MaxInt32)},
 		{Name: "memory-limit", Usage: "soft limit of the Go runtime's memory, in `bytes`: the collector works harder as the heap nears it; default: GOMEMLIMIT when that is set, else 128MiB",
 			Value: setting.NewBytes(&c.memoryLimit, 0, minMemoryLimit, math.MaxInt64).OrNone("no limit")},
+		{Name: "drain-delay", Usage: "on SIGTERM or SIGINT, the `duration` the server goes on taking calls while its health reports NOT_SERVING, so that load balancers in front of a pool stop sending to it, before it stops listening and --shutdown-timeout begins",
+			Value: setting.NewDuration(&c.drainDelay, d.drainDelay)},
 		{Name: "shutdown-timeout", Usage: "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled",
 			Value: setting.NewDuration(&c.shutdownTimeout, d.shutdownTimeout)},
 		{Name: "memo-bytes", Usage: "`bytes` of what is remembered between requests (decoded values, read programs, token counts), so that what an agent resends is read once",

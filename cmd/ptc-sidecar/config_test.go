@@ -60,7 +60,7 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--drain-delay", "5s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
 				"--max-turns", "20", "--max-history", "300", "--memo-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
@@ -75,6 +75,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.httpListen = "127.0.0.1:8080"
 				c.maxRecvBytes = 1 << 20
 				c.shutdownTimeout = 2 * time.Second
+				c.drainDelay = 5 * time.Second
 				c.maxStreams = 4
 				c.memoryLimit = 1 << 30
 			},
@@ -88,6 +89,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_HTTP_LISTEN":            ":8080",
 				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
+				"PTC_SIDECAR_DRAIN_DELAY":            "250ms",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
 				"PTC_SIDECAR_MEMO_BYTES":             "1MiB",
 				"PTC_SIDECAR_MEMORY_LIMIT":           "none",
@@ -102,6 +104,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.metricsListen = "127.0.0.1:9100"
 				c.httpListen = ":8080"
 				c.maxRecvBytes = 4096
+				c.drainDelay = 250 * time.Millisecond
 				c.maxStreams = 2
 				c.memoBytes = 1 << 20
 				c.memoryLimit = setting.None
@@ -184,6 +187,8 @@ func TestServeConfigErrors(t *testing.T) {
 		{"memo bytes not a number", []string{"--memo-bytes", "big"}, nil, []string{"-memo-bytes", "number of bytes"}},
 		{"shutdown timeout negative", []string{"--shutdown-timeout", "-1s"}, nil, []string{"-shutdown-timeout", "duration such as 10s"}},
 		{"shutdown timeout no unit", []string{"--shutdown-timeout", "10"}, nil, []string{"-shutdown-timeout", "duration"}},
+		{"drain delay negative", nil, env{"PTC_SIDECAR_DRAIN_DELAY": "-5s"}, []string{"PTC_SIDECAR_DRAIN_DELAY", `"-5s"`, "duration such as 10s"}},
+		{"drain delay none", []string{"--drain-delay", "none"}, nil, []string{"-drain-delay", "cannot be none"}},
 		{"max concurrent streams negative", []string{"--max-concurrent-streams=-4"}, nil, []string{"-max-concurrent-streams", "whole number from 1"}},
 		{"max concurrent streams too large", []string{"--max-concurrent-streams", "4294967296"}, nil, []string{"-max-concurrent-streams", "2147483647"}},
 		{"max concurrent streams environment", nil, env{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "-2"}, []string{"PTC_SIDECAR_MAX_CONCURRENT_STREAMS", `"-2"`, "whole number from 1"}},

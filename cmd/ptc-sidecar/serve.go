@@ -139,7 +139,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	logger.Info("serving", "network", cfg.listen.network, "addr", lis.Addr().String(),
 		"tls", cfg.creds != nil, "version", binaryVersion(), "max_recv_bytes", cfg.maxRecvBytes,
 		"max_concurrent_streams", cfg.maxStreams, "memory_limit", memoryLimit,
-		"shutdown_timeout", cfg.shutdownTimeout.String(), "max_concurrent_evals", cfg.server.MaxConcurrentEvals)
+		"drain_delay", cfg.drainDelay.String(), "shutdown_timeout", cfg.shutdownTimeout.String(), "max_concurrent_evals", cfg.server.MaxConcurrentEvals)
 
 	select {
 	case err := <-served:
@@ -149,8 +149,13 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	case <-ctx.Done():
 	}
 
-	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	healthSrv.Shutdown() // every service NOT_SERVING, so probes and load balancers stop sending
+	if err := drain(cfg.drainDelay, served, logger); err != nil {
+		web.close()
+		metrics.close()
+		return fmt.Errorf("gRPC server stopped: %w", err)
+	}
+	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	err = stopServer(srv, web, sidecar, served, cfg.shutdownTimeout, logger)
 	metrics.close()
 	if err != nil {
@@ -158,6 +163,29 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// drain waits delay while the server, its health already NOT_SERVING,
+// goes on answering every call, old and new, as before: a replica of a
+// pool is still in the addresses its clients resolved, and in the
+// endpoints of its Service until the readiness probe or the pod's
+// deletion removes it, so calls keep coming for a moment after SIGTERM.
+// Clients that watch health (gRPC's client-side health checking) stop
+// picking it at once. It returns Serve's error if the server stops by
+// itself meanwhile. A second signal still ends the process at once.
+func drain(delay time.Duration, served <-chan error, logger *slog.Logger) error {
+	if delay <= 0 {
+		return nil
+	}
+	logger.Info("draining: NOT_SERVING, still answering", "delay", delay.String())
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case err := <-served:
+		return err
+	}
 }
 
 // handlerGrace is how long a shutdown goes on past its timeout at most:
