@@ -20,7 +20,7 @@ TOOL    = $(GO) tool -modfile=tools/go.mod
 # The Go sources that gofmt checks: all but the generated ones.
 GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git/*')
 
-.PHONY: build oracle test test-go test-short test-starlark python-check test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-typescript test-clients test-client-python test-client-typescript lint breaking bench loadbench docker image test-image podman-load run clean
+.PHONY: build oracle test test-go test-short test-starlark test-kubernetes python-check test-race load fuzz fuzz-long fuzz-check generate generate-python generate-typescript test-python test-typescript test-clients test-client-python test-client-typescript lint breaking bench loadbench docker image test-image podman-load run clean
 
 ## build: a static binary in bin/ with the version stamped in
 build:
@@ -46,9 +46,9 @@ $(TS_EXAMPLE_DEPS): examples/typescript/package-lock.json
 
 ## test: every test the repository has: the product module's Go tests
 ## (end-to-end tests against the real binary included), bench/starlark's,
-## the image builder's, the Python and TypeScript client packages' and the
-## example agents'. GOTESTFLAGS goes to the Go tests.
-test: test-go test-starlark test-image test-clients test-python test-typescript
+## deploy/kubernetes', the image builder's, the Python and TypeScript client
+## packages' and the example agents'. GOTESTFLAGS goes to the Go tests.
+test: test-go test-starlark test-kubernetes test-image test-clients test-python test-typescript
 
 GOTESTFLAGS ?=
 
@@ -69,6 +69,12 @@ test-race:
 ## comparison's programs (bench/starlark is a module of its own)
 test-starlark:
 	$(GO) -C bench/starlark test ./...
+
+## test-kubernetes: renders deploy/kubernetes' kustomize overlays and
+## decodes every object strictly into the Kubernetes API types, offline
+## (deploy/kubernetes is a module of its own)
+test-kubernetes:
+	$(GO) -C deploy/kubernetes test ./...
 
 ## load: 64 clients of mixed RPCs against the real binary for LOAD_SECONDS
 LOAD_SECONDS ?= 60
