@@ -193,6 +193,11 @@ apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ptc-sidecar}
 spec: {template: {spec: {terminationGracePeriodSeconds: 15}}}`, "terminationGracePeriodSeconds 15s does not cover"},
+		{"liveness probe restarts a draining replica", `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ptc-sidecar}
+spec: {template: {spec: {containers: [{name: ptc-sidecar, livenessProbe: {periodSeconds: 5}}]}}}`, "livenessProbe may restart it 10s after SIGTERM"},
 		{"service selects other pods", `
 apiVersion: v1
 kind: Service
@@ -461,6 +466,21 @@ func checkDeployment(d *appsv1.Deployment) []error {
 	}
 	if grace <= drain+shutdown+exitGrace {
 		fail("Deployment %s: terminationGracePeriodSeconds %v does not cover the drain delay %v + the shutdown timeout %v + %v", d.Name, grace, drain, shutdown, exitGrace)
+	}
+	// Health answers NOT_SERVING from SIGTERM on, so the liveness probe
+	// fails throughout the drain and the shutdown; it must not restart the
+	// container before they end.
+	if live := sidecar.LivenessProbe; live != nil {
+		threshold, period := live.FailureThreshold, live.PeriodSeconds
+		if threshold == 0 {
+			threshold = 3 // Kubernetes' default
+		}
+		if period == 0 {
+			period = 10 // Kubernetes' default
+		}
+		if kill := time.Duration(threshold-1) * time.Duration(period) * time.Second; kill <= drain+shutdown+exitGrace {
+			fail("container %s: livenessProbe may restart it %v after SIGTERM, before the drain delay %v + the shutdown timeout %v + %v end", sidecar.Name, kill, drain, shutdown, exitGrace)
+		}
 	}
 	return errs
 }
