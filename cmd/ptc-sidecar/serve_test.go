@@ -79,3 +79,16 @@ func TestStopServerEndsOnTimeWithAStuckHandler(t *testing.T) {
 		t.Errorf("the log does not say handlers were left behind:\n%s", logs.String())
 	}
 }
+
+// A server that stops by itself while it drains ends the drain with its
+// error, rather than leaving the shutdown to wait out the delay.
+func TestDrainEndsWhenTheServerStops(t *testing.T) {
+	served := make(chan error, 1)
+	served <- net.ErrClosed
+	if err := drain(time.Hour, served, slog.New(slog.DiscardHandler)); err != net.ErrClosed {
+		t.Errorf("drain = %v, want the server's error %v", err, net.ErrClosed)
+	}
+	if err := drain(0, nil, slog.New(slog.DiscardHandler)); err != nil {
+		t.Errorf("no delay: drain = %v, want nil at once", err)
+	}
+}
