@@ -47,8 +47,8 @@ const defaultMaxConcurrentStreams = 100
 // live heap beyond it is not refused, the collector then runs more often
 // (the runtime caps it at about half the CPU). The sidecar's own working
 // set is small (its idle heap, and at most --memo-bytes remembered between
-// requests), so the default leaves room for requests; the example pod sets
-// GOMEMLIMIT from its container limit instead.
+// requests), so the default leaves room for requests; the Kubernetes
+// manifests set GOMEMLIMIT from the container's limit instead.
 const defaultMemoryLimit = 128 << 20
 
 // serveConfig is the configuration of the serve command: its own
