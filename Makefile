@@ -71,8 +71,8 @@ test-starlark:
 	$(GO) -C bench/starlark test ./...
 
 ## test-kubernetes: renders deploy/kubernetes' kustomize overlays and
-## decodes every object strictly into the Kubernetes API types, offline
-## (deploy/kubernetes is a module of its own)
+## decodes every object strictly into the Kubernetes API types, without a
+## cluster (deploy/kubernetes is a module of its own)
 test-kubernetes:
 	$(GO) -C deploy/kubernetes test ./...
 
