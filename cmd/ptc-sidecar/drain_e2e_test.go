@@ -19,7 +19,8 @@ const drainDelay = "5s"
 // TestDrainDelayKeepsAnsweringAfterSIGTERM: with --drain-delay, SIGTERM
 // turns health NOT_SERVING at once, over gRPC and HTTP, while calls, on
 // a connection opened before the signal and on one opened after it, are
-// still answered; then the server stops and exits 0.
+// still answered, and a stream under way finishes; then the server stops
+// and exits 0.
 func TestDrainDelayKeepsAnsweringAfterSIGTERM(t *testing.T) {
 	skipIfShort(t)
 	t.Parallel()
@@ -33,6 +34,20 @@ func TestDrainDelayKeepsAnsweringAfterSIGTERM(t *testing.T) {
 	}
 	if resp, err := watch.Recv(); err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
 		t.Fatalf("health before SIGTERM: %v, %v; want SERVING", resp, err)
+	}
+
+	// A stream in flight across the signal: it waits for a tool's answer,
+	// given during the drain.
+	stream, err := ptcsidecarv1.NewSidecarServiceClient(before).EvalTurnStream(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startTurn := &ptcsidecarv1.EvalTurnRequest{Program: "(inc (tool/a {}))", Tools: []*ptcsidecarv1.ToolSpec{{Name: "a"}}}
+	if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: startTurn}}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := stream.Recv(); err != nil || msg.GetToolCall().GetName() != "a" {
+		t.Fatalf("stream before SIGTERM: %v, %v; want a call of tool/a", msg, err)
 	}
 
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -63,6 +78,14 @@ func TestDrainDelayKeepsAnsweringAfterSIGTERM(t *testing.T) {
 		if err != nil || check.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
 			t.Errorf("%s: health during the drain = %v, %v; want NOT_SERVING", name, check, err)
 		}
+	}
+
+	answer := &ptcsidecarv1.ToolResult{Index: 0, Name: "a", Result: &ptcsidecarv1.Value{Edn: "41"}}
+	if err := stream.Send(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_ToolResult{ToolResult: answer}}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := stream.Recv(); err != nil || msg.GetTurn().GetResult().GetEdn() != "42" {
+		t.Errorf("stream opened before SIGTERM, answered during the drain: %v, %v; want 42", msg, err)
 	}
 
 	if code := p.wait(); code != 0 {
