@@ -2,15 +2,14 @@ package lisp
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"unicode/utf8"
 )
 
-// The builtin table is assembled once from one slice per section of the
-// language reference (builtins_*.go). Keeping the sections as plain data
-// means the system prompt, the "did you mean" hints and the arity checks all
-// read the same source, and a builtin cannot exist without its documentation.
+// The builtin table is one slice of rows per section of the language
+// reference (builtins_*.go), indexed once into the registry (builtin.go).
+// Keeping the sections as plain data means the system prompt, the "did
+// you mean" hints and the arity checks all read the same source, and a
+// builtin cannot exist without its documentation.
 var builtinSections = [][]*Builtin{
 	collectionBuiltins,
 	sequenceBuiltins,
@@ -30,34 +29,8 @@ var builtinSections = [][]*Builtin{
 	classBuiltins,
 	aliasBuiltins,
 	bitBuiltins,
-}
-
-var builtinList, builtinIndex = buildBuiltinTable(builtinSections)
-
-// lookupBuiltin returns the builtin function called name.
-func lookupBuiltin(name string) (*Builtin, bool) {
-	b, ok := builtinIndex[name]
-	return b, ok
-}
-
-// Builtins returns every builtin, sorted by name. The slice is shared and
-// must not be modified.
-func Builtins() []*Builtin { return builtinList }
-
-func buildBuiltinTable(sections [][]*Builtin) ([]*Builtin, map[string]*Builtin) {
-	index := make(map[string]*Builtin)
-	var list []*Builtin
-	for _, section := range sections {
-		for _, b := range section {
-			if _, dup := index[b.Name]; dup {
-				panic("lisp: builtin " + b.Name + " defined twice")
-			}
-			index[b.Name] = b
-			list = append(list, b)
-		}
-	}
-	slices.SortFunc(list, func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) })
-	return list, index
+	javaBuiltins,
+	stringNamespaceBuiltins,
 }
 
 // seqMode says which values a sequence function accepts besides vectors,

@@ -1,122 +1,127 @@
 package lisp
 
-// lazyAware gives the builtins that can bound an infinite sequence their
-// way of doing it; each falls back to the builtin when no argument is
-// infinite. Installed on the table in init, so the table stays the one
-// place a builtin is declared.
-var lazyAware = map[string]func(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error){
-	"take": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		n, err := toInt("take", args[0])
-		if err != nil {
-			return nil, err
-		}
-		elems, err := s.realize(th, max(n, 0))
-		if err != nil {
-			return nil, err
-		}
-		return NewVector(elems), nil
-	},
-	"take-while": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		var out []Value
-		g := s.start()
-		for {
-			v, err := g.next(th)
-			if err != nil {
-				return nil, err
-			}
-			ok, err := truthyCall(th, "take-while", args[0], v)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return newVector(th, out)
-			}
-			out = append(out, v)
-		}
-	},
-	"nth": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		n, err := toInt("nth", args[1])
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			return nil, Errorf(executionError, "nth index %d is out of range", n)
-		}
-		elems, err := s.realize(th, n+1)
-		if err != nil {
-			return nil, err
-		}
-		return elems[n], nil
-	},
-	"first":  firstOfInfinite(0),
-	"second": firstOfInfinite(1),
-	"drop": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		n, err := toInt("drop", args[0])
-		if err != nil {
-			return nil, err
-		}
-		return derived(s, "drop", args[0], func(g seqGenerator) seqGenerator {
-			skipped := false
-			return func(th *Thread) (Value, error) {
-				for ; !skipped && n > 0; n-- {
-					if _, err := g.next(th); err != nil {
-						return nil, err
-					}
-				}
-				skipped = true
-				return g(th)
-			}
-		}), nil
-	},
-	"drop-while": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		return derived(s, "drop-while", args[0], func(g seqGenerator) seqGenerator {
-			dropping := true
-			return func(th *Thread) (Value, error) {
-				for {
-					v, err := g(th)
-					if err != nil || !dropping {
-						return v, err
-					}
-					ok, err := truthyCall(th, "drop-while", args[0], v)
-					if err != nil {
-						return nil, err
-					}
-					if !ok {
-						dropping = false
-						return v, nil
-					}
-					if err := th.step(1); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}), nil
-	},
-	"filter": filterInfinite("filter", true),
-	"remove": filterInfinite("remove", false),
-	"some": func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		g := s.start()
-		for {
-			v, err := g.next(th)
-			if err != nil {
-				return nil, err
-			}
-			r, err := call(th, "some", args[0], v)
-			if err != nil {
-				return nil, err
-			}
-			if truthy(r) {
-				return r, nil
-			}
-		}
-	},
-	"map":         mapInfinite,
-	"mapv":        mapInfinite,
-	"zipmap":      boundedByFinite,
-	"interleave":  boundedByFinite,
-	"zip":         boundedByFinite,
-	"map-indexed": boundedByFinite,
+// The builtins' forms on an infinite sequence argument (Builtin.lazy):
+// each bounds the sequence, or makes another infinite one, where the
+// builtin's Fn would have to realize it whole.
+// lazyTake is (take ...) on an infinite sequence.
+func lazyTake(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	n, err := toInt("take", args[0])
+	if err != nil {
+		return nil, err
+	}
+	elems, err := s.realize(th, max(n, 0))
+	if err != nil {
+		return nil, err
+	}
+	return NewVector(elems), nil
 }
+
+// lazyTakeWhile is (take-while ...) on an infinite sequence.
+func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	var out []Value
+	g := s.start()
+	for {
+		v, err := g.next(th)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := truthyCall(th, "take-while", args[0], v)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return newVector(th, out)
+		}
+		out = append(out, v)
+	}
+}
+
+// lazyNth is (nth ...) on an infinite sequence.
+func lazyNth(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	n, err := toInt("nth", args[1])
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, Errorf(executionError, "nth index %d is out of range", n)
+	}
+	elems, err := s.realize(th, n+1)
+	if err != nil {
+		return nil, err
+	}
+	return elems[n], nil
+}
+
+// lazyDrop is (drop ...) on an infinite sequence.
+func lazyDrop(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	n, err := toInt("drop", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return derived(s, "drop", args[0], func(g seqGenerator) seqGenerator {
+		skipped := false
+		return func(th *Thread) (Value, error) {
+			for ; !skipped && n > 0; n-- {
+				if _, err := g.next(th); err != nil {
+					return nil, err
+				}
+			}
+			skipped = true
+			return g(th)
+		}
+	}), nil
+}
+
+// lazyDropWhile is (drop-while ...) on an infinite sequence.
+func lazyDropWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	return derived(s, "drop-while", args[0], func(g seqGenerator) seqGenerator {
+		dropping := true
+		return func(th *Thread) (Value, error) {
+			for {
+				v, err := g(th)
+				if err != nil || !dropping {
+					return v, err
+				}
+				ok, err := truthyCall(th, "drop-while", args[0], v)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					dropping = false
+					return v, nil
+				}
+				if err := th.step(1); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}), nil
+}
+
+// lazySome is (some ...) on an infinite sequence.
+func lazySome(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	g := s.start()
+	for {
+		v, err := g.next(th)
+		if err != nil {
+			return nil, err
+		}
+		r, err := call(th, "some", args[0], v)
+		if err != nil {
+			return nil, err
+		}
+		if truthy(r) {
+			return r, nil
+		}
+	}
+}
+
+var (
+	lazyFirst  = firstOfInfinite(0)
+	lazySecond = firstOfInfinite(1)
+	lazyFilter = filterInfinite("filter", true)
+	lazyRemove = filterInfinite("remove", false)
+)
 
 func firstOfInfinite(i int) func(*Thread, []Value, *infiniteSeq, func(*Thread, []Value) (Value, error)) (Value, error) {
 	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
@@ -154,9 +159,9 @@ func filterInfinite(fn string, keep bool) func(*Thread, []Value, *infiniteSeq, f
 	}
 }
 
-// mapInfinite is map over one infinite sequence (another infinite one),
+// lazyMap is map over one infinite sequence (another infinite one),
 // or over several where one is finite (bounded by it).
-func mapInfinite(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+func lazyMap(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
 	if len(args) == 2 {
 		f := args[0]
 		return derived(s, "map", f, func(g seqGenerator) seqGenerator {
@@ -223,17 +228,4 @@ func firstInfinite(args []Value) (*infiniteSeq, bool) {
 		}
 	}
 	return nil, false
-}
-
-func init() {
-	for name, lazy := range lazyAware {
-		b := builtinIndex[name]
-		plain, lazy := b.Fn, lazy
-		b.Fn = func(th *Thread, args []Value) (Value, error) {
-			if s, ok := firstInfinite(args); ok {
-				return lazy(th, args, s, plain)
-			}
-			return plain(th, args)
-		}
-	}
 }
