@@ -188,7 +188,7 @@ type callNode struct {
 	fn     node
 	args   []node
 	pos    Pos
-	borrow bool // fn is a builtin that borrowsArgs
+	borrow bool // fn is a builtin whose row borrows its arguments
 }
 
 func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
