@@ -65,16 +65,3 @@ func TestMatchesAreChargedBeforeTheyAreBuilt(t *testing.T) {
 		t.Errorf("replace of 1M matches = %v, want memory_limit", err)
 	}
 }
-
-func TestClojureStringReverseIsAStringFunction(t *testing.T) {
-	for src, want := range map[string]string{
-		`(clojure.string/reverse "abc")`: `"cba"`,
-		`(str/reverse "héllo")`:          `"olléh"`,
-		`(reverse "abc")`:                `["c" "b" "a"]`,
-	} {
-		res := run(t, src, Env{})
-		if res.Err != nil || Repr(res.Value) != want {
-			t.Errorf("%s = %s (error %v), want %s", src, Repr(res.Value), res.Err, want)
-		}
-	}
-}

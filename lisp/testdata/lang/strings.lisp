@@ -118,3 +118,9 @@
 (assert.fails #(format "50%") "ends inside")
 (assert.fails #(format "%1$s" "a") "argument indexes")
 (assert.fails #(format "%999999999d" 1) "width or precision")
+
+;; clojure.string/reverse reverses a string; core's reverse gives its
+;; characters in reverse order.
+(assert.eq (clojure.string/reverse "abc") "cba")
+(assert.eq (str/reverse "héllo") "olléh")
+(assert.eq (reverse "abc") ["c" "b" "a"])
