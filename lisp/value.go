@@ -1,11 +1,3 @@
-// Package lisp implements PTC-Lisp, the small Clojure dialect that code-acting
-// agents write: a reader (also used for EDN values on the wire), an analysis
-// pass that compiles forms into closures once per program, and an evaluator
-// whose Thread carries the deterministic step and allocation budgets.
-//
-// The package is pure: it performs no I/O. Tool calls go through the Host
-// interface, and everything an evaluation produces (result, prints, tool calls,
-// new memory) is returned to the caller.
 package lisp
 
 import (
