@@ -200,11 +200,8 @@ var (
 		return ns
 	}()
 	functionNodes = func() map[string]*constNode {
-		m := make(map[string]*constNode, len(builtins.byName)+len(coreIndex))
-		for name, b := range builtins.byName {
-			m[name] = &constNode{b}
-		}
-		for name, b := range coreIndex {
+		m := make(map[string]*constNode, len(builtins.functions))
+		for name, b := range builtins.functions {
 			m[name] = &constNode{b}
 		}
 		return m

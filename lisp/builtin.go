@@ -143,47 +143,54 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 // registry is every builtin, indexed by the names that reach it; built
 // once from the rows and never changed.
 type registry struct {
-	list      []*Builtin // reached by name, sorted by name
-	byName    map[string]*Builtin
+	list      []*Builtin          // reached by name, sorted by name
+	byName    map[string]*Builtin // those
+	functions map[string]*Builtin // those and the evaluator's core functions
 	statics   map[string]*Builtin // "Class/method"
 	forms     map[string]*Builtin // "Class." and ".method"
 	stringNS  map[string]*Builtin // the name after "clojure.string/"
 	pairSteps map[*Builtin]int64  // what a binary row's cost charges for two integers
 }
 
-var builtins = newRegistry(builtinSections)
+var builtins = newRegistry(builtinSections, coreFunctions)
 
-// newRegistry indexes the rows of sections. Two rows reaching the same
-// name is a programming error.
-func newRegistry(sections [][]*Builtin) *registry {
-	r := &registry{byName: map[string]*Builtin{}, statics: map[string]*Builtin{}, forms: map[string]*Builtin{},
-		stringNS: map[string]*Builtin{}, pairSteps: map[*Builtin]int64{}}
-	for _, section := range sections {
-		for _, b := range section {
-			index, key := r.byName, b.Name
-			switch b.reach {
-			case byName:
-				r.list = append(r.list, b)
-			case javaStatic:
-				index = r.statics
-			case javaForm:
-				index = r.forms
-			case stringNamespace:
-				index, key = r.stringNS, b.Name[strings.LastIndexByte(b.Name, '/')+1:]
-			}
-			for _, name := range append([]string{key}, b.aliases...) {
-				if _, dup := index[name]; dup {
-					panic("lisp: builtin " + name + " defined twice")
-				}
-				index[name] = b
-			}
-			if b.binary != nil {
-				r.pairSteps[b] = pairSteps(b)
-			}
+// newRegistry indexes the rows of sections and the core functions. Two
+// rows reaching the same name is a programming error.
+func newRegistry(sections [][]*Builtin, core []*Builtin) *registry {
+	r := &registry{byName: map[string]*Builtin{}, functions: map[string]*Builtin{}, statics: map[string]*Builtin{},
+		forms: map[string]*Builtin{}, stringNS: map[string]*Builtin{}, pairSteps: map[*Builtin]int64{}}
+	for _, b := range slices.Concat(sections...) {
+		switch b.reach {
+		case byName:
+			r.list = append(r.list, b)
+			addNames(r.byName, b, b.Name)
+			addNames(r.functions, b, b.Name)
+		case javaStatic:
+			addNames(r.statics, b, b.Name)
+		case javaForm:
+			addNames(r.forms, b, b.Name)
+		case stringNamespace:
+			addNames(r.stringNS, b, b.Name[strings.LastIndexByte(b.Name, '/')+1:])
 		}
+		if b.binary != nil {
+			r.pairSteps[b] = pairSteps(b)
+		}
+	}
+	for _, b := range core {
+		addNames(r.functions, b, b.Name)
 	}
 	slices.SortFunc(r.list, func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) })
 	return r
+}
+
+// addNames adds b to m under name and b's aliases.
+func addNames(m map[string]*Builtin, b *Builtin, name string) {
+	for _, n := range append([]string{name}, b.aliases...) {
+		if _, dup := m[n]; dup {
+			panic("lisp: builtin " + n + " defined twice")
+		}
+		m[n] = b
+	}
 }
 
 // pairSteps is what b's declaration charges before it runs on two
@@ -194,6 +201,12 @@ func pairSteps(b *Builtin) int64 {
 		panic("lisp: charging " + b.Name + " on two integers: " + err.Error())
 	}
 	return th.steps
+}
+
+// lookupFunction finds a builtin or a core function by its name.
+func lookupFunction(name string) (*Builtin, bool) {
+	b, ok := builtins.functions[name]
+	return b, ok
 }
 
 // lookupBuiltin returns the builtin function called name.

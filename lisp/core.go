@@ -45,26 +45,10 @@ var coreFunctions = []*Builtin{
 		lean: true},
 }
 
-var coreIndex = func() map[string]*Builtin {
-	m := map[string]*Builtin{}
-	for _, b := range coreFunctions {
-		m[b.Name] = b
-	}
-	return m
-}()
-
 // CoreFunctions returns the functions the evaluator itself provides
 // (println, return, fail, all-of, any-of, none-of), for documentation such
 // as the system prompt. The slice must not be modified.
 func CoreFunctions() []*Builtin { return coreFunctions }
-
-// lookupFunction finds a core function or a builtin by name.
-func lookupFunction(name string) (*Builtin, bool) {
-	if b, ok := coreIndex[name]; ok {
-		return b, true
-	}
-	return lookupBuiltin(name)
-}
 
 func corePrintln(th *Thread, args []Value) (Value, error) {
 	return Nil, printLine(th, args, asPrint, true)
@@ -106,11 +90,7 @@ func printLine(th *Thread, args []Value, style textStyle, newline bool) error {
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
-	format, ok := lookupBuiltin("format")
-	if !ok {
-		return nil, Errorf(executionError, "printf needs the format function, which is not available")
-	}
-	s, err := th.call(format, args)
+	s, err := th.call(rowNamed(stringBuiltins, "format"), args)
 	if err != nil {
 		return nil, err
 	}
