@@ -140,6 +140,34 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 	return b.Fn(th, args)
 }
 
+// The builtin table is one slice of rows per section of the language
+// reference (builtins_*.go), indexed once into the registry below.
+// Keeping the sections as plain data means the system prompt, the "did
+// you mean" hints and the arity checks all read the same source, and a
+// builtin cannot exist without its documentation.
+var builtinSections = [][]*Builtin{
+	collectionBuiltins,
+	sequenceBuiltins,
+	aggregateBuiltins,
+	walkBuiltins,
+	mapBuiltins,
+	setBuiltins,
+	stringBuiltins,
+	regexBuiltins,
+	mathBuiltins,
+	compareBuiltins,
+	logicBuiltins,
+	predicateBuiltins,
+	functionBuiltins,
+	idiomBuiltins,
+	sortedBuiltins,
+	classBuiltins,
+	aliasBuiltins,
+	bitBuiltins,
+	javaBuiltins,
+	stringNamespaceBuiltins,
+}
+
 // registry is every builtin, indexed by the names that reach it; built
 // once from the rows and never changed.
 type registry struct {
