@@ -14,7 +14,8 @@ import (
 // the builtins as PTC-Lisp, in the style of starlark-go's testdata/*.star.
 // Each top-level form of a file runs as one program, after the file's
 // earlier definitions and the assertions of testdata/lang/assert.lisp
-// (assert.eq, assert.true, assert.fails); a form that fails is reported
+// (assert.eq, which tells a list from a vector as = does not, assert.true,
+// assert.fails); a form that fails is reported
 // with its file and line. What the language cannot express (budgets,
 // errors a program cannot catch, Go values) stays in Go tests.
 
@@ -54,15 +55,17 @@ func TestLang(t *testing.T) {
 // TestLangReportsFileAndLine: a failing assertion, and a form failing
 // otherwise, are reported with the file and line of their form.
 func TestLangReportsFileAndLine(t *testing.T) {
-	src := "(def x 2)\n\n(assert.eq (+ x 1) 3)\n(assert.eq\n  (inc x) 4)\n(assert.fails #(+ 1 nil) \"got nil\")\n(assert.fails #(inc x) \"nothing\")\n(first 1 2 3)\n"
+	src := "(def x 2)\n\n(assert.eq (+ x 1) 3)\n(assert.eq\n  (inc x) 4)\n(assert.fails #(+ 1 nil) \"got nil\")\n(assert.fails #(inc x) \"nothing\")\n(first 1 2 3)\n(assert.eq (list 1 [2]) [1 [2]])\n(assert.eq [1 (list 2)] [1 [2]])\n(assert.eq {:a [1]} {:a [1]})\n"
 	failures, asserts := langFailures("t.lisp", src, langPrelude(t))
 	want := []string{
 		"t.lisp:4: got 3, want 4",
 		`t.lisp:7: got 3, want an error containing "nothing"`,
 		"t.lisp:8: first called with 3 arguments",
+		"t.lisp:9: got (1 [2]), want [1 [2]]",
+		"t.lisp:10: got [1 (2)], want [1 [2]]",
 	}
-	if asserts != 4 || len(failures) != len(want) {
-		t.Fatalf("got %d assertions and failures %q, want 4 and %q", asserts, failures, want)
+	if asserts != 7 || len(failures) != len(want) {
+		t.Fatalf("got %d assertions and failures %q, want 7 and %q", asserts, failures, want)
 	}
 	for i, w := range want {
 		if !strings.HasPrefix(failures[i], w) {

@@ -2,10 +2,29 @@
 ;; before each test file of this folder; each assertion returns true, or
 ;; fails the top-level form it is in, naming what went wrong.
 
-(defn assert.eq
-  "got equals want, by ="
+(defn assert.kind
+  "the kind of collection x is: = does not tell a list from a vector"
+  [x]
+  (cond
+    (vector? x) :vector
+    (seq? x) :list
+    (map? x) :map
+    (set? x) :set
+    :else :scalar))
+
+(defn assert.same-kinds?
+  "got and want, which are =, are collections of the same kinds at every depth"
   [got want]
-  (if (= got want)
+  (and (= (assert.kind got) (assert.kind want))
+       (case (assert.kind got)
+         (:vector :list) (every? true? (map assert.same-kinds? got want))
+         :map (every? (fn [[k v]] (assert.same-kinds? v (get want k))) got)
+         true)))
+
+(defn assert.eq
+  "got equals want, by =, and is the same kind of collection at every depth"
+  [got want]
+  (if (and (= got want) (assert.same-kinds? got want))
     true
     (fail (str "got " (pr-str got) ", want " (pr-str want)))))
 
