@@ -14,10 +14,10 @@ import (
 // the builtins as PTC-Lisp, in the style of starlark-go's testdata/*.star.
 // Each top-level form of a file runs as one program, after the file's
 // earlier definitions and the assertions of testdata/lang/assert.lisp
-// (assert.eq, which tells a list from a vector as = does not, assert.true,
-// assert.fails); a form that fails is reported
-// with its file and line. What the language cannot express (budgets,
-// errors a program cannot catch, Go values) stays in Go tests.
+// (assert.eq, which tells a list from a vector as = does not,
+// assert.true, assert.fails); a form that fails is reported with its file
+// and line. What the language cannot express (budgets, errors a program
+// cannot catch, Go values) stays in Go tests.
 
 const langDir = "testdata/lang"
 
