@@ -200,11 +200,8 @@ var (
 		return ns
 	}()
 	functionNodes = func() map[string]*constNode {
-		m := make(map[string]*constNode, len(builtinIndex)+len(coreIndex))
-		for name, b := range builtinIndex {
-			m[name] = &constNode{b}
-		}
-		for name, b := range coreIndex {
+		m := make(map[string]*constNode, len(builtins.functions))
+		for name, b := range builtins.functions {
 			m[name] = &constNode{b}
 		}
 		return m
@@ -350,20 +347,21 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 	}
 	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)
-		if sf, ok := coreSpecialForms[name]; ok {
-			return sf(c, l, tail)
+		sf, special := specialForms[name]
+		if special && sf.core {
+			return sf.compile(c, l, tail)
 		}
 		if c.findLocal(name) == nil {
-			if sf, ok := specialForms[name]; ok {
-				return sf(c, l, tail)
+			if special {
+				return sf.compile(c, l, tail)
 			}
 			if strings.HasPrefix(name, "clojure.core/") || strings.HasPrefix(name, "core/") {
 				_, short, _ := strings.Cut(name, "/")
-				if sf, ok := specialForms[short]; ok {
-					return sf(c, l, tail)
+				if sf, ok := specialForms[short]; ok && !sf.core {
+					return sf.compile(c, l, tail)
 				}
 			}
-			if b, ok := interopForms[name]; ok {
+			if b, ok := builtins.forms[name]; ok {
 				l = &list{Elems: append([]Value{b}, l.Elems[1:]...), Pos: l.Pos}
 			} else if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
 				e := c.errorf(validationError, "Java interop (%s) is not supported", name)
@@ -395,8 +393,8 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 	}
 	if k, ok := fn.(*constNode); ok {
 		if b, ok := k.v.(*Builtin); ok && len(args) == 2 {
-			if op, ok := binaryOps[b.Name]; ok {
-				return &binaryNode{fn: b, op: op, a: args[0], b: args[1], pos: l.Pos}, nil
+			if b.binary != nil {
+				return &binaryNode{fn: b, op: b.binary, steps: builtins.pairSteps[b], a: args[0], b: args[1], pos: l.Pos}, nil
 			}
 		}
 		if b, ok := k.v.(*Builtin); ok && b.borrows {
@@ -404,24 +402,6 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 		}
 	}
 	return &callNode{fn: fn, args: args, pos: l.Pos}, nil
-}
-
-// borrowsArgs names the builtins that read their argument slice only while
-// they run, keep none of it and call no function back: a call to one of
-// them may pass arguments from the thread's scratch stack. These are the
-// arithmetic and comparisons of tight loops and recursion, and the lookups
-// and str of per-element functions.
-var borrowsArgs = map[string]bool{
-	"+": true, "-": true, "*": true, "inc": true, "dec": true,
-	"<": true, ">": true, "<=": true, ">=": true, "=": true, "not=": true,
-	"str": true, "count": true, "get": true, "first": true, "second": true, "nth": true,
-	"contains?": true, "not": true,
-}
-
-func init() {
-	for name := range borrowsArgs {
-		builtinIndex[name].borrows = true
-	}
 }
 
 // symbol resolves a symbol in value position: a local, *1..*3, a namespaced
@@ -442,7 +422,7 @@ func (c *compiler) symbol(name string) (node, error) {
 	if n, ok := functionNodes[name]; ok {
 		return n, nil
 	}
-	if _, ok := coreSpecialForms[name]; ok {
+	if sf, ok := specialForms[name]; ok && sf.core {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...)", name)
 	}
@@ -497,9 +477,8 @@ var interopCounterparts = map[string]string{
 
 // unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
 // so that an LLM reaching for them learns what to write instead.
-var unsupportedHints = map[string]string{}
-
-func init() {
+var unsupportedHints = func() map[string]string {
+	hints := map[string]string{}
 	for names, hint := range map[string]string{
 		"ref dosync alter": "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
 		"slurp spit eval load-file require import ns in-ns": "there is no I/O, eval or namespace loading: use tool/ functions for external data",
@@ -510,10 +489,11 @@ func init() {
 		"rand rand-int rand-nth shuffle random-uuid":        "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
 		for _, n := range strings.Fields(names) {
-			unsupportedHints[n] = hint
+			hints[n] = hint
 		}
 	}
-}
+	return hints
+}()
 
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not defined", name)
@@ -589,7 +569,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 			return &constNode{Int(math.MinInt64)}, nil
 		}
 	}
-	if b, ok := javaStatics[ns+"/"+name]; ok {
+	if b, ok := builtins.statics[ns+"/"+name]; ok {
 		return &constNode{b}, nil
 	}
 	category, known := namespaceCategories[ns]
@@ -597,7 +577,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		return nil, c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
 			WithHint("use data/ for input data, tool/ for tools, or the builtin function by its bare name")
 	}
-	if b, ok := stringNamespaceOnly[name]; ok && category == "string" {
+	if b, ok := builtins.stringNS[name]; ok && category == "string" {
 		return &constNode{b}, nil
 	}
 	if b, ok := lookupFunction(name); ok {

@@ -27,10 +27,11 @@ var aliasBuiltins = []*Builtin{
 		Cost: cost(constant)},
 }
 
-// aliasOf is the builtin of row under another name.
+// aliasOf is a copy of row under another name, an idiom the prompt does
+// not describe.
 func aliasOf(name, sig, doc string, row *Builtin) *Builtin {
 	b := *row
-	b.Name, b.Sig, b.Doc, b.Category = name, sig, doc, "idiom"
+	b.Name, b.Sig, b.Doc, b.Category, b.lean, b.aliases = name, sig, doc, "idiom", false, nil
 	return &b
 }
 

@@ -13,50 +13,62 @@ import (
 // time.
 var collectionBuiltins = []*Builtin{
 	{Name: "filter", Sig: "(filter pred coll)", Doc: "items for which pred is truthy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filter", true),
-		Cost: cost(visits(lastArg), calls(lastArg), builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: selectBy("filter", true),
+		Cost:  cost(visits(lastArg), calls(lastArg), builds),
+		xform: &xform{1, filterStep}, lazy: lazyFilter},
 	{Name: "filterv", Sig: "(filterv pred coll)", Doc: "same as filter", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: selectBy("filterv", true),
-		Cost: cost(visits(lastArg), calls(lastArg), builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: selectBy("filterv", true),
+		Cost:  cost(visits(lastArg), calls(lastArg), builds),
+		xform: &xform{1, filterStep}},
 	{Name: "remove", Sig: "(remove pred coll)", Doc: "items for which pred is falsy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: selectBy("remove", false),
-		Cost: cost(visits(lastArg), calls(lastArg), builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: selectBy("remove", false),
+		Cost:  cost(visits(lastArg), calls(lastArg), builds),
+		xform: &xform{1, filterStep}, lazy: lazyRemove},
 	{Name: "find", Sig: "(find pred coll) (find map key)", Doc: "first item for which pred is truthy, or nil; on a map, the [key value] entry of key, or nil", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinFind,
 		Cost: cost(calls(lastArg), lookups, chargedInBody("the [key value] entry it returns from a map or vector"))},
 	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: mapping("map"),
-		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
+		MinArgs: 1, MaxArgs: variadic, Fn: mapping("map"),
+		Cost:  cost(visits(argsFrom(1)), calls(argsFrom(1)), builds),
+		xform: &xform{1, mapStep}, lazy: lazyMap},
 	{Name: "mapv", Sig: "(mapv f coll) (mapv f c1 c2 ...)", Doc: "same as map", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: mapping("mapv"),
-		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
+		MinArgs: 1, MaxArgs: variadic, Fn: mapping("mapv"),
+		Cost:  cost(visits(argsFrom(1)), calls(argsFrom(1)), builds),
+		xform: &xform{1, mapStep}, lazy: lazyMap},
 	{Name: "pmap", Sig: "(pmap f coll)", Doc: "same as map; items run one after another, in order", Category: "collection",
 		MinArgs: 2, MaxArgs: variadic, Fn: mapping("pmap"),
-		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds)},
+		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), builds),
+		lean: true},
 	{Name: "pcalls", Sig: "(pcalls f1 f2 ...)", Doc: "vector of the results of calling each zero-argument function, in order", Category: "collection",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinPcalls,
 		Cost: cost(calls(allArgs), builds)},
 	{Name: "map-indexed", Sig: "(map-indexed f coll)", Doc: "(f index item) for each item", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinMapIndexed,
-		Cost: cost(visits(lastArg), calls(lastArg), builds)},
+		Cost: cost(visits(lastArg), calls(lastArg), builds),
+		lazy: boundedByFinite},
 	{Name: "mapcat", Sig: "(mapcat f coll)", Doc: "concatenation of the collections (f item) returns", Category: "collection",
-		MinArgs: 2, MaxArgs: variadic, Fn: builtinMapcat,
-		Cost: cost(visits(argsFrom(1)), calls(argsFrom(1)), chargedInBody("the concatenation of what f returns: a step and an element per item, charged before it is built (concatValues)"))},
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinMapcat,
+		Cost:  cost(visits(argsFrom(1)), calls(argsFrom(1)), chargedInBody("the concatenation of what f returns: a step and an element per item, charged before it is built (concatValues)")),
+		xform: &xform{1, mapcatStep}},
 	{Name: "keep", Sig: "(keep f coll)", Doc: "non-nil results of (f item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinKeep,
-		Cost: cost(visits(lastArg), calls(lastArg), builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinKeep,
+		Cost:  cost(visits(lastArg), calls(lastArg), builds),
+		xform: &xform{1, keepStep}},
 	{Name: "keep-indexed", Sig: "(keep-indexed f coll)", Doc: "non-nil results of (f index item)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed,
 		Cost: cost(visits(lastArg), calls(lastArg), builds)},
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck,
-		Cost: cost(visits(lastArg), chargedInBody("the key hashed for each lookup (getValue)"), builds)},
+		Cost: cost(visits(lastArg), chargedInBody("the key hashed for each lookup (getValue)"), builds),
+		lean: true},
 	{Name: "sort", Sig: "(sort coll) (sort :desc coll) (sort comparator coll)", Doc: "sorted numbers, strings, keywords or vectors (stable), nil first; mixed kinds are an error", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSort,
-		Cost: cost(orderingItems(lastArg), sorts(lastArg), calls(argsFrom(1)), builds)},
+		Cost: cost(orderingItems(lastArg), sorts(lastArg), calls(argsFrom(1)), builds),
+		lean: true},
 	{Name: "sort-by", Sig: "(sort-by keyfn coll) (sort-by keyfn comparator coll)", Doc: "sorted by (keyfn item), stable; comparator is :asc, :desc, > or (fn [a b] (compare a b))", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSortBy,
-		Cost: cost(visits(lastArg), sorts(lastArg), calls(lastArg), chargedInBody("each key keyfn returns, visited whole (weigh) to order it"), builds)},
+		Cost: cost(visits(lastArg), sorts(lastArg), calls(lastArg), chargedInBody("each key keyfn returns, visited whole (weigh) to order it"), builds),
+		lean: true},
 	{Name: "reverse", Sig: "(reverse coll)", Doc: "items in reverse order", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinReverse,
 		Cost: cost(visits(lastArg), builds)},
@@ -70,20 +82,23 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinConcat,
 		Cost: cost(generates(totalItems(allArgs)))},
 	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinInto,
+		MinArgs: 2, MaxArgs: 3, Fn: builtinInto,
 		Cost: cost(visits(lastArg), calls(arg(1)), updates)},
 	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten,
-		Cost: cost(chargedInBody("a step per node of the nested vectors"), builds)},
+		Cost: cost(chargedInBody("a step per node of the nested vectors"), builds),
+		lean: true},
 	{Name: "interleave", Sig: "(interleave c1 c2 ...)", Doc: "first items of each, then second items, ... up to the shortest", Category: "collection",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinInterleave,
-		Cost: cost(generates(interleavedCount))},
+		Cost: cost(generates(interleavedCount)),
+		lazy: boundedByFinite},
 	{Name: "interpose", Sig: "(interpose sep coll)", Doc: "items with sep between them", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinInterpose,
 		Cost: cost(visits(lastArg), builds)},
 	{Name: "zip", Sig: "(zip c1 c2)", Doc: "pairs [a b] of items in step, up to the shortest", Category: "collection",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinZip,
-		Cost: cost(visits(allArgs), buildsItems)},
+		Cost: cost(visits(allArgs), buildsItems),
+		lazy: boundedByFinite, lean: true},
 	{Name: "seq", Sig: "(seq coll)", Doc: "items as a vector, or nil when empty; map entries as [k v], strings as characters", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSeq,
 		Cost: cost(visits(unlessVector(arg(0))), builds)},
@@ -114,16 +129,19 @@ var collectionBuiltins = []*Builtin{
 var sequenceBuiltins = []*Builtin{
 	{Name: "first", Sig: "(first coll)", Doc: "first item, or nil", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: positional("first", 0),
-		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
+		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")),
+		lazy: lazyFirst, borrows: true},
 	{Name: "second", Sig: "(second coll)", Doc: "second item, or nil", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: positional("second", 1),
-		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
+		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")),
+		lazy: lazySecond, borrows: true},
 	{Name: "last", Sig: "(last coll)", Doc: "last item, or nil", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinLast,
 		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "nth", Sig: "(nth coll index) (nth coll index default)", Doc: "item at index (from 0), or nil (or default) when out of range", Category: "collection",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinNth,
-		Cost: cost(chargedInBody("a step per character it skips in a string, and the character or [key value] entry it builds (nthItem)"))},
+		Cost: cost(chargedInBody("a step per character it skips in a string, and the character or [key value] entry it builds (nthItem)")),
+		lazy: lazyNth, borrows: true},
 	{Name: "rest", Sig: "(rest coll)", Doc: "all but the first item ([] when none)", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: restOf("rest", false),
 		Cost: cost(views)},
@@ -157,11 +175,13 @@ var sequenceBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinTakeNth,
 		Cost: cost(builds)},
 	{Name: "take", Sig: "(take n coll)", Doc: "first n items", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take", true, false),
-		Cost: cost(views)},
+		MinArgs: 1, MaxArgs: 2, Fn: takeDrop("take", true, false),
+		Cost:  cost(views),
+		xform: &xform{1, takeStep}, lazy: lazyTake},
 	{Name: "drop", Sig: "(drop n coll)", Doc: "all but the first n items", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("drop", false, false),
-		Cost: cost(views)},
+		MinArgs: 1, MaxArgs: 2, Fn: takeDrop("drop", false, false),
+		Cost:  cost(views),
+		xform: &xform{1, dropStep}, lazy: lazyDrop},
 	{Name: "take-last", Sig: "(take-last n coll)", Doc: "last n items", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: takeDrop("take-last", true, true),
 		Cost: cost(views)},
@@ -169,11 +189,13 @@ var sequenceBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 2, Fn: builtinDropLast,
 		Cost: cost(views)},
 	{Name: "take-while", Sig: "(take-while pred coll)", Doc: "leading items for which pred is truthy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: whileBy("take-while", true),
-		Cost: cost(calls(lastArg), views)},
+		MinArgs: 1, MaxArgs: 2, Fn: whileBy("take-while", true),
+		Cost:  cost(calls(lastArg), views),
+		xform: &xform{1, takeWhileStep}, lazy: lazyTakeWhile},
 	{Name: "drop-while", Sig: "(drop-while pred coll)", Doc: "items from the first one for which pred is falsy", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: whileBy("drop-while", false),
-		Cost: cost(calls(lastArg), views)},
+		MinArgs: 1, MaxArgs: 2, Fn: whileBy("drop-while", false),
+		Cost:  cost(calls(lastArg), views),
+		xform: &xform{1, dropWhileStep}, lazy: lazyDropWhile},
 	{Name: "split-at", Sig: "(split-at n coll)", Doc: "[(take n coll) (drop n coll)]", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinSplitAt,
 		Cost: cost(views, builds)},
@@ -190,11 +212,13 @@ var sequenceBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinPop,
 		Cost: cost(views)},
 	{Name: "distinct", Sig: "(distinct coll)", Doc: "items without duplicates, first occurrence kept", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinDistinct,
-		Cost: cost(hashesItems(arg(0)), builds)},
+		MinArgs: 0, MaxArgs: 1, Fn: builtinDistinct,
+		Cost:  cost(hashesItems(arg(0)), builds),
+		xform: &xform{0, distinctStep}},
 	{Name: "dedupe", Sig: "(dedupe coll)", Doc: "items without consecutive duplicates", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinDedupe,
-		Cost: cost(comparesItems(arg(0)), builds)},
+		MinArgs: 0, MaxArgs: 1, Fn: builtinDedupe,
+		Cost:  cost(comparesItems(arg(0)), builds),
+		xform: &xform{0, dedupeStep}},
 	{Name: "partition", Sig: "(partition n coll) (partition n step coll) (partition n step pad coll)", Doc: "chunks of n items, every step items; an incomplete last chunk is dropped unless padded", Category: "collection",
 		MinArgs: 2, MaxArgs: 4, Fn: partitioning("partition", false),
 		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views,
@@ -766,6 +790,9 @@ func concatValues(th *Thread, fn string, colls []Value) (Value, error) {
 }
 
 func builtinInto(th *Thread, args []Value) (Value, error) {
+	if len(args) == 3 {
+		return intoXform(th, args)
+	}
 	to, from := args[0], args[1]
 	if m, ok := to.(*Map); ok {
 		if fm, ok := from.(*Map); ok {
@@ -1389,6 +1416,9 @@ func builtinPartitionBy(th *Thread, args []Value) (Value, error) {
 const maxRangeLen = 1 << 50
 
 func builtinRange(th *Thread, args []Value) (Value, error) {
+	if len(args) == 0 {
+		return rangeSeq(0, 1), nil
+	}
 	start, step, n, err := rangeSpec(args)
 	if err != nil || n == 0 {
 		return emptyVector, err
@@ -1418,11 +1448,10 @@ func rangeCount(args []Value) int64 {
 }
 
 // rangeSpec reads range's arguments: its first number, its step and its
-// length.
+// length (0 for (range), which has no end and builds no vector).
 func rangeSpec(args []Value) (start, step Value, n int, err error) {
 	if len(args) == 0 {
-		return nil, nil, 0, Errorf(arityErrorKind, "range needs an end: (range) would be infinite and sequences are not lazy").
-			WithHint("give the length, e.g. (range (count xs)), or use map-indexed to number items")
+		return Int(0), Int(1), 0, nil
 	}
 	for _, a := range args {
 		if _, err := numberArg("range", a); err != nil {
@@ -1479,8 +1508,7 @@ func countArg(fn string, v Value, hint string) (int, error) {
 
 func builtinRepeat(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
-		return nil, Errorf(arityErrorKind, "repeat needs a count: there are no infinite sequences").
-			WithHint("call it as (repeat n x)")
+		return repeatSeq(args[0]), nil
 	}
 	n, err := countArg("repeat", args[0], "call it as (repeat n x)")
 	if err != nil {

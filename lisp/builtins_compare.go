@@ -5,7 +5,8 @@ package lisp
 var compareBuiltins = []*Builtin{
 	{Name: "=", Sig: "(= x y ...)", Doc: "equality; 1 and 1.0 differ, collections compare by content", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinEqual,
-		Cost: cost(compares(allArgs))},
+		Cost:   cost(compares(allArgs)),
+		binary: &equalScalars, borrows: true},
 	{Name: "not=", Sig: "(not= x y ...)", Doc: "(not (= x y ...))", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			v, err := builtinEqual(th, args)
@@ -14,32 +15,38 @@ var compareBuiltins = []*Builtin{
 			}
 			return boolValue(!truthy(v)), nil
 		},
-		Cost: cost(compares(allArgs))},
+		Cost:   cost(compares(allArgs)),
+		binary: &notEqualScalars, borrows: true},
 	{Name: "==", Sig: "(== x y ...)", Doc: "numeric equality across integers and floats: (== 1 1.0) is true", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("==", args, func(c int) bool { return c == 0 })
 		},
-		Cost: cost(perArg(argsFrom(2)))},
+		Cost:   cost(perArg(argsFrom(2))),
+		binary: &numEqualInts},
 	{Name: "<", Sig: "(< a b)", Doc: "less than; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("<", args, func(c int) bool { return c < 0 })
 		},
-		Cost: cost(perArg(argsFrom(2)))},
+		Cost:   cost(perArg(argsFrom(2))),
+		binary: &ltInts, borrows: true},
 	{Name: ">", Sig: "(> a b)", Doc: "greater than; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers(">", args, func(c int) bool { return c > 0 })
 		},
-		Cost: cost(perArg(argsFrom(2)))},
+		Cost:   cost(perArg(argsFrom(2))),
+		binary: &gtInts, borrows: true},
 	{Name: "<=", Sig: "(<= a b)", Doc: "less than or equal; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("<=", args, func(c int) bool { return c <= 0 })
 		},
-		Cost: cost(perArg(argsFrom(2)))},
+		Cost:   cost(perArg(argsFrom(2))),
+		binary: &leInts, borrows: true},
 	{Name: ">=", Sig: "(>= a b)", Doc: "greater than or equal; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers(">=", args, func(c int) bool { return c >= 0 })
 		},
-		Cost: cost(perArg(argsFrom(2)))},
+		Cost:   cost(perArg(argsFrom(2))),
+		binary: &geInts, borrows: true},
 	{Name: "compare", Sig: "(compare a b)", Doc: "-1, 0 or 1; orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			c, err := compareValues(args[0], args[1], "compare")
@@ -59,7 +66,8 @@ var logicBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			return boolValue(!truthy(args[0])), nil
 		},
-		Cost: cost(constant)},
+		Cost:    cost(constant),
+		borrows: true},
 	{Name: "identity", Sig: "(identity x)", Doc: "returns x", Category: "logic",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil },
 		Cost: cost(constant)},
@@ -88,3 +96,17 @@ func sign(c int) int {
 	}
 	return 0
 }
+
+// The fast cases of two-integer comparisons (binaryOp); = and not= answer
+// for any two values that are their own hash key too.
+var (
+	ltInts       = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x < y), true }}
+	gtInts       = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x > y), true }}
+	leInts       = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x <= y), true }}
+	geInts       = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x >= y), true }}
+	numEqualInts = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true }}
+	equalScalars = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true },
+		scalars: func(equal bool) Value { return boolValue(equal) }}
+	notEqualScalars = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x != y), true },
+		scalars: func(equal bool) Value { return boolValue(!equal) }}
+)

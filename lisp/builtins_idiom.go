@@ -453,60 +453,78 @@ func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	return e, nil
 }
 
-// javaStatics are the static methods of Java classes that models call,
-// mapped to what does the same here; analysis resolves Class/method to
-// them (namespaced). Like idiomBuiltins, they cost no prompt tokens.
-var javaStatics = map[string]*Builtin{}
+// javaBuiltins are the static methods of Java classes that models call,
+// as what does the same here; analysis resolves Class/method to them
+// (namespaced). Like idiomBuiltins, they cost no prompt tokens.
+var javaBuiltins = slices.Concat(
+	[]*Builtin{
+		javaParse("Integer/parseInt", "an integer", "parse-long", builtinParseLong),
+		javaParse("Long/parseLong", "an integer", "parse-long", builtinParseLong),
+		javaParse("Integer/valueOf", "an integer", "parse-long", builtinParseLong),
+		javaParse("Long/valueOf", "an integer", "parse-long", builtinParseLong),
+		javaParse("Double/parseDouble", "a number", "parse-double", builtinParseDouble),
+		javaParse("Double/valueOf", "a number", "parse-double", builtinParseDouble),
+		javaParse("Float/parseFloat", "a number", "parse-double", builtinParseDouble),
+		staticOf(aliasOf("String/valueOf", "(String/valueOf x)", "same as str", rowNamed(stringBuiltins, "str"))),
+		javaCharTest("isDigit", unicode.IsDigit),
+		javaCharTest("isLetter", unicode.IsLetter),
+		javaCharTest("isLetterOrDigit", func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }),
+		javaCharTest("isLowerCase", unicode.IsLower),
+		javaCharTest("isUpperCase", unicode.IsUpper),
+		javaCharTest("isWhitespace", unicode.IsSpace),
+		javaMath("Math/ceil", math.Ceil),
+		javaMath("Math/floor", math.Floor),
+	},
+	dateBuiltins,
+)
 
-func init() {
-	parse := func(name, kind string, parser string) *Builtin {
-		return &Builtin{Name: name, Sig: "(" + name + " s)", Doc: "the " + kind + " in s; an error when s is not one", Category: "idiom",
-			MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
-				v, err := builtinIndex[parser].Fn(th, args)
-				if err != nil {
-					return nil, err
-				}
-				if v == Nil {
-					return nil, Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
-						WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
-				}
-				return v, nil
-			}}
-	}
-	for _, n := range []string{"Integer/parseInt", "Long/parseLong", "Integer/valueOf", "Long/valueOf"} {
-		javaStatics[n] = parse(n, "an integer", "parse-long")
-	}
-	for _, n := range []string{"Double/parseDouble", "Double/valueOf", "Float/parseFloat"} {
-		javaStatics[n] = parse(n, "a number", "parse-double")
-	}
-	javaStatics["String/valueOf"] = builtinIndex["str"]
-	for name, test := range map[string]func(rune) bool{
-		"isDigit": unicode.IsDigit, "isLetter": unicode.IsLetter, "isWhitespace": unicode.IsSpace,
-		"isUpperCase": unicode.IsUpper, "isLowerCase": unicode.IsLower,
-		"isLetterOrDigit": func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) },
-	} {
-		full := "Character/" + name
-		javaStatics[full] = &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "test a one-character string", Category: "idiom",
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				s, ok := args[0].(String)
-				r := []rune(string(s))
-				if !ok || len(r) != 1 {
-					return nil, typeErrorf(full, "a character", args[0])
-				}
-				return boolValue(test(r[0])), nil
-			}}
-	}
-	for name, fn := range map[string]func(float64) float64{"floor": floorF, "ceil": ceilF} {
-		full := "Math/" + name
-		javaStatics[full] = &Builtin{Name: full, Sig: "(" + full + " x)", Doc: "as a float, as Java's", Category: "idiom",
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				f, ok := toFloat(args[0])
-				if !ok {
-					return nil, typeErrorf(full, "a number", args[0])
-				}
-				return Float(fn(f)), nil
-			}}
-	}
+// staticOf is b, reached as a Java static method.
+func staticOf(b *Builtin) *Builtin {
+	b.reach = javaStatic
+	return b
+}
+
+// javaParse is a Java number parser: the builtin parser's value, and an
+// error where parser gives nil.
+func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, error)) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " s)", Doc: "the " + kind + " in s; an error when s is not one", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+			v, err := parse(th, args)
+			if err != nil {
+				return nil, err
+			}
+			if v == Nil {
+				return nil, Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
+					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
+			}
+			return v, nil
+		}}
+}
+
+// javaCharTest is Character/name, a test of a one-character string.
+func javaCharTest(name string, test func(rune) bool) *Builtin {
+	full := "Character/" + name
+	return &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "test a one-character string", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			s, ok := args[0].(String)
+			r := []rune(string(s))
+			if !ok || len(r) != 1 {
+				return nil, typeErrorf(full, "a character", args[0])
+			}
+			return boolValue(test(r[0])), nil
+		}}
+}
+
+// javaMath is a Math method returning a float, as Java's does.
+func javaMath(name string, fn func(float64) float64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: "as a float, as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			f, ok := toFloat(args[0])
+			if !ok {
+				return nil, typeErrorf(name, "a number", args[0])
+			}
+			return Float(fn(f)), nil
+		}}
 }
 
 func toFloat(v Value) (float64, bool) {
@@ -517,76 +535,4 @@ func toFloat(v Value) (float64, bool) {
 		return float64(n), true
 	}
 	return 0, false
-}
-
-// The idioms that are new arities of existing builtins: a sequence
-// function without its collection is a transducer, (into to xform from),
-// (range) and (repeat x) without end.
-func init() {
-	for _, name := range []string{"map", "mapv", "filter", "filterv", "remove", "keep", "mapcat", "take-while", "drop-while", "take", "drop", "dedupe", "distinct"} {
-		b := builtinIndex[name]
-		plain := b.Fn
-		b.MinArgs = min(b.MinArgs, 1)
-		if name == "dedupe" || name == "distinct" {
-			b.MinArgs = 0
-		}
-		b.Fn = func(th *Thread, args []Value) (Value, error) {
-			if t, ok := transducerOf(name, args); ok {
-				// As a combined function it prints, and is kept between
-				// turns, as the call that made it: (map inc).
-				return madeFn(th, name, args, func(th *Thread, xs []Value) (Value, error) { return t.Call(th, xs) })
-			}
-			return plain(th, args)
-		}
-	}
-	into := builtinIndex["into"]
-	into.MaxArgs = 3
-	plainInto := into.Fn
-	into.Fn = func(th *Thread, args []Value) (Value, error) {
-		if len(args) == 3 {
-			return intoXform(th, args)
-		}
-		return plainInto(th, args)
-	}
-	rng := builtinIndex["range"]
-	rng.MinArgs = 0
-	plainRange := rng.Fn
-	rng.Fn = func(th *Thread, args []Value) (Value, error) {
-		if len(args) == 0 {
-			return rangeSeq(0, 1), nil
-		}
-		return plainRange(th, args)
-	}
-	rep := builtinIndex["repeat"]
-	rep.MinArgs = 1
-	plainRepeat := rep.Fn
-	rep.Fn = func(th *Thread, args []Value) (Value, error) {
-		if len(args) == 1 {
-			return repeatSeq(args[0]), nil
-		}
-		return plainRepeat(th, args)
-	}
-}
-
-// checkResultKind refuses a result that only exists while a program runs:
-// an atom, an unbounded sequence, a reduced marker or a caught exception.
-// The turn's result must be data the caller can read.
-func checkResultKind(v Value) *Error {
-	switch v := v.(type) {
-	case *atom:
-		return Errorf(validationError, "the result is an atom, which lives only while the program runs").
-			WithHint("return its value: @a")
-	case *infiniteSeq:
-		return infiniteError("the result", v)
-	case *stepFn:
-		return Errorf(validationError, "the result is a reducing function, which only lives while the program runs").
-			WithHint("apply transducers with into, transduce or sequence")
-	case *reducedValue:
-		return Errorf(validationError, "the result is (reduced ...), which only reduce understands").
-			WithHint("use reduced inside the function given to reduce")
-	case *thrown:
-		return Errorf(validationError, "the result is an exception: %s", v.message).
-			WithHint("return (ex-message e) or (ex-data e)")
-	}
-	return nil
 }

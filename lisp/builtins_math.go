@@ -9,16 +9,20 @@ import (
 var mathBuiltins = []*Builtin{
 	{Name: "+", Sig: "(+ x y ...)", Doc: "sum; (+) is 0; integer overflow is an error", Category: "math",
 		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("+", Int(0), addNumbers),
-		Cost: cost(perArg(argsFrom(1)))},
+		Cost:   cost(perArg(argsFrom(1))),
+		binary: &addInts, borrows: true},
 	{Name: "-", Sig: "(- x y ...)", Doc: "difference; (- x) negates", Category: "math",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinMinus,
-		Cost: cost(perArg(argsFrom(1)))},
+		Cost:   cost(perArg(argsFrom(1))),
+		binary: &subInts, borrows: true},
 	{Name: "*", Sig: "(* x y ...)", Doc: "product; (*) is 1", Category: "math",
 		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*", Int(1), mulNumbers),
-		Cost: cost(perArg(argsFrom(1)))},
+		Cost:   cost(perArg(argsFrom(1))),
+		binary: &mulInts, borrows: true},
 	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by zero gives ##Inf or ##NaN", Category: "math",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinDivide,
-		Cost: cost(perArg(argsFrom(1)))},
+		Cost: cost(perArg(argsFrom(1))),
+		lean: true},
 	{Name: "quot", Sig: "(quot n d)", Doc: "integer quotient, truncated toward zero", Category: "math",
 		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("quot", quotNumbers),
 		Cost: cost(constant)},
@@ -29,11 +33,13 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("mod", modNumbers),
 		Cost: cost(constant)},
 	{Name: "inc", Sig: "(inc x)", Doc: "x + 1", Category: "math", MinArgs: 1, MaxArgs: 1,
-		Fn:   func(th *Thread, args []Value) (Value, error) { return addNumbers("inc", args[0], Int(1)) },
-		Cost: cost(constant)},
+		Fn:      func(th *Thread, args []Value) (Value, error) { return addNumbers("inc", args[0], Int(1)) },
+		Cost:    cost(constant),
+		borrows: true},
 	{Name: "dec", Sig: "(dec x)", Doc: "x - 1", Category: "math", MinArgs: 1, MaxArgs: 1,
-		Fn:   func(th *Thread, args []Value) (Value, error) { return subNumbers("dec", args[0], Int(1)) },
-		Cost: cost(constant)},
+		Fn:      func(th *Thread, args []Value) (Value, error) { return subNumbers("dec", args[0], Int(1)) },
+		Cost:    cost(constant),
+		borrows: true},
 	{Name: "abs", Sig: "(abs x)", Doc: "absolute value", Category: "math", MinArgs: 1, MaxArgs: 1, Fn: builtinAbs,
 		Cost: cost(constant)},
 	{Name: "max", Sig: "(max x y ...)", Doc: "greatest number", Category: "math", MinArgs: 1, MaxArgs: variadic,
@@ -50,7 +56,8 @@ var mathBuiltins = []*Builtin{
 		Cost: cost(constant)},
 	{Name: "round", Sig: "(round x) (round x digits)", Doc: "nearest integer, halves up: (round 2.5) is 3; with digits, a float: (round 3.14159 2) is 3.14", Category: "math",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinRound,
-		Cost: cost(constant)},
+		Cost: cost(constant),
+		lean: true},
 	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toInteger("int"),
 		Cost: cost(constant)},
@@ -260,3 +267,22 @@ func builtinPow(th *Thread, args []Value) (Value, error) {
 	}
 	return Float(math.Pow(x, y)), nil
 }
+
+// The fast cases of two-integer arithmetic (binaryOp), false on overflow.
+var (
+	addInts = binaryOp{ints: func(x, y Int) (Value, bool) {
+		s := x + y
+		return intValue(s), !((y > 0 && s < x) || (y < 0 && s > x))
+	}}
+	subInts = binaryOp{ints: func(x, y Int) (Value, bool) {
+		d := x - y
+		return intValue(d), !((y > 0 && d > x) || (y < 0 && d < x))
+	}}
+	mulInts = binaryOp{ints: func(x, y Int) (Value, bool) {
+		if x == 0 || y == 0 {
+			return Int(0), true
+		}
+		p := x * y
+		return intValue(p), p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
+	}}
+)

@@ -30,13 +30,15 @@ var regexBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "re-split", args[1], args[0], nil)
 		},
-		Cost: cost(scans(arg(1)), matching(arg(0), arg(1), false), chargedInBody("the parts: a string and an element each, charged before they are built, as the matches are found (findAll)"))},
+		Cost: cost(scans(arg(1)), matching(arg(0), arg(1), false), chargedInBody("the parts: a string and an element each, charged before they are built, as the matches are found (findAll)")),
+		lean: true},
 	{Name: "regex?", Sig: "(regex? x)", Doc: "x is a regex", Category: "regex",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			_, ok := args[0].(*regex)
 			return boolValue(ok), nil
 		},
-		Cost: cost(constant)},
+		Cost: cost(constant),
+		lean: true},
 }
 
 // regexInput checks the arguments of a match function, whose declaration

@@ -15,7 +15,8 @@ import (
 var stringBuiltins = []*Builtin{
 	{Name: "str", Sig: "(str x ...)", Doc: `concatenation of the values as text; nil is "", keywords keep their colon`, Category: "string",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinStr,
-		Cost: cost(perArg(allArgs), writes)},
+		Cost:    cost(perArg(allArgs), writes),
+		borrows: true},
 	{Name: "subs", Sig: "(subs s start) (subs s start end)", Doc: "characters of s from start up to end (exclusive)", Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSubs,
 		Cost: cost(scans(arg(0)), builds)},
@@ -23,7 +24,8 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "split", args[0], args[1], args[2:])
 		},
-		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), chargedInBody("the parts: a string and an element each, charged before they are built, as the separator is found"))},
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), chargedInBody("the parts: a string and an element each, charged before they are built, as the separator is found")),
+		lean: true},
 	{Name: "split-lines", Sig: "(split-lines s)", Doc: `lines of s, split at \n or \r\n`, Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSplitLines,
 		Cost: cost(scans(arg(0)), chargedInBody("the parts: a string and an element each, charged before they are built, as the line ends are found"))},
@@ -53,13 +55,15 @@ var stringBuiltins = []*Builtin{
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "upcase", Sig: "(upcase s)", Doc: "same as upper-case", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", strings.ToUpper),
-		Cost: cost(scans(arg(0)), builds)},
+		Cost: cost(scans(arg(0)), builds),
+		lean: true},
 	{Name: "lower-case", Sig: "(lower-case s)", Doc: "s in lower case", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", strings.ToLower),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "downcase", Sig: "(downcase s)", Doc: "same as lower-case", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", strings.ToLower),
-		Cost: cost(scans(arg(0)), builds)},
+		Cost: cost(scans(arg(0)), builds),
+		lean: true},
 	{Name: "capitalize", Sig: "(capitalize s)", Doc: "first character upper case, the rest lower case", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("capitalize", capitalize),
 		Cost: cost(scans(arg(0)), builds)},
@@ -74,7 +78,8 @@ var stringBuiltins = []*Builtin{
 		Cost: cost(scans(arg(0)))},
 	{Name: "index-of", Sig: "(index-of s sub) (index-of s sub from)", Doc: "index of the first sub in s (from index from), or nil", Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: indexOf("index-of", false),
-		Cost: cost(scans(arg(0)))},
+		Cost: cost(scans(arg(0))),
+		lean: true},
 	{Name: "last-index-of", Sig: "(last-index-of s sub)", Doc: "index of the last sub in s, or nil", Category: "string",
 		MinArgs: 2, MaxArgs: 2, Fn: indexOf("last-index-of", true),
 		Cost: cost(scans(arg(0)))},
@@ -576,11 +581,11 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 	return b.String(), nil
 }
 
-// stringNamespaceOnly holds the clojure.string functions whose bare name
-// means something else in core: (clojure.string/reverse "abc") is "cba",
-// while (reverse "abc") is the characters in reverse order.
-var stringNamespaceOnly = map[string]*Builtin{
-	"reverse": {Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order",
+// stringNamespaceBuiltins are the clojure.string functions whose bare
+// name means something else in core: (clojure.string/reverse "abc") is
+// "cba", while (reverse "abc") is the characters in reverse order.
+var stringNamespaceBuiltins = []*Builtin{
+	{Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order", reach: stringNamespace,
 		Category: "string", MinArgs: 1, MaxArgs: 1, Fn: builtinStringReverse, Cost: cost(scans(arg(0)), builds)},
 }
 

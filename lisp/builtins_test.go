@@ -234,7 +234,7 @@ func fuzzValue(data []byte, depth int) (Value, []byte) {
 	case 7:
 		return Keyword([]string{"a", "b", "name", "x/y"}[next()%4]), data
 	case 8:
-		return builtinList[int(next())%len(builtinList)], data
+		return Builtins()[int(next())%len(Builtins())], data
 	case 9:
 		re, _ := compileRegex("fuzz", []string{`\d+`, `(a)(b)?`, `^$`, `.`}[next()%4])
 		return re, data
@@ -273,7 +273,7 @@ func FuzzBuiltins(f *testing.F) {
 		if len(data) < 2 {
 			return
 		}
-		b := builtinList[int(data[0])%len(builtinList)]
+		b := Builtins()[int(data[0])%len(Builtins())]
 		nargs := int(data[1] % 5)
 		data = data[2:]
 		args := make([]Value, nargs)

@@ -92,12 +92,9 @@ var inexactClasses = map[string]string{
 	"clojure.lang.MapEntry":           "map entries are [key value] vectors here: test (vector? x)",
 	"clojure.lang.BigInt":             "there are no big integers: test (integer? x)",
 	"clojure.lang.Ratio":              "there are no ratios: / returns a float; test (number? x)",
-}
-
-func init() {
-	for _, short := range []string{"Integer", "Character", "Float"} {
-		inexactClasses["java.lang."+short] = inexactClasses[short]
-	}
+	"java.lang.Integer":               "integers are 64-bit here (Clojure's Long), and Clojure's Integers come from count and int: test (integer? x)",
+	"java.lang.Character":             "characters are one-character strings here: test (char? x)",
+	"java.lang.Float":                 "floats are doubles here (Clojure's Double): test (float? x)",
 }
 
 // classNamed resolves a class name as a program writes it: java.lang's
@@ -115,28 +112,28 @@ func classNamed(name string, stored bool) (javaClass, string, bool) {
 }
 
 // knownClasses are the classes of classSupers and all they list, the
-// classes instance? knows.
-var knownClasses = map[javaClass]bool{}
+// classes instance? knows; classNames are the names that resolve to a
+// known class: each by its full name, java.lang's by their short names
+// too.
+var knownClasses, classNames = indexClasses()
 
-// classNames are the names that resolve to a known class: each by its full
-// name, java.lang's by their short names too.
-var classNames = map[string]javaClass{}
-
-func init() {
+func indexClasses() (map[javaClass]bool, map[string]javaClass) {
+	known, names := map[javaClass]bool{}, map[string]javaClass{}
 	for c, supers := range classSupers {
-		knownClasses[c] = c != fnClass
+		known[c] = c != fnClass
 		for _, s := range supers {
-			knownClasses[s] = true
+			known[s] = true
 		}
 	}
-	for c, known := range knownClasses {
-		if known {
-			classNames[string(c)] = c
+	for c, ok := range known {
+		if ok {
+			names[string(c)] = c
 			if short, ok := strings.CutPrefix(string(c), "java.lang."); ok {
-				classNames[short] = c
+				names[short] = c
 			}
 		}
 	}
+	return known, names
 }
 
 // classOf is the class of v, or an error with a hint for a value whose

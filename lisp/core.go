@@ -11,10 +11,12 @@ import (
 var coreFunctions = []*Builtin{
 	{Name: "println", Sig: "(println x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values separated by spaces as one line of output; returns nil", Fn: corePrintln,
-		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
+		Cost: cost(writes, chargedInBody("the line, written within the output budget")),
+		lean: true},
 	{Name: "print", Sig: "(print x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "same as println: each call is one line of output", Fn: corePrint,
-		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
+		Cost: cost(writes, chargedInBody("the line, written within the output budget")),
+		lean: true},
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn,
 		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
@@ -23,41 +25,30 @@ var coreFunctions = []*Builtin{
 		Cost: cost(chargedInBody("the line, formatted by format (whose declaration applies) and charged when printed"))},
 	{Name: "return", Sig: "(return value)", Category: "io", MinArgs: 0, MaxArgs: 1,
 		Doc: "end the program successfully with value as its result", Fn: coreReturn,
-		Cost: cost(constant)},
+		Cost: cost(constant),
+		lean: true},
 	{Name: "fail", Sig: "(fail reason)", Category: "io", MinArgs: 0, MaxArgs: 1,
 		Doc: "end the program as failed, with reason as the error message", Fn: coreFail,
-		Cost: cost(constant)},
+		Cost: cost(constant),
+		lean: true},
 	{Name: "all-of", Sig: "(all-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
 		Doc: "predicate true when every pred is true for the item", Fn: combinator("all-of"),
-		Cost: cost(builds)},
+		Cost: cost(builds),
+		lean: true},
 	{Name: "any-of", Sig: "(any-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
 		Doc: "predicate true when some pred is true for the item", Fn: combinator("any-of"),
-		Cost: cost(builds)},
+		Cost: cost(builds),
+		lean: true},
 	{Name: "none-of", Sig: "(none-of pred ...)", Category: "logic", MinArgs: 0, MaxArgs: -1,
 		Doc: "predicate true when no pred is true for the item", Fn: combinator("none-of"),
-		Cost: cost(builds)},
+		Cost: cost(builds),
+		lean: true},
 }
-
-var coreIndex = func() map[string]*Builtin {
-	m := map[string]*Builtin{}
-	for _, b := range coreFunctions {
-		m[b.Name] = b
-	}
-	return m
-}()
 
 // CoreFunctions returns the functions the evaluator itself provides
 // (println, return, fail, all-of, any-of, none-of), for documentation such
 // as the system prompt. The slice must not be modified.
 func CoreFunctions() []*Builtin { return coreFunctions }
-
-// lookupFunction finds a core function or a builtin by name.
-func lookupFunction(name string) (*Builtin, bool) {
-	if b, ok := coreIndex[name]; ok {
-		return b, true
-	}
-	return lookupBuiltin(name)
-}
 
 func corePrintln(th *Thread, args []Value) (Value, error) {
 	return Nil, printLine(th, args, asPrint, true)
@@ -99,11 +90,7 @@ func printLine(th *Thread, args []Value, style textStyle, newline bool) error {
 }
 
 func corePrintf(th *Thread, args []Value) (Value, error) {
-	format, ok := lookupBuiltin("format")
-	if !ok {
-		return nil, Errorf(executionError, "printf needs the format function, which is not available")
-	}
-	s, err := th.call(format, args)
+	s, err := th.call(rowNamed(stringBuiltins, "format"), args)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,7 @@
 package lisp
 
 import (
-	"context"
 	"errors"
-	"math"
 	"strings"
 )
 
@@ -190,7 +188,7 @@ type callNode struct {
 	fn     node
 	args   []node
 	pos    Pos
-	borrow bool // fn is a builtin that borrowsArgs
+	borrow bool // fn is a builtin whose row borrows its arguments
 }
 
 func (n *callNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -721,15 +719,17 @@ func formText(f Value) string {
 	return strings.TrimSpace(s)
 }
 
-// binaryNode is a two-argument call of an arithmetic or comparison builtin
-// (see binaryOps). Two integers take a fast path that charges the same steps
-// as the builtin and needs no argument slice; any other operands, and an
-// integer overflow, go through the builtin itself.
+// binaryNode is a two-argument call of a builtin whose row has a fast case
+// (Builtin.binary). Two integers take the fast path, which charges the
+// steps the builtin's declaration charges (steps) and needs no argument
+// slice; any other operands, and an integer overflow, go through the
+// builtin itself.
 type binaryNode struct {
-	fn   *Builtin
-	op   binaryOp
-	a, b node
-	pos  Pos
+	fn    *Builtin
+	op    *binaryOp
+	steps int64
+	a, b  node
+	pos   Pos
 }
 
 // binaryOp is the fast case of a builtin. ints is its value on two
@@ -741,55 +741,6 @@ type binaryOp struct {
 	// hash key (nil, booleans, integers, strings, keywords): = and not=,
 	// which weigh such arguments for free.
 	scalars func(equal bool) Value
-	// steps is what the builtin's cost declaration charges for two
-	// numbers (a step for + - *, none for comparisons), set once from
-	// the declaration (pairSteps), so the fast path charges what the
-	// builtin would.
-	steps int64
-}
-
-func init() {
-	for name, op := range binaryOps {
-		op.steps = pairSteps(builtinIndex[name])
-		binaryOps[name] = op
-	}
-}
-
-// pairSteps is what b's declaration charges before it runs on two
-// integers.
-func pairSteps(b *Builtin) int64 {
-	th := newThread(context.Background(), Limits{MaxSteps: Unlimited, MaxAllocBytes: Unlimited})
-	if err := b.Cost.chargeBefore(th, []Value{Int(1), Int(2)}); err != nil {
-		panic("lisp: charging " + b.Name + " on two integers: " + err.Error())
-	}
-	return th.steps
-}
-
-var binaryOps = map[string]binaryOp{
-	"+": {ints: func(x, y Int) (Value, bool) {
-		s := x + y
-		return intValue(s), !((y > 0 && s < x) || (y < 0 && s > x))
-	}},
-	"-": {ints: func(x, y Int) (Value, bool) {
-		d := x - y
-		return intValue(d), !((y > 0 && d > x) || (y < 0 && d < x))
-	}},
-	"*": {ints: func(x, y Int) (Value, bool) {
-		if x == 0 || y == 0 {
-			return Int(0), true
-		}
-		p := x * y
-		return intValue(p), p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
-	}},
-	"<":  {ints: func(x, y Int) (Value, bool) { return boolValue(x < y), true }},
-	">":  {ints: func(x, y Int) (Value, bool) { return boolValue(x > y), true }},
-	"<=": {ints: func(x, y Int) (Value, bool) { return boolValue(x <= y), true }},
-	">=": {ints: func(x, y Int) (Value, bool) { return boolValue(x >= y), true }},
-	"=": {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true },
-		scalars: func(equal bool) Value { return boolValue(equal) }},
-	"==": {ints: func(x, y Int) (Value, bool) { return boolValue(x == y), true }},
-	"not=": {ints: func(x, y Int) (Value, bool) { return boolValue(x != y), true },
-		scalars: func(equal bool) Value { return boolValue(!equal) }},
 }
 
 func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -807,8 +758,8 @@ func (n *binaryNode) eval(th *Thread, fr *frame) (Value, error) {
 	if x, ok := a.(Int); ok {
 		if y, ok := b.(Int); ok {
 			if v, ok := n.op.ints(x, y); ok {
-				if n.op.steps > 0 {
-					if err := th.step(n.op.steps); err != nil {
+				if n.steps > 0 {
+					if err := th.step(n.steps); err != nil {
 						return nil, withPos(err, n.pos)
 					}
 				}

@@ -12,10 +12,11 @@ import (
 // prints as the specification shows. The current time, (java.util.Date.)
 // and System/currentTimeMillis, would make a program's result depend on
 // when it ran, so they are refused with a hint to pass the time in data.
-var interopForms = map[string]*Builtin{
-	"java.util.Date.": {Name: "java.util.Date.", Sig: "(java.util.Date. timestamp-or-string)", Doc: "epoch milliseconds of the instant", Category: "idiom",
+var dateBuiltins = []*Builtin{
+	{Name: "java.util.Date.", Sig: "(java.util.Date. timestamp-or-string)", Doc: "epoch milliseconds of the instant", Category: "idiom",
+		reach: javaForm, aliases: []string{"Date."},
 		MinArgs: 0, MaxArgs: 1, Fn: builtinDate, Cost: cost(scans(arg(0)))},
-	".getTime": {Name: ".getTime", Sig: "(.getTime date)", Doc: "epoch milliseconds of a date made by java.util.Date.", Category: "idiom",
+	{Name: ".getTime", Sig: "(.getTime date)", Doc: "epoch milliseconds of a date made by java.util.Date.", Category: "idiom", reach: javaForm,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			if ms, ok := args[0].(Int); ok {
 				return ms, nil
@@ -23,17 +24,11 @@ var interopForms = map[string]*Builtin{
 			return nil, typeErrorf(".getTime", "a date made by (java.util.Date. x)", args[0]).
 				WithHint("LocalDate/parse gives an ISO date string: compare those as strings")
 		}},
-}
-
-func init() {
-	interopForms["Date."] = interopForms["java.util.Date."]
-	parse := &Builtin{Name: "LocalDate/parse", Sig: "(LocalDate/parse s)", Doc: "the ISO date s, checked", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinLocalDateParse, Cost: cost(scans(arg(0)))}
-	javaStatics["LocalDate/parse"] = parse
-	javaStatics["java.time.LocalDate/parse"] = parse
-	now := &Builtin{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Category: "idiom", Cost: cost(constant),
-		Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("System/currentTimeMillis") }}
-	javaStatics["System/currentTimeMillis"] = now
+	{Name: "LocalDate/parse", Sig: "(LocalDate/parse s)", Doc: "the ISO date s, checked", Category: "idiom",
+		reach: javaStatic, aliases: []string{"java.time.LocalDate/parse"},
+		MinArgs: 1, MaxArgs: 1, Fn: builtinLocalDateParse, Cost: cost(scans(arg(0)))},
+	{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Doc: "refused: the current time", Category: "idiom", reach: javaStatic,
+		Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("System/currentTimeMillis") }},
 }
 
 func nowError(form string) *Error {

@@ -45,16 +45,6 @@ var promptCategories = []struct{ key, title, short string }{
 	{"function", "Functions", "functions"},
 }
 
-// leanDocumented are the functions the lean prompt describes one by one:
-// those Clojure lacks or that behave differently here. Every other function
-// is listed by name only, as behaving as in Clojure.
-var leanDocumented = []string{
-	"pluck", "sum-by", "avg-by", "min-by", "max-by", "distinct-by", "contains?",
-	"sort", "sort-by", "flatten", "zip", "entries", "split", "re-split", "index-of",
-	"/", "round", "println", "print", "pmap", "upcase", "downcase", "regex?",
-	"return", "fail", "all-of", "any-of", "none-of",
-}
-
 // promptRules are the rules both variants state before the functions.
 const promptRules = `## How to answer
 Reply with exactly one program in one fenced block:
@@ -97,14 +87,12 @@ const promptIntro = "You are a programmer that solves tasks by writing PTC-Lisp,
 // names sorted, with the reader's #(... % ...) shorthand after fn.
 func specialFormNames() string {
 	names := slices.Sorted(maps.Keys(specialForms))
-	names = append(names, slices.Sorted(maps.Keys(coreSpecialForms))...)
-	slices.Sort(names)
 	var out []string
 	for _, n := range names {
 		switch {
 		case n == "quote", n == "var", n == "comment", n == "declare", n == "defn-":
 			continue // rarely useful to an LLM; they still work
-		case idiomForms[n]:
+		case specialForms[n].idiom:
 			continue // beyond the specification: costs no prompt tokens
 		}
 		out = append(out, n)
@@ -117,10 +105,17 @@ func specialFormNames() string {
 
 func rules() string { return strings.Replace(promptRules, "%s", specialFormNames(), 1) }
 
-// promptFunctions returns every function the prompts document, builtins
-// and the evaluator's core functions, in table order.
+// promptFunctions returns every function the prompts document, the
+// builtins reached by name and the evaluator's core functions, in table
+// order.
 func promptFunctions() []*Builtin {
-	return slices.Concat(append(builtinSections, CoreFunctions())...)
+	var out []*Builtin
+	for _, b := range slices.Concat(append(builtinSections, CoreFunctions())...) {
+		if b.reach == byName {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func renderLeanSystemPrompt() string {
@@ -131,7 +126,7 @@ func renderLeanSystemPrompt() string {
 	for _, cat := range promptCategories {
 		var names []string
 		for _, bi := range promptFunctions() {
-			if bi.Category == cat.key && !slices.Contains(leanDocumented, bi.Name) {
+			if bi.Category == cat.key && !bi.lean {
 				names = append(names, bi.Name)
 			}
 		}
@@ -141,7 +136,7 @@ func renderLeanSystemPrompt() string {
 	}
 	b.WriteString("\n## Functions that differ from Clojure or are not in it\n")
 	for _, bi := range promptFunctions() {
-		if slices.Contains(leanDocumented, bi.Name) {
+		if bi.lean {
 			b.WriteString(bi.Sig + " ; " + bi.Doc + "\n")
 		}
 	}

@@ -63,10 +63,10 @@ var sortedBuiltins = []*Builtin{
 		},
 		Cost: cost(ordering(arg(0)), hashes(argsFrom(1)), ordering(argsFrom(1)), calls(argsFrom(1)), chargedInBody("a step per comparison of two items"), builds)},
 	{Name: "subseq", Sig: "(subseq sc test key) (subseq sc start-test start-key end-test end-key)", Doc: "the items of a sorted collection for which (test item key) holds, tests being < <= > >=", Category: "idiom",
-		MinArgs: 3, MaxArgs: 5, Fn: func(th *Thread, args []Value) (Value, error) { return subseq(th, "subseq", args, false) },
+		MinArgs: 3, MaxArgs: 5, arities: []int{3, 5}, Fn: func(th *Thread, args []Value) (Value, error) { return subseq(th, "subseq", args, false) },
 		Cost: cost(visits(arg(0)), ordering(argsFrom(1)), calls(arg(0)), chargedInBody("a step per comparison of an item with a bound"), builds)},
 	{Name: "rsubseq", Sig: "(rsubseq sc test key) (rsubseq sc start-test start-key end-test end-key)", Doc: "subseq in reverse order", Category: "idiom",
-		MinArgs: 3, MaxArgs: 5, Fn: func(th *Thread, args []Value) (Value, error) { return subseq(th, "rsubseq", args, true) },
+		MinArgs: 3, MaxArgs: 5, arities: []int{3, 5}, Fn: func(th *Thread, args []Value) (Value, error) { return subseq(th, "rsubseq", args, true) },
 		Cost: cost(visits(arg(0)), ordering(argsFrom(1)), calls(arg(0)), chargedInBody("a step per comparison of an item with a bound"), builds)},
 }
 

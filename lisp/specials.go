@@ -7,54 +7,73 @@ import (
 
 type specialForm func(c *compiler, l *list, tail bool) (node, error)
 
-// coreSpecialForms cannot be shadowed by locals (as in Clojure, where they
-// are true special forms); specialForms can, as Clojure's macros can:
-// (let [if inc] (if true 1 2)) is 1, (let [when inc] (when 1)) is 2.
-var coreSpecialForms, specialForms map[string]specialForm
+// specialFormRow is a special form: how it compiles, and where it may
+// be used and is documented.
+type specialFormRow struct {
+	compile specialForm
+	// core forms cannot be shadowed by locals (as in Clojure, where they
+	// are true special forms); the others can, as Clojure's macros can:
+	// (let [if inc] (if true 1 2)) is 1, (let [when inc] (when 1)) is 2.
+	core bool
+	// idiom forms are Clojure the specification leaves out
+	// (specials_idiom.go, docs/LANGUAGE.md); the prompt does not list
+	// them.
+	idiom bool
+}
+
+// specialForms is every special form. It is built once, in init, because
+// the compile functions refer back to it (through compiler.list).
+var specialForms map[string]specialFormRow
 
 func init() {
-	coreSpecialForms = map[string]specialForm{
-		"if":    compileIf,
-		"do":    func(c *compiler, l *list, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) },
-		"def":   compileDef,
-		"recur": compileRecur,
-		"quote": compileQuote,
-		"var":   compileVar,
-	}
-	specialForms = map[string]specialForm{
-		"let":      compileLet,
-		"loop":     compileLoop,
-		"fn":       compileFn,
-		"defn":     compileDefn,
-		"defn-":    compileDefn,
-		"declare":  compileDeclare,
-		"defonce":  compileDefonce,
-		"when":     compileWhen,
-		"when-not": compileWhenNot,
-		"if-not":   compileIfNot,
-		"cond":     compileCond,
-		"if-let":   compileIfLet,
-		"when-let": compileWhenLet,
-		"if-some":  compileIfSome,
-		"when-some": func(c *compiler, l *list, tail bool) (node, error) {
+	specialForms = map[string]specialFormRow{
+		"if":       {compile: compileIf, core: true},
+		"do":       {compile: func(c *compiler, l *list, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) }, core: true},
+		"def":      {compile: compileDef, core: true},
+		"recur":    {compile: compileRecur, core: true},
+		"quote":    {compile: compileQuote, core: true},
+		"var":      {compile: compileVar, core: true},
+		"let":      {compile: compileLet},
+		"loop":     {compile: compileLoop},
+		"fn":       {compile: compileFn},
+		"defn":     {compile: compileDefn},
+		"defn-":    {compile: compileDefn},
+		"declare":  {compile: compileDeclare},
+		"defonce":  {compile: compileDefonce},
+		"when":     {compile: compileWhen},
+		"when-not": {compile: compileWhenNot},
+		"if-not":   {compile: compileIfNot},
+		"cond":     {compile: compileCond},
+		"if-let":   {compile: compileIfLet},
+		"when-let": {compile: compileWhenLet},
+		"if-some":  {compile: compileIfSome},
+		"when-some": {compile: func(c *compiler, l *list, tail bool) (node, error) {
 			return compileConditionalBinding(c, l, tail, "when-some", true, true)
-		},
-		"and":     compileAnd,
-		"or":      compileOr,
-		"->":      func(c *compiler, l *list, tail bool) (node, error) { return compileThread(c, l, tail, false) },
-		"->>":     func(c *compiler, l *list, tail bool) (node, error) { return compileThread(c, l, tail, true) },
-		"some->":  func(c *compiler, l *list, tail bool) (node, error) { return compileSomeThread(c, l, tail, false) },
-		"some->>": func(c *compiler, l *list, tail bool) (node, error) { return compileSomeThread(c, l, tail, true) },
-		"cond->":  func(c *compiler, l *list, tail bool) (node, error) { return compileCondThread(c, l, tail, false) },
-		"cond->>": func(c *compiler, l *list, tail bool) (node, error) { return compileCondThread(c, l, tail, true) },
-		"as->":    compileAsThread,
-		"where":   compileWhere,
-		"case":    compileCase,
-		"condp":   compileCondp,
-		"for":     func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, true) },
-		"doseq":   func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, false) },
-		"dotimes": compileDotimes,
-		"comment": func(*compiler, *list, bool) (node, error) { return &constNode{Nil}, nil },
+		}},
+		"and":          {compile: compileAnd},
+		"or":           {compile: compileOr},
+		"->":           {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileThread(c, l, tail, false) }},
+		"->>":          {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileThread(c, l, tail, true) }},
+		"some->":       {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileSomeThread(c, l, tail, false) }},
+		"some->>":      {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileSomeThread(c, l, tail, true) }},
+		"cond->":       {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileCondThread(c, l, tail, false) }},
+		"cond->>":      {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileCondThread(c, l, tail, true) }},
+		"as->":         {compile: compileAsThread},
+		"where":        {compile: compileWhere},
+		"case":         {compile: compileCase},
+		"condp":        {compile: compileCondp},
+		"for":          {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, true) }},
+		"doseq":        {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, false) }},
+		"dotimes":      {compile: compileDotimes},
+		"comment":      {compile: func(*compiler, *list, bool) (node, error) { return &constNode{Nil}, nil }},
+		"letfn":        {compile: compileLetfn, idiom: true},
+		"when-first":   {compile: compileWhenFirst, idiom: true},
+		"doto":         {compile: compileDoto, idiom: true},
+		"time":         {compile: func(c *compiler, l *list, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) }, idiom: true},
+		"assert":       {compile: compileAssert, idiom: true},
+		"try":          {compile: compileTry, idiom: true},
+		"throw":        {compile: compileThrow, idiom: true},
+		"with-out-str": {compile: compileWithOutStr, idiom: true},
 	}
 }
 
@@ -307,9 +326,7 @@ func (c *compiler) defName(what string, f Value) (string, error) {
 		return "", c.errorf(validationError, "cannot shadow builtin '%s'", name).
 			WithHint("choose another name, e.g. my-%s", name)
 	}
-	_, core := coreSpecialForms[name]
-	_, special := specialForms[name]
-	if core || special {
+	if _, special := specialForms[name]; special {
 		return "", c.errorf(validationError, "cannot redefine the special form '%s'", name).
 			WithHint("choose another name, e.g. my-%s", name)
 	}

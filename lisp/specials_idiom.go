@@ -6,26 +6,9 @@ import (
 )
 
 // Clojure forms models write that the specification leaves out, where
-// they fit the sandbox (docs/LANGUAGE.md). Most rewrite into forms the
-// analyzer already has; try and with-out-str need nodes of their own.
-func init() {
-	for name, sf := range map[string]specialForm{
-		"letfn":        compileLetfn,
-		"when-first":   compileWhenFirst,
-		"doto":         compileDoto,
-		"time":         func(c *compiler, l *list, tail bool) (node, error) { return c.compileBody(l.Elems[1:], tail) },
-		"assert":       compileAssert,
-		"try":          compileTry,
-		"throw":        compileThrow,
-		"with-out-str": compileWithOutStr,
-	} {
-		specialForms[name] = sf
-		idiomForms[name] = true
-	}
-}
-
-// idiomForms are the forms above; the system prompt does not list them.
-var idiomForms = map[string]bool{}
+// they fit the sandbox (docs/LANGUAGE.md); their rows, marked idiom, are in
+// specialForms. Most rewrite into forms the analyzer already has; try and
+// with-out-str need nodes of their own.
 
 // compileLetfn is (letfn [(f [x] ...) ...] body): the functions are
 // bound as named fns, so each calls itself. When one calls a function

@@ -17,13 +17,13 @@ import (
 // clojureNames are the public names of clojure.core in Clojure 1.11, from
 //
 //	clojure -e "(doseq [n (sort (map str (keys (ns-publics 'clojure.core))))] (println n))"
-var clojureNames = map[string]bool{}
-
-func init() {
+var clojureNames = func() map[string]bool {
+	names := map[string]bool{}
 	for _, n := range strings.Fields(clojureCoreNames) {
-		clojureNames[n] = true
+		names[n] = true
 	}
-}
+	return names
+}()
 
 const clojureCoreNames = `
 * *' *1 *2 *3 *agent* *allow-unresolved-vars* *assert* *clojure-version* *command-line-args*

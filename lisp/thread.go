@@ -97,7 +97,7 @@ type Thread struct {
 	// recurArgs carries the values of a recur to its loop or function.
 	recurArgs []Value
 	// scratch holds the arguments of calls to builtins that only read them
-	// during the call (see borrowsArgs), so such calls allocate no slice.
+	// during the call (see Builtin.borrows), so such calls allocate no slice.
 	scratch []Value
 	// frames are the frames of returned closure calls, for reuse.
 	frames []*frame
@@ -299,7 +299,7 @@ func (th *Thread) callClosure(c *closure, args []Value) (Value, error) {
 
 // callBorrowed calls f with a copy of args on the scratch stack, so that
 // args itself need not escape to the heap. Only for an f that keeps no part
-// of its argument slice: the builtins of borrowsArgs read theirs and run no
+// of its argument slice: the builtins whose rows say borrows read theirs and run no
 // program code; a closure copies its arguments into its frame before its
 // body runs, so the stack moving later (a nested call growing it) does no
 // harm; a keyword returns a value, never the slice.

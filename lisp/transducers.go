@@ -1,7 +1,5 @@
 package lisp
 
-import "math"
-
 // A transducer is what (map f), (filter p), (take n) and the like return
 // with their collection left out: a function from a reducing step to a
 // reducing step, so that comp chains them as it chains functions and
@@ -49,151 +47,157 @@ func wrapStep(rf Value, step func(th *Thread, acc, x Value) (Value, error)) Valu
 	return &stepFn{step: step, complete: func(th *Thread, acc Value) (Value, error) { return th.call(rf, []Value{acc}) }}
 }
 
-// transducerOf returns the transducer of a sequence builtin called without
-// its collection, or false when name has none.
-func transducerOf(name string, args []Value) (*transducer, bool) {
-	switch name {
-	case "map", "mapv", "filter", "filterv", "remove", "keep", "mapcat", "take-while", "drop-while":
-		if len(args) != 1 {
-			return nil, false
+// The transducer forms of the sequence builtins (Builtin.xform): each
+// makes, of the call's argument f (Nil when there is none) and a reducing
+// function rf, the reducing function the transducer passes items to. The
+// state of take's count or dedupe's last item is made fresh for each rf.
+
+// passOn passes x on to rf.
+func passOn(th *Thread, rf, acc, x Value) (Value, error) { return th.call(rf, []Value{acc, x}) }
+
+func mapStep(name string, f, rf Value) Value {
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		v, err := call(th, name, f, x)
+		if err != nil {
+			return nil, err
 		}
-	case "take", "drop":
-		if len(args) != 1 {
-			return nil, false
+		return passOn(th, rf, acc, v)
+	})
+}
+
+// filterStep is filter's and filterv's, and remove's, which keeps the
+// items for which f is falsy.
+func filterStep(name string, f, rf Value) Value {
+	keep := name != "remove"
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		ok, err := truthyCall(th, name, f, x)
+		if err != nil || ok != keep {
+			return acc, err
 		}
-	case "dedupe", "distinct":
-		if len(args) != 0 {
-			return nil, false
+		return passOn(th, rf, acc, x)
+	})
+}
+
+func keepStep(name string, f, rf Value) Value {
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		v, err := call(th, name, f, x)
+		if err != nil || v == Nil {
+			return acc, err
 		}
-	default:
-		return nil, false
-	}
-	var f Value = Nil
-	if len(args) == 1 {
-		f = args[0]
-	}
-	t := &transducer{name: name}
-	t.apply = func(rf Value) Value {
-		next := func(th *Thread, acc, x Value) (Value, error) { return th.call(rf, []Value{acc, x}) }
-		switch name {
-		case "map", "mapv":
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				v, err := call(th, name, f, x)
-				if err != nil {
-					return nil, err
-				}
-				return next(th, acc, v)
-			})
-		case "filter", "filterv", "remove":
-			keep := name != "remove"
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				ok, err := truthyCall(th, name, f, x)
-				if err != nil || ok != keep {
-					return acc, err
-				}
-				return next(th, acc, x)
-			})
-		case "keep":
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				v, err := call(th, name, f, x)
-				if err != nil || v == Nil {
-					return acc, err
-				}
-				return next(th, acc, v)
-			})
-		case "mapcat":
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				v, err := call(th, name, f, x)
-				if err != nil {
-					return nil, err
-				}
-				items, err := seqOf(th, name, v, anySeq)
-				if err != nil {
-					return nil, err
-				}
-				for _, it := range items {
-					if acc, err = next(th, acc, it); err != nil {
-						return nil, err
-					}
-					if _, stop := acc.(*reducedValue); stop {
-						return acc, nil
-					}
-				}
+		return passOn(th, rf, acc, v)
+	})
+}
+
+func mapcatStep(name string, f, rf Value) Value {
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		v, err := call(th, name, f, x)
+		if err != nil {
+			return nil, err
+		}
+		items, err := seqOf(th, name, v, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if acc, err = passOn(th, rf, acc, it); err != nil {
+				return nil, err
+			}
+			if _, stop := acc.(*reducedValue); stop {
 				return acc, nil
-			})
-		case "take-while":
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				ok, err := truthyCall(th, name, f, x)
-				if err != nil {
-					return nil, err
-				}
-				if !ok {
-					return &reducedValue{acc}, nil
-				}
-				return next(th, acc, x)
-			})
-		case "drop-while":
-			dropping := true
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				if dropping {
-					ok, err := truthyCall(th, name, f, x)
-					if err != nil {
-						return nil, err
-					}
-					if ok {
-						return acc, nil
-					}
-					dropping = false
-				}
-				return next(th, acc, x)
-			})
-		case "take", "drop":
-			n, _ := toInt(name, f)
-			seen := 0
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				seen++
-				if name == "drop" {
-					if seen <= n {
-						return acc, nil
-					}
-					return next(th, acc, x)
-				}
-				if seen > n {
-					return &reducedValue{acc}, nil
-				}
-				v, err := next(th, acc, x)
-				if err != nil || seen < n {
-					return v, err
-				}
-				if _, done := v.(*reducedValue); done {
-					return v, nil
-				}
-				return &reducedValue{v}, nil
-			})
-		default: // dedupe, distinct
-			var last Value
-			seen := map[any]bool{}
-			return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-				if err := chargeKey(th, x); err != nil {
-					return nil, err
-				}
-				if name == "dedupe" {
-					if last != nil && Equal(last, x) {
-						return acc, nil
-					}
-					last = x
-					return next(th, acc, x)
-				}
-				hk := hashKey(x)
-				if seen[hk] {
-					return acc, nil
-				}
-				seen[hk] = true
-				return next(th, acc, x)
-			})
+			}
 		}
-	}
-	return t, true
+		return acc, nil
+	})
+}
+
+func takeWhileStep(name string, f, rf Value) Value {
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		ok, err := truthyCall(th, name, f, x)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return &reducedValue{acc}, nil
+		}
+		return passOn(th, rf, acc, x)
+	})
+}
+
+func dropWhileStep(name string, f, rf Value) Value {
+	dropping := true
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		if dropping {
+			ok, err := truthyCall(th, name, f, x)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return acc, nil
+			}
+			dropping = false
+		}
+		return passOn(th, rf, acc, x)
+	})
+}
+
+func takeStep(name string, f, rf Value) Value {
+	n, _ := toInt(name, f)
+	seen := 0
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		seen++
+		if seen > n {
+			return &reducedValue{acc}, nil
+		}
+		v, err := passOn(th, rf, acc, x)
+		if err != nil || seen < n {
+			return v, err
+		}
+		if _, done := v.(*reducedValue); done {
+			return v, nil
+		}
+		return &reducedValue{v}, nil
+	})
+}
+
+func dropStep(name string, f, rf Value) Value {
+	n, _ := toInt(name, f)
+	seen := 0
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		seen++
+		if seen <= n {
+			return acc, nil
+		}
+		return passOn(th, rf, acc, x)
+	})
+}
+
+func dedupeStep(_ string, _, rf Value) Value {
+	var last Value
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		if err := chargeKey(th, x); err != nil {
+			return nil, err
+		}
+		if last != nil && Equal(last, x) {
+			return acc, nil
+		}
+		last = x
+		return passOn(th, rf, acc, x)
+	})
+}
+
+func distinctStep(_ string, _, rf Value) Value {
+	seen := map[any]bool{}
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		if err := chargeKey(th, x); err != nil {
+			return nil, err
+		}
+		hk := hashKey(x)
+		if seen[hk] {
+			return acc, nil
+		}
+		seen[hk] = true
+		return passOn(th, rf, acc, x)
+	})
 }
 
 // transduceInto runs coll through xform into a Go slice.
@@ -312,6 +316,3 @@ func intoXform(th *Thread, args []Value) (Value, error) {
 	}
 	return builtinInto(th, []Value{args[0], NewVector(items)})
 }
-
-func floorF(f float64) float64 { return math.Floor(f) }
-func ceilF(f float64) float64  { return math.Ceil(f) }

@@ -1,11 +1,3 @@
-// Package lisp implements PTC-Lisp, the small Clojure dialect that code-acting
-// agents write: a reader (also used for EDN values on the wire), an analysis
-// pass that compiles forms into closures once per program, and an evaluator
-// whose Thread carries the deterministic step and allocation budgets.
-//
-// The package is pure: it performs no I/O. Tool calls go through the Host
-// interface, and everything an evaluation produces (result, prints, tool calls,
-// new memory) is returned to the caller.
 package lisp
 
 import (
@@ -652,51 +644,6 @@ func (s *Set) conj(e Value) *Set {
 		return &Set{elems: append(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
 	}
 	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
-}
-
-// Builtin is a function implemented in Go. Each builtin documents itself in
-// one line, and the default system prompt is generated from those lines, so
-// the prompt lists exactly what is implemented.
-type Builtin struct {
-	Name string
-	// Sig is the call shape shown to the LLM, e.g. "(filter pred coll)".
-	Sig string
-	// Doc is a one-line description.
-	Doc string
-	// MinArgs and MaxArgs bound the arity; MaxArgs < 0 means variadic.
-	// Category groups builtins in the system prompt and in "did you mean"
-	// hints: "collection", "map", "set", "string", "regex", "math",
-	// "compare", "logic", "predicate", "function", "io".
-	Category         string
-	MinArgs, MaxArgs int
-	Fn               func(th *Thread, args []Value) (Value, error)
-	// Cost declares how the builtin is charged beyond the step of its
-	// call (see Cost); Call applies it around Fn.
-	Cost Cost
-
-	// borrows is set for the builtins of borrowsArgs: Fn reads its
-	// argument slice only while it runs.
-	borrows bool
-}
-
-// Call checks the arity and runs the builtin, charging what its Cost
-// declares before and after.
-func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
-	if len(args) < b.MinArgs || (b.MaxArgs >= 0 && len(args) > b.MaxArgs) {
-		return nil, arityError(b.Name, b.Sig, len(args))
-	}
-	if len(b.Cost.before) > 0 {
-		if err := b.Cost.chargeBefore(th, args); err != nil {
-			return nil, err
-		}
-	}
-	v, err := b.Fn(th, args)
-	if err == nil && len(b.Cost.after) > 0 {
-		if err = b.Cost.chargeAfter(th, args, v); err != nil {
-			return nil, err
-		}
-	}
-	return v, err
 }
 
 // Call looks k up in a map argument: (:k m) and (:k m default).

@@ -1,0 +1,186 @@
+package lisp
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// What builtins do with their arguments: take the elements of a
+// collection (seqOf), read a count or an index (toInt), call a function
+// argument back (call), and describe an argument in an error (describe).
+
+// arity bounds used in the tables.
+const variadic = -1
+
+// seqMode says which values a sequence function accepts besides vectors,
+// strings, maps and nil.
+type seqMode int
+
+const (
+	// anySeq accepts sets too (iterated in insertion order).
+	anySeq seqMode = iota
+	// orderedSeq rejects sets: the spec (3.9) gives sets no order, so
+	// positional access such as first or nth is an error. A sorted set
+	// has an order, and is accepted.
+	orderedSeq
+)
+
+// seqOf returns the elements of a seqable value: a vector's elements, a set's
+// elements, a map's entries as [key value] vectors, a string's characters as
+// one-character strings, nothing for nil. The slice must not be modified.
+// Building entries or characters is charged to the thread.
+func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
+	switch v := v.(type) {
+	case *Vector:
+		return v.elems, nil
+	case NilType:
+		return nil, nil
+	case *Set:
+		if mode == orderedSeq && orderOf(v) == nil {
+			return nil, Errorf(typeError, "%s is not supported on sets: sets have no order", fn).
+				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
+		}
+		return v.elems, nil
+	case *Map:
+		return mapEntries(th, v)
+	case String:
+		return stringChars(th, string(v))
+	case *infiniteSeq:
+		return nil, infiniteError(fn, v)
+	}
+	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	if _, ok := v.(Callable); ok {
+		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
+	}
+	return nil, e
+}
+
+// mapEntries returns m's entries as [key value] vectors.
+func mapEntries(th *Thread, m *Map) ([]Value, error) {
+	n := m.Len()
+	if err := th.allocVector(n); err != nil {
+		return nil, err
+	}
+	if err := th.alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
+		return nil, err
+	}
+	out := make([]Value, n)
+	// The n pairs and their vectors are allocated together, three
+	// allocations instead of three per entry. Each pair is a full slice
+	// expression, so conj on one copies rather than writing into the next.
+	pairs := make([]Value, 2*n)
+	vecs := make([]vectorWithTail, n)
+	for i, e := range m.entries {
+		pairs[2*i], pairs[2*i+1] = e.Key, e.Val
+		vt := &vecs[i]
+		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, weightOf(e.Key)), weightOf(e.Val))}
+		vt.t.used = 2
+		vt.v.tail = &vt.t
+		out[i] = &vt.v
+	}
+	return out, nil
+}
+
+// stringChars splits s into one-character strings (code points).
+func stringChars(th *Thread, s string) ([]Value, error) {
+	n := utf8.RuneCountInString(s)
+	if err := th.allocVector(n); err != nil {
+		return nil, err
+	}
+	if err := th.alloc(int64(n)*costString + int64(len(s))); err != nil {
+		return nil, err
+	}
+	out := make([]Value, 0, n)
+	for _, r := range s {
+		out = append(out, String(string(r)))
+	}
+	return out, nil
+}
+
+// toInt returns v as an int for counts and indexes; floats are truncated as
+// Clojure does for (take 2.0 xs).
+func toInt(fn string, v Value) (int, error) {
+	switch v := v.(type) {
+	case Int:
+		return clampInt(int64(v)), nil
+	case Float:
+		f := float64(v)
+		if f != f {
+			return 0, Errorf(typeError, "%s expected an integer, got NaN", fn)
+		}
+		if f > 1<<62 {
+			return 1 << 62, nil
+		}
+		if f < -(1 << 62) {
+			return -(1 << 62), nil
+		}
+		return int(f), nil
+	}
+	return 0, typeErrorf(fn, "an integer", v)
+}
+
+func clampInt(n int64) int {
+	const limit = 1 << 62
+	if n > limit {
+		return limit
+	}
+	if n < -limit {
+		return -limit
+	}
+	return int(n)
+}
+
+// call applies f and names fn in a type error when f cannot be called.
+func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
+	switch f := f.(type) {
+	case *closure:
+		return th.callClosure(f, args)
+	case Keyword:
+		if err := th.enterCall(); err != nil {
+			return nil, err
+		}
+		return f.Call(th, args)
+	case *Builtin:
+		if f.borrows {
+			return th.callBorrowed(f, args)
+		}
+	}
+	if _, ok := f.(Callable); !ok {
+		return nil, Errorf(typeError, "%s expected a function, got %s", fn, describe(f)).
+			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
+	}
+	// Other callables (vector, list, ...) may keep the slice they get.
+	return th.call(f, append([]Value(nil), args...))
+}
+
+// truthyCall applies a predicate.
+func truthyCall(th *Thread, fn string, pred Value, x Value) (bool, error) {
+	v, err := call(th, fn, pred, x)
+	if err != nil {
+		return false, err
+	}
+	return truthy(v), nil
+}
+
+// describe names a value's type, with the value itself when it is short, so
+// that an error says "got string \"abc\"" rather than only "got string".
+func describe(v Value) string {
+	switch v.(type) {
+	case NilType:
+		return "nil"
+	case *Vector, *Map, *Set:
+		return TypeLabel(v)
+	}
+	r := shownIn(v, 160)
+	if runes := []rune(r); len(runes) > 40 {
+		r = string(runes[:37]) + "..."
+	}
+	return fmt.Sprintf("%s %s", v.TypeName(), r)
+}
+
+func boolValue(b bool) Value {
+	if b {
+		return trueValue
+	}
+	return falseValue
+}

@@ -1,0 +1,231 @@
+package lisp
+
+// The builtins' forms on an infinite sequence argument (Builtin.lazy):
+// each bounds the sequence, or makes another infinite one, where the
+// builtin's Fn would have to realize it whole.
+// lazyTake is (take ...) on an infinite sequence.
+func lazyTake(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	n, err := toInt("take", args[0])
+	if err != nil {
+		return nil, err
+	}
+	elems, err := s.realize(th, max(n, 0))
+	if err != nil {
+		return nil, err
+	}
+	return NewVector(elems), nil
+}
+
+// lazyTakeWhile is (take-while ...) on an infinite sequence.
+func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	var out []Value
+	g := s.start()
+	for {
+		v, err := g.next(th)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := truthyCall(th, "take-while", args[0], v)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return newVector(th, out)
+		}
+		out = append(out, v)
+	}
+}
+
+// lazyNth is (nth ...) on an infinite sequence.
+func lazyNth(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	n, err := toInt("nth", args[1])
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, Errorf(executionError, "nth index %d is out of range", n)
+	}
+	elems, err := s.realize(th, n+1)
+	if err != nil {
+		return nil, err
+	}
+	return elems[n], nil
+}
+
+// lazyDrop is (drop ...) on an infinite sequence.
+func lazyDrop(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	n, err := toInt("drop", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return derived(s, "drop", args[0], func(g seqGenerator) seqGenerator {
+		skipped := false
+		return func(th *Thread) (Value, error) {
+			for ; !skipped && n > 0; n-- {
+				if _, err := g.next(th); err != nil {
+					return nil, err
+				}
+			}
+			skipped = true
+			return g(th)
+		}
+	}), nil
+}
+
+// lazyDropWhile is (drop-while ...) on an infinite sequence.
+func lazyDropWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	return derived(s, "drop-while", args[0], func(g seqGenerator) seqGenerator {
+		dropping := true
+		return func(th *Thread) (Value, error) {
+			for {
+				v, err := g(th)
+				if err != nil || !dropping {
+					return v, err
+				}
+				ok, err := truthyCall(th, "drop-while", args[0], v)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					dropping = false
+					return v, nil
+				}
+				if err := th.step(1); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}), nil
+}
+
+// lazySome is (some ...) on an infinite sequence.
+func lazySome(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+	g := s.start()
+	for {
+		v, err := g.next(th)
+		if err != nil {
+			return nil, err
+		}
+		r, err := call(th, "some", args[0], v)
+		if err != nil {
+			return nil, err
+		}
+		if truthy(r) {
+			return r, nil
+		}
+	}
+}
+
+var (
+	lazyFirst  = firstOfInfinite(0)
+	lazySecond = firstOfInfinite(1)
+	lazyFilter = filterInfinite("filter", true)
+	lazyRemove = filterInfinite("remove", false)
+)
+
+func firstOfInfinite(i int) func(*Thread, []Value, *infiniteSeq, func(*Thread, []Value) (Value, error)) (Value, error) {
+	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		elems, err := s.realize(th, i+1)
+		if err != nil {
+			return nil, err
+		}
+		return elems[i], nil
+	}
+}
+
+func filterInfinite(fn string, keep bool) func(*Thread, []Value, *infiniteSeq, func(*Thread, []Value) (Value, error)) (Value, error) {
+	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
+		pred := args[0]
+		return derived(s, fn, pred, func(g seqGenerator) seqGenerator {
+			return func(th *Thread) (Value, error) {
+				for {
+					v, err := g(th)
+					if err != nil {
+						return nil, err
+					}
+					ok, err := truthyCall(th, fn, pred, v)
+					if err != nil {
+						return nil, err
+					}
+					if ok == keep {
+						return v, nil
+					}
+					if err := th.step(1); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}), nil
+	}
+}
+
+// lazyMap is map over one infinite sequence (another infinite one),
+// or over several where one is finite (bounded by it).
+func lazyMap(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	if len(args) == 2 {
+		f := args[0]
+		return derived(s, "map", f, func(g seqGenerator) seqGenerator {
+			return func(th *Thread) (Value, error) {
+				v, err := g(th)
+				if err != nil {
+					return nil, err
+				}
+				return call(th, "map", f, v)
+			}
+		}), nil
+	}
+	return boundedByFinite(th, args, s, plain)
+}
+
+// boundedByFinite realizes every infinite argument to the length of the
+// shortest finite collection argument, then runs the builtin.
+func boundedByFinite(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	n := -1
+	for _, a := range args {
+		switch a.(type) {
+		case *infiniteSeq, *Builtin, *closure, Keyword:
+			continue
+		}
+		if _, fn := a.(Callable); fn {
+			if _, coll := a.(*Vector); !coll {
+				if _, m := a.(*Map); !m {
+					if _, set := a.(*Set); !set {
+						continue
+					}
+				}
+			}
+		}
+		elems, err := seqOf(th, "map", a, anySeq)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || len(elems) < n {
+			n = len(elems)
+		}
+	}
+	if n < 0 {
+		return nil, infiniteError("this call", s)
+	}
+	bounded := make([]Value, len(args))
+	for i, a := range args {
+		bounded[i] = a
+		if inf, ok := a.(*infiniteSeq); ok {
+			elems, err := inf.realize(th, n)
+			if err != nil {
+				return nil, err
+			}
+			bounded[i] = NewVector(elems)
+		}
+	}
+	return plain(th, bounded)
+}
+
+// firstInfinite returns the first infinite argument, if any.
+func firstInfinite(args []Value) (*infiniteSeq, bool) {
+	for _, a := range args {
+		if s, ok := a.(*infiniteSeq); ok {
+			return s, true
+		}
+	}
+	return nil, false
+}

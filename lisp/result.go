@@ -1,0 +1,24 @@
+package lisp
+
+// checkResultKind refuses a result that only exists while a program runs:
+// an atom, an unbounded sequence, a reduced marker or a caught exception.
+// The turn's result must be data the caller can read.
+func checkResultKind(v Value) *Error {
+	switch v := v.(type) {
+	case *atom:
+		return Errorf(validationError, "the result is an atom, which lives only while the program runs").
+			WithHint("return its value: @a")
+	case *infiniteSeq:
+		return infiniteError("the result", v)
+	case *stepFn:
+		return Errorf(validationError, "the result is a reducing function, which only lives while the program runs").
+			WithHint("apply transducers with into, transduce or sequence")
+	case *reducedValue:
+		return Errorf(validationError, "the result is (reduced ...), which only reduce understands").
+			WithHint("use reduced inside the function given to reduce")
+	case *thrown:
+		return Errorf(validationError, "the result is an exception: %s", v.message).
+			WithHint("return (ex-message e) or (ex-data e)")
+	}
+	return nil
+}
