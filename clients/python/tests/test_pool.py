@@ -212,3 +212,74 @@ def test_a_pool_target_is_checked():
         ptc_sidecar.Client("127.0.0.1:1", balancing="sticky")
     with ptc_sidecar.Client(["127.0.0.1:1", "127.0.0.1:2"]) as client:
         assert client.target == "ipv4:127.0.0.1:1,127.0.0.1:2"
+
+
+@pytest.mark.parametrize("balancing", ["by_run", "round_robin"])
+def test_async_runs_survive_losing_one_of_three_replicas(binary, balancing):
+    import asyncio
+
+    metrics = ("--metrics-listen", "127.0.0.1:0")
+
+    async def drive_async(client, i, gate):
+        calls = []
+
+        async def search(query):
+            calls.append(("search", query))
+            return [{"id": f"doc-{i}-{k}", "title": f"{query} {k}"} for k in range(1 + i % 4)]
+
+        async def read(id):
+            calls.append(("read", id))
+            return {"title": id, "revenue": 10.5 + i}
+
+        async def settle(amount, run):
+            calls.append(("settle", amount, run))
+            if gate is not None:
+                gate["arrived"] += 1
+                if gate["arrived"] == RUNS:
+                    gate["all"].set()
+                await gate["open"].wait()
+            return amount * 3 + run
+
+        run = client.run(mission=f"Settle account {i}", tools={"search": search, "read": read, "settle": settle},
+                         data={"query": f"account {i}", "run": i}, max_turns=len(SCRIPT), protocol=protocol_of(i))
+        turns = []
+        for program in SCRIPT:
+            prompt = (await run.next_messages(timeout=HANG)).messages
+            turn = await run.step(reply(program), timeout=HANG)
+            turns.append((prompt, turn.number, turn.success, turn.result, turn.prints))
+        return run.result, turns, calls
+
+    async def main(replicas):
+        async with ptc_sidecar.AsyncClient(replicas[0].target) as one:
+            expected = await asyncio.gather(*(drive_async(one, i, None) for i in range(RUNS)))
+        gate = {"arrived": 0, "all": asyncio.Event(), "open": asyncio.Event()}
+        async with ptc_sidecar.AsyncClient([r.target for r in replicas], balancing=balancing) as pool:
+            runs = asyncio.gather(*(drive_async(pool, i, gate) for i in range(RUNS)))
+            try:
+                arrived = asyncio.ensure_future(gate["all"].wait())
+                await asyncio.wait([arrived, runs], timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
+                if runs.done():
+                    runs.result()  # a run that failed before the gate says why
+                assert arrived.done(), "the runs never reached the gate"
+                streams = [open_streams(r) for r in replicas]
+                assert sum(streams) == RUNS // 2, streams
+                victim = replicas[streams.index(max(streams))]
+                victim.process.kill()
+                victim.process.wait()
+            finally:
+                gate["open"].set()
+            got = await runs
+        assert got == expected
+        assert all(len(calls) == 3 for _, _, calls in got)
+
+    with Server(binary, *metrics) as a, Server(binary, *metrics) as b, Server(binary, *metrics) as c:
+        asyncio.run(main([a, b, c]))
+
+
+def test_a_dns_name_is_a_target(target):
+    port = target.rsplit(":", 1)[1]
+    for balancing in ("by_run", "round_robin"):
+        with ptc_sidecar.Client(f"dns:///localhost:{port}", balancing=balancing) as client:
+            run = client.run(mission="Add", max_turns=2)
+            run.next_messages()
+            assert run.step(reply("(return (+ 1 2))")).result == 3

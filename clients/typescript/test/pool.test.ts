@@ -161,3 +161,22 @@ test("a pool's target is checked", () => {
   assert.equal(c.target, "127.0.0.1:1,127.0.0.1:2");
   c.close();
 });
+
+test("a dns:/// name is a target", { timeout: HANG_MS }, async () => {
+  const server = await Server.start();
+  try {
+    const port = server.target.split(":").at(-1);
+    for (const balancing of ["byRun", "roundRobin"] as Balancing[]) {
+      const client = new Client(`dns:///localhost:${port}`, { balancing });
+      try {
+        const run = client.run({ mission: "Add", maxTurns: 2 });
+        await run.nextMessages();
+        assert.equal((await run.step(reply("(return (+ 1 2))"))).result, 3);
+      } finally {
+        client.close();
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+});
