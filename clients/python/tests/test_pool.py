@@ -131,6 +131,17 @@ def open_streams(server: Server) -> int:
             - counted(server, "grpc_server_handled_total", "EvalTurnStream"))
 
 
+def kill_the_busiest(replicas: list[Server]) -> Server:
+    """SIGKILLs the replica with the most streams waiting on a tool, which
+    the kill breaks (half the runs stream), and returns it."""
+    streams = [open_streams(r) for r in replicas]
+    assert sum(streams) == RUNS // 2, streams
+    victim = replicas[streams.index(max(streams))]
+    victim.process.kill()
+    victim.process.wait()
+    return victim
+
+
 @pytest.mark.parametrize("balancing", ["by_run", "round_robin"])
 def test_twenty_runs_survive_losing_one_of_three_replicas(binary, balancing, caplog):
     caplog.set_level(logging.INFO, logger="ptc_sidecar")
@@ -150,13 +161,7 @@ def test_twenty_runs_survive_losing_one_of_three_replicas(binary, balancing, cap
             threads, got, errors = drive_all(pool, gate)
             try:
                 gate.ready.wait(timeout=HANG)  # every run is in turn 3's tool, its stream open if it streams
-                # The replica with the most streams waiting on a tool, which
-                # the kill breaks (half the runs stream).
-                streams = [open_streams(r) for r in replicas]
-                assert sum(streams) == RUNS // 2, streams
-                victim = replicas[streams.index(max(streams))]
-                victim.process.kill()
-                victim.process.wait()
+                victim = kill_the_busiest(replicas)
             finally:
                 gate.open.set()  # also when the test failed: the runs end
                 for t in threads:
@@ -261,11 +266,7 @@ def test_async_runs_survive_losing_one_of_three_replicas(binary, balancing):
                 if runs.done():
                     runs.result()  # a run that failed before the gate says why
                 assert arrived.done(), "the runs never reached the gate"
-                streams = [open_streams(r) for r in replicas]
-                assert sum(streams) == RUNS // 2, streams
-                victim = replicas[streams.index(max(streams))]
-                victim.process.kill()
-                victim.process.wait()
+                kill_the_busiest(replicas)
             finally:
                 gate["open"].set()
             got = await runs
