@@ -13,6 +13,9 @@ export type Balancing = "byRun" | "roundRobin";
 // A replica that failed UNAVAILABLE is passed over for this long (unless
 // no other is left), and a dns:/// name resolved again at most this often.
 const DOWN_MS = 1_000;
+// A dns:/// name is looked up again this often when nothing failed, to see
+// the pool grow.
+const RESOLVE_EVERY_MS = 30_000;
 
 /** The "host:port" (or URL) addresses a target names and how to get them
  * again: a list or an ipv4:/ipv6: list as given, a dns:/// name by looking
@@ -97,7 +100,8 @@ export class Replicas<T> {
   }
 
   private get stale(): boolean {
-    return performance.now() - this.resolvedAt >= DOWN_MS && [...this.downUntil.values()].some((t) => t > performance.now());
+    const since = performance.now() - this.resolvedAt;
+    return since >= RESOLVE_EVERY_MS || (since >= DOWN_MS && [...this.downUntil.values()].some((t) => t > performance.now()));
   }
 
   private resolve(): Promise<void> {

@@ -127,6 +127,10 @@ def channel_options(max_message_bytes: int, extra: Sequence[tuple[str, Any]],
     return list(options.items())
 
 
+# How often Pins looks a dns:/// name up again when nothing failed.
+RESOLVE_EVERY = 30.0
+
+
 class Pins:
     """Which replica a run's calls go to when balancing is "by_run": each
     replica remembers what it has read, so a run kept on one replica is
@@ -138,7 +142,7 @@ class Pins:
 
     The addresses are the target's list, or what its dns:/// name resolves
     to, looked up again after a run's replica failed (at most once a
-    second). A target of one address pins nothing: target_for is None and
+    second) and every RESOLVE_EVERY seconds, to see the pool grow. A target of one address pins nothing: target_for is None and
     calls use the client's round-robin channel."""
 
     def __init__(self, target: str):
@@ -172,7 +176,8 @@ class Pins:
 
     def _current(self) -> list[str]:
         with self._lock:
-            if self._stale and time.monotonic() - self._resolved >= 1.0:
+            since = time.monotonic() - self._resolved
+            if (self._stale and since >= 1.0) or since >= RESOLVE_EVERY:
                 self._resolved = time.monotonic()
                 try:
                     self._addresses = pool_addresses(self._target)
