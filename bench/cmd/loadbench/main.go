@@ -28,6 +28,12 @@
 //
 //	go run ./bench/cmd/loadbench -clients 1,8,64 -duration 3s -rounds 3
 //	go run ./bench/cmd/loadbench -workloads tomessages -clients 64 -server-args '--max-concurrent-streams 8'
+//
+// With -pool it measures a pool instead (pool.go): -replicas sidecars, the
+// memo's hit rate and their CPU per call under -runs concurrent agent runs,
+// spread round-robin against kept on one replica each:
+//
+//	go run ./bench/cmd/loadbench -pool -runs 20 -turns 12 -rounds 5
 package main
 
 import (
