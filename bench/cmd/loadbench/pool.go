@@ -6,8 +6,8 @@ package main
 // programs, token counts), and an agent resends its whole run on every
 // call. When a client spreads a run's calls round-robin over the replicas,
 // each replica reads the run's history once for itself; when it keeps a
-// run on one replica (a hash of the run's id over the addresses), one
-// replica reads it once. A phase starts fresh replicas, drives -runs
+// run on one replica (rendezvous hashing of the run's id over the
+// addresses, as the clients do), one replica reads it once. A phase starts fresh replicas, drives -runs
 // concurrent agent runs of -turns turns each (EvalTurn by replay with two
 // tool calls, then ToMessages over the turns so far) with one of the two
 // balancings, and reads from the replicas themselves their CPU time
@@ -147,9 +147,7 @@ func poolRun(ctx context.Context, cfg config, bin, balancing string, round int) 
 		id := fmt.Sprintf("round-%d-%s-run-%d", round, balancing, r)
 		cc := conns[0]
 		if len(conns) > 1 {
-			h := fnv.New32a()
-			h.Write([]byte(id))
-			cc = conns[h.Sum32()%uint32(len(conns))]
+			cc = conns[rendezvous(id, procs)]
 		}
 		wg.Add(1)
 		go func() {
@@ -186,6 +184,20 @@ func poolRun(ctx context.Context, cfg config, bin, balancing string, round int) 
 		}
 	}
 	return ph, nil
+}
+
+// rendezvous is the replica a run is kept on, as the clients choose it:
+// the one whose address scores highest hashed with the run's id.
+func rendezvous(id string, procs []*process) int {
+	best, bestScore := 0, uint64(0)
+	for i, p := range procs {
+		h := fnv.New64a()
+		h.Write([]byte(id + "\x00" + p.addr))
+		if score := h.Sum64(); i == 0 || score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
 }
 
 // poolConns dials the replicas: for round-robin one channel over all their

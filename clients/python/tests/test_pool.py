@@ -198,6 +198,7 @@ def test_runs_are_kept_on_replicas_by_rendezvous_hashing():
     assert all(first(pins, k) == firsts[k] for k in keys)  # a run stays where it is
     share = {a: list(firsts.values()).count(a) for a in three}
     assert all(60 <= n <= 140 for n in share.values()), share
+    assert pins.generation == 1  # the addresses did not change: the channels made for them stay
     assert pins.target_for(None) is None  # calls outside a run: round-robin
     assert Pins("127.0.0.1:7001").target_for("run-1") is None  # one address: nothing to pin
 

@@ -51,6 +51,7 @@ export function parseTarget(target: string | readonly string[]): Addresses {
 export class Replicas<T> {
   private addresses: string[];
   private readonly made = new Map<string, T>();
+  private readonly retired: T[] = [];
   private readonly downUntil = new Map<string, number>();
   private next = 0;
   private resolvedAt = -Infinity;
@@ -96,7 +97,7 @@ export class Replicas<T> {
 
   /** Everything made, to close. */
   all(): T[] {
-    return [...this.made.values()];
+    return [...this.made.values(), ...this.retired];
   }
 
   private get stale(): boolean {
@@ -113,7 +114,18 @@ export class Replicas<T> {
         const v4 = found.filter((f) => f.family === 4).map((f) => `${f.address}:${port}`);
         const v6 = found.filter((f) => f.family === 6).map((f) => `[${f.address}]:${port}`);
         const addresses = [...new Set(v4.length > 0 ? v4 : v6)].sort();
-        if (addresses.length > 0) this.addresses = addresses;
+        if (addresses.length > 0) {
+          this.addresses = addresses;
+          // A replica gone from the name is no longer picked; a call still
+          // on it finishes, and its session closes once idle (Connect's
+          // idle timeout) or with the client.
+          for (const [a, made] of [...this.made]) {
+            if (!addresses.includes(a)) {
+              this.made.delete(a);
+              this.retired.push(made);
+            }
+          }
+        }
       } catch (err) {
         if (this.addresses.length === 0) throw err; // else keep the last addresses
       } finally {

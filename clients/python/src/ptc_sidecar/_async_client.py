@@ -63,6 +63,7 @@ class AsyncClient:
         self._open_args = (max_message_bytes, tuple(channel_options), credentials, list(interceptors) or None)
         self._channel, self._stub = self._open(self._settings.target, "round_robin")
         self._pins = _base.Pins(self._settings.target) if balancing == "by_run" else None
+        self._pinned_generation = 0
         self._pinned: dict[str, tuple[grpc.aio.Channel, service_pb2_grpc.SidecarServiceStub]] = {}
         self._pool = _base.names_a_pool(self._settings.target)
         self._closed = False
@@ -82,9 +83,19 @@ class AsyncClient:
         target = self._pins.target_for(call.key) if self._pins is not None else None
         if target is None:
             return self._channel, self._stub
+        self._forget_old_pins()
         if target not in self._pinned:
             self._pinned[target] = self._open(target, "pick_first")
         return self._pinned[target]
+
+    def _forget_old_pins(self) -> None:
+        """When the pool's addresses changed, the channels made for the old
+        ones are dropped: each closes once the last call using it lets go
+        of it (a call holds its channel), and a run's next call opens one
+        for the new addresses, on the connections gRPC already has."""
+        if self._pins is not None and self._pinned_generation != self._pins.generation:
+            self._pinned = {}
+            self._pinned_generation = self._pins.generation
 
     @property
     def target(self) -> str:

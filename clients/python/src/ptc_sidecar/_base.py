@@ -151,6 +151,9 @@ class Pins:
         self._addresses: list[str] = []
         self._resolved = 0.0
         self._stale = True
+        # Counts the changes of the addresses: a channel made for a ranking
+        # of older ones is not used again.
+        self.generation = 0
 
     def target_for(self, key: str | None) -> str | None:
         """The gRPC target (pick_first over the run's ranking) of the run
@@ -180,8 +183,11 @@ class Pins:
             if (self._stale and since >= 1.0) or since >= RESOLVE_EVERY:
                 self._resolved = time.monotonic()
                 try:
-                    self._addresses = pool_addresses(self._target)
+                    addresses = pool_addresses(self._target)
                     self._stale = False
+                    if addresses != self._addresses:
+                        self._addresses = addresses
+                        self.generation += 1
                 except OSError:
                     pass  # the name did not resolve: keep the last addresses
             return self._addresses
