@@ -63,8 +63,6 @@ class AsyncClient:
         self._open_args = (max_message_bytes, tuple(channel_options), credentials, list(interceptors) or None)
         self._channel, self._stub = self._open(self._settings.target, "round_robin")
         self._pins = _base.Pins(self._settings.target) if balancing == "by_run" else None
-        self._pinned_generation = 0
-        self._pinned: dict[str, tuple[grpc.aio.Channel, service_pb2_grpc.SidecarServiceStub]] = {}
         self._pool = _base.names_a_pool(self._settings.target)
         self._closed = False
 
@@ -79,23 +77,9 @@ class AsyncClient:
 
     def _route(self, call: Call) -> tuple[grpc.aio.Channel, service_pb2_grpc.SidecarServiceStub]:
         """As Client._route. (Pins may resolve a name: a moment on the
-        loop, at most once a second and only after a replica failed.)"""
-        target = self._pins.target_for(call.key) if self._pins is not None else None
-        if target is None:
-            return self._channel, self._stub
-        self._forget_old_pins()
-        if target not in self._pinned:
-            self._pinned[target] = self._open(target, "pick_first")
-        return self._pinned[target]
-
-    def _forget_old_pins(self) -> None:
-        """When the pool's addresses changed, the channels made for the old
-        ones are dropped: each closes once the last call using it lets go
-        of it (a call holds its channel), and a run's next call opens one
-        for the new addresses, on the connections gRPC already has."""
-        if self._pins is not None and self._pinned_generation != self._pins.generation:
-            self._pinned = {}
-            self._pinned_generation = self._pins.generation
+        loop, at most once a second after a failure, or every 30 seconds.)"""
+        pinned = self._pins.made_for(call.key, self._open) if self._pins is not None else None
+        return pinned or (self._channel, self._stub)
 
     @property
     def target(self) -> str:
@@ -105,7 +89,7 @@ class AsyncClient:
         """Closes the channel; later calls raise ClientClosedError."""
         self._closed = True
         await self._channel.close()
-        for channel, _ in list(self._pinned.values()):
+        for channel, _ in self._pins.close() if self._pins is not None else ():
             await channel.close()
 
     async def __aenter__(self) -> "AsyncClient":

@@ -12,7 +12,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import grpc
 
@@ -142,7 +142,8 @@ class Pins:
 
     The addresses are the target's list, or what its dns:/// name resolves
     to, looked up again after a run's replica failed (at most once a
-    second) and every RESOLVE_EVERY seconds, to see the pool grow. A target of one address pins nothing: target_for is None and
+    second) and every RESOLVE_EVERY seconds, to see the pool grow. Pins
+    also holds the channels the client opened for the rankings. A target of one address pins nothing: target_for is None and
     calls use the client's round-robin channel."""
 
     def __init__(self, target: str):
@@ -154,6 +155,33 @@ class Pins:
         # Counts the changes of the addresses: a channel made for a ranking
         # of older ones is not used again.
         self.generation = 0
+        self._made: dict[str, Any] = {}  # by target: what the client opened for it
+        self._made_generation = 0
+        self._closed = False
+
+    def made_for(self, key: str | None, open_channel: Callable[[str, str], Any]) -> Any:
+        """What open_channel(target, "pick_first") made for the run with id
+        key, made once per target; None when the call goes round-robin (or
+        the client is closed). When the addresses changed, the channels made
+        for the old ones are let go: each closes once the last call using
+        it lets go of it (a call holds its channel), and a run's next call
+        opens one for the new addresses, on the connections gRPC already
+        has."""
+        target = self.target_for(key)
+        with self._lock:
+            if target is None or self._closed:
+                return None
+            if self._made_generation != self.generation:
+                self._made, self._made_generation = {}, self.generation
+            if target not in self._made:
+                self._made[target] = open_channel(target, "pick_first")
+            return self._made[target]
+
+    def close(self) -> list[Any]:
+        """What was made, for the client to close; nothing is made after."""
+        with self._lock:
+            self._closed = True
+            return list(self._made.values())
 
     def target_for(self, key: str | None) -> str | None:
         """The gRPC target (pick_first over the run's ranking) of the run

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -79,9 +78,6 @@ class Client:
         self._open_args = (max_message_bytes, tuple(channel_options), credentials, tuple(interceptors))
         self._channel, self._stub = self._open(self._settings.target, "round_robin")
         self._pins = _base.Pins(self._settings.target) if balancing == "by_run" else None
-        self._pinned_generation = 0
-        self._pinned: dict[str, tuple[grpc.Channel, service_pb2_grpc.SidecarServiceStub]] = {}
-        self._lock = threading.Lock()
         self._pool = _base.names_a_pool(self._settings.target)
         self._closed = False
 
@@ -98,25 +94,8 @@ class Client:
     def _route(self, call: Call) -> tuple[grpc.Channel, service_pb2_grpc.SidecarServiceStub]:
         """The channel and stub for call: its run's replica (see Pins),
         else the round-robin channel."""
-        target = self._pins.target_for(call.key) if self._pins is not None else None
-        if target is None:
-            return self._channel, self._stub
-        with self._lock:
-            if self._closed:
-                raise closed_error(call.method)
-            self._forget_old_pins()
-            if target not in self._pinned:
-                self._pinned[target] = self._open(target, "pick_first")
-            return self._pinned[target]
-
-    def _forget_old_pins(self) -> None:
-        """When the pool's addresses changed, the channels made for the old
-        ones are dropped: each closes once the last call using it lets go
-        of it (a call holds its channel), and a run's next call opens one
-        for the new addresses, on the connections gRPC already has."""
-        if self._pins is not None and self._pinned_generation != self._pins.generation:
-            self._pinned = {}
-            self._pinned_generation = self._pins.generation
+        pinned = self._pins.made_for(call.key, self._open) if self._pins is not None else None
+        return pinned or (self._channel, self._stub)
 
     @property
     def target(self) -> str:
@@ -124,11 +103,9 @@ class Client:
 
     def close(self) -> None:
         """Closes the channel; later calls raise ClientClosedError."""
-        with self._lock:
-            self._closed = True
-            pinned = list(self._pinned.values())
+        self._closed = True
         self._channel.close()
-        for channel, _ in pinned:
+        for channel, _ in self._pins.close() if self._pins is not None else ():
             channel.close()
 
     def __enter__(self) -> "Client":
