@@ -17,8 +17,9 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"os"
@@ -191,9 +192,8 @@ func poolRun(ctx context.Context, cfg config, bin, balancing string, round int) 
 func rendezvous(id string, procs []*process) int {
 	best, bestScore := 0, uint64(0)
 	for i, p := range procs {
-		h := fnv.New64a()
-		h.Write([]byte(id + "\x00" + p.addr))
-		if score := h.Sum64(); i == 0 || score > bestScore {
+		sum := sha256.Sum256([]byte(id + "\x00" + p.addr))
+		if score := binary.BigEndian.Uint64(sum[:8]); i == 0 || score > bestScore {
 			best, bestScore = i, score
 		}
 	}

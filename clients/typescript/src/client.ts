@@ -289,6 +289,7 @@ export class Client {
         const replica = await this.pick(key);
         try {
           const response = await send(replica.made.rpc, { signal: call.signal, timeoutMs: call.remaining() });
+          this.replicas.answered(replica.address);
           call.attempts = 0;
           return response;
         } catch (err) {
@@ -328,6 +329,7 @@ export class Client {
         try {
           const rpc = replica.made.rpc;
           const turn = protocol === "stream" && answered === 0 ? await this.stream(rpc, request, tools, call) : await this.replay(rpc, request, tools, call);
+          this.replicas.answered(replica.address);
           return Turn.fromProto(turn);
         } catch (err) {
           this.failed(replica.address, err);

@@ -10,9 +10,12 @@ import { createHash } from "node:crypto";
  * "roundRobin" spreads them like every other call. */
 export type Balancing = "byRun" | "roundRobin";
 
-// A replica that failed UNAVAILABLE is passed over for this long (unless
-// no other is left), and a dns:/// name resolved again at most this often.
+// A replica that failed is passed over (unless no other is left) for this
+// long, twice as long after each further failure up to MAX_DOWN_MS, until a
+// call to it succeeds; a dns:/// name is resolved again after a failure at
+// most every DOWN_MS.
 const DOWN_MS = 1_000;
+const MAX_DOWN_MS = 30_000;
 // A dns:/// name is looked up again this often when nothing failed, to see
 // the pool grow.
 const RESOLVE_EVERY_MS = 30_000;
@@ -53,6 +56,7 @@ export class Replicas<T> {
   private readonly made = new Map<string, T>();
   private readonly retired: T[] = [];
   private readonly downUntil = new Map<string, number>();
+  private readonly failures = new Map<string, number>();
   private next = 0;
   private resolvedAt = -Infinity;
   private resolving: Promise<void> | undefined;
@@ -90,9 +94,17 @@ export class Replicas<T> {
     return { address, made };
   }
 
-  /** A call to address failed UNAVAILABLE: the replica may be gone. */
+  /** A call to address lost or could not open its connection: the
+   * replica may be gone. */
   failed(address: string): void {
-    this.downUntil.set(address, performance.now() + DOWN_MS);
+    const n = (this.failures.get(address) ?? 0) + 1;
+    this.failures.set(address, n);
+    this.downUntil.set(address, performance.now() + Math.min(MAX_DOWN_MS, DOWN_MS * 2 ** (n - 1)));
+  }
+
+  /** A call to address was answered: the replica is up. */
+  answered(address: string): void {
+    if (this.failures.delete(address)) this.downUntil.delete(address);
   }
 
   /** Everything made, to close. */
