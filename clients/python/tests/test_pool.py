@@ -285,3 +285,19 @@ def test_a_dns_name_is_a_target(target):
             run = client.run(mission="Add", max_turns=2)
             run.next_messages()
             assert run.step(reply("(return (+ 1 2))")).result == 3
+
+
+def test_grpc_retries_unavailable_unless_max_retries_is_0():
+    import json
+
+    from ptc_sidecar._base import channel_options
+
+    def config(retries):
+        return json.loads(dict(channel_options(1 << 20, (), "round_robin", retries))["grpc.service_config"])
+
+    on = config(True)
+    assert on["loadBalancingConfig"] == [{"round_robin": {}}]
+    (methods,) = on["methodConfig"]
+    assert methods["retryPolicy"]["retryableStatusCodes"] == ["UNAVAILABLE"]
+    assert {n["method"] for n in methods["name"]} == {"EvalTurn", "ToMessages", "ListStrategies"}
+    assert "methodConfig" not in config(False)

@@ -102,16 +102,17 @@ _RETRY = {"maxAttempts": 3, "initialBackoff": "0.05s", "maxBackoff": "0.5s", "ba
           "retryableStatusCodes": ["UNAVAILABLE"]}
 
 
-def service_config(policy: str) -> str:
-    return json.dumps({
-        "loadBalancingConfig": [{policy: {}}],
-        "methodConfig": [{"name": [{"service": _SERVICE, "method": m} for m in ("EvalTurn", "ToMessages", "ListStrategies")],
-                          "retryPolicy": _RETRY}],
-    })
+def service_config(policy: str, retries: bool) -> str:
+    config: dict[str, Any] = {"loadBalancingConfig": [{policy: {}}]}
+    if retries:  # max_retries=0 turns gRPC's retries off as well as the client's
+        config["methodConfig"] = [{
+            "name": [{"service": _SERVICE, "method": m} for m in ("EvalTurn", "ToMessages", "ListStrategies")],
+            "retryPolicy": _RETRY}]
+    return json.dumps(config)
 
 
 def channel_options(max_message_bytes: int, extra: Sequence[tuple[str, Any]],
-                    policy: str = "round_robin") -> list[tuple[str, Any]]:
+                    policy: str = "round_robin", retries: bool = True) -> list[tuple[str, Any]]:
     # A sidecar is next door: after it restarts, try to connect again at
     # least every second, not after gRPC's default backoff of up to two
     # minutes. round_robin spreads calls over every address the target
@@ -122,7 +123,7 @@ def channel_options(max_message_bytes: int, extra: Sequence[tuple[str, Any]],
                "grpc.max_reconnect_backoff_ms": 1000,
                "grpc.enable_retries": 1,
                "grpc.service_config_disable_resolution": 1,
-               "grpc.service_config": service_config(policy)}
+               "grpc.service_config": service_config(policy, retries)}
     options.update(dict(extra))
     return list(options.items())
 

@@ -83,7 +83,7 @@ class Client:
 
     def _open(self, target: str, policy: str) -> tuple[grpc.Channel, service_pb2_grpc.SidecarServiceStub]:
         max_message_bytes, extra, credentials, interceptors = self._open_args
-        options = _base.channel_options(max_message_bytes, extra, policy)
+        options = _base.channel_options(max_message_bytes, extra, policy, self._settings.max_retries > 0)
         if credentials is None:
             channel = grpc.insecure_channel(target, options=options)
         else:
