@@ -50,6 +50,7 @@ func TestParseFlags(t *testing.T) {
 	for _, bad := range [][]string{
 		{"-clients", "0"}, {"-clients", "x"}, {"-workloads", "chat"}, {"-duration", "0s"},
 		{"-duration", "1h"}, {"-rounds", "0"}, {"-conns", "-1"}, {"-max-requests", "0"},
+		{"-replicas", "0"}, {"-runs", "0"}, {"-turns", "101"},
 	} {
 		if _, err := parseFlags(bad); err == nil || !strings.HasPrefix(err.Error(), bad[0]) {
 			t.Errorf("%v: error %v, want one naming %s", bad, err, bad[0])

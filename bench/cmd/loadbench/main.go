@@ -28,6 +28,12 @@
 //
 //	go run ./bench/cmd/loadbench -clients 1,8,64 -duration 3s -rounds 3
 //	go run ./bench/cmd/loadbench -workloads tomessages -clients 64 -server-args '--max-concurrent-streams 8'
+//
+// With -pool it measures a pool instead (pool.go): -replicas sidecars, the
+// memo's hit rate and their CPU per call under -runs concurrent agent runs,
+// spread round-robin against kept on one replica each:
+//
+//	go run ./bench/cmd/loadbench -pool -runs 20 -turns 12 -rounds 5
 package main
 
 import (
@@ -65,6 +71,9 @@ type config struct {
 	maxRequests int
 	sidecarBin  string
 	serverArgs  []string
+	// The pool measurement (see pool.go) instead of the comparison.
+	pool                  bool
+	replicas, runs, turns int
 }
 
 func main() {
@@ -72,6 +81,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "loadbench: %v\n", err)
 		os.Exit(2)
+	}
+	run := run
+	if cfg.pool {
+		run = runPool
 	}
 	if err := run(context.Background(), cfg, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "loadbench: %v\n", err)
@@ -90,6 +103,10 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.conns, "conns", 1, "client connections per server (0: one per caller)")
 	fs.IntVar(&cfg.maxRequests, "max-requests", 500_000, "most timed calls per phase")
 	fs.StringVar(&cfg.sidecarBin, "sidecar", "", "prebuilt ptc-sidecar `binary` (empty: go build ./cmd/ptc-sidecar)")
+	fs.BoolVar(&cfg.pool, "pool", false, "measure the memo and CPU per call of -replicas replicas, balanced round-robin against by run (ignores -clients, -workloads, -duration)")
+	fs.IntVar(&cfg.replicas, "replicas", 3, "replicas of the pool measurement")
+	fs.IntVar(&cfg.runs, "runs", 20, "concurrent agent runs of the pool measurement")
+	fs.IntVar(&cfg.turns, "turns", 12, "turns of each run of the pool measurement")
 	serverArgs := fs.String("server-args", "", "extra space-separated `flags` for 'ptc-sidecar serve', e.g. '--max-concurrent-streams 8'")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -117,6 +134,12 @@ func parseFlags(args []string) (config, error) {
 		return cfg, fmt.Errorf("-rounds: want 1 to 100, got %d", cfg.rounds)
 	case cfg.conns < 0 || cfg.conns > 1024:
 		return cfg, fmt.Errorf("-conns: want 0 to 1024, got %d", cfg.conns)
+	case cfg.replicas < 1 || cfg.replicas > 16:
+		return cfg, fmt.Errorf("-replicas: want 1 to 16, got %d", cfg.replicas)
+	case cfg.runs < 1 || cfg.runs > 1024:
+		return cfg, fmt.Errorf("-runs: want 1 to 1024, got %d", cfg.runs)
+	case cfg.turns < 1 || cfg.turns > 100:
+		return cfg, fmt.Errorf("-turns: want 1 to 100, got %d", cfg.turns)
 	case cfg.maxRequests < 1:
 		return cfg, fmt.Errorf("-max-requests: want at least 1, got %d", cfg.maxRequests)
 	}
@@ -169,12 +192,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	sidecarBin := cfg.sidecarBin
-	if sidecarBin == "" {
-		sidecarBin = filepath.Join(dir, "ptc-sidecar")
-		if err := goBuild(sidecarBin, modulePath+"/cmd/ptc-sidecar"); err != nil {
-			return err
-		}
+	sidecarBin, err := sidecarBinary(cfg, dir)
+	if err != nil {
+		return err
 	}
 	echoBin := filepath.Join(dir, "echoserver")
 	if err := goBuild(echoBin, modulePath+"/bench/cmd/echoserver"); err != nil {
@@ -304,6 +324,15 @@ func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients
 		spread("%.3f", func(_, b phase) float64 { return msf(b.cpuPerRequest()) }))
 	printLoad(out, "")
 	return nil
+}
+
+// sidecarBinary is -sidecar, else the sidecar built into dir.
+func sidecarBinary(cfg config, dir string) (string, error) {
+	if cfg.sidecarBin != "" {
+		return cfg.sidecarBin, nil
+	}
+	bin := filepath.Join(dir, "ptc-sidecar")
+	return bin, goBuild(bin, modulePath+"/cmd/ptc-sidecar")
 }
 
 // modulePath prefixes the packages the harness builds, so that it runs

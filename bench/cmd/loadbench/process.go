@@ -24,7 +24,9 @@ type process struct {
 	name string
 	cmd  *exec.Cmd
 	addr string
-	done chan error
+	// metricsAddr is where its /metrics answer, when it logged one.
+	metricsAddr string
+	done        chan error
 }
 
 // start runs bin with args and waits for its JSON "serving" line on stderr,
@@ -54,7 +56,13 @@ func start(ctx context.Context, name, bin string, args ...string) (*process, err
 				Msg  string `json:"msg"`
 				Addr string `json:"addr"`
 			}
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "serving" {
+			if json.Unmarshal(sc.Bytes(), &line) != nil {
+				continue
+			}
+			if line.Msg == "metrics listening" {
+				p.metricsAddr = line.Addr // read after addrs is received
+			}
+			if line.Msg == "serving" {
 				addrs <- line.Addr
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +93,49 @@ func TestRunReport(t *testing.T) {
 		if number(b[20]) != number(b[13]) {
 			t.Errorf("%s: echo's own CPU %s ms, its row's %s ms", name, b[20], b[13])
 		}
+	}
+}
+
+// TestPoolReport runs the pool measurement briefly: three replicas, two
+// runs of three turns, one round of each balancing. The memo's hit rates
+// come from the replicas' counters, so they are checked as the counts
+// they are: a run kept on one replica reads each of its programs once
+// (two hits of three calls), and round-robin can only do as well or worse.
+func TestPoolReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts three servers twice")
+	}
+	cfg, err := parseFlags([]string{"-pool", "-runs", "2", "-turns", "3", "-rounds", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runPool(t.Context(), cfg, &out); err != nil {
+		t.Fatalf("runPool: %v\nreport so far:\n%s", err, &out)
+	}
+	report := out.String()
+	t.Logf("report:\n%s", report)
+	rows := regexp.MustCompile(`(?m)^ *(round-robin|by-run) +1 +(\d+) +([0-9.]+)% +([0-9.]+)% +([0-9.]+)% +([0-9.]+)% +([0-9.]+) ms +(\d+)-(\d+) *$`).FindAllStringSubmatch(report, -1)
+	if len(rows) != 2 {
+		t.Fatalf("want a round-robin and a by-run row, found %d", len(rows))
+	}
+	rate := map[string]float64{}
+	for _, r := range rows {
+		calls, _ := strconv.Atoi(r[2])
+		programs, _ := strconv.ParseFloat(r[5], 64)
+		cpu, _ := strconv.ParseFloat(r[7], 64)
+		idlest, _ := strconv.Atoi(r[8])
+		busiest, _ := strconv.Atoi(r[9])
+		// Per turn: three EvalTurn calls (two tool calls answered by replay) and one ToMessages.
+		if calls != 2*3*4 || cpu <= 0 || idlest > busiest || busiest > calls {
+			t.Errorf("%s: calls %d (want 24), CPU per call %v ms, calls per replica %d-%d", r[1], calls, cpu, idlest, busiest)
+		}
+		rate[r[1]] = programs
+	}
+	if rate["by-run"] != 66.7 || rate["round-robin"] > rate["by-run"] {
+		t.Errorf("programs hit rate: by-run %v%% (want 66.7: each read once of three calls), round-robin %v%%", rate["by-run"], rate["round-robin"])
+	}
+	if !strings.Contains(report, "by-run, median (min-max) of 1 rounds: memo hit rate") {
+		t.Error("no by-run summary line")
 	}
 }

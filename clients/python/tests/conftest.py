@@ -54,6 +54,7 @@ class Server:
         self.binary = binary
         self.args = args
         self.target = "127.0.0.1:0"
+        self.metrics: str | None = None  # the /metrics address, with --metrics-listen
         self.process: subprocess.Popen | None = None
         self._work = tempfile.TemporaryDirectory()
 
@@ -70,7 +71,7 @@ class Server:
         with open(log_path, "wb") as log:
             self.process = subprocess.Popen([self.binary, "serve", "--listen", self.target, *self.args],
                                             stderr=log, stdout=subprocess.DEVNULL)
-        self.target = _serving_address(self.process, log_path)
+        self.target, self.metrics = _serving_address(self.process, log_path)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -79,19 +80,23 @@ class Server:
         self.process = None
 
 
-def _serving_address(server: subprocess.Popen, log_path: str) -> str:
+def _serving_address(server: subprocess.Popen, log_path: str) -> tuple[str, str | None]:
     # Port 0: the server logs the address it bound in its "serving" line
-    # once it is ready. It is waited for as long as the server runs, however
-    # busy the machine: a server that cannot start exits.
+    # once it is ready (and its metrics address before). It is waited for as
+    # long as the server runs, however busy the machine: a server that
+    # cannot start exits.
     while True:
+        metrics = None
         with open(log_path, encoding="utf-8") as log:
             for line in log:
                 try:
                     entry = json.loads(line)
                 except ValueError:
                     continue
+                if entry.get("msg") == "metrics listening":
+                    metrics = entry["addr"]
                 if entry.get("msg") == "serving":
-                    return entry["addr"]
+                    return entry["addr"], metrics
         if server.poll() is not None:
             break
         time.sleep(0.05)

@@ -18,6 +18,7 @@ import { SidecarService } from "./gen/ptcsidecar/v1/service_pb.js";
 import type { Turn as TurnProto } from "./gen/ptcsidecar/v1/turn_pb.js";
 import { ValueSchema } from "./gen/ptcsidecar/v1/values_pb.js";
 import { Memory, Turn, statsOf, type CacheBreakpoint, type Stats, type Strategy } from "./models.js";
+import { Replicas, parseTarget, type Balancing } from "./pool.js";
 import {
   OPTION_NAMES,
   checkNames,
@@ -57,7 +58,19 @@ export interface ClientOptions {
   interceptors?: Interceptor[];
   /** Where retries are reported (console.info and the like). */
   logger?: { info(message: string): void };
+  /** For a pool of replicas: "byRun" (the default) keeps a run's calls on
+   * one replica while it lives, whose memo then reads the run once;
+   * "roundRobin" spreads them like every other call. */
+  balancing?: Balancing;
 }
+
+/** One replica's HTTP/2 session and the client on it. */
+interface Connection {
+  sessions: Http2SessionManager;
+  rpc: ConnectClient<typeof SidecarService>;
+}
+
+type Rpc = ConnectClient<typeof SidecarService>;
 
 /** Options every call takes. */
 export interface CallOptions {
@@ -152,39 +165,46 @@ export class Messages {
 /** A connection to ptc-sidecar over gRPC (HTTP/2, plaintext). One client may
  * serve concurrent calls: it holds no state between them. */
 export class Client {
-  /** "host:port" or a URL. */
+  /** "host:port", a URL, "dns:///name:port", or a pool's addresses joined
+   * by commas. */
   readonly target: string;
-  private readonly sessions: Http2SessionManager;
-  private readonly rpc: ConnectClient<typeof SidecarService>;
+  private readonly replicas: Replicas<Connection>;
+  private readonly balancing: Balancing;
   private readonly settings: Settings;
   private closed = false;
 
   /** Connects to target ("host:port" or a URL; default $PTC_SIDECAR_TARGET,
-   * else 127.0.0.1:50051). */
-  constructor(target?: string, options: ClientOptions = {}) {
-    checkNames("option", options, ["timeoutMs", "maxRetries", "interceptors", "logger"], "Client: ");
-    this.target = target || process.env.PTC_SIDECAR_TARGET || "127.0.0.1:50051";
+   * else 127.0.0.1:50051). For a pool of replicas, target is a list of
+   * "host:port" or "dns:///name:port" (a headless Service): calls are spread
+   * round-robin over the replicas, and a call that fails because its
+   * replica went away is tried again on another. */
+  constructor(target?: string | readonly string[], options: ClientOptions = {}) {
+    checkNames("option", options, ["timeoutMs", "maxRetries", "interceptors", "logger", "balancing"], "Client: ");
+    const given = target === undefined || target === "" ? process.env.PTC_SIDECAR_TARGET || "127.0.0.1:50051" : target;
+    const addresses = parseTarget(given);
+    this.target = typeof given === "string" ? given : given.join(",");
     const timeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : options.timeoutMs;
     checkTimeout(timeoutMs, "Client: timeoutMs");
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError(`Client: maxRetries must be a whole number, 0 or more, got ${maxRetries}`);
+    this.balancing = options.balancing ?? "byRun";
+    if (this.balancing !== "byRun" && this.balancing !== "roundRobin") {
+      throw new TypeError(`Client: balancing must be "byRun" or "roundRobin", got ${JSON.stringify(this.balancing)}`);
+    }
     this.settings = { target: this.target, timeoutMs, maxRetries, logger: options.logger };
-    const baseUrl = /^https?:\/\//.test(this.target) ? this.target : `http://${this.target}`;
-    this.sessions = new Http2SessionManager(baseUrl);
-    const transport = createGrpcTransport({
-      baseUrl,
-      sessionManager: this.sessions,
-      readMaxBytes: MAX_MESSAGE_BYTES,
-      writeMaxBytes: MAX_MESSAGE_BYTES,
-      interceptors: options.interceptors ?? [],
+    const interceptors = options.interceptors ?? [];
+    this.replicas = new Replicas(addresses, (address) => {
+      const baseUrl = /^https?:\/\//.test(address) ? address : `http://${address}`;
+      const sessions = new Http2SessionManager(baseUrl);
+      const transport = createGrpcTransport({ baseUrl, sessionManager: sessions, readMaxBytes: MAX_MESSAGE_BYTES, writeMaxBytes: MAX_MESSAGE_BYTES, interceptors });
+      return { sessions, rpc: createClient(SidecarService, transport) };
     });
-    this.rpc = createClient(SidecarService, transport);
   }
 
-  /** Closes the connection; later calls reject with ClientClosedError. */
+  /** Closes the connections; later calls reject with ClientClosedError. */
   close(): void {
     this.closed = true;
-    this.sessions.abort();
+    for (const c of this.replicas.all()) c.sessions.abort();
   }
 
   [Symbol.dispose](): void {
@@ -231,7 +251,7 @@ export class Client {
   /** The compression strategies the sidecar offers. */
   async listStrategies(options: CallOptions = {}): Promise<Strategy[]> {
     checkNames("option", options, CALL_OPTIONS, "listStrategies: ");
-    const response = await this.unary("ListStrategies", options, (o) => this.rpc.listStrategies({}, o));
+    const response = await this.unary("ListStrategies", options, undefined, (rpc, o) => rpc.listStrategies({}, o));
     return response.strategies.map((s) => ({
       name: s.name,
       description: s.description,
@@ -254,22 +274,26 @@ export class Client {
 
   // ---- machinery ----------------------------------------------------------
 
-  /** @internal ToMessages with retries. */
-  async compress(request: ToMessagesRequest, history: History, options: CallOptions): Promise<Messages> {
-    const response = await this.unary("ToMessages", options, (o) => this.rpc.toMessages(request, o));
+  /** @internal ToMessages with retries; key is the id of the run it is
+   * for. */
+  async compress(request: ToMessagesRequest, history: History, options: CallOptions, key?: string): Promise<Messages> {
+    const response = await this.unary("ToMessages", options, key, (rpc, o) => rpc.toMessages(request, o));
     return new Messages(new Prompt(response.messages, history), statsOf(response.stats));
   }
 
-  private async unary<T>(method: string, options: CallOptions, rpc: (o: { signal: AbortSignal; timeoutMs?: number }) => Promise<T>): Promise<T> {
+  private async unary<T>(method: string, options: CallOptions, key: string | undefined, send: (rpc: Rpc, o: { signal: AbortSignal; timeoutMs?: number }) => Promise<T>): Promise<T> {
     const call = new CallScope(this.settings, method, options);
     try {
       for (;;) {
         this.checkOpen(method);
+        const replica = await this.pick(key);
         try {
-          const response = await rpc({ signal: call.signal, timeoutMs: call.remaining() });
+          const response = await send(replica.made.rpc, { signal: call.signal, timeoutMs: call.remaining() });
+          this.replicas.answered(replica.address);
           call.attempts = 0;
           return response;
         } catch (err) {
+          this.failed(replica.address, err);
           await call.backOff(err, this.closed);
         }
       }
@@ -278,19 +302,37 @@ export class Client {
     }
   }
 
+  /** The replica for a call: by the run's id (key) when the client keeps
+   * runs on one replica, else the next in turn. */
+  private pick(key: string | undefined): Promise<{ address: string; made: Connection }> {
+    return this.replicas.pick(this.balancing === "byRun" ? key : undefined);
+  }
+
+  /** A call to address failed with err: when the connection was lost or
+   * refused (the replica may be gone), the retry goes to another replica, if
+   * there is one. */
+  private failed(address: string, err: unknown): void {
+    if (err instanceof ConnectError && err.code !== Code.ResourceExhausted && isRetryable(err)) this.replicas.failed(address);
+  }
+
   /** @internal One evaluation, retried from the answers it has: tools that
    * ran are not run again. A stream that broke after some answers goes on by
-   * replay, which takes them all in one request. */
-  async evaluate(request: EvalTurnRequest, tools: Tools, protocol: "replay" | "stream", options: CallOptions): Promise<Turn> {
+   * replay, which takes them all in one request, on whichever replica the
+   * retry goes to. key is the id of the run it is for. */
+  async evaluate(request: EvalTurnRequest, tools: Tools, protocol: "replay" | "stream", options: CallOptions, key?: string): Promise<Turn> {
     const call = new CallScope(this.settings, "EvalTurn", options);
     try {
       for (;;) {
         this.checkOpen("EvalTurn");
         const answered = request.toolResults.length;
+        const replica = await this.pick(key);
         try {
-          const turn = protocol === "stream" && answered === 0 ? await this.stream(request, tools, call) : await this.replay(request, tools, call);
+          const rpc = replica.made.rpc;
+          const turn = protocol === "stream" && answered === 0 ? await this.stream(rpc, request, tools, call) : await this.replay(rpc, request, tools, call);
+          this.replicas.answered(replica.address);
           return Turn.fromProto(turn);
         } catch (err) {
+          this.failed(replica.address, err);
           if (request.toolResults.length > answered) call.attempts = 0;
           await call.backOff(err, this.closed);
         }
@@ -300,11 +342,11 @@ export class Client {
     }
   }
 
-  private async replay(request: EvalTurnRequest, tools: Tools, call: CallScope): Promise<TurnProto> {
+  private async replay(rpc: Rpc, request: EvalTurnRequest, tools: Tools, call: CallScope): Promise<TurnProto> {
     // Each round answers one more call and the server's tool-call limit
     // fails a program that calls too often, so this loop ends.
     for (;;) {
-      const response = await this.rpc.evalTurn(request, { signal: call.signal, timeoutMs: call.remaining() });
+      const response = await rpc.evalTurn(request, { signal: call.signal, timeoutMs: call.remaining() });
       call.attempts = 0;
       if (response.outcome.case === "turn") return response.outcome.value;
       if (response.outcome.case !== "pending") throw new SidecarError("Internal: EvalTurn answered neither a turn nor pending calls");
@@ -315,12 +357,12 @@ export class Client {
     }
   }
 
-  private async stream(request: EvalTurnRequest, tools: Tools, call: CallScope): Promise<TurnProto> {
+  private async stream(rpc: Rpc, request: EvalTurnRequest, tools: Tools, call: CallScope): Promise<TurnProto> {
     const outgoing = new MessageQueue<EvalTurnStreamRequest>();
     outgoing.push(create(EvalTurnStreamRequestSchema, { message: { case: "start", value: { ...request, toolResults: [] } } }));
     let turn: TurnProto | undefined;
     try {
-      for await (const m of this.rpc.evalTurnStream(outgoing, { signal: call.signal, timeoutMs: call.remaining() })) {
+      for await (const m of rpc.evalTurnStream(outgoing, { signal: call.signal, timeoutMs: call.remaining() })) {
         if (m.message.case === "toolCall") {
           const answer = await runTool(tools, m.message.value, call.signal);
           request.toolResults.push(answer);

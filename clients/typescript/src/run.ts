@@ -6,6 +6,8 @@
 // updates them with each step, and is plain JSON (toJSON, so
 // JSON.stringify(run) works) that Run.fromJSON reads back, in this process or
 // another, or in the Python client.
+import { randomUUID } from "node:crypto";
+
 import { create, type JsonValue } from "@bufbuild/protobuf";
 
 import { History, replyText, type Reply } from "./chat.js";
@@ -88,6 +90,10 @@ export interface SavedRun {
  */
 export class Run {
   private readonly client: Client;
+  /** The run object's id, by which a client balancing "byRun" keeps its
+   * calls on one replica of a pool. Not saved: a resumed run picks its
+   * replica afresh, whose memo then reads the run once. */
+  private readonly key = randomUUID();
   private tools: Tools;
   private options: Options;
   private limits: LimitsProto | undefined;
@@ -172,7 +178,7 @@ export class Run {
     this.checkRunning("nextMessages");
     const request = toMessagesRequest(this.history, this.current, this.prior, new History());
     request.options = this.options;
-    return this.client.compress(request, new History(), options);
+    return this.client.compress(request, new History(), options, this.key);
   }
 
   /** Evaluates the LLM's reply (a string, an OpenAI completion or its
@@ -189,7 +195,7 @@ export class Run {
       data: this.options.data,
       limits: this.limits,
     });
-    const turn = await this.client.evaluate(request, this.tools, this.protocol, options);
+    const turn = await this.client.evaluate(request, this.tools, this.protocol, options, this.key);
     this.prior = this.current;
     if (turn.memory) this.current = turn.memory;
     if (turn.success) this.previous = [turn.wire.result ?? create(ValueSchema), ...this.previous].slice(0, PREVIOUS);
@@ -229,6 +235,7 @@ export class Run {
     if (protocol !== "replay" && protocol !== "stream") throw new TypeError(`protocol: ${JSON.stringify(protocol)} is not replay or stream`);
     Object.assign(run, {
       client,
+      key: randomUUID(),
       protocol,
       options: fromPlain(OptionsSchema, d.options ?? {}, "options"),
       limits: d.limits === undefined ? undefined : fromPlain(LimitsSchema, d.limits, "limits"),

@@ -28,6 +28,8 @@ function binary(): string {
  * same address, as a sidecar container is restarted in its pod. */
 export class Server {
   target = "127.0.0.1:0";
+  /** The /metrics address, with --metrics-listen. */
+  metrics: string | undefined;
   private child: ChildProcess | undefined;
 
   private constructor(private readonly args: string[]) {}
@@ -50,6 +52,7 @@ export class Server {
         log.push(line);
         try {
           const entry = JSON.parse(line);
+          if (entry.msg === "metrics listening") this.metrics = entry.addr;
           if (entry.msg === "serving") resolveTarget(entry.addr);
         } catch {
           // not a JSON line

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import grpc
 import grpc.aio
@@ -34,8 +34,6 @@ from ptc_sidecar._requests import ToolsArg, eval_request, log, read_history, run
 if TYPE_CHECKING:
     from ptc_sidecar._run import AsyncRun
 
-T = TypeVar("T")
-
 
 class AsyncClient:
     """A connection to ptc-sidecar over grpc.aio: Client's methods as
@@ -51,24 +49,37 @@ class AsyncClient:
             messages = await run.next_messages()
     """
 
-    def __init__(self, target: str | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
+    def __init__(self, target: str | Sequence[str] | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
                  max_retries: int = DEFAULT_MAX_RETRIES, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                  credentials: grpc.ChannelCredentials | None = None,
                  channel_options: Sequence[tuple[str, Any]] = (),
-                 interceptors: Sequence[Any] = ()):
-        """As Client's: target, timeout (seconds, per call, tools included),
-        max_retries, credentials, channel_options, and grpc.aio client
-        interceptors."""
+                 interceptors: Sequence[Any] = (), balancing: str = "by_run"):
+        """As Client's: target (an address, a list of a pool's addresses or
+        "dns:///name:port"), timeout (seconds, per call, tools included),
+        max_retries, credentials, channel_options, grpc.aio client
+        interceptors and balancing."""
         self._settings = Settings(resolve_target(target), timeout, max_retries)
-        options = _base.channel_options(max_message_bytes, channel_options)
-        if credentials is None:
-            self._channel = grpc.aio.insecure_channel(self._settings.target, options=options,
-                                                      interceptors=list(interceptors) or None)
-        else:
-            self._channel = grpc.aio.secure_channel(self._settings.target, credentials, options=options,
-                                                    interceptors=list(interceptors) or None)
-        self._stub = service_pb2_grpc.SidecarServiceStub(self._channel)
+        _base.check_balancing(balancing)
+        self._open_args = (max_message_bytes, tuple(channel_options), credentials, list(interceptors) or None)
+        self._channel, self._stub = self._open(self._settings.target, "round_robin")
+        self._pins = _base.Pins(self._settings.target) if balancing == "by_run" else None
+        self._pool = _base.names_a_pool(self._settings.target)
         self._closed = False
+
+    def _open(self, target: str, policy: str) -> tuple[grpc.aio.Channel, service_pb2_grpc.SidecarServiceStub]:
+        max_message_bytes, extra, credentials, interceptors = self._open_args
+        options = _base.channel_options(max_message_bytes, extra, policy, self._settings.max_retries > 0)
+        if credentials is None:
+            channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
+        else:
+            channel = grpc.aio.secure_channel(target, credentials, options=options, interceptors=interceptors)
+        return channel, service_pb2_grpc.SidecarServiceStub(channel)
+
+    def _route(self, call: Call) -> tuple[grpc.aio.Channel, service_pb2_grpc.SidecarServiceStub]:
+        """As Client._route. (Pins may resolve a name: a moment on the
+        loop, at most once a second after a failure, or every 30 seconds.)"""
+        pinned = self._pins.made_for(call.key, self._open) if self._pins is not None else None
+        return pinned or (self._channel, self._stub)
 
     @property
     def target(self) -> str:
@@ -78,6 +89,8 @@ class AsyncClient:
         """Closes the channel; later calls raise ClientClosedError."""
         self._closed = True
         await self._channel.close()
+        for channel, _ in self._pins.close() if self._pins is not None else ():
+            await channel.close()
 
     async def __aenter__(self) -> "AsyncClient":
         return self
@@ -110,7 +123,7 @@ class AsyncClient:
     async def list_strategies(self, *, timeout: float | None | NotGiven = NOT_GIVEN) -> list[Strategy]:
         """The compression strategies the sidecar offers."""
         call = self._settings.call("ListStrategies", timeout)
-        response = await self._unary(call, self._stub.ListStrategies, strategies_pb2.ListStrategiesRequest())
+        response = await self._unary(call, "ListStrategies", strategies_pb2.ListStrategiesRequest())
         return strategies(response)
 
     def run(self, *, mission: str = "", tools: ToolsArg | None = None, data: Any = None,
@@ -134,14 +147,15 @@ class AsyncClient:
         if self._closed:
             raise closed_error(method)
 
-    async def _unary(self, call: Call, rpc: Callable[..., Awaitable[T]], request: Any) -> T:
+    async def _unary(self, call: Call, method: str, request: Any) -> Any:
         while True:
             self._check_open(call.method)
+            channel, stub = self._route(call)
             started = time.monotonic()
             try:
-                response = await rpc(request, timeout=call.remaining())
+                response = await getattr(stub, method)(request, timeout=call.remaining())
             except (grpc.RpcError, grpc.aio.UsageError) as err:
-                await self._back_off(err, call.retry_delay(err, self._closed))
+                await self._back_off(err, call.retry_delay(err, self._closed), channel)
                 continue
             if log.isEnabledFor(logging.DEBUG):  # ByteSize walks the request
                 log.debug("%s: %d bytes sent, answered in %.1f ms", call.method, request.ByteSize(),
@@ -149,12 +163,15 @@ class AsyncClient:
             call.progressed()
             return response
 
-    async def _back_off(self, err: BaseException, delay: float) -> None:
+    async def _back_off(self, err: BaseException, delay: float, channel: grpc.aio.Channel) -> None:
         """As Client._back_off: after UNAVAILABLE the wait ends once the
-        channel has connected again."""
-        if isinstance(err, grpc.RpcError) and err.code() == grpc.StatusCode.UNAVAILABLE:
+        channel has connected again (a pool's: after the delay)."""
+        unavailable = isinstance(err, grpc.RpcError) and err.code() == grpc.StatusCode.UNAVAILABLE
+        if unavailable and channel is not self._channel and self._pins is not None:
+            self._pins.failed()
+        if unavailable and not self._pool:
             try:
-                await asyncio.wait_for(self._channel.channel_ready(), delay)
+                await asyncio.wait_for(channel.channel_ready(), delay)
             except TimeoutError:
                 pass
         else:
@@ -162,7 +179,7 @@ class AsyncClient:
 
     async def _to_messages(self, request: compression_pb2.ToMessagesRequest, history: History,
                            call: Call) -> Messages:
-        response = await self._unary(call, self._stub.ToMessages, request)
+        response = await self._unary(call, "ToMessages", request)
         return messages(response, history)
 
     async def _evaluate(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, protocol: Protocol,
@@ -174,23 +191,25 @@ class AsyncClient:
             async with limit:
                 while True:
                     self._check_open(call.method)
+                    channel, stub = self._route(call)
                     answered = len(request.tool_results)
                     try:
                         if protocol == "stream" and answered == 0:
-                            return Turn.from_proto(await self._stream(request, tools, call))
-                        return Turn.from_proto(await self._replay(request, tools, call))
+                            return Turn.from_proto(await self._stream(stub, request, tools, call))
+                        return Turn.from_proto(await self._replay(stub, request, tools, call))
                     except (grpc.RpcError, grpc.aio.UsageError) as err:
                         if len(request.tool_results) > answered:
                             call.progressed()
-                        await self._back_off(err, call.retry_delay(err, self._closed))
+                        await self._back_off(err, call.retry_delay(err, self._closed), channel)
         except TimeoutError as err:
             if isinstance(err, SidecarError):
                 raise
             raise deadline_error(call.context()) from None
 
-    async def _replay(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, call: Call) -> turn_pb2.Turn:
+    async def _replay(self, stub: service_pb2_grpc.SidecarServiceStub, request: eval_pb2.EvalTurnRequest,
+                      tools: ToolsArg, call: Call) -> turn_pb2.Turn:
         while True:
-            response = await self._stub.EvalTurn(request, timeout=call.remaining())
+            response = await stub.EvalTurn(request, timeout=call.remaining())
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("EvalTurn: %d bytes sent, %s", request.ByteSize(),
                           "turn" if response.HasField("turn") else f"{len(response.pending.calls)} pending")
@@ -201,8 +220,9 @@ class AsyncClient:
                 request.tool_results.append(await run_tool_async(tools, pending))
                 call.remaining()
 
-    async def _stream(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, call: Call) -> turn_pb2.Turn:
-        stream = self._stub.EvalTurnStream(timeout=call.remaining())
+    async def _stream(self, stub: service_pb2_grpc.SidecarServiceStub, request: eval_pb2.EvalTurnRequest,
+                      tools: ToolsArg, call: Call) -> turn_pb2.Turn:
+        stream = stub.EvalTurnStream(timeout=call.remaining())
         turn = None
         try:
             await stream.write(eval_pb2.EvalTurnStreamRequest(start=request))

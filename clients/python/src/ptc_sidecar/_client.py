@@ -6,7 +6,7 @@ import logging
 import queue
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 import grpc
 
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from ptc_sidecar._run import Run
 
 Protocol = Literal["replay", "stream"]
-T = TypeVar("T")
 
 
 class Client:
@@ -53,13 +52,19 @@ class Client:
             run = client.run(mission="...", tools={"search": search})
     """
 
-    def __init__(self, target: str | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
+    def __init__(self, target: str | Sequence[str] | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
                  max_retries: int = DEFAULT_MAX_RETRIES, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                  credentials: grpc.ChannelCredentials | None = None,
                  channel_options: Sequence[tuple[str, Any]] = (),
-                 interceptors: Sequence[Any] = ()):
+                 interceptors: Sequence[Any] = (), balancing: str = "by_run"):
         """Opens a channel to target ("host:port"; default
-        $PTC_SIDECAR_TARGET, else 127.0.0.1:50051).
+        $PTC_SIDECAR_TARGET, else 127.0.0.1:50051). For a pool of replicas,
+        target is a list of "ip:port" addresses or "dns:///name:port" (a
+        headless Service): calls are spread round-robin over the replicas,
+        and a call that fails because its replica went away is tried again
+        on another. balancing "by_run" (the default) keeps a run's calls
+        on one replica while it lives, whose memo then reads the run once;
+        "round_robin" spreads them too.
 
         timeout is every call's deadline in seconds, unless the call passes
         its own (None: no deadline); an evaluation's covers its tools' time.
@@ -69,16 +74,28 @@ class Client:
         channel TLS; channel_options and interceptors go to grpc.
         """
         self._settings = Settings(resolve_target(target), timeout, max_retries)
-        options = _base.channel_options(max_message_bytes, channel_options)
-        if credentials is None:
-            channel = grpc.insecure_channel(self._settings.target, options=options)
-        else:
-            channel = grpc.secure_channel(self._settings.target, credentials, options=options)
-        self._channel = channel
-        if interceptors:
-            channel = grpc.intercept_channel(channel, *interceptors)
-        self._stub = service_pb2_grpc.SidecarServiceStub(channel)
+        _base.check_balancing(balancing)
+        self._open_args = (max_message_bytes, tuple(channel_options), credentials, tuple(interceptors))
+        self._channel, self._stub = self._open(self._settings.target, "round_robin")
+        self._pins = _base.Pins(self._settings.target) if balancing == "by_run" else None
+        self._pool = _base.names_a_pool(self._settings.target)
         self._closed = False
+
+    def _open(self, target: str, policy: str) -> tuple[grpc.Channel, service_pb2_grpc.SidecarServiceStub]:
+        max_message_bytes, extra, credentials, interceptors = self._open_args
+        options = _base.channel_options(max_message_bytes, extra, policy, self._settings.max_retries > 0)
+        if credentials is None:
+            channel = grpc.insecure_channel(target, options=options)
+        else:
+            channel = grpc.secure_channel(target, credentials, options=options)
+        called = grpc.intercept_channel(channel, *interceptors) if interceptors else channel
+        return channel, service_pb2_grpc.SidecarServiceStub(called)
+
+    def _route(self, call: Call) -> tuple[grpc.Channel, service_pb2_grpc.SidecarServiceStub]:
+        """The channel and stub for call: its run's replica (see Pins),
+        else the round-robin channel."""
+        pinned = self._pins.made_for(call.key, self._open) if self._pins is not None else None
+        return pinned or (self._channel, self._stub)
 
     @property
     def target(self) -> str:
@@ -88,6 +105,8 @@ class Client:
         """Closes the channel; later calls raise ClientClosedError."""
         self._closed = True
         self._channel.close()
+        for channel, _ in self._pins.close() if self._pins is not None else ():
+            channel.close()
 
     def __enter__(self) -> "Client":
         return self
@@ -149,7 +168,7 @@ class Client:
     def list_strategies(self, *, timeout: float | None | NotGiven = NOT_GIVEN) -> list[Strategy]:
         """The compression strategies the sidecar offers."""
         call = self._settings.call("ListStrategies", timeout)
-        response = self._unary(call, self._stub.ListStrategies, strategies_pb2.ListStrategiesRequest())
+        response = self._unary(call, "ListStrategies", strategies_pb2.ListStrategiesRequest())
         return strategies(response)
 
     def run(self, *, mission: str = "", tools: ToolsArg | None = None, data: Any = None,
@@ -176,14 +195,15 @@ class Client:
         if self._closed:
             raise closed_error(method)
 
-    def _unary(self, call: Call, rpc: Callable[..., T], request: Any) -> T:
+    def _unary(self, call: Call, method: str, request: Any) -> Any:
         while True:
             self._check_open(call.method)
+            channel, stub = self._route(call)
             started = time.monotonic()
             try:
-                response = rpc(request, timeout=call.remaining())
+                response = getattr(stub, method)(request, timeout=call.remaining())
             except (grpc.RpcError, ValueError) as err:  # ValueError: the channel closed under the call
-                self._back_off(err, call.retry_delay(err, self._closed))
+                self._back_off(err, call.retry_delay(err, self._closed), channel)
                 continue
             if log.isEnabledFor(logging.DEBUG):  # ByteSize walks the request
                 log.debug("%s: %d bytes sent, answered in %.1f ms", call.method, request.ByteSize(),
@@ -191,12 +211,17 @@ class Client:
             call.progressed()
             return response
 
-    def _back_off(self, err: BaseException, delay: float) -> None:
+    def _back_off(self, err: BaseException, delay: float, channel: grpc.Channel) -> None:
         """Waits delay before a retry. After UNAVAILABLE, the wait ends as
         soon as the channel has connected again: gRPC does not reconnect
-        by itself until a call asks it to."""
-        if isinstance(err, grpc.RpcError) and err.code() == grpc.StatusCode.UNAVAILABLE:
-            ready = grpc.channel_ready_future(self._channel)
+        by itself until a call asks it to. A pool's channel is still
+        connected to the other replicas, which the retry goes to: it waits
+        the delay."""
+        unavailable = isinstance(err, grpc.RpcError) and err.code() == grpc.StatusCode.UNAVAILABLE
+        if unavailable and channel is not self._channel and self._pins is not None:
+            self._pins.failed()
+        if unavailable and not self._pool:
+            ready = grpc.channel_ready_future(channel)
             try:
                 ready.result(timeout=delay)
             except grpc.FutureTimeoutError:
@@ -207,7 +232,7 @@ class Client:
             time.sleep(delay)
 
     def _to_messages(self, request: compression_pb2.ToMessagesRequest, history: History, call: Call) -> Messages:
-        response = self._unary(call, self._stub.ToMessages, request)
+        response = self._unary(call, "ToMessages", request)
         return messages(response, history)
 
     def _evaluate(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, protocol: Protocol, call: Call) -> Turn:
@@ -216,23 +241,25 @@ class Client:
         # goes on by replay, which takes them all in one request.
         while True:
             self._check_open(call.method)
+            channel, stub = self._route(call)
             answered = len(request.tool_results)
             try:
                 if protocol == "stream" and answered == 0:
-                    return Turn.from_proto(self._stream(request, tools, call))
-                return Turn.from_proto(self._replay(request, tools, call))
+                    return Turn.from_proto(self._stream(stub, request, tools, call))
+                return Turn.from_proto(self._replay(stub, request, tools, call))
             except (grpc.RpcError, ValueError) as err:
                 if isinstance(err, ValueError) and not self._closed:
                     raise
                 if len(request.tool_results) > answered:
                     call.progressed()
-                self._back_off(err, call.retry_delay(err, self._closed))
+                self._back_off(err, call.retry_delay(err, self._closed), channel)
 
-    def _replay(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, call: Call) -> turn_pb2.Turn:
+    def _replay(self, stub: service_pb2_grpc.SidecarServiceStub, request: eval_pb2.EvalTurnRequest,
+                tools: ToolsArg, call: Call) -> turn_pb2.Turn:
         # Each round answers one more call and the server's tool-call limit
         # fails a program that calls too often, so this loop ends.
         while True:
-            response = self._stub.EvalTurn(request, timeout=call.remaining())
+            response = stub.EvalTurn(request, timeout=call.remaining())
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("EvalTurn: %d bytes sent, %s", request.ByteSize(),
                           "turn" if response.HasField("turn") else f"{len(response.pending.calls)} pending")
@@ -243,7 +270,8 @@ class Client:
                 request.tool_results.append(run_tool(tools, pending))
                 call.remaining()  # the tool may have used the rest of the time
 
-    def _stream(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, call: Call) -> turn_pb2.Turn:
+    def _stream(self, stub: service_pb2_grpc.SidecarServiceStub, request: eval_pb2.EvalTurnRequest,
+                tools: ToolsArg, call: Call) -> turn_pb2.Turn:
         answers: queue.SimpleQueue[eval_pb2.ToolResult | None] = queue.SimpleQueue()
         start = eval_pb2.EvalTurnStreamRequest(start=request)
 
@@ -254,7 +282,7 @@ class Client:
             while (answer := answers.get()) is not None:
                 yield eval_pb2.EvalTurnStreamRequest(tool_result=answer)
 
-        responses = self._stub.EvalTurnStream(outgoing(), timeout=call.remaining())
+        responses = stub.EvalTurnStream(outgoing(), timeout=call.remaining())
         turn = None
         try:
             for message in responses:

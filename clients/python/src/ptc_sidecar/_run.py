@@ -10,6 +10,7 @@ from_json reads back, in this process or another.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,13 @@ RUN_VERSION = 1
 _PREVIOUS = 3
 
 
+def new_key() -> str:
+    """A run object's id, by which a client balancing "by_run" keeps its
+    calls on one replica of a pool. Not saved: a resumed run picks its
+    replica afresh, whose memo then reads the run once."""
+    return secrets.token_hex(8)
+
+
 class _RunState:
     """What Run and AsyncRun share: the state and the requests built from it."""
 
@@ -43,6 +51,7 @@ class _RunState:
         if "turns_left" in options:
             raise TypeError("turns_left: a run counts its turns itself; set max_turns")
         self._client = client
+        self._key = new_key()
         self._tools: dict[str, Any] = dict(tools or {})
         self._options = options_message({**options, "mission": mission, "strategy": strategy,
                                          "tools": self._tools, "data": data, "max_turns": max_turns})
@@ -191,6 +200,7 @@ class _RunState:
                             f"{want.split()[1]}.from_json, or client.resume(saved, tools=...)")
         run = cls.__new__(cls)
         run._client = client
+        run._key = new_key()
         run._protocol = data.get("protocol", "replay")
         if run._protocol not in ("replay", "stream"):
             raise ValueError(f"protocol: {run._protocol!r} is not replay or stream")
@@ -251,7 +261,8 @@ class Run(_RunState):
         """The prompt for the next turn: the run so far, compressed by the
         run's strategy (Messages: OpenAI message dicts and stats)."""
         request = self._to_messages_request()
-        return self._client._to_messages(request, History(), self._client._settings.call("ToMessages", timeout))
+        return self._client._to_messages(request, History(),
+                                         self._client._settings.call("ToMessages", timeout, self._key))
 
     def step(self, reply: Any, *, timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Evaluates the LLM's reply (a str, an OpenAI completion or its
@@ -259,7 +270,7 @@ class Run(_RunState):
         turn and returns it. Nothing changes when it raises."""
         request = self._eval_request(reply)
         turn = self._client._evaluate(request, self._tools, self._protocol,  # type: ignore[arg-type]
-                                      self._client._settings.call("EvalTurn", timeout))
+                                      self._client._settings.call("EvalTurn", timeout, self._key))
         return self._record(turn)
 
     @classmethod
@@ -279,14 +290,14 @@ class AsyncRun(_RunState):
         """Run.next_messages, awaited."""
         request = self._to_messages_request()
         return await self._client._to_messages(request, History(),
-                                               self._client._settings.call("ToMessages", timeout))
+                                               self._client._settings.call("ToMessages", timeout, self._key))
 
     async def step(self, reply: Any, *, timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Run.step, awaited; async tools are awaited, plain ones run in a
         worker thread."""
         request = self._eval_request(reply)
         turn = await self._client._evaluate(request, self._tools, self._protocol,  # type: ignore[arg-type]
-                                            self._client._settings.call("EvalTurn", timeout))
+                                            self._client._settings.call("EvalTurn", timeout, self._key))
         return self._record(turn)
 
     @classmethod
