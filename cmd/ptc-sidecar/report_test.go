@@ -285,3 +285,50 @@ func TestReportChartAndProgress(t *testing.T) {
 		t.Fatalf("a progress bar where stderr is no terminal: %q", stderr)
 	}
 }
+
+func TestReportStdinAndRefused(t *testing.T) {
+	// A system prompt longer than token-budget's 8,000 tokens: that form
+	// refuses the call, the others send it.
+	big := strings.Repeat("Policy line 4521 says nothing new. ", 1500)
+	log := `{"messages": [{"role": "system", "content": "` + big + `"}, {"role": "user", "content": "look up order 88412"}, {"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "get", "arguments": "{\"order\": 88412}"}}]}, {"role": "tool", "tool_call_id": "a", "content": "ok"}]}`
+	out, stderr, code := runReportCmd(t, reportEnv{stdin: strings.NewReader(log)}, "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if r := row(t, out, "token-budget 8000"); r[0] != 0 || r[1] != 1 {
+		t.Fatalf("token-budget 8000 row %v: want the call refused", r)
+	}
+	if r := row(t, out, "token-budget 32000"); r[0] != 1 || r[1] != 0 || r[5] != 1 {
+		t.Fatalf("token-budget 32000 row %v: want the call sent, its evidence kept", r)
+	}
+}
+
+// FuzzReportRead: no input makes reading a log, or finding its calls'
+// evidence, panic. (The strategies have fuzz targets of their own.)
+func FuzzReportRead(f *testing.F) {
+	for _, file := range []string{"testdata/report/openai_requests.jsonl", "testdata/report/anthropic_request.json", "testdata/trace_run.json"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`[{"role":"user","content":[{"type":"tool_result","content":[{"type":"image"}]}]}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var logs reportLogs
+		if logs.read("fuzz", bytes.NewReader(data)) != nil {
+			return
+		}
+		for _, c := range logs.chats {
+			for n := range c.messages {
+				strategies.ChatEvidence(c.messages[:n], &c.messages[n])
+			}
+		}
+		for _, r := range logs.runs {
+			turns := withMemorySnapshots(r.req)
+			for k := range turns {
+				_, _ = bindingsOf(memoryBefore(r.req, turns, k))
+			}
+		}
+	})
+}
