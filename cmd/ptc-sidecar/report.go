@@ -46,6 +46,7 @@ type reportFlags struct {
 	html, svg  string
 	setRates   map[string]bool
 	noProgress bool
+	examples   int
 }
 
 func newReportFlagSet(f *reportFlags) *flag.FlagSet {
@@ -58,6 +59,7 @@ func newReportFlagSet(f *reportFlags) *flag.FlagSet {
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page with the tables and a chart of bill against recall to `FILE`")
 	fs.StringVar(&f.svg, "svg", "", "also write the chart of bill against recall as an SVG image to `FILE`")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never draw the progress bar (it is drawn only when stderr is a terminal)")
+	fs.IntVar(&f.examples, "examples", 0, "after each table, list the first `N` calls of each strategy that lost evidence, with the values lost")
 	return fs
 }
 
@@ -78,10 +80,14 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 		fs.Visit(func(fl *flag.Flag) { f.setRates[fl.Name] = true })
 		opts, err = newReportOptions(&f)
 	}
+	if err == nil && f.examples < 0 {
+		err = fmt.Errorf("invalid value %d for flag -examples: want 0 or more", f.examples)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc-sidecar report: %v\nRun 'ptc-sidecar report -h' for the flags.\n", err)
 		return 2
 	}
+	opts.examples = f.examples
 	var logs reportLogs
 	for _, name := range files {
 		if err := readLogFile(&logs, name, env.stdin); err != nil {
@@ -161,8 +167,9 @@ func printReportUsage(w io.Writer, fs *flag.FlagSet) {
 
 // reportOptions are the settings every strategy of the report runs with.
 type reportOptions struct {
-	raw     strategies.RawOptions // pricing and tokenizer
-	pricing strategies.Pricing
+	raw      strategies.RawOptions // pricing and tokenizer
+	pricing  strategies.Pricing
+	examples int // calls that lost evidence to list per strategy
 }
 
 func newReportOptions(f *reportFlags) (reportOptions, error) {
@@ -237,13 +244,20 @@ type tally struct {
 	recall   float64 // sum of the recall of the calls with evidence
 	values   int     // evidence values of all calls
 	kept     int
+	// The first calls that lost evidence, up to maxExamples.
+	examples    []lossExample
+	maxExamples int
 }
 
-func (t *tally) add(st *strategies.Stats, ev []strategies.Evidence, sent []strategies.ChatMessage) {
-	t.addFigures(st.TokensAfter, st.BilledTokens, ev, sent)
+// lossExample is a call that lost evidence: where it is, and what it lost.
+type lossExample struct {
+	where string
+	r     strategies.Recall
 }
 
-func (t *tally) addFigures(tokens int, bill float64, ev []strategies.Evidence, sent []strategies.ChatMessage) {
+// add counts a call at where of tokens and bill, whose evidence ev the
+// strategy's messages sent keep or lose.
+func (t *tally) add(where string, tokens int, bill float64, ev []strategies.Evidence, sent []strategies.ChatMessage) {
 	t.calls++
 	t.tokens += tokens
 	t.bill += bill
@@ -257,6 +271,9 @@ func (t *tally) addFigures(tokens int, bill float64, ev []strategies.Evidence, s
 	t.kept += r.Kept
 	if r.Kept < r.Evidence {
 		t.losing++
+		if len(t.examples) < t.maxExamples {
+			t.examples = append(t.examples, lossExample{where, r})
+		}
 	}
 }
 
@@ -339,14 +356,15 @@ func (rp *reporter) chats(convs []conversation) (*reportGroup, error) {
 	g := &reportGroup{title: "Chat conversations", baseline: "raw history", sources: len(convs)}
 	g.tallies = append(g.tallies, &tally{label: "raw history"})
 	for _, c := range configs {
-		g.tallies = append(g.tallies, &tally{label: c.label})
+		g.tallies = append(g.tallies, &tally{label: c.label, maxExamples: rp.opts.examples})
 	}
 	for _, c := range convs {
 		for n, m := range c.messages {
 			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
 				continue
 			}
-			if err := rp.chatCall(g, configs, c.messages[:n], &c.messages[n]); err != nil {
+			where := fmt.Sprintf("%s, message %d", c.label, n)
+			if err := rp.chatCall(g, configs, c.messages[:n], &c.messages[n], where); err != nil {
 				return nil, fmt.Errorf("%s: the call of message %d: %v", c.label, n, err)
 			}
 			rp.progress.step()
@@ -357,13 +375,13 @@ func (rp *reporter) chats(convs []conversation) (*reportGroup, error) {
 
 // chatCall runs the baseline and every configuration on the history h
 // before next, adding each to its tally of g.
-func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategies.ChatMessage, next *strategies.ChatMessage) error {
+func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategies.ChatMessage, next *strategies.ChatMessage, where string) error {
 	ev := strategies.ChatEvidence(h, next)
 	base, err := strategies.RawHistory(&strategies.Request{History: h, Options: configs[0].opts, Remembered: rp.rem})
 	if err != nil {
 		return err
 	}
-	g.tallies[0].add(&base.Stats, ev, base.Messages)
+	g.tallies[0].add(where, base.Stats.TokensAfter, base.Stats.BilledTokens, ev, base.Messages)
 	for i, c := range configs {
 		resp, err := strategies.Render(&strategies.Request{History: h, Options: c.opts, Remembered: rp.rem})
 		var herr *strategies.HistoryError
@@ -374,7 +392,7 @@ func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategie
 			g.tallies[i+1].refused++
 			continue
 		}
-		g.tallies[i+1].add(&resp.Stats, ev, resp.Messages)
+		g.tallies[i+1].add(where, resp.Stats.TokensAfter, resp.Stats.BilledTokens, ev, resp.Messages)
 	}
 	return nil
 }
@@ -382,7 +400,7 @@ func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategie
 func (rp *reporter) runs(runs []runRecord) (*reportGroup, error) {
 	g := &reportGroup{title: "PTC-Lisp runs", baseline: "full", sources: len(runs)}
 	for _, name := range turnStrategies {
-		g.tallies = append(g.tallies, &tally{label: name})
+		g.tallies = append(g.tallies, &tally{label: name, maxExamples: rp.opts.examples})
 	}
 	for _, r := range runs {
 		if err := rp.run1(g, r); err != nil {
@@ -418,7 +436,7 @@ func (rp *reporter) run1(g *reportGroup, r runRecord) error {
 				ev = strategies.TurnEvidence(program, sent, bindings)
 			}
 			st := resp.GetStats()
-			g.tallies[i].addFigures(int(st.GetTokensAfter()), st.GetBilledTokens(), ev, sent)
+			g.tallies[i].add(fmt.Sprintf("%s, turn %d", r.label, k+1), int(st.GetTokensAfter()), st.GetBilledTokens(), ev, sent)
 		}
 		rp.progress.step()
 	}
@@ -526,6 +544,27 @@ func (g *reportGroup) writeTable(w io.Writer, p strategies.Pricing) {
 		fmt.Fprintf(w, "%-34s %6d %8d %13s %13s %9.2f %7.3f %13.0f%%\n",
 			t.label, t.calls, t.refused, thousands(t.tokens), thousands(int(t.bill+0.5)), ratio(t.bill, base.bill), t.meanRecall(), 100*t.losingShare())
 	}
+	for _, t := range g.tallies {
+		if len(t.examples) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s lost evidence at:\n", t.label)
+		for _, ex := range t.examples {
+			lost := make([]string, len(ex.r.Lost))
+			for i, e := range ex.r.Lost {
+				lost[i] = shortQuote(e.Value)
+			}
+			fmt.Fprintf(w, "  %s: %d of %d values lost: %s\n", ex.where, len(ex.r.Lost), ex.r.Evidence, strings.Join(lost, ", "))
+		}
+	}
+}
+
+// shortQuote quotes v, cut to 60 characters.
+func shortQuote(v string) string {
+	if r := []rune(v); len(r) > 60 {
+		v = string(r[:60]) + "..."
+	}
+	return fmt.Sprintf("%q", v)
 }
 
 func shortBaseline(b string) string {

@@ -79,6 +79,17 @@ func TestReportOpenAIRequestLog(t *testing.T) {
 	if ctr := row(t, out, "clear-tool-results"); ctr[5] != 1 {
 		t.Fatalf("clear-tool-results keeps a short log whole: %v", ctr)
 	}
+	if strings.Contains(out, "lost evidence at") {
+		t.Fatalf("examples listed without --examples:\n%s", out)
+	}
+	out, _, _ = runReportCmd(t, reportEnv{}, "--examples", "1", "testdata/report/openai_requests.jsonl")
+	want := "loop-slice lost evidence at:\n  testdata/report/openai_requests.jsonl, value 5, message 8: 1 of 3 values lost: \"credit_card_4421\"\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("no example %q in:\n%s", want, out)
+	}
+	if strings.Contains(out, "clear-tool-results lost") {
+		t.Fatalf("an example for a strategy that lost nothing:\n%s", out)
+	}
 }
 
 func TestReportAnthropicRequest(t *testing.T) {
