@@ -74,7 +74,11 @@ func writePanel(b *strings.Builder, g *reportGroup, top int) {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#555">%.2f</text>`+"\n", x0-6, py(y)+4, y)
 	}
 	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c33" stroke-dasharray="4 3"/>`+"\n", px(1), y0, px(1), y0+plotH)
-	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">bill, as a share of the %s's (with prompt caching)</text>`+"\n", x0+plotW/2, y0+plotH+36, html.EscapeString(g.baseline))
+	whose := "the " + g.baseline + "'s"
+	if g.baseline == "full" {
+		whose = "full's"
+	}
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">bill, as a share of %s (with prompt caching)</text>`+"\n", x0+plotW/2, y0+plotH+36, html.EscapeString(whose))
 	fmt.Fprintf(b, `<text transform="translate(%.1f %.1f) rotate(-90)" text-anchor="middle">evidence recall (mean per call)</text>`+"\n", x0-48, y0+plotH/2)
 	// Points, then labels placed top to bottom so that none overlaps the
 	// one above it.
@@ -110,6 +114,9 @@ func writePanel(b *strings.Builder, g *reportGroup, top int) {
 			}
 		}
 		placed = append(placed, struct{ x, y float64 }{lx, ly})
+		if ly > p.py+4+labelHeight/2 { // moved down: a leader line to its point
+			fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="0.5"/>`+"\n", p.px, p.py, lx-2, ly-4, colour)
+		}
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="%s">%s (%.2f, %.3f)</text>`+"\n", lx, ly, colour, html.EscapeString(p.label), p.x, p.y)
 	}
 }
