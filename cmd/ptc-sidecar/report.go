@@ -1,0 +1,619 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+)
+
+func init() {
+	registerCommand(command{
+		name:    "report",
+		summary: "what each strategy would send, bill and take away from the model on your own logs (FILE...)",
+		run:     runReport,
+	})
+}
+
+// reportEnv is what the report command reads from its surroundings, so
+// that tests can stand in for a terminal.
+type reportEnv struct {
+	stdin    io.Reader
+	terminal bool // stderr is a terminal: draw the progress bar
+}
+
+func runReport(args []string, stdout, stderr io.Writer) int {
+	return reportCommand(args, stdout, stderr, reportEnv{stdin: os.Stdin, terminal: isTerminal(os.Stderr)})
+}
+
+type reportFlags struct {
+	pricing    string
+	readRate   float64
+	writeRate  float64
+	tokenizer  string
+	html, svg  string
+	setRates   map[string]bool
+	noProgress bool
+	examples   int
+}
+
+func newReportFlagSet(f *reportFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.pricing, "pricing", strategies.DefaultPricing, "`preset` the bills are priced with: "+strings.Join(strategies.PricingNames(), ", "))
+	fs.Float64Var(&f.readRate, "cache-read-rate", 0, "price of a token read from the cache, 0..1 times a fresh input token's; overrides the preset's")
+	fs.Float64Var(&f.writeRate, "cache-write-rate", 0, "price of a token written to the cache, 0..10 times a fresh input token's; overrides the preset's")
+	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer of the token figures (default "+strategies.DefaultTokenizer+")")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page with the tables and a chart of bill against recall to `FILE`")
+	fs.StringVar(&f.svg, "svg", "", "also write the chart of bill against recall as an SVG image to `FILE`")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "never draw the progress bar (it is drawn only when stderr is a terminal)")
+	fs.IntVar(&f.examples, "examples", 0, "after each table, list the first `N` calls of each strategy that lost evidence, with the values lost")
+	return fs
+}
+
+func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
+	var f reportFlags
+	fs := newReportFlagSet(&f)
+	files, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printReportUsage(stdout, fs)
+		return 0
+	}
+	if err == nil && len(files) == 0 {
+		err = errors.New("want at least one FILE (or - for stdin)")
+	}
+	var opts reportOptions
+	if err == nil {
+		f.setRates = map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { f.setRates[fl.Name] = true })
+		opts, err = newReportOptions(&f)
+	}
+	if err == nil && f.examples < 0 {
+		err = fmt.Errorf("invalid value %d for flag -examples: want 0 or more", f.examples)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar report: %v\nRun 'ptc-sidecar report -h' for the flags.\n", err)
+		return 2
+	}
+	opts.examples = f.examples
+	var logs reportLogs
+	for _, name := range files {
+		if err := readLogFile(&logs, name, env.stdin); err != nil {
+			fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
+			return 1
+		}
+	}
+	if len(logs.chats) == 0 && len(logs.runs) == 0 {
+		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", errNoLogs)
+		return 1
+	}
+	rp := newReporter(opts)
+	if env.terminal && !f.noProgress {
+		rp.progress = &progressBar{w: stderr, total: logs.calls(), drawn: -1}
+	}
+	groups, err := rp.run(&logs)
+	if rp.progress != nil {
+		rp.progress.done()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
+		return 1
+	}
+	var text strings.Builder
+	for i, g := range groups {
+		if i > 0 {
+			text.WriteString("\n")
+		}
+		g.writeTable(&text, opts.pricing)
+	}
+	if _, err := io.WriteString(stdout, text.String()); err != nil {
+		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
+		return 1
+	}
+	for _, out := range []struct {
+		file string
+		data func() string
+	}{
+		{f.svg, func() string { return chartSVG(groups) }},
+		{f.html, func() string { return reportHTML(groups, text.String()) }},
+	} {
+		if out.file == "" {
+			continue
+		}
+		if err := os.WriteFile(out.file, []byte(out.data()), 0o644); err != nil {
+			fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+func readLogFile(logs *reportLogs, name string, stdin io.Reader) error {
+	if name == "-" {
+		return logs.read("stdin", stdin)
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	return logs.read(name, fh)
+}
+
+func printReportUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: ptc-sidecar report [flags] FILE...\n\n"+
+		"Runs every strategy on every call of your own logs and prints, per strategy, the tokens it\n"+
+		"sends, its bill with prompt caching and its evidence recall: the share of the values the\n"+
+		"model's next call copied from its context that the compressed prompt still holds.\n\n"+
+		"FILE (- for stdin) holds JSON or JSON Lines: OpenAI Chat Completions message lists or request\n"+
+		"bodies, Anthropic Messages request bodies, the product's ChatMessage conversations, or\n"+
+		"PTC-Lisp run records (a RenderTraceRequest as JSON). Each assistant message with tool calls,\n"+
+		"or each program of a run, is one call. Exits 2 on bad flags, 1 on a file it cannot read.\n\nFlags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// reportOptions are the settings every strategy of the report runs with.
+type reportOptions struct {
+	raw      strategies.RawOptions // pricing and tokenizer
+	pricing  strategies.Pricing
+	examples int // calls that lost evidence to list per strategy
+}
+
+func newReportOptions(f *reportFlags) (reportOptions, error) {
+	raw := strategies.RawOptions{Strategy: "loop-slice", Pricing: f.pricing, Tokenizer: f.tokenizer}
+	if f.setRates["cache-read-rate"] {
+		raw.CacheReadRate = &f.readRate
+	}
+	if f.setRates["cache-write-rate"] {
+		raw.CacheWriteRate = &f.writeRate
+	}
+	o, err := strategies.Normalize(raw)
+	if err != nil {
+		return reportOptions{}, err
+	}
+	raw.Strategy = ""
+	return reportOptions{raw: raw, pricing: o.Pricing}, nil
+}
+
+// chatConfig is one chat strategy with its options, as the report names it.
+type chatConfig struct {
+	label string
+	opts  strategies.Options
+}
+
+// chatConfigs are the chat strategies the report runs, each in its default
+// form and in the forms whose trade-offs differ most.
+func (o reportOptions) chatConfigs() ([]chatConfig, error) {
+	intp := func(n int) *int { return &n }
+	forms := []struct {
+		label string
+		set   func(*strategies.RawOptions)
+	}{
+		{"loop-slice", nil},
+		{"loop-slice window_only", func(r *strategies.RawOptions) { r.WindowOnly = true }},
+		{"turn-aware", nil},
+		{"turn-aware window_only", func(r *strategies.RawOptions) { r.WindowOnly = true }},
+		{"clear-tool-results", nil},
+		{"clear-tool-results trigger 8000", func(r *strategies.RawOptions) { r.Trigger = intp(8000) }},
+		{"clear-tool-results trigger 20000", func(r *strategies.RawOptions) { r.Trigger = intp(20000) }},
+		{"token-budget 8000", func(r *strategies.RawOptions) { r.MaxTokens = intp(8000) }},
+		{"token-budget 32000", func(r *strategies.RawOptions) { r.MaxTokens = intp(32000) }},
+	}
+	out := make([]chatConfig, 0, len(forms))
+	for _, form := range forms {
+		raw := o.raw
+		raw.Strategy, _, _ = strings.Cut(form.label, " ")
+		if form.set != nil {
+			form.set(&raw)
+		}
+		opts, err := strategies.Normalize(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", form.label, err)
+		}
+		out = append(out, chatConfig{form.label, opts})
+	}
+	return out, nil
+}
+
+// turnStrategies are the strategies the report runs on PTC-Lisp runs;
+// full, the uncompressed run, first: it is their baseline.
+var turnStrategies = []string{"full", "single-user-coalesced", "cache-stable"}
+
+// tally adds up one strategy's calls.
+type tally struct {
+	label    string
+	calls    int
+	refused  int // calls the strategy refused (a budget too small for the request)
+	tokens   int
+	bill     float64
+	evidence int     // calls with evidence
+	losing   int     // of them, calls that lost some
+	recall   float64 // sum of the recall of the calls with evidence
+	values   int     // evidence values of all calls
+	kept     int
+	// The first calls that lost evidence, up to maxExamples.
+	examples    []lossExample
+	maxExamples int
+}
+
+// lossExample is a call that lost evidence: where it is, and what it lost.
+type lossExample struct {
+	where string
+	r     strategies.Recall
+}
+
+// add counts a call at where of tokens and bill, whose evidence ev the
+// strategy's messages sent keep or lose.
+func (t *tally) add(where string, tokens int, bill float64, ev []strategies.Evidence, sent []strategies.ChatMessage) {
+	t.calls++
+	t.tokens += tokens
+	t.bill += bill
+	if len(ev) == 0 {
+		return
+	}
+	r := strategies.MeasureRecall(ev, sent)
+	t.evidence++
+	t.recall += r.Share()
+	t.values += r.Evidence
+	t.kept += r.Kept
+	if r.Kept < r.Evidence {
+		t.losing++
+		if len(t.examples) < t.maxExamples {
+			t.examples = append(t.examples, lossExample{where, r})
+		}
+	}
+}
+
+// meanRecall is the mean recall of the calls with evidence (1 without any).
+func (t *tally) meanRecall() float64 {
+	if t.evidence == 0 {
+		return 1
+	}
+	return t.recall / float64(t.evidence)
+}
+
+// losingShare is the share of the calls with evidence that lost some.
+func (t *tally) losingShare() float64 {
+	if t.evidence == 0 {
+		return 0
+	}
+	return float64(t.losing) / float64(t.evidence)
+}
+
+// reportGroup is the figures of one kind of log: chat conversations, or
+// PTC-Lisp runs. tallies[0] is the baseline.
+type reportGroup struct {
+	title    string
+	baseline string // what "bill vs" compares with
+	sources  int
+	tallies  []*tally
+}
+
+// reporter runs the strategies over the logs' calls.
+type reporter struct {
+	opts     reportOptions
+	rem      *strategies.Remembered
+	svc      *server.Service
+	progress *progressBar
+}
+
+func newReporter(opts reportOptions) *reporter {
+	return &reporter{opts: opts, rem: strategies.NewRemembered(memo.New(256 << 20)), svc: server.New(server.Config{})}
+}
+
+func (logs *reportLogs) calls() int {
+	n := 0
+	for _, c := range logs.chats {
+		for _, m := range c.messages {
+			if m.Role == strategies.RoleAssistant && len(m.ToolCalls) > 0 {
+				n++
+			}
+		}
+	}
+	for _, r := range logs.runs {
+		n += len(r.req.GetTurns())
+	}
+	return n
+}
+
+func (rp *reporter) run(logs *reportLogs) ([]*reportGroup, error) {
+	var groups []*reportGroup
+	if len(logs.chats) > 0 {
+		g, err := rp.chats(logs.chats)
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, g)
+	}
+	if len(logs.runs) > 0 {
+		g, err := rp.runs(logs.runs)
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, g)
+	}
+	return groups, nil
+}
+
+func (rp *reporter) chats(convs []conversation) (*reportGroup, error) {
+	configs, err := rp.opts.chatConfigs()
+	if err != nil {
+		return nil, err
+	}
+	g := &reportGroup{title: "Chat conversations", baseline: "raw history", sources: len(convs)}
+	g.tallies = append(g.tallies, &tally{label: "raw history"})
+	for _, c := range configs {
+		g.tallies = append(g.tallies, &tally{label: c.label, maxExamples: rp.opts.examples})
+	}
+	for _, c := range convs {
+		for n, m := range c.messages {
+			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
+				continue
+			}
+			where := fmt.Sprintf("%s, message %d", c.label, n)
+			if err := rp.chatCall(g, configs, c.messages[:n], &c.messages[n], where); err != nil {
+				return nil, fmt.Errorf("%s: the call of message %d: %v", c.label, n, err)
+			}
+			rp.progress.step()
+		}
+	}
+	return g, nil
+}
+
+// chatCall runs the baseline and every configuration on the history h
+// before next, adding each to its tally of g.
+func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategies.ChatMessage, next *strategies.ChatMessage, where string) error {
+	ev := strategies.ChatEvidence(h, next)
+	base, err := strategies.RawHistory(&strategies.Request{History: h, Options: configs[0].opts, Remembered: rp.rem})
+	if err != nil {
+		return err
+	}
+	g.tallies[0].add(where, base.Stats.TokensAfter, base.Stats.BilledTokens, ev, base.Messages)
+	for i, c := range configs {
+		resp, err := strategies.Render(&strategies.Request{History: h, Options: c.opts, Remembered: rp.rem})
+		var herr *strategies.HistoryError
+		switch {
+		case errors.As(err, &herr):
+			return err // a malformed message: no strategy reads it
+		case err != nil:
+			g.tallies[i+1].refused++
+			continue
+		}
+		g.tallies[i+1].add(where, resp.Stats.TokensAfter, resp.Stats.BilledTokens, ev, resp.Messages)
+	}
+	return nil
+}
+
+func (rp *reporter) runs(runs []runRecord) (*reportGroup, error) {
+	g := &reportGroup{title: "PTC-Lisp runs", baseline: "full", sources: len(runs)}
+	for _, name := range turnStrategies {
+		g.tallies = append(g.tallies, &tally{label: name, maxExamples: rp.opts.examples})
+	}
+	for _, r := range runs {
+		if err := rp.run1(g, r); err != nil {
+			return nil, fmt.Errorf("%s: %v", r.label, err)
+		}
+	}
+	return g, nil
+}
+
+// run1 adds the calls of one run: the call before each turn, whose answer
+// is the turn's program.
+func (rp *reporter) run1(g *reportGroup, r runRecord) error {
+	turns := withMemorySnapshots(r.req)
+	ctx := context.Background()
+	for k := range turns {
+		program := turns[k].GetProgram()
+		if program == "" {
+			program = turns[k].GetRawResponse()
+		}
+		memory := memoryBefore(r.req, turns, k)
+		bindings, err := bindingsOf(memory)
+		if err != nil {
+			return fmt.Errorf("turns[%d]: %v", k, err)
+		}
+		var ev []strategies.Evidence
+		for i, name := range turnStrategies {
+			resp, err := rp.svc.ToMessages(ctx, rp.turnRequest(r.req, turns[:k], memory, name))
+			if err != nil {
+				return fmt.Errorf("the call before turns[%d], %s: %s", k, name, status.Convert(err).Message())
+			}
+			sent := chatMessages(resp.GetMessages())
+			if i == 0 { // full: the context the evidence is looked for in
+				ev = strategies.TurnEvidence(program, sent, bindings)
+			}
+			st := resp.GetStats()
+			g.tallies[i].add(fmt.Sprintf("%s, turn %d", r.label, k+1), int(st.GetTokensAfter()), st.GetBilledTokens(), ev, sent)
+		}
+		rp.progress.step()
+	}
+	return nil
+}
+
+// turnRequest is the ToMessages request of a run's call with the
+// strategy name, priced as the report is.
+func (rp *reporter) turnRequest(run *ptcsidecarv1.RenderTraceRequest, turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, name string) *ptcsidecarv1.ToMessagesRequest {
+	opts := proto.Clone(run.GetOptions()).(*ptcsidecarv1.Options)
+	if opts == nil {
+		opts = &ptcsidecarv1.Options{}
+	}
+	opts.Strategy = name
+	opts.Pricing = rp.opts.raw.Pricing
+	opts.CacheReadRate = rp.opts.raw.CacheReadRate
+	opts.CacheWriteRate = rp.opts.raw.CacheWriteRate
+	if rp.opts.raw.Tokenizer != "" {
+		opts.Tokenizer = rp.opts.raw.Tokenizer
+	}
+	return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Memory: memory, Options: opts}
+}
+
+// withMemorySnapshots returns the run's turns, numbered, each with the
+// memory after it: its own snapshot when the record has one, else the
+// bindings of the run's last memory that turns up to it defined (a value
+// redefined later shows its last value: the record says no more).
+func withMemorySnapshots(run *ptcsidecarv1.RenderTraceRequest) []*ptcsidecarv1.Turn {
+	turns := make([]*ptcsidecarv1.Turn, len(run.GetTurns()))
+	for k, t := range run.GetTurns() {
+		t = proto.Clone(t).(*ptcsidecarv1.Turn)
+		if t.Number == 0 {
+			t.Number = int32(k + 1)
+		}
+		if t.Memory == nil {
+			t.Memory = definedUpTo(run.GetMemory(), t.Number)
+		}
+		turns[k] = t
+	}
+	return turns
+}
+
+// memoryBefore is the memory the call before turns[k] renders: the
+// snapshot after the turn before, or the host's prelude before the first.
+func memoryBefore(run *ptcsidecarv1.RenderTraceRequest, turns []*ptcsidecarv1.Turn, k int) *ptcsidecarv1.Memory {
+	if k > 0 {
+		return turns[k-1].GetMemory()
+	}
+	return definedUpTo(run.GetMemory(), 0)
+}
+
+// definedUpTo is the bindings of m that turns numbered up to n defined
+// (turn 0: the host's prelude).
+func definedUpTo(m *ptcsidecarv1.Memory, n int32) *ptcsidecarv1.Memory {
+	out := &ptcsidecarv1.Memory{}
+	for _, b := range m.GetBindings() {
+		if b.GetTurn() <= n {
+			out.Bindings = append(out.Bindings, b)
+		}
+	}
+	return out
+}
+
+// bindingsOf reads a memory's bindings for the evidence: names and values.
+func bindingsOf(m *ptcsidecarv1.Memory) ([]strategies.Binding, error) {
+	var out []strategies.Binding
+	for i, b := range m.GetBindings() {
+		bd := strategies.Binding{Name: b.GetName(), IsFn: b.GetIsFn(), Turn: int(b.GetTurn())}
+		if v := b.GetValue(); v != nil && !b.GetIsFn() {
+			var err error
+			switch {
+			case v.GetEdn() != "":
+				bd.Value, err = lisp.ParseEDN(v.GetEdn(), 0)
+			case v.GetJson() != "":
+				bd.Value, err = lisp.DecodeJSON(v.GetJson(), 0)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("memory.bindings[%d].value: %v", i, err)
+			}
+		}
+		out = append(out, bd)
+	}
+	return out, nil
+}
+
+func chatMessages(msgs []*ptcsidecarv1.ChatMessage) []strategies.ChatMessage {
+	out := make([]strategies.ChatMessage, len(msgs))
+	for i, m := range msgs {
+		out[i] = strategies.ChatMessage{Role: m.GetRole(), Content: m.GetContent(), Reasoning: m.GetReasoning(), ToolCallID: m.GetToolCallId(), Name: m.GetName()}
+		for _, tc := range m.GetToolCalls() {
+			out[i].ToolCalls = append(out[i].ToolCalls, strategies.ChatToolCall{ID: tc.GetId(), Name: tc.GetName(), Arguments: tc.GetArguments()})
+		}
+	}
+	return out
+}
+
+// writeTable writes the group's figures, one row per strategy.
+func (g *reportGroup) writeTable(w io.Writer, p strategies.Pricing) {
+	base := g.tallies[0]
+	evCalls, values := base.evidence, base.values
+	fmt.Fprintf(w, "%s: %d (%d calls, %d of them with evidence: %d values). Bills priced %s: cache reads %g, writes %g of a fresh input token.\n\n",
+		g.title, g.sources, base.calls, evCalls, values, p.Name, p.ReadRate, p.WriteRate)
+	fmt.Fprintf(w, "%-34s %6s %8s %13s %13s %9s %7s %14s\n", "strategy", "calls", "refused", "tokens sent", "billed", "bill vs "+shortBaseline(g.baseline), "recall", "calls losing")
+	for _, t := range g.tallies {
+		fmt.Fprintf(w, "%-34s %6d %8d %13s %13s %9.2f %7.3f %13.0f%%\n",
+			t.label, t.calls, t.refused, thousands(t.tokens), thousands(int(t.bill+0.5)), ratio(t.bill, base.bill), t.meanRecall(), 100*t.losingShare())
+	}
+	for _, t := range g.tallies {
+		if len(t.examples) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s lost evidence at:\n", t.label)
+		for _, ex := range t.examples {
+			lost := make([]string, len(ex.r.Lost))
+			for i, e := range ex.r.Lost {
+				lost[i] = shortQuote(e.Value)
+			}
+			fmt.Fprintf(w, "  %s: %d of %d values lost: %s\n", ex.where, len(ex.r.Lost), ex.r.Evidence, strings.Join(lost, ", "))
+		}
+	}
+}
+
+// shortQuote quotes v, cut to 60 characters.
+func shortQuote(v string) string {
+	if r := []rune(v); len(r) > 60 {
+		v = string(r[:60]) + "..."
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+func shortBaseline(b string) string {
+	if b == "raw history" {
+		return "raw"
+	}
+	return b
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// progressBar draws the share of calls done on a terminal, redrawing the
+// line only when the bar moves.
+type progressBar struct {
+	w            io.Writer
+	total, count int
+	drawn        int // the last width drawn, -1 before any
+}
+
+const progressWidth = 40
+
+func (p *progressBar) step() {
+	if p == nil || p.total == 0 {
+		return
+	}
+	p.count++
+	filled := p.count * progressWidth / p.total
+	if filled == p.drawn && p.count != p.total {
+		return
+	}
+	p.drawn = filled
+	fmt.Fprintf(p.w, "\r[%s%s] %3d%% %d/%d calls", strings.Repeat("#", filled), strings.Repeat(" ", progressWidth-filled), 100*p.count/p.total, p.count, p.total)
+}
+
+// done clears the bar's line.
+func (p *progressBar) done() {
+	fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", progressWidth+30))
+}

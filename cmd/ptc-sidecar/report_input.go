@@ -1,0 +1,420 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+)
+
+// The logs the report command reads. A file holds one JSON value or many
+// (JSON Lines, or values one after the other); each value is one of:
+//
+//   - a conversation: a list of messages, or an object with "messages"
+//     (an OpenAI Chat Completions or Anthropic Messages request body, the
+//     product's conversation files) or "history" (a ToMessagesRequest);
+//   - one message (an object with "role"): messages in a row form one
+//     conversation (a JSONL log of messages);
+//   - a PTC-Lisp run record: an object with "turns" (a RenderTraceRequest
+//     or ToMessagesRequest as JSON, docs/TRACE.md);
+//   - a list of conversations or run records.
+//
+// Messages may be in OpenAI's shape (content a string, null or a list of
+// parts; tool_calls with a function), Anthropic's (content blocks: text,
+// tool_use, tool_result, thinking; the system prompt a top-level field) or
+// the product's (tool_calls with name and arguments, in snake_case or
+// lowerCamelCase).
+
+// conversation is one chat log read from a file.
+type conversation struct {
+	label    string // file and position, for messages
+	messages []strategies.ChatMessage
+}
+
+// runRecord is one PTC-Lisp run read from a file.
+type runRecord struct {
+	label string
+	req   *ptcsidecarv1.RenderTraceRequest
+}
+
+// reportLogs is what the files held.
+type reportLogs struct {
+	chats []conversation
+	runs  []runRecord
+}
+
+// readLogs reads one file's values into logs.
+func (logs *reportLogs) read(name string, r io.Reader) error {
+	dec := json.NewDecoder(r)
+	var pending []strategies.ChatMessage // messages in a row, one conversation
+	pendingAt := 0
+	var fileChats []conversation
+	flush := func() {
+		if len(pending) > 0 {
+			fileChats = append(fileChats, conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending})
+			pending = nil
+		}
+	}
+	for n := 1; ; n++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err == io.EOF {
+			break
+		} else if err != nil {
+			return fmt.Errorf("%s: value %d: not JSON: %v", name, n, err)
+		}
+		label := fmt.Sprintf("%s, value %d", name, n)
+		if single, ok, err := messageValue(raw, label); err != nil {
+			return err
+		} else if ok {
+			if len(pending) == 0 {
+				pendingAt = n
+			}
+			pending = append(pending, single...)
+			continue
+		}
+		flush()
+		chats, err := logs.value(raw, label)
+		if err != nil {
+			return err
+		}
+		fileChats = append(fileChats, chats...)
+	}
+	flush()
+	// A log of one request per call holds each conversation again and again,
+	// one message longer each time: only the last of such a chain counts.
+	for i, c := range fileChats {
+		if i+1 < len(fileChats) && isPrefix(c.messages, fileChats[i+1].messages) {
+			continue
+		}
+		logs.chats = append(logs.chats, c)
+	}
+	return nil
+}
+
+func isPrefix(a, b []strategies.ChatMessage) bool {
+	return len(a) <= len(b) && reflect.DeepEqual(a, b[:len(a)])
+}
+
+// messageValue reads raw as one message, when it is one.
+func messageValue(raw json.RawMessage, label string) ([]strategies.ChatMessage, bool, error) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj["role"] == nil {
+		return nil, false, nil
+	}
+	msgs, err := convertMessage(obj, label)
+	return msgs, true, err
+}
+
+// value reads one JSON value that is not a single message, adding run
+// records to logs and returning conversations.
+func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(trimmed, &items); err != nil {
+			return nil, fmt.Errorf("%s: %v", label, err)
+		}
+		if len(items) == 0 {
+			return nil, nil
+		}
+		var first map[string]json.RawMessage
+		if json.Unmarshal(items[0], &first) == nil && first["role"] != nil {
+			msgs, err := convertMessages(items, label)
+			if err != nil {
+				return nil, err
+			}
+			return []conversation{{label, msgs}}, nil
+		}
+		var out []conversation
+		for i, item := range items {
+			chats, err := logs.value(item, fmt.Sprintf("%s[%d]", label, i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, chats...)
+		}
+		return out, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		return nil, fmt.Errorf("%s: want a conversation, a message or a run record, got %s", label, firstWord(trimmed))
+	}
+	switch {
+	case obj["turns"] != nil:
+		req := &ptcsidecarv1.RenderTraceRequest{}
+		if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(trimmed, req); err != nil {
+			return nil, fmt.Errorf("%s: not a run record: %v", label, err)
+		}
+		if id := obj["id"]; id != nil {
+			label += " (" + strings.Trim(string(id), `"`) + ")"
+		}
+		logs.runs = append(logs.runs, runRecord{label, req})
+		return nil, nil
+	case obj["messages"] != nil || obj["history"] != nil:
+		key := "messages"
+		if obj["messages"] == nil {
+			key = "history"
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(obj[key], &items); err != nil {
+			return nil, fmt.Errorf("%s: %s: want a list of messages: %v", label, key, err)
+		}
+		msgs, err := convertMessages(items, label+": "+key)
+		if err != nil {
+			return nil, err
+		}
+		if sys := obj["system"]; sys != nil { // Anthropic's system prompt
+			text, _, err := contentText(sys, label+": system")
+			if err != nil {
+				return nil, err
+			}
+			if text != "" {
+				msgs = append([]strategies.ChatMessage{{Role: strategies.RoleSystem, Content: text}}, msgs...)
+			}
+		}
+		if id := obj["id"]; id != nil {
+			label += " (" + strings.Trim(string(id), `"`) + ")"
+		}
+		return []conversation{{label, msgs}}, nil
+	}
+	return nil, fmt.Errorf("%s: an object with neither messages, history, turns nor role: not a log this command reads", label)
+}
+
+func firstWord(b []byte) string {
+	if len(b) > 20 {
+		b = b[:20]
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+func convertMessages(items []json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+	var out []strategies.ChatMessage
+	for i, item := range items {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(item, &obj); err != nil {
+			return nil, fmt.Errorf("%s[%d]: want a message object: %v", label, i, err)
+		}
+		msgs, err := convertMessage(obj, fmt.Sprintf("%s[%d]", label, i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, msgs...)
+	}
+	return out, nil
+}
+
+// convertMessage turns one message of any shape into the product's
+// messages: one, or, for an Anthropic user message carrying tool_result
+// blocks, a tool message per result followed by the user's text.
+func convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+	str := func(keys ...string) (string, error) {
+		for _, k := range keys {
+			if v := obj[k]; v != nil && string(v) != "null" {
+				var s string
+				if err := json.Unmarshal(v, &s); err != nil {
+					return "", fmt.Errorf("%s.%s: want a string: %v", label, k, err)
+				}
+				return s, nil
+			}
+		}
+		return "", nil
+	}
+	var m strategies.ChatMessage
+	var err error
+	fields := []struct {
+		dst  *string
+		keys []string
+	}{
+		{&m.Role, []string{"role"}},
+		{&m.ToolCallID, []string{"tool_call_id", "toolCallId"}},
+		{&m.Name, []string{"name"}},
+		{&m.Source, []string{"source"}},
+		{&m.SenderID, []string{"sender_id", "senderId"}},
+		{&m.Reasoning, []string{"reasoning", "reasoning_content"}},
+	}
+	for _, f := range fields {
+		if *f.dst, err = str(f.keys...); err != nil {
+			return nil, err
+		}
+	}
+	if m.Role == "developer" {
+		m.Role = strategies.RoleSystem
+	}
+	if m.Role == "tool" {
+		m.Name = "" // a tool message answers its call by id
+	}
+	blocks, err := contentBlocks(obj["content"], label+".content")
+	if err != nil {
+		return nil, err
+	}
+	var results []strategies.ChatMessage
+	var text []string
+	for _, b := range blocks {
+		switch b.kind {
+		case "text":
+			text = append(text, b.text)
+		case "thinking":
+			m.Reasoning = joinNonEmpty(m.Reasoning, b.text)
+		case "tool_use":
+			m.ToolCalls = append(m.ToolCalls, strategies.ChatToolCall{ID: b.id, Name: b.name, Arguments: b.args})
+		case "tool_result":
+			results = append(results, strategies.ChatMessage{Role: strategies.RoleTool, ToolCallID: b.id, Content: b.text})
+		}
+	}
+	m.Content = strings.Join(text, "\n")
+	for _, key := range []string{"tool_calls", "toolCalls"} {
+		if obj[key] == nil || string(obj[key]) == "null" {
+			continue
+		}
+		var calls []map[string]json.RawMessage
+		if err := json.Unmarshal(obj[key], &calls); err != nil {
+			return nil, fmt.Errorf("%s.%s: want a list of tool calls: %v", label, key, err)
+		}
+		for j, c := range calls {
+			tc, err := convertToolCall(c, fmt.Sprintf("%s.%s[%d]", label, key, j))
+			if err != nil {
+				return nil, err
+			}
+			m.ToolCalls = append(m.ToolCalls, tc)
+		}
+	}
+	if len(results) > 0 {
+		if strings.TrimSpace(m.Content) == "" {
+			return results, nil
+		}
+		return append(results, m), nil
+	}
+	return []strategies.ChatMessage{m}, nil
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+// convertToolCall reads OpenAI's {id, function: {name, arguments}} or the
+// product's {id, name, arguments}; arguments a JSON text or an object.
+func convertToolCall(c map[string]json.RawMessage, label string) (strategies.ChatToolCall, error) {
+	src := c
+	if fn := c["function"]; fn != nil {
+		if err := json.Unmarshal(fn, &src); err != nil {
+			return strategies.ChatToolCall{}, fmt.Errorf("%s.function: want an object: %v", label, err)
+		}
+	}
+	var tc strategies.ChatToolCall
+	if id := c["id"]; id != nil {
+		if err := json.Unmarshal(id, &tc.ID); err != nil {
+			return tc, fmt.Errorf("%s.id: want a string: %v", label, err)
+		}
+	}
+	if name := src["name"]; name != nil {
+		if err := json.Unmarshal(name, &tc.Name); err != nil {
+			return tc, fmt.Errorf("%s.name: want a string: %v", label, err)
+		}
+	}
+	args := src["arguments"]
+	if args == nil {
+		args = src["input"]
+	}
+	tc.Arguments = argumentsText(args)
+	return tc, nil
+}
+
+// argumentsText is a call's arguments as JSON text: a JSON string holds the
+// text, anything else (Anthropic's input object) is the text, compact, as
+// the product's conversation files write it.
+func argumentsText(raw json.RawMessage) string {
+	if raw == nil || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	return b.String()
+}
+
+// block is one part of a message's content.
+type block struct {
+	kind           string // text, thinking, tool_use, tool_result
+	text           string
+	id, name, args string
+}
+
+// contentBlocks reads a content that is a string, null, or a list of parts
+// or blocks. A part that is neither text nor a tool block becomes the text
+// "[type]", as the product's conversation files write it.
+func contentBlocks(raw json.RawMessage, label string) ([]block, error) {
+	if raw == nil || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []block{{kind: "text", text: s}}, nil
+	}
+	var parts []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return nil, fmt.Errorf("%s: want a string or a list of parts", label)
+	}
+	var out []block
+	for i, p := range parts {
+		var typ string
+		_ = json.Unmarshal(p["type"], &typ)
+		get := func(k string) string {
+			var v string
+			_ = json.Unmarshal(p[k], &v)
+			return v
+		}
+		switch typ {
+		case "text", "input_text", "output_text":
+			out = append(out, block{kind: "text", text: get("text")})
+		case "thinking":
+			out = append(out, block{kind: "thinking", text: get("thinking")})
+		case "redacted_thinking":
+		case "tool_use":
+			out = append(out, block{kind: "tool_use", id: get("id"), name: get("name"), args: argumentsText(p["input"])})
+		case "tool_result":
+			text, _, err := contentText(p["content"], fmt.Sprintf("%s[%d].content", label, i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, block{kind: "tool_result", id: get("tool_use_id"), text: text})
+		case "":
+			return nil, fmt.Errorf("%s[%d].type: missing", label, i)
+		default:
+			out = append(out, block{kind: "text", text: "[" + typ + "]"})
+		}
+	}
+	return out, nil
+}
+
+// contentText is the text of a content: its text parts joined.
+func contentText(raw json.RawMessage, label string) (string, bool, error) {
+	blocks, err := contentBlocks(raw, label)
+	if err != nil {
+		return "", false, err
+	}
+	var text []string
+	for _, b := range blocks {
+		if b.kind == "text" {
+			text = append(text, b.text)
+		}
+	}
+	return strings.Join(text, "\n"), len(blocks) > 0, nil
+}
+
+var errNoLogs = errors.New("the files hold no conversation and no run record")

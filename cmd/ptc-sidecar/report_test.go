@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+)
+
+// The report's test logs were written for these tests, in the shapes the
+// providers' clients send (testdata/report):
+//
+//   - openai_requests.jsonl: an airline agent's Chat Completions request
+//     bodies, one per call, each holding the conversation so far (content
+//     null, a list of parts, tool messages with a name);
+//   - anthropic_request.json: a coding agent's last Messages request body
+//     (the system prompt as blocks, thinking, tool_use and tool_result
+//     blocks, a tool result followed by the user's text).
+
+func runReportCmd(t *testing.T, env reportEnv, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := reportCommand(args, &stdout, &stderr, env)
+	return stdout.String(), stderr.String(), code
+}
+
+// row returns the figures of a strategy's row of the report: calls,
+// refused, tokens, billed, bill ratio, recall, share losing.
+func row(t *testing.T, out, label string) []float64 {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(label) + ` +(\d+) +(\d+) +([\d,]+) +([\d,]+) +([\d.]+) +([\d.]+) +(\d+)%$`)
+	m := re.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no row %q in:\n%s", label, out)
+	}
+	var f []float64
+	for _, s := range m[1:] {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f = append(f, v)
+	}
+	return f
+}
+
+func TestReportOpenAIRequestLog(t *testing.T) {
+	out, stderr, code := runReportCmd(t, reportEnv{}, "testdata/report/openai_requests.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Four request bodies, each the one before and more: one conversation
+	// of three calls.
+	if !strings.Contains(out, "Chat conversations: 1 (3 calls, 3 of them with evidence: 5 values)") {
+		t.Fatalf("header:\n%s", out)
+	}
+	raw := row(t, out, "raw history")
+	if raw[0] != 3 || raw[5] != 1 || raw[6] != 0 {
+		t.Fatalf("raw history row %v: want 3 calls, recall 1", raw)
+	}
+	// "Yes, please proceed." starts a new turn: loop-slice sends it with the
+	// latest tool loop, led by the first request (a kept part may not begin
+	// with the assistant's message), and the cancellation loses the payment
+	// id read in the first loop (2 of 3 kept); the two calls before keep
+	// theirs. Mean (1 + 1 + 2/3) / 3.
+	ls := row(t, out, "loop-slice")
+	if ls[0] != 3 || math.Abs(ls[5]-0.889) > 0.0005 || ls[6] != 33 {
+		t.Fatalf("loop-slice row %v: want recall 0.889, 33%% of calls losing", ls)
+	}
+	if ctr := row(t, out, "clear-tool-results"); ctr[5] != 1 {
+		t.Fatalf("clear-tool-results keeps a short log whole: %v", ctr)
+	}
+	if strings.Contains(out, "lost evidence at") {
+		t.Fatalf("examples listed without --examples:\n%s", out)
+	}
+	out, _, _ = runReportCmd(t, reportEnv{}, "--examples", "1", "testdata/report/openai_requests.jsonl")
+	want := "loop-slice lost evidence at:\n  testdata/report/openai_requests.jsonl, value 5, message 8: 1 of 3 values lost: \"credit_card_4421\"\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("no example %q in:\n%s", want, out)
+	}
+	if strings.Contains(out, "clear-tool-results lost") {
+		t.Fatalf("an example for a strategy that lost nothing:\n%s", out)
+	}
+}
+
+func TestReportAnthropicRequest(t *testing.T) {
+	out, stderr, code := runReportCmd(t, reportEnv{}, "testdata/report/anthropic_request.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The Edit copies the path and the line it read two loops before; the
+	// Read's path is the model's (the user said main.go).
+	if !strings.Contains(out, "Chat conversations: 1 (3 calls, 1 of them with evidence: 2 values)") {
+		t.Fatalf("header:\n%s", out)
+	}
+	if ls := row(t, out, "loop-slice"); ls[5] != 0 || ls[6] != 100 {
+		t.Fatalf("loop-slice keeps only the Bash loop and the user's last text, losing both: %v", ls)
+	}
+	if tb := row(t, out, "token-budget 8000"); tb[5] != 1 {
+		t.Fatalf("token-budget 8000 keeps a short log whole: %v", tb)
+	}
+}
+
+func TestReportReadsShapes(t *testing.T) {
+	var logs reportLogs
+	f, err := os.Open("testdata/report/anthropic_request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := logs.read("a", f); err != nil {
+		t.Fatal(err)
+	}
+	msgs := logs.chats[0].messages
+	roles := ""
+	for _, m := range msgs {
+		roles += m.Role[:1]
+	}
+	// system, user, assistant (thinking + Read), tool, assistant (text +
+	// Bash), tool, user ("Go on."), assistant (Edit), tool.
+	if roles != "suatatuat" {
+		t.Fatalf("roles %q, want suatatuat", roles)
+	}
+	if msgs[2].Reasoning != "I should read the file." || msgs[2].ToolCalls[0].Arguments != `{"file_path":"/src/app/main.go"}` {
+		t.Fatalf("assistant message %+v", msgs[2])
+	}
+	if msgs[3].ToolCallID != "toolu_01" || !strings.Contains(msgs[3].Content, "hello, world") {
+		t.Fatalf("tool result %+v", msgs[3])
+	}
+
+	// A JSONL of single messages is one conversation; the product's
+	// tool-call shape and lowerCamelCase are read too.
+	var lines reportLogs
+	jsonl := `{"role":"user","content":"find 12345"}
+{"role":"assistant","toolCalls":[{"id":"a","name":"find","arguments":{"n":12345}}]}
+{"role":"tool","toolCallId":"a","content":"found"}
+`
+	if err := lines.read("l", strings.NewReader(jsonl)); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines.chats) != 1 || len(lines.chats[0].messages) != 3 || lines.chats[0].messages[1].ToolCalls[0].Arguments != `{"n":12345}` || lines.chats[0].messages[2].ToolCallID != "a" {
+		t.Fatalf("JSONL of messages read as %+v", lines.chats)
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"messages\": []}\n{\"foo\": 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runReportCmd(t, reportEnv{}, bad)
+	if code != 1 || !strings.Contains(stderr, "bad.jsonl, value 2: an object with neither messages") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	badRole := filepath.Join(dir, "role.json")
+	if err := os.WriteFile(badRole, []byte(`[{"role":"user","content":"hi"},{"role":"robot","content":"beep"},{"role":"assistant","tool_calls":[{"id":"x","function":{"name":"f","arguments":"{}"}}]}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code = runReportCmd(t, reportEnv{}, badRole); code != 1 || !strings.Contains(stderr, "history[1].") {
+		t.Fatalf("a malformed message: exit %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code = runReportCmd(t, reportEnv{}, filepath.Join(dir, "missing.json")); code != 1 {
+		t.Fatalf("a missing file: exit %d, stderr %q", code, stderr)
+	}
+	if _, _, code = runReportCmd(t, reportEnv{}); code != 2 {
+		t.Fatalf("no file: exit %d, want 2", code)
+	}
+	if _, stderr, code = runReportCmd(t, reportEnv{}, "--pricing", "cheap", "x.json"); code != 2 || !strings.Contains(stderr, "unknown pricing") {
+		t.Fatalf("an unknown pricing: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestReportMatchesToMessages: the report's tokens and bill for a strategy
+// are the sums of what ToMessages returns for the same calls.
+func TestReportMatchesToMessages(t *testing.T) {
+	var logs reportLogs
+	f, err := os.Open("testdata/report/openai_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := logs.read("openai", f); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := newReportOptions(&reportFlags{pricing: "openai"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := newReporter(opts)
+	groups, err := rp.run(&logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := server.New(server.Config{})
+	conv := logs.chats[0].messages
+	for _, tl := range groups[0].tallies[1:] {
+		strategy, option, _ := strings.Cut(tl.label, " ")
+		tokens, bill := 0, 0.0
+		for n, m := range conv {
+			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
+				continue
+			}
+			o := &ptcsidecarv1.Options{Strategy: strategy, Pricing: "openai"}
+			if v, ok := strings.CutPrefix(option, "trigger "); ok {
+				n, _ := strconv.Atoi(v)
+				o.Trigger = ptrInt32(n)
+			}
+			if strategy == "token-budget" {
+				n, _ := strconv.Atoi(option)
+				o.MaxTokens = ptrInt32(n)
+			}
+			o.WindowOnly = option == "window_only"
+			resp, err := svc.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{History: protoHistory(conv[:n]), Options: o})
+			if err != nil {
+				t.Fatalf("%s: %v", tl.label, err)
+			}
+			tokens += int(resp.GetStats().GetTokensAfter())
+			bill += resp.GetStats().GetBilledTokens()
+		}
+		if tokens != tl.tokens || math.Abs(bill-tl.bill) > 1e-6 || tl.calls != 3 {
+			t.Errorf("%s: report %d calls, %d tokens, billed %.3f; ToMessages %d tokens, billed %.3f", tl.label, tl.calls, tl.tokens, tl.bill, tokens, bill)
+		}
+	}
+}
+
+func ptrInt32(n int) *int32 { v := int32(n); return &v }
+
+func protoHistory(h []strategies.ChatMessage) []*ptcsidecarv1.ChatMessage {
+	out := make([]*ptcsidecarv1.ChatMessage, len(h))
+	for i, m := range h {
+		pm := &ptcsidecarv1.ChatMessage{Role: m.Role, Content: m.Content, ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name, Source: m.Source, SenderId: m.SenderID}
+		for _, tc := range m.ToolCalls {
+			pm.ToolCalls = append(pm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+		}
+		out[i] = pm
+	}
+	return out
+}
+
+func TestReportRunRecord(t *testing.T) {
+	out, stderr, code := runReportCmd(t, reportEnv{}, "testdata/trace_run.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "PTC-Lisp runs: 1 (3 calls") {
+		t.Fatalf("header:\n%s", out)
+	}
+	full := row(t, out, "full")
+	for _, name := range []string{"single-user-coalesced", "cache-stable"} {
+		r := row(t, out, name)
+		if r[0] != 3 || r[2] <= 0 || r[4] <= 0 {
+			t.Fatalf("%s row %v", name, r)
+		}
+	}
+	if full[4] != 1 {
+		t.Fatalf("full is its own baseline: %v", full)
+	}
+}
+
+func TestReportChartAndProgress(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "r.svg"), filepath.Join(dir, "r.html")
+	_, stderr, code := runReportCmd(t, reportEnv{terminal: true}, "--svg", svg, "--html", page, "testdata/report/openai_requests.jsonl", "testdata/trace_run.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "100% 6/6 calls") || !strings.Contains(stderr, "\r[") {
+		t.Fatalf("no progress bar on a terminal: %q", stderr)
+	}
+	for _, file := range []string{svg, page} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		for _, want := range []string{"<svg", "turn-aware (", "cache-stable (", "Chat conversations: bill against evidence recall", "PTC-Lisp runs: bill against"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s lacks %q", file, want)
+			}
+		}
+		if strings.Contains(s, "<script") {
+			t.Errorf("%s holds a script", file)
+		}
+	}
+	if _, stderr, _ = runReportCmd(t, reportEnv{terminal: false}, "testdata/report/openai_requests.jsonl"); stderr != "" {
+		t.Fatalf("a progress bar where stderr is no terminal: %q", stderr)
+	}
+}
+
+func TestReportStdinAndRefused(t *testing.T) {
+	// A system prompt longer than token-budget's 8,000 tokens: that form
+	// refuses the call, the others send it.
+	big := strings.Repeat("Policy line 4521 says nothing new. ", 1500)
+	log := `{"messages": [{"role": "system", "content": "` + big + `"}, {"role": "user", "content": "look up order 88412"}, {"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "get", "arguments": "{\"order\": 88412}"}}]}, {"role": "tool", "tool_call_id": "a", "content": "ok"}]}`
+	out, stderr, code := runReportCmd(t, reportEnv{stdin: strings.NewReader(log)}, "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if r := row(t, out, "token-budget 8000"); r[0] != 0 || r[1] != 1 {
+		t.Fatalf("token-budget 8000 row %v: want the call refused", r)
+	}
+	if r := row(t, out, "token-budget 32000"); r[0] != 1 || r[1] != 0 || r[5] != 1 {
+		t.Fatalf("token-budget 32000 row %v: want the call sent, its evidence kept", r)
+	}
+}
+
+// FuzzReportRead: no input makes reading a log, or finding its calls'
+// evidence, panic. (The strategies have fuzz targets of their own.)
+func FuzzReportRead(f *testing.F) {
+	for _, file := range []string{"testdata/report/openai_requests.jsonl", "testdata/report/anthropic_request.json", "testdata/trace_run.json"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`[{"role":"user","content":[{"type":"tool_result","content":[{"type":"image"}]}]}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var logs reportLogs
+		if logs.read("fuzz", bytes.NewReader(data)) != nil {
+			return
+		}
+		for _, c := range logs.chats {
+			for n := range c.messages {
+				strategies.ChatEvidence(c.messages[:n], &c.messages[n])
+			}
+		}
+		for _, r := range logs.runs {
+			turns := withMemorySnapshots(r.req)
+			for k := range turns {
+				_, _ = bindingsOf(memoryBefore(r.req, turns, k))
+			}
+		}
+	})
+}

@@ -1,0 +1,244 @@
+package strategies
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+)
+
+// recallTotals add up one configuration's calls on one source.
+type recallTotals struct {
+	calls    int
+	tokens   int
+	bill     float64
+	evidence int     // calls with evidence
+	losing   int     // of them, calls that lost some
+	recall   float64 // sum of the recall of the calls with evidence
+}
+
+func (r *recallTotals) add(st *Stats, ev []Evidence, sent []ChatMessage) {
+	r.calls++
+	r.tokens += st.TokensAfter
+	r.bill += st.BilledTokens
+	if len(ev) == 0 {
+		return
+	}
+	rc := MeasureRecall(ev, sent)
+	r.evidence++
+	r.recall += rc.Share()
+	if rc.Kept < rc.Evidence {
+		r.losing++
+	}
+}
+
+func (r *recallTotals) mean() float64 {
+	if r.evidence == 0 {
+		return 1
+	}
+	return r.recall / float64(r.evidence)
+}
+
+// recallFloor is a configuration's recall on a source as measured when the
+// figures of docs/STRATEGIES.md were recorded, on the whole corpus and on
+// the sample -short runs, rounded down.
+type recallFloor struct{ whole, sample float64 }
+
+// chatRecallFloors: source -> configuration -> floor.
+var chatRecallFloors = map[string]map[string]recallFloor{
+	"pydantic-ai-cassettes": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {1, 1},
+		"loop-slice window_only":           {1, 1},
+		"turn-aware":                       {1, 1},
+		"turn-aware window_only":           {1, 1},
+		"clear-tool-results":               {1, 1},
+		"clear-tool-results trigger 20000": {1, 1},
+		"token-budget 8000":                {1, 1},
+		"token-budget 32000":               {1, 1},
+		"clear-tool-results trigger 8000":  {1, 1},
+	},
+	"taubench-gpt4o-airline": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {0.577, 0.535},
+		"loop-slice window_only":           {0.577, 0.535},
+		"turn-aware":                       {0.792, 0.793},
+		"turn-aware window_only":           {0.769, 0.775},
+		"clear-tool-results":               {1, 1},
+		"clear-tool-results trigger 20000": {1, 1},
+		"token-budget 8000":                {0.992, 1},
+		"token-budget 32000":               {1, 1},
+		"clear-tool-results trigger 8000":  {0.995, 1},
+	},
+}
+
+// turnRecallFloors: configuration -> floor, over the real PTC-Lisp runs.
+var turnRecallFloors = map[string]recallFloor{
+	"full":                  {0.865, 0.848},
+	"single-user-coalesced": {0.951, 0.92},
+	"cache-stable":          {0.949, 0.922},
+}
+
+// recallChatConfigs are the configurations of TestRealChat and
+// clear-tool-results at a trigger of 8,000 tokens, which the report shows
+// too.
+func recallChatConfigs() []chatEvalConfig {
+	configs := chatEvalConfigs()
+	o := configs[0].opts
+	o.Strategy, o.Trigger = "clear-tool-results", 8000
+	return append(configs, chatEvalConfig{"clear-tool-results trigger 8000", o})
+}
+
+// TestRecallRecorded measures evidence recall, tokens and bill of every
+// chat strategy on each call (each assistant message with tool calls) of
+// the recorded conversations of testdata/realchat, and of every turn
+// strategy on each turn of the recorded runs of a real model
+// (testdata/traces/real-*.txtar), and fails when a recall drops below the
+// figure recorded in docs/STRATEGIES.md. -short measures a sample: every
+// fourth conversation and run. go test -run TestRecallRecorded -v prints
+// the tables.
+func TestRecallRecorded(t *testing.T) {
+	t.Run("chat", testChatRecallRecorded)
+	t.Run("turns", testTurnRecallRecorded)
+}
+
+func testChatRecallRecorded(t *testing.T) {
+	convs := loadRealChat(t)
+	if testing.Short() {
+		convs = everyFourth(convs)
+	}
+	rem := NewRemembered(memo.New(256 << 20))
+	configs := recallChatConfigs()
+	totals := map[string]map[string]*recallTotals{}
+	var sources []string
+	for _, c := range convs {
+		if totals[c.source] == nil {
+			totals[c.source] = map[string]*recallTotals{}
+			sources = append(sources, c.source)
+		}
+		tot := func(label string) *recallTotals {
+			if totals[c.source][label] == nil {
+				totals[c.source][label] = &recallTotals{}
+			}
+			return totals[c.source][label]
+		}
+		for n, m := range c.messages {
+			if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
+				continue
+			}
+			h := c.messages[:n]
+			ev := ChatEvidence(h, &c.messages[n])
+			raw, err := RawHistory(&Request{History: h, Options: configs[0].opts, Remembered: rem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tot("raw history").add(&raw.Stats, ev, raw.Messages)
+			for _, cfg := range configs {
+				resp, err := Render(&Request{History: h, Options: cfg.opts, Remembered: rem})
+				if err != nil {
+					t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
+				}
+				tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
+			}
+		}
+	}
+	slices.Sort(sources)
+	labels := []string{"raw history"}
+	for _, cfg := range configs {
+		labels = append(labels, cfg.label)
+	}
+	for _, src := range sources {
+		t.Logf("\n%s", recallTable(src, "raw history", labels, totals[src]))
+		checkFloors(t, src, labels, totals[src], chatRecallFloors[src])
+	}
+}
+
+func testTurnRecallRecorded(t *testing.T) {
+	files, err := filepath.Glob("testdata/traces/real-*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no real runs in testdata/traces (%v)", err)
+	}
+	if testing.Short() {
+		files = everyFourth(files)
+	}
+	rem := NewRemembered(memo.New(256 << 20))
+	labels := []string{"full", "single-user-coalesced", "cache-stable"}
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	totals := map[string]*recallTotals{}
+	for _, l := range labels {
+		totals[l] = &recallTotals{}
+	}
+	for _, f := range files {
+		tr := loadTrace(t, f)
+		for i := range tr.turns {
+			req := tr.request(i)
+			req.Remembered = rem
+			req.Options.Pricing = anthropic
+			var ev []Evidence
+			for _, name := range labels {
+				req.Options.Strategy = name
+				resp, err := Render(req)
+				if err != nil {
+					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, name, err)
+				}
+				if name == "full" {
+					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
+				}
+				totals[name].add(&resp.Stats, ev, resp.Messages)
+			}
+		}
+	}
+	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
+	t.Logf("\n%s", recallTable(src, "full", labels, totals))
+	checkFloors(t, "PTC-Lisp", labels, totals, turnRecallFloors)
+}
+
+func everyFourth[T any](s []T) []T {
+	var out []T
+	for i, v := range s {
+		if i%4 == 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// checkFloors fails a configuration whose recall is below its floor.
+func checkFloors(t *testing.T, src string, labels []string, totals map[string]*recallTotals, floors map[string]recallFloor) {
+	t.Helper()
+	for _, l := range labels {
+		t.Logf("recall %s / %s: %.6f", src, l, totals[l].mean())
+		f, ok := floors[l]
+		if !ok {
+			t.Errorf("%s, %s: no recorded recall to hold", src, l)
+			continue
+		}
+		want := f.whole
+		if testing.Short() {
+			want = f.sample
+		}
+		if got := totals[l].mean(); got < want {
+			t.Errorf("%s, %s: evidence recall %.4f, below the recorded %.3f", src, l, got, want)
+		}
+	}
+}
+
+// recallTable writes a source's figures as docs/STRATEGIES.md shows them.
+func recallTable(src, baseline string, labels []string, totals map[string]*recallTotals) string {
+	base := totals[baseline]
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d calls, %d with evidence\n\n", src, base.calls, base.evidence)
+	fmt.Fprintf(&b, "| strategy | evidence recall | calls losing evidence | tokens sent | bill, anthropic (vs %s) |\n|---|---|---|---|---|\n", baseline)
+	for _, l := range labels {
+		tot := totals[l]
+		losing := 0.0
+		if tot.evidence > 0 {
+			losing = float64(tot.losing) / float64(tot.evidence)
+		}
+		fmt.Fprintf(&b, "| %s | %.3f | %.0f%% | %s | %s (%.2f) |\n", l, tot.mean(), 100*losing, thousands(tot.tokens), thousands(int(tot.bill+0.5)), tot.bill/base.bill)
+	}
+	return b.String()
+}
