@@ -281,7 +281,7 @@ func builtinMemoize(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := th.alloc(costMapEntry); err != nil {
+		if err := th.alloc(heapMemoEntry); err != nil {
 			return nil, err
 		}
 		if cache == nil {

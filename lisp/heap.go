@@ -21,6 +21,13 @@ const (
 	heapIndexPart = 40
 	heapFunction  = 64 // a function value, before what it holds
 	heapHeld      = 16 // each value a function holds
+	// heapCombined is a function a combinator made (comp, partial, a
+	// transducer, memoize): the function value and the Go closure it runs.
+	heapCombined = 128
+	// heapMemoEntry is a remembered result of a memoized function: an
+	// entry of the evaluation's cache, its share of the cache's table and
+	// its key's header (the key's text is charged as it is hashed).
+	heapMemoEntry = heapEntry + heapIndexPart + heapString
 	// heapLazySeq is a lazy sequence before its arguments: its header, the
 	// closure that starts a reader and the reader it wraps.
 	heapLazySeq = 160

@@ -164,7 +164,7 @@ func (c *closure) walkParts() ([]Value, []MapEntry, bool) { return holderParts(c
 func (c *closure) heapShape() int64                       { return funcShape(len(c.free)) }
 
 func (c *combined) walkParts() ([]Value, []MapEntry, bool) { return holderParts(c) }
-func (c *combined) heapShape() int64                       { return funcShape(len(c.args)) }
+func (c *combined) heapShape() int64                       { return heapCombined + heapHeld*int64(len(c.args)) }
 
 func (c *predicateCombinator) walkParts() ([]Value, []MapEntry, bool) { return holderParts(c) }
 func (c *predicateCombinator) heapShape() int64                       { return funcShape(len(c.preds)) }
