@@ -14,7 +14,11 @@ package lisp
 //     either a part, frozen and measured with it, or state that the type
 //     keeps per reader (lazy.go) or per evaluation (atom, memoize).
 //   - writeText: its text before part i, or after its last part for i ==
-//     the number of parts; the whole text of a value without parts.
+//     the number of parts; the whole text of a value without parts. The
+//     printer writes the commonest kinds itself and calls the holders'
+//     by kind (print.go, holder), so that it stays on the Go stack;
+//     TestValueKindsPrintAsThePrinterDoes holds every kind's to the
+//     printer's text.
 //   - heapShape: the bytes it takes on the heap besides its parts, from
 //     the one table of heap shapes (heap.go), which serves the allocation
 //     charge, the read cost and the footprint of kept values.
@@ -98,19 +102,12 @@ func (v *toolFunc) heapShape() int64                     { return heapNamed + in
 func (v *Vector) walkParts() ([]Value, []MapEntry, bool) { return v.elems, nil, true }
 func (v *Vector) writeText(p *printer, i int) {
 	switch {
-	case i > 0 && i < len(v.elems):
-	case i > 0 && v.list, i == 0 && v.list && p.mode != modeSource:
-		if i == 0 {
-			p.out.writeByte('(')
-		} else {
-			p.out.writeByte(')')
-		}
-	case i == 0 && v.list:
-		p.out.writeString("(list")
-	case i == 0:
-		p.out.writeByte('[')
+	case !v.list:
+		openClose(p, i, len(v.elems), "[", "]")
+	case p.mode == modeSource:
+		openClose(p, i, len(v.elems), "(list", ")") // in code a list is the call that makes it
 	default:
-		p.out.writeByte(']')
+		openClose(p, i, len(v.elems), "(", ")")
 	}
 }
 func (v *Vector) heapShape() int64 { return collShape(len(v.elems), heapSlot, false) }
