@@ -1,5 +1,20 @@
 package lisp
 
+// How big a value is has two measures in this package, each with one
+// name:
+//
+//   - its weight (weightOf): the length of its text as printed, every
+//     shared part counted once per path; what maxValueWeight bounds.
+//   - its heap shape (heapShape): its bytes on the Go heap. The allocation
+//     charge (builtSize), the read cost (ReadCost, readNodeCost) and the
+//     footprint of a kept value (Footprint) are sums of heap shapes: of
+//     what a builtin built, of what the reader builds, of all a value
+//     holds.
+//
+// How deep it is, is counted in levels (a collection, or a function
+// holding values, is one): the walk's depth, the nesting bounds
+// (MaxValueNesting, Env.MaxNesting) and --max-value-depth all count them.
+//
 // The one table of heap shapes: what each kind of value takes on the Go
 // heap besides its parts, as each kind's heapShape method reports it. The
 // allocation charged for a value a builtin builds (builtSize, cost.go),
