@@ -145,6 +145,8 @@ func parts(v Value) (elems []Value, entries []MapEntry, isLevel bool) {
 		return c.elems, nil, true
 	case *Map:
 		return nil, c.entries, true
+	case *Set:
+		return c.elems, nil, true
 	case String, Int, Keyword, Float, Bool, NilType:
 		return nil, nil, false
 	}
