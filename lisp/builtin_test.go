@@ -106,7 +106,11 @@ func lazyFormRunsWith(t *testing.T, b *Builtin, n int, fill []Value) bool {
 			for i := range args {
 				args[i] = other
 			}
-			args[pos] = repeatSeq(Int(1))
+			ones, err := repeatSeq(newTestThread(), Int(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			args[pos] = ones
 			v, err := callRow(t, b, args)
 			plain := *b
 			plain.lazy = nil

@@ -1417,7 +1417,7 @@ const maxRangeLen = 1 << 50
 
 func builtinRange(th *Thread, args []Value) (Value, error) {
 	if len(args) == 0 {
-		return rangeSeq(0, 1), nil
+		return rangeSeq(th, 0, 1)
 	}
 	start, step, n, err := rangeSpec(args)
 	if err != nil || n == 0 {
@@ -1508,7 +1508,7 @@ func countArg(fn string, v Value, hint string) (int, error) {
 
 func builtinRepeat(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
-		return repeatSeq(args[0]), nil
+		return repeatSeq(th, args[0])
 	}
 	n, err := countArg("repeat", args[0], "call it as (repeat n x)")
 	if err != nil {

@@ -28,11 +28,11 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 3, Fn: builtinReductions,
 		Cost: cost(calls(lastArg), builds)},
 	{Name: "iterate", Sig: "(iterate f x)", Doc: "x, (f x), (f (f x)) ... without end: bound it with take or take-while", Category: "idiom",
-		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return iterateSeq(th, args[0], args[1]), nil },
-		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return iterateSeq(th, args[0], args[1]) },
+		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)"))},
 	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
-		Cost: cost(chargedInBody("nothing until consumed: each element produced is a step and an element (seqGenerator.next)"))},
+		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)"))},
 	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of a vector, sorted map or sorted set in reverse, or nil when empty", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
 		Cost: cost(visits(arg(0)), builds)},
@@ -174,7 +174,7 @@ func builtinCycle(th *Thread, args []Value) (Value, error) {
 	if len(elems) == 0 {
 		return emptyList, nil
 	}
-	return cycleSeq(elems), nil
+	return cycleSeq(th, elems)
 }
 
 func builtinRseq(th *Thread, args []Value) (Value, error) {
@@ -281,7 +281,7 @@ func builtinMemoize(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := th.alloc(costMapEntry); err != nil {
+		if err := th.alloc(heapMemoEntry); err != nil {
 			return nil, err
 		}
 		if cache == nil {

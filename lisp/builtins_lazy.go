@@ -19,7 +19,10 @@ func lazyTake(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value)
 // lazyTakeWhile is (take-while ...) on an infinite sequence.
 func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
 	var out []Value
-	g := s.start()
+	g, err := s.reader(th)
+	if err != nil {
+		return nil, err
+	}
 	for {
 		v, err := g.next(th)
 		if err != nil {
@@ -58,27 +61,29 @@ func lazyDrop(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value)
 	if err != nil {
 		return nil, err
 	}
-	return derived(s, "drop", args[0], func(g seqGenerator) seqGenerator {
-		skipped := false
+	return derived(th, s, "drop", args[0], func(g seqGenerator) seqGenerator {
+		left := n // this reader's own count
 		return func(th *Thread) (Value, error) {
-			for ; !skipped && n > 0; n-- {
-				if _, err := g.next(th); err != nil {
+			for ; left > 0; left-- {
+				if err := th.step(1); err != nil {
+					return nil, err
+				}
+				if _, err := g.pull(th); err != nil {
 					return nil, err
 				}
 			}
-			skipped = true
-			return g(th)
+			return g.pull(th)
 		}
-	}), nil
+	})
 }
 
 // lazyDropWhile is (drop-while ...) on an infinite sequence.
 func lazyDropWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-	return derived(s, "drop-while", args[0], func(g seqGenerator) seqGenerator {
+	return derived(th, s, "drop-while", args[0], func(g seqGenerator) seqGenerator {
 		dropping := true
 		return func(th *Thread) (Value, error) {
 			for {
-				v, err := g(th)
+				v, err := g.pull(th)
 				if err != nil || !dropping {
 					return v, err
 				}
@@ -95,12 +100,15 @@ func lazyDropWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []V
 				}
 			}
 		}
-	}), nil
+	})
 }
 
 // lazySome is (some ...) on an infinite sequence.
 func lazySome(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-	g := s.start()
+	g, err := s.reader(th)
+	if err != nil {
+		return nil, err
+	}
 	for {
 		v, err := g.next(th)
 		if err != nil {
@@ -136,10 +144,10 @@ func firstOfInfinite(i int) func(*Thread, []Value, *infiniteSeq, func(*Thread, [
 func filterInfinite(fn string, keep bool) func(*Thread, []Value, *infiniteSeq, func(*Thread, []Value) (Value, error)) (Value, error) {
 	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
 		pred := args[0]
-		return derived(s, fn, pred, func(g seqGenerator) seqGenerator {
+		return derived(th, s, fn, pred, func(g seqGenerator) seqGenerator {
 			return func(th *Thread) (Value, error) {
 				for {
-					v, err := g(th)
+					v, err := g.pull(th)
 					if err != nil {
 						return nil, err
 					}
@@ -155,7 +163,7 @@ func filterInfinite(fn string, keep bool) func(*Thread, []Value, *infiniteSeq, f
 					}
 				}
 			}
-		}), nil
+		})
 	}
 }
 
@@ -164,15 +172,15 @@ func filterInfinite(fn string, keep bool) func(*Thread, []Value, *infiniteSeq, f
 func lazyMap(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
 	if len(args) == 2 {
 		f := args[0]
-		return derived(s, "map", f, func(g seqGenerator) seqGenerator {
+		return derived(th, s, "map", f, func(g seqGenerator) seqGenerator {
 			return func(th *Thread) (Value, error) {
-				v, err := g(th)
+				v, err := g.pull(th)
 				if err != nil {
 					return nil, err
 				}
 				return call(th, "map", f, v)
 			}
-		}), nil
+		})
 	}
 	return boundedByFinite(th, args, s, plain)
 }

@@ -551,21 +551,15 @@ func isArg(args []Value, v Value) bool {
 	return false
 }
 
-// builtSize is the allocation charged for a value a builtin built: the
-// header and items of a collection, the bytes of a string, a function
-// holding values.
+// builtSize is the allocation charged for a value a builtin built: its
+// heap shape (heap.go), for a collection, a string or a function holding
+// values. A lazy sequence was charged as it was made (madeSeq).
 func builtSize(v Value) int64 {
-	switch v := v.(type) {
-	case *Vector:
-		return costCollHead + costElem*int64(v.Len())
-	case *Set:
-		return costCollHead + costElem*int64(v.Len())
-	case *Map:
-		return costCollHead + costMapEntry*int64(v.Len())
-	case String:
-		return costString + int64(len(v))
-	case holder:
-		return costClosure + 16*int64(len(v.heldValues()))
+	switch v.(type) {
+	case *infiniteSeq:
+		return 0
+	case *Vector, *Set, *Map, String, holder:
+		return heapShapeOf(v)
 	}
 	return 0
 }

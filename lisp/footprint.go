@@ -4,8 +4,8 @@ import "math"
 
 // Footprint estimates the heap bytes v holds, for a host that keeps values
 // between requests and must count what it keeps (the server's memo): the
-// headers and items of collections, the bytes of strings, and for a
-// function its code and what it holds. A closure keeps its compiled fn
+// heap shape of each value it holds (heap.go), the one the allocation
+// charge and the read cost use, and for a closure its code besides. A closure keeps its compiled fn
 // form, codeBytesPerTextByte bytes per byte of its source text; a value or
 // code shared by several parts of v is counted once.
 func Footprint(v Value) int64 {
@@ -28,41 +28,13 @@ func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 		if ev == walkLeave || (!w.entered() && w.height > 0) {
 			continue // left, or seen before
 		}
-		switch x := at.(type) {
-		case *Vector:
-			n += 56 + 16*int64(x.Len())
-		case *Map:
-			n += 64 + 32*int64(x.Len())
-			if x.index != nil {
-				n += 48 * int64(x.Len())
+		n += heapShapeOf(at)
+		if c, ok := at.(*closure); ok && !code[c.lam] {
+			if code == nil {
+				code = map[*lambda]bool{}
 			}
-		case *Set:
-			n += 56 + 64*int64(x.Len())
-		case String:
-			n += 16 + int64(len(x))
-		case Keyword:
-			n += 16 + int64(len(x))
-		case symbol:
-			n += 16 + int64(len(x))
-		case Int, Float:
-			n += 8
-		case *closure:
-			n += costClosure + 16*int64(len(x.free))
-			if !code[x.lam] {
-				if code == nil {
-					code = map[*lambda]bool{}
-				}
-				code[x.lam] = true
-				n += codeBytesPerTextByte * x.lam.textSize
-			}
-		case *regex:
-			n += 256 + regexBytesPerInst*int64(x.insts)
-		case holder: // functions built by combinators, where predicates
-			n += costClosure + 16*int64(len(x.heldValues()))
-		case *varRef:
-			n += 32 + int64(len(x.Name))
-		case *toolFunc:
-			n += 32 + int64(len(x.Name))
+			code[c.lam] = true
+			n += codeBytesPerTextByte * c.lam.textSize
 		}
 	}
 	return n, n <= limit
@@ -72,7 +44,3 @@ func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 // nodes of a fn take per byte of its source text (2.7 KB for a 244-byte
 // program).
 const codeBytesPerTextByte = 11
-
-// regexBytesPerInst is about how many bytes a compiled regex takes per
-// instruction of its program, counting the copy anchored for re-matches.
-const regexBytesPerInst = 80

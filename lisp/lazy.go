@@ -10,14 +10,25 @@ import "fmt"
 // memory, so the budgets bound it where the program does not. Everything
 // else refuses it with a hint (seqOf), since realizing it cannot end.
 //
-// It is immutable like every value: each consumer starts its own
-// generator, so (let [s (range)] [(take 2 s) (take 3 s)]) reads s twice.
+// It is immutable like every value, and holds no state a reader could
+// observe: each reader starts its own generator (start), and all that a
+// generator changes as it runs lives in that generator, so (let [s (drop
+// 5 (range))] [(take 2 s) (take 3 s)]) reads s twice from its start, and
+// a sequence kept in memory reads the same for every caller at once.
+// Whoever reads it pays for what it realizes, on its own thread.
+//
+// A derivation (map, filter, drop ... of a sequence) reads its source as
+// a nested call (pull): reading a chain of n derivations nests n calls,
+// so the call depth limit bounds the chain a reader can realize, and the
+// Go stack that takes.
 //
 // It prints, and travels on the wire, as the call that made it, e.g.
 // (iterate inc 0) or (take-while pos? (range)) — source that evaluates
 // back to the same sequence.
 type infiniteSeq struct {
-	what   string              // how the program made it, for messages
+	source string              // how a source sequence was made, for messages; "" for a derivation
+	from   *infiniteSeq        // the sequence a derivation reads, nil for a source
+	levels int64               // how many generators a reader starts: 1, and one per derivation
 	name   string              // the function that made it
 	args   []Value             // and its arguments
 	weight int64               // of the arguments; see valueWeight
@@ -34,7 +45,37 @@ func (s *infiniteSeq) valueWeight() int64 { return max(s.weight, 1) }
 // made records the call that made s.
 func (s *infiniteSeq) made(name string, args ...Value) *infiniteSeq {
 	s.name, s.args, s.weight = name, args, callWeight(name, args)
+	s.levels = 1
+	if s.from != nil {
+		s.levels += s.from.levels
+	}
 	return s
+}
+
+// what names s for messages: a source as it was made, a derivation by
+// its outermost function and its source, "(map ... (range))", whatever
+// lies between. Built when a message needs it: text kept on each
+// derivation would grow with the chain, and the chain's memory with its
+// square.
+func (s *infiniteSeq) what() string {
+	if s.from == nil {
+		return s.source
+	}
+	root := s.from
+	for root.from != nil {
+		root = root.from
+	}
+	return fmt.Sprintf("(%s ... %s)", s.name, root.source)
+}
+
+// reader starts a generator at the first element of s, for one reader,
+// charged the generators it starts (one per level of a chain of
+// derivations), which that reader alone then advances.
+func (s *infiniteSeq) reader(th *Thread) (seqGenerator, error) {
+	if err := th.alloc(heapGenerator * s.levels); err != nil {
+		return nil, err
+	}
+	return s.start(), nil
 }
 
 // seqGenerator yields the next element on each call.
@@ -53,11 +94,24 @@ func (g seqGenerator) next(th *Thread) (Value, error) {
 	return g(th)
 }
 
+// pull is how a derivation reads the next element of its source: as a
+// call, charged a step and a level of the call depth.
+func (g seqGenerator) pull(th *Thread) (Value, error) {
+	if err := th.enterCall(); err != nil {
+		return nil, err
+	}
+	th.depth++
+	v, err := g(th)
+	th.depth--
+	return v, err
+}
+
 // infiniteError is the refusal of an unbounded sequence where it would
 // have to be realized whole.
 func infiniteError(fn string, s *infiniteSeq) *Error {
-	return Errorf(typeError, "%s cannot consume %s: it never ends", fn, s.what).
-		WithHint("bound it first: (take n %s) or (take-while pred %s)", s.what, s.what)
+	what := s.what()
+	return Errorf(typeError, "%s cannot consume %s: it never ends", fn, what).
+		WithHint("bound it first: (take n %s) or (take-while pred %s)", what, what)
 }
 
 // realize returns the first n elements of s.
@@ -66,7 +120,10 @@ func (s *infiniteSeq) realize(th *Thread, n int) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := s.start()
+	g, err := s.reader(th)
+	if err != nil {
+		return nil, err
+	}
 	for range n {
 		v, err := g.next(th)
 		if err != nil {
@@ -77,8 +134,17 @@ func (s *infiniteSeq) realize(th *Thread, n int) ([]Value, error) {
 	return out, nil
 }
 
-func iterateSeq(th *Thread, f, seed Value) *infiniteSeq {
-	return (&infiniteSeq{what: "(iterate ...)", start: func() seqGenerator {
+// madeSeq charges a sequence as it is made, whoever made it: its own
+// heap shape (heapLazySeq), as a derivation is charged.
+func madeSeq(th *Thread, s *infiniteSeq) (Value, error) {
+	if err := th.alloc(heapShapeOf(s)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func iterateSeq(th *Thread, f, seed Value) (Value, error) {
+	return madeSeq(th, (&infiniteSeq{source: "(iterate ...)", start: func() seqGenerator {
 		cur, started := seed, false
 		return func(th *Thread) (Value, error) {
 			if !started {
@@ -92,22 +158,22 @@ func iterateSeq(th *Thread, f, seed Value) *infiniteSeq {
 			cur = v
 			return v, nil
 		}
-	}}).made("iterate", f, seed)
+	}}).made("iterate", f, seed))
 }
 
-func cycleSeq(elems []Value) *infiniteSeq {
-	return (&infiniteSeq{what: "(cycle ...)", start: func() seqGenerator {
+func cycleSeq(th *Thread, elems []Value) (Value, error) {
+	return madeSeq(th, (&infiniteSeq{source: "(cycle ...)", start: func() seqGenerator {
 		i := 0
 		return func(*Thread) (Value, error) {
 			v := elems[i%len(elems)]
 			i++
 			return v, nil
 		}
-	}}).made("cycle", NewVector(elems))
+	}}).made("cycle", NewVector(elems)))
 }
 
-func rangeSeq(from, step Int) *infiniteSeq {
-	return (&infiniteSeq{what: "(range)", start: func() seqGenerator {
+func rangeSeq(th *Thread, from, step Int) (Value, error) {
+	return madeSeq(th, (&infiniteSeq{source: "(range)", start: func() seqGenerator {
 		cur := from
 		return func(*Thread) (Value, error) {
 			v := cur
@@ -118,17 +184,20 @@ func rangeSeq(from, step Int) *infiniteSeq {
 			cur = next
 			return v, nil
 		}
-	}}).made("range")
+	}}).made("range"))
 }
 
-func repeatSeq(x Value) *infiniteSeq {
-	return (&infiniteSeq{what: "(repeat x)", start: func() seqGenerator {
+func repeatSeq(th *Thread, x Value) (Value, error) {
+	return madeSeq(th, (&infiniteSeq{source: "(repeat x)", start: func() seqGenerator {
 		return func(*Thread) (Value, error) { return x, nil }
-	}}).made("repeat", x)
+	}}).made("repeat", x))
 }
 
-// derived is (what arg s): s with each generator passed through wrap.
-func derived(s *infiniteSeq, what string, arg Value, wrap func(g seqGenerator) seqGenerator) *infiniteSeq {
-	d := &infiniteSeq{what: fmt.Sprintf("(%s ... %s)", what, s.what), start: func() seqGenerator { return wrap(s.start()) }}
-	return d.made(what, arg, s)
+// derived is (name arg s), charged as it is made (madeSeq). Each reader of it gets reader(src), src a
+// fresh generator of s: reader is called once per reader, and whatever
+// the generator it returns changes (a count, a flag) must be declared
+// inside reader, never outside it, where every reader would share it.
+func derived(th *Thread, s *infiniteSeq, name string, arg Value, reader func(src seqGenerator) seqGenerator) (Value, error) {
+	d := &infiniteSeq{from: s, start: func() seqGenerator { return reader(s.start()) }}
+	return madeSeq(th, d.made(name, arg, s))
 }

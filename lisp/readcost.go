@@ -60,46 +60,46 @@ func ReadCostLimit(size int64) int64 { return ReadCostPerByte*size + readCostFlo
 const readCostHint = "send such data flatter: a vector of numbers rather than of one-element vectors, a vector rather than a set of small collections"
 
 // readNodeCost is what one collection costs once read, besides what its
-// parts cost: its header and its parts' slots, and the hash index a set
-// or map keeps when it is large or keyed by collections (as buildSet and
-// Map.indexKey decide). An empty collection is shared: it costs nothing
-// but the slot that holds it.
+// parts cost: its heap shape (heap.go) as the reader builds it, with the
+// hash index a set or map keeps when it is large or keyed by collections
+// (as buildSet and Map.indexKey decide). An empty collection is shared:
+// it costs nothing but the slot that holds it.
 func readNodeCost(v Value) int64 {
-	const header, slot, entry = 48, 16, 32
 	switch x := v.(type) {
 	case *Vector:
-		if n := int64(len(x.elems)); n > 0 {
-			return header + slot*n
+		if n := len(x.elems); n > 0 {
+			return collShape(n, heapSlot, false)
 		}
 	case *Set:
-		if n := int64(len(x.elems)); n > 0 {
-			return header + slot*n + indexCost(x.elems, nil)
+		if n := len(x.elems); n > 0 {
+			return collShape(n, heapSlot, readIndexed(x.elems, nil))
 		}
 	case *Map:
-		if n := int64(len(x.entries)); n > 0 {
-			return header + entry*n + indexCost(nil, x.entries)
+		if n := len(x.entries); n > 0 {
+			return collShape(n, heapEntry, readIndexed(nil, x.entries))
 		}
 	}
 	return 0
 }
 
-// indexCost is what the hash index of a set of elems or a map of entries
-// costs, or 0 when it keeps none: a Go map's first table, and about 40
-// bytes a part (a slot of 24 at most 7/8 full, growing by doubling; a
-// collection's hash key besides, whose text keyTextLimit bounds).
-func indexCost(elems []Value, entries []MapEntry) int64 {
-	n := len(elems) + len(entries)
-	indexed := n > smallMap
+// readIndexed reports whether the reader gives a set of elems or a map of
+// entries a hash index: past smallMap parts, or with a part that is not a
+// cheap key.
+func readIndexed(elems []Value, entries []MapEntry) bool {
+	if len(elems)+len(entries) > smallMap {
+		return true
+	}
 	for _, e := range elems {
-		indexed = indexed || !cheapKey(e)
+		if !cheapKey(e) {
+			return true
+		}
 	}
 	for _, e := range entries {
-		indexed = indexed || !cheapKey(e.Key)
+		if !cheapKey(e.Key) {
+			return true
+		}
 	}
-	if !indexed {
-		return 0
-	}
-	return 256 + 40*int64(n)
+	return false
 }
 
 // overReadCost is why the reader or the JSON decoder refuses a value of

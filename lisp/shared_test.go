@@ -10,10 +10,11 @@ import (
 // sharedValues are frozen values of every kind, as the server's memo keeps
 // them (decoded data, previous results, the values a remembered function
 // captured) and hands to any number of evaluations at once: maps small and
-// indexed, with keyword and collection keys; vectors and sets, nested; and
-// the values inside a closure decoded from source, which only a Freeze
-// that enters functions freezes, among them sorted collections, one with
-// a comparator that assocs onto a map it captured.
+// indexed, with keyword and collection keys; vectors, lists and sets,
+// nested; lazy sequences, transducers and memoized functions; and the
+// values inside a closure decoded from source, which only a Freeze that
+// enters functions freezes, among them sorted collections, one with a
+// comparator that assocs onto a map it captured.
 func sharedValues(t *testing.T) []Value {
 	t.Helper()
 	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))
@@ -38,6 +39,35 @@ func sharedValues(t *testing.T) []Value {
 		`"a string"`,
 	} {
 		values = append(values, Freeze(mustParse(t, src)))
+	}
+	// The kinds a program makes that EDN cannot spell, read from the
+	// text they travel as (a lazy sequence as the call that makes it), or
+	// as a program made them (a sorted collection, which travels as a
+	// plain one): lazy sequences (their readers start their own
+	// generators), transducers and other made functions, memoized
+	// functions (whose cache is the evaluation's), sorted collections
+	// and lists. An atom or a reducing function cannot be kept or sent
+	// back (TestPerEvaluationStateIsNeverKept).
+	for _, src := range []string{
+		`(drop 2 (range))`,
+		`(map inc (filter odd? (iterate inc 0)))`,
+		`(drop-while neg? (drop 1 (cycle [1 2 3])))`,
+		`(map inc)`,
+		`(comp (drop 1) (take 3) (dedupe))`,
+		`(memoize (fn [x] [x x]))`,
+		`(sorted-map-by > 1 :a 2 :b 3 :c)`,
+		`(sorted-set 3 1 2)`,
+		`'(1 [2] {:a 3})`,
+	} {
+		v, err := ReadValue(context.Background(), src, 0, 0)
+		if err != nil {
+			res, err := Eval(context.Background(), src, Env{})
+			if err != nil || res.Err != nil {
+				t.Fatalf("%s: %v %v", src, err, res.Err)
+			}
+			v = res.Value
+		}
+		values = append(values, Freeze(v))
 	}
 	m := NewMapBuilder(20)
 	for i := range 20 {
@@ -87,8 +117,57 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 			}
 		}
 	}
+	// And each value of a kind EDN cannot spell (lazy sequences, made
+	// functions, sorted collections, lists) in a few calls of every
+	// builtin that answers on it, first or last.
+	for j, v := range alone {
+		switch v := v.(type) {
+		case *infiniteSeq, *combined:
+		case *Vector:
+			if !v.list {
+				continue
+			}
+		default:
+			if orderOf(v) == nil {
+				continue
+			}
+		}
+		for _, b := range everyBuiltin() {
+			if b.Name == "return" || b.Name == "fail" || b.Name == "tree-seq" {
+				continue
+			}
+			lists := [][]int{{j}}
+			for k := range alone {
+				lists = append(lists, []int{k, j}, []int{j, k})
+			}
+			found := 0
+			for _, idx := range lists {
+				if found == 4 {
+					break
+				}
+				if len(idx) < b.MinArgs || b.MaxArgs >= 0 && len(idx) > b.MaxArgs {
+					continue
+				}
+				if v, err := callOnce(b, pick(alone, idx)); err == nil {
+					calls = append(calls, call{b, idx, Repr(v)})
+					found++
+				}
+			}
+		}
+	}
 	if len(calls) < 1000 {
 		t.Fatalf("only %d calls answered; the shared values no longer fit the builtins", len(calls))
+	}
+	used := make([]int, len(alone))
+	for _, c := range calls {
+		for _, i := range c.args {
+			used[i]++
+		}
+	}
+	for i, n := range used {
+		if n < 10 {
+			t.Errorf("%s is an argument of %d answered calls", Repr(alone[i]), n)
+		}
 	}
 	const workers = 6
 	var wg sync.WaitGroup
@@ -194,4 +273,24 @@ func TestRememberedFunctionSharedByCallers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestPerEvaluationStateIsNeverKept: the kinds that hold state a second
+// reader would see (an atom, a reducing function a transducer made) live
+// only while their evaluation runs: no result, memory binding or
+// function kept between turns may hold one.
+func TestPerEvaluationStateIsNeverKept(t *testing.T) {
+	for _, src := range []string{
+		`(atom 1)`,
+		`(let [a (atom 0)] (fn [] (swap! a inc)))`,
+		`(let [a (atom 0)] [(fn [] a)])`,
+		`(def f (let [a (atom 0)] (fn [] (swap! a inc)))) 1`,
+		`((take 2) conj)`,
+		`(def g (let [rf ((drop 1) conj)] (fn [a x] (rf a x)))) 1`,
+	} {
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != validationError {
+			t.Errorf("%s: %v (value %s), want a validation_error", src, res.Err, formText(res.Value))
+		}
+	}
 }

@@ -313,7 +313,13 @@ func conjSorted(th *Thread, s *Set, x Value) (*Set, error) {
 	if err := chargeCopy(th, s.Len(), 1, costElem); err != nil {
 		return nil, err
 	}
-	return setInOrder(slices.Insert(slices.Clone(s.elems), i, x), o), nil
+	// One array, built in place: a clone, a grown insert and the set's own
+	// copy made three, two of them garbage on every insertion.
+	elems := make([]Value, 0, s.Len()+1)
+	elems = append(append(append(elems, s.elems[:i]...), x), s.elems[i:]...)
+	out := buildSet(elems[:0], elems)
+	out.tail = &lineageTail{used: len(out.elems), order: o}
+	return out, nil
 }
 
 // emptySorted is the empty sorted map (or set) ordered by o.

@@ -227,7 +227,10 @@ func transduceWith(th *Thread, fn string, xform, rf, init, coll Value) (Value, e
 	}
 	var items []Value
 	if s, ok := coll.(*infiniteSeq); ok {
-		g := s.start()
+		g, err := s.reader(th)
+		if err != nil {
+			return nil, err
+		}
 		acc := init
 		for {
 			x, err := g.next(th)

@@ -137,7 +137,8 @@ func (w *walk) parent() Value {
 // parts returns the values v holds, and whether v is a level: every
 // collection (an empty one too) and a function holding values. Code forms
 // (lists, map and set literals) have parts too, for printing a function's
-// source.
+// source. Each kind says so itself (walkParts, kinds.go); the commonest
+// are answered here without a call through the interface.
 func parts(v Value) (elems []Value, entries []MapEntry, isLevel bool) {
 	switch c := v.(type) {
 	case *Vector:
@@ -146,19 +147,10 @@ func parts(v Value) (elems []Value, entries []MapEntry, isLevel bool) {
 		return nil, c.entries, true
 	case *Set:
 		return c.elems, nil, true
-	case String, Int, Keyword, Float, Bool, NilType: // the commonest, before the interface
+	case String, Int, Keyword, Float, Bool, NilType:
 		return nil, nil, false
-	case holder:
-		held := c.heldValues()
-		return held, nil, len(held) > 0
-	case *list:
-		return c.Elems, nil, true
-	case *mapForm:
-		return c.Elems, nil, true
-	case *setForm:
-		return c.Elems, nil, true
 	}
-	return nil, nil, false
+	return kindOf(v).walkParts()
 }
 
 // entered reports whether the parts of the value just reached will be

@@ -1,0 +1,70 @@
+package lisp
+
+// How big a value is has two measures in this package, each with one
+// name:
+//
+//   - its weight (weightOf): the length of its text as printed, every
+//     shared part counted once per path; what maxValueWeight bounds.
+//   - its heap shape (heapShape): its bytes on the Go heap. The allocation
+//     charge (builtSize), the read cost (ReadCost, readNodeCost) and the
+//     footprint of a kept value (Footprint) are sums of heap shapes: of
+//     what a builtin built, of what the reader builds, of all a value
+//     holds.
+//
+// How deep it is, is counted in levels (a collection, or a function
+// holding values, is one): the walk's depth, the nesting bounds
+// (MaxValueNesting, Env.MaxNesting) and --max-value-depth all count them.
+//
+// The one table of heap shapes: what each kind of value takes on the Go
+// heap besides its parts, as each kind's heapShape method reports it. The
+// allocation charged for a value a builtin builds (builtSize, cost.go),
+// what a value costs once read (readNodeCost, readcost.go) and what a
+// kept value holds (Footprint, footprint.go) all come from it, so a set
+// element is the same 16 bytes (and its share of a hash index) to all
+// three.
+const (
+	heapWord      = 8   // a boxed number
+	heapString    = 16  // a string's header, before its bytes (keywords, symbols alike)
+	heapNamed     = 32  // a var or a tool function: a pointer and its name's header
+	heapCollHead  = 48  // a vector's, map's or set's header
+	heapSlot      = 16  // an element of a vector or set (an interface)
+	heapEntry     = 32  // a map entry: its key and its value
+	heapIndexHead = 256 // a hash index's first table
+	// heapIndexPart is a hash index's bytes per part: a slot of 24 at most
+	// 7/8 full, growing by doubling, and a collection key's text besides,
+	// which keyTextLimit bounds.
+	heapIndexPart = 40
+	heapFunction  = 64 // a function value, before what it holds
+	heapHeld      = 16 // each value a function holds
+	// heapCombined is a function a combinator made (comp, partial, a
+	// transducer, memoize): the function value and the Go closure it runs.
+	heapCombined = 128
+	// heapMemoEntry is a remembered result of a memoized function: an
+	// entry of the evaluation's cache, its share of the cache's table and
+	// its key's header (the key's text is charged as it is hashed).
+	heapMemoEntry = heapEntry + heapIndexPart + heapString
+	// heapLazySeq is a lazy sequence before its arguments: its header, the
+	// closure that starts a reader and the reader it wraps.
+	heapLazySeq = 160
+	// heapGenerator is what a reader of a lazy sequence starts per level
+	// of derivation: a generator closure and the state it keeps.
+	heapGenerator = 96
+	heapRegex     = 256 // a compiled regex, before its program
+	heapRegexInst = 80  // per instruction, counting the copy anchored for re-matches
+)
+
+// collShape is a collection of n parts of part bytes each, with a hash
+// index or not.
+func collShape(n int, part int64, indexed bool) int64 {
+	b := heapCollHead + part*int64(n)
+	if indexed {
+		b += heapIndexHead + heapIndexPart*int64(n)
+	}
+	return b
+}
+
+// funcShape is a function holding n values.
+func funcShape(n int) int64 { return heapFunction + heapHeld*int64(n) }
+
+// heapShapeOf is v's heap shape (see valueKind).
+func heapShapeOf(v Value) int64 { return kindOf(v).heapShape() }
