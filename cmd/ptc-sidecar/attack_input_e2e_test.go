@@ -1,0 +1,257 @@
+package main_test
+
+// Attacks on what the server does with a request before and around the
+// interpreter: compressed bodies, the program's extraction and reading,
+// what a turn sends back, and the strategies' work on request-sized
+// input. Each is sent to the shipped binary on a server of its own, as in
+// attack_e2e_test.go, three times; the server's peak RSS and its own CPU
+// time (from /proc, not the wall clock) are judged.
+
+import (
+	"bytes"
+	"compress/gzip"
+	bin "encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
+
+// serverCPU is the CPU time the process pid has used, user and system,
+// from /proc/pid/stat (in clock ticks of 10 ms, USER_HZ on Linux).
+func serverCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Skipf("no /proc on this system: %v", err)
+	}
+	// The fields after the command's ")": state is the first, utime the
+	// 12th and stime the 13th.
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			t.Fatalf("/proc/%d/stat: %q", pid, f)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// fieldNumber is the number of m's field called name.
+func fieldNumber(m proto.Message, name string) protowire.Number {
+	return m.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(name)).Number()
+}
+
+// gzipped is head, n copies of fill and tail, gzipped as they are
+// written: what a 200 MB message compresses to, never held whole.
+func gzipped(t *testing.T, head string, fill byte, n int, tail string) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	z, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	z.Write([]byte(head))
+	chunk := bytes.Repeat([]byte{fill}, 1<<20)
+	for left := n; left > 0; left -= len(chunk) {
+		z.Write(chunk[:min(left, len(chunk))])
+	}
+	z.Write([]byte(tail))
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// textMessage is the protobuf head of a message whose field outer holds a
+// message whose field inner is a text of n bytes, which follow.
+func textMessage(outer, inner protowire.Number, n int) string {
+	var in []byte
+	in = protowire.AppendTag(in, inner, protowire.BytesType)
+	in = protowire.AppendVarint(in, uint64(n))
+	var head []byte
+	head = protowire.AppendTag(head, outer, protowire.BytesType)
+	head = protowire.AppendVarint(head, uint64(len(in)+n))
+	return string(append(head, in...))
+}
+
+// compressedTransport is one way of sending a compressed request.
+type compressedTransport struct {
+	name      string
+	http      bool   // to --http-listen rather than --listen
+	method    string // ToMessages or EvalTurnStream
+	json      bool
+	enveloped bool // messages framed with a flag and a length
+	header    map[string]string
+}
+
+func compressedTransports() []compressedTransport {
+	grpcHeader := map[string]string{"Content-Type": "application/grpc", "Grpc-Encoding": "gzip", "Te": "trailers"}
+	return []compressedTransport{
+		{name: "gRPC", method: "ToMessages", enveloped: true, header: grpcHeader},
+		{name: "gRPC stream", method: "EvalTurnStream", enveloped: true, header: grpcHeader},
+		{name: "gRPC to the HTTP listener", http: true, method: "ToMessages", enveloped: true, header: grpcHeader},
+		{name: "gRPC-Web", http: true, method: "ToMessages", enveloped: true,
+			header: map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Encoding": "gzip", "X-Grpc-Web": "1"}},
+		{name: "Connect JSON, Content-Encoding", http: true, method: "ToMessages", json: true,
+			header: map[string]string{"Content-Type": "application/json", "Content-Encoding": "gzip"}},
+		{name: "Connect proto, Content-Encoding", http: true, method: "ToMessages",
+			header: map[string]string{"Content-Type": "application/proto", "Content-Encoding": "gzip", "Connect-Protocol-Version": "1"}},
+		{name: "Connect stream JSON", http: true, method: "EvalTurnStream", json: true, enveloped: true,
+			header: map[string]string{"Content-Type": "application/connect+json", "Connect-Content-Encoding": "gzip"}},
+	}
+}
+
+// body is the compressed request of n bytes of text: a ToMessages
+// mission, or an EvalTurnStream's first program.
+func (c compressedTransport) body(t *testing.T, n int) []byte {
+	var z []byte
+	switch {
+	case c.json && c.method == "ToMessages":
+		z = gzipped(t, `{"options":{"mission":"`, 'x', n, `"}}`)
+	case c.json:
+		z = gzipped(t, `{"start":{"program":"`, '1', n, `"}}`)
+	case c.method == "ToMessages":
+		z = gzipped(t, textMessage(fieldNumber(&ptcsidecarv1.ToMessagesRequest{}, "options"),
+			fieldNumber(&ptcsidecarv1.Options{}, "mission"), n), 'x', n, "")
+	default:
+		z = gzipped(t, textMessage(fieldNumber(&ptcsidecarv1.EvalTurnStreamRequest{}, "start"),
+			fieldNumber(&ptcsidecarv1.EvalTurnRequest{}, "program"), n), '1', n, "")
+	}
+	if !c.enveloped {
+		return z
+	}
+	env := make([]byte, 5, 5+len(z))
+	env[0] = 1 // compressed
+	bin.BigEndian.PutUint32(env[1:], uint32(len(z)))
+	return append(env, z...)
+}
+
+// send sends body and returns the outcome: "ok" or a gRPC code name.
+func (c compressedTransport) send(t *testing.T, p *process, body []byte) string {
+	t.Helper()
+	addr := p.addr
+	if c.http {
+		addr = p.httpAddr
+	}
+	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost,
+		"http://"+addr+"/ptcsidecar.v1.SidecarService/"+c.method, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range c.header {
+		req.Header.Set(k, v)
+	}
+	resp, err := httpClients()["HTTP/2"].Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64*mib))
+	if err != nil {
+		t.Fatalf("%s: reading the answer: %v", c.name, err)
+	}
+	return answerCode(t, resp, raw)
+}
+
+// answerCode reads the outcome of a call in any of the protocols.
+func answerCode(t *testing.T, resp *http.Response, raw []byte) string {
+	t.Helper()
+	grpcCode := func(s string) string {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			t.Fatalf("grpc-status %q", s)
+		}
+		if n == 0 {
+			return "ok"
+		}
+		return strings.ToUpper(codeName(codes.Code(n)))
+	}
+	if s := resp.Header.Get("Grpc-Status"); s != "" {
+		return grpcCode(s)
+	}
+	ct := resp.Header.Get("Content-Type")
+	if strings.HasPrefix(ct, "application/grpc") || strings.HasPrefix(ct, "application/connect+") {
+		for len(raw) >= 5 {
+			flag, n := raw[0], int(bin.BigEndian.Uint32(raw[1:5]))
+			msg := raw[5:min(5+n, len(raw))]
+			raw = raw[min(5+n, len(raw)):]
+			switch {
+			case flag&0x80 != 0: // gRPC-Web trailers
+				for line := range strings.Lines(string(msg)) {
+					if v, ok := strings.CutPrefix(strings.ToLower(line), "grpc-status:"); ok {
+						return grpcCode(v)
+					}
+				}
+			case flag&0x02 != 0: // Connect end of stream
+				var end struct{ Error *struct{ Code string } }
+				if err := json.Unmarshal(msg, &end); err != nil {
+					t.Fatalf("end of stream %.200q: %v", msg, err)
+				}
+				if end.Error == nil {
+					return "ok"
+				}
+				return strings.ToUpper(end.Error.Code)
+			}
+		}
+		if s := resp.Trailer.Get("Grpc-Status"); s != "" {
+			return grpcCode(s)
+		}
+		t.Fatalf("status %s, content type %s: no status in the answer", resp.Status, ct)
+	}
+	if resp.StatusCode == http.StatusOK {
+		return "ok"
+	}
+	var e struct{ Code string }
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatalf("status %s, body %.200q", resp.Status, raw)
+	}
+	return strings.ToUpper(e.Code)
+}
+
+// TestAttackCompressedBodies: a request of 200 MB of text gzipped to
+// about 200 KB, over every transport and protocol that takes compressed
+// messages, is refused as RESOURCE_EXHAUSTED having cost no more memory
+// than 16 times its bytes plus 32 MiB; a compressed request within the
+// limit is answered.
+func TestAttackCompressedBodies(t *testing.T) {
+	skipIfShort(t) // a server per transport
+	for _, c := range compressedTransports() {
+		t.Run(c.name, func(t *testing.T) {
+			p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+			if got := c.send(t, p, c.body(t, 200_000)); got != "ok" {
+				t.Errorf("200 KB compressed: %s, want ok", got)
+			}
+			bomb := c.body(t, 200<<20)
+			before := peakRSSBytes(t, p.cmd.Process.Pid)
+			cpu := serverCPU(t, p.cmd.Process.Pid)
+			for i := range 3 {
+				if got := c.send(t, p, bomb); got != "RESOURCE_EXHAUSTED" {
+					t.Errorf("run %d: 200 MiB in %d bytes of gzip: %s, want RESOURCE_EXHAUSTED", i+1, len(bomb), got)
+				}
+			}
+			peak := peakRSSBytes(t, p.cmd.Process.Pid) - before
+			cpu = serverCPU(t, p.cmd.Process.Pid) - cpu
+			bound := 16*int64(len(bomb)) + attackOverhead
+			t.Logf("%-32s %7d bytes of gzip for 200 MiB: peak RSS +%d MiB (bound %d MiB), server CPU %v for three",
+				c.name, len(bomb), peak/mib, bound/mib, cpu)
+			if peak > bound*raceSlowdown {
+				t.Errorf("peak RSS rose %d MiB, over 16 times the %d bytes sent plus 32 MiB", peak/mib, len(bomb))
+			}
+			if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
+				t.Errorf("the server does not serve after it: %v", err)
+			}
+		})
+	}
+}
