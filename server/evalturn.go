@@ -52,13 +52,14 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if err := rd.admitRequest(proto.Size(req)); err != nil {
 		return nil, err
 	}
+	arrived := time.Now()
 	ev, err := s.decodeEvaluation(rd, req, "")
 	if err != nil {
 		return nil, err
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	if err := rd.admit(); err != nil { // reading the values may have taken the slot already
+	if err := startClock(ev, arrived, rd.admit); err != nil { // reading the values may have taken the slot already
 		return nil, err
 	}
 	res, evalErr := s.evaluate(ctx, ev)
@@ -86,12 +87,23 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 		// A failed turn like any other: the LLM reads why, memory stays.
 		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: lisp.NoProgramError()}, nil
 	}
-	p := s.remembered.program(ev.program, ev.env.MaxNesting)
-	if p == nil {
-		// It does not read: Eval reports the parse error as the turn's.
-		return lisp.Eval(ctx, ev.program, ev.env)
+	env := ev.env
+	env.Programs = rememberedPrograms{s.remembered.programs}
+	return lisp.Eval(ctx, ev.program, env)
+}
+
+// startClock starts ev's clock at arrived, when the request began its own
+// work, moved on by however long admit waited for an evaluation slot:
+// extracting the program and decoding the values count towards the
+// timeout, waiting behind other evaluations does not, so that a request
+// ends the same way alone and under load.
+func startClock(ev *evaluation, arrived time.Time, admit func() error) error {
+	waited := time.Now()
+	if err := admit(); err != nil {
+		return err
 	}
-	return lisp.EvalProgram(ctx, p, ev.env)
+	ev.env.Arrived = arrived.Add(time.Since(waited))
+	return nil
 }
 
 // decodeEvaluation checks and converts a request, its values read by rd;
@@ -100,7 +112,11 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
-		ev.program, found, ev.warnings = lisp.ExtractProgramWarnings(ev.rawResponse)
+		var err error
+		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.ctx, ev.rawResponse)
+		if err != nil {
+			return nil, rd.interrupted()
+		}
 		ev.noProgram = !found
 	}
 	if ev.program == "" && !ev.noProgram {
@@ -393,11 +409,12 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err := rd.admitRequest(proto.Size(start)); err != nil {
 		return err
 	}
+	arrived := time.Now()
 	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
 		return err
 	}
-	if err := rd.admit(); err != nil {
+	if err := startClock(ev, arrived, rd.admit); err != nil {
 		return err
 	}
 	rd.handOver() // the host gives the slot back

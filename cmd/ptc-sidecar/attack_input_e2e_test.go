@@ -255,3 +255,133 @@ func TestAttackCompressedBodies(t *testing.T) {
 		})
 	}
 }
+
+// inputAttack is an attack of attack_e2e_test.go with the most server CPU
+// one sending may take: its timeout plus 250 ms on each of two cores for
+// an evaluation (the collector works beside it), cpu for the others.
+type inputAttack struct {
+	attack
+	cpu time.Duration
+}
+
+// inputAttacks are the requests whose cost lies around the interpreter:
+// extracting and reading the program, what the turn sends back, and the
+// strategies' rewriting of a history or a memory.
+func inputAttacks() []inputAttack {
+	history := func() proto.Message {
+		// Ids of one character each, all different, which all become
+		// "_" as a provider takes them: each is renamed to the first of
+		// _, __2, __3... that is free.
+		const n = 8000
+		calls := make([]*ptcsidecarv1.ChatToolCall, n)
+		msgs := []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"}, {Role: "assistant"}}
+		for i := range calls {
+			id := string(rune(0x4E00 + i))
+			calls[i] = &ptcsidecarv1.ChatToolCall{Id: id, Name: "t", Arguments: "{}"}
+			msgs = append(msgs, &ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Content: "ok"})
+		}
+		msgs[1].ToolCalls = calls
+		return &ptcsidecarv1.ToMessagesRequest{History: msgs, Options: &ptcsidecarv1.Options{Strategy: "clear-tool-results"}}
+	}
+	memory := func() proto.Message {
+		bindings := make([]*ptcsidecarv1.Binding, 90_000)
+		for i := range bindings {
+			bindings[i] = &ptcsidecarv1.Binding{Name: fmt.Sprintf("b%d", i), Value: &ptcsidecarv1.Value{Edn: strconv.Itoa(i)}, Turn: 1}
+		}
+		return &ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: bindings},
+			Options: &ptcsidecarv1.Options{Strategy: "cache-stable"},
+			Turns:   []*ptcsidecarv1.Turn{{Number: 1, Program: "(def b0 0)", Success: true, Result: &ptcsidecarv1.Value{Edn: "0"}}}}
+	}
+	evalCPU := 2 * (evalTimeoutMs*time.Millisecond + 250*time.Millisecond)
+	return []inputAttack{
+		{attack{name: "raw_response of one block of 15 M newlines", method: "EvalTurn", expect: "ok", kind: kindPrograms,
+			req: func() proto.Message {
+				return &ptcsidecarv1.EvalTurnRequest{RawResponse: "```clojure\n" + strings.Repeat("\n", 15_000_000) + "(+ 1 2)\n```",
+					Limits: evalLimits()}
+			}}, evalCPU},
+		{attack{name: "program of 4.5 million top-level forms", method: "EvalTurn", expect: "failed", kind: kindPrograms,
+			req: program(strings.Repeat("1 ", 4_500_000))}, evalCPU},
+		{attack{name: "program 1 and 15 M unmatched )", method: "EvalTurn", expect: "ok", kind: kindPrograms,
+			req: program("1" + strings.Repeat(")", 15_000_000))}, evalCPU},
+		{attack{name: "8,000 tool-call ids that all become _", method: "ToMessages", expect: "ok", kind: kindTexts,
+			req: history}, 2 * time.Second},
+		{attack{name: "90,000 one-line bindings through cache-stable", method: "ToMessages", expect: "ok", kind: kindValues,
+			req: memory}, 4 * time.Second},
+	}
+}
+
+// TestAttacksOnInput sends every input attack three times over both
+// listeners, each to a server of its own; an EvalTurn's turn must also
+// reach a gRPC client with the default receive limit (4 MiB).
+func TestAttacksOnInput(t *testing.T) {
+	skipIfShort(t) // a server per attack and listener
+	for _, a := range inputAttacks() {
+		for _, listener := range []string{"gRPC", "HTTP"} {
+			t.Run(a.name+"/"+listener, func(t *testing.T) { runInputAttack(t, a, listener) })
+		}
+	}
+}
+
+func runInputAttack(t *testing.T, a inputAttack, listener string) {
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	pid := p.cmd.Process.Pid
+	before := peakRSSBytes(t, pid)
+	var first attackOutcome
+	var size int
+	var peak int64
+	var slowest time.Duration
+	for i := range 3 {
+		cpu := serverCPU(t, pid)
+		out, n := sendAttack(t, p, listener, a.attack)
+		slowest = max(slowest, serverCPU(t, pid)-cpu)
+		if i == 0 {
+			first, size, peak = out, n, peakRSSBytes(t, pid)-before
+		} else if out.got != first.got {
+			t.Errorf("run %d ended with %s (%.200s), the first with %s", i+1, out.got, out.message, first.got)
+		}
+		if !matches(a.expect, out.got) {
+			t.Errorf("run %d ended with %s (%.300s), want %s", i+1, out.got, out.message, a.expect)
+		}
+		if len(out.message) > emitLimit {
+			t.Errorf("its error message is %d bytes, over the emit limit", len(out.message))
+		}
+		if out.turn != nil {
+			turn := proto.Clone(out.turn).(*ptcsidecarv1.Turn)
+			turn.Program, turn.RawResponse = "", ""
+			if n := proto.Size(turn); n > emitLimit+64<<10 {
+				t.Errorf("its turn is %d bytes besides its program, over the emit limit", n)
+			}
+		}
+	}
+	if a.method == "EvalTurn" && listener == "gRPC" {
+		// A default client: its receive limit is 4 MiB.
+		req := a.req().(*ptcsidecarv1.EvalTurnRequest)
+		if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).EvalTurn(testContext(t), req); err != nil {
+			t.Errorf("a gRPC client with the default limits: %v", err)
+		}
+	}
+	select {
+	case <-p.exited:
+		t.Fatalf("the server died:\n%s", p.log())
+	default:
+	}
+	perByte := a.kind.grpc
+	if listener == "HTTP" {
+		perByte = a.kind.http
+	}
+	bound := int64(perByte*float64(size)) + attackOverhead
+	if a.method == "EvalTurn" {
+		bound += allocBudget
+	}
+	t.Logf("%-48s %-4s %7.2f MiB  %-14s server CPU %6v at most  peak +%4d MiB (%.1fx + %d MiB; bound %d MiB)", a.name, listener,
+		float64(size)/mib, first.got, slowest, peak/mib, float64(max(peak-attackOverhead, 0))/float64(max(size, 1)), attackOverhead/mib, bound/mib)
+	if peak > bound*raceSlowdown {
+		t.Errorf("peak RSS rose %d MiB, over %.0f times its %.2f MiB plus %d MiB (%s)", peak/mib, perByte, float64(size)/mib, (bound-int64(perByte*float64(size)))/mib, a.kind.name)
+	}
+	if slowest > a.cpu*raceSlowdown {
+		t.Errorf("one sending took %v of the server's CPU, over %v", slowest, a.cpu)
+	}
+	if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
+		t.Errorf("the server does not serve after it: %v", err)
+	}
+}
