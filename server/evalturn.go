@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -324,10 +325,11 @@ func (s *Service) toolTimeout(l *ptcsidecarv1.Limits, field string) (time.Durati
 // encodeTurn builds the wire Turn of a finished evaluation: exactly what
 // ToMessages takes back as history.
 func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
+	program, raw, cut := echoTexts(ev.program, ev.rawResponse, maxEchoBytes)
 	t := &ptcsidecarv1.Turn{
 		Number:      int32(ev.number),
-		RawResponse: ev.rawResponse,
-		Program:     ev.program,
+		RawResponse: raw,
+		Program:     program,
 		Prints:      res.Prints,
 		Memory:      encodeMemory(res.Memory),
 		Defined:     res.Defined,
@@ -345,6 +347,11 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 	for _, w := range append(slices.Clip(ev.warnings), res.Warnings...) {
 		t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: w.Type, Message: w.Message})
 	}
+	if cut {
+		t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: warningEchoCut, Message: fmt.Sprintf(
+			"the program and the reply were %d bytes; the turn carries their first %d. Send programs of a few kilobytes",
+			len(ev.program)+len(ev.rawResponse), maxEchoBytes)})
+	}
 	for _, c := range res.ToolCalls {
 		tc := &ptcsidecarv1.ToolCall{Index: int32(c.Index), Name: c.Name, Args: encodeValue(c.Args),
 			Result: encodeValue(c.Result), Error: c.Err, DurationMs: c.Duration.Milliseconds()}
@@ -354,6 +361,43 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 		t.ToolCalls = append(t.ToolCalls, tc)
 	}
 	return t
+}
+
+// maxEchoBytes is the most of its program and raw_response a turn sends
+// back. What the turn made is held to the emit limit (2 MiB by default);
+// with its echo it fits the 4 MiB a gRPC client receives by default,
+// however large the program it was sent. No model writes a program of a
+// megabyte: a larger one is an attack or a mistake, and its turn carries
+// its beginning and a warning.
+const maxEchoBytes = 1 << 20
+
+// warningEchoCut is the warning of a turn whose echo was cut.
+const warningEchoCut = "echo_cut"
+
+// echoTexts are program and raw as a turn echoes them, at most limit
+// bytes together, and whether they were cut: the program keeps at least
+// half, each cut text ends with a line saying what was left out.
+func echoTexts(program, raw string, limit int) (string, string, bool) {
+	if len(program)+len(raw) <= limit {
+		return program, raw, false
+	}
+	program = cutEcho(program, max(limit/2, limit-len(raw)), ";; ")
+	return program, cutEcho(raw, limit-len(program), ""), true
+}
+
+// cutEcho is s cut to at most n bytes, on a character boundary, with a
+// last line (after prefix, a comment in a program) saying how much was
+// left out.
+func cutEcho(s string, n int, prefix string) string {
+	if len(s) <= n {
+		return s
+	}
+	note := fmt.Sprintf("\n%s... %d more bytes not echoed", prefix, len(s))
+	cut := max(n-len(note)-20, 0) // the count shrinks as the cut grows
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n%s... %d more bytes not echoed", prefix, len(s)-cut)
 }
 
 func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
