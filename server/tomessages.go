@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,6 +33,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	if err != nil {
 		return nil, requestError(err)
 	}
+	req.Context = ctx
 	resp, err := strategies.Render(req)
 	rd.release()
 	if err != nil {
@@ -48,6 +50,9 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 func requestError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return status.FromContextError(err).Err()
 	}
 	if invalid, ok := fieldError(err); ok {
 		return invalid

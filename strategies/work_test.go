@@ -1,12 +1,15 @@
 package strategies
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"testing"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -127,5 +130,29 @@ func TestCacheStableMemoryWorkIsLinear(t *testing.T) {
 	}
 	if per := large / 40_000; per > 1024 {
 		t.Errorf("%d bytes allocated a binding, want at most 1024", per)
+	}
+}
+
+// TestStrategiesStopWhenCancelled: every strategy given a request whose
+// context has ended stops with its error, having counted the tokens of no
+// more than a few hundred chunks of text.
+func TestStrategiesStopWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, s := range All() {
+		req := historyOf(2000, true)
+		if s.Input() == InputTurns {
+			req = turnsOf(1000)
+			req.Memory = append(req.Memory, oneLineMemory(20_000).Memory...)
+		}
+		m := memo.New(64 << 20)
+		req.Options.Strategy, req.Options.MaxTokens = s.Name(), 20_000
+		req.Remembered, req.Context = NewRemembered(m), ctx
+		if _, err := Render(req); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want context.Canceled", s.Name(), err)
+		}
+		if n := m.Stats()[0].Entries; n > stopCheckChunks {
+			t.Errorf("%s: counted %d texts after the request ended", s.Name(), n)
+		}
 	}
 }
