@@ -54,7 +54,7 @@ type Env struct {
 
 // ProgramCache keeps programs read, by their text and nesting bound. Eval
 // reads a program it does not find under the evaluation's step budget and
-// clock (a step a form), and keeps it once it has read whole; one it finds
+// clock (readFormSteps a form), and keeps it once it has read whole; one it finds
 // is charged the steps its reading took, so that it ends as a fresh read
 // would.
 type ProgramCache interface {
@@ -333,7 +333,7 @@ func readUnder(th *Thread, source string, p *Program, env Env) (*Program, error)
 		p = env.Programs.Program(source, env.MaxNesting)
 	}
 	if p != nil {
-		return p, th.step(p.read.count)
+		return p, th.step(p.read.count * readFormSteps)
 	}
 	read, err := readProgram(source, env.MaxNesting, th)
 	if err != nil {

@@ -101,7 +101,7 @@ type programs map[string]*Program
 func (c programs) Program(source string, _ int) *Program { return c[source] }
 func (c programs) Keep(source string, _ int, p *Program) { c[source] = p }
 
-// TestReadingIsCharged: reading a program is charged a step a form, so a
+// TestReadingIsCharged: reading a program is charged readFormSteps a form, so a
 // program of more forms than the step budget fails as step_limit while it
 // is read, having read no more than the budget, whether it is read afresh
 // or found in a cache; the charge is the same either way.
@@ -110,10 +110,10 @@ func TestReadingIsCharged(t *testing.T) {
 	small := "(+ 1 2) [3 4]"
 	first := run(t, small, Env{Programs: cache})
 	again := run(t, small, Env{Programs: cache})
-	if cache[small] == nil || first.Steps != again.Steps || first.Steps < 6 {
+	if cache[small] == nil || first.Steps != again.Steps || first.Steps < 6*readFormSteps {
 		t.Errorf("steps %d, then %d from the cache, want the same, counting the 6 forms read", first.Steps, again.Steps)
 	}
-	big := strings.Repeat("1 ", 50_000)
+	big := strings.Repeat("1 ", 50_000/readFormSteps+1000)
 	limits := Limits{MaxSteps: 10_000}
 	res := run(t, big, Env{Limits: limits, Programs: cache})
 	if res.Err == nil || res.Err.Kind != stepLimit || res.Steps > limits.MaxSteps+1 {
@@ -138,7 +138,7 @@ func TestReadingStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := Eval(ctx, strings.Repeat("1 ", 500_000), Env{})
-	if err != nil || res.Err == nil || res.Err.Kind != timeout || res.Steps > 2*ctxCheckInterval {
+	if err != nil || res.Err == nil || res.Err.Kind != timeout || res.Steps > 2*ctxCheckInterval+readFormSteps {
 		t.Errorf("got %v %v after %d steps, want the cancelled evaluation's timeout within %d", err, res.Err, res.Steps, 2*ctxCheckInterval)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -354,6 +355,10 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 			t.Errorf("its error message is %d bytes, over the emit limit", len(out.message))
 		}
 		if out.turn != nil {
+			limit := evalTimeoutMs*time.Millisecond + 250*time.Millisecond
+			if d := time.Duration(out.turn.GetDurationMs()) * time.Millisecond; d > limit*raceSlowdown {
+				t.Errorf("the request's work took %v, over its timeout plus 250ms", d)
+			}
 			turn := proto.Clone(out.turn).(*ptcsidecarv1.Turn)
 			turn.Program, turn.RawResponse = "", ""
 			if n := proto.Size(turn); n > emitLimit+64<<10 {
@@ -391,5 +396,50 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	}
 	if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("the server does not serve after it: %v", err)
+	}
+}
+
+// TestInputAttacksUnderLoad sends each evaluation attack alone, then
+// while other callers keep the server's other evaluation slot busy with
+// programs that run to their timeout: it must end the same way. Reading,
+// extraction and analysis are charged to budgets that do not depend on
+// the machine's speed, and the clock only backs them up.
+func TestInputAttacksUnderLoad(t *testing.T) {
+	skipIfShort(t) // seconds of load per attack
+	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-evals", "2", "--eval-queue-wait", "10s")
+	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
+	busy := &ptcsidecarv1.EvalTurnRequest{Program: "(loop [i 0] (recur (inc i)))",
+		Limits: &ptcsidecarv1.Limits{TimeoutMs: 3000, MaxSteps: 2_000_000_000}}
+	for _, a := range inputAttacks() {
+		if a.method != "EvalTurn" {
+			continue
+		}
+		outcome := func() (string, int64) {
+			out, _ := sendAttack(t, p, "gRPC", a.attack)
+			return out.got, out.turn.GetDurationMs()
+		}
+		alone, aloneMs := outcome()
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 2 { // one runs, one waits for the slot the attack leaves
+			wg.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					client.EvalTurn(testContext(t), busy)
+				}
+			})
+		}
+		time.Sleep(200 * time.Millisecond) // the load is running
+		loaded, loadedMs := outcome()
+		close(stop)
+		wg.Wait()
+		t.Logf("%-48s alone %s after %d ms, under load %s after %d ms", a.name, alone, aloneMs, loaded, loadedMs)
+		if loaded != alone {
+			t.Errorf("%s: %s alone, %s under load", a.name, alone, loaded)
+		}
 	}
 }
