@@ -51,13 +51,22 @@ func requestError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return status.FromContextError(err).Err()
+	if stopped := stoppedError(err); stopped != nil {
+		return stopped
 	}
 	if invalid, ok := fieldError(err); ok {
 		return invalid
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())
+}
+
+// stoppedError is the status of a rendering the request's context ended
+// (the caller went away, or its deadline passed), or nil for another error.
+func stoppedError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return status.FromContextError(err).Err()
+	}
+	return nil
 }
 
 func optionalInt(p *int32) *int {
