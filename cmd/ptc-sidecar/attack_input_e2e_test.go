@@ -10,10 +10,12 @@ package main_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	bin "encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"strconv"
@@ -22,7 +24,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -441,5 +445,51 @@ func TestInputAttacksUnderLoad(t *testing.T) {
 		if loaded != alone {
 			t.Errorf("%s: %s alone, %s under load", a.name, alone, loaded)
 		}
+	}
+}
+
+// TestAttackAbandonedRendering: a history whose rendering takes about two
+// seconds of CPU, sent once to the end, then with a 100 ms deadline. Once
+// the caller has gone the server stops: the abandoned call costs a small
+// part of the whole one, however long the server is watched after.
+func TestAttackAbandonedRendering(t *testing.T) {
+	skipIfShort(t) // a second of rendering, twice
+	p := start(t, "--listen", "127.0.0.1:0", "--memo-bytes", "none")
+	// 4 MB of words of random letters, slow to tokenize; nothing is
+	// remembered between the two calls.
+	r := rand.New(rand.NewPCG(7, 7))
+	var history []*ptcsidecarv1.ChatMessage
+	for i := range 300 {
+		b := make([]byte, 14_000)
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+			if j%40 == 39 {
+				b[j] = ' '
+			}
+		}
+		history = append(history, &ptcsidecarv1.ChatMessage{Role: "user", Content: string(b)},
+			&ptcsidecarv1.ChatMessage{Role: "assistant", Content: fmt.Sprintf("done %d", i)})
+	}
+	req := &ptcsidecarv1.ToMessagesRequest{History: history, Options: &ptcsidecarv1.Options{Strategy: "clear-tool-results"}}
+	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
+	send := func(d time.Duration) (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		cpu := serverCPU(t, p.cmd.Process.Pid)
+		_, err := client.ToMessages(ctx, req, grpc.MaxCallSendMsgSize(64*mib), grpc.MaxCallRecvMsgSize(64*mib))
+		time.Sleep(time.Second) // whatever the server still does
+		return serverCPU(t, p.cmd.Process.Pid) - cpu, err
+	}
+	whole, err := send(time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abandoned, err := send(100 * time.Millisecond)
+	if status.Code(err) != codes.DeadlineExceeded {
+		t.Fatalf("%v, want DEADLINE_EXCEEDED", err)
+	}
+	t.Logf("%d MiB of history: %v of the server's CPU to the end, %v abandoned after 100 ms", proto.Size(req)>>20, whole, abandoned)
+	if abandoned > min(whole/2, 300*time.Millisecond*raceSlowdown) {
+		t.Errorf("abandoned, the call still cost %v of the %v it costs to the end", abandoned, whole)
 	}
 }
