@@ -27,6 +27,7 @@ type evaluation struct {
 	program     string
 	noProgram   bool           // raw_response holds no fenced program
 	warnings    []lisp.Warning // what extracting the program forgave
+	extracting  time.Duration  // how long extracting the program took
 	env         lisp.Env
 	answers     []replay.Answer
 	answerTimes []int64       // the caller's duration_ms per answered call
@@ -53,14 +54,13 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if err := rd.admitRequest(proto.Size(req)); err != nil {
 		return nil, err
 	}
-	arrived := time.Now()
 	ev, err := s.decodeEvaluation(rd, req, "")
 	if err != nil {
 		return nil, err
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	if err := startClock(ev, arrived, rd.admit); err != nil { // reading the values may have taken the slot already
+	if err := startClock(ev, rd.admit); err != nil { // reading the values may have taken the slot already
 		return nil, err
 	}
 	res, evalErr := s.evaluate(ctx, ev)
@@ -93,17 +93,17 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 	return lisp.Eval(ctx, ev.program, env)
 }
 
-// startClock starts ev's clock at arrived, when the request began its own
-// work, moved on by however long admit waited for an evaluation slot:
-// extracting the program and decoding the values count towards the
-// timeout, waiting behind other evaluations does not, so that a request
-// ends the same way alone and under load.
-func startClock(ev *evaluation, arrived time.Time, admit func() error) error {
-	waited := time.Now()
+// startClock takes an evaluation slot (admit) and starts ev's clock as if
+// it had started when extracting the program did: the timeout counts the
+// request's work on its program, extracting, reading, analysing and
+// running it. Waiting for the slot does not count, nor does decoding the
+// values, which their read cost bounds instead: on a busy machine either
+// would turn into a timeout what ends otherwise alone.
+func startClock(ev *evaluation, admit func() error) error {
 	if err := admit(); err != nil {
 		return err
 	}
-	ev.env.Arrived = arrived.Add(time.Since(waited))
+	ev.env.Arrived = time.Now().Add(-ev.extracting)
 	return nil
 }
 
@@ -114,7 +114,9 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
 		var err error
+		began := time.Now()
 		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.ctx, ev.rawResponse)
+		ev.extracting = time.Since(began)
 		if err != nil {
 			return nil, rd.interrupted()
 		}
@@ -453,12 +455,11 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err := rd.admitRequest(proto.Size(start)); err != nil {
 		return err
 	}
-	arrived := time.Now()
 	ev, err := s.decodeEvaluation(rd, start, "start.")
 	if err != nil {
 		return err
 	}
-	if err := startClock(ev, arrived, rd.admit); err != nil {
+	if err := startClock(ev, rd.admit); err != nil {
 		return err
 	}
 	rd.handOver() // the host gives the slot back
