@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -28,40 +29,75 @@ func ExtractProgram(response string) (string, bool) {
 // block that only illustrates usually reads and runs harmlessly), and the
 // turn carries a warning so that the LLM learns to send one block.
 func ExtractProgramWarnings(response string) (string, bool, []Warning) {
-	var blocks, block []string
+	program, found, warnings, _ := ExtractProgramContext(context.Background(), response)
+	return program, found, warnings
+}
+
+// ExtractProgramContext is ExtractProgramWarnings under ctx: a reply of
+// millions of lines is the request's work like any other, and stops with
+// ctx's error when ctx ends. It scans the reply once and copies only the
+// program: a block is a slice of the reply unless its lines end in "\r".
+func ExtractProgramContext(ctx context.Context, response string) (string, bool, []Warning, error) {
+	var blocks []string
 	inFence, keep := false, false
-	flush := func() {
-		if b := strings.TrimSpace(strings.Join(block, "\n")); keep && b != "" {
-			blocks = append(blocks, b)
+	start := 0 // of the open block's first line
+	for off, lines := 0, 0; off <= len(response); lines++ {
+		if lines%(1<<16) == 0 && ctx.Err() != nil {
+			return "", false, nil, ctx.Err()
 		}
-		inFence, block = false, nil
-	}
-	for _, line := range strings.Split(response, "\n") {
-		trimmed := strings.TrimSpace(line)
+		end := strings.IndexByte(response[off:], '\n')
+		if end < 0 {
+			end = len(response)
+		} else {
+			end += off
+		}
+		trimmed := strings.TrimSpace(response[off:end])
 		switch {
 		case !strings.HasPrefix(trimmed, "```"):
-			if inFence {
-				block = append(block, strings.TrimRight(line, "\r"))
-			}
 		case inFence:
-			flush()
+			if keep {
+				blocks = appendBlock(blocks, response[start:max(start, off-1)])
+			}
+			inFence = false
 		default:
-			inFence = true
+			inFence, start = true, min(end+1, len(response))
 			keep = programLanguages[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(trimmed, "```")))]
 		}
+		off = end + 1
 	}
-	if inFence {
-		flush()
+	if inFence && keep {
+		blocks = appendBlock(blocks, response[start:])
 	}
 	if len(blocks) == 0 {
-		return "", false, nil
+		return "", false, nil, nil
 	}
 	var warnings []Warning
 	if len(blocks) > 1 {
 		warnings = append(warnings, Warning{Type: WarningJoinedBlocks, Message: fmt.Sprintf(
 			"the reply held %d code blocks; they ran as one program, in order. Send the whole program in one block, and no examples in code blocks", len(blocks))})
 	}
-	return strings.Join(blocks, "\n"), true, warnings
+	return strings.Join(blocks, "\n"), true, warnings, nil
+}
+
+// appendBlock appends the text of a block's lines to blocks, with the
+// "\r" that ends a line dropped and the block trimmed, unless it is empty.
+func appendBlock(blocks []string, lines string) []string {
+	if strings.IndexByte(lines, '\r') >= 0 {
+		var b strings.Builder
+		b.Grow(len(lines))
+		for line := range strings.Lines(lines) {
+			text, nl := strings.CutSuffix(line, "\n")
+			b.WriteString(strings.TrimRight(text, "\r"))
+			if nl {
+				b.WriteByte('\n')
+			}
+		}
+		lines = b.String()
+	}
+	if text := strings.TrimSpace(lines); text != "" {
+		return append(blocks, text)
+	}
+	return blocks
 }
 
 // NoProgramError is the failure of a reply that holds no program.

@@ -88,18 +88,18 @@ func assertSameOutcome(t *testing.T, fast, general string, limits Limits) {
 	}
 }
 
-// analysisSteps is what analyzing src is charged.
+// analysisSteps is what reading and analyzing src is charged.
 func analysisSteps(t *testing.T, src string) int64 {
 	t.Helper()
-	forms, err := read(src, 0)
+	th := newThread(context.Background(), Limits{MaxSteps: Unlimited})
+	read, err := readProgram(src, 0, th)
 	if err != nil {
 		t.Fatal(err)
 	}
 	user := map[string]bool{}
-	definedNames(forms, user)
-	th := newThread(context.Background(), Limits{MaxSteps: Unlimited})
+	definedNames(read.forms, user)
 	c := newCompiler(&names{user: user}, th)
-	for _, f := range forms {
+	for _, f := range read.forms {
 		if _, err := c.compile(f, false); err != nil {
 			t.Fatal(err)
 		}

@@ -41,6 +41,25 @@ type Env struct {
 	// leaves with; 0 means DefaultMaxNesting, and more than
 	// MaxValueNesting means MaxValueNesting.
 	MaxNesting int
+	// Arrived is when the request that asked for the evaluation arrived;
+	// zero means when Eval is called. The timeout counts from it, so that
+	// what the host did before (extracting the program, decoding the
+	// values) is the evaluation's time too, and so is the result's
+	// Duration.
+	Arrived time.Time
+	// Programs, when not nil, keeps the programs read for a later
+	// evaluation of the same text (see Program).
+	Programs ProgramCache
+}
+
+// ProgramCache keeps programs read, by their text and nesting bound. Eval
+// reads a program it does not find under the evaluation's step budget and
+// clock (readFormSteps a form), and keeps it once it has read whole; one it finds
+// is charged the steps its reading took, so that it ends as a fresh read
+// would.
+type ProgramCache interface {
+	Program(source string, maxNesting int) *Program
+	Keep(source string, maxNesting int, p *Program)
 }
 
 // ToolCallRecord is one tool call a program made.
@@ -112,7 +131,7 @@ type compiledProgram struct {
 // maxNesting. A source that does not read returns the parse error that
 // Eval would report as the result's Err.
 func ReadProgram(source string, maxNesting int) (*Program, error) {
-	read, err := readProgram(source, maxNesting)
+	read, err := readProgram(source, maxNesting, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +147,14 @@ func EvalProgram(ctx context.Context, p *Program, env Env) (*Result, error) {
 
 // evaluate runs source, or p when it is not nil (then source is p's).
 func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Result, err error) {
-	start := time.Now()
+	start := env.Arrived
+	if start.IsZero() {
+		start = time.Now()
+	}
 	limits := env.Limits.WithDefaults()
 	var clock *evalClock
 	if limits.Timeout > 0 {
-		clock = startEvalClock(ctx, limits.Timeout)
+		clock = startEvalClock(ctx, limits.Timeout-time.Since(start))
 		defer clock.stop()
 		ctx = clock
 	}
@@ -255,15 +277,11 @@ func (p *progState) checkNesting(result Value) *Error {
 }
 
 func runProgram(th *Thread, prog *progState, source string, p *Program, env Env, res *Result) (Value, error) {
-	var (
-		read *readForms
-		err  error
-	)
-	if p != nil {
-		read = p.read
-	} else if read, err = readProgram(source, env.MaxNesting); err != nil {
+	p, err := readUnder(th, source, p, env)
+	if err != nil {
 		return nil, err
 	}
+	read := p.read
 	res.Warnings = read.warnings
 	forms, starts := read.forms, read.starts
 	user := map[string]bool{}
@@ -305,6 +323,27 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 		}
 	}
 	return v, nil
+}
+
+// readUnder returns p, or the program of source that env.Programs keeps,
+// charged to th as its reading was, or else reads source under th and
+// keeps what it read in env.Programs.
+func readUnder(th *Thread, source string, p *Program, env Env) (*Program, error) {
+	if p == nil && env.Programs != nil {
+		p = env.Programs.Program(source, env.MaxNesting)
+	}
+	if p != nil {
+		return p, th.step(p.read.count * readFormSteps)
+	}
+	read, err := readProgram(source, env.MaxNesting, th)
+	if err != nil {
+		return nil, err
+	}
+	p = &Program{source: source, maxNesting: env.MaxNesting, read: read}
+	if env.Programs != nil {
+		env.Programs.Keep(source, env.MaxNesting, p)
+	}
+	return p, nil
 }
 
 // progState is what one evaluation accumulates besides its value.

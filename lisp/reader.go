@@ -35,7 +35,7 @@ func (*setForm) TypeName() string { return "set" }
 // bounds collection nesting (0 means DefaultMaxNesting; at most
 // MaxValueNesting).
 func read(src string, maxNesting int) ([]Value, error) {
-	p, err := readProgram(src, maxNesting)
+	p, err := readProgram(src, maxNesting, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +48,8 @@ type readForms struct {
 	forms    []Value
 	starts   []Pos
 	warnings []Warning
+	// count is the number of forms read, at every depth.
+	count int64
 }
 
 // readProgram reads the top-level forms and where each starts.
@@ -57,20 +59,30 @@ type readForms struct {
 // followed by a stray ")" is a habit of some models, and what the program
 // means is not in doubt. A stray bracket with a form after it is still an
 // error, since which form it was meant to close is a guess.
-func readProgram(src string, maxNesting int) (*readForms, error) {
+//
+// Reading is the evaluation's work: th, when not nil, is charged
+// readFormSteps a form as it is read, so that a program of millions of
+// forms meets the step budget, the clock and the caller's cancellation
+// while it is read, the same way however busy the machine.
+func readProgram(src string, maxNesting int, th *Thread) (*readForms, error) {
 	r := newReader(src, maxNesting, false)
+	r.th = th
 	out := &readForms{}
 	for {
 		if err := r.skipSpace(); err != nil {
 			return nil, err
 		}
 		if r.eof() {
+			out.count = r.forms
 			return out, nil
 		}
 		start := Pos{r.line, r.col}
-		if w, ok := r.trailingClosers(); ok && len(out.forms) > 0 {
-			out.warnings = append(out.warnings, w)
-			return out, nil
+		if c := r.peek(); (c == ')' || c == ']' || c == '}') && len(out.forms) > 0 {
+			if w, ok := r.trailingClosers(); ok {
+				out.warnings = append(out.warnings, w)
+				out.count = r.forms
+				return out, nil
+			}
 		}
 		f, err := r.readForm()
 		if err != nil {
@@ -81,28 +93,47 @@ func readProgram(src string, maxNesting int) (*readForms, error) {
 	}
 }
 
+// readFormSteps is what reading a form is charged: reading one takes
+// about as long as four steps of evaluation, so that the step budget
+// stops a program of millions of forms after about as much time as it
+// stops a loop (1,000,000 steps, 250,000 forms: about 50 ms here), far
+// inside the timeout even on a busy machine.
+const readFormSteps = 4
+
 // trailingClosers reports whether nothing but closing brackets, spaces
 // and comments is left, and if so the warning that drops them.
 func (r *reader) trailingClosers() (Warning, bool) {
 	line, col := r.line, r.col
+	// The warning quotes the first few: it is sent back with the turn,
+	// and millions of brackets would make it megabytes.
+	const quoted = 16
 	var closers strings.Builder
+	n := 0
 	probe := *r
 	for !probe.eof() {
 		switch c := probe.peek(); c {
 		case ')', ']', '}':
-			closers.WriteRune(probe.next())
+			if n++; n <= quoted {
+				closers.WriteRune(probe.next())
+			} else {
+				probe.next()
+			}
 		default:
 			if err := probe.skipSpace(); err != nil || !probe.eof() && probe.peek() == c {
 				return Warning{}, false
 			}
 		}
 	}
-	if closers.Len() == 0 {
+	if n == 0 {
 		return Warning{}, false
 	}
+	shown := strconv.Quote(closers.String())
+	if n > quoted {
+		shown += " and more"
+	}
 	return Warning{Type: WarningUnmatchedClose, Message: fmt.Sprintf(
-		"ignored %d unmatched closing bracket%s %q at the end of the program (line %d, column %d); the program ran without %s",
-		closers.Len(), plural(closers.Len()), closers.String(), line, col, map[bool]string{true: "it", false: "them"}[closers.Len() == 1])}, true
+		"ignored %d unmatched closing bracket%s %s at the end of the program (line %d, column %d); the program ran without %s",
+		n, plural(n), shown, line, col, map[bool]string{true: "it", false: "them"}[n == 1])}, true
 }
 
 // ParseEDN reads one literal value as sent on the wire: nil, booleans,
@@ -167,6 +198,10 @@ type reader struct {
 	counted       map[int]int      // forms of the long sequences counted ahead, by open (see seqForms)
 	keyText       int              // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
 	cost          int64            // EDN: what the collections built so far cost (readNodeCost)
+	// forms counts the forms read; th is the evaluation reading a
+	// program, if any (see readProgram).
+	forms int64
+	th    *Thread
 }
 
 type shortFnArgs struct {
@@ -306,6 +341,12 @@ func (r *reader) enter(line, col int) error {
 }
 
 func (r *reader) readForm() (Value, error) {
+	r.forms++
+	if r.th != nil {
+		if err := r.th.step(readFormSteps); err != nil {
+			return nil, err
+		}
+	}
 	line, col := r.line, r.col
 	c := r.peek()
 	switch c {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -26,6 +27,7 @@ type evaluation struct {
 	program     string
 	noProgram   bool           // raw_response holds no fenced program
 	warnings    []lisp.Warning // what extracting the program forgave
+	extracting  time.Duration  // how long extracting the program took
 	env         lisp.Env
 	answers     []replay.Answer
 	answerTimes []int64       // the caller's duration_ms per answered call
@@ -58,7 +60,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	if err := rd.admit(); err != nil { // reading the values may have taken the slot already
+	if err := startClock(ev, rd.admit); err != nil { // reading the values may have taken the slot already
 		return nil, err
 	}
 	res, evalErr := s.evaluate(ctx, ev)
@@ -86,12 +88,23 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 		// A failed turn like any other: the LLM reads why, memory stays.
 		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: lisp.NoProgramError()}, nil
 	}
-	p := s.remembered.program(ev.program, ev.env.MaxNesting)
-	if p == nil {
-		// It does not read: Eval reports the parse error as the turn's.
-		return lisp.Eval(ctx, ev.program, ev.env)
+	env := ev.env
+	env.Programs = rememberedPrograms{s.remembered.programs}
+	return lisp.Eval(ctx, ev.program, env)
+}
+
+// startClock takes an evaluation slot (admit) and starts ev's clock as if
+// it had started when extracting the program did: the timeout counts the
+// request's work on its program, extracting, reading, analysing and
+// running it. Waiting for the slot does not count, nor does decoding the
+// values, which their read cost bounds instead: on a busy machine either
+// would turn into a timeout what ends otherwise alone.
+func startClock(ev *evaluation, admit func() error) error {
+	if err := admit(); err != nil {
+		return err
 	}
-	return lisp.EvalProgram(ctx, p, ev.env)
+	ev.env.Arrived = time.Now().Add(-ev.extracting)
+	return nil
 }
 
 // decodeEvaluation checks and converts a request, its values read by rd;
@@ -100,7 +113,13 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if ev.program == "" && ev.rawResponse != "" {
 		var found bool
-		ev.program, found, ev.warnings = lisp.ExtractProgramWarnings(ev.rawResponse)
+		var err error
+		began := time.Now()
+		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.ctx, ev.rawResponse)
+		ev.extracting = time.Since(began)
+		if err != nil {
+			return nil, rd.interrupted()
+		}
 		ev.noProgram = !found
 	}
 	if ev.program == "" && !ev.noProgram {
@@ -308,10 +327,11 @@ func (s *Service) toolTimeout(l *ptcsidecarv1.Limits, field string) (time.Durati
 // encodeTurn builds the wire Turn of a finished evaluation: exactly what
 // ToMessages takes back as history.
 func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
+	program, raw, cut := echoTexts(ev.program, ev.rawResponse, maxEchoBytes)
 	t := &ptcsidecarv1.Turn{
 		Number:      int32(ev.number),
-		RawResponse: ev.rawResponse,
-		Program:     ev.program,
+		RawResponse: raw,
+		Program:     program,
 		Prints:      res.Prints,
 		Memory:      encodeMemory(res.Memory),
 		Defined:     res.Defined,
@@ -329,6 +349,11 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 	for _, w := range append(slices.Clip(ev.warnings), res.Warnings...) {
 		t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: w.Type, Message: w.Message})
 	}
+	if cut {
+		t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: warningEchoCut, Message: fmt.Sprintf(
+			"the program and the reply were %d bytes; the turn carries their first %d. Send programs of a few kilobytes",
+			len(ev.program)+len(ev.rawResponse), maxEchoBytes)})
+	}
 	for _, c := range res.ToolCalls {
 		tc := &ptcsidecarv1.ToolCall{Index: int32(c.Index), Name: c.Name, Args: encodeValue(c.Args),
 			Result: encodeValue(c.Result), Error: c.Err, DurationMs: c.Duration.Milliseconds()}
@@ -338,6 +363,43 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 		t.ToolCalls = append(t.ToolCalls, tc)
 	}
 	return t
+}
+
+// maxEchoBytes is the most of its program and raw_response a turn sends
+// back. What the turn made is held to the emit limit (2 MiB by default);
+// with its echo it fits the 4 MiB a gRPC client receives by default,
+// however large the program it was sent. No model writes a program of a
+// megabyte: a larger one is an attack or a mistake, and its turn carries
+// its beginning and a warning.
+const maxEchoBytes = 1 << 20
+
+// warningEchoCut is the warning of a turn whose echo was cut.
+const warningEchoCut = "echo_cut"
+
+// echoTexts are program and raw as a turn echoes them, at most limit
+// bytes together, and whether they were cut: the program keeps at least
+// half, each cut text ends with a line saying what was left out.
+func echoTexts(program, raw string, limit int) (string, string, bool) {
+	if len(program)+len(raw) <= limit {
+		return program, raw, false
+	}
+	program = cutEcho(program, max(limit/2, limit-len(raw)), ";; ")
+	return program, cutEcho(raw, limit-len(program), ""), true
+}
+
+// cutEcho is s cut to at most n bytes, on a character boundary, with a
+// last line (after prefix, a comment in a program) saying how much was
+// left out.
+func cutEcho(s string, n int, prefix string) string {
+	if len(s) <= n {
+		return s
+	}
+	note := fmt.Sprintf("\n%s... %d more bytes not echoed", prefix, len(s))
+	cut := max(n-len(note)-20, 0) // the count shrinks as the cut grows
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n%s... %d more bytes not echoed", prefix, len(s)-cut)
 }
 
 func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
@@ -397,7 +459,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err != nil {
 		return err
 	}
-	if err := rd.admit(); err != nil {
+	if err := startClock(ev, rd.admit); err != nil {
 		return err
 	}
 	rd.handOver() // the host gives the slot back

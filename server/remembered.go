@@ -107,19 +107,21 @@ func readCost(v lisp.Value, text string) int64 {
 	return min(n, limit)
 }
 
-// program returns the program read from text, analyzed once evaluated (see
-// lisp.Program), or nil when text does not read.
-func (r remembered) program(text string, maxNesting int) *lisp.Program {
-	k := programKey{text, maxNesting}
-	if p, ok := r.programs.Get(k); ok {
-		return p
-	}
-	p, err := lisp.ReadProgram(text, maxNesting)
-	if err != nil {
-		return nil
-	}
+// rememberedPrograms keeps the programs an evaluation reads, analyzed
+// once evaluated (see lisp.Program): a replayed turn sends its program on
+// every round trip. The evaluation reads a program it does not find
+// under its own budgets and clock (lisp.ProgramCache).
+type rememberedPrograms struct {
+	programs *memo.Table[programKey, *lisp.Program]
+}
+
+func (r rememberedPrograms) Program(text string, maxNesting int) *lisp.Program {
+	p, _ := r.programs.Get(programKey{text, maxNesting})
+	return p
+}
+
+func (r rememberedPrograms) Keep(text string, maxNesting int, p *lisp.Program) {
 	// Read forms and the analysis a Program keeps once evaluated take about
 	// ten times the bytes of their text (docs/BENCHMARKS.md, "The memo").
-	r.programs.Put(k, p, int64(memo.EntryOverhead+11*len(text)))
-	return p
+	r.programs.Put(programKey{text, maxNesting}, p, int64(memo.EntryOverhead+11*len(text)))
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -15,24 +16,40 @@ import (
 
 func TestRememberedProgramsAreReusedAndBounded(t *testing.T) {
 	m := memo.New(64 << 10)
-	r := newRemembered(m)
-	a := r.program("(+ 1 2)", 10)
-	if a == nil || r.program("(+ 1 2)", 10) != a {
-		t.Fatal("the second read of the same text must return the remembered program")
+	r := rememberedPrograms{newRemembered(m).programs}
+	eval := func(src string, nesting int) {
+		t.Helper()
+		if _, err := lisp.Eval(t.Context(), src, lisp.Env{MaxNesting: nesting, Programs: r}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if r.program("(+ 1 2)", 20) == a {
+	eval("(+ 1 2)", 10)
+	a := r.Program("(+ 1 2)", 10)
+	if a == nil {
+		t.Fatal("a program evaluated must be remembered")
+	}
+	eval("(+ 1 2)", 10)
+	if r.Program("(+ 1 2)", 10) != a {
+		t.Fatal("the second evaluation of the same text must use the remembered program")
+	}
+	if r.Program("(+ 1 2)", 20) != nil {
 		t.Error("a different nesting bound must read the text again")
 	}
-	if r.program("(+ 1", 10) != nil {
-		t.Error("a text that does not read must return nil")
+	eval("(+ 1", 10)
+	if r.Program("(+ 1", 10) != nil {
+		t.Error("a text that does not read must not be remembered")
 	}
-	if n := m.Stats()[1].Entries; n != 2 {
-		t.Errorf("remembered %d programs, want 2 (parse errors are not remembered)", n)
+	eval(strings.Repeat("1 ", 2_000_000), 10)
+	if r.Program(strings.Repeat("1 ", 2_000_000), 10) != nil {
+		t.Error("a text whose reading ran past the step budget must not be remembered")
+	}
+	if n := m.Stats()[1].Entries; n != 1 {
+		t.Errorf("remembered %d programs, want 1", n)
 	}
 	for i := range 1000 {
-		r.program(fmt.Sprintf("(+ %d 1)", i), 10)
+		eval(fmt.Sprintf("(+ %d 1)", i), 10)
 	}
-	if r.program("(+ 1 2)", 10) == a {
+	if r.Program("(+ 1 2)", 10) == a {
 		t.Error("the oldest program must have been forgotten")
 	}
 	if s := m.Stats()[1]; s.Bytes > m.Budget() || s.Evictions == 0 {

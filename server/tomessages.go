@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,6 +33,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	if err != nil {
 		return nil, requestError(err)
 	}
+	req.Context = ctx
 	resp, err := strategies.Render(req)
 	rd.release()
 	if err != nil {
@@ -49,10 +51,22 @@ func requestError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
+	if stopped := stoppedError(err); stopped != nil {
+		return stopped
+	}
 	if invalid, ok := fieldError(err); ok {
 		return invalid
 	}
 	return status.Error(codes.Internal, "ToMessages: "+err.Error())
+}
+
+// stoppedError is the status of a rendering the request's context ended
+// (the caller went away, or its deadline passed), or nil for another error.
+func stoppedError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return status.FromContextError(err).Err()
+	}
+	return nil
 }
 
 func optionalInt(p *int32) *int {

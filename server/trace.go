@@ -43,6 +43,7 @@ func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest
 	if err != nil {
 		return "", requestError(err)
 	}
+	req.Context = ctx // the strategies stop rendering once the caller has gone
 	text, err := trace.Render(req, view, in.GetRaw(), in.GetUsage(), style)
 	rd.release()
 	if err != nil {
@@ -56,6 +57,9 @@ func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest
 func traceError(err error) error {
 	if invalid, ok := fieldError(err); ok {
 		return invalid
+	}
+	if stopped := stoppedError(err); stopped != nil {
+		return stopped
 	}
 	return status.Error(codes.Internal, "RenderTrace: "+err.Error())
 }

@@ -114,15 +114,18 @@ type record struct {
 	// host are the bindings of the host's prelude (turn 0) that no turn
 	// of the request defined, shown before the record: they do not
 	// change.
-	host []Binding
+	host []int
 	// defs[k] are the values of the memory that turn k (from 1) defined,
 	// in memory order, each shown in that turn's entry; defs[0] are the
 	// bindings the rewritten part shows instead (rewrittenBindings).
-	defs [][]Binding
-	// placed[i] is req.Memory[i] as shown, at[i] where: as in defs, -1
-	// for the host's.
-	placed []Binding
-	at     []int
+	defs [][]int
+	// at[i] is where req.Memory[i] is shown: as in defs, -1 for the
+	// host's. host and defs hold indexes of req.Memory: copies of 90,000
+	// bindings held 11 MB for the whole rendering.
+	at []int
+	// fns are the functions shown without the type of their last return,
+	// copied, by index.
+	fns map[int]*Binding
 	// entries[k-1] is the entry of turn k without its definitions.
 	entries []entryText
 	// envTokens is the tokens of SYSTEM and USER's mission, tools, data
@@ -141,7 +144,7 @@ type record struct {
 // out of the record once), and bindings of a turn not sent or one that
 // failed.
 func newRecord(req *Request) *record {
-	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]Binding, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
+	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
@@ -163,28 +166,48 @@ func newRecord(req *Request) *record {
 		}
 	}
 	r.at = make([]int, len(req.Memory))
-	r.placed = make([]Binding, len(req.Memory))
-	for i, bd := range req.Memory {
+	r.fns = map[int]*Binding{}
+	for i := range req.Memory {
+		bd := &req.Memory[i]
 		k := pos[bd.Turn] // 0 when absent
 		switch {
 		case bd.Turn == 0 && definitions[bd.Name] == 0:
 			if bd.IsFn {
-				bd.ReturnType = ""
+				r.fns[i] = withoutReturnType(bd)
 			}
-			r.host = append(r.host, bd)
-			r.at[i], r.placed[i] = -1, bd
+			r.host = append(r.host, i)
+			r.at[i] = -1
 			continue
 		case definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success:
 			k = 0 // a failed turn defines nothing: the memory contradicts it
 		case bd.IsFn && k > 0:
 			// No type of the last return: a function has none until
 			// called, and another kind when it returns another.
-			bd.ReturnType = ""
+			r.fns[i] = withoutReturnType(bd)
 		}
-		r.defs[k] = append(r.defs[k], bd)
-		r.at[i], r.placed[i] = k, bd
+		r.defs[k] = append(r.defs[k], i)
+		r.at[i] = k
 	}
 	return r
+}
+
+func withoutReturnType(bd *Binding) *Binding {
+	c := *bd
+	c.ReturnType = ""
+	return &c
+}
+
+// binding is req.Memory[i] as the record shows it.
+func (r *record) binding(i int) *Binding {
+	if bd, ok := r.fns[i]; ok {
+		return bd
+	}
+	return &r.req.Memory[i]
+}
+
+// writeBindings writes the bindings of req.Memory at the indexes idx.
+func (r *record) writeBindings(b *strings.Builder, idx []int) {
+	writeBindingsAt(b, len(idx), func(j int) *Binding { return r.binding(idx[j]) }, r.printed, &r.req.Options)
 }
 
 // hostPrelude lists the host's prelude, as single-user-coalesced's prelude
@@ -195,7 +218,7 @@ func (r *record) hostPrelude() string {
 	}
 	var b strings.Builder
 	b.WriteString(";; === user/ (your prelude) ===")
-	writeBindings(&b, r.host, r.printed, &r.req.Options)
+	r.writeBindings(&b, r.host)
 	return b.String()
 }
 
@@ -211,7 +234,7 @@ func (r *record) rewrittenBindings() string {
 	} else {
 		b.WriteString(";; === user/ (your prelude, continued) ===")
 	}
-	writeBindings(&b, r.defs[0], r.printed, &r.req.Options)
+	r.writeBindings(&b, r.defs[0])
 	return b.String()
 }
 
@@ -271,10 +294,10 @@ func (r *record) text(c *historyCounts) (string, error) {
 // later re-base rewrites the summary from the first new definition or tool
 // call on, as single-user-coalesced rewrites its sections.
 func (r *record) summary(n int, c *historyCounts) string {
-	var defs []Binding // in memory order, as single-user-coalesced's prelude
-	for i, bd := range r.placed {
-		if k := r.at[i]; k >= 1 && k <= n {
-			defs = append(defs, bd)
+	var defs []int // in memory order, as single-user-coalesced's prelude
+	for i, k := range r.at {
+		if k >= 1 && k <= n {
+			defs = append(defs, i)
 		}
 	}
 	var b strings.Builder
@@ -283,7 +306,7 @@ func (r *record) summary(n int, c *historyCounts) string {
 		b.WriteByte('\n')
 		b.WriteString(calls)
 	}
-	writeBindings(&b, defs, r.printed, &r.req.Options)
+	r.writeBindings(&b, defs)
 	return joinSections(b.String(), r.summaryOutput(n, c))
 }
 
@@ -355,7 +378,7 @@ func (r *record) entry(k int) string {
 	}
 	var b strings.Builder
 	b.WriteString(e.head)
-	writeBindings(&b, r.defs[k], r.printed, &r.req.Options)
+	r.writeBindings(&b, r.defs[k])
 	b.WriteString(e.body)
 	if e.result != "" && !r.showsResult(k) {
 		b.WriteString("\n;; Result: ")
@@ -368,8 +391,8 @@ func (r *record) entry(k int) string {
 // result as its sample.
 func (r *record) showsResult(k int) bool {
 	o := &r.req.Options
-	for _, bd := range r.defs[k] {
-		if !bd.IsFn && !hiddenName(bd.Name) && RenderValue(orNil(bd.Value), o.SampleLimit, o.SamplePrintableLimit) == r.entries[k-1].result {
+	for _, i := range r.defs[k] {
+		if bd := r.binding(i); !bd.IsFn && !hiddenName(bd.Name) && RenderValue(orNil(bd.Value), o.SampleLimit, o.SamplePrintableLimit) == r.entries[k-1].result {
 			return true
 		}
 	}

@@ -365,7 +365,7 @@ type sendableForm struct {
 // the same form on every later call (its tokens stay cached).
 func sendableForms(h []ChatMessage, seq []int) map[int]sendableForm {
 	var forms map[int]sendableForm
-	used := make(map[string]bool)
+	ids := newFreeIDs()
 	for p := 0; p < len(seq); p++ {
 		m := &h[seq[p]]
 		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
@@ -376,8 +376,7 @@ func sendableForms(h []ChatMessage, seq []int) map[int]sendableForm {
 		var newIDs map[string]bool
 		argsChanged := false
 		for k, tc := range m.ToolCalls {
-			id := freeID(safeID(tc.ID), used)
-			used[id] = true
+			id := ids.take(safeID(tc.ID))
 			args, ok := sendableArguments(tc.Arguments)
 			if id == tc.ID && ok {
 				continue
@@ -450,14 +449,35 @@ func safeID(id string) string {
 	}, id)
 }
 
-// freeID is id when no earlier call took it, else the first of id_2, id_3...
-// that is free.
-func freeID(id string, used map[string]bool) string {
-	if !used[id] {
+// freeIDs hands out tool-call ids, each unique.
+type freeIDs struct {
+	used map[string]bool
+	// next is, by id, the suffix to try first when id is taken again: the
+	// ones before it are taken, and stay taken. Searching from 2 each
+	// time made n calls with one id cost n²/2 lookups.
+	next map[string]int
+	// tries counts the candidates looked at, for tests of the work done.
+	tries int
+}
+
+func newFreeIDs() *freeIDs { return &freeIDs{used: map[string]bool{}, next: map[string]int{}} }
+
+// take returns id when no earlier call took it, else the first of id_2,
+// id_3... that is free, and marks it taken.
+func (f *freeIDs) take(id string) string {
+	f.tries++
+	if !f.used[id] {
+		f.used[id] = true
 		return id
 	}
-	for n := 2; ; n++ {
-		if c := id + "_" + strconv.Itoa(n); !used[c] {
+	n := max(f.next[id], 2)
+	for {
+		f.tries++
+		c := id + "_" + strconv.Itoa(n)
+		n++
+		if !f.used[c] {
+			f.next[id] = n
+			f.used[c] = true
 			return c
 		}
 	}

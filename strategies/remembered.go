@@ -1,6 +1,10 @@
 package strategies
 
-import "github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+import (
+	"context"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+)
 
 // Remembered is what the strategies remember between requests, in tables
 // of a memo (internal/memo): the token and character counts of texts
@@ -10,6 +14,28 @@ import "github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 type Remembered struct {
 	tokenCounts *memo.Table[tokenKey, textCounts]
 	signatures  *memo.Table[string, signatureText]
+	// ctx is the request's, in the copy one request renders with
+	// (during): counting tokens stops once it ends.
+	ctx context.Context
+}
+
+// during is r for one request's rendering, which stops once ctx ends; r
+// may be nil (nothing remembered).
+func (r *Remembered) during(ctx context.Context) *Remembered {
+	if r == nil {
+		return &Remembered{ctx: ctx}
+	}
+	c := *r
+	c.ctx = ctx
+	return &c
+}
+
+// stopped is the error of the request's context once it has ended.
+func (r *Remembered) stopped() error {
+	if r == nil || r.ctx == nil {
+		return nil
+	}
+	return r.ctx.Err()
 }
 
 // NewRemembered returns the strategies' tables in m.
@@ -25,7 +51,7 @@ func NewRemembered(m *memo.Memo) *Remembered {
 // per call (checked, then written by both renders), a tenth of a warm
 // ToMessages call when parsed every time.
 func (r *Remembered) signature(src string) signatureText {
-	if r == nil {
+	if r == nil || r.signatures == nil {
 		return parseSignatureText(src)
 	}
 	if t, ok := r.signatures.Get(src); ok {

@@ -165,14 +165,19 @@ func preludeSection(req *Request) string {
 // functions first, then values, each group in the order given. printed
 // holds the numbers of the turns that printed.
 func writeBindings(b *strings.Builder, bindings []Binding, printed map[int]bool, o *Options) {
-	for i := range bindings {
-		if bindings[i].IsFn {
+	writeBindingsAt(b, len(bindings), func(i int) *Binding { return &bindings[i] }, printed, o)
+}
+
+// writeBindingsAt is writeBindings of the n bindings at(0) to at(n-1).
+func writeBindingsAt(b *strings.Builder, n int, at func(int) *Binding, printed map[int]bool, o *Options) {
+	for i := range n {
+		if bd := at(i); bd.IsFn {
 			b.WriteByte('\n')
-			writeFunctionLine(b, &bindings[i])
+			writeFunctionLine(b, bd)
 		}
 	}
-	for i := range bindings {
-		bd := &bindings[i]
+	for i := range n {
+		bd := at(i)
 		if bd.IsFn {
 			continue
 		}

@@ -50,7 +50,7 @@ func (c *textCounts) add(o textCounts) {
 type tokenKey struct{ tokenizer, text string }
 
 func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
-	if c == nil {
+	if c == nil || c.tokenCounts == nil {
 		return textCounts{}, false
 	}
 	return c.tokenCounts.Get(tokenKey{tokenizer, text})
@@ -59,7 +59,7 @@ func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
 // put remembers a text's counts, counted as the text and what an entry
 // costs besides.
 func (c *Remembered) put(tokenizer, text string, n textCounts) {
-	if c != nil {
+	if c != nil && c.tokenCounts != nil {
 		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+memo.EntryOverhead))
 	}
 }
@@ -100,7 +100,12 @@ func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 		return n, nil
 	}
 	var total textCounts
-	for rest := text; rest != ""; {
+	for rest, chunks := text, 0; rest != ""; chunks++ {
+		if chunks%stopCheckChunks == 0 {
+			if err := c.stopped(); err != nil {
+				return textCounts{}, err
+			}
+		}
 		chunk := rest[:nextChunkEnd(rest)]
 		rest = rest[len(chunk):]
 		n, ok := c.get(tokenizer, chunk)
@@ -117,6 +122,10 @@ func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 	c.put(tokenizer, text, total)
 	return total, nil
 }
+
+// stopCheckChunks is how many chunks are counted between looks at the
+// request's context: a few hundred microseconds of tokenizing.
+const stopCheckChunks = 256
 
 // nextChunkEnd returns where the first chunk of text ends: after the first
 // newline that is followed by a printable ASCII character other than "/",

@@ -8,6 +8,7 @@
 package strategies
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -121,6 +122,10 @@ type Request struct {
 	// Remembered is what the strategies remember between requests; nil
 	// remembers nothing. Either way the answer is the same.
 	Remembered *Remembered
+	// Context, when not nil, is the request's: once it ends, rendering
+	// stops with its error (tokenizing a large history is most of the
+	// work, and no one would read the answer).
+	Context context.Context
 	// earlier marks the rebuilt request of the call before, rendered for
 	// its messages only: its own bill is not computed (priceChat).
 	earlier bool
@@ -252,6 +257,11 @@ func Render(req *Request) (*Response, error) {
 		return nil, &InputError{Field: "turns", Reason: fmt.Sprintf("strategy %q reads history, not turns: send the conversation as history, or choose a strategy that reads turns (ListStrategies says which input each reads)", st.Name())}
 	case st.Input() == InputTurns && len(req.History) > 0:
 		return nil, &InputError{Field: "history", Reason: fmt.Sprintf("strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())}
+	}
+	if req.Context != nil {
+		during := *req
+		during.Remembered = req.Remembered.during(req.Context)
+		req = &during
 	}
 	return st.Render(req)
 }

@@ -68,6 +68,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 
 	opts := append(sidecar.ServerOptions(),
 		grpc.MaxRecvMsgSize(int(cfg.maxRecvBytes)),
+		grpcDecompression(int(cfg.maxRecvBytes)),
 		grpc.MaxConcurrentStreams(uint32(cfg.maxStreams)),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),

@@ -45,6 +45,9 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service,
 	transcoder, err := vanguardgrpc.NewTranscoder(srv,
 		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return newRequestJSONCodec(res, sidecar) }),
 		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes)))),
+		// A compressed message decompresses to no more than an
+		// uncompressed body may hold.
+		vanguard.WithCompression("gzip", newHTTPGzipWriter, newHTTPGzip(2*int64(cfg.maxRecvBytes))),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("HTTP transcoder: %w", err)
