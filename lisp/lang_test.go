@@ -92,7 +92,7 @@ func langPrelude(t *testing.T) *Memory {
 // returns a message for each that failed, "path:line: what", and how many
 // forms were assertions.
 func langFailures(path, src string, prelude *Memory) (failures []string, asserts int) {
-	read, err := readProgram(src, 0)
+	read, err := readProgram(src, 0, nil)
 	if err != nil {
 		return []string{fmt.Sprintf("%s: %v", path, err)}, 0
 	}
