@@ -159,3 +159,46 @@ func TestResultPartsWithoutText(t *testing.T) {
 		t.Errorf("plain data taken out: %v, %v", res.Value, res.Err)
 	}
 }
+
+// TestEmitTextNestsAsRead: a value whose wire text nests deeper than the
+// nesting setting, counting the calls that write what EDN cannot spell,
+// is refused when emitted, and everything emitted reads back under the
+// same setting.
+func TestEmitTextNestsAsRead(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		nesting int
+		refused bool
+	}{
+		{`[[(keyword "a b")]]`, 3, false},
+		{`[[[(keyword "a b")]]]`, 3, true},
+		{`[[[:ok]]]`, 3, false},
+		{`[[["(((" #"\d"]]]`, 3, true},
+		{`[["(((" #"\d"]]`, 3, false},
+		{`[["(((" "]]]"]]`, 3, false},
+		{`{:f (let [k [[1]]] (fn [] k))}`, 4, true},
+		{`{:f (let [k [1]] (fn [] k))}`, 5, false},
+	} {
+		res, err := Eval(context.Background(), c.src, Env{})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", c.src, err, res.Err)
+		}
+		text, _, ok, deep, bad := emitText(res.Value, 1<<20, c.nesting, "the result")
+		if refused := !ok || deep || bad != nil; refused != c.refused {
+			t.Errorf("%s at nesting %d: refused %v (%v), want %v; text %s", c.src, c.nesting, refused, bad, c.refused, text)
+			continue
+		}
+		if c.refused {
+			if bad == nil || !strings.Contains(bad.Message, "nested more than") {
+				t.Errorf("%s: refused with %v, want the nesting of its text named", c.src, bad)
+			}
+			continue
+		}
+		back, err := ReadValue(context.Background(), text, c.nesting, 0)
+		if err != nil {
+			t.Errorf("%s emitted as %s does not read back at nesting %d: %v", c.src, text, c.nesting, err)
+		} else if again := WireText(back); again != text {
+			t.Errorf("%s emitted as %s reads back as %s", c.src, text, again)
+		}
+	}
+}

@@ -27,6 +27,13 @@ const defaultJSONDepth = 512
 // and objects (values below 1 mean defaultJSONDepth), so hostile input
 // cannot exhaust the stack.
 func DecodeJSON(text string, maxDepth int) (Value, error) {
+	v, _, err := decodeJSON(text, maxDepth)
+	return v, err
+}
+
+// decodeJSON is DecodeJSON that also returns what the value costs once
+// read (readNodeCost), counted as it was built.
+func decodeJSON(text string, maxDepth int) (Value, int64, error) {
 	if maxDepth < 1 {
 		maxDepth = defaultJSONDepth
 	}
@@ -36,12 +43,12 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
 	v, err := d.value(0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, jsonError(dec, "unexpected data after the JSON value")
+		return nil, 0, jsonError(dec, "unexpected data after the JSON value")
 	}
-	return v, nil
+	return v, d.cost, nil
 }
 
 type jsonDecoder struct {

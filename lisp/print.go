@@ -320,7 +320,7 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	default:
 		kind = 'h'
 	}
-	if out.th != nil || out.limit != 0 || out.counting || kind == 'h' {
+	if out.th != nil || out.counting || kind == 'h' {
 		for at != nil {
 			p.sawSource = p.sawSource || scalarNeedsSource(at)
 			writeScalar(out, at, source)
@@ -359,6 +359,17 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 			p.sawSource = true
 		}
 		buf = appendScalar(buf, x, source)
+		if out.limit > 0 && int64(len(buf)) > out.limit {
+			break // a shared string printed many times: stop at the limit
+		}
+	}
+	if out.limit > 0 {
+		// Past the limit the writer is full, its text cut at the limit,
+		// as writeString leaves it.
+		out.n += int64(len(buf) - len(out.buf))
+		if over := out.n - out.limit; over > 0 {
+			buf, out.n, out.full = buf[:int64(len(buf))-over], out.limit, true
+		}
 	}
 	out.buf = buf
 }

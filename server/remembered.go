@@ -64,17 +64,15 @@ func newRemembered(m *memo.Memo) remembered {
 // (lisp.Freeze) so that concurrent evaluations can share and build on it:
 // callers must not rely on extending it in place. An error that is a gRPC
 // status is the request's, not the text's, and is not remembered. cost is
-// what the value costs once read, at most lisp.ReadCostLimit of its text
-// (a value read as source, whose parts may be shared, counts as that).
-func (r remembered) value(k valueKey, read func() (lisp.Value, error)) (v lisp.Value, cost int64, err error) {
+// what read says the value costs once read (lisp.ReadWire).
+func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) (v lisp.Value, cost int64, err error) {
 	if len(k.text) < minRememberedText {
-		v, err = read()
-		return v, readCost(v, k.text), err
+		return read()
 	}
 	if got, ok := r.values.Get(k); ok {
 		return got.value, got.cost, got.err
 	}
-	v, err = read()
+	v, cost, err = read()
 	if err != nil {
 		if _, isStatus := status.FromError(err); !isStatus {
 			r.values.Put(k, readValue{err: err}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
@@ -85,7 +83,6 @@ func (r remembered) value(k valueKey, read func() (lisp.Value, error)) (v lisp.V
 		return nil, 0, nil
 	}
 	v = lisp.Freeze(v)
-	cost = readCost(v, k.text)
 	// What the value holds, a function's code and captured values
 	// included: a short function can hold a large value. It is counted
 	// only as far as an entry may hold.
@@ -94,17 +91,6 @@ func (r remembered) value(k valueKey, read func() (lisp.Value, error)) (v lisp.V
 		r.values.Put(k, readValue{value: v, cost: cost}, memo.EntryOverhead+int64(len(k.text))+size)
 	}
 	return v, cost, nil
-}
-
-// readCost is what v, read from text, costs once read, counted up to the
-// most a value of that text may cost.
-func readCost(v lisp.Value, text string) int64 {
-	if v == nil {
-		return 0
-	}
-	limit := lisp.ReadCostLimit(int64(len(text)))
-	n, _ := lisp.ReadCost(v, limit)
-	return min(n, limit)
 }
 
 // program returns the program read from text, analyzed once evaluated (see

@@ -158,41 +158,36 @@ func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() str
 	return out, nil
 }
 
-// read reads v as sample does. On failure it also returns the suffix that
-// names the notation in the field's path (".edn" or ".json"). An error
-// that stopped the reading for this request only (its context ended, no
-// evaluation slot came, the evaluation timeout passed) is a gRPC status,
-// and is not remembered; what is wrong with the text is.
+// read reads v as sample does: every value of every request comes in
+// here, and through lisp.ReadWire, which decides EDN, JSON or source and
+// applies the server's nesting setting. On failure it also returns the
+// suffix that names the notation in the field's path (".edn" or
+// ".json"). An error that stopped the reading for this request only (its
+// context ended, no evaluation slot came, the evaluation timeout passed)
+// is a gRPC status, and is not remembered; what is wrong with the text is.
 func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64, string, error) {
-	depth := rd.svc.maxValueDepth()
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
-	if text := v.GetEdn(); text != "" {
-		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: text}
-		out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, error) {
-			if v, err := lisp.ParseEDNSample(text, depth, keep); err == nil {
-				return v, nil
-			}
-			// Not EDN: perhaps the source of a value EDN cannot spell.
-			// (ReadValue tries EDN again; only such texts pay for that.)
-			ctx, err := rd.sourceContext()
-			if err != nil {
-				return nil, err
-			}
-			v, err := lisp.ReadValue(ctx, text, depth, keep)
-			if ctx.Err() != nil {
-				return nil, rd.interrupted()
-			}
-			return v, err
-		})
-		return out, cost, ".edn", err
+	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0), Source: rd.sourceContext}
+	text, notation := v.GetEdn(), ".edn"
+	if text == "" {
+		how.Keep = 0
+		how.JSON, text, notation = true, v.GetJson(), ".json"
 	}
-	if text := v.GetJson(); text != "" {
-		key := valueKey{json: true, maxNesting: depth, text: text}
-		out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
-		return out, cost, ".json", err
+	if text == "" {
+		return nil, 0, "", nil
 	}
-	return nil, 0, "", nil
+	key := valueKey{json: how.JSON, maxNesting: how.MaxNesting, keep: how.Keep, text: text}
+	out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
+		v, cost, err := lisp.ReadWire(text, how)
+		if err != nil && rd.source != nil && rd.source.Err() != nil {
+			// Stopped for this request (its context, the evaluation
+			// timeout), not for what the text is.
+			return nil, 0, rd.interrupted()
+		}
+		return v, cost, err
+	})
+	return out, cost, notation, err
 }
 
 // interrupted is the status of a request whose values stopped being read
