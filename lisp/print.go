@@ -247,6 +247,9 @@ func (p *printer) print(v Value) error {
 			continue
 		}
 		p.readCost += readNodeCost(at)
+		if p.record(&w, at) {
+			continue
+		}
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
 			writeScalar(out, x, source)
@@ -296,6 +299,106 @@ func (p *printer) print(v Value) error {
 	return w.err
 }
 
+// record writes at whole when it is a record: a vector or map of only
+// strings, numbers, keywords, booleans and nils, most of what values hold,
+// for a writer that keeps its bytes and charges no thread, when at may be
+// entered and its text is not hashed whole. Its parts are then not
+// visited: the walk, its events and the separators of each part cost more
+// than writing the record's bytes.
+func (p *printer) record(w *walk, at Value) bool {
+	out := p.out
+	if out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
+		return false
+	}
+	var elems []Value
+	var entries []MapEntry
+	switch x := at.(type) {
+	case *Vector:
+		if x.list {
+			return false
+		}
+		elems = x.elems
+	case *Map:
+		entries = x.entries
+	default:
+		return false
+	}
+	for _, e := range elems {
+		if !isPlainScalar(e) {
+			return false
+		}
+	}
+	for _, e := range entries {
+		if !isPlainScalar(e.Key) || !isPlainScalar(e.Val) {
+			return false
+		}
+	}
+	if w.index >= 0 && hashedWhole(w.parent(), w.index, at) {
+		return false
+	}
+	source := p.inSource(w.depth + 1)
+	before := len(out.buf)
+	// Past the writer's limit the record stops (a record of one large
+	// string many times).
+	room := out.room()
+	buf := out.buf
+	if _, isMap := at.(*Map); !isMap {
+		buf = append(buf, '[')
+		for i, e := range elems {
+			if int64(len(buf)-before) > room {
+				break
+			}
+			if i > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = p.appendPart(buf, cutScalar(e, room), source)
+		}
+		buf = append(buf, ']')
+	} else {
+		buf = append(buf, '{')
+		for i, e := range entries {
+			if int64(len(buf)-before) > room {
+				break
+			}
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = append(p.appendPart(buf, cutScalar(e.Key, room), source), ' ')
+			buf = p.appendPart(buf, cutScalar(e.Val, room), source)
+		}
+		buf = append(buf, '}')
+	}
+	out.buf = buf
+	if out.limit > 0 {
+		out.n += int64(len(buf) - before)
+		if over := out.n - out.limit; over > 0 {
+			out.buf, out.n, out.full = buf[:int64(len(buf))-over], out.limit, true
+		}
+	}
+	w.skip()
+	w.height = 1
+	return true
+}
+
+// cutScalar is v, or for a string longer than room bytes its first
+// room+1 bytes: appended straight to a writer's bytes, a large string
+// would be copied whole before the writer's limit cut it.
+func cutScalar(v Value, room int64) Value {
+	if s, ok := v.(String); ok && int64(len(s)) > room {
+		return s[:room+1]
+	}
+	return v
+}
+
+// appendPart appends a record's part (see record), noting a keyword whose
+// source differs from its EDN when the printer detects those.
+func (p *printer) appendPart(buf []byte, v Value, source bool) []byte {
+	if k, ok := v.(Keyword); ok && p.detect && !keywordReads(string(k)) {
+		p.sawSource = true
+	}
+	return appendScalar(buf, v, source)
+}
+
 // isPlainScalar reports whether v is one of the commonest scalars.
 func isPlainScalar(v Value) bool {
 	switch v.(type) {
@@ -334,7 +437,8 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	if n := len(sorting); n > 0 && sorting[n-1].depth == w.depth-1 {
 		sorted = &sorting[n-1]
 	}
-	buf := appendScalar(out.buf, at, source)
+	room, before := out.room(), len(out.buf)
+	buf := appendScalar(out.buf, cutScalar(at, room), source)
 	p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
 	elems, entries, from, to := w.takeScalars()
 	for i := from; i < to; i++ {
@@ -358,10 +462,10 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 		if k, ok := x.(Keyword); ok && p.detect && !keywordReads(string(k)) {
 			p.sawSource = true
 		}
-		buf = appendScalar(buf, x, source)
-		if out.limit > 0 && int64(len(buf)) > out.limit {
+		if int64(len(buf)-before) > room {
 			break // a shared string printed many times: stop at the limit
 		}
+		buf = appendScalar(buf, cutScalar(x, room), source)
 	}
 	if out.limit > 0 {
 		// Past the limit the writer is full, its text cut at the limit,
