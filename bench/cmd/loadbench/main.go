@@ -64,6 +64,7 @@ type config struct {
 	conns       int
 	maxRequests int
 	sidecarBin  string
+	baseline    string
 	serverArgs  []string
 }
 
@@ -90,6 +91,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.conns, "conns", 1, "client connections per server (0: one per caller)")
 	fs.IntVar(&cfg.maxRequests, "max-requests", 500_000, "most timed calls per phase")
 	fs.StringVar(&cfg.sidecarBin, "sidecar", "", "prebuilt ptc-sidecar `binary` (empty: go build ./cmd/ptc-sidecar)")
+	fs.StringVar(&cfg.baseline, "baseline", "", "a second ptc-sidecar `binary` (another release) to run in place of the echo server, with the same requests and flags")
 	serverArgs := fs.String("server-args", "", "extra space-separated `flags` for 'ptc-sidecar serve', e.g. '--max-concurrent-streams 8'")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -177,8 +179,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		}
 	}
 	echoBin := filepath.Join(dir, "echoserver")
-	if err := goBuild(echoBin, modulePath+"/bench/cmd/echoserver"); err != nil {
-		return err
+	if cfg.baseline == "" {
+		if err := goBuild(echoBin, modulePath+"/bench/cmd/echoserver"); err != nil {
+			return err
+		}
 	}
 
 	sidecar, err := start(ctx, "ptc-sidecar", sidecarBin, append([]string{"serve", "--listen", "127.0.0.1:0"}, cfg.serverArgs...)...)
@@ -186,7 +190,14 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	defer sidecar.stop()
-	echo, err := start(ctx, "echoserver", echoBin, "--listen", "127.0.0.1:0")
+	var echo *process
+	if cfg.baseline != "" {
+		// Two releases side by side: B answers as A does, so the ratios
+		// compare the sidecar's whole cost, not its cost beyond echo's.
+		echo, err = start(ctx, "baseline", cfg.baseline, append([]string{"serve", "--listen", "127.0.0.1:0"}, cfg.serverArgs...)...)
+	} else {
+		echo, err = start(ctx, "echoserver", echoBin, "--listen", "127.0.0.1:0")
+	}
 	if err != nil {
 		return err
 	}
@@ -231,6 +242,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		fmt.Fprintf(out, "\nworkload %s: request %d bytes, response %d bytes\n", name, len(reqBytes), respBytes)
 		a := &target{proc: sidecar, method: w.method}
 		b := &target{proc: echo, method: rawcodec.EchoFullMethod, md: metadata.Pairs(rawcodec.ResponseBytesHeader, strconv.Itoa(respBytes))}
+		if cfg.baseline != "" {
+			b = &target{proc: echo, method: w.method}
+		}
 		for _, clients := range cfg.clients {
 			if err := compare(ctx, out, cfg, reqBytes, clients, a, b); err != nil {
 				return fmt.Errorf("%s with %d clients: %w", name, clients, err)
