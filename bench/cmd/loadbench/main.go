@@ -303,8 +303,8 @@ func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients
 	ratio := func(f func(phase) float64) string {
 		return spread("%.2f", func(a, b phase) float64 { return f(a) / f(b) })
 	}
-	fmt.Fprintf(out, "ratios sidecar/echo, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
-		cfg.rounds,
+	fmt.Fprintf(out, "ratios sidecar/%s, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
+		b.proc.name, cfg.rounds,
 		ratio(func(p phase) float64 { return p.rps() }),
 		ratio(func(p phase) float64 { return float64(p.p50) }),
 		ratio(func(p phase) float64 { return float64(p.p99) }),
@@ -312,10 +312,10 @@ func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients
 		mb(slices.MaxFunc(as, func(x, y phase) int { return int(x.peakRSS - y.peakRSS) }).peakRSS))
 	// What the sidecar's own work costs: its CPU per request less what
 	// the transport alone costs the echo server for the same bytes.
-	fmt.Fprintf(out, "sidecar CPU per request beyond echo, median (min-max) of %d rounds: %s ms; echo's own %s ms\n",
-		cfg.rounds,
+	fmt.Fprintf(out, "sidecar CPU per request beyond %s, median (min-max) of %d rounds: %s ms; %s's own %s ms\n",
+		b.proc.name, cfg.rounds,
 		spread("%.3f", func(a, b phase) float64 { return msf(a.cpuPerRequest() - b.cpuPerRequest()) }),
-		spread("%.3f", func(_, b phase) float64 { return msf(b.cpuPerRequest()) }))
+		b.proc.name, spread("%.3f", func(_, b phase) float64 { return msf(b.cpuPerRequest()) }))
 	printLoad(out, "")
 	return nil
 }
