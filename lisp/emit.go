@@ -139,7 +139,7 @@ func byteCount(n int64) string {
 // one level more than its place in the value), its sets and map keys
 // (keyTextLimit) and what it costs once read (ReadCostLimit). what names
 // v in the errors.
-func emitText(v Value, room int64, nesting int, what string) (text string, size int64, ok, deep bool, bad *Error) {
+func emitText(v Value, room int64, nesting int, known *RecordTexts, what string) (text string, size int64, ok, deep bool, bad *Error) {
 	if w := weightOf(v); w > room {
 		return "", w, false, false, nil
 	}
@@ -150,12 +150,12 @@ func emitText(v Value, room int64, nesting int, what string) (text string, size 
 		}
 	}()
 	t := textWriter{buf: (*bp)[:0], limit: room + 1}
-	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true}
+	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known}
 	err := p.print(v)
 	source := err == nil && p.sawSource
 	if source {
 		t = textWriter{buf: t.buf[:0], limit: room + 1}
-		p = printer{out: &t, mode: modeSource, limit: nesting, textOrder: true}
+		p = printer{out: &t, mode: modeSource, limit: nesting, textOrder: true, known: known}
 		err = p.print(v)
 	}
 	*bp = t.buf
@@ -231,7 +231,7 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 				ok, deep bool
 				bad      *Error
 			)
-			text, size, ok, deep, bad = emitText(b.Value, limit-total, nesting, "the value of "+b.Name)
+			text, size, ok, deep, bad = emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name)
 			switch {
 			case deep:
 				return tooDeepError("the value of "+b.Name, nesting)
@@ -256,7 +256,7 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 // one of size.
 func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64) *Error {
 	nesting := p.env.valueNesting()
-	_, size, ok, deep, bad := emitText(v, limit-*total, nesting, what)
+	_, size, ok, deep, bad := emitText(v, limit-*total, nesting, p.env.DataTexts, what)
 	switch {
 	case deep:
 		return tooDeepError(what, nesting)
@@ -278,4 +278,55 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 	}
 	what := "the arguments of tool/" + name
 	return p.emitPart(what, what, args, limit, &p.emittedArgs)
+}
+
+// RecordTexts are the texts of the records (maps of only strings,
+// numbers, keywords that read back, booleans and nils) of one value read
+// from the wire, printed once when it was read. A program that keeps part
+// of its data, say the paid orders, has those maps printed back in its
+// memory on every turn; with their texts known, emitting them copies
+// bytes. The value is frozen and the texts are made with it, never
+// after, so that every reader sees them the same.
+type RecordTexts struct {
+	texts map[*Map]string
+	size  int64 // bytes of text, and of the table, for the memo's count
+}
+
+// NewRecordTexts prints the records of v, a frozen value, once. It
+// returns nil when v holds none.
+func NewRecordTexts(v Value) *RecordTexts {
+	if _, _, isLevel := parts(v); !isLevel {
+		return nil
+	}
+	rt := &RecordTexts{}
+	t := textWriter{}
+	p := printer{out: &t, mode: modeRepr, limit: MaxValueNesting, detect: true, spans: map[*Map][2]int{}}
+	if err := p.print(v); err != nil || len(p.spans) == 0 {
+		return nil
+	}
+	text := string(t.buf)
+	rt.texts = make(map[*Map]string, len(p.spans))
+	for m, span := range p.spans {
+		rt.texts[m] = text[span[0]:span[1]]
+	}
+	const entryBytes = 48 // a key, a string header and the table's share
+	rt.size = int64(len(text)) + entryBytes*int64(len(rt.texts))
+	return rt
+}
+
+// Size is what the texts take in memory.
+func (rt *RecordTexts) Size() int64 {
+	if rt == nil {
+		return 0
+	}
+	return rt.size
+}
+
+// text returns m's text, if it is one of the records.
+func (rt *RecordTexts) text(m *Map) (string, bool) {
+	if rt == nil {
+		return "", false
+	}
+	s, ok := rt.texts[m]
+	return s, ok
 }

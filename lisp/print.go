@@ -147,6 +147,11 @@ type printer struct {
 	// every other set, rather than in its own order: on the wire, where a
 	// sorted set arrives back as a plain set, whose text must be the same.
 	textOrder bool
+	// known are texts of records printed before (RecordTexts), copied
+	// rather than printed again; spans, when set, collects where each
+	// record printed by record begins and ends, for NewRecordTexts.
+	known *RecordTexts
+	spans map[*Map][2]int
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -319,6 +324,10 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		elems = x.elems
 	case *Map:
+		if text, ok := p.known.text(x); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
+			p.copyRecord(w, text)
+			return true
+		}
 		entries = x.entries
 	default:
 		return false
@@ -338,6 +347,8 @@ func (p *printer) record(w *walk, at Value) bool {
 	}
 	source := p.inSource(w.depth + 1)
 	before := len(out.buf)
+	saw := p.sawSource
+	p.sawSource = false // of this record, for spans
 	// Past the writer's limit the record stops (a record of one large
 	// string many times).
 	room := out.room()
@@ -368,6 +379,29 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		buf = append(buf, '}')
 	}
+	if m, ok := at.(*Map); ok && p.spans != nil && p.detect && !p.sawSource {
+		p.spans[m] = [2]int{before, len(buf)}
+	}
+	p.sawSource = saw || p.sawSource
+	p.took(w, buf, before)
+	return true
+}
+
+// copyRecord writes text, a record's known text (RecordTexts), in place
+// of printing the record reached last.
+func (p *printer) copyRecord(w *walk, text string) {
+	before := len(p.out.buf)
+	if room := p.out.room(); int64(len(text)) > room {
+		text = text[:room+1]
+	}
+	p.took(w, append(p.out.buf, text...), before)
+}
+
+// took makes buf, which the writer's bytes from before on were extended
+// to, the writer's bytes (cut at its limit), and leaves the record reached
+// last unentered, one level high.
+func (p *printer) took(w *walk, buf []byte, before int) {
+	out := p.out
 	out.buf = buf
 	if out.limit > 0 {
 		out.n += int64(len(buf) - before)
@@ -377,7 +411,6 @@ func (p *printer) record(w *walk, at Value) bool {
 	}
 	w.skip()
 	w.height = 1
-	return true
 }
 
 // cutScalar is v, or for a string longer than room bytes its first

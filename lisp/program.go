@@ -41,6 +41,10 @@ type Env struct {
 	// leaves with; 0 means DefaultMaxNesting, and more than
 	// MaxValueNesting means MaxValueNesting.
 	MaxNesting int
+	// DataTexts are the texts of Data's records, printed when Data was
+	// read (NewRecordTexts); a turn that emits them copies them. Nil:
+	// they are printed.
+	DataTexts *RecordTexts
 }
 
 // ToolCallRecord is one tool call a program made.

@@ -163,6 +163,9 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	}
 	ev.env = lisp.Env{Prelude: prelude, Data: data, Tools: tools, PreviousResults: previous,
 		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth()}
+	if data != nil {
+		ev.env.DataTexts = rd.recordTexts(req.GetData(), data)
+	}
 	return ev, nil
 }
 

@@ -41,7 +41,8 @@ type programKey struct {
 type remembered struct {
 	values     *memo.Table[valueKey, readValue]
 	programs   *memo.Table[programKey, *lisp.Program]
-	strategies *strategies.Remembered // handed to the strategies with each request
+	texts      *memo.Table[valueKey, *lisp.RecordTexts] // of the values under the same keys
+	strategies *strategies.Remembered                   // handed to the strategies with each request
 }
 
 // readValue is what reading a value's text gave: the value and what it
@@ -56,6 +57,7 @@ func newRemembered(m *memo.Memo) remembered {
 	return remembered{
 		values:     memo.NewTable[valueKey, readValue](m, "values"),
 		programs:   memo.NewTable[programKey, *lisp.Program](m, "programs"),
+		texts:      memo.NewTable[valueKey, *lisp.RecordTexts](m, "record texts"),
 		strategies: strategies.NewRemembered(m),
 	}
 }
@@ -91,6 +93,23 @@ func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) (v
 		r.values.Put(k, readValue{value: v, cost: cost}, memo.EntryOverhead+int64(len(k.text))+size)
 	}
 	return v, cost, nil
+}
+
+// recordTexts returns the texts of the records of v, the value read
+// under k, printed once (lisp.NewRecordTexts) and remembered while an
+// entry may hold them.
+func (r remembered) recordTexts(k valueKey, v lisp.Value) *lisp.RecordTexts {
+	if r.texts.MaxBytes() == 0 {
+		return nil // printed on every call, they would cost more than they save
+	}
+	if got, ok := r.texts.Get(k); ok {
+		return got
+	}
+	rt := lisp.NewRecordTexts(v)
+	if size := memo.EntryOverhead + int64(len(k.text)) + rt.Size(); size <= r.texts.MaxBytes() {
+		r.texts.Put(k, rt, size)
+	}
+	return rt
 }
 
 // program returns the program read from text, analyzed once evaluated (see

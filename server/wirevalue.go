@@ -168,16 +168,11 @@ func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() str
 func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64, string, error) {
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
-	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0), Source: rd.sourceContext}
-	text, notation := v.GetEdn(), ".edn"
-	if text == "" {
-		how.Keep = 0
-		how.JSON, text, notation = true, v.GetJson(), ".json"
-	}
+	how, key, notation := rd.keyOf(v, keep)
+	text := key.text
 	if text == "" {
 		return nil, 0, "", nil
 	}
-	key := valueKey{json: how.JSON, maxNesting: how.MaxNesting, keep: how.Keep, text: text}
 	out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
 		v, cost, err := lisp.ReadWire(text, how)
 		if err != nil && rd.source != nil && rd.source.Err() != nil {
@@ -188,6 +183,29 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64,
 		return v, cost, err
 	})
 	return out, cost, notation, err
+}
+
+// keyOf is how v's text is read (edn when set, else json), the key its
+// value is remembered under, and the suffix naming its notation.
+func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, valueKey, string) {
+	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0), Source: rd.sourceContext}
+	text, notation := v.GetEdn(), ".edn"
+	if text == "" {
+		how.Keep = 0
+		how.JSON, text, notation = true, v.GetJson(), ".json"
+	}
+	return how, valueKey{json: how.JSON, maxNesting: how.MaxNesting, keep: how.Keep, text: text}, notation
+}
+
+// recordTexts are the texts of the records of read, the value v reads as
+// (lisp.NewRecordTexts), remembered with it: the data a program keeps
+// parts of, printed back on every turn.
+func (rd *valueReader) recordTexts(v *ptcsidecarv1.Value, read lisp.Value) *lisp.RecordTexts {
+	_, key, _ := rd.keyOf(v, 0)
+	if read == nil || len(key.text) < minRememberedText {
+		return nil
+	}
+	return rd.svc.remembered.recordTexts(key, read)
 }
 
 // interrupted is the status of a request whose values stopped being read
