@@ -217,9 +217,11 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	}
 	nesting := p.env.valueNesting()
 	total := int64(p.outBytes) + p.emittedArgs
-	if err := p.emitPart(what, "the result", result, limit, &total); err != nil {
+	text, err := p.emitPart(what, "the result", result, limit, &total)
+	if err != nil {
 		return err
 	}
+	p.emittedText = text
 	if mem == nil {
 		return nil
 	}
@@ -251,22 +253,22 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	return nil
 }
 
-// emitPart checks v, a part of what the turn sends back (emitText), and
-// adds its size to total; what names it in the errors, sizeName in the
-// one of size.
-func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64) *Error {
+// emitPart checks v, a part of what the turn sends back (emitText), adds
+// its size to total and returns its text; what names it in the errors,
+// sizeName in the one of size.
+func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64) (string, *Error) {
 	nesting := p.env.valueNesting()
-	_, size, ok, deep, bad := emitText(v, limit-*total, nesting, p.env.DataTexts, what)
+	text, size, ok, deep, bad := emitText(v, limit-*total, nesting, p.env.DataTexts, what)
 	switch {
 	case deep:
-		return tooDeepError(what, nesting)
+		return "", tooDeepError(what, nesting)
 	case bad != nil:
-		return bad
+		return "", bad
 	case !ok:
-		return emitError(sizeName, *total+size, limit)
+		return "", emitError(sizeName, *total+size, limit)
 	}
 	*total += size
-	return nil
+	return text, nil
 }
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
@@ -277,7 +279,8 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 		return nil
 	}
 	what := "the arguments of tool/" + name
-	return p.emitPart(what, what, args, limit, &p.emittedArgs)
+	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs)
+	return err
 }
 
 // RecordTexts are the texts of the records (maps of only strings,

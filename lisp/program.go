@@ -59,7 +59,10 @@ type ToolCallRecord struct {
 
 // Result is the outcome of one evaluation.
 type Result struct {
-	Value     Value // the last form's value, the returned value, or the fail reason
+	Value Value // the last form's value, the returned value, or the fail reason
+	// ValueText is Value's wire text (WireText) as the emit check printed
+	// it, when Value is what was checked; "" when it was not printed.
+	ValueText string
 	Prints    []string
 	ToolCalls []ToolCallRecord
 	// Memory is the new prelude: the old one plus this program's
@@ -191,7 +194,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
 		}
-		res.Value = fl.reason
+		res.Value, res.ValueText = fl.reason, prog.emittedText
 		res.Failed = true
 		res.Err = Errorf(fail, "%s", failMessage(fl.reason))
 		return res, nil
@@ -221,6 +224,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
+	res.ValueText = prog.emittedText
 	res.Memory = mem
 	res.Defined = prog.defined
 	return res, nil
@@ -313,11 +317,14 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 
 // progState is what one evaluation accumulates besides its value.
 type progState struct {
-	env      Env
-	tools    map[string]bool
-	data     *Map
-	previous []Value
-	globals  map[string]*global
+	env Env
+	// emittedText is the text of the result or fail reason checkEmitted
+	// printed, which the host sends rather than printing it again.
+	emittedText string
+	tools       map[string]bool
+	data        *Map
+	previous    []Value
+	globals     map[string]*global
 	// lastName and lastCell remember the global looked up last: a
 	// recursive function finds itself on every call. Cells are never
 	// removed from globals, so a remembered one stays valid.

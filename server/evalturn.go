@@ -303,7 +303,7 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 		DurationMs:  res.Duration.Milliseconds(),
 	}
 	if res.Err == nil || res.Failed {
-		t.Result = encodeValue(res.Value)
+		t.Result = encodeValueText(res.Value, res.ValueText)
 	}
 	if res.Err != nil {
 		t.Error = &ptcsidecarv1.TurnError{Type: string(res.Err.Kind), Message: res.Err.Message, Hint: res.Err.Hint}
