@@ -150,26 +150,28 @@ const maxSourceSteps = 10_000_000
 func DecodeMemory(ctx context.Context, wire []WireBinding) (*Memory, error) {
 	m := newMemory()
 	for i, w := range wire {
-		where := fmt.Sprintf("memory binding %d (%q)", i, w.Name)
+		// Named only when refused: formatting it for every binding of
+		// every request cost more than loading a small binding.
+		where := func() string { return fmt.Sprintf("memory binding %d (%q)", i, w.Name) }
 		if !lexPlainSymbol(w.Name) || w.Name == "&" {
-			return nil, fmt.Errorf("%s: name is not a valid symbol", where)
+			return nil, fmt.Errorf("%s: name is not a valid symbol", where())
 		}
 		if _, dup := m.index[w.Name]; dup {
-			return nil, fmt.Errorf("%s: name appears twice", where)
+			return nil, fmt.Errorf("%s: name appears twice", where())
 		}
 		if _, ok := lookupFunction(w.Name); ok {
-			return nil, fmt.Errorf("%s: name is a builtin function", where)
+			return nil, fmt.Errorf("%s: name is a builtin function", where())
 		}
 		v := w.Parsed
 		if v == nil {
 			var err error
 			if v, _, err = ReadWire(w.Value, WireRead{Source: func() (context.Context, error) { return ctx, nil }}); err != nil {
-				return nil, fmt.Errorf("%s: %v", where, err)
+				return nil, fmt.Errorf("%s: %v", where(), err)
 			}
 		}
 		if w.IsFn {
 			if _, ok := v.(Function); !ok {
-				return nil, fmt.Errorf("%s: is_fn is set but the value is %s, not a function", where, v.TypeName())
+				return nil, fmt.Errorf("%s: is_fn is set but the value is %s, not a function", where(), v.TypeName())
 			}
 		}
 		if c, ok := v.(*closure); ok {

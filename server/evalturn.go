@@ -118,7 +118,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	if err != nil {
 		return nil, err
 	}
-	data, err := rd.valueMap(req.GetData(), prefix+"data")
+	data, dataTexts, err := rd.dataMap(req.GetData(), prefix+"data")
 	if err != nil {
 		return nil, err
 	}
@@ -162,10 +162,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		ev.answerTimes = append(ev.answerTimes, tr.GetDurationMs())
 	}
 	ev.env = lisp.Env{Prelude: prelude, Data: data, Tools: tools, PreviousResults: previous,
-		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth()}
-	if data != nil {
-		ev.env.DataTexts = rd.recordTexts(req.GetData(), data)
-	}
+		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth(), DataTexts: dataTexts}
 	return ev, nil
 }
 

@@ -28,7 +28,10 @@ type valueKey struct {
 	json       bool // else EDN
 	maxNesting int
 	keep       int // the sample size lists were cut to (lisp.ParseEDNSample); 0: whole
-	text       string
+	// records asks for the texts of the value's records too (a request's
+	// data: lisp.NewRecordTexts).
+	records bool
+	text    string
 }
 
 // programKey names a read program.
@@ -41,8 +44,7 @@ type programKey struct {
 type remembered struct {
 	values     *memo.Table[valueKey, readValue]
 	programs   *memo.Table[programKey, *lisp.Program]
-	texts      *memo.Table[valueKey, *lisp.RecordTexts] // of the values under the same keys
-	strategies *strategies.Remembered                   // handed to the strategies with each request
+	strategies *strategies.Remembered // handed to the strategies with each request
 }
 
 // readValue is what reading a value's text gave: the value and what it
@@ -51,13 +53,13 @@ type readValue struct {
 	value lisp.Value
 	cost  int64
 	err   error
+	texts *lisp.RecordTexts // when the key asks for them
 }
 
 func newRemembered(m *memo.Memo) remembered {
 	return remembered{
 		values:     memo.NewTable[valueKey, readValue](m, "values"),
 		programs:   memo.NewTable[programKey, *lisp.Program](m, "programs"),
-		texts:      memo.NewTable[valueKey, *lisp.RecordTexts](m, "record texts"),
 		strategies: strategies.NewRemembered(m),
 	}
 }
@@ -67,49 +69,41 @@ func newRemembered(m *memo.Memo) remembered {
 // callers must not rely on extending it in place. An error that is a gRPC
 // status is the request's, not the text's, and is not remembered. cost is
 // what read says the value costs once read (lisp.ReadWire).
-func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) (v lisp.Value, cost int64, err error) {
+func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) readValue {
 	if len(k.text) < minRememberedText {
-		return read()
+		v, cost, err := read()
+		return readValue{value: v, cost: cost, err: err} // records of so little are printed
 	}
 	if got, ok := r.values.Get(k); ok {
-		return got.value, got.cost, got.err
+		return got
 	}
-	v, cost, err = read()
+	v, cost, err := read()
 	if err != nil {
 		if _, isStatus := status.FromError(err); !isStatus {
 			r.values.Put(k, readValue{err: err}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
 		}
-		return nil, 0, err
+		return readValue{err: err}
 	}
 	if v == nil {
-		return nil, 0, nil
+		return readValue{}
 	}
-	v = lisp.Freeze(v)
+	got := readValue{value: lisp.Freeze(v), cost: cost}
 	// What the value holds, a function's code and captured values
 	// included: a short function can hold a large value. It is counted
-	// only as far as an entry may hold.
+	// only as far as an entry may hold. The texts of its records are made
+	// only for a value that is kept: printed on every call, they would
+	// cost more than they save.
 	room := r.values.MaxBytes() - memo.EntryOverhead - int64(len(k.text))
-	if size, ok := lisp.FootprintUpTo(v, room); ok {
-		r.values.Put(k, readValue{value: v, cost: cost}, memo.EntryOverhead+int64(len(k.text))+size)
+	if size, ok := lisp.FootprintUpTo(got.value, room); ok {
+		if k.records {
+			got.texts = lisp.NewRecordTexts(got.value)
+			size += got.texts.Size()
+		}
+		if size <= room {
+			r.values.Put(k, got, memo.EntryOverhead+int64(len(k.text))+size)
+		}
 	}
-	return v, cost, nil
-}
-
-// recordTexts returns the texts of the records of v, the value read
-// under k, printed once (lisp.NewRecordTexts) and remembered while an
-// entry may hold them.
-func (r remembered) recordTexts(k valueKey, v lisp.Value) *lisp.RecordTexts {
-	if r.texts.MaxBytes() == 0 {
-		return nil // printed on every call, they would cost more than they save
-	}
-	if got, ok := r.texts.Get(k); ok {
-		return got
-	}
-	rt := lisp.NewRecordTexts(v)
-	if size := memo.EntryOverhead + int64(len(k.text)) + rt.Size(); size <= r.texts.MaxBytes() {
-		r.texts.Put(k, rt, size)
-	}
-	return rt
+	return got
 }
 
 // program returns the program read from text, analyzed once evaluated (see

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 
@@ -309,5 +310,47 @@ func TestOneReadingPerText(t *testing.T) {
 		if _, err := svc.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "v", Success: true, Result: v}}}); err != nil {
 			t.Errorf("%s as a turn's result after the prelude: %v", text, err)
 		}
+	}
+}
+
+// TestDataRecordsEmittedAsPrinted: a server that remembers its data
+// copies the texts of the data's records into what a turn emits; the turn
+// is byte for byte the one a server that prints them makes, on the first
+// call and on the calls that find the data remembered.
+func TestDataRecordsEmittedAsPrinted(t *testing.T) {
+	cfg := DefaultConfig()
+	plain := New(cfg)
+	cfg.Memo = memo.New(32 << 20)
+	remembering := New(cfg)
+	data := edn(`{:orders [{:id 1, :s "a \"q\" é", :f 1.5, :k :paid} {:id 2, :n nil, :b true, :k :refunded}
+		{:id 3, :nested {:x 1}, :k :paid} {"str key" 1, :k :paid}], :set #{{:id 9}}, :keyed {{:id 8} :v}}`)
+	program := `(def paid (filter #(= (:k %) :paid) data/orders))
+(def by-k (group-by :k data/orders))
+(tool/echo (first paid))
+{:paid paid :set data/set :keyed data/keyed :n (count by-k)}`
+	var want *ptcsidecarv1.Turn
+	for i, svc := range []*Service{plain, remembering, remembering, remembering} {
+		req := &ptcsidecarv1.EvalTurnRequest{Program: program, Data: data, Tools: echoTool,
+			ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0, Name: "echo", Args: edn(`{:id 1, :s "a \"q\" é", :f 1.5, :k :paid}`), Result: edn("1")}}}
+		resp, err := svc.EvalTurn(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn := resp.GetTurn()
+		if !turn.GetSuccess() {
+			t.Fatalf("call %d: %v", i, turn.GetError())
+		}
+		turn.DurationMs = 0
+		if i == 0 {
+			want = turn
+			continue
+		}
+		if !proto.Equal(turn, want) {
+			t.Fatalf("call %d, remembering the data:\n%v\nprinting it:\n%v", i, turn, want)
+		}
+	}
+	got, ok := remembering.remembered.values.Get(valueKey{maxNesting: cfg.MaxValueDepth, records: true, text: data.GetEdn()})
+	if !ok || got.texts.Size() == 0 {
+		t.Fatalf("the data is not remembered with its records' texts")
 	}
 }

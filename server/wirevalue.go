@@ -145,17 +145,24 @@ func (rd *valueReader) sample(v *ptcsidecarv1.Value, field string, keep int) (li
 // building each one's path cost more allocations than reading it from the
 // cache.
 func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() string) (lisp.Value, error) {
-	out, cost, notation, err := rd.read(v, keep)
+	got, err := rd.readAt(v, keep, false, path)
+	return got.value, err
+}
+
+// readAt is sampleAt that also makes the texts of the value's records
+// when records is set (see remembered.value).
+func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, path func() string) (readValue, error) {
+	got, notation, err := rd.read(v, keep, records)
 	if err != nil {
 		if _, isStatus := status.FromError(err); isStatus {
-			return nil, err // the request's, not the text's: see read
+			return readValue{}, err // the request's, not the text's: see read
 		}
-		return nil, invalidf(path()+notation, "%v", err)
+		return readValue{}, invalidf(path()+notation, "%v", err)
 	}
-	if err := rd.charge(cost, path); err != nil {
-		return nil, err
+	if err := rd.charge(got.cost, path); err != nil {
+		return readValue{}, err
 	}
-	return out, nil
+	return got, nil
 }
 
 // read reads v as sample does: every value of every request comes in
@@ -165,16 +172,16 @@ func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() str
 // ".json"). An error that stopped the reading for this request only (its
 // context ended, no evaluation slot came, the evaluation timeout passed)
 // is a gRPC status, and is not remembered; what is wrong with the text is.
-func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64, string, error) {
+func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (readValue, string, error) {
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
 	how, key, notation := rd.keyOf(v, keep)
-	text := key.text
-	if text == "" {
-		return nil, 0, "", nil
+	if key.text == "" {
+		return readValue{}, "", nil
 	}
-	out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
-		v, cost, err := lisp.ReadWire(text, how)
+	key.records = records
+	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
+		v, cost, err := lisp.ReadWire(key.text, how)
 		if err != nil && rd.source != nil && rd.source.Err() != nil {
 			// Stopped for this request (its context, the evaluation
 			// timeout), not for what the text is.
@@ -182,7 +189,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64,
 		}
 		return v, cost, err
 	})
-	return out, cost, notation, err
+	return got, notation, got.err
 }
 
 // keyOf is how v's text is read (edn when set, else json), the key its
@@ -197,17 +204,6 @@ func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, va
 	return how, valueKey{json: how.JSON, maxNesting: how.MaxNesting, keep: how.Keep, text: text}, notation
 }
 
-// recordTexts are the texts of the records of read, the value v reads as
-// (lisp.NewRecordTexts), remembered with it: the data a program keeps
-// parts of, printed back on every turn.
-func (rd *valueReader) recordTexts(v *ptcsidecarv1.Value, read lisp.Value) *lisp.RecordTexts {
-	_, key, _ := rd.keyOf(v, 0)
-	if read == nil || len(key.text) < minRememberedText {
-		return nil
-	}
-	return rd.svc.remembered.recordTexts(key, read)
-}
-
 // interrupted is the status of a request whose values stopped being read
 // as source before they were: the request was cancelled or its deadline
 // passed, or the evaluation timeout ran out.
@@ -220,17 +216,19 @@ func (rd *valueReader) interrupted() error {
 		rd.svc.cfg.Limits.Timeout.Round(time.Millisecond))
 }
 
-// valueMap reads a Value that must be a map, or is absent.
-func (rd *valueReader) valueMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, error) {
-	val, err := rd.value(v, field)
-	if err != nil || val == nil {
-		return nil, err
+// dataMap reads a request's data: a Value that must be a map, or is
+// absent, with the texts of its records (lisp.RecordTexts), which a turn
+// that emits them copies.
+func (rd *valueReader) dataMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, *lisp.RecordTexts, error) {
+	got, err := rd.readAt(v, 0, true, func() string { return field })
+	if err != nil || got.value == nil {
+		return nil, nil, err
 	}
-	m, ok := val.(*lisp.Map)
+	m, ok := got.value.(*lisp.Map)
 	if !ok {
-		return nil, invalidf(field, "must be a map, got %s", val.TypeName())
+		return nil, nil, invalidf(field, "must be a map, got %s", got.value.TypeName())
 	}
-	return m, nil
+	return m, got.texts, nil
 }
 
 func (s *Service) maxValueDepth() int { return s.cfg.MaxValueDepth }
