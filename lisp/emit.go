@@ -250,6 +250,7 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 			return emitError("the memory (at "+b.Name+")", total, limit)
 		}
 	}
+	p.emitChecked = true
 	return nil
 }
 

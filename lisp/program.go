@@ -250,6 +250,9 @@ func checkResultParts(v Value, nesting int) *Error {
 // checkNesting refuses a result or definition the wire could not carry
 // back (see nestsDeeper).
 func (p *progState) checkNesting(result Value) *Error {
+	if p.emitChecked {
+		return nil // checkEmitted measured them as it printed them
+	}
 	limit := p.env.valueNesting()
 	if nestsDeeper(result, limit) {
 		return tooDeepError("the result", limit)
@@ -321,6 +324,9 @@ type progState struct {
 	// emittedText is the text of the result or fail reason checkEmitted
 	// printed, which the host sends rather than printing it again.
 	emittedText string
+	// emitChecked records that checkEmitted printed the result and every
+	// binding this turn changed, within the nesting limit.
+	emitChecked bool
 	tools       map[string]bool
 	data        *Map
 	previous    []Value
