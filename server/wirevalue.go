@@ -181,6 +181,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 	}
 	key.records = records
 	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
+		how.Source = rd.sourceContext // made only for a text not remembered
 		v, cost, err := lisp.ReadWire(key.text, how)
 		if err != nil && rd.source != nil && rd.source.Err() != nil {
 			// Stopped for this request (its context, the evaluation
@@ -195,7 +196,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 // keyOf is how v's text is read (edn when set, else json), the key its
 // value is remembered under, and the suffix naming its notation.
 func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, valueKey, string) {
-	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0), Source: rd.sourceContext}
+	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0)}
 	text, notation := v.GetEdn(), ".edn"
 	if text == "" {
 		how.Keep = 0
