@@ -218,7 +218,7 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 		t.Fatal("no record texts")
 	}
 	m := data.(*Map)
-	for _, src := range []string{`data/orders`, `[data/orders data/sets data/keyed]`, `(group-by :tag data/orders)`, `[(first data/orders) (keyword "a b")]`} {
+	for _, src := range []string{`data/orders`, `[data/orders data/sets data/keyed]`, `(group-by :tag data/orders)`, `[(first data/orders) (keyword "a b")]`, `(vec (filter :tag data/orders))`, `{:v (vec (filter :tag data/orders))}`} {
 		res, err := Eval(context.Background(), src, Env{Data: m})
 		if err != nil || res.Err != nil {
 			t.Fatalf("%s: %v %v", src, err, res.Err)

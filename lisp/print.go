@@ -322,6 +322,9 @@ func (p *printer) record(w *walk, at Value) bool {
 		if x.list {
 			return false
 		}
+		if p.known != nil && len(w.stack)+1 < w.limit && p.knownRecords(w, x) {
+			return true
+		}
 		elems = x.elems
 	case *Map:
 		if text, ok := p.known.text(x); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
@@ -384,6 +387,43 @@ func (p *printer) record(w *walk, at Value) bool {
 	}
 	p.sawSource = saw || p.sawSource
 	p.took(w, buf, before)
+	return true
+}
+
+// knownRecords writes v, a vector reached last whose elements are all
+// records with known texts (RecordTexts), by copying those texts, and
+// reports whether it did: a program's filtered data is mostly that. The
+// records count as the walk would have counted them.
+func (p *printer) knownRecords(w *walk, v *Vector) bool {
+	if len(v.elems) == 0 || w.index >= 0 && hashedWhole(w.parent(), w.index, v) {
+		return false
+	}
+	out := p.out
+	room, before := out.room(), len(out.buf)
+	buf := append(out.buf, '[')
+	var cost int64
+	for i, e := range v.elems {
+		m, ok := e.(*Map)
+		if !ok {
+			return false // out.buf is as it was: buf's bytes past it are dropped
+		}
+		text, ok := p.known.text(m)
+		if !ok {
+			return false
+		}
+		if int64(len(buf)-before) > room {
+			continue // past the limit: only checking that every element is known
+		}
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, text...)
+		cost += readNodeCost(m)
+	}
+	buf = append(buf, ']')
+	p.readCost += cost
+	p.took(w, buf, before)
+	w.height = 2
 	return true
 }
 
