@@ -93,6 +93,16 @@ func readsBack(v Value, maxNesting int, what string) *Error {
 	return nil
 }
 
+// ReadsBack reports why v, a value read from the wire in some other
+// notation (JSON), would not read back from the wire text the sidecar
+// writes for it, nil when it would; what names v in the error.
+func ReadsBack(v Value, maxNesting int, what string) error {
+	if err := readsBack(v, maxNesting, what); err != nil {
+		return err
+	}
+	return nil
+}
+
 // keyTextError is the failure of a turn that would emit a value whose
 // sets and map keys nest too deeply to be read back.
 func keyTextError(what string) *Error {
@@ -119,11 +129,87 @@ func byteCount(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
+// emitText is the one way a value goes out: it prints v once as the wire
+// writes it (wireText: EDN, or the source of what EDN cannot spell, which
+// is printed a second time only for such a value) and checks, in the
+// same pass, everything that must hold for the text to be sent and read
+// back: at most room bytes (ok false past them, size then some number
+// above room), nesting at most nesting levels as a value (deep) and as
+// text (a constructed keyword, a symbol or a regex is written as a call,
+// one level more than its place in the value), its sets and map keys
+// (keyTextLimit) and what it costs once read (ReadCostLimit). what names
+// v in the errors.
+func emitText(v Value, room int64, nesting int, known *RecordTexts, what string) (text string, size int64, ok, deep bool, bad *Error) {
+	if w := weightOf(v); w > room {
+		return "", w, false, false, nil
+	}
+	bp := textBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= maxPooledText {
+			textBuffers.Put(bp)
+		}
+	}()
+	t := textWriter{buf: (*bp)[:0], limit: room + 1}
+	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known}
+	err := p.print(v)
+	source := err == nil && p.sawSource
+	if source {
+		t = textWriter{buf: t.buf[:0], limit: room + 1}
+		p = printer{out: &t, mode: modeSource, limit: nesting, textOrder: true, known: known}
+		err = p.print(v)
+	}
+	*bp = t.buf
+	size = t.size()
+	switch {
+	case err == errTooDeep:
+		return "", size, false, true, nil
+	case t.full:
+		return "", size, false, false, nil
+	case p.keyText > keyTextLimit(size):
+		return "", size, false, false, keyTextError(what)
+	case !source && p.readCost > ReadCostLimit(size):
+		// Sent as source, it is read back by running it, within a
+		// budget of its own: only its hashing is the reader's.
+		return "", size, false, false, readCostError(what, p.readCost, size)
+	case source && textNesting(t.buf) > nestingOrDefault(nesting):
+		return "", size, false, false, Errorf(depthLimit, "%s would be written nested more than %d levels deep: a keyword that does not read as :name, a symbol or a regex is written as the call that makes it, one level deeper than it sits in the value", what, nestingOrDefault(nesting)).
+			WithHint("values leaving the program must nest at most %d levels, counting those calls; flatten the data, or use plain keywords or strings", nestingOrDefault(nesting))
+	}
+	return string(t.buf), size, true, false, nil
+}
+
+// textNesting is how deep text, as the printer writes it, nests: the
+// most brackets of any kind open at once outside string literals, as the
+// reader counts them.
+func textNesting(text []byte) int {
+	depth, most := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '"':
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case '\\':
+			i++ // a character literal in a function's code
+		case '(', '[', '{':
+			if depth++; depth > most {
+				most = depth
+			}
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	return most
+}
+
 // checkEmitted refuses a finished turn whose result, memory, tool-call
 // arguments and prints together would print as more than the limit, or
-// whose result or new memory nests deeper than the wire reads back;
-// what names the result in that error ("the result", "the fail reason").
-// Bindings kept unchanged from the prelude count the text they came with.
+// whose result or new memory would not read back (emitText); what names
+// the result in that error ("the result", "the fail reason"). Bindings
+// kept unchanged from the prelude count the text they came with; a new
+// one keeps the text printed here, which Encode sends.
 func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Memory) *Error {
 	limit := th.limits.MaxEmitBytes
 	if limit <= 0 {
@@ -131,46 +217,59 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	}
 	nesting := p.env.valueNesting()
 	total := int64(p.outBytes) + p.emittedArgs
-	n, deep := printedSize(result, limit-total, nesting)
-	if deep {
-		return tooDeepError(what, nesting)
-	}
-	if err := readsBack(result, nesting, what); err != nil {
+	text, err := p.emitPart(what, "the result", result, limit, &total)
+	if err != nil {
 		return err
 	}
-	if total += n; total > limit {
-		return emitError("the result", total, limit)
-	}
+	p.emittedText = text
 	if mem == nil {
 		return nil
 	}
 	for _, b := range mem.bindings {
-		// A binding new or changed this turn is printed now, within what
-		// is left of the limit; the memory this turn made keeps its text,
-		// which Encode sends.
 		text := b.source
 		if text == "" {
-			var ok bool
-			if text, ok = wireText(b.Value, limit-total+1, nesting); !ok {
-				n, deep := printedSize(b.Value, limit-total, nesting)
-				if deep {
-					return tooDeepError("the value of "+b.Name, nesting)
-				}
-				return emitError("the memory (at "+b.Name+")", total+n, limit)
-			}
-			if err := readsBack(b.Value, nesting, "the value of "+b.Name); err != nil {
-				return err
+			var (
+				size     int64
+				ok, deep bool
+				bad      *Error
+			)
+			text, size, ok, deep, bad = emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name)
+			switch {
+			case deep:
+				return tooDeepError("the value of "+b.Name, nesting)
+			case bad != nil:
+				return bad
+			case !ok:
+				return emitError("the memory (at "+b.Name+")", total+size, limit)
 			}
 			if mem != p.env.Prelude {
 				b.source = text
 			}
 		}
-		n := int64(len(text))
-		if total += n + int64(len(b.Name)+len(b.Docstring)); total > limit {
+		if total += int64(len(text) + len(b.Name) + len(b.Docstring)); total > limit {
 			return emitError("the memory (at "+b.Name+")", total, limit)
 		}
 	}
+	p.emitChecked = true
 	return nil
+}
+
+// emitPart checks v, a part of what the turn sends back (emitText), adds
+// its size to total and returns its text; what names it in the errors,
+// sizeName in the one of size.
+func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64) (string, *Error) {
+	nesting := p.env.valueNesting()
+	text, size, ok, deep, bad := emitText(v, limit-*total, nesting, p.env.DataTexts, what)
+	switch {
+	case deep:
+		return "", tooDeepError(what, nesting)
+	case bad != nil:
+		return "", bad
+	case !ok:
+		return "", emitError(sizeName, *total+size, limit)
+	}
+	*total += size
+	return text, nil
 }
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
@@ -180,16 +279,58 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 	if limit <= 0 {
 		return nil
 	}
-	n, deep := printedSize(args, limit-p.emittedArgs, p.env.valueNesting())
-	if deep {
-		return tooDeepError("the arguments of tool/"+name, p.env.valueNesting())
+	what := "the arguments of tool/" + name
+	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs)
+	return err
+}
+
+// RecordTexts are the texts of the records (maps of only strings,
+// numbers, keywords that read back, booleans and nils) of one value read
+// from the wire, printed once when it was read. A program that keeps part
+// of its data, say the paid orders, has those maps printed back in its
+// memory on every turn; with their texts known, emitting them copies
+// bytes. The value is frozen and the texts are made with it, never
+// after, so that every reader sees them the same.
+type RecordTexts struct {
+	texts map[*Map]string
+	size  int64 // bytes of text, and of the table, for the memo's count
+}
+
+// NewRecordTexts prints the records of v, a frozen value, once. It
+// returns nil when v holds none.
+func NewRecordTexts(v Value) *RecordTexts {
+	if _, _, isLevel := parts(v); !isLevel {
+		return nil
 	}
-	if err := readsBack(args, p.env.valueNesting(), "the arguments of tool/"+name); err != nil {
-		return err
+	rt := &RecordTexts{}
+	t := textWriter{}
+	p := printer{out: &t, mode: modeRepr, limit: MaxValueNesting, detect: true, spans: map[*Map][2]int{}}
+	if err := p.print(v); err != nil || len(p.spans) == 0 {
+		return nil
 	}
-	if p.emittedArgs+n > limit {
-		return emitError("the arguments of tool/"+name, p.emittedArgs+n, limit)
+	text := string(t.buf)
+	rt.texts = make(map[*Map]string, len(p.spans))
+	for m, span := range p.spans {
+		rt.texts[m] = text[span[0]:span[1]]
 	}
-	p.emittedArgs += n
-	return nil
+	const entryBytes = 48 // a key, a string header and the table's share
+	rt.size = int64(len(text)) + entryBytes*int64(len(rt.texts))
+	return rt
+}
+
+// Size is what the texts take in memory.
+func (rt *RecordTexts) Size() int64 {
+	if rt == nil {
+		return 0
+	}
+	return rt.size
+}
+
+// text returns m's text, if it is one of the records.
+func (rt *RecordTexts) text(m *Map) (string, bool) {
+	if rt == nil {
+		return "", false
+	}
+	s, ok := rt.texts[m]
+	return s, ok
 }

@@ -159,3 +159,81 @@ func TestResultPartsWithoutText(t *testing.T) {
 		t.Errorf("plain data taken out: %v, %v", res.Value, res.Err)
 	}
 }
+
+// TestEmitTextNestsAsRead: a value whose wire text nests deeper than the
+// nesting setting, counting the calls that write what EDN cannot spell,
+// is refused when emitted, and everything emitted reads back under the
+// same setting.
+func TestEmitTextNestsAsRead(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		nesting int
+		refused bool
+	}{
+		{`[[(keyword "a b")]]`, 3, false},
+		{`[[[(keyword "a b")]]]`, 3, true},
+		{`[[[:ok]]]`, 3, false},
+		{`[[["(((" #"\d"]]]`, 3, true},
+		{`[["(((" #"\d"]]`, 3, false},
+		{`[["(((" "]]]"]]`, 3, false},
+		{`{:f (let [k [[1]]] (fn [] k))}`, 4, true},
+		{`{:f (let [k [1]] (fn [] k))}`, 5, false},
+	} {
+		res, err := Eval(context.Background(), c.src, Env{})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", c.src, err, res.Err)
+		}
+		text, _, ok, deep, bad := emitText(res.Value, 1<<20, c.nesting, nil, "the result")
+		if refused := !ok || deep || bad != nil; refused != c.refused {
+			t.Errorf("%s at nesting %d: refused %v (%v), want %v; text %s", c.src, c.nesting, refused, bad, c.refused, text)
+			continue
+		}
+		if c.refused {
+			if bad == nil || !strings.Contains(bad.Message, "nested more than") {
+				t.Errorf("%s: refused with %v, want the nesting of its text named", c.src, bad)
+			}
+			continue
+		}
+		back, err := ReadValue(context.Background(), text, c.nesting, 0)
+		if err != nil {
+			t.Errorf("%s emitted as %s does not read back at nesting %d: %v", c.src, text, c.nesting, err)
+		} else if again := WireText(back); again != text {
+			t.Errorf("%s emitted as %s reads back as %s", c.src, text, again)
+		}
+	}
+}
+
+// TestRecordTextsEmitTheSameText: a turn that emits records of its data
+// copies their texts (RecordTexts) and writes what printing them writes,
+// whole, cut at a limit, and refused at the same nesting.
+func TestRecordTextsEmitTheSameText(t *testing.T) {
+	data, err := ParseEDN(`{:orders [{:id 1, :tag :a, :s "x \"y\""} {:id 2, :tag :b, :f 1.5, :n nil} {:id 3, :nested {:k 1}}]
+	 :sets #{{:id 9}} :keyed {{:id 8} 1}}`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = Freeze(data)
+	texts := NewRecordTexts(data)
+	if texts == nil || len(texts.texts) == 0 {
+		t.Fatal("no record texts")
+	}
+	m := data.(*Map)
+	for _, src := range []string{`data/orders`, `[data/orders data/sets data/keyed]`, `(group-by :tag data/orders)`, `[(first data/orders) (keyword "a b")]`, `(vec (filter :tag data/orders))`, `{:v (vec (filter :tag data/orders))}`} {
+		res, err := Eval(context.Background(), src, Env{Data: m})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", src, err, res.Err)
+		}
+		for _, room := range []int64{1 << 20, 40, 10} {
+			want, wsize, wok, _, _ := emitText(res.Value, room, 0, nil, "the result")
+			got, gsize, gok, _, _ := emitText(res.Value, room, 0, texts, "the result")
+			if got != want || gok != wok || wok && gsize != wsize {
+				t.Errorf("%s in %d bytes: with record texts %q (%d, %v), printed %q (%d, %v)", src, room, got, gsize, gok, want, wsize, wok)
+			}
+		}
+		_, _, _, wdeep, _ := emitText(res.Value, 1<<20, 2, nil, "the result")
+		_, _, _, gdeep, _ := emitText(res.Value, 1<<20, 2, texts, "the result")
+		if wdeep != gdeep {
+			t.Errorf("%s at nesting 2: deep %v with record texts, %v printed", src, gdeep, wdeep)
+		}
+	}
+}

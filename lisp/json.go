@@ -27,6 +27,13 @@ const defaultJSONDepth = 512
 // and objects (values below 1 mean defaultJSONDepth), so hostile input
 // cannot exhaust the stack.
 func DecodeJSON(text string, maxDepth int) (Value, error) {
+	v, _, err := decodeJSON(text, maxDepth)
+	return v, err
+}
+
+// decodeJSON is DecodeJSON that also returns what the value costs once
+// read (readNodeCost), counted as it was built.
+func decodeJSON(text string, maxDepth int) (Value, int64, error) {
 	if maxDepth < 1 {
 		maxDepth = defaultJSONDepth
 	}
@@ -36,12 +43,12 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
 	v, err := d.value(0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, jsonError(dec, "unexpected data after the JSON value")
+		return nil, 0, jsonError(dec, "unexpected data after the JSON value")
 	}
-	return v, nil
+	return v, d.cost, nil
 }
 
 type jsonDecoder struct {
@@ -267,7 +274,14 @@ const maxJSONEncodeDepth = MaxValueNesting
 // and two map keys (or two set elements) that become the same JSON text,
 // such as :a and "a".
 func EncodeJSON(v Value) (string, error) {
-	var t textWriter
+	bp := textBuffers.Get().(*[]byte)
+	t := textWriter{buf: (*bp)[:0]}
+	defer func() {
+		if cap(t.buf) <= maxPooledText {
+			*bp = t.buf[:0]
+			textBuffers.Put(bp)
+		}
+	}()
 	p := printer{out: &t, textOrder: true} // orders sets as they print, as the wire's EDN does
 	w := newWalk(nil, v, maxJSONEncodeDepth)
 	// For each map or set being written, the names of its keys or the
@@ -411,8 +425,9 @@ func jsonKeyName(k Value) (string, bool) {
 // jsonNames finds repeats among the names of one object or the elements
 // of one set: by scanning while they are few, by hashing beyond.
 type jsonNames struct {
-	list []string
-	set  map[string]struct{}
+	small [smallMap]string // the first names, compared one by one (no allocation)
+	n     int
+	set   map[string]struct{} // all of them, past smallMap
 }
 
 func (n *jsonNames) add(name string) bool {
@@ -423,17 +438,19 @@ func (n *jsonNames) add(name string) bool {
 		n.set[name] = struct{}{}
 		return true
 	}
-	if slices.Contains(n.list, name) {
+	if slices.Contains(n.small[:n.n], name) {
 		return false
 	}
-	n.list = append(n.list, name)
-	if len(n.list) > smallMap {
-		n.set = make(map[string]struct{}, 2*len(n.list))
-		for _, s := range n.list {
-			n.set[s] = struct{}{}
-		}
-		n.list = nil
+	if n.n < len(n.small) {
+		n.small[n.n] = name
+		n.n++
+		return true
 	}
+	n.set = make(map[string]struct{}, 2*len(n.small))
+	for _, s := range n.small {
+		n.set[s] = struct{}{}
+	}
+	n.set[name] = struct{}{}
 	return true
 }
 

@@ -93,8 +93,9 @@ func (m *Memory) lookup(name string) (Binding, bool) {
 type WireBinding struct {
 	Name  string
 	Value string
-	// Parsed, when set, is Value already read as EDN (callers that remember
-	// decoded values pass it); DecodeMemory then does not read Value again.
+	// Parsed, when set, is Value already read (ReadWire: callers that
+	// read every value of a request one way pass it); DecodeMemory then
+	// does not read Value again.
 	Parsed     Value
 	IsFn       bool
 	Params     []string
@@ -140,44 +141,37 @@ func sourceLimits(n int) Limits {
 // maxSourceSteps bounds the steps of reading any one source value.
 const maxSourceSteps = 10_000_000
 
-// DecodeMemory loads memory from the wire. Values are read as EDN; a
-// function (or a value holding functions) is analyzed and evaluated in a
-// small sandbox, under ctx, to rebuild the closure. Names that the
+// DecodeMemory loads memory from the wire. Values not read already are
+// read by ReadWire with the default settings: EDN, or for a function (or
+// a value holding functions) source evaluated in a small sandbox, under
+// ctx, to rebuild the closure. Names that the
 // function uses but does not bind resolve when it runs, against the
 // evaluation it runs in.
 func DecodeMemory(ctx context.Context, wire []WireBinding) (*Memory, error) {
 	m := newMemory()
 	for i, w := range wire {
-		where := fmt.Sprintf("memory binding %d (%q)", i, w.Name)
+		// Named only when refused: formatting it for every binding of
+		// every request cost more than loading a small binding.
+		where := func() string { return fmt.Sprintf("memory binding %d (%q)", i, w.Name) }
 		if !lexPlainSymbol(w.Name) || w.Name == "&" {
-			return nil, fmt.Errorf("%s: name is not a valid symbol", where)
+			return nil, fmt.Errorf("%s: name is not a valid symbol", where())
 		}
 		if _, dup := m.index[w.Name]; dup {
-			return nil, fmt.Errorf("%s: name appears twice", where)
+			return nil, fmt.Errorf("%s: name appears twice", where())
 		}
 		if _, ok := lookupFunction(w.Name); ok {
-			return nil, fmt.Errorf("%s: name is a builtin function", where)
+			return nil, fmt.Errorf("%s: name is a builtin function", where())
 		}
-		var v Value
-		var err error
-		switch {
-		case w.Parsed != nil && !w.IsFn:
-			v = w.Parsed
-		case !w.IsFn:
-			v, err = ParseEDN(w.Value, 0)
-		}
-		if refusedAsSourceToo(err) {
-			return nil, fmt.Errorf("%s: %v", where, err)
-		}
-		if w.IsFn || err != nil {
-			v, err = loadSource(ctx, w.Value, 0)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", where, err)
+		v := w.Parsed
+		if v == nil {
+			var err error
+			if v, _, err = ReadWire(w.Value, WireRead{Source: func() (context.Context, error) { return ctx, nil }}); err != nil {
+				return nil, fmt.Errorf("%s: %v", where(), err)
 			}
 		}
 		if w.IsFn {
 			if _, ok := v.(Function); !ok {
-				return nil, fmt.Errorf("%s: is_fn is set but the value is %s, not a function", where, v.TypeName())
+				return nil, fmt.Errorf("%s: is_fn is set but the value is %s, not a function", where(), v.TypeName())
 			}
 		}
 		if c, ok := v.(*closure); ok {

@@ -147,6 +147,11 @@ type printer struct {
 	// every other set, rather than in its own order: on the wire, where a
 	// sorted set arrives back as a plain set, whose text must be the same.
 	textOrder bool
+	// known are texts of records printed before (RecordTexts), copied
+	// rather than printed again; spans, when set, collects where each
+	// record printed by record begins and ends, for NewRecordTexts.
+	known *RecordTexts
+	spans map[*Map][2]int
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -247,6 +252,9 @@ func (p *printer) print(v Value) error {
 			continue
 		}
 		p.readCost += readNodeCost(at)
+		if p.record(&w, at) {
+			continue
+		}
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
 			writeScalar(out, x, source)
@@ -296,6 +304,174 @@ func (p *printer) print(v Value) error {
 	return w.err
 }
 
+// record writes at whole when it is a record: a vector or map of only
+// strings, numbers, keywords, booleans and nils, most of what values hold,
+// for a writer that keeps its bytes and charges no thread, when at may be
+// entered and its text is not hashed whole. Its parts are then not
+// visited: the walk, its events and the separators of each part cost more
+// than writing the record's bytes.
+func (p *printer) record(w *walk, at Value) bool {
+	out := p.out
+	if out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
+		return false
+	}
+	var elems []Value
+	var entries []MapEntry
+	switch x := at.(type) {
+	case *Vector:
+		if x.list {
+			return false
+		}
+		if p.known != nil && len(w.stack)+1 < w.limit && p.knownRecords(w, x) {
+			return true
+		}
+		elems = x.elems
+	case *Map:
+		if text, ok := p.known.text(x); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
+			p.copyRecord(w, text)
+			return true
+		}
+		entries = x.entries
+	default:
+		return false
+	}
+	for _, e := range elems {
+		if !isPlainScalar(e) {
+			return false
+		}
+	}
+	for _, e := range entries {
+		if !isPlainScalar(e.Key) || !isPlainScalar(e.Val) {
+			return false
+		}
+	}
+	if w.index >= 0 && hashedWhole(w.parent(), w.index, at) {
+		return false
+	}
+	source := p.inSource(w.depth + 1)
+	before := len(out.buf)
+	saw := p.sawSource
+	p.sawSource = false // of this record, for spans
+	// Past the writer's limit the record stops (a record of one large
+	// string many times).
+	room := out.room()
+	buf := out.buf
+	if _, isMap := at.(*Map); !isMap {
+		buf = append(buf, '[')
+		for i, e := range elems {
+			if int64(len(buf)-before) > room {
+				break
+			}
+			if i > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = p.appendPart(buf, cutScalar(e, room), source)
+		}
+		buf = append(buf, ']')
+	} else {
+		buf = append(buf, '{')
+		for i, e := range entries {
+			if int64(len(buf)-before) > room {
+				break
+			}
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = append(p.appendPart(buf, cutScalar(e.Key, room), source), ' ')
+			buf = p.appendPart(buf, cutScalar(e.Val, room), source)
+		}
+		buf = append(buf, '}')
+	}
+	if m, ok := at.(*Map); ok && p.spans != nil && p.detect && !p.sawSource {
+		p.spans[m] = [2]int{before, len(buf)}
+	}
+	p.sawSource = saw || p.sawSource
+	p.took(w, buf, before)
+	return true
+}
+
+// knownRecords writes v, a vector reached last whose elements are all
+// records with known texts (RecordTexts), by copying those texts, and
+// reports whether it did: a program's filtered data is mostly that. The
+// records count as the walk would have counted them.
+func (p *printer) knownRecords(w *walk, v *Vector) bool {
+	if len(v.elems) == 0 || w.index >= 0 && hashedWhole(w.parent(), w.index, v) {
+		return false
+	}
+	out := p.out
+	room, before := out.room(), len(out.buf)
+	buf := append(out.buf, '[')
+	var cost int64
+	for i, e := range v.elems {
+		m, ok := e.(*Map)
+		if !ok {
+			return false // out.buf is as it was: buf's bytes past it are dropped
+		}
+		text, ok := p.known.text(m)
+		if !ok {
+			return false
+		}
+		if int64(len(buf)-before) > room {
+			continue // past the limit: only checking that every element is known
+		}
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, text...)
+		cost += readNodeCost(m)
+	}
+	buf = append(buf, ']')
+	p.readCost += cost
+	p.took(w, buf, before)
+	w.height = 2
+	return true
+}
+
+// copyRecord writes text, a record's known text (RecordTexts), in place
+// of printing the record reached last.
+func (p *printer) copyRecord(w *walk, text string) {
+	before := len(p.out.buf)
+	if room := p.out.room(); int64(len(text)) > room {
+		text = text[:room+1]
+	}
+	p.took(w, append(p.out.buf, text...), before)
+}
+
+// took makes buf, which the writer's bytes from before on were extended
+// to, the writer's bytes (cut at its limit), and leaves the record reached
+// last unentered, one level high.
+func (p *printer) took(w *walk, buf []byte, before int) {
+	out := p.out
+	out.buf = buf
+	if out.limit > 0 {
+		out.n += int64(len(buf) - before)
+		if over := out.n - out.limit; over > 0 {
+			out.buf, out.n, out.full = buf[:int64(len(buf))-over], out.limit, true
+		}
+	}
+	w.skip()
+	w.height = 1
+}
+
+// cutScalar is v, or for a string longer than room bytes its first
+// room+1 bytes: appended straight to a writer's bytes, a large string
+// would be copied whole before the writer's limit cut it.
+func cutScalar(v Value, room int64) Value {
+	if s, ok := v.(String); ok && int64(len(s)) > room {
+		return s[:room+1]
+	}
+	return v
+}
+
+// appendPart appends a record's part (see record), noting a keyword whose
+// source differs from its EDN when the printer detects those.
+func (p *printer) appendPart(buf []byte, v Value, source bool) []byte {
+	if k, ok := v.(Keyword); ok && p.detect && !keywordReads(string(k)) {
+		p.sawSource = true
+	}
+	return appendScalar(buf, v, source)
+}
+
 // isPlainScalar reports whether v is one of the commonest scalars.
 func isPlainScalar(v Value) bool {
 	switch v.(type) {
@@ -320,7 +496,7 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	default:
 		kind = 'h'
 	}
-	if out.th != nil || out.limit != 0 || out.counting || kind == 'h' {
+	if out.th != nil || out.counting || kind == 'h' {
 		for at != nil {
 			p.sawSource = p.sawSource || scalarNeedsSource(at)
 			writeScalar(out, at, source)
@@ -334,7 +510,8 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	if n := len(sorting); n > 0 && sorting[n-1].depth == w.depth-1 {
 		sorted = &sorting[n-1]
 	}
-	buf := appendScalar(out.buf, at, source)
+	room, before := out.room(), len(out.buf)
+	buf := appendScalar(out.buf, cutScalar(at, room), source)
 	p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
 	elems, entries, from, to := w.takeScalars()
 	for i := from; i < to; i++ {
@@ -358,7 +535,18 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 		if k, ok := x.(Keyword); ok && p.detect && !keywordReads(string(k)) {
 			p.sawSource = true
 		}
-		buf = appendScalar(buf, x, source)
+		if int64(len(buf)-before) > room {
+			break // a shared string printed many times: stop at the limit
+		}
+		buf = appendScalar(buf, cutScalar(x, room), source)
+	}
+	if out.limit > 0 {
+		// Past the limit the writer is full, its text cut at the limit,
+		// as writeString leaves it.
+		out.n += int64(len(buf) - len(out.buf))
+		if over := out.n - out.limit; over > 0 {
+			buf, out.n, out.full = buf[:int64(len(buf))-over], out.limit, true
+		}
 	}
 	out.buf = buf
 }

@@ -50,6 +50,10 @@ type Env struct {
 	// Programs, when not nil, keeps the programs read for a later
 	// evaluation of the same text (see Program).
 	Programs ProgramCache
+	// DataTexts are the texts of Data's records, printed when Data was
+	// read (NewRecordTexts); a turn that emits them copies them. Nil:
+	// they are printed.
+	DataTexts *RecordTexts
 }
 
 // ProgramCache keeps programs read, by their text and nesting bound. Eval
@@ -74,7 +78,10 @@ type ToolCallRecord struct {
 
 // Result is the outcome of one evaluation.
 type Result struct {
-	Value     Value // the last form's value, the returned value, or the fail reason
+	Value Value // the last form's value, the returned value, or the fail reason
+	// ValueText is Value's wire text (WireText) as the emit check printed
+	// it, when Value is what was checked; "" when it was not printed.
+	ValueText string
 	Prints    []string
 	ToolCalls []ToolCallRecord
 	// Memory is the new prelude: the old one plus this program's
@@ -209,7 +216,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
 		}
-		res.Value = fl.reason
+		res.Value, res.ValueText = fl.reason, prog.emittedText
 		res.Failed = true
 		res.Err = Errorf(fail, "%s", failMessage(fl.reason))
 		return res, nil
@@ -239,6 +246,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
+	res.ValueText = prog.emittedText
 	res.Memory = mem
 	res.Defined = prog.defined
 	return res, nil
@@ -264,6 +272,9 @@ func checkResultParts(v Value, nesting int) *Error {
 // checkNesting refuses a result or definition the wire could not carry
 // back (see nestsDeeper).
 func (p *progState) checkNesting(result Value) *Error {
+	if p.emitChecked {
+		return nil // checkEmitted measured them as it printed them
+	}
 	limit := p.env.valueNesting()
 	if nestsDeeper(result, limit) {
 		return tooDeepError("the result", limit)
@@ -348,11 +359,17 @@ func readUnder(th *Thread, source string, p *Program, env Env) (*Program, error)
 
 // progState is what one evaluation accumulates besides its value.
 type progState struct {
-	env      Env
-	tools    map[string]bool
-	data     *Map
-	previous []Value
-	globals  map[string]*global
+	env Env
+	// emittedText is the text of the result or fail reason checkEmitted
+	// printed, which the host sends rather than printing it again.
+	emittedText string
+	// emitChecked records that checkEmitted printed the result and every
+	// binding this turn changed, within the nesting limit.
+	emitChecked bool
+	tools       map[string]bool
+	data        *Map
+	previous    []Value
+	globals     map[string]*global
 	// lastName and lastCell remember the global looked up last: a
 	// recursive function finds itself on every call. Cells are never
 	// removed from globals, so a remembered one stays valid.

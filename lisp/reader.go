@@ -145,29 +145,36 @@ func ParseEDN(text string, maxNesting int) (Value, error) {
 }
 
 func parseEDN(text string, maxNesting, keep int) (Value, error) {
+	v, _, err := parseEDNCounted(text, maxNesting, keep)
+	return v, err
+}
+
+// parseEDNCounted is parseEDN that also returns what the value costs once
+// read (readNodeCost), counted as it was built.
+func parseEDNCounted(text string, maxNesting, keep int) (Value, int64, error) {
 	r := newReader(text, maxNesting, true)
 	r.keep = keep
 	if err := r.skipSpace(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if r.eof() {
-		return nil, r.errorf(r.line, r.col, "empty value").WithHint("send an EDN value such as nil, 42 or {:a 1}")
+		return nil, 0, r.errorf(r.line, r.col, "empty value").WithHint("send an EDN value such as nil, 42 or {:a 1}")
 	}
 	line, col := r.line, r.col
 	v, err := r.readForm()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := r.charge(v, line, col); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := r.skipSpace(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !r.eof() {
-		return nil, r.errorf(r.line, r.col, "unexpected text after the value").WithHint("send exactly one EDN value")
+		return nil, 0, r.errorf(r.line, r.col, "unexpected text after the value").WithHint("send exactly one EDN value")
 	}
-	return v, nil
+	return v, r.cost, nil
 }
 
 // ParseEDNSample reads text as ParseEDN does and reports the same errors,
@@ -331,11 +338,13 @@ var asciiTerminators = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+const tooDeepHint = "flatten the program or the data; deeply nested forms are not supported"
+
 func (r *reader) enter(line, col int) error {
 	r.depth++
 	if r.depth > r.maxNesting {
 		return r.errorf(line, col, "forms are nested more than %d levels deep", r.maxNesting).
-			WithHint("flatten the program or the data; deeply nested forms are not supported")
+			WithHint(tooDeepHint)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +31,15 @@ type textWriter struct {
 // them: often enough that no text outgrows the budget by much, seldom
 // enough to cost nothing next to the writing.
 const textChargeChunk = 1024
+
+// room is how many bytes the writer takes before its limit (the most an
+// int64 holds without one).
+func (t *textWriter) room() int64 {
+	if t.limit <= 0 {
+		return math.MaxInt64
+	}
+	return t.limit - t.n
+}
 
 // stopped reports whether the writer takes no more text.
 func (t *textWriter) stopped() bool { return t.full || t.err != nil }

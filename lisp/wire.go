@@ -2,7 +2,9 @@ package lisp
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -15,55 +17,146 @@ import (
 // (docs/VALUES.md, "Round trip").
 func WireText(v Value) string { return sourceText(v) }
 
-// ReadValue reads a value as it arrives on the wire: EDN (see
-// ParseEDNSample for maxNesting and keep) or, when the text is not EDN,
-// the source WireText writes for a value EDN cannot spell, loaded in the
-// sandbox memory bindings load in, under ctx and with a budget in
-// proportion to the text. Source that evaluates to plain data is not
-// accepted: data is sent as EDN, and the reported error is then the EDN
-// one.
+// WireRead says how ReadWire reads a value's text.
+type WireRead struct {
+	// MaxNesting bounds how deep the text nests, EDN or source alike, and
+	// how deep the value built from source nests (0: DefaultMaxNesting).
+	// The emit side writes no text nested deeper (see emitText), so what
+	// a turn emits reads back under the same setting.
+	MaxNesting int
+	// Keep > 0 keeps only the first Keep elements of EDN lists and
+	// vectors (ParseEDNSample).
+	Keep int
+	// JSON reads the text as JSON (DecodeJSON) rather than EDN.
+	JSON bool
+	// Source gives the context a text that is not EDN runs under as
+	// source; called only for such a text. Nil runs it under
+	// context.Background().
+	Source func() (context.Context, error)
+}
+
+// ReadWire is the one way a value comes in from the wire, for every field
+// of every request: it decides whether the text is EDN, JSON or the
+// source WireText writes for what EDN cannot spell, applies the nesting
+// setting to the text and the value, and returns the value frozen with
+// what it costs once read (counted as it is built, at most
+// ReadCostLimit of the text). Source is loaded in the sandbox memory
+// bindings load in, under the context how.Source gives and a budget in
+// proportion to the text, and accepted only when the value holds
+// something EDN cannot spell: data travels as EDN, and for source that
+// evaluates to data the reported error is the EDN one.
+//
+// An error that is the context's (cancelled, deadline passed) is returned
+// as it came; every other error depends on the text and the settings
+// alone, so a caller may remember it.
+func ReadWire(text string, how WireRead) (Value, int64, error) {
+	if how.JSON {
+		return decodeJSON(text, how.MaxNesting)
+	}
+	v, cost, err := parseEDNCounted(text, how.MaxNesting, how.Keep)
+	if err == nil || refusedAsSourceToo(err) {
+		return v, cost, err
+	}
+	ctx := context.Background()
+	if how.Source != nil {
+		var cerr error
+		if ctx, cerr = how.Source(); cerr != nil {
+			return nil, 0, cerr
+		}
+	}
+	loaded, lerr := loadSource(ctx, text, how.MaxNesting)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, 0, cerr
+	}
+	if lerr != nil {
+		// A text that opens with a call is source (EDN has no calls but
+		// lists, and a list read): why it did not load is the error, not
+		// that EDN has no symbols. So is source that did not fit the
+		// budget a value's source gets.
+		if e, ok := lerr.(*Error); ok && (budgetKinds[e.Kind] || opensCall(text)) {
+			return nil, 0, Errorf(e.Kind, "read as the source of a value: %s", e.Message).WithHint("%s", e.Hint)
+		}
+		if opensCall(text) {
+			return nil, 0, fmt.Errorf("read as the source of a value: %v", lerr)
+		}
+		return nil, 0, err
+	}
+	needs, deep, cost := sourceValue(loaded, how.MaxNesting, ReadCostLimit(int64(len(text))))
+	switch {
+	case deep:
+		return nil, 0, Errorf(parseError, "the value this source builds nests more than %d levels deep", nestingOrDefault(how.MaxNesting)).
+			WithHint("flatten the data; deeply nested values are not supported")
+	case !needs:
+		return nil, 0, err
+	}
+	return Freeze(loaded), cost, nil
+}
+
+// opensCall reports whether text, after blanks, opens a parenthesized
+// form.
+func opensCall(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n,")
+	return strings.HasPrefix(t, "(")
+}
+
+// budgetKinds are the errors of source that ran out of the budget a
+// value's source is read within.
+var budgetKinds = map[ErrorKind]bool{stepLimit: true, memoryLimit: true, depthLimit: true}
+
+// nestingOrDefault is maxNesting as readers apply it.
+func nestingOrDefault(maxNesting int) int {
+	if maxNesting <= 0 {
+		return DefaultMaxNesting
+	}
+	return maxNesting
+}
+
+// ReadValue reads a value as it arrives on the wire (ReadWire) with
+// the given nesting and sample settings, source under ctx.
 func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, error) {
-	v, err := parseEDN(text, maxNesting, keep)
-	if err == nil {
-		return v, nil
-	}
-	if refusedAsSourceToo(err) {
-		return nil, err
-	}
-	if loaded, lerr := loadSource(ctx, text, maxNesting); lerr == nil && needsSource(loaded) {
-		return loaded, nil
-	}
-	return nil, err
+	v, _, err := ReadWire(text, WireRead{MaxNesting: maxNesting, Keep: keep,
+		Source: func() (context.Context, error) { return ctx, nil }})
+	return v, err
 }
 
 // refusedAsSourceToo reports whether err, why a text does not read as
 // EDN, refuses it as source too: sets and map keys nested too deeply to
-// hash, and collections too dense for their text, cost the same built
-// from source.
+// hash, collections too dense for their text, and text nested too
+// deeply cost the same, or more, read as source.
 func refusedAsSourceToo(err error) bool {
 	e, ok := err.(*Error)
-	return ok && (e.Hint == keyTextHint || e.Hint == readCostHint)
+	return ok && (e.Hint == keyTextHint || e.Hint == readCostHint || e.Hint == tooDeepHint)
 }
 
 // needsSource reports whether v holds something that EDN cannot spell:
 // symbols, regexes, functions, keywords that :name does not read back as.
 func needsSource(v Value) bool {
-	w := newWalk(nil, v, math.MaxInt)
+	needs, _, _ := sourceValue(v, MaxValueNesting, math.MaxInt64)
+	return needs
+}
+
+// sourceValue walks v, a value built by running source, once: whether it
+// holds something that EDN cannot spell, whether it nests deeper than
+// maxNesting, and what it costs once read (readNodeCost), counted up to
+// limit and at most limit (parts shared by several paths count on each).
+func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost int64) {
+	w := newWalk(nil, v, nestingOrDefault(maxNesting))
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
 		}
+		if cost < limit {
+			cost += readNodeCost(at)
+		}
 		switch x := at.(type) {
 		case NilType, Bool, Int, Float, String, *varRef, *Vector, *Set, *Map:
 		case Keyword:
-			if !keywordReads(string(x)) {
-				return true
-			}
+			needs = needs || !keywordReads(string(x))
 		default:
-			return true
+			needs = true
 		}
 	}
-	return false
+	return needs, w.err == errTooDeep, min(cost, limit)
 }
 
 // keywordReads reports whether :name reads back as the keyword name: the

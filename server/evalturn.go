@@ -137,7 +137,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	if err != nil {
 		return nil, err
 	}
-	data, err := rd.valueMap(req.GetData(), prefix+"data")
+	data, dataTexts, err := rd.dataMap(req.GetData(), prefix+"data")
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		ev.answerTimes = append(ev.answerTimes, tr.GetDurationMs())
 	}
 	ev.env = lisp.Env{Prelude: prelude, Data: data, Tools: tools, PreviousResults: previous,
-		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth()}
+		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth(), DataTexts: dataTexts}
 	return ev, nil
 }
 
@@ -215,54 +215,33 @@ func decodeAnswer(rd *valueReader, tr *ptcsidecarv1.ToolResult, index int, field
 	return replay.Answer{Index: index, Name: tr.GetName(), Args: args, Result: result, Error: tr.GetError()}, nil
 }
 
-// decodeMemory loads a prelude from the wire. A binding that is a
-// function, or whose value does not read as EDN, is loaded as source: an
-// evaluation, under rd's context and evaluation slot.
+// decodeMemory loads a prelude from the wire. Each binding's value is
+// read as every value of a request is (valueReader.read): EDN, JSON, or
+// for a function or anything else EDN cannot spell its source, run under
+// rd's context and evaluation slot, with the server's nesting setting.
 func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
 	wire := make([]lisp.WireBinding, len(m.GetBindings()))
-	source := false
 	for i, b := range m.GetBindings() {
-		var (
-			text   string
-			parsed lisp.Value
-		)
-		switch {
-		case b.GetValue().GetEdn() != "":
-			text = b.GetValue().GetEdn()
-			if !b.GetIsFn() {
-				// A value that does not read as EDN may hold functions;
-				// DecodeMemory loads it as source.
-				key := valueKey{maxNesting: lisp.DefaultMaxNesting, text: text}
-				var cost int64
-				parsed, cost, _ = s.remembered.value(key, func() (lisp.Value, error) { return lisp.ParseEDN(text, lisp.DefaultMaxNesting) })
-				if err := rd.charge(cost, func() string { return fmt.Sprintf("%s.bindings[%d].value.edn", field, i) }); err != nil {
-					return nil, err
-				}
-			}
-			source = source || parsed == nil
-		case b.GetValue().GetJson() != "":
-			v, err := rd.value(b.GetValue(), fmt.Sprintf("%s.bindings[%d].value", field, i))
-			if err != nil {
-				return nil, err
-			}
-			text = lisp.Repr(v)
-		default:
-			text = "nil"
-		}
-		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: parsed, IsFn: b.GetIsFn(), Params: b.GetParams(),
-			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn())}
-	}
-	ctx := context.Background()
-	if source {
-		var err error
-		if ctx, err = rd.sourceContext(); err != nil {
+		v, err := rd.sampleAt(b.GetValue(), 0, func() string { return fmt.Sprintf("%s.bindings[%d].value", field, i) })
+		if err != nil {
 			return nil, err
 		}
+		text := b.GetValue().GetEdn()
+		switch {
+		case v == nil:
+			v, text = lisp.Nil, "nil"
+		case text == "":
+			// Read from JSON: kept, and sent back, as the sidecar writes
+			// it, which must read back too.
+			if err := lisp.ReadsBack(v, rd.svc.maxValueDepth(), "the value"); err != nil {
+				return nil, invalidf(fmt.Sprintf("%s.bindings[%d].value", field, i), "in its EDN text, which the turn's memory carries it in: %v", err)
+			}
+			text = lisp.WireText(v)
+		}
+		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: v, IsFn: b.GetIsFn(), Params: b.GetParams(),
+			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn())}
 	}
-	mem, err := lisp.DecodeMemory(ctx, wire)
-	if ctx.Err() != nil {
-		return nil, rd.interrupted()
-	}
+	mem, err := lisp.DecodeMemory(context.Background(), wire)
 	if err != nil {
 		return nil, invalidf(field, "%v", err)
 	}
@@ -341,7 +320,7 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 		DurationMs:  res.Duration.Milliseconds(),
 	}
 	if res.Err == nil || res.Failed {
-		t.Result = encodeValue(res.Value)
+		t.Result = encodeValueText(res.Value, res.ValueText)
 	}
 	if res.Err != nil {
 		t.Error = &ptcsidecarv1.TurnError{Type: string(res.Err.Kind), Message: res.Err.Message, Hint: res.Err.Hint}

@@ -71,7 +71,7 @@ func TestDenseMemoryBinding(t *testing.T) {
 	} {
 		_, err := c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: "(count rows)",
 			Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "rows", Value: value}}}})
-		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), `memory binding 0 ("rows")`) || !strings.Contains(err.Error(), "once read") {
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), `prelude.bindings[0].value`) || !strings.Contains(err.Error(), "once read") {
 			t.Errorf("%s: %.300v, want INVALID_ARGUMENT naming the binding", name, err)
 		}
 	}

@@ -28,7 +28,10 @@ type valueKey struct {
 	json       bool // else EDN
 	maxNesting int
 	keep       int // the sample size lists were cut to (lisp.ParseEDNSample); 0: whole
-	text       string
+	// records asks for the texts of the value's records too (a request's
+	// data: lisp.NewRecordTexts).
+	records bool
+	text    string
 }
 
 // programKey names a read program.
@@ -50,6 +53,7 @@ type readValue struct {
 	value lisp.Value
 	cost  int64
 	err   error
+	texts *lisp.RecordTexts // when the key asks for them
 }
 
 func newRemembered(m *memo.Memo) remembered {
@@ -64,47 +68,42 @@ func newRemembered(m *memo.Memo) remembered {
 // (lisp.Freeze) so that concurrent evaluations can share and build on it:
 // callers must not rely on extending it in place. An error that is a gRPC
 // status is the request's, not the text's, and is not remembered. cost is
-// what the value costs once read, at most lisp.ReadCostLimit of its text
-// (a value read as source, whose parts may be shared, counts as that).
-func (r remembered) value(k valueKey, read func() (lisp.Value, error)) (v lisp.Value, cost int64, err error) {
+// what read says the value costs once read (lisp.ReadWire).
+func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) readValue {
 	if len(k.text) < minRememberedText {
-		v, err = read()
-		return v, readCost(v, k.text), err
+		v, cost, err := read()
+		return readValue{value: v, cost: cost, err: err} // records of so little are printed
 	}
 	if got, ok := r.values.Get(k); ok {
-		return got.value, got.cost, got.err
+		return got
 	}
-	v, err = read()
+	v, cost, err := read()
 	if err != nil {
 		if _, isStatus := status.FromError(err); !isStatus {
 			r.values.Put(k, readValue{err: err}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
 		}
-		return nil, 0, err
+		return readValue{err: err}
 	}
 	if v == nil {
-		return nil, 0, nil
+		return readValue{}
 	}
-	v = lisp.Freeze(v)
-	cost = readCost(v, k.text)
+	got := readValue{value: lisp.Freeze(v), cost: cost}
 	// What the value holds, a function's code and captured values
 	// included: a short function can hold a large value. It is counted
-	// only as far as an entry may hold.
+	// only as far as an entry may hold. The texts of its records are made
+	// only for a value that is kept: printed on every call, they would
+	// cost more than they save.
 	room := r.values.MaxBytes() - memo.EntryOverhead - int64(len(k.text))
-	if size, ok := lisp.FootprintUpTo(v, room); ok {
-		r.values.Put(k, readValue{value: v, cost: cost}, memo.EntryOverhead+int64(len(k.text))+size)
+	if size, ok := lisp.FootprintUpTo(got.value, room); ok {
+		if k.records {
+			got.texts = lisp.NewRecordTexts(got.value)
+			size += got.texts.Size()
+		}
+		if size <= room {
+			r.values.Put(k, got, memo.EntryOverhead+int64(len(k.text))+size)
+		}
 	}
-	return v, cost, nil
-}
-
-// readCost is what v, read from text, costs once read, counted up to the
-// most a value of that text may cost.
-func readCost(v lisp.Value, text string) int64 {
-	if v == nil {
-		return 0
-	}
-	limit := lisp.ReadCostLimit(int64(len(text)))
-	n, _ := lisp.ReadCost(v, limit)
-	return min(n, limit)
+	return got
 }
 
 // rememberedPrograms keeps the programs an evaluation reads, analyzed

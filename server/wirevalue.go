@@ -145,54 +145,64 @@ func (rd *valueReader) sample(v *ptcsidecarv1.Value, field string, keep int) (li
 // building each one's path cost more allocations than reading it from the
 // cache.
 func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() string) (lisp.Value, error) {
-	out, cost, notation, err := rd.read(v, keep)
-	if err != nil {
-		if _, isStatus := status.FromError(err); isStatus {
-			return nil, err // the request's, not the text's: see read
-		}
-		return nil, invalidf(path()+notation, "%v", err)
-	}
-	if err := rd.charge(cost, path); err != nil {
-		return nil, err
-	}
-	return out, nil
+	got, err := rd.readAt(v, keep, false, path)
+	return got.value, err
 }
 
-// read reads v as sample does. On failure it also returns the suffix that
-// names the notation in the field's path (".edn" or ".json"). An error
-// that stopped the reading for this request only (its context ended, no
-// evaluation slot came, the evaluation timeout passed) is a gRPC status,
-// and is not remembered; what is wrong with the text is.
-func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int) (lisp.Value, int64, string, error) {
-	depth := rd.svc.maxValueDepth()
+// readAt is sampleAt that also makes the texts of the value's records
+// when records is set (see remembered.value).
+func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, path func() string) (readValue, error) {
+	got, notation, err := rd.read(v, keep, records)
+	if err != nil {
+		if _, isStatus := status.FromError(err); isStatus {
+			return readValue{}, err // the request's, not the text's: see read
+		}
+		return readValue{}, invalidf(path()+notation, "%v", err)
+	}
+	if err := rd.charge(got.cost, path); err != nil {
+		return readValue{}, err
+	}
+	return got, nil
+}
+
+// read reads v as sample does: every value of every request comes in
+// here, and through lisp.ReadWire, which decides EDN, JSON or source and
+// applies the server's nesting setting. On failure it also returns the
+// suffix that names the notation in the field's path (".edn" or
+// ".json"). An error that stopped the reading for this request only (its
+// context ended, no evaluation slot came, the evaluation timeout passed)
+// is a gRPC status, and is not remembered; what is wrong with the text is.
+func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (readValue, string, error) {
 	// edn first: a value the sidecar emitted carries both, and edn is the
 	// lossless one.
-	if text := v.GetEdn(); text != "" {
-		key := valueKey{maxNesting: depth, keep: max(keep, 0), text: text}
-		out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, error) {
-			if v, err := lisp.ParseEDNSample(text, depth, keep); err == nil {
-				return v, nil
-			}
-			// Not EDN: perhaps the source of a value EDN cannot spell.
-			// (ReadValue tries EDN again; only such texts pay for that.)
-			ctx, err := rd.sourceContext()
-			if err != nil {
-				return nil, err
-			}
-			v, err := lisp.ReadValue(ctx, text, depth, keep)
-			if ctx.Err() != nil {
-				return nil, rd.interrupted()
-			}
-			return v, err
-		})
-		return out, cost, ".edn", err
+	how, key, notation := rd.keyOf(v, keep)
+	if key.text == "" {
+		return readValue{}, "", nil
 	}
-	if text := v.GetJson(); text != "" {
-		key := valueKey{json: true, maxNesting: depth, text: text}
-		out, cost, err := rd.svc.remembered.value(key, func() (lisp.Value, error) { return lisp.DecodeJSON(text, depth) })
-		return out, cost, ".json", err
+	key.records = records
+	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
+		how.Source = rd.sourceContext // made only for a text not remembered
+		v, cost, err := lisp.ReadWire(key.text, how)
+		if err != nil && rd.source != nil && rd.source.Err() != nil {
+			// Stopped for this request (its context, the evaluation
+			// timeout), not for what the text is.
+			return nil, 0, rd.interrupted()
+		}
+		return v, cost, err
+	})
+	return got, notation, got.err
+}
+
+// keyOf is how v's text is read (edn when set, else json), the key its
+// value is remembered under, and the suffix naming its notation.
+func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, valueKey, string) {
+	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0)}
+	text, notation := v.GetEdn(), ".edn"
+	if text == "" {
+		how.Keep = 0
+		how.JSON, text, notation = true, v.GetJson(), ".json"
 	}
-	return nil, 0, "", nil
+	return how, valueKey{json: how.JSON, maxNesting: how.MaxNesting, keep: how.Keep, text: text}, notation
 }
 
 // interrupted is the status of a request whose values stopped being read
@@ -207,17 +217,19 @@ func (rd *valueReader) interrupted() error {
 		rd.svc.cfg.Limits.Timeout.Round(time.Millisecond))
 }
 
-// valueMap reads a Value that must be a map, or is absent.
-func (rd *valueReader) valueMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, error) {
-	val, err := rd.value(v, field)
-	if err != nil || val == nil {
-		return nil, err
+// dataMap reads a request's data: a Value that must be a map, or is
+// absent, with the texts of its records (lisp.RecordTexts), which a turn
+// that emits them copies.
+func (rd *valueReader) dataMap(v *ptcsidecarv1.Value, field string) (*lisp.Map, *lisp.RecordTexts, error) {
+	got, err := rd.readAt(v, 0, true, func() string { return field })
+	if err != nil || got.value == nil {
+		return nil, nil, err
 	}
-	m, ok := val.(*lisp.Map)
+	m, ok := got.value.(*lisp.Map)
 	if !ok {
-		return nil, invalidf(field, "must be a map, got %s", val.TypeName())
+		return nil, nil, invalidf(field, "must be a map, got %s", got.value.TypeName())
 	}
-	return m, nil
+	return m, got.texts, nil
 }
 
 func (s *Service) maxValueDepth() int { return s.cfg.MaxValueDepth }
@@ -227,11 +239,18 @@ func (s *Service) maxValueDepth() int { return s.cfg.MaxValueDepth }
 // source of what EDN cannot spell), the lossless form the sidecar always
 // emits and reads back, and as JSON when the value has a JSON form
 // (lisp.EncodeJSON); nil (absent) stays unset.
-func encodeValue(v lisp.Value) *ptcsidecarv1.Value {
+func encodeValue(v lisp.Value) *ptcsidecarv1.Value { return encodeValueText(v, "") }
+
+// encodeValueText is encodeValue of v whose wire text, when not "", was
+// printed already (lisp.Result.ValueText).
+func encodeValueText(v lisp.Value, text string) *ptcsidecarv1.Value {
 	if v == nil {
 		return nil
 	}
-	out := &ptcsidecarv1.Value{Edn: lisp.WireText(v)}
+	if text == "" {
+		text = lisp.WireText(v)
+	}
+	out := &ptcsidecarv1.Value{Edn: text}
 	if text, err := lisp.EncodeJSON(v); err == nil {
 		out.Json = text
 	}

@@ -70,6 +70,7 @@ type config struct {
 	conns       int
 	maxRequests int
 	sidecarBin  string
+	baseline    string
 	serverArgs  []string
 	// The pool measurement (see pool.go) instead of the comparison.
 	pool                  bool
@@ -107,6 +108,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.replicas, "replicas", 3, "replicas of the pool measurement")
 	fs.IntVar(&cfg.runs, "runs", 20, "concurrent agent runs of the pool measurement")
 	fs.IntVar(&cfg.turns, "turns", 12, "turns of each run of the pool measurement")
+	fs.StringVar(&cfg.baseline, "baseline", "", "a second ptc-sidecar `binary` (another release) to run in place of the echo server, with the same requests and flags")
 	serverArgs := fs.String("server-args", "", "extra space-separated `flags` for 'ptc-sidecar serve', e.g. '--max-concurrent-streams 8'")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -197,8 +199,10 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	echoBin := filepath.Join(dir, "echoserver")
-	if err := goBuild(echoBin, modulePath+"/bench/cmd/echoserver"); err != nil {
-		return err
+	if cfg.baseline == "" {
+		if err := goBuild(echoBin, modulePath+"/bench/cmd/echoserver"); err != nil {
+			return err
+		}
 	}
 
 	sidecar, err := start(ctx, "ptc-sidecar", sidecarBin, append([]string{"serve", "--listen", "127.0.0.1:0"}, cfg.serverArgs...)...)
@@ -206,7 +210,14 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	defer sidecar.stop()
-	echo, err := start(ctx, "echoserver", echoBin, "--listen", "127.0.0.1:0")
+	var echo *process
+	if cfg.baseline != "" {
+		// Two releases side by side: B answers as A does, so the ratios
+		// compare the sidecar's whole cost, not its cost beyond echo's.
+		echo, err = start(ctx, "baseline", cfg.baseline, append([]string{"serve", "--listen", "127.0.0.1:0"}, cfg.serverArgs...)...)
+	} else {
+		echo, err = start(ctx, "echoserver", echoBin, "--listen", "127.0.0.1:0")
+	}
 	if err != nil {
 		return err
 	}
@@ -251,6 +262,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		fmt.Fprintf(out, "\nworkload %s: request %d bytes, response %d bytes\n", name, len(reqBytes), respBytes)
 		a := &target{proc: sidecar, method: w.method}
 		b := &target{proc: echo, method: rawcodec.EchoFullMethod, md: metadata.Pairs(rawcodec.ResponseBytesHeader, strconv.Itoa(respBytes))}
+		if cfg.baseline != "" {
+			b = &target{proc: echo, method: w.method}
+		}
 		for _, clients := range cfg.clients {
 			if err := compare(ctx, out, cfg, reqBytes, clients, a, b); err != nil {
 				return fmt.Errorf("%s with %d clients: %w", name, clients, err)
@@ -309,8 +323,8 @@ func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients
 	ratio := func(f func(phase) float64) string {
 		return spread("%.2f", func(a, b phase) float64 { return f(a) / f(b) })
 	}
-	fmt.Fprintf(out, "ratios sidecar/echo, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
-		cfg.rounds,
+	fmt.Fprintf(out, "ratios sidecar/%s, median (min-max) of %d rounds: rps %s, p50 %s, p99 %s, cpu/req %s; sidecar peak RSS %.1f MB\n",
+		b.proc.name, cfg.rounds,
 		ratio(func(p phase) float64 { return p.rps() }),
 		ratio(func(p phase) float64 { return float64(p.p50) }),
 		ratio(func(p phase) float64 { return float64(p.p99) }),
@@ -318,10 +332,10 @@ func compare(ctx context.Context, out io.Writer, cfg config, req []byte, clients
 		mb(slices.MaxFunc(as, func(x, y phase) int { return int(x.peakRSS - y.peakRSS) }).peakRSS))
 	// What the sidecar's own work costs: its CPU per request less what
 	// the transport alone costs the echo server for the same bytes.
-	fmt.Fprintf(out, "sidecar CPU per request beyond echo, median (min-max) of %d rounds: %s ms; echo's own %s ms\n",
-		cfg.rounds,
+	fmt.Fprintf(out, "sidecar CPU per request beyond %s, median (min-max) of %d rounds: %s ms; %s's own %s ms\n",
+		b.proc.name, cfg.rounds,
 		spread("%.3f", func(a, b phase) float64 { return msf(a.cpuPerRequest() - b.cpuPerRequest()) }),
-		spread("%.3f", func(_, b phase) float64 { return msf(b.cpuPerRequest()) }))
+		b.proc.name, spread("%.3f", func(_, b phase) float64 { return msf(b.cpuPerRequest()) }))
 	printLoad(out, "")
 	return nil
 }
