@@ -32,16 +32,7 @@ func gzipSize(src []byte, limit int64) (int64, error) {
 // or transcoded from HTTP, to at most max bytes. It is the server's
 // decompressor (grpc.RPCDecompressor), which takes precedence over the
 // gzip codec registered in the process.
-type grpcGzip struct {
-	max int64
-	// overLimit is max+1 bytes that no one writes, the answer for a
-	// message over max: the server refuses a message longer than
-	// --max-recv-bytes as RESOURCE_EXHAUSTED by its length alone (an
-	// error from Do would reach the caller as INTERNAL). Made once per
-	// server, it costs no request any memory; never written, its pages
-	// need not even be resident.
-	overLimit []byte
-}
+type grpcGzip struct{ max int64 }
 
 func (grpcGzip) Type() string { return "gzip" }
 
@@ -55,7 +46,11 @@ func (d grpcGzip) Do(r io.Reader) ([]byte, error) {
 	case err != nil:
 		return nil, err
 	case n > d.max:
-		return d.overLimit, nil
+		// The server refuses a message longer than --max-recv-bytes as
+		// RESOURCE_EXHAUSTED by its length alone; an error from Do would
+		// reach the caller as INTERNAL. This costs what an uncompressed
+		// message of the largest size accepted does, once, freshly zeroed.
+		return make([]byte, n), nil
 	}
 	z, err := gzip.NewReader(bytes.NewReader(src))
 	if err != nil {
@@ -72,13 +67,16 @@ func (d grpcGzip) Do(r io.Reader) ([]byte, error) {
 func grpcDecompression(maxRecvBytes int) grpc.ServerOption {
 	// Deprecated for encoding.RegisterCompressor, which is process-wide
 	// and would not know the server's limit; supported throughout 1.x.
-	return grpc.RPCDecompressor(grpcGzip{max: int64(maxRecvBytes), overLimit: make([]byte, maxRecvBytes+1)})
+	return grpc.RPCDecompressor(grpcGzip{max: int64(maxRecvBytes)})
 }
 
 // httpGzip is the HTTP transcoder's gzip decompressor (Connect's
-// Content-Encoding and Connect-Content-Encoding, gRPC-Web's
+// Content-Encoding and Connect-Content-Encoding, gRPC-Web's and gRPC's
 // grpc-encoding), which fails a message that decompresses to more than
-// max bytes with RESOURCE_EXHAUSTED.
+// max bytes with RESOURCE_EXHAUSTED. The transcoder decompresses every
+// message it passes on (vanguard.WithNoTargetCompression): a compressed
+// message passed through would reach grpcGzip, whose refusal costs a
+// message of the largest size.
 type httpGzip struct {
 	gzip.Reader
 	max, left int64

@@ -44,7 +44,8 @@ type httpEndpoint struct {
 func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service, metrics *metricsEndpoint) (*httpEndpoint, error) {
 	transcoder, err := vanguardgrpc.NewTranscoder(srv,
 		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return newRequestJSONCodec(res, sidecar) }),
-		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes)))),
+		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes))),
+			vanguard.WithNoTargetCompression()),
 		// A compressed message decompresses to no more than an
 		// uncompressed body may hold.
 		vanguard.WithCompression("gzip", newHTTPGzipWriter, newHTTPGzip(2*int64(cfg.maxRecvBytes))),
