@@ -32,6 +32,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/testenv"
 )
 
 var (
@@ -40,9 +41,12 @@ var (
 	buildErr  error
 )
 
-// binary builds ptc-sidecar once per test run and returns its path.
+// binary builds ptc-sidecar once per test run and returns its path. Under
+// -short the test skips: the inner loop builds no binary, and every test
+// that starts one is end-to-end.
 func binary(t *testing.T) string {
 	t.Helper()
+	testenv.SkipShort(t, "a build of the binary (go build), end to end")
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "ptc-sidecar-e2e")
 		if err != nil {
