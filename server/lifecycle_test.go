@@ -89,19 +89,16 @@ func TestToolWaitDoesNotCountAgainstTheEvalTimeout(t *testing.T) {
 }
 
 // An unanswered tool call ends the turn with tool_timeout after the
-// request's tool timeout, in words for the LLM.
+// request's tool timeout (the message names it: the wall clock, which a
+// busy machine stretches, is not judged), in words for the LLM.
 func TestUnansweredToolCallEndsAsToolTimeout(t *testing.T) {
 	c := dial(t, Config{Limits: lisp.DefaultLimits()})
 	req := &ptcsidecarv1.EvalTurnRequest{Program: `(tool/get-user {:id 7})`, Tools: getUser,
 		Limits: &ptcsidecarv1.Limits{TimeoutMs: 5000, ToolTimeoutMs: 100}}
-	began := time.Now()
 	stream := openStream(t, c, req)
 	msg, err := stream.Recv() // never answered
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(began); took > 3*time.Second {
-		t.Errorf("a 100ms tool timeout ended the turn after %v", took)
 	}
 	turn := msg.GetTurn()
 	e := turn.GetError()
@@ -196,7 +193,7 @@ func TestAdmissionBoundsRunningEvaluations(t *testing.T) {
 	})
 	// Once the loop runs, the quick request is refused after the wait.
 	var err error
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); { // a hang guard only
 		if _, err = c.EvalTurn(context.Background(), quick); status.Code(err) == codes.ResourceExhausted {
 			break
 		}

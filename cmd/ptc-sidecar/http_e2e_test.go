@@ -443,15 +443,10 @@ func TestHTTPBodyBounds(t *testing.T) {
 			body, send := io.Pipe()
 			defer send.Close()
 			go send.Write([]byte(`{"turns": [{"program": "(+ 1`))
-			began := time.Now()
 			resp := post(t, client, p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages", "application/json", body)
-			took := time.Since(began)
 			if code, msg := connectError(t, resp); resp.StatusCode != http.StatusGatewayTimeout || code != "deadline_exceeded" ||
 				!strings.Contains(msg, "did not arrive within 300ms (--http-read-timeout)") {
 				t.Errorf("slow body: %s %s %q, want 504 deadline_exceeded", resp.Status, code, msg)
-			}
-			if took > readTimeout+time.Second*raceSlowdown {
-				t.Errorf("slow body answered after %v", took)
 			}
 
 			// A body over twice --max-recv-bytes, of no announced length.
