@@ -29,7 +29,7 @@ import (
 // providerRules and, over all outputs at once, by the independent
 // testdata/provider_rules.py), never empty, and hold the user's request
 // (the most recent user message) unless the caller chose window_only.
-// Priced with the product's cost model (prefix.go, cost.go), each
+// Priced with the product's cost model (prefix.go, bill.go), each
 // strategy's bill over a source, with prompt caching (cache reads at 0.1 of
 // a fresh token, writes at 1 and at Anthropic's 1.25), must not exceed the
 // bill of sending the raw history, and must be below it wherever the
