@@ -151,6 +151,21 @@ func TestHalfClosedStreamIsInvalidArgument(t *testing.T) {
 	}
 }
 
+// A stream that ends where a message was due and is reset (cancelled) at
+// once, as Node's HTTP/2 cancels a call (END_STREAM, then RST_STREAM), was
+// cancelled; one that is not reset closed its side too early.
+func TestEndedEarlyTellsACancelFromAClose(t *testing.T) {
+	closed := invalidf("tool_result", "the stream was closed instead of answering")
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := endedEarly(cancelled, closed); status.Code(got) != codes.Canceled {
+		t.Errorf("ended, then cancelled: %v, want CANCELED", got)
+	}
+	if got := endedEarly(context.Background(), closed); got != closed {
+		t.Errorf("ended only: %v, want the INVALID_ARGUMENT saying it closed", got)
+	}
+}
+
 // A stream that never sends start ends after the start timeout.
 func TestStreamWithoutStartEnds(t *testing.T) {
 	c := dial(t, Config{Limits: lisp.DefaultLimits(), StreamStartTimeout: 50 * time.Millisecond})
