@@ -137,7 +137,8 @@ generate-python:
 
 ## generate-typescript: regenerate the TypeScript client's stubs
 ## (clients/typescript/src/gen) byte for byte; needs `npm ci` in
-## clients/typescript first, for its local protoc-gen-es
+## clients/typescript first, for its local protoc-gen-es (pinned at 2.13.0,
+## the last release that runs on Node 20: 2.14 wants Node 22)
 generate-typescript: $(TS_CLIENT_DEPS)
 	rm -rf clients/typescript/src/gen
 	$(TOOL) buf generate --template buf.gen.typescript.yaml
