@@ -28,6 +28,8 @@ function binary(): string {
  * same address, as a sidecar container is restarted in its pod. */
 export class Server {
   target = "127.0.0.1:0";
+  /** The server's log lines (stderr), of every start. */
+  readonly log: string[] = [];
   private child: ChildProcess | undefined;
 
   private constructor(private readonly args: string[]) {}
@@ -41,7 +43,7 @@ export class Server {
   async start(): Promise<void> {
     const child = spawn(binary(), ["serve", "--listen", this.target, ...this.args], { stdio: ["ignore", "ignore", "pipe"] });
     this.child = child;
-    const log: string[] = [];
+    const log = this.log;
     // Port 0: the server logs the address it bound in its "serving" line once
     // it is ready. It is waited for as long as the server runs, however busy
     // the machine: a server that cannot start exits.
