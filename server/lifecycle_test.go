@@ -192,7 +192,8 @@ func busyLimits(timeout time.Duration) lisp.Limits {
 // wait and gets RESOURCE_EXHAUSTED; a stream waiting for a tool answer
 // holds no slot, and resumes once it has one.
 func TestAdmissionBoundsRunningEvaluations(t *testing.T) {
-	c := dial(t, Config{Limits: busyLimits(time.Minute), MaxConcurrentEvals: 1, EvalQueueWait: 50 * time.Millisecond})
+	svc := New(Config{Limits: busyLimits(time.Minute), MaxConcurrentEvals: 1, EvalQueueWait: 50 * time.Millisecond})
+	c := ptcsidecarv1.NewSidecarServiceClient(serveInMemory(t, svc))
 	quick := &ptcsidecarv1.EvalTurnRequest{Program: `(+ 1 2)`}
 
 	// A stream waiting for its tool's answer leaves the slot free.
@@ -230,6 +231,11 @@ func TestAdmissionBoundsRunningEvaluations(t *testing.T) {
 	msg, err := stream.Recv()
 	if err != nil || msg.GetTurn().GetResult().GetEdn() != `"Ada"` {
 		t.Errorf("the resumed stream: %v %v, want \"Ada\"", msg, err)
+	}
+	// The stream gives its slot back after it sends the turn, which a
+	// busy machine may delay past the 50ms queue wait.
+	for svc.AdmissionStats().Running != 0 {
+		time.Sleep(5 * time.Millisecond)
 	}
 	if resp, err := c.EvalTurn(context.Background(), quick); err != nil || resp.GetTurn().GetResult().GetEdn() != "3" {
 		t.Errorf("after the loop: %v %v, want 3", resp, err)
