@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"net"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/testenv"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -26,9 +28,10 @@ import (
 // reads the field of an INVALID_ARGUMENT from its google.rpc.BadRequest
 // details, without parsing the message.
 func TestBadRequestDetailsFromPython(t *testing.T) {
-	const python = "/usr/bin/python3"
+	const install = "install them with `apt-get install python3 python3-grpcio python3-protobuf`"
+	python := testenv.Program(t, "/usr/bin/python3", install)
 	if err := exec.Command(python, "-c", "import grpc, google.protobuf").Run(); err != nil {
-		t.Fatalf("%s cannot import grpc and protobuf (%v): install them with `apt-get install python3-grpcio python3-protobuf`", python, err)
+		testenv.Missing(t, fmt.Sprintf("%s cannot import grpc and protobuf (%v): %s", python, err, install))
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -479,7 +479,7 @@ func (s *Service) receiveStart(ctx context.Context, stream turnStream) (*ptcside
 			"start: no message within %s of opening the stream; send start, the EvalTurnRequest, as the first message", s.cfg.StreamStartTimeout)
 	}
 	if r.err == io.EOF {
-		return nil, invalidf("start", "the stream was closed before its first message; send start, the EvalTurnRequest, then wait for the turn")
+		return nil, endedEarly(ctx, invalidf("start", "the stream was closed before its first message; send start, the EvalTurnRequest, then wait for the turn"))
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -488,6 +488,27 @@ func (s *Service) receiveStart(ctx context.Context, stream turnStream) (*ptcside
 		return nil, err
 	}
 	return r.msg, nil
+}
+
+// cancelGrace is how long a stream that ended where a message was due
+// waits to be reset: see endedEarly.
+const cancelGrace = 250 * time.Millisecond
+
+// endedEarly is the answer to a stream that ended (io.EOF) where a message
+// was due. A client that cancels its call may end its side of the stream
+// just before it resets it (Node's HTTP/2 does: END_STREAM, then
+// RST_STREAM), so the reset is waited for, briefly: if it comes the call
+// was cancelled, and is logged so; if not, the client closed its side too
+// early, and closed, the INVALID_ARGUMENT saying so, is the answer.
+func endedEarly(ctx context.Context, closed error) error {
+	t := time.NewTimer(cancelGrace)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return status.FromContextError(ctx.Err()).Err()
+	case <-t.C:
+		return closed
+	}
 }
 
 // receive reads the stream's next message in a goroutine of its own, so
@@ -560,7 +581,7 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	}
 	switch {
 	case r.err == io.EOF:
-		return nil, h.abandon(invalidf("tool_result", "the stream was closed instead of answering tool call %d (tool/%s); send its tool_result, then wait for the turn", index, name))
+		return nil, h.abandon(endedEarly(ctx, invalidf("tool_result", "the stream was closed instead of answering tool call %d (tool/%s); send its tool_result, then wait for the turn", index, name)))
 	case r.err != nil:
 		return nil, h.abandon(r.err)
 	}

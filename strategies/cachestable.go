@@ -9,7 +9,7 @@ import (
 
 // cacheStable is single-user-coalesced reordered for prompt caching. A
 // provider bills the prompt prefix a call shares with the previous call at a
-// fraction of fresh input (cost.go), so what the strategy rewrites from call
+// fraction of fresh input (bill.go), so what the strategy rewrites from call
 // to call costs far more than what it appends. It sends:
 //
 //	SYSTEM  static

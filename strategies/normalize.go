@@ -97,6 +97,13 @@ var intOptions = []intOption{
 	{"trim_to", 0, 1, maxTokenFigureBound, func(r *RawOptions) *int { return r.TrimTo }, func(o *Options) *int { return &o.TrimTo }},
 }
 
+// withDefault is d with its default described in words rather than as a
+// number.
+func withDefault(d OptionDoc, text string) OptionDoc {
+	d.Default = text
+	return d
+}
+
 // intOptionDoc documents the numeric option name for ListStrategies: its
 // default and range come from intOptions, description says the rest.
 func intOptionDoc(name, description string) OptionDoc {

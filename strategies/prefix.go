@@ -229,7 +229,7 @@ func memoryBeforeFirstTurn(req *Request, use memoryUse) ([]Binding, string) {
 	return out, ""
 }
 
-// priceTurns fills the cost statistics of resp, the response of a turn
+// priceTurns fills the bill's statistics of resp, the response of a turn
 // strategy to req, rendering the earlier call with messages; use says what
 // of the memory messages renders.
 func priceTurns(req *Request, resp *Response, use memoryUse, messages func(*Request) ([]ChatMessage, error)) error {
@@ -265,7 +265,7 @@ func earlierHistoryRequest(req *Request) *Request {
 	return nil
 }
 
-// priceChat fills the cost statistics of resp, the response of the chat
+// priceChat fills the bill's statistics of resp, the response of the chat
 // strategy named name to req, rendering the earlier call with the same
 // strategy.
 func priceChat(name string, req *Request, resp *Response) error {

@@ -140,6 +140,7 @@ func TestStablePrefixCorpus(t *testing.T) {
 	}
 	files = sampleForShort(files)
 	unknown := 0
+	rem := NewRemembered(memo.New(256 << 20)) // as the server runs them: each text counted once
 	for _, file := range files {
 		tr := loadTrace(t, file)
 		for _, name := range turnStrategies {
@@ -152,6 +153,7 @@ func TestStablePrefixCorpus(t *testing.T) {
 				req := tr.request(i)
 				req.Turns = withSnapshotsOnlyOn(req.Turns, i-2)
 				req.Options.Strategy = name
+				req.Remembered = rem
 				resp, err := st.Render(req)
 				if err != nil {
 					t.Fatal(err)
@@ -462,13 +464,14 @@ func TestStablePrefixFirstCallPrelude(t *testing.T) {
 	}
 }
 
-// sampleForShort keeps every third trace under -short, so the inner loop
-// still sees written and recorded runs; without -short every trace runs.
-func sampleForShort(files []string) []string {
+// sampleForShort keeps every third item of a corpus (traces,
+// conversations) under -short, so the inner loop still sees written and
+// recorded ones; without -short the whole corpus runs.
+func sampleForShort[T any](files []T) []T {
 	if !testing.Short() {
 		return files
 	}
-	var kept []string
+	var kept []T
 	for i, f := range files {
 		if i%3 == 0 {
 			kept = append(kept, f)

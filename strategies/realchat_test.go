@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/testenv"
 )
 
 // TestRealChat runs every chat strategy on every LLM call of every
@@ -28,14 +29,14 @@ import (
 // providerRules and, over all outputs at once, by the independent
 // testdata/provider_rules.py), never empty, and hold the user's request
 // (the most recent user message) unless the caller chose window_only.
-// Priced with the product's cost model (prefix.go, cost.go), each
+// Priced with the product's cost model (prefix.go, bill.go), each
 // strategy's bill over a source, with prompt caching (cache reads at 0.1 of
 // a fresh token, writes at 1 and at Anthropic's 1.25), must not exceed the
 // bill of sending the raw history, and must be below it wherever the
 // strategy sent fewer tokens. go test -run TestRealChat -v prints the table
-// docs/CHAT_STRATEGIES.md shows.
+// docs/CHAT_STRATEGIES.md shows (-short runs a third of the corpus).
 func TestRealChat(t *testing.T) {
-	convs := append(loadRealChat(t), codingSessions()...)
+	convs := sampleForShort(append(loadRealChat(t), codingSessions()...))
 	rem := NewRemembered(memo.New(256 << 20))
 	pricings := []Pricing{{Name: "read 0.1, write 1", ReadRate: 0.1, WriteRate: 1}, {Name: "read 0.1, write 1.25", ReadRate: 0.1, WriteRate: 1.25}}
 	var sources []string
@@ -377,26 +378,25 @@ func (l *outputLog) add(label string, msgs []ChatMessage) {
 	l.requests = append(l.requests, req)
 }
 
-// check runs testdata/provider_rules.py over every output logged.
+// check runs testdata/provider_rules.py over every output logged, as a
+// subtest: where python3 is not run (-short, or not installed) that
+// subtest skips and the caller's own checks still count.
 func (l *outputLog) check(t *testing.T) {
-	out, err := l.runScript(t)
-	if err != nil {
-		t.Fatalf("provider_rules.py: %v\n%s", err, out)
-	}
-	want := fmt.Sprintf("%d requests accepted by both", len(l.requests))
-	if !strings.Contains(out, want) {
-		t.Fatalf("provider_rules.py did not report %q:\n%s", want, out)
-	}
+	t.Run("provider_rules.py", func(t *testing.T) {
+		out, err := l.runScript(t)
+		if err != nil {
+			t.Fatalf("provider_rules.py: %v\n%s", err, out)
+		}
+		want := fmt.Sprintf("%d requests accepted by both", len(l.requests))
+		if !strings.Contains(out, want) {
+			t.Fatalf("provider_rules.py did not report %q:\n%s", want, out)
+		}
+	})
 }
 
 // runScript runs testdata/provider_rules.py over the outputs logged.
 func (l *outputLog) runScript(t *testing.T) (string, error) {
-	python, err := exec.LookPath("/usr/bin/python3")
-	if err != nil {
-		if python, err = exec.LookPath("python3"); err != nil {
-			t.Skip("no python3: the independent provider-rules check needs it")
-		}
-	}
+	python := testenv.Program(t, "/usr/bin/python3", "the independent provider-rules check needs it (Debian: apt-get install python3)")
 	file := filepath.Join(t.TempDir(), "outputs.json")
 	data, err := json.Marshal(map[string]any{"messages": l.messages, "requests": l.requests})
 	if err != nil {
@@ -415,21 +415,12 @@ func (l *outputLog) runScript(t *testing.T) (string, error) {
 // nearly always for the strategies that drop or clear in steps, less
 // often for the ones that slice the history anew on each call.
 func TestChatNextCacheBreakpoint(t *testing.T) {
-	convs := append(loadRealChat(t), codingSessions()...)
-	if testing.Short() {
-		var kept []chatConversation
-		for i, c := range convs {
-			if i%3 == 0 {
-				kept = append(kept, c)
-			}
-		}
-		convs = kept
-	}
+	convs := sampleForShort(append(loadRealChat(t), codingSessions()...))
 	least := map[string]float64{ // the share of calls, measured on the whole corpus, less a margin
 		"loop-slice": 0.15, "loop-slice window_only": 0.15, "turn-aware": 0.55, "turn-aware window_only": 0.30,
 		"clear-tool-results": 0.98, "clear-tool-results trigger 20000": 0.97, "token-budget 8000": 0.95, "token-budget 32000": 0.97,
 	}
-	rem := NewRemembered(nil)
+	rem := NewRemembered(memo.New(256 << 20)) // as the server runs them: each message counted once
 	for _, cfg := range chatEvalConfigs() {
 		s, err := Lookup(cfg.opts.Strategy)
 		if err != nil {

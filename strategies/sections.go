@@ -37,7 +37,9 @@ var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 func missionSection(o *Options) string { return o.Mission }
 
 // toolSection lists the tools sorted by name, with their signatures written
-// without colons.
+// without colons. A tool given without a signature takes a map of
+// arguments nobody declared: "(...)", not "()", which would tell the model
+// it takes none.
 func toolSection(o *Options, r *Remembered) (string, error) {
 	if len(o.Tools) == 0 {
 		return "", nil
@@ -47,7 +49,7 @@ func toolSection(o *Options, r *Remembered) (string, error) {
 	var b strings.Builder
 	b.WriteString(";; === tool/ ===")
 	for _, t := range tools {
-		params, ret := "", "any"
+		params, ret := "...", "any"
 		if t.Signature != "" {
 			sig := r.signature(t.Signature)
 			if sig.err != nil {

@@ -162,7 +162,7 @@ type Stats struct {
 	ToolUsesCleared     int
 	TokensCleared       int
 
-	// What the call costs with prompt caching (cost.go, prefix.go).
+	// What the call is billed with prompt caching (bill.go, prefix.go).
 	StablePrefixTokens  int
 	StablePrefixKnown   bool
 	StablePrefixNote    string

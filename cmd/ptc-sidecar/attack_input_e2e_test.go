@@ -17,7 +17,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,28 +32,6 @@ import (
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
-
-// serverCPU is the CPU time the process pid has used, user and system,
-// from /proc/pid/stat (in clock ticks of 10 ms, USER_HZ on Linux).
-func serverCPU(t *testing.T, pid int) time.Duration {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Skipf("no /proc on this system: %v", err)
-	}
-	// The fields after the command's ")": state is the first, utime the
-	// 12th and stime the 13th.
-	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	var ticks int64
-	for _, f := range fields[11:13] {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			t.Fatalf("/proc/%d/stat: %q", pid, f)
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond
-}
 
 // fieldNumber is the number of m's field called name.
 func fieldNumber(m proto.Message, name string) protowire.Number {
@@ -240,14 +217,14 @@ func TestAttackCompressedBodies(t *testing.T) {
 			}
 			bomb := c.body(t, 200<<20)
 			before := peakRSSBytes(t, p.cmd.Process.Pid)
-			cpu := serverCPU(t, p.cmd.Process.Pid)
+			cpu := serverCPUTime(t, p.cmd.Process.Pid)
 			for i := range 3 {
 				if got := c.send(t, p, bomb); got != "RESOURCE_EXHAUSTED" {
 					t.Errorf("run %d: 200 MiB in %d bytes of gzip: %s, want RESOURCE_EXHAUSTED", i+1, len(bomb), got)
 				}
 			}
 			peak := peakRSSBytes(t, p.cmd.Process.Pid) - before
-			cpu = serverCPU(t, p.cmd.Process.Pid) - cpu
+			cpu = serverCPUTime(t, p.cmd.Process.Pid) - cpu
 			bound := 16*int64(len(bomb)) + attackOverhead
 			t.Logf("%-32s %7d bytes of gzip for 200 MiB: peak RSS +%d MiB (bound %d MiB), server CPU %v for three",
 				c.name, len(bomb), peak/mib, bound/mib, cpu)
@@ -344,9 +321,9 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	var peak int64
 	var slowest time.Duration
 	for i := range 3 {
-		cpu := serverCPU(t, pid)
+		cpu := serverCPUTime(t, pid)
 		out, n := sendAttack(t, p, listener, a.attack)
-		slowest = max(slowest, serverCPU(t, pid)-cpu)
+		slowest = max(slowest, serverCPUTime(t, pid)-cpu)
 		if i == 0 {
 			first, size, peak = out, n, peakRSSBytes(t, pid)-before
 		} else if out.got != first.got {
@@ -475,10 +452,10 @@ func TestAttackAbandonedRendering(t *testing.T) {
 	send := func(d time.Duration) (time.Duration, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), d)
 		defer cancel()
-		cpu := serverCPU(t, p.cmd.Process.Pid)
+		cpu := serverCPUTime(t, p.cmd.Process.Pid)
 		_, err := client.ToMessages(ctx, req, grpc.MaxCallSendMsgSize(64*mib), grpc.MaxCallRecvMsgSize(64*mib))
 		time.Sleep(time.Second) // whatever the server still does
-		return serverCPU(t, p.cmd.Process.Pid) - cpu, err
+		return serverCPUTime(t, p.cmd.Process.Pid) - cpu, err
 	}
 	whole, err := send(time.Minute)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -90,7 +89,7 @@ func TestPanicBecomesInternalAndServerLives(t *testing.T) {
 	srv.RegisterService(&panicService, struct{}{})
 	markServing(healthSrv)
 	conn := serveInMemory(t, srv)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 
 	for i := range 2 { // twice: the first panic must leave the server able to serve

@@ -28,6 +28,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/testenv"
 )
 
 // httpClients are a client per HTTP version: HTTP/1.1, and HTTP/2 without
@@ -310,10 +311,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 // TestREADMECurl runs the README's curl line against the real binary.
 func TestREADMECurl(t *testing.T) {
 	t.Parallel()
-	curl, err := exec.LookPath("curl")
-	if err != nil {
-		t.Fatal("the README's curl line needs curl: install it (Debian: apt-get install curl)")
-	}
+	curl := testenv.Program(t, "curl", "the README's curl line needs it (Debian: apt-get install curl)")
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -445,15 +443,10 @@ func TestHTTPBodyBounds(t *testing.T) {
 			body, send := io.Pipe()
 			defer send.Close()
 			go send.Write([]byte(`{"turns": [{"program": "(+ 1`))
-			began := time.Now()
 			resp := post(t, client, p.httpAddr, "ptcsidecar.v1.SidecarService/ToMessages", "application/json", body)
-			took := time.Since(began)
 			if code, msg := connectError(t, resp); resp.StatusCode != http.StatusGatewayTimeout || code != "deadline_exceeded" ||
 				!strings.Contains(msg, "did not arrive within 300ms (--http-read-timeout)") {
 				t.Errorf("slow body: %s %s %q, want 504 deadline_exceeded", resp.Status, code, msg)
-			}
-			if took > readTimeout+time.Second*raceSlowdown {
-				t.Errorf("slow body answered after %v", took)
 			}
 
 			// A body over twice --max-recv-bytes, of no announced length.

@@ -20,7 +20,8 @@ type logOutput struct {
 	mu      sync.Mutex
 	w       io.Writer
 	waiting []byte
-	timer   *time.Timer // armed while lines wait
+	timer   *time.Timer   // armed while lines wait
+	delay   time.Duration // requestLogDelay; tests that judge order, not time, lengthen it
 }
 
 const (
@@ -28,7 +29,7 @@ const (
 	requestLogBatch = 32 << 10
 )
 
-func newLogOutput(w io.Writer) *logOutput { return &logOutput{w: w} }
+func newLogOutput(w io.Writer) *logOutput { return &logOutput{w: w, delay: requestLogDelay} }
 
 // Write writes what waits, then p.
 func (o *logOutput) Write(p []byte) (int, error) {
@@ -77,7 +78,7 @@ func (r requestWriter) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	case o.timer == nil:
-		o.timer = time.AfterFunc(requestLogDelay, func() { _ = o.Flush() }) // a failed write has no one to tell
+		o.timer = time.AfterFunc(o.delay, func() { _ = o.Flush() }) // a failed write has no one to tell
 	}
 	return len(p), nil
 }

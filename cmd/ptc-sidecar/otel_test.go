@@ -44,7 +44,7 @@ func tracedServer(t *testing.T) (ptcsidecarv1.SidecarServiceClient, healthpb.Hea
 // callerContext carries the caller's traceparent, as an instrumented
 // agent sends it.
 func callerContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	t.Cleanup(cancel)
 	return metadata.AppendToOutgoingContext(ctx, "traceparent", callerTraceparen)
 }
@@ -54,7 +54,7 @@ func callerContext(t *testing.T) context.Context {
 // the response, so the client can be ahead of it.
 func spansNamed(t *testing.T, recorder *tracetest.SpanRecorder, name string, n int) []sdktrace.ReadOnlySpan {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for {
 		var found []sdktrace.ReadOnlySpan
 		for _, s := range recorder.Ended() {

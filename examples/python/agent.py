@@ -12,7 +12,9 @@ The loop, on a run object that keeps the turns, memory and *1 *2 *3:
 until a program calls (return ...) or (fail ...), or the turns run out.
 
 Usage:
-    /usr/bin/python3 examples/python/agent.py --target 127.0.0.1:50051 [--protocol replay|stream|both]
+    /usr/bin/python3 examples/python/agent.py [--target ADDRESS] [--protocol replay|stream|both] [--quiet]
+
+--target defaults to $PTC_SIDECAR_TARGET, else 127.0.0.1:50051.
 
 with clients/python installed (pip install ./clients/python) or on PYTHONPATH
 (clients/python/src). It checks what it expects at every step and exits 1 on
@@ -21,6 +23,7 @@ any surprise, so it doubles as an end-to-end test (make test-python).
 
 import argparse
 import json
+import os
 import sys
 
 import ptc_sidecar
@@ -108,7 +111,8 @@ def _short(text, limit=100):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--target", default="127.0.0.1:50051", help="the sidecar's address (default %(default)s)")
+    parser.add_argument("--target", default=os.environ.get("PTC_SIDECAR_TARGET") or "127.0.0.1:50051",
+                        help="the sidecar's address (default $PTC_SIDECAR_TARGET, else 127.0.0.1:50051; now %(default)s)")
     parser.add_argument("--protocol", choices=["replay", "stream", "both"], default="both",
                         help="the tool protocol: unary EvalTurn with replay, EvalTurnStream, or both in turn (default)")
     parser.add_argument("--quiet", action="store_true", help="print only the outcome")

@@ -11,7 +11,8 @@
 //
 // until a program calls (return ...) or (fail ...), or the turns run out.
 //
-// Usage: node dist/agent.js --target 127.0.0.1:50051 [--protocol replay|stream|both]
+// Usage: node dist/agent.js [--target ADDRESS] [--protocol replay|stream|both] [--quiet]
+// (--target defaults to $PTC_SIDECAR_TARGET, else 127.0.0.1:50051)
 //
 // It checks what it expects at every step and exits 1 on any surprise, so it
 // doubles as an end-to-end test (make test-typescript).
@@ -84,17 +85,50 @@ function comparable(turn: Turn): unknown {
   return data;
 }
 
+const usage = `usage: node dist/agent.js [--target ADDRESS] [--protocol replay|stream|both] [--quiet]
+
+A PTC-Lisp shopping agent on the ptc-sidecar npm package, with a scripted LLM.
+
+  --target ADDRESS   the sidecar's address (default $PTC_SIDECAR_TARGET, else 127.0.0.1:50051)
+  --protocol NAME    the tool protocol: replay (unary EvalTurn), stream (EvalTurnStream),
+                     or both in turn (default)
+  --quiet            print only the outcome`;
+
+/** The command line's options, or the exit code when there is nothing to run. */
+function options(): { target: string; protocols: readonly ("replay" | "stream")[]; quiet: boolean } | number {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        target: { type: "string", default: process.env.PTC_SIDECAR_TARGET || "127.0.0.1:50051" },
+        protocol: { type: "string", default: "both" },
+        quiet: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  const byName: Record<string, readonly ("replay" | "stream")[] | undefined> = { both: ["replay", "stream"], replay: ["replay"], stream: ["stream"] };
+  const protocols = byName[values.protocol!];
+  if (!protocols) {
+    console.error(`--protocol ${values.protocol}: want replay, stream or both\n\n${usage}`);
+    return 2;
+  }
+  return { target: values.target!, protocols, quiet: values.quiet! };
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      target: { type: "string", default: "127.0.0.1:50051" },
-      protocol: { type: "string", default: "both" },
-      quiet: { type: "boolean", default: false },
-    },
-  });
+  const values = options();
+  if (typeof values === "number") return values;
   const say = values.quiet ? () => {} : (s: string) => console.log(s);
-  const protocols = values.protocol === "both" ? (["replay", "stream"] as const) : ([values.protocol as "replay" | "stream"] as const);
-  const client = new Client(values.target!);
+  const protocols = values.protocols;
+  const client = new Client(values.target);
   try {
     const runs: Turn[][] = [];
     for (const protocol of protocols) {

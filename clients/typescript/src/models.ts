@@ -46,6 +46,14 @@ export interface TurnError {
   hint: string;
 }
 
+/** Something the sidecar forgave in a turn that ran anyway (a stray closing
+ * bracket, code blocks joined), written for the LLM: the turn strategies show
+ * the last turn's warnings on the next prompt. */
+export interface TurnWarning {
+  type: string;
+  message: string;
+}
+
 /** One tool call a program made, with native args and result. */
 export interface ToolCall {
   index: number;
@@ -130,6 +138,7 @@ export class Turn {
   readonly returned: boolean;
   readonly failed: boolean;
   readonly durationMs: number;
+  readonly warnings: TurnWarning[];
   readonly memory: Memory | null;
   /** @internal The wire Turn without its memory, sent back as it came. */
   readonly wire: TurnProto;
@@ -157,6 +166,7 @@ export class Turn {
     this.returned = t.returned;
     this.failed = t.failed;
     this.durationMs = Number(t.durationMs);
+    this.warnings = t.warnings.map((w) => ({ type: w.type, message: w.message }));
   }
 
   /** The Turn of a wire Turn, its memory included when set. */

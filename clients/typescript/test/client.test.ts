@@ -171,6 +171,15 @@ test("memory takes a turn or its memory, and is plain JSON", async () => {
   assert.deepEqual(again.toJSON(), big.toJSON());
 });
 
+test("a turn carries what was forgiven", async () => {
+  const turn = await sidecar.client.evalTurn({ program: "(+ 1 2))" });
+  assert.equal(turn.result, 3);
+  assert.deepEqual(turn.warnings.map((w) => w.type), ["unmatched_closing_bracket"]);
+  assert.match(turn.warnings[0].message, /closing bracket/);
+  assert.deepEqual(Turn.fromJSON(JSON.parse(JSON.stringify(turn))).warnings, turn.warnings);
+  assert.deepEqual((await sidecar.client.evalTurn({ program: "(+ 1 2)" })).warnings, []);
+});
+
 test("parseJSON keeps integers a double cannot hold", () => {
   assert.deepEqual(parseJSON('{"a":[9007199254740991,9007199254740992,-9223372036854775808,1.5,2.0,1e3],"b":"\\u00e9\\n","__proto__":1}'), {
     a: [9007199254740991, 9007199254740992n, -9223372036854775808n, 1.5, 2, 1000],

@@ -30,6 +30,8 @@ export class Server {
   target = "127.0.0.1:0";
   /** The /metrics address, with --metrics-listen. */
   metrics: string | undefined;
+  /** The server's log lines (stderr), of every start. */
+  readonly log: string[] = [];
   private child: ChildProcess | undefined;
 
   private constructor(private readonly args: string[]) {}
@@ -43,7 +45,7 @@ export class Server {
   async start(): Promise<void> {
     const child = spawn(binary(), ["serve", "--listen", this.target, ...this.args], { stdio: ["ignore", "ignore", "pipe"] });
     this.child = child;
-    const log: string[] = [];
+    const log = this.log;
     // Port 0: the server logs the address it bound in its "serving" line once
     // it is ready. It is waited for as long as the server runs, however busy
     // the machine: a server that cannot start exits.

@@ -4,8 +4,10 @@
 // import it; it is not part of the sidecar.
 //
 // Install it with `make oracle` (npm ci in testdata/; make test does it
-// first). A test that needs it and does not find it fails with the command
-// to run: a token count the oracle did not check is no test.
+// first). A test that needs it skips under -short and, where it is not
+// installed, skips with the command to run, or fails under make test
+// (see package testenv): a token count the oracle did not check is no
+// test, so CI checks them all.
 package oracle
 
 import (
@@ -17,6 +19,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/testenv"
 )
 
 // Tiktoken is one node process answering token requests for the whole test
@@ -52,15 +56,14 @@ var start = sync.OnceValues(func() (*Tiktoken, error) {
 	return &Tiktoken{in: bufio.NewWriter(in), out: bufio.NewReaderSize(out, 1<<20)}, nil
 })
 
-// Get returns the running oracle. It fails the test, saying what to run,
-// where node or the oracle is not installed.
+// Get returns the running oracle. Under -short, and where node or the
+// oracle is not installed, the test skips saying what to run (testenv).
 func Get(t testing.TB) *Tiktoken {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("node is not installed: the tokenizer oracle runs on Node 20 (Debian: apt-get install nodejs npm); then run `make oracle`")
-	}
+	testenv.SkipShort(t, "the tokenizer oracle (node, `make oracle`)")
+	testenv.Program(t, "node", "the tokenizer oracle runs on Node 20 (Debian: apt-get install nodejs npm); then run `make oracle`")
 	if _, err := os.Stat(filepath.Join(dir(), "node_modules", "tiktoken", "package.json")); err != nil {
-		t.Fatal("the tokenizer oracle is not installed: run `make oracle` (npm ci in internal/bpe/oracle/testdata)")
+		testenv.Missing(t, "the tokenizer oracle is not installed: run `make oracle` (npm ci in internal/bpe/oracle/testdata)")
 	}
 	o, err := start()
 	if err != nil {

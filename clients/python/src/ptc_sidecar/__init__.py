@@ -42,6 +42,7 @@ from ptc_sidecar._models import (
     ToolCall,
     Turn,
     TurnError,
+    TurnWarning,
 )
 from ptc_sidecar._run import RUN_VERSION, AsyncRun, Run
 from ptc_sidecar._values import EDN
@@ -75,6 +76,7 @@ __all__ = [
     "ToolCall",
     "Turn",
     "TurnError",
+    "TurnWarning",
     "UnavailableError",
     "__version__",
     "from_anthropic",

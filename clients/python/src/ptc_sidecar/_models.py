@@ -60,6 +60,16 @@ class TurnError:
 
 
 @dataclass(frozen=True)
+class TurnWarning:
+    """Something the sidecar forgave in a turn that ran anyway (a stray
+    closing bracket, code blocks joined), written for the LLM: the turn
+    strategies show the last turn's warnings on the next prompt."""
+
+    type: str
+    message: str
+
+
+@dataclass(frozen=True)
 class ToolCall:
     """One tool call a program made, with native args and result."""
 
@@ -152,6 +162,7 @@ class Turn:
     returned: bool
     failed: bool
     duration_ms: int
+    warnings: list[TurnWarning]
     memory: Memory | None = field(repr=False)
     # The wire Turn without its memory, sent back as it came.
     _wire: turn_pb2.Turn = field(repr=False)
@@ -172,7 +183,7 @@ class Turn:
         return cls(number=t.number, program=t.program, raw_response=t.raw_response, result=from_wire(t.result),
                    success=t.success, error=error, prints=list(t.prints), tool_calls=calls,
                    defined=list(t.defined), returned=t.returned, failed=t.failed, duration_ms=t.duration_ms,
-                   memory=memory, _wire=wire)
+                   warnings=[TurnWarning(w.type, w.message) for w in t.warnings], memory=memory, _wire=wire)
 
     def without_memory(self) -> "Turn":
         """This turn with memory None: what a run keeps of past turns."""

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// What a call costs. Providers cache prompt prefixes: the leading tokens of
+// What a call is billed. Providers cache prompt prefixes: the leading tokens of
 // a prompt that equal those of an earlier prompt are read from the cache
 // and billed at a fraction of a fresh input token, and some providers bill
 // writing the rest to the cache at a premium. Every strategy reports its
@@ -102,7 +102,7 @@ func resolvePricing(name string, readRate, writeRate *float64) (Pricing, error) 
 	return p, nil
 }
 
-// bill fills the cost statistics of stats from its stable prefix and its
+// bill fills the bill's statistics of stats from its stable prefix and its
 // tokens after compression, under pricing p: the stable prefix is read, the
 // rest written. A call whose earlier call is unknown counts every token
 // fresh.
@@ -117,7 +117,7 @@ func bill(stats *Stats, p Pricing) {
 	stats.BilledTokens = float64(stats.StablePrefixTokens)*p.ReadRate + float64(stats.CacheWriteTokens)*p.WriteRate
 }
 
-// The cost options every strategy honours.
+// The bill's options, which every strategy honours.
 var (
 	docPricing = OptionDoc{"pricing", DefaultPricing,
 		"Prices of the bill in the stats (billed_tokens), a preset: " + strings.Join(PricingNames(), ", ") + "."}
