@@ -95,12 +95,12 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 		case isPrompt(m):
 			rebuilt.copyFrom(ch, i)
 		default:
-			// A unit its note would not shorten to a quarter is sent as it is:
+			// A unit its note would not shorten by half is sent as it is:
 			// the note saves little, and the unit, sent the same on every
 			// call, stays cached where it was sent whole as the latest loop.
 			// Before the first user message, a note (a user message) it
 			// must be: a conversation opens with the user's.
-			if note := ledgerNote(ch.h, seq[p:end]); !opened(&rebuilt) || 4*len(note) < unitChars(ch, seq[p:end]) {
+			if note := ledgerNote(ch.h, seq[p:end]); !opened(&rebuilt) || 2*len(note) < unitChars(ch, seq[p:end]) {
 				rebuilt.addNote(note)
 			} else {
 				rebuilt.copyFrom(ch, seq[p:end]...)
