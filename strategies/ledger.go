@@ -3,7 +3,7 @@ package strategies
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -29,6 +29,9 @@ const (
 	ledgerResultChars = 600 // of what a result's preview shows
 	ledgerTextChars   = 300 // of an assistant's text
 	ledgerValueChars  = 80  // of one string value of a JSON result
+	// A longer result is previewed as text: a note is built on every call
+	// for every dropped unit, and parsing is what it costs most.
+	ledgerJSONBytes = 64 << 10
 )
 
 // ledgerHeader starts every ledger note, so the model (and a reader of the
@@ -77,6 +80,8 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 		rebuilt.from = append(rebuilt.from, from)
 		rebuilt.edited = append(rebuilt.edited, out.edited[i])
 	}
+	// opened: the rebuilt output holds a user message (a nudge, so far).
+	opened := slices.ContainsFunc(rebuilt.msgs, func(m ChatMessage) bool { return m.Role == RoleUser })
 	seq := ch.seq
 	for p := 0; p < len(seq) && seq[p] <= last; p++ {
 		i := seq[p]
@@ -100,23 +105,22 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 			// call, stays cached where it was sent whole as the latest loop.
 			// Before the first user message, a note (a user message) it
 			// must be: a conversation opens with the user's.
-			if note := ledgerNote(ch.h, seq[p:end]); !opened(&rebuilt) || 2*len(note) < unitChars(ch, seq[p:end]) {
+			if note := ledgerNote(ch.h, seq[p:end]); !opened || 2*len(note) < unitChars(ch, seq[p:end]) {
 				rebuilt.addNote(note)
 			} else {
 				rebuilt.copyFrom(ch, seq[p:end]...)
 			}
 		}
+		// A unit is one user message, a note, or an assistant's message
+		// and its results: the last message appended says whether the
+		// user spoke.
+		opened = opened || rebuilt.msgs[len(rebuilt.msgs)-1].Role == RoleUser
 		p = end - 1
 	}
-	// Edits the strategy made to copied messages (none so far: they are
-	// made after the ledger) would be lost here; copyFrom takes each
-	// message in its sendable form, as the strategy did.
+	// The messages are copied again from ch, each in its sendable form as
+	// the strategy copied it: no strategy edits its output before the
+	// ledger is added.
 	*out = rebuilt
-}
-
-// opened reports whether out holds a user message.
-func opened(out *chatOutput) bool {
-	return slices.ContainsFunc(out.msgs, func(m ChatMessage) bool { return m.Role == RoleUser })
 }
 
 // unitChars is the length of the texts of a unit: its contents and its
@@ -165,21 +169,20 @@ func ledgerNote(h []ChatMessage, unit []int) string {
 }
 
 // resultPreview shows what a tool result holds within ledgerResultChars:
-// for JSON, its scalar values (strings clipped to ledgerValueChars, each
-// distinct value once) with the key each stands under, since ids, names,
-// dates and amounts are what a model copies from a result; for other text,
-// its start. The result's length follows, so the model knows it saw a part.
+// for JSON (up to ledgerJSONBytes), its scalar values in the order the
+// result holds them (strings clipped to ledgerValueChars, each distinct
+// value once), each with the key it stands under, since ids, names, dates
+// and amounts are what a model copies from a result; for other text, its
+// start. The result's length follows when the preview shows only a part.
 func resultPreview(s string) string {
 	trimmed := strings.TrimSpace(s)
-	var v any
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Unmarshal([]byte(trimmed), &v) == nil {
-		var b strings.Builder
-		seen := map[string]bool{}
-		full := scalarValues(&b, "", v, seen)
-		if !full {
-			fmt.Fprintf(&b, " ... (%d chars)", utf8.RuneCountInString(s))
+	if len(trimmed) > 0 && len(trimmed) <= ledgerJSONBytes && (trimmed[0] == '{' || trimmed[0] == '[') {
+		if preview, full, ok := jsonScalars(trimmed); ok {
+			if !full {
+				preview += fmt.Sprintf(" ... (%d chars)", utf8.RuneCountInString(s))
+			}
+			return preview
 		}
-		return b.String()
 	}
 	flat := strings.Join(strings.Fields(s), " ")
 	if n := utf8.RuneCountInString(flat); n > ledgerResultChars {
@@ -188,54 +191,80 @@ func resultPreview(s string) string {
 	return flat
 }
 
-// scalarValues writes the scalar values of v as "key: value" pairs, ", "
-// apart, each distinct value once, until b holds ledgerResultChars; it
-// reports whether every value fitted. Keys of a JSON object are visited in
-// sorted order (encoding/json's map), which keeps a note the same on every
-// call.
-func scalarValues(b *strings.Builder, key string, v any, seen map[string]bool) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if !scalarValues(b, k, x[k], seen) {
-				return false
-			}
+// jsonScalars writes the scalar values of the JSON text s as "key: value"
+// pairs, ", " apart, until ledgerResultChars are written. It reports
+// whether every value fitted, and ok false when s is not JSON (a value cut
+// short is judged as far as it was read).
+func jsonScalars(s string) (preview string, full, ok bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	// Each open container: whether it is an object, whether its next
+	// string is a key, and the key its values stand under.
+	type frame struct {
+		object, wantKey bool
+		key             string
+	}
+	var stack []frame
+	var b strings.Builder
+	seen := map[string]bool{}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return b.String(), true, len(stack) == 0
 		}
-		return true
-	case []any:
-		for _, e := range x {
-			if !scalarValues(b, key, e, seen) {
-				return false
-			}
+		if err != nil {
+			return "", false, false
 		}
-		return true
-	case nil, bool:
-		return true
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		if str, isStr := tok.(string); isStr && top != nil && top.object && top.wantKey {
+			top.key, top.wantKey = str, false
+			continue
+		}
+		if top != nil && top.object {
+			top.wantKey = true // this token is the value (or opens it)
+		}
+		key := ""
+		if top != nil {
+			key = top.key
+		}
+		var val string
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, frame{object: true, wantKey: true, key: key})
+			case '[':
+				stack = append(stack, frame{key: key})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			val = clipText(strings.Join(strings.Fields(t), " "), ledgerValueChars)
+		case json.Number:
+			val = t.String()
+		default:
+			continue // true, false, null
+		}
+		if val == "" || seen[val] {
+			continue
+		}
+		pair := val
+		if key != "" {
+			pair = key + ": " + val
+		}
+		if b.Len()+len(pair)+2 > ledgerResultChars {
+			return b.String(), false, true
+		}
+		seen[val] = true
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(pair)
 	}
-	var val string
-	switch x := v.(type) {
-	case string:
-		val = clipText(strings.Join(strings.Fields(x), " "), ledgerValueChars)
-	default:
-		raw, _ := json.Marshal(x)
-		val = string(raw)
-	}
-	if val == "" || seen[val] {
-		return true
-	}
-	pair := val
-	if key != "" {
-		pair = key + ": " + val
-	}
-	if b.Len()+len(pair)+2 > ledgerResultChars {
-		return false
-	}
-	seen[val] = true
-	if b.Len() > 0 {
-		b.WriteString(", ")
-	}
-	b.WriteString(pair)
-	return true
 }
 
 // clipText is s cut to at most n characters (runes), marked with "..."
