@@ -177,17 +177,12 @@ func writeBindings(b *strings.Builder, bindings []Binding, printed map[int]bool,
 			continue
 		}
 		b.WriteByte('\n')
-		line := b.Len()
 		padName(b, bd.Name)
 		b.WriteString("; = ")
 		b.WriteString(lisp.TypeLabel(orNil(bd.Value)))
 		// A nil or empty value's type says it all; a printing turn's
 		// output already showed what it defined.
-		show := !printed[bd.Turn] && !emptyValue(bd.Value)
-		writeSample(b, bd.Name, bd.Value, o, show)
-		if show && listsIdentifiers(o) && !hiddenName(bd.Name) {
-			writeIdentifiers(b, bd.Value, b.String()[line:])
-		}
+		writeSample(b, bd.Name, bd.Value, o, !printed[bd.Turn] && !emptyValue(bd.Value))
 	}
 }
 
