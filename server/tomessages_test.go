@@ -123,8 +123,9 @@ func TestToMessagesBill(t *testing.T) {
 
 // TestToMessagesChatOverGRPC: a coding agent's chat log through the wire.
 // The request from before the scan window serves (prompt_source task), the
-// participant's name survives, a reused tool-call id is rewritten, and
-// window_only asks for the seed's nudge instead.
+// participant's name survives, the loop dropped before the window leaves a
+// ledger note, a reused tool-call id is rewritten, and window_only asks for
+// the seed's nudge instead.
 func TestToMessagesChatOverGRPC(t *testing.T) {
 	client := sidecarClient(t)
 	call := func(id, path string) *ptcsidecarv1.ChatMessage {
@@ -137,7 +138,7 @@ func TestToMessagesChatOverGRPC(t *testing.T) {
 		Options: &ptcsidecarv1.Options{Strategy: "loop-slice", ScanWindow: i32(2)},
 		History: []*ptcsidecarv1.ChatMessage{
 			{Role: "user", Name: "ada", Content: "Fix the scanner."},
-			call("call_0", "scan.go"), result("call_0", "package scan"),
+			call("call_0", "scan.go"), result("call_0", "package scan\n"+strings.Repeat("// a line of the scanner\n", 100)),
 			call("call_0", "scan_test.go"), result("call_0", "package scan // tests"),
 		},
 	}
@@ -146,8 +147,9 @@ func TestToMessagesChatOverGRPC(t *testing.T) {
 		t.Fatal(err)
 	}
 	msgs, st := resp.GetMessages(), resp.GetStats()
-	if len(msgs) != 3 || msgs[0].GetName() != "ada" || msgs[0].GetContent() != "Fix the scanner." ||
-		msgs[1].GetToolCalls()[0].GetId() != "call_0_2" || msgs[2].GetToolCallId() != "call_0_2" {
+	if len(msgs) != 4 || msgs[0].GetName() != "ada" || msgs[0].GetContent() != "Fix the scanner." ||
+		msgs[1].GetSource() != "system" || !strings.Contains(msgs[1].GetContent(), `called read_file({"path": "scan.go"}) -> package scan`) ||
+		msgs[2].GetToolCalls()[0].GetId() != "call_0_2" || msgs[3].GetToolCallId() != "call_0_2" {
 		t.Fatalf("messages: %v", msgs)
 	}
 	if st.GetPromptSource() != "task" || st.GetToolCallIdsRewritten() != 1 || st.GetMessagesDropped() != 2 || st.GetToolLoopsDropped() != 1 || st.GetSyntheticNudge() {

@@ -335,8 +335,14 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 	}
 	switch opts.Strategy {
 	case "loop-slice":
+		if keepsEvidence(newChatHistory(h), &opts) {
+			return checkLedger(h, out)
+		}
 		return checkLoopSlice(out)
 	case "turn-aware":
+		if keepsEvidence(newChatHistory(h), &opts) {
+			return checkLedger(h, out)
+		}
 		return checkTurnAware(out, &opts, newChatHistory(h).seed)
 	case "clear-tool-results":
 		return checkClearToolResults(h, resp, &opts)
@@ -394,6 +400,9 @@ func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error 
 	for i, m := range out {
 		if m.Role == RoleSystem {
 			continue // the system prompt moves to the front; checkSystemFirst covers it
+		}
+		if isLedgerNote(m) && (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && keepsEvidence(newChatHistory(in), opts) {
+			continue // a note of the ledger, the trace of dropped messages
 		}
 		if m.Role == RoleUser && m.Source == SourceSystem && !slices.ContainsFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {
 			nudges++
@@ -554,6 +563,40 @@ func checkLoopSlice(out []ChatMessage) error {
 	}
 	if users < 1 || users > 2 || assistants > 1 || users == 2 && assistants == 0 {
 		return fmt.Errorf("loop-slice sent %d user and %d assistant messages", users, assistants)
+	}
+	return nil
+}
+
+// isLedgerNote reports whether m is a note of loop-slice's and turn-aware's
+// ledger.
+func isLedgerNote(m ChatMessage) bool {
+	return m.Role == RoleUser && m.Source == SourceSystem && strings.HasPrefix(m.Content, ledgerHeader)
+}
+
+// checkLedger: outside seed 002's world, loop-slice and turn-aware send
+// every prompt of the history up to their last message that is not a note.
+func checkLedger(in, out []ChatMessage) error {
+	prompts := 0
+	for _, m := range out {
+		if isPrompt(&m) {
+			prompts++
+		}
+	}
+	last := len(out) - 1
+	for last >= 0 && isLedgerNote(out[last]) {
+		last--
+	}
+	want := 0
+	for i := range in {
+		if isPrompt(&in[i]) {
+			want++
+		}
+		if last >= 0 && reflect.DeepEqual(in[i], out[last]) {
+			break
+		}
+	}
+	if prompts < want {
+		return fmt.Errorf("sent %d prompts, the history holds %d up to its last message", prompts, want)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ func init() { register(loopSlice{}) }
 func (loopSlice) Name() string { return "loop-slice" }
 
 func (loopSlice) Description() string {
-	return "System prompt, the prompt of the current turn (the most recent user prompt of the scan window, else the user's request from before it, or in seed 002's world the last broadcast, else a synthetic nudge) and the latest complete tool loop."
+	return "System prompt, the prompt of the current turn (the most recent user prompt of the scan window, else the user's request from before it, or in seed 002's world the last broadcast, else a synthetic nudge) and the latest complete tool loop. Outside seed 002's world (unless window_only is set), every prompt of the history before its last message is sent too, and each other unit dropped there leaves a ledger note (the calls' names, the start of their arguments and the values their results held), or is sent whole when a note would not shorten it by half."
 }
 
 func (loopSlice) Input() Input { return InputHistory }
@@ -49,6 +49,9 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 			out.copyFrom(ch, loop...)
 		}
 		out.copyFrom(ch, prompt)
+	}
+	if keepsEvidence(ch, &req.Options) {
+		addLedger(ch, &out, false)
 	}
 	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
 	if err != nil {

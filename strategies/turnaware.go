@@ -18,7 +18,7 @@ func init() { register(turnAware{}) }
 func (turnAware) Name() string { return "turn-aware" }
 
 func (turnAware) Description() string {
-	return "System prompt, the latest tool loop before the current turn (led by the prompt it answered), and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with no prompt at all, a synthetic nudge, then the latest tool loop (seed 002's world) or the window. Only the latest result of each snapshot tool is kept."
+	return "System prompt, the latest tool loop before the current turn (led by the prompt it answered), and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with no prompt at all, a synthetic nudge, then the latest tool loop (seed 002's world) or the window. Only the latest result of each snapshot tool is kept. Outside seed 002's world (unless window_only is set), the scan window (stepped by twice its size) is sent whole instead, snapshots included, and before it every prompt of the history and a ledger note for each other unit (the calls' names, the start of their arguments and the values their results held)."
 }
 
 func (turnAware) Input() Input { return InputHistory }
@@ -26,7 +26,7 @@ func (turnAware) Input() Input { return InputHistory }
 func (turnAware) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges,
 		{"snapshot_tool_prefixes", quotedList(DefaultSnapshotToolPrefixes),
-			"Tools whose name starts with one of these prefixes return snapshots of state; only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
+			"Tools whose name starts with one of these prefixes return snapshots of state; in seed 002's world or with window_only, only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
 		docWindowOnly, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate}
 }
@@ -42,15 +42,36 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	// steps, so the prompt keeps its beginning (and its cache) while the
 	// current turn grows past the window.
 	first := ch.lastN(opts.ScanWindow)
-	if !ch.seed && !opts.WindowOnly {
-		first = ch.stepped(opts.ScanWindow)
+	if keepsEvidence(ch, opts) {
+		// Every step rewrites the prompt from the first unit it turns
+		// into a note on; steps twice as long make half as many.
+		first = ch.stepped(2 * opts.ScanWindow)
 	}
 	w := ch.scan(first)
 	prompt, source := ch.currentPrompt(w, opts)
 	var out chatOutput
 	out.open(ch)
-	switch source {
-	case promptWindow:
+	switch {
+	case keepsEvidence(ch, opts):
+		// The window is sent whole, and what came before it is left as the
+		// ledger (every prompt, a note for each other unit): the window
+		// steps, so the prompt changes at its steps only, and the current
+		// turn and the turns the window still shows stay whole.
+		kept := w.seq
+		if ch.userBefore(w.start) < 0 {
+			// Nothing the user said comes before: what the agent said
+			// before anyone spoke to it (a greeting) becomes a note, a
+			// user message, so the conversation opens with the user's.
+			for len(kept) > 0 && ch.h[kept[0]].Role != RoleUser {
+				kept = kept[1:]
+			}
+		}
+		if ch.task() < 0 {
+			out.addNudge(opts)
+		}
+		out.copyFrom(ch, kept...)
+		addLedger(ch, &out, true)
+	case source == promptWindow:
 		// History before the turn is compressed to its latest tool loop,
 		// led by the prompt it answered: an assistant message cannot open
 		// a conversation. A loop no prompt precedes is not sent.
@@ -61,7 +82,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 			}
 		}
 		out.copyFrom(ch, w.seq[w.prompt:]...)
-	case promptTask, promptBroadcast:
+	case source == promptTask || source == promptBroadcast:
 		// The turn began before the window: what the window shows of it is
 		// the current turn.
 		out.copyFrom(ch, prompt)
@@ -80,7 +101,12 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 			out.copyFrom(ch, w.seq...)
 		}
 	}
-	compactSnapshots(&out, opts.SnapshotToolPrefixes, !ch.seed)
+	if !keepsEvidence(ch, opts) {
+		// With the ledger, an earlier snapshot stays: dropping it from
+		// the middle of the window would rewrite the prompt from there on,
+		// and the values it showed are what a model copies.
+		compactSnapshots(&out, opts.SnapshotToolPrefixes, !ch.seed)
+	}
 	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
 	if err != nil {
 		return nil, err

@@ -67,14 +67,19 @@ func TestReportOpenAIRequestLog(t *testing.T) {
 	if raw[0] != 3 || raw[5] != 1 || raw[6] != 0 {
 		t.Fatalf("raw history row %v: want 3 calls, recall 1", raw)
 	}
-	// "Yes, please proceed." starts a new turn: loop-slice sends it with the
-	// latest tool loop, led by the first request (a kept part may not begin
-	// with the assistant's message), and the cancellation loses the payment
-	// id read in the first loop (2 of 3 kept); the two calls before keep
-	// theirs. Mean (1 + 1 + 2/3) / 3.
-	ls := row(t, out, "loop-slice")
+	// "Yes, please proceed." starts a new turn: seed 002's loop-slice
+	// (window_only) sends it with the latest tool loop, led by the first
+	// request (a kept part may not begin with the assistant's message), and
+	// the cancellation loses the payment id read in the first loop (2 of 3
+	// kept); the two calls before keep theirs. Mean (1 + 1 + 2/3) / 3.
+	ls := row(t, out, "loop-slice window_only")
 	if ls[0] != 3 || math.Abs(ls[5]-0.889) > 0.0005 || ls[6] != 33 {
-		t.Fatalf("loop-slice row %v: want recall 0.889, 33%% of calls losing", ls)
+		t.Fatalf("loop-slice window_only row %v: want recall 0.889, 33%% of calls losing", ls)
+	}
+	// The default form keeps every prompt and the earlier loop (too short
+	// for a note to shorten): nothing is lost.
+	if ls := row(t, out, "loop-slice"); ls[5] != 1 || ls[6] != 0 {
+		t.Fatalf("loop-slice row %v: want recall 1", ls)
 	}
 	if ctr := row(t, out, "clear-tool-results"); ctr[5] != 1 {
 		t.Fatalf("clear-tool-results keeps a short log whole: %v", ctr)
@@ -83,7 +88,7 @@ func TestReportOpenAIRequestLog(t *testing.T) {
 		t.Fatalf("examples listed without --examples:\n%s", out)
 	}
 	out, _, _ = runReportCmd(t, reportEnv{}, "--examples", "1", "testdata/report/openai_requests.jsonl")
-	want := "loop-slice lost evidence at:\n  testdata/report/openai_requests.jsonl, value 5, message 8: 1 of 3 values lost: \"credit_card_4421\"\n"
+	want := "loop-slice window_only lost evidence at:\n  testdata/report/openai_requests.jsonl, value 5, message 8: 1 of 3 values lost: \"credit_card_4421\"\n"
 	if !strings.Contains(out, want) {
 		t.Fatalf("no example %q in:\n%s", want, out)
 	}
@@ -102,8 +107,11 @@ func TestReportAnthropicRequest(t *testing.T) {
 	if !strings.Contains(out, "Chat conversations: 1 (3 calls, 1 of them with evidence: 2 values)") {
 		t.Fatalf("header:\n%s", out)
 	}
-	if ls := row(t, out, "loop-slice"); ls[5] != 0 || ls[6] != 100 {
-		t.Fatalf("loop-slice keeps only the Bash loop and the user's last text, losing both: %v", ls)
+	if ls := row(t, out, "loop-slice window_only"); ls[5] != 0 || ls[6] != 100 {
+		t.Fatalf("seed 002's loop-slice keeps only the Bash loop and the user's last text, losing both: %v", ls)
+	}
+	if ls := row(t, out, "loop-slice"); ls[5] != 1 {
+		t.Fatalf("loop-slice keeps every prompt and the loops a note would not shorten: %v", ls)
 	}
 	if tb := row(t, out, "token-budget 8000"); tb[5] != 1 {
 		t.Fatalf("token-budget 8000 keeps a short log whole: %v", tb)

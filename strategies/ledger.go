@@ -1,0 +1,289 @@
+package strategies
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The ledger: what loop-slice and turn-aware leave of the messages they
+// drop. A model's next call copies values from its context (a user id the
+// customer gave two turns earlier, a flight number a search returned, a
+// payment id from the user's profile); a strategy that sends only the
+// current turn takes them away. Outside seed 002's world (and unless the
+// caller asks for window_only), the output therefore keeps every prompt of
+// the history verbatim, and each dropped unit (a tool loop, or an
+// assistant's text) leaves one note in its place: the calls' names and the
+// start of their arguments, and the identifiers their results held (the
+// scalar values of a JSON result, else its start). A note depends only on
+// the unit it stands for, and notes are separate messages in the order of
+// the history, so the output only grows at its end as the conversation
+// moves on: the prompt's beginning stays what a provider cached.
+
+// Bounds of a ledger note, in characters.
+const (
+	ledgerArgsChars   = 200 // of a call's arguments
+	ledgerResultChars = 600 // of what a result's preview shows
+	ledgerTextChars   = 300 // of an assistant's text
+	ledgerValueChars  = 80  // of one string value of a JSON result
+	// A longer result is previewed as text: a note is built on every call
+	// for every dropped unit, and parsing is what it costs most.
+	ledgerJSONBytes = 64 << 10
+)
+
+// ledgerHeader starts every ledger note, so the model (and a reader of the
+// output) can tell it from what the user said.
+const ledgerHeader = "[Earlier step, shortened]"
+
+// keepsEvidence reports whether loop-slice and turn-aware keep the prompts
+// and a ledger of what they drop: everywhere but in seed 002's world and
+// where the caller asked for its window_only rule.
+func keepsEvidence(ch *chatHistory, opts *Options) bool {
+	return !ch.seed && !opts.WindowOnly
+}
+
+// addLedger rebuilds out, whose messages were copied from ch in the
+// history's order (a synthetic nudge, if any, first), so that every prompt
+// of the history before its last copied message is sent too, and every
+// other message there it left out is replaced by a ledger note. Messages
+// after the last copied one are left out, as before, unless the caller asks
+// for the ledger to reach the end of the history (all).
+func addLedger(ch *chatHistory, out *chatOutput, all bool) {
+	kept := make(map[int]bool, len(out.from))
+	last := -1
+	for _, from := range out.from {
+		if from < 0 || from == ch.system {
+			continue
+		}
+		if from <= last {
+			return // not in the history's order: leave the output as it is
+		}
+		kept[from] = true
+		last = from
+	}
+	if all {
+		last = len(ch.h)
+	}
+	if last < 0 {
+		return
+	}
+	var rebuilt chatOutput
+	rebuilt.nudge, rebuilt.exhausted = out.nudge, out.exhausted
+	for i, from := range out.from {
+		if from >= 0 && from != ch.system {
+			break
+		}
+		rebuilt.msgs = append(rebuilt.msgs, out.msgs[i])
+		rebuilt.from = append(rebuilt.from, from)
+		rebuilt.edited = append(rebuilt.edited, out.edited[i])
+	}
+	// opened: the rebuilt output holds a user message (a nudge, so far).
+	opened := slices.ContainsFunc(rebuilt.msgs, func(m ChatMessage) bool { return m.Role == RoleUser })
+	seq := ch.seq
+	for p := 0; p < len(seq) && seq[p] <= last; p++ {
+		i := seq[p]
+		m := &ch.h[i]
+		end := p + 1
+		for end < len(seq) && ch.h[seq[end]].Role == RoleTool {
+			end++
+		}
+		switch {
+		case kept[i]:
+			for _, j := range seq[p:end] {
+				if kept[j] {
+					rebuilt.copyFrom(ch, j)
+				}
+			}
+		case isPrompt(m):
+			rebuilt.copyFrom(ch, i)
+		default:
+			// A unit its note would not shorten by half is sent as it is:
+			// the note saves little, and the unit, sent the same on every
+			// call, stays cached where it was sent whole as the latest loop.
+			// Before the first user message, a note (a user message) it
+			// must be: a conversation opens with the user's.
+			if note := ledgerNote(ch.h, seq[p:end]); !opened || 2*len(note) < unitChars(ch, seq[p:end]) {
+				rebuilt.addNote(note)
+			} else {
+				rebuilt.copyFrom(ch, seq[p:end]...)
+			}
+		}
+		// A unit is one user message, a note, or an assistant's message
+		// and its results: the last message appended says whether the
+		// user spoke.
+		opened = opened || rebuilt.msgs[len(rebuilt.msgs)-1].Role == RoleUser
+		p = end - 1
+	}
+	// The messages are copied again from ch, each in its sendable form as
+	// the strategy copied it: no strategy edits its output before the
+	// ledger is added.
+	*out = rebuilt
+}
+
+// unitChars is the length of the texts of a unit: its contents and its
+// calls' names and arguments.
+func unitChars(ch *chatHistory, unit []int) int {
+	n := 0
+	for _, i := range unit {
+		m := ch.form(i)
+		n += len(m.Content)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	return n
+}
+
+// addNote appends a ledger note.
+func (o *chatOutput) addNote(text string) {
+	o.msgs = append(o.msgs, ChatMessage{Role: RoleUser, Source: SourceSystem, Content: text})
+	o.from = append(o.from, -1)
+	o.edited = append(o.edited, true)
+}
+
+// ledgerNote is the note a dropped unit leaves: unit is an assistant
+// message and the tool results right after it, or one message without tool
+// calls.
+func ledgerNote(h []ChatMessage, unit []int) string {
+	var b strings.Builder
+	b.WriteString(ledgerHeader)
+	m := &h[unit[0]]
+	if !blank(m.Content) {
+		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(m.Content), " "), ledgerTextChars))
+	}
+	results := make(map[string]string, len(unit)-1)
+	for _, j := range unit[1:] {
+		results[h[j].ToolCallID] = h[j].Content
+	}
+	for _, tc := range m.ToolCalls {
+		args := strings.Join(strings.Fields(tc.Arguments), " ")
+		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, clipText(args, ledgerArgsChars))
+		if r, ok := results[tc.ID]; ok {
+			fmt.Fprintf(&b, " -> %s", resultPreview(r))
+		}
+	}
+	return b.String()
+}
+
+// resultPreview shows what a tool result holds within ledgerResultChars:
+// for JSON (up to ledgerJSONBytes), its scalar values in the order the
+// result holds them (strings clipped to ledgerValueChars, each distinct
+// value once), each with the key it stands under, since ids, names, dates
+// and amounts are what a model copies from a result; for other text, its
+// start. The result's length follows when the preview shows only a part.
+func resultPreview(s string) string {
+	trimmed := strings.TrimSpace(s)
+	if len(trimmed) > 0 && len(trimmed) <= ledgerJSONBytes && (trimmed[0] == '{' || trimmed[0] == '[') {
+		if preview, full, ok := jsonScalars(trimmed); ok {
+			if !full {
+				preview += fmt.Sprintf(" ... (%d chars)", utf8.RuneCountInString(s))
+			}
+			return preview
+		}
+	}
+	flat := strings.Join(strings.Fields(s), " ")
+	if n := utf8.RuneCountInString(flat); n > ledgerResultChars {
+		return clipText(flat, ledgerResultChars) + fmt.Sprintf(" (%d chars)", n)
+	}
+	return flat
+}
+
+// jsonScalars writes the scalar values of the JSON text s as "key: value"
+// pairs, ", " apart, until ledgerResultChars are written. It reports
+// whether every value fitted, and ok false when s is not JSON (a value cut
+// short is judged as far as it was read).
+func jsonScalars(s string) (preview string, full, ok bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	// Each open container: whether it is an object, whether its next
+	// string is a key, and the key its values stand under.
+	type frame struct {
+		object, wantKey bool
+		key             string
+	}
+	var stack []frame
+	var b strings.Builder
+	seen := map[string]bool{}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return b.String(), true, len(stack) == 0
+		}
+		if err != nil {
+			return "", false, false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		if str, isStr := tok.(string); isStr && top != nil && top.object && top.wantKey {
+			top.key, top.wantKey = str, false
+			continue
+		}
+		if top != nil && top.object {
+			top.wantKey = true // this token is the value (or opens it)
+		}
+		key := ""
+		if top != nil {
+			key = top.key
+		}
+		var val string
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, frame{object: true, wantKey: true, key: key})
+			case '[':
+				stack = append(stack, frame{key: key})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			val = clipText(strings.Join(strings.Fields(t), " "), ledgerValueChars)
+		case json.Number:
+			val = t.String()
+		default:
+			continue // true, false, null
+		}
+		if val == "" || seen[val] {
+			continue
+		}
+		pair := val
+		if key != "" {
+			pair = key + ": " + val
+		}
+		if b.Len()+len(pair)+2 > ledgerResultChars {
+			return b.String(), false, true
+		}
+		seen[val] = true
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(pair)
+	}
+}
+
+// clipText is s cut to at most n characters (runes), marked with "..."
+// when cut.
+func clipText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "..."
+}
+
+// userBefore returns the index in h of the most recent user message before
+// index limit, or -1.
+func (ch *chatHistory) userBefore(limit int) int {
+	for i := limit - 1; i >= 0; i-- {
+		if ch.h[i].Role == RoleUser {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,135 @@
+package strategies
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// airlineLog is a customer-service conversation in the shape of tau-bench's:
+// the customer gives an id, the agent reads a large profile, and the
+// customer confirms two turns later.
+func airlineLog() []ChatMessage {
+	var flights []string
+	for i := range 40 {
+		flights = append(flights, fmt.Sprintf(`{"flight_number": "HAT%03d", "date": "2024-05-%02d", "price": %d}`, 100+i, 10+i, 1000+37*i))
+	}
+	profile := `{"user_id": "mia_li_3668", "payment_methods": {"credit_card_7447598": {"source": "credit_card", "id": "credit_card_7447598"}, "certificate_7504069": {"source": "certificate", "amount": 250, "id": "certificate_7504069"}}, "reservations": ["NO6JO3", "AJVCTQ"], "flights": [` + strings.Join(flights, ", ") + `]}`
+	call := func(id, name, args string) ChatMessage {
+		return ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: name, Arguments: args}}}
+	}
+	return []ChatMessage{
+		{Role: RoleSystem, Content: "You are an airline agent."},
+		{Role: RoleUser, Content: "Book me a flight. My user id is mia_li_3668."},
+		call("c1", "get_user_details", `{"user_id": "mia_li_3668"}`),
+		{Role: RoleTool, ToolCallID: "c1", Content: profile},
+		{Role: RoleAssistant, Content: "Which payment method?"},
+		{Role: RoleUser, Content: "The certificate, please."},
+		call("c2", "search_direct_flight", `{"origin": "JFK", "destination": "SEA"}`),
+		{Role: RoleTool, ToolCallID: "c2", Content: "[]"},
+		{Role: RoleAssistant, Content: "Shall I book HAT105?"},
+		{Role: RoleUser, Content: "Yes, please proceed."},
+	}
+}
+
+// Outside seed 002's world, loop-slice keeps every prompt and leaves a
+// note for the profile it drops, from which the booking call can copy the
+// payment id; seed 002's form (window_only) loses it.
+func TestLedgerKeepsEvidence(t *testing.T) {
+	h := airlineLog()
+	next := ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "c3", Name: "book_reservation",
+		Arguments: `{"user_id": "mia_li_3668", "flight_number": "HAT105", "payment_id": "certificate_7504069"}`}}}
+	ev := ChatEvidence(h, &next)
+	if len(ev) != 3 {
+		t.Fatalf("evidence %v, want the three values", ev)
+	}
+	opts := chatDefaults()
+	opts.Strategy = "loop-slice"
+	resp, err := Render(&Request{History: h, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := resp.Messages
+	if r := MeasureRecall(ev, out); r.Kept != 3 {
+		t.Errorf("recall %+v\n%s", r, formatLog(out))
+	}
+	for _, i := range []int{1, 5, 9} {
+		if !containsMessage(out, h[i]) {
+			t.Errorf("prompt %q not sent\n%s", h[i].Content, formatLog(out))
+		}
+	}
+	notes := 0
+	for _, m := range out {
+		if isLedgerNote(m) {
+			notes++
+			if !strings.Contains(m.Content, `called get_user_details({"user_id": "mia_li_3668"}) -> `) || !strings.Contains(m.Content, "id: certificate_7504069") {
+				t.Errorf("note %q", m.Content)
+			}
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d notes, want one, for the profile (the other units are short)\n%s", notes, formatLog(out))
+	}
+
+	opts.WindowOnly = true
+	seed, err := Render(&Request{History: h, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := MeasureRecall(ev, seed.Messages); r.Kept == 3 {
+		t.Errorf("seed 002's form kept every value: %s", formatLog(seed.Messages))
+	}
+}
+
+// The ledger only grows: the output of a later call begins with the
+// output of an earlier one up to the unit that turned into a note.
+func TestLedgerAppendOnly(t *testing.T) {
+	h := airlineLog()
+	opts := chatDefaults()
+	opts.Strategy = "loop-slice"
+	first, err := Render(&Request{History: h[:5], Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := Render(&Request{History: h, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first output holds the profile loop whole (the latest loop); the
+	// later one, its note in the same place.
+	a, b := first.Messages, later.Messages
+	if len(a) < 3 || len(b) < 3 || !reflect.DeepEqual(a[:2], b[:2]) || !isLedgerNote(b[2]) {
+		t.Errorf("first\n%slater\n%s", formatLog(a), formatLog(b))
+	}
+}
+
+func containsMessage(msgs []ChatMessage, m ChatMessage) bool {
+	for _, x := range msgs {
+		if reflect.DeepEqual(x, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// A preview lists a JSON result's scalar values within its bound, each
+// once, in the result's order, and says how long the result was when it
+// shows a part; text is cut, and its length said.
+func TestResultPreview(t *testing.T) {
+	if got := resultPreview(`{"b": [1234, "x1"], "a": {"id": "u-1", "ok": true, "dup": "u-1"}}`); got != "b: 1234, b: x1, id: u-1" {
+		t.Errorf("got %q", got)
+	}
+	var items []string
+	for i := range 100 {
+		items = append(items, fmt.Sprintf(`{"n": %d}`, 123456000+i))
+	}
+	long := "[" + strings.Join(items, ", ") + "]"
+	if got := resultPreview(long); !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(long))) || len(got) > ledgerResultChars+40 {
+		t.Errorf("got %q", got)
+	}
+	text := strings.Repeat("word ", 500)
+	if got := resultPreview(text); len(got) > ledgerResultChars+40 || !strings.HasSuffix(got, "(2499 chars)") {
+		t.Errorf("got %q", got)
+	}
+}
