@@ -55,8 +55,8 @@ func TestRunReport(t *testing.T) {
 		`.*?clients=1 conns=1 +round +rps +p50 +p99 +cpu/req +peak RSS +errors *\n` +
 		` *ptc-sidecar +1 +(\d+) +([0-9.]+) ms +([0-9.]+) ms +([0-9.]+) ms +([0-9.]+) MB +(\d+) *\n` +
 		` *echoserver +1 +(\d+) +([0-9.]+) ms +([0-9.]+) ms +([0-9.]+) ms +([0-9.]+) MB +(\d+) *\n` +
-		`ratios sidecar/echo, median \(min-max\) of 1 rounds: rps ([0-9.]+) \([0-9.]+-[0-9.]+\), p50 ([0-9.]+) .*?; sidecar peak RSS ([0-9.]+) MB\n` +
-		`sidecar CPU per request beyond echo, median \(min-max\) of 1 rounds: (-?[0-9.]+) \(-?[0-9.]+--?[0-9.]+\) ms; echo's own ([0-9.]+) \(`)
+		`ratios sidecar/echoserver, median \(min-max\) of 1 rounds: rps ([0-9.]+) \([0-9.]+-[0-9.]+\), p50 ([0-9.]+) .*?; sidecar peak RSS ([0-9.]+) MB\n` +
+		`sidecar CPU per request beyond echoserver, median \(min-max\) of 1 rounds: (-?[0-9.]+) \(-?[0-9.]+--?[0-9.]+\) ms; echoserver's own ([0-9.]+) \(`)
 	blocks := block.FindAllStringSubmatch(report, -1)
 	if len(blocks) != 2 || blocks[0][1] != "tomessages" || blocks[1][1] != "evalturn" {
 		t.Fatalf("want a tomessages and an evalturn block, found %d", len(blocks))
