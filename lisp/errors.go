@@ -113,4 +113,11 @@ const (
 	// WarningJoinedBlocks: the reply held several code blocks, run as one
 	// program.
 	WarningJoinedBlocks = "joined_code_blocks"
+	// WarningShadowedBuiltin: the program defined a name PTC-Lisp has as
+	// a builtin and Clojure does not (round, sum-by, log); the program's
+	// definition wins within it.
+	WarningShadowedBuiltin = "shadowed_builtin"
+	// WarningNamespaceHeader: an ns, require or import form was skipped;
+	// the aliases it declared resolve.
+	WarningNamespaceHeader = "namespace_header"
 )

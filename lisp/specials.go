@@ -323,8 +323,11 @@ func (c *compiler) defName(what string, f Value) (string, error) {
 		return "", c.errorf(validationError, "%s cannot define %s", what, name)
 	}
 	if _, ok := lookupFunction(name); ok {
-		return "", c.errorf(validationError, "cannot shadow builtin '%s'", name).
-			WithHint("choose another name, e.g. my-%s", name)
+		if !shadowable(name) {
+			return "", c.errorf(validationError, "cannot shadow builtin '%s'", name).
+				WithHint("choose another name, e.g. my-%s", name)
+		}
+		c.warn(WarningShadowedBuiltin, "%s redefines PTC-Lisp's builtin %s, which is not Clojure's: the program's definition is used", what, name)
 	}
 	if _, special := specialForms[name]; special {
 		return "", c.errorf(validationError, "cannot redefine the special form '%s'", name).
