@@ -88,6 +88,9 @@ type compiler struct {
 	// aliases are the namespace aliases the program's require and ns
 	// headers declared, to the Clojure namespace each stands for.
 	aliases map[string]string
+	// refers are the names a header referred (:refer [join]), to the
+	// namespace each is resolved in.
+	refers map[string]string
 	// warnings are what the analysis forgave: headers, definitions of
 	// PTC-Lisp's own names.
 	warnings []Warning
@@ -425,6 +428,9 @@ func (c *compiler) symbol(name string) (node, error) {
 	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
 		return c.namespaced(name[:i], name[i+1:])
 	}
+	if ns, ok := c.refers[name]; ok && !c.names.isUser(name) {
+		return c.namespaceVar(ns, name)
+	}
 	if n, ok := functionNodes[name]; ok {
 		if shadowable(name) {
 			// A program may define a name of PTC-Lisp's own that
@@ -496,13 +502,13 @@ var interopCounterparts = map[string]string{
 var unsupportedHints = func() map[string]string {
 	hints := map[string]string{}
 	for names, hint := range map[string]string{
-		"ref dosync alter": "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
-		"slurp spit eval load-file require import ns in-ns": "there is no I/O, eval or namespace loading: use tool/ functions for external data",
-		"read-string load-string":                           "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
-		"lazy-seq lazy-cat":                                 "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
-		"while":                                             "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
-		"future promise deliver agent send":                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
-		"rand rand-int rand-nth shuffle random-uuid":        "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
+		"ref dosync alter":                           "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
+		"slurp spit eval load-file in-ns":            "there is no I/O, eval or namespace loading: use tool/ functions for external data",
+		"read-string load-string":                    "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
+		"lazy-seq lazy-cat":                          "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
+		"while":                                      "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
+		"future promise deliver agent send":          "there is no concurrency; use pmap or pcalls for parallel tool calls",
+		"rand rand-int rand-nth shuffle random-uuid": "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
 		for _, n := range strings.Fields(names) {
 			hints[n] = hint

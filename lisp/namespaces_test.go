@@ -94,3 +94,65 @@ func TestUserDefinesPTCLispName(t *testing.T) {
 		t.Errorf("count: got %v %v, want the refusal", res.Err, err)
 	}
 }
+
+// TestNamespaceHeaders: a header of what the sandbox has is skipped with
+// one warning; one naming what it lacks is refused with the hint to
+// delete that part, and the program so rewritten gives Clojure 1.11's
+// value.
+func TestNamespaceHeaders(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ program, clojure string }{
+		{`(use 'clojure.string) [(reverse "abc") (replace "a-b" "-" "+")]`, `["cba" "a+b"]`},
+		{`(ns app.core (:require [clojure.string :as str]) (:import (java.time LocalDate))) (str/capitalize "ab")`, `"Ab"`},
+		{`(require '[clojure.string :as s] '[clojure.set :refer :all]) (s/join (sort (union #{"b"} #{"a"})))`, `"ab"`},
+	} {
+		res, err := Eval(ctx, tc.program, Env{})
+		if err != nil || res.Err != nil || Repr(res.Value) != tc.clojure {
+			t.Errorf("%s: got %v %v %v, Clojure gives %s", tc.program, res.Value, res.Err, err, tc.clojure)
+			continue
+		}
+		if len(res.Warnings) != 1 || res.Warnings[0].Type != WarningNamespaceHeader {
+			t.Errorf("%s: warnings %+v, want one %s", tc.program, res.Warnings, WarningNamespaceHeader)
+		}
+	}
+	for _, tc := range []struct {
+		program, hint, rewrite, clojure string
+	}{
+		{`(require '[clojure.data.json :as json]) (+ 1 2)`, "delete the (require ...) form", `(+ 1 2)`, "3"},
+		{`(require '[clojure.string :as s] '[cheshire.core :as json]) (s/trim " a ")`, "delete '[cheshire.core :as json] from the (require ...) form",
+			`(require '[clojure.string :as s]) (s/trim " a ")`, `"a"`},
+		{`(ns app (:require [clojure.string :as s]) (:import (java.io File))) (count "ab")`, "delete the (:import ...) clause of the ns form",
+			`(ns app (:require [clojure.string :as s])) (count "ab")`, "2"},
+		{`(import 'java.util.Date '(java.io File)) 1`, "delete '(java.io File) from the (import ...) form", `(import 'java.util.Date) 1`, "1"},
+		{`(require '[clojure.set :refer [unoin]]) 1`, "did you mean clojure.set/union?", `(require '[clojure.set :refer [union]]) 1`, "1"},
+	} {
+		res, err := Eval(ctx, tc.program, Env{})
+		if err != nil || res.Err == nil || !strings.Contains(res.Err.Hint, tc.hint) {
+			t.Errorf("%s: got %v %v, want a refusal hinting %q", tc.program, res.Err, err, tc.hint)
+			continue
+		}
+		res, err = Eval(ctx, tc.rewrite, Env{})
+		if err != nil || res.Err != nil || Repr(res.Value) != tc.clojure {
+			t.Errorf("%s: rewrite %s gives %v %v %v, Clojure gives %s", tc.program, tc.rewrite, res.Value, res.Err, err, tc.clojure)
+		}
+	}
+}
+
+// TestAliasInKeptFunction: a function using a header's alias is kept
+// with the namespace written out, and so runs in a later turn that has
+// no header.
+func TestAliasInKeptFunction(t *testing.T) {
+	ctx := context.Background()
+	res, err := Eval(ctx, `(require '[clojure.string :as s]) (defn shout [x] (s/upper-case x))`, Env{})
+	if err != nil || res.Err != nil {
+		t.Fatal(res.Err, err)
+	}
+	mem, err := DecodeMemory(ctx, res.Memory.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Eval(ctx, `(shout "a")`, Env{Prelude: mem})
+	if err != nil || res.Err != nil || Repr(res.Value) != `"A"` {
+		t.Errorf("got %v %v %v, want \"A\"", res.Value, res.Err, err)
+	}
+}

@@ -74,6 +74,10 @@ func init() {
 		"try":          {compile: compileTry, idiom: true},
 		"throw":        {compile: compileThrow, idiom: true},
 		"with-out-str": {compile: compileWithOutStr, idiom: true},
+		"ns":           {compile: compileNs, idiom: true},
+		"require":      {compile: compileRequire, idiom: true},
+		"use":          {compile: compileRequire, idiom: true},
+		"import":       {compile: compileImport, idiom: true},
 	}
 }
 
@@ -439,7 +443,7 @@ func firstElem(l *list) Value {
 // (fn name? ([params] body...) ...).
 func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	rest := l.Elems[1:]
-	lam := &lambda{form: l}
+	lam := &lambda{form: c.withoutAliases(l)}
 	if len(rest) > 0 {
 		if s, ok := rest[0].(symbol); ok {
 			lam.selfName = string(s)

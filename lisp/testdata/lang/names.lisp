@@ -44,6 +44,21 @@
 (assert.eq (clojure.core/map inc [1 2]) [2 3])
 (assert.eq (clojure.core/when true 1) 1)
 
+;; Namespace headers are skipped; what they declare resolves in the forms
+;; after them.
+(do (require '[clojure.string :as s])
+    (assert.eq (s/upper-case "a") "A"))
+(do (require '[clojure.string :as string] '[clojure.set :as cset])
+    (assert.eq [(string/join "," [1 2]) (cset/union #{1} #{2})] ["1,2" #{1 2}]))
+(do (ns user (:require [clojure.string :as string] [clojure.set :refer [join union]]))
+    (assert.eq [(string/join "," [1 2]) (join [{:a 1}] [{:a 1 :b 2}]) (union #{1} #{2})]
+               ["1,2" #{{:a 1 :b 2}} #{1 2}]))
+(do (require 'clojure.string)
+    (assert.eq (clojure.string/trim " a ") "a"))
+(do (import '(java.time LocalDate))
+    (assert.eq (str (LocalDate/parse "2024-01-02")) "2024-01-02"))
+(assert.eq (require '[clojure.walk :as w]) nil)
+
 ;; A name of PTC-Lisp's own that Clojure lacks may be defined, and the
 ;; program's definition wins (these come last: later forms see them).
 (defn round [x] (* 10 x))
