@@ -96,6 +96,9 @@ var idiomBuiltins = []*Builtin{
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			if e, ok := args[0].(*thrown); ok {
+				if e.javaMessage != "" {
+					return String(e.javaMessage), nil
+				}
 				return String(e.message), nil
 			}
 			return Nil, nil
@@ -429,6 +432,9 @@ type thrown struct {
 	message string
 	data    *Map
 	kind    ErrorKind
+	// class is the short name of its Java class where known (javaSupers);
+	// javaMessage, when set, the message Clojure's exception carries.
+	class, javaMessage string
 }
 
 func (*thrown) TypeName() string { return "exception" }
@@ -440,7 +446,7 @@ func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf("ex-info", "a message string", args[0])
 	}
-	e := &thrown{message: string(msg), kind: executionError}
+	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo"}
 	if len(args) > 1 {
 		switch d := args[1].(type) {
 		case *Map:
@@ -494,8 +500,12 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 				return nil, err
 			}
 			if v == Nil {
-				return nil, Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
+				e := Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
 					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
+				if str, ok := args[0].(String); ok {
+					return nil, e.asJava("NumberFormatException", `For input string: "`+string(str)+`"`)
+				}
+				return nil, e.asJava("NumberFormatException", "Cannot parse null string")
 			}
 			return v, nil
 		}}
