@@ -94,14 +94,15 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
 		Cost: cost(constant)},
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exMessage(args[0]), nil },
+		Cost: cost(constant)},
+	{Name: ".getMessage", Sig: "(.getMessage e)", Doc: "the message of a caught error, as ex-message", Category: "idiom", reach: javaForm,
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			if e, ok := args[0].(*thrown); ok {
-				if e.javaMessage != "" {
-					return String(e.javaMessage), nil
-				}
-				return String(e.message), nil
+			if _, ok := args[0].(*thrown); !ok {
+				return nil, typeErrorf(".getMessage", "a caught exception", args[0]).
+					WithHint("call it on the name a catch clause binds: (catch Exception e (.getMessage e))")
 			}
-			return Nil, nil
+			return exMessage(args[0]), nil
 		},
 		Cost: cost(constant)},
 	{Name: "ex-data", Sig: "(ex-data e)", Doc: "the data map of a caught error, or nil", Category: "idiom",
@@ -440,6 +441,19 @@ type thrown struct {
 func (*thrown) TypeName() string { return "exception" }
 
 func (e *thrown) Error() string { return e.message }
+
+// exMessage is the message of e, a caught exception, as a Clojure
+// program reads it; nil for anything else.
+func exMessage(e Value) Value {
+	t, ok := e.(*thrown)
+	switch {
+	case !ok:
+		return Nil
+	case t.javaMessage != "":
+		return String(t.javaMessage)
+	}
+	return String(t.message)
+}
 
 func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	msg, ok := args[0].(String)

@@ -559,7 +559,11 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
-			b.Write(re.re.ExpandString(nil, javaReplacement(string(r)), s, loc))
+			template, err := javaReplacement(string(r))
+			if err != nil {
+				return "", err
+			}
+			b.Write(re.re.ExpandString(nil, template, s, loc))
 		default:
 			m, err := matchValue(th, s, loc)
 			if err != nil {

@@ -39,3 +39,7 @@
 ;; Type errors are caught by the general classes.
 (assert.eq (try (+ 1 nil) (catch Exception e :caught)) :caught)
 (assert.eq (try (inc "a") (catch ClassCastException e :cce)) :cce)
+
+;; (.getMessage e) is ex-message.
+(assert.eq (try (throw (ex-info "boom" {})) (catch Exception e (.getMessage e))) "boom")
+(assert.eq (try (case 1 2 3) (catch Exception e (.getMessage e))) "No matching clause: 1")
