@@ -1,5 +1,7 @@
 package lisp
 
+import "strings"
+
 // namespaceBuiltins are the Clojure vars whose bare name means something
 // else here, reached only under their namespace (namespaces.go):
 // (clojure.set/join xrel yrel) is the relational join, while (join sep
@@ -9,6 +11,19 @@ var namespaceBuiltins = []*Builtin{
 	{Name: "clojure.core/replace", Sig: "(clojure.core/replace smap coll)", Doc: "coll with each item that is a key of smap replaced by its value", Category: "idiom", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinCoreReplace,
 		Cost: cost(visits(arg(1)), lookups, builds)},
+	{Name: "clojure.string/escape", Sig: "(clojure.string/escape s cmap)", Doc: "s with each character c for which (cmap c) is not nil replaced by (str (cmap c))", Category: "string", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: builtinEscape,
+		Cost: cost(scans(arg(0)), calls(arg(0)), builds)},
+	{Name: "clojure.walk/postwalk-replace", Sig: "(clojure.walk/postwalk-replace smap form)", Doc: "form with every node that is a key of smap replaced by its value, children first", Category: "collection", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return walkReplace(th, "clojure.walk/postwalk-replace", args, postwalk)
+		},
+		Cost: cost(rebuilds(arg(1)), lookups)},
+	{Name: "clojure.walk/prewalk-replace", Sig: "(clojure.walk/prewalk-replace smap form)", Doc: "form with every node that is a key of smap replaced by its value, parents first", Category: "collection", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return walkReplace(th, "clojure.walk/prewalk-replace", args, prewalk)
+		},
+		Cost: cost(lookups, chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
 	{Name: "clojure.set/join", Sig: "(clojure.set/join xrel yrel) (clojure.set/join xrel yrel {xkey ykey})", Doc: "the set of merged pairs of maps of xrel and yrel that agree on the keys they share (or on km's)", Category: "set", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSetJoin,
 		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), chargedInBody("a step and the allocation of each merged map (joinRow)"), builds)},
@@ -228,4 +243,51 @@ func joinRow(th *Thread, a, b Value) (Value, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// builtinEscape is clojure.string/escape: cmap, a map or a function, is
+// called with each character, a one-character string.
+func builtinEscape(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok {
+		return nil, typeErrorf("clojure.string/escape", "a string", args[0])
+	}
+	var b strings.Builder
+	for _, r := range string(s) {
+		v, err := call(th, "clojure.string/escape", args[1], String(r))
+		if err != nil {
+			return nil, err
+		}
+		if v == Nil {
+			b.WriteRune(r)
+			continue
+		}
+		text := Str(v)
+		if err := th.alloc(int64(len(text))); err != nil {
+			return nil, err
+		}
+		b.WriteString(text)
+	}
+	return String(b.String()), nil
+}
+
+// walkReplace is clojure.walk's postwalk-replace or prewalk-replace:
+// walk with a function that replaces each node that is a key of smap.
+func walkReplace(th *Thread, fn string, args []Value, walk func(*Thread, Value, Value, int) (Value, error)) (Value, error) {
+	smap, err := mapArg(fn, args[0])
+	if err != nil {
+		return nil, err
+	}
+	f, err := madeFn(th, fn, args[:1], func(th *Thread, xs []Value) (Value, error) {
+		if smap != nil {
+			if v, ok := smap.Get(xs[0]); ok {
+				return v, nil
+			}
+		}
+		return xs[0], nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return walk(th, f, args[1], 0)
 }

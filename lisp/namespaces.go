@@ -49,10 +49,7 @@ func wordSet(s string) map[string]bool {
 // namespaceCounterparts say what to write for a var of the four
 // namespaces that the sandbox does not have.
 var namespaceCounterparts = map[string]string{
-	"clojure.string/escape":               `write (apply str (map #(get cmap % %) s)) with cmap a map of one-character strings`,
 	"clojure.string/re-quote-replacement": `write the replacement with "$" doubled as "$$", or pass a function: (clojure.string/replace s re (fn [_] r))`,
-	"clojure.walk/postwalk-replace":       "write (clojure.walk/postwalk (fn [x] (if (contains? smap x) (smap x) x)) form)",
-	"clojure.walk/prewalk-replace":        "write (clojure.walk/prewalk (fn [x] (if (contains? smap x) (smap x) x)) form)",
 	"clojure.walk/macroexpand-all":        "there are no macros; delete the call",
 	"clojure.walk/postwalk-demo":          "write (clojure.walk/postwalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
 	"clojure.walk/prewalk-demo":           "write (clojure.walk/prewalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",

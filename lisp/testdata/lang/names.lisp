@@ -44,6 +44,15 @@
 (assert.eq (clojure.core/map inc [1 2]) [2 3])
 (assert.eq (clojure.core/when true 1) 1)
 
+;; Vars whose bare names PTC-Lisp lacks, under their namespace.
+(assert.eq (clojure.string/escape "a<b>&" {\< "&lt;" \> "&gt;" \& "&amp;"}) "a&lt;b&gt;&amp;")
+(assert.eq (str/escape "abc" #(when (= % \b) "B")) "aBc")
+(assert.eq (str/escape "" {}) "")
+(assert.eq (clojure.walk/postwalk-replace {1 2} [1 [1 {1 3}]]) [2 [2 {2 3}]])
+(assert.eq (walk/prewalk-replace {[1] :x} [[1] [[1]]]) [:x [:x]])
+(assert.eq (walk/postwalk-replace {:a :b} {:a {:a 1}}) {:b {:b 1}})
+(assert.eq (walk/postwalk-replace nil [1]) [1])
+
 ;; Namespace headers are skipped; what they declare resolves in the forms
 ;; after them.
 (do (require '[clojure.string :as s])
