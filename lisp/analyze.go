@@ -448,7 +448,7 @@ func (c *compiler) symbol(name string) (node, error) {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...)", name)
 	}
-	if _, ok := specialForms[name]; ok {
+	if _, ok := specialForms[name]; ok && !headerForms[name] {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
 	}

@@ -156,3 +156,15 @@ func TestAliasInKeptFunction(t *testing.T) {
 		t.Errorf("got %v %v %v, want \"A\"", res.Value, res.Err, err)
 	}
 }
+
+// TestHeaderNamesAsData: ns, use, require and import are forms only at
+// the head of a call; as values they are still data keys.
+func TestHeaderNamesAsData(t *testing.T) {
+	data := NewMapBuilder(2)
+	data.Set(Keyword("ns"), NewVector([]Value{Int(1), Int(2)}))
+	data.Set(Keyword("use"), String("x"))
+	res, err := Eval(context.Background(), "[(count ns) use]", Env{Data: data.Map()})
+	if err != nil || res.Err != nil || Repr(res.Value) != `[2 "x"]` {
+		t.Errorf("got %v %v %v, want [2 \"x\"]", res.Value, res.Err, err)
+	}
+}

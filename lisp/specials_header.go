@@ -10,6 +10,11 @@ import (
 // naming a namespace or class the sandbox lacks is refused with the hint
 // to delete it. Models write them from habit at the top of a program.
 
+// headerForms name the header special forms; as values they are the
+// program's names, a data key or a definition (data/ns), as before they
+// were forms.
+var headerForms = map[string]bool{"ns": true, "require": true, "use": true, "import": true}
+
 // compileRequire is (require '[clojure.string :as str] ...), and (use
 // 'clojure.string ...), which refers every var.
 func compileRequire(c *compiler, l *list, tail bool) (node, error) {
