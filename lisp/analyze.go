@@ -85,6 +85,15 @@ type compiler struct {
 	pos    Pos // innermost list being analyzed, for error positions
 	depth  int
 	gensym int
+	// aliases are the namespace aliases the program's require and ns
+	// headers declared, to the Clojure namespace each stands for.
+	aliases map[string]string
+	// refers are the names a header referred (:refer [join]), to the
+	// namespace each is resolved in.
+	refers map[string]string
+	// warnings are what the analysis forgave: headers, definitions of
+	// PTC-Lisp's own names.
+	warnings []Warning
 	// th is charged a step per form analyzed, and so stops a huge or
 	// hostile program at the step budget or the clock; nil charges
 	// nothing.
@@ -419,14 +428,27 @@ func (c *compiler) symbol(name string) (node, error) {
 	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
 		return c.namespaced(name[:i], name[i+1:])
 	}
+	if ns, ok := c.refers[name]; ok && !c.names.isUser(name) {
+		return c.namespaceVar(ns, name)
+	}
 	if n, ok := functionNodes[name]; ok {
+		if shadowable(name) {
+			// A program may define a name of PTC-Lisp's own that
+			// Clojure lacks, as a Clojure program may: (defn round ...).
+			if c.names.dynamic {
+				return &shadowableNode{name: name, builtin: n.v}, nil
+			}
+			if c.names.isUser(name) {
+				return &globalNode{name: name, pos: c.pos}, nil
+			}
+		}
 		return n, nil
 	}
 	if sf, ok := specialForms[name]; ok && sf.core {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...)", name)
 	}
-	if _, ok := specialForms[name]; ok {
+	if _, ok := specialForms[name]; ok && !headerForms[name] {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
 	}
@@ -480,13 +502,13 @@ var interopCounterparts = map[string]string{
 var unsupportedHints = func() map[string]string {
 	hints := map[string]string{}
 	for names, hint := range map[string]string{
-		"ref dosync alter": "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
-		"slurp spit eval load-file require import ns in-ns": "there is no I/O, eval or namespace loading: use tool/ functions for external data",
-		"read-string load-string":                           "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
-		"lazy-seq lazy-cat":                                 "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
-		"while":                                             "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
-		"future promise deliver agent send":                 "there is no concurrency; use pmap or pcalls for parallel tool calls",
-		"rand rand-int rand-nth shuffle random-uuid":        "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
+		"ref dosync alter":                           "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
+		"slurp spit eval load-file in-ns":            "there is no I/O, eval or namespace loading: use tool/ functions for external data",
+		"read-string load-string":                    "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
+		"lazy-seq lazy-cat":                          "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
+		"while":                                      "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
+		"future promise deliver agent send":          "there is no concurrency; use pmap or pcalls for parallel tool calls",
+		"rand rand-int rand-nth shuffle random-uuid": "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
 		for _, n := range strings.Fields(names) {
 			hints[n] = hint
@@ -526,16 +548,6 @@ func (c *compiler) undefined(name string) *Error {
 	return e.WithHint("define it with (def %s ...) first, or use data/... and tool/... for inputs and tools", name)
 }
 
-// namespaceCategories maps the Clojure namespaces of spec 9.6 to the
-// builtin category listed when a function is missing.
-var namespaceCategories = map[string]string{
-	"clojure.string": "string", "str": "string", "string": "string",
-	"clojure.set": "set", "set": "set",
-	"clojure.core": "", "core": "",
-	"clojure.walk": "", "walk": "",
-	"Math": "math",
-}
-
 func (c *compiler) namespaced(ns, name string) (node, error) {
 	switch ns {
 	case "data":
@@ -572,46 +584,29 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	if b, ok := builtins.statics[ns+"/"+name]; ok {
 		return &constNode{b}, nil
 	}
-	category, known := namespaceCategories[ns]
-	if !known {
-		return nil, c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
-			WithHint("use data/ for input data, tool/ for tools, or the builtin function by its bare name")
-	}
-	if b, ok := builtins.stringNS[name]; ok && category == "string" {
-		return &constNode{b}, nil
-	}
-	if b, ok := lookupFunction(name); ok {
-		return &constNode{b}, nil
-	}
 	if ns == "Math" {
 		if b, ok := lookupFunction(strings.ToLower(name)); ok {
 			return &constNode{b}, nil
 		}
+		return nil, c.unavailable(name, "math")
 	}
-	return nil, c.unavailable(name, category)
+	if clj, ok := c.namespaceOf(ns); ok {
+		return c.namespaceVar(clj, name)
+	}
+	return nil, c.unknownNamespace(ns, name)
 }
 
-// unavailable reports a namespaced function that is not a builtin, listing
-// the builtins of its category (spec 9.6).
+// unavailable reports a Math function that is not a builtin, listing
+// the math builtins.
 func (c *compiler) unavailable(name, category string) *Error {
-	e := c.errorf(undefinedSymbol, "%s is not available", name)
-	if category == "" {
-		if hint, ok := unimplementedHint(name); ok {
-			return e.WithHint("%s", hint)
-		}
-		if sugg := c.suggest(name); len(sugg) > 0 {
-			return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
-		}
-		return e
-	}
 	var names []string
 	for _, b := range Builtins() {
 		if b.Category == category {
 			names = append(names, b.Name)
 		}
 	}
-	label := map[string]string{"string": "String", "set": "Set", "math": "Math"}[category]
-	return e.WithHint("%s functions: %s", label, strings.Join(names, ", "))
+	return c.errorf(undefinedSymbol, "%s is not available", name).
+		WithHint("Math functions: %s", strings.Join(names, ", "))
 }
 
 func (c *compiler) unknownTool(name string) *Error {

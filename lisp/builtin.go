@@ -78,10 +78,11 @@ const (
 	// javaForm: as a Java constructor or method form at the head of a
 	// call, (java.util.Date. x) or (.getTime d); not in the prompt.
 	javaForm
-	// stringNamespace: only under clojure.string's namespaces, by the
-	// part of its Name after the slash, because the bare name means
-	// something else in core: (str/reverse s).
-	stringNamespace
+	// inNamespace: only under the Clojure namespace its Name starts
+	// with (or an alias of it), by the part after the slash, because the
+	// bare name means something else in core: (str/reverse s),
+	// (clojure.set/join xrel yrel).
+	inNamespace
 )
 
 // xform is a builtin's transducer form.
@@ -166,6 +167,7 @@ var builtinSections = [][]*Builtin{
 	bitBuiltins,
 	javaBuiltins,
 	stringNamespaceBuiltins,
+	namespaceBuiltins,
 }
 
 // registry is every builtin, indexed by the names that reach it; built
@@ -176,7 +178,7 @@ type registry struct {
 	functions map[string]*Builtin // those and the evaluator's core functions
 	statics   map[string]*Builtin // "Class/method"
 	forms     map[string]*Builtin // "Class." and ".method"
-	stringNS  map[string]*Builtin // the name after "clojure.string/"
+	inNS      map[string]*Builtin // "clojure.string/reverse": reached only so
 	pairSteps map[*Builtin]int64  // what a binary row's cost charges for two integers
 }
 
@@ -186,7 +188,7 @@ var builtins = newRegistry(builtinSections, coreFunctions)
 // rows reaching the same name is a programming error.
 func newRegistry(sections [][]*Builtin, core []*Builtin) *registry {
 	r := &registry{byName: map[string]*Builtin{}, functions: map[string]*Builtin{}, statics: map[string]*Builtin{},
-		forms: map[string]*Builtin{}, stringNS: map[string]*Builtin{}, pairSteps: map[*Builtin]int64{}}
+		forms: map[string]*Builtin{}, inNS: map[string]*Builtin{}, pairSteps: map[*Builtin]int64{}}
 	for _, b := range slices.Concat(sections...) {
 		switch b.reach {
 		case byName:
@@ -197,8 +199,8 @@ func newRegistry(sections [][]*Builtin, core []*Builtin) *registry {
 			addNames(r.statics, b, b.Name)
 		case javaForm:
 			addNames(r.forms, b, b.Name)
-		case stringNamespace:
-			addNames(r.stringNS, b, b.Name[strings.LastIndexByte(b.Name, '/')+1:])
+		case inNamespace:
+			addNames(r.inNS, b, b.Name)
 		}
 		if b.binary != nil {
 			r.pairSteps[b] = pairSteps(b)

@@ -1431,10 +1431,22 @@ func builtinRange(th *Thread, args []Value) (Value, error) {
 			out = append(out, si+Int(i)*di)
 		}
 	} else {
-		fs, _ := asFloat(start)
-		fst, _ := asFloat(step)
-		for i := 0; i < n; i++ {
-			out = append(out, Float(fs+float64(i)*fst))
+		// As Clojure's Range: start as given, then each item the one
+		// before plus step, while short of end: (range 0 1 0.25) is
+		// (0 0.25 0.5 0.75), and (range 0 1 0.1) ends at
+		// 0.9999999999999999. n, one more than the items step divides
+		// the span into, bounds what the additions' rounding adds.
+		end := args[min(1, len(args)-1)]
+		up := Value(Int(0))
+		for x := start; len(out) < n; {
+			c, _ := compareNumbers(x, end)
+			if d, _ := compareNumbers(step, up); d > 0 && c >= 0 || d < 0 && c <= 0 {
+				break
+			}
+			out = append(out, x)
+			if x, err = addNumbers("range", x, step); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return NewVector(out), nil
@@ -1481,6 +1493,10 @@ func rangeSpec(args []Value) (start, step Value, n int, err error) {
 	count := math.Ceil((fe - fs) / fst)
 	if !(count > 0) {
 		return start, step, 0, nil
+	}
+	_, intStart := start.(Int)
+	if _, intStep := step.(Int); !intStep || !intStart {
+		count++ // what the rounding of the additions may add (builtinRange)
 	}
 	return start, step, int(min(count, maxRangeLen)), nil
 }

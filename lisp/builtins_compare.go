@@ -1,5 +1,10 @@
 package lisp
 
+import (
+	"strings"
+	"unicode/utf16"
+)
+
 // Comparison (spec 8.5) and logic (spec 8.6). and/or are special forms
 // because they short-circuit; they are not builtins.
 var compareBuiltins = []*Builtin{
@@ -47,13 +52,13 @@ var compareBuiltins = []*Builtin{
 		},
 		Cost:   cost(perArg(argsFrom(2))),
 		binary: &geInts, borrows: true},
-	{Name: "compare", Sig: "(compare a b)", Doc: "-1, 0 or 1; orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
+	{Name: "compare", Sig: "(compare a b)", Doc: "negative, 0 or positive (Java's difference for strings); orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			c, err := compareValues(args[0], args[1], "compare")
 			if err != nil {
 				return nil, err
 			}
-			return Int(sign(c)), nil
+			return Int(javaCompare(args[0], args[1], c)), nil
 		},
 		Cost: cost(ordering(allArgs))},
 	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
@@ -110,3 +115,56 @@ var (
 	notEqualScalars = binaryOp{ints: func(x, y Int) (Value, bool) { return boolValue(x != y), true },
 		scalars: func(equal bool) Value { return boolValue(!equal) }}
 )
+
+// javaCompare is what Clojure's compare returns for a and b, which
+// compareValues ordered as c: Java's String.compareTo for two strings or
+// keyword names, the difference of the first UTF-16 code units that
+// differ, else of the lengths ((compare "apple" "apricot") is -2); for two
+// vectors of one length, that of their first items that differ; else the
+// sign of c.
+func javaCompare(a, b Value, c int) int {
+	switch x := a.(type) {
+	case String:
+		if y, ok := b.(String); ok {
+			return javaStringCompare(string(x), string(y))
+		}
+	case Keyword:
+		if y, ok := b.(Keyword); ok {
+			xns, xname, xq := strings.Cut(string(x), "/")
+			yns, yname, yq := strings.Cut(string(y), "/")
+			switch {
+			case !xq && !yq:
+				return javaStringCompare(string(x), string(y))
+			case xq && yq && xns == yns:
+				return javaStringCompare(xname, yname)
+			case xq && yq:
+				return javaStringCompare(xns, yns)
+			case yq:
+				return -1
+			default:
+				return 1
+			}
+		}
+	case *Vector:
+		if y, ok := b.(*Vector); ok && x.Len() == y.Len() {
+			for i, xe := range x.Elems() {
+				ye := y.Elems()[i]
+				if ci, err := compareValues(xe, ye, "compare"); err == nil && ci != 0 {
+					return javaCompare(xe, ye, ci)
+				}
+			}
+		}
+	}
+	return sign(c)
+}
+
+// javaStringCompare is Java's String.compareTo.
+func javaStringCompare(x, y string) int {
+	a, b := utf16.Encode([]rune(x)), utf16.Encode([]rune(y))
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return int(a[i]) - int(b[i])
+		}
+	}
+	return len(a) - len(b)
+}

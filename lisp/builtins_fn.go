@@ -113,18 +113,14 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 	var spread []Value
 	var err error
 	switch last.(type) {
-	case *Vector, *Set, *Map:
+	case *Vector, *Set, *Map, String, NilType:
+		// nil is the empty sequence, as in Clojure: (apply + nil) is (+).
 		if spread, err = seqOf(th, "apply", last, anySeq); err != nil {
 			return nil, err
 		}
 	default:
-		e := Errorf(typeError, "apply expected a collection as its last argument, got %s", describe(last))
-		if _, isNil := last.(NilType); isNil {
-			e = e.WithHint("the collection is nil; use (apply f (or coll []))")
-		} else {
-			e = e.WithHint("call it as (apply f [x y z]) or (apply f a b [c d])")
-		}
-		return nil, e
+		return nil, Errorf(typeError, "apply expected a collection as its last argument, got %s", describe(last)).
+			WithHint("call it as (apply f [x y z]) or (apply f a b [c d])")
 	}
 	callArgs, err := makeSlice(th, len(args)-2+len(spread))
 	if err != nil {

@@ -94,11 +94,15 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
 		Cost: cost(constant)},
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exMessage(args[0]), nil },
+		Cost: cost(constant)},
+	{Name: ".getMessage", Sig: "(.getMessage e)", Doc: "the message of a caught error, as ex-message", Category: "idiom", reach: javaForm,
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			if e, ok := args[0].(*thrown); ok {
-				return String(e.message), nil
+			if _, ok := args[0].(*thrown); !ok {
+				return nil, typeErrorf(".getMessage", "a caught exception", args[0]).
+					WithHint("call it on the name a catch clause binds: (catch Exception e (.getMessage e))")
 			}
-			return Nil, nil
+			return exMessage(args[0]), nil
 		},
 		Cost: cost(constant)},
 	{Name: "ex-data", Sig: "(ex-data e)", Doc: "the data map of a caught error, or nil", Category: "idiom",
@@ -429,18 +433,34 @@ type thrown struct {
 	message string
 	data    *Map
 	kind    ErrorKind
+	// class is the short name of its Java class where known (javaSupers);
+	// javaMessage, when set, the message Clojure's exception carries.
+	class, javaMessage string
 }
 
 func (*thrown) TypeName() string { return "exception" }
 
 func (e *thrown) Error() string { return e.message }
 
+// exMessage is the message of e, a caught exception, as a Clojure
+// program reads it; nil for anything else.
+func exMessage(e Value) Value {
+	t, ok := e.(*thrown)
+	switch {
+	case !ok:
+		return Nil
+	case t.javaMessage != "":
+		return String(t.javaMessage)
+	}
+	return String(t.message)
+}
+
 func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	msg, ok := args[0].(String)
 	if !ok {
 		return nil, typeErrorf("ex-info", "a message string", args[0])
 	}
-	e := &thrown{message: string(msg), kind: executionError}
+	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo"}
 	if len(args) > 1 {
 		switch d := args[1].(type) {
 		case *Map:
@@ -494,8 +514,12 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 				return nil, err
 			}
 			if v == Nil {
-				return nil, Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
+				e := Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
 					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
+				if str, ok := args[0].(String); ok {
+					return nil, e.asJava("NumberFormatException", `For input string: "`+string(str)+`"`)
+				}
+				return nil, e.asJava("NumberFormatException", "Cannot parse null string")
 			}
 			return v, nil
 		}}

@@ -149,7 +149,7 @@ func extremum(fn string, dir int) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		nan := false
-		for _, a := range args {
+		for i, a := range args {
 			if _, err := numberArg(fn, a); err != nil {
 				return nil, err
 			}
@@ -158,7 +158,13 @@ func extremum(fn string, dir int) func(*Thread, []Value) (Value, error) {
 				nan = true
 				continue
 			}
-			if c*dir > 0 {
+			// A tie goes to the later argument, as Clojure's (if (< x
+			// y) x y) does: (min 1 1.0) is 1.0.
+			if c == 0 {
+				// Java's min and max order -0.0 below 0.0.
+				c = signedZeroOrder(a, best)
+			}
+			if c*dir > 0 || c == 0 && i > 0 {
 				best = a
 			}
 		}
@@ -167,6 +173,20 @@ func extremum(fn string, dir int) func(*Thread, []Value) (Value, error) {
 		}
 		return best, nil
 	}
+}
+
+// signedZeroOrder is -1 when a is -0.0 and b 0.0, 1 the other way round,
+// else 0.
+func signedZeroOrder(a, b Value) int {
+	x, xf := a.(Float)
+	y, yf := b.(Float)
+	if !xf || !yf || x != 0 || y != 0 || math.Signbit(float64(x)) == math.Signbit(float64(y)) {
+		return 0
+	}
+	if math.Signbit(float64(x)) {
+		return -1
+	}
+	return 1
 }
 
 func rounding(fn string, f func(float64) float64) func(*Thread, []Value) (Value, error) {

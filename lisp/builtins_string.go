@@ -559,7 +559,11 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
-			b.Write(re.re.ExpandString(nil, javaReplacement(string(r)), s, loc))
+			template, err := javaReplacement(string(r))
+			if err != nil {
+				return "", err
+			}
+			b.Write(re.re.ExpandString(nil, template, s, loc))
 		default:
 			m, err := matchValue(th, s, loc)
 			if err != nil {
@@ -585,7 +589,7 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 // name means something else in core: (clojure.string/reverse "abc") is
 // "cba", while (reverse "abc") is the characters in reverse order.
 var stringNamespaceBuiltins = []*Builtin{
-	{Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order", reach: stringNamespace,
+	{Name: "clojure.string/reverse", Sig: "(clojure.string/reverse s)", Doc: "s with its characters in reverse order", reach: inNamespace,
 		Category: "string", MinArgs: 1, MaxArgs: 1, Fn: builtinStringReverse, Cost: cost(scans(arg(0)), builds)},
 }
 

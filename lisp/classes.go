@@ -183,8 +183,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 	case javaClass:
 		return "java.lang.Class", nil
 	case *thrown:
-		if v.data != nil {
-			return "clojure.lang.ExceptionInfo", nil
+		if v.class != "" {
+			return javaClass(javaClassName(v.class)), nil
 		}
 		return "", Errorf(typeError, "%s cannot name the Java class of a caught interpreter error", fn).
 			WithHint("read it with (ex-message e)")

@@ -40,6 +40,62 @@ type Error struct {
 	Message string
 	Hint    string
 	Pos     Pos // where in the program, when known
+	// class is the short name of the Java exception class Clojure throws
+	// for this error, where it is known (javaSupers); javaMessage the
+	// message its exception carries there, which ex-message gives.
+	class, javaMessage string
+}
+
+// asJava says which Java exception Clojure throws for e, and with what
+// message ("" when not known).
+func (e *Error) asJava(class, message string) *Error {
+	e.class, e.javaMessage = class, message
+	return e
+}
+
+// javaSupers is each Java exception class a program may catch, by short
+// name, to its superclass, as in Java: (catch IllegalArgumentException e)
+// catches a NumberFormatException, (catch Exception e) everything but an
+// AssertionError, which is an Error.
+var javaSupers = map[string]string{
+	"Throwable":                       "",
+	"Exception":                       "Throwable",
+	"Error":                           "Throwable",
+	"AssertionError":                  "Error",
+	"RuntimeException":                "Exception",
+	"IllegalArgumentException":        "RuntimeException",
+	"NumberFormatException":           "IllegalArgumentException",
+	"ArityException":                  "IllegalArgumentException",
+	"ArithmeticException":             "RuntimeException",
+	"ClassCastException":              "RuntimeException",
+	"NullPointerException":            "RuntimeException",
+	"IllegalStateException":           "RuntimeException",
+	"UnsupportedOperationException":   "RuntimeException",
+	"IndexOutOfBoundsException":       "RuntimeException",
+	"StringIndexOutOfBoundsException": "IndexOutOfBoundsException",
+	"ArrayIndexOutOfBoundsException":  "IndexOutOfBoundsException",
+	"ExceptionInfo":                   "RuntimeException",
+}
+
+// javaPackages give each class of javaSupers its full name.
+var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang."}
+
+// javaClassName is the full name of the class short.
+func javaClassName(short string) string {
+	if p, ok := javaPackages[short]; ok {
+		return p + short
+	}
+	return "java.lang." + short
+}
+
+// isA reports whether class is ancestor or one of its subclasses.
+func isA(class, ancestor string) bool {
+	for c := class; c != ""; c = javaSupers[c] {
+		if c == ancestor {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Error) Error() string {
@@ -113,4 +169,11 @@ const (
 	// WarningJoinedBlocks: the reply held several code blocks, run as one
 	// program.
 	WarningJoinedBlocks = "joined_code_blocks"
+	// WarningShadowedBuiltin: the program defined a name PTC-Lisp has as
+	// a builtin and Clojure does not (round, sum-by, log); the program's
+	// definition wins within it.
+	WarningShadowedBuiltin = "shadowed_builtin"
+	// WarningNamespaceHeader: an ns, require or import form was skipped;
+	// the aliases it declared resolve.
+	WarningNamespaceHeader = "namespace_header"
 )

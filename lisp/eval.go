@@ -495,7 +495,8 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 		return n.fallback.eval(th, fr)
 	}
 	return nil, withPos(Errorf(executionError, "case has no clause matching %s", shown(v)).
-		WithHint("add a default expression as the last form of case"), n.pos)
+		WithHint("add a default expression as the last form of case").
+		asJava("IllegalArgumentException", "No matching clause: "+Str(v)), n.pos)
 }
 
 // condpNode: (condp pred expr test result ... default).
@@ -539,7 +540,8 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 		return n.fallback.eval(th, fr)
 	}
 	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", shown(x)).
-		WithHint("add a default expression as the last form of condp"), n.pos)
+		WithHint("add a default expression as the last form of condp").
+		asJava("IllegalArgumentException", "No matching clause: "+Str(x)), n.pos)
 }
 
 // forNode implements for (collecting) and doseq (discarding): nested

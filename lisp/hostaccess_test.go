@@ -37,7 +37,7 @@ var ioNames = []string{
 	"sh", "exec", "shell", "system", "getenv", "System/getenv", "System/exit", "sleep", "Thread/sleep",
 	"file", "file-seq", "line-seq", "reader", "writer", "input-stream", "output-stream", "delete-file",
 	"http-get", "http-post", "fetch", "socket", "url", "open", "with-open", "spit-file",
-	"require", "import", "use", "ns", "in-ns", "resolve", "intern", "var-set", "alter-var-root",
+	"in-ns", "resolve", "intern", "var-set", "alter-var-root",
 	"future", "agent", "send", "thread", "pmap-io", "print-to-file",
 }
 
@@ -70,6 +70,17 @@ func TestNoBuiltinReachesTheHost(t *testing.T) {
 		}
 		if res.Err == nil || res.Err.Kind != undefinedSymbol {
 			t.Errorf("%s: %v, want undefined_symbol", src, res.Err)
+		}
+	} // Namespace headers load nothing: they declare aliases of the
+	// namespaces built in, and refuse anything else.
+	for _, n := range []string{"require", "import", "use", "ns"} {
+		src := "(" + n + ` "/etc/passwd")`
+		res, err := Eval(context.Background(), src, Env{Limits: DefaultLimits()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Err == nil || res.Err.Kind != validationError {
+			t.Errorf("%s: %v, want validation_error", src, res.Err)
 		}
 	}
 }

@@ -159,7 +159,7 @@ func DecodeMemory(ctx context.Context, wire []WireBinding) (*Memory, error) {
 		if _, dup := m.index[w.Name]; dup {
 			return nil, fmt.Errorf("%s: name appears twice", where())
 		}
-		if _, ok := lookupFunction(w.Name); ok {
+		if _, ok := lookupFunction(w.Name); ok && !shadowable(w.Name) {
 			return nil, fmt.Errorf("%s: name is a builtin function", where())
 		}
 		v := w.Parsed

@@ -132,6 +132,8 @@ type compiledProgram struct {
 	// steps is what the analysis was charged; an evaluation that reuses
 	// it is charged the same, so a replay stops where the first run did.
 	steps int64
+	// warnings are what the analysis forgave (compiler.warnings).
+	warnings []Warning
 }
 
 // ReadProgram reads source as Eval would with env.MaxNesting set to
@@ -319,12 +321,15 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 				return nil, err
 			}
 		}
-		cp.nslots, cp.asked, cp.steps = c.fn.nslots, known.asked, th.stepsUsed()-before
+		cp.nslots, cp.asked, cp.steps, cp.warnings = c.fn.nslots, known.asked, th.stepsUsed()-before, c.warnings
 		if p != nil {
 			p.compiled.Store(cp)
 		}
 	} else if err := th.step(cp.steps); err != nil {
 		return nil, err
+	}
+	if len(cp.warnings) > 0 {
+		res.Warnings = append(slices.Clip(res.Warnings), cp.warnings...)
 	}
 	fr := &frame{slots: make([]Value, cp.nslots)}
 	var v Value = Nil

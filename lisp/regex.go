@@ -156,12 +156,14 @@ func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 
 // javaReplacement turns a Java/Clojure replacement string ($1 for a group,
 // \$ for a dollar) into Go's template syntax (${1}, $$).
-func javaReplacement(repl string) string {
+func javaReplacement(repl string) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
 		switch {
-		case c == '\\' && i+1 < len(repl):
+		case c == '\\' && i+1 == len(repl):
+			return "", replacementError("character to be escaped is missing")
+		case c == '\\':
 			i++
 			if repl[i] == '$' {
 				b.WriteString("$$")
@@ -173,7 +175,12 @@ func javaReplacement(repl string) string {
 			for j < len(repl) && repl[j] >= '0' && repl[j] <= '9' {
 				j++
 			}
-			if j == i+1 {
+			switch {
+			case j == i+1 && i+1 == len(repl):
+				return "", replacementError("Illegal group reference: group index is missing")
+			case j == i+1 && repl[i+1] != '{':
+				return "", replacementError("Illegal group reference")
+			case j == i+1:
 				b.WriteString("$$")
 				continue
 			}
@@ -183,5 +190,13 @@ func javaReplacement(repl string) string {
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// replacementError is Java's refusal of a replacement string, which
+// Clojure's clojure.string/replace passes on.
+func replacementError(message string) *Error {
+	return Errorf(executionError, "the replacement string is invalid: %s", message).
+		WithHint(`in a replacement, $ starts a group reference ($1) and \\ escapes: write "\\$" for a literal $, or pass a function: (fn [_] "$")`).
+		asJava("IllegalArgumentException", message)
 }

@@ -11,6 +11,9 @@ func unstorable(v Value) bool {
 		return false
 	case *Builtin:
 		registered, ok := lookupFunction(v.Name)
+		if !ok {
+			registered, ok = builtins.inNS[v.Name]
+		}
 		return !ok || registered != v
 	}
 	return true

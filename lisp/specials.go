@@ -74,6 +74,10 @@ func init() {
 		"try":          {compile: compileTry, idiom: true},
 		"throw":        {compile: compileThrow, idiom: true},
 		"with-out-str": {compile: compileWithOutStr, idiom: true},
+		"ns":           {compile: compileNs, idiom: true},
+		"require":      {compile: compileRequire, idiom: true},
+		"use":          {compile: compileRequire, idiom: true},
+		"import":       {compile: compileImport, idiom: true},
 	}
 }
 
@@ -323,8 +327,11 @@ func (c *compiler) defName(what string, f Value) (string, error) {
 		return "", c.errorf(validationError, "%s cannot define %s", what, name)
 	}
 	if _, ok := lookupFunction(name); ok {
-		return "", c.errorf(validationError, "cannot shadow builtin '%s'", name).
-			WithHint("choose another name, e.g. my-%s", name)
+		if !shadowable(name) {
+			return "", c.errorf(validationError, "cannot shadow builtin '%s'", name).
+				WithHint("choose another name, e.g. my-%s", name)
+		}
+		c.warn(WarningShadowedBuiltin, "%s redefines PTC-Lisp's builtin %s, which is not Clojure's: the program's definition is used", what, name)
 	}
 	if _, special := specialForms[name]; special {
 		return "", c.errorf(validationError, "cannot redefine the special form '%s'", name).
@@ -436,7 +443,7 @@ func firstElem(l *list) Value {
 // (fn name? ([params] body...) ...).
 func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	rest := l.Elems[1:]
-	lam := &lambda{form: l}
+	lam := &lambda{form: c.withoutAliases(l)}
 	if len(rest) > 0 {
 		if s, ok := rest[0].(symbol); ok {
 			lam.selfName = string(s)

@@ -220,7 +220,7 @@ func (n *assertNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		msg = "Assert failed: " + Str(m) + "\n" + n.text
 	}
-	return nil, withPos(&thrown{message: msg, kind: executionError}, n.pos)
+	return nil, withPos(&thrown{message: msg, kind: executionError, class: "AssertionError"}, n.pos)
 }
 
 // compileThrow is (throw e), e made by ex-info.
@@ -353,27 +353,41 @@ func catchable(err error) (*thrown, bool) {
 	}
 	switch e.Kind {
 	case typeError, arithmeticError, executionError, arityErrorKind, toolError, undefinedSymbol, ambiguousReference:
-		return &thrown{message: e.Message, kind: e.Kind}, true
+		class := e.class
+		switch {
+		case class != "":
+		case e.Kind == arithmeticError:
+			class = "ArithmeticException"
+		case e.Kind == arityErrorKind:
+			class = "ArityException"
+		}
+		return &thrown{message: e.Message, kind: e.Kind, class: class, javaMessage: e.javaMessage}, true
 	}
 	return nil, false
 }
 
-// catches reports whether a catch clause of class catches e. The classes
-// models name map onto the interpreter's error kinds; the general ones
-// (Exception, Throwable, :default, ...) catch every catchable error.
+// catches reports whether a catch clause of class catches e: by Java's
+// hierarchy (javaSupers) when e's class is known. The interpreter's other
+// type and execution errors, which Clojure throws as one of several
+// classes, are caught by those it may be; a class name javaSupers does
+// not know, and :default, catch every catchable error.
 func catches(class string, e *thrown) bool {
-	class = class[strings.LastIndexByte(class, '.')+1:]
-	switch class {
-	case "ArithmeticException":
-		return e.kind == arithmeticError
-	case "ExceptionInfo":
-		return e.kind == executionError && e.data != nil
+	short := class[strings.LastIndexByte(class, '.')+1:]
+	if _, known := javaSupers[short]; !known {
+		return true
+	}
+	if e.class != "" {
+		return isA(e.class, short)
+	}
+	switch short {
+	case "Throwable", "Exception", "RuntimeException":
+		return true
 	case "ClassCastException", "IllegalArgumentException", "NullPointerException":
-		return e.kind == typeError || e.kind == arityErrorKind
+		return e.kind == typeError
 	case "NumberFormatException", "IndexOutOfBoundsException", "StringIndexOutOfBoundsException", "IllegalStateException":
 		return e.kind == executionError || e.kind == typeError
 	}
-	return true
+	return false
 }
 
 // compileWithOutStr is (with-out-str body...): what body prints, as a

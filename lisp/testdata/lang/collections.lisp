@@ -156,6 +156,17 @@
 (assert.eq (range 10 0 -2) [10 8 6 4 2])
 (assert.eq (range 0 10 -1) [])
 (assert.eq (range 5 5) [])
-(assert.eq (range 0 1.0 0.25) [0.0 0.25 0.5 0.75])
+(assert.eq (range 0 1.0 0.25) [0 0.25 0.5 0.75])
 (assert.fails #(range 0 1 0) "step 0")
 (assert.eq (repeat 3 :x) [:x :x :x])
+
+;; A range with a fractional step starts at start as given and adds step
+;; to the item before, as Clojure's Range does (checked against Clojure
+;; 1.11).
+(assert.eq (str (vec (range 0 1 0.25))) "[0 0.25 0.5 0.75]")
+(assert.eq (str (vec (range 0 1 0.1))) "[0 0.1 0.2 0.30000000000000004 0.4 0.5 0.6 0.7 0.7999999999999999 0.8999999999999999 0.9999999999999999]")
+(assert.eq (str (vec (range 1 0 -0.25))) "[1 0.75 0.5 0.25]")
+(assert.eq (str (vec (range 0.0 1 1))) "[0.0]")
+(assert.eq (count (range 0 100 0.01)) 10000)
+(assert.eq (last (range 0 100 0.01)) 99.99000000001425)
+(assert.eq (range 0 -1 0.5) [])

@@ -107,3 +107,13 @@
 (assert.eq (not nil) true)
 (assert.eq (not 0) false)
 (assert.eq (identity 42) 42)
+
+;; min and max give a tie to the later argument, as Clojure's (if (< x y)
+;; x y) does, and order -0.0 below 0.0, as Java's (checked against
+;; Clojure 1.11).
+(assert.eq (str (min 1 1.0)) "1.0")
+(assert.eq (str (max 1 1.0)) "1.0")
+(assert.eq (str (min 1.0 1)) "1")
+(assert.eq (str (min 2 1.0 1)) "1")
+(assert.eq (str (min 0.0 -0.0)) "-0.0")
+(assert.eq (str (max -0.0 0.0)) "0.0")

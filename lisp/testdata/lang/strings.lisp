@@ -124,3 +124,26 @@
 (assert.eq (clojure.string/reverse "abc") "cba")
 (assert.eq (str/reverse "héllo") "olléh")
 (assert.eq (reverse "abc") ["c" "b" "a"])
+
+;; compare of strings is Java's String.compareTo: the difference of the
+;; first UTF-16 code units that differ, else of the lengths (checked
+;; against Clojure 1.11).
+(assert.eq (compare "apple" "apricot") -2)
+(assert.eq (compare "a" "abc") -2)
+(assert.eq (compare "é" "e") 132)
+(assert.eq (compare "😀" "a") 55260)
+(assert.eq (compare :a :c) -2)
+(assert.eq (compare :a :x/a) -1)
+(assert.eq (compare [1 "apple"] [1 "apricot"]) -2)
+(assert.eq (compare [1 2] [1 2 3]) -1)
+(assert.eq (compare 1 2.5) -1)
+
+;; A regex replacement string is Java's: $ starts a group reference, so a
+;; bare $ is an error, and \$ is a literal dollar.
+(assert.eq (try (clojure.string/replace "x-y" #"-" "$") (catch IllegalArgumentException e (ex-message e)))
+           "Illegal group reference: group index is missing")
+(assert.eq (try (clojure.string/replace "x-y" #"-" "$x") (catch IllegalArgumentException e (ex-message e))) "Illegal group reference")
+(assert.eq (clojure.string/replace "x-y" #"-" "\\$") "x$y")
+(assert.eq (clojure.string/replace "x-y" #"-" (fn [_] "$")) "x$y")
+(assert.eq (clojure.string/replace "x-y" #"(-)" "$1$1") "x--y")
+(assert.eq (clojure.string/replace "x-y" "-" "$") "x$y")

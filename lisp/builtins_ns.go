@@ -1,0 +1,293 @@
+package lisp
+
+import "strings"
+
+// namespaceBuiltins are the Clojure vars whose bare name means something
+// else here, reached only under their namespace (namespaces.go):
+// (clojure.set/join xrel yrel) is the relational join, while (join sep
+// coll) is clojure.string's; (clojure.core/replace smap coll) replaces
+// items, while (replace s match replacement) is clojure.string's.
+var namespaceBuiltins = []*Builtin{
+	{Name: "clojure.core/replace", Sig: "(clojure.core/replace smap coll)", Doc: "coll with each item that is a key of smap replaced by its value", Category: "idiom", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: builtinCoreReplace,
+		Cost: cost(visits(arg(1)), lookups, builds)},
+	{Name: "clojure.string/escape", Sig: "(clojure.string/escape s cmap)", Doc: "s with each character c for which (cmap c) is not nil replaced by (str (cmap c))", Category: "string", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: builtinEscape,
+		Cost: cost(scans(arg(0)), calls(arg(0)), builds)},
+	{Name: "clojure.walk/postwalk-replace", Sig: "(clojure.walk/postwalk-replace smap form)", Doc: "form with every node that is a key of smap replaced by its value, children first", Category: "collection", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return walkReplace(th, "clojure.walk/postwalk-replace", args, postwalk)
+		},
+		Cost: cost(rebuilds(arg(1)), lookups)},
+	{Name: "clojure.walk/prewalk-replace", Sig: "(clojure.walk/prewalk-replace smap form)", Doc: "form with every node that is a key of smap replaced by its value, parents first", Category: "collection", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return walkReplace(th, "clojure.walk/prewalk-replace", args, prewalk)
+		},
+		Cost: cost(lookups, chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
+	{Name: "clojure.set/join", Sig: "(clojure.set/join xrel yrel) (clojure.set/join xrel yrel {xkey ykey})", Doc: "the set of merged pairs of maps of xrel and yrel that agree on the keys they share (or on km's)", Category: "set", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 3, Fn: builtinSetJoin,
+		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), chargedInBody("a step and the allocation of each merged map (joinRow)"), builds)},
+	{Name: "clojure.set/index", Sig: "(clojure.set/index xrel ks)", Doc: "map from the values of ks to the set of the maps of xrel that have them", Category: "set", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			rows, err := relation(th, "clojure.set/index", args[0])
+			if err != nil {
+				return nil, err
+			}
+			idx, err := indexRows(th, rows, args[1])
+			if err != nil {
+				return nil, err
+			}
+			b := NewMapBuilder(idx.len())
+			for _, e := range idx.m.Entries() {
+				b.Set(e.Key, NewSet(e.Val.(*Vector).elems))
+			}
+			return b.Map(), nil
+		},
+		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), builds)},
+	{Name: "clojure.set/project", Sig: "(clojure.set/project xrel ks)", Doc: "the set of the maps of xrel with only the keys ks", Category: "set", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return eachRow(th, "clojure.set/project", args[0], func(row Value) (Value, error) {
+				return builtinSelectKeys(th, []Value{row, args[1]})
+			})
+		},
+		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), builds)},
+	{Name: "clojure.set/rename", Sig: "(clojure.set/rename xrel {old new})", Doc: "the set of the maps of xrel with keys renamed", Category: "set", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			return eachRow(th, "clojure.set/rename", args[0], func(row Value) (Value, error) {
+				return builtinRenameKeys(th, []Value{row, args[1]})
+			})
+		},
+		Cost: cost(hashesItems(arg(0)), visits(arg(1)), builds)},
+}
+
+// builtinCoreReplace is clojure.core's replace: a vector stays a vector,
+// any other collection gives the sequence of its items; smap is a map or
+// a vector, which maps its indices to its items.
+func builtinCoreReplace(th *Thread, args []Value) (Value, error) {
+	smap := args[0]
+	switch smap.(type) {
+	case *Map, *Vector, NilType:
+	default:
+		return nil, typeErrorf("clojure.core/replace", "a map or vector of replacements", smap)
+	}
+	items, err := seqOf(th, "clojure.core/replace", args[1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	out, err := makeSlice(th, len(items))
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range items {
+		switch m := smap.(type) {
+		case *Map:
+			if v, ok := m.Get(x); ok {
+				x = v
+			}
+		case *Vector:
+			if i, ok := x.(Int); ok && i >= 0 && int(i) < m.Len() {
+				x = m.elems[i]
+			}
+		}
+		out = append(out, x)
+	}
+	return NewVector(out), nil
+}
+
+// relation reads a clojure.set relation: a collection of maps.
+func relation(th *Thread, fn string, v Value) ([]Value, error) {
+	rows, err := seqOf(th, fn, v, anySeq)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if _, ok := r.(*Map); !ok {
+			return nil, Errorf(typeError, "%s expected a collection of maps, got one holding %s", fn, describe(r)).
+				WithHint("a relation is a set or vector of maps: #{{:id 1 :name \"a\"}}")
+		}
+	}
+	return rows, nil
+}
+
+// eachRow is the set of f of each map of the relation rel.
+func eachRow(th *Thread, fn string, rel Value, f func(Value) (Value, error)) (Value, error) {
+	rows, err := relation(th, fn, rel)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, len(rows))
+	for i, r := range rows {
+		if out[i], err = f(r); err != nil {
+			return nil, err
+		}
+	}
+	return NewSet(out), nil
+}
+
+// indexRows maps the projection of each row on ks to the vector of the
+// rows that have it.
+func indexRows(th *Thread, rows []Value, ks Value) (*MapBuilder, error) {
+	idx := NewMapBuilder(len(rows))
+	for _, r := range rows {
+		key, err := projection(th, r, ks, nil)
+		if err != nil {
+			return nil, err
+		}
+		var same []Value
+		if v, ok := idx.get(key); ok {
+			same = v.(*Vector).elems
+		}
+		idx.Set(key, NewVector(append(same, r)))
+	}
+	return idx, nil
+}
+
+// projection is row with only the keys ks, renamed by rename when not
+// nil.
+func projection(th *Thread, row, ks, rename Value) (Value, error) {
+	key, err := builtinSelectKeys(th, []Value{row, ks})
+	if err != nil || rename == nil {
+		return key, err
+	}
+	return builtinRenameKeys(th, []Value{key, rename})
+}
+
+// builtinSetJoin is clojure.set/join: with two relations, the natural
+// join on the keys their first maps share (every pair when none); with
+// km, the join of xrel's key k with yrel's key (km k).
+func builtinSetJoin(th *Thread, args []Value) (Value, error) {
+	x, err := relation(th, "clojure.set/join", args[0])
+	if err != nil {
+		return nil, err
+	}
+	y, err := relation(th, "clojure.set/join", args[1])
+	if err != nil {
+		return nil, err
+	}
+	// r is indexed, s scanned: the smaller relation is r, as in Clojure,
+	// whose merge puts s's map last.
+	r, s := x, y
+	if len(x) > len(y) {
+		r, s = y, x
+	}
+	var rKeys, sKeys, rename Value
+	if len(args) == 2 {
+		if len(x) == 0 || len(y) == 0 {
+			return emptySet, nil
+		}
+		var shared []Value
+		for _, e := range x[0].(*Map).Entries() {
+			if _, ok := y[0].(*Map).Get(e.Key); ok {
+				shared = append(shared, e.Key)
+			}
+		}
+		rKeys, sKeys = NewVector(shared), NewVector(shared)
+	} else {
+		km, err := mapArg("clojure.set/join", args[2])
+		if err != nil {
+			return nil, err
+		}
+		if km == nil {
+			km = NewMapBuilder(0).Map()
+		}
+		var xs, ys []Value
+		for _, e := range km.Entries() {
+			xs, ys = append(xs, e.Key), append(ys, e.Val)
+		}
+		// s's projection is renamed into r's keys.
+		if len(x) <= len(y) {
+			inv, err := builtinMapInvert(th, []Value{km})
+			if err != nil {
+				return nil, err
+			}
+			rKeys, sKeys, rename = NewVector(xs), NewVector(ys), inv
+		} else {
+			rKeys, sKeys, rename = NewVector(ys), NewVector(xs), km
+		}
+	}
+	idx, err := indexRows(th, r, rKeys)
+	if err != nil {
+		return nil, err
+	}
+	var out []Value
+	for _, row := range s {
+		key, err := projection(th, row, sKeys, rename)
+		if err != nil {
+			return nil, err
+		}
+		found, ok := idx.get(key)
+		if !ok {
+			continue
+		}
+		for _, f := range found.(*Vector).elems {
+			merged, err := joinRow(th, f, row)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, merged)
+		}
+	}
+	return NewSet(out), nil
+}
+
+// joinRow is (merge a b), charged a step and its allocation.
+func joinRow(th *Thread, a, b Value) (Value, error) {
+	if err := th.step(1); err != nil {
+		return nil, err
+	}
+	m, err := mergeMaps(th, "clojure.set/join", []Value{a, b})
+	if err != nil {
+		return nil, err
+	}
+	if err := th.allocMap(m.(*Map).Len()); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// builtinEscape is clojure.string/escape: cmap, a map or a function, is
+// called with each character, a one-character string.
+func builtinEscape(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if !ok {
+		return nil, typeErrorf("clojure.string/escape", "a string", args[0])
+	}
+	var b strings.Builder
+	for _, r := range string(s) {
+		v, err := call(th, "clojure.string/escape", args[1], String(r))
+		if err != nil {
+			return nil, err
+		}
+		if v == Nil {
+			b.WriteRune(r)
+			continue
+		}
+		text := Str(v)
+		if err := th.alloc(int64(len(text))); err != nil {
+			return nil, err
+		}
+		b.WriteString(text)
+	}
+	return String(b.String()), nil
+}
+
+// walkReplace is clojure.walk's postwalk-replace or prewalk-replace:
+// walk with a function that replaces each node that is a key of smap.
+func walkReplace(th *Thread, fn string, args []Value, walk func(*Thread, Value, Value, int) (Value, error)) (Value, error) {
+	smap, err := mapArg(fn, args[0])
+	if err != nil {
+		return nil, err
+	}
+	f, err := madeFn(th, fn, args[:1], func(th *Thread, xs []Value) (Value, error) {
+		if smap != nil {
+			if v, ok := smap.Get(xs[0]); ok {
+				return v, nil
+			}
+		}
+		return xs[0], nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return walk(th, f, args[1], 0)
+}

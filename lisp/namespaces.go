@@ -1,0 +1,183 @@
+package lisp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A namespaced name resolves only within its namespace: clojure.set/join
+// is the relational join or an error, never clojure.string/join, and
+// clojure.core/sum-by is an error, as in Clojure, because sum-by is
+// PTC-Lisp's own. The namespaces the sandbox provides are these four, by
+// their names and by the aliases models give them without a require.
+
+// clojureNamespaceOf maps a namespace name or a habitual alias to the
+// Clojure namespace it stands for.
+var clojureNamespaceOf = map[string]string{
+	"clojure.core": "clojure.core", "core": "clojure.core",
+	"clojure.string": "clojure.string", "str": "clojure.string", "string": "clojure.string",
+	"clojure.set": "clojure.set", "set": "clojure.set",
+	"clojure.walk": "clojure.walk", "walk": "clojure.walk",
+}
+
+// namespacePublics are the public vars of clojure.string, clojure.set and
+// clojure.walk in Clojure 1.11, from
+//
+//	clojure -e "(require 'clojure.set 'clojure.walk 'clojure.string) (sort (keys (ns-publics 'clojure.set)))"
+//
+// and so on; clojure.core's are clojureNames (suggest.go).
+var namespacePublics = map[string]map[string]bool{
+	"clojure.string": wordSet(`blank? capitalize ends-with? escape includes? index-of join last-index-of
+		lower-case re-quote-replacement replace replace-first reverse split split-lines starts-with? trim
+		trim-newline triml trimr upper-case`),
+	"clojure.set": wordSet(`difference index intersection join map-invert project rename rename-keys select
+		subset? superset? union`),
+	"clojure.walk": wordSet(`keywordize-keys macroexpand-all postwalk postwalk-demo postwalk-replace prewalk
+		prewalk-demo prewalk-replace stringify-keys walk`),
+	"clojure.core": clojureNames,
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// namespaceCounterparts say what to write for a var of the four
+// namespaces that the sandbox does not have.
+var namespaceCounterparts = map[string]string{
+	"clojure.string/re-quote-replacement": `write the replacement with "$" doubled as "$$", or pass a function: (clojure.string/replace s re (fn [_] r))`,
+	"clojure.walk/macroexpand-all":        "there are no macros; delete the call",
+	"clojure.walk/postwalk-demo":          "write (clojure.walk/postwalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
+	"clojure.walk/prewalk-demo":           "write (clojure.walk/prewalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
+}
+
+// namespaceVar resolves name within the Clojure namespace ns (canonical):
+// the builtin that does what Clojure's var does, or an error whose hint
+// names what works.
+func (c *compiler) namespaceVar(ns, name string) (node, error) {
+	if !namespacePublics[ns][name] {
+		return nil, c.notInNamespace(ns, name)
+	}
+	if b, ok := builtins.inNS[ns+"/"+name]; ok {
+		return &constNode{b}, nil
+	}
+	// Otherwise the bare name is the var: clojure.string/join is join.
+	if n, ok := functionNodes[name]; ok {
+		return n, nil
+	}
+	e := c.errorf(undefinedSymbol, "%s/%s is not available in PTC-Lisp", ns, name)
+	if hint, ok := namespaceCounterparts[ns+"/"+name]; ok {
+		return nil, e.WithHint("%s", hint)
+	}
+	if ns == "clojure.core" {
+		if hint, ok := unimplementedHint(name); ok {
+			return nil, e.WithHint("%s", hint)
+		}
+	}
+	return nil, e.WithHint("write it with the builtins the system prompt lists")
+}
+
+// notInNamespace reports ns/name where Clojure's ns has no such var,
+// naming where the name does live, when anywhere.
+func (c *compiler) notInNamespace(ns, name string) *Error {
+	e := c.errorf(undefinedSymbol, "%s has no %s (in %s/%s)", ns, name, ns, name)
+	for _, other := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk"} {
+		if other != ns && namespacePublics[other][name] {
+			if other == "clojure.core" {
+				return e.WithHint("%s is clojure.core's: write (%s ...)", name, name)
+			}
+			return e.WithHint("%s is %s's: write (%s/%s ...)", name, other, other, name)
+		}
+	}
+	if b, ok := builtins.byName[name]; ok {
+		return e.WithHint("%s is PTC-Lisp's own, in no namespace: write (%s ...), as in %s", name, name, b.Sig)
+	}
+	if f, ok := foreignNames[name]; ok {
+		return e.WithHint("did you mean %s?", f)
+	}
+	if near := nearestIn(namespacePublics[ns], name); near != "" {
+		return e.WithHint("did you mean %s/%s?", ns, near)
+	}
+	if ns != "clojure.core" {
+		var have []string
+		for n := range namespacePublics[ns] {
+			if _, err := c.namespaceVar(ns, n); err == nil {
+				have = append(have, n)
+			}
+		}
+		slices.Sort(have)
+		return e.WithHint("%s has: %s", ns, strings.Join(have, ", "))
+	}
+	return e.WithHint("%s", availableNamespaces)
+}
+
+// availableNamespaces is the hint for a name no namespace here has.
+const availableNamespaces = "the namespaces here are clojure.core, clojure.string (str/), clojure.set (set/) and clojure.walk (walk/); tools are tool/name and inputs data/name"
+
+// nearestIn is the name of names nearest to name, within two edits, the
+// first in order among equals; "" when none is that near.
+func nearestIn(names map[string]bool, name string) string {
+	best, bestD := "", 3
+	for n := range names {
+		if d := editDistance(name, n); d < bestD || d == bestD && n < best {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// namespaceOf is the Clojure namespace ns names: an alias a header
+// declared, a namespace's own name or a habitual alias.
+func (c *compiler) namespaceOf(ns string) (string, bool) {
+	if clj, ok := c.aliases[ns]; ok {
+		return clj, true
+	}
+	clj, ok := clojureNamespaceOf[ns]
+	return clj, ok
+}
+
+// unknownNamespace reports ns/name for a namespace the sandbox does not
+// have.
+func (c *compiler) unknownNamespace(ns, name string) *Error {
+	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
+	return e.WithHint("%s", availableNamespaces)
+}
+
+// shadowable reports whether a program may define name although it is a
+// builtin: a name of PTC-Lisp's own, which Clojure's core does not have.
+func shadowable(name string) bool {
+	_, builtin := builtins.byName[name]
+	return builtin && !clojureNames[name]
+}
+
+// warn records something the analysis forgave.
+func (c *compiler) warn(kind, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, w := range c.warnings {
+		if w.Type == kind && w.Message == msg {
+			return
+		}
+	}
+	c.warnings = append(c.warnings, Warning{Type: kind, Message: msg})
+}
+
+// shadowableNode is a shadowable builtin named in code loaded from
+// memory, whose names are known only when it runs: the program's
+// definition when it has one, else the builtin.
+type shadowableNode struct {
+	name    string
+	builtin Value
+}
+
+func (n *shadowableNode) eval(th *Thread, _ *frame) (Value, error) {
+	if th.prog != nil {
+		if g, ok := th.prog.cell(n.name); ok && g.bound {
+			return g.binding.Value, nil
+		}
+	}
+	return n.builtin, nil
+}
