@@ -517,7 +517,7 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 				e := Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
 					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
 				if str, ok := args[0].(String); ok {
-					return nil, e.asJava("NumberFormatException", `For input string: "`+string(str)+`"`)
+					return nil, e.asJava("NumberFormatException", `For input string: "`+shownStr(str)+`"`)
 				}
 				return nil, e.asJava("NumberFormatException", "Cannot parse null string")
 			}

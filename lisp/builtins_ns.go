@@ -26,7 +26,7 @@ var namespaceBuiltins = []*Builtin{
 		Cost: cost(lookups, chargedInBody("a step per node, and each collection it rebuilds (walkOnce)"))},
 	{Name: "clojure.set/join", Sig: "(clojure.set/join xrel yrel) (clojure.set/join xrel yrel {xkey ykey})", Doc: "the set of merged pairs of maps of xrel and yrel that agree on the keys they share (or on km's)", Category: "set", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSetJoin,
-		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), chargedInBody("a step and the allocation of each merged map (joinRow)"), builds)},
+		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), hashesItems(arg(2)), chargedInBody("a step and the allocation of each merged map (joinRow)"), builds)},
 	{Name: "clojure.set/index", Sig: "(clojure.set/index xrel ks)", Doc: "map from the values of ks to the set of the maps of xrel that have them", Category: "set", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			rows, err := relation(th, "clojure.set/index", args[0])
@@ -39,7 +39,11 @@ var namespaceBuiltins = []*Builtin{
 			}
 			b := NewMapBuilder(idx.len())
 			for _, e := range idx.m.Entries() {
-				b.Set(e.Key, NewSet(e.Val.(*Vector).elems))
+				rows, err := setOf(th, "clojure.set/index", e.Val)
+				if err != nil {
+					return nil, err
+				}
+				b.Set(e.Key, rows)
 			}
 			return b.Map(), nil
 		},
@@ -47,14 +51,14 @@ var namespaceBuiltins = []*Builtin{
 	{Name: "clojure.set/project", Sig: "(clojure.set/project xrel ks)", Doc: "the set of the maps of xrel with only the keys ks", Category: "set", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return eachRow(th, "clojure.set/project", args[0], func(row Value) (Value, error) {
-				return builtinSelectKeys(th, []Value{row, args[1]})
+				return selectKeysOfRow(th, row, args[1])
 			})
 		},
-		Cost: cost(hashesItems(arg(0)), hashesItems(arg(1)), builds)},
+		Cost: cost(hashesItems(arg(0)), calls(arg(0)), builds)},
 	{Name: "clojure.set/rename", Sig: "(clojure.set/rename xrel {old new})", Doc: "the set of the maps of xrel with keys renamed", Category: "set", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
 			return eachRow(th, "clojure.set/rename", args[0], func(row Value) (Value, error) {
-				return builtinRenameKeys(th, []Value{row, args[1]})
+				return renameKeysOfRow(th, row, args[1])
 			})
 		},
 		Cost: cost(hashesItems(arg(0)), visits(arg(1)), builds)},
@@ -121,23 +125,32 @@ func eachRow(th *Thread, fn string, rel Value, f func(Value) (Value, error)) (Va
 			return nil, err
 		}
 	}
-	return NewSet(out), nil
+	return setOf(th, fn, NewVector(out))
 }
 
 // indexRows maps the projection of each row on ks to the vector of the
-// rows that have it.
+// rows that have it. The rows are grouped first and each group's vector
+// made once: a vector remade per row would weigh its rows again each time.
 func indexRows(th *Thread, rows []Value, ks Value) (*MapBuilder, error) {
-	idx := NewMapBuilder(len(rows))
+	var keys []Value
+	var groups [][]Value
+	at := NewMapBuilder(len(rows)) // projection -> its group's index
 	for _, r := range rows {
 		key, err := projection(th, r, ks, nil)
 		if err != nil {
 			return nil, err
 		}
-		var same []Value
-		if v, ok := idx.get(key); ok {
-			same = v.(*Vector).elems
+		if i, ok := at.get(key); ok {
+			groups[i.(Int)] = append(groups[i.(Int)], r)
+			continue
 		}
-		idx.Set(key, NewVector(append(same, r)))
+		at.Set(key, Int(len(groups)))
+		keys = append(keys, key)
+		groups = append(groups, []Value{r})
+	}
+	idx := NewMapBuilder(len(keys))
+	for i, k := range keys {
+		idx.Set(k, NewVector(groups[i]))
 	}
 	return idx, nil
 }
@@ -145,11 +158,28 @@ func indexRows(th *Thread, rows []Value, ks Value) (*MapBuilder, error) {
 // projection is row with only the keys ks, renamed by rename when not
 // nil.
 func projection(th *Thread, row, ks, rename Value) (Value, error) {
-	key, err := builtinSelectKeys(th, []Value{row, ks})
+	key, err := selectKeysOfRow(th, row, ks)
 	if err != nil || rename == nil {
 		return key, err
 	}
-	return builtinRenameKeys(th, []Value{key, rename})
+	return renameKeysOfRow(th, key, rename)
+}
+
+// selectKeysOfRow and renameKeysOfRow are select-keys and rename-keys of
+// one row of a relation, charged a step per key as those builtins are:
+// every row is projected, so the work grows with the rows times the keys.
+func selectKeysOfRow(th *Thread, row, ks Value) (Value, error) {
+	if err := chargeEachItem(th, []Value{ks}, chargeKey); err != nil {
+		return nil, err
+	}
+	return builtinSelectKeys(th, []Value{row, ks})
+}
+
+func renameKeysOfRow(th *Thread, row, renames Value) (Value, error) {
+	if err := chargeEachItem(th, []Value{row, renames}, chargeKey); err != nil {
+		return nil, err
+	}
+	return builtinRenameKeys(th, []Value{row, renames})
 }
 
 // builtinSetJoin is clojure.set/join: with two relations, the natural
@@ -227,7 +257,7 @@ func builtinSetJoin(th *Thread, args []Value) (Value, error) {
 			out = append(out, merged)
 		}
 	}
-	return NewSet(out), nil
+	return setOf(th, "clojure.set/join", NewVector(out))
 }
 
 // joinRow is (merge a b), charged a step and its allocation.
@@ -280,6 +310,9 @@ func walkReplace(th *Thread, fn string, args []Value, walk func(*Thread, Value, 
 	}
 	f, err := madeFn(th, fn, args[:1], func(th *Thread, xs []Value) (Value, error) {
 		if smap != nil {
+			if err := chargeKey(th, xs[0]); err != nil { // a node may be a whole collection
+				return nil, err
+			}
 			if v, ok := smap.Get(xs[0]); ok {
 				return v, nil
 			}

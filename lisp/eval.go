@@ -496,7 +496,7 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	}
 	return nil, withPos(Errorf(executionError, "case has no clause matching %s", shown(v)).
 		WithHint("add a default expression as the last form of case").
-		asJava("IllegalArgumentException", "No matching clause: "+Str(v)), n.pos)
+		asJava("IllegalArgumentException", "No matching clause: "+shownStr(v)), n.pos)
 }
 
 // condpNode: (condp pred expr test result ... default).
@@ -541,7 +541,7 @@ func (n *condpNode) eval(th *Thread, fr *frame) (Value, error) {
 	}
 	return nil, withPos(Errorf(executionError, "condp has no clause matching %s", shown(x)).
 		WithHint("add a default expression as the last form of condp").
-		asJava("IllegalArgumentException", "No matching clause: "+Str(x)), n.pos)
+		asJava("IllegalArgumentException", "No matching clause: "+shownStr(x)), n.pos)
 }
 
 // forNode implements for (collecting) and doseq (discarding): nested

@@ -184,6 +184,18 @@ const maxShownValue = 200
 // the work is bounded whatever v is.
 func shown(v Value) string { return shownIn(v, maxShownValue) }
 
+// shownStr is v as str writes it (a string's characters), for the
+// message a Clojure program would read, cut as shown is.
+func shownStr(v Value) string {
+	if s, ok := v.(String); ok {
+		return cutText(string(s), maxShownValue)
+	}
+	if _, ok := v.(NilType); ok {
+		return ""
+	}
+	return shown(v)
+}
+
 // shownIn is shown cut to at most limit bytes.
 func shownIn(v Value, limit int64) string {
 	t := textWriter{limit: limit}
