@@ -96,7 +96,8 @@ FUZZ_TARGETS = \
 	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzCheckJSON server:FuzzToMessages server:FuzzRoundTrip \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	internal/bpe:FuzzCountMatchesTiktoken \
-	internal/trace:FuzzRenderLayout
+	internal/trace:FuzzRenderLayout \
+	cmd/ptc-sidecar:FuzzReportRead
 FUZZTIME ?= 20s
 
 ## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers
