@@ -110,13 +110,19 @@ export interface CallContext {
 // these are looked at.
 const CONNECTION_LOST = new Set([Code.Unavailable, Code.Canceled, Code.Aborted]);
 
+// A stream the server refused (HTTP/2 REFUSED_STREAM, as a sidecar going
+// away or restarting sends for the streams it will not start) was never
+// processed: gRPC counts it as Unavailable, but Node reports it as a
+// stream error that arrives here as Internal.
+const REFUSED_STREAM = /NGHTTP2_REFUSED_STREAM/;
+
 /** Whether trying the same request again may succeed: the sidecar was
  * unreachable, restarting or busy. Every RPC of the sidecar is pure, so a
  * retry repeats no effect; a request over the size limit fails the same way
  * every time. */
 export function isRetryable(err: ConnectError): boolean {
   if (err.code === Code.ResourceExhausted) return !TOO_LARGE.test(err.rawMessage);
-  return CONNECTION_LOST.has(err.code);
+  return CONNECTION_LOST.has(err.code) || REFUSED_STREAM.test(err.rawMessage);
 }
 
 /** The package's error for what a call threw, with advice on what to do. */

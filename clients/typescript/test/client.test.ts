@@ -14,6 +14,9 @@ import {
   stringifyJSON,
   type Tools,
 } from "../src/index.js";
+import { ConnectError } from "@connectrpc/connect";
+
+import { isRetryable } from "../src/errors.js";
 import { serveForThisFile } from "./server.js";
 
 const ORDERS: Record<number, { id: number; total: number }[]> = {
@@ -200,4 +203,13 @@ test("BadRequest details are read from the status", () => {
   const bytes = new Uint8Array([0x0a, violation.length, ...violation]);
   assert.deepEqual(badRequestViolations(bytes), [{ field: "data", description: "must be a map" }]);
   assert.deepEqual(badRequestViolations(new Uint8Array([0x0a, 9, 1])), []);
+});
+
+test("a stream the server refused is retried, an internal error is not", () => {
+  // Node reports HTTP/2's REFUSED_STREAM, which a restarting sidecar sends
+  // for streams it never started, as a stream error: Internal to Connect.
+  const refused = new ConnectError("Stream closed with error code NGHTTP2_REFUSED_STREAM", Code.Internal);
+  assert.equal(isRetryable(refused), true);
+  assert.equal(isRetryable(new ConnectError("index out of range", Code.Internal)), false);
+  assert.equal(isRetryable(new ConnectError("connection refused", Code.Unavailable)), true);
 });
