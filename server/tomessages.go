@@ -126,6 +126,7 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		MaxTokens:            optionalInt(o.MaxTokens),
 		TrimTo:               optionalInt(o.TrimTo),
 		WindowOnly:           o.GetWindowOnly(),
+		Provider:             o.GetProvider(),
 		Pricing:              o.GetPricing(),
 		CacheReadRate:        o.CacheReadRate,
 		CacheWriteRate:       o.CacheWriteRate,
@@ -298,6 +299,10 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		MessagesRepaired:     int32(s.MessagesRepaired),
 		ToolCallIdsRewritten: int32(s.ToolCallIDsRewritten),
 		TaskPinned:           s.TaskPinned,
+		Provider:             s.Provider,
+		PromptsLed:           int32(s.PromptsLed),
+		UnitsNoted:           int32(s.UnitsNoted),
+		GreetingsDropped:     int32(s.GreetingsDropped),
 	}
 	return out
 }

@@ -160,8 +160,27 @@ func TestToMessagesChatOverGRPC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := resp.GetStats(); st.GetPromptSource() != "nudge" || !st.GetSyntheticNudge() || resp.GetMessages()[0].GetSource() != "system" {
+	// The nudge is last; the loop is led by the request it worked on, so
+	// that the conversation opens with the user's message.
+	last := resp.GetMessages()[len(resp.GetMessages())-1]
+	if st := resp.GetStats(); st.GetPromptSource() != "nudge" || !st.GetSyntheticNudge() || last.GetSource() != "system" ||
+		st.GetProvider() != "all" || st.GetPromptsLed() != 1 || resp.GetMessages()[0].GetContent() != "Fix the scanner." {
 		t.Errorf("window_only: %v", resp)
+	}
+	// An OpenAI-compatible provider takes the seed's own form: the loop
+	// first, the nudge after it.
+	req.Options.Provider = "openai"
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msgs, st := resp.GetMessages(), resp.GetStats(); len(msgs) != 3 || msgs[0].GetRole() != "assistant" || msgs[2].GetSource() != "system" ||
+		st.GetProvider() != "openai" || st.GetPromptsLed() != 0 {
+		t.Errorf("window_only, provider openai: %v", resp)
+	}
+	req.Options.Provider = "bedrock"
+	if _, err = client.ToMessages(context.Background(), req); status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "options.provider") {
+		t.Errorf("an unknown provider: %v", err)
 	}
 
 	req.Options = &ptcsidecarv1.Options{Strategy: "token-budget", MaxTokens: i32(3)}

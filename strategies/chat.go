@@ -37,6 +37,14 @@ func (e *HistoryError) Error() string {
 	return fmt.Sprintf("history[%d].%s: %s", e.Index, e.Field, e.Reason)
 }
 
+// Providers a chat strategy's output is sent to (Options.Provider). The
+// empty provider asks for a request every one of them accepts.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+	ProviderGemini    = "gemini"
+)
+
 // Message sources of a user message.
 const (
 	SourceDirect    = "direct"
@@ -216,6 +224,19 @@ type chatHistory struct {
 	// sendable holds, by index in h, the form in which the output carries a
 	// message that a provider would refuse as it is (sendableForms).
 	sendable map[int]sendableForm
+	// openai is set when the caller's provider is OpenAI-compatible, whose
+	// API takes a conversation that opens with an assistant message.
+	// Anthropic's and Gemini's want the user's message first, and so does
+	// a request every provider accepts (no provider named).
+	openai bool
+}
+
+// chatHistoryFor is newChatHistory for a request's options: the rules of the
+// caller's provider apply.
+func chatHistoryFor(h []ChatMessage, opts *Options) *chatHistory {
+	ch := newChatHistory(h)
+	ch.openai = opts.Provider == ProviderOpenAI
+	return ch
 }
 
 func newChatHistory(h []ChatMessage) *chatHistory {
@@ -503,6 +524,8 @@ var (
 		"Nudge wordings by attempt, the first for attempt 1. Their number is the number of attempts before nudges_exhausted."}
 	docWindowOnly = OptionDoc{"window_only", "false",
 		"Seed 002's rule for a history none of whose messages has a source: when the scan window holds no prompt, send the last broadcast or a nudge rather than the user's request from before the window."}
+	docProvider = OptionDoc{"provider", "empty: a request every provider accepts",
+		"The provider the output is sent to, whose rules it keeps: openai (OpenAI-compatible APIs: OpenAI, Ollama, OpenRouter...; an assistant message may open the conversation, so loop-slice and turn-aware in seed 002's form give the seed's own output), anthropic or gemini (the conversation opens with a user message: a prompt is led in front of a tool loop, or the loop is sent as a note). In every mode a synthetic nudge is the last message. The stats name what the rules moved (prompts_led, units_noted, greetings_dropped)."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
 		"Tokenizer for the token statistics (" + strings.Join(bpe.Names(), " or ") + ")."}
 )

@@ -143,6 +143,15 @@ func renderChatCase(c *chatCase) []txtar.File {
 	if st.TaskPinned {
 		b.WriteString("task_pinned: true\n")
 	}
+	if st.PromptsLed != 0 {
+		fmt.Fprintf(&b, "prompts_led: %d\n", st.PromptsLed)
+	}
+	if st.UnitsNoted != 0 {
+		fmt.Fprintf(&b, "units_noted: %d\n", st.UnitsNoted)
+	}
+	if st.GreetingsDropped != 0 {
+		fmt.Fprintf(&b, "greetings_dropped: %d\n", st.GreetingsDropped)
+	}
 	return []txtar.File{{Name: "output", Data: []byte(out.String())}, {Name: "stats", Data: []byte(b.String())}}
 }
 
@@ -227,6 +236,8 @@ func parseChatOption(o *Options, line string) error {
 		num(&o.TrimTo)
 	case "window_only":
 		o.WindowOnly, err = strconv.ParseBool(val)
+	case "provider":
+		o.Provider = val
 	default:
 		return fmt.Errorf("unknown option %q", key)
 	}

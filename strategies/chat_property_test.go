@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -177,6 +178,8 @@ func randomChatOptions(r *rand.Rand, strategy string) Options {
 	if r.IntN(5) == 0 {
 		o.Tokenizer = "cl100k_base"
 	}
+	// Half the requests name no provider (a request every one accepts).
+	o.Provider = []string{"", "", "", ProviderOpenAI, ProviderAnthropic, ProviderGemini}[r.IntN(6)]
 	return o
 }
 
@@ -203,7 +206,7 @@ func TestChatProperties(t *testing.T) {
 			if err := checkChatProperties(h, opts); err != nil {
 				t.Fatalf("log %d, %s: %v\noptions: %+v\nhistory:\n%s", n, name, err, opts, formatLog(h))
 			}
-			if resp := noteOutcome(seen, h, opts); resp != nil {
+			if resp := noteOutcome(seen, h, opts); resp != nil && opts.Provider != ProviderOpenAI {
 				outputs.add(fmt.Sprintf("log %d, %s", n, name), resp.Messages)
 			}
 		}
@@ -214,7 +217,8 @@ func TestChatProperties(t *testing.T) {
 	// above prove little.
 	for _, k := range []string{"nudge", "exhausted", "snapshot dropped", "cleared", "not cleared above trigger",
 		"trimmed", "system over budget", "orphans dropped", "task from before the window", "lead", "ids rewritten",
-		"task pinned", "arguments wrapped"} {
+		"task pinned", "arguments wrapped", "prompt led", "unit noted", "assistant first (openai)",
+		"nudge after the model's text"} {
 		if seen[k] == 0 {
 			t.Errorf("no random log led to %q (%v)", k, seen)
 		}
@@ -248,6 +252,18 @@ func noteOutcome(seen map[string]int, h []ChatMessage, opts Options) *Response {
 	}
 	if st.TaskPinned {
 		seen["task pinned"]++
+	}
+	if st.PromptsLed > 0 {
+		seen["prompt led"]++
+	}
+	if st.UnitsNoted > 0 {
+		seen["unit noted"]++
+	}
+	if first := firstAfterSystem(resp.Messages); first < len(resp.Messages) && resp.Messages[first].Role == RoleAssistant {
+		seen["assistant first (openai)"]++
+	}
+	if n := len(resp.Messages); st.SyntheticNudge && n >= 2 && resp.Messages[n-2].Role == RoleAssistant {
+		seen["nudge after the model's text"]++
 	}
 	for _, m := range resp.Messages {
 		for _, tc := range m.ToolCalls {
@@ -318,8 +334,15 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 		return errors.New("the same request gave a different response")
 	}
 	out := resp.Messages
-	if err := checkProviderRules(out); err != nil {
-		return fmt.Errorf("a provider would refuse the output: %v\noutput:\n%s", err, formatLog(out))
+	rules := checkProviderRules(out)
+	if opts.Provider == ProviderOpenAI {
+		rules = errors.Join(openAIRules(out)...)
+	}
+	if rules != nil {
+		return fmt.Errorf("the provider (%q) would refuse the output: %v\noutput:\n%s", opts.Provider, rules, formatLog(out))
+	}
+	if err := checkProviderMoves(h, resp, &opts); err != nil {
+		return fmt.Errorf("%v\noutput:\n%s", err, formatLog(out))
 	}
 	if err := checkSystemFirst(h, out); err != nil {
 		return err
@@ -348,6 +371,83 @@ func checkChatProperties(h []ChatMessage, opts Options) error {
 		return checkClearToolResults(h, resp, &opts)
 	case "token-budget":
 		return checkTokenBudget(resp, &opts)
+	}
+	return nil
+}
+
+// firstAfterSystem is the position of the first message after the system
+// prompt.
+func firstAfterSystem(msgs []ChatMessage) int {
+	if len(msgs) > 0 && msgs[0].Role == RoleSystem {
+		return 1
+	}
+	return 0
+}
+
+// checkProviderMoves holds every output, whatever the provider, to what
+// the provider's rules may never do: send a message of the history twice,
+// end with an assistant message the history did not end with (a prefill
+// the model would continue: a nudge is always last), leave a prompt led in
+// front of nothing (in seed 002's form, two prompts in a row: a lead whose
+// loop was dropped), and the statistics name what the rules moved.
+func checkProviderMoves(in []ChatMessage, resp *Response, opts *Options) error {
+	out := resp.Messages
+	// Each output message stands for one history message (or none: the
+	// system prompt, notes, the nudge); none may stand twice. Messages are
+	// matched in order, so a second copy would need a second original.
+	used := make([]bool, len(in))
+	for i := firstAfterSystem(out); i < len(out); i++ {
+		m := out[i]
+		if isLedgerNote(m) || resp.Stats.SyntheticNudge && i == len(out)-1 {
+			continue
+		}
+		if m.Role != RoleUser {
+			continue // assistant and tool messages: the subsequence check covers them
+		}
+		k := slices.IndexFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) })
+		for k >= 0 && used[k] {
+			next := slices.IndexFunc(in[k+1:], func(x ChatMessage) bool { return reflect.DeepEqual(x, m) })
+			if next < 0 {
+				return fmt.Errorf("output message %d (%q) is sent twice", i, m.Content)
+			}
+			k += 1 + next
+		}
+		if k >= 0 {
+			used[k] = true
+		}
+	}
+	// The history's end as it can be sent (after sequence repair: a
+	// stray result at the end is not sent).
+	seq := newChatHistory(in).seq
+	if n := len(out); n > 0 && out[n-1].Role == RoleAssistant && (len(seq) == 0 || in[seq[len(seq)-1]].Role != RoleAssistant) {
+		return fmt.Errorf("the output ends with an assistant message the history does not end with: a prefill")
+	}
+	if resp.Stats.SyntheticNudge && (len(out) == 0 || out[len(out)-1].Role != RoleUser || out[len(out)-1].Source != SourceSystem) {
+		return errors.New("the nudge is not the last message")
+	}
+	seedForm := (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && !keepsEvidence(newChatHistory(in), opts)
+	if seedForm {
+		for i := 1; i < len(out); i++ {
+			if isPrompt(&out[i-1]) && isPrompt(&out[i]) {
+				return fmt.Errorf("output messages %d and %d are both prompts: a lead in front of nothing", i-1, i)
+			}
+		}
+	}
+	st := resp.Stats
+	if want := cmp.Or(opts.Provider, "all"); st.Provider != want {
+		return fmt.Errorf("stats name provider %q, want %q", st.Provider, want)
+	}
+	if opts.Provider == ProviderOpenAI && (st.PromptsLed != 0 || st.UnitsNoted != 0 || st.GreetingsDropped != 0) {
+		return fmt.Errorf("an OpenAI-compatible provider needs no move, stats say %d led, %d noted, %d greetings", st.PromptsLed, st.UnitsNoted, st.GreetingsDropped)
+	}
+	notes := 0
+	for _, m := range out {
+		if isLedgerNote(m) {
+			notes++
+		}
+	}
+	if st.UnitsNoted > notes {
+		return fmt.Errorf("units_noted %d, the output holds %d notes", st.UnitsNoted, notes)
 	}
 	return nil
 }
@@ -401,14 +501,13 @@ func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error 
 		if m.Role == RoleSystem {
 			continue // the system prompt moves to the front; checkSystemFirst covers it
 		}
-		if isLedgerNote(m) && (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && keepsEvidence(newChatHistory(in), opts) {
+		if isLedgerNote(m) && (resp.Stats.UnitsNoted > 0 || (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && keepsEvidence(newChatHistory(in), opts)) {
 			continue // a note of the ledger, the trace of dropped messages
 		}
 		if m.Role == RoleUser && m.Source == SourceSystem && !slices.ContainsFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {
 			nudges++
-			opening := i == 0 || i == 1 && out[0].Role == RoleSystem
-			if !resp.Stats.SyntheticNudge || nudges > 1 || !opening {
-				return fmt.Errorf("output message %d is not from the input and not a single nudge right after the system prompt", i)
+			if !resp.Stats.SyntheticNudge || nudges > 1 || i != len(out)-1 {
+				return fmt.Errorf("output message %d is not from the input and not a single nudge at the end", i)
 			}
 			continue
 		}
@@ -561,7 +660,7 @@ func checkLoopSlice(out []ChatMessage) error {
 			assistants++
 		}
 	}
-	if users < 1 || users > 2 || assistants > 1 || users == 2 && assistants == 0 {
+	if users < 1 || users > 2 || assistants > 1 || users == 2 && assistants == 0 && !slices.ContainsFunc(out, isLedgerNote) {
 		return fmt.Errorf("loop-slice sent %d user and %d assistant messages", users, assistants)
 	}
 	return nil
@@ -630,22 +729,34 @@ func checkTurnAware(out []ChatMessage, opts *Options, seed bool) error {
 // with only allowed tool results cleared, and the statistics agree.
 func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) error {
 	out := resp.Messages
-	ch := newChatHistory(in)
+	ch := chatHistoryFor(in, opts)
 	var repaired []ChatMessage
 	if ch.system >= 0 {
 		repaired = append(repaired, in[ch.system])
 	}
 	open := ch.openings()[0]
-	if open.nudge {
-		n, _ := nudgeFor(opts)
-		repaired = append(repaired, n)
+	kept := ch.seq[open.start:]
+	if resp.Stats.UnitsNoted > 0 {
+		// The first unit went as a note (no user message could open the
+		// conversation): expect the note the output holds instead.
+		first := firstAfterSystem(out)
+		repaired = append(repaired, out[first])
+		end := 1
+		for end < len(kept) && in[kept[end]].Role == RoleTool {
+			end++
+		}
+		kept = kept[end:]
 	}
-	for _, i := range ch.seq[open.start:] {
+	for _, i := range kept {
 		m := in[i]
 		if f, ok := ch.sendable[i]; ok {
 			m = f.msg
 		}
 		repaired = append(repaired, m)
+	}
+	if open.nudge {
+		n, _ := nudgeFor(opts)
+		repaired = append(repaired, n)
 	}
 	if len(out) != len(repaired) {
 		return fmt.Errorf("clear-tool-results sent %d messages, the repaired history has %d", len(out), len(repaired))
@@ -677,7 +788,9 @@ func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) erro
 		}
 	}
 	st := resp.Stats
-	if cleared != st.ToolUsesCleared || before-st.TokensAfter != st.TokensCleared {
+	// A result cleared in a unit sent as a note is counted by the strategy
+	// but cannot be seen in the output.
+	if cleared != st.ToolUsesCleared && st.UnitsNoted == 0 || before-st.TokensAfter != st.TokensCleared && st.UnitsNoted == 0 {
 		return fmt.Errorf("cleared %d results and %d tokens, stats say %d and %d", cleared, before-st.TokensAfter, st.ToolUsesCleared, st.TokensCleared)
 	}
 	if cleared > 0 && (before <= opts.Trigger || st.TokensCleared < opts.ClearAtLeast || st.TokensCleared <= 0) {
@@ -717,10 +830,40 @@ func TestChatPropertiesFindBugs(t *testing.T) {
 		t.Error("invented message passed")
 	}
 	nudge, _ := nudgeFor(&opts)
-	late := resp(in[0], in[1], in[2], in[3], nudge)
-	late.Stats.SyntheticNudge = true
-	if checkDrawnFromInput(in, late, &opts) == nil {
-		t.Error("a nudge after the conversation passed")
+	early := resp(in[0], nudge, in[2], in[3])
+	early.Stats.SyntheticNudge = true
+	if checkDrawnFromInput(in, early, &opts) == nil {
+		t.Error("a nudge before the model's messages passed")
+	}
+	// What a provider's rules may never do (checkProviderMoves).
+	moved := func(msgs ...ChatMessage) *Response {
+		r := resp(msgs...)
+		r.Stats.Provider = "all"
+		return r
+	}
+	if checkProviderMoves(in, moved(in[0], in[1], in[2], in[3]), &opts) != nil {
+		t.Error("a valid output failed")
+	}
+	if checkProviderMoves(in, moved(in[0], in[1], in[1], in[2], in[3]), &opts) == nil {
+		t.Error("a prompt sent twice passed")
+	}
+	texted := append(slices.Clone(in), ChatMessage{Role: RoleAssistant, Content: "Previous response"})
+	prefill := moved(in[0], nudge, texted[4])
+	prefill.Stats.SyntheticNudge = true
+	if checkProviderMoves(texted, prefill, &opts) == nil {
+		t.Error("a nudge before the model's text passed")
+	}
+	if checkProviderMoves(in[:2], moved(in[0], in[1], in[2], in[3], ChatMessage{Role: RoleAssistant, Content: "made"}), &opts) == nil {
+		t.Error("an output ending with an assistant message the history does not end with passed")
+	}
+	twoPrompts := []ChatMessage{in[0], {Role: RoleUser, Content: "Status?"}, in[1], in[2], in[3]}
+	seedOpts := opts
+	seedOpts.WindowOnly = true // seed 002's form, where a turn has one prompt
+	if checkProviderMoves(twoPrompts, moved(twoPrompts[0], twoPrompts[1], twoPrompts[2], twoPrompts[3], twoPrompts[4]), &seedOpts) == nil {
+		t.Error("a lead in front of nothing passed")
+	}
+	if checkProviderMoves(in, resp(in[0], in[1], in[2], in[3]), &opts) == nil {
+		t.Error("stats without the provider passed")
 	}
 	if checkTaskKept(in, resp(in[0], nudge), &opts) == nil {
 		t.Error("a nudge in place of the request passed")

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -13,10 +14,14 @@ import (
 // answered and no message is empty. More rules make it a request both
 // providers accept:
 //
-//   - It is never empty, and its first message after the system prompt is a
-//     user message (Anthropic's rule). An output whose kept part begins with
-//     an assistant or tool message is opened by the most recent prompt before
-//     it (opening); when the history has none, a synthetic nudge opens it.
+//   - It is never empty. For every provider but an OpenAI-compatible one,
+//     its first message after the system prompt is a user message
+//     (Anthropic's and Gemini's rule): an output whose kept part begins with
+//     an assistant message is opened by the most recent prompt before it, or,
+//     with none, that first unit is sent as a ledger note (openWithUser).
+//   - The synthetic nudge, when there is one, is the last message: it is the
+//     turn's prompt, and a nudge before the model's own words would make
+//     them a prefill the model continues.
 //   - Tool-call ids are unique in the whole request and made of letters,
 //     digits, "_" and "-", and arguments are JSON objects (Anthropic's rules;
 //     sendableForms).
@@ -64,9 +69,14 @@ type chatOutput struct {
 	msgs   []ChatMessage
 	from   []int
 	edited []bool
-	nudge  bool // the output holds the synthetic nudge
+	nudge  bool // the output ends with the synthetic nudge (added by finish)
 	// exhausted: the nudge's attempts are used up (nudgeFor).
 	exhausted bool
+	// What the provider's rules moved or changed, for the statistics:
+	// prompts sent in front of a tool loop (led), units sent as a note
+	// because no user message could open the conversation (noted), and
+	// messages before the user's first not sent (greetings).
+	led, noted, greetings int
 }
 
 // copyFrom appends the messages of ch at indices idx, each in the form a
@@ -100,14 +110,72 @@ func (o *chatOutput) historyEnd() *Breakpoint {
 	return nil
 }
 
-// addNudge appends the synthetic nudge for the request's attempt.
+// addNudge asks for the synthetic nudge for the request's attempt. It is
+// appended last by finish, whatever the strategy adds after this call: the
+// nudge is the turn's prompt, and put before the model's own words it would
+// make them a prefill the model continues.
 func (o *chatOutput) addNudge(opts *Options) {
-	var m ChatMessage
-	m, o.exhausted = nudgeFor(opts)
-	o.msgs = append(o.msgs, m)
-	o.from = append(o.from, -1)
-	o.edited = append(o.edited, false)
+	_, o.exhausted = nudgeFor(opts)
 	o.nudge = true
+}
+
+// finish applies the provider's rules to a strategy's output: the
+// conversation opens with a user message (every provider but an
+// OpenAI-compatible one), and the synthetic nudge, if any, comes last.
+func (o *chatOutput) finish(ch *chatHistory, opts *Options) {
+	if !ch.openai {
+		o.openWithUser(ch)
+	}
+	if o.nudge {
+		m, _ := nudgeFor(opts)
+		o.msgs = append(o.msgs, m)
+		o.from = append(o.from, -1)
+		o.edited = append(o.edited, false)
+	}
+}
+
+// openWithUser makes the output's first message after the system prompt a
+// user message when it is not: it is led by the most recent prompt of the
+// history before it (the request the message works on; the strategy has
+// already removed what it drops, so the prompt leads what is sent), unless
+// that prompt is sent already; failing one, the first unit (an assistant
+// message and its results) is sent as a ledger note, a user message that
+// keeps the calls and what their results held.
+func (o *chatOutput) openWithUser(ch *chatHistory) {
+	first := 0
+	if len(o.msgs) > 0 && o.msgs[0].Role == RoleSystem {
+		first = 1
+	}
+	if first >= len(o.msgs) || o.msgs[first].Role == RoleUser {
+		return
+	}
+	from := o.from[first] // notes and nudges are user messages: this is the history's
+	if lead := ch.promptBefore(from); lead >= 0 && !slices.Contains(o.from, lead) {
+		m, edited := *ch.form(lead), false
+		if f, ok := ch.sendable[lead]; ok {
+			edited = f.texts
+		}
+		o.msgs = slices.Insert(o.msgs, first, m)
+		o.from = slices.Insert(o.from, first, lead)
+		o.edited = slices.Insert(o.edited, first, edited)
+		o.led++
+		return
+	}
+	end := first + 1
+	for end < len(o.msgs) && o.msgs[end].Role == RoleTool {
+		end++
+	}
+	// The note is of the unit as the strategy sends it (snapshot calls
+	// compacted, results cleared).
+	unit := make([]int, 0, end-first)
+	for p := first; p < end; p++ {
+		unit = append(unit, p)
+	}
+	note := noteMessage(o.msgs, unit)
+	o.msgs = slices.Replace(o.msgs, first, end, note)
+	o.from = slices.Replace(o.from, first, end, -1)
+	o.edited = slices.Replace(o.edited, first, end, true)
+	o.noted++
 }
 
 // open starts an output: the system prompt, when the history has one.
@@ -166,14 +234,18 @@ func (ch *chatHistory) openings() []opening {
 		}
 	}
 	// Where no user message comes before c: from the first one at or after
-	// it, else the nudge.
+	// it, else the nudge. An OpenAI-compatible provider takes a
+	// conversation that opens with the assistant: nothing is left out
+	// there, and the nudge (for a history with no user message) comes last.
 	next := -1
 	for c := len(seq); c >= 0; c-- {
 		if c < len(seq) && ch.h[seq[c]].Role == RoleUser {
 			next = c
 		}
 		if out[c].start < 0 {
-			if next >= 0 {
+			if ch.openai {
+				out[c] = opening{lead: -1, start: c, nudge: next < 0}
+			} else if next >= 0 {
 				out[c].start = next
 			} else {
 				out[c] = opening{lead: -1, start: c, nudge: true}
@@ -181,6 +253,23 @@ func (ch *chatHistory) openings() []opening {
 		}
 	}
 	return out
+}
+
+// noteMessage is the ledger note of a unit of msgs (positions in msgs), as
+// a message.
+func noteMessage(msgs []ChatMessage, unit []int) ChatMessage {
+	return ChatMessage{Role: RoleUser, Source: SourceSystem, Content: ledgerNote(msgs, unit)}
+}
+
+// unitNote is the note of a unit of the history (indices in h), each
+// message in the form the output sends it.
+func (ch *chatHistory) unitNote(unit []int) ChatMessage {
+	forms := make([]ChatMessage, len(unit))
+	pos := make([]int, len(unit))
+	for k, i := range unit {
+		forms[k], pos[k] = *ch.form(i), k
+	}
+	return noteMessage(forms, pos)
 }
 
 // messageCounts counts the tokens and characters of each message, as
@@ -224,7 +313,8 @@ func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []te
 // a request both providers accept and fills the statistics. counts are the
 // history's per-message counts (from messageCounts), or nil.
 func chatResponse(name string, req *Request, ch *chatHistory, counts []textCounts, out *chatOutput) (*Response, error) {
-	if err := sendable(out.msgs); err != nil {
+	out.finish(ch, &req.Options)
+	if err := sendable(out.msgs, ch.openai); err != nil {
 		// Every strategy builds its output from repaired sequences and opens
 		// it with a user message; reaching this is a bug in the strategy,
 		// reported rather than sent on.
@@ -249,6 +339,10 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 		SyntheticNudge:   out.nudge,
 		NudgesExhausted:  out.nudge && out.exhausted,
 		MessagesRepaired: len(ch.ns) - len(ch.seq) + max(0, len(h)-len(ch.ns)-1),
+		Provider:         cmp.Or(req.Options.Provider, "all"),
+		PromptsLed:       out.led,
+		UnitsNoted:       out.noted,
+		GreetingsDropped: out.greetings,
 	}
 	for _, n := range counts {
 		st.TokensBefore += n.tokens
@@ -303,9 +397,9 @@ func (f sendableForm) rewrittenIn(out *ChatMessage) int {
 
 // sendable reports the first way msgs break the contract every chat
 // strategy keeps: a valid tool-calling sequence (validSequence), not empty,
-// its first message after the system prompt the user's, every tool-call id
-// unique in the request.
-func sendable(msgs []ChatMessage) error {
+// its first message after the system prompt the user's (unless the provider
+// is OpenAI-compatible: openai), every tool-call id unique in the request.
+func sendable(msgs []ChatMessage, openai bool) error {
 	if err := validSequence(msgs); err != nil {
 		return err
 	}
@@ -316,7 +410,7 @@ func sendable(msgs []ChatMessage) error {
 	if first == len(msgs) {
 		return fmt.Errorf("no message after the system prompt")
 	}
-	if msgs[first].Role != RoleUser {
+	if msgs[first].Role != RoleUser && !openai {
 		return fmt.Errorf("message %d: the first message after the system prompt is a %s message, not the user's", first, msgs[first].Role)
 	}
 	ids := make(map[string]bool)

@@ -28,7 +28,7 @@ func (clearToolResults) Options() []OptionDoc {
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
 		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
 		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
-		docNudgeAttempt, docNudges, docTokenizer,
+		docNudgeAttempt, docNudges, docProvider, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
@@ -48,7 +48,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := newChatHistory(h)
+	ch := chatHistoryFor(h, opts)
 	var out chatOutput
 	out.open(ch)
 	open := ch.openings()[0]
@@ -56,6 +56,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 		out.addNudge(opts)
 	}
 	kept := ch.seq[open.start:]
+	out.greetings = open.start
 	first := len(out.msgs)
 	out.copyFrom(ch, kept...)
 	sent, err := ch.sentCounts(req.Remembered, tok, counts)

@@ -81,7 +81,8 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 		rebuilt.edited = append(rebuilt.edited, out.edited[i])
 	}
 	// opened: the rebuilt output holds a user message (a nudge, so far).
-	opened := slices.ContainsFunc(rebuilt.msgs, func(m ChatMessage) bool { return m.Role == RoleUser })
+	// An OpenAI-compatible provider takes an assistant message first.
+	opened := ch.openai || slices.ContainsFunc(rebuilt.msgs, func(m ChatMessage) bool { return m.Role == RoleUser })
 	seq := ch.seq
 	for p := 0; p < len(seq) && seq[p] <= last; p++ {
 		i := seq[p]
@@ -106,6 +107,9 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 			// Before the first user message, a note (a user message) it
 			// must be: a conversation opens with the user's.
 			if note := ledgerNote(ch.h, seq[p:end]); !opened || 2*len(note) < unitChars(ch, seq[p:end]) {
+				if 2*len(note) >= unitChars(ch, seq[p:end]) {
+					rebuilt.noted++ // a note only for the provider's user-first rule
+				}
 				rebuilt.addNote(note)
 			} else {
 				rebuilt.copyFrom(ch, seq[p:end]...)

@@ -1,5 +1,7 @@
 package strategies
 
+import "slices"
+
 // loopSlice sends the smallest context that still lets an agent continue:
 // the system prompt, the prompt that drives the current turn, and the latest
 // complete tool loop. Its size is bounded whatever the history's length.
@@ -16,7 +18,7 @@ func (loopSlice) Description() string {
 func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
-	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docTokenizer,
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docProvider, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
@@ -25,31 +27,26 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
-	ch := newChatHistory(h)
+	ch := chatHistoryFor(h, &req.Options)
 	w := ch.scan(ch.lastN(req.Options.ScanWindow))
 	prompt, source := ch.currentPrompt(w, &req.Options)
 	loop := latestLoop(h, w.seq)
 	var out chatOutput
 	out.open(ch)
-	switch {
-	case prompt < 0:
-		// The nudge opens the turn, where the seed puts it: before the loop.
+	// The prompt and the loop in the history's order, as the seed composes
+	// them. A new prompt after the latest loop comes after it: sending it
+	// before the old loop would present the loop as its answer. Where the
+	// provider wants the user first, finish leads the loop with the prompt
+	// it answered, or sends it as a note.
+	picked := slices.Clone(loop)
+	if prompt >= 0 {
+		picked = append(picked, prompt)
+		slices.Sort(picked)
+	} else {
+		// No prompt: the nudge is the turn's boundary, last (finish).
 		out.addNudge(&req.Options)
-		out.copyFrom(ch, loop...)
-	case len(loop) == 0 || prompt < loop[0]:
-		out.copyFrom(ch, prompt)
-		out.copyFrom(ch, loop...)
-	default:
-		// A new prompt after the latest loop. The loop goes first, led by
-		// the prompt it answered (an assistant message cannot open a
-		// conversation); with none, it is not sent. Sending the new prompt
-		// before the old loop would present the loop as its answer.
-		if lead := ch.promptBefore(loop[0]); lead >= 0 {
-			out.copyFrom(ch, lead)
-			out.copyFrom(ch, loop...)
-		}
-		out.copyFrom(ch, prompt)
 	}
+	out.copyFrom(ch, picked...)
 	if keepsEvidence(ch, &req.Options) {
 		addLedger(ch, &out, false)
 	}

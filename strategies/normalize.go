@@ -31,6 +31,7 @@ type RawOptions struct {
 	Nudges               []string
 	SnapshotToolPrefixes []string
 	WindowOnly           bool
+	Provider             string
 
 	Trigger         *int
 	Keep            *int
@@ -141,6 +142,7 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		ExcludeTools:    raw.ExcludeTools,
 		ClearToolInputs: raw.ClearToolInputs,
 		WindowOnly:      raw.WindowOnly,
+		Provider:        raw.Provider,
 		Placeholder:     raw.Placeholder,
 		Tokenizer:       raw.Tokenizer,
 	}
@@ -178,6 +180,12 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		o.Data = d
 	default:
 		return Options{}, &OptionError{Option: "data", Reason: "must be a map, got " + d.TypeName()}
+	}
+
+	switch o.Provider {
+	case "", ProviderOpenAI, ProviderAnthropic, ProviderGemini:
+	default:
+		return Options{}, &OptionError{Option: "provider", Reason: fmt.Sprintf("must be %q, %q, %q or empty (a request every one accepts), got %q", ProviderOpenAI, ProviderAnthropic, ProviderGemini, o.Provider)}
 	}
 
 	if o.Pricing, err = resolvePricing(raw.Pricing, raw.CacheReadRate, raw.CacheWriteRate); err != nil {

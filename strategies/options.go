@@ -30,6 +30,9 @@ type Options struct {
 	Nudges               []string // wordings by attempt; index 0 is attempt 1
 	SnapshotToolPrefixes []string
 	WindowOnly           bool // seed 002's rule: no request from before the window
+	// Provider is the provider whose rules the output keeps: ProviderOpenAI,
+	// ProviderAnthropic, ProviderGemini, or "" for rules every one accepts.
+	Provider string
 
 	// clear-tool-results.
 	Trigger         int

@@ -200,6 +200,11 @@ func (e *evalTotals) addStrategy(c chatConversation, cfg chatEvalConfig, rem *Re
 		if err := checkProviderRules(resp.Messages); err != nil {
 			errs = append(errs, fmt.Errorf("call %d: a provider would refuse the output: %v", n, err))
 		}
+		// No message twice, no prefill, the nudge last, no lead in front
+		// of nothing.
+		if err := checkProviderMoves(h, resp, &cfg.opts); err != nil {
+			errs = append(errs, fmt.Errorf("call %d: %v", n, err))
+		}
 		if !cfg.opts.WindowOnly {
 			if err := requestKept(h, resp); err != nil {
 				errs = append(errs, fmt.Errorf("call %d: %v", n, err))

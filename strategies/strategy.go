@@ -181,6 +181,12 @@ type Stats struct {
 	MessagesRepaired     int
 	ToolCallIDsRewritten int
 	TaskPinned           bool
+	// Chat strategies: the provider whose rules the output keeps, and what
+	// those rules moved or changed (chatoutput.go).
+	Provider         string
+	PromptsLed       int
+	UnitsNoted       int
+	GreetingsDropped int
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.

@@ -1,6 +1,9 @@
 package strategies
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // tokenBudget keeps the most recent messages that fit a token budget, counted
 // with the exact tokenizer, the way LangChain's trim_messages does with
@@ -44,7 +47,7 @@ func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
 		withDefault(intOptionDoc("max_tokens", "Token budget for the whole output, system prompt included, counted with the tokenizer; required, above 0."), "(required)"),
 		withDefault(intOptionDoc("trim_to", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again. At most max_tokens."), "max_tokens / 4"),
-		docNudgeAttempt, docNudges, docTokenizer,
+		docNudgeAttempt, docNudges, docProvider, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
@@ -70,7 +73,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := newChatHistory(h)
+	ch := chatHistoryFor(h, opts)
 	sent, err := ch.sentCounts(req.Remembered, tok, counts)
 	if err != nil {
 		return nil, err
@@ -85,7 +88,18 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	openings := ch.openings()
-	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens, low)
+	// With no user message before it, the kept part's first unit goes as a
+	// note where the provider wants the user first (chatOutput.finish).
+	var noteErr error
+	noteTokens := func(unit []int) int {
+		n, err := req.Remembered.tokens(tok, []ChatMessage{ch.unitNote(unit)})
+		noteErr = cmp.Or(noteErr, err)
+		return n
+	}
+	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens, low, noteTokens)
+	if noteErr != nil {
+		return nil, noteErr
+	}
 
 	var out chatOutput
 	out.open(ch)
@@ -103,6 +117,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, sent, lead, nudge, needed, opts.MaxTokens, tok)}
 	}
 	out.copyFrom(ch, ch.seq[start:]...)
+	out.greetings = start - cut
 	resp, err := chatResponse(s.Name(), req, ch, counts, &out)
 	if err != nil {
 		return nil, err
@@ -119,7 +134,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 // latest unit is kept if it fits the budget on its own). fixed are the
 // tokens every output holds (the system prompt); the message that opens a
 // kept part (openings), or the synthetic nudge (nudge tokens), counts too.
-func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, budget, low int) int {
+func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, budget, low int, noteTokens func(unit []int) int) int {
 	seq := ch.seq
 	sum := make([]int, len(seq)+1) // sum[p]: tokens of seq[:p]
 	var units []int                // positions in seq where a unit starts
@@ -138,6 +153,13 @@ func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed,
 		switch {
 		case o.lead >= 0:
 			return fixed + counts[o.lead].tokens + sum[e] - sum[c]
+		case (o.nudge || o.start >= e) && !ch.openai && c < e:
+			// The first unit is sent as a note, the nudge last.
+			end := c + 1
+			for end < e && ch.h[seq[end]].Role == RoleTool {
+				end++
+			}
+			return fixed + nudge + noteTokens(seq[c:end]) + sum[e] - sum[end]
 		case o.nudge || o.start >= e:
 			return fixed + nudge + sum[e] - sum[c]
 		}

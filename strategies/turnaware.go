@@ -27,7 +27,7 @@ func (turnAware) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges,
 		{"snapshot_tool_prefixes", quotedList(DefaultSnapshotToolPrefixes),
 			"Tools whose name starts with one of these prefixes return snapshots of state; in seed 002's world or with window_only, only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
-		docWindowOnly, docTokenizer,
+		docWindowOnly, docProvider, docTokenizer,
 		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
@@ -37,7 +37,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
-	ch := newChatHistory(h)
+	ch := chatHistoryFor(h, opts)
 	// Seed 002's window moves with every message. Elsewhere it moves in
 	// steps, so the prompt keeps its beginning (and its cache) while the
 	// current turn grows past the window.
@@ -58,7 +58,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 		// steps, so the prompt changes at its steps only, and the current
 		// turn and the turns the window still shows stay whole.
 		kept := w.seq
-		if ch.userBefore(w.start) < 0 {
+		if !ch.openai && ch.userBefore(w.start) < 0 {
 			// Nothing the user said comes before: what the agent said
 			// before anyone spoke to it (a greeting) becomes a note, a
 			// user message, so the conversation opens with the user's.
@@ -67,20 +67,18 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 			}
 		}
 		if ch.task() < 0 {
+			// No user message at all (an agent whose task is in its
+			// system prompt): the nudge ends the request (finish).
 			out.addNudge(opts)
 		}
 		out.copyFrom(ch, kept...)
 		addLedger(ch, &out, true)
 	case source == promptWindow:
-		// History before the turn is compressed to its latest tool loop,
-		// led by the prompt it answered: an assistant message cannot open
-		// a conversation. A loop no prompt precedes is not sent.
-		if hist := latestLoop(h, w.seq[:w.prompt]); len(hist) > 0 {
-			if lead := ch.promptBefore(hist[0]); lead >= 0 {
-				out.copyFrom(ch, lead)
-				out.copyFrom(ch, hist...)
-			}
-		}
+		// History before the turn is compressed to its latest tool loop.
+		// Where the provider wants the user first, finish leads it with the
+		// prompt it answered once snapshots are compacted (a lead chosen
+		// before could stay in front of a loop compaction removed).
+		out.copyFrom(ch, latestLoop(h, w.seq[:w.prompt])...)
 		out.copyFrom(ch, w.seq[w.prompt:]...)
 	case source == promptTask || source == promptBroadcast:
 		// The turn began before the window: what the window shows of it is
@@ -88,18 +86,11 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 		out.copyFrom(ch, prompt)
 		out.copyFrom(ch, w.seq...)
 	default:
+		// No prompt (seed 002's world, or window_only): the latest
+		// complete tool loop, then the synthetic nudge, which starts a new
+		// turn and so comes last (finish).
+		out.copyFrom(ch, latestLoop(h, w.seq)...)
 		out.addNudge(opts)
-		if ch.seed || opts.WindowOnly {
-			// No prompt: the synthetic nudge starts a new turn (seed 002),
-			// and the latest complete tool loop follows it.
-			out.copyFrom(ch, latestLoop(h, w.seq)...)
-		} else {
-			// No user message at all (an agent whose task is in its system
-			// prompt): the nudge opens the conversation, and what the
-			// window shows of the agent's work follows, as for a turn that
-			// began before the window.
-			out.copyFrom(ch, w.seq...)
-		}
 	}
 	if !keepsEvidence(ch, opts) {
 		// With the ledger, an earlier snapshot stays: dropping it from

@@ -264,7 +264,16 @@ type Options struct {
 	// that the next calls append to the same beginning (and a provider's
 	// prompt cache serves it) until the budget is reached again. Default: a
 	// quarter of `max_tokens`; at most `max_tokens`.
-	TrimTo        *int32 `protobuf:"varint,31,opt,name=trim_to,json=trimTo,proto3,oneof" json:"trim_to,omitempty"`
+	TrimTo *int32 `protobuf:"varint,31,opt,name=trim_to,json=trimTo,proto3,oneof" json:"trim_to,omitempty"`
+	// Chat strategies: the provider the output is sent to, whose rules it
+	// keeps: `openai` (OpenAI-compatible APIs: OpenAI, Ollama, OpenRouter,
+	// vLLM...), `anthropic` or `gemini`. Empty: a request every one of them
+	// accepts. With `openai`, `loop-slice` and `turn-aware` in seed 002's form
+	// give the seed's own output (an assistant message may come first); with
+	// `anthropic`, `gemini` or empty, the conversation opens with a user
+	// message (a prompt led in front of a tool loop, or the loop sent as a
+	// note). In every mode a synthetic nudge is the last message.
+	Provider      string `protobuf:"bytes,32,opt,name=provider,proto3" json:"provider,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -509,6 +518,13 @@ func (x *Options) GetTrimTo() int32 {
 	return 0
 }
 
+func (x *Options) GetProvider() string {
+	if x != nil {
+		return x.Provider
+	}
+	return ""
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -630,9 +646,24 @@ type CompressionStats struct {
 	ToolCallIdsRewritten int32 `protobuf:"varint,35,opt,name=tool_call_ids_rewritten,json=toolCallIdsRewritten,proto3" json:"tool_call_ids_rewritten,omitempty"`
 	// Strategy `token-budget`: the user's request is sent ahead of the kept
 	// messages, from before them.
-	TaskPinned    bool `protobuf:"varint,36,opt,name=task_pinned,json=taskPinned,proto3" json:"task_pinned,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	TaskPinned bool `protobuf:"varint,36,opt,name=task_pinned,json=taskPinned,proto3" json:"task_pinned,omitempty"`
+	// Chat strategies: the provider whose rules the output keeps: `openai`,
+	// `anthropic`, `gemini`, or `all` when the request named none.
+	Provider string `protobuf:"bytes,40,opt,name=provider,proto3" json:"provider,omitempty"`
+	// Chat strategies: prompts sent in front of a tool loop, out of their
+	// place, because the provider wants the conversation to open with the
+	// user's message (each prompt is still sent once).
+	PromptsLed int32 `protobuf:"varint,41,opt,name=prompts_led,json=promptsLed,proto3" json:"prompts_led,omitempty"`
+	// Chat strategies: tool loops or assistant texts sent as a note (a user
+	// message with `source=system` starting `[Earlier step, shortened]`)
+	// because no user message could open the conversation before them.
+	UnitsNoted int32 `protobuf:"varint,42,opt,name=units_noted,json=unitsNoted,proto3" json:"units_noted,omitempty"`
+	// Chat strategies: what an assistant said before the user's first
+	// message (a greeting), not sent because the provider wants the
+	// conversation to open with the user's message.
+	GreetingsDropped int32 `protobuf:"varint,43,opt,name=greetings_dropped,json=greetingsDropped,proto3" json:"greetings_dropped,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *CompressionStats) Reset() {
@@ -910,6 +941,34 @@ func (x *CompressionStats) GetTaskPinned() bool {
 	return false
 }
 
+func (x *CompressionStats) GetProvider() string {
+	if x != nil {
+		return x.Provider
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetPromptsLed() int32 {
+	if x != nil {
+		return x.PromptsLed
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetUnitsNoted() int32 {
+	if x != nil {
+		return x.UnitsNoted
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetGreetingsDropped() int32 {
+	if x != nil {
+		return x.GreetingsDropped
+	}
+	return 0
+}
+
 // CacheBreakpoint is a position in a message array: after the first `offset`
 // characters (Unicode code points) of the content of message
 // `message_index`. An offset equal to the content's length is the end of
@@ -981,8 +1040,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xea\n" +
-	"\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\x86\v\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -1019,7 +1077,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x10cache_write_rate\x18\x1c \x01(\x01H\rR\x0ecacheWriteRate\x88\x01\x01\x12\x1f\n" +
 	"\vwindow_only\x18\x1e \x01(\bR\n" +
 	"windowOnly\x12\x1c\n" +
-	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01B\f\n" +
+	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01\x12\x1a\n" +
+	"\bprovider\x18  \x01(\tR\bproviderB\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -1037,7 +1096,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x10_cache_read_rateB\x13\n" +
 	"\x11_cache_write_rateB\n" +
 	"\n" +
-	"\b_trim_to\"\xef\v\n" +
+	"\b_trim_to\"\xfa\f\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -1076,7 +1135,13 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x11messages_repaired\x18\" \x01(\x05R\x10messagesRepaired\x125\n" +
 	"\x17tool_call_ids_rewritten\x18# \x01(\x05R\x14toolCallIdsRewritten\x12\x1f\n" +
 	"\vtask_pinned\x18$ \x01(\bR\n" +
-	"taskPinned\"N\n" +
+	"taskPinned\x12\x1a\n" +
+	"\bprovider\x18( \x01(\tR\bprovider\x12\x1f\n" +
+	"\vprompts_led\x18) \x01(\x05R\n" +
+	"promptsLed\x12\x1f\n" +
+	"\vunits_noted\x18* \x01(\x05R\n" +
+	"unitsNoted\x12+\n" +
+	"\x11greetings_dropped\x18+ \x01(\x05R\x10greetingsDropped\"N\n" +
 	"\x0fCacheBreakpoint\x12#\n" +
 	"\rmessage_index\x18\x01 \x01(\x05R\fmessageIndex\x12\x16\n" +
 	"\x06offset\x18\x02 \x01(\x05R\x06offsetBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
