@@ -24,6 +24,8 @@ func FuzzChatStrategies(f *testing.F) {
 			opts.Trigger, opts.Keep, opts.ClearAtLeast = int(window), int(attempt%4), int(attempt)
 			opts.MaxTokens = int(window) * 4
 			opts.ClearToolInputs = attempt%2 == 1
+			opts.Provider = []string{"", ProviderOpenAI, ProviderAnthropic}[int(window)%3]
+			opts.WindowOnly = attempt%3 == 2
 			err := checkChatProperties(h, opts)
 			if err == nil {
 				continue

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // Property tests: many random chat logs, shaped like real agent logs gone
@@ -944,4 +946,52 @@ func TestValidSequenceRejects(t *testing.T) {
 	if err := validSequence([]ChatMessage{sys, user, call("a", "b"), res("b"), res("a"), call("a"), res("a")}); err != nil {
 		t.Errorf("valid sequence rejected: %v", err)
 	}
+}
+
+// TestRealChatProviders runs loop-slice and turn-aware, in their default form
+// and seed 002's (window_only), on every call of the recorded and generated
+// conversations for openai and anthropic: the output is a request that
+// provider accepts (OpenAI's rules for openai; both checkers for the
+// others, whose rules are Anthropic's), no message is sent twice, no
+// prefill, the nudge last, and openai needs no move. TestRealChat covers the
+// provider left unset.
+func TestRealChatProviders(t *testing.T) {
+	convs := sampleForShort(append(loadRealChat(t), codingSessions()...))
+	rem := NewRemembered(memo.New(256 << 20))
+	var outputs outputLog
+	// Gemini's rules are Anthropic's here (the user first): TestSeedRegressions
+	// and the random logs run it.
+	for _, provider := range []string{ProviderOpenAI, ProviderAnthropic} {
+		for _, strategy := range []string{"loop-slice", "turn-aware"} {
+			for _, windowOnly := range []bool{false, true} {
+				opts := chatDefaults()
+				opts.Strategy, opts.Provider, opts.WindowOnly = strategy, provider, windowOnly
+				s, _ := Lookup(strategy)
+				failures := 0
+				for _, c := range convs {
+					for _, n := range c.calls() {
+						h := c.messages[:n]
+						resp, err := s.Render(&Request{History: h, Options: opts, Remembered: rem})
+						if err == nil {
+							rules := checkProviderRules(resp.Messages)
+							if provider == ProviderOpenAI {
+								rules = errors.Join(openAIRules(resp.Messages)...)
+							} else {
+								outputs.add(fmt.Sprintf("%s/%s/%s/%v/%d", c.source, c.id, strategy, windowOnly, n), resp.Messages)
+							}
+							err = errors.Join(rules, checkProviderMoves(h, resp, &opts))
+						}
+						if err != nil {
+							failures++
+							t.Errorf("%s %s window_only=%v, %s call %d: %v", provider, strategy, windowOnly, c.id, n, err)
+						}
+						if failures > 3 {
+							t.FailNow()
+						}
+					}
+				}
+			}
+		}
+	}
+	outputs.check(t)
 }
