@@ -69,6 +69,9 @@ func validateHistory(h []ChatMessage) error {
 		if m.Role != RoleTool && m.ToolCallID != "" {
 			return &HistoryError{i, "tool_call_id", fmt.Sprintf("only tool messages answer a tool call, this is a %s message", m.Role)}
 		}
+		if err := validateParts(i, &m); err != nil {
+			return err
+		}
 		for j, tc := range m.ToolCalls {
 			if tc.ID == "" {
 				return &HistoryError{i, fmt.Sprintf("tool_calls[%d].id", j), "missing"}
@@ -150,7 +153,7 @@ func repairSequence(h []ChatMessage, seq []int) []int {
 		case m.Role == RoleSystem, m.Role == RoleTool:
 			continue
 		case m.Role != RoleAssistant || len(m.ToolCalls) == 0:
-			if !blank(m.Content) {
+			if m.says() {
 				out = append(out, seq[p])
 			}
 			continue
@@ -194,9 +197,10 @@ func blank(s string) bool { return strings.TrimSpace(s) == "" }
 // isPrompt reports whether m starts a turn: a user message from a person or
 // another agent (direct, broadcast, or with no source) that says something.
 // User messages whose source is "system" are automation (notifications,
-// stored nudges) and never start a turn.
+// stored nudges) and never start a turn. A message of parts says something
+// when any part does (a screenshot alone is a prompt).
 func isPrompt(m *ChatMessage) bool {
-	return m.Role == RoleUser && m.Source != SourceSystem && !blank(m.Content)
+	return m.Role == RoleUser && m.Source != SourceSystem && m.says()
 }
 
 // chatHistory is a request's history made ready for a chat strategy: where

@@ -268,6 +268,8 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 		}
 		st.TokensAfter += n.tokens
 		st.CharsAfter += n.chars
+		st.PartTokens += n.media
+		st.PartsEstimated += n.estimated
 	}
 	for i, was := range sent {
 		if !was {

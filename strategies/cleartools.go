@@ -146,10 +146,10 @@ func (c *clearing) consider(kept []int, r int) error {
 	res := c.ch.form(kept[c.results[r]])
 	caller := c.ch.form(kept[c.owners[r]])
 	call := caller.ToolCalls[callIndex(caller, res.ToolCallID)]
-	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder {
+	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder && len(res.Parts) == 0 {
 		return nil
 	}
-	// The message's count is its content's plus its reasoning's; taking it
+	// The message's count is its content's and parts' plus its reasoning's; taking it
 	// from the history's counts spares tokenizing the (large) content a
 	// second time.
 	reasoning, err := CountTokens(c.tok, res.Reasoning)
@@ -203,7 +203,10 @@ func (c *clearing) apply(out *chatOutput, first int) {
 	copied := make(map[int]bool) // assistant messages whose calls were copied
 	for _, e := range c.elig[:c.next] {
 		res := first + e.pos
+		// A result's parts (a screenshot tool's image) are its payload
+		// too: the placeholder replaces them with its text.
 		out.msgs[res].Content = c.opts.Placeholder
+		out.msgs[res].Parts = nil
 		out.edited[res] = true
 		if !e.clearArgs {
 			continue

@@ -130,6 +130,9 @@ func unitChars(ch *chatHistory, unit []int) int {
 	for _, i := range unit {
 		m := ch.form(i)
 		n += len(m.Content)
+		for _, p := range m.Parts {
+			n += len(p.Text) + len(p.Data)
+		}
 		for _, tc := range m.ToolCalls {
 			n += len(tc.Name) + len(tc.Arguments)
 		}
@@ -151,12 +154,13 @@ func ledgerNote(h []ChatMessage, unit []int) string {
 	var b strings.Builder
 	b.WriteString(ledgerHeader)
 	m := &h[unit[0]]
-	if !blank(m.Content) {
-		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(m.Content), " "), ledgerTextChars))
+	if text := m.text(); !blank(text) {
+		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(text), " "), ledgerTextChars))
 	}
+	writePartKinds(&b, m)
 	results := make(map[string]string, len(unit)-1)
 	for _, j := range unit[1:] {
-		results[h[j].ToolCallID] = h[j].Content
+		results[h[j].ToolCallID] = h[j].text()
 	}
 	for _, tc := range m.ToolCalls {
 		args := strings.Join(strings.Fields(tc.Arguments), " ")

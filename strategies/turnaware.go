@@ -183,7 +183,7 @@ func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 					calls = append(calls, tc)
 				}
 			}
-			if len(calls) == 0 && blank(m.Content) {
+			if len(calls) == 0 && !m.says() {
 				continue
 			}
 			if len(calls) == 0 {

@@ -1,0 +1,244 @@
+package strategies
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// partsHistory is testdata/parts/history.json: an Anthropic computer-use
+// session with screenshots, a PDF and thinking blocks, as the clients put
+// it on the wire (testdata/parts/make.py says how it was built).
+func partsHistory(t testing.TB) []ChatMessage {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/parts/history.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h []ChatMessage
+	if err := json.Unmarshal(raw, &h); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// partsOptions are option sets that make each chat strategy keep all,
+// some or little of the parts conversation.
+func partsOptions() map[string]func(*Options) {
+	return map[string]func(*Options){
+		"defaults":      func(*Options) {},
+		"window 2":      func(o *Options) { o.ScanWindow = 2 },
+		"window 3 seed": func(o *Options) { o.ScanWindow, o.WindowOnly = 3, true },
+		"budget large":  func(o *Options) { o.MaxTokens = 1_000_000 },
+		"budget small":  func(o *Options) { o.MaxTokens, o.TrimTo = 4000, 2000 },
+		"clear all":     func(o *Options) { o.Trigger, o.Keep = 0, 0 },
+	}
+}
+
+// Every chat strategy carries a message's parts whole and in order: each
+// message of the output is a message of the history as it was, or a
+// message the strategy writes itself (a nudge or a ledger note, a cleared
+// tool result).
+func TestPartsCarriedThroughEveryChatStrategy(t *testing.T) {
+	h := partsHistory(t)
+	for _, name := range chatStrategyNames {
+		for label, set := range partsOptions() {
+			opts := chatDefaults()
+			opts.MaxTokens = 1_000_000
+			set(&opts)
+			resp, err := mustLookup(t, name).Render(&Request{History: h, Options: opts})
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, label, err)
+			}
+			if err := sendable(resp.Messages); err != nil {
+				t.Errorf("%s, %s: %v", name, label, err)
+			}
+			for i, m := range resp.Messages {
+				switch {
+				case inHistory(h, &m):
+				case m.Role == RoleUser && m.Source == SourceSystem && len(m.Parts) == 0:
+				case m.Role == RoleTool && m.Content == opts.Placeholder && m.Parts == nil:
+				default:
+					t.Errorf("%s, %s: message %d is no message of the history: %+v", name, label, i, m)
+				}
+			}
+		}
+	}
+}
+
+func mustLookup(t *testing.T, name string) Strategy {
+	t.Helper()
+	s, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// inHistory reports whether m is one of h's messages, exactly.
+func inHistory(h []ChatMessage, m *ChatMessage) bool {
+	for i := range h {
+		if reflect.DeepEqual(h[i], *m) {
+			return true
+		}
+	}
+	return false
+}
+
+// With a budget and a trigger that keep everything, the output is the
+// history itself: nothing of any part is lost.
+func TestPartsNothingLostWhenAllKept(t *testing.T) {
+	h := partsHistory(t)
+	for _, name := range []string{"clear-tool-results", "token-budget"} {
+		opts := chatDefaults()
+		opts.MaxTokens = 1_000_000
+		resp, err := mustLookup(t, name).Render(&Request{History: h, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(resp.Messages, h) {
+			t.Errorf("%s: the output differs from the history", name)
+		}
+		// The screenshots are 1280×800 (twice) and 1024×768, read from
+		// their PNG data; the image behind a URL, the PDF and the redacted
+		// thinking are estimates.
+		if resp.Stats.PartsEstimated != 3 {
+			t.Errorf("%s: %d parts estimated, want 3", name, resp.Stats.PartsEstimated)
+		}
+		want := 0
+		for i := range h {
+			for j := range h[i].Parts {
+				n, _ := mediaTokens(ruleOpenAI, &h[i].Parts[j])
+				want += n
+			}
+		}
+		if resp.Stats.PartTokens != want || resp.Stats.TokensAfter <= want || resp.Stats.TokensBefore != resp.Stats.TokensAfter {
+			t.Errorf("%s: part tokens %d (want %d), tokens after %d, before %d", name, resp.Stats.PartTokens, want, resp.Stats.TokensAfter, resp.Stats.TokensBefore)
+		}
+	}
+}
+
+// The providers' documented figures.
+func TestImageTokenRules(t *testing.T) {
+	for _, c := range []struct {
+		rule       partRule
+		w, h, want int
+	}{
+		// OpenAI's examples: 1024×1024 high is 765, 2048×4096 is 1105.
+		{ruleOpenAI, 1024, 1024, 765},
+		{ruleOpenAI, 2048, 4096, 1105},
+		{ruleOpenAI, 500, 500, 255},
+		// Anthropic: width × height / 750; a 1000×1000 image is about 1334.
+		{ruleAnthropic, 1000, 1000, 1334},
+		{ruleAnthropic, 200, 200, 54},
+		{ruleAnthropic, 4000, 4000, 1600},
+		// Gemini: 258 when both sides are at most 384, else 258 a 768 tile.
+		{ruleGemini, 384, 384, 258},
+		{ruleGemini, 600, 400, 258},
+		{ruleGemini, 1280, 800, 4 * 258},
+	} {
+		if got := imageTokens(c.rule, c.w, c.h); got != c.want {
+			t.Errorf("rule %d, %d×%d: %d tokens, want %d", c.rule, c.w, c.h, got, c.want)
+		}
+	}
+	low := ContentPart{Type: PartImage, URL: "https://example.com/a.png", Detail: "low"}
+	if n, est := mediaTokens(ruleOpenAI, &low); n != 85 || est {
+		t.Errorf("low detail: %d (estimate %v), want 85 exact", n, est)
+	}
+	h := partsHistory(t)
+	shot := h[3].Parts[0] // the first screenshot, 1280×800
+	if w, ht, ok := imageSize(&shot); !ok || w != 1280 || ht != 800 {
+		t.Errorf("screenshot size read as %d×%d (%v)", w, ht, ok)
+	}
+	if n, est := mediaTokens(ruleOpenAI, &shot); n != 1105 || est {
+		t.Errorf("screenshot: %d tokens (estimate %v), want 1105 exact", n, est)
+	}
+	pdf := h[1].Parts[1]
+	if pages, ok := pageCount(&pdf); pages != 2 || !ok {
+		t.Errorf("the invoice has %d pages (%v), want 2", pages, ok)
+	}
+	if n, est := mediaTokens(ruleGemini, &pdf); n != 2*258 || est {
+		t.Errorf("Gemini PDF: %d tokens (estimate %v), want 516 exact", n, est)
+	}
+	if partRuleFor("o200k_base") != ruleOpenAI || partRuleFor("gemma3") != ruleGemini || partRuleFor("claude-estimate") != ruleAnthropic {
+		t.Error("tokenizer names map to the wrong provider rules")
+	}
+}
+
+func TestAudioLengthFromWAV(t *testing.T) {
+	raw, err := os.ReadFile("testdata/parts/openai.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		t.Fatal(err)
+	}
+	var parts []struct {
+		InputAudio struct{ Data string } `json:"input_audio"`
+	}
+	if err := json.Unmarshal(msgs[1].Content, &parts); err != nil {
+		t.Fatal(err)
+	}
+	clip := ContentPart{Type: PartAudio, Data: parts[3].InputAudio.Data, MediaType: "audio/wav"}
+	if ms, ok := audioLength(&clip); ms != 3000 || !ok {
+		t.Errorf("the clip lasts %d ms (%v), want 3000", ms, ok)
+	}
+	if n, est := mediaTokens(ruleGemini, &clip); n != 96 || est {
+		t.Errorf("Gemini audio: %d tokens (estimate %v), want 96 exact", n, est)
+	}
+}
+
+// Malformed parts are refused naming the field.
+func TestPartErrorsNameTheField(t *testing.T) {
+	for _, c := range []struct {
+		msg   ChatMessage
+		field string
+	}{
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartText, Text: "a"}, {Type: "video"}}}, "parts[1].type"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{}}}, "parts[0].type"},
+		{ChatMessage{Role: RoleUser, Content: "a", Parts: []ContentPart{{Type: PartText, Text: "b"}}}, "content"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartText}}}, "parts[0].text"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage}}}, "parts[0].data"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartThinking, Text: "x"}}}, "parts[0].type"},
+		{ChatMessage{Role: RoleAssistant, Parts: []ContentPart{{Type: PartRedactedThinking}}}, "parts[0].data"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, URL: "u", Detail: "max"}}}, "parts[0].detail"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, URL: "u", Width: -1}}}, "parts[0].width"},
+	} {
+		h := []ChatMessage{{Role: RoleUser, Content: "fine"}, c.msg}
+		for _, name := range chatStrategyNames {
+			opts := chatDefaults()
+			opts.MaxTokens = 100
+			_, err := mustLookup(t, name).Render(&Request{History: h, Options: opts})
+			var he *HistoryError
+			if !errors.As(err, &he) || he.Index != 1 || he.Field != c.field {
+				t.Errorf("%s, %+v: got %v, want a HistoryError for history[1].%s", name, c.msg, err, c.field)
+			}
+		}
+	}
+}
+
+// A user message of parts is a prompt, and one holding only an image says
+// something: neither is dropped as empty.
+func TestPartsOnlyMessagesArePrompts(t *testing.T) {
+	h := []ChatMessage{
+		{Role: RoleSystem, Content: "s"},
+		{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, URL: "https://example.com/x.png"}}},
+	}
+	for _, name := range chatStrategyNames {
+		opts := chatDefaults()
+		opts.MaxTokens = 10_000
+		resp, err := mustLookup(t, name).Render(&Request{History: h, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(resp.Messages, h) || resp.Stats.SyntheticNudge {
+			t.Errorf("%s: %s", name, fmt.Sprint(resp.Messages))
+		}
+	}
+}
