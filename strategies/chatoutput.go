@@ -224,17 +224,20 @@ func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []te
 // a request both providers accept and fills the statistics. counts are the
 // history's per-message counts (from messageCounts), or nil.
 func chatResponse(name string, req *Request, ch *chatHistory, counts []textCounts, out *chatOutput) (*Response, error) {
+	tok := req.Options.Tokenizer
+	if tok == "" {
+		tok = DefaultTokenizer
+	}
+	thinkingCleared, thinkingTokens, err := out.clearThinking(req.Remembered, tok, req.Options.KeepThinkingTurns)
+	if err != nil {
+		return nil, err
+	}
 	if err := sendable(out.msgs); err != nil {
 		// Every strategy builds its output from repaired sequences and opens
 		// it with a user message; reaching this is a bug in the strategy,
 		// reported rather than sent on.
 		return nil, fmt.Errorf("%s: built an invalid message sequence: %w", name, err)
 	}
-	tok := req.Options.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
-	var err error
 	if counts == nil {
 		if counts, err = messageCounts(req.Remembered, tok, req.History); err != nil {
 			return nil, err
@@ -249,6 +252,9 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 		SyntheticNudge:   out.nudge,
 		NudgesExhausted:  out.nudge && out.exhausted,
 		MessagesRepaired: len(ch.ns) - len(ch.seq) + max(0, len(h)-len(ch.ns)-1),
+
+		ThinkingCleared:       thinkingCleared,
+		ThinkingTokensCleared: thinkingTokens,
 	}
 	for _, n := range counts {
 		st.TokensBefore += n.tokens

@@ -16,7 +16,7 @@ func (loopSlice) Description() string {
 func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
-	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docTokenizer,
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docTokenizer, docKeepThinking,
 		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 

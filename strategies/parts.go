@@ -409,3 +409,94 @@ func writePartKinds(b *strings.Builder, m *ChatMessage) {
 		b.WriteByte(')')
 	}
 }
+
+// Reasoning kept and cleared. keep_thinking_turns keeps the reasoning
+// (thinking, redacted thinking and reasoning parts, and the reasoning text)
+// of the most recent assistant messages that carry any, and clears it from
+// older ones, as Anthropic's clear_thinking context edit keeps the thinking
+// of the last N assistant turns. Each new assistant message with reasoning
+// moves the boundary, so the prompt changes from the newly cleared message
+// on: keeping all (the default) is what a prompt cache wants.
+
+// hasReasoning reports whether m carries reasoning.
+func (m *ChatMessage) hasReasoning() bool {
+	if m.Reasoning != "" {
+		return true
+	}
+	for _, p := range m.Parts {
+		if isReasoningPart(p.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutReasoning returns m with its reasoning cleared; its other parts
+// stay, in order.
+func withoutReasoning(m ChatMessage) ChatMessage {
+	m.Reasoning = ""
+	if len(m.Parts) > 0 {
+		parts := make([]ContentPart, 0, len(m.Parts))
+		for _, p := range m.Parts {
+			if !isReasoningPart(p.Type) {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) == 0 {
+			parts = nil
+		}
+		m.Parts = parts
+	}
+	return m
+}
+
+// clearThinking clears, in out, the reasoning of the assistant messages
+// older than the keep most recent ones that carry any (keep < 0: none is
+// cleared). A message left with nothing to say and no tool calls is
+// dropped: Anthropic's API refuses an empty message. It returns the
+// messages cleared and the tokens that freed.
+func (o *chatOutput) clearThinking(rem *Remembered, tokenizer string, keep int) (int, int, error) {
+	if keep < 0 {
+		return 0, 0, nil
+	}
+	cleared, freed, seen := 0, 0, 0
+	drop := make([]bool, len(o.msgs))
+	for i := len(o.msgs) - 1; i >= 0; i-- {
+		m := &o.msgs[i]
+		if m.Role != RoleAssistant || !m.hasReasoning() {
+			continue
+		}
+		if seen++; seen <= keep {
+			continue
+		}
+		c := withoutReasoning(*m)
+		before, err := rem.messages(tokenizer, o.msgs[i:i+1])
+		if err != nil {
+			return 0, 0, err
+		}
+		after, err := rem.messages(tokenizer, []ChatMessage{c})
+		if err != nil {
+			return 0, 0, err
+		}
+		cleared++
+		freed += before.tokens - after.tokens
+		o.msgs[i], o.edited[i] = c, true
+		drop[i] = !c.says() && len(c.ToolCalls) == 0
+	}
+	if cleared > 0 {
+		k := 0
+		for i := range o.msgs {
+			if !drop[i] {
+				o.msgs[k], o.from[k], o.edited[k] = o.msgs[i], o.from[i], o.edited[i]
+				k++
+			}
+		}
+		o.msgs, o.from, o.edited = o.msgs[:k], o.from[:k], o.edited[:k]
+	}
+	return cleared, freed, nil
+}
+
+// docKeepThinking documents keep_thinking_turns for every chat strategy.
+var docKeepThinking = withDefault(intOptionDoc("keep_thinking_turns",
+	"Keep the reasoning (thinking, redacted_thinking and reasoning parts, and reasoning text) of only this many of the most recent assistant messages that carry any, clearing it from older ones as Anthropic's clear_thinking does; each new one moves the boundary, so the prompt cache is read only up to the newly cleared message."),
+	"all")

@@ -35,13 +35,16 @@ func partsOptions() map[string]func(*Options) {
 		"budget large":  func(o *Options) { o.MaxTokens = 1_000_000 },
 		"budget small":  func(o *Options) { o.MaxTokens, o.TrimTo = 4000, 2000 },
 		"clear all":     func(o *Options) { o.Trigger, o.Keep = 0, 0 },
+		"thinking 1":    func(o *Options) { o.KeepThinkingTurns = 1 },
+		"thinking 0":    func(o *Options) { o.KeepThinkingTurns, o.Trigger = 0, 0 },
 	}
 }
 
 // Every chat strategy carries a message's parts whole and in order: each
 // message of the output is a message of the history as it was, or a
 // message the strategy writes itself (a nudge or a ledger note, a cleared
-// tool result).
+// tool result), or a message whose reasoning keep_thinking_turns cleared,
+// its other parts untouched and in order.
 func TestPartsCarriedThroughEveryChatStrategy(t *testing.T) {
 	h := partsHistory(t)
 	for _, name := range chatStrategyNames {
@@ -56,14 +59,20 @@ func TestPartsCarriedThroughEveryChatStrategy(t *testing.T) {
 			if err := sendable(resp.Messages); err != nil {
 				t.Errorf("%s, %s: %v", name, label, err)
 			}
+			cleared := 0
 			for i, m := range resp.Messages {
 				switch {
 				case inHistory(h, &m):
 				case m.Role == RoleUser && m.Source == SourceSystem && len(m.Parts) == 0:
 				case m.Role == RoleTool && m.Content == opts.Placeholder && m.Parts == nil:
+				case opts.KeepThinkingTurns >= 0 && clearedFrom(h, &m):
+					cleared++
 				default:
 					t.Errorf("%s, %s: message %d is no message of the history: %+v", name, label, i, m)
 				}
+			}
+			if cleared != resp.Stats.ThinkingCleared {
+				t.Errorf("%s, %s: %d messages lost their reasoning, the stats say %d", name, label, cleared, resp.Stats.ThinkingCleared)
 			}
 		}
 	}
@@ -240,5 +249,60 @@ func TestPartsOnlyMessagesArePrompts(t *testing.T) {
 		if !reflect.DeepEqual(resp.Messages, h) || resp.Stats.SyntheticNudge {
 			t.Errorf("%s: %s", name, fmt.Sprint(resp.Messages))
 		}
+	}
+}
+
+// clearedFrom reports whether m is a history message with reasoning, that
+// reasoning cleared and nothing else changed.
+func clearedFrom(h []ChatMessage, m *ChatMessage) bool {
+	for i := range h {
+		if h[i].hasReasoning() && reflect.DeepEqual(withoutReasoning(h[i]), *m) {
+			return true
+		}
+	}
+	return false
+}
+
+// keep_thinking_turns keeps the reasoning of the most recent assistant
+// messages with any and clears the older ones', and the tokens that frees
+// are what the output no longer holds.
+func TestKeepThinkingTurns(t *testing.T) {
+	h := partsHistory(t)
+	render := func(keep int) *Response {
+		opts := chatDefaults()
+		opts.MaxTokens, opts.KeepThinkingTurns = 1_000_000, keep
+		resp, err := mustLookup(t, "token-budget").Render(&Request{History: h, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	all := render(-1)
+	for keep, want := range []int{4, 3, 2, 1, 0, 0} {
+		resp := render(keep)
+		if resp.Stats.ThinkingCleared != want {
+			t.Errorf("keep %d: %d cleared, want %d", keep, resp.Stats.ThinkingCleared, want)
+		}
+		shrank := all.Stats.TokensAfter - resp.Stats.TokensAfter
+		if shrank != resp.Stats.ThinkingTokensCleared || want > 0 && shrank <= 0 {
+			t.Errorf("keep %d: %d tokens cleared, the output shrank by %d", keep, resp.Stats.ThinkingTokensCleared, shrank)
+		}
+		with := 0
+		for i, m := range resp.Messages {
+			if m.hasReasoning() {
+				with++
+				// The kept reasoning is the history's, signatures and all.
+				if !reflect.DeepEqual(m, h[i]) {
+					t.Errorf("keep %d: message %d kept its reasoning changed", keep, i)
+				}
+			}
+		}
+		if with != min(keep, 4) {
+			t.Errorf("keep %d: %d messages keep reasoning, want %d", keep, with, min(keep, 4))
+		}
+	}
+	// keep 1 keeps the latest thinking, with its signature.
+	if last := render(1).Messages[8]; !last.hasPart(PartThinking) || last.Parts[0].Signature == "" {
+		t.Errorf("keep 1 cleared the latest thinking: %+v", last.Parts)
 	}
 }
