@@ -220,15 +220,32 @@ type chatHistory struct {
 	// sendable holds, by index in h, the form in which the output carries a
 	// message that a provider would refuse as it is (sendableForms).
 	sendable map[int]sendableForm
+	// A provider's compaction (compaction.go): pinned are the indices in h
+	// of the message holding the last compaction part and its tool
+	// results, sent right after the system prompt by every strategy; the
+	// messages before it are replaced by it (replaced of them are not
+	// system prompts), and nothing before floor is read.
+	pinned   []int
+	floor    int
+	replaced int
+	// extraSystem counts the system messages after the first, which are
+	// not sent.
+	extraSystem int
 }
 
 func newChatHistory(h []ChatMessage) *chatHistory {
 	ch := &chatHistory{h: h, system: -1, ns: make([]int, 0, len(h))}
+	ch.findCompaction()
 	for i := range h {
 		if h[i].Role == RoleSystem {
 			if ch.system < 0 {
 				ch.system = i
+			} else {
+				ch.extraSystem++
 			}
+			continue
+		}
+		if i < ch.floor {
 			continue
 		}
 		ch.ns = append(ch.ns, i)
@@ -237,7 +254,8 @@ func newChatHistory(h []ChatMessage) *chatHistory {
 		}
 	}
 	ch.seq = repairSequence(h, ch.ns)
-	ch.sendable = sendableForms(h, ch.seq)
+	ch.sendable = sendableForms(h, append(slices.Clip(ch.pinned), ch.seq...))
+	ch.pinCompaction()
 	return ch
 }
 
@@ -258,7 +276,7 @@ func (ch *chatHistory) task() int {
 // promptBefore returns the index in h of the most recent prompt before index
 // limit, or -1.
 func (ch *chatHistory) promptBefore(limit int) int {
-	for i := limit - 1; i >= 0; i-- {
+	for i := limit - 1; i >= ch.floor; i-- {
 		if isPrompt(&ch.h[i]) {
 			return i
 		}
@@ -269,7 +287,7 @@ func (ch *chatHistory) promptBefore(limit int) int {
 // lastBroadcast returns the index in h of the most recent broadcast before
 // index limit, or -1.
 func (ch *chatHistory) lastBroadcast(limit int) int {
-	for i := limit - 1; i >= 0; i-- {
+	for i := limit - 1; i >= ch.floor; i-- {
 		if isPrompt(&ch.h[i]) && ch.h[i].Source == SourceBroadcast {
 			return i
 		}

@@ -110,11 +110,13 @@ func (o *chatOutput) addNudge(opts *Options) {
 	o.nudge = true
 }
 
-// open starts an output: the system prompt, when the history has one.
+// open starts an output: the system prompt, when the history has one, and
+// a provider's compaction with its tool results, when it has one.
 func (o *chatOutput) open(ch *chatHistory) {
 	if ch.system >= 0 {
 		o.copyFrom(ch, ch.system)
 	}
+	o.copyFrom(ch, ch.pinned...)
 }
 
 // opening is how an output whose kept messages are seq[c:] begins, so that
@@ -251,7 +253,9 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 		MessagesAfter:    len(out.msgs),
 		SyntheticNudge:   out.nudge,
 		NudgesExhausted:  out.nudge && out.exhausted,
-		MessagesRepaired: len(ch.ns) - len(ch.seq) + max(0, len(h)-len(ch.ns)-1),
+		MessagesRepaired: len(ch.ns) - len(ch.seq) + ch.extraSystem,
+
+		CompactionReplaced: ch.replaced,
 
 		ThinkingCleared:       thinkingCleared,
 		ThinkingTokensCleared: thinkingTokens,
@@ -320,6 +324,12 @@ func sendable(msgs []ChatMessage) error {
 	first := 0
 	if len(msgs) > 0 && msgs[0].Role == RoleSystem {
 		first = 1
+	}
+	// A provider's compaction opens the conversation it summarises, and
+	// its tool results follow it.
+	if first < len(msgs) && msgs[first].hasPart(PartCompaction) {
+		for first++; first < len(msgs) && msgs[first].Role == RoleTool; first++ {
+		}
 	}
 	if first == len(msgs) {
 		return fmt.Errorf("no message after the system prompt")

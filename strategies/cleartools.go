@@ -63,8 +63,9 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok}
+	c.total = ch.pinnedTokens(sent)
 	if ch.system >= 0 {
-		c.total = sent[ch.system].tokens
+		c.total += sent[ch.system].tokens
 	}
 	if err := c.replay(kept); err != nil {
 		return nil, err

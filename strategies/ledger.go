@@ -55,7 +55,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 	kept := make(map[int]bool, len(out.from))
 	last := -1
 	for _, from := range out.from {
-		if from < 0 || from == ch.system {
+		if from < 0 || from == ch.system || ch.isPinned(from) {
 			continue
 		}
 		if from <= last {
@@ -73,7 +73,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 	var rebuilt chatOutput
 	rebuilt.nudge, rebuilt.exhausted = out.nudge, out.exhausted
 	for i, from := range out.from {
-		if from >= 0 && from != ch.system {
+		if from >= 0 && from != ch.system && !ch.isPinned(from) {
 			break
 		}
 		rebuilt.msgs = append(rebuilt.msgs, out.msgs[i])
@@ -284,7 +284,7 @@ func clipText(s string, n int) string {
 // userBefore returns the index in h of the most recent user message before
 // index limit, or -1.
 func (ch *chatHistory) userBefore(limit int) int {
-	for i := limit - 1; i >= 0; i-- {
+	for i := limit - 1; i >= ch.floor; i-- {
 		if ch.h[i].Role == RoleUser {
 			return i
 		}

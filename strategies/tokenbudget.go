@@ -75,9 +75,9 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	fixed := 0 // the system prompt's tokens
+	fixed := ch.pinnedTokens(sent) // the system prompt's tokens and a compaction's
 	if ch.system >= 0 {
-		fixed = sent[ch.system].tokens
+		fixed += sent[ch.system].tokens
 	}
 	nudgeMsg, _ := nudgeFor(opts)
 	nudgeTokens, err := req.Remembered.tokens(tok, []ChatMessage{nudgeMsg})
