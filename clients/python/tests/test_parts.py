@@ -81,3 +81,31 @@ def _blocks(messages):
             yield block
             if block["type"] == "tool_result" and isinstance(block["content"], list):
                 yield from block["content"]
+
+
+COMPACTED = [
+    {"role": "user", "content": "Collect the quarterly figures."},
+    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"q": "Q1"}}]},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "Q1 412"}]},
+    {"role": "assistant", "content": [
+        {"type": "compaction", "content": "The user wants quarterly figures; Q1 is 412.", "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "Looking for Q2."}]},
+    {"role": "user", "content": "Q2 is out."},
+]
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_a_compaction_comes_back_intact_with_nothing_before_it(client, name):
+    options = {"strategy": name.split(" ")[0], **STRATEGIES[name]}
+    out = client.to_messages(history=ptc_sidecar.from_anthropic(copy.deepcopy(COMPACTED)), **options)
+    assert out.to_anthropic(cache=False).messages == COMPACTED[3:]
+    assert out.stats["compaction_replaced"] == 3
+
+
+def test_keep_thinking_turns_clears_older_thinking(client):
+    history = ptc_sidecar.from_anthropic(copy.deepcopy(ANTHROPIC["messages"]), system=ANTHROPIC["system"])
+    out = client.to_messages(history=history, strategy="token-budget", max_tokens=1_000_000, keep_thinking_turns=1)
+    assert out.stats["thinking_cleared"] == 3 and out.stats["thinking_tokens_cleared"] > 0
+    messages = out.to_anthropic(cache=False).messages
+    thinking = [b for b in _blocks(messages) if b["type"] in ("thinking", "redacted_thinking")]
+    assert thinking == [ANTHROPIC["messages"][7]["content"][0]]  # the latest, signature and all

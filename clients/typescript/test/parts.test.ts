@@ -92,3 +92,34 @@ for (const [name, extra] of Object.entries(STRATEGIES)) {
     assert.ok(Number(openai.stats.partTokens) > 0);
   });
 }
+
+const COMPACTED = [
+  { role: "user", content: "Collect the quarterly figures." },
+  { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { q: "Q1" } }] },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "Q1 412" }] },
+  {
+    role: "assistant",
+    content: [
+      { type: "compaction", content: "The user wants quarterly figures; Q1 is 412.", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "Looking for Q2." },
+    ],
+  },
+  { role: "user", content: "Q2 is out." },
+];
+
+for (const [name, extra] of Object.entries(STRATEGIES)) {
+  test(`${name} gives a compaction back intact with nothing before it`, async () => {
+    const out = await sidecar.client.toMessages([], { history: fromAnthropic(structuredClone(COMPACTED)), strategy: name.split(" ")[0], ...extra });
+    assert.deepEqual(out.toAnthropic({ cache: false }).messages, COMPACTED.slice(3));
+    assert.equal(out.stats.compactionReplaced, 3);
+  });
+}
+
+test("keep_thinking_turns clears older thinking", async () => {
+  const history = fromAnthropic(structuredClone(ANTHROPIC.messages), { system: ANTHROPIC.system });
+  const out = await sidecar.client.toMessages([], { history, strategy: "token-budget", maxTokens: 1_000_000, keepThinkingTurns: 1 });
+  assert.equal(out.stats.thinkingCleared, 3);
+  assert.ok(out.stats.thinkingTokensCleared > 0);
+  const thinking = [...blocksOf(out.toAnthropic({ cache: false }).messages)].filter((b) => b.type === "thinking" || b.type === "redacted_thinking");
+  assert.deepEqual(thinking, [(ANTHROPIC.messages[7].content as unknown[])[0]]); // the latest, signature and all
+});
