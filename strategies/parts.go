@@ -9,6 +9,7 @@ import (
 	_ "image/gif" // image.DecodeConfig reads the sizes of inline GIF images
 	_ "image/jpeg"
 	_ "image/png"
+	"io"
 	"strings"
 )
 
@@ -354,30 +355,64 @@ func pageCount(p *ContentPart) (int, bool) {
 	if p.Pages > 0 {
 		return p.Pages, true
 	}
-	if p.Data == "" || p.MediaType != "application/pdf" && p.Type != PartDocument {
-		return unknownPages, false
-	}
-	pdf, err := base64.StdEncoding.DecodeString(p.Data)
-	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF")) {
+	data := p.Data
+	if data == "" || p.MediaType != "application/pdf" && p.Type != PartDocument {
 		return unknownPages, false
 	}
 	// Each page is an object of /Type /Page (the page tree's nodes are
-	// /Type /Pages). Compressed object streams hide them: then unknown.
-	n := 0
-	for rest := pdf; ; {
-		k := bytes.Index(rest, []byte("/Type"))
-		if k < 0 {
+	// /Type /Pages; compressed object streams hide them: then unknown).
+	// The data is decoded a block at a time, so a large PDF costs no
+	// copy; a block keeps the end of the one before, where a name may
+	// have been cut.
+	const keep = 32
+	dec := base64.NewDecoder(base64.StdEncoding, strings.NewReader(data))
+	buf := make([]byte, keep+64<<10)
+	n, have, first := 0, 0, true
+	for {
+		k, err := io.ReadFull(dec, buf[have:])
+		chunk := buf[:have+k]
+		if first {
+			if !bytes.HasPrefix(chunk, []byte("%PDF")) {
+				return unknownPages, false
+			}
+			first = false
+		}
+		last := err != nil
+		// Names ending past safe are looked at with the next block.
+		safe := len(chunk)
+		if !last {
+			safe -= keep
+		}
+		n += pageObjects(chunk, safe)
+		if last {
+			if err != io.EOF && err != io.ErrUnexpectedEOF {
+				return unknownPages, false // not base64
+			}
 			break
 		}
-		rest = bytes.TrimLeft(rest[k+5:], " \r\n\t")
-		if bytes.HasPrefix(rest, []byte("/Page")) && !bytes.HasPrefix(rest, []byte("/Pages")) {
-			n++
-		}
+		have = copy(buf, chunk[safe:])
 	}
 	if n == 0 {
 		return unknownPages, false
 	}
 	return n, true
+}
+
+// pageObjects counts the "/Type /Page" names (not /Pages) that start before
+// end in b.
+func pageObjects(b []byte, end int) int {
+	n := 0
+	for at := 0; ; {
+		k := bytes.Index(b[at:], []byte("/Type"))
+		if k < 0 || at+k >= end {
+			return n
+		}
+		rest := bytes.TrimLeft(b[at+k+5:], " \r\n\t")
+		if bytes.HasPrefix(rest, []byte("/Page")) && !bytes.HasPrefix(rest, []byte("/Pages")) {
+			n++
+		}
+		at += k + 5
+	}
 }
 
 // writePartKinds writes, for a ledger note, the kinds of the parts of m

@@ -1,11 +1,13 @@
 package strategies
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -304,5 +306,27 @@ func TestKeepThinkingTurns(t *testing.T) {
 	// keep 1 keeps the latest thinking, with its signature.
 	if last := render(1).Messages[8]; !last.hasPart(PartThinking) || last.Parts[0].Signature == "" {
 		t.Errorf("keep 1 cleared the latest thinking: %+v", last.Parts)
+	}
+}
+
+// Page objects are counted across the blocks a large PDF is decoded in,
+// wherever a block boundary cuts a name.
+func TestPageCountOfALargePDF(t *testing.T) {
+	// Objects of 48 bytes, shifted by 0 to 50: a block boundary falls at
+	// every place of a name once.
+	for shift := range 51 {
+		var b strings.Builder
+		b.WriteString("%PDF-1.7\n<< /Type /Pages /Count 3000 >>\n" + strings.Repeat("%", shift) + "\n")
+		for range 3000 {
+			b.WriteString("9 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n\n")
+		}
+		p := ContentPart{Type: PartDocument, MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte(b.String()))}
+		if n, ok := pageCount(&p); n != 3000 || !ok {
+			t.Errorf("shift %d: %d pages (%v), want 3000", shift, n, ok)
+		}
+	}
+	notPDF := ContentPart{Type: PartDocument, MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte("hello"))}
+	if n, ok := pageCount(&notPDF); n != unknownPages || ok {
+		t.Errorf("not a PDF: %d pages (%v)", n, ok)
 	}
 }
