@@ -303,6 +303,12 @@ func TestKeepThinkingTurns(t *testing.T) {
 			t.Errorf("keep %d: %d messages keep reasoning, want %d", keep, with, min(keep, 4))
 		}
 	}
+	// The bill counts the clearing: the call before kept the thinking this
+	// call clears, so the cached prefix ends there and what follows is
+	// billed fresh.
+	if one := render(1); one.Stats.StablePrefixTokens >= all.Stats.StablePrefixTokens || one.Stats.BilledTokens <= all.Stats.BilledTokens {
+		t.Errorf("keep 1: prefix %d, billed %.1f; keep all: prefix %d, billed %.1f", one.Stats.StablePrefixTokens, one.Stats.BilledTokens, all.Stats.StablePrefixTokens, all.Stats.BilledTokens)
+	}
 	// keep 1 keeps the latest thinking, with its signature.
 	if last := render(1).Messages[8]; !last.hasPart(PartThinking) || last.Parts[0].Signature == "" {
 		t.Errorf("keep 1 cleared the latest thinking: %+v", last.Parts)
