@@ -56,7 +56,7 @@ var partTypes = []string{PartText, PartImage, PartAudio, PartFile, PartDocument,
 
 // maxPartSide bounds a part's width and height, far above any image a
 // provider takes, so that sizes multiply without overflow.
-const maxPartSide = 1 << 20
+const maxPartSide = 1 << 16
 
 // isReasoningPart reports whether a part holds the model's reasoning, which
 // keep_thinking_turns clears.
