@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -335,4 +336,93 @@ func TestPageCountOfALargePDF(t *testing.T) {
 	if n, ok := pageCount(&notPDF); n != unknownPages || ok {
 		t.Errorf("not a PDF: %d pages (%v)", n, ok)
 	}
+}
+
+// FuzzChatParts gives the messages of a fuzzed chat log parts (a byte a
+// message picks none or one of each type, valid or not where it stands) and
+// checks every chat strategy, with reasoning kept or cleared, either
+// refuses the log naming a field or sends a request providers accept whose
+// messages are the log's (whole, or with reasoning cleared, or a cleared
+// tool result), notes and nudges aside, and a compaction right after the
+// system prompt.
+func FuzzChatParts(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 1, 0, 2, 3, 1, 3, 4, 1, 4, 4, 2, 5, 2, 0, 6}, []byte{0, 1, 0, 2, 0, 3}, uint8(3))
+	f.Add([]byte{1, 0, 1, 10, 1, 2, 3, 1, 3, 2, 0, 4, 1, 0, 5}, []byte{0, 1, 3, 9, 0, 0}, uint8(1))
+	f.Fuzz(func(t *testing.T, data, kinds []byte, keep uint8) {
+		h := decodeChatLog(data)
+		for i := range h {
+			if i < len(kinds) && kinds[i] != 0 {
+				h[i].Parts = fuzzParts(kinds[i], h[i].Content)
+				h[i].Content = ""
+			}
+		}
+		for _, name := range chatStrategyNames {
+			opts := chatDefaults()
+			opts.MaxTokens, opts.Trigger, opts.Keep = 100_000, int(keep)*10, int(keep%3)
+			opts.KeepThinkingTurns = int(keep%4) - 1
+			resp, err := mustLookup(t, name).Render(&Request{History: h, Options: opts})
+			var he *HistoryError
+			if errors.As(err, &he) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out := resp.Messages
+			if err := sendable(out); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for i, m := range out {
+				switch {
+				case inHistory(h, &m), clearedFrom(h, &m):
+				case m.Role == RoleUser && m.Source == SourceSystem && len(m.Parts) == 0:
+				case m.Role == RoleTool && m.Content == opts.Placeholder && m.Parts == nil:
+				case m.Role == RoleAssistant && (len(m.ToolCalls) > 0 || m.hasPart(PartCompaction)) || m.Role == RoleTool:
+					// A tool-call id rewritten, a call dropped with its
+					// result (turn-aware's snapshots), or a compaction's
+					// unanswered calls left out: its parts are a history
+					// message's.
+					if len(m.Parts) > 0 && !slices.ContainsFunc(h, func(o ChatMessage) bool {
+						return reflect.DeepEqual(o.Parts, m.Parts) || reflect.DeepEqual(withoutReasoning(o).Parts, m.Parts)
+					}) {
+						t.Fatalf("%s: message %d's parts are no message's: %+v", name, i, m.Parts)
+					}
+				default:
+					t.Fatalf("%s: message %d is no message of the history: %+v", name, i, m)
+				}
+			}
+			ch := newChatHistory(h)
+			if len(ch.pinned) > 0 {
+				at := 0
+				if ch.system >= 0 {
+					at = 1
+				}
+				if !out[at].hasPart(PartCompaction) {
+					t.Fatalf("%s: the compaction is not sent first: %+v", name, out)
+				}
+			}
+		}
+	})
+}
+
+// fuzzParts makes parts from a byte: each of its low bits adds a part of
+// one type, in order.
+func fuzzParts(b byte, text string) []ContentPart {
+	all := []ContentPart{
+		{Type: PartText, Text: text},
+		{Type: PartImage, URL: "https://example.com/a.png", Detail: "low"},
+		{Type: PartThinking, Text: "think", Signature: "c2ln"},
+		{Type: PartRedactedThinking, Data: "ZGF0YQ=="},
+		{Type: PartCompaction, Text: "summary"},
+		{Type: PartDocument, Text: "plain text document"},
+		{Type: PartReasoning, Data: "ZW5j"},
+		{Type: PartText},
+	}
+	var out []ContentPart
+	for i, p := range all {
+		if b&(1<<i) != 0 {
+			out = append(out, p)
+		}
+	}
+	return out
 }
