@@ -125,6 +125,7 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		Placeholder:          o.GetPlaceholder(),
 		MaxTokens:            optionalInt(o.MaxTokens),
 		TrimTo:               optionalInt(o.TrimTo),
+		KeepThinkingTurns:    optionalInt(o.KeepThinkingTurns),
 		WindowOnly:           o.GetWindowOnly(),
 		Provider:             o.GetProvider(),
 		Pricing:              o.GetPricing(),
@@ -247,6 +248,34 @@ func decodeChatMessage(m *ptcsidecarv1.ChatMessage) strategies.ChatMessage {
 	for _, tc := range m.GetToolCalls() {
 		out.ToolCalls = append(out.ToolCalls, strategies.ChatToolCall{ID: tc.GetId(), Name: tc.GetName(), Arguments: tc.GetArguments()})
 	}
+	if parts := m.GetParts(); len(parts) > 0 {
+		out.Parts = make([]strategies.ContentPart, len(parts))
+		for j, p := range parts {
+			out.Parts[j] = strategies.ContentPart{
+				Type: p.GetType(), Text: p.GetText(), Signature: p.GetSignature(), Data: p.GetData(),
+				MediaType: p.GetMediaType(), URL: p.GetUrl(), FileID: p.GetFileId(),
+				Width: int(p.GetWidth()), Height: int(p.GetHeight()), Detail: p.GetDetail(),
+				Pages: int(p.GetPages()), DurationMS: int(p.GetDurationMs()), ProviderJSON: p.GetProviderJson(),
+			}
+		}
+	}
+	return out
+}
+
+// encodeParts puts a message's parts back on the wire.
+func encodeParts(parts []strategies.ContentPart) []*ptcsidecarv1.ContentPart {
+	if len(parts) == 0 {
+		return nil
+	}
+	out := make([]*ptcsidecarv1.ContentPart, len(parts))
+	for j, p := range parts {
+		out[j] = &ptcsidecarv1.ContentPart{
+			Type: p.Type, Text: p.Text, Signature: p.Signature, Data: p.Data,
+			MediaType: p.MediaType, Url: p.URL, FileId: p.FileID,
+			Width: int32(p.Width), Height: int32(p.Height), Detail: p.Detail,
+			Pages: int32(p.Pages), DurationMs: int32(p.DurationMS), ProviderJson: p.ProviderJSON,
+		}
+	}
 	return out
 }
 
@@ -256,6 +285,7 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		wm := &ptcsidecarv1.ChatMessage{
 			Role: m.Role, Content: m.Content, Source: m.Source, SenderId: m.SenderID,
 			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name,
+			Parts: encodeParts(m.Parts),
 		}
 		for _, tc := range m.ToolCalls {
 			wm.ToolCalls = append(wm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
@@ -264,45 +294,50 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 	}
 	s := r.Stats
 	out.Stats = &ptcsidecarv1.CompressionStats{
-		Strategy:             s.Strategy,
-		TurnsCompressed:      int32(s.TurnsCompressed),
-		ToolCallsTotal:       int32(s.ToolCallsTotal),
-		ToolCallsShown:       int32(s.ToolCallsShown),
-		ToolCallsDropped:     int32(s.ToolCallsDropped),
-		PrintlnsTotal:        int32(s.PrintlnsTotal),
-		PrintlnsShown:        int32(s.PrintlnsShown),
-		PrintlnsDropped:      int32(s.PrintlnsDropped),
-		ErrorTurnsCollapsed:  int32(s.ErrorTurnsCollapsed),
-		MessagesBefore:       int32(s.MessagesBefore),
-		MessagesAfter:        int32(s.MessagesAfter),
-		CharsBefore:          int32(s.CharsBefore),
-		CharsAfter:           int32(s.CharsAfter),
-		TokensBefore:         int32(s.TokensBefore),
-		TokensAfter:          int32(s.TokensAfter),
-		Tokenizer:            s.Tokenizer,
-		SyntheticNudge:       s.SyntheticNudge,
-		NudgesExhausted:      s.NudgesExhausted,
-		ToolUsesCleared:      int32(s.ToolUsesCleared),
-		TokensCleared:        int32(s.TokensCleared),
-		StablePrefixTokens:   int32(s.StablePrefixTokens),
-		BilledTokens:         s.BilledTokens,
-		CacheWriteTokens:     int32(s.CacheWriteTokens),
-		StablePrefixKnown:    s.StablePrefixKnown,
-		StablePrefixNote:     s.StablePrefixNote,
-		CacheBreakpoint:      encodeBreakpoint(s.CacheBreakpoint),
-		Pricing:              s.Pricing,
-		NextCacheBreakpoint:  encodeBreakpoint(s.NextCacheBreakpoint),
-		PromptSource:         s.PromptSource,
-		MessagesDropped:      int32(s.MessagesDropped),
-		TokensDropped:        int32(s.TokensDropped),
-		ToolLoopsDropped:     int32(s.ToolLoopsDropped),
-		MessagesRepaired:     int32(s.MessagesRepaired),
-		ToolCallIdsRewritten: int32(s.ToolCallIDsRewritten),
-		TaskPinned:           s.TaskPinned,
-		Provider:             s.Provider,
-		PromptsLed:           int32(s.PromptsLed),
-		UnitsNoted:           int32(s.UnitsNoted),
-		GreetingsDropped:     int32(s.GreetingsDropped),
+		Strategy:              s.Strategy,
+		TurnsCompressed:       int32(s.TurnsCompressed),
+		ToolCallsTotal:        int32(s.ToolCallsTotal),
+		ToolCallsShown:        int32(s.ToolCallsShown),
+		ToolCallsDropped:      int32(s.ToolCallsDropped),
+		PrintlnsTotal:         int32(s.PrintlnsTotal),
+		PrintlnsShown:         int32(s.PrintlnsShown),
+		PrintlnsDropped:       int32(s.PrintlnsDropped),
+		ErrorTurnsCollapsed:   int32(s.ErrorTurnsCollapsed),
+		MessagesBefore:        int32(s.MessagesBefore),
+		MessagesAfter:         int32(s.MessagesAfter),
+		CharsBefore:           int32(s.CharsBefore),
+		CharsAfter:            int32(s.CharsAfter),
+		TokensBefore:          int32(s.TokensBefore),
+		TokensAfter:           int32(s.TokensAfter),
+		Tokenizer:             s.Tokenizer,
+		SyntheticNudge:        s.SyntheticNudge,
+		NudgesExhausted:       s.NudgesExhausted,
+		ToolUsesCleared:       int32(s.ToolUsesCleared),
+		TokensCleared:         int32(s.TokensCleared),
+		StablePrefixTokens:    int32(s.StablePrefixTokens),
+		BilledTokens:          s.BilledTokens,
+		CacheWriteTokens:      int32(s.CacheWriteTokens),
+		StablePrefixKnown:     s.StablePrefixKnown,
+		StablePrefixNote:      s.StablePrefixNote,
+		CacheBreakpoint:       encodeBreakpoint(s.CacheBreakpoint),
+		Pricing:               s.Pricing,
+		NextCacheBreakpoint:   encodeBreakpoint(s.NextCacheBreakpoint),
+		PromptSource:          s.PromptSource,
+		MessagesDropped:       int32(s.MessagesDropped),
+		TokensDropped:         int32(s.TokensDropped),
+		ToolLoopsDropped:      int32(s.ToolLoopsDropped),
+		MessagesRepaired:      int32(s.MessagesRepaired),
+		ToolCallIdsRewritten:  int32(s.ToolCallIDsRewritten),
+		TaskPinned:            s.TaskPinned,
+		Provider:              s.Provider,
+		PromptsLed:            int32(s.PromptsLed),
+		UnitsNoted:            int32(s.UnitsNoted),
+		GreetingsDropped:      int32(s.GreetingsDropped),
+		PartTokens:            int32(s.PartTokens),
+		PartsEstimated:        int32(s.PartsEstimated),
+		ThinkingCleared:       int32(s.ThinkingCleared),
+		ThinkingTokensCleared: int32(s.ThinkingTokensCleared),
+		CompactionReplaced:    int32(s.CompactionReplaced),
 	}
 	return out
 }

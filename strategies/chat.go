@@ -77,6 +77,9 @@ func validateHistory(h []ChatMessage) error {
 		if m.Role != RoleTool && m.ToolCallID != "" {
 			return &HistoryError{i, "tool_call_id", fmt.Sprintf("only tool messages answer a tool call, this is a %s message", m.Role)}
 		}
+		if err := validateParts(i, &m); err != nil {
+			return err
+		}
 		for j, tc := range m.ToolCalls {
 			if tc.ID == "" {
 				return &HistoryError{i, fmt.Sprintf("tool_calls[%d].id", j), "missing"}
@@ -158,7 +161,7 @@ func repairSequence(h []ChatMessage, seq []int) []int {
 		case m.Role == RoleSystem, m.Role == RoleTool:
 			continue
 		case m.Role != RoleAssistant || len(m.ToolCalls) == 0:
-			if !blank(m.Content) {
+			if m.says() {
 				out = append(out, seq[p])
 			}
 			continue
@@ -202,9 +205,10 @@ func blank(s string) bool { return strings.TrimSpace(s) == "" }
 // isPrompt reports whether m starts a turn: a user message from a person or
 // another agent (direct, broadcast, or with no source) that says something.
 // User messages whose source is "system" are automation (notifications,
-// stored nudges) and never start a turn.
+// stored nudges) and never start a turn. A message of parts says something
+// when any part does (a screenshot alone is a prompt).
 func isPrompt(m *ChatMessage) bool {
-	return m.Role == RoleUser && m.Source != SourceSystem && !blank(m.Content)
+	return m.Role == RoleUser && m.Source != SourceSystem && m.says()
 }
 
 // chatHistory is a request's history made ready for a chat strategy: where
@@ -229,6 +233,17 @@ type chatHistory struct {
 	// Anthropic's and Gemini's want the user's message first, and so does
 	// a request every provider accepts (no provider named).
 	openai bool
+	// A provider's compaction (compaction.go): pinned are the indices in h
+	// of the message holding the last compaction part and its tool
+	// results, sent right after the system prompt by every strategy; the
+	// messages before it are replaced by it (replaced of them are not
+	// system prompts), and nothing before floor is read.
+	pinned   []int
+	floor    int
+	replaced int
+	// extraSystem counts the system messages after the first, which are
+	// not sent.
+	extraSystem int
 }
 
 // chatHistoryFor is newChatHistory for a request's options: the rules of the
@@ -241,11 +256,17 @@ func chatHistoryFor(h []ChatMessage, opts *Options) *chatHistory {
 
 func newChatHistory(h []ChatMessage) *chatHistory {
 	ch := &chatHistory{h: h, system: -1, ns: make([]int, 0, len(h))}
+	ch.findCompaction()
 	for i := range h {
 		if h[i].Role == RoleSystem {
 			if ch.system < 0 {
 				ch.system = i
+			} else {
+				ch.extraSystem++
 			}
+			continue
+		}
+		if i < ch.floor {
 			continue
 		}
 		ch.ns = append(ch.ns, i)
@@ -254,7 +275,8 @@ func newChatHistory(h []ChatMessage) *chatHistory {
 		}
 	}
 	ch.seq = repairSequence(h, ch.ns)
-	ch.sendable = sendableForms(h, ch.seq)
+	ch.sendable = sendableForms(h, append(slices.Clip(ch.pinned), ch.seq...))
+	ch.pinCompaction()
 	return ch
 }
 
@@ -275,7 +297,7 @@ func (ch *chatHistory) task() int {
 // promptBefore returns the index in h of the most recent prompt before index
 // limit, or -1.
 func (ch *chatHistory) promptBefore(limit int) int {
-	for i := limit - 1; i >= 0; i-- {
+	for i := limit - 1; i >= ch.floor; i-- {
 		if isPrompt(&ch.h[i]) {
 			return i
 		}
@@ -286,7 +308,7 @@ func (ch *chatHistory) promptBefore(limit int) int {
 // lastBroadcast returns the index in h of the most recent broadcast before
 // index limit, or -1.
 func (ch *chatHistory) lastBroadcast(limit int) int {
-	for i := limit - 1; i >= 0; i-- {
+	for i := limit - 1; i >= ch.floor; i-- {
 		if isPrompt(&ch.h[i]) && ch.h[i].Source == SourceBroadcast {
 			return i
 		}

@@ -76,10 +76,10 @@ func TestChatOptionErrors(t *testing.T) {
 // is registered, reads history, and documents each option it honours.
 func TestChatStrategyDocs(t *testing.T) {
 	want := map[string][]string{
-		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "window_only", "provider", "tokenizer"},
-		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "window_only", "provider", "tokenizer"},
-		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "nudge_attempt", "nudge_messages", "provider", "tokenizer"},
-		"token-budget":       {"max_tokens", "trim_to", "nudge_attempt", "nudge_messages", "provider", "tokenizer"},
+		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "window_only", "provider", "tokenizer", "keep_thinking_turns"},
+		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "window_only", "provider", "tokenizer", "keep_thinking_turns"},
+		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
+		"token-budget":       {"max_tokens", "trim_to", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
 	}
 	for name, options := range want {
 		options = append(options, "pricing", "cache_read_rate", "cache_write_rate")

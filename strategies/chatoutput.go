@@ -146,7 +146,9 @@ func (o *chatOutput) openWithUser(ch *chatHistory) {
 	if len(o.msgs) > 0 && o.msgs[0].Role == RoleSystem {
 		first = 1
 	}
-	if first >= len(o.msgs) || o.msgs[first].Role == RoleUser {
+	if first >= len(o.msgs) || o.msgs[first].Role == RoleUser || slices.Contains(ch.pinned, o.from[first]) {
+		// A provider's compaction opens the conversation as the provider
+		// returned it: what came before it is replaced, not led in.
 		return
 	}
 	from := o.from[first] // notes and nudges are user messages: this is the history's
@@ -178,11 +180,13 @@ func (o *chatOutput) openWithUser(ch *chatHistory) {
 	o.noted++
 }
 
-// open starts an output: the system prompt, when the history has one.
+// open starts an output: the system prompt, when the history has one, and
+// a provider's compaction with its tool results, when it has one.
 func (o *chatOutput) open(ch *chatHistory) {
 	if ch.system >= 0 {
 		o.copyFrom(ch, ch.system)
 	}
+	o.copyFrom(ch, ch.pinned...)
 }
 
 // opening is how an output whose kept messages are seq[c:] begins, so that
@@ -314,17 +318,20 @@ func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []te
 // history's per-message counts (from messageCounts), or nil.
 func chatResponse(name string, req *Request, ch *chatHistory, counts []textCounts, out *chatOutput) (*Response, error) {
 	out.finish(ch, &req.Options)
+	tok := req.Options.Tokenizer
+	if tok == "" {
+		tok = DefaultTokenizer
+	}
+	thinkingCleared, thinkingTokens, err := out.clearThinking(req.Remembered, tok, req.Options.KeepThinkingTurns)
+	if err != nil {
+		return nil, err
+	}
 	if err := sendable(out.msgs, ch.openai); err != nil {
 		// Every strategy builds its output from repaired sequences and opens
 		// it with a user message; reaching this is a bug in the strategy,
 		// reported rather than sent on.
 		return nil, fmt.Errorf("%s: built an invalid message sequence: %w", name, err)
 	}
-	tok := req.Options.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
-	var err error
 	if counts == nil {
 		if counts, err = messageCounts(req.Remembered, tok, req.History); err != nil {
 			return nil, err
@@ -338,11 +345,16 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 		MessagesAfter:    len(out.msgs),
 		SyntheticNudge:   out.nudge,
 		NudgesExhausted:  out.nudge && out.exhausted,
-		MessagesRepaired: len(ch.ns) - len(ch.seq) + max(0, len(h)-len(ch.ns)-1),
+		MessagesRepaired: len(ch.ns) - len(ch.seq) + ch.extraSystem,
 		Provider:         cmp.Or(req.Options.Provider, "all"),
 		PromptsLed:       out.led,
 		UnitsNoted:       out.noted,
 		GreetingsDropped: out.greetings,
+
+		CompactionReplaced: ch.replaced,
+
+		ThinkingCleared:       thinkingCleared,
+		ThinkingTokensCleared: thinkingTokens,
 	}
 	for _, n := range counts {
 		st.TokensBefore += n.tokens
@@ -362,6 +374,8 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 		}
 		st.TokensAfter += n.tokens
 		st.CharsAfter += n.chars
+		st.PartTokens += n.media
+		st.PartsEstimated += n.estimated
 	}
 	for i, was := range sent {
 		if !was {
@@ -406,6 +420,12 @@ func sendable(msgs []ChatMessage, openai bool) error {
 	first := 0
 	if len(msgs) > 0 && msgs[0].Role == RoleSystem {
 		first = 1
+	}
+	// A provider's compaction opens the conversation it summarises, and
+	// its tool results follow it.
+	if first < len(msgs) && msgs[first].hasPart(PartCompaction) {
+		for first++; first < len(msgs) && msgs[first].Role == RoleTool; first++ {
+		}
 	}
 	if first == len(msgs) {
 		return fmt.Errorf("no message after the system prompt")

@@ -28,7 +28,7 @@ func (clearToolResults) Options() []OptionDoc {
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
 		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
 		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
-		docNudgeAttempt, docNudges, docProvider, docTokenizer,
+		docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
@@ -64,8 +64,9 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 		return nil, err
 	}
 	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok}
+	c.total = ch.pinnedTokens(sent)
 	if ch.system >= 0 {
-		c.total = sent[ch.system].tokens
+		c.total += sent[ch.system].tokens
 	}
 	if err := c.replay(kept); err != nil {
 		return nil, err
@@ -147,10 +148,10 @@ func (c *clearing) consider(kept []int, r int) error {
 	res := c.ch.form(kept[c.results[r]])
 	caller := c.ch.form(kept[c.owners[r]])
 	call := caller.ToolCalls[callIndex(caller, res.ToolCallID)]
-	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder {
+	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder && len(res.Parts) == 0 {
 		return nil
 	}
-	// The message's count is its content's plus its reasoning's; taking it
+	// The message's count is its content's and parts' plus its reasoning's; taking it
 	// from the history's counts spares tokenizing the (large) content a
 	// second time.
 	reasoning, err := CountTokens(c.tok, res.Reasoning)
@@ -204,7 +205,10 @@ func (c *clearing) apply(out *chatOutput, first int) {
 	copied := make(map[int]bool) // assistant messages whose calls were copied
 	for _, e := range c.elig[:c.next] {
 		res := first + e.pos
+		// A result's parts (a screenshot tool's image) are its payload
+		// too: the placeholder replaces them with its text.
 		out.msgs[res].Content = c.opts.Placeholder
+		out.msgs[res].Parts = nil
 		out.edited[res] = true
 		if !e.clearArgs {
 			continue

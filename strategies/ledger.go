@@ -55,7 +55,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 	kept := make(map[int]bool, len(out.from))
 	last := -1
 	for _, from := range out.from {
-		if from < 0 || from == ch.system {
+		if from < 0 || from == ch.system || ch.isPinned(from) {
 			continue
 		}
 		if from <= last {
@@ -73,7 +73,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 	var rebuilt chatOutput
 	rebuilt.nudge, rebuilt.exhausted = out.nudge, out.exhausted
 	for i, from := range out.from {
-		if from >= 0 && from != ch.system {
+		if from >= 0 && from != ch.system && !ch.isPinned(from) {
 			break
 		}
 		rebuilt.msgs = append(rebuilt.msgs, out.msgs[i])
@@ -134,6 +134,9 @@ func unitChars(ch *chatHistory, unit []int) int {
 	for _, i := range unit {
 		m := ch.form(i)
 		n += len(m.Content)
+		for _, p := range m.Parts {
+			n += len(p.Text) + len(p.Data)
+		}
 		for _, tc := range m.ToolCalls {
 			n += len(tc.Name) + len(tc.Arguments)
 		}
@@ -155,12 +158,13 @@ func ledgerNote(h []ChatMessage, unit []int) string {
 	var b strings.Builder
 	b.WriteString(ledgerHeader)
 	m := &h[unit[0]]
-	if !blank(m.Content) {
-		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(m.Content), " "), ledgerTextChars))
+	if text := m.text(); !blank(text) {
+		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(text), " "), ledgerTextChars))
 	}
+	writePartKinds(&b, m)
 	results := make(map[string]string, len(unit)-1)
 	for _, j := range unit[1:] {
-		results[h[j].ToolCallID] = h[j].Content
+		results[h[j].ToolCallID] = h[j].text()
 	}
 	for _, tc := range m.ToolCalls {
 		args := strings.Join(strings.Fields(tc.Arguments), " ")
@@ -284,7 +288,7 @@ func clipText(s string, n int) string {
 // userBefore returns the index in h of the most recent user message before
 // index limit, or -1.
 func (ch *chatHistory) userBefore(limit int) int {
-	for i := limit - 1; i >= 0; i-- {
+	for i := limit - 1; i >= ch.floor; i-- {
 		if ch.h[i].Role == RoleUser {
 			return i
 		}

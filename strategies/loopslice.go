@@ -18,7 +18,7 @@ func (loopSlice) Description() string {
 func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
-	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docProvider, docTokenizer,
+	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docProvider, docTokenizer, docKeepThinking,
 		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 

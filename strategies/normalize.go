@@ -43,6 +43,8 @@ type RawOptions struct {
 	MaxTokens *int
 	TrimTo    *int
 
+	KeepThinkingTurns *int
+
 	Pricing        string
 	CacheReadRate  *float64
 	CacheWriteRate *float64
@@ -96,6 +98,8 @@ var intOptions = []intOption{
 	{"clear_at_least", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.ClearAtLeast }, func(o *Options) *int { return &o.ClearAtLeast }},
 	{"max_tokens", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.MaxTokens }, func(o *Options) *int { return &o.MaxTokens }},
 	{"trim_to", 0, 1, maxTokenFigureBound, func(r *RawOptions) *int { return r.TrimTo }, func(o *Options) *int { return &o.TrimTo }},
+	// -1 (unset) keeps every turn's reasoning.
+	{"keep_thinking_turns", -1, 0, maxCountLimit, func(r *RawOptions) *int { return r.KeepThinkingTurns }, func(o *Options) *int { return &o.KeepThinkingTurns }},
 }
 
 // withDefault is d with its default described in words rather than as a

@@ -46,6 +46,10 @@ type Options struct {
 	MaxTokens int
 	TrimTo    int // 0: a quarter of MaxTokens
 
+	// Chat strategies: the assistant messages with reasoning whose
+	// reasoning is kept, the most recent first; -1 keeps all.
+	KeepThinkingTurns int
+
 	// Pricing prices the bill in the stats of every strategy.
 	Pricing Pricing
 }

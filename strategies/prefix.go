@@ -74,6 +74,21 @@ func (w *prefixWalk) messages(prev, cur []ChatMessage) error {
 		if !same {
 			return nil
 		}
+		// Parts are shared whole or not at all: an image or a signed block
+		// that differs is a different block.
+		for j := range c.Parts {
+			if j >= len(p.Parts) || p.Parts[j] != c.Parts[j] {
+				return nil
+			}
+			n, err := w.counts.part(w.tokenizer, &c.Parts[j])
+			if err != nil {
+				return err
+			}
+			w.tokens += n.tokens
+		}
+		if len(p.Parts) != len(c.Parts) {
+			return nil
+		}
 		for j := range c.ToolCalls {
 			if j >= len(p.ToolCalls) || p.ToolCalls[j].ID != c.ToolCalls[j].ID {
 				return nil

@@ -125,6 +125,10 @@ func appendHaystack(b *strings.Builder, m *ChatMessage) {
 		b.WriteByte(0)
 		b.WriteString(s)
 	}
+	for _, p := range m.Parts {
+		b.WriteByte(0)
+		b.WriteString(p.Text)
+	}
 	for _, tc := range m.ToolCalls {
 		b.WriteByte(0)
 		b.WriteString(tc.Name)

@@ -32,11 +32,15 @@ func measure(stats *Stats, counts *Remembered, tokenizer string, before, after [
 // textCounts are the figures the statistics give of a text: its tokens
 // (as CountTokens counts them) and its characters (runes, as
 // utf8.RuneCountInString counts them).
-type textCounts struct{ tokens, chars int }
+// Non-text parts add their tokens (counted in tokens too) to media, and
+// estimated counts those whose tokens are an estimate.
+type textCounts struct{ tokens, chars, media, estimated int }
 
 func (c *textCounts) add(o textCounts) {
 	c.tokens += o.tokens
 	c.chars += o.chars
+	c.media += o.media
+	c.estimated += o.estimated
 }
 
 // Token counts are remembered between requests (Remembered). BPE
@@ -86,8 +90,35 @@ func (c *Remembered) messages(tokenizer string, msgs []ChatMessage) (textCounts,
 			}
 			total.add(n)
 		}
+		for k := range m.Parts {
+			n, err := c.part(tokenizer, &m.Parts[k])
+			if err != nil {
+				return textCounts{}, err
+			}
+			total.add(n)
+		}
 	}
 	return total, nil
+}
+
+// part counts a content part: its text with the tokenizer, its media by
+// the rule of the tokenizer's provider (mediaTokens).
+func (c *Remembered) part(tokenizer string, p *ContentPart) (textCounts, error) {
+	var n textCounts
+	if p.Text != "" {
+		var err error
+		if n, err = c.text(tokenizer, p.Text); err != nil {
+			return textCounts{}, err
+		}
+	}
+	if media, estimated := mediaTokens(partRuleFor(tokenizer), p); media > 0 || estimated {
+		n.tokens += media
+		n.media += media
+		if estimated {
+			n.estimated++
+		}
+	}
+	return n, nil
 }
 
 // text counts one text chunk by chunk (see nextChunkEnd), each chunk's

@@ -92,6 +92,9 @@ type ChatMessage struct {
 	ToolCallID string
 	Reasoning  string
 	Name       string // the participant's name (OpenAI's name), carried as it is
+	// Parts are the message's content blocks in order (parts.go); a
+	// message with parts has an empty Content.
+	Parts []ContentPart
 }
 
 // Chat roles.
@@ -187,6 +190,14 @@ type Stats struct {
 	PromptsLed       int
 	UnitsNoted       int
 	GreetingsDropped int
+
+	// Chat strategies: content parts (parts.go), reasoning cleared by
+	// keep_thinking_turns, and a provider's compaction.
+	PartTokens            int
+	PartsEstimated        int
+	ThinkingCleared       int
+	ThinkingTokensCleared int
+	CompactionReplaced    int
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.

@@ -47,7 +47,7 @@ func (tokenBudget) Options() []OptionDoc {
 	return []OptionDoc{
 		withDefault(intOptionDoc("max_tokens", "Token budget for the whole output, system prompt included, counted with the tokenizer; required, above 0."), "(required)"),
 		withDefault(intOptionDoc("trim_to", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again. At most max_tokens."), "max_tokens / 4"),
-		docNudgeAttempt, docNudges, docProvider, docTokenizer,
+		docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
 		docPricing, docCacheReadRate, docCacheWriteRate,
 	}
 }
@@ -78,9 +78,9 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	fixed := 0 // the system prompt's tokens
+	fixed := ch.pinnedTokens(sent) // the system prompt's tokens and a compaction's
 	if ch.system >= 0 {
-		fixed = sent[ch.system].tokens
+		fixed += sent[ch.system].tokens
 	}
 	nudgeMsg, _ := nudgeFor(opts)
 	nudgeTokens, err := req.Remembered.tokens(tok, []ChatMessage{nudgeMsg})

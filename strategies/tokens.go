@@ -48,20 +48,16 @@ func CountTokens(name, text string) (int, error) {
 }
 
 // CountMessageTokens counts the tokens of every message's content, tool-call
-// names and arguments, and reasoning. Role framing tokens are provider-specific
-// and not counted, so before/after figures compare like with like.
+// names and arguments, reasoning, and content parts (their texts, and their
+// media by the rule of the tokenizer's provider: mediaTokens). Role framing
+// tokens are provider-specific and not counted, so before/after figures
+// compare like with like.
 func CountMessageTokens(name string, msgs []ChatMessage) (int, error) {
-	e, err := codec(name)
-	if err != nil {
+	if err := checkTokenizer(name); err != nil {
 		return 0, err
 	}
-	total := 0
-	for _, m := range msgs {
-		for _, s := range appendTexts(nil, m) {
-			total += e.Count(s)
-		}
-	}
-	return total, nil
+	n, err := (*Remembered)(nil).messages(name, msgs)
+	return n.tokens, err
 }
 
 // CountMessageChars counts the characters (runes) the same texts hold.
@@ -70,6 +66,9 @@ func CountMessageChars(msgs []ChatMessage) int {
 	for _, m := range msgs {
 		for _, s := range appendTexts(nil, m) {
 			total += utf8.RuneCountInString(s)
+		}
+		for _, p := range m.Parts {
+			total += utf8.RuneCountInString(p.Text)
 		}
 	}
 	return total

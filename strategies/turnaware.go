@@ -27,7 +27,7 @@ func (turnAware) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges,
 		{"snapshot_tool_prefixes", quotedList(DefaultSnapshotToolPrefixes),
 			"Tools whose name starts with one of these prefixes return snapshots of state; in seed 002's world or with window_only, only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
-		docWindowOnly, docProvider, docTokenizer,
+		docWindowOnly, docProvider, docTokenizer, docKeepThinking,
 		docPricing, docCacheReadRate, docCacheWriteRate}
 }
 
@@ -174,7 +174,7 @@ func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 					calls = append(calls, tc)
 				}
 			}
-			if len(calls) == 0 && blank(m.Content) {
+			if len(calls) == 0 && !m.says() {
 				continue
 			}
 			if len(calls) == 0 {

@@ -56,13 +56,19 @@ func messageSource(m *strategies.ChatMessage) string {
 }
 
 // writeMessageBody writes which call a tool message answers, the content,
-// the reasoning and the tool calls an assistant message requests.
+// its parts, the reasoning and the tool calls an assistant message requests.
 func writeMessageBody(p *page, m *strategies.ChatMessage) {
 	if m.ToolCallID != "" {
 		p.field("Answers", m.ToolCallID, "")
 	}
 	if m.Content != "" {
 		p.text(0, m.Content, "")
+	}
+	if len(m.Parts) > 0 {
+		p.label("Parts (" + strconv.Itoa(len(m.Parts)) + "):")
+		for i := range m.Parts {
+			writePart(p, &m.Parts[i])
+		}
 	}
 	if m.Reasoning != "" {
 		p.label("Reasoning:")
@@ -73,5 +79,47 @@ func writeMessageBody(p *page, m *strategies.ChatMessage) {
 		for _, tc := range m.ToolCalls {
 			p.text(textIndent, tc.ID+" "+tc.Name+"("+tc.Arguments+")", "")
 		}
+	}
+}
+
+// writePart writes a content part: its type and what says which content it
+// is (media type, size, URL or file id, how much inline data), then its
+// text. Inline data and signatures are not shown: they are opaque or long.
+func writePart(p *page, part *strategies.ContentPart) {
+	head := []string{part.Type}
+	if part.MediaType != "" {
+		head = append(head, part.MediaType)
+	}
+	if part.Width > 0 && part.Height > 0 {
+		head = append(head, strconv.Itoa(part.Width)+"x"+strconv.Itoa(part.Height))
+	}
+	if part.Detail != "" {
+		head = append(head, "detail "+part.Detail)
+	}
+	if part.Pages > 0 {
+		head = append(head, plural(part.Pages, "page"))
+	}
+	if part.DurationMS > 0 {
+		head = append(head, strconv.Itoa(part.DurationMS)+" ms")
+	}
+	if part.URL != "" && !strings.HasPrefix(part.URL, "data:") {
+		head = append(head, part.URL)
+	}
+	if part.FileID != "" {
+		head = append(head, "file "+part.FileID)
+	}
+	data := len(part.Data)
+	if strings.HasPrefix(part.URL, "data:") {
+		data += len(part.URL)
+	}
+	if data > 0 {
+		head = append(head, plural(data, "character")+" of data")
+	}
+	if part.Signature != "" {
+		head = append(head, "signed")
+	}
+	p.text(textIndent, strings.Join(head, ", "), sgrDim)
+	if part.Text != "" {
+		p.text(2*textIndent, part.Text, "")
 	}
 }

@@ -128,3 +128,35 @@ func TestRenderZeroValues(t *testing.T) {
 		}
 	}
 }
+
+// A message's parts are shown by type, with what says which content each
+// is, and their texts; inline data only by its length.
+func TestRenderParts(t *testing.T) {
+	o, err := strategies.Normalize(strategies.RawOptions{Strategy: "clear-tool-results"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &strategies.Request{Options: o, History: []strategies.ChatMessage{
+		{Role: strategies.RoleUser, Parts: []strategies.ContentPart{
+			{Type: strategies.PartText, Text: "What is on the screen?"},
+			{Type: strategies.PartImage, MediaType: "image/png", Data: "iVBORw0KGgo=", Width: 1280, Height: 800},
+		}},
+		{Role: strategies.RoleAssistant, Parts: []strategies.ContentPart{
+			{Type: strategies.PartThinking, Text: "A login form.", Signature: "c2ln"},
+			{Type: strategies.PartText, Text: "A login form."},
+		}},
+	}}
+	text, err := Render(req, ViewCompressed, false, false, Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLayout(t, text, false)
+	for _, want := range []string{"Parts (2):", "image, image/png, 1280x800, 12 characters of data", "thinking, signed", "What is on the screen?"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the trace lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "iVBOR") {
+		t.Errorf("the trace shows inline data:\n%s", text)
+	}
+}

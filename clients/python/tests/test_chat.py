@@ -72,11 +72,11 @@ def test_the_synthetic_nudge_is_named(client):
     assert client.to_messages(history=asked, strategy="loop-slice").nudge is None
 
 
-def test_openai_parts_that_are_not_text_are_refused_naming_the_message(client):
+def test_openai_unknown_parts_are_refused_naming_the_message(client):
     history = [{"role": "user", "content": "look"},
                {"role": "user", "content": [{"type": "text", "text": "this:"},
-                                            {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]}]
-    with pytest.raises(ValueError, match=r"history\[1\]\.content\[1\]: a 'image_url' part cannot be compressed"):
+                                            {"type": "video_url", "video_url": {"url": "https://x/y.mp4"}}]}]
+    with pytest.raises(ValueError, match=r"history\[1\]\.content\[1\]\.type: 'video_url' is not an OpenAI content part"):
         client.to_messages(history=history, strategy="loop-slice")
     with pytest.raises(ValueError, match=r"history\[0\]\.role: the function role"):
         client.to_messages(history=[{"role": "function", "name": "f", "content": "1"}], strategy="loop-slice")
@@ -155,13 +155,14 @@ def test_anthropic_messages_written_fresh():
         Prompt(bad, None).to_anthropic([], None)
 
 
-def test_anthropic_blocks_that_are_not_text_are_refused_naming_the_message():
+def test_anthropic_blocks_without_a_place_are_refused_naming_the_message():
     image = {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}}
-    with pytest.raises(ValueError, match=r"messages\[1\]\.content\[0\]: a 'image' block cannot be compressed"):
-        ptc_sidecar.from_anthropic([{"role": "user", "content": "a"}, {"role": "user", "content": [image]}])
-    with pytest.raises(ValueError, match=r"messages\[0\]\.content\[0\]\.content\[0\]: a 'image' block"):
+    search = {"type": "search_result", "source": "https://x", "title": "t", "content": []}
+    with pytest.raises(ValueError, match=r"messages\[1\]\.content\[1\]: a 'search_result' block has no place"):
+        ptc_sidecar.from_anthropic([{"role": "user", "content": "a"}, {"role": "user", "content": [image, search]}])
+    with pytest.raises(ValueError, match=r"messages\[0\]\.content\[0\]\.content\[1\]: a 'search_result' block"):
         ptc_sidecar.from_anthropic([{"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t", "content": [image]}]}])
+            {"type": "tool_result", "tool_use_id": "t", "content": [image, search]}]}])
     with pytest.raises(ValueError, match=r"messages\[0\]\.role"):
         ptc_sidecar.from_anthropic([{"role": "robot", "content": "beep"}])
 

@@ -6,16 +6,23 @@
 // structural copies of the SDKs' (the tests check them against the `openai`
 // and `@anthropic-ai/sdk` packages), so the package depends on neither.
 //
-// The wire ChatMessage holds text, tool calls, a name and reasoning; a
-// provider message can hold more (content parts, a refusal, a tool result's
-// is_error, a thinking block's signature). Nothing is guessed: a message the
-// strategy leaves unchanged comes back as the caller's own message, whole; a
-// message the strategy changed or made is written fresh from the wire. Parts
-// that are not text (images, audio, files, documents) are refused, naming the
-// message, because the sidecar counts and compresses text only.
+// The wire ChatMessage holds text, tool calls, a name, reasoning and content
+// parts (images, audio, files, documents, thinking blocks with their
+// signatures, redacted thinking, compaction blocks); a provider message can
+// hold more (a tool result's is_error, cache_control). Nothing is guessed: a
+// message the strategy leaves unchanged comes back as the caller's own
+// message, whole; a message the strategy changed or made is written fresh
+// from the wire, its parts in order, each rebuilt from the part's fields and
+// the provider's own fields the part carries in providerJson.
 import { create, toBinary } from "@bufbuild/protobuf";
 
-import { ChatMessageSchema, ChatToolCallSchema, type ChatMessage } from "./gen/ptcsidecar/v1/chat_pb.js";
+import {
+  ChatMessageSchema,
+  ChatToolCallSchema,
+  ContentPartSchema,
+  type ChatMessage,
+  type ContentPart,
+} from "./gen/ptcsidecar/v1/chat_pb.js";
 import type { CacheBreakpoint } from "./models.js";
 
 // ---- the OpenAI shapes ----------------------------------------------------
@@ -25,6 +32,12 @@ export interface TextPart {
   type: "text";
   text: string;
 }
+
+/** A user message's content part that is not text. */
+export type MediaPart =
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } }
+  | { type: "input_audio"; input_audio: { data: string; format: "wav" | "mp3" } }
+  | { type: "file"; file: { file_data?: string; file_id?: string; filename?: string } };
 
 /** A tool call of an assistant message. */
 export interface OpenAIToolCall {
@@ -38,7 +51,7 @@ export interface OpenAIToolCall {
 export type OpenAIMessage =
   | { role: "system"; content: string | TextPart[]; name?: string }
   | { role: "developer"; content: string | TextPart[]; name?: string }
-  | { role: "user"; content: string | TextPart[]; name?: string }
+  | { role: "user"; content: string | (TextPart | MediaPart)[]; name?: string }
   | {
       role: "assistant";
       content: string | null | (TextPart | { type: "refusal"; refusal: string })[];
@@ -84,7 +97,27 @@ export type AnthropicBlock =
   | { type: "tool_use"; id: string; name: string; input: unknown; cache_control?: CacheControl | null }
   | { type: "tool_result"; tool_use_id: string; content?: string | { type: "text"; text: string }[]; is_error?: boolean; cache_control?: CacheControl | null }
   | { type: "thinking"; thinking: string; signature: string }
-  | { type: "redacted_thinking"; data: string };
+  | { type: "redacted_thinking"; data: string }
+  | {
+      type: "image";
+      source:
+        | { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string }
+        | { type: "url"; url: string }
+        | { type: "file"; file_id: string };
+      cache_control?: CacheControl | null;
+    }
+  | {
+      type: "document";
+      source:
+        | { type: "base64"; media_type: "application/pdf"; data: string }
+        | { type: "text"; media_type: "text/plain"; data: string }
+        | { type: "url"; url: string }
+        | { type: "file"; file_id: string };
+      title?: string | null;
+      cache_control?: CacheControl | null;
+    };
+// Anthropic's compaction blocks (a beta) are written too, as the caller gave
+// them; @anthropic-ai/sdk types them among its beta blocks.
 
 /** An Anthropic message, assignable to @anthropic-ai/sdk's MessageParam. */
 export interface AnthropicMessage {
@@ -178,19 +211,142 @@ export function readOpenAI(messages: readonly unknown[], what = "history"): Hist
     }
     const wire = create(ChatMessageSchema, {
       role: role as string,
-      content: openaiText(d.content, `${here}.content`),
       name: str(d, "name", here),
       toolCallId: str(d, "tool_call_id", here),
       reasoning: str(d, "reasoning", here),
       source: str(d, "source", here),
       senderId: str(d, "sender_id", here),
     });
+    if (hasMedia(d.content)) wire.parts = (d.content as unknown[]).map((p, j) => openaiPart(p, `${here}.content[${j}]`));
+    else wire.content = openaiText(d.content, `${here}.content`);
     const calls = d.tool_calls ?? [];
     if (!Array.isArray(calls)) throw new TypeError(`${here}.tool_calls: want an array`);
     calls.forEach((c, j) => wire.toolCalls.push(openaiToolCall(c, `${here}.tool_calls[${j}]`)));
     out.add(wire, { original: d, group: i, format: "openai", size: 1 });
   });
   return out;
+}
+
+/** Whether content is an array of parts holding more than text: then it goes
+ * on the wire as parts, in order; text alone goes as a string. */
+function hasMedia(content: unknown): boolean {
+  return Array.isArray(content) && content.some((p) => typeof p === "object" && p !== null && !["text", "refusal"].includes((p as Json).type as string));
+}
+
+/** The fields taken out of a block into a part's own fields: true for a
+ * field, a nested map for a nested object's fields. */
+type Taken = { [key: string]: true | Taken };
+
+/** d less the fields taken, or undefined when nothing is left: what
+ * providerJson carries. Keys are sorted, as the Python client writes them. */
+function without(d: Json, taken: Taken): Json | undefined {
+  const rest: Json = {};
+  for (const k of Object.keys(d).sort()) {
+    const t = taken[k];
+    let v = d[k];
+    if (t === true) continue;
+    if (t !== undefined && typeof v === "object" && v !== null && !Array.isArray(v)) {
+      v = without(v as Json, t);
+      if (v === undefined) continue;
+    }
+    rest[k] = v;
+  }
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** JSON text with every object's keys sorted, compact: Python's
+ * json.dumps(sort_keys=True, separators=(",", ":")), so both clients put
+ * the same bytes on the wire. */
+function sortedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(",")}]`;
+  if (typeof v === "object" && v !== null) {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${sortedJson((v as Json)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+function part(type: string, original: Json, taken: Taken, fields: Partial<Omit<ContentPart, "$typeName" | "type">>): ContentPart {
+  const out = create(ContentPartSchema, { type, ...fields });
+  const rest = without(original, { type: true, ...taken });
+  if (rest !== undefined) out.providerJson = sortedJson(rest);
+  return out;
+}
+
+/** block with the provider's own fields the part carried put back. */
+function merged(block: Json, p: ContentPart): Json {
+  if (!p.providerJson) return block;
+  const merge = (into: Json, extra: Json) => {
+    for (const [k, v] of Object.entries(extra)) {
+      const have = into[k];
+      if (typeof v === "object" && v !== null && !Array.isArray(v) && typeof have === "object" && have !== null && !Array.isArray(have)) merge(have as Json, v as Json);
+      else into[k] = structuredClone(v);
+    }
+  };
+  merge(block, JSON.parse(p.providerJson) as Json);
+  return block;
+}
+
+/** [media type, base64 data] of a data: URL, or undefined. */
+function splitDataUrl(url: string): [string, string] | undefined {
+  if (!url.startsWith("data:")) return undefined;
+  const k = url.indexOf(";base64,");
+  return k < 0 ? undefined : [url.slice(5, k), url.slice(k + 8)];
+}
+
+/** An OpenAI content part as a wire part. */
+function openaiPart(raw: unknown, what: string): ContentPart {
+  const p = asObject(raw, what);
+  switch (p.type) {
+    case "text":
+      return part("text", p, { text: true }, { text: str(p, "text", what) });
+    case "refusal": // the text of a refusal; providerJson says it was one
+      return part("text", p, { refusal: true }, { text: str(p, "refusal", what) });
+    case "image_url": {
+      const image = asObject(p.image_url ?? {}, `${what}.image_url`);
+      return part("image", p, { image_url: { url: true, detail: true } }, { url: str(image, "url", `${what}.image_url`), detail: str(image, "detail", `${what}.image_url`) });
+    }
+    case "input_audio": {
+      const audio = asObject(p.input_audio ?? {}, `${what}.input_audio`);
+      const format = str(audio, "format", `${what}.input_audio`);
+      return part("audio", p, { input_audio: { data: true, format: true } }, { data: str(audio, "data", `${what}.input_audio`), mediaType: format ? `audio/${format}` : "" });
+    }
+    case "file": {
+      const f = asObject(p.file ?? {}, `${what}.file`);
+      const fileData = str(f, "file_data", `${what}.file`);
+      const [mediaType, data] = splitDataUrl(fileData) ?? ["", fileData];
+      return part("file", p, { file: { file_data: true, file_id: true } }, { data, mediaType, fileId: str(f, "file_id", `${what}.file`) });
+    }
+  }
+  throw new TypeError(`${what}.type: ${JSON.stringify(p.type)} is not an OpenAI content part (want text, refusal, image_url, input_audio or file)`);
+}
+
+/** A wire part as an OpenAI content part, or undefined for a part OpenAI's
+ * Chat Completions has no place for (thinking, compaction). */
+function openaiBlock(p: ContentPart): Json | undefined {
+  switch (p.type) {
+    case "text": {
+      const extra = p.providerJson ? (JSON.parse(p.providerJson) as Json) : {};
+      return merged(extra.type === "refusal" ? { type: "refusal", refusal: p.text } : { type: "text", text: p.text }, p);
+    }
+    case "image": {
+      const url = p.url || (p.data ? `data:${p.mediaType};base64,${p.data}` : "");
+      return merged({ type: "image_url", image_url: p.detail ? { url, detail: p.detail } : { url } }, p);
+    }
+    case "audio":
+      return merged({ type: "input_audio", input_audio: { data: p.data, format: p.mediaType.replace(/^audio\//, "") } }, p);
+    case "file":
+    case "document": {
+      if (p.text) return { type: "text", text: p.text };
+      const file: Json = {};
+      if (p.data) file.file_data = p.mediaType ? `data:${p.mediaType};base64,${p.data}` : p.data;
+      if (p.fileId) file.file_id = p.fileId;
+      return merged({ type: "file", file }, p);
+    }
+  }
+  return undefined;
 }
 
 function openaiText(content: unknown, what: string): string {
@@ -202,7 +358,7 @@ function openaiText(content: unknown, what: string): string {
       const p = asObject(part, `${what}[${j}]`);
       if (p.type === "text") return str(p, "text", `${what}[${j}]`);
       if (p.type === "refusal") return str(p, "refusal", `${what}[${j}]`);
-      throw new TypeError(`${what}[${j}]: a ${JSON.stringify(p.type)} part cannot be compressed: the sidecar reads text only; send text parts (describe or drop the rest)`);
+      throw new TypeError(`${what}[${j}]: a ${JSON.stringify(p.type)} part has no text: send it as a content part`);
     })
     .join("\n");
 }
@@ -227,17 +383,24 @@ function openaiToolCall(call: unknown, what: string) {
 /** A wire message as an OpenAI message: only fields the API takes, content
  * null for an assistant message that only calls tools. */
 export function openaiMessage(m: ChatMessage): OpenAIMessage {
-  if (m.role === "tool") return { role: "tool", content: m.content, tool_call_id: m.toolCallId };
+  let content: string | Json[] = m.content;
+  if (m.parts.length > 0) {
+    const list = m.parts.map(openaiBlock).filter((b): b is Json => b !== undefined);
+    // Only a user message takes media; elsewhere (and for text alone) the
+    // texts are joined.
+    content = m.role === "user" && list.some((b) => b.type !== "text") ? list : list.filter((b) => b.type === "text").map((b) => String(b.text)).join("\n");
+  }
+  if (m.role === "tool") return { role: "tool", content: content as string, tool_call_id: m.toolCallId };
   if (m.role === "assistant") {
-    const out: OpenAIMessage = { role: "assistant", content: m.content };
+    const out: OpenAIMessage = { role: "assistant", content: content as string };
     if (m.name) out.name = m.name;
     if (m.toolCalls.length > 0) {
       out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-      if (!m.content) out.content = null;
+      if (!content) out.content = null;
     }
     return out;
   }
-  const out = { role: m.role as "system" | "user", content: m.content } as OpenAIMessage & { name?: string };
+  const out = { role: m.role as "system" | "user", content } as OpenAIMessage & { name?: string };
   if (m.name) out.name = m.name;
   return out;
 }
@@ -259,9 +422,11 @@ export class AnthropicHistory {
 /** Reads an Anthropic Messages conversation (messages as for
  * messages.create; system the system parameter) for toMessages({ history }).
  * A user message's tool_result blocks become tool messages (before its
- * text), an assistant message's tool_use blocks tool calls and its thinking
- * its reasoning. Image, document and other non-text blocks are refused with
- * the index of the message. */
+ * text), an assistant message's tool_use blocks tool calls. A message holding
+ * only text (besides tool use and results) goes on the wire as text; one
+ * holding image, document, thinking, redacted_thinking or compaction blocks
+ * goes as parts, in order, each block's own fields the part does not hold
+ * kept in its providerJson. Other blocks are refused naming the message. */
 export function fromAnthropic(
   messages: readonly AnthropicMessageInput[],
   options: { system?: string | readonly { type: string; text?: string }[] } = {},
@@ -297,7 +462,94 @@ function blocks(content: unknown, what: string): Json[] {
 }
 
 function refuse(b: Json, what: string): TypeError {
-  return new TypeError(`${what}: a ${JSON.stringify(b.type)} block cannot be compressed: the sidecar reads text, tool use and tool results only; drop it or describe it in text`);
+  return new TypeError(
+    `${what}: a ${JSON.stringify(b.type)} block has no place on the wire (want text, image, document, thinking, redacted_thinking, compaction, tool_use or tool_result)`,
+  );
+}
+
+const MEDIA_BLOCKS = new Set(["image", "document", "thinking", "redacted_thinking", "compaction"]);
+
+/** An Anthropic content block (not tool use or result) as a wire part. */
+function anthropicPart(b: Json, what: string): ContentPart {
+  switch (b.type) {
+    case "text":
+      return part("text", b, { text: true }, { text: str(b, "text", what) });
+    case "image":
+    case "document": {
+      const kind = b.type;
+      const src = asObject(b.source ?? {}, `${what}.source`);
+      const at = `${what}.source`;
+      switch (src.type) {
+        case "base64":
+          return part(kind, b, { source: { type: true, media_type: true, data: true } }, { mediaType: str(src, "media_type", at), data: str(src, "data", at) });
+        case "url":
+          return part(kind, b, { source: { type: true, url: true } }, { url: str(src, "url", at) });
+        case "file":
+          return part(kind, b, { source: { type: true, file_id: true } }, { fileId: str(src, "file_id", at) });
+        case "text":
+          return part(kind, b, { source: { type: true, media_type: true, data: true } }, { mediaType: str(src, "media_type", at), text: str(src, "data", at) });
+      }
+      throw new TypeError(`${at}.type: ${JSON.stringify(src.type)} is not a source the wire holds (want base64, url, file or text)`);
+    }
+    case "thinking":
+      return part("thinking", b, { thinking: true, signature: true }, { text: str(b, "thinking", what), signature: str(b, "signature", what) });
+    case "redacted_thinking":
+      return part("redacted_thinking", b, { data: true }, { data: str(b, "data", what) });
+    case "compaction": {
+      const summary = typeof b.content === "string";
+      return part("compaction", b, summary ? { content: true, signature: true } : { signature: true }, {
+        text: summary ? (b.content as string) : "",
+        signature: str(b, "signature", what),
+      });
+    }
+  }
+  throw refuse(b, what);
+}
+
+/** A wire part as an Anthropic content block. */
+function anthropicBlock(p: ContentPart): Json {
+  switch (p.type) {
+    case "image":
+    case "document":
+    case "file":
+    case "audio": {
+      let source: Json;
+      const inline = p.url ? splitDataUrl(p.url) : undefined;
+      if (p.data) source = { type: "base64", media_type: p.mediaType, data: p.data };
+      else if (p.fileId) source = { type: "file", file_id: p.fileId };
+      else if (inline) source = { type: "base64", media_type: inline[0], data: inline[1] };
+      else if (p.url) source = { type: "url", url: p.url };
+      else source = { type: "text", media_type: p.mediaType || "text/plain", data: p.text };
+      return merged({ type: p.type === "image" ? "image" : "document", source }, p);
+    }
+    case "thinking":
+      return merged({ type: "thinking", thinking: p.text, signature: p.signature }, p);
+    case "redacted_thinking":
+      return merged({ type: "redacted_thinking", data: p.data }, p);
+    case "compaction": {
+      const block: Json = { type: "compaction" };
+      if (p.text) block.content = p.text;
+      if (p.signature) block.signature = p.signature;
+      return merged(block, p);
+    }
+  }
+  return merged({ type: "text", text: p.text }, p); // text, and a reasoning item's summary
+}
+
+/** Sets into's content from list (less blocks of the types skipped): their
+ * text joined when they hold only text, else every block as a part. */
+function anthropicParts(list: Json[], what: string, into: ChatMessage, skip: string[] = []): void {
+  const kept = list.map((b, j) => [j, b] as const).filter(([, b]) => !skip.includes(b.type as string));
+  if (kept.some(([, b]) => MEDIA_BLOCKS.has(b.type as string))) {
+    into.parts = kept.map(([j, b]) => anthropicPart(b, `${what}[${j}]`));
+    return;
+  }
+  into.content = kept
+    .map(([j, b]) => {
+      if (b.type !== "text") throw refuse(b, `${what}[${j}]`);
+      return str(b, "text", `${what}[${j}]`);
+    })
+    .join("\n");
 }
 
 function anthropicText(content: unknown, what: string): string {
@@ -312,38 +564,30 @@ function anthropicText(content: unknown, what: string): string {
 
 function anthropicUser(content: unknown, what: string): ChatMessage[] {
   const out: ChatMessage[] = [];
-  const texts: string[] = [];
-  blocks(content, what).forEach((b, j) => {
-    if (b.type === "tool_result") {
-      out.push(
-        create(ChatMessageSchema, {
-          role: "tool",
-          toolCallId: str(b, "tool_use_id", `${what}[${j}]`),
-          content: anthropicText(b.content, `${what}[${j}].content`),
-        }),
-      );
-    } else if (b.type === "text") texts.push(str(b, "text", `${what}[${j}]`));
-    else throw refuse(b, `${what}[${j}]`);
+  const list = blocks(content, what);
+  list.forEach((b, j) => {
+    if (b.type !== "tool_result") return;
+    const result = create(ChatMessageSchema, { role: "tool", toolCallId: str(b, "tool_use_id", `${what}[${j}]`) });
+    if (b.content !== undefined && b.content !== null) anthropicParts(blocks(b.content, `${what}[${j}].content`), `${what}[${j}].content`, result);
+    out.push(result);
   });
-  if (texts.length > 0 || out.length === 0) out.push(create(ChatMessageSchema, { role: "user", content: texts.join("\n") }));
+  const user = create(ChatMessageSchema, { role: "user" });
+  anthropicParts(list, what, user, ["tool_result"]);
+  if (user.content || user.parts.length > 0 || out.length === 0) out.push(user);
   return out;
 }
 
 function anthropicAssistant(content: unknown, what: string): ChatMessage {
   const out = create(ChatMessageSchema, { role: "assistant" });
-  const texts: string[] = [];
-  const thoughts: string[] = [];
-  blocks(content, what).forEach((b, j) => {
-    if (b.type === "text") texts.push(str(b, "text", `${what}[${j}]`));
-    else if (b.type === "tool_use") {
+  const list = blocks(content, what);
+  list.forEach((b, j) => {
+    if (b.type === "tool_use") {
       out.toolCalls.push(
         create(ChatToolCallSchema, { id: str(b, "id", `${what}[${j}]`), name: str(b, "name", `${what}[${j}]`), arguments: JSON.stringify(b.input ?? {}) }),
       );
-    } else if (b.type === "thinking") thoughts.push(str(b, "thinking", `${what}[${j}]`));
-    else if (b.type !== "redacted_thinking") throw refuse(b, `${what}[${j}]`); // redacted: no text; kept when unchanged
+    }
   });
-  out.content = texts.join("\n");
-  out.reasoning = thoughts.join("\n");
+  anthropicParts(list, what, out, ["tool_use"]);
   return out;
 }
 
@@ -489,7 +733,7 @@ function open(messages: Json[], role: string): Json[] {
 function fresh(messages: Json[], m: ChatMessage, k: number, marks: Mark[]): void {
   if (m.role === "tool") {
     const target = open(messages, "user");
-    target.push({ type: "tool_result", tool_use_id: m.toolCallId, content: m.content });
+    target.push({ type: "tool_result", tool_use_id: m.toolCallId, content: m.parts.length > 0 ? m.parts.map(anthropicBlock) : m.content });
     marks.push({ blocks: target, index: target.length - 1, wire: k, start: 0, end: codePoints(m.content), text: false });
     return;
   }
@@ -497,6 +741,11 @@ function fresh(messages: Json[], m: ChatMessage, k: number, marks: Mark[]): void
   if (m.content) {
     target.push({ type: "text", text: m.content });
     marks.push({ blocks: target, index: target.length - 1, wire: k, start: 0, end: codePoints(m.content), text: true });
+  }
+  for (const p of m.parts) {
+    // A message of parts: a breakpoint at its end (offset 0) marks its last block.
+    target.push(anthropicBlock(p));
+    marks.push({ blocks: target, index: target.length - 1, wire: k, start: 0, end: 0, text: false });
   }
   m.toolCalls.forEach((call, n) => {
     let input: unknown = {};
@@ -539,6 +788,8 @@ function originalMarks(marks: Mark[], list: Json[], start: number, k: number, wi
     if (type === "tool_result") {
       marks.push({ blocks: list, index: i, wire: k + r, start: 0, end: codePoints(wire[r].content), text: false });
       r++;
+    } else if (results < wire.length && wire[results].parts.length > 0 && type !== "tool_use") {
+      marks.push({ blocks: list, index: i, wire: k + results, start: 0, end: 0, text: false });
     } else if (type === "text") {
       const n = codePoints(String(list[i].text ?? ""));
       marks.push({ blocks: list, index: i, wire: k + results, start: pos, end: pos + n, text: true });

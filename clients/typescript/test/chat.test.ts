@@ -71,12 +71,12 @@ test("the synthetic nudge is named", async () => {
   assert.equal((await sidecar.client.toMessages([], { history: asked, strategy: "loop-slice" })).nudge, null);
 });
 
-test("parts that are not text are refused, naming the message", async () => {
-  const history: ChatCompletionMessageParam[] = [
+test("parts of an unknown type are refused, naming the message", async () => {
+  const history = [
     { role: "user", content: "look" },
-    { role: "user", content: [{ type: "text", text: "this:" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] },
+    { role: "user", content: [{ type: "text", text: "this:" }, { type: "video_url", video_url: { url: "https://x/y.mp4" } }] },
   ];
-  await assert.rejects(sidecar.client.toMessages([], { history, strategy: "loop-slice" }), /history\[1\]\.content\[1\]: a "image_url" part cannot be compressed/);
+  await assert.rejects(sidecar.client.toMessages([], { history, strategy: "loop-slice" }), /history\[1\]\.content\[1\]\.type: "video_url" is not an OpenAI content part/);
   await assert.rejects(sidecar.client.toMessages([], { history: [{ role: "function", name: "f", content: "1" }], strategy: "loop-slice" }), /history\[0\]\.role: the function role/);
 });
 
@@ -159,12 +159,13 @@ test("Anthropic messages written fresh", () => {
   assert.throws(() => bad.toAnthropic([]), /messages\[0\]\.tool_calls\[0\]\.arguments: not JSON/);
 });
 
-test("Anthropic blocks that are not text are refused, naming the message", () => {
+test("Anthropic blocks without a place on the wire are refused, naming the message", () => {
   const image = { type: "image" as const, source: { type: "url" as const, url: "https://x/y.png" } };
-  assert.throws(() => fromAnthropic([{ role: "user", content: "a" }, { role: "user", content: [image] }]), /messages\[1\]\.content\[0\]: a "image" block cannot be compressed/);
+  const search = { type: "search_result", source: "https://x", title: "t", content: [] };
+  assert.throws(() => fromAnthropic([{ role: "user", content: "a" }, { role: "user", content: [image, search] }]), /messages\[1\]\.content\[1\]: a "search_result" block has no place/);
   assert.throws(
-    () => fromAnthropic([{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [image] }] }]),
-    /messages\[0\]\.content\[0\]\.content\[0\]: a "image" block/,
+    () => fromAnthropic([{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [image, search] }] }]),
+    /messages\[0\]\.content\[0\]\.content\[1\]: a "search_result" block/,
   );
 });
 

@@ -45,7 +45,14 @@ type ChatMessage struct {
 	Reasoning string `protobuf:"bytes,7,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
 	// The participant's name (OpenAI's `name`), kept through every strategy.
 	// Optional.
-	Name          string `protobuf:"bytes,8,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,8,opt,name=name,proto3" json:"name,omitempty"`
+	// The message's content blocks, in order: text, images, audio, files,
+	// documents, the model's thinking and reasoning items, a provider's
+	// compaction. A message has either `content` or `parts`: with parts, its
+	// text is in text parts and `content` is empty. Every strategy carries a
+	// message's parts whole and in order, or drops the message (docs/API.md,
+	// "Content parts").
+	Parts         []*ContentPart `protobuf:"bytes,9,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -136,6 +143,183 @@ func (x *ChatMessage) GetName() string {
 	return ""
 }
 
+func (x *ChatMessage) GetParts() []*ContentPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// ContentPart is one content block of a message. Which fields a part uses
+// depends on its type; what the sidecar does not read (`data`, `signature`,
+// `provider_json`) is sent back byte for byte.
+type ContentPart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `text`, `image`, `audio`, `file`, `document`, `thinking`,
+	// `redacted_thinking`, `reasoning` or `compaction`. Thinking, reasoning
+	// and compaction parts belong to assistant messages.
+	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	// The text of a `text` part, the reasoning of a `thinking` or `reasoning`
+	// part (a summary, for OpenAI's reasoning items), the summary of an
+	// Anthropic `compaction` block, or a plain-text document.
+	Text string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// The signature of a `thinking` block, or of any block the provider signs.
+	Signature string `protobuf:"bytes,3,opt,name=signature,proto3" json:"signature,omitempty"`
+	// Inline content, as the provider sends it: base64 media (an image, audio,
+	// a PDF), the encrypted data of `redacted_thinking`, an OpenAI reasoning
+	// item's or compaction item's `encrypted_content`.
+	Data string `protobuf:"bytes,4,opt,name=data,proto3" json:"data,omitempty"`
+	// The media type of inline or referenced content, e.g. `image/png`,
+	// `audio/wav`, `application/pdf`.
+	MediaType string `protobuf:"bytes,5,opt,name=media_type,json=mediaType,proto3" json:"media_type,omitempty"`
+	// The content's URL, when it is referenced rather than inline.
+	Url string `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
+	// The provider's file id, when the content was uploaded beforehand.
+	FileId string `protobuf:"bytes,7,opt,name=file_id,json=fileId,proto3" json:"file_id,omitempty"`
+	// An image's width and height in pixels, when the caller knows them
+	// (the sidecar reads them itself from inline PNG, JPEG and GIF data).
+	// They size the image's token count; 0 is unknown.
+	Width int32 `protobuf:"varint,8,opt,name=width,proto3" json:"width,omitempty"`
+	// An image's height in pixels; 0 is unknown.
+	Height int32 `protobuf:"varint,9,opt,name=height,proto3" json:"height,omitempty"`
+	// OpenAI's image `detail`: `low`, `high`, `auto` or empty.
+	Detail string `protobuf:"bytes,10,opt,name=detail,proto3" json:"detail,omitempty"`
+	// A document's page count, when the caller knows it; 0 is unknown (an
+	// estimate is counted then, unless the sidecar can read it from inline
+	// PDF data).
+	Pages int32 `protobuf:"varint,11,opt,name=pages,proto3" json:"pages,omitempty"`
+	// An audio clip's length in milliseconds, when the caller knows it; 0 is
+	// unknown (read from inline WAV data, else estimated from its size).
+	DurationMs int32 `protobuf:"varint,12,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	// The provider's own JSON for the block (its id, cache_control, a file
+	// name, anything the fields above do not hold), so an adapter can rebuild
+	// the block exactly. Optional; carried, never read.
+	ProviderJson  string `protobuf:"bytes,13,opt,name=provider_json,json=providerJson,proto3" json:"provider_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ContentPart) Reset() {
+	*x = ContentPart{}
+	mi := &file_ptcsidecar_v1_chat_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ContentPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ContentPart) ProtoMessage() {}
+
+func (x *ContentPart) ProtoReflect() protoreflect.Message {
+	mi := &file_ptcsidecar_v1_chat_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ContentPart.ProtoReflect.Descriptor instead.
+func (*ContentPart) Descriptor() ([]byte, []int) {
+	return file_ptcsidecar_v1_chat_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ContentPart) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ContentPart) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ContentPart) GetSignature() string {
+	if x != nil {
+		return x.Signature
+	}
+	return ""
+}
+
+func (x *ContentPart) GetData() string {
+	if x != nil {
+		return x.Data
+	}
+	return ""
+}
+
+func (x *ContentPart) GetMediaType() string {
+	if x != nil {
+		return x.MediaType
+	}
+	return ""
+}
+
+func (x *ContentPart) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *ContentPart) GetFileId() string {
+	if x != nil {
+		return x.FileId
+	}
+	return ""
+}
+
+func (x *ContentPart) GetWidth() int32 {
+	if x != nil {
+		return x.Width
+	}
+	return 0
+}
+
+func (x *ContentPart) GetHeight() int32 {
+	if x != nil {
+		return x.Height
+	}
+	return 0
+}
+
+func (x *ContentPart) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *ContentPart) GetPages() int32 {
+	if x != nil {
+		return x.Pages
+	}
+	return 0
+}
+
+func (x *ContentPart) GetDurationMs() int32 {
+	if x != nil {
+		return x.DurationMs
+	}
+	return 0
+}
+
+func (x *ContentPart) GetProviderJson() string {
+	if x != nil {
+		return x.ProviderJson
+	}
+	return ""
+}
+
 // ChatToolCall is one tool call requested by an assistant message.
 type ChatToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -152,7 +336,7 @@ type ChatToolCall struct {
 
 func (x *ChatToolCall) Reset() {
 	*x = ChatToolCall{}
-	mi := &file_ptcsidecar_v1_chat_proto_msgTypes[1]
+	mi := &file_ptcsidecar_v1_chat_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -164,7 +348,7 @@ func (x *ChatToolCall) String() string {
 func (*ChatToolCall) ProtoMessage() {}
 
 func (x *ChatToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_chat_proto_msgTypes[1]
+	mi := &file_ptcsidecar_v1_chat_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -177,7 +361,7 @@ func (x *ChatToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatToolCall.ProtoReflect.Descriptor instead.
 func (*ChatToolCall) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_chat_proto_rawDescGZIP(), []int{1}
+	return file_ptcsidecar_v1_chat_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ChatToolCall) GetId() string {
@@ -205,7 +389,7 @@ var File_ptcsidecar_v1_chat_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_chat_proto_rawDesc = "" +
 	"\n" +
-	"\x18ptcsidecar/v1/chat.proto\x12\rptcsidecar.v1\"\x80\x02\n" +
+	"\x18ptcsidecar/v1/chat.proto\x12\rptcsidecar.v1\"\xb2\x02\n" +
 	"\vChatMessage\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x16\n" +
@@ -216,7 +400,25 @@ const file_ptcsidecar_v1_chat_proto_rawDesc = "" +
 	"\ftool_call_id\x18\x06 \x01(\tR\n" +
 	"toolCallId\x12\x1c\n" +
 	"\treasoning\x18\a \x01(\tR\treasoning\x12\x12\n" +
-	"\x04name\x18\b \x01(\tR\x04name\"P\n" +
+	"\x04name\x18\b \x01(\tR\x04name\x120\n" +
+	"\x05parts\x18\t \x03(\v2\x1a.ptcsidecar.v1.ContentPartR\x05parts\"\xd3\x02\n" +
+	"\vContentPart\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12\x1c\n" +
+	"\tsignature\x18\x03 \x01(\tR\tsignature\x12\x12\n" +
+	"\x04data\x18\x04 \x01(\tR\x04data\x12\x1d\n" +
+	"\n" +
+	"media_type\x18\x05 \x01(\tR\tmediaType\x12\x10\n" +
+	"\x03url\x18\x06 \x01(\tR\x03url\x12\x17\n" +
+	"\afile_id\x18\a \x01(\tR\x06fileId\x12\x14\n" +
+	"\x05width\x18\b \x01(\x05R\x05width\x12\x16\n" +
+	"\x06height\x18\t \x01(\x05R\x06height\x12\x16\n" +
+	"\x06detail\x18\n" +
+	" \x01(\tR\x06detail\x12\x14\n" +
+	"\x05pages\x18\v \x01(\x05R\x05pages\x12\x1f\n" +
+	"\vduration_ms\x18\f \x01(\x05R\n" +
+	"durationMs\x12#\n" +
+	"\rprovider_json\x18\r \x01(\tR\fproviderJson\"P\n" +
 	"\fChatToolCall\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1c\n" +
@@ -234,18 +436,20 @@ func file_ptcsidecar_v1_chat_proto_rawDescGZIP() []byte {
 	return file_ptcsidecar_v1_chat_proto_rawDescData
 }
 
-var file_ptcsidecar_v1_chat_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_ptcsidecar_v1_chat_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_ptcsidecar_v1_chat_proto_goTypes = []any{
 	(*ChatMessage)(nil),  // 0: ptcsidecar.v1.ChatMessage
-	(*ChatToolCall)(nil), // 1: ptcsidecar.v1.ChatToolCall
+	(*ContentPart)(nil),  // 1: ptcsidecar.v1.ContentPart
+	(*ChatToolCall)(nil), // 2: ptcsidecar.v1.ChatToolCall
 }
 var file_ptcsidecar_v1_chat_proto_depIdxs = []int32{
-	1, // 0: ptcsidecar.v1.ChatMessage.tool_calls:type_name -> ptcsidecar.v1.ChatToolCall
-	1, // [1:1] is the sub-list for method output_type
-	1, // [1:1] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	2, // 0: ptcsidecar.v1.ChatMessage.tool_calls:type_name -> ptcsidecar.v1.ChatToolCall
+	1, // 1: ptcsidecar.v1.ChatMessage.parts:type_name -> ptcsidecar.v1.ContentPart
+	2, // [2:2] is the sub-list for method output_type
+	2, // [2:2] is the sub-list for method input_type
+	2, // [2:2] is the sub-list for extension type_name
+	2, // [2:2] is the sub-list for extension extendee
+	0, // [0:2] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_chat_proto_init() }
@@ -259,7 +463,7 @@ func file_ptcsidecar_v1_chat_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ptcsidecar_v1_chat_proto_rawDesc), len(file_ptcsidecar_v1_chat_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   2,
+			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -273,9 +273,15 @@ type Options struct {
 	// `anthropic`, `gemini` or empty, the conversation opens with a user
 	// message (a prompt led in front of a tool loop, or the loop sent as a
 	// note). In every mode a synthetic nudge is the last message.
-	Provider      string `protobuf:"bytes,32,opt,name=provider,proto3" json:"provider,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Provider string `protobuf:"bytes,32,opt,name=provider,proto3" json:"provider,omitempty"`
+	// Chat strategies: keep the reasoning (thinking, redacted thinking and
+	// reasoning parts, and `reasoning` text) of only this many of the most
+	// recent assistant messages that carry any, clearing it from older ones,
+	// as Anthropic's `clear_thinking` context edit does. Unset: keep all
+	// (what a prompt cache wants). Must not be negative.
+	KeepThinkingTurns *int32 `protobuf:"varint,35,opt,name=keep_thinking_turns,json=keepThinkingTurns,proto3,oneof" json:"keep_thinking_turns,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
@@ -525,6 +531,13 @@ func (x *Options) GetProvider() string {
 	return ""
 }
 
+func (x *Options) GetKeepThinkingTurns() int32 {
+	if x != nil && x.KeepThinkingTurns != nil {
+		return *x.KeepThinkingTurns
+	}
+	return 0
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -662,8 +675,24 @@ type CompressionStats struct {
 	// message (a greeting), not sent because the provider wants the
 	// conversation to open with the user's message.
 	GreetingsDropped int32 `protobuf:"varint,43,opt,name=greetings_dropped,json=greetingsDropped,proto3" json:"greetings_dropped,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Chat strategies: tokens of the output's non-text parts (images, audio,
+	// files, documents, opaque reasoning), counted by the rule of the
+	// tokenizer's provider; included in `tokens_after`.
+	PartTokens int32 `protobuf:"varint,45,opt,name=part_tokens,json=partTokens,proto3" json:"part_tokens,omitempty"`
+	// Chat strategies: parts of the output whose tokens are an estimate,
+	// because the rule needs what the sidecar cannot see (an image's size
+	// behind a URL, a PDF's pages, an encrypted block's length in tokens).
+	PartsEstimated int32 `protobuf:"varint,46,opt,name=parts_estimated,json=partsEstimated,proto3" json:"parts_estimated,omitempty"`
+	// Chat strategies: assistant messages whose reasoning
+	// `keep_thinking_turns` cleared.
+	ThinkingCleared int32 `protobuf:"varint,47,opt,name=thinking_cleared,json=thinkingCleared,proto3" json:"thinking_cleared,omitempty"`
+	// Chat strategies: the tokens that clearing removed.
+	ThinkingTokensCleared int32 `protobuf:"varint,48,opt,name=thinking_tokens_cleared,json=thinkingTokensCleared,proto3" json:"thinking_tokens_cleared,omitempty"`
+	// Chat strategies: messages before a provider's compaction block or item,
+	// which it replaces and the output does not send.
+	CompactionReplaced int32 `protobuf:"varint,49,opt,name=compaction_replaced,json=compactionReplaced,proto3" json:"compaction_replaced,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *CompressionStats) Reset() {
@@ -969,6 +998,41 @@ func (x *CompressionStats) GetGreetingsDropped() int32 {
 	return 0
 }
 
+func (x *CompressionStats) GetPartTokens() int32 {
+	if x != nil {
+		return x.PartTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetPartsEstimated() int32 {
+	if x != nil {
+		return x.PartsEstimated
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetThinkingCleared() int32 {
+	if x != nil {
+		return x.ThinkingCleared
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetThinkingTokensCleared() int32 {
+	if x != nil {
+		return x.ThinkingTokensCleared
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetCompactionReplaced() int32 {
+	if x != nil {
+		return x.CompactionReplaced
+	}
+	return 0
+}
+
 // CacheBreakpoint is a position in a message array: after the first `offset`
 // characters (Unicode code points) of the content of message
 // `message_index`. An offset equal to the content's length is the end of
@@ -1040,7 +1104,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\x86\v\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xd3\v\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -1078,7 +1142,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\vwindow_only\x18\x1e \x01(\bR\n" +
 	"windowOnly\x12\x1c\n" +
 	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01\x12\x1a\n" +
-	"\bprovider\x18  \x01(\tR\bproviderB\f\n" +
+	"\bprovider\x18  \x01(\tR\bprovider\x123\n" +
+	"\x13keep_thinking_turns\x18# \x01(\x05H\x0fR\x11keepThinkingTurns\x88\x01\x01B\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -1096,7 +1161,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x10_cache_read_rateB\x13\n" +
 	"\x11_cache_write_rateB\n" +
 	"\n" +
-	"\b_trim_to\"\xfa\f\n" +
+	"\b_trim_toB\x16\n" +
+	"\x14_keep_thinking_turns\"\xd8\x0e\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -1141,7 +1207,13 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"promptsLed\x12\x1f\n" +
 	"\vunits_noted\x18* \x01(\x05R\n" +
 	"unitsNoted\x12+\n" +
-	"\x11greetings_dropped\x18+ \x01(\x05R\x10greetingsDropped\"N\n" +
+	"\x11greetings_dropped\x18+ \x01(\x05R\x10greetingsDropped\x12\x1f\n" +
+	"\vpart_tokens\x18- \x01(\x05R\n" +
+	"partTokens\x12'\n" +
+	"\x0fparts_estimated\x18. \x01(\x05R\x0epartsEstimated\x12)\n" +
+	"\x10thinking_cleared\x18/ \x01(\x05R\x0fthinkingCleared\x126\n" +
+	"\x17thinking_tokens_cleared\x180 \x01(\x05R\x15thinkingTokensCleared\x12/\n" +
+	"\x13compaction_replaced\x181 \x01(\x05R\x12compactionReplaced\"N\n" +
 	"\x0fCacheBreakpoint\x12#\n" +
 	"\rmessage_index\x18\x01 \x01(\x05R\fmessageIndex\x12\x16\n" +
 	"\x06offset\x18\x02 \x01(\x05R\x06offsetBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"

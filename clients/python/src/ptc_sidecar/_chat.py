@@ -4,13 +4,14 @@ In: OpenAI Chat Completions messages (dicts, or the SDK's model objects),
 or Anthropic Messages messages through from_anthropic. Out: OpenAI message
 dicts (Messages.messages) or Anthropic parameters (Messages.to_anthropic).
 
-The wire ChatMessage holds text, tool calls, a name and reasoning; a
-provider message can hold more (content parts, a refusal, a tool result's
-is_error, a thinking block's signature). Nothing is guessed: a message the
-strategy leaves unchanged comes back as the caller's own message, whole;
-a message the strategy changed or made is written fresh from the wire. Parts
-that are not text (images, audio, files, documents) are refused, naming the
-message, because the sidecar counts and compresses text only.
+The wire ChatMessage holds text, tool calls, a name, reasoning and content
+parts (images, audio, files, documents, thinking blocks with their
+signatures, redacted thinking, compaction blocks); a provider message can
+hold more (a tool result's is_error, cache_control). Nothing is guessed: a
+message the strategy leaves unchanged comes back as the caller's own
+message, whole; a message the strategy changed or made is written fresh
+from the wire, its parts in order, each rebuilt from the part's fields and
+the provider's own fields the part carries in provider_json.
 """
 
 from __future__ import annotations
@@ -86,21 +87,135 @@ def read_openai(messages: Sequence[Any], what: str = "history") -> History:
         elif role not in _ROLES:
             raise ValueError(f"{here}.role: {role!r} is not a chat role (want system, developer, user, assistant "
                              "or tool)")
-        wire = chat_pb2.ChatMessage(role=role, content=_openai_text(d.get("content"), f"{here}.content"),
-                                    name=_str(d, "name", here), tool_call_id=_str(d, "tool_call_id", here),
+        content = d.get("content")
+        wire = chat_pb2.ChatMessage(role=role, name=_str(d, "name", here), tool_call_id=_str(d, "tool_call_id", here),
                                     reasoning=_str(d, "reasoning", here), source=_str(d, "source", here),
                                     sender_id=_str(d, "sender_id", here))
+        if _has_media(content):
+            wire.parts.extend(_openai_part(p, f"{here}.content[{j}]") for j, p in enumerate(content))
+        else:
+            wire.content = _openai_text(content, f"{here}.content")
         for j, call in enumerate(d.get("tool_calls") or ()):
             wire.tool_calls.append(_openai_tool_call(call, f"{here}.tool_calls[{j}]"))
         out.add(wire, Source(d, i, "openai"))
     return out
 
 
+def _has_media(content: Any) -> bool:
+    """Whether content is a list of parts holding more than text: then it
+    goes on the wire as parts, in order; text alone goes as a string."""
+    if content is None or isinstance(content, str) or not isinstance(content, Sequence):
+        return False
+    return any(as_dict(p, "content").get("type") not in ("text", "refusal") for p in content)
+
+
+def _without(d: Mapping[str, Any], taken: Mapping[str, Any]) -> Any:
+    """d less the fields taken (a nested dict names the nested fields
+    taken), or None when nothing is left: what provider_json carries."""
+    rest = {}
+    for k, v in d.items():
+        t = taken.get(k)
+        if t is True:
+            continue
+        if isinstance(t, Mapping) and isinstance(v, Mapping):
+            v = _without(v, t)
+            if v is None:
+                continue
+        rest[k] = v
+    return rest or None
+
+
+def _part(kind: str, original: Mapping[str, Any], taken: Mapping[str, Any], **fields: Any) -> chat_pb2.ContentPart:
+    part = chat_pb2.ContentPart(type=kind, **{k: v for k, v in fields.items() if v})
+    rest = _without(original, {"type": True, **taken})
+    if rest is not None:
+        part.provider_json = json.dumps(rest, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return part
+
+
+def _merged(block: dict[str, Any], part: chat_pb2.ContentPart) -> dict[str, Any]:
+    """block with the provider's own fields the part carried put back."""
+    if not part.provider_json:
+        return block
+
+    def merge(into: dict[str, Any], extra: Mapping[str, Any]) -> None:
+        for k, v in extra.items():
+            if isinstance(v, Mapping) and isinstance(into.get(k), dict):
+                merge(into[k], v)
+            else:
+                into[k] = copy.deepcopy(v)
+
+    merge(block, json.loads(part.provider_json))
+    return block
+
+
+def _split_data_url(url: str) -> tuple[str, str] | None:
+    """(media type, base64 data) of a data: URL, or None."""
+    if url.startswith("data:") and ";base64," in url:
+        head, data = url[5:].split(";base64,", 1)
+        return head, data
+    return None
+
+
+def _openai_part(part: Any, what: str) -> chat_pb2.ContentPart:
+    """An OpenAI content part as a wire part."""
+    p = as_dict(part, what)
+    kind = p.get("type")
+    if kind == "text":
+        return _part("text", p, {"text": True}, text=_str(p, "text", what))
+    if kind == "refusal":  # the text of a refusal; provider_json says it was one
+        return _part("text", p, {"refusal": True}, text=_str(p, "refusal", what))
+    if kind == "image_url":
+        image = as_dict(p.get("image_url") or {}, f"{what}.image_url")
+        return _part("image", p, {"image_url": {"url": True, "detail": True}},
+                     url=_str(image, "url", f"{what}.image_url"), detail=_str(image, "detail", f"{what}.image_url"))
+    if kind == "input_audio":
+        audio = as_dict(p.get("input_audio") or {}, f"{what}.input_audio")
+        fmt = _str(audio, "format", f"{what}.input_audio")
+        return _part("audio", p, {"input_audio": {"data": True, "format": True}},
+                     data=_str(audio, "data", f"{what}.input_audio"), media_type=f"audio/{fmt}" if fmt else "")
+    if kind == "file":
+        f = as_dict(p.get("file") or {}, f"{what}.file")
+        file_data = _str(f, "file_data", f"{what}.file")
+        media_type, data = _split_data_url(file_data) or ("", file_data)
+        return _part("file", p, {"file": {"file_data": True, "file_id": True}},
+                     data=data, media_type=media_type, file_id=_str(f, "file_id", f"{what}.file"))
+    raise ValueError(f"{what}.type: {kind!r} is not an OpenAI content part (want text, refusal, image_url, "
+                     "input_audio or file)")
+
+
+def _openai_block(part: chat_pb2.ContentPart) -> dict[str, Any] | None:
+    """A wire part as an OpenAI content part, or None for a part OpenAI's
+    Chat Completions has no place for (thinking, compaction)."""
+    if part.type == "text":
+        extra = json.loads(part.provider_json) if part.provider_json else {}
+        if extra.get("type") == "refusal":
+            return _merged({"type": "refusal", "refusal": part.text}, part)
+        return _merged({"type": "text", "text": part.text}, part)
+    if part.type == "image":
+        url = part.url or (f"data:{part.media_type};base64,{part.data}" if part.data else "")
+        image = {"url": url, **({"detail": part.detail} if part.detail else {})}
+        return _merged({"type": "image_url", "image_url": image}, part)
+    if part.type == "audio":
+        fmt = part.media_type.removeprefix("audio/")
+        return _merged({"type": "input_audio", "input_audio": {"data": part.data, "format": fmt}}, part)
+    if part.type in ("file", "document") and not part.text:
+        f: dict[str, Any] = {}
+        if part.data:
+            f["file_data"] = f"data:{part.media_type};base64,{part.data}" if part.media_type else part.data
+        if part.file_id:
+            f["file_id"] = part.file_id
+        return _merged({"type": "file", "file": f}, part)
+    if part.type in ("file", "document"):
+        return {"type": "text", "text": part.text}
+    return None
+
+
 def _openai_text(content: Any, what: str, others: str = "refuse") -> str:
     """The text of a message's content: a string, None, or content parts (or
     Anthropic blocks) whose text parts are joined by newlines. Other parts
-    are refused (others="refuse"), as compressing them is not possible, or
-    skipped (others="skip"), as in a reply whose program is in its text."""
+    are refused (others="refuse") or skipped (others="skip"), as in a reply
+    whose program is in its text."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -116,8 +231,7 @@ def _openai_text(content: Any, what: str, others: str = "refuse") -> str:
         elif kind == "refusal" and others == "refuse":
             texts.append(_str(p, "refusal", f"{what}[{j}]"))
         elif others == "refuse":
-            raise ValueError(f"{what}[{j}]: a {kind!r} part cannot be compressed: the sidecar reads text only; "
-                             "send text parts (describe or drop the rest)")
+            raise ValueError(f"{what}[{j}]: a {kind!r} part has no text: send it as a content part")
     return "\n".join(texts)
 
 
@@ -150,12 +264,18 @@ def openai_message(m: chat_pb2.ChatMessage) -> dict[str, Any]:
     """A wire message as an OpenAI message dict: only fields the API takes,
     content None for an assistant message that only calls tools."""
     out: dict[str, Any] = {"role": m.role, "content": m.content}
+    if m.parts:
+        blocks = [b for b in map(_openai_block, m.parts) if b is not None]
+        if all(b["type"] == "text" for b in blocks):
+            out["content"] = "\n".join(b["text"] for b in blocks)
+        else:
+            out["content"] = blocks
     if m.name:
         out["name"] = m.name
     if m.tool_calls:
         out["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                              for c in m.tool_calls]
-        if m.role == "assistant" and not m.content:
+        if m.role == "assistant" and not out["content"]:
             out["content"] = None
     if m.tool_call_id:
         out["tool_call_id"] = m.tool_call_id
@@ -187,9 +307,12 @@ def from_anthropic(messages: Sequence[Any], *, system: Any = None) -> AnthropicH
     parameter, a string or text blocks) for to_messages(history=...).
 
     A user message's tool_result blocks become tool messages (before its
-    text), an assistant message's tool_use blocks tool calls and its
-    thinking its reasoning. Image, document and other non-text blocks are
-    refused with the index of the message.
+    text), an assistant message's tool_use blocks tool calls. A message
+    holding only text (besides tool use and results) goes on the wire as
+    text; one holding image, document, thinking, redacted_thinking or
+    compaction blocks goes as parts, in order, each block's own fields the
+    part does not hold kept in its provider_json. Other blocks are refused
+    naming the message.
     """
     if isinstance(messages, (str, bytes, Mapping)):
         raise TypeError(f"messages: want a list of messages, got a {type(messages).__name__}")
@@ -226,8 +349,75 @@ def _blocks(content: Any, what: str) -> list[dict[str, Any]]:
 
 
 def _refuse(block: Mapping[str, Any], what: str) -> ValueError:
-    return ValueError(f"{what}: a {block.get('type')!r} block cannot be compressed: the sidecar reads text, "
-                      "tool use and tool results only; drop it or describe it in text")
+    return ValueError(f"{what}: a {block.get('type')!r} block has no place on the wire (want text, image, "
+                      "document, thinking, redacted_thinking, compaction, tool_use or tool_result)")
+
+
+_MEDIA_BLOCKS = ("image", "document", "thinking", "redacted_thinking", "compaction")
+
+
+def _anthropic_part(b: Mapping[str, Any], what: str) -> chat_pb2.ContentPart:
+    """An Anthropic content block (not tool use or result) as a wire part."""
+    kind = b.get("type")
+    if kind == "text":
+        return _part("text", b, {"text": True}, text=_str(b, "text", what))
+    if kind in ("image", "document"):
+        src = as_dict(b.get("source") or {}, f"{what}.source")
+        st = src.get("type")
+        if st == "base64":
+            return _part(kind, b, {"source": {"type": True, "media_type": True, "data": True}},
+                         media_type=_str(src, "media_type", f"{what}.source"), data=_str(src, "data", f"{what}.source"))
+        if st == "url":
+            return _part(kind, b, {"source": {"type": True, "url": True}}, url=_str(src, "url", f"{what}.source"))
+        if st == "file":
+            return _part(kind, b, {"source": {"type": True, "file_id": True}},
+                         file_id=_str(src, "file_id", f"{what}.source"))
+        if st == "text":
+            return _part(kind, b, {"source": {"type": True, "media_type": True, "data": True}},
+                         media_type=_str(src, "media_type", f"{what}.source"), text=_str(src, "data", f"{what}.source"))
+        raise ValueError(f"{what}.source.type: {st!r} is not a source the wire holds (want base64, url, file or text)")
+    if kind == "thinking":
+        return _part("thinking", b, {"thinking": True, "signature": True},
+                     text=_str(b, "thinking", what), signature=_str(b, "signature", what))
+    if kind == "redacted_thinking":
+        return _part("redacted_thinking", b, {"data": True}, data=_str(b, "data", what))
+    if kind == "compaction":
+        taken = {"content": True} if isinstance(b.get("content"), str) else {}
+        return _part("compaction", b, {**taken, "signature": True},
+                     text=b.get("content") if taken else "", signature=_str(b, "signature", what))
+    raise _refuse(b, what)
+
+
+def _anthropic_block(part: chat_pb2.ContentPart) -> dict[str, Any]:
+    """A wire part as an Anthropic content block."""
+    if part.type == "text":
+        return _merged({"type": "text", "text": part.text}, part)
+    if part.type in ("image", "document", "file", "audio"):
+        kind = "image" if part.type == "image" else "document"
+        if part.data:
+            src = {"type": "base64", "media_type": part.media_type, "data": part.data}
+        elif part.file_id:
+            src = {"type": "file", "file_id": part.file_id}
+        elif part.url and _split_data_url(part.url):
+            media_type, data = _split_data_url(part.url)
+            src = {"type": "base64", "media_type": media_type, "data": data}
+        elif part.url:
+            src = {"type": "url", "url": part.url}
+        else:
+            src = {"type": "text", "media_type": part.media_type or "text/plain", "data": part.text}
+        return _merged({"type": kind, "source": src}, part)
+    if part.type == "thinking":
+        return _merged({"type": "thinking", "thinking": part.text, "signature": part.signature}, part)
+    if part.type == "redacted_thinking":
+        return _merged({"type": "redacted_thinking", "data": part.data}, part)
+    if part.type == "compaction":
+        block: dict[str, Any] = {"type": "compaction"}
+        if part.text:
+            block["content"] = part.text
+        if part.signature:
+            block["signature"] = part.signature
+        return _merged(block, part)
+    return _merged({"type": "text", "text": part.text}, part)  # reasoning: its summary
 
 
 def _anthropic_text(content: Any, what: str, allow_str: bool = True) -> str:
@@ -241,41 +431,47 @@ def _anthropic_text(content: Any, what: str, allow_str: bool = True) -> str:
     return "\n".join(texts)
 
 
-def _anthropic_user(content: Any, what: str) -> list[chat_pb2.ChatMessage]:
-    out, texts = [], []
-    for j, b in enumerate(_blocks(content, what)):
-        kind = b.get("type")
-        if kind == "tool_result":
-            out.append(chat_pb2.ChatMessage(role="tool", tool_call_id=_str(b, "tool_use_id", f"{what}[{j}]"),
-                                            content=_anthropic_text(b.get("content"), f"{what}[{j}].content")))
-        elif kind == "text":
-            texts.append(_str(b, "text", f"{what}[{j}]"))
-        else:
+def _anthropic_parts(blocks: list[dict[str, Any]], what: str, into: chat_pb2.ChatMessage,
+                     skip: tuple[str, ...] = ()) -> None:
+    """Sets into's content from blocks (less those of the types skip): their
+    text joined when they hold only text, else every block as a part."""
+    kept = [(j, b) for j, b in enumerate(blocks) if b.get("type") not in skip]
+    if any(b.get("type") in _MEDIA_BLOCKS for _, b in kept):
+        into.parts.extend(_anthropic_part(b, f"{what}[{j}]") for j, b in kept)
+        return
+    texts = []
+    for j, b in kept:
+        if b.get("type") != "text":
             raise _refuse(b, f"{what}[{j}]")
-    if texts or not out:
-        out.append(chat_pb2.ChatMessage(role="user", content="\n".join(texts)))
+        texts.append(_str(b, "text", f"{what}[{j}]"))
+    into.content = "\n".join(texts)
+
+
+def _anthropic_user(content: Any, what: str) -> list[chat_pb2.ChatMessage]:
+    out = []
+    blocks = _blocks(content, what)
+    for j, b in enumerate(blocks):
+        if b.get("type") == "tool_result":
+            result = chat_pb2.ChatMessage(role="tool", tool_call_id=_str(b, "tool_use_id", f"{what}[{j}]"))
+            if b.get("content") is not None:
+                _anthropic_parts(_blocks(b.get("content"), f"{what}[{j}].content"), f"{what}[{j}].content", result)
+            out.append(result)
+    user = chat_pb2.ChatMessage(role="user")
+    _anthropic_parts(blocks, what, user, skip=("tool_result",))
+    if user.content or user.parts or not out:
+        out.append(user)
     return out
 
 
 def _anthropic_assistant(content: Any, what: str) -> chat_pb2.ChatMessage:
     out = chat_pb2.ChatMessage(role="assistant")
-    texts, thoughts = [], []
-    for j, b in enumerate(_blocks(content, what)):
-        kind = b.get("type")
-        if kind == "text":
-            texts.append(_str(b, "text", f"{what}[{j}]"))
-        elif kind == "tool_use":
+    blocks = _blocks(content, what)
+    for j, b in enumerate(blocks):
+        if b.get("type") == "tool_use":
             out.tool_calls.append(chat_pb2.ChatToolCall(
                 id=_str(b, "id", f"{what}[{j}]"), name=_str(b, "name", f"{what}[{j}]"),
                 arguments=json.dumps(b.get("input", {}), ensure_ascii=False, separators=(",", ":"))))
-        elif kind == "thinking":
-            thoughts.append(_str(b, "thinking", f"{what}[{j}]"))
-        elif kind == "redacted_thinking":
-            pass  # no text to count; the message keeps it when unchanged
-        else:
-            raise _refuse(b, f"{what}[{j}]")
-    out.content = "\n".join(texts)
-    out.reasoning = "\n".join(thoughts)
+    _anthropic_parts(blocks, what, out, skip=("tool_use",))
     return out
 
 
@@ -426,13 +622,17 @@ def _open(messages: list[dict[str, Any]], role: str) -> list[dict[str, Any]]:
 def _fresh(messages: list[dict[str, Any]], m: chat_pb2.ChatMessage, k: int, marks: list[_Block]) -> None:
     if m.role == "tool":
         blocks = _open(messages, "user")
-        blocks.append({"type": "tool_result", "tool_use_id": m.tool_call_id, "content": m.content})
+        result: Any = [_anthropic_block(p) for p in m.parts] if m.parts else m.content
+        blocks.append({"type": "tool_result", "tool_use_id": m.tool_call_id, "content": result})
         marks.append(_Block(blocks, len(blocks) - 1, k, 0, len(m.content), False))
         return
     blocks = _open(messages, m.role)
     if m.content:
         blocks.append({"type": "text", "text": m.content})
         marks.append(_Block(blocks, len(blocks) - 1, k, 0, len(m.content), True))
+    for part in m.parts:  # a message of parts: a breakpoint at its end (offset 0) marks its last block
+        blocks.append(_anthropic_block(part))
+        marks.append(_Block(blocks, len(blocks) - 1, k, 0, 0, False))
     for n, call in enumerate(m.tool_calls):
         try:
             arguments = json.loads(call.arguments) if call.arguments else {}
@@ -468,6 +668,8 @@ def _original_marks(marks: list[_Block], blocks: list[dict[str, Any]], start: in
         if kind == "tool_result":
             marks.append(_Block(blocks, i, k + r, 0, len(wire[r].content), False))
             r += 1
+        elif results < len(wire) and wire[results].parts and kind != "tool_use":
+            marks.append(_Block(blocks, i, k + results, 0, 0, False))
         elif kind == "text":
             text = blocks[i].get("text", "")
             marks.append(_Block(blocks, i, k + results, pos, pos + len(text), True))

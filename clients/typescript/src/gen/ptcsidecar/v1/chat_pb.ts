@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/chat.proto.
  */
 export const file_ptcsidecar_v1_chat: GenFile = /*@__PURE__*/
-  fileDesc("ChhwdGNzaWRlY2FyL3YxL2NoYXQucHJvdG8SDXB0Y3NpZGVjYXIudjEitwEKC0NoYXRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCRIOCgZzb3VyY2UYAyABKAkSEQoJc2VuZGVyX2lkGAQgASgJEi8KCnRvb2xfY2FsbHMYBSADKAsyGy5wdGNzaWRlY2FyLnYxLkNoYXRUb29sQ2FsbBIUCgx0b29sX2NhbGxfaWQYBiABKAkSEQoJcmVhc29uaW5nGAcgASgJEgwKBG5hbWUYCCABKAkiOwoMQ2hhdFRvb2xDYWxsEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJYXJndW1lbnRzGAMgASgJQkNaQWdpdGh1Yi5jb20vcHRjLXNpZGVjYXIvcHRjLXNpZGVjYXIvZ2VuL3B0Y3NpZGVjYXIvdjE7cHRjc2lkZWNhcnYxYgZwcm90bzM");
+  fileDesc("ChhwdGNzaWRlY2FyL3YxL2NoYXQucHJvdG8SDXB0Y3NpZGVjYXIudjEi4gEKC0NoYXRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCRIOCgZzb3VyY2UYAyABKAkSEQoJc2VuZGVyX2lkGAQgASgJEi8KCnRvb2xfY2FsbHMYBSADKAsyGy5wdGNzaWRlY2FyLnYxLkNoYXRUb29sQ2FsbBIUCgx0b29sX2NhbGxfaWQYBiABKAkSEQoJcmVhc29uaW5nGAcgASgJEgwKBG5hbWUYCCABKAkSKQoFcGFydHMYCSADKAsyGi5wdGNzaWRlY2FyLnYxLkNvbnRlbnRQYXJ0IuYBCgtDb250ZW50UGFydBIMCgR0eXBlGAEgASgJEgwKBHRleHQYAiABKAkSEQoJc2lnbmF0dXJlGAMgASgJEgwKBGRhdGEYBCABKAkSEgoKbWVkaWFfdHlwZRgFIAEoCRILCgN1cmwYBiABKAkSDwoHZmlsZV9pZBgHIAEoCRINCgV3aWR0aBgIIAEoBRIOCgZoZWlnaHQYCSABKAUSDgoGZGV0YWlsGAogASgJEg0KBXBhZ2VzGAsgASgFEhMKC2R1cmF0aW9uX21zGAwgASgFEhUKDXByb3ZpZGVyX2pzb24YDSABKAkiOwoMQ2hhdFRvb2xDYWxsEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJYXJndW1lbnRzGAMgASgJQkNaQWdpdGh1Yi5jb20vcHRjLXNpZGVjYXIvcHRjLXNpZGVjYXIvZ2VuL3B0Y3NpZGVjYXIvdjE7cHRjc2lkZWNhcnYxYgZwcm90bzM");
 
 /**
  * ChatMessage is one message of a chat log, in the shape that OpenAI- and
@@ -79,6 +79,18 @@ export type ChatMessage = Message<"ptcsidecar.v1.ChatMessage"> & {
    * @generated from field: string name = 8;
    */
   name: string;
+
+  /**
+   * The message's content blocks, in order: text, images, audio, files,
+   * documents, the model's thinking and reasoning items, a provider's
+   * compaction. A message has either `content` or `parts`: with parts, its
+   * text is in text parts and `content` is empty. Every strategy carries a
+   * message's parts whole and in order, or drops the message (docs/API.md,
+   * "Content parts").
+   *
+   * @generated from field: repeated ptcsidecar.v1.ContentPart parts = 9;
+   */
+  parts: ContentPart[];
 };
 
 /**
@@ -87,6 +99,127 @@ export type ChatMessage = Message<"ptcsidecar.v1.ChatMessage"> & {
  */
 export const ChatMessageSchema: GenMessage<ChatMessage> = /*@__PURE__*/
   messageDesc(file_ptcsidecar_v1_chat, 0);
+
+/**
+ * ContentPart is one content block of a message. Which fields a part uses
+ * depends on its type; what the sidecar does not read (`data`, `signature`,
+ * `provider_json`) is sent back byte for byte.
+ *
+ * @generated from message ptcsidecar.v1.ContentPart
+ */
+export type ContentPart = Message<"ptcsidecar.v1.ContentPart"> & {
+  /**
+   * `text`, `image`, `audio`, `file`, `document`, `thinking`,
+   * `redacted_thinking`, `reasoning` or `compaction`. Thinking, reasoning
+   * and compaction parts belong to assistant messages.
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * The text of a `text` part, the reasoning of a `thinking` or `reasoning`
+   * part (a summary, for OpenAI's reasoning items), the summary of an
+   * Anthropic `compaction` block, or a plain-text document.
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * The signature of a `thinking` block, or of any block the provider signs.
+   *
+   * @generated from field: string signature = 3;
+   */
+  signature: string;
+
+  /**
+   * Inline content, as the provider sends it: base64 media (an image, audio,
+   * a PDF), the encrypted data of `redacted_thinking`, an OpenAI reasoning
+   * item's or compaction item's `encrypted_content`.
+   *
+   * @generated from field: string data = 4;
+   */
+  data: string;
+
+  /**
+   * The media type of inline or referenced content, e.g. `image/png`,
+   * `audio/wav`, `application/pdf`.
+   *
+   * @generated from field: string media_type = 5;
+   */
+  mediaType: string;
+
+  /**
+   * The content's URL, when it is referenced rather than inline.
+   *
+   * @generated from field: string url = 6;
+   */
+  url: string;
+
+  /**
+   * The provider's file id, when the content was uploaded beforehand.
+   *
+   * @generated from field: string file_id = 7;
+   */
+  fileId: string;
+
+  /**
+   * An image's width and height in pixels, when the caller knows them
+   * (the sidecar reads them itself from inline PNG, JPEG and GIF data).
+   * They size the image's token count; 0 is unknown.
+   *
+   * @generated from field: int32 width = 8;
+   */
+  width: number;
+
+  /**
+   * An image's height in pixels; 0 is unknown.
+   *
+   * @generated from field: int32 height = 9;
+   */
+  height: number;
+
+  /**
+   * OpenAI's image `detail`: `low`, `high`, `auto` or empty.
+   *
+   * @generated from field: string detail = 10;
+   */
+  detail: string;
+
+  /**
+   * A document's page count, when the caller knows it; 0 is unknown (an
+   * estimate is counted then, unless the sidecar can read it from inline
+   * PDF data).
+   *
+   * @generated from field: int32 pages = 11;
+   */
+  pages: number;
+
+  /**
+   * An audio clip's length in milliseconds, when the caller knows it; 0 is
+   * unknown (read from inline WAV data, else estimated from its size).
+   *
+   * @generated from field: int32 duration_ms = 12;
+   */
+  durationMs: number;
+
+  /**
+   * The provider's own JSON for the block (its id, cache_control, a file
+   * name, anything the fields above do not hold), so an adapter can rebuild
+   * the block exactly. Optional; carried, never read.
+   *
+   * @generated from field: string provider_json = 13;
+   */
+  providerJson: string;
+};
+
+/**
+ * Describes the message ptcsidecar.v1.ContentPart.
+ * Use `create(ContentPartSchema)` to create a new message.
+ */
+export const ContentPartSchema: GenMessage<ContentPart> = /*@__PURE__*/
+  messageDesc(file_ptcsidecar_v1_chat, 1);
 
 /**
  * ChatToolCall is one tool call requested by an assistant message.
@@ -122,5 +255,5 @@ export type ChatToolCall = Message<"ptcsidecar.v1.ChatToolCall"> & {
  * Use `create(ChatToolCallSchema)` to create a new message.
  */
 export const ChatToolCallSchema: GenMessage<ChatToolCall> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_chat, 1);
+  messageDesc(file_ptcsidecar_v1_chat, 2);
 

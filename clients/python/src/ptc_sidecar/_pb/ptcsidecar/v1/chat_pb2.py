@@ -13,7 +13,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18ptcsidecar/v1/chat.proto\x12\rptcsidecar.v1\"\x80\x02\n\x0b\x43hatMessage\x12\x12\n\x04role\x18\x01 \x01(\tR\x04role\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12\x16\n\x06source\x18\x03 \x01(\tR\x06source\x12\x1b\n\tsender_id\x18\x04 \x01(\tR\x08senderId\x12:\n\ntool_calls\x18\x05 \x03(\x0b\x32\x1b.ptcsidecar.v1.ChatToolCallR\ttoolCalls\x12 \n\x0ctool_call_id\x18\x06 \x01(\tR\ntoolCallId\x12\x1c\n\treasoning\x18\x07 \x01(\tR\treasoning\x12\x12\n\x04name\x18\x08 \x01(\tR\x04name\"P\n\x0c\x43hatToolCall\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1c\n\targuments\x18\x03 \x01(\tR\targumentsBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18ptcsidecar/v1/chat.proto\x12\rptcsidecar.v1\"\xb2\x02\n\x0b\x43hatMessage\x12\x12\n\x04role\x18\x01 \x01(\tR\x04role\x12\x18\n\x07\x63ontent\x18\x02 \x01(\tR\x07\x63ontent\x12\x16\n\x06source\x18\x03 \x01(\tR\x06source\x12\x1b\n\tsender_id\x18\x04 \x01(\tR\x08senderId\x12:\n\ntool_calls\x18\x05 \x03(\x0b\x32\x1b.ptcsidecar.v1.ChatToolCallR\ttoolCalls\x12 \n\x0ctool_call_id\x18\x06 \x01(\tR\ntoolCallId\x12\x1c\n\treasoning\x18\x07 \x01(\tR\treasoning\x12\x12\n\x04name\x18\x08 \x01(\tR\x04name\x12\x30\n\x05parts\x18\t \x03(\x0b\x32\x1a.ptcsidecar.v1.ContentPartR\x05parts\"\xd3\x02\n\x0b\x43ontentPart\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text\x12\x1c\n\tsignature\x18\x03 \x01(\tR\tsignature\x12\x12\n\x04\x64\x61ta\x18\x04 \x01(\tR\x04\x64\x61ta\x12\x1d\n\nmedia_type\x18\x05 \x01(\tR\tmediaType\x12\x10\n\x03url\x18\x06 \x01(\tR\x03url\x12\x17\n\x07\x66ile_id\x18\x07 \x01(\tR\x06\x66ileId\x12\x14\n\x05width\x18\x08 \x01(\x05R\x05width\x12\x16\n\x06height\x18\t \x01(\x05R\x06height\x12\x16\n\x06\x64\x65tail\x18\n \x01(\tR\x06\x64\x65tail\x12\x14\n\x05pages\x18\x0b \x01(\x05R\x05pages\x12\x1f\n\x0b\x64uration_ms\x18\x0c \x01(\x05R\ndurationMs\x12#\n\rprovider_json\x18\r \x01(\tR\x0cproviderJson\"P\n\x0c\x43hatToolCall\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1c\n\targuments\x18\x03 \x01(\tR\targumentsBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ptcsidecar.v1.chat_pb2', globals())
@@ -22,7 +22,9 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'ZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1'
   _CHATMESSAGE._serialized_start=44
-  _CHATMESSAGE._serialized_end=300
-  _CHATTOOLCALL._serialized_start=302
-  _CHATTOOLCALL._serialized_end=382
+  _CHATMESSAGE._serialized_end=350
+  _CONTENTPART._serialized_start=353
+  _CONTENTPART._serialized_end=692
+  _CHATTOOLCALL._serialized_start=694
+  _CHATTOOLCALL._serialized_end=774
 # @@protoc_insertion_point(module_scope)
