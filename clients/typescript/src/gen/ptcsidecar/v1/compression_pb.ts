@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/compression.proto.
  */
 export const file_ptcsidecar_v1_compression: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMi+gcKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQFCDAoKX21heF90dXJuc0INCgtfdHVybnNfbGVmdEIQCg5fcHJpbnRsbl9saW1pdEISChBfdG9vbF9jYWxsX2xpbWl0Qg8KDV9zYW1wbGVfbGltaXRCGQoXX3NhbXBsZV9wcmludGFibGVfbGltaXRCDgoMX3NjYW5fd2luZG93QhAKDl9udWRnZV9hdHRlbXB0QgoKCF90cmlnZ2VyQgcKBV9rZWVwQhEKD19jbGVhcl9hdF9sZWFzdEINCgtfbWF4X3Rva2Vuc0ISChBfY2FjaGVfcmVhZF9yYXRlQhMKEV9jYWNoZV93cml0ZV9yYXRlQgoKCF90cmltX3RvIsMHChBDb21wcmVzc2lvblN0YXRzEhAKCHN0cmF0ZWd5GAEgASgJEhgKEHR1cm5zX2NvbXByZXNzZWQYAiABKAUSGAoQdG9vbF9jYWxsc190b3RhbBgDIAEoBRIYChB0b29sX2NhbGxzX3Nob3duGAQgASgFEhoKEnRvb2xfY2FsbHNfZHJvcHBlZBgFIAEoBRIWCg5wcmludGxuc190b3RhbBgGIAEoBRIWCg5wcmludGxuc19zaG93bhgHIAEoBRIYChBwcmludGxuc19kcm9wcGVkGAggASgFEh0KFWVycm9yX3R1cm5zX2NvbGxhcHNlZBgJIAEoBRIXCg9tZXNzYWdlc19iZWZvcmUYCiABKAUSFgoObWVzc2FnZXNfYWZ0ZXIYCyABKAUSFAoMY2hhcnNfYmVmb3JlGAwgASgFEhMKC2NoYXJzX2FmdGVyGA0gASgFEhUKDXRva2Vuc19iZWZvcmUYDiABKAUSFAoMdG9rZW5zX2FmdGVyGA8gASgFEhEKCXRva2VuaXplchgQIAEoCRIXCg9zeW50aGV0aWNfbnVkZ2UYESABKAgSGAoQbnVkZ2VzX2V4aGF1c3RlZBgSIAEoCBIZChF0b29sX3VzZXNfY2xlYXJlZBgTIAEoBRIWCg50b2tlbnNfY2xlYXJlZBgUIAEoBRIcChRzdGFibGVfcHJlZml4X3Rva2VucxgVIAEoBRIVCg1iaWxsZWRfdG9rZW5zGBYgASgBEhoKEmNhY2hlX3dyaXRlX3Rva2VucxgXIAEoBRIbChNzdGFibGVfcHJlZml4X2tub3duGBggASgIEhoKEnN0YWJsZV9wcmVmaXhfbm90ZRgZIAEoCRI4ChBjYWNoZV9icmVha3BvaW50GBogASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSDwoHcHJpY2luZxgbIAEoCRI9ChVuZXh0X2NhY2hlX2JyZWFrcG9pbnQYHCABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIVCg1wcm9tcHRfc291cmNlGB4gASgJEhgKEG1lc3NhZ2VzX2Ryb3BwZWQYHyABKAUSFgoOdG9rZW5zX2Ryb3BwZWQYICABKAUSGgoSdG9vbF9sb29wc19kcm9wcGVkGCEgASgFEhkKEW1lc3NhZ2VzX3JlcGFpcmVkGCIgASgFEh8KF3Rvb2xfY2FsbF9pZHNfcmV3cml0dGVuGCMgASgFEhMKC3Rhc2tfcGlubmVkGCQgASgIIjgKD0NhY2hlQnJlYWtwb2ludBIVCg1tZXNzYWdlX2luZGV4GAEgASgFEg4KBm9mZnNldBgCIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
+  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMikAgKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQESFAoMcHJvZ3JhbV9mb3JtGDAgASgJQgwKCl9tYXhfdHVybnNCDQoLX3R1cm5zX2xlZnRCEAoOX3ByaW50bG5fbGltaXRCEgoQX3Rvb2xfY2FsbF9saW1pdEIPCg1fc2FtcGxlX2xpbWl0QhkKF19zYW1wbGVfcHJpbnRhYmxlX2xpbWl0Qg4KDF9zY2FuX3dpbmRvd0IQCg5fbnVkZ2VfYXR0ZW1wdEIKCghfdHJpZ2dlckIHCgVfa2VlcEIRCg9fY2xlYXJfYXRfbGVhc3RCDQoLX21heF90b2tlbnNCEgoQX2NhY2hlX3JlYWRfcmF0ZUITChFfY2FjaGVfd3JpdGVfcmF0ZUIKCghfdHJpbV90byL1BwoQQ29tcHJlc3Npb25TdGF0cxIQCghzdHJhdGVneRgBIAEoCRIYChB0dXJuc19jb21wcmVzc2VkGAIgASgFEhgKEHRvb2xfY2FsbHNfdG90YWwYAyABKAUSGAoQdG9vbF9jYWxsc19zaG93bhgEIAEoBRIaChJ0b29sX2NhbGxzX2Ryb3BwZWQYBSABKAUSFgoOcHJpbnRsbnNfdG90YWwYBiABKAUSFgoOcHJpbnRsbnNfc2hvd24YByABKAUSGAoQcHJpbnRsbnNfZHJvcHBlZBgIIAEoBRIdChVlcnJvcl90dXJuc19jb2xsYXBzZWQYCSABKAUSFwoPbWVzc2FnZXNfYmVmb3JlGAogASgFEhYKDm1lc3NhZ2VzX2FmdGVyGAsgASgFEhQKDGNoYXJzX2JlZm9yZRgMIAEoBRITCgtjaGFyc19hZnRlchgNIAEoBRIVCg10b2tlbnNfYmVmb3JlGA4gASgFEhQKDHRva2Vuc19hZnRlchgPIAEoBRIRCgl0b2tlbml6ZXIYECABKAkSFwoPc3ludGhldGljX251ZGdlGBEgASgIEhgKEG51ZGdlc19leGhhdXN0ZWQYEiABKAgSGQoRdG9vbF91c2VzX2NsZWFyZWQYEyABKAUSFgoOdG9rZW5zX2NsZWFyZWQYFCABKAUSHAoUc3RhYmxlX3ByZWZpeF90b2tlbnMYFSABKAUSFQoNYmlsbGVkX3Rva2VucxgWIAEoARIaChJjYWNoZV93cml0ZV90b2tlbnMYFyABKAUSGwoTc3RhYmxlX3ByZWZpeF9rbm93bhgYIAEoCBIaChJzdGFibGVfcHJlZml4X25vdGUYGSABKAkSOAoQY2FjaGVfYnJlYWtwb2ludBgaIAEoCzIeLnB0Y3NpZGVjYXIudjEuQ2FjaGVCcmVha3BvaW50Eg8KB3ByaWNpbmcYGyABKAkSPQoVbmV4dF9jYWNoZV9icmVha3BvaW50GBwgASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSFQoNcHJvbXB0X3NvdXJjZRgeIAEoCRIYChBtZXNzYWdlc19kcm9wcGVkGB8gASgFEhYKDnRva2Vuc19kcm9wcGVkGCAgASgFEhoKEnRvb2xfbG9vcHNfZHJvcHBlZBghIAEoBRIZChFtZXNzYWdlc19yZXBhaXJlZBgiIAEoBRIfChd0b29sX2NhbGxfaWRzX3Jld3JpdHRlbhgjIAEoBRITCgt0YXNrX3Bpbm5lZBgkIAEoCBIwCgxwcm9ncmFtX3Rvb2wYPCABKAsyGi5wdGNzaWRlY2FyLnYxLlByb2dyYW1Ub29sIkQKC1Byb2dyYW1Ub29sEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEgoKcGFyYW1ldGVycxgDIAEoCSI4Cg9DYWNoZUJyZWFrcG9pbnQSFQoNbWVzc2FnZV9pbmRleBgBIAEoBRIOCgZvZmZzZXQYAiABKAVCQ1pBZ2l0aHViLmNvbS9wdGMtc2lkZWNhci9wdGMtc2lkZWNhci9nZW4vcHRjc2lkZWNhci92MTtwdGNzaWRlY2FydjFiBnByb3RvMw", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
 
 /**
  * ToMessagesRequest asks for the message array to send to the LLM next.
@@ -356,6 +356,19 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * @generated from field: optional int32 trim_to = 31;
    */
   trimTo?: number | undefined;
+
+  /**
+   * Turn strategies: how programs travel. `fenced` (default): the LLM
+   * answers with the program in a fenced code block and earlier turns are
+   * summarized in text. `tool_call`: the LLM calls one function tool,
+   * `run_ptc_lisp`, with arguments `{"program": "..."}` (its definition is
+   * `stats.program_tool`); earlier turns are rendered as that tool's calls,
+   * each answered by a tool message with a bounded preview of its outcome,
+   * and the built-in system prompt asks for the call.
+   *
+   * @generated from field: string program_form = 48;
+   */
+  programForm: string;
 };
 
 /**
@@ -664,6 +677,14 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
    * @generated from field: bool task_pinned = 36;
    */
   taskPinned: boolean;
+
+  /**
+   * Option `program_form` `tool_call`: the function tool the LLM calls
+   * with each program, to declare in the LLM request. Unset otherwise.
+   *
+   * @generated from field: ptcsidecar.v1.ProgramTool program_tool = 60;
+   */
+  programTool?: ProgramTool | undefined;
 };
 
 /**
@@ -672,6 +693,43 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
  */
 export const CompressionStatsSchema: GenMessage<CompressionStats> = /*@__PURE__*/
   messageDesc(file_ptcsidecar_v1_compression, 3);
+
+/**
+ * ProgramTool is the definition of the function tool that carries a
+ * program, in the terms every provider's function tools use.
+ *
+ * @generated from message ptcsidecar.v1.ProgramTool
+ */
+export type ProgramTool = Message<"ptcsidecar.v1.ProgramTool"> & {
+  /**
+   * The tool's name: `run_ptc_lisp`.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * What the tool does, for the LLM.
+   *
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * The JSON schema of the tool's arguments, as JSON text: an object with
+   * one required string, `program`.
+   *
+   * @generated from field: string parameters = 3;
+   */
+  parameters: string;
+};
+
+/**
+ * Describes the message ptcsidecar.v1.ProgramTool.
+ * Use `create(ProgramToolSchema)` to create a new message.
+ */
+export const ProgramToolSchema: GenMessage<ProgramTool> = /*@__PURE__*/
+  messageDesc(file_ptcsidecar_v1_compression, 4);
 
 /**
  * CacheBreakpoint is a position in a message array: after the first `offset`
@@ -703,5 +761,5 @@ export type CacheBreakpoint = Message<"ptcsidecar.v1.CacheBreakpoint"> & {
  * Use `create(CacheBreakpointSchema)` to create a new message.
  */
 export const CacheBreakpointSchema: GenMessage<CacheBreakpoint> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_compression, 4);
+  messageDesc(file_ptcsidecar_v1_compression, 5);
 
