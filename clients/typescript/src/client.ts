@@ -34,6 +34,7 @@ import {
   type Tools,
 } from "./requests.js";
 import { Run, type RunOptions, type SavedRun } from "./run.js";
+import { anthropicTools, openaiTools, responsesTools } from "./toolcall.js";
 
 /** Responses carry every value twice (EDN and JSON): room beyond gRPC's
  * usual 4 MiB. */
@@ -143,6 +144,22 @@ export class Messages {
   get nudge(): OpenAIMessage | null {
     const k = this.stats.syntheticNudge ? this.prompt.nudgeIndex() : null;
     return k === null ? null : this.messages[k];
+  }
+
+  /** With programForm "tool_call": the program tool run_ptc_lisp as Chat
+   * Completions tools, to pass with messages; [] otherwise. */
+  get tools(): Record<string, unknown>[] {
+    return openaiTools(this.stats.programTool);
+  }
+
+  /** tools as Anthropic Messages tools (name, description, input_schema). */
+  get anthropicTools(): Record<string, unknown>[] {
+    return anthropicTools(this.stats.programTool);
+  }
+
+  /** tools as OpenAI Responses API (and Agents SDK) function tools. */
+  get responsesTools(): Record<string, unknown>[] {
+    return responsesTools(this.stats.programTool);
   }
 
   /** The prompt as Anthropic Messages parameters ({ system, messages }, to
