@@ -14,8 +14,9 @@ import (
 // LLM (Stats.ProgramTool) and the LLM answers with a call of it instead of
 // a fenced block. The transcript is append-only: turn k's two messages are
 // the same on every later call, so a provider reads all of them from its
-// prompt cache; only a last USER message (the definitions in memory and the
-// turns left) is rewritten.
+// prompt cache; only a last USER message listing the definitions in memory
+// is rewritten. Each tool message says the turns left after its turn, which
+// never changes.
 
 // The values of option program_form.
 const (
@@ -122,8 +123,8 @@ func transcriptEnd(msgs []ChatMessage) int {
 
 // toolCallMessages builds SYSTEM, the USER message of the task (what full
 // sends first), an ASSISTANT tool call and a TOOL answer per turn, and,
-// when bounded and after a turn, a USER message with the definitions in
-// memory and the turns left.
+// when bounded and the memory holds definitions, a USER message listing
+// them with samples (the values stay whole in memory).
 func toolCallMessages(req *Request, bounded bool) ([]ChatMessage, error) {
 	o := &req.Options
 	msgs, budget, err := openingMessages(req, toolCallSystemPrompt(o), 3+2*len(req.Turns))
@@ -138,7 +139,7 @@ func toolCallMessages(req *Request, bounded bool) ([]ChatMessage, error) {
 			ChatMessage{Role: RoleTool, ToolCallID: id, Content: toolCallFeedback(t, o, budget-i-1, bounded)},
 		)
 	}
-	if bounded && len(req.Turns) > 0 {
+	if bounded { // the host's prelude too, before the first turn
 		if state := preludeSection(req); state != "" {
 			msgs = append(msgs, ChatMessage{Role: RoleUser, Content: state})
 		}

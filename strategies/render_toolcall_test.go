@@ -3,10 +3,14 @@ package strategies
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -129,6 +133,26 @@ func TestToolCallAppendOnly(t *testing.T) {
 	}
 }
 
+// TestToolCallHostPrelude: before the first turn the host's prelude is
+// listed in a USER message after the task, which the next call rewrites.
+func TestToolCallHostPrelude(t *testing.T) {
+	o, err := Normalize(RawOptions{Mission: "m", ProgramForm: ProgramToolCall})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := Render(&Request{Options: o, Memory: []Binding{{Name: "list-sources", IsFn: true, Params: []string{"kind"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := resp.Messages
+	if len(msgs) != 3 || msgs[2].Role != RoleUser || !strings.Contains(msgs[2].Content, "(list-sources [kind])") {
+		t.Fatalf("messages %+v", msgs)
+	}
+	if bp := resp.Stats.NextCacheBreakpoint; bp.Message != 1 {
+		t.Errorf("next breakpoint %+v, want the end of the task message", *bp)
+	}
+}
+
 // TestToolCallSystemPrompt: the built-in reference asks for the tool call
 // instead of a fenced block; a caller's system prompt is sent as given.
 func TestToolCallSystemPrompt(t *testing.T) {
@@ -197,4 +221,72 @@ func TestToolCallPrintsBounded(t *testing.T) {
 	if st := resp.Stats; st.PrintlnsTotal != 4 || st.PrintlnsShown != 2 || st.PrintlnsDropped != 2 {
 		t.Errorf("prints total %d shown %d dropped %d", st.PrintlnsTotal, st.PrintlnsShown, st.PrintlnsDropped)
 	}
+}
+
+// toolCallRecallFloors are the recall of each turn strategy in tool-call
+// form on the recorded runs of a real model, as docs/STRATEGIES.md ("The
+// program as a tool call") records it, on the whole set and on -short's
+// sample, rounded down. The fenced forms hold TestRecallRecorded's floors.
+var toolCallRecallFloors = map[string]recallFloor{
+	"full tool_call":                  {0.865, 0.848},
+	"single-user-coalesced tool_call": {0.992, 0.984},
+	"cache-stable tool_call":          {0.992, 0.984},
+}
+
+// TestToolCallFormRecorded measures evidence recall, tokens and bill of the
+// turn strategies in both program forms on each turn of the recorded runs
+// of a real model (testdata/traces/real-*.txtar), against full in fenced
+// form, and fails when a recall in tool-call form drops below its floor.
+// go test -run TestToolCallFormRecorded -v prints the table.
+func TestToolCallFormRecorded(t *testing.T) {
+	files, err := filepath.Glob("testdata/traces/real-*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no real runs in testdata/traces (%v)", err)
+	}
+	if testing.Short() {
+		files = everyFourth(files)
+	}
+	rem := NewRemembered(memo.New(256 << 20))
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	var labels []string
+	totals := map[string]*recallTotals{}
+	for _, form := range []string{ProgramFenced, ProgramToolCall} {
+		for _, name := range []string{"full", "single-user-coalesced", "cache-stable"} {
+			label := name
+			if form == ProgramToolCall {
+				label += " tool_call"
+			}
+			labels = append(labels, label)
+			totals[label] = &recallTotals{}
+		}
+	}
+	for _, f := range files {
+		tr := loadTrace(t, f)
+		for i := range tr.turns {
+			req := tr.request(i)
+			req.Remembered = rem
+			req.Options.Pricing = anthropic
+			var ev []Evidence
+			for _, label := range labels {
+				name, form, _ := strings.Cut(label, " ")
+				req.Options.Strategy, req.Options.ProgramForm = name, ProgramFenced
+				if form != "" {
+					req.Options.ProgramForm = ProgramToolCall
+				}
+				resp, err := Render(req)
+				if err != nil {
+					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, label, err)
+				}
+				if label == "full" {
+					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
+				}
+				totals[label].add(&resp.Stats, ev, resp.Messages)
+			}
+		}
+	}
+	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
+	t.Logf("\n%s", recallTable(src, "full", labels, totals))
+	floors := maps.Clone(turnRecallFloors)
+	maps.Copy(floors, toolCallRecallFloors)
+	checkFloors(t, "PTC-Lisp", labels, totals, floors)
 }
