@@ -15,6 +15,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from ptc_sidecar._pb.ptcsidecar.v1 import turn_pb2
+from ptc_sidecar._responses import to_responses
 from ptc_sidecar._toolcall import anthropic_tools, openai_tools, responses_tools
 from ptc_sidecar._values import from_wire
 
@@ -249,6 +250,15 @@ class Messages:
             return None
         k = self._prompt.nudge_index()
         return None if k is None else self.messages[k]
+
+    def to_responses(self) -> "Any":
+        """The prompt as OpenAI Responses API parameters: .instructions (the
+        system prompt) and .input (the items; .params() for
+        responses.create(**...)). Items read with from_responses that the
+        strategy kept come back whole (reasoning with its encrypted_content
+        next to what it preceded, compaction items); a function_call_output
+        whose call is not sent is left out."""
+        return to_responses(self._prompt)
 
     @property
     def tools(self) -> list[dict[str, Any]]:
