@@ -5,6 +5,7 @@ and a tool message."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -118,3 +119,16 @@ def test_program_call_reads_every_shape():
 def test_program_form_is_checked(client):
     with pytest.raises(ptc_sidecar.SidecarError, match="program_form"):
         client.run(mission="m", program_form="json").next_messages()
+
+
+def test_an_async_run_takes_the_call(target):
+    async def main():
+        async with ptc_sidecar.AsyncClient(target) as client:
+            run = client.run(mission="m", max_turns=2, program_form="tool_call")
+            prompt = await run.next_messages()
+            assert prompt.tools[0]["function"]["name"] == "run_ptc_lisp"
+            turn = await run.step(anthropic_call("toolu_9", "(return (* 6 7))"))
+            return turn, run.result
+
+    turn, result = asyncio.run(main())
+    assert (turn.returned, result) == (True, 42)
