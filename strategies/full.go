@@ -108,12 +108,18 @@ func fullIndicator(o *Options, left int) string {
 }
 
 // assistantReply is what the LLM answered: its raw response, or the program
-// in a clojure block when the raw response was not kept.
+// in a clojure block when the raw response was not kept. A turn whose
+// program came in a tool call kept only the text beside the call, which
+// the block then follows.
 func assistantReply(t *Turn) string {
-	if t.RawResponse != "" {
+	fenced := "```clojure\n" + t.Program + "\n```"
+	switch {
+	case t.ProgramCallID != "":
+		return joinSections(t.RawResponse, fenced)
+	case t.RawResponse != "":
 		return t.RawResponse
 	}
-	return "```clojure\n" + t.Program + "\n```"
+	return fenced
 }
 
 // turnFeedback is one turn's outcome as the agent would see it without

@@ -153,6 +153,22 @@ func TestToolCallHostPrelude(t *testing.T) {
 	}
 }
 
+// TestToolCallTurnInFencedForm: a turn whose program came in a tool call
+// is rendered by full in fenced form with its text and its program.
+func TestToolCallTurnInFencedForm(t *testing.T) {
+	o, err := Normalize(RawOptions{Strategy: "full"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := Render(&Request{Options: o, Turns: []Turn{{Number: 1, Program: "(+ 1 2)", RawResponse: "Adding.", ProgramCallID: "c1", Success: true, Result: lisp.Int(3)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Messages[2].Content; got != "Adding.\n\n```clojure\n(+ 1 2)\n```" {
+		t.Errorf("assistant reply %q", got)
+	}
+}
+
 // TestToolCallSystemPrompt: the built-in reference asks for the tool call
 // instead of a fenced block; a caller's system prompt is sent as given.
 func TestToolCallSystemPrompt(t *testing.T) {
