@@ -64,8 +64,10 @@ def chat_strategies(client):
 
 
 def check_sendable(items):
-    """No function_call_output before its call; each reasoning item is
-    followed by an item that is not an output."""
+    """No function_call_output before its call, no call without its output;
+    each reasoning item is followed by an item that is not an output."""
+    answered = {i["call_id"] for i in items if i.get("type") == "function_call_output"}
+    assert all(i["call_id"] in answered for i in items if i.get("type") == "function_call"), items
     called = set()
     for n, item in enumerate(items):
         kind = item.get("type")

@@ -53,9 +53,11 @@ async function chatStrategies(client: Client): Promise<[string, Record<string, u
   return out;
 }
 
-/** No function_call_output before its call; each reasoning item is followed
- * by an item that is not an output. */
+/** No function_call_output before its call, no call without its output;
+ * each reasoning item is followed by an item that is not an output. */
 function checkSendable(items: Item[]): void {
+  const answered = new Set(items.filter((i) => i.type === "function_call_output").map((i) => i.call_id));
+  assert.ok(items.every((i) => i.type !== "function_call" || answered.has(i.call_id)), "a call without its output");
   const called = new Set<unknown>();
   items.forEach((item, n) => {
     if (item.type === "function_call") called.add(item.call_id);
