@@ -25,7 +25,9 @@ type evaluation struct {
 	number      int
 	rawResponse string
 	program     string
+	callID      string         // program_call's id, when the program came from it
 	noProgram   bool           // raw_response holds no fenced program
+	callErr     *lisp.Error    // why program_call holds no program (programcall.go)
 	warnings    []lisp.Warning // what extracting the program forgave
 	extracting  time.Duration  // how long extracting the program took
 	env         lisp.Env
@@ -86,7 +88,11 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, error) {
 	if ev.noProgram {
 		// A failed turn like any other: the LLM reads why, memory stays.
-		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: lisp.NoProgramError()}, nil
+		why := lisp.NoProgramError()
+		if ev.callErr != nil {
+			why = ev.callErr
+		}
+		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: why}, nil
 	}
 	env := ev.env
 	env.Programs = rememberedPrograms{s.remembered.programs}
@@ -111,7 +117,14 @@ func startClock(ev *evaluation, admit func() error) error {
 // prefix is prepended to field names ("start." inside a stream).
 func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
-	if ev.program == "" && ev.rawResponse != "" {
+	if call := req.GetProgramCall(); ev.program == "" && call != nil {
+		program, callErr, err := programFromCall(call, prefix+"program_call")
+		if err != nil {
+			return nil, err
+		}
+		ev.program, ev.callID, ev.callErr, ev.noProgram = program, call.GetId(), callErr, callErr != nil
+	}
+	if ev.program == "" && !ev.noProgram && ev.rawResponse != "" {
 		var found bool
 		var err error
 		began := time.Now()
@@ -308,16 +321,17 @@ func (s *Service) toolTimeout(l *ptcsidecarv1.Limits, field string) (time.Durati
 func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 	program, raw, cut := echoTexts(ev.program, ev.rawResponse, maxEchoBytes)
 	t := &ptcsidecarv1.Turn{
-		Number:      int32(ev.number),
-		RawResponse: raw,
-		Program:     program,
-		Prints:      res.Prints,
-		Memory:      encodeMemory(res.Memory),
-		Defined:     res.Defined,
-		Success:     res.Err == nil,
-		Returned:    res.Returned,
-		Failed:      res.Failed,
-		DurationMs:  res.Duration.Milliseconds(),
+		Number:        int32(ev.number),
+		RawResponse:   raw,
+		Program:       program,
+		ProgramCallId: ev.callID,
+		Prints:        res.Prints,
+		Memory:        encodeMemory(res.Memory),
+		Defined:       res.Defined,
+		Success:       res.Err == nil,
+		Returned:      res.Returned,
+		Failed:        res.Failed,
+		DurationMs:    res.Duration.Milliseconds(),
 	}
 	if res.Err == nil || res.Failed {
 		t.Result = encodeValueText(res.Value, res.ValueText)

@@ -106,6 +106,7 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		Prompt:               o.GetPrompt(),
 		Data:                 data,
 		Signature:            o.GetSignature(),
+		ProgramForm:          o.GetProgramForm(),
 		MaxTurns:             optionalInt(o.MaxTurns),
 		TurnsLeft:            optionalInt(o.TurnsLeft),
 		PrintlnLimit:         optionalInt(o.PrintlnLimit),
@@ -195,15 +196,16 @@ func decodeBindings(rd *valueReader, m *ptcsidecarv1.Memory, path func() string,
 // decodeTurn reads turns[i].
 func decodeTurn(rd *valueReader, t *ptcsidecarv1.Turn, i int) (strategies.Turn, error) {
 	turn := strategies.Turn{
-		Number:      int(t.GetNumber()),
-		RawResponse: t.GetRawResponse(),
-		Program:     t.GetProgram(),
-		Prints:      t.GetPrints(),
-		Defined:     t.GetDefined(),
-		Success:     t.GetSuccess(),
-		Returned:    t.GetReturned(),
-		Failed:      t.GetFailed(),
-		Duration:    time.Duration(t.GetDurationMs()) * time.Millisecond,
+		Number:        int(t.GetNumber()),
+		RawResponse:   t.GetRawResponse(),
+		Program:       t.GetProgram(),
+		Prints:        t.GetPrints(),
+		Defined:       t.GetDefined(),
+		Success:       t.GetSuccess(),
+		Returned:      t.GetReturned(),
+		Failed:        t.GetFailed(),
+		Duration:      time.Duration(t.GetDurationMs()) * time.Millisecond,
+		ProgramCallID: t.GetProgramCallId(),
 	}
 	path := func() string { return fmt.Sprintf("turns[%d]", i) }
 	var err error
@@ -338,6 +340,9 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		ThinkingCleared:       int32(s.ThinkingCleared),
 		ThinkingTokensCleared: int32(s.ThinkingTokensCleared),
 		CompactionReplaced:    int32(s.CompactionReplaced),
+	}
+	if pt := s.ProgramTool; pt != nil {
+		out.Stats.ProgramTool = &ptcsidecarv1.ProgramTool{Name: pt.Name, Description: pt.Description, Parameters: pt.Parameters}
 	}
 	return out
 }

@@ -55,6 +55,9 @@ func (cacheStable) Input() Input { return InputTurns }
 func (cacheStable) Options() []OptionDoc { return turnOptionDocs }
 
 func (s cacheStable) Render(req *Request) (*Response, error) {
+	if toolCallForm(req) {
+		return toolCallResponse(s.Name(), req, true)
+	}
 	return summarizedResponse(s.Name(), req, memoryStable, cacheStableMessages)
 }
 

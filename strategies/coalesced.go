@@ -21,6 +21,9 @@ func (coalesced) Input() Input { return InputTurns }
 func (coalesced) Options() []OptionDoc { return turnOptionDocs }
 
 func (s coalesced) Render(req *Request) (*Response, error) {
+	if toolCallForm(req) {
+		return toolCallResponse(s.Name(), req, true)
+	}
 	return summarizedResponse(s.Name(), req, memoryWhole, coalescedMessages)
 }
 

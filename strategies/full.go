@@ -32,6 +32,9 @@ func (full) Options() []OptionDoc {
 }
 
 func (s full) Render(req *Request) (*Response, error) {
+	if toolCallForm(req) {
+		return toolCallResponse(s.Name(), req, false)
+	}
 	msgs, err := fullMessages(req)
 	if err != nil {
 		return nil, err
@@ -57,25 +60,10 @@ func (s full) Render(req *Request) (*Response, error) {
 // ASSISTANT and a USER message per turn.
 func fullMessages(req *Request) ([]ChatMessage, error) {
 	o := &req.Options
-	tools, err := toolSection(o, req.Remembered)
+	msgs, budget, err := openingMessages(req, systemPrompt(o), 2+2*len(req.Turns))
 	if err != nil {
 		return nil, err
 	}
-	ret, err := expectedReturnSection(o, req.Remembered)
-	if err != nil {
-		return nil, err
-	}
-	// The budget the indicators count down from, so that the last feedback
-	// says what single-user-coalesced says now.
-	budget := o.MaxTurns
-	if o.TurnsLeftSet {
-		budget = o.TurnsLeft + len(req.Turns)
-	}
-	msgs := make([]ChatMessage, 0, 2+2*len(req.Turns))
-	msgs = append(msgs,
-		ChatMessage{Role: RoleSystem, Content: systemPrompt(o)},
-		ChatMessage{Role: RoleUser, Content: joinSections(missionSection(o), tools, dataSection(o), ret, fullIndicator(o, budget))},
-	)
 	for i := range req.Turns {
 		t := &req.Turns[i]
 		msgs = append(msgs,
@@ -86,6 +74,32 @@ func fullMessages(req *Request) ([]ChatMessage, error) {
 	return msgs, nil
 }
 
+// openingMessages are SYSTEM (system) and the USER message of turn 1, in a
+// slice of the given capacity, and the budget the turns indicators count
+// down from, so that the last feedback says what single-user-coalesced
+// says now.
+func openingMessages(req *Request, system string, capacity int) ([]ChatMessage, int, error) {
+	o := &req.Options
+	tools, err := toolSection(o, req.Remembered)
+	if err != nil {
+		return nil, 0, err
+	}
+	ret, err := expectedReturnSection(o, req.Remembered)
+	if err != nil {
+		return nil, 0, err
+	}
+	budget := o.MaxTurns
+	if o.TurnsLeftSet {
+		budget = o.TurnsLeft + len(req.Turns)
+	}
+	msgs := make([]ChatMessage, 0, capacity)
+	msgs = append(msgs,
+		ChatMessage{Role: RoleSystem, Content: system},
+		ChatMessage{Role: RoleUser, Content: joinSections(missionSection(o), tools, dataSection(o), ret, fullIndicator(o, budget))},
+	)
+	return msgs, budget, nil
+}
+
 func fullIndicator(o *Options, left int) string {
 	if o.MaxTurns == 1 {
 		return ""
@@ -94,12 +108,18 @@ func fullIndicator(o *Options, left int) string {
 }
 
 // assistantReply is what the LLM answered: its raw response, or the program
-// in a clojure block when the raw response was not kept.
+// in a clojure block when the raw response was not kept. A turn whose
+// program came in a tool call kept only the text beside the call, which
+// the block then follows.
 func assistantReply(t *Turn) string {
-	if t.RawResponse != "" {
+	fenced := "```clojure\n" + t.Program + "\n```"
+	switch {
+	case t.ProgramCallID != "":
+		return joinSections(t.RawResponse, fenced)
+	case t.RawResponse != "":
 		return t.RawResponse
 	}
-	return "```clojure\n" + t.Program + "\n```"
+	return fenced
 }
 
 // turnFeedback is one turn's outcome as the agent would see it without
@@ -124,9 +144,17 @@ func turnFeedback(t *Turn, o *Options, left int) string {
 		}
 		b.WriteString("\n\n")
 	}
+	writeOutcome(&b, t, o, left, unlimited, unlimited)
+	return b.String()
+}
+
+// writeOutcome writes the end of a turn's feedback: its result, rendered
+// within limit items and printable characters, or its error, then its
+// warnings and the turns left after it (left).
+func writeOutcome(b *strings.Builder, t *Turn, o *Options, left, limit, printable int) {
 	if t.Success {
 		b.WriteString(";; Result: ")
-		writeValue(&b, orNil(t.Result), unlimited, unlimited)
+		writeValue(b, orNil(t.Result), limit, printable)
 	} else {
 		b.WriteString("Error: ")
 		b.WriteString(errorMessage(t))
@@ -137,11 +165,10 @@ func turnFeedback(t *Turn, o *Options, left int) string {
 	}
 	if len(t.Warnings) > 0 {
 		b.WriteString("\n\n")
-		writeWarnings(&b, t.Warnings)
+		writeWarnings(b, t.Warnings)
 	}
 	if o.MaxTurns != 1 { // as fullIndicator, without building the text
 		b.WriteString("\n\n")
-		writeTurnsLeft(&b, left)
+		writeTurnsLeft(b, left)
 	}
-	return b.String()
 }

@@ -17,6 +17,7 @@ type RawOptions struct {
 	Tools        []ToolSpec
 	Data         lisp.Value // nil when absent; must be a map otherwise
 	Signature    string
+	ProgramForm  string // "", ProgramFenced or ProgramToolCall
 
 	MaxTurns             *int
 	TurnsLeft            *int
@@ -169,6 +170,15 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 	case PromptLean, PromptFull:
 	default:
 		return Options{}, &OptionError{Option: "prompt", Reason: fmt.Sprintf("must be %q or %q, got %q", PromptLean, PromptFull, o.Prompt)}
+	}
+
+	switch raw.ProgramForm {
+	case "", ProgramFenced:
+		o.ProgramForm = ProgramFenced
+	case ProgramToolCall:
+		o.ProgramForm = ProgramToolCall
+	default:
+		return Options{}, &OptionError{Option: "program_form", Reason: fmt.Sprintf("must be %q or %q, got %q", ProgramFenced, ProgramToolCall, raw.ProgramForm)}
 	}
 
 	if o.Tokenizer == "" {

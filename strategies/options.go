@@ -12,6 +12,7 @@ type Options struct {
 	Tools        []ToolSpec
 	Data         *lisp.Map // nil when the request has no data
 	Signature    string    // the expected return signature, "" when none
+	ProgramForm  string    // ProgramFenced or ProgramToolCall
 
 	MaxTurns  int
 	TurnsLeft int // when TurnsLeftSet, overrides MaxTurns - len(turns)

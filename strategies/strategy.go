@@ -46,6 +46,10 @@ type Turn struct {
 	Returned  bool
 	Failed    bool
 	Duration  time.Duration
+	// ProgramCallID is the id of the LLM's tool call that carried the
+	// program ("" when it came from a fenced block or a bare program);
+	// RawResponse then holds the reply's text beside the call.
+	ProgramCallID string
 }
 
 // TurnError is why a turn failed, written for the LLM.
@@ -198,6 +202,10 @@ type Stats struct {
 	ThinkingCleared       int
 	ThinkingTokensCleared int
 	CompactionReplaced    int
+
+	// ProgramTool is the tool to declare to the LLM in tool-call form
+	// (program_form "tool_call"); nil otherwise.
+	ProgramTool *ProgramTool
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.

@@ -28,6 +28,7 @@ var turnOptionDocs = []OptionDoc{
 	intOptionDoc("sample_printable_limit", "characters shown per sample string"),
 	docTokenizer,
 	docPricing, docCacheReadRate, docCacheWriteRate,
+	docProgramForm,
 }
 
 // summarizedResponse renders req with messages, a strategy that summarizes

@@ -158,10 +158,10 @@ type Json = Record<string, unknown>;
 /** Where one wire message came from: the caller's message (as plain data),
  * which of the caller's messages it was, in which shape, and how many wire
  * messages that message made. */
-interface Source {
+export interface Source {
   original: unknown;
   group: number;
-  format: "openai" | "anthropic" | "anthropic:system";
+  format: "openai" | "anthropic" | "anthropic:system" | "responses" | "responses:instructions";
   size: number;
 }
 

@@ -34,6 +34,8 @@ import {
   type Tools,
 } from "./requests.js";
 import { Run, type RunOptions, type SavedRun } from "./run.js";
+import { ResponsesHistory, toResponses, type ResponsesPrompt } from "./responses.js";
+import { anthropicTools, openaiTools, responsesTools } from "./toolcall.js";
 
 /** Responses carry every value twice (EDN and JSON): room beyond gRPC's
  * usual 4 MiB. */
@@ -110,8 +112,8 @@ const EVAL_OPTIONS = ["program", "rawResponse", "tools", "memory", "data", "turn
  * as a native value, and a chat agent's history. */
 export interface ToMessagesOptions extends OptionFields, CallOptions {
   memory?: Memory | null;
-  /** OpenAI Chat Completions messages, or fromAnthropic(...). */
-  history?: readonly OpenAIMessageInput[] | AnthropicHistory;
+  /** OpenAI Chat Completions messages, fromAnthropic(...) or fromResponses(...). */
+  history?: readonly OpenAIMessageInput[] | AnthropicHistory | ResponsesHistory;
   tools?: Tools | string[];
   data?: unknown;
 }
@@ -143,6 +145,31 @@ export class Messages {
   get nudge(): OpenAIMessage | null {
     const k = this.stats.syntheticNudge ? this.prompt.nudgeIndex() : null;
     return k === null ? null : this.messages[k];
+  }
+
+  /** The prompt as OpenAI Responses API parameters ({ instructions, input },
+   * to spread into responses.create). Items read with fromResponses that
+   * the strategy kept come back whole (reasoning with its encrypted_content
+   * next to what it preceded, compaction items); a function_call_output
+   * whose call is not sent is left out. */
+  toResponses(): ResponsesPrompt {
+    return toResponses(this.prompt);
+  }
+
+  /** With programForm "tool_call": the program tool run_ptc_lisp as Chat
+   * Completions tools, to pass with messages; [] otherwise. */
+  get tools(): Record<string, unknown>[] {
+    return openaiTools(this.stats.programTool);
+  }
+
+  /** tools as Anthropic Messages tools (name, description, input_schema). */
+  get anthropicTools(): Record<string, unknown>[] {
+    return anthropicTools(this.stats.programTool);
+  }
+
+  /** tools as OpenAI Responses API (and Agents SDK) function tools. */
+  get responsesTools(): Record<string, unknown>[] {
+    return responsesTools(this.stats.programTool);
   }
 
   /** The prompt as Anthropic Messages parameters ({ system, messages }, to
@@ -494,7 +521,7 @@ class CallScope {
 
 function readHistory(history: ToMessagesOptions["history"]): History {
   if (history === undefined) return new History();
-  if (history instanceof AnthropicHistory) return history.history;
+  if (history instanceof AnthropicHistory || history instanceof ResponsesHistory) return history.history;
   return readOpenAI(history, "history");
 }
 

@@ -7,6 +7,7 @@
 import { clone, create, equals, fromJson, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 
 import type { CompressionStats as StatsProto } from "./gen/ptcsidecar/v1/compression_pb.js";
+import type { ProgramTool } from "./toolcall.js";
 import { MemorySchema, TurnSchema, type Memory as MemoryProto, type Turn as TurnProto } from "./gen/ptcsidecar/v1/turn_pb.js";
 import type { Value } from "./gen/ptcsidecar/v1/values_pb.js";
 import { EDN, parseJSON, type Native } from "./values.js";
@@ -207,16 +208,23 @@ export interface CacheBreakpoint {
 }
 
 /** What a compression did, by the CompressionStats field names (camelCase):
- * counts are numbers, the breakpoints null when unset. */
-export type Stats = Omit<StatsProto, "$typeName" | "$unknown" | "cacheBreakpoint" | "nextCacheBreakpoint"> & {
+ * counts are numbers, the breakpoints and the program tool null when unset. */
+export type Stats = Omit<StatsProto, "$typeName" | "$unknown" | "cacheBreakpoint" | "nextCacheBreakpoint" | "programTool"> & {
   cacheBreakpoint: CacheBreakpoint | null;
   nextCacheBreakpoint: CacheBreakpoint | null;
+  programTool: ProgramTool | null;
 };
 
 export function statsOf(s: StatsProto | undefined): Stats {
-  const { $typeName: _, $unknown: __, cacheBreakpoint, nextCacheBreakpoint, ...rest } = s ?? ({} as StatsProto);
+  const { $typeName: _, $unknown: __, cacheBreakpoint, nextCacheBreakpoint, programTool, ...rest } = s ?? ({} as StatsProto);
   const point = (b: typeof cacheBreakpoint): CacheBreakpoint | null => (b ? { messageIndex: b.messageIndex, offset: b.offset } : null);
-  return { ...(rest as Omit<Stats, "cacheBreakpoint" | "nextCacheBreakpoint">), cacheBreakpoint: point(cacheBreakpoint), nextCacheBreakpoint: point(nextCacheBreakpoint) };
+  const tool = programTool ? { name: programTool.name, description: programTool.description, parameters: programTool.parameters } : null;
+  return {
+    ...(rest as Omit<Stats, "cacheBreakpoint" | "nextCacheBreakpoint" | "programTool">),
+    cacheBreakpoint: point(cacheBreakpoint),
+    nextCacheBreakpoint: point(nextCacheBreakpoint),
+    programTool: tool,
+  };
 }
 
 /** A compression strategy: its name, what it reads ("turns" or "history")

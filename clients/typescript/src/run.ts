@@ -10,7 +10,8 @@ import { randomUUID } from "node:crypto";
 
 import { create, type JsonValue } from "@bufbuild/protobuf";
 
-import { History, replyText, type Reply } from "./chat.js";
+import { History, type Reply } from "./chat.js";
+import { programCall, type ToolCallReply } from "./toolcall.js";
 import type { CallOptions, Client, Messages } from "./client.js";
 import { RunFailedError, RunFinishedError, SidecarError } from "./errors.js";
 import { OptionsSchema, type Options } from "./gen/ptcsidecar/v1/compression_pb.js";
@@ -182,12 +183,16 @@ export class Run {
   }
 
   /** Evaluates the LLM's reply (a string, an OpenAI completion or its
-   * message, or an Anthropic message), runs its tool calls, records the turn
-   * and returns it. Nothing changes when it rejects. */
-  async step(reply: Reply, options: CallOptions = {}): Promise<Turn> {
+   * message, an Anthropic message, or a Responses API response or its output
+   * items), runs its tool calls, records the turn and returns it. The program
+   * is the reply's run_ptc_lisp call when it makes one (programForm
+   * "tool_call"), else its fenced block. Nothing changes when it rejects. */
+  async step(reply: Reply | ToolCallReply, options: CallOptions = {}): Promise<Turn> {
     this.checkRunning("step");
+    const { call, text } = programCall(reply); // programForm "tool_call": the run_ptc_lisp call
     const request = create(EvalTurnRequestSchema, {
-      rawResponse: replyText(reply) || " ", // an empty reply holds no program: a turn that says so
+      programCall: call ?? undefined,
+      rawResponse: call ? text : text || " ", // an empty reply holds no program: a turn that says so
       tools: this.options.tools,
       turnNumber: this.turnNumber,
       previousResults: this.previous,

@@ -280,8 +280,16 @@ type Options struct {
 	// as Anthropic's `clear_thinking` context edit does. Unset: keep all
 	// (what a prompt cache wants). Must not be negative.
 	KeepThinkingTurns *int32 `protobuf:"varint,35,opt,name=keep_thinking_turns,json=keepThinkingTurns,proto3,oneof" json:"keep_thinking_turns,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Turn strategies: how programs travel. `fenced` (default): the LLM
+	// answers with the program in a fenced code block and earlier turns are
+	// summarized in text. `tool_call`: the LLM calls one function tool,
+	// `run_ptc_lisp`, with arguments `{"program": "..."}` (its definition is
+	// `stats.program_tool`); earlier turns are rendered as that tool's calls,
+	// each answered by a tool message with a bounded preview of its outcome,
+	// and the built-in system prompt asks for the call.
+	ProgramForm   string `protobuf:"bytes,48,opt,name=program_form,json=programForm,proto3" json:"program_form,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
@@ -538,6 +546,13 @@ func (x *Options) GetKeepThinkingTurns() int32 {
 	return 0
 }
 
+func (x *Options) GetProgramForm() string {
+	if x != nil {
+		return x.ProgramForm
+	}
+	return ""
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -691,8 +706,11 @@ type CompressionStats struct {
 	// Chat strategies: messages before a provider's compaction block or item,
 	// which it replaces and the output does not send.
 	CompactionReplaced int32 `protobuf:"varint,49,opt,name=compaction_replaced,json=compactionReplaced,proto3" json:"compaction_replaced,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Option `program_form` `tool_call`: the function tool the LLM calls
+	// with each program, to declare in the LLM request. Unset otherwise.
+	ProgramTool   *ProgramTool `protobuf:"bytes,60,opt,name=program_tool,json=programTool,proto3" json:"program_tool,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CompressionStats) Reset() {
@@ -1033,6 +1051,79 @@ func (x *CompressionStats) GetCompactionReplaced() int32 {
 	return 0
 }
 
+func (x *CompressionStats) GetProgramTool() *ProgramTool {
+	if x != nil {
+		return x.ProgramTool
+	}
+	return nil
+}
+
+// ProgramTool is the definition of the function tool that carries a
+// program, in the terms every provider's function tools use.
+type ProgramTool struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tool's name: `run_ptc_lisp`.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// What the tool does, for the LLM.
+	Description string `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	// The JSON schema of the tool's arguments, as JSON text: an object with
+	// one required string, `program`.
+	Parameters    string `protobuf:"bytes,3,opt,name=parameters,proto3" json:"parameters,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProgramTool) Reset() {
+	*x = ProgramTool{}
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProgramTool) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProgramTool) ProtoMessage() {}
+
+func (x *ProgramTool) ProtoReflect() protoreflect.Message {
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProgramTool.ProtoReflect.Descriptor instead.
+func (*ProgramTool) Descriptor() ([]byte, []int) {
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ProgramTool) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ProgramTool) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *ProgramTool) GetParameters() string {
+	if x != nil {
+		return x.Parameters
+	}
+	return ""
+}
+
 // CacheBreakpoint is a position in a message array: after the first `offset`
 // characters (Unicode code points) of the content of message
 // `message_index`. An offset equal to the content's length is the end of
@@ -1050,7 +1141,7 @@ type CacheBreakpoint struct {
 
 func (x *CacheBreakpoint) Reset() {
 	*x = CacheBreakpoint{}
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1062,7 +1153,7 @@ func (x *CacheBreakpoint) String() string {
 func (*CacheBreakpoint) ProtoMessage() {}
 
 func (x *CacheBreakpoint) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1075,7 +1166,7 @@ func (x *CacheBreakpoint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CacheBreakpoint.ProtoReflect.Descriptor instead.
 func (*CacheBreakpoint) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{4}
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CacheBreakpoint) GetMessageIndex() int32 {
@@ -1104,7 +1195,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xd3\v\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xf6\v\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -1143,7 +1234,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"windowOnly\x12\x1c\n" +
 	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01\x12\x1a\n" +
 	"\bprovider\x18  \x01(\tR\bprovider\x123\n" +
-	"\x13keep_thinking_turns\x18# \x01(\x05H\x0fR\x11keepThinkingTurns\x88\x01\x01B\f\n" +
+	"\x13keep_thinking_turns\x18# \x01(\x05H\x0fR\x11keepThinkingTurns\x88\x01\x01\x12!\n" +
+	"\fprogram_form\x180 \x01(\tR\vprogramFormB\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -1162,7 +1254,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x11_cache_write_rateB\n" +
 	"\n" +
 	"\b_trim_toB\x16\n" +
-	"\x14_keep_thinking_turns\"\xd8\x0e\n" +
+	"\x14_keep_thinking_turns\"\x97\x0f\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -1213,7 +1305,14 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0fparts_estimated\x18. \x01(\x05R\x0epartsEstimated\x12)\n" +
 	"\x10thinking_cleared\x18/ \x01(\x05R\x0fthinkingCleared\x126\n" +
 	"\x17thinking_tokens_cleared\x180 \x01(\x05R\x15thinkingTokensCleared\x12/\n" +
-	"\x13compaction_replaced\x181 \x01(\x05R\x12compactionReplaced\"N\n" +
+	"\x13compaction_replaced\x181 \x01(\x05R\x12compactionReplaced\x12=\n" +
+	"\fprogram_tool\x18< \x01(\v2\x1a.ptcsidecar.v1.ProgramToolR\vprogramTool\"c\n" +
+	"\vProgramTool\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1e\n" +
+	"\n" +
+	"parameters\x18\x03 \x01(\tR\n" +
+	"parameters\"N\n" +
 	"\x0fCacheBreakpoint\x12#\n" +
 	"\rmessage_index\x18\x01 \x01(\x05R\fmessageIndex\x12\x16\n" +
 	"\x06offset\x18\x02 \x01(\x05R\x06offsetBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3"
@@ -1230,35 +1329,37 @@ func file_ptcsidecar_v1_compression_proto_rawDescGZIP() []byte {
 	return file_ptcsidecar_v1_compression_proto_rawDescData
 }
 
-var file_ptcsidecar_v1_compression_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_ptcsidecar_v1_compression_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_ptcsidecar_v1_compression_proto_goTypes = []any{
 	(*ToMessagesRequest)(nil),  // 0: ptcsidecar.v1.ToMessagesRequest
 	(*ToMessagesResponse)(nil), // 1: ptcsidecar.v1.ToMessagesResponse
 	(*Options)(nil),            // 2: ptcsidecar.v1.Options
 	(*CompressionStats)(nil),   // 3: ptcsidecar.v1.CompressionStats
-	(*CacheBreakpoint)(nil),    // 4: ptcsidecar.v1.CacheBreakpoint
-	(*Turn)(nil),               // 5: ptcsidecar.v1.Turn
-	(*Memory)(nil),             // 6: ptcsidecar.v1.Memory
-	(*ChatMessage)(nil),        // 7: ptcsidecar.v1.ChatMessage
-	(*ToolSpec)(nil),           // 8: ptcsidecar.v1.ToolSpec
-	(*Value)(nil),              // 9: ptcsidecar.v1.Value
+	(*ProgramTool)(nil),        // 4: ptcsidecar.v1.ProgramTool
+	(*CacheBreakpoint)(nil),    // 5: ptcsidecar.v1.CacheBreakpoint
+	(*Turn)(nil),               // 6: ptcsidecar.v1.Turn
+	(*Memory)(nil),             // 7: ptcsidecar.v1.Memory
+	(*ChatMessage)(nil),        // 8: ptcsidecar.v1.ChatMessage
+	(*ToolSpec)(nil),           // 9: ptcsidecar.v1.ToolSpec
+	(*Value)(nil),              // 10: ptcsidecar.v1.Value
 }
 var file_ptcsidecar_v1_compression_proto_depIdxs = []int32{
-	5,  // 0: ptcsidecar.v1.ToMessagesRequest.turns:type_name -> ptcsidecar.v1.Turn
-	6,  // 1: ptcsidecar.v1.ToMessagesRequest.memory:type_name -> ptcsidecar.v1.Memory
+	6,  // 0: ptcsidecar.v1.ToMessagesRequest.turns:type_name -> ptcsidecar.v1.Turn
+	7,  // 1: ptcsidecar.v1.ToMessagesRequest.memory:type_name -> ptcsidecar.v1.Memory
 	2,  // 2: ptcsidecar.v1.ToMessagesRequest.options:type_name -> ptcsidecar.v1.Options
-	7,  // 3: ptcsidecar.v1.ToMessagesRequest.history:type_name -> ptcsidecar.v1.ChatMessage
-	7,  // 4: ptcsidecar.v1.ToMessagesResponse.messages:type_name -> ptcsidecar.v1.ChatMessage
+	8,  // 3: ptcsidecar.v1.ToMessagesRequest.history:type_name -> ptcsidecar.v1.ChatMessage
+	8,  // 4: ptcsidecar.v1.ToMessagesResponse.messages:type_name -> ptcsidecar.v1.ChatMessage
 	3,  // 5: ptcsidecar.v1.ToMessagesResponse.stats:type_name -> ptcsidecar.v1.CompressionStats
-	8,  // 6: ptcsidecar.v1.Options.tools:type_name -> ptcsidecar.v1.ToolSpec
-	9,  // 7: ptcsidecar.v1.Options.data:type_name -> ptcsidecar.v1.Value
-	4,  // 8: ptcsidecar.v1.CompressionStats.cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
-	4,  // 9: ptcsidecar.v1.CompressionStats.next_cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	9,  // 6: ptcsidecar.v1.Options.tools:type_name -> ptcsidecar.v1.ToolSpec
+	10, // 7: ptcsidecar.v1.Options.data:type_name -> ptcsidecar.v1.Value
+	5,  // 8: ptcsidecar.v1.CompressionStats.cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
+	5,  // 9: ptcsidecar.v1.CompressionStats.next_cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
+	4,  // 10: ptcsidecar.v1.CompressionStats.program_tool:type_name -> ptcsidecar.v1.ProgramTool
+	11, // [11:11] is the sub-list for method output_type
+	11, // [11:11] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_compression_proto_init() }
@@ -1276,7 +1377,7 @@ func file_ptcsidecar_v1_compression_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ptcsidecar_v1_compression_proto_rawDesc), len(file_ptcsidecar_v1_compression_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

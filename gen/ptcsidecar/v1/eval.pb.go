@@ -62,8 +62,14 @@ type EvalTurnRequest struct {
 	// The results of the previous turns, newest first, bound to `*1`, `*2`
 	// and `*3`.
 	PreviousResults []*Value `protobuf:"bytes,9,rep,name=previous_results,json=previousResults,proto3" json:"previous_results,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The LLM's tool call that carries the program (program_form
+	// `tool_call`): its `arguments` are the JSON text `{"program": "..."}`
+	// and its `name` `run_ptc_lisp` (or empty). Used when `program` is
+	// empty; `raw_response` is then the text of the reply beside the call.
+	// Its `id` is kept in the Turn as `program_call_id`.
+	ProgramCall   *ChatToolCall `protobuf:"bytes,20,opt,name=program_call,json=programCall,proto3" json:"program_call,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EvalTurnRequest) Reset() {
@@ -155,6 +161,13 @@ func (x *EvalTurnRequest) GetToolResults() []*ToolResult {
 func (x *EvalTurnRequest) GetPreviousResults() []*Value {
 	if x != nil {
 		return x.PreviousResults
+	}
+	return nil
+}
+
+func (x *EvalTurnRequest) GetProgramCall() *ChatToolCall {
+	if x != nil {
+		return x.ProgramCall
 	}
 	return nil
 }
@@ -687,7 +700,7 @@ var File_ptcsidecar_v1_eval_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_eval_proto_rawDesc = "" +
 	"\n" +
-	"\x18ptcsidecar/v1/eval.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/turn.proto\x1a\x1aptcsidecar/v1/values.proto\"\xa7\x03\n" +
+	"\x18ptcsidecar/v1/eval.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/chat.proto\x1a\x18ptcsidecar/v1/turn.proto\x1a\x1aptcsidecar/v1/values.proto\"\xe7\x03\n" +
 	"\x0fEvalTurnRequest\x12\x18\n" +
 	"\aprogram\x18\x01 \x01(\tR\aprogram\x12!\n" +
 	"\fraw_response\x18\x02 \x01(\tR\vrawResponse\x12/\n" +
@@ -698,7 +711,8 @@ const file_ptcsidecar_v1_eval_proto_rawDesc = "" +
 	"turnNumber\x12-\n" +
 	"\x06limits\x18\a \x01(\v2\x15.ptcsidecar.v1.LimitsR\x06limits\x12<\n" +
 	"\ftool_results\x18\b \x03(\v2\x19.ptcsidecar.v1.ToolResultR\vtoolResults\x12?\n" +
-	"\x10previous_results\x18\t \x03(\v2\x14.ptcsidecar.v1.ValueR\x0fpreviousResults\"\x85\x01\n" +
+	"\x10previous_results\x18\t \x03(\v2\x14.ptcsidecar.v1.ValueR\x0fpreviousResults\x12>\n" +
+	"\fprogram_call\x18\x14 \x01(\v2\x1b.ptcsidecar.v1.ChatToolCallR\vprogramCall\"\x85\x01\n" +
 	"\x10EvalTurnResponse\x12)\n" +
 	"\x04turn\x18\x01 \x01(\v2\x13.ptcsidecar.v1.TurnH\x00R\x04turn\x12;\n" +
 	"\apending\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.PendingToolCallsH\x00R\apendingB\t\n" +
@@ -758,8 +772,9 @@ var file_ptcsidecar_v1_eval_proto_goTypes = []any{
 	(*Memory)(nil),                 // 7: ptcsidecar.v1.Memory
 	(*Value)(nil),                  // 8: ptcsidecar.v1.Value
 	(*ToolSpec)(nil),               // 9: ptcsidecar.v1.ToolSpec
-	(*Turn)(nil),                   // 10: ptcsidecar.v1.Turn
-	(*ToolCall)(nil),               // 11: ptcsidecar.v1.ToolCall
+	(*ChatToolCall)(nil),           // 10: ptcsidecar.v1.ChatToolCall
+	(*Turn)(nil),                   // 11: ptcsidecar.v1.Turn
+	(*ToolCall)(nil),               // 12: ptcsidecar.v1.ToolCall
 }
 var file_ptcsidecar_v1_eval_proto_depIdxs = []int32{
 	7,  // 0: ptcsidecar.v1.EvalTurnRequest.prelude:type_name -> ptcsidecar.v1.Memory
@@ -768,20 +783,21 @@ var file_ptcsidecar_v1_eval_proto_depIdxs = []int32{
 	4,  // 3: ptcsidecar.v1.EvalTurnRequest.limits:type_name -> ptcsidecar.v1.Limits
 	3,  // 4: ptcsidecar.v1.EvalTurnRequest.tool_results:type_name -> ptcsidecar.v1.ToolResult
 	8,  // 5: ptcsidecar.v1.EvalTurnRequest.previous_results:type_name -> ptcsidecar.v1.Value
-	10, // 6: ptcsidecar.v1.EvalTurnResponse.turn:type_name -> ptcsidecar.v1.Turn
-	2,  // 7: ptcsidecar.v1.EvalTurnResponse.pending:type_name -> ptcsidecar.v1.PendingToolCalls
-	11, // 8: ptcsidecar.v1.PendingToolCalls.calls:type_name -> ptcsidecar.v1.ToolCall
-	8,  // 9: ptcsidecar.v1.ToolResult.args:type_name -> ptcsidecar.v1.Value
-	8,  // 10: ptcsidecar.v1.ToolResult.result:type_name -> ptcsidecar.v1.Value
-	0,  // 11: ptcsidecar.v1.EvalTurnStreamRequest.start:type_name -> ptcsidecar.v1.EvalTurnRequest
-	3,  // 12: ptcsidecar.v1.EvalTurnStreamRequest.tool_result:type_name -> ptcsidecar.v1.ToolResult
-	11, // 13: ptcsidecar.v1.EvalTurnStreamResponse.tool_call:type_name -> ptcsidecar.v1.ToolCall
-	10, // 14: ptcsidecar.v1.EvalTurnStreamResponse.turn:type_name -> ptcsidecar.v1.Turn
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	10, // 6: ptcsidecar.v1.EvalTurnRequest.program_call:type_name -> ptcsidecar.v1.ChatToolCall
+	11, // 7: ptcsidecar.v1.EvalTurnResponse.turn:type_name -> ptcsidecar.v1.Turn
+	2,  // 8: ptcsidecar.v1.EvalTurnResponse.pending:type_name -> ptcsidecar.v1.PendingToolCalls
+	12, // 9: ptcsidecar.v1.PendingToolCalls.calls:type_name -> ptcsidecar.v1.ToolCall
+	8,  // 10: ptcsidecar.v1.ToolResult.args:type_name -> ptcsidecar.v1.Value
+	8,  // 11: ptcsidecar.v1.ToolResult.result:type_name -> ptcsidecar.v1.Value
+	0,  // 12: ptcsidecar.v1.EvalTurnStreamRequest.start:type_name -> ptcsidecar.v1.EvalTurnRequest
+	3,  // 13: ptcsidecar.v1.EvalTurnStreamRequest.tool_result:type_name -> ptcsidecar.v1.ToolResult
+	12, // 14: ptcsidecar.v1.EvalTurnStreamResponse.tool_call:type_name -> ptcsidecar.v1.ToolCall
+	11, // 15: ptcsidecar.v1.EvalTurnStreamResponse.turn:type_name -> ptcsidecar.v1.Turn
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_eval_proto_init() }
@@ -789,6 +805,7 @@ func file_ptcsidecar_v1_eval_proto_init() {
 	if File_ptcsidecar_v1_eval_proto != nil {
 		return
 	}
+	file_ptcsidecar_v1_chat_proto_init()
 	file_ptcsidecar_v1_turn_proto_init()
 	file_ptcsidecar_v1_values_proto_init()
 	file_ptcsidecar_v1_eval_proto_msgTypes[1].OneofWrappers = []any{

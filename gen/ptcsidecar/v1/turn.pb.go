@@ -67,7 +67,12 @@ type Turn struct {
 	// anyway (e.g. a stray closing bracket after the last form). The turn
 	// strategies show the last turn's warnings to the LLM so that it can
 	// drop the habit.
-	Warnings      []*TurnWarning `protobuf:"bytes,14,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	Warnings []*TurnWarning `protobuf:"bytes,14,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// The id of the LLM's tool call that carried the program
+	// (EvalTurnRequest.program_call); empty when the program came from a
+	// fenced block or was sent bare. Tool-call form renders the turn as a
+	// call with this id.
+	ProgramCallId string `protobuf:"bytes,20,opt,name=program_call_id,json=programCallId,proto3" json:"program_call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -198,6 +203,13 @@ func (x *Turn) GetWarnings() []*TurnWarning {
 		return x.Warnings
 	}
 	return nil
+}
+
+func (x *Turn) GetProgramCallId() string {
+	if x != nil {
+		return x.ProgramCallId
+	}
+	return ""
 }
 
 // TurnWarning is one thing the sidecar forgave in a turn that ran anyway.
@@ -568,7 +580,7 @@ var File_ptcsidecar_v1_turn_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_turn_proto_rawDesc = "" +
 	"\n" +
-	"\x18ptcsidecar/v1/turn.proto\x12\rptcsidecar.v1\x1a\x1aptcsidecar/v1/values.proto\"\xf9\x03\n" +
+	"\x18ptcsidecar/v1/turn.proto\x12\rptcsidecar.v1\x1a\x1aptcsidecar/v1/values.proto\"\xa1\x04\n" +
 	"\x04Turn\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12!\n" +
 	"\fraw_response\x18\x02 \x01(\tR\vrawResponse\x12\x18\n" +
@@ -586,7 +598,8 @@ const file_ptcsidecar_v1_turn_proto_rawDesc = "" +
 	"\x06failed\x18\f \x01(\bR\x06failed\x12\x1f\n" +
 	"\vduration_ms\x18\r \x01(\x03R\n" +
 	"durationMs\x126\n" +
-	"\bwarnings\x18\x0e \x03(\v2\x1a.ptcsidecar.v1.TurnWarningR\bwarnings\";\n" +
+	"\bwarnings\x18\x0e \x03(\v2\x1a.ptcsidecar.v1.TurnWarningR\bwarnings\x12&\n" +
+	"\x0fprogram_call_id\x18\x14 \x01(\tR\rprogramCallId\";\n" +
 	"\vTurnWarning\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"M\n" +

@@ -20,6 +20,7 @@ through the standard logging module, as the logger "ptc_sidecar".
 from ptc_sidecar._async_client import AsyncClient
 from ptc_sidecar._base import NOT_GIVEN, NotGiven
 from ptc_sidecar._chat import AnthropicHistory, AnthropicPrompt, from_anthropic, reply_text
+from ptc_sidecar._responses import ResponsesHistory, ResponsesPrompt, from_responses
 from ptc_sidecar._client import Client
 from ptc_sidecar._errors import (
     ClientClosedError,
@@ -66,6 +67,8 @@ __all__ = [
     "Messages",
     "NotGiven",
     "ResourceExhaustedError",
+    "ResponsesHistory",
+    "ResponsesPrompt",
     "Run",
     "RunFailedError",
     "RunFinishedError",
@@ -80,5 +83,6 @@ __all__ = [
     "UnavailableError",
     "__version__",
     "from_anthropic",
+    "from_responses",
     "reply_text",
 ]

@@ -15,6 +15,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from ptc_sidecar._pb.ptcsidecar.v1 import turn_pb2
+from ptc_sidecar._responses import to_responses
+from ptc_sidecar._toolcall import anthropic_tools, openai_tools, responses_tools
 from ptc_sidecar._values import from_wire
 
 
@@ -248,6 +250,31 @@ class Messages:
             return None
         k = self._prompt.nudge_index()
         return None if k is None else self.messages[k]
+
+    def to_responses(self) -> "Any":
+        """The prompt as OpenAI Responses API parameters: .instructions (the
+        system prompt) and .input (the items; .params() for
+        responses.create(**...)). Items read with from_responses that the
+        strategy kept come back whole (reasoning with its encrypted_content
+        next to what it preceded, compaction items); a function_call_output
+        whose call is not sent is left out."""
+        return to_responses(self._prompt)
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        """With program_form="tool_call": the program tool run_ptc_lisp as
+        Chat Completions tools, to pass with messages; [] otherwise."""
+        return openai_tools(self.stats.get("program_tool"))
+
+    @property
+    def anthropic_tools(self) -> list[dict[str, Any]]:
+        """tools as Anthropic Messages tools (name, description, input_schema)."""
+        return anthropic_tools(self.stats.get("program_tool"))
+
+    @property
+    def responses_tools(self) -> list[dict[str, Any]]:
+        """tools as OpenAI Responses API (and Agents SDK) function tools."""
+        return responses_tools(self.stats.get("program_tool"))
 
     def to_anthropic(self, *, cache: bool = True, ttl: str | None = None) -> "Any":
         """The prompt as Anthropic Messages parameters: .system and

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable
 
 from ptc_sidecar._chat import AnthropicHistory, History, read_openai
+from ptc_sidecar._responses import ResponsesHistory
 from ptc_sidecar._models import Memory, Tool, Turn
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, turn_pb2, values_pb2
 from ptc_sidecar._values import EDN, from_wire, to_wire
@@ -131,10 +132,11 @@ def eval_request(program: str | None, raw_response: str | None, tools: ToolsArg,
 
 
 def read_history(history: Any) -> History:
-    """The wire form of a chat log: OpenAI messages, or what from_anthropic made."""
+    """The wire form of a chat log: OpenAI messages, or what from_anthropic
+    or from_responses made."""
     if history is None:
         return History()
-    if isinstance(history, AnthropicHistory):
+    if isinstance(history, (AnthropicHistory, ResponsesHistory)):
         return history._history
     return read_openai(history, "history")
 

@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ptc_sidecar._base import NOT_GIVEN, NotGiven
-from ptc_sidecar._chat import History, reply_text
+from ptc_sidecar._chat import History
 from ptc_sidecar._errors import RunFailedError, RunFinishedError, SidecarError
 from ptc_sidecar._models import Memory, Messages, Tool, Turn, from_plain, to_plain
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, turn_pb2, values_pb2
+from ptc_sidecar._toolcall import program_call
 from ptc_sidecar._requests import ToolsArg, limits_message, options_message, to_messages_request, tool_specs
 
 if TYPE_CHECKING:
@@ -138,9 +139,12 @@ class _RunState:
 
     def _eval_request(self, reply: Any) -> eval_pb2.EvalTurnRequest:
         self._check_running("step")
-        request = eval_pb2.EvalTurnRequest(raw_response=reply_text(reply), tools=self._options.tools,
+        call, text = program_call(reply)  # program_form="tool_call": the run_ptc_lisp call
+        request = eval_pb2.EvalTurnRequest(raw_response=text, tools=self._options.tools,
                                            turn_number=self.turn_number, previous_results=self._previous)
-        if not request.raw_response:
+        if call is not None:
+            request.program_call.CopyFrom(call)
+        elif not request.raw_response:
             # An empty reply holds no program: a turn that says so to the LLM.
             request.raw_response = " "
         if self._memory is not None:
@@ -266,8 +270,11 @@ class Run(_RunState):
 
     def step(self, reply: Any, *, timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Evaluates the LLM's reply (a str, an OpenAI completion or its
-        message, or an Anthropic message), runs its tool calls, records the
-        turn and returns it. Nothing changes when it raises."""
+        message, an Anthropic message, or a Responses API response or its
+        output items), runs its tool calls, records the turn and returns
+        it. The program is the reply's run_ptc_lisp call when it makes one
+        (program_form="tool_call"), else its fenced block. Nothing changes
+        when it raises."""
         request = self._eval_request(reply)
         turn = self._client._evaluate(request, self._tools, self._protocol,  # type: ignore[arg-type]
                                       self._client._settings.call("EvalTurn", timeout, self._key))

@@ -17,7 +17,7 @@ class CacheBreakpoint(_message.Message):
     def __init__(self, message_index: _Optional[int] = ..., offset: _Optional[int] = ...) -> None: ...
 
 class CompressionStats(_message.Message):
-    __slots__ = ["billed_tokens", "cache_breakpoint", "cache_write_tokens", "chars_after", "chars_before", "compaction_replaced", "error_turns_collapsed", "greetings_dropped", "messages_after", "messages_before", "messages_dropped", "messages_repaired", "next_cache_breakpoint", "nudges_exhausted", "part_tokens", "parts_estimated", "pricing", "printlns_dropped", "printlns_shown", "printlns_total", "prompt_source", "prompts_led", "provider", "stable_prefix_known", "stable_prefix_note", "stable_prefix_tokens", "strategy", "synthetic_nudge", "task_pinned", "thinking_cleared", "thinking_tokens_cleared", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tokens_dropped", "tool_call_ids_rewritten", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_loops_dropped", "tool_uses_cleared", "turns_compressed", "units_noted"]
+    __slots__ = ["billed_tokens", "cache_breakpoint", "cache_write_tokens", "chars_after", "chars_before", "compaction_replaced", "error_turns_collapsed", "greetings_dropped", "messages_after", "messages_before", "messages_dropped", "messages_repaired", "next_cache_breakpoint", "nudges_exhausted", "part_tokens", "parts_estimated", "pricing", "printlns_dropped", "printlns_shown", "printlns_total", "program_tool", "prompt_source", "prompts_led", "provider", "stable_prefix_known", "stable_prefix_note", "stable_prefix_tokens", "strategy", "synthetic_nudge", "task_pinned", "thinking_cleared", "thinking_tokens_cleared", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tokens_dropped", "tool_call_ids_rewritten", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_loops_dropped", "tool_uses_cleared", "turns_compressed", "units_noted"]
     BILLED_TOKENS_FIELD_NUMBER: _ClassVar[int]
     CACHE_BREAKPOINT_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_TOKENS_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +38,7 @@ class CompressionStats(_message.Message):
     PRINTLNS_DROPPED_FIELD_NUMBER: _ClassVar[int]
     PRINTLNS_SHOWN_FIELD_NUMBER: _ClassVar[int]
     PRINTLNS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    PROGRAM_TOOL_FIELD_NUMBER: _ClassVar[int]
     PROMPTS_LED_FIELD_NUMBER: _ClassVar[int]
     PROMPT_SOURCE_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_FIELD_NUMBER: _ClassVar[int]
@@ -82,6 +83,7 @@ class CompressionStats(_message.Message):
     printlns_dropped: int
     printlns_shown: int
     printlns_total: int
+    program_tool: ProgramTool
     prompt_source: str
     prompts_led: int
     provider: str
@@ -106,10 +108,10 @@ class CompressionStats(_message.Message):
     tool_uses_cleared: int
     turns_compressed: int
     units_noted: int
-    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ..., provider: _Optional[str] = ..., prompts_led: _Optional[int] = ..., units_noted: _Optional[int] = ..., greetings_dropped: _Optional[int] = ..., part_tokens: _Optional[int] = ..., parts_estimated: _Optional[int] = ..., thinking_cleared: _Optional[int] = ..., thinking_tokens_cleared: _Optional[int] = ..., compaction_replaced: _Optional[int] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ..., provider: _Optional[str] = ..., prompts_led: _Optional[int] = ..., units_noted: _Optional[int] = ..., greetings_dropped: _Optional[int] = ..., part_tokens: _Optional[int] = ..., parts_estimated: _Optional[int] = ..., thinking_cleared: _Optional[int] = ..., thinking_tokens_cleared: _Optional[int] = ..., compaction_replaced: _Optional[int] = ..., program_tool: _Optional[_Union[ProgramTool, _Mapping]] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "keep_thinking_turns", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "prompt", "provider", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trim_to", "turns_left", "window_only"]
+    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "keep_thinking_turns", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "program_form", "prompt", "provider", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trim_to", "turns_left", "window_only"]
     CACHE_READ_RATE_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_RATE_FIELD_NUMBER: _ClassVar[int]
     CLEAR_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
@@ -126,6 +128,7 @@ class Options(_message.Message):
     PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
     PRICING_FIELD_NUMBER: _ClassVar[int]
     PRINTLN_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PROGRAM_FORM_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -158,6 +161,7 @@ class Options(_message.Message):
     placeholder: str
     pricing: str
     println_limit: int
+    program_form: str
     prompt: str
     provider: str
     sample_limit: int
@@ -174,7 +178,17 @@ class Options(_message.Message):
     trim_to: int
     turns_left: int
     window_only: bool
-    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., provider: _Optional[str] = ..., keep_thinking_turns: _Optional[int] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., provider: _Optional[str] = ..., keep_thinking_turns: _Optional[int] = ..., program_form: _Optional[str] = ...) -> None: ...
+
+class ProgramTool(_message.Message):
+    __slots__ = ["description", "name", "parameters"]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    name: str
+    parameters: str
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., parameters: _Optional[str] = ...) -> None: ...
 
 class ToMessagesRequest(_message.Message):
     __slots__ = ["history", "memory", "options", "turns"]

@@ -11,11 +11,12 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2 as ptcsidecar_dot_v1_dot_chat__pb2
 from ptc_sidecar._pb.ptcsidecar.v1 import turn_pb2 as ptcsidecar_dot_v1_dot_turn__pb2
 from ptc_sidecar._pb.ptcsidecar.v1 import values_pb2 as ptcsidecar_dot_v1_dot_values__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18ptcsidecar/v1/eval.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/turn.proto\x1a\x1aptcsidecar/v1/values.proto\"\xa7\x03\n\x0f\x45valTurnRequest\x12\x18\n\x07program\x18\x01 \x01(\tR\x07program\x12!\n\x0craw_response\x18\x02 \x01(\tR\x0brawResponse\x12/\n\x07prelude\x18\x03 \x01(\x0b\x32\x15.ptcsidecar.v1.MemoryR\x07prelude\x12(\n\x04\x64\x61ta\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x04\x64\x61ta\x12-\n\x05tools\x18\x05 \x03(\x0b\x32\x17.ptcsidecar.v1.ToolSpecR\x05tools\x12\x1f\n\x0bturn_number\x18\x06 \x01(\x05R\nturnNumber\x12-\n\x06limits\x18\x07 \x01(\x0b\x32\x15.ptcsidecar.v1.LimitsR\x06limits\x12<\n\x0ctool_results\x18\x08 \x03(\x0b\x32\x19.ptcsidecar.v1.ToolResultR\x0btoolResults\x12?\n\x10previous_results\x18\t \x03(\x0b\x32\x14.ptcsidecar.v1.ValueR\x0fpreviousResults\"\x85\x01\n\x10\x45valTurnResponse\x12)\n\x04turn\x18\x01 \x01(\x0b\x32\x13.ptcsidecar.v1.TurnH\x00R\x04turn\x12;\n\x07pending\x18\x02 \x01(\x0b\x32\x1f.ptcsidecar.v1.PendingToolCallsH\x00R\x07pendingB\t\n\x07outcome\"A\n\x10PendingToolCalls\x12-\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x17.ptcsidecar.v1.ToolCallR\x05\x63\x61lls\"\xc5\x01\n\nToolResult\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12(\n\x04\x61rgs\x18\x03 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x04\x61rgs\x12,\n\x06result\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x06result\x12\x14\n\x05\x65rror\x18\x05 \x01(\tR\x05\x65rror\x12\x1f\n\x0b\x64uration_ms\x18\x06 \x01(\x03R\ndurationMs\"\xa7\x02\n\x06Limits\x12\x1b\n\tmax_steps\x18\x01 \x01(\x03R\x08maxSteps\x12&\n\x0fmax_alloc_bytes\x18\x02 \x01(\x03R\rmaxAllocBytes\x12\x1b\n\tmax_depth\x18\x03 \x01(\x05R\x08maxDepth\x12(\n\x10max_output_bytes\x18\x04 \x01(\x05R\x0emaxOutputBytes\x12$\n\x0emax_tool_calls\x18\x05 \x01(\x05R\x0cmaxToolCalls\x12\x1d\n\ntimeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12$\n\x0emax_emit_bytes\x18\x07 \x01(\x03R\x0cmaxEmitBytes\x12&\n\x0ftool_timeout_ms\x18\x08 \x01(\x03R\rtoolTimeoutMs\"\x98\x01\n\x15\x45valTurnStreamRequest\x12\x36\n\x05start\x18\x01 \x01(\x0b\x32\x1e.ptcsidecar.v1.EvalTurnRequestH\x00R\x05start\x12<\n\x0btool_result\x18\x02 \x01(\x0b\x32\x19.ptcsidecar.v1.ToolResultH\x00R\ntoolResultB\t\n\x07message\"\x86\x01\n\x16\x45valTurnStreamResponse\x12\x36\n\ttool_call\x18\x01 \x01(\x0b\x32\x17.ptcsidecar.v1.ToolCallH\x00R\x08toolCall\x12)\n\x04turn\x18\x02 \x01(\x0b\x32\x13.ptcsidecar.v1.TurnH\x00R\x04turnB\t\n\x07messageBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18ptcsidecar/v1/eval.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/chat.proto\x1a\x18ptcsidecar/v1/turn.proto\x1a\x1aptcsidecar/v1/values.proto\"\xe7\x03\n\x0f\x45valTurnRequest\x12\x18\n\x07program\x18\x01 \x01(\tR\x07program\x12!\n\x0craw_response\x18\x02 \x01(\tR\x0brawResponse\x12/\n\x07prelude\x18\x03 \x01(\x0b\x32\x15.ptcsidecar.v1.MemoryR\x07prelude\x12(\n\x04\x64\x61ta\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x04\x64\x61ta\x12-\n\x05tools\x18\x05 \x03(\x0b\x32\x17.ptcsidecar.v1.ToolSpecR\x05tools\x12\x1f\n\x0bturn_number\x18\x06 \x01(\x05R\nturnNumber\x12-\n\x06limits\x18\x07 \x01(\x0b\x32\x15.ptcsidecar.v1.LimitsR\x06limits\x12<\n\x0ctool_results\x18\x08 \x03(\x0b\x32\x19.ptcsidecar.v1.ToolResultR\x0btoolResults\x12?\n\x10previous_results\x18\t \x03(\x0b\x32\x14.ptcsidecar.v1.ValueR\x0fpreviousResults\x12>\n\x0cprogram_call\x18\x14 \x01(\x0b\x32\x1b.ptcsidecar.v1.ChatToolCallR\x0bprogramCall\"\x85\x01\n\x10\x45valTurnResponse\x12)\n\x04turn\x18\x01 \x01(\x0b\x32\x13.ptcsidecar.v1.TurnH\x00R\x04turn\x12;\n\x07pending\x18\x02 \x01(\x0b\x32\x1f.ptcsidecar.v1.PendingToolCallsH\x00R\x07pendingB\t\n\x07outcome\"A\n\x10PendingToolCalls\x12-\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x17.ptcsidecar.v1.ToolCallR\x05\x63\x61lls\"\xc5\x01\n\nToolResult\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12(\n\x04\x61rgs\x18\x03 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x04\x61rgs\x12,\n\x06result\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x06result\x12\x14\n\x05\x65rror\x18\x05 \x01(\tR\x05\x65rror\x12\x1f\n\x0b\x64uration_ms\x18\x06 \x01(\x03R\ndurationMs\"\xa7\x02\n\x06Limits\x12\x1b\n\tmax_steps\x18\x01 \x01(\x03R\x08maxSteps\x12&\n\x0fmax_alloc_bytes\x18\x02 \x01(\x03R\rmaxAllocBytes\x12\x1b\n\tmax_depth\x18\x03 \x01(\x05R\x08maxDepth\x12(\n\x10max_output_bytes\x18\x04 \x01(\x05R\x0emaxOutputBytes\x12$\n\x0emax_tool_calls\x18\x05 \x01(\x05R\x0cmaxToolCalls\x12\x1d\n\ntimeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12$\n\x0emax_emit_bytes\x18\x07 \x01(\x03R\x0cmaxEmitBytes\x12&\n\x0ftool_timeout_ms\x18\x08 \x01(\x03R\rtoolTimeoutMs\"\x98\x01\n\x15\x45valTurnStreamRequest\x12\x36\n\x05start\x18\x01 \x01(\x0b\x32\x1e.ptcsidecar.v1.EvalTurnRequestH\x00R\x05start\x12<\n\x0btool_result\x18\x02 \x01(\x0b\x32\x19.ptcsidecar.v1.ToolResultH\x00R\ntoolResultB\t\n\x07message\"\x86\x01\n\x16\x45valTurnStreamResponse\x12\x36\n\ttool_call\x18\x01 \x01(\x0b\x32\x17.ptcsidecar.v1.ToolCallH\x00R\x08toolCall\x12)\n\x04turn\x18\x02 \x01(\x0b\x32\x13.ptcsidecar.v1.TurnH\x00R\x04turnB\t\n\x07messageBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ptcsidecar.v1.eval_pb2', globals())
@@ -23,18 +24,18 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'ZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1'
-  _EVALTURNREQUEST._serialized_start=98
-  _EVALTURNREQUEST._serialized_end=521
-  _EVALTURNRESPONSE._serialized_start=524
-  _EVALTURNRESPONSE._serialized_end=657
-  _PENDINGTOOLCALLS._serialized_start=659
-  _PENDINGTOOLCALLS._serialized_end=724
-  _TOOLRESULT._serialized_start=727
-  _TOOLRESULT._serialized_end=924
-  _LIMITS._serialized_start=927
-  _LIMITS._serialized_end=1222
-  _EVALTURNSTREAMREQUEST._serialized_start=1225
-  _EVALTURNSTREAMREQUEST._serialized_end=1377
-  _EVALTURNSTREAMRESPONSE._serialized_start=1380
-  _EVALTURNSTREAMRESPONSE._serialized_end=1514
+  _EVALTURNREQUEST._serialized_start=124
+  _EVALTURNREQUEST._serialized_end=611
+  _EVALTURNRESPONSE._serialized_start=614
+  _EVALTURNRESPONSE._serialized_end=747
+  _PENDINGTOOLCALLS._serialized_start=749
+  _PENDINGTOOLCALLS._serialized_end=814
+  _TOOLRESULT._serialized_start=817
+  _TOOLRESULT._serialized_end=1014
+  _LIMITS._serialized_start=1017
+  _LIMITS._serialized_end=1312
+  _EVALTURNSTREAMREQUEST._serialized_start=1315
+  _EVALTURNSTREAMREQUEST._serialized_end=1467
+  _EVALTURNSTREAMRESPONSE._serialized_start=1470
+  _EVALTURNSTREAMRESPONSE._serialized_end=1604
 # @@protoc_insertion_point(module_scope)

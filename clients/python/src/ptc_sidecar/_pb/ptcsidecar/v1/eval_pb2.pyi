@@ -1,3 +1,4 @@
+from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2 as _chat_pb2
 from ptc_sidecar._pb.ptcsidecar.v1 import turn_pb2 as _turn_pb2
 from ptc_sidecar._pb.ptcsidecar.v1 import values_pb2 as _values_pb2
 from google.protobuf.internal import containers as _containers
@@ -8,11 +9,12 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class EvalTurnRequest(_message.Message):
-    __slots__ = ["data", "limits", "prelude", "previous_results", "program", "raw_response", "tool_results", "tools", "turn_number"]
+    __slots__ = ["data", "limits", "prelude", "previous_results", "program", "program_call", "raw_response", "tool_results", "tools", "turn_number"]
     DATA_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     PRELUDE_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_RESULTS_FIELD_NUMBER: _ClassVar[int]
+    PROGRAM_CALL_FIELD_NUMBER: _ClassVar[int]
     PROGRAM_FIELD_NUMBER: _ClassVar[int]
     RAW_RESPONSE_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
@@ -23,11 +25,12 @@ class EvalTurnRequest(_message.Message):
     prelude: _turn_pb2.Memory
     previous_results: _containers.RepeatedCompositeFieldContainer[_values_pb2.Value]
     program: str
+    program_call: _chat_pb2.ChatToolCall
     raw_response: str
     tool_results: _containers.RepeatedCompositeFieldContainer[ToolResult]
     tools: _containers.RepeatedCompositeFieldContainer[_values_pb2.ToolSpec]
     turn_number: int
-    def __init__(self, program: _Optional[str] = ..., raw_response: _Optional[str] = ..., prelude: _Optional[_Union[_turn_pb2.Memory, _Mapping]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., turn_number: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., previous_results: _Optional[_Iterable[_Union[_values_pb2.Value, _Mapping]]] = ...) -> None: ...
+    def __init__(self, program: _Optional[str] = ..., raw_response: _Optional[str] = ..., prelude: _Optional[_Union[_turn_pb2.Memory, _Mapping]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., turn_number: _Optional[int] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., previous_results: _Optional[_Iterable[_Union[_values_pb2.Value, _Mapping]]] = ..., program_call: _Optional[_Union[_chat_pb2.ChatToolCall, _Mapping]] = ...) -> None: ...
 
 class EvalTurnResponse(_message.Message):
     __slots__ = ["pending", "turn"]

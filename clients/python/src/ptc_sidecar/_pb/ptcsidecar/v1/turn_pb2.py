@@ -14,7 +14,7 @@ _sym_db = _symbol_database.Default()
 from ptc_sidecar._pb.ptcsidecar.v1 import values_pb2 as ptcsidecar_dot_v1_dot_values__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18ptcsidecar/v1/turn.proto\x12\rptcsidecar.v1\x1a\x1aptcsidecar/v1/values.proto\"\xf9\x03\n\x04Turn\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12!\n\x0craw_response\x18\x02 \x01(\tR\x0brawResponse\x12\x18\n\x07program\x18\x03 \x01(\tR\x07program\x12,\n\x06result\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x06result\x12\x16\n\x06prints\x18\x05 \x03(\tR\x06prints\x12\x36\n\ntool_calls\x18\x06 \x03(\x0b\x32\x17.ptcsidecar.v1.ToolCallR\ttoolCalls\x12-\n\x06memory\x18\x07 \x01(\x0b\x32\x15.ptcsidecar.v1.MemoryR\x06memory\x12\x18\n\x07\x64\x65\x66ined\x18\x08 \x03(\tR\x07\x64\x65\x66ined\x12\x18\n\x07success\x18\t \x01(\x08R\x07success\x12.\n\x05\x65rror\x18\n \x01(\x0b\x32\x18.ptcsidecar.v1.TurnErrorR\x05\x65rror\x12\x1a\n\x08returned\x18\x0b \x01(\x08R\x08returned\x12\x16\n\x06\x66\x61iled\x18\x0c \x01(\x08R\x06\x66\x61iled\x12\x1f\n\x0b\x64uration_ms\x18\r \x01(\x03R\ndurationMs\x12\x36\n\x08warnings\x18\x0e \x03(\x0b\x32\x1a.ptcsidecar.v1.TurnWarningR\x08warnings\";\n\x0bTurnWarning\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\"M\n\tTurnError\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12\x12\n\x04hint\x18\x03 \x01(\tR\x04hint\"\xc3\x01\n\x08ToolCall\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12(\n\x04\x61rgs\x18\x03 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x04\x61rgs\x12,\n\x06result\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x06result\x12\x14\n\x05\x65rror\x18\x05 \x01(\tR\x05\x65rror\x12\x1f\n\x0b\x64uration_ms\x18\x06 \x01(\x03R\ndurationMs\"\xc9\x01\n\x07\x42inding\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12*\n\x05value\x18\x02 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x05value\x12\x13\n\x05is_fn\x18\x03 \x01(\x08R\x04isFn\x12\x16\n\x06params\x18\x04 \x03(\tR\x06params\x12\x1c\n\tdocstring\x18\x05 \x01(\tR\tdocstring\x12\x1f\n\x0breturn_type\x18\x06 \x01(\tR\nreturnType\x12\x12\n\x04turn\x18\x07 \x01(\x05R\x04turn\"<\n\x06Memory\x12\x32\n\x08\x62indings\x18\x01 \x03(\x0b\x32\x16.ptcsidecar.v1.BindingR\x08\x62indingsBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18ptcsidecar/v1/turn.proto\x12\rptcsidecar.v1\x1a\x1aptcsidecar/v1/values.proto\"\xa1\x04\n\x04Turn\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12!\n\x0craw_response\x18\x02 \x01(\tR\x0brawResponse\x12\x18\n\x07program\x18\x03 \x01(\tR\x07program\x12,\n\x06result\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x06result\x12\x16\n\x06prints\x18\x05 \x03(\tR\x06prints\x12\x36\n\ntool_calls\x18\x06 \x03(\x0b\x32\x17.ptcsidecar.v1.ToolCallR\ttoolCalls\x12-\n\x06memory\x18\x07 \x01(\x0b\x32\x15.ptcsidecar.v1.MemoryR\x06memory\x12\x18\n\x07\x64\x65\x66ined\x18\x08 \x03(\tR\x07\x64\x65\x66ined\x12\x18\n\x07success\x18\t \x01(\x08R\x07success\x12.\n\x05\x65rror\x18\n \x01(\x0b\x32\x18.ptcsidecar.v1.TurnErrorR\x05\x65rror\x12\x1a\n\x08returned\x18\x0b \x01(\x08R\x08returned\x12\x16\n\x06\x66\x61iled\x18\x0c \x01(\x08R\x06\x66\x61iled\x12\x1f\n\x0b\x64uration_ms\x18\r \x01(\x03R\ndurationMs\x12\x36\n\x08warnings\x18\x0e \x03(\x0b\x32\x1a.ptcsidecar.v1.TurnWarningR\x08warnings\x12&\n\x0fprogram_call_id\x18\x14 \x01(\tR\rprogramCallId\";\n\x0bTurnWarning\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\"M\n\tTurnError\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12\x12\n\x04hint\x18\x03 \x01(\tR\x04hint\"\xc3\x01\n\x08ToolCall\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12(\n\x04\x61rgs\x18\x03 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x04\x61rgs\x12,\n\x06result\x18\x04 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x06result\x12\x14\n\x05\x65rror\x18\x05 \x01(\tR\x05\x65rror\x12\x1f\n\x0b\x64uration_ms\x18\x06 \x01(\x03R\ndurationMs\"\xc9\x01\n\x07\x42inding\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12*\n\x05value\x18\x02 \x01(\x0b\x32\x14.ptcsidecar.v1.ValueR\x05value\x12\x13\n\x05is_fn\x18\x03 \x01(\x08R\x04isFn\x12\x16\n\x06params\x18\x04 \x03(\tR\x06params\x12\x1c\n\tdocstring\x18\x05 \x01(\tR\tdocstring\x12\x1f\n\x0breturn_type\x18\x06 \x01(\tR\nreturnType\x12\x12\n\x04turn\x18\x07 \x01(\x05R\x04turn\"<\n\x06Memory\x12\x32\n\x08\x62indings\x18\x01 \x03(\x0b\x32\x16.ptcsidecar.v1.BindingR\x08\x62indingsBCZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ptcsidecar.v1.turn_pb2', globals())
@@ -23,15 +23,15 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'ZAgithub.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1;ptcsidecarv1'
   _TURN._serialized_start=72
-  _TURN._serialized_end=577
-  _TURNWARNING._serialized_start=579
-  _TURNWARNING._serialized_end=638
-  _TURNERROR._serialized_start=640
-  _TURNERROR._serialized_end=717
-  _TOOLCALL._serialized_start=720
-  _TOOLCALL._serialized_end=915
-  _BINDING._serialized_start=918
-  _BINDING._serialized_end=1119
-  _MEMORY._serialized_start=1121
-  _MEMORY._serialized_end=1181
+  _TURN._serialized_end=617
+  _TURNWARNING._serialized_start=619
+  _TURNWARNING._serialized_end=678
+  _TURNERROR._serialized_start=680
+  _TURNERROR._serialized_end=757
+  _TOOLCALL._serialized_start=760
+  _TOOLCALL._serialized_end=955
+  _BINDING._serialized_start=958
+  _BINDING._serialized_end=1159
+  _MEMORY._serialized_start=1161
+  _MEMORY._serialized_end=1221
 # @@protoc_insertion_point(module_scope)

@@ -47,7 +47,7 @@ class ToolCall(_message.Message):
     def __init__(self, index: _Optional[int] = ..., name: _Optional[str] = ..., args: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., result: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., error: _Optional[str] = ..., duration_ms: _Optional[int] = ...) -> None: ...
 
 class Turn(_message.Message):
-    __slots__ = ["defined", "duration_ms", "error", "failed", "memory", "number", "prints", "program", "raw_response", "result", "returned", "success", "tool_calls", "warnings"]
+    __slots__ = ["defined", "duration_ms", "error", "failed", "memory", "number", "prints", "program", "program_call_id", "raw_response", "result", "returned", "success", "tool_calls", "warnings"]
     DEFINED_FIELD_NUMBER: _ClassVar[int]
     DURATION_MS_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +55,7 @@ class Turn(_message.Message):
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     PRINTS_FIELD_NUMBER: _ClassVar[int]
+    PROGRAM_CALL_ID_FIELD_NUMBER: _ClassVar[int]
     PROGRAM_FIELD_NUMBER: _ClassVar[int]
     RAW_RESPONSE_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
@@ -70,13 +71,14 @@ class Turn(_message.Message):
     number: int
     prints: _containers.RepeatedScalarFieldContainer[str]
     program: str
+    program_call_id: str
     raw_response: str
     result: _values_pb2.Value
     returned: bool
     success: bool
     tool_calls: _containers.RepeatedCompositeFieldContainer[ToolCall]
     warnings: _containers.RepeatedCompositeFieldContainer[TurnWarning]
-    def __init__(self, number: _Optional[int] = ..., raw_response: _Optional[str] = ..., program: _Optional[str] = ..., result: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., prints: _Optional[_Iterable[str]] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., memory: _Optional[_Union[Memory, _Mapping]] = ..., defined: _Optional[_Iterable[str]] = ..., success: bool = ..., error: _Optional[_Union[TurnError, _Mapping]] = ..., returned: bool = ..., failed: bool = ..., duration_ms: _Optional[int] = ..., warnings: _Optional[_Iterable[_Union[TurnWarning, _Mapping]]] = ...) -> None: ...
+    def __init__(self, number: _Optional[int] = ..., raw_response: _Optional[str] = ..., program: _Optional[str] = ..., result: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., prints: _Optional[_Iterable[str]] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., memory: _Optional[_Union[Memory, _Mapping]] = ..., defined: _Optional[_Iterable[str]] = ..., success: bool = ..., error: _Optional[_Union[TurnError, _Mapping]] = ..., returned: bool = ..., failed: bool = ..., duration_ms: _Optional[int] = ..., warnings: _Optional[_Iterable[_Union[TurnWarning, _Mapping]]] = ..., program_call_id: _Optional[str] = ...) -> None: ...
 
 class TurnError(_message.Message):
     __slots__ = ["hint", "message", "type"]

@@ -1,0 +1,107 @@
+// The program as a tool call (option programForm "tool_call"): the LLM calls
+// one function tool, run_ptc_lisp, with {"program": "..."} instead of
+// writing a fenced block. Messages.tools (anthropicTools, responsesTools) is
+// the tool's definition in each provider's shape, from the stats'
+// programTool; programCall finds the call in an LLM's reply, in any of the
+// shapes step takes, so that a run sends it to EvalTurn as programCall.
+
+import { create } from "@bufbuild/protobuf";
+
+import { replyText, type Reply } from "./chat.js";
+import { ChatToolCallSchema, type ChatToolCall } from "./gen/ptcsidecar/v1/chat_pb.js";
+
+export const PROGRAM_TOOL = "run_ptc_lisp";
+
+/** The program tool's definition, as the stats carry it. */
+export interface ProgramTool {
+  name: string;
+  description: string;
+  /** The JSON schema of the arguments, as JSON text. */
+  parameters: string;
+}
+
+/** A reply that calls tools, in the shapes step takes besides Reply's. */
+export type ToolCallReply =
+  | { role?: string; content?: unknown; tool_calls?: readonly unknown[] }
+  | { choices: readonly { message: { content?: unknown; tool_calls?: readonly unknown[] } }[] }
+  | { output: readonly unknown[] }
+  | readonly unknown[];
+
+type Json = Record<string, unknown>;
+
+/** The program tool as Chat Completions tools ([] when there is none). */
+export function openaiTools(tool: ProgramTool | null): Json[] {
+  if (!tool) return [];
+  return [{ type: "function", function: { name: tool.name, description: tool.description, parameters: JSON.parse(tool.parameters) } }];
+}
+
+/** The program tool as Anthropic Messages tools. */
+export function anthropicTools(tool: ProgramTool | null): Json[] {
+  if (!tool) return [];
+  return [{ name: tool.name, description: tool.description, input_schema: JSON.parse(tool.parameters) }];
+}
+
+/** The program tool as OpenAI Responses API (and Agents SDK) function tools. */
+export function responsesTools(tool: ProgramTool | null): Json[] {
+  if (!tool) return [];
+  return [{ type: "function", name: tool.name, description: tool.description, parameters: JSON.parse(tool.parameters), strict: true }];
+}
+
+/** The first run_ptc_lisp call a reply makes and the reply's text beside it,
+ * or a null call and the reply's text when it makes none. Calls of other
+ * tools are not the run's and are left out; the prompt asks for one call per
+ * reply, and a second is ignored. */
+export function programCall(reply: Reply | ToolCallReply): { call: ChatToolCall | null; text: string } {
+  if (typeof reply === "string") return { call: null, text: reply };
+  if (Array.isArray(reply)) return responsesCall(reply, "reply");
+  let d = object(reply, "reply");
+  if (Array.isArray(d.output)) return responsesCall(d.output, "reply.output");
+  if ("choices" in d) {
+    const choices = d.choices;
+    if (!Array.isArray(choices) || choices.length === 0) throw new TypeError("reply: the completion has no choices");
+    d = object(object(choices[0], "reply.choices[0]").message ?? {}, "reply.choices[0].message");
+  }
+  const text = replyText(d as Reply);
+  for (const [i, c] of (Array.isArray(d.tool_calls) ? d.tool_calls : []).entries()) {
+    const call = object(c, `reply.tool_calls[${i}]`);
+    const fn = object(call.function ?? {}, `reply.tool_calls[${i}].function`);
+    if (fn.name === PROGRAM_TOOL) return { call: toolCall(call.id, fn.arguments), text };
+  }
+  for (const [i, b] of (Array.isArray(d.content) ? d.content : []).entries()) {
+    const block = object(b, `reply.content[${i}]`);
+    if (block.type === "tool_use" && block.name === PROGRAM_TOOL) return { call: toolCall(block.id, block.input), text };
+  }
+  return { call: null, text };
+}
+
+/** The run_ptc_lisp function_call among Responses API output items, and the
+ * text of their output messages. */
+function responsesCall(items: readonly unknown[], what: string): { call: ChatToolCall | null; text: string } {
+  const texts: string[] = [];
+  let call: ChatToolCall | null = null;
+  for (const [i, it] of items.entries()) {
+    const item = object(it, `${what}[${i}]`);
+    if (item.type === "message") {
+      if (typeof item.content === "string") texts.push(item.content);
+      for (const p of Array.isArray(item.content) ? item.content : []) {
+        const part = object(p, `${what}[${i}].content`);
+        if ((part.type === "output_text" || part.type === "input_text" || part.type === "text") && typeof part.text === "string") texts.push(part.text);
+      }
+    } else if (item.type === "function_call" && item.name === PROGRAM_TOOL && call === null) {
+      call = toolCall(item.call_id, item.arguments);
+    }
+  }
+  return { call, text: texts.join("\n") };
+}
+
+/** A wire tool call of the program tool: OpenAI's arguments are text (passed
+ * on as they are, for the server to read), Anthropic's a parsed object. */
+function toolCall(id: unknown, args: unknown): ChatToolCall {
+  const text = typeof args === "string" ? args : args === undefined || args === null ? "" : JSON.stringify(args);
+  return create(ChatToolCallSchema, { id: typeof id === "string" ? id : "", name: PROGRAM_TOOL, arguments: text });
+}
+
+function object(v: unknown, what: string): Json {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new TypeError(`${what}: want an object`);
+  return v as Json;
+}

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// TestProgramFromToolCall: EvalTurn runs the program a run_ptc_lisp call
+// carries, by both protocols; the turn keeps the call's id and the reply's
+// text, and ToMessages in tool-call form renders it as that call.
+func TestProgramFromToolCall(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	call := &ptcsidecarv1.ChatToolCall{Id: "call_7Xz", Name: "run_ptc_lisp", Arguments: `{"program": "(def n (tool/count {}))\n(* n 2)"}`}
+	req := &ptcsidecarv1.EvalTurnRequest{ProgramCall: call, RawResponse: "Counting.", Tools: []*ptcsidecarv1.ToolSpec{{Name: "count"}}}
+	resp, err := c.EvalTurn(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := resp.GetPending().GetCalls(); len(p) != 1 || p[0].GetName() != "count" {
+		t.Fatalf("want the pending call of count, got %v", resp)
+	}
+	streamed, _, err := streamTurn(t, c, req, func(c *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+		return &ptcsidecarv1.ToolResult{Index: c.GetIndex(), Name: c.GetName(), Args: c.GetArgs(), Result: edn("21")}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ToolResults = []*ptcsidecarv1.ToolResult{{Index: 0, Name: "count", Args: edn("{}"), Result: edn("21")}}
+	resp, err = c.EvalTurn(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, turn := range []*ptcsidecarv1.Turn{resp.GetTurn(), streamed} {
+		if !turn.GetSuccess() || turn.GetResult().GetEdn() != "42" || turn.GetProgram() != "(def n (tool/count {}))\n(* n 2)" ||
+			turn.GetProgramCallId() != "call_7Xz" || turn.GetRawResponse() != "Counting." {
+			t.Fatalf("turn %v", turn)
+		}
+	}
+	out, err := c.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{
+		Turns: []*ptcsidecarv1.Turn{resp.GetTurn()}, Memory: resp.GetTurn().GetMemory(),
+		Options: &ptcsidecarv1.Options{ProgramForm: "tool_call"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := out.GetMessages()
+	if len(msgs) < 4 || msgs[2].GetToolCalls()[0].GetId() != "call_7Xz" || msgs[3].GetToolCallId() != "call_7Xz" || msgs[2].GetContent() != "Counting." {
+		t.Fatalf("messages %v", msgs)
+	}
+	if pt := out.GetStats().GetProgramTool(); pt.GetName() != "run_ptc_lisp" || !strings.Contains(pt.GetParameters(), `"program"`) {
+		t.Errorf("program tool %v", pt)
+	}
+}
+
+// TestBadProgramCall: a call of another tool is INVALID_ARGUMENT naming
+// the field; arguments that do not hold a program string are the LLM's
+// mistake, a failed no_program turn that names the field and says how to
+// call the tool, memory unchanged, and the reply's text is not searched for
+// a program instead.
+func TestBadProgramCall(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	_, err := c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{ProgramCall: &ptcsidecarv1.ChatToolCall{Name: "search", Arguments: `{"program": "1"}`}})
+	st := status.Convert(err)
+	if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "program_call.name: ") {
+		t.Errorf("a call of another tool: %v %q", st.Code(), st.Message())
+	} else {
+		checkFieldViolation(t, st)
+	}
+	prelude := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("1"), Turn: 1}}}
+	for _, args := range []string{`{"program": "1"`, `["(+ 1 2)"]`, `null`, `{"Program": "(def x 2)"}`, `{"program": 1}`, `{"program": " "}`} {
+		req := &ptcsidecarv1.EvalTurnRequest{ProgramCall: &ptcsidecarv1.ChatToolCall{Id: "c1", Arguments: args}, RawResponse: "```clojure\n(def x 3)\n```", Prelude: prelude}
+		resp, err := c.EvalTurn(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		streamed, _, err := streamTurn(t, c, req, nil)
+		if err != nil {
+			t.Fatalf("%s streamed: %v", args, err)
+		}
+		for _, turn := range []*ptcsidecarv1.Turn{resp.GetTurn(), streamed} {
+			e := turn.GetError()
+			if turn.GetSuccess() || e.GetType() != "no_program" || !strings.HasPrefix(e.GetMessage(), "the run_ptc_lisp call's arguments (program_call.arguments): ") || !strings.Contains(e.GetHint(), "run_ptc_lisp") {
+				t.Errorf("%s: turn %v", args, turn)
+			}
+			if !proto.Equal(turn.GetMemory(), prelude) || turn.GetProgramCallId() != "c1" {
+				t.Errorf("%s: memory %v, call id %q", args, turn.GetMemory(), turn.GetProgramCallId())
+			}
+		}
+	}
+}
