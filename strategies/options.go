@@ -43,6 +43,12 @@ type Options struct {
 	MaxTokens int
 	TrimTo    int // 0: a quarter of MaxTokens
 
+	// summarize (summarize.go).
+	SummaryTrigger int
+	SummaryKeep    int
+	SummaryPrompt  string // "": DefaultSummaryPrompt
+	SummaryHeader  string // "": DefaultSummaryHeader
+
 	// Pricing prices the bill in the stats of every strategy.
 	Pricing Pricing
 }
