@@ -78,7 +78,12 @@ func optionalInt(p *int32) *int {
 }
 
 func (s *Service) decodeToMessages(rd *valueReader, in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
-	return s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	if err != nil {
+		return nil, err
+	}
+	req.Summary = decodeSummary(in.GetSummary())
+	return req, nil
 }
 
 // decodeRequest reads what every request about a run carries (ToMessages
@@ -125,6 +130,10 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		Placeholder:          o.GetPlaceholder(),
 		MaxTokens:            optionalInt(o.MaxTokens),
 		TrimTo:               optionalInt(o.TrimTo),
+		SummaryTrigger:       optionalInt(o.SummaryTrigger),
+		SummaryKeep:          optionalInt(o.SummaryKeep),
+		SummaryPrompt:        o.GetSummaryPrompt(),
+		SummaryHeader:        o.GetSummaryHeader(),
 		WindowOnly:           o.GetWindowOnly(),
 		Pricing:              o.GetPricing(),
 		CacheReadRate:        o.CacheReadRate,
@@ -249,9 +258,9 @@ func decodeChatMessage(m *ptcsidecarv1.ChatMessage) strategies.ChatMessage {
 	return out
 }
 
-func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
-	out := &ptcsidecarv1.ToMessagesResponse{Messages: make([]*ptcsidecarv1.ChatMessage, 0, len(r.Messages))}
-	for _, m := range r.Messages {
+func encodeChatMessages(msgs []strategies.ChatMessage) []*ptcsidecarv1.ChatMessage {
+	out := make([]*ptcsidecarv1.ChatMessage, 0, len(msgs))
+	for _, m := range msgs {
 		wm := &ptcsidecarv1.ChatMessage{
 			Role: m.Role, Content: m.Content, Source: m.Source, SenderId: m.SenderID,
 			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name,
@@ -259,8 +268,13 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		for _, tc := range m.ToolCalls {
 			wm.ToolCalls = append(wm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 		}
-		out.Messages = append(out.Messages, wm)
+		out = append(out, wm)
 	}
+	return out
+}
+
+func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
+	out := &ptcsidecarv1.ToMessagesResponse{Messages: encodeChatMessages(r.Messages), SummaryRequest: encodeSummaryRequest(r.SummaryRequest)}
 	s := r.Stats
 	out.Stats = &ptcsidecarv1.CompressionStats{
 		Strategy:             s.Strategy,
@@ -298,6 +312,12 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		MessagesRepaired:     int32(s.MessagesRepaired),
 		ToolCallIdsRewritten: int32(s.ToolCallIDsRewritten),
 		TaskPinned:           s.TaskPinned,
+
+		MessagesSummarized:         int32(s.MessagesSummarized),
+		SummaryTokens:              int32(s.SummaryTokens),
+		SummaryRequested:           s.SummaryRequested,
+		SummaryRequestTokens:       int32(s.SummaryRequestTokens),
+		SummaryRequestPrefixTokens: int32(s.SummaryRequestPrefixTokens),
 	}
 	return out
 }
