@@ -271,8 +271,8 @@ func Render(req *Request) (*Response, error) {
 	case st.Input() == InputTurns && len(req.History) > 0:
 		return nil, &InputError{Field: "history", Reason: fmt.Sprintf("strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())}
 	}
-	if req.Summary != nil && st.Name() != summarizeName {
-		return nil, &InputError{Field: "summary", Reason: fmt.Sprintf("strategy %q reads no summary: only %q places one", st.Name(), summarizeName)}
+	if req.Summary != nil && st.Name() != summarizeName && st.Name() != summarizeTurnsName {
+		return nil, &InputError{Field: "summary", Reason: fmt.Sprintf("strategy %q reads no summary: only %q and %q place one", st.Name(), summarizeName, summarizeTurnsName)}
 	}
 	if req.Context != nil {
 		during := *req

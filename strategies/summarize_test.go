@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // valueSummary is the deterministic summariser of the tests: it keeps the
@@ -303,5 +305,46 @@ func TestSummarizeRefusesMismatch(t *testing.T) {
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Field != "summary" {
 		t.Errorf("a summary to loop-slice: got %v, want an InputError naming summary", err)
+	}
+}
+
+// TestSummarizeTurns: summarize-turns summarises full's rendering of a
+// PTC-Lisp run; over 30 turns every call between two summaries reads the
+// whole previous prompt from the cache.
+func TestSummarizeTurns(t *testing.T) {
+	trigger, keep := 2500, 2
+	opts, err := Normalize(RawOptions{Strategy: "summarize-turns", SystemPrompt: "You write PTC-Lisp.", Mission: "Tally the shipments.", MaxTurns: intp(40), SummaryTrigger: &trigger, SummaryKeep: &keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []Turn
+	var sum *Summary
+	var prev *Response
+	summaries := 0
+	for n := 0; n < 30; n++ {
+		resp, err := Render(&Request{Turns: turns, Options: opts, Summary: sum})
+		if err != nil {
+			t.Fatalf("turn %d: %v", n, err)
+		}
+		fresh := false
+		if r := resp.SummaryRequest; r != nil {
+			summaries, fresh = summaries+1, true
+			sum = &Summary{Text: valueSummary(r.Messages, opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+			if resp, err = Render(&Request{Turns: turns, Options: opts, Summary: sum}); err != nil {
+				t.Fatalf("turn %d, with the summary: %v", n, err)
+			}
+			if resp.Messages[1].Content != DefaultSummaryHeader+"\n\n"+sum.Text {
+				t.Fatalf("turn %d: the summary is not the second message: %v", n, resp.Messages[1])
+			}
+		}
+		if st := resp.Stats; st.Strategy != "summarize-turns" || prev != nil && !fresh && st.StablePrefixTokens != prev.Stats.TokensAfter {
+			t.Errorf("turn %d (%s): stable prefix %d tokens, want the previous prompt's %d", n, st.Strategy, st.StablePrefixTokens, prev.Stats.TokensAfter)
+		}
+		prev = resp
+		turns = append(turns, Turn{Number: n + 1, Success: true, Program: fmt.Sprintf(`(tool/shipment {:id "SHP-%04d"})`, n),
+			Prints: []string{strings.Repeat(fmt.Sprintf("crate %d weighs %d kg; ", n, 100+n), 20)}, Result: lisp.Int(int64(1000 + n))})
+	}
+	if summaries < 2 {
+		t.Errorf("%d summaries in 30 turns, want at least 2", summaries)
 	}
 }
