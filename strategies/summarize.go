@@ -211,8 +211,8 @@ func checkSummary(sum *Summary, h []ChatMessage) error {
 	case sum.Through < len(h) && h[sum.Through].Role == RoleTool:
 		return &InputError{Field: "summary.through", Reason: fmt.Sprintf("history[%d] is a tool result: a summary ends before an assistant or user message, never inside a tool loop", sum.Through)}
 	}
-	if want := SummaryDigest(h, sum.Through, sum.AskedAt); sum.Digest != want {
-		return &InputError{Field: "summary.digest", Reason: fmt.Sprintf("%q is not the digest of history[:%d] (asked at %d messages), %s: the summary was written for other messages, or they changed since; send no summary to be asked for a new one", sum.Digest, sum.Through, sum.AskedAt, want)}
+	if SummaryDigest(h, sum.Through, sum.AskedAt) != sum.Digest {
+		return &InputError{Field: "summary.digest", Reason: fmt.Sprintf("%q is not the digest of history[:%d] (asked at %d messages): the summary was written for other messages, or they changed since; send no summary to be asked for a new one", sum.Digest, sum.Through, sum.AskedAt)}
 	}
 	return nil
 }
