@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,20 @@ func userOnlySummary(req []ChatMessage, header string) string {
 		return "(nothing the user said)"
 	}
 	return strings.Join(lines, "\n")
+}
+
+// taskOnlySummary keeps the task (the run's first user message) and
+// nothing any turn returned: the lower bound of summarize-turns.
+func taskOnlySummary(req []ChatMessage, header string) string {
+	for _, m := range req[:len(req)-1] {
+		if m.Role == RoleUser {
+			if rest, ok := strings.CutPrefix(m.Content, header); ok {
+				return strings.TrimSpace(rest)
+			}
+			return "task: " + truncateRunes(strings.Join(strings.Fields(m.Content), " "), 600)
+		}
+	}
+	return "(no task)"
 }
 
 // summaryTotals add up what summarising cost on one source, besides the
@@ -170,5 +185,101 @@ func TestSummarizeRecallRecorded(t *testing.T) {
 		if kept < lost || kept < 0.999 {
 			t.Errorf("%s: recall %.3f with the values kept (want all of them), %.3f with none", src, kept, lost)
 		}
+	}
+}
+
+// TestSummarizeTurnsRecallRecorded measures summarize-turns on the recorded
+// runs of a real model (testdata/traces/real-*.txtar) as
+// TestSummarizeRecallRecorded does on chat conversations, next to the turn
+// strategies: call after call, a summary asked for on one turn written by
+// the deterministic summariser and sent with every later call.
+func TestSummarizeTurnsRecallRecorded(t *testing.T) {
+	files, err := filepath.Glob("testdata/traces/real-*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no real runs in testdata/traces (%v)", err)
+	}
+	if testing.Short() {
+		files = everyFourth(files)
+	}
+	rem := NewRemembered(memo.New(256 << 20))
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	labels := []string{"full", "single-user-coalesced", "cache-stable"}
+	configs := []summarizeConfig{
+		{"summarize-turns 4000, values kept", 4000, valueSummary},
+		{"summarize-turns 4000, task only", 4000, taskOnlySummary},
+		{"summarize-turns 8000, values kept", 8000, valueSummary},
+	}
+	totals := map[string]*recallTotals{}
+	extra := map[string]*summaryTotals{}
+	for _, l := range labels {
+		totals[l] = &recallTotals{}
+	}
+	for _, cfg := range configs {
+		labels = append(labels, cfg.label)
+		totals[cfg.label], extra[cfg.label] = &recallTotals{}, &summaryTotals{}
+	}
+	for _, f := range files {
+		tr := loadTrace(t, f)
+		summaries := make([]*Summary, len(configs))
+		for i := range tr.turns {
+			req := tr.request(i)
+			req.Remembered = rem
+			req.Options.Pricing = anthropic
+			var ev []Evidence
+			for _, name := range labels[:3] {
+				req.Options.Strategy = name
+				resp, err := Render(req)
+				if err != nil {
+					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, name, err)
+				}
+				if name == "full" {
+					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
+				}
+				totals[name].add(&resp.Stats, ev, resp.Messages)
+			}
+			for k, cfg := range configs {
+				sreq := *req
+				o := &sreq.Options
+				o.Strategy, o.SummaryTrigger, o.SummaryKeep = summarizeTurnsName, cfg.trigger, DefaultSummaryKeep
+				o.SummaryPrompt, o.SummaryHeader = DefaultSummaryPrompt, DefaultSummaryHeader
+				sreq.Summary = summaries[k]
+				resp, err := Render(&sreq)
+				if err != nil {
+					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, cfg.label, err)
+				}
+				if r := resp.SummaryRequest; r != nil {
+					ex, st := extra[cfg.label], resp.Stats
+					ex.requests++
+					ex.requestBill += float64(st.SummaryRequestPrefixTokens)*anthropic.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
+					ex.summarisedOff += st.TokensAfter
+					summaries[k] = &Summary{Text: cfg.summarise(r.Messages, DefaultSummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+					sreq.Summary = summaries[k]
+					if resp, err = Render(&sreq); err != nil {
+						t.Fatalf("%s turn %d %s, with the summary: %v", tr.name, i+1, cfg.label, err)
+					}
+					ex.outputTokens += resp.Stats.SummaryTokens
+					ex.summarisedTo += resp.Stats.TokensAfter
+				}
+				totals[cfg.label].add(&resp.Stats, ev, resp.Messages)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(recallTable(fmt.Sprintf("real PTC-Lisp runs (%d)", len(files)), "full", labels, totals))
+	b.WriteString("\n| summarize-turns | summaries | prompt before -> after a summary (mean tokens) | requests' input bill | summaries' output tokens | bill with requests (vs full) |\n|---|---|---|---|---|---|\n")
+	for _, cfg := range configs {
+		ex := extra[cfg.label]
+		if ex.requests == 0 {
+			fmt.Fprintf(&b, "| %s | 0 | | | | |\n", cfg.label)
+			continue
+		}
+		all := totals[cfg.label].bill + ex.requestBill
+		fmt.Fprintf(&b, "| %s | %d | %s -> %s | %s | %s | %s (%.2f) |\n", cfg.label, ex.requests,
+			thousands(ex.summarisedOff/ex.requests), thousands(ex.summarisedTo/ex.requests),
+			thousands(int(ex.requestBill+0.5)), thousands(ex.outputTokens), thousands(int(all+0.5)), all/totals["full"].bill)
+	}
+	t.Logf("\n%s", b.String())
+	if kept, lost := totals[configs[0].label].mean(), totals[configs[1].label].mean(); kept < lost {
+		t.Errorf("recall %.3f with the values kept, below %.3f with the task only", kept, lost)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -16,8 +17,9 @@ import (
 // valueSummary is the deterministic summariser of the tests: it keeps the
 // user's words and every value the messages of a summary request hold
 // (what evidence recall counts: strings of 3 or more characters and
-// numbers of 3 or more digits from JSON, and from other text the words
-// holding a digit, '_', '@' or '-'), each once, one per line. An earlier
+// numbers of 3 or more digits from JSON, and from other text the quoted
+// strings and the words holding a digit, '_', '@' or '-'), each once, one
+// per line. An earlier
 // summary in the request is carried over line by line. A model writes
 // prose instead, and may drop or mistype a value; it also says why things
 // were done, which this one cannot.
@@ -43,10 +45,9 @@ func valueSummary(req []ChatMessage, header string) string {
 		}
 		if m.Role == RoleUser {
 			add("user: " + truncateRunes(strings.Join(strings.Fields(m.Content), " "), 300))
-		} else {
-			for _, v := range textValues(nil, m.Content) {
-				add(v)
-			}
+		}
+		for _, v := range textValues(nil, m.Content) {
+			add(v)
 		}
 		for _, tc := range m.ToolCalls {
 			add("call " + tc.Name)
@@ -58,12 +59,17 @@ func valueSummary(req []ChatMessage, header string) string {
 	return strings.Join(lines, "\n")
 }
 
-// textValues appends the values of a message's text: JSON's, or the words
-// that look like identifiers or figures.
+// textValues appends the values of a message's text: JSON's, or the
+// quoted strings and the words that look like identifiers or figures.
 func textValues(out []string, text string) []string {
 	var v any
 	if json.Unmarshal([]byte(text), &v) == nil {
 		return jsonValues(out, v)
+	}
+	for _, q := range quoted.FindAllStringSubmatch(text, -1) {
+		if utf8.RuneCountInString(q[1]) >= evidenceMinChars {
+			out = append(out, q[1])
+		}
 	}
 	for _, w := range strings.Fields(text) {
 		w = strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(".,;:()[]{}\"'`", r) })
@@ -75,6 +81,10 @@ func textValues(out []string, text string) []string {
 	}
 	return out
 }
+
+// quoted matches a double-quoted string without escapes, as EDN and prose
+// write them.
+var quoted = regexp.MustCompile(`"([^"\\\n]{1,200})"`)
 
 func truncateRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
