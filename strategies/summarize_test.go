@@ -298,6 +298,8 @@ func TestSummarizeRefusesMismatch(t *testing.T) {
 		{"history too short", shorter, func(*Summary) {}, "summary.asked_at"},
 		{"empty", h, func(s *Summary) { s.Text = " \n" }, "summary.text"},
 		{"covers nothing", h, func(s *Summary) { s.Through = 0 }, "summary.through"},
+		{"negative", h, func(s *Summary) { s.Through = -1 }, "summary.through"},
+		{"asked at no call", h, func(s *Summary) { s.AskedAt = 1<<31 - 1 }, "summary.asked_at"},
 		{"past asked_at", h, func(s *Summary) { s.Through = 16 }, "summary.through"},
 		{"inside a loop", h, func(s *Summary) { s.Through = 3; s.Digest = SummaryDigest(h, 3, 15) }, "summary.through"},
 	} {
