@@ -78,7 +78,12 @@ func optionalInt(p *int32) *int {
 }
 
 func (s *Service) decodeToMessages(rd *valueReader, in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
-	return s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	if err != nil {
+		return nil, err
+	}
+	req.Summary = decodeSummary(in.GetSummary())
+	return req, nil
 }
 
 // decodeRequest reads what every request about a run carries (ToMessages
@@ -127,6 +132,10 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		MaxTokens:            optionalInt(o.MaxTokens),
 		TrimTo:               optionalInt(o.TrimTo),
 		KeepThinkingTurns:    optionalInt(o.KeepThinkingTurns),
+		SummaryTrigger:       optionalInt(o.SummaryTrigger),
+		SummaryKeep:          optionalInt(o.SummaryKeep),
+		SummaryPrompt:        o.GetSummaryPrompt(),
+		SummaryHeader:        o.GetSummaryHeader(),
 		WindowOnly:           o.GetWindowOnly(),
 		Provider:             o.GetProvider(),
 		Pricing:              o.GetPricing(),
@@ -281,9 +290,9 @@ func encodeParts(parts []strategies.ContentPart) []*ptcsidecarv1.ContentPart {
 	return out
 }
 
-func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
-	out := &ptcsidecarv1.ToMessagesResponse{Messages: make([]*ptcsidecarv1.ChatMessage, 0, len(r.Messages))}
-	for _, m := range r.Messages {
+func encodeChatMessages(msgs []strategies.ChatMessage) []*ptcsidecarv1.ChatMessage {
+	out := make([]*ptcsidecarv1.ChatMessage, 0, len(msgs))
+	for _, m := range msgs {
 		wm := &ptcsidecarv1.ChatMessage{
 			Role: m.Role, Content: m.Content, Source: m.Source, SenderId: m.SenderID,
 			ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name,
@@ -292,54 +301,64 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		for _, tc := range m.ToolCalls {
 			wm.ToolCalls = append(wm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 		}
-		out.Messages = append(out.Messages, wm)
+		out = append(out, wm)
 	}
+	return out
+}
+
+func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
+	out := &ptcsidecarv1.ToMessagesResponse{Messages: encodeChatMessages(r.Messages), SummaryRequest: encodeSummaryRequest(r.SummaryRequest)}
 	s := r.Stats
 	out.Stats = &ptcsidecarv1.CompressionStats{
-		Strategy:              s.Strategy,
-		TurnsCompressed:       int32(s.TurnsCompressed),
-		ToolCallsTotal:        int32(s.ToolCallsTotal),
-		ToolCallsShown:        int32(s.ToolCallsShown),
-		ToolCallsDropped:      int32(s.ToolCallsDropped),
-		PrintlnsTotal:         int32(s.PrintlnsTotal),
-		PrintlnsShown:         int32(s.PrintlnsShown),
-		PrintlnsDropped:       int32(s.PrintlnsDropped),
-		ErrorTurnsCollapsed:   int32(s.ErrorTurnsCollapsed),
-		MessagesBefore:        int32(s.MessagesBefore),
-		MessagesAfter:         int32(s.MessagesAfter),
-		CharsBefore:           int32(s.CharsBefore),
-		CharsAfter:            int32(s.CharsAfter),
-		TokensBefore:          int32(s.TokensBefore),
-		TokensAfter:           int32(s.TokensAfter),
-		Tokenizer:             s.Tokenizer,
-		SyntheticNudge:        s.SyntheticNudge,
-		NudgesExhausted:       s.NudgesExhausted,
-		ToolUsesCleared:       int32(s.ToolUsesCleared),
-		TokensCleared:         int32(s.TokensCleared),
-		StablePrefixTokens:    int32(s.StablePrefixTokens),
-		BilledTokens:          s.BilledTokens,
-		CacheWriteTokens:      int32(s.CacheWriteTokens),
-		StablePrefixKnown:     s.StablePrefixKnown,
-		StablePrefixNote:      s.StablePrefixNote,
-		CacheBreakpoint:       encodeBreakpoint(s.CacheBreakpoint),
-		Pricing:               s.Pricing,
-		NextCacheBreakpoint:   encodeBreakpoint(s.NextCacheBreakpoint),
-		PromptSource:          s.PromptSource,
-		MessagesDropped:       int32(s.MessagesDropped),
-		TokensDropped:         int32(s.TokensDropped),
-		ToolLoopsDropped:      int32(s.ToolLoopsDropped),
-		MessagesRepaired:      int32(s.MessagesRepaired),
-		ToolCallIdsRewritten:  int32(s.ToolCallIDsRewritten),
-		TaskPinned:            s.TaskPinned,
-		Provider:              s.Provider,
-		PromptsLed:            int32(s.PromptsLed),
-		UnitsNoted:            int32(s.UnitsNoted),
-		GreetingsDropped:      int32(s.GreetingsDropped),
-		PartTokens:            int32(s.PartTokens),
-		PartsEstimated:        int32(s.PartsEstimated),
-		ThinkingCleared:       int32(s.ThinkingCleared),
-		ThinkingTokensCleared: int32(s.ThinkingTokensCleared),
-		CompactionReplaced:    int32(s.CompactionReplaced),
+		Strategy:                   s.Strategy,
+		TurnsCompressed:            int32(s.TurnsCompressed),
+		ToolCallsTotal:             int32(s.ToolCallsTotal),
+		ToolCallsShown:             int32(s.ToolCallsShown),
+		ToolCallsDropped:           int32(s.ToolCallsDropped),
+		PrintlnsTotal:              int32(s.PrintlnsTotal),
+		PrintlnsShown:              int32(s.PrintlnsShown),
+		PrintlnsDropped:            int32(s.PrintlnsDropped),
+		ErrorTurnsCollapsed:        int32(s.ErrorTurnsCollapsed),
+		MessagesBefore:             int32(s.MessagesBefore),
+		MessagesAfter:              int32(s.MessagesAfter),
+		CharsBefore:                int32(s.CharsBefore),
+		CharsAfter:                 int32(s.CharsAfter),
+		TokensBefore:               int32(s.TokensBefore),
+		TokensAfter:                int32(s.TokensAfter),
+		Tokenizer:                  s.Tokenizer,
+		SyntheticNudge:             s.SyntheticNudge,
+		NudgesExhausted:            s.NudgesExhausted,
+		ToolUsesCleared:            int32(s.ToolUsesCleared),
+		TokensCleared:              int32(s.TokensCleared),
+		StablePrefixTokens:         int32(s.StablePrefixTokens),
+		BilledTokens:               s.BilledTokens,
+		CacheWriteTokens:           int32(s.CacheWriteTokens),
+		StablePrefixKnown:          s.StablePrefixKnown,
+		StablePrefixNote:           s.StablePrefixNote,
+		CacheBreakpoint:            encodeBreakpoint(s.CacheBreakpoint),
+		Pricing:                    s.Pricing,
+		NextCacheBreakpoint:        encodeBreakpoint(s.NextCacheBreakpoint),
+		PromptSource:               s.PromptSource,
+		MessagesDropped:            int32(s.MessagesDropped),
+		TokensDropped:              int32(s.TokensDropped),
+		ToolLoopsDropped:           int32(s.ToolLoopsDropped),
+		MessagesRepaired:           int32(s.MessagesRepaired),
+		ToolCallIdsRewritten:       int32(s.ToolCallIDsRewritten),
+		TaskPinned:                 s.TaskPinned,
+		Provider:                   s.Provider,
+		PromptsLed:                 int32(s.PromptsLed),
+		UnitsNoted:                 int32(s.UnitsNoted),
+		GreetingsDropped:           int32(s.GreetingsDropped),
+		PartTokens:                 int32(s.PartTokens),
+		PartsEstimated:             int32(s.PartsEstimated),
+		ThinkingCleared:            int32(s.ThinkingCleared),
+		ThinkingTokensCleared:      int32(s.ThinkingTokensCleared),
+		CompactionReplaced:         int32(s.CompactionReplaced),
+		MessagesSummarized:         int32(s.MessagesSummarized),
+		SummaryTokens:              int32(s.SummaryTokens),
+		SummaryRequested:           s.SummaryRequested,
+		SummaryRequestTokens:       int32(s.SummaryRequestTokens),
+		SummaryRequestPrefixTokens: int32(s.SummaryRequestPrefixTokens),
 	}
 	if pt := s.ProgramTool; pt != nil {
 		out.Stats.ProgramTool = &ptcsidecarv1.ProgramTool{Name: pt.Name, Description: pt.Description, Parameters: pt.Parameters}

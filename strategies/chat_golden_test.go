@@ -33,6 +33,7 @@ type chatCase struct {
 	archive *txtar.Archive // the file: its comment and input kept on update
 	opts    Options
 	history []ChatMessage
+	summary *Summary // "summary: THROUGH ASKED_AT TEXT", digested unless "summary_digest:" says otherwise
 }
 
 // chatDefaults are the normalized defaults of the chat options.
@@ -90,14 +91,39 @@ func readChatCase(file string) (*chatCase, error) {
 		return nil, fmt.Errorf("%s: the first file must be input", file)
 	}
 	c := &chatCase{archive: a, opts: chatDefaults()}
+	digest := ""
 	for n, line := range strings.Split(string(a.Comment), "\n") {
-		if err := parseChatOption(&c.opts, line); err != nil {
+		var err error
+		switch key, val, _ := strings.Cut(line, ": "); key {
+		case "summary":
+			c.summary = &Summary{}
+			f := strings.SplitN(val, " ", 3)
+			if len(f) == 3 {
+				c.summary.Text = f[2]
+				if c.summary.Through, err = strconv.Atoi(f[0]); err == nil {
+					c.summary.AskedAt, err = strconv.Atoi(f[1])
+				}
+			} else {
+				err = fmt.Errorf("want \"summary: THROUGH ASKED_AT TEXT\", got %q", line)
+			}
+		case "summary_digest":
+			digest = val
+		default:
+			err = parseChatOption(&c.opts, line)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", file, n+1, err)
 		}
 	}
 	for n, line := range strings.Split(strings.TrimSuffix(string(a.Files[0].Data), "\n"), "\n") {
 		if err := parseChatLine(&c.history, line); err != nil {
 			return nil, fmt.Errorf("%s: input line %d: %v", file, n+1, err)
+		}
+	}
+	if s := c.summary; s != nil {
+		s.Digest = digest
+		if digest == "" && s.Through <= len(c.history) {
+			s.Digest = SummaryDigest(c.history, s.Through, s.AskedAt)
 		}
 	}
 	return c, nil
@@ -110,7 +136,10 @@ func renderChatCase(c *chatCase) []txtar.File {
 	if err != nil {
 		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
-	resp, err := s.Render(&Request{History: c.history, Options: c.opts})
+	if c.summary != nil && c.opts.Strategy != summarizeName {
+		return []txtar.File{{Name: "error", Data: []byte("a summary is for strategy summarize\n")}}
+	}
+	resp, err := s.Render(&Request{History: c.history, Options: c.opts, Summary: c.summary})
 	if err != nil {
 		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
@@ -155,7 +184,19 @@ func renderChatCase(c *chatCase) []txtar.File {
 	if st.GreetingsDropped != 0 {
 		fmt.Fprintf(&b, "greetings_dropped: %d\n", st.GreetingsDropped)
 	}
-	return []txtar.File{{Name: "output", Data: []byte(out.String())}, {Name: "stats", Data: []byte(b.String())}}
+	if st.MessagesSummarized != 0 {
+		fmt.Fprintf(&b, "summarized: %d messages into %d tokens\n", st.MessagesSummarized, st.SummaryTokens)
+	}
+	files := []txtar.File{{Name: "output", Data: []byte(out.String())}, {Name: "stats", Data: []byte(b.String())}}
+	if r := resp.SummaryRequest; r != nil {
+		var req strings.Builder
+		fmt.Fprintf(&req, "# through %d, asked at %d, %d tokens (%d before the instruction)\n", r.Through, r.AskedAt, st.SummaryRequestTokens, st.SummaryRequestPrefixTokens)
+		for _, m := range r.Messages {
+			req.WriteString(formatChatMessage(m))
+		}
+		files = append(files, txtar.File{Name: "summary_request", Data: []byte(req.String())})
+	}
+	return files
 }
 
 func formatChatMessage(m ChatMessage) string {
@@ -241,6 +282,12 @@ func parseChatOption(o *Options, line string) error {
 		o.WindowOnly, err = strconv.ParseBool(val)
 	case "provider":
 		o.Provider = val
+	case "summary_trigger":
+		num(&o.SummaryTrigger)
+	case "summary_keep":
+		num(&o.SummaryKeep)
+	case "summary_prompt":
+		o.SummaryPrompt = val
 	default:
 		return fmt.Errorf("unknown option %q", key)
 	}

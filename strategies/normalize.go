@@ -45,6 +45,10 @@ type RawOptions struct {
 	TrimTo    *int
 
 	KeepThinkingTurns *int
+	SummaryTrigger *int
+	SummaryKeep    *int
+	SummaryPrompt  string
+	SummaryHeader  string
 
 	Pricing        string
 	CacheReadRate  *float64
@@ -98,6 +102,8 @@ var intOptions = []intOption{
 	{"keep", DefaultKeep, 0, maxCountLimit, func(r *RawOptions) *int { return r.Keep }, func(o *Options) *int { return &o.Keep }},
 	{"clear_at_least", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.ClearAtLeast }, func(o *Options) *int { return &o.ClearAtLeast }},
 	{"max_tokens", 0, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.MaxTokens }, func(o *Options) *int { return &o.MaxTokens }},
+	{"summary_trigger", DefaultSummaryTrigger, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.SummaryTrigger }, func(o *Options) *int { return &o.SummaryTrigger }},
+	{"summary_keep", DefaultSummaryKeep, 0, maxCountLimit, func(r *RawOptions) *int { return r.SummaryKeep }, func(o *Options) *int { return &o.SummaryKeep }},
 	{"trim_to", 0, 1, maxTokenFigureBound, func(r *RawOptions) *int { return r.TrimTo }, func(o *Options) *int { return &o.TrimTo }},
 	// -1 (unset) keeps every turn's reasoning.
 	{"keep_thinking_turns", -1, 0, maxCountLimit, func(r *RawOptions) *int { return r.KeepThinkingTurns }, func(o *Options) *int { return &o.KeepThinkingTurns }},
@@ -150,6 +156,8 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		Provider:        raw.Provider,
 		Placeholder:     raw.Placeholder,
 		Tokenizer:       raw.Tokenizer,
+		SummaryPrompt:   raw.SummaryPrompt,
+		SummaryHeader:   raw.SummaryHeader,
 	}
 	for _, opt := range intOptions {
 		v := opt.raw(&raw)
@@ -223,6 +231,12 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 	}
 	if o.Placeholder == "" {
 		o.Placeholder = DefaultPlaceholder
+	}
+	if o.SummaryPrompt == "" {
+		o.SummaryPrompt = DefaultSummaryPrompt
+	}
+	if o.SummaryHeader == "" {
+		o.SummaryHeader = DefaultSummaryHeader
 	}
 	return o, nil
 }

@@ -50,6 +50,11 @@ type Options struct {
 	// Chat strategies: the assistant messages with reasoning whose
 	// reasoning is kept, the most recent first; -1 keeps all.
 	KeepThinkingTurns int
+	// summarize (summarize.go).
+	SummaryTrigger int
+	SummaryKeep    int
+	SummaryPrompt  string // "": DefaultSummaryPrompt
+	SummaryHeader  string // "": DefaultSummaryHeader
 
 	// Pricing prices the bill in the stats of every strategy.
 	Pricing Pricing

@@ -126,6 +126,9 @@ type Request struct {
 	Memory  []Binding
 	History []ChatMessage
 	Options Options
+	// Summary is the caller's model's summary of the history's beginning,
+	// sent back to the summarize strategy; nil when there is none.
+	Summary *Summary
 	// Remembered is what the strategies remember between requests; nil
 	// remembers nothing. Either way the answer is the same.
 	Remembered *Remembered
@@ -142,6 +145,9 @@ type Request struct {
 type Response struct {
 	Messages []ChatMessage
 	Stats    Stats
+	// SummaryRequest, from the summarize strategy, is the request the
+	// caller's model should answer with a summary; nil when none is due.
+	SummaryRequest *SummaryRequest
 }
 
 // Stats describe what a compression did. "Before" figures are what the
@@ -206,6 +212,13 @@ type Stats struct {
 	// ProgramTool is the tool to declare to the LLM in tool-call form
 	// (program_form "tool_call"); nil otherwise.
 	ProgramTool *ProgramTool
+
+	// summarize: the summary the output holds, and the one it asks for.
+	MessagesSummarized         int
+	SummaryTokens              int
+	SummaryRequested           bool
+	SummaryRequestTokens       int
+	SummaryRequestPrefixTokens int
 }
 
 // OptionDoc documents one option a strategy honours, for ListStrategies.
@@ -282,6 +295,9 @@ func Render(req *Request) (*Response, error) {
 		return nil, &InputError{Field: "turns", Reason: fmt.Sprintf("strategy %q reads history, not turns: send the conversation as history, or choose a strategy that reads turns (ListStrategies says which input each reads)", st.Name())}
 	case st.Input() == InputTurns && len(req.History) > 0:
 		return nil, &InputError{Field: "history", Reason: fmt.Sprintf("strategy %q reads turns, not history: send the run as turns, or choose a strategy that reads history (ListStrategies says which input each reads)", st.Name())}
+	}
+	if req.Summary != nil && st.Name() != summarizeName && st.Name() != summarizeTurnsName {
+		return nil, &InputError{Field: "summary", Reason: fmt.Sprintf("strategy %q reads no summary: only %q and %q place one", st.Name(), summarizeName, summarizeTurnsName)}
 	}
 	if req.Context != nil {
 		during := *req

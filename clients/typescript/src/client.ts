@@ -36,6 +36,7 @@ import {
 import { Run, type RunOptions, type SavedRun } from "./run.js";
 import { ResponsesHistory, toResponses, type ResponsesPrompt } from "./responses.js";
 import { anthropicTools, openaiTools, responsesTools } from "./toolcall.js";
+import { SummaryRequest, checkSummariser, summaryOf, summaryProto, type Summariser, type Summary } from "./summary.js";
 
 /** Responses carry every value twice (EDN and JSON): room beyond gRPC's
  * usual 4 MiB. */
@@ -116,9 +117,15 @@ export interface ToMessagesOptions extends OptionFields, CallOptions {
   history?: readonly OpenAIMessageInput[] | AnthropicHistory | ResponsesHistory;
   tools?: Tools | string[];
   data?: unknown;
+  /** Strategy summarize: the summary the previous call's prompt held
+   * (its Messages.summary). */
+  summary?: Summary | null;
+  /** Strategy summarize: writes the summary the sidecar asks for, which
+   * the prompt then comes back with (Messages.summary). */
+  summariser?: Summariser;
 }
 
-const TO_MESSAGES_OPTIONS = [...OPTION_NAMES, "memory", "history", ...CALL_OPTIONS];
+const TO_MESSAGES_OPTIONS = [...OPTION_NAMES, "memory", "history", "summary", "summariser", ...CALL_OPTIONS];
 
 /** What to send the LLM next. */
 export class Messages {
@@ -131,12 +138,20 @@ export class Messages {
   readonly stats: Stats;
   /** @internal */
   readonly prompt: Prompt;
+  /** Strategies summarize and summarize-turns: the summary these messages
+   * hold (send it with the next call), else null. */
+  readonly summary: Summary | null;
+  /** The summary the sidecar asks for when no summariser answered it,
+   * else null. */
+  readonly summaryRequest: SummaryRequest | null;
 
   /** @internal */
-  constructor(prompt: Prompt, stats: Stats) {
+  constructor(prompt: Prompt, stats: Stats, summary: Summary | null = null, summaryRequest: SummaryRequest | null = null) {
     this.prompt = prompt;
     this.messages = prompt.openaiMessages();
     this.stats = stats;
+    this.summary = summary;
+    this.summaryRequest = summaryRequest;
   }
 
   /** The synthetic nudge a chat strategy added when the history had no user
@@ -268,11 +283,12 @@ export class Client {
    * rebuilds the previous prompt to find its stable prefix). */
   async toMessages(turns: readonly Turn[] = [], options: ToMessagesOptions = {}): Promise<Messages> {
     checkNames("option", options, TO_MESSAGES_OPTIONS, "toMessages: ");
-    const { memory, history, tools, data, timeoutMs, signal, ...fields } = options;
+    const { memory, history, tools, data, summary, summariser, timeoutMs, signal, ...fields } = options;
     const wireHistory = readHistory(history);
     const request = toMessagesRequest(turns, memory ?? turns.at(-1)?.memory ?? null, null, wireHistory);
     request.options = optionsMessage(fields, tools, data);
-    return this.compress(request, wireHistory, { timeoutMs, signal });
+    request.summary = summaryProto(summary);
+    return this.compress(request, wireHistory, { timeoutMs, signal }, undefined, summariser === undefined ? undefined : checkSummariser(summariser));
   }
 
   /** The compression strategies the sidecar offers. */
@@ -295,17 +311,26 @@ export class Client {
 
   /** The run saved holds (JSON.stringify(run), or run.toJSON()), to go on
    * with; tools are the same tools by name (functions are not saved). */
-  resume(saved: string | SavedRun, options: { tools?: Tools } = {}): Run {
+  resume(saved: string | SavedRun, options: { tools?: Tools; summariser?: Summariser } = {}): Run {
     return Run.fromJSON(this, saved, options);
   }
 
   // ---- machinery ----------------------------------------------------------
 
   /** @internal ToMessages with retries; key is the id of the run it is
-   * for. */
-  async compress(request: ToMessagesRequest, history: History, options: CallOptions, key?: string): Promise<Messages> {
-    const response = await this.unary("ToMessages", options, key, (rpc, o) => rpc.toMessages(request, o));
-    return new Messages(new Prompt(response.messages, history), statsOf(response.stats));
+   * for. A summary request the summariser answers is a second call with
+   * the summary in place (request is left as it was). */
+  async compress(request: ToMessagesRequest, history: History, options: CallOptions, key?: string, summariser?: Summariser): Promise<Messages> {
+    const send = async (req: ToMessagesRequest) => {
+      const response = await this.unary("ToMessages", options, key, (rpc, o) => rpc.toMessages(req, o));
+      const r = response.summaryRequest;
+      const wanted = r ? new SummaryRequest(new Prompt(r.messages, history).openaiMessages(), r.through, r.askedAt, r.digest) : null;
+      return new Messages(new Prompt(response.messages, history), statsOf(response.stats), summaryOf(req.summary), wanted);
+    };
+    const first = await send(request);
+    if (summariser === undefined || first.summaryRequest === null) return first;
+    const text = await summariser(first.summaryRequest.messages);
+    return send({ ...request, summary: summaryProto(first.summaryRequest.summary(text)) });
   }
 
   private async unary<T>(method: string, options: CallOptions, key: string | undefined, send: (rpc: Rpc, o: { signal: AbortSignal; timeoutMs?: number }) => Promise<T>): Promise<T> {

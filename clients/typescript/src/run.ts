@@ -30,7 +30,9 @@ import {
   type OptionFields,
   type Tools,
 } from "./requests.js";
+import { checkSummariser, summaryOf, summaryProto, type Summariser, type Summary } from "./summary.js";
 import type { Native } from "./values.js";
+import { SummarySchema } from "./gen/ptcsidecar/v1/compression_pb.js";
 
 /** The version of the saved form; fromJSON refuses others. */
 export const RUN_VERSION = 1;
@@ -51,9 +53,22 @@ export interface RunOptions extends Omit<OptionFields, "turnsLeft" | "maxTurns">
   maxTurns?: number;
   /** "replay" (the default) or "stream". */
   protocol?: "replay" | "stream";
+  /** Writes the summaries strategy summarize-turns (the run's strategy
+   * then) asks for, from the summary request's OpenAI messages. */
+  summariser?: Summariser;
 }
 
-const RUN_OPTIONS = [...OPTION_NAMES.filter((n) => n !== "turnsLeft"), "limits", "protocol"];
+const RUN_OPTIONS = [...OPTION_NAMES.filter((n) => n !== "turnsLeft"), "limits", "protocol", "summariser"];
+
+/** The strategy a run with a summariser compresses with. */
+const SUMMARIZE_TURNS = "summarize-turns";
+
+function summarisingStrategy(strategy: string | undefined): string {
+  if (strategy !== undefined && strategy !== "" && strategy !== SUMMARIZE_TURNS) {
+    throw new TypeError(`run: summariser: a run summarises with strategy "${SUMMARIZE_TURNS}", not ${JSON.stringify(strategy)}; leave strategy unset`);
+  }
+  return SUMMARIZE_TURNS;
+}
 
 /** "running", "returned" (a program called return), "failed" (one called
  * fail) or "outOfTurns" (maxTurns used without either). */
@@ -69,6 +84,7 @@ export interface SavedRun {
   memory?: JsonValue;
   prior_memory?: JsonValue;
   previous_results: JsonValue[];
+  summary?: JsonValue;
 }
 
 /**
@@ -103,12 +119,18 @@ export class Run {
   private current: Memory | null = null;
   private prior: Memory | null = null; // the memory the last turn started from
   private previous: Value[] = []; // the last successful results, newest first
+  private summariser: Summariser | undefined;
+  private held: Summary | null = null; // the summary the prompt holds (summarize-turns)
 
   /** Use client.run(...) or Run.fromJSON. */
   constructor(client: Client, options: RunOptions) {
     if (typeof options !== "object" || options === null) throw new TypeError("run: want an options object");
     checkNames("option", options, RUN_OPTIONS, "run: ");
-    const { tools, data, limits, protocol, maxTurns, ...fields } = options;
+    const { tools, data, limits, protocol, maxTurns, summariser, ...fields } = options;
+    if (summariser !== undefined) {
+      this.summariser = checkSummariser(summariser);
+      fields.strategy = summarisingStrategy(fields.strategy);
+    }
     const turns = maxTurns ?? 5;
     if (!Number.isInteger(turns) || turns < 1) throw new TypeError(`run: maxTurns must be a positive whole number, got ${String(maxTurns)}`);
     if (protocol !== undefined && protocol !== "replay" && protocol !== "stream") {
@@ -179,7 +201,16 @@ export class Run {
     this.checkRunning("nextMessages");
     const request = toMessagesRequest(this.history, this.current, this.prior, new History());
     request.options = this.options;
-    return this.client.compress(request, new History(), options, this.key);
+    request.summary = summaryProto(this.held);
+    const prompt = await this.client.compress(request, new History(), options, this.key, this.summariser);
+    if (prompt.summary) this.held = prompt.summary;
+    return prompt;
+  }
+
+  /** The summary the prompt holds in place of the run's first turns (a run
+   * with a summariser), or null. */
+  get summary(): Summary | null {
+    return this.held;
   }
 
   /** Evaluates the LLM's reply (a string, an OpenAI completion or its
@@ -219,13 +250,14 @@ export class Run {
     if (this.current) out.memory = this.current.toJSON();
     if (this.prior) out.prior_memory = this.prior.toJSON();
     out.previous_results = this.previous.map((v) => toPlain(ValueSchema, v));
+    if (this.held) out.summary = toPlain(SummarySchema, summaryProto(this.held)!);
     return out;
   }
 
   /** The run saved holds (JSON.stringify(run)'s text or run.toJSON()'s
    * data, from either client), on client, with its tools given again by
    * name. */
-  static fromJSON(client: Client, saved: string | SavedRun, options: { tools?: Tools } = {}): Run {
+  static fromJSON(client: Client, saved: string | SavedRun, options: { tools?: Tools; summariser?: Summariser } = {}): Run {
     const data: unknown = typeof saved === "string" ? JSON.parse(saved) : saved;
     if (typeof data !== "object" || data === null || Array.isArray(data)) throw new TypeError("a saved run is a JSON object");
     const d = data as Partial<SavedRun>;
@@ -249,7 +281,10 @@ export class Run {
       prior: d.prior_memory === undefined ? null : new Memory(fromPlain(MemorySchema, d.prior_memory, "prior_memory")),
       previous: (d.previous_results ?? []).map((v, i) => fromPlain(ValueSchema, v, `previous_results[${i}]`)),
       tools: { ...(options.tools ?? {}) },
+      held: d.summary === undefined ? null : summaryOf(fromPlain(SummarySchema, d.summary, "summary")),
+      summariser: options.summariser === undefined ? undefined : checkSummariser(options.summariser),
     });
+    if (options.summariser !== undefined) summarisingStrategy(run.options.strategy);
     run.adoptTools();
     return run;
   }

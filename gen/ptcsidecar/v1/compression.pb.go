@@ -37,7 +37,12 @@ type ToMessagesRequest struct {
 	// The strategy and its settings. Unset: all defaults.
 	Options *Options `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
 	// The chat log, oldest first, for chat strategies.
-	History       []*ChatMessage `protobuf:"bytes,4,rep,name=history,proto3" json:"history,omitempty"`
+	History []*ChatMessage `protobuf:"bytes,4,rep,name=history,proto3" json:"history,omitempty"`
+	// Strategy `summarize`: the summary the caller's model wrote for a
+	// `summary_request`, sent back with the fields that request carried.
+	// The history must still hold the messages it covers, unchanged; any
+	// other strategy refuses it (INVALID_ARGUMENT naming `summary`).
+	Summary       *Summary `protobuf:"bytes,10,opt,name=summary,proto3" json:"summary,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -100,6 +105,170 @@ func (x *ToMessagesRequest) GetHistory() []*ChatMessage {
 	return nil
 }
 
+func (x *ToMessagesRequest) GetSummary() *Summary {
+	if x != nil {
+		return x.Summary
+	}
+	return nil
+}
+
+// Summary is a summary of `history[0:through]` written by the caller's
+// model, sent back so that strategy `summarize` puts it in place of those
+// messages. `through`, `asked_at` and `digest` are the `summary_request`'s,
+// copied; a summary whose digest does not match the history it is sent
+// with is refused (INVALID_ARGUMENT naming `summary.digest`).
+type Summary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The summary, as the model wrote it. Must not be empty.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// How many messages of the history (from the first, the system prompt
+	// counted) it covers; the history from `through` on follows it.
+	Through int32 `protobuf:"varint,2,opt,name=through,proto3" json:"through,omitempty"`
+	// The history's length on the call that asked for it: calls with a
+	// shorter history were sent without it (stable_prefix_tokens).
+	AskedAt int32 `protobuf:"varint,3,opt,name=asked_at,json=askedAt,proto3" json:"asked_at,omitempty"`
+	// SHA-256 of `through`, `asked_at` and every field of the covered
+	// messages but system messages' (docs/CHAT_STRATEGIES.md, "summarize").
+	Digest        string `protobuf:"bytes,4,opt,name=digest,proto3" json:"digest,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Summary) Reset() {
+	*x = Summary{}
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Summary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Summary) ProtoMessage() {}
+
+func (x *Summary) ProtoReflect() protoreflect.Message {
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Summary.ProtoReflect.Descriptor instead.
+func (*Summary) Descriptor() ([]byte, []int) {
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Summary) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *Summary) GetThrough() int32 {
+	if x != nil {
+		return x.Through
+	}
+	return 0
+}
+
+func (x *Summary) GetAskedAt() int32 {
+	if x != nil {
+		return x.AskedAt
+	}
+	return 0
+}
+
+func (x *Summary) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
+// SummaryRequest asks the caller's model for a summary: send `messages` to
+// it (with no tools) and send its answer back as `ToMessagesRequest.summary`
+// with `through`, `asked_at` and `digest` copied.
+type SummaryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The messages to send the model: the prompt an earlier call of the
+	// conversation sent, unchanged (the provider has cached it), then one
+	// user message holding the instruction (`summary_prompt`).
+	Messages []*ChatMessage `protobuf:"bytes,1,rep,name=messages,proto3" json:"messages,omitempty"`
+	// The summary will cover `history[0:through]`.
+	Through int32 `protobuf:"varint,2,opt,name=through,proto3" json:"through,omitempty"`
+	// The history's length on this call.
+	AskedAt int32 `protobuf:"varint,3,opt,name=asked_at,json=askedAt,proto3" json:"asked_at,omitempty"`
+	// What the summary is sent back with.
+	Digest        string `protobuf:"bytes,4,opt,name=digest,proto3" json:"digest,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SummaryRequest) Reset() {
+	*x = SummaryRequest{}
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SummaryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SummaryRequest) ProtoMessage() {}
+
+func (x *SummaryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SummaryRequest.ProtoReflect.Descriptor instead.
+func (*SummaryRequest) Descriptor() ([]byte, []int) {
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *SummaryRequest) GetMessages() []*ChatMessage {
+	if x != nil {
+		return x.Messages
+	}
+	return nil
+}
+
+func (x *SummaryRequest) GetThrough() int32 {
+	if x != nil {
+		return x.Through
+	}
+	return 0
+}
+
+func (x *SummaryRequest) GetAskedAt() int32 {
+	if x != nil {
+		return x.AskedAt
+	}
+	return 0
+}
+
+func (x *SummaryRequest) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
 // ToMessagesResponse is the compressed message array and what the compression
 // did. The same request always gives the byte-identical response.
 type ToMessagesResponse struct {
@@ -107,14 +276,19 @@ type ToMessagesResponse struct {
 	// The messages to send to the LLM, in order.
 	Messages []*ChatMessage `protobuf:"bytes,1,rep,name=messages,proto3" json:"messages,omitempty"`
 	// Figures about the compression.
-	Stats         *CompressionStats `protobuf:"bytes,2,opt,name=stats,proto3" json:"stats,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Stats *CompressionStats `protobuf:"bytes,2,opt,name=stats,proto3" json:"stats,omitempty"`
+	// Strategy `summarize`: set when the prompt exceeds `summary_trigger`
+	// tokens and a summary can be asked for. `messages` are still the whole
+	// prompt; a caller with a summariser has it answer this request and asks
+	// again with the summary, a caller without one sends `messages`.
+	SummaryRequest *SummaryRequest `protobuf:"bytes,10,opt,name=summary_request,json=summaryRequest,proto3" json:"summary_request,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ToMessagesResponse) Reset() {
 	*x = ToMessagesResponse{}
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[1]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -126,7 +300,7 @@ func (x *ToMessagesResponse) String() string {
 func (*ToMessagesResponse) ProtoMessage() {}
 
 func (x *ToMessagesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[1]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -139,7 +313,7 @@ func (x *ToMessagesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToMessagesResponse.ProtoReflect.Descriptor instead.
 func (*ToMessagesResponse) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{1}
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ToMessagesResponse) GetMessages() []*ChatMessage {
@@ -152,6 +326,13 @@ func (x *ToMessagesResponse) GetMessages() []*ChatMessage {
 func (x *ToMessagesResponse) GetStats() *CompressionStats {
 	if x != nil {
 		return x.Stats
+	}
+	return nil
+}
+
+func (x *ToMessagesResponse) GetSummaryRequest() *SummaryRequest {
+	if x != nil {
+		return x.SummaryRequest
 	}
 	return nil
 }
@@ -287,14 +468,27 @@ type Options struct {
 	// `stats.program_tool`); earlier turns are rendered as that tool's calls,
 	// each answered by a tool message with a bounded preview of its outcome,
 	// and the built-in system prompt asks for the call.
-	ProgramForm   string `protobuf:"bytes,48,opt,name=program_form,json=programForm,proto3" json:"program_form,omitempty"`
+	ProgramForm string `protobuf:"bytes,48,opt,name=program_form,json=programForm,proto3" json:"program_form,omitempty"`
+	// Strategy `summarize`: a summary is asked for when the prompt, with the
+	// summary sent back, exceeds this many tokens. Default 100000.
+	SummaryTrigger *int32 `protobuf:"varint,42,opt,name=summary_trigger,json=summaryTrigger,proto3,oneof" json:"summary_trigger,omitempty"`
+	// Strategy `summarize`: the fewest most recent messages a new summary
+	// leaves out, sent as they are after it. Default 6.
+	SummaryKeep *int32 `protobuf:"varint,43,opt,name=summary_keep,json=summaryKeep,proto3,oneof" json:"summary_keep,omitempty"`
+	// Strategy `summarize`: the instruction that ends a summary request.
+	// Empty: the built-in instruction, which asks to keep every exact value.
+	SummaryPrompt string `protobuf:"bytes,44,opt,name=summary_prompt,json=summaryPrompt,proto3" json:"summary_prompt,omitempty"`
+	// Strategy `summarize`: the line that opens the user message holding the
+	// summary. Empty: `Summary of the conversation before this point (it
+	// replaces those messages):`.
+	SummaryHeader string `protobuf:"bytes,45,opt,name=summary_header,json=summaryHeader,proto3" json:"summary_header,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
 	*x = Options{}
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[2]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -306,7 +500,7 @@ func (x *Options) String() string {
 func (*Options) ProtoMessage() {}
 
 func (x *Options) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[2]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -319,7 +513,7 @@ func (x *Options) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Options.ProtoReflect.Descriptor instead.
 func (*Options) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{2}
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Options) GetStrategy() string {
@@ -553,6 +747,34 @@ func (x *Options) GetProgramForm() string {
 	return ""
 }
 
+func (x *Options) GetSummaryTrigger() int32 {
+	if x != nil && x.SummaryTrigger != nil {
+		return *x.SummaryTrigger
+	}
+	return 0
+}
+
+func (x *Options) GetSummaryKeep() int32 {
+	if x != nil && x.SummaryKeep != nil {
+		return *x.SummaryKeep
+	}
+	return 0
+}
+
+func (x *Options) GetSummaryPrompt() string {
+	if x != nil {
+		return x.SummaryPrompt
+	}
+	return ""
+}
+
+func (x *Options) GetSummaryHeader() string {
+	if x != nil {
+		return x.SummaryHeader
+	}
+	return ""
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -706,6 +928,18 @@ type CompressionStats struct {
 	// Chat strategies: messages before a provider's compaction block or item,
 	// which it replaces and the output does not send.
 	CompactionReplaced int32 `protobuf:"varint,49,opt,name=compaction_replaced,json=compactionReplaced,proto3" json:"compaction_replaced,omitempty"`
+	// Strategy `summarize`: messages of the history (the system prompt not
+	// counted) that the summary in the output replaces.
+	MessagesSummarized int32 `protobuf:"varint,55,opt,name=messages_summarized,json=messagesSummarized,proto3" json:"messages_summarized,omitempty"`
+	// Strategy `summarize`: tokens of the message holding the summary.
+	SummaryTokens int32 `protobuf:"varint,56,opt,name=summary_tokens,json=summaryTokens,proto3" json:"summary_tokens,omitempty"`
+	// Strategy `summarize`: the response carries a `summary_request`.
+	SummaryRequested bool `protobuf:"varint,57,opt,name=summary_requested,json=summaryRequested,proto3" json:"summary_requested,omitempty"`
+	// Strategy `summarize`: tokens of the summary request's messages.
+	SummaryRequestTokens int32 `protobuf:"varint,58,opt,name=summary_request_tokens,json=summaryRequestTokens,proto3" json:"summary_request_tokens,omitempty"`
+	// Strategy `summarize`: of them, the tokens before the instruction: the
+	// prompt an earlier call sent, which a provider's cache serves.
+	SummaryRequestPrefixTokens int32 `protobuf:"varint,59,opt,name=summary_request_prefix_tokens,json=summaryRequestPrefixTokens,proto3" json:"summary_request_prefix_tokens,omitempty"`
 	// Option `program_form` `tool_call`: the function tool the LLM calls
 	// with each program, to declare in the LLM request. Unset otherwise.
 	ProgramTool   *ProgramTool `protobuf:"bytes,60,opt,name=program_tool,json=programTool,proto3" json:"program_tool,omitempty"`
@@ -715,7 +949,7 @@ type CompressionStats struct {
 
 func (x *CompressionStats) Reset() {
 	*x = CompressionStats{}
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[3]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -727,7 +961,7 @@ func (x *CompressionStats) String() string {
 func (*CompressionStats) ProtoMessage() {}
 
 func (x *CompressionStats) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[3]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -740,7 +974,7 @@ func (x *CompressionStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompressionStats.ProtoReflect.Descriptor instead.
 func (*CompressionStats) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{3}
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CompressionStats) GetStrategy() string {
@@ -1051,6 +1285,41 @@ func (x *CompressionStats) GetCompactionReplaced() int32 {
 	return 0
 }
 
+func (x *CompressionStats) GetMessagesSummarized() int32 {
+	if x != nil {
+		return x.MessagesSummarized
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetSummaryTokens() int32 {
+	if x != nil {
+		return x.SummaryTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetSummaryRequested() bool {
+	if x != nil {
+		return x.SummaryRequested
+	}
+	return false
+}
+
+func (x *CompressionStats) GetSummaryRequestTokens() int32 {
+	if x != nil {
+		return x.SummaryRequestTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetSummaryRequestPrefixTokens() int32 {
+	if x != nil {
+		return x.SummaryRequestPrefixTokens
+	}
+	return 0
+}
+
 func (x *CompressionStats) GetProgramTool() *ProgramTool {
 	if x != nil {
 		return x.ProgramTool
@@ -1075,7 +1344,7 @@ type ProgramTool struct {
 
 func (x *ProgramTool) Reset() {
 	*x = ProgramTool{}
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1356,7 @@ func (x *ProgramTool) String() string {
 func (*ProgramTool) ProtoMessage() {}
 
 func (x *ProgramTool) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[4]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1369,7 @@ func (x *ProgramTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgramTool.ProtoReflect.Descriptor instead.
 func (*ProgramTool) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{4}
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ProgramTool) GetName() string {
@@ -1141,7 +1410,7 @@ type CacheBreakpoint struct {
 
 func (x *CacheBreakpoint) Reset() {
 	*x = CacheBreakpoint{}
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[5]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1153,7 +1422,7 @@ func (x *CacheBreakpoint) String() string {
 func (*CacheBreakpoint) ProtoMessage() {}
 
 func (x *CacheBreakpoint) ProtoReflect() protoreflect.Message {
-	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[5]
+	mi := &file_ptcsidecar_v1_compression_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1166,7 +1435,7 @@ func (x *CacheBreakpoint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CacheBreakpoint.ProtoReflect.Descriptor instead.
 func (*CacheBreakpoint) Descriptor() ([]byte, []int) {
-	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{5}
+	return file_ptcsidecar_v1_compression_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CacheBreakpoint) GetMessageIndex() int32 {
@@ -1187,15 +1456,29 @@ var File_ptcsidecar_v1_compression_proto protoreflect.FileDescriptor
 
 const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\n" +
-	"\x1fptcsidecar/v1/compression.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/chat.proto\x1a\x18ptcsidecar/v1/turn.proto\x1a\x1aptcsidecar/v1/values.proto\"\xd5\x01\n" +
+	"\x1fptcsidecar/v1/compression.proto\x12\rptcsidecar.v1\x1a\x18ptcsidecar/v1/chat.proto\x1a\x18ptcsidecar/v1/turn.proto\x1a\x1aptcsidecar/v1/values.proto\"\x87\x02\n" +
 	"\x11ToMessagesRequest\x12)\n" +
 	"\x05turns\x18\x01 \x03(\v2\x13.ptcsidecar.v1.TurnR\x05turns\x12-\n" +
 	"\x06memory\x18\x02 \x01(\v2\x15.ptcsidecar.v1.MemoryR\x06memory\x120\n" +
 	"\aoptions\x18\x03 \x01(\v2\x16.ptcsidecar.v1.OptionsR\aoptions\x124\n" +
-	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\"\x83\x01\n" +
+	"\ahistory\x18\x04 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\ahistory\x120\n" +
+	"\asummary\x18\n" +
+	" \x01(\v2\x16.ptcsidecar.v1.SummaryR\asummary\"j\n" +
+	"\aSummary\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x18\n" +
+	"\athrough\x18\x02 \x01(\x05R\athrough\x12\x19\n" +
+	"\basked_at\x18\x03 \x01(\x05R\aaskedAt\x12\x16\n" +
+	"\x06digest\x18\x04 \x01(\tR\x06digest\"\x95\x01\n" +
+	"\x0eSummaryRequest\x126\n" +
+	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x12\x18\n" +
+	"\athrough\x18\x02 \x01(\x05R\athrough\x12\x19\n" +
+	"\basked_at\x18\x03 \x01(\x05R\aaskedAt\x12\x16\n" +
+	"\x06digest\x18\x04 \x01(\tR\x06digest\"\xcb\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
-	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\"\xf6\v\n" +
+	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\x12F\n" +
+	"\x0fsummary_request\x18\n" +
+	" \x01(\v2\x1d.ptcsidecar.v1.SummaryRequestR\x0esummaryRequest\"\xbf\r\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -1235,7 +1518,11 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\atrim_to\x18\x1f \x01(\x05H\x0eR\x06trimTo\x88\x01\x01\x12\x1a\n" +
 	"\bprovider\x18  \x01(\tR\bprovider\x123\n" +
 	"\x13keep_thinking_turns\x18# \x01(\x05H\x0fR\x11keepThinkingTurns\x88\x01\x01\x12!\n" +
-	"\fprogram_form\x180 \x01(\tR\vprogramFormB\f\n" +
+	"\fprogram_form\x180 \x01(\tR\vprogramForm\x12,\n" +
+	"\x0fsummary_trigger\x18* \x01(\x05H\x10R\x0esummaryTrigger\x88\x01\x01\x12&\n" +
+	"\fsummary_keep\x18+ \x01(\x05H\x11R\vsummaryKeep\x88\x01\x01\x12%\n" +
+	"\x0esummary_prompt\x18, \x01(\tR\rsummaryPrompt\x12%\n" +
+	"\x0esummary_header\x18- \x01(\tR\rsummaryHeaderB\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -1254,7 +1541,9 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x11_cache_write_rateB\n" +
 	"\n" +
 	"\b_trim_toB\x16\n" +
-	"\x14_keep_thinking_turns\"\x97\x0f\n" +
+	"\x14_keep_thinking_turnsB\x12\n" +
+	"\x10_summary_triggerB\x0f\n" +
+	"\r_summary_keep\"\x95\x11\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -1305,7 +1594,12 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0fparts_estimated\x18. \x01(\x05R\x0epartsEstimated\x12)\n" +
 	"\x10thinking_cleared\x18/ \x01(\x05R\x0fthinkingCleared\x126\n" +
 	"\x17thinking_tokens_cleared\x180 \x01(\x05R\x15thinkingTokensCleared\x12/\n" +
-	"\x13compaction_replaced\x181 \x01(\x05R\x12compactionReplaced\x12=\n" +
+	"\x13compaction_replaced\x181 \x01(\x05R\x12compactionReplaced\x12/\n" +
+	"\x13messages_summarized\x187 \x01(\x05R\x12messagesSummarized\x12%\n" +
+	"\x0esummary_tokens\x188 \x01(\x05R\rsummaryTokens\x12+\n" +
+	"\x11summary_requested\x189 \x01(\bR\x10summaryRequested\x124\n" +
+	"\x16summary_request_tokens\x18: \x01(\x05R\x14summaryRequestTokens\x12A\n" +
+	"\x1dsummary_request_prefix_tokens\x18; \x01(\x05R\x1asummaryRequestPrefixTokens\x12=\n" +
 	"\fprogram_tool\x18< \x01(\v2\x1a.ptcsidecar.v1.ProgramToolR\vprogramTool\"c\n" +
 	"\vProgramTool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
@@ -1329,37 +1623,42 @@ func file_ptcsidecar_v1_compression_proto_rawDescGZIP() []byte {
 	return file_ptcsidecar_v1_compression_proto_rawDescData
 }
 
-var file_ptcsidecar_v1_compression_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_ptcsidecar_v1_compression_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_ptcsidecar_v1_compression_proto_goTypes = []any{
 	(*ToMessagesRequest)(nil),  // 0: ptcsidecar.v1.ToMessagesRequest
-	(*ToMessagesResponse)(nil), // 1: ptcsidecar.v1.ToMessagesResponse
-	(*Options)(nil),            // 2: ptcsidecar.v1.Options
-	(*CompressionStats)(nil),   // 3: ptcsidecar.v1.CompressionStats
-	(*ProgramTool)(nil),        // 4: ptcsidecar.v1.ProgramTool
-	(*CacheBreakpoint)(nil),    // 5: ptcsidecar.v1.CacheBreakpoint
-	(*Turn)(nil),               // 6: ptcsidecar.v1.Turn
-	(*Memory)(nil),             // 7: ptcsidecar.v1.Memory
-	(*ChatMessage)(nil),        // 8: ptcsidecar.v1.ChatMessage
-	(*ToolSpec)(nil),           // 9: ptcsidecar.v1.ToolSpec
-	(*Value)(nil),              // 10: ptcsidecar.v1.Value
+	(*Summary)(nil),            // 1: ptcsidecar.v1.Summary
+	(*SummaryRequest)(nil),     // 2: ptcsidecar.v1.SummaryRequest
+	(*ToMessagesResponse)(nil), // 3: ptcsidecar.v1.ToMessagesResponse
+	(*Options)(nil),            // 4: ptcsidecar.v1.Options
+	(*CompressionStats)(nil),   // 5: ptcsidecar.v1.CompressionStats
+	(*ProgramTool)(nil),        // 6: ptcsidecar.v1.ProgramTool
+	(*CacheBreakpoint)(nil),    // 7: ptcsidecar.v1.CacheBreakpoint
+	(*Turn)(nil),               // 8: ptcsidecar.v1.Turn
+	(*Memory)(nil),             // 9: ptcsidecar.v1.Memory
+	(*ChatMessage)(nil),        // 10: ptcsidecar.v1.ChatMessage
+	(*ToolSpec)(nil),           // 11: ptcsidecar.v1.ToolSpec
+	(*Value)(nil),              // 12: ptcsidecar.v1.Value
 }
 var file_ptcsidecar_v1_compression_proto_depIdxs = []int32{
-	6,  // 0: ptcsidecar.v1.ToMessagesRequest.turns:type_name -> ptcsidecar.v1.Turn
-	7,  // 1: ptcsidecar.v1.ToMessagesRequest.memory:type_name -> ptcsidecar.v1.Memory
-	2,  // 2: ptcsidecar.v1.ToMessagesRequest.options:type_name -> ptcsidecar.v1.Options
-	8,  // 3: ptcsidecar.v1.ToMessagesRequest.history:type_name -> ptcsidecar.v1.ChatMessage
-	8,  // 4: ptcsidecar.v1.ToMessagesResponse.messages:type_name -> ptcsidecar.v1.ChatMessage
-	3,  // 5: ptcsidecar.v1.ToMessagesResponse.stats:type_name -> ptcsidecar.v1.CompressionStats
-	9,  // 6: ptcsidecar.v1.Options.tools:type_name -> ptcsidecar.v1.ToolSpec
-	10, // 7: ptcsidecar.v1.Options.data:type_name -> ptcsidecar.v1.Value
-	5,  // 8: ptcsidecar.v1.CompressionStats.cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
-	5,  // 9: ptcsidecar.v1.CompressionStats.next_cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
-	4,  // 10: ptcsidecar.v1.CompressionStats.program_tool:type_name -> ptcsidecar.v1.ProgramTool
-	11, // [11:11] is the sub-list for method output_type
-	11, // [11:11] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	8,  // 0: ptcsidecar.v1.ToMessagesRequest.turns:type_name -> ptcsidecar.v1.Turn
+	9,  // 1: ptcsidecar.v1.ToMessagesRequest.memory:type_name -> ptcsidecar.v1.Memory
+	4,  // 2: ptcsidecar.v1.ToMessagesRequest.options:type_name -> ptcsidecar.v1.Options
+	10, // 3: ptcsidecar.v1.ToMessagesRequest.history:type_name -> ptcsidecar.v1.ChatMessage
+	1,  // 4: ptcsidecar.v1.ToMessagesRequest.summary:type_name -> ptcsidecar.v1.Summary
+	10, // 5: ptcsidecar.v1.SummaryRequest.messages:type_name -> ptcsidecar.v1.ChatMessage
+	10, // 6: ptcsidecar.v1.ToMessagesResponse.messages:type_name -> ptcsidecar.v1.ChatMessage
+	5,  // 7: ptcsidecar.v1.ToMessagesResponse.stats:type_name -> ptcsidecar.v1.CompressionStats
+	2,  // 8: ptcsidecar.v1.ToMessagesResponse.summary_request:type_name -> ptcsidecar.v1.SummaryRequest
+	11, // 9: ptcsidecar.v1.Options.tools:type_name -> ptcsidecar.v1.ToolSpec
+	12, // 10: ptcsidecar.v1.Options.data:type_name -> ptcsidecar.v1.Value
+	7,  // 11: ptcsidecar.v1.CompressionStats.cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
+	7,  // 12: ptcsidecar.v1.CompressionStats.next_cache_breakpoint:type_name -> ptcsidecar.v1.CacheBreakpoint
+	6,  // 13: ptcsidecar.v1.CompressionStats.program_tool:type_name -> ptcsidecar.v1.ProgramTool
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_ptcsidecar_v1_compression_proto_init() }
@@ -1370,14 +1669,14 @@ func file_ptcsidecar_v1_compression_proto_init() {
 	file_ptcsidecar_v1_chat_proto_init()
 	file_ptcsidecar_v1_turn_proto_init()
 	file_ptcsidecar_v1_values_proto_init()
-	file_ptcsidecar_v1_compression_proto_msgTypes[2].OneofWrappers = []any{}
+	file_ptcsidecar_v1_compression_proto_msgTypes[4].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ptcsidecar_v1_compression_proto_rawDesc), len(file_ptcsidecar_v1_compression_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   6,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -29,7 +30,16 @@ from ptc_sidecar._client import Protocol, check_protocol, messages, strategies
 from ptc_sidecar._errors import SidecarError, deadline_error
 from ptc_sidecar._models import Messages, Strategy, Turn
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, service_pb2_grpc, strategies_pb2, turn_pb2
-from ptc_sidecar._requests import ToolsArg, eval_request, log, read_history, run_tool_async, to_messages_request
+from ptc_sidecar._requests import (
+    ToolsArg,
+    eval_request,
+    log,
+    read_history,
+    run_tool_async,
+    summariser_text,
+    summary_message,
+    to_messages_request,
+)
 
 if TYPE_CHECKING:
     from ptc_sidecar._run import AsyncRun
@@ -114,11 +124,17 @@ class AsyncClient:
         return await self._evaluate(request, tools, protocol, self._settings.call("EvalTurn", timeout))
 
     async def to_messages(self, turns: Sequence[Turn] = (), memory: Any = None, *, history: Any = None,
+                          summary: Any = None, summariser: Callable[[list[dict[str, Any]]], Any] | None = None,
                           timeout: float | None | NotGiven = NOT_GIVEN, **options: Any) -> Messages:
-        """Client.to_messages, awaited."""
+        """Client.to_messages, awaited; the summariser may be a plain or an
+        async function."""
         wire_history = read_history(history)
         request = to_messages_request(turns, memory, None, wire_history, options)
-        return await self._to_messages(request, wire_history, self._settings.call("ToMessages", timeout))
+        wire_summary = summary_message(summary)
+        if wire_summary is not None:
+            request.summary.CopyFrom(wire_summary)
+        return await self._to_messages(request, wire_history, lambda: self._settings.call("ToMessages", timeout),
+                                       summariser)
 
     async def list_strategies(self, *, timeout: float | None | NotGiven = NOT_GIVEN) -> list[Strategy]:
         """The compression strategies the sidecar offers."""
@@ -128,18 +144,20 @@ class AsyncClient:
 
     def run(self, *, mission: str = "", tools: ToolsArg | None = None, data: Any = None,
             limits: Mapping[str, int] | None = None, strategy: str = "", max_turns: int = 5,
-            protocol: Protocol = "replay", **options: Any) -> "AsyncRun":
+            protocol: Protocol = "replay", summariser: Callable[[list[dict[str, Any]]], Any] | None = None,
+            **options: Any) -> "AsyncRun":
         """A new agent run, as Client.run, whose calls are awaited."""
         from ptc_sidecar._run import AsyncRun
 
         return AsyncRun(self, mission=mission, tools=tools, data=data, limits=limits, strategy=strategy,
-                        max_turns=max_turns, protocol=protocol, **options)
+                        max_turns=max_turns, protocol=protocol, summariser=summariser, **options)
 
-    def resume(self, saved: str | Mapping[str, Any], *, tools: ToolsArg | None = None) -> "AsyncRun":
+    def resume(self, saved: str | Mapping[str, Any], *, tools: ToolsArg | None = None,
+               summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> "AsyncRun":
         """The run that saved holds (run.to_json() or run.to_dict()), to go on with."""
         from ptc_sidecar._run import AsyncRun
 
-        return AsyncRun.from_json(saved, client=self, tools=tools)
+        return AsyncRun.from_json(saved, client=self, tools=tools, summariser=summariser)
 
     # ---- machinery ----------------------------------------------------
 
@@ -178,9 +196,20 @@ class AsyncClient:
             await asyncio.sleep(delay)
 
     async def _to_messages(self, request: compression_pb2.ToMessagesRequest, history: History,
-                           call: Call) -> Messages:
-        response = await self._unary(call, "ToMessages", request)
-        return messages(response, history)
+                           call: Callable[[], Call],
+                           summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> Messages:
+        # As Client._to_messages; an async summariser is awaited.
+        result = messages(await self._unary(call(), "ToMessages", request), history, request)
+        if summariser is None or result.summary_request is None:
+            return result
+        text = summariser(result.summary_request.messages)
+        if inspect.isawaitable(text):
+            text = await text
+        summary = result.summary_request.summary(summariser_text(text))
+        again = compression_pb2.ToMessagesRequest()
+        again.CopyFrom(request)
+        again.summary.CopyFrom(summary.wire())
+        return messages(await self._unary(call(), "ToMessages", again), history, again)
 
     async def _evaluate(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, protocol: Protocol,
                         call: Call) -> Turn:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import queue
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import grpc
@@ -24,7 +24,7 @@ from ptc_sidecar._base import (
 )
 from ptc_sidecar._chat import History, Prompt
 from ptc_sidecar._errors import SidecarError
-from ptc_sidecar._models import Messages, Strategy, StrategyOption, Turn, stats_dict
+from ptc_sidecar._models import Messages, Strategy, StrategyOption, Summary, SummaryRequest, Turn, stats_dict
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, service_pb2_grpc, strategies_pb2, turn_pb2
 from ptc_sidecar._requests import (
     ToolsArg,
@@ -32,6 +32,8 @@ from ptc_sidecar._requests import (
     log,
     read_history,
     run_tool,
+    summariser_text,
+    summary_message,
     to_messages_request,
 )
 
@@ -147,6 +149,7 @@ class Client:
         return self._evaluate(request, tools, protocol, self._settings.call("EvalTurn", timeout))
 
     def to_messages(self, turns: Sequence[Turn] = (), memory: Any = None, *, history: Any = None,
+                    summary: Any = None, summariser: Callable[[list[dict[str, Any]]], str] | None = None,
                     timeout: float | None | NotGiven = NOT_GIVEN, **options: Any) -> Messages:
         """The messages to send the LLM next, compressed from the turns so far.
 
@@ -158,12 +161,23 @@ class Client:
         system_prompt, tools (a tools dict as eval_turn takes, or a list of
         names), data (a native value), signature, max_turns, ...
 
+        With strategy summarize (or summarize-turns), summary is the
+        previous call's Messages.summary, and summariser a function that
+        takes the OpenAI messages of a summary request and returns the
+        model's summary: when the sidecar asks for one, the summariser
+        writes it and the prompt comes back with it in place (its
+        Messages.summary is the new one). Without a summariser the request
+        is left in Messages.summary_request.
+
         Raises TypeError for an unknown option (naming the valid ones),
         InvalidArgumentError when the sidecar refuses the request.
         """
         wire_history = read_history(history)
         request = to_messages_request(turns, memory, None, wire_history, options)
-        return self._to_messages(request, wire_history, self._settings.call("ToMessages", timeout))
+        wire_summary = summary_message(summary)
+        if wire_summary is not None:
+            request.summary.CopyFrom(wire_summary)
+        return self._to_messages(request, wire_history, lambda: self._settings.call("ToMessages", timeout), summariser)
 
     def list_strategies(self, *, timeout: float | None | NotGiven = NOT_GIVEN) -> list[Strategy]:
         """The compression strategies the sidecar offers."""
@@ -173,21 +187,23 @@ class Client:
 
     def run(self, *, mission: str = "", tools: ToolsArg | None = None, data: Any = None,
             limits: Mapping[str, int] | None = None, strategy: str = "", max_turns: int = 5,
-            protocol: Protocol = "replay", **options: Any) -> "Run":
+            protocol: Protocol = "replay", summariser: Callable[[list[dict[str, Any]]], Any] | None = None,
+            **options: Any) -> "Run":
         """A new agent run: the loop's state (turns, memory, *1 *2 *3) in one
         object. See Run. options are further Options fields (system_prompt,
         signature, prompt, ...)."""
         from ptc_sidecar._run import Run
 
         return Run(self, mission=mission, tools=tools, data=data, limits=limits, strategy=strategy,
-                   max_turns=max_turns, protocol=protocol, **options)
+                   max_turns=max_turns, protocol=protocol, summariser=summariser, **options)
 
-    def resume(self, saved: str | Mapping[str, Any], *, tools: ToolsArg | None = None) -> "Run":
+    def resume(self, saved: str | Mapping[str, Any], *, tools: ToolsArg | None = None,
+               summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> "Run":
         """The run that saved (run.to_json() or run.to_dict()) holds, to go
         on with; tools are the same tools by name (functions are not saved)."""
         from ptc_sidecar._run import Run
 
-        return Run.from_json(saved, client=self, tools=tools)
+        return Run.from_json(saved, client=self, tools=tools, summariser=summariser)
 
     # ---- machinery ----------------------------------------------------
 
@@ -231,9 +247,18 @@ class Client:
         else:
             time.sleep(delay)
 
-    def _to_messages(self, request: compression_pb2.ToMessagesRequest, history: History, call: Call) -> Messages:
-        response = self._unary(call, "ToMessages", request)
-        return messages(response, history)
+    def _to_messages(self, request: compression_pb2.ToMessagesRequest, history: History, call: Callable[[], Call],
+                     summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> Messages:
+        # A summary request answered by the summariser is a second call with
+        # the summary in place; request is left as it was.
+        result = messages(self._unary(call(), "ToMessages", request), history, request)
+        if summariser is None or result.summary_request is None:
+            return result
+        summary = result.summary_request.summary(summariser_text(summariser(result.summary_request.messages)))
+        again = compression_pb2.ToMessagesRequest()
+        again.CopyFrom(request)
+        again.summary.CopyFrom(summary.wire())
+        return messages(self._unary(call(), "ToMessages", again), history, again)
 
     def _evaluate(self, request: eval_pb2.EvalTurnRequest, tools: ToolsArg, protocol: Protocol, call: Call) -> Turn:
         # A failed RPC is tried again from the answers so far: tools that
@@ -307,10 +332,17 @@ def check_protocol(protocol: str) -> None:
         raise ValueError(f'protocol must be "replay" or "stream", got {protocol!r}')
 
 
-def messages(response: compression_pb2.ToMessagesResponse, history: History) -> Messages:
-    """The Messages of a ToMessagesResponse, for the history it was asked for."""
+def messages(response: compression_pb2.ToMessagesResponse, history: History,
+             request: compression_pb2.ToMessagesRequest) -> Messages:
+    """The Messages of a ToMessagesResponse, for the request (and its
+    history) it answers."""
     prompt = Prompt(response.messages, history)
-    return Messages(prompt.openai_messages(), stats_dict(response.stats), prompt)
+    summary = Summary.from_wire(request.summary) if request.HasField("summary") else None
+    wanted = None
+    if response.HasField("summary_request"):
+        r = response.summary_request
+        wanted = SummaryRequest(Prompt(r.messages, history).openai_messages(), r.through, r.asked_at, r.digest)
+    return Messages(prompt.openai_messages(), stats_dict(response.stats), prompt, summary, wanted)
 
 
 def strategies(response: strategies_pb2.ListStrategiesResponse) -> list[Strategy]:

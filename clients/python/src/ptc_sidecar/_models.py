@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from ptc_sidecar._pb.ptcsidecar.v1 import turn_pb2
+from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, turn_pb2
 from ptc_sidecar._responses import to_responses
 from ptc_sidecar._toolcall import anthropic_tools, openai_tools, responses_tools
 from ptc_sidecar._values import from_wire
@@ -243,6 +243,11 @@ class Messages:
     stats: dict[str, Any]
     # How to rebuild the prompt for another provider (see _chat).
     _prompt: Any = field(repr=False, compare=False, default=None)
+    # Strategies summarize and summarize-turns: the summary these messages
+    # hold (pass it as the next call's summary), and the summary the
+    # sidecar asks for when no summariser answered it.
+    summary: "Summary | None" = None
+    summary_request: "SummaryRequest | None" = None
 
     @property
     def nudge(self) -> dict[str, Any] | None:
@@ -296,6 +301,53 @@ class Messages:
                 if point is not None and point not in points:
                     points.append(point)
         return self._prompt.to_anthropic(points, ttl)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A summary the caller's model wrote for a SummaryRequest (strategies
+    summarize and summarize-turns): its text, and through, asked_at and
+    digest copied from the request, by which the sidecar checks that it is
+    sent with the messages it covers. Pass it as to_messages(summary=...);
+    to_dict and from_dict save it."""
+
+    text: str
+    through: int
+    asked_at: int
+    digest: str
+
+    def wire(self) -> compression_pb2.Summary:
+        return compression_pb2.Summary(text=self.text, through=self.through, asked_at=self.asked_at,
+                                       digest=self.digest)
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_plain(self.wire())
+
+    @classmethod
+    def from_wire(cls, wire: compression_pb2.Summary) -> "Summary":
+        return cls(wire.text, wire.through, wire.asked_at, wire.digest)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Summary":
+        return cls.from_wire(from_plain(data, compression_pb2.Summary(), "summary"))
+
+
+@dataclass(frozen=True)
+class SummaryRequest:
+    """The summary the sidecar asks the caller's model for: send messages
+    (OpenAI message dicts: a prompt an earlier call sent, then the
+    instruction) to the model, and the answer back as summary(text)."""
+
+    messages: list[dict[str, Any]]
+    through: int
+    asked_at: int
+    digest: str
+
+    def summary(self, text: str) -> Summary:
+        """The Summary that sends text back for this request."""
+        if not isinstance(text, str) or not text.strip():
+            raise TypeError(f"a summary is the text the model wrote (a non-empty str), got {text!r:.80}")
+        return Summary(text, self.through, self.asked_at, self.digest)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ptc_sidecar._chat import AnthropicHistory, History, read_openai
 from ptc_sidecar._responses import ResponsesHistory
-from ptc_sidecar._models import Memory, Tool, Turn
+from ptc_sidecar._models import Memory, Summary, Tool, Turn
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, turn_pb2, values_pb2
 from ptc_sidecar._values import EDN, from_wire, to_wire
 
@@ -129,6 +129,26 @@ def eval_request(program: str | None, raw_response: str | None, tools: ToolsArg,
         request.previous_results.append(previous._wire.result if isinstance(previous, Turn) else
                                         previous if isinstance(previous, values_pb2.Value) else to_wire(previous))
     return request
+
+
+def summary_message(summary: Any) -> compression_pb2.Summary | None:
+    """The wire Summary of to_messages' summary argument: a Summary, its
+    to_dict() form, or None."""
+    if summary is None:
+        return None
+    if isinstance(summary, Mapping):
+        summary = Summary.from_dict(summary)
+    if not isinstance(summary, Summary):
+        raise TypeError(f"summary: want a Summary (Messages.summary), its to_dict() or None, "
+                        f"got {type(summary).__name__}")
+    return summary.wire()
+
+
+def summariser_text(text: Any) -> str:
+    """What a summariser returned, checked: the summary's text."""
+    if not isinstance(text, str):
+        raise TypeError(f"summariser: must return the summary as a str, returned {type(text).__name__}")
+    return text
 
 
 def read_history(history: Any) -> History:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ptc_sidecar._base import NOT_GIVEN, NotGiven
 from ptc_sidecar._chat import History
 from ptc_sidecar._errors import RunFailedError, RunFinishedError, SidecarError
-from ptc_sidecar._models import Memory, Messages, Tool, Turn, from_plain, to_plain
+from ptc_sidecar._models import Memory, Messages, Summary, Tool, Turn, from_plain, to_plain
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, turn_pb2, values_pb2
 from ptc_sidecar._toolcall import program_call
 from ptc_sidecar._requests import ToolsArg, limits_message, options_message, to_messages_request, tool_specs
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 RUN_VERSION = 1
 # *1, *2 and *3.
 _PREVIOUS = 3
+# The strategy a run with a summariser compresses with.
+SUMMARIZE_TURNS = "summarize-turns"
 
 
 def new_key() -> str:
@@ -39,18 +41,33 @@ def new_key() -> str:
     return secrets.token_hex(8)
 
 
+def check_summariser(summariser: Any, strategy: str) -> str:
+    """The strategy of a run with a summariser: summarize-turns, the one
+    that asks for summaries of a run's turns."""
+    if not callable(summariser):
+        raise TypeError(f"summariser: want a function of the summary request's messages, got "
+                        f"{type(summariser).__name__}")
+    if strategy not in ("", SUMMARIZE_TURNS):
+        raise ValueError(f'summariser: a run summarises with strategy "{SUMMARIZE_TURNS}", not {strategy!r}; '
+                         "leave strategy unset")
+    return SUMMARIZE_TURNS
+
+
 class _RunState:
     """What Run and AsyncRun share: the state and the requests built from it."""
 
     def __init__(self, client: Any, *, mission: str = "", tools: ToolsArg | None = None, data: Any = None,
                  limits: Mapping[str, int] | None = None, strategy: str = "", max_turns: int = 5,
-                 protocol: str = "replay", **options: Any):
+                 protocol: str = "replay", summariser: Callable[[list[dict[str, Any]]], Any] | None = None,
+                 **options: Any):
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
         if protocol not in ("replay", "stream"):
             raise ValueError(f'protocol must be "replay" or "stream", got {protocol!r}')
         if "turns_left" in options:
             raise TypeError("turns_left: a run counts its turns itself; set max_turns")
+        if summariser is not None:
+            strategy = check_summariser(summariser, strategy)
         self._client = client
         self._key = new_key()
         self._tools: dict[str, Any] = dict(tools or {})
@@ -62,6 +79,8 @@ class _RunState:
         self._memory: turn_pb2.Memory | None = None
         self._prior: turn_pb2.Memory | None = None  # the memory the last turn started from
         self._previous: list[values_pb2.Value] = []  # the last successful results, newest first
+        self._summariser = summariser
+        self._summary: Summary | None = None  # the summary the prompt holds (summarize-turns)
 
     # ---- state --------------------------------------------------------
 
@@ -135,7 +154,20 @@ class _RunState:
         request.options.CopyFrom(self._options)
         if self._memory is not None:
             request.memory.CopyFrom(self._memory)
+        if self._summary is not None:
+            request.summary.CopyFrom(self._summary.wire())
         return request
+
+    def _prompted(self, prompt: Messages) -> Messages:
+        if prompt.summary is not None:
+            self._summary = prompt.summary
+        return prompt
+
+    @property
+    def summary(self) -> Summary | None:
+        """The summary the prompt holds in place of the run's first turns
+        (a run with a summariser), or None."""
+        return self._summary
 
     def _eval_request(self, reply: Any) -> eval_pb2.EvalTurnRequest:
         self._check_running("step")
@@ -180,6 +212,8 @@ class _RunState:
         if self._prior is not None:
             out["prior_memory"] = to_plain(self._prior)
         out["previous_results"] = [to_plain(v) for v in self._previous]
+        if self._summary is not None:
+            out["summary"] = self._summary.to_dict()
         return out
 
     def to_json(self, **dumps: Any) -> str:
@@ -187,9 +221,10 @@ class _RunState:
         return json.dumps(self.to_dict(), ensure_ascii=False, **dumps)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, client: Any, tools: ToolsArg | None = None) -> Any:
+    def from_dict(cls, data: Mapping[str, Any], *, client: Any, tools: ToolsArg | None = None,
+                  summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> Any:
         """The run data holds (to_dict's, from either client), on client,
-        with its tools given again by name."""
+        with its tools (and summariser, for a run that had one) given again."""
         if not isinstance(data, Mapping):
             raise TypeError(f"a saved run is a JSON object, got {type(data).__name__}")
         version = data.get("version")
@@ -219,12 +254,18 @@ class _RunState:
                          for i, v in enumerate(data.get("previous_results", []))]
         run._tools = dict(tools or {})
         run._adopt_tools()
+        run._summary = Summary.from_dict(data["summary"]) if "summary" in data else None
+        run._summariser = summariser
+        if summariser is not None:
+            check_summariser(summariser, run._options.strategy)
         return run
 
     @classmethod
-    def from_json(cls, saved: str | bytes | Mapping[str, Any], *, client: Any, tools: ToolsArg | None = None) -> Any:
+    def from_json(cls, saved: str | bytes | Mapping[str, Any], *, client: Any, tools: ToolsArg | None = None,
+                  summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> Any:
         """The run saved holds: to_json's text (or to_dict's data)."""
-        return cls.from_dict(saved if isinstance(saved, Mapping) else json.loads(saved), client=client, tools=tools)
+        return cls.from_dict(saved if isinstance(saved, Mapping) else json.loads(saved), client=client, tools=tools,
+                             summariser=summariser)
 
     def _adopt_tools(self) -> None:
         """Checks that the tools given on resuming are the saved run's, by
@@ -265,8 +306,9 @@ class Run(_RunState):
         """The prompt for the next turn: the run so far, compressed by the
         run's strategy (Messages: OpenAI message dicts and stats)."""
         request = self._to_messages_request()
-        return self._client._to_messages(request, History(),
-                                         self._client._settings.call("ToMessages", timeout, self._key))
+        return self._prompted(self._client._to_messages(
+            request, History(), lambda: self._client._settings.call("ToMessages", timeout, self._key),
+            self._summariser))
 
     def step(self, reply: Any, *, timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Evaluates the LLM's reply (a str, an OpenAI completion or its
@@ -282,10 +324,11 @@ class Run(_RunState):
 
     @classmethod
     def from_json(cls, saved: str | bytes | Mapping[str, Any], *, client: "Client",
-                  tools: ToolsArg | None = None) -> "Run":
+                  tools: ToolsArg | None = None,
+                  summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> "Run":
         """The run saved holds (to_json's text or to_dict's data), on client,
-        with the same tools by name."""
-        return super().from_json(saved, client=client, tools=tools)
+        with the same tools by name (and its summariser)."""
+        return super().from_json(saved, client=client, tools=tools, summariser=summariser)
 
 
 class AsyncRun(_RunState):
@@ -296,8 +339,9 @@ class AsyncRun(_RunState):
     async def next_messages(self, *, timeout: float | None | NotGiven = NOT_GIVEN) -> Messages:
         """Run.next_messages, awaited."""
         request = self._to_messages_request()
-        return await self._client._to_messages(request, History(),
-                                               self._client._settings.call("ToMessages", timeout, self._key))
+        return self._prompted(await self._client._to_messages(
+            request, History(), lambda: self._client._settings.call("ToMessages", timeout, self._key),
+            self._summariser))
 
     async def step(self, reply: Any, *, timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Run.step, awaited; async tools are awaited, plain ones run in a
@@ -309,6 +353,7 @@ class AsyncRun(_RunState):
 
     @classmethod
     def from_json(cls, saved: str | bytes | Mapping[str, Any], *, client: "AsyncClient",
-                  tools: ToolsArg | None = None) -> "AsyncRun":
+                  tools: ToolsArg | None = None,
+                  summariser: Callable[[list[dict[str, Any]]], Any] | None = None) -> "AsyncRun":
         """Run.from_json for an AsyncClient."""
-        return super().from_json(saved, client=client, tools=tools)
+        return super().from_json(saved, client=client, tools=tools, summariser=summariser)

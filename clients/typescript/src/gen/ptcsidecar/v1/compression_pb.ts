@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/compression.proto.
  */
 export const file_ptcsidecar_v1_compression: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMi3AgKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQESEAoIcHJvdmlkZXIYICABKAkSIAoTa2VlcF90aGlua2luZ190dXJucxgjIAEoBUgPiAEBEhQKDHByb2dyYW1fZm9ybRgwIAEoCUIMCgpfbWF4X3R1cm5zQg0KC190dXJuc19sZWZ0QhAKDl9wcmludGxuX2xpbWl0QhIKEF90b29sX2NhbGxfbGltaXRCDwoNX3NhbXBsZV9saW1pdEIZChdfc2FtcGxlX3ByaW50YWJsZV9saW1pdEIOCgxfc2Nhbl93aW5kb3dCEAoOX251ZGdlX2F0dGVtcHRCCgoIX3RyaWdnZXJCBwoFX2tlZXBCEQoPX2NsZWFyX2F0X2xlYXN0Qg0KC19tYXhfdG9rZW5zQhIKEF9jYWNoZV9yZWFkX3JhdGVCEwoRX2NhY2hlX3dyaXRlX3JhdGVCCgoIX3RyaW1fdG9CFgoUX2tlZXBfdGhpbmtpbmdfdHVybnMi0gkKEENvbXByZXNzaW9uU3RhdHMSEAoIc3RyYXRlZ3kYASABKAkSGAoQdHVybnNfY29tcHJlc3NlZBgCIAEoBRIYChB0b29sX2NhbGxzX3RvdGFsGAMgASgFEhgKEHRvb2xfY2FsbHNfc2hvd24YBCABKAUSGgoSdG9vbF9jYWxsc19kcm9wcGVkGAUgASgFEhYKDnByaW50bG5zX3RvdGFsGAYgASgFEhYKDnByaW50bG5zX3Nob3duGAcgASgFEhgKEHByaW50bG5zX2Ryb3BwZWQYCCABKAUSHQoVZXJyb3JfdHVybnNfY29sbGFwc2VkGAkgASgFEhcKD21lc3NhZ2VzX2JlZm9yZRgKIAEoBRIWCg5tZXNzYWdlc19hZnRlchgLIAEoBRIUCgxjaGFyc19iZWZvcmUYDCABKAUSEwoLY2hhcnNfYWZ0ZXIYDSABKAUSFQoNdG9rZW5zX2JlZm9yZRgOIAEoBRIUCgx0b2tlbnNfYWZ0ZXIYDyABKAUSEQoJdG9rZW5pemVyGBAgASgJEhcKD3N5bnRoZXRpY19udWRnZRgRIAEoCBIYChBudWRnZXNfZXhoYXVzdGVkGBIgASgIEhkKEXRvb2xfdXNlc19jbGVhcmVkGBMgASgFEhYKDnRva2Vuc19jbGVhcmVkGBQgASgFEhwKFHN0YWJsZV9wcmVmaXhfdG9rZW5zGBUgASgFEhUKDWJpbGxlZF90b2tlbnMYFiABKAESGgoSY2FjaGVfd3JpdGVfdG9rZW5zGBcgASgFEhsKE3N0YWJsZV9wcmVmaXhfa25vd24YGCABKAgSGgoSc3RhYmxlX3ByZWZpeF9ub3RlGBkgASgJEjgKEGNhY2hlX2JyZWFrcG9pbnQYGiABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIPCgdwcmljaW5nGBsgASgJEj0KFW5leHRfY2FjaGVfYnJlYWtwb2ludBgcIAEoCzIeLnB0Y3NpZGVjYXIudjEuQ2FjaGVCcmVha3BvaW50EhUKDXByb21wdF9zb3VyY2UYHiABKAkSGAoQbWVzc2FnZXNfZHJvcHBlZBgfIAEoBRIWCg50b2tlbnNfZHJvcHBlZBggIAEoBRIaChJ0b29sX2xvb3BzX2Ryb3BwZWQYISABKAUSGQoRbWVzc2FnZXNfcmVwYWlyZWQYIiABKAUSHwoXdG9vbF9jYWxsX2lkc19yZXdyaXR0ZW4YIyABKAUSEwoLdGFza19waW5uZWQYJCABKAgSEAoIcHJvdmlkZXIYKCABKAkSEwoLcHJvbXB0c19sZWQYKSABKAUSEwoLdW5pdHNfbm90ZWQYKiABKAUSGQoRZ3JlZXRpbmdzX2Ryb3BwZWQYKyABKAUSEwoLcGFydF90b2tlbnMYLSABKAUSFwoPcGFydHNfZXN0aW1hdGVkGC4gASgFEhgKEHRoaW5raW5nX2NsZWFyZWQYLyABKAUSHwoXdGhpbmtpbmdfdG9rZW5zX2NsZWFyZWQYMCABKAUSGwoTY29tcGFjdGlvbl9yZXBsYWNlZBgxIAEoBRIwCgxwcm9ncmFtX3Rvb2wYPCABKAsyGi5wdGNzaWRlY2FyLnYxLlByb2dyYW1Ub29sIkQKC1Byb2dyYW1Ub29sEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEgoKcGFyYW1ldGVycxgDIAEoCSI4Cg9DYWNoZUJyZWFrcG9pbnQSFQoNbWVzc2FnZV9pbmRleBgBIAEoBRIOCgZvZmZzZXQYAiABKAVCQ1pBZ2l0aHViLmNvbS9wdGMtc2lkZWNhci9wdGMtc2lkZWNhci9nZW4vcHRjc2lkZWNhci92MTtwdGNzaWRlY2FydjFiBnByb3RvMw", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
+  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIt0BChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlEicKB3N1bW1hcnkYCiABKAsyFi5wdGNzaWRlY2FyLnYxLlN1bW1hcnkiSgoHU3VtbWFyeRIMCgR0ZXh0GAEgASgJEg8KB3Rocm91Z2gYAiABKAUSEAoIYXNrZWRfYXQYAyABKAUSDgoGZGlnZXN0GAQgASgJInEKDlN1bW1hcnlSZXF1ZXN0EiwKCG1lc3NhZ2VzGAEgAygLMhoucHRjc2lkZWNhci52MS5DaGF0TWVzc2FnZRIPCgd0aHJvdWdoGAIgASgFEhAKCGFza2VkX2F0GAMgASgFEg4KBmRpZ2VzdBgEIAEoCSKqAQoSVG9NZXNzYWdlc1Jlc3BvbnNlEiwKCG1lc3NhZ2VzGAEgAygLMhoucHRjc2lkZWNhci52MS5DaGF0TWVzc2FnZRIuCgVzdGF0cxgCIAEoCzIfLnB0Y3NpZGVjYXIudjEuQ29tcHJlc3Npb25TdGF0cxI2Cg9zdW1tYXJ5X3JlcXVlc3QYCiABKAsyHS5wdGNzaWRlY2FyLnYxLlN1bW1hcnlSZXF1ZXN0IuoJCgdPcHRpb25zEhAKCHN0cmF0ZWd5GAEgASgJEg8KB21pc3Npb24YAiABKAkSFQoNc3lzdGVtX3Byb21wdBgDIAEoCRImCgV0b29scxgEIAMoCzIXLnB0Y3NpZGVjYXIudjEuVG9vbFNwZWMSIgoEZGF0YRgFIAEoCzIULnB0Y3NpZGVjYXIudjEuVmFsdWUSEQoJc2lnbmF0dXJlGAYgASgJEhYKCW1heF90dXJucxgHIAEoBUgAiAEBEhcKCnR1cm5zX2xlZnQYCCABKAVIAYgBARIaCg1wcmludGxuX2xpbWl0GAkgASgFSAKIAQESHAoPdG9vbF9jYWxsX2xpbWl0GAogASgFSAOIAQESGQoMc2FtcGxlX2xpbWl0GAsgASgFSASIAQESIwoWc2FtcGxlX3ByaW50YWJsZV9saW1pdBgMIAEoBUgFiAEBEhEKCXRva2VuaXplchgNIAEoCRIYCgtzY2FuX3dpbmRvdxgOIAEoBUgGiAEBEhoKDW51ZGdlX2F0dGVtcHQYDyABKAVIB4gBARIeChZzbmFwc2hvdF90b29sX3ByZWZpeGVzGBAgAygJEhYKDm51ZGdlX21lc3NhZ2VzGBEgAygJEhQKB3RyaWdnZXIYEiABKAVICIgBARIRCgRrZWVwGBMgASgFSAmIAQESGwoOY2xlYXJfYXRfbGVhc3QYFCABKAVICogBARIVCg1leGNsdWRlX3Rvb2xzGBUgAygJEhkKEWNsZWFyX3Rvb2xfaW5wdXRzGBYgASgIEhMKC3BsYWNlaG9sZGVyGBcgASgJEhcKCm1heF90b2tlbnMYGCABKAVIC4gBARIOCgZwcm9tcHQYGSABKAkSDwoHcHJpY2luZxgaIAEoCRIcCg9jYWNoZV9yZWFkX3JhdGUYGyABKAFIDIgBARIdChBjYWNoZV93cml0ZV9yYXRlGBwgASgBSA2IAQESEwoLd2luZG93X29ubHkYHiABKAgSFAoHdHJpbV90bxgfIAEoBUgOiAEBEhAKCHByb3ZpZGVyGCAgASgJEiAKE2tlZXBfdGhpbmtpbmdfdHVybnMYIyABKAVID4gBARIUCgxwcm9ncmFtX2Zvcm0YMCABKAkSHAoPc3VtbWFyeV90cmlnZ2VyGCogASgFSBCIAQESGQoMc3VtbWFyeV9rZWVwGCsgASgFSBGIAQESFgoOc3VtbWFyeV9wcm9tcHQYLCABKAkSFgoOc3VtbWFyeV9oZWFkZXIYLSABKAlCDAoKX21heF90dXJuc0INCgtfdHVybnNfbGVmdEIQCg5fcHJpbnRsbl9saW1pdEISChBfdG9vbF9jYWxsX2xpbWl0Qg8KDV9zYW1wbGVfbGltaXRCGQoXX3NhbXBsZV9wcmludGFibGVfbGltaXRCDgoMX3NjYW5fd2luZG93QhAKDl9udWRnZV9hdHRlbXB0QgoKCF90cmlnZ2VyQgcKBV9rZWVwQhEKD19jbGVhcl9hdF9sZWFzdEINCgtfbWF4X3Rva2Vuc0ISChBfY2FjaGVfcmVhZF9yYXRlQhMKEV9jYWNoZV93cml0ZV9yYXRlQgoKCF90cmltX3RvQhYKFF9rZWVwX3RoaW5raW5nX3R1cm5zQhIKEF9zdW1tYXJ5X3RyaWdnZXJCDwoNX3N1bW1hcnlfa2VlcCLpCgoQQ29tcHJlc3Npb25TdGF0cxIQCghzdHJhdGVneRgBIAEoCRIYChB0dXJuc19jb21wcmVzc2VkGAIgASgFEhgKEHRvb2xfY2FsbHNfdG90YWwYAyABKAUSGAoQdG9vbF9jYWxsc19zaG93bhgEIAEoBRIaChJ0b29sX2NhbGxzX2Ryb3BwZWQYBSABKAUSFgoOcHJpbnRsbnNfdG90YWwYBiABKAUSFgoOcHJpbnRsbnNfc2hvd24YByABKAUSGAoQcHJpbnRsbnNfZHJvcHBlZBgIIAEoBRIdChVlcnJvcl90dXJuc19jb2xsYXBzZWQYCSABKAUSFwoPbWVzc2FnZXNfYmVmb3JlGAogASgFEhYKDm1lc3NhZ2VzX2FmdGVyGAsgASgFEhQKDGNoYXJzX2JlZm9yZRgMIAEoBRITCgtjaGFyc19hZnRlchgNIAEoBRIVCg10b2tlbnNfYmVmb3JlGA4gASgFEhQKDHRva2Vuc19hZnRlchgPIAEoBRIRCgl0b2tlbml6ZXIYECABKAkSFwoPc3ludGhldGljX251ZGdlGBEgASgIEhgKEG51ZGdlc19leGhhdXN0ZWQYEiABKAgSGQoRdG9vbF91c2VzX2NsZWFyZWQYEyABKAUSFgoOdG9rZW5zX2NsZWFyZWQYFCABKAUSHAoUc3RhYmxlX3ByZWZpeF90b2tlbnMYFSABKAUSFQoNYmlsbGVkX3Rva2VucxgWIAEoARIaChJjYWNoZV93cml0ZV90b2tlbnMYFyABKAUSGwoTc3RhYmxlX3ByZWZpeF9rbm93bhgYIAEoCBIaChJzdGFibGVfcHJlZml4X25vdGUYGSABKAkSOAoQY2FjaGVfYnJlYWtwb2ludBgaIAEoCzIeLnB0Y3NpZGVjYXIudjEuQ2FjaGVCcmVha3BvaW50Eg8KB3ByaWNpbmcYGyABKAkSPQoVbmV4dF9jYWNoZV9icmVha3BvaW50GBwgASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSFQoNcHJvbXB0X3NvdXJjZRgeIAEoCRIYChBtZXNzYWdlc19kcm9wcGVkGB8gASgFEhYKDnRva2Vuc19kcm9wcGVkGCAgASgFEhoKEnRvb2xfbG9vcHNfZHJvcHBlZBghIAEoBRIZChFtZXNzYWdlc19yZXBhaXJlZBgiIAEoBRIfChd0b29sX2NhbGxfaWRzX3Jld3JpdHRlbhgjIAEoBRITCgt0YXNrX3Bpbm5lZBgkIAEoCBIQCghwcm92aWRlchgoIAEoCRITCgtwcm9tcHRzX2xlZBgpIAEoBRITCgt1bml0c19ub3RlZBgqIAEoBRIZChFncmVldGluZ3NfZHJvcHBlZBgrIAEoBRITCgtwYXJ0X3Rva2VucxgtIAEoBRIXCg9wYXJ0c19lc3RpbWF0ZWQYLiABKAUSGAoQdGhpbmtpbmdfY2xlYXJlZBgvIAEoBRIfChd0aGlua2luZ190b2tlbnNfY2xlYXJlZBgwIAEoBRIbChNjb21wYWN0aW9uX3JlcGxhY2VkGDEgASgFEhsKE21lc3NhZ2VzX3N1bW1hcml6ZWQYNyABKAUSFgoOc3VtbWFyeV90b2tlbnMYOCABKAUSGQoRc3VtbWFyeV9yZXF1ZXN0ZWQYOSABKAgSHgoWc3VtbWFyeV9yZXF1ZXN0X3Rva2Vucxg6IAEoBRIlCh1zdW1tYXJ5X3JlcXVlc3RfcHJlZml4X3Rva2Vucxg7IAEoBRIwCgxwcm9ncmFtX3Rvb2wYPCABKAsyGi5wdGNzaWRlY2FyLnYxLlByb2dyYW1Ub29sIkQKC1Byb2dyYW1Ub29sEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEgoKcGFyYW1ldGVycxgDIAEoCSI4Cg9DYWNoZUJyZWFrcG9pbnQSFQoNbWVzc2FnZV9pbmRleBgBIAEoBRIOCgZvZmZzZXQYAiABKAVCQ1pBZ2l0aHViLmNvbS9wdGMtc2lkZWNhci9wdGMtc2lkZWNhci9nZW4vcHRjc2lkZWNhci92MTtwdGNzaWRlY2FydjFiBnByb3RvMw", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
 
 /**
  * ToMessagesRequest asks for the message array to send to the LLM next.
@@ -57,6 +57,16 @@ export type ToMessagesRequest = Message<"ptcsidecar.v1.ToMessagesRequest"> & {
    * @generated from field: repeated ptcsidecar.v1.ChatMessage history = 4;
    */
   history: ChatMessage[];
+
+  /**
+   * Strategy `summarize`: the summary the caller's model wrote for a
+   * `summary_request`, sent back with the fields that request carried.
+   * The history must still hold the messages it covers, unchanged; any
+   * other strategy refuses it (INVALID_ARGUMENT naming `summary`).
+   *
+   * @generated from field: ptcsidecar.v1.Summary summary = 10;
+   */
+  summary?: Summary | undefined;
 };
 
 /**
@@ -65,6 +75,101 @@ export type ToMessagesRequest = Message<"ptcsidecar.v1.ToMessagesRequest"> & {
  */
 export const ToMessagesRequestSchema: GenMessage<ToMessagesRequest> = /*@__PURE__*/
   messageDesc(file_ptcsidecar_v1_compression, 0);
+
+/**
+ * Summary is a summary of `history[0:through]` written by the caller's
+ * model, sent back so that strategy `summarize` puts it in place of those
+ * messages. `through`, `asked_at` and `digest` are the `summary_request`'s,
+ * copied; a summary whose digest does not match the history it is sent
+ * with is refused (INVALID_ARGUMENT naming `summary.digest`).
+ *
+ * @generated from message ptcsidecar.v1.Summary
+ */
+export type Summary = Message<"ptcsidecar.v1.Summary"> & {
+  /**
+   * The summary, as the model wrote it. Must not be empty.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * How many messages of the history (from the first, the system prompt
+   * counted) it covers; the history from `through` on follows it.
+   *
+   * @generated from field: int32 through = 2;
+   */
+  through: number;
+
+  /**
+   * The history's length on the call that asked for it: calls with a
+   * shorter history were sent without it (stable_prefix_tokens).
+   *
+   * @generated from field: int32 asked_at = 3;
+   */
+  askedAt: number;
+
+  /**
+   * SHA-256 of `through`, `asked_at` and every field of the covered
+   * messages but system messages' (docs/CHAT_STRATEGIES.md, "summarize").
+   *
+   * @generated from field: string digest = 4;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message ptcsidecar.v1.Summary.
+ * Use `create(SummarySchema)` to create a new message.
+ */
+export const SummarySchema: GenMessage<Summary> = /*@__PURE__*/
+  messageDesc(file_ptcsidecar_v1_compression, 1);
+
+/**
+ * SummaryRequest asks the caller's model for a summary: send `messages` to
+ * it (with no tools) and send its answer back as `ToMessagesRequest.summary`
+ * with `through`, `asked_at` and `digest` copied.
+ *
+ * @generated from message ptcsidecar.v1.SummaryRequest
+ */
+export type SummaryRequest = Message<"ptcsidecar.v1.SummaryRequest"> & {
+  /**
+   * The messages to send the model: the prompt an earlier call of the
+   * conversation sent, unchanged (the provider has cached it), then one
+   * user message holding the instruction (`summary_prompt`).
+   *
+   * @generated from field: repeated ptcsidecar.v1.ChatMessage messages = 1;
+   */
+  messages: ChatMessage[];
+
+  /**
+   * The summary will cover `history[0:through]`.
+   *
+   * @generated from field: int32 through = 2;
+   */
+  through: number;
+
+  /**
+   * The history's length on this call.
+   *
+   * @generated from field: int32 asked_at = 3;
+   */
+  askedAt: number;
+
+  /**
+   * What the summary is sent back with.
+   *
+   * @generated from field: string digest = 4;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message ptcsidecar.v1.SummaryRequest.
+ * Use `create(SummaryRequestSchema)` to create a new message.
+ */
+export const SummaryRequestSchema: GenMessage<SummaryRequest> = /*@__PURE__*/
+  messageDesc(file_ptcsidecar_v1_compression, 2);
 
 /**
  * ToMessagesResponse is the compressed message array and what the compression
@@ -86,6 +191,16 @@ export type ToMessagesResponse = Message<"ptcsidecar.v1.ToMessagesResponse"> & {
    * @generated from field: ptcsidecar.v1.CompressionStats stats = 2;
    */
   stats?: CompressionStats | undefined;
+
+  /**
+   * Strategy `summarize`: set when the prompt exceeds `summary_trigger`
+   * tokens and a summary can be asked for. `messages` are still the whole
+   * prompt; a caller with a summariser has it answer this request and asks
+   * again with the summary, a caller without one sends `messages`.
+   *
+   * @generated from field: ptcsidecar.v1.SummaryRequest summary_request = 10;
+   */
+  summaryRequest?: SummaryRequest | undefined;
 };
 
 /**
@@ -93,7 +208,7 @@ export type ToMessagesResponse = Message<"ptcsidecar.v1.ToMessagesResponse"> & {
  * Use `create(ToMessagesResponseSchema)` to create a new message.
  */
 export const ToMessagesResponseSchema: GenMessage<ToMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_compression, 1);
+  messageDesc(file_ptcsidecar_v1_compression, 3);
 
 /**
  * Options select a strategy and tune it. Every field is optional; a numeric
@@ -394,6 +509,39 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * @generated from field: string program_form = 48;
    */
   programForm: string;
+
+  /**
+   * Strategy `summarize`: a summary is asked for when the prompt, with the
+   * summary sent back, exceeds this many tokens. Default 100000.
+   *
+   * @generated from field: optional int32 summary_trigger = 42;
+   */
+  summaryTrigger?: number | undefined;
+
+  /**
+   * Strategy `summarize`: the fewest most recent messages a new summary
+   * leaves out, sent as they are after it. Default 6.
+   *
+   * @generated from field: optional int32 summary_keep = 43;
+   */
+  summaryKeep?: number | undefined;
+
+  /**
+   * Strategy `summarize`: the instruction that ends a summary request.
+   * Empty: the built-in instruction, which asks to keep every exact value.
+   *
+   * @generated from field: string summary_prompt = 44;
+   */
+  summaryPrompt: string;
+
+  /**
+   * Strategy `summarize`: the line that opens the user message holding the
+   * summary. Empty: `Summary of the conversation before this point (it
+   * replaces those messages):`.
+   *
+   * @generated from field: string summary_header = 45;
+   */
+  summaryHeader: string;
 };
 
 /**
@@ -401,7 +549,7 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
  * Use `create(OptionsSchema)` to create a new message.
  */
 export const OptionsSchema: GenMessage<Options> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_compression, 2);
+  messageDesc(file_ptcsidecar_v1_compression, 4);
 
 /**
  * CompressionStats describe what a compression did. "Before" figures are
@@ -780,6 +928,43 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
   compactionReplaced: number;
 
   /**
+   * Strategy `summarize`: messages of the history (the system prompt not
+   * counted) that the summary in the output replaces.
+   *
+   * @generated from field: int32 messages_summarized = 55;
+   */
+  messagesSummarized: number;
+
+  /**
+   * Strategy `summarize`: tokens of the message holding the summary.
+   *
+   * @generated from field: int32 summary_tokens = 56;
+   */
+  summaryTokens: number;
+
+  /**
+   * Strategy `summarize`: the response carries a `summary_request`.
+   *
+   * @generated from field: bool summary_requested = 57;
+   */
+  summaryRequested: boolean;
+
+  /**
+   * Strategy `summarize`: tokens of the summary request's messages.
+   *
+   * @generated from field: int32 summary_request_tokens = 58;
+   */
+  summaryRequestTokens: number;
+
+  /**
+   * Strategy `summarize`: of them, the tokens before the instruction: the
+   * prompt an earlier call sent, which a provider's cache serves.
+   *
+   * @generated from field: int32 summary_request_prefix_tokens = 59;
+   */
+  summaryRequestPrefixTokens: number;
+
+  /**
    * Option `program_form` `tool_call`: the function tool the LLM calls
    * with each program, to declare in the LLM request. Unset otherwise.
    *
@@ -793,7 +978,7 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
  * Use `create(CompressionStatsSchema)` to create a new message.
  */
 export const CompressionStatsSchema: GenMessage<CompressionStats> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_compression, 3);
+  messageDesc(file_ptcsidecar_v1_compression, 5);
 
 /**
  * ProgramTool is the definition of the function tool that carries a
@@ -830,7 +1015,7 @@ export type ProgramTool = Message<"ptcsidecar.v1.ProgramTool"> & {
  * Use `create(ProgramToolSchema)` to create a new message.
  */
 export const ProgramToolSchema: GenMessage<ProgramTool> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_compression, 4);
+  messageDesc(file_ptcsidecar_v1_compression, 6);
 
 /**
  * CacheBreakpoint is a position in a message array: after the first `offset`
@@ -862,5 +1047,5 @@ export type CacheBreakpoint = Message<"ptcsidecar.v1.CacheBreakpoint"> & {
  * Use `create(CacheBreakpointSchema)` to create a new message.
  */
 export const CacheBreakpointSchema: GenMessage<CacheBreakpoint> = /*@__PURE__*/
-  messageDesc(file_ptcsidecar_v1_compression, 5);
+  messageDesc(file_ptcsidecar_v1_compression, 7);
 
