@@ -129,6 +129,10 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		Pricing:              o.GetPricing(),
 		CacheReadRate:        o.CacheReadRate,
 		CacheWriteRate:       o.CacheWriteRate,
+		Model:                o.GetModel(),
+		MaxTokensFraction:    o.MaxTokensFraction,
+		TriggerFraction:      o.TriggerFraction,
+		MinCacheableTokens:   optionalInt(o.MinCacheableTokens),
 	}
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
@@ -298,6 +302,11 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		MessagesRepaired:     int32(s.MessagesRepaired),
 		ToolCallIdsRewritten: int32(s.ToolCallIDsRewritten),
 		TaskPinned:           s.TaskPinned,
+		Model:                s.Model,
+		ContextWindow:        int32(s.ContextWindow),
+		MinCacheableTokens:   int32(s.MinCacheableTokens),
+		StablePrefixUncached: s.StablePrefixUncached,
+		UncachedTokens:       int32(s.UncachedTokens),
 	}
 	return out
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 )
 
 // This file holds what every chat strategy (loop-slice, turn-aware,
@@ -504,5 +502,5 @@ var (
 	docWindowOnly = OptionDoc{"window_only", "false",
 		"Seed 002's rule for a history none of whose messages has a source: when the scan window holds no prompt, send the last broadcast or a nudge rather than the user's request from before the window."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
-		"Tokenizer for the token statistics (" + strings.Join(bpe.Names(), " or ") + ")."}
+		"Tokenizer for the token statistics (" + strings.Join(TokenizerNames(), " or ") + "; " + ClaudeEstimate + " is an estimate)."}
 )

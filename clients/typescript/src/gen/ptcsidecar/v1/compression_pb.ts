@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/compression.proto.
  */
 export const file_ptcsidecar_v1_compression: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMi+gcKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQFCDAoKX21heF90dXJuc0INCgtfdHVybnNfbGVmdEIQCg5fcHJpbnRsbl9saW1pdEISChBfdG9vbF9jYWxsX2xpbWl0Qg8KDV9zYW1wbGVfbGltaXRCGQoXX3NhbXBsZV9wcmludGFibGVfbGltaXRCDgoMX3NjYW5fd2luZG93QhAKDl9udWRnZV9hdHRlbXB0QgoKCF90cmlnZ2VyQgcKBV9rZWVwQhEKD19jbGVhcl9hdF9sZWFzdEINCgtfbWF4X3Rva2Vuc0ISChBfY2FjaGVfcmVhZF9yYXRlQhMKEV9jYWNoZV93cml0ZV9yYXRlQgoKCF90cmltX3RvIsMHChBDb21wcmVzc2lvblN0YXRzEhAKCHN0cmF0ZWd5GAEgASgJEhgKEHR1cm5zX2NvbXByZXNzZWQYAiABKAUSGAoQdG9vbF9jYWxsc190b3RhbBgDIAEoBRIYChB0b29sX2NhbGxzX3Nob3duGAQgASgFEhoKEnRvb2xfY2FsbHNfZHJvcHBlZBgFIAEoBRIWCg5wcmludGxuc190b3RhbBgGIAEoBRIWCg5wcmludGxuc19zaG93bhgHIAEoBRIYChBwcmludGxuc19kcm9wcGVkGAggASgFEh0KFWVycm9yX3R1cm5zX2NvbGxhcHNlZBgJIAEoBRIXCg9tZXNzYWdlc19iZWZvcmUYCiABKAUSFgoObWVzc2FnZXNfYWZ0ZXIYCyABKAUSFAoMY2hhcnNfYmVmb3JlGAwgASgFEhMKC2NoYXJzX2FmdGVyGA0gASgFEhUKDXRva2Vuc19iZWZvcmUYDiABKAUSFAoMdG9rZW5zX2FmdGVyGA8gASgFEhEKCXRva2VuaXplchgQIAEoCRIXCg9zeW50aGV0aWNfbnVkZ2UYESABKAgSGAoQbnVkZ2VzX2V4aGF1c3RlZBgSIAEoCBIZChF0b29sX3VzZXNfY2xlYXJlZBgTIAEoBRIWCg50b2tlbnNfY2xlYXJlZBgUIAEoBRIcChRzdGFibGVfcHJlZml4X3Rva2VucxgVIAEoBRIVCg1iaWxsZWRfdG9rZW5zGBYgASgBEhoKEmNhY2hlX3dyaXRlX3Rva2VucxgXIAEoBRIbChNzdGFibGVfcHJlZml4X2tub3duGBggASgIEhoKEnN0YWJsZV9wcmVmaXhfbm90ZRgZIAEoCRI4ChBjYWNoZV9icmVha3BvaW50GBogASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSDwoHcHJpY2luZxgbIAEoCRI9ChVuZXh0X2NhY2hlX2JyZWFrcG9pbnQYHCABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIVCg1wcm9tcHRfc291cmNlGB4gASgJEhgKEG1lc3NhZ2VzX2Ryb3BwZWQYHyABKAUSFgoOdG9rZW5zX2Ryb3BwZWQYICABKAUSGgoSdG9vbF9sb29wc19kcm9wcGVkGCEgASgFEhkKEW1lc3NhZ2VzX3JlcGFpcmVkGCIgASgFEh8KF3Rvb2xfY2FsbF9pZHNfcmV3cml0dGVuGCMgASgFEhMKC3Rhc2tfcGlubmVkGCQgASgIIjgKD0NhY2hlQnJlYWtwb2ludBIVCg1tZXNzYWdlX2luZGV4GAEgASgFEg4KBm9mZnNldBgCIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
+  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIrQBChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlInIKElRvTWVzc2FnZXNSZXNwb25zZRIsCghtZXNzYWdlcxgBIAMoCzIaLnB0Y3NpZGVjYXIudjEuQ2hhdE1lc3NhZ2USLgoFc3RhdHMYAiABKAsyHy5wdGNzaWRlY2FyLnYxLkNvbXByZXNzaW9uU3RhdHMiswkKB09wdGlvbnMSEAoIc3RyYXRlZ3kYASABKAkSDwoHbWlzc2lvbhgCIAEoCRIVCg1zeXN0ZW1fcHJvbXB0GAMgASgJEiYKBXRvb2xzGAQgAygLMhcucHRjc2lkZWNhci52MS5Ub29sU3BlYxIiCgRkYXRhGAUgASgLMhQucHRjc2lkZWNhci52MS5WYWx1ZRIRCglzaWduYXR1cmUYBiABKAkSFgoJbWF4X3R1cm5zGAcgASgFSACIAQESFwoKdHVybnNfbGVmdBgIIAEoBUgBiAEBEhoKDXByaW50bG5fbGltaXQYCSABKAVIAogBARIcCg90b29sX2NhbGxfbGltaXQYCiABKAVIA4gBARIZCgxzYW1wbGVfbGltaXQYCyABKAVIBIgBARIjChZzYW1wbGVfcHJpbnRhYmxlX2xpbWl0GAwgASgFSAWIAQESEQoJdG9rZW5pemVyGA0gASgJEhgKC3NjYW5fd2luZG93GA4gASgFSAaIAQESGgoNbnVkZ2VfYXR0ZW1wdBgPIAEoBUgHiAEBEh4KFnNuYXBzaG90X3Rvb2xfcHJlZml4ZXMYECADKAkSFgoObnVkZ2VfbWVzc2FnZXMYESADKAkSFAoHdHJpZ2dlchgSIAEoBUgIiAEBEhEKBGtlZXAYEyABKAVICYgBARIbCg5jbGVhcl9hdF9sZWFzdBgUIAEoBUgKiAEBEhUKDWV4Y2x1ZGVfdG9vbHMYFSADKAkSGQoRY2xlYXJfdG9vbF9pbnB1dHMYFiABKAgSEwoLcGxhY2Vob2xkZXIYFyABKAkSFwoKbWF4X3Rva2VucxgYIAEoBUgLiAEBEg4KBnByb21wdBgZIAEoCRIPCgdwcmljaW5nGBogASgJEhwKD2NhY2hlX3JlYWRfcmF0ZRgbIAEoAUgMiAEBEh0KEGNhY2hlX3dyaXRlX3JhdGUYHCABKAFIDYgBARITCgt3aW5kb3dfb25seRgeIAEoCBIUCgd0cmltX3RvGB8gASgFSA6IAQESDQoFbW9kZWwYJiABKAkSIAoTbWF4X3Rva2Vuc19mcmFjdGlvbhgnIAEoAUgPiAEBEh0KEHRyaWdnZXJfZnJhY3Rpb24YKCABKAFIEIgBARIhChRtaW5fY2FjaGVhYmxlX3Rva2VucxgpIAEoBUgRiAEBQgwKCl9tYXhfdHVybnNCDQoLX3R1cm5zX2xlZnRCEAoOX3ByaW50bG5fbGltaXRCEgoQX3Rvb2xfY2FsbF9saW1pdEIPCg1fc2FtcGxlX2xpbWl0QhkKF19zYW1wbGVfcHJpbnRhYmxlX2xpbWl0Qg4KDF9zY2FuX3dpbmRvd0IQCg5fbnVkZ2VfYXR0ZW1wdEIKCghfdHJpZ2dlckIHCgVfa2VlcEIRCg9fY2xlYXJfYXRfbGVhc3RCDQoLX21heF90b2tlbnNCEgoQX2NhY2hlX3JlYWRfcmF0ZUITChFfY2FjaGVfd3JpdGVfcmF0ZUIKCghfdHJpbV90b0IWChRfbWF4X3Rva2Vuc19mcmFjdGlvbkITChFfdHJpZ2dlcl9mcmFjdGlvbkIXChVfbWluX2NhY2hlYWJsZV90b2tlbnMiwQgKEENvbXByZXNzaW9uU3RhdHMSEAoIc3RyYXRlZ3kYASABKAkSGAoQdHVybnNfY29tcHJlc3NlZBgCIAEoBRIYChB0b29sX2NhbGxzX3RvdGFsGAMgASgFEhgKEHRvb2xfY2FsbHNfc2hvd24YBCABKAUSGgoSdG9vbF9jYWxsc19kcm9wcGVkGAUgASgFEhYKDnByaW50bG5zX3RvdGFsGAYgASgFEhYKDnByaW50bG5zX3Nob3duGAcgASgFEhgKEHByaW50bG5zX2Ryb3BwZWQYCCABKAUSHQoVZXJyb3JfdHVybnNfY29sbGFwc2VkGAkgASgFEhcKD21lc3NhZ2VzX2JlZm9yZRgKIAEoBRIWCg5tZXNzYWdlc19hZnRlchgLIAEoBRIUCgxjaGFyc19iZWZvcmUYDCABKAUSEwoLY2hhcnNfYWZ0ZXIYDSABKAUSFQoNdG9rZW5zX2JlZm9yZRgOIAEoBRIUCgx0b2tlbnNfYWZ0ZXIYDyABKAUSEQoJdG9rZW5pemVyGBAgASgJEhcKD3N5bnRoZXRpY19udWRnZRgRIAEoCBIYChBudWRnZXNfZXhoYXVzdGVkGBIgASgIEhkKEXRvb2xfdXNlc19jbGVhcmVkGBMgASgFEhYKDnRva2Vuc19jbGVhcmVkGBQgASgFEhwKFHN0YWJsZV9wcmVmaXhfdG9rZW5zGBUgASgFEhUKDWJpbGxlZF90b2tlbnMYFiABKAESGgoSY2FjaGVfd3JpdGVfdG9rZW5zGBcgASgFEhsKE3N0YWJsZV9wcmVmaXhfa25vd24YGCABKAgSGgoSc3RhYmxlX3ByZWZpeF9ub3RlGBkgASgJEjgKEGNhY2hlX2JyZWFrcG9pbnQYGiABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIPCgdwcmljaW5nGBsgASgJEj0KFW5leHRfY2FjaGVfYnJlYWtwb2ludBgcIAEoCzIeLnB0Y3NpZGVjYXIudjEuQ2FjaGVCcmVha3BvaW50EhUKDXByb21wdF9zb3VyY2UYHiABKAkSGAoQbWVzc2FnZXNfZHJvcHBlZBgfIAEoBRIWCg50b2tlbnNfZHJvcHBlZBggIAEoBRIaChJ0b29sX2xvb3BzX2Ryb3BwZWQYISABKAUSGQoRbWVzc2FnZXNfcmVwYWlyZWQYIiABKAUSHwoXdG9vbF9jYWxsX2lkc19yZXdyaXR0ZW4YIyABKAUSEwoLdGFza19waW5uZWQYJCABKAgSDQoFbW9kZWwYMiABKAkSFgoOY29udGV4dF93aW5kb3cYMyABKAUSHAoUbWluX2NhY2hlYWJsZV90b2tlbnMYNCABKAUSHgoWc3RhYmxlX3ByZWZpeF91bmNhY2hlZBg1IAEoCBIXCg91bmNhY2hlZF90b2tlbnMYNiABKAUiOAoPQ2FjaGVCcmVha3BvaW50EhUKDW1lc3NhZ2VfaW5kZXgYASABKAUSDgoGb2Zmc2V0GAIgASgFQkNaQWdpdGh1Yi5jb20vcHRjLXNpZGVjYXIvcHRjLXNpZGVjYXIvZ2VuL3B0Y3NpZGVjYXIvdjE7cHRjc2lkZWNhcnYxYgZwcm90bzM", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
 
 /**
  * ToMessagesRequest asks for the message array to send to the LLM next.
@@ -196,7 +196,10 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
 
   /**
    * The tokenizer that counts tokens in the statistics: `o200k_base`
-   * (default) or `cl100k_base`.
+   * (default; OpenAI's GPT-4o and later), `cl100k_base` (GPT-4), `gemma3`
+   * (exact for Gemini), or `claude-estimate` (Claude's tokenizer is not
+   * public: o200k_base's count times 1.2, an estimate). Default: the
+   * model's when `model` is given.
    *
    * @generated from field: string tokenizer = 13;
    */
@@ -309,7 +312,7 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * cache read 0.1 of a fresh input token, 5-minute cache write 1.25),
    * `anthropic-1h` (read 0.1, 1-hour write 2.0), `openai` (read 0.5, no
    * write premium), `openai-gpt4.1` (read 0.25: GPT-4.1, o3, o4-mini),
-   * `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.25) or
+   * `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.1: Gemini 2.5 and newer) or
    * `none` (no prompt caching: every token fresh). The turn strategy
    * `cache-stable` also decides with these prices when to re-base.
    *
@@ -356,6 +359,46 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * @generated from field: optional int32 trim_to = 31;
    */
   trimTo?: number | undefined;
+
+  /**
+   * Every strategy: the model the statistics are for (docs/STRATEGIES.md,
+   * "Models"): `claude-sonnet-5`, `claude-opus-4-5`, `claude-sonnet-4-5`,
+   * `claude-haiku-4-5`, `gpt-5`, `gpt-5-mini`, `gpt-4.1`, `o3`, `gpt-4o`,
+   * `gemini-3.1-pro-preview`, `gemini-2.5-pro` or `gemini-2.5-flash`. It
+   * gives the tokenizer, the pricing preset, the minimum cacheable prefix
+   * and the context window, each unless given by its own option. Empty:
+   * none.
+   *
+   * @generated from field: string model = 38;
+   */
+  model: string;
+
+  /**
+   * Strategy `token-budget`: `max_tokens` as a fraction of the model's
+   * context window, above 0 and at most 1, rounded down. Needs `model`;
+   * not with `max_tokens`.
+   *
+   * @generated from field: optional double max_tokens_fraction = 39;
+   */
+  maxTokensFraction?: number | undefined;
+
+  /**
+   * Strategy `clear-tool-results`: `trigger` as a fraction of the model's
+   * context window, above 0 and at most 1, rounded down. Needs `model`;
+   * not with `trigger`.
+   *
+   * @generated from field: optional double trigger_fraction = 40;
+   */
+  triggerFraction?: number | undefined;
+
+  /**
+   * Every strategy: the shortest prefix the provider caches, in tokens
+   * (0 to 100,000,000): a shorter stable prefix is no cache hit and a
+   * shorter prompt is billed uncached. Default: the model's, else 0.
+   *
+   * @generated from field: optional int32 min_cacheable_tokens = 41;
+   */
+  minCacheableTokens?: number | undefined;
 };
 
 /**
@@ -481,7 +524,8 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
   tokensAfter: number;
 
   /**
-   * The tokenizer that counted the tokens.
+   * The tokenizer that counted the tokens; `claude-estimate` marks the
+   * token figures as an estimate.
    *
    * @generated from field: string tokenizer = 16;
    */
@@ -664,6 +708,45 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
    * @generated from field: bool task_pinned = 36;
    */
   taskPinned: boolean;
+
+  /**
+   * The model named by the `model` option; empty when none was.
+   *
+   * @generated from field: string model = 50;
+   */
+  model: string;
+
+  /**
+   * The model's context window in tokens; 0 when no model was named.
+   *
+   * @generated from field: int32 context_window = 51;
+   */
+  contextWindow: number;
+
+  /**
+   * The minimum cacheable prefix the bill applied (the model's or
+   * `min_cacheable_tokens`); 0: none.
+   *
+   * @generated from field: int32 min_cacheable_tokens = 52;
+   */
+  minCacheableTokens: number;
+
+  /**
+   * The stable prefix is shorter than `min_cacheable_tokens`: it is no
+   * cache hit, and `billed_tokens` counts it written again (or fresh).
+   *
+   * @generated from field: bool stable_prefix_uncached = 53;
+   */
+  stablePrefixUncached: boolean;
+
+  /**
+   * Tokens billed as fresh input because the prompt is shorter than
+   * `min_cacheable_tokens`: `billed_tokens` = stable prefix read x read
+   * rate + `cache_write_tokens` x write rate + `uncached_tokens`.
+   *
+   * @generated from field: int32 uncached_tokens = 54;
+   */
+  uncachedTokens: number;
 };
 
 /**

@@ -17,17 +17,20 @@ class CacheBreakpoint(_message.Message):
     def __init__(self, message_index: _Optional[int] = ..., offset: _Optional[int] = ...) -> None: ...
 
 class CompressionStats(_message.Message):
-    __slots__ = ["billed_tokens", "cache_breakpoint", "cache_write_tokens", "chars_after", "chars_before", "error_turns_collapsed", "messages_after", "messages_before", "messages_dropped", "messages_repaired", "next_cache_breakpoint", "nudges_exhausted", "pricing", "printlns_dropped", "printlns_shown", "printlns_total", "prompt_source", "stable_prefix_known", "stable_prefix_note", "stable_prefix_tokens", "strategy", "synthetic_nudge", "task_pinned", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tokens_dropped", "tool_call_ids_rewritten", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_loops_dropped", "tool_uses_cleared", "turns_compressed"]
+    __slots__ = ["billed_tokens", "cache_breakpoint", "cache_write_tokens", "chars_after", "chars_before", "context_window", "error_turns_collapsed", "messages_after", "messages_before", "messages_dropped", "messages_repaired", "min_cacheable_tokens", "model", "next_cache_breakpoint", "nudges_exhausted", "pricing", "printlns_dropped", "printlns_shown", "printlns_total", "prompt_source", "stable_prefix_known", "stable_prefix_note", "stable_prefix_tokens", "stable_prefix_uncached", "strategy", "synthetic_nudge", "task_pinned", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tokens_dropped", "tool_call_ids_rewritten", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_loops_dropped", "tool_uses_cleared", "turns_compressed", "uncached_tokens"]
     BILLED_TOKENS_FIELD_NUMBER: _ClassVar[int]
     CACHE_BREAKPOINT_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     CHARS_AFTER_FIELD_NUMBER: _ClassVar[int]
     CHARS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_WINDOW_FIELD_NUMBER: _ClassVar[int]
     ERROR_TURNS_COLLAPSED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_AFTER_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_BEFORE_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_DROPPED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_REPAIRED_FIELD_NUMBER: _ClassVar[int]
+    MIN_CACHEABLE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     NEXT_CACHE_BREAKPOINT_FIELD_NUMBER: _ClassVar[int]
     NUDGES_EXHAUSTED_FIELD_NUMBER: _ClassVar[int]
     PRICING_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +41,7 @@ class CompressionStats(_message.Message):
     STABLE_PREFIX_KNOWN_FIELD_NUMBER: _ClassVar[int]
     STABLE_PREFIX_NOTE_FIELD_NUMBER: _ClassVar[int]
     STABLE_PREFIX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    STABLE_PREFIX_UNCACHED_FIELD_NUMBER: _ClassVar[int]
     STRATEGY_FIELD_NUMBER: _ClassVar[int]
     SYNTHETIC_NUDGE_FIELD_NUMBER: _ClassVar[int]
     TASK_PINNED_FIELD_NUMBER: _ClassVar[int]
@@ -53,16 +57,20 @@ class CompressionStats(_message.Message):
     TOOL_LOOPS_DROPPED_FIELD_NUMBER: _ClassVar[int]
     TOOL_USES_CLEARED_FIELD_NUMBER: _ClassVar[int]
     TURNS_COMPRESSED_FIELD_NUMBER: _ClassVar[int]
+    UNCACHED_TOKENS_FIELD_NUMBER: _ClassVar[int]
     billed_tokens: float
     cache_breakpoint: CacheBreakpoint
     cache_write_tokens: int
     chars_after: int
     chars_before: int
+    context_window: int
     error_turns_collapsed: int
     messages_after: int
     messages_before: int
     messages_dropped: int
     messages_repaired: int
+    min_cacheable_tokens: int
+    model: str
     next_cache_breakpoint: CacheBreakpoint
     nudges_exhausted: bool
     pricing: str
@@ -73,6 +81,7 @@ class CompressionStats(_message.Message):
     stable_prefix_known: bool
     stable_prefix_note: str
     stable_prefix_tokens: int
+    stable_prefix_uncached: bool
     strategy: str
     synthetic_nudge: bool
     task_pinned: bool
@@ -88,10 +97,11 @@ class CompressionStats(_message.Message):
     tool_loops_dropped: int
     tool_uses_cleared: int
     turns_compressed: int
-    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ...) -> None: ...
+    uncached_tokens: int
+    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ..., model: _Optional[str] = ..., context_window: _Optional[int] = ..., min_cacheable_tokens: _Optional[int] = ..., stable_prefix_uncached: bool = ..., uncached_tokens: _Optional[int] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "prompt", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trim_to", "turns_left", "window_only"]
+    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "max_tokens", "max_tokens_fraction", "max_turns", "min_cacheable_tokens", "mission", "model", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "prompt", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trigger_fraction", "trim_to", "turns_left", "window_only"]
     CACHE_READ_RATE_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_RATE_FIELD_NUMBER: _ClassVar[int]
     CLEAR_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
@@ -100,8 +110,11 @@ class Options(_message.Message):
     EXCLUDE_TOOLS_FIELD_NUMBER: _ClassVar[int]
     KEEP_FIELD_NUMBER: _ClassVar[int]
     MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FRACTION_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    MIN_CACHEABLE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MISSION_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     NUDGE_ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     NUDGE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +132,7 @@ class Options(_message.Message):
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_LIMIT_FIELD_NUMBER: _ClassVar[int]
     TRIGGER_FIELD_NUMBER: _ClassVar[int]
+    TRIGGER_FRACTION_FIELD_NUMBER: _ClassVar[int]
     TRIM_TO_FIELD_NUMBER: _ClassVar[int]
     TURNS_LEFT_FIELD_NUMBER: _ClassVar[int]
     WINDOW_ONLY_FIELD_NUMBER: _ClassVar[int]
@@ -130,8 +144,11 @@ class Options(_message.Message):
     exclude_tools: _containers.RepeatedScalarFieldContainer[str]
     keep: int
     max_tokens: int
+    max_tokens_fraction: float
     max_turns: int
+    min_cacheable_tokens: int
     mission: str
+    model: str
     nudge_attempt: int
     nudge_messages: _containers.RepeatedScalarFieldContainer[str]
     placeholder: str
@@ -149,10 +166,11 @@ class Options(_message.Message):
     tool_call_limit: int
     tools: _containers.RepeatedCompositeFieldContainer[_values_pb2.ToolSpec]
     trigger: int
+    trigger_fraction: float
     trim_to: int
     turns_left: int
     window_only: bool
-    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., model: _Optional[str] = ..., max_tokens_fraction: _Optional[float] = ..., trigger_fraction: _Optional[float] = ..., min_cacheable_tokens: _Optional[int] = ...) -> None: ...
 
 class ToMessagesRequest(_message.Message):
     __slots__ = ["history", "memory", "options", "turns"]
