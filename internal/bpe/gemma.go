@@ -121,7 +121,9 @@ func loadGemma(file string) (*gemmaModel, error) {
 		g.added[tok] = uint32(id)
 	}
 	for tok := range g.added {
-		g.addedLens[tok[0]] = append(g.addedLens[tok[0]], len(tok))
+		if lens := g.addedLens[tok[0]]; !slices.Contains(lens, len(tok)) {
+			g.addedLens[tok[0]] = append(lens, len(tok))
+		}
 	}
 	for b := range g.addedLens {
 		sort.Sort(sort.Reverse(sort.IntSlice(g.addedLens[b])))

@@ -271,3 +271,19 @@ func TestGemmaLongRunsCut(t *testing.T) {
 		t.Logf("a %d-byte run: %d tokens, the tokenizer %d (%d cuts)", len(text), got, want, cuts)
 	}
 }
+
+// TestGemmaAddedLengthsFew: each position of a text is tried against the
+// added tokens' distinct lengths for its byte, a few dozen at most, not
+// against every added token (6,300 of them start with "<": a megabyte of
+// "<" then took minutes).
+func TestGemmaAddedLengthsFew(t *testing.T) {
+	g := gemma3(t).gemma
+	for b, lens := range g.addedLens {
+		if len(lens) > 64 {
+			t.Errorf("byte %q: %d lengths to try", rune(b), len(lens))
+		}
+		if len(slices.Compact(slices.Clone(lens))) != len(lens) {
+			t.Errorf("byte %q: lengths %v repeat", rune(b), lens)
+		}
+	}
+}
