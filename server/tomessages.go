@@ -141,6 +141,10 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		Pricing:              o.GetPricing(),
 		CacheReadRate:        o.CacheReadRate,
 		CacheWriteRate:       o.CacheWriteRate,
+		Model:                o.GetModel(),
+		MaxTokensFraction:    o.MaxTokensFraction,
+		TriggerFraction:      o.TriggerFraction,
+		MinCacheableTokens:   optionalInt(o.MinCacheableTokens),
 	}
 	for _, t := range o.GetTools() {
 		raw.Tools = append(raw.Tools, strategies.ToolSpec{Name: t.GetName(), Signature: t.GetSignature(), Description: t.GetDescription()})
@@ -359,6 +363,11 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 		SummaryRequested:           s.SummaryRequested,
 		SummaryRequestTokens:       int32(s.SummaryRequestTokens),
 		SummaryRequestPrefixTokens: int32(s.SummaryRequestPrefixTokens),
+		Model:                      s.Model,
+		ContextWindow:              int32(s.ContextWindow),
+		MinCacheableTokens:         int32(s.MinCacheableTokens),
+		StablePrefixUncached:       s.StablePrefixUncached,
+		UncachedTokens:             int32(s.UncachedTokens),
 	}
 	if pt := s.ProgramTool; pt != nil {
 		out.Stats.ProgramTool = &ptcsidecarv1.ProgramTool{Name: pt.Name, Description: pt.Description, Parameters: pt.Parameters}

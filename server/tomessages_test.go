@@ -119,6 +119,28 @@ func TestToMessagesBill(t *testing.T) {
 	if st := resp.GetStats(); st.GetPricing() != "custom" || st.GetBilledTokens() != 0.2*float64(stable)+float64(after-stable) {
 		t.Errorf("with cache_read_rate 0.2: %v", st)
 	}
+	// A model whose minimum cacheable prefix the stable prefix falls short
+	// of: no cache hit, everything written; a minimum above the prompt:
+	// everything billed fresh.
+	req.Options.CacheReadRate = nil
+	req.Options.Model = "gpt-4o"
+	req.Options.MinCacheableTokens = proto.Int32(stable + 1)
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := resp.GetStats(); st.GetModel() != "gpt-4o" || st.GetContextWindow() != 128000 || st.GetMinCacheableTokens() != stable+1 ||
+		!st.GetStablePrefixUncached() || st.GetCacheWriteTokens() != after || st.GetUncachedTokens() != 0 || st.GetBilledTokens() != float64(after) {
+		t.Errorf("with a minimum above the stable prefix: %v", st)
+	}
+	req.Options.MinCacheableTokens = proto.Int32(after + 1)
+	resp, err = client.ToMessages(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := resp.GetStats(); st.GetCacheWriteTokens() != 0 || st.GetUncachedTokens() != after || st.GetBilledTokens() != float64(after) {
+		t.Errorf("with a minimum above the prompt: %v", st)
+	}
 }
 
 // TestToMessagesChatOverGRPC: a coding agent's chat log through the wire.
@@ -312,6 +334,8 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		}, codes.InvalidArgument, "turns[0].memory.bindings[0].value.edn: parse_error"},
 		{"unknown pricing", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Pricing = "openai-latest" }, codes.InvalidArgument, `options.pricing: unknown pricing "openai-latest"`},
 		{"cache read rate above 1", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.CacheReadRate = proto.Float64(1.5) }, codes.InvalidArgument, "options.cache_read_rate: must be between 0 and 1"},
+		{"unknown model", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Model = "gpt-7" }, codes.InvalidArgument, `options.model: unknown model "gpt-7"`},
+		{"fraction without model", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.TriggerFraction = proto.Float64(0.5) }, codes.InvalidArgument, "options.trigger_fraction: needs model"},
 		{"tool without name", func(r *ptcsidecarv1.ToMessagesRequest) { r.Options.Tools[0].Name = "" }, codes.InvalidArgument, "options.tools[0].name: must not be empty"},
 		{"chat message with unknown role", func(r *ptcsidecarv1.ToMessagesRequest) {
 			r.Options.Strategy = "loop-slice"

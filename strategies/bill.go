@@ -21,6 +21,16 @@ type Pricing struct {
 	Name      string  // the preset's name, or PricingCustom
 	ReadRate  float64 // a token read from the cache
 	WriteRate float64 // a token written to the cache; 1 when writing costs nothing extra
+	// MinCacheable is the shortest prefix the model caches: a prompt
+	// shorter is neither read from nor written to the cache, and a stable
+	// prefix shorter is no cache hit. It depends on the model, not the
+	// provider (1,024 to 4,096 tokens), so a preset holds none (0); the
+	// model option (models.go) or min_cacheable_tokens gives it.
+	MinCacheable int
+	// The model named by the model option and its context window, reported
+	// with the bill ("" and 0 when none was named).
+	Model         string
+	ContextWindow int
 }
 
 // PricingCustom names a pricing in which the caller gave a rate explicitly.
@@ -37,14 +47,18 @@ const DefaultPricing = "anthropic"
 // A preset is named after the provider and, where one provider bills its
 // models differently, the model family, never "latest": a name must mean
 // the same prices next year.
+//
+// Rates and minimums were checked against each provider's pricing and
+// prompt-caching pages on 2026-11-28 (docs/STRATEGIES.md, "Pricing", names
+// the pages and the dates they carry).
 var pricingPresets = []Pricing{
-	{"anthropic", 0.1, 1.25},   // 5-minute cache: read 10%, write 125%
-	{"anthropic-1h", 0.1, 2.0}, // 1-hour cache: write 200%
-	{"openai", 0.5, 1},         // GPT-4o and o1: cached input at half price, automatic
-	{"openai-gpt4.1", 0.25, 1}, // GPT-4.1, o3, o4-mini
-	{"openai-gpt5", 0.1, 1},    // the GPT-5 family (gpt-5, gpt-5-mini, gpt-5.1, ...)
-	{"gemini", 0.25, 1},        // Gemini 2.5 implicit caching
-	{"none", 1, 1},             // a provider that caches nothing
+	{Name: "anthropic", ReadRate: 0.1, WriteRate: 1.25},   // 5-minute cache: read 10%, write 125%
+	{Name: "anthropic-1h", ReadRate: 0.1, WriteRate: 2.0}, // 1-hour cache: write 200%
+	{Name: "openai", ReadRate: 0.5, WriteRate: 1},         // GPT-4o and o1: cached input at half price, automatic
+	{Name: "openai-gpt4.1", ReadRate: 0.25, WriteRate: 1}, // GPT-4.1, o3, o4-mini
+	{Name: "openai-gpt5", ReadRate: 0.1, WriteRate: 1},    // the GPT-5 family (gpt-5, gpt-5-mini, gpt-5.1, ...)
+	{Name: "gemini", ReadRate: 0.1, WriteRate: 1},         // implicit caching, Gemini 2.5 and newer (0.25 until Google's cut)
+	{Name: "none", ReadRate: 1, WriteRate: 1},             // a provider that caches nothing
 }
 
 // Bounds of the explicit rates: a cache read never costs more than fresh
@@ -106,15 +120,33 @@ func resolvePricing(name string, readRate, writeRate *float64) (Pricing, error) 
 // tokens after compression, under pricing p: the stable prefix is read, the
 // rest written. A call whose earlier call is unknown counts every token
 // fresh.
+//
+// Below the provider's minimum cacheable prefix nothing is cached: a stable
+// prefix shorter than it is no cache hit (StablePrefixUncached; it is
+// written again with the rest), and a prompt shorter than it is not written
+// either, its tokens billed as fresh input (UncachedTokens).
 func bill(stats *Stats, p Pricing) {
 	stats.Pricing = p.Name
+	stats.MinCacheableTokens = p.MinCacheable
+	stats.Model, stats.ContextWindow = p.Model, p.ContextWindow
+	stats.StablePrefixUncached, stats.UncachedTokens = false, 0
 	if !stats.StablePrefixKnown {
 		stats.StablePrefixTokens, stats.CacheWriteTokens = 0, 0
 		stats.BilledTokens = float64(stats.TokensAfter)
 		return
 	}
-	stats.CacheWriteTokens = stats.TokensAfter - stats.StablePrefixTokens
-	stats.BilledTokens = float64(stats.StablePrefixTokens)*p.ReadRate + float64(stats.CacheWriteTokens)*p.WriteRate
+	read := stats.StablePrefixTokens
+	if read > 0 && read < p.MinCacheable {
+		read = 0
+		stats.StablePrefixUncached = true
+	}
+	written := stats.TokensAfter - read
+	if stats.TokensAfter < p.MinCacheable {
+		written = 0
+	}
+	stats.CacheWriteTokens = written
+	stats.UncachedTokens = stats.TokensAfter - read - written
+	stats.BilledTokens = float64(read)*p.ReadRate + float64(written)*p.WriteRate + float64(stats.UncachedTokens)
 }
 
 // The bill's options, which every strategy honours.
@@ -125,4 +157,8 @@ var (
 		"Price of a token read from the cache, 0..1 times a fresh input token's; overrides the preset."}
 	docCacheWriteRate = OptionDoc{"cache_write_rate", "the preset's",
 		"Price of a token written to the cache, 0..10 times a fresh input token's; overrides the preset."}
+	docModel = OptionDoc{"model", "none",
+		"The model the statistics are for (" + strings.Join(ModelNames(), ", ") + "): its tokenizer, pricing preset, minimum cacheable prefix and context window, unless given."}
+	docMinCacheableTokens = OptionDoc{"min_cacheable_tokens", "the model's, else 0",
+		"Shortest prefix the provider caches: a shorter stable prefix is no cache hit, a shorter prompt is billed uncached."}
 )

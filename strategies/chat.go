@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe"
 )
 
 // This file holds what every chat strategy (loop-slice, turn-aware,
@@ -549,5 +547,5 @@ var (
 	docProvider = OptionDoc{"provider", "empty: a request every provider accepts",
 		"The provider the output is sent to, whose rules it keeps: openai (OpenAI-compatible APIs: OpenAI, Ollama, OpenRouter...; an assistant message may open the conversation, so loop-slice and turn-aware in seed 002's form give the seed's own output), anthropic or gemini (the conversation opens with a user message: a prompt is led in front of a tool loop, or the loop is sent as a note). In every mode a synthetic nudge is the last message. The stats name what the rules moved (prompts_led, units_noted, greetings_dropped)."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
-		"Tokenizer for the token statistics (" + strings.Join(bpe.Names(), " or ") + ")."}
+		"Tokenizer for the token statistics (" + strings.Join(TokenizerNames(), " or ") + "; " + ClaudeEstimate + " is an estimate)."}
 )

@@ -78,11 +78,11 @@ func TestChatStrategyDocs(t *testing.T) {
 	want := map[string][]string{
 		"loop-slice":         {"scan_window", "nudge_attempt", "nudge_messages", "window_only", "provider", "tokenizer", "keep_thinking_turns"},
 		"turn-aware":         {"scan_window", "nudge_attempt", "nudge_messages", "snapshot_tool_prefixes", "window_only", "provider", "tokenizer", "keep_thinking_turns"},
-		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
-		"token-budget":       {"max_tokens", "trim_to", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
+		"clear-tool-results": {"trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs", "placeholder", "trigger_fraction", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
+		"token-budget":       {"max_tokens", "trim_to", "max_tokens_fraction", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
 	}
 	for name, options := range want {
-		options = append(options, "pricing", "cache_read_rate", "cache_write_rate")
+		options = append(options, "pricing", "cache_read_rate", "cache_write_rate", "model", "min_cacheable_tokens")
 		s, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -28,8 +28,8 @@ func (clearToolResults) Options() []OptionDoc {
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
 		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
 		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
-		docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate,
+		docTriggerFraction, docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
+		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens,
 	}
 }
 

@@ -19,7 +19,7 @@ func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate}
+		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens}
 }
 
 func (s loopSlice) Render(req *Request) (*Response, error) {

@@ -53,6 +53,14 @@ type RawOptions struct {
 	Pricing        string
 	CacheReadRate  *float64
 	CacheWriteRate *float64
+
+	// The model the counts, budgets and bill are for (models.go), token
+	// budgets as fractions of its context window, and the shortest prefix
+	// its provider caches when the model is not in the table.
+	Model              string
+	MaxTokensFraction  *float64
+	TriggerFraction    *float64
+	MinCacheableTokens *int
 }
 
 // Defaults and bounds of the numeric options. The upper bounds keep one
@@ -189,6 +197,22 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		return Options{}, &OptionError{Option: "program_form", Reason: fmt.Sprintf("must be %q or %q, got %q", ProgramFenced, ProgramToolCall, raw.ProgramForm)}
 	}
 
+	model, err := lookupModel(raw.Model)
+	if err != nil {
+		return Options{}, err
+	}
+	if err := applyFractions(&raw, &o, model); err != nil {
+		return Options{}, err
+	}
+	pricing := raw.Pricing
+	if model != nil {
+		if o.Tokenizer == "" {
+			o.Tokenizer = model.Tokenizer
+		}
+		if pricing == "" {
+			pricing = model.Pricing
+		}
+	}
 	if o.Tokenizer == "" {
 		o.Tokenizer = DefaultTokenizer
 	}
@@ -210,8 +234,17 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		return Options{}, &OptionError{Option: "provider", Reason: fmt.Sprintf("must be %q, %q, %q or empty (a request every one accepts), got %q", ProviderOpenAI, ProviderAnthropic, ProviderGemini, o.Provider)}
 	}
 
-	if o.Pricing, err = resolvePricing(raw.Pricing, raw.CacheReadRate, raw.CacheWriteRate); err != nil {
+	if o.Pricing, err = resolvePricing(pricing, raw.CacheReadRate, raw.CacheWriteRate); err != nil {
 		return Options{}, err
+	}
+	if model != nil {
+		o.Pricing.Model, o.Pricing.ContextWindow, o.Pricing.MinCacheable = model.Name, model.ContextWindow, model.MinCacheable
+	}
+	if v := raw.MinCacheableTokens; v != nil {
+		if *v < 0 || *v > maxTokenFigureBound {
+			return Options{}, &OptionError{Option: "min_cacheable_tokens", Reason: fmt.Sprintf("must be between 0 and %d, got %d", maxTokenFigureBound, *v)}
+		}
+		o.Pricing.MinCacheable = *v
 	}
 
 	tools, err := normalizeTools(raw.Tools, r)

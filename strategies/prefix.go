@@ -131,6 +131,7 @@ func (w *prefixWalk) text(prev, cur string) (bool, int, error) {
 // the tokens of a and b are those of their common chunks, whose counts
 // counts remembers.
 func commonTokens(counts *Remembered, tokenizer, a, b string) (int, int, error) {
+	tokenizer, factor := exactTokenizer(tokenizer) // an estimate scales the exact count
 	diff := 0
 	for diff < len(a) && diff < len(b) && a[diff] == b[diff] {
 		diff++
@@ -152,7 +153,7 @@ func commonTokens(counts *Remembered, tokenizer, a, b string) (int, int, error) 
 			return 0, 0, err
 		}
 	}
-	enc, err := codec(tokenizer)
+	enc, _, err := codec(tokenizer)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -165,7 +166,7 @@ func commonTokens(counts *Remembered, tokenizer, a, b string) (int, int, error) 
 		tokens++
 		bytes += len(ta[k])
 	}
-	return tokens, bytes, nil
+	return scaleCount(tokens, factor), bytes, nil
 }
 
 // messagesEnd is the end of the content of the last of msgs.

@@ -29,7 +29,7 @@ type refElem struct {
 
 func refSerialise(t testing.TB, tokenizer string, msgs []ChatMessage) []refElem {
 	t.Helper()
-	enc, err := codec(tokenizer)
+	enc, _, err := codec(tokenizer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestCommonTokens(t *testing.T) {
 		return b.String()
 	}
 	for _, tokenizer := range []string{"o200k_base", "cl100k_base"} {
-		enc, err := codec(tokenizer)
+		enc, _, err := codec(tokenizer)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -127,6 +127,12 @@ func (c *Remembered) part(tokenizer string, p *ContentPart) (textCounts, error) 
 // ends after a newline, never inside a character, so the characters of
 // the chunks add up to the text's.
 func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
+	if exact, factor := exactTokenizer(tokenizer); factor != 1 {
+		// An estimate scales the exact count of the whole text.
+		n, err := c.text(exact, text)
+		n.tokens = scaleCount(n.tokens, factor)
+		return n, err
+	}
 	if n, ok := c.get(tokenizer, text); ok {
 		return n, nil
 	}

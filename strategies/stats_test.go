@@ -27,14 +27,14 @@ func randomChunkText(r *rand.Rand) string {
 }
 
 // TestChunkedTokenCount checks that counting a text chunk by chunk gives the
-// count of the whole text, for both tokenizers.
+// count of the whole text, for every tokenizer.
 func TestChunkedTokenCount(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	texts := []string{"", "a\n\nb", "]\n\n;", "x\n\n/y", "  \n\n  a", "a \n\nb", "'s\n\n's"}
 	for range 3000 {
 		texts = append(texts, randomChunkText(r))
 	}
-	for _, tok := range []string{"o200k_base", "cl100k_base"} {
+	for _, tok := range []string{"o200k_base", "cl100k_base", "gemma3"} {
 		for _, text := range texts {
 			checkChunkedCount(t, tok, text)
 		}
@@ -118,6 +118,7 @@ func FuzzChunkedTokenCount(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		checkChunkedCount(t, "o200k_base", text)
 		checkChunkedCount(t, "cl100k_base", text)
+		checkChunkedCount(t, "gemma3", text)
 	})
 }
 

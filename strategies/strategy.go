@@ -176,12 +176,22 @@ type Stats struct {
 	TokensCleared       int
 
 	// What the call is billed with prompt caching (bill.go, prefix.go).
-	StablePrefixTokens  int
-	StablePrefixKnown   bool
-	StablePrefixNote    string
-	CacheWriteTokens    int
-	BilledTokens        float64
-	Pricing             string
+	StablePrefixTokens int
+	StablePrefixKnown  bool
+	StablePrefixNote   string
+	CacheWriteTokens   int
+	BilledTokens       float64
+	Pricing            string
+	// The provider's minimum cacheable prefix the bill applied (0: none);
+	// whether the stable prefix was shorter, so no cache hit; and the
+	// tokens billed as fresh input because the prompt was shorter.
+	MinCacheableTokens   int
+	StablePrefixUncached bool
+	UncachedTokens       int
+	// The model named by the model option, and its context window (0 when
+	// no model was named).
+	Model               string
+	ContextWindow       int
 	CacheBreakpoint     *Breakpoint // nil when the stable prefix reaches no content
 	NextCacheBreakpoint *Breakpoint // nil when the strategy promises nothing
 

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -13,38 +14,78 @@ import (
 // names none.
 const DefaultTokenizer = "o200k_base"
 
+// ClaudeEstimate names the estimate of Claude's counts. Anthropic publishes
+// no tokenizer for its current models, only a counting endpoint the sidecar
+// cannot call offline, and its own guidance for Claude Code is that OpenAI's
+// tokenizer undercounts Claude's tokens by 15 to 20% on typical text (more
+// on code and non-English text). The estimate is an o200k_base count times
+// claudeFactor, the upper end of that range, so that a budget errs on the
+// side of fitting; it is rounded per text, not per line. Claude Opus 4.7
+// and later changed tokenizer again (1 to 1.35 times the tokens of the
+// models before, by Anthropic's migration guide); docs/STRATEGIES.md
+// ("Claude's counts") has the sources and what the factor leaves out.
+const ClaudeEstimate = "claude-estimate"
+
+const (
+	claudeFactor = 1.2
+	claudeBase   = "o200k_base"
+)
+
+// TokenizerNames lists the tokenizers the tokenizer option takes: package
+// bpe's exact ones, then the estimate.
+func TokenizerNames() []string { return append(bpe.Names(), ClaudeEstimate) }
+
 // checkTokenizer refuses, before any work is done, a tokenizer name that
-// package bpe has no vocabulary for, naming the ones it has; "" is the
-// default.
+// is neither one of package bpe's vocabularies nor the estimate, naming the
+// ones there are; "" is the default.
 func checkTokenizer(name string) error {
-	if name == "" || slices.Contains(bpe.Names(), name) {
+	if name == "" || slices.Contains(TokenizerNames(), name) {
 		return nil
 	}
-	return &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: %s)", name, strings.Join(bpe.Names(), ", "))}
+	return &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: %s)", name, strings.Join(TokenizerNames(), ", "))}
 }
 
-// codec returns the named tokenizer, its vocabulary loaded on first use.
-func codec(name string) (*bpe.Encoding, error) {
+// exactTokenizer returns the exact tokenizer name counts with and the
+// factor its counts are multiplied by (1 for an exact tokenizer).
+func exactTokenizer(name string) (string, float64) {
+	if name == ClaudeEstimate {
+		return claudeBase, claudeFactor
+	}
+	return name, 1
+}
+
+// scaleCount applies an estimate's factor to an exact count.
+func scaleCount(n int, factor float64) int {
+	if factor == 1 {
+		return n
+	}
+	return int(math.Round(float64(n) * factor))
+}
+
+// codec returns the exact tokenizer name counts with, its vocabulary loaded
+// on first use, and the factor of an estimate.
+func codec(name string) (*bpe.Encoding, float64, error) {
 	if err := checkTokenizer(name); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if name == "" {
 		name = DefaultTokenizer
 	}
+	name, factor := exactTokenizer(name)
 	e, err := bpe.Get(name)
 	if err != nil {
-		return nil, fmt.Errorf("loading tokenizer %s: %w", name, err)
+		return nil, 0, fmt.Errorf("loading tokenizer %s: %w", name, err)
 	}
-	return e, nil
+	return e, factor, nil
 }
 
 // CountTokens counts the tokens of text with the named tokenizer.
 func CountTokens(name, text string) (int, error) {
-	e, err := codec(name)
+	e, factor, err := codec(name)
 	if err != nil {
 		return 0, err
 	}
-	return e.Count(text), nil
+	return scaleCount(e.Count(text), factor), nil
 }
 
 // CountMessageTokens counts the tokens of every message's content, tool-call

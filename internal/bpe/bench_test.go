@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // code and tool output (a golden file of rendered turns), and non-Latin
 // prose.
 func benchTexts(b *testing.B) map[string]string {
-	turn, err := os.ReadFile("../strategies/testdata/full_history.txtar")
+	turn, err := os.ReadFile("../../strategies/testdata/full_history.txtar")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,6 +45,9 @@ func BenchmarkCount(b *testing.B) {
 					e.Count(text)
 				}
 			})
+			if !slices.Contains(tiktokenNames, enc) {
+				continue // the library has OpenAI's encodings only
+			}
 			lib, err := tokenizer.Get(tokenizer.Encoding(enc))
 			if err != nil {
 				b.Fatal(err)
@@ -62,7 +66,7 @@ func BenchmarkCount(b *testing.B) {
 // BenchmarkLoad measures what loading an encoding does: parsing the
 // embedded file's header. It reports the heap the loaded table holds.
 func BenchmarkLoad(b *testing.B) {
-	for _, enc := range Names() {
+	for _, enc := range tiktokenNames {
 		b.Run(enc, func(b *testing.B) {
 			file := encodings[enc].file
 			var before, after runtime.MemStats
@@ -81,6 +85,26 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse)), "heap-B")
 		})
 	}
+}
+
+// BenchmarkLoadGemma measures loading Gemma 3's vocabulary: decompressing
+// the embedded file and reading its merges. It reports the heap the loaded
+// model holds.
+func BenchmarkLoadGemma(b *testing.B) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var g *gemmaModel
+	for b.Loop() {
+		var err error
+		if g, err = loadGemma(gemma3File); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(g)
+	b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse)), "heap-B")
 }
 
 // BenchmarkCountLongPiece counts texts that are one piece of a megabyte:

@@ -1,6 +1,8 @@
 // Package bpe counts tokens by byte-pair encoding over embedded vocabularies.
 //
-// It serves OpenAI's o200k_base and cl100k_base encodings and gives, for
+// It serves OpenAI's o200k_base and cl100k_base encodings, and Gemma 3's
+// SentencePiece vocabulary, which Google's Gemini models use, as "gemma3"
+// (gemma.go). For OpenAI's encodings it gives, for
 // every input, the tokens of OpenAI's tiktoken (encode_ordinary; the tests
 // compare against its WASM build, the npm package tiktoken, see
 // package oracle). The vocabularies are generated from
@@ -39,6 +41,7 @@ import (
 )
 
 //go:generate go run ./internal/gen
+//go:generate go run ./internal/gengemma
 
 var (
 	//go:embed o200k_base.vocab
@@ -51,19 +54,24 @@ var (
 type Encoding struct {
 	split splitFunc
 	file  string
+	// sentencePiece marks Gemma's file (gemma.go), loaded into gemma
+	// instead of table.
+	sentencePiece bool
 
 	once  sync.Once
 	table *vocab.Table
+	gemma *gemmaModel
 	err   error
 }
 
 var encodings = map[string]*Encoding{
 	"o200k_base":  {split: splitO200k, file: o200kBaseFile},
 	"cl100k_base": {split: splitCl100k, file: cl100kBaseFile},
+	"gemma3":      {file: gemma3File, sentencePiece: true},
 }
 
 // Names lists the encodings Get knows.
-func Names() []string { return []string{"o200k_base", "cl100k_base"} }
+func Names() []string { return []string{"o200k_base", "cl100k_base", "gemma3"} }
 
 // Get returns the named encoding, its vocabulary loaded (once per process).
 func Get(name string) (*Encoding, error) {
@@ -72,7 +80,11 @@ func Get(name string) (*Encoding, error) {
 		return nil, fmt.Errorf("unknown encoding %q", name)
 	}
 	e.once.Do(func() {
-		e.table, e.err = vocab.Parse(e.file)
+		if e.sentencePiece {
+			e.gemma, e.err = loadGemma(e.file)
+		} else {
+			e.table, e.err = vocab.Parse(e.file)
+		}
 		if e.err != nil {
 			e.err = fmt.Errorf("encoding %s: %w", name, e.err)
 		}
@@ -86,6 +98,10 @@ func Get(name string) (*Encoding, error) {
 // Count returns the number of tokens of text.
 func (e *Encoding) Count(text string) int {
 	n := 0
+	if e.gemma != nil {
+		e.gemma.encode(text, func(uint32, int, int) { n++ })
+		return n
+	}
 	e.pieces(text, func(piece string, m *merger) {
 		if _, ok := e.table.Rank(piece); ok {
 			n++
@@ -107,6 +123,13 @@ func (e *Encoding) Count(text string) int {
 // replaced as Count does, so the tokens are then of the replaced text.
 func (e *Encoding) Tokens(text string) []string {
 	var out []string
+	if e.gemma != nil {
+		if !utf8.ValidString(text) {
+			text = string([]rune(text))
+		}
+		e.gemma.encode(text, func(_ uint32, start, end int) { out = append(out, text[start:end]) })
+		return out
+	}
 	e.pieces(text, func(piece string, m *merger) {
 		if _, ok := e.table.Rank(piece); ok {
 			out = append(out, piece)

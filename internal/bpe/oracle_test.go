@@ -36,7 +36,7 @@ func ourRanks(e *Encoding, text string) []uint32 {
 func checkMatchesTiktoken(t testing.TB, text string) {
 	t.Helper()
 	o := oracle.Get(t)
-	for _, name := range Names() {
+	for _, name := range tiktokenNames {
 		e, err := Get(name)
 		if err != nil {
 			t.Fatal(err)
@@ -104,6 +104,14 @@ func TestSystemPromptMatchesTiktoken(t *testing.T) {
 // TestRepositoryTextsMatchTiktoken counts the repository's golden files,
 // fixtures and documents.
 func TestRepositoryTextsMatchTiktoken(t *testing.T) {
+	for _, text := range repositoryTexts(t) {
+		checkMatchesTiktoken(t, text)
+	}
+}
+
+// repositoryTexts returns the repository's golden files, fixtures and
+// documents.
+func repositoryTexts(t *testing.T) []string {
 	var files []string
 	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -124,13 +132,15 @@ func TestRepositoryTextsMatchTiktoken(t *testing.T) {
 	if len(files) < 50 {
 		t.Fatalf("found only %d files", len(files))
 	}
-	for _, f := range files {
+	texts := make([]string, len(files))
+	for i, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkMatchesTiktoken(t, string(data))
+		texts[i] = string(data)
 	}
+	return texts
 }
 
 // randomAlphabet mixes the characters each alternative of the patterns
@@ -176,7 +186,7 @@ func FuzzCountMatchesTiktoken(f *testing.F) {
 func TestScanAndHeapMergeAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	words := []string{"a", "b", "ab", "the", "ing", "tion", "é", "中", "x", "zz", "qu", "😀", "\xe4\xb8"}
-	for _, name := range Names() {
+	for _, name := range tiktokenNames {
 		e, err := Get(name)
 		if err != nil {
 			t.Fatal(err)
@@ -343,7 +353,7 @@ func TestLongPieceCostIsLinear(t *testing.T) {
 // of two windows, so each window has a token boundary where the next may
 // start.
 func TestLongestTokenFitsTheOverlap(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range tiktokenNames {
 		e, err := Get(name)
 		if err != nil {
 			t.Fatal(err)
@@ -359,7 +369,7 @@ func TestLongestTokenFitsTheOverlap(t *testing.T) {
 }
 
 func TestEmbeddedFilesCheck(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range tiktokenNames {
 		e, err := Get(name)
 		if err != nil {
 			t.Fatal(err)

@@ -374,7 +374,10 @@ type Options struct {
 	// How many characters of a string a sample shows. Default 80.
 	SamplePrintableLimit *int32 `protobuf:"varint,12,opt,name=sample_printable_limit,json=samplePrintableLimit,proto3,oneof" json:"sample_printable_limit,omitempty"`
 	// The tokenizer that counts tokens in the statistics: `o200k_base`
-	// (default) or `cl100k_base`.
+	// (default; OpenAI's GPT-4o and later), `cl100k_base` (GPT-4), `gemma3`
+	// (exact for Gemini), or `claude-estimate` (Claude's tokenizer is not
+	// public: o200k_base's count times 1.2, an estimate). Default: the
+	// model's when `model` is given.
 	Tokenizer string `protobuf:"bytes,13,opt,name=tokenizer,proto3" json:"tokenizer,omitempty"`
 	// Chat strategies (`loop-slice`, `turn-aware`): how many of the most
 	// recent non-system messages are scanned. Default 20.
@@ -422,7 +425,7 @@ type Options struct {
 	// cache read 0.1 of a fresh input token, 5-minute cache write 1.25),
 	// `anthropic-1h` (read 0.1, 1-hour write 2.0), `openai` (read 0.5, no
 	// write premium), `openai-gpt4.1` (read 0.25: GPT-4.1, o3, o4-mini),
-	// `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.25) or
+	// `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.1: Gemini 2.5 and newer) or
 	// `none` (no prompt caching: every token fresh). The turn strategy
 	// `cache-stable` also decides with these prices when to re-base.
 	Pricing string `protobuf:"bytes,26,opt,name=pricing,proto3" json:"pricing,omitempty"`
@@ -482,8 +485,28 @@ type Options struct {
 	// summary. Empty: `Summary of the conversation before this point (it
 	// replaces those messages):`.
 	SummaryHeader string `protobuf:"bytes,45,opt,name=summary_header,json=summaryHeader,proto3" json:"summary_header,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Every strategy: the model the statistics are for (docs/STRATEGIES.md,
+	// "Models"): `claude-sonnet-5`, `claude-opus-4-5`, `claude-sonnet-4-5`,
+	// `claude-haiku-4-5`, `gpt-5`, `gpt-5-mini`, `gpt-4.1`, `o3`, `gpt-4o`,
+	// `gemini-3.1-pro-preview`, `gemini-2.5-pro` or `gemini-2.5-flash`. It
+	// gives the tokenizer, the pricing preset, the minimum cacheable prefix
+	// and the context window, each unless given by its own option. Empty:
+	// none.
+	Model string `protobuf:"bytes,38,opt,name=model,proto3" json:"model,omitempty"`
+	// Strategy `token-budget`: `max_tokens` as a fraction of the model's
+	// context window, above 0 and at most 1, rounded down. Needs `model`;
+	// not with `max_tokens`.
+	MaxTokensFraction *float64 `protobuf:"fixed64,39,opt,name=max_tokens_fraction,json=maxTokensFraction,proto3,oneof" json:"max_tokens_fraction,omitempty"`
+	// Strategy `clear-tool-results`: `trigger` as a fraction of the model's
+	// context window, above 0 and at most 1, rounded down. Needs `model`;
+	// not with `trigger`.
+	TriggerFraction *float64 `protobuf:"fixed64,40,opt,name=trigger_fraction,json=triggerFraction,proto3,oneof" json:"trigger_fraction,omitempty"`
+	// Every strategy: the shortest prefix the provider caches, in tokens
+	// (0 to 100,000,000): a shorter stable prefix is no cache hit and a
+	// shorter prompt is billed uncached. Default: the model's, else 0.
+	MinCacheableTokens *int32 `protobuf:"varint,41,opt,name=min_cacheable_tokens,json=minCacheableTokens,proto3,oneof" json:"min_cacheable_tokens,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
@@ -775,6 +798,34 @@ func (x *Options) GetSummaryHeader() string {
 	return ""
 }
 
+func (x *Options) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *Options) GetMaxTokensFraction() float64 {
+	if x != nil && x.MaxTokensFraction != nil {
+		return *x.MaxTokensFraction
+	}
+	return 0
+}
+
+func (x *Options) GetTriggerFraction() float64 {
+	if x != nil && x.TriggerFraction != nil {
+		return *x.TriggerFraction
+	}
+	return 0
+}
+
+func (x *Options) GetMinCacheableTokens() int32 {
+	if x != nil && x.MinCacheableTokens != nil {
+		return *x.MinCacheableTokens
+	}
+	return 0
+}
+
 // CompressionStats describe what a compression did. "Before" figures are
 // what the uncompressed history would send: the `full` strategy for
 // turn-based strategies, the input log for chat strategies.
@@ -812,7 +863,8 @@ type CompressionStats struct {
 	TokensBefore int32 `protobuf:"varint,14,opt,name=tokens_before,json=tokensBefore,proto3" json:"tokens_before,omitempty"`
 	// Tokens of the output's message text, by `tokenizer`.
 	TokensAfter int32 `protobuf:"varint,15,opt,name=tokens_after,json=tokensAfter,proto3" json:"tokens_after,omitempty"`
-	// The tokenizer that counted the tokens.
+	// The tokenizer that counted the tokens; `claude-estimate` marks the
+	// token figures as an estimate.
 	Tokenizer string `protobuf:"bytes,16,opt,name=tokenizer,proto3" json:"tokenizer,omitempty"`
 	// Chat strategies: true when the output ends with a synthetic nudge
 	// (the caller should not store it).
@@ -940,6 +992,20 @@ type CompressionStats struct {
 	// Strategy `summarize`: of them, the tokens before the instruction: the
 	// prompt an earlier call sent, which a provider's cache serves.
 	SummaryRequestPrefixTokens int32 `protobuf:"varint,59,opt,name=summary_request_prefix_tokens,json=summaryRequestPrefixTokens,proto3" json:"summary_request_prefix_tokens,omitempty"`
+	// The model named by the `model` option; empty when none was.
+	Model string `protobuf:"bytes,50,opt,name=model,proto3" json:"model,omitempty"`
+	// The model's context window in tokens; 0 when no model was named.
+	ContextWindow int32 `protobuf:"varint,51,opt,name=context_window,json=contextWindow,proto3" json:"context_window,omitempty"`
+	// The minimum cacheable prefix the bill applied (the model's or
+	// `min_cacheable_tokens`); 0: none.
+	MinCacheableTokens int32 `protobuf:"varint,52,opt,name=min_cacheable_tokens,json=minCacheableTokens,proto3" json:"min_cacheable_tokens,omitempty"`
+	// The stable prefix is shorter than `min_cacheable_tokens`: it is no
+	// cache hit, and `billed_tokens` counts it written again (or fresh).
+	StablePrefixUncached bool `protobuf:"varint,53,opt,name=stable_prefix_uncached,json=stablePrefixUncached,proto3" json:"stable_prefix_uncached,omitempty"`
+	// Tokens billed as fresh input because the prompt is shorter than
+	// `min_cacheable_tokens`: `billed_tokens` = stable prefix read x read
+	// rate + `cache_write_tokens` x write rate + `uncached_tokens`.
+	UncachedTokens int32 `protobuf:"varint,54,opt,name=uncached_tokens,json=uncachedTokens,proto3" json:"uncached_tokens,omitempty"`
 	// Option `program_form` `tool_call`: the function tool the LLM calls
 	// with each program, to declare in the LLM request. Unset otherwise.
 	ProgramTool   *ProgramTool `protobuf:"bytes,60,opt,name=program_tool,json=programTool,proto3" json:"program_tool,omitempty"`
@@ -1320,6 +1386,41 @@ func (x *CompressionStats) GetSummaryRequestPrefixTokens() int32 {
 	return 0
 }
 
+func (x *CompressionStats) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *CompressionStats) GetContextWindow() int32 {
+	if x != nil {
+		return x.ContextWindow
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetMinCacheableTokens() int32 {
+	if x != nil {
+		return x.MinCacheableTokens
+	}
+	return 0
+}
+
+func (x *CompressionStats) GetStablePrefixUncached() bool {
+	if x != nil {
+		return x.StablePrefixUncached
+	}
+	return false
+}
+
+func (x *CompressionStats) GetUncachedTokens() int32 {
+	if x != nil {
+		return x.UncachedTokens
+	}
+	return 0
+}
+
 func (x *CompressionStats) GetProgramTool() *ProgramTool {
 	if x != nil {
 		return x.ProgramTool
@@ -1478,7 +1579,7 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
 	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\x12F\n" +
 	"\x0fsummary_request\x18\n" +
-	" \x01(\v2\x1d.ptcsidecar.v1.SummaryRequestR\x0esummaryRequest\"\xbf\r\n" +
+	" \x01(\v2\x1d.ptcsidecar.v1.SummaryRequestR\x0esummaryRequest\"\xb7\x0f\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -1522,7 +1623,11 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0fsummary_trigger\x18* \x01(\x05H\x10R\x0esummaryTrigger\x88\x01\x01\x12&\n" +
 	"\fsummary_keep\x18+ \x01(\x05H\x11R\vsummaryKeep\x88\x01\x01\x12%\n" +
 	"\x0esummary_prompt\x18, \x01(\tR\rsummaryPrompt\x12%\n" +
-	"\x0esummary_header\x18- \x01(\tR\rsummaryHeaderB\f\n" +
+	"\x0esummary_header\x18- \x01(\tR\rsummaryHeader\x12\x14\n" +
+	"\x05model\x18& \x01(\tR\x05model\x123\n" +
+	"\x13max_tokens_fraction\x18' \x01(\x01H\x12R\x11maxTokensFraction\x88\x01\x01\x12.\n" +
+	"\x10trigger_fraction\x18( \x01(\x01H\x13R\x0ftriggerFraction\x88\x01\x01\x125\n" +
+	"\x14min_cacheable_tokens\x18) \x01(\x05H\x14R\x12minCacheableTokens\x88\x01\x01B\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -1543,7 +1648,10 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\b_trim_toB\x16\n" +
 	"\x14_keep_thinking_turnsB\x12\n" +
 	"\x10_summary_triggerB\x0f\n" +
-	"\r_summary_keep\"\x95\x11\n" +
+	"\r_summary_keepB\x16\n" +
+	"\x14_max_tokens_fractionB\x13\n" +
+	"\x11_trigger_fractionB\x17\n" +
+	"\x15_min_cacheable_tokens\"\xe3\x12\n" +
 	"\x10CompressionStats\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12)\n" +
 	"\x10turns_compressed\x18\x02 \x01(\x05R\x0fturnsCompressed\x12(\n" +
@@ -1599,7 +1707,12 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0esummary_tokens\x188 \x01(\x05R\rsummaryTokens\x12+\n" +
 	"\x11summary_requested\x189 \x01(\bR\x10summaryRequested\x124\n" +
 	"\x16summary_request_tokens\x18: \x01(\x05R\x14summaryRequestTokens\x12A\n" +
-	"\x1dsummary_request_prefix_tokens\x18; \x01(\x05R\x1asummaryRequestPrefixTokens\x12=\n" +
+	"\x1dsummary_request_prefix_tokens\x18; \x01(\x05R\x1asummaryRequestPrefixTokens\x12\x14\n" +
+	"\x05model\x182 \x01(\tR\x05model\x12%\n" +
+	"\x0econtext_window\x183 \x01(\x05R\rcontextWindow\x120\n" +
+	"\x14min_cacheable_tokens\x184 \x01(\x05R\x12minCacheableTokens\x124\n" +
+	"\x16stable_prefix_uncached\x185 \x01(\bR\x14stablePrefixUncached\x12'\n" +
+	"\x0funcached_tokens\x186 \x01(\x05R\x0euncachedTokens\x12=\n" +
 	"\fprogram_tool\x18< \x01(\v2\x1a.ptcsidecar.v1.ProgramToolR\vprogramTool\"c\n" +
 	"\vProgramTool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +

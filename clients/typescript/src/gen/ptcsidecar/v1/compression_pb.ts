@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ptcsidecar/v1/compression.proto.
  */
 export const file_ptcsidecar_v1_compression: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIt0BChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlEicKB3N1bW1hcnkYCiABKAsyFi5wdGNzaWRlY2FyLnYxLlN1bW1hcnkiSgoHU3VtbWFyeRIMCgR0ZXh0GAEgASgJEg8KB3Rocm91Z2gYAiABKAUSEAoIYXNrZWRfYXQYAyABKAUSDgoGZGlnZXN0GAQgASgJInEKDlN1bW1hcnlSZXF1ZXN0EiwKCG1lc3NhZ2VzGAEgAygLMhoucHRjc2lkZWNhci52MS5DaGF0TWVzc2FnZRIPCgd0aHJvdWdoGAIgASgFEhAKCGFza2VkX2F0GAMgASgFEg4KBmRpZ2VzdBgEIAEoCSKqAQoSVG9NZXNzYWdlc1Jlc3BvbnNlEiwKCG1lc3NhZ2VzGAEgAygLMhoucHRjc2lkZWNhci52MS5DaGF0TWVzc2FnZRIuCgVzdGF0cxgCIAEoCzIfLnB0Y3NpZGVjYXIudjEuQ29tcHJlc3Npb25TdGF0cxI2Cg9zdW1tYXJ5X3JlcXVlc3QYCiABKAsyHS5wdGNzaWRlY2FyLnYxLlN1bW1hcnlSZXF1ZXN0IuoJCgdPcHRpb25zEhAKCHN0cmF0ZWd5GAEgASgJEg8KB21pc3Npb24YAiABKAkSFQoNc3lzdGVtX3Byb21wdBgDIAEoCRImCgV0b29scxgEIAMoCzIXLnB0Y3NpZGVjYXIudjEuVG9vbFNwZWMSIgoEZGF0YRgFIAEoCzIULnB0Y3NpZGVjYXIudjEuVmFsdWUSEQoJc2lnbmF0dXJlGAYgASgJEhYKCW1heF90dXJucxgHIAEoBUgAiAEBEhcKCnR1cm5zX2xlZnQYCCABKAVIAYgBARIaCg1wcmludGxuX2xpbWl0GAkgASgFSAKIAQESHAoPdG9vbF9jYWxsX2xpbWl0GAogASgFSAOIAQESGQoMc2FtcGxlX2xpbWl0GAsgASgFSASIAQESIwoWc2FtcGxlX3ByaW50YWJsZV9saW1pdBgMIAEoBUgFiAEBEhEKCXRva2VuaXplchgNIAEoCRIYCgtzY2FuX3dpbmRvdxgOIAEoBUgGiAEBEhoKDW51ZGdlX2F0dGVtcHQYDyABKAVIB4gBARIeChZzbmFwc2hvdF90b29sX3ByZWZpeGVzGBAgAygJEhYKDm51ZGdlX21lc3NhZ2VzGBEgAygJEhQKB3RyaWdnZXIYEiABKAVICIgBARIRCgRrZWVwGBMgASgFSAmIAQESGwoOY2xlYXJfYXRfbGVhc3QYFCABKAVICogBARIVCg1leGNsdWRlX3Rvb2xzGBUgAygJEhkKEWNsZWFyX3Rvb2xfaW5wdXRzGBYgASgIEhMKC3BsYWNlaG9sZGVyGBcgASgJEhcKCm1heF90b2tlbnMYGCABKAVIC4gBARIOCgZwcm9tcHQYGSABKAkSDwoHcHJpY2luZxgaIAEoCRIcCg9jYWNoZV9yZWFkX3JhdGUYGyABKAFIDIgBARIdChBjYWNoZV93cml0ZV9yYXRlGBwgASgBSA2IAQESEwoLd2luZG93X29ubHkYHiABKAgSFAoHdHJpbV90bxgfIAEoBUgOiAEBEhAKCHByb3ZpZGVyGCAgASgJEiAKE2tlZXBfdGhpbmtpbmdfdHVybnMYIyABKAVID4gBARIUCgxwcm9ncmFtX2Zvcm0YMCABKAkSHAoPc3VtbWFyeV90cmlnZ2VyGCogASgFSBCIAQESGQoMc3VtbWFyeV9rZWVwGCsgASgFSBGIAQESFgoOc3VtbWFyeV9wcm9tcHQYLCABKAkSFgoOc3VtbWFyeV9oZWFkZXIYLSABKAlCDAoKX21heF90dXJuc0INCgtfdHVybnNfbGVmdEIQCg5fcHJpbnRsbl9saW1pdEISChBfdG9vbF9jYWxsX2xpbWl0Qg8KDV9zYW1wbGVfbGltaXRCGQoXX3NhbXBsZV9wcmludGFibGVfbGltaXRCDgoMX3NjYW5fd2luZG93QhAKDl9udWRnZV9hdHRlbXB0QgoKCF90cmlnZ2VyQgcKBV9rZWVwQhEKD19jbGVhcl9hdF9sZWFzdEINCgtfbWF4X3Rva2Vuc0ISChBfY2FjaGVfcmVhZF9yYXRlQhMKEV9jYWNoZV93cml0ZV9yYXRlQgoKCF90cmltX3RvQhYKFF9rZWVwX3RoaW5raW5nX3R1cm5zQhIKEF9zdW1tYXJ5X3RyaWdnZXJCDwoNX3N1bW1hcnlfa2VlcCLpCgoQQ29tcHJlc3Npb25TdGF0cxIQCghzdHJhdGVneRgBIAEoCRIYChB0dXJuc19jb21wcmVzc2VkGAIgASgFEhgKEHRvb2xfY2FsbHNfdG90YWwYAyABKAUSGAoQdG9vbF9jYWxsc19zaG93bhgEIAEoBRIaChJ0b29sX2NhbGxzX2Ryb3BwZWQYBSABKAUSFgoOcHJpbnRsbnNfdG90YWwYBiABKAUSFgoOcHJpbnRsbnNfc2hvd24YByABKAUSGAoQcHJpbnRsbnNfZHJvcHBlZBgIIAEoBRIdChVlcnJvcl90dXJuc19jb2xsYXBzZWQYCSABKAUSFwoPbWVzc2FnZXNfYmVmb3JlGAogASgFEhYKDm1lc3NhZ2VzX2FmdGVyGAsgASgFEhQKDGNoYXJzX2JlZm9yZRgMIAEoBRITCgtjaGFyc19hZnRlchgNIAEoBRIVCg10b2tlbnNfYmVmb3JlGA4gASgFEhQKDHRva2Vuc19hZnRlchgPIAEoBRIRCgl0b2tlbml6ZXIYECABKAkSFwoPc3ludGhldGljX251ZGdlGBEgASgIEhgKEG51ZGdlc19leGhhdXN0ZWQYEiABKAgSGQoRdG9vbF91c2VzX2NsZWFyZWQYEyABKAUSFgoOdG9rZW5zX2NsZWFyZWQYFCABKAUSHAoUc3RhYmxlX3ByZWZpeF90b2tlbnMYFSABKAUSFQoNYmlsbGVkX3Rva2VucxgWIAEoARIaChJjYWNoZV93cml0ZV90b2tlbnMYFyABKAUSGwoTc3RhYmxlX3ByZWZpeF9rbm93bhgYIAEoCBIaChJzdGFibGVfcHJlZml4X25vdGUYGSABKAkSOAoQY2FjaGVfYnJlYWtwb2ludBgaIAEoCzIeLnB0Y3NpZGVjYXIudjEuQ2FjaGVCcmVha3BvaW50Eg8KB3ByaWNpbmcYGyABKAkSPQoVbmV4dF9jYWNoZV9icmVha3BvaW50GBwgASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSFQoNcHJvbXB0X3NvdXJjZRgeIAEoCRIYChBtZXNzYWdlc19kcm9wcGVkGB8gASgFEhYKDnRva2Vuc19kcm9wcGVkGCAgASgFEhoKEnRvb2xfbG9vcHNfZHJvcHBlZBghIAEoBRIZChFtZXNzYWdlc19yZXBhaXJlZBgiIAEoBRIfChd0b29sX2NhbGxfaWRzX3Jld3JpdHRlbhgjIAEoBRITCgt0YXNrX3Bpbm5lZBgkIAEoCBIQCghwcm92aWRlchgoIAEoCRITCgtwcm9tcHRzX2xlZBgpIAEoBRITCgt1bml0c19ub3RlZBgqIAEoBRIZChFncmVldGluZ3NfZHJvcHBlZBgrIAEoBRITCgtwYXJ0X3Rva2VucxgtIAEoBRIXCg9wYXJ0c19lc3RpbWF0ZWQYLiABKAUSGAoQdGhpbmtpbmdfY2xlYXJlZBgvIAEoBRIfChd0aGlua2luZ190b2tlbnNfY2xlYXJlZBgwIAEoBRIbChNjb21wYWN0aW9uX3JlcGxhY2VkGDEgASgFEhsKE21lc3NhZ2VzX3N1bW1hcml6ZWQYNyABKAUSFgoOc3VtbWFyeV90b2tlbnMYOCABKAUSGQoRc3VtbWFyeV9yZXF1ZXN0ZWQYOSABKAgSHgoWc3VtbWFyeV9yZXF1ZXN0X3Rva2Vucxg6IAEoBRIlCh1zdW1tYXJ5X3JlcXVlc3RfcHJlZml4X3Rva2Vucxg7IAEoBRIwCgxwcm9ncmFtX3Rvb2wYPCABKAsyGi5wdGNzaWRlY2FyLnYxLlByb2dyYW1Ub29sIkQKC1Byb2dyYW1Ub29sEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEgoKcGFyYW1ldGVycxgDIAEoCSI4Cg9DYWNoZUJyZWFrcG9pbnQSFQoNbWVzc2FnZV9pbmRleBgBIAEoBRIOCgZvZmZzZXQYAiABKAVCQ1pBZ2l0aHViLmNvbS9wdGMtc2lkZWNhci9wdGMtc2lkZWNhci9nZW4vcHRjc2lkZWNhci92MTtwdGNzaWRlY2FydjFiBnByb3RvMw", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
+  fileDesc("Ch9wdGNzaWRlY2FyL3YxL2NvbXByZXNzaW9uLnByb3RvEg1wdGNzaWRlY2FyLnYxIt0BChFUb01lc3NhZ2VzUmVxdWVzdBIiCgV0dXJucxgBIAMoCzITLnB0Y3NpZGVjYXIudjEuVHVybhIlCgZtZW1vcnkYAiABKAsyFS5wdGNzaWRlY2FyLnYxLk1lbW9yeRInCgdvcHRpb25zGAMgASgLMhYucHRjc2lkZWNhci52MS5PcHRpb25zEisKB2hpc3RvcnkYBCADKAsyGi5wdGNzaWRlY2FyLnYxLkNoYXRNZXNzYWdlEicKB3N1bW1hcnkYCiABKAsyFi5wdGNzaWRlY2FyLnYxLlN1bW1hcnkiSgoHU3VtbWFyeRIMCgR0ZXh0GAEgASgJEg8KB3Rocm91Z2gYAiABKAUSEAoIYXNrZWRfYXQYAyABKAUSDgoGZGlnZXN0GAQgASgJInEKDlN1bW1hcnlSZXF1ZXN0EiwKCG1lc3NhZ2VzGAEgAygLMhoucHRjc2lkZWNhci52MS5DaGF0TWVzc2FnZRIPCgd0aHJvdWdoGAIgASgFEhAKCGFza2VkX2F0GAMgASgFEg4KBmRpZ2VzdBgEIAEoCSKqAQoSVG9NZXNzYWdlc1Jlc3BvbnNlEiwKCG1lc3NhZ2VzGAEgAygLMhoucHRjc2lkZWNhci52MS5DaGF0TWVzc2FnZRIuCgVzdGF0cxgCIAEoCzIfLnB0Y3NpZGVjYXIudjEuQ29tcHJlc3Npb25TdGF0cxI2Cg9zdW1tYXJ5X3JlcXVlc3QYCiABKAsyHS5wdGNzaWRlY2FyLnYxLlN1bW1hcnlSZXF1ZXN0IqMLCgdPcHRpb25zEhAKCHN0cmF0ZWd5GAEgASgJEg8KB21pc3Npb24YAiABKAkSFQoNc3lzdGVtX3Byb21wdBgDIAEoCRImCgV0b29scxgEIAMoCzIXLnB0Y3NpZGVjYXIudjEuVG9vbFNwZWMSIgoEZGF0YRgFIAEoCzIULnB0Y3NpZGVjYXIudjEuVmFsdWUSEQoJc2lnbmF0dXJlGAYgASgJEhYKCW1heF90dXJucxgHIAEoBUgAiAEBEhcKCnR1cm5zX2xlZnQYCCABKAVIAYgBARIaCg1wcmludGxuX2xpbWl0GAkgASgFSAKIAQESHAoPdG9vbF9jYWxsX2xpbWl0GAogASgFSAOIAQESGQoMc2FtcGxlX2xpbWl0GAsgASgFSASIAQESIwoWc2FtcGxlX3ByaW50YWJsZV9saW1pdBgMIAEoBUgFiAEBEhEKCXRva2VuaXplchgNIAEoCRIYCgtzY2FuX3dpbmRvdxgOIAEoBUgGiAEBEhoKDW51ZGdlX2F0dGVtcHQYDyABKAVIB4gBARIeChZzbmFwc2hvdF90b29sX3ByZWZpeGVzGBAgAygJEhYKDm51ZGdlX21lc3NhZ2VzGBEgAygJEhQKB3RyaWdnZXIYEiABKAVICIgBARIRCgRrZWVwGBMgASgFSAmIAQESGwoOY2xlYXJfYXRfbGVhc3QYFCABKAVICogBARIVCg1leGNsdWRlX3Rvb2xzGBUgAygJEhkKEWNsZWFyX3Rvb2xfaW5wdXRzGBYgASgIEhMKC3BsYWNlaG9sZGVyGBcgASgJEhcKCm1heF90b2tlbnMYGCABKAVIC4gBARIOCgZwcm9tcHQYGSABKAkSDwoHcHJpY2luZxgaIAEoCRIcCg9jYWNoZV9yZWFkX3JhdGUYGyABKAFIDIgBARIdChBjYWNoZV93cml0ZV9yYXRlGBwgASgBSA2IAQESEwoLd2luZG93X29ubHkYHiABKAgSFAoHdHJpbV90bxgfIAEoBUgOiAEBEhAKCHByb3ZpZGVyGCAgASgJEiAKE2tlZXBfdGhpbmtpbmdfdHVybnMYIyABKAVID4gBARIUCgxwcm9ncmFtX2Zvcm0YMCABKAkSHAoPc3VtbWFyeV90cmlnZ2VyGCogASgFSBCIAQESGQoMc3VtbWFyeV9rZWVwGCsgASgFSBGIAQESFgoOc3VtbWFyeV9wcm9tcHQYLCABKAkSFgoOc3VtbWFyeV9oZWFkZXIYLSABKAkSDQoFbW9kZWwYJiABKAkSIAoTbWF4X3Rva2Vuc19mcmFjdGlvbhgnIAEoAUgSiAEBEh0KEHRyaWdnZXJfZnJhY3Rpb24YKCABKAFIE4gBARIhChRtaW5fY2FjaGVhYmxlX3Rva2VucxgpIAEoBUgUiAEBQgwKCl9tYXhfdHVybnNCDQoLX3R1cm5zX2xlZnRCEAoOX3ByaW50bG5fbGltaXRCEgoQX3Rvb2xfY2FsbF9saW1pdEIPCg1fc2FtcGxlX2xpbWl0QhkKF19zYW1wbGVfcHJpbnRhYmxlX2xpbWl0Qg4KDF9zY2FuX3dpbmRvd0IQCg5fbnVkZ2VfYXR0ZW1wdEIKCghfdHJpZ2dlckIHCgVfa2VlcEIRCg9fY2xlYXJfYXRfbGVhc3RCDQoLX21heF90b2tlbnNCEgoQX2NhY2hlX3JlYWRfcmF0ZUITChFfY2FjaGVfd3JpdGVfcmF0ZUIKCghfdHJpbV90b0IWChRfa2VlcF90aGlua2luZ190dXJuc0ISChBfc3VtbWFyeV90cmlnZ2VyQg8KDV9zdW1tYXJ5X2tlZXBCFgoUX21heF90b2tlbnNfZnJhY3Rpb25CEwoRX3RyaWdnZXJfZnJhY3Rpb25CFwoVX21pbl9jYWNoZWFibGVfdG9rZW5zIucLChBDb21wcmVzc2lvblN0YXRzEhAKCHN0cmF0ZWd5GAEgASgJEhgKEHR1cm5zX2NvbXByZXNzZWQYAiABKAUSGAoQdG9vbF9jYWxsc190b3RhbBgDIAEoBRIYChB0b29sX2NhbGxzX3Nob3duGAQgASgFEhoKEnRvb2xfY2FsbHNfZHJvcHBlZBgFIAEoBRIWCg5wcmludGxuc190b3RhbBgGIAEoBRIWCg5wcmludGxuc19zaG93bhgHIAEoBRIYChBwcmludGxuc19kcm9wcGVkGAggASgFEh0KFWVycm9yX3R1cm5zX2NvbGxhcHNlZBgJIAEoBRIXCg9tZXNzYWdlc19iZWZvcmUYCiABKAUSFgoObWVzc2FnZXNfYWZ0ZXIYCyABKAUSFAoMY2hhcnNfYmVmb3JlGAwgASgFEhMKC2NoYXJzX2FmdGVyGA0gASgFEhUKDXRva2Vuc19iZWZvcmUYDiABKAUSFAoMdG9rZW5zX2FmdGVyGA8gASgFEhEKCXRva2VuaXplchgQIAEoCRIXCg9zeW50aGV0aWNfbnVkZ2UYESABKAgSGAoQbnVkZ2VzX2V4aGF1c3RlZBgSIAEoCBIZChF0b29sX3VzZXNfY2xlYXJlZBgTIAEoBRIWCg50b2tlbnNfY2xlYXJlZBgUIAEoBRIcChRzdGFibGVfcHJlZml4X3Rva2VucxgVIAEoBRIVCg1iaWxsZWRfdG9rZW5zGBYgASgBEhoKEmNhY2hlX3dyaXRlX3Rva2VucxgXIAEoBRIbChNzdGFibGVfcHJlZml4X2tub3duGBggASgIEhoKEnN0YWJsZV9wcmVmaXhfbm90ZRgZIAEoCRI4ChBjYWNoZV9icmVha3BvaW50GBogASgLMh4ucHRjc2lkZWNhci52MS5DYWNoZUJyZWFrcG9pbnQSDwoHcHJpY2luZxgbIAEoCRI9ChVuZXh0X2NhY2hlX2JyZWFrcG9pbnQYHCABKAsyHi5wdGNzaWRlY2FyLnYxLkNhY2hlQnJlYWtwb2ludBIVCg1wcm9tcHRfc291cmNlGB4gASgJEhgKEG1lc3NhZ2VzX2Ryb3BwZWQYHyABKAUSFgoOdG9rZW5zX2Ryb3BwZWQYICABKAUSGgoSdG9vbF9sb29wc19kcm9wcGVkGCEgASgFEhkKEW1lc3NhZ2VzX3JlcGFpcmVkGCIgASgFEh8KF3Rvb2xfY2FsbF9pZHNfcmV3cml0dGVuGCMgASgFEhMKC3Rhc2tfcGlubmVkGCQgASgIEhAKCHByb3ZpZGVyGCggASgJEhMKC3Byb21wdHNfbGVkGCkgASgFEhMKC3VuaXRzX25vdGVkGCogASgFEhkKEWdyZWV0aW5nc19kcm9wcGVkGCsgASgFEhMKC3BhcnRfdG9rZW5zGC0gASgFEhcKD3BhcnRzX2VzdGltYXRlZBguIAEoBRIYChB0aGlua2luZ19jbGVhcmVkGC8gASgFEh8KF3RoaW5raW5nX3Rva2Vuc19jbGVhcmVkGDAgASgFEhsKE2NvbXBhY3Rpb25fcmVwbGFjZWQYMSABKAUSGwoTbWVzc2FnZXNfc3VtbWFyaXplZBg3IAEoBRIWCg5zdW1tYXJ5X3Rva2Vucxg4IAEoBRIZChFzdW1tYXJ5X3JlcXVlc3RlZBg5IAEoCBIeChZzdW1tYXJ5X3JlcXVlc3RfdG9rZW5zGDogASgFEiUKHXN1bW1hcnlfcmVxdWVzdF9wcmVmaXhfdG9rZW5zGDsgASgFEg0KBW1vZGVsGDIgASgJEhYKDmNvbnRleHRfd2luZG93GDMgASgFEhwKFG1pbl9jYWNoZWFibGVfdG9rZW5zGDQgASgFEh4KFnN0YWJsZV9wcmVmaXhfdW5jYWNoZWQYNSABKAgSFwoPdW5jYWNoZWRfdG9rZW5zGDYgASgFEjAKDHByb2dyYW1fdG9vbBg8IAEoCzIaLnB0Y3NpZGVjYXIudjEuUHJvZ3JhbVRvb2wiRAoLUHJvZ3JhbVRvb2wSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRISCgpwYXJhbWV0ZXJzGAMgASgJIjgKD0NhY2hlQnJlYWtwb2ludBIVCg1tZXNzYWdlX2luZGV4GAEgASgFEg4KBm9mZnNldBgCIAEoBUJDWkFnaXRodWIuY29tL3B0Yy1zaWRlY2FyL3B0Yy1zaWRlY2FyL2dlbi9wdGNzaWRlY2FyL3YxO3B0Y3NpZGVjYXJ2MWIGcHJvdG8z", [file_ptcsidecar_v1_chat, file_ptcsidecar_v1_turn, file_ptcsidecar_v1_values]);
 
 /**
  * ToMessagesRequest asks for the message array to send to the LLM next.
@@ -311,7 +311,10 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
 
   /**
    * The tokenizer that counts tokens in the statistics: `o200k_base`
-   * (default) or `cl100k_base`.
+   * (default; OpenAI's GPT-4o and later), `cl100k_base` (GPT-4), `gemma3`
+   * (exact for Gemini), or `claude-estimate` (Claude's tokenizer is not
+   * public: o200k_base's count times 1.2, an estimate). Default: the
+   * model's when `model` is given.
    *
    * @generated from field: string tokenizer = 13;
    */
@@ -424,7 +427,7 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * cache read 0.1 of a fresh input token, 5-minute cache write 1.25),
    * `anthropic-1h` (read 0.1, 1-hour write 2.0), `openai` (read 0.5, no
    * write premium), `openai-gpt4.1` (read 0.25: GPT-4.1, o3, o4-mini),
-   * `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.25) or
+   * `openai-gpt5` (read 0.1: the GPT-5 family), `gemini` (read 0.1: Gemini 2.5 and newer) or
    * `none` (no prompt caching: every token fresh). The turn strategy
    * `cache-stable` also decides with these prices when to re-base.
    *
@@ -542,6 +545,46 @@ export type Options = Message<"ptcsidecar.v1.Options"> & {
    * @generated from field: string summary_header = 45;
    */
   summaryHeader: string;
+
+  /**
+   * Every strategy: the model the statistics are for (docs/STRATEGIES.md,
+   * "Models"): `claude-sonnet-5`, `claude-opus-4-5`, `claude-sonnet-4-5`,
+   * `claude-haiku-4-5`, `gpt-5`, `gpt-5-mini`, `gpt-4.1`, `o3`, `gpt-4o`,
+   * `gemini-3.1-pro-preview`, `gemini-2.5-pro` or `gemini-2.5-flash`. It
+   * gives the tokenizer, the pricing preset, the minimum cacheable prefix
+   * and the context window, each unless given by its own option. Empty:
+   * none.
+   *
+   * @generated from field: string model = 38;
+   */
+  model: string;
+
+  /**
+   * Strategy `token-budget`: `max_tokens` as a fraction of the model's
+   * context window, above 0 and at most 1, rounded down. Needs `model`;
+   * not with `max_tokens`.
+   *
+   * @generated from field: optional double max_tokens_fraction = 39;
+   */
+  maxTokensFraction?: number | undefined;
+
+  /**
+   * Strategy `clear-tool-results`: `trigger` as a fraction of the model's
+   * context window, above 0 and at most 1, rounded down. Needs `model`;
+   * not with `trigger`.
+   *
+   * @generated from field: optional double trigger_fraction = 40;
+   */
+  triggerFraction?: number | undefined;
+
+  /**
+   * Every strategy: the shortest prefix the provider caches, in tokens
+   * (0 to 100,000,000): a shorter stable prefix is no cache hit and a
+   * shorter prompt is billed uncached. Default: the model's, else 0.
+   *
+   * @generated from field: optional int32 min_cacheable_tokens = 41;
+   */
+  minCacheableTokens?: number | undefined;
 };
 
 /**
@@ -667,7 +710,8 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
   tokensAfter: number;
 
   /**
-   * The tokenizer that counted the tokens.
+   * The tokenizer that counted the tokens; `claude-estimate` marks the
+   * token figures as an estimate.
    *
    * @generated from field: string tokenizer = 16;
    */
@@ -963,6 +1007,45 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
    * @generated from field: int32 summary_request_prefix_tokens = 59;
    */
   summaryRequestPrefixTokens: number;
+
+  /**
+   * The model named by the `model` option; empty when none was.
+   *
+   * @generated from field: string model = 50;
+   */
+  model: string;
+
+  /**
+   * The model's context window in tokens; 0 when no model was named.
+   *
+   * @generated from field: int32 context_window = 51;
+   */
+  contextWindow: number;
+
+  /**
+   * The minimum cacheable prefix the bill applied (the model's or
+   * `min_cacheable_tokens`); 0: none.
+   *
+   * @generated from field: int32 min_cacheable_tokens = 52;
+   */
+  minCacheableTokens: number;
+
+  /**
+   * The stable prefix is shorter than `min_cacheable_tokens`: it is no
+   * cache hit, and `billed_tokens` counts it written again (or fresh).
+   *
+   * @generated from field: bool stable_prefix_uncached = 53;
+   */
+  stablePrefixUncached: boolean;
+
+  /**
+   * Tokens billed as fresh input because the prompt is shorter than
+   * `min_cacheable_tokens`: `billed_tokens` = stable prefix read x read
+   * rate + `cache_write_tokens` x write rate + `uncached_tokens`.
+   *
+   * @generated from field: int32 uncached_tokens = 54;
+   */
+  uncachedTokens: number;
 
   /**
    * Option `program_form` `tool_call`: the function tool the LLM calls

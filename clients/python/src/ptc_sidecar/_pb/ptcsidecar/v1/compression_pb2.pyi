@@ -17,13 +17,14 @@ class CacheBreakpoint(_message.Message):
     def __init__(self, message_index: _Optional[int] = ..., offset: _Optional[int] = ...) -> None: ...
 
 class CompressionStats(_message.Message):
-    __slots__ = ["billed_tokens", "cache_breakpoint", "cache_write_tokens", "chars_after", "chars_before", "compaction_replaced", "error_turns_collapsed", "greetings_dropped", "messages_after", "messages_before", "messages_dropped", "messages_repaired", "messages_summarized", "next_cache_breakpoint", "nudges_exhausted", "part_tokens", "parts_estimated", "pricing", "printlns_dropped", "printlns_shown", "printlns_total", "program_tool", "prompt_source", "prompts_led", "provider", "stable_prefix_known", "stable_prefix_note", "stable_prefix_tokens", "strategy", "summary_request_prefix_tokens", "summary_request_tokens", "summary_requested", "summary_tokens", "synthetic_nudge", "task_pinned", "thinking_cleared", "thinking_tokens_cleared", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tokens_dropped", "tool_call_ids_rewritten", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_loops_dropped", "tool_uses_cleared", "turns_compressed", "units_noted"]
+    __slots__ = ["billed_tokens", "cache_breakpoint", "cache_write_tokens", "chars_after", "chars_before", "compaction_replaced", "context_window", "error_turns_collapsed", "greetings_dropped", "messages_after", "messages_before", "messages_dropped", "messages_repaired", "messages_summarized", "min_cacheable_tokens", "model", "next_cache_breakpoint", "nudges_exhausted", "part_tokens", "parts_estimated", "pricing", "printlns_dropped", "printlns_shown", "printlns_total", "program_tool", "prompt_source", "prompts_led", "provider", "stable_prefix_known", "stable_prefix_note", "stable_prefix_tokens", "stable_prefix_uncached", "strategy", "summary_request_prefix_tokens", "summary_request_tokens", "summary_requested", "summary_tokens", "synthetic_nudge", "task_pinned", "thinking_cleared", "thinking_tokens_cleared", "tokenizer", "tokens_after", "tokens_before", "tokens_cleared", "tokens_dropped", "tool_call_ids_rewritten", "tool_calls_dropped", "tool_calls_shown", "tool_calls_total", "tool_loops_dropped", "tool_uses_cleared", "turns_compressed", "uncached_tokens", "units_noted"]
     BILLED_TOKENS_FIELD_NUMBER: _ClassVar[int]
     CACHE_BREAKPOINT_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     CHARS_AFTER_FIELD_NUMBER: _ClassVar[int]
     CHARS_BEFORE_FIELD_NUMBER: _ClassVar[int]
     COMPACTION_REPLACED_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_WINDOW_FIELD_NUMBER: _ClassVar[int]
     ERROR_TURNS_COLLAPSED_FIELD_NUMBER: _ClassVar[int]
     GREETINGS_DROPPED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_AFTER_FIELD_NUMBER: _ClassVar[int]
@@ -31,6 +32,8 @@ class CompressionStats(_message.Message):
     MESSAGES_DROPPED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_REPAIRED_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_SUMMARIZED_FIELD_NUMBER: _ClassVar[int]
+    MIN_CACHEABLE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     NEXT_CACHE_BREAKPOINT_FIELD_NUMBER: _ClassVar[int]
     NUDGES_EXHAUSTED_FIELD_NUMBER: _ClassVar[int]
     PARTS_ESTIMATED_FIELD_NUMBER: _ClassVar[int]
@@ -46,6 +49,7 @@ class CompressionStats(_message.Message):
     STABLE_PREFIX_KNOWN_FIELD_NUMBER: _ClassVar[int]
     STABLE_PREFIX_NOTE_FIELD_NUMBER: _ClassVar[int]
     STABLE_PREFIX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    STABLE_PREFIX_UNCACHED_FIELD_NUMBER: _ClassVar[int]
     STRATEGY_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_REQUEST_PREFIX_TOKENS_FIELD_NUMBER: _ClassVar[int]
@@ -67,6 +71,7 @@ class CompressionStats(_message.Message):
     TOOL_LOOPS_DROPPED_FIELD_NUMBER: _ClassVar[int]
     TOOL_USES_CLEARED_FIELD_NUMBER: _ClassVar[int]
     TURNS_COMPRESSED_FIELD_NUMBER: _ClassVar[int]
+    UNCACHED_TOKENS_FIELD_NUMBER: _ClassVar[int]
     UNITS_NOTED_FIELD_NUMBER: _ClassVar[int]
     billed_tokens: float
     cache_breakpoint: CacheBreakpoint
@@ -74,6 +79,7 @@ class CompressionStats(_message.Message):
     chars_after: int
     chars_before: int
     compaction_replaced: int
+    context_window: int
     error_turns_collapsed: int
     greetings_dropped: int
     messages_after: int
@@ -81,6 +87,8 @@ class CompressionStats(_message.Message):
     messages_dropped: int
     messages_repaired: int
     messages_summarized: int
+    min_cacheable_tokens: int
+    model: str
     next_cache_breakpoint: CacheBreakpoint
     nudges_exhausted: bool
     part_tokens: int
@@ -96,6 +104,7 @@ class CompressionStats(_message.Message):
     stable_prefix_known: bool
     stable_prefix_note: str
     stable_prefix_tokens: int
+    stable_prefix_uncached: bool
     strategy: str
     summary_request_prefix_tokens: int
     summary_request_tokens: int
@@ -117,11 +126,12 @@ class CompressionStats(_message.Message):
     tool_loops_dropped: int
     tool_uses_cleared: int
     turns_compressed: int
+    uncached_tokens: int
     units_noted: int
-    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ..., provider: _Optional[str] = ..., prompts_led: _Optional[int] = ..., units_noted: _Optional[int] = ..., greetings_dropped: _Optional[int] = ..., part_tokens: _Optional[int] = ..., parts_estimated: _Optional[int] = ..., thinking_cleared: _Optional[int] = ..., thinking_tokens_cleared: _Optional[int] = ..., compaction_replaced: _Optional[int] = ..., messages_summarized: _Optional[int] = ..., summary_tokens: _Optional[int] = ..., summary_requested: bool = ..., summary_request_tokens: _Optional[int] = ..., summary_request_prefix_tokens: _Optional[int] = ..., program_tool: _Optional[_Union[ProgramTool, _Mapping]] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ..., provider: _Optional[str] = ..., prompts_led: _Optional[int] = ..., units_noted: _Optional[int] = ..., greetings_dropped: _Optional[int] = ..., part_tokens: _Optional[int] = ..., parts_estimated: _Optional[int] = ..., thinking_cleared: _Optional[int] = ..., thinking_tokens_cleared: _Optional[int] = ..., compaction_replaced: _Optional[int] = ..., messages_summarized: _Optional[int] = ..., summary_tokens: _Optional[int] = ..., summary_requested: bool = ..., summary_request_tokens: _Optional[int] = ..., summary_request_prefix_tokens: _Optional[int] = ..., model: _Optional[str] = ..., context_window: _Optional[int] = ..., min_cacheable_tokens: _Optional[int] = ..., stable_prefix_uncached: bool = ..., uncached_tokens: _Optional[int] = ..., program_tool: _Optional[_Union[ProgramTool, _Mapping]] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "keep_thinking_turns", "max_tokens", "max_turns", "mission", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "program_form", "prompt", "provider", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "summary_header", "summary_keep", "summary_prompt", "summary_trigger", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trim_to", "turns_left", "window_only"]
+    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "keep_thinking_turns", "max_tokens", "max_tokens_fraction", "max_turns", "min_cacheable_tokens", "mission", "model", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "program_form", "prompt", "provider", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "summary_header", "summary_keep", "summary_prompt", "summary_trigger", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trigger_fraction", "trim_to", "turns_left", "window_only"]
     CACHE_READ_RATE_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_RATE_FIELD_NUMBER: _ClassVar[int]
     CLEAR_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
@@ -131,8 +141,11 @@ class Options(_message.Message):
     KEEP_FIELD_NUMBER: _ClassVar[int]
     KEEP_THINKING_TURNS_FIELD_NUMBER: _ClassVar[int]
     MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FRACTION_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    MIN_CACHEABLE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MISSION_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     NUDGE_ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     NUDGE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
@@ -156,6 +169,7 @@ class Options(_message.Message):
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_LIMIT_FIELD_NUMBER: _ClassVar[int]
     TRIGGER_FIELD_NUMBER: _ClassVar[int]
+    TRIGGER_FRACTION_FIELD_NUMBER: _ClassVar[int]
     TRIM_TO_FIELD_NUMBER: _ClassVar[int]
     TURNS_LEFT_FIELD_NUMBER: _ClassVar[int]
     WINDOW_ONLY_FIELD_NUMBER: _ClassVar[int]
@@ -168,8 +182,11 @@ class Options(_message.Message):
     keep: int
     keep_thinking_turns: int
     max_tokens: int
+    max_tokens_fraction: float
     max_turns: int
+    min_cacheable_tokens: int
     mission: str
+    model: str
     nudge_attempt: int
     nudge_messages: _containers.RepeatedScalarFieldContainer[str]
     placeholder: str
@@ -193,10 +210,11 @@ class Options(_message.Message):
     tool_call_limit: int
     tools: _containers.RepeatedCompositeFieldContainer[_values_pb2.ToolSpec]
     trigger: int
+    trigger_fraction: float
     trim_to: int
     turns_left: int
     window_only: bool
-    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., provider: _Optional[str] = ..., keep_thinking_turns: _Optional[int] = ..., program_form: _Optional[str] = ..., summary_trigger: _Optional[int] = ..., summary_keep: _Optional[int] = ..., summary_prompt: _Optional[str] = ..., summary_header: _Optional[str] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., provider: _Optional[str] = ..., keep_thinking_turns: _Optional[int] = ..., program_form: _Optional[str] = ..., summary_trigger: _Optional[int] = ..., summary_keep: _Optional[int] = ..., summary_prompt: _Optional[str] = ..., summary_header: _Optional[str] = ..., model: _Optional[str] = ..., max_tokens_fraction: _Optional[float] = ..., trigger_fraction: _Optional[float] = ..., min_cacheable_tokens: _Optional[int] = ...) -> None: ...
 
 class ProgramTool(_message.Message):
     __slots__ = ["description", "name", "parameters"]

