@@ -95,8 +95,8 @@ func newCacheStableRecord(req *Request) (*record, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	rec := newRecord(req)
 	env := joinSections(missionSection(o), tools, dataSection(o), ret)
+	rec := newRecord(req, systemPrompt(o)+"\x00"+env)
 	for _, text := range []string{systemPrompt(o), env} {
 		n, err := req.Remembered.text(o.Tokenizer, text)
 		if err != nil {
@@ -143,18 +143,19 @@ type record struct {
 // once tends to be redefined again; its first redefinition moves its line
 // out of the record once), and bindings of a turn not sent or one that
 // failed.
-func newRecord(req *Request) *record {
+func newRecord(req *Request, known string) *record {
 	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
+	earlier := map[string]bool{} // identifiers the entries so far show or list
 	for i, t := range req.Turns {
 		n := t.Number
 		if n == 0 {
 			n = i + 1
 		}
 		pos[n] = i + 1
-		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options)
+		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier)
 		if !t.Success {
 			continue
 		}
@@ -426,7 +427,7 @@ type entryText struct {
 	rest       []string // the output lines left out, shown while the turn is the last
 }
 
-func makeEntry(t *Turn, k int, o *Options) entryText {
+func makeEntry(t *Turn, k int, o *Options, known string, earlier map[string]bool) entryText {
 	var e entryText
 	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
 	if !t.Success && len(shown) == 0 {
@@ -455,7 +456,8 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 		// The output, or else the result: one view of what the turn
 		// produced, as a prelude line shows a sample or the output.
 		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
-			e.prints, e.rest = splitOutput(prints)
+			var ids string
+			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier)
 			b.WriteString("\n;; Output:")
 			for _, p := range e.prints {
 				b.WriteByte('\n')
@@ -464,11 +466,18 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 			if len(e.rest) > 0 {
 				b.WriteString("\n;; (output cut: " + strconv.Itoa(len(e.rest)) + " more lines)")
 			}
+			if ids != "" {
+				b.WriteString("\n" + outputIndexLabel)
+				b.WriteString(ids)
+			}
 		} else if len(t.Prints) == 0 && (!emptyValue(t.Result) || t.Returned) {
 			e.result = RenderValue(orNil(t.Result), o.SampleLimit, o.SamplePrintableLimit)
 		}
 	}
 	e.body = b.String()
+	if t.Success {
+		shownIdentifiers(earlier, t.Prints, e.body)
+	}
 	e.calls = make([]string, len(calls))
 	for i, c := range calls {
 		e.calls[i] = e.body[c[0]:c[1]]
@@ -481,7 +490,7 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 // first ones up to entryExcerptRunes, a line that does not fit cut there
 // and its end going with the rest. Each line is cut at printCut first, as
 // single-user-coalesced cuts it.
-func splitOutput(prints []string) (shown, rest []string) {
+func splitOutput(prints []string, excerpt int) (shown, rest []string) {
 	shown = make([]string, len(prints))
 	total := 0
 	for i, p := range prints {
@@ -491,7 +500,7 @@ func splitOutput(prints []string) (shown, rest []string) {
 	if total <= entryOutputRunes {
 		return shown, nil
 	}
-	left := entryExcerptRunes
+	left := excerpt
 	for i, p := range shown {
 		n := utf8.RuneCountInString(p)
 		if n <= left {

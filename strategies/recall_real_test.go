@@ -79,7 +79,7 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 var turnRecallFloors = map[string]recallFloor{
 	"full":                  {0.865, 0.848},
 	"single-user-coalesced": {0.951, 0.92},
-	"cache-stable":          {0.949, 0.922},
+	"cache-stable":          {0.962, 0.932},
 }
 
 // recallChatConfigs are the configurations of TestRealChat and

@@ -1,0 +1,64 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+)
+
+// The identifiers of printed text: quoted strings without white space,
+// unquoted tokens of 8 or more characters mixing letters and digits; prose,
+// short tokens and plain numbers are left out, and each is listed once.
+func TestIDListText(t *testing.T) {
+	l := newIDList(1000, nil)
+	l.text(`2026-01-23T10:05:00Z - chat - logs are gone; {"source" "logs", "digest" "sha256:4faba222", "n" 412093, "note" "two words"}`)
+	l.text(`again 2026-01-23T10:05:00Z, ticket T-1001 and INC-1101: done.`)
+	want := "2026-01-23T10:05:00Z source logs digest sha256:4faba222 note INC-1101"
+	if got := l.String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// A list stops at its bound and says so; once full it takes nothing more,
+// so a list made from more text begins with the list made from less.
+func TestIDListBound(t *testing.T) {
+	l := newIDList(40, nil)
+	l.text(`"alpha-0001" "beta-0002" "gamma-0003" "delta-0004" "eps"`)
+	got := l.String()
+	if got != "alpha-0001 beta-0002 gamma-0003 ..." {
+		t.Errorf("got %q", got)
+	}
+}
+
+// A cut output lists what its excerpt, the prompt before the record and
+// earlier entries do not show; an output shown whole lists nothing; the
+// excerpt gives up room to the list.
+func TestCutOutput(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, "record "+strings.Repeat("x", 20)+" evidence_id deploy-"+string(rune('a'+i%26))+"0440 observed 2026-01-1"+string(rune('0'+i%10))+"T02:14:00Z")
+	}
+	earlier := map[string]bool{"deploy-b0440": true}
+	known := "the data names deploy-c0440"
+	shown, rest, ids := cutOutput(lines, lines, known, earlier)
+	if len(rest) == 0 || ids == "" {
+		t.Fatalf("a long output is not cut or lists nothing: %d lines left out, list %q", len(rest), ids)
+	}
+	text := strings.Join(shown, "\n")
+	for _, id := range strings.Fields(strings.TrimSuffix(ids, " ...")) {
+		if strings.Contains(text, id) || earlier[id] || strings.Contains(known, id) {
+			t.Errorf("%s is listed though shown already", id)
+		}
+	}
+	for _, want := range []string{"deploy-z0440", "2026-01-19T02:14:00Z"} {
+		if !strings.Contains(ids+text, want) {
+			t.Errorf("%s is neither shown nor listed: %q", want, ids)
+		}
+	}
+	if n := len([]rune(text)); n >= entryExcerptRunes {
+		t.Errorf("the excerpt keeps %d characters beside a list", n)
+	}
+	short := []string{"only 2026-01-19T02:14:00Z"}
+	if _, rest, ids := cutOutput(short, short, "", map[string]bool{}); len(rest) != 0 || ids != "" {
+		t.Errorf("a short output is cut (%d) or lists %q", len(rest), ids)
+	}
+}
