@@ -128,6 +128,8 @@ type record struct {
 	fns map[int]*Binding
 	// entries[k-1] is the entry of turn k without its definitions.
 	entries []entryText
+	// lists[n] is the list of values of a summary of turns 1..n.
+	lists []string
 	// envTokens is the tokens of SYSTEM and USER's mission, tools, data
 	// and expected return: the prompt before the record but for the
 	// host's prelude, which a redefinition can change.
@@ -144,7 +146,7 @@ type record struct {
 // out of the record once), and bindings of a turn not sent or one that
 // failed.
 func newRecord(req *Request, known string) *record {
-	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
+	r := &record{req: req, lists: summaryIndexes(req.Turns, known, req.Options.Pricing), printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
@@ -303,6 +305,10 @@ func (r *record) summary(n int, c *historyCounts) string {
 	}
 	var b strings.Builder
 	b.WriteString(summaryHeading)
+	if ids := r.lists[n]; ids != "" {
+		b.WriteString("\n" + summaryIndexLabel)
+		b.WriteString(ids)
+	}
 	if calls := r.summaryToolCalls(n, c); calls != "" {
 		b.WriteByte('\n')
 		b.WriteString(calls)
@@ -550,7 +556,7 @@ const maxRecordExcess = 0.15
 func (r *record) rebasePoint() (int, error) {
 	req := r.req
 	turns, o := req.Turns, &req.Options
-	sizes, err := newRecordSizes(req, r.entries)
+	sizes, err := newRecordSizes(req, r.entries, r.lists)
 	if err != nil {
 		return 0, err
 	}
@@ -618,14 +624,29 @@ type recordSizes struct {
 	calls, prints         []int
 	callsUpTo, printsUpTo []int
 	names, entry          []int
+	// index[n] is the tokens of the summary's list of values for the
+	// first n turns, its line included.
+	index []int
 }
 
-func newRecordSizes(req *Request, entries []entryText) (*recordSizes, error) {
+func newRecordSizes(req *Request, entries []entryText, lists []string) (*recordSizes, error) {
 	o := &req.Options
 	s := &recordSizes{o: o, calls: []int{0}, prints: []int{0}, callsUpTo: []int{0}, printsUpTo: []int{0}, names: []int{0}, entry: []int{0}}
 	count := func(text string) (int, error) {
 		n, err := req.Remembered.text(o.Tokenizer, text)
 		return n.tokens, err
+	}
+	s.index = make([]int, len(lists))
+	for n := 1; n < len(lists); n++ {
+		if lists[n] == lists[n-1] {
+			s.index[n] = s.index[n-1]
+			continue
+		}
+		c, err := count(summaryIndexLabel + lists[n])
+		if err != nil {
+			return nil, err
+		}
+		s.index[n] = 1 + c
 	}
 	seen := map[string]bool{}
 	for i := range req.Turns {
@@ -691,7 +712,7 @@ func (s *recordSizes) base(n int) int {
 	if n == 0 {
 		return 0
 	}
-	size := s.toolCalls(n) + s.names[n]
+	size := s.toolCalls(n) + s.names[n] + s.index[n]
 	prints := s.printsUpTo[n]
 	if shown := min(prints, s.o.PrintlnLimit); shown > 0 {
 		size += outputTokens + s.prints[prints] - s.prints[prints-shown]
@@ -721,8 +742,10 @@ func (s *recordSizes) shared(b, k int) int {
 	switch {
 	case b == 0:
 		return 0
+	case s.index[b] != s.index[k]:
+		return headingTokens + s.index[b] - 1 // up to the values added
 	case s.callsUpTo[b] != s.callsUpTo[k]:
-		return headingTokens
+		return headingTokens + s.index[b]
 	}
-	return s.toolCalls(b) + s.names[b]
+	return s.toolCalls(b) + s.names[b] + s.index[b]
 }

@@ -15,12 +15,15 @@ import (
 // "Evidence recall"). So an entry whose output was cut lists, after its
 // lines, the identifiers of the output it does not show and that neither
 // the prompt before the record (SYSTEM, mission, tools, data) nor an
-// earlier entry shows or lists, each once. The list is made from the turns'
-// own records, so it never changes: written to the cache once, read from it
-// on every later call. It takes its room from the excerpt (cutOutput), so
-// that an entry costs about what it cost without it: every run must still
-// bill less with cache-stable than with single-user-coalesced, which lists
-// nothing.
+// earlier entry shows or lists, each once; and the summary of a re-base,
+// which keeps only the last output lines, lists those of every output it
+// summarizes. Both lists are made from the turns' own records: an entry's
+// never changes, and a summary's begins with that of any earlier summary,
+// so each is written to the cache once and read from it on every later
+// call. The entry's list takes its room from the excerpt (cutOutput); the
+// summary's is bounded by the pricing (summaryIndexBound): every run must
+// still bill less with cache-stable than with single-user-coalesced, which
+// lists nothing.
 
 const (
 	// outputIndexChars bounds an entry's list; a list that is full says
@@ -32,6 +35,11 @@ const (
 	identifierMaxRunes = 100
 
 	outputIndexLabel = ";; values in the lines cut: "
+
+	// summaryIndexChars bounds the summary's list where a cache read
+	// costs a tenth of a fresh token or less (summaryIndexBound).
+	summaryIndexChars = 1200
+	summaryIndexLabel = ";; values in earlier output: "
 )
 
 // idList collects identifiers, each once, in the order they occur, up to
@@ -184,4 +192,35 @@ const opaqueMinRunes = 8
 // opaqueMinRunes characters or more, with a letter and a digit.
 func opaque(tok string) bool {
 	return utf8.RuneCountInString(tok) >= opaqueMinRunes && strings.ContainsAny(tok, "0123456789") && strings.IndexFunc(tok, unicode.IsLetter) >= 0
+}
+
+// summaryIndexes returns, for each n from 0 to len(turns), the list of the
+// summary of turns 1..n: the identifiers of those turns' output that the
+// prompt before the record (known) does not show, in turn order, as their
+// entries showed or listed them. A summary's list begins with that of any
+// summary of fewer turns, so a re-base reads the earlier list from the
+// cache.
+func summaryIndexes(turns []Turn, known string, p Pricing) []string {
+	out := make([]string, len(turns)+1)
+	l := newIDList(summaryIndexBound(p), func(id string) bool { return strings.Contains(known, id) })
+	for i := range turns {
+		if turns[i].Success {
+			for _, p := range turns[i].Prints {
+				l.text(p)
+			}
+		}
+		out[i+1] = l.String()
+	}
+	return out
+}
+
+// summaryIndexBound is the summary's list's bound under pricing p. The list
+// is read on every call after a re-base and rewritten from its new values
+// at the next: it pays where the cache reads cheaply and writes at little
+// premium, so it shortens as reads cost more (none once a read costs half
+// a fresh token, openai, where single-user-coalesced, which rewrites its
+// short sections, would otherwise bill less) and as writes cost more than
+// Anthropic's 5-minute cache (1.25).
+func summaryIndexBound(p Pricing) int {
+	return int(float64(summaryIndexChars) * max(0, 1-2*p.ReadRate) * min(1, 1.25/max(p.WriteRate, 1)))
 }

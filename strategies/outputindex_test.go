@@ -62,3 +62,30 @@ func TestCutOutput(t *testing.T) {
 		t.Errorf("a short output is cut (%d) or lists %q", len(rest), ids)
 	}
 }
+
+// A summary's list begins with the list of any summary of fewer turns, so
+// a re-base reads it from the cache; it leaves out what the prompt before
+// the record shows, and where a cache read costs half a fresh token it is
+// empty.
+func TestSummaryIndexes(t *testing.T) {
+	turns := []Turn{
+		{Success: true, Prints: []string{`{"evidence_id" "deploy-0440" "digest" "sha256:4faba222"}`}},
+		{Success: false, Prints: []string{`"failed-turn-value"`}},
+		{Success: true, Prints: []string{`observed 2026-01-23T10:05:00Z by "deploy-0440" and "known-source"`}},
+	}
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	lists := summaryIndexes(turns, "the data names known-source", anthropic)
+	want := []string{"", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222 2026-01-23T10:05:00Z"}
+	for n := range lists {
+		if lists[n] != want[n] {
+			t.Errorf("%d turns: got %q, want %q", n, lists[n], want[n])
+		}
+		if n > 0 && !strings.HasPrefix(lists[n], lists[n-1]) {
+			t.Errorf("%d turns: %q does not begin with %q", n, lists[n], lists[n-1])
+		}
+	}
+	openai, _ := resolvePricing("openai", nil, nil)
+	if got := summaryIndexes(turns, "", openai)[3]; got != "" {
+		t.Errorf("under openai the summary lists %q", got)
+	}
+}

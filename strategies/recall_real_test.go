@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -79,7 +80,14 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 var turnRecallFloors = map[string]recallFloor{
 	"full":                  {0.865, 0.848},
 	"single-user-coalesced": {0.951, 0.92},
-	"cache-stable":          {0.962, 0.932},
+	"cache-stable":          {0.981, 0.960},
+}
+
+// turnCutFloors: runs cut after k turns (their first k calls, runs of k
+// turns or more) -> configuration -> floor.
+var turnCutFloors = map[int]map[string]recallFloor{
+	5:  {"full": {0.724, 0.7}, "single-user-coalesced": {1, 1}, "cache-stable": {1, 1}},
+	10: {"full": {0.846, 0.827}, "single-user-coalesced": {0.938, 0.916}, "cache-stable": {0.982, 0.962}},
 }
 
 // recallChatConfigs are the configurations of TestRealChat and
@@ -168,8 +176,15 @@ func testTurnRecallRecorded(t *testing.T) {
 	labels := []string{"full", "single-user-coalesced", "cache-stable"}
 	anthropic, _ := resolvePricing("anthropic", nil, nil)
 	totals := map[string]*recallTotals{}
+	cuts := map[int]map[string]*recallTotals{} // runs cut after k turns
 	for _, l := range labels {
 		totals[l] = &recallTotals{}
+	}
+	for k := range turnCutFloors {
+		cuts[k] = map[string]*recallTotals{}
+		for _, l := range labels {
+			cuts[k][l] = &recallTotals{}
+		}
 	}
 	for _, f := range files {
 		tr := loadTrace(t, f)
@@ -188,12 +203,22 @@ func testTurnRecallRecorded(t *testing.T) {
 					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
 				}
 				totals[name].add(&resp.Stats, ev, resp.Messages)
+				for k := range cuts {
+					if len(tr.turns) >= k && i < k {
+						cuts[k][name].add(&resp.Stats, ev, resp.Messages)
+					}
+				}
 			}
 		}
 	}
 	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
 	t.Logf("\n%s", recallTable(src, "full", labels, totals))
 	checkFloors(t, "PTC-Lisp", labels, totals, turnRecallFloors)
+	for _, k := range slices.Sorted(maps.Keys(cuts)) {
+		cut := fmt.Sprintf("real PTC-Lisp runs cut after %d turns", k)
+		t.Logf("\n%s", recallTable(cut, "full", labels, cuts[k]))
+		checkFloors(t, cut, labels, cuts[k], turnCutFloors[k])
+	}
 }
 
 func everyFourth[T any](s []T) []T {
