@@ -97,7 +97,7 @@ FUZZ_TARGETS = \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	internal/bpe:FuzzCountMatchesTiktoken \
 	internal/trace:FuzzRenderLayout \
-	cmd/ptc-sidecar:FuzzReportRead
+	cmd/ptc-sidecar/internal/chatlog:FuzzReadLogs
 FUZZTIME ?= 20s
 
 ## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-sidecar/ptc-sidecar/cmd/ptc-sidecar/internal/chatlog"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
@@ -119,16 +120,16 @@ func TestReportAnthropicRequest(t *testing.T) {
 }
 
 func TestReportReadsShapes(t *testing.T) {
-	var logs reportLogs
+	var logs chatlog.Logs
 	f, err := os.Open("testdata/report/anthropic_request.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := logs.read("a", f); err != nil {
+	if err := logs.Read("a", f); err != nil {
 		t.Fatal(err)
 	}
-	msgs := logs.chats[0].messages
+	msgs := logs.Chats[0].Messages
 	roles := ""
 	for _, m := range msgs {
 		roles += m.Role[:1]
@@ -147,16 +148,16 @@ func TestReportReadsShapes(t *testing.T) {
 
 	// A JSONL of single messages is one conversation; the product's
 	// tool-call shape and lowerCamelCase are read too.
-	var lines reportLogs
+	var lines chatlog.Logs
 	jsonl := `{"role":"user","content":"find 12345"}
 {"role":"assistant","toolCalls":[{"id":"a","name":"find","arguments":{"n":12345}}]}
 {"role":"tool","toolCallId":"a","content":"found"}
 `
-	if err := lines.read("l", strings.NewReader(jsonl)); err != nil {
+	if err := lines.Read("l", strings.NewReader(jsonl)); err != nil {
 		t.Fatal(err)
 	}
-	if len(lines.chats) != 1 || len(lines.chats[0].messages) != 3 || lines.chats[0].messages[1].ToolCalls[0].Arguments != `{"n":12345}` || lines.chats[0].messages[2].ToolCallID != "a" {
-		t.Fatalf("JSONL of messages read as %+v", lines.chats)
+	if len(lines.Chats) != 1 || len(lines.Chats[0].Messages) != 3 || lines.Chats[0].Messages[1].ToolCalls[0].Arguments != `{"n":12345}` || lines.Chats[0].Messages[2].ToolCallID != "a" {
+		t.Fatalf("JSONL of messages read as %+v", lines.Chats)
 	}
 }
 
@@ -191,13 +192,13 @@ func TestReportBadInput(t *testing.T) {
 // TestReportMatchesToMessages: the report's tokens and bill for a strategy
 // are the sums of what ToMessages returns for the same calls.
 func TestReportMatchesToMessages(t *testing.T) {
-	var logs reportLogs
+	var logs chatlog.Logs
 	f, err := os.Open("testdata/report/openai_requests.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := logs.read("openai", f); err != nil {
+	if err := logs.Read("openai", f); err != nil {
 		t.Fatal(err)
 	}
 	opts, err := newReportOptions(&reportFlags{pricing: "openai"})
@@ -210,7 +211,7 @@ func TestReportMatchesToMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := server.New(server.Config{})
-	conv := logs.chats[0].messages
+	conv := logs.Chats[0].Messages
 	for _, tl := range groups[0].tallies[1:] {
 		strategy, option, _ := strings.Cut(tl.label, " ")
 		tokens, bill := 0, 0.0
@@ -320,34 +321,4 @@ func TestReportStdinAndRefused(t *testing.T) {
 	if r := row(t, out, "token-budget 32000"); r[0] != 1 || r[1] != 0 || r[5] != 1 {
 		t.Fatalf("token-budget 32000 row %v: want the call sent, its evidence kept", r)
 	}
-}
-
-// FuzzReportRead: no input makes reading a log, or finding its calls'
-// evidence, panic. (The strategies have fuzz targets of their own.)
-func FuzzReportRead(f *testing.F) {
-	for _, file := range []string{"testdata/report/openai_requests.jsonl", "testdata/report/anthropic_request.json", "testdata/trace_run.json"} {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Add([]byte(`[{"role":"user","content":[{"type":"tool_result","content":[{"type":"image"}]}]}]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var logs reportLogs
-		if logs.read("fuzz", bytes.NewReader(data)) != nil {
-			return
-		}
-		for _, c := range logs.chats {
-			for n := range c.messages {
-				strategies.ChatEvidence(c.messages[:n], &c.messages[n])
-			}
-		}
-		for _, r := range logs.runs {
-			turns := withMemorySnapshots(r.req)
-			for k := range turns {
-				_, _ = bindingsOf(memoryBefore(r.req, turns, k))
-			}
-		}
-	})
 }

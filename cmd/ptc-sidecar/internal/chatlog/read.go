@@ -1,4 +1,8 @@
-package main
+// Package chatlog reads the logs `ptc-sidecar report` measures: chat
+// conversations (OpenAI Chat Completions, Anthropic Messages, the
+// product's ChatMessage JSON) and PTC-Lisp run records. It is a package of
+// its own so that its fuzz target runs without the rest of the binary.
+package chatlog
 
 import (
 	"bytes"
@@ -33,33 +37,33 @@ import (
 // the product's (tool_calls with name and arguments, in snake_case or
 // lowerCamelCase).
 
-// conversation is one chat log read from a file.
-type conversation struct {
-	label    string // file and position, for messages
-	messages []strategies.ChatMessage
+// Conversation is one chat log read from a file.
+type Conversation struct {
+	Label    string // file and position, for messages
+	Messages []strategies.ChatMessage
 }
 
-// runRecord is one PTC-Lisp run read from a file.
-type runRecord struct {
-	label string
-	req   *ptcsidecarv1.RenderTraceRequest
+// Run is one PTC-Lisp run read from a file.
+type Run struct {
+	Label string
+	Req   *ptcsidecarv1.RenderTraceRequest
 }
 
-// reportLogs is what the files held.
-type reportLogs struct {
-	chats []conversation
-	runs  []runRecord
+// Logs is what the files held.
+type Logs struct {
+	Chats []Conversation
+	Runs  []Run
 }
 
-// readLogs reads one file's values into logs.
-func (logs *reportLogs) read(name string, r io.Reader) error {
+// Read reads one file's values (name labels them in errors) into logs.
+func (logs *Logs) Read(name string, r io.Reader) error {
 	dec := json.NewDecoder(r)
 	var pending []strategies.ChatMessage // messages in a row, one conversation
 	pendingAt := 0
-	var fileChats []conversation
+	var fileChats []Conversation
 	flush := func() {
 		if len(pending) > 0 {
-			fileChats = append(fileChats, conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending})
+			fileChats = append(fileChats, Conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending})
 			pending = nil
 		}
 	}
@@ -91,10 +95,10 @@ func (logs *reportLogs) read(name string, r io.Reader) error {
 	// A log of one request per call holds each conversation again and again,
 	// one message longer each time: only the last of such a chain counts.
 	for i, c := range fileChats {
-		if i+1 < len(fileChats) && isPrefix(c.messages, fileChats[i+1].messages) {
+		if i+1 < len(fileChats) && isPrefix(c.Messages, fileChats[i+1].Messages) {
 			continue
 		}
-		logs.chats = append(logs.chats, c)
+		logs.Chats = append(logs.Chats, c)
 	}
 	return nil
 }
@@ -115,7 +119,7 @@ func messageValue(raw json.RawMessage, label string) ([]strategies.ChatMessage, 
 
 // value reads one JSON value that is not a single message, adding run
 // records to logs and returning conversations.
-func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation, error) {
+func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var items []json.RawMessage
@@ -131,9 +135,9 @@ func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation
 			if err != nil {
 				return nil, err
 			}
-			return []conversation{{label, msgs}}, nil
+			return []Conversation{{label, msgs}}, nil
 		}
-		var out []conversation
+		var out []Conversation
 		for i, item := range items {
 			chats, err := logs.value(item, fmt.Sprintf("%s[%d]", label, i))
 			if err != nil {
@@ -156,7 +160,7 @@ func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation
 		if id := obj["id"]; id != nil {
 			label += " (" + strings.Trim(string(id), `"`) + ")"
 		}
-		logs.runs = append(logs.runs, runRecord{label, req})
+		logs.Runs = append(logs.Runs, Run{label, req})
 		return nil, nil
 	case obj["messages"] != nil || obj["history"] != nil:
 		key := "messages"
@@ -183,7 +187,7 @@ func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation
 		if id := obj["id"]; id != nil {
 			label += " (" + strings.Trim(string(id), `"`) + ")"
 		}
-		return []conversation{{label, msgs}}, nil
+		return []Conversation{{label, msgs}}, nil
 	}
 	return nil, fmt.Errorf("%s: an object with neither messages, history, turns nor role: not a log this command reads", label)
 }
@@ -417,4 +421,5 @@ func contentText(raw json.RawMessage, label string) (string, bool, error) {
 	return strings.Join(text, "\n"), len(blocks) > 0, nil
 }
 
-var errNoLogs = errors.New("the files hold no conversation and no run record")
+// ErrNoLogs says that files held nothing this package reads.
+var ErrNoLogs = errors.New("the files hold no conversation and no run record")
