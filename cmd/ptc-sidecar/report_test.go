@@ -189,17 +189,62 @@ func TestReportBadInput(t *testing.T) {
 	}
 }
 
-// TestReportMatchesToMessages: the report's tokens and bill for a strategy
-// are the sums of what ToMessages returns for the same calls.
+// TestReportMatchesToMessages: the report's calls, tokens and bill for a
+// strategy are the sums of what ToMessages returns for the same calls, on
+// logs of each shape: the OpenAI request bodies and the Anthropic request
+// the other tests read, and two shapes written for this test that no other
+// test reads (an OpenAI log
+// with a developer message, content parts in tool messages, parallel tool
+// calls and a confirmation; an Anthropic log with a string system prompt,
+// redacted thinking, parallel tool_use blocks, an error result and an
+// image). Each log's reading is checked too: its calls and the values of
+// its evidence.
 func TestReportMatchesToMessages(t *testing.T) {
+	for _, tc := range []struct {
+		file     string
+		calls    int
+		evidence int    // calls with evidence
+		value    string // a value the last call copied from the log
+	}{
+		{"openai_requests.jsonl", 3, 3, "NO6JO3"},
+		{"anthropic_request.json", 3, 1, "/src/app/main.go"},
+		{"openai_developer_parallel.json", 3, 3, "res-20931"},
+		{"anthropic_parallel_errors.jsonl", 3, 3, "9f3c2ab71d0e"},
+	} {
+		t.Run(tc.file, func(t *testing.T) { checkReportMatches(t, tc.file, tc.calls, tc.evidence, tc.value) })
+	}
+}
+
+func checkReportMatches(t *testing.T, file string, calls, evidence int, value string) {
 	var logs chatlog.Logs
-	f, err := os.Open("testdata/report/openai_requests.jsonl")
+	f, err := os.Open(filepath.Join("testdata/report", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := logs.Read("openai", f); err != nil {
+	if err := logs.Read(file, f); err != nil {
 		t.Fatal(err)
+	}
+	if len(logs.Chats) != 1 {
+		t.Fatalf("read %d conversations, want 1", len(logs.Chats))
+	}
+	conv := logs.Chats[0].Messages
+	withEvidence, last := 0, []strategies.Evidence(nil)
+	for n := range conv {
+		if ev := strategies.ChatEvidence(conv[:n], &conv[n]); len(ev) > 0 {
+			withEvidence++
+			last = ev
+		}
+	}
+	found := false
+	for _, e := range last {
+		found = found || e.Value == value
+	}
+	if withEvidence != evidence {
+		t.Errorf("%d calls with evidence, want %d", withEvidence, evidence)
+	}
+	if !found {
+		t.Errorf("the last call's evidence %v lacks %q", last, value)
 	}
 	opts, err := newReportOptions(&reportFlags{pricing: "openai"})
 	if err != nil {
@@ -211,7 +256,6 @@ func TestReportMatchesToMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := server.New(server.Config{})
-	conv := logs.Chats[0].Messages
 	for _, tl := range groups[0].tallies[1:] {
 		strategy, option, _ := strings.Cut(tl.label, " ")
 		tokens, bill := 0, 0.0
@@ -236,8 +280,8 @@ func TestReportMatchesToMessages(t *testing.T) {
 			tokens += int(resp.GetStats().GetTokensAfter())
 			bill += resp.GetStats().GetBilledTokens()
 		}
-		if tokens != tl.tokens || math.Abs(bill-tl.bill) > 1e-6 || tl.calls != 3 {
-			t.Errorf("%s: report %d calls, %d tokens, billed %.3f; ToMessages %d tokens, billed %.3f", tl.label, tl.calls, tl.tokens, tl.bill, tokens, bill)
+		if tokens != tl.tokens || math.Abs(bill-tl.bill) > 1e-6 || tl.calls != calls {
+			t.Errorf("%s: report %d calls (want %d), %d tokens, billed %.3f; ToMessages %d tokens, billed %.3f", tl.label, tl.calls, calls, tl.tokens, tl.bill, tokens, bill)
 		}
 	}
 }
