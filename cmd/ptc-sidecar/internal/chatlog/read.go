@@ -25,8 +25,9 @@ import (
 //   - a conversation: a list of messages, or an object with "messages"
 //     (an OpenAI Chat Completions or Anthropic Messages request body, the
 //     product's conversation files) or "history" (a ToMessagesRequest);
-//   - one message (an object with "role"): messages in a row form one
-//     conversation (a JSONL log of messages);
+//   - one message (an object with "role"), or a line of a coding agent's
+//     session transcript (transcriptLine): messages in a row form one
+//     conversation (a JSONL log of messages, a session);
 //   - a PTC-Lisp run record: an object with "turns" (a RenderTraceRequest
 //     or ToMessagesRequest as JSON, docs/TRACE.md);
 //   - a list of conversations or run records.
@@ -60,6 +61,7 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 	dec := json.NewDecoder(r)
 	var pending []strategies.ChatMessage // messages in a row, one conversation
 	pendingAt := 0
+	lastID := "" // the message id of the last transcript line
 	var fileChats []Conversation
 	flush := func() {
 		if len(pending) > 0 {
@@ -75,6 +77,22 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 			return fmt.Errorf("%s: value %d: not JSON: %v", name, n, err)
 		}
 		label := fmt.Sprintf("%s, value %d", name, n)
+		if msg, id, ok, err := transcriptLine(raw, label); err != nil {
+			return err
+		} else if ok {
+			switch {
+			case msg == nil: // a line that holds no message of the thread
+			case id != "" && id == lastID && len(pending) > 0 && pending[len(pending)-1].Role == strategies.RoleAssistant && msg[0].Role == strategies.RoleAssistant:
+				mergeAssistant(&pending[len(pending)-1], &msg[0])
+			default:
+				if len(pending) == 0 {
+					pendingAt = n
+				}
+				pending = append(pending, msg...)
+			}
+			lastID = id
+			continue
+		}
 		if single, ok, err := messageValue(raw, label); err != nil {
 			return err
 		} else if ok {
@@ -105,6 +123,48 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 
 func isPrefix(a, b []strategies.ChatMessage) bool {
 	return len(a) <= len(b) && reflect.DeepEqual(a, b[:len(a)])
+}
+
+// transcriptLine reads raw as a line of a coding agent's session
+// transcript (Claude Code's JSONL: an object with "type" and an id of the
+// transcript's, "uuid", "leafUuid" or "messageId"; the message under
+// "message"), when it is one. Lines of other types
+// (summaries, snapshots) and of a side thread (a sub-agent's,
+// "isSidechain") hold no message of the thread: msgs is nil. id is the
+// message's id: the transcript writes each content block of an assistant
+// message on a line of its own, all with the message's id.
+func transcriptLine(raw json.RawMessage, label string) (msgs []strategies.ChatMessage, id string, ok bool, err error) {
+	var line struct {
+		Type      string                     `json:"type"`
+		UUID      *string                    `json:"uuid"`
+		LeafUUID  *string                    `json:"leafUuid"`
+		MessageID *string                    `json:"messageId"`
+		Sidechain bool                       `json:"isSidechain"`
+		Message   map[string]json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(raw, &line) != nil || line.Type == "" || line.UUID == nil && line.LeafUUID == nil && line.MessageID == nil {
+		return nil, "", false, nil
+	}
+	if line.Sidechain || (line.Type != "user" && line.Type != "assistant") || line.Message["role"] == nil {
+		return nil, "", true, nil
+	}
+	if v := line.Message["id"]; v != nil {
+		_ = json.Unmarshal(v, &id)
+	}
+	msgs, err = convertMessage(line.Message, label+".message")
+	return msgs, id, true, err
+}
+
+// mergeAssistant adds to m what next, a later line of the same assistant
+// message, holds.
+func mergeAssistant(m, next *strategies.ChatMessage) {
+	if next.Content != "" {
+		m.Content = joinNonEmpty(m.Content, next.Content)
+	}
+	if next.Reasoning != "" {
+		m.Reasoning = joinNonEmpty(m.Reasoning, next.Reasoning)
+	}
+	m.ToolCalls = append(m.ToolCalls, next.ToolCalls...)
 }
 
 // messageValue reads raw as one message, when it is one.
