@@ -50,6 +50,20 @@ type recallFloor struct{ whole, sample float64 }
 
 // chatRecallFloors: source -> configuration -> floor.
 var chatRecallFloors = map[string]map[string]recallFloor{
+	// The generated coding-agent sessions (codingsessions_test.go): no
+	// recorded long coding session is in the repository.
+	"coding-agent": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {0.996, 0.986},
+		"loop-slice window_only":           {0.206, 0.208},
+		"turn-aware":                       {1, 1},
+		"turn-aware window_only":           {0.224, 0.255},
+		"clear-tool-results":               {0.996, 1},
+		"clear-tool-results trigger 20000": {0.960, 0.938},
+		"token-budget 8000":                {0.568, 0.598},
+		"token-budget 32000":               {0.858, 0.904},
+		"clear-tool-results trigger 8000":  {0.905, 0.879},
+	},
 	"pydantic-ai-cassettes": {
 		"raw history":                      {1, 1},
 		"loop-slice":                       {0.999, 1},
@@ -102,7 +116,8 @@ func recallChatConfigs() []chatEvalConfig {
 
 // TestRecallRecorded measures evidence recall, tokens and bill of every
 // chat strategy on each call (each assistant message with tool calls) of
-// the recorded conversations of testdata/realchat, and of every turn
+// the recorded conversations of testdata/realchat and of the generated
+// coding-agent sessions (codingSessions), and of every turn
 // strategy on each turn of the recorded runs of a real model
 // (testdata/traces/real-*.txtar), and fails when a recall drops below the
 // figure recorded in docs/STRATEGIES.md. -short measures a sample: every
@@ -114,7 +129,7 @@ func TestRecallRecorded(t *testing.T) {
 }
 
 func testChatRecallRecorded(t *testing.T) {
-	convs := loadRealChat(t)
+	convs := append(loadRealChat(t), codingSessions()...)
 	if testing.Short() {
 		convs = everyFourth(convs)
 	}
