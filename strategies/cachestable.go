@@ -96,7 +96,7 @@ func newCacheStableRecord(req *Request) (*record, string, error) {
 		return nil, "", err
 	}
 	env := joinSections(missionSection(o), tools, dataSection(o), ret)
-	rec := newRecord(req, systemPrompt(o)+"\x00"+env)
+	rec := newRecord(req, knownIdentifiers(systemPrompt(o)+"\n"+env))
 	for _, text := range []string{systemPrompt(o), env} {
 		n, err := req.Remembered.text(o.Tokenizer, text)
 		if err != nil {
@@ -145,7 +145,7 @@ type record struct {
 // once tends to be redefined again; its first redefinition moves its line
 // out of the record once), and bindings of a turn not sent or one that
 // failed.
-func newRecord(req *Request, known string) *record {
+func newRecord(req *Request, known map[string]bool) *record {
 	r := &record{req: req, lists: summaryIndexes(req.Turns, known, req.Options.Pricing), printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
@@ -433,7 +433,7 @@ type entryText struct {
 	rest       []string // the output lines left out, shown while the turn is the last
 }
 
-func makeEntry(t *Turn, k int, o *Options, known string, earlier map[string]bool) entryText {
+func makeEntry(t *Turn, k int, o *Options, known, earlier map[string]bool) entryText {
 	var e entryText
 	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
 	if !t.Success && len(shown) == 0 {
@@ -481,9 +481,7 @@ func makeEntry(t *Turn, k int, o *Options, known string, earlier map[string]bool
 		}
 	}
 	e.body = b.String()
-	if t.Success {
-		shownIdentifiers(earlier, t.Prints, e.body)
-	}
+	identifiersOf(earlier, e.body)
 	e.calls = make([]string, len(calls))
 	for i, c := range calls {
 		e.calls[i] = e.body[c[0]:c[1]]

@@ -40,6 +40,10 @@ const (
 	// costs a tenth of a fresh token or less (summaryIndexBound).
 	summaryIndexChars = 1200
 	summaryIndexLabel = ";; values in earlier output: "
+
+	// maxIDCandidates bounds the tokens a list looks at: past it the list
+	// is full, so a huge output costs a bounded time.
+	maxIDCandidates = 10000
 )
 
 // idList collects identifiers, each once, in the order they occur, up to
@@ -49,6 +53,8 @@ type idList struct {
 	seen  map[string]bool
 	limit int
 	full  bool
+	// examined counts the candidates looked at, up to maxIDCandidates.
+	examined int
 	// skip reports identifiers already shown where the list is read.
 	skip func(string) bool
 }
@@ -62,6 +68,10 @@ func newIDList(limit int, skip func(string) bool) *idList {
 // made from more output begins with the list made from less.
 func (l *idList) add(id string) {
 	if l.full || l.seen[id] {
+		return
+	}
+	if l.examined++; l.examined > maxIDCandidates {
+		l.full = true
 		return
 	}
 	l.seen[id] = true
@@ -89,12 +99,12 @@ func (l *idList) String() string {
 	return l.b.String()
 }
 
-// text adds the identifiers of printed text: the contents of its quoted
-// strings that hold no white space (a source name, an id), and its other
-// tokens that hold a digit (a timestamp, a digest, a count of 3 or more
-// digits), of evidenceMinChars to identifierMaxRunes characters. Prose
-// words hold no digit and are left out: the lines shown say what the output
-// was about.
+// text adds the identifiers of printed text, of evidenceMinChars to
+// identifierMaxRunes characters: the contents of its quoted strings that
+// hold no white space (a source name, an id), and its other tokens that
+// are opaque (a timestamp, a digest, a record id). Prose words, short
+// tokens and plain numbers are left out: the lines shown say what the
+// output was about.
 func (l *idList) text(s string) {
 	for i := 0; i < len(s) && !l.full; {
 		c := s[i]
@@ -143,14 +153,14 @@ func tokenDelimiter(c byte) bool {
 // counting as three (a digest or a timestamp takes two to three times the
 // tokens of prose of its length), down to an excerpt of
 // entryExcerptMinRunes characters.
-func cutOutput(all, prints []string, known string, earlier map[string]bool) (shown, rest []string, ids string) {
+func cutOutput(all, prints []string, known, earlier map[string]bool) (shown, rest []string, ids string) {
 	shown, rest = splitOutput(prints, entryExcerptRunes)
 	if len(rest) == 0 && len(prints) == len(all) {
 		return shown, rest, ""
 	}
 	index := func(shown []string) string {
 		text := strings.Join(shown, "\n")
-		l := newIDList(outputIndexChars, func(id string) bool { return earlier[id] || strings.Contains(text, id) || strings.Contains(known, id) })
+		l := newIDList(outputIndexChars, func(id string) bool { return earlier[id] || known[id] || strings.Contains(text, id) })
 		for _, p := range all {
 			l.text(p)
 		}
@@ -168,18 +178,21 @@ func cutOutput(all, prints []string, known string, earlier map[string]bool) (sho
 	return shown, rest, ids
 }
 
-// shownIdentifiers adds to earlier the identifiers of a turn's output
-// (prints) that its entry (body) shows or lists.
-func shownIdentifiers(earlier map[string]bool, prints []string, body string) {
+// identifiersOf adds the identifiers of text to set.
+func identifiersOf(set map[string]bool, text string) {
 	l := newIDList(math.MaxInt, func(id string) bool {
-		if strings.Contains(body, id) {
-			earlier[id] = true
-		}
+		set[id] = true
 		return true
 	})
-	for _, p := range prints {
-		l.text(p)
-	}
+	l.text(text)
+}
+
+// knownIdentifiers is the set of identifiers of known, the prompt before
+// the record, that no list repeats.
+func knownIdentifiers(known string) map[string]bool {
+	set := map[string]bool{}
+	identifiersOf(set, known)
+	return set
 }
 
 // opaqueMinRunes: a shorter unquoted token (a ticket number, a count) is
@@ -200,9 +213,9 @@ func opaque(tok string) bool {
 // entries showed or listed them. A summary's list begins with that of any
 // summary of fewer turns, so a re-base reads the earlier list from the
 // cache.
-func summaryIndexes(turns []Turn, known string, p Pricing) []string {
+func summaryIndexes(turns []Turn, known map[string]bool, p Pricing) []string {
 	out := make([]string, len(turns)+1)
-	l := newIDList(summaryIndexBound(p), func(id string) bool { return strings.Contains(known, id) })
+	l := newIDList(summaryIndexBound(p), func(id string) bool { return known[id] })
 	for i := range turns {
 		if turns[i].Success {
 			for _, p := range turns[i].Prints {

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,14 +39,14 @@ func TestCutOutput(t *testing.T) {
 		lines = append(lines, "record "+strings.Repeat("x", 20)+" evidence_id deploy-"+string(rune('a'+i%26))+"0440 observed 2026-01-1"+string(rune('0'+i%10))+"T02:14:00Z")
 	}
 	earlier := map[string]bool{"deploy-b0440": true}
-	known := "the data names deploy-c0440"
+	known := knownIdentifiers("the data names deploy-c0440")
 	shown, rest, ids := cutOutput(lines, lines, known, earlier)
 	if len(rest) == 0 || ids == "" {
 		t.Fatalf("a long output is not cut or lists nothing: %d lines left out, list %q", len(rest), ids)
 	}
 	text := strings.Join(shown, "\n")
 	for _, id := range strings.Fields(strings.TrimSuffix(ids, " ...")) {
-		if strings.Contains(text, id) || earlier[id] || strings.Contains(known, id) {
+		if strings.Contains(text, id) || earlier[id] || known[id] {
 			t.Errorf("%s is listed though shown already", id)
 		}
 	}
@@ -58,7 +59,7 @@ func TestCutOutput(t *testing.T) {
 		t.Errorf("the excerpt keeps %d characters beside a list", n)
 	}
 	short := []string{"only 2026-01-19T02:14:00Z"}
-	if _, rest, ids := cutOutput(short, short, "", map[string]bool{}); len(rest) != 0 || ids != "" {
+	if _, rest, ids := cutOutput(short, short, nil, map[string]bool{}); len(rest) != 0 || ids != "" {
 		t.Errorf("a short output is cut (%d) or lists %q", len(rest), ids)
 	}
 }
@@ -74,7 +75,7 @@ func TestSummaryIndexes(t *testing.T) {
 		{Success: true, Prints: []string{`observed 2026-01-23T10:05:00Z by "deploy-0440" and "known-source"`}},
 	}
 	anthropic, _ := resolvePricing("anthropic", nil, nil)
-	lists := summaryIndexes(turns, "the data names known-source", anthropic)
+	lists := summaryIndexes(turns, knownIdentifiers(`the data names "known-source"`), anthropic)
 	want := []string{"", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222 2026-01-23T10:05:00Z"}
 	for n := range lists {
 		if lists[n] != want[n] {
@@ -85,7 +86,22 @@ func TestSummaryIndexes(t *testing.T) {
 		}
 	}
 	openai, _ := resolvePricing("openai", nil, nil)
-	if got := summaryIndexes(turns, "", openai)[3]; got != "" {
+	if got := summaryIndexes(turns, nil, openai)[3]; got != "" {
 		t.Errorf("under openai the summary lists %q", got)
+	}
+}
+
+// A list looks at maxIDCandidates tokens at most, even when each is
+// skipped, so a huge output costs a bounded time.
+func TestIDListCandidates(t *testing.T) {
+	var b strings.Builder
+	for i := range 3 * maxIDCandidates {
+		b.WriteString(`"id-` + strconv.Itoa(i) + `" `)
+	}
+	looked := 0
+	l := newIDList(1<<20, func(string) bool { looked++; return true })
+	l.text(b.String())
+	if looked != maxIDCandidates || !l.full {
+		t.Errorf("looked at %d candidates (full %v), want %d", looked, l.full, maxIDCandidates)
 	}
 }
