@@ -36,8 +36,8 @@ const (
 
 	outputIndexLabel = ";; values in the lines cut: "
 
-	// summaryIndexChars bounds the summary's list where a cache read
-	// costs a tenth of a fresh token or less (summaryIndexBound).
+	// summaryIndexChars is the summary's list's bound before the pricing
+	// scales it (summaryIndexBound).
 	summaryIndexChars = 1200
 	summaryIndexLabel = ";; values in earlier output: "
 
