@@ -99,7 +99,7 @@ FUZZ_TARGETS = \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzChatParts strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	internal/bpe:FuzzCountMatchesTiktoken internal/bpe:FuzzGemmaMatchesOracle \
 	internal/trace:FuzzRenderLayout \
-	cmd/ptc-sidecar:FuzzReportRead
+	cmd/ptc-sidecar/internal/chatlog:FuzzReadLogs
 FUZZTIME ?= 20s
 
 ## fuzz: each fuzz target for FUZZTIME (20s), one after the other; crashers

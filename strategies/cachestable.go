@@ -98,8 +98,8 @@ func newCacheStableRecord(req *Request) (*record, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	rec := newRecord(req)
 	env := joinSections(missionSection(o), tools, dataSection(o), ret)
+	rec := newRecord(req, knownIdentifiers(systemPrompt(o)+"\n"+env))
 	for _, text := range []string{systemPrompt(o), env} {
 		n, err := req.Remembered.text(o.Tokenizer, text)
 		if err != nil {
@@ -131,6 +131,8 @@ type record struct {
 	fns map[int]*Binding
 	// entries[k-1] is the entry of turn k without its definitions.
 	entries []entryText
+	// lists[n] is the list of values of a summary of turns 1..n.
+	lists []string
 	// envTokens is the tokens of SYSTEM and USER's mission, tools, data
 	// and expected return: the prompt before the record but for the
 	// host's prelude, which a redefinition can change.
@@ -146,18 +148,19 @@ type record struct {
 // once tends to be redefined again; its first redefinition moves its line
 // out of the record once), and bindings of a turn not sent or one that
 // failed.
-func newRecord(req *Request) *record {
-	r := &record{req: req, printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
+func newRecord(req *Request, known map[string]bool) *record {
+	r := &record{req: req, lists: summaryIndexes(req.Turns, known, req.Options.Pricing), printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
+	earlier := map[string]bool{} // identifiers the entries so far show or list
 	for i, t := range req.Turns {
 		n := t.Number
 		if n == 0 {
 			n = i + 1
 		}
 		pos[n] = i + 1
-		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options)
+		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier)
 		if !t.Success {
 			continue
 		}
@@ -305,6 +308,10 @@ func (r *record) summary(n int, c *historyCounts) string {
 	}
 	var b strings.Builder
 	b.WriteString(summaryHeading)
+	if ids := r.lists[n]; ids != "" {
+		b.WriteString("\n" + summaryIndexLabel)
+		b.WriteString(ids)
+	}
 	if calls := r.summaryToolCalls(n, c); calls != "" {
 		b.WriteByte('\n')
 		b.WriteString(calls)
@@ -429,7 +436,7 @@ type entryText struct {
 	rest       []string // the output lines left out, shown while the turn is the last
 }
 
-func makeEntry(t *Turn, k int, o *Options) entryText {
+func makeEntry(t *Turn, k int, o *Options, known, earlier map[string]bool) entryText {
 	var e entryText
 	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
 	if !t.Success && len(shown) == 0 {
@@ -458,7 +465,8 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 		// The output, or else the result: one view of what the turn
 		// produced, as a prelude line shows a sample or the output.
 		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
-			e.prints, e.rest = splitOutput(prints)
+			var ids string
+			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier)
 			b.WriteString("\n;; Output:")
 			for _, p := range e.prints {
 				b.WriteByte('\n')
@@ -467,11 +475,16 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 			if len(e.rest) > 0 {
 				b.WriteString("\n;; (output cut: " + strconv.Itoa(len(e.rest)) + " more lines)")
 			}
+			if ids != "" {
+				b.WriteString("\n" + outputIndexLabel)
+				b.WriteString(ids)
+			}
 		} else if len(t.Prints) == 0 && (!emptyValue(t.Result) || t.Returned) {
 			e.result = RenderValue(orNil(t.Result), o.SampleLimit, o.SamplePrintableLimit)
 		}
 	}
 	e.body = b.String()
+	identifiersOf(earlier, e.body)
 	e.calls = make([]string, len(calls))
 	for i, c := range calls {
 		e.calls[i] = e.body[c[0]:c[1]]
@@ -484,7 +497,7 @@ func makeEntry(t *Turn, k int, o *Options) entryText {
 // first ones up to entryExcerptRunes, a line that does not fit cut there
 // and its end going with the rest. Each line is cut at printCut first, as
 // single-user-coalesced cuts it.
-func splitOutput(prints []string) (shown, rest []string) {
+func splitOutput(prints []string, excerpt int) (shown, rest []string) {
 	shown = make([]string, len(prints))
 	total := 0
 	for i, p := range prints {
@@ -494,7 +507,7 @@ func splitOutput(prints []string) (shown, rest []string) {
 	if total <= entryOutputRunes {
 		return shown, nil
 	}
-	left := entryExcerptRunes
+	left := excerpt
 	for i, p := range shown {
 		n := utf8.RuneCountInString(p)
 		if n <= left {
@@ -544,7 +557,7 @@ const maxRecordExcess = 0.15
 func (r *record) rebasePoint() (int, error) {
 	req := r.req
 	turns, o := req.Turns, &req.Options
-	sizes, err := newRecordSizes(req, r.entries)
+	sizes, err := newRecordSizes(req, r.entries, r.lists)
 	if err != nil {
 		return 0, err
 	}
@@ -612,14 +625,29 @@ type recordSizes struct {
 	calls, prints         []int
 	callsUpTo, printsUpTo []int
 	names, entry          []int
+	// index[n] is the tokens of the summary's list of values for the
+	// first n turns, its line included.
+	index []int
 }
 
-func newRecordSizes(req *Request, entries []entryText) (*recordSizes, error) {
+func newRecordSizes(req *Request, entries []entryText, lists []string) (*recordSizes, error) {
 	o := &req.Options
 	s := &recordSizes{o: o, calls: []int{0}, prints: []int{0}, callsUpTo: []int{0}, printsUpTo: []int{0}, names: []int{0}, entry: []int{0}}
 	count := func(text string) (int, error) {
 		n, err := req.Remembered.text(o.Tokenizer, text)
 		return n.tokens, err
+	}
+	s.index = make([]int, len(lists))
+	for n := 1; n < len(lists); n++ {
+		if lists[n] == lists[n-1] {
+			s.index[n] = s.index[n-1]
+			continue
+		}
+		c, err := count(summaryIndexLabel + lists[n])
+		if err != nil {
+			return nil, err
+		}
+		s.index[n] = 1 + c
 	}
 	seen := map[string]bool{}
 	for i := range req.Turns {
@@ -685,7 +713,7 @@ func (s *recordSizes) base(n int) int {
 	if n == 0 {
 		return 0
 	}
-	size := s.toolCalls(n) + s.names[n]
+	size := s.toolCalls(n) + s.names[n] + s.index[n]
 	prints := s.printsUpTo[n]
 	if shown := min(prints, s.o.PrintlnLimit); shown > 0 {
 		size += outputTokens + s.prints[prints] - s.prints[prints-shown]
@@ -715,8 +743,10 @@ func (s *recordSizes) shared(b, k int) int {
 	switch {
 	case b == 0:
 		return 0
+	case s.index[b] != s.index[k]:
+		return headingTokens + s.index[b] - 1 // up to the values added
 	case s.callsUpTo[b] != s.callsUpTo[k]:
-		return headingTokens
+		return headingTokens + s.index[b]
 	}
-	return s.toolCalls(b) + s.names[b]
+	return s.toolCalls(b) + s.names[b] + s.index[b]
 }

@@ -126,7 +126,7 @@ func TestSummaryToolCalls(t *testing.T) {
 	g := requestGen{rand.New(rand.NewPCG(27, 4))}
 	for i := range propertyRuns {
 		req := g.request()
-		r := newRecord(req)
+		r := newRecord(req, nil)
 		for n := 1; n <= len(req.Turns); n++ {
 			var a, b historyCounts
 			got := r.summaryToolCalls(n, &a)

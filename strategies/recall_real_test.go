@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,6 +50,20 @@ type recallFloor struct{ whole, sample float64 }
 
 // chatRecallFloors: source -> configuration -> floor.
 var chatRecallFloors = map[string]map[string]recallFloor{
+	// The generated coding-agent sessions (codingsessions_test.go): no
+	// recorded long coding session is in the repository.
+	"coding-agent": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {0.996, 0.986},
+		"loop-slice window_only":           {0.206, 0.208},
+		"turn-aware":                       {1, 1},
+		"turn-aware window_only":           {0.224, 0.255},
+		"clear-tool-results":               {0.996, 1},
+		"clear-tool-results trigger 20000": {0.960, 0.938},
+		"token-budget 8000":                {0.568, 0.598},
+		"token-budget 32000":               {0.858, 0.904},
+		"clear-tool-results trigger 8000":  {0.905, 0.879},
+	},
 	"pydantic-ai-cassettes": {
 		"raw history":                      {1, 1},
 		"loop-slice":                       {0.999, 1},
@@ -79,7 +94,14 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 var turnRecallFloors = map[string]recallFloor{
 	"full":                  {0.865, 0.848},
 	"single-user-coalesced": {0.951, 0.92},
-	"cache-stable":          {0.949, 0.922},
+	"cache-stable":          {0.981, 0.960},
+}
+
+// turnCutFloors: runs cut after k turns (their first k calls, runs of k
+// turns or more) -> configuration -> floor.
+var turnCutFloors = map[int]map[string]recallFloor{
+	5:  {"full": {0.724, 0.7}, "single-user-coalesced": {1, 1}, "cache-stable": {1, 1}},
+	10: {"full": {0.846, 0.827}, "single-user-coalesced": {0.938, 0.916}, "cache-stable": {0.982, 0.962}},
 }
 
 // recallChatConfigs are the configurations of TestRealChat and
@@ -94,7 +116,8 @@ func recallChatConfigs() []chatEvalConfig {
 
 // TestRecallRecorded measures evidence recall, tokens and bill of every
 // chat strategy on each call (each assistant message with tool calls) of
-// the recorded conversations of testdata/realchat, and of every turn
+// the recorded conversations of testdata/realchat and of the generated
+// coding-agent sessions (codingSessions), and of every turn
 // strategy on each turn of the recorded runs of a real model
 // (testdata/traces/real-*.txtar), and fails when a recall drops below the
 // figure recorded in docs/STRATEGIES.md. -short measures a sample: every
@@ -106,7 +129,7 @@ func TestRecallRecorded(t *testing.T) {
 }
 
 func testChatRecallRecorded(t *testing.T) {
-	convs := loadRealChat(t)
+	convs := append(loadRealChat(t), codingSessions()...)
 	if testing.Short() {
 		convs = everyFourth(convs)
 	}
@@ -168,8 +191,15 @@ func testTurnRecallRecorded(t *testing.T) {
 	labels := []string{"full", "single-user-coalesced", "cache-stable"}
 	anthropic, _ := resolvePricing("anthropic", nil, nil)
 	totals := map[string]*recallTotals{}
+	cuts := map[int]map[string]*recallTotals{} // runs cut after k turns
 	for _, l := range labels {
 		totals[l] = &recallTotals{}
+	}
+	for k := range turnCutFloors {
+		cuts[k] = map[string]*recallTotals{}
+		for _, l := range labels {
+			cuts[k][l] = &recallTotals{}
+		}
 	}
 	for _, f := range files {
 		tr := loadTrace(t, f)
@@ -188,12 +218,22 @@ func testTurnRecallRecorded(t *testing.T) {
 					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
 				}
 				totals[name].add(&resp.Stats, ev, resp.Messages)
+				for k := range cuts {
+					if len(tr.turns) >= k && i < k {
+						cuts[k][name].add(&resp.Stats, ev, resp.Messages)
+					}
+				}
 			}
 		}
 	}
 	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
 	t.Logf("\n%s", recallTable(src, "full", labels, totals))
 	checkFloors(t, "PTC-Lisp", labels, totals, turnRecallFloors)
+	for _, k := range slices.Sorted(maps.Keys(cuts)) {
+		cut := fmt.Sprintf("real PTC-Lisp runs cut after %d turns", k)
+		t.Logf("\n%s", recallTable(cut, "full", labels, cuts[k]))
+		checkFloors(t, cut, labels, cuts[k], turnCutFloors[k])
+	}
 }
 
 func everyFourth[T any](s []T) []T {

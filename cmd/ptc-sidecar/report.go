@@ -12,9 +12,9 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ptc-sidecar/ptc-sidecar/cmd/ptc-sidecar/internal/chatlog"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
-	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
@@ -88,20 +88,20 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 		return 2
 	}
 	opts.examples = f.examples
-	var logs reportLogs
+	var logs chatlog.Logs
 	for _, name := range files {
 		if err := readLogFile(&logs, name, env.stdin); err != nil {
 			fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
 			return 1
 		}
 	}
-	if len(logs.chats) == 0 && len(logs.runs) == 0 {
-		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", errNoLogs)
+	if len(logs.Chats) == 0 && len(logs.Runs) == 0 {
+		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", chatlog.ErrNoLogs)
 		return 1
 	}
 	rp := newReporter(opts)
 	if env.terminal && !f.noProgress {
-		rp.progress = &progressBar{w: stderr, total: logs.calls(), drawn: -1}
+		rp.progress = &progressBar{w: stderr, total: logCalls(&logs), drawn: -1}
 	}
 	groups, err := rp.run(&logs)
 	if rp.progress != nil {
@@ -140,16 +140,16 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 	return 0
 }
 
-func readLogFile(logs *reportLogs, name string, stdin io.Reader) error {
+func readLogFile(logs *chatlog.Logs, name string, stdin io.Reader) error {
 	if name == "-" {
-		return logs.read("stdin", stdin)
+		return logs.Read("stdin", stdin)
 	}
 	fh, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer fh.Close()
-	return logs.read(name, fh)
+	return logs.Read(name, fh)
 }
 
 func printReportUsage(w io.Writer, fs *flag.FlagSet) {
@@ -314,32 +314,32 @@ func newReporter(opts reportOptions) *reporter {
 	return &reporter{opts: opts, rem: strategies.NewRemembered(memo.New(256 << 20)), svc: server.New(server.Config{})}
 }
 
-func (logs *reportLogs) calls() int {
+func logCalls(logs *chatlog.Logs) int {
 	n := 0
-	for _, c := range logs.chats {
-		for _, m := range c.messages {
+	for _, c := range logs.Chats {
+		for _, m := range c.Messages {
 			if m.Role == strategies.RoleAssistant && len(m.ToolCalls) > 0 {
 				n++
 			}
 		}
 	}
-	for _, r := range logs.runs {
-		n += len(r.req.GetTurns())
+	for _, r := range logs.Runs {
+		n += len(r.Req.GetTurns())
 	}
 	return n
 }
 
-func (rp *reporter) run(logs *reportLogs) ([]*reportGroup, error) {
+func (rp *reporter) run(logs *chatlog.Logs) ([]*reportGroup, error) {
 	var groups []*reportGroup
-	if len(logs.chats) > 0 {
-		g, err := rp.chats(logs.chats)
+	if len(logs.Chats) > 0 {
+		g, err := rp.chats(logs.Chats)
 		if err != nil {
 			return nil, err
 		}
 		groups = append(groups, g)
 	}
-	if len(logs.runs) > 0 {
-		g, err := rp.runs(logs.runs)
+	if len(logs.Runs) > 0 {
+		g, err := rp.runs(logs.Runs)
 		if err != nil {
 			return nil, err
 		}
@@ -348,7 +348,7 @@ func (rp *reporter) run(logs *reportLogs) ([]*reportGroup, error) {
 	return groups, nil
 }
 
-func (rp *reporter) chats(convs []conversation) (*reportGroup, error) {
+func (rp *reporter) chats(convs []chatlog.Conversation) (*reportGroup, error) {
 	configs, err := rp.opts.chatConfigs()
 	if err != nil {
 		return nil, err
@@ -359,13 +359,13 @@ func (rp *reporter) chats(convs []conversation) (*reportGroup, error) {
 		g.tallies = append(g.tallies, &tally{label: c.label, maxExamples: rp.opts.examples})
 	}
 	for _, c := range convs {
-		for n, m := range c.messages {
+		for n, m := range c.Messages {
 			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
 				continue
 			}
-			where := fmt.Sprintf("%s, message %d", c.label, n)
-			if err := rp.chatCall(g, configs, c.messages[:n], &c.messages[n], where); err != nil {
-				return nil, fmt.Errorf("%s: the call of message %d: %v", c.label, n, err)
+			where := fmt.Sprintf("%s, message %d", c.Label, n)
+			if err := rp.chatCall(g, configs, c.Messages[:n], &c.Messages[n], where); err != nil {
+				return nil, fmt.Errorf("%s: the call of message %d: %v", c.Label, n, err)
 			}
 			rp.progress.step()
 		}
@@ -397,14 +397,14 @@ func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategie
 	return nil
 }
 
-func (rp *reporter) runs(runs []runRecord) (*reportGroup, error) {
+func (rp *reporter) runs(runs []chatlog.Run) (*reportGroup, error) {
 	g := &reportGroup{title: "PTC-Lisp runs", baseline: "full", sources: len(runs)}
 	for _, name := range turnStrategies {
 		g.tallies = append(g.tallies, &tally{label: name, maxExamples: rp.opts.examples})
 	}
 	for _, r := range runs {
 		if err := rp.run1(g, r); err != nil {
-			return nil, fmt.Errorf("%s: %v", r.label, err)
+			return nil, fmt.Errorf("%s: %v", r.Label, err)
 		}
 	}
 	return g, nil
@@ -412,22 +412,22 @@ func (rp *reporter) runs(runs []runRecord) (*reportGroup, error) {
 
 // run1 adds the calls of one run: the call before each turn, whose answer
 // is the turn's program.
-func (rp *reporter) run1(g *reportGroup, r runRecord) error {
-	turns := withMemorySnapshots(r.req)
+func (rp *reporter) run1(g *reportGroup, r chatlog.Run) error {
+	turns := chatlog.WithMemorySnapshots(r.Req)
 	ctx := context.Background()
 	for k := range turns {
 		program := turns[k].GetProgram()
 		if program == "" {
 			program = turns[k].GetRawResponse()
 		}
-		memory := memoryBefore(r.req, turns, k)
-		bindings, err := bindingsOf(memory)
+		memory := chatlog.MemoryBefore(r.Req, turns, k)
+		bindings, err := chatlog.BindingsOf(memory)
 		if err != nil {
 			return fmt.Errorf("turns[%d]: %v", k, err)
 		}
 		var ev []strategies.Evidence
 		for i, name := range turnStrategies {
-			resp, err := rp.svc.ToMessages(ctx, rp.turnRequest(r.req, turns[:k], memory, name))
+			resp, err := rp.svc.ToMessages(ctx, rp.turnRequest(r.Req, turns[:k], memory, name))
 			if err != nil {
 				return fmt.Errorf("the call before turns[%d], %s: %s", k, name, status.Convert(err).Message())
 			}
@@ -436,7 +436,7 @@ func (rp *reporter) run1(g *reportGroup, r runRecord) error {
 				ev = strategies.TurnEvidence(program, sent, bindings)
 			}
 			st := resp.GetStats()
-			g.tallies[i].add(fmt.Sprintf("%s, turn %d", r.label, k+1), int(st.GetTokensAfter()), st.GetBilledTokens(), ev, sent)
+			g.tallies[i].add(fmt.Sprintf("%s, turn %d", r.Label, k+1), int(st.GetTokensAfter()), st.GetBilledTokens(), ev, sent)
 		}
 		rp.progress.step()
 	}
@@ -458,68 +458,6 @@ func (rp *reporter) turnRequest(run *ptcsidecarv1.RenderTraceRequest, turns []*p
 		opts.Tokenizer = rp.opts.raw.Tokenizer
 	}
 	return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Memory: memory, Options: opts}
-}
-
-// withMemorySnapshots returns the run's turns, numbered, each with the
-// memory after it: its own snapshot when the record has one, else the
-// bindings of the run's last memory that turns up to it defined (a value
-// redefined later shows its last value: the record says no more).
-func withMemorySnapshots(run *ptcsidecarv1.RenderTraceRequest) []*ptcsidecarv1.Turn {
-	turns := make([]*ptcsidecarv1.Turn, len(run.GetTurns()))
-	for k, t := range run.GetTurns() {
-		t = proto.Clone(t).(*ptcsidecarv1.Turn)
-		if t.Number == 0 {
-			t.Number = int32(k + 1)
-		}
-		if t.Memory == nil {
-			t.Memory = definedUpTo(run.GetMemory(), t.Number)
-		}
-		turns[k] = t
-	}
-	return turns
-}
-
-// memoryBefore is the memory the call before turns[k] renders: the
-// snapshot after the turn before, or the host's prelude before the first.
-func memoryBefore(run *ptcsidecarv1.RenderTraceRequest, turns []*ptcsidecarv1.Turn, k int) *ptcsidecarv1.Memory {
-	if k > 0 {
-		return turns[k-1].GetMemory()
-	}
-	return definedUpTo(run.GetMemory(), 0)
-}
-
-// definedUpTo is the bindings of m that turns numbered up to n defined
-// (turn 0: the host's prelude).
-func definedUpTo(m *ptcsidecarv1.Memory, n int32) *ptcsidecarv1.Memory {
-	out := &ptcsidecarv1.Memory{}
-	for _, b := range m.GetBindings() {
-		if b.GetTurn() <= n {
-			out.Bindings = append(out.Bindings, b)
-		}
-	}
-	return out
-}
-
-// bindingsOf reads a memory's bindings for the evidence: names and values.
-func bindingsOf(m *ptcsidecarv1.Memory) ([]strategies.Binding, error) {
-	var out []strategies.Binding
-	for i, b := range m.GetBindings() {
-		bd := strategies.Binding{Name: b.GetName(), IsFn: b.GetIsFn(), Turn: int(b.GetTurn())}
-		if v := b.GetValue(); v != nil && !b.GetIsFn() {
-			var err error
-			switch {
-			case v.GetEdn() != "":
-				bd.Value, err = lisp.ParseEDN(v.GetEdn(), 0)
-			case v.GetJson() != "":
-				bd.Value, err = lisp.DecodeJSON(v.GetJson(), 0)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("memory.bindings[%d].value: %v", i, err)
-			}
-		}
-		out = append(out, bd)
-	}
-	return out, nil
 }
 
 func chatMessages(msgs []*ptcsidecarv1.ChatMessage) []strategies.ChatMessage {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-sidecar/ptc-sidecar/cmd/ptc-sidecar/internal/chatlog"
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
@@ -119,16 +120,16 @@ func TestReportAnthropicRequest(t *testing.T) {
 }
 
 func TestReportReadsShapes(t *testing.T) {
-	var logs reportLogs
+	var logs chatlog.Logs
 	f, err := os.Open("testdata/report/anthropic_request.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := logs.read("a", f); err != nil {
+	if err := logs.Read("a", f); err != nil {
 		t.Fatal(err)
 	}
-	msgs := logs.chats[0].messages
+	msgs := logs.Chats[0].Messages
 	roles := ""
 	for _, m := range msgs {
 		roles += m.Role[:1]
@@ -147,16 +148,16 @@ func TestReportReadsShapes(t *testing.T) {
 
 	// A JSONL of single messages is one conversation; the product's
 	// tool-call shape and lowerCamelCase are read too.
-	var lines reportLogs
+	var lines chatlog.Logs
 	jsonl := `{"role":"user","content":"find 12345"}
 {"role":"assistant","toolCalls":[{"id":"a","name":"find","arguments":{"n":12345}}]}
 {"role":"tool","toolCallId":"a","content":"found"}
 `
-	if err := lines.read("l", strings.NewReader(jsonl)); err != nil {
+	if err := lines.Read("l", strings.NewReader(jsonl)); err != nil {
 		t.Fatal(err)
 	}
-	if len(lines.chats) != 1 || len(lines.chats[0].messages) != 3 || lines.chats[0].messages[1].ToolCalls[0].Arguments != `{"n":12345}` || lines.chats[0].messages[2].ToolCallID != "a" {
-		t.Fatalf("JSONL of messages read as %+v", lines.chats)
+	if len(lines.Chats) != 1 || len(lines.Chats[0].Messages) != 3 || lines.Chats[0].Messages[1].ToolCalls[0].Arguments != `{"n":12345}` || lines.Chats[0].Messages[2].ToolCallID != "a" {
+		t.Fatalf("JSONL of messages read as %+v", lines.Chats)
 	}
 }
 
@@ -188,17 +189,62 @@ func TestReportBadInput(t *testing.T) {
 	}
 }
 
-// TestReportMatchesToMessages: the report's tokens and bill for a strategy
-// are the sums of what ToMessages returns for the same calls.
+// TestReportMatchesToMessages: the report's calls, tokens and bill for a
+// strategy are the sums of what ToMessages returns for the same calls, on
+// logs of each shape: the OpenAI request bodies and the Anthropic request
+// the other tests read, and two shapes written for this test that no other
+// test reads (an OpenAI log
+// with a developer message, content parts in tool messages, parallel tool
+// calls and a confirmation; an Anthropic log with a string system prompt,
+// redacted thinking, parallel tool_use blocks, an error result and an
+// image). Each log's reading is checked too: its calls and the values of
+// its evidence.
 func TestReportMatchesToMessages(t *testing.T) {
-	var logs reportLogs
-	f, err := os.Open("testdata/report/openai_requests.jsonl")
+	for _, tc := range []struct {
+		file     string
+		calls    int
+		evidence int    // calls with evidence
+		value    string // a value the last call copied from the log
+	}{
+		{"openai_requests.jsonl", 3, 3, "NO6JO3"},
+		{"anthropic_request.json", 3, 1, "/src/app/main.go"},
+		{"openai_developer_parallel.json", 3, 3, "res-20931"},
+		{"anthropic_parallel_errors.jsonl", 3, 3, "9f3c2ab71d0e"},
+	} {
+		t.Run(tc.file, func(t *testing.T) { checkReportMatches(t, tc.file, tc.calls, tc.evidence, tc.value) })
+	}
+}
+
+func checkReportMatches(t *testing.T, file string, calls, evidence int, value string) {
+	var logs chatlog.Logs
+	f, err := os.Open(filepath.Join("testdata/report", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := logs.read("openai", f); err != nil {
+	if err := logs.Read(file, f); err != nil {
 		t.Fatal(err)
+	}
+	if len(logs.Chats) != 1 {
+		t.Fatalf("read %d conversations, want 1", len(logs.Chats))
+	}
+	conv := logs.Chats[0].Messages
+	withEvidence, last := 0, []strategies.Evidence(nil)
+	for n := range conv {
+		if ev := strategies.ChatEvidence(conv[:n], &conv[n]); len(ev) > 0 {
+			withEvidence++
+			last = ev
+		}
+	}
+	found := false
+	for _, e := range last {
+		found = found || e.Value == value
+	}
+	if withEvidence != evidence {
+		t.Errorf("%d calls with evidence, want %d", withEvidence, evidence)
+	}
+	if !found {
+		t.Errorf("the last call's evidence %v lacks %q", last, value)
 	}
 	opts, err := newReportOptions(&reportFlags{pricing: "openai"})
 	if err != nil {
@@ -210,7 +256,6 @@ func TestReportMatchesToMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := server.New(server.Config{})
-	conv := logs.chats[0].messages
 	for _, tl := range groups[0].tallies[1:] {
 		strategy, option, _ := strings.Cut(tl.label, " ")
 		tokens, bill := 0, 0.0
@@ -235,8 +280,8 @@ func TestReportMatchesToMessages(t *testing.T) {
 			tokens += int(resp.GetStats().GetTokensAfter())
 			bill += resp.GetStats().GetBilledTokens()
 		}
-		if tokens != tl.tokens || math.Abs(bill-tl.bill) > 1e-6 || tl.calls != 3 {
-			t.Errorf("%s: report %d calls, %d tokens, billed %.3f; ToMessages %d tokens, billed %.3f", tl.label, tl.calls, tl.tokens, tl.bill, tokens, bill)
+		if tokens != tl.tokens || math.Abs(bill-tl.bill) > 1e-6 || tl.calls != calls {
+			t.Errorf("%s: report %d calls (want %d), %d tokens, billed %.3f; ToMessages %d tokens, billed %.3f", tl.label, tl.calls, calls, tl.tokens, tl.bill, tokens, bill)
 		}
 	}
 }
@@ -320,34 +365,4 @@ func TestReportStdinAndRefused(t *testing.T) {
 	if r := row(t, out, "token-budget 32000"); r[0] != 1 || r[1] != 0 || r[5] != 1 {
 		t.Fatalf("token-budget 32000 row %v: want the call sent, its evidence kept", r)
 	}
-}
-
-// FuzzReportRead: no input makes reading a log, or finding its calls'
-// evidence, panic. (The strategies have fuzz targets of their own.)
-func FuzzReportRead(f *testing.F) {
-	for _, file := range []string{"testdata/report/openai_requests.jsonl", "testdata/report/anthropic_request.json", "testdata/trace_run.json"} {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Add([]byte(`[{"role":"user","content":[{"type":"tool_result","content":[{"type":"image"}]}]}]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var logs reportLogs
-		if logs.read("fuzz", bytes.NewReader(data)) != nil {
-			return
-		}
-		for _, c := range logs.chats {
-			for n := range c.messages {
-				strategies.ChatEvidence(c.messages[:n], &c.messages[n])
-			}
-		}
-		for _, r := range logs.runs {
-			turns := withMemorySnapshots(r.req)
-			for k := range turns {
-				_, _ = bindingsOf(memoryBefore(r.req, turns, k))
-			}
-		}
-	})
 }

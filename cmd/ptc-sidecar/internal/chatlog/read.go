@@ -1,4 +1,8 @@
-package main
+// Package chatlog reads the logs `ptc-sidecar report` measures: chat
+// conversations (OpenAI Chat Completions, Anthropic Messages, the
+// product's ChatMessage JSON) and PTC-Lisp run records. It is a package of
+// its own so that its fuzz target runs without the rest of the binary.
+package chatlog
 
 import (
 	"bytes"
@@ -21,8 +25,9 @@ import (
 //   - a conversation: a list of messages, or an object with "messages"
 //     (an OpenAI Chat Completions or Anthropic Messages request body, the
 //     product's conversation files) or "history" (a ToMessagesRequest);
-//   - one message (an object with "role"): messages in a row form one
-//     conversation (a JSONL log of messages);
+//   - one message (an object with "role"), or a line of a coding agent's
+//     session transcript (transcriptLine): messages in a row form one
+//     conversation (a JSONL log of messages, a session);
 //   - a PTC-Lisp run record: an object with "turns" (a RenderTraceRequest
 //     or ToMessagesRequest as JSON, docs/TRACE.md);
 //   - a list of conversations or run records.
@@ -33,33 +38,34 @@ import (
 // the product's (tool_calls with name and arguments, in snake_case or
 // lowerCamelCase).
 
-// conversation is one chat log read from a file.
-type conversation struct {
-	label    string // file and position, for messages
-	messages []strategies.ChatMessage
+// Conversation is one chat log read from a file.
+type Conversation struct {
+	Label    string // file and position, for messages
+	Messages []strategies.ChatMessage
 }
 
-// runRecord is one PTC-Lisp run read from a file.
-type runRecord struct {
-	label string
-	req   *ptcsidecarv1.RenderTraceRequest
+// Run is one PTC-Lisp run read from a file.
+type Run struct {
+	Label string
+	Req   *ptcsidecarv1.RenderTraceRequest
 }
 
-// reportLogs is what the files held.
-type reportLogs struct {
-	chats []conversation
-	runs  []runRecord
+// Logs is what the files held.
+type Logs struct {
+	Chats []Conversation
+	Runs  []Run
 }
 
-// readLogs reads one file's values into logs.
-func (logs *reportLogs) read(name string, r io.Reader) error {
+// Read reads one file's values (name labels them in errors) into logs.
+func (logs *Logs) Read(name string, r io.Reader) error {
 	dec := json.NewDecoder(r)
 	var pending []strategies.ChatMessage // messages in a row, one conversation
 	pendingAt := 0
-	var fileChats []conversation
+	lastID := "" // the message id of the last transcript line
+	var fileChats []Conversation
 	flush := func() {
 		if len(pending) > 0 {
-			fileChats = append(fileChats, conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending})
+			fileChats = append(fileChats, Conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending})
 			pending = nil
 		}
 	}
@@ -71,6 +77,22 @@ func (logs *reportLogs) read(name string, r io.Reader) error {
 			return fmt.Errorf("%s: value %d: not JSON: %v", name, n, err)
 		}
 		label := fmt.Sprintf("%s, value %d", name, n)
+		if msg, id, ok, err := transcriptLine(raw, label); err != nil {
+			return err
+		} else if ok {
+			switch {
+			case msg == nil: // a line that holds no message of the thread
+			case id != "" && id == lastID && len(pending) > 0 && pending[len(pending)-1].Role == strategies.RoleAssistant && msg[0].Role == strategies.RoleAssistant:
+				mergeAssistant(&pending[len(pending)-1], &msg[0])
+			default:
+				if len(pending) == 0 {
+					pendingAt = n
+				}
+				pending = append(pending, msg...)
+			}
+			lastID = id
+			continue
+		}
 		if single, ok, err := messageValue(raw, label); err != nil {
 			return err
 		} else if ok {
@@ -91,16 +113,58 @@ func (logs *reportLogs) read(name string, r io.Reader) error {
 	// A log of one request per call holds each conversation again and again,
 	// one message longer each time: only the last of such a chain counts.
 	for i, c := range fileChats {
-		if i+1 < len(fileChats) && isPrefix(c.messages, fileChats[i+1].messages) {
+		if i+1 < len(fileChats) && isPrefix(c.Messages, fileChats[i+1].Messages) {
 			continue
 		}
-		logs.chats = append(logs.chats, c)
+		logs.Chats = append(logs.Chats, c)
 	}
 	return nil
 }
 
 func isPrefix(a, b []strategies.ChatMessage) bool {
 	return len(a) <= len(b) && reflect.DeepEqual(a, b[:len(a)])
+}
+
+// transcriptLine reads raw as a line of a coding agent's session
+// transcript (Claude Code's JSONL: an object with "type" and an id of the
+// transcript's, "uuid", "leafUuid" or "messageId"; the message under
+// "message"), when it is one. Lines of other types
+// (summaries, snapshots) and of a side thread (a sub-agent's,
+// "isSidechain") hold no message of the thread: msgs is nil. id is the
+// message's id: the transcript writes each content block of an assistant
+// message on a line of its own, all with the message's id.
+func transcriptLine(raw json.RawMessage, label string) (msgs []strategies.ChatMessage, id string, ok bool, err error) {
+	var line struct {
+		Type      string                     `json:"type"`
+		UUID      *string                    `json:"uuid"`
+		LeafUUID  *string                    `json:"leafUuid"`
+		MessageID *string                    `json:"messageId"`
+		Sidechain bool                       `json:"isSidechain"`
+		Message   map[string]json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(raw, &line) != nil || line.Type == "" || line.UUID == nil && line.LeafUUID == nil && line.MessageID == nil {
+		return nil, "", false, nil
+	}
+	if line.Sidechain || (line.Type != "user" && line.Type != "assistant") || line.Message["role"] == nil {
+		return nil, "", true, nil
+	}
+	if v := line.Message["id"]; v != nil {
+		_ = json.Unmarshal(v, &id)
+	}
+	msgs, err = convertMessage(line.Message, label+".message")
+	return msgs, id, true, err
+}
+
+// mergeAssistant adds to m what next, a later line of the same assistant
+// message, holds.
+func mergeAssistant(m, next *strategies.ChatMessage) {
+	if next.Content != "" {
+		m.Content = joinNonEmpty(m.Content, next.Content)
+	}
+	if next.Reasoning != "" {
+		m.Reasoning = joinNonEmpty(m.Reasoning, next.Reasoning)
+	}
+	m.ToolCalls = append(m.ToolCalls, next.ToolCalls...)
 }
 
 // messageValue reads raw as one message, when it is one.
@@ -115,7 +179,7 @@ func messageValue(raw json.RawMessage, label string) ([]strategies.ChatMessage, 
 
 // value reads one JSON value that is not a single message, adding run
 // records to logs and returning conversations.
-func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation, error) {
+func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var items []json.RawMessage
@@ -131,9 +195,9 @@ func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation
 			if err != nil {
 				return nil, err
 			}
-			return []conversation{{label, msgs}}, nil
+			return []Conversation{{label, msgs}}, nil
 		}
-		var out []conversation
+		var out []Conversation
 		for i, item := range items {
 			chats, err := logs.value(item, fmt.Sprintf("%s[%d]", label, i))
 			if err != nil {
@@ -156,7 +220,7 @@ func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation
 		if id := obj["id"]; id != nil {
 			label += " (" + strings.Trim(string(id), `"`) + ")"
 		}
-		logs.runs = append(logs.runs, runRecord{label, req})
+		logs.Runs = append(logs.Runs, Run{label, req})
 		return nil, nil
 	case obj["messages"] != nil || obj["history"] != nil:
 		key := "messages"
@@ -183,7 +247,7 @@ func (logs *reportLogs) value(raw json.RawMessage, label string) ([]conversation
 		if id := obj["id"]; id != nil {
 			label += " (" + strings.Trim(string(id), `"`) + ")"
 		}
-		return []conversation{{label, msgs}}, nil
+		return []Conversation{{label, msgs}}, nil
 	}
 	return nil, fmt.Errorf("%s: an object with neither messages, history, turns nor role: not a log this command reads", label)
 }
@@ -417,4 +481,5 @@ func contentText(raw json.RawMessage, label string) (string, bool, error) {
 	return strings.Join(text, "\n"), len(blocks) > 0, nil
 }
 
-var errNoLogs = errors.New("the files hold no conversation and no run record")
+// ErrNoLogs says that files held nothing this package reads.
+var ErrNoLogs = errors.New("the files hold no conversation and no run record")

@@ -1,0 +1,107 @@
+package strategies
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The identifiers of printed text: quoted strings without white space,
+// unquoted tokens of 8 or more characters mixing letters and digits; prose,
+// short tokens and plain numbers are left out, and each is listed once.
+func TestIDListText(t *testing.T) {
+	l := newIDList(1000, nil)
+	l.text(`2026-01-23T10:05:00Z - chat - logs are gone; {"source" "logs", "digest" "sha256:4faba222", "n" 412093, "note" "two words"}`)
+	l.text(`again 2026-01-23T10:05:00Z, ticket T-1001 and INC-1101: done.`)
+	want := "2026-01-23T10:05:00Z source logs digest sha256:4faba222 note INC-1101"
+	if got := l.String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// A list stops at its bound and says so; once full it takes nothing more,
+// so a list made from more text begins with the list made from less.
+func TestIDListBound(t *testing.T) {
+	l := newIDList(40, nil)
+	l.text(`"alpha-0001" "beta-0002" "gamma-0003" "delta-0004" "eps"`)
+	got := l.String()
+	if got != "alpha-0001 beta-0002 gamma-0003 ..." {
+		t.Errorf("got %q", got)
+	}
+}
+
+// A cut output lists what its excerpt, the prompt before the record and
+// earlier entries do not show; an output shown whole lists nothing; the
+// excerpt gives up room to the list.
+func TestCutOutput(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, "record "+strings.Repeat("x", 20)+" evidence_id deploy-"+string(rune('a'+i%26))+"0440 observed 2026-01-1"+string(rune('0'+i%10))+"T02:14:00Z")
+	}
+	earlier := map[string]bool{"deploy-b0440": true}
+	known := knownIdentifiers("the data names deploy-c0440")
+	shown, rest, ids := cutOutput(lines, lines, known, earlier)
+	if len(rest) == 0 || ids == "" {
+		t.Fatalf("a long output is not cut or lists nothing: %d lines left out, list %q", len(rest), ids)
+	}
+	text := strings.Join(shown, "\n")
+	for _, id := range strings.Fields(strings.TrimSuffix(ids, " ...")) {
+		if strings.Contains(text, id) || earlier[id] || known[id] {
+			t.Errorf("%s is listed though shown already", id)
+		}
+	}
+	for _, want := range []string{"deploy-z0440", "2026-01-19T02:14:00Z"} {
+		if !strings.Contains(ids+text, want) {
+			t.Errorf("%s is neither shown nor listed: %q", want, ids)
+		}
+	}
+	if n := len([]rune(text)); n >= entryExcerptRunes {
+		t.Errorf("the excerpt keeps %d characters beside a list", n)
+	}
+	short := []string{"only 2026-01-19T02:14:00Z"}
+	if _, rest, ids := cutOutput(short, short, nil, map[string]bool{}); len(rest) != 0 || ids != "" {
+		t.Errorf("a short output is cut (%d) or lists %q", len(rest), ids)
+	}
+}
+
+// A summary's list begins with the list of any summary of fewer turns, so
+// a re-base reads it from the cache; it leaves out what the prompt before
+// the record shows, and where a cache read costs half a fresh token it is
+// empty.
+func TestSummaryIndexes(t *testing.T) {
+	turns := []Turn{
+		{Success: true, Prints: []string{`{"evidence_id" "deploy-0440" "digest" "sha256:4faba222"}`}},
+		{Success: false, Prints: []string{`"failed-turn-value"`}},
+		{Success: true, Prints: []string{`observed 2026-01-23T10:05:00Z by "deploy-0440" and "known-source"`}},
+	}
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	lists := summaryIndexes(turns, knownIdentifiers(`the data names "known-source"`), anthropic)
+	want := []string{"", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222 2026-01-23T10:05:00Z"}
+	for n := range lists {
+		if lists[n] != want[n] {
+			t.Errorf("%d turns: got %q, want %q", n, lists[n], want[n])
+		}
+		if n > 0 && !strings.HasPrefix(lists[n], lists[n-1]) {
+			t.Errorf("%d turns: %q does not begin with %q", n, lists[n], lists[n-1])
+		}
+	}
+	openai, _ := resolvePricing("openai", nil, nil)
+	if got := summaryIndexes(turns, nil, openai)[3]; got != "" {
+		t.Errorf("under openai the summary lists %q", got)
+	}
+}
+
+// A list looks at maxIDCandidates tokens at most, even when each is
+// skipped, so a huge output costs a bounded time.
+func TestIDListCandidates(t *testing.T) {
+	var b strings.Builder
+	for i := range 3 * maxIDCandidates {
+		b.WriteString(`"id-` + strconv.Itoa(i) + `" `)
+	}
+	looked := 0
+	l := newIDList(1<<20, func(string) bool { looked++; return true })
+	l.text(b.String())
+	if looked != maxIDCandidates || !l.full {
+		t.Errorf("looked at %d candidates (full %v), want %d", looked, l.full, maxIDCandidates)
+	}
+}
