@@ -11,6 +11,8 @@ import (
 	_ "image/png"
 	"io"
 	"strings"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // Content parts: the ordered content blocks of a message (text, images,
@@ -535,3 +537,33 @@ func (o *chatOutput) clearThinking(rem *Remembered, tokenizer string, keep int) 
 var docKeepThinking = withDefault(intOptionDoc("keep_thinking_turns",
 	"Keep the reasoning (thinking, redacted_thinking and reasoning parts, and reasoning text) of only this many of the most recent assistant messages that carry any, clearing it from older ones as Anthropic's clear_thinking does; each new one moves the boundary, so the prompt cache is read only up to the newly cleared message."),
 	"all")
+
+// partKey is a part under a counting rule, the key of its remembered media
+// count.
+type partKey struct {
+	rule partRule
+	part ContentPart
+}
+
+// mediaCount is a part's media tokens and whether they are an estimate.
+type mediaCount struct {
+	tokens    int
+	estimated bool
+}
+
+// media is mediaTokens, remembered for parts with inline data: an agent
+// sends the same screenshots and PDFs on every call, and reading a 1 MiB
+// PDF's pages takes milliseconds.
+func (c *Remembered) media(r partRule, p *ContentPart) (int, bool) {
+	if c == nil || c.partCounts == nil || p.Data == "" && !strings.HasPrefix(p.URL, "data:") {
+		return mediaTokens(r, p)
+	}
+	k := partKey{r, *p}
+	if n, ok := c.partCounts.Get(k); ok {
+		return n.tokens, n.estimated
+	}
+	tokens, estimated := mediaTokens(r, p)
+	size := len(p.Text) + len(p.Signature) + len(p.Data) + len(p.MediaType) + len(p.URL) + len(p.FileID) + len(p.Detail) + len(p.ProviderJSON)
+	c.partCounts.Put(k, mediaCount{tokens, estimated}, int64(memo.EntryOverhead+size))
+	return tokens, estimated
+}

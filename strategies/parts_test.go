@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
 
 // partsHistory is testdata/parts/history.json: an Anthropic computer-use
@@ -425,4 +427,62 @@ func fuzzParts(b byte, text string) []ContentPart {
 		}
 	}
 	return out
+}
+
+// BenchmarkMediaTokens counts the media of the parts conversation (three
+// PNG screenshots read for their size, a PDF read for its pages, an image
+// behind a URL, redacted thinking), as every count of a message does.
+func BenchmarkMediaTokens(b *testing.B) {
+	h := partsHistory(b)
+	for b.Loop() {
+		for i := range h {
+			for j := range h[i].Parts {
+				mediaTokens(ruleOpenAI, &h[i].Parts[j])
+			}
+		}
+	}
+}
+
+// BenchmarkPageCount reads the pages of a 1 MiB PDF (3,000 page objects and
+// padding).
+func BenchmarkPageCount(b *testing.B) {
+	var s strings.Builder
+	s.WriteString("%PDF-1.7\n")
+	for s.Len() < 1<<20 {
+		s.WriteString("9 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n" + strings.Repeat(" ", 300) + "\n")
+	}
+	p := ContentPart{Type: PartDocument, MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte(s.String()))}
+	b.SetBytes(int64(len(p.Data)))
+	for b.Loop() {
+		pageCount(&p)
+	}
+}
+
+// A part's media count is remembered: the second count reads nothing.
+func TestMediaCountRemembered(t *testing.T) {
+	m := memo.New(64 << 20)
+	rem := NewRemembered(m)
+	h := partsHistory(t)
+	first, err := rem.messages(DefaultTokenizer, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := func() memo.Stats {
+		for _, s := range m.Stats() {
+			if s.Table == "part_counts" {
+				return s
+			}
+		}
+		return memo.Stats{}
+	}
+	// Inline data: three screenshots, the PDF, the redacted thinking.
+	before := table()
+	again, err := rem.messages(DefaultTokenizer, h)
+	after := table()
+	if err != nil || again != first || before.Misses != 5 || after.Misses != 5 || after.Hits-before.Hits != 5 {
+		t.Errorf("counted again: %+v then %+v, table %+v then %+v", first, again, before, after)
+	}
+	if plain, _ := (*Remembered)(nil).messages(DefaultTokenizer, h); plain != first {
+		t.Errorf("remembered %+v, counted %+v", first, plain)
+	}
 }

@@ -14,6 +14,9 @@ import (
 type Remembered struct {
 	tokenCounts *memo.Table[tokenKey, textCounts]
 	signatures  *memo.Table[string, signatureText]
+	// partCounts are the media counts of parts with inline data, whose
+	// sizes are read from the data (a PDF's pages from all of it).
+	partCounts *memo.Table[partKey, mediaCount]
 	// ctx is the request's, in the copy one request renders with
 	// (during): counting tokens stops once it ends.
 	ctx context.Context
@@ -43,6 +46,7 @@ func NewRemembered(m *memo.Memo) *Remembered {
 	return &Remembered{
 		tokenCounts: memo.NewTable[tokenKey, textCounts](m, "token_counts"),
 		signatures:  memo.NewTable[string, signatureText](m, "signatures"),
+		partCounts:  memo.NewTable[partKey, mediaCount](m, "part_counts"),
 	}
 }
 

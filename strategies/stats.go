@@ -111,7 +111,7 @@ func (c *Remembered) part(tokenizer string, p *ContentPart) (textCounts, error) 
 			return textCounts{}, err
 		}
 	}
-	if media, estimated := mediaTokens(partRuleFor(tokenizer), p); media > 0 || estimated {
+	if media, estimated := c.media(partRuleFor(tokenizer), p); media > 0 || estimated {
 		n.tokens += media
 		n.media += media
 		if estimated {
