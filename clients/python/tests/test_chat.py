@@ -60,13 +60,18 @@ def test_the_synthetic_nudge_is_named(client):
     history = [{"role": "system", "content": "s"},
                {"role": "assistant", "content": None, "tool_calls": [call("c1", "f", "{}")]},
                {"role": "tool", "tool_call_id": "c1", "content": "42"}]
-    out = client.to_messages(history=history, strategy="loop-slice", nudge_attempt=2)
+    out = client.to_messages(history=history, strategy="loop-slice", nudge_attempt=2, provider="openai")
     assert out.stats["synthetic_nudge"] is True
-    # It opens the prompt, after the system message: a user message first.
-    assert out.nudge is out.messages[1]
+    # It is the last message: the turn's prompt, never before the model's own words.
+    assert out.nudge is out.messages[-1]
     assert out.nudge["role"] == "user" and "respond" in out.nudge["content"]
     assert set(out.nudge) == {"role", "content"}  # nothing the API would refuse
-    assert out.messages[2:] == history[1:]
+    assert out.messages[1:-1] == history[1:]
+    # With no provider named, the conversation opens with the user's words:
+    # the loop travels as a note, and the nudge is still last.
+    anyone = client.to_messages(history=history, strategy="loop-slice", nudge_attempt=2)
+    assert anyone.nudge is anyone.messages[-1]
+    assert anyone.messages[1]["role"] == "user" and anyone.stats["units_noted"] == 1
     # With a prompt to open with, there is none.
     asked = [history[0], {"role": "user", "content": "Find it."}, *history[1:]]
     assert client.to_messages(history=asked, strategy="loop-slice").nudge is None

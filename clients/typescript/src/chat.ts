@@ -626,11 +626,13 @@ export class Prompt {
     this.repeats = match(wire, history.wire);
   }
 
-  /** Where the synthetic nudge is: the user message the strategy made,
-   * marked with source "system", that repeats nothing in the history. */
+  /** Where the synthetic nudge is: the last message, a user message the
+   * strategy made (source "system", repeating nothing in the history).
+   * Ledger notes are marked the same way but never come last. */
   nudgeIndex(): number | null {
-    const k = this.wire.findIndex((m, i) => this.repeats[i] === null && m.role === "user" && m.source === "system");
-    return k < 0 ? null : k;
+    const k = this.wire.length - 1;
+    const m = this.wire[k];
+    return m !== undefined && this.repeats[k] === null && m.role === "user" && m.source === "system" ? k : null;
   }
 
   openaiMessages(): OpenAIMessage[] {

@@ -59,13 +59,19 @@ test("the synthetic nudge is named", async () => {
     { role: "assistant", content: null, tool_calls: [call("c1", "f", "{}")] },
     { role: "tool", tool_call_id: "c1", content: "42" },
   ];
-  const out = await sidecar.client.toMessages([], { history, strategy: "loop-slice", nudgeAttempt: 2 });
+  const out = await sidecar.client.toMessages([], { history, strategy: "loop-slice", nudgeAttempt: 2, provider: "openai" });
   assert.equal(out.stats.syntheticNudge, true);
-  // It opens the prompt, after the system message: a user message first.
-  assert.equal(out.nudge, out.messages[1]);
+  // It is the last message: the turn's prompt, never before the model's own words.
+  assert.equal(out.nudge, out.messages[out.messages.length - 1]);
   assert.equal(out.nudge?.role, "user");
   assert.deepEqual(Object.keys(out.nudge!).sort(), ["content", "role"]); // nothing the API would refuse
-  assert.deepEqual(out.messages.slice(2), history.slice(1));
+  assert.deepEqual(out.messages.slice(1, -1), history.slice(1));
+  // With no provider named, the conversation opens with the user's words:
+  // the loop travels as a note, and the nudge is still last.
+  const anyone = await sidecar.client.toMessages([], { history, strategy: "loop-slice", nudgeAttempt: 2 });
+  assert.equal(anyone.nudge, anyone.messages[anyone.messages.length - 1]);
+  assert.equal(anyone.messages[1].role, "user");
+  assert.equal(anyone.stats.unitsNoted, 1);
   // With a prompt to open with, there is none.
   const asked: ChatCompletionMessageParam[] = [history[0], { role: "user", content: "Find it." }, ...history.slice(1)];
   assert.equal((await sidecar.client.toMessages([], { history: asked, strategy: "loop-slice" })).nudge, null);

@@ -515,11 +515,12 @@ class Prompt:
         self.repeats = _match(self.wire, self.history.wire)
 
     def nudge_index(self) -> int | None:
-        """Where the synthetic nudge is: the user message the strategy made,
-        marked with source "system", that repeats nothing in the history."""
-        for k, (m, j) in enumerate(zip(self.wire, self.repeats)):
-            if j is None and m.role == "user" and m.source == "system":
-                return k
+        """Where the synthetic nudge is: the last message, a user message the
+        strategy made (source "system", repeating nothing in the history).
+        Ledger notes are marked the same way but never come last."""
+        k = len(self.wire) - 1
+        if k >= 0 and self.repeats[k] is None and self.wire[k].role == "user" and self.wire[k].source == "system":
+            return k
         return None
 
     def openai_messages(self) -> list[dict[str, Any]]:
