@@ -493,7 +493,7 @@ var interopCounterparts = map[string]string{
 	".trim":        "(trim s)",
 	".length":      "(count s)",
 	".substring":   "(subs s start end)",
-	".split":       `(split s ",")`,
+	".split":       `(split s #",") for (vec (.split s ","))`,
 	".replace":     `(replace s "old" "new")`,
 }
 
@@ -583,6 +583,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	}
 	if b, ok := builtins.statics[ns+"/"+name]; ok {
 		return &constNode{b}, nil
+	}
+	if v, ok := javaConstants[ns+"/"+name]; ok {
+		return &constNode{v}, nil
 	}
 	if ns == "Math" {
 		if b, ok := lookupFunction(strings.ToLower(name)); ok {

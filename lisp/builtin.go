@@ -166,6 +166,7 @@ var builtinSections = [][]*Builtin{
 	aliasBuiltins,
 	bitBuiltins,
 	javaBuiltins,
+	javaInteropBuiltins,
 	stringNamespaceBuiltins,
 	namespaceBuiltins,
 }

@@ -1,0 +1,75 @@
+package lisp
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// interopCase is one line of testdata/interop/interop.jsonl: a Java interop
+// form a model writes, with the value Clojure 1.11 gives for it (recorded by
+// testdata/interop/record.clj), and for a form PTC-Lisp refuses, the program
+// its hint leads to.
+type interopCase struct {
+	ID       string          `json:"id"`
+	Expr     string          `json:"expr"`
+	Rewrite  *string         `json:"rewrite"`
+	Expected json.RawMessage `json:"expected"`
+}
+
+// hintCallHeads finds the names called in a hint's example forms.
+var hintCallHeads = regexp.MustCompile(`\(([^\s()\[\]{}"#]+)`)
+
+// TestJavaInterop: every interop form of the table gives Clojure's value, or
+// is refused with a hint naming a builtin, and the rewrite that calls it
+// gives Clojure's value.
+func TestJavaInterop(t *testing.T) {
+	f, err := os.Open("testdata/interop/interop.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		var c interopCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		res := run(t, c.Expr, Env{})
+		if res.Err == nil || c.Rewrite == nil {
+			if ok, got, why := checkConformance(t, corpusCase{ID: c.ID, Expr: c.Expr, Expected: c.Expected}); !ok {
+				t.Errorf("%s: %s\n  clojure: %s\n  got:     %s (%s)", c.ID, c.Expr, c.Expected, got, why)
+			}
+			continue
+		}
+		// Refused: the hint names what the rewrite calls, and the rewrite
+		// gives Clojure's value.
+		if res.Err.Hint == "" {
+			t.Errorf("%s: %s refused without a hint: %v", c.ID, c.Expr, res.Err)
+			continue
+		}
+		named := false
+		for _, m := range hintCallHeads.FindAllStringSubmatch(res.Err.Hint, -1) {
+			if strings.Contains(*c.Rewrite, "("+m[1]+" ") && !strings.Contains(c.Expr, "("+m[1]+" ") {
+				named = true
+			}
+		}
+		if !named {
+			t.Errorf("%s: the hint %q names nothing the rewrite %s calls", c.ID, res.Err.Hint, *c.Rewrite)
+		}
+		if ok, got, why := checkConformance(t, corpusCase{ID: c.ID, Expr: *c.Rewrite, Expected: c.Expected}); !ok {
+			t.Errorf("%s: rewrite %s\n  clojure: %s\n  got:     %s (%s)", c.ID, *c.Rewrite, c.Expected, got, why)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n < 100 {
+		t.Fatalf("%d cases read, want the whole table", n)
+	}
+}
