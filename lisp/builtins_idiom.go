@@ -511,7 +511,7 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 	if kind == "an integer" { // Java's integer parsers take a radix
 		sig, maxArgs = "("+name+" s) ("+name+" s radix)", 2
 	}
-	return &Builtin{Name: name, Sig: sig, Doc: "the " + kind + " in s; an error when s is not one", Category: "idiom", reach: javaStatic,
+	return &Builtin{Name: name, Sig: sig, Doc: kind + " in s; an error when s is not one", Category: "idiom", reach: javaStatic,
 		MinArgs: 1, MaxArgs: maxArgs, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 			v, err := parse(th, args)
 			if err != nil {
