@@ -25,7 +25,23 @@ var javaInteropBuiltins = concatRows(
 		}),
 		stringMethod(".strip", "(.strip s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimFunc(s, unicode.IsSpace)), nil }),
 		stringMethod(".length", "(.length s)", 1, 1, func(s string, _ []Value) (Value, error) { return Int(len([]rune(s))), nil }),
-		stringMethod(".isEmpty", "(.isEmpty s)", 1, 1, func(s string, _ []Value) (Value, error) { return boolValue(s == ""), nil }),
+		{Name: ".isEmpty", Sig: "(.isEmpty s-or-coll)", Doc: "the string or collection is empty, as Java's", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				n, err := javaSize(".isEmpty", args[0], true)
+				if err != nil {
+					return nil, err
+				}
+				return boolValue(n == 0), nil
+			}},
+		{Name: ".size", Sig: "(.size coll)", Doc: "the number of items of a collection, as Java's", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				n, err := javaSize(".size", args[0], false)
+				if err != nil {
+					return nil, err
+				}
+				return Int(n), nil
+			}},
+		mapEntryPart(".getKey", 0),
 		stringMethod(".isBlank", "(.isBlank s)", 1, 1, func(s string, _ []Value) (Value, error) {
 			return boolValue(strings.TrimFunc(s, unicode.IsSpace) == ""), nil
 		}),
@@ -151,6 +167,43 @@ func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args
 			}
 			return fn(string(s), args)
 		}}
+}
+
+// javaSize is the size of a collection, or of a string when strings
+// count: what .size and .isEmpty read. nil has no methods in Java.
+func javaSize(name string, v Value, strings bool) (int, error) {
+	switch c := v.(type) {
+	case *Vector:
+		return c.Len(), nil
+	case *Map:
+		return c.Len(), nil
+	case *Set:
+		return c.Len(), nil
+	case String:
+		if strings {
+			return len(c), nil
+		}
+	}
+	return 0, typeErrorf(name, "a collection", v)
+}
+
+// mapEntryPart is .getKey (i 0) or .getValue (i 1) of a map entry, which
+// is a two-item vector here.
+func mapEntryPart(name string, i int) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " entry)", Doc: "the key or value of a map entry", Category: "idiom", reach: javaForm,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if v, ok := mapEntryItem(args[0], i); ok {
+				return v, nil
+			}
+			return nil, typeErrorf(name, "a map entry", args[0]).WithHint("(key e) and (val e) read an entry of a map")
+		}}
+}
+
+func mapEntryItem(v Value, i int) (Value, bool) {
+	if e, ok := v.(*Vector); ok && e.Len() == 2 && !e.list {
+		return e.index(i), true
+	}
+	return nil, false
 }
 
 func stringPair(name string, test func(s, t string) bool) func(string, []Value) (Value, error) {

@@ -33,8 +33,11 @@ var localDateBuiltins = []*Builtin{
 	dateField(".isLeapYear", func(t time.Time) Value { return boolValue(daysIn(t.Year(), time.February) == 29) }),
 	dateField(".lengthOfMonth", func(t time.Time) Value { return Int(daysIn(t.Year(), t.Month())) }),
 	dateField(".lengthOfYear", func(t time.Time) Value { return Int(365 + daysIn(t.Year(), time.February) - 28) }),
-	{Name: ".getValue", Sig: "(.getValue day-of-week)", Doc: "the number of a day of the week, Monday 1 to Sunday 7", Category: "idiom", reach: javaForm,
+	{Name: ".getValue", Sig: "(.getValue entry-or-day)", Doc: "the value of a map entry, or the number of a day of the week, Monday 1 to Sunday 7", Category: "idiom", reach: javaForm,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if v, ok := mapEntryItem(args[0], 1); ok {
+				return v, nil
+			}
 			if s, ok := args[0].(String); ok {
 				for d := time.Sunday; d <= time.Saturday; d++ {
 					if strings.ToUpper(d.String()) == string(s) {
@@ -42,7 +45,7 @@ var localDateBuiltins = []*Builtin{
 					}
 				}
 			}
-			return nil, typeErrorf(".getValue", "a day of the week (from .getDayOfWeek)", args[0])
+			return nil, typeErrorf(".getValue", "a map entry or a day of the week (from .getDayOfWeek)", args[0])
 		}},
 	{Name: ".between", Sig: "(.between ChronoUnit/DAYS from to)", Doc: "whole days, weeks, months or years from one date to another", Category: "idiom", reach: javaForm,
 		MinArgs: 3, MaxArgs: 3, Cost: cost(constant), Fn: builtinBetween},
