@@ -53,7 +53,9 @@ var javaInteropBuiltins = concatRows(
 		stringMethod(".charAt", "(.charAt s i)", 2, 2, javaCharAt),
 		stringMethod(".indexOf", "(.indexOf s sub) (.indexOf s sub from)", 2, 3, javaIndexOf(false)),
 		stringMethod(".lastIndexOf", "(.lastIndexOf s sub)", 2, 2, javaIndexOf(true)),
-		stringMethod(".replace", "(.replace s old new)", 3, 3, javaReplace),
+		{Name: ".replace", Sig: "(.replace s old new)", Doc: "s with every old replaced by new, as text", Category: "idiom", reach: javaForm,
+			MinArgs: 3, MaxArgs: 3, Fn: javaReplace,
+			Cost: cost(scans(arg(0)), chargedInBody("the replaced string, charged before it is built"))},
 		stringMethod(".concat", "(.concat s t)", 2, 2, func(s string, args []Value) (Value, error) {
 			t, ok := args[1].(String)
 			if !ok {
@@ -283,14 +285,21 @@ func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 	}
 }
 
-func javaReplace(s string, args []Value) (Value, error) {
+// javaReplace is String.replace: text, not a regex; an empty old is
+// replaced at every character boundary, as Java's.
+func javaReplace(th *Thread, args []Value) (Value, error) {
+	s, ok0 := args[0].(String)
 	old, ok1 := args[1].(String)
 	repl, ok2 := args[2].(String)
-	if !ok1 || !ok2 {
-		return nil, typeErrorf(".replace", "two strings", args[1]).
+	if !ok0 || !ok1 || !ok2 {
+		return nil, typeErrorf(".replace", "three strings", args[0]).
 			WithHint(`(.replace s "old" "new") replaces text; for a regex write (replace s #"re" "new")`)
 	}
-	return String(strings.ReplaceAll(s, string(old), string(repl))), nil
+	n := int64(strings.Count(string(s), string(old)))
+	if err := th.alloc(costString + int64(len(s)) + n*int64(max(len(repl)-len(old), 0))); err != nil {
+		return nil, err
+	}
+	return String(strings.ReplaceAll(string(s), string(old), string(repl))), nil
 }
 
 // oneChar is v as the character it stands for: characters are

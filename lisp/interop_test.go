@@ -85,3 +85,32 @@ func checkInteropFile(t *testing.T, path string) {
 		t.Fatalf("%d cases read from %s, want the whole table", n, path)
 	}
 }
+
+// TestJavaInteropHostileInput: arguments out of every range are errors
+// that name the form, and a replacement that would grow a string past the
+// memory budget is refused before it is built.
+func TestJavaInteropHostileInput(t *testing.T) {
+	for src, want := range map[string]string{
+		`(.substring "abc" 9223372036854775807)`:                              ".substring",
+		`(.charAt "" 0)`:                                                      ".charAt",
+		`(.plusDays "2024-01-01" 9223372036854775807)`:                        ".plusDays",
+		`(.plusMonths "9999-12-01" 1)`:                                        ".plusMonths",
+		`(.minusYears "0001-01-01" 5)`:                                        ".minusYears",
+		`(.isBefore "2024-01-01" 5)`:                                          ".isBefore",
+		`(LocalDate/of 9223372036854775807 1 1)`:                              "LocalDate/of",
+		`(Integer/parseInt "ff" 99)`:                                          "Integer/parseInt",
+		`(Math/floorMod 5 0)`:                                                 "Math/floorMod",
+		`(.between "Hours" "2024-01-01" "2024-01-02")`:                        ".between",
+		`(json/parse-string (apply str (repeat 2000 "[")))`:                   "json/parse-string",
+		`(json/generate-string {1 2})`:                                        "json/generate-string",
+		`(json/generate-string {:a 1} {:pretty true})`:                        "json/generate-string",
+		`(Instant/parse "2024-01-15T10:30:00")`:                               "Instant/parse",
+		`(dir 1)`:                                                             "dir",
+		`(let [s (apply str (repeat 100000 "a"))] (count (.replace s "" s)))`: "memory limit",
+	} {
+		res := run(t, src, Env{})
+		if res.Err == nil || !strings.Contains(res.Err.Error(), want) {
+			t.Errorf("%s: %v, want an error naming %s", src, res.Err, want)
+		}
+	}
+}
