@@ -481,20 +481,11 @@ func (c *compiler) fallback(name string) (node, error) {
 	return nil, c.undefined(name)
 }
 
-// interopCounterparts name the builtins that do what common Java string
-// methods do.
+// interopCounterparts name the builtins that do what the Java methods
+// the sandbox does not run do (those it runs are builtins.forms): .split
+// gives an array, which Clojure prints as an object.
 var interopCounterparts = map[string]string{
-	".indexOf":     `(index-of s "x"), or (includes? s "x") to test presence`,
-	".contains":    `(includes? s "x")`,
-	".startsWith":  `(starts-with? s "x")`,
-	".endsWith":    `(ends-with? s "x")`,
-	".toUpperCase": "(upper-case s)",
-	".toLowerCase": "(lower-case s)",
-	".trim":        "(trim s)",
-	".length":      "(count s)",
-	".substring":   "(subs s start end)",
-	".split":       `(split s ",")`,
-	".replace":     `(replace s "old" "new")`,
+	".split": `(split s #",") for (vec (.split s ","))`,
 }
 
 // unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
@@ -583,6 +574,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	}
 	if b, ok := builtins.statics[ns+"/"+name]; ok {
 		return &constNode{b}, nil
+	}
+	if v, ok := javaConstants[ns+"/"+name]; ok {
+		return &constNode{v}, nil
 	}
 	if ns == "Math" {
 		if b, ok := lookupFunction(strings.ToLower(name)); ok {

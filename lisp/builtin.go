@@ -83,6 +83,10 @@ const (
 	// bare name means something else in core: (str/reverse s),
 	// (clojure.set/join xrel yrel).
 	inNamespace
+	// qualified: by its full name only, ns/name, for a namespace of
+	// PTC-Lisp's own that Clojure programs reach through a library
+	// (json/parse-string, as cheshire's); not in the prompt.
+	qualified
 )
 
 // xform is a builtin's transducer form.
@@ -166,6 +170,9 @@ var builtinSections = [][]*Builtin{
 	aliasBuiltins,
 	bitBuiltins,
 	javaBuiltins,
+	javaInteropBuiltins,
+	jsonBuiltins,
+	introspectBuiltins,
 	stringNamespaceBuiltins,
 	namespaceBuiltins,
 }
@@ -195,7 +202,7 @@ func newRegistry(sections [][]*Builtin, core []*Builtin) *registry {
 			r.list = append(r.list, b)
 			addNames(r.byName, b, b.Name)
 			addNames(r.functions, b, b.Name)
-		case javaStatic:
+		case javaStatic, qualified:
 			addNames(r.statics, b, b.Name)
 		case javaForm:
 			addNames(r.forms, b, b.Name)

@@ -478,13 +478,13 @@ func builtinExInfo(th *Thread, args []Value) (Value, error) {
 // (namespaced). Like idiomBuiltins, they cost no prompt tokens.
 var javaBuiltins = slices.Concat(
 	[]*Builtin{
-		javaParse("Integer/parseInt", "an integer", "parse-long", builtinParseLong),
-		javaParse("Long/parseLong", "an integer", "parse-long", builtinParseLong),
-		javaParse("Integer/valueOf", "an integer", "parse-long", builtinParseLong),
-		javaParse("Long/valueOf", "an integer", "parse-long", builtinParseLong),
-		javaParse("Double/parseDouble", "a number", "parse-double", builtinParseDouble),
-		javaParse("Double/valueOf", "a number", "parse-double", builtinParseDouble),
-		javaParse("Float/parseFloat", "a number", "parse-double", builtinParseDouble),
+		javaParse("Integer/parseInt", "an integer", "parse-long", javaParseInt(32)),
+		javaParse("Long/parseLong", "an integer", "parse-long", javaParseInt(64)),
+		javaParse("Integer/valueOf", "an integer", "parse-long", javaParseInt(32)),
+		javaParse("Long/valueOf", "an integer", "parse-long", javaParseInt(64)),
+		javaParse("Double/parseDouble", "a number", "parse-double", javaParseDouble),
+		javaParse("Double/valueOf", "a number", "parse-double", javaParseDouble),
+		javaParse("Float/parseFloat", "a number", "parse-double", javaParseDouble),
 		staticOf(aliasOf("String/valueOf", "(String/valueOf x)", "same as str", rowNamed(stringBuiltins, "str"))),
 		javaCharTest("isDigit", unicode.IsDigit),
 		javaCharTest("isLetter", unicode.IsLetter),
@@ -507,8 +507,12 @@ func staticOf(b *Builtin) *Builtin {
 // javaParse is a Java number parser: the builtin parser's value, and an
 // error where parser gives nil.
 func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, error)) *Builtin {
-	return &Builtin{Name: name, Sig: "(" + name + " s)", Doc: "the " + kind + " in s; an error when s is not one", Category: "idiom", reach: javaStatic,
-		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+	sig, maxArgs := "("+name+" s)", 1
+	if kind == "an integer" { // Java's integer parsers take a radix
+		sig, maxArgs = "("+name+" s) ("+name+" s radix)", 2
+	}
+	return &Builtin{Name: name, Sig: sig, Doc: kind + " in s; an error when s is not one", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: maxArgs, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 			v, err := parse(th, args)
 			if err != nil {
 				return nil, err

@@ -29,6 +29,9 @@ type Env struct {
 	Prelude *Memory // user definitions from earlier turns; nil for none
 	Data    *Map    // the data/ namespace; nil for none
 	Tools   []string
+	// ToolDocs are the signatures and descriptions of Tools, by name,
+	// which doc prints; a tool without one is documented by its name.
+	ToolDocs map[string]ToolDoc
 	// PreviousResults are earlier turns' results, newest first (*1 *2 *3).
 	PreviousResults []Value
 	Host            Host

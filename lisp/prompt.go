@@ -78,7 +78,7 @@ var promptMistakes = [][2]string{
 	{"(-> coll (filter f))", "(->> coll (filter f))"},
 	{"(includes? coll x)", "(contains? coll x); includes? is for strings"},
 	{"(apply max-by :price coll)", "(max-by :price coll)"},
-	{"(.indexOf s \"x\")", "(index-of s \"x\"), (includes? s \"x\")"},
+	{"(.split s \",\")", "(split s #\",\")"},
 }
 
 const promptIntro = "You are a programmer that solves tasks by writing PTC-Lisp, a small sandboxed Clojure dialect.\n\n"

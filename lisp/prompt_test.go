@@ -202,7 +202,7 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		{coll + `(-> coll (filter :price))`, "use ->>, not ->", coll + `(->> coll (filter :price))`},
 		{`(includes? [1 2] 1)`, "(contains? coll x)", `(contains? [1 2] 1)`},
 		{coll + `(apply max-by :price [{:price 1}])`, "(max-by :price coll)", coll + `(max-by :price coll)`},
-		{`(.indexOf "abc" "b")`, `(index-of s "x")`, `(index-of "abc" "b")`},
+		{`(.split "a,b" ",")`, `(split s #",")`, `(split "a,b" #",")`},
 	}
 	if len(cases) != len(promptMistakes) {
 		t.Fatalf("%d cases for %d mistakes in the prompt", len(cases), len(promptMistakes))

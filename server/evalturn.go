@@ -155,6 +155,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		return nil, err
 	}
 	tools := make([]string, 0, len(req.GetTools()))
+	toolDocs := map[string]lisp.ToolDoc{}
 	seen := map[string]bool{}
 	for i, t := range req.GetTools() {
 		switch {
@@ -165,6 +166,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		}
 		seen[t.GetName()] = true
 		tools = append(tools, t.GetName())
+		toolDocs[t.GetName()] = lisp.ToolDoc{Signature: t.GetSignature(), Description: t.GetDescription()}
 	}
 	limits, err := s.evalLimits(req.GetLimits(), prefix+"limits")
 	if err != nil {
@@ -193,7 +195,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		ev.answers = append(ev.answers, a)
 		ev.answerTimes = append(ev.answerTimes, tr.GetDurationMs())
 	}
-	ev.env = lisp.Env{Prelude: prelude, Data: data, Tools: tools, PreviousResults: previous,
+	ev.env = lisp.Env{Prelude: prelude, Data: data, Tools: tools, ToolDocs: toolDocs, PreviousResults: previous,
 		Limits: limits, TurnNumber: ev.number, MaxNesting: s.maxValueDepth(), DataTexts: dataTexts}
 	return ev, nil
 }

@@ -426,3 +426,21 @@ func TestEvalTurnEmitsJSONForms(t *testing.T) {
 		t.Errorf("ToMessages read the json text of a value that has edn:\n%s", text)
 	}
 }
+
+// TestEvalTurnDocOfATool: doc of a tool prints the signature and
+// description the request declared for it.
+func TestEvalTurnDocOfATool(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	req := &ptcsidecarv1.EvalTurnRequest{
+		RawResponse: "```clojure\n(doc tool/search)\n(dir \"tool\")\n```",
+		Tools: []*ptcsidecarv1.ToolSpec{
+			{Name: "search", Signature: "(query :string, limit :int) -> [:string]", Description: "find documents"},
+			{Name: "fetch"},
+		},
+	}
+	turn, _ := runReplay(t, c, req)
+	want := "-------------------------|tool/search|(query :string, limit :int) -> [:string]|  find documents|fetch|search"
+	if got := strings.Join(turn.GetPrints(), "|"); !turn.GetSuccess() || got != want {
+		t.Errorf("success=%v error=%v prints=%q, want %q", turn.GetSuccess(), turn.GetError(), got, want)
+	}
+}

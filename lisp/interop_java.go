@@ -1,0 +1,419 @@
+package lisp
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The Java interop models write out of habit, done as the JVM does it:
+// the String methods of data work, (.toUpperCase s), the Character and
+// Math statics, Java's exception constructors, and java.time.LocalDate
+// arithmetic on the ISO date strings LocalDate/parse gives. Each row is
+// checked against Clojure 1.11 by testdata/interop (TestJavaInterop).
+// Like the other Java forms they are not in the system prompt.
+var javaInteropBuiltins = concatRows(
+	[]*Builtin{
+		stringMethod(".toUpperCase", "(.toUpperCase s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.ToUpper(s)), nil }),
+		stringMethod(".toLowerCase", "(.toLowerCase s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.ToLower(s)), nil }),
+		stringMethod(".trim", "(.trim s)", 1, 1, func(s string, _ []Value) (Value, error) {
+			return String(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })), nil // Java trims every char up to space
+		}),
+		stringMethod(".strip", "(.strip s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimFunc(s, unicode.IsSpace)), nil }),
+		stringMethod(".length", "(.length s)", 1, 1, func(s string, _ []Value) (Value, error) { return Int(len([]rune(s))), nil }),
+		{Name: ".isEmpty", Sig: "(.isEmpty s-or-coll)", Doc: "the string or collection is empty, as Java's", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				n, err := javaSize(".isEmpty", args[0], true)
+				if err != nil {
+					return nil, err
+				}
+				return boolValue(n == 0), nil
+			}},
+		{Name: ".size", Sig: "(.size coll)", Doc: "the number of items of a collection, as Java's", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				n, err := javaSize(".size", args[0], false)
+				if err != nil {
+					return nil, err
+				}
+				return Int(n), nil
+			}},
+		mapEntryPart(".getKey", 0),
+		stringMethod(".isBlank", "(.isBlank s)", 1, 1, func(s string, _ []Value) (Value, error) {
+			return boolValue(strings.TrimFunc(s, unicode.IsSpace) == ""), nil
+		}),
+		stringMethod(".contains", "(.contains s sub)", 2, 2, stringPair(".contains", strings.Contains)),
+		stringMethod(".startsWith", "(.startsWith s prefix)", 2, 2, stringPair(".startsWith", strings.HasPrefix)),
+		stringMethod(".endsWith", "(.endsWith s suffix)", 2, 2, stringPair(".endsWith", strings.HasSuffix)),
+		stringMethod(".equalsIgnoreCase", "(.equalsIgnoreCase s t)", 2, 2, stringPair(".equalsIgnoreCase", strings.EqualFold)),
+		stringMethod(".substring", "(.substring s start) (.substring s start end)", 2, 3, javaSubstring),
+		stringMethod(".charAt", "(.charAt s i)", 2, 2, javaCharAt),
+		stringMethod(".indexOf", "(.indexOf s sub) (.indexOf s sub from)", 2, 3, javaIndexOf(false)),
+		stringMethod(".lastIndexOf", "(.lastIndexOf s sub)", 2, 2, javaIndexOf(true)),
+		{Name: ".replace", Sig: "(.replace s old new)", Doc: "s with every old replaced by new, as text", Category: "idiom", reach: javaForm,
+			MinArgs: 3, MaxArgs: 3, Fn: javaReplace,
+			Cost: cost(scans(arg(0)), chargedInBody("the replaced string, charged before it is built"))},
+		stringMethod(".concat", "(.concat s t)", 2, 2, func(s string, args []Value) (Value, error) {
+			t, ok := args[1].(String)
+			if !ok {
+				return nil, typeErrorf(".concat", "a string", args[1])
+			}
+			return String(s + string(t)), nil
+		}),
+		staticOf(aliasOf("String/join", "(String/join sep coll)", "same as join", rowNamed(stringBuiltins, "join"))),
+		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Fn: rowNamed(stringBuiltins, "str").Fn, Cost: rowNamed(stringBuiltins, "str").Cost},
+		{Name: ".equals", Sig: "(.equals x y)", Doc: "same as =", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(visits(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+				return boolValue(Equal(args[0], args[1])), nil
+			}},
+
+		javaCharMap("toUpperCase", unicode.ToUpper),
+		javaCharMap("toLowerCase", unicode.ToLower),
+		{Name: "Character/getNumericValue", Sig: "(Character/getNumericValue c)", Doc: "the digit value of c, -1 for none", Category: "idiom",
+			reach: javaStatic, MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				r, err := oneChar("Character/getNumericValue", args[0])
+				if err != nil {
+					return nil, err
+				}
+				return Int(digitValue(r, 36)), nil
+			}},
+		{Name: "Character/digit", Sig: "(Character/digit c radix)", Doc: "the digit value of c in radix, -1 for none", Category: "idiom",
+			reach: javaStatic, MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				r, err := oneChar("Character/digit", args[0])
+				if err != nil {
+					return nil, err
+				}
+				radix, ok := args[1].(Int)
+				if !ok {
+					return nil, typeErrorf("Character/digit", "an integer radix", args[1])
+				}
+				return Int(digitValue(r, int(radix))), nil
+			}},
+
+		javaMath("Math/signum", func(x float64) float64 {
+			if x == 0 || x != x {
+				return x
+			}
+			return math.Copysign(1, x)
+		}),
+		javaMath("Math/cbrt", math.Cbrt),
+		javaMath("Math/toRadians", func(x float64) float64 { return x * math.Pi / 180 }),
+		javaMath("Math/toDegrees", func(x float64) float64 { return x * 180 / math.Pi }),
+		{Name: "Math/hypot", Sig: "(Math/hypot x y)", Doc: "sqrt(x²+y²), as a float", Category: "idiom", reach: javaStatic,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				x, ok1 := toFloat(args[0])
+				y, ok2 := toFloat(args[1])
+				if !ok1 || !ok2 {
+					return nil, typeErrorf("Math/hypot", "two numbers", args[0])
+				}
+				return Float(math.Hypot(x, y)), nil
+			}},
+		javaFloorOp("Math/floorDiv", func(a, b int64) int64 {
+			q := a / b
+			if (a%b != 0) && ((a < 0) != (b < 0)) {
+				q--
+			}
+			return q
+		}),
+		javaFloorOp("Math/floorMod", func(a, b int64) int64 {
+			m := a % b
+			if m != 0 && ((m < 0) != (b < 0)) {
+				m += b
+			}
+			return m
+		}),
+	},
+	javaExceptionConstructors(),
+	localDateBuiltins,
+)
+
+// javaConstants are the static fields programs read: Math/PI, the units
+// of ChronoUnit and the days of DayOfWeek (as the strings Java prints
+// them as: ChronoUnit/DAYS is "Days", DayOfWeek/MONDAY "MONDAY").
+var javaConstants = func() map[string]Value {
+	m := map[string]Value{"Math/PI": Float(math.Pi), "Math/E": Float(math.E)}
+	for _, unit := range []string{"DAYS", "WEEKS", "MONTHS", "YEARS"} {
+		v := String(unit[:1] + strings.ToLower(unit[1:]))
+		m["ChronoUnit/"+unit] = v
+		m["java.time.temporal.ChronoUnit/"+unit] = v
+	}
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		name := strings.ToUpper(d.String())
+		m["DayOfWeek/"+name] = String(name)
+		m["java.time.DayOfWeek/"+name] = String(name)
+	}
+	return m
+}()
+
+func concatRows(sections ...[]*Builtin) []*Builtin {
+	var rows []*Builtin
+	for _, s := range sections {
+		rows = append(rows, s...)
+	}
+	return rows
+}
+
+// stringMethod is a method of java.lang.String: its first argument must be
+// a string, as the method's receiver.
+func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args []Value) (Value, error)) *Builtin {
+	return &Builtin{Name: name, Sig: sig, Doc: "the String method, as Java's", Category: "idiom", reach: javaForm,
+		MinArgs: minArgs, MaxArgs: maxArgs, Cost: cost(scans(arg(0)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			s, ok := args[0].(String)
+			if !ok {
+				return nil, typeErrorf(name, "a string", args[0]).
+					WithHint("%s is a method of String; (str x) makes a string of anything", name)
+			}
+			return fn(string(s), args)
+		}}
+}
+
+// javaSize is the size of a collection, or of a string when strings
+// count: what .size and .isEmpty read. nil has no methods in Java.
+func javaSize(name string, v Value, strings bool) (int, error) {
+	switch c := v.(type) {
+	case *Vector:
+		return c.Len(), nil
+	case *Map:
+		return c.Len(), nil
+	case *Set:
+		return c.Len(), nil
+	case String:
+		if strings {
+			return len(c), nil
+		}
+	}
+	return 0, typeErrorf(name, "a collection", v)
+}
+
+// mapEntryPart is .getKey (i 0) or .getValue (i 1) of a map entry, which
+// is a two-item vector here.
+func mapEntryPart(name string, i int) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " entry)", Doc: "the key or value of a map entry", Category: "idiom", reach: javaForm,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if v, ok := mapEntryItem(args[0], i); ok {
+				return v, nil
+			}
+			return nil, typeErrorf(name, "a map entry", args[0]).WithHint("(key e) and (val e) read an entry of a map")
+		}}
+}
+
+func mapEntryItem(v Value, i int) (Value, bool) {
+	if e, ok := v.(*Vector); ok && e.Len() == 2 && !e.list {
+		return e.index(i), true
+	}
+	return nil, false
+}
+
+func stringPair(name string, test func(s, t string) bool) func(string, []Value) (Value, error) {
+	return func(s string, args []Value) (Value, error) {
+		t, ok := args[1].(String)
+		if !ok {
+			return nil, typeErrorf(name, "a string", args[1])
+		}
+		return boolValue(test(s, string(t))), nil
+	}
+}
+
+// outOfBounds is Java's StringIndexOutOfBoundsException.
+func outOfBounds(name string, detail string) error {
+	return Errorf(executionError, "%s: %s", name, detail).
+		asJava("StringIndexOutOfBoundsException", detail)
+}
+
+func javaSubstring(s string, args []Value) (Value, error) {
+	r := []rune(s)
+	start, ok := args[1].(Int)
+	if !ok {
+		return nil, typeErrorf(".substring", "an integer index", args[1])
+	}
+	end := Int(len(r))
+	if len(args) == 3 {
+		if end, ok = args[2].(Int); !ok {
+			return nil, typeErrorf(".substring", "an integer index", args[2])
+		}
+	}
+	if start < 0 || end > Int(len(r)) || start > end {
+		return nil, outOfBounds(".substring", "begin "+strconv.Itoa(int(start))+", end "+strconv.Itoa(int(end))+", length "+strconv.Itoa(len(r)))
+	}
+	return String(r[start:end]), nil
+}
+
+func javaCharAt(s string, args []Value) (Value, error) {
+	r := []rune(s)
+	i, ok := args[1].(Int)
+	if !ok {
+		return nil, typeErrorf(".charAt", "an integer index", args[1])
+	}
+	if i < 0 || i >= Int(len(r)) {
+		return nil, outOfBounds(".charAt", "index "+strconv.Itoa(int(i))+", length "+strconv.Itoa(len(r)))
+	}
+	return String(r[i : i+1]), nil
+}
+
+// javaIndexOf is .indexOf or .lastIndexOf: a character index, -1 when sub
+// is not there.
+func javaIndexOf(last bool) func(string, []Value) (Value, error) {
+	return func(s string, args []Value) (Value, error) {
+		sub, ok := args[1].(String)
+		if !ok {
+			return nil, typeErrorf(".indexOf", "a string", args[1])
+		}
+		r := []rune(s)
+		from := 0
+		if len(args) == 3 {
+			f, ok := args[2].(Int)
+			if !ok {
+				return nil, typeErrorf(".indexOf", "an integer index", args[2])
+			}
+			from = int(max(0, min(f, Int(len(r)))))
+		}
+		rest := string(r[from:])
+		var i int
+		if last {
+			i = strings.LastIndex(rest, string(sub))
+		} else {
+			i = strings.Index(rest, string(sub))
+		}
+		if i < 0 {
+			return Int(-1), nil
+		}
+		return Int(from + len([]rune(rest[:i]))), nil
+	}
+}
+
+// javaReplace is String.replace: text, not a regex; an empty old is
+// replaced at every character boundary, as Java's.
+func javaReplace(th *Thread, args []Value) (Value, error) {
+	s, ok0 := args[0].(String)
+	old, ok1 := args[1].(String)
+	repl, ok2 := args[2].(String)
+	if !ok0 || !ok1 || !ok2 {
+		return nil, typeErrorf(".replace", "three strings", args[0]).
+			WithHint(`(.replace s "old" "new") replaces text; for a regex write (replace s #"re" "new")`)
+	}
+	n := int64(strings.Count(string(s), string(old)))
+	if err := th.alloc(costString + int64(len(s)) + n*int64(max(len(repl)-len(old), 0))); err != nil {
+		return nil, err
+	}
+	return String(strings.ReplaceAll(string(s), string(old), string(repl))), nil
+}
+
+// oneChar is v as the character it stands for: characters are
+// one-character strings here.
+func oneChar(name string, v Value) (rune, error) {
+	s, ok := v.(String)
+	r := []rune(string(s))
+	if !ok || len(r) != 1 {
+		return 0, typeErrorf(name, "a character", v)
+	}
+	return r[0], nil
+}
+
+// javaCharMap is Character/name, a character mapped to a character.
+func javaCharMap(name string, fn func(rune) rune) *Builtin {
+	full := "Character/" + name
+	return &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "the character mapped, as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			r, err := oneChar(full, args[0])
+			if err != nil {
+				return nil, err
+			}
+			return String(fn(r)), nil
+		}}
+}
+
+// digitValue is the value of r as a digit of radix, or -1.
+func digitValue(r rune, radix int) int {
+	d := -1
+	switch {
+	case r >= '0' && r <= '9':
+		d = int(r - '0')
+	case r >= 'a' && r <= 'z':
+		d = int(r-'a') + 10
+	case r >= 'A' && r <= 'Z':
+		d = int(r-'A') + 10
+	}
+	if d >= radix {
+		return -1
+	}
+	return d
+}
+
+// javaFloorOp is Math/floorDiv or Math/floorMod, on integers.
+func javaFloorOp(name string, op func(a, b int64) int64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x y)", Doc: "integer division rounded down, as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			a, ok1 := args[0].(Int)
+			b, ok2 := args[1].(Int)
+			if !ok1 || !ok2 {
+				return nil, typeErrorf(name, "two integers", args[0])
+			}
+			if b == 0 {
+				return nil, Errorf(executionError, "%s: / by zero", name).asJava("ArithmeticException", "/ by zero")
+			}
+			return Int(op(int64(a), int64(b))), nil
+		}}
+}
+
+// javaExceptionConstructors are (Exception. "message") and the like for
+// the classes a program may catch, made as ex-info makes its errors.
+func javaExceptionConstructors() []*Builtin {
+	var rows []*Builtin
+	for _, class := range slices.Sorted(maps.Keys(javaSupers)) {
+		if class == "ExceptionInfo" || class == "ArityException" {
+			continue
+		}
+		name := class + "."
+		rows = append(rows, &Builtin{Name: name, Sig: "(" + name + " message)", Doc: "an exception to throw", Category: "idiom", reach: javaForm,
+			aliases: []string{javaClassName(class) + "."},
+			MinArgs: 0, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				e := &thrown{kind: executionError, class: class}
+				if len(args) == 1 {
+					msg, ok := args[0].(String)
+					if !ok {
+						return nil, typeErrorf(name, "a message string", args[0])
+					}
+					e.message, e.javaMessage = string(msg), string(msg)
+				}
+				return e, nil
+			}})
+	}
+	return rows
+}
+
+// javaParseInt is Integer/parseInt (bits 32) or Long/parseLong (64): the
+// integer in s in base 10 or the radix given, nil when s is not one or
+// is out of the type's range (javaParse makes that Java's
+// NumberFormatException).
+func javaParseInt(bits int) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		s, ok := args[0].(String)
+		if !ok {
+			return Nil, nil
+		}
+		radix := Int(10)
+		if len(args) == 2 {
+			if radix, ok = args[1].(Int); !ok || radix < 2 || radix > 36 {
+				return nil, typeErrorf("Integer/parseInt", "a radix from 2 to 36", args[1])
+			}
+		}
+		n, err := strconv.ParseInt(string(s), int(radix), bits)
+		if err != nil || strings.ContainsRune(string(s), '_') {
+			return Nil, nil
+		}
+		return Int(n), nil
+	}
+}
+
+// javaParseDouble is Double/parseDouble, which, unlike parse-double,
+// ignores the spaces and control characters around the number.
+func javaParseDouble(th *Thread, args []Value) (Value, error) {
+	if s, ok := args[0].(String); ok {
+		return builtinParseDouble(th, []Value{String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' }))})
+	}
+	return builtinParseDouble(th, args)
+}
