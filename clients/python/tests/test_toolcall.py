@@ -178,3 +178,19 @@ def test_an_async_client_evaluates_a_call(target):
 
     turn = asyncio.run(main())
     assert (turn.result, turn._wire.program_call_id) == (42, "toolu_7")
+
+
+@pytest.mark.parametrize("protocol", ["replay", "stream"])
+def test_a_reply_without_a_call_is_told_to_call_the_tool(client, protocol):
+    run = client.run(mission="m", max_turns=3, program_form="tool_call", protocol=protocol)
+    turn = run.step({"role": "assistant", "content": "I will add them up."})
+    assert turn.error.type == "no_program" and "made no run_ptc_lisp call" in turn.error.message
+    assert 'call run_ptc_lisp with arguments {"program"' in turn.error.hint and "fenced" not in turn.error.hint
+    assert run.step("").error.hint == turn.error.hint  # an empty reply too
+    prompt = run.next_messages()
+    assert any('call run_ptc_lisp with arguments {"program"' in (m.get("content") or "") for m in prompt.messages)
+    fenced = client.run(mission="m", max_turns=3, protocol=protocol).step("I will add them up.")
+    assert "fenced block" in fenced.error.hint
+    # The plain client says the same given an empty call beside the reply's text.
+    plain = client.eval_turn(raw_response="I will add them up.", program_call=chat_pb2.ChatToolCall(), protocol=protocol)
+    assert plain.error.hint == turn.error.hint

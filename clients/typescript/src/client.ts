@@ -91,7 +91,10 @@ export interface EvalTurnOptions extends CallOptions {
   rawResponse?: string;
   /** Instead of program: the LLM's run_ptc_lisp call in tool-call form
    * (programForm "tool_call"), in OpenAI's, Anthropic's or the Responses
-   * API's shape. The Turn keeps its id as programCallId. */
+   * API's shape. The Turn keeps its id as programCallId. An empty
+   * ChatToolCall with rawResponse says the reply made none: a fenced program
+   * in its text still runs, and without one the no_program hint tells the
+   * LLM to call run_ptc_lisp. */
   programCall?: ProgramCallInput;
   tools?: Tools;
   /** The previous Turn's memory, or that Turn. */

@@ -104,6 +104,13 @@ export function asToolCall(call: ProgramCallInput, what: string): ChatToolCall {
   throw new TypeError(`${what}.type: ${JSON.stringify(d.type)} is not a tool call: want an OpenAI tool call (type function), an Anthropic tool_use block or a Responses API function_call item`);
 }
 
+/** @internal What a run in tool-call form sends as programCall for a reply
+ * that made no call: an empty call, so that the server's no_program hint
+ * tells the LLM to call run_ptc_lisp rather than to write a fenced block. */
+export function noCall(): ChatToolCall {
+  return create(ChatToolCallSchema, {});
+}
+
 /** The run_ptc_lisp function_call among Responses API output items, and the
  * text of their output messages. */
 function responsesCall(items: readonly unknown[], what: string): { call: ChatToolCall | null; text: string } {

@@ -148,3 +148,22 @@ test("evalTurn with a call the LLM wrote wrong or of another tool", async () => 
   await assert.rejects(sidecar.client.evalTurn({ programCall: "(+ 1 2)" as unknown as ProgramCallInput }), /programCall: want a tool call/);
   await assert.rejects(sidecar.client.evalTurn({ programCall: { type: "text", text: "hi" } as unknown as ProgramCallInput }), /programCall\.type: "text"/);
 });
+
+for (const protocol of ["replay", "stream"] as const) {
+  test(`a reply without a call is told to call the tool (${protocol})`, async () => {
+    const run = sidecar.client.run({ mission: "m", maxTurns: 3, programForm: "tool_call", protocol });
+    const turn = await run.step({ role: "assistant", content: "I will add them up." });
+    assert.equal(turn.error?.type, "no_program");
+    assert.match(turn.error?.message ?? "", /made no run_ptc_lisp call/);
+    assert.match(turn.error?.hint ?? "", /call run_ptc_lisp with arguments \{"program"/);
+    assert.doesNotMatch(turn.error?.hint ?? "", /fenced/);
+    assert.equal((await run.step("")).error?.hint, turn.error?.hint); // an empty reply too
+    const prompt = await run.nextMessages();
+    assert.ok(prompt.messages.some((m) => typeof m.content === "string" && m.content.includes('call run_ptc_lisp with arguments {"program"')));
+    const fenced = await sidecar.client.run({ mission: "m", maxTurns: 3, protocol }).step("I will add them up.");
+    assert.match(fenced.error?.hint ?? "", /fenced block/);
+    // The plain client says the same given an empty call beside the reply's text.
+    const plain = await sidecar.client.evalTurn({ rawResponse: "I will add them up.", programCall: create(ChatToolCallSchema, {}), protocol });
+    assert.equal(plain.error?.hint, turn.error?.hint);
+  });
+}

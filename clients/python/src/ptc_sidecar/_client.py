@@ -141,7 +141,9 @@ class Client:
         or the SDKs' objects). The server runs its "program"; the Turn keeps
         the call's id as program_call_id. Arguments the LLM wrote wrong are a
         failed Turn telling it how to call the tool; a call of another tool
-        is refused.
+        is refused. An empty call, ChatToolCall(), with raw_response says
+        the reply made none: a fenced program in its text still runs, and
+        without one the no_program hint tells the LLM to call run_ptc_lisp.
 
         protocol "replay" uses unary calls (one more per tool call, any
         replica can answer each); "stream" uses one EvalTurnStream. timeout
