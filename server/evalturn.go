@@ -117,7 +117,7 @@ func startClock(ev *evaluation, admit func() error) error {
 // prefix is prepended to field names ("start." inside a stream).
 func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
-	if call := req.GetProgramCall(); ev.program == "" && call != nil {
+	if call := req.GetProgramCall(); ev.program == "" && call != nil && !noCall(call) {
 		program, callErr, err := programFromCall(call, prefix+"program_call")
 		if err != nil {
 			return nil, err
@@ -134,6 +134,9 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 			return nil, rd.interrupted()
 		}
 		ev.noProgram = !found
+	}
+	if ev.program == "" && noCall(req.GetProgramCall()) {
+		ev.noProgram, ev.callErr = true, noCallError() // tool-call form: the hint says to call the tool
 	}
 	if ev.program == "" && !ev.noProgram {
 		return nil, invalidf(prefix+"program", "empty: set program, or raw_response holding the LLM's reply")

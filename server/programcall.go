@@ -50,6 +50,25 @@ func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *li
 	return program, nil, nil
 }
 
+// noCall reports whether call stands for a reply in tool-call form that
+// made no call of the program tool: program_call set with neither id nor
+// arguments (a model's call has an id, and arguments at least "{}"). The
+// reply's text, raw_response, is then read for a fenced program as in
+// fenced form, so that a model that wrote one is not failed for it; when it
+// holds none, the turn's error is noCallError's.
+func noCall(call *ptcsidecarv1.ChatToolCall) bool {
+	name := call.GetName()
+	return call != nil && call.GetId() == "" && call.GetArguments() == "" && (name == "" || name == strategies.ProgramToolName)
+}
+
+// noCallError is the no_program error of a reply in tool-call form that
+// made no call: it tells the LLM to call the program tool, not to write
+// the fenced block that fenced form asks for.
+func noCallError() *lisp.Error {
+	return lisp.Errorf(lisp.ErrorKind("no_program"), "the reply made no %s call (and holds no ```clojure block), so nothing was run", strategies.ProgramToolName).
+		WithHint(`call %s with arguments {"program": "(your program)"}: a JSON object whose "program" is the program as one string`, strategies.ProgramToolName)
+}
+
 // shortName is a tool name cut for an error message: the name comes from
 // the request and may be of any length.
 func shortName(name string) string {

@@ -96,3 +96,55 @@ func TestBadProgramCall(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyWithoutACall: program_call set with neither id nor arguments
+// says the reply, in tool-call form, made no call. A fenced program in its
+// text still runs; without one the no_program turn tells the LLM to call
+// run_ptc_lisp, not to write a fenced block; a fenced-form reply keeps the
+// fenced hint.
+func TestReplyWithoutACall(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	prelude := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "x", Value: edn("1"), Turn: 1}}}
+	for _, call := range []*ptcsidecarv1.ChatToolCall{{}, {Name: "run_ptc_lisp"}} {
+		req := &ptcsidecarv1.EvalTurnRequest{ProgramCall: call, RawResponse: "Here:\n```clojure\n(+ x 2)\n```", Prelude: prelude}
+		resp, err := c.EvalTurn(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if turn := resp.GetTurn(); !turn.GetSuccess() || turn.GetResult().GetEdn() != "3" {
+			t.Errorf("a fenced program beside no call: %v", turn)
+		}
+		for _, text := range []string{"I will sum the orders.", ""} {
+			req := &ptcsidecarv1.EvalTurnRequest{ProgramCall: call, RawResponse: text, Prelude: prelude}
+			resp, err := c.EvalTurn(context.Background(), req)
+			if err != nil {
+				t.Fatalf("%q: %v", text, err)
+			}
+			streamed, _, err := streamTurn(t, c, req, nil)
+			if err != nil {
+				t.Fatalf("%q streamed: %v", text, err)
+			}
+			for _, turn := range []*ptcsidecarv1.Turn{resp.GetTurn(), streamed} {
+				e := turn.GetError()
+				if turn.GetSuccess() || e.GetType() != "no_program" || !strings.Contains(e.GetMessage(), "made no run_ptc_lisp call") ||
+					!strings.Contains(e.GetHint(), `call run_ptc_lisp with arguments {"program"`) || strings.Contains(e.GetHint(), "fenced") {
+					t.Errorf("%q: turn %v", text, turn)
+				}
+				if !proto.Equal(turn.GetMemory(), prelude) {
+					t.Errorf("%q: memory %v", text, turn.GetMemory())
+				}
+			}
+		}
+	}
+	resp, err := c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{RawResponse: "I will sum the orders."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := resp.GetTurn().GetError().GetHint(); !strings.Contains(h, "fenced block") {
+		t.Errorf("fenced form's hint: %q", h)
+	}
+	_, err = c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{ProgramCall: &ptcsidecarv1.ChatToolCall{Name: "search"}})
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "program_call.name: ") {
+		t.Errorf("an empty call of another tool: %v", err)
+	}
+}

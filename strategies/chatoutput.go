@@ -421,16 +421,13 @@ func sendable(msgs []ChatMessage, openai bool) error {
 	if len(msgs) > 0 && msgs[0].Role == RoleSystem {
 		first = 1
 	}
-	// A provider's compaction opens the conversation it summarises, and
-	// its tool results follow it.
-	if first < len(msgs) && msgs[first].hasPart(PartCompaction) {
-		for first++; first < len(msgs) && msgs[first].Role == RoleTool; first++ {
-		}
-	}
+	// A provider's compaction opens the conversation it summarises, as the
+	// provider returned it; what follows it is the provider's to accept.
+	compacted := first < len(msgs) && msgs[first].hasPart(PartCompaction)
 	if first == len(msgs) {
 		return fmt.Errorf("no message after the system prompt")
 	}
-	if msgs[first].Role != RoleUser && !openai {
+	if msgs[first].Role != RoleUser && !openai && !compacted {
 		return fmt.Errorf("message %d: the first message after the system prompt is a %s message, not the user's", first, msgs[first].Role)
 	}
 	ids := make(map[string]bool)

@@ -51,7 +51,8 @@ PRESSED = {"token-budget": {"max_tokens": 120}, "clear-tool-results": {"trigger"
 
 
 def chat_strategies(client):
-    """Every chat strategy with its options: defaults, then pressed."""
+    """Every chat strategy with its options: defaults, then pressed, then
+    keeping the reasoning of the latest assistant message only."""
     out = []
     for s in client.list_strategies():
         if s.input != "history":
@@ -60,6 +61,7 @@ def chat_strategies(client):
             out.append((s.name, {}))
         if s.name in PRESSED:
             out.append((s.name, PRESSED[s.name]))
+        out.append((s.name, {**PRESSED.get(s.name, {}), "keep_thinking_turns": 1}))
     return out
 
 
@@ -87,10 +89,13 @@ def test_recorded_sessions_come_back_whole(client, path):
     before = copy.deepcopy(items)
     history = ptc_sidecar.from_responses(items, instructions=instructions)
     assert items == before  # reading does not touch the caller's items
-    # clear-tool-results below its trigger keeps the history as it is.
+    # clear-tool-results below its trigger keeps the history as it is, from
+    # its last compaction item on (the items before it are replaced by it).
+    compactions = [n for n, i in enumerate(items) if i.get("type") == "compaction"]
+    kept = items[compactions[-1]:] if compactions else items
     prompt = client.to_messages(history=history, strategy="clear-tool-results").to_responses()
-    assert (prompt.input, prompt.instructions) == (items, instructions)
-    assert prompt.params() == ({"input": items, "instructions": instructions} if instructions else {"input": items})
+    assert (prompt.input, prompt.instructions) == (kept, instructions)
+    assert prompt.params() == ({"input": kept, "instructions": instructions} if instructions else {"input": kept})
     originals = [json.dumps(i, sort_keys=True) for i in items]
     for strategy, options in chat_strategies(client):
         out = client.to_messages(history=history, strategy=strategy, **options).to_responses()
@@ -101,13 +106,65 @@ def test_recorded_sessions_come_back_whole(client, path):
                 assert json.dumps(item, sort_keys=True) in originals, f"{strategy}: {item} was changed"
 
 
-def test_compaction_items_travel_in_place(client):
+def test_a_compaction_item_opens_what_is_sent(client):
     items, instructions = load(REPO / "clients" / "testdata" / "responses" / "compaction-sums.json")
     history = ptc_sidecar.from_responses(items, instructions=instructions)
+    assert [p.type for p in history._history.wire[3].parts] == ["compaction"]
     for strategy, options in chat_strategies(client):
-        out = client.to_messages(history=history, strategy=strategy, **options).to_responses().input
-        compactions = [i for i in out if i.get("type") == "compaction"]
-        assert compactions == [items[2]], strategy  # whole, encrypted_content and id as recorded
+        messages = client.to_messages(history=history, strategy=strategy, **options)
+        out = messages.to_responses()
+        # Whole, encrypted_content and id as recorded, with nothing before it.
+        assert out.input[0] == items[2], strategy
+        assert [i for i in out.input if i.get("type") == "compaction"] == [items[2]], strategy
+        assert out.instructions == instructions
+        assert messages.stats["compaction_replaced"] == 2, strategy
+
+
+def test_a_later_compaction_replaces_an_earlier_one(client):
+    items, _ = load(REPO / "clients" / "testdata" / "responses" / "compaction-sums.json")
+    later = {"type": "compaction", "id": "cmp_2", "encrypted_content": "gAAAAAB-later"}
+    loop = REASONING_LOOP[1:]
+    # A compaction between responses, and one a response opened, its call
+    # and reasoning after it in the same output.
+    for history, replaced in ((items + loop[:9] + [later] + loop[9:], "call_2"),
+                              (items + loop[:4] + [later] + loop[4:7] + loop[9:], "call_1")):
+        wire = ptc_sidecar.from_responses(history)
+        for strategy, options in chat_strategies(client):
+            out = client.to_messages(history=wire, strategy=strategy, **options).to_responses().input
+            check_sendable(out)
+            assert out[0] == later and [i for i in out if i.get("type") == "compaction"] == [later], strategy
+            assert replaced not in {i.get("call_id") for i in out}, strategy  # before it: replaced
+            assert out[-1] == loop[9], strategy
+
+
+def test_reasoning_items_are_reasoning_parts(client):
+    history = ptc_sidecar.from_responses(REASONING_LOOP)._history
+    first, last = history.wire[2], history.wire[6]
+    assert [p.type for p in first.parts] == ["reasoning"] and first.content == ""
+    assert first.parts[0].text == "Look the order up." and first.parts[0].data == "gAAAAAB-one"
+    assert json.loads(first.parts[0].provider_json)["id"] == "rs_1"
+    assert [p.type for p in last.parts] == ["reasoning", "text"]
+    assert last.parts[1].text == "Order 4417 ships with DHL (JD0146) and arrives Friday."
+
+
+def test_keep_thinking_turns_drops_older_reasoning_items_only(client):
+    history = ptc_sidecar.from_responses(REASONING_LOOP)
+    for strategy, options in chat_strategies(client):
+        if options.get("keep_thinking_turns") != 1 or strategy == "token-budget":
+            continue
+        messages = client.to_messages(history=history, strategy=strategy, **options)
+        out = messages.to_responses().input
+        check_sendable(out)
+        reasoning = [i for i in out if i.get("type") == "reasoning"]
+        assert reasoning == [REASONING_LOOP[8]], strategy  # the latest, encrypted content and all
+        # The calls that lost their reasoning are kept, with their own fields.
+        kept = [i for i in out if i.get("type") == "function_call"]
+        assert all(c in REASONING_LOOP for c in kept), strategy
+        assert messages.stats["thinking_cleared"] >= 1, strategy
+    # Each call keeps its place after what it followed; the answer follows the kept reasoning.
+    out = client.to_messages(history=history, strategy="clear-tool-results",
+                             keep_thinking_turns=1).to_responses().input
+    assert out == [i for i in REASONING_LOOP if i.get("type") != "reasoning" or i["id"] == "rs_3"]
 
 
 def test_reasoning_stays_with_the_call_a_strategy_rewrote(client):
@@ -167,5 +224,15 @@ def test_the_wire_of_a_response_run():
     roles = [m.role for m in history.wire]
     assert roles == ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"]
     first = history.wire[2]
-    assert first.reasoning == "Look the order up." and first.tool_calls[0] == chat_pb2.ChatToolCall(
+    assert first.parts[0].text == "Look the order up." and first.tool_calls[0] == chat_pb2.ChatToolCall(
         id="call_1", name="get_order", arguments="{\"order_id\":\"4417\"}")
+
+
+def test_parts_made_without_a_source_become_items():
+    history = ptc_sidecar.from_responses(REASONING_LOOP + [
+        {"type": "compaction", "id": "cmp_9", "encrypted_content": "gAAAAAB-nine", "created_by": "server"}])._history
+    made = [history.wire[6], history.wire[-1]]  # rebuilt from their parts alone
+    out = to_responses(Prompt([chat_pb2.ChatMessage(**{"role": m.role, "parts": m.parts}) for m in made],
+                              ptc_sidecar.from_responses([])._history)).input
+    assert out == [REASONING_LOOP[8], {"role": "assistant", "content": REASONING_LOOP[9]["content"][0]["text"]},
+                   {"type": "compaction", "id": "cmp_9", "encrypted_content": "gAAAAAB-nine", "created_by": "server"}]

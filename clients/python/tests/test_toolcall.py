@@ -11,6 +11,7 @@ import json
 import pytest
 
 import ptc_sidecar
+from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2
 from ptc_sidecar._toolcall import program_call
 
 ORDERS = [{"id": i, "total": i * 10} for i in range(1, 41)]
@@ -132,3 +133,64 @@ def test_an_async_run_takes_the_call(target):
 
     turn, result = asyncio.run(main())
     assert (turn.returned, result) == (True, 42)
+
+
+def test_eval_turn_takes_the_call_in_every_shape(client):
+    fetched = []
+
+    def orders(since):
+        fetched.append(since)
+        return ORDERS[:3]
+
+    program = "(reduce + (map :total (tool/orders {:since 2})))"
+    shapes = [openai_call("call_1", program)["choices"][0]["message"]["tool_calls"][0],
+              anthropic_call("toolu_2", program)["content"][1],
+              responses_call("call_3", program)["output"][1],
+              chat_pb2.ChatToolCall(id="call_4", name="run_ptc_lisp", arguments=json.dumps({"program": program}))]
+    for n, call in enumerate(shapes, 1):
+        for protocol in ("replay", "stream"):
+            turn = client.eval_turn(program_call=call, tools={"orders": orders}, protocol=protocol)
+            assert (turn.success, turn.result) == (True, 60), (n, protocol, turn.error)
+            assert turn._wire.program_call_id == ["call_1", "toolu_2", "call_3", "call_4"][n - 1]
+            assert turn.program == program
+    assert fetched == [2] * 8
+
+
+def test_eval_turn_with_a_call_the_llm_wrote_wrong_or_of_another_tool(client):
+    bad = {"id": "c1", "type": "function", "function": {"name": "run_ptc_lisp", "arguments": '{"code": "1"}'}}
+    turn = client.eval_turn(program_call=bad)
+    assert not turn.success and turn.error.type == "no_program" and "program_call.arguments" in turn.error.message
+    other = {"type": "tool_use", "id": "t", "name": "search", "input": {"q": "x"}}
+    with pytest.raises(ptc_sidecar.InvalidArgumentError, match="program_call.name"):
+        client.eval_turn(program_call=other)
+    with pytest.raises(ValueError, match="program or program_call, not both"):
+        client.eval_turn("1", program_call=bad)
+    with pytest.raises(TypeError, match="program_call: want a tool call"):
+        client.eval_turn(program_call="(+ 1 2)")
+    with pytest.raises(ValueError, match=r"program_call.type: 'text'"):
+        client.eval_turn(program_call={"type": "text", "text": "hi"})
+
+
+def test_an_async_client_evaluates_a_call(target):
+    async def main():
+        async with ptc_sidecar.AsyncClient(target) as client:
+            return await client.eval_turn(program_call=anthropic_call("toolu_7", "(* 6 7)")["content"][1])
+
+    turn = asyncio.run(main())
+    assert (turn.result, turn._wire.program_call_id) == (42, "toolu_7")
+
+
+@pytest.mark.parametrize("protocol", ["replay", "stream"])
+def test_a_reply_without_a_call_is_told_to_call_the_tool(client, protocol):
+    run = client.run(mission="m", max_turns=3, program_form="tool_call", protocol=protocol)
+    turn = run.step({"role": "assistant", "content": "I will add them up."})
+    assert turn.error.type == "no_program" and "made no run_ptc_lisp call" in turn.error.message
+    assert 'call run_ptc_lisp with arguments {"program"' in turn.error.hint and "fenced" not in turn.error.hint
+    assert run.step("").error.hint == turn.error.hint  # an empty reply too
+    prompt = run.next_messages()
+    assert any('call run_ptc_lisp with arguments {"program"' in (m.get("content") or "") for m in prompt.messages)
+    fenced = client.run(mission="m", max_turns=3, protocol=protocol).step("I will add them up.")
+    assert "fenced block" in fenced.error.hint
+    # The plain client says the same given an empty call beside the reply's text.
+    plain = client.eval_turn(raw_response="I will add them up.", program_call=chat_pb2.ChatToolCall(), protocol=protocol)
+    assert plain.error.hint == turn.error.hint

@@ -235,7 +235,8 @@ function hasMedia(content: unknown): boolean {
 
 /** The fields taken out of a block into a part's own fields: true for a
  * field, a nested map for a nested object's fields. */
-type Taken = { [key: string]: true | Taken };
+/** @internal The fields of a block a part holds itself (a nested object names nested fields). */
+export type Taken = { [key: string]: true | Taken };
 
 /** d less the fields taken, or undefined when nothing is left: what
  * providerJson carries. Keys are sorted, as the Python client writes them. */
@@ -268,15 +269,17 @@ function sortedJson(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function part(type: string, original: Json, taken: Taken, fields: Partial<Omit<ContentPart, "$typeName" | "type">>): ContentPart {
+/** @internal A wire part of a provider block: the fields given, the block's
+ * others (less type and taken) in provider_json. */
+export function part(type: string, original: Json, taken: Taken, fields: Partial<Omit<ContentPart, "$typeName" | "type">>): ContentPart {
   const out = create(ContentPartSchema, { type, ...fields });
   const rest = without(original, { type: true, ...taken });
   if (rest !== undefined) out.providerJson = sortedJson(rest);
   return out;
 }
 
-/** block with the provider's own fields the part carried put back. */
-function merged(block: Json, p: ContentPart): Json {
+/** @internal block with the provider's own fields the part carried put back. */
+export function merged(block: Json, p: ContentPart): Json {
   if (!p.providerJson) return block;
   const merge = (into: Json, extra: Json) => {
     for (const [k, v] of Object.entries(extra)) {

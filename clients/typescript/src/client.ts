@@ -35,7 +35,7 @@ import {
 } from "./requests.js";
 import { Run, type RunOptions, type SavedRun } from "./run.js";
 import { ResponsesHistory, toResponses, type ResponsesPrompt } from "./responses.js";
-import { anthropicTools, openaiTools, responsesTools } from "./toolcall.js";
+import { anthropicTools, asToolCall, openaiTools, responsesTools, type ProgramCallInput } from "./toolcall.js";
 import { SummaryRequest, checkSummariser, summaryOf, summaryProto, type Summariser, type Summary } from "./summary.js";
 
 /** Responses carry every value twice (EDN and JSON): room beyond gRPC's
@@ -90,6 +90,13 @@ export interface EvalTurnOptions extends CallOptions {
   /** The PTC-Lisp program; or give rawResponse, the LLM's reply. */
   program?: string;
   rawResponse?: string;
+  /** Instead of program: the LLM's run_ptc_lisp call in tool-call form
+   * (programForm "tool_call"), in OpenAI's, Anthropic's or the Responses
+   * API's shape. The Turn keeps its id as programCallId. An empty
+   * ChatToolCall with rawResponse says the reply made none: a fenced program
+   * in its text still runs, and without one the no_program hint tells the
+   * LLM to call run_ptc_lisp. */
+  programCall?: ProgramCallInput;
   tools?: Tools;
   /** The previous Turn's memory, or that Turn. */
   memory?: Memory | Turn | null;
@@ -106,7 +113,7 @@ export interface EvalTurnOptions extends CallOptions {
   previousResults?: unknown[];
 }
 
-const EVAL_OPTIONS = ["program", "rawResponse", "tools", "memory", "data", "turnNumber", "protocol", "limits", "previousResults", ...CALL_OPTIONS];
+const EVAL_OPTIONS = ["program", "rawResponse", "programCall", "tools", "memory", "data", "turnNumber", "protocol", "limits", "previousResults", ...CALL_OPTIONS];
 
 /** toMessages' options: the Options fields by name (strategy, mission,
  * systemPrompt, maxTurns, ...), tools as evalTurn takes them (or names), data
@@ -264,9 +271,13 @@ export class Client {
     for (const [name, v] of [["program", options.program], ["rawResponse", options.rawResponse]] as const) {
       if (v !== undefined && typeof v !== "string") throw new TypeError(`evalTurn: ${name} must be a string, got ${typeof v}`);
     }
+    if (options.program !== undefined && options.programCall !== undefined) {
+      throw new TypeError("evalTurn: programCall: give program or programCall, not both: the call carries the program");
+    }
     const request = create(EvalTurnRequestSchema, {
       program: options.program ?? "",
       rawResponse: options.rawResponse ?? "",
+      programCall: options.programCall === undefined ? undefined : asToolCall(options.programCall, "evalTurn: programCall"),
       tools: toolSpecs(tools),
       turnNumber: options.turnNumber ?? 1,
       prelude: memoryProto(options.memory, "evalTurn"),

@@ -21,7 +21,7 @@ export { Client, Messages, type CallOptions, type ClientOptions, type EvalTurnOp
 export { type Balancing } from "./pool.js";
 export { Run, RUN_VERSION, type RunOptions, type RunStatus, type SavedRun } from "./run.js";
 export { ResponsesHistory, fromResponses, type ResponsesPrompt } from "./responses.js";
-export { PROGRAM_TOOL, programCall, type ProgramTool, type ToolCallReply } from "./toolcall.js";
+export { PROGRAM_TOOL, programCall, type ProgramCallInput, type ProgramTool, type ToolCallReply } from "./toolcall.js";
 export { Memory, Turn, fromWire, type Binding, type CacheBreakpoint, type Stats, type Strategy, type ToolCall, type TurnError, type TurnWarning } from "./models.js";
 export { toWire, type Limits, type OptionFields, type Tool, type ToolContext, type ToolFunction, type Tools } from "./requests.js";
 export {

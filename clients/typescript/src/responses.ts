@@ -7,31 +7,39 @@
 //
 // Mapping. A run of consecutive items the model wrote (reasoning, assistant
 // messages, function calls: one response's output) is one assistant message
-// on the wire: its text, its reasoning summaries as reasoning, its calls as
-// tool calls. function_call_output is a tool message; user, system and
-// developer messages are messages of that role. A compaction item travels
-// as a user message holding a marker, "[compaction <id>]", so that a
-// strategy sees it in place.
+// on the wire: its text, its calls as tool calls, and, when it holds
+// reasoning items, its text and reasoning as parts in item order (a
+// reasoning item is a reasoning part: its summary as text, encrypted_content
+// as data, its other fields in provider_json), so that keep_thinking_turns
+// clears it like any reasoning. function_call_output is a tool message;
+// user, system and developer messages are messages of that role. A
+// compaction item (from /responses/compact or compact_threshold) opens an
+// assistant message, as its compaction part, with the model's items that
+// follow it in the same run, so that the strategies' compaction rule holds:
+// everything before the last compaction is replaced by it (OpenAI's guide:
+// the latest compaction item carries the context needed), and it is never
+// split from what follows.
 //
 // Nothing is lost of what the strategy keeps: a wire message that comes back
 // unchanged is written as the caller's own items, whole (ids, status,
 // encrypted_content, annotations). One the strategy changed is written from
 // its source's items where they still hold: each reasoning item stays in
 // front of the items it preceded, a kept call keeps its id and status with
-// the new arguments, and a reasoning item is dropped only when nothing it
-// preceded is left. A function_call_output whose call is not in the output
+// the new arguments, and a reasoning item is dropped when keep_thinking_turns
+// cleared it or when nothing it preceded is left. A function_call_output whose call is not in the output
 // is never written: the API refuses it.
 
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 
-import { History, type Prompt, type Source } from "./chat.js";
-import { ChatMessageSchema, ChatToolCallSchema, type ChatMessage } from "./gen/ptcsidecar/v1/chat_pb.js";
+import { History, merged, part, type Prompt, type Source } from "./chat.js";
+import { ChatMessageSchema, ChatToolCallSchema, ContentPartSchema, type ChatMessage, type ContentPart } from "./gen/ptcsidecar/v1/chat_pb.js";
 
 type Json = Record<string, unknown>;
 
 const FORMAT = "responses";
 const INSTRUCTIONS = "responses:instructions";
 const TEXT_PARTS = new Set(["input_text", "output_text", "text"]);
+const MODEL_KINDS = new Set(["reasoning", "function_call", "compaction"]); // with assistant messages: what a response outputs
 
 /** Responses API items read for toMessages({ history }). Made by
  * fromResponses; holds the wire messages and, for each, the items it came
@@ -71,7 +79,12 @@ export function fromResponses(items: readonly unknown[], options: { instructions
     const here = `items[${i}]`;
     const item = object(raw, here);
     const kind = kindOf(item, here);
-    if (kind === "reasoning" || kind === "function_call" || (kind === "message" && item.role === "assistant")) {
+    if (kind === "compaction" && run.length > 0) {
+      // It opens a message: nothing before it may travel with it.
+      out.add(modelMessage(run, `items[${first}:${i}]`), source(run, first, FORMAT));
+      run = [];
+    }
+    if (MODEL_KINDS.has(kind) || (kind === "message" && item.role === "assistant")) {
       if (run.length === 0) first = i;
       run.push(item);
       return;
@@ -89,8 +102,6 @@ export function fromResponses(items: readonly unknown[], options: { instructions
       wire = create(ChatMessageSchema, { role, content: text(item.content, `${here}.content`) });
     } else if (kind === "function_call_output") {
       wire = create(ChatMessageSchema, { role: "tool", toolCallId: required(item, "call_id", here), content: text(item.output, `${here}.output`) });
-    } else if (kind === "compaction") {
-      wire = create(ChatMessageSchema, { role: "user", content: compactionMarker(item, i) });
     } else {
       throw new TypeError(
         `${here}.type: a ${JSON.stringify(kind)} item cannot be compressed: the sidecar reads message, reasoning, function_call, function_call_output and compaction items; drop it or describe it in a message`,
@@ -106,10 +117,39 @@ function source(original: unknown, group: number, format: "responses" | "respons
   return { original, group, format, size: 1 };
 }
 
-/** The text a compaction item travels as: its id, else its position. */
-function compactionMarker(item: Json, index: number): string {
-  return `[compaction ${typeof item.id === "string" && item.id ? item.id : `at item ${index}`}]`;
+function encrypted(item: Json, what: string): string {
+  const data = item.encrypted_content;
+  if (data !== undefined && data !== null && typeof data !== "string") throw new TypeError(`${what}.encrypted_content: want a string`);
+  return data ?? "";
 }
+
+function compactionPart(item: Json, what: string): ContentPart {
+  return part("compaction", item, { encrypted_content: true }, { data: encrypted(item, what) });
+}
+
+/** A reasoning item as a reasoning part: the texts of its summary (and
+ * content) as text, for counting; encrypted_content as data; the rest,
+ * summary included, in provider_json, so that the item is rebuilt exactly. */
+function reasoningPart(item: Json, what: string): ContentPart {
+  const thoughts: string[] = [];
+  for (const p of [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])]) {
+    const got = object(p, `${what} reasoning`);
+    if (typeof got.text === "string") thoughts.push(got.text);
+  }
+  return part("reasoning", item, { encrypted_content: true }, { text: thoughts.join("\n"), data: encrypted(item, what) });
+}
+
+/** The item a reasoning or compaction part was read from, or undefined. */
+function partItem(p: ContentPart): Json | undefined {
+  if (p.type !== "reasoning" && p.type !== "compaction") return undefined;
+  const item: Json = { type: p.type };
+  if (p.data) item.encrypted_content = p.data;
+  merged(item, p);
+  if (p.type === "reasoning" && !("summary" in item)) item.summary = p.text ? [{ type: "summary_text", text: p.text }] : [];
+  return item;
+}
+
+const key = (p: ContentPart): string => Buffer.from(toBinary(ContentPartSchema, p)).toString("base64");
 
 function kindOf(item: Json, here: string): string {
   if (item.type === undefined && "role" in item) return "message"; // an easy input message: { role, content }
@@ -142,18 +182,16 @@ function text(content: unknown, what: string): string {
 /** One wire assistant message of a run of the model's items. */
 function modelMessage(run: Json[], what: string): ChatMessage {
   const out = create(ChatMessageSchema, { role: "assistant" });
-  const texts: string[] = [];
-  const thoughts: string[] = [];
+  const parts: ContentPart[] = [];
   for (const item of run) {
     const kind = item.type ?? "message";
     if (kind === "message") {
-      texts.push(text(item.content, `${what} content`));
+      const t = text(item.content, `${what} content`);
+      if (t) parts.push(create(ContentPartSchema, { type: "text", text: t }));
     } else if (kind === "reasoning") {
-      const parts = [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])];
-      for (const p of parts) {
-        const part = object(p, `${what} reasoning`);
-        if (typeof part.text === "string") thoughts.push(part.text);
-      }
+      parts.push(reasoningPart(item, what));
+    } else if (kind === "compaction") {
+      parts.push(compactionPart(item, what));
     } else {
       out.toolCalls.push(
         create(ChatToolCallSchema, {
@@ -164,8 +202,8 @@ function modelMessage(run: Json[], what: string): ChatMessage {
       );
     }
   }
-  out.content = texts.filter((t) => t).join("\n");
-  out.reasoning = thoughts.join("\n");
+  if (parts.some((p) => p.type !== "text")) out.parts = parts; // in item order, so that each reasoning part keeps its place
+  else out.content = parts.map((p) => p.text).join("\n");
   return out;
 }
 
@@ -174,7 +212,6 @@ export function toResponses(prompt: Prompt): ResponsesPrompt {
   let instructions: string | undefined;
   const items: Json[] = [];
   const called = new Set<unknown>();
-  const markers = compactions(prompt.history);
   prompt.wire.forEach((m, k) => {
     const j = prompt.repeats[k];
     const src = j === null ? undefined : prompt.history.sources[j];
@@ -189,8 +226,6 @@ export function toResponses(prompt: Prompt): ResponsesPrompt {
     let made: Json[];
     if (src?.format === FORMAT) {
       made = structuredClone(src.original as Json[]); // unchanged: the caller's own items
-    } else if (m.role === "user" && markers.has(m.content)) {
-      made = [structuredClone(markers.get(m.content)!)];
     } else {
       const origin = src ?? changedSource(prompt, k);
       made = fresh(m, origin?.format === FORMAT ? (origin.original as Json[]) : []);
@@ -202,17 +237,6 @@ export function toResponses(prompt: Prompt): ResponsesPrompt {
     }
   });
   return instructions === undefined ? { input: items } : { instructions, input: items };
-}
-
-/** The compaction items of a history, by the text they travel as. */
-function compactions(history: History): Map<string, Json> {
-  const out = new Map<string, Json>();
-  history.wire.forEach((m, i) => {
-    const s = history.sources[i];
-    const original = s.original as Json[];
-    if (s.format === FORMAT && original.length === 1 && original[0].type === "compaction") out.set(m.content, original[0]);
-  });
-  return out;
 }
 
 /** The source of a message the strategy changed: for an assistant message,
@@ -240,33 +264,48 @@ function fresh(m: ChatMessage, original: Json[]): Json[] {
   }
   if (m.role !== "assistant") return [{ role: m.role === "system" ? "developer" : m.role, content: m.content }];
   const calls = new Map(m.toolCalls.map((c) => [c.id, c]));
+  const texts = m.parts.length > 0 ? m.parts.filter((p) => p.type === "text").map((p) => p.text) : m.content ? [m.content] : [];
+  // The reasoning and compaction the message still carries (keep_thinking_turns clears reasoning).
+  const keptOpaque = m.parts.filter((p) => p.type === "reasoning" || p.type === "compaction").map(key);
   const out: Json[] = [];
-  let pendingReasoning: Json[] = [];
-  let wroteText = !m.content;
+  if (original.length === 0) {
+    // A message the history did not hold: its parts in order.
+    for (const p of m.parts) {
+      const item = partItem(p);
+      if (item) out.push(item);
+    }
+  }
+  let pending: Json[] = [];
   for (const item of original) {
     const kind = item.type ?? "message";
-    if (kind === "reasoning") {
-      pendingReasoning.push(structuredClone(item));
+    if (kind === "reasoning" || kind === "compaction") {
+      const n = keptOpaque.indexOf(key(kind === "reasoning" ? reasoningPart(item, kind) : compactionPart(item, kind)));
+      if (n >= 0) {
+        keptOpaque.splice(n, 1);
+        pending.push(structuredClone(item));
+      }
       continue;
     }
     let made: Json;
     if (kind === "message") {
-      if (wroteText) continue;
-      made = { ...structuredClone(item), content: [{ type: "output_text", text: m.content, annotations: [] }] };
-      wroteText = true;
+      const had = text(item.content, "content");
+      if (!had || texts.length === 0) continue; // no text part stood for it, or the strategy dropped its text
+      const t = texts.shift()!;
+      made = t === had ? structuredClone(item) : { ...structuredClone(item), content: [{ type: "output_text", text: t, annotations: [] }] };
     } else {
       const call = calls.get(item.call_id as string);
       if (!call) continue; // the strategy dropped this call
       calls.delete(call.id);
       made = { ...structuredClone(item), name: call.name, arguments: call.arguments };
     }
-    out.push(...pendingReasoning, made); // reasoning stays in front of what it preceded
-    pendingReasoning = [];
+    out.push(...pending, made); // reasoning stays in front of what it preceded
+    pending = [];
   }
-  if (!wroteText) {
+  out.push(...pending); // nothing followed it (a compaction alone)
+  if (texts.length > 0) {
     // Text the source did not hold goes before the calls.
     const at = out.findIndex((item) => item.type === "function_call");
-    out.splice(at < 0 ? out.length : at, 0, { role: "assistant", content: m.content });
+    out.splice(at < 0 ? out.length : at, 0, { role: "assistant", content: texts.join("\n") });
   }
   for (const call of calls.values()) out.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.arguments });
   return out;

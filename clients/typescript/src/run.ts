@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { create, type JsonValue } from "@bufbuild/protobuf";
 
 import { History, type Reply } from "./chat.js";
-import { programCall, type ToolCallReply } from "./toolcall.js";
+import { noCall, programCall, type ToolCallReply } from "./toolcall.js";
 import type { CallOptions, Client, Messages } from "./client.js";
 import { RunFailedError, RunFinishedError, SidecarError } from "./errors.js";
 import { OptionsSchema, type Options } from "./gen/ptcsidecar/v1/compression_pb.js";
@@ -222,7 +222,7 @@ export class Run {
     this.checkRunning("step");
     const { call, text } = programCall(reply); // programForm "tool_call": the run_ptc_lisp call
     const request = create(EvalTurnRequestSchema, {
-      programCall: call ?? undefined,
+      programCall: call ?? (this.options.programForm === "tool_call" ? noCall() : undefined), // a reply without a call: the hint says to make one
       rawResponse: call ? text : text || " ", // an empty reply holds no program: a turn that says so
       tools: this.options.tools,
       turnNumber: this.turnNumber,

@@ -3,7 +3,9 @@
 // writing a fenced block. Messages.tools (anthropicTools, responsesTools) is
 // the tool's definition in each provider's shape, from the stats'
 // programTool; programCall finds the call in an LLM's reply, in any of the
-// shapes step takes, so that a run sends it to EvalTurn as programCall.
+// shapes step takes, so that a run sends it to EvalTurn as programCall;
+// asToolCall reads one call the caller found itself, for evalTurn's
+// programCall.
 
 import { create } from "@bufbuild/protobuf";
 
@@ -74,6 +76,41 @@ export function programCall(reply: Reply | ToolCallReply): { call: ChatToolCall 
   return { call: null, text };
 }
 
+/** A tool call as evalTurn's programCall takes it: an OpenAI Chat
+ * Completions tool call, an Anthropic tool_use block, a Responses API
+ * function_call item, or a ChatToolCall. The server checks that it calls
+ * run_ptc_lisp and reads its arguments. */
+export type ProgramCallInput =
+  | { id?: string; type?: string; function: { name: string; arguments?: string } }
+  | { type: "tool_use"; id?: string; name: string; input?: unknown }
+  | { type: "function_call"; call_id?: string; name: string; arguments?: string }
+  | ChatToolCall;
+
+/** @internal One tool call as the wire's ChatToolCall (see ProgramCallInput);
+ * what names it in errors. */
+export function asToolCall(call: ProgramCallInput, what: string): ChatToolCall {
+  if (typeof call !== "object" || call === null || Array.isArray(call)) {
+    throw new TypeError(`${what}: want a tool call (OpenAI's, an Anthropic tool_use block or a Responses function_call item), got ${typeof call}: give a program as program`);
+  }
+  if ("$typeName" in call) return call as ChatToolCall;
+  const d = call as Json;
+  const name = (v: unknown) => (typeof v === "string" ? v : "");
+  if ((typeof d.function === "object" && d.function !== null) || d.type === "function") {
+    const fn = object(d.function ?? {}, `${what}.function`);
+    return named(d.id, name(fn.name), fn.arguments);
+  }
+  if (d.type === "tool_use") return named(d.id, name(d.name), d.input);
+  if (d.type === "function_call") return named(d.call_id, name(d.name), d.arguments);
+  throw new TypeError(`${what}.type: ${JSON.stringify(d.type)} is not a tool call: want an OpenAI tool call (type function), an Anthropic tool_use block or a Responses API function_call item`);
+}
+
+/** @internal What a run in tool-call form sends as programCall for a reply
+ * that made no call: an empty call, so that the server's no_program hint
+ * tells the LLM to call run_ptc_lisp rather than to write a fenced block. */
+export function noCall(): ChatToolCall {
+  return create(ChatToolCallSchema, {});
+}
+
 /** The run_ptc_lisp function_call among Responses API output items, and the
  * text of their output messages. */
 function responsesCall(items: readonly unknown[], what: string): { call: ChatToolCall | null; text: string } {
@@ -97,8 +134,12 @@ function responsesCall(items: readonly unknown[], what: string): { call: ChatToo
 /** A wire tool call of the program tool: OpenAI's arguments are text (passed
  * on as they are, for the server to read), Anthropic's a parsed object. */
 function toolCall(id: unknown, args: unknown): ChatToolCall {
+  return named(id, PROGRAM_TOOL, args);
+}
+
+function named(id: unknown, name: string, args: unknown): ChatToolCall {
   const text = typeof args === "string" ? args : args === undefined || args === null ? "" : JSON.stringify(args);
-  return create(ChatToolCallSchema, { id: typeof id === "string" ? id : "", name: PROGRAM_TOOL, arguments: text });
+  return create(ChatToolCallSchema, { id: typeof id === "string" ? id : "", name, arguments: text });
 }
 
 function object(v: unknown, what: string): Json {

@@ -7,7 +7,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
+import { create } from "@bufbuild/protobuf";
+
+import { Prompt } from "../src/chat.js";
+import { ChatMessageSchema } from "../src/gen/ptcsidecar/v1/chat_pb.js";
 import { fromResponses, type Client } from "../src/index.js";
+import { toResponses } from "../src/responses.js";
 import { repo, serveForThisFile } from "./server.js";
 
 const sidecar = serveForThisFile();
@@ -43,12 +48,15 @@ const REASONING_LOOP: Item[] = [
 // short sessions, besides their defaults.
 const PRESSED: Record<string, Record<string, unknown>> = { "token-budget": { maxTokens: 120 }, "clear-tool-results": { trigger: 0, keep: 0 } };
 
+/** Every chat strategy with its options: defaults, then pressed, then
+ * keeping the reasoning of the latest assistant message only. */
 async function chatStrategies(client: Client): Promise<[string, Record<string, unknown>][]> {
   const out: [string, Record<string, unknown>][] = [];
   for (const s of await client.listStrategies()) {
     if (s.input !== "history") continue;
     if (s.name !== "token-budget") out.push([s.name, {}]);
     if (PRESSED[s.name]) out.push([s.name, PRESSED[s.name]]);
+    out.push([s.name, { ...(PRESSED[s.name] ?? {}), keepThinkingTurns: 1 }]);
   }
   return out;
 }
@@ -77,9 +85,12 @@ for (const name of SESSIONS) {
     const before = structuredClone(items);
     const history = fromResponses(items, { instructions });
     assert.deepEqual(items, before); // reading does not touch the caller's items
-    // clear-tool-results below its trigger keeps the history as it is.
+    // clear-tool-results below its trigger keeps the history as it is, from
+    // its last compaction item on (the items before it are replaced by it).
+    const last = items.map((i) => i.type).lastIndexOf("compaction");
+    const kept = items.slice(Math.max(last, 0));
     const prompt = (await sidecar.client.toMessages([], { history, strategy: "clear-tool-results" })).toResponses();
-    assert.deepEqual(prompt, instructions === undefined ? { input: items } : { instructions, input: items });
+    assert.deepEqual(prompt, instructions === undefined ? { input: kept } : { instructions, input: kept });
     const originals = new Set(items.map(canonical));
     for (const [strategy, options] of await chatStrategies(sidecar.client)) {
       const out = (await sidecar.client.toMessages([], { history, strategy, ...options })).toResponses();
@@ -89,13 +100,71 @@ for (const name of SESSIONS) {
   });
 }
 
-test("compaction items travel in place", async () => {
+test("a compaction item opens what is sent", async () => {
   const { items, instructions } = load("compaction-sums.json");
   const history = fromResponses(items, { instructions });
+  assert.deepEqual(history.history.wire[3].parts.map((p) => p.type), ["compaction"]);
   for (const [strategy, options] of await chatStrategies(sidecar.client)) {
-    const out = (await sidecar.client.toMessages([], { history, strategy, ...options })).toResponses().input;
-    assert.deepEqual(out.filter((i) => i.type === "compaction"), [items[2]], strategy);
+    const messages = await sidecar.client.toMessages([], { history, strategy, ...options });
+    const out = messages.toResponses();
+    // Whole, encrypted_content and id as recorded, with nothing before it.
+    assert.deepEqual(out.input[0], items[2], strategy);
+    assert.deepEqual(out.input.filter((i) => i.type === "compaction"), [items[2]], strategy);
+    assert.equal(out.instructions, instructions);
+    assert.equal(messages.stats.compactionReplaced, 2, strategy);
   }
+});
+
+test("a later compaction replaces an earlier one", async () => {
+  const { items } = load("compaction-sums.json");
+  const later: Item = { type: "compaction", id: "cmp_2", encrypted_content: "gAAAAAB-later" };
+  const loop = REASONING_LOOP.slice(1);
+  // A compaction between responses, and one a response opened, its call and
+  // reasoning after it in the same output.
+  const cases: [Item[], string][] = [
+    [[...items, ...loop.slice(0, 9), later, ...loop.slice(9)], "call_2"],
+    [[...items, ...loop.slice(0, 4), later, ...loop.slice(4, 7), ...loop.slice(9)], "call_1"],
+  ];
+  for (const [sent, replaced] of cases) {
+    const history = fromResponses(sent);
+    for (const [strategy, options] of await chatStrategies(sidecar.client)) {
+      const out = (await sidecar.client.toMessages([], { history, strategy, ...options })).toResponses().input;
+      checkSendable(out);
+      assert.deepEqual(out[0], later, strategy);
+      assert.deepEqual(out.filter((i) => i.type === "compaction"), [later], strategy);
+      assert.ok(!out.some((i) => i.call_id === replaced), `${strategy}: ${replaced} is before it and replaced`);
+      assert.deepEqual(out.at(-1), loop[9], strategy);
+    }
+  }
+});
+
+test("reasoning items are reasoning parts", () => {
+  const { wire } = fromResponses(REASONING_LOOP).history;
+  const [first, last] = [wire[2], wire[6]];
+  assert.deepEqual([first.parts.map((p) => p.type), first.content], [["reasoning"], ""]);
+  assert.deepEqual([first.parts[0].text, first.parts[0].data], ["Look the order up.", "gAAAAAB-one"]);
+  assert.equal(JSON.parse(first.parts[0].providerJson).id, "rs_1");
+  assert.deepEqual(last.parts.map((p) => p.type), ["reasoning", "text"]);
+  assert.equal(last.parts[1].text, "Order 4417 ships with DHL (JD0146) and arrives Friday.");
+  assert.deepEqual(first.toolCalls.map((c) => [c.id, c.name, c.arguments]), [["call_1", "get_order", '{"order_id":"4417"}']]);
+});
+
+test("keep_thinking_turns drops older reasoning items only", async () => {
+  const history = fromResponses(REASONING_LOOP);
+  for (const [strategy, options] of await chatStrategies(sidecar.client)) {
+    if (options.keepThinkingTurns !== 1 || strategy === "token-budget") continue;
+    const messages = await sidecar.client.toMessages([], { history, strategy, ...options });
+    const out = messages.toResponses().input;
+    checkSendable(out);
+    // The latest, encrypted content and all.
+    assert.deepEqual(out.filter((i) => i.type === "reasoning"), [REASONING_LOOP[8]], strategy);
+    // The calls that lost their reasoning are kept, with their own fields.
+    const originals = new Set(REASONING_LOOP.map(canonical));
+    assert.ok(out.filter((i) => i.type === "function_call").every((c) => originals.has(canonical(c))), strategy);
+    assert.ok(messages.stats.thinkingCleared >= 1, strategy);
+  }
+  const out = (await sidecar.client.toMessages([], { history, strategy: "clear-tool-results", keepThinkingTurns: 1 })).toResponses().input;
+  assert.deepEqual(out, REASONING_LOOP.filter((i) => i.type !== "reasoning" || i.id === "rs_3"));
 });
 
 test("reasoning stays with the call a strategy rewrote", async () => {
@@ -139,4 +208,13 @@ test("items the sidecar cannot read are refused", () => {
   assert.throws(() => fromResponses([{ role: "user", content: "hi" }, { type: "web_search_call", id: "ws_1" }]), /items\[1\]\.type: a "web_search_call" item/);
   assert.throws(() => fromResponses([{ role: "user", content: [{ type: "input_image", image_url: "x" }] }]), /items\[0\]\.content\[0\]: a "input_image" part/);
   assert.throws(() => fromResponses([{ type: "function_call_output", output: "x" }]), /items\[0\]\.call_id/);
+});
+
+test("parts made without a source become items", () => {
+  const compaction: Item = { type: "compaction", id: "cmp_9", encrypted_content: "gAAAAAB-nine", created_by: "server" };
+  const { wire } = fromResponses([...REASONING_LOOP, compaction]).history;
+  // Rebuilt from their parts alone.
+  const made = [wire[6], wire.at(-1)!].map((m) => create(ChatMessageSchema, { role: m.role, parts: m.parts }));
+  const text = ((REASONING_LOOP[9].content as Item[])[0] as Item).text;
+  assert.deepEqual(toResponses(new Prompt(made)).input, [REASONING_LOOP[8], { role: "assistant", content: text }, compaction]);
 });

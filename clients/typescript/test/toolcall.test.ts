@@ -5,7 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { SidecarError, programCall } from "../src/index.js";
+import { create } from "@bufbuild/protobuf";
+
+import { ChatToolCallSchema } from "../src/gen/ptcsidecar/v1/chat_pb.js";
+import { InvalidArgumentError, SidecarError, programCall, type ProgramCallInput } from "../src/index.js";
 import { serveForThisFile } from "./server.js";
 
 const sidecar = serveForThisFile();
@@ -111,3 +114,56 @@ test("programForm is checked", async () => {
   const run = sidecar.client.run({ mission: "m", programForm: "json" });
   await assert.rejects(run.nextMessages(), (err: unknown) => err instanceof SidecarError && /program_form/.test(err.message));
 });
+
+test("evalTurn takes the call in every shape", async () => {
+  const fetched: number[] = [];
+  const orders = ({ since }: { since: number }) => {
+    fetched.push(since);
+    return ORDERS.slice(0, 3);
+  };
+  const program = "(reduce + (map :total (tool/orders {:since 2})))";
+  const shapes: [ProgramCallInput, string][] = [
+    [openaiCall("call_1", program).choices[0].message.tool_calls[0], "call_1"],
+    [anthropicCall("toolu_2", program).content[1] as ProgramCallInput, "toolu_2"],
+    [responsesCall("call_3", program).output[1] as ProgramCallInput, "call_3"],
+    [create(ChatToolCallSchema, { id: "call_4", name: "run_ptc_lisp", arguments: JSON.stringify({ program }) }), "call_4"],
+  ];
+  for (const [call, id] of shapes) {
+    for (const protocol of ["replay", "stream"] as const) {
+      const turn = await sidecar.client.evalTurn({ programCall: call, tools: { orders }, protocol });
+      assert.deepEqual([turn.success, turn.result, turn.wire.programCallId, turn.program], [true, 60, id, program], `${id} ${protocol}`);
+    }
+  }
+  assert.deepEqual(fetched, Array(8).fill(2));
+});
+
+test("evalTurn with a call the LLM wrote wrong or of another tool", async () => {
+  const bad = { id: "c1", type: "function", function: { name: "run_ptc_lisp", arguments: '{"code": "1"}' } };
+  const turn = await sidecar.client.evalTurn({ programCall: bad });
+  assert.equal(turn.success, false);
+  assert.equal(turn.error?.type, "no_program");
+  assert.match(turn.error?.message ?? "", /program_call\.arguments/);
+  await assert.rejects(sidecar.client.evalTurn({ programCall: { type: "tool_use", id: "t", name: "search", input: { q: "x" } } }), (e: unknown) => e instanceof InvalidArgumentError && /program_call\.name/.test(e.message));
+  await assert.rejects(sidecar.client.evalTurn({ program: "1", programCall: bad }), /program or programCall, not both/);
+  await assert.rejects(sidecar.client.evalTurn({ programCall: "(+ 1 2)" as unknown as ProgramCallInput }), /programCall: want a tool call/);
+  await assert.rejects(sidecar.client.evalTurn({ programCall: { type: "text", text: "hi" } as unknown as ProgramCallInput }), /programCall\.type: "text"/);
+});
+
+for (const protocol of ["replay", "stream"] as const) {
+  test(`a reply without a call is told to call the tool (${protocol})`, async () => {
+    const run = sidecar.client.run({ mission: "m", maxTurns: 3, programForm: "tool_call", protocol });
+    const turn = await run.step({ role: "assistant", content: "I will add them up." });
+    assert.equal(turn.error?.type, "no_program");
+    assert.match(turn.error?.message ?? "", /made no run_ptc_lisp call/);
+    assert.match(turn.error?.hint ?? "", /call run_ptc_lisp with arguments \{"program"/);
+    assert.doesNotMatch(turn.error?.hint ?? "", /fenced/);
+    assert.equal((await run.step("")).error?.hint, turn.error?.hint); // an empty reply too
+    const prompt = await run.nextMessages();
+    assert.ok(prompt.messages.some((m) => typeof m.content === "string" && m.content.includes('call run_ptc_lisp with arguments {"program"')));
+    const fenced = await sidecar.client.run({ mission: "m", maxTurns: 3, protocol }).step("I will add them up.");
+    assert.match(fenced.error?.hint ?? "", /fenced block/);
+    // The plain client says the same given an empty call beside the reply's text.
+    const plain = await sidecar.client.evalTurn({ rawResponse: "I will add them up.", programCall: create(ChatToolCallSchema, {}), protocol });
+    assert.equal(plain.error?.hint, turn.error?.hint);
+  });
+}

@@ -113,14 +113,15 @@ class AsyncClient:
     async def eval_turn(self, program: str | None = None, *, raw_response: str | None = None,
                         tools: ToolsArg | None = None, memory: Any = None, data: Any = None, turn_number: int = 1,
                         protocol: Protocol = "replay", limits: Mapping[str, int] | None = None,
-                        previous_results: Sequence[Any] = (),
+                        previous_results: Sequence[Any] = (), program_call: Any = None,
                         timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Client.eval_turn, awaited. timeout covers the whole evaluation:
         an async tool still running when it ends is cancelled; a plain one
         finishes in its thread, unheard."""
         check_protocol(protocol)
         tools = dict(tools or {})
-        request = eval_request(program, raw_response, tools, memory, data, turn_number, limits, previous_results)
+        request = eval_request(program, raw_response, tools, memory, data, turn_number, limits, previous_results,
+                               program_call)
         return await self._evaluate(request, tools, protocol, self._settings.call("EvalTurn", timeout))
 
     async def to_messages(self, turns: Sequence[Turn] = (), memory: Any = None, *, history: Any = None,

@@ -121,7 +121,8 @@ class Client:
     def eval_turn(self, program: str | None = None, *, raw_response: str | None = None,
                   tools: ToolsArg | None = None, memory: Any = None, data: Any = None, turn_number: int = 1,
                   protocol: Protocol = "replay", limits: Mapping[str, int] | None = None,
-                  previous_results: Sequence[Any] = (), timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
+                  previous_results: Sequence[Any] = (), program_call: Any = None,
+                  timeout: float | None | NotGiven = NOT_GIVEN) -> Turn:
         """Evaluates one program, running its tool calls here, and returns the Turn.
 
         program is PTC-Lisp; or pass raw_response, the LLM's reply, and the
@@ -136,6 +137,16 @@ class Client:
         previous_results, newest first, are what *1, *2 and *3 read: Turns
         (their result goes back exactly as it came) or native values.
 
+        program_call, instead of program, is the LLM's run_ptc_lisp call in
+        tool-call form (program_form="tool_call"): an OpenAI tool call, an
+        Anthropic tool_use block or a Responses API function_call item (dicts
+        or the SDKs' objects). The server runs its "program"; the Turn keeps
+        the call's id as program_call_id. Arguments the LLM wrote wrong are a
+        failed Turn telling it how to call the tool; a call of another tool
+        is refused. An empty call, ChatToolCall(), with raw_response says
+        the reply made none: a fenced program in its text still runs, and
+        without one the no_program hint tells the LLM to call run_ptc_lisp.
+
         protocol "replay" uses unary calls (one more per tool call, any
         replica can answer each); "stream" uses one EvalTurnStream. timeout
         covers the whole evaluation, tools included, either way.
@@ -145,7 +156,8 @@ class Client:
         """
         check_protocol(protocol)
         tools = dict(tools or {})
-        request = eval_request(program, raw_response, tools, memory, data, turn_number, limits, previous_results)
+        request = eval_request(program, raw_response, tools, memory, data, turn_number, limits, previous_results,
+                               program_call)
         return self._evaluate(request, tools, protocol, self._settings.call("EvalTurn", timeout))
 
     def to_messages(self, turns: Sequence[Turn] = (), memory: Any = None, *, history: Any = None,

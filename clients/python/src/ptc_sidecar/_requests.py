@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from ptc_sidecar._chat import AnthropicHistory, History, read_openai
 from ptc_sidecar._responses import ResponsesHistory
+from ptc_sidecar._toolcall import tool_call
 from ptc_sidecar._models import Memory, Summary, Tool, Turn
 from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, turn_pb2, values_pb2
 from ptc_sidecar._values import EDN, from_wire, to_wire
@@ -109,14 +110,18 @@ def options_message(options: Mapping[str, Any]) -> compression_pb2.Options:
 
 def eval_request(program: str | None, raw_response: str | None, tools: ToolsArg, memory: Any, data: Any,
                  turn_number: int, limits: Mapping[str, int] | None,
-                 previous_results: Sequence[Any]) -> eval_pb2.EvalTurnRequest:
+                 previous_results: Sequence[Any], program_call: Any = None) -> eval_pb2.EvalTurnRequest:
     """An EvalTurnRequest from eval_turn's arguments."""
+    if program is not None and program_call is not None:
+        raise ValueError("program_call: pass program or program_call, not both: the call carries the program")
     if program is not None and not isinstance(program, str):
         raise TypeError(f"program: want a str, got {type(program).__name__}")
     if raw_response is not None and not isinstance(raw_response, str):
         raise TypeError(f"raw_response: want a str (the reply's text), got {type(raw_response).__name__}")
     request = eval_pb2.EvalTurnRequest(program=program or "", raw_response=raw_response or "",
                                        tools=tool_specs(tools), turn_number=turn_number)
+    if program_call is not None:
+        request.program_call.CopyFrom(tool_call(program_call))
     prelude = memory_message(memory)
     if prelude is not None:
         request.prelude.CopyFrom(prelude)

@@ -8,19 +8,25 @@ responses.create(**prompt.params()) or a session's add_items.
 
 Mapping. A run of consecutive items the model wrote (reasoning, assistant
 messages, function calls: one response's output) is one assistant message
-on the wire: its text, its reasoning summaries as reasoning, its calls as
-tool calls. function_call_output is a tool message; user, system and
-developer messages are messages of that role. A compaction item (from
-/responses/compact or compact_threshold) travels as a user message holding
-a marker, "[compaction <id>]", so that a strategy sees it in place.
+on the wire: its text, its calls as tool calls, and, when it holds
+reasoning items, its text and reasoning as parts in item order (a reasoning
+item is a reasoning part: its summary as text, encrypted_content as data,
+its other fields in provider_json), so that keep_thinking_turns clears it
+like any reasoning. function_call_output is a tool message; user, system
+and developer messages are messages of that role. A compaction item (from
+/responses/compact or compact_threshold) opens an assistant message, as its
+compaction part, with the model's items that follow it in the same run, so
+that the strategies' compaction rule holds: everything before the last
+compaction is replaced by it (OpenAI's guide: the latest compaction item
+carries the context needed), and it is never split from what follows.
 
 Nothing is lost of what the strategy keeps: a wire message that comes back
 unchanged is written as the caller's own items, whole (ids, status,
 encrypted_content, annotations). One the strategy changed is written from
 its source's items where they still hold: each reasoning item stays in
 front of the items it preceded, a kept call keeps its id and status with
-the new arguments, and a reasoning item is dropped only when nothing it
-preceded is left. A function_call_output whose call is not in the output is
+the new arguments, and a reasoning item is dropped when keep_thinking_turns
+cleared it or when nothing it preceded is left. A function_call_output whose call is not in the output is
 never written: the API refuses it.
 """
 
@@ -31,14 +37,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ptc_sidecar._chat import History, Prompt, Source, as_dict
+from ptc_sidecar._chat import History, Prompt, Source, _merged, _part, as_dict
 from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2
 
 # The format of a Source made from Responses items; its original is the
 # list of items the wire message came from.
 FORMAT = "responses"
 _INSTRUCTIONS = "responses:instructions"
-_MODEL_KINDS = ("reasoning", "function_call")  # with assistant messages: what a response outputs
+_MODEL_KINDS = ("reasoning", "function_call", "compaction")  # with assistant messages: what a response outputs
 _TEXT_PARTS = ("input_text", "output_text", "text")
 
 
@@ -91,6 +97,9 @@ def from_responses(items: Sequence[Any], *, instructions: str | None = None) -> 
         here = f"items[{i}]"
         item = as_dict(raw, here)
         kind = _kind(item, here)
+        if kind == "compaction" and run:  # it opens a message: nothing before it may travel with it
+            out.add(_model_message(run, f"items[{first}:{i}]"), Source(run, first, FORMAT))
+            run = []
         if kind in _MODEL_KINDS or (kind == "message" and item.get("role") == "assistant"):
             if not run:
                 first = i
@@ -110,8 +119,6 @@ def from_responses(items: Sequence[Any], *, instructions: str | None = None) -> 
         elif kind == "function_call_output":
             wire = chat_pb2.ChatMessage(role="tool", tool_call_id=_required(item, "call_id", here),
                                         content=_text(item.get("output"), f"{here}.output"))
-        elif kind == "compaction":
-            wire = chat_pb2.ChatMessage(role="user", content=compaction_marker(item, i))
         else:
             raise ValueError(f"{here}.type: a {kind!r} item cannot be compressed: the sidecar reads message, "
                              "reasoning, function_call, function_call_output and compaction items; drop it or "
@@ -122,9 +129,39 @@ def from_responses(items: Sequence[Any], *, instructions: str | None = None) -> 
     return ResponsesHistory(out)
 
 
-def compaction_marker(item: Mapping[str, Any], index: int) -> str:
-    """The text a compaction item travels as: its id, else its position."""
-    return f"[compaction {item.get('id') or f'at item {index}'}]"
+def _compaction_part(item: dict[str, Any], here: str) -> chat_pb2.ContentPart:
+    data = item.get("encrypted_content")
+    if data is not None and not isinstance(data, str):
+        raise TypeError(f"{here}.encrypted_content: want a string, got {type(data).__name__}")
+    return _part("compaction", item, {"encrypted_content": True}, data=data or "")
+
+
+def _reasoning_part(item: dict[str, Any], what: str) -> chat_pb2.ContentPart:
+    """A reasoning item as a reasoning part: the texts of its summary (and
+    content) as text, for counting; encrypted_content as data; the rest,
+    summary included, in provider_json, so that the item is rebuilt exactly."""
+    data = item.get("encrypted_content")
+    if data is not None and not isinstance(data, str):
+        raise TypeError(f"{what}.encrypted_content: want a string, got {type(data).__name__}")
+    thoughts = []
+    for part in list(item.get("summary") or []) + list(item.get("content") or []):
+        p = as_dict(part, f"{what} reasoning")
+        if isinstance(p.get("text"), str):
+            thoughts.append(p["text"])
+    return _part("reasoning", item, {"encrypted_content": True}, text="\n".join(thoughts), data=data or "")
+
+
+def _part_item(part: chat_pb2.ContentPart) -> dict[str, Any] | None:
+    """The item a reasoning or compaction part was read from, or None."""
+    if part.type not in ("reasoning", "compaction"):
+        return None
+    item: dict[str, Any] = {"type": part.type}
+    if part.data:
+        item["encrypted_content"] = part.data
+    item = _merged(item, part)
+    if part.type == "reasoning" and "summary" not in item:
+        item["summary"] = [{"type": "summary_text", "text": part.text}] if part.text else []
+    return item
 
 
 def _kind(item: Mapping[str, Any], here: str) -> str:
@@ -170,22 +207,25 @@ def _text(content: Any, what: str) -> str:
 def _model_message(run: list[dict[str, Any]], what: str) -> chat_pb2.ChatMessage:
     """One wire assistant message of a run of the model's items."""
     out = chat_pb2.ChatMessage(role="assistant")
-    texts, thoughts = [], []
+    parts: list[chat_pb2.ContentPart] = []
     for item in run:
         kind = item.get("type") or "message"
         if kind == "message":
-            texts.append(_text(item.get("content"), f"{what} content"))
+            text = _text(item.get("content"), f"{what} content")
+            if text:
+                parts.append(chat_pb2.ContentPart(type="text", text=text))
         elif kind == "reasoning":
-            for part in list(item.get("summary") or []) + list(item.get("content") or []):
-                p = as_dict(part, f"{what} reasoning")
-                if isinstance(p.get("text"), str):
-                    thoughts.append(p["text"])
+            parts.append(_reasoning_part(item, what))
+        elif kind == "compaction":
+            parts.append(_compaction_part(item, what))
         else:
             out.tool_calls.append(chat_pb2.ChatToolCall(id=_required(item, "call_id", what),
                                                         name=_required(item, "name", what),
                                                         arguments=item.get("arguments") or ""))
-    out.content = "\n".join(t for t in texts if t)
-    out.reasoning = "\n".join(thoughts)
+    if any(p.type != "text" for p in parts):
+        out.parts.extend(parts)  # in item order, so that each reasoning part keeps its place
+    else:
+        out.content = "\n".join(p.text for p in parts)
     return out
 
 
@@ -194,7 +234,6 @@ def to_responses(prompt: Prompt) -> ResponsesPrompt:
     instructions: str | None = None
     items: list[dict[str, Any]] = []
     called: set[str] = set()
-    markers = _markers(prompt.history)
     for k, m in enumerate(prompt.wire):
         j = prompt.repeats[k]
         source = prompt.history.sources[j] if j is not None else None
@@ -206,8 +245,6 @@ def to_responses(prompt: Prompt) -> ResponsesPrompt:
             continue
         if source is not None and source.format == FORMAT:
             made = copy.deepcopy(source.original)  # unchanged: the caller's own items
-        elif m.role == "user" and m.content in markers:
-            made = [copy.deepcopy(markers[m.content])]
         else:
             origin = prompt.history.sources[j] if j is not None else _changed_source(prompt, k)
             made = _fresh(m, origin.original if origin is not None and origin.format == FORMAT else [])
@@ -219,15 +256,6 @@ def to_responses(prompt: Prompt) -> ResponsesPrompt:
                 continue  # an orphan: the API refuses an output whose call is not sent
             items.append(item)
     return ResponsesPrompt(instructions, items)
-
-
-def _markers(history: History) -> dict[str, dict[str, Any]]:
-    """The compaction items of a history, by the text they travel as."""
-    out = {}
-    for m, s in zip(history.wire, history.sources):
-        if s.format == FORMAT and len(s.original) == 1 and s.original[0].get("type") == "compaction":
-            out[m.content] = s.original[0]
-    return out
 
 
 def _changed_source(prompt: Prompt, k: int) -> Source | None:
@@ -257,21 +285,32 @@ def _fresh(m: chat_pb2.ChatMessage, original: list[dict[str, Any]]) -> list[dict
     if m.role != "assistant":
         return [{"role": "developer" if m.role == "system" else m.role, "content": m.content}]
     calls = {c.id: c for c in m.tool_calls}
+    texts = [p.text for p in m.parts if p.type == "text"] if m.parts else [m.content] if m.content else []
+    # The reasoning and compaction the message still carries
+    # (keep_thinking_turns clears reasoning).
+    kept_opaque = [p.SerializeToString(deterministic=True) for p in m.parts if p.type in ("reasoning", "compaction")]
     out: list[dict[str, Any]] = []
+    if not original:  # a message the history did not hold: its parts in order
+        out.extend(item for item in map(_part_item, m.parts) if item is not None)
     pending_reasoning: list[dict[str, Any]] = []
-    wrote_text = not m.content
     for item in original:
         kind = item.get("type") or "message"
-        if kind == "reasoning":
-            pending_reasoning.append(copy.deepcopy(item))
+        if kind in ("reasoning", "compaction"):
+            read = _reasoning_part(item, kind) if kind == "reasoning" else _compaction_part(item, kind)
+            key = read.SerializeToString(deterministic=True)
+            if key in kept_opaque:
+                kept_opaque.remove(key)
+                pending_reasoning.append(copy.deepcopy(item))
             continue
         if kind == "message":
-            if wrote_text:
-                continue
-            kept = copy.deepcopy(item)
-            kept["content"] = [{"type": "output_text", "text": m.content, "annotations": []}]
-            made = kept
-            wrote_text = True
+            if not _text(item.get("content"), "content"):
+                continue  # no text part stood for it
+            if not texts:
+                continue  # the strategy dropped its text
+            made = copy.deepcopy(item)
+            text = texts.pop(0)
+            if text != _text(item.get("content"), "content"):
+                made["content"] = [{"type": "output_text", "text": text, "annotations": []}]
         else:
             call = calls.pop(item.get("call_id"), None)
             if call is None:
@@ -281,9 +320,10 @@ def _fresh(m: chat_pb2.ChatMessage, original: list[dict[str, Any]]) -> list[dict
         out.extend(pending_reasoning)  # reasoning stays in front of what it preceded
         pending_reasoning = []
         out.append(made)
-    if not wrote_text:  # text the source did not hold goes before the calls
+    out.extend(pending_reasoning)  # nothing followed it (a compaction alone)
+    if texts:  # text the source did not hold goes before the calls
         at = next((n for n, item in enumerate(out) if item.get("type") == "function_call"), len(out))
-        out.insert(at, {"role": "assistant", "content": m.content})
+        out.insert(at, {"role": "assistant", "content": "\n".join(texts)})
     for call in calls.values():  # calls the history did not hold (ids rewritten)
         out.append({"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments})
     return out

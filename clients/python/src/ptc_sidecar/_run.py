@@ -176,7 +176,9 @@ class _RunState:
                                            turn_number=self.turn_number, previous_results=self._previous)
         if call is not None:
             request.program_call.CopyFrom(call)
-        elif not request.raw_response:
+        elif self._options.program_form == "tool_call":
+            request.program_call.SetInParent()  # a reply without a call, so the hint says to make one
+        if call is None and not request.raw_response:
             # An empty reply holds no program: a turn that says so to the LLM.
             request.raw_response = " "
         if self._memory is not None:

@@ -5,7 +5,8 @@ instead of writing a fenced block. Messages.tools (and anthropic_tools,
 responses_tools) is the tool's definition in each provider's shape, from the
 stats' program_tool; program_call finds the call in an LLM's reply, in any
 of the shapes step takes, so that a run sends it to EvalTurn as
-program_call.
+program_call; tool_call reads one call the caller found itself, for
+eval_turn(program_call=...).
 """
 
 from __future__ import annotations
@@ -78,6 +79,32 @@ def program_call(reply: Any) -> tuple[chat_pb2.ChatToolCall | None, str]:
                 return chat_pb2.ChatToolCall(id=str(b.get("id") or ""), name=PROGRAM_TOOL,
                                              arguments=_arguments(b.get("input"))), text
     return None, text
+
+
+def tool_call(call: Any, what: str = "program_call") -> chat_pb2.ChatToolCall:
+    """One tool call as the wire's ChatToolCall: an OpenAI Chat Completions
+    tool call, an Anthropic tool_use block, a Responses API function_call
+    item (dicts or the SDKs' objects) or a ChatToolCall. The server checks
+    that it calls run_ptc_lisp and reads its arguments."""
+    if isinstance(call, chat_pb2.ChatToolCall):
+        return call
+    if isinstance(call, (str, bytes)):
+        raise TypeError(f"{what}: want a tool call (OpenAI's, an Anthropic tool_use block or a Responses "
+                        f"function_call item), got a {type(call).__name__}: pass a program as program")
+    d = as_dict(call, what)
+    kind = d.get("type")
+    if isinstance(d.get("function"), Mapping) or kind == "function":  # OpenAI Chat Completions
+        fn = as_dict(d.get("function") or {}, f"{what}.function")
+        return chat_pb2.ChatToolCall(id=str(d.get("id") or ""), name=str(fn.get("name") or ""),
+                                     arguments=_arguments(fn.get("arguments")))
+    if kind == "tool_use":  # Anthropic
+        return chat_pb2.ChatToolCall(id=str(d.get("id") or ""), name=str(d.get("name") or ""),
+                                     arguments=_arguments(d.get("input")))
+    if kind == "function_call":  # Responses API, Agents SDK
+        return chat_pb2.ChatToolCall(id=str(d.get("call_id") or ""), name=str(d.get("name") or ""),
+                                     arguments=_arguments(d.get("arguments")))
+    raise ValueError(f"{what}.type: {kind!r} is not a tool call: want an OpenAI tool call (type function), an "
+                     "Anthropic tool_use block or a Responses API function_call item")
 
 
 def _responses_call(items: list[dict[str, Any]]) -> tuple[chat_pb2.ChatToolCall | None, str]:
