@@ -492,10 +492,13 @@ var javaBuiltins = slices.Concat(
 		javaCharTest("isLowerCase", unicode.IsLower),
 		javaCharTest("isUpperCase", unicode.IsUpper),
 		javaCharTest("isWhitespace", unicode.IsSpace),
+		javaCharMap("toUpperCase", unicode.ToUpper),
+		javaCharMap("toLowerCase", unicode.ToLower),
 		javaMath("Math/ceil", math.Ceil),
 		javaMath("Math/floor", math.Floor),
 	},
 	dateBuiltins,
+	localDateBuiltins,
 )
 
 // staticOf is b, reached as a Java static method.
@@ -530,12 +533,35 @@ func javaCharTest(name string, test func(rune) bool) *Builtin {
 	full := "Character/" + name
 	return &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "test a one-character string", Category: "idiom", reach: javaStatic,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-			s, ok := args[0].(String)
-			r := []rune(string(s))
-			if !ok || len(r) != 1 {
-				return nil, typeErrorf(full, "a character", args[0])
+			r, err := charArg(full, args[0])
+			if err != nil {
+				return nil, err
 			}
-			return boolValue(test(r[0])), nil
+			return boolValue(test(r)), nil
+		}}
+}
+
+// charArg reads a character, a one-character string here.
+func charArg(fn string, v Value) (rune, error) {
+	s, ok := v.(String)
+	r := []rune(string(s))
+	if !ok || len(r) != 1 {
+		return 0, typeErrorf(fn, "a character", v)
+	}
+	return r[0], nil
+}
+
+// javaCharMap is Character/name, a one-character string mapped to
+// another: characters are one-character strings here.
+func javaCharMap(name string, f func(rune) rune) *Builtin {
+	full := "Character/" + name
+	return &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "map a one-character string", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			r, err := charArg(full, args[0])
+			if err != nil {
+				return nil, err
+			}
+			return String(string(f(r))), nil
 		}}
 }
 

@@ -56,22 +56,37 @@ func loadCoverage(t *testing.T) (vars []string, rows []coverageRow, oracle map[s
 			vars = append(vars, f[0])
 		}
 	}
-	for i, line := range readLines(t, filepath.Join(coverageDir, "table.txt")) {
+	rows = parseCoverageTable(t, "table.txt")
+	oracle = map[string]oracleAnswer{}
+	for _, line := range readLines(t, filepath.Join(coverageDir, "oracle.jsonl")) {
+		var a oracleAnswer
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatal(err)
+		}
+		oracle[a.Program] = a
+	}
+	return vars, rows, oracle
+}
+
+// parseCoverageTable reads a table in table.txt's format.
+func parseCoverageTable(t *testing.T, name string) (rows []coverageRow) {
+	t.Helper()
+	for i, line := range readLines(t, filepath.Join(coverageDir, name)) {
 		n := i + 1
 		switch {
 		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
 		case strings.HasPrefix(line, "== "):
 			f := strings.Fields(line[3:])
 			if len(f) != 2 {
-				t.Fatalf("table.txt:%d: want \"== ns/name status\", got %q", n, line)
+				t.Fatalf("%s:%d: want \"== ns/name status\", got %q", name, n, line)
 			}
 			rows = append(rows, coverageRow{Var: f[0], Status: f[1], Line: n})
 		case len(rows) == 0:
-			t.Fatalf("table.txt:%d: an example before any row", n)
+			t.Fatalf("%s:%d: an example before any row", name, n)
 		case strings.HasPrefix(line, "-> "), strings.HasPrefix(line, "!= "):
 			r := &rows[len(rows)-1]
 			if len(r.Examples) == 0 {
-				t.Fatalf("table.txt:%d: %q follows no example", n, line)
+				t.Fatalf("%s:%d: %q follows no example", name, n, line)
 			}
 			e := &r.Examples[len(r.Examples)-1]
 			if strings.HasPrefix(line, "-> ") {
@@ -84,15 +99,7 @@ func loadCoverage(t *testing.T) (vars []string, rows []coverageRow, oracle map[s
 			r.Examples = append(r.Examples, coverageExample{Src: line, Line: n})
 		}
 	}
-	oracle = map[string]oracleAnswer{}
-	for _, line := range readLines(t, filepath.Join(coverageDir, "oracle.jsonl")) {
-		var a oracleAnswer
-		if err := json.Unmarshal([]byte(line), &a); err != nil {
-			t.Fatal(err)
-		}
-		oracle[a.Program] = a
-	}
-	return vars, rows, oracle
+	return rows
 }
 
 func readLines(t *testing.T, path string) []string {
@@ -180,10 +187,35 @@ func TestCoverageTable(t *testing.T) {
 			t.Errorf("%s has no row in table.txt", v)
 		}
 	}
+	checkCoverageRows(t, "table.txt", rows, oracle)
+}
+
+// TestInteropAndHints: the interop forms models write (Character,
+// LocalDate and ChronoUnit, Math, .getMessage) give Clojure's answer, and
+// the hints of the interpreter's other refusals (Java methods, headers,
+// namespaces), followed literally, give Clojure's answer to the program
+// (testdata/coverage/hints.txt, checked as table.txt is).
+func TestInteropAndHints(t *testing.T) {
+	_, _, oracle := loadCoverage(t)
+	rows := parseCoverageTable(t, "hints.txt")
+	if len(rows) == 0 {
+		t.Fatal("hints.txt has no rows")
+	}
+	for _, r := range rows {
+		if coverageStatuses[r.Status] == "" {
+			t.Errorf("hints.txt:%d: unknown status %q", r.Line, r.Status)
+		}
+	}
+	checkCoverageRows(t, "hints.txt", rows, oracle)
+}
+
+// checkCoverageRows runs every example of rows against the recorded
+// Clojure answers.
+func checkCoverageRows(t *testing.T, file string, rows []coverageRow, oracle map[string]oracleAnswer) {
 	answer := func(src string, line int) (oracleAnswer, bool) {
 		a, ok := oracle[src]
 		if !ok {
-			t.Errorf("table.txt:%d: no Clojure answer recorded for %s; run python3 lisp/testdata/coverage/oracle.py", line, src)
+			t.Errorf("%s:%d: no Clojure answer recorded for %s; run python3 lisp/testdata/coverage/oracle.py", file, line, src)
 		}
 		return a, ok
 	}
@@ -196,26 +228,26 @@ func TestCoverageTable(t *testing.T) {
 			res := run(t, e.Src, Env{})
 			if r.Status == "exact" {
 				if e.Rewrite != "" {
-					t.Errorf("table.txt:%d: an exact row's example has a rewrite", e.Line)
+					t.Errorf("%s:%d: an exact row's example has a rewrite", file, e.Line)
 				}
 				agree, got := agreesWithClojure(res, a)
 				switch {
 				case agree && e.Differs != "":
-					t.Errorf("table.txt:%d: %s now gives Clojure's %s; delete the note %q", e.Line, e.Src, a, e.Differs)
+					t.Errorf("%s:%d: %s now gives Clojure's %s; delete the note %q", file, e.Line, e.Src, a, e.Differs)
 				case !agree && e.Differs == "":
-					t.Errorf("table.txt:%d: %s\n  clojure: %s\n  got:     %s", e.Line, e.Src, a, got)
+					t.Errorf("%s:%d: %s\n  clojure: %s\n  got:     %s", file, e.Line, e.Src, a, got)
 				}
 				continue
 			}
 			if res.Err == nil {
-				t.Errorf("table.txt:%d: %s is %s but gives %s", e.Line, e.Src, r.Status, Repr(res.Value))
+				t.Errorf("%s:%d: %s is %s but gives %s", file, e.Line, e.Src, r.Status, Repr(res.Value))
 				continue
 			}
 			if res.Err.Hint == "" {
-				t.Errorf("table.txt:%d: %s is refused without a hint: %v", e.Line, e.Src, res.Err)
+				t.Errorf("%s:%d: %s is refused without a hint: %v", file, e.Line, e.Src, res.Err)
 			}
 			if e.Rewrite == "" {
-				t.Errorf("table.txt:%d: %s has no rewrite", e.Line, e.Src)
+				t.Errorf("%s:%d: %s has no rewrite", file, e.Line, e.Src)
 				continue
 			}
 			want := a
@@ -226,14 +258,14 @@ func TestCoverageTable(t *testing.T) {
 			}
 			fixed := run(t, e.Rewrite, Env{})
 			if fixed.Err != nil {
-				t.Errorf("table.txt:%d: the rewrite %s fails: %v", e.Line, e.Rewrite, fixed.Err)
+				t.Errorf("%s:%d: the rewrite %s fails: %v", file, e.Line, e.Rewrite, fixed.Err)
 				continue
 			}
 			if want.ClojureError != "" && r.Status == "out-of-scope" {
 				continue // Clojure cannot run the working form; running here is the check
 			}
 			if agree, got := agreesWithClojure(fixed, want); !agree {
-				t.Errorf("table.txt:%d: the rewrite %s gives %s, Clojure %s", e.Line, e.Rewrite, got, want)
+				t.Errorf("%s:%d: the rewrite %s gives %s, Clojure %s", file, e.Line, e.Rewrite, got, want)
 			}
 		}
 	}

@@ -3,12 +3,12 @@
 
 Lists every public var of clojure.core, clojure.string, clojure.set and
 clojure.walk with ns-publics into vars.txt, then evaluates every example
-and every rewrite of table.txt under the Clojure found on PATH (Debian's
+and every rewrite of table.txt and hints.txt under the Clojure found on PATH (Debian's
 clojure package, 1.11), each in a fresh namespace with clojure.string,
 clojure.set and clojure.walk aliased as str, set and walk, and writes
 pr-str of the value, or the exception's class and message, to
 oracle.jsonl. Prints are discarded. The tests never run Clojure: run this
-again after editing table.txt.
+again after editing table.txt or hints.txt.
 
     python3 lisp/testdata/coverage/oracle.py
 """
@@ -86,7 +86,9 @@ def main():
         open(lister, "w").write(LIST_VARS)
         with open(os.path.join(HERE, "vars.txt"), "w") as f:
             f.write(clojure(lister))
-        sources = parse_table(os.path.join(HERE, "table.txt"))
+        sources = []
+        for table in ("table.txt", "hints.txt"):
+            sources += [s for s in parse_table(os.path.join(HERE, table)) if s not in sources]
         progs = os.path.join(tmp, "programs.edn")
         with open(progs, "w", encoding="utf-8") as f:
             f.write("[")
