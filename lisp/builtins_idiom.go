@@ -499,6 +499,7 @@ var javaBuiltins = slices.Concat(
 	},
 	dateBuiltins,
 	localDateBuiltins,
+	jsonBuiltins,
 )
 
 // staticOf is b, reached as a Java static method.

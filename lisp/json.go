@@ -34,13 +34,19 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 // decodeJSON is DecodeJSON that also returns what the value costs once
 // read (readNodeCost), counted as it was built.
 func decodeJSON(text string, maxDepth int) (Value, int64, error) {
+	return decodeJSONKeys(text, maxDepth, false)
+}
+
+// decodeJSONKeys is decodeJSON, with every object key a string when
+// stringKeys is set.
+func decodeJSONKeys(text string, maxDepth int, stringKeys bool) (Value, int64, error) {
 	if maxDepth < 1 {
 		maxDepth = defaultJSONDepth
 	}
 	maxDepth = min(maxDepth, MaxValueNesting)
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
+	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text))), stringKeys: stringKeys}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, 0, err
@@ -59,6 +65,9 @@ type jsonDecoder struct {
 	// cost is what the arrays and objects built so far cost, at most
 	// costLimit (see readNodeCost).
 	cost, costLimit int64
+	// stringKeys keeps every object key a string, as Cheshire's
+	// parse-string does without its keyword argument.
+	stringKeys bool
 }
 
 // charge counts what v, an array or object just built, cost, and refuses
@@ -134,7 +143,11 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			pairs = append(pairs, MapEntry{jsonKey(key), v})
+			k := jsonKey(key)
+			if d.stringKeys {
+				k = String(key)
+			}
+			pairs = append(pairs, MapEntry{k, v})
 			if len(pairs) == longSeq {
 				pairs = append(make([]MapEntry, 0, max(d.countAhead(open, depth), longSeq)), pairs...)
 			}
