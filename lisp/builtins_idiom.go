@@ -500,6 +500,7 @@ var javaBuiltins = slices.Concat(
 	dateBuiltins,
 	localDateBuiltins,
 	jsonBuiltins,
+	instantBuiltins,
 )
 
 // staticOf is b, reached as a Java static method.
