@@ -246,22 +246,19 @@ var instantBuiltins = []*Builtin{
 	{Name: "Instant/now", Sig: "(Instant/now)", Doc: "refused: the current time", Category: "idiom",
 		reach: javaStatic, aliases: []string{"java.time.Instant/now"},
 		Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("Instant/now") }},
-	{Name: ".toEpochMilli", Sig: "(.toEpochMilli instant)", Doc: "epoch milliseconds of an instant from Instant/parse", Category: "idiom", reach: javaForm,
+	instantField(".toEpochMilli", "epoch milliseconds", time.Time.UnixMilli),
+	instantField(".getEpochSecond", "epoch seconds", time.Time.Unix),
+}
+
+func instantField(name, what string, field func(time.Time) int64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " instant)", Doc: what + " of an instant from Instant/parse", Category: "idiom", reach: javaForm,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
-			t, err := instant(".toEpochMilli", args[0])
+			t, err := instant(name, args[0])
 			if err != nil {
 				return nil, err
 			}
-			return Int(t.UnixMilli()), nil
-		}},
-	{Name: ".getEpochSecond", Sig: "(.getEpochSecond instant)", Doc: "epoch seconds of an instant from Instant/parse", Category: "idiom", reach: javaForm,
-		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
-			t, err := instant(".getEpochSecond", args[0])
-			if err != nil {
-				return nil, err
-			}
-			return Int(t.Unix()), nil
-		}},
+			return Int(field(t)), nil
+		}}
 }
 
 // instant reads an ISO-8601 instant, which Java's Instant.parse requires
