@@ -243,8 +243,8 @@ func checkCoverageRows(t *testing.T, file string, rows []coverageRow, oracle map
 				t.Errorf("%s:%d: %s is %s but gives %s", file, e.Line, e.Src, r.Status, Repr(res.Value))
 				continue
 			}
-			if res.Err.Hint == "" {
-				t.Errorf("%s:%d: %s is refused without a hint: %v", file, e.Line, e.Src, res.Err)
+			if res.Err.Hint == "" || res.Err.Hint == genericHint {
+				t.Errorf("%s:%d: %s is refused without a hint that names a form: %v", file, e.Line, e.Src, res.Err)
 			}
 			if e.Rewrite == "" {
 				t.Errorf("%s:%d: %s has no rewrite", file, e.Line, e.Src)

@@ -78,7 +78,7 @@ func (c *compiler) namespaceVar(ns, name string) (node, error) {
 			return nil, e.WithHint("%s", hint)
 		}
 	}
-	return nil, e.WithHint("write it with the builtins the system prompt lists")
+	return nil, e.WithHint("%s", genericHint)
 }
 
 // notInNamespace reports ns/name where Clojure's ns has no such var,
