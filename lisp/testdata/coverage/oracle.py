@@ -76,8 +76,9 @@ def parse_table(path):
     return sources
 
 
-def clojure(*args):
-    return subprocess.run(["clojure", *args], capture_output=True, text=True, check=True).stdout
+def clojure(*args, cwd=None):
+    # cwd is a scratch directory: the examples of spit and the like write there.
+    return subprocess.run(["clojure", *args], capture_output=True, text=True, check=True, cwd=cwd).stdout
 
 
 def main():
@@ -97,7 +98,7 @@ def main():
             f.write("]")
         runner = os.path.join(tmp, "runner.clj")
         open(runner, "w").write(RUNNER)
-        out = [l for l in clojure(runner, progs).splitlines() if l.startswith("[")]
+        out = [l for l in clojure(runner, progs, cwd=tmp).splitlines() if l.startswith("[")]
         version = clojure("-e", "(clojure-version)").strip()
     if len(out) != len(sources):
         sys.exit("judged %d of %d sources" % (len(out), len(sources)))
