@@ -486,6 +486,7 @@ func (c *compiler) fallback(name string) (node, error) {
 // gives an array, which Clojure prints as an object.
 var interopCounterparts = map[string]string{
 	".split": `(split s #",") for (vec (.split s ","))`,
+	"..":     "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
 }
 
 // unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
@@ -494,8 +495,9 @@ var unsupportedHints = func() map[string]string {
 	hints := map[string]string{}
 	for names, hint := range map[string]string{
 		"ref dosync alter":                           "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
-		"slurp spit eval load-file in-ns":            "there is no I/O, eval or namespace loading: use tool/ functions for external data",
-		"read-string load-string":                    "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
+		"slurp spit load-file in-ns":                 "there is no I/O, eval or namespace loading: use tool/ functions for external data",
+		"eval load-string":                           "there is no eval: write the form itself, (+ 1 2) for (eval '(+ 1 2))",
+		"read-string":                                "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
 		"lazy-seq lazy-cat":                          "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
 		"while":                                      "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
 		"future promise deliver agent send":          "there is no concurrency; use pmap or pcalls for parallel tool calls",
@@ -510,6 +512,10 @@ var unsupportedHints = func() map[string]string {
 
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not defined", name)
+	if hint, ok := familyHints[name]; ok {
+		e.Message = name + " is not available in PTC-Lisp"
+		return e.WithHint("%s", hint)
+	}
 	if hint, ok := unsupportedHints[name]; ok {
 		e.Message = name + " is not available in PTC-Lisp"
 		return e.WithHint("%s", hint)

@@ -281,6 +281,9 @@ func extremeBy(fn string, dir int) func(*Thread, []Value) (Value, error) {
 func extremeKey(fn string, dir int) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		f, xs := args[0], args[1:]
+		if len(xs) == 1 {
+			return xs[0], nil // Clojure does not call f for one item
+		}
 		var best, bestKey Value
 		for _, x := range xs {
 			k, err := call(th, fn, f, x)
@@ -475,6 +478,9 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return boolValue(c.contains(args[1])), nil
 	case *Vector:
+		if c.list {
+			return nil, typeErrorf("contains?", "a map, set or vector", args[0])
+		}
 		for _, e := range c.elems {
 			if Equal(e, args[1]) {
 				return trueValue, nil

@@ -82,7 +82,7 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinConcat,
 		Cost: cost(generates(totalItems(allArgs)))},
 	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinInto,
+		MinArgs: 0, MaxArgs: 3, Fn: builtinInto,
 		Cost: cost(visits(lastArg), calls(arg(1)), updates)},
 	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten,
@@ -112,10 +112,10 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinMakeList,
 		Cost: cost(builds)},
 	{Name: "doall", Sig: "(doall coll)", Doc: "coll itself: everything is already eager", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return args[0], nil },
+		MinArgs: 1, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return args[len(args)-1], nil },
 		Cost: cost(constant)},
 	{Name: "dorun", Sig: "(dorun coll)", Doc: "nil: everything is already eager", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return Nil, nil },
+		MinArgs: 1, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return Nil, nil },
 		Cost: cost(constant)},
 	{Name: "run!", Sig: "(run! f coll)", Doc: "call f on each item for its effect (println, tool calls); returns nil", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinRun,
@@ -165,6 +165,9 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(views)},
 	{Name: "nthrest", Sig: "(nthrest coll n)", Doc: "all but the first n items", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			if n, ok := args[1].(Int); ok && n <= 0 {
+				return args[0], nil // Clojure drops nothing and returns coll itself
+			}
 			return takeDrop("nthrest", false, false)(th, []Value{args[1], args[0]})
 		},
 		Cost: cost(views)},
@@ -320,6 +323,8 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 			}
 			return Nil, nil
 		}
+	case NilType:
+		return Nil, nil // Clojure's (find nil k); nil is no function either
 	}
 	elems, err := seqOf(th, "find", args[1], anySeq)
 	if err != nil {
@@ -659,7 +664,11 @@ func builtinConj(th *Thread, args []Value) (Value, error) {
 func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 	switch c := coll.(type) {
 	case NilType:
-		return newVector(th, slices.Clone(xs)) // the update of nil
+		// Clojure's (conj nil x) is a list: (conj nil 1 2) is (2 1).
+		if len(xs) == 0 {
+			return Nil, nil
+		}
+		return conjList(th, emptyList, xs)
 	case *Vector:
 		if c.list {
 			return conjList(th, c, xs)
@@ -790,7 +799,12 @@ func concatValues(th *Thread, fn string, colls []Value) (Value, error) {
 }
 
 func builtinInto(th *Thread, args []Value) (Value, error) {
-	if len(args) == 3 {
+	switch len(args) {
+	case 0:
+		return emptyVector, nil
+	case 1:
+		return args[0], nil
+	case 3:
 		return intoXform(th, args)
 	}
 	to, from := args[0], args[1]
@@ -1122,6 +1136,9 @@ func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, erro
 		case take && !fromEnd:
 			return sub(th, args[1], elems, 0, n)
 		case take && fromEnd:
+			if n == 0 {
+				return Nil, nil // Clojure's take-last of nothing is nil
+			}
 			return sub(th, args[1], elems, len(elems)-n, len(elems))
 		case !take && fromEnd:
 			return sub(th, args[1], elems, 0, len(elems)-n)

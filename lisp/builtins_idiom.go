@@ -534,14 +534,24 @@ func javaCharTest(name string, test func(rune) bool) *Builtin {
 	full := "Character/" + name
 	return &Builtin{Name: full, Sig: "(" + full + " c)", Doc: "test a one-character string", Category: "idiom", reach: javaStatic,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-			s, ok := args[0].(String)
-			r := []rune(string(s))
-			if !ok || len(r) != 1 {
-				return nil, typeErrorf(full, "a character", args[0])
+			r, err := charArg(full, args[0])
+			if err != nil {
+				return nil, err
 			}
-			return boolValue(test(r[0])), nil
+			return boolValue(test(r)), nil
 		}}
 }
+
+// charArg reads a character, a one-character string here.
+func charArg(fn string, v Value) (rune, error) {
+	s, ok := v.(String)
+	r := []rune(string(s))
+	if !ok || len(r) != 1 {
+		return 0, typeErrorf(fn, "a character", v)
+	}
+	return r[0], nil
+}
+
 
 // javaMath is a Math method returning a float, as Java's does.
 func javaMath(name string, fn func(float64) float64) *Builtin {

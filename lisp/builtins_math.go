@@ -93,6 +93,9 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 		if len(args) == 0 {
 			return unit, nil
 		}
+		if len(args) == 1 && args[0] == Nil {
+			return Nil, nil // Clojure's (+ x) is (cast Number x), which lets nil through
+		}
 		acc, err := numberArg(fn, args[0])
 		if err != nil {
 			return nil, err
@@ -144,6 +147,9 @@ func builtinAbs(th *Thread, args []Value) (Value, error) {
 // a NaN argument makes the result NaN, as in Clojure.
 func extremum(fn string, dir int) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
+		if _, ok := args[0].(NilType); ok && len(args) == 1 {
+			return Nil, nil // Clojure's (max x) is x unchecked; a collection stays an error with a hint
+		}
 		best, err := numberArg(fn, args[0])
 		if err != nil {
 			return nil, err

@@ -36,14 +36,14 @@ var predicateBuiltins = []*Builtin{
 	typePred("set?", "x is a set", func(v Value) bool { _, ok := v.(*Set); return ok }),
 	typePred("coll?", "x is a vector; maps, sets and strings are not collections here", isVector),
 	typePred("sequential?", "x is a vector", isVector),
-	typePred("indexed?", "x is a vector", isVector),
-	typePred("reversible?", "x is a vector, or a sorted map or set", func(v Value) bool { return isVector(v) || orderOf(v) != nil }),
+	typePred("indexed?", "x is a vector", isVectorNotList),
+	typePred("reversible?", "x is a vector, or a sorted map or set", func(v Value) bool { return isVectorNotList(v) || orderOf(v) != nil }),
 	typePred("associative?", "x is a map or a vector", func(v Value) bool {
 		switch v.(type) {
-		case *Map, *Vector:
+		case *Map:
 			return true
 		}
-		return false
+		return isVectorNotList(v)
 	}),
 	typePred("counted?", "x is a vector, map or set", func(v Value) bool {
 		switch v.(type) {
@@ -89,6 +89,10 @@ func isFloat(v Value) bool  { _, ok := v.(Float); return ok }
 func isVector(v Value) bool { _, ok := v.(*Vector); return ok }
 
 func isList(v Value) bool { x, ok := v.(*Vector); return ok && x.list }
+
+// isVectorNotList is true of a vector proper: Clojure's lists are not
+// indexed, associative or reversible.
+func isVectorNotList(v Value) bool { x, ok := v.(*Vector); return ok && !x.list }
 
 // isFn reports whether v is a function proper (not a keyword, map or set).
 func isFn(v Value) bool {

@@ -70,6 +70,9 @@ func setsOf(th *Thread, fn string, args []Value) ([]*Set, error) {
 // does, so that the result is sorted when that set is: of two, the first
 // unless the second is larger; of more, the last of the largest.
 func builtinUnion(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (union s) is s, nil included
+	}
 	sets, err := setsOf(th, "union", args)
 	if err != nil {
 		return nil, err
@@ -100,6 +103,11 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 // the last of the smallest: the result is sorted when the set it was
 // filtered from last is.
 func builtinIntersection(th *Thread, args []Value) (Value, error) {
+	for _, a := range args {
+		if _, ok := a.(NilType); ok {
+			return Nil, nil // Clojure starts from the smallest set, and nil is the smallest
+		}
+	}
 	sets, err := setsOf(th, "intersection", args)
 	if err != nil {
 		return nil, err
@@ -130,6 +138,9 @@ func builtinIntersection(th *Thread, args []Value) (Value, error) {
 
 // builtinDifference keeps the items of the first set in none of the others.
 func builtinDifference(th *Thread, args []Value) (Value, error) {
+	if args[0] == Nil {
+		return Nil, nil // Clojure removes from s1 itself
+	}
 	sets, err := setsOf(th, "difference", args)
 	if err != nil {
 		return nil, err

@@ -45,7 +45,13 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") }),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "replace", Sig: "(replace s match replacement)", Doc: "every match (string or regex) replaced; $1 in the replacement is a regex group", Category: "string",
-		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace", true),
+		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
+			if len(args) == 2 {
+				// (replace smap coll) can only be clojure.core's.
+				return builtinCoreReplace(th, args)
+			}
+			return replaceString(th, args)
+		},
 		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the matches are found"), builds)},
 	{Name: "replace-first", Sig: "(replace-first s match replacement)", Doc: "first match replaced", Category: "string",
 		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false),
@@ -81,7 +87,7 @@ var stringBuiltins = []*Builtin{
 		Cost: cost(scans(arg(0))),
 		lean: true},
 	{Name: "last-index-of", Sig: "(last-index-of s sub)", Doc: "index of the last sub in s, or nil", Category: "string",
-		MinArgs: 2, MaxArgs: 2, Fn: indexOf("last-index-of", true),
+		MinArgs: 2, MaxArgs: 3, Fn: indexOf("last-index-of", true),
 		Cost: cost(scans(arg(0)))},
 	{Name: "blank?", Sig: "(blank? s)", Doc: "s is nil, empty or only whitespace", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinBlank,
@@ -358,6 +364,9 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 	}
 }
 
+// replaceString is clojure.string/replace.
+var replaceString = replacing("replace", true)
+
 func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		s, err := stringArg(fn, args[0])
@@ -370,6 +379,25 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 		}
 		offset := 0 // in bytes
 		from := 0   // in characters
+		if last && len(args) == 3 {
+			// Java's lastIndexOf(sub, from): the last match starting at or
+			// before from.
+			if from, err = toInt(fn, args[2]); err != nil {
+				return nil, err
+			}
+			if from < 0 {
+				return Nil, nil
+			}
+			for i := 0; i < from && offset < len(s); i++ {
+				_, size := utf8.DecodeRuneInString(s[offset:])
+				offset += size
+			}
+			i := strings.LastIndex(s[:min(len(s), offset+len(sub))], string(sub))
+			if i < 0 {
+				return Nil, nil
+			}
+			return Int(utf8.RuneCountInString(s[:i])), nil
+		}
 		if len(args) == 3 {
 			if from, err = toInt(fn, args[2]); err != nil {
 				return nil, err

@@ -140,6 +140,9 @@ func compareNumbersTotal(a, b Value) int {
 
 // orderNumbers implements < > <= >=: numbers only, NaN compares false.
 func orderNumbers(fn string, args []Value, holds func(c int) bool) (Value, error) {
+	if len(args) == 1 {
+		return trueValue, nil // Clojure's one-argument arity checks nothing
+	}
 	for _, a := range args {
 		if _, ok := asFloat(a); !ok {
 			e := Errorf(typeError, "%s expected a number, got %s", fn, describe(a))

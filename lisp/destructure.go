@@ -1,5 +1,7 @@
 package lisp
 
+import "strings"
+
 // pattern is a compiled binding form: a symbol, a sequential pattern
 // [a b & rest :as all] or a map pattern {:keys [a] :strs [b] x :x :or {...}
 // :as m}. bind stores the parts of a value into the frame's slots.
@@ -119,4 +121,39 @@ func lookupFlexible(m *Map, key Value) (Value, bool) {
 		return m.Get(Keyword(k))
 	}
 	return Nil, false
+}
+
+// keysDirective reads a map pattern's :keys, :strs or :syms, with or
+// without a namespace (:a/keys [b] reads :a/b), as Clojure's destructure
+// does: kind is "keys", "strs" or "syms".
+func keysDirective(k Value) (kind, ns string, ok bool) {
+	kw, isKw := k.(Keyword)
+	if !isKw {
+		return "", "", false
+	}
+	name := string(kw)
+	if i := strings.LastIndexByte(name, '/'); i > 0 {
+		ns, name = name[:i], name[i+1:]
+	}
+	switch name {
+	case "keys", "strs", "syms":
+		return name, ns, true
+	}
+	return "", "", false
+}
+
+// directiveKey is the key a name of a :keys, :strs or :syms vector reads:
+// the name's own namespace, else the directive's, is kept for keys and
+// symbols ({:keys [a/b]} reads :a/b); :strs reads the name as written.
+func directiveKey(kind, ns, name string) Value {
+	if kind == "strs" {
+		return String(name)
+	}
+	if ns != "" && !strings.Contains(name, "/") {
+		name = ns + "/" + name
+	}
+	if kind == "syms" {
+		return symbol(name)
+	}
+	return Keyword(name)
 }

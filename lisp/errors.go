@@ -129,8 +129,12 @@ func asError(err error) *Error {
 	}
 	var t *thrown
 	if errors.As(err, &t) {
+		catchAs := "Exception"
+		if !catches("Exception", t) {
+			catchAs = t.class // an Error, such as AssertionError, which Exception does not catch
+		}
 		return Errorf(t.kind, "uncaught exception: %s", t.message).
-			WithHint("catch it with (try ... (catch Exception e ...)), or end the program with (fail reason)")
+			WithHint("catch it with (try ... (catch %s e ...)), or end the program with (fail reason)", catchAs)
 	}
 	return &Error{Kind: executionError, Message: err.Error()}
 }

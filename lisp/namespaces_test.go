@@ -119,7 +119,7 @@ func TestNamespaceHeaders(t *testing.T) {
 		program, hint, rewrite, clojure string
 	}{
 		{`(require '[clojure.data.json :as json]) (+ 1 2)`, "delete the (require ...) form", `(+ 1 2)`, "3"},
-		{`(require '[clojure.string :as s] '[cheshire.core :as json]) (s/trim " a ")`, "delete '[cheshire.core :as json] from the (require ...) form",
+		{`(require '[clojure.string :as s] '[clj-http.client :as http]) (s/trim " a ")`, "delete '[clj-http.client :as http] from the (require ...) form",
 			`(require '[clojure.string :as s]) (s/trim " a ")`, `"a"`},
 		{`(ns app (:require [clojure.string :as s]) (:import (java.io File))) (count "ab")`, "delete the (:import ...) clause of the ns form",
 			`(ns app (:require [clojure.string :as s])) (count "ab")`, "2"},

@@ -536,6 +536,10 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 		n++
 	}
 	c.recur = &recurTarget{n: n, what: "fn"}
+	body, err := c.fnConditions(body)
+	if err != nil {
+		return nil, err
+	}
 	b, err := c.compileBody(body, true)
 	if err != nil {
 		return nil, err
@@ -652,7 +656,8 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 			}
 			p.as = c.newLocal(string(s))
 			continue
-		case Keyword("keys"), Keyword("strs"), Keyword("syms"):
+		}
+		if kind, ns, ok := keysDirective(k); ok {
 			vec, ok := v.(*Vector)
 			if !ok {
 				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", shown(k))
@@ -667,14 +672,9 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 				default:
 					return nil, c.errorf(validationError, "%s takes names, got %s", shown(k), formText(e))
 				}
+				key := directiveKey(kind, ns, name)
 				if i := strings.LastIndexByte(name, '/'); i >= 0 {
 					name = name[i+1:]
-				}
-				var key Value = Keyword(name)
-				if k == Keyword("strs") {
-					key = String(name)
-				} else if k == Keyword("syms") {
-					key = symbol(name)
 				}
 				if err := addKey(name, key); err != nil {
 					return nil, err

@@ -101,6 +101,18 @@ func (c *compiler) libspec(what string, spec Value, referAll bool) error {
 		return c.errorf(validationError, "%s cannot read the spec %s", what, formText(spec)).
 			WithHint("clojure.string is str/, clojure.set is set/, clojure.walk is walk/ without it")
 	}
+	if ns == "cheshire.core" {
+		// Its parse-string and generate-string are json/ and cheshire.core/
+		// without a require (builtins_json.go); another alias is refused
+		// rather than ignored.
+		for i := 0; i+1 < len(opts); i += 2 {
+			if opts[i] == Keyword("as") && opts[i+1] != symbol("json") {
+				return c.errorf(validationError, "%s: cheshire.core is available as json/ only", what).
+					WithHint("then call its functions as json/: (json/parse-string s true), (json/generate-string x)")
+			}
+		}
+		return nil
+	}
 	if _, ok := namespacePublics[ns]; !ok {
 		return c.errorf(validationError, "namespace %s is not available in PTC-Lisp (in the %s form)", ns, what).
 			WithHint("%s", availableNamespaces)

@@ -28,7 +28,10 @@
 (assert.eq (conj [1] 2 3) [1 2 3])
 (assert.eq (conj #{1 2} 3) #{1 2 3})
 (assert.eq (conj {:a 1} [:b 2]) {:a 1, :b 2})
-(assert.eq (conj nil 1) [1])
+;; conj onto nil makes a list, as in Clojure 1.11: items go to its front.
+(assert.eq (conj nil 1) (list 1))
+(assert.eq (conj nil 1 2) (list 2 1))
+(assert.eq (conj nil) nil)
 (assert.eq (conj [1] nil) [1 nil])
 (assert.fails #(conj {} [1]) "[key value] pairs")
 (assert.eq (cons 0 [1 2]) [0 1 2])
