@@ -1,6 +1,8 @@
 package lisp
 
 import (
+	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -183,5 +185,26 @@ func TestReadByteOrderMark(t *testing.T) {
 	forms, err := read("\uFEFF(+ 1 2)", 0)
 	if err != nil || len(forms) != 1 {
 		t.Fatalf("Read with a byte order mark: %v %v", forms, err)
+	}
+}
+
+// TestReadWireStopsWhenTheCallerGoes: a value's reading stops once its
+// caller's context ends, with the context's error (which a host does not
+// remember as the text's), and reads whole under a live one.
+func TestReadWireStopsWhenTheCallerGoes(t *testing.T) {
+	texts := map[string]WireRead{
+		"[" + strings.Repeat("1 ", 100_000) + "]":  {},
+		"[" + strings.Repeat("1,", 100_000) + "1]": {JSON: true},
+	}
+	for text, how := range texts {
+		ctx, cancel := context.WithCancel(context.Background())
+		how.Ctx = ctx
+		if _, _, err := ReadWire(text, how); err != nil {
+			t.Fatalf("json %v, under a live context: %v", how.JSON, err)
+		}
+		cancel()
+		if _, _, err := ReadWire(text, how); !errors.Is(err, context.Canceled) {
+			t.Errorf("json %v, its caller gone: %v, want context.Canceled", how.JSON, err)
+		}
 	}
 }

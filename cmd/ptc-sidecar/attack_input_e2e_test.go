@@ -400,28 +400,37 @@ func TestInputAttacksUnderLoad(t *testing.T) {
 			return out.got, out.turn.GetDurationMs()
 		}
 		alone, aloneMs := outcome()
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for range 2 { // one runs, one waits for the slot the attack leaves
-			wg.Go(func() {
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					client.EvalTurn(testContext(t), busy)
-				}
-			})
-		}
-		time.Sleep(200 * time.Millisecond) // the load is running
+		stop := keepBusy(t, client, busy, 2) // one runs, one waits for the slot the attack leaves
 		loaded, loadedMs := outcome()
-		close(stop)
-		wg.Wait()
+		stop()
 		t.Logf("%-48s alone %s after %d ms, under load %s after %d ms", a.name, alone, aloneMs, loaded, loadedMs)
 		if loaded != alone {
 			t.Errorf("%s: %s alone, %s under load", a.name, alone, loaded)
 		}
+	}
+}
+
+// keepBusy has n callers send busy over and over until the returned stop
+// is called, which waits for them; it returns once the load runs.
+func keepBusy(t *testing.T, client ptcsidecarv1.SidecarServiceClient, busy *ptcsidecarv1.EvalTurnRequest, n int) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				client.EvalTurn(testContext(t), busy)
+			}
+		})
+	}
+	time.Sleep(200 * time.Millisecond) // the load is running
+	return func() {
+		close(done)
+		wg.Wait()
 	}
 }
 
