@@ -391,12 +391,18 @@ func cutEcho(s string, n int, prefix string) string {
 	return s[:cut] + fmt.Sprintf("\n%s... %d more bytes not echoed", prefix, len(s)-cut)
 }
 
+// encodeMemory is m on the wire; its messages are made in two blocks, one
+// for the bindings and one for their values, rather than two each.
 func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
-	out := &ptcsidecarv1.Memory{}
-	for _, b := range m.Encode() {
-		out.Bindings = append(out.Bindings, &ptcsidecarv1.Binding{
-			Name: b.Name, Value: &ptcsidecarv1.Value{Edn: b.Value},
-			IsFn: b.IsFn, Params: b.Params, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: int32(b.Turn)})
+	enc := m.Encode()
+	out := &ptcsidecarv1.Memory{Bindings: make([]*ptcsidecarv1.Binding, len(enc))}
+	bindings, values := make([]ptcsidecarv1.Binding, len(enc)), make([]ptcsidecarv1.Value, len(enc))
+	for i, b := range enc {
+		values[i].Edn = b.Value
+		bd := &bindings[i]
+		bd.Name, bd.Value, bd.IsFn, bd.Params = b.Name, &values[i], b.IsFn, b.Params
+		bd.Docstring, bd.ReturnType, bd.Turn = b.Docstring, b.ReturnType, int32(b.Turn)
+		out.Bindings[i] = bd
 	}
 	return out
 }

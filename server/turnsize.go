@@ -41,6 +41,9 @@ type echoPart struct {
 
 // fitTurn leaves out of t what it must for t to fit maxTurnBytes.
 func fitTurn(t *ptcsidecarv1.Turn) {
+	if turnBytesAtMost(t) <= maxTurnBytes {
+		return // most turns: no need for protobuf's exact count
+	}
 	over := proto.Size(t) - maxTurnBytes
 	if over <= 0 {
 		return
@@ -94,4 +97,41 @@ func namesCut(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}
+
+// turnBytesAtMost bounds t's size on the wire from above without
+// protobuf's reflection: its texts, and for each field, message and
+// list element more than the tag and length protobuf writes before it.
+func turnBytesAtMost(t *ptcsidecarv1.Turn) int {
+	const framing = 16 // a tag and a length, and a scalar field's bytes, at most
+	n := 8*framing + len(t.GetRawResponse()) + len(t.GetProgram()) + valueBytesAtMost(t.GetResult())
+	for _, p := range t.GetPrints() {
+		n += framing + len(p)
+	}
+	for _, d := range t.GetDefined() {
+		n += framing + len(d)
+	}
+	if e := t.GetError(); e != nil {
+		n += 4*framing + len(e.GetType()) + len(e.GetMessage()) + len(e.GetHint())
+	}
+	for _, w := range t.GetWarnings() {
+		n += 3*framing + len(w.GetType()) + len(w.GetMessage())
+	}
+	for _, c := range t.GetToolCalls() {
+		n += 6*framing + len(c.GetName()) + len(c.GetError()) + valueBytesAtMost(c.GetArgs()) + valueBytesAtMost(c.GetResult())
+	}
+	for _, b := range t.GetMemory().GetBindings() {
+		n += 8*framing + len(b.GetName()) + len(b.GetDocstring()) + len(b.GetReturnType()) + valueBytesAtMost(b.GetValue())
+		for _, p := range b.GetParams() {
+			n += framing + len(p)
+		}
+	}
+	return n
+}
+
+func valueBytesAtMost(v *ptcsidecarv1.Value) int {
+	if v == nil {
+		return 0
+	}
+	return 48 + len(v.GetEdn()) + len(v.GetJson())
 }

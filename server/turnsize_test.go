@@ -77,3 +77,23 @@ func TestPreludeOverTheEmitLimitIsRefused(t *testing.T) {
 		t.Errorf("a prelude within the limit: %v %v", resp, err)
 	}
 }
+
+// turnBytesAtMost never counts a turn smaller than it is: fitTurn trusts it
+// to leave a turn alone.
+func TestTurnBytesAtMostBoundsTheTurn(t *testing.T) {
+	s := New(Config{})
+	req := &ptcsidecarv1.EvalTurnRequest{
+		Program:     `(defn f "doc" [a & more] a) (def xs [1 "two" :three]) (println "hi") (f (tool/get {:i 0}) (fail {:why "no"}))`,
+		Tools:       []*ptcsidecarv1.ToolSpec{{Name: "get"}},
+		ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0, Name: "get", Args: edn("{:i 0}"), Result: edn(`{:rows [1 2 3]}`)}}}
+	resp, err := s.EvalTurn(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := resp.GetTurn()
+	turn.Warnings = append(turn.Warnings, &ptcsidecarv1.TurnWarning{Type: "w", Message: "m"})
+	turn.Defined = append(turn.Defined, "f")
+	if got, exact := turnBytesAtMost(turn), proto.Size(turn); got < exact {
+		t.Errorf("bound %d below the turn's %d bytes", got, exact)
+	}
+}
