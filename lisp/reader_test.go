@@ -208,3 +208,36 @@ func TestReadWireStopsWhenTheCallerGoes(t *testing.T) {
 		}
 	}
 }
+
+// Reading a value does work in proportion to its text: twice the records
+// take twice the allocations, EDN and JSON alike, the context looked at
+// as they are read (BenchmarkReadAndDefineDoubling times it).
+func TestReadWireWorkIsLinear(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	text := func(n int, json bool) string {
+		var sb strings.Builder
+		for i := range n {
+			if json {
+				sb.WriteString(`,{"id":1,"tags":["a","b"]}`)
+			} else {
+				sb.WriteString(` {:id 1 :tags [:a :b]}` + strings.Repeat(" ", i%2))
+			}
+		}
+		return "[" + strings.TrimPrefix(sb.String(), ",") + "]"
+	}
+	for _, json := range []bool{false, true} {
+		allocs := func(n int) float64 {
+			in := text(n, json)
+			return testing.AllocsPerRun(3, func() {
+				if _, _, err := ReadWire(in, WireRead{Ctx: ctx, JSON: json}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		small, large := allocs(20_000), allocs(40_000)
+		if growth := large / small; growth > 2.1 {
+			t.Errorf("json %v: 20,000 records took %.0f allocations, 40,000 took %.0f: %.2f times", json, small, large, growth)
+		}
+	}
+}
