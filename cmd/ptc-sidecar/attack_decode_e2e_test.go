@@ -28,10 +28,13 @@ func decodeAttacks() []attack {
 
 // TestDecodeAttacksUnderLoad sends each decoding attack three times at
 // once while other callers keep every evaluation slot busy with programs
-// that run to their timeout: all three end as the attack alone does.
+// that run to their timeout: all three end as the attack alone does. The
+// queue wait is long enough that every request gets its slot however busy
+// the machine: a request refused a slot (RESOURCE_EXHAUSTED, retryable)
+// is the admission's answer to overload, not what its values decode to.
 func TestDecodeAttacksUnderLoad(t *testing.T) {
 	skipIfShort(t) // seconds of load per attack
-	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-evals", "2", "--eval-queue-wait", "30s")
+	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-evals", "2", "--eval-queue-wait", "4m")
 	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	busy := &ptcsidecarv1.EvalTurnRequest{Program: "(loop [i 0] (recur (inc i)))",
 		Limits: &ptcsidecarv1.Limits{TimeoutMs: 2000, MaxSteps: 2_000_000_000}}
