@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -27,20 +28,20 @@ const defaultJSONDepth = 512
 // and objects (values below 1 mean defaultJSONDepth), so hostile input
 // cannot exhaust the stack.
 func DecodeJSON(text string, maxDepth int) (Value, error) {
-	v, _, err := decodeJSON(text, maxDepth)
+	v, _, err := decodeJSON(context.Background(), text, maxDepth)
 	return v, err
 }
 
 // decodeJSON is DecodeJSON that also returns what the value costs once
 // read (readNodeCost), counted as it was built.
-func decodeJSON(text string, maxDepth int) (Value, int64, error) {
+func decodeJSON(ctx context.Context, text string, maxDepth int) (Value, int64, error) {
 	if maxDepth < 1 {
 		maxDepth = defaultJSONDepth
 	}
 	maxDepth = min(maxDepth, MaxValueNesting)
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	d := jsonDecoder{dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
+	d := jsonDecoder{ctx: ctx, dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, 0, err
@@ -59,6 +60,10 @@ type jsonDecoder struct {
 	// cost is what the arrays and objects built so far cost, at most
 	// costLimit (see readNodeCost).
 	cost, costLimit int64
+	// ctx, when set, is the caller's, looked at every ctxCheckForms
+	// values.
+	ctx    context.Context
+	values int64
 }
 
 // charge counts what v, an array or object just built, cost, and refuses
@@ -78,6 +83,11 @@ func jsonError(dec *json.Decoder, format string, args ...any) error {
 }
 
 func (d *jsonDecoder) value(depth int) (Value, error) {
+	if d.values++; d.ctx != nil && d.values%ctxCheckForms == 0 {
+		if err := d.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	tok, err := d.dec.Token()
 	if err != nil {
 		if errors.Is(err, io.EOF) {

@@ -165,7 +165,7 @@ func DecodeMemory(ctx context.Context, wire []WireBinding) (*Memory, error) {
 		v := w.Parsed
 		if v == nil {
 			var err error
-			if v, _, err = ReadWire(w.Value, WireRead{Source: func() (context.Context, error) { return ctx, nil }}); err != nil {
+			if v, _, err = ReadWire(w.Value, WireRead{Ctx: ctx, Source: func() (context.Context, error) { return ctx, nil }}); err != nil {
 				return nil, fmt.Errorf("%s: %v", where(), err)
 			}
 		}

@@ -92,6 +92,17 @@ func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep 
 		levels := w.height // of a value seen before, or measured
 		if w.entered() {
 			levels = 1
+			if height, n, ok := flatLevel(w.enter, w.entries); ok {
+				// Its parts are plain scalars and measured values:
+				// storable, their levels known. They need no visit of
+				// their own, but are charged as if visited.
+				w.skip()
+				levels = height
+				w.height, w.pending = height, w.pending+int64(n)
+				if w.seen != nil {
+					w.seen[at] = height
+				}
+			}
 		}
 		deep = deep || w.depth+levels > limit
 		if deep && !findBad {
@@ -105,4 +116,32 @@ func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep 
 		return nil, false, w.err
 	}
 	return nil, deep || w.err == errTooDeep, nil
+}
+
+// flatLevel reports whether the parts of a collection (elems, or entries'
+// keys and values) are all strings, numbers, keywords, booleans, nils or
+// values whose nesting Freeze measured, with the levels the collection
+// then nests and how many parts it has: most of what a defined value
+// holds is records, and collections of the data's records.
+func flatLevel(elems []Value, entries []MapEntry) (height, n int, ok bool) {
+	deepest := 0
+	part := func(v Value) bool {
+		if isPlainScalar(v) {
+			return true
+		}
+		levels, measured := nestsMeasured(v)
+		deepest = max(deepest, levels)
+		return measured
+	}
+	for _, e := range elems {
+		if !part(e) {
+			return 0, 0, false
+		}
+	}
+	for _, e := range entries {
+		if !part(e.Key) || !part(e.Val) {
+			return 0, 0, false
+		}
+	}
+	return deepest + 1, len(elems) + 2*len(entries), true
 }

@@ -124,3 +124,69 @@ func TestFrozenValuesNestAsMeasured(t *testing.T) {
 		t.Error("a vector that was never frozen has a measured nesting")
 	}
 }
+
+// nestingOf is how many levels v nests, counted by plain recursion: what
+// the walk's shortcuts (measured values, flat levels) must agree with.
+func nestingOf(v Value) int {
+	elems, entries, isLevel := parts(v)
+	if !isLevel {
+		return 0
+	}
+	deepest := 0
+	for _, e := range elems {
+		deepest = max(deepest, nestingOf(e))
+	}
+	for _, e := range entries {
+		deepest = max(deepest, nestingOf(e.Key), nestingOf(e.Val))
+	}
+	return deepest + 1
+}
+
+// The walk at def leaves the parts of a flat level (plain scalars and
+// measured values) unvisited: it must still find every value's nesting,
+// frozen in part or not, and charge each part as if it visited it, one
+// step a part, so that defining twice the records costs twice the steps.
+func TestDefinableWalkCountsEveryPart(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 13))
+	for i := range 5000 {
+		v := randomShape(r, 1+r.IntN(7))
+		if r.IntN(2) == 0 {
+			if elems, _, _ := parts(v); len(elems) > 0 {
+				Freeze(elems[0]) // a measured part beside unmeasured ones
+			}
+		}
+		want := nestingOf(v)
+		for limit := range 9 {
+			_, isBad, deep, _ := definable(nil, v, limit)
+			if isBad {
+				deep = want > limit // a definition that fails says nothing of its depth
+			}
+			if deep != (want > limit) || nestsDeeper(v, limit) != (want > limit) {
+				t.Fatalf("case %d %T: definable deep %v, nestsDeeper %v at limit %d; nests %d", i, v, deep, nestsDeeper(v, limit), limit, want)
+			}
+		}
+	}
+	records := func(n int) Value {
+		rows := make([]Value, n)
+		for i := range rows {
+			b := NewMapBuilder(3)
+			b.Set(Keyword("id"), Int(i))
+			b.Set(Keyword("name"), String("x"))
+			b.Set(Keyword("ok"), Bool(true))
+			rows[i] = b.Map()
+		}
+		return NewVector(rows)
+	}
+	steps := func(n int) int64 {
+		th := newThread(context.Background(), Limits{})
+		if _, bad, deep, err := definable(th, records(n), DefaultMaxNesting); bad || deep || err != nil {
+			t.Fatalf("%d records: bad %v deep %v err %v", n, bad, deep, err)
+		}
+		return th.steps
+	}
+	for _, n := range []int{1000, 2000} {
+		if got, want := steps(n), int64(1+n*(1+6)); got != want {
+			t.Errorf("%d records of 3 entries: %d steps, want %d (the vector, each record and its keys and values)", n, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -145,15 +146,15 @@ func ParseEDN(text string, maxNesting int) (Value, error) {
 }
 
 func parseEDN(text string, maxNesting, keep int) (Value, error) {
-	v, _, err := parseEDNCounted(text, maxNesting, keep)
+	v, _, err := parseEDNCounted(context.Background(), text, maxNesting, keep)
 	return v, err
 }
 
 // parseEDNCounted is parseEDN that also returns what the value costs once
 // read (readNodeCost), counted as it was built.
-func parseEDNCounted(text string, maxNesting, keep int) (Value, int64, error) {
+func parseEDNCounted(ctx context.Context, text string, maxNesting, keep int) (Value, int64, error) {
 	r := newReader(text, maxNesting, true)
-	r.keep = keep
+	r.keep, r.ctx = keep, ctx
 	if err := r.skipSpace(); err != nil {
 		return nil, 0, err
 	}
@@ -209,7 +210,14 @@ type reader struct {
 	// program, if any (see readProgram).
 	forms int64
 	th    *Thread
+	// ctx, when set, is the caller's: reading a value stops when it ends
+	// (see WireRead.Ctx).
+	ctx context.Context
 }
+
+// ctxCheckForms is how many forms the reader of a value reads between two
+// looks at its caller's context: a few hundred microseconds of reading.
+const ctxCheckForms = 1 << 12
 
 type shortFnArgs struct {
 	max  int
@@ -353,6 +361,11 @@ func (r *reader) readForm() (Value, error) {
 	r.forms++
 	if r.th != nil {
 		if err := r.th.step(readFormSteps); err != nil {
+			return nil, err
+		}
+	}
+	if r.ctx != nil && r.forms%ctxCheckForms == 0 {
+		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}
 	}

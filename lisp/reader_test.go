@@ -1,6 +1,8 @@
 package lisp
 
 import (
+	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -183,5 +185,59 @@ func TestReadByteOrderMark(t *testing.T) {
 	forms, err := read("\uFEFF(+ 1 2)", 0)
 	if err != nil || len(forms) != 1 {
 		t.Fatalf("Read with a byte order mark: %v %v", forms, err)
+	}
+}
+
+// TestReadWireStopsWhenTheCallerGoes: a value's reading stops once its
+// caller's context ends, with the context's error (which a host does not
+// remember as the text's), and reads whole under a live one.
+func TestReadWireStopsWhenTheCallerGoes(t *testing.T) {
+	texts := map[string]WireRead{
+		"[" + strings.Repeat("1 ", 100_000) + "]":  {},
+		"[" + strings.Repeat("1,", 100_000) + "1]": {JSON: true},
+	}
+	for text, how := range texts {
+		ctx, cancel := context.WithCancel(context.Background())
+		how.Ctx = ctx
+		if _, _, err := ReadWire(text, how); err != nil {
+			t.Fatalf("json %v, under a live context: %v", how.JSON, err)
+		}
+		cancel()
+		if _, _, err := ReadWire(text, how); !errors.Is(err, context.Canceled) {
+			t.Errorf("json %v, its caller gone: %v, want context.Canceled", how.JSON, err)
+		}
+	}
+}
+
+// Reading a value does work in proportion to its text: twice the records
+// take twice the allocations, EDN and JSON alike, the context looked at
+// as they are read (BenchmarkReadAndDefineDoubling times it).
+func TestReadWireWorkIsLinear(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	text := func(n int, json bool) string {
+		var sb strings.Builder
+		for i := range n {
+			if json {
+				sb.WriteString(`,{"id":1,"tags":["a","b"]}`)
+			} else {
+				sb.WriteString(` {:id 1 :tags [:a :b]}` + strings.Repeat(" ", i%2))
+			}
+		}
+		return "[" + strings.TrimPrefix(sb.String(), ",") + "]"
+	}
+	for _, json := range []bool{false, true} {
+		allocs := func(n int) float64 {
+			in := text(n, json)
+			return testing.AllocsPerRun(3, func() {
+				if _, _, err := ReadWire(in, WireRead{Ctx: ctx, JSON: json}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		small, large := allocs(20_000), allocs(40_000)
+		if growth := large / small; growth > 2.1 {
+			t.Errorf("json %v: 20,000 records took %.0f allocations, 40,000 took %.0f: %.2f times", json, small, large, growth)
+		}
 	}
 }

@@ -29,6 +29,11 @@ type WireRead struct {
 	Keep int
 	// JSON reads the text as JSON (DecodeJSON) rather than EDN.
 	JSON bool
+	// Ctx is the caller's: reading stops, with its error, once it ends,
+	// however the text reads. Nil is context.Background(). What a value
+	// costs is bounded by its text (ReadCostLimit), never by a clock, so
+	// a request reads the same alone and under load.
+	Ctx context.Context
 	// Source gives the context a text that is not EDN runs under as
 	// source; called only for such a text. Nil runs it under
 	// context.Background().
@@ -50,14 +55,20 @@ type WireRead struct {
 // as it came; every other error depends on the text and the settings
 // alone, so a caller may remember it.
 func ReadWire(text string, how WireRead) (Value, int64, error) {
-	if how.JSON {
-		return decodeJSON(text, how.MaxNesting)
+	ctx := how.Ctx
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	v, cost, err := parseEDNCounted(text, how.MaxNesting, how.Keep)
+	if how.JSON {
+		return decodeJSON(ctx, text, how.MaxNesting)
+	}
+	v, cost, err := parseEDNCounted(ctx, text, how.MaxNesting, how.Keep)
+	if cerr := ctx.Err(); cerr != nil && err != nil {
+		return nil, 0, cerr
+	}
 	if err == nil || refusedAsSourceToo(err) {
 		return v, cost, err
 	}
-	ctx := context.Background()
 	if how.Source != nil {
 		var cerr error
 		if ctx, cerr = how.Source(); cerr != nil {

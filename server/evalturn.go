@@ -149,7 +149,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	default:
 		ev.number = int(n)
 	}
-	prelude, err := s.decodeMemory(rd, req.GetPrelude(), prefix+"prelude")
+	prelude, preludeBytes, err := s.decodeMemory(rd, req.GetPrelude(), prefix+"prelude")
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +174,12 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	limits, err := s.evalLimits(req.GetLimits(), prefix+"limits")
 	if err != nil {
 		return nil, err
+	}
+	if l := limits.MaxEmitBytes; l > 0 && preludeBytes > l {
+		// Every turn would fail at the emit limit, and echo the prelude
+		// whole as its unchanged memory: past a client's receive limit.
+		return nil, invalidf(prefix+"prelude", "its bindings print as %d bytes, more than the %d bytes a turn's memory may hold (the emit limit, max_emit_bytes): every turn would fail; keep large data in data, which no turn echoes",
+			preludeBytes, l)
 	}
 	if ev.toolTimeout, err = s.toolTimeout(req.GetLimits(), prefix+"limits.tool_timeout_ms"); err != nil {
 		return nil, err
@@ -237,12 +243,15 @@ func decodeAnswer(rd *valueReader, tr *ptcsidecarv1.ToolResult, index int, field
 // read as every value of a request is (valueReader.read): EDN, JSON, or
 // for a function or anything else EDN cannot spell its source, run under
 // rd's context and evaluation slot, with the server's nesting setting.
-func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field string) (*lisp.Memory, error) {
+// size is what the bindings count towards a turn's emit limit as its
+// unchanged memory (lisp's checkEmitted): their texts, names and
+// docstrings.
+func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field string) (mem *lisp.Memory, size int64, err error) {
 	wire := make([]lisp.WireBinding, len(m.GetBindings()))
 	for i, b := range m.GetBindings() {
 		v, err := rd.sampleAt(b.GetValue(), 0, func() string { return fmt.Sprintf("%s.bindings[%d].value", field, i) })
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		text := b.GetValue().GetEdn()
 		switch {
@@ -252,18 +261,18 @@ func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field st
 			// Read from JSON: kept, and sent back, as the sidecar writes
 			// it, which must read back too.
 			if err := lisp.ReadsBack(v, rd.svc.maxValueDepth(), "the value"); err != nil {
-				return nil, invalidf(fmt.Sprintf("%s.bindings[%d].value", field, i), "in its EDN text, which the turn's memory carries it in: %v", err)
+				return nil, 0, invalidf(fmt.Sprintf("%s.bindings[%d].value", field, i), "in its EDN text, which the turn's memory carries it in: %v", err)
 			}
 			text = lisp.WireText(v)
 		}
+		size += int64(len(text) + len(b.GetName()) + len(b.GetDocstring()))
 		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: v, IsFn: b.GetIsFn(), Params: b.GetParams(),
 			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn())}
 	}
-	mem, err := lisp.DecodeMemory(context.Background(), wire)
-	if err != nil {
-		return nil, invalidf(field, "%v", err)
+	if mem, err = lisp.DecodeMemory(context.Background(), wire); err != nil {
+		return nil, 0, invalidf(field, "%v", err)
 	}
-	return mem, nil
+	return mem, size, nil
 }
 
 // evalLimits lowers the server's limits by the request's: a field the
@@ -360,6 +369,7 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 		}
 		t.ToolCalls = append(t.ToolCalls, tc)
 	}
+	fitTurn(t)
 	return t
 }
 
@@ -400,12 +410,18 @@ func cutEcho(s string, n int, prefix string) string {
 	return s[:cut] + fmt.Sprintf("\n%s... %d more bytes not echoed", prefix, len(s)-cut)
 }
 
+// encodeMemory is m on the wire; its messages are made in two blocks, one
+// for the bindings and one for their values, rather than two each.
 func encodeMemory(m *lisp.Memory) *ptcsidecarv1.Memory {
-	out := &ptcsidecarv1.Memory{}
-	for _, b := range m.Encode() {
-		out.Bindings = append(out.Bindings, &ptcsidecarv1.Binding{
-			Name: b.Name, Value: &ptcsidecarv1.Value{Edn: b.Value},
-			IsFn: b.IsFn, Params: b.Params, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: int32(b.Turn)})
+	enc := m.Encode()
+	out := &ptcsidecarv1.Memory{Bindings: make([]*ptcsidecarv1.Binding, len(enc))}
+	bindings, values := make([]ptcsidecarv1.Binding, len(enc)), make([]ptcsidecarv1.Value, len(enc))
+	for i, b := range enc {
+		values[i].Edn = b.Value
+		bd := &bindings[i]
+		bd.Name, bd.Value, bd.IsFn, bd.Params = b.Name, &values[i], b.IsFn, b.Params
+		bd.Docstring, bd.ReturnType, bd.Turn = b.Docstring, b.ReturnType, int32(b.Turn)
+		out.Bindings[i] = bd
 	}
 	return out
 }

@@ -19,7 +19,10 @@ import (
 // under the request's context, within the server's evaluation timeout,
 // holding an evaluation slot (admission.go), with a budget in proportion
 // to its text (lisp.ReadValue). Plain EDN and JSON build data in time
-// linear in the text, and need none of that.
+// linear in the text and are bounded by what they build (their read cost,
+// counted against a budget derived from the request's bytes, never a
+// clock), so a request reads to the same answer alone and under load;
+// they stop only when the caller goes (its cancellation or deadline).
 type valueReader struct {
 	svc *Service
 	ctx context.Context // the request's
@@ -183,8 +186,8 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
 		how.Source = rd.sourceContext // made only for a text not remembered
 		v, cost, err := lisp.ReadWire(key.text, how)
-		if err != nil && rd.source != nil && rd.source.Err() != nil {
-			// Stopped for this request (its context, the evaluation
+		if err != nil && (rd.ctx.Err() != nil || rd.source != nil && rd.source.Err() != nil) {
+			// Stopped for this request (its caller, the evaluation
 			// timeout), not for what the text is.
 			return nil, 0, rd.interrupted()
 		}
@@ -196,7 +199,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 // keyOf is how v's text is read (edn when set, else json), the key its
 // value is remembered under, and the suffix naming its notation.
 func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, valueKey, string) {
-	how := lisp.WireRead{MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0)}
+	how := lisp.WireRead{Ctx: rd.ctx, MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0)}
 	text, notation := v.GetEdn(), ".edn"
 	if text == "" {
 		how.Keep = 0

@@ -129,3 +129,25 @@ func TestSourceValuesCountWhatTheyHold(t *testing.T) {
 		t.Errorf("the values table holds %d entries, %d bytes, with a budget of %d", st.Entries, st.Bytes, m.Budget())
 	}
 }
+
+// Plain EDN and JSON values are read under the request's context too: a
+// cancelled request stops reading them with its own status, not
+// remembered, and a request not cancelled reads the same text.
+func TestPlainValuesReadUnderTheRequestContext(t *testing.T) {
+	s := New(Config{Memo: memo.New(8 << 20)})
+	values := []*ptcsidecarv1.Value{
+		edn("[" + strings.Repeat("1 ", 50_000) + "]"),
+		{Json: "[" + strings.Repeat("1,", 50_000) + "1]"},
+	}
+	for _, v := range values {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := s.newReader(ctx, false).value(v, "data"); status.Code(err) != codes.Canceled {
+			t.Errorf("cancelled request: %v, want CANCELED", err)
+		}
+		got, err := s.newReader(context.Background(), false).value(v, "data")
+		if vec, _ := got.(*lisp.Vector); err != nil || vec == nil || vec.Len() < 50_000 {
+			t.Errorf("the same text, not cancelled: %v, %v", got, err)
+		}
+	}
+}

@@ -293,6 +293,27 @@ func inputAttacks() []inputAttack {
 			req: program(strings.Repeat("1 ", 4_500_000))}, evalCPU},
 		{attack{name: "program 1 and 15 M unmatched )", method: "EvalTurn", expect: "ok", kind: kindPrograms,
 			req: program("1" + strings.Repeat(")", 15_000_000))}, evalCPU},
+		// What a turn echoes of the caller's: its answers, in its tool
+		// calls, and the JSON of a result near the emit limit beside a
+		// program's whole echo. The turn must reach a default client.
+		{attack{name: "tool answers of 3 and 1.9 MB echoed beside a 1 MB program", method: "EvalTurn", expect: "ok", kind: kindValues,
+			req: func() proto.Message {
+				answer := func(i, n int) *ptcsidecarv1.ToolResult {
+					return &ptcsidecarv1.ToolResult{Index: int32(i), Name: "get", Args: &ptcsidecarv1.Value{Edn: fmt.Sprintf("{:i %d}", i)},
+						Result: &ptcsidecarv1.Value{Edn: `"` + strings.Repeat("x", n) + `"`}}
+				}
+				return &ptcsidecarv1.EvalTurnRequest{Program: ";; " + strings.Repeat("n", 1_000_000) + "\n(do (tool/get {:i 0}) (tool/get {:i 1}))",
+					Tools: []*ptcsidecarv1.ToolSpec{{Name: "get"}}, ToolResults: []*ptcsidecarv1.ToolResult{answer(0, 3_000_000), answer(1, 1_900_000)},
+					Limits: evalLimits()}
+			}}, evalCPU},
+		{attack{name: "prelude of 6 MB", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
+			req: func() proto.Message {
+				bindings := make([]*ptcsidecarv1.Binding, 6)
+				for i := range bindings {
+					bindings[i] = &ptcsidecarv1.Binding{Name: fmt.Sprintf("b%d", i), Value: &ptcsidecarv1.Value{Edn: `"` + strings.Repeat("x", 1_000_000) + `"`}}
+				}
+				return &ptcsidecarv1.EvalTurnRequest{Program: "1", Prelude: &ptcsidecarv1.Memory{Bindings: bindings}, Limits: evalLimits()}
+			}}, evalCPU},
 		{attack{name: "8,000 tool-call ids that all become _", method: "ToMessages", expect: "ok", kind: kindTexts,
 			req: history}, 2 * time.Second},
 		{attack{name: "90,000 one-line bindings through cache-stable", method: "ToMessages", expect: "ok", kind: kindTinyValues,
@@ -350,8 +371,9 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	if a.method == "EvalTurn" && listener == "gRPC" {
 		// A default client: its receive limit is 4 MiB.
 		req := a.req().(*ptcsidecarv1.EvalTurnRequest)
-		if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).EvalTurn(testContext(t), req); err != nil {
-			t.Errorf("a gRPC client with the default limits: %v", err)
+		_, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).EvalTurn(testContext(t), req, grpc.MaxCallSendMsgSize(64*mib))
+		if got := strings.ToUpper(codeName(status.Code(err))); err != nil && got != a.expect {
+			t.Errorf("a gRPC client with the default receive limit: %v", err)
 		}
 	}
 	select {
@@ -400,28 +422,37 @@ func TestInputAttacksUnderLoad(t *testing.T) {
 			return out.got, out.turn.GetDurationMs()
 		}
 		alone, aloneMs := outcome()
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for range 2 { // one runs, one waits for the slot the attack leaves
-			wg.Go(func() {
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					client.EvalTurn(testContext(t), busy)
-				}
-			})
-		}
-		time.Sleep(200 * time.Millisecond) // the load is running
+		stop := keepBusy(t, client, busy, 2) // one runs, one waits for the slot the attack leaves
 		loaded, loadedMs := outcome()
-		close(stop)
-		wg.Wait()
+		stop()
 		t.Logf("%-48s alone %s after %d ms, under load %s after %d ms", a.name, alone, aloneMs, loaded, loadedMs)
 		if loaded != alone {
 			t.Errorf("%s: %s alone, %s under load", a.name, alone, loaded)
 		}
+	}
+}
+
+// keepBusy has n callers send busy over and over until the returned stop
+// is called, which waits for them; it returns once the load runs.
+func keepBusy(t *testing.T, client ptcsidecarv1.SidecarServiceClient, busy *ptcsidecarv1.EvalTurnRequest, n int) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				client.EvalTurn(testContext(t), busy)
+			}
+		})
+	}
+	time.Sleep(200 * time.Millisecond) // the load is running
+	return func() {
+		close(done)
+		wg.Wait()
 	}
 }
 
