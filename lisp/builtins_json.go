@@ -68,7 +68,7 @@ func builtinJSONParseLines(th *Thread, args []Value) (Value, error) {
 // parseJSONText reads text as JSON, its keys as opts (json/parse-string's
 // second argument) asks.
 func parseJSONText(th *Thread, name, text string, opts []Value) (Value, error) {
-	v, readCost, err := decodeJSON(text, 0)
+	v, readCost, err := decodeJSON(th.ctx, text, 0)
 	if err != nil {
 		msg := err.Error()
 		if e, ok := err.(*Error); ok {
