@@ -196,6 +196,11 @@ func (g *gemmaModel) encode(text string, emit func(id uint32, start, end int)) {
 	}
 	w := gemmaPool.Get().(*gemmaWord)
 	defer gemmaPool.Put(w)
+	g.encodeWith(w, text, emit)
+}
+
+// encodeWith is encode with the buffers of w; text is valid UTF-8.
+func (g *gemmaModel) encodeWith(w *gemmaWord, text string, emit func(id uint32, start, end int)) {
 	section := 0
 	for i := 0; i < len(text); {
 		if l := g.addedAt(text, i); l > 0 {
@@ -210,13 +215,6 @@ func (g *gemmaModel) encode(text string, emit func(id uint32, start, end int)) {
 	g.words(w, text, section, len(text), emit)
 }
 
-// maxWord bounds the bytes merged as one word: a stretch without a space
-// or a line break that is longer (a base64 blob, minified code) is merged
-// maxWord bytes at a time, so that merging holds at most that many parts.
-// Only there can a count differ from the tokenizer's, by a token or so
-// per cut (TestGemmaLongRunsCut).
-const maxWord = 64 << 10
-
 // words merges text[start:end], a stretch without added tokens, a word at
 // a time: a space starts a new word unless a space or a character of
 // joinsSpace is before it. No piece spans such a place, so the words
@@ -227,7 +225,7 @@ func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, emit func(
 	for i := start; i < end; {
 		c, size := utf8.DecodeRuneInString(text[i:])
 		isSpace := c == ' ' || c == '\u2581'
-		if i > word && (isSpace && prev != ' ' && prev != '\u2581' && !slices.Contains(g.joinsSpace, prev) || i-word >= maxWord) {
+		if i > word && isSpace && prev != ' ' && prev != '\u2581' && !slices.Contains(g.joinsSpace, prev) {
 			g.word(w, text, word, i, emit)
 			word = i
 		}
@@ -274,9 +272,14 @@ func (g *gemmaModel) rank(id uint32, left int) (uint32, bool) {
 // gemmaWord holds the buffers of merging one word, reused through
 // gemmaPool.
 type gemmaWord struct {
-	parts []gemmaPart
-	heap  gemmaHeap
-	buf   []byte
+	parts  []gemmaPart
+	heap   gemmaHeap
+	buf    []byte
+	bounds []int
+	long   merger // the windows of a long word (long.go)
+	// steps counts the candidates taken from the heap, the merge's unit of
+	// work (TestGemmaMergeStepsLinear).
+	steps int
 }
 
 // gemmaPart is one part of a word, a linked list in text order; a part
@@ -284,30 +287,57 @@ type gemmaWord struct {
 type gemmaPart struct {
 	start, end int
 	prev, next int32
-	id         uint32 // noRank when the part is no piece
 	dead       bool
 }
 
 var gemmaPool = sync.Pool{New: func() any { return new(gemmaWord) }}
 
-// word merges text[start:end], a stretch without added tokens, and emits
-// its tokens.
+// word emits the tokens of text[start:end], a stretch without added
+// tokens. A word longer than window (a base64 blob, minified code, a run
+// of one character) is merged a window at a time as long.go does for
+// OpenAI's pieces, with the same tokens as a merge of the whole: the state
+// is that of one window, and the time linear in the word.
 func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(id uint32, start, end int)) {
 	if start == end {
 		return
 	}
+	token := func(s, e int) {
+		id, ok := g.piece(text[start+s:start+e], &w.buf)
+		if ok {
+			emit(id, start+s, start+e)
+			return
+		}
+		// A part that is no piece is one character the vocabulary
+		// lacks: its bytes.
+		for k := start + s; k < start+e; k++ {
+			emit(g.byteBase+uint32(text[k]), k, k+1)
+		}
+	}
+	if end-start > window {
+		w.long.windows(text[start:end], func(s string) []int { return g.merge(w, s) }, token)
+		return
+	}
+	b := g.merge(w, text[start:end])
+	for i := range len(b) - 1 {
+		token(b[i], b[i+1])
+	}
+}
+
+// merge returns the boundaries of the tokens of word, a stretch without
+// added tokens, from 0 to len(word); they are valid until its next call.
+// Candidate merges wait in a heap, the lowest rank and then the leftmost
+// first; a candidate whose parts have changed since it was found is
+// skipped. Each merge adds at most two candidates, so the time is
+// O(n log n) in the word's characters.
+func (g *gemmaModel) merge(w *gemmaWord, word string) []int {
 	if cap(w.parts) > maxKept {
-		*w = gemmaWord{}
+		w.parts, w.heap, w.bounds = nil, nil, nil
 	}
 	parts := w.parts[:0]
-	for i := start; i < end; {
-		_, size := utf8.DecodeRuneInString(text[i:])
-		id, ok := g.piece(text[i:i+size], &w.buf)
-		if !ok {
-			id = noRank
-		}
+	for i := 0; i < len(word); {
+		_, size := utf8.DecodeRuneInString(word[i:])
 		n := int32(len(parts))
-		parts = append(parts, gemmaPart{start: i, end: i + size, prev: n - 1, next: n + 1, id: id})
+		parts = append(parts, gemmaPart{start: i, end: i + size, prev: n - 1, next: n + 1})
 		i += size
 	}
 	parts[len(parts)-1].next = -1
@@ -317,28 +347,29 @@ func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(i
 			return
 		}
 		a, b := &parts[i], &parts[parts[i].next]
-		id, ok := g.piece(text[a.start:b.end], &w.buf)
+		id, ok := g.piece(word[a.start:b.end], &w.buf)
 		if !ok {
 			return
 		}
-		left := a.end - a.start - 2*strings.Count(text[a.start:a.end], sentencePieceSpace)
+		left := a.end - a.start - 2*strings.Count(word[a.start:a.end], sentencePieceSpace)
 		rank, ok := g.rank(id, left)
 		if !ok {
 			return
 		}
-		h.push(gemmaCandidate{rank: rank, left: i, right: a.next, end: b.end, id: id})
+		h.push(gemmaCandidate{rank: rank, left: i, right: a.next, end: b.end})
 	}
 	for i := range int32(len(parts)) {
 		push(i)
 	}
 	for len(h) > 0 {
 		c := h.pop()
+		w.steps++
 		a := &parts[c.left]
 		if a.dead || a.next != c.right || parts[c.right].end != c.end {
 			continue // a part of the pair has merged since
 		}
 		b := &parts[c.right]
-		a.end, a.id, a.next = b.end, c.id, b.next
+		a.end, a.next = b.end, b.next
 		b.dead = true
 		if b.next >= 0 {
 			parts[b.next].prev = c.left
@@ -346,17 +377,13 @@ func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(i
 		push(a.prev)
 		push(c.left)
 	}
+	bounds := w.bounds[:0]
 	for i := int32(0); i >= 0; i = parts[i].next {
-		p := parts[i]
-		if p.id != noRank {
-			emit(p.id, p.start, p.end)
-			continue
-		}
-		for k := p.start; k < p.end; k++ {
-			emit(g.byteBase+uint32(text[k]), k, k+1)
-		}
+		bounds = append(bounds, parts[i].start)
 	}
-	w.parts, w.heap = parts, h
+	bounds = append(bounds, len(word))
+	w.parts, w.heap, w.bounds = parts, h, bounds
+	return bounds
 }
 
 // gemmaCandidate is a pair of adjacent parts that joins into a piece.
@@ -364,7 +391,6 @@ type gemmaCandidate struct {
 	rank        uint32
 	left, right int32 // the parts' indices
 	end         int   // where the right part ended when the pair was found
-	id          uint32
 }
 
 // gemmaHeap is a min-heap of candidates by rank, then by position.
