@@ -56,6 +56,11 @@ type gemmaModel struct {
 	// addedLens[b]: the lengths of the added tokens that start with byte
 	// b, longest first.
 	addedLens [256][]int
+	// addedPairs has bit b0<<8|b1 set when an added token of two bytes or
+	// more starts with b0 b1: where none does, only one-byte added tokens
+	// are tried (a megabyte of "<" or of text with a newline every few
+	// bytes was 15 or 31 lookups a byte).
+	addedPairs [1 << 16 / 64]uint64
 	// joinsSpace holds the characters other than a space that some piece
 	// holds right before a space (">" of ">▁</"): before any other
 	// character a space starts a new word, as no merge can join across.
@@ -123,6 +128,10 @@ func loadGemma(file string) (*gemmaModel, error) {
 	for tok := range g.added {
 		if lens := g.addedLens[tok[0]]; !slices.Contains(lens, len(tok)) {
 			g.addedLens[tok[0]] = append(lens, len(tok))
+		}
+		if len(tok) >= 2 {
+			pair := int(tok[0])<<8 | int(tok[1])
+			g.addedPairs[pair/64] |= 1 << (pair % 64)
 		}
 	}
 	for b := range g.addedLens {
@@ -238,7 +247,15 @@ func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, emit func(
 // addedAt returns the length of the longest added token at text[i:], 0
 // for none.
 func (g *gemmaModel) addedAt(text string, i int) int {
-	for _, l := range g.addedLens[text[i]] {
+	lens := g.addedLens[text[i]]
+	if len(lens) > 0 && (i+1 == len(text) || !g.startsAdded(text[i], text[i+1])) {
+		// Only an added token of one byte can start here.
+		if lens[len(lens)-1] != 1 {
+			return 0
+		}
+		lens = lens[len(lens)-1:]
+	}
+	for _, l := range lens {
 		if i+l <= len(text) {
 			if _, ok := g.added[text[i:i+l]]; ok {
 				return l
@@ -246,6 +263,13 @@ func (g *gemmaModel) addedAt(text string, i int) int {
 		}
 	}
 	return 0
+}
+
+// startsAdded reports whether an added token of two bytes or more starts
+// with b0 b1.
+func (g *gemmaModel) startsAdded(b0, b1 byte) bool {
+	pair := int(b0)<<8 | int(b1)
+	return g.addedPairs[pair/64]&(1<<(pair%64)) != 0
 }
 
 // piece returns the id of the piece s, whose U+2581 stand for spaces.
