@@ -339,3 +339,37 @@ func TestGemmaLongestPieceFitsTheOverlap(t *testing.T) {
 		t.Errorf("a piece of %d bytes, the overlap %d", longest, overlap)
 	}
 }
+
+// BenchmarkGemmaLongWord counts words without a space or a line break of
+// doubling length: a run of one character, random letters (a window never
+// repeats) and base64. The time per byte stays flat if the merge is
+// linear; steps/op is the merge's work (TestGemmaMergeStepsLinear).
+func BenchmarkGemmaLongWord(b *testing.B) {
+	g := gemma3(b).gemma
+	r := rand.New(rand.NewPCG(29, 30))
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	letters := []string{"a", "b", "e", "t", "é", "中", "-"}
+	var random, blob strings.Builder
+	for random.Len() < 4<<20 {
+		random.WriteString(letters[r.IntN(len(letters))])
+	}
+	for blob.Len() < 4<<20 {
+		blob.WriteByte(base64[r.IntN(len(base64))])
+	}
+	for _, kind := range []struct{ name, text string }{
+		{"run", strings.Repeat("a", 4<<20)}, {"random", random.String()}, {"base64", blob.String()},
+	} {
+		for size := 512 << 10; size <= 4<<20; size *= 2 {
+			text := kind.text[:runeStartBefore(kind.text, size)]
+			b.Run(fmt.Sprintf("%s/%dKiB", kind.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				var w gemmaWord
+				for b.Loop() {
+					w.steps = 0
+					g.encodeWith(&w, text, func(uint32, int, int) {})
+				}
+				b.ReportMetric(float64(w.steps), "steps/op")
+			})
+		}
+	}
+}
