@@ -147,7 +147,7 @@ func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 		rest = rest[len(chunk):]
 		n, ok := c.get(tokenizer, chunk)
 		if !ok {
-			tokens, err := CountTokens(tokenizer, chunk)
+			tokens, err := countTokens(tokenizer, chunk, c.stopped)
 			if err != nil {
 				return textCounts{}, err
 			}

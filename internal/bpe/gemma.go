@@ -197,23 +197,27 @@ func (r *byteReader) bytes(n int) string {
 	return s
 }
 
-// encode calls emit with each token of text: its id and the bytes of text
-// it stands for (a byte-fallback token stands for one byte).
-func (g *gemmaModel) encode(text string, emit func(id uint32, start, end int)) {
+// encode calls emit with each token of text, until st stops: its id and
+// the bytes of text it stands for (a byte-fallback token stands for one
+// byte).
+func (g *gemmaModel) encode(text string, st *stopper, emit func(id uint32, start, end int)) {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
 	w := gemmaPool.Get().(*gemmaWord)
 	defer gemmaPool.Put(w)
-	g.encodeWith(w, text, emit)
+	g.encodeWith(w, text, st, emit)
 }
 
 // encodeWith is encode with the buffers of w; text is valid UTF-8.
-func (g *gemmaModel) encodeWith(w *gemmaWord, text string, emit func(id uint32, start, end int)) {
+func (g *gemmaModel) encodeWith(w *gemmaWord, text string, st *stopper, emit func(id uint32, start, end int)) {
 	section := 0
 	for i := 0; i < len(text); {
 		if l := g.addedAt(text, i); l > 0 {
-			g.words(w, text, section, i, emit)
+			g.words(w, text, section, i, st, emit)
+			if st.done(l) {
+				return
+			}
 			emit(g.added[text[i:i+l]], i, i+l)
 			i += l
 			section = i
@@ -221,27 +225,27 @@ func (g *gemmaModel) encodeWith(w *gemmaWord, text string, emit func(id uint32, 
 		}
 		i++
 	}
-	g.words(w, text, section, len(text), emit)
+	g.words(w, text, section, len(text), st, emit)
 }
 
 // words merges text[start:end], a stretch without added tokens, a word at
 // a time: a space starts a new word unless a space or a character of
 // joinsSpace is before it. No piece spans such a place, so the words
 // merge as the whole stretch would, and each word's parts stay few.
-func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, emit func(id uint32, start, end int)) {
+func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, st *stopper, emit func(id uint32, start, end int)) {
 	word := start
 	prev := rune(-1)
 	for i := start; i < end; {
 		c, size := utf8.DecodeRuneInString(text[i:])
 		isSpace := c == ' ' || c == '\u2581'
 		if i > word && isSpace && prev != ' ' && prev != '\u2581' && !slices.Contains(g.joinsSpace, prev) {
-			g.word(w, text, word, i, emit)
+			g.word(w, text, word, i, st, emit)
 			word = i
 		}
 		prev = c
 		i += size
 	}
-	g.word(w, text, word, end, emit)
+	g.word(w, text, word, end, st, emit)
 }
 
 // addedAt returns the length of the longest added token at text[i:], 0
@@ -321,8 +325,8 @@ var gemmaPool = sync.Pool{New: func() any { return new(gemmaWord) }}
 // of one character) is merged a window at a time as long.go does for
 // OpenAI's pieces, with the same tokens as a merge of the whole: the state
 // is that of one window, and the time linear in the word.
-func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(id uint32, start, end int)) {
-	if start == end {
+func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, st *stopper, emit func(id uint32, start, end int)) {
+	if start == end || st.done(min(end-start, window)) {
 		return
 	}
 	token := func(s, e int) {
@@ -338,7 +342,7 @@ func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(i
 		}
 	}
 	if end-start > window {
-		w.long.windows(text[start:end], func(s string) []int { return g.merge(w, s) }, token)
+		w.long.windows(text[start:end], func(s string) []int { return g.merge(w, s) }, token, st)
 		return
 	}
 	b := g.merge(w, text[start:end])

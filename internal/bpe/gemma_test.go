@@ -34,7 +34,7 @@ func gemma3(t testing.TB) *Encoding {
 
 func gemmaIDs(e *Encoding, text string) []uint32 {
 	var ids []uint32
-	e.gemma.encode(text, func(id uint32, _, _ int) { ids = append(ids, id) })
+	e.gemma.encode(text, nil, func(id uint32, _, _ int) { ids = append(ids, id) })
 	return ids
 }
 
@@ -296,7 +296,7 @@ func TestGemmaMergeStepsLinear(t *testing.T) {
 	}
 	steps := func(text string) int {
 		var w gemmaWord
-		g.encodeWith(&w, text, func(uint32, int, int) {})
+		g.encodeWith(&w, text, nil, func(uint32, int, int) {})
 		return w.steps
 	}
 	for name, text := range map[string]string{"a run of one character": strings.Repeat("a", 1<<20), "random letters": random.String()} {
@@ -366,10 +366,45 @@ func BenchmarkGemmaLongWord(b *testing.B) {
 				var w gemmaWord
 				for b.Loop() {
 					w.steps = 0
-					g.encodeWith(&w, text, func(uint32, int, int) {})
+					g.encodeWith(&w, text, nil, func(uint32, int, int) {})
 				}
 				b.ReportMetric(float64(w.steps), "steps/op")
 			})
+		}
+	}
+}
+
+// TestCountStopsInsideALine: CountStop looks at its stop function every
+// stopEvery bytes counted, inside one line, one word or one piece too, and
+// gives up with its error; with a stop that never stops it counts as Count.
+func TestCountStopsInsideALine(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var blob strings.Builder
+	for blob.Len() < 1<<20 {
+		blob.WriteByte(base64[r.IntN(len(base64))])
+	}
+	errStop := fmt.Errorf("stopped")
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{blob.String(), strings.Repeat("a", 1<<20), strings.Repeat("ab ", 1<<18), strings.Repeat("\n\t", 1<<19)} {
+			calls := 0
+			n, err := e.CountStop(text, func() error { calls++; return nil })
+			if err != nil || n != e.Count(text) {
+				t.Fatalf("%s: CountStop(%.10q…) = %d, %v; Count %d", name, text, n, err, e.Count(text))
+			}
+			// Windows overlap by an eighth: a long word or piece is about
+			// 1.15 times its bytes of merging.
+			if want := len(text) / stopEvery; calls < want/2 || calls > want*5/4+1 {
+				t.Errorf("%s: %d bytes of %.10q…: stop called %d times, want about %d", name, len(text), text, calls, want)
+			}
+			calls = 0
+			if _, err := e.CountStop(text, func() error { calls++; return errStop }); err != errStop || calls != 1 {
+				t.Errorf("%s: %.10q…: CountStop gave %v after %d calls, want the stop's error after 1", name, text, err, calls)
+			}
 		}
 	}
 }

@@ -61,15 +61,16 @@ const overlap = window / 8
 // piece longer than window, in order. It returns how many seams found no
 // token the two windows share (see above), 0 for every text tested.
 func (m *merger) longTokens(t *vocab.Table, piece string, emit func(start, end int)) (unshared int) {
-	return m.windows(piece, func(s string) []int { return m.merge(t, s) }, emit)
+	return m.windows(piece, func(s string) []int { return m.merge(t, s) }, emit, nil)
 }
 
 // windows is longTokens with merge, which returns the token boundaries of
 // a window's text (valid until its next call), as the merge: Gemma's
 // words merge the same way (gemma.go). A window ends at a character's
 // start, so that a merge of characters is given whole ones; where it ends
-// does not matter to the argument above.
-func (m *merger) windows(piece string, merge func(string) []int, emit func(start, end int)) (unshared int) {
+// does not matter to the argument above. Once st stops, windows returns
+// without the rest of the tokens.
+func (m *merger) windows(piece string, merge func(string) []int, emit func(start, end int), st *stopper) (unshared int) {
 	// cur is the tokens of piece[base:curEnd] as boundaries from base; the
 	// tokens before done are final and emitted.
 	base, done := 0, 0
@@ -78,6 +79,9 @@ func (m *merger) windows(piece string, merge func(string) []int, emit func(start
 	merged, mergedText := m.windowMerged[:0], piece[:curEnd]
 	merged = append(merged, cur...)
 	for curEnd < len(piece) {
+		if st.done(window) {
+			return unshared
+		}
 		// The next window starts at the first boundary of cur in its
 		// last overlap bytes.
 		from := curEnd - base - overlap
@@ -145,4 +149,30 @@ func runeStartBefore(s string, i int) int {
 		i--
 	}
 	return i
+}
+
+// stopEvery is how many bytes of text are counted between calls of a
+// stopper's function: well under a millisecond of merging.
+const stopEvery = 16 << 10
+
+// stopper calls stop once per stopEvery bytes counted and keeps its first
+// error; a nil stopper or stop never stops.
+type stopper struct {
+	stop  func() error
+	since int
+	err   error
+}
+
+// done adds n bytes counted and reports whether counting is to stop.
+func (s *stopper) done(n int) bool {
+	if s == nil || s.stop == nil {
+		return false
+	}
+	if s.err == nil {
+		if s.since += n; s.since >= stopEvery {
+			s.since = 0
+			s.err = s.stop()
+		}
+	}
+	return s.err != nil
 }
