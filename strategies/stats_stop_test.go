@@ -37,3 +37,16 @@ func TestCountStopsInsideALine(t *testing.T) {
 		}
 	}
 }
+
+// TestCountStopsAmongLongLines: lines each shorter than what package bpe
+// counts between looks are looked at every stopCheckBytes counted.
+func TestCountStopsAmongLongLines(t *testing.T) {
+	text := strings.Repeat(strings.Repeat("aGVsbG8gd29ybGQ", 1<<9)+"\n", 64)
+	for _, tok := range TokenizerNames() {
+		ctx := &endingContext{Context: context.Background(), after: 1}
+		_, err := (*Remembered)(nil).during(ctx).text(tok, text)
+		if !errors.Is(err, context.Canceled) || ctx.calls != 2 {
+			t.Errorf("%s: counting %d lines of %d bytes under an ended context: %v after %d looks, want it cancelled after 2", tok, 64, len(text)/64, err, ctx.calls)
+		}
+	}
+}

@@ -211,13 +211,18 @@ func (g *gemmaModel) encode(text string, st *stopper, emit func(id uint32, start
 
 // encodeWith is encode with the buffers of w; text is valid UTF-8.
 func (g *gemmaModel) encodeWith(w *gemmaWord, text string, st *stopper, emit func(id uint32, start, end int)) {
-	section := 0
+	// Looking for added tokens is work too, done over a whole stretch
+	// before it merges: scanned is where st was last told of it.
+	section, scanned := 0, 0
 	for i := 0; i < len(text); {
-		if l := g.addedAt(text, i); l > 0 {
-			g.words(w, text, section, i, st, emit)
-			if st.done(l) {
+		if i-scanned >= stopEvery {
+			if st.done(i - scanned) {
 				return
 			}
+			scanned = i
+		}
+		if l := g.addedAt(text, i); l > 0 {
+			g.words(w, text, section, i, st, emit)
 			emit(g.added[text[i:i+l]], i, i+l)
 			i += l
 			section = i
@@ -233,9 +238,15 @@ func (g *gemmaModel) encodeWith(w *gemmaWord, text string, st *stopper, emit fun
 // joinsSpace is before it. No piece spans such a place, so the words
 // merge as the whole stretch would, and each word's parts stay few.
 func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, st *stopper, emit func(id uint32, start, end int)) {
-	word := start
+	word, scanned := start, start
 	prev := rune(-1)
 	for i := start; i < end; {
+		if i-scanned >= stopEvery {
+			if st.done(i - scanned) {
+				return
+			}
+			scanned = i
+		}
 		c, size := utf8.DecodeRuneInString(text[i:])
 		isSpace := c == ' ' || c == '\u2581'
 		if i > word && isSpace && prev != ' ' && prev != '\u2581' && !slices.Contains(g.joinsSpace, prev) {

@@ -375,7 +375,7 @@ func BenchmarkGemmaLongWord(b *testing.B) {
 }
 
 // TestCountStopsInsideALine: CountStop looks at its stop function every
-// stopEvery bytes counted, inside one line, one word or one piece too, and
+// stopEvery bytes of work, inside one line, one word or one piece too, and
 // gives up with its error; with a stop that never stops it counts as Count.
 func TestCountStopsInsideALine(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
@@ -397,8 +397,9 @@ func TestCountStopsInsideALine(t *testing.T) {
 				t.Fatalf("%s: CountStop(%.10q…) = %d, %v; Count %d", name, text, n, err, e.Count(text))
 			}
 			// Windows overlap by an eighth: a long word or piece is about
-			// 1.15 times its bytes of merging.
-			if want := len(text) / stopEvery; calls < want/2 || calls > want*5/4+1 {
+			// 1.15 times its bytes of merging; gemma3 scans a text twice
+			// before merging it (for added tokens, for word ends).
+			if want := len(text) / stopEvery; calls < want/2 || calls > 4*want {
 				t.Errorf("%s: %d bytes of %.10q…: stop called %d times, want about %d", name, len(text), text, calls, want)
 			}
 			calls = 0
