@@ -137,17 +137,22 @@ func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 		return n, nil
 	}
 	var total textCounts
-	for rest, chunks := text, 0; rest != ""; chunks++ {
-		if chunks%stopCheckChunks == 0 {
+	// since is the bytes tokenized since the last look: lines of a few
+	// kilobytes each, which package bpe counts without looking, are still
+	// looked at every stopCheckBytes.
+	for rest, chunks, since := text, 0, 0; rest != ""; chunks++ {
+		if chunks%stopCheckChunks == 0 || since >= stopCheckBytes {
 			if err := c.stopped(); err != nil {
 				return textCounts{}, err
 			}
+			since = 0
 		}
 		chunk := rest[:nextChunkEnd(rest)]
 		rest = rest[len(chunk):]
 		n, ok := c.get(tokenizer, chunk)
 		if !ok {
-			tokens, err := CountTokens(tokenizer, chunk)
+			since += len(chunk)
+			tokens, err := countTokens(tokenizer, chunk, c.stopped)
 			if err != nil {
 				return textCounts{}, err
 			}
@@ -163,6 +168,10 @@ func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 // stopCheckChunks is how many chunks are counted between looks at the
 // request's context: a few hundred microseconds of tokenizing.
 const stopCheckChunks = 256
+
+// stopCheckBytes is how many bytes are tokenized between looks at most:
+// some milliseconds of the slowest tokenizing (gemma3 on base64).
+const stopCheckBytes = 16 << 10
 
 // nextChunkEnd returns where the first chunk of text ends: after the first
 // newline that is followed by a printable ASCII character other than "/",

@@ -81,11 +81,20 @@ func codec(name string) (*bpe.Encoding, float64, error) {
 
 // CountTokens counts the tokens of text with the named tokenizer.
 func CountTokens(name, text string) (int, error) {
+	return countTokens(name, text, nil)
+}
+
+// countTokens is CountTokens that gives up with stop's error once stop
+// (when not nil) returns one: package bpe calls it every few kilobytes,
+// inside a line too, so that a request's context ending stops a count of
+// a long line.
+func countTokens(name, text string, stop func() error) (int, error) {
 	e, factor, err := codec(name)
 	if err != nil {
 		return 0, err
 	}
-	return scaleCount(e.Count(text), factor), nil
+	n, err := e.CountStop(text, stop)
+	return scaleCount(n, factor), err
 }
 
 // CountMessageTokens counts the tokens of every message's content, tool-call

@@ -97,23 +97,33 @@ func Get(name string) (*Encoding, error) {
 
 // Count returns the number of tokens of text.
 func (e *Encoding) Count(text string) int {
+	n, _ := e.CountStop(text, nil)
+	return n
+}
+
+// CountStop is Count that calls stop (when not nil) after every few
+// kilobytes counted, inside a line or a piece too, and gives up with its
+// error once it returns one: a request's context ending stops a count of
+// megabytes within a millisecond or so.
+func (e *Encoding) CountStop(text string, stop func() error) (int, error) {
 	n := 0
+	st := &stopper{stop: stop}
 	if e.gemma != nil {
-		e.gemma.encode(text, func(uint32, int, int) { n++ })
-		return n
+		e.gemma.encode(text, st, func(uint32, int, int) { n++ })
+		return n, st.err
 	}
-	e.pieces(text, func(piece string, m *merger) {
+	e.pieces(text, st, func(piece string, m *merger) {
 		if _, ok := e.table.Rank(piece); ok {
 			n++
 			return
 		}
 		if len(piece) > window {
-			m.longTokens(e.table, piece, func(int, int) { n++ })
+			m.windows(piece, func(s string) []int { return m.merge(e.table, s) }, func(int, int) { n++ }, st)
 			return
 		}
 		n += len(m.merge(e.table, piece)) - 1
 	})
-	return n
+	return n, st.err
 }
 
 // Tokens returns the tokens of text in order, each as the bytes it stands
@@ -127,10 +137,10 @@ func (e *Encoding) Tokens(text string) []string {
 		if !utf8.ValidString(text) {
 			text = string([]rune(text))
 		}
-		e.gemma.encode(text, func(_ uint32, start, end int) { out = append(out, text[start:end]) })
+		e.gemma.encode(text, nil, func(_ uint32, start, end int) { out = append(out, text[start:end]) })
 		return out
 	}
-	e.pieces(text, func(piece string, m *merger) {
+	e.pieces(text, nil, func(piece string, m *merger) {
 		if _, ok := e.table.Rank(piece); ok {
 			out = append(out, piece)
 			return
@@ -148,8 +158,8 @@ func (e *Encoding) Tokens(text string) []string {
 }
 
 // pieces calls fn with each piece the pre-tokenizer splits text into, and a
-// merger to merge it with.
-func (e *Encoding) pieces(text string, fn func(piece string, m *merger)) {
+// merger to merge it with, until st stops.
+func (e *Encoding) pieces(text string, st *stopper, fn func(piece string, m *merger)) {
 	if !utf8.ValidString(text) {
 		// Counted as a Unicode string would hold it: U+FFFD for each
 		// invalid byte.
@@ -159,6 +169,9 @@ func (e *Encoding) pieces(text string, fn func(piece string, m *merger)) {
 	defer mergerPool.Put(m)
 	for i := 0; i < len(text); {
 		end := e.split(text, i)
+		if st.done(end - i) {
+			return
+		}
 		fn(text[i:end], m)
 		i = end
 	}

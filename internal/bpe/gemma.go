@@ -56,6 +56,11 @@ type gemmaModel struct {
 	// addedLens[b]: the lengths of the added tokens that start with byte
 	// b, longest first.
 	addedLens [256][]int
+	// addedPairs has bit b0<<8|b1 set when an added token of two bytes or
+	// more starts with b0 b1: where none does, only one-byte added tokens
+	// are tried (a megabyte of "<" or of text with a newline every few
+	// bytes was 15 or 31 lookups a byte).
+	addedPairs [1 << 16 / 64]uint64
 	// joinsSpace holds the characters other than a space that some piece
 	// holds right before a space (">" of ">▁</"): before any other
 	// character a space starts a new word, as no merge can join across.
@@ -124,6 +129,10 @@ func loadGemma(file string) (*gemmaModel, error) {
 		if lens := g.addedLens[tok[0]]; !slices.Contains(lens, len(tok)) {
 			g.addedLens[tok[0]] = append(lens, len(tok))
 		}
+		if len(tok) >= 2 {
+			pair := int(tok[0])<<8 | int(tok[1])
+			g.addedPairs[pair/64] |= 1 << (pair % 64)
+		}
 	}
 	for b := range g.addedLens {
 		sort.Sort(sort.Reverse(sort.IntSlice(g.addedLens[b])))
@@ -188,18 +197,32 @@ func (r *byteReader) bytes(n int) string {
 	return s
 }
 
-// encode calls emit with each token of text: its id and the bytes of text
-// it stands for (a byte-fallback token stands for one byte).
-func (g *gemmaModel) encode(text string, emit func(id uint32, start, end int)) {
+// encode calls emit with each token of text, until st stops: its id and
+// the bytes of text it stands for (a byte-fallback token stands for one
+// byte).
+func (g *gemmaModel) encode(text string, st *stopper, emit func(id uint32, start, end int)) {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
 	w := gemmaPool.Get().(*gemmaWord)
 	defer gemmaPool.Put(w)
-	section := 0
+	g.encodeWith(w, text, st, emit)
+}
+
+// encodeWith is encode with the buffers of w; text is valid UTF-8.
+func (g *gemmaModel) encodeWith(w *gemmaWord, text string, st *stopper, emit func(id uint32, start, end int)) {
+	// Looking for added tokens is work too, done over a whole stretch
+	// before it merges: scanned is where st was last told of it.
+	section, scanned := 0, 0
 	for i := 0; i < len(text); {
+		if i-scanned >= stopEvery {
+			if st.done(i - scanned) {
+				return
+			}
+			scanned = i
+		}
 		if l := g.addedAt(text, i); l > 0 {
-			g.words(w, text, section, i, emit)
+			g.words(w, text, section, i, st, emit)
 			emit(g.added[text[i:i+l]], i, i+l)
 			i += l
 			section = i
@@ -207,40 +230,47 @@ func (g *gemmaModel) encode(text string, emit func(id uint32, start, end int)) {
 		}
 		i++
 	}
-	g.words(w, text, section, len(text), emit)
+	g.words(w, text, section, len(text), st, emit)
 }
-
-// maxWord bounds the bytes merged as one word: a stretch without a space
-// or a line break that is longer (a base64 blob, minified code) is merged
-// maxWord bytes at a time, so that merging holds at most that many parts.
-// Only there can a count differ from the tokenizer's, by a token or so
-// per cut (TestGemmaLongRunsCut).
-const maxWord = 64 << 10
 
 // words merges text[start:end], a stretch without added tokens, a word at
 // a time: a space starts a new word unless a space or a character of
 // joinsSpace is before it. No piece spans such a place, so the words
 // merge as the whole stretch would, and each word's parts stay few.
-func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, emit func(id uint32, start, end int)) {
-	word := start
+func (g *gemmaModel) words(w *gemmaWord, text string, start, end int, st *stopper, emit func(id uint32, start, end int)) {
+	word, scanned := start, start
 	prev := rune(-1)
 	for i := start; i < end; {
+		if i-scanned >= stopEvery {
+			if st.done(i - scanned) {
+				return
+			}
+			scanned = i
+		}
 		c, size := utf8.DecodeRuneInString(text[i:])
 		isSpace := c == ' ' || c == '\u2581'
-		if i > word && (isSpace && prev != ' ' && prev != '\u2581' && !slices.Contains(g.joinsSpace, prev) || i-word >= maxWord) {
-			g.word(w, text, word, i, emit)
+		if i > word && isSpace && prev != ' ' && prev != '\u2581' && !slices.Contains(g.joinsSpace, prev) {
+			g.word(w, text, word, i, st, emit)
 			word = i
 		}
 		prev = c
 		i += size
 	}
-	g.word(w, text, word, end, emit)
+	g.word(w, text, word, end, st, emit)
 }
 
 // addedAt returns the length of the longest added token at text[i:], 0
 // for none.
 func (g *gemmaModel) addedAt(text string, i int) int {
-	for _, l := range g.addedLens[text[i]] {
+	lens := g.addedLens[text[i]]
+	if len(lens) > 0 && (i+1 == len(text) || !g.startsAdded(text[i], text[i+1])) {
+		// Only an added token of one byte can start here.
+		if lens[len(lens)-1] != 1 {
+			return 0
+		}
+		lens = lens[len(lens)-1:]
+	}
+	for _, l := range lens {
 		if i+l <= len(text) {
 			if _, ok := g.added[text[i:i+l]]; ok {
 				return l
@@ -248,6 +278,13 @@ func (g *gemmaModel) addedAt(text string, i int) int {
 		}
 	}
 	return 0
+}
+
+// startsAdded reports whether an added token of two bytes or more starts
+// with b0 b1.
+func (g *gemmaModel) startsAdded(b0, b1 byte) bool {
+	pair := int(b0)<<8 | int(b1)
+	return g.addedPairs[pair/64]&(1<<(pair%64)) != 0
 }
 
 // piece returns the id of the piece s, whose U+2581 stand for spaces.
@@ -274,9 +311,14 @@ func (g *gemmaModel) rank(id uint32, left int) (uint32, bool) {
 // gemmaWord holds the buffers of merging one word, reused through
 // gemmaPool.
 type gemmaWord struct {
-	parts []gemmaPart
-	heap  gemmaHeap
-	buf   []byte
+	parts  []gemmaPart
+	heap   gemmaHeap
+	buf    []byte
+	bounds []int
+	long   merger // the windows of a long word (long.go)
+	// steps counts the candidates taken from the heap, the merge's unit of
+	// work (TestGemmaMergeStepsLinear).
+	steps int
 }
 
 // gemmaPart is one part of a word, a linked list in text order; a part
@@ -284,30 +326,57 @@ type gemmaWord struct {
 type gemmaPart struct {
 	start, end int
 	prev, next int32
-	id         uint32 // noRank when the part is no piece
 	dead       bool
 }
 
 var gemmaPool = sync.Pool{New: func() any { return new(gemmaWord) }}
 
-// word merges text[start:end], a stretch without added tokens, and emits
-// its tokens.
-func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(id uint32, start, end int)) {
-	if start == end {
+// word emits the tokens of text[start:end], a stretch without added
+// tokens. A word longer than window (a base64 blob, minified code, a run
+// of one character) is merged a window at a time as long.go does for
+// OpenAI's pieces, with the same tokens as a merge of the whole: the state
+// is that of one window, and the time linear in the word.
+func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, st *stopper, emit func(id uint32, start, end int)) {
+	if start == end || st.done(min(end-start, window)) {
 		return
 	}
+	token := func(s, e int) {
+		id, ok := g.piece(text[start+s:start+e], &w.buf)
+		if ok {
+			emit(id, start+s, start+e)
+			return
+		}
+		// A part that is no piece is one character the vocabulary
+		// lacks: its bytes.
+		for k := start + s; k < start+e; k++ {
+			emit(g.byteBase+uint32(text[k]), k, k+1)
+		}
+	}
+	if end-start > window {
+		w.long.windows(text[start:end], func(s string) []int { return g.merge(w, s) }, token, st)
+		return
+	}
+	b := g.merge(w, text[start:end])
+	for i := range len(b) - 1 {
+		token(b[i], b[i+1])
+	}
+}
+
+// merge returns the boundaries of the tokens of word, a stretch without
+// added tokens, from 0 to len(word); they are valid until its next call.
+// Candidate merges wait in a heap, the lowest rank and then the leftmost
+// first; a candidate whose parts have changed since it was found is
+// skipped. Each merge adds at most two candidates, so the time is
+// O(n log n) in the word's characters.
+func (g *gemmaModel) merge(w *gemmaWord, word string) []int {
 	if cap(w.parts) > maxKept {
-		*w = gemmaWord{}
+		w.parts, w.heap, w.bounds = nil, nil, nil
 	}
 	parts := w.parts[:0]
-	for i := start; i < end; {
-		_, size := utf8.DecodeRuneInString(text[i:])
-		id, ok := g.piece(text[i:i+size], &w.buf)
-		if !ok {
-			id = noRank
-		}
+	for i := 0; i < len(word); {
+		_, size := utf8.DecodeRuneInString(word[i:])
 		n := int32(len(parts))
-		parts = append(parts, gemmaPart{start: i, end: i + size, prev: n - 1, next: n + 1, id: id})
+		parts = append(parts, gemmaPart{start: i, end: i + size, prev: n - 1, next: n + 1})
 		i += size
 	}
 	parts[len(parts)-1].next = -1
@@ -317,28 +386,29 @@ func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(i
 			return
 		}
 		a, b := &parts[i], &parts[parts[i].next]
-		id, ok := g.piece(text[a.start:b.end], &w.buf)
+		id, ok := g.piece(word[a.start:b.end], &w.buf)
 		if !ok {
 			return
 		}
-		left := a.end - a.start - 2*strings.Count(text[a.start:a.end], sentencePieceSpace)
+		left := a.end - a.start - 2*strings.Count(word[a.start:a.end], sentencePieceSpace)
 		rank, ok := g.rank(id, left)
 		if !ok {
 			return
 		}
-		h.push(gemmaCandidate{rank: rank, left: i, right: a.next, end: b.end, id: id})
+		h.push(gemmaCandidate{rank: rank, left: i, right: a.next, end: b.end})
 	}
 	for i := range int32(len(parts)) {
 		push(i)
 	}
 	for len(h) > 0 {
 		c := h.pop()
+		w.steps++
 		a := &parts[c.left]
 		if a.dead || a.next != c.right || parts[c.right].end != c.end {
 			continue // a part of the pair has merged since
 		}
 		b := &parts[c.right]
-		a.end, a.id, a.next = b.end, c.id, b.next
+		a.end, a.next = b.end, b.next
 		b.dead = true
 		if b.next >= 0 {
 			parts[b.next].prev = c.left
@@ -346,17 +416,13 @@ func (g *gemmaModel) word(w *gemmaWord, text string, start, end int, emit func(i
 		push(a.prev)
 		push(c.left)
 	}
+	bounds := w.bounds[:0]
 	for i := int32(0); i >= 0; i = parts[i].next {
-		p := parts[i]
-		if p.id != noRank {
-			emit(p.id, p.start, p.end)
-			continue
-		}
-		for k := p.start; k < p.end; k++ {
-			emit(g.byteBase+uint32(text[k]), k, k+1)
-		}
+		bounds = append(bounds, parts[i].start)
 	}
-	w.parts, w.heap = parts, h
+	bounds = append(bounds, len(word))
+	w.parts, w.heap, w.bounds = parts, h, bounds
+	return bounds
 }
 
 // gemmaCandidate is a pair of adjacent parts that joins into a piece.
@@ -364,7 +430,6 @@ type gemmaCandidate struct {
 	rank        uint32
 	left, right int32 // the parts' indices
 	end         int   // where the right part ended when the pair was found
-	id          uint32
 }
 
 // gemmaHeap is a min-heap of candidates by rank, then by position.

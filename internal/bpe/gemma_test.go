@@ -34,7 +34,7 @@ func gemma3(t testing.TB) *Encoding {
 
 func gemmaIDs(e *Encoding, text string) []uint32 {
 	var ids []uint32
-	e.gemma.encode(text, func(id uint32, _, _ int) { ids = append(ids, id) })
+	e.gemma.encode(text, nil, func(id uint32, _, _ int) { ids = append(ids, id) })
 	return ids
 }
 
@@ -254,26 +254,58 @@ func TestGemmaLongWordCost(t *testing.T) {
 	}
 }
 
-// TestGemmaLongRunsCut: a run without a space or a line break longer than
-// maxWord is merged a maxWord at a time; its count stays within a token
-// per cut of the tokenizer's. Shorter words are exact (the other tests).
-func TestGemmaLongRunsCut(t *testing.T) {
+// TestGemmaLongWordsMatchOracle: a word longer than a window (no space or
+// line break in it) is merged a window at a time, with the tokenizer's
+// tokens: a base64 blob, runs of one character, repeated JSON, and words
+// of random characters that merge everywhere, where windows overlap in
+// many ways.
+func TestGemmaLongWordsMatchOracle(t *testing.T) {
 	o := oracle.Get(t)
-	e := gemma3(t)
 	r := rand.New(rand.NewPCG(25, 26))
-	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	var blob strings.Builder
-	for blob.Len() < 5*maxWord+123 {
-		blob.WriteByte(base64[r.IntN(len(base64))])
-	}
-	for _, text := range []string{blob.String(), strings.Repeat("a", 3*maxWord), strings.Repeat("{\"k\":[1,2]},", maxWord/4)} {
-		want := len(o.Ranks(t, "gemma3", text))
-		got := e.Count(text)
-		cuts := len(text) / maxWord
-		if got < want-cuts || got > want+cuts {
-			t.Errorf("a %d-byte run: %d tokens, the tokenizer %d (%d cuts)", len(text), got, want, cuts)
+	random := func(n int, alphabet ...string) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
 		}
-		t.Logf("a %d-byte run: %d tokens, the tokenizer %d (%d cuts)", len(text), got, want, cuts)
+		return b.String()
+	}
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	texts := []string{
+		random(5*window+123, strings.Split(base64, "")...),
+		strings.Repeat("a", 3*window+1), strings.Repeat("é", 2*window), strings.Repeat("😀", window),
+		strings.Repeat("\u2581", window), strings.Repeat("<", 3*window), strings.Repeat("{\"k\":[1,2]},", window/4),
+	}
+	for range 20 {
+		texts = append(texts, random(2*window+r.IntN(4*window), "a", "b", "e", "t", "é", "中", "\u2581", "😀", "ab", "-", "="))
+	}
+	for _, text := range texts {
+		checkMatchesGemma(t, o, text)
+	}
+}
+
+// TestGemmaMergeStepsLinear counts the merge's work (candidates taken from
+// the heap) on long words of doubled length: a run of one character and
+// random text. Doubling a word must less than 2.2 times the steps: the
+// merge is linear in a word's length, whatever the word.
+func TestGemmaMergeStepsLinear(t *testing.T) {
+	g := gemma3(t).gemma
+	r := rand.New(rand.NewPCG(27, 28))
+	var random strings.Builder
+	for random.Len() < 1<<20 {
+		random.WriteString([]string{"a", "b", "e", "t", "é", "中", "-"}[r.IntN(7)])
+	}
+	steps := func(text string) int {
+		var w gemmaWord
+		g.encodeWith(&w, text, nil, func(uint32, int, int) {})
+		return w.steps
+	}
+	for name, text := range map[string]string{"a run of one character": strings.Repeat("a", 1<<20), "random letters": random.String()} {
+		half := text[:runeStartBefore(text, len(text)/2)]
+		small, large := steps(half), steps(text)
+		if small == 0 || float64(large) > 2.2*float64(small) {
+			t.Errorf("%s: %d merge steps for %d bytes, %d for %d", name, small, len(half), large, len(text))
+		}
+		t.Logf("%s: %d merge steps for %d bytes, %d for %d", name, small, len(half), large, len(text))
 	}
 }
 
@@ -289,6 +321,91 @@ func TestGemmaAddedLengthsFew(t *testing.T) {
 		}
 		if len(slices.Compact(slices.Clone(lens))) != len(lens) {
 			t.Errorf("byte %q: lengths %v repeat", rune(b), lens)
+		}
+	}
+}
+
+// TestGemmaLongestPieceFitsTheOverlap: every piece, its spaces written as
+// U+2581 (three bytes) as text holds them, is shorter than half the
+// overlap of two windows, as long.go needs.
+func TestGemmaLongestPieceFitsTheOverlap(t *testing.T) {
+	g := gemma3(t).gemma
+	longest := 0
+	for id := range g.pieces.Len() {
+		p := g.pieces.Token(id)
+		longest = max(longest, len(p)+2*strings.Count(p, " "))
+	}
+	if longest >= overlap/2 {
+		t.Errorf("a piece of %d bytes, the overlap %d", longest, overlap)
+	}
+}
+
+// BenchmarkGemmaLongWord counts words without a space or a line break of
+// doubling length: a run of one character, random letters (a window never
+// repeats) and base64. The time per byte stays flat if the merge is
+// linear; steps/op is the merge's work (TestGemmaMergeStepsLinear).
+func BenchmarkGemmaLongWord(b *testing.B) {
+	g := gemma3(b).gemma
+	r := rand.New(rand.NewPCG(29, 30))
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	letters := []string{"a", "b", "e", "t", "é", "中", "-"}
+	var random, blob strings.Builder
+	for random.Len() < 4<<20 {
+		random.WriteString(letters[r.IntN(len(letters))])
+	}
+	for blob.Len() < 4<<20 {
+		blob.WriteByte(base64[r.IntN(len(base64))])
+	}
+	for _, kind := range []struct{ name, text string }{
+		{"run", strings.Repeat("a", 4<<20)}, {"random", random.String()}, {"base64", blob.String()},
+	} {
+		for size := 512 << 10; size <= 4<<20; size *= 2 {
+			text := kind.text[:runeStartBefore(kind.text, size)]
+			b.Run(fmt.Sprintf("%s/%dKiB", kind.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				var w gemmaWord
+				for b.Loop() {
+					w.steps = 0
+					g.encodeWith(&w, text, nil, func(uint32, int, int) {})
+				}
+				b.ReportMetric(float64(w.steps), "steps/op")
+			})
+		}
+	}
+}
+
+// TestCountStopsInsideALine: CountStop looks at its stop function every
+// stopEvery bytes of work, inside one line, one word or one piece too, and
+// gives up with its error; with a stop that never stops it counts as Count.
+func TestCountStopsInsideALine(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var blob strings.Builder
+	for blob.Len() < 1<<20 {
+		blob.WriteByte(base64[r.IntN(len(base64))])
+	}
+	errStop := fmt.Errorf("stopped")
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{blob.String(), strings.Repeat("a", 1<<20), strings.Repeat("ab ", 1<<18), strings.Repeat("\n\t", 1<<19)} {
+			calls := 0
+			n, err := e.CountStop(text, func() error { calls++; return nil })
+			if err != nil || n != e.Count(text) {
+				t.Fatalf("%s: CountStop(%.10q…) = %d, %v; Count %d", name, text, n, err, e.Count(text))
+			}
+			// Windows overlap by an eighth: a long word or piece is about
+			// 1.15 times its bytes of merging; gemma3 scans a text twice
+			// before merging it (for added tokens, for word ends).
+			if want := len(text) / stopEvery; calls < want/2 || calls > 4*want {
+				t.Errorf("%s: %d bytes of %.10q…: stop called %d times, want about %d", name, len(text), text, calls, want)
+			}
+			calls = 0
+			if _, err := e.CountStop(text, func() error { calls++; return errStop }); err != errStop || calls != 1 {
+				t.Errorf("%s: %.10q…: CountStop gave %v after %d calls, want the stop's error after 1", name, text, err, calls)
+			}
 		}
 	}
 }

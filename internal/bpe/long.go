@@ -1,6 +1,10 @@
 package bpe
 
-import "github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
+import (
+	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/internal/bpe/internal/vocab"
+)
 
 // Long pieces. The split patterns bound no run of whitespace, letters or
 // symbols, so one piece can be the whole text: fifteen megabytes of
@@ -57,14 +61,27 @@ const overlap = window / 8
 // piece longer than window, in order. It returns how many seams found no
 // token the two windows share (see above), 0 for every text tested.
 func (m *merger) longTokens(t *vocab.Table, piece string, emit func(start, end int)) (unshared int) {
+	return m.windows(piece, func(s string) []int { return m.merge(t, s) }, emit, nil)
+}
+
+// windows is longTokens with merge, which returns the token boundaries of
+// a window's text (valid until its next call), as the merge: Gemma's
+// words merge the same way (gemma.go). A window ends at a character's
+// start, so that a merge of characters is given whole ones; where it ends
+// does not matter to the argument above. Once st stops, windows returns
+// without the rest of the tokens.
+func (m *merger) windows(piece string, merge func(string) []int, emit func(start, end int), st *stopper) (unshared int) {
 	// cur is the tokens of piece[base:curEnd] as boundaries from base; the
 	// tokens before done are final and emitted.
 	base, done := 0, 0
-	curEnd := window
-	cur := append(m.window[:0], m.merge(t, piece[:curEnd])...)
+	curEnd := runeStartBefore(piece, window)
+	cur := append(m.window[:0], merge(piece[:curEnd])...)
 	merged, mergedText := m.windowMerged[:0], piece[:curEnd]
 	merged = append(merged, cur...)
 	for curEnd < len(piece) {
+		if st.done(window) {
+			return unshared
+		}
 		// The next window starts at the first boundary of cur in its
 		// last overlap bytes.
 		from := curEnd - base - overlap
@@ -73,11 +90,11 @@ func (m *merger) longTokens(t *vocab.Table, piece string, emit func(start, end i
 			k++
 		}
 		next := base + cur[k]
-		nextEnd := min(next+window, len(piece))
+		nextEnd := runeStartBefore(piece, next+window)
 		if text := piece[next:nextEnd]; text != mergedText {
 			// A run of one character (the usual long piece) is the same
 			// text window after window, and merges the same way.
-			merged, mergedText = append(merged[:0], m.merge(t, text)...), text
+			merged, mergedText = append(merged[:0], merge(text)...), text
 		}
 		bounds := merged
 		splice, found := sharedToken(cur, base, bounds, next)
@@ -120,4 +137,42 @@ func sharedToken(a []int, aBase int, b []int, bBase int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// runeStartBefore returns i, or len(s) if i is past it, moved back to the
+// start of the character i falls in.
+func runeStartBefore(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+// stopEvery is how many bytes of text are counted between calls of a
+// stopper's function: well under a millisecond of merging.
+const stopEvery = 16 << 10
+
+// stopper calls stop once per stopEvery bytes counted and keeps its first
+// error; a nil stopper or stop never stops.
+type stopper struct {
+	stop  func() error
+	since int
+	err   error
+}
+
+// done adds n bytes counted and reports whether counting is to stop.
+func (s *stopper) done(n int) bool {
+	if s == nil || s.stop == nil {
+		return false
+	}
+	if s.err == nil {
+		if s.since += n; s.since >= stopEvery {
+			s.since = 0
+			s.err = s.stop()
+		}
+	}
+	return s.err != nil
 }
