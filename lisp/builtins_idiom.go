@@ -552,7 +552,6 @@ func charArg(fn string, v Value) (rune, error) {
 	return r[0], nil
 }
 
-
 // javaMath is a Math method returning a float, as Java's does.
 func javaMath(name string, fn func(float64) float64) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: "as a float, as Java's", Category: "idiom", reach: javaStatic,

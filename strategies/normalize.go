@@ -45,10 +45,10 @@ type RawOptions struct {
 	TrimTo    *int
 
 	KeepThinkingTurns *int
-	SummaryTrigger *int
-	SummaryKeep    *int
-	SummaryPrompt  string
-	SummaryHeader  string
+	SummaryTrigger    *int
+	SummaryKeep       *int
+	SummaryPrompt     string
+	SummaryHeader     string
 
 	Pricing        string
 	CacheReadRate  *float64
