@@ -191,6 +191,14 @@ func newRecord(req *Request, known map[string]bool) *record {
 	}
 	r.at = make([]int, len(req.Memory))
 	r.fns = map[int]*Binding{}
+	r.place(pos, definitions)
+	return r
+}
+
+// place sets where each binding of the memory is shown (at), then lists
+// them by place (host, defs), each list allocated once at its length.
+func (r *record) place(pos map[int]int, definitions map[string]int) {
+	req := r.req
 	for i := range req.Memory {
 		bd := &req.Memory[i]
 		k := pos[bd.Turn] // 0 when absent
@@ -199,7 +207,6 @@ func newRecord(req *Request, known map[string]bool) *record {
 			if bd.IsFn {
 				r.fns[i] = withoutReturnType(bd)
 			}
-			r.host = append(r.host, i)
 			r.at[i] = -1
 			continue
 		case definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success:
@@ -209,10 +216,32 @@ func newRecord(req *Request, known map[string]bool) *record {
 			// called, and another kind when it returns another.
 			r.fns[i] = withoutReturnType(bd)
 		}
-		r.defs[k] = append(r.defs[k], i)
 		r.at[i] = k
 	}
-	return r
+	counts := make([]int, len(r.defs))
+	host := 0
+	for _, k := range r.at {
+		if k < 0 {
+			host++
+		} else {
+			counts[k]++
+		}
+	}
+	if host > 0 {
+		r.host = make([]int, 0, host)
+	}
+	for k, n := range counts {
+		if n > 0 {
+			r.defs[k] = make([]int, 0, n)
+		}
+	}
+	for i, k := range r.at {
+		if k < 0 {
+			r.host = append(r.host, i)
+		} else {
+			r.defs[k] = append(r.defs[k], i)
+		}
+	}
 }
 
 func withoutReturnType(bd *Binding) *Binding {
