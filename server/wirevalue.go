@@ -33,6 +33,9 @@ type valueReader struct {
 	// value read as source on; nil before.
 	source context.Context
 	cancel context.CancelFunc
+	// sourceFn is sourceContext, bound once: a method value taken for
+	// every text read would allocate for each of a memory's bindings.
+	sourceFn func() (context.Context, error)
 	// cost is what the values read so far cost once read (lisp.ReadCost),
 	// at most budget (see sized); budget 0 bounds nothing.
 	cost, budget int64
@@ -66,7 +69,9 @@ func (rd *valueReader) charge(cost int64, path func() string) error {
 // newReader returns a reader of values for the request of ctx; held says
 // whether the request holds an evaluation slot already.
 func (s *Service) newReader(ctx context.Context, held bool) *valueReader {
-	return &valueReader{svc: s, ctx: ctx, held: held}
+	rd := &valueReader{svc: s, ctx: ctx, held: held}
+	rd.sourceFn = rd.sourceContext
+	return rd
 }
 
 // admit takes an evaluation slot for the request unless it holds one.
@@ -184,7 +189,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 	}
 	key.records = records
 	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
-		how.Source = rd.sourceContext // made only for a text not remembered
+		how.Source = rd.sourceFn // made only for a text not remembered
 		v, cost, err := lisp.ReadWire(key.text, how)
 		if err != nil && (rd.ctx.Err() != nil || rd.source != nil && rd.source.Err() != nil) {
 			// Stopped for this request (its caller, the evaluation

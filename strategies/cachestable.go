@@ -73,16 +73,34 @@ func cacheStableMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	if err != nil {
 		return nil, counts, err
 	}
-	stable := joinSections(head, record)
-	rewritten := joinSections(rec.rewrittenBindings(), rec.restOfLastOutput(), errorSection(req, &counts), warningSection(req.Turns), turnsIndicator(o, len(req.Turns)))
-	counts.kept = utf8.RuneCountInString(stable)
-	if rewritten != "" {
+	// USER is joined once from all its sections: joining the record, then
+	// the part before the rewritten one, then the whole copied a prompt of
+	// many bindings three times.
+	stable := append([]string{head}, record...)
+	sections := append(stable, rec.rewrittenBindings(), rec.restOfLastOutput(), errorSection(req, &counts), warningSection(req.Turns), turnsIndicator(o, len(req.Turns)))
+	counts.kept = joinedRunes(stable)
+	if joinedRunes(sections[len(stable):]) > 0 {
 		counts.kept += 2 // the blank line after the record
 	}
 	return []ChatMessage{
 		{Role: RoleSystem, Content: systemPrompt(o)},
-		{Role: RoleUser, Content: joinSections(stable, rewritten)},
+		{Role: RoleUser, Content: joinSections(sections...)},
 	}, counts, nil
+}
+
+// joinedRunes is the number of characters of joinSections(sections...).
+func joinedRunes(sections []string) int {
+	n, shown := 0, 0
+	for _, s := range sections {
+		if s != "" {
+			n += utf8.RuneCountInString(s)
+			shown++
+		}
+	}
+	if shown > 1 {
+		n += 2 * (shown - 1) // the blank lines between them
+	}
+	return n
 }
 
 // newCacheStableRecord places the request's bindings and turns (newRecord)
@@ -173,6 +191,14 @@ func newRecord(req *Request, known map[string]bool) *record {
 	}
 	r.at = make([]int, len(req.Memory))
 	r.fns = map[int]*Binding{}
+	r.place(pos, definitions)
+	return r
+}
+
+// place sets where each binding of the memory is shown (at), then lists
+// them by place (host, defs), each list allocated once at its length.
+func (r *record) place(pos map[int]int, definitions map[string]int) {
+	req := r.req
 	for i := range req.Memory {
 		bd := &req.Memory[i]
 		k := pos[bd.Turn] // 0 when absent
@@ -181,7 +207,6 @@ func newRecord(req *Request, known map[string]bool) *record {
 			if bd.IsFn {
 				r.fns[i] = withoutReturnType(bd)
 			}
-			r.host = append(r.host, i)
 			r.at[i] = -1
 			continue
 		case definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success:
@@ -191,10 +216,32 @@ func newRecord(req *Request, known map[string]bool) *record {
 			// called, and another kind when it returns another.
 			r.fns[i] = withoutReturnType(bd)
 		}
-		r.defs[k] = append(r.defs[k], i)
 		r.at[i] = k
 	}
-	return r
+	counts := make([]int, len(r.defs))
+	host := 0
+	for _, k := range r.at {
+		if k < 0 {
+			host++
+		} else {
+			counts[k]++
+		}
+	}
+	if host > 0 {
+		r.host = make([]int, 0, host)
+	}
+	for k, n := range counts {
+		if n > 0 {
+			r.defs[k] = make([]int, 0, n)
+		}
+	}
+	for i, k := range r.at {
+		if k < 0 {
+			r.host = append(r.host, i)
+		} else {
+			r.defs[k] = append(r.defs[k], i)
+		}
+	}
 }
 
 func withoutReturnType(bd *Binding) *Binding {
@@ -216,14 +263,21 @@ func (r *record) writeBindings(b *strings.Builder, idx []int) {
 	writeBindingsAt(b, len(idx), func(j int) *Binding { return r.binding(idx[j]) }, r.printed, &r.req.Options)
 }
 
+// bindingsLen is about the length of what writeBindings writes of idx.
+func (r *record) bindingsLen(idx []int) int {
+	return bindingsLen(len(idx), func(j int) *Binding { return r.binding(idx[j]) }, r.printed, &r.req.Options)
+}
+
 // hostPrelude lists the host's prelude, as single-user-coalesced's prelude
 // does.
 func (r *record) hostPrelude() string {
 	if len(r.host) == 0 {
 		return ""
 	}
+	const heading = ";; === user/ (your prelude) ==="
 	var b strings.Builder
-	b.WriteString(";; === user/ (your prelude) ===")
+	b.Grow(len(heading) + r.bindingsLen(r.host))
+	b.WriteString(heading)
 	r.writeBindings(&b, r.host)
 	return b.String()
 }
@@ -234,12 +288,13 @@ func (r *record) rewrittenBindings() string {
 	if len(r.defs[0]) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	if len(r.host) == 0 {
-		b.WriteString(";; === user/ (your prelude) ===")
-	} else {
-		b.WriteString(";; === user/ (your prelude, continued) ===")
+	heading := ";; === user/ (your prelude) ==="
+	if len(r.host) > 0 {
+		heading = ";; === user/ (your prelude, continued) ==="
 	}
+	var b strings.Builder
+	b.Grow(len(heading) + r.bindingsLen(r.defs[0]))
+	b.WriteString(heading)
 	r.writeBindings(&b, r.defs[0])
 	return b.String()
 }
@@ -261,11 +316,12 @@ func (r *record) restOfLastOutput() string {
 }
 
 // text is the summary of the turns up to the last re-base and an entry per
-// turn after it, joined by blank lines; "" before the first turn.
-func (r *record) text(c *historyCounts) (string, error) {
+// turn after it, to be joined by blank lines (joinSections); none before
+// the first turn.
+func (r *record) text(c *historyCounts) ([]string, error) {
 	turns := r.req.Turns
 	if len(turns) == 0 {
-		return "", nil
+		return nil, nil
 	}
 	for i, t := range turns {
 		c.toolCallsTotal += len(t.ToolCalls)
@@ -278,7 +334,7 @@ func (r *record) text(c *historyCounts) (string, error) {
 	}
 	base, err := r.rebasePoint()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	parts := make([]string, 0, len(turns)-base+1)
 	if base > 0 {
@@ -290,7 +346,7 @@ func (r *record) text(c *historyCounts) (string, error) {
 		c.toolCallsShown += len(e.calls)
 		c.printsShown += len(e.prints)
 	}
-	return joinSections(parts...), nil
+	return parts, nil
 }
 
 // summary is the summary of turns 1..n: a heading, the most recent tool
@@ -306,13 +362,15 @@ func (r *record) summary(n int, c *historyCounts) string {
 			defs = append(defs, i)
 		}
 	}
+	calls := r.summaryToolCalls(n, c)
 	var b strings.Builder
+	b.Grow(len(summaryHeading) + 1 + len(summaryIndexLabel) + len(r.lists[n]) + 1 + len(calls) + r.bindingsLen(defs))
 	b.WriteString(summaryHeading)
 	if ids := r.lists[n]; ids != "" {
 		b.WriteString("\n" + summaryIndexLabel)
 		b.WriteString(ids)
 	}
-	if calls := r.summaryToolCalls(n, c); calls != "" {
+	if calls != "" {
 		b.WriteByte('\n')
 		b.WriteString(calls)
 	}
@@ -387,6 +445,7 @@ func (r *record) entry(k int) string {
 		return ""
 	}
 	var b strings.Builder
+	b.Grow(len(e.head) + r.bindingsLen(r.defs[k]) + len(e.body) + len("\n;; Result: ") + len(e.result))
 	b.WriteString(e.head)
 	r.writeBindings(&b, r.defs[k])
 	b.WriteString(e.body)

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -20,8 +21,17 @@ const nameColumn = 30
 // padName pads name to nameColumn columns, with at least one space.
 func padName(b *strings.Builder, name string) {
 	b.WriteString(name)
-	n := utf8.RuneCountInString(name)
-	b.WriteString(strings.Repeat(" ", max(nameColumn-n, 1)))
+	n := max(nameColumn-utf8.RuneCountInString(name), 1)
+	b.WriteString(padding[:n])
+}
+
+// padding is nameColumn spaces, which padName writes from rather than
+// building a string of spaces for every line.
+const padding = "                              "
+
+// paddedLen is the length in bytes of name as padName writes it.
+func paddedLen(name string) int {
+	return len(name) + max(nameColumn-utf8.RuneCountInString(name), 1)
 }
 
 // oneLine keeps a caller-supplied text on its line: line breaks become spaces.
@@ -156,10 +166,12 @@ func preludeSection(req *Request) string {
 		return ""
 	}
 	var b strings.Builder
-	// About a line per binding: its padded name, type and a sample.
-	b.Grow(len(req.Memory) * (nameColumn + 20 + min(req.Options.SamplePrintableLimit, 200)))
-	b.WriteString(";; === user/ (your prelude) ===")
-	writeBindings(&b, req.Memory, printingTurns(req.Turns), &req.Options)
+	const heading = ";; === user/ (your prelude) ==="
+	printed := printingTurns(req.Turns)
+	at := func(i int) *Binding { return &req.Memory[i] }
+	b.Grow(len(heading) + bindingsLen(len(req.Memory), at, printed, &req.Options))
+	b.WriteString(heading)
+	writeBindingsAt(&b, len(req.Memory), at, printed, &req.Options)
 	return b.String()
 }
 
@@ -191,6 +203,65 @@ func writeBindingsAt(b *strings.Builder, n int, at func(int) *Binding, printed m
 		// output already showed what it defined.
 		writeSample(b, bd.Name, bd.Value, o, !printed[bd.Turn] && !emptyValue(bd.Value))
 	}
+}
+
+// bindingsLen is about the length of what writeBindingsAt writes, so that
+// a prompt of many bindings is built in one buffer of its size rather than
+// grown step by step (growing a large buffer allocates about four times
+// its final size in all). It is exact for lines of values that print
+// without walking them (numbers, keywords, booleans, nil), the usual
+// memory of many small bindings, and an estimate for the others.
+func bindingsLen(n int, at func(int) *Binding, printed map[int]bool, o *Options) int {
+	total := 0
+	for i := range n {
+		bd := at(i)
+		if bd.IsFn {
+			total += 1 + paddedLen(bd.Name) + 8 + len(bd.Params)*8 + len(bd.Docstring) + len(bd.ReturnType)
+			continue
+		}
+		total += 1 + paddedLen(bd.Name) + len("; = ") + typeLabelLen(bd.Value)
+		switch {
+		case hiddenName(bd.Name):
+			total += len(", [Hidden]")
+		case !printed[bd.Turn] && !emptyValue(bd.Value):
+			total += len(", sample: ") + sampleLen(bd.Value, o)
+		}
+	}
+	return total
+}
+
+// typeLabelLen is len(lisp.TypeLabel(orNil(v))), without building a
+// collection's label.
+func typeLabelLen(v lisp.Value) int {
+	var buf [20]byte
+	switch v := v.(type) {
+	case *lisp.Vector:
+		return len("list[]") + len(strconv.AppendInt(buf[:0], int64(v.Len()), 10))
+	case *lisp.Map:
+		return len("map[]") + len(strconv.AppendInt(buf[:0], int64(v.Len()), 10))
+	case *lisp.Set:
+		return len("set[]") + len(strconv.AppendInt(buf[:0], int64(v.Len()), 10))
+	}
+	return len(lisp.TypeLabel(orNil(v)))
+}
+
+// sampleLen is the length of writeValue's text of v for a scalar, and an
+// estimate for the others.
+func sampleLen(v lisp.Value, o *Options) int {
+	var buf [24]byte
+	switch v := v.(type) {
+	case nil, lisp.NilType:
+		return len("nil")
+	case lisp.Bool:
+		return len(strconv.AppendBool(buf[:0], bool(v)))
+	case lisp.Int:
+		return len(strconv.AppendInt(buf[:0], int64(v), 10))
+	case lisp.Keyword:
+		return 1 + len(v)
+	case lisp.String:
+		return min(len(v), o.SamplePrintableLimit) + len(`"..."`)
+	}
+	return min(o.SamplePrintableLimit, 64)
 }
 
 // writeFunctionLine writes "(name [params])", then the docstring and the

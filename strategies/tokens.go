@@ -39,7 +39,9 @@ func TokenizerNames() []string { return append(bpe.Names(), ClaudeEstimate) }
 // is neither one of package bpe's vocabularies nor the estimate, naming the
 // ones there are; "" is the default.
 func checkTokenizer(name string) error {
-	if name == "" || slices.Contains(TokenizerNames(), name) {
+	// bpe.Names' literal stays on the stack; TokenizerNames' append would
+	// allocate for every chunk of a prompt counted.
+	if name == "" || name == ClaudeEstimate || slices.Contains(bpe.Names(), name) {
 		return nil
 	}
 	return &OptionError{Option: "tokenizer", Reason: fmt.Sprintf("unknown tokenizer %q (known: %s)", name, strings.Join(TokenizerNames(), ", "))}

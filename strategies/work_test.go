@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
@@ -111,8 +112,9 @@ func allocatedBy(t *testing.T, f func()) uint64 {
 
 // TestCacheStableMemoryWorkIsLinear: rendering a memory of 40,000
 // one-line bindings allocates about twice what 20,000 do, and at most
-// 1 KiB a binding (the output, its tokenization and the sections it is
-// built from, each a few times the 40 bytes of a line).
+// 256 bytes a binding: a line is about 57 bytes, written once in its
+// turn's entry and copied once into USER, each in a buffer of its size
+// (it was 555 bytes while the buffers grew step by step).
 func TestCacheStableMemoryWorkIsLinear(t *testing.T) {
 	render := func(n int) uint64 {
 		req := oneLineMemory(n)
@@ -128,8 +130,34 @@ func TestCacheStableMemoryWorkIsLinear(t *testing.T) {
 	if ratio := float64(large) / float64(small); ratio > 2.4 {
 		t.Errorf("twice the bindings allocate %.2f times as much", ratio)
 	}
-	if per := large / 40_000; per > 1024 {
-		t.Errorf("%d bytes allocated a binding, want at most 1024", per)
+	if per := large / 40_000; per > 256 {
+		t.Errorf("%d bytes allocated a binding, want at most 256", per)
+	}
+}
+
+// TestBindingsLenIsExactForScalars: the size a list of bindings is built
+// in is the length written for values that print without a walk (and
+// for hidden names, shown without a value), so that such a list is
+// written in one buffer.
+func TestBindingsLenIsExactForScalars(t *testing.T) {
+	mem := []Binding{
+		{Name: "n", Value: lisp.Int(-1234567), Turn: 1},
+		{Name: "a-name-longer-than-the-name-column", Value: lisp.Keyword("k/w"), Turn: 1},
+		{Name: "flag", Value: lisp.Bool(false), Turn: 2},
+		{Name: "nothing", Value: lisp.Nil, Turn: 1},
+		{Name: "absent", Turn: 1},
+		{Name: "_secret", Value: lisp.Int(7), Turn: 1},
+		{Name: "printed", Value: lisp.Int(8), Turn: 3},
+		{Name: "empty", Value: lisp.NewVector(nil), Turn: 1},
+		{Name: "ünïcödé", Value: lisp.Int(9), Turn: 1},
+	}
+	o := &Options{SampleLimit: DefaultSampleLimit, SamplePrintableLimit: 80}
+	printed := map[int]bool{3: true}
+	at := func(i int) *Binding { return &mem[i] }
+	var b strings.Builder
+	writeBindingsAt(&b, len(mem), at, printed, o)
+	if got, want := bindingsLen(len(mem), at, printed, o), b.Len(); got != want {
+		t.Errorf("bindingsLen is %d, the text written %d bytes:\n%s", got, want, b.String())
 	}
 }
 

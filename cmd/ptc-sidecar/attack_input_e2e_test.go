@@ -248,11 +248,13 @@ type inputAttack struct {
 
 // kindTinyValues is a request of many values of a few bytes each, shown
 // whole: 90,000 one-line memory bindings are 12 times their wire bytes as
-// protobuf messages, 6.5 times more decoded for the strategies, and the
-// prompt rendered from them and its token counts come on top. It holds
-// them to the multiple they reach, above the 16 of values read whole
-// (docs/RELIABILITY.md lists it as open).
-var kindTinyValues = requestKind{"many values of a few bytes, decoded and rendered", 40, 24}
+// protobuf messages, which the call holds to its end, and about 6 times
+// more decoded for the strategies; the prompt rendered from them is built
+// once at its size. Over gRPC they reach 22-23 times (14 without the memo:
+// the token counts of the prompt's 90,000 lines are remembered, within
+// --memo-bytes), above the 16 of values read whole; over HTTP 18-20, within
+// the 24 of values rendered whole (docs/RELIABILITY.md lists it as open).
+var kindTinyValues = requestKind{"many values of a few bytes, decoded and rendered", 28, 24}
 
 // inputAttacks are the requests whose cost lies around the interpreter:
 // extracting and reading the program, what the turn sends back, and the

@@ -1,0 +1,32 @@
+package server
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+)
+
+// tinyBindingsRequest is the request of the attack of 90,000 one-line
+// memory bindings through cache-stable (cmd/ptc-sidecar's input attacks):
+// many values of a few bytes each, every one decoded and rendered.
+func tinyBindingsRequest(n int) *ptcsidecarv1.ToMessagesRequest {
+	bindings := make([]*ptcsidecarv1.Binding, n)
+	for i := range bindings {
+		bindings[i] = &ptcsidecarv1.Binding{Name: fmt.Sprintf("b%d", i), Value: &ptcsidecarv1.Value{Edn: strconv.Itoa(i)}, Turn: 1}
+	}
+	return &ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: bindings},
+		Options: &ptcsidecarv1.Options{Strategy: "cache-stable"},
+		Turns:   []*ptcsidecarv1.Turn{{Number: 1, Program: "(def b0 0)", Success: true, Result: &ptcsidecarv1.Value{Edn: "0"}}}}
+}
+
+// BenchmarkToMessagesTinyBindings decodes and renders the 90,000 bindings
+// from the wire; its bytes per operation are the memory the request costs
+// beyond its own bytes.
+func BenchmarkToMessagesTinyBindings(b *testing.B) {
+	svc := New(Config{Memo: memo.New(48 << 20)})
+	frames, size := wireFrames(b, tinyBindingsRequest(90_000))
+	benchToMessagesFrom(b, svc, frames, size)
+}
