@@ -30,6 +30,21 @@ var jsonBuiltins = []*Builtin{
 	{Name: "Instant/parse", Sig: "(Instant/parse s)", Doc: "the ISO-8601 instant s, checked, in UTC with a Z", Category: "idiom",
 		reach: javaStatic, aliases: []string{"java.time.Instant/parse"},
 		MinArgs: 1, MaxArgs: 1, Fn: builtinInstantParse, Cost: cost(scans(arg(0)), builds)},
+	instantField(".toEpochMilli", "the milliseconds since 1970-01-01T00:00:00Z", time.Time.UnixMilli),
+	instantField(".getEpochSecond", "the seconds since 1970-01-01T00:00:00Z", time.Time.Unix),
+}
+
+// instantField is an Instant method giving a number: instants are the
+// strings Instant/parse gives here.
+func instantField(name, what string, field func(time.Time) int64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " instant)", Doc: what + " of an instant from Instant/parse", Category: "idiom", reach: javaForm,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+			t, err := parseInstant(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			return Int(field(t)), nil
+		}}
 }
 
 func builtinJSONParse(th *Thread, args []Value) (Value, error) {
@@ -167,16 +182,25 @@ func builtinJSONGenerate(th *Thread, args []Value) (Value, error) {
 // a Z or an offset, given back as Java prints it: in UTC, the fraction
 // in groups of three digits and only when not zero.
 func builtinInstantParse(th *Thread, args []Value) (Value, error) {
-	s, ok := args[0].(String)
+	t, err := parseInstant("Instant/parse", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return String(instantText(t)), nil
+}
+
+// parseInstant reads an ISO-8601 instant, in UTC.
+func parseInstant(fn string, v Value) (time.Time, error) {
+	s, ok := v.(String)
 	if !ok {
-		return nil, typeErrorf("Instant/parse", "an ISO-8601 instant string", args[0])
+		return time.Time{}, typeErrorf(fn, "an ISO-8601 instant string", v)
 	}
 	t, err := time.Parse(time.RFC3339Nano, string(s))
 	if err != nil { // RFC 3339 requires the Z or offset an Instant has
-		return nil, Errorf(executionError, "Instant/parse cannot read %s as an instant", describe(s)).
+		return time.Time{}, Errorf(executionError, "%s cannot read %s as an instant", fn, describe(s)).
 			WithHint(`write it as ISO-8601 in UTC, e.g. "2026-01-08T14:30:00Z"`)
 	}
-	return String(instantText(t.UTC())), nil
+	return t.UTC(), nil
 }
 
 // instantText is t as java.time.Instant's toString writes it.
