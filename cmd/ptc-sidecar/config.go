@@ -70,6 +70,10 @@ type serveConfig struct {
 	// balancers stop sending before it stops listening; 0: none.
 	drainDelay      time.Duration
 	shutdownTimeout time.Duration
+	// maxConnectionAge is how long a client connection lives before the
+	// server asks the client to reconnect (HTTP/2 GOAWAY), so that clients
+	// of a pool resolve its replicas again; setting.None: for ever.
+	maxConnectionAge time.Duration
 	// maxStreams is the most RPCs one client connection may have in
 	// flight at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
 	maxStreams int
@@ -105,14 +109,15 @@ type serveConfig struct {
 // twice --max-recv-bytes, takes 4 s at 64 Mbit/s.
 func defaultServeConfig() serveConfig {
 	return serveConfig{
-		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
-		logLevel:        slog.LevelInfo,
-		maxRecvBytes:    16 << 20,
-		shutdownTimeout: 10 * time.Second,
-		httpReadTimeout: 10 * time.Second,
-		maxStreams:      defaultMaxConcurrentStreams,
-		memoBytes:       48 << 20,
-		server:          server.DefaultConfig(),
+		listen:           listenAddress{network: "tcp", address: "127.0.0.1:50051"},
+		logLevel:         slog.LevelInfo,
+		maxRecvBytes:     16 << 20,
+		shutdownTimeout:  10 * time.Second,
+		httpReadTimeout:  10 * time.Second,
+		maxStreams:       defaultMaxConcurrentStreams,
+		memoBytes:        48 << 20,
+		maxConnectionAge: setting.None,
+		server:           server.DefaultConfig(),
 	}
 }
 
@@ -136,6 +141,8 @@ func (c *serveConfig) settings() []setting.Setting {
 			Value: setting.NewBytes(&c.memoryLimit, 0, minMemoryLimit, math.MaxInt64).OrNone("no limit")},
 		{Name: "drain-delay", Usage: "on SIGTERM or SIGINT, the `duration` the server goes on taking calls while its health reports NOT_SERVING, so that load balancers in front of a pool stop sending to it, before it stops listening and --shutdown-timeout begins",
 			Value: setting.NewDuration(&c.drainDelay, d.drainDelay)},
+		{Name: "max-connection-age", Usage: "the `duration` a client connection lives before the server asks the client to reconnect (HTTP/2 GOAWAY; calls in flight get --shutdown-timeout to finish), so that the clients of a pool resolve its replicas again and reach new ones; none: connections live as long as their clients keep them",
+			Value: setting.NewDuration(&c.maxConnectionAge, d.maxConnectionAge).OrNone("connections live as long as their clients keep them")},
 		{Name: "shutdown-timeout", Usage: "on SIGTERM or SIGINT, the `duration` in-flight RPCs may run before they are cancelled",
 			Value: setting.NewDuration(&c.shutdownTimeout, d.shutdownTimeout)},
 		{Name: "memo-bytes", Usage: "`bytes` of what is remembered between requests (decoded values, read programs, token counts), so that what an agent resends is read once",

@@ -14,11 +14,13 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/setting"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
@@ -75,6 +77,12 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	)
 	if cfg.creds != nil {
 		opts = append(opts, grpc.Creds(cfg.creds))
+	}
+	if cfg.maxConnectionAge != setting.None {
+		opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{
+			MaxConnectionAge:      cfg.maxConnectionAge,
+			MaxConnectionAgeGrace: cfg.shutdownTimeout,
+		}))
 	}
 	opts = append(opts, cfg.tracing.serverOptions()...)
 	srv := grpc.NewServer(opts...)
