@@ -26,14 +26,15 @@ func TestServeConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := serveConfig{
-		listen:          listenAddress{network: "tcp", address: "127.0.0.1:50051"},
-		logLevel:        slog.LevelInfo,
-		maxRecvBytes:    16 << 20,
-		shutdownTimeout: 10 * time.Second,
-		httpReadTimeout: 10 * time.Second,
-		maxStreams:      100,
-		memoryLimit:     128 << 20,
-		memoBytes:       48 << 20,
+		listen:           listenAddress{network: "tcp", address: "127.0.0.1:50051"},
+		logLevel:         slog.LevelInfo,
+		maxRecvBytes:     16 << 20,
+		shutdownTimeout:  10 * time.Second,
+		httpReadTimeout:  10 * time.Second,
+		maxStreams:       100,
+		memoryLimit:      128 << 20,
+		memoBytes:        48 << 20,
+		maxConnectionAge: setting.None,
 		server: server.Config{
 			Limits:             lisp.DefaultLimits(),
 			MaxValueDepth:      1000,
@@ -60,7 +61,7 @@ func TestServeConfigSources(t *testing.T) {
 	}{
 		{
 			name: "flags",
-			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--drain-delay", "5s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
+			args: []string{"--listen", "0.0.0.0:6000", "--log-level=debug", "--metrics-listen", ":9090", "--http-listen", "127.0.0.1:8080", "--max-recv-bytes", "1MiB", "--shutdown-timeout", "2s", "--drain-delay", "5s", "--max-connection-age", "90s", "--max-concurrent-streams", "4", "--memory-limit", "1GiB",
 				"--max-steps", "5000", "--max-alloc-bytes", "2MiB", "--max-depth", "40", "--max-output-bytes", "1KiB", "--max-tool-calls", "3", "--eval-timeout", "750ms", "--max-value-depth", "64",
 				"--max-turns", "20", "--max-history", "300", "--memo-bytes", "none", "--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: func(c *serveConfig) {
@@ -76,6 +77,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.maxRecvBytes = 1 << 20
 				c.shutdownTimeout = 2 * time.Second
 				c.drainDelay = 5 * time.Second
+				c.maxConnectionAge = 90 * time.Second
 				c.maxStreams = 4
 				c.memoryLimit = 1 << 30
 			},
@@ -90,6 +92,7 @@ func TestServeConfigSources(t *testing.T) {
 				"PTC_SIDECAR_MAX_RECV_BYTES":         "4096",
 				"PTC_SIDECAR_SHUTDOWN_TIMEOUT":       "0s",
 				"PTC_SIDECAR_DRAIN_DELAY":            "250ms",
+				"PTC_SIDECAR_MAX_CONNECTION_AGE":     "5m",
 				"PTC_SIDECAR_MAX_CONCURRENT_STREAMS": "2",
 				"PTC_SIDECAR_MEMO_BYTES":             "1MiB",
 				"PTC_SIDECAR_MEMORY_LIMIT":           "none",
@@ -105,6 +108,7 @@ func TestServeConfigSources(t *testing.T) {
 				c.httpListen = ":8080"
 				c.maxRecvBytes = 4096
 				c.drainDelay = 250 * time.Millisecond
+				c.maxConnectionAge = 5 * time.Minute
 				c.maxStreams = 2
 				c.memoBytes = 1 << 20
 				c.memoryLimit = setting.None
