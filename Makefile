@@ -57,13 +57,16 @@ GOTESTFLAGS ?=
 # Under PTC_SIDECAR_TEST_ALL=1 a Go test that needs node, the tokenizer
 # oracle, python3 or curl fails where it is missing instead of skipping
 # (internal/testenv): make test and CI skip nothing. Tests judge outcomes
-# and CPU time, not the wall clock; -timeout 30m only catches a hang, on
-# however busy a machine.
+# and CPU time, not the wall clock; -timeout only catches a hang, on
+# however busy a machine. Under the race detector the end-to-end tests
+# run a race-built binary several times slower (cmd/ptc-sidecar alone
+# takes about 20 minutes on two cores), hence the longer bound there.
 REQUIRE_ALL = PTC_SIDECAR_TEST_ALL=1
+TEST_TIMEOUT ?= 30m
 
 ## test-go: the Go tests of the product's module, every one
 test-go: $(ORACLE)
-	$(REQUIRE_ALL) $(GO) test -timeout 30m $(GOTESTFLAGS) ./...
+	$(REQUIRE_ALL) $(GO) test -timeout $(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
 
 ## test-short: the inner loop, the Go tests of the product's module under
 ## -short; needs nothing but Go. The tests that build the binary or need
@@ -74,7 +77,7 @@ test-short:
 
 ## test-race: the Go tests of the product's module under the race detector
 test-race:
-	$(MAKE) test-go GOTESTFLAGS=-race
+	$(MAKE) test-go GOTESTFLAGS=-race TEST_TIMEOUT=60m
 
 ## test-starlark: the check that PTC-Lisp and starlark-go agree on the
 ## comparison's programs (bench/starlark is a module of its own)
