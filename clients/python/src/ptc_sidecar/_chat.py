@@ -211,11 +211,12 @@ def _openai_block(part: chat_pb2.ContentPart) -> dict[str, Any] | None:
     return None
 
 
-def _openai_text(content: Any, what: str, others: str = "refuse") -> str:
+def _openai_text(content: Any, what: str, others: str = "refuse", kinds: tuple[str, ...] = ("text",),
+                 hint: str = "send it as a content part") -> str:
     """The text of a message's content: a string, None, or content parts (or
-    Anthropic blocks) whose text parts are joined by newlines. Other parts
-    are refused (others="refuse") or skipped (others="skip"), as in a reply
-    whose program is in its text."""
+    Anthropic blocks) whose text parts (of the types in kinds) are joined by
+    newlines. Other parts are refused (others="refuse", with hint) or
+    skipped (others="skip"), as in a reply whose program is in its text."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -226,12 +227,12 @@ def _openai_text(content: Any, what: str, others: str = "refuse") -> str:
     for j, part in enumerate(content):
         p = as_dict(part, f"{what}[{j}]")
         kind = p.get("type")
-        if kind == "text":
+        if kind in kinds:
             texts.append(_str(p, "text", f"{what}[{j}]"))
         elif kind == "refusal" and others == "refuse":
             texts.append(_str(p, "refusal", f"{what}[{j}]"))
         elif others == "refuse":
-            raise ValueError(f"{what}[{j}]: a {kind!r} part has no text: send it as a content part")
+            raise ValueError(f"{what}[{j}]: a {kind!r} part has no text: {hint}")
     return "\n".join(texts)
 
 

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ptc_sidecar._chat import History, Prompt, Source, _merged, _part, as_dict
+from ptc_sidecar._chat import History, Prompt, Source, _merged, _openai_text, _part, as_dict
 from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2
 
 # The format of a Source made from Responses items; its original is the
@@ -184,24 +184,8 @@ def _required(item: Mapping[str, Any], key: str, here: str) -> str:
 def _text(content: Any, what: str) -> str:
     """The text of a message's content or a call's output: a string, None,
     or parts of which only text parts are read."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, Sequence):
-        raise TypeError(f"{what}: want a string or a list of content parts, got {type(content).__name__}")
-    texts = []
-    for j, raw in enumerate(content):
-        part = as_dict(raw, f"{what}[{j}]")
-        kind = part.get("type")
-        if kind in _TEXT_PARTS:
-            texts.append(part.get("text") or "")
-        elif kind == "refusal":
-            texts.append(part.get("refusal") or "")
-        else:
-            raise ValueError(f"{what}[{j}]: a {kind!r} part cannot be compressed: the sidecar reads text only; "
-                             "send text parts (describe or drop the rest)")
-    return "\n".join(texts)
+    return _openai_text(content, what, kinds=_TEXT_PARTS,
+                        hint="the sidecar reads text only; send text parts (describe or drop the rest)")
 
 
 def _model_message(run: list[dict[str, Any]], what: str) -> chat_pb2.ChatMessage:
