@@ -30,6 +30,11 @@ import (
 //     conversation (a JSONL log of messages, a session);
 //   - a PTC-Lisp run record: an object with "turns" (a RenderTraceRequest
 //     or ToMessagesRequest as JSON, docs/TRACE.md);
+//   - a logged call: the request body under "request", "body", "input"
+//     or "request_body" (itself perhaps under a further "body"), and the
+//     reply under "response", "output" or "response_body" (a Chat
+//     Completions or Anthropic Messages response), added to the
+//     conversation as the assistant's message;
 //   - a list of conversations or run records.
 //
 // Messages may be in OpenAI's shape (content a string, null or a list of
@@ -249,7 +254,77 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		}
 		return []Conversation{{label, msgs}}, nil
 	}
-	return nil, fmt.Errorf("%s: an object with neither messages, history, turns nor role: not a log this command reads", label)
+	if req, ok := wrapped(obj, "request", "body", "input", "request_body"); ok {
+		chats, err := logs.value(req, label)
+		if err != nil || len(chats) != 1 {
+			return chats, err
+		}
+		reply, err := replyMessages(obj, label)
+		if err != nil {
+			return nil, err
+		}
+		chats[0].Messages = append(chats[0].Messages, reply...)
+		return chats, nil
+	}
+	return nil, fmt.Errorf("%s: an object with neither messages, history, turns, role nor a logged request: not a log this command reads", label)
+}
+
+// wrapped returns the JSON object under the first of keys that obj has,
+// unwrapping a further "body" (a batch file's line, a proxy's record), when
+// there is one. A logged call (a proxy's or gateway's record, a line of
+// OpenAI's batch input or output) holds the request body under one key and
+// the reply under another.
+func wrapped(obj map[string]json.RawMessage, keys ...string) (json.RawMessage, bool) {
+	for _, k := range keys {
+		v := bytes.TrimSpace(obj[k])
+		if len(v) == 0 || v[0] != '{' {
+			continue
+		}
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(v, &inner) != nil {
+			continue
+		}
+		if body, ok := wrapped(inner, "body"); ok {
+			return body, true
+		}
+		return v, true
+	}
+	return nil, false
+}
+
+// replyMessages is the model's reply that a logged call holds beside its
+// request (under "response", "output" or "response_body"): a Chat
+// Completions response (its first choice's message), an Anthropic Messages
+// response or a message. None is no message: the next call's request holds
+// the reply too.
+func replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+	raw, ok := wrapped(obj, "response", "output", "response_body")
+	if !ok {
+		return nil, nil
+	}
+	var reply map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return nil, fmt.Errorf("%s: response: %v", label, err)
+	}
+	if choices := reply["choices"]; choices != nil {
+		var list []struct {
+			Message map[string]json.RawMessage `json:"message"`
+		}
+		if err := json.Unmarshal(choices, &list); err != nil {
+			return nil, fmt.Errorf("%s: response.choices: want a list of choices: %v", label, err)
+		}
+		if len(list) == 0 || list[0].Message == nil {
+			return nil, nil
+		}
+		reply = list[0].Message
+		label += ": response.choices[0].message"
+	} else {
+		label += ": response"
+	}
+	if reply["role"] == nil {
+		return nil, nil
+	}
+	return convertMessage(reply, label)
 }
 
 func firstWord(b []byte) string {

@@ -2,7 +2,9 @@ package chatlog
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,5 +75,67 @@ func TestReadTranscript(t *testing.T) {
 	ev := strategies.ChatEvidence(msgs[:4], &msgs[4])
 	if len(ev) != 2 {
 		t.Errorf("the edit's evidence is %v, want the path and the line it read", ev)
+	}
+}
+
+// A log of calls, each the request a gateway or batch file recorded with
+// the reply beside it, reads as the conversation its last request and reply
+// make: for OpenAI's and Anthropic's shapes, and a batch file's lines.
+func TestReadLoggedCalls(t *testing.T) {
+	for _, file := range []string{"testdata/openai_requests.jsonl", "testdata/anthropic_request.json"} {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.Split(bytes.TrimSpace(raw), []byte("\n"))
+		if strings.HasSuffix(file, ".json") {
+			lines = [][]byte{raw}
+		}
+		var body map[string]json.RawMessage // raw, so that arguments keep their keys' order
+		if err := json.Unmarshal(lines[len(lines)-1], &body); err != nil {
+			t.Fatal(err)
+		}
+		var want Logs
+		if err := want.Read(file, bytes.NewReader(raw)); err != nil {
+			t.Fatal(err)
+		}
+		var msgs []json.RawMessage
+		if err := json.Unmarshal(body["messages"], &msgs); err != nil {
+			t.Fatal(err)
+		}
+		var pairs, batch bytes.Buffer
+		for i, m := range msgs {
+			var reply map[string]json.RawMessage
+			if err := json.Unmarshal(m, &reply); err != nil {
+				t.Fatal(err)
+			}
+			if string(reply["role"]) != `"assistant"` {
+				continue
+			}
+			req := map[string]any{}
+			for k, v := range body {
+				req[k] = v
+			}
+			req["messages"] = msgs[:i]
+			var resp any = map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "content": reply["content"]}
+			if strings.Contains(file, "openai") {
+				resp = map[string]any{"object": "chat.completion", "choices": []any{map[string]any{"index": 0, "message": m}}}
+			}
+			line, _ := json.Marshal(map[string]any{"request": req, "response": resp})
+			pairs.Write(append(line, '\n'))
+			line, _ = json.Marshal(map[string]any{"custom_id": "c", "method": "POST", "url": "/v1/chat/completions", "body": req,
+				"response": map[string]any{"status_code": 200, "body": resp}})
+			batch.Write(append(line, '\n'))
+		}
+		for name, log := range map[string]*bytes.Buffer{"pairs": &pairs, "batch": &batch} {
+			var got Logs
+			if err := got.Read(name, log); err != nil {
+				t.Fatalf("%s of %s: %v", name, file, err)
+			}
+			if len(got.Chats) != 1 || !reflect.DeepEqual(got.Chats[0].Messages, want.Chats[0].Messages[:len(got.Chats[0].Messages)]) ||
+				len(got.Chats[0].Messages) < len(want.Chats[0].Messages)-1 {
+				t.Errorf("%s of %s: read %d conversations, the first %+v; want the one of the requests, %+v", name, file, len(got.Chats), got.Chats, want.Chats)
+			}
+		}
 	}
 }
