@@ -197,7 +197,10 @@ func TestReportBadInput(t *testing.T) {
 // with a developer message, content parts in tool messages, parallel tool
 // calls and a confirmation; an Anthropic log with a string system prompt,
 // redacted thinking, parallel tool_use blocks, an error result and an
-// image). Each log's reading is checked too: its calls and the values of
+// image), and two with media counted by their provider's rule (an OpenAI
+// gateway's logged calls, each a request and its reply, with a PNG
+// screenshot and a WAV voice note; an Anthropic computer-use session whose
+// tool results hold screenshots). Each log's reading is checked too: its calls and the values of
 // its evidence.
 func TestReportMatchesToMessages(t *testing.T) {
 	for _, tc := range []struct {
@@ -210,6 +213,8 @@ func TestReportMatchesToMessages(t *testing.T) {
 		{"anthropic_request.json", 3, 1, "/src/app/main.go"},
 		{"openai_developer_parallel.json", 3, 3, "res-20931"},
 		{"anthropic_parallel_errors.jsonl", 3, 3, "9f3c2ab71d0e"},
+		{"openai_media_calls.jsonl", 3, 2, "job_55f0e1"},
+		{"anthropic_screenshots.json", 4, 3, "1201"},
 	} {
 		t.Run(tc.file, func(t *testing.T) { checkReportMatches(t, tc.file, tc.calls, tc.evidence, tc.value) })
 	}
@@ -294,6 +299,10 @@ func protoHistory(h []strategies.ChatMessage) []*ptcsidecarv1.ChatMessage {
 		pm := &ptcsidecarv1.ChatMessage{Role: m.Role, Content: m.Content, ToolCallId: m.ToolCallID, Reasoning: m.Reasoning, Name: m.Name, Source: m.Source, SenderId: m.SenderID}
 		for _, tc := range m.ToolCalls {
 			pm.ToolCalls = append(pm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+		}
+		for _, p := range m.Parts { // the fields the logs' parts use
+			pm.Parts = append(pm.Parts, &ptcsidecarv1.ContentPart{Type: p.Type, Text: p.Text, Signature: p.Signature,
+				Data: p.Data, MediaType: p.MediaType, Url: p.URL, FileId: p.FileID, Detail: p.Detail})
 		}
 		out[i] = pm
 	}

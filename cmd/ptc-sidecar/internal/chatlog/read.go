@@ -394,21 +394,25 @@ func convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.
 	if err != nil {
 		return nil, err
 	}
-	var results []strategies.ChatMessage
-	var text []string
+	var results, rest []block
 	for _, b := range blocks {
 		switch b.kind {
-		case "text":
-			text = append(text, b.text)
-		case "thinking":
-			m.Reasoning = joinNonEmpty(m.Reasoning, b.text)
 		case "tool_use":
 			m.ToolCalls = append(m.ToolCalls, strategies.ChatToolCall{ID: b.id, Name: b.name, Arguments: b.args})
 		case "tool_result":
-			results = append(results, strategies.ChatMessage{Role: strategies.RoleTool, ToolCallID: b.id, Content: b.text})
+			results = append(results, b)
+		default:
+			rest = append(rest, b)
 		}
 	}
-	m.Content = strings.Join(text, "\n")
+	m.Content, m.Parts = textOrParts(rest)
+	if m.Parts == nil {
+		for _, b := range rest {
+			if b.kind == "thinking" {
+				m.Reasoning = joinNonEmpty(m.Reasoning, b.text)
+			}
+		}
+	}
 	for _, key := range []string{"tool_calls", "toolCalls"} {
 		if obj[key] == nil || string(obj[key]) == "null" {
 			continue
@@ -426,10 +430,14 @@ func convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.
 		}
 	}
 	if len(results) > 0 {
-		if strings.TrimSpace(m.Content) == "" {
-			return results, nil
+		msgs := make([]strategies.ChatMessage, 0, len(results)+1)
+		for _, r := range results {
+			msgs = append(msgs, strategies.ChatMessage{Role: strategies.RoleTool, ToolCallID: r.id, Content: r.text, Parts: r.parts})
 		}
-		return append(results, m), nil
+		if strings.TrimSpace(m.Content) == "" && m.Parts == nil {
+			return msgs, nil
+		}
+		return append(msgs, m), nil
 	}
 	return []strategies.ChatMessage{m}, nil
 }
@@ -489,9 +497,12 @@ func argumentsText(raw json.RawMessage) string {
 
 // block is one part of a message's content.
 type block struct {
-	kind           string // text, thinking, tool_use, tool_result
+	kind           string // text, thinking, tool_use, tool_result, part
 	text           string
 	id, name, args string
+	signature      string                   // a thinking block's
+	part           strategies.ContentPart   // a part's (kind part)
+	parts          []strategies.ContentPart // a tool result's, when it holds media
 }
 
 // contentBlocks reads a content that is a string, null, or a list of parts
@@ -522,20 +533,24 @@ func contentBlocks(raw json.RawMessage, label string) ([]block, error) {
 		case "text", "input_text", "output_text":
 			out = append(out, block{kind: "text", text: get("text")})
 		case "thinking":
-			out = append(out, block{kind: "thinking", text: get("thinking")})
-		case "redacted_thinking":
+			out = append(out, block{kind: "thinking", text: get("thinking"), signature: get("signature")})
 		case "tool_use":
 			out = append(out, block{kind: "tool_use", id: get("id"), name: get("name"), args: argumentsText(p["input"])})
 		case "tool_result":
-			text, _, err := contentText(p["content"], fmt.Sprintf("%s[%d].content", label, i))
+			inner, err := contentBlocks(p["content"], fmt.Sprintf("%s[%d].content", label, i))
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, block{kind: "tool_result", id: get("tool_use_id"), text: text})
+			text, parts := textOrParts(inner)
+			out = append(out, block{kind: "tool_result", id: get("tool_use_id"), text: text, parts: parts})
 		case "":
 			return nil, fmt.Errorf("%s[%d].type: missing", label, i)
 		default:
-			out = append(out, block{kind: "text", text: "[" + typ + "]"})
+			if part, ok := mediaPart(typ, p); ok {
+				out = append(out, block{kind: "part", part: part})
+			} else {
+				out = append(out, block{kind: "text", text: "[" + typ + "]"})
+			}
 		}
 	}
 	return out, nil
@@ -554,6 +569,100 @@ func contentText(raw json.RawMessage, label string) (string, bool, error) {
 		}
 	}
 	return strings.Join(text, "\n"), len(blocks) > 0, nil
+}
+
+// textOrParts is what blocks (text, thinking and parts) make of a
+// message: their text joined when no block is media, as the product's
+// conversation files keep it; else every block as a part in order, so that
+// the media is counted by its provider's rule, as ToMessages counts what a
+// client adapter sends.
+func textOrParts(blocks []block) (string, []strategies.ContentPart) {
+	media := false
+	for _, b := range blocks {
+		media = media || b.kind == "part"
+	}
+	if !media {
+		var text []string
+		for _, b := range blocks {
+			if b.kind == "text" {
+				text = append(text, b.text)
+			}
+		}
+		return strings.Join(text, "\n"), nil
+	}
+	parts := make([]strategies.ContentPart, 0, len(blocks))
+	for _, b := range blocks {
+		switch b.kind {
+		case "text":
+			parts = append(parts, strategies.ContentPart{Type: strategies.PartText, Text: b.text})
+		case "thinking":
+			parts = append(parts, strategies.ContentPart{Type: strategies.PartThinking, Text: b.text, Signature: b.signature})
+		case "part":
+			parts = append(parts, b.part)
+		}
+	}
+	return "", parts
+}
+
+// mediaPart reads a content part that is neither text nor a tool block
+// (OpenAI's image_url, input_audio and file; Anthropic's image, document
+// and redacted_thinking) as the part a client adapter sends for it.
+func mediaPart(typ string, p map[string]json.RawMessage) (strategies.ContentPart, bool) {
+	field := func(obj json.RawMessage, k string) string {
+		var m map[string]json.RawMessage
+		var v string
+		if json.Unmarshal(obj, &m) == nil {
+			_ = json.Unmarshal(m[k], &v)
+		}
+		return v
+	}
+	part := strategies.ContentPart{Type: typ}
+	switch typ {
+	case "image_url":
+		part.Type = strategies.PartImage
+		part.URL, part.Detail = field(p["image_url"], "url"), field(p["image_url"], "detail")
+		if mt, data, ok := splitDataURL(part.URL); ok {
+			part.MediaType, part.Data, part.URL = mt, data, ""
+		}
+	case "input_audio":
+		part.Type = strategies.PartAudio
+		part.Data = field(p["input_audio"], "data")
+		if f := field(p["input_audio"], "format"); f != "" {
+			part.MediaType = "audio/" + f
+		}
+	case "file":
+		part.FileID = field(p["file"], "file_id")
+		if mt, data, ok := splitDataURL(field(p["file"], "file_data")); ok {
+			part.MediaType, part.Data = mt, data
+		}
+	case strategies.PartImage, strategies.PartDocument:
+		src := p["source"]
+		switch field(src, "type") {
+		case "base64":
+			part.MediaType, part.Data = field(src, "media_type"), field(src, "data")
+		case "url":
+			part.URL = field(src, "url")
+		case "file":
+			part.FileID = field(src, "file_id")
+		case "text":
+			part.MediaType, part.Text = field(src, "media_type"), field(src, "data")
+		}
+	case strategies.PartRedactedThinking:
+		_ = json.Unmarshal(p["data"], &part.Data)
+	default:
+		return strategies.ContentPart{}, false
+	}
+	return part, true
+}
+
+// splitDataURL splits a data: URL with base64 content into its media type
+// and data.
+func splitDataURL(url string) (mediaType, data string, ok bool) {
+	head, data, found := strings.Cut(strings.TrimPrefix(url, "data:"), ";base64,")
+	if !found || !strings.HasPrefix(url, "data:") {
+		return "", "", false
+	}
+	return head, data, true
 }
 
 // ErrNoLogs says that files held nothing this package reads.

@@ -14,7 +14,7 @@ import (
 // FuzzReadLogs: no input makes reading a log, or finding its calls'
 // evidence, panic. (The strategies have fuzz targets of their own.)
 func FuzzReadLogs(f *testing.F) {
-	for _, file := range []string{"testdata/openai_requests.jsonl", "testdata/anthropic_request.json", "testdata/trace_run.json", "testdata/claude_code_session.jsonl"} {
+	for _, file := range []string{"testdata/openai_requests.jsonl", "testdata/anthropic_request.json", "testdata/trace_run.json", "testdata/claude_code_session.jsonl", "../../testdata/report/anthropic_screenshots.json"} {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
@@ -137,5 +137,41 @@ func TestReadLoggedCalls(t *testing.T) {
 				t.Errorf("%s of %s: read %d conversations, the first %+v; want the one of the requests, %+v", name, file, len(got.Chats), got.Chats, want.Chats)
 			}
 		}
+	}
+}
+
+// Media in a log is read as the parts a client adapter sends (so that the
+// report counts it by the provider's rule), in its place among the text:
+// OpenAI's image_url (a data URL) and input_audio, Anthropic's images in
+// tool results, and thinking with its signature beside them.
+func TestReadMedia(t *testing.T) {
+	read := func(file string) []strategies.ChatMessage {
+		t.Helper()
+		f, err := os.Open("../../testdata/report/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var logs Logs
+		if err := logs.Read(file, f); err != nil || len(logs.Chats) != 1 {
+			t.Fatalf("%s: %v, %d conversations", file, err, len(logs.Chats))
+		}
+		return logs.Chats[0].Messages
+	}
+	user := read("openai_media_calls.jsonl")[1]
+	var types []string
+	for _, p := range user.Parts {
+		types = append(types, p.Type+" "+p.MediaType)
+	}
+	if user.Content != "" || strings.Join(types, ", ") != "text , image image/png, audio audio/wav" || !strings.HasPrefix(user.Parts[1].Data, "iVBORw0KGgo") || user.Parts[1].Detail != "high" {
+		t.Errorf("the user's message read as content %q, parts %v", user.Content, types)
+	}
+	msgs := read("anthropic_screenshots.json")
+	shot := msgs[3]
+	if shot.Role != strategies.RoleTool || shot.ToolCallID != "toolu_00" || len(shot.Parts) != 2 || shot.Parts[1].Type != strategies.PartImage || shot.Parts[1].MediaType != "image/png" {
+		t.Errorf("the first tool result read as %+v", shot)
+	}
+	if a := msgs[2]; a.Content != "" || len(a.Parts) != 0 || a.Reasoning != "Next step 0 for INV-20931." || len(a.ToolCalls) != 1 {
+		t.Errorf("an assistant message of thinking and a tool call read as %+v", a)
 	}
 }
