@@ -19,23 +19,34 @@ func lazyTake(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value)
 // lazyTakeWhile is (take-while ...) on an infinite sequence.
 func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
 	var out []Value
-	g, err := s.reader(th)
+	err := eachOfInfinite(th, s, func(v Value) (bool, error) {
+		ok, err := truthyCall(th, "take-while", args[0], v)
+		if ok {
+			out = append(out, v)
+		}
+		return !ok, err
+	})
 	if err != nil {
 		return nil, err
+	}
+	return newVector(th, out)
+}
+
+// eachOfInfinite calls visit with the elements of s in order, with a reader
+// of this evaluation's own, until visit is done or fails.
+func eachOfInfinite(th *Thread, s *infiniteSeq, visit func(Value) (done bool, err error)) error {
+	g, err := s.reader(th)
+	if err != nil {
+		return err
 	}
 	for {
 		v, err := g.next(th)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		ok, err := truthyCall(th, "take-while", args[0], v)
-		if err != nil {
-			return nil, err
+		if done, err := visit(v); done || err != nil {
+			return err
 		}
-		if !ok {
-			return newVector(th, out)
-		}
-		out = append(out, v)
 	}
 }
 
@@ -105,23 +116,19 @@ func lazyDropWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []V
 
 // lazySome is (some ...) on an infinite sequence.
 func lazySome(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-	g, err := s.reader(th)
+	var found Value
+	err := eachOfInfinite(th, s, func(v Value) (bool, error) {
+		r, err := call(th, "some", args[0], v)
+		if err == nil && truthy(r) {
+			found = r
+			return true, nil
+		}
+		return false, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for {
-		v, err := g.next(th)
-		if err != nil {
-			return nil, err
-		}
-		r, err := call(th, "some", args[0], v)
-		if err != nil {
-			return nil, err
-		}
-		if truthy(r) {
-			return r, nil
-		}
-	}
+	return found, nil
 }
 
 var (
