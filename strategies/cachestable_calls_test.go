@@ -1,0 +1,40 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWriteCallLines: a run of three or more calls of one tool that differ
+// in one argument without white space is one line, the argument's values
+// in call order; anything else is a line per call.
+func TestWriteCallLines(t *testing.T) {
+	get := func(id string) string {
+		return `evidence.get({"evidence_id" "` + id + `" "incident_id" "x-1"})`
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"a run of one argument", []string{`evidence.search({"incident_id" "x-1"})`, get("log-1"), get("log-22"), get("chat-3")},
+			`evidence.search({"incident_id" "x-1"})` + "\n" + `evidence.get({"evidence_id" _ "incident_id" "x-1"}) for _ in "log-1" "log-22" "chat-3"`},
+		{"positional", []string{`search("Mouse")`, `search("Desk")`, `search("Lamp")`, `price(3)`},
+			`search(_) for _ in "Mouse" "Desk" "Lamp"` + "\n" + `price(3)`},
+		{"numbers", []string{`page(1)`, `page(2)`, `page(10)`}, `page(_) for _ in 1 2 10`},
+		{"two calls", []string{get("a-1"), get("b-2")}, get("a-1") + "\n" + get("b-2")},
+		{"the same call", []string{get("a-1"), get("a-1"), get("a-1")}, strings.Repeat(get("a-1")+"\n", 2) + get("a-1")},
+		{"two arguments change", []string{`f({:a 1 :b 2})`, `f({:a 3 :b 4})`, `f({:a 5 :b 6})`},
+			"f({:a 1 :b 2})\nf({:a 3 :b 4})\nf({:a 5 :b 6})"},
+		{"a value with a space", []string{`f("a b")`, `f("c")`, `f("d")`}, "f(\"a b\")\nf(\"c\")\nf(\"d\")"},
+		{"an empty value", []string{`f([])`, `f([1])`, `f([2])`}, "f([])\nf([1])\nf([2])"},
+		{"other tools between", []string{get("a-1"), `g()`, get("b-2"), get("c-3")}, get("a-1") + "\ng()\n" + get("b-2") + "\n" + get("c-3")},
+	} {
+		var b strings.Builder
+		writeCallLines(&b, c.lines)
+		want := "\n;   " + strings.ReplaceAll(c.want, "\n", "\n;   ")
+		if b.String() != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, b.String(), want)
+		}
+	}
+}
