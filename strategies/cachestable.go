@@ -391,7 +391,13 @@ func (r *record) summaryToolCalls(n int, c *historyCounts) string {
 		return ";; No tool calls made"
 	}
 	c.toolCallsShown += len(lines)
-	return labelled(";; Tool calls made:", "\n;   ", lines)
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(";; Tool calls made:")
+	writeCallLines(&b, lines)
+	return b.String()
 }
 
 // summaryOutput is outputSection for turns 1..n, from the output lines the
