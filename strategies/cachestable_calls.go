@@ -52,11 +52,12 @@ func sameTool(a, b string) bool {
 }
 
 // callPattern finds what lines share: the length of their common start,
-// ending after a space or an opening bracket, and of their common end,
-// beginning at a space or a closing bracket, such that what lies between
-// (the argument that changes) is, in every line, one value without white
-// space. ok is false when there is no such argument, or when the lines are
-// all the same.
+// ending after a space or an opening bracket outside a string, and of their
+// common end, beginning at a space or a closing bracket, such that what
+// lies between (the argument that changes) is, in every line, one whole
+// value without white space: its strings closed and its brackets balanced.
+// ok is false when there is no such argument, or when the lines are all
+// the same.
 func callPattern(lines []string) (pre, suf int, ok bool) {
 	if len(lines) < 2 {
 		return 0, 0, false
@@ -67,7 +68,7 @@ func callPattern(lines []string) (pre, suf int, ok bool) {
 		pre = min(pre, commonPrefix(first, l))
 		suf = min(suf, commonSuffix(first, l))
 	}
-	for pre > 0 && !strings.ContainsRune(" ({[", rune(first[pre-1])) {
+	for pre > 0 && (!strings.ContainsRune(" ({[", rune(first[pre-1])) || inString(first[:pre])) {
 		pre--
 	}
 	for suf > 0 && !strings.ContainsRune(" )}]", rune(first[len(first)-suf])) {
@@ -80,7 +81,7 @@ func callPattern(lines []string) (pre, suf int, ok bool) {
 		if pre+suf >= len(l) {
 			return 0, 0, false // an empty value, or the start and end overlap
 		}
-		if strings.ContainsAny(l[pre:len(l)-suf], " \t\n") {
+		if v := l[pre : len(l)-suf]; strings.ContainsAny(v, " \t\n") || !wholeValue(v) {
 			return 0, 0, false
 		}
 	}
@@ -101,4 +102,44 @@ func commonSuffix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// inString reports whether s ends inside a string literal.
+func inString(s string) bool {
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case in && s[i] == '\\':
+			i++ // an escaped character
+		case s[i] == '"':
+			in = !in
+		}
+	}
+	return in
+}
+
+// wholeValue reports whether v closes the strings and brackets it opens.
+func wholeValue(v string) bool {
+	if inString(v) {
+		return false
+	}
+	depth := 0
+	in := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case in:
+		case strings.IndexByte("([{", c) >= 0:
+			depth++
+		case strings.IndexByte(")]}", c) >= 0:
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }

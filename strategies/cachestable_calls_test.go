@@ -27,6 +27,11 @@ func TestWriteCallLines(t *testing.T) {
 		{"two arguments change", []string{`f({:a 1 :b 2})`, `f({:a 3 :b 4})`, `f({:a 5 :b 6})`},
 			"f({:a 1 :b 2})\nf({:a 3 :b 4})\nf({:a 5 :b 6})"},
 		{"a value with a space", []string{`f("a b")`, `f("c")`, `f("d")`}, "f(\"a b\")\nf(\"c\")\nf(\"d\")"},
+		{"a string that shares its start", []string{`search("red shoe")`, `search("red hat")`, `search("red cap")`},
+			"search(\"red shoe\")\nsearch(\"red hat\")\nsearch(\"red cap\")"},
+		{"strings that share their start", []string{`f("ab-1")`, `f("ab-2")`, `f("ab-33")`}, `f(_) for _ in "ab-1" "ab-2" "ab-33"`},
+		{"an escaped quote", []string{`f("a\"b" 1)`, `f("a\"b" 2)`, `f("a\"b" 3)`}, `f("a\"b" _) for _ in 1 2 3`},
+		{"vectors", []string{`f([1])`, `f([2])`, `f(3)`}, `f(_) for _ in [1] [2] 3`},
 		{"an empty value", []string{`f([])`, `f([1])`, `f([2])`}, "f([])\nf([1])\nf([2])"},
 		{"other tools between", []string{get("a-1"), `g()`, get("b-2"), get("c-3")}, get("a-1") + "\ng()\n" + get("b-2") + "\n" + get("c-3")},
 	} {
