@@ -18,8 +18,8 @@ import "strings"
 const callGroupMin = 3
 
 // writeCallLines writes lines, the tool calls of an entry as writeToolCall
-// renders them, each after "\n;   ", a run of callGroupMin or more that
-// differ in one argument as one line.
+// renders them, each after "\n;   ", a run of callGroupMin or more
+// consecutive calls of one tool that differ in one argument as one line.
 func writeCallLines(b *strings.Builder, lines []string) {
 	for i := 0; i < len(lines); {
 		j := i + 1
@@ -39,9 +39,13 @@ func writeCallLines(b *strings.Builder, lines []string) {
 			i = j
 			continue
 		}
-		b.WriteString("\n;   ")
-		b.WriteString(lines[i])
-		i++
+		// A run that does not group is shown a line a call, whole: looking
+		// for a group within it again from each call would take time
+		// quadratic in tool_call_limit.
+		for ; i < j; i++ {
+			b.WriteString("\n;   ")
+			b.WriteString(lines[i])
+		}
 	}
 }
 

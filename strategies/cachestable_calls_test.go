@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,25 @@ func TestWriteCallLines(t *testing.T) {
 		if b.String() != want {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.name, b.String(), want)
 		}
+	}
+}
+
+// TestWriteCallLinesMany: ten thousand calls of one tool, the most
+// tool_call_limit allows, whether they group or not, are written whole.
+func TestWriteCallLinesMany(t *testing.T) {
+	var grouped, apart []string
+	for i := range 10000 {
+		grouped = append(grouped, fmt.Sprintf(`get({"id" "r-%d" "kind" "log"})`, i))
+		apart = append(apart, fmt.Sprintf(`get({"id" "r-%d" "kind" "log-%d"})`, i, i))
+	}
+	var b strings.Builder
+	writeCallLines(&b, grouped)
+	if n := strings.Count(b.String(), "\n;   "); n != 1 || !strings.HasSuffix(b.String(), ` "r-9999"`) {
+		t.Errorf("grouped: %d lines, ends %q", n, b.String()[b.Len()-20:])
+	}
+	b.Reset()
+	writeCallLines(&b, apart)
+	if n := strings.Count(b.String(), "\n;   "); n != len(apart) {
+		t.Errorf("apart: %d lines, want %d", n, len(apart))
 	}
 }
