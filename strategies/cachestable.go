@@ -391,7 +391,13 @@ func (r *record) summaryToolCalls(n int, c *historyCounts) string {
 		return ";; No tool calls made"
 	}
 	c.toolCallsShown += len(lines)
-	return labelled(";; Tool calls made:", "\n;   ", lines)
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(";; Tool calls made:")
+	writeCallLines(&b, lines)
+	return b.String()
 }
 
 // summaryOutput is outputSection for turns 1..n, from the output lines the
@@ -508,17 +514,17 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier map[string]bool) entry
 			e.head += " (" + oneLine(t.Error.Type) + ")"
 		}
 	}
+	e.calls = make([]string, len(shown))
+	for i := range shown {
+		var c strings.Builder
+		writeToolCall(&c, &shown[i], argItemLimit, argPrintableLimit)
+		e.calls[i] = c.String()
+	}
 	var b strings.Builder
 	b.Grow(len(shown)*(20+argPrintableLimit) + 64) // about a line per call
-	calls := make([][2]int, len(shown))            // where each call is in the body
 	if len(shown) > 0 {
 		b.WriteString("\n;; Tool calls made:")
-		for i := range shown {
-			b.WriteString("\n;   ")
-			calls[i][0] = b.Len()
-			writeToolCall(&b, &shown[i], argItemLimit, argPrintableLimit)
-			calls[i][1] = b.Len()
-		}
+		writeCallLines(&b, e.calls)
 	}
 	if t.Success {
 		// The output, or else the result: one view of what the turn
@@ -544,10 +550,6 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier map[string]bool) entry
 	}
 	e.body = b.String()
 	identifiersOf(earlier, e.body)
-	e.calls = make([]string, len(calls))
-	for i, c := range calls {
-		e.calls[i] = e.body[c[0]:c[1]]
-	}
 	return e
 }
 

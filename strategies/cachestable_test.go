@@ -121,7 +121,9 @@ func TestCacheStableProperties(t *testing.T) {
 }
 
 // TestSummaryToolCalls: the summary's tool calls, taken from the lines the
-// entries rendered, are single-user-coalesced's section for those turns.
+// entries rendered, are single-user-coalesced's section for those turns,
+// with the runs of calls that differ in one value on one line, as an entry
+// shows them.
 func TestSummaryToolCalls(t *testing.T) {
 	g := requestGen{rand.New(rand.NewPCG(27, 4))}
 	for i := range propertyRuns {
@@ -130,10 +132,23 @@ func TestSummaryToolCalls(t *testing.T) {
 		for n := 1; n <= len(req.Turns); n++ {
 			var a, b historyCounts
 			got := r.summaryToolCalls(n, &a)
-			want := toolCallsSection(&Request{Turns: req.Turns[:n], Options: req.Options}, &b)
+			want := groupedCalls(toolCallsSection(&Request{Turns: req.Turns[:n], Options: req.Options}, &b))
 			if got != want || a.toolCallsShown != b.toolCallsShown {
 				t.Fatalf("case %d, %d turns: got\n%s\nwant\n%s", i, n, got, want)
 			}
 		}
 	}
+}
+
+// groupedCalls is a tool calls section with its lines as writeCallLines
+// writes them.
+func groupedCalls(section string) string {
+	label, lines, ok := strings.Cut(section, "\n;   ")
+	if !ok {
+		return section
+	}
+	var b strings.Builder
+	b.WriteString(label)
+	writeCallLines(&b, strings.Split(lines, "\n;   "))
+	return b.String()
 }

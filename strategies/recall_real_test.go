@@ -104,6 +104,13 @@ var turnCutFloors = map[int]map[string]recallFloor{
 	10: {"full": {0.846, 0.827}, "single-user-coalesced": {0.938, 0.916}, "cache-stable": {0.982, 0.962}},
 }
 
+// turnBillCeilings: runs cut after k turns (0: whole runs) -> the most
+// cache-stable may bill on the real runs, as a share of full's bill under
+// anthropic, on the whole corpus and on the sample -short runs: the
+// recorded figures rounded up, so that what keeps the recall does not creep
+// back into the bill.
+var turnBillCeilings = map[int]recallFloor{0: {0.61, 0.57}, 5: {0.72, 0.74}, 10: {0.66, 0.65}}
+
 // recallChatConfigs are the configurations of TestRealChat and
 // clear-tool-results at a trigger of 8,000 tokens, which the report shows
 // too.
@@ -229,10 +236,29 @@ func testTurnRecallRecorded(t *testing.T) {
 	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
 	t.Logf("\n%s", recallTable(src, "full", labels, totals))
 	checkFloors(t, "PTC-Lisp", labels, totals, turnRecallFloors)
+	checkBillCeiling(t, "real PTC-Lisp runs", totals, turnBillCeilings[0])
 	for _, k := range slices.Sorted(maps.Keys(cuts)) {
 		cut := fmt.Sprintf("real PTC-Lisp runs cut after %d turns", k)
 		t.Logf("\n%s", recallTable(cut, "full", labels, cuts[k]))
 		checkFloors(t, cut, labels, cuts[k], turnCutFloors[k])
+		checkBillCeiling(t, cut, cuts[k], turnBillCeilings[k])
+	}
+}
+
+// checkBillCeiling fails when cache-stable bills more than its ceiling, a
+// share of full's bill.
+func checkBillCeiling(t *testing.T, src string, totals map[string]*recallTotals, ceiling recallFloor) {
+	t.Helper()
+	most := ceiling.whole
+	if testing.Short() {
+		most = ceiling.sample
+	}
+	if most == 0 {
+		t.Errorf("%s: no recorded bill to hold", src)
+		return
+	}
+	if got := totals["cache-stable"].bill / totals["full"].bill; got > most {
+		t.Errorf("%s: cache-stable bills %.4f of full's, above the recorded %.2f", src, got, most)
 	}
 }
 
