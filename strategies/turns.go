@@ -16,7 +16,7 @@ import (
 var turnOptionDocs = []OptionDoc{
 	{"mission", "", "the task, shown first and verbatim"},
 	{"system_prompt", "built-in PTC-Lisp reference", "the SYSTEM message"},
-	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: " + PromptLean + " (rules, functions by name, prose only where they differ from Clojure) or " + PromptFull + " (every function with a line of prose)"},
+	{"prompt", PromptLean, "the built-in reference's variant when system_prompt is empty: " + PromptLean + " (rules, functions by name, prose only where they differ from Clojure) or " + PromptFull + " (every function with a line of prose); unset, cache-stable and single-user-coalesced take " + PromptFull + " where the model's minimum cacheable prefix is longer than the lean variant and not the full one"},
 	{"tools", "", "tools listed under tool/; each signature must parse"},
 	{"data", "", "a map Value listed under data/"},
 	{"signature", "", "expected return signature"},
