@@ -65,6 +65,21 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 		"token-budget 64000":               {0.984, 1},
 		"clear-tool-results trigger 8000":  {0.905, 0.879},
 	},
+	// Sessions of the same shapes from other seeds, held out when the
+	// preview sizes and budgets were chosen.
+	"coding-agent other seeds": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {0.981, 0.966},
+		"loop-slice window_only":           {0.224, 0.198},
+		"turn-aware":                       {0.990, 0.990},
+		"turn-aware window_only":           {0.235, 0.212},
+		"clear-tool-results":               {0.999, 1},
+		"clear-tool-results trigger 20000": {0.947, 0.919},
+		"token-budget 8000":                {0.656, 0.676},
+		"token-budget 32000":               {0.936, 0.949},
+		"token-budget 64000":               {0.992, 1},
+		"clear-tool-results trigger 8000":  {0.901, 0.866},
+	},
 	"pydantic-ai-cassettes": {
 		"raw history":                      {1, 1},
 		"loop-slice":                       {0.999, 1},
@@ -133,6 +148,7 @@ func TestRecallRecorded(t *testing.T) {
 
 func testChatRecallRecorded(t *testing.T) {
 	convs := append(loadRealChat(t), codingSessions()...)
+	convs = append(convs, heldOutCodingSessions()...)
 	if testing.Short() {
 		convs = everyFourth(convs)
 	}

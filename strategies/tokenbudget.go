@@ -8,13 +8,16 @@ import (
 
 // tokenBudget keeps the most recent messages that fit a token budget, counted
 // with the exact tokenizer, the way LangChain's trim_messages does with
-// strategy="last" and include_system=True, with three differences:
+// strategy="last" and include_system=True, with four differences:
 //
 //   - a tool loop (an assistant message with tool calls and its results) is
 //     kept or dropped as one unit, so the output never holds a result without
 //     its call or a call without its results;
 //   - the user's request is never dropped: when the kept messages begin after
 //     it, it is sent ahead of them;
+//   - the steps a cut drops leave a ledger note each, the latest that fit an
+//     eighth of the budget (addBudgetLedger), so the model can still copy
+//     an id or a path from them;
 //   - the cut moves in steps. When the output would exceed max_tokens, the
 //     oldest messages are dropped until it holds at most trim_to tokens (a
 //     quarter of the budget by default), and later calls append to that same
@@ -39,7 +42,7 @@ func init() { register(tokenBudget{}) }
 func (tokenBudget) Name() string { return "token-budget" }
 
 func (tokenBudget) Description() string {
-	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps."
+	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps. An eighth of the budget holds a ledger of the latest dropped steps: what the user said, each call's name and the start of its arguments, and the start of its result."
 }
 
 func (tokenBudget) Input() Input { return InputHistory }
