@@ -78,7 +78,7 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 		"token-budget 8000":                {0.656, 0.676},
 		"token-budget 32000":               {0.936, 0.949},
 		"token-budget 64000":               {0.992, 1},
-		"clear-tool-results trigger 8000":  {0.901, 0.866},
+		"clear-tool-results trigger 8000":  {0.898, 0.866},
 	},
 	"pydantic-ai-cassettes": {
 		"raw history":                      {1, 1},
