@@ -288,6 +288,8 @@ func parseChatOption(o *Options, line string) error {
 		num(&o.SummaryKeep)
 	case "summary_prompt":
 		o.SummaryPrompt = val
+	case "pricing":
+		o.Pricing, err = resolvePricing(val, nil, nil)
 	default:
 		return fmt.Errorf("unknown option %q", key)
 	}

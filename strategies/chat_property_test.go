@@ -503,7 +503,7 @@ func checkDrawnFromInput(in []ChatMessage, resp *Response, opts *Options) error 
 		if m.Role == RoleSystem {
 			continue // the system prompt moves to the front; checkSystemFirst covers it
 		}
-		if isLedgerNote(m) && (resp.Stats.UnitsNoted > 0 || (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && keepsEvidence(newChatHistory(in), opts)) {
+		if isLedgerNote(m) && (resp.Stats.UnitsNoted > 0 || opts.Strategy == "token-budget" || (opts.Strategy == "loop-slice" || opts.Strategy == "turn-aware") && keepsEvidence(newChatHistory(in), opts)) {
 			continue // a note of the ledger, the trace of dropped messages
 		}
 		if m.Role == RoleUser && m.Source == SourceSystem && !slices.ContainsFunc(in, func(x ChatMessage) bool { return reflect.DeepEqual(x, m) }) {

@@ -2,7 +2,9 @@ package strategies
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -151,6 +153,48 @@ func TestClearToolInputsLeavesHistoryAlone(t *testing.T) {
 	}
 	if resp.Stats.ToolUsesCleared != 1 || resp.Stats.TokensCleared < 200 {
 		t.Errorf("stats %+v", resp.Stats)
+	}
+}
+
+// A clearing under a pricing that caches waits until it repays its
+// rewrite: not on a conversation two calls long whose cleared result is
+// small beside what follows it, but as the conversation goes on; without
+// caching it clears at the trigger.
+func TestClearingPaysForItself(t *testing.T) {
+	h := []ChatMessage{
+		{Role: RoleUser, Content: "go"},
+		{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: "1", Name: "fetch", Arguments: `{"url": "a"}`}}},
+		{Role: RoleTool, ToolCallID: "1", Content: strings.Repeat("data ", 20)},
+		{Role: RoleAssistant, Content: strings.Repeat("Reading it again, more slowly. ", 10)},
+	}
+	render := func(h []ChatMessage, pricing string) *Response {
+		t.Helper()
+		opts := chatDefaults()
+		opts.Trigger, opts.Keep = 10, 0
+		opts.Pricing, _ = resolvePricing(pricing, nil, nil)
+		resp, err := clearToolResults{}.Render(&Request{History: h, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if st := render(h, "anthropic").Stats; st.ToolUsesCleared != 0 {
+		t.Errorf("anthropic: cleared %d results on a clearing that cannot pay back", st.ToolUsesCleared)
+	}
+	if st := render(h, "none").Stats; st.ToolUsesCleared != 1 {
+		t.Errorf("none: cleared %d results, want 1 at the trigger", st.ToolUsesCleared)
+	}
+	// The same conversation, forty calls on: the old results are worth
+	// clearing now, and the bill stays below the raw history's.
+	long := slices.Clone(h)
+	for i := range 40 {
+		id := fmt.Sprint(i + 2)
+		long = append(long,
+			ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "fetch", Arguments: `{"url": "b"}`}}},
+			ChatMessage{Role: RoleTool, ToolCallID: id, Content: strings.Repeat(fmt.Sprintf("row %d ", i), 40)})
+	}
+	if st := render(long, "anthropic").Stats; st.ToolUsesCleared == 0 {
+		t.Error("anthropic: nothing cleared after 41 calls")
 	}
 }
 

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"cmp"
 	"testing"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
@@ -10,7 +11,8 @@ import (
 // by call and checks that each strategy rewrites the beginning of its
 // prompt (its stable prefix falls short of the previous call's whole
 // output) only where its rule says it must: token-budget when the previous
-// output and the new messages would not fit max_tokens, clear-tool-results
+// output and the new messages would not fit max_tokens less its ledger's
+// share, clear-tool-results
 // when they would exceed the trigger, turn-aware when its scan window steps
 // on (every scan_window messages). Between those points each call appends to
 // the previous one, and a provider's prompt cache serves all of it.
@@ -46,7 +48,10 @@ func TestChatCutsMoveInSteps(t *testing.T) {
 					rewrites++
 					switch opts.Strategy {
 					case "token-budget":
-						if prevTokens+added <= opts.MaxTokens {
+						// The ledger's share of the budget is reserved: the
+						// kept part cuts when it outgrows the rest.
+						low := cmp.Or(opts.TrimTo, opts.MaxTokens/4)
+						if prevTokens+added <= opts.MaxTokens-budgetLedgerShare(opts.MaxTokens, low) {
 							t.Errorf("%s, token-budget %d, call %d: rewrote from token %d though %d+%d tokens fit", c.id, opts.MaxTokens, n, st.StablePrefixTokens, prevTokens, added)
 						}
 					case "clear-tool-results":

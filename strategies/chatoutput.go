@@ -173,7 +173,7 @@ func (o *chatOutput) openWithUser(ch *chatHistory) {
 	for p := first; p < end; p++ {
 		unit = append(unit, p)
 	}
-	note := noteMessage(o.msgs, unit)
+	note := noteMessage(o.msgs, unit, stepNotes)
 	o.msgs = slices.Replace(o.msgs, first, end, note)
 	o.from = slices.Replace(o.from, first, end, -1)
 	o.edited = slices.Replace(o.edited, first, end, true)
@@ -261,19 +261,19 @@ func (ch *chatHistory) openings() []opening {
 
 // noteMessage is the ledger note of a unit of msgs (positions in msgs), as
 // a message.
-func noteMessage(msgs []ChatMessage, unit []int) ChatMessage {
-	return ChatMessage{Role: RoleUser, Source: SourceSystem, Content: ledgerNote(msgs, unit)}
+func noteMessage(msgs []ChatMessage, unit []int, form noteForm) ChatMessage {
+	return ChatMessage{Role: RoleUser, Source: SourceSystem, Content: ledgerNote(msgs, unit, form)}
 }
 
 // unitNote is the note of a unit of the history (indices in h), each
 // message in the form the output sends it.
-func (ch *chatHistory) unitNote(unit []int) ChatMessage {
+func (ch *chatHistory) unitNote(unit []int, form noteForm) ChatMessage {
 	forms := make([]ChatMessage, len(unit))
 	pos := make([]int, len(unit))
 	for k, i := range unit {
 		forms[k], pos[k] = *ch.form(i), k
 	}
-	return noteMessage(forms, pos)
+	return noteMessage(forms, pos, form)
 }
 
 // messageCounts counts the tokens and characters of each message, as

@@ -15,14 +15,14 @@ func init() { register(clearToolResults{}) }
 func (clearToolResults) Name() string { return "clear-tool-results" }
 
 func (clearToolResults) Description() string {
-	return "The whole history, but each time it grows past trigger tokens the oldest tool results (all but the keep most recent) are replaced by a placeholder, as in Anthropic's clear_tool_uses context editing; results stay cleared, so the prompt changes only when the trigger is crossed again."
+	return "The whole history, but each time it grows past trigger tokens the oldest tool results (all but the keep most recent) are replaced by a placeholder, as in Anthropic's clear_tool_uses context editing; results stay cleared, so the prompt changes only when the trigger is crossed again. Under a pricing that caches, a clearing waits until its savings repay rewriting the prompt after the first result it clears within half as many calls as the conversation has had."
 }
 
 func (clearToolResults) Input() Input { return InputHistory }
 
 func (clearToolResults) Options() []OptionDoc {
 	return []OptionDoc{
-		intOptionDoc("trigger", "Clearing happens when the prompt, with the results cleared before, exceeds this many tokens."),
+		intOptionDoc("trigger", "Clearing happens when the prompt, with the results cleared before, exceeds this many tokens (and, under a pricing that caches, the clearing pays back its rewrite)."),
 		intOptionDoc("keep", "The most recent tool results that are never cleared (excluded tools count among them)."),
 		intOptionDoc("clear_at_least", "When above 0: a clearing clears oldest first only until this many tokens are reclaimed, and clears nothing at all when even clearing every candidate reclaims fewer."),
 		{"exclude_tools", "[]", "Tool names whose calls and results are never cleared."},
@@ -105,6 +105,8 @@ type clearing struct {
 	elig    []candidate // results that a clearing may clear, oldest first
 	next    int         // elig[:next] are cleared
 	saved   int         // tokens the clearings reclaimed
+	before  []int       // per replayed position, the tokens before it, none cleared
+	calls   int         // assistant messages replayed so far
 }
 
 // candidate is a tool result that a clearing may clear.
@@ -121,11 +123,15 @@ func (c *clearing) replay(kept []int) error {
 	h := c.ch.h
 	owner := -1
 	for p, i := range kept {
+		c.before = append(c.before, c.total+c.saved)
 		if h[i].Role != RoleTool {
 			if p > 0 {
 				c.clearIfOver()
 			}
 			owner = p
+			if h[i].Role == RoleAssistant {
+				c.calls++
+			}
 		} else {
 			c.results = append(c.results, p)
 			c.owners = append(c.owners, owner)
@@ -194,6 +200,18 @@ func (c *clearing) clearIfOver() {
 	if saved < c.opts.ClearAtLeast {
 		// Anthropic's rule: when the minimum cannot be reached, clearing is
 		// not worth breaking the prompt cache, so nothing is cleared.
+		return
+	}
+	// A clearing rewrites the prompt from the first result it clears: what
+	// follows it is written afresh instead of read from the cache, once,
+	// and every later call reads the tokens saved fewer times. The calls
+	// still to come are unknown; a conversation that has run for n calls
+	// is taken to run for about n more, and the clearing is made only where
+	// it pays back within half of them. Without caching (read and write
+	// rates 1) a rewrite costs nothing and the clearing is always made.
+	rate := c.opts.Pricing
+	rewritten := c.total - (c.before[c.elig[c.next].pos] - c.saved) - saved
+	if float64(saved)*rate.ReadRate*float64(c.calls)/2 < float64(rewritten)*(rate.WriteRate-rate.ReadRate) {
 		return
 	}
 	c.next, c.saved, c.total = end, c.saved+saved, c.total-saved

@@ -42,6 +42,19 @@ func codingSessions() []chatConversation {
 	}
 }
 
+// heldOutCodingSessions are sessions of the same four shapes from other
+// seeds: the preview sizes and budgets were chosen on codingSessions, and
+// these check that the figures hold on sessions they were not chosen on.
+func heldOutCodingSessions() []chatConversation {
+	const src = "coding-agent other seeds"
+	return []chatConversation{
+		{src, "openai", newSessionWriter(11, false).openAIStyle()},
+		{src, "anthropic", newSessionWriter(12, true).anthropicStyle()},
+		{src, "greeting", newSessionWriter(13, false).greetingFirst()},
+		{src, "no-user", newSessionWriter(14, true).noUser()},
+	}
+}
+
 // sessionWriter writes one session.
 type sessionWriter struct {
 	r         *rand.Rand

@@ -25,14 +25,48 @@ import (
 
 // Bounds of a ledger note, in characters.
 const (
-	ledgerArgsChars   = 200 // of a call's arguments
-	ledgerResultChars = 600 // of what a result's preview shows
-	ledgerTextChars   = 300 // of an assistant's text
-	ledgerValueChars  = 80  // of one string value of a JSON result
+	ledgerArgsChars  = 200 // of a call's arguments
+	ledgerTextChars  = 300 // of an assistant's text
+	ledgerValueChars = 80  // of one string value of a JSON result
 	// A longer result is previewed as text: a note is built on every call
 	// for every dropped unit, and parsing is what it costs most.
 	ledgerJSONBytes = 64 << 10
 )
+
+// noteForm says how much a note shows of a tool result.
+//
+// loop-slice's and turn-aware's notes (stepNotes) keep 600 characters of
+// a JSON result's values, which hold every id a tau-bench reservation or
+// profile gives (at 450, recall there falls from 1.000 to 0.949), and 500
+// of the start of a text result (file contents, search hits, test output),
+// which the ledger repeats on every call of a long coding session: on the
+// generated sessions recall 0.996 at 600 characters for 0.51 of the raw
+// history's bill, 0.992 at 500 for 0.47, 0.982 at 400 for 0.43
+// (docs/CHAT_STRATEGIES.md). token-budget's ledger (budgetNotes) lives
+// inside a fixed share of the budget, where a shorter note leaves room for
+// more steps: 200 and 150.
+type noteForm int
+
+const (
+	stepNotes noteForm = iota
+	budgetNotes
+)
+
+// jsonChars bounds the values a note shows of a JSON result.
+func (f noteForm) jsonChars() int {
+	if f == budgetNotes {
+		return 200
+	}
+	return 600
+}
+
+// textChars bounds the start a note shows of any other result.
+func (f noteForm) textChars() int {
+	if f == budgetNotes {
+		return 150
+	}
+	return 500
+}
 
 // ledgerHeader starts every ledger note, so the model (and a reader of the
 // output) can tell it from what the user said.
@@ -106,7 +140,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool) {
 			// call, stays cached where it was sent whole as the latest loop.
 			// Before the first user message, a note (a user message) it
 			// must be: a conversation opens with the user's.
-			if note := ledgerNote(ch.h, seq[p:end]); !opened || 2*len(note) < unitChars(ch, seq[p:end]) {
+			if note := ledgerNote(ch.h, seq[p:end], stepNotes); !opened || 2*len(note) < unitChars(ch, seq[p:end]) {
 				if 2*len(note) >= unitChars(ch, seq[p:end]) {
 					rebuilt.noted++ // a note only for the provider's user-first rule
 				}
@@ -154,7 +188,7 @@ func (o *chatOutput) addNote(text string) {
 // ledgerNote is the note a dropped unit leaves: unit is an assistant
 // message and the tool results right after it, or one message without tool
 // calls.
-func ledgerNote(h []ChatMessage, unit []int) string {
+func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
 	var b strings.Builder
 	b.WriteString(ledgerHeader)
 	m := &h[unit[0]]
@@ -170,22 +204,22 @@ func ledgerNote(h []ChatMessage, unit []int) string {
 		args := strings.Join(strings.Fields(tc.Arguments), " ")
 		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, clipText(args, ledgerArgsChars))
 		if r, ok := results[tc.ID]; ok {
-			fmt.Fprintf(&b, " -> %s", resultPreview(r))
+			fmt.Fprintf(&b, " -> %s", resultPreview(r, size))
 		}
 	}
 	return b.String()
 }
 
-// resultPreview shows what a tool result holds within ledgerResultChars:
-// for JSON (up to ledgerJSONBytes), its scalar values in the order the
+// resultPreview shows what a tool result holds within size: for JSON (up
+// to ledgerJSONBytes), its scalar values in the order the
 // result holds them (strings clipped to ledgerValueChars, each distinct
 // value once), each with the key it stands under, since ids, names, dates
 // and amounts are what a model copies from a result; for other text, its
 // start. The result's length follows when the preview shows only a part.
-func resultPreview(s string) string {
+func resultPreview(s string, size noteForm) string {
 	trimmed := strings.TrimSpace(s)
 	if len(trimmed) > 0 && len(trimmed) <= ledgerJSONBytes && (trimmed[0] == '{' || trimmed[0] == '[') {
-		if preview, full, ok := jsonScalars(trimmed); ok {
+		if preview, full, ok := jsonScalars(trimmed, size.jsonChars()); ok {
 			if !full {
 				preview += fmt.Sprintf(" ... (%d chars)", utf8.RuneCountInString(s))
 			}
@@ -193,17 +227,17 @@ func resultPreview(s string) string {
 		}
 	}
 	flat := strings.Join(strings.Fields(s), " ")
-	if n := utf8.RuneCountInString(flat); n > ledgerResultChars {
-		return clipText(flat, ledgerResultChars) + fmt.Sprintf(" (%d chars)", n)
+	if n := utf8.RuneCountInString(flat); n > size.textChars() {
+		return clipText(flat, size.textChars()) + fmt.Sprintf(" (%d chars)", n)
 	}
 	return flat
 }
 
 // jsonScalars writes the scalar values of the JSON text s as "key: value"
-// pairs, ", " apart, until ledgerResultChars are written. It reports
+// pairs, ", " apart, until limit characters are written. It reports
 // whether every value fitted, and ok false when s is not JSON (a value cut
 // short is judged as far as it was read).
-func jsonScalars(s string) (preview string, full, ok bool) {
+func jsonScalars(s string, limit int) (preview string, full, ok bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	// Each open container: whether it is an object, whether its next
@@ -264,7 +298,7 @@ func jsonScalars(s string) (preview string, full, ok bool) {
 		if key != "" {
 			pair = key + ": " + val
 		}
-		if b.Len()+len(pair)+2 > ledgerResultChars {
+		if b.Len()+len(pair)+2 > limit {
 			return b.String(), false, true
 		}
 		seen[val] = true

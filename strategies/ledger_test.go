@@ -117,7 +117,7 @@ func containsMessage(msgs []ChatMessage, m ChatMessage) bool {
 // once, in the result's order, and says how long the result was when it
 // shows a part; text is cut, and its length said.
 func TestResultPreview(t *testing.T) {
-	if got := resultPreview(`{"b": [1234, "x1"], "a": {"id": "u-1", "ok": true, "dup": "u-1"}}`); got != "b: 1234, b: x1, id: u-1" {
+	if got := resultPreview(`{"b": [1234, "x1"], "a": {"id": "u-1", "ok": true, "dup": "u-1"}}`, stepNotes); got != "b: 1234, b: x1, id: u-1" {
 		t.Errorf("got %q", got)
 	}
 	var items []string
@@ -125,11 +125,11 @@ func TestResultPreview(t *testing.T) {
 		items = append(items, fmt.Sprintf(`{"n": %d}`, 123456000+i))
 	}
 	long := "[" + strings.Join(items, ", ") + "]"
-	if got := resultPreview(long); !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(long))) || len(got) > ledgerResultChars+40 {
+	if got := resultPreview(long, stepNotes); !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(long))) || len(got) > stepNotes.jsonChars()+40 {
 		t.Errorf("got %q", got)
 	}
 	text := strings.Repeat("word ", 500)
-	if got := resultPreview(text); len(got) > ledgerResultChars+40 || !strings.HasSuffix(got, "(2499 chars)") {
+	if got := resultPreview(text, stepNotes); len(got) > stepNotes.textChars()+40 || !strings.HasSuffix(got, "(2499 chars)") {
 		t.Errorf("got %q", got)
 	}
 }

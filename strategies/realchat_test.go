@@ -120,6 +120,7 @@ func chatEvalConfigs() []chatEvalConfig {
 		{"clear-tool-results trigger 20000", with("clear-tool-results", func(o *Options) { o.Trigger = 20000 })},
 		{"token-budget 8000", with("token-budget", func(o *Options) { o.MaxTokens = 8000 })},
 		{"token-budget 32000", with("token-budget", func(o *Options) { o.MaxTokens = 32000 })},
+		{"token-budget 64000", with("token-budget", func(o *Options) { o.MaxTokens = 64000 })},
 	}
 }
 

@@ -54,15 +54,31 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 	// recorded long coding session is in the repository.
 	"coding-agent": {
 		"raw history":                      {1, 1},
-		"loop-slice":                       {0.996, 0.986},
-		"loop-slice window_only":           {0.206, 0.208},
-		"turn-aware":                       {1, 1},
-		"turn-aware window_only":           {0.224, 0.255},
+		"loop-slice":                       {0.991, 0.986},
+		"loop-slice window_only":           {0.209, 0.208},
+		"turn-aware":                       {0.996, 1},
+		"turn-aware window_only":           {0.227, 0.255},
 		"clear-tool-results":               {0.996, 1},
 		"clear-tool-results trigger 20000": {0.960, 0.938},
-		"token-budget 8000":                {0.568, 0.598},
-		"token-budget 32000":               {0.858, 0.904},
+		"token-budget 8000":                {0.647, 0.758},
+		"token-budget 32000":               {0.925, 0.964},
+		"token-budget 64000":               {0.984, 1},
 		"clear-tool-results trigger 8000":  {0.905, 0.879},
+	},
+	// Sessions of the same shapes from other seeds, held out when the
+	// preview sizes and budgets were chosen.
+	"coding-agent other seeds": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {0.981, 0.966},
+		"loop-slice window_only":           {0.224, 0.198},
+		"turn-aware":                       {0.990, 0.990},
+		"turn-aware window_only":           {0.235, 0.212},
+		"clear-tool-results":               {0.999, 1},
+		"clear-tool-results trigger 20000": {0.947, 0.919},
+		"token-budget 8000":                {0.656, 0.676},
+		"token-budget 32000":               {0.936, 0.949},
+		"token-budget 64000":               {0.992, 1},
+		"clear-tool-results trigger 8000":  {0.898, 0.866},
 	},
 	"pydantic-ai-cassettes": {
 		"raw history":                      {1, 1},
@@ -74,6 +90,7 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 		"clear-tool-results trigger 20000": {1, 1},
 		"token-budget 8000":                {1, 1},
 		"token-budget 32000":               {1, 1},
+		"token-budget 64000":               {1, 1},
 		"clear-tool-results trigger 8000":  {1, 1},
 	},
 	"taubench-gpt4o-airline": {
@@ -84,8 +101,9 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 		"turn-aware window_only":           {0.769, 0.775},
 		"clear-tool-results":               {1, 1},
 		"clear-tool-results trigger 20000": {1, 1},
-		"token-budget 8000":                {0.992, 1},
+		"token-budget 8000":                {0.989, 0.995},
 		"token-budget 32000":               {1, 1},
+		"token-budget 64000":               {1, 1},
 		"clear-tool-results trigger 8000":  {0.995, 1},
 	},
 }
@@ -137,23 +155,54 @@ func TestRecallRecorded(t *testing.T) {
 
 func testChatRecallRecorded(t *testing.T) {
 	convs := append(loadRealChat(t), codingSessions()...)
+	convs = append(convs, heldOutCodingSessions()...)
 	if testing.Short() {
 		convs = everyFourth(convs)
 	}
 	rem := NewRemembered(memo.New(256 << 20))
 	configs := recallChatConfigs()
-	totals := map[string]map[string]*recallTotals{}
-	var sources []string
+	book := eachRecordedCall(t, convs, rem, configs[0].opts, func(c chatConversation, n int, h []ChatMessage, ev []Evidence, tot func(string) *recallTotals) {
+		for _, cfg := range configs {
+			resp, err := Render(&Request{History: h, Options: cfg.opts, Remembered: rem})
+			if err != nil {
+				t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
+			}
+			tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
+		}
+	})
+	labels := []string{"raw history"}
+	for _, cfg := range configs {
+		labels = append(labels, cfg.label)
+	}
+	for _, src := range book.sources {
+		t.Logf("\n%s", recallTable(src, "raw history", labels, book.totals[src]))
+		checkFloors(t, src, labels, book.totals[src], chatRecallFloors[src])
+	}
+}
+
+// recallBook holds the totals of every configuration on every source.
+type recallBook struct {
+	totals  map[string]map[string]*recallTotals // source -> label -> totals
+	sources []string                            // sorted
+}
+
+// eachRecordedCall calls fn on every call of convs (each assistant message
+// with tool calls, after the history h before it), with the evidence of
+// the call and the totals of its source by label, after adding the raw
+// history's figures (billed with base's pricing) to the "raw history" row.
+func eachRecordedCall(t *testing.T, convs []chatConversation, rem *Remembered, base Options, fn func(c chatConversation, n int, h []ChatMessage, ev []Evidence, tot func(label string) *recallTotals)) *recallBook {
+	t.Helper()
+	book := &recallBook{totals: map[string]map[string]*recallTotals{}}
 	for _, c := range convs {
-		if totals[c.source] == nil {
-			totals[c.source] = map[string]*recallTotals{}
-			sources = append(sources, c.source)
+		if book.totals[c.source] == nil {
+			book.totals[c.source] = map[string]*recallTotals{}
+			book.sources = append(book.sources, c.source)
 		}
 		tot := func(label string) *recallTotals {
-			if totals[c.source][label] == nil {
-				totals[c.source][label] = &recallTotals{}
+			if book.totals[c.source][label] == nil {
+				book.totals[c.source][label] = &recallTotals{}
 			}
-			return totals[c.source][label]
+			return book.totals[c.source][label]
 		}
 		for n, m := range c.messages {
 			if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
@@ -161,42 +210,20 @@ func testChatRecallRecorded(t *testing.T) {
 			}
 			h := c.messages[:n]
 			ev := ChatEvidence(h, &c.messages[n])
-			raw, err := RawHistory(&Request{History: h, Options: configs[0].opts, Remembered: rem})
+			raw, err := RawHistory(&Request{History: h, Options: base, Remembered: rem})
 			if err != nil {
 				t.Fatal(err)
 			}
 			tot("raw history").add(&raw.Stats, ev, raw.Messages)
-			for _, cfg := range configs {
-				resp, err := Render(&Request{History: h, Options: cfg.opts, Remembered: rem})
-				if err != nil {
-					t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
-				}
-				tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
-			}
+			fn(c, n, h, ev, tot)
 		}
 	}
-	slices.Sort(sources)
-	labels := []string{"raw history"}
-	for _, cfg := range configs {
-		labels = append(labels, cfg.label)
-	}
-	for _, src := range sources {
-		t.Logf("\n%s", recallTable(src, "raw history", labels, totals[src]))
-		checkFloors(t, src, labels, totals[src], chatRecallFloors[src])
-	}
+	slices.Sort(book.sources)
+	return book
 }
 
 func testTurnRecallRecorded(t *testing.T) {
-	files, err := filepath.Glob("testdata/traces/real-*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no real runs in testdata/traces (%v)", err)
-	}
-	if testing.Short() {
-		files = everyFourth(files)
-	}
-	rem := NewRemembered(memo.New(256 << 20))
 	labels := []string{"full", "single-user-coalesced", "cache-stable"}
-	anthropic, _ := resolvePricing("anthropic", nil, nil)
 	totals := map[string]*recallTotals{}
 	cuts := map[int]map[string]*recallTotals{} // runs cut after k turns
 	for _, l := range labels {
@@ -208,32 +235,21 @@ func testTurnRecallRecorded(t *testing.T) {
 			cuts[k][l] = &recallTotals{}
 		}
 	}
-	for _, f := range files {
-		tr := loadTrace(t, f)
-		for i := range tr.turns {
-			req := tr.request(i)
-			req.Remembered = rem
-			req.Options.Pricing = anthropic
-			var ev []Evidence
-			for _, name := range labels {
-				req.Options.Strategy = name
-				resp, err := Render(req)
-				if err != nil {
-					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, name, err)
-				}
-				if name == "full" {
-					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
-				}
-				totals[name].add(&resp.Stats, ev, resp.Messages)
-				for k := range cuts {
-					if len(tr.turns) >= k && i < k {
-						cuts[k][name].add(&resp.Stats, ev, resp.Messages)
-					}
+	runs := eachRecordedTurn(t, func(tr *trace, i int, req *Request, full *Response, ev []Evidence) {
+		for _, name := range labels {
+			resp := full
+			if name != "full" {
+				resp = renderTurn(t, tr, i, req, name, ProgramFenced)
+			}
+			totals[name].add(&resp.Stats, ev, resp.Messages)
+			for k := range cuts {
+				if len(tr.turns) >= k && i < k {
+					cuts[k][name].add(&resp.Stats, ev, resp.Messages)
 				}
 			}
 		}
-	}
-	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
+	})
+	src := fmt.Sprintf("real PTC-Lisp runs (%d)", runs)
 	t.Logf("\n%s", recallTable(src, "full", labels, totals))
 	checkFloors(t, "PTC-Lisp", labels, totals, turnRecallFloors)
 	checkBillCeiling(t, "real PTC-Lisp runs", totals, turnBillCeilings[0])
@@ -260,6 +276,46 @@ func checkBillCeiling(t *testing.T, src string, totals map[string]*recallTotals,
 	if got := totals["cache-stable"].bill / totals["full"].bill; got > most {
 		t.Errorf("%s: cache-stable bills %.4f of full's, above the recorded %.2f", src, got, most)
 	}
+}
+
+// eachRecordedTurn calls fn on every turn of the recorded runs of a real
+// model (testdata/traces/real-*.txtar; under -short every fourth run),
+// with the turn's request (billed under anthropic), full's response in
+// fenced form and the turn's evidence, measured on it. It returns the
+// number of runs.
+func eachRecordedTurn(t *testing.T, fn func(tr *trace, i int, req *Request, full *Response, ev []Evidence)) int {
+	t.Helper()
+	files, err := filepath.Glob("testdata/traces/real-*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no real runs in testdata/traces (%v)", err)
+	}
+	if testing.Short() {
+		files = everyFourth(files)
+	}
+	rem := NewRemembered(memo.New(256 << 20))
+	anthropic, _ := resolvePricing("anthropic", nil, nil)
+	for _, f := range files {
+		tr := loadTrace(t, f)
+		for i := range tr.turns {
+			req := tr.request(i)
+			req.Remembered = rem
+			req.Options.Pricing = anthropic
+			full := renderTurn(t, &tr, i, req, "full", ProgramFenced)
+			fn(&tr, i, req, full, TurnEvidence(tr.turns[i].Program, full.Messages, tr.memory[i]))
+		}
+	}
+	return len(files)
+}
+
+// renderTurn renders turn i of tr with the strategy and program form given.
+func renderTurn(t *testing.T, tr *trace, i int, req *Request, strategy, form string) *Response {
+	t.Helper()
+	req.Options.Strategy, req.Options.ProgramForm = strategy, form
+	resp, err := Render(req)
+	if err != nil {
+		t.Fatalf("%s turn %d %s %s: %v", tr.name, i+1, strategy, form, err)
+	}
+	return resp
 }
 
 func everyFourth[T any](s []T) []T {
@@ -307,4 +363,10 @@ func recallTable(src, baseline string, labels []string, totals map[string]*recal
 		fmt.Fprintf(&b, "| %s | %.3f | %.0f%% | %s | %s (%.2f) |\n", l, tot.mean(), 100*losing, thousands(tot.tokens), thousands(int(tot.bill+0.5)), tot.bill/base.bill)
 	}
 	return b.String()
+}
+
+// firstCall is the index of the first call of c (its first assistant
+// message with tool calls), or -1.
+func firstCall(c chatConversation) int {
+	return slices.IndexFunc(c.messages, func(m ChatMessage) bool { return m.Role == RoleAssistant && len(m.ToolCalls) > 0 })
 }

@@ -1,16 +1,15 @@
 package strategies
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -255,15 +254,6 @@ var toolCallRecallFloors = map[string]recallFloor{
 // form, and fails when a recall in tool-call form drops below its floor.
 // go test -run TestToolCallFormRecorded -v prints the table.
 func TestToolCallFormRecorded(t *testing.T) {
-	files, err := filepath.Glob("testdata/traces/real-*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no real runs in testdata/traces (%v)", err)
-	}
-	if testing.Short() {
-		files = everyFourth(files)
-	}
-	rem := NewRemembered(memo.New(256 << 20))
-	anthropic, _ := resolvePricing("anthropic", nil, nil)
 	var labels []string
 	totals := map[string]*recallTotals{}
 	for _, form := range []string{ProgramFenced, ProgramToolCall} {
@@ -276,31 +266,16 @@ func TestToolCallFormRecorded(t *testing.T) {
 			totals[label] = &recallTotals{}
 		}
 	}
-	for _, f := range files {
-		tr := loadTrace(t, f)
-		for i := range tr.turns {
-			req := tr.request(i)
-			req.Remembered = rem
-			req.Options.Pricing = anthropic
-			var ev []Evidence
-			for _, label := range labels {
-				name, form, _ := strings.Cut(label, " ")
-				req.Options.Strategy, req.Options.ProgramForm = name, ProgramFenced
-				if form != "" {
-					req.Options.ProgramForm = ProgramToolCall
-				}
-				resp, err := Render(req)
-				if err != nil {
-					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, label, err)
-				}
-				if label == "full" {
-					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
-				}
-				totals[label].add(&resp.Stats, ev, resp.Messages)
+	runs := eachRecordedTurn(t, func(tr *trace, i int, req *Request, full *Response, ev []Evidence) {
+		for _, label := range labels {
+			resp := full
+			if name, form, _ := strings.Cut(label, " "); label != "full" {
+				resp = renderTurn(t, tr, i, req, name, cmp.Or(form, ProgramFenced))
 			}
+			totals[label].add(&resp.Stats, ev, resp.Messages)
 		}
-	}
-	src := fmt.Sprintf("real PTC-Lisp runs (%d)", len(files))
+	})
+	src := fmt.Sprintf("real PTC-Lisp runs (%d)", runs)
 	t.Logf("\n%s", recallTable(src, "full", labels, totals))
 	floors := maps.Clone(turnRecallFloors)
 	maps.Copy(floors, toolCallRecallFloors)

@@ -2,8 +2,6 @@ package strategies
 
 import (
 	"fmt"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -93,69 +91,51 @@ func TestSummarizeRecallRecorded(t *testing.T) {
 			summarizeConfig{fmt.Sprintf("summarize %d, values kept", size), size, valueSummary},
 			summarizeConfig{fmt.Sprintf("summarize %d, user's words only", size), size, userOnlySummary})
 	}
-	totals := map[string]map[string]*recallTotals{}
+	var summaries []*Summary // each configuration's summary so far in the conversation
 	extra := map[string]map[string]*summaryTotals{}
-	var sources []string
-	for _, c := range convs {
-		if totals[c.source] == nil {
-			totals[c.source], extra[c.source] = map[string]*recallTotals{}, map[string]*summaryTotals{}
-			sources = append(sources, c.source)
+	book := eachRecordedCall(t, convs, rem, base, func(c chatConversation, n int, h []ChatMessage, ev []Evidence, tot func(string) *recallTotals) {
+		if extra[c.source] == nil {
+			extra[c.source] = map[string]*summaryTotals{}
 		}
-		tot := func(label string) *recallTotals {
-			if totals[c.source][label] == nil {
-				totals[c.source][label] = &recallTotals{}
-			}
-			return totals[c.source][label]
+		if n == firstCall(c) {
+			summaries = make([]*Summary, len(configs))
 		}
-		summaries := make([]*Summary, len(configs)) // each configuration's summary so far
-		for n, m := range c.messages {
-			if m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
-				continue
-			}
-			h := c.messages[:n]
-			ev := ChatEvidence(h, &c.messages[n])
-			raw, err := RawHistory(&Request{History: h, Options: base, Remembered: rem})
+		for _, cfg := range others {
+			resp, err := Render(&Request{History: h, Options: cfg.opts, Remembered: rem})
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
 			}
-			tot("raw history").add(&raw.Stats, ev, raw.Messages)
-			for _, cfg := range others {
-				resp, err := Render(&Request{History: h, Options: cfg.opts, Remembered: rem})
-				if err != nil {
-					t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
-				}
-				tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
-			}
-			for k, cfg := range configs {
-				opts := base
-				opts.Strategy, opts.SummaryTrigger, opts.SummaryKeep = summarizeName, cfg.trigger, DefaultSummaryKeep
-				opts.SummaryPrompt, opts.SummaryHeader = DefaultSummaryPrompt, DefaultSummaryHeader
-				resp, err := Render(&Request{History: h, Options: opts, Summary: summaries[k], Remembered: rem})
-				if err != nil {
-					t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
-				}
-				if r := resp.SummaryRequest; r != nil {
-					ex := extra[c.source][cfg.label]
-					if ex == nil {
-						ex = &summaryTotals{}
-						extra[c.source][cfg.label] = ex
-					}
-					st := resp.Stats
-					ex.requests++
-					ex.requestBill += float64(st.SummaryRequestPrefixTokens)*opts.Pricing.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
-					ex.summarisedOff += st.TokensAfter
-					summaries[k] = &Summary{Text: cfg.summarise(r.Messages, opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
-					if resp, err = Render(&Request{History: h, Options: opts, Summary: summaries[k], Remembered: rem}); err != nil {
-						t.Fatalf("%s %s call %d, with the summary: %v", c.id, cfg.label, n, err)
-					}
-					ex.outputTokens += resp.Stats.SummaryTokens
-					ex.summarisedTo += resp.Stats.TokensAfter
-				}
-				tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
-			}
+			tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
 		}
-	}
-	slices.Sort(sources)
+		for k, cfg := range configs {
+			opts := base
+			opts.Strategy, opts.SummaryTrigger, opts.SummaryKeep = summarizeName, cfg.trigger, DefaultSummaryKeep
+			opts.SummaryPrompt, opts.SummaryHeader = DefaultSummaryPrompt, DefaultSummaryHeader
+			resp, err := Render(&Request{History: h, Options: opts, Summary: summaries[k], Remembered: rem})
+			if err != nil {
+				t.Fatalf("%s %s call %d: %v", c.id, cfg.label, n, err)
+			}
+			if r := resp.SummaryRequest; r != nil {
+				ex := extra[c.source][cfg.label]
+				if ex == nil {
+					ex = &summaryTotals{}
+					extra[c.source][cfg.label] = ex
+				}
+				st := resp.Stats
+				ex.requests++
+				ex.requestBill += float64(st.SummaryRequestPrefixTokens)*opts.Pricing.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
+				ex.summarisedOff += st.TokensAfter
+				summaries[k] = &Summary{Text: cfg.summarise(r.Messages, opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+				if resp, err = Render(&Request{History: h, Options: opts, Summary: summaries[k], Remembered: rem}); err != nil {
+					t.Fatalf("%s %s call %d, with the summary: %v", c.id, cfg.label, n, err)
+				}
+				ex.outputTokens += resp.Stats.SummaryTokens
+				ex.summarisedTo += resp.Stats.TokensAfter
+			}
+			tot(cfg.label).add(&resp.Stats, ev, resp.Messages)
+		}
+	})
+	sources, totals := book.sources, book.totals
 	labels := []string{"raw history"}
 	for _, cfg := range others {
 		labels = append(labels, cfg.label)
@@ -194,14 +174,6 @@ func TestSummarizeRecallRecorded(t *testing.T) {
 // strategies: call after call, a summary asked for on one turn written by
 // the deterministic summariser and sent with every later call.
 func TestSummarizeTurnsRecallRecorded(t *testing.T) {
-	files, err := filepath.Glob("testdata/traces/real-*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no real runs in testdata/traces (%v)", err)
-	}
-	if testing.Short() {
-		files = everyFourth(files)
-	}
-	rem := NewRemembered(memo.New(256 << 20))
 	anthropic, _ := resolvePricing("anthropic", nil, nil)
 	labels := []string{"full", "single-user-coalesced", "cache-stable"}
 	configs := []summarizeConfig{
@@ -218,54 +190,46 @@ func TestSummarizeTurnsRecallRecorded(t *testing.T) {
 		labels = append(labels, cfg.label)
 		totals[cfg.label], extra[cfg.label] = &recallTotals{}, &summaryTotals{}
 	}
-	for _, f := range files {
-		tr := loadTrace(t, f)
-		summaries := make([]*Summary, len(configs))
-		for i := range tr.turns {
-			req := tr.request(i)
-			req.Remembered = rem
-			req.Options.Pricing = anthropic
-			var ev []Evidence
-			for _, name := range labels[:3] {
-				req.Options.Strategy = name
-				resp, err := Render(req)
-				if err != nil {
-					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, name, err)
-				}
-				if name == "full" {
-					ev = TurnEvidence(tr.turns[i].Program, resp.Messages, tr.memory[i])
-				}
-				totals[name].add(&resp.Stats, ev, resp.Messages)
-			}
-			for k, cfg := range configs {
-				sreq := *req
-				o := &sreq.Options
-				o.Strategy, o.SummaryTrigger, o.SummaryKeep = summarizeTurnsName, cfg.trigger, DefaultSummaryKeep
-				o.SummaryPrompt, o.SummaryHeader = DefaultSummaryPrompt, DefaultSummaryHeader
-				sreq.Summary = summaries[k]
-				resp, err := Render(&sreq)
-				if err != nil {
-					t.Fatalf("%s turn %d %s: %v", tr.name, i+1, cfg.label, err)
-				}
-				if r := resp.SummaryRequest; r != nil {
-					ex, st := extra[cfg.label], resp.Stats
-					ex.requests++
-					ex.requestBill += float64(st.SummaryRequestPrefixTokens)*anthropic.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
-					ex.summarisedOff += st.TokensAfter
-					summaries[k] = &Summary{Text: cfg.summarise(r.Messages, DefaultSummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
-					sreq.Summary = summaries[k]
-					if resp, err = Render(&sreq); err != nil {
-						t.Fatalf("%s turn %d %s, with the summary: %v", tr.name, i+1, cfg.label, err)
-					}
-					ex.outputTokens += resp.Stats.SummaryTokens
-					ex.summarisedTo += resp.Stats.TokensAfter
-				}
-				totals[cfg.label].add(&resp.Stats, ev, resp.Messages)
-			}
+	var summaries []*Summary // each configuration's summary so far in the run
+	runs := eachRecordedTurn(t, func(tr *trace, i int, req *Request, full *Response, ev []Evidence) {
+		if i == 0 {
+			summaries = make([]*Summary, len(configs))
 		}
-	}
+		for _, name := range labels[:3] {
+			resp := full
+			if name != "full" {
+				resp = renderTurn(t, tr, i, req, name, ProgramFenced)
+			}
+			totals[name].add(&resp.Stats, ev, resp.Messages)
+		}
+		for k, cfg := range configs {
+			sreq := *req
+			o := &sreq.Options
+			o.Strategy, o.SummaryTrigger, o.SummaryKeep = summarizeTurnsName, cfg.trigger, DefaultSummaryKeep
+			o.SummaryPrompt, o.SummaryHeader = DefaultSummaryPrompt, DefaultSummaryHeader
+			sreq.Summary = summaries[k]
+			resp, err := Render(&sreq)
+			if err != nil {
+				t.Fatalf("%s turn %d %s: %v", tr.name, i+1, cfg.label, err)
+			}
+			if r := resp.SummaryRequest; r != nil {
+				ex, st := extra[cfg.label], resp.Stats
+				ex.requests++
+				ex.requestBill += float64(st.SummaryRequestPrefixTokens)*anthropic.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
+				ex.summarisedOff += st.TokensAfter
+				summaries[k] = &Summary{Text: cfg.summarise(r.Messages, DefaultSummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+				sreq.Summary = summaries[k]
+				if resp, err = Render(&sreq); err != nil {
+					t.Fatalf("%s turn %d %s, with the summary: %v", tr.name, i+1, cfg.label, err)
+				}
+				ex.outputTokens += resp.Stats.SummaryTokens
+				ex.summarisedTo += resp.Stats.TokensAfter
+			}
+			totals[cfg.label].add(&resp.Stats, ev, resp.Messages)
+		}
+	})
 	var b strings.Builder
-	b.WriteString(recallTable(fmt.Sprintf("real PTC-Lisp runs (%d)", len(files)), "full", labels, totals))
+	b.WriteString(recallTable(fmt.Sprintf("real PTC-Lisp runs (%d)", runs), "full", labels, totals))
 	b.WriteString("\n| summarize-turns | summaries | prompt before -> after a summary (mean tokens) | requests' input bill | summaries' output tokens | bill with requests (vs full) |\n|---|---|---|---|---|---|\n")
 	for _, cfg := range configs {
 		ex := extra[cfg.label]

@@ -3,17 +3,21 @@ package strategies
 import (
 	"cmp"
 	"fmt"
+	"slices"
 )
 
 // tokenBudget keeps the most recent messages that fit a token budget, counted
 // with the exact tokenizer, the way LangChain's trim_messages does with
-// strategy="last" and include_system=True, with three differences:
+// strategy="last" and include_system=True, with four differences:
 //
 //   - a tool loop (an assistant message with tool calls and its results) is
 //     kept or dropped as one unit, so the output never holds a result without
 //     its call or a call without its results;
 //   - the user's request is never dropped: when the kept messages begin after
 //     it, it is sent ahead of them;
+//   - the steps a cut drops leave a ledger note each, the latest that fit an
+//     eighth of the budget (addBudgetLedger), so the model can still copy
+//     an id or a path from them;
 //   - the cut moves in steps. When the output would exceed max_tokens, the
 //     oldest messages are dropped until it holds at most trim_to tokens (a
 //     quarter of the budget by default), and later calls append to that same
@@ -38,7 +42,7 @@ func init() { register(tokenBudget{}) }
 func (tokenBudget) Name() string { return "token-budget" }
 
 func (tokenBudget) Description() string {
-	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps."
+	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps. An eighth of the budget holds a ledger of the latest dropped steps: what the user said, each call's name and the start of its arguments, and the start of its result."
 }
 
 func (tokenBudget) Input() Input { return InputHistory }
@@ -92,11 +96,15 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	// note where the provider wants the user first (chatOutput.finish).
 	var noteErr error
 	noteTokens := func(unit []int) int {
-		n, err := req.Remembered.tokens(tok, []ChatMessage{ch.unitNote(unit)})
+		n, err := req.Remembered.tokens(tok, []ChatMessage{ch.unitNote(unit, stepNotes)})
 		noteErr = cmp.Or(noteErr, err)
 		return n
 	}
-	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens, low, noteTokens)
+	// The ledger's share is reserved whether or not anything was dropped
+	// yet, so that the kept part's first cut, and every cut after it, lands
+	// where it would with the ledger full.
+	reserve := budgetLedgerShare(opts.MaxTokens, low)
+	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens-reserve, max(low-reserve, 1), noteTokens)
 	if noteErr != nil {
 		return nil, noteErr
 	}
@@ -107,14 +115,21 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	needed := fixed
 	switch {
 	case nudge:
-		out.addNudge(opts)
 		needed += nudgeTokens
 	case lead >= 0:
-		out.copyFrom(ch, lead)
 		needed += sent[lead].tokens
 	}
 	if needed > opts.MaxTokens {
 		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, sent, lead, nudge, needed, opts.MaxTokens, tok)}
+	}
+	if nudge {
+		out.addNudge(opts)
+	} else {
+		// With no user message in the history there is nothing a note
+		// could follow: the kept part opens with its first unit as a note.
+		if err := ch.addBudgetLedger(&out, req.Remembered, tok, cut, lead, reserve); err != nil {
+			return nil, err
+		}
 	}
 	out.copyFrom(ch, ch.seq[start:]...)
 	out.greetings = start - cut
@@ -124,6 +139,65 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	}
 	resp.Stats.TaskPinned = lead >= 0 && lead == ch.task()
 	return resp, nil
+}
+
+// budgetLedgerShare is the part of a budget of max tokens, with cuts down
+// to low, kept for the ledger of the units a cut drops: an eighth of the
+// budget, and at most half of what a cut keeps.
+func budgetLedgerShare(budget, low int) int {
+	return min(budget/8, low/2)
+}
+
+// addBudgetLedger appends to out, in the history's order, the notes of the
+// most recent units before the cut (positions seq[:cut]) whose notes fit
+// reserve tokens together, and the lead (the request the kept part works
+// on, an index in h, or -1) in its place among them. The notes are those
+// loop-slice leaves (ledgerNote): what the user said, the calls' names and
+// the start of their arguments, and what their results held. They depend
+// only on the units before the cut, which change only when the cut moves,
+// so the ledger is as stable as the kept part's beginning.
+func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok string, cut, lead, reserve int) error {
+	seq := ch.seq
+	type note struct {
+		at  int // index in h of the unit's first message
+		msg ChatMessage
+	}
+	var picked []note
+	used := 0
+	for end := cut; end > 0 && reserve > 0; {
+		p := end - 1
+		for p > 0 && ch.h[seq[p]].Role == RoleTool {
+			p--
+		}
+		unit := seq[p:end]
+		end = p
+		if unit[0] == lead || ch.isPinned(unit[0]) {
+			continue
+		}
+		m := ch.unitNote(unit, budgetNotes)
+		n, err := rem.tokens(tok, []ChatMessage{m})
+		if err != nil {
+			return err
+		}
+		if used+n > reserve {
+			break // older notes are left out with it: the ledger keeps the latest steps
+		}
+		used += n
+		picked = append(picked, note{unit[0], m})
+	}
+	slices.Reverse(picked)
+	leadSent := lead < 0
+	for _, nt := range picked {
+		if !leadSent && nt.at > lead {
+			out.copyFrom(ch, lead)
+			leadSent = true
+		}
+		out.addNote(nt.msg.Content)
+	}
+	if !leadSent {
+		out.copyFrom(ch, lead)
+	}
+	return nil
 }
 
 // budgetCut returns the position in ch.seq where the kept messages begin.

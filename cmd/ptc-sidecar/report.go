@@ -212,6 +212,7 @@ func (o reportOptions) chatConfigs() ([]chatConfig, error) {
 		{"clear-tool-results trigger 20000", func(r *strategies.RawOptions) { r.Trigger = intp(20000) }},
 		{"token-budget 8000", func(r *strategies.RawOptions) { r.MaxTokens = intp(8000) }},
 		{"token-budget 32000", func(r *strategies.RawOptions) { r.MaxTokens = intp(32000) }},
+		{"token-budget 64000", func(r *strategies.RawOptions) { r.MaxTokens = intp(64000) }},
 	}
 	out := make([]chatConfig, 0, len(forms))
 	for _, form := range forms {

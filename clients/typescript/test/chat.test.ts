@@ -46,7 +46,9 @@ test("a changed message is written fresh", async () => {
     { role: "assistant", content: null, tool_calls: [call("c2", "fetch", '{"url":"y"}')] },
     { role: "tool", tool_call_id: "c2", content: "y" },
   ];
-  const out = await sidecar.client.toMessages([], { history, strategy: "clear-tool-results", trigger: 1, keep: 1, clearToolInputs: true });
+  // Priced as a provider that caches nothing, so that clearing needs no
+  // later calls to pay back its rewrite.
+  const out = await sidecar.client.toMessages([], { history, strategy: "clear-tool-results", trigger: 1, keep: 1, clearToolInputs: true, pricing: "none" });
   assert.equal(out.stats.toolUsesCleared, 1);
   assert.deepEqual(out.messages[2], { role: "assistant", content: null, tool_calls: [call("c1", "fetch", "{}")] });
   assert.deepEqual(out.messages[3], { role: "tool", content: "[cleared]", tool_call_id: "c1" });
