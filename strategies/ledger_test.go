@@ -3,6 +3,7 @@ package strategies
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,7 @@ func TestLedgerKeepsEvidence(t *testing.T) {
 	}
 	opts := chatDefaults()
 	opts.Strategy = "loop-slice"
+	opts.Pricing, _ = resolvePricing("none", nil, nil) // a note always pays (TestLedgerNotePaysBack)
 	resp, err := Render(&Request{History: h, Options: opts})
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +90,7 @@ func TestLedgerAppendOnly(t *testing.T) {
 	h := airlineLog()
 	opts := chatDefaults()
 	opts.Strategy = "loop-slice"
+	opts.Pricing, _ = resolvePricing("none", nil, nil)
 	first, err := Render(&Request{History: h[:5], Options: opts})
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +104,46 @@ func TestLedgerAppendOnly(t *testing.T) {
 	a, b := first.Messages, later.Messages
 	if len(a) < 3 || len(b) < 3 || !reflect.DeepEqual(a[:2], b[:2]) || !isLedgerNote(b[2]) {
 		t.Errorf("first\n%slater\n%s", formatLog(a), formatLog(b))
+	}
+}
+
+// Under a pricing that caches, a unit turns into a note only where the
+// note repays writing it: in a conversation of three calls the profile's
+// note would be written once and read twice, costing more than reading the
+// profile, cached, three times, so it stays whole and loop-slice bills no
+// more than the raw history; the same unit after thirty calls is a note.
+func TestLedgerNotePaysBack(t *testing.T) {
+	h := airlineLog()
+	opts := chatDefaults()
+	opts.Strategy = "loop-slice"
+	opts.Pricing, _ = resolvePricing("anthropic", nil, nil)
+	short, err := Render(&Request{History: h, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(short.Messages, isLedgerNote) {
+		t.Errorf("a note in a conversation of three calls:\n%s", formatLog(short.Messages))
+	}
+	// Thirty earlier calls, each a short read, before the same conversation.
+	var long []ChatMessage
+	long = append(long, h[0])
+	for k := range 30 {
+		id := fmt.Sprintf("e%d", k)
+		long = append(long, ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "ping", Arguments: "{}"}}},
+			ChatMessage{Role: RoleTool, ToolCallID: id, Content: "ok"})
+	}
+	long = append(long, h[1:]...)
+	later, err := Render(&Request{History: long, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(later.Messages, func(m ChatMessage) bool {
+		return isLedgerNote(m) && strings.Contains(m.Content, "get_user_details")
+	}) {
+		t.Errorf("no note for the profile after thirty calls:\n%s", formatLog(later.Messages))
+	}
+	if !notePaysBack(opts.Pricing, 4000, 600, 31) || notePaysBack(opts.Pricing, 4000, 600, 1) || !notePaysBack(Pricing{ReadRate: 1, WriteRate: 1}, 10, 9, 1) {
+		t.Error("notePaysBack: a large unit pays back after 31 calls, not after 1; without caching a note always pays")
 	}
 }
 

@@ -48,7 +48,7 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 	}
 	out.copyFrom(ch, picked...)
 	if keepsEvidence(ch, &req.Options) {
-		addLedger(ch, &out, false)
+		addLedger(ch, &out, false, req.Options.Pricing)
 	}
 	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
 	if err != nil {

@@ -72,7 +72,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 			out.addNudge(opts)
 		}
 		out.copyFrom(ch, kept...)
-		addLedger(ch, &out, true)
+		addLedger(ch, &out, true, opts.Pricing)
 	case source == promptWindow:
 		// History before the turn is compressed to its latest tool loop.
 		// Where the provider wants the user first, finish leads it with the
