@@ -129,6 +129,24 @@ func byteCount(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
+// emitted is what emitText found of a value.
+type emitted struct {
+	text string
+	size int64 // of text, or some number above room when it did not fit
+	// ok says text is the value's wire text, within room; deep that the
+	// value nests deeper than allowed; bad why its text would not read
+	// back.
+	ok, deep bool
+	bad      *Error
+	// json is the value's JSON (EncodeJSON), when asked for and it has
+	// one (hasJSON).
+	json    string
+	hasJSON bool
+	// noText is the first part of the value that has no wire text
+	// (unstorable), nil when none.
+	noText Value
+}
+
 // emitText is the one way a value goes out: it prints v once as the wire
 // writes it (wireText: EDN, or the source of what EDN cannot spell, which
 // is printed a second time only for such a value) and checks, in the
@@ -137,11 +155,13 @@ func byteCount(n int64) string {
 // above room), nesting at most nesting levels as a value (deep) and as
 // text (a constructed keyword, a symbol or a regex is written as a call,
 // one level more than its place in the value), its sets and map keys
-// (keyTextLimit) and what it costs once read (ReadCostLimit). what names
-// v in the errors.
-func emitText(v Value, room int64, nesting int, known *RecordTexts, what string) (text string, size int64, ok, deep bool, bad *Error) {
+// (keyTextLimit), what it costs once read (ReadCostLimit), and that each
+// part has a wire text (noText). With withJSON, the same walk writes its
+// JSON too. what names v in the errors.
+func emitText(v Value, room int64, nesting int, known *RecordTexts, what string, withJSON bool) (e emitted) {
 	if w := weightOf(v); w > room {
-		return "", w, false, false, nil
+		e.size = w
+		return e
 	}
 	bp := textBuffers.Get().(*[]byte)
 	defer func() {
@@ -150,8 +170,27 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string)
 		}
 	}()
 	t := textWriter{buf: (*bp)[:0], limit: room + 1}
-	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known}
+	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known, findBad: unstorable}
+	var js jsonText
+	if withJSON {
+		jp := textBuffers.Get().(*[]byte)
+		js.out.buf = (*jp)[:0]
+		p.json = &js
+		defer func() {
+			if cap(js.out.buf) <= maxPooledText {
+				*jp = js.out.buf
+				textBuffers.Put(jp)
+			}
+		}()
+	}
 	err := p.print(v)
+	if withJSON && err == nil && !t.full {
+		// Printed whole as EDN: the JSON is whole too. (A value whose
+		// source text fits where its EDN did not holds functions, which
+		// have no JSON.)
+		e.json, e.hasJSON = js.text()
+	}
+	e.noText = p.bad
 	source := err == nil && p.sawSource
 	if source {
 		t = textWriter{buf: t.buf[:0], limit: room + 1}
@@ -159,23 +198,26 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string)
 		err = p.print(v)
 	}
 	*bp = t.buf
-	size = t.size()
+	e.size = t.size()
 	switch {
 	case err == errTooDeep:
-		return "", size, false, true, nil
+		e.deep = true
 	case t.full:
-		return "", size, false, false, nil
-	case p.keyText > keyTextLimit(size):
-		return "", size, false, false, keyTextError(what)
-	case !source && p.readCost > ReadCostLimit(size):
+	case p.keyText > keyTextLimit(e.size):
+		e.bad = keyTextError(what)
+	case !source && p.readCost > ReadCostLimit(e.size):
 		// Sent as source, it is read back by running it, within a
 		// budget of its own: only its hashing is the reader's.
-		return "", size, false, false, readCostError(what, p.readCost, size)
+		e.bad = readCostError(what, p.readCost, e.size)
 	case source && textNesting(t.buf) > nestingOrDefault(nesting):
-		return "", size, false, false, Errorf(depthLimit, "%s would be written nested more than %d levels deep: a keyword that does not read as :name, a symbol or a regex is written as the call that makes it, one level deeper than it sits in the value", what, nestingOrDefault(nesting)).
+		e.bad = Errorf(depthLimit, "%s would be written nested more than %d levels deep: a keyword that does not read as :name, a symbol or a regex is written as the call that makes it, one level deeper than it sits in the value", what, nestingOrDefault(nesting)).
 			WithHint("values leaving the program must nest at most %d levels, counting those calls; flatten the data, or use plain keywords or strings", nestingOrDefault(nesting))
+	default:
+		e.text, e.ok = string(t.buf), true
+		return e
 	}
-	return string(t.buf), size, true, false, nil
+	e.json, e.hasJSON = "", false
+	return e
 }
 
 // textNesting is how deep text, as the printer writes it, nests: the
@@ -207,9 +249,11 @@ func textNesting(text []byte) int {
 // checkEmitted refuses a finished turn whose result, memory, tool-call
 // arguments and prints together would print as more than the limit, or
 // whose result or new memory would not read back (emitText); what names
-// the result in that error ("the result", "the fail reason"). Bindings
-// kept unchanged from the prelude count the text they came with; a new
-// one keeps the text printed here, which Encode sends.
+// the result in that error ("the result", "the fail reason"). The
+// result's text and JSON are kept for the host to send, with its first
+// part that has no wire text (checkResultParts). Bindings kept unchanged
+// from the prelude count the text they came with; a new one keeps the
+// text printed here, which Encode sends.
 func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Memory) *Error {
 	limit := th.limits.MaxEmitBytes
 	if limit <= 0 {
@@ -217,31 +261,27 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	}
 	nesting := p.env.valueNesting()
 	total := int64(p.outBytes) + p.emittedArgs
-	text, err := p.emitPart(what, "the result", result, limit, &total)
+	e, err := p.emitPart(what, "the result", result, limit, &total, true)
 	if err != nil {
 		return err
 	}
-	p.emittedText = text
+	p.emittedText, p.emittedJSON, p.resultNoText, p.resultPrinted = e.text, e.json, e.noText, true
 	if mem == nil {
 		return nil
 	}
 	for _, b := range mem.bindings {
 		text := b.source
 		if text == "" {
-			var (
-				size     int64
-				ok, deep bool
-				bad      *Error
-			)
-			text, size, ok, deep, bad = emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name)
+			e := emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
 			switch {
-			case deep:
+			case e.deep:
 				return tooDeepError("the value of "+b.Name, nesting)
-			case bad != nil:
-				return bad
-			case !ok:
-				return emitError("the memory (at "+b.Name+")", total+size, limit)
+			case e.bad != nil:
+				return e.bad
+			case !e.ok:
+				return emitError("the memory (at "+b.Name+")", total+e.size, limit)
 			}
+			text = e.text
 			if mem != p.env.Prelude {
 				b.source = text
 			}
@@ -254,22 +294,22 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	return nil
 }
 
-// emitPart checks v, a part of what the turn sends back (emitText), adds
-// its size to total and returns its text; what names it in the errors,
-// sizeName in the one of size.
-func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64) (string, *Error) {
+// emitPart checks v, a part of what the turn sends back (emitText, with
+// its JSON when withJSON), and adds its size to total; what names it in
+// the errors, sizeName in the one of size.
+func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64, withJSON bool) (emitted, *Error) {
 	nesting := p.env.valueNesting()
-	text, size, ok, deep, bad := emitText(v, limit-*total, nesting, p.env.DataTexts, what)
+	e := emitText(v, limit-*total, nesting, p.env.DataTexts, what, withJSON)
 	switch {
-	case deep:
-		return "", tooDeepError(what, nesting)
-	case bad != nil:
-		return "", bad
-	case !ok:
-		return "", emitError(sizeName, *total+size, limit)
+	case e.deep:
+		return e, tooDeepError(what, nesting)
+	case e.bad != nil:
+		return e, e.bad
+	case !e.ok:
+		return e, emitError(sizeName, *total+e.size, limit)
 	}
-	*total += size
-	return text, nil
+	*total += e.size
+	return e, nil
 }
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
@@ -280,7 +320,7 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 		return nil
 	}
 	what := "the arguments of tool/" + name
-	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs)
+	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs, false)
 	return err
 }
 

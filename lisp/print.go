@@ -152,6 +152,12 @@ type printer struct {
 	// record printed by record begins and ends, for NewRecordTexts.
 	known *RecordTexts
 	spans map[*Map][2]int
+	// json, when set, is given every part printed, to write the value's
+	// JSON in the same walk (emit_json.go); when findBad is set, bad is
+	// the first part it refused (the emit pass gives it unstorable).
+	json    *jsonText
+	findBad func(Value) bool
+	bad     Value
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -215,6 +221,10 @@ type sortedSet struct {
 func (p *printer) print(v Value) error {
 	if _, _, isLevel := parts(v); !isLevel {
 		p.sawSource = p.sawSource || scalarNeedsSource(v)
+		p.noteBad(v)
+		if p.json != nil {
+			p.json.part(-1, v)
+		}
 		if h, ok := v.(holder); ok {
 			p.holderText(h, 0)
 		} else {
@@ -254,6 +264,9 @@ func (p *printer) print(v Value) error {
 		p.readCost += readNodeCost(at)
 		if p.record(&w, at) {
 			continue
+		}
+		if p.json != nil {
+			p.json.part(w.index, at)
 		}
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
@@ -298,10 +311,19 @@ func (p *printer) print(v Value) error {
 			}
 		default:
 			p.sawSource = p.sawSource || scalarNeedsSource(x)
+			p.noteBad(x)
 			p.scalar(x, source)
 		}
 	}
 	return w.err
+}
+
+// noteBad records v as the printer's bad part when it looks for one, v
+// is the first, and findBad refuses it.
+func (p *printer) noteBad(v Value) {
+	if p.findBad != nil && p.bad == nil && p.findBad(v) {
+		p.bad = v
+	}
 }
 
 // record writes at whole when it is a record: a vector or map of only
@@ -328,6 +350,9 @@ func (p *printer) record(w *walk, at Value) bool {
 		elems = x.elems
 	case *Map:
 		if text, ok := p.known.text(x); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
+			if p.json != nil {
+				p.json.record(w.index, x)
+			}
 			p.copyRecord(w, text)
 			return true
 		}
@@ -386,6 +411,9 @@ func (p *printer) record(w *walk, at Value) bool {
 		p.spans[m] = [2]int{before, len(buf)}
 	}
 	p.sawSource = saw || p.sawSource
+	if p.json != nil {
+		p.json.record(w.index, at)
+	}
 	p.took(w, buf, before)
 	return true
 }
@@ -422,6 +450,15 @@ func (p *printer) knownRecords(w *walk, v *Vector) bool {
 	}
 	buf = append(buf, ']')
 	p.readCost += cost
+	if j := p.json; j != nil {
+		j.part(w.index, v)
+		for i, e := range v.elems {
+			j.part(i, e)
+			j.entries(nil, e.(*Map).entries)
+			j.close(nil)
+		}
+		j.close(nil)
+	}
 	p.took(w, buf, before)
 	w.height = 2
 	return true
@@ -499,6 +536,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	if out.th != nil || out.counting || kind == 'h' {
 		for at != nil {
 			p.sawSource = p.sawSource || scalarNeedsSource(at)
+			if p.json != nil {
+				p.json.part(w.index, at)
+			}
 			writeScalar(out, at, source)
 			if at, _ = w.nextScalar(); at != nil {
 				p.separate(w, sorting)
@@ -513,6 +553,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	room, before := out.room(), len(out.buf)
 	buf := appendScalar(out.buf, cutScalar(at, room), source)
 	p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
+	if p.json != nil {
+		p.json.part(w.index, at)
+	}
 	elems, entries, from, to := w.takeScalars()
 	for i := from; i < to; i++ {
 		var x Value
@@ -539,6 +582,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 			break // a shared string printed many times: stop at the limit
 		}
 		buf = appendScalar(buf, cutScalar(x, room), source)
+		if p.json != nil {
+			p.json.part(i, x)
+		}
 	}
 	if out.limit > 0 {
 		// Past the limit the writer is full, its text cut at the limit,
@@ -617,12 +663,24 @@ func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 		} else {
 			p.out.writeByte(']')
 		}
-	case *Map, *mapForm:
+		if p.json != nil {
+			p.json.close(nil)
+		}
+	case *Map:
+		p.out.writeByte('}')
+		if p.json != nil {
+			p.json.close(nil)
+		}
+	case *mapForm:
 		p.out.writeByte('}')
 	case *Set:
+		var order []int
 		if n := len(*sorting); n > 0 && (*sorting)[n-1].depth == w.depth {
-			p.sortSet((*sorting)[n-1])
+			order = p.sortSet((*sorting)[n-1])
 			*sorting = (*sorting)[:n-1]
+		}
+		if p.json != nil {
+			p.json.close(order)
 		}
 		p.out.writeByte('}')
 	case *setForm:
@@ -635,10 +693,11 @@ func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 }
 
 // sortSet puts the elements of s, each printed once, in order of their
-// text, and remembers the order (setOrder).
-func (p *printer) sortSet(s sortedSet) {
+// text, remembers the order (setOrder) and returns it, as the positions
+// the elements were printed in (nil when the text stopped).
+func (p *printer) sortSet(s sortedSet) []int {
 	if p.out.stopped() || len(s.starts) != s.set.Len() {
-		return
+		return nil
 	}
 	buf := p.out.buf
 	start := s.starts[0]
@@ -668,6 +727,7 @@ func (p *printer) sortSet(s sortedSet) {
 		p.orders[s.set] = elems
 	}
 	p.out.rearrange(start, ordered, ' ')
+	return idx
 }
 
 // setOrder returns the elements of s in the order of their EDN text, the
