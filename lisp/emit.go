@@ -1,6 +1,10 @@
 package lisp
 
-import "strconv"
+import (
+	"math"
+	"slices"
+	"strconv"
+)
 
 // What a turn emits (its result, the memory it leaves, the arguments of
 // its tool calls, its prints) travels back to the caller as EDN text, and
@@ -332,9 +336,24 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 // bytes. The value is frozen and the texts are made with it, never
 // after, so that every reader sees them the same.
 type RecordTexts struct {
-	texts map[*Map]string
-	size  int64 // bytes of text, and of the table, for the memo's count
+	// records are in the order they print in the value, and at finds
+	// one by its map. A program keeps records in their data's order
+	// (filter, group-by, remove), so that the next record emitted is
+	// most often a few places after the last: look-ups look there first.
+	records []knownRecord
+	at      map[*Map]int32
+	size    int64 // bytes of text, and of the table, for the memo's count
 }
+
+// knownRecord is a record and its text.
+type knownRecord struct {
+	m    *Map
+	text string
+}
+
+// nearRecords is how many records after the last one found a look-up
+// compares before it hashes.
+const nearRecords = 8
 
 // NewRecordTexts prints the records of v, a frozen value, once. It
 // returns nil when v holds none.
@@ -342,19 +361,28 @@ func NewRecordTexts(v Value) *RecordTexts {
 	if _, _, isLevel := parts(v); !isLevel {
 		return nil
 	}
-	rt := &RecordTexts{}
 	t := textWriter{}
 	p := printer{out: &t, mode: modeRepr, limit: MaxValueNesting, detect: true, spans: map[*Map][2]int{}}
-	if err := p.print(v); err != nil || len(p.spans) == 0 {
+	if err := p.print(v); err != nil || len(p.spans) == 0 || len(p.spans) > math.MaxInt32 {
 		return nil
 	}
-	text := string(t.buf)
-	rt.texts = make(map[*Map]string, len(p.spans))
-	for m, span := range p.spans {
-		rt.texts[m] = text[span[0]:span[1]]
+	type found struct {
+		m    *Map
+		span [2]int
 	}
-	const entryBytes = 48 // a key, a string header and the table's share
-	rt.size = int64(len(text)) + entryBytes*int64(len(rt.texts))
+	all := make([]found, 0, len(p.spans))
+	for m, span := range p.spans {
+		all = append(all, found{m, span})
+	}
+	slices.SortFunc(all, func(a, b found) int { return a.span[0] - b.span[0] })
+	text := string(t.buf)
+	rt := &RecordTexts{records: make([]knownRecord, len(all)), at: make(map[*Map]int32, len(all))}
+	for i, f := range all {
+		rt.records[i] = knownRecord{m: f.m, text: text[f.span[0]:f.span[1]]}
+		rt.at[f.m] = int32(i)
+	}
+	const entryBytes = 64 // a record, its text's header and the table's share
+	rt.size = int64(len(text)) + entryBytes*int64(len(rt.records))
 	return rt
 }
 
@@ -366,11 +394,30 @@ func (rt *RecordTexts) Size() int64 {
 	return rt.size
 }
 
-// text returns m's text, if it is one of the records.
-func (rt *RecordTexts) text(m *Map) (string, bool) {
+// text returns m's text, if it is one of the records. *near is where the
+// look-up before it ended (0 for a first), and is moved past m.
+func (rt *RecordTexts) text(m *Map, near *int) (string, bool) {
 	if rt == nil {
 		return "", false
 	}
-	s, ok := rt.texts[m]
-	return s, ok
+	for i := *near; i < len(rt.records) && i < *near+nearRecords; i++ {
+		if rt.records[i].m == m {
+			*near = i + 1
+			return rt.records[i].text, true
+		}
+	}
+	i, ok := rt.at[m]
+	if !ok {
+		return "", false
+	}
+	*near = int(i) + 1
+	return rt.records[i].text, true
+}
+
+// len is how many records have texts.
+func (rt *RecordTexts) len() int {
+	if rt == nil {
+		return 0
+	}
+	return len(rt.records)
 }

@@ -215,7 +215,7 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 	}
 	data = Freeze(data)
 	texts := NewRecordTexts(data)
-	if texts == nil || len(texts.texts) == 0 {
+	if texts.len() == 0 {
 		t.Fatal("no record texts")
 	}
 	m := data.(*Map)

@@ -150,8 +150,9 @@ type printer struct {
 	// known are texts of records printed before (RecordTexts), copied
 	// rather than printed again; spans, when set, collects where each
 	// record printed by record begins and ends, for NewRecordTexts.
-	known *RecordTexts
-	spans map[*Map][2]int
+	known      *RecordTexts
+	nearRecord int // where the last look-up in known ended
+	spans      map[*Map][2]int
 	// json, when set, is given every part printed, to write the value's
 	// JSON in the same walk (emit_json.go); when findBad is set, bad is
 	// the first part it refused (the emit pass gives it unstorable).
@@ -349,7 +350,7 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		elems = x.elems
 	case *Map:
-		if text, ok := p.known.text(x); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
+		if text, ok := p.known.text(x, &p.nearRecord); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
 			if p.json != nil {
 				p.json.record(w.index, x)
 			}
@@ -435,7 +436,7 @@ func (p *printer) knownRecords(w *walk, v *Vector) bool {
 		if !ok {
 			return false // out.buf is as it was: buf's bytes past it are dropped
 		}
-		text, ok := p.known.text(m)
+		text, ok := p.known.text(m, &p.nearRecord)
 		if !ok {
 			return false
 		}
