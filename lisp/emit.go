@@ -146,8 +146,8 @@ type emitted struct {
 	// one (hasJSON).
 	json    string
 	hasJSON bool
-	// noText is the first part of the value that has no wire text
-	// (unstorable), nil when none.
+	// noText is, with withJSON, the first part of the value that has no
+	// wire text (unstorable), nil when none.
 	noText Value
 }
 
@@ -159,9 +159,11 @@ type emitted struct {
 // above room), nesting at most nesting levels as a value (deep) and as
 // text (a constructed keyword, a symbol or a regex is written as a call,
 // one level more than its place in the value), its sets and map keys
-// (keyTextLimit), what it costs once read (ReadCostLimit), and that each
-// part has a wire text (noText). With withJSON, the same walk writes its
-// JSON too. what names v in the errors.
+// (keyTextLimit) and what it costs once read (ReadCostLimit). With
+// withJSON, for a turn's result, the same walk writes its JSON and finds
+// its first part without a wire text (noText); without, the EDN print
+// stops where the value turns out to need source. what names v in the
+// errors.
 func emitText(v Value, room int64, nesting int, known *RecordTexts, what string, withJSON bool) (e emitted) {
 	if w := weightOf(v); w > room {
 		e.size = w
@@ -174,9 +176,10 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string,
 		}
 	}()
 	t := textWriter{buf: (*bp)[:0], limit: room + 1}
-	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known, findBad: unstorable}
+	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known, untilSource: !withJSON}
 	var js jsonText
 	if withJSON {
+		p.findBad = unstorable
 		jp := textBuffers.Get().(*[]byte)
 		js.out.buf = (*jp)[:0]
 		p.json = &js

@@ -1,5 +1,7 @@
 package lisp
 
+import "slices"
+
 // The emit pass writes a turn's result as JSON (EncodeJSON's mapping) in
 // the same walk that prints its wire text and checks it: the printer
 // hands each part it reaches to a jsonText, which writes it beside the
@@ -12,13 +14,40 @@ type jsonText struct {
 	out    textWriter // no limit, no thread: only its bytes
 	err    error      // the first reason the value has no JSON form
 	opened []jsonLevel
+	names  []string // the key names of the maps being written, outermost first
 }
 
 // jsonLevel is a collection whose parts are being written.
 type jsonLevel struct {
-	kind   byte      // '[' a vector or list, '#' a set, '{' a map
-	names  jsonNames // a map's key names so far
-	starts []int     // where each element of a set begins
+	kind byte // '[' a vector or list, '#' a set, '{' a map
+	// A map's key names are names[from:], and in set too once they are
+	// more than a few.
+	from   int
+	set    map[string]struct{}
+	starts []int // where each element of a set begins
+}
+
+// addName adds name to the key names of top, the map being written, and
+// reports whether it is new.
+func (j *jsonText) addName(top *jsonLevel, name string) bool {
+	if top.set == nil {
+		if slices.Contains(j.names[top.from:], name) {
+			return false
+		}
+		if len(j.names)-top.from < smallMap {
+			j.names = append(j.names, name)
+			return true
+		}
+		top.set = make(map[string]struct{}, 2*smallMap)
+		for _, s := range j.names[top.from:] {
+			top.set[s] = struct{}{}
+		}
+	}
+	if _, dup := top.set[name]; dup {
+		return false
+	}
+	top.set[name] = struct{}{}
+	return true
 }
 
 // part writes x, reached at index of the collection being written (-1
@@ -51,7 +80,7 @@ func (j *jsonText) part(index int, x Value) {
 			case !ok:
 				j.err = noJSONForm("the map key %s is neither a string nor a keyword", shown(x))
 				return
-			case !top.names.add(name):
+			case !j.addName(top, name):
 				j.err = noJSONForm("two keys of a map are both %q in JSON (a keyword and a string)", name)
 				return
 			}
@@ -71,7 +100,7 @@ func (j *jsonText) part(index int, x Value) {
 		j.opened = append(j.opened, jsonLevel{kind: '#'})
 	case *Map:
 		out.buf = append(out.buf, '{')
-		j.opened = append(j.opened, jsonLevel{kind: '{'})
+		j.opened = append(j.opened, jsonLevel{kind: '{', from: len(j.names)})
 	default:
 		out.buf, j.err = appendJSONScalar(out.buf, x)
 	}
@@ -91,6 +120,7 @@ func (j *jsonText) close(order []int) {
 	case '[':
 		j.out.buf = append(j.out.buf, ']')
 	case '{':
+		j.names = j.names[:top.from]
 		j.out.buf = append(j.out.buf, '}')
 	case '#':
 		if j.setElements(top.starts, order) {

@@ -11,7 +11,8 @@ import (
 // for any value a turn can make, the wire text WireText writes, the JSON
 // EncodeJSON writes (or none when it has none), and finds the part
 // without a wire text the definition walk finds, with and without the
-// texts of the data's records, at every nesting setting.
+// texts of the data's records, at every nesting setting; without the
+// JSON (a binding's value) it writes and refuses the same.
 func TestEmitPassWritesWhatSeparatePassesWrote(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 1))
 	data, texts := emitTestData(t)
@@ -34,6 +35,10 @@ func TestEmitPassWritesWhatSeparatePassesWrote(t *testing.T) {
 			known := emitText(v, 1<<20, nesting, texts, "the result", true)
 			if known.text != e.text || known.ok != e.ok || known.json != e.json || known.hasJSON != e.hasJSON || known.noText != e.noText {
 				t.Fatalf("%s: with record texts %q %v %q, without %q %v %q", Repr(v), known.text, known.ok, known.json, e.text, e.ok, e.json)
+			}
+			plain := emitText(v, 1<<20, nesting, texts, "the result", false)
+			if plain.text != e.text || plain.ok != e.ok || plain.deep != e.deep || (plain.bad == nil) != (e.bad == nil) || e.ok && plain.size != e.size {
+				t.Fatalf("%s: without JSON %q %v %v %v, with %q %v %v %v", Repr(v), plain.text, plain.ok, plain.deep, plain.bad, e.text, e.ok, e.deep, e.bad)
 			}
 			if !e.ok {
 				if !e.deep && e.bad == nil {
@@ -107,7 +112,7 @@ func emitTestLeaves(t *testing.T, data *Map) []Value {
 // every kind (constructed keywords, symbols, floats JSON has no number
 // for, strings that are not UTF-8), leaves, records and collections.
 func randomEmitValue(r *rand.Rand, leaves []Value, data *Map, depth int) Value {
-	names := []string{"a", "", "a b", ":y", "é字", "x/y", "1", `q"`, "ok"}
+	names := []string{"a", "", "a b", ":y", "é字", "x/y", "1", `q"`, "ok", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
 	if depth <= 1 || r.IntN(3) == 0 {
 		switch r.IntN(12) {
 		case 0:
@@ -128,6 +133,9 @@ func randomEmitValue(r *rand.Rand, leaves []Value, data *Map, depth int) Value {
 		return Int(r.IntN(10))
 	}
 	n := r.IntN(4)
+	if r.IntN(8) == 0 {
+		n = 6 + r.IntN(12) // past the few keys and elements compared one by one
+	}
 	kids := make([]Value, n)
 	for i := range kids {
 		kids[i] = randomEmitValue(r, leaves, data, depth-1)
@@ -181,4 +189,29 @@ func sortedOf(t *testing.T, r *rand.Rand, v Value, data *Map) Value {
 		return v // a value the program could not make (a comparison that fails)
 	}
 	return res.Value
+}
+
+// TestEmitPassJSONOfNamedCases: cases the random values reach seldom,
+// against EncodeJSON: repeats past the keys and elements compared one by
+// one, sets whose elements sort differently as EDN and as JSON.
+func TestEmitPassJSONOfNamedCases(t *testing.T) {
+	for _, src := range []string{
+		`{:a 1 :b 2 :c 3 :d 4 :e 5 :f 6 :g 7 :h 8 :i 9 :j 10 "j" 11}`,
+		`{:a 1 :b 2 :c 3 :d 4 :e 5 :f 6 :g 7 :h 8 :i 9 :j 10 "k" 11}`,
+		`{:a 1 :b 2 :c 3 :d 4 :e 5 :f 6 :g 7 :h 8 "a" 9}`,
+		`#{:a :b :c :d :e :f :g :h :i :j "j"}`,
+		`#{:a :b :c :d :e :f :g :h :i :j "k"}`,
+		`#{"b" :a "c" [1 2] {:x #{3 1 2}} 1.5 nil}`,
+		`[{:a {:a {:a 1}} "a" 2} #{#{1 2} #{"1" "2"}}]`,
+	} {
+		v, err := ParseEDN(src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := emitText(v, 1<<20, 0, nil, "the result", true)
+		want, err := EncodeJSON(v)
+		if !e.ok || e.hasJSON != (err == nil) || e.json != want {
+			t.Errorf("%s: emitted JSON %q (%v), EncodeJSON %q (%v)", src, e.json, e.hasJSON, want, err)
+		}
+	}
 }

@@ -153,6 +153,9 @@ type printer struct {
 	known      *RecordTexts
 	nearRecord int // where the last look-up in known ended
 	spans      map[*Map][2]int
+	// untilSource stops the print at the first part whose source text
+	// differs (sawSource), for a caller that then prints it as source.
+	untilSource bool
 	// json, when set, is given every part printed, to write the value's
 	// JSON in the same walk (emit_json.go); when findBad is set, bad is
 	// the first part it refused (the emit pass gives it unstorable).
@@ -241,7 +244,7 @@ func (p *printer) print(v Value) error {
 	p.sourceFrom = -1
 	var sorting []sortedSet
 	out := p.out
-	for ev, at := w.next(); ev != walkDone && !out.stopped(); ev, at = w.next() {
+	for ev, at := w.next(); ev != walkDone && !out.stopped() && !(p.untilSource && p.sawSource); ev, at = w.next() {
 		if ev == walkLeave {
 			p.leave(&w, at, &sorting)
 			if n := len(p.keyStarts); n > 0 && p.keyStarts[n-1].depth == w.depth {
