@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // What a turn emits (its result, the memory it leaves, the arguments of
@@ -169,42 +170,35 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string,
 		e.size = w
 		return e
 	}
-	bp := textBuffers.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= maxPooledText {
-			textBuffers.Put(bp)
-		}
-	}()
-	t := textWriter{buf: (*bp)[:0], limit: room + 1}
-	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known, untilSource: !withJSON}
-	var js jsonText
+	es := emitStates.Get().(*emitState)
+	defer es.release()
+	if es.stack == nil {
+		es.stack = make([]walkLevel, 0, 8)
+	}
+	t := &es.t
+	*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1}
+	p := printer{out: t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known,
+		untilSource: !withJSON, stack: es.stack}
 	if withJSON {
 		p.findBad = unstorable
-		jp := textBuffers.Get().(*[]byte)
-		js.out.buf = (*jp)[:0]
-		p.json = &js
-		defer func() {
-			if cap(js.out.buf) <= maxPooledText {
-				*jp = js.out.buf
-				textBuffers.Put(jp)
-			}
-		}()
+		es.js = jsonText{out: textWriter{buf: es.js.out.buf[:0], scratch: es.js.out.scratch[:0]}, opened: es.js.opened[:0], names: es.js.names[:0]}
+		p.json = &es.js
 	}
 	err := p.print(v)
 	if withJSON && err == nil && !t.full {
 		// Printed whole as EDN: the JSON is whole too. (A value whose
 		// source text fits where its EDN did not holds functions, which
 		// have no JSON.)
-		e.json, e.hasJSON = js.text()
+		e.json, e.hasJSON = es.js.text()
 	}
 	e.noText = p.bad
 	source := err == nil && p.sawSource
 	if source {
-		t = textWriter{buf: t.buf[:0], limit: room + 1}
-		p = printer{out: &t, mode: modeSource, limit: nesting, textOrder: true, known: known}
+		*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1}
+		p = printer{out: t, mode: modeSource, limit: nesting, textOrder: true, known: known, stack: p.stack}
 		err = p.print(v)
 	}
-	*bp = t.buf
+	es.stack = p.stack
 	e.size = t.size()
 	switch {
 	case err == errTooDeep:
@@ -226,6 +220,35 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string,
 	e.json, e.hasJSON = "", false
 	return e
 }
+
+// emitState is what emitText works in: its writers, the JSON's, and the
+// walk's stack, kept from one call to the next (emitStates) with their
+// room and nothing else.
+type emitState struct {
+	t     textWriter
+	js    jsonText
+	stack []walkLevel
+}
+
+// emitStates hold the emitStates not in use.
+var emitStates = sync.Pool{New: func() any { return new(emitState) }}
+
+// release returns es to emitStates, holding no value: only its buffers'
+// room, and only when they are small.
+func (es *emitState) release() {
+	clear(es.stack[:cap(es.stack)])
+	clear(es.js.opened[:cap(es.js.opened)])
+	clear(es.js.names[:cap(es.js.names)])
+	es.t.th, es.js.err = nil, nil
+	if cap(es.t.buf) > maxPooledText || cap(es.t.scratch) > maxPooledText ||
+		cap(es.js.out.buf) > maxPooledText || cap(es.js.out.scratch) > maxPooledText || cap(es.stack) > maxPooledLevels {
+		return
+	}
+	emitStates.Put(es)
+}
+
+// maxPooledLevels bounds the walk stacks kept for reuse.
+const maxPooledLevels = 64
 
 // textNesting is how deep text, as the printer writes it, nests: the
 // most brackets of any kind open at once outside string literals, as the

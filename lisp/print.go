@@ -153,6 +153,9 @@ type printer struct {
 	known      *RecordTexts
 	nearRecord int // where the last look-up in known ended
 	spans      map[*Map][2]int
+	// stack, when not nil, is room for the walk's stack, and after the
+	// print the stack it grew to (for a caller that prints again).
+	stack []walkLevel
 	// untilSource stops the print at the first part whose source text
 	// differs (sawSource), for a caller that then prints it as source.
 	untilSource bool
@@ -241,6 +244,10 @@ func (p *printer) print(v Value) error {
 		limit = MaxValueNesting
 	}
 	w := newWalk(p.th, v, limit)
+	if p.stack != nil {
+		w.stack = p.stack[:0]
+		defer func() { p.stack = w.stack }()
+	}
 	p.sourceFrom = -1
 	var sorting []sortedSet
 	out := p.out
