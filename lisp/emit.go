@@ -143,6 +143,9 @@ type emitted struct {
 	// back.
 	ok, deep bool
 	bad      *Error
+	// readCost is what the value costs once read back (its collections'
+	// readNodeCost), as the EDN print counted it.
+	readCost int64
 	// json is the value's JSON (EncodeJSON), when asked for and it has
 	// one (hasJSON).
 	json    string
@@ -199,7 +202,7 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string,
 		err = p.print(v)
 	}
 	es.stack = p.stack
-	e.size = t.size()
+	e.size, e.readCost = t.size(), p.readCost
 	switch {
 	case err == errTooDeep:
 		e.deep = true
@@ -371,10 +374,12 @@ type RecordTexts struct {
 	size    int64 // bytes of text, and of the table, for the memo's count
 }
 
-// knownRecord is a record and its text.
+// knownRecord is a record, its text and what it costs once read
+// (readNodeCost).
 type knownRecord struct {
 	m    *Map
 	text string
+	cost int64
 }
 
 // nearRecords is how many records after the last one found a look-up
@@ -404,7 +409,7 @@ func NewRecordTexts(v Value) *RecordTexts {
 	text := string(t.buf)
 	rt := &RecordTexts{records: make([]knownRecord, len(all)), at: make(map[*Map]int32, len(all))}
 	for i, f := range all {
-		rt.records[i] = knownRecord{m: f.m, text: text[f.span[0]:f.span[1]]}
+		rt.records[i] = knownRecord{m: f.m, text: text[f.span[0]:f.span[1]], cost: readNodeCost(f.m)}
 		rt.at[f.m] = int32(i)
 	}
 	const entryBytes = 64 // a record, its text's header and the table's share
@@ -420,24 +425,24 @@ func (rt *RecordTexts) Size() int64 {
 	return rt.size
 }
 
-// text returns m's text, if it is one of the records. *near is where the
-// look-up before it ended (0 for a first), and is moved past m.
-func (rt *RecordTexts) text(m *Map, near *int) (string, bool) {
+// record returns m's record, nil when m is not one of them. *near is
+// where the look-up before it ended (0 for a first), and is moved past m.
+func (rt *RecordTexts) record(m *Map, near *int) *knownRecord {
 	if rt == nil {
-		return "", false
+		return nil
 	}
 	for i := *near; i < len(rt.records) && i < *near+nearRecords; i++ {
 		if rt.records[i].m == m {
 			*near = i + 1
-			return rt.records[i].text, true
+			return &rt.records[i]
 		}
 	}
 	i, ok := rt.at[m]
 	if !ok {
-		return "", false
+		return nil
 	}
 	*near = int(i) + 1
-	return rt.records[i].text, true
+	return &rt.records[i]
 }
 
 // len is how many records have texts.

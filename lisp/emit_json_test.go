@@ -33,7 +33,7 @@ func TestEmitPassWritesWhatSeparatePassesWrote(t *testing.T) {
 		for _, nesting := range []int{0, 3} {
 			e := emitText(v, 1<<20, nesting, nil, "the result", true)
 			known := emitText(v, 1<<20, nesting, texts, "the result", true)
-			if known.text != e.text || known.ok != e.ok || known.json != e.json || known.hasJSON != e.hasJSON || known.noText != e.noText {
+			if known.text != e.text || known.ok != e.ok || known.json != e.json || known.hasJSON != e.hasJSON || known.noText != e.noText || e.ok && known.readCost != e.readCost {
 				t.Fatalf("%s: with record texts %q %v %q, without %q %v %q", Repr(v), known.text, known.ok, known.json, e.text, e.ok, e.json)
 			}
 			plain := emitText(v, 1<<20, nesting, texts, "the result", false)

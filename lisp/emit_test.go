@@ -227,7 +227,7 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 		for _, room := range []int64{1 << 20, 40, 10} {
 			want := emitText(res.Value, room, 0, nil, "the result", true)
 			got := emitText(res.Value, room, 0, texts, "the result", true)
-			if got.text != want.text || got.ok != want.ok || want.ok && got.size != want.size || got.json != want.json {
+			if got.text != want.text || got.ok != want.ok || want.ok && (got.size != want.size || got.readCost != want.readCost) || got.json != want.json {
 				t.Errorf("%s in %d bytes: with record texts %q (%d, %v, %s), printed %q (%d, %v, %s)", src, room,
 					got.text, got.size, got.ok, got.json, want.text, want.size, want.ok, want.json)
 			}

@@ -360,11 +360,11 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		elems = x.elems
 	case *Map:
-		if text, ok := p.known.text(x, &p.nearRecord); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
+		if rec := p.known.record(x, &p.nearRecord); rec != nil && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
 			if p.json != nil {
 				p.json.record(w.index, x)
 			}
-			p.copyRecord(w, text)
+			p.copyRecord(w, rec.text)
 			return true
 		}
 		entries = x.entries
@@ -446,8 +446,8 @@ func (p *printer) knownRecords(w *walk, v *Vector) bool {
 		if !ok {
 			return false // out.buf is as it was: buf's bytes past it are dropped
 		}
-		text, ok := p.known.text(m, &p.nearRecord)
-		if !ok {
+		rec := p.known.record(m, &p.nearRecord)
+		if rec == nil {
 			return false
 		}
 		if int64(len(buf)-before) > room {
@@ -456,8 +456,8 @@ func (p *printer) knownRecords(w *walk, v *Vector) bool {
 		if i > 0 {
 			buf = append(buf, ' ')
 		}
-		buf = append(buf, text...)
-		cost += readNodeCost(m)
+		buf = append(buf, rec.text...)
+		cost += rec.cost
 	}
 	buf = append(buf, ']')
 	p.readCost += cost
