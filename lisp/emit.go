@@ -253,6 +253,32 @@ func (es *emitState) release() {
 // maxPooledLevels bounds the walk stacks kept for reuse.
 const maxPooledLevels = 64
 
+// walkStacks hold the stacks of walks that end where they start (the
+// walk at def, the print of a function's code in its text), which a
+// turn makes several of.
+var walkStacks = sync.Pool{New: func() any {
+	s := make([]walkLevel, 0, 8)
+	return &s
+}}
+
+// takeWalkStack returns an empty walk stack.
+func takeWalkStack() *[]walkLevel {
+	sp := walkStacks.Get().(*[]walkLevel)
+	*sp = (*sp)[:0]
+	return sp
+}
+
+// putWalkStack returns sp to walkStacks as the stack a walk grew it to,
+// used, cleared of the values it held.
+func putWalkStack(sp *[]walkLevel, used []walkLevel) {
+	if cap(used) > maxPooledLevels {
+		return
+	}
+	clear(used[:cap(used)])
+	*sp = used[:0]
+	walkStacks.Put(sp)
+}
+
 // textNesting is how deep text, as the printer writes it, nests: the
 // most brackets of any kind open at once outside string literals, as the
 // reader counts them.

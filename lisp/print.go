@@ -862,10 +862,12 @@ func writeEscaped(out *textWriter, s string) {
 // form writes a code form (a function's source) as EDN, through the same
 // writer: a form nests no deeper than the reader allows.
 func (p *printer) form(f Value) {
-	fp := printer{out: p.out, mode: modeRepr, th: p.th}
+	sp := takeWalkStack()
+	fp := printer{out: p.out, mode: modeRepr, th: p.th, stack: *sp}
 	if err := fp.print(f); err != nil {
 		p.out.writeString("...")
 	}
+	putWalkStack(sp, fp.stack)
 }
 
 func appendQuoted(buf []byte, s string) []byte {
