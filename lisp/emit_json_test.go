@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -213,5 +214,38 @@ func TestEmitPassJSONOfNamedCases(t *testing.T) {
 		if !e.ok || e.hasJSON != (err == nil) || e.json != want {
 			t.Errorf("%s: emitted JSON %q (%v), EncodeJSON %q (%v)", src, e.json, e.hasJSON, want, err)
 		}
+	}
+}
+
+// TestEmitPassConcurrent: emit passes running at once, each in writers
+// and stacks taken from the pools, write what one pass alone writes.
+func TestEmitPassConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 2))
+	data, texts := emitTestData(t)
+	leaves := emitTestLeaves(t, data)
+	values := make([]Value, 200)
+	want := make([]emitted, len(values))
+	for i := range values {
+		values[i] = Freeze(randomEmitValue(r, leaves, data, 4))
+		want[i] = emitText(values[i], 1<<20, 0, texts, "the result", i%2 == 0)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range values {
+				i := (k + 25*g) % len(values)
+				got := emitText(values[i], 1<<20, 0, texts, "the result", i%2 == 0)
+				if got.text != want[i].text || got.json != want[i].json || got.ok != want[i].ok || got.noText != want[i].noText {
+					errs <- Repr(values[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for v := range errs {
+		t.Errorf("%s: emitted otherwise alongside other passes", v)
 	}
 }
