@@ -1,6 +1,11 @@
 package lisp
 
-import "strconv"
+import (
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+)
 
 // What a turn emits (its result, the memory it leaves, the arguments of
 // its tool calls, its prints) travels back to the caller as EDN text, and
@@ -129,6 +134,27 @@ func byteCount(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
+// emitted is what emitText found of a value.
+type emitted struct {
+	text string
+	size int64 // of text, or some number above room when it did not fit
+	// ok says text is the value's wire text, within room; deep that the
+	// value nests deeper than allowed; bad why its text would not read
+	// back.
+	ok, deep bool
+	bad      *Error
+	// readCost is what the value costs once read back (its collections'
+	// readNodeCost), as the EDN print counted it.
+	readCost int64
+	// json is the value's JSON (EncodeJSON), when asked for and it has
+	// one (hasJSON).
+	json    string
+	hasJSON bool
+	// noText is, with withJSON, the first part of the value that has no
+	// wire text (unstorable), nil when none.
+	noText Value
+}
+
 // emitText is the one way a value goes out: it prints v once as the wire
 // writes it (wireText: EDN, or the source of what EDN cannot spell, which
 // is printed a second time only for such a value) and checks, in the
@@ -137,45 +163,120 @@ func byteCount(n int64) string {
 // above room), nesting at most nesting levels as a value (deep) and as
 // text (a constructed keyword, a symbol or a regex is written as a call,
 // one level more than its place in the value), its sets and map keys
-// (keyTextLimit) and what it costs once read (ReadCostLimit). what names
-// v in the errors.
-func emitText(v Value, room int64, nesting int, known *RecordTexts, what string) (text string, size int64, ok, deep bool, bad *Error) {
+// (keyTextLimit) and what it costs once read (ReadCostLimit). With
+// withJSON, for a turn's result, the same walk writes its JSON and finds
+// its first part without a wire text (noText); without, the EDN print
+// stops where the value turns out to need source. what names v in the
+// errors.
+func emitText(v Value, room int64, nesting int, known *RecordTexts, what string, withJSON bool) (e emitted) {
 	if w := weightOf(v); w > room {
-		return "", w, false, false, nil
+		e.size = w
+		return e
 	}
-	bp := textBuffers.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= maxPooledText {
-			textBuffers.Put(bp)
-		}
-	}()
-	t := textWriter{buf: (*bp)[:0], limit: room + 1}
-	p := printer{out: &t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known}
+	es := emitStates.Get().(*emitState)
+	defer es.release()
+	if es.stack == nil {
+		es.stack = make([]walkLevel, 0, 8)
+	}
+	t := &es.t
+	*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1}
+	p := printer{out: t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known,
+		untilSource: !withJSON, stack: es.stack}
+	if withJSON {
+		p.findBad = unstorable
+		es.js = jsonText{out: textWriter{buf: es.js.out.buf[:0], scratch: es.js.out.scratch[:0]}, opened: es.js.opened[:0], names: es.js.names[:0]}
+		p.json = &es.js
+	}
 	err := p.print(v)
+	if withJSON && err == nil && !t.full {
+		// Printed whole as EDN: the JSON is whole too. (A value whose
+		// source text fits where its EDN did not holds functions, which
+		// have no JSON.)
+		e.json, e.hasJSON = es.js.text()
+	}
+	e.noText = p.bad
 	source := err == nil && p.sawSource
 	if source {
-		t = textWriter{buf: t.buf[:0], limit: room + 1}
-		p = printer{out: &t, mode: modeSource, limit: nesting, textOrder: true, known: known}
+		*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1}
+		p = printer{out: t, mode: modeSource, limit: nesting, textOrder: true, known: known, stack: p.stack}
 		err = p.print(v)
 	}
-	*bp = t.buf
-	size = t.size()
+	es.stack = p.stack
+	e.size, e.readCost = t.size(), p.readCost
 	switch {
 	case err == errTooDeep:
-		return "", size, false, true, nil
+		e.deep = true
 	case t.full:
-		return "", size, false, false, nil
-	case p.keyText > keyTextLimit(size):
-		return "", size, false, false, keyTextError(what)
-	case !source && p.readCost > ReadCostLimit(size):
+	case p.keyText > keyTextLimit(e.size):
+		e.bad = keyTextError(what)
+	case !source && p.readCost > ReadCostLimit(e.size):
 		// Sent as source, it is read back by running it, within a
 		// budget of its own: only its hashing is the reader's.
-		return "", size, false, false, readCostError(what, p.readCost, size)
+		e.bad = readCostError(what, p.readCost, e.size)
 	case source && textNesting(t.buf) > nestingOrDefault(nesting):
-		return "", size, false, false, Errorf(depthLimit, "%s would be written nested more than %d levels deep: a keyword that does not read as :name, a symbol or a regex is written as the call that makes it, one level deeper than it sits in the value", what, nestingOrDefault(nesting)).
+		e.bad = Errorf(depthLimit, "%s would be written nested more than %d levels deep: a keyword that does not read as :name, a symbol or a regex is written as the call that makes it, one level deeper than it sits in the value", what, nestingOrDefault(nesting)).
 			WithHint("values leaving the program must nest at most %d levels, counting those calls; flatten the data, or use plain keywords or strings", nestingOrDefault(nesting))
+	default:
+		e.text, e.ok = string(t.buf), true
+		return e
 	}
-	return string(t.buf), size, true, false, nil
+	e.json, e.hasJSON = "", false
+	return e
+}
+
+// emitState is what emitText works in: its writers, the JSON's, and the
+// walk's stack, kept from one call to the next (emitStates) with their
+// room and nothing else.
+type emitState struct {
+	t     textWriter
+	js    jsonText
+	stack []walkLevel
+}
+
+// emitStates hold the emitStates not in use.
+var emitStates = sync.Pool{New: func() any { return new(emitState) }}
+
+// release returns es to emitStates, holding no value: only its buffers'
+// room, and only when they are small.
+func (es *emitState) release() {
+	clear(es.stack[:cap(es.stack)])
+	clear(es.js.opened[:cap(es.js.opened)])
+	clear(es.js.names[:cap(es.js.names)])
+	es.t.th, es.js.err = nil, nil
+	if cap(es.t.buf) > maxPooledText || cap(es.t.scratch) > maxPooledText ||
+		cap(es.js.out.buf) > maxPooledText || cap(es.js.out.scratch) > maxPooledText || cap(es.stack) > maxPooledLevels {
+		return
+	}
+	emitStates.Put(es)
+}
+
+// maxPooledLevels bounds the walk stacks kept for reuse.
+const maxPooledLevels = 64
+
+// walkStacks hold the stacks of walks that end where they start (the
+// walk at def, the print of a function's code in its text), which a
+// turn makes several of.
+var walkStacks = sync.Pool{New: func() any {
+	s := make([]walkLevel, 0, 8)
+	return &s
+}}
+
+// takeWalkStack returns an empty walk stack.
+func takeWalkStack() *[]walkLevel {
+	sp := walkStacks.Get().(*[]walkLevel)
+	*sp = (*sp)[:0]
+	return sp
+}
+
+// putWalkStack returns sp to walkStacks as the stack a walk grew it to,
+// used, cleared of the values it held.
+func putWalkStack(sp *[]walkLevel, used []walkLevel) {
+	if cap(used) > maxPooledLevels {
+		return
+	}
+	clear(used[:cap(used)])
+	*sp = used[:0]
+	walkStacks.Put(sp)
 }
 
 // textNesting is how deep text, as the printer writes it, nests: the
@@ -207,9 +308,11 @@ func textNesting(text []byte) int {
 // checkEmitted refuses a finished turn whose result, memory, tool-call
 // arguments and prints together would print as more than the limit, or
 // whose result or new memory would not read back (emitText); what names
-// the result in that error ("the result", "the fail reason"). Bindings
-// kept unchanged from the prelude count the text they came with; a new
-// one keeps the text printed here, which Encode sends.
+// the result in that error ("the result", "the fail reason"). The
+// result's text and JSON are kept for the host to send, with its first
+// part that has no wire text (checkResultParts). Bindings kept unchanged
+// from the prelude count the text they came with; a new one keeps the
+// text printed here, which Encode sends.
 func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Memory) *Error {
 	limit := th.limits.MaxEmitBytes
 	if limit <= 0 {
@@ -217,31 +320,27 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	}
 	nesting := p.env.valueNesting()
 	total := int64(p.outBytes) + p.emittedArgs
-	text, err := p.emitPart(what, "the result", result, limit, &total)
+	e, err := p.emitPart(what, "the result", result, limit, &total, true)
 	if err != nil {
 		return err
 	}
-	p.emittedText = text
+	p.emittedText, p.emittedJSON, p.resultNoText, p.resultPrinted = e.text, e.json, e.noText, true
 	if mem == nil {
 		return nil
 	}
 	for _, b := range mem.bindings {
 		text := b.source
 		if text == "" {
-			var (
-				size     int64
-				ok, deep bool
-				bad      *Error
-			)
-			text, size, ok, deep, bad = emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name)
+			e := emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
 			switch {
-			case deep:
+			case e.deep:
 				return tooDeepError("the value of "+b.Name, nesting)
-			case bad != nil:
-				return bad
-			case !ok:
-				return emitError("the memory (at "+b.Name+")", total+size, limit)
+			case e.bad != nil:
+				return e.bad
+			case !e.ok:
+				return emitError("the memory (at "+b.Name+")", total+e.size, limit)
 			}
+			text = e.text
 			if mem != p.env.Prelude {
 				b.source = text
 			}
@@ -254,22 +353,22 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	return nil
 }
 
-// emitPart checks v, a part of what the turn sends back (emitText), adds
-// its size to total and returns its text; what names it in the errors,
-// sizeName in the one of size.
-func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64) (string, *Error) {
+// emitPart checks v, a part of what the turn sends back (emitText, with
+// its JSON when withJSON), and adds its size to total; what names it in
+// the errors, sizeName in the one of size.
+func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64, withJSON bool) (emitted, *Error) {
 	nesting := p.env.valueNesting()
-	text, size, ok, deep, bad := emitText(v, limit-*total, nesting, p.env.DataTexts, what)
+	e := emitText(v, limit-*total, nesting, p.env.DataTexts, what, withJSON)
 	switch {
-	case deep:
-		return "", tooDeepError(what, nesting)
-	case bad != nil:
-		return "", bad
-	case !ok:
-		return "", emitError(sizeName, *total+size, limit)
+	case e.deep:
+		return e, tooDeepError(what, nesting)
+	case e.bad != nil:
+		return e, e.bad
+	case !e.ok:
+		return e, emitError(sizeName, *total+e.size, limit)
 	}
-	*total += size
-	return text, nil
+	*total += e.size
+	return e, nil
 }
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
@@ -280,7 +379,7 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 		return nil
 	}
 	what := "the arguments of tool/" + name
-	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs)
+	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs, false)
 	return err
 }
 
@@ -292,9 +391,26 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
 // bytes. The value is frozen and the texts are made with it, never
 // after, so that every reader sees them the same.
 type RecordTexts struct {
-	texts map[*Map]string
-	size  int64 // bytes of text, and of the table, for the memo's count
+	// records are in the order they print in the value, and at finds
+	// one by its map. A program keeps records in their data's order
+	// (filter, group-by, remove), so that the next record emitted is
+	// most often a few places after the last: look-ups look there first.
+	records []knownRecord
+	at      map[*Map]int32
+	size    int64 // bytes of text, and of the table, for the memo's count
 }
+
+// knownRecord is a record, its text and what it costs once read
+// (readNodeCost).
+type knownRecord struct {
+	m    *Map
+	text string
+	cost int64
+}
+
+// nearRecords is how many records after the last one found a look-up
+// compares before it hashes.
+const nearRecords = 8
 
 // NewRecordTexts prints the records of v, a frozen value, once. It
 // returns nil when v holds none.
@@ -302,19 +418,28 @@ func NewRecordTexts(v Value) *RecordTexts {
 	if _, _, isLevel := parts(v); !isLevel {
 		return nil
 	}
-	rt := &RecordTexts{}
 	t := textWriter{}
 	p := printer{out: &t, mode: modeRepr, limit: MaxValueNesting, detect: true, spans: map[*Map][2]int{}}
-	if err := p.print(v); err != nil || len(p.spans) == 0 {
+	if err := p.print(v); err != nil || len(p.spans) == 0 || len(p.spans) > math.MaxInt32 {
 		return nil
 	}
-	text := string(t.buf)
-	rt.texts = make(map[*Map]string, len(p.spans))
-	for m, span := range p.spans {
-		rt.texts[m] = text[span[0]:span[1]]
+	type found struct {
+		m    *Map
+		span [2]int
 	}
-	const entryBytes = 48 // a key, a string header and the table's share
-	rt.size = int64(len(text)) + entryBytes*int64(len(rt.texts))
+	all := make([]found, 0, len(p.spans))
+	for m, span := range p.spans {
+		all = append(all, found{m, span})
+	}
+	slices.SortFunc(all, func(a, b found) int { return a.span[0] - b.span[0] })
+	text := string(t.buf)
+	rt := &RecordTexts{records: make([]knownRecord, len(all)), at: make(map[*Map]int32, len(all))}
+	for i, f := range all {
+		rt.records[i] = knownRecord{m: f.m, text: text[f.span[0]:f.span[1]], cost: readNodeCost(f.m)}
+		rt.at[f.m] = int32(i)
+	}
+	const entryBytes = 64 // a record, its text's header and the table's share
+	rt.size = int64(len(text)) + entryBytes*int64(len(rt.records))
 	return rt
 }
 
@@ -326,11 +451,30 @@ func (rt *RecordTexts) Size() int64 {
 	return rt.size
 }
 
-// text returns m's text, if it is one of the records.
-func (rt *RecordTexts) text(m *Map) (string, bool) {
+// record returns m's record, nil when m is not one of them. *near is
+// where the look-up before it ended (0 for a first), and is moved past m.
+func (rt *RecordTexts) record(m *Map, near *int) *knownRecord {
 	if rt == nil {
-		return "", false
+		return nil
 	}
-	s, ok := rt.texts[m]
-	return s, ok
+	for i := *near; i < len(rt.records) && i < *near+nearRecords; i++ {
+		if rt.records[i].m == m {
+			*near = i + 1
+			return &rt.records[i]
+		}
+	}
+	i, ok := rt.at[m]
+	if !ok {
+		return nil
+	}
+	*near = int(i) + 1
+	return &rt.records[i]
+}
+
+// len is how many records have texts.
+func (rt *RecordTexts) len() int {
+	if rt == nil {
+		return 0
+	}
+	return len(rt.records)
 }

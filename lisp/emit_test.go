@@ -183,7 +183,8 @@ func TestEmitTextNestsAsRead(t *testing.T) {
 		if err != nil || res.Err != nil {
 			t.Fatalf("%s: %v %v", c.src, err, res.Err)
 		}
-		text, _, ok, deep, bad := emitText(res.Value, 1<<20, c.nesting, nil, "the result")
+		e := emitText(res.Value, 1<<20, c.nesting, nil, "the result", true)
+		text, ok, deep, bad := e.text, e.ok, e.deep, e.bad
 		if refused := !ok || deep || bad != nil; refused != c.refused {
 			t.Errorf("%s at nesting %d: refused %v (%v), want %v; text %s", c.src, c.nesting, refused, bad, c.refused, text)
 			continue
@@ -214,7 +215,7 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 	}
 	data = Freeze(data)
 	texts := NewRecordTexts(data)
-	if texts == nil || len(texts.texts) == 0 {
+	if texts.len() == 0 {
 		t.Fatal("no record texts")
 	}
 	m := data.(*Map)
@@ -224,14 +225,15 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 			t.Fatalf("%s: %v %v", src, err, res.Err)
 		}
 		for _, room := range []int64{1 << 20, 40, 10} {
-			want, wsize, wok, _, _ := emitText(res.Value, room, 0, nil, "the result")
-			got, gsize, gok, _, _ := emitText(res.Value, room, 0, texts, "the result")
-			if got != want || gok != wok || wok && gsize != wsize {
-				t.Errorf("%s in %d bytes: with record texts %q (%d, %v), printed %q (%d, %v)", src, room, got, gsize, gok, want, wsize, wok)
+			want := emitText(res.Value, room, 0, nil, "the result", true)
+			got := emitText(res.Value, room, 0, texts, "the result", true)
+			if got.text != want.text || got.ok != want.ok || want.ok && (got.size != want.size || got.readCost != want.readCost) || got.json != want.json {
+				t.Errorf("%s in %d bytes: with record texts %q (%d, %v, %s), printed %q (%d, %v, %s)", src, room,
+					got.text, got.size, got.ok, got.json, want.text, want.size, want.ok, want.json)
 			}
 		}
-		_, _, _, wdeep, _ := emitText(res.Value, 1<<20, 2, nil, "the result")
-		_, _, _, gdeep, _ := emitText(res.Value, 1<<20, 2, texts, "the result")
+		wdeep := emitText(res.Value, 1<<20, 2, nil, "the result", false).deep
+		gdeep := emitText(res.Value, 1<<20, 2, texts, "the result", false).deep
 		if wdeep != gdeep {
 			t.Errorf("%s at nesting 2: deep %v with record texts, %v printed", src, gdeep, wdeep)
 		}

@@ -359,38 +359,13 @@ func EncodeJSON(v Value) (string, error) {
 			if w.index > 0 {
 				t.writeByte(',')
 			}
-			if err := writeJSONString(&t, name); err != nil {
+			var err error
+			if t.buf, err = appendJSONString(t.buf, name); err != nil {
 				return "", err
 			}
 			continue
 		}
 		switch x := at.(type) {
-		case NilType:
-			t.writeString("null")
-		case Bool:
-			t.writeString(strconv.FormatBool(bool(x)))
-		case Int:
-			var small [24]byte
-			t.write(strconv.AppendInt(small[:0], int64(x), 10))
-		case Float:
-			f := float64(x)
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return "", noJSONForm("%s is not a JSON number", formatFloat(f))
-			}
-			var small [32]byte
-			s := strconv.AppendFloat(small[:0], f, 'g', -1, 64)
-			if !bytes.ContainsAny(s, ".eE") {
-				s = append(s, ".0"...) // stays a float when read back
-			}
-			t.write(s)
-		case String:
-			if err := writeJSONString(&t, string(x)); err != nil {
-				return "", err
-			}
-		case Keyword:
-			if err := writeJSONString(&t, string(x)); err != nil {
-				return "", err
-			}
 		case *Vector:
 			t.writeByte('[')
 		case *Set:
@@ -407,7 +382,10 @@ func EncodeJSON(v Value) (string, error) {
 			t.writeByte('{')
 			opened = append(opened, open{})
 		default:
-			return "", noJSONForm("a %s is not data", x.TypeName())
+			var err error
+			if t.buf, err = appendJSONScalar(t.buf, x); err != nil {
+				return "", err
+			}
 		}
 	}
 	if w.err != nil {
@@ -467,37 +445,65 @@ func (n *jsonNames) add(name string) bool {
 // writeJSONString quotes s, escaping only what JSON requires (quote,
 // backslash, control characters). JSON text is Unicode: a string that is
 // not valid UTF-8 would have its bad bytes replaced, so it has no JSON form.
-func writeJSONString(b *textWriter, s string) error {
+// appendJSONScalar appends the JSON of v, a value that holds no other:
+// nil, a boolean, a number, a string or a keyword (as its name); any
+// other value has no JSON form.
+func appendJSONScalar(buf []byte, v Value) ([]byte, error) {
+	switch x := v.(type) {
+	case NilType:
+		return append(buf, "null"...), nil
+	case Bool:
+		return strconv.AppendBool(buf, bool(x)), nil
+	case Int:
+		return strconv.AppendInt(buf, int64(x), 10), nil
+	case Float:
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return buf, noJSONForm("%s is not a JSON number", formatFloat(f))
+		}
+		at := len(buf)
+		buf = strconv.AppendFloat(buf, f, 'g', -1, 64)
+		if !bytes.ContainsAny(buf[at:], ".eE") {
+			buf = append(buf, ".0"...) // stays a float when read back
+		}
+		return buf, nil
+	case String:
+		return appendJSONString(buf, string(x))
+	case Keyword:
+		return appendJSONString(buf, string(x))
+	}
+	return buf, noJSONForm("a %s is not data", v.TypeName())
+}
+
+// appendJSONString appends s as a JSON string; one that is not valid
+// UTF-8 has no JSON form.
+func appendJSONString(buf []byte, s string) ([]byte, error) {
 	if !utf8.ValidString(s) {
-		return noJSONForm("the string %s is not valid UTF-8", shown(String(s)))
+		return buf, noJSONForm("the string %s is not valid UTF-8", shown(String(s)))
 	}
 	const hex = "0123456789abcdef"
-	b.writeByte('"')
+	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		b.writeString(s[start:i])
+		buf = append(buf, s[start:i]...)
 		switch c {
 		case '"', '\\':
-			b.writeByte('\\')
-			b.writeByte(c)
+			buf = append(buf, '\\', c)
 		case '\n':
-			b.writeString(`\n`)
+			buf = append(buf, `\n`...)
 		case '\r':
-			b.writeString(`\r`)
+			buf = append(buf, `\r`...)
 		case '\t':
-			b.writeString(`\t`)
+			buf = append(buf, `\t`...)
 		default:
-			b.writeString(`\u00`)
-			b.writeByte(hex[c>>4])
-			b.writeByte(hex[c&0xf])
+			buf = append(buf, `\u00`...)
+			buf = append(buf, hex[c>>4], hex[c&0xf])
 		}
 		start = i + 1
 	}
-	b.writeString(s[start:])
-	b.writeByte('"')
-	return nil
+	return append(append(buf, s[start:]...), '"'), nil
 }

@@ -83,6 +83,9 @@ func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep 
 		most = limit + MaxValueNesting
 	}
 	w := newWalk(th, v, most)
+	sp := takeWalkStack()
+	w.stack = *sp
+	defer func() { putWalkStack(sp, w.stack) }()
 	w.visitOnce()
 	w.measured = true // frozen plain data: storable, its nesting measured
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {

@@ -150,8 +150,21 @@ type printer struct {
 	// known are texts of records printed before (RecordTexts), copied
 	// rather than printed again; spans, when set, collects where each
 	// record printed by record begins and ends, for NewRecordTexts.
-	known *RecordTexts
-	spans map[*Map][2]int
+	known      *RecordTexts
+	nearRecord int // where the last look-up in known ended
+	spans      map[*Map][2]int
+	// stack, when not nil, is room for the walk's stack, and after the
+	// print the stack it grew to (for a caller that prints again).
+	stack []walkLevel
+	// untilSource stops the print at the first part whose source text
+	// differs (sawSource), for a caller that then prints it as source.
+	untilSource bool
+	// json, when set, is given every part printed, to write the value's
+	// JSON in the same walk (emit_json.go); when findBad is set, bad is
+	// the first part it refused (the emit pass gives it unstorable).
+	json    *jsonText
+	findBad func(Value) bool
+	bad     Value
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -215,6 +228,10 @@ type sortedSet struct {
 func (p *printer) print(v Value) error {
 	if _, _, isLevel := parts(v); !isLevel {
 		p.sawSource = p.sawSource || scalarNeedsSource(v)
+		p.noteBad(v)
+		if p.json != nil {
+			p.json.part(-1, v)
+		}
 		if h, ok := v.(holder); ok {
 			p.holderText(h, 0)
 		} else {
@@ -227,10 +244,14 @@ func (p *printer) print(v Value) error {
 		limit = MaxValueNesting
 	}
 	w := newWalk(p.th, v, limit)
+	if p.stack != nil {
+		w.stack = p.stack[:0]
+		defer func() { p.stack = w.stack }()
+	}
 	p.sourceFrom = -1
 	var sorting []sortedSet
 	out := p.out
-	for ev, at := w.next(); ev != walkDone && !out.stopped(); ev, at = w.next() {
+	for ev, at := w.next(); ev != walkDone && !out.stopped() && !(p.untilSource && p.sawSource); ev, at = w.next() {
 		if ev == walkLeave {
 			p.leave(&w, at, &sorting)
 			if n := len(p.keyStarts); n > 0 && p.keyStarts[n-1].depth == w.depth {
@@ -254,6 +275,9 @@ func (p *printer) print(v Value) error {
 		p.readCost += readNodeCost(at)
 		if p.record(&w, at) {
 			continue
+		}
+		if p.json != nil {
+			p.json.part(w.index, at)
 		}
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
@@ -298,10 +322,19 @@ func (p *printer) print(v Value) error {
 			}
 		default:
 			p.sawSource = p.sawSource || scalarNeedsSource(x)
+			p.noteBad(x)
 			p.scalar(x, source)
 		}
 	}
 	return w.err
+}
+
+// noteBad records v as the printer's bad part when it looks for one, v
+// is the first, and findBad refuses it.
+func (p *printer) noteBad(v Value) {
+	if p.findBad != nil && p.bad == nil && p.findBad(v) {
+		p.bad = v
+	}
 }
 
 // record writes at whole when it is a record: a vector or map of only
@@ -327,8 +360,11 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		elems = x.elems
 	case *Map:
-		if text, ok := p.known.text(x); ok && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
-			p.copyRecord(w, text)
+		if rec := p.known.record(x, &p.nearRecord); rec != nil && (w.index < 0 || !hashedWhole(w.parent(), w.index, at)) {
+			if p.json != nil {
+				p.json.record(w.index, x)
+			}
+			p.copyRecord(w, rec.text)
 			return true
 		}
 		entries = x.entries
@@ -386,6 +422,9 @@ func (p *printer) record(w *walk, at Value) bool {
 		p.spans[m] = [2]int{before, len(buf)}
 	}
 	p.sawSource = saw || p.sawSource
+	if p.json != nil {
+		p.json.record(w.index, at)
+	}
 	p.took(w, buf, before)
 	return true
 }
@@ -407,8 +446,8 @@ func (p *printer) knownRecords(w *walk, v *Vector) bool {
 		if !ok {
 			return false // out.buf is as it was: buf's bytes past it are dropped
 		}
-		text, ok := p.known.text(m)
-		if !ok {
+		rec := p.known.record(m, &p.nearRecord)
+		if rec == nil {
 			return false
 		}
 		if int64(len(buf)-before) > room {
@@ -417,11 +456,20 @@ func (p *printer) knownRecords(w *walk, v *Vector) bool {
 		if i > 0 {
 			buf = append(buf, ' ')
 		}
-		buf = append(buf, text...)
-		cost += readNodeCost(m)
+		buf = append(buf, rec.text...)
+		cost += rec.cost
 	}
 	buf = append(buf, ']')
 	p.readCost += cost
+	if j := p.json; j != nil {
+		j.part(w.index, v)
+		for i, e := range v.elems {
+			j.part(i, e)
+			j.entries(nil, e.(*Map).entries)
+			j.close(nil)
+		}
+		j.close(nil)
+	}
 	p.took(w, buf, before)
 	w.height = 2
 	return true
@@ -499,6 +547,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	if out.th != nil || out.counting || kind == 'h' {
 		for at != nil {
 			p.sawSource = p.sawSource || scalarNeedsSource(at)
+			if p.json != nil {
+				p.json.part(w.index, at)
+			}
 			writeScalar(out, at, source)
 			if at, _ = w.nextScalar(); at != nil {
 				p.separate(w, sorting)
@@ -513,6 +564,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	room, before := out.room(), len(out.buf)
 	buf := appendScalar(out.buf, cutScalar(at, room), source)
 	p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
+	if p.json != nil {
+		p.json.part(w.index, at)
+	}
 	elems, entries, from, to := w.takeScalars()
 	for i := from; i < to; i++ {
 		var x Value
@@ -539,6 +593,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 			break // a shared string printed many times: stop at the limit
 		}
 		buf = appendScalar(buf, cutScalar(x, room), source)
+		if p.json != nil {
+			p.json.part(i, x)
+		}
 	}
 	if out.limit > 0 {
 		// Past the limit the writer is full, its text cut at the limit,
@@ -617,12 +674,24 @@ func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 		} else {
 			p.out.writeByte(']')
 		}
-	case *Map, *mapForm:
+		if p.json != nil {
+			p.json.close(nil)
+		}
+	case *Map:
+		p.out.writeByte('}')
+		if p.json != nil {
+			p.json.close(nil)
+		}
+	case *mapForm:
 		p.out.writeByte('}')
 	case *Set:
+		var order []int
 		if n := len(*sorting); n > 0 && (*sorting)[n-1].depth == w.depth {
-			p.sortSet((*sorting)[n-1])
+			order = p.sortSet((*sorting)[n-1])
 			*sorting = (*sorting)[:n-1]
+		}
+		if p.json != nil {
+			p.json.close(order)
 		}
 		p.out.writeByte('}')
 	case *setForm:
@@ -635,10 +704,11 @@ func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 }
 
 // sortSet puts the elements of s, each printed once, in order of their
-// text, and remembers the order (setOrder).
-func (p *printer) sortSet(s sortedSet) {
+// text, remembers the order (setOrder) and returns it, as the positions
+// the elements were printed in (nil when the text stopped).
+func (p *printer) sortSet(s sortedSet) []int {
 	if p.out.stopped() || len(s.starts) != s.set.Len() {
-		return
+		return nil
 	}
 	buf := p.out.buf
 	start := s.starts[0]
@@ -668,6 +738,7 @@ func (p *printer) sortSet(s sortedSet) {
 		p.orders[s.set] = elems
 	}
 	p.out.rearrange(start, ordered, ' ')
+	return idx
 }
 
 // setOrder returns the elements of s in the order of their EDN text, the
@@ -791,10 +862,12 @@ func writeEscaped(out *textWriter, s string) {
 // form writes a code form (a function's source) as EDN, through the same
 // writer: a form nests no deeper than the reader allows.
 func (p *printer) form(f Value) {
-	fp := printer{out: p.out, mode: modeRepr, th: p.th}
+	sp := takeWalkStack()
+	fp := printer{out: p.out, mode: modeRepr, th: p.th, stack: *sp}
 	if err := fp.print(f); err != nil {
 		p.out.writeString("...")
 	}
+	putWalkStack(sp, fp.stack)
 }
 
 func appendQuoted(buf []byte, s string) []byte {

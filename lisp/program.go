@@ -84,7 +84,10 @@ type Result struct {
 	Value Value // the last form's value, the returned value, or the fail reason
 	// ValueText is Value's wire text (WireText) as the emit check printed
 	// it, when Value is what was checked; "" when it was not printed.
+	// ValueJSON is, with it, Value's JSON (EncodeJSON) written in the same
+	// pass, "" when Value has no JSON form.
 	ValueText string
+	ValueJSON string
 	Prints    []string
 	ToolCalls []ToolCallRecord
 	// Memory is the new prelude: the old one plus this program's
@@ -221,7 +224,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
 		}
-		res.Value, res.ValueText = fl.reason, prog.emittedText
+		res.Value, res.ValueText, res.ValueJSON = fl.reason, prog.emittedText, prog.emittedJSON
 		res.Failed = true
 		res.Err = Errorf(fail, "%s", failMessage(fl.reason))
 		return res, nil
@@ -243,7 +246,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
-	if err := checkResultParts(res.Value, env.valueNesting()); err != nil {
+	if err := prog.checkResultParts(res.Value); err != nil {
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
@@ -251,7 +254,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		res.Value, res.Returned, res.Err = Nil, false, err
 		return res, nil
 	}
-	res.ValueText = prog.emittedText
+	res.ValueText, res.ValueJSON = prog.emittedText, prog.emittedJSON
 	res.Memory = mem
 	res.Defined = prog.defined
 	return res, nil
@@ -260,10 +263,14 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 // checkResultParts refuses a result holding, at any depth, a part that has
 // no wire text (an atom, a reduced marker, a function a builtin built
 // without source): it would print as #<...>, which nothing reads back.
-// A definition holding one is refused likewise.
-func checkResultParts(v Value, nesting int) *Error {
-	bad, isBad, _, _ := definable(nil, v, nesting)
-	if !isBad {
+// A definition holding one is refused likewise. The emit check found
+// it as it printed the result, when it did.
+func (p *progState) checkResultParts(v Value) *Error {
+	bad := p.resultNoText
+	if !p.resultPrinted {
+		bad, _, _, _ = definable(nil, v, p.env.valueNesting())
+	}
+	if bad == nil {
 		return nil
 	}
 	what := "a " + bad.TypeName()
@@ -368,9 +375,14 @@ func readUnder(th *Thread, source string, p *Program, env Env) (*Program, error)
 // progState is what one evaluation accumulates besides its value.
 type progState struct {
 	env Env
-	// emittedText is the text of the result or fail reason checkEmitted
-	// printed, which the host sends rather than printing it again.
-	emittedText string
+	// emittedText and emittedJSON are the text and JSON of the result or
+	// fail reason checkEmitted printed, which the host sends rather than
+	// printing it again; resultNoText is its first part without a wire
+	// text, resultPrinted that it was printed.
+	emittedText   string
+	emittedJSON   string
+	resultNoText  Value
+	resultPrinted bool
 	// emitChecked records that checkEmitted printed the result and every
 	// binding this turn changed, within the nesting limit.
 	emitChecked bool

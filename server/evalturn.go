@@ -348,7 +348,7 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 		DurationMs:    res.Duration.Milliseconds(),
 	}
 	if res.Err == nil || res.Failed {
-		t.Result = encodeValueText(res.Value, res.ValueText)
+		t.Result = encodeValueText(res.Value, res.ValueText, res.ValueJSON)
 	}
 	if res.Err != nil {
 		t.Error = &ptcsidecarv1.TurnError{Type: string(res.Err.Kind), Message: res.Err.Message, Hint: res.Err.Hint}

@@ -247,18 +247,19 @@ func (s *Service) maxValueDepth() int { return s.cfg.MaxValueDepth }
 // source of what EDN cannot spell), the lossless form the sidecar always
 // emits and reads back, and as JSON when the value has a JSON form
 // (lisp.EncodeJSON); nil (absent) stays unset.
-func encodeValue(v lisp.Value) *ptcsidecarv1.Value { return encodeValueText(v, "") }
+func encodeValue(v lisp.Value) *ptcsidecarv1.Value { return encodeValueText(v, "", "") }
 
 // encodeValueText is encodeValue of v whose wire text, when not "", was
-// printed already (lisp.Result.ValueText).
-func encodeValueText(v lisp.Value, text string) *ptcsidecarv1.Value {
+// printed already, with its JSON ("" when it has none) in the same pass
+// (lisp.Result.ValueText and ValueJSON).
+func encodeValueText(v lisp.Value, text, json string) *ptcsidecarv1.Value {
 	if v == nil {
 		return nil
 	}
-	if text == "" {
-		text = lisp.WireText(v)
+	if text != "" {
+		return &ptcsidecarv1.Value{Edn: text, Json: json}
 	}
-	out := &ptcsidecarv1.Value{Edn: text}
+	out := &ptcsidecarv1.Value{Edn: lisp.WireText(v)}
 	if text, err := lisp.EncodeJSON(v); err == nil {
 		out.Json = text
 	}
