@@ -81,6 +81,7 @@ func TestTextIsChargedAsItIsBuilt(t *testing.T) {
 		{name: "join of 60 MB", src: sixtyMB + `(count (clojure.string/join "," v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "pr-str of 60 MB", src: sixtyMB + `(count (pr-str v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "format of 60 MB", src: sixtyMB + `(count (format "%s" v)))`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "json/generate-string of 60 MB", src: sixtyMB + `(count (json/generate-string v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "format with a precision", src: sixtyMB + `(count (format "%.5s" v)))`, maxAlloc: 16 << 20},
 		{name: "str of a closure's 100 KB body, many times", src: closures + `(dotimes [i 20] (str v)) :done)`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "a type error describes a closure", src: sixtyMB + `(+ 1 (fn [] v)))`, want: typeError, maxAlloc: 16 << 20, maxMessage: 400},
@@ -88,6 +89,36 @@ func TestTextIsChargedAsItIsBuilt(t *testing.T) {
 		{name: "assoc on a vector with a huge index", src: sixtyMB + `(assoc [1 2] v 3))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
 		{name: "case without a match", src: `(let [v (vec (repeat 600 (apply str (repeat 1000 "x"))))] (case v 1 :a))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
 	}, Env{})
+}
+
+// TestAproposChargesTheToolsItLists: apropos and dir list the request's
+// tools on every call, names of any length built for it, sorted and
+// matched each time: they are charged as built, sorted and read. Before, 10,000 tools of 1 KB
+// names cost 10 MB built and matched per call for 10,000 steps, and a
+// loop of such calls ran seconds past its timeout.
+func TestAproposChargesTheToolsItLists(t *testing.T) {
+	tools := make([]string, 10_000)
+	for i := range tools {
+		tools[i] = fmt.Sprintf("%06d%s", i, strings.Repeat("a", 1000))
+	}
+	checkAttacks(t, []attack{
+		{name: "apropos by regex over 10,000 tools", src: `(dotimes [i 100000] (apropos #"(a|aa)*b")) :done`, want: memoryLimit, maxAlloc: 256 << 20},
+		{name: "apropos by text over 10,000 tools", src: `(dotimes [i 100000] (apropos "zz")) :done`, want: memoryLimit, maxAlloc: 256 << 20},
+	}, Env{Tools: tools})
+	res := run(t, `(count (apropos "000017"))`, Env{Tools: tools})
+	if res.Err != nil || res.Value != Int(1) {
+		t.Errorf("apropos of one tool among 10,000: %v, %v", res.Value, res.Err)
+	}
+	// Listing them sorted is charged as a sort: the step budget ends the
+	// loop after a few calls, where it ran until the memory budget did,
+	// hundreds of calls later, racing the clock on a loaded machine.
+	short := make([]string, 10_000)
+	for i := range short {
+		short[i] = fmt.Sprintf("t%d", i)
+	}
+	checkAttacks(t, []attack{
+		{name: "dir of 10,000 tools", src: `(dotimes [i 100000] (with-out-str (dir "tool"))) :done`, want: stepLimit, maxAlloc: 64 << 20},
+	}, Env{Tools: short})
 }
 
 // TestErrorTextCountsAgainstTheEmitLimit: a failed turn's error travels

@@ -26,7 +26,7 @@ var jsonBuiltins = []*Builtin{
 	{Name: "json/generate-string", Sig: "(json/generate-string x)", Doc: "x as compact JSON text: keywords as their names, sets as arrays, nil as null",
 		Category: "json", reach: qualified, aliases: []string{"cheshire.core/generate-string"},
 		MinArgs: 1, MaxArgs: 2, Fn: builtinJSONGenerate,
-		Cost: cost(visits(arg(0)), builds)},
+		Cost: cost(visits(arg(0)), writes)},
 	{Name: "Instant/parse", Sig: "(Instant/parse s)", Doc: "the ISO-8601 instant s, checked, in UTC with a Z", Category: "idiom",
 		reach: javaStatic, aliases: []string{"java.time.Instant/parse"},
 		MinArgs: 1, MaxArgs: 1, Fn: builtinInstantParse, Cost: cost(scans(arg(0)), builds)},
@@ -166,10 +166,13 @@ func builtinJSONGenerate(th *Thread, args []Value) (Value, error) {
 				WithHint("json/generate-string writes compact JSON and takes no options; print it with (println (json/generate-string x))")
 		}
 	}
-	text, err := EncodeJSON(args[0])
+	text, err := encodeJSON(th, args[0])
 	if err != nil {
 		msg := err.Error()
 		if e, ok := err.(*Error); ok {
+			if e.Kind != typeError {
+				return nil, err // the budget ran out as the text was written
+			}
 			msg = e.Message
 		}
 		return nil, Errorf(executionError, "json/generate-string: %s", msg).

@@ -283,9 +283,14 @@ const maxJSONEncodeDepth = MaxValueNesting
 // are not valid UTF-8, map keys that are neither strings nor keywords,
 // and two map keys (or two set elements) that become the same JSON text,
 // such as :a and "a".
-func EncodeJSON(v Value) (string, error) {
+func EncodeJSON(v Value) (string, error) { return encodeJSON(nil, v) }
+
+// encodeJSON is EncodeJSON charging th, when not nil, for the text as it
+// is written (json/generate-string), so that a value whose JSON passes the
+// budget stops there rather than being written whole first.
+func encodeJSON(th *Thread, v Value) (string, error) {
 	bp := textBuffers.Get().(*[]byte)
-	t := textWriter{buf: (*bp)[:0]}
+	t := textWriter{buf: (*bp)[:0], th: th}
 	defer func() {
 		if cap(t.buf) <= maxPooledText {
 			*bp = t.buf[:0]
@@ -310,6 +315,9 @@ func EncodeJSON(v Value) (string, error) {
 		return nil
 	}
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if t.err != nil {
+			return "", t.err
+		}
 		parent := w.parent()
 		if ev == walkLeave {
 			switch at.(type) {
@@ -412,6 +420,9 @@ func EncodeJSON(v Value) (string, error) {
 	}
 	if w.err != nil {
 		return "", noJSONForm("nested deeper than %d levels", maxJSONEncodeDepth)
+	}
+	if err := t.finish(); err != nil {
+		return "", err
 	}
 	return string(t.buf), nil
 }
