@@ -85,6 +85,11 @@ func builtinJSONParseLines(th *Thread, args []Value) (Value, error) {
 func parseJSONText(th *Thread, name, text string, opts []Value) (Value, error) {
 	v, readCost, err := decodeJSON(th.ctx, text, 0)
 	if err != nil {
+		if th.ctx != nil && th.ctx.Err() != nil {
+			// The evaluation's clock, not the text: a timeout as
+			// anywhere else, which no try catches.
+			return nil, th.contextError(th.ctx.Err())
+		}
 		msg := err.Error()
 		if e, ok := err.(*Error); ok {
 			msg = e.Message
