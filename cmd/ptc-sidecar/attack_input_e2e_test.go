@@ -359,7 +359,7 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 			t.Errorf("its error message is %d bytes, over the emit limit", len(out.message))
 		}
 		if out.turn != nil {
-			limit := evalTimeoutMs*time.Millisecond + 250*time.Millisecond
+			limit := requestTimeout(a.attack) + 250*time.Millisecond
 			if d := time.Duration(out.turn.GetDurationMs()) * time.Millisecond; d > limit*raceSlowdown {
 				t.Errorf("the request's work took %v, over its timeout plus 250ms", d)
 			}
@@ -402,6 +402,17 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("the server does not serve after it: %v", err)
 	}
+}
+
+// requestTimeout is the evaluation timeout an EvalTurn attack asks for.
+func requestTimeout(a attack) time.Duration {
+	if a.req == nil {
+		return evalTimeoutMs * time.Millisecond
+	}
+	if r, ok := a.req().(*ptcsidecarv1.EvalTurnRequest); ok && r.GetLimits().GetTimeoutMs() > 0 {
+		return time.Duration(r.GetLimits().GetTimeoutMs()) * time.Millisecond
+	}
+	return evalTimeoutMs * time.Millisecond
 }
 
 // TestInputAttacksUnderLoad sends each evaluation attack alone, then
