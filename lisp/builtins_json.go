@@ -83,12 +83,15 @@ func builtinJSONParseLines(th *Thread, args []Value) (Value, error) {
 // parseJSONText reads text as JSON, its keys as opts (json/parse-string's
 // second argument) asks.
 func parseJSONText(th *Thread, name, text string, opts []Value) (Value, error) {
-	v, readCost, err := decodeJSON(th.ctx, text, 0)
+	v, readCost, err := decodeJSONCharging(th.ctx, th, text, 0)
 	if err != nil {
 		if th.ctx != nil && th.ctx.Err() != nil {
 			// The evaluation's clock, not the text: a timeout as
 			// anywhere else, which no try catches.
 			return nil, th.contextError(th.ctx.Err())
+		}
+		if e, ok := err.(*Error); ok && e.Kind == memoryLimit {
+			return nil, err // the budget, charged as the value was read
 		}
 		msg := err.Error()
 		if e, ok := err.(*Error); ok {
