@@ -13,6 +13,7 @@ package main_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -47,6 +48,12 @@ func featureAttacks() []inputAttack {
 			bigVector + "(count (json/generate-string v)))")}, evalCPU},
 		{attack{name: "json/parse-string of its own text, 20,000 times", method: "EvalTurn", expect: "memory_limit", kind: kindPrograms, req: budgeted(
 			`(let [s (json/generate-string (vec (range 20000)))] (dotimes [i 20000] (json/parse-string s)) :done)`)}, evalCPU},
+		// JSON text sent as data and read by the program: the value was
+		// built whole before the allocation budget was charged for it.
+		{attack{name: "json/parse-string of 4 MB of numbers from data", method: "EvalTurn", expect: "memory_limit", kind: kindValues,
+			req: jsonData("[" + strings.Repeat("1,", 2_000_000) + "1]")}, evalCPU},
+		{attack{name: "json/parse-string of 9 MB of objects from data", method: "EvalTurn", expect: "memory_limit", kind: kindValues,
+			req: jsonData("[" + strings.Repeat(`{"a":1,"b":2},`, 650_000) + "1]")}, evalCPU},
 		// Exceptions: their message and data travel back in the turn's error.
 		{attack{name: "an uncaught ex-info of a 9 MB message", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			`(throw (ex-info (apply str (repeat 9000 (apply str (repeat 1000 "x")))) {}))`)}, evalCPU},
@@ -166,6 +173,17 @@ func featureAttacks() []inputAttack {
 			}
 			return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Options: &ptcsidecarv1.Options{Strategy: "full", ProgramForm: "tool_call"}}
 		}}, 2 * time.Second},
+	}
+}
+
+// jsonData is an EvalTurn attack: text as data/s, which the program reads
+// as JSON, with the server's whole timeout, so that the allocation budget
+// stops it on a loaded machine too.
+func jsonData(text string) func() proto.Message {
+	return func() proto.Message {
+		edn, _ := json.Marshal(text) // a JSON string is an EDN string here: no \u escapes in text
+		return &ptcsidecarv1.EvalTurnRequest{Program: "(count (json/parse-string data/s))", Limits: &ptcsidecarv1.Limits{TimeoutMs: 5000},
+			Data: &ptcsidecarv1.Value{Edn: "{:s " + string(edn) + "}"}}
 	}
 }
 
