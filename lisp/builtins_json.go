@@ -63,15 +63,19 @@ func builtinJSONParseLines(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf("json/parse-lines", "a string of JSON lines", args[0])
 	}
+	// The lines are read where they stand: split first, a text of short
+	// lines held a slice as large again as its values for the whole call.
 	var out []Value
-	for i, line := range strings.Split(strings.ReplaceAll(string(s), "\r\n", "\n"), "\n") {
+	i := 0
+	for line := range strings.Lines(string(s)) {
+		i++
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		v, err := parseJSONText(th, "json/parse-lines", line, args[1:])
+		v, err := parseJSONText(th, "json/parse-lines", strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), args[1:])
 		if err != nil {
 			if e, ok := err.(*Error); ok && e.Kind == executionError {
-				e.Message = "line " + strconv.Itoa(i+1) + ": " + e.Message
+				e.Message = "line " + strconv.Itoa(i) + ": " + e.Message
 			}
 			return nil, err
 		}
