@@ -54,6 +54,12 @@ func featureAttacks() []inputAttack {
 			req: jsonData("[" + strings.Repeat("1,", 2_000_000) + "1]")}, evalCPU},
 		{attack{name: "json/parse-string of 9 MB of objects from data", method: "EvalTurn", expect: "memory_limit", kind: kindValues,
 			req: jsonData("[" + strings.Repeat(`{"a":1,"b":2},`, 650_000) + "1]")}, evalCPU},
+		{attack{name: "json/parse-lines of 1.5 million lines from data", method: "EvalTurn", expect: "memory_limit", kind: kindValues,
+			req: func() proto.Message {
+				r := jsonData(strings.Repeat("{}\n", 1_500_000))().(*ptcsidecarv1.EvalTurnRequest)
+				r.Program = "(count (json/parse-lines data/s))"
+				return r
+			}}, evalCPU},
 		// Exceptions: their message and data travel back in the turn's error.
 		{attack{name: "an uncaught ex-info of a 9 MB message", method: "EvalTurn", expect: "failed", kind: kindPrograms, req: program(
 			`(throw (ex-info (apply str (repeat 9000 (apply str (repeat 1000 "x")))) {}))`)}, evalCPU},
