@@ -93,6 +93,10 @@ func featureAttacks() []inputAttack {
 			}
 			return &ptcsidecarv1.EvalTurnRequest{Program: `(dotimes [i 100000] (with-out-str (dir "tool"))) :done`, Tools: tools, Limits: evalLimits()}
 		}}, evalCPU},
+		{attack{name: "doc of a tool with a 10 MB description, 1,000 times", method: "EvalTurn", expect: "failed", kind: kindTexts, req: func() proto.Message {
+			return &ptcsidecarv1.EvalTurnRequest{Program: `(dotimes [i 1000] (with-out-str (doc tool/t))) :done`,
+				Tools: []*ptcsidecarv1.ToolSpec{{Name: "t", Signature: "(t [x :int])", Description: strings.Repeat("d", 10_000_000)}}, Limits: evalLimits()}
+		}}, evalCPU},
 		// The program call of the tool-call form: what the turn echoes, and
 		// its JSON read before the evaluation.
 		{attack{name: "program call with a 12 MB id", method: "EvalTurn", expect: "INVALID_ARGUMENT", kind: kindValues,
