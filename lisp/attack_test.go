@@ -81,6 +81,7 @@ func TestTextIsChargedAsItIsBuilt(t *testing.T) {
 		{name: "join of 60 MB", src: sixtyMB + `(count (clojure.string/join "," v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "pr-str of 60 MB", src: sixtyMB + `(count (pr-str v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "format of 60 MB", src: sixtyMB + `(count (format "%s" v)))`, want: memoryLimit, maxAlloc: 64 << 20},
+		{name: "json/generate-string of 60 MB", src: sixtyMB + `(count (json/generate-string v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "format with a precision", src: sixtyMB + `(count (format "%.5s" v)))`, maxAlloc: 16 << 20},
 		{name: "str of a closure's 100 KB body, many times", src: closures + `(dotimes [i 20] (str v)) :done)`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "a type error describes a closure", src: sixtyMB + `(+ 1 (fn [] v)))`, want: typeError, maxAlloc: 16 << 20, maxMessage: 400},
@@ -88,6 +89,60 @@ func TestTextIsChargedAsItIsBuilt(t *testing.T) {
 		{name: "assoc on a vector with a huge index", src: sixtyMB + `(assoc [1 2] v 3))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
 		{name: "case without a match", src: `(let [v (vec (repeat 600 (apply str (repeat 1000 "x"))))] (case v 1 :a))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
 	}, Env{})
+}
+
+// TestAproposChargesTheToolsItLists: apropos and dir list the request's
+// tools on every call, names of any length built for it, sorted and
+// matched each time: they are charged as built, sorted and read. Before, 10,000 tools of 1 KB
+// names cost 10 MB built and matched per call for 10,000 steps, and a
+// loop of such calls ran seconds past its timeout.
+func TestAproposChargesTheToolsItLists(t *testing.T) {
+	tools := make([]string, 10_000)
+	for i := range tools {
+		tools[i] = fmt.Sprintf("%06d%s", i, strings.Repeat("a", 1000))
+	}
+	checkAttacks(t, []attack{
+		{name: "apropos by regex over 10,000 tools", src: `(dotimes [i 100000] (apropos #"(a|aa)*b")) :done`, want: memoryLimit, maxAlloc: 256 << 20},
+		{name: "apropos by text over 10,000 tools", src: `(dotimes [i 100000] (apropos "zz")) :done`, want: memoryLimit, maxAlloc: 256 << 20},
+	}, Env{Tools: tools})
+	res := run(t, `(count (apropos "000017"))`, Env{Tools: tools})
+	if res.Err != nil || res.Value != Int(1) {
+		t.Errorf("apropos of one tool among 10,000: %v, %v", res.Value, res.Err)
+	}
+	// Listing them sorted is charged as a sort: the step budget ends the
+	// loop after a few calls, where it ran until the memory budget did,
+	// hundreds of calls later, racing the clock on a loaded machine.
+	short := make([]string, 10_000)
+	for i := range short {
+		short[i] = fmt.Sprintf("t%d", i)
+	}
+	checkAttacks(t, []attack{
+		{name: "dir of 10,000 tools", src: `(dotimes [i 100000] (with-out-str (dir "tool"))) :done`, want: stepLimit, maxAlloc: 64 << 20},
+	}, Env{Tools: short})
+}
+
+// TestJSONParseIsChargedAsItReads: json/parse-string charges each value
+// as it reads it, and makes room for a long array no larger than the
+// budget left, so that text whose value passes the budget stops there.
+// Before, the value was built whole and charged after: 4 MB of numbers
+// built 2 million values, 259 MiB allocated (97 now, most of it the JSON
+// tokenizer's garbage), to end memory_limit, or timeout on a loaded
+// machine.
+func TestJSONParseIsChargedAsItReads(t *testing.T) {
+	b := NewMapBuilder(2)
+	b.Set(Keyword("numbers"), String("["+strings.Repeat("1,", 2_000_000)+"1]"))
+	b.Set(Keyword("objects"), String("["+strings.Repeat(`{"a":1,"b":2},`, 300_000)+"1]"))
+	// The budget decides, not the clock, however slow the machine (the
+	// race detector makes this reading ten times slower).
+	env := Env{Data: b.Map(), Limits: Limits{Timeout: 10 * time.Minute}}
+	checkAttacks(t, []attack{
+		{name: "4 MB of numbers", src: `(count (json/parse-string data/numbers))`, want: memoryLimit, maxAlloc: 128 << 20},
+		{name: "4 MB of objects", src: `(count (json/parse-string data/objects))`, want: memoryLimit, maxAlloc: 128 << 20},
+	}, env)
+	res := run(t, `(json/parse-string "{\"a\": [1, 2.5, {\"b\": null}], \"c\": \"x\"}" true)`, Env{})
+	if res.Err != nil || Repr(res.Value) != `{:a [1 2.5 {:b nil}], :c "x"}` {
+		t.Errorf("a small text: %v, %v", res.Value, res.Err)
+	}
 }
 
 // TestErrorTextCountsAgainstTheEmitLimit: a failed turn's error travels

@@ -193,12 +193,34 @@ func builtinApropos(th *Thread, args []Value) (Value, error) {
 		}
 		match = func(n string) bool { return strings.Contains(n, name) }
 	}
+	// The request's tools are listed as names built for the call, each
+	// of any length: charged before they are built, and each match by the
+	// bytes it reads, as a regex builtin charges its match.
+	if th.prog != nil {
+		built := 0
+		for t := range th.prog.tools {
+			built += len("tool/") + len(t)
+		}
+		if err := th.allocString(built); err != nil {
+			return nil, err
+		}
+	}
 	names := everyName(th)
-	if err := th.step(int64(len(names))); err != nil {
+	if err := sortCost(th, len(names)); err != nil { // listed sorted on each call
 		return nil, err
 	}
 	var found []Value
+	re, byRegex := args[0].(*regex)
 	for _, n := range names {
+		var err error
+		if byRegex {
+			err = chargeMatch(th, re.insts, len(n))
+		} else {
+			err = th.step(int64(len(n)) / 64)
+		}
+		if err != nil {
+			return nil, err
+		}
 		if match(n) {
 			if err := th.allocString(len(n)); err != nil {
 				return nil, err
@@ -222,7 +244,7 @@ func builtinDir(th *Thread, args []Value) (Value, error) {
 		return nil, Errorf(executionError, "dir: there is no namespace %s", ns).
 			WithHint("(dir) lists the namespaces: %s", strings.Join(introspectNamespaces(), ", "))
 	}
-	if err := th.step(int64(len(names))); err != nil {
+	if err := sortCost(th, len(names)); err != nil { // listed sorted on each call
 		return nil, err
 	}
 	return Nil, printLines(th, names)

@@ -26,7 +26,7 @@ var jsonBuiltins = []*Builtin{
 	{Name: "json/generate-string", Sig: "(json/generate-string x)", Doc: "x as compact JSON text: keywords as their names, sets as arrays, nil as null",
 		Category: "json", reach: qualified, aliases: []string{"cheshire.core/generate-string"},
 		MinArgs: 1, MaxArgs: 2, Fn: builtinJSONGenerate,
-		Cost: cost(visits(arg(0)), builds)},
+		Cost: cost(visits(arg(0)), writes)},
 	{Name: "Instant/parse", Sig: "(Instant/parse s)", Doc: "the ISO-8601 instant s, checked, in UTC with a Z", Category: "idiom",
 		reach: javaStatic, aliases: []string{"java.time.Instant/parse"},
 		MinArgs: 1, MaxArgs: 1, Fn: builtinInstantParse, Cost: cost(scans(arg(0)), builds)},
@@ -63,15 +63,19 @@ func builtinJSONParseLines(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf("json/parse-lines", "a string of JSON lines", args[0])
 	}
+	// The lines are read where they stand: split first, a text of short
+	// lines held a slice as large again as its values for the whole call.
 	var out []Value
-	for i, line := range strings.Split(strings.ReplaceAll(string(s), "\r\n", "\n"), "\n") {
+	i := 0
+	for line := range strings.Lines(string(s)) {
+		i++
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		v, err := parseJSONText(th, "json/parse-lines", line, args[1:])
+		v, err := parseJSONText(th, "json/parse-lines", strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), args[1:])
 		if err != nil {
 			if e, ok := err.(*Error); ok && e.Kind == executionError {
-				e.Message = "line " + strconv.Itoa(i+1) + ": " + e.Message
+				e.Message = "line " + strconv.Itoa(i) + ": " + e.Message
 			}
 			return nil, err
 		}
@@ -83,8 +87,16 @@ func builtinJSONParseLines(th *Thread, args []Value) (Value, error) {
 // parseJSONText reads text as JSON, its keys as opts (json/parse-string's
 // second argument) asks.
 func parseJSONText(th *Thread, name, text string, opts []Value) (Value, error) {
-	v, readCost, err := decodeJSON(th.ctx, text, 0)
+	v, readCost, err := decodeJSONCharging(th.ctx, th, text, 0)
 	if err != nil {
+		if th.ctx != nil && th.ctx.Err() != nil {
+			// The evaluation's clock, not the text: a timeout as
+			// anywhere else, which no try catches.
+			return nil, th.contextError(th.ctx.Err())
+		}
+		if e, ok := err.(*Error); ok && e.Kind == memoryLimit {
+			return nil, err // the budget, charged as the value was read
+		}
 		msg := err.Error()
 		if e, ok := err.(*Error); ok {
 			msg = e.Message
@@ -166,10 +178,13 @@ func builtinJSONGenerate(th *Thread, args []Value) (Value, error) {
 				WithHint("json/generate-string writes compact JSON and takes no options; print it with (println (json/generate-string x))")
 		}
 	}
-	text, err := EncodeJSON(args[0])
+	text, err := encodeJSON(th, args[0])
 	if err != nil {
 		msg := err.Error()
 		if e, ok := err.(*Error); ok {
+			if e.Kind != typeError {
+				return nil, err // the budget ran out as the text was written
+			}
 			msg = e.Message
 		}
 		return nil, Errorf(executionError, "json/generate-string: %s", msg).

@@ -35,13 +35,22 @@ func DecodeJSON(text string, maxDepth int) (Value, error) {
 // decodeJSON is DecodeJSON that also returns what the value costs once
 // read (readNodeCost), counted as it was built.
 func decodeJSON(ctx context.Context, text string, maxDepth int) (Value, int64, error) {
+	return decodeJSONCharging(ctx, nil, text, maxDepth)
+}
+
+// decodeJSONCharging is decodeJSON charging th, when not nil, for each
+// value as it is read (json/parse-string): text whose value passes the
+// allocation budget stops there instead of being built whole first, which
+// for a 9 MB text took 4 s and 110 MiB. The read cost returned is what is
+// left to charge once the value is read.
+func decodeJSONCharging(ctx context.Context, th *Thread, text string, maxDepth int) (Value, int64, error) {
 	if maxDepth < 1 {
 		maxDepth = defaultJSONDepth
 	}
 	maxDepth = min(maxDepth, MaxValueNesting)
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	d := jsonDecoder{ctx: ctx, dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text)))}
+	d := jsonDecoder{ctx: ctx, dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text))), th: th}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, 0, err
@@ -49,7 +58,7 @@ func decodeJSON(ctx context.Context, text string, maxDepth int) (Value, int64, e
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, 0, jsonError(dec, "unexpected data after the JSON value")
 	}
-	return v, d.cost, nil
+	return v, max(d.cost-d.charged, 0), nil
 }
 
 type jsonDecoder struct {
@@ -64,6 +73,10 @@ type jsonDecoder struct {
 	// values.
 	ctx    context.Context
 	values int64
+	// th, when set, is charged for each value as it is read, charged
+	// bytes in all.
+	th      *Thread
+	charged int64
 }
 
 // charge counts what v, an array or object just built, cost, and refuses
@@ -95,6 +108,9 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		}
 		return nil, jsonError(d.dec, "%v", err)
 	}
+	if err := d.chargeToken(tok); err != nil {
+		return nil, err
+	}
 	switch t := tok.(type) {
 	case nil:
 		return Nil, nil
@@ -122,7 +138,7 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 				}
 				elems = append(elems, v)
 				if len(elems) == longSeq {
-					elems = append(make([]Value, 0, max(d.countAhead(open, depth), longSeq)), elems...)
+					elems = append(make([]Value, 0, d.room(d.countAhead(open, depth))), elems...)
 				}
 			}
 			if _, err := d.dec.Token(); err != nil {
@@ -139,6 +155,9 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			if err != nil {
 				return nil, jsonError(d.dec, "%v", err)
 			}
+			if err := d.chargeToken(kt); err != nil {
+				return nil, err
+			}
 			key, _ := kt.(string)
 			v, err := d.value(depth + 1)
 			if err != nil {
@@ -146,7 +165,7 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 			}
 			pairs = append(pairs, MapEntry{jsonKey(key), v})
 			if len(pairs) == longSeq {
-				pairs = append(make([]MapEntry, 0, max(d.countAhead(open, depth), longSeq)), pairs...)
+				pairs = append(make([]MapEntry, 0, d.room(d.countAhead(open, depth))), pairs...)
 			}
 		}
 		if _, err := d.dec.Token(); err != nil {
@@ -162,6 +181,30 @@ func (d *jsonDecoder) value(depth int) (Value, error) {
 		return d.charge(measureReadMap(b.Map()))
 	}
 	return nil, jsonError(d.dec, "unexpected token %v", tok)
+}
+
+// chargeToken charges the thread, when there is one, for a token read:
+// an element and a string's bytes.
+func (d *jsonDecoder) chargeToken(tok json.Token) error {
+	if d.th == nil {
+		return nil
+	}
+	n := int64(costElem)
+	if s, ok := tok.(string); ok {
+		n += int64(len(s))
+	}
+	d.charged += n
+	return d.th.alloc(n)
+}
+
+// room is the room made at once for a long array or object of n elements
+// counted ahead: all of them, but no more than the thread charged for
+// them has budget left for (the elements are charged as they are read).
+func (d *jsonDecoder) room(n int) int {
+	if d.th != nil && d.th.limits.MaxAllocBytes > 0 {
+		n = min(n, int(max(d.th.limits.MaxAllocBytes-d.th.allocated, 0)/costElem))
+	}
+	return max(n, longSeq)
 }
 
 // countAhead returns how many elements (or pairs) the array (or object)
@@ -283,9 +326,14 @@ const maxJSONEncodeDepth = MaxValueNesting
 // are not valid UTF-8, map keys that are neither strings nor keywords,
 // and two map keys (or two set elements) that become the same JSON text,
 // such as :a and "a".
-func EncodeJSON(v Value) (string, error) {
+func EncodeJSON(v Value) (string, error) { return encodeJSON(nil, v) }
+
+// encodeJSON is EncodeJSON charging th, when not nil, for the text as it
+// is written (json/generate-string), so that a value whose JSON passes the
+// budget stops there rather than being written whole first.
+func encodeJSON(th *Thread, v Value) (string, error) {
 	bp := textBuffers.Get().(*[]byte)
-	t := textWriter{buf: (*bp)[:0]}
+	t := textWriter{buf: (*bp)[:0], th: th}
 	defer func() {
 		if cap(t.buf) <= maxPooledText {
 			*bp = t.buf[:0]
@@ -310,6 +358,9 @@ func EncodeJSON(v Value) (string, error) {
 		return nil
 	}
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+		if t.err != nil {
+			return "", t.err
+		}
 		parent := w.parent()
 		if ev == walkLeave {
 			switch at.(type) {
@@ -390,6 +441,9 @@ func EncodeJSON(v Value) (string, error) {
 	}
 	if w.err != nil {
 		return "", noJSONForm("nested deeper than %d levels", maxJSONEncodeDepth)
+	}
+	if err := t.finish(); err != nil {
+		return "", err
 	}
 	return string(t.buf), nil
 }

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,25 @@ func TestClockCountsFromArrival(t *testing.T) {
 	res := run(t, "(loop [] (recur))", Env{Arrived: arrived, Limits: Limits{Timeout: time.Minute, MaxSteps: Unlimited}})
 	if res.Err == nil || res.Err.Kind != timeout || res.Duration < time.Hour {
 		t.Errorf("got %v after %v, want a timeout counted from an hour ago", res.Err, res.Duration)
+	}
+}
+
+// TestJSONParseTimesOut: the deadline passing while json/parse-string
+// reads is the evaluation's timeout, which no try catches. Before, it was
+// an execution_error "json/parse-string: context deadline exceeded" that
+// a program could catch and go on from, and the same program ended with
+// memory_limit or execution_error by the machine's load.
+func TestJSONParseTimesOut(t *testing.T) {
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now())
+	defer cancel()
+	th := newThread(ctx, DefaultLimits())
+	text := String("[" + strings.Repeat("[1,2,3,4,5,6,7,8,9,10,11,12],", 20_000) + "[1]]")
+	_, err := builtinJSONParse(th, []Value{text})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != timeout {
+		t.Fatalf("the deadline passed as it reads: %.200v, want timeout", err)
+	}
+	if _, caught := catchable(err); caught {
+		t.Error("a try catches the timeout")
 	}
 }

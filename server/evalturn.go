@@ -118,7 +118,9 @@ func startClock(ev *evaluation, admit func() error) error {
 func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
 	if call := req.GetProgramCall(); ev.program == "" && call != nil && !noCall(call) {
+		began := time.Now() // reading the call is extracting the program
 		program, callErr, err := programFromCall(call, prefix+"program_call")
+		ev.extracting = time.Since(began)
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +131,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		var err error
 		began := time.Now()
 		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.ctx, ev.rawResponse)
-		ev.extracting = time.Since(began)
+		ev.extracting += time.Since(began)
 		if err != nil {
 			return nil, rd.interrupted()
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -29,15 +30,28 @@ func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *li
 			WithHint(`call %s with arguments {"program": "(your program)"}: a JSON object whose "program" is the program as one string`, strategies.ProgramToolName)
 		return "", e, nil
 	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(call.GetArguments()), &args); err != nil {
+	// The turn echoes the id as program_call_id: a provider's ids are
+	// tens of bytes, and one of megabytes would make a turn no client
+	// receives.
+	if id := call.GetId(); len(id) > maxProgramCallID {
+		return "", nil, invalidf(field+".id", "%d bytes, more than the %d a tool call's id may have: send the id the provider gave the call", len(id), maxProgramCallID)
+	}
+	// Only "program" is read: the other keys are skipped where they
+	// stand. Decoded into a map, a million of them cost ten times the
+	// arguments and two seconds before the evaluation's clock started.
+	text := []byte(call.GetArguments())
+	if !json.Valid(text) {
+		var v any
+		err := json.Unmarshal(text, &v) // says where it is not JSON
 		return bad("the arguments are not a JSON object (" + err.Error() + ")")
 	}
-	if args == nil {
+	raw, object, found := topLevelValue(text, "program")
+	switch {
+	case !object && string(bytes.TrimSpace(text)) == "null":
 		return bad("the arguments are null, not a JSON object")
-	}
-	raw, ok := args["program"]
-	if !ok {
+	case !object:
+		return bad("the arguments are not a JSON object")
+	case !found:
 		return bad(`the arguments have no "program"`)
 	}
 	var program string
@@ -48,6 +62,64 @@ func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *li
 		return bad(`"program" is empty`)
 	}
 	return program, nil, nil
+}
+
+// maxProgramCallID is the longest program_call.id accepted.
+const maxProgramCallID = 1024
+
+// topLevelValue returns the text of the value of key in text, valid JSON,
+// when it is an object (object) holding that key (found; the last one when
+// it repeats). It reads the text once and builds nothing but escaped keys.
+func topLevelValue(text []byte, key string) (raw []byte, object, found bool) {
+	ws := func(i int) int {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	str := func(i int) int { // past the string that opens at i
+		for i++; text[i] != '"'; i++ {
+			if text[i] == '\\' {
+				i++
+			}
+		}
+		return i + 1
+	}
+	i := ws(0)
+	if text[i] != '{' {
+		return nil, false, false
+	}
+	for i = ws(i + 1); text[i] == '"'; i = ws(i + 1) { // at a key; the text is valid
+		end := str(i)
+		k := text[i+1 : end-1]
+		same := string(k) == key
+		if bytes.IndexByte(k, '\\') >= 0 {
+			var unescaped string
+			json.Unmarshal(text[i:end], &unescaped)
+			same = unescaped == key
+		}
+		start := ws(ws(end) + 1) // past the colon
+		depth := 0
+		for i = start; depth > 0 || text[i] != ',' && text[i] != '}'; {
+			switch text[i] {
+			case '"':
+				i = str(i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			i++
+		}
+		if same {
+			raw, found = bytes.TrimRight(text[start:i], " \t\n\r"), true
+		}
+		if text[i] == '}' {
+			break
+		}
+	}
+	return raw, true, found
 }
 
 // noCall reports whether call stands for a reply in tool-call form that

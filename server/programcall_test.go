@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -146,5 +147,49 @@ func TestReplyWithoutACall(t *testing.T) {
 	_, err = c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{ProgramCall: &ptcsidecarv1.ChatToolCall{Name: "search"}})
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "program_call.name: ") {
 		t.Errorf("an empty call of another tool: %v", err)
+	}
+}
+
+// TestProgramCallBounds: an id longer than a provider's is refused naming
+// the field, since the turn echoes it; arguments are read for "program"
+// alone, whatever else they hold, exactly by that key (the last when it
+// repeats), building nothing for the other keys. Before, a 12 MB id made a
+// 12 MB turn no default client receives, and a million other keys were
+// decoded into a map: 145 MiB and 2.5 s of CPU before the evaluation's
+// clock started.
+func TestProgramCallBounds(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	_, err := c.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{ProgramCall: &ptcsidecarv1.ChatToolCall{
+		Id: strings.Repeat("i", 2000), Arguments: `{"program": "1"}`}})
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "program_call.id: ") {
+		t.Errorf("a 2,000-byte id: %v %q", st.Code(), st.Message())
+	}
+	for args, want := range map[string]string{
+		`{"a": {"program": "2", "b": ["}", "\""]}, "program" : "(+ 1 2)" , "c": [1, {"d": null}]}`: "(+ 1 2)",
+		`{"program": "1", "program": "2"}`:         "2",
+		` { "\u0070rogram" : "3" } `:               "3",
+		`{"x": "program", "program": "4\"}"}`:      `4"}`,
+		`{"Program": "5", "program": "6"}`:         "6",
+		`{"program": "7", "tail": "{[\\\"]}\\\\"}`: "7",
+	} {
+		got, callErr, err := programFromCall(&ptcsidecarv1.ChatToolCall{Id: "c", Arguments: args}, "program_call")
+		if err != nil || callErr != nil || got != want {
+			t.Errorf("%s: %q, %v, %v; want %q", args, got, callErr, err, want)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(`{"program": "(+ 1 2)"`)
+	for i := range 100_000 {
+		fmt.Fprintf(&b, `,"k%d":[{"a":[]}]`, i)
+	}
+	b.WriteString("}")
+	call := &ptcsidecarv1.ChatToolCall{Id: "c", Arguments: b.String()}
+	allocs := testing.AllocsPerRun(2, func() {
+		if got, callErr, err := programFromCall(call, "program_call"); got != "(+ 1 2)" || callErr != nil || err != nil {
+			t.Fatalf("100,000 other keys: %q, %v, %v", got, callErr, err)
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("100,000 other keys: %.0f allocations, want a few", allocs)
 	}
 }

@@ -127,6 +127,9 @@ func TestAttackSharedLazySequences(t *testing.T) {
 		{`(drop 5 (range))`, `[[5 6] [5 6 7]]`},
 		{`(drop-while (fn [x] (< x 3)) (drop 2 (iterate inc 0)))`, `[[3 4] [3 4 5]]`},
 		{`(map inc (filter odd? (drop 1 (cycle [1 2 3]))))`, `[[4 2] [4 2 4]]`},
+		// A memoized function's cache, filled by every caller that reads
+		// the sequence.
+		{`(map (memoize (fn [x] (* x x))) (range))`, `[[0 1] [0 1 4]]`},
 	}
 	ways := map[string]func(edn string) proto.Message{
 		"earlier result": func(edn string) proto.Message {
