@@ -90,21 +90,17 @@ var idiomBuiltins = []*Builtin{
 	{Name: "reset!", Sig: "(reset! a x)", Doc: "set atom a to x and return x", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReset,
 		Cost: cost(constant)},
-	{Name: "ex-info", Sig: "(ex-info message data)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
+	{Name: "ex-info", Sig: "(ex-info message data) (ex-info message data cause)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
 		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
 		Cost: cost(constant)},
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exMessage(args[0]), nil },
 		Cost: cost(constant)},
-	{Name: ".getMessage", Sig: "(.getMessage e)", Doc: "the message of a caught error, as ex-message", Category: "idiom", reach: javaForm,
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			if _, ok := args[0].(*thrown); !ok {
-				return nil, typeErrorf(".getMessage", "a caught exception", args[0]).
-					WithHint("call it on the name a catch clause binds: (catch Exception e (.getMessage e))")
-			}
-			return exMessage(args[0]), nil
-		},
+	throwableMethod(".getMessage", "the message of a caught error, as ex-message", exMessage),
+	{Name: "ex-cause", Sig: "(ex-cause e)", Doc: "the exception a caught error wraps (ex-info's third argument), or nil", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exCause(args[0]), nil },
 		Cost: cost(constant)},
+	throwableMethod(".getCause", "the exception a caught error wraps, as ex-cause", exCause),
 	{Name: "ex-data", Sig: "(ex-data e)", Doc: "the data map of a caught error, or nil", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			if e, ok := args[0].(*thrown); ok && e.data != nil {
@@ -436,6 +432,8 @@ type thrown struct {
 	// class is the short name of its Java class where known (javaSupers);
 	// javaMessage, when set, the message Clojure's exception carries.
 	class, javaMessage string
+	// cause is the exception ex-info's third argument wraps, or nil.
+	cause *thrown
 }
 
 func (*thrown) TypeName() string { return "exception" }
@@ -470,7 +468,39 @@ func builtinExInfo(th *Thread, args []Value) (Value, error) {
 			return nil, typeErrorf("ex-info", "a data map", args[1])
 		}
 	}
+	if len(args) > 2 {
+		switch c := args[2].(type) {
+		case *thrown:
+			e.cause = c
+		case NilType:
+		default:
+			return nil, typeErrorf("ex-info", "a caught exception as the cause", args[2]).
+				WithHint("pass the exception a catch clause binds: (catch Exception e (throw (ex-info \"msg\" {} e)))")
+		}
+	}
 	return e, nil
+}
+
+// throwableMethod is a method of Java's Throwable, read from a caught
+// exception: anything else is a type error, as the method is not there.
+func throwableMethod(name, doc string, read func(Value) Value) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " e)", Doc: doc, Category: "idiom", reach: javaForm,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if _, ok := args[0].(*thrown); !ok {
+				return nil, typeErrorf(name, "a caught exception", args[0]).
+					WithHint("call it on the name a catch clause binds: (catch Exception e (%s e))", name)
+			}
+			return read(args[0]), nil
+		}}
+}
+
+// exCause is the cause of e, a caught exception, or nil, as Clojure's
+// ex-cause and Throwable's .getCause.
+func exCause(e Value) Value {
+	if t, ok := e.(*thrown); ok && t.cause != nil {
+		return t.cause
+	}
+	return Nil
 }
 
 // javaBuiltins are the static methods of Java classes that models call,

@@ -19,7 +19,7 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*", Int(1), mulNumbers),
 		Cost:   cost(perArg(argsFrom(1))),
 		binary: &mulInts, borrows: true},
-	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by zero gives ##Inf or ##NaN", Category: "math",
+	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by 0 an error, by 0.0 ##Inf or ##NaN", Category: "math",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinDivide,
 		Cost: cost(perArg(argsFrom(1))),
 		lean: true},
@@ -116,9 +116,27 @@ func builtinMinus(th *Thread, args []Value) (Value, error) {
 	return foldNumbers("-", Int(0), subNumbers)(th, args)
 }
 
+// builtinDivide divides left to right. Where Clojure's quotient so far is
+// exact (every argument before the divisor an integer, so a long or a
+// ratio there) a divisor of integer zero throws ArithmeticException, as
+// Clojure's does; a float anywhere before it makes the division IEEE 754's.
 func builtinDivide(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
+		if args[0] == Int(0) {
+			return nil, divideByZero("/")
+		}
 		return divNumbers("/", Int(1), args[0])
+	}
+	exact := true
+	for i, a := range args {
+		_, isInt := a.(Int)
+		if i > 0 && exact && a == Int(0) {
+			if _, err := numberArg("/", args[0]); err != nil {
+				return nil, err
+			}
+			return nil, divideByZero("/")
+		}
+		exact = exact && isInt
 	}
 	return foldNumbers("/", Int(1), divNumbers)(th, args)
 }

@@ -43,3 +43,14 @@
 ;; (.getMessage e) is ex-message.
 (assert.eq (try (throw (ex-info "boom" {})) (catch Exception e (.getMessage e))) "boom")
 (assert.eq (try (case 1 2 3) (catch Exception e (.getMessage e))) "No matching clause: 1")
+
+;; ex-info's third argument is the cause: ex-cause and .getCause read it.
+(assert.eq (ex-message (ex-cause (ex-info "outer" {} (ex-info "inner" {:k 1})))) "inner")
+(assert.eq (ex-data (ex-cause (ex-info "outer" {} (ex-info "inner" {:k 1})))) {:k 1})
+(assert.eq (ex-cause (ex-info "a" {})) nil)
+(assert.eq (ex-cause nil) nil)
+(assert.eq (ex-cause 1) nil)
+(assert.eq (try (try (/ 1 0) (catch ArithmeticException e (throw (ex-info "wrapped" {} e))))
+                (catch Exception e [(ex-message e) (.getMessage (.getCause e))]))
+           ["wrapped" "Divide by zero"])
+(assert.fails #(ex-info "a" {} 5) "cause")
