@@ -58,7 +58,7 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 2, Fn: builtinRound,
 		Cost: cost(constant),
 		lean: true},
-	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3", Category: "math",
+	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3; Java's 32-bit range", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toInteger("int"),
 		Cost: cost(constant)},
 	{Name: "long", Sig: "(long x)", Doc: "same as int", Category: "math",
@@ -255,8 +255,17 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		switch x := args[0].(type) {
 		case Int:
+			if fn == "int" && int64(int32(x)) != int64(x) {
+				return nil, Errorf(arithmeticError, "int: %d does not fit in Java's 32-bit int", int64(x)).
+					WithHint("use (long x): integers here are 64-bit").asJava("ArithmeticException", "integer overflow")
+			}
 			return x, nil
 		case Float:
+			if t := math.Trunc(float64(x)); fn == "int" && !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {
+				return nil, Errorf(executionError, "int: %s does not fit in Java's 32-bit int", formatFloat(float64(x))).
+					WithHint("use (long x): integers here are 64-bit").
+					asJava("IllegalArgumentException", "Value out of range for int: "+formatFloat(float64(x)))
+			}
 			return floatToInt(fn, float64(x))
 		case String:
 			// A character, which is a one-character string here: its

@@ -58,27 +58,30 @@ func (e *Error) asJava(class, message string) *Error {
 // catches a NumberFormatException, (catch Exception e) everything but an
 // AssertionError, which is an Error.
 var javaSupers = map[string]string{
-	"Throwable":                       "",
-	"Exception":                       "Throwable",
-	"Error":                           "Throwable",
-	"AssertionError":                  "Error",
-	"RuntimeException":                "Exception",
-	"IllegalArgumentException":        "RuntimeException",
-	"NumberFormatException":           "IllegalArgumentException",
-	"ArityException":                  "IllegalArgumentException",
-	"ArithmeticException":             "RuntimeException",
-	"ClassCastException":              "RuntimeException",
-	"NullPointerException":            "RuntimeException",
-	"IllegalStateException":           "RuntimeException",
-	"UnsupportedOperationException":   "RuntimeException",
-	"IndexOutOfBoundsException":       "RuntimeException",
-	"StringIndexOutOfBoundsException": "IndexOutOfBoundsException",
-	"ArrayIndexOutOfBoundsException":  "IndexOutOfBoundsException",
-	"ExceptionInfo":                   "RuntimeException",
+	"Throwable":                        "",
+	"Exception":                        "Throwable",
+	"Error":                            "Throwable",
+	"AssertionError":                   "Error",
+	"RuntimeException":                 "Exception",
+	"IllegalArgumentException":         "RuntimeException",
+	"NumberFormatException":            "IllegalArgumentException",
+	"ArityException":                   "IllegalArgumentException",
+	"ArithmeticException":              "RuntimeException",
+	"ClassCastException":               "RuntimeException",
+	"NullPointerException":             "RuntimeException",
+	"IllegalStateException":            "RuntimeException",
+	"UnsupportedOperationException":    "RuntimeException",
+	"IndexOutOfBoundsException":        "RuntimeException",
+	"StringIndexOutOfBoundsException":  "IndexOutOfBoundsException",
+	"ArrayIndexOutOfBoundsException":   "IndexOutOfBoundsException",
+	"ExceptionInfo":                    "RuntimeException",
+	"IllegalFormatException":           "IllegalArgumentException",
+	"IllegalFormatConversionException": "IllegalFormatException",
 }
 
 // javaPackages give each class of javaSupers its full name.
-var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang."}
+var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang.",
+	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util."}
 
 // javaClassName is the full name of the class short.
 func javaClassName(short string) string {
