@@ -284,12 +284,28 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	case 'e', 'E':
 		digits = fmt.Sprintf("%.*e", prec, math.Abs(f))
 	default:
-		digits = fmt.Sprintf("%.*g", max(prec, 1), math.Abs(f))
+		digits = javaGeneral(math.Abs(f), max(prec, 1))
 	}
 	if spec.conv == 'E' || spec.conv == 'G' {
 		digits = strings.ToUpper(digits)
 	}
 	return padNumber(spec, signed(spec, math.Signbit(f) && f != 0, digits)), nil
+}
+
+// javaGeneral is Java's %g of x >= 0 with prec significant digits: fixed
+// notation, trailing zeros kept, when x rounded is at least 10^-4 and below
+// 10^prec, scientific otherwise. C's %g differs: it drops trailing zeros.
+func javaGeneral(x float64, prec int) string {
+	sci := fmt.Sprintf("%.*e", prec-1, x)
+	rounded, _ := strconv.ParseFloat(sci, 64)
+	if x != 0 && (rounded < 1e-4 || rounded >= math.Pow(10, float64(prec))) {
+		return sci
+	}
+	exp := 0
+	if x != 0 {
+		exp = int(math.Floor(math.Log10(rounded)))
+	}
+	return fixedHalfUp(x, max(prec-1-exp, 0))
 }
 
 // formatConversion is the exception Java's Formatter throws for a number

@@ -149,3 +149,14 @@
 (assert.eq (clojure.string/replace "x-y" #"-" (fn [_] "$")) "x$y")
 (assert.eq (clojure.string/replace "x-y" #"(-)" "$1$1") "x--y")
 (assert.eq (clojure.string/replace "x-y" "-" "$") "x$y")
+
+;; Java's %g: significant digits, trailing zeros kept, scientific below 10^-4
+;; and from 10^precision (checked against Clojure 1.11).
+(assert.eq [(format "%g" 0.0001234) (format "%g" 123456789.0) (format "%g" 0.0) (format "%.3g" 99.96) (format "%10.2g|" 3.14159)]
+           ["0.000123400" "1.23457e+08" "0.00000" "100" "       3.1|"])
+
+;; clojure.string/split takes a regex, as Clojure's; the bare split takes a string too.
+(assert.eq (clojure.string/split "a,b,,c,," #",") ["a" "b" "" "c"])
+(assert.eq (split "a b" " ") ["a" "b"])
+(assert.fails #(clojure.string/split "a.b" ".") "cannot be cast to class java.util.regex.Pattern")
+(assert.eq (try (clojure.string/split "a" ",") (catch ClassCastException e :cce)) :cce)
