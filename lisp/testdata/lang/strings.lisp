@@ -160,3 +160,9 @@
 (assert.eq (split "a b" " ") ["a" "b"])
 (assert.fails #(clojure.string/split "a.b" ".") "cannot be cast to class java.util.regex.Pattern")
 (assert.eq (try (clojure.string/split "a" ",") (catch ClassCastException e :cce)) :cce)
+
+;; str is Java's toString: a float that is not finite is Infinity or NaN at
+;; the top level, ##Inf inside a collection; print-str shows nil as print does.
+(assert.eq [(str ##Inf) (str ##-Inf [##Inf]) (str ##NaN) (format "%s" ##Inf) (clojure.string/join "," [##Inf nil])]
+           ["Infinity" "-Infinity[##Inf]" "NaN" "Infinity" "Infinity,"])
+(assert.eq [(print-str nil) (print-str 1 "a" nil) (print-str ##Inf) (print-str)] ["nil" "1 a nil" "##Inf" ""])
