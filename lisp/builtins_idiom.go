@@ -91,7 +91,7 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReset,
 		Cost: cost(constant)},
 	{Name: "ex-info", Sig: "(ex-info message data) (ex-info message data cause)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
-		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
+		MinArgs: 2, MaxArgs: 3, Fn: builtinExInfo,
 		Cost: cost(constant)},
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exMessage(args[0]), nil },
@@ -434,6 +434,8 @@ type thrown struct {
 	class, javaMessage string
 	// cause is the exception ex-info's third argument wraps, or nil.
 	cause *thrown
+	// noMessage is set for (ex-info nil data): ex-message is nil.
+	noMessage bool
 }
 
 func (*thrown) TypeName() string { return "exception" }
@@ -445,7 +447,7 @@ func (e *thrown) Error() string { return e.message }
 func exMessage(e Value) Value {
 	t, ok := e.(*thrown)
 	switch {
-	case !ok:
+	case !ok || t.noMessage:
 		return Nil
 	case t.javaMessage != "":
 		return String(t.javaMessage)
@@ -455,18 +457,19 @@ func exMessage(e Value) Value {
 
 func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	msg, ok := args[0].(String)
-	if !ok {
+	if !ok && args[0] != Nil {
 		return nil, typeErrorf("ex-info", "a message string", args[0])
 	}
-	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo"}
-	if len(args) > 1 {
-		switch d := args[1].(type) {
-		case *Map:
-			e.data = d
-		case NilType:
-		default:
-			return nil, typeErrorf("ex-info", "a data map", args[1])
+	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo", noMessage: !ok}
+	if d, ok := args[1].(*Map); ok {
+		e.data = d
+	} else {
+		// Clojure's ExceptionInfo refuses nil data too.
+		err := typeErrorf("ex-info", "a data map", args[1]).WithHint("pass a map, {} for none: (ex-info %s {})", shown(args[0]))
+		if args[1] == Nil {
+			err = err.asJava("IllegalArgumentException", "Additional data must be non-nil.")
 		}
+		return nil, err
 	}
 	if len(args) > 2 {
 		switch c := args[2].(type) {
@@ -492,6 +495,32 @@ func throwableMethod(name, doc string, read func(Value) Value) *Builtin {
 			}
 			return read(args[0]), nil
 		}}
+}
+
+// javaToString is what Java's toString gives for e, which str and format's
+// %s show: "java.lang.ArithmeticException: Divide by zero"; for ex-info,
+// "clojure.lang.ExceptionInfo: boom", to which Clojure appends the data
+// (returned for the caller to print, nil for other exceptions).
+func javaToString(e *thrown) (string, Value) {
+	class := e.class
+	if class == "" {
+		class = "RuntimeException"
+	}
+	text := javaClassName(class)
+	msg, ok := exMessage(e).(String)
+	if class != "ExceptionInfo" {
+		if ok {
+			text += ": " + string(msg)
+		}
+		return text, nil
+	}
+	if text += ": " + string(msg); !ok {
+		text += "null"
+	}
+	if e.data == nil {
+		return text + " ", emptyMap
+	}
+	return text + " ", e.data
 }
 
 // exCause is the cause of e, a caught exception, or nil, as Clojure's

@@ -489,10 +489,8 @@ func builtinKeyword(th *Thread, args []Value) (Value, error) {
 		return Keyword(v), nil
 	case symbol:
 		return Keyword(v), nil
-	case NilType:
-		return Nil, nil
 	}
-	return nil, typeErrorf("keyword", "a string or keyword", args[0])
+	return Nil, nil // Clojure's keyword of anything else is nil
 }
 
 var (

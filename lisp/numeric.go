@@ -12,7 +12,8 @@ import (
 
 func overflowError(fn string) *Error {
 	return Errorf(arithmeticError, "integer overflow in %s", fn).
-		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)")
+		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)").
+		asJava("ArithmeticException", "long overflow")
 }
 
 // Go boxes an integer into an interface without allocating only below

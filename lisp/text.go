@@ -240,6 +240,15 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 			t.writeString(javaNonFinite(f))
 			return t.err
 		}
+	case *thrown:
+		if style == asStr {
+			text, data := javaToString(v)
+			t.writeString(text)
+			if data == nil {
+				return t.err
+			}
+			return writeValue(t, th, data, asEDN)
+		}
 	case javaClass:
 		if style == asStr {
 			t.writeString("class ") // Java's toString of a class

@@ -54,3 +54,13 @@
                 (catch Exception e [(ex-message e) (.getMessage (.getCause e))]))
            ["wrapped" "Divide by zero"])
 (assert.fails #(ex-info "a" {} 5) "cause")
+
+;; str of an exception is Java's toString, ex-info's with its data.
+(assert.eq (try (/ 1 0) (catch Exception e (str e))) "java.lang.ArithmeticException: Divide by zero")
+(assert.eq (try (throw (ex-info "boom" {:a 1 :s "x"})) (catch Exception e (str "Error: " e))) "Error: clojure.lang.ExceptionInfo: boom {:a 1, :s \"x\"}")
+(assert.eq (try (throw (ex-info nil {})) (catch Exception e [(ex-message e) (str e)])) [nil "clojure.lang.ExceptionInfo: null {}"])
+(assert.eq (try (throw (IllegalArgumentException. "bad")) (catch Exception e (format "failed: %s" e))) "failed: java.lang.IllegalArgumentException: bad")
+(assert.eq (try (+ 9223372036854775807 1) (catch ArithmeticException e (str e))) "java.lang.ArithmeticException: long overflow")
+;; ex-info takes a map, as Clojure's: nil data is an IllegalArgumentException.
+(assert.eq (try (ex-info "m" nil) (catch IllegalArgumentException e (ex-message e))) "Additional data must be non-nil.")
+(assert.fails #(ex-info "m") "ex-info called with 1 argument")
