@@ -487,6 +487,9 @@ func (c *compiler) fallback(name string) (node, error) {
 var interopCounterparts = map[string]string{
 	".split": `(split s #",") for (vec (.split s ","))`,
 	"..":     "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
+	// A StringBuilder collects text: str does it in one call.
+	"StringBuilder.": `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
+	".append":        `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
 }
 
 // unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),
@@ -499,7 +502,6 @@ var unsupportedHints = func() map[string]string {
 		"eval load-string":                           "there is no eval: write the form itself, (+ 1 2) for (eval '(+ 1 2))",
 		"read-string":                                "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
 		"lazy-seq lazy-cat":                          "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
-		"while":                                      "use loop/recur: (loop [x init] (if (test x) (recur (step x)) x))",
 		"future promise deliver agent send":          "there is no concurrency; use pmap or pcalls for parallel tool calls",
 		"rand rand-int rand-nth shuffle random-uuid": "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {
@@ -546,6 +548,8 @@ func (c *compiler) undefined(name string) *Error {
 }
 
 func (c *compiler) namespaced(ns, name string) (node, error) {
+	// java.lang's classes are imported in Clojure: java.lang.Math/abs is Math/abs.
+	ns = strings.TrimPrefix(ns, "java.lang.")
 	switch ns {
 	case "data":
 		return &dataNode{key: name}, nil
@@ -570,12 +574,19 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		case "MAX_VALUE":
 			return &constNode{Float(math.MaxFloat64)}, nil
 		}
-	case "Long", "Integer":
+	case "Long":
 		switch name {
 		case "MAX_VALUE":
 			return &constNode{Int(math.MaxInt64)}, nil
 		case "MIN_VALUE":
 			return &constNode{Int(math.MinInt64)}, nil
+		}
+	case "Integer": // Java's int bounds, whatever the width of integers here
+		switch name {
+		case "MAX_VALUE":
+			return &constNode{Int(math.MaxInt32)}, nil
+		case "MIN_VALUE":
+			return &constNode{Int(math.MinInt32)}, nil
 		}
 	}
 	if b, ok := builtins.statics[ns+"/"+name]; ok {

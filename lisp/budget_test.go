@@ -29,6 +29,7 @@ func TestHostileWorkEndsInBudget(t *testing.T) {
 			(dotimes [i 100] (identical? v w)) :done)`, stepLimit},
 		{"compare on shared structure", `(let [v (vec (repeat 60 (vec (repeat 100 (vec (range 100)))))) w (conj (pop v) (peek v))]
 			(dotimes [i 100] (compare v w)) :done)`, stepLimit},
+		{"endless while", `(let [a (atom 0)] (while true (swap! a inc)))`, stepLimit},
 		// The canonical text of a vector holding one string sixty times.
 		{"hashing a shared string", `(let [s ` + bigString(10_000) + ` w (vec (repeat 60 s))]
 			(loop [i 0] (contains? #{1} w) (recur (inc i))))`, memoryLimit},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // format follows Java's String.format, which is what Clojure's format
@@ -220,7 +221,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		if !ok {
 			e := Errorf(typeError, "format %%d expected an integer, got %s", describe(arg))
 			if _, isFloat := arg.(Float); isFloat {
-				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)")
+				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)").asJava(formatConversion(spec.conv, arg))
 			}
 			return "", e
 		}
@@ -229,7 +230,11 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	case 'x', 'X', 'o':
 		n, ok := arg.(Int)
 		if !ok {
-			return "", Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
+			e := Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
+			if _, isFloat := arg.(Float); isFloat {
+				e = e.asJava(formatConversion(spec.conv, arg))
+			}
+			return "", e
 		}
 		base := 16
 		if spec.conv == 'o' {
@@ -249,7 +254,12 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		}
 		return padNumber(spec, text), nil
 	}
-	// f e E g G
+	// f e E g G: Java takes a float only, (format "%.2f" 1) is an error.
+	if _, isInt := arg.(Int); isInt {
+		return "", Errorf(typeError, "format %%%c expected a float, got the integer %s", spec.conv, shown(arg)).
+			WithHint("convert it first: (format \"%%.2f\" (double x))").
+			asJava(formatConversion(spec.conv, arg))
+	}
 	f, ok := asFloat(arg)
 	if !ok {
 		return "", Errorf(typeError, "format %%%c expected a number, got %s", spec.conv, describe(arg))
@@ -274,12 +284,38 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	case 'e', 'E':
 		digits = fmt.Sprintf("%.*e", prec, math.Abs(f))
 	default:
-		digits = fmt.Sprintf("%.*g", max(prec, 1), math.Abs(f))
+		digits = javaGeneral(math.Abs(f), max(prec, 1))
 	}
 	if spec.conv == 'E' || spec.conv == 'G' {
 		digits = strings.ToUpper(digits)
 	}
 	return padNumber(spec, signed(spec, math.Signbit(f) && f != 0, digits)), nil
+}
+
+// javaGeneral is Java's %g of x >= 0 with prec significant digits: fixed
+// notation, trailing zeros kept, when x rounded is at least 10^-4 and below
+// 10^prec, scientific otherwise. C's %g differs: it drops trailing zeros.
+func javaGeneral(x float64, prec int) string {
+	sci := fmt.Sprintf("%.*e", prec-1, x)
+	rounded, _ := strconv.ParseFloat(sci, 64)
+	if x != 0 && (rounded < 1e-4 || rounded >= math.Pow(10, float64(prec))) {
+		return sci
+	}
+	exp := 0
+	if x != 0 {
+		exp = int(math.Floor(math.Log10(rounded)))
+	}
+	return fixedHalfUp(x, max(prec-1-exp, 0))
+}
+
+// formatConversion is the exception Java's Formatter throws for a number
+// of the wrong kind: its class and message, "f != java.lang.Long".
+func formatConversion(conv byte, arg Value) (class, message string) {
+	kind := "java.lang.Long"
+	if _, isFloat := arg.(Float); isFloat {
+		kind = "java.lang.Double"
+	}
+	return "IllegalFormatConversionException", fmt.Sprintf("%c != %s", unicode.ToLower(rune(conv)), kind)
 }
 
 func absUint(n int64) uint64 {

@@ -90,21 +90,17 @@ var idiomBuiltins = []*Builtin{
 	{Name: "reset!", Sig: "(reset! a x)", Doc: "set atom a to x and return x", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReset,
 		Cost: cost(constant)},
-	{Name: "ex-info", Sig: "(ex-info message data)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
-		MinArgs: 1, MaxArgs: 3, Fn: builtinExInfo,
+	{Name: "ex-info", Sig: "(ex-info message data) (ex-info message data cause)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
+		MinArgs: 2, MaxArgs: 3, Fn: builtinExInfo,
 		Cost: cost(constant)},
 	{Name: "ex-message", Sig: "(ex-message e)", Doc: "the message of a caught error", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exMessage(args[0]), nil },
 		Cost: cost(constant)},
-	{Name: ".getMessage", Sig: "(.getMessage e)", Doc: "the message of a caught error, as ex-message", Category: "idiom", reach: javaForm,
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			if _, ok := args[0].(*thrown); !ok {
-				return nil, typeErrorf(".getMessage", "a caught exception", args[0]).
-					WithHint("call it on the name a catch clause binds: (catch Exception e (.getMessage e))")
-			}
-			return exMessage(args[0]), nil
-		},
+	throwableMethod(".getMessage", "the message of a caught error, as ex-message", exMessage),
+	{Name: "ex-cause", Sig: "(ex-cause e)", Doc: "the exception a caught error wraps (ex-info's third argument), or nil", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return exCause(args[0]), nil },
 		Cost: cost(constant)},
+	throwableMethod(".getCause", "the exception a caught error wraps, as ex-cause", exCause),
 	{Name: "ex-data", Sig: "(ex-data e)", Doc: "the data map of a caught error, or nil", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
 			if e, ok := args[0].(*thrown); ok && e.data != nil {
@@ -436,6 +432,10 @@ type thrown struct {
 	// class is the short name of its Java class where known (javaSupers);
 	// javaMessage, when set, the message Clojure's exception carries.
 	class, javaMessage string
+	// cause is the exception ex-info's third argument wraps, or nil.
+	cause *thrown
+	// noMessage is set for (ex-info nil data): ex-message is nil.
+	noMessage bool
 }
 
 func (*thrown) TypeName() string { return "exception" }
@@ -447,7 +447,7 @@ func (e *thrown) Error() string { return e.message }
 func exMessage(e Value) Value {
 	t, ok := e.(*thrown)
 	switch {
-	case !ok:
+	case !ok || t.noMessage:
 		return Nil
 	case t.javaMessage != "":
 		return String(t.javaMessage)
@@ -457,20 +457,79 @@ func exMessage(e Value) Value {
 
 func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	msg, ok := args[0].(String)
-	if !ok {
+	if !ok && args[0] != Nil {
 		return nil, typeErrorf("ex-info", "a message string", args[0])
 	}
-	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo"}
-	if len(args) > 1 {
-		switch d := args[1].(type) {
-		case *Map:
-			e.data = d
+	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo", noMessage: !ok}
+	if d, ok := args[1].(*Map); ok {
+		e.data = d
+	} else {
+		// Clojure's ExceptionInfo refuses nil data too.
+		err := typeErrorf("ex-info", "a data map", args[1]).WithHint("pass a map, {} for none: (ex-info %s {})", shown(args[0]))
+		if args[1] == Nil {
+			err = err.asJava("IllegalArgumentException", "Additional data must be non-nil.")
+		}
+		return nil, err
+	}
+	if len(args) > 2 {
+		switch c := args[2].(type) {
+		case *thrown:
+			e.cause = c
 		case NilType:
 		default:
-			return nil, typeErrorf("ex-info", "a data map", args[1])
+			return nil, typeErrorf("ex-info", "a caught exception as the cause", args[2]).
+				WithHint("pass the exception a catch clause binds: (catch Exception e (throw (ex-info \"msg\" {} e)))")
 		}
 	}
 	return e, nil
+}
+
+// throwableMethod is a method of Java's Throwable, read from a caught
+// exception: anything else is a type error, as the method is not there.
+func throwableMethod(name, doc string, read func(Value) Value) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " e)", Doc: doc, Category: "idiom", reach: javaForm,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if _, ok := args[0].(*thrown); !ok {
+				return nil, typeErrorf(name, "a caught exception", args[0]).
+					WithHint("call it on the name a catch clause binds: (catch Exception e (%s e))", name)
+			}
+			return read(args[0]), nil
+		}}
+}
+
+// javaToString is what Java's toString gives for e, which str and format's
+// %s show: "java.lang.ArithmeticException: Divide by zero"; for ex-info,
+// "clojure.lang.ExceptionInfo: boom", to which Clojure appends the data
+// (returned for the caller to print, nil for other exceptions).
+func javaToString(e *thrown) (string, Value) {
+	class := e.class
+	if class == "" {
+		class = "RuntimeException"
+	}
+	text := javaClassName(class)
+	msg, ok := exMessage(e).(String)
+	if class != "ExceptionInfo" {
+		if ok {
+			text += ": " + string(msg)
+		}
+		return text, nil
+	}
+	if text += ": " + string(msg); !ok {
+		text += "null"
+	}
+	if e.data == nil {
+		return text + " ", emptyMap
+	}
+	return text + " ", e.data
+}
+
+// exCause is the cause of e, a caught exception, or nil, as Clojure's
+// ex-cause and Throwable's .getCause.
+func exCause(e Value) Value {
+	if t, ok := e.(*thrown); ok && t.cause != nil {
+		return t.cause
+	}
+	return Nil
 }
 
 // javaBuiltins are the static methods of Java classes that models call,

@@ -19,7 +19,7 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*", Int(1), mulNumbers),
 		Cost:   cost(perArg(argsFrom(1))),
 		binary: &mulInts, borrows: true},
-	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by zero gives ##Inf or ##NaN", Category: "math",
+	{Name: "/", Sig: "(/ x y ...)", Doc: "division, always a float: (/ 10 2) is 5.0; by 0 an error, by 0.0 ##Inf or ##NaN", Category: "math",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinDivide,
 		Cost: cost(perArg(argsFrom(1))),
 		lean: true},
@@ -58,7 +58,7 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 2, Fn: builtinRound,
 		Cost: cost(constant),
 		lean: true},
-	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3", Category: "math",
+	{Name: "int", Sig: "(int x)", Doc: "integer, truncating floats: (int 3.7) is 3; Java's 32-bit range", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toInteger("int"),
 		Cost: cost(constant)},
 	{Name: "long", Sig: "(long x)", Doc: "same as int", Category: "math",
@@ -116,9 +116,27 @@ func builtinMinus(th *Thread, args []Value) (Value, error) {
 	return foldNumbers("-", Int(0), subNumbers)(th, args)
 }
 
+// builtinDivide divides left to right. Where Clojure's quotient so far is
+// exact (every argument before the divisor an integer, so a long or a
+// ratio there) a divisor of integer zero throws ArithmeticException, as
+// Clojure's does; a float anywhere before it makes the division IEEE 754's.
 func builtinDivide(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
+		if args[0] == Int(0) {
+			return nil, divideByZero("/")
+		}
 		return divNumbers("/", Int(1), args[0])
+	}
+	exact := true
+	for i, a := range args {
+		_, isInt := a.(Int)
+		if i > 0 && exact && a == Int(0) {
+			if _, err := numberArg("/", args[0]); err != nil {
+				return nil, err
+			}
+			return nil, divideByZero("/")
+		}
+		exact = exact && isInt
 	}
 	return foldNumbers("/", Int(1), divNumbers)(th, args)
 }
@@ -237,8 +255,17 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		switch x := args[0].(type) {
 		case Int:
+			if fn == "int" && int64(int32(x)) != int64(x) {
+				return nil, Errorf(arithmeticError, "int: %d does not fit in Java's 32-bit int", int64(x)).
+					WithHint("use (long x): integers here are 64-bit").asJava("ArithmeticException", "integer overflow")
+			}
 			return x, nil
 		case Float:
+			if t := math.Trunc(float64(x)); fn == "int" && !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {
+				return nil, Errorf(executionError, "int: %s does not fit in Java's 32-bit int", formatFloat(float64(x))).
+					WithHint("use (long x): integers here are 64-bit").
+					asJava("IllegalArgumentException", "Value out of range for int: "+formatFloat(float64(x)))
+			}
 			return floatToInt(fn, float64(x))
 		case String:
 			// A character, which is a one-character string here: its

@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // namespaceBuiltins are the Clojure vars whose bare name means something
 // else here, reached only under their namespace (namespaces.go):
@@ -11,6 +14,18 @@ var namespaceBuiltins = []*Builtin{
 	{Name: "clojure.core/replace", Sig: "(clojure.core/replace smap coll)", Doc: "coll with each item that is a key of smap replaced by its value", Category: "idiom", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinCoreReplace,
 		Cost: cost(visits(arg(1)), lookups, builds)},
+	{Name: "clojure.string/split", Sig: "(clojure.string/split s re) (clojure.string/split s re limit)", Doc: "parts of s around the regex re; trailing empty parts dropped", Category: "string", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
+			// Clojure's split takes a pattern only; the bare split of
+			// PTC-Lisp takes a string too.
+			if sep, ok := args[1].(String); ok {
+				return nil, typeErrorf("clojure.string/split", "a regex as the separator", args[1]).
+					WithHint("write the separator as a regex: (clojure.string/split s %s)", regexLiteral(string(sep))).
+					asJava("ClassCastException", "class java.lang.String cannot be cast to class java.util.regex.Pattern")
+			}
+			return splitString(th, "clojure.string/split", args[0], args[1], args[2:])
+		},
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), chargedInBody("the parts: a string and an element each, charged before they are built, as the separator is found"))},
 	{Name: "clojure.string/escape", Sig: "(clojure.string/escape s cmap)", Doc: "s with each character c for which (cmap c) is not nil replaced by (str (cmap c))", Category: "string", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinEscape,
 		Cost: cost(scans(arg(0)), calls(arg(0)), builds)},
@@ -323,4 +338,10 @@ func walkReplace(th *Thread, fn string, args []Value, walk func(*Thread, Value, 
 		return nil, err
 	}
 	return walk(th, f, args[1], 0)
+}
+
+// regexLiteral is the regex literal that matches text literally: "." is
+// #"\.".
+func regexLiteral(text string) string {
+	return `#"` + strings.ReplaceAll(regexp.QuoteMeta(text), `"`, `\"`) + `"`
 }

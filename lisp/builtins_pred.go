@@ -17,6 +17,8 @@ var predicateBuiltins = []*Builtin{
 	typePred("int?", "x is an integer", isInt),
 	typePred("integer?", "x is an integer", isInt),
 	typePred("rational?", "x is an integer (there are no ratios)", isInt),
+	unlisted(typePred("ratio?", "false: there are no ratios", func(Value) bool { return false })),
+	unlisted(typePred("decimal?", "false: there are no big decimals", func(Value) bool { return false })),
 	typePred("float?", "x is a float", isFloat),
 	typePred("double?", "x is a float", isFloat),
 	typePred("nat-int?", "x is an integer >= 0", func(v Value) bool { n, ok := v.(Int); return ok && n >= 0 }),
@@ -101,6 +103,13 @@ func isFn(v Value) bool {
 		return true
 	}
 	return false
+}
+
+// unlisted is b kept out of the system prompt: a Clojure name models
+// write out of habit, where what the prompt lists already says the same.
+func unlisted(b *Builtin) *Builtin {
+	b.Category = "idiom"
+	return b
 }
 
 func typePred(name, doc string, test func(Value) bool) *Builtin {

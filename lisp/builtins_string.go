@@ -95,9 +95,15 @@ var stringBuiltins = []*Builtin{
 	{Name: "pr-str", Sig: "(pr-str x ...)", Doc: `values as they print in code, separated by spaces: (pr-str "a") is "\"a\""`, Category: "string",
 		MinArgs: 0, MaxArgs: variadic, Fn: printing(asEDN),
 		Cost: cost(writes)},
-	{Name: "print-str", Sig: "(print-str x ...)", Doc: "values as str shows them, separated by spaces", Category: "string",
-		MinArgs: 0, MaxArgs: variadic, Fn: printing(asStr),
+	{Name: "print-str", Sig: "(print-str x ...)", Doc: "values as print shows them, separated by spaces", Category: "string",
+		MinArgs: 0, MaxArgs: variadic, Fn: printing(asPrint),
 		Cost: cost(writes)},
+	unlisted(&Builtin{Name: "println-str", Sig: "(println-str x ...)", Doc: "print-str and a newline, as println writes", Category: "string",
+		MinArgs: 0, MaxArgs: variadic, Fn: printingLine(asPrint),
+		Cost: cost(writes)}),
+	unlisted(&Builtin{Name: "prn-str", Sig: "(prn-str x ...)", Doc: "pr-str and a newline, as prn writes", Category: "string",
+		MinArgs: 0, MaxArgs: variadic, Fn: printingLine(asEDN),
+		Cost: cost(writes)}),
 	{Name: "name", Sig: "(name x)", Doc: `name of a keyword without colon (or a string itself): (name :a) is "a"`, Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinName,
 		Cost: cost(constant)},
@@ -440,18 +446,28 @@ func builtinBlank(th *Thread, args []Value) (Value, error) {
 // printing is pr-str (asEDN) and print-str (asStr): the arguments as
 // text, separated by spaces.
 func printing(style textStyle) func(*Thread, []Value) (Value, error) {
-	return func(th *Thread, args []Value) (Value, error) {
-		t := textWriter{th: th}
-		for i, a := range args {
-			if i > 0 {
-				t.writeByte(' ')
-			}
-			if err := writeValue(&t, th, a, style); err != nil {
-				return nil, err
-			}
+	return func(th *Thread, args []Value) (Value, error) { return printed(th, args, style, false) }
+}
+
+// printingLine is println-str and prn-str: printing's text and a newline.
+func printingLine(style textStyle) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) { return printed(th, args, style, true) }
+}
+
+func printed(th *Thread, args []Value, style textStyle, newline bool) (Value, error) {
+	t := textWriter{th: th}
+	for i, a := range args {
+		if i > 0 {
+			t.writeByte(' ')
 		}
-		return t.text()
+		if err := writeValue(&t, th, a, style); err != nil {
+			return nil, err
+		}
 	}
+	if newline {
+		t.writeByte('\n')
+	}
+	return t.text()
 }
 
 func builtinName(th *Thread, args []Value) (Value, error) {
@@ -489,10 +505,8 @@ func builtinKeyword(th *Thread, args []Value) (Value, error) {
 		return Keyword(v), nil
 	case symbol:
 		return Keyword(v), nil
-	case NilType:
-		return Nil, nil
 	}
-	return nil, typeErrorf("keyword", "a string or keyword", args[0])
+	return Nil, nil // Clojure's keyword of anything else is nil
 }
 
 var (

@@ -75,10 +75,15 @@ var javaSupers = map[string]string{
 	"StringIndexOutOfBoundsException": "IndexOutOfBoundsException",
 	"ArrayIndexOutOfBoundsException":  "IndexOutOfBoundsException",
 	"ExceptionInfo":                   "RuntimeException",
+
+	// format's, from java.util
+	"IllegalFormatException":           "IllegalArgumentException",
+	"IllegalFormatConversionException": "IllegalFormatException",
 }
 
 // javaPackages give each class of javaSupers its full name.
-var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang."}
+var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang.",
+	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util."}
 
 // javaClassName is the full name of the class short.
 func javaClassName(short string) string {

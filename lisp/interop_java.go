@@ -135,7 +135,12 @@ var javaInteropBuiltins = concatRows(
 // of ChronoUnit and the days of DayOfWeek (as the strings Java prints
 // them as: ChronoUnit/DAYS is "Days", DayOfWeek/MONDAY "MONDAY").
 var javaConstants = func() map[string]Value {
-	m := map[string]Value{"Math/PI": Float(math.Pi), "Math/E": Float(math.E)}
+	m := map[string]Value{"Math/PI": Float(math.Pi), "Math/E": Float(math.E),
+		// The bounds of Java's integer types are their Java values, though
+		// integers here are 64-bit: code checks against them as in Java.
+		"Short/MAX_VALUE": Int(math.MaxInt16), "Short/MIN_VALUE": Int(math.MinInt16),
+		"Byte/MAX_VALUE": Int(math.MaxInt8), "Byte/MIN_VALUE": Int(math.MinInt8),
+		"Double/MIN_VALUE": Float(math.SmallestNonzeroFloat64)}
 	for _, unit := range []string{"DAYS", "WEEKS", "MONTHS", "YEARS"} {
 		v := String(unit[:1] + strings.ToLower(unit[1:]))
 		m["ChronoUnit/"+unit] = v

@@ -12,7 +12,8 @@ import (
 
 func overflowError(fn string) *Error {
 	return Errorf(arithmeticError, "integer overflow in %s", fn).
-		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)")
+		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)").
+		asJava("ArithmeticException", "long overflow")
 }
 
 // Go boxes an integer into an interface without allocating only below
@@ -124,8 +125,9 @@ func mulNumbers(fn string, a, b Value) (Value, error) {
 	return Float(fa * fb), nil
 }
 
-// divNumbers is "/": always a float, so that (/ 10 4) is 2.5 and a division
-// by zero gives ##Inf, ##-Inf or ##NaN as IEEE 754 says (spec 8.4).
+// divNumbers is "/": always a float, so that (/ 10 4) is 2.5 and a float
+// division by zero gives ##Inf, ##-Inf or ##NaN as IEEE 754 says (spec 8.4).
+// builtinDivide refuses an integer divided by integer zero first, as Clojure.
 func divNumbers(fn string, a, b Value) (Value, error) {
 	fa, ok1 := asFloat(a)
 	fb, ok2 := asFloat(b)
@@ -166,7 +168,8 @@ func integerArgs(fn string, a, b Value) (x, y Int, ints bool, err error) {
 
 func divideByZero(fn string) *Error {
 	return Errorf(arithmeticError, "%s: divide by zero", fn).
-		WithHint("check the divisor first, e.g. (if (zero? d) 0 (%s n d))", fn)
+		WithHint("check the divisor first, e.g. (if (zero? d) 0 (%s n d))", fn).
+		asJava("ArithmeticException", "Divide by zero")
 }
 
 // quotNumbers truncates toward zero, as Clojure's quot.

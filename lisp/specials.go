@@ -65,6 +65,7 @@ func init() {
 		"for":          {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, true) }},
 		"doseq":        {compile: func(c *compiler, l *list, tail bool) (node, error) { return compileFor(c, l, false) }},
 		"dotimes":      {compile: compileDotimes},
+		"while":        {compile: compileWhile, idiom: true},
 		"comment":      {compile: func(*compiler, *list, bool) (node, error) { return &constNode{Nil}, nil }},
 		"letfn":        {compile: compileLetfn, idiom: true},
 		"when-first":   {compile: compileWhenFirst, idiom: true},
@@ -956,6 +957,20 @@ func compileDotimes(c *compiler, l *list, tail bool) (node, error) {
 	count := &list{Elems: []Value{symbol("clojure.core/range"), v.index(1)}, Pos: l.Pos}
 	form := &list{Elems: append([]Value{symbol("doseq"), NewVector([]Value{v.index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
 	return compileFor(c, form, false)
+}
+
+// compileWhile is Clojure's while, (loop [] (when test body... (recur))):
+// models loop over an atom with it. Each pass is a loop iteration, charged
+// a step, so a test that stays true stops at the step budget.
+func compileWhile(c *compiler, l *list, tail bool) (node, error) {
+	if len(l.Elems) < 2 {
+		return nil, c.errorf(validationError, "while takes a test and a body").
+			WithHint("write (while (< @a 3) (swap! a inc))")
+	}
+	body := append([]Value{symbol("do")}, l.Elems[2:]...)
+	body = append(body, &list{Elems: []Value{symbol("recur")}, Pos: l.Pos})
+	step := &list{Elems: []Value{symbol("if"), l.Elems[1], &list{Elems: body, Pos: l.Pos}}, Pos: l.Pos}
+	return compileLoop(c, &list{Elems: []Value{symbol("loop"), NewVector(nil), step}, Pos: l.Pos}, tail)
 }
 
 func compileFor(c *compiler, l *list, collect bool) (node, error) {

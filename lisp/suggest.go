@@ -109,8 +109,6 @@ var clojureCounterparts = map[string]string{
 	"inc'":               "use inc: integers are 64-bit, and an overflow is an error rather than a silent wrap",
 	"dec'":               "use dec: integers are 64-bit, and an overflow is an error rather than a silent wrap",
 	"pr":                 "use (print (pr-str x)) to print a value readably without a newline",
-	"prn-str":            `use (str (pr-str x) "\n")`,
-	"println-str":        `use (str (print-str x) "\n")`,
 	"newline":            "use (println)",
 	"list*":              "use (apply list a b coll)",
 	"any?":               "use (constantly true): any? is true of everything",

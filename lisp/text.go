@@ -233,6 +233,22 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		if style == asStr {
 			return nil
 		}
+	case Float:
+		// str is Java's toString: Infinity, -Infinity, NaN; printing
+		// and pr-str write ##Inf, as Clojure's print-method does.
+		if f := float64(v); style == asStr && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			t.writeString(javaNonFinite(f))
+			return t.err
+		}
+	case *thrown:
+		if style == asStr {
+			text, data := javaToString(v)
+			t.writeString(text)
+			if data == nil {
+				return t.err
+			}
+			return writeValue(t, th, data, asEDN)
+		}
 	case javaClass:
 		if style == asStr {
 			t.writeString("class ") // Java's toString of a class
@@ -316,6 +332,9 @@ func plainLen(v Value) (int, bool) {
 	case Int:
 		return len(strconv.AppendInt(small[:0], int64(v), 10)), true
 	case Float:
+		if f := float64(v); math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, false // writeValue writes Java's Infinity and NaN
+		}
 		return len(formatFloat(float64(v))), true
 	case Keyword:
 		return 1 + len(v), true
@@ -326,4 +345,15 @@ func plainLen(v Value) (int, bool) {
 		return 5, true
 	}
 	return 0, false
+}
+
+// javaNonFinite is Java's toString of a double that is not finite.
+func javaNonFinite(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case f > 0:
+		return "Infinity"
+	}
+	return "-Infinity"
 }

@@ -43,3 +43,24 @@
 ;; (.getMessage e) is ex-message.
 (assert.eq (try (throw (ex-info "boom" {})) (catch Exception e (.getMessage e))) "boom")
 (assert.eq (try (case 1 2 3) (catch Exception e (.getMessage e))) "No matching clause: 1")
+
+;; ex-info's third argument is the cause: ex-cause and .getCause read it.
+(assert.eq (ex-message (ex-cause (ex-info "outer" {} (ex-info "inner" {:k 1})))) "inner")
+(assert.eq (ex-data (ex-cause (ex-info "outer" {} (ex-info "inner" {:k 1})))) {:k 1})
+(assert.eq (ex-cause (ex-info "a" {})) nil)
+(assert.eq (ex-cause nil) nil)
+(assert.eq (ex-cause 1) nil)
+(assert.eq (try (try (/ 1 0) (catch ArithmeticException e (throw (ex-info "wrapped" {} e))))
+                (catch Exception e [(ex-message e) (.getMessage (.getCause e))]))
+           ["wrapped" "Divide by zero"])
+(assert.fails #(ex-info "a" {} 5) "cause")
+
+;; str of an exception is Java's toString, ex-info's with its data.
+(assert.eq (try (/ 1 0) (catch Exception e (str e))) "java.lang.ArithmeticException: Divide by zero")
+(assert.eq (try (throw (ex-info "boom" {:a 1 :s "x"})) (catch Exception e (str "Error: " e))) "Error: clojure.lang.ExceptionInfo: boom {:a 1, :s \"x\"}")
+(assert.eq (try (throw (ex-info nil {})) (catch Exception e [(ex-message e) (str e)])) [nil "clojure.lang.ExceptionInfo: null {}"])
+(assert.eq (try (throw (IllegalArgumentException. "bad")) (catch Exception e (format "failed: %s" e))) "failed: java.lang.IllegalArgumentException: bad")
+(assert.eq (try (+ 9223372036854775807 1) (catch ArithmeticException e (str e))) "java.lang.ArithmeticException: long overflow")
+;; ex-info takes a map, as Clojure's: nil data is an IllegalArgumentException.
+(assert.eq (try (ex-info "m" nil) (catch IllegalArgumentException e (ex-message e))) "Additional data must be non-nil.")
+(assert.fails #(ex-info "m") "ex-info called with 1 argument")

@@ -54,3 +54,10 @@
 (assert.eq (apply + 1 2 nil) 3)
 (assert.fails #(apply + 1 2) "apply expected a collection as its last argument, got integer 2")
 (assert.fails #(apply 1 [1]) "expected a function")
+
+;; while: Clojure's loop over an atom, nil as its value.
+(assert.eq (let [a (atom 0)] (while (< @a 3) (swap! a inc)) @a) 3)
+(assert.eq (while false 1) nil)
+(assert.eq (let [a (atom [])] (while (< (count @a) 4) (swap! a conj 1) (swap! a conj 2)) @a) [1 2 1 2])
+(assert.eq (let [a (atom 5) when 1] (while (pos? @a) (swap! a dec)) [@a when]) [0 1])
+(assert.eq (loop [i 0 acc []] (if (< i 2) (recur (inc i) (let [a (atom 0)] (while (< @a i) (swap! a inc)) (conj acc @a))) acc)) [0 1])

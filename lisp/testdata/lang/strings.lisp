@@ -103,7 +103,9 @@
 (assert.eq (format "%.2f" 0.125) "0.13")
 (assert.eq (format "%.0f" 2.5) "3")
 (assert.eq (format "%.2f" 9.999) "10.00")
-(assert.eq (format "%f" 2) "2.000000")
+(assert.fails #(format "%f" 2) "f != java.lang.Long")
+(assert.eq (try (format "%.2f" 1) (catch IllegalArgumentException e (ex-message e))) "f != java.lang.Long")
+(assert.eq (format "%.2f" (double 1)) "1.00")
 (assert.eq (format "%.2f" -1.005) "-1.01")
 (assert.eq (format "%,.2f" 1234567.891) "1,234,567.89")
 (assert.eq (format "%8.3f|" 3.141592653589793) "   3.142|")
@@ -112,7 +114,7 @@
 (assert.eq (format "%.3s" "abcdef") "abc")
 (assert.eq (format "%b %c" nil "x") "false x")
 (assert.eq (format "a%nb") "a\nb")
-(assert.fails #(format "%d" 1.5) "%d expected an integer, got float")
+(assert.fails #(format "%d" 1.5) "d != java.lang.Double")
 (assert.fails #(format "%s %s" "a") "no argument left")
 (assert.fails #(format "%q" "a") "unknown conversion")
 (assert.fails #(format "50%") "ends inside")
@@ -147,3 +149,20 @@
 (assert.eq (clojure.string/replace "x-y" #"-" (fn [_] "$")) "x$y")
 (assert.eq (clojure.string/replace "x-y" #"(-)" "$1$1") "x--y")
 (assert.eq (clojure.string/replace "x-y" "-" "$") "x$y")
+
+;; Java's %g: significant digits, trailing zeros kept, scientific below 10^-4
+;; and from 10^precision (checked against Clojure 1.11).
+(assert.eq [(format "%g" 0.0001234) (format "%g" 123456789.0) (format "%g" 0.0) (format "%.3g" 99.96) (format "%10.2g|" 3.14159)]
+           ["0.000123400" "1.23457e+08" "0.00000" "100" "       3.1|"])
+
+;; clojure.string/split takes a regex, as Clojure's; the bare split takes a string too.
+(assert.eq (clojure.string/split "a,b,,c,," #",") ["a" "b" "" "c"])
+(assert.eq (split "a b" " ") ["a" "b"])
+(assert.fails #(clojure.string/split "a.b" ".") "cannot be cast to class java.util.regex.Pattern")
+(assert.eq (try (clojure.string/split "a" ",") (catch ClassCastException e :cce)) :cce)
+
+;; str is Java's toString: a float that is not finite is Infinity or NaN at
+;; the top level, ##Inf inside a collection; print-str shows nil as print does.
+(assert.eq [(str ##Inf) (str ##-Inf [##Inf]) (str ##NaN) (format "%s" ##Inf) (clojure.string/join "," [##Inf nil])]
+           ["Infinity" "-Infinity[##Inf]" "NaN" "Infinity" "Infinity,"])
+(assert.eq [(print-str nil) (print-str 1 "a" nil) (print-str ##Inf) (print-str)] ["nil" "1 a nil" "##Inf" ""])
