@@ -350,6 +350,9 @@ func encodeJSON(th *Thread, v Value) (string, error) {
 		start int
 	}
 	var opened []open
+	// A key or scalar is written to scalar first, then through t, which
+	// charges the thread for it.
+	var scalar []byte
 	endElement := func() error { // the element before the one reached, or the last, of a set
 		o := &opened[len(opened)-1]
 		if text := t.buf[o.start:]; !o.names.add(string(text)) {
@@ -411,9 +414,10 @@ func encodeJSON(th *Thread, v Value) (string, error) {
 				t.writeByte(',')
 			}
 			var err error
-			if t.buf, err = appendJSONString(t.buf, name); err != nil {
+			if scalar, err = appendJSONString(scalar[:0], name); err != nil {
 				return "", err
 			}
+			t.write(scalar)
 			continue
 		}
 		switch x := at.(type) {
@@ -434,9 +438,10 @@ func encodeJSON(th *Thread, v Value) (string, error) {
 			opened = append(opened, open{})
 		default:
 			var err error
-			if t.buf, err = appendJSONScalar(t.buf, x); err != nil {
+			if scalar, err = appendJSONScalar(scalar[:0], x); err != nil {
 				return "", err
 			}
+			t.write(scalar)
 		}
 	}
 	if w.err != nil {
