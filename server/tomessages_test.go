@@ -157,7 +157,9 @@ func TestToMessagesChatOverGRPC(t *testing.T) {
 		return &ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Content: text}
 	}
 	req := &ptcsidecarv1.ToMessagesRequest{
-		Options: &ptcsidecarv1.Options{Strategy: "loop-slice", ScanWindow: i32(2)},
+		// Priced without caching, where a note always pays for itself (a
+		// two-call conversation under a cache's rates keeps the loop whole).
+		Options: &ptcsidecarv1.Options{Strategy: "loop-slice", ScanWindow: i32(2), Pricing: "none"},
 		History: []*ptcsidecarv1.ChatMessage{
 			{Role: "user", Name: "ada", Content: "Fix the scanner."},
 			call("call_0", "scan.go"), result("call_0", "package scan\n"+strings.Repeat("// a line of the scanner\n", 100)),
