@@ -219,14 +219,12 @@ func decodeBindings(rd *valueReader, m *ptcsidecarv1.Memory, path func() string,
 	}
 	out := make([]strategies.Binding, 0, len(bindings))
 	for i, b := range bindings {
-		bd := strategies.Binding{
-			Name: b.GetName(), IsFn: b.GetIsFn(), Params: b.GetParams(),
-			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn()),
-		}
-		if bd.IsFn {
+		bd := strategies.Binding{Name: b.GetName(), Turn: int(b.GetTurn())}
+		if b.GetIsFn() {
 			// A function travels as its source; rendering needs only its
 			// name, parameters, docstring and return type.
-			bd.Source = b.GetValue().GetEdn()
+			bd.Fn = &strategies.Function{Source: b.GetValue().GetEdn(), Params: b.GetParams(),
+				Docstring: b.GetDocstring(), ReturnType: b.GetReturnType()}
 		} else {
 			v, err := rd.sampleAt(b.GetValue(), keep, func() string { return fmt.Sprintf("%s.bindings[%d].value", path(), i) })
 			if err != nil {
