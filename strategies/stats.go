@@ -54,16 +54,16 @@ func (c *textCounts) add(o textCounts) {
 type tokenKey struct{ tokenizer, text string }
 
 func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
-	if c == nil || c.tokenCounts == nil {
+	if c == nil || c.tokenCounts == nil || len(text) < minRememberedText {
 		return textCounts{}, false
 	}
 	return c.tokenCounts.Get(tokenKey{tokenizer, text})
 }
 
 // put remembers a text's counts, counted as the text and what an entry
-// costs besides.
+// costs besides; a text shorter than minRememberedText is not remembered.
 func (c *Remembered) put(tokenizer, text string, n textCounts) {
-	if c != nil && c.tokenCounts != nil {
+	if c != nil && c.tokenCounts != nil && len(text) >= minRememberedText {
 		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+memo.EntryOverhead))
 	}
 }
@@ -172,6 +172,13 @@ const stopCheckChunks = 256
 // stopCheckBytes is how many bytes are tokenized between looks at most:
 // some milliseconds of the slowest tokenizing (gemma3 on base64).
 const stopCheckBytes = 16 << 10
+
+// minRememberedText is the fewest bytes of a text or chunk whose counts
+// are remembered: a shorter one tokenizes in a few microseconds, and its
+// entry would cost the memo EntryOverhead bytes, over twice its own (a
+// chat history of 90,000 one-word parts held 15 MiB of the memo, 11 times
+// the request).
+const minRememberedText = 64
 
 // minRememberedChunk is the fewest bytes a remembered chunk holds: short
 // lines are counted together with the lines after them, since an entry of

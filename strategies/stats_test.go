@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -198,5 +199,30 @@ func TestShortLinesRememberedTogether(t *testing.T) {
 	}
 	if bytes > 3*int64(len(text)) {
 		t.Errorf("the memo counts %d bytes for a text of %d, over 3 times", bytes, len(text))
+	}
+}
+
+// TestShortTextsNotRemembered: texts shorter than minRememberedText
+// (one-word messages and parts) are counted every time, not remembered,
+// and count the same as when remembered.
+func TestShortTextsNotRemembered(t *testing.T) {
+	var msgs []ChatMessage
+	for i := range 5000 {
+		msgs = append(msgs, ChatMessage{Role: "user", Content: strconv.Itoa(i), Parts: []ContentPart{{Type: PartText, Text: "w" + strconv.Itoa(i)}}})
+	}
+	m := memo.New(64 << 20)
+	counts := NewRemembered(m)
+	got, err := counts.messages("o200k_base", msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := (*Remembered)(nil).messages("o200k_base", msgs)
+	if err != nil || got != want {
+		t.Fatalf("counted %+v remembering, %+v not (%v)", got, want, err)
+	}
+	for _, s := range m.Stats() {
+		if s.Table == "token_counts" && s.Entries > 0 {
+			t.Errorf("%d texts of a few bytes are %d entries (%d bytes) of the memo, want none", 2*len(msgs), s.Entries, s.Bytes)
+		}
 	}
 }
