@@ -201,8 +201,9 @@ func (r *byteReader) bytes(n int) string {
 // the bytes of text it stands for (a byte-fallback token stands for one
 // byte).
 func (g *gemmaModel) encode(text string, st *stopper, emit func(id uint32, start, end int)) {
-	if !utf8.ValidString(text) {
-		text = string([]rune(text))
+	text, ok := validText(text, st)
+	if !ok {
+		return
 	}
 	w := gemmaPool.Get().(*gemmaWord)
 	defer gemmaPool.Put(w)

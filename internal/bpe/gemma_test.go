@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -406,6 +407,48 @@ func TestCountStopsInsideALine(t *testing.T) {
 			if _, err := e.CountStop(text, func() error { calls++; return errStop }); err != errStop || calls != 1 {
 				t.Errorf("%s: %.10q…: CountStop gave %v after %d calls, want the stop's error after 1", name, text, err, calls)
 			}
+		}
+	}
+}
+
+// TestInvalidUTF8UnderTheStopper: replacing the invalid bytes of a text
+// (U+FFFD for each, as a Unicode string holds it) is work the stopper
+// sees: under a stop that has already fired, a count of megabytes of
+// invalid UTF-8 gives up after one look, having built next to nothing;
+// otherwise it counts what Count counts of the replaced text.
+func TestInvalidUTF8UnderTheStopper(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	const alphabet = "a \xff\xc3\xa9\xe2\x82\n\xf0\x9f\x98\x80"
+	for range 2000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		if got, ok := validText(string(b), nil); !ok || got != string([]rune(string(b))) {
+			t.Fatalf("validText(%q) = %q, want %q", b, got, string([]rune(string(b))))
+		}
+	}
+	text := strings.Repeat("caf\xe9 \xff", 2<<20) // 12 MiB, every word invalid
+	errStop := fmt.Errorf("stopped")
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		calls := 0
+		_, err = e.CountStop(text, func() error { calls++; return errStop })
+		runtime.ReadMemStats(&after)
+		if err != errStop || calls != 1 {
+			t.Errorf("%s: CountStop gave %v after %d calls, want the stop's error after 1", name, err, calls)
+		}
+		if built := after.TotalAlloc - before.TotalAlloc; built > 1<<20 {
+			t.Errorf("%s: a stopped count of %d bytes of invalid UTF-8 allocated %d bytes", name, len(text), built)
+		}
+		short := text[:1<<16]
+		if n, err := e.CountStop(short, func() error { return nil }); err != nil || n != e.Count(string([]rune(short))) {
+			t.Errorf("%s: %d tokens, %v; the replaced text has %d", name, n, err, e.Count(string([]rune(short))))
 		}
 	}
 }
