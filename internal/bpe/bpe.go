@@ -135,6 +135,7 @@ func (e *Encoding) CountStop(text string, stop func() error) (int, error) {
 func (e *Encoding) Tokens(text string) []string {
 	var out []string
 	if e.gemma != nil {
+		text, _ := validText(text, nil) // the tokens' bounds are in the replaced text
 		e.gemma.encode(text, nil, func(_ uint32, start, end int) { out = append(out, text[start:end]) })
 		return out
 	}

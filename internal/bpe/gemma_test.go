@@ -452,3 +452,20 @@ func TestInvalidUTF8UnderTheStopper(t *testing.T) {
 		}
 	}
 }
+
+// TestTokensOfInvalidUTF8: the tokens of a text with invalid UTF-8 are
+// those of the replaced text, with every encoding.
+func TestTokensOfInvalidUTF8(t *testing.T) {
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{"\xff", "a\xffb c\xe2\x82", "\xf0\x9f\x98 x"} {
+			replaced := string([]rune(text))
+			if got := strings.Join(e.Tokens(text), ""); got != replaced || len(e.Tokens(text)) != e.Count(text) {
+				t.Errorf("%s: tokens of %q join to %q (%d, Count %d), want %q", name, text, got, len(e.Tokens(text)), e.Count(text), replaced)
+			}
+		}
+	}
+}
