@@ -453,6 +453,38 @@ func TestInvalidUTF8UnderTheStopper(t *testing.T) {
 	}
 }
 
+// TestGemmaASCIIPairsAsLookedUp: the table of merges of two ASCII
+// characters gives the tokens the vocabulary's own lookups give, on
+// random ASCII texts (base64, words, code) and on every pair.
+func TestGemmaASCIIPairsAsLookedUp(t *testing.T) {
+	fast := gemma3(t).gemma
+	slow := *fast
+	slow.asciiPairs = nil
+	tokens := func(g *gemmaModel, text string) []uint32 {
+		var ids []uint32
+		g.encode(text, nil, func(id uint32, _, _ int) { ids = append(ids, id) })
+		return ids
+	}
+	var texts []string
+	for pair := range 1 << 14 {
+		texts = append(texts, string([]byte{byte(pair >> 7), byte(pair & 0x7f)}))
+	}
+	r := rand.New(rand.NewPCG(51, 52))
+	const ascii = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=  \n\t(){}[];:.,'\"-_<>"
+	for range 300 {
+		b := make([]byte, r.IntN(6000))
+		for i := range b {
+			b[i] = ascii[r.IntN(len(ascii))]
+		}
+		texts = append(texts, string(b))
+	}
+	for _, text := range texts {
+		if got, want := tokens(fast, text), tokens(&slow, text); !slices.Equal(got, want) {
+			t.Fatalf("%.40q…: %d tokens with the table, %d looked up", text, len(got), len(want))
+		}
+	}
+}
+
 // TestTokensOfInvalidUTF8: the tokens of a text with invalid UTF-8 are
 // those of the replaced text, with every encoding.
 func TestTokensOfInvalidUTF8(t *testing.T) {
