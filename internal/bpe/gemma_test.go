@@ -418,14 +418,10 @@ func TestCountStopsInsideALine(t *testing.T) {
 // otherwise it counts what Count counts of the replaced text.
 func TestInvalidUTF8UnderTheStopper(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	const alphabet = "a \xff\xc3\xa9\xe2\x82\n\xf0\x9f\x98\x80"
 	for range 2000 {
-		b := make([]byte, r.IntN(40))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		if got, ok := validText(string(b), nil); !ok || got != string([]rune(string(b))) {
-			t.Fatalf("validText(%q) = %q, want %q", b, got, string([]rune(string(b))))
+		b := randomBytes(r, r.IntN(40), "a \xff\xc3\xa9\xe2\x82\n\xf0\x9f\x98\x80")
+		if got, ok := validText(b, nil); !ok || got != string([]rune(b)) {
+			t.Fatalf("validText(%q) = %q, want %q", b, got, string([]rune(b)))
 		}
 	}
 	text := strings.Repeat("caf\xe9 \xff", 2<<20) // 12 MiB, every word invalid
@@ -470,13 +466,8 @@ func TestGemmaASCIIPairsAsLookedUp(t *testing.T) {
 		texts = append(texts, string([]byte{byte(pair >> 7), byte(pair & 0x7f)}))
 	}
 	r := rand.New(rand.NewPCG(51, 52))
-	const ascii = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=  \n\t(){}[];:.,'\"-_<>"
 	for range 300 {
-		b := make([]byte, r.IntN(6000))
-		for i := range b {
-			b[i] = ascii[r.IntN(len(ascii))]
-		}
-		texts = append(texts, string(b))
+		texts = append(texts, randomBytes(r, r.IntN(6000), "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=  \n\t(){}[];:.,'\"-_<>"))
 	}
 	for _, text := range texts {
 		if got, want := tokens(fast, text), tokens(&slow, text); !slices.Equal(got, want) {
@@ -500,4 +491,13 @@ func TestTokensOfInvalidUTF8(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomBytes is n bytes drawn from alphabet's bytes.
+func randomBytes(r *rand.Rand, n int, alphabet string) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
 }
