@@ -72,6 +72,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	if p := host.Pending(); p != nil {
 		spanEvaluation(ctx, ev, res, p.Name)
 		call := &ptcsidecarv1.ToolCall{Index: int32(p.Index), Name: p.Name, Args: encodeValue(p.Args)}
+		fitCall(call)
 		return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Pending{
 			Pending: &ptcsidecarv1.PendingToolCalls{Calls: []*ptcsidecarv1.ToolCall{call}}}}, nil
 	}
@@ -593,6 +594,7 @@ func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value)
 	h.next++
 	h.release()
 	call := &ptcsidecarv1.ToolCall{Index: int32(index), Name: name, Args: encodeValue(args)}
+	fitCall(call)
 	if err := h.stream.Send(&ptcsidecarv1.EvalTurnStreamResponse{Message: &ptcsidecarv1.EvalTurnStreamResponse_ToolCall{ToolCall: call}}); err != nil {
 		return nil, h.abandon(err)
 	}

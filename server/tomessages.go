@@ -19,7 +19,33 @@ import (
 // is decoded into a strategies.Request (every Value parsed, every option
 // normalized), the chosen strategy renders it, and the result goes back on
 // the wire. Bad input is INVALID_ARGUMENT naming the field.
-func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesRequest) (_ *ptcsidecarv1.ToMessagesResponse, err error) {
+func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesRequest) (*ptcsidecarv1.ToMessagesResponse, error) {
+	return s.toMessages(ctx, in, false)
+}
+
+// Wire is s as a gRPC server serves it. A request decoded off the wire
+// belongs to its call alone, so ToMessages and RenderTrace let go of its
+// memory, turns and history messages once they are converted into the
+// strategies' form: protobuf holds a Binding and a Value message for each
+// binding, 12 times its bytes on the wire for one-line bindings, which
+// would otherwise live to the end of the call beside what the strategies
+// render (docs/RELIABILITY.md). An in-process caller may send one request
+// several times (the report command does), so s itself keeps it whole.
+func (s *Service) Wire() ptcsidecarv1.SidecarServiceServer { return wire{s} }
+
+type wire struct{ *Service }
+
+func (w wire) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesRequest) (*ptcsidecarv1.ToMessagesResponse, error) {
+	return w.toMessages(ctx, in, true)
+}
+
+func (w wire) RenderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest) (*ptcsidecarv1.RenderTraceResponse, error) {
+	return w.renderTrace(ctx, in, true)
+}
+
+// toMessages is ToMessages; when drop is set, in's memory, turns and
+// history are released once decoded (Wire).
+func (s *Service) toMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesRequest, drop bool) (_ *ptcsidecarv1.ToMessagesResponse, err error) {
 	defer func() { spanError(ctx, err) }()
 	if err := s.checkCounts(in); err != nil {
 		return nil, err
@@ -29,7 +55,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	if err := rd.admitRequest(proto.Size(in)); err != nil {
 		return nil, err
 	}
-	req, err := s.decodeToMessages(rd, in)
+	req, err := s.decodeToMessages(rd, in, drop)
 	if err != nil {
 		return nil, requestError(err)
 	}
@@ -40,7 +66,7 @@ func (s *Service) ToMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 		return nil, requestError(err)
 	}
 	out := encodeToMessages(resp)
-	spanToMessages(ctx, len(in.GetTurns()), out.GetStats())
+	spanToMessages(ctx, len(req.Turns), out.GetStats())
 	return out, nil
 }
 
@@ -77,8 +103,8 @@ func optionalInt(p *int32) *int {
 	return &n
 }
 
-func (s *Service) decodeToMessages(rd *valueReader, in *ptcsidecarv1.ToMessagesRequest) (*strategies.Request, error) {
-	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+func (s *Service) decodeToMessages(rd *valueReader, in *ptcsidecarv1.ToMessagesRequest, drop bool) (*strategies.Request, error) {
+	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory(), drop)
 	if err != nil {
 		return nil, err
 	}
@@ -88,8 +114,11 @@ func (s *Service) decodeToMessages(rd *valueReader, in *ptcsidecarv1.ToMessagesR
 
 // decodeRequest reads what every request about a run carries (ToMessages
 // and RenderTrace alike) into a strategies.Request with normalized options,
-// its values read by rd; its counts are checked (checkCounts).
-func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage) (*strategies.Request, error) {
+// its values read by rd; its counts are checked (checkCounts). With drop,
+// each binding, turn and history message is let go of in the request as
+// soon as it is converted (Wire), so that the two forms of a request of
+// many small messages are not both held at once.
+func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, memory *ptcsidecarv1.Memory, o *ptcsidecarv1.Options, history []*ptcsidecarv1.ChatMessage, drop bool) (*strategies.Request, error) {
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
@@ -154,7 +183,7 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		return nil, err
 	}
 	req := &strategies.Request{Options: opts, Remembered: s.remembered.strategies}
-	if req.Memory, err = decodeBindings(rd, memory, func() string { return "memory" }, keep); err != nil {
+	if req.Memory, err = decodeBindings(rd, memory, func() string { return "memory" }, keep, drop); err != nil {
 		return nil, err
 	}
 	if len(turns) > 0 {
@@ -164,33 +193,38 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		if req.Turns[i], err = decodeTurn(rd, t, i); err != nil {
 			return nil, err
 		}
+		if drop {
+			turns[i] = nil
+		}
 	}
 	if len(history) > 0 {
 		req.History = make([]strategies.ChatMessage, len(history))
 	}
 	for i, m := range history {
 		req.History[i] = decodeChatMessage(m)
+		if drop {
+			history[i] = nil
+		}
 	}
 	return req, nil
 }
 
 // decodeBindings reads the bindings of a memory; path names the memory in
-// errors (built only then, as are all paths below).
-func decodeBindings(rd *valueReader, m *ptcsidecarv1.Memory, path func() string, keep int) ([]strategies.Binding, error) {
+// errors (built only then, as are all paths below). With drop, each
+// binding is let go of in m once read (decodeRequest).
+func decodeBindings(rd *valueReader, m *ptcsidecarv1.Memory, path func() string, keep int, drop bool) ([]strategies.Binding, error) {
 	bindings := m.GetBindings()
 	if len(bindings) == 0 {
 		return nil, nil
 	}
 	out := make([]strategies.Binding, 0, len(bindings))
 	for i, b := range bindings {
-		bd := strategies.Binding{
-			Name: b.GetName(), IsFn: b.GetIsFn(), Params: b.GetParams(),
-			Docstring: b.GetDocstring(), ReturnType: b.GetReturnType(), Turn: int(b.GetTurn()),
-		}
-		if bd.IsFn {
+		bd := strategies.Binding{Name: b.GetName(), Turn: int(b.GetTurn())}
+		if b.GetIsFn() {
 			// A function travels as its source; rendering needs only its
 			// name, parameters, docstring and return type.
-			bd.Source = b.GetValue().GetEdn()
+			bd.Fn = &strategies.Function{Source: b.GetValue().GetEdn(), Params: b.GetParams(),
+				Docstring: b.GetDocstring(), ReturnType: b.GetReturnType()}
 		} else {
 			v, err := rd.sampleAt(b.GetValue(), keep, func() string { return fmt.Sprintf("%s.bindings[%d].value", path(), i) })
 			if err != nil {
@@ -202,6 +236,9 @@ func decodeBindings(rd *valueReader, m *ptcsidecarv1.Memory, path func() string,
 			bd.Value = v
 		}
 		out = append(out, bd)
+		if drop {
+			bindings[i] = nil
+		}
 	}
 	return out, nil
 }
@@ -248,7 +285,7 @@ func decodeTurn(rd *valueReader, t *ptcsidecarv1.Turn, i int) (strategies.Turn, 
 		}
 		turn.ToolCalls = append(turn.ToolCalls, tc)
 	}
-	if turn.Memory, err = decodeBindings(rd, t.GetMemory(), func() string { return path() + ".memory" }, 0); err != nil {
+	if turn.Memory, err = decodeBindings(rd, t.GetMemory(), func() string { return path() + ".memory" }, 0, false); err != nil {
 		return turn, err
 	}
 	turn.HasMemory = t.GetMemory() != nil

@@ -357,3 +357,66 @@ func TestToMessagesRejectsBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestWireLetsGoOfTheRequest: the service as a gRPC server serves it
+// releases each memory binding, turn and history message of a request
+// once converted, and answers as the service itself does, which leaves
+// the request whole for a caller that sends it again (the report command).
+func TestWireLetsGoOfTheRequest(t *testing.T) {
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	chat := func() *ptcsidecarv1.ToMessagesRequest {
+		return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "loop-slice"},
+			History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"}, {Role: "assistant", Content: "done"}}}
+	}
+	for _, request := range []func() *ptcsidecarv1.ToMessagesRequest{agentRequest, chat} {
+		req := request()
+		want, err := svc.ToMessages(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proto.Equal(req, request()) {
+			t.Fatal("ToMessages changed its request")
+		}
+		again, err := svc.ToMessages(context.Background(), req)
+		if err != nil || !proto.Equal(again, want) {
+			t.Fatalf("the same request again: %v, %v", again, err)
+		}
+
+		req = request()
+		got, err := svc.Wire().ToMessages(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proto.Equal(got, want) {
+			t.Errorf("over the wire:\n%v\nin process:\n%v", got, want)
+		}
+		for i, b := range req.GetMemory().GetBindings() {
+			if b != nil {
+				t.Errorf("memory.bindings[%d] still held after decoding", i)
+			}
+		}
+		for i, turn := range req.GetTurns() {
+			if turn != nil {
+				t.Errorf("turns[%d] still held after decoding", i)
+			}
+		}
+		for i, m := range req.GetHistory() {
+			if m != nil {
+				t.Errorf("history[%d] still held after decoding", i)
+			}
+		}
+	}
+
+	trace := &ptcsidecarv1.RenderTraceRequest{Turns: agentRequest().Turns, Memory: agentRequest().Memory}
+	wantTrace, err := svc.RenderTrace(context.Background(), trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotTrace, err := svc.Wire().RenderTrace(context.Background(), trace)
+	if err != nil || gotTrace.GetText() != wantTrace.GetText() {
+		t.Errorf("RenderTrace over the wire: %q, %v; want %q", gotTrace.GetText(), err, wantTrace.GetText())
+	}
+	if trace.GetTurns()[0] != nil || trace.GetMemory().GetBindings()[0] != nil {
+		t.Error("RenderTrace over the wire kept the request's turns and memory")
+	}
+}

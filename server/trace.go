@@ -15,7 +15,13 @@ import (
 // text never carries colour codes: the client, not the server, knows
 // whether it writes to a terminal.
 func (s *Service) RenderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest) (*ptcsidecarv1.RenderTraceResponse, error) {
-	text, err := s.Trace(ctx, in, trace.Style{})
+	return s.renderTrace(ctx, in, false)
+}
+
+// renderTrace is RenderTrace; when drop is set, in's memory, turns and
+// history are released once decoded (Wire).
+func (s *Service) renderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, drop bool) (*ptcsidecarv1.RenderTraceResponse, error) {
+	text, err := s.trace(ctx, in, trace.Style{}, drop)
 	if err != nil {
 		return nil, err
 	}
@@ -27,6 +33,10 @@ func (s *Service) RenderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceR
 // command and the RPC read the same request the same way. Errors are gRPC
 // statuses: INVALID_ARGUMENT naming the field for bad input.
 func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
+	return s.trace(ctx, in, style, false)
+}
+
+func (s *Service) trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style, drop bool) (string, error) {
 	if err := s.checkCounts(in); err != nil {
 		return "", err
 	}
@@ -39,7 +49,7 @@ func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest
 	if err := rd.admitRequest(proto.Size(in)); err != nil {
 		return "", err
 	}
-	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory())
+	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory(), drop)
 	if err != nil {
 		return "", requestError(err)
 	}

@@ -24,7 +24,8 @@ import (
 // lossless), each the largest first, and
 // an echo_cut warning names each one left out. The turn stays what
 // ToMessages and the next EvalTurn take back: a tool call without its
-// result, or a value without its JSON, reads as before.
+// result, or a value without its JSON, reads as before. A call the caller
+// must answer is held to the same size (fitCall).
 
 // maxTurnBytes is the most a turn takes on the wire: a gRPC client's
 // default receive limit, less room for the response's own framing.
@@ -79,6 +80,23 @@ func fitTurn(t *ptcsidecarv1.Turn) {
 	t.Warnings = append(t.Warnings, &ptcsidecarv1.TurnWarning{Type: warningEchoCut, Message: fmt.Sprintf(
 		"the turn would be %d bytes, more than the %d a gRPC client receives by default; left out: %s",
 		over+maxTurnBytes, maxTurnBytes, namesCut(cut))})
+}
+
+// fitCall leaves the JSON form of a call's arguments out when the call
+// would not fit maxTurnBytes. A call the caller must answer travels alone
+// (EvalTurn's pending response, a stream's tool_call message) and nothing
+// else of it can be cut: its arguments' EDN, which the emit limit held
+// when the program made the call, stays whole, and a client reads the EDN
+// of a value that has no JSON. The JSON form can be six times the EDN
+// (a control character is one byte in EDN, \u0001 in JSON).
+func fitCall(c *ptcsidecarv1.ToolCall) {
+	const framing = 64 // the call's fields besides its arguments, and the response's
+	if valueBytesAtMost(c.GetArgs())+len(c.GetName())+framing <= maxTurnBytes {
+		return
+	}
+	if proto.Size(c)+framing > maxTurnBytes {
+		c.Args.Json = ""
+	}
 }
 
 // appendJSONPart adds v's JSON form, when it has one, to parts.

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // bigText is the EDN of a string of n letters.
@@ -95,5 +96,43 @@ func TestTurnBytesAtMostBoundsTheTurn(t *testing.T) {
 	turn.Defined = append(turn.Defined, "f")
 	if got, exact := turnBytesAtMost(turn), proto.Size(turn); got < exact {
 		t.Errorf("bound %d below the turn's %d bytes", got, exact)
+	}
+}
+
+// A call the caller must answer, whose arguments print within the emit
+// limit as EDN but six times larger as JSON (control characters), reaches a
+// gRPC client with the default 4 MiB receive limit, as EvalTurn's pending
+// response and as a stream's tool_call message: its EDN whole, its JSON
+// left out.
+func TestPendingCallFitsADefaultClient(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	text := strings.Repeat("\x01", 1_900_000)
+	req := &ptcsidecarv1.EvalTurnRequest{Program: "(tool/get data/s)", Tools: []*ptcsidecarv1.ToolSpec{{Name: "get"}},
+		Data: edn(`{:s "` + text + `"}`)}
+	resp, err := c.EvalTurn(context.Background(), req)
+	if err != nil {
+		t.Fatalf("EvalTurn: %v", err)
+	}
+	calls := resp.GetPending().GetCalls()
+	if len(calls) != 1 || !strings.Contains(calls[0].GetArgs().GetEdn(), `"`+text+`"`) || calls[0].GetArgs().GetJson() != "" {
+		t.Fatalf("want the call with its EDN whole and no JSON, got %d calls: edn %d bytes %.20q, json %d bytes", len(calls), len(calls[0].GetArgs().GetEdn()), calls[0].GetArgs().GetEdn(), len(calls[0].GetArgs().GetJson()))
+	}
+	var called *ptcsidecarv1.ToolCall
+	turn, _, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+		called = call
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn("1")}
+	})
+	if err != nil {
+		t.Fatalf("EvalTurnStream: %v", err)
+	}
+	if !strings.Contains(called.GetArgs().GetEdn(), `"`+text+`"`) || !turn.GetSuccess() || turn.GetResult().GetEdn() != "1" {
+		t.Errorf("the stream's call had %d bytes of EDN; the turn: %v, %v", len(called.GetArgs().GetEdn()), turn.GetSuccess(), turn.GetError())
+	}
+
+	// A call that fits keeps its JSON.
+	req.Data = edn(`{:s "abc"}`)
+	resp, err = c.EvalTurn(context.Background(), req)
+	if err != nil || !strings.Contains(resp.GetPending().GetCalls()[0].GetArgs().GetJson(), `"abc"`) {
+		t.Errorf("a small call: %v, %v", resp, err)
 	}
 }

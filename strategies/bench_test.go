@@ -51,7 +51,7 @@ func benchRequest(b *testing.B) *Request {
 		case i%5 == 0:
 			bd.Value = benchList(1000)
 		case i%5 == 1:
-			bd.IsFn, bd.Params, bd.Docstring, bd.ReturnType = true, []string{"x", "&", "rest"}, "Scores a product; higher is better", "float"
+			bd.Fn = &Function{Params: []string{"x", "&", "rest"}, Docstring: "Scores a product; higher is better", ReturnType: "float"}
 		default:
 			bd.Value = lisp.String(strings.Repeat("value ", 10+i))
 		}

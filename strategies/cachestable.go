@@ -204,14 +204,14 @@ func (r *record) place(pos map[int]int, definitions map[string]int) {
 		k := pos[bd.Turn] // 0 when absent
 		switch {
 		case bd.Turn == 0 && definitions[bd.Name] == 0:
-			if bd.IsFn {
+			if bd.Fn != nil {
 				r.fns[i] = withoutReturnType(bd)
 			}
 			r.at[i] = -1
 			continue
 		case definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success:
 			k = 0 // a failed turn defines nothing: the memory contradicts it
-		case bd.IsFn && k > 0:
+		case bd.Fn != nil && k > 0:
 			// No type of the last return: a function has none until
 			// called, and another kind when it returns another.
 			r.fns[i] = withoutReturnType(bd)
@@ -245,8 +245,9 @@ func (r *record) place(pos map[int]int, definitions map[string]int) {
 }
 
 func withoutReturnType(bd *Binding) *Binding {
-	c := *bd
-	c.ReturnType = ""
+	c, fn := *bd, *bd.Fn
+	fn.ReturnType = ""
+	c.Fn = &fn
 	return &c
 }
 
@@ -467,7 +468,7 @@ func (r *record) entry(k int) string {
 func (r *record) showsResult(k int) bool {
 	o := &r.req.Options
 	for _, i := range r.defs[k] {
-		if bd := r.binding(i); !bd.IsFn && !hiddenName(bd.Name) && RenderValue(orNil(bd.Value), o.SampleLimit, o.SamplePrintableLimit) == r.entries[k-1].result {
+		if bd := r.binding(i); bd.Fn == nil && !hiddenName(bd.Name) && RenderValue(orNil(bd.Value), o.SampleLimit, o.SamplePrintableLimit) == r.entries[k-1].result {
 			return true
 		}
 	}

@@ -200,8 +200,10 @@ func memoryBindings(t testing.TB, m *lisp.Memory) []Binding {
 	}
 	var bindings []Binding
 	for _, b := range m.Bindings() {
-		bd := Binding{Name: b.Name, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: b.Turn, IsFn: b.IsFn(), Params: b.Params()}
-		if !bd.IsFn {
+		bd := Binding{Name: b.Name, Turn: b.Turn}
+		if b.IsFn() {
+			bd.Fn = &Function{Params: b.Params(), Docstring: b.Docstring, ReturnType: b.ReturnType}
+		} else {
 			bd.Value = b.Value
 		}
 		bindings = append(bindings, bd)

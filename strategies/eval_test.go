@@ -60,8 +60,10 @@ func TestRenderEvaluatedTurns(t *testing.T) {
 	}
 	req.Memory = nil
 	for _, b := range memory.Bindings() {
-		bd := Binding{Name: b.Name, Docstring: b.Docstring, ReturnType: b.ReturnType, Turn: b.Turn, IsFn: b.IsFn(), Params: b.Params()}
-		if !bd.IsFn {
+		bd := Binding{Name: b.Name, Turn: b.Turn}
+		if b.IsFn() {
+			bd.Fn = &Function{Params: b.Params(), Docstring: b.Docstring, ReturnType: b.ReturnType}
+		} else {
 			bd.Value = b.Value
 		}
 		req.Memory = append(req.Memory, bd)

@@ -33,7 +33,7 @@ func FuzzRender(f *testing.F) {
 			Options: opts,
 			Memory: []Binding{
 				{Name: "v", Value: val, Turn: 1},
-				{Name: "f", IsFn: true, Params: []string{"x"}, Docstring: doc, Turn: 1},
+				{Name: "f", Fn: &Function{Params: []string{"x"}, Docstring: doc}, Turn: 1},
 			},
 			Turns: []Turn{
 				{Number: 1, Program: program, Prints: []string{print}, Success: success, Result: val, Defined: []string{"v", "f"},

@@ -91,8 +91,10 @@ type goldenBinding struct {
 }
 
 func (gb goldenBinding) build() (Binding, error) {
-	b := Binding{Name: gb.Name, IsFn: gb.IsFn, Params: gb.Params, Docstring: gb.Docstring, ReturnType: gb.ReturnType, Turn: gb.Turn}
-	if !gb.IsFn {
+	b := Binding{Name: gb.Name, Turn: gb.Turn}
+	if gb.IsFn {
+		b.Fn = &Function{Params: gb.Params, Docstring: gb.Docstring, ReturnType: gb.ReturnType}
+	} else {
 		v, err := parseValue(gb.Value)
 		if err != nil {
 			return b, err

@@ -237,7 +237,7 @@ func memoryBeforeFirstTurn(req *Request, use memoryUse) ([]Binding, string) {
 		if t.Success && (bd.Turn == number || slices.Contains(t.Defined, bd.Name)) {
 			continue
 		}
-		if bd.IsFn && bd.ReturnType != "" && (use == memoryWhole || bd.Turn != 0) {
+		if bd.Fn != nil && bd.Fn.ReturnType != "" && (use == memoryWhole || bd.Turn != 0) {
 			return nil, fmt.Sprintf("the memory before turns[0] is not in the request, and function %s, which that turn did not define, has a return type it may have had since the turn called it: the second call of a run with a prelude of functions cannot be rebuilt", bd.Name)
 		}
 		out = append(out, bd)

@@ -190,7 +190,7 @@ func TestStablePrefixCorpus(t *testing.T) {
 func returnTypeChanged(before, after []Binding) bool {
 	for _, b := range before {
 		for _, a := range after {
-			if a.Name == b.Name && b.IsFn && a.IsFn && a.ReturnType != b.ReturnType {
+			if a.Name == b.Name && b.Fn != nil && a.Fn != nil && a.Fn.ReturnType != b.Fn.ReturnType {
 				return true
 			}
 		}
@@ -414,11 +414,11 @@ func TestStablePrefixTurnsLeftCountsDown(t *testing.T) {
 // full, which shows no memory, can.
 func TestStablePrefixFirstCallPrelude(t *testing.T) {
 	prelude := []Binding{
-		{Name: "fetch", IsFn: true, Params: []string{"n"}, Docstring: "Page n"},
+		{Name: "fetch", Fn: &Function{Params: []string{"n"}, Docstring: "Page n"}},
 		{Name: "limit", Value: lisp.Int(3)},
 	}
 	called := slices.Clone(prelude)
-	called[0].ReturnType = "map[2]"
+	called[0].Fn = &Function{Params: []string{"n"}, Docstring: "Page n", ReturnType: "map[2]"}
 	after := append(slices.Clone(called), Binding{Name: "items", Value: lisp.NewVector([]lisp.Value{lisp.String("a")}), Turn: 1})
 	opts, err := Normalize(RawOptions{Mission: "List the items.", Tools: []ToolSpec{{Name: "page", Signature: "(n :int) -> :map"}}})
 	if err != nil {

@@ -127,12 +127,12 @@ func (g requestGen) request() *Request {
 			b.Name = "_" + b.Name
 		}
 		if g.r.IntN(3) == 0 {
-			b.IsFn, b.Params = true, []string{"x", "&", "more"}
+			b.Fn = &Function{Params: []string{"x", "&", "more"}}
 			if g.r.IntN(2) == 0 {
-				b.Docstring = "doc; " + g.word()
+				b.Fn.Docstring = "doc; " + g.word()
 			}
 			if g.r.IntN(2) == 0 {
-				b.ReturnType = "integer"
+				b.Fn.ReturnType = "integer"
 			}
 		} else {
 			b.Value = g.value(0)

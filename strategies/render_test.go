@@ -213,7 +213,7 @@ func TestCallerTextsStayOnOneLine(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	writeFunctionLine(&b, &Binding{Name: "score", Params: []string{"x"}, Docstring: "Scores;\r\na product\nfast", ReturnType: "float"})
+	writeFunctionLine(&b, &Binding{Name: "score", Fn: &Function{Params: []string{"x"}, Docstring: "Scores;\r\na product\nfast", ReturnType: "float"}})
 	if want := `(score [x])                   ; "Scores a product fast" -> float`; b.String() != want {
 		t.Errorf("function line %q, want %q", b.String(), want)
 	}

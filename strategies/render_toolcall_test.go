@@ -139,7 +139,7 @@ func TestToolCallHostPrelude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := Render(&Request{Options: o, Memory: []Binding{{Name: "list-sources", IsFn: true, Params: []string{"kind"}}}})
+	resp, err := Render(&Request{Options: o, Memory: []Binding{{Name: "list-sources", Fn: &Function{Params: []string{"kind"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

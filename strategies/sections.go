@@ -185,14 +185,14 @@ func writeBindings(b *strings.Builder, bindings []Binding, printed map[int]bool,
 // writeBindingsAt is writeBindings of the n bindings at(0) to at(n-1).
 func writeBindingsAt(b *strings.Builder, n int, at func(int) *Binding, printed map[int]bool, o *Options) {
 	for i := range n {
-		if bd := at(i); bd.IsFn {
+		if bd := at(i); bd.Fn != nil {
 			b.WriteByte('\n')
 			writeFunctionLine(b, bd)
 		}
 	}
 	for i := range n {
 		bd := at(i)
-		if bd.IsFn {
+		if bd.Fn != nil {
 			continue
 		}
 		b.WriteByte('\n')
@@ -215,8 +215,8 @@ func bindingsLen(n int, at func(int) *Binding, printed map[int]bool, o *Options)
 	total := 0
 	for i := range n {
 		bd := at(i)
-		if bd.IsFn {
-			total += 1 + paddedLen(bd.Name) + 8 + len(bd.Params)*8 + len(bd.Docstring) + len(bd.ReturnType)
+		if fn := bd.Fn; fn != nil {
+			total += 1 + paddedLen(bd.Name) + 8 + len(fn.Params)*8 + len(fn.Docstring) + len(fn.ReturnType)
 			continue
 		}
 		total += 1 + paddedLen(bd.Name) + len("; = ") + typeLabelLen(bd.Value)
@@ -267,22 +267,23 @@ func sampleLen(v lisp.Value, o *Options) int {
 // writeFunctionLine writes "(name [params])", then the docstring and the
 // return type of the last call when known.
 func writeFunctionLine(b *strings.Builder, bd *Binding) {
-	head := "(" + bd.Name + " [" + strings.Join(bd.Params, " ") + "])"
-	doc := oneLine(strings.ReplaceAll(bd.Docstring, ";", ""))
+	fn := bd.Fn
+	head := "(" + bd.Name + " [" + strings.Join(fn.Params, " ") + "])"
+	doc := oneLine(strings.ReplaceAll(fn.Docstring, ";", ""))
 	switch {
 	case doc != "":
 		padName(b, head)
 		b.WriteString(`; "`)
 		b.WriteString(doc)
 		b.WriteByte('"')
-		if bd.ReturnType != "" {
+		if fn.ReturnType != "" {
 			b.WriteString(" -> ")
-			b.WriteString(bd.ReturnType)
+			b.WriteString(fn.ReturnType)
 		}
-	case bd.ReturnType != "":
+	case fn.ReturnType != "":
 		b.WriteString(head)
 		b.WriteString(" -> ")
-		b.WriteString(bd.ReturnType)
+		b.WriteString(fn.ReturnType)
 	default:
 		b.WriteString(head)
 	}

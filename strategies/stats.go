@@ -54,16 +54,16 @@ func (c *textCounts) add(o textCounts) {
 type tokenKey struct{ tokenizer, text string }
 
 func (c *Remembered) get(tokenizer, text string) (textCounts, bool) {
-	if c == nil || c.tokenCounts == nil {
+	if c == nil || c.tokenCounts == nil || len(text) < minRememberedText {
 		return textCounts{}, false
 	}
 	return c.tokenCounts.Get(tokenKey{tokenizer, text})
 }
 
 // put remembers a text's counts, counted as the text and what an entry
-// costs besides.
+// costs besides; a text shorter than minRememberedText is not remembered.
 func (c *Remembered) put(tokenizer, text string, n textCounts) {
-	if c != nil && c.tokenCounts != nil {
+	if c != nil && c.tokenCounts != nil && len(text) >= minRememberedText {
 		c.tokenCounts.Put(tokenKey{tokenizer, text}, n, int64(len(text)+memo.EntryOverhead))
 	}
 }
@@ -121,11 +121,11 @@ func (c *Remembered) part(tokenizer string, p *ContentPart) (textCounts, error) 
 	return n, nil
 }
 
-// text counts one text chunk by chunk (see nextChunkEnd), each chunk's
-// counts remembered, so that a USER message that differs from the previous
-// call's in a few lines costs the tokenization of those lines. A chunk
-// ends after a newline, never inside a character, so the characters of
-// the chunks add up to the text's.
+// text counts one text chunk by chunk (see rememberedChunkEnd), each
+// chunk's counts remembered, so that a USER message that differs from the
+// previous call's in a few lines costs the tokenization of the chunks
+// holding those lines. A chunk ends after a newline, never inside a
+// character, so the characters of the chunks add up to the text's.
 func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 	if exact, factor := exactTokenizer(tokenizer); factor != 1 {
 		// An estimate scales the exact count of the whole text.
@@ -147,7 +147,7 @@ func (c *Remembered) text(tokenizer, text string) (textCounts, error) {
 			}
 			since = 0
 		}
-		chunk := rest[:nextChunkEnd(rest)]
+		chunk := rest[:rememberedChunkEnd(rest)]
 		rest = rest[len(chunk):]
 		n, ok := c.get(tokenizer, chunk)
 		if !ok {
@@ -172,6 +172,31 @@ const stopCheckChunks = 256
 // stopCheckBytes is how many bytes are tokenized between looks at most:
 // some milliseconds of the slowest tokenizing (gemma3 on base64).
 const stopCheckBytes = 16 << 10
+
+// minRememberedText is the fewest bytes of a text or chunk whose counts
+// are remembered: a shorter one tokenizes in a few microseconds, and its
+// entry would cost the memo EntryOverhead bytes, over twice its own (a
+// chat history of 90,000 one-word parts held 15 MiB of the memo, 11 times
+// the request).
+const minRememberedText = 64
+
+// minRememberedChunk is the fewest bytes a remembered chunk holds: short
+// lines are counted together with the lines after them, since an entry of
+// its own would cost the memo EntryOverhead bytes for a line that
+// tokenizes in a microsecond (docs/RELIABILITY.md, the 90,000 bindings).
+const minRememberedChunk = 256
+
+// rememberedChunkEnd returns where the first chunk of text that is
+// remembered on its own ends: at the first chunk end (nextChunkEnd) at
+// least minRememberedChunk bytes in, or at the end. Every chunk end is a
+// piece boundary, so the tokens of the joined chunks are still the sum.
+func rememberedChunkEnd(text string) int {
+	end := nextChunkEnd(text)
+	for end < minRememberedChunk && end < len(text) {
+		end += nextChunkEnd(text[end:])
+	}
+	return end
+}
 
 // nextChunkEnd returns where the first chunk of text ends: after the first
 // newline that is followed by a printable ASCII character other than "/",

@@ -1,10 +1,12 @@
 package strategies
 
 import (
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -160,5 +162,67 @@ func TestWarmUpRemembersSystemPrompt(t *testing.T) {
 	}
 	if got.tokens != want || got.chars != len([]rune(lisp.SystemPrompt())) {
 		t.Errorf("remembered %+v, counting gives %d tokens", got, want)
+	}
+}
+
+// TestShortLinesRememberedTogether: a text of many one-line bindings is
+// remembered in chunks of at least minRememberedChunk bytes, not line by
+// line, and counts the same when remembered.
+func TestShortLinesRememberedTogether(t *testing.T) {
+	var b strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "b%d ; %d\n", i, i)
+	}
+	text := b.String()
+	want, err := CountTokens("o200k_base", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := memo.New(64 << 20)
+	counts := NewRemembered(m)
+	for run := range 2 {
+		n, err := counts.text("o200k_base", text)
+		if err != nil || n.tokens != want || n.chars != len(text) {
+			t.Fatalf("run %d: %+v, %v; want %d tokens, %d characters", run+1, n, err, want, len(text))
+		}
+	}
+	entries, bytes := 0, int64(0)
+	for _, s := range m.Stats() {
+		if s.Table == "token_counts" {
+			entries, bytes = s.Entries, s.Bytes
+		}
+	}
+	// Each chunk but the last holds minRememberedChunk bytes or more; the
+	// whole text is one more entry.
+	if most := len(text)/minRememberedChunk + 2; entries > most {
+		t.Errorf("%d lines in %d bytes are %d entries of the memo, want at most %d", 20_000, len(text), entries, most)
+	}
+	if bytes > 3*int64(len(text)) {
+		t.Errorf("the memo counts %d bytes for a text of %d, over 3 times", bytes, len(text))
+	}
+}
+
+// TestShortTextsNotRemembered: texts shorter than minRememberedText
+// (one-word messages and parts) are counted every time, not remembered,
+// and count the same as when remembered.
+func TestShortTextsNotRemembered(t *testing.T) {
+	var msgs []ChatMessage
+	for i := range 5000 {
+		msgs = append(msgs, ChatMessage{Role: "user", Content: strconv.Itoa(i), Parts: []ContentPart{{Type: PartText, Text: "w" + strconv.Itoa(i)}}})
+	}
+	m := memo.New(64 << 20)
+	counts := NewRemembered(m)
+	got, err := counts.messages("o200k_base", msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := (*Remembered)(nil).messages("o200k_base", msgs)
+	if err != nil || got != want {
+		t.Fatalf("counted %+v remembering, %+v not (%v)", got, want, err)
+	}
+	for _, s := range m.Stats() {
+		if s.Table == "token_counts" && s.Entries > 0 {
+			t.Errorf("%d texts of a few bytes are %d entries (%d bytes) of the memo, want none", 2*len(msgs), s.Entries, s.Bytes)
+		}
 	}
 }

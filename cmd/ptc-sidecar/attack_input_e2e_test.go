@@ -246,15 +246,13 @@ type inputAttack struct {
 	cpu time.Duration
 }
 
-// kindTinyValues is a request of many values of a few bytes each, shown
-// whole: 90,000 one-line memory bindings are 12 times their wire bytes as
-// protobuf messages, which the call holds to its end, and about 6 times
-// more decoded for the strategies; the prompt rendered from them is built
-// once at its size. Over gRPC they reach 22-23 times (14 without the memo:
-// the token counts of the prompt's 90,000 lines are remembered, within
-// --memo-bytes), above the 16 of values read whole; over HTTP 18-20, within
-// the 24 of values rendered whole (docs/RELIABILITY.md lists it as open).
-var kindTinyValues = requestKind{"many values of a few bytes, decoded and rendered", 28, 24}
+// kindTinyParts is a chat history of many content parts of a few bytes
+// each, which every form of the request holds whole: protobuf's message,
+// the strategies' part (184 bytes, most of them fields of media parts) and
+// the response's message, each over 10 times the part's bytes on the
+// wire. 10,000 messages of 9 one-word parts reach 24-26 times over gRPC,
+// 17-20 over HTTP (open: docs/RELIABILITY.md).
+var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 28, 24}
 
 // inputAttacks are the requests whose cost lies around the interpreter:
 // extracting and reading the program, what the turn sends back, and the
@@ -283,6 +281,30 @@ func inputAttacks() []inputAttack {
 		return &ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: bindings},
 			Options: &ptcsidecarv1.Options{Strategy: "cache-stable"},
 			Turns:   []*ptcsidecarv1.Turn{{Number: 1, Program: "(def b0 0)", Success: true, Result: &ptcsidecarv1.Value{Edn: "0"}}}}
+	}
+	// The same shape in turns and in a chat history: as many small
+	// messages as the request's lists may hold (100,000 elements).
+	turns := func() proto.Message {
+		turns := make([]*ptcsidecarv1.Turn, 1000)
+		for i := range turns {
+			calls := make([]*ptcsidecarv1.ToolCall, 90)
+			for j := range calls {
+				calls[j] = &ptcsidecarv1.ToolCall{Index: int32(j), Name: "t", Args: &ptcsidecarv1.Value{Edn: strconv.Itoa(j)}, Result: &ptcsidecarv1.Value{Edn: strconv.Itoa(i)}}
+			}
+			turns[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: "(tool/t)", Success: true, Result: &ptcsidecarv1.Value{Edn: "1"}, ToolCalls: calls}
+		}
+		return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Options: &ptcsidecarv1.Options{Strategy: "cache-stable"}}
+	}
+	chat := func() proto.Message {
+		msgs := make([]*ptcsidecarv1.ChatMessage, 10_000)
+		for i := range msgs {
+			parts := make([]*ptcsidecarv1.ContentPart, 9)
+			for j := range parts {
+				parts[j] = &ptcsidecarv1.ContentPart{Type: "text", Text: strconv.Itoa(i*10 + j)}
+			}
+			msgs[i] = &ptcsidecarv1.ChatMessage{Role: []string{"user", "assistant"}[i%2], Parts: parts}
+		}
+		return &ptcsidecarv1.ToMessagesRequest{History: msgs, Options: &ptcsidecarv1.Options{Strategy: "loop-slice"}}
 	}
 	evalCPU := 2 * (evalTimeoutMs*time.Millisecond + 250*time.Millisecond)
 	return []inputAttack{
@@ -318,8 +340,12 @@ func inputAttacks() []inputAttack {
 			}}, evalCPU},
 		{attack{name: "8,000 tool-call ids that all become _", method: "ToMessages", expect: "ok", kind: kindTexts,
 			req: history}, 2 * time.Second},
-		{attack{name: "90,000 one-line bindings through cache-stable", method: "ToMessages", expect: "ok", kind: kindTinyValues,
+		{attack{name: "90,000 one-line bindings through cache-stable", method: "ToMessages", expect: "ok", kind: kindValues,
 			req: memory}, 4 * time.Second},
+		{attack{name: "1,000 turns of 90 one-line tool calls through cache-stable", method: "ToMessages", expect: "ok", kind: kindValues,
+			req: turns}, 4 * time.Second},
+		{attack{name: "10,000 history messages of 9 one-word parts through loop-slice", method: "ToMessages", expect: "ok", kind: kindTinyParts,
+			req: chat}, 4 * time.Second},
 	}
 }
 

@@ -86,7 +86,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	}
 	opts = append(opts, cfg.tracing.serverOptions()...)
 	srv := grpc.NewServer(opts...)
-	ptcsidecarv1.RegisterSidecarServiceServer(srv, sidecar)
+	ptcsidecarv1.RegisterSidecarServiceServer(srv, sidecar.Wire())
 
 	healthSrv := health.NewServer()
 	for _, name := range healthServices {

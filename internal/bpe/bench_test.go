@@ -1,6 +1,7 @@
 package bpe
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -127,5 +128,33 @@ func BenchmarkCountLongPiece(b *testing.B) {
 				e.Count(text)
 			}
 		})
+	}
+}
+
+// BenchmarkCountBase64Doubling counts random base64 (an inline image or
+// file a chat carries) of doubling sizes with each encoding: the time per
+// byte stays the same as the size doubles. Gemma 3 has no pre-tokenizer,
+// so the text is one word merged a window at a time from its characters.
+func BenchmarkCountBase64Doubling(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	blob := make([]byte, 2<<20)
+	for i := range blob {
+		blob[i] = base64[r.IntN(len(base64))]
+	}
+	for _, enc := range Names() {
+		e, err := Get(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for n := 256 << 10; n <= len(blob); n *= 2 {
+			text := string(blob[:n])
+			b.Run(fmt.Sprintf("%s/%dKiB", enc, n>>10), func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					e.Count(text)
+				}
+			})
+		}
 	}
 }

@@ -34,6 +34,7 @@ package bpe
 import (
 	_ "embed"
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -134,9 +135,7 @@ func (e *Encoding) CountStop(text string, stop func() error) (int, error) {
 func (e *Encoding) Tokens(text string) []string {
 	var out []string
 	if e.gemma != nil {
-		if !utf8.ValidString(text) {
-			text = string([]rune(text))
-		}
+		text, _ := validText(text, nil) // the tokens' bounds are in the replaced text
 		e.gemma.encode(text, nil, func(_ uint32, start, end int) { out = append(out, text[start:end]) })
 		return out
 	}
@@ -157,13 +156,45 @@ func (e *Encoding) Tokens(text string) []string {
 	return out
 }
 
+// validText is text as a Unicode string holds it, U+FFFD for each byte
+// that is not part of a valid UTF-8 character (as string([]rune(text))
+// has it), and false when st stopped first: replacing is work on the
+// whole text, done under the same stopper as the counting that follows.
+func validText(text string, st *stopper) (string, bool) {
+	if utf8.ValidString(text) { // gigabytes a second: a look, not work
+		return text, true
+	}
+	var b strings.Builder // grown as it is written: a stopped text costs what was looked at
+	start, looked := 0, 0 // text[start:i] is valid, not yet written
+	for i := 0; i < len(text); {
+		if i-looked >= stopEvery {
+			if st.done(i - looked) {
+				return "", false
+			}
+			looked = i
+		}
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString(text[start:i])
+			b.WriteRune(utf8.RuneError)
+			start = i + 1
+		}
+		i += n
+	}
+	b.WriteString(text[start:])
+	return b.String(), true
+}
+
 // pieces calls fn with each piece the pre-tokenizer splits text into, and a
 // merger to merge it with, until st stops.
 func (e *Encoding) pieces(text string, st *stopper, fn func(piece string, m *merger)) {
-	if !utf8.ValidString(text) {
-		// Counted as a Unicode string would hold it: U+FFFD for each
-		// invalid byte.
-		text = string([]rune(text))
+	text, ok := validText(text, st)
+	if !ok {
+		return
 	}
 	m := mergerPool.Get().(*merger)
 	defer mergerPool.Put(m)

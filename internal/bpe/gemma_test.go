@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -408,4 +409,95 @@ func TestCountStopsInsideALine(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestInvalidUTF8UnderTheStopper: replacing the invalid bytes of a text
+// (U+FFFD for each, as a Unicode string holds it) is work the stopper
+// sees: under a stop that has already fired, a count of megabytes of
+// invalid UTF-8 gives up after one look, having built next to nothing;
+// otherwise it counts what Count counts of the replaced text.
+func TestInvalidUTF8UnderTheStopper(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for range 2000 {
+		b := randomBytes(r, r.IntN(40), "a \xff\xc3\xa9\xe2\x82\n\xf0\x9f\x98\x80")
+		if got, ok := validText(b, nil); !ok || got != string([]rune(b)) {
+			t.Fatalf("validText(%q) = %q, want %q", b, got, string([]rune(b)))
+		}
+	}
+	text := strings.Repeat("caf\xe9 \xff", 2<<20) // 12 MiB, every word invalid
+	errStop := fmt.Errorf("stopped")
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		calls := 0
+		_, err = e.CountStop(text, func() error { calls++; return errStop })
+		runtime.ReadMemStats(&after)
+		if err != errStop || calls != 1 {
+			t.Errorf("%s: CountStop gave %v after %d calls, want the stop's error after 1", name, err, calls)
+		}
+		if built := after.TotalAlloc - before.TotalAlloc; built > 1<<20 {
+			t.Errorf("%s: a stopped count of %d bytes of invalid UTF-8 allocated %d bytes", name, len(text), built)
+		}
+		short := text[:1<<16]
+		if n, err := e.CountStop(short, func() error { return nil }); err != nil || n != e.Count(string([]rune(short))) {
+			t.Errorf("%s: %d tokens, %v; the replaced text has %d", name, n, err, e.Count(string([]rune(short))))
+		}
+	}
+}
+
+// TestGemmaASCIIPairsAsLookedUp: the table of merges of two ASCII
+// characters gives the tokens the vocabulary's own lookups give, on
+// random ASCII texts (base64, words, code) and on every pair.
+func TestGemmaASCIIPairsAsLookedUp(t *testing.T) {
+	fast := gemma3(t).gemma
+	slow := *fast
+	slow.asciiPairs = nil
+	tokens := func(g *gemmaModel, text string) []uint32 {
+		var ids []uint32
+		g.encode(text, nil, func(id uint32, _, _ int) { ids = append(ids, id) })
+		return ids
+	}
+	var texts []string
+	for pair := range 1 << 14 {
+		texts = append(texts, string([]byte{byte(pair >> 7), byte(pair & 0x7f)}))
+	}
+	r := rand.New(rand.NewPCG(51, 52))
+	for range 300 {
+		texts = append(texts, randomBytes(r, r.IntN(6000), "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=  \n\t(){}[];:.,'\"-_<>"))
+	}
+	for _, text := range texts {
+		if got, want := tokens(fast, text), tokens(&slow, text); !slices.Equal(got, want) {
+			t.Fatalf("%.40q…: %d tokens with the table, %d looked up", text, len(got), len(want))
+		}
+	}
+}
+
+// TestTokensOfInvalidUTF8: the tokens of a text with invalid UTF-8 are
+// those of the replaced text, with every encoding.
+func TestTokensOfInvalidUTF8(t *testing.T) {
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{"\xff", "a\xffb c\xe2\x82", "\xf0\x9f\x98 x"} {
+			replaced := string([]rune(text))
+			if got := strings.Join(e.Tokens(text), ""); got != replaced || len(e.Tokens(text)) != e.Count(text) {
+				t.Errorf("%s: tokens of %q join to %q (%d, Count %d), want %q", name, text, got, len(e.Tokens(text)), e.Count(text), replaced)
+			}
+		}
+	}
+}
+
+// randomBytes is n bytes drawn from alphabet's bytes.
+func randomBytes(r *rand.Rand, n int, alphabet string) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
 }

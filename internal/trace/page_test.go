@@ -84,7 +84,7 @@ func FuzzRenderLayout(f *testing.F) {
 					ToolCalls: []strategies.ToolCall{{Name: tool, Args: lisp.String(message), Error: message}}},
 				{Number: 2, Program: program, Error: &strategies.TurnError{Type: tool, Message: message, Hint: print}},
 			},
-			Memory: []strategies.Binding{{Name: tool, Value: lisp.String(print)}, {Name: tool, IsFn: true, Params: []string{message}, Docstring: raw}},
+			Memory: []strategies.Binding{{Name: tool, Value: lisp.String(print)}, {Name: tool, Fn: &strategies.Function{Params: []string{message}, Docstring: raw}}},
 		}
 		chat := &strategies.Request{Options: o, History: []strategies.ChatMessage{
 			{Role: tool, Content: program, Source: message, SenderID: print, Reasoning: raw,
@@ -115,7 +115,7 @@ func TestRenderZeroValues(t *testing.T) {
 	req := &strategies.Request{
 		Options: o,
 		Turns:   []strategies.Turn{{ToolCalls: []strategies.ToolCall{{}}}, {Success: true}},
-		Memory:  []strategies.Binding{{}, {IsFn: true}},
+		Memory:  []strategies.Binding{{}, {Fn: &strategies.Function{}}},
 	}
 	for _, view := range []View{ViewTurns, ViewCompressed} {
 		text, err := Render(req, view, true, true, Style{})

@@ -89,7 +89,7 @@ func productRun(t *testing.T) *strategies.Request {
 		},
 		Memory: []strategies.Binding{
 			{Name: "products", Value: products, Turn: 1},
-			{Name: "price-of", IsFn: true, Params: []string{"p"}, Docstring: "The price of a product", ReturnType: "integer", Turn: 1},
+			{Name: "price-of", Fn: &strategies.Function{Params: []string{"p"}, Docstring: "The price of a product", ReturnType: "integer"}, Turn: 1},
 			{Name: "_api_key", Value: lisp.String("sk-secret"), Turn: 1},
 		},
 	}

@@ -165,13 +165,13 @@ func writeMemory(p *page, mem []strategies.Binding, o *strategies.Options) {
 
 func bindingLine(b *strategies.Binding, o *strategies.Options) string {
 	var s strings.Builder
-	if b.IsFn {
-		s.WriteString("(" + b.Name + " [" + strings.Join(b.Params, " ") + "])")
-		if b.ReturnType != "" {
-			s.WriteString(" -> " + b.ReturnType)
+	if fn := b.Fn; fn != nil {
+		s.WriteString("(" + b.Name + " [" + strings.Join(fn.Params, " ") + "])")
+		if fn.ReturnType != "" {
+			s.WriteString(" -> " + fn.ReturnType)
 		}
-		if b.Docstring != "" {
-			s.WriteString("  " + strconv.Quote(b.Docstring))
+		if fn.Docstring != "" {
+			s.WriteString("  " + strconv.Quote(fn.Docstring))
 		}
 	} else {
 		s.WriteString(b.Name + " = ")

@@ -54,7 +54,10 @@ func definedUpTo(m *ptcsidecarv1.Memory, n int32) *ptcsidecarv1.Memory {
 func BindingsOf(m *ptcsidecarv1.Memory) ([]strategies.Binding, error) {
 	var out []strategies.Binding
 	for i, b := range m.GetBindings() {
-		bd := strategies.Binding{Name: b.GetName(), IsFn: b.GetIsFn(), Turn: int(b.GetTurn())}
+		bd := strategies.Binding{Name: b.GetName(), Turn: int(b.GetTurn())}
+		if b.GetIsFn() {
+			bd.Fn = &strategies.Function{}
+		}
 		if v := b.GetValue(); v != nil && !b.GetIsFn() {
 			var err error
 			switch {
