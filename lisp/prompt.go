@@ -76,7 +76,7 @@ var promptMistakes = [][2]string{
 	{"(max [1 2 3])", "(apply max [1 2 3])"},
 	{"(sort-by :price coll >)", "(sort-by :price > coll)"},
 	{"(-> coll (filter f))", "(->> coll (filter f))"},
-	{"(includes? coll x)", "(contains? coll x); includes? is for strings"},
+	{"(includes? coll x)", "(some #{x} coll); includes? is for strings"},
 	{"(apply max-by :price coll)", "(max-by :price coll)"},
 	{"(.split s \",\")", "(split s #\",\")"},
 }

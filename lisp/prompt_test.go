@@ -200,7 +200,7 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		{`(max [1 2 3])`, "(apply max coll)", `(apply max [1 2 3])`},
 		{coll + `(sort-by :price coll >)`, "(sort-by keyfn > coll)", coll + `(sort-by :price > coll)`},
 		{coll + `(-> coll (filter :price))`, "use ->>, not ->", coll + `(->> coll (filter :price))`},
-		{`(includes? [1 2] 1)`, "(contains? coll x)", `(contains? [1 2] 1)`},
+		{`(includes? [1 2] 1)`, "(some #{x} coll)", `(some #{1} [1 2])`},
 		{coll + `(apply max-by :price [{:price 1}])`, "(max-by :price coll)", coll + `(max-by :price coll)`},
 		{`(.split "a,b" ",")`, `(split s #",")`, `(split "a,b" #",")`},
 	}
