@@ -232,3 +232,25 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptDiscoveryFormsRun: the discovery forms the system prompt
+// names run as written and print what they found.
+func TestPromptDiscoveryFormsRun(t *testing.T) {
+	for _, form := range []string{"(doc f)", "(dir 'json)", `(println (apropos "date"))`} {
+		if !strings.Contains(SystemPrompt(), form) {
+			t.Errorf("the system prompt no longer names %s", form)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"(defn f [x] x) (doc f)", "[x]"},
+		{"(dir 'json)", "parse-string"},
+		{`(println (apropos "date"))`, "LocalDate/parse"},
+	} {
+		res := run(t, c.src, Env{})
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.src, res.Err)
+		} else if printed := strings.Join(res.Prints, "\n"); !strings.Contains(printed, c.want) {
+			t.Errorf("%s printed %q, want it to name %s", c.src, printed, c.want)
+		}
+	}
+}
