@@ -356,6 +356,13 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 	if len(l.Elems) == 0 {
 		return &constNode{emptyList}, nil
 	}
+	if l.Elems[0] == symbol("dir") && len(l.Elems) == 2 && c.findLocal("dir") == nil && !c.names.isUser("dir") {
+		// (dir clojure.string) names the namespace unquoted, as Clojure's
+		// dir macro takes it: the name is the argument.
+		if ns, ok := l.Elems[1].(symbol); ok && c.findLocal(string(ns)) == nil {
+			l = &list{Elems: []Value{l.Elems[0], String(ns)}, Pos: l.Pos}
+		}
+	}
 	if l.Elems[0] == symbol(".") && c.findLocal(".") == nil {
 		dotted, err := c.dotForm(l)
 		if err != nil {

@@ -67,7 +67,7 @@ Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
 - Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
 - There is no I/O and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
-- (doc f), (dir 'json) and (println (apropos "date")) find functions not listed here.
+- (dir) and (doc f) show functions not listed here.
 - Programs run with step, memory, recursion and output limits: take or filter before building large results.
 `
 

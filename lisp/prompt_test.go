@@ -234,16 +234,20 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 }
 
 // TestPromptDiscoveryFormsRun: the discovery forms the system prompt
-// names run as written and print what they found.
+// names run as written and print what they found, and dir takes a
+// namespace unquoted, as Clojure's REPL does.
 func TestPromptDiscoveryFormsRun(t *testing.T) {
-	for _, form := range []string{"(doc f)", "(dir 'json)", `(println (apropos "date"))`} {
+	for _, form := range []string{"(dir)", "(doc f)"} {
 		if !strings.Contains(SystemPrompt(), form) {
 			t.Errorf("the system prompt no longer names %s", form)
 		}
 	}
 	for _, c := range []struct{ src, want string }{
+		{"(dir)", "json"},
 		{"(defn f [x] x) (doc f)", "[x]"},
+		{"(dir json)", "parse-string"},
 		{"(dir 'json)", "parse-string"},
+		{"(dir clojure.string)", "upper-case"},
 		{`(println (apropos "date"))`, "LocalDate/parse"},
 	} {
 		res := run(t, c.src, Env{})
