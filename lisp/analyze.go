@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // maxAnalysisDepth bounds the recursion of the analysis pass. The reader
@@ -354,6 +356,20 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 	if len(l.Elems) == 0 {
 		return &constNode{emptyList}, nil
 	}
+	if l.Elems[0] == symbol("dir") && len(l.Elems) == 2 && c.findLocal("dir") == nil && !c.names.isUser("dir") {
+		// (dir clojure.string) names the namespace unquoted, as Clojure's
+		// dir macro takes it: the name is the argument.
+		if ns, ok := l.Elems[1].(symbol); ok && c.findLocal(string(ns)) == nil {
+			l = &list{Elems: []Value{l.Elems[0], String(ns)}, Pos: l.Pos}
+		}
+	}
+	if l.Elems[0] == symbol(".") && c.findLocal(".") == nil {
+		dotted, err := c.dotForm(l)
+		if err != nil {
+			return nil, err
+		}
+		return c.list(dotted, tail)
+	}
 	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)
 		sf, special := specialForms[name]
@@ -377,7 +393,7 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 				if builtin, ok := interopCounterparts[name]; ok {
 					return nil, e.WithHint("PTC-Lisp has no host access; write %s", builtin)
 				}
-				return nil, e.WithHint("PTC-Lisp has no host access; use the builtin functions")
+				return nil, e.WithHint("PTC-Lisp has no host access; the methods that run here are %s, and the builtins do the work of others", strings.Join(javaMethodNames(), " "))
 			}
 		}
 	}
@@ -490,6 +506,47 @@ var interopCounterparts = map[string]string{
 	// A StringBuilder collects text: str does it in one call.
 	"StringBuilder.": `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
 	".append":        `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
+}
+
+// javaMethodNames are the Java methods a program may call, (.toUpperCase
+// s) and the like, in order.
+func javaMethodNames() []string {
+	var names []string
+	for name := range builtins.forms {
+		if len(name) > 1 && strings.HasPrefix(name, ".") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// dotForm is Clojure's (. x method args...), or (. x (method args...)),
+// as the method form (.method x args...) that runs the same, and
+// (. Math abs x) as (Math/abs x).
+func (c *compiler) dotForm(l *list) (*list, error) {
+	var method symbol
+	var args []Value
+	if len(l.Elems) >= 3 {
+		switch m := l.Elems[2].(type) {
+		case symbol:
+			method, args = m, l.Elems[3:]
+		case *list:
+			if name, ok := firstElem(m).(symbol); ok && len(l.Elems) == 3 {
+				method, args = name, m.Elems[1:]
+			}
+		}
+	}
+	if method == "" || strings.ContainsAny(string(method), "./") {
+		return nil, c.errorf(validationError, "(. x method args) needs a target and a method name, got %s", formText(l)).
+			WithHint("write the method call as (.method x args), e.g. (.toUpperCase s)")
+	}
+	if class, ok := l.Elems[1].(symbol); ok && c.findLocal(string(class)) == nil {
+		if r, _ := utf8.DecodeRuneInString(string(class)); unicode.IsUpper(r) || strings.Contains(string(class), ".") {
+			return &list{Elems: append([]Value{symbol(string(class) + "/" + string(method))}, args...), Pos: l.Pos}, nil
+		}
+	}
+	return &list{Elems: append([]Value{symbol("." + string(method)), l.Elems[1]}, args...), Pos: l.Pos}, nil
 }
 
 // unsupportedHints explain Clojure features PTC-Lisp leaves out (spec 13),

@@ -491,7 +491,7 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 		return falseValue, nil
 	case String:
 		return nil, typeErrorf("contains?", "a map, set or vector", args[0]).
-			WithHint("for substrings use (includes? s sub)")
+			WithHint("for substrings use (clojure.string/includes? s sub)")
 	}
 	return nil, typeErrorf("contains?", "a map, set or vector", args[0])
 }

@@ -169,7 +169,7 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 	}
 	if start < 0 || end > n || start > end {
 		return nil, Errorf(executionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
-			WithHint("check (count s) first, or use (take n s)")
+			WithHint("check (count s) first, or clamp the end: (subs s start (min end (count s)))")
 	}
 	return String(s[runeOffset(s, start):runeOffset(s, end)]), nil
 }
@@ -357,7 +357,7 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 			switch args[0].(type) {
 			case *Vector, *Set, *Map:
 				if fn == "includes?" {
-					return nil, asError(err).WithHint("includes? is for strings; test membership in a collection with (contains? coll x)")
+					return nil, asError(err).WithHint("includes? is for strings; test membership in a collection with (some #{x} coll)")
 				}
 			}
 			return nil, err

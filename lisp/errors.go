@@ -3,6 +3,7 @@ package lisp
 import (
 	"errors"
 	"fmt"
+	"runtime"
 )
 
 // ErrorKind classifies a failed evaluation. The names travel on the wire as
@@ -44,6 +45,10 @@ type Error struct {
 	// for this error, where it is known (javaSupers); javaMessage the
 	// message its exception carries there, which ex-message gives.
 	class, javaMessage string
+	// site is the program counter of the code that gave the hint, so that
+	// a test can tell which hint site a program reaches
+	// (TestEveryHintSiteIsFollowed).
+	site uintptr
 }
 
 // asJava says which Java exception Clojure throws for e, and with what
@@ -123,7 +128,16 @@ func Errorf(kind ErrorKind, format string, args ...any) *Error {
 // WithHint returns e with a hint attached.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
+	e.site = callerPC()
 	return e
+}
+
+// callerPC is the program counter of the call to the function that calls
+// it.
+func callerPC() uintptr {
+	var pc [1]uintptr
+	runtime.Callers(3, pc[:])
+	return pc[0]
 }
 
 // asError returns err as an *Error, wrapping foreign errors as execution errors.

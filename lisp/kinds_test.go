@@ -3,10 +3,7 @@ package lisp
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -18,24 +15,8 @@ import (
 // and its heap shape. A new kind of value cannot be added without them,
 // nor reach the walk as a value whose Go state the walk does not see.
 func TestEveryValueKindCarriesItsBehaviour(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	methods := map[string]map[string]bool{} // receiver type -> method names
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
+	forEachSourceFile(t, func(_ *token.FileSet, _ string, _ []byte, f *ast.File) {
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 {
@@ -54,7 +35,7 @@ func TestEveryValueKindCarriesItsBehaviour(t *testing.T) {
 			}
 			methods[id.Name][fn.Name.Name] = true
 		}
-	}
+	})
 	var kinds []string
 	for typ, ms := range methods {
 		if ms["TypeName"] {

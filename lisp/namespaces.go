@@ -112,7 +112,7 @@ func (c *compiler) notInNamespace(ns, name string) *Error {
 		slices.Sort(have)
 		return e.WithHint("%s has: %s", ns, strings.Join(have, ", "))
 	}
-	return e.WithHint("%s", availableNamespaces)
+	return e.WithHint("define it yourself with (defn %s [args] body) and call it as (%s ...)", name, name)
 }
 
 // availableNamespaces is the hint for a name no namespace here has.
@@ -143,6 +143,13 @@ func (c *compiler) namespaceOf(ns string) (string, bool) {
 // unknownNamespace reports ns/name for a namespace the sandbox does not
 // have.
 func (c *compiler) unknownNamespace(ns, name string) *Error {
+	if name == "now" {
+		// LocalDate/now, Instant/now, LocalDateTime/now: the current time,
+		// refused as (java.util.Date.) is.
+		e := nowError(ns + "/now")
+		e.Pos = c.pos
+		return e
+	}
 	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
 	return e.WithHint("%s", availableNamespaces)
 }

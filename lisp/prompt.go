@@ -67,6 +67,7 @@ Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 - Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
 - Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
 - There is no I/O and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
+- (dir) and (doc f) show functions not listed here.
 - Programs run with step, memory, recursion and output limits: take or filter before building large results.
 `
 
@@ -76,7 +77,7 @@ var promptMistakes = [][2]string{
 	{"(max [1 2 3])", "(apply max [1 2 3])"},
 	{"(sort-by :price coll >)", "(sort-by :price > coll)"},
 	{"(-> coll (filter f))", "(->> coll (filter f))"},
-	{"(includes? coll x)", "(contains? coll x); includes? is for strings"},
+	{"(includes? coll x)", "(some #{x} coll); includes? is for strings"},
 	{"(apply max-by :price coll)", "(max-by :price coll)"},
 	{"(.split s \",\")", "(split s #\",\")"},
 }

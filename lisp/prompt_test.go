@@ -200,7 +200,7 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		{`(max [1 2 3])`, "(apply max coll)", `(apply max [1 2 3])`},
 		{coll + `(sort-by :price coll >)`, "(sort-by keyfn > coll)", coll + `(sort-by :price > coll)`},
 		{coll + `(-> coll (filter :price))`, "use ->>, not ->", coll + `(->> coll (filter :price))`},
-		{`(includes? [1 2] 1)`, "(contains? coll x)", `(contains? [1 2] 1)`},
+		{`(includes? [1 2] 1)`, "(some #{x} coll)", `(some #{1} [1 2])`},
 		{coll + `(apply max-by :price [{:price 1}])`, "(max-by :price coll)", coll + `(max-by :price coll)`},
 		{`(.split "a,b" ",")`, `(split s #",")`, `(split "a,b" #",")`},
 	}
@@ -229,6 +229,32 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		res := run(t, c.wrong, Env{})
 		if res.Err == nil || !strings.Contains(res.Err.Hint, c.hint) {
 			t.Errorf("%s: error %v, want a hint with %q", c.wrong, res.Err, c.hint)
+		}
+	}
+}
+
+// TestPromptDiscoveryFormsRun: the discovery forms the system prompt
+// names run as written and print what they found, and dir takes a
+// namespace unquoted, as Clojure's REPL does.
+func TestPromptDiscoveryFormsRun(t *testing.T) {
+	for _, form := range []string{"(dir)", "(doc f)"} {
+		if !strings.Contains(SystemPrompt(), form) {
+			t.Errorf("the system prompt no longer names %s", form)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"(dir)", "json"},
+		{"(defn f [x] x) (doc f)", "[x]"},
+		{"(dir json)", "parse-string"},
+		{"(dir 'json)", "parse-string"},
+		{"(dir clojure.string)", "upper-case"},
+		{`(println (apropos "date"))`, "LocalDate/parse"},
+	} {
+		res := run(t, c.src, Env{})
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.src, res.Err)
+		} else if printed := strings.Join(res.Prints, "\n"); !strings.Contains(printed, c.want) {
+			t.Errorf("%s printed %q, want it to name %s", c.src, printed, c.want)
 		}
 	}
 }

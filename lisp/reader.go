@@ -1005,8 +1005,14 @@ func (r *reader) readDispatch() (Value, error) {
 	}
 	r.next()
 	tok := r.token()
-	return nil, r.errorf(line, col, "unsupported reader syntax #%s", tok).
-		WithHint("PTC-Lisp supports #{...} sets, #(...) functions, #'name vars and ##Inf/##NaN")
+	e := r.errorf(line, col, "unsupported reader syntax #%s", tok)
+	switch {
+	case strings.HasPrefix(tok, "?"):
+		return nil, e.WithHint("there are no reader conditionals: write the form of the :clj branch itself, (+ 1 2) for #?(:clj (+ 1 2) :cljs 0)")
+	case tok == "inst" || tok == "uuid":
+		return nil, e.WithHint(`there are no #inst or #uuid values: write the text alone, "2024-01-01T00:00:00Z" for #inst "2024-01-01T00:00:00Z"`)
+	}
+	return nil, e.WithHint(`PTC-Lisp reads only #{...} sets, #(...) functions, #"regex", #'name vars, #_ comments and ##Inf/##NaN: write the form after the # syntax by itself`)
 }
 
 func (r *reader) atom(tok string, line, col int) (Value, error) {

@@ -237,7 +237,7 @@ func deleteHint(err error, form *list, what string, spec Value) error {
 		del = "delete the " + what
 	}
 	if e.Hint == "" {
-		e.Hint = del
+		e.Hint, e.site = del, callerPC()
 	} else {
 		e.Hint = del + "; " + e.Hint
 	}

@@ -37,11 +37,13 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 	for _, s := range specs.Elems() {
 		spec, ok := s.(*list)
 		if !ok || len(spec.Elems) < 2 {
-			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s))
+			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s)).
+				WithHint("write each function as (name [params] body): (letfn [(f [x] body)] (f 1))")
 		}
 		name, ok := spec.Elems[0].(symbol)
 		if !ok {
-			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s))
+			return nil, c.errorf(validationError, "letfn takes specs like (f [x] body), got %s", formText(s)).
+				WithHint("write each function as (name [params] body): (letfn [(f [x] body)] (f 1))")
 		}
 		names = append(names, name)
 		fns = append(fns, &list{Elems: append([]Value{symbol("fn"), name}, spec.Elems[1:]...), Pos: spec.Pos})

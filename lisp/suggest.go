@@ -182,6 +182,9 @@ var foreignNames = map[string]string{
 // comes from another language, else up to three known names close to it.
 func (c *compiler) suggest(name string) []string {
 	if f, ok := foreignNames[name]; ok {
+		if namespacePublics["clojure.string"][f] && !namespacePublics["clojure.core"][f] {
+			f = "clojure.string/" + f // the name Clojure knows it by too
+		}
 		return []string{f}
 	}
 	return c.nearest(name)
@@ -210,7 +213,9 @@ func (c *compiler) nearest(name string) []string {
 		if diff := len(name) - len(n); diff > 4*limit || -diff > 4*limit {
 			return
 		}
-		if d := editDistance(name, n); d <= limit {
+		// A name no longer than the distance shares nothing with n: (g x)
+		// is not a misspelt (+ x).
+		if d := editDistance(name, n); d <= limit && d < len(name) {
 			cands = append(cands, cand{n, d})
 		}
 	}
