@@ -38,7 +38,14 @@ var idiomDifferences = map[string]string{
 
 func loadIdioms(t *testing.T) []idiomCase {
 	t.Helper()
-	f, err := os.Open(idiomCorpus)
+	return loadJudgedCorpus(t, idiomCorpus)
+}
+
+// loadJudgedCorpus reads a corpus.jsonl that an oracle.py wrote: programs
+// with Clojure's value or error, and the rewrite of each refusal.
+func loadJudgedCorpus(t *testing.T, path string) []idiomCase {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
