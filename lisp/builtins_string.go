@@ -186,11 +186,15 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 	if err != nil {
 		return nil, err
 	}
-	limit := -1
+	// As Java's String.split, which Clojure calls: a limit above zero keeps
+	// at most that many parts, and any limit but zero keeps the trailing
+	// empty parts that no limit (or zero) drops.
+	limit, keepTrailing := -1, false
 	if len(limitArg) == 1 {
 		if limit, err = toInt(fn, limitArg[0]); err != nil {
 			return nil, err
 		}
+		keepTrailing = limit != 0
 		if limit <= 0 {
 			limit = -1
 		}
@@ -226,13 +230,12 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 	default:
 		return nil, Errorf(typeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
 	}
-	if len(limitArg) == 0 || limit < 0 {
-		for len(parts) > 1 && parts[len(parts)-1] == "" {
-			parts = parts[:len(parts)-1]
-		}
-	}
 	if s == "" {
 		parts = []string{""}
+	} else if !keepTrailing {
+		for len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
 	}
 	return stringVector(th, parts)
 }

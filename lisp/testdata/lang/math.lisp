@@ -3,7 +3,7 @@
 (assert.eq (+) 0)
 (assert.eq (+ 1 2 3) 6)
 (assert.eq (+ 1 2.5) 3.5)
-(assert.fails #(+ 9223372036854775807 1) "integer overflow")
+(assert.fails #(+ 9223372036854775807 1) "long overflow")
 (assert.fails #(+ 1 nil) "got nil")
 (assert.fails #(+ "1" 1) "got string")
 (assert.eq (- 5) -5)
