@@ -36,3 +36,14 @@
 (assert.eq (try (* 9223372036854775807 2) (catch ArithmeticException e (ex-message e))) "long overflow")
 (assert.eq (try (inc 9223372036854775807) (catch Exception e (.getMessage e))) "long overflow")
 (assert.eq (try (+ 1 9223372036854775807) (catch ArithmeticException e (str e))) "java.lang.ArithmeticException: long overflow")
+
+;; upper-case and lower-case are Java's full Unicode case mappings.
+(assert.eq (upper-case "müller straße") "MÜLLER STRASSE")
+(assert.eq (str/upper-case "ﬁle") "FILE")
+(assert.eq (lower-case "ÀÉÎ") "àéî")
+(assert.eq (lower-case "ΟΔΟΣ ΟΔΟΣ") "οδος οδος")
+(assert.eq (str/capitalize "ßa") "SSa")
+(assert.eq (str/capitalize "élan VITAL") "Élan vital")
+(assert.eq (.toUpperCase "straße") "STRASSE")
+(assert.eq (upper-case "plain ascii 1") "PLAIN ASCII 1")
+(assert.eq (lower-case "İstanbul") "i̇stanbul")
