@@ -237,10 +237,6 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		if style == asStr {
 			t.writeString("class ") // Java's toString of a class
 		}
-	case *thrown:
-		if style == asStr {
-			return writeThrownText(t, th, v)
-		}
 	}
 	if _, _, isLevel := parts(v); !isLevel {
 		if _, isHolder := v.(holder); !isHolder {
@@ -256,36 +252,6 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		return err
 	}
 	return t.err
-}
-
-// writeThrownText writes a caught exception as Java's toString does, which
-// is what str and format's %s show in Clojure: its class, then ": " and
-// its message when it has one, then for an ex-info a space and its data
-// ("clojure.lang.ExceptionInfo: quota {:used 5}"). An interpreter error
-// whose Java class is not known is refused, as class refuses it.
-func writeThrownText(t *textWriter, th *Thread, e *thrown) error {
-	if e.class == "" {
-		return Errorf(typeError, "str cannot write a caught interpreter error as Clojure would: its text starts with a Java class not known here").
-			WithHint("read it with (ex-message e)")
-	}
-	t.writeString(javaClassName(e.class))
-	msg := e.message
-	if e.javaMessage != "" {
-		msg = e.javaMessage
-	}
-	if msg != "" || e.class == "ExceptionInfo" {
-		t.writeString(": ")
-		t.writeString(msg)
-	}
-	if e.class != "ExceptionInfo" {
-		return t.err
-	}
-	t.writeByte(' ')
-	var data Value = emptyMap
-	if e.data != nil {
-		data = e.data
-	}
-	return writeValue(t, th, data, asEDN)
 }
 
 // text returns what t holds as a string value, once its last bytes and
