@@ -1,6 +1,7 @@
 ;; What Clojure's answer depends on Java for: String.split's limit, the
 ;; exact words parse-boolean takes, the message of an overflow, and the
-;; full Unicode case mappings of String.toUpperCase and toLowerCase.
+;; full Unicode case mappings of String.toUpperCase and toLowerCase, and
+;; that a string is not a Clojure collection.
 
 ;; clojure.string/split with a limit: above zero at most that many parts,
 ;; any limit but zero keeps the trailing empty parts.
@@ -34,3 +35,9 @@
 (assert.eq (.toUpperCase "straße") "STRASSE")
 (assert.eq (upper-case "plain ascii 1") "PLAIN ASCII 1")
 (assert.eq (lower-case "İstanbul") "i̇stanbul")
+
+;; empty of a string is nil: a Java string is not a Clojure collection.
+(assert.eq (empty "abc") nil)
+(assert.eq (empty "") nil)
+(assert.eq (empty [1 2]) [])
+(assert.eq (empty nil) nil)
