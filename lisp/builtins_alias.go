@@ -1,7 +1,5 @@
 package lisp
 
-import "strings"
-
 // Clojure functions that are another builtin under a second name, because
 // what makes them different in Clojure does not exist here: transients
 // (values are immutable, so (conj! t x) is conj, and a program that uses
@@ -94,7 +92,7 @@ var bitBuiltins = []*Builtin{
 			if !ok {
 				return nil, typeErrorf("parse-boolean", "a string", args[0])
 			}
-			switch strings.ToLower(string(s)) {
+			switch s { // exactly, as Clojure: "TRUE" is nil
 			case "true":
 				return trueValue, nil
 			case "false":

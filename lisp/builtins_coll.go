@@ -983,10 +983,8 @@ func builtinEmpty(th *Thread, args []Value) (Value, error) {
 			return emptySorted(o, true), nil
 		}
 		return emptySet, nil
-	case String:
-		return String(""), nil
 	}
-	return Nil, nil
+	return Nil, nil // a string or anything else that is not a collection, as Clojure
 }
 
 // nthItem returns item i of coll without materializing strings or maps.

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 )
 
 // String functions (spec 8.3) and parsing (spec 8.9). Indexes count
@@ -57,17 +60,17 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false),
 		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the match is found"), builds)},
 	{Name: "upper-case", Sig: "(upper-case s)", Doc: "s in upper case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", strings.ToUpper),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", javaUpper),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "upcase", Sig: "(upcase s)", Doc: "same as upper-case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", strings.ToUpper),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", javaUpper),
 		Cost: cost(scans(arg(0)), builds),
 		lean: true},
 	{Name: "lower-case", Sig: "(lower-case s)", Doc: "s in lower case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", strings.ToLower),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", javaLower),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "downcase", Sig: "(downcase s)", Doc: "same as lower-case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", strings.ToLower),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", javaLower),
 		Cost: cost(scans(arg(0)), builds),
 		lean: true},
 	{Name: "capitalize", Sig: "(capitalize s)", Doc: "first character upper case, the rest lower case", Category: "string",
@@ -192,11 +195,15 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 	if err != nil {
 		return nil, err
 	}
-	limit := -1
+	// As Java's String.split, which Clojure calls: a limit above zero keeps
+	// at most that many parts, and any limit but zero keeps the trailing
+	// empty parts that no limit (or zero) drops.
+	limit, keepTrailing := -1, false
 	if len(limitArg) == 1 {
 		if limit, err = toInt(fn, limitArg[0]); err != nil {
 			return nil, err
 		}
+		keepTrailing = limit != 0
 		if limit <= 0 {
 			limit = -1
 		}
@@ -232,13 +239,12 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 	default:
 		return nil, Errorf(typeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
 	}
-	if len(limitArg) == 0 || limit < 0 {
-		for len(parts) > 1 && parts[len(parts)-1] == "" {
-			parts = parts[:len(parts)-1]
-		}
-	}
 	if s == "" {
 		parts = []string{""}
+	} else if !keepTrailing {
+		for len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
 	}
 	return stringVector(th, parts)
 }
@@ -347,7 +353,35 @@ func capitalize(s string) string {
 	if size == 0 {
 		return s
 	}
-	return strings.ToUpper(string(r)) + strings.ToLower(s[size:])
+	return javaUpper(string(r)) + javaLower(s[size:])
+}
+
+// javaUpper and javaLower are Java's String.toUpperCase and toLowerCase,
+// which Clojure's upper-case, lower-case and capitalize call: Unicode's
+// full case mappings, so "straße" is "STRASSE" and a word's final "Σ"
+// lowers to "ς", where Go's strings.ToUpper and ToLower map one rune to
+// one rune. ASCII, the common case, keeps the plain functions.
+func javaUpper(s string) string {
+	if isASCII(s) {
+		return strings.ToUpper(s)
+	}
+	return cases.Upper(language.Und).String(s)
+}
+
+func javaLower(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return cases.Lower(language.Und).String(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value) (Value, error) {

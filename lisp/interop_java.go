@@ -18,8 +18,8 @@ import (
 // Like the other Java forms they are not in the system prompt.
 var javaInteropBuiltins = concatRows(
 	[]*Builtin{
-		stringMethod(".toUpperCase", "(.toUpperCase s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.ToUpper(s)), nil }),
-		stringMethod(".toLowerCase", "(.toLowerCase s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.ToLower(s)), nil }),
+		stringMethod(".toUpperCase", "(.toUpperCase s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(javaUpper(s)), nil }),
+		stringMethod(".toLowerCase", "(.toLowerCase s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(javaLower(s)), nil }),
 		stringMethod(".trim", "(.trim s)", 1, 1, func(s string, _ []Value) (Value, error) {
 			return String(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })), nil // Java trims every char up to space
 		}),

@@ -10,6 +10,8 @@ import (
 // float operation, and floats follow IEEE 754 (##Inf, ##NaN). The one
 // deliberate difference is "/", which always returns a float (spec 8.4).
 
+// overflowError is Clojure's ArithmeticException "long overflow", which
+// ex-message and .getMessage give.
 func overflowError(fn string) *Error {
 	return Errorf(arithmeticError, "integer overflow in %s", fn).
 		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)").
