@@ -402,6 +402,9 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 		return nil, err
 	}
 	if k, ok := fn.(*constNode); ok {
+		if _, callable := k.v.(Callable); !callable && len(l.Elems) == 1 && isJavaStatic(l.Elems[0]) {
+			return k, nil // (Math/PI): Clojure reads a static field in parentheses as the field
+		}
 		if _, callable := k.v.(Callable); !callable {
 			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", shown(k.v), formText(l)).
 				WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
@@ -602,6 +605,18 @@ func (c *compiler) undefined(name string) *Error {
 		return e.WithHint("did you mean %s?", strings.Join(sugg, ", "))
 	}
 	return e.WithHint("define it with (def %s ...) first, or use data/... and tool/... for inputs and tools", name)
+}
+
+// isJavaStatic reports whether v names a member of a Java class, such as
+// Math/PI or java.lang.Integer/MAX_VALUE: a class's name is capitalized.
+func isJavaStatic(v Value) bool {
+	sym, ok := v.(symbol)
+	if !ok {
+		return false
+	}
+	ns, _, found := strings.Cut(string(sym), "/")
+	ns = ns[strings.LastIndexByte(ns, '.')+1:]
+	return found && ns != "" && ns[0] >= 'A' && ns[0] <= 'Z'
 }
 
 func (c *compiler) namespaced(ns, name string) (node, error) {

@@ -64,6 +64,36 @@ var javaInteropBuiltins = concatRows(
 			return String(s + string(t)), nil
 		}),
 		staticOf(aliasOf("String/join", "(String/join sep coll)", "same as join", rowNamed(stringBuiltins, "join"))),
+		{Name: "String/format", Sig: "(String/format fmt [x ...])", Doc: "format with the values in a vector, Java's Object array", Category: "idiom", reach: javaStatic,
+			MinArgs: 2, MaxArgs: 2, Cost: rowNamed(stringBuiltins, "format").Cost, Fn: func(th *Thread, args []Value) (Value, error) {
+				vs, err := seqOf(th, "String/format", args[1], orderedSeq)
+				if err != nil {
+					return nil, err
+				}
+				return builtinFormat(th, append([]Value{args[0]}, vs...))
+			}},
+		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
+		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
+		javaMath("Math/rint", math.RoundToEven),
+		{Name: "Integer/toString", Sig: "(Integer/toString n) (Integer/toString n radix)", Doc: "the digits of n, in base radix (10), as Java's", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				n, ok := args[0].(Int)
+				if !ok {
+					return nil, typeErrorf("Integer/toString", "an integer", args[0])
+				}
+				radix := Int(10)
+				if len(args) == 2 {
+					if radix, ok = args[1].(Int); !ok {
+						return nil, typeErrorf("Integer/toString", "an integer radix", args[1])
+					}
+				}
+				if radix < 2 || radix > 36 {
+					radix = 10 // Java's rule for a radix out of range
+				}
+				return String(strconv.FormatInt(int64(n), int(radix))), nil
+			}},
+		javaRadixString("Integer/toBinaryString", 2, 32), javaRadixString("Integer/toOctalString", 8, 32), javaRadixString("Integer/toHexString", 16, 32),
+		javaRadixString("Long/toBinaryString", 2, 64), javaRadixString("Long/toOctalString", 8, 64), javaRadixString("Long/toHexString", 16, 64),
 		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str", Category: "idiom", reach: javaForm,
 			MinArgs: 1, MaxArgs: 1, Fn: rowNamed(stringBuiltins, "str").Fn, Cost: rowNamed(stringBuiltins, "str").Cost},
 		{Name: ".equals", Sig: "(.equals x y)", Doc: "same as =", Category: "idiom", reach: javaForm,
@@ -130,6 +160,28 @@ var javaInteropBuiltins = concatRows(
 	javaExceptionConstructors(),
 	localDateBuiltins,
 )
+
+// javaRadixString is Integer/toBinaryString and its kin: the digits of an
+// integer as Java's unsigned value of its width, so that -1 is 32 (or 64)
+// ones, as a program checking bits expects.
+func javaRadixString(name string, radix, width int) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: "the unsigned digits of n in base " + strconv.Itoa(radix) + ", as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			n, ok := args[0].(Int)
+			if !ok {
+				return nil, typeErrorf(name, "an integer", args[0])
+			}
+			if width == 32 {
+				if int64(n) != int64(int32(n)) {
+					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
+						WithHint("use Long/%s for a 64-bit integer", name[strings.IndexByte(name, '/')+1:]).
+						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(int64(n), 10))
+				}
+				return String(strconv.FormatUint(uint64(uint32(n)), radix)), nil
+			}
+			return String(strconv.FormatUint(uint64(n), radix)), nil
+		}}
+}
 
 // javaConstants are the static fields programs read: Math/PI, the units
 // of ChronoUnit and the days of DayOfWeek (as the strings Java prints
