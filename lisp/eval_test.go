@@ -265,9 +265,11 @@ func TestEvalErrors(t *testing.T) {
 	golden(t, "eval_errors.golden", b.String())
 }
 
+// TestPrintln: println writes strings as their characters at any depth,
+// as Clojure's print does; prn writes them quoted.
 func TestPrintln(t *testing.T) {
-	res := run(t, `(println "Found:" 42) (println "First:" {:id 1 :name "x"}) (println) (println nil "s" :k 1.5)`, Env{})
-	want := []string{"Found: 42", `First: {:id 1, :name "x"}`, "", `nil s :k 1.5`}
+	res := run(t, `(println "Found:" 42) (println "First:" {:id 1 :name "x"}) (println) (println nil "s" :k 1.5) (prn ["x"])`, Env{})
+	want := []string{"Found: 42", `First: {:id 1, :name x}`, "", `nil s :k 1.5`, `["x"]`}
 	if strings.Join(res.Prints, "|") != strings.Join(want, "|") {
 		t.Errorf("prints = %q, want %q", res.Prints, want)
 	}

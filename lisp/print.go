@@ -165,6 +165,10 @@ type printer struct {
 	json    *jsonText
 	findBad func(Value) bool
 	bad     Value
+	// bare writes a string as its characters at any depth, as Clojure's
+	// print and println do ((println ["a"]) writes [a]); the text is for
+	// people, not read back.
+	bare bool
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -268,7 +272,7 @@ func (p *printer) print(v Value) error {
 		if w.entered() && hashedWhole(w.parent(), w.index, at) {
 			p.keyStarts = append(p.keyStarts, keyStart{depth: w.depth, at: out.size()})
 		}
-		if isPlainScalar(at) {
+		if isPlainScalar(at) && !p.bare {
 			p.scalarRun(&w, at, source, sorting)
 			continue
 		}
@@ -281,7 +285,7 @@ func (p *printer) print(v Value) error {
 		}
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
-			writeScalar(out, x, source)
+			p.scalar(x, source)
 		case *Vector:
 			switch {
 			case !x.list:
@@ -345,7 +349,7 @@ func (p *printer) noteBad(v Value) {
 // than writing the record's bytes.
 func (p *printer) record(w *walk, at Value) bool {
 	out := p.out
-	if out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
+	if p.bare || out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
 		return false
 	}
 	var elems []Value
@@ -763,7 +767,13 @@ func (p *printer) setOrder(s *Set) ([]Value, error) {
 }
 
 // scalar writes a value that holds no other.
-func (p *printer) scalar(v Value, source bool) { writeScalar(p.out, v, source) }
+func (p *printer) scalar(v Value, source bool) {
+	if s, ok := v.(String); ok && p.bare {
+		p.out.writeString(string(s))
+		return
+	}
+	writeScalar(p.out, v, source)
+}
 
 // scalarNeedsSource reports whether v, a value that holds no other, is
 // written differently as source than as EDN.
