@@ -158,10 +158,10 @@ func printReportUsage(w io.Writer, fs *flag.FlagSet) {
 		"sends, its bill with prompt caching and its evidence recall: the share of the values the\n"+
 		"model's next call copied from its context that the compressed prompt still holds.\n\n"+
 		"FILE (- for stdin) holds JSON or JSON Lines: OpenAI Chat Completions message lists or request\n"+
-		"bodies, Anthropic Messages request bodies, logged calls (a request with its reply beside it),\n"+
-		"the product's ChatMessage conversations, or\n"+
-		"PTC-Lisp run records (a RenderTraceRequest as JSON). Each assistant message with tool calls,\n"+
-		"or each program of a run, is one call. Exits 2 on bad flags, 1 on a file it cannot read.\n\nFlags:\n")
+		"bodies, OpenAI Responses request bodies, Anthropic Messages request bodies, logged calls (a\n"+
+		"request with its reply beside it), the product's ChatMessage conversations, or PTC-Lisp run\n"+
+		"records (a RenderTraceRequest as JSON). Each assistant message with tool calls, or each\n"+
+		"program of a run, is one call. Exits 2 on bad flags, 1 on a file it cannot read.\n\nFlags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }

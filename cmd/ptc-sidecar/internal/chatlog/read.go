@@ -30,6 +30,8 @@ import (
 //     conversation (a JSONL log of messages, a session);
 //   - a PTC-Lisp run record: an object with "turns" (a RenderTraceRequest
 //     or ToMessagesRequest as JSON, docs/TRACE.md);
+//   - an OpenAI Responses request body: an object whose "input" is a list
+//     of items (responsesItems), or such a list;
 //   - a logged call: the request body under "request", "body", "input"
 //     or "request_body" (itself perhaps under a further "body"), and the
 //     reply under "response", "output" or "response_body" (a Chat
@@ -194,6 +196,13 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		if len(items) == 0 {
 			return nil, nil
 		}
+		if isResponsesInput(items) {
+			msgs, err := responsesItems(items, label)
+			if err != nil {
+				return nil, err
+			}
+			return []Conversation{{label, msgs}}, nil
+		}
 		var first map[string]json.RawMessage
 		if json.Unmarshal(items[0], &first) == nil && first["role"] != nil {
 			msgs, err := convertMessages(items, label)
@@ -227,6 +236,25 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		}
 		logs.Runs = append(logs.Runs, Run{label, req})
 		return nil, nil
+	case isList(obj["input"]): // an OpenAI Responses request body
+		var items []json.RawMessage
+		if err := json.Unmarshal(obj["input"], &items); err != nil {
+			return nil, fmt.Errorf("%s: input: want a list of items: %v", label, err)
+		}
+		msgs, err := responsesItems(items, label+": input")
+		if err != nil {
+			return nil, err
+		}
+		var instructions string
+		if v := obj["instructions"]; v != nil && string(v) != "null" {
+			if err := json.Unmarshal(v, &instructions); err != nil {
+				return nil, fmt.Errorf("%s: instructions: want a string: %v", label, err)
+			}
+		}
+		if instructions != "" {
+			msgs = append([]strategies.ChatMessage{{Role: strategies.RoleSystem, Content: instructions}}, msgs...)
+		}
+		return []Conversation{{label, msgs}}, nil
 	case obj["messages"] != nil || obj["history"] != nil:
 		key := "messages"
 		if obj["messages"] == nil {
@@ -269,6 +297,80 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 	return nil, fmt.Errorf("%s: an object with neither messages, history, turns, role nor a logged request: not a log this command reads", label)
 }
 
+// isList reports whether raw is a JSON list.
+func isList(raw json.RawMessage) bool {
+	v := bytes.TrimSpace(raw)
+	return len(v) > 0 && v[0] == '['
+}
+
+// isResponsesInput reports whether items are OpenAI Responses items: some
+// item is a function call, its output, or a reasoning item, which no chat
+// message shape has.
+func isResponsesInput(items []json.RawMessage) bool {
+	for _, raw := range items {
+		var item struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(raw, &item) == nil {
+			switch item.Type {
+			case "function_call", "function_call_output", "reasoning":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// responsesItems reads OpenAI Responses items as messages: a message item
+// as a message, function calls in a row as one assistant message with
+// those tool calls (after the assistant's text, when it came first),
+// each call's output as a tool message. Reasoning and the built-in tools'
+// items (web search, file search) hold nothing a later call copies and
+// are left out.
+func responsesItems(items []json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+	var out []strategies.ChatMessage
+	for i, raw := range items {
+		here := fmt.Sprintf("%s[%d]", label, i)
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("%s: want an item object: %v", here, err)
+		}
+		var item struct {
+			Type      string          `json:"type"`
+			CallID    string          `json:"call_id"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+			Output    json.RawMessage `json:"output"`
+		}
+		if err := json.Unmarshal(raw, &item); err != nil {
+			return nil, fmt.Errorf("%s: %v", here, err)
+		}
+		switch {
+		case item.Type == "function_call":
+			call := strategies.ChatToolCall{ID: item.CallID, Name: item.Name, Arguments: argumentsText(item.Arguments)}
+			if n := len(out); n > 0 && out[n-1].Role == strategies.RoleAssistant {
+				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
+			} else {
+				out = append(out, strategies.ChatMessage{Role: strategies.RoleAssistant, ToolCalls: []strategies.ChatToolCall{call}})
+			}
+		case item.Type == "function_call_output":
+			blocks, err := contentBlocks(item.Output, here+".output")
+			if err != nil {
+				return nil, err
+			}
+			text, parts := textOrParts(blocks)
+			out = append(out, strategies.ChatMessage{Role: strategies.RoleTool, ToolCallID: item.CallID, Content: text, Parts: parts})
+		case item.Type == "message" || item.Type == "" && obj["role"] != nil:
+			msgs, err := convertMessage(obj, here)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, msgs...)
+		}
+	}
+	return out, nil
+}
+
 // wrapped returns the JSON object under the first of keys that obj has,
 // unwrapping a further "body" (a batch file's line, a proxy's record), when
 // there is one. A logged call (a proxy's or gateway's record, a line of
@@ -305,6 +407,13 @@ func replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.C
 	var reply map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &reply); err != nil {
 		return nil, fmt.Errorf("%s: response: %v", label, err)
+	}
+	if output := reply["output"]; isList(output) { // a Responses response
+		var items []json.RawMessage
+		if err := json.Unmarshal(output, &items); err != nil {
+			return nil, fmt.Errorf("%s: response.output: want a list of items: %v", label, err)
+		}
+		return responsesItems(items, label+": response.output")
 	}
 	if choices := reply["choices"]; choices != nil {
 		var list []struct {
@@ -621,6 +730,14 @@ func mediaPart(typ string, p map[string]json.RawMessage) (strategies.ContentPart
 	case "image_url":
 		part.Type = strategies.PartImage
 		part.URL, part.Detail = field(p["image_url"], "url"), field(p["image_url"], "detail")
+		if mt, data, ok := splitDataURL(part.URL); ok {
+			part.MediaType, part.Data, part.URL = mt, data, ""
+		}
+	case "input_image": // Responses: image_url is the URL itself
+		part.Type = strategies.PartImage
+		_ = json.Unmarshal(p["image_url"], &part.URL)
+		_ = json.Unmarshal(p["detail"], &part.Detail)
+		_ = json.Unmarshal(p["file_id"], &part.FileID)
 		if mt, data, ok := splitDataURL(part.URL); ok {
 			part.MediaType, part.Data, part.URL = mt, data, ""
 		}

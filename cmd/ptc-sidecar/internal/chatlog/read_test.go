@@ -175,3 +175,83 @@ func TestReadMedia(t *testing.T) {
 		t.Errorf("an assistant message of thinking and a tool call read as %+v", a)
 	}
 }
+
+// An OpenAI Responses log (a request body's input items, and a logged
+// call whose reply is a response's output items) reads as the conversation
+// the same calls make in Chat Completions' shape.
+func TestReadResponsesItems(t *testing.T) {
+	raw, err := os.ReadFile("testdata/openai_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want Logs
+	if err := want.Read("chat", bytes.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(raw), []byte("\n"))
+	var body struct {
+		Messages []struct {
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+			ToolCallID string `json:"tool_call_id"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(lines[len(lines)-1], &body); err != nil {
+		t.Fatal(err)
+	}
+	var instructions string
+	var items []any
+	for _, m := range body.Messages {
+		switch {
+		case m.Role == "system":
+			_ = json.Unmarshal(m.Content, &instructions)
+		case m.Role == "tool":
+			var text string
+			_ = json.Unmarshal(m.Content, &text)
+			items = append(items, map[string]any{"type": "function_call_output", "call_id": m.ToolCallID, "output": text})
+		case len(m.ToolCalls) > 0:
+			var text string
+			if json.Unmarshal(m.Content, &text) == nil && text != "" { // the text first, as a response's output has it
+				items = append(items, map[string]any{"type": "message", "role": "assistant",
+					"content": []any{map[string]any{"type": "output_text", "text": text}}})
+			}
+			for _, c := range m.ToolCalls {
+				items = append(items, map[string]any{"type": "function_call", "call_id": c.ID, "name": c.Function.Name, "arguments": c.Function.Arguments})
+			}
+		default:
+			items = append(items, map[string]any{"type": "message", "role": m.Role, "content": m.Content})
+		}
+	}
+	request, _ := json.Marshal(map[string]any{"model": "gpt-4.1", "instructions": instructions, "input": items})
+	last := len(items) - 1
+	for last >= 0 && items[last].(map[string]any)["type"] != "function_call" {
+		last--
+	}
+	call, _ := json.Marshal(map[string]any{
+		"request":  map[string]any{"model": "gpt-4.1", "instructions": instructions, "input": items[:last]},
+		"response": map[string]any{"object": "response", "output": items[last : last+1]},
+	})
+	for name, log := range map[string][]byte{"request body": request, "logged call": call} {
+		var got Logs
+		if err := got.Read(name, bytes.NewReader(log)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(got.Chats) != 1 {
+			t.Fatalf("%s: %d conversations", name, len(got.Chats))
+		}
+		g, w := got.Chats[0].Messages, want.Chats[0].Messages
+		if name == "logged call" {
+			w = w[:len(g)]
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s read as\n%+v\nwant\n%+v", name, g, w)
+		}
+	}
+}
