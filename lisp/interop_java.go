@@ -65,12 +65,16 @@ var javaInteropBuiltins = concatRows(
 		}),
 		staticOf(aliasOf("String/join", "(String/join sep coll)", "same as join", rowNamed(stringBuiltins, "join"))),
 		{Name: "String/format", Sig: "(String/format fmt [x ...])", Doc: "format with the values in a vector, Java's Object array", Category: "idiom", reach: javaStatic,
-			MinArgs: 2, MaxArgs: 2, Cost: rowNamed(stringBuiltins, "format").Cost, Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), visits(arg(1)), writes), Fn: func(th *Thread, args []Value) (Value, error) {
 				vs, err := seqOf(th, "String/format", args[1], orderedSeq)
 				if err != nil {
 					return nil, err
 				}
-				return builtinFormat(th, append([]Value{args[0]}, vs...))
+				all, err := makeSlice(th, len(vs)+1)
+				if err != nil {
+					return nil, err
+				}
+				return builtinFormat(th, append(append(all, args[0]), vs...))
 			}},
 		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
 		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
