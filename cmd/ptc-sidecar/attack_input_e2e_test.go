@@ -251,8 +251,8 @@ type inputAttack struct {
 // the strategies' part (184 bytes, most of them fields of media parts) and
 // the response's message, each over 10 times the part's bytes on the
 // wire. 10,000 messages of 9 one-word parts reach 24-26 times over gRPC,
-// 17-20 over HTTP (open: docs/RELIABILITY.md).
-var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 28, 24}
+// 17-26 over HTTP (open: docs/RELIABILITY.md).
+var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 28, 28}
 
 // inputAttacks are the requests whose cost lies around the interpreter:
 // extracting and reading the program, what the turn sends back, and the
