@@ -147,8 +147,9 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing) {
 			// opens with the user's.
 			note := ledgerNote(ch.h, seq[p:end], stepNotes)
 			chars := unitChars(ch, seq[p:end])
-			if !opened || 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls) {
-				if 2*len(note) >= chars || !notePaysBack(rate, chars, len(note), calls) {
+			worth := 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls)
+			if !opened || worth {
+				if !worth {
 					rebuilt.noted++ // a note only for the provider's user-first rule
 				}
 				rebuilt.addNote(note)
