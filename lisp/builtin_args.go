@@ -17,7 +17,7 @@ const variadic = -1
 type seqMode int
 
 const (
-	// anySeq accepts sets too (iterated in insertion order).
+	// anySeq accepts sets too (iterated in Clojure's hash set order).
 	anySeq seqMode = iota
 	// orderedSeq rejects sets: the spec (3.9) gives sets no order, so
 	// positional access such as first or nth is an error. A sorted set
@@ -40,7 +40,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 			return nil, Errorf(typeError, "%s is not supported on sets: sets have no order", fn).
 				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
 		}
-		return v.elems, nil
+		return v.seqElems(th)
 	case *Map:
 		return mapEntries(th, v)
 	case String:
@@ -58,6 +58,10 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 // mapEntries returns m's entries as [key value] vectors.
 func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	n := m.Len()
+	entries, err := m.seqEntries(th)
+	if err != nil {
+		return nil, err
+	}
 	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
@@ -70,7 +74,7 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	// expression, so conj on one copies rather than writing into the next.
 	pairs := make([]Value, 2*n)
 	vecs := make([]vectorWithTail, n)
-	for i, e := range m.entries {
+	for i, e := range entries {
 		pairs[2*i], pairs[2*i+1] = e.Key, e.Val
 		vt := &vecs[i]
 		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, weightOf(e.Key)), weightOf(e.Val))}

@@ -141,7 +141,11 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return acc, nil
 	case *Map:
-		for _, e := range m.entries {
+		entries, err := m.seqEntries(th)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
 			if acc, err = call(th, "reduce-kv", args[0], acc, e.Key, e.Val); err != nil {
 				return nil, err
 			}

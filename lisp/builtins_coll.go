@@ -1016,7 +1016,11 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 			if err := th.allocVector(2); err != nil {
 				return nil, false, err
 			}
-			e := c.entries[i]
+			entries, err := c.seqEntries(th)
+			if err != nil {
+				return nil, false, err
+			}
+			e := entries[i]
 			return NewVector([]Value{e.Key, e.Val}), true, nil
 		}
 		return Nil, false, nil

@@ -49,7 +49,7 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinNamespace,
 		Cost: cost(constant)},
 	{Name: "array-map", Sig: "(array-map k v ...)", Doc: "map of the pairs, in order", Category: "idiom",
-		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap,
+		MinArgs: 0, MaxArgs: variadic, Fn: builtinArrayMap,
 		Cost: cost(hashes(keyArgs(0)), builds)},
 	{Name: "memoize", Sig: "(memoize f)", Doc: "f remembering its results for the rest of the evaluation", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinMemoize,

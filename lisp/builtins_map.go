@@ -313,6 +313,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 			drop[hashKey(k)] = true
 		}
 		b := NewMapBuilder(m.Len())
+		b.hashLike(m)
 		for _, e := range m.entries {
 			if !drop[hashKey(e.Key)] {
 				b.Set(e.Key, e.Val)
@@ -358,10 +359,15 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		}
 		if b == nil {
 			b = NewMapBuilder(m.Len())
+			b.hashLike(m)
 			base = m.Len()
 			order = orderOf(m)
 		}
-		for _, e := range m.entries {
+		entries, err := m.seqEntries(th)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
 			if old, ok := b.get(e.Key); ok && f != nil {
 				v, err := call(th, fn, f, old, e.Val)
 				if err != nil {
@@ -422,8 +428,12 @@ func keysOrVals(fn string, keys bool) func(*Thread, []Value) (Value, error) {
 		if m == nil || m.Len() == 0 {
 			return Nil, nil
 		}
+		entries, err := m.seqEntries(th)
+		if err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, m.Len())
-		for _, e := range m.entries {
+		for _, e := range entries {
 			if keys {
 				out = append(out, e.Key)
 			} else {
@@ -475,15 +485,33 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 	return b.Map(), nil
 }
 
+// builtinHashMap is hash-map, a hash map at any size but 0 ((hash-map)
+// is {} in Clojure).
 func builtinHashMap(th *Thread, args []Value) (Value, error) {
+	return pairsMap("hash-map", args, len(args) > 0)
+}
+
+// builtinArrayMap is array-map, which iterates in the order of its
+// arguments at any size, until a key is added to it past 8 entries.
+func builtinArrayMap(th *Thread, args []Value) (Value, error) {
+	return pairsMap("array-map", args, false)
+}
+
+func pairsMap(fn string, args []Value, hashed bool) (Value, error) {
 	if len(args)%2 != 0 {
-		return nil, Errorf(arityErrorKind, "hash-map expects key/value pairs, got an odd number of arguments")
+		return nil, Errorf(arityErrorKind, "%s expects key/value pairs, got an odd number of arguments", fn)
 	}
 	b := NewMapBuilder(len(args) / 2)
 	for i := 0; i+1 < len(args); i += 2 {
 		b.Set(args[i], args[i+1])
 	}
-	return b.Map(), nil
+	m := b.Map()
+	if hashed {
+		m.markHashMap()
+	} else {
+		m.order.Store(nil)
+	}
+	return m, nil
 }
 
 func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
@@ -495,8 +523,15 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 		if m == nil {
 			m = emptyMap
 		}
+		entries, err := m.seqEntries(th)
+		if err != nil {
+			return nil, err
+		}
 		b := NewMapBuilder(m.Len())
-		for _, e := range m.entries {
+		if !onKeys {
+			b.hashLike(m) // update-vals works on a transient of m, update-keys builds from {}
+		}
+		for _, e := range entries {
 			if onKeys {
 				k, err := call(th, fn, args[1], e.Key)
 				if err != nil {
@@ -533,13 +568,18 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 	if renames == nil {
 		return m, nil
 	}
+	renamings, err := renames.seqEntries(th)
+	if err != nil {
+		return nil, err
+	}
 	b := NewMapBuilder(m.Len())
+	b.hashLike(m) // Clojure dissocs the old keys from m, then assocs the new ones
 	for _, e := range m.entries {
 		if _, renamed := renames.Get(e.Key); !renamed {
 			b.Set(e.Key, e.Val)
 		}
 	}
-	for _, r := range renames.entries {
+	for _, r := range renamings {
 		if v, ok := m.Get(r.Key); ok {
 			b.Set(r.Val, v)
 		}
@@ -558,8 +598,12 @@ func builtinMapInvert(th *Thread, args []Value) (Value, error) {
 	if m == nil {
 		return emptyMap, nil
 	}
+	entries, err := m.seqEntries(th)
+	if err != nil {
+		return nil, err
+	}
 	b := NewMapBuilder(m.Len())
-	for _, e := range m.entries {
+	for _, e := range entries {
 		b.Set(e.Val, e.Key)
 	}
 	return b.Map(), nil

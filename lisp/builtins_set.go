@@ -205,8 +205,12 @@ func builtinSelect(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	elems, err := s.seqElems(th)
+	if err != nil {
+		return nil, err
+	}
 	var out []Value
-	for _, e := range s.elems {
+	for _, e := range elems {
 		ok, err := truthyCall(th, "select", args[0], e)
 		if err != nil {
 			return nil, err

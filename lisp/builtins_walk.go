@@ -62,8 +62,12 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
 			return nil, err
 		}
+		elems, err := c.seqElems(th)
+		if err != nil {
+			return nil, err
+		}
 		out := make([]Value, 0, c.Len())
-		for _, e := range c.elems {
+		for _, e := range elems {
 			v, err := inner(e)
 			if err != nil {
 				return nil, err
@@ -90,6 +94,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
+		b.hashLike(c) // Clojure pours the entries into (empty form)
 		for _, e := range entries {
 			v, err := inner(e)
 			if err != nil {

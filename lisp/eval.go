@@ -654,15 +654,19 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 	case *Vector:
 		return v.Elems(), nil
 	case *Set:
-		return v.Elems(), nil
+		return v.seqElems(th)
 	case NilType:
 		return nil, nil
 	case *Map:
+		entries, err := v.seqEntries(th)
+		if err != nil {
+			return nil, err
+		}
 		if err := th.allocVector(v.Len()); err != nil {
 			return nil, err
 		}
 		out := make([]Value, v.Len())
-		for i, e := range v.Entries() {
+		for i, e := range entries {
 			if err := th.allocVector(2); err != nil {
 				return nil, err
 			}

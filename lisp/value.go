@@ -3,6 +3,7 @@ package lisp
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Value is any PTC-Lisp value. Values are immutable once built: collection
@@ -272,6 +273,10 @@ type Map struct {
 	index   map[any]int // hash key -> position in entries; shared by the lineage; nil while small with cheap keys (cheapKey)
 	tail    *lineageTail
 	weight  int64 // see valueWeight; its top bits hold nestsMeasured's count
+	// order is nil for an array map, which iterates in insertion order;
+	// a hash map (hashorder.go) holds unorderedHashMap until its order
+	// is first asked for, then that order.
+	order atomic.Pointer[mapOrder]
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -363,11 +368,15 @@ func (m *Map) assoc(k, v Value) *Map {
 		m.tail.used++
 		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
 			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v)))}
+		if n >= smallMap || m.isHashMap() {
+			out.order.Store(unorderedHashMap)
+		}
 		out.indexKey(k, n)
 		return out
 	}
 	b := NewMapBuilder(n + 1)
 	b.addAll(m)
+	b.hashLike(m)
 	b.Set(k, v)
 	return b.Map()
 }
@@ -395,6 +404,7 @@ func (m *Map) dissoc(k Value) *Map {
 	}
 	hk := hashKey(k)
 	b := NewMapBuilder(m.Len())
+	b.hashLike(m)
 	for _, e := range m.entries {
 		if hashKey(e.Key) != hk {
 			b.Set(e.Key, e.Val)
@@ -478,8 +488,19 @@ func (b *MapBuilder) Set(k, v Value) {
 		return
 	}
 	m.weight = addWeight(m.weight, addWeight(weightOf(k), weightOf(v)))
+	if len(m.entries) == smallMap {
+		m.order.Store(unorderedHashMap) // a 9th key makes a hash map, as in Clojure
+	}
 	m.entries = append(m.entries, MapEntry{k, v})
 	m.indexKey(k, len(m.entries)-1)
+}
+
+// hashLike makes the map a hash map if m is one: what Clojure derives from
+// a hash map by assoc, dissoc or a transient of it stays one.
+func (b *MapBuilder) hashLike(m *Map) {
+	if m.isHashMap() {
+		b.m.order.Store(unorderedHashMap)
+	}
 }
 
 // get returns the value stored so far under k.
@@ -518,6 +539,9 @@ type Set struct {
 	index  map[any]int
 	tail   *lineageTail
 	weight int64 // see valueWeight
+	// order caches the elements in the order of Clojure's hash set
+	// (hashorder.go) once it is first asked for.
+	order atomic.Pointer[[]Value]
 }
 
 // emptySet is the set #{}.

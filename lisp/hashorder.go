@@ -1,0 +1,331 @@
+package lisp
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// Clojure's hash functions (hasheq, the hash its hash maps and hash sets
+// place keys by), so that maps and sets iterate in Clojure's order.
+//
+// Clojure 1.11 iterates a PersistentHashMap or PersistentHashSet in the
+// order of its hash array mapped trie: the key whose hash has the smallest
+// low 5 bits first, ties broken by the next 5 bits, and so on; keys of
+// equal hash (a collision node) in the order they were added; a nil key
+// before every other. A map of at most 8 entries built by assoc, conj,
+// into, a literal and the rest is an array map, which iterates in
+// insertion order; adding a 9th key makes it a hash map, which it stays.
+// Every set is a hash set. The hashes below are Clojure's, checked
+// against values recorded from Clojure itself (hashorder_test.go).
+//
+// Where a value here stands for something Clojure hashes differently, the
+// order follows the value it is here:
+//   - a character is a one-character string, hashed as that string
+//     (Clojure hashes \a as 97, "a" as 1455541201);
+//   - a date (LocalDate/parse) is its ISO string;
+//   - a regex hashes as its source string, a class as its name, a var as
+//     its symbol: Clojure hashes them by identity, which differs from one
+//     run to the next, so no program can rely on their order;
+//   - other identity-hashed values (functions, atoms, exceptions) hash as
+//     0: they keep the order they were added in among themselves.
+
+// Murmur3 as clojure.lang.Murmur3 computes it: seed 0, 32-bit arithmetic.
+const (
+	murmurC1 uint32 = 0xcc9e2d51
+	murmurC2 uint32 = 0x1b873593
+)
+
+func murmurMixK1(k1 uint32) uint32 {
+	k1 *= murmurC1
+	k1 = bits.RotateLeft32(k1, 15)
+	return k1 * murmurC2
+}
+
+func murmurMixH1(h1, k1 uint32) uint32 {
+	h1 ^= k1
+	h1 = bits.RotateLeft32(h1, 13)
+	return h1*5 + 0xe6546b64
+}
+
+func murmurFmix(h1, length uint32) uint32 {
+	h1 ^= length
+	h1 ^= h1 >> 16
+	h1 *= 0x85ebca6b
+	h1 ^= h1 >> 13
+	h1 *= 0xc2b2ae35
+	return h1 ^ h1>>16
+}
+
+// murmurHashInt is Murmur3.hashInt.
+func murmurHashInt(x uint32) uint32 {
+	if x == 0 {
+		return 0
+	}
+	return murmurFmix(murmurMixH1(0, murmurMixK1(x)), 4)
+}
+
+// murmurHashLong is Murmur3.hashLong.
+func murmurHashLong(x int64) uint32 {
+	if x == 0 {
+		return 0
+	}
+	h1 := murmurMixH1(0, murmurMixK1(uint32(x)))
+	h1 = murmurMixH1(h1, murmurMixK1(uint32(uint64(x)>>32)))
+	return murmurFmix(h1, 8)
+}
+
+// mixCollHash is Murmur3.mixCollHash, the last step of hashOrdered and
+// hashUnordered.
+func mixCollHash(hash uint32, count int) uint32 {
+	return murmurFmix(murmurMixH1(0, murmurMixK1(hash)), uint32(count))
+}
+
+// utf16Units calls f with the UTF-16 code units of s, as a Java string
+// holds it (an invalid UTF-8 byte is U+FFFD, as a decoder gives).
+func utf16Units(s string, f func(u uint32)) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			f(uint32(0xd800 + (r >> 10)))
+			f(uint32(0xdc00 + (r & 0x3ff)))
+			n += 2
+			continue
+		}
+		f(uint32(r))
+		n++
+	}
+	return n
+}
+
+// javaStringHash is String.hashCode.
+func javaStringHash(s string) uint32 {
+	var h uint32
+	utf16Units(s, func(u uint32) { h = 31*h + u })
+	return h
+}
+
+// murmurHashUnencodedChars is Murmur3.hashUnencodedChars: the UTF-16
+// units two at a time.
+func murmurHashUnencodedChars(s string) uint32 {
+	var h1, pending uint32
+	odd := false
+	n := utf16Units(s, func(u uint32) {
+		if !odd {
+			pending, odd = u, true
+			return
+		}
+		h1 = murmurMixH1(h1, murmurMixK1(pending|u<<16))
+		odd = false
+	})
+	if odd {
+		h1 ^= murmurMixK1(pending)
+	}
+	return murmurFmix(h1, uint32(2*n))
+}
+
+// symbolHash is Symbol.hasheq of a name written ns/name or name: the
+// namespace is what comes before the first slash, unless the name is "/".
+func symbolHash(s string) uint32 {
+	ns, name := "", s
+	hasNS := false
+	if i := strings.IndexByte(s, '/'); i >= 0 && s != "/" {
+		ns, name, hasNS = s[:i], s[i+1:], true
+	}
+	var nsHash uint32
+	if hasNS {
+		nsHash = javaStringHash(ns)
+	}
+	return hashCombine(murmurHashUnencodedChars(name), nsHash)
+}
+
+// hashCombine is Util.hashCombine (a signed shift right, as Java's >>).
+func hashCombine(seed, hash uint32) uint32 {
+	return seed ^ (hash + 0x9e3779b9 + seed<<6 + uint32(int32(seed)>>2))
+}
+
+// hasheq is Clojure's hash of v (see the top of this file for the values
+// that are not Clojure's own). The result is Java's int, as bits.
+func hasheq(v Value) uint32 {
+	switch v := v.(type) {
+	case NilType:
+		return 0
+	case Bool:
+		if v {
+			return 1231
+		}
+		return 1237
+	case Int:
+		return murmurHashLong(int64(v))
+	case Float:
+		return doubleHash(float64(v))
+	case String:
+		return murmurHashInt(javaStringHash(string(v)))
+	case Keyword:
+		return symbolHash(string(v)) + 0x9e3779b9
+	case symbol:
+		return symbolHash(string(v))
+	case *varRef:
+		return symbolHash(v.Name)
+	case javaClass:
+		return murmurHashInt(javaStringHash(string(v)))
+	case *regex:
+		return murmurHashInt(javaStringHash(v.source))
+	case *Vector:
+		hash := uint32(1)
+		for _, x := range v.elems {
+			hash = 31*hash + hasheq(x)
+		}
+		return mixCollHash(hash, len(v.elems))
+	case *Map:
+		var hash uint32
+		for _, e := range v.entries {
+			hash += mixCollHash((31*(31+hasheq(e.Key)) + hasheq(e.Val)), 2)
+		}
+		return mixCollHash(hash, v.Len())
+	case *Set:
+		var hash uint32
+		for _, x := range v.elems {
+			hash += hasheq(x)
+		}
+		return mixCollHash(hash, len(v.elems))
+	}
+	return 0
+}
+
+// doubleHash is Numbers.hasheq of a Double: Double.hashCode, with -0.0
+// hashing as 0.0. NaN is Java's canonical NaN.
+func doubleHash(f float64) uint32 {
+	if f == 0 {
+		return 0
+	}
+	b := math.Float64bits(f)
+	if f != f {
+		b = 0x7ff8000000000000
+	}
+	return uint32(b ^ b>>32)
+}
+
+// hamtKey orders hashes as a hash array mapped trie lays them out: by the
+// low 5 bits, then the next 5, up to the top 2. Its bits are those
+// groups, lowest group first, so that comparing keys compares the groups
+// in turn.
+func hamtKey(h uint32) uint32 {
+	var k uint32
+	for shift := 0; shift < 30; shift += 5 {
+		k = k<<5 | (h>>shift)&31
+	}
+	return k<<2 | h>>30
+}
+
+// hashKeyCost is the steps hashing v costs: its weight, about its text.
+func hashKeyCost(v Value) int64 { return weightOf(v) }
+
+// hamtPerm returns the positions 0..n-1 in the order of Clojure's hash
+// trie of the given keys (key(i) is the i-th in insertion order): nil
+// first, then by hamtKey, equal hashes in insertion order. It charges th
+// (which may be nil) a step per unit of key weight and the sort.
+func hamtPerm(th *Thread, n int, key func(i int) Value) ([]int32, error) {
+	type slot struct {
+		k   uint64 // hamtKey, with nil below every hash
+		pos int32
+	}
+	if th != nil {
+		var cost int64
+		for i := range n {
+			cost += hashKeyCost(key(i))
+		}
+		if err := th.step(cost + int64(n)*int64(bits.Len(uint(n)))); err != nil {
+			return nil, err
+		}
+		if err := th.alloc(int64(n) * 16); err != nil {
+			return nil, err
+		}
+	}
+	slots := make([]slot, n)
+	for i := range n {
+		k := key(i)
+		slots[i] = slot{pos: int32(i)}
+		if _, isNil := k.(NilType); !isNil {
+			slots[i].k = 1<<32 | uint64(hamtKey(hasheq(k)))
+		}
+	}
+	slices.SortStableFunc(slots, func(a, b slot) int {
+		switch {
+		case a.k < b.k:
+			return -1
+		case a.k > b.k:
+			return 1
+		}
+		return 0
+	})
+	perm := make([]int32, n)
+	for i, s := range slots {
+		perm[i] = s.pos
+	}
+	return perm, nil
+}
+
+// mapOrder is a hash map's entries in Clojure's order.
+type mapOrder struct{ entries []MapEntry }
+
+// unorderedHashMap marks a hash map whose order is not computed yet. It is
+// never written: a computed order is a new mapOrder.
+var unorderedHashMap = &mapOrder{}
+
+// isHashMap reports whether m iterates as Clojure's hash map rather than
+// in insertion order. A sorted map keeps its own order, whatever its size.
+func (m *Map) isHashMap() bool { return m.order.Load() != nil && orderOf(m) == nil }
+
+// markHashMap makes m, which its builder has not handed out yet, a hash
+// map, as (hash-map ...) makes one at any size.
+func (m *Map) markHashMap() { m.order.Store(unorderedHashMap) }
+
+// seqEntries returns m's entries in the order a Clojure program sees them:
+// insertion order for an array map or a sorted map, the hash trie's order
+// for a hash map. A hash map computes its order once, charged to th (which
+// may be nil), and keeps it; values are shared between goroutines, and two
+// computing it at once store the same order. The slice must not be
+// modified.
+func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
+	o := m.order.Load()
+	if o == nil || len(m.entries) < 2 || orderOf(m) != nil {
+		return m.entries, nil
+	}
+	if o != unorderedHashMap {
+		return o.entries, nil
+	}
+	perm, err := hamtPerm(th, len(m.entries), func(i int) Value { return m.entries[i].Key })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MapEntry, len(perm))
+	for i, p := range perm {
+		out[i] = m.entries[p]
+	}
+	m.order.Store(&mapOrder{entries: out})
+	return out, nil
+}
+
+// seqElems is seqEntries for a set: every set but a sorted one is a hash
+// set.
+func (s *Set) seqElems(th *Thread) ([]Value, error) {
+	if len(s.elems) < 2 || orderOf(s) != nil {
+		return s.elems, nil
+	}
+	if o := s.order.Load(); o != nil {
+		return *o, nil
+	}
+	perm, err := hamtPerm(th, len(s.elems), func(i int) Value { return s.elems[i] })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, len(perm))
+	for i, p := range perm {
+		out[i] = s.elems[p]
+	}
+	s.order.Store(&out)
+	return out, nil
+}

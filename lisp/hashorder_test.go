@@ -1,0 +1,108 @@
+package lisp
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// TestHasheq checks hasheq against Clojure 1.11.1's (hash x), recorded
+// with clojure -e '(hash x)' for each source below (a character literal is
+// a one-character string here, so \a is recorded as "a").
+func TestHasheq(t *testing.T) {
+	cases := []struct {
+		src  string
+		want int32
+	}{
+		{"nil", 0},
+		{"true", 1231},
+		{"false", 1237},
+		{"0", 0},
+		{"1", 1392991556},
+		{"-1", 1651860712},
+		{"42", 1871679806},
+		{"1000000", 1669527334},
+		{"9223372036854775807", -2106506049},
+		{"(- -9223372036854775807 1)", 1366273829},
+		{"0.0", 0},
+		{"-0.0", 0},
+		{"1.0", 1072693248},
+		{"2.0", 1073741824},
+		{"1.5", 1073217536},
+		{"-2.5", -1073479680},
+		{"##NaN", 2146959360},
+		{"##Inf", 2146435072},
+		{"##-Inf", -1048576},
+		{"1e300", -164130400},
+		{`""`, 0},
+		{`"a"`, 1455541201},
+		{`\a`, 1455541201},
+		{`"hello"`, 1715862179},
+		{`"héllo"`, 162369042},
+		{`"日本"`, 1762503263},
+		{`"😀"`, -1934073014},
+		{":a", -2123407586},
+		{":b", 1482224470},
+		{":foo/bar", -1386151538},
+		{":hello", -245025397},
+		{"'a", -482876059},
+		{"'foo/bar", 254379989},
+		{"[]", -2017569654},
+		{"[1 2]", 156247261},
+		{"'(1 2)", 156247261},
+		{"()", -2017569654},
+		{"{}", -15128758},
+		{"{:a 1}", 1772842048},
+		{"#{}", -15128758},
+		{"#{1 2}", 460223544},
+		{"(first {:a 1})", -1809393901},
+		{"[nil]", 965192274},
+		{`{:a [1 2] "x" #{:y}}`, 992113667},
+	}
+	for _, c := range cases {
+		res := run(t, c.src, Env{})
+		if res.Err != nil {
+			t.Fatalf("%s: %v", c.src, res.Err)
+		}
+		if got := int32(hasheq(res.Value)); got != c.want {
+			t.Errorf("(hash %s) = %d, Clojure gives %d", c.src, got, c.want)
+		}
+	}
+}
+
+// TestHashOrderOracle runs programs that build maps and sets of 0-40 keys
+// of every kind with the builders programs use, and compares the order
+// they iterate in with Clojure 1.11's, recorded by
+// testdata/hashorder/oracle.py.
+func TestHashOrderOracle(t *testing.T) {
+	f, err := os.Open("testdata/hashorder/cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		var c struct{ Src, Want string }
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		res := run(t, c.Src, Env{})
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.Src, res.Err)
+			continue
+		}
+		if got := WireText(res.Value); got != c.Want {
+			t.Errorf("%s\n got %s\nwant %s (Clojure)", c.Src, got, c.Want)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n < 300 {
+		t.Fatalf("%d cases, want at least 300", n)
+	}
+}
