@@ -758,7 +758,13 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 		if err := chargeMapKeys(th, x); err != nil {
 			return err
 		}
-		b.addAll(x)
+		entries, err := x.seqEntries(th) // conj of a map adds its entries in its order
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			b.Set(e.Key, e.Val)
+		}
 		return nil
 	case NilType:
 		return nil
@@ -976,6 +982,13 @@ func builtinEmpty(th *Thread, args []Value) (Value, error) {
 	case *Map:
 		if o := orderOf(v); o != nil {
 			return emptySorted(o, false), nil
+		}
+		if v.isHashMap() {
+			// Clojure's (empty m) of a hash map is an empty hash map,
+			// which stays one as keys are added.
+			m := &Map{weight: 1 << nestsShift}
+			m.markHashMap()
+			return m, nil
 		}
 		return emptyMap, nil
 	case *Set:

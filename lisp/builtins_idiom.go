@@ -343,8 +343,17 @@ func rebuiltWithKeys(v Value, parts []Value, key func(Value) Value) Value {
 	switch c := v.(type) {
 	case *Map:
 		b := NewMapBuilder(len(parts) / 2)
-		for i := 0; i+1 < len(parts); i += 2 {
-			b.Set(key(parts[i]), parts[i+1])
+		if !c.isHashMap() {
+			for i := 0; i+1 < len(parts); i += 2 {
+				b.Set(key(parts[i]), parts[i+1])
+			}
+			return b.Map()
+		}
+		// Clojure pours a hash map's entries into {} in the map's order;
+		// the rebuild is charged with the walk (rebuilds), and so is this.
+		perm, _ := hamtPerm(nil, c.Len(), func(i int) Value { return c.entries[i].Key })
+		for _, i := range perm {
+			b.Set(key(parts[2*i]), parts[2*i+1])
 		}
 		return b.Map()
 	case *Set:

@@ -165,7 +165,7 @@ func classOf(fn string, v Value) (javaClass, error) {
 		switch {
 		case orderOf(v) != nil:
 			return "clojure.lang.PersistentTreeMap", nil
-		case v.Len() <= smallMap: // Clojure's array maps hold up to 8 entries
+		case !v.isHashMap(): // see hashorder.go: which maps Clojure makes hash maps
 			return "clojure.lang.PersistentArrayMap", nil
 		}
 		return "clojure.lang.PersistentHashMap", nil

@@ -220,50 +220,42 @@ func hamtKey(h uint32) uint32 {
 	return k<<2 | h>>30
 }
 
-// hashKeyCost is the steps hashing v costs: its weight, about its text.
-func hashKeyCost(v Value) int64 { return weightOf(v) }
-
 // hamtPerm returns the positions 0..n-1 in the order of Clojure's hash
 // trie of the given keys (key(i) is the i-th in insertion order): nil
 // first, then by hamtKey, equal hashes in insertion order. It charges th
-// (which may be nil) a step per unit of key weight and the sort.
+// (which may be nil) what hashing each key costs (chargeKey, as a lookup
+// does), a step per key and the slice it builds: the sort is of machine
+// integers, measured at well under a step per key (BenchmarkHashOrder).
 func hamtPerm(th *Thread, n int, key func(i int) Value) ([]int32, error) {
-	type slot struct {
-		k   uint64 // hamtKey, with nil below every hash
-		pos int32
-	}
 	if th != nil {
-		var cost int64
 		for i := range n {
-			cost += hashKeyCost(key(i))
+			if err := chargeKey(th, key(i)); err != nil {
+				return nil, err
+			}
 		}
-		if err := th.step(cost + int64(n)*int64(bits.Len(uint(n)))); err != nil {
+		if err := th.step(int64(n)); err != nil {
 			return nil, err
 		}
-		if err := th.alloc(int64(n) * 16); err != nil {
+		if err := th.alloc(int64(n) * costElem); err != nil {
 			return nil, err
 		}
 	}
-	slots := make([]slot, n)
+	// Each slot is the key's place in the trie above its position: 33
+	// bits (nil below every hash) over 31, so that sorting the numbers
+	// sorts by place, equal hashes by position. A collection holds far
+	// fewer than 2^31 items (maxValueWeight).
+	slots := make([]uint64, n)
 	for i := range n {
-		k := key(i)
-		slots[i] = slot{pos: int32(i)}
-		if _, isNil := k.(NilType); !isNil {
-			slots[i].k = 1<<32 | uint64(hamtKey(hasheq(k)))
+		var place uint64
+		if k := key(i); k != Nil {
+			place = 1<<32 | uint64(hamtKey(hasheq(k)))
 		}
+		slots[i] = place<<31 | uint64(i)
 	}
-	slices.SortStableFunc(slots, func(a, b slot) int {
-		switch {
-		case a.k < b.k:
-			return -1
-		case a.k > b.k:
-			return 1
-		}
-		return 0
-	})
+	slices.Sort(slots)
 	perm := make([]int32, n)
 	for i, s := range slots {
-		perm[i] = s.pos
+		perm[i] = int32(s & (1<<31 - 1))
 	}
 	return perm, nil
 }

@@ -2,8 +2,10 @@ package lisp
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
+	"sync"
 	"testing"
 )
 
@@ -104,5 +106,38 @@ func TestHashOrderOracle(t *testing.T) {
 	}
 	if n < 300 {
 		t.Fatalf("%d cases, want at least 300", n)
+	}
+}
+
+// TestConcurrentHashOrderOfSharedData has evaluations running at once
+// iterate the same frozen hash map and set, whose order each computes and
+// caches on first use: every one sees Clojure's order.
+func TestConcurrentHashOrderOfSharedData(t *testing.T) {
+	data := Freeze(mustEDN(`{:m {0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7 8 8 9 9} :s #{:x :y :z}}`)).(*Map)
+	src := `[(keys data/m) (vec data/s) (reduce-kv (fn [a k v] (conj a v)) [] data/m) (first data/m)]`
+	const want = "[[0 7 1 4 6 3 2 9 5 8] [:y :z :x] [0 7 1 4 6 3 2 9 5 8] [0 0]]" // Clojure's
+	const workers = 8
+	got := make([]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := Eval(context.Background(), src, Env{Data: data})
+			switch {
+			case err != nil:
+				got[w] = err.Error()
+			case res.Err != nil:
+				got[w] = res.Err.Error()
+			default:
+				got[w] = WireText(res.Value)
+			}
+		}()
+	}
+	wg.Wait()
+	for w, g := range got {
+		if g != want {
+			t.Errorf("worker %d: got %s, want %s", w, g, want)
+		}
 	}
 }

@@ -376,7 +376,6 @@ func (m *Map) assoc(k, v Value) *Map {
 	}
 	b := NewMapBuilder(n + 1)
 	b.addAll(m)
-	b.hashLike(m)
 	b.Set(k, v)
 	return b.Map()
 }
@@ -506,11 +505,13 @@ func (b *MapBuilder) hashLike(m *Map) {
 // get returns the value stored so far under k.
 func (b *MapBuilder) get(k Value) (Value, bool) { return b.m.Get(k) }
 
-// addAll sets every entry of m.
+// addAll sets every entry of m, into a map that is a hash map if m is
+// one: builders start from m this way where Clojure derives a map from m.
 func (b *MapBuilder) addAll(m *Map) {
 	for _, e := range m.entries {
 		b.Set(e.Key, e.Val)
 	}
+	b.hashLike(m)
 }
 
 // len is the number of entries so far.
