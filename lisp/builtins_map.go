@@ -313,12 +313,12 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 			drop[hashKey(k)] = true
 		}
 		b := NewMapBuilder(m.Len())
-		b.hashLike(m)
 		for _, e := range m.entries {
 			if !drop[hashKey(e.Key)] {
 				b.Set(e.Key, e.Val)
 			}
 		}
+		b.sameKind(m)
 		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
@@ -528,9 +528,6 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		b := NewMapBuilder(m.Len())
-		if !onKeys {
-			b.hashLike(m) // update-vals works on a transient of m, update-keys builds from {}
-		}
 		for _, e := range entries {
 			if onKeys {
 				k, err := call(th, fn, args[1], e.Key)
@@ -548,6 +545,9 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 				return nil, err
 			}
 			b.Set(e.Key, v)
+		}
+		if !onKeys {
+			b.sameKind(m) // update-vals works on a transient of m, update-keys builds from {}
 		}
 		return b.Map(), nil
 	}

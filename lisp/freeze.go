@@ -13,7 +13,9 @@ import "math"
 // captured, the arguments of a function built by comp or partial): a later
 // conj or assoc on any of its collections copies first, and the copy
 // starts a lineage of its own, private to whoever made it. Reading a value
-// writes nothing, so any number of goroutines may read a frozen value.
+// writes nothing but the order a hash map or set caches (hashorder.go), an
+// atomic store of an order every reader computes alike, so any number of
+// goroutines may read a frozen value.
 //
 // A sorted map or set keeps its tail, which holds its ordering and is
 // never written; its comparator was frozen when it was made (sorted.go).

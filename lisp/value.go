@@ -256,7 +256,9 @@ func (v *Vector) conj(x Value) *Vector {
 type MapEntry struct{ Key, Val Value }
 
 // Map is an immutable association that remembers insertion order, so that
-// printing, iteration and memory serialization are deterministic.
+// printing, iteration and memory serialization are deterministic. Programs
+// iterate it in Clojure's order (seqEntries, hashorder.go): insertion order
+// while it is an array map, the hash trie's once it is a hash map.
 //
 // Like Vector.conj, assoc of a new key appends in place when the map is the
 // longest version of its lineage: versions that extend one another share the
@@ -306,7 +308,8 @@ var emptyMap = &Map{weight: 1 << nestsShift}
 // Len is the number of entries.
 func (m *Map) Len() int { return len(m.entries) }
 
-// Entries returns the entries in insertion order. The slice must not be modified.
+// Entries returns the entries in insertion order, the host's order (JSON,
+// memory text); programs see seqEntries' order. The slice must not be modified.
 func (m *Map) Entries() []MapEntry { return m.entries }
 
 // Get returns the value stored under k.
@@ -403,12 +406,12 @@ func (m *Map) dissoc(k Value) *Map {
 	}
 	hk := hashKey(k)
 	b := NewMapBuilder(m.Len())
-	b.hashLike(m)
 	for _, e := range m.entries {
 		if hashKey(e.Key) != hk {
 			b.Set(e.Key, e.Val)
 		}
 	}
+	b.sameKind(m)
 	return b.Map()
 }
 
@@ -487,8 +490,8 @@ func (b *MapBuilder) Set(k, v Value) {
 		return
 	}
 	m.weight = addWeight(m.weight, addWeight(weightOf(k), weightOf(v)))
-	if len(m.entries) == smallMap {
-		m.order.Store(unorderedHashMap) // a 9th key makes a hash map, as in Clojure
+	if len(m.entries) >= smallMap && m.order.Load() == nil {
+		m.order.Store(unorderedHashMap) // a key added past 8 makes a hash map, as in Clojure
 	}
 	m.entries = append(m.entries, MapEntry{k, v})
 	m.indexKey(k, len(m.entries)-1)
@@ -502,6 +505,17 @@ func (b *MapBuilder) hashLike(m *Map) {
 	}
 }
 
+// sameKind makes the map, which holds keys of m only, the kind m is: an
+// array map of more than 8 entries ((array-map ...)) stays one when
+// Clojure replaces or removes its entries.
+func (b *MapBuilder) sameKind(m *Map) {
+	if !m.isHashMap() {
+		b.m.order.Store(nil)
+		return
+	}
+	b.m.order.Store(unorderedHashMap)
+}
+
 // get returns the value stored so far under k.
 func (b *MapBuilder) get(k Value) (Value, bool) { return b.m.Get(k) }
 
@@ -511,7 +525,7 @@ func (b *MapBuilder) addAll(m *Map) {
 	for _, e := range m.entries {
 		b.Set(e.Key, e.Val)
 	}
-	b.hashLike(m)
+	b.sameKind(m)
 }
 
 // len is the number of entries so far.
@@ -530,8 +544,10 @@ func (b *MapBuilder) Map() *Map {
 	return m
 }
 
-// Set is an immutable set that remembers insertion order internally; printing
-// and rendering order elements by their text where the spec asks for it.
+// Set is an immutable set that remembers insertion order internally; programs
+// iterate it in Clojure's hash set order (seqElems, hashorder.go), and
+// printing and rendering order elements by their text where the spec asks
+// for it.
 // Its conj extends in place the way Map.assoc does.
 type Set struct {
 	elems []Value
