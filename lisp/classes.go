@@ -15,7 +15,7 @@ import "strings"
 // keeps a hash map a hash map when it shrinks and makes one with hash-map
 // however small, so clojure.lang.PersistentArrayMap and
 // clojure.lang.PersistentHashMap are refused with a hint to use map?
-// (type still prints them, by Clojure's size rule); integers are 64-bit,
+// (type prints them, told apart as hashorder.go does); integers are 64-bit,
 // so Integer, which count and int return in Clojure, is refused, as are
 // Character (characters are one-character strings) and Float. What
 // follows from the language's own choices stays: a sequence function
