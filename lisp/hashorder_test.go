@@ -74,9 +74,9 @@ func TestHasheq(t *testing.T) {
 }
 
 // TestHashOrderOracle runs programs that build maps and sets of 0-40 keys
-// of every kind with the builders programs use, and compares the order
-// they iterate in with Clojure 1.11's, recorded by
-// testdata/hashorder/oracle.py.
+// of every kind with the builders programs use, and programs in the style
+// of data tasks whose answer depends on that order, and compares their
+// answers with Clojure 1.11's, recorded by testdata/hashorder/oracle.py.
 func TestHashOrderOracle(t *testing.T) {
 	f, err := os.Open("testdata/hashorder/cases.jsonl")
 	if err != nil {

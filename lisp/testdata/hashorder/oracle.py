@@ -9,6 +9,9 @@ position in the key vector ks of each key as the collection iterates. Runs
 them all under the Clojure found on PATH (Debian's clojure package, 1.11)
 and writes cases.jsonl: one {"src", "want"} per program, want being pr-str
 of the answer (a vector of integers, which PTC-Lisp prints the same way).
+IDIOMS adds programs in the style of data tasks (top-N by frequency with
+ties, group-by with many groups, distinct via a set), answering with
+vectors of scalars.
 The tests never run Clojure: run this again after editing it.
 
     python3 lisp/testdata/hashorder/oracle.py
@@ -115,6 +118,41 @@ def program(r):
     return "(let [ks [%s] c %s] (mapv %s %s))" % (" ".join(ks), b, pos, walk)
 
 
+# Programs in the style data tasks are written in, whose answer depends on
+# the order a map or set iterates in. Each answers with a vector of
+# scalars, which both languages print alike.
+TEXT = "the quick brown fox jumps over the lazy dog the fox barks and the dog runs far away from the quick fox while a cat sleeps on the warm mat near the old barn"
+IDIOMS = [
+    '(let [ws (clojure.string/split "%s" #" ")] (mapv key (take 5 (sort-by val > (frequencies ws)))))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (mapv first (sort-by second > (frequencies ws))))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (vec (keys (frequencies ws))))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (vec (set ws)))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (vec (distinct (vec (set ws)))))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (mapv (fn [[k v]] (str k ":" (count v))) (group-by count ws)))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (mapv key (group-by #(subs %% 0 1) ws)))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (first (first (sort-by val > (frequencies ws)))))' % TEXT,
+    '(let [ws (clojure.string/split "%s" #" ")] (key (apply max-key val (frequencies ws))))' % TEXT,
+    '(let [orders (map (fn [i] {:id i :customer (str "c" (mod (* i 7) 13)) :amount (* 10 (mod i 5))}) (range 40))] (mapv (fn [[c os]] [c (reduce + (map :amount os))]) (group-by :customer orders)))',
+    '(let [orders (map (fn [i] {:id i :customer (str "c" (mod (* i 7) 13)) :amount (* 10 (mod i 5))}) (range 40))] (mapv first (take 3 (sort-by (comp - second) (map (fn [[c os]] [c (count os)]) (group-by :customer orders))))))',
+    '(let [orders (map (fn [i] {:id i :region (nth [:eu :us :apac :latam :mea] (mod i 5)) :status (nth [:paid :void :open] (mod i 3))}) (range 30))] (vec (for [[r os] (group-by :region orders)] [r (count os)])))',
+    '(let [orders (map (fn [i] {:id i :tag (keyword (str "t" (mod (* i 11) 17)))}) (range 50))] (vec (set (map :tag orders))))',
+    '(let [m (zipmap (map #(keyword (str "k" %)) (range 12)) (range))] (vec (keys (select-keys m [:k1 :k5 :k9 :k11]))))',
+    '(let [m (zipmap (map #(keyword (str "k" %)) (range 12)) (range))] (vec (vals (update-vals m inc))))',
+    '(let [m (zipmap (map #(keyword (str "k" %)) (range 12)) (range))] (reduce-kv (fn [acc k v] (if (even? v) (conj acc k) acc)) [] m))',
+    '(let [m (zipmap (map #(str "user" %) (range 15)) (map #(mod % 4) (range 15)))] (mapv key (sort-by val m)))',
+    '(let [s (into #{} (map #(* % %) (range -10 11)))] (vec s))',
+    '(let [a (set (range 0 30 3)) b (set (range 0 30 5))] [(vec (clojure.set/union a b)) (vec (clojure.set/intersection a b)) (vec (clojure.set/difference a b))])',
+    '(let [emails ["a@x.com" "b@y.org" "c@x.com" "d@z.net" "e@y.org" "f@w.io" "g@v.co" "h@u.ai" "i@t.dev" "j@s.app"]] (vec (set (map #(second (clojure.string/split % #"@")) emails))))',
+    '(let [inv (merge-with + {"apple" 3 "pear" 1} {"kiwi" 2 "apple" 1 "fig" 4 "plum" 2 "lime" 5 "date" 6 "yam" 1 "nut" 2})] (vec (keys inv)))',
+    '(let [people [{:name "Ann" :dept "eng"} {:name "Bob" :dept "ops"} {:name "Cy" :dept "eng"} {:name "Di" :dept "hr"} {:name "Ed" :dept "fin"} {:name "Flo" :dept "ops"} {:name "Gus" :dept "mkt"} {:name "Hal" :dept "law"} {:name "Ivy" :dept "it"} {:name "Jo" :dept "qa"}]] (mapv (fn [[d ps]] (str d "=" (clojure.string/join "," (map :name ps)))) (group-by :dept people)))',
+    '(let [idx (clojure.set/index #{{:a 1 :b 2} {:a 1 :b 3} {:a 2 :b 2} {:a 3 :b 1}} [:a])] (mapv (fn [[k v]] [(:a k) (count v)]) idx))',
+    '(vec (keys (into {} (map (fn [w] [w (count w)]) ["alpha" "beta" "gamma" "delta" "epsilon" "zeta" "eta" "theta" "iota" "kappa"]))))',
+    '(let [m (hash-map :b 2 :a 1 :c 3)] [(vec (keys m)) (first (first m))])',
+    '(let [nested {:x (zipmap (range 10) (range 10)) :y #{:p :q :r :s}}] [(vec (keys (:x nested))) (vec (:y nested))])',
+    '(let [counts (reduce (fn [m w] (update m w (fnil inc 0))) {} (clojure.string/split "%s" #" "))] (vec (take 6 (keys counts))))' % TEXT,
+    '(vec (sort-by count (set ["bb" "aa" "cc" "d" "e" "f" "ggg" "hh" "ii" "jjj"])))',
+]
+
 RUNNER = r"""
 (require 'clojure.set)
 (doseq [src (read-string (slurp (first *command-line-args*)))]
@@ -124,7 +162,7 @@ RUNNER = r"""
 
 def main():
     r = random.Random(37)
-    progs = [program(r) for _ in range(CASES)]
+    progs = [program(r) for _ in range(CASES)] + IDIOMS
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "progs.edn")
         with open(src, "w") as f:
