@@ -351,7 +351,7 @@ func rebuiltWithKeys(v Value, parts []Value, key func(Value) Value) Value {
 		}
 		// Clojure pours a hash map's entries into {} in the map's order;
 		// the rebuild is charged with the walk (rebuilds), and so is this.
-		perm, _ := hamtPerm(nil, c.Len(), func(i int) Value { return c.entries[i].Key })
+		perm, _ := hamtPerm(nil, c.Len(), 0, func(i int) Value { return c.entries[i].Key })
 		for _, i := range perm {
 			b.Set(key(parts[2*i]), parts[2*i+1])
 		}

@@ -224,9 +224,10 @@ func hamtKey(h uint32) uint32 {
 // trie of the given keys (key(i) is the i-th in insertion order): nil
 // first, then by hamtKey, equal hashes in insertion order. It charges th
 // (which may be nil) what hashing each key costs (chargeKey, as a lookup
-// does), a step per key and the slice it builds: the sort is of machine
+// does), a step per key, and the bytes of its work slices and of the
+// ordered copy the caller builds, itemBytes a key: the sort is of machine
 // integers, measured at well under a step per key (BenchmarkHashOrder).
-func hamtPerm(th *Thread, n int, key func(i int) Value) ([]int32, error) {
+func hamtPerm(th *Thread, n int, itemBytes int64, key func(i int) Value) ([]int32, error) {
 	if th != nil {
 		for i := range n {
 			if err := chargeKey(th, key(i)); err != nil {
@@ -236,7 +237,7 @@ func hamtPerm(th *Thread, n int, key func(i int) Value) ([]int32, error) {
 		if err := th.step(int64(n)); err != nil {
 			return nil, err
 		}
-		if err := th.alloc(int64(n) * costElem); err != nil {
+		if err := th.alloc(int64(n) * (12 + itemBytes)); err != nil { // 8 a slot, 4 a position
 			return nil, err
 		}
 	}
@@ -289,7 +290,7 @@ func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
 	if o != unorderedHashMap {
 		return o.entries, nil
 	}
-	perm, err := hamtPerm(th, len(m.entries), func(i int) Value { return m.entries[i].Key })
+	perm, err := hamtPerm(th, len(m.entries), 2*costElem, func(i int) Value { return m.entries[i].Key })
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +311,7 @@ func (s *Set) seqElems(th *Thread) ([]Value, error) {
 	if o := s.order.Load(); o != nil {
 		return *o, nil
 	}
-	perm, err := hamtPerm(th, len(s.elems), func(i int) Value { return s.elems[i] })
+	perm, err := hamtPerm(th, len(s.elems), costElem, func(i int) Value { return s.elems[i] })
 	if err != nil {
 		return nil, err
 	}

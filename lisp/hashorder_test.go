@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -139,5 +141,30 @@ func TestConcurrentHashOrderOfSharedData(t *testing.T) {
 		if g != want {
 			t.Errorf("worker %d: got %s, want %s", w, g, want)
 		}
+	}
+}
+
+// TestHashOrderIsCharged checks that the evaluation that computes a hash
+// set's order pays a step and the bytes of the order for each key, and
+// that one walking the same value later, its order kept, does not.
+func TestHashOrderIsCharged(t *testing.T) {
+	const n = 2000
+	var items strings.Builder
+	for i := range n {
+		fmt.Fprintf(&items, "%d ", i)
+	}
+	data := Freeze(mustEDN("{:x #{" + items.String() + "}}")).(*Map)
+	cost := func() (int64, int64) {
+		res := run(t, "(count (vec data/x))", Env{Data: data})
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		return res.Steps, res.AllocBytes
+	}
+	firstSteps, firstBytes := cost()
+	laterSteps, laterBytes := cost()
+	if firstSteps-laterSteps < n || firstBytes-laterBytes < n*(12+costElem) {
+		t.Errorf("a set of %d: %d steps and %d bytes when its order is computed, %d and %d once kept",
+			n, firstSteps, firstBytes, laterSteps, laterBytes)
 	}
 }
