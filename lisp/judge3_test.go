@@ -12,7 +12,7 @@ const judge3Corpus = "testdata/judge3/corpus.jsonl"
 // judge3Floor is the share of counted entries (all but the spec
 // differences) that must give Clojure's value, or be refused with a
 // rewrite that gives it.
-const judge3Floor = 94.3
+const judge3Floor = 94.9
 
 // judge3Known lists every entry that does not give Clojure's value today,
 // with why, in heldoutKnown's terms: "spec" is a difference
@@ -20,6 +20,9 @@ const judge3Floor = 94.3
 // still to be fixed, anything else a refusal whose hint, followed
 // literally, does not give Clojure's value.
 var judge3Known = map[string]string{
+	"edge2/pr-str-nested":        "spec: a character is a one-character string, so pr-str of \\c is \"c\" (docs/LANGUAGE.md)",
+	"edge2/map-entry-ops":        "silent: map-entry? is always false, since an entry is a [key value] vector here; Clojure's (map-entry? (first m)) is true",
+	"edge2/range-variants":       "step budget: (count (range 1 1000000)) walks the range, a million steps, where Clojure counts a range at once",
 	"ts/variance-ratio":          "spec 8.4: / returns a float, 1.25 where Clojure has the ratio 5/4",
 	"coerce/integer-division":    "spec 8.4: / returns a float, 2.5 and 3.0 where Clojure has 5/2 and 3",
 	"mistake/int-division-avg":   "spec 8.4: / returns a float even when it divides exactly, 84.0 where Clojure has 84",
