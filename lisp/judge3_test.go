@@ -12,7 +12,7 @@ const judge3Corpus = "testdata/judge3/corpus.jsonl"
 // judge3Floor is the share of counted entries (all but the spec
 // differences) that must give Clojure's value, or be refused with a
 // rewrite that gives it.
-const judge3Floor = 95.0
+const judge3Floor = 95.2
 
 // judge3Known lists every entry that does not give Clojure's value today,
 // with why, in heldoutKnown's terms: "spec" is a difference
@@ -36,7 +36,6 @@ var judge3Known = map[string]string{
 	"mistake/contains-vector":    "spec: contains? on a vector tests membership (docs/LANGUAGE.md), where Clojure tests an index",
 	"mistake/str-of-lazy-seq":    "silent: (str (map inc xs)) prints the elements, where Clojure prints the lazy sequence's class and hash, clojure.lang.LazySeq@7c42",
 	"text/sentence-split":        "regex lookbehind: RE2 has none, and the hint asks for a rewrite without naming one",
-	"graph/bfs-shortest":         "clojure.lang.PersistentQueue/EMPTY is refused with the list of namespaces, which names no queue",
 	"matrix/flatten-max":         ".indexOf on a vector is refused as a String method; the hint's (str x) does not give the index",
 	"interop/integer-statics":    "Long/valueOf of an integer is refused (\"integer 5 is not an integer\"), with a hint about parse-long",
 	"interop/replace-chars":      ".replaceAll is refused, and the hint lists methods without naming str/replace",
