@@ -165,6 +165,7 @@ var builtinSections = [][]*Builtin{
 	predicateBuiltins,
 	functionBuiltins,
 	idiomBuiltins,
+	atomWatchBuiltins,
 	sortedBuiltins,
 	classBuiltins,
 	aliasBuiltins,

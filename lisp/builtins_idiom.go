@@ -74,13 +74,8 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinTrampoline,
 		Cost: cost(calls(allArgs))},
 	{Name: "atom", Sig: "(atom x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			if err := th.alloc(costClosure); err != nil {
-				return nil, err
-			}
-			return &atom{value: args[0]}, nil
-		},
-		Cost: cost(chargedInBody("the atom, charged as a closure"))},
+		MinArgs: 1, MaxArgs: 5, arities: []int{1, 3, 5}, Fn: builtinAtom,
+		Cost: cost(chargedInBody("the atom, charged as a closure"), calls(arg(2)))},
 	{Name: "deref", Sig: "(deref a)", Doc: "the value an atom holds; @a is the same", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinDeref,
 		Cost: cost(constant)},
@@ -386,7 +381,11 @@ func builtinTrampoline(th *Thread, args []Value) (Value, error) {
 // them: nothing outlives it but values, so a program cannot keep one in
 // memory (def of an atom fails with a hint to keep its value) nor return
 // one (the result must be its value, @a).
-type atom struct{ value Value }
+type atom struct {
+	value     Value
+	validator Value       // (atom x :validator f), set-validator!; nil for none
+	watches   []atomWatch // add-watch, in the order added
+}
 
 func (*atom) TypeName() string { return "atom" }
 
@@ -418,8 +417,7 @@ func builtinSwap(th *Thread, args []Value) (Value, error) {
 	if err := th.checkWeight(v); err != nil {
 		return nil, err
 	}
-	a.value = v
-	return v, nil
+	return v, a.set(th, v)
 }
 
 func builtinReset(th *Thread, args []Value) (Value, error) {
@@ -427,8 +425,7 @@ func builtinReset(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.value = args[1]
-	return args[1], nil
+	return args[1], a.set(th, args[1])
 }
 
 // thrown is an error a program threw with (throw (ex-info ...)) or one of

@@ -421,6 +421,9 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 
 func keysOrVals(fn string, keys bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
+		if v, ok := args[0].(*Vector); ok {
+			return entriesPart(fn, v, keys)
+		}
 		m, err := mapArg(fn, args[0])
 		if err != nil {
 			return nil, err
@@ -442,6 +445,31 @@ func keysOrVals(fn string, keys bool) func(*Thread, []Value) (Value, error) {
 		}
 		return NewVector(out), nil
 	}
+}
+
+// entriesPart is keys or vals of a sequence of map entries, as
+// (->> m (sort-by val >) (take 3) keys) makes: Clojure takes any sequence
+// of entries, and a sequence function's result is a vector of [key value]
+// pairs here. An element that is not a pair is the type error Clojure's
+// ClassCastException is.
+func entriesPart(fn string, v *Vector, keys bool) (Value, error) {
+	if v.Len() == 0 {
+		return Nil, nil
+	}
+	out := make([]Value, 0, v.Len())
+	for _, e := range v.elems {
+		pair, ok := e.(*Vector)
+		if !ok || pair.Len() != 2 {
+			return nil, Errorf(typeError, "%s expected a map or a sequence of [key value] map entries, got an element %s", fn, describe(e)).
+				WithHint("(%s m) takes the map itself, or the entries a sequence function made of it", fn)
+		}
+		if keys {
+			out = append(out, pair.elems[0])
+		} else {
+			out = append(out, pair.elems[1])
+		}
+	}
+	return NewVector(out), nil
 }
 
 func builtinEntries(th *Thread, args []Value) (Value, error) {

@@ -61,3 +61,24 @@ func TestAssocOntoAnOlderVersionPaysForTheCopy(t *testing.T) {
 		t.Errorf("in place: %d steps, copy of 500 entries: %d steps", inPlace, copied)
 	}
 }
+
+// TestKeysValsOfEntrySequences: keys and vals take the sequence of entries
+// that a sequence function makes of a map, as Clojure's do. The values are
+// Clojure 1.11.1's.
+func TestKeysValsOfEntrySequences(t *testing.T) {
+	for _, c := range []idiomCase{
+		{Program: `(keys (filter (fn [[k v]] (> v 1)) {:a 1 :b 2 :c 3}))`, Clojure: `(:b :c)`},
+		{Program: `(vals (sort-by val {:a 2 :b 1}))`, Clojure: `(1 2)`},
+		{Program: `(->> {"x" 3 "y" 9 "z" 5} (sort-by val >) (take 2) keys)`, Clojure: `("y" "z")`},
+		{Program: `(vals (subseq (sorted-map 1 :a 2 :b 3 :c) >= 2))`, Clojure: `(:b :c)`},
+		{Program: `(vals (rseq (sorted-map 1 :a 2 :b)))`, Clojure: `(:b :a)`},
+		{Program: `(keys (remove (fn [[k v]] (odd? v)) {:a 1}))`, Clojure: `nil`},
+		{Program: `(keys (seq {:a 1 :b 2}))`, Clojure: `(:a :b)`},
+		{Program: `(keys [1 2])`, ClojureError: `java.lang.ClassCastException: class java.lang.Long cannot be cast to class java.util.Map$Entry`},
+	} {
+		c.ID = c.Program
+		if outcome, got := idiomOutcome(t, c); outcome != "pass" {
+			t.Errorf("%s: %s (%s), Clojure gives %s%s", c.Program, got, outcome, c.Clojure, c.ClojureError)
+		}
+	}
+}

@@ -137,7 +137,7 @@ func intPred(name, doc string, test func(int64) bool) *Builtin {
 			if !ok {
 				e := Errorf(typeError, "%s expected an integer, got %s", name, describe(args[0]))
 				if _, isFloat := args[0].(Float); isFloat {
-					e = e.WithHint("/ always returns a float; use (%s (int x)) or (zero? (mod x 2))", name)
+					e = e.WithHint("/ always returns a float: divide integers with (quot x 2), or test (%s (int x))", name)
 				}
 				return nil, e
 			}

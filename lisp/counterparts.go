@@ -29,8 +29,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"promise deliver", "there are no promises: use the value you would deliver in place of @p"},
 	{"pvalues", "use (pcalls (fn [] e1) (fn [] e2)) for (pvalues e1 e2)"},
 	{"seque", "use the collection itself"},
-	{"add-watch remove-watch set-validator! get-validator",
-		"an atom has no watches or validators here: delete the call, and check or react to the new value yourself after swap!"},
 	{"add-tap remove-tap tap>", "there is no tap: print the value with (println x)"},
 	{"random-sample", "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))"},
 	{"vector-of", "use (vector x ...): vectors hold any value"},

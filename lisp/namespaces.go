@@ -150,6 +150,12 @@ func (c *compiler) unknownNamespace(ns, name string) *Error {
 		e.Pos = c.pos
 		return e
 	}
+	if ns == "clojure.lang.PersistentQueue" {
+		// Models reach for it in breadth-first searches, where a vector
+		// does the same work.
+		return c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
+			WithHint("there is no queue here; a vector is one: [] for %s/EMPTY, conj or into to add at the end, first for peek and (subvec q 1) for pop", ns)
+	}
 	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
 	return e.WithHint("%s", availableNamespaces)
 }

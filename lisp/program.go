@@ -306,7 +306,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	read := p.read
 	res.Warnings = read.warnings
-	forms, starts := read.forms, read.starts
+	forms, starts := expandMultimethods(read.forms), read.starts
 	user := map[string]bool{}
 	if env.Prelude != nil {
 		for _, b := range env.Prelude.bindings {

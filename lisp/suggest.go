@@ -120,7 +120,7 @@ var clojureCounterparts = map[string]string{
 	"deftype":            "use a map with keyword keys: {:name \"a\" :age 3}",
 	"defprotocol":        "use a function that dispatches with cond or case",
 	"defmulti":           "use a function that dispatches with cond or case",
-	"defmethod":          "use a function that dispatches with cond or case",
+	"defmethod":          "write the (defmulti name dispatch-fn) and every defmethod of it in the same program",
 	"hash":               "compare values with =; a map or set finds keys by value",
 	"re-matcher":         "use (re-find re s), or (re-seq re s) for every match",
 	"re-groups":          "use (re-find re s), which gives [whole group1 ...] for a pattern with groups",

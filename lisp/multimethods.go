@@ -1,0 +1,155 @@
+package lisp
+
+// Multimethods as models write them in one program: a top-level
+// (defmulti name dispatch-fn) and the top-level (defmethod name value ...)
+// forms after it become one function, defined where the defmulti stands:
+//
+//	(defn name [& args]
+//	  (let [v (apply dispatch-fn args)]
+//	    (cond (= v value1) (apply (fn ...) args)
+//	          ...
+//	          :else (apply (fn ...) args))))   ; the :default method
+//
+// With no :default method the last branch throws Clojure's
+// IllegalArgumentException, "No method in multimethod 'name' for dispatch
+// value: v". A dispatch value is matched by =, which is what Clojure's isa?
+// does without a hierarchy; a defmulti with a :hierarchy option is left
+// alone and refused, as derive is. A later defmethod of the same value
+// replaces the earlier one, as in Clojure. The function has a source, so
+// it is kept between turns like any defn; a defmethod in a later turn has
+// no defmulti to join and is refused as before.
+
+const (
+	multiArgs     = symbol("args__multimethod")
+	multiDispatch = symbol("value__multimethod")
+)
+
+type multimethod struct {
+	at          int // the index of the defmulti form
+	pos         Pos
+	name        symbol
+	dispatch    Value
+	defaultWhen Value
+	methods     []multimethodCase
+	fallback    Value // the fn form of the :default method, or nil
+}
+
+type multimethodCase struct {
+	value Value // the dispatch value form
+	fn    Value // (fn ...) of the method's tail
+}
+
+// expandMultimethods returns forms with each top-level defmulti replaced
+// by the function its defmethods make and those defmethods by nil. forms
+// itself is not changed: a read program is shared by its evaluations.
+func expandMultimethods(forms []Value) []Value {
+	var multis map[symbol]*multimethod
+	var out []Value
+	for i, f := range forms {
+		l, ok := f.(*list)
+		if !ok || len(l.Elems) < 2 {
+			continue
+		}
+		head, _ := l.Elems[0].(symbol)
+		name, named := l.Elems[1].(symbol)
+		if !named {
+			continue
+		}
+		switch head {
+		case "defmulti":
+			if m := parseDefmulti(l, name); m != nil {
+				m.at = i
+				if multis == nil {
+					multis = map[symbol]*multimethod{}
+				}
+				multis[name] = m
+				if out == nil {
+					out = append([]Value(nil), forms...)
+				}
+			}
+		case "defmethod":
+			m := multis[name]
+			if m == nil || len(l.Elems) < 4 {
+				continue
+			}
+			fn := &list{Elems: append([]Value{symbol("fn")}, l.Elems[3:]...), Pos: l.Pos}
+			m.add(l.Elems[2], fn)
+			if out == nil {
+				out = append([]Value(nil), forms...)
+			}
+			out[i] = Nil
+		}
+	}
+	if out == nil {
+		return forms
+	}
+	for _, m := range multis {
+		out[m.at] = m.defn()
+	}
+	return out
+}
+
+// parseDefmulti reads (defmulti name doc? attr-map? dispatch-fn
+// & options), or returns nil for a form it does not expand.
+func parseDefmulti(l *list, name symbol) *multimethod {
+	rest := l.Elems[2:]
+	if len(rest) > 0 {
+		if _, isDoc := rest[0].(String); isDoc {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		if _, isAttrs := rest[0].(*mapForm); isAttrs {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 || len(rest)%2 != 1 {
+		return nil
+	}
+	m := &multimethod{pos: l.Pos, name: name, dispatch: rest[0], defaultWhen: Keyword("default")}
+	for i := 1; i < len(rest); i += 2 {
+		if rest[i] != Keyword("default") {
+			return nil // :hierarchy, or an option Clojure does not have
+		}
+		m.defaultWhen = rest[i+1]
+	}
+	return m
+}
+
+func (m *multimethod) add(value, fn Value) {
+	if formEqual(value, m.defaultWhen) {
+		m.fallback = fn
+		return
+	}
+	for i, c := range m.methods {
+		if formEqual(c.value, value) {
+			m.methods[i].fn = fn
+			return
+		}
+	}
+	m.methods = append(m.methods, multimethodCase{value: value, fn: fn})
+}
+
+// formEqual compares two dispatch value forms as written.
+func formEqual(a, b Value) bool {
+	return Repr(a) == Repr(b)
+}
+
+func (m *multimethod) defn() Value {
+	at := func(elems ...Value) *list { return &list{Elems: elems, Pos: m.pos} }
+	branches := []Value{symbol("cond")}
+	for _, c := range m.methods {
+		branches = append(branches,
+			at(symbol("="), multiDispatch, c.value),
+			at(symbol("apply"), c.fn, multiArgs))
+	}
+	var otherwise Value = at(symbol("throw"), at(symbol("IllegalArgumentException."),
+		at(symbol("str"), String("No method in multimethod '"+string(m.name)+"' for dispatch value: "), at(symbol("pr-str"), multiDispatch))))
+	if m.fallback != nil {
+		otherwise = at(symbol("apply"), m.fallback, multiArgs)
+	}
+	branches = append(branches, Keyword("else"), otherwise)
+	return at(symbol("defn"), m.name, NewVector([]Value{symbol("&"), multiArgs}),
+		at(symbol("let"), NewVector([]Value{multiDispatch, at(symbol("apply"), m.dispatch, multiArgs)}),
+			at(branches...)))
+}
