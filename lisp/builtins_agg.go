@@ -220,11 +220,12 @@ func builtinSumBy(th *Thread, args []Value) (Value, error) {
 				return nil, overflowError("sum-by")
 			}
 			isum = s
-		case Float:
+		case Float, Float32:
 			if !isFloat {
 				isFloat, fsum = true, float64(isum)
 			}
-			fsum += float64(n)
+			f, _ := floatValue(n)
+			fsum += f
 		}
 	}
 	if isFloat {
