@@ -168,6 +168,7 @@ var builtinSections = [][]*Builtin{
 	sortedBuiltins,
 	classBuiltins,
 	aliasBuiltins,
+	transientBuiltins,
 	bitBuiltins,
 	javaBuiltins,
 	javaInteropBuiltins,

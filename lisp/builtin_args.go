@@ -50,6 +50,10 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		return nil, infiniteError(fn, v)
 	}
 	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	if _, ok := v.(*transient); ok {
+		// As in Clojure, which has no seq of a transient.
+		return nil, e.WithHint("only count, get, nth, contains? and find read a transient: call (persistent! t) first")
+	}
 	if _, ok := v.(Callable); ok {
 		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
 	}

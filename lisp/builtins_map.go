@@ -80,6 +80,13 @@ var mapBuiltins = []*Builtin{
 // getValue is get: maps by key, vectors and strings by index, sets by
 // membership; anything else (nil included) has no keys.
 func getValue(th *Thread, coll, key, def Value) (Value, error) {
+	if t, ok := coll.(*transient); ok { // get and get-in read one, as Clojure's
+		held, err := t.held("get")
+		if err != nil {
+			return nil, err
+		}
+		coll = held
+	}
 	switch coll.(type) {
 	case *Map, *Set:
 		if err := chargeKey(th, key); err != nil {

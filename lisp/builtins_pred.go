@@ -49,7 +49,7 @@ var predicateBuiltins = []*Builtin{
 	}),
 	typePred("counted?", "x is a vector, map or set", func(v Value) bool {
 		switch v.(type) {
-		case *Map, *Vector, *Set:
+		case *Map, *Vector, *Set, *transient:
 			return true
 		}
 		return false

@@ -179,6 +179,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 		return "java.util.regex.Pattern", nil
 	case *atom:
 		return "clojure.lang.Atom", nil
+	case *transient:
+		return transientClass(v), nil
 	case *varRef:
 		return "clojure.lang.Var", nil
 	case javaClass:

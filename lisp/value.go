@@ -658,6 +658,13 @@ func (k Keyword) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError(":"+string(k), "(:"+string(k)+" map) or (:"+string(k)+" map default)", len(args))
 	}
+	if t, ok := args[0].(*transient); ok { // (:a t) reads it, as Clojure's
+		coll, err := t.held(":" + string(k))
+		if err != nil {
+			return nil, err
+		}
+		return k.get(coll, args[1:]), nil
+	}
 	return k.get(args[0], args[1:]), nil
 }
 
