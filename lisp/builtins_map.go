@@ -182,6 +182,10 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		return emptyMap.assoc(key, val), nil
 	case *Vector:
 		i, ok := key.(Int)
+		if _, isFloat := floatValue(key); isFloat { // even 1.0, as Clojure's
+			return nil, Errorf(typeError, "%s of a vector takes an integer index, got %s", fn, describe(key)).
+				asJava("IllegalArgumentException", "Key must be integer")
+		}
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
 			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")
