@@ -169,6 +169,7 @@ var builtinSections = [][]*Builtin{
 	sortedBuiltins,
 	classBuiltins,
 	aliasBuiltins,
+	transientBuiltins,
 	bitBuiltins,
 	javaBuiltins,
 	javaInteropBuiltins,

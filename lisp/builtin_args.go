@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"fmt"
+	"math"
 	"unicode/utf8"
 )
 
@@ -49,6 +50,10 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		return nil, infiniteError(fn, v)
 	}
 	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)
+	if _, ok := v.(*transient); ok {
+		// As in Clojure, which has no seq of a transient.
+		return nil, e.WithHint("only count, get, nth, contains? and find read a transient: call (persistent! t) first")
+	}
 	if _, ok := v.(Callable); ok {
 		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
 	}
@@ -101,14 +106,16 @@ func stringChars(th *Thread, s string) ([]Value, error) {
 	return out, nil
 }
 
-// toInt returns v as an int for counts and indexes; floats are truncated as
-// Clojure does for (take 2.0 xs).
+// toInt returns v as an int for indexes and for the counts Clojure casts
+// to an integer: floats are truncated, as (nth v 1.5) is (nth v 1) and
+// (repeat 2.5 x) makes two. A count Clojure's sequence functions use up one
+// at a time is toCount's.
 func toInt(fn string, v Value) (int, error) {
 	switch v := v.(type) {
 	case Int:
 		return clampInt(int64(v)), nil
-	case Float:
-		f := float64(v)
+	case Float, Float32:
+		f, _ := floatValue(v)
 		if f != f {
 			return 0, Errorf(typeError, "%s expected an integer, got NaN", fn)
 		}
@@ -121,6 +128,22 @@ func toInt(fn string, v Value) (int, error) {
 		return int(f), nil
 	}
 	return 0, typeErrorf(fn, "an integer", v)
+}
+
+// toCount returns v as the count of take, drop and the functions built on
+// them: Clojure's count down while (pos? n), so a fraction counts as one
+// more, (take 2.5 xs) takes three and (drop 0.5 xs) drops one.
+func toCount(fn string, v Value) (int, error) {
+	if f, ok := floatValue(v); ok && f > 0 && f < 1<<62 {
+		return int(math.Ceil(f)), nil
+	}
+	return toInt(fn, v)
+}
+
+// fractional reports whether v is a float with a fraction.
+func fractional(v Value) bool {
+	f, ok := floatValue(v)
+	return ok && f != math.Trunc(f) && !math.IsInf(f, 0)
 }
 
 func clampInt(n int64) int {

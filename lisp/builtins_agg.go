@@ -7,7 +7,7 @@ import "unicode/utf8"
 // non-number (spec 11.4, 11.5).
 var aggregateBuiltins = []*Builtin{
 	{Name: "count", Sig: "(count coll)", Doc: "number of items (characters of a string); 0 for nil", Category: "collection",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinCount,
+		MinArgs: 1, MaxArgs: 1, Fn: readingTransient("count", builtinCount),
 		Cost:    cost(scans(arg(0))),
 		borrows: true},
 	{Name: "reduce", Sig: "(reduce f coll) (reduce f init coll)", Doc: "fold: (f (f init x1) x2) ...; map items are [k v]", Category: "collection",
@@ -68,7 +68,7 @@ var aggregateBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-every?", false, true, false),
 		Cost: cost(calls(lastArg))},
 	{Name: "contains?", Sig: "(contains? coll x)", Doc: "map has key x, set has x, or vector has an item equal to x", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinContains,
+		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("contains?", builtinContains),
 		Cost:    cost(hashes(arg(1)), compares(ifVector(arg(0)))),
 		borrows: true, lean: true},
 }
@@ -224,11 +224,12 @@ func builtinSumBy(th *Thread, args []Value) (Value, error) {
 				return nil, overflowError("sum-by")
 			}
 			isum = s
-		case Float:
+		case Float, Float32:
 			if !isFloat {
 				isFloat, fsum = true, float64(isum)
 			}
-			fsum += float64(n)
+			f, _ := floatValue(n)
+			fsum += f
 		}
 	}
 	if isFloat {

@@ -1,19 +1,10 @@
 package lisp
 
 // Clojure functions that are another builtin under a second name, because
-// what makes them different in Clojure does not exist here: transients
-// (values are immutable, so (conj! t x) is conj, and a program that uses
-// what conj! returns, as Clojure requires, gets the same result) and
-// volatiles (an atom, which lives only while the program runs, is one).
-// Like idiomBuiltins they cost no prompt tokens.
+// what makes them different in Clojure does not exist here: volatiles (an
+// atom, which lives only while the program runs, is one). Like
+// idiomBuiltins they cost no prompt tokens. Transients are transient.go's.
 var aliasBuiltins = []*Builtin{
-	aliasOf("transient", "(transient coll)", "coll itself: values are immutable, there are no transients", rowNamed(logicBuiltins, "identity")),
-	aliasOf("persistent!", "(persistent! coll)", "coll itself: values are immutable, there are no transients", rowNamed(logicBuiltins, "identity")),
-	aliasOf("conj!", "(conj! coll x ...)", "conj", rowNamed(collectionBuiltins, "conj")),
-	aliasOf("assoc!", "(assoc! m k v ...)", "assoc", rowNamed(mapBuiltins, "assoc")),
-	aliasOf("dissoc!", "(dissoc! m k ...)", "dissoc", rowNamed(mapBuiltins, "dissoc")),
-	aliasOf("disj!", "(disj! s x ...)", "disj", rowNamed(setBuiltins, "disj")),
-	aliasOf("pop!", "(pop! v)", "pop", rowNamed(sequenceBuiltins, "pop")),
 	aliasOf("volatile!", "(volatile! x)", "an atom holding x", rowNamed(idiomBuiltins, "atom")),
 	aliasOf("vswap!", "(vswap! v f args...)", "swap!", rowNamed(idiomBuiltins, "swap!")),
 	aliasOf("vreset!", "(vreset! v x)", "reset!", rowNamed(idiomBuiltins, "reset!")),

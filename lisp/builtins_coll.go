@@ -25,7 +25,7 @@ var collectionBuiltins = []*Builtin{
 		Cost:  cost(visits(lastArg), calls(lastArg), builds),
 		xform: &xform{1, filterStep}, lazy: lazyRemove},
 	{Name: "find", Sig: "(find pred coll) (find map key)", Doc: "first item for which pred is truthy, or nil; on a map, the [key value] entry of key, or nil", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinFind,
+		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("find", builtinFind),
 		Cost: cost(calls(lastArg), lookups, chargedInBody("the [key value] entry it returns from a map or vector"))},
 	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
 		MinArgs: 1, MaxArgs: variadic, Fn: mapping("map"),
@@ -139,7 +139,7 @@ var sequenceBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinLast,
 		Cost: cost(chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)"))},
 	{Name: "nth", Sig: "(nth coll index) (nth coll index default)", Doc: "item at index (from 0), or nil (or default) when out of range", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinNth,
+		MinArgs: 2, MaxArgs: 3, Fn: readingTransient("nth", builtinNth),
 		Cost: cost(chargedInBody("a step per character it skips in a string, and the character or [key value] entry it builds (nthItem)")),
 		lazy: lazyNth, borrows: true},
 	{Name: "rest", Sig: "(rest coll)", Doc: "all but the first item ([] when none)", Category: "collection",
@@ -513,11 +513,11 @@ func (s *sorter) callComparator(a, b Value) (int, error) {
 	switch v := v.(type) {
 	case Int:
 		return sign(int(max(min(v, 1), -1))), nil
-	case Float:
-		switch {
-		case v < 0:
+	case Float, Float32:
+		switch f, _ := floatValue(v); {
+		case f < 0:
 			return -1, nil
-		case v > 0:
+		case f > 0:
 			return 1, nil
 		}
 		return 0, nil
@@ -1138,7 +1138,7 @@ func builtinButlast(th *Thread, args []Value) (Value, error) {
 
 func takeDrop(fn string, take, fromEnd bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		n, err := toInt(fn, args[0])
+		n, err := toCount(fn, args[0])
 		if err != nil {
 			return nil, err
 		}
@@ -1201,7 +1201,7 @@ func whileBy(fn string, take bool) func(*Thread, []Value) (Value, error) {
 }
 
 func builtinSplitAt(th *Thread, args []Value) (Value, error) {
-	n, err := toInt("split-at", args[0])
+	n, err := toCount("split-at", args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -1328,15 +1328,18 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 
 func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		n, err := toInt(fn, args[0])
+		n, err := toCount(fn, args[0])
 		if err != nil {
 			return nil, err
 		}
 		step := n
 		if len(args) >= 3 {
-			if step, err = toInt(fn, args[1]); err != nil {
+			if step, err = toCount(fn, args[1]); err != nil {
 				return nil, err
 			}
+		}
+		if !all && fractional(args[0]) {
+			return fractionalPartition(th, args, n)
 		}
 		var pad []Value
 		padded := false
@@ -1388,13 +1391,33 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 	}
 }
 
+// fractionalPartition is (partition n ...) for an n with a fraction:
+// Clojure's keeps a chunk whose count equals n, which none does, so
+// without padding there is no chunk, and with padding the one it makes
+// for an incomplete chunk, the first n (rounded up) of coll and pad.
+func fractionalPartition(th *Thread, args []Value, n int) (Value, error) {
+	elems, err := seqOf(th, "partition", args[len(args)-1], anySeq)
+	if err != nil || len(args) < 4 || len(elems) == 0 {
+		return emptyVector, err
+	}
+	pad, err := seqOf(th, "partition", args[2], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if err := th.allocVector(n + 1); err != nil {
+		return nil, err
+	}
+	chunk := slices.Concat(elems[:min(n, len(elems))], pad)
+	return NewVector([]Value{NewVector(chunk[:min(n, len(chunk))])}), nil
+}
+
 // partitionWork is the work of (partition n step coll): a step per chunk
 // started, and per item of each full chunk.
 func partitionWork(args []Value) int64 {
-	n, err := toInt("", args[0])
+	n, err := toCount("", args[0])
 	step := n
 	if err == nil && len(args) >= 3 {
-		step, err = toInt("", args[1])
+		step, err = toCount("", args[1])
 	}
 	if err != nil || n <= 0 || step <= 0 {
 		return 0
@@ -1539,7 +1562,7 @@ func repeatCount(args []Value) int64 {
 	if len(args) != 2 {
 		return 0
 	}
-	n, err := toInt("repeat", args[0])
+	n, err := toCount("repeat", args[0]) // an upper bound of both
 	if err != nil {
 		return 0
 	}
@@ -1547,7 +1570,11 @@ func repeatCount(args []Value) int64 {
 }
 
 func countArg(fn string, v Value, hint string) (int, error) {
-	n, err := toInt(fn, v)
+	read := toInt // (repeat 2.5 x) casts, two copies
+	if fn == "repeatedly" {
+		read = toCount // (take n (repeatedly f)), three calls
+	}
+	n, err := read(fn, v)
 	if err != nil {
 		return 0, err.(*Error).WithHint("%s", hint)
 	}
@@ -1614,7 +1641,7 @@ func builtinNthnext(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinTakeNth(th *Thread, args []Value) (Value, error) {
-	n, err := toInt("take-nth", args[0])
+	n, err := toCount("take-nth", args[0])
 	if err != nil {
 		return nil, err
 	}

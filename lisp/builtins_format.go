@@ -220,7 +220,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		n, ok := arg.(Int)
 		if !ok {
 			e := Errorf(typeError, "format %%d expected an integer, got %s", describe(arg))
-			if _, isFloat := arg.(Float); isFloat {
+			if isFloat(arg) {
 				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)").asJava(formatConversion(spec.conv, arg))
 			}
 			return "", e
@@ -231,7 +231,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		n, ok := arg.(Int)
 		if !ok {
 			e := Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
-			if _, isFloat := arg.(Float); isFloat {
+			if isFloat(arg) {
 				e = e.asJava(formatConversion(spec.conv, arg))
 			}
 			return "", e
@@ -312,8 +312,11 @@ func javaGeneral(x float64, prec int) string {
 // of the wrong kind: its class and message, "f != java.lang.Long".
 func formatConversion(conv byte, arg Value) (class, message string) {
 	kind := "java.lang.Long"
-	if _, isFloat := arg.(Float); isFloat {
+	switch arg.(type) {
+	case Float:
 		kind = "java.lang.Double"
+	case Float32:
+		kind = "java.lang.Float"
 	}
 	return "IllegalFormatConversionException", fmt.Sprintf("%c != %s", unicode.ToLower(rune(conv)), kind)
 }

@@ -216,8 +216,9 @@ func builtinChar(th *Thread, args []Value) (Value, error) {
 	switch x := args[0].(type) {
 	case Int:
 		code = float64(x)
-	case Float:
-		code = math.Trunc(float64(x))
+	case Float, Float32:
+		f, _ := floatValue(x)
+		code = math.Trunc(f)
 	case String:
 		if utf8.RuneCountInString(string(x)) == 1 {
 			return x, nil
@@ -549,7 +550,7 @@ var javaBuiltins = slices.Concat(
 		javaParse("Long/valueOf", "an integer", "parse-long", javaParseInt(64)),
 		javaParse("Double/parseDouble", "a number", "parse-double", javaParseDouble),
 		javaParse("Double/valueOf", "a number", "parse-double", javaParseDouble),
-		javaParse("Float/parseFloat", "a number", "parse-double", javaParseDouble),
+		javaParse("Float/parseFloat", "a number", "parse-double", javaParseFloat),
 		staticOf(aliasOf("String/valueOf", "(String/valueOf x)", "same as str", rowNamed(stringBuiltins, "str"))),
 		javaCharTest("isDigit", unicode.IsDigit),
 		javaCharTest("isLetter", unicode.IsLetter),
@@ -594,6 +595,17 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 		}}
 }
 
+// javaParseFloat is Float/parseFloat: Double/parseDouble's number as a
+// 32-bit float (Java's own parse rounds once, to the nearest 32-bit
+// float; rounding the double again differs only on rare halfway digits).
+func javaParseFloat(th *Thread, args []Value) (Value, error) {
+	v, err := javaParseDouble(th, args)
+	if f, ok := v.(Float); ok && err == nil {
+		return Float32(f), nil
+	}
+	return v, err
+}
+
 // javaCharTest is Character/name, a test of a one-character string.
 func javaCharTest(name string, test func(rune) bool) *Builtin {
 	full := "Character/" + name
@@ -630,11 +642,5 @@ func javaMath(name string, fn func(float64) float64) *Builtin {
 }
 
 func toFloat(v Value) (float64, bool) {
-	switch n := v.(type) {
-	case Int:
-		return float64(n), true
-	case Float:
-		return float64(n), true
-	}
-	return 0, false
+	return asFloat(v)
 }

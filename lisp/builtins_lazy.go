@@ -5,7 +5,7 @@ package lisp
 // builtin's Fn would have to realize it whole.
 // lazyTake is (take ...) on an infinite sequence.
 func lazyTake(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-	n, err := toInt("take", args[0])
+	n, err := toCount("take", args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func lazyNth(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) 
 
 // lazyDrop is (drop ...) on an infinite sequence.
 func lazyDrop(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-	n, err := toInt("drop", args[0])
+	n, err := toCount("drop", args[0])
 	if err != nil {
 		return nil, err
 	}

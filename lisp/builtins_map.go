@@ -80,6 +80,13 @@ var mapBuiltins = []*Builtin{
 // getValue is get: maps by key, vectors and strings by index, sets by
 // membership; anything else (nil included) has no keys.
 func getValue(th *Thread, coll, key, def Value) (Value, error) {
+	if t, ok := coll.(*transient); ok { // get and get-in read one, as Clojure's
+		held, err := t.held("get")
+		if err != nil {
+			return nil, err
+		}
+		coll = held
+	}
 	switch coll.(type) {
 	case *Map, *Set:
 		if err := chargeKey(th, key); err != nil {
@@ -100,7 +107,11 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 			return key, nil
 		}
 	case String:
-		if i, ok := key.(Int); ok && i >= 0 && int64(i) < int64(len(c)) {
+		i, ok := key.(Int)
+		if f, isFloat := floatValue(key); isFloat && f > -1 && f < float64(len(c)) {
+			i, ok = Int(f), true // Clojure's get takes a number's int value on a string only: (get "abc" 1.5) is \b
+		}
+		if ok && i >= 0 && int64(i) < int64(len(c)) {
 			if err := scan(th, int(i)*utf8.UTFMax); err != nil {
 				return nil, err
 			}
@@ -171,6 +182,10 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		return emptyMap.assoc(key, val), nil
 	case *Vector:
 		i, ok := key.(Int)
+		if _, isFloat := floatValue(key); isFloat { // even 1.0, as Clojure's
+			return nil, Errorf(typeError, "%s of a vector takes an integer index, got %s", fn, describe(key)).
+				asJava("IllegalArgumentException", "Key must be integer")
+		}
 		if !ok || i < 0 || int64(i) > int64(c.Len()) {
 			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")

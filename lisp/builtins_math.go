@@ -67,8 +67,8 @@ var mathBuiltins = []*Builtin{
 	{Name: "double", Sig: "(double x)", Doc: "the number as a float: (double 5) is 5.0", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toDouble("double"),
 		Cost: cost(constant)},
-	{Name: "float", Sig: "(float x)", Doc: "same as double", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: toDouble("float"),
+	{Name: "float", Sig: "(float x)", Doc: "same as double", Category: "math", // the prompt's text; it is Java's 32-bit Float (builtinFloat)
+		MinArgs: 1, MaxArgs: 1, Fn: builtinFloat,
 		Cost: cost(constant)},
 	{Name: "sqrt", Sig: "(sqrt x)", Doc: "square root, a float; (sqrt -1) is ##NaN", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("sqrt", math.Sqrt),
@@ -157,6 +157,8 @@ func builtinAbs(th *Thread, args []Value) (Value, error) {
 		return x, nil
 	case Float:
 		return Float(math.Abs(float64(x))), nil
+	case Float32:
+		return Float32(math.Abs(float64(x))), nil
 	}
 	return numberArg("abs", args[0])
 }
@@ -218,8 +220,9 @@ func rounding(fn string, f func(float64) float64) func(*Thread, []Value) (Value,
 		switch x := args[0].(type) {
 		case Int:
 			return x, nil
-		case Float:
-			return floatToInt(fn, f(float64(x)))
+		case Float, Float32:
+			v, _ := floatValue(x)
+			return floatToInt(fn, f(v))
 		}
 		return numberArg(fn, args[0])
 	}
@@ -260,18 +263,21 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 					WithHint("use (long x): integers here are 64-bit").asJava("ArithmeticException", "integer overflow")
 			}
 			return x, nil
-		case Float:
-			if t := math.Trunc(float64(x)); fn == "int" && !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {
-				return nil, Errorf(executionError, "int: %s does not fit in Java's 32-bit int", formatFloat(float64(x))).
+		case Float, Float32:
+			f, _ := floatValue(x)
+			if t := math.Trunc(f); fn == "int" && !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {
+				return nil, Errorf(executionError, "int: %s does not fit in Java's 32-bit int", formatFloat(f)).
 					WithHint("use (long x): integers here are 64-bit").
-					asJava("IllegalArgumentException", "Value out of range for int: "+formatFloat(float64(x)))
+					asJava("IllegalArgumentException", "Value out of range for int: "+formatFloat(f))
 			}
-			return floatToInt(fn, float64(x))
+			return floatToInt(fn, f)
 		case String:
 			// A character, which is a one-character string here: its
-			// code, as (int \a) is 97 in Clojure. A digit could be the
-			// character or a number to parse ((int "7") is an error in
-			// Clojure), so it is refused rather than guessed.
+			// code, as (int \a) is 97 in Clojure. So (long "x") is 120
+			// where Clojure, which tells the string from the character,
+			// throws (docs/LANGUAGE.md). A digit could be the character
+			// or a number to parse ((int "7") is an error in Clojure),
+			// so it is refused rather than guessed.
 			r, n := utf8.DecodeRuneInString(string(x))
 			switch {
 			case n == len(x) && r >= '0' && r <= '9':
@@ -283,10 +289,20 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 		}
 		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0]))
 		if _, ok := args[0].(String); ok {
-			e = e.WithHint("parse strings with (parse-long s)")
+			e = e.WithHint("parse strings with (parse-long s)").asJava(stringCast(fn))
 		}
 		return nil, e
 	}
+}
+
+// stringCast is the exception Clojure's fn throws for a string: long,
+// double and float cast it to a Number, int to a Character.
+func stringCast(fn string) (class, message string) {
+	to := "java.lang.Number"
+	if fn == "int" {
+		to = "java.lang.Character"
+	}
+	return "ClassCastException", "class java.lang.String cannot be cast to class " + to
 }
 
 func toDouble(fn string) func(*Thread, []Value) (Value, error) {
@@ -294,12 +310,42 @@ func toDouble(fn string) func(*Thread, []Value) (Value, error) {
 		if f, ok := asFloat(args[0]); ok {
 			return Float(f), nil
 		}
-		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0]))
-		if _, ok := args[0].(String); ok {
-			e = e.WithHint("parse strings with (parse-double s)")
-		}
-		return nil, e
+		return nil, notDouble(fn, args[0])
 	}
+}
+
+// notDouble is the error of double or float given v, not a number.
+func notDouble(fn string, v Value) *Error {
+	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
+	if _, ok := v.(String); ok {
+		e = e.WithHint("parse strings with (parse-double s)").asJava(stringCast(fn))
+	}
+	return e
+}
+
+// builtinFloat is Clojure's float: the number rounded to a 32-bit float,
+// and, as Java's cast checks, an error beyond the 32-bit range (Infinity
+// included) rather than a 32-bit infinity; NaN stays NaN.
+func shownFloat(f float64) string {
+	if math.IsInf(f, 0) {
+		return javaNonFinite(f)
+	}
+	return formatFloat(f)
+}
+
+func builtinFloat(th *Thread, args []Value) (Value, error) {
+	if x, ok := args[0].(Float32); ok {
+		return x, nil
+	}
+	f, ok := asFloat(args[0])
+	if !ok {
+		return nil, notDouble("float", args[0])
+	}
+	if math.IsInf(f, 0) || math.Abs(f) > math.MaxFloat32 {
+		return nil, Errorf(executionError, "float: %s is out of the 32-bit float range", shownFloat(f)).
+			asJava("IllegalArgumentException", "Value out of range for float: "+shownFloat(f))
+	}
+	return Float32(f), nil
 }
 
 func floatFunc(fn string, f func(float64) float64) func(*Thread, []Value) (Value, error) {

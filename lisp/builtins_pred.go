@@ -20,7 +20,7 @@ var predicateBuiltins = []*Builtin{
 	unlisted(typePred("ratio?", "false: there are no ratios", func(Value) bool { return false })),
 	unlisted(typePred("decimal?", "false: there are no big decimals", func(Value) bool { return false })),
 	typePred("float?", "x is a float", isFloat),
-	typePred("double?", "x is a float", isFloat),
+	typePred("double?", "x is a float", isDouble), // the prompt's text; false for (float x)'s 32-bit float, as in Clojure
 	typePred("nat-int?", "x is an integer >= 0", func(v Value) bool { n, ok := v.(Int); return ok && n >= 0 }),
 	typePred("pos-int?", "x is an integer > 0", func(v Value) bool { n, ok := v.(Int); return ok && n > 0 }),
 	typePred("neg-int?", "x is an integer < 0", func(v Value) bool { n, ok := v.(Int); return ok && n < 0 }),
@@ -49,7 +49,7 @@ var predicateBuiltins = []*Builtin{
 	}),
 	typePred("counted?", "x is a vector, map or set", func(v Value) bool {
 		switch v.(type) {
-		case *Map, *Vector, *Set:
+		case *Map, *Vector, *Set, *transient:
 			return true
 		}
 		return false
@@ -87,7 +87,8 @@ var predicateBuiltins = []*Builtin{
 }
 
 func isInt(v Value) bool    { _, ok := v.(Int); return ok }
-func isFloat(v Value) bool  { _, ok := v.(Float); return ok }
+func isFloat(v Value) bool  { _, ok := floatValue(v); return ok }
+func isDouble(v Value) bool { _, ok := v.(Float); return ok }
 func isVector(v Value) bool { _, ok := v.(*Vector); return ok }
 
 func isList(v Value) bool { x, ok := v.(*Vector); return ok && x.list }
@@ -136,7 +137,7 @@ func intPred(name, doc string, test func(int64) bool) *Builtin {
 			n, ok := args[0].(Int)
 			if !ok {
 				e := Errorf(typeError, "%s expected an integer, got %s", name, describe(args[0]))
-				if _, isFloat := args[0].(Float); isFloat {
+				if isFloat(args[0]) {
 					e = e.WithHint("/ always returns a float: divide integers with (quot x 2), or test (%s (int x))", name)
 				}
 				return nil, e

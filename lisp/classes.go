@@ -16,8 +16,8 @@ import "strings"
 // however small, so clojure.lang.PersistentArrayMap and
 // clojure.lang.PersistentHashMap are refused with a hint to use map?
 // (type prints them, told apart as hashorder.go does); integers are 64-bit,
-// so Integer, which count and int return in Clojure, is refused, as are
-// Character (characters are one-character strings) and Float. What
+// so Integer, which count and int return in Clojure, is refused, as is
+// Character (characters are one-character strings). What
 // follows from the language's own choices stays: a sequence function
 // returns a vector, whose class is clojure.lang.PersistentVector
 // (docs/LANGUAGE.md lists these).
@@ -48,6 +48,7 @@ var (
 var classSupers = map[javaClass][]javaClass{
 	"java.lang.Long":    {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
 	"java.lang.Double":  {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
+	"java.lang.Float":   {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
 	"java.lang.String":  {"java.lang.Object", "java.lang.Comparable", "java.lang.CharSequence"},
 	"java.lang.Boolean": {"java.lang.Object", "java.lang.Comparable"},
 	"clojure.lang.Keyword": {"java.lang.Object", "java.lang.Comparable", "clojure.lang.IFn",
@@ -87,14 +88,12 @@ var inexactClasses = map[string]string{
 	"clojure.lang.PersistentHashMap":  "whether Clojure made an array map or a hash map depends on how the map was built: test (map? x)",
 	"Integer":                         "integers are 64-bit here (Clojure's Long), and Clojure's Integers come from count and int: test (integer? x)",
 	"Character":                       "characters are one-character strings here: test (char? x)",
-	"Float":                           "floats are doubles here (Clojure's Double): test (float? x)",
 	"clojure.lang.LazySeq":            "sequence functions return vectors here: test (sequential? x) or (vector? x)",
 	"clojure.lang.MapEntry":           "map entries are [key value] vectors here: test (vector? x)",
 	"clojure.lang.BigInt":             "there are no big integers: test (integer? x)",
 	"clojure.lang.Ratio":              "there are no ratios: / returns a float; test (number? x)",
 	"java.lang.Integer":               "integers are 64-bit here (Clojure's Long), and Clojure's Integers come from count and int: test (integer? x)",
 	"java.lang.Character":             "characters are one-character strings here: test (char? x)",
-	"java.lang.Float":                 "floats are doubles here (Clojure's Double): test (float? x)",
 }
 
 // classNamed resolves a class name as a program writes it: java.lang's
@@ -145,6 +144,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 		return "java.lang.Long", nil
 	case Float:
 		return "java.lang.Double", nil
+	case Float32:
+		return "java.lang.Float", nil
 	case String:
 		return "java.lang.String", nil
 	case Bool:
@@ -178,6 +179,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 		return "java.util.regex.Pattern", nil
 	case *atom:
 		return "clojure.lang.Atom", nil
+	case *transient:
+		return transientClass(v), nil
 	case *varRef:
 		return "clojure.lang.Var", nil
 	case javaClass:

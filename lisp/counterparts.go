@@ -101,7 +101,7 @@ var uncheckedCounterparts = map[string]string{
 	"unchecked-multiply": "*", "unchecked-multiply-int": "*", "unchecked-inc": "inc", "unchecked-inc-int": "inc",
 	"unchecked-dec": "dec", "unchecked-dec-int": "dec", "unchecked-negate": "-", "unchecked-negate-int": "-",
 	"unchecked-divide-int": "quot", "unchecked-remainder-int": "rem", "unchecked-byte": "long", "unchecked-short": "long",
-	"unchecked-int": "int", "unchecked-long": "long", "unchecked-double": "double", "unchecked-float": "double",
+	"unchecked-int": "int", "unchecked-long": "long", "unchecked-double": "double", "unchecked-float": "float",
 	"unchecked-char": "char", "byte": "long", "short": "long",
 }
 

@@ -81,15 +81,19 @@ func equalNode(x, y Value) bool {
 			}
 		}
 		return true
-	case Float:
-		y, ok := y.(Float)
-		return ok && x == y
+	case Float, Float32:
+		// A 32-bit float equals the double of its value, as Clojure's =
+		// compares the two as doubles: (= (float 0.5) 0.5) but not
+		// (= (float 0.1) 0.1).
+		fx, _ := floatValue(x)
+		fy, ok := floatValue(y)
+		return ok && fx == fy
 	case *varRef:
 		y, ok := y.(*varRef)
 		return ok && x.Name == y.Name
 	}
 	switch y.(type) {
-	case *Vector, *Map, *Set, Float, *varRef:
+	case *Vector, *Map, *Set, Float, Float32, *varRef:
 		return false // x is none of these: its hash key is not theirs
 	}
 	return hashKey(x) == hashKey(y)
@@ -114,6 +118,8 @@ func hashKey(v Value) any {
 			return Float(0) // -0.0 and 0.0 are the same key
 		}
 		return v
+	case Float32:
+		return hashKey(Float(v)) // the key of the double it equals
 	case *varRef:
 		return "#'" + v.Name
 	case *Vector, *Map, *Set:
@@ -300,7 +306,7 @@ func hashOf(v Value, hashes map[Value]uint64) uint64 {
 // the values hashKey returns as they are, or nearly.
 func cheapKey(v Value) bool {
 	switch v.(type) {
-	case NilType, Bool, Int, String, Keyword, symbol, Float, *varRef, javaClass:
+	case NilType, Bool, Int, String, Keyword, symbol, Float, Float32, *varRef, javaClass:
 		return true
 	}
 	return false
@@ -341,6 +347,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return append(buf, v...)
 	case Int:
 		return strconv.AppendInt(buf, int64(v), 10)
+	case Float32:
+		return appendScalarKey(buf, Float(v))
 	case Float:
 		if v == 0 {
 			return append(buf, "f0"...) // -0.0 equals 0.0

@@ -67,6 +67,9 @@ var javaSupers = map[string]string{
 	"Exception":                       "Throwable",
 	"Error":                           "Throwable",
 	"AssertionError":                  "Error",
+	"LinkageError":                    "Error",
+	"IncompatibleClassChangeError":    "LinkageError",
+	"IllegalAccessError":              "IncompatibleClassChangeError", // a transient used after persistent!
 	"RuntimeException":                "Exception",
 	"IllegalArgumentException":        "RuntimeException",
 	"NumberFormatException":           "IllegalArgumentException",

@@ -262,6 +262,10 @@ func (n *keywordCallNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.enterCall(); err != nil {
 		return nil, withPos(err, n.pos)
 	}
+	if _, ok := coll.(*transient); ok {
+		v, err := n.key.Call(th, []Value{coll}) // it may be used up
+		return th.callResult(v, err, n.pos)
+	}
 	v := n.key.get(coll, nil)
 	if err := th.checkWeight(v); err != nil {
 		return nil, withPos(err, n.pos)
@@ -453,6 +457,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if _, ok := bad.(*atom); isBad && ok {
 		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds an atom, which lives only while the program runs", n.name).
 			WithHint("keep the atom in a let and def its value: (def %s (let [a (atom 0)] (swap! a inc) @a))", n.name), n.pos)
+	}
+	if _, ok := bad.(*transient); isBad && ok {
+		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds a transient, which lives only while the program runs", n.name).
+			WithHint("def the value it holds: (def %s (persistent! t))", n.name), n.pos)
 	}
 	if isBad {
 		what := "a " + bad.TypeName()

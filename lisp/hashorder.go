@@ -161,6 +161,8 @@ func hasheq(v Value) uint32 {
 		return murmurHashLong(int64(v))
 	case Float:
 		return doubleHash(float64(v))
+	case Float32:
+		return float32Hash(float32(v))
 	case String:
 		return murmurHashInt(javaStringHash(string(v)))
 	case Keyword:
@@ -206,6 +208,18 @@ func doubleHash(f float64) uint32 {
 		b = 0x7ff8000000000000
 	}
 	return uint32(b ^ b>>32)
+}
+
+// float32Hash is Java's Float.hashCode, its bits, with -0.0 as 0 and
+// every NaN as the canonical one, as Clojure hashes a Float.
+func float32Hash(f float32) uint32 {
+	if f == 0 {
+		return 0
+	}
+	if f != f {
+		return 0x7fc00000
+	}
+	return math.Float32bits(f)
 }
 
 // hamtKey orders hashes as a hash array mapped trie lays them out: by the

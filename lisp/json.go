@@ -515,13 +515,18 @@ func appendJSONScalar(buf []byte, v Value) ([]byte, error) {
 		return strconv.AppendBool(buf, bool(x)), nil
 	case Int:
 		return strconv.AppendInt(buf, int64(x), 10), nil
-	case Float:
-		f := float64(x)
+	case Float, Float32:
+		f, bits := float64(0), 64
+		if f32, ok := x.(Float32); ok {
+			f, bits = float64(f32), 32 // the digits Clojure prints for it
+		} else {
+			f = float64(x.(Float))
+		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return buf, noJSONForm("%s is not a JSON number", formatFloat(f))
 		}
 		at := len(buf)
-		buf = strconv.AppendFloat(buf, f, 'g', -1, 64)
+		buf = strconv.AppendFloat(buf, f, 'g', -1, bits)
 		if !bytes.ContainsAny(buf[at:], ".eE") {
 			buf = append(buf, ".0"...) // stays a float when read back
 		}

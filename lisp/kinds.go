@@ -64,6 +64,10 @@ func (Float) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v Float) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
 func (Float) heapShape() int64                       { return heapWord }
 
+func (Float32) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
+func (v Float32) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
+func (Float32) heapShape() int64                       { return heapWord }
+
 func (String) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v String) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
 func (v String) heapShape() int64                     { return heapString + int64(len(v)) }

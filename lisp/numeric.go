@@ -45,7 +45,7 @@ func intValue(x Int) Value {
 // numberArg checks that v is a number.
 func numberArg(fn string, v Value) (Value, error) {
 	switch v.(type) {
-	case Int, Float:
+	case Int, Float, Float32:
 		return v, nil
 	}
 	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
@@ -61,10 +61,18 @@ func numberArg(fn string, v Value) (Value, error) {
 
 // asFloat converts a number to float64; ok is false for non-numbers.
 func asFloat(v Value) (float64, bool) {
+	if x, ok := v.(Int); ok {
+		return float64(x), true
+	}
+	return floatValue(v)
+}
+
+// floatValue is v's value when v is a float of either width.
+func floatValue(v Value) (float64, bool) {
 	switch v := v.(type) {
-	case Int:
-		return float64(v), true
 	case Float:
+		return float64(v), true
+	case Float32:
 		return float64(v), true
 	}
 	return 0, false

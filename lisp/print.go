@@ -93,6 +93,8 @@ func printText(v Value, mode printMode) string {
 		return strconv.FormatInt(int64(v), 10)
 	case Float:
 		return formatFloat(float64(v))
+	case Float32:
+		return formatFloat32(v)
 	}
 	bp := textBuffers.Get().(*[]byte)
 	t := textWriter{buf: (*bp)[:0]}
@@ -622,6 +624,8 @@ func appendScalar(buf []byte, v Value, source bool) []byte {
 		return strconv.AppendInt(buf, int64(v), 10)
 	case Float:
 		return append(buf, formatFloat(float64(v))...)
+	case Float32:
+		return append(buf, formatFloat32(v)...)
 	case Keyword:
 		if source && !keywordReads(string(v)) {
 			return append(appendQuoted(append(buf, "(keyword "...), string(v)), ')')
@@ -779,7 +783,7 @@ func (p *printer) scalar(v Value, source bool) {
 // written differently as source than as EDN.
 func scalarNeedsSource(v Value) bool {
 	switch v := v.(type) {
-	case NilType, Bool, Int, Float, String, *varRef:
+	case NilType, Bool, Int, Float, Float32, String, *varRef:
 		return false
 	case Keyword:
 		return !keywordReads(string(v))
@@ -799,6 +803,8 @@ func writeScalar(out *textWriter, v Value, source bool) {
 		out.write(strconv.AppendInt(small[:0], int64(v), 10))
 	case Float:
 		out.writeString(formatFloat(float64(v)))
+	case Float32:
+		out.writeString(formatFloat32(v))
 	case String:
 		out.writeByte('"')
 		writeEscaped(out, string(v))
@@ -945,6 +951,19 @@ func nextEscape(s string, i int) (at int, esc string, n int) {
 // the shortest digits that read back to the same value, plain between 1e-3
 // and 1e7 ("3.3000000000000003", "1.0"), else scientific ("1.0E7", "1.5E-4").
 func formatFloat(f float64) string {
+	return javaFloatText(f, 64)
+}
+
+// formatFloat32 prints a 32-bit float as Clojure does (Java's
+// Float.toString): the shortest digits that read back to the same 32-bit
+// value, (float 1/3) is 0.33333334, in the layout of formatFloat.
+func formatFloat32(f Float32) string {
+	return javaFloatText(float64(f), 32)
+}
+
+// javaFloatText is f's text in Java's layout, with the shortest digits
+// that identify it among floats of bits bits.
+func javaFloatText(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):
 		return "##NaN"
@@ -955,13 +974,13 @@ func formatFloat(f float64) string {
 	}
 	abs := math.Abs(f)
 	if abs == 0 || (abs >= 1e-3 && abs < 1e7) {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
+		s := strconv.FormatFloat(f, 'f', -1, bits)
 		if !strings.Contains(s, ".") {
 			s += ".0"
 		}
 		return s
 	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. "1.5e-04", "1e+07"
+	s := strconv.FormatFloat(f, 'e', -1, bits) // e.g. "1.5e-04", "1e+07"
 	mant, exp, _ := strings.Cut(s, "e")
 	if !strings.Contains(mant, ".") {
 		mant += ".0"

@@ -277,8 +277,12 @@ func (p *progState) checkResultParts(v Value) *Error {
 	if b, ok := bad.(*Builtin); ok {
 		what = "a function built by " + b.Name
 	}
+	hint := "return plain data taken out of it: @a for an atom, the value for (reduced x), a function defined with fn"
+	if _, ok := bad.(*transient); ok {
+		hint = "return the value the transient holds: (persistent! t)"
+	}
 	return Errorf(validationError, "the result holds %s, which has no text it could be sent back as", what).
-		WithHint("return plain data taken out of it: @a for an atom, the value for (reduced x), a function defined with fn")
+		WithHint("%s", hint)
 }
 
 // checkNesting refuses a result or definition the wire could not carry

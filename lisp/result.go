@@ -8,6 +8,9 @@ func checkResultKind(v Value) *Error {
 	case *atom:
 		return Errorf(validationError, "the result is an atom, which lives only while the program runs").
 			WithHint("return its value: @a")
+	case *transient:
+		return Errorf(validationError, "the result is a transient, which lives only while the program runs").
+			WithHint("return the value it holds: (persistent! t)")
 	case *infiniteSeq:
 		return infiniteError("the result", v)
 	case *stepFn:

@@ -73,7 +73,8 @@ func sharedValues(t *testing.T) []Value {
 	for i := range 20 {
 		m.Set(Keyword(fmt.Sprintf("k%d", i)), Int(i))
 	}
-	return append(values, Freeze(m.Map()), Int(3), Keyword("a"))
+	// A 32-bit float, (float x), which a result kept as a value holds.
+	return append(values, Freeze(m.Map()), Int(3), Keyword("a"), Float32(0.1))
 }
 
 // TestEveryBuiltinOnSharedValues calls every builtin on shared frozen
@@ -276,7 +277,7 @@ func TestRememberedFunctionSharedByCallers(t *testing.T) {
 }
 
 // TestPerEvaluationStateIsNeverKept: the kinds that hold state a second
-// reader would see (an atom, a reducing function a transducer made) live
+// reader would see (an atom, a transient, a reducing function a transducer made) live
 // only while their evaluation runs: no result, memory binding or
 // function kept between turns may hold one.
 func TestPerEvaluationStateIsNeverKept(t *testing.T) {
@@ -287,6 +288,9 @@ func TestPerEvaluationStateIsNeverKept(t *testing.T) {
 		`(def f (let [a (atom 0)] (fn [] (swap! a inc)))) 1`,
 		`((take 2) conj)`,
 		`(def g (let [rf ((drop 1) conj)] (fn [a x] (rf a x)))) 1`,
+		`(transient [1])`,
+		`(let [t (transient {})] (fn [k] (assoc! t k 1)))`,
+		`(def h (let [t (transient #{})] (fn [x] (conj! t x)))) 1`,
 	} {
 		res := run(t, src, Env{})
 		if res.Err == nil || res.Err.Kind != validationError {

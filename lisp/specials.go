@@ -946,15 +946,18 @@ func compileCondp(c *compiler, l *list, tail bool) (node, error) {
 }
 
 // compileDotimes rewrites (dotimes [i n] body...) to
-// (doseq [i (clojure.core/range n)] body...); the qualified name reaches the
-// builtin even where a local shadows range.
+// (doseq [i (clojure.core/range (clojure.core/quot n 1))] body...); the
+// qualified names reach the builtins even where a local shadows them, and
+// quot truncates a fraction as Clojure's (long n) does: (dotimes [i 2.5])
+// runs twice, where (range 2.5) has three items.
 func compileDotimes(c *compiler, l *list, tail bool) (node, error) {
 	v, ok := optional(l.Elems, 1).(*Vector)
 	if !ok || v.Len() != 2 {
 		return nil, c.errorf(validationError, "dotimes takes a binding vector [name count]").
 			WithHint("write (dotimes [i 3] (println i))")
 	}
-	count := &list{Elems: []Value{symbol("clojure.core/range"), v.index(1)}, Pos: l.Pos}
+	whole := &list{Elems: []Value{symbol("clojure.core/quot"), v.index(1), Int(1)}, Pos: l.Pos}
+	count := &list{Elems: []Value{symbol("clojure.core/range"), whole}, Pos: l.Pos}
 	form := &list{Elems: append([]Value{symbol("doseq"), NewVector([]Value{v.index(0), count})}, l.Elems[2:]...), Pos: l.Pos}
 	return compileFor(c, form, false)
 }

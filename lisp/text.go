@@ -233,10 +233,10 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		if style == asStr {
 			return nil
 		}
-	case Float:
+	case Float, Float32:
 		// str is Java's toString: Infinity, -Infinity, NaN; printing
 		// and pr-str write ##Inf, as Clojure's print-method does.
-		if f := float64(v); style == asStr && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		if f, _ := floatValue(v); style == asStr && (math.IsInf(f, 0) || math.IsNaN(f)) {
 			t.writeString(javaNonFinite(f))
 			return t.err
 		}
@@ -336,6 +336,11 @@ func plainLen(v Value) (int, bool) {
 			return 0, false // writeValue writes Java's Infinity and NaN
 		}
 		return len(formatFloat(float64(v))), true
+	case Float32:
+		if math.IsNaN(float64(v)) {
+			return 0, false
+		}
+		return len(formatFloat32(v)), true
 	case Keyword:
 		return 1 + len(v), true
 	case Bool:

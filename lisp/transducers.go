@@ -141,7 +141,7 @@ func dropWhileStep(name string, f, rf Value) Value {
 }
 
 func takeStep(name string, f, rf Value) Value {
-	n, _ := toInt(name, f)
+	n, _ := toCount(name, f)
 	seen := 0
 	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
 		seen++
@@ -160,7 +160,7 @@ func takeStep(name string, f, rf Value) Value {
 }
 
 func dropStep(name string, f, rf Value) Value {
-	n, _ := toInt(name, f)
+	n, _ := toCount(name, f)
 	seen := 0
 	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
 		seen++

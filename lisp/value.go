@@ -37,6 +37,12 @@ type Int int64
 // Float is an IEEE 754 double.
 type Float float64
 
+// Float32 is what (float x) makes, Clojure's java.lang.Float: a 32-bit
+// float that prints with the digits a 32-bit float needs ((float 1/3) is
+// 0.33333334). Arithmetic on it is a double's, as in Clojure, so it
+// stays a Float32 only until it is computed with.
+type Float32 float32
+
 // String is a UTF-8 string. Character literals are one-character strings.
 type String string
 
@@ -63,6 +69,7 @@ func (NilType) TypeName() string { return "nil" }
 func (Bool) TypeName() string    { return "boolean" }
 func (Int) TypeName() string     { return "integer" }
 func (Float) TypeName() string   { return "float" }
+func (Float32) TypeName() string { return "float" }
 func (String) TypeName() string  { return "string" }
 func (Keyword) TypeName() string { return "keyword" }
 func (symbol) TypeName() string  { return "symbol" }
@@ -692,6 +699,13 @@ func (k Keyword) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError(":"+string(k), "(:"+string(k)+" map) or (:"+string(k)+" map default)", len(args))
 	}
+	if t, ok := args[0].(*transient); ok { // (:a t) reads it, as Clojure's
+		coll, err := t.held(":" + string(k))
+		if err != nil {
+			return nil, err
+		}
+		return k.get(coll, args[1:]), nil
+	}
 	return k.get(args[0], args[1:]), nil
 }
 
@@ -790,7 +804,7 @@ type Function interface {
 // entry, hidden ones included.
 func TypeLabel(v Value) string {
 	switch v := v.(type) {
-	case Int, Float, String, Keyword, Bool, NilType:
+	case Int, Float, Float32, String, Keyword, Bool, NilType:
 		return v.TypeName()
 	case *Vector:
 		return "list[" + strconv.Itoa(v.Len()) + "]"

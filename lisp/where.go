@@ -248,15 +248,14 @@ func whereOrder(a, b Value) (int, bool) {
 		switch b := b.(type) {
 		case Int:
 			return intCmp(a, b), true
-		case Float:
-			return floatCmp(float64(a), float64(b))
+		case Float, Float32:
+			f, _ := floatValue(b)
+			return floatCmp(float64(a), f)
 		}
-	case Float:
-		switch b := b.(type) {
-		case Int:
-			return floatCmp(float64(a), float64(b))
-		case Float:
-			return floatCmp(float64(a), float64(b))
+	case Float, Float32:
+		x, _ := floatValue(a)
+		if y, ok := asFloat(b); ok {
+			return floatCmp(x, y)
 		}
 	case String:
 		if b, ok := b.(String); ok {

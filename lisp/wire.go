@@ -160,7 +160,7 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 			cost += readNodeCost(at)
 		}
 		switch x := at.(type) {
-		case NilType, Bool, Int, Float, String, *varRef, *Vector, *Set, *Map:
+		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map:
 		case Keyword:
 			needs = needs || !keywordReads(string(x))
 		default:
