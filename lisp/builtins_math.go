@@ -67,7 +67,7 @@ var mathBuiltins = []*Builtin{
 	{Name: "double", Sig: "(double x)", Doc: "the number as a float: (double 5) is 5.0", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toDouble("double"),
 		Cost: cost(constant)},
-	{Name: "float", Sig: "(float x)", Doc: "same as double", Category: "math", // the prompt's text; it is Java's 32-bit Float (builtinFloat)
+	{Name: "float", Sig: "(float x)", Doc: "x as a 32-bit float", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFloat,
 		Cost: cost(constant)},
 	{Name: "sqrt", Sig: "(sqrt x)", Doc: "square root, a float; (sqrt -1) is ##NaN", Category: "math",
