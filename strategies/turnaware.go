@@ -18,7 +18,7 @@ func init() { register(turnAware{}) }
 func (turnAware) Name() string { return "turn-aware" }
 
 func (turnAware) Description() string {
-	return "System prompt, the latest tool loop before the current turn, and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with no prompt at all, the latest tool loop (seed 002's world) or the window, then a synthetic nudge, last. Unless the provider is openai, a loop that would open the conversation is led by the prompt it answered (chosen after snapshot compaction) or sent as a note. Only the latest result of each snapshot tool is kept. Outside seed 002's world (unless window_only is set), the scan window (stepped by twice its size) is sent whole instead, snapshots included, and before it every prompt of the history and a ledger note for each other unit (the calls' names, the start of their arguments and the values their results held)."
+	return "System prompt, the latest tool loop before the current turn, and every message of the current turn (from the most recent user prompt of the scan window; else from the user's request or, in seed 002's world, the last broadcast, then the window); with no prompt at all, the latest tool loop (seed 002's world) or the window, then a synthetic nudge, last. Unless the provider is openai, a loop that would open the conversation is led by the prompt it answered (chosen after snapshot compaction) or sent as a note. Only the latest result of each snapshot tool is kept. Outside seed 002's world (unless window_only is set), the scan window (stepped by its size once the history holds three windows) is sent whole instead, snapshots included, and before it every prompt of the history and a ledger note for each other unit (the calls' names, the start of their arguments and the values their results held)."
 }
 
 func (turnAware) Input() Input { return InputHistory }
@@ -43,9 +43,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	// current turn grows past the window.
 	first := ch.lastN(opts.ScanWindow)
 	if keepsEvidence(ch, opts) {
-		// Every step rewrites the prompt from the first unit it turns
-		// into a note on; steps twice as long make half as many.
-		first = ch.stepped(2 * opts.ScanWindow)
+		first = ch.firstStep(opts.ScanWindow)
 	}
 	w := ch.scan(first)
 	prompt, source := ch.currentPrompt(w, opts)
@@ -187,6 +185,23 @@ func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 		kept.edited = append(kept.edited, out.edited[i] || edited)
 	}
 	*out = kept
+}
+
+// firstStep is where turn-aware's window starts outside seed 002's world:
+// the whole history while it holds at most three windows of n messages,
+// then a start that steps by n. A step rewrites the prompt from the first
+// unit it turns into a note on, and that rewrite is repaid only over the
+// calls that follow: a conversation that ends a few calls after its first
+// step (a customer-service dialogue, a 40-call coding session) bills more
+// than its raw history, which is why the first step waits for three
+// windows. Steps of one window, rather than two, let the ledger take over
+// each stretch of a long session sooner and rewrite less at each step
+// (docs/CHAT_STRATEGIES.md, "turn-aware").
+func (ch *chatHistory) firstStep(n int) int {
+	if len(ch.ns) <= 3*n {
+		return 0
+	}
+	return ch.stepped(n)
 }
 
 // quotedList writes names as a JSON-style list of strings, as an option's

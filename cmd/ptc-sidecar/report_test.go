@@ -216,13 +216,42 @@ func TestReportMatchesToMessages(t *testing.T) {
 		{"openai_media_calls.jsonl", 3, 2, "job_55f0e1"},
 		{"anthropic_screenshots.json", 4, 3, "1201"},
 	} {
-		t.Run(tc.file, func(t *testing.T) { checkReportMatches(t, tc.file, tc.calls, tc.evidence, tc.value) })
+		t.Run(tc.file, func(t *testing.T) {
+			checkReportMatches(t, filepath.Join("testdata/report", tc.file), tc.calls, tc.evidence, tc.value)
+		})
 	}
 }
 
-func checkReportMatches(t *testing.T, file string, calls, evidence int, value string) {
+// TestReportRealCodingSessions runs the report on the recorded coding-agent
+// sessions of strategies/testdata/real-coding (real mini-swe-agent runs,
+// each a Chat Completions request body of 33 to 69 calls, written for no
+// test of the report), and checks its figures against ToMessages' on every
+// call.
+func TestReportRealCodingSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("144 calls through every configuration")
+	}
+	dir := "../../strategies/testdata/real-coding"
+	for _, tc := range []struct {
+		file     string
+		calls    int
+		evidence int
+		value    string
+	}{
+		{"mini-swe-agent-django-11099.json", 42, 4, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"},
+		{"mini-swe-agent-pydicom-901.json", 33, 1, "ls -la"},
+		{"mini-swe-agent-sqlfluff-1625.json", 69, 4, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			checkReportMatches(t, filepath.Join(dir, tc.file), tc.calls, tc.evidence, tc.value)
+		})
+	}
+}
+
+func checkReportMatches(t *testing.T, path string, calls, evidence int, value string) {
 	var logs chatlog.Logs
-	f, err := os.Open(filepath.Join("testdata/report", file))
+	file := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
