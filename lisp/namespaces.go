@@ -150,6 +150,9 @@ func (c *compiler) unknownNamespace(ns, name string) *Error {
 		e.Pos = c.pos
 		return e
 	}
+	if e := c.unknownJavaTime(ns, name); e != nil {
+		return e
+	}
 	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
 	return e.WithHint("%s", availableNamespaces)
 }
