@@ -42,11 +42,11 @@ var localDateBuiltins = concatRows(
 				if err != nil {
 					return nil, err
 				}
-				a, err := temporalArg(".between", args[1], localDate|localTime|localDateTime)
+				a, err := temporalArg(".between", args[1], localDate|localTime|localDateTime|instant)
 				if err != nil {
 					return nil, err
 				}
-				b, err := temporalArg(".between", args[2], localDate|localTime|localDateTime)
+				b, err := temporalArg(".between", args[2], localDate|localTime|localDateTime|instant)
 				if err != nil {
 					return nil, err
 				}
@@ -89,6 +89,8 @@ var localDateBuiltins = concatRows(
 			}
 			return temporal{kind: localTime, nano: nano}.value(), nil
 		}),
+		timeStatic("Instant/ofEpochMilli", "(Instant/ofEpochMilli ms)", "the instant ms milliseconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(1_000_000)),
+		timeStatic("Instant/ofEpochSecond", "(Instant/ofEpochSecond s)", "the instant s seconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(nanosPerSecond)),
 		timeStatic("LocalTime/ofSecondOfDay", "(LocalTime/ofSecondOfDay n)", "the time n seconds after midnight", 1, 1, func(form string, args []Value) (Value, error) {
 			n, err := intArg(form, args, 0)
 			if err != nil {
@@ -130,11 +132,11 @@ var localDateBuiltins = concatRows(
 				return nil, timeError(form, "DateTimeException", msg)
 			}),
 		timeStatic("Duration/between", "(Duration/between t1 t2)", "the time from t1 to t2", 2, 2, func(form string, args []Value) (Value, error) {
-			a, err := temporalArg(form, args[0], localDate|localTime|localDateTime)
+			a, err := temporalArg(form, args[0], localDate|localTime|localDateTime|instant)
 			if err != nil {
 				return nil, err
 			}
-			b, err := temporalArg(form, args[1], localDate|localTime|localDateTime)
+			b, err := temporalArg(form, args[1], localDate|localTime|localDateTime|instant)
 			if err != nil {
 				return nil, err
 			}
@@ -189,15 +191,81 @@ var localDateBuiltins = concatRows(
 		periodOf("Period/ofYears", func(n int64) period { return period{years: n} }),
 		{Name: "DateTimeFormatter/ofPattern", Sig: `(DateTimeFormatter/ofPattern "dd/MM/yyyy")`, Doc: "a formatter of the pattern, for .format and parse", Category: "idiom",
 			reach: javaStatic, aliases: []string{"java.time.format.DateTimeFormatter/ofPattern"},
-			MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 2, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 				s, ok := args[0].(String)
 				if !ok {
 					return nil, typeErrorf("DateTimeFormatter/ofPattern", "a pattern string", args[0])
 				}
-				if _, err := compilePattern("DateTimeFormatter/ofPattern", string(s)); err != nil {
+				f, err := compilePattern("DateTimeFormatter/ofPattern", string(s))
+				if err != nil {
 					return nil, err
 				}
+				if len(args) == 2 && f.writesNames() {
+					if err := englishLocale("DateTimeFormatter/ofPattern", args[1]); err != nil {
+						return nil, err
+					}
+				}
 				return s, nil
+			}},
+		{Name: ".withLocale", Sig: "(.withLocale formatter locale)", Doc: "the formatter, in an English locale", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				f, err := formatterOf(".withLocale", args[0])
+				if err != nil {
+					return nil, err
+				}
+				if _, ok := args[1].(String); !ok || f.writesNames() {
+					if err := englishLocale(".withLocale", args[1]); err != nil {
+						return nil, err
+					}
+				}
+				return args[0], nil
+			}},
+		{Name: ".getDisplayName", Sig: "(.getDisplayName day-or-month TextStyle/FULL locale)", Doc: "the English name of a day of the week or a month", Category: "idiom", reach: javaForm,
+			MinArgs: 3, MaxArgs: 3, Cost: cost(constant), Fn: builtinDisplayName},
+		{Name: ".truncatedTo", Sig: "(.truncatedTo t ChronoUnit/HOURS)", Doc: "the time or date-time with the smaller fields zero", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+				t, err := receiver(".truncatedTo", args, localTime|localDateTime)
+				if err != nil {
+					return nil, err
+				}
+				u, err := unitArg(".truncatedTo", args[1])
+				if err != nil {
+					return nil, err
+				}
+				if u.nanos == 0 || u.nanos > nanosPerDay {
+					return nil, timeError(".truncatedTo", "UnsupportedTemporalTypeException", "Unit is too large to be used for truncation")
+				}
+				t.nano -= t.nano % u.nanos
+				return t.value(), nil
+			}},
+		{Name: ".until", Sig: "(.until from to unit) (.until from-date to-date)", Doc: "whole units from one date or time to another, or the Period between two dates", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 3, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+				if len(args) == 2 {
+					a, err := receiver(".until", args, localDate)
+					if err != nil {
+						return nil, err
+					}
+					b, err := temporalArg(".until", args[1], localDate|localDateTime)
+					if err != nil {
+						return nil, err
+					}
+					b.kind = localDate
+					return String(periodBetween(a, b).String()), nil
+				}
+				a, err := temporalArg(".until", args[0], localDate|localTime|localDateTime|instant)
+				if err != nil {
+					return nil, err
+				}
+				b, err := temporalArg(".until", args[1], localDate|localTime|localDateTime|instant)
+				if err != nil {
+					return nil, err
+				}
+				u, err := unitArg(".until", args[2])
+				if err != nil {
+					return nil, err
+				}
+				n, err := until(".until", a, b, u)
+				return Int(n), err
 			}},
 		{Name: ".format", Sig: "(.format date formatter) (.format formatter date)", Doc: "the date or time written with the formatter", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
@@ -205,7 +273,7 @@ var localDateBuiltins = concatRows(
 				if _, ok := asTemporal(value); !ok {
 					value, fmtArg = args[1], args[0]
 				}
-				t, err := temporalArg(".format", value, localDate|localTime|localDateTime)
+				t, err := temporalArg(".format", value, localDate|localTime|localDateTime|instant)
 				if err != nil {
 					return nil, err
 				}
@@ -326,6 +394,13 @@ func javaTimeConstants() map[string]Value {
 	for m := time.January; m <= time.December; m++ {
 		add("java.time.", "Month/"+strings.ToUpper(m.String()), String(strings.ToUpper(m.String())))
 	}
+	for _, style := range []string{"FULL", "SHORT", "NARROW"} {
+		add("java.time.format.", "TextStyle/"+style, String(style))
+		add("java.time.format.", "TextStyle/"+style+"_STANDALONE", String(style+"_STANDALONE"))
+	}
+	for name, tag := range javaLocales {
+		add("java.util.", "Locale/"+name, String(tag))
+	}
 	add("java.time.", "Duration/ZERO", String("PT0S"))
 	add("java.time.", "Period/ZERO", String("P0D"))
 	add("java.time.", "LocalTime/MIDNIGHT", String("00:00"))
@@ -441,8 +516,8 @@ func shiftMethods() []*Builtin {
 	}
 	var rows []*Builtin
 	for _, s := range []shift{
-		{"Nanos", localTime | localDateTime, true, false}, {"Millis", 0, true, false},
-		{"Seconds", localTime | localDateTime, true, false}, {"Minutes", localTime | localDateTime, true, false},
+		{"Nanos", localTime | localDateTime | instant, true, false}, {"Millis", instant, true, false},
+		{"Seconds", localTime | localDateTime | instant, true, false}, {"Minutes", localTime | localDateTime, true, false},
 		{"Hours", localTime | localDateTime, true, false}, {"Days", localDate | localDateTime, true, true},
 		{"Weeks", localDate | localDateTime, false, false}, {"Months", localDate | localDateTime, false, true},
 		{"Years", localDate | localDateTime, false, true},
@@ -517,7 +592,7 @@ func plusAmount(name string, args []Value, sign int64) (Value, error) {
 			}
 			return String(d.String()), err
 		}
-		t, err := temporalArg(name, args[0], localDate|localTime|localDateTime)
+		t, err := temporalArg(name, args[0], localDate|localTime|localDateTime|instant)
 		if err != nil {
 			return nil, err
 		}
@@ -541,7 +616,7 @@ func plusAmount(name string, args []Value, sign int64) (Value, error) {
 		}
 		return String(period{p.years + sign*o.years, p.months + sign*o.months, p.days + sign*o.days}.String()), nil
 	}
-	t, err := temporalArg(name, args[0], localDate|localTime|localDateTime)
+	t, err := temporalArg(name, args[0], localDate|localTime|localDateTime|instant)
 	if err != nil {
 		return nil, err
 	}
@@ -569,7 +644,7 @@ func javaCompareTo(th *Thread, args []Value) (Value, error) {
 		}
 		return Int(a.nanos - b.nanos), nil
 	}
-	a, err := temporalArg(".compareTo", args[0], localDate|localTime|localDateTime)
+	a, err := temporalArg(".compareTo", args[0], localDate|localTime|localDateTime|instant)
 	if err != nil {
 		return nil, err
 	}
@@ -581,6 +656,13 @@ func javaCompareTo(th *Thread, args []Value) (Value, error) {
 }
 
 func compareTemporal(a, b temporal) int64 {
+	if a.kind == instant { // by seconds, then the difference of the nanoseconds
+		as, bs := a.day*86400+a.nano/nanosPerSecond, b.day*86400+b.nano/nanosPerSecond
+		if as != bs {
+			return int64(cmp.Compare(as, bs))
+		}
+		return a.nano%nanosPerSecond - b.nano%nanosPerSecond
+	}
 	if a.hasDate() {
 		ay, am, ad := a.civil()
 		by, bm, bd := b.civil()
@@ -606,8 +688,8 @@ func compareMethods() []*Builtin {
 		classes temporalKind
 		test    func(int64) bool
 	}{
-		{".isBefore", localDate | localTime | localDateTime, func(c int64) bool { return c < 0 }},
-		{".isAfter", localDate | localTime | localDateTime, func(c int64) bool { return c > 0 }},
+		{".isBefore", localDate | localTime | localDateTime | instant, func(c int64) bool { return c < 0 }},
+		{".isAfter", localDate | localTime | localDateTime | instant, func(c int64) bool { return c > 0 }},
 		{".isEqual", localDate | localDateTime, func(c int64) bool { return c == 0 }},
 	} {
 		rows = append(rows, &Builtin{Name: c.name, Sig: "(" + c.name + " t other)", Doc: "compare two dates or times", Category: "idiom", reach: javaForm,
@@ -848,5 +930,69 @@ func timeWith(unit, modulo int64, field string, hi int64) func(string, temporal,
 		old := t.nano / unit % modulo
 		t.nano += (n - old) * unit
 		return t, ""
+	}
+}
+
+// javaLocales are Locale's constants, as Locale.toString writes them.
+// Names of days and months are English here, as the JVM's default
+// locale gives them; another locale is refused where it would change a
+// name, and numbers are the same in all of these.
+var javaLocales = map[string]string{"US": "en_US", "ENGLISH": "en", "UK": "en_GB", "CANADA": "en_CA", "ROOT": "",
+	"FRENCH": "fr", "GERMAN": "de", "ITALIAN": "it", "JAPANESE": "ja", "KOREAN": "ko", "CHINESE": "zh",
+	"FRANCE": "fr_FR", "GERMANY": "de_DE", "ITALY": "it_IT", "JAPAN": "ja_JP", "KOREA": "ko_KR", "CHINA": "zh_CN",
+	"CANADA_FRENCH": "fr_CA"}
+
+func englishLocale(form string, v Value) error {
+	s, ok := v.(String)
+	if !ok {
+		return typeErrorf(form, "a Locale (Locale/US)", v)
+	}
+	if s != "" && s != "en" && !strings.HasPrefix(string(s), "en_") {
+		return Errorf(validationError, "%s: names of days and months are in English here, not in the locale %s", form, s).
+			WithHint("use Locale/US, or leave the locale out: (DateTimeFormatter/ofPattern pattern)")
+	}
+	return nil
+}
+
+// builtinDisplayName is .getDisplayName of a day of the week or a month
+// (their names, "MONDAY"), in a TextStyle.
+func builtinDisplayName(th *Thread, args []Value) (Value, error) {
+	name, _ := args[0].(String)
+	style, _ := args[1].(String)
+	if err := englishLocale(".getDisplayName", args[2]); err != nil {
+		return nil, err
+	}
+	count := map[String]int{"FULL": 4, "FULL_STANDALONE": 4, "SHORT": 3, "SHORT_STANDALONE": 3, "NARROW": 5, "NARROW_STANDALONE": 5}[style]
+	if count == 0 {
+		return nil, typeErrorf(".getDisplayName", "a TextStyle (TextStyle/FULL, SHORT or NARROW)", args[1])
+	}
+	for i, d := range dayNames {
+		if strings.ToUpper(d) == string(name) {
+			return String(texts('E', count)[i]), nil
+		}
+	}
+	for m := time.January; m <= time.December; m++ {
+		if strings.ToUpper(m.String()) == string(name) {
+			return String(texts('M', count)[m-1]), nil
+		}
+	}
+	return nil, typeErrorf(".getDisplayName", "a day of the week or a month", args[0])
+}
+
+// instantOf is Instant/ofEpochMilli or ofEpochSecond: n units of unit
+// nanoseconds after the epoch, within Java's years -1000000000 to
+// 1000000000.
+func instantOf(unit int64) func(string, []Value) (Value, error) {
+	return func(form string, args []Value) (Value, error) {
+		n, err := intArg(form, args, 0)
+		if err != nil {
+			return nil, err
+		}
+		perDay := nanosPerDay / unit
+		t := temporal{kind: instant, day: floorDiv(n, perDay), nano: floorMod(n, perDay) * unit}
+		if t.day < minEpochDay || t.day > maxEpochDay {
+			return nil, timeError(form, "DateTimeException", "Instant exceeds minimum or maximum instant")
+		}
+		return t.value(), nil
 	}
 }

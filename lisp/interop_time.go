@@ -23,6 +23,7 @@ const (
 	localDate temporalKind = 1 << iota
 	localTime
 	localDateTime
+	instant // an Instant, which has the fields of a date-time in UTC only for arithmetic
 )
 
 func (k temporalKind) className() string {
@@ -31,6 +32,8 @@ func (k temporalKind) className() string {
 		return "LocalDate"
 	case localTime:
 		return "LocalTime"
+	case instant:
+		return "Instant"
 	}
 	return "LocalDateTime"
 }
@@ -98,6 +101,9 @@ func monthLength(year int64, m time.Month) int {
 
 // String is Java's toString of the value.
 func (t temporal) String() string {
+	if t.kind == instant {
+		return instantText(time.Unix(t.day*86400+t.nano/nanosPerSecond, t.nano%nanosPerSecond).UTC())
+	}
 	var b strings.Builder
 	if t.hasDate() {
 		y, m, d := t.civil()
@@ -198,11 +204,20 @@ func shapeOf(s string) temporalKind {
 	return localDate
 }
 
-// asTemporal reads v as a date, time or date-time, as its receiver is.
+// asTemporal reads v as a date, time, date-time or instant, as its
+// receiver is.
 func asTemporal(v Value) (temporal, bool) {
 	s, ok := v.(String)
 	if !ok || len(s) > 64 {
 		return temporal{}, false
+	}
+	if strings.HasSuffix(string(s), "Z") {
+		t, err := time.Parse(time.RFC3339Nano, string(s))
+		if err != nil {
+			return temporal{}, false
+		}
+		u := t.Unix()
+		return temporal{kind: instant, day: floorDiv(u, 86400), nano: floorMod(u, 86400)*nanosPerSecond + int64(t.Nanosecond())}, true
 	}
 	t, err := isoFormatter(shapeOf(string(s))).parse(string(s), shapeOf(string(s)))
 	return t, err == ""
@@ -214,7 +229,7 @@ func temporalArg(form string, v Value, kinds temporalKind) (temporal, error) {
 	t, ok := asTemporal(v)
 	if !ok || t.kind&kinds == 0 {
 		var names []string
-		for _, k := range []temporalKind{localDate, localTime, localDateTime} {
+		for _, k := range []temporalKind{localDate, localTime, localDateTime, instant} {
 			if kinds&k != 0 {
 				names = append(names, k.className())
 			}
@@ -324,7 +339,7 @@ func unitArg(form string, v Value) (chronoUnit, error) {
 // supports reports whether a value of kind k has unit u, with Java's
 // error when it does not.
 func supports(form string, k temporalKind, u chronoUnit) error {
-	if (k == localDate && !u.dateBased()) || (k == localTime && u.dateBased()) {
+	if (k == localDate && !u.dateBased()) || (k == localTime && u.dateBased()) || (k == instant && (u.months > 0 || u.nanos > nanosPerDay)) {
 		return timeError(form, "UnsupportedTemporalTypeException", "Unsupported unit: "+u.name)
 	}
 	return nil
@@ -337,6 +352,7 @@ func convertTo(form string, kind temporalKind, end temporal) (temporal, error) {
 		return end, nil
 	}
 	switch {
+	case kind == instant || end.kind == instant:
 	case kind == localDate && end.hasDate():
 		return temporal{kind: localDate, day: end.day}, nil
 	case kind == localTime && end.hasTime():
@@ -367,7 +383,7 @@ func until(form string, start, end temporal, u chronoUnit) (int64, error) {
 	if u.months > 0 {
 		return monthsUntil(start, end) / u.months, nil
 	}
-	if u.dateBased() {
+	if u.dateBased() && start.kind != instant {
 		return (end.day - start.day) / (u.nanos / nanosPerDay), nil
 	}
 	// days*nanosPerDay may overflow for far dates: divide in two parts.
@@ -403,7 +419,7 @@ func plusUnit(form string, t temporal, n int64, u chronoUnit) (temporal, error) 
 			return t, fieldError(form, "Year", minYear, maxYear, n)
 		}
 		return addMonthsTo(form, t, n*u.months)
-	case u.dateBased():
+	case u.dateBased() && t.kind != instant:
 		days, err := mulExact(form, n, u.nanos/nanosPerDay)
 		if err != nil {
 			return t, err
@@ -419,10 +435,21 @@ var javaTimeClasses = map[string]string{"LocalDate": "java.time.", "LocalTime": 
 	"Duration": "java.time.", "Period": "java.time.", "DayOfWeek": "java.time.", "Month": "java.time.", "Instant": "java.time.",
 	"ChronoUnit": "java.time.temporal.", "DateTimeFormatter": "java.time.format."}
 
+// javaTimeAbsent are the java.time classes programs name that are not
+// here: zones, offsets and the rarer temporals.
+var javaTimeAbsent = map[string]string{"ZoneId": "java.time.", "ZoneOffset": "java.time.", "ZonedDateTime": "java.time.",
+	"OffsetDateTime": "java.time.", "OffsetTime": "java.time.", "YearMonth": "java.time.", "Year": "java.time.",
+	"MonthDay": "java.time.", "Clock": "java.time.", "ChronoField": "java.time.temporal.",
+	"TemporalAdjusters": "java.time.temporal.", "IsoFields": "java.time.temporal."}
+
 // unknownJavaTime reports a static of a java.time class that is not here,
 // naming the ones that are; nil when ns is no such class.
 func (c *compiler) unknownJavaTime(ns, name string) *Error {
 	class := ns[strings.LastIndexByte(ns, '.')+1:]
+	if pkg, ok := javaTimeAbsent[class]; ok && (ns == class || ns == pkg+class) {
+		return c.errorf(undefinedSymbol, "%s is not available: there are no time zones or other java.time classes here than local dates and times", ns).
+			WithHint(`use LocalDate, LocalTime, LocalDateTime, Duration, Period, ChronoUnit or DateTimeFormatter: (LocalDateTime/parse "2026-01-08T10:15"); the first of a month is (.withDayOfMonth d 1)`)
+	}
 	pkg, ok := javaTimeClasses[class]
 	if !ok || (ns != class && ns != pkg+class) {
 		return nil

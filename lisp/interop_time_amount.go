@@ -300,7 +300,9 @@ func addPeriod(form string, t temporal, p period, sign int64) (temporal, error) 
 		return t, timeError(form, "UnsupportedTemporalTypeException", "Unsupported unit: "+unit)
 	}
 	var err error
-	if months := p.years*12 + p.months; months != 0 {
+	if months := p.years*12 + p.months; months != 0 && t.kind == instant {
+		return t, timeError(form, "UnsupportedTemporalTypeException", "Unsupported unit: Months")
+	} else if months != 0 {
 		if t, err = addMonthsTo(form, t, sign*months); err != nil {
 			return t, err
 		}

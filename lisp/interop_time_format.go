@@ -223,6 +223,21 @@ func letterItem(c byte, n int) (fmtItem, string) {
 	return it, ""
 }
 
+// writesNames reports whether f writes a name (a month, a day, AM/PM),
+// which depends on the locale.
+func (f *dateFormatter) writesNames() bool {
+	var names func(items []fmtItem) bool
+	names = func(items []fmtItem) bool {
+		for _, it := range items {
+			if (it.letter == '[' && names(it.optional)) || (it.letter != 0 && it.letter != '[' && texts(it.letter, it.count) != nil) {
+				return true
+			}
+		}
+		return false
+	}
+	return names(f.items)
+}
+
 // fieldNames are Java's names of the fields the letters stand for.
 var fieldNames = map[byte]string{'y': "YearOfEra", 'u': "Year", 'M': "MonthOfYear", 'L': "MonthOfYear", 'd': "DayOfMonth",
 	'D': "DayOfYear", 'E': "DayOfWeek", 'Q': "QuarterOfYear", 'q': "QuarterOfYear", 'G': "Era", 'H': "HourOfDay",
