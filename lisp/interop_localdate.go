@@ -38,20 +38,7 @@ var localDateBuiltins = concatRows(
 			}},
 		{Name: ".between", Sig: "(.between ChronoUnit/DAYS from to)", Doc: "whole units from one date or time to another", Category: "idiom", reach: javaForm,
 			MinArgs: 3, MaxArgs: 3, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				u, err := unitArg(".between", args[0])
-				if err != nil {
-					return nil, err
-				}
-				a, err := temporalArg(".between", args[1], localDate|localTime|localDateTime|instant)
-				if err != nil {
-					return nil, err
-				}
-				b, err := temporalArg(".between", args[2], localDate|localTime|localDateTime|instant)
-				if err != nil {
-					return nil, err
-				}
-				n, err := until(".between", a, b, u)
-				return Int(n), err
+				return unitsBetween(".between", args[0], args[1], args[2])
 			}},
 		timeStatic("LocalDate/parse", "(LocalDate/parse s) (LocalDate/parse s formatter)", "the ISO date s, or s read with formatter", 1, 2, parseAs(localDate)),
 		timeStatic("LocalTime/parse", "(LocalTime/parse s) (LocalTime/parse s formatter)", "the ISO time s (10:15, 10:15:30)", 1, 2, parseAs(localTime)),
@@ -252,20 +239,7 @@ var localDateBuiltins = concatRows(
 					b.kind = localDate
 					return String(periodBetween(a, b).String()), nil
 				}
-				a, err := temporalArg(".until", args[0], localDate|localTime|localDateTime|instant)
-				if err != nil {
-					return nil, err
-				}
-				b, err := temporalArg(".until", args[1], localDate|localTime|localDateTime|instant)
-				if err != nil {
-					return nil, err
-				}
-				u, err := unitArg(".until", args[2])
-				if err != nil {
-					return nil, err
-				}
-				n, err := until(".until", a, b, u)
-				return Int(n), err
+				return unitsBetween(".until", args[2], args[0], args[1])
 			}},
 		{Name: ".format", Sig: "(.format date formatter) (.format formatter date)", Doc: "the date or time written with the formatter", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
@@ -995,4 +969,22 @@ func instantOf(unit int64) func(string, []Value) (Value, error) {
 		}
 		return t.value(), nil
 	}
+}
+
+// unitsBetween is (.between unit from to) and (.until from to unit).
+func unitsBetween(form string, unit, from, to Value) (Value, error) {
+	u, err := unitArg(form, unit)
+	if err != nil {
+		return nil, err
+	}
+	a, err := temporalArg(form, from, localDate|localTime|localDateTime|instant)
+	if err != nil {
+		return nil, err
+	}
+	b, err := temporalArg(form, to, localDate|localTime|localDateTime|instant)
+	if err != nil {
+		return nil, err
+	}
+	n, err := until(form, a, b, u)
+	return Int(n), err
 }
