@@ -76,6 +76,10 @@ var localDateBuiltins = concatRows(
 			}
 			return temporal{kind: localTime, nano: nano}.value(), nil
 		}),
+		adjuster("firstDayOfMonth"), adjuster("lastDayOfMonth"), adjuster("firstDayOfNextMonth"),
+		adjuster("firstDayOfYear"), adjuster("lastDayOfYear"), adjuster("firstDayOfNextYear"),
+		adjuster("next"), adjuster("nextOrSame"), adjuster("previous"), adjuster("previousOrSame"),
+		adjuster("firstInMonth"), adjuster("lastInMonth"),
 		timeStatic("Instant/ofEpochMilli", "(Instant/ofEpochMilli ms)", "the instant ms milliseconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(1_000_000)),
 		timeStatic("Instant/ofEpochSecond", "(Instant/ofEpochSecond s)", "the instant s seconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(nanosPerSecond)),
 		timeStatic("LocalTime/ofSecondOfDay", "(LocalTime/ofSecondOfDay n)", "the time n seconds after midnight", 1, 1, func(form string, args []Value) (Value, error) {
@@ -165,12 +169,7 @@ var localDateBuiltins = concatRows(
 			if err != nil {
 				return nil, err
 			}
-			for _, n := range f {
-				if err := javaInt(form, n); err != nil {
-					return nil, err
-				}
-			}
-			return String(period{f[0], f[1], f[2]}.String()), nil
+			return period{f[0], f[1], f[2]}.value(form)
 		}),
 		periodOf("Period/ofDays", func(n int64) period { return period{days: n} }),
 		periodOf("Period/ofWeeks", func(n int64) period { return period{days: 7 * n} }),
@@ -241,6 +240,8 @@ var localDateBuiltins = concatRows(
 				}
 				return unitsBetween(".until", args[2], args[0], args[1])
 			}},
+		{Name: ".with", Sig: "(.with date (TemporalAdjusters/lastDayOfMonth))", Doc: "the date moved by a TemporalAdjuster", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: builtinWith},
 		{Name: ".format", Sig: "(.format date formatter) (.format formatter date)", Doc: "the date or time written with the formatter", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				value, fmtArg := args[0], args[1]
@@ -451,11 +452,7 @@ func periodOf(name string, make func(int64) period) *Builtin {
 		if err := javaInt(form, n); err != nil {
 			return nil, err
 		}
-		p := make(n)
-		if err := javaInt(form, p.days); err != nil {
-			return nil, err
-		}
-		return String(p.String()), nil
+		return make(n).value(form)
 	})
 }
 
@@ -527,7 +524,7 @@ func shiftMethods() []*Builtin {
 						default:
 							p.years += sign * n
 						}
-						return String(p.String()), nil
+						return p.value(name)
 					}
 					t, err := receiver(name, args, s.classes)
 					if err != nil {
@@ -588,7 +585,7 @@ func plusAmount(name string, args []Value, sign int64) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return String(period{p.years + sign*o.years, p.months + sign*o.months, p.days + sign*o.days}.String()), nil
+		return period{p.years + sign*o.years, p.months + sign*o.months, p.days + sign*o.days}.value(name)
 	}
 	t, err := temporalArg(name, args[0], localDate|localTime|localDateTime|instant)
 	if err != nil {
@@ -791,7 +788,7 @@ func durationMethods() []*Builtin {
 		&Builtin{Name: ".negated", Sig: "(.negated amount)", Doc: "the Duration or Period with its sign changed", Category: "idiom", reach: javaForm,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				if p, ok := asPeriod(args[0]); ok {
-					return String(period{-p.years, -p.months, -p.days}.String()), nil
+					return period{-p.years, -p.months, -p.days}.value(".negated")
 				}
 				d, err := durationArg(".negated", args[0])
 				if err == nil {
@@ -806,7 +803,10 @@ func durationMethods() []*Builtin {
 					return nil, err
 				}
 				if p, ok := asPeriod(args[0]); ok {
-					return String(period{p.years * n, p.months * n, p.days * n}.String()), nil
+					if err := javaInt(".multipliedBy", n); err != nil {
+						return nil, err
+					}
+					return period{p.years * n, p.months * n, p.days * n}.value(".multipliedBy")
 				}
 				d, err := durationArg(".multipliedBy", args[0])
 				if err != nil {
@@ -987,4 +987,92 @@ func unitsBetween(form string, unit, from, to Value) (Value, error) {
 	}
 	n, err := until(form, a, b, u)
 	return Int(n), err
+}
+
+// adjuster is a static of TemporalAdjusters: the adjuster is its call as
+// text, "lastDayOfMonth" or "next(MONDAY)", which .with applies.
+func adjuster(method string) *Builtin {
+	name := "TemporalAdjusters/" + method
+	takesDay := strings.HasPrefix(method, "next") || strings.HasPrefix(method, "previous") || strings.HasSuffix(method, "InMonth")
+	n := 0
+	if takesDay {
+		n = 1
+	}
+	return &Builtin{Name: name, Sig: "(" + name + strings.Repeat(" day-of-week", n) + ")", Doc: "a TemporalAdjuster, for .with", Category: "idiom",
+		reach: javaStatic, aliases: []string{"java.time.temporal." + name}, MinArgs: n, MaxArgs: n, Cost: cost(builds),
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			if !takesDay {
+				return String(method), nil
+			}
+			if _, err := weekdayArg(name, args[0]); err != nil {
+				return nil, err
+			}
+			return String(method + "(" + string(args[0].(String)) + ")"), nil
+		}}
+}
+
+// weekdayArg reads a DayOfWeek, as .getDayOfWeek and DayOfWeek/MONDAY give
+// it: Monday 1 to Sunday 7.
+func weekdayArg(form string, v Value) (int64, error) {
+	if s, ok := v.(String); ok {
+		for i, d := range dayNames {
+			if strings.ToUpper(d) == string(s) {
+				return int64(i + 1), nil
+			}
+		}
+	}
+	return 0, typeErrorf(form, "a day of the week (DayOfWeek/MONDAY)", v)
+}
+
+// builtinWith is (.with date adjuster): Java's TemporalAdjusters.
+func builtinWith(th *Thread, args []Value) (Value, error) {
+	t, err := receiver(".with", args, localDate|localDateTime)
+	if err != nil {
+		return nil, err
+	}
+	adj, _ := args[1].(String)
+	method, day, _ := strings.Cut(strings.TrimSuffix(string(adj), ")"), "(")
+	dow := int64(0)
+	if day != "" {
+		if dow, err = weekdayArg(".with", String(day)); err != nil {
+			return nil, err
+		}
+	}
+	y, m, _ := t.civil()
+	weekday := fieldValue('E', t)
+	switch method {
+	case "firstDayOfMonth":
+		t.day = epochDay(y, m, 1)
+	case "lastDayOfMonth":
+		t.day = epochDay(y, m, monthLength(y, m))
+	case "firstDayOfNextMonth":
+		t.day = epochDay(y, m, monthLength(y, m)) + 1
+	case "firstDayOfYear":
+		t.day = epochDay(y, time.January, 1)
+	case "lastDayOfYear":
+		t.day = epochDay(y, time.December, 31)
+	case "firstDayOfNextYear":
+		t.day = epochDay(y, time.December, 31) + 1
+	case "next":
+		t.day += floorMod(dow-weekday-1, 7) + 1
+	case "nextOrSame":
+		t.day += floorMod(dow-weekday, 7)
+	case "previous":
+		t.day -= floorMod(weekday-dow-1, 7) + 1
+	case "previousOrSame":
+		t.day -= floorMod(weekday-dow, 7)
+	case "firstInMonth":
+		first := temporal{kind: localDate, day: epochDay(y, m, 1)}
+		t.day = first.day + floorMod(dow-fieldValue('E', first), 7)
+	case "lastInMonth":
+		last := temporal{kind: localDate, day: epochDay(y, m, monthLength(y, m))}
+		t.day = last.day - floorMod(fieldValue('E', last)-dow, 7)
+	default:
+		return nil, typeErrorf(".with", "a TemporalAdjuster", args[1]).
+			WithHint("(TemporalAdjusters/lastDayOfMonth) and the other TemporalAdjusters make one; (.withDayOfMonth d 1) sets the day")
+	}
+	if t.day < minEpochDay || t.day > maxEpochDay {
+		return nil, fieldError(".with", "EpochDay", minEpochDay, maxEpochDay, t.day)
+	}
+	return t.value(), nil
 }

@@ -433,14 +433,13 @@ func plusUnit(form string, t temporal, n int64, u chronoUnit) (temporal, error) 
 // their short names, with their packages.
 var javaTimeClasses = map[string]string{"LocalDate": "java.time.", "LocalTime": "java.time.", "LocalDateTime": "java.time.",
 	"Duration": "java.time.", "Period": "java.time.", "DayOfWeek": "java.time.", "Month": "java.time.", "Instant": "java.time.",
-	"ChronoUnit": "java.time.temporal.", "DateTimeFormatter": "java.time.format."}
+	"ChronoUnit": "java.time.temporal.", "TemporalAdjusters": "java.time.temporal.", "DateTimeFormatter": "java.time.format."}
 
 // javaTimeAbsent are the java.time classes programs name that are not
 // here: zones, offsets and the rarer temporals.
 var javaTimeAbsent = map[string]string{"ZoneId": "java.time.", "ZoneOffset": "java.time.", "ZonedDateTime": "java.time.",
 	"OffsetDateTime": "java.time.", "OffsetTime": "java.time.", "YearMonth": "java.time.", "Year": "java.time.",
-	"MonthDay": "java.time.", "Clock": "java.time.", "ChronoField": "java.time.temporal.",
-	"TemporalAdjusters": "java.time.temporal.", "IsoFields": "java.time.temporal."}
+	"MonthDay": "java.time.", "Clock": "java.time.", "ChronoField": "java.time.temporal.", "IsoFields": "java.time.temporal."}
 
 // unknownJavaTime reports a static of a java.time class that is not here,
 // naming the ones that are; nil when ns is no such class.
@@ -448,7 +447,7 @@ func (c *compiler) unknownJavaTime(ns, name string) *Error {
 	class := ns[strings.LastIndexByte(ns, '.')+1:]
 	if pkg, ok := javaTimeAbsent[class]; ok && (ns == class || ns == pkg+class) {
 		return c.errorf(undefinedSymbol, "%s is not available: there are no time zones or other java.time classes here than local dates and times", ns).
-			WithHint(`use LocalDate, LocalTime, LocalDateTime, Duration, Period, ChronoUnit or DateTimeFormatter: (LocalDateTime/parse "2026-01-08T10:15"); the first of a month is (.withDayOfMonth d 1)`)
+			WithHint(`use LocalDate, LocalTime, LocalDateTime, Instant, Duration, Period, ChronoUnit, TemporalAdjusters or DateTimeFormatter: (LocalDateTime/parse "2026-01-08T10:15")`)
 	}
 	pkg, ok := javaTimeClasses[class]
 	if !ok || (ns != class && ns != pkg+class) {

@@ -228,6 +228,16 @@ func (p period) String() string {
 	return s
 }
 
+// value is p as its text, or Java's error for a part beyond an int.
+func (p period) value(form string) (Value, error) {
+	for _, n := range []int64{p.years, p.months, p.days} {
+		if err := javaInt(form, n); err != nil {
+			return nil, err
+		}
+	}
+	return String(p.String()), nil
+}
+
 // asPeriod reads v as a Period: P then years, months, weeks and days.
 func asPeriod(v Value) (period, bool) {
 	s, ok := v.(String)

@@ -84,6 +84,10 @@ func formatterOf(form string, v Value) (*dateFormatter, error) {
 	return compilePattern(form, string(s))
 }
 
+// maxSectionDepth bounds the nesting of [optional] sections, which
+// formatting and parsing walk recursively.
+const maxSectionDepth = 16
+
 // compilePattern reads a pattern as DateTimeFormatter.ofPattern does.
 func compilePattern(form, pattern string) (*dateFormatter, error) {
 	bad := func(msg string) error {
@@ -133,6 +137,9 @@ func compilePattern(form, pattern string) (*dateFormatter, error) {
 			items = append(items, fmtItem{lit: lit.String()})
 			i = end + 1
 		case c == '[':
+			if len(stack) >= maxSectionDepth {
+				return nil, Errorf(validationError, "%s: the pattern nests more than %d optional sections", form, maxSectionDepth)
+			}
 			stack = append(stack, items)
 			items = nil
 			i++
