@@ -80,6 +80,10 @@ var localDateBuiltins = concatRows(
 		adjuster("firstDayOfYear"), adjuster("lastDayOfYear"), adjuster("firstDayOfNextYear"),
 		adjuster("next"), adjuster("nextOrSame"), adjuster("previous"), adjuster("previousOrSame"),
 		adjuster("firstInMonth"), adjuster("lastInMonth"),
+		timeStatic("Year/isLeap", "(Year/isLeap year)", "whether the year is a leap year", 1, 1, func(form string, args []Value) (Value, error) {
+			n, err := intArg(form, args, 0)
+			return boolValue(isLeap(n)), err
+		}),
 		timeStatic("Instant/ofEpochMilli", "(Instant/ofEpochMilli ms)", "the instant ms milliseconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(1_000_000)),
 		timeStatic("Instant/ofEpochSecond", "(Instant/ofEpochSecond s)", "the instant s seconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(nanosPerSecond)),
 		timeStatic("LocalTime/ofSecondOfDay", "(LocalTime/ofSecondOfDay n)", "the time n seconds after midnight", 1, 1, func(form string, args []Value) (Value, error) {

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,7 @@ type fmtItem struct {
 	exceedsPad         bool
 	reduced            bool // yy: two digits of a year from 2000
 	fraction           bool
+	offset, zone       bool // ISO's offset and zone id, read and not kept
 }
 
 type dateFormatter struct {
@@ -40,35 +42,38 @@ type dateFormatter struct {
 // where Java would give another answer.
 const unsupportedLetters = "YwWecFANnVvzOXxZpBg"
 
-// isoFormatters are Java's constants by name.
-var isoFormatters = map[string]func() *dateFormatter{
-	"ISO_LOCAL_DATE":      func() *dateFormatter { return isoFormatter(localDate) },
-	"ISO_DATE":            func() *dateFormatter { return isoFormatter(localDate) },
-	"ISO_LOCAL_TIME":      func() *dateFormatter { return isoFormatter(localTime) },
-	"ISO_TIME":            func() *dateFormatter { return isoFormatter(localTime) },
-	"ISO_LOCAL_DATE_TIME": func() *dateFormatter { return isoFormatter(localDateTime) },
-	"ISO_DATE_TIME":       func() *dateFormatter { return isoFormatter(localDateTime) },
-	"BASIC_ISO_DATE": func() *dateFormatter {
-		return &dateFormatter{strict: true, items: []fmtItem{
-			{letter: 'u', count: 4, minWidth: 4, maxWidth: 4}, {letter: 'M', count: 2, minWidth: 2, maxWidth: 2},
-			{letter: 'd', count: 2, minWidth: 2, maxWidth: 2}}}
-	},
-}
+// The ISO formatters are built once and never changed: formatting and
+// parsing only read them.
+var (
+	isoDate     = []fmtItem{{letter: 'u', count: 4, minWidth: 4, maxWidth: 10, exceedsPad: true}, {lit: "-"}, {letter: 'M', count: 2, minWidth: 2, maxWidth: 2}, {lit: "-"}, {letter: 'd', count: 2, minWidth: 2, maxWidth: 2}}
+	isoClock    = []fmtItem{{letter: 'H', count: 2, minWidth: 2, maxWidth: 2}, {lit: ":"}, {letter: 'm', count: 2, minWidth: 2, maxWidth: 2}, {letter: '[', optional: []fmtItem{{lit: ":"}, {letter: 's', count: 2, minWidth: 2, maxWidth: 2}, {letter: '[', optional: []fmtItem{{letter: 'S', fraction: true, minWidth: 0, maxWidth: 9}}}}}}
+	isoDateTime = slices.Concat(isoDate, []fmtItem{{lit: "T"}}, isoClock)
+	// An offset (Z, +01:00) and a zone ([Europe/Paris]), which ISO_DATE,
+	// ISO_TIME and ISO_DATE_TIME read and a local value does not have.
+	isoOffset = fmtItem{letter: '[', optional: []fmtItem{{letter: 'O', offset: true}}}
+	isoZoned  = fmtItem{letter: '[', optional: []fmtItem{{letter: 'O', offset: true}, {letter: '[', optional: []fmtItem{{lit: "["}, {letter: 'V', zone: true}, {lit: "]"}}}}}
+
+	isoFormatters = map[string]*dateFormatter{
+		"ISO_LOCAL_DATE":      {strict: true, items: isoDate},
+		"ISO_DATE":            {strict: true, items: slices.Concat(isoDate, []fmtItem{isoOffset})},
+		"ISO_LOCAL_TIME":      {strict: true, items: isoClock},
+		"ISO_TIME":            {strict: true, items: slices.Concat(isoClock, []fmtItem{isoOffset})},
+		"ISO_LOCAL_DATE_TIME": {strict: true, items: isoDateTime},
+		"ISO_DATE_TIME":       {strict: true, items: slices.Concat(isoDateTime, []fmtItem{isoZoned})},
+		"BASIC_ISO_DATE": {strict: true, items: []fmtItem{{letter: 'u', count: 4, minWidth: 4, maxWidth: 4},
+			{letter: 'M', count: 2, minWidth: 2, maxWidth: 2}, {letter: 'd', count: 2, minWidth: 2, maxWidth: 2}, isoOffset}},
+	}
+)
 
 // isoFormatter is ISO_LOCAL_DATE, ISO_LOCAL_TIME or ISO_LOCAL_DATE_TIME.
 func isoFormatter(kind temporalKind) *dateFormatter {
-	date := []fmtItem{{letter: 'u', count: 4, minWidth: 4, maxWidth: 10, exceedsPad: true}, {lit: "-"},
-		{letter: 'M', count: 2, minWidth: 2, maxWidth: 2}, {lit: "-"}, {letter: 'd', count: 2, minWidth: 2, maxWidth: 2}}
-	clock := []fmtItem{{letter: 'H', count: 2, minWidth: 2, maxWidth: 2}, {lit: ":"}, {letter: 'm', count: 2, minWidth: 2, maxWidth: 2},
-		{letter: '[', optional: []fmtItem{{lit: ":"}, {letter: 's', count: 2, minWidth: 2, maxWidth: 2},
-			{letter: '[', optional: []fmtItem{{letter: 'S', fraction: true, minWidth: 0, maxWidth: 9}}}}}}
 	switch kind {
 	case localDate:
-		return &dateFormatter{strict: true, items: date}
+		return isoFormatters["ISO_LOCAL_DATE"]
 	case localTime:
-		return &dateFormatter{strict: true, items: clock}
+		return isoFormatters["ISO_LOCAL_TIME"]
 	}
-	return &dateFormatter{strict: true, items: append(append(date, fmtItem{lit: "T"}), clock...)}
+	return isoFormatters["ISO_LOCAL_DATE_TIME"]
 }
 
 // formatterOf reads v as a formatter: a pattern or a constant's name.
@@ -79,7 +84,7 @@ func formatterOf(form string, v Value) (*dateFormatter, error) {
 			WithHint(`(DateTimeFormatter/ofPattern "dd/MM/yyyy") makes one`)
 	}
 	if iso, ok := isoFormatters[string(s)]; ok {
-		return iso(), nil
+		return iso, nil
 	}
 	return compilePattern(form, string(s))
 }
@@ -410,7 +415,7 @@ func (f *dateFormatter) write(form string, b *strings.Builder, items []fmtItem, 
 			b.WriteString(section.String())
 			continue
 		}
-		if timeLetter(it.letter) && !t.hasTime() || !timeLetter(it.letter) && !t.hasDate() {
+		if it.offset || it.zone || timeLetter(it.letter) && !t.hasTime() || !timeLetter(it.letter) && !t.hasDate() {
 			if optional {
 				return errMissingField
 			}
@@ -477,6 +482,21 @@ func (f *dateFormatter) read(text string, pos int, items []fmtItem, fields parse
 				return pos, false
 			}
 			pos += len(it.lit)
+		case it.offset:
+			n := offsetLength(text[pos:])
+			if n == 0 {
+				return pos, false
+			}
+			pos += n
+		case it.zone:
+			n := 0
+			for pos+n < len(text) && text[pos+n] != ']' {
+				n++
+			}
+			if n == 0 {
+				return pos, false
+			}
+			pos += n
 		case it.letter == '[':
 			trial := parsed{}
 			if end, ok := f.read(text, pos, it.optional, trial); ok {
@@ -565,6 +585,26 @@ func (f *dateFormatter) read(text string, pos int, items []fmtItem, fields parse
 		}
 	}
 	return pos, true
+}
+
+// offsetLength is the length of the offset text starts with: Z, or a
+// sign and hours and minutes (+01:00, +01:00:30), or 0.
+func offsetLength(text string) int {
+	if strings.HasPrefix(text, "Z") {
+		return 1
+	}
+	if len(text) < 6 || (text[0] != '+' && text[0] != '-') || text[3] != ':' {
+		return 0
+	}
+	for _, i := range []int{1, 2, 4, 5} {
+		if text[i] < '0' || text[i] > '9' {
+			return 0
+		}
+	}
+	if len(text) >= 9 && text[6] == ':' && text[7] >= '0' && text[7] <= '9' && text[8] >= '0' && text[8] <= '9' {
+		return 9
+	}
+	return 6
 }
 
 func pow10(n int) int64 {
