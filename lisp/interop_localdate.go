@@ -84,6 +84,53 @@ var localDateBuiltins = concatRows(
 			n, err := intArg(form, args, 0)
 			return boolValue(isLeap(n)), err
 		}),
+		timeStatic("ZoneId/of", `(ZoneId/of "UTC")`, "a zone: UTC or a fixed offset", 1, 1, func(form string, args []Value) (Value, error) {
+			_, text, err := zoneArg(form, args[0], true)
+			return String(text), err
+		}),
+		timeStatic("ZoneOffset/of", `(ZoneOffset/of "+02:00")`, "a fixed offset from UTC", 1, 1, func(form string, args []Value) (Value, error) {
+			_, text, err := zoneArg(form, args[0], false)
+			return String(text), err
+		}),
+		timeStatic("ZoneOffset/ofHours", "(ZoneOffset/ofHours n)", "the offset of n hours from UTC", 1, 1, func(form string, args []Value) (Value, error) {
+			n, err := intArg(form, args, 0)
+			if err != nil {
+				return nil, err
+			}
+			if n < -18 || n > 18 {
+				return nil, timeError(form, "DateTimeException", "Zone offset hours not in valid range: value "+strconv.FormatInt(n, 10)+" is not in the range -18 to 18")
+			}
+			return String(offsetText(n * 3600)), nil
+		}),
+		timeStatic("LocalDateTime/ofInstant", "(LocalDateTime/ofInstant instant zone)", "the local date-time of an instant in a zone", 2, 2, ofInstant(localDateTime)),
+		timeStatic("LocalDate/ofInstant", "(LocalDate/ofInstant instant zone)", "the local date of an instant in a zone", 2, 2, ofInstant(localDate)),
+		timeStatic("LocalDateTime/ofEpochSecond", "(LocalDateTime/ofEpochSecond s nanos offset)", "the local date-time s seconds after the epoch at an offset", 3, 3,
+			func(form string, args []Value) (Value, error) {
+				secs, err := intArg(form, args, 0)
+				if err != nil {
+					return nil, err
+				}
+				nanos, err := intArg(form, args, 1)
+				if err != nil {
+					return nil, err
+				}
+				if nanos < 0 || nanos >= nanosPerSecond {
+					return nil, fieldError(form, "NanoOfSecond", 0, nanosPerSecond-1, nanos)
+				}
+				off, _, err := zoneArg(form, args[2], false)
+				if err != nil {
+					return nil, err
+				}
+				local, err := addExact(form, secs, off)
+				if err != nil {
+					return nil, err
+				}
+				t := temporal{kind: localDateTime, day: floorDiv(local, 86400), nano: floorMod(local, 86400)*nanosPerSecond + nanos}
+				if t.day < minEpochDay || t.day > maxEpochDay {
+					return nil, fieldError(form, "EpochDay", minEpochDay, maxEpochDay, t.day)
+				}
+				return t.value(), nil
+			}),
 		timeStatic("Instant/ofEpochMilli", "(Instant/ofEpochMilli ms)", "the instant ms milliseconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(1_000_000)),
 		timeStatic("Instant/ofEpochSecond", "(Instant/ofEpochSecond s)", "the instant s seconds after 1970-01-01T00:00:00Z", 1, 1, instantOf(nanosPerSecond)),
 		timeStatic("LocalTime/ofSecondOfDay", "(LocalTime/ofSecondOfDay n)", "the time n seconds after midnight", 1, 1, func(form string, args []Value) (Value, error) {
@@ -246,6 +293,24 @@ var localDateBuiltins = concatRows(
 			}},
 		{Name: ".with", Sig: "(.with date (TemporalAdjusters/lastDayOfMonth))", Doc: "the date moved by a TemporalAdjuster", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: builtinWith},
+		{Name: ".toEpochSecond", Sig: "(.toEpochSecond date-time offset)", Doc: "the seconds since the epoch of a local date-time at an offset", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				t, off, err := atOffset(".toEpochSecond", args)
+				if err != nil {
+					return nil, err
+				}
+				return Int(t.day*86400 + t.nano/nanosPerSecond - off), nil
+			}},
+		{Name: ".toInstant", Sig: "(.toInstant date-time offset)", Doc: "the instant of a local date-time at an offset", Category: "idiom", reach: javaForm,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+				t, off, err := atOffset(".toInstant", args)
+				if err != nil {
+					return nil, err
+				}
+				t.kind = instant
+				t, err = addNanos(".toInstant", t, -off, nanosPerSecond)
+				return t.value(), err
+			}},
 		{Name: ".format", Sig: "(.format date formatter) (.format formatter date)", Doc: "the date or time written with the formatter", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				value, fmtArg := args[0], args[1]
@@ -380,6 +445,7 @@ func javaTimeConstants() map[string]Value {
 	for name, tag := range javaLocales {
 		add("java.util.", "Locale/"+name, String(tag))
 	}
+	add("java.time.", "ZoneOffset/UTC", String("Z"))
 	add("java.time.", "Duration/ZERO", String("PT0S"))
 	add("java.time.", "Period/ZERO", String("P0D"))
 	add("java.time.", "LocalTime/MIDNIGHT", String("00:00"))
@@ -1079,4 +1145,75 @@ func builtinWith(th *Thread, args []Value) (Value, error) {
 		return nil, fieldError(".with", "EpochDay", minEpochDay, maxEpochDay, t.day)
 	}
 	return t.value(), nil
+}
+
+// zoneArg reads a zone: "Z" (ZoneOffset/UTC), "UTC", "GMT" or a fixed
+// offset "+02:00"; anyZone takes the region names of ZoneId too. The
+// zone's rules are not here, so a region other than UTC is refused.
+func zoneArg(form string, v Value, anyZone bool) (offset int64, text string, err error) {
+	s, ok := v.(String)
+	if !ok {
+		return 0, "", typeErrorf(form, "a zone (ZoneOffset/UTC)", v)
+	}
+	switch {
+	case s == "Z":
+		return 0, "Z", nil
+	case anyZone && (s == "UTC" || s == "GMT" || s == "UT"):
+		return 0, string(s), nil
+	case len(s) == 6 && offsetLength(string(s)) == 6:
+		h, m := int64(s[1]-'0')*10+int64(s[2]-'0'), int64(s[4]-'0')*10+int64(s[5]-'0')
+		if h <= 18 && m <= 59 && h*60+m <= 18*60 {
+			off := h*3600 + m*60
+			if s[0] == '-' {
+				off = -off
+			}
+			return off, offsetText(off), nil
+		}
+	}
+	return 0, "", Errorf(validationError, "%s: the zone %s is not available: only UTC and fixed offsets are", form, describe(s)).
+		WithHint(`use ZoneOffset/UTC, or a fixed offset such as (ZoneOffset/of "+02:00")`)
+}
+
+// offsetText is Java's ZoneOffset text: Z, or +HH:MM.
+func offsetText(secs int64) string {
+	if secs == 0 {
+		return "Z"
+	}
+	sign := "+"
+	if secs < 0 {
+		sign, secs = "-", -secs
+	}
+	return sign + zeroPad(secs/3600, 2) + ":" + zeroPad(secs/60%60, 2)
+}
+
+// ofInstant is LocalDateTime/ofInstant or LocalDate/ofInstant.
+func ofInstant(kind temporalKind) func(string, []Value) (Value, error) {
+	return func(form string, args []Value) (Value, error) {
+		t, err := temporalArg(form, args[0], instant)
+		if err != nil {
+			return nil, err
+		}
+		off, _, err := zoneArg(form, args[1], true)
+		if err != nil {
+			return nil, err
+		}
+		if t, err = addNanos(form, t, off, nanosPerSecond); err != nil {
+			return nil, err
+		}
+		t.kind = kind
+		if kind == localDate {
+			t.nano = 0
+		}
+		return t.value(), nil
+	}
+}
+
+// atOffset reads (.toEpochSecond date-time offset) and its kin.
+func atOffset(form string, args []Value) (temporal, int64, error) {
+	t, err := receiver(form, args, localDateTime)
+	if err != nil {
+		return t, 0, err
+	}
+	off, _, err := zoneArg(form, args[1], false)
+	return t, off, err
 }

@@ -433,11 +433,11 @@ func plusUnit(form string, t temporal, n int64, u chronoUnit) (temporal, error) 
 // their short names, with their packages.
 var javaTimeClasses = map[string]string{"LocalDate": "java.time.", "LocalTime": "java.time.", "LocalDateTime": "java.time.",
 	"Duration": "java.time.", "Period": "java.time.", "DayOfWeek": "java.time.", "Month": "java.time.", "Instant": "java.time.",
-	"Year": "java.time.", "ChronoUnit": "java.time.temporal.", "TemporalAdjusters": "java.time.temporal.", "DateTimeFormatter": "java.time.format."}
+	"Year": "java.time.", "ZoneId": "java.time.", "ZoneOffset": "java.time.", "ChronoUnit": "java.time.temporal.", "TemporalAdjusters": "java.time.temporal.", "DateTimeFormatter": "java.time.format."}
 
 // javaTimeAbsent are the java.time classes programs name that are not
 // here: zones, offsets and the rarer temporals.
-var javaTimeAbsent = map[string]string{"ZoneId": "java.time.", "ZoneOffset": "java.time.", "ZonedDateTime": "java.time.",
+var javaTimeAbsent = map[string]string{"ZonedDateTime": "java.time.",
 	"OffsetDateTime": "java.time.", "OffsetTime": "java.time.", "YearMonth": "java.time.",
 	"MonthDay": "java.time.", "Clock": "java.time.", "ChronoField": "java.time.temporal.", "IsoFields": "java.time.temporal."}
 
