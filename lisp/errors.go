@@ -87,11 +87,17 @@ var javaSupers = map[string]string{
 	// format's, from java.util
 	"IllegalFormatException":           "IllegalArgumentException",
 	"IllegalFormatConversionException": "IllegalFormatException",
+
+	// java.time's
+	"DateTimeException":                "RuntimeException",
+	"DateTimeParseException":           "DateTimeException",
+	"UnsupportedTemporalTypeException": "DateTimeException",
 }
 
 // javaPackages give each class of javaSupers its full name.
 var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang.",
-	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util."}
+	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util.",
+	"DateTimeException": "java.time.", "DateTimeParseException": "java.time.format.", "UnsupportedTemporalTypeException": "java.time.temporal."}
 
 // javaClassName is the full name of the class short.
 func javaClassName(short string) string {

@@ -51,8 +51,6 @@ var heldoutKnown = map[string]string{
 	"helpers/defn-filter-map":           "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
 	"err2/catch-all-throwable-message":  "silent: (quot 1 0)'s message is not \"/ by zero\", which Clojure gives when it compiles quot on primitive longs (boxed values, as from a collection, give \"Divide by zero\")",
 	"parse/ints-radix":                  "Integer/valueOf of an integer is refused, with a hint about parse-long",
-	"dates/local-date-of-format":        ".format with a DateTimeFormatter is refused, and the hint names no builtin",
-	"dates/duration-between-times":      "java.time.LocalTime and Duration are not available, and the hint lists the namespaces",
 	"err2/catch-class-name":             ".getSimpleName of a class is refused, and the hint names no builtin",
 	"math2/bigdec-money":                "no BigDecimal: 19.99M is refused",
 	"interop2/string-join-static":       ".repeat is refused, and the hint does not name (apply str (repeat n s))",

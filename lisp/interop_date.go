@@ -1,15 +1,14 @@
 package lisp
 
 import (
-	"strings"
 	"time"
 )
 
 // The date interop of the specification (section 8.13), deterministic:
 // (java.util.Date. x) for a timestamp or a date string is that instant
 // as epoch milliseconds, which (.getTime d) returns; LocalDate/parse
-// checks an ISO date and returns it as its string, which compares and
-// prints as the specification shows. The current time, (java.util.Date.)
+// (interop_localdate.go) reads an ISO date and returns it as its string,
+// which compares and prints as the specification shows. The current time, (java.util.Date.)
 // and System/currentTimeMillis, would make a program's result depend on
 // when it ran, so they are refused with a hint to pass the time in data.
 var dateBuiltins = []*Builtin{
@@ -24,9 +23,6 @@ var dateBuiltins = []*Builtin{
 			return nil, typeErrorf(".getTime", "a date made by (java.util.Date. x)", args[0]).
 				WithHint("LocalDate/parse gives an ISO date string: compare those as strings")
 		}},
-	{Name: "LocalDate/parse", Sig: "(LocalDate/parse s)", Doc: "the ISO date s, checked", Category: "idiom",
-		reach: javaStatic, aliases: []string{"java.time.LocalDate/parse"},
-		MinArgs: 1, MaxArgs: 1, Fn: builtinLocalDateParse, Cost: cost(scans(arg(0)))},
 	{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Doc: "refused: the current time", Category: "idiom", reach: javaStatic,
 		Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("System/currentTimeMillis") }},
 }
@@ -57,16 +53,4 @@ func builtinDate(th *Thread, args []Value) (Value, error) {
 			WithHint(`write it as ISO-8601, e.g. "2026-01-08T14:30:00Z" or "2026-01-08"`)
 	}
 	return nil, typeErrorf("java.util.Date.", "a timestamp or a date string", args[0])
-}
-
-func builtinLocalDateParse(th *Thread, args []Value) (Value, error) {
-	s, ok := args[0].(String)
-	if !ok {
-		return nil, typeErrorf("LocalDate/parse", "an ISO date string", args[0])
-	}
-	if _, err := time.Parse(time.DateOnly, strings.TrimSpace(string(s))); err != nil {
-		return nil, Errorf(executionError, "LocalDate/parse cannot read %s as a date", describe(s)).
-			WithHint(`write dates as YYYY-MM-DD, e.g. "2026-01-08"`)
-	}
-	return String(strings.TrimSpace(string(s))), nil
 }

@@ -207,6 +207,7 @@ var javaConstants = func() map[string]Value {
 		m["DayOfWeek/"+name] = String(name)
 		m["java.time.DayOfWeek/"+name] = String(name)
 	}
+	maps.Copy(m, javaTimeConstants())
 	return m
 }()
 

@@ -35,9 +35,9 @@ func TestDocPrintsTheRow(t *testing.T) {
 		`(defn f [a b] a) (doc f)`:     {"f", "([a b])", "  defined by the program"},
 		`(doc "no-such-thing")`:        {`No documentation found for no-such-thing; (apropos "no-such-thing") searches the names`},
 		`(doc "if")`:                   {"if", "  a special form"},
-		`(doc ".plusDays")`:            {".plusDays", "(.plusDays date n)", "  the date moved, as Java's"},
+		`(doc ".plusDays")`:            {".plusDays", "(.plusDays t n)", "  the value moved, as Java's"},
 		`(doc "clojure.set/union")`:    {"union", "(union s1 s2 ...)", "  "},
-		`(doc "LocalDate/parse")`:      {"LocalDate/parse", "(LocalDate/parse s)", "  the ISO date s, checked"},
+		`(doc "LocalDate/parse")`:      {"LocalDate/parse", "(LocalDate/parse s) (LocalDate/parse s formatter)", "  the ISO date s, or s read with formatter"},
 		`(doc "json/generate-string")`: {"json/generate-string", jsonBuiltins[2].Sig, "  " + jsonBuiltins[2].Doc},
 	} {
 		res := run(t, src, introspectEnv)

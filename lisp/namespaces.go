@@ -156,6 +156,9 @@ func (c *compiler) unknownNamespace(ns, name string) *Error {
 		return c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name).
 			WithHint("there is no queue here; a vector is one: [] for %s/EMPTY, conj or into to add at the end, first for peek and (subvec q 1) for pop", ns)
 	}
+	if e := c.unknownJavaTime(ns, name); e != nil {
+		return e
+	}
 	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
 	return e.WithHint("%s", availableNamespaces)
 }

@@ -4,7 +4,8 @@
 ;;   CLASSPATH=$(echo /usr/share/java/{cheshire,jackson-core,jackson-dataformat-cbor,jackson-dataformat-smile,tigris}.jar | tr ' ' :) \
 ;;     clojure record.clj json.edn > json.jsonl
 ;; The imports and aliases are what a model's program relies on.
-(import '(java.time LocalDate DayOfWeek Instant) '(java.time.temporal ChronoUnit))
+(import '(java.time LocalDate LocalTime LocalDateTime Duration Period DayOfWeek Instant)
+        '(java.time.temporal ChronoUnit) '(java.time.format DateTimeFormatter))
 (require '[clojure.edn :as edn] '[clojure.string :as str])
 (when (= (first *command-line-args*) "json.edn")
   (require '[cheshire.core :as json] 'cheshire.core))
