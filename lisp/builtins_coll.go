@@ -304,6 +304,16 @@ func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
 	}
 }
 
+// mapEntryOf is find's answer: an entry, charged as a vector of two.
+func mapEntryOf(th *Thread, k, v Value) (Value, error) {
+	e, err := newVector(th, []Value{k, v})
+	if err != nil {
+		return nil, err
+	}
+	e.(*Vector).entry = true
+	return e, nil
+}
+
 func builtinFind(th *Thread, args []Value) (Value, error) {
 	// (find m k) is Clojure's entry lookup: using the map as a predicate
 	// over k's items would answer nil where the caller means the entry.
@@ -313,13 +323,13 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		if v, ok := c.Get(args[1]); ok {
-			return newVector(th, []Value{args[1], v})
+			return mapEntryOf(th, args[1], v)
 		}
 		return Nil, nil
 	case *Vector:
 		if i, ok := args[1].(Int); ok && !c.list {
 			if i >= 0 && int64(i) < int64(c.Len()) {
-				return newVector(th, []Value{i, c.elems[i]})
+				return mapEntryOf(th, i, c.elems[i])
 			}
 			return Nil, nil
 		}
@@ -1034,7 +1044,7 @@ func nthItem(th *Thread, fn string, coll Value, i int) (Value, bool, error) {
 				return nil, false, err
 			}
 			e := entries[i]
-			return NewVector([]Value{e.Key, e.Val}), true, nil
+			return newMapEntry(e.Key, e.Val), true, nil
 		}
 		return Nil, false, nil
 	}

@@ -57,7 +57,12 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			}
 			out = append(out, v)
 		}
-		return outer(NewVector(out))
+		// A list stays a list and an entry an entry, as Clojure's walk
+		// rebuilds each (a MapEntry of the walked key and value).
+		rebuilt := NewVector(out)
+		rebuilt.list = c.list
+		rebuilt.entry = c.entry
+		return outer(rebuilt)
 	case *Set:
 		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
 			return nil, err

@@ -678,7 +678,7 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 			if err := th.allocVector(2); err != nil {
 				return nil, err
 			}
-			out[i] = NewVector([]Value{e.Key, e.Val})
+			out[i] = newMapEntry(e.Key, e.Val)
 		}
 		return out, nil
 	case String:

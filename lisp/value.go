@@ -119,6 +119,10 @@ type Vector struct {
 	tail   *vectorTail
 	weight int64 // see valueWeight; its top bits hold nestsMeasured's count
 	list   bool  // a list rather than a vector
+	// entry marks the [key value] pair a map yields (seq, first, find,
+	// the walks): it is a vector in every other way, as Clojure's
+	// MapEntry is, and map-entry? tells it from a vector written as one.
+	entry bool
 }
 
 // emptyList is the list ().
@@ -132,6 +136,13 @@ func newList(elems []Value) *Vector {
 	v := NewVector(elems)
 	v.list = true
 	return v
+}
+
+// newMapEntry is the [k v] entry a map yields.
+func newMapEntry(k, v Value) *Vector {
+	e := NewVector([]Value{k, v})
+	e.entry = true
+	return e
 }
 
 // IsList reports whether v is a list rather than a vector.
