@@ -38,12 +38,8 @@ var heldoutKnown = map[string]string{
 	"str/count-substring":               "regex lookahead: RE2 has none, and the hint asks for a rewrite without naming one",
 	"num/bigint-explicit":               "no big integers: the hint's (long x) overflows on 10^19",
 	"num/inc-dec-overflow-safe":         "no big integers: the hint's inc overflows on Long/MAX_VALUE",
-	"seqx/vector-ops":                   ".indexOf on a vector is refused as a String method; the hint's (str x) does not give the index",
 	"interop/string-valueof-format":     "String/format is not available, and the hint names the namespaces instead of format",
 	"regex/posix-alpha-class":           "Java's POSIX class \\p{Alpha} does not compile in RE2, and the hint speaks of lookahead",
-	"edge/namespaced-keys-shorthand":    "an auto-resolved keyword (::keys, ::local) is a parse error whose hint does not name :user/local",
-	"edge/contains-string-index":        "contains? of a string is refused, and the hint's includes? tests a substring, not an index",
-	"edge/conj-map-pairs":               "merge of a map and a [k v] vector is refused",
 	"edge/equality-collections-numbers": "no BigInt: 1N is refused",
 	"text/pr-str-values":                "spec: a character is a one-character string, so the rewrite's pr-str of \\c is \"c\" (prn-str's hint itself works)",
 	"calc/mean-exact-int":               "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
@@ -56,10 +52,7 @@ var heldoutKnown = map[string]string{
 	"parse/ints-radix":                  "Integer/valueOf of an integer is refused, with a hint about parse-long",
 	"dates/local-date-of-format":        ".format with a DateTimeFormatter is refused, and the hint names no builtin",
 	"dates/duration-between-times":      "java.time.LocalTime and Duration are not available, and the hint lists the namespaces",
-	"err2/catch-class-name":             ".getSimpleName of a class is refused, and the hint names no builtin",
 	"math2/bigdec-money":                "no BigDecimal: 19.99M is refused",
-	"interop2/string-join-static":       ".repeat is refused, and the hint does not name (apply str (repeat n s))",
-	"interop2/list-java-methods":        "Java's List and Map methods on collections (.size, .get, .contains, .containsKey) are refused",
 	"interop2/string-format-static":     "String/format is not available, and the hint names the namespaces instead of format",
 }
 

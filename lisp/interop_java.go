@@ -45,14 +45,11 @@ var javaInteropBuiltins = concatRows(
 		stringMethod(".isBlank", "(.isBlank s)", 1, 1, func(s string, _ []Value) (Value, error) {
 			return boolValue(strings.TrimFunc(s, unicode.IsSpace) == ""), nil
 		}),
-		stringMethod(".contains", "(.contains s sub)", 2, 2, stringPair(".contains", strings.Contains)),
 		stringMethod(".startsWith", "(.startsWith s prefix)", 2, 2, stringPair(".startsWith", strings.HasPrefix)),
 		stringMethod(".endsWith", "(.endsWith s suffix)", 2, 2, stringPair(".endsWith", strings.HasSuffix)),
 		stringMethod(".equalsIgnoreCase", "(.equalsIgnoreCase s t)", 2, 2, stringPair(".equalsIgnoreCase", strings.EqualFold)),
 		stringMethod(".substring", "(.substring s start) (.substring s start end)", 2, 3, javaSubstring),
 		stringMethod(".charAt", "(.charAt s i)", 2, 2, javaCharAt),
-		stringMethod(".indexOf", "(.indexOf s sub) (.indexOf s sub from)", 2, 3, javaIndexOf(false)),
-		stringMethod(".lastIndexOf", "(.lastIndexOf s sub)", 2, 2, javaIndexOf(true)),
 		{Name: ".replace", Sig: "(.replace s old new)", Doc: "s with every old replaced by new, as text", Category: "idiom", reach: javaForm,
 			MinArgs: 3, MaxArgs: 3, Fn: javaReplace,
 			Cost: cost(scans(arg(0)), chargedInBody("the replaced string, charged before it is built"))},
@@ -161,6 +158,7 @@ var javaInteropBuiltins = concatRows(
 			return m
 		}),
 	},
+	javaCollectionMethods,
 	javaExceptionConstructors(),
 	localDateBuiltins,
 )
@@ -236,6 +234,8 @@ func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args
 // count: what .size and .isEmpty read. nil has no methods in Java.
 func javaSize(name string, v Value, strings bool) (int, error) {
 	switch c := v.(type) {
+	case NilType:
+		return 0, nilReceiver(name)
 	case *Vector:
 		return c.Len(), nil
 	case *Map:
@@ -247,7 +247,7 @@ func javaSize(name string, v Value, strings bool) (int, error) {
 			return len(c), nil
 		}
 	}
-	return 0, typeErrorf(name, "a collection", v)
+	return 0, noMethod(name, "a collection", []Value{v})
 }
 
 // mapEntryPart is .getKey (i 0) or .getValue (i 1) of a map entry, which
