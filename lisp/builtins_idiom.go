@@ -539,8 +539,8 @@ var javaBuiltins = slices.Concat(
 	[]*Builtin{
 		javaParse("Integer/parseInt", "an integer", "parse-long", javaParseInt(32)),
 		javaParse("Long/parseLong", "an integer", "parse-long", javaParseInt(64)),
-		javaParse("Integer/valueOf", "an integer", "parse-long", javaParseInt(32)),
-		javaParse("Long/valueOf", "an integer", "parse-long", javaParseInt(64)),
+		javaParse("Integer/valueOf", "an integer", "parse-long", javaValueOf(32)),
+		javaParse("Long/valueOf", "an integer", "parse-long", javaValueOf(64)),
 		javaParse("Double/parseDouble", "a number", "parse-double", javaParseDouble),
 		javaParse("Double/valueOf", "a number", "parse-double", javaParseDouble),
 		javaParse("Float/parseFloat", "a number", "parse-double", javaParseDouble),

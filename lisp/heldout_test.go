@@ -35,11 +35,8 @@ var heldoutKnown = map[string]string{
 	"misc/str-of-values":                "spec 8.4: no ratios; (str (/ 3 4)) is \"0.75\" where Clojure prints \"3/4\"",
 	"err/rethrow-wrap":                  "spec: parse-long of a non-string is nil, so nothing is thrown to wrap",
 	"thread/doto-not-needed":            "silent: conj! on a transient used for its effect (bashing in place) changes nothing here, Clojure's transient vector does change",
-	"str/count-substring":               "regex lookahead: RE2 has none, and the hint asks for a rewrite without naming one",
 	"num/bigint-explicit":               "no big integers: the hint's (long x) overflows on 10^19",
 	"num/inc-dec-overflow-safe":         "no big integers: the hint's inc overflows on Long/MAX_VALUE",
-	"interop/string-valueof-format":     "String/format is not available, and the hint names the namespaces instead of format",
-	"regex/posix-alpha-class":           "Java's POSIX class \\p{Alpha} does not compile in RE2, and the hint speaks of lookahead",
 	"edge/equality-collections-numbers": "no BigInt: 1N is refused",
 	"text/pr-str-values":                "spec: a character is a one-character string, so the rewrite's pr-str of \\c is \"c\" (prn-str's hint itself works)",
 	"calc/mean-exact-int":               "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
@@ -49,11 +46,9 @@ var heldoutKnown = map[string]string{
 	"helpers/defn-filter-map":           "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
 	"math2/float-vs-double":             "silent: float does not narrow to 32 bits, so the ratio hint's rewrite gives 0.1 for (double (float 0.1)), Clojure 0.10000000149011612",
 	"err2/catch-all-throwable-message":  "silent: (quot 1 0)'s message is not \"/ by zero\", which Clojure gives when it compiles quot on primitive longs (boxed values, as from a collection, give \"Divide by zero\")",
-	"parse/ints-radix":                  "Integer/valueOf of an integer is refused, with a hint about parse-long",
 	"dates/local-date-of-format":        ".format with a DateTimeFormatter is refused, and the hint names no builtin",
 	"dates/duration-between-times":      "java.time.LocalTime and Duration are not available, and the hint lists the namespaces",
 	"math2/bigdec-money":                "no BigDecimal: 19.99M is refused",
-	"interop2/string-format-static":     "String/format is not available, and the hint names the namespaces instead of format",
 }
 
 // heldoutOutcome is idiomOutcome, with a refusal whose hint's rewrite

@@ -76,23 +76,7 @@ var javaInteropBuiltins = concatRows(
 		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
 		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
 		javaMath("Math/rint", math.RoundToEven),
-		{Name: "Integer/toString", Sig: "(Integer/toString n) (Integer/toString n radix)", Doc: "the digits of n, in base radix (10), as Java's", Category: "idiom", reach: javaStatic,
-			MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				n, ok := args[0].(Int)
-				if !ok {
-					return nil, typeErrorf("Integer/toString", "an integer", args[0])
-				}
-				radix := Int(10)
-				if len(args) == 2 {
-					if radix, ok = args[1].(Int); !ok {
-						return nil, typeErrorf("Integer/toString", "an integer radix", args[1])
-					}
-				}
-				if radix < 2 || radix > 36 {
-					radix = 10 // Java's rule for a radix out of range
-				}
-				return String(strconv.FormatInt(int64(n), int(radix))), nil
-			}},
+		javaIntegerToString("Integer/toString", 32), javaIntegerToString("Long/toString", 64),
 		javaRadixString("Integer/toBinaryString", 2, 32), javaRadixString("Integer/toOctalString", 8, 32), javaRadixString("Integer/toHexString", 16, 32),
 		javaRadixString("Long/toBinaryString", 2, 64), javaRadixString("Long/toOctalString", 8, 64), javaRadixString("Long/toHexString", 16, 64),
 		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str", Category: "idiom", reach: javaForm,
@@ -159,9 +143,98 @@ var javaInteropBuiltins = concatRows(
 		}),
 	},
 	javaCollectionMethods,
+	javaIntegerStatics(),
+	[]*Builtin{
+		{Name: "Boolean/parseBoolean", Sig: "(Boolean/parseBoolean s)", Doc: "s is \"true\" in any case", Category: "idiom", reach: javaStatic,
+			aliases: []string{"Boolean/valueOf"}, MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				switch v := args[0].(type) {
+				case String:
+					return boolValue(strings.EqualFold(string(v), "true")), nil
+				case NilType:
+					return falseValue, nil
+				case Bool:
+					return v, nil // Boolean/valueOf of a boolean
+				}
+				return nil, typeErrorf("Boolean/parseBoolean", "a string", args[0]).asJava("ClassCastException", "")
+			}},
+		staticOf(aliasOf("Character/toString", "(Character/toString c)", "same as str", rowNamed(stringBuiltins, "str"))),
+		{Name: "into-array", Sig: "(into-array coll) (into-array class coll)", Doc: "the items as Java's array, which is a vector here", Category: "idiom",
+			MinArgs: 1, MaxArgs: 2, Cost: cost(visits(lastArg), builds), Fn: builtinIntoArray},
+		{Name: "to-array", Sig: "(to-array coll)", Doc: "the items as Java's Object array, which is a vector here", Category: "idiom",
+			MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
+				items, err := seqOf(th, "to-array", args[0], anySeq)
+				if err != nil {
+					return nil, err
+				}
+				return newVector(th, slices.Clone(items))
+			}},
+	},
 	javaExceptionConstructors(),
 	localDateBuiltins,
 )
+
+// builtinIntoArray is into-array: a vector stands for the array, which
+// programs hand to String/format or apply or read with seq, count and
+// nth. As Java's array store, every item but nil must be of the array's
+// class: the class given, or that of the first item.
+func builtinIntoArray(th *Thread, args []Value) (Value, error) {
+	items, err := seqOf(th, "into-array", args[len(args)-1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	var of javaClass
+	if len(args) == 2 {
+		c, ok := args[0].(javaClass)
+		if !ok {
+			return nil, typeErrorf("into-array", "a class such as Object or String", args[0])
+		}
+		of = c
+	} else if len(items) > 0 && items[0] != Nil {
+		if of, err = classOf("into-array", items[0]); err != nil {
+			return nil, err
+		}
+	}
+	for _, it := range items {
+		if of == "" || of == "java.lang.Object" || it == Nil {
+			continue
+		}
+		c, err := classOf("into-array", it)
+		if err != nil {
+			return nil, err
+		}
+		if c != of && !slices.Contains(classSupers[c], of) {
+			return nil, Errorf(typeError, "into-array: %s does not go in an array of %s", describe(it), of).
+				asJava("IllegalArgumentException", "array element type mismatch")
+		}
+	}
+	return newVector(th, slices.Clone(items))
+}
+
+// javaIntegerToString is Integer/toString or Long/toString: the digits of n, in
+// base radix (10), as Java's; an Integer's n must fit in 32 bits.
+func javaIntegerToString(name string, bits int) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " n) (" + name + " n radix)", Doc: "the digits of n, in base radix (10), as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			n, ok := args[0].(Int)
+			if !ok {
+				return nil, typeErrorf(name, "an integer", args[0])
+			}
+			if bits == 32 && int64(n) != int64(int32(n)) {
+				return nil, Errorf(arithmeticError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
+					asJava("ArithmeticException", "integer overflow")
+			}
+			radix := Int(10)
+			if len(args) == 2 {
+				if radix, ok = args[1].(Int); !ok {
+					return nil, typeErrorf(name, "an integer radix", args[1])
+				}
+			}
+			if radix < 2 || radix > 36 {
+				radix = 10 // Java's rule for a radix out of range
+			}
+			return String(strconv.FormatInt(int64(n), int(radix))), nil
+		}}
+}
 
 // javaRadixString is Integer/toBinaryString and its kin: the digits of an
 // integer as Java's unsigned value of its width, so that -1 is 32 (or 64)
@@ -470,6 +543,24 @@ func javaParseInt(bits int) func(*Thread, []Value) (Value, error) {
 	}
 }
 
+// javaValueOf is Integer/valueOf (bits 32) or Long/valueOf (64): an
+// integer as it is (Java boxes it; an int must fit in 32 bits), a string
+// parsed as javaParseInt parses it.
+func javaValueOf(bits int) func(*Thread, []Value) (Value, error) {
+	parse := javaParseInt(bits)
+	return func(th *Thread, args []Value) (Value, error) {
+		n, ok := args[0].(Int)
+		if !ok || len(args) > 1 {
+			return parse(th, args)
+		}
+		if bits == 32 && int64(n) != int64(int32(n)) {
+			return nil, Errorf(arithmeticError, "Integer/valueOf: %d does not fit in Java's 32-bit int", int64(n)).
+				asJava("ArithmeticException", "integer overflow")
+		}
+		return n, nil
+	}
+}
+
 // javaParseDouble is Double/parseDouble, which, unlike parse-double,
 // ignores the spaces and control characters around the number.
 func javaParseDouble(th *Thread, args []Value) (Value, error) {
@@ -477,4 +568,88 @@ func javaParseDouble(th *Thread, args []Value) (Value, error) {
 		return builtinParseDouble(th, []Value{String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' }))})
 	}
 	return builtinParseDouble(th, args)
+}
+
+// javaIntegerStatics are the static methods of Integer and Long on
+// numbers, and Math's exact arithmetic, as Java runs them: a float
+// argument is truncated, an Integer method's argument must fit in 32 bits
+// and its sum wraps there, and an exact operation that overflows is
+// Java's ArithmeticException.
+func javaIntegerStatics() []*Builtin {
+	sign := func(a int64) int64 { return int64(max(-1, min(a, 1))) }
+	var rows []*Builtin
+	for _, bits := range []int{32, 64} {
+		class := "Long/"
+		if bits == 32 {
+			class = "Integer/"
+		}
+		wrap := func(n int64) int64 {
+			if bits == 32 {
+				return int64(int32(n))
+			}
+			return n
+		}
+		rows = append(rows,
+			javaIntOp(class+"compare", 2, bits, func(a []int64) (int64, bool) { return int64(intCmp(Int(a[0]), Int(a[1]))), true }),
+			javaIntOp(class+"signum", 1, bits, func(a []int64) (int64, bool) { return sign(a[0]), true }),
+			javaIntOp(class+"max", 2, bits, func(a []int64) (int64, bool) { return max(a[0], a[1]), true }),
+			javaIntOp(class+"min", 2, bits, func(a []int64) (int64, bool) { return min(a[0], a[1]), true }),
+			javaIntOp(class+"sum", 2, bits, func(a []int64) (int64, bool) { return wrap(a[0] + a[1]), true }),
+		)
+	}
+	exact := func(name string, arity int, op func(a []int64) (int64, bool)) *Builtin {
+		return javaIntOp("Math/"+name, arity, 64, op)
+	}
+	return append(rows,
+		exact("addExact", 2, func(a []int64) (int64, bool) { s := a[0] + a[1]; return s, (s > a[0]) == (a[1] > 0) || a[1] == 0 }),
+		exact("subtractExact", 2, func(a []int64) (int64, bool) { d := a[0] - a[1]; return d, (d < a[0]) == (a[1] > 0) || a[1] == 0 }),
+		exact("multiplyExact", 2, func(a []int64) (int64, bool) {
+			p := a[0] * a[1]
+			return p, a[0] == 0 || (p/a[0] == a[1] && !(a[0] == -1 && a[1] == math.MinInt64) && !(a[1] == -1 && a[0] == math.MinInt64))
+		}),
+		exact("negateExact", 1, func(a []int64) (int64, bool) { return -a[0], a[0] != math.MinInt64 }),
+		exact("incrementExact", 1, func(a []int64) (int64, bool) { return a[0] + 1, a[0] != math.MaxInt64 }),
+		exact("decrementExact", 1, func(a []int64) (int64, bool) { return a[0] - 1, a[0] != math.MinInt64 }),
+		javaIntOp("Math/toIntExact", 1, 64, func(a []int64) (int64, bool) { return a[0], a[0] == int64(int32(a[0])) }),
+	)
+}
+
+// javaIntOp is a static method on integers of bits bits; op reports false
+// for an overflow.
+func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *Builtin {
+	sig := "(" + name + " x)"
+	if arity == 2 {
+		sig = "(" + name + " x y)"
+	}
+	return &Builtin{Name: name, Sig: sig, Doc: "as Java's, on integers", Category: "idiom", reach: javaStatic,
+		MinArgs: arity, MaxArgs: arity, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			ns := make([]int64, len(args))
+			for i, a := range args {
+				switch n := a.(type) {
+				case Int:
+					ns[i] = int64(n)
+				case Float:
+					if strings.HasPrefix(name, "Math/") { // Math's exact methods take no double
+						return nil, typeErrorf(name, "integers", a).asJava("IllegalArgumentException",
+							"No matching method "+name[len("Math/"):]+" found taking "+strconv.Itoa(arity)+" args")
+					}
+					ns[i] = int64(math.Trunc(float64(max(min(n, math.MaxInt64), math.MinInt64)))) // Java's narrowing
+				default:
+					return nil, typeErrorf(name, "integers", a)
+				}
+				if bits == 32 && ns[i] != int64(int32(ns[i])) {
+					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, ns[i]).
+						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(ns[i], 10))
+				}
+			}
+			r, ok := op(ns)
+			if !ok {
+				overflow := "long overflow"
+				if name == "Math/toIntExact" {
+					overflow = "integer overflow"
+				}
+				return nil, Errorf(arithmeticError, "%s: %s", name, overflow).asJava("ArithmeticException", overflow)
+			}
+			return Int(r), nil
+		}}
 }
