@@ -550,7 +550,7 @@ var javaBuiltins = slices.Concat(
 		javaCharTest("isLetterOrDigit", func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }),
 		javaCharTest("isLowerCase", unicode.IsLower),
 		javaCharTest("isUpperCase", unicode.IsUpper),
-		javaCharTest("isWhitespace", unicode.IsSpace),
+		javaCharTest("isWhitespace", javaWhitespace),
 		javaMath("Math/ceil", math.Ceil),
 		javaMath("Math/floor", math.Floor),
 	},

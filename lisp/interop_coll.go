@@ -1,8 +1,10 @@
 package lisp
 
 import (
+	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 )
 
@@ -37,6 +39,20 @@ var javaCollectionMethods = []*Builtin{
 	javaMethod(".getName", "(.getName (class x))", 1, 1, cost(constant), javaClassNamePart(false)),
 	javaMethod(".repeat", "(.repeat s n)", 2, 2, cost(chargedInBody("the repeated string, charged before it is built")), javaRepeat),
 	stringMethod(".compareTo", "(.compareTo s t)", 2, 2, javaCompareTo),
+	javaMethod(".toCharArray", "(.toCharArray s)", 1, 1, cost(visits(arg(0)), builds), func(th *Thread, args []Value) (Value, error) {
+		if _, ok := args[0].(String); !ok {
+			return nil, noMethod(".toCharArray", "a string", args)
+		}
+		chars, err := seqOf(th, ".toCharArray", args[0], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		return NewVector(chars), nil // the array is a vector, as into-array's
+	}),
+	javaMethod(".getClass", "(.getClass x)", 1, 1, cost(constant), builtinType(".getClass")),
+	javaMethod(".getNamespace", "(.getNamespace k)", 1, 1, cost(constant), builtinNamespace),
+	javaNumberValue(".intValue", true), javaNumberValue(".longValue", true), javaNumberValue(".doubleValue", false),
+	stringMethod(".compareToIgnoreCase", "(.compareToIgnoreCase s t)", 2, 2, javaCompareToIgnoreCase),
 	javaRegexMethod(".split", "(.split s regex) (.split s regex limit)", 2, 3),
 	javaRegexMethod(".matches", "(.matches s regex)", 2, 2),
 	javaRegexMethod(".replaceAll", "(.replaceAll s regex replacement)", 3, 3),
@@ -301,6 +317,61 @@ func javaCompareTo(s string, args []Value) (Value, error) {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] != b[i] {
 			return Int(int(a[i]) - int(b[i])), nil
+		}
+	}
+	return Int(len(a) - len(b)), nil
+}
+
+// javaNumberValue is Number's .intValue and .longValue (integral: a float
+// truncated toward zero) or .doubleValue.
+func javaNumberValue(name string, integral bool) *Builtin {
+	return javaMethod(name, "("+name+" n)", 1, 1, cost(constant), func(th *Thread, args []Value) (Value, error) {
+		switch n := args[0].(type) {
+		case Int:
+			if integral {
+				if name == ".intValue" {
+					return Int(int32(n)), nil // Java narrows to 32 bits
+				}
+				return n, nil
+			}
+			return Float(n), nil
+		case Float:
+			if !integral {
+				return n, nil
+			}
+			f := math.Trunc(float64(n))
+			switch {
+			case f != f:
+				return Int(0), nil // Java's NaN to integer
+			case name == ".intValue":
+				return Int(int64(max(min(f, math.MaxInt32), math.MinInt32))), nil // Java's d2i saturates
+			}
+			return Int(int64(max(min(f, math.MaxInt64), math.MinInt64))), nil
+		}
+		return nil, noMethod(name, "a number", args)
+	})
+}
+
+// javaCompareToIgnoreCase is String.compareToIgnoreCase: characters
+// compared upper-cased, then lower-cased.
+func javaCompareToIgnoreCase(s string, args []Value) (Value, error) {
+	t, ok := args[1].(String)
+	if !ok {
+		return nil, typeErrorf(".compareToIgnoreCase", "a string", args[1]).asJava("ClassCastException", "")
+	}
+	a, b := []rune(s), []rune(string(t))
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		x, y = unicode.ToUpper(x), unicode.ToUpper(y)
+		if x == y {
+			continue
+		}
+		x, y = unicode.ToLower(x), unicode.ToLower(y)
+		if x != y {
+			return Int(int(x) - int(y)), nil
 		}
 	}
 	return Int(len(a) - len(b)), nil

@@ -23,7 +23,7 @@ var javaInteropBuiltins = concatRows(
 		stringMethod(".trim", "(.trim s)", 1, 1, func(s string, _ []Value) (Value, error) {
 			return String(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })), nil // Java trims every char up to space
 		}),
-		stringMethod(".strip", "(.strip s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimFunc(s, unicode.IsSpace)), nil }),
+		stringMethod(".strip", "(.strip s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimFunc(s, javaWhitespace)), nil }),
 		stringMethod(".length", "(.length s)", 1, 1, func(s string, _ []Value) (Value, error) { return Int(len([]rune(s))), nil }),
 		{Name: ".isEmpty", Sig: "(.isEmpty s-or-coll)", Doc: "the string or collection is empty, as Java's", Category: "idiom", reach: javaForm,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
@@ -43,7 +43,7 @@ var javaInteropBuiltins = concatRows(
 			}},
 		mapEntryPart(".getKey", 0),
 		stringMethod(".isBlank", "(.isBlank s)", 1, 1, func(s string, _ []Value) (Value, error) {
-			return boolValue(strings.TrimFunc(s, unicode.IsSpace) == ""), nil
+			return boolValue(strings.TrimFunc(s, javaWhitespace) == ""), nil
 		}),
 		stringMethod(".startsWith", "(.startsWith s prefix)", 2, 2, stringPair(".startsWith", strings.HasPrefix)),
 		stringMethod(".endsWith", "(.endsWith s suffix)", 2, 2, stringPair(".endsWith", strings.HasSuffix)),
@@ -79,8 +79,13 @@ var javaInteropBuiltins = concatRows(
 		javaIntegerToString("Integer/toString", 32), javaIntegerToString("Long/toString", 64),
 		javaRadixString("Integer/toBinaryString", 2, 32), javaRadixString("Integer/toOctalString", 8, 32), javaRadixString("Integer/toHexString", 16, 32),
 		javaRadixString("Long/toBinaryString", 2, 64), javaRadixString("Long/toOctalString", 8, 64), javaRadixString("Long/toHexString", 16, 64),
-		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Fn: rowNamed(stringBuiltins, "str").Fn, Cost: rowNamed(stringBuiltins, "str").Cost},
+		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str; nil has no methods", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: rowNamed(stringBuiltins, "str").Cost, Fn: func(th *Thread, args []Value) (Value, error) {
+				if args[0] == Nil {
+					return nil, nilReceiver(".toString")
+				}
+				return rowNamed(stringBuiltins, "str").Fn(th, args)
+			}},
 		{Name: ".equals", Sig: "(.equals x y)", Doc: "same as =", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(visits(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 				return boolValue(Equal(args[0], args[1])), nil
@@ -158,6 +163,30 @@ var javaInteropBuiltins = concatRows(
 				return nil, typeErrorf("Boolean/parseBoolean", "a string", args[0]).asJava("ClassCastException", "")
 			}},
 		staticOf(aliasOf("Character/toString", "(Character/toString c)", "same as str", rowNamed(stringBuiltins, "str"))),
+		{Name: "Character/valueOf", Sig: "(Character/valueOf c)", Doc: "the character itself", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				if _, err := oneChar("Character/valueOf", args[0]); err != nil {
+					return nil, err
+				}
+				return args[0], nil
+			}},
+		{Name: "Double/compare", Sig: "(Double/compare x y)", Doc: "-1, 0 or 1, as Java's (NaN above everything, -0.0 below 0.0)", Category: "idiom", reach: javaStatic,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				x, ok1 := toFloat(args[0])
+				y, ok2 := toFloat(args[1])
+				if !ok1 || !ok2 {
+					return nil, typeErrorf("Double/compare", "two numbers", args[0])
+				}
+				return Int(javaDoubleCompare(x, y)), nil
+			}},
+		{Name: "Double/toString", Sig: "(Double/toString x)", Doc: "the float's text, as str gives it", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				x, ok := toFloat(args[0])
+				if !ok {
+					return nil, typeErrorf("Double/toString", "a number", args[0])
+				}
+				return rowNamed(stringBuiltins, "str").Fn(th, []Value{Float(x)})
+			}},
 		{Name: "into-array", Sig: "(into-array coll) (into-array class coll)", Doc: "the items as Java's array, which is a vector here", Category: "idiom",
 			MinArgs: 1, MaxArgs: 2, Cost: cost(visits(lastArg), builds), Fn: builtinIntoArray},
 		{Name: "to-array", Sig: "(to-array coll)", Doc: "the items as Java's Object array, which is a vector here", Category: "idiom",
@@ -236,6 +265,45 @@ func javaIntegerToString(name string, bits int) *Builtin {
 		}}
 }
 
+// javaDoubleCompare is Double.compare: a total order in which NaN is
+// above every number and -0.0 below 0.0.
+func javaDoubleCompare(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	xb, yb := math.Float64bits(x), math.Float64bits(y)
+	if x != x {
+		xb = math.Float64bits(math.NaN())
+	}
+	if y != y {
+		yb = math.Float64bits(math.NaN())
+	}
+	switch {
+	case xb == yb:
+		return 0
+	case int64(xb) < int64(yb):
+		return -1
+	}
+	return 1
+}
+
+// javaWhitespace is Java's Character.isWhitespace, which .strip, .isBlank
+// and Character/isWhitespace use: Unicode's space separators but the
+// non-breaking ones, and the ASCII controls \t to \r and \x1C to \x1F
+// (not U+0085, which Go's unicode.IsSpace counts).
+func javaWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', 0x1C, 0x1D, 0x1E, 0x1F:
+		return true
+	case 0xA0, 0x2007, 0x202F:
+		return false
+	}
+	return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
+}
+
 // javaRadixString is Integer/toBinaryString and its kin: the digits of an
 // integer as Java's unsigned value of its width, so that -1 is 32 (or 64)
 // ones, as a program checking bits expects.
@@ -295,6 +363,9 @@ func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args
 	return &Builtin{Name: name, Sig: sig, Doc: "the String method, as Java's", Category: "idiom", reach: javaForm,
 		MinArgs: minArgs, MaxArgs: maxArgs, Cost: cost(scans(arg(0)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
 			s, ok := args[0].(String)
+			if args[0] == Nil {
+				return nil, nilReceiver(name)
+			}
 			if !ok {
 				return nil, typeErrorf(name, "a string", args[0]).
 					WithHint("%s is a method of String; (str x) makes a string of anything", name)
