@@ -460,28 +460,42 @@ func javaCharAt(s string, args []Value) (Value, error) {
 }
 
 // javaIndexOf is .indexOf or .lastIndexOf: a character index, -1 when sub
-// is not there.
+// is not there. sub may be a character code, as Java's indexOf(int ch);
+// from is where the search starts (forward) or the last index it may
+// return (backward).
 func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 	return func(s string, args []Value) (Value, error) {
-		sub, ok := args[1].(String)
-		if !ok {
+		var sub string
+		switch x := args[1].(type) {
+		case String:
+			sub = string(x)
+		case Int:
+			sub = string(rune(max(0, min(x, unicode.MaxRune))))
+		default:
 			return nil, typeErrorf(".indexOf", "a string", args[1])
 		}
 		r := []rune(s)
-		from := 0
+		from, end := 0, len(r)
 		if len(args) == 3 {
 			f, ok := args[2].(Int)
 			if !ok {
 				return nil, typeErrorf(".indexOf", "an integer index", args[2])
 			}
-			from = int(max(0, min(f, Int(len(r)))))
+			if last {
+				if f < 0 {
+					return Int(-1), nil
+				}
+				end = int(min(f+Int(len([]rune(sub))), Int(len(r))))
+			} else {
+				from = int(max(0, min(f, Int(len(r)))))
+			}
 		}
-		rest := string(r[from:])
+		rest := string(r[from:end])
 		var i int
 		if last {
-			i = strings.LastIndex(rest, string(sub))
+			i = strings.LastIndex(rest, sub)
 		} else {
-			i = strings.Index(rest, string(sub))
+			i = strings.Index(rest, sub)
 		}
 		if i < 0 {
 			return Int(-1), nil
