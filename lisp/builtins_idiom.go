@@ -551,6 +551,10 @@ var javaBuiltins = slices.Concat(
 		javaCharTest("isLowerCase", unicode.IsLower),
 		javaCharTest("isUpperCase", unicode.IsUpper),
 		javaCharTest("isWhitespace", javaWhitespace),
+		javaCharTest("isAlphabetic", func(r rune) bool {
+			return unicode.IsLetter(r) || unicode.In(r, unicode.Nl, unicode.Other_Alphabetic)
+		}),
+		javaCharTest("isSpaceChar", func(r rune) bool { return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) }),
 		javaMath("Math/ceil", math.Ceil),
 		javaMath("Math/floor", math.Floor),
 	},
@@ -601,8 +605,15 @@ func javaCharTest(name string, test func(rune) bool) *Builtin {
 		}}
 }
 
-// charArg reads a character, a one-character string here.
+// charArg reads a character, a one-character string here, or a code
+// point, which Java's Character tests take too: (Character/isLetter 97).
 func charArg(fn string, v Value) (rune, error) {
+	if n, ok := v.(Int); ok {
+		if n < 0 || n > unicode.MaxRune {
+			return -1, nil // no character: every test is false, as Java's
+		}
+		return rune(n), nil
+	}
 	s, ok := v.(String)
 	r := []rune(string(s))
 	if !ok || len(r) != 1 {
