@@ -501,11 +501,9 @@ func (c *compiler) fallback(name string) (node, error) {
 }
 
 // interopCounterparts name the builtins that do what the Java methods
-// the sandbox does not run do (those it runs are builtins.forms): .split
-// gives an array, which Clojure prints as an object.
+// the sandbox does not run do (those it runs are builtins.forms).
 var interopCounterparts = map[string]string{
-	".split": `(split s #",") for (vec (.split s ","))`,
-	"..":     "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
+	"..": "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
 	// A StringBuilder collects text: str does it in one call.
 	"StringBuilder.": `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
 	".append":        `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,

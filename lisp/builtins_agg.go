@@ -495,8 +495,19 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return falseValue, nil
 	case String:
-		return nil, typeErrorf("contains?", "a map, set or vector", args[0]).
-			WithHint("for substrings use (clojure.string/includes? s sub)")
+		// An index test, as Clojure's: (contains? "abc" 1) is true.
+		var i int64
+		switch k := args[1].(type) {
+		case Int:
+			i = int64(k)
+		case Float:
+			i = int64(k) // Clojure truncates a float index
+		default:
+			return nil, typeErrorf("contains?", "an integer index for a string", args[1]).
+				WithHint("for substrings use (clojure.string/includes? s sub)").
+				asJava("IllegalArgumentException", "contains? not supported on type: java.lang.String")
+		}
+		return boolValue(i >= 0 && i < int64(utf8.RuneCountInString(string(c)))), nil
 	}
 	return nil, typeErrorf("contains?", "a map, set or vector", args[0])
 }

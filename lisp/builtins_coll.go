@@ -757,7 +757,8 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	switch x := x.(type) {
 	case *Vector:
 		if x.Len() != 2 {
-			return Errorf(typeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len())
+			return Errorf(typeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len()).
+				asJava("IllegalArgumentException", "Vector arg to map conj must be a pair")
 		}
 		if err := chargeKey(th, x.elems[0]); err != nil {
 			return err

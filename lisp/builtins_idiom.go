@@ -546,8 +546,8 @@ var javaBuiltins = slices.Concat(
 	[]*Builtin{
 		javaParse("Integer/parseInt", "an integer", "parse-long", javaParseInt(32)),
 		javaParse("Long/parseLong", "an integer", "parse-long", javaParseInt(64)),
-		javaParse("Integer/valueOf", "an integer", "parse-long", javaParseInt(32)),
-		javaParse("Long/valueOf", "an integer", "parse-long", javaParseInt(64)),
+		javaParse("Integer/valueOf", "an integer", "parse-long", javaValueOf(32)),
+		javaParse("Long/valueOf", "an integer", "parse-long", javaValueOf(64)),
 		javaParse("Double/parseDouble", "a number", "parse-double", javaParseDouble),
 		javaParse("Double/valueOf", "a number", "parse-double", javaParseDouble),
 		javaParse("Float/parseFloat", "a number", "parse-double", javaParseFloat),
@@ -557,7 +557,11 @@ var javaBuiltins = slices.Concat(
 		javaCharTest("isLetterOrDigit", func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }),
 		javaCharTest("isLowerCase", unicode.IsLower),
 		javaCharTest("isUpperCase", unicode.IsUpper),
-		javaCharTest("isWhitespace", unicode.IsSpace),
+		javaCharTest("isWhitespace", javaWhitespace),
+		javaCharTest("isAlphabetic", func(r rune) bool {
+			return unicode.IsLetter(r) || unicode.In(r, unicode.Nl, unicode.Other_Alphabetic)
+		}),
+		javaCharTest("isSpaceChar", func(r rune) bool { return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) }),
 		javaMath("Math/ceil", math.Ceil),
 		javaMath("Math/floor", math.Floor),
 	},
@@ -619,8 +623,15 @@ func javaCharTest(name string, test func(rune) bool) *Builtin {
 		}}
 }
 
-// charArg reads a character, a one-character string here.
+// charArg reads a character, a one-character string here, or a code
+// point, which Java's Character tests take too: (Character/isLetter 97).
 func charArg(fn string, v Value) (rune, error) {
+	if n, ok := v.(Int); ok {
+		if n < 0 || n > unicode.MaxRune {
+			return -1, nil // no character: every test is false, as Java's
+		}
+		return rune(n), nil
+	}
 	s, ok := v.(String)
 	r := []rune(string(s))
 	if !ok || len(r) != 1 {

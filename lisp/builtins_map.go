@@ -353,6 +353,21 @@ func mapArg(fn string, v Value) (*Map, error) {
 	return nil, typeErrorf(fn, "a map", v)
 }
 
+// mergedMap is a map argument of merge, or a [key value] vector after
+// the first, which Clojure's merge conjoins as one entry (pair).
+func mergedMap(fn string, a Value, pair bool) (*Map, error) {
+	if v, ok := a.(*Vector); ok && pair && !v.list {
+		if v.Len() != 2 {
+			return nil, typeErrorf(fn, "a map or a [key value] pair", a).
+				asJava("IllegalArgumentException", "Vector arg to map conj must be a pair")
+		}
+		b := NewMapBuilder(1)
+		b.Set(v.index(0), v.index(1))
+		return b.Map(), nil
+	}
+	return mapArg(fn, a)
+}
+
 func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
 	return mergeWith(th, fn, nil, args)
 }
@@ -364,8 +379,8 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 	var b *MapBuilder
 	var order *keyOrder
 	base := 0 // entries of the first map, which the result copies
-	for _, a := range args {
-		m, err := mapArg(fn, a)
+	for i, a := range args {
+		m, err := mergedMap(fn, a, i > 0 && f == nil)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,12 @@
 package lisp
 
-// Regex functions (spec 8.10). A string where a regex is expected is
-// compiled as one.
+import (
+	"strings"
+	"unicode"
+)
+
+// Regex functions (spec 8.10). re-find, re-matches and re-seq take a
+// regex only, as Clojure's, which throws ClassCastException for a string.
 var regexBuiltins = []*Builtin{
 	{Name: "re-pattern", Sig: "(re-pattern s)", Doc: `compile s as a regex: (re-pattern "\\d+")`, Category: "regex",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
@@ -105,4 +110,206 @@ func builtinReSeq(th *Thread, args []Value) (Value, error) {
 		out = append(out, m)
 	}
 	return NewVector(out), nil
+}
+
+// Patterns are written in Java's syntax, as Clojure reads them; Go's RE2
+// runs them. javaRegex rewrites what Java has and RE2 spells otherwise or
+// lacks, each to what matches exactly the same characters:
+//
+//   - the POSIX classes \p{Alpha} \p{Digit} \p{Alnum} \p{Upper} \p{Lower}
+//     \p{Punct} \p{Space} \p{XDigit} \p{Blank} \p{Cntrl} \p{Graph}
+//     \p{Print} \p{ASCII} (ASCII only, as Java's) to RE2's [[:alpha:]] and
+//     kin, \P{...} to their negations, in a class or outside one;
+//   - \s and \S, which in Java count the vertical tab as a space;
+//   - \h (horizontal whitespace), \v (vertical whitespace, not only the
+//     vertical tab as in RE2), \R (a line break, \r\n as one) and \e;
+//   - \p{IsAlphabetic} \p{IsLetter} \p{IsDigit} \p{IsUppercase}
+//     \p{IsLowercase} \p{javaLowerCase} \p{javaUpperCase} \p{javaLetter}
+//     \p{javaDigit} \p{javaLetterOrDigit} and the scripts (\p{IsLatin}) to
+//     Unicode categories: letters (and letter numbers for
+//     IsAlphabetic), Ll, Lu, Nd. Java adds the few characters Unicode
+//     calls Other_Alphabetic or Other_Lowercase (combining vowel signs,
+//     modifier letters), which these do not match;
+//   - a class nested in a class, which Java reads as their union:
+//     [a[bc]] is [abc], and so [[:alpha:]] is the characters :alph.
+//
+// What RE2 cannot do (lookahead, lookbehind, backreferences, possessive
+// quantifiers, class intersection) is refused, each with a rewrite that
+// runs; what else it does not know (atomic groups, \p{InGreek}, (?x))
+// fails to compile. Java's $ also matches before a final line break, and
+// RE2's only at the end: (re-find #"a$" "a\n") is nil here.
+func javaRegex(fn, pattern string) (string, *Error) {
+	var b strings.Builder
+	depth := 0          // nesting of character classes
+	quantified := false // the previous token was a quantifier
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		wasQuantified := quantified
+		quantified = false
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			next := pattern[i+1]
+			if next == 'Q' { // quoted text up to \E, copied as it is
+				end := strings.Index(pattern[i:], `\E`)
+				if end < 0 {
+					end = len(pattern) - i
+				} else {
+					end += 2
+				}
+				b.WriteString(pattern[i : i+end])
+				i += end - 1
+				continue
+			}
+			if (next == 'p' || next == 'P' || next == 'x') && i+2 < len(pattern) && pattern[i+2] == '{' {
+				end := strings.IndexByte(pattern[i:], '}')
+				if end > 0 {
+					class, ok := javaClassProperty(pattern[i+3:i+end], next == 'P', depth > 0)
+					if !ok || next == 'x' {
+						class = pattern[i : i+end+1] // as RE2 reads it
+					}
+					b.WriteString(class)
+					i += end
+					continue
+				}
+			}
+			if next >= '1' && next <= '9' && depth == 0 || next == 'k' && i+2 < len(pattern) && pattern[i+2] == '<' {
+				return "", regexRefusal(fn, pattern, "a backreference").
+					WithHint(`RE2 has no backreferences: compare the characters in code at each position, e.g. (some #(when (= (nth s %%) (nth s (inc %%))) (subs s %% (+ %% 2))) (range (dec (count s)))) for (first (re-find #"(.)\1" s))`)
+			}
+			if class, ok := javaEscapes[next]; ok {
+				if depth > 0 && next == 'S' {
+					class = `[\x00-\x08\x0E-\x1F!-\x{10FFFF}]` // what \s leaves
+				}
+				if depth > 0 {
+					class = strings.TrimSuffix(strings.TrimPrefix(class, "["), "]")
+					if strings.HasPrefix(class, "^") || strings.HasPrefix(class, "(") {
+						return "", regexRefusal(fn, pattern, `\`+string(next)+" inside a class").
+							WithHint(`write the class without it, and the escape as an alternative outside: (?:[abc]|\%c) for [abc\%c]`, next, next)
+					}
+				}
+				b.WriteString(class)
+				i++
+				continue
+			}
+			b.WriteString(pattern[i : i+2])
+			i++
+		case c == '[' && depth > 0:
+			// A nested class: its members join the enclosing class's.
+			if i+1 < len(pattern) && pattern[i+1] == '^' {
+				return "", classAlgebra(fn, pattern)
+			}
+			depth++
+		case c == '[':
+			depth++
+			b.WriteByte(c)
+			if i+1 < len(pattern) && pattern[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(pattern) && pattern[i+1] == ']' { // a ] first is a member
+				b.WriteString(`\]`)
+				i++
+			}
+		case c == ']' && depth > 1:
+			depth--
+		case c == ']' && depth == 1:
+			depth--
+			b.WriteByte(c)
+		case c == '&' && depth > 0 && i+1 < len(pattern) && pattern[i+1] == '&':
+			return "", classAlgebra(fn, pattern)
+		case depth == 0 && c == '(' && strings.HasPrefix(pattern[i:], "(?") && lookaround(pattern[i+2:]):
+			return "", regexRefusal(fn, pattern, "lookahead or lookbehind").
+				WithHint(`RE2 has no lookahead or lookbehind: capture what you need with a group, (second (re-find #"(\d+)px" s)) for (re-find #"\d+(?=px)" s); to count overlapping matches test each position, (count (filter #(clojure.string/starts-with? (subs s %%) "aba") (range (count s)))) for (count (re-seq #"(?=aba)" s))`)
+		case depth == 0 && c == '+' && wasQuantified:
+			return "", regexRefusal(fn, pattern, "a possessive quantifier").
+				WithHint("write the greedy quantifier without the second +: a* for a*+, \\d+ for \\d++")
+		default:
+			b.WriteByte(c)
+			if depth == 0 && (c == '*' || c == '+' || c == '?' || c == '}') {
+				quantified = true
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+// lookaround reports whether a group's text after "(?" opens a lookahead
+// or lookbehind ((?<name> is a named group).
+func lookaround(rest string) bool {
+	return strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!") ||
+		strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!")
+}
+
+// classAlgebra refuses a class intersection ([a-z&&[^aeiou]]) or a
+// negated class nested in a class.
+func classAlgebra(fn, pattern string) *Error {
+	return regexRefusal(fn, pattern, "a class intersection or a negated nested class").
+		WithHint(`list the characters the class stands for, e.g. [b-df-hj-np-tv-z] for [a-z&&[^aeiou]]`)
+}
+
+func regexRefusal(fn, pattern, what string) *Error {
+	return Errorf(executionError, "%s: the pattern %q uses %s, which Go's RE2 regexes cannot express", fn, pattern, what)
+}
+
+// javaEscapes are the escapes whose meaning RE2 lacks or has otherwise,
+// as the class (or group) that matches what Java's does.
+var javaEscapes = map[byte]string{
+	's': `[\t\n\x0B\f\r ]`,
+	'S': `[^\t\n\x0B\f\r ]`,
+	'h': `[\t \x{A0}\x{1680}\x{180E}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]`,
+	'H': `[^\t \x{A0}\x{1680}\x{180E}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]`,
+	'v': `[\n\x0B\f\r\x{85}\x{2028}\x{2029}]`,
+	'V': `[^\n\x0B\f\r\x{85}\x{2028}\x{2029}]`,
+	'R': `(?:\r\n|[\n\x0B\f\r\x{85}\x{2028}\x{2029}])`,
+	'e': `\x1B`,
+}
+
+// javaPOSIX are Java's POSIX classes, which are ASCII only, by the name
+// of the RE2 class that matches the same characters.
+var javaPOSIX = map[string]string{
+	"Lower": "lower", "Upper": "upper", "ASCII": "ascii", "Alpha": "alpha", "Digit": "digit",
+	"Alnum": "alnum", "Punct": "punct", "Graph": "graph", "Print": "print", "Blank": "blank",
+	"Cntrl": "cntrl", "XDigit": "xdigit", "Space": "space",
+}
+
+// javaUnicodeClasses are Java's other named classes as RE2's Unicode
+// classes (see javaRegex for what Java adds to some).
+var javaUnicodeClasses = map[string]string{
+	"IsAlphabetic": `\p{L}\p{Nl}`, "IsLetter": `\p{L}`, "IsDigit": `\p{Nd}`,
+	"IsUppercase": `\p{Lu}`, "IsLowercase": `\p{Ll}`, "javaLowerCase": `\p{Ll}`, "javaUpperCase": `\p{Lu}`,
+	"javaLetter": `\p{L}`, "javaDigit": `\p{Nd}`, "javaLetterOrDigit": `\p{L}\p{Nd}`,
+}
+
+// javaClassProperty is \p{name} (or \P{name} when negated) as RE2 writes
+// it, inside a class or not; ok is false for a name RE2 reads as Java does
+// (\p{L}, \p{Lu}, ...) or does not know.
+func javaClassProperty(name string, negated, inClass bool) (string, bool) {
+	if posix, ok := javaPOSIX[name]; ok {
+		inner := "[:" + posix + ":]"
+		if negated {
+			inner = "[:^" + posix + ":]"
+		}
+		if inClass {
+			return inner, true
+		}
+		return "[" + inner + "]", true
+	}
+	members, ok := javaUnicodeClasses[name]
+	if script, isScript := strings.CutPrefix(name, "Is"); !ok && isScript && unicode.Scripts[script] != nil {
+		members, ok = `\p{`+script+`}`, true // \p{IsGreek}: a script
+	}
+	if !ok {
+		return "", false
+	}
+	switch {
+	case !negated && inClass:
+		return members, true
+	case !negated:
+		return "[" + members + "]", true
+	case !inClass:
+		return "[^" + members + "]", true
+	case !strings.Contains(members[1:], `\p`): // one category: \P{..} negates it
+		return `\P` + members[2:], true
+	}
+	return "", false
 }

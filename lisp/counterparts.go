@@ -13,7 +13,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{`aclone aget alength amap areduce aset aset-boolean aset-byte aset-char aset-double aset-float aset-int
 		aset-long aset-short boolean-array booleans byte-array bytes char-array chars double-array doubles
 		float-array floats int-array ints long-array longs make-array object-array short-array shorts
-		to-array to-array-2d into-array`,
+		to-array-2d`,
 		"there are no Java arrays: use a vector, (vec coll) for the array, (nth v i) for aget, (assoc v i x) for aset, (count v) for alength, (mapv f v) for amap, (reduce f init v) for areduce, (vec (repeat n nil)) for (make-array T n)"},
 	{`agent send send-off send-via await await-for await1 clear-agent-errors restart-agent error-handler error-mode
 		set-error-handler! set-error-mode! set-agent-send-executor! set-agent-send-off-executor!

@@ -10,7 +10,7 @@ const freshCorpus = "testdata/fresh/corpus.jsonl"
 
 // freshFloor is the pass rate of the counted programs below which
 // TestFreshCorpus fails.
-const freshFloor = 97.0
+const freshFloor = 97.9
 
 // freshDifferences are the entries whose value deliberately differs from
 // Clojure's, each a difference docs/LANGUAGE.md explains.

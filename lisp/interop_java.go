@@ -23,7 +23,7 @@ var javaInteropBuiltins = concatRows(
 		stringMethod(".trim", "(.trim s)", 1, 1, func(s string, _ []Value) (Value, error) {
 			return String(strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })), nil // Java trims every char up to space
 		}),
-		stringMethod(".strip", "(.strip s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimFunc(s, unicode.IsSpace)), nil }),
+		stringMethod(".strip", "(.strip s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimFunc(s, javaWhitespace)), nil }),
 		stringMethod(".length", "(.length s)", 1, 1, func(s string, _ []Value) (Value, error) { return Int(len([]rune(s))), nil }),
 		{Name: ".isEmpty", Sig: "(.isEmpty s-or-coll)", Doc: "the string or collection is empty, as Java's", Category: "idiom", reach: javaForm,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
@@ -43,16 +43,13 @@ var javaInteropBuiltins = concatRows(
 			}},
 		mapEntryPart(".getKey", 0),
 		stringMethod(".isBlank", "(.isBlank s)", 1, 1, func(s string, _ []Value) (Value, error) {
-			return boolValue(strings.TrimFunc(s, unicode.IsSpace) == ""), nil
+			return boolValue(strings.TrimFunc(s, javaWhitespace) == ""), nil
 		}),
-		stringMethod(".contains", "(.contains s sub)", 2, 2, stringPair(".contains", strings.Contains)),
 		stringMethod(".startsWith", "(.startsWith s prefix)", 2, 2, stringPair(".startsWith", strings.HasPrefix)),
 		stringMethod(".endsWith", "(.endsWith s suffix)", 2, 2, stringPair(".endsWith", strings.HasSuffix)),
 		stringMethod(".equalsIgnoreCase", "(.equalsIgnoreCase s t)", 2, 2, stringPair(".equalsIgnoreCase", strings.EqualFold)),
 		stringMethod(".substring", "(.substring s start) (.substring s start end)", 2, 3, javaSubstring),
 		stringMethod(".charAt", "(.charAt s i)", 2, 2, javaCharAt),
-		stringMethod(".indexOf", "(.indexOf s sub) (.indexOf s sub from)", 2, 3, javaIndexOf(false)),
-		stringMethod(".lastIndexOf", "(.lastIndexOf s sub)", 2, 2, javaIndexOf(true)),
 		{Name: ".replace", Sig: "(.replace s old new)", Doc: "s with every old replaced by new, as text", Category: "idiom", reach: javaForm,
 			MinArgs: 3, MaxArgs: 3, Fn: javaReplace,
 			Cost: cost(scans(arg(0)), chargedInBody("the replaced string, charged before it is built"))},
@@ -79,27 +76,16 @@ var javaInteropBuiltins = concatRows(
 		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
 		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
 		javaMath("Math/rint", math.RoundToEven),
-		{Name: "Integer/toString", Sig: "(Integer/toString n) (Integer/toString n radix)", Doc: "the digits of n, in base radix (10), as Java's", Category: "idiom", reach: javaStatic,
-			MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				n, ok := args[0].(Int)
-				if !ok {
-					return nil, typeErrorf("Integer/toString", "an integer", args[0])
-				}
-				radix := Int(10)
-				if len(args) == 2 {
-					if radix, ok = args[1].(Int); !ok {
-						return nil, typeErrorf("Integer/toString", "an integer radix", args[1])
-					}
-				}
-				if radix < 2 || radix > 36 {
-					radix = 10 // Java's rule for a radix out of range
-				}
-				return String(strconv.FormatInt(int64(n), int(radix))), nil
-			}},
+		javaIntegerToString("Integer/toString", 32), javaIntegerToString("Long/toString", 64),
 		javaRadixString("Integer/toBinaryString", 2, 32), javaRadixString("Integer/toOctalString", 8, 32), javaRadixString("Integer/toHexString", 16, 32),
 		javaRadixString("Long/toBinaryString", 2, 64), javaRadixString("Long/toOctalString", 8, 64), javaRadixString("Long/toHexString", 16, 64),
-		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Fn: rowNamed(stringBuiltins, "str").Fn, Cost: rowNamed(stringBuiltins, "str").Cost},
+		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str; nil has no methods", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: rowNamed(stringBuiltins, "str").Cost, Fn: func(th *Thread, args []Value) (Value, error) {
+				if args[0] == Nil {
+					return nil, nilReceiver(".toString")
+				}
+				return rowNamed(stringBuiltins, "str").Fn(th, args)
+			}},
 		{Name: ".equals", Sig: "(.equals x y)", Doc: "same as =", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(visits(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 				return boolValue(Equal(args[0], args[1])), nil
@@ -161,9 +147,162 @@ var javaInteropBuiltins = concatRows(
 			return m
 		}),
 	},
+	javaCollectionMethods,
+	javaIntegerStatics(),
+	[]*Builtin{
+		{Name: "Boolean/parseBoolean", Sig: "(Boolean/parseBoolean s)", Doc: "s is \"true\" in any case", Category: "idiom", reach: javaStatic,
+			aliases: []string{"Boolean/valueOf"}, MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				switch v := args[0].(type) {
+				case String:
+					return boolValue(strings.EqualFold(string(v), "true")), nil
+				case NilType:
+					return falseValue, nil
+				case Bool:
+					return v, nil // Boolean/valueOf of a boolean
+				}
+				return nil, typeErrorf("Boolean/parseBoolean", "a string", args[0]).asJava("ClassCastException", "")
+			}},
+		staticOf(aliasOf("Character/toString", "(Character/toString c)", "same as str", rowNamed(stringBuiltins, "str"))),
+		{Name: "Character/valueOf", Sig: "(Character/valueOf c)", Doc: "the character itself", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				if _, err := oneChar("Character/valueOf", args[0]); err != nil {
+					return nil, err
+				}
+				return args[0], nil
+			}},
+		{Name: "Double/compare", Sig: "(Double/compare x y)", Doc: "-1, 0 or 1, as Java's (NaN above everything, -0.0 below 0.0)", Category: "idiom", reach: javaStatic,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				x, ok1 := toFloat(args[0])
+				y, ok2 := toFloat(args[1])
+				if !ok1 || !ok2 {
+					return nil, typeErrorf("Double/compare", "two numbers", args[0])
+				}
+				return Int(javaDoubleCompare(x, y)), nil
+			}},
+		{Name: "Double/toString", Sig: "(Double/toString x)", Doc: "the float's text, as str gives it", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				x, ok := toFloat(args[0])
+				if !ok {
+					return nil, typeErrorf("Double/toString", "a number", args[0])
+				}
+				return rowNamed(stringBuiltins, "str").Fn(th, []Value{Float(x)})
+			}},
+		{Name: "into-array", Sig: "(into-array coll) (into-array class coll)", Doc: "the items as Java's array, which is a vector here", Category: "idiom",
+			MinArgs: 1, MaxArgs: 2, Cost: cost(visits(lastArg), builds), Fn: builtinIntoArray},
+		{Name: "to-array", Sig: "(to-array coll)", Doc: "the items as Java's Object array, which is a vector here", Category: "idiom",
+			MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
+				items, err := seqOf(th, "to-array", args[0], anySeq)
+				if err != nil {
+					return nil, err
+				}
+				return newVector(th, slices.Clone(items))
+			}},
+	},
 	javaExceptionConstructors(),
 	localDateBuiltins,
 )
+
+// builtinIntoArray is into-array: a vector stands for the array, which
+// programs hand to String/format or apply or read with seq, count and
+// nth. As Java's array store, every item but nil must be of the array's
+// class: the class given, or that of the first item.
+func builtinIntoArray(th *Thread, args []Value) (Value, error) {
+	items, err := seqOf(th, "into-array", args[len(args)-1], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	var of javaClass
+	if len(args) == 2 {
+		c, ok := args[0].(javaClass)
+		if !ok {
+			return nil, typeErrorf("into-array", "a class such as Object or String", args[0])
+		}
+		of = c
+	} else if len(items) > 0 && items[0] != Nil {
+		if of, err = classOf("into-array", items[0]); err != nil {
+			return nil, err
+		}
+	}
+	for _, it := range items {
+		if of == "" || of == "java.lang.Object" || it == Nil {
+			continue
+		}
+		c, err := classOf("into-array", it)
+		if err != nil {
+			return nil, err
+		}
+		if c != of && !slices.Contains(classSupers[c], of) {
+			return nil, Errorf(typeError, "into-array: %s does not go in an array of %s", describe(it), of).
+				asJava("IllegalArgumentException", "array element type mismatch")
+		}
+	}
+	return newVector(th, slices.Clone(items))
+}
+
+// javaIntegerToString is Integer/toString or Long/toString: the digits of n, in
+// base radix (10), as Java's; an Integer's n must fit in 32 bits.
+func javaIntegerToString(name string, bits int) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " n) (" + name + " n radix)", Doc: "the digits of n, in base radix (10), as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			n, ok := args[0].(Int)
+			if !ok {
+				return nil, typeErrorf(name, "an integer", args[0])
+			}
+			if bits == 32 && int64(n) != int64(int32(n)) {
+				return nil, Errorf(arithmeticError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
+					asJava("ArithmeticException", "integer overflow")
+			}
+			radix := Int(10)
+			if len(args) == 2 {
+				if radix, ok = args[1].(Int); !ok {
+					return nil, typeErrorf(name, "an integer radix", args[1])
+				}
+			}
+			if radix < 2 || radix > 36 {
+				radix = 10 // Java's rule for a radix out of range
+			}
+			return String(strconv.FormatInt(int64(n), int(radix))), nil
+		}}
+}
+
+// javaDoubleCompare is Double.compare: a total order in which NaN is
+// above every number and -0.0 below 0.0.
+func javaDoubleCompare(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	xb, yb := math.Float64bits(x), math.Float64bits(y)
+	if x != x {
+		xb = math.Float64bits(math.NaN())
+	}
+	if y != y {
+		yb = math.Float64bits(math.NaN())
+	}
+	switch {
+	case xb == yb:
+		return 0
+	case int64(xb) < int64(yb):
+		return -1
+	}
+	return 1
+}
+
+// javaWhitespace is Java's Character.isWhitespace, which .strip, .isBlank
+// and Character/isWhitespace use: Unicode's space separators but the
+// non-breaking ones, and the ASCII controls \t to \r and \x1C to \x1F
+// (not U+0085, which Go's unicode.IsSpace counts).
+func javaWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', 0x1C, 0x1D, 0x1E, 0x1F:
+		return true
+	case 0xA0, 0x2007, 0x202F:
+		return false
+	}
+	return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
+}
 
 // javaRadixString is Integer/toBinaryString and its kin: the digits of an
 // integer as Java's unsigned value of its width, so that -1 is 32 (or 64)
@@ -225,6 +364,9 @@ func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args
 	return &Builtin{Name: name, Sig: sig, Doc: "the String method, as Java's", Category: "idiom", reach: javaForm,
 		MinArgs: minArgs, MaxArgs: maxArgs, Cost: cost(scans(arg(0)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
 			s, ok := args[0].(String)
+			if args[0] == Nil {
+				return nil, nilReceiver(name)
+			}
 			if !ok {
 				return nil, typeErrorf(name, "a string", args[0]).
 					WithHint("%s is a method of String; (str x) makes a string of anything", name)
@@ -237,6 +379,8 @@ func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args
 // count: what .size and .isEmpty read. nil has no methods in Java.
 func javaSize(name string, v Value, strings bool) (int, error) {
 	switch c := v.(type) {
+	case NilType:
+		return 0, nilReceiver(name)
 	case *Vector:
 		return c.Len(), nil
 	case *Map:
@@ -248,7 +392,7 @@ func javaSize(name string, v Value, strings bool) (int, error) {
 			return len(c), nil
 		}
 	}
-	return 0, typeErrorf(name, "a collection", v)
+	return 0, noMethod(name, "a collection", []Value{v})
 }
 
 // mapEntryPart is .getKey (i 0) or .getValue (i 1) of a map entry, which
@@ -317,28 +461,42 @@ func javaCharAt(s string, args []Value) (Value, error) {
 }
 
 // javaIndexOf is .indexOf or .lastIndexOf: a character index, -1 when sub
-// is not there.
+// is not there. sub may be a character code, as Java's indexOf(int ch);
+// from is where the search starts (forward) or the last index it may
+// return (backward).
 func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 	return func(s string, args []Value) (Value, error) {
-		sub, ok := args[1].(String)
-		if !ok {
+		var sub string
+		switch x := args[1].(type) {
+		case String:
+			sub = string(x)
+		case Int:
+			sub = string(rune(max(0, min(x, unicode.MaxRune))))
+		default:
 			return nil, typeErrorf(".indexOf", "a string", args[1])
 		}
 		r := []rune(s)
-		from := 0
+		from, end := 0, len(r)
 		if len(args) == 3 {
 			f, ok := args[2].(Int)
 			if !ok {
 				return nil, typeErrorf(".indexOf", "an integer index", args[2])
 			}
-			from = int(max(0, min(f, Int(len(r)))))
+			if last {
+				if f < 0 {
+					return Int(-1), nil
+				}
+				end = int(min(f+Int(len([]rune(sub))), Int(len(r))))
+			} else {
+				from = int(max(0, min(f, Int(len(r)))))
+			}
 		}
-		rest := string(r[from:])
+		rest := string(r[from:end])
 		var i int
 		if last {
-			i = strings.LastIndex(rest, string(sub))
+			i = strings.LastIndex(rest, sub)
 		} else {
-			i = strings.Index(rest, string(sub))
+			i = strings.Index(rest, sub)
 		}
 		if i < 0 {
 			return Int(-1), nil
@@ -471,6 +629,24 @@ func javaParseInt(bits int) func(*Thread, []Value) (Value, error) {
 	}
 }
 
+// javaValueOf is Integer/valueOf (bits 32) or Long/valueOf (64): an
+// integer as it is (Java boxes it; an int must fit in 32 bits), a string
+// parsed as javaParseInt parses it.
+func javaValueOf(bits int) func(*Thread, []Value) (Value, error) {
+	parse := javaParseInt(bits)
+	return func(th *Thread, args []Value) (Value, error) {
+		n, ok := args[0].(Int)
+		if !ok || len(args) > 1 {
+			return parse(th, args)
+		}
+		if bits == 32 && int64(n) != int64(int32(n)) {
+			return nil, Errorf(arithmeticError, "Integer/valueOf: %d does not fit in Java's 32-bit int", int64(n)).
+				asJava("ArithmeticException", "integer overflow")
+		}
+		return n, nil
+	}
+}
+
 // javaParseDouble is Double/parseDouble, which, unlike parse-double,
 // ignores the spaces and control characters around the number.
 func javaParseDouble(th *Thread, args []Value) (Value, error) {
@@ -478,4 +654,88 @@ func javaParseDouble(th *Thread, args []Value) (Value, error) {
 		return builtinParseDouble(th, []Value{String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' }))})
 	}
 	return builtinParseDouble(th, args)
+}
+
+// javaIntegerStatics are the static methods of Integer and Long on
+// numbers, and Math's exact arithmetic, as Java runs them: a float
+// argument is truncated, an Integer method's argument must fit in 32 bits
+// and its sum wraps there, and an exact operation that overflows is
+// Java's ArithmeticException.
+func javaIntegerStatics() []*Builtin {
+	sign := func(a int64) int64 { return int64(max(-1, min(a, 1))) }
+	var rows []*Builtin
+	for _, bits := range []int{32, 64} {
+		class := "Long/"
+		if bits == 32 {
+			class = "Integer/"
+		}
+		wrap := func(n int64) int64 {
+			if bits == 32 {
+				return int64(int32(n))
+			}
+			return n
+		}
+		rows = append(rows,
+			javaIntOp(class+"compare", 2, bits, func(a []int64) (int64, bool) { return int64(intCmp(Int(a[0]), Int(a[1]))), true }),
+			javaIntOp(class+"signum", 1, bits, func(a []int64) (int64, bool) { return sign(a[0]), true }),
+			javaIntOp(class+"max", 2, bits, func(a []int64) (int64, bool) { return max(a[0], a[1]), true }),
+			javaIntOp(class+"min", 2, bits, func(a []int64) (int64, bool) { return min(a[0], a[1]), true }),
+			javaIntOp(class+"sum", 2, bits, func(a []int64) (int64, bool) { return wrap(a[0] + a[1]), true }),
+		)
+	}
+	exact := func(name string, arity int, op func(a []int64) (int64, bool)) *Builtin {
+		return javaIntOp("Math/"+name, arity, 64, op)
+	}
+	return append(rows,
+		exact("addExact", 2, func(a []int64) (int64, bool) { s := a[0] + a[1]; return s, (s > a[0]) == (a[1] > 0) || a[1] == 0 }),
+		exact("subtractExact", 2, func(a []int64) (int64, bool) { d := a[0] - a[1]; return d, (d < a[0]) == (a[1] > 0) || a[1] == 0 }),
+		exact("multiplyExact", 2, func(a []int64) (int64, bool) {
+			p := a[0] * a[1]
+			return p, a[0] == 0 || (p/a[0] == a[1] && !(a[0] == -1 && a[1] == math.MinInt64) && !(a[1] == -1 && a[0] == math.MinInt64))
+		}),
+		exact("negateExact", 1, func(a []int64) (int64, bool) { return -a[0], a[0] != math.MinInt64 }),
+		exact("incrementExact", 1, func(a []int64) (int64, bool) { return a[0] + 1, a[0] != math.MaxInt64 }),
+		exact("decrementExact", 1, func(a []int64) (int64, bool) { return a[0] - 1, a[0] != math.MinInt64 }),
+		javaIntOp("Math/toIntExact", 1, 64, func(a []int64) (int64, bool) { return a[0], a[0] == int64(int32(a[0])) }),
+	)
+}
+
+// javaIntOp is a static method on integers of bits bits; op reports false
+// for an overflow.
+func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *Builtin {
+	sig := "(" + name + " x)"
+	if arity == 2 {
+		sig = "(" + name + " x y)"
+	}
+	return &Builtin{Name: name, Sig: sig, Doc: "as Java's, on integers", Category: "idiom", reach: javaStatic,
+		MinArgs: arity, MaxArgs: arity, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			ns := make([]int64, len(args))
+			for i, a := range args {
+				switch n := a.(type) {
+				case Int:
+					ns[i] = int64(n)
+				case Float:
+					if strings.HasPrefix(name, "Math/") { // Math's exact methods take no double
+						return nil, typeErrorf(name, "integers", a).asJava("IllegalArgumentException",
+							"No matching method "+name[len("Math/"):]+" found taking "+strconv.Itoa(arity)+" args")
+					}
+					ns[i] = int64(math.Trunc(float64(max(min(n, math.MaxInt64), math.MinInt64)))) // Java's narrowing
+				default:
+					return nil, typeErrorf(name, "integers", a)
+				}
+				if bits == 32 && ns[i] != int64(int32(ns[i])) {
+					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, ns[i]).
+						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(ns[i], 10))
+				}
+			}
+			r, ok := op(ns)
+			if !ok {
+				overflow := "long overflow"
+				if name == "Math/toIntExact" {
+					overflow = "integer overflow"
+				}
+				return nil, Errorf(arithmeticError, "%s: %s", name, overflow).asJava("ArithmeticException", overflow)
+			}
+			return Int(r), nil
+		}}
 }

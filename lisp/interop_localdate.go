@@ -332,8 +332,6 @@ var localDateBuiltins = concatRows(
 			MinArgs: 2, MaxArgs: 3, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) { return plusAmount(".plus", args, 1) }},
 		{Name: ".minus", Sig: "(.minus t amount) (.minus t n unit)", Doc: "t moved back by a Duration, a Period or n units", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 3, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) { return plusAmount(".minus", args, -1) }},
-		{Name: ".compareTo", Sig: "(.compareTo a b)", Doc: "Java's comparison of two dates, times or durations", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1))), Fn: javaCompareTo},
 	},
 	shiftMethods(),
 	compareMethods(),
@@ -526,9 +524,9 @@ func periodOf(name string, make func(int64) period) *Builtin {
 	})
 }
 
-// noMethod is Clojure's error for a method the receiver's class does not
+// temporalNoMethod is Clojure's error for a method the receiver's class does not
 // have.
-func noMethod(name string, class string, nargs int) *Error {
+func temporalNoMethod(name string, class string, nargs int) *Error {
 	msg := "No matching method " + name[1:] + " found taking " + strconv.Itoa(nargs) + " args for class java.time." + class
 	if nargs == 0 { // Clojure reads (.name x) as a field or a method
 		msg = "No matching field found: " + name[1:] + " for class java.time." + class
@@ -541,7 +539,7 @@ func noMethod(name string, class string, nargs int) *Error {
 func receiver(name string, args []Value, kinds temporalKind) (temporal, error) {
 	t, ok := asTemporal(args[0])
 	if ok && t.kind&kinds == 0 {
-		return t, noMethod(name, t.kind.className(), len(args)-1)
+		return t, temporalNoMethod(name, t.kind.className(), len(args)-1)
 	}
 	return temporalArg(name, args[0], kinds)
 }
@@ -672,9 +670,25 @@ func plusAmount(name string, args []Value, sign int64) (Value, error) {
 	return t.value(), err
 }
 
-// javaCompareTo is Java's compareTo: a date by its year, month and day
+// sameJavaTime reports whether a and b read as values of one java.time
+// class, which .compareTo compares as that class does rather than as
+// strings (a java.time value is its text here).
+func sameJavaTime(a, b Value) bool {
+	if _, ok := asDuration(a); ok {
+		_, ok := asDuration(b)
+		return ok
+	}
+	x, ok := asTemporal(a)
+	if !ok {
+		return false
+	}
+	y, ok := asTemporal(b)
+	return ok && x.kind == y.kind
+}
+
+// temporalCompareTo is Java's compareTo: a date by its year, month and day
 // differences, a time by the sign, a Duration by seconds then nanos.
-func javaCompareTo(th *Thread, args []Value) (Value, error) {
+func temporalCompareTo(args []Value) (Value, error) {
 	if a, ok := asDuration(args[0]); ok {
 		b, err := durationArg(".compareTo", args[1])
 		if err != nil {

@@ -132,6 +132,13 @@ func TestJavaInteropHostileInput(t *testing.T) {
 		`(Instant/parse "2024-01-15T10:30:00")`:                               "Instant/parse",
 		`(dir 1)`:                                                             "dir",
 		`(let [s (apply str (repeat 100000 "a"))] (count (.replace s "" s)))`: "memory limit",
+		`(.repeat "ab" 9223372036854775807)`:                                  "memory limit",
+		`(.repeat (apply str (repeat 1000 "a")) 100000000)`:                   "memory limit",
+		`(.subList [1 2] 0 9223372036854775807)`:                              ".subList",
+		`(.get [1 2] -9223372036854775808)`:                                   ".get",
+		`(Integer/sum 9223372036854775807 1)`:                                 "Integer/sum",
+		`(Math/multiplyExact -9223372036854775808 -1)`:                        "Math/multiplyExact",
+		`(re-find #"(?<=a)b" "ab")`:                                           "lookahead or lookbehind",
 	} {
 		res := run(t, src, Env{})
 		if res.Err == nil || !strings.Contains(res.Err.Error(), want) {

@@ -160,7 +160,30 @@ func (c *compiler) unknownNamespace(ns, name string) *Error {
 		return e
 	}
 	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
+	class := ns[strings.LastIndexByte(ns, '.')+1:]
+	if statics := javaStaticsOf(class); len(statics) > 0 {
+		e.Message = fmt.Sprintf("%s/%s is not available", class, name)
+		return e.WithHint("the %s statics that run here are %s, and the builtins do the work of others", class, strings.Join(statics, " "))
+	}
 	return e.WithHint("%s", availableNamespaces)
+}
+
+// javaStaticsOf are the static methods and fields of the Java class
+// named class (short) that a program may use, in order.
+func javaStaticsOf(class string) []string {
+	var names []string
+	for name := range builtins.statics {
+		if strings.HasPrefix(name, class+"/") {
+			names = append(names, name)
+		}
+	}
+	for name := range javaConstants {
+		if strings.HasPrefix(name, class+"/") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // shadowable reports whether a program may define name although it is a

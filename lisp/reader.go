@@ -1030,6 +1030,11 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 	}
 	if c == ':' {
 		name := tok[1:]
+		if local, ok := strings.CutPrefix(name, ":"); ok && !r.edn && local != "" && !strings.ContainsAny(local, ":/") {
+			// ::name is auto-resolved in the program's namespace, which is
+			// user, as Clojure reads it there.
+			name = "user/" + local
+		}
 		if name == "" || strings.HasPrefix(name, ":") || strings.HasSuffix(name, "/") || strings.HasPrefix(name, "/") {
 			return nil, r.errorf(line, col, "invalid keyword %s", tok).WithHint("keywords look like :name")
 		}

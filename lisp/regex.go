@@ -35,6 +35,11 @@ func compileRegex(fn, pattern string) (*regex, error) {
 		return nil, Errorf(executionError, "%s: pattern of %d bytes is longer than the limit of %d", fn, len(pattern), maxPatternBytes).
 			WithHint("use a shorter pattern, or split the work into several simpler patterns")
 	}
+	java := pattern
+	pattern, refused := javaRegex(fn, pattern)
+	if refused != nil {
+		return nil, refused
+	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		reason := err.Error()
@@ -44,19 +49,22 @@ func compileRegex(fn, pattern string) (*regex, error) {
 				reason += " in `" + se.Expr + "`"
 			}
 		}
-		return nil, Errorf(executionError, "%s: RE2 cannot compile the pattern %q: %s", fn, pattern, reason).
-			WithHint("regexes use Go's RE2 syntax, which has no lookahead, lookbehind or backreferences; rewrite the pattern without them")
+		return nil, Errorf(executionError, "%s: RE2 cannot compile the pattern %q: %s", fn, java, reason).
+			WithHint(`regexes run on Go's RE2, which lacks this construct: write the pattern with what Java and RE2 share, e.g. \p{IsGreek} for \p{InGreek}`)
 	}
 	whole, err := regexp.Compile(`^(?:` + pattern + `)$`)
 	if err != nil {
-		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, pattern, err)
+		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
-	return &regex{source: pattern, re: re, whole: whole, insts: programSize(pattern)}, nil
+	return &regex{source: java, re: re, whole: whole, insts: programSize(pattern)}, nil
 }
 
 // programSize is the number of instructions RE2 compiles pattern to (a
 // pattern that compiled with regexp compiles here too).
 func programSize(pattern string) int {
+	if translated, err := javaRegex("", pattern); err == nil {
+		pattern = translated
+	}
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return len(pattern)
@@ -93,16 +101,22 @@ func chargeMatch(th *Thread, insts, n int) error {
 	return th.step(1 + work/instBytesPerStep)
 }
 
-// regexArg accepts a regex, or a string that is compiled as one.
+// regexArg accepts a regex: a string is Clojure's ClassCastException.
 func regexArg(fn string, v Value) (*regex, error) {
-	switch r := v.(type) {
-	case *regex:
+	if r, ok := v.(*regex); ok {
 		return r, nil
-	case String:
-		return compileRegex(fn, string(r))
 	}
 	return nil, Errorf(typeError, "%s expected a regex, got %s", fn, describe(v)).
-		WithHint(`build one with (re-pattern "\\d+")`)
+		WithHint(`build one with (re-pattern "\\d+")`).
+		asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class java.util.regex.Pattern")
+}
+
+// javaValueClass is the name of v's Java class, for a message.
+func javaValueClass(v Value) string {
+	if c, err := classOf("", v); err == nil && c != fnClass {
+		return string(c)
+	}
+	return "java.lang.Object"
 }
 
 // matchValue is what re-find and re-matches return for a match: the matched

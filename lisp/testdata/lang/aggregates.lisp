@@ -58,4 +58,5 @@
 (assert.eq (contains? {:a 1} :b) false)
 (assert.eq (contains? ["a" "b"] "b") true)
 (assert.eq (contains? ["a" "b"] "x") false)
-(assert.fails #(contains? "abc" "a") "contains? expected")
+(assert.fails #(contains? "abc" "a") "contains? not supported on type")
+(assert.eq (contains? "abc" 2) true)

@@ -33,7 +33,7 @@
 (assert.eq (conj nil 1 2) (list 2 1))
 (assert.eq (conj nil) nil)
 (assert.eq (conj [1] nil) [1 nil])
-(assert.fails #(conj {} [1]) "[key value] pairs")
+(assert.fails #(conj {} [1]) "must be a pair")
 (assert.eq (cons 0 [1 2]) [0 1 2])
 (assert.eq (concat [1 2] [3 4]) [1 2 3 4])
 (assert.eq (concat [1] nil "ab") [1 "a" "b"])
