@@ -77,7 +77,7 @@ func (w *prefixWalk) messages(prev, cur []ChatMessage) error {
 		// Parts are shared whole or not at all: an image or a signed block
 		// that differs is a different block.
 		for j := range c.Parts {
-			if j >= len(p.Parts) || p.Parts[j] != c.Parts[j] {
+			if j >= len(p.Parts) || !p.Parts[j].Equal(&c.Parts[j]) {
 				return nil
 			}
 			n, err := w.counts.part(w.tokenizer, &c.Parts[j])

@@ -247,12 +247,12 @@ type inputAttack struct {
 }
 
 // kindTinyParts is a chat history of many content parts of a few bytes
-// each, which every form of the request holds whole: protobuf's message,
-// the strategies' part (184 bytes, most of them fields of media parts) and
-// the response's message, each over 10 times the part's bytes on the
-// wire. 10,000 messages of 9 one-word parts reach 24-26 times over gRPC,
-// 17-26 over HTTP (open: docs/RELIABILITY.md).
-var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 28, 28}
+// each, which protobuf's messages hold at about 13 times their bytes on
+// the wire (a request's, then the response's). A text part of the
+// strategies is its type and text only (40 bytes): 10,000 messages of 9
+// one-word parts reach 6-7 times over gRPC, 11-15 over HTTP
+// (docs/RELIABILITY.md).
+var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 16, 16}
 
 // inputAttacks are the requests whose cost lies around the interpreter:
 // extracting and reading the program, what the turn sends back, and the

@@ -301,8 +301,9 @@ func protoHistory(h []strategies.ChatMessage) []*ptcsidecarv1.ChatMessage {
 			pm.ToolCalls = append(pm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 		}
 		for _, p := range m.Parts { // the fields the logs' parts use
-			pm.Parts = append(pm.Parts, &ptcsidecarv1.ContentPart{Type: p.Type, Text: p.Text, Signature: p.Signature,
-				Data: p.Data, MediaType: p.MediaType, Url: p.URL, FileId: p.FileID, Detail: p.Detail})
+			x := p.Extras()
+			pm.Parts = append(pm.Parts, &ptcsidecarv1.ContentPart{Type: p.Type, Text: p.Text, Signature: x.Signature,
+				Data: x.Data, MediaType: x.MediaType, Url: x.URL, FileId: x.FileID, Detail: x.Detail})
 		}
 		out[i] = pm
 	}

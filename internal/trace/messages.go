@@ -87,35 +87,36 @@ func writeMessageBody(p *page, m *strategies.ChatMessage) {
 // text. Inline data and signatures are not shown: they are opaque or long.
 func writePart(p *page, part *strategies.ContentPart) {
 	head := []string{part.Type}
-	if part.MediaType != "" {
-		head = append(head, part.MediaType)
+	x := part.Extras()
+	if x.MediaType != "" {
+		head = append(head, x.MediaType)
 	}
-	if part.Width > 0 && part.Height > 0 {
-		head = append(head, strconv.Itoa(part.Width)+"x"+strconv.Itoa(part.Height))
+	if x.Width > 0 && x.Height > 0 {
+		head = append(head, strconv.Itoa(x.Width)+"x"+strconv.Itoa(x.Height))
 	}
-	if part.Detail != "" {
-		head = append(head, "detail "+part.Detail)
+	if x.Detail != "" {
+		head = append(head, "detail "+x.Detail)
 	}
-	if part.Pages > 0 {
-		head = append(head, plural(part.Pages, "page"))
+	if x.Pages > 0 {
+		head = append(head, plural(x.Pages, "page"))
 	}
-	if part.DurationMS > 0 {
-		head = append(head, strconv.Itoa(part.DurationMS)+" ms")
+	if x.DurationMS > 0 {
+		head = append(head, strconv.Itoa(x.DurationMS)+" ms")
 	}
-	if part.URL != "" && !strings.HasPrefix(part.URL, "data:") {
-		head = append(head, part.URL)
+	if x.URL != "" && !strings.HasPrefix(x.URL, "data:") {
+		head = append(head, x.URL)
 	}
-	if part.FileID != "" {
-		head = append(head, "file "+part.FileID)
+	if x.FileID != "" {
+		head = append(head, "file "+x.FileID)
 	}
-	data := len(part.Data)
-	if strings.HasPrefix(part.URL, "data:") {
-		data += len(part.URL)
+	data := len(x.Data)
+	if strings.HasPrefix(x.URL, "data:") {
+		data += len(x.URL)
 	}
 	if data > 0 {
 		head = append(head, plural(data, "character")+" of data")
 	}
-	if part.Signature != "" {
+	if x.Signature != "" {
 		head = append(head, "signed")
 	}
 	p.text(textIndent, strings.Join(head, ", "), sgrDim)
