@@ -225,6 +225,7 @@ func (m *ChatMessage) hasPart(t string) bool {
 // Counting parts. A part's text (of a text, thinking, reasoning or
 // compaction part, or a plain-text document) is counted by the tokenizer
 // like any text. Media and opaque data are counted by the documented rule
+// of the provider the request goes to (the provider option), or with none
 // of the provider the tokenizer belongs to (partRule): o200k_base and
 // cl100k_base are OpenAI's, a tokenizer named for Gemini or Gemma is
 // Google's, one named for Claude or Anthropic is Anthropic's. Where the
@@ -241,6 +242,32 @@ const (
 	ruleAnthropic
 	ruleGemini
 )
+
+// counter is how a request counts tokens: its tokenizer for texts, and the
+// rule of the provider it is sent to for media (mediaTokens).
+type counter struct {
+	tokenizer string
+	media     partRule
+}
+
+// counter is the request's: its provider's media rule, or, with no
+// provider, the rule of the provider the tokenizer belongs to.
+func (o *Options) counter() counter { return counterFor(o.Tokenizer, o.Provider) }
+
+func counterFor(tokenizer, provider string) counter {
+	if tokenizer == "" {
+		tokenizer = DefaultTokenizer
+	}
+	switch provider {
+	case ProviderOpenAI:
+		return counter{tokenizer, ruleOpenAI}
+	case ProviderAnthropic:
+		return counter{tokenizer, ruleAnthropic}
+	case ProviderGemini:
+		return counter{tokenizer, ruleGemini}
+	}
+	return counter{tokenizer, partRuleFor(tokenizer)}
+}
 
 func partRuleFor(tokenizer string) partRule {
 	t := strings.ToLower(tokenizer)
@@ -556,7 +583,7 @@ func withoutReasoning(m ChatMessage) ChatMessage {
 // cleared). A message left with nothing to say and no tool calls is
 // dropped: Anthropic's API refuses an empty message. It returns the
 // messages cleared and the tokens that freed.
-func (o *chatOutput) clearThinking(rem *Remembered, tokenizer string, keep int) (int, int, error) {
+func (o *chatOutput) clearThinking(rem *Remembered, tokenizer counter, keep int) (int, int, error) {
 	if keep < 0 {
 		return 0, 0, nil
 	}

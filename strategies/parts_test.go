@@ -464,7 +464,7 @@ func TestMediaCountRemembered(t *testing.T) {
 	m := memo.New(64 << 20)
 	rem := NewRemembered(m)
 	h := partsHistory(t)
-	first, err := rem.messages(DefaultTokenizer, h)
+	first, err := rem.messages(counterFor(DefaultTokenizer, ""), h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,12 +478,12 @@ func TestMediaCountRemembered(t *testing.T) {
 	}
 	// Inline data: three screenshots, the PDF, the redacted thinking.
 	before := table()
-	again, err := rem.messages(DefaultTokenizer, h)
+	again, err := rem.messages(counterFor(DefaultTokenizer, ""), h)
 	after := table()
 	if err != nil || again != first || before.Misses != 5 || after.Misses != 5 || after.Hits-before.Hits != 5 {
 		t.Errorf("counted again: %+v then %+v, table %+v then %+v", first, again, before, after)
 	}
-	if plain, _ := (*Remembered)(nil).messages(DefaultTokenizer, h); plain != first {
+	if plain, _ := (*Remembered)(nil).messages(counterFor(DefaultTokenizer, ""), h); plain != first {
 		t.Errorf("remembered %+v, counted %+v", first, plain)
 	}
 }
@@ -519,5 +519,54 @@ func TestTextPartCarriesNoExtra(t *testing.T) {
 	other := NewPart(PartThinking, "hm", PartExtra{Signature: "c2ln"})
 	if !thinking.Equal(&other) || thinking.Equal(&text) {
 		t.Error("parts compare by their fields, not their Extra pointers")
+	}
+}
+
+// The provider option decides how media are counted, whatever the
+// tokenizer: an image sent to Anthropic is counted by Anthropic's rule with
+// the default tokenizer (OpenAI's) too, in every strategy's statistics, in
+// a budget, and in CountMessageTokens.
+func TestMediaCountedByProvider(t *testing.T) {
+	h := []ChatMessage{
+		{Role: RoleUser, Parts: []ContentPart{NewPart(PartText, "What is on this page?", PartExtra{}),
+			NewPart(PartImage, "", PartExtra{URL: "https://example.com/page.png", Width: 1000, Height: 1000})}},
+		{Role: RoleAssistant, Content: "A form."},
+	}
+	text, err := CountMessageTokens(DefaultTokenizer, "", []ChatMessage{{Role: RoleUser, Content: "What is on this page?"}, h[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		provider string
+		image    int
+	}{
+		{"", 85 + 170*2*2}, // o200k_base is OpenAI's: 768×768, four tiles
+		{ProviderOpenAI, 85 + 170*2*2},
+		{ProviderAnthropic, (1000*1000 + 749) / 750},
+		{ProviderGemini, 258 * 2 * 2},
+	} {
+		n, err := CountMessageTokens(DefaultTokenizer, c.provider, h)
+		if err != nil || n != text+c.image {
+			t.Errorf("provider %q: CountMessageTokens %d (%v), want %d", c.provider, n, err, text+c.image)
+		}
+		for _, name := range chatStrategyNames {
+			raw := RawOptions{Strategy: name, Provider: c.provider}
+			if name == "token-budget" {
+				// Exactly what the history takes by the provider's rule.
+				budget := text + c.image
+				raw.MaxTokens = &budget
+			}
+			opts, err := Normalize(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := Render(&Request{History: h, Options: opts, Remembered: NewRemembered(memo.New(1 << 20))})
+			if err != nil {
+				t.Fatalf("%s, provider %q: %v", name, c.provider, err)
+			}
+			if st := resp.Stats; st.PartTokens != c.image || st.TokensBefore != text+c.image {
+				t.Errorf("%s, provider %q: part_tokens %d, tokens_before %d; want %d and %d", name, c.provider, st.PartTokens, st.TokensBefore, c.image, text+c.image)
+			}
+		}
 	}
 }

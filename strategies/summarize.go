@@ -94,7 +94,7 @@ func (s summarize) Render(req *Request) (*Response, error) {
 			return nil, err
 		}
 	}
-	tok := opts.Tokenizer
+	tok := opts.counter()
 	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err

@@ -219,7 +219,7 @@ func TestSummarizeThirtyCalls(t *testing.T) {
 			continue
 		}
 		prev := calls[n-1]
-		system, err := CountMessageTokens(opts.Tokenizer, c.history[:1])
+		system, err := CountMessageTokens(opts.Tokenizer, opts.Provider, c.history[:1])
 		if err != nil {
 			t.Fatal(err)
 		}

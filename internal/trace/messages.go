@@ -8,8 +8,9 @@ import (
 )
 
 // writeMessages writes one box per chat message, its content verbatim.
-// With usage, each title carries the message's token count.
-func writeMessages(p *page, msgs []strategies.ChatMessage, tokenizer string, usage bool) error {
+// With usage, each title carries the message's token count, its media by
+// the rule of the options' provider.
+func writeMessages(p *page, msgs []strategies.ChatMessage, o *strategies.Options, usage bool) error {
 	if len(msgs) == 0 {
 		p.open(plain("No messages"))
 		p.close()
@@ -24,7 +25,7 @@ func writeMessages(p *page, msgs []strategies.ChatMessage, tokenizer string, usa
 			title = append(title, plain(src))
 		}
 		if usage {
-			n, err := strategies.CountMessageTokens(tokenizer, []strategies.ChatMessage{*m})
+			n, err := strategies.CountMessageTokens(o.Tokenizer, o.Provider, []strategies.ChatMessage{*m})
 			if err != nil {
 				return err
 			}
