@@ -648,10 +648,10 @@ type mediaCount struct {
 // sends the same screenshots and PDFs on every call, and reading a 1 MiB
 // PDF's pages takes milliseconds.
 func (c *Remembered) media(r partRule, p *ContentPart) (int, bool) {
-	x := p.Extras()
-	if c == nil || c.partCounts == nil || x.Data == "" && !strings.HasPrefix(x.URL, "data:") {
+	if c == nil || c.partCounts == nil || p.Extra == nil || p.Extra.Data == "" && !strings.HasPrefix(p.Extra.URL, "data:") {
 		return mediaTokens(r, p)
 	}
+	x := *p.Extra
 	k := partKey{r, p.Type, p.Text, x}
 	if n, ok := c.partCounts.Get(k); ok {
 		return n.tokens, n.estimated
