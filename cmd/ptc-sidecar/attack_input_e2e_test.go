@@ -250,8 +250,8 @@ type inputAttack struct {
 // each, which protobuf's messages hold at about 13 times their bytes on
 // the wire (a request's, then the response's). A text part of the
 // strategies is its type and text only (40 bytes): 10,000 messages of 9
-// one-word parts reach 6-7 times over gRPC, 11-15 over HTTP
-// (docs/RELIABILITY.md).
+// one-word parts reach 6-10 times over gRPC, 11-15 over HTTP, more on a
+// machine so loaded that the collector falls behind (docs/RELIABILITY.md).
 var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 16, 16}
 
 // inputAttacks are the requests whose cost lies around the interpreter:
