@@ -2,7 +2,6 @@ package lisp
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -543,20 +542,22 @@ func builtinKeyword(th *Thread, args []Value) (Value, error) {
 	return Nil, nil // Clojure's keyword of anything else is nil
 }
 
-var (
-	longPattern   = regexp.MustCompile(`^[+-]?[0-9]+$`)
-	doublePattern = regexp.MustCompile(`^[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
-)
-
 // builtinParseLong accepts exactly an optionally signed decimal integer that
 // fits in 64 bits; anything else, including a non-string, gives nil
 // (spec 8.9).
 func builtinParseLong(th *Thread, args []Value) (Value, error) {
 	s, ok := args[0].(String)
-	if !ok || !longPattern.MatchString(string(s)) {
+	if !ok {
 		return Nil, nil
 	}
-	n, err := strconv.ParseInt(string(s), 10, 64)
+	text, ok, err := th.integerText(string(s))
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(text) > len("-9223372036854775808") { // past a long's range
+		return Nil, nil
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		return Nil, nil
 	}
@@ -566,9 +567,21 @@ func builtinParseLong(th *Thread, args []Value) (Value, error) {
 // builtinParseDouble accepts the decimal forms Java's Double.parseDouble
 // does, without surrounding whitespace.
 func builtinParseDouble(th *Thread, args []Value) (Value, error) {
-	s, ok := args[0].(String)
-	if !ok || !doublePattern.MatchString(string(s)) {
+	return parseDecimal(th, "parse-double", args[0])
+}
+
+// parseDecimal is parse-double as fn: nil for what is not a number, an
+// error for a number longer than maxDecimalChars.
+func parseDecimal(th *Thread, fn string, v Value) (Value, error) {
+	s, ok := v.(String)
+	if !ok {
 		return Nil, nil
+	}
+	if ok, err := th.isDecimal(string(s)); err != nil || !ok {
+		return Nil, err
+	}
+	if len(s) > maxDecimalChars {
+		return nil, decimalTooLong(fn, len(s))
 	}
 	text := strings.Replace(string(s), "Infinity", "Inf", 1)
 	f, err := strconv.ParseFloat(text, 64)

@@ -37,6 +37,7 @@ func (s hintSite) key() string { return s.File + " " + s.Func + ": " + s.Hint }
 var hintSitesNotFollowed = map[string]string{
 	"analyze.go compile: \"split long threading pipelines or deeply nested expressions\"":                                                                    notFollowedBudget,
 	"builtins_map.go updateIn: \"use a short path of keys, one per level of nesting\"":                                                                       notFollowedBudget,
+	"parse_number.go decimalTooLong: \"a number in data has at most a few dozen digits; take the digits you need with subs first\"":                          notFollowedBudget,
 	"emit.go emitError: \"return or def a summary instead (count, take, select-keys, first); keep large intermediate values in a let inside the program\"":   notFollowedBudget,
 	"emit.go emitText: \"values leaving the program must nest at most %d levels, counting those calls; flatten the data, or use plain keywords or strings\"": notFollowedBudget,
 	"emit.go keyTextError: keyTextHint": notFollowedBudget,

@@ -621,8 +621,23 @@ func javaParseInt(bits int) func(*Thread, []Value) (Value, error) {
 				return nil, typeErrorf("Integer/parseInt", "a radix from 2 to 36", args[1])
 			}
 		}
-		n, err := strconv.ParseInt(string(s), int(radix), bits)
-		if err != nil || strings.ContainsRune(string(s), '_') {
+		// Leading zeros dropped, no integer has more than 65 characters
+		// (a sign and 64 binary digits): strconv is never handed more.
+		text := string(s)
+		sign := ""
+		if text != "" && (text[0] == '+' || text[0] == '-') {
+			sign, text = text[:1], text[1:]
+		}
+		if digits := strings.TrimLeft(text, "0"); digits == "" && text != "" {
+			text = "0"
+		} else {
+			text = digits
+		}
+		if len(text) > 64 {
+			return Nil, nil
+		}
+		n, err := strconv.ParseInt(sign+text, int(radix), bits)
+		if err != nil || strings.ContainsRune(text, '_') {
 			return Nil, nil
 		}
 		return Int(n), nil
@@ -651,9 +666,9 @@ func javaValueOf(bits int) func(*Thread, []Value) (Value, error) {
 // ignores the spaces and control characters around the number.
 func javaParseDouble(th *Thread, args []Value) (Value, error) {
 	if s, ok := args[0].(String); ok {
-		return builtinParseDouble(th, []Value{String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' }))})
+		return parseDecimal(th, "Double/parseDouble", String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' })))
 	}
-	return builtinParseDouble(th, args)
+	return parseDecimal(th, "Double/parseDouble", args[0])
 }
 
 // javaIntegerStatics are the static methods of Integer and Long on

@@ -37,6 +37,12 @@ func BenchmarkToMessagesFromWire(b *testing.B) {
 }
 
 func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, size int) {
+	benchToMessagesBy(b, svc, svc, frames, size)
+}
+
+// benchToMessagesBy is benchToMessagesFrom with the call made by h (s
+// itself, or s.Wire() as the gRPC server makes it).
+func benchToMessagesBy(b *testing.B, svc *Service, h ptcsidecarv1.SidecarServiceServer, frames mem.BufferSlice, size int) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -44,7 +50,7 @@ func benchToMessagesFrom(b *testing.B, svc *Service, frames mem.BufferSlice, siz
 		if err := svc.codec().Unmarshal(frames, req); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.ToMessages(context.Background(), req); err != nil {
+		if _, err := h.ToMessages(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
 	}

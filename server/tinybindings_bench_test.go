@@ -30,3 +30,27 @@ func BenchmarkToMessagesTinyBindings(b *testing.B) {
 	frames, size := wireFrames(b, tinyBindingsRequest(90_000))
 	benchToMessagesFrom(b, svc, frames, size)
 }
+
+// tinyPartsRequest is the request of the attack of 10,000 history messages
+// of 9 one-word content parts through loop-slice (cmd/ptc-sidecar's input
+// attacks): many parts of a few bytes each, decoded and sent back.
+func tinyPartsRequest(n int) *ptcsidecarv1.ToMessagesRequest {
+	msgs := make([]*ptcsidecarv1.ChatMessage, n)
+	for i := range msgs {
+		parts := make([]*ptcsidecarv1.ContentPart, 9)
+		for j := range parts {
+			parts[j] = &ptcsidecarv1.ContentPart{Type: "text", Text: strconv.Itoa(i*10 + j)}
+		}
+		msgs[i] = &ptcsidecarv1.ChatMessage{Role: []string{"user", "assistant"}[i%2], Parts: parts}
+	}
+	return &ptcsidecarv1.ToMessagesRequest{History: msgs, Options: &ptcsidecarv1.Options{Strategy: "loop-slice"}}
+}
+
+// BenchmarkToMessagesTinyParts decodes the 90,000 parts from the wire and
+// renders them as the gRPC server does (Wire, which lets the request go as
+// it is converted).
+func BenchmarkToMessagesTinyParts(b *testing.B) {
+	svc := New(Config{Memo: memo.New(48 << 20)})
+	frames, size := wireFrames(b, tinyPartsRequest(10_000))
+	benchToMessagesBy(b, svc, svc.Wire(), frames, size)
+}

@@ -303,12 +303,12 @@ func decodeChatMessage(m *ptcsidecarv1.ChatMessage) strategies.ChatMessage {
 	if parts := m.GetParts(); len(parts) > 0 {
 		out.Parts = make([]strategies.ContentPart, len(parts))
 		for j, p := range parts {
-			out.Parts[j] = strategies.ContentPart{
-				Type: p.GetType(), Text: p.GetText(), Signature: p.GetSignature(), Data: p.GetData(),
+			out.Parts[j] = strategies.NewPart(p.GetType(), p.GetText(), strategies.PartExtra{
+				Signature: p.GetSignature(), Data: p.GetData(),
 				MediaType: p.GetMediaType(), URL: p.GetUrl(), FileID: p.GetFileId(),
 				Width: int(p.GetWidth()), Height: int(p.GetHeight()), Detail: p.GetDetail(),
 				Pages: int(p.GetPages()), DurationMS: int(p.GetDurationMs()), ProviderJSON: p.GetProviderJson(),
-			}
+			})
 		}
 	}
 	return out
@@ -321,11 +321,16 @@ func encodeParts(parts []strategies.ContentPart) []*ptcsidecarv1.ContentPart {
 	}
 	out := make([]*ptcsidecarv1.ContentPart, len(parts))
 	for j, p := range parts {
+		if p.Extra == nil {
+			out[j] = &ptcsidecarv1.ContentPart{Type: p.Type, Text: p.Text}
+			continue
+		}
+		x := p.Extra
 		out[j] = &ptcsidecarv1.ContentPart{
-			Type: p.Type, Text: p.Text, Signature: p.Signature, Data: p.Data,
-			MediaType: p.MediaType, Url: p.URL, FileId: p.FileID,
-			Width: int32(p.Width), Height: int32(p.Height), Detail: p.Detail,
-			Pages: int32(p.Pages), DurationMs: int32(p.DurationMS), ProviderJson: p.ProviderJSON,
+			Type: p.Type, Text: p.Text, Signature: x.Signature, Data: x.Data,
+			MediaType: x.MediaType, Url: x.URL, FileId: x.FileID,
+			Width: int32(x.Width), Height: int32(x.Height), Detail: x.Detail,
+			Pages: int32(x.Pages), DurationMs: int32(x.DurationMS), ProviderJson: x.ProviderJSON,
 		}
 	}
 	return out

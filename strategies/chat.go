@@ -545,7 +545,7 @@ var (
 	docWindowOnly = OptionDoc{"window_only", "false",
 		"Seed 002's rule for a history none of whose messages has a source: when the scan window holds no prompt, send the last broadcast or a nudge rather than the user's request from before the window."}
 	docProvider = OptionDoc{"provider", "empty: a request every provider accepts",
-		"The provider the output is sent to, whose rules it keeps: openai (OpenAI-compatible APIs: OpenAI, Ollama, OpenRouter...; an assistant message may open the conversation, so loop-slice and turn-aware in seed 002's form give the seed's own output), anthropic or gemini (the conversation opens with a user message: a prompt is led in front of a tool loop, or the loop is sent as a note). In every mode a synthetic nudge is the last message. The stats name what the rules moved (prompts_led, units_noted, greetings_dropped)."}
+		"The provider the output is sent to, whose rules it keeps: openai (OpenAI-compatible APIs: OpenAI, Ollama, OpenRouter...; an assistant message may open the conversation, so loop-slice and turn-aware in seed 002's form give the seed's own output), anthropic or gemini (the conversation opens with a user message: a prompt is led in front of a tool loop, or the loop is sent as a note). In every mode a synthetic nudge is the last message. The stats name what the rules moved (prompts_led, units_noted, greetings_dropped). Images, audio and documents are counted by its rule (empty: by that of the tokenizer's provider)."}
 	docTokenizer = OptionDoc{"tokenizer", DefaultTokenizer,
 		"Tokenizer for the token statistics (" + strings.Join(TokenizerNames(), " or ") + "; " + ClaudeEstimate + " is an estimate)."}
 )

@@ -85,7 +85,7 @@ func BenchmarkCountTokens500(b *testing.B) {
 	h := benchHistory()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := CountMessageTokens(DefaultTokenizer, h); err != nil {
+		if _, err := CountMessageTokens(DefaultTokenizer, "", h); err != nil {
 			b.Fatal(err)
 		}
 	}

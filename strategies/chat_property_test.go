@@ -460,14 +460,14 @@ func checkBudgetTooSmall(h []ChatMessage, opts *Options) error {
 	ch := newChatHistory(h)
 	need := 0
 	if ch.system >= 0 {
-		need, _ = CountMessageTokens(opts.Tokenizer, h[ch.system:ch.system+1])
+		need, _ = CountMessageTokens(opts.Tokenizer, opts.Provider, h[ch.system:ch.system+1])
 	}
 	if t := ch.task(); t >= 0 {
-		n, _ := CountMessageTokens(opts.Tokenizer, h[t:t+1])
+		n, _ := CountMessageTokens(opts.Tokenizer, opts.Provider, h[t:t+1])
 		need += n
 	} else if !slices.ContainsFunc(h, func(m ChatMessage) bool { return m.Role == RoleUser && !blank(m.Content) }) {
 		nudge, _ := nudgeFor(opts)
-		n, _ := CountMessageTokens(opts.Tokenizer, []ChatMessage{nudge})
+		n, _ := CountMessageTokens(opts.Tokenizer, opts.Provider, []ChatMessage{nudge})
 		need += n
 	}
 	if need <= opts.MaxTokens {
@@ -605,8 +605,8 @@ func derivedFrom(in, out ChatMessage, opts *Options) bool {
 
 func checkChatStats(in []ChatMessage, resp *Response, opts *Options) error {
 	st := resp.Stats
-	tokIn, _ := CountMessageTokens(opts.Tokenizer, in)
-	tokOut, _ := CountMessageTokens(opts.Tokenizer, resp.Messages)
+	tokIn, _ := CountMessageTokens(opts.Tokenizer, opts.Provider, in)
+	tokOut, _ := CountMessageTokens(opts.Tokenizer, opts.Provider, resp.Messages)
 	want := [][2]int{
 		{st.MessagesBefore, len(in)}, {st.MessagesAfter, len(resp.Messages)},
 		{st.CharsBefore, CountMessageChars(in)}, {st.CharsAfter, CountMessageChars(resp.Messages)},
@@ -626,7 +626,7 @@ func checkChatStats(in []ChatMessage, resp *Response, opts *Options) error {
 	for i := range in {
 		if !slices.ContainsFunc(resp.Messages, func(m ChatMessage) bool { return derivedFrom(sendableIn[i], m, opts) }) {
 			dropped++
-			n, _ := CountMessageTokens(opts.Tokenizer, in[i:i+1])
+			n, _ := CountMessageTokens(opts.Tokenizer, opts.Provider, in[i:i+1])
 			droppedTokens += n
 		}
 	}
@@ -763,7 +763,7 @@ func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) erro
 	if len(out) != len(repaired) {
 		return fmt.Errorf("clear-tool-results sent %d messages, the repaired history has %d", len(out), len(repaired))
 	}
-	before, _ := CountMessageTokens(opts.Tokenizer, repaired)
+	before, _ := CountMessageTokens(opts.Tokenizer, opts.Provider, repaired)
 	var results []int
 	for i, m := range out {
 		if m.Role == RoleTool {

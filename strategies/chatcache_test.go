@@ -42,7 +42,7 @@ func TestChatCutsMoveInSteps(t *testing.T) {
 					t.Fatalf("%s, %s, call %d: %v", c.id, opts.Strategy, n, err)
 				}
 				st := resp.Stats
-				added, _ := rem.tokens(DefaultTokenizer, c.messages[prevN:n])
+				added, _ := rem.tokens(counterFor(DefaultTokenizer, ""), c.messages[prevN:n])
 				// The first user message ends the nudge an earlier call sent.
 				if prevN > 0 && st.StablePrefixTokens < prevTokens && !prevNudge {
 					rewrites++

@@ -280,7 +280,7 @@ func (ch *chatHistory) unitNote(unit []int, form noteForm) ChatMessage {
 // CountMessageTokens and CountMessageChars count them, so that sums over any
 // subset are exact. Counts are remembered across requests in counts: a chat
 // agent resends nearly the same history on every call.
-func messageCounts(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]textCounts, error) {
+func messageCounts(counts *Remembered, tokenizer counter, msgs []ChatMessage) ([]textCounts, error) {
 	out := make([]textCounts, len(msgs))
 	for i := range msgs {
 		n, err := counts.messages(tokenizer, msgs[i:i+1])
@@ -295,7 +295,7 @@ func messageCounts(counts *Remembered, tokenizer string, msgs []ChatMessage) ([]
 // sentCounts returns counts (the history's, from messageCounts) with the
 // counts of the messages whose sendable form changed a text counted again:
 // what each message weighs in the output.
-func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []textCounts) ([]textCounts, error) {
+func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer counter, counts []textCounts) ([]textCounts, error) {
 	out, cloned := counts, false
 	for i, f := range ch.sendable {
 		if !f.texts {
@@ -318,10 +318,7 @@ func (ch *chatHistory) sentCounts(rem *Remembered, tokenizer string, counts []te
 // history's per-message counts (from messageCounts), or nil.
 func chatResponse(name string, req *Request, ch *chatHistory, counts []textCounts, out *chatOutput) (*Response, error) {
 	out.finish(ch, &req.Options)
-	tok := req.Options.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
+	tok := req.Options.counter()
 	thinkingCleared, thinkingTokens, err := out.clearThinking(req.Remembered, tok, req.Options.KeepThinkingTurns)
 	if err != nil {
 		return nil, err
@@ -340,7 +337,7 @@ func chatResponse(name string, req *Request, ch *chatHistory, counts []textCount
 	h := req.History
 	st := Stats{
 		Strategy:         name,
-		Tokenizer:        tok,
+		Tokenizer:        tok.tokenizer,
 		MessagesBefore:   len(h),
 		MessagesAfter:    len(out.msgs),
 		SyntheticNudge:   out.nudge,

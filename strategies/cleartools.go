@@ -43,7 +43,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
-	tok := opts.Tokenizer
+	tok := opts.counter()
 	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok}
+	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok.tokenizer}
 	c.total = ch.pinnedTokens(sent)
 	if ch.system >= 0 {
 		c.total += sent[ch.system].tokens

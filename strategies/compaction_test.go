@@ -18,7 +18,7 @@ func compactedHistory() []ChatMessage {
 		{Role: RoleTool, ToolCallID: "t1", Content: "Q1 412, Q2 398, Q3 441"},
 		{Role: RoleUser, Content: "Add Q4 when you have it."},
 		{Role: RoleAssistant, Parts: []ContentPart{
-			{Type: PartCompaction, Text: "The user wants quarterly figures; Q1 412, Q2 398, Q3 441 found; Q4 pending.", Signature: "c2ln"},
+			{Type: PartCompaction, Text: "The user wants quarterly figures; Q1 412, Q2 398, Q3 441 found; Q4 pending.", Extra: &PartExtra{Signature: "c2ln"}},
 			{Type: PartText, Text: "Looking for Q4 now."},
 		}},
 		{Role: RoleUser, Content: "Q4 is out: check the newsroom."},
@@ -67,7 +67,7 @@ func TestCompactionPassedThrough(t *testing.T) {
 // compaction replaces an earlier one.
 func TestCompactionWithToolsAndTwice(t *testing.T) {
 	h := compactedHistory()
-	second := ChatMessage{Role: RoleAssistant, Parts: []ContentPart{{Type: PartCompaction, Data: "ZW5jcnlwdGVk"}}, ToolCalls: []ChatToolCall{{ID: "t3", Name: "save", Arguments: "{}"}}}
+	second := ChatMessage{Role: RoleAssistant, Parts: []ContentPart{{Type: PartCompaction, Extra: &PartExtra{Data: "ZW5jcnlwdGVk"}}}, ToolCalls: []ChatToolCall{{ID: "t3", Name: "save", Arguments: "{}"}}}
 	h = append(h, second, ChatMessage{Role: RoleTool, ToolCallID: "t3", Content: "saved"}, ChatMessage{Role: RoleUser, Content: "Thanks."})
 	for _, name := range chatStrategyNames {
 		opts := chatDefaults()

@@ -46,7 +46,7 @@ func (s full) Render(req *Request) (*Response, error) {
 	}
 	stats.ToolCallsShown = stats.ToolCallsTotal // each call is in its program
 	stats.PrintlnsShown = stats.PrintlnsTotal
-	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, msgs, msgs); err != nil {
+	if err := measure(&stats, req.Remembered, req.Options.counter(), msgs, msgs); err != nil {
 		return nil, err
 	}
 	// The next call appends to these messages.

@@ -104,7 +104,11 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing) {
 	if last < 0 {
 		return
 	}
-	var rebuilt chatOutput
+	// The output's own messages and at most one for each message of the
+	// history up to last (copied, or a unit's note): allocated at once, as
+	// growing by append would cost five times a long history's messages.
+	n := len(out.msgs) - len(kept) + last + 1
+	rebuilt := chatOutput{msgs: make([]ChatMessage, 0, n), from: make([]int, 0, n), edited: make([]bool, 0, n)}
 	rebuilt.nudge, rebuilt.exhausted = out.nudge, out.exhausted
 	for i, from := range out.from {
 		if from >= 0 && from != ch.system && !ch.isPinned(from) {
@@ -199,7 +203,10 @@ func unitChars(ch *chatHistory, unit []int) int {
 		m := ch.form(i)
 		n += len(m.Content)
 		for _, p := range m.Parts {
-			n += len(p.Text) + len(p.Data)
+			n += len(p.Text)
+			if p.Extra != nil {
+				n += len(p.Extra.Data)
+			}
 		}
 		for _, tc := range m.ToolCalls {
 			n += len(tc.Name) + len(tc.Arguments)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"image"
 	_ "image/gif" // image.DecodeConfig reads the sizes of inline GIF images
@@ -22,10 +23,19 @@ import (
 // tokens a provider bills for them); everything else (inline data,
 // signatures, the provider's own JSON) it sends back byte for byte.
 
-// ContentPart is one content block of a message.
+// ContentPart is one content block of a message. A text part is its type
+// and its text; what other parts carry besides (media, a signature, the
+// provider's JSON) is in Extra, nil when there is none, so that a history
+// of many short text parts costs 40 bytes a part rather than the 184 of
+// every field in each (docs/RELIABILITY.md). NewPart builds one.
 type ContentPart struct {
-	Type         string
-	Text         string
+	Type  string
+	Text  string
+	Extra *PartExtra
+}
+
+// PartExtra is what a content part carries besides its type and text.
+type PartExtra struct {
 	Signature    string
 	Data         string // inline content as the provider sends it (base64, encrypted)
 	MediaType    string
@@ -37,6 +47,54 @@ type ContentPart struct {
 	Pages        int
 	DurationMS   int
 	ProviderJSON string
+}
+
+// NewPart is the part of type typ with text and extra, whose Extra is nil
+// when extra is empty.
+func NewPart(typ, text string, extra PartExtra) ContentPart {
+	p := ContentPart{Type: typ, Text: text}
+	if extra != (PartExtra{}) {
+		x := extra // only a part with extra fields allocates them
+		p.Extra = &x
+	}
+	return p
+}
+
+// Extras is what p carries besides its type and text, empty when nothing.
+func (p *ContentPart) Extras() PartExtra {
+	if p.Extra == nil {
+		return PartExtra{}
+	}
+	return *p.Extra
+}
+
+// partJSON is a part's JSON form, every field at one level as the
+// fields of one struct would be.
+type partJSON struct {
+	Type string
+	Text string
+	PartExtra
+}
+
+// MarshalJSON writes p with its extra fields beside its type and text.
+func (p ContentPart) MarshalJSON() ([]byte, error) {
+	return json.Marshal(partJSON{p.Type, p.Text, p.Extras()})
+}
+
+// UnmarshalJSON reads a part written by MarshalJSON.
+func (p *ContentPart) UnmarshalJSON(b []byte) error {
+	var j partJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = NewPart(j.Type, j.Text, j.PartExtra)
+	return nil
+}
+
+// Equal reports whether p and q are the same block: the same type, text
+// and extra fields (not the same Extra pointer).
+func (p *ContentPart) Equal(q *ContentPart) bool {
+	return p.Type == q.Type && p.Text == q.Text && p.Extras() == q.Extras()
 }
 
 // Content part types.
@@ -76,6 +134,7 @@ func validateParts(i int, m *ChatMessage) error {
 		return &HistoryError{i, "content", "a message with parts carries its text in text parts; content must be empty"}
 	}
 	for j, p := range m.Parts {
+		x := p.Extras()
 		field := func(name string) string { return fmt.Sprintf("parts[%d].%s", j, name) }
 		switch p.Type {
 		case PartText:
@@ -83,15 +142,15 @@ func validateParts(i int, m *ChatMessage) error {
 				return &HistoryError{i, field("text"), "a text part needs its text"}
 			}
 		case PartImage, PartAudio, PartFile, PartDocument:
-			if p.Data == "" && p.URL == "" && p.FileID == "" && p.Text == "" {
+			if x.Data == "" && x.URL == "" && x.FileID == "" && p.Text == "" {
 				return &HistoryError{i, field("data"), fmt.Sprintf("a %s part needs its data, url, file_id or (for a plain-text document) text", p.Type)}
 			}
 		case PartThinking, PartReasoning:
-			if p.Text == "" && p.Data == "" && p.Signature == "" {
+			if p.Text == "" && x.Data == "" && x.Signature == "" {
 				return &HistoryError{i, field("text"), fmt.Sprintf("a %s part needs its text, data or signature", p.Type)}
 			}
 		case PartRedactedThinking:
-			if p.Data == "" {
+			if x.Data == "" {
 				return &HistoryError{i, field("data"), "a redacted_thinking part needs its data"}
 			}
 		case PartCompaction:
@@ -103,15 +162,15 @@ func validateParts(i int, m *ChatMessage) error {
 		if (isReasoningPart(p.Type) || p.Type == PartCompaction) && m.Role != RoleAssistant {
 			return &HistoryError{i, field("type"), fmt.Sprintf("a %s part belongs to an assistant message, this is a %s message", p.Type, m.Role)}
 		}
-		switch p.Detail {
+		switch x.Detail {
 		case "", "low", "high", "auto":
 		default:
-			return &HistoryError{i, field("detail"), fmt.Sprintf("unknown detail %q (want low, high, auto or empty)", p.Detail)}
+			return &HistoryError{i, field("detail"), fmt.Sprintf("unknown detail %q (want low, high, auto or empty)", x.Detail)}
 		}
 		for _, f := range []struct {
 			name string
 			v    int
-		}{{"width", p.Width}, {"height", p.Height}, {"pages", p.Pages}, {"duration_ms", p.DurationMS}} {
+		}{{"width", x.Width}, {"height", x.Height}, {"pages", x.Pages}, {"duration_ms", x.DurationMS}} {
 			if f.v < 0 || f.v > maxPartSide && f.name != "duration_ms" {
 				return &HistoryError{i, field(f.name), fmt.Sprintf("must be between 0 and %d, got %d", maxPartSide, f.v)}
 			}
@@ -166,6 +225,7 @@ func (m *ChatMessage) hasPart(t string) bool {
 // Counting parts. A part's text (of a text, thinking, reasoning or
 // compaction part, or a plain-text document) is counted by the tokenizer
 // like any text. Media and opaque data are counted by the documented rule
+// of the provider the request goes to (the provider option), or with none
 // of the provider the tokenizer belongs to (partRule): o200k_base and
 // cl100k_base are OpenAI's, a tokenizer named for Gemini or Gemma is
 // Google's, one named for Claude or Anthropic is Anthropic's. Where the
@@ -182,6 +242,32 @@ const (
 	ruleAnthropic
 	ruleGemini
 )
+
+// counter is how a request counts tokens: its tokenizer for texts, and the
+// rule of the provider it is sent to for media (mediaTokens).
+type counter struct {
+	tokenizer string
+	media     partRule
+}
+
+// counter is the request's: its provider's media rule, or, with no
+// provider, the rule of the provider the tokenizer belongs to.
+func (o *Options) counter() counter { return counterFor(o.Tokenizer, o.Provider) }
+
+func counterFor(tokenizer, provider string) counter {
+	if tokenizer == "" {
+		tokenizer = DefaultTokenizer
+	}
+	switch provider {
+	case ProviderOpenAI:
+		return counter{tokenizer, ruleOpenAI}
+	case ProviderAnthropic:
+		return counter{tokenizer, ruleAnthropic}
+	case ProviderGemini:
+		return counter{tokenizer, ruleGemini}
+	}
+	return counter{tokenizer, partRuleFor(tokenizer)}
+}
 
 func partRuleFor(tokenizer string) partRule {
 	t := strings.ToLower(tokenizer)
@@ -215,29 +301,34 @@ const (
 // thinking, compaction summaries) count 0 here: their text is counted by
 // the tokenizer.
 func mediaTokens(r partRule, p *ContentPart) (int, bool) {
+	if p.Type == PartText {
+		return 0, false
+	}
+	extra := p.Extras()
+	x := &extra
 	switch p.Type {
 	case PartImage:
-		w, h, known := imageSize(p)
+		w, h, known := imageSize(x)
 		if !known {
 			w, h = unknownImageSide, unknownImageSide
 		}
-		if r == ruleOpenAI && p.Detail == "low" {
+		if r == ruleOpenAI && x.Detail == "low" {
 			return 85, false
 		}
 		return imageTokens(r, w, h), !known
 	case PartAudio:
-		ms, known := audioLength(p)
+		ms, known := audioLength(x)
 		// Gemini: 32 tokens a second. OpenAI and Anthropic document no
 		// rule for audio input; Gemini's is used, as an estimate.
 		return (ms*32 + 999) / 1000, !known || r != ruleGemini
 	case PartFile, PartDocument:
-		if p.Data == "" && p.URL == "" && p.FileID == "" {
+		if x.Data == "" && x.URL == "" && x.FileID == "" {
 			return 0, false // a plain-text document: its text is counted
 		}
-		if strings.HasPrefix(p.MediaType, "text/") && p.Data != "" {
-			return (len(p.Data) + opaqueCharsPerTok - 1) / opaqueCharsPerTok, true
+		if strings.HasPrefix(x.MediaType, "text/") && x.Data != "" {
+			return (len(x.Data) + opaqueCharsPerTok - 1) / opaqueCharsPerTok, true
 		}
-		pages, known := pageCount(p)
+		pages, known := pageCount(p.Type, x)
 		switch r {
 		case ruleGemini:
 			return 258 * pages, !known // 258 tokens a page
@@ -249,10 +340,10 @@ func mediaTokens(r partRule, p *ContentPart) (int, bool) {
 		// Opaque data (redacted thinking, encrypted reasoning or
 		// compaction) is billed as what it decrypts to, which only the
 		// provider knows.
-		if p.Data == "" {
+		if x.Data == "" {
 			return 0, false
 		}
-		return (len(p.Data) + opaqueCharsPerTok - 1) / opaqueCharsPerTok, true
+		return (len(x.Data) + opaqueCharsPerTok - 1) / opaqueCharsPerTok, true
 	}
 	return 0, false
 }
@@ -289,11 +380,11 @@ func imageTokens(r partRule, w, h int) int {
 
 // inlineHead decodes the first bytes of a part's base64 data (a data: URL's
 // payload included), enough for a header. ok is false when there is none.
-func inlineHead(p *ContentPart, n int) ([]byte, bool) {
-	data := p.Data
-	if data == "" && strings.HasPrefix(p.URL, "data:") {
-		if k := strings.Index(p.URL, ","); k >= 0 && strings.Contains(p.URL[:k], ";base64") {
-			data = p.URL[k+1:]
+func inlineHead(x *PartExtra, n int) ([]byte, bool) {
+	data := x.Data
+	if data == "" && strings.HasPrefix(x.URL, "data:") {
+		if k := strings.Index(x.URL, ","); k >= 0 && strings.Contains(x.URL[:k], ";base64") {
+			data = x.URL[k+1:]
 		}
 	}
 	if data == "" {
@@ -315,12 +406,12 @@ func inlineHead(p *ContentPart, n int) ([]byte, bool) {
 
 // imageSize returns the image's size: the caller's, else read from inline
 // PNG, JPEG or GIF data.
-func imageSize(p *ContentPart) (int, int, bool) {
-	if p.Width > 0 && p.Height > 0 {
-		return p.Width, p.Height, true
+func imageSize(x *PartExtra) (int, int, bool) {
+	if x.Width > 0 && x.Height > 0 {
+		return x.Width, x.Height, true
 	}
 	// A JPEG's size may follow its metadata; 256 KiB holds it in practice.
-	head, ok := inlineHead(p, 256<<10)
+	head, ok := inlineHead(x, 256<<10)
 	if !ok {
 		return 0, 0, false
 	}
@@ -334,31 +425,31 @@ func imageSize(p *ContentPart) (int, int, bool) {
 // audioLength returns a clip's length in milliseconds: the caller's, else
 // read from inline WAV data's header, else estimated from the data's size
 // (or a typical clip when there is no data).
-func audioLength(p *ContentPart) (int, bool) {
-	if p.DurationMS > 0 {
-		return p.DurationMS, true
+func audioLength(x *PartExtra) (int, bool) {
+	if x.DurationMS > 0 {
+		return x.DurationMS, true
 	}
-	head, ok := inlineHead(p, 64)
+	head, ok := inlineHead(x, 64)
 	if !ok {
 		return unknownAudioMS, false
 	}
 	if len(head) >= 44 && string(head[0:4]) == "RIFF" && string(head[8:12]) == "WAVE" && string(head[12:16]) == "fmt " {
 		rate := int(binary.LittleEndian.Uint32(head[28:32])) // bytes a second
-		if size := len(p.Data)/4*3 - 44; rate > 0 && size > 0 {
+		if size := len(x.Data)/4*3 - 44; rate > 0 && size > 0 {
 			return int(int64(size) * 1000 / int64(rate)), true
 		}
 	}
-	return max(len(p.Data)/4*3*1000/audioBytesPerSec, 1), false
+	return max(len(x.Data)/4*3*1000/audioBytesPerSec, 1), false
 }
 
 // pageCount returns a document's pages: the caller's, else the page
 // objects of inline PDF data, else one page.
-func pageCount(p *ContentPart) (int, bool) {
-	if p.Pages > 0 {
-		return p.Pages, true
+func pageCount(typ string, x *PartExtra) (int, bool) {
+	if x.Pages > 0 {
+		return x.Pages, true
 	}
-	data := p.Data
-	if data == "" || p.MediaType != "application/pdf" && p.Type != PartDocument {
+	data := x.Data
+	if data == "" || x.MediaType != "application/pdf" && typ != PartDocument {
 		return unknownPages, false
 	}
 	// Each page is an object of /Type /Page (the page tree's nodes are
@@ -492,7 +583,7 @@ func withoutReasoning(m ChatMessage) ChatMessage {
 // cleared). A message left with nothing to say and no tool calls is
 // dropped: Anthropic's API refuses an empty message. It returns the
 // messages cleared and the tokens that freed.
-func (o *chatOutput) clearThinking(rem *Remembered, tokenizer string, keep int) (int, int, error) {
+func (o *chatOutput) clearThinking(rem *Remembered, tokenizer counter, keep int) (int, int, error) {
 	if keep < 0 {
 		return 0, 0, nil
 	}
@@ -539,10 +630,12 @@ var docKeepThinking = withDefault(intOptionDoc("keep_thinking_turns",
 	"all")
 
 // partKey is a part under a counting rule, the key of its remembered media
-// count.
+// count: its fields by value, not its Extra pointer.
 type partKey struct {
-	rule partRule
-	part ContentPart
+	rule  partRule
+	typ   string
+	text  string
+	extra PartExtra
 }
 
 // mediaCount is a part's media tokens and whether they are an estimate.
@@ -555,15 +648,16 @@ type mediaCount struct {
 // sends the same screenshots and PDFs on every call, and reading a 1 MiB
 // PDF's pages takes milliseconds.
 func (c *Remembered) media(r partRule, p *ContentPart) (int, bool) {
-	if c == nil || c.partCounts == nil || p.Data == "" && !strings.HasPrefix(p.URL, "data:") {
+	if c == nil || c.partCounts == nil || p.Extra == nil || p.Extra.Data == "" && !strings.HasPrefix(p.Extra.URL, "data:") {
 		return mediaTokens(r, p)
 	}
-	k := partKey{r, *p}
+	x := *p.Extra
+	k := partKey{r, p.Type, p.Text, x}
 	if n, ok := c.partCounts.Get(k); ok {
 		return n.tokens, n.estimated
 	}
 	tokens, estimated := mediaTokens(r, p)
-	size := len(p.Text) + len(p.Signature) + len(p.Data) + len(p.MediaType) + len(p.URL) + len(p.FileID) + len(p.Detail) + len(p.ProviderJSON)
+	size := len(p.Text) + len(x.Signature) + len(x.Data) + len(x.MediaType) + len(x.URL) + len(x.FileID) + len(x.Detail) + len(x.ProviderJSON)
 	c.partCounts.Put(k, mediaCount{tokens, estimated}, int64(memo.EntryOverhead+size))
 	return tokens, estimated
 }

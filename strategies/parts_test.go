@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
@@ -158,20 +159,20 @@ func TestImageTokenRules(t *testing.T) {
 			t.Errorf("rule %d, %d×%d: %d tokens, want %d", c.rule, c.w, c.h, got, c.want)
 		}
 	}
-	low := ContentPart{Type: PartImage, URL: "https://example.com/a.png", Detail: "low"}
+	low := ContentPart{Type: PartImage, Extra: &PartExtra{URL: "https://example.com/a.png", Detail: "low"}}
 	if n, est := mediaTokens(ruleOpenAI, &low); n != 85 || est {
 		t.Errorf("low detail: %d (estimate %v), want 85 exact", n, est)
 	}
 	h := partsHistory(t)
 	shot := h[3].Parts[0] // the first screenshot, 1280×800
-	if w, ht, ok := imageSize(&shot); !ok || w != 1280 || ht != 800 {
+	if w, ht, ok := imageSize(shot.Extra); !ok || w != 1280 || ht != 800 {
 		t.Errorf("screenshot size read as %d×%d (%v)", w, ht, ok)
 	}
 	if n, est := mediaTokens(ruleOpenAI, &shot); n != 1105 || est {
 		t.Errorf("screenshot: %d tokens (estimate %v), want 1105 exact", n, est)
 	}
 	pdf := h[1].Parts[1]
-	if pages, ok := pageCount(&pdf); pages != 2 || !ok {
+	if pages, ok := pageCount(pdf.Type, pdf.Extra); pages != 2 || !ok {
 		t.Errorf("the invoice has %d pages (%v), want 2", pages, ok)
 	}
 	if n, est := mediaTokens(ruleGemini, &pdf); n != 2*258 || est {
@@ -199,8 +200,8 @@ func TestAudioLengthFromWAV(t *testing.T) {
 	if err := json.Unmarshal(msgs[1].Content, &parts); err != nil {
 		t.Fatal(err)
 	}
-	clip := ContentPart{Type: PartAudio, Data: parts[3].InputAudio.Data, MediaType: "audio/wav"}
-	if ms, ok := audioLength(&clip); ms != 3000 || !ok {
+	clip := ContentPart{Type: PartAudio, Extra: &PartExtra{Data: parts[3].InputAudio.Data, MediaType: "audio/wav"}}
+	if ms, ok := audioLength(clip.Extra); ms != 3000 || !ok {
 		t.Errorf("the clip lasts %d ms (%v), want 3000", ms, ok)
 	}
 	if n, est := mediaTokens(ruleGemini, &clip); n != 96 || est {
@@ -221,8 +222,8 @@ func TestPartErrorsNameTheField(t *testing.T) {
 		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage}}}, "parts[0].data"},
 		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartThinking, Text: "x"}}}, "parts[0].type"},
 		{ChatMessage{Role: RoleAssistant, Parts: []ContentPart{{Type: PartRedactedThinking}}}, "parts[0].data"},
-		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, URL: "u", Detail: "max"}}}, "parts[0].detail"},
-		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, URL: "u", Width: -1}}}, "parts[0].width"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, Extra: &PartExtra{URL: "u", Detail: "max"}}}}, "parts[0].detail"},
+		{ChatMessage{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, Extra: &PartExtra{URL: "u", Width: -1}}}}, "parts[0].width"},
 	} {
 		h := []ChatMessage{{Role: RoleUser, Content: "fine"}, c.msg}
 		for _, name := range chatStrategyNames {
@@ -242,7 +243,7 @@ func TestPartErrorsNameTheField(t *testing.T) {
 func TestPartsOnlyMessagesArePrompts(t *testing.T) {
 	h := []ChatMessage{
 		{Role: RoleSystem, Content: "s"},
-		{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, URL: "https://example.com/x.png"}}},
+		{Role: RoleUser, Parts: []ContentPart{{Type: PartImage, Extra: &PartExtra{URL: "https://example.com/x.png"}}}},
 	}
 	for _, name := range chatStrategyNames {
 		opts := chatDefaults()
@@ -313,7 +314,7 @@ func TestKeepThinkingTurns(t *testing.T) {
 		t.Errorf("keep 1: prefix %d, billed %.1f; keep all: prefix %d, billed %.1f", one.Stats.StablePrefixTokens, one.Stats.BilledTokens, all.Stats.StablePrefixTokens, all.Stats.BilledTokens)
 	}
 	// keep 1 keeps the latest thinking, with its signature.
-	if last := render(1).Messages[8]; !last.hasPart(PartThinking) || last.Parts[0].Signature == "" {
+	if last := render(1).Messages[8]; !last.hasPart(PartThinking) || last.Parts[0].Extras().Signature == "" {
 		t.Errorf("keep 1 cleared the latest thinking: %+v", last.Parts)
 	}
 }
@@ -329,13 +330,13 @@ func TestPageCountOfALargePDF(t *testing.T) {
 		for range 3000 {
 			b.WriteString("9 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n\n")
 		}
-		p := ContentPart{Type: PartDocument, MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte(b.String()))}
-		if n, ok := pageCount(&p); n != 3000 || !ok {
+		p := ContentPart{Type: PartDocument, Extra: &PartExtra{MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte(b.String()))}}
+		if n, ok := pageCount(p.Type, p.Extra); n != 3000 || !ok {
 			t.Errorf("shift %d: %d pages (%v), want 3000", shift, n, ok)
 		}
 	}
-	notPDF := ContentPart{Type: PartDocument, MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte("hello"))}
-	if n, ok := pageCount(&notPDF); n != unknownPages || ok {
+	notPDF := ContentPart{Type: PartDocument, Extra: &PartExtra{MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte("hello"))}}
+	if n, ok := pageCount(notPDF.Type, notPDF.Extra); n != unknownPages || ok {
 		t.Errorf("not a PDF: %d pages (%v)", n, ok)
 	}
 }
@@ -412,12 +413,12 @@ func FuzzChatParts(f *testing.F) {
 func fuzzParts(b byte, text string) []ContentPart {
 	all := []ContentPart{
 		{Type: PartText, Text: text},
-		{Type: PartImage, URL: "https://example.com/a.png", Detail: "low"},
-		{Type: PartThinking, Text: "think", Signature: "c2ln"},
-		{Type: PartRedactedThinking, Data: "ZGF0YQ=="},
+		{Type: PartImage, Extra: &PartExtra{URL: "https://example.com/a.png", Detail: "low"}},
+		{Type: PartThinking, Text: "think", Extra: &PartExtra{Signature: "c2ln"}},
+		{Type: PartRedactedThinking, Extra: &PartExtra{Data: "ZGF0YQ=="}},
 		{Type: PartCompaction, Text: "summary"},
 		{Type: PartDocument, Text: "plain text document"},
-		{Type: PartReasoning, Data: "ZW5j"},
+		{Type: PartReasoning, Extra: &PartExtra{Data: "ZW5j"}},
 		{Type: PartText},
 	}
 	var out []ContentPart
@@ -451,10 +452,10 @@ func BenchmarkPageCount(b *testing.B) {
 	for s.Len() < 1<<20 {
 		s.WriteString("9 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n" + strings.Repeat(" ", 300) + "\n")
 	}
-	p := ContentPart{Type: PartDocument, MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte(s.String()))}
-	b.SetBytes(int64(len(p.Data)))
+	p := ContentPart{Type: PartDocument, Extra: &PartExtra{MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString([]byte(s.String()))}}
+	b.SetBytes(int64(len(p.Extra.Data)))
 	for b.Loop() {
-		pageCount(&p)
+		pageCount(p.Type, p.Extra)
 	}
 }
 
@@ -463,7 +464,7 @@ func TestMediaCountRemembered(t *testing.T) {
 	m := memo.New(64 << 20)
 	rem := NewRemembered(m)
 	h := partsHistory(t)
-	first, err := rem.messages(DefaultTokenizer, h)
+	first, err := rem.messages(counterFor(DefaultTokenizer, ""), h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,12 +478,95 @@ func TestMediaCountRemembered(t *testing.T) {
 	}
 	// Inline data: three screenshots, the PDF, the redacted thinking.
 	before := table()
-	again, err := rem.messages(DefaultTokenizer, h)
+	again, err := rem.messages(counterFor(DefaultTokenizer, ""), h)
 	after := table()
 	if err != nil || again != first || before.Misses != 5 || after.Misses != 5 || after.Hits-before.Hits != 5 {
 		t.Errorf("counted again: %+v then %+v, table %+v then %+v", first, again, before, after)
 	}
-	if plain, _ := (*Remembered)(nil).messages(DefaultTokenizer, h); plain != first {
+	if plain, _ := (*Remembered)(nil).messages(counterFor(DefaultTokenizer, ""), h); plain != first {
 		t.Errorf("remembered %+v, counted %+v", first, plain)
+	}
+}
+
+// A text part is its type and text: what other parts carry lives apart,
+// so that a history of many short text parts costs a few words a part.
+// Its JSON form is the same flat one as any part's.
+func TestTextPartCarriesNoExtra(t *testing.T) {
+	if size := unsafe.Sizeof(ContentPart{}); size > 40 {
+		t.Errorf("a part is %d bytes, want at most 40", size)
+	}
+	text := NewPart(PartText, "hello", PartExtra{})
+	if text.Extra != nil {
+		t.Errorf("a text part has extra fields %+v", *text.Extra)
+	}
+	thinking := NewPart(PartThinking, "hm", PartExtra{Signature: "c2ln"})
+	for _, p := range []ContentPart{text, thinking} {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back ContentPart
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !back.Equal(&p) || (back.Extra == nil) != (p.Extra == nil) {
+			t.Errorf("%s came back from %s as %+v", p.Type, b, back)
+		}
+	}
+	if b, _ := json.Marshal(thinking); !strings.Contains(string(b), `"Signature":"c2ln"`) {
+		t.Errorf("the signature is not beside the text in %s", b)
+	}
+	other := NewPart(PartThinking, "hm", PartExtra{Signature: "c2ln"})
+	if !thinking.Equal(&other) || thinking.Equal(&text) {
+		t.Error("parts compare by their fields, not their Extra pointers")
+	}
+}
+
+// The provider option decides how media are counted, whatever the
+// tokenizer: an image sent to Anthropic is counted by Anthropic's rule with
+// the default tokenizer (OpenAI's) too, in every strategy's statistics, in
+// a budget, and in CountMessageTokens.
+func TestMediaCountedByProvider(t *testing.T) {
+	h := []ChatMessage{
+		{Role: RoleUser, Parts: []ContentPart{NewPart(PartText, "What is on this page?", PartExtra{}),
+			NewPart(PartImage, "", PartExtra{URL: "https://example.com/page.png", Width: 1000, Height: 1000})}},
+		{Role: RoleAssistant, Content: "A form."},
+	}
+	text, err := CountMessageTokens(DefaultTokenizer, "", []ChatMessage{{Role: RoleUser, Content: "What is on this page?"}, h[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		provider string
+		image    int
+	}{
+		{"", 85 + 170*2*2}, // o200k_base is OpenAI's: 768×768, four tiles
+		{ProviderOpenAI, 85 + 170*2*2},
+		{ProviderAnthropic, (1000*1000 + 749) / 750},
+		{ProviderGemini, 258 * 2 * 2},
+	} {
+		n, err := CountMessageTokens(DefaultTokenizer, c.provider, h)
+		if err != nil || n != text+c.image {
+			t.Errorf("provider %q: CountMessageTokens %d (%v), want %d", c.provider, n, err, text+c.image)
+		}
+		for _, name := range chatStrategyNames {
+			raw := RawOptions{Strategy: name, Provider: c.provider}
+			if name == "token-budget" {
+				// Exactly what the history takes by the provider's rule.
+				budget := text + c.image
+				raw.MaxTokens = &budget
+			}
+			opts, err := Normalize(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := Render(&Request{History: h, Options: opts, Remembered: NewRemembered(memo.New(1 << 20))})
+			if err != nil {
+				t.Fatalf("%s, provider %q: %v", name, c.provider, err)
+			}
+			if st := resp.Stats; st.PartTokens != c.image || st.TokensBefore != text+c.image {
+				t.Errorf("%s, provider %q: part_tokens %d, tokens_before %d; want %d and %d", name, c.provider, st.PartTokens, st.TokensBefore, c.image, text+c.image)
+			}
+		}
 	}
 }

@@ -37,7 +37,7 @@ type Breakpoint struct {
 // stablePrefix returns the stable prefix of cur against prev: its tokens,
 // counted with tokenizer, and where it ends in cur's contents (nil when it
 // reaches no content).
-func stablePrefix(counts *Remembered, tokenizer string, prev, cur []ChatMessage) (int, *Breakpoint, error) {
+func stablePrefix(counts *Remembered, tokenizer counter, prev, cur []ChatMessage) (int, *Breakpoint, error) {
 	w := prefixWalk{counts: counts, tokenizer: tokenizer}
 	err := w.messages(prev, cur)
 	return w.tokens, w.end, err
@@ -46,7 +46,7 @@ func stablePrefix(counts *Remembered, tokenizer string, prev, cur []ChatMessage)
 // prefixWalk is one comparison of two message arrays in progress.
 type prefixWalk struct {
 	counts    *Remembered
-	tokenizer string
+	tokenizer counter
 	tokens    int         // tokens of the prefix so far
 	end       *Breakpoint // end of the last content inside it
 }
@@ -77,7 +77,7 @@ func (w *prefixWalk) messages(prev, cur []ChatMessage) error {
 		// Parts are shared whole or not at all: an image or a signed block
 		// that differs is a different block.
 		for j := range c.Parts {
-			if j >= len(p.Parts) || p.Parts[j] != c.Parts[j] {
+			if j >= len(p.Parts) || !p.Parts[j].Equal(&c.Parts[j]) {
 				return nil
 			}
 			n, err := w.counts.part(w.tokenizer, &c.Parts[j])
@@ -113,11 +113,11 @@ func (w *prefixWalk) messages(prev, cur []ChatMessage) error {
 // (a token can end inside a character).
 func (w *prefixWalk) text(prev, cur string) (bool, int, error) {
 	if prev == cur {
-		n, err := w.counts.text(w.tokenizer, cur)
+		n, err := w.counts.text(w.tokenizer.tokenizer, cur)
 		w.tokens += n.tokens
 		return true, len(cur), err
 	}
-	tokens, bytes, err := commonTokens(w.counts, w.tokenizer, prev, cur)
+	tokens, bytes, err := commonTokens(w.counts, w.tokenizer.tokenizer, prev, cur)
 	w.tokens += tokens
 	for bytes > 0 && bytes < len(cur) && !utf8.RuneStart(cur[bytes]) {
 		bytes--
@@ -311,7 +311,7 @@ func price(req *Request, resp *Response, prev []ChatMessage) error {
 	st := &resp.Stats
 	st.StablePrefixKnown = true
 	if prev != nil {
-		n, end, err := stablePrefix(req.Remembered, st.Tokenizer, prev, resp.Messages)
+		n, end, err := stablePrefix(req.Remembered, counterFor(st.Tokenizer, req.Options.Provider), prev, resp.Messages)
 		if err != nil {
 			return err
 		}

@@ -336,7 +336,7 @@ func TestStablePrefixRoleBoundaries(t *testing.T) {
 		{"nothing shared", []ChatMessage{{Role: RoleUser, Content: "a"}}, []ChatMessage{{Role: RoleSystem, Content: "a"}}, 0, nil},
 	}
 	for _, c := range cases {
-		n, end, err := stablePrefix(nil, tok, c.prev, c.cur)
+		n, end, err := stablePrefix(nil, counterFor(tok, ""), c.prev, c.cur)
 		if err != nil {
 			t.Fatal(err)
 		}

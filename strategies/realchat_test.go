@@ -166,13 +166,13 @@ func (e *evalTotals) addRaw(c chatConversation, rem *Remembered, pricings []Pric
 	var prev []ChatMessage
 	for _, n := range c.calls() {
 		cur := c.messages[:n]
-		tokens, err := rem.tokens(DefaultTokenizer, cur)
+		tokens, err := rem.tokens(counterFor(DefaultTokenizer, ""), cur)
 		if err != nil {
 			return err
 		}
 		stable := 0
 		if prev != nil {
-			if stable, _, err = stablePrefix(rem, DefaultTokenizer, prev, cur); err != nil {
+			if stable, _, err = stablePrefix(rem, counterFor(DefaultTokenizer, ""), prev, cur); err != nil {
 				return err
 			}
 		}

@@ -392,10 +392,7 @@ func isNumber(tok string) bool {
 // taken against the history cut before its last assistant message (the
 // earlier call, as the chat strategies rebuild it).
 func RawHistory(req *Request) (*Response, error) {
-	tok := req.Options.Tokenizer
-	if tok == "" {
-		tok = DefaultTokenizer
-	}
+	tok := req.Options.counter()
 	tokens, err := req.Remembered.tokens(tok, req.History)
 	if err != nil {
 		return nil, err
@@ -403,7 +400,7 @@ func RawHistory(req *Request) (*Response, error) {
 	resp := &Response{Messages: req.History, Stats: Stats{
 		Strategy:       "raw history",
 		MessagesBefore: len(req.History), MessagesAfter: len(req.History),
-		TokensBefore: tokens, TokensAfter: tokens, Tokenizer: tok,
+		TokensBefore: tokens, TokensAfter: tokens, Tokenizer: tok.tokenizer,
 	}}
 	var prev []ChatMessage
 	if earlier := earlierHistoryRequest(req); earlier != nil {

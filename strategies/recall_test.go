@@ -172,8 +172,8 @@ func TestRawHistoryBill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, _ := CountMessageTokens(DefaultTokenizer, h)
-	before, _ := CountMessageTokens(DefaultTokenizer, h[:5]) // cut before the last assistant message
+	all, _ := CountMessageTokens(DefaultTokenizer, "", h)
+	before, _ := CountMessageTokens(DefaultTokenizer, "", h[:5]) // cut before the last assistant message
 	st := resp.Stats
 	if st.TokensAfter != all || st.StablePrefixTokens != before || !st.StablePrefixKnown {
 		t.Fatalf("stats %+v: want %d tokens, %d of them the stable prefix", st, all, before)

@@ -97,7 +97,7 @@ func toolCallResponse(name string, req *Request, bounded bool) (*Response, error
 	}
 	stats.ToolCallsShown = stats.ToolCallsTotal // each call is in its program
 	stats.PrintlnsDropped = stats.PrintlnsTotal - stats.PrintlnsShown
-	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, before, msgs); err != nil {
+	if err := measure(&stats, req.Remembered, req.Options.counter(), before, msgs); err != nil {
 		return nil, err
 	}
 	// The next call sends the transcript again and rewrites what follows

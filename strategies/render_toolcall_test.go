@@ -122,7 +122,7 @@ func TestToolCallAppendOnly(t *testing.T) {
 		}) {
 			t.Errorf("%s: the earlier call's transcript is not repeated", name)
 		}
-		tokens, err := CountMessageTokens(req.Options.Tokenizer, prev.Messages[:kept])
+		tokens, err := CountMessageTokens(req.Options.Tokenizer, req.Options.Provider, prev.Messages[:kept])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,10 +10,7 @@ import (
 
 // measure fills the message, character and token figures of stats: before
 // is what the uncompressed history would send, after what the strategy sends.
-func measure(stats *Stats, counts *Remembered, tokenizer string, before, after []ChatMessage) error {
-	if tokenizer == "" {
-		tokenizer = DefaultTokenizer
-	}
+func measure(stats *Stats, counts *Remembered, tokenizer counter, before, after []ChatMessage) error {
 	cb, err := counts.messages(tokenizer, before)
 	if err != nil {
 		return err
@@ -22,7 +19,7 @@ func measure(stats *Stats, counts *Remembered, tokenizer string, before, after [
 	if err != nil {
 		return err
 	}
-	stats.Tokenizer = tokenizer
+	stats.Tokenizer = tokenizer.tokenizer
 	stats.MessagesBefore, stats.MessagesAfter = len(before), len(after)
 	stats.CharsBefore, stats.CharsAfter = cb.chars, ca.chars
 	stats.TokensBefore, stats.TokensAfter = cb.tokens, ca.tokens
@@ -69,14 +66,14 @@ func (c *Remembered) put(tokenizer, text string, n textCounts) {
 }
 
 // tokens counts like CountMessageTokens.
-func (c *Remembered) tokens(tokenizer string, msgs []ChatMessage) (int, error) {
+func (c *Remembered) tokens(tokenizer counter, msgs []ChatMessage) (int, error) {
 	n, err := c.messages(tokenizer, msgs)
 	return n.tokens, err
 }
 
 // messages counts the tokens and characters of the texts of msgs (those of
 // CountMessageTokens and CountMessageChars).
-func (c *Remembered) messages(tokenizer string, msgs []ChatMessage) (textCounts, error) {
+func (c *Remembered) messages(tokenizer counter, msgs []ChatMessage) (textCounts, error) {
 	var total textCounts
 	var buf [8]string
 	for _, m := range msgs {
@@ -84,7 +81,7 @@ func (c *Remembered) messages(tokenizer string, msgs []ChatMessage) (textCounts,
 			if s == "" {
 				continue
 			}
-			n, err := c.text(tokenizer, s)
+			n, err := c.text(tokenizer.tokenizer, s)
 			if err != nil {
 				return textCounts{}, err
 			}
@@ -102,16 +99,16 @@ func (c *Remembered) messages(tokenizer string, msgs []ChatMessage) (textCounts,
 }
 
 // part counts a content part: its text with the tokenizer, its media by
-// the rule of the tokenizer's provider (mediaTokens).
-func (c *Remembered) part(tokenizer string, p *ContentPart) (textCounts, error) {
+// the rule of the provider the request is sent to (mediaTokens).
+func (c *Remembered) part(tokenizer counter, p *ContentPart) (textCounts, error) {
 	var n textCounts
 	if p.Text != "" {
 		var err error
-		if n, err = c.text(tokenizer, p.Text); err != nil {
+		if n, err = c.text(tokenizer.tokenizer, p.Text); err != nil {
 			return textCounts{}, err
 		}
 	}
-	if media, estimated := c.media(partRuleFor(tokenizer), p); media > 0 || estimated {
+	if media, estimated := c.media(tokenizer.media, p); media > 0 || estimated {
 		n.tokens += media
 		n.media += media
 		if estimated {

@@ -100,7 +100,7 @@ func TestStatisticsEqualTiktoken(t *testing.T) {
 		counts := NewRemembered(memo.New(16 << 20))
 		for range 2 {
 			var stats Stats
-			if err := measure(&stats, counts, tok, msgs, msgs[:1]); err != nil {
+			if err := measure(&stats, counts, counterFor(tok, ""), msgs, msgs[:1]); err != nil {
 				t.Fatal(err)
 			}
 			if stats.TokensBefore != want {
@@ -212,11 +212,11 @@ func TestShortTextsNotRemembered(t *testing.T) {
 	}
 	m := memo.New(64 << 20)
 	counts := NewRemembered(m)
-	got, err := counts.messages("o200k_base", msgs)
+	got, err := counts.messages(counterFor("o200k_base", ""), msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := (*Remembered)(nil).messages("o200k_base", msgs)
+	want, err := (*Remembered)(nil).messages(counterFor("o200k_base", ""), msgs)
 	if err != nil || got != want {
 		t.Fatalf("counted %+v remembering, %+v not (%v)", got, want, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // summarize replaces the beginning of a chat history with a summary that
@@ -94,7 +95,7 @@ func (s summarize) Render(req *Request) (*Response, error) {
 			return nil, err
 		}
 	}
-	tok := opts.Tokenizer
+	tok := opts.counter()
 	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
@@ -211,6 +212,9 @@ func checkSummary(sum *Summary, h []ChatMessage) error {
 	case sum.Through < len(h) && h[sum.Through].Role == RoleTool:
 		return &InputError{Field: "summary.through", Reason: fmt.Sprintf("history[%d] is a tool result: a summary ends before an assistant or user message, never inside a tool loop", sum.Through)}
 	}
+	if strings.HasPrefix(sum.Digest, "sha256:") {
+		return &InputError{Field: "summary.digest", Reason: fmt.Sprintf("%q is a digest of an earlier release, which did not cover the messages' content parts; send no summary to be asked for a new one", sum.Digest)}
+	}
 	if SummaryDigest(h, sum.Through, sum.AskedAt) != sum.Digest {
 		return &InputError{Field: "summary.digest", Reason: fmt.Sprintf("%q is not the digest of history[:%d] (asked at %d messages): the summary was written for other messages, or they changed since; send no summary to be asked for a new one", sum.Digest, sum.Through, sum.AskedAt)}
 	}
@@ -220,18 +224,20 @@ func checkSummary(sum *Summary, h []ChatMessage) error {
 // SummaryDigest is the digest a summary of h[:through], asked for by a
 // call whose history held askedAt messages, is sent back with: SHA-256 over
 // both numbers and every field of the covered messages but the system
-// prompt's, each text length-prefixed. The system prompt is left out so
-// that a caller may change it without losing its summary.
+// prompt's (their content parts' every field included), each text
+// length-prefixed. The system prompt is left out so that a caller may
+// change it without losing its summary. The "v2:" in front tells it from
+// the digests of earlier releases ("sha256:…"), which left the parts out.
 func SummaryDigest(h []ChatMessage, through, askedAt int) string {
 	d := sha256.New()
-	digestField(d, "ptc-sidecar summary 1")
+	digestField(d, "ptc-sidecar summary 2")
 	digestField(d, strconv.Itoa(through))
 	digestField(d, strconv.Itoa(askedAt))
 	for _, m := range h[:through] {
 		if m.Role == RoleSystem {
 			continue
 		}
-		for _, f := range []string{m.Role, m.Content, m.Source, m.SenderID, m.ToolCallID, m.Reasoning, m.Name, strconv.Itoa(len(m.ToolCalls))} {
+		for _, f := range []string{m.Role, m.Content, m.Source, m.SenderID, m.ToolCallID, m.Reasoning, m.Name, strconv.Itoa(len(m.ToolCalls)), strconv.Itoa(len(m.Parts))} {
 			digestField(d, f)
 		}
 		for _, tc := range m.ToolCalls {
@@ -239,8 +245,16 @@ func SummaryDigest(h []ChatMessage, through, askedAt int) string {
 			digestField(d, tc.Name)
 			digestField(d, tc.Arguments)
 		}
+		for i := range m.Parts {
+			p := &m.Parts[i]
+			x := p.Extras()
+			for _, f := range []string{p.Type, p.Text, x.Signature, x.Data, x.MediaType, x.URL, x.FileID,
+				strconv.Itoa(x.Width), strconv.Itoa(x.Height), x.Detail, strconv.Itoa(x.Pages), strconv.Itoa(x.DurationMS), x.ProviderJSON} {
+				digestField(d, f)
+			}
+		}
 	}
-	return "sha256:" + hex.EncodeToString(d.Sum(nil))
+	return "v2:sha256:" + hex.EncodeToString(d.Sum(nil))
 }
 
 // digestField writes s length-prefixed, so no two field lists digest the

@@ -219,7 +219,7 @@ func TestSummarizeThirtyCalls(t *testing.T) {
 			continue
 		}
 		prev := calls[n-1]
-		system, err := CountMessageTokens(opts.Tokenizer, c.history[:1])
+		system, err := CountMessageTokens(opts.Tokenizer, opts.Provider, c.history[:1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +293,7 @@ func TestSummarizeRefusesMismatch(t *testing.T) {
 	}{
 		{"other messages", other, func(*Summary) {}, "summary.digest"},
 		{"other range", h, func(s *Summary) { s.Through = 6 }, "summary.digest"},
-		{"forged digest", h, func(s *Summary) { s.Digest = "sha256:00" }, "summary.digest"},
+		{"forged digest", h, func(s *Summary) { s.Digest = "v2:sha256:00" }, "summary.digest"},
 		{"asked later", h, func(s *Summary) { s.AskedAt = 14 }, "summary.digest"},
 		{"history too short", shorter, func(*Summary) {}, "summary.asked_at"},
 		{"empty", h, func(s *Summary) { s.Text = " \n" }, "summary.text"},
@@ -311,10 +311,17 @@ func TestSummarizeRefusesMismatch(t *testing.T) {
 			t.Errorf("%s: got %v, want an InputError naming %s", tc.name, err, tc.field)
 		}
 	}
+	// A digest of an earlier release, which left content parts out, is
+	// refused saying so.
+	old := good
+	old.Digest = "sha256:" + strings.Repeat("0", 64)
+	var ie *InputError
+	if _, err := Render(&Request{History: h, Options: opts, Summary: &old}); !errors.As(err, &ie) || ie.Field != "summary.digest" || !strings.Contains(ie.Reason, "earlier release") {
+		t.Errorf("an earlier release's digest: got %v, want an InputError naming summary.digest and the earlier release", err)
+	}
 	o := opts
 	o.Strategy = "loop-slice"
 	_, err := Render(&Request{History: h, Options: o, Summary: &good})
-	var ie *InputError
 	if !errors.As(err, &ie) || ie.Field != "summary" {
 		t.Errorf("a summary to loop-slice: got %v, want an InputError naming summary", err)
 	}
@@ -358,5 +365,40 @@ func TestSummarizeTurns(t *testing.T) {
 	}
 	if summaries < 2 {
 		t.Errorf("%d summaries in 30 turns, want at least 2", summaries)
+	}
+}
+
+// The digest covers every field of the covered messages' content parts: a
+// summary written for a history whose image or text part differed is
+// refused.
+func TestSummaryDigestCoversParts(t *testing.T) {
+	opts := summarizeOptions(t, 100, 2)
+	withParts := func(edit func([]ContentPart)) []ChatMessage {
+		h := agentHistory(6)
+		parts := []ContentPart{NewPart(PartText, "Find the delayed orders of customer C-1042 and refund them.", PartExtra{}),
+			NewPart(PartImage, "", PartExtra{MediaType: "image/png", Data: "iVBORw0KGgo=", Width: 640, Height: 480})}
+		edit(parts)
+		h[1].Content, h[1].Parts = "", parts
+		return h
+	}
+	h := withParts(func([]ContentPart) {})
+	good := Summary{Text: "values", Through: 8, AskedAt: 15, Digest: SummaryDigest(h, 8, 15)}
+	if _, err := Render(&Request{History: h, Options: opts, Summary: &good}); err != nil {
+		t.Fatalf("a matching summary: %v", err)
+	}
+	for name, edit := range map[string]func([]ContentPart){
+		"text part edited":       func(p []ContentPart) { p[0].Text = "Find the delayed orders of customer C-2084 and refund them." },
+		"image changed":          func(p []ContentPart) { p[1].Extra.Data = "iVBORw0KGgp=" },
+		"image size changed":     func(p []ContentPart) { p[1].Extra.Width = 1280 },
+		"image detail set":       func(p []ContentPart) { p[1].Extra.Detail = "low" },
+		"parts in other order":   func(p []ContentPart) { p[0], p[1] = p[1], p[0] },
+		"image replaced by text": func(p []ContentPart) { p[1] = NewPart(PartText, "(no image)", PartExtra{}) },
+	} {
+		other := withParts(edit)
+		_, err := Render(&Request{History: other, Options: opts, Summary: &good})
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != "summary.digest" {
+			t.Errorf("%s: got %v, want an InputError naming summary.digest", name, err)
+		}
 	}
 }

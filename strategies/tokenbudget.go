@@ -72,7 +72,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	if err := validateHistory(h); err != nil {
 		return nil, err
 	}
-	tok := opts.Tokenizer
+	tok := opts.counter()
 	counts, err := messageCounts(req.Remembered, tok, h)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		needed += sent[lead].tokens
 	}
 	if needed > opts.MaxTokens {
-		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, sent, lead, nudge, needed, opts.MaxTokens, tok)}
+		return nil, &OptionError{Option: "max_tokens", Reason: budgetShortfall(ch, sent, lead, nudge, needed, opts.MaxTokens, tok.tokenizer)}
 	}
 	if nudge {
 		out.addNudge(opts)
@@ -156,7 +156,7 @@ func budgetLedgerShare(budget, low int) int {
 // the start of their arguments, and what their results held. They depend
 // only on the units before the cut, which change only when the cut moves,
 // so the ledger is as stable as the kept part's beginning.
-func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok string, cut, lead, reserve int) error {
+func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok counter, cut, lead, reserve int) error {
 	seq := ch.seq
 	type note struct {
 		at  int // index in h of the unit's first message

@@ -101,14 +101,14 @@ func countTokens(name, text string, stop func() error) (int, error) {
 
 // CountMessageTokens counts the tokens of every message's content, tool-call
 // names and arguments, reasoning, and content parts (their texts, and their
-// media by the rule of the tokenizer's provider: mediaTokens). Role framing
-// tokens are provider-specific and not counted, so before/after figures
-// compare like with like.
-func CountMessageTokens(name string, msgs []ChatMessage) (int, error) {
+// media by the rule of provider, or with none of the provider the tokenizer
+// belongs to: mediaTokens). Role framing tokens are provider-specific and
+// not counted, so before/after figures compare like with like.
+func CountMessageTokens(name, provider string, msgs []ChatMessage) (int, error) {
 	if err := checkTokenizer(name); err != nil {
 		return 0, err
 	}
-	n, err := (*Remembered)(nil).messages(name, msgs)
+	n, err := (*Remembered)(nil).messages(counterFor(name, provider), msgs)
 	return n.tokens, err
 }
 

@@ -28,11 +28,11 @@ func TestClaudeEstimate(t *testing.T) {
 		t.Errorf("remembered count %d, %v; want %d", c.tokens, err, want)
 	}
 	msgs := []ChatMessage{{Role: "user", Content: text}}
-	if n, err := CountMessageTokens(ClaudeEstimate, msgs); err != nil || n != want {
+	if n, err := CountMessageTokens(ClaudeEstimate, "", msgs); err != nil || n != want {
 		t.Errorf("CountMessageTokens = %d, %v; want %d", n, err, want)
 	}
 	var st Stats
-	if err := measure(&st, NewRemembered(memo.New(1<<20)), ClaudeEstimate, msgs, msgs); err != nil {
+	if err := measure(&st, NewRemembered(memo.New(1<<20)), counterFor(ClaudeEstimate, ""), msgs, msgs); err != nil {
 		t.Fatal(err)
 	}
 	if st.Tokenizer != ClaudeEstimate || st.TokensAfter != want {

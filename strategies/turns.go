@@ -58,7 +58,7 @@ func summarizedResponse(name string, req *Request, use memoryUse, messages func(
 	if n := len(req.Turns); n > 0 && !req.Turns[n-1].Success {
 		stats.ErrorTurnsCollapsed-- // the last failure is shown
 	}
-	if err := measure(&stats, req.Remembered, req.Options.Tokenizer, full, msgs); err != nil {
+	if err := measure(&stats, req.Remembered, req.Options.counter(), full, msgs); err != nil {
 		return nil, err
 	}
 	stats.NextCacheBreakpoint = messagesEnd(msgs[:1])

@@ -247,12 +247,13 @@ type inputAttack struct {
 }
 
 // kindTinyParts is a chat history of many content parts of a few bytes
-// each, which every form of the request holds whole: protobuf's message,
-// the strategies' part (184 bytes, most of them fields of media parts) and
-// the response's message, each over 10 times the part's bytes on the
-// wire. 10,000 messages of 9 one-word parts reach 24-26 times over gRPC,
-// 17-26 over HTTP (open: docs/RELIABILITY.md).
-var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 28, 28}
+// each, which protobuf's messages hold at about 14 times their bytes on
+// the wire (the request's, then the response's), and the heap grows to
+// about twice that before it is collected. A text part of the strategies
+// is its type and text only (40 bytes): 10,000 messages of 9 one-word
+// parts reach 6-13 or 19-24 times over gRPC from run to run, 11-14 over
+// HTTP (docs/RELIABILITY.md): not the 16 of values read whole.
+var kindTinyParts = requestKind{"many content parts of a few bytes, decoded and sent back", 26, 22}
 
 // inputAttacks are the requests whose cost lies around the interpreter:
 // extracting and reading the program, what the turn sends back, and the

@@ -150,6 +150,17 @@ func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
 	return nil
 }
 
+// MarshalAppend encodes a response for the HTTP client and empties it, as
+// movingProtoCodec does a request: vanguard decoded it from the gRPC
+// server's bytes and would hold it while the JSON is written, for a
+// history of many short content parts as much again as the JSON's size
+// ten times over.
+func (c requestJSONCodec) MarshalAppend(base []byte, msg proto.Message) ([]byte, error) {
+	out, err := c.JSONCodec.MarshalAppend(base, msg)
+	proto.Reset(msg)
+	return out, err
+}
+
 // movingProtoCodec is vanguard's protobuf codec, except that a message
 // it has encoded is emptied. Vanguard encodes a request it decoded from
 // JSON once, for the gRPC server, and would hold the decoded message to

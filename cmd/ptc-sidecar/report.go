@@ -43,6 +43,7 @@ type reportFlags struct {
 	readRate   float64
 	writeRate  float64
 	tokenizer  string
+	provider   string
 	html, svg  string
 	setRates   map[string]bool
 	noProgress bool
@@ -56,6 +57,7 @@ func newReportFlagSet(f *reportFlags) *flag.FlagSet {
 	fs.Float64Var(&f.readRate, "cache-read-rate", 0, "price of a token read from the cache, 0..1 times a fresh input token's; overrides the preset's")
 	fs.Float64Var(&f.writeRate, "cache-write-rate", 0, "price of a token written to the cache, 0..10 times a fresh input token's; overrides the preset's")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "tokenizer of the token figures (default "+strategies.DefaultTokenizer+")")
+	fs.StringVar(&f.provider, "provider", "", "`provider` the calls go to ("+strategies.ProviderOpenAI+", "+strategies.ProviderAnthropic+", "+strategies.ProviderGemini+"): its message rules, and its rule for counting images, audio and documents (default: rules every provider accepts; media by the tokenizer's provider)")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page with the tables and a chart of bill against recall to `FILE`")
 	fs.StringVar(&f.svg, "svg", "", "also write the chart of bill against recall as an SVG image to `FILE`")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never draw the progress bar (it is drawn only when stderr is a terminal)")
@@ -168,13 +170,13 @@ func printReportUsage(w io.Writer, fs *flag.FlagSet) {
 
 // reportOptions are the settings every strategy of the report runs with.
 type reportOptions struct {
-	raw      strategies.RawOptions // pricing and tokenizer
+	raw      strategies.RawOptions // pricing, tokenizer and provider
 	pricing  strategies.Pricing
 	examples int // calls that lost evidence to list per strategy
 }
 
 func newReportOptions(f *reportFlags) (reportOptions, error) {
-	raw := strategies.RawOptions{Strategy: "loop-slice", Pricing: f.pricing, Tokenizer: f.tokenizer}
+	raw := strategies.RawOptions{Strategy: "loop-slice", Pricing: f.pricing, Tokenizer: f.tokenizer, Provider: f.provider}
 	if f.setRates["cache-read-rate"] {
 		raw.CacheReadRate = &f.readRate
 	}
@@ -458,6 +460,9 @@ func (rp *reporter) turnRequest(run *ptcsidecarv1.RenderTraceRequest, turns []*p
 	opts.CacheWriteRate = rp.opts.raw.CacheWriteRate
 	if rp.opts.raw.Tokenizer != "" {
 		opts.Tokenizer = rp.opts.raw.Tokenizer
+	}
+	if rp.opts.raw.Provider != "" {
+		opts.Provider = rp.opts.raw.Provider
 	}
 	return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Memory: memory, Options: opts}
 }

@@ -208,16 +208,20 @@ func TestReportMatchesToMessages(t *testing.T) {
 		calls    int
 		evidence int    // calls with evidence
 		value    string // a value the last call copied from the log
+		provider string // --provider, and the requests' provider option
 	}{
-		{"openai_requests.jsonl", 3, 3, "NO6JO3"},
-		{"anthropic_request.json", 3, 1, "/src/app/main.go"},
-		{"openai_developer_parallel.json", 3, 3, "res-20931"},
-		{"anthropic_parallel_errors.jsonl", 3, 3, "9f3c2ab71d0e"},
-		{"openai_media_calls.jsonl", 3, 2, "job_55f0e1"},
-		{"anthropic_screenshots.json", 4, 3, "1201"},
+		{"openai_requests.jsonl", 3, 3, "NO6JO3", ""},
+		{"anthropic_request.json", 3, 1, "/src/app/main.go", ""},
+		{"openai_developer_parallel.json", 3, 3, "res-20931", ""},
+		{"anthropic_parallel_errors.jsonl", 3, 3, "9f3c2ab71d0e", ""},
+		{"openai_media_calls.jsonl", 3, 2, "job_55f0e1", ""},
+		{"anthropic_screenshots.json", 4, 3, "1201", ""},
+		// Sent to Anthropic: its screenshots counted by Anthropic's rule
+		// with the default tokenizer, in the report as in ToMessages.
+		{"anthropic_screenshots.json", 4, 3, "1201", strategies.ProviderAnthropic},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
-			checkReportMatches(t, filepath.Join("testdata/report", tc.file), tc.calls, tc.evidence, tc.value)
+		t.Run(tc.file+" "+tc.provider, func(t *testing.T) {
+			checkReportMatches(t, filepath.Join("testdata/report", tc.file), tc.calls, tc.evidence, tc.value, tc.provider)
 		})
 	}
 }
@@ -243,12 +247,12 @@ func TestReportRealCodingSessions(t *testing.T) {
 		{"mini-swe-agent-sqlfluff-1625.json", 69, 4, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			checkReportMatches(t, filepath.Join(dir, tc.file), tc.calls, tc.evidence, tc.value)
+			checkReportMatches(t, filepath.Join(dir, tc.file), tc.calls, tc.evidence, tc.value, "")
 		})
 	}
 }
 
-func checkReportMatches(t *testing.T, path string, calls, evidence int, value string) {
+func checkReportMatches(t *testing.T, path string, calls, evidence int, value, provider string) {
 	var logs chatlog.Logs
 	file := filepath.Base(path)
 	f, err := os.Open(path)
@@ -280,7 +284,7 @@ func checkReportMatches(t *testing.T, path string, calls, evidence int, value st
 	if !found {
 		t.Errorf("the last call's evidence %v lacks %q", last, value)
 	}
-	opts, err := newReportOptions(&reportFlags{pricing: "openai"})
+	opts, err := newReportOptions(&reportFlags{pricing: "openai", provider: provider})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +301,7 @@ func checkReportMatches(t *testing.T, path string, calls, evidence int, value st
 			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
 				continue
 			}
-			o := &ptcsidecarv1.Options{Strategy: strategy, Pricing: "openai"}
+			o := &ptcsidecarv1.Options{Strategy: strategy, Pricing: "openai", Provider: provider}
 			if v, ok := strings.CutPrefix(option, "trigger "); ok {
 				n, _ := strconv.Atoi(v)
 				o.Trigger = ptrInt32(n)
@@ -330,8 +334,9 @@ func protoHistory(h []strategies.ChatMessage) []*ptcsidecarv1.ChatMessage {
 			pm.ToolCalls = append(pm.ToolCalls, &ptcsidecarv1.ChatToolCall{Id: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 		}
 		for _, p := range m.Parts { // the fields the logs' parts use
-			pm.Parts = append(pm.Parts, &ptcsidecarv1.ContentPart{Type: p.Type, Text: p.Text, Signature: p.Signature,
-				Data: p.Data, MediaType: p.MediaType, Url: p.URL, FileId: p.FileID, Detail: p.Detail})
+			x := p.Extras()
+			pm.Parts = append(pm.Parts, &ptcsidecarv1.ContentPart{Type: p.Type, Text: p.Text, Signature: x.Signature,
+				Data: x.Data, MediaType: x.MediaType, Url: x.URL, FileId: x.FileID, Detail: x.Detail})
 		}
 		out[i] = pm
 	}
@@ -402,5 +407,24 @@ func TestReportStdinAndRefused(t *testing.T) {
 	}
 	if r := row(t, out, "token-budget 32000"); r[0] != 1 || r[1] != 0 || r[5] != 1 {
 		t.Fatalf("token-budget 32000 row %v: want the call sent, its evidence kept", r)
+	}
+}
+
+// --provider decides how the report counts media: the computer-use
+// session's screenshots are counted by Anthropic's rule when the calls go
+// to Anthropic, not by the rule of the tokenizer's provider (OpenAI's).
+func TestReportProviderCountsMedia(t *testing.T) {
+	tokens := func(args ...string) float64 {
+		out, stderr, code := runReportCmd(t, reportEnv{}, append(args, "--no-progress", "testdata/report/anthropic_screenshots.json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		return row(t, out, "loop-slice")[2]
+	}
+	if byTokenizer, byProvider := tokens(), tokens("--provider", "anthropic"); byTokenizer == byProvider {
+		t.Errorf("loop-slice sends %v tokens with and without --provider anthropic: the screenshots are counted by one rule", byTokenizer)
+	}
+	if _, stderr, code := runReportCmd(t, reportEnv{}, "--provider", "bedrock", "x.json"); code != 2 || !strings.Contains(stderr, "provider") {
+		t.Errorf("an unknown provider: exit %d, stderr %q", code, stderr)
 	}
 }

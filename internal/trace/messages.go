@@ -8,8 +8,9 @@ import (
 )
 
 // writeMessages writes one box per chat message, its content verbatim.
-// With usage, each title carries the message's token count.
-func writeMessages(p *page, msgs []strategies.ChatMessage, tokenizer string, usage bool) error {
+// With usage, each title carries the message's token count, its media by
+// the rule of the options' provider.
+func writeMessages(p *page, msgs []strategies.ChatMessage, o *strategies.Options, usage bool) error {
 	if len(msgs) == 0 {
 		p.open(plain("No messages"))
 		p.close()
@@ -24,7 +25,7 @@ func writeMessages(p *page, msgs []strategies.ChatMessage, tokenizer string, usa
 			title = append(title, plain(src))
 		}
 		if usage {
-			n, err := strategies.CountMessageTokens(tokenizer, []strategies.ChatMessage{*m})
+			n, err := strategies.CountMessageTokens(o.Tokenizer, o.Provider, []strategies.ChatMessage{*m})
 			if err != nil {
 				return err
 			}
@@ -87,35 +88,36 @@ func writeMessageBody(p *page, m *strategies.ChatMessage) {
 // text. Inline data and signatures are not shown: they are opaque or long.
 func writePart(p *page, part *strategies.ContentPart) {
 	head := []string{part.Type}
-	if part.MediaType != "" {
-		head = append(head, part.MediaType)
+	x := part.Extras()
+	if x.MediaType != "" {
+		head = append(head, x.MediaType)
 	}
-	if part.Width > 0 && part.Height > 0 {
-		head = append(head, strconv.Itoa(part.Width)+"x"+strconv.Itoa(part.Height))
+	if x.Width > 0 && x.Height > 0 {
+		head = append(head, strconv.Itoa(x.Width)+"x"+strconv.Itoa(x.Height))
 	}
-	if part.Detail != "" {
-		head = append(head, "detail "+part.Detail)
+	if x.Detail != "" {
+		head = append(head, "detail "+x.Detail)
 	}
-	if part.Pages > 0 {
-		head = append(head, plural(part.Pages, "page"))
+	if x.Pages > 0 {
+		head = append(head, plural(x.Pages, "page"))
 	}
-	if part.DurationMS > 0 {
-		head = append(head, strconv.Itoa(part.DurationMS)+" ms")
+	if x.DurationMS > 0 {
+		head = append(head, strconv.Itoa(x.DurationMS)+" ms")
 	}
-	if part.URL != "" && !strings.HasPrefix(part.URL, "data:") {
-		head = append(head, part.URL)
+	if x.URL != "" && !strings.HasPrefix(x.URL, "data:") {
+		head = append(head, x.URL)
 	}
-	if part.FileID != "" {
-		head = append(head, "file "+part.FileID)
+	if x.FileID != "" {
+		head = append(head, "file "+x.FileID)
 	}
-	data := len(part.Data)
-	if strings.HasPrefix(part.URL, "data:") {
-		data += len(part.URL)
+	data := len(x.Data)
+	if strings.HasPrefix(x.URL, "data:") {
+		data += len(x.URL)
 	}
 	if data > 0 {
 		head = append(head, plural(data, "character")+" of data")
 	}
-	if part.Signature != "" {
+	if x.Signature != "" {
 		head = append(head, "signed")
 	}
 	p.text(textIndent, strings.Join(head, ", "), sgrDim)

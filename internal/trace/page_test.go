@@ -139,10 +139,10 @@ func TestRenderParts(t *testing.T) {
 	req := &strategies.Request{Options: o, History: []strategies.ChatMessage{
 		{Role: strategies.RoleUser, Parts: []strategies.ContentPart{
 			{Type: strategies.PartText, Text: "What is on the screen?"},
-			{Type: strategies.PartImage, MediaType: "image/png", Data: "iVBORw0KGgo=", Width: 1280, Height: 800},
+			{Type: strategies.PartImage, Extra: &strategies.PartExtra{MediaType: "image/png", Data: "iVBORw0KGgo=", Width: 1280, Height: 800}},
 		}},
 		{Role: strategies.RoleAssistant, Parts: []strategies.ContentPart{
-			{Type: strategies.PartThinking, Text: "A login form.", Signature: "c2ln"},
+			{Type: strategies.PartThinking, Text: "A login form.", Extra: &strategies.PartExtra{Signature: "c2ln"}},
 			{Type: strategies.PartText, Text: "A login form."},
 		}},
 	}}

@@ -115,7 +115,7 @@ func renderCompressed(p *page, req *strategies.Request, usage bool) error {
 	if err != nil {
 		return err
 	}
-	if err := writeMessages(p, resp.Messages, req.Options.Tokenizer, usage); err != nil {
+	if err := writeMessages(p, resp.Messages, &req.Options, usage); err != nil {
 		return err
 	}
 	if usage {
@@ -127,7 +127,7 @@ func renderCompressed(p *page, req *strategies.Request, usage bool) error {
 // renderHistory lists a chat log message by message, as the turns view of
 // an agent that keeps messages rather than turns.
 func renderHistory(p *page, req *strategies.Request, usage bool) error {
-	if err := writeMessages(p, req.History, req.Options.Tokenizer, usage); err != nil {
+	if err := writeMessages(p, req.History, &req.Options, usage); err != nil {
 		return err
 	}
 	if usage {

@@ -705,7 +705,7 @@ func textOrParts(blocks []block) (string, []strategies.ContentPart) {
 		case "text":
 			parts = append(parts, strategies.ContentPart{Type: strategies.PartText, Text: b.text})
 		case "thinking":
-			parts = append(parts, strategies.ContentPart{Type: strategies.PartThinking, Text: b.text, Signature: b.signature})
+			parts = append(parts, strategies.NewPart(strategies.PartThinking, b.text, strategies.PartExtra{Signature: b.signature}))
 		case "part":
 			parts = append(parts, b.part)
 		}
@@ -725,51 +725,52 @@ func mediaPart(typ string, p map[string]json.RawMessage) (strategies.ContentPart
 		}
 		return v
 	}
-	part := strategies.ContentPart{Type: typ}
+	kind, text := typ, ""
+	var x strategies.PartExtra // what the part carries besides its text
 	switch typ {
 	case "image_url":
-		part.Type = strategies.PartImage
-		part.URL, part.Detail = field(p["image_url"], "url"), field(p["image_url"], "detail")
-		if mt, data, ok := splitDataURL(part.URL); ok {
-			part.MediaType, part.Data, part.URL = mt, data, ""
+		kind = strategies.PartImage
+		x.URL, x.Detail = field(p["image_url"], "url"), field(p["image_url"], "detail")
+		if mt, data, ok := splitDataURL(x.URL); ok {
+			x.MediaType, x.Data, x.URL = mt, data, ""
 		}
 	case "input_image": // Responses: image_url is the URL itself
-		part.Type = strategies.PartImage
-		_ = json.Unmarshal(p["image_url"], &part.URL)
-		_ = json.Unmarshal(p["detail"], &part.Detail)
-		_ = json.Unmarshal(p["file_id"], &part.FileID)
-		if mt, data, ok := splitDataURL(part.URL); ok {
-			part.MediaType, part.Data, part.URL = mt, data, ""
+		kind = strategies.PartImage
+		_ = json.Unmarshal(p["image_url"], &x.URL)
+		_ = json.Unmarshal(p["detail"], &x.Detail)
+		_ = json.Unmarshal(p["file_id"], &x.FileID)
+		if mt, data, ok := splitDataURL(x.URL); ok {
+			x.MediaType, x.Data, x.URL = mt, data, ""
 		}
 	case "input_audio":
-		part.Type = strategies.PartAudio
-		part.Data = field(p["input_audio"], "data")
+		kind = strategies.PartAudio
+		x.Data = field(p["input_audio"], "data")
 		if f := field(p["input_audio"], "format"); f != "" {
-			part.MediaType = "audio/" + f
+			x.MediaType = "audio/" + f
 		}
 	case "file":
-		part.FileID = field(p["file"], "file_id")
+		x.FileID = field(p["file"], "file_id")
 		if mt, data, ok := splitDataURL(field(p["file"], "file_data")); ok {
-			part.MediaType, part.Data = mt, data
+			x.MediaType, x.Data = mt, data
 		}
 	case strategies.PartImage, strategies.PartDocument:
 		src := p["source"]
 		switch field(src, "type") {
 		case "base64":
-			part.MediaType, part.Data = field(src, "media_type"), field(src, "data")
+			x.MediaType, x.Data = field(src, "media_type"), field(src, "data")
 		case "url":
-			part.URL = field(src, "url")
+			x.URL = field(src, "url")
 		case "file":
-			part.FileID = field(src, "file_id")
+			x.FileID = field(src, "file_id")
 		case "text":
-			part.MediaType, part.Text = field(src, "media_type"), field(src, "data")
+			x.MediaType, text = field(src, "media_type"), field(src, "data")
 		}
 	case strategies.PartRedactedThinking:
-		_ = json.Unmarshal(p["data"], &part.Data)
+		_ = json.Unmarshal(p["data"], &x.Data)
 	default:
 		return strategies.ContentPart{}, false
 	}
-	return part, true
+	return strategies.NewPart(kind, text, x), true
 }
 
 // splitDataURL splits a data: URL with base64 content into its media type

@@ -161,14 +161,14 @@ func TestReadMedia(t *testing.T) {
 	user := read("openai_media_calls.jsonl")[1]
 	var types []string
 	for _, p := range user.Parts {
-		types = append(types, p.Type+" "+p.MediaType)
+		types = append(types, p.Type+" "+p.Extras().MediaType)
 	}
-	if user.Content != "" || strings.Join(types, ", ") != "text , image image/png, audio audio/wav" || !strings.HasPrefix(user.Parts[1].Data, "iVBORw0KGgo") || user.Parts[1].Detail != "high" {
+	if user.Content != "" || strings.Join(types, ", ") != "text , image image/png, audio audio/wav" || !strings.HasPrefix(user.Parts[1].Extras().Data, "iVBORw0KGgo") || user.Parts[1].Extras().Detail != "high" {
 		t.Errorf("the user's message read as content %q, parts %v", user.Content, types)
 	}
 	msgs := read("anthropic_screenshots.json")
 	shot := msgs[3]
-	if shot.Role != strategies.RoleTool || shot.ToolCallID != "toolu_00" || len(shot.Parts) != 2 || shot.Parts[1].Type != strategies.PartImage || shot.Parts[1].MediaType != "image/png" {
+	if shot.Role != strategies.RoleTool || shot.ToolCallID != "toolu_00" || len(shot.Parts) != 2 || shot.Parts[1].Type != strategies.PartImage || shot.Parts[1].Extras().MediaType != "image/png" {
 		t.Errorf("the first tool result read as %+v", shot)
 	}
 	if a := msgs[2]; a.Content != "" || len(a.Parts) != 0 || a.Reasoning != "Next step 0 for INV-20931." || len(a.ToolCalls) != 1 {
