@@ -12,7 +12,7 @@ const judge4Corpus = "testdata/judge4/corpus.jsonl"
 // judge4Floor is the share of counted entries (all but the spec
 // differences) that must give Clojure's value, or be refused with a
 // rewrite that gives it.
-const judge4Floor = 98.5
+const judge4Floor = 98.7
 
 // judge4Known lists every entry that does not give Clojure's value today,
 // with why, in heldoutKnown's terms: "spec" is a difference
@@ -21,6 +21,7 @@ const judge4Floor = 98.5
 // literally, does not give Clojure's value.
 var judge4Known = map[string]string{
 	"sched/localdate-plus":    "spec: a DayOfWeek is its name, \"TUESDAY\", where Clojure prints #object[java.time.DayOfWeek 0x... \"TUESDAY\"] (docs/LANGUAGE.md, Dates and times)",
+	"claude2/safe-divide":     "spec 8.4: / returns a float, 2.5 where Clojure has the ratio 5/2 (docs/LANGUAGE.md)",
 	"mistake/nth-oob":         "spec 8.1: nth out of range is nil where Clojure throws IndexOutOfBoundsException (docs/LANGUAGE.md)",
 	"mistake/str-lazy":        "spec 8.1: the text of a sequence is [...], so (str (map inc xs)) is \"[2 3 4]\" where Clojure prints clojure.lang.LazySeq@7c42 (docs/LANGUAGE.md)",
 	"mistake/contains-vector": "spec: contains? on a vector tests membership where Clojure's tests an index (docs/LANGUAGE.md)",
