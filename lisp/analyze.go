@@ -502,11 +502,33 @@ func (c *compiler) fallback(name string) (node, error) {
 
 // interopCounterparts name the builtins that do what the Java methods
 // the sandbox does not run do (those it runs are builtins.forms).
-var interopCounterparts = map[string]string{
+var interopCounterparts = withJavaCollections(map[string]string{
 	"..": "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
 	// A StringBuilder collects text: str does it in one call.
 	"StringBuilder.": `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
 	".append":        `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
+})
+
+// withJavaCollections adds to counterparts the hints for Java's mutable
+// collections, which models build and fill in place: the value that does
+// the same work, and the builtins for their commonest methods, keyed by
+// the constructor with and without its package.
+func withJavaCollections(counterparts map[string]string) map[string]string {
+	list := "(vec xs) or [] for the list, (conj v x) for .add, (sort v) for Collections/sort, (get v i) for .get and (count v) for .size; each gives a new value to bind (let, reduce or loop) rather than changing one in place"
+	kinds := map[string]string{
+		"ArrayList": list, "LinkedList": list, "ArrayDeque": list,
+		"HashMap":       "(into {} pairs) or {} for the map, (assoc m k v) for .put, (get m k) for .get, (contains? m k) for .containsKey and (count m) for .size; each gives a new value to bind (let, reduce or loop) rather than changing one in place",
+		"LinkedHashMap": "(into {} pairs) or {} for the map, (assoc m k v) for .put, (get m k) for .get, (contains? m k) for .containsKey and (count m) for .size; each gives a new value to bind (let, reduce or loop) rather than changing one in place",
+		"TreeMap":       "(into (sorted-map) pairs) for the map, (assoc m k v) for .put, (get m k) for .get and (first m) for .firstEntry; each gives a new value to bind (let, reduce or loop) rather than changing one in place",
+		"HashSet":       "(set xs) or #{} for the set, (conj s x) for .add, (contains? s x) for .contains and (count s) for .size; each gives a new value to bind (let, reduce or loop) rather than changing one in place",
+		"LinkedHashSet": "(set xs) or #{} for the set, (conj s x) for .add, (contains? s x) for .contains and (count s) for .size; each gives a new value to bind (let, reduce or loop) rather than changing one in place",
+		"TreeSet":       "(into (sorted-set) xs) for the set, (conj s x) for .add, (contains? s x) for .contains and (first s) for .first; each gives a new value to bind (let, reduce or loop) rather than changing one in place",
+	}
+	for class, hint := range kinds {
+		counterparts[class+"."] = hint
+		counterparts["java.util."+class+"."] = hint
+	}
+	return counterparts
 }
 
 // javaMethodNames are the Java methods a program may call, (.toUpperCase
