@@ -417,3 +417,48 @@ var (
 		return intValue(p), p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
 	}}
 )
+
+// uncheckedBuiltins are Clojure's unchecked arithmetic on longs, which
+// wraps around 64 bits where + and * throw: the hash functions models
+// write ((unchecked-multiply h 31)) rely on it. On a float it is the
+// float operation, as in Clojure. The 32-bit and narrowing forms stay
+// refused (counterparts.go).
+var uncheckedBuiltins = []*Builtin{
+	uncheckedBinary("unchecked-add", func(a, b int64) int64 { return a + b }, func(a, b float64) float64 { return a + b }),
+	uncheckedBinary("unchecked-subtract", func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }),
+	uncheckedBinary("unchecked-multiply", func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b }),
+	uncheckedUnary("unchecked-inc", func(a int64) int64 { return a + 1 }, func(a float64) float64 { return a + 1 }),
+	uncheckedUnary("unchecked-dec", func(a int64) int64 { return a - 1 }, func(a float64) float64 { return a - 1 }),
+	uncheckedUnary("unchecked-negate", func(a int64) int64 { return -a }, func(a float64) float64 { return -a }),
+}
+
+func uncheckedBinary(name string, ints func(a, b int64) int64, floats func(a, b float64) float64) *Builtin {
+	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x y)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			x, xInt := args[0].(Int)
+			y, yInt := args[1].(Int)
+			if xInt && yInt {
+				return Int(ints(int64(x), int64(y))), nil
+			}
+			a, ok1 := asFloat(args[0])
+			b, ok2 := asFloat(args[1])
+			if !ok1 || !ok2 {
+				return nil, numberTypeError(name, args[0], args[1])
+			}
+			return Float(floats(a, b)), nil
+		}})
+}
+
+func uncheckedUnary(name string, ints func(a int64) int64, floats func(a float64) float64) *Builtin {
+	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			if x, ok := args[0].(Int); ok {
+				return Int(ints(int64(x))), nil
+			}
+			a, ok := asFloat(args[0])
+			if !ok {
+				return numberArg(name, args[0])
+			}
+			return Float(floats(a)), nil
+		}})
+}

@@ -94,12 +94,12 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }
 
-// uncheckedCounterparts are the checked builtins for Clojure's unchecked
-// and narrowing arithmetic.
+// uncheckedCounterparts are the checked builtins for Clojure's 32-bit
+// unchecked and narrowing arithmetic (the 64-bit forms run:
+// uncheckedBuiltins).
 var uncheckedCounterparts = map[string]string{
-	"unchecked-add": "+", "unchecked-add-int": "+", "unchecked-subtract": "-", "unchecked-subtract-int": "-",
-	"unchecked-multiply": "*", "unchecked-multiply-int": "*", "unchecked-inc": "inc", "unchecked-inc-int": "inc",
-	"unchecked-dec": "dec", "unchecked-dec-int": "dec", "unchecked-negate": "-", "unchecked-negate-int": "-",
+	"unchecked-add-int": "+", "unchecked-subtract-int": "-", "unchecked-multiply-int": "*", "unchecked-inc-int": "inc",
+	"unchecked-dec-int": "dec", "unchecked-negate-int": "-",
 	"unchecked-divide-int": "quot", "unchecked-remainder-int": "rem", "unchecked-byte": "long", "unchecked-short": "long",
 	"unchecked-int": "int", "unchecked-long": "long", "unchecked-double": "double", "unchecked-float": "float",
 	"unchecked-char": "char", "byte": "long", "short": "long",
