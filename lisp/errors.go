@@ -208,4 +208,7 @@ const (
 	// WarningNamespaceHeader: an ns, require or import form was skipped;
 	// the aliases it declared resolve.
 	WarningNamespaceHeader = "namespace_header"
+	// WarningEvaluationOnly: (def name (atom ...)) was bound for this
+	// program only; memory does not keep an atom.
+	WarningEvaluationOnly = "evaluation_only"
 )

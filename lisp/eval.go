@@ -433,7 +433,10 @@ type defNode struct {
 	doc  string
 	init node
 	once bool // defonce: keep an existing definition
-	pos  Pos
+	// holdsAtom: the value form is (atom ...), bound for this evaluation
+	// only (progState.defineForEvaluation).
+	holdsAtom bool
+	pos       Pos
 }
 
 func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -449,6 +452,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	// and before definable walks it.
 	if limit := th.limits.MaxEmitBytes; limit > 0 && weightOf(v) > limit {
 		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
+	}
+	if a, ok := v.(*atom); ok && n.holdsAtom {
+		th.prog.defineForEvaluation(n.name, a, n.doc)
+		return &varRef{Name: n.name}, nil
 	}
 	bad, isBad, deep, err := definable(th, v, th.prog.env.valueNesting())
 	if err != nil {

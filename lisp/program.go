@@ -428,6 +428,9 @@ type global struct {
 	// shallow says the value was found to nest within the program's
 	// limit when it was defined, so checkNesting need not walk it again.
 	shallow bool
+	// evaluationOnly: (def name (atom ...)), which the program uses while
+	// it runs and memory does not keep (an atom lives one evaluation).
+	evaluationOnly bool
 }
 
 func newProgState(env Env) *progState {
@@ -494,10 +497,20 @@ func (p *progState) define(name string, v Value, doc string, shallow bool) {
 	}
 	p.retClosure, p.retCell = nil, nil
 	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
-	g.bound, g.changed, g.shallow = true, true, shallow
+	g.bound, g.changed, g.shallow, g.evaluationOnly = true, true, shallow, false
 	if !slices.Contains(p.defined, name) {
 		p.defined = append(p.defined, name)
 	}
+}
+
+// defineForEvaluation binds name to an atom for the rest of this
+// evaluation only: the program's functions reach it by name while it
+// runs, and commit leaves it out of memory (the prelude's binding of the
+// name, if any, is kept), so it is not among the names defined.
+func (p *progState) defineForEvaluation(name string, v *atom, doc string) {
+	p.define(name, v, doc, true)
+	p.globals[name].evaluationOnly = true
+	p.defined = slices.DeleteFunc(p.defined, func(n string) bool { return n == name })
 }
 
 // noteReturn records the type of a user function's latest return value.
@@ -718,7 +731,7 @@ func (p *progState) commit(prelude *Memory) *Memory {
 	if prelude != nil {
 		for _, b := range prelude.bindings {
 			g := p.globals[b.Name]
-			if g.changed {
+			if g.changed && !g.evaluationOnly {
 				m.put(g.binding)
 			} else {
 				m.put(*b)
@@ -726,7 +739,9 @@ func (p *progState) commit(prelude *Memory) *Memory {
 		}
 	}
 	for _, g := range p.order {
-		m.put(g.binding)
+		if !g.evaluationOnly {
+			m.put(g.binding)
+		}
 	}
 	return m
 }

@@ -3,6 +3,7 @@ package lisp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -296,5 +297,45 @@ func TestPerEvaluationStateIsNeverKept(t *testing.T) {
 		if res.Err == nil || res.Err.Kind != validationError {
 			t.Errorf("%s: %v (value %s), want a validation_error", src, res.Err, formText(res.Value))
 		}
+	}
+}
+
+// TestDefinedAtomLivesOneEvaluation: (def name (atom ...)), a program's
+// state that its functions swap!, runs with a warning, and memory keeps
+// the functions but not the atom, nor a change to a prelude binding of
+// the same name.
+func TestDefinedAtomLivesOneEvaluation(t *testing.T) {
+	first := run(t, `(def total 7)`, Env{})
+	res := run(t, `(def accounts (atom {:a 100 :b 50}))
+(def total (atom 0))
+(defn deposit! [id amt] (swap! accounts update id + amt) (swap! total + amt))
+(deposit! :a 25)
+[@accounts @total]`, Env{Prelude: first.Memory})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := Repr(res.Value); got != "[{:a 125, :b 50} 25]" {
+		t.Errorf("value %s", got)
+	}
+	if _, ok := res.Memory.lookup("deposit!"); !ok {
+		t.Error("memory lost deposit!")
+	}
+	if _, ok := res.Memory.lookup("accounts"); ok {
+		t.Error("memory kept the atom accounts")
+	}
+	if b, ok := res.Memory.lookup("total"); !ok || Repr(b.Value) != "7" {
+		t.Errorf("the prelude's total became %v", b)
+	}
+	if slices.Contains(res.Defined, "accounts") || slices.Contains(res.Defined, "total") {
+		t.Errorf("defined %v names an atom", res.Defined)
+	}
+	warned := 0
+	for _, w := range res.Warnings {
+		if w.Type == WarningEvaluationOnly {
+			warned++
+		}
+	}
+	if warned != 2 {
+		t.Errorf("warnings %v, want one %s for each atom", res.Warnings, WarningEvaluationOnly)
 	}
 }

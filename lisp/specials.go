@@ -373,7 +373,14 @@ func compileDefLike(c *compiler, l *list, once bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &defNode{name: name, doc: doc, init: init, once: once, pos: l.Pos}, nil
+	holdsAtom := false
+	if f, ok := valueForm.(*list); ok && len(f.Elems) > 0 && (f.Elems[0] == symbol("atom") || f.Elems[0] == symbol("clojure.core/atom")) {
+		// Models keep a program's state in a def'd atom that its defns
+		// swap!: it runs, and memory does not keep the atom.
+		holdsAtom = true
+		c.warn(WarningEvaluationOnly, "%s holds an atom, which lives only while the program runs: it is defined for this program and not kept between turns (def its value, @%s, to keep it)", name, name)
+	}
+	return &defNode{name: name, doc: doc, init: init, once: once, holdsAtom: holdsAtom, pos: l.Pos}, nil
 }
 
 // compileDefn desugars (defn name doc? attrs? [params] body...) into a def of
