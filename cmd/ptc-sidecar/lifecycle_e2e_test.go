@@ -194,7 +194,7 @@ func TestShutdownEndsOnTimeWhileEvaluationsRun(t *testing.T) {
 // uninterruptible is a program whose work cannot be interrupted for
 // stretches: regex matches at the longest the sandbox allows, each one
 // run to its end before the clock is read again.
-var uninterruptible = `(let [s "` + strings.Repeat("abcd", 333) + `"] (loop [] (re-find "(\\w+\\s*){1000}x" s) (recur)))`
+var uninterruptible = `(let [s "` + strings.Repeat("abcd", 333) + `"] (loop [] (re-find (re-pattern "(\\w+\\s*){1000}x") s) (recur)))`
 
 // TestShutdownAnswersWaitingStreams: SIGTERM while streams wait for their
 // tools' answers, over gRPC and over HTTP, and while evaluations do work
