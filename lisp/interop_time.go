@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -453,18 +452,6 @@ func (c *compiler) unknownJavaTime(ns, name string) *Error {
 	if !ok || (ns != class && ns != pkg+class) {
 		return nil
 	}
-	var have []string
-	for n := range builtins.statics {
-		if strings.HasPrefix(n, class+"/") {
-			have = append(have, n)
-		}
-	}
-	for n := range javaConstants {
-		if strings.HasPrefix(n, class+"/") {
-			have = append(have, n)
-		}
-	}
-	slices.Sort(have)
 	return c.errorf(undefinedSymbol, "%s/%s is not available", ns, name).
-		WithHint("the statics of %s here are %s", class, strings.Join(have, ", "))
+		WithHint("the statics of %s here are %s", class, strings.Join(javaStaticsOf(class), ", "))
 }

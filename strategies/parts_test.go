@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
@@ -492,7 +491,7 @@ func TestMediaCountRemembered(t *testing.T) {
 // so that a history of many short text parts costs a few words a part.
 // Its JSON form is the same flat one as any part's.
 func TestTextPartCarriesNoExtra(t *testing.T) {
-	if size := unsafe.Sizeof(ContentPart{}); size > 40 {
+	if size := reflect.TypeFor[ContentPart]().Size(); size > 40 {
 		t.Errorf("a part is %d bytes, want at most 40", size)
 	}
 	text := NewPart(PartText, "hello", PartExtra{})
