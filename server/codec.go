@@ -70,8 +70,8 @@ func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 // unmarshal is protobuf-go's Unmarshal of b into m, of the part of b up to
 // the first list element over a limit when there is one.
 func (l *requestLimits) unmarshal(b []byte, m protov2.Message, schema *wireSchema) error {
-	total := 0
-	over, err := schema.scan(b, l.maxElements, &total)
+	t := tally{maxCost: l.maxCost(len(b))}
+	over, err := schema.scan(b, l.maxElements, &t, false)
 	if err != nil {
 		return err
 	}
@@ -81,8 +81,8 @@ func (l *requestLimits) unmarshal(b []byte, m protov2.Message, schema *wireSchem
 	if err := protov2.Unmarshal(over.prefix(b), m); err != nil {
 		return err
 	}
-	total = 0
-	if _, problem := l.count(m.ProtoReflect(), schema, &total); problem == "" {
+	t = tally{maxCost: l.maxCost(len(b))}
+	if _, problem := l.count(m.ProtoReflect(), schema, &t); problem == "" {
 		// Cannot happen while the count on the wire and the count of the
 		// decoded message agree; refuse rather than serve part of a request.
 		protov2.Reset(m)
@@ -95,23 +95,34 @@ func (l *requestLimits) unmarshal(b []byte, m protov2.Message, schema *wireSchem
 type wireSchema struct {
 	fields   []*wireField // by number; nil where the schema has no field
 	hasLists bool         // the message or one inside it has a list
+	costs    bool         // the message or one inside it adds to the estimate
 	limited  int          // how many of fields have a limit of their own
+	alloc    int          // what one message takes decoded; 0 for a map entry
 }
 
 // wireField is one field of a wireSchema.
 type wireField struct {
-	desc  protoreflect.FieldDescriptor
-	list  bool
-	sub   *wireSchema // a message field's schema
-	limit int         // most elements of the list; 0: only the request's total
-	noun  string      // what the list holds, for the error
-	flag  string      // the server flag that sets limit
-	slot  int         // where the list's count is kept while its message is walked
+	desc   protoreflect.FieldDescriptor
+	list   bool
+	isMap  bool
+	text   bool        // a list of strings or bytes, whose lengths add to the estimate
+	scalar bool        // a list of numbers or booleans
+	sub    *wireSchema // a message field's schema; a map's entry
+	cost   int         // the estimate of one element, entry or message, texts aside
+	single int         // a message field's slot among its message's, shared by a oneof; -1 for others
+	limit  int         // most elements of the list; 0: only the request's total
+	noun   string      // what the list holds, for the error
+	flag   string      // the server flag that sets limit
+	slot   int         // where the list's count is kept while its message is walked
 }
 
 // maxLimitedLists bounds the lists of one message with a limit of their own
-// (two at most today), so that scan counts them on its stack.
-const maxLimitedLists = 4
+// (two at most today), so that scan counts them on its stack; maxSingles
+// likewise bounds its message fields (five at most today).
+const (
+	maxLimitedLists = 4
+	maxSingles      = 16
+)
 
 // overrun locates the first list element over a limit: in its message the
 // field that holds it, or, when inner is set, holds the message that does.
@@ -119,14 +130,18 @@ type overrun struct {
 	field, value, end int // the field's start, its content's start, its end
 	num               protowire.Number
 	inner             *overrun
+	empty             bool // the element is a message, which the prefix sends empty
 }
 
-// scan walks msg, a message of schema s, counting list elements into total.
-// It reports the first element over a limit, nil if there is none, and an
-// error for bytes that are not a message: the same that protobuf-go rejects
-// (FuzzDecodeRequest holds the two to that).
-func (s *wireSchema) scan(msg []byte, maxTotal int, total *int) (*overrun, error) {
+// scan walks msg, a message of schema s, counting list elements and the
+// estimate into t. It reports the first element over a limit, nil if
+// there is none, and an error for bytes that are not a message: the same
+// that protobuf-go rejects (FuzzDecodeRequest holds the two to that).
+// merging is set for a message field sent again, which protobuf-go merges
+// into the message it decoded first: its messages are not counted again.
+func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*overrun, error) {
 	var counts [maxLimitedLists]int
+	var seen [maxSingles]bool
 	for at := 0; at < len(msg); {
 		num, typ, n := protowire.ConsumeTag(msg[at:])
 		if n < 0 {
@@ -143,25 +158,52 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, total *int) (*overrun, error
 		if int(num) < len(s.fields) {
 			f = s.fields[num]
 		}
-		// A field sent with another wire type than its own is kept by
-		// protobuf-go as an unknown field, as bytes.
-		if f == nil || typ != protowire.BytesType {
+		if f == nil {
 			continue
 		}
-		if f.list {
-			*total++
-			if f.limit > 0 {
-				counts[f.slot]++
-			}
-			if *total > maxTotal || f.limit > 0 && counts[f.slot] > f.limit {
+		if f.scalar {
+			t.cost += f.cost * scalars(f.desc.Kind(), typ, msg[value:end])
+			if t.cost > t.maxCost {
 				return &overrun{field: field, value: value, end: end, num: num}, nil
 			}
+			continue
 		}
-		if f.sub == nil || !f.sub.hasLists {
+		// A field sent with another wire type than its own is kept by
+		// protobuf-go as an unknown field, as bytes.
+		if typ != protowire.BytesType {
 			continue
 		}
 		content, _ := protowire.ConsumeBytes(msg[value:])
-		inner, err := f.sub.scan(content, maxTotal, total)
+		over := &overrun{field: field, value: value, end: end, num: num, empty: f.sub != nil}
+		if f.list {
+			t.elements++
+			if f.limit > 0 {
+				counts[f.slot]++
+			}
+			if t.elements > maxTotal || f.limit > 0 && counts[f.slot] > f.limit {
+				return over, nil
+			}
+		}
+		inMerge := false
+		switch {
+		case f.list || f.isMap:
+			t.cost += f.cost
+			if f.text {
+				t.cost += textSize(len(content))
+			}
+		case f.sub != nil && (merging || seen[f.single]):
+			inMerge = true
+		case f.sub != nil:
+			seen[f.single] = true
+			t.cost += f.cost
+		}
+		if t.cost > t.maxCost {
+			return over, nil
+		}
+		if f.sub == nil || !f.sub.costs {
+			continue
+		}
+		inner, err := f.sub.scan(content, maxTotal, t, inMerge)
 		if inner != nil || err != nil {
 			if inner != nil {
 				inner = &overrun{field: field, value: end - len(content), end: end, num: num, inner: inner}
@@ -172,15 +214,49 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, total *int) (*overrun, error
 	return nil, nil
 }
 
+// scalars is how many numbers or booleans of kind k a field's value of
+// wire type typ holds: one, or as many as are packed in it; none for a
+// value protobuf-go keeps as an unknown field.
+func scalars(k protoreflect.Kind, typ protowire.Type, value []byte) int {
+	want := protowire.VarintType
+	switch k {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		want = protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		want = protowire.Fixed64Type
+	}
+	if typ == want {
+		return 1
+	}
+	if typ != protowire.BytesType {
+		return 0
+	}
+	packed, _ := protowire.ConsumeBytes(value)
+	switch want {
+	case protowire.Fixed32Type:
+		return len(packed) / 4
+	case protowire.Fixed64Type:
+		return len(packed) / 8
+	}
+	n := 0
+	for _, b := range packed { // a varint ends at its first byte under 0x80
+		if b < 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
 func notAMessage(code int) error {
 	return fmt.Errorf("proto: cannot parse invalid wire-format data: %w", protowire.ParseError(code))
 }
 
 // prefix is msg up to the end of the element o locates: a message that
-// decodes to everything msg holds before that element, and the element.
-// Only the fields that hold it are rewritten, their lengths shortened.
+// decodes to everything msg holds before that element, and the element,
+// empty if it is a message (its content was not counted). Only the fields
+// that hold it are rewritten, their lengths shortened.
 func (o *overrun) prefix(msg []byte) []byte {
-	if o.inner == nil {
+	if o.inner == nil && !o.empty {
 		return msg[:o.end]
 	}
 	return o.appendPrefix(make([]byte, 0, o.size()), msg)
@@ -188,18 +264,26 @@ func (o *overrun) prefix(msg []byte) []byte {
 
 // size is the length of o's prefix.
 func (o *overrun) size() int {
-	if o.inner == nil {
-		return o.end
+	switch {
+	case o.inner != nil:
+		return o.field + protowire.SizeTag(o.num) + protowire.SizeBytes(o.inner.size())
+	case o.empty:
+		return o.field + protowire.SizeTag(o.num) + 1
 	}
-	return o.field + protowire.SizeTag(o.num) + protowire.SizeBytes(o.inner.size())
+	return o.end
 }
 
 func (o *overrun) appendPrefix(out, msg []byte) []byte {
-	if o.inner == nil {
-		return append(out, msg[:o.end]...)
+	switch {
+	case o.inner != nil:
+		out = append(out, msg[:o.field]...)
+		out = protowire.AppendTag(out, o.num, protowire.BytesType)
+		out = protowire.AppendVarint(out, uint64(o.inner.size()))
+		return o.inner.appendPrefix(out, msg[o.value:o.end])
+	case o.empty:
+		out = append(out, msg[:o.field]...)
+		out = protowire.AppendTag(out, o.num, protowire.BytesType)
+		return protowire.AppendVarint(out, 0)
 	}
-	out = append(out, msg[:o.field]...)
-	out = protowire.AppendTag(out, o.num, protowire.BytesType)
-	out = protowire.AppendVarint(out, uint64(o.inner.size()))
-	return o.inner.appendPrefix(out, msg[o.value:o.end])
+	return append(out, msg[:o.end]...)
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -134,4 +136,167 @@ func TestEveryListLimitIsReported(t *testing.T) {
 	if seen != 6 {
 		t.Errorf("%d lists with a limit of their own, want 6 (turns and history twice, previous_results, tool_results)", seen)
 	}
+}
+
+// tinyElement is the smallest element of the list field f with something
+// in each of its fields: every text one byte, every number 1, every
+// message field an empty message. Lists inside it are left empty.
+func tinyElement(f protoreflect.FieldDescriptor) []byte {
+	if f.Kind() != protoreflect.MessageKind {
+		return []byte("x")
+	}
+	var out []byte
+	fds := f.Message().Fields()
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		if fd.IsList() || fd.IsMap() || fd.ContainingOneof() != nil && fd.ContainingOneof().Fields().Get(0) != fd {
+			continue
+		}
+		switch fd.Kind() {
+		case protoreflect.MessageKind:
+			out = protowire.AppendTag(out, fd.Number(), protowire.BytesType)
+			out = protowire.AppendBytes(out, nil)
+		case protoreflect.StringKind, protoreflect.BytesKind:
+			out = protowire.AppendTag(out, fd.Number(), protowire.BytesType)
+			out = protowire.AppendString(out, "x")
+		case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+			out = protowire.AppendTag(out, fd.Number(), protowire.Fixed64Type)
+			out = protowire.AppendFixed64(out, 1)
+		case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+			out = protowire.AppendTag(out, fd.Number(), protowire.Fixed32Type)
+			out = protowire.AppendFixed32(out, 1)
+		default:
+			out = protowire.AppendTag(out, fd.Number(), protowire.VarintType)
+			out = protowire.AppendVarint(out, 1)
+		}
+	}
+	return out
+}
+
+// tinyShape is a request of n tiny elements in one list of a request type.
+type tinyShape struct {
+	path string
+	wire func(n int) []byte
+}
+
+// tinyShapes are, for every list and map inside requests of md's type
+// (through messages and the first element of lists), a request holding
+// many tiny elements there.
+func tinyShapes(md protoreflect.MessageDescriptor, path string, wrap func([]byte) []byte) []tinyShape {
+	var out []tinyShape
+	fds := md.Fields()
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		name := path + string(fd.Name())
+		in := func(content []byte) []byte {
+			b := protowire.AppendTag(nil, fd.Number(), protowire.BytesType)
+			return wrap(protowire.AppendBytes(b, content))
+		}
+		switch {
+		case fd.IsMap():
+			out = append(out, tinyShape{name, func(n int) []byte {
+				var entries []byte
+				for i := range n {
+					var entry []byte
+					entry = protowire.AppendTag(entry, 1, protowire.BytesType)
+					entry = protowire.AppendString(entry, fmt.Sprint(i))
+					entry = protowire.AppendTag(entry, 2, protowire.BytesType)
+					entry = protowire.AppendBytes(entry, tinyElement(fd.MapValue()))
+					entries = protowire.AppendTag(entries, fd.Number(), protowire.BytesType)
+					entries = protowire.AppendBytes(entries, entry)
+				}
+				return wrap(entries)
+			}})
+		case fd.IsList():
+			out = append(out, tinyShape{name, func(n int) []byte {
+				var elements []byte
+				for range n {
+					if fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.StringKind || fd.Kind() == protoreflect.BytesKind {
+						elements = protowire.AppendTag(elements, fd.Number(), protowire.BytesType)
+						elements = protowire.AppendBytes(elements, tinyElement(fd))
+					} else {
+						elements = protowire.AppendTag(elements, fd.Number(), protowire.VarintType)
+						elements = protowire.AppendVarint(elements, 1)
+					}
+				}
+				return wrap(elements)
+			}})
+			if fd.Kind() == protoreflect.MessageKind {
+				out = append(out, tinyShapes(fd.Message(), name+"[0].", in)...)
+			}
+		case fd.Kind() == protoreflect.MessageKind:
+			out = append(out, tinyShapes(fd.Message(), name+".", in)...)
+		}
+	}
+	return out
+}
+
+// The estimate is what decoding takes: for every list of every request
+// type filled with tiny elements, no less than the decoded request holds
+// once collected and no more than decoding allocated, and the same from
+// the wire as from the decoded request. A list or a message type added to
+// the requests is measured here without a change.
+func TestEstimateIsWhatDecodingTakes(t *testing.T) {
+	limits := newRequestLimits(&Config{})
+	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
+	shapes := 0
+	for i := range methods.Len() {
+		md := methods.Get(i).Input()
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		schema := limits.schemas[md.FullName()]
+		for _, shape := range tinyShapes(md, "", func(b []byte) []byte { return b }) {
+			shapes++
+			wire := shape.wire(20_000)
+			onWire := tally{maxCost: math.MaxInt}
+			if over, err := schema.scan(wire, math.MaxInt, &onWire, false); over != nil || err != nil {
+				t.Fatalf("%s.%s: scan: %v %v", md.Name(), shape.path, over, err)
+			}
+			got := tally{maxCost: math.MaxInt}
+			ok := false
+			// MemStats counts the whole process: a goroutine another test
+			// left can allocate or free meanwhile, so a shape passes when
+			// one of three measurements agrees.
+			for try := 0; try < 3 && !ok; try++ {
+				live, allocated := decodedSize(t, mt, wire, func(m proto.Message) {
+					got = tally{maxCost: math.MaxInt}
+					limits.count(m.ProtoReflect(), schema, &got)
+				})
+				t.Logf("%-20s %-42s wire %7d  estimate %8d  live %8d  allocated %8d", md.Name(), shape.path, len(wire), got.cost, live, allocated)
+				ok = live <= int64(got.cost) && int64(got.cost) <= allocated+allocated/8
+			}
+			if !ok {
+				t.Errorf("%s.%s: the estimate is not between what the decoded request holds and what decoding allocated", md.Name(), shape.path)
+			}
+			if got.cost != onWire.cost {
+				t.Errorf("%s.%s: estimated %d from the wire, %d decoded", md.Name(), shape.path, onWire.cost, got.cost)
+			}
+		}
+	}
+	if shapes < 30 {
+		t.Errorf("%d shapes, want every list of every request", shapes)
+	}
+}
+
+// decodedSize is what decoding wire into a message of type mt holds once
+// collected and what it allocated, in bytes; inspect sees the message.
+func decodedSize(t *testing.T, mt protoreflect.MessageType, wire []byte, inspect func(proto.Message)) (live, allocated int64) {
+	var before, decoded, held, dropped runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m := mt.New().Interface()
+	if err := proto.Unmarshal(wire, m); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&decoded)
+	runtime.GC()
+	runtime.ReadMemStats(&held)
+	inspect(m)
+	runtime.KeepAlive(m)
+	m = nil
+	runtime.GC()
+	runtime.ReadMemStats(&dropped)
+	return int64(held.HeapAlloc) - int64(dropped.HeapAlloc), int64(decoded.TotalAlloc - before.TotalAlloc)
 }

@@ -2,8 +2,11 @@ package server
 
 import (
 	"fmt"
+	"reflect"
 
+	protov2 "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
@@ -14,12 +17,57 @@ import (
 // thousand-turn run with fifty bindings of memory per turn stays below it.
 const maxListElements = 100_000
 
+// What a request decodes to is bounded by its size: its estimate (below)
+// may be at most decodeFactor times its bytes plus decodeSlack. A list
+// element of a few bytes on the wire decodes into a message of a hundred
+// to five hundred, and the server builds as much again from it, so a
+// request of many tiny elements (10,000 history messages of nine
+// one-word content parts: 1.4 MiB, 24 MB decoded) took its server past 16
+// times its size. Within the rule the decoded request is at most 5 times
+// the request plus 8 MiB, and what the server builds from it stays under
+// 16 times plus 32 MiB (docs/RELIABILITY.md); a request of ordinary
+// elements, whose texts are longer than a few bytes, estimates to well
+// under twice its size.
+const (
+	decodeFactor = 5
+	decodeSlack  = 8 << 20
+)
+
+// The estimate of a request is what protobuf-go allocates to decode it,
+// worked out from the schema and the Go types it generated: for each
+// message inside the request its struct, rounded up to the allocator's
+// size class; for each list element its slot in the list's array, twice
+// its size since append doubles the array; for each text in a list its
+// bytes; for each map entry twice its key and value. A text outside a list
+// is left out: its bytes are no more than its bytes on the wire. The
+// estimate is the same whether worked out from the wire (codec.go, which
+// has only the bytes), from JSON (jsoncount.go) or from the decoded
+// message (count), for any request a protobuf library writes; for bytes
+// that repeat a message field, which protobuf-go merges into the message
+// it already has, the wire's estimate is the lower, so that a request the
+// codec cuts short always fails the decoded count.
+
 // requestLimits are the counts a request of this service may hold, as the
 // codec checks them on the wire (codec.go) and the methods on the decoded
 // request (check).
 type requestLimits struct {
 	maxElements int
-	schemas     map[protoreflect.FullName]*wireSchema // of each method's request
+	// factor and slack are the estimate's bound: factor times the
+	// request's bytes plus slack.
+	factor, slack int
+	schemas       map[protoreflect.FullName]*wireSchema // of each method's request
+}
+
+// maxCost is the largest estimate of a request of size bytes.
+func (l *requestLimits) maxCost(size int) int {
+	return l.factor*size + l.slack
+}
+
+// tally is what a walk of a request has counted so far.
+type tally struct {
+	elements int // list elements
+	cost     int // the estimate, in bytes
+	maxCost  int
 }
 
 // listLimit is the limit of one list of its own, below the request's total.
@@ -43,7 +91,8 @@ func newRequestLimits(cfg *Config) *requestLimits {
 		field(&ptcsidecarv1.EvalTurnRequest{}, "previous_results"): {cfg.MaxTurns, "results", turns.flag},
 		field(&ptcsidecarv1.EvalTurnRequest{}, "tool_results"):     {cfg.Limits.MaxToolCalls, "answers", cfg.flagOf(&cfg.Limits.MaxToolCalls)},
 	}
-	l := &requestLimits{maxElements: maxListElements, schemas: map[protoreflect.FullName]*wireSchema{}}
+	l := &requestLimits{maxElements: maxListElements, factor: decodeFactor, slack: decodeSlack,
+		schemas: map[protoreflect.FullName]*wireSchema{}}
 	built := map[protoreflect.FullName]*wireSchema{}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
 	for i := range methods.Len() {
@@ -60,13 +109,53 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 		return s
 	}
 	s := &wireSchema{}
+	if !md.IsMapEntry() {
+		s.alloc = allocSize(goSize(md))
+	}
 	built[md.FullName()] = s // no message of the schema holds itself
 	fds := md.Fields()
+	oneofs := map[protoreflect.FullName]int{} // a oneof's slot among singles
 	for i := range fds.Len() {
 		fd := fds.Get(i)
-		f := &wireField{desc: fd, list: fd.IsList()}
-		if fd.Kind() == protoreflect.MessageKind {
+		f := &wireField{desc: fd, list: fd.IsList(), isMap: fd.IsMap(), single: -1}
+		if fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind {
+			if fd.Kind() == protoreflect.GroupKind {
+				panic(fmt.Sprintf("%s: a group, which the request's estimate does not know", fd.FullName()))
+			}
 			f.sub = buildSchema(fd.Message(), own, built)
+		}
+		switch {
+		case f.isMap:
+			f.cost = 2 * (slotSize(fd.MapKey()) + slotSize(fd.MapValue()))
+		case f.list && f.sub != nil:
+			f.cost = 2*slotSize(fd) + f.sub.alloc
+		case f.list:
+			f.cost = 2 * slotSize(fd)
+			f.text = fd.Kind() == protoreflect.StringKind || fd.Kind() == protoreflect.BytesKind
+			f.scalar = !f.text
+		case f.sub != nil:
+			// One message, however often the field is sent: protobuf-go
+			// merges a repeat into the message it has. Fields of a oneof
+			// share one: a member sent after another replaces it.
+			f.cost = f.sub.alloc
+			key := fd.FullName()
+			if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() {
+				key = o.FullName()
+				for j := range o.Fields().Len() {
+					if m := o.Fields().Get(j).Message(); m != nil {
+						f.cost = max(f.cost, allocSize(goSize(m)))
+					}
+				}
+			}
+			slot, ok := oneofs[key]
+			if !ok {
+				slot = len(oneofs)
+				oneofs[key] = slot
+			}
+			if slot == maxSingles {
+				panic(fmt.Sprintf("%s: more than %d message fields", md.FullName(), maxSingles))
+			}
+			f.single = slot
 		}
 		if lim, ok := own[fd.FullName()]; ok && lim.limit > 0 {
 			if s.limited == maxLimitedLists {
@@ -76,6 +165,7 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 			s.limited++
 		}
 		s.hasLists = s.hasLists || f.list || f.sub != nil && f.sub.hasLists
+		s.costs = s.costs || f.cost > 0 || f.sub != nil && f.sub.costs
 		if n := int(fd.Number()); n >= len(s.fields) {
 			s.fields = append(s.fields, make([]*wireField, n+1-len(s.fields))...)
 		}
@@ -84,51 +174,165 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 	return s
 }
 
+// goSize is the size of the Go struct protobuf-go decodes a message of md
+// into, from the types the program was built with.
+func goSize(md protoreflect.MessageDescriptor) int {
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+	if err != nil {
+		panic(fmt.Sprintf("%s: no Go type: %v", md.FullName(), err))
+	}
+	return int(reflect.TypeOf(mt.Zero().Interface()).Elem().Size())
+}
+
+// slotSize is the size of one value of fd's kind in a Go slice or map: a
+// message's pointer, a text's header, a number.
+func slotSize(fd protoreflect.FieldDescriptor) int {
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return 8
+	case protoreflect.StringKind:
+		return 16
+	case protoreflect.BytesKind:
+		return 24
+	case protoreflect.BoolKind:
+		return 1
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind,
+		protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return 8
+	}
+	return 4 // 32-bit numbers, floats and enums
+}
+
+// allocSize is what an allocation of n bytes takes: the first of the Go
+// allocator's size classes of at least n, or n and an eighth above 1 KiB
+// (the classes there are no wider apart).
+func allocSize(n int) int {
+	if n == 0 {
+		return 0
+	}
+	classes := [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+		288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024}
+	for _, c := range classes {
+		if n <= c {
+			return c
+		}
+	}
+	return n + n/8
+}
+
+// textSize is what a text of n bytes in a list takes besides its slot.
+func textSize(n int) int {
+	return allocSize(n)
+}
+
 // checkCounts is INVALID_ARGUMENT, naming the list, when the request m of
 // one of this service's methods holds more list elements than its limits
-// allow; every method checks its request with it before reading it. A
-// request the codec cut short (codec.go) always fails here.
+// allow, or decodes to more than its size allows; every method checks its
+// request with it before reading it. A request the codec cut short
+// (codec.go) always fails here.
 func (s *Service) checkCounts(m protoreflect.ProtoMessage) error {
 	r := m.ProtoReflect()
-	total := 0
-	if path, problem := s.limits.count(r, s.limits.schemas[r.Descriptor().FullName()], &total); problem != "" {
+	schema := s.limits.schemas[r.Descriptor().FullName()]
+	// Within the slack no request is too large for its size, so the
+	// request's size, a walk of its own, is needed only beyond it.
+	t := tally{maxCost: s.limits.slack}
+	path, problem := s.limits.count(r, schema, &t)
+	if problem == costProblem {
+		t = tally{maxCost: s.limits.maxCost(protov2.Size(m))}
+		path, problem = s.limits.count(r, schema, &t)
+	}
+	if problem == costProblem {
+		problem = s.limits.overCost()
+	}
+	if problem != "" {
 		return invalidf(path, "%s", problem)
 	}
 	return nil
 }
 
-// count adds the list elements of m, a message of schema s, to total and
-// reports the first list over a limit: its path and what is wrong.
-func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, total *int) (path, problem string) {
+// costProblem is count's problem for a request that decodes to more than
+// its size allows, until its text (requestLimits.overCost) is written.
+const costProblem = "over cost"
+
+// count adds the list elements and the estimate of m, a message of schema
+// s, to t and reports the first list over a limit, or where the estimate
+// goes over t.maxCost: its path and what is wrong.
+func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (path, problem string) {
 	for _, f := range s.fields {
-		if f == nil || !f.list && (f.sub == nil || !f.sub.hasLists) || !m.Has(f.desc) {
+		if f == nil || f.cost == 0 && (f.sub == nil || !f.sub.costs) || !m.Has(f.desc) {
 			continue
 		}
 		name := string(f.desc.Name())
-		if !f.list {
-			if path, problem := l.count(m.Get(f.desc).Message(), f.sub, total); problem != "" {
-				return name + "." + path, problem
-			}
-			continue
-		}
-		list := m.Get(f.desc).List()
-		*total += list.Len()
 		switch {
-		case f.limit > 0 && list.Len() > f.limit:
-			return name, f.overLimit()
-		case *total > l.maxElements:
-			return name, l.overTotal()
-		}
-		if f.sub == nil || !f.sub.hasLists {
-			continue
-		}
-		for i := range list.Len() {
-			if path, problem := l.count(list.Get(i).Message(), f.sub, total); problem != "" {
-				return fmt.Sprintf("%s[%d].%s", name, i, path), problem
+		case f.isMap:
+			mp := m.Get(f.desc).Map()
+			t.cost += mp.Len() * f.cost
+			if t.cost > t.maxCost {
+				return name, costProblem
+			}
+			value := f.sub.fields[2].sub // a map entry's value is its field 2
+			if value == nil {
+				continue
+			}
+			mp.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
+				t.cost += value.alloc
+				if t.cost > t.maxCost {
+					path, problem = name, costProblem
+				} else if p, pr := l.count(v.Message(), value, t); pr != "" {
+					path, problem = fmt.Sprintf("%s[%v].%s", name, k.Interface(), p), pr
+				}
+				return problem == ""
+			})
+			if problem != "" {
+				return path, problem
+			}
+		case f.list:
+			list := m.Get(f.desc).List()
+			t.elements += list.Len()
+			t.cost += list.Len() * f.cost
+			if f.text {
+				for i := range list.Len() {
+					t.cost += textSize(textLen(list.Get(i)))
+				}
+			}
+			switch {
+			case f.limit > 0 && list.Len() > f.limit:
+				return name, f.overLimit()
+			case t.elements > l.maxElements:
+				return name, l.overTotal()
+			case t.cost > t.maxCost:
+				return name, costProblem
+			}
+			if f.sub == nil || !f.sub.costs {
+				continue
+			}
+			for i := range list.Len() {
+				if path, problem := l.count(list.Get(i).Message(), f.sub, t); problem != "" {
+					return fmt.Sprintf("%s[%d].%s", name, i, path), problem
+				}
+			}
+		default:
+			t.cost += f.cost
+			if t.cost > t.maxCost {
+				return name, costProblem
+			}
+			if f.sub == nil || !f.sub.costs {
+				continue
+			}
+			if path, problem := l.count(m.Get(f.desc).Message(), f.sub, t); problem != "" {
+				return name + "." + path, problem
 			}
 		}
 	}
 	return "", ""
+}
+
+// textLen is the length of a text of a list, a string or bytes.
+func textLen(v protoreflect.Value) int {
+	if b, ok := v.Interface().([]byte); ok {
+		return len(b)
+	}
+	return len(v.String())
 }
 
 // overLimit is what is wrong with a list of f holding more than its limit.
@@ -140,4 +344,11 @@ func (f *wireField) overLimit() string {
 // all than the limit.
 func (l *requestLimits) overTotal() string {
 	return fmt.Sprintf("the request holds more than %d list elements in all, the limit", l.maxElements)
+}
+
+// overCost is what is wrong with a request that decodes to more than its
+// size allows.
+func (l *requestLimits) overCost() string {
+	return fmt.Sprintf("the request's elements are too small for its size: decoded, it would take more than %d times its bytes plus %d MiB; "+
+		"send fewer, longer elements (join short content parts, messages, bindings or prints)", l.factor, l.slack>>20)
 }

@@ -128,12 +128,13 @@ func FuzzToMessages(f *testing.F) {
 // sent as any method's request, under small limits: both reject the same
 // bytes as not a message, but for bytes after the first list element over
 // a limit, which the codec does not read (the request fails its count
-// check instead); a request within its limits decodes to what
-// protobuf-go decodes; one over them decodes to no more than its wire
+// check instead); a request within its limits (its elements counted and
+// its decoded size estimated) decodes to what protobuf-go decodes; one over them decodes to no more than its wire
 // bytes and fails the method's count check with INVALID_ARGUMENT.
 func FuzzDecodeRequest(f *testing.F) {
 	limits := newRequestLimits(&Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
 	limits.maxElements = 24
+	limits.slack = 1024 // small enough that the estimate of a few messages reaches it
 	svc := &Service{limits: limits}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
 	for _, m := range []proto.Message{agentRequest(), &ptcsidecarv1.EvalTurnRequest{Program: "(+ 1 2)", Data: edn("{:a 1}"),
