@@ -81,13 +81,11 @@ func TestCodecDecodesUpToTheFirstElementOverALimit(t *testing.T) {
 				return len(m.(*ptcsidecarv1.EvalTurnStreamRequest).GetStart().PreviousResults)
 			},
 			"start.previous_results: more than the limit of 5 results"},
-		{"a million empty bindings in the third turn's memory", append(repeatField(&ptcsidecarv1.ToMessagesRequest{}, "turns", nil, 2),
-			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", field(nil, &ptcsidecarv1.Turn{}, "memory",
-				repeatField(&ptcsidecarv1.Memory{}, "bindings", nil, 1_000_000)))...), &ptcsidecarv1.ToMessagesRequest{},
-			func(m proto.Message) int {
-				return len(m.(*ptcsidecarv1.ToMessagesRequest).Turns[2].GetMemory().GetBindings())
-			},
-			"turns[2].memory.bindings: the request holds more than 100000 list elements in all"},
+		{"a million prints in the third turn", append(repeatField(&ptcsidecarv1.ToMessagesRequest{}, "turns", nil, 2),
+			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns",
+				repeatField(&ptcsidecarv1.Turn{}, "prints", []byte("12345678"), 1_000_000))...), &ptcsidecarv1.ToMessagesRequest{},
+			func(m proto.Message) int { return len(m.(*ptcsidecarv1.ToMessagesRequest).Turns[2].Prints) },
+			"turns[2].prints: the request holds more than 100000 list elements in all"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +99,56 @@ func TestCodecDecodesUpToTheFirstElementOverALimit(t *testing.T) {
 			}
 			if n := tc.decoded(tc.into); n != limit+1 {
 				t.Errorf("decoded %d elements of the list, want %d: the first over the limit and those before", n, limit+1)
+			}
+		})
+	}
+}
+
+// The element over a limit is decoded empty: its content was never
+// counted, and could hold millions of elements of its own.
+func TestCodecDecodesTheElementOverALimitEmpty(t *testing.T) {
+	svc := New(Config{MaxTurns: 5, Limits: lisp.DefaultLimits()})
+	wire := append(repeatField(&ptcsidecarv1.ToMessagesRequest{}, "turns", nil, 5),
+		field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", repeatField(&ptcsidecarv1.Turn{}, "prints", nil, 1_000_000))...)
+	m := &ptcsidecarv1.ToMessagesRequest{}
+	err := decodeWire(t, svc, wire, m)
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "turns: more than the limit of 5 turns") {
+		t.Errorf("got %v, want INVALID_ARGUMENT naming turns", err)
+	}
+	if len(m.Turns) != 6 || len(m.Turns[5].Prints) != 0 {
+		t.Errorf("decoded %d turns, the last with %d prints; want 6, the last empty", len(m.Turns), len(m.Turns[len(m.Turns)-1].Prints))
+	}
+}
+
+// A request that would decode to more than its size allows is decoded only
+// up to the element that takes it over, and the count check names the list.
+func TestCodecDecodesUpToTheElementOverTheEstimate(t *testing.T) {
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	cases := []struct {
+		name    string
+		wire    []byte
+		into    proto.Message
+		wantErr string
+	}{
+		{"empty content parts", field(nil, &ptcsidecarv1.ToMessagesRequest{}, "history",
+			repeatField(&ptcsidecarv1.ChatMessage{}, "parts", nil, 90_000)), &ptcsidecarv1.ToMessagesRequest{}, "history[0].parts: "},
+		{"empty bindings inside start", field(nil, &ptcsidecarv1.EvalTurnStreamRequest{}, "start", field(nil, &ptcsidecarv1.EvalTurnRequest{}, "prelude",
+			repeatField(&ptcsidecarv1.Memory{}, "bindings", nil, 90_000))), &ptcsidecarv1.EvalTurnStreamRequest{}, "start.prelude.bindings: "},
+		{"tool calls of empty values, each sent twice", field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", repeatField(&ptcsidecarv1.Turn{}, "tool_calls",
+			append(field(nil, &ptcsidecarv1.ToolCall{}, "args", nil), field(nil, &ptcsidecarv1.ToolCall{}, "args", nil)...), 60_000)),
+			&ptcsidecarv1.ToMessagesRequest{}, "turns[0].tool_calls"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := decodeWire(t, svc, tc.wire, tc.into)
+			if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), tc.wantErr) ||
+				!strings.Contains(st.Message(), "too small for its size") {
+				t.Errorf("got %v, want INVALID_ARGUMENT %q... too small for its size", err, tc.wantErr)
+			}
+			decoded := tally{maxCost: math.MaxInt}
+			svc.limits.count(tc.into.ProtoReflect(), svc.limits.schemas[tc.into.ProtoReflect().Descriptor().FullName()], &decoded)
+			if most := svc.limits.maxCost(len(tc.wire)) + 512; decoded.cost > most {
+				t.Errorf("decoded %d bytes' worth of a %d-byte request, over the %d its size allows and one element", decoded.cost, len(tc.wire), most)
 			}
 		})
 	}

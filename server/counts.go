@@ -20,17 +20,18 @@ const maxListElements = 100_000
 // What a request decodes to is bounded by its size: its estimate (below)
 // may be at most decodeFactor times its bytes plus decodeSlack. A list
 // element of a few bytes on the wire decodes into a message of a hundred
-// to five hundred, and the server builds as much again from it, so a
-// request of many tiny elements (10,000 history messages of nine
-// one-word content parts: 1.4 MiB, 24 MB decoded) took its server past 16
-// times its size. Within the rule the decoded request is at most 5 times
-// the request plus 8 MiB, and what the server builds from it stays under
-// 16 times plus 32 MiB (docs/RELIABILITY.md); a request of ordinary
-// elements, whose texts are longer than a few bytes, estimates to well
-// under twice its size.
+// to five hundred, and the server builds three to six times as much from
+// it while it converts, renders and answers (collector headroom
+// included), so a request of many tiny elements (10,000 history messages
+// of nine one-word content parts: 1.4 MiB, 24 MB decoded) took its server
+// past 16 times its size. Six times twice the request plus 3 MiB stays
+// under 16 times plus 32 MiB with room to spare (docs/RELIABILITY.md).
+// Real requests are far from it: ordinary texts are longer than the
+// messages that hold them, 10,000 messages of the recorded conversations
+// estimate to half their size, and the smallest conversation to 2 KB.
 const (
-	decodeFactor = 5
-	decodeSlack  = 8 << 20
+	decodeFactor = 2
+	decodeSlack  = 3 << 20
 )
 
 // The estimate of a request is what protobuf-go allocates to decode it,

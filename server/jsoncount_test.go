@@ -29,7 +29,7 @@ func TestCheckJSON(t *testing.T) {
 		{"eleven megabytes of empty turns", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":[` + many(4_000_000, "{}") + `]}`,
 			"turns: more than the limit of 5 turns (--max-turns)"},
 		{"empty bindings inside a turn", &ptcsidecarv1.RenderTraceRequest{},
-			`{"turns":[{},{"memory":{"bindings":[` + many(200_000, `{"name":"b"}`) + `]}}]}`,
+			`{"turns":[{},{"memory":{"bindings":[` + many(100_001, `{"name":"`+strings.Repeat("b", 60)+`"}`) + `]}}]}`,
 			"turns[1].memory.bindings: the request holds more than 100000 list elements in all, the limit"},
 		{"prints by their proto name", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":[{"tool_calls":[{}],"prints":[` + many(100_000, `""`) + `]}]}`,
 			"turns[0].prints: the request holds more than 100000 list elements in all, the limit"},
@@ -37,7 +37,7 @@ func TestCheckJSON(t *testing.T) {
 			`{"start":{"program":"1","previousResults":[` + many(6, `{"edn":"1"}`) + `]}}`,
 			"start.previous_results: more than the limit of 5 results (--max-turns)"},
 		{"empty content parts", &ptcsidecarv1.ToMessagesRequest{}, `{"history":[{"role":"user","parts":[` + many(90_000, "{}") + `]}]}`,
-			"history[0].parts: the request's elements are too small for its size: decoded, it would take more than 5 times its bytes plus 8 MiB; " +
+			"history[0].parts: the request's elements are too small for its size: decoded, it would take more than 2 times its bytes plus 3 MiB; " +
 				"send fewer, longer elements (join short content parts, messages, bindings or prints)"},
 		{"within the limits", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":[{"number":1,"result":{"edn":"[1 2]"}}],"options":{"tools":[{"name":"t"}]}}`, ""},
 		{"nested eight million deep", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":` + strings.Repeat("[", 8_000_000), ""},
