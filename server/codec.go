@@ -19,7 +19,9 @@ import (
 // count them. The request codec therefore walks the wire bytes first
 // (protowire, no allocation) and counts the elements of every list against
 // the request's limits (requestLimits): a list over its own limit, or more
-// list elements in the whole request than maxListElements.
+// list elements in the whole request than maxListElements; and it
+// estimates what the request decodes to, which may be at most
+// decodeFactor times its bytes plus decodeSlack (counts.go).
 //
 // Nesting needs no count of its own: no message of the schema holds itself
 // (TestNoRequestMessageIsRecursive), so known fields nest only as deep as
@@ -30,7 +32,7 @@ import (
 // fault, and a request over a limit is the caller's fault. So the codec
 // does not fail it: it unmarshals only the part of the request up to the
 // first element over a limit, which holds no more elements than the limits
-// allow plus that one, and the method's count check
+// allow plus that one, sent empty, and the method's count check
 // (checkCounts), which every method runs first, finds that element and
 // answers INVALID_ARGUMENT naming the field. Bytes that are not a valid
 // message get what grpc-go gives them: INTERNAL, with protobuf-go's reason.
