@@ -111,7 +111,7 @@ type wireField struct {
 	scalar bool        // a list of numbers or booleans
 	sub    *wireSchema // a message field's schema; a map's entry
 	cost   int         // the estimate of one element, entry or message, texts aside
-	single int         // a message field's slot among its message's, shared by a oneof; -1 for others
+	single int         // a field allocated when set: its slot among its message's, shared by a oneof; -1 for others
 	limit  int         // most elements of the list; 0: only the request's total
 	noun   string      // what the list holds, for the error
 	flag   string      // the server flag that sets limit
@@ -120,10 +120,11 @@ type wireField struct {
 
 // maxLimitedLists bounds the lists of one message with a limit of their own
 // (two at most today), so that scan counts them on its stack; maxSingles
-// likewise bounds its message fields (five at most today).
+// likewise bounds its fields allocated when set (messages, oneofs and
+// optionals: 16 at most today, in Options).
 const (
 	maxLimitedLists = 4
-	maxSingles      = 16
+	maxSingles      = 64
 )
 
 // overrun locates the first list element over a limit: in its message the
@@ -143,7 +144,7 @@ type overrun struct {
 // into the message it decoded first: its messages are not counted again.
 func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*overrun, error) {
 	var counts [maxLimitedLists]int
-	var seen [maxSingles]bool
+	var held [maxSingles]heldField
 	for at := 0; at < len(msg); {
 		num, typ, n := protowire.ConsumeTag(msg[at:])
 		if n < 0 {
@@ -160,51 +161,59 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 		if int(num) < len(s.fields) {
 			f = s.fields[num]
 		}
-		if f == nil {
+		// A field sent with another wire type than its own is kept by
+		// protobuf-go as an unknown field, as bytes.
+		switch {
+		case f == nil:
 			continue
-		}
-		if f.scalar {
+		case f.scalar:
 			t.cost += f.cost * scalars(f.desc.Kind(), typ, msg[value:end])
 			if t.cost > t.maxCost {
 				return &overrun{field: field, value: value, end: end, num: num}, nil
 			}
 			continue
-		}
-		// A field sent with another wire type than its own is kept by
-		// protobuf-go as an unknown field, as bytes.
-		if typ != protowire.BytesType {
+		case typ != wireType(f.desc.Kind()):
 			continue
 		}
-		content, _ := protowire.ConsumeBytes(msg[value:])
-		over := &overrun{field: field, value: value, end: end, num: num, empty: f.sub != nil}
+		var content []byte
+		if typ == protowire.BytesType {
+			content, _ = protowire.ConsumeBytes(msg[value:])
+		}
 		if f.list {
 			t.elements++
 			if f.limit > 0 {
 				counts[f.slot]++
 			}
 			if t.elements > maxTotal || f.limit > 0 && counts[f.slot] > f.limit {
-				return over, nil
+				return &overrun{field: field, value: value, end: end, num: num, empty: f.sub != nil}, nil
 			}
 		}
-		inMerge := false
+		inMerge, h := merging, (*heldField)(nil)
 		switch {
 		case f.list || f.isMap:
 			t.cost += f.cost
 			if f.text {
 				t.cost += textSize(len(content))
 			}
-		case f.sub != nil && (merging || seen[f.single]):
-			inMerge = true
-		case f.sub != nil:
-			seen[f.single] = true
-			t.cost += f.cost
+		case f.single >= 0 && !merging:
+			h = &held[f.single]
+			if h.num == num {
+				inMerge = true // merged into the message it holds, or a number set again
+				break
+			}
+			// A oneof's other member replaces what the field held, and
+			// all that was counted inside it.
+			t.cost += f.cost - h.cost
+			t.elements -= h.elements
+			*h = heldField{num: num, cost: f.cost}
 		}
 		if t.cost > t.maxCost {
-			return over, nil
+			return &overrun{field: field, value: value, end: end, num: num, empty: f.sub != nil}, nil
 		}
 		if f.sub == nil || !f.sub.costs {
 			continue
 		}
+		cost, elements := t.cost, t.elements
 		inner, err := f.sub.scan(content, maxTotal, t, inMerge)
 		if inner != nil || err != nil {
 			if inner != nil {
@@ -212,21 +221,27 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 			}
 			return inner, err
 		}
+		if h != nil {
+			h.cost += t.cost - cost
+			h.elements += t.elements - elements
+		}
 	}
 	return nil, nil
+}
+
+// heldField is what a field allocated when set holds, as a message's scan
+// has counted it: which of the oneof's members, and the estimate and list
+// elements counted for it.
+type heldField struct {
+	num            protowire.Number
+	cost, elements int
 }
 
 // scalars is how many numbers or booleans of kind k a field's value of
 // wire type typ holds: one, or as many as are packed in it; none for a
 // value protobuf-go keeps as an unknown field.
 func scalars(k protoreflect.Kind, typ protowire.Type, value []byte) int {
-	want := protowire.VarintType
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		want = protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		want = protowire.Fixed64Type
-	}
+	want := wireType(k)
 	if typ == want {
 		return 1
 	}
@@ -247,6 +262,19 @@ func scalars(k protoreflect.Kind, typ protowire.Type, value []byte) int {
 		}
 	}
 	return n
+}
+
+// wireType is the wire type of a value of kind k, unpacked.
+func wireType(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	}
+	return protowire.VarintType
 }
 
 func notAMessage(code int) error {

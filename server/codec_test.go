@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -297,30 +299,7 @@ func TestEstimateIsWhatDecodingTakes(t *testing.T) {
 		schema := limits.schemas[md.FullName()]
 		for _, shape := range tinyShapes(md, "", func(b []byte) []byte { return b }) {
 			shapes++
-			wire := shape.wire(20_000)
-			onWire := tally{maxCost: math.MaxInt}
-			if over, err := schema.scan(wire, math.MaxInt, &onWire, false); over != nil || err != nil {
-				t.Fatalf("%s.%s: scan: %v %v", md.Name(), shape.path, over, err)
-			}
-			got := tally{maxCost: math.MaxInt}
-			ok := false
-			// MemStats counts the whole process: a goroutine another test
-			// left can allocate or free meanwhile, so a shape passes when
-			// one of three measurements agrees.
-			for try := 0; try < 3 && !ok; try++ {
-				live, allocated := decodedSize(t, mt, wire, func(m proto.Message) {
-					got = tally{maxCost: math.MaxInt}
-					limits.count(m.ProtoReflect(), schema, &got)
-				})
-				t.Logf("%-20s %-42s wire %7d  estimate %8d  live %8d  allocated %8d", md.Name(), shape.path, len(wire), got.cost, live, allocated)
-				ok = live <= int64(got.cost) && int64(got.cost) <= allocated+allocated/8
-			}
-			if !ok {
-				t.Errorf("%s.%s: the estimate is not between what the decoded request holds and what decoding allocated", md.Name(), shape.path)
-			}
-			if got.cost != onWire.cost {
-				t.Errorf("%s.%s: estimated %d from the wire, %d decoded", md.Name(), shape.path, onWire.cost, got.cost)
-			}
+			checkEstimate(t, fmt.Sprintf("%s.%s", md.Name(), shape.path), limits, schema, mt, shape.wire(20_000))
 		}
 	}
 	if shapes < 30 {
@@ -347,4 +326,118 @@ func decodedSize(t *testing.T, mt protoreflect.MessageType, wire []byte, inspect
 	runtime.GC()
 	runtime.ReadMemStats(&dropped)
 	return int64(held.HeapAlloc) - int64(dropped.HeapAlloc), int64(decoded.TotalAlloc - before.TotalAlloc)
+}
+
+// The estimate covers what the requests' schema does not hold yet: maps,
+// oneofs of numbers, texts and messages, measured on protobuf's own
+// Struct and ListValue (a map of Values, and a list of them).
+func TestEstimateCoversMapsAndOneofs(t *testing.T) {
+	limits := newRequestLimits(&Config{})
+	built := map[protoreflect.FullName]*wireSchema{}
+	value := func(member string, payload []byte, typ protowire.Type) []byte {
+		fd := (&structpb.Value{}).ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(member))
+		b := protowire.AppendTag(nil, fd.Number(), typ)
+		if typ == protowire.BytesType {
+			return protowire.AppendBytes(b, payload)
+		}
+		return append(b, payload...)
+	}
+	values := map[string][]byte{
+		"bool":   value("bool_value", []byte{1}, protowire.VarintType),
+		"number": value("number_value", protowire.AppendFixed64(nil, 1), protowire.Fixed64Type),
+		"text":   value("string_value", []byte("x"), protowire.BytesType),
+		"struct": value("struct_value", nil, protowire.BytesType),
+	}
+	for name, v := range values {
+		for _, md := range []protoreflect.MessageDescriptor{(&structpb.Struct{}).ProtoReflect().Descriptor(), (&structpb.ListValue{}).ProtoReflect().Descriptor()} {
+			var wire []byte
+			for i := range 20_000 {
+				element := v
+				if md.Name() == "Struct" { // a map entry: key 1, value 2
+					element = protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), fmt.Sprint("k", i))
+					element = protowire.AppendBytes(protowire.AppendTag(element, 2, protowire.BytesType), v)
+				}
+				wire = protowire.AppendBytes(protowire.AppendTag(wire, 1, protowire.BytesType), element)
+			}
+			mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkEstimate(t, fmt.Sprintf("%s of %s", md.Name(), name), limits, buildSchema(md, nil, built), mt, wire)
+		}
+	}
+}
+
+// checkEstimate holds the estimate of wire, a message of type mt and of
+// schema, to what decoding it takes: no less than the decoded message
+// holds once collected, no more than decoding allocated, and the same
+// from the wire as from the decoded message.
+func checkEstimate(t *testing.T, what string, limits *requestLimits, schema *wireSchema, mt protoreflect.MessageType, wire []byte) {
+	t.Helper()
+	onWire := tally{maxCost: math.MaxInt}
+	if over, err := schema.scan(wire, math.MaxInt, &onWire, false); over != nil || err != nil {
+		t.Fatalf("%s: scan: %v %v", what, over, err)
+	}
+	got := tally{maxCost: math.MaxInt}
+	ok := false
+	// MemStats counts the whole process: a goroutine another test left can
+	// allocate or free meanwhile, so a shape passes when one of three
+	// measurements agrees.
+	for try := 0; try < 3 && !ok; try++ {
+		live, allocated := decodedSize(t, mt, wire, func(m proto.Message) {
+			got = tally{maxCost: math.MaxInt}
+			limits.count(m.ProtoReflect(), schema, &got)
+		})
+		t.Logf("%-62s wire %7d  estimate %8d  live %8d  allocated %8d", what, len(wire), got.cost, live, allocated)
+		ok = live <= int64(got.cost) && int64(got.cost) <= allocated+allocated/8
+	}
+	if !ok {
+		t.Errorf("%s: the estimate is not between what the decoded message holds and what decoding allocated", what)
+	}
+	if got.cost != onWire.cost {
+		t.Errorf("%s: estimated %d from the wire, %d decoded", what, onWire.cost, got.cost)
+	}
+}
+
+// Bytes no protobuf library writes, which protobuf-go still decodes: a
+// oneof's member replaced by another, a message sent twice (merged), a
+// number sent twice. The wire's estimate is the decoded request's, or
+// lower for a merge, never higher: a request the codec cuts short always
+// fails the count check.
+func TestEstimateOfRepeatedFields(t *testing.T) {
+	limits := newRequestLimits(&Config{})
+	stream := &ptcsidecarv1.EvalTurnStreamRequest{}
+	start := func(n int) []byte {
+		return field(nil, stream, "start", field(nil, &ptcsidecarv1.EvalTurnRequest{}, "prelude",
+			repeatField(&ptcsidecarv1.Memory{}, "bindings", nil, n)))
+	}
+	answer := field(nil, stream, "tool_result", field(nil, &ptcsidecarv1.ToolResult{}, "args", nil))
+	cases := []struct {
+		name  string
+		wire  []byte
+		merge bool // the wire's estimate may be the lower
+	}{
+		{"start replaced by an answer", append(start(1000), answer...), false},
+		{"an answer replaced by start", append(answer, start(1000)...), false},
+		{"start, an answer, start", slices.Concat(start(1000), answer, start(10)), false},
+		{"start sent twice", append(start(1000), start(10)...), true},
+		{"the limits sent twice", slices.Concat(field(nil, stream, "start", slices.Concat(
+			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "limits", nil), field(nil, &ptcsidecarv1.EvalTurnRequest{}, "limits", nil)))), true},
+	}
+	schema := limits.schemas[stream.ProtoReflect().Descriptor().FullName()]
+	for _, tc := range cases {
+		onWire := tally{maxCost: math.MaxInt}
+		if over, err := schema.scan(tc.wire, math.MaxInt, &onWire, false); over != nil || err != nil {
+			t.Fatalf("%s: scan: %v %v", tc.name, over, err)
+		}
+		m := &ptcsidecarv1.EvalTurnStreamRequest{}
+		if err := proto.Unmarshal(tc.wire, m); err != nil {
+			t.Fatal(err)
+		}
+		decoded := tally{maxCost: math.MaxInt}
+		limits.count(m.ProtoReflect(), schema, &decoded)
+		if onWire.cost > decoded.cost || !tc.merge && onWire.cost != decoded.cost || onWire.elements != decoded.elements {
+			t.Errorf("%s: the wire estimates %d (%d elements), the decoded request %d (%d)", tc.name, onWire.cost, onWire.elements, decoded.cost, decoded.elements)
+		}
+	}
 }

@@ -39,7 +39,8 @@ const (
 // message inside the request its struct, rounded up to the allocator's
 // size class; for each list element its slot in the list's array, twice
 // its size since append doubles the array; for each text in a list its
-// bytes; for each map entry twice its key and value. A text outside a list
+// bytes; for each map entry three times its key and value; for a oneof's
+// member or an optional number the value protobuf-go allocates for it. A text outside a list
 // is left out: its bytes are no more than its bytes on the wire. The
 // estimate is the same whether worked out from the wire (codec.go, which
 // has only the bytes), from JSON (jsoncount.go) or from the decoded
@@ -127,26 +128,29 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 		}
 		switch {
 		case f.isMap:
-			f.cost = 2 * (slotSize(fd.MapKey()) + slotSize(fd.MapValue()))
+			// A Go map's table keeps free slots and grows by doubling;
+			// a short key's text fits in the margin.
+			f.cost = 3 * (slotSize(fd.MapKey()) + slotSize(fd.MapValue()))
 		case f.list && f.sub != nil:
 			f.cost = 2*slotSize(fd) + f.sub.alloc
 		case f.list:
 			f.cost = 2 * slotSize(fd)
 			f.text = fd.Kind() == protoreflect.StringKind || fd.Kind() == protoreflect.BytesKind
 			f.scalar = !f.text
-		case f.sub != nil:
-			// One message, however often the field is sent: protobuf-go
-			// merges a repeat into the message it has. Fields of a oneof
-			// share one: a member sent after another replaces it.
-			f.cost = f.sub.alloc
+		default:
+			// A message, a oneof's member or an optional number or text
+			// takes an allocation of its own when set: once, however often
+			// the field is sent, since protobuf-go merges a repeated
+			// message into the one it has. A oneof's members share a
+			// slot: a member sent after another replaces it.
 			key := fd.FullName()
-			if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() {
+			o := fd.ContainingOneof()
+			if o != nil && !o.IsSynthetic() {
 				key = o.FullName()
-				for j := range o.Fields().Len() {
-					if m := o.Fields().Get(j).Message(); m != nil {
-						f.cost = max(f.cost, allocSize(goSize(m)))
-					}
-				}
+			}
+			f.cost = ownAlloc(fd, o != nil && !o.IsSynthetic())
+			if f.cost == 0 {
+				break
 			}
 			slot, ok := oneofs[key]
 			if !ok {
@@ -154,7 +158,7 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 				oneofs[key] = slot
 			}
 			if slot == maxSingles {
-				panic(fmt.Sprintf("%s: more than %d message fields", md.FullName(), maxSingles))
+				panic(fmt.Sprintf("%s: more than %d fields allocated when set", md.FullName(), maxSingles))
 			}
 			f.single = slot
 		}
@@ -183,6 +187,21 @@ func goSize(md protoreflect.MessageDescriptor) int {
 		panic(fmt.Sprintf("%s: no Go type: %v", md.FullName(), err))
 	}
 	return int(reflect.TypeOf(mt.Zero().Interface()).Elem().Size())
+}
+
+// ownAlloc is what setting the singular field fd allocates besides its
+// message: the message it holds; for a oneof's member the wrapper that
+// holds its value, and its message; for an optional number or text the
+// value it points to. Other fields are inside their message.
+func ownAlloc(fd protoreflect.FieldDescriptor, inOneof bool) int {
+	n := 0
+	if inOneof || fd.HasOptionalKeyword() && fd.Kind() != protoreflect.MessageKind {
+		n = allocSize(slotSize(fd))
+	}
+	if fd.Kind() == protoreflect.MessageKind {
+		n += allocSize(goSize(fd.Message()))
+	}
+	return n
 }
 
 // slotSize is the size of one value of fd's kind in a Go slice or map: a

@@ -139,6 +139,12 @@ func (c *jsonCounter) message(s *wireSchema, depth int) (path, problem string, f
 				path = string(f.desc.Name()) + "." + path
 			}
 		default:
+			if c.space(); f.cost > 0 && !bytes.HasPrefix(c.data[c.pos:], []byte("null")) {
+				// A oneof's member or an optional, allocated when set.
+				if c.t.cost += f.cost; c.t.cost > c.t.maxCost {
+					return string(f.desc.Name()), costProblem, false
+				}
+			}
 			fits = c.scalar()
 		}
 		if problem != "" || !fits {
