@@ -285,25 +285,7 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (
 		name := string(f.desc.Name())
 		switch {
 		case f.isMap:
-			mp := m.Get(f.desc).Map()
-			t.cost += mp.Len() * f.cost
-			if t.cost > t.maxCost {
-				return name, costProblem
-			}
-			value := f.sub.fields[2].sub // a map entry's value is its field 2
-			if value == nil {
-				continue
-			}
-			mp.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
-				t.cost += value.alloc
-				if t.cost > t.maxCost {
-					path, problem = name, costProblem
-				} else if p, pr := l.count(v.Message(), value, t); pr != "" {
-					path, problem = fmt.Sprintf("%s[%v].%s", name, k.Interface(), p), pr
-				}
-				return problem == ""
-			})
-			if problem != "" {
+			if path, problem := l.countMap(m.Get(f.desc).Map(), f, t); problem != "" {
 				return path, problem
 			}
 		case f.list:
@@ -312,7 +294,7 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (
 			t.cost += list.Len() * f.cost
 			if f.text {
 				for i := range list.Len() {
-					t.cost += textSize(textLen(list.Get(i)))
+					t.cost += textSize(textLen(f.desc, list.Get(i)))
 				}
 			}
 			switch {
@@ -347,10 +329,33 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (
 	return "", ""
 }
 
-// textLen is the length of a text of a list, a string or bytes.
-func textLen(v protoreflect.Value) int {
-	if b, ok := v.Interface().([]byte); ok {
-		return len(b)
+// countMap is count of the map mp of the field f.
+func (l *requestLimits) countMap(mp protoreflect.Map, f *wireField, t *tally) (path, problem string) {
+	name := string(f.desc.Name())
+	t.cost += mp.Len() * f.cost
+	if t.cost > t.maxCost {
+		return name, costProblem
+	}
+	value := f.sub.fields[2].sub // a map entry's value is its field 2
+	if value == nil {
+		return "", ""
+	}
+	mp.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
+		t.cost += value.alloc
+		if t.cost > t.maxCost {
+			path, problem = name, costProblem
+		} else if p, pr := l.count(v.Message(), value, t); pr != "" {
+			path, problem = fmt.Sprintf("%s[%v].%s", name, k.Interface(), p), pr
+		}
+		return problem == ""
+	})
+	return path, problem
+}
+
+// textLen is the length of v, a text of the list fd: a string or bytes.
+func textLen(fd protoreflect.FieldDescriptor, v protoreflect.Value) int {
+	if fd.Kind() == protoreflect.BytesKind {
+		return len(v.Bytes())
 	}
 	return len(v.String())
 }
