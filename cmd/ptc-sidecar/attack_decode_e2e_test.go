@@ -172,24 +172,39 @@ func tinyShapes() []tinyShape {
 	}
 }
 
-// sendGzipJSON sends req's JSON gzipped to the HTTP listener and returns
-// how it ended and the JSON's size, the request's once decompressed.
-func sendGzipJSON(t *testing.T, p *process, method string, req proto.Message) (out attackOutcome, size int) {
+// sendHTTP sends req to the HTTP listener in the Connect protocol, as
+// JSON gzipped or as protobuf, and returns how it ended and the request's
+// size (a gzipped one's once decompressed).
+func sendHTTP(t *testing.T, p *process, method string, req proto.Message, gzipped bool) (out attackOutcome, size int) {
 	t.Helper()
-	text, err := protojson.Marshal(req)
+	var text []byte
+	var err error
+	if gzipped {
+		text, err = protojson.Marshal(req)
+	} else {
+		text, err = proto.Marshal(req)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body bytes.Buffer
-	z := gzip.NewWriter(&body)
-	z.Write(text)
-	z.Close()
-	hr, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/"+method, &body)
+	body := bytes.NewBuffer(text)
+	if gzipped {
+		body = &bytes.Buffer{}
+		z := gzip.NewWriter(body)
+		z.Write(text)
+		z.Close()
+	}
+	hr, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/"+method, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Content-Encoding", "gzip")
+	if gzipped {
+		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set("Content-Encoding", "gzip")
+	} else {
+		hr.Header.Set("Content-Type", "application/proto")
+		hr.Header.Set("Connect-Protocol-Version", "1")
+	}
 	resp, err := httpClients()["HTTP/2"].Do(hr)
 	if err != nil {
 		t.Fatal(err)
@@ -209,14 +224,14 @@ func sendGzipJSON(t *testing.T, p *process, method string, req proto.Message) (o
 }
 
 // TestTinyElements sends each tiny shape at growing sizes over gRPC and
-// HTTP (JSON, and JSON gzipped, whose size is its decompressed size), to a
-// server of its own for each: every size is served or refused naming a
+// HTTP (JSON, JSON gzipped, whose size is its decompressed size, and
+// Connect's protobuf), to a server of its own for each: every size is served or refused naming a
 // list (INVALID_ARGUMENT), and the server's peak RSS stays within 16 times
 // the request plus 32 MiB, the bound of decoding.
 func TestTinyElements(t *testing.T) {
 	skipIfShort(t) // a server per shape and listener, several sizes each
 	for _, shape := range tinyShapes() {
-		for _, listener := range []string{"gRPC", "HTTP", "HTTP gzip"} {
+		for _, listener := range []string{"gRPC", "HTTP", "HTTP gzip", "HTTP proto"} {
 			t.Run(shape.name+"/"+listener, func(t *testing.T) {
 				p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
 				before := peakRSSBytes(t, p.cmd.Process.Pid)
@@ -224,8 +239,8 @@ func TestTinyElements(t *testing.T) {
 				for n := 10_000; n <= 100_000 && refused < 2; n = n * 3 / 2 {
 					var out attackOutcome
 					var size int
-					if listener == "HTTP gzip" {
-						out, size = sendGzipJSON(t, p, shape.method, shape.req(n))
+					if strings.HasPrefix(listener, "HTTP ") {
+						out, size = sendHTTP(t, p, shape.method, shape.req(n), listener == "HTTP gzip")
 					} else {
 						out, size = sendAttack(t, p, listener, attack{name: shape.name, method: shape.method, req: func() proto.Message { return shape.req(n) }})
 					}
