@@ -196,7 +196,9 @@ func goSize(md protoreflect.MessageDescriptor) int {
 func ownAlloc(fd protoreflect.FieldDescriptor, inOneof bool) int {
 	n := 0
 	if inOneof || fd.HasOptionalKeyword() && fd.Kind() != protoreflect.MessageKind {
-		n = allocSize(slotSize(fd))
+		// 16 at least: the race detector's allocator does not pack
+		// allocations smaller than that together.
+		n = allocSize(max(slotSize(fd), 16))
 	}
 	if fd.Kind() == protoreflect.MessageKind {
 		n += allocSize(goSize(fd.Message()))
