@@ -40,14 +40,18 @@ const (
 // size class; for each list element its slot in the list's array, twice
 // its size since append doubles the array; for each text in a list its
 // bytes; for each map entry three times its key and value; for a oneof's
-// member or an optional number the value protobuf-go allocates for it. A text outside a list
-// is left out: its bytes are no more than its bytes on the wire. The
-// estimate is the same whether worked out from the wire (codec.go, which
-// has only the bytes), from JSON (jsoncount.go) or from the decoded
-// message (count), for any request a protobuf library writes; for bytes
-// that repeat a message field, which protobuf-go merges into the message
-// it already has, the wire's estimate is the lower, so that a request the
-// codec cuts short always fails the decoded count.
+// member or an optional number the value protobuf-go allocates for it. A
+// text outside a list is left out: its bytes are no more than its bytes
+// on the wire. The estimate is the same whether worked out from the wire
+// (codec.go, which has only the bytes), from JSON (jsoncount.go) or from
+// the decoded message (count), for any request a protobuf library writes.
+// For bytes that repeat a message field, which protobuf-go merges into
+// the message it already has, the wire's estimate is the lower, and a
+// oneof's member sent after another takes along what was counted for
+// the one it replaces; so a request the codec cuts short fails the
+// decoded count (but for a map key sent twice, or a oneof's member
+// replaced inside a message sent twice, which the schema cannot hold
+// today: the codec then refuses the bytes).
 
 // requestLimits are the counts a request of this service may hold, as the
 // codec checks them on the wire (codec.go) and the methods on the decoded
