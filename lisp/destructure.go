@@ -87,6 +87,9 @@ type mapPattern struct {
 
 func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 	m, _ := v.(*Map)
+	if p.as >= 0 {
+		fr.slots[p.as] = v
+	}
 	for _, e := range p.entries {
 		x, found := lookupFlexible(m, e.key)
 		if !found && e.def != nil {
@@ -98,9 +101,6 @@ func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 		if err := e.pat.bind(th, fr, x); err != nil {
 			return err
 		}
-	}
-	if p.as >= 0 {
-		fr.slots[p.as] = v
 	}
 	return nil
 }
