@@ -44,19 +44,9 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 		if len(elems) > len(p.items) {
 			extra := elems[len(p.items):]
 			if p.restAsMap {
-				if err := th.allocMap(len(extra) / 2); err != nil {
+				if restVal, err = keywordArgs(th, extra); err != nil {
 					return err
 				}
-				for i := 0; i+1 < len(extra); i += 2 {
-					if err := chargeKey(th, extra[i]); err != nil {
-						return err
-					}
-				}
-				b := NewMapBuilder(len(extra) / 2)
-				for i := 0; i+1 < len(extra); i += 2 {
-					b.Set(extra[i], extra[i+1])
-				}
-				restVal = b.Map()
 			} else {
 				if err := th.allocVector(len(extra)); err != nil {
 					return err
@@ -72,6 +62,49 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 		fr.slots[p.as] = v
 	}
 	return nil
+}
+
+// keywordArgs is the map a & {:keys [...]} pattern reads, as Clojure 1.11
+// makes it from the rest arguments: one argument is taken whole (a map
+// passed as it is), pairs make a map, and pairs followed by a map are
+// that map's entries added after them, so (f :a 1 {:b 2}) reads a and b.
+func keywordArgs(th *Thread, extra []Value) (Value, error) {
+	if len(extra) == 1 {
+		return extra[0], nil
+	}
+	pairs, n := extra, len(extra)/2
+	var tail *Map
+	if len(extra)%2 == 1 {
+		last := extra[len(extra)-1]
+		if last != Nil {
+			m, ok := last.(*Map)
+			if !ok {
+				return nil, Errorf(typeError, "keyword arguments end in %s, where a map or a key and value belongs", last.TypeName()).
+					WithHint("pass keyword arguments as pairs, (f :a 1 :b 2), or a map after them, (f :a 1 {:b 2})").
+					asJava("IllegalArgumentException", "Don't know how to create ISeq from: "+javaClassOf(last))
+			}
+			tail, n = m, n+m.Len()
+		}
+		pairs = extra[:len(extra)-1]
+	}
+	if err := th.allocMap(n); err != nil {
+		return nil, err
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if err := chargeKey(th, pairs[i]); err != nil {
+			return nil, err
+		}
+	}
+	b := NewMapBuilder(n)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.Set(pairs[i], pairs[i+1])
+	}
+	if tail != nil {
+		for _, e := range tail.Entries() {
+			b.Set(e.Key, e.Val)
+		}
+	}
+	return b.Map(), nil
 }
 
 type mapPatternEntry struct {
