@@ -123,8 +123,12 @@ func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 	if p.as >= 0 {
 		fr.slots[p.as] = v
 	}
+	set, _ := v.(*Set)
 	for _, e := range p.entries {
 		x, found := lookupFlexible(m, e.key)
+		if set != nil && set.contains(e.key) {
+			x, found = e.key, true // Clojure's get of a set gives the member
+		}
 		if !found && e.def != nil {
 			var err error
 			if x, err = e.def.eval(th, fr); err != nil {
