@@ -25,10 +25,19 @@ type seqPattern struct {
 }
 
 func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
+	switch v.(type) {
+	case *Map, *Set:
+		// Clojure reads a [...] pattern with nth, which a map or set has
+		// not: its entries or members are a sequence first.
+		class := javaClassOf(v)
+		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+			WithHint("destructure its sequence: (seq x) gives a map's [key value] entries or a set's members").
+			asJava("UnsupportedOperationException", "nth not supported on this type: "+class[strings.LastIndexByte(class, '.')+1:])
+	}
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
 		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
-			WithHint("sequential destructuring takes a vector, string, set, map or nil")
+			WithHint("sequential destructuring takes a vector, list, string or nil")
 	}
 	for i, item := range p.items {
 		var x Value = Nil
