@@ -22,6 +22,9 @@ type seqPattern struct {
 	as    int     // slot for :as, -1 if none
 	// restAsMap: & {:keys [...]} reads the rest as key/value pairs.
 	restAsMap bool
+	// keywordParams: this is the & {...} of a parameter list, which a
+	// recur passes its map to whole, as Clojure's recur does.
+	keywordParams bool
 }
 
 func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {

@@ -567,7 +567,7 @@ func (c *compiler) restPattern(f Value) (pattern, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &seqPattern{rest: p, as: -1, restAsMap: true}, nil
+		return &seqPattern{rest: p, as: -1, restAsMap: true, keywordParams: true}, nil
 	}
 	return c.pattern(f)
 }
