@@ -623,7 +623,7 @@ var unsupportedHints = func() map[string]string {
 
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not defined", name)
-	if hint, ok := familyHints[name]; ok {
+	if hint, ok := familyHints()[name]; ok {
 		e.Message = name + " is not available in PTC-Lisp"
 		return e.WithHint("%s", hint)
 	}
@@ -716,7 +716,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	if b, ok := builtins.statics[ns+"/"+name]; ok {
 		return &constNode{b}, nil
 	}
-	if v, ok := javaConstants[ns+"/"+name]; ok {
+	if v, ok := javaConstants()[ns+"/"+name]; ok {
 		return &constNode{v}, nil
 	}
 	if ns == "Math" {

@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The hints for the clojure.core vars PTC-Lisp leaves out, by family.
 // Each names the form to write instead, so that following it literally
@@ -106,8 +109,8 @@ var uncheckedCounterparts = map[string]string{
 }
 
 // familyHints maps each var of counterpartFamilies, and of
-// uncheckedCounterparts, to its hint.
-var familyHints = func() map[string]string {
+// uncheckedCounterparts, to its hint; built on first use, as clojureNames.
+var familyHints = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, f := range counterpartFamilies {
 		for _, n := range strings.Fields(f.names) {
@@ -118,4 +121,4 @@ var familyHints = func() map[string]string {
 		m[n] = "use " + with + " in its place, with the same arguments: integers are 64-bit, and an overflow is an error rather than a silent wrap"
 	}
 	return m
-}()
+})
