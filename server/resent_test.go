@@ -1,0 +1,107 @@
+package server
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+)
+
+// resentShape is a request of two-byte fields that protobuf-go would
+// decode one by one, each an allocation or a merge the estimate does not
+// see: a oneof alternated, a message, a text or a number sent again; and
+// unknown fields, which protobuf-go keeps as they came, in one array.
+type resentShape struct {
+	name string
+	m    proto.Message // the request's type
+	wire func(n int) []byte
+	path string // the field the answer names; "" for a request served
+}
+
+func resentShapes() []resentShape {
+	stream := &ptcsidecarv1.EvalTurnStreamRequest{}
+	eval := &ptcsidecarv1.EvalTurnRequest{}
+	tm := &ptcsidecarv1.ToMessagesRequest{}
+	num := func(m proto.Message, name string) protowire.Number {
+		return m.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(name)).Number()
+	}
+	varint := func(n protowire.Number, v uint64) []byte {
+		return protowire.AppendVarint(protowire.AppendTag(nil, n, protowire.VarintType), v)
+	}
+	return []resentShape{
+		{"start and tool_result alternated", stream, func(n int) []byte {
+			return bytes.Repeat(slices.Concat(field(nil, stream, "start", nil), field(nil, stream, "tool_result", nil)), n/2)
+		}, "start"},
+		{"start sent again", stream, func(n int) []byte { return repeatField(stream, "start", nil, n) }, "start"},
+		{"limits sent again inside start", stream, func(n int) []byte {
+			return field(nil, stream, "start", repeatField(eval, "limits", nil, n))
+		}, "start.limits"},
+		{"limits sent again", eval, func(n int) []byte { return repeatField(eval, "limits", nil, n) }, "limits"},
+		{"limits sent as a number", eval, func(int) []byte { return varint(num(eval, "limits"), 0) }, "limits"},
+		{"an optional number sent again", tm, func(n int) []byte {
+			return field(nil, tm, "options", bytes.Repeat(varint(num(&ptcsidecarv1.Options{}, "max_turns"), 1), n))
+		}, "options.max_turns"},
+		{"unknown fields", eval, func(n int) []byte { return bytes.Repeat(varint(1000, 0), n/2) }, ""},
+		{"the program sent again", eval, func(n int) []byte { return repeatField(eval, "program", []byte("ab"), n) }, "program"},
+		{"a value's text sent again", eval, func(n int) []byte {
+			return field(nil, eval, "data", repeatField(&ptcsidecarv1.Value{}, "edn", []byte("ab"), n))
+		}, "data.edn"},
+		{"a number sent again", eval, func(n int) []byte { return bytes.Repeat(varint(num(eval, "turn_number"), 1), n) }, "turn_number"},
+	}
+}
+
+// TestCodecRefusesAFieldSentTooOften: a singular field, sent more
+// than maxSets times in one message or with another wire type, is refused
+// naming it, and the codec decodes no more than the bytes before it: the
+// decode's allocations (a count, not a time) do not grow with the request.
+func TestCodecRefusesAFieldSentTooOften(t *testing.T) {
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	for _, shape := range resentShapes() {
+		allocs := map[int]float64{}
+		for _, n := range []int{maxSets, 10_000, 1_000_000} {
+			wire := shape.wire(n)
+			m := shape.m.ProtoReflect().New().Interface()
+			err := decodeWire(t, svc, wire, m)
+			refused := n > maxSets || shape.name == "limits sent as a number"
+			switch {
+			case refused && shape.path != "":
+				if status.Code(err) != codes.InvalidArgument || !strings.HasPrefix(status.Convert(err).Message(), shape.path+": sent more than") {
+					t.Errorf("%s, %d times: %v, want INVALID_ARGUMENT naming %s", shape.name, n, err, shape.path)
+				}
+			case err != nil:
+				t.Errorf("%s, %d times: %v, want it served", shape.name, n, err)
+			}
+			schema := svc.limits.schemas[m.ProtoReflect().Descriptor().FullName()]
+			allocs[n] = testing.AllocsPerRun(2, func() {
+				svc.limits.unmarshal(wire, shape.m.ProtoReflect().New().Interface(), schema)
+			})
+		}
+		t.Logf("%s: %v allocations for 4, 10,000 and 1,000,000 fields", shape.name, allocs)
+		if shape.path == "" {
+			continue
+		}
+		// What protobuf-go is given to decode: the fields before the one
+		// sent too often, and its mark.
+		wire := shape.wire(1_000_000)
+		over, err := svc.limits.schemas[shape.m.ProtoReflect().Descriptor().FullName()].scan(wire, maxListElements, &tally{maxCost: math.MaxInt}, false)
+		if over == nil || err != nil {
+			t.Fatalf("%s: the scan found nothing to cut (%v)", shape.name, err)
+		}
+		if n := len(over.prefix(wire)); n > 8*maxSets {
+			t.Errorf("%s: the codec decodes %d of 1,000,000 fields' bytes, want %d at most", shape.name, n, 8*maxSets)
+		}
+		if allocs[1_000_000] > 50 {
+			t.Errorf("%s: decoding 1,000,000 fields took %v allocations", shape.name, allocs[1_000_000])
+		}
+	}
+}
