@@ -181,6 +181,16 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 		}
 		// A field sent with another wire type than its own is kept by
 		// protobuf-go as an unknown field, as bytes.
+		// protobuf-go keeps a field it does not know, or one sent with
+		// another wire type than its own, as bytes among the message's
+		// unknown fields, one append each (not in a map's entry, which it
+		// drops).
+		if s.alloc > 0 && (f == nil || typ != wireType(f.desc.Kind()) && (!f.scalar || typ != protowire.BytesType)) {
+			t.unknown++
+			if t.unknown > maxUnknownFields {
+				return &overrun{field: field, value: value, end: end, num: num}, nil
+			}
+		}
 		switch {
 		case f == nil:
 			continue
@@ -238,6 +248,7 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 			// all that was counted inside it.
 			t.cost += f.cost - h.cost
 			t.elements -= h.elements
+			t.unknown -= h.unknown
 			*h = heldField{num: num, cost: f.cost}
 		}
 		if t.cost > t.maxCost {
@@ -246,7 +257,7 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 		if f.sub == nil || !f.sub.walk {
 			continue
 		}
-		cost, elements := t.cost, t.elements
+		cost, elements, unknown := t.cost, t.elements, t.unknown
 		inner, err := f.sub.scan(content, maxTotal, t, inMerge)
 		if inner != nil || err != nil {
 			if inner != nil {
@@ -257,17 +268,18 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 		if h != nil {
 			h.cost += t.cost - cost
 			h.elements += t.elements - elements
+			h.unknown += t.unknown - unknown
 		}
 	}
 	return nil, nil
 }
 
 // heldField is what a field allocated when set holds, as a message's scan
-// has counted it: which of the oneof's members, and the estimate and list
-// elements counted for it.
+// has counted it: which of the oneof's members, and the estimate, list
+// elements and unknown fields counted for it.
 type heldField struct {
-	num            protowire.Number
-	cost, elements int
+	num                     protowire.Number
+	cost, elements, unknown int
 }
 
 // scalars is how many numbers or booleans of kind k a field's value of

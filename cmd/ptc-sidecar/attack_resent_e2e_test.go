@@ -4,9 +4,9 @@ package main_test
 // one by one (a oneof's members alternated, a message, a text or a number
 // sent again, unknown fields) costs work before any clock starts. The
 // codec's wire pre-scan refuses a singular field sent more than a few
-// times in one message, naming it, so no request of --max-recv-bytes
-// costs its server more than a small, bounded CPU time before it is
-// answered.
+// times in one message, naming it, and more than 100,000 unknown fields,
+// so no request of --max-recv-bytes costs its server more than a small,
+// bounded CPU time before it is answered.
 
 import (
 	"bytes"
@@ -72,7 +72,6 @@ func resentAttacks() []resentAttack {
 		panic(err)
 	}
 	program := slices.Concat(wireField(eval, "program", []byte("(+ 1 2)")), wireField(eval, "limits", limits))
-	start := wireField(stream, "start", program)
 	unknown := protowire.AppendVarint(protowire.AppendTag(nil, 1000, protowire.VarintType), 0)
 	return []resentAttack{
 		{"start and tool_result alternated", "EvalTurnStream",
@@ -87,8 +86,9 @@ func resentAttacks() []resentAttack {
 		{"an optional number sent again", "ToMessages",
 			wireField(tm, "options", fill(nil, wireNumber(&ptcsidecarv1.Options{}, "max_turns", 1), size-8)), "INVALID_ARGUMENT", "options.max_turns"},
 		{"the memory sent again", "RenderTrace", fill(nil, wireField(rt, "memory", nil), size), "INVALID_ARGUMENT", "memory"},
-		{"unknown fields", "EvalTurn", fill(program, unknown, size), "OK", ""},
-		{"a start of unknown fields", "EvalTurnStream", fill(start, unknown, size), "OK", ""},
+		{"unknown fields", "EvalTurn", fill(program, unknown, size), "INVALID_ARGUMENT", "1000: "},
+		{"a start of unknown fields", "EvalTurnStream", wireField(stream, "start", fill(program, unknown, size-8)), "INVALID_ARGUMENT", "start.1000: "},
+		{"100,000 unknown fields", "EvalTurn", fill(program, unknown, len(program)+100_000*len(unknown)), "OK", ""},
 		{"a long text", "EvalTurn", slices.Concat(program, wireField(eval, "raw_response", bytes.Repeat([]byte("a"), size-64))), "OK", ""},
 		{"empty messages at the element limit", "ToMessages", fill(nil, wireField(tm, "history", nil), size), "INVALID_ARGUMENT", "history"},
 	}
