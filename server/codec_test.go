@@ -126,6 +126,7 @@ func TestCodecDecodesTheElementOverALimitEmpty(t *testing.T) {
 // up to the element that takes it over, and the count check names the list.
 func TestCodecDecodesUpToTheElementOverTheEstimate(t *testing.T) {
 	svc := New(Config{Limits: lisp.DefaultLimits()})
+	svc.limits.maxSets = 2 // the tool calls' args sent twice are merged, not refused
 	cases := []struct {
 		name    string
 		wire    []byte
@@ -428,7 +429,7 @@ func TestEstimateOfRepeatedFields(t *testing.T) {
 	}
 	schema := limits.schemas[stream.ProtoReflect().Descriptor().FullName()]
 	for _, tc := range cases {
-		onWire := tally{maxCost: math.MaxInt}
+		onWire := tally{maxCost: math.MaxInt, maxSets: math.MaxInt} // merged and replaced, not refused
 		if over, err := schema.scan(tc.wire, math.MaxInt, &onWire, false); over != nil || err != nil {
 			t.Fatalf("%s: scan: %v %v", tc.name, over, err)
 		}

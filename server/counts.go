@@ -66,6 +66,7 @@ const (
 // request (check).
 type requestLimits struct {
 	maxElements int
+	maxSets     int // maxSets; more in tests of what merging costs
 	// factor and slack are the estimate's bound: factor times the
 	// request's bytes plus slack.
 	factor, slack int
@@ -81,6 +82,7 @@ func (l *requestLimits) maxCost(size int) int {
 type tally struct {
 	elements int // list elements
 	unknown  int // fields protobuf-go keeps as unknown
+	maxSets  int // how often the wire may send a singular field in one message; 0: maxSets
 	cost     int // the estimate, in bytes
 	maxCost  int
 }
@@ -106,7 +108,7 @@ func newRequestLimits(cfg *Config) *requestLimits {
 		field(&ptcsidecarv1.EvalTurnRequest{}, "previous_results"): {cfg.MaxTurns, "results", turns.flag},
 		field(&ptcsidecarv1.EvalTurnRequest{}, "tool_results"):     {cfg.Limits.MaxToolCalls, "answers", cfg.flagOf(&cfg.Limits.MaxToolCalls)},
 	}
-	l := &requestLimits{maxElements: maxListElements, factor: decodeFactor, slack: decodeSlack,
+	l := &requestLimits{maxElements: maxListElements, maxSets: maxSets, factor: decodeFactor, slack: decodeSlack,
 		schemas: map[protoreflect.FullName]*wireSchema{}}
 	built := map[protoreflect.FullName]*wireSchema{}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
@@ -311,7 +313,7 @@ const costProblem = "over cost"
 func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (path, problem string) {
 	if u := m.GetUnknown(); len(u) > 0 {
 		if f := s.resentField(u); f != nil {
-			return string(f.desc.Name()), fmt.Sprintf("sent more than %d times in one message, or with another wire type than its own; a protobuf library sends it once", maxSets)
+			return string(f.desc.Name()), "sent more than once in one message, or with another wire type than its own; a protobuf library sends a field that holds one value once"
 		}
 		if num := countUnknown(u, t); num != 0 {
 			return fmt.Sprint(num), fmt.Sprintf("the request holds more than %d fields this server does not know, the limit", maxUnknownFields)

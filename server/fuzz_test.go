@@ -178,8 +178,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 		countErr := svc.checkCounts(got)
 		if wantCountErr := svc.checkCounts(want); wantCountErr == nil {
-			// A singular field sent more than maxSets times is refused on
-			// the wire, where protobuf-go merges or replaces it.
+			// A singular field sent more than once is refused on the
+			// wire, where protobuf-go merges or replaces it.
 			if status.Code(countErr) == codes.InvalidArgument && strings.Contains(status.Convert(countErr).Message(), ": sent more than") {
 				if size := proto.Size(got); size > len(wire) {
 					t.Fatalf("%s %x: a field sent too often, decoded %d bytes' worth", input.Name(), wire, size)

@@ -75,7 +75,7 @@ func resentAttacks() []resentAttack {
 	unknown := protowire.AppendVarint(protowire.AppendTag(nil, 1000, protowire.VarintType), 0)
 	return []resentAttack{
 		{"start and tool_result alternated", "EvalTurnStream",
-			fill(nil, slices.Concat(wireField(stream, "start", nil), wireField(stream, "tool_result", nil)), size), "INVALID_ARGUMENT", "start"},
+			fill(nil, slices.Concat(wireField(stream, "start", nil), wireField(stream, "tool_result", nil)), size), "INVALID_ARGUMENT", "tool_result"},
 		{"limits sent again inside start", "EvalTurnStream",
 			wireField(stream, "start", fill(program, wireField(eval, "limits", nil), size-8)), "INVALID_ARGUMENT", "start.limits"},
 		{"limits sent again", "EvalTurn", fill(program, wireField(eval, "limits", nil), size), "INVALID_ARGUMENT", "limits"},
