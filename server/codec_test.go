@@ -126,6 +126,7 @@ func TestCodecDecodesTheElementOverALimitEmpty(t *testing.T) {
 // up to the element that takes it over, and the count check names the list.
 func TestCodecDecodesUpToTheElementOverTheEstimate(t *testing.T) {
 	svc := New(Config{Limits: lisp.DefaultLimits()})
+	svc.limits.maxSets = 2 // the tool calls' args sent twice are merged, not refused
 	cases := []struct {
 		name    string
 		wire    []byte
@@ -421,12 +422,14 @@ func TestEstimateOfRepeatedFields(t *testing.T) {
 		{"an answer replaced by start", append(answer, start(1000)...), false},
 		{"start, an answer, start", slices.Concat(start(1000), answer, start(10)), false},
 		{"start sent twice", append(start(1000), start(10)...), true},
+		{"unknown fields in start replaced by an answer", slices.Concat(field(nil, stream, "start",
+			protowire.AppendVarint(protowire.AppendTag(nil, 1000, protowire.VarintType), 0)), answer), false},
 		{"the limits sent twice", slices.Concat(field(nil, stream, "start", slices.Concat(
 			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "limits", nil), field(nil, &ptcsidecarv1.EvalTurnRequest{}, "limits", nil)))), true},
 	}
 	schema := limits.schemas[stream.ProtoReflect().Descriptor().FullName()]
 	for _, tc := range cases {
-		onWire := tally{maxCost: math.MaxInt}
+		onWire := tally{maxCost: math.MaxInt, maxSets: math.MaxInt} // merged and replaced, not refused
 		if over, err := schema.scan(tc.wire, math.MaxInt, &onWire, false); over != nil || err != nil {
 			t.Fatalf("%s: scan: %v %v", tc.name, over, err)
 		}
@@ -436,8 +439,9 @@ func TestEstimateOfRepeatedFields(t *testing.T) {
 		}
 		decoded := tally{maxCost: math.MaxInt}
 		limits.count(m.ProtoReflect(), schema, &decoded)
-		if onWire.cost > decoded.cost || !tc.merge && onWire.cost != decoded.cost || onWire.elements != decoded.elements {
-			t.Errorf("%s: the wire estimates %d (%d elements), the decoded request %d (%d)", tc.name, onWire.cost, onWire.elements, decoded.cost, decoded.elements)
+		if onWire.cost > decoded.cost || !tc.merge && onWire.cost != decoded.cost || onWire.elements != decoded.elements || onWire.unknown != decoded.unknown {
+			t.Errorf("%s: the wire estimates %d (%d elements, %d unknown fields), the decoded request %d (%d, %d)", tc.name,
+				onWire.cost, onWire.elements, onWire.unknown, decoded.cost, decoded.elements, decoded.unknown)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	protov2 "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -16,6 +17,13 @@ import (
 // empty elements cannot decode into far more memory than its bytes; a
 // thousand-turn run with fifty bindings of memory per turn stays below it.
 const maxListElements = 100_000
+
+// maxUnknownFields bounds the fields of one request that the schema does
+// not know (or that come with another wire type than their own), which
+// protobuf-go keeps as bytes, one append each: 15 MiB of them cost 0.3 s
+// of CPU to decode. A newer client's field in each of 10,000 messages
+// stays below it.
+const maxUnknownFields = 100_000
 
 // What a request decodes to is bounded by its size: its estimate (below)
 // may be at most decodeFactor times its bytes plus decodeSlack. A list
@@ -58,6 +66,7 @@ const (
 // request (check).
 type requestLimits struct {
 	maxElements int
+	maxSets     int // maxSets; more in tests of what merging costs
 	// factor and slack are the estimate's bound: factor times the
 	// request's bytes plus slack.
 	factor, slack int
@@ -72,6 +81,8 @@ func (l *requestLimits) maxCost(size int) int {
 // tally is what a walk of a request has counted so far.
 type tally struct {
 	elements int // list elements
+	unknown  int // fields protobuf-go keeps as unknown
+	maxSets  int // how often the wire may send a singular field in one message; 0: maxSets
 	cost     int // the estimate, in bytes
 	maxCost  int
 }
@@ -97,7 +108,7 @@ func newRequestLimits(cfg *Config) *requestLimits {
 		field(&ptcsidecarv1.EvalTurnRequest{}, "previous_results"): {cfg.MaxTurns, "results", turns.flag},
 		field(&ptcsidecarv1.EvalTurnRequest{}, "tool_results"):     {cfg.Limits.MaxToolCalls, "answers", cfg.flagOf(&cfg.Limits.MaxToolCalls)},
 	}
-	l := &requestLimits{maxElements: maxListElements, factor: decodeFactor, slack: decodeSlack,
+	l := &requestLimits{maxElements: maxListElements, maxSets: maxSets, factor: decodeFactor, slack: decodeSlack,
 		schemas: map[protoreflect.FullName]*wireSchema{}}
 	built := map[protoreflect.FullName]*wireSchema{}
 	methods := ptcsidecarv1.File_ptcsidecar_v1_service_proto.Services().Get(0).Methods()
@@ -121,9 +132,25 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 	built[md.FullName()] = s // no message of the schema holds itself
 	fds := md.Fields()
 	oneofs := map[protoreflect.FullName]int{} // a oneof's slot among singles
+	onces := map[protoreflect.FullName]int{}  // a singular field's or a oneof's slot among those sent once
 	for i := range fds.Len() {
 		fd := fds.Get(i)
-		f := &wireField{desc: fd, list: fd.IsList(), isMap: fd.IsMap(), single: -1}
+		f := &wireField{desc: fd, list: fd.IsList(), isMap: fd.IsMap(), single: -1, once: -1}
+		if !f.list && !f.isMap && !md.IsMapEntry() {
+			key := fd.FullName()
+			if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() {
+				key = o.FullName()
+			}
+			slot, ok := onces[key]
+			if !ok {
+				slot = len(onces)
+				onces[key] = slot
+			}
+			if slot == maxSingles {
+				panic(fmt.Sprintf("%s: more than %d singular fields", md.FullName(), maxSingles))
+			}
+			f.once = slot
+		}
 		if fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind {
 			if fd.Kind() == protoreflect.GroupKind {
 				panic(fmt.Sprintf("%s: a group, which the request's estimate does not know", fd.FullName()))
@@ -174,7 +201,7 @@ func buildSchema(md protoreflect.MessageDescriptor, own map[protoreflect.FullNam
 			s.limited++
 		}
 		s.hasLists = s.hasLists || f.list || f.sub != nil && f.sub.hasLists
-		s.costs = s.costs || f.cost > 0 || f.sub != nil && f.sub.costs
+		s.walk = s.walk || f.once >= 0 || f.cost > 0 || f.sub != nil && f.sub.walk
 		if n := int(fd.Number()); n >= len(s.fields) {
 			s.fields = append(s.fields, make([]*wireField, n+1-len(s.fields))...)
 		}
@@ -284,8 +311,16 @@ const costProblem = "over cost"
 // s, to t and reports the first list over a limit, or where the estimate
 // goes over t.maxCost: its path and what is wrong.
 func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (path, problem string) {
+	if u := m.GetUnknown(); len(u) > 0 {
+		if f := s.resentField(u); f != nil {
+			return string(f.desc.Name()), "sent more than once in one message, or with another wire type than its own; a protobuf library sends a field that holds one value once"
+		}
+		if num := countUnknown(u, t); num != 0 {
+			return fmt.Sprint(num), fmt.Sprintf("the request holds more than %d fields this server does not know, the limit", maxUnknownFields)
+		}
+	}
 	for _, f := range s.fields {
-		if f == nil || f.cost == 0 && (f.sub == nil || !f.sub.costs) || !m.Has(f.desc) {
+		if f == nil || f.cost == 0 && (f.sub == nil || !f.sub.walk) || !m.Has(f.desc) {
 			continue
 		}
 		name := string(f.desc.Name())
@@ -311,7 +346,7 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (
 			case t.cost > t.maxCost:
 				return name, costProblem
 			}
-			if f.sub == nil || !f.sub.costs {
+			if f.sub == nil || !f.sub.walk {
 				continue
 			}
 			for i := range list.Len() {
@@ -324,7 +359,7 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (
 			if t.cost > t.maxCost {
 				return name, costProblem
 			}
-			if f.sub == nil || !f.sub.costs {
+			if f.sub == nil || !f.sub.walk {
 				continue
 			}
 			if path, problem := l.count(m.Get(f.desc).Message(), f.sub, t); problem != "" {
@@ -333,6 +368,47 @@ func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (
 		}
 	}
 	return "", ""
+}
+
+// resentField is the singular field, of a message of s, that
+// the message's unknown fields u hold: the codec's mark of a field sent
+// too often (codec.go), or one a caller sent with another wire type.
+func (s *wireSchema) resentField(u []byte) *wireField {
+	for len(u) > 0 {
+		num, typ, n := protowire.ConsumeTag(u)
+		if n < 0 {
+			return nil
+		}
+		m := protowire.ConsumeFieldValue(num, typ, u[n:])
+		if m < 0 {
+			return nil
+		}
+		u = u[n+m:]
+		if int(num) < len(s.fields) && s.fields[num] != nil && s.fields[num].once >= 0 {
+			return s.fields[num]
+		}
+	}
+	return nil
+}
+
+// countUnknown adds the unknown fields u to t and returns the number of
+// the field that takes them over maxUnknownFields, 0 if none does.
+func countUnknown(u []byte, t *tally) protowire.Number {
+	for len(u) > 0 {
+		num, typ, n := protowire.ConsumeTag(u)
+		if n < 0 {
+			return 0
+		}
+		m := protowire.ConsumeFieldValue(num, typ, u[n:])
+		if m < 0 {
+			return 0
+		}
+		u = u[n+m:]
+		if t.unknown++; t.unknown > maxUnknownFields {
+			return num
+		}
+	}
+	return 0
 }
 
 // countMap is count of the map mp of the field f.

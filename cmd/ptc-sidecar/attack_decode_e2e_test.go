@@ -205,6 +205,14 @@ func sendHTTP(t *testing.T, p *process, method string, req proto.Message, gzippe
 		hr.Header.Set("Content-Type", "application/proto")
 		hr.Header.Set("Connect-Protocol-Version", "1")
 	}
+	out.got, out.message = postAnswer(t, hr)
+	return out, len(text)
+}
+
+// postAnswer sends hr over HTTP/2 and returns the answer's outcome, as
+// answerCode reads it, and its error's message.
+func postAnswer(t *testing.T, hr *http.Request) (got, message string) {
+	t.Helper()
 	resp, err := httpClients()["HTTP/2"].Do(hr)
 	if err != nil {
 		t.Fatal(err)
@@ -214,13 +222,16 @@ func sendHTTP(t *testing.T, p *process, method string, req proto.Message, gzippe
 	if err != nil {
 		t.Fatal(err)
 	}
-	out.got = answerCode(t, resp, raw)
-	if out.got != "ok" {
-		var e struct{ Message string }
-		json.Unmarshal(raw, &e)
-		out.message = e.Message
+	got = answerCode(t, resp, raw)
+	if got == "ok" {
+		return got, ""
 	}
-	return out, len(text)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/connect+") {
+		return got, connectStreamError(raw)
+	}
+	var e struct{ Message string }
+	json.Unmarshal(raw, &e)
+	return got, e.Message
 }
 
 // TestTinyElements sends each tiny shape at growing sizes over gRPC and
