@@ -1249,8 +1249,8 @@ func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
 
 func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
-	if !ok {
-		return nil, typeErrorf("subvec", "a vector", args[0])
+	if !ok || v.list {
+		return nil, castError("subvec", "a vector", args[0], "clojure.lang.IPersistentVector")
 	}
 	start, err := toInt("subvec", args[1])
 	if err != nil {

@@ -79,9 +79,7 @@ func setOpDisj(th *Thread, fn string, s, k Value) (Value, error) {
 // notASet is Clojure's ClassCastException for a set function's argument
 // that is not a set.
 func notASet(fn string, v Value) *Error {
-	return typeErrorf(fn, "a set", v).
-		WithHint("make a set of it first: (set coll)").
-		asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class clojure.lang.IPersistentSet")
+	return castError(fn, "a set", v, "clojure.lang.IPersistentSet").WithHint("make a set of it first: (set coll)")
 }
 
 // shortJavaClass is v's class without its package, as Clojure's messages
