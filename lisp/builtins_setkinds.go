@@ -67,11 +67,16 @@ func setOpContains(fn string, coll, k Value) (bool, error) {
 		"contains? not supported on type: "+javaValueClass(coll))
 }
 
-// setOpDisj is Clojure's disj, which casts its collection to a set.
-func setOpDisj(th *Thread, fn string, s, k Value) (Value, error) {
+// setOpDisj is Clojure's disj of each of ks in turn, which casts its
+// collection to a set at the first. The keys go to one disj, which makes
+// the set once: a disj per key would copy it per key.
+func setOpDisj(th *Thread, fn string, s Value, ks []Value) (Value, error) {
+	if len(ks) == 0 {
+		return s, nil
+	}
 	switch s.(type) {
 	case *Set, NilType:
-		return builtinDisj(th, []Value{s, k})
+		return builtinDisj(th, append([]Value{s}, ks...))
 	}
 	return nil, notASet(fn, s)
 }
@@ -118,15 +123,10 @@ func setOpMaxByCount(th *Thread, fn string, args []Value, least bool) ([]Value, 
 // (reduce conj to from).
 func setOpInto(th *Thread, to, from Value) (Value, error) {
 	items, err := setOpItems(th, "union", from)
-	if err != nil {
-		return nil, err
+	if err != nil || len(items) == 0 {
+		return to, err
 	}
-	for _, x := range items {
-		if to, err = builtinConj(th, []Value{to, x}); err != nil {
-			return nil, err
-		}
-	}
-	return to, nil
+	return conjAll(th, to, items) // one conj of all: the same as one per item, made once
 }
 
 // unionOfKinds is Clojure's union of two or more arguments.
@@ -193,19 +193,17 @@ func intersectTwo(th *Thread, s1, s2 Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	result := s1
+	var out []Value
 	for _, x := range items {
 		in, err := setOpContains("intersection", s2, x)
 		if err != nil {
 			return nil, err
 		}
 		if !in {
-			if result, err = setOpDisj(th, "intersection", result, x); err != nil {
-				return nil, err
-			}
+			out = append(out, x)
 		}
 	}
-	return result, nil
+	return setOpDisj(th, "intersection", s1, out)
 }
 
 // differenceOfKinds is Clojure's difference of two or more arguments.
@@ -225,16 +223,18 @@ func differenceOfKinds(th *Thread, args []Value) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
+			var out []Value
 			for _, x := range items {
 				in, err := setOpContains("difference", s2, x)
 				if err != nil {
 					return nil, err
 				}
 				if in {
-					if acc, err = setOpDisj(th, "difference", acc, x); err != nil {
-						return nil, err
-					}
+					out = append(out, x)
 				}
+			}
+			if acc, err = setOpDisj(th, "difference", acc, out); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -242,10 +242,8 @@ func differenceOfKinds(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, x := range items {
-			if acc, err = setOpDisj(th, "difference", acc, x); err != nil {
-				return nil, err
-			}
+		if acc, err = setOpDisj(th, "difference", acc, items); err != nil {
+			return nil, err
 		}
 	}
 	return acc, nil
@@ -288,17 +286,15 @@ func selectOfKinds(th *Thread, pred, xset Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	acc := xset
+	var out []Value
 	for _, x := range items {
 		keep, err := truthyCall(th, "select", pred, x)
 		if err != nil {
 			return nil, err
 		}
 		if !keep {
-			if acc, err = setOpDisj(th, "select", acc, x); err != nil {
-				return nil, err
-			}
+			out = append(out, x)
 		}
 	}
-	return acc, nil
+	return setOpDisj(th, "select", xset, out)
 }
