@@ -242,7 +242,7 @@ func (ch *chatHistory) budgetCut(openings []opening, sent, counts []textCounts, 
 		o := openings[c]
 		switch {
 		case o.lead >= 0:
-			return fixed + counts[o.lead].tokens + sum[e] - sum[c]
+			return fixed + sent[o.lead].tokens + sum[e] - sum[c]
 		case (o.nudge || o.start >= e) && !ch.openai && c < e:
 			// The first unit is sent as a note, the nudge last.
 			end := c + 1
