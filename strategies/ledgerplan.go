@@ -188,23 +188,10 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 			}
 		}
 		if len(leaving) > 0 {
-			paid := false
-			for _, form := range shorterNotes {
-				for _, u := range leaving {
-					if err := ch.setNote(u, form, plan, noteTokens); err != nil {
-						return nil, err
-					}
-				}
-				if saved+raw-cost(prevEnd, prevWhole, end, whole) >= 0 {
-					paid = true
-					break
-				}
-			}
-			if !paid {
-				for _, u := range leaving { // not paid for: whole for good
-					u.sent, u.noted = u.whole, false
-					delete(plan.notes, u.first)
-				}
+			if err := ch.notePaidFor(leaving, plan, noteTokens, func() bool {
+				return saved+raw-cost(prevEnd, prevWhole, end, whole) >= 0
+			}); err != nil {
+				return nil, err
 			}
 		}
 		saved += raw - cost(prevEnd, prevWhole, end, whole)
@@ -212,6 +199,46 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 	}
 	plan.wholeFrom = prevWhole
 	return plan, nil
+}
+
+// notePaidFor gives the units leaving the part sent whole (one, for
+// loop-slice; a window's worth at a step of turn-aware) the longest form of
+// shorterNotes that paid reports paid for, all alike (a note of the first
+// already rewrites the prompt after it, so the others' notes cost little
+// more), or, where none is, leaves them whole for good. The longest form is
+// tried first, then the shortest: where not even that one is paid for,
+// none between is, and they are not built.
+func (ch *chatHistory) notePaidFor(leaving []*planUnit, plan *ledgerPlan, tokens func(string) (int, error), paid func() bool) error {
+	try := func(form noteForm) (bool, error) {
+		for _, u := range leaving {
+			if err := ch.setNote(u, form, plan, tokens); err != nil {
+				return false, err
+			}
+		}
+		return paid(), nil
+	}
+	last := len(shorterNotes) - 1
+	if ok, err := try(shorterNotes[0]); ok || err != nil {
+		return err
+	}
+	ok, err := try(shorterNotes[last])
+	if err != nil {
+		return err
+	}
+	if !ok {
+		for _, u := range leaving { // not paid for: whole for good
+			u.sent, u.noted = u.whole, false
+			delete(plan.notes, u.first)
+		}
+		return nil
+	}
+	for _, form := range shorterNotes[1:last] {
+		if ok, err := try(form); ok || err != nil {
+			return err
+		}
+	}
+	_, err = try(shorterNotes[last])
+	return err
 }
 
 // setNote makes u a note of the given form in the plan.
