@@ -15,9 +15,12 @@ const maxAnalysisDepth = 20000
 
 // names is what a bare symbol can resolve to besides locals and builtins.
 type names struct {
-	user  map[string]bool // prelude bindings and every name the program defines
-	tools map[string]bool
-	data  *Map
+	user map[string]bool // prelude bindings and every name the program defines
+	// prelude are the names defined before the program: an earlier
+	// turn's, which the program may use before it redefines them.
+	prelude map[string]bool
+	tools   map[string]bool
+	data    *Map
 	// dynamic compiles code loaded from memory: the names of the next
 	// evaluation are not known yet, so unknown bare names resolve at run time.
 	dynamic bool
@@ -40,11 +43,13 @@ const (
 	userName nameKind = iota
 	toolName
 	dataName
+	preludeName
 )
 
-func (n *names) isUser(name string) bool { return n.ask(userName, name) }
-func (n *names) isTool(name string) bool { return n.ask(toolName, name) }
-func (n *names) isData(name string) bool { return n.ask(dataName, name) }
+func (n *names) isUser(name string) bool    { return n.ask(userName, name) }
+func (n *names) isTool(name string) bool    { return n.ask(toolName, name) }
+func (n *names) isData(name string) bool    { return n.ask(dataName, name) }
+func (n *names) isPrelude(name string) bool { return n.ask(preludeName, name) }
 
 func (n *names) ask(kind nameKind, name string) bool {
 	found := n.answer(kind, name)
@@ -58,6 +63,8 @@ func (n *names) answer(kind nameKind, name string) bool {
 		return n.user[name]
 	case toolName:
 		return n.tools[name]
+	case preludeName:
+		return n.prelude[name]
 	default:
 		_, found := lookupFlexible(n.data, Keyword(name))
 		return found
@@ -96,6 +103,10 @@ type compiler struct {
 	// warnings are what the analysis forgave: headers, definitions of
 	// PTC-Lisp's own names.
 	warnings []Warning
+	// pending are the names the program defines whose definition the
+	// analysis has not reached: Clojure resolves a name where it is
+	// compiled, so a use before the definition (or a declare) is refused.
+	pending map[string]bool
 	// th is charged a step per form analyzed, and so stops a huge or
 	// hostile program at the step budget or the clock; nil charges
 	// nothing.
@@ -458,6 +469,9 @@ func (c *compiler) symbol(name string) (node, error) {
 				return &shadowableNode{name: name, builtin: n.v}, nil
 			}
 			if c.names.isUser(name) {
+				if err := c.forwardReference(name); err != nil {
+					return nil, err
+				}
 				return &globalNode{name: name, pos: c.pos}, nil
 			}
 		}
@@ -478,9 +492,24 @@ func (c *compiler) symbol(name string) (node, error) {
 		return &constNode{class}, nil
 	}
 	if c.names.dynamic || c.names.isUser(name) {
+		if err := c.forwardReference(name); err != nil {
+			return nil, err
+		}
 		return &globalNode{name: name, pos: c.pos}, nil
 	}
 	return c.fallback(name)
+}
+
+// forwardReference refuses a use of a name the program defines in a later
+// form, as Clojure does ("Unable to resolve symbol"): a function calling
+// one defined below it needs (declare name) above it. A name an earlier
+// turn defined resolves to that definition until the program redefines it.
+func (c *compiler) forwardReference(name string) *Error {
+	if !c.pending[name] || c.names.isPrelude(name) {
+		return nil
+	}
+	return c.errorf(undefinedSymbol, "%s is used before its definition", name).
+		WithHint("add (declare %s) before the first form that uses it, or move its definition above that form", name)
 }
 
 // fallback resolves a bare name that is neither local nor defined: to
@@ -594,7 +623,7 @@ var unsupportedHints = func() map[string]string {
 
 func (c *compiler) undefined(name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s is not defined", name)
-	if hint, ok := familyHints[name]; ok {
+	if hint, ok := familyHints()[name]; ok {
 		e.Message = name + " is not available in PTC-Lisp"
 		return e.WithHint("%s", hint)
 	}
@@ -652,6 +681,9 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 		return nil, c.unknownTool(name)
 	case "user":
 		if c.names.dynamic || c.names.isUser(name) {
+			if err := c.forwardReference(name); err != nil {
+				return nil, err
+			}
 			return &globalNode{name: name, pos: c.pos}, nil
 		}
 		return nil, c.undefined(name)
@@ -684,7 +716,7 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	if b, ok := builtins.statics[ns+"/"+name]; ok {
 		return &constNode{b}, nil
 	}
-	if v, ok := javaConstants[ns+"/"+name]; ok {
+	if v, ok := javaConstants()[ns+"/"+name]; ok {
 		return &constNode{v}, nil
 	}
 	if ns == "Math" {

@@ -155,7 +155,7 @@ func TestErrorTextCountsAgainstTheEmitLimit(t *testing.T) {
 		t.Errorf("a fail reason past the emit limit: got %v, want emit_limit", res.Err)
 	}
 	long := strings.Repeat("z", 1<<20)
-	res = run(t, `(println (apply str (repeat 3000 "x"))) (`+long+` 1) (def `+long+` 2)`, Env{Limits: limits})
+	res = run(t, `(declare `+long+`) (println (apply str (repeat 3000 "x"))) (`+long+` 1) (def `+long+` 2)`, Env{Limits: limits})
 	if res.Err == nil || res.Err.Kind != undefinedSymbol {
 		t.Fatalf("got %v, want undefined_symbol", res.Err)
 	}

@@ -43,7 +43,7 @@ func introspectNamespaces() []string {
 			names = append(names, ns)
 		}
 	}
-	for n := range javaConstants {
+	for n := range javaConstants() {
 		if ns, _, _ := strings.Cut(n, "/"); !strings.Contains(ns, ".") {
 			names = append(names, ns)
 		}
@@ -256,7 +256,7 @@ func builtinDir(th *Thread, args []Value) (Value, error) {
 func namespaceNames(th *Thread, ns string) ([]string, bool) {
 	var names []string
 	if clj, ok := clojureNamespaceOf[ns]; ok {
-		for n := range namespacePublics[clj] {
+		for n := range namespacePublics()[clj] {
 			if _, ok := builtins.inNS[clj+"/"+n]; ok {
 				names = append(names, n)
 			} else if _, ok := functionNodes[n]; ok {
@@ -289,7 +289,7 @@ func namespaceNames(th *Thread, ns string) ([]string, bool) {
 			names = append(names, rest)
 		}
 	}
-	for n := range javaConstants {
+	for n := range javaConstants() {
 		if rest, ok := strings.CutPrefix(n, ns+"/"); ok {
 			names = append(names, rest)
 		}

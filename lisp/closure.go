@@ -174,7 +174,13 @@ func (c *closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, er
 			return nil, err
 		}
 		if ar.rest != nil {
-			if err := ar.rest.bind(th, fr, rargs[len(ar.params)]); err != nil {
+			rest := ar.rest
+			if sp, ok := rest.(*seqPattern); ok && sp.keywordParams {
+				if _, isMap := rargs[len(ar.params)].(*Map); isMap {
+					rest = sp.rest // (recur x {:step 2}) is the keyword arguments' map
+				}
+			}
+			if err := rest.bind(th, fr, rargs[len(ar.params)]); err != nil {
 				return nil, err
 			}
 		}

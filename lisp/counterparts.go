@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The hints for the clojure.core vars PTC-Lisp leaves out, by family.
 // Each names the form to write instead, so that following it literally
@@ -53,8 +56,8 @@ var counterpartFamilies = []struct{ names, hint string }{
 		with-precision seq-to-map-for-destructuring`,
 		"the program is one namespace whose names are fixed when it runs: call functions by name and define them with def or defn, e.g. (defn f [x] (inc x)) (f 1)"},
 	{"var-get", "write the name itself: (f x) for ((var-get #'f) x)"},
-	{"with-redefs", "shadow the name with let: (let [f g] ...) for (with-redefs [f g] ...)"},
-	{"binding", "use def and let with a plain name: (def x v) for the root, (let [x v2] ...) for (binding [*x* v2] ...)"},
+	{"with-redefs", "redefine the name with def, (def f g) before the code that calls f, for (with-redefs [f g] ...); def it back after that code if later code needs the original"},
+	{"binding", "redefine the root with def, (def *x* v2) before the code that reads *x*, for (binding [*x* v2] ...), and (def *x* v) after that code to restore it"},
 	{"destructure macroexpand macroexpand-1", "there are no macros to expand: write the form itself"},
 	{"macroexpand-all", "there are no macros to expand: write the quoted form itself, '(f x)"},
 	{"struct struct-map create-struct accessor", "use a map with keyword keys: {:name \"a\" :age 3}, and read a field with (:name m)"},
@@ -106,8 +109,8 @@ var uncheckedCounterparts = map[string]string{
 }
 
 // familyHints maps each var of counterpartFamilies, and of
-// uncheckedCounterparts, to its hint.
-var familyHints = func() map[string]string {
+// uncheckedCounterparts, to its hint; built on first use, as clojureNames.
+var familyHints = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, f := range counterpartFamilies {
 		for _, n := range strings.Fields(f.names) {
@@ -118,4 +121,4 @@ var familyHints = func() map[string]string {
 		m[n] = "use " + with + " in its place, with the same arguments: integers are 64-bit, and an overflow is an error rather than a silent wrap"
 	}
 	return m
-}()
+})

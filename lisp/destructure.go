@@ -22,13 +22,25 @@ type seqPattern struct {
 	as    int     // slot for :as, -1 if none
 	// restAsMap: & {:keys [...]} reads the rest as key/value pairs.
 	restAsMap bool
+	// keywordParams: this is the & {...} of a parameter list, which a
+	// recur passes its map to whole, as Clojure's recur does.
+	keywordParams bool
 }
 
 func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
+	switch v.(type) {
+	case *Map, *Set:
+		// Clojure reads a [...] pattern with nth, which a map or set has
+		// not: its entries or members are a sequence first.
+		class := javaClassOf(v)
+		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+			WithHint("destructure its sequence: (seq x) gives a map's [key value] entries or a set's members").
+			asJava("UnsupportedOperationException", "nth not supported on this type: "+class[strings.LastIndexByte(class, '.')+1:])
+	}
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
 		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
-			WithHint("sequential destructuring takes a vector, string, set, map or nil")
+			WithHint("sequential destructuring takes a vector, list, string or nil")
 	}
 	for i, item := range p.items {
 		var x Value = Nil
@@ -44,19 +56,9 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 		if len(elems) > len(p.items) {
 			extra := elems[len(p.items):]
 			if p.restAsMap {
-				if err := th.allocMap(len(extra) / 2); err != nil {
+				if restVal, err = keywordArgs(th, extra); err != nil {
 					return err
 				}
-				for i := 0; i+1 < len(extra); i += 2 {
-					if err := chargeKey(th, extra[i]); err != nil {
-						return err
-					}
-				}
-				b := NewMapBuilder(len(extra) / 2)
-				for i := 0; i+1 < len(extra); i += 2 {
-					b.Set(extra[i], extra[i+1])
-				}
-				restVal = b.Map()
 			} else {
 				if err := th.allocVector(len(extra)); err != nil {
 					return err
@@ -74,6 +76,49 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 	return nil
 }
 
+// keywordArgs is the map a & {:keys [...]} pattern reads, as Clojure 1.11
+// makes it from the rest arguments: one argument is taken whole (a map
+// passed as it is), pairs make a map, and pairs followed by a map are
+// that map's entries added after them, so (f :a 1 {:b 2}) reads a and b.
+func keywordArgs(th *Thread, extra []Value) (Value, error) {
+	if len(extra) == 1 {
+		return extra[0], nil
+	}
+	pairs, n := extra, len(extra)/2
+	var tail *Map
+	if len(extra)%2 == 1 {
+		last := extra[len(extra)-1]
+		if last != Nil {
+			m, ok := last.(*Map)
+			if !ok {
+				return nil, Errorf(typeError, "keyword arguments end in %s, where a map or a key and value belongs", last.TypeName()).
+					WithHint("pass keyword arguments as pairs, (f :a 1 :b 2), or a map after them, (f :a 1 {:b 2})").
+					asJava("IllegalArgumentException", "Don't know how to create ISeq from: "+javaClassOf(last))
+			}
+			tail, n = m, n+m.Len()
+		}
+		pairs = extra[:len(extra)-1]
+	}
+	if err := th.allocMap(n); err != nil {
+		return nil, err
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if err := chargeKey(th, pairs[i]); err != nil {
+			return nil, err
+		}
+	}
+	b := NewMapBuilder(n)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.Set(pairs[i], pairs[i+1])
+	}
+	if tail != nil {
+		for _, e := range tail.Entries() {
+			b.Set(e.Key, e.Val)
+		}
+	}
+	return b.Map(), nil
+}
+
 type mapPatternEntry struct {
 	key Value
 	pat pattern
@@ -87,8 +132,15 @@ type mapPattern struct {
 
 func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 	m, _ := v.(*Map)
+	if p.as >= 0 {
+		fr.slots[p.as] = v
+	}
+	set, _ := v.(*Set)
 	for _, e := range p.entries {
 		x, found := lookupFlexible(m, e.key)
+		if set != nil && set.contains(e.key) {
+			x, found = e.key, true // Clojure's get of a set gives the member
+		}
 		if !found && e.def != nil {
 			var err error
 			if x, err = e.def.eval(th, fr); err != nil {
@@ -98,9 +150,6 @@ func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 		if err := e.pat.bind(th, fr, x); err != nil {
 			return err
 		}
-	}
-	if p.as >= 0 {
-		fr.slots[p.as] = v
 	}
 	return nil
 }

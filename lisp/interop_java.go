@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -328,8 +329,10 @@ func javaRadixString(name string, radix, width int) *Builtin {
 
 // javaConstants are the static fields programs read: Math/PI, the units
 // of ChronoUnit and the days of DayOfWeek (as the strings Java prints
-// them as: ChronoUnit/DAYS is "Days", DayOfWeek/MONDAY "MONDAY").
-var javaConstants = func() map[string]Value {
+// them as: ChronoUnit/DAYS is "Days", DayOfWeek/MONDAY "MONDAY"). Built
+// on first use: most programs read none, and a table built at start-up
+// stays in the heap at rest.
+var javaConstants = sync.OnceValue(func() map[string]Value {
 	m := map[string]Value{"Math/PI": Float(math.Pi), "Math/E": Float(math.E),
 		// The bounds of Java's integer types are their Java values, though
 		// integers here are 64-bit: code checks against them as in Java.
@@ -348,7 +351,7 @@ var javaConstants = func() map[string]Value {
 	}
 	maps.Copy(m, javaTimeConstants())
 	return m
-}()
+})
 
 func concatRows(sections ...[]*Builtin) []*Builtin {
 	var rows []*Builtin

@@ -26,6 +26,7 @@ const (
 
 type multimethod struct {
 	at          int // the index of the defmulti form
+	last        int // the index of its last defmethod form
 	pos         Pos
 	name        symbol
 	dispatch    Value
@@ -42,9 +43,11 @@ type multimethodCase struct {
 // expandMultimethods returns forms with each top-level defmulti replaced
 // by the function its defmethods make and those defmethods by nil. forms
 // itself is not changed: a read program is shared by its evaluations.
-func expandMultimethods(forms []Value) []Value {
+// reach, nil when there is no multimethod, gives for each form the index
+// of the last original form whose code it holds: a defmulti's function
+// holds its methods, which may call what the forms between define.
+func expandMultimethods(forms []Value) (out []Value, reach []int) {
 	var multis map[symbol]*multimethod
-	var out []Value
 	for i, f := range forms {
 		l, ok := f.(*list)
 		if !ok || len(l.Elems) < 2 {
@@ -58,7 +61,7 @@ func expandMultimethods(forms []Value) []Value {
 		switch head {
 		case "defmulti":
 			if m := parseDefmulti(l, name); m != nil {
-				m.at = i
+				m.at, m.last = i, i
 				if multis == nil {
 					multis = map[symbol]*multimethod{}
 				}
@@ -74,6 +77,7 @@ func expandMultimethods(forms []Value) []Value {
 			}
 			fn := &list{Elems: append([]Value{symbol("fn")}, l.Elems[3:]...), Pos: l.Pos}
 			m.add(l.Elems[2], fn)
+			m.last = i
 			if out == nil {
 				out = append([]Value(nil), forms...)
 			}
@@ -81,12 +85,17 @@ func expandMultimethods(forms []Value) []Value {
 		}
 	}
 	if out == nil {
-		return forms
+		return forms, nil
+	}
+	reach = make([]int, len(forms))
+	for i := range reach {
+		reach[i] = i
 	}
 	for _, m := range multis {
 		out[m.at] = m.defn()
+		reach[m.at] = m.last
 	}
-	return out
+	return out, reach
 }
 
 // parseDefmulti reads (defmulti name doc? attr-map? dispatch-fn

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A namespaced name resolves only within its namespace: clojure.set/join
@@ -26,17 +27,20 @@ var clojureNamespaceOf = map[string]string{
 //
 //	clojure -e "(require 'clojure.set 'clojure.walk 'clojure.string) (sort (keys (ns-publics 'clojure.set)))"
 //
-// and so on; clojure.core's are clojureNames (suggest.go).
-var namespacePublics = map[string]map[string]bool{
-	"clojure.string": wordSet(`blank? capitalize ends-with? escape includes? index-of join last-index-of
-		lower-case re-quote-replacement replace replace-first reverse split split-lines starts-with? trim
-		trim-newline triml trimr upper-case`),
-	"clojure.set": wordSet(`difference index intersection join map-invert project rename rename-keys select
-		subset? superset? union`),
-	"clojure.walk": wordSet(`keywordize-keys macroexpand-all postwalk postwalk-demo postwalk-replace prewalk
-		prewalk-demo prewalk-replace stringify-keys walk`),
-	"clojure.core": clojureNames,
-}
+// and so on; clojure.core's are clojureNames (suggest.go). Built on first
+// use, as clojureNames.
+var namespacePublics = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"clojure.string": wordSet(`blank? capitalize ends-with? escape includes? index-of join last-index-of
+			lower-case re-quote-replacement replace replace-first reverse split split-lines starts-with? trim
+			trim-newline triml trimr upper-case`),
+		"clojure.set": wordSet(`difference index intersection join map-invert project rename rename-keys select
+			subset? superset? union`),
+		"clojure.walk": wordSet(`keywordize-keys macroexpand-all postwalk postwalk-demo postwalk-replace prewalk
+			prewalk-demo prewalk-replace stringify-keys walk`),
+		"clojure.core": clojureNames(),
+	}
+})
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -59,7 +63,7 @@ var namespaceCounterparts = map[string]string{
 // the builtin that does what Clojure's var does, or an error whose hint
 // names what works.
 func (c *compiler) namespaceVar(ns, name string) (node, error) {
-	if !namespacePublics[ns][name] {
+	if !namespacePublics()[ns][name] {
 		return nil, c.notInNamespace(ns, name)
 	}
 	if b, ok := builtins.inNS[ns+"/"+name]; ok {
@@ -86,7 +90,7 @@ func (c *compiler) namespaceVar(ns, name string) (node, error) {
 func (c *compiler) notInNamespace(ns, name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s has no %s (in %s/%s)", ns, name, ns, name)
 	for _, other := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk"} {
-		if other != ns && namespacePublics[other][name] {
+		if other != ns && namespacePublics()[other][name] {
 			if other == "clojure.core" {
 				return e.WithHint("%s is clojure.core's: write (%s ...)", name, name)
 			}
@@ -99,12 +103,12 @@ func (c *compiler) notInNamespace(ns, name string) *Error {
 	if f, ok := foreignNames[name]; ok {
 		return e.WithHint("did you mean %s?", f)
 	}
-	if near := nearestIn(namespacePublics[ns], name); near != "" {
+	if near := nearestIn(namespacePublics()[ns], name); near != "" {
 		return e.WithHint("did you mean %s/%s?", ns, near)
 	}
 	if ns != "clojure.core" {
 		var have []string
-		for n := range namespacePublics[ns] {
+		for n := range namespacePublics()[ns] {
 			if _, err := c.namespaceVar(ns, n); err == nil {
 				have = append(have, n)
 			}
@@ -177,7 +181,7 @@ func javaStaticsOf(class string) []string {
 			names = append(names, name)
 		}
 	}
-	for name := range javaConstants {
+	for name := range javaConstants() {
 		if strings.HasPrefix(name, class+"/") {
 			names = append(names, name)
 		}
@@ -188,10 +192,21 @@ func javaStaticsOf(class string) []string {
 
 // shadowable reports whether a program may define name although it is a
 // builtin: a name of PTC-Lisp's own, which Clojure's core does not have.
-func shadowable(name string) bool {
-	_, builtin := builtins.byName[name]
-	return builtin && !clojureNames[name]
-}
+func shadowable(name string) bool { return ownNames[name] }
+
+// ownNames are the names of builtins that Clojure's core does not have:
+// some fifty, where clojureNames, which the analysis of every program
+// would otherwise build to tell them, holds all of Clojure's core.
+var ownNames = func() map[string]bool {
+	clojure := clojureCoreSet()
+	own := map[string]bool{}
+	for name := range builtins.byName {
+		if !clojure[name] {
+			own[name] = true
+		}
+	}
+	return own
+}()
 
 // warn records something the analysis forgave.
 func (c *compiler) warn(kind, format string, args ...any) {

@@ -20,19 +20,14 @@ func overflowError(fn string) *Error {
 
 // Go boxes an integer into an interface without allocating only below
 // 256; arithmetic results up to a few thousand (counts, sums of small
-// fields, indexes) are common enough to keep boxed once.
+// fields, indexes) are common enough to keep boxed once, in boxedInts
+// (numeric_boxed.go). The table is the binary's data rather than heap: a
+// heap that small is collected at the runtime's 4 MB floor, and every byte
+// live at rest brings the next collection closer.
 const (
 	minBoxedInt = -256
 	maxBoxedInt = 4096
 )
-
-var boxedInts = func() []Value {
-	vs := make([]Value, maxBoxedInt-minBoxedInt)
-	for i := range vs {
-		vs[i] = Int(i + minBoxedInt)
-	}
-	return vs
-}()
 
 // intValue is x as a Value, without allocating for small integers.
 func intValue(x Int) Value {

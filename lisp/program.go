@@ -310,15 +310,19 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	read := p.read
 	res.Warnings = read.warnings
-	forms, starts := expandMultimethods(read.forms), read.starts
-	user := map[string]bool{}
+	forms, reach := expandMultimethods(read.forms)
+	starts := read.starts
+	user, prelude, defined := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if env.Prelude != nil {
 		for _, b := range env.Prelude.bindings {
-			user[b.Name] = true
+			user[b.Name], prelude[b.Name] = true, true
 		}
 	}
-	definedNames(forms, user)
-	known := &names{user: user, tools: prog.tools, data: env.Data}
+	definedNames(forms, defined)
+	for name := range defined {
+		user[name] = true
+	}
+	known := &names{user: user, prelude: prelude, tools: prog.tools, data: env.Data}
 	var cp *compiledProgram
 	if p != nil {
 		if last := p.compiled.Load(); last != nil && known.answersAlike(last.asked) {
@@ -328,8 +332,18 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	if cp == nil {
 		before := th.stepsUsed()
 		c := newCompiler(known, th)
+		c.pending = defined
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
 		for i, f := range forms {
+			if reach != nil && reach[i] > i {
+				// A defmulti's function holds the methods below it, which
+				// may call what the forms between them define.
+				between := map[string]bool{}
+				definedNames(read.forms[i+1:reach[i]+1], between)
+				for name := range between {
+					delete(c.pending, name)
+				}
+			}
 			c.pos = starts[i]
 			if cp.nodes[i], err = c.compile(f, false); err != nil {
 				return nil, err

@@ -338,6 +338,9 @@ func (c *compiler) defName(what string, f Value) (string, error) {
 		return "", c.errorf(validationError, "cannot redefine the special form '%s'", name).
 			WithHint("choose another name, e.g. my-%s", name)
 	}
+	// The name resolves from here on, in its own value too: Clojure
+	// interns the var before it analyzes the value.
+	delete(c.pending, name)
 	return name, nil
 }
 
@@ -429,8 +432,8 @@ func compileDefn(c *compiler, l *list, tail bool) (node, error) {
 	return &defNode{name: name, doc: doc, init: init, pos: l.Pos}, nil
 }
 
-// compileDeclare accepts (declare f g) for mutual recursion; user names
-// resolve by name at run time already, so it has nothing to do.
+// compileDeclare accepts (declare f g) for mutual recursion: the names
+// resolve from here on (defName), and at run time by name.
 func compileDeclare(c *compiler, l *list, tail bool) (node, error) {
 	for _, f := range l.Elems[1:] {
 		if _, err := c.defName("declare", f); err != nil {
@@ -564,7 +567,7 @@ func (c *compiler) restPattern(f Value) (pattern, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &seqPattern{rest: p, as: -1, restAsMap: true}, nil
+		return &seqPattern{rest: p, as: -1, restAsMap: true, keywordParams: true}, nil
 	}
 	return c.pattern(f)
 }
@@ -625,69 +628,54 @@ func (c *compiler) pattern(f Value) (pattern, error) {
 
 func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 	p := &mapPattern{as: -1}
-	defaults := map[string]node{}
-	// :or defaults are analyzed first, in the scope before the pattern.
+	defaults := map[string]Value{}
 	for i := 0; i+1 < len(f.Elems); i += 2 {
-		if f.Elems[i] != Keyword("or") {
-			continue
-		}
-		m, ok := f.Elems[i+1].(*mapForm)
-		if !ok {
-			return nil, c.errorf(validationError, ":or takes a map of defaults, e.g. {:keys [a] :or {a 0}}")
-		}
-		for j := 0; j+1 < len(m.Elems); j += 2 {
-			s, ok := m.Elems[j].(symbol)
-			if !ok {
-				return nil, c.errorf(validationError, ":or keys are the bound names, got %s", formText(m.Elems[j]))
-			}
-			n, err := c.compile(m.Elems[j+1], false)
-			if err != nil {
-				return nil, err
-			}
-			defaults[string(s)] = n
-		}
-	}
-	addKey := func(name string, key Value) error {
-		slot := c.newLocal(name)
-		p.entries = append(p.entries, mapPatternEntry{key: key, pat: &slotPattern{slot: slot}, def: defaults[name]})
-		return nil
-	}
-	for i := 0; i+1 < len(f.Elems); i += 2 {
-		k, v := f.Elems[i], f.Elems[i+1]
-		switch k {
+		switch f.Elems[i] {
 		case Keyword("or"):
-			continue
+			m, ok := f.Elems[i+1].(*mapForm)
+			if !ok {
+				return nil, c.errorf(validationError, ":or takes a map of defaults, e.g. {:keys [a] :or {a 0}}")
+			}
+			for j := 0; j+1 < len(m.Elems); j += 2 {
+				s, ok := m.Elems[j].(symbol)
+				if !ok {
+					return nil, c.errorf(validationError, ":or keys are the bound names, got %s", formText(m.Elems[j]))
+				}
+				defaults[string(s)] = m.Elems[j+1]
+			}
 		case Keyword("as"):
-			s, ok := v.(symbol)
+			// Clojure binds :as before the keys, so a default may read it.
+			s, ok := f.Elems[i+1].(symbol)
 			if !ok {
 				return nil, c.errorf(validationError, ":as must be followed by a name")
 			}
 			p.as = c.newLocal(string(s))
+		}
+	}
+	// A name is bound in Clojure's order, each default analyzed in the
+	// scope of the names bound before it: {:keys [first last name] :or
+	// {name (str first " " last)}} reads the first and last just bound.
+	addKey := func(name string, key Value) error {
+		var def node
+		if form, ok := defaults[name]; ok {
+			n, err := c.compile(form, false)
+			if err != nil {
+				return err
+			}
+			def = n
+		}
+		slot := c.newLocal(name)
+		p.entries = append(p.entries, mapPatternEntry{key: key, pat: &slotPattern{slot: slot}, def: def})
+		return nil
+	}
+	// Clojure binds the name-to-key entries and nested patterns first, in
+	// the order written, then the names of :keys, :strs and :syms.
+	for i := 0; i+1 < len(f.Elems); i += 2 {
+		k, v := f.Elems[i], f.Elems[i+1]
+		if k == Keyword("or") || k == Keyword("as") {
 			continue
 		}
-		if kind, ns, ok := keysDirective(k); ok {
-			vec, ok := v.(*Vector)
-			if !ok {
-				return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", shown(k))
-			}
-			for _, e := range vec.Elems() {
-				var name string
-				switch e := e.(type) {
-				case symbol:
-					name = string(e)
-				case Keyword:
-					name = string(e)
-				default:
-					return nil, c.errorf(validationError, "%s takes names, got %s", shown(k), formText(e))
-				}
-				key := directiveKey(kind, ns, name)
-				if i := strings.LastIndexByte(name, '/'); i >= 0 {
-					name = name[i+1:]
-				}
-				if err := addKey(name, key); err != nil {
-					return nil, err
-				}
-			}
+		if _, _, ok := keysDirective(k); ok {
 			continue
 		}
 		if s, ok := k.(symbol); ok {
@@ -701,6 +689,35 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 			return nil, err
 		}
 		p.entries = append(p.entries, mapPatternEntry{key: quoted(v), pat: sub})
+	}
+	for i := 0; i+1 < len(f.Elems); i += 2 {
+		k, v := f.Elems[i], f.Elems[i+1]
+		kind, ns, ok := keysDirective(k)
+		if !ok {
+			continue
+		}
+		vec, ok := v.(*Vector)
+		if !ok {
+			return nil, c.errorf(validationError, "%s takes a vector of names, e.g. {:keys [a b]}", shown(k))
+		}
+		for _, e := range vec.Elems() {
+			var name string
+			switch e := e.(type) {
+			case symbol:
+				name = string(e)
+			case Keyword:
+				name = string(e)
+			default:
+				return nil, c.errorf(validationError, "%s takes names, got %s", shown(k), formText(e))
+			}
+			key := directiveKey(kind, ns, name)
+			if i := strings.LastIndexByte(name, '/'); i >= 0 {
+				name = name[i+1:]
+			}
+			if err := addKey(name, key); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return p, nil
 }

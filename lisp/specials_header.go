@@ -113,7 +113,7 @@ func (c *compiler) libspec(what string, spec Value, referAll bool) error {
 		}
 		return nil
 	}
-	if _, ok := namespacePublics[ns]; !ok {
+	if _, ok := namespacePublics()[ns]; !ok {
 		return c.errorf(validationError, "namespace %s is not available in PTC-Lisp (in the %s form)", ns, what).
 			WithHint("%s", availableNamespaces)
 	}
@@ -142,7 +142,7 @@ func (c *compiler) libspec(what string, spec Value, referAll bool) error {
 			}
 			for _, n := range names.Elems() {
 				s, ok := n.(symbol)
-				if !ok || !namespacePublics[ns][string(s)] {
+				if !ok || !namespacePublics()[ns][string(s)] {
 					return c.notInNamespace(ns, formText(n))
 				}
 				c.refer(ns, string(s))
@@ -153,7 +153,7 @@ func (c *compiler) libspec(what string, spec Value, referAll bool) error {
 }
 
 func (c *compiler) referAll(ns string) {
-	for n := range namespacePublics[ns] {
+	for n := range namespacePublics()[ns] {
 		c.refer(ns, n)
 	}
 }

@@ -3,6 +3,7 @@ package lisp
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // "Did you mean" hints. A name that is not defined gets, in order: the
@@ -17,13 +18,20 @@ import (
 // clojureNames are the public names of clojure.core in Clojure 1.11, from
 //
 //	clojure -e "(doseq [n (sort (map str (keys (ns-publics 'clojure.core))))] (println n))"
-var clojureNames = func() map[string]bool {
+//
+// Like the other tables of hints, it is built on first use: most programs
+// never need it, and a table built at start-up stays in the heap at rest.
+// What every program needs of it, which builtins a program may define, is
+// ownNames.
+var clojureNames = sync.OnceValue(clojureCoreSet)
+
+func clojureCoreSet() map[string]bool {
 	names := map[string]bool{}
 	for _, n := range strings.Fields(clojureCoreNames) {
 		names[n] = true
 	}
 	return names
-}()
+}
 
 const clojureCoreNames = `
 * *' *1 *2 *3 *agent* *allow-unresolved-vars* *assert* *clojure-version* *command-line-args*
@@ -142,13 +150,13 @@ var clojureCounterparts = map[string]string{
 // out: what does its work, or a pointer to the builtins. ok is false for
 // a name Clojure does not define.
 func unimplementedHint(name string) (hint string, ok bool) {
-	if !clojureNames[name] {
+	if !clojureNames()[name] {
 		return "", false
 	}
 	if h, ok := clojureCounterparts[name]; ok {
 		return h, true
 	}
-	if h, ok := familyHints[name]; ok {
+	if h, ok := familyHints()[name]; ok {
 		return h, true
 	}
 	return genericHint, true
@@ -182,7 +190,7 @@ var foreignNames = map[string]string{
 // comes from another language, else up to three known names close to it.
 func (c *compiler) suggest(name string) []string {
 	if f, ok := foreignNames[name]; ok {
-		if namespacePublics["clojure.string"][f] && !namespacePublics["clojure.core"][f] {
+		if namespacePublics()["clojure.string"][f] && !clojureNames()[f] {
 			f = "clojure.string/" + f // the name Clojure knows it by too
 		}
 		return []string{f}

@@ -54,7 +54,7 @@ func checkSuggested(t *testing.T, name, hint string) {
 	if !ok {
 		return
 	}
-	if clojureNames[name] {
+	if clojureNames()[name] {
 		t.Errorf("%s is a Clojure function, but the hint guesses: %s", name, hint)
 	}
 	for _, s := range strings.Split(strings.TrimSuffix(rest, "?"), ", ") {
@@ -72,7 +72,7 @@ func checkSuggested(t *testing.T, name, hint string) {
 // TestNoGuessForClojureNames: no Clojure function PTC-Lisp leaves out gets
 // a "did you mean" guess.
 func TestNoGuessForClojureNames(t *testing.T) {
-	for name := range clojureNames {
+	for name := range clojureNames() {
 		res := run(t, "(fn [] ("+name+"))", Env{})
 		if res.Err != nil && res.Err.Kind == undefinedSymbol {
 			checkSuggested(t, name, res.Err.Hint)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,8 +209,10 @@ func badInputCases() []badInput {
 		{"ToMessages/truncated second turn", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
 			field(field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", nil), &ptcsidecarv1.ToMessagesRequest{}, "turns", []byte{0x12, 0x05, '('})),
 			codes.Internal, "grpc: failed to unmarshal", "invalid wire-format data"},
-		{"ToMessages/too many list elements in all", tm(&ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: emptyBindings(maxListElements + 1)}}),
-			inv, "memory.bindings: ", "more than 100000 list elements"},
+		{"ToMessages/too many list elements in all", tm(&ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Prints: slices.Repeat([]string{"12345678"}, maxListElements)}}}),
+			inv, "turns[0].prints: ", "more than 100000 list elements"},
+		{"ToMessages/elements too small for the request's size", tm(&ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: emptyBindings(maxListElements)}}),
+			inv, "memory.bindings: ", "elements are too small for its size"},
 
 		// EvalTurn.
 		{"EvalTurn/no program", eval(&ptcsidecarv1.EvalTurnRequest{Program: "-"}), inv, "program: ", "empty"},

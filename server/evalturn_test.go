@@ -132,7 +132,7 @@ func TestEvalTurnReplaysToolCalls(t *testing.T) {
 func TestEvalTurnMemoryCarriesToTheNextTurn(t *testing.T) {
 	c := dial(t, Config{Limits: lisp.DefaultLimits()})
 	first, _ := runReplay(t, c, &ptcsidecarv1.EvalTurnRequest{
-		Program:    `(defn scale "Multiplies by the factor." [x] (* factor x)) (def factor 3) (scale 2)`,
+		Program:    `(declare factor) (defn scale "Multiplies by the factor." [x] (* factor x)) (def factor 3) (scale 2)`,
 		TurnNumber: 1,
 	})
 	if !first.GetSuccess() {

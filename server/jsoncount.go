@@ -55,9 +55,12 @@ func newJSONFields(l *requestLimits) jsonFields {
 }
 
 // CheckJSON counts the lists of data, the JSON of a request message of
-// this service of m's type, against the request's limits: INVALID_ARGUMENT
-// naming the list when it holds more than they allow, as checkCounts
-// answers a protobuf request; nil when it does not, or when data does not
+// this service of m's type, against the request's limits, and estimates
+// what it decodes to against the JSON's size: INVALID_ARGUMENT naming the
+// list when it holds more than they allow, as checkCounts answers a
+// protobuf request (whose estimate is judged against its protobuf size,
+// smaller than its JSON: a request the JSON's size allows can still be
+// refused once decoded, never the other way); nil when it does not, or when data does not
 // fit m's schema (decoding then fails where the count stopped). Messages
 // of other services pass.
 func (s *Service) CheckJSON(m proto.Message, data []byte) error {
@@ -65,8 +68,12 @@ func (s *Service) CheckJSON(m proto.Message, data []byte) error {
 	if schema == nil {
 		return nil
 	}
-	c := jsonCounter{data: data, fields: s.jsonFields, limits: s.limits}
-	if path, problem, _ := c.message(schema, 0); problem != "" {
+	c := jsonCounter{data: data, fields: s.jsonFields, limits: s.limits, t: tally{maxCost: s.limits.maxCost(len(data))}}
+	path, problem, _ := c.message(schema, 0)
+	if problem == costProblem {
+		problem = s.limits.overCost()
+	}
+	if problem != "" {
 		return invalidf(path, "%s", problem)
 	}
 	return nil
@@ -83,7 +90,7 @@ type jsonCounter struct {
 	pos    int
 	fields jsonFields
 	limits *requestLimits
-	total  int // list elements so far
+	t      tally // list elements and the estimate so far
 }
 
 // message walks an object of schema s, or null, from pos. It reports the
@@ -115,14 +122,29 @@ func (c *jsonCounter) message(s *wireSchema, depth int) (path, problem string, f
 			return "", "", false // protojson refuses an unknown field
 		}
 		switch {
+		case f.isMap:
+			path, problem, fits = c.mapObject(f, depth)
 		case f.list:
 			path, problem, fits = c.list(f, &counts, depth)
 		case f.sub != nil:
+			if c.space(); c.literal("null") {
+				fits = true // protojson leaves the field unset
+				break
+			}
+			if c.t.cost += f.cost; c.t.cost > c.t.maxCost {
+				return string(f.desc.Name()), costProblem, false
+			}
 			path, problem, fits = c.message(f.sub, depth+1)
 			if problem != "" {
 				path = string(f.desc.Name()) + "." + path
 			}
 		default:
+			if c.space(); f.cost > 0 && !bytes.HasPrefix(c.data[c.pos:], []byte("null")) {
+				// A oneof's member or an optional, allocated when set.
+				if c.t.cost += f.cost; c.t.cost > c.t.maxCost {
+					return string(f.desc.Name()), costProblem, false
+				}
+			}
 			fits = c.scalar()
 		}
 		if problem != "" || !fits {
@@ -153,15 +175,29 @@ func (c *jsonCounter) list(f *wireField, counts *[maxLimitedLists]int, depth int
 		return "", "", true
 	}
 	for i := 0; ; i++ {
-		c.total++
+		c.t.elements++
 		if f.limit > 0 {
 			counts[f.slot]++
 			if counts[f.slot] > f.limit {
 				return name, f.overLimit(), false
 			}
 		}
-		if c.total > c.limits.maxElements {
+		if c.t.elements > c.limits.maxElements {
 			return name, c.limits.overTotal(), false
+		}
+		c.t.cost += f.cost
+		if f.text {
+			// A text's length as written, never less than decoded.
+			if c.space(); c.pos < len(c.data) && c.data[c.pos] == '"' {
+				at := c.pos
+				if raw, _, ok := c.str(); ok {
+					c.t.cost += textSize(len(raw))
+				}
+				c.pos = at
+			}
+		}
+		if c.t.cost > c.t.maxCost {
+			return name, costProblem, false
 		}
 		if f.sub != nil {
 			path, problem, fits = c.message(f.sub, depth+1)
@@ -176,6 +212,57 @@ func (c *jsonCounter) list(f *wireField, counts *[maxLimitedLists]int, depth int
 		}
 		c.space()
 		if c.consume(']') {
+			return "", "", true
+		}
+		if !c.consume(',') {
+			return "", "", false
+		}
+	}
+}
+
+// mapObject walks the object (or null) of the map field f, adding each
+// entry and each message it holds to the estimate.
+func (c *jsonCounter) mapObject(f *wireField, depth int) (path, problem string, fits bool) {
+	name := string(f.desc.Name())
+	c.space()
+	if c.literal("null") {
+		return "", "", true
+	}
+	if !c.consume('{') {
+		return "", "", false
+	}
+	if c.space(); c.consume('}') {
+		return "", "", true
+	}
+	value := f.sub.fields[2].sub // a map entry's value is its field 2
+	for {
+		c.space()
+		key, ok := c.key()
+		if !ok {
+			return "", "", false
+		}
+		if c.space(); !c.consume(':') {
+			return "", "", false
+		}
+		if c.t.cost += f.cost; value != nil {
+			c.t.cost += value.alloc
+		}
+		if c.t.cost > c.t.maxCost {
+			return name, costProblem, false
+		}
+		if value != nil {
+			path, problem, fits = c.message(value, depth+1)
+			if problem != "" {
+				return fmt.Sprintf("%s[%s].%s", name, key, path), problem, false
+			}
+		} else {
+			fits = c.scalar()
+		}
+		if !fits {
+			return "", "", false
+		}
+		c.space()
+		if c.consume('}') {
 			return "", "", true
 		}
 		if !c.consume(',') {

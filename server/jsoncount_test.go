@@ -29,13 +29,16 @@ func TestCheckJSON(t *testing.T) {
 		{"eleven megabytes of empty turns", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":[` + many(4_000_000, "{}") + `]}`,
 			"turns: more than the limit of 5 turns (--max-turns)"},
 		{"empty bindings inside a turn", &ptcsidecarv1.RenderTraceRequest{},
-			`{"turns":[{},{"memory":{"bindings":[` + many(200_000, "{}") + `]}}]}`,
+			`{"turns":[{},{"memory":{"bindings":[` + many(100_001, `{"name":"`+strings.Repeat("b", 60)+`"}`) + `]}}]}`,
 			"turns[1].memory.bindings: the request holds more than 100000 list elements in all, the limit"},
 		{"prints by their proto name", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":[{"tool_calls":[{}],"prints":[` + many(100_000, `""`) + `]}]}`,
 			"turns[0].prints: the request holds more than 100000 list elements in all, the limit"},
 		{"previous results inside start", &ptcsidecarv1.EvalTurnStreamRequest{},
 			`{"start":{"program":"1","previousResults":[` + many(6, `{"edn":"1"}`) + `]}}`,
 			"start.previous_results: more than the limit of 5 results (--max-turns)"},
+		{"empty content parts", &ptcsidecarv1.ToMessagesRequest{}, `{"history":[{"role":"user","parts":[` + many(90_000, "{}") + `]}]}`,
+			"history[0].parts: the request's elements are too small for its size: decoded, it would take more than 2 times its bytes plus 3 MiB; " +
+				"send fewer, longer elements (join short content parts, messages, bindings or prints)"},
 		{"within the limits", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":[{"number":1,"result":{"edn":"[1 2]"}}],"options":{"tools":[{"name":"t"}]}}`, ""},
 		{"nested eight million deep", &ptcsidecarv1.ToMessagesRequest{}, `{"turns":` + strings.Repeat("[", 8_000_000), ""},
 		{"an unknown field before the turns", &ptcsidecarv1.ToMessagesRequest{}, `{"nope":1,"turns":[` + many(10, "{}") + `]}`, ""},
@@ -61,7 +64,10 @@ func TestCheckJSON(t *testing.T) {
 
 // FuzzCheckJSON holds the count of JSON to the count of what it decodes
 // to: where protojson decodes a request, CheckJSON refuses it exactly when
-// the methods' check does, with the same answer.
+// the methods' check does, with the same answer. (The estimate of what a
+// request decodes to is judged against the JSON's size in one and the
+// protobuf size in the other; no input of a fuzzer's size comes near its
+// 3 MiB slack.)
 func FuzzCheckJSON(f *testing.F) {
 	svc := New(Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
 	svc.limits.maxElements = 24

@@ -7,9 +7,20 @@ package main_test
 // cannot depend on the machine's speed.
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
@@ -62,5 +73,208 @@ func TestDecodeAttacksUnderLoad(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// tinyShape is a request of n elements as small as its list allows.
+type tinyShape struct {
+	name   string
+	method string
+	req    func(n int) proto.Message
+}
+
+// tinyShapes are the worst requests of small elements, one for each kind
+// of list a request holds: a few bytes on the wire, a message of a
+// hundred to five hundred bytes decoded, and what the server builds from
+// it.
+func tinyShapes() []tinyShape {
+	chat := func(strategy string, message func(i int) *ptcsidecarv1.ChatMessage) func(n int) proto.Message {
+		return func(n int) proto.Message {
+			msgs := make([]*ptcsidecarv1.ChatMessage, n)
+			for i := range msgs {
+				msgs[i] = message(i)
+			}
+			return &ptcsidecarv1.ToMessagesRequest{History: msgs, Options: &ptcsidecarv1.Options{Strategy: strategy}}
+		}
+	}
+	role := func(i int) string { return []string{"user", "assistant"}[i%2] }
+	bindings := func(n int) []*ptcsidecarv1.Binding {
+		out := make([]*ptcsidecarv1.Binding, n)
+		for i := range out {
+			out[i] = &ptcsidecarv1.Binding{Name: fmt.Sprintf("b%d", i), Value: &ptcsidecarv1.Value{Edn: "1"}}
+		}
+		return out
+	}
+	parts := func(text string) func(n int) proto.Message {
+		return func(n int) proto.Message {
+			return chat("loop-slice", func(i int) *ptcsidecarv1.ChatMessage {
+				parts := make([]*ptcsidecarv1.ContentPart, 9)
+				for j := range parts {
+					parts[j] = &ptcsidecarv1.ContentPart{Type: "text", Text: text + strconv.Itoa(j)}
+				}
+				return &ptcsidecarv1.ChatMessage{Role: role(i), Parts: parts}
+			})(n / 10)
+		}
+	}
+	return []tinyShape{
+		{"history of 9 one-word parts a message, loop-slice", "ToMessages", parts("")},
+		// The same, larger: up to 4 and 16 MiB within the 100,000 elements.
+		{"history of 9 parts of 40 letters, loop-slice", "ToMessages", parts(strings.Repeat("w", 40))},
+		{"history of 9 parts of 170 letters, loop-slice", "ToMessages", parts(strings.Repeat("w", 170))},
+		{"history of one-letter text parts, one message, turn-aware", "ToMessages", func(n int) proto.Message {
+			return chat("turn-aware", func(int) *ptcsidecarv1.ChatMessage {
+				parts := make([]*ptcsidecarv1.ContentPart, n)
+				for i := range parts {
+					parts[i] = &ptcsidecarv1.ContentPart{Type: "text", Text: "w"}
+				}
+				return &ptcsidecarv1.ChatMessage{Role: "user", Parts: parts}
+			})(1)
+		}},
+		{"history of one-letter messages, loop-slice", "ToMessages", chat("loop-slice", func(i int) *ptcsidecarv1.ChatMessage {
+			return &ptcsidecarv1.ChatMessage{Role: role(i), Content: "w"}
+		})},
+		{"tool calls of one letter, clear-tool-results", "ToMessages", func(n int) proto.Message {
+			calls := make([]*ptcsidecarv1.ChatToolCall, n)
+			for i := range calls {
+				calls[i] = &ptcsidecarv1.ChatToolCall{Id: strconv.Itoa(i), Name: "t"}
+			}
+			return &ptcsidecarv1.ToMessagesRequest{History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"}, {Role: "assistant", ToolCalls: calls}},
+				Options: &ptcsidecarv1.Options{Strategy: "clear-tool-results"}}
+		}},
+		{"memory of one-line bindings, cache-stable", "ToMessages", func(n int) proto.Message {
+			return &ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: bindings(n)}, Options: &ptcsidecarv1.Options{Strategy: "cache-stable"},
+				Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "1", Success: true, Result: &ptcsidecarv1.Value{Edn: "1"}}}}
+		}},
+		{"turns of empty tool calls, cache-stable", "ToMessages", func(n int) proto.Message {
+			turns := make([]*ptcsidecarv1.Turn, 1000)
+			for i := range turns {
+				turns[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: "1", Success: true, ToolCalls: make([]*ptcsidecarv1.ToolCall, n/1000)}
+			}
+			return &ptcsidecarv1.ToMessagesRequest{Turns: turns, Options: &ptcsidecarv1.Options{Strategy: "cache-stable"}}
+		}},
+		{"a turn of one-letter prints, single-user-coalesced", "ToMessages", func(n int) proto.Message {
+			return &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "1", Success: true, Prints: slices.Repeat([]string{"p"}, n)}}}
+		}},
+		{"options of one-letter excluded tools", "ToMessages", func(n int) proto.Message {
+			return &ptcsidecarv1.ToMessagesRequest{History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"}},
+				Options: &ptcsidecarv1.Options{Strategy: "clear-tool-results", ExcludeTools: slices.Repeat([]string{"t"}, n)}}
+		}},
+		{"prelude of one-line bindings", "EvalTurn", func(n int) proto.Message {
+			return &ptcsidecarv1.EvalTurnRequest{Program: "1", Prelude: &ptcsidecarv1.Memory{Bindings: bindings(n)}, Limits: evalLimits()}
+		}},
+		{"tools of one letter", "EvalTurn", func(n int) proto.Message {
+			tools := make([]*ptcsidecarv1.ToolSpec, n)
+			for i := range tools {
+				tools[i] = &ptcsidecarv1.ToolSpec{Name: "t" + strconv.Itoa(i)}
+			}
+			return &ptcsidecarv1.EvalTurnRequest{Program: "1", Tools: tools, Limits: evalLimits()}
+		}},
+	}
+}
+
+// sendHTTP sends req to the HTTP listener in the Connect protocol, as
+// JSON gzipped or as protobuf, and returns how it ended and the request's
+// size (a gzipped one's once decompressed).
+func sendHTTP(t *testing.T, p *process, method string, req proto.Message, gzipped bool) (out attackOutcome, size int) {
+	t.Helper()
+	var text []byte
+	var err error
+	if gzipped {
+		text, err = protojson.Marshal(req)
+	} else {
+		text, err = proto.Marshal(req)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := bytes.NewBuffer(text)
+	if gzipped {
+		body = &bytes.Buffer{}
+		z := gzip.NewWriter(body)
+		z.Write(text)
+		z.Close()
+	}
+	hr, err := http.NewRequestWithContext(testContext(t), http.MethodPost, "http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/"+method, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gzipped {
+		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set("Content-Encoding", "gzip")
+	} else {
+		hr.Header.Set("Content-Type", "application/proto")
+		hr.Header.Set("Connect-Protocol-Version", "1")
+	}
+	out.got, out.message = postAnswer(t, hr)
+	return out, len(text)
+}
+
+// postAnswer sends hr over HTTP/2 and returns the answer's outcome, as
+// answerCode reads it, and its error's message.
+func postAnswer(t *testing.T, hr *http.Request) (got, message string) {
+	t.Helper()
+	resp, err := httpClients()["HTTP/2"].Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = answerCode(t, resp, raw)
+	if got == "ok" {
+		return got, ""
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/connect+") {
+		return got, connectStreamError(raw)
+	}
+	var e struct{ Message string }
+	json.Unmarshal(raw, &e)
+	return got, e.Message
+}
+
+// TestTinyElements sends each tiny shape at growing sizes over gRPC and
+// HTTP (JSON, JSON gzipped, whose size is its decompressed size, and
+// Connect's protobuf), to a server of its own for each: every size is served or refused naming a
+// list (INVALID_ARGUMENT), and the server's peak RSS stays within 16 times
+// the request plus 32 MiB, the bound of decoding.
+func TestTinyElements(t *testing.T) {
+	skipIfShort(t) // a server per shape and listener, several sizes each
+	for _, shape := range tinyShapes() {
+		for _, listener := range []string{"gRPC", "HTTP", "HTTP gzip", "HTTP proto"} {
+			t.Run(shape.name+"/"+listener, func(t *testing.T) {
+				p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+				before := peakRSSBytes(t, p.cmd.Process.Pid)
+				refused := 0
+				for n := 10_000; n <= 100_000 && refused < 2; n = n * 3 / 2 {
+					var out attackOutcome
+					var size int
+					if strings.HasPrefix(listener, "HTTP ") {
+						out, size = sendHTTP(t, p, shape.method, shape.req(n), listener == "HTTP gzip")
+					} else {
+						out, size = sendAttack(t, p, listener, attack{name: shape.name, method: shape.method, req: func() proto.Message { return shape.req(n) }})
+					}
+					peak := peakRSSBytes(t, p.cmd.Process.Pid) - before
+					bound := 16*int64(size) + attackOverhead
+					if shape.method == "EvalTurn" {
+						bound += allocBudget
+					}
+					t.Logf("%-52s %-9s %6d elements %6.2f MiB  %-16s peak +%3d MiB (%4.1fx; bound %3d MiB)  %.90s", shape.name, listener, n,
+						float64(size)/mib, out.got, peak/mib, float64(peak)/float64(size), bound/mib, out.message)
+					switch {
+					case out.got == "INVALID_ARGUMENT" && strings.Contains(out.message, "too small for its size"):
+						refused++
+					case out.got == "INVALID_ARGUMENT" && strings.Contains(out.message, "limit"):
+						refused = 2 // a count over its limit: no larger size is read
+					case out.got != "ok":
+						t.Errorf("%d elements: %s (%.300s), want ok or INVALID_ARGUMENT naming the list", n, out.got, out.message)
+					}
+					if peak > bound*raceSlowdown {
+						t.Errorf("%d elements, %.2f MiB: peak RSS rose %d MiB, over 16 times the request plus %d MiB", n, float64(size)/mib, peak/mib, (bound-16*int64(size))/mib)
+					}
+				}
+			})
+		}
 	}
 }

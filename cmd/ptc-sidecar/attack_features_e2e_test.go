@@ -136,8 +136,10 @@ func featureAttacks() []inputAttack {
 				return b
 			}}, 2 * time.Second},
 		// Content parts: each part's media is sniffed from its data. A
-		// part is 66 bytes on the wire and three messages once decoded.
-		{attack{name: "99,000 PNG image parts", method: "ToMessages", expect: "ok", kind: kindValues, req: func() proto.Message {
+		// part is 66 bytes on the wire and three messages once decoded:
+		// more than the size rule allows (twice the bytes plus 3 MiB), so
+		// the request is refused before any part is sniffed.
+		{attack{name: "99,000 PNG image parts", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindValues, req: func() proto.Message {
 			parts := make([]*ptcsidecarv1.ContentPart, 99_000)
 			for i := range parts {
 				parts[i] = &ptcsidecarv1.ContentPart{Type: "image", Data: png, MediaType: "image/png"}

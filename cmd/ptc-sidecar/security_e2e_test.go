@@ -213,23 +213,52 @@ func checkInvalid(t *testing.T, what string, err error, wantPrefix string) {
 // accepts, 16 MiB of nothing but empty turns (8.4 million, two bytes each,
 // about 1.3 GB once decoded): the server counts them on the wire, decodes
 // only up to the first turn over --max-turns and answers INVALID_ARGUMENT,
-// its peak memory a small multiple of the request's size.
+// its peak memory a small multiple of the request's size. The same with
+// 16 MiB of empty content parts in one history message, which only the
+// request's 100,000 elements limit (what they decode to, 22 MB, is within
+// what 16 MiB allow); and their JSON over HTTP.
 func TestRequestCostsWhatItsSizeAllows(t *testing.T) {
 	t.Parallel()
-	p := start(t, "--listen", "127.0.0.1:0")
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
 	conn := p.client()
-	msg := bytes.Repeat([]byte{0x0a, 0x00}, (16<<20-16)/2) // ToMessagesRequest.turns is field 1
+	turns := bytes.Repeat([]byte{0x0a, 0x00}, (16<<20-16)/2) // ToMessagesRequest.turns is field 1
+	parts := protowire.AppendTag(nil, fieldNumber(&ptcsidecarv1.ToMessagesRequest{}, "history"), protowire.BytesType)
+	parts = protowire.AppendBytes(parts, bytes.Repeat([]byte{0x4a, 0x00}, (16<<20-16)/2)) // ChatMessage.parts is field 9
+	cases := []struct {
+		name, json string
+		wire       []byte
+		want       string
+	}{
+		{"8.4 million empty turns", `{"turns":[` + strings.Repeat("{},", 5_000_000) + `{}]}`, turns, "turns: more than the limit of 1000 turns"},
+		{"8.4 million empty content parts", `{"history":[{"parts":[` + strings.Repeat("{},", 5_000_000) + `{}]}]}`, parts,
+			"history[0].parts: the request holds more than 100000 list elements in all"},
+	}
 	before := procStatusBytes(t, p.cmd.Process.Pid, "VmHWM")
-	for range 3 {
-		err := conn.Invoke(testContext(t), ptcsidecarv1.SidecarService_ToMessages_FullMethodName, msg, new(ptcsidecarv1.ToMessagesResponse),
-			grpc.ForceCodecV2(rawCodec{}), grpc.MaxCallSendMsgSize(32<<20))
-		checkInvalid(t, "8.4 million empty turns", err, "turns: more than the limit of 1000 turns")
+	for _, tc := range cases {
+		for range 3 {
+			err := conn.Invoke(testContext(t), ptcsidecarv1.SidecarService_ToMessages_FullMethodName, tc.wire, new(ptcsidecarv1.ToMessagesResponse),
+				grpc.ForceCodecV2(rawCodec{}), grpc.MaxCallSendMsgSize(32<<20))
+			checkInvalid(t, tc.name, err, tc.want)
+		}
 	}
 	peak := procStatusBytes(t, p.cmd.Process.Pid, "VmHWM")
-	t.Logf("peak RSS %d MiB before, %d MiB after three %d MiB requests", before>>20, peak>>20, len(msg)>>20)
+	t.Logf("peak RSS %d MiB before, %d MiB after three %d MiB requests of each kind", before>>20, peak>>20, len(turns)>>20)
 	// The race detector's shadow memory scales everything the server holds.
-	if peak-before > 8*int64(len(msg))*raceSlowdown {
-		t.Errorf("peak RSS grew by %d MiB for a %d MiB request", (peak-before)>>20, len(msg)>>20)
+	if peak-before > 8*int64(len(turns))*raceSlowdown {
+		t.Errorf("peak RSS grew by %d MiB for a %d MiB request", (peak-before)>>20, len(turns)>>20)
+	}
+	// JSON is wordier, and vanguard holds the body while CheckJSON counts
+	// it: the bound of decoding, 16 times the JSON plus 32 MiB.
+	for _, tc := range cases {
+		out, size := sendAttack(t, p, "HTTP", attack{name: tc.name, method: "ToMessages", json: func() []byte { return []byte(tc.json) }})
+		if out.got != "INVALID_ARGUMENT" || !strings.HasPrefix(out.message, tc.want) {
+			t.Errorf("%s in %d MiB of JSON: %s %.200s, want INVALID_ARGUMENT starting %q", tc.name, size>>20, out.got, out.message, tc.want)
+		}
+		peak := procStatusBytes(t, p.cmd.Process.Pid, "VmHWM")
+		t.Logf("%s in %d MiB of JSON: peak RSS %d MiB", tc.name, size>>20, peak>>20)
+		if peak-before > (16*int64(size)+attackOverhead)*raceSlowdown {
+			t.Errorf("peak RSS grew by %d MiB for %d MiB of JSON", (peak-before)>>20, size>>20)
+		}
 	}
 	if code := p.terminate(); code != 0 {
 		t.Errorf("exit code %d", code)
