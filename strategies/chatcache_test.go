@@ -19,7 +19,6 @@ import (
 func TestChatCutsMoveInSteps(t *testing.T) {
 	rem := NewRemembered(memo.New(128 << 20))
 	anthropic, _ := resolvePricing("anthropic", nil, nil)
-	openai, _ := resolvePricing("openai", nil, nil)
 	for _, c := range codingSessions() {
 		for _, cfg := range []struct {
 			strategy string
@@ -28,10 +27,7 @@ func TestChatCutsMoveInSteps(t *testing.T) {
 			{"token-budget", func(o *Options) { o.MaxTokens = 8000 }},
 			{"token-budget", func(o *Options) { o.MaxTokens = 32000; o.TrimTo = 16000 }},
 			{"clear-tool-results", func(o *Options) { o.Trigger = 20000 }},
-			// Under Anthropic's rates turn-aware's steps are not repaid on
-			// these sessions (planLedger) and it sends them whole; OpenAI's
-			// reads at half a fresh token repay them.
-			{"turn-aware", func(o *Options) { o.Pricing = openai }},
+			{"turn-aware", nil},
 		} {
 			opts := chatDefaults()
 			opts.Strategy, opts.Pricing = cfg.strategy, anthropic

@@ -82,9 +82,10 @@ func keepsEvidence(ch *chatHistory, opts *Options) bool {
 // of the history before its last copied message is sent too, and every
 // other message there it left out is replaced by a ledger note. Messages
 // after the last copied one are left out, as before, unless the caller asks
-// for the ledger to reach the end of the history (all). Units from
-// plan.wholeFrom on are sent whole (planLedger: their notes would not be
-// repaid yet).
+// for the ledger to reach the end of the history (all). With a plan
+// (loop-slice), units from plan.wholeFrom on are sent whole (planLedger:
+// their notes would not be repaid yet); without one (turn-aware), a unit
+// takes its full note where that note repays writing it (notePaysBack).
 func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing, plan *ledgerPlan) {
 	kept := make(map[int]bool, len(out.from))
 	last := -1

@@ -1,11 +1,10 @@
 package strategies
 
-// The bill plan of loop-slice's and turn-aware's ledger. A unit that turns
-// from whole into a note (loop-slice: when a newer loop replaces it;
-// turn-aware: when the window steps past it) rewrites the prompt from that
-// unit on: what follows it is written to the cache afresh where it would
-// have been read, a cost that only the calls after it repay. A session may
-// end on any call, so no call may bring what the strategy has billed so far
+// The bill plan of loop-slice's ledger. A unit that turns from whole into
+// a note when a newer loop replaces it rewrites the prompt from that unit
+// on: what follows it is written to the cache afresh where it would have
+// been read, a cost that only the calls after it repay. A session may end
+// on any call, so no call may bring what the strategy has billed so far
 // above what the raw history would have billed for the same calls. The
 // strategy is stateless but sees the whole history: it replays the calls
 // before this one (each assistant message ends one), pricing its own
@@ -15,6 +14,12 @@ package strategies
 // whole and the prompt grows by appending, which costs no more than the raw
 // history's call, since the prompt it appends to is no longer than the raw
 // history.
+//
+// turn-aware does not plan: its window and its ledger are what the caller
+// asked for, and under cache pricing its first step is never repaid on the
+// call that takes it, so a planned turn-aware would never step and would
+// send the raw history (docs/CHAT_STRATEGIES.md, "Where the bill bound
+// applies").
 
 // planUnit is one unit of the repaired history, as the plan prices it.
 type planUnit struct {
@@ -177,8 +182,8 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 			continue
 		}
 		raw := r*float64(rawBefore[prevEnd]) + w*float64(rawBefore[end]-rawBefore[prevEnd])
-		// The units leaving the part sent whole (one, for loop-slice; a
-		// window's worth at a step of turn-aware) take the longest form
+		// The units leaving the part sent whole (one at a time for
+		// loop-slice; any number for a start that steps) take the longest form
 		// paid for, all alike: a note of the first already rewrites the
 		// prompt after it, so the others' notes cost little more.
 		var leaving []*planUnit
@@ -201,8 +206,8 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 	return plan, nil
 }
 
-// notePaidFor gives the units leaving the part sent whole (one, for
-// loop-slice; a window's worth at a step of turn-aware) the longest form of
+// notePaidFor gives the units leaving the part sent whole (one at a time
+// for loop-slice; any number for a start that steps) the longest form of
 // shorterNotes that paid reports paid for, all alike (a note of the first
 // already rewrites the prompt after it, so the others' notes cost little
 // more), or, where none is, leaves them whole for good. The longest form is

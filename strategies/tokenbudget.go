@@ -3,7 +3,6 @@ package strategies
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -105,7 +104,7 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 	// yet, so that the kept part's first cut, and every cut after it, lands
 	// where it would with the ledger full.
 	reserve := budgetLedgerShare(opts.MaxTokens, low)
-	cut, reserve := ch.budgetCut(openings, sent, counts, fixed, nudgeTokens, opts.MaxTokens-reserve, max(low-reserve, 1), reserve, opts.Pricing, noteTokens)
+	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens-reserve, max(low-reserve, 1), noteTokens)
 	if noteErr != nil {
 		return nil, noteErr
 	}
@@ -201,38 +200,23 @@ func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok cou
 	return nil
 }
 
-// budgetCut returns the position in ch.seq where the kept messages begin,
-// and the tokens the ledger may take. It replays the history call by call
-// (each assistant message ends one), as the calls before this one saw it:
-// the kept part starts at the history's beginning; whenever the output
-// grows past budget, the cut moves to the first unit from which it holds at
-// most low tokens (the latest unit is kept if it fits the budget on its
-// own). fixed are the tokens every output holds (the system prompt); the
-// message that opens a kept part (openings), or the synthetic nudge (nudge
-// tokens), counts too.
-//
-// A cut rewrites all it keeps and the ledger, which only the calls after it
-// repay, and a conversation may end on any call. Under a pricing that
-// caches, the replay prices each call of the strategy's and of the raw
-// history (counts are the history's tokens), and a cut keeps of the earlier
-// messages and the ledger no more than what the strategy saved so far, and
-// reading the raw history instead would cost, pay for: a cut with nothing
-// saved keeps the newest messages and the request, which the raw history's
-// call writes or reads too, so no call brings the bill above the raw
-// history's.
-func (ch *chatHistory) budgetCut(openings []opening, sent, counts []textCounts, fixed, nudge, budget, low, reserve int, rate Pricing, noteTokens func(unit []int) int) (int, int) {
+// budgetCut returns the position in ch.seq where the kept messages begin.
+// It replays the history unit by unit (a tool loop, or any other single
+// message), as the calls before this one saw it: the kept part starts at
+// the history's beginning; whenever the output grows past budget, the cut
+// moves to the first unit from which it holds at most low tokens (the
+// latest unit is kept if it fits the budget on its own). fixed are the
+// tokens every output holds (the system prompt); the message that opens a
+// kept part (openings), or the synthetic nudge (nudge tokens), counts too.
+func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, budget, low int, noteTokens func(unit []int) int) int {
 	seq := ch.seq
 	sum := make([]int, len(seq)+1) // sum[p]: tokens of seq[:p]
 	var units []int                // positions in seq where a unit starts
 	for p, i := range seq {
-		sum[p+1] = sum[p] + sent[i].tokens
+		sum[p+1] = sum[p] + counts[i].tokens
 		if ch.h[i].Role != RoleTool {
 			units = append(units, p)
 		}
-	}
-	rawBefore := make([]int, len(ch.h)+1) // the raw history's tokens before h[i]
-	for i := range ch.h {
-		rawBefore[i+1] = rawBefore[i] + counts[i].tokens
 	}
 	// size is the tokens of the output of the call whose history ends at
 	// seq[e], with the kept part seq[c:e]. That call saw no user message
@@ -242,7 +226,7 @@ func (ch *chatHistory) budgetCut(openings []opening, sent, counts []textCounts, 
 		o := openings[c]
 		switch {
 		case o.lead >= 0:
-			return fixed + sent[o.lead].tokens + sum[e] - sum[c]
+			return fixed + counts[o.lead].tokens + sum[e] - sum[c]
 		case (o.nudge || o.start >= e) && !ch.openai && c < e:
 			// The first unit is sent as a note, the nudge last.
 			end := c + 1
@@ -255,62 +239,24 @@ func (ch *chatHistory) budgetCut(openings []opening, sent, counts []textCounts, 
 		}
 		return fixed + sum[e] - sum[o.start]
 	}
-	caches := rate.WriteRate > rate.ReadRate
-	r, w := rate.ReadRate, rate.WriteRate
-	var saved float64 // what the raw history billed more, over the calls so far
-	cut, k := 0, 0    // k: index in units of the cut
-	ledger := 0       // the ledger's tokens at the cut
-	prevSize, prevRaw := -1, 0
+	cut, k := 0, 0 // k: index in units of the cut
 	for u := range units {
 		e := len(seq)
 		if u+1 < len(units) {
 			e = units[u+1]
 		}
-		if e < len(seq) && ch.h[seq[e]].Role != RoleAssistant {
-			continue // not the end of a call's history
+		if size(cut, e) <= budget {
+			continue
 		}
-		raw := rawBefore[len(ch.h)]
-		if e < len(seq) {
-			raw = rawBefore[seq[e]]
+		for k < u && size(units[k], e) > low {
+			k++
 		}
-		rawCost := w * float64(raw)
-		if prevSize >= 0 {
-			rawCost = r*float64(prevRaw) + w*float64(raw-prevRaw)
+		cut = units[k]
+		if size(cut, e) > budget {
+			cut, k = e, u+1 // not even the latest unit fits
 		}
-		cutNow := size(cut, e) > budget
-		if cutNow {
-			// afford: what this call may write of the kept part (beyond
-			// the system prompt) and the ledger together.
-			afford := math.Inf(1)
-			if caches && prevSize >= 0 {
-				afford = (saved + rawCost - r*float64(fixed)) / w
-			}
-			for k < u && (size(units[k], e) > low || float64(size(units[k], e)-fixed) > afford) {
-				k++
-			}
-			cut = units[k]
-			if size(cut, e) > budget {
-				cut, k = e, u+1 // not even the latest unit fits
-			}
-			ledger = reserve
-			if left := afford - float64(size(cut, e)-fixed); left < float64(reserve) {
-				ledger = max(int(left), 0)
-			}
-		}
-		now := size(cut, e) + ledger
-		var cost float64
-		switch {
-		case prevSize < 0:
-			cost = w * float64(now)
-		case cutNow:
-			cost = r*float64(fixed) + w*float64(now-fixed)
-		default:
-			cost = r*float64(prevSize) + w*float64(now-prevSize)
-		}
-		saved += rawCost - cost
-		prevSize, prevRaw = now, raw
 	}
-	return cut, ledger
+	return cut
 }
 
 // budgetShortfall explains why a budget cannot hold even the system prompt

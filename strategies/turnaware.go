@@ -42,12 +42,8 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 	// steps, so the prompt keeps its beginning (and its cache) while the
 	// current turn grows past the window.
 	first := ch.lastN(opts.ScanWindow)
-	var plan *ledgerPlan
 	if keepsEvidence(ch, opts) {
-		var err error
-		if first, plan, err = ch.plannedStep(req); err != nil {
-			return nil, err
-		}
+		first = ch.firstStep(opts.ScanWindow)
 	}
 	w := ch.scan(first)
 	prompt, source := ch.currentPrompt(w, opts)
@@ -74,7 +70,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 			out.addNudge(opts)
 		}
 		out.copyFrom(ch, kept...)
-		addLedger(ch, &out, true, opts.Pricing, plan)
+		addLedger(ch, &out, true, opts.Pricing, nil)
 	case source == promptWindow:
 		// History before the turn is compressed to its latest tool loop.
 		// Where the provider wants the user first, finish leads it with the
@@ -191,25 +187,21 @@ func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 	*out = kept
 }
 
-// plannedStep is where turn-aware's window starts outside seed 002's
-// world (firstStep's start), as a position in ch.ns, and the plan of the
-// ledger before it: each unit the window steps past becomes a note only
-// where what the strategy saved on the calls before pays for the rewrite
-// (planLedger).
-func (ch *chatHistory) plannedStep(req *Request) (int, *ledgerPlan, error) {
-	n := req.Options.ScanWindow
-	plan, err := ch.planLedger(req, func(end int) int {
-		c, _ := slices.BinarySearch(ch.ns, end) // messages before end
-		if c <= 3*n {
-			return 0
-		}
-		return ch.ns[(c-n)/n*n]
-	})
-	if err != nil {
-		return 0, nil, err
+// firstStep is where turn-aware's window starts outside seed 002's world:
+// the whole history while it holds at most three windows of n messages,
+// then a start that steps by n. A step rewrites the prompt from the first
+// unit it turns into a note on, and that rewrite is repaid only over the
+// calls that follow: a conversation that ends a few calls after its first
+// step (a customer-service dialogue, a 40-call coding session) bills more
+// than its raw history, which is why the first step waits for three
+// windows. Steps of one window, rather than two, let the ledger take over
+// each stretch of a long session sooner and rewrite less at each step
+// (docs/CHAT_STRATEGIES.md, "turn-aware").
+func (ch *chatHistory) firstStep(n int) int {
+	if len(ch.ns) <= 3*n {
+		return 0
 	}
-	p, _ := slices.BinarySearch(ch.ns, plan.wholeFrom)
-	return p, plan, nil
+	return ch.stepped(n)
 }
 
 // quotedList writes names as a JSON-style list of strings, as an option's
