@@ -206,6 +206,15 @@ func describe(v Value) string {
 	return fmt.Sprintf("%s %s", v.TypeName(), r)
 }
 
+// castError is Clojure's ClassCastException for an argument of a kind the
+// function casts to the Java interface iface (clojure.lang.Associative for
+// assoc, java.util.Map$Entry for reduce-kv's items): a type error here,
+// caught by the same class.
+func castError(fn, want string, v Value, iface string) *Error {
+	return typeErrorf(fn, want, v).
+		asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class "+iface)
+}
+
 func boolValue(b bool) Value {
 	if b {
 		return trueValue

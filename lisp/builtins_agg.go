@@ -152,6 +152,9 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 		}
 		return acc, nil
 	case *Vector:
+		if m.list {
+			return reduceKVEntries(th, args[0], acc, m)
+		}
 		for i, e := range m.elems {
 			if acc, err = call(th, "reduce-kv", args[0], acc, Int(i), e); err != nil {
 				return nil, err
@@ -160,6 +163,23 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 		return acc, nil
 	}
 	return nil, typeErrorf("reduce-kv", "a map", args[2])
+}
+
+// reduceKVEntries is Clojure's reduce-kv of a list: a sequence, whose
+// items must be map entries, read as key and value.
+func reduceKVEntries(th *Thread, f, acc Value, l *Vector) (Value, error) {
+	for _, e := range l.elems {
+		entry, ok := e.(*Vector)
+		if !ok || !entry.entry {
+			return nil, castError("reduce-kv", "a map, a vector or a sequence of map entries", e, "java.util.Map$Entry").
+				WithHint("reduce-kv reads a map's keys and values or a vector's indexes and items; over a sequence use (reduce (fn [acc x] ...) init xs)")
+		}
+		var err error
+		if acc, err = call(th, "reduce-kv", f, acc, entry.elems[0], entry.elems[1]); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
 }
 
 // fieldValues returns (key item) for each item, skipping nil results and

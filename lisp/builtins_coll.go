@@ -1087,6 +1087,11 @@ func builtinLast(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinNth(th *Thread, args []Value) (Value, error) {
+	switch args[0].(type) {
+	case *Map, *Set:
+		return nil, nthUnsupported(typeErrorf("nth", "a vector, list, string or nil", args[0]).
+			WithHint("take the item of its sequence: (nth (seq coll) i)"), args[0])
+	}
 	i, err := toInt("nth", args[1])
 	if err != nil {
 		return nil, err
@@ -1249,8 +1254,8 @@ func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
 
 func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
-	if !ok {
-		return nil, typeErrorf("subvec", "a vector", args[0])
+	if !ok || v.list {
+		return nil, castError("subvec", "a vector", args[0], "clojure.lang.IPersistentVector")
 	}
 	start, err := toInt("subvec", args[1])
 	if err != nil {
@@ -1306,7 +1311,20 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 	return nil, typeErrorf("pop", "a vector", args[0])
 }
 
+// nthUnsupported is Clojure's UnsupportedOperationException for nth of a
+// map or set, which has no index: nth itself, and what Clojure reads with
+// nth (a [...] pattern, distinct's first step).
+func nthUnsupported(e *Error, v Value) *Error {
+	return e.asJava("UnsupportedOperationException", "nth not supported on this type: "+shortJavaClass(v))
+}
+
 func builtinDistinct(th *Thread, args []Value) (Value, error) {
+	switch args[0].(type) {
+	case *Map, *Set:
+		// Clojure 1.11's distinct destructures its argument with [f :as xs].
+		return nil, nthUnsupported(typeErrorf("distinct", "a vector, list, string or nil", args[0]).
+			WithHint("its entries or members are distinct already; for a sequence of them use (seq coll)"), args[0])
+	}
 	elems, err := seqOf(th, "distinct", args[0], anySeq)
 	if err != nil {
 		return nil, err

@@ -155,6 +155,9 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 	if err := functionArgs("comp", args); err != nil {
 		return nil, err
 	}
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (comp f) is f itself
+	}
 	fs := slices.Clone(args)
 	return madeFn(th, "comp", args, func(th *Thread, xs []Value) (Value, error) {
 		if len(fs) == 0 {
@@ -179,6 +182,9 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 func builtinPartial(th *Thread, args []Value) (Value, error) {
 	if err := functionArgs("partial", args[:1]); err != nil {
 		return nil, err
+	}
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (partial f) is f itself
 	}
 	f, fixed := args[0], slices.Clone(args[1:])
 	return madeFn(th, "partial", args, func(th *Thread, xs []Value) (Value, error) {

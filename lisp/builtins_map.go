@@ -181,6 +181,10 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		}
 		return emptyMap.assoc(key, val), nil
 	case *Vector:
+		if c.list {
+			return nil, castError(fn, "a map, vector or nil", coll, "clojure.lang.Associative").
+				WithHint("a list has no index to set: make a vector of it first, (vec xs)")
+		}
 		i, ok := key.(Int)
 		if _, isFloat := floatValue(key); isFloat { // even 1.0, as Clojure's
 			return nil, Errorf(typeError, "%s of a vector takes an integer index, got %s", fn, describe(key)).

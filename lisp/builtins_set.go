@@ -2,9 +2,9 @@ package lisp
 
 import "slices"
 
-// Set functions (spec 3.9 and clojure.set). Set operations accept sets and,
-// for convenience, any other collection, which is read as the set of its
-// items; nil is the empty set.
+// Set functions (spec 3.9 and clojure.set). Set operations take sets and
+// nil, the empty set; another argument gets what Clojure's do with it
+// (builtins_setkinds.go).
 var setBuiltins = []*Builtin{
 	{Name: "set", Sig: "(set coll)", Doc: "set of the items of coll", Category: "set",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSet,
@@ -73,6 +73,9 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
 		return args[0], nil // Clojure's (union s) is s, nil included
 	}
+	if !setKindsOnly(args...) {
+		return unionOfKinds(th, args)
+	}
 	sets, err := setsOf(th, "union", args)
 	if err != nil {
 		return nil, err
@@ -103,6 +106,12 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 // the last of the smallest: the result is sorted when the set it was
 // filtered from last is.
 func builtinIntersection(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (intersection s) is s
+	}
+	if !setKindsOnly(args...) {
+		return intersectionOfKinds(th, args)
+	}
 	for _, a := range args {
 		if _, ok := a.(NilType); ok {
 			return Nil, nil // Clojure starts from the smallest set, and nil is the smallest
@@ -141,6 +150,12 @@ func builtinDifference(th *Thread, args []Value) (Value, error) {
 	if args[0] == Nil {
 		return Nil, nil // Clojure removes from s1 itself
 	}
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (difference s) is s
+	}
+	if !setKindsOnly(args...) {
+		return differenceOfKinds(th, args)
+	}
 	sets, err := setsOf(th, "difference", args)
 	if err != nil {
 		return nil, err
@@ -173,6 +188,9 @@ func keepItems(th *Thread, from, in *Set, keepIfIn bool) (*Set, error) {
 }
 
 func subset(th *Thread, fn string, a, b Value) (Value, error) {
+	if !setKindsOnly(a, b) {
+		return subsetOfKinds(th, fn, a, b)
+	}
 	sa, err := setOf(th, fn, a)
 	if err != nil {
 		return nil, err
@@ -201,9 +219,9 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinSelect(th *Thread, args []Value) (Value, error) {
-	s, err := setOf(th, "select", args[1])
-	if err != nil {
-		return nil, err
+	s, ok := args[1].(*Set)
+	if !ok {
+		return selectOfKinds(th, args[0], args[1]) // nil is nil, as Clojure's
 	}
 	elems, err := s.seqElems(th)
 	if err != nil {

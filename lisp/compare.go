@@ -71,9 +71,16 @@ func compareValues(a, b Value, fn string) (int, error) {
 			return 1, nil
 		}
 	case *Vector:
-		if y, ok := b.(*Vector); ok {
+		if y, ok := b.(*Vector); ok && !x.list && !y.list {
 			return compareVectors(x, y, fn)
 		}
+		if x.list {
+			// A vector is Comparable in Clojure, a list is not.
+			return 0, castError(fn, "a vector", a, "java.lang.Comparable")
+		}
+	}
+	if y, ok := b.(*Vector); ok && y.list {
+		return 0, castError(fn, "a vector", b, "java.lang.Comparable")
 	}
 	return 0, uncomparable(fn, a, b)
 }

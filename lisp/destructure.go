@@ -32,10 +32,8 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 	case *Map, *Set:
 		// Clojure reads a [...] pattern with nth, which a map or set has
 		// not: its entries or members are a sequence first.
-		class := javaClassOf(v)
-		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
-			WithHint("destructure its sequence: (seq x) gives a map's [key value] entries or a set's members").
-			asJava("UnsupportedOperationException", "nth not supported on this type: "+class[strings.LastIndexByte(class, '.')+1:])
+		return nthUnsupported(Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+			WithHint("destructure its sequence: (seq x) gives a map's [key value] entries or a set's members"), v)
 	}
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
@@ -131,6 +129,17 @@ type mapPattern struct {
 }
 
 func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
+	if l, ok := v.(*Vector); ok && l.list {
+		// Clojure reads a map pattern of a sequence as the map its items
+		// make, pairs or one map, as keyword arguments are read.
+		var err error
+		if v, err = keywordArgs(th, l.elems); err != nil {
+			return err
+		}
+		if l.Len() == 0 {
+			v = emptyMap
+		}
+	}
 	m, _ := v.(*Map)
 	if p.as >= 0 {
 		fr.slots[p.as] = v

@@ -194,7 +194,7 @@ func featureAttacks() []inputAttack {
 func jsonData(text string) func() proto.Message {
 	return func() proto.Message {
 		edn, _ := json.Marshal(text) // a JSON string is an EDN string here: no \u escapes in text
-		return &ptcsidecarv1.EvalTurnRequest{Program: "(count (json/parse-string data/s))", Limits: &ptcsidecarv1.Limits{TimeoutMs: 5000},
+		return &ptcsidecarv1.EvalTurnRequest{Program: "(count (json/parse-string data/s))", Limits: &ptcsidecarv1.Limits{TimeoutMs: budgetTimeoutMs},
 			Data: &ptcsidecarv1.Value{Edn: "{:s " + string(edn) + "}"}}
 	}
 }

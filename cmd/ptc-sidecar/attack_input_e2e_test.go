@@ -356,7 +356,7 @@ func TestAttacksOnInput(t *testing.T) {
 }
 
 func runInputAttack(t *testing.T, a inputAttack, listener string) {
-	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	p := start(t, append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"}, budgetTimeoutFlag()...)...)
 	pid := p.cmd.Process.Pid
 	before := peakRSSBytes(t, pid)
 	var first attackOutcome

@@ -11,6 +11,7 @@ package main_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,8 +26,21 @@ import (
 // the allocation budget that stops it, the same way each time.
 func budgeted(src string) func() proto.Message {
 	return func() proto.Message {
-		return &ptcsidecarv1.EvalTurnRequest{Program: src, Limits: &ptcsidecarv1.Limits{TimeoutMs: 5000}}
+		return &ptcsidecarv1.EvalTurnRequest{Program: src, Limits: &ptcsidecarv1.Limits{TimeoutMs: budgetTimeoutMs}}
 	}
+}
+
+// budgetTimeoutMs is the timeout of the attacks that the allocation budget
+// must stop, and the --eval-timeout of the servers they are sent to: the
+// server's default, times the race detector's slowdown, so that the budget
+// and not the clock ends them on a loaded machine under the race detector
+// too (its instrumented binary took over 5 s to spend the budget while
+// other tests ran).
+const budgetTimeoutMs = 5000 * raceSlowdown
+
+// budgetTimeoutFlag is budgetTimeoutMs as a server's flag.
+func budgetTimeoutFlag() []string {
+	return []string{"--eval-timeout", strconv.Itoa(budgetTimeoutMs) + "ms"}
 }
 
 // derivationAttacks are programs that build values from other values, in
@@ -81,7 +95,7 @@ func TestAttacksOnDerivations(t *testing.T) {
 			t.Run(a.name+"/"+listener, func(t *testing.T) {
 				// No step limit: only the allocation budget bounds what
 				// the programs build.
-				p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-steps", "none")
+				p := start(t, append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-steps", "none"}, budgetTimeoutFlag()...)...)
 				before := peakRSSBytes(t, p.cmd.Process.Pid)
 				var outcomes []string
 				for range 3 {

@@ -84,6 +84,18 @@ func skipIfShort(t *testing.T) {
 	}
 }
 
+// skipIfRace skips a test whose subject is the server's memory per request
+// size, under the race detector: its instrumented binary's shadow memory
+// is what such a test would measure, and its many large requests take it
+// several times longer. make test runs it; the code it covers has its unit
+// tests under -race.
+func skipIfRace(t *testing.T) {
+	t.Helper()
+	if raceSlowdown > 1 {
+		t.Skip("measures memory per request size: runs without -race (make test)")
+	}
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if binPath != "" {
