@@ -1,6 +1,9 @@
 package strategies
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // clearToolResults follows the semantics of Anthropic's context editing
 // (clear_tool_uses_20250919) and LangChain's ClearToolUsesEdit: the history
@@ -107,6 +110,13 @@ type clearing struct {
 	saved   int         // tokens the clearings reclaimed
 	before  []int       // per replayed position, the tokens before it, none cleared
 	calls   int         // assistant messages replayed so far
+
+	// The bill so far (under opts.Pricing) of the calls replayed: what the
+	// raw history billed more than the strategy, and the previous call's
+	// output and raw history in tokens (prevSize -1 before the first call).
+	ahead             float64
+	prevSize, prevRaw int
+	rewriteFrom       int // where this call's clearing rewrote the prompt, else math.MaxInt
 }
 
 // candidate is a tool result that a clearing may clear.
@@ -122,11 +132,12 @@ type candidate struct {
 func (c *clearing) replay(kept []int) error {
 	h := c.ch.h
 	owner := -1
+	c.prevSize, c.rewriteFrom = -1, math.MaxInt
 	for p, i := range kept {
 		c.before = append(c.before, c.total+c.saved)
 		if h[i].Role != RoleTool {
-			if p > 0 {
-				c.clearIfOver()
+			if p > 0 && h[i].Role == RoleAssistant {
+				c.clearIfOver() // the messages so far are a call's history
 			}
 			owner = p
 			if h[i].Role == RoleAssistant {
@@ -187,8 +198,27 @@ func (c *clearing) consider(kept []int, r int) error {
 	return nil
 }
 
-// clearIfOver clears when the prompt so far exceeds the trigger.
+// clearIfOver clears when the prompt so far, a call's, exceeds the
+// trigger, and prices the call.
 func (c *clearing) clearIfOver() {
+	rate := c.opts.Pricing
+	r, w := rate.ReadRate, rate.WriteRate
+	raw := c.total + c.saved // nothing cleared: the raw history
+	rawCost := w * float64(raw)
+	if c.prevSize >= 0 {
+		rawCost = r*float64(c.prevRaw) + w*float64(raw-c.prevRaw)
+	}
+	defer func() {
+		cost := w * float64(c.total)
+		if c.prevSize >= 0 {
+			// Appended to the previous output, or rewritten from the
+			// first result this call cleared (clear sets rewriteFrom).
+			from := min(c.prevSize, c.rewriteFrom)
+			cost = r*float64(from) + w*float64(c.total-from)
+		}
+		c.ahead += rawCost - cost
+		c.prevSize, c.prevRaw, c.rewriteFrom = c.total, raw, math.MaxInt
+	}()
 	if c.total <= c.opts.Trigger || c.next == len(c.elig) {
 		return
 	}
@@ -209,12 +239,18 @@ func (c *clearing) clearIfOver() {
 	// is taken to run for about n more, and the clearing is made only where
 	// it pays back within half of them. Without caching (read and write
 	// rates 1) a rewrite costs nothing and the clearing is always made.
-	rate := c.opts.Pricing
-	rewritten := c.total - (c.before[c.elig[c.next].pos] - c.saved) - saved
-	if float64(saved)*rate.ReadRate*float64(c.calls)/2 < float64(rewritten)*(rate.WriteRate-rate.ReadRate) {
+	from := c.before[c.elig[c.next].pos] - c.saved // tokens before the first result cleared
+	rewritten := c.total - from - saved
+	if float64(saved)*r*float64(c.calls)/2 < float64(rewritten)*(w-r) {
 		return
 	}
-	c.next, c.saved, c.total = end, c.saved+saved, c.total-saved
+	// And only where what the strategy saved on the calls so far pays for
+	// the rewrite: a conversation may end on this call, and its bill must
+	// stay within the raw history's.
+	if c.prevSize >= 0 && w > r && c.ahead+rawCost-(r*float64(from)+w*float64(c.total-saved-from)) < 0 {
+		return
+	}
+	c.next, c.saved, c.total, c.rewriteFrom = end, c.saved+saved, c.total-saved, from
 }
 
 // apply clears, in out (whose messages from first on are the replayed

@@ -45,28 +45,26 @@ const (
 // (docs/CHAT_STRATEGIES.md). token-budget's ledger (budgetNotes) lives
 // inside a fixed share of the budget, where a shorter note leaves room for
 // more steps: 200 and 150.
-type noteForm int
+type noteForm struct {
+	json int // characters of a JSON result's values
+	text int // characters of the start of any other result
+}
 
-const (
-	stepNotes noteForm = iota
-	budgetNotes
+var (
+	stepNotes   = noteForm{json: 600, text: 500}
+	budgetNotes = noteForm{json: 200, text: 150}
 )
 
+// shorterNotes are the forms a step's note takes, largest first, where
+// what the strategy saved so far does not pay for writing stepNotes
+// (planLedger): a note with a shorter preview, down to the calls alone.
+var shorterNotes = []noteForm{stepNotes, {json: 300, text: 250}, {json: 120, text: 100}, {}}
+
 // jsonChars bounds the values a note shows of a JSON result.
-func (f noteForm) jsonChars() int {
-	if f == budgetNotes {
-		return 200
-	}
-	return 600
-}
+func (f noteForm) jsonChars() int { return f.json }
 
 // textChars bounds the start a note shows of any other result.
-func (f noteForm) textChars() int {
-	if f == budgetNotes {
-		return 150
-	}
-	return 500
-}
+func (f noteForm) textChars() int { return f.text }
 
 // ledgerHeader starts every ledger note, so the model (and a reader of the
 // output) can tell it from what the user said.
@@ -84,8 +82,11 @@ func keepsEvidence(ch *chatHistory, opts *Options) bool {
 // of the history before its last copied message is sent too, and every
 // other message there it left out is replaced by a ledger note. Messages
 // after the last copied one are left out, as before, unless the caller asks
-// for the ledger to reach the end of the history (all).
-func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing) {
+// for the ledger to reach the end of the history (all). With a plan
+// (loop-slice), units from plan.wholeFrom on are sent whole (planLedger:
+// their notes would not be repaid yet); without one (turn-aware), a unit
+// takes its full note where that note repays writing it (notePaysBack).
+func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing, plan *ledgerPlan) {
 	kept := make(map[int]bool, len(out.from))
 	last := -1
 	for _, from := range out.from {
@@ -129,10 +130,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing) {
 		if m.Role == RoleAssistant {
 			calls++
 		}
-		end := p + 1
-		for end < len(seq) && ch.h[seq[end]].Role == RoleTool {
-			end++
-		}
+		end := ch.unitEnd(p)
 		switch {
 		case kept[i]:
 			for _, j := range seq[p:end] {
@@ -149,9 +147,13 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing) {
 			// was sent whole as the latest loop. Before the first user
 			// message, a note (a user message) it must be: a conversation
 			// opens with the user's.
-			note := ledgerNote(ch.h, seq[p:end], stepNotes)
-			chars := unitChars(ch, seq[p:end])
-			worth := 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls)
+			note, worth := plan.noteOf(ch, seq[p:end])
+			if plan == nil {
+				chars := unitChars(ch, seq[p:end])
+				worth = 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls)
+			} else if !worth {
+				note = ledgerNote(ch.h, seq[p:end], stepNotes) // only for the user-first rule
+			}
 			if !opened || worth {
 				if !worth {
 					rebuilt.noted++ // a note only for the provider's user-first rule
@@ -241,7 +243,11 @@ func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
 		args := strings.Join(strings.Fields(tc.Arguments), " ")
 		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, clipText(args, ledgerArgsChars))
 		if r, ok := results[tc.ID]; ok {
-			fmt.Fprintf(&b, " -> %s", resultPreview(r, size))
+			if size == (noteForm{}) {
+				fmt.Fprintf(&b, " -> (%d chars)", utf8.RuneCountInString(r))
+			} else {
+				fmt.Fprintf(&b, " -> %s", resultPreview(r, size))
+			}
 		}
 	}
 	return b.String()

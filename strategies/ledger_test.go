@@ -111,7 +111,9 @@ func TestLedgerAppendOnly(t *testing.T) {
 // note repays writing it: in a conversation of three calls the profile's
 // note would be written once and read twice, costing more than reading the
 // profile, cached, three times, so it stays whole and loop-slice bills no
-// more than the raw history; the same unit after thirty calls is a note.
+// more than the raw history. After thirty calls that each read a long file,
+// whose notes saved more than the profile's note costs to write
+// (planLedger), the same unit is a note with its full preview.
 func TestLedgerNotePaysBack(t *testing.T) {
 	h := airlineLog()
 	opts := chatDefaults()
@@ -124,13 +126,15 @@ func TestLedgerNotePaysBack(t *testing.T) {
 	if slices.ContainsFunc(short.Messages, isLedgerNote) {
 		t.Errorf("a note in a conversation of three calls:\n%s", formatLog(short.Messages))
 	}
-	// Thirty earlier calls, each a short read, before the same conversation.
+	// Thirty earlier calls, each a read of a long file, before the same
+	// conversation.
 	var long []ChatMessage
 	long = append(long, h[0])
 	for k := range 30 {
 		id := fmt.Sprintf("e%d", k)
-		long = append(long, ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "ping", Arguments: "{}"}}},
-			ChatMessage{Role: RoleTool, ToolCallID: id, Content: "ok"})
+		file := strings.Repeat(fmt.Sprintf("line %d of file %d: x = compute(x, %d)\n", k, k, k), 300)
+		long = append(long, ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "read_file", Arguments: fmt.Sprintf(`{"path": "src/f%d.py"}`, k)}}},
+			ChatMessage{Role: RoleTool, ToolCallID: id, Content: file})
 	}
 	long = append(long, h[1:]...)
 	later, err := Render(&Request{History: long, Options: opts})
@@ -141,6 +145,31 @@ func TestLedgerNotePaysBack(t *testing.T) {
 		return isLedgerNote(m) && strings.Contains(m.Content, "get_user_details")
 	}) {
 		t.Errorf("no note for the profile after thirty calls:\n%s", formatLog(later.Messages))
+	}
+	// After thirty calls that read a word each, nothing was saved that
+	// would pay for writing the full note: the profile's note shows a
+	// shorter preview than after thirty long reads, what reading the
+	// profile on this call instead pays for.
+	pings := []ChatMessage{h[0]}
+	for k := range 30 {
+		id := fmt.Sprintf("e%d", k)
+		pings = append(pings, ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "ping", Arguments: "{}"}}},
+			ChatMessage{Role: RoleTool, ToolCallID: id, Content: "ok"})
+	}
+	pinged, err := Render(&Request{History: append(pings, h[1:]...), Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	profileNote := func(msgs []ChatMessage) string {
+		for _, m := range msgs {
+			if isLedgerNote(m) && strings.Contains(m.Content, "get_user_details") {
+				return m.Content
+			}
+		}
+		return ""
+	}
+	if a, b := profileNote(pinged.Messages), profileNote(later.Messages); len(a) >= len(b) {
+		t.Errorf("the profile's note after short reads (%d chars) is not shorter than after long ones (%d chars):\n%s", len(a), len(b), formatLog(pinged.Messages))
 	}
 	if !notePaysBack(opts.Pricing, 4000, 600, 31) || notePaysBack(opts.Pricing, 4000, 600, 1) || !notePaysBack(Pricing{ReadRate: 1, WriteRate: 1}, 10, 9, 1) {
 		t.Error("notePaysBack: a large unit pays back after 31 calls, not after 1; without caching a note always pays")

@@ -48,7 +48,25 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 	}
 	out.copyFrom(ch, picked...)
 	if keepsEvidence(ch, &req.Options) {
-		addLedger(ch, &out, false, req.Options.Pricing)
+		// A loop turns into a note once a newer loop replaces it, where
+		// what the strategy saved so far repays the rewrite (planLedger).
+		var loops []int
+		for _, i := range ch.seq {
+			if m := &ch.h[i]; m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
+				loops = append(loops, i)
+			}
+		}
+		plan, err := ch.planLedger(req, func(end int) int {
+			k, _ := slices.BinarySearch(loops, end)
+			if k == 0 {
+				return end
+			}
+			return loops[k-1]
+		})
+		if err != nil {
+			return nil, err
+		}
+		addLedger(ch, &out, false, req.Options.Pricing, plan)
 	}
 	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
 	if err != nil {

@@ -70,7 +70,7 @@ func (s turnAware) Render(req *Request) (*Response, error) {
 			out.addNudge(opts)
 		}
 		out.copyFrom(ch, kept...)
-		addLedger(ch, &out, true, opts.Pricing)
+		addLedger(ch, &out, true, opts.Pricing, nil)
 	case source == promptWindow:
 		// History before the turn is compressed to its latest tool loop.
 		// Where the provider wants the user first, finish leads it with the

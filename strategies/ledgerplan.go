@@ -1,0 +1,259 @@
+package strategies
+
+// The bill plan of loop-slice's ledger. A unit that turns from whole into
+// a note when a newer loop replaces it rewrites the prompt from that unit
+// on: what follows it is written to the cache afresh where it would have
+// been read, a cost that only the calls after it repay. A session may end
+// on any call, so no call may bring what the strategy has billed so far
+// above what the raw history would have billed for the same calls. The
+// strategy is stateless but sees the whole history: it replays the calls
+// before this one (each assistant message ends one), pricing its own
+// output and the raw history's on each with the history's token counts,
+// and lets the part it sends whole start later only where what it has
+// saved so far pays for the rewrite. Where it does not, the unit stays
+// whole and the prompt grows by appending, which costs no more than the raw
+// history's call, since the prompt it appends to is no longer than the raw
+// history.
+//
+// turn-aware does not plan: its window and its ledger are what the caller
+// asked for, and under cache pricing its first step is never repaid on the
+// call that takes it, so a planned turn-aware would never step and would
+// send the raw history (docs/CHAT_STRATEGIES.md, "Where the bill bound
+// applies").
+
+// planUnit is one unit of the repaired history, as the plan prices it.
+type planUnit struct {
+	first int   // index in h of its first message
+	msgs  []int // its messages, indices in h
+	whole int   // tokens sent whole
+	sent  int   // tokens in the ledger: its note's, or whole's when it stays whole
+	noted bool  // the ledger sends a note for it
+	worth bool  // its full note (stepNotes) shortens it by half and repays writing it
+}
+
+// ledgerPlan is the result of the replay: where this call's output starts
+// sending units whole, and the note of each unit before it that has one.
+type ledgerPlan struct {
+	wholeFrom int            // index in h: units from here on are sent whole
+	notes     map[int]string // a unit's note, by the index of its first message
+}
+
+// noteOf returns the planned note of the unit that starts at h[first], and
+// whether it has one. Without a plan every unit has its full note.
+func (p *ledgerPlan) noteOf(ch *chatHistory, unit []int) (string, bool) {
+	if p == nil {
+		return ledgerNote(ch.h, unit, stepNotes), true
+	}
+	n, ok := p.notes[unit[0]]
+	return n, ok
+}
+
+// planUnits splits the repaired history into units and prices each whole,
+// and says which would take a note: not a prompt, and a full note that
+// shortens it by half and repays writing it over the calls to come
+// (notePaysBack).
+func (ch *chatHistory) planUnits(req *Request) ([]planUnit, error) {
+	tok, rem, rate := req.Options.counter(), req.Remembered, req.Options.Pricing
+	var units []planUnit
+	seq := ch.seq
+	calls := 0
+	for p := 0; p < len(seq); p++ {
+		i := seq[p]
+		m := &ch.h[i]
+		if m.Role == RoleAssistant {
+			calls++
+		}
+		end := ch.unitEnd(p)
+		u := planUnit{first: i, msgs: seq[p:end]}
+		for _, j := range u.msgs {
+			n, err := rem.messages(tok, []ChatMessage{*ch.form(j)})
+			if err != nil {
+				return nil, err
+			}
+			u.whole += n.tokens
+		}
+		u.sent = u.whole
+		if !isPrompt(m) {
+			note := ledgerNote(ch.h, u.msgs, stepNotes)
+			chars := unitChars(ch, u.msgs)
+			u.worth = 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls)
+		}
+		units = append(units, u)
+		p = end - 1
+	}
+	return units, nil
+}
+
+// unitEnd is the end (exclusive) of the unit that starts at position p of
+// ch.seq: the message there and the tool results right after it.
+func (ch *chatHistory) unitEnd(p int) int {
+	end := p + 1
+	for end < len(ch.seq) && ch.h[ch.seq[end]].Role == RoleTool {
+		end++
+	}
+	return end
+}
+
+// planLedger replays the calls of the history and decides, for each unit
+// as it leaves the part sent whole, its form for good: its note, with as
+// long a preview (shorterNotes) as what the strategy saved so far pays for
+// writing, or, where not even the calls alone are paid for, the unit
+// whole. natural(end) is where the strategy starts sending units whole on
+// the call whose history is h[:end].
+func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*ledgerPlan, error) {
+	plan := &ledgerPlan{wholeFrom: natural(len(ch.h)), notes: map[int]string{}}
+	rate := req.Options.Pricing
+	units, err := ch.planUnits(req)
+	if err != nil {
+		return nil, err
+	}
+	tok, rem := req.Options.counter(), req.Remembered
+	noteTokens := func(text string) (int, error) {
+		n, err := rem.messages(tok, []ChatMessage{{Role: RoleUser, Source: SourceSystem, Content: text}})
+		return n.tokens, err
+	}
+	if rate.WriteRate <= rate.ReadRate {
+		// A rewrite costs no more than a read: every note pays at once.
+		for _, u := range units {
+			if u.worth && u.first < plan.wholeFrom {
+				plan.notes[u.first] = ledgerNote(ch.h, u.msgs, stepNotes)
+			}
+		}
+		return plan, nil
+	}
+	// The raw history's tokens before each message, system messages
+	// included (every output sends the system prompt).
+	rawBefore := make([]int, len(ch.h)+1)
+	for i := range ch.h {
+		n, err := rem.messages(tok, ch.h[i:i+1])
+		if err != nil {
+			return nil, err
+		}
+		rawBefore[i+1] = rawBefore[i] + n.tokens
+	}
+	system := 0
+	if ch.system >= 0 {
+		system = rawBefore[ch.system+1] - rawBefore[ch.system]
+	}
+	r, w := rate.ReadRate, rate.WriteRate
+	// cost prices the call whose history is h[:end], units whole from
+	// whole on, after the call whose history was h[:prevEnd], whole from
+	// prevWhole: the prompt is read up to the first unit that has become a
+	// note since, or up to the previous prompt's end, and written after.
+	cost := func(prevEnd, prevWhole, end, whole int) float64 {
+		size, prefix, broken := system, system, false
+		for _, u := range units {
+			if u.first >= end {
+				break
+			}
+			n := u.whole
+			if u.first < whole {
+				n = u.sent
+			}
+			size += n
+			if broken || u.first >= prevEnd || u.first >= prevWhole && u.noted {
+				broken = true
+				continue
+			}
+			prefix += n
+		}
+		return r*float64(prefix) + w*float64(size-prefix)
+	}
+	var saved float64 // what the raw history has billed more, so far
+	prevEnd, prevWhole := -1, 0
+	for end := 1; end <= len(ch.h); end++ {
+		if end < len(ch.h) && ch.h[end].Role != RoleAssistant {
+			continue
+		}
+		// The call whose history is h[:end].
+		whole := max(natural(end), prevWhole)
+		if prevEnd < 0 {
+			// The first call writes all it sends, as the raw history does;
+			// a unit before the part sent whole keeps its full note.
+			for k := range units {
+				if u := &units[k]; u.first < whole && u.worth {
+					if err := ch.setNote(u, stepNotes, plan, noteTokens); err != nil {
+						return nil, err
+					}
+				}
+			}
+			saved += w*float64(rawBefore[end]) - cost(0, 0, end, whole) - (w-r)*float64(system)
+			prevEnd, prevWhole = end, whole
+			continue
+		}
+		raw := r*float64(rawBefore[prevEnd]) + w*float64(rawBefore[end]-rawBefore[prevEnd])
+		// The units leaving the part sent whole (one at a time for
+		// loop-slice; any number for a start that steps) take the longest form
+		// paid for, all alike: a note of the first already rewrites the
+		// prompt after it, so the others' notes cost little more.
+		var leaving []*planUnit
+		for k := range units {
+			if u := &units[k]; u.first >= prevWhole && u.first < whole && u.worth {
+				leaving = append(leaving, u)
+			}
+		}
+		if len(leaving) > 0 {
+			if err := ch.notePaidFor(leaving, plan, noteTokens, func() bool {
+				return saved+raw-cost(prevEnd, prevWhole, end, whole) >= 0
+			}); err != nil {
+				return nil, err
+			}
+		}
+		saved += raw - cost(prevEnd, prevWhole, end, whole)
+		prevEnd, prevWhole = end, whole
+	}
+	plan.wholeFrom = prevWhole
+	return plan, nil
+}
+
+// notePaidFor gives the units leaving the part sent whole (one at a time
+// for loop-slice; any number for a start that steps) the longest form of
+// shorterNotes that paid reports paid for, all alike (a note of the first
+// already rewrites the prompt after it, so the others' notes cost little
+// more), or, where none is, leaves them whole for good. The longest form is
+// tried first, then the shortest: where not even that one is paid for,
+// none between is, and they are not built.
+func (ch *chatHistory) notePaidFor(leaving []*planUnit, plan *ledgerPlan, tokens func(string) (int, error), paid func() bool) error {
+	try := func(form noteForm) (bool, error) {
+		for _, u := range leaving {
+			if err := ch.setNote(u, form, plan, tokens); err != nil {
+				return false, err
+			}
+		}
+		return paid(), nil
+	}
+	last := len(shorterNotes) - 1
+	if ok, err := try(shorterNotes[0]); ok || err != nil {
+		return err
+	}
+	ok, err := try(shorterNotes[last])
+	if err != nil {
+		return err
+	}
+	if !ok {
+		for _, u := range leaving { // not paid for: whole for good
+			u.sent, u.noted = u.whole, false
+			delete(plan.notes, u.first)
+		}
+		return nil
+	}
+	for _, form := range shorterNotes[1:last] {
+		if ok, err := try(form); ok || err != nil {
+			return err
+		}
+	}
+	_, err = try(shorterNotes[last])
+	return err
+}
+
+// setNote makes u a note of the given form in the plan.
+func (ch *chatHistory) setNote(u *planUnit, form noteForm, plan *ledgerPlan, tokens func(string) (int, error)) error {
+	note := ledgerNote(ch.h, u.msgs, form)
+	n, err := tokens(note)
+	if err != nil {
+		return err
+	}
+	u.sent, u.noted = n, true
+	plan.notes[u.first] = note
+	return nil
+}
