@@ -42,7 +42,11 @@ func providerAllowance(h []ChatMessage, resp *Response, rem *Remembered, pr Pric
 // docs/CHAT_STRATEGIES.md states as a limitation.
 func TestBillNeverAboveRawHistory(t *testing.T) {
 	convs := append(loadRealChat(t), loadRealCoding(t)...)
-	if !testing.Short() {
+	// The generated sessions (1,100 calls, minutes of replays) run without
+	// -short and without the race detector: the check is of arithmetic,
+	// which the race detector has nothing to find in, and under it they
+	// would take most of the package's time limit.
+	if !testing.Short() && !raceEnabled {
 		convs = append(convs, codingSessions()...)
 		convs = append(convs, heldOutCodingSessions()...)
 	}
