@@ -1,5 +1,10 @@
 package strategies
 
+import (
+	"cmp"
+	"slices"
+)
+
 // The bill plan of loop-slice's ledger. A unit that turns from whole into
 // a note when a newer loop replaces it rewrites the prompt from that unit
 // on: what follows it is written to the cache afresh where it would have
@@ -136,27 +141,42 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 		system = rawBefore[ch.system+1] - rawBefore[ch.system]
 	}
 	r, w := rate.ReadRate, rate.WriteRate
+	// Where the units stand, as indices into units: the first unit at or
+	// after message m.
+	unitAt := func(m int) int {
+		k, _ := slices.BinarySearchFunc(units, m, func(u planUnit, m int) int { return cmp.Compare(u.first, m) })
+		return k
+	}
+	// wholeBefore[k]: the tokens of units[:k] sent whole.
+	wholeBefore := make([]int, len(units)+1)
+	for k, u := range units {
+		wholeBefore[k+1] = wholeBefore[k] + u.whole
+	}
+	// sentBefore: the tokens the units before the previous call's part sent
+	// whole are sent as, which no later call changes. With it and
+	// wholeBefore, a call is priced from the units that leave the part
+	// sent whole on it alone, so the replay is linear in the history.
+	sentBefore := 0
 	// cost prices the call whose history is h[:end], units whole from
 	// whole on, after the call whose history was h[:prevEnd], whole from
 	// prevWhole: the prompt is read up to the first unit that has become a
-	// note since, or up to the previous prompt's end, and written after.
+	// note since (only a unit leaving now can have), or up to the previous
+	// prompt's end, and written after.
 	cost := func(prevEnd, prevWhole, end, whole int) float64 {
-		size, prefix, broken := system, system, false
-		for _, u := range units {
-			if u.first >= end {
-				break
+		a, e := unitAt(prevWhole), unitAt(end)
+		b := min(unitAt(whole), e)
+		brk := min(max(unitAt(prevEnd), a), e)
+		size, prefix := system+sentBefore, -1
+		for k := a; k < b; k++ {
+			if prefix < 0 && (k == brk || units[k].noted) {
+				prefix = size
 			}
-			n := u.whole
-			if u.first < whole {
-				n = u.sent
-			}
-			size += n
-			if broken || u.first >= prevEnd || u.first >= prevWhole && u.noted {
-				broken = true
-				continue
-			}
-			prefix += n
+			size += units[k].sent
 		}
+		if prefix < 0 { // read up to the previous prompt's end
+			prefix = size + wholeBefore[max(brk, b)] - wholeBefore[b]
+		}
+		size += wholeBefore[e] - wholeBefore[b]
 		return r*float64(prefix) + w*float64(size-prefix)
 	}
 	var saved float64 // what the raw history has billed more, so far
@@ -177,7 +197,12 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 					}
 				}
 			}
+			// Priced as if nothing were sent before: every unit before the
+			// part sent whole is one that leaves it on this call.
 			saved += w*float64(rawBefore[end]) - cost(0, 0, end, whole) - (w-r)*float64(system)
+			for k := range unitAt(whole) {
+				sentBefore += units[k].sent
+			}
 			prevEnd, prevWhole = end, whole
 			continue
 		}
@@ -187,8 +212,9 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 		// paid for, all alike: a note of the first already rewrites the
 		// prompt after it, so the others' notes cost little more.
 		var leaving []*planUnit
-		for k := range units {
-			if u := &units[k]; u.first >= prevWhole && u.first < whole && u.worth {
+		a, b := unitAt(prevWhole), unitAt(whole)
+		for k := a; k < b; k++ {
+			if u := &units[k]; u.worth {
 				leaving = append(leaving, u)
 			}
 		}
@@ -200,6 +226,9 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 			}
 		}
 		saved += raw - cost(prevEnd, prevWhole, end, whole)
+		for k := a; k < b; k++ {
+			sentBefore += units[k].sent
+		}
 		prevEnd, prevWhole = end, whole
 	}
 	plan.wholeFrom = prevWhole
