@@ -594,9 +594,12 @@ func splitOutput(prints []string, excerpt int) (shown, rest []string) {
 const definitionEstimate = 16
 
 // maxRecordExcess bounds how far the record may outgrow the summary that
-// would replace it, as a share of the prompt with that summary: past it
-// the record is re-based whatever the pricing, so that the strategy sends
-// about the tokens single-user-coalesced sends.
+// would replace it, as a share of the prompt with that summary, on a call
+// and summed over the calls so far: past both the record is re-based
+// whatever the pricing, so that the strategy sends about the tokens
+// single-user-coalesced sends. The sum lets a record that outgrew the
+// summary only lately stay: re-based on the last call of a real run, it
+// was rewritten for no later call to read.
 const maxRecordExcess = 0.15
 
 // rebasePoint returns the last turn the record summarizes (0: none). It
@@ -612,7 +615,8 @@ const maxRecordExcess = 0.15
 // call the record outgrows the summary adds its excess reads to a rent;
 // the record is re-based once the rent reaches twice what re-basing costs
 // beyond keeping (ski rental, with hysteresis), or once the record outgrows
-// the summary by maxRecordExcess. A redefinition moves a definition line
+// the summary by maxRecordExcess, on this call and over the run so far. A
+// redefinition moves a definition line
 // out of an earlier entry, or out of the summary, so the record is
 // rewritten from there anyway: from the summary, that is a re-base at no
 // extra cost.
@@ -627,6 +631,10 @@ func (r *record) rebasePoint() (int, error) {
 	env := float64(r.envTokens)
 	base := 0
 	rent := 0.0
+	// excess and sent sum, over the calls so far, what the record sent
+	// beyond the summary (never below 0 on a call) and the prompts with
+	// the summary: the size bound holds for the run, not for one call.
+	excess, sent := 0.0, 0.0
 	// definedAt[name] is the one turn that defined name so far, or -1 once
 	// a second turn has: its line has left the record.
 	definedAt := map[string]int{}
@@ -664,7 +672,9 @@ func (r *record) rebasePoint() (int, error) {
 		if record > summary {
 			rent += (record - summary) * p.ReadRate
 		}
-		large := record-summary > maxRecordExcess*(env+summary)
+		excess += max(0, record-summary)
+		sent += env + summary
+		large := record-summary > maxRecordExcess*(env+summary) && excess > maxRecordExcess*sent
 		// One entry since the last re-base is the record's shape, not its
 		// growth: a summary then only drops what the entry shows.
 		if record > summary && (forced || k-base >= 2 && (rent >= 2*(rebase-keep) || large)) {
