@@ -172,13 +172,17 @@ func newRecord(req *Request, known map[string]bool) *record {
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
 	earlier := map[string]bool{} // identifiers the entries so far show or list
+	listed := map[string]bool{}  // identifiers the summary of the turns so far lists
 	for i, t := range req.Turns {
 		n := t.Number
 		if n == 0 {
 			n = i + 1
 		}
 		pos[n] = i + 1
-		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier)
+		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier, listed)
+		for _, id := range strings.Fields(strings.TrimSuffix(r.lists[i+1], " ...")) {
+			listed[id] = true
+		}
 		if !t.Success {
 			continue
 		}
@@ -397,7 +401,7 @@ func (r *record) summaryToolCalls(n int, c *historyCounts) string {
 	}
 	var b strings.Builder
 	b.WriteString(";; Tool calls made:")
-	writeCallLines(&b, lines)
+	writeCallLines(&b, lines, nil)
 	return b.String()
 }
 
@@ -502,7 +506,7 @@ type entryText struct {
 	rest       []string // the output lines left out, shown while the turn is the last
 }
 
-func makeEntry(t *Turn, k int, o *Options, known, earlier map[string]bool) entryText {
+func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]bool) entryText {
 	var e entryText
 	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
 	if !t.Success && len(shown) == 0 {
@@ -521,34 +525,39 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier map[string]bool) entry
 		writeToolCall(&c, &shown[i], argItemLimit, argPrintableLimit)
 		e.calls[i] = c.String()
 	}
-	var b strings.Builder
-	b.Grow(len(shown)*(20+argPrintableLimit) + 64) // about a line per call
-	if len(shown) > 0 {
-		b.WriteString("\n;; Tool calls made:")
-		writeCallLines(&b, e.calls)
-	}
+	// The output, or else the result: one view of what the turn produced,
+	// as a prelude line shows a sample or the output.
+	var out strings.Builder
 	if t.Success {
-		// The output, or else the result: one view of what the turn
-		// produced, as a prelude line shows a sample or the output.
 		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
 			var ids string
 			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier)
-			b.WriteString("\n;; Output:")
+			out.WriteString("\n;; Output:")
 			for _, p := range e.prints {
-				b.WriteByte('\n')
-				b.WriteString(p)
+				out.WriteByte('\n')
+				out.WriteString(p)
 			}
 			if len(e.rest) > 0 {
-				b.WriteString("\n;; (output cut: " + strconv.Itoa(len(e.rest)) + " more lines)")
+				out.WriteString("\n;; (output cut: " + strconv.Itoa(len(e.rest)) + " more lines)")
 			}
 			if ids != "" {
-				b.WriteString("\n" + outputIndexLabel)
-				b.WriteString(ids)
+				out.WriteString("\n" + outputIndexLabel)
+				out.WriteString(ids)
 			}
 		} else if len(t.Prints) == 0 && (!emptyValue(t.Result) || t.Returned) {
 			e.result = RenderValue(orNil(t.Result), o.SampleLimit, o.SamplePrintableLimit)
 		}
 	}
+	var b strings.Builder
+	b.Grow(len(shown)*(20+argPrintableLimit) + 64 + out.Len()) // about a line per call
+	if len(shown) > 0 {
+		b.WriteString("\n;; Tool calls made:")
+		shown := out.String()
+		writeCallLines(&b, e.calls, func(v string) bool {
+			return strings.Contains(shown, v) || earlier[v] && listed[v]
+		})
+	}
+	b.WriteString(out.String())
 	e.body = b.String()
 	identifiersOf(earlier, e.body)
 	return e

@@ -1,6 +1,10 @@
 package strategies
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // An agent often calls one tool many times in a turn with the same
 // arguments but one (a record fetched per id). A cache-stable entry is
@@ -10,8 +14,20 @@ import "strings"
 //
 //	evidence.get({"evidence_id" _ "incident_id" "x"}) for _ in "a-1" "b-2" "c-3"
 //
-// Each value is shown verbatim, as in the lines it replaces; the summary of
-// a re-base lists the calls one a line, as single-user-coalesced does.
+// Each value is shown verbatim, as in the lines it replaces, unless an
+// output the prompt keeps shows every value of the run (an agent printing
+// the ids it then fetches one by one): the line then says how many there
+// were,
+//
+//	evidence.get({"evidence_id" _ "incident_id" "x"}) for _ in 13 values, each in the output of this or an earlier turn
+//
+// A value counts as kept when the entry's own output shows it, or when an
+// earlier entry shows or lists it and so does the summary's list of values
+// for the turns before (summaryIndexes): a re-base that summarizes the
+// entry showing it lists it in its place.
+//
+// The summary of a re-base lists the calls one a line, as
+// single-user-coalesced does.
 
 // callGroupMin is the fewest consecutive calls shown as one line: two lines
 // cost about what the grouped line does.
@@ -20,7 +36,9 @@ const callGroupMin = 3
 // writeCallLines writes lines, the tool calls of an entry as writeToolCall
 // renders them, each after "\n;   ", a run of callGroupMin or more
 // consecutive calls of one tool that differ in one argument as one line.
-func writeCallLines(b *strings.Builder, lines []string) {
+// The values of such a line are counted rather than listed when kept
+// reports each of them kept elsewhere in the prompt (nil: none).
+func writeCallLines(b *strings.Builder, lines []string, kept func(string) bool) {
 	for i := 0; i < len(lines); {
 		j := i + 1
 		for j < len(lines) && sameTool(lines[i], lines[j]) {
@@ -32,6 +50,11 @@ func writeCallLines(b *strings.Builder, lines []string) {
 			b.WriteString("_")
 			b.WriteString(lines[i][len(lines[i])-suf:])
 			b.WriteString(" for _ in")
+			if allKept(kept, lines[i:j], pre, suf) {
+				b.WriteString(" " + strconv.Itoa(j-i) + " values, each in the output of this or an earlier turn")
+				i = j
+				continue
+			}
 			for _, l := range lines[i:j] {
 				b.WriteByte(' ')
 				b.WriteString(l[pre : len(l)-suf])
@@ -47,6 +70,26 @@ func writeCallLines(b *strings.Builder, lines []string) {
 			b.WriteString(lines[i])
 		}
 	}
+}
+
+// allKept reports whether kept holds each value of a group of call lines
+// (between pre and suf): a string's contents, when it has no escape, or
+// another value's text, of evidenceMinChars characters or more (a shorter
+// one is found in any output).
+func allKept(kept func(string) bool, lines []string, pre, suf int) bool {
+	if kept == nil {
+		return false
+	}
+	for _, l := range lines {
+		v := l[pre : len(l)-suf]
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			v = v[1 : len(v)-1]
+		}
+		if utf8.RuneCountInString(v) < evidenceMinChars || strings.ContainsAny(v, "\\\"") || !kept(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameTool reports whether two call lines name the same tool.

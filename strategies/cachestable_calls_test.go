@@ -2,8 +2,11 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // TestWriteCallLines: a run of three or more calls of one tool that differ
@@ -37,7 +40,7 @@ func TestWriteCallLines(t *testing.T) {
 		{"other tools between", []string{get("a-1"), `g()`, get("b-2"), get("c-3")}, get("a-1") + "\ng()\n" + get("b-2") + "\n" + get("c-3")},
 	} {
 		var b strings.Builder
-		writeCallLines(&b, c.lines)
+		writeCallLines(&b, c.lines, nil)
 		want := "\n;   " + strings.ReplaceAll(c.want, "\n", "\n;   ")
 		if b.String() != want {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.name, b.String(), want)
@@ -54,13 +57,85 @@ func TestWriteCallLinesMany(t *testing.T) {
 		apart = append(apart, fmt.Sprintf(`get({"id" "r-%d" "kind" "log-%d"})`, i, i))
 	}
 	var b strings.Builder
-	writeCallLines(&b, grouped)
+	writeCallLines(&b, grouped, nil)
 	if n := strings.Count(b.String(), "\n;   "); n != 1 || !strings.HasSuffix(b.String(), ` "r-9999"`) {
 		t.Errorf("grouped: %d lines, ends %q", n, b.String()[b.Len()-20:])
 	}
 	b.Reset()
-	writeCallLines(&b, apart)
+	writeCallLines(&b, apart, nil)
 	if n := strings.Count(b.String(), "\n;   "); n != len(apart) {
 		t.Errorf("apart: %d lines, want %d", n, len(apart))
+	}
+}
+
+// TestWriteCallLinesKept: a run whose every value is kept elsewhere in the
+// prompt is counted, not listed; one value not kept lists them all.
+func TestWriteCallLinesKept(t *testing.T) {
+	lines := []string{`get("log-1")`, `get("log-22")`, `get("chat-3")`}
+	kept := func(in ...string) func(string) bool {
+		return func(v string) bool { return slices.Contains(in, v) }
+	}
+	var b strings.Builder
+	writeCallLines(&b, lines, kept("log-1", "log-22", "chat-3"))
+	if want := "\n;   get(_) for _ in 3 values, each in the output of this or an earlier turn"; b.String() != want {
+		t.Errorf("all kept: got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	writeCallLines(&b, lines, kept("log-1", "chat-3"))
+	if want := "\n;   get(_) for _ in \"log-1\" \"log-22\" \"chat-3\""; b.String() != want {
+		t.Errorf("one not kept: got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	writeCallLines(&b, []string{`page(1)`, `page(2)`, `page(3)`}, func(string) bool { return true })
+	if want := "\n;   page(_) for _ in 1 2 3"; b.String() != want {
+		t.Errorf("short values: got %q, want %q", b.String(), want)
+	}
+}
+
+// TestCacheStableCallValuesKept: an entry counts the values of a run of
+// calls that its own output printed, or that an earlier entry and the
+// summary's list of values both hold, and lists them otherwise.
+func TestCacheStableCallValuesKept(t *testing.T) {
+	opts, err := Normalize(RawOptions{SystemPrompt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"rec-00000001", "rec-00000002", "rec-00000003"}
+	fetch := func(ids ...string) []ToolCall {
+		var calls []ToolCall
+		for i, id := range ids {
+			calls = append(calls, ToolCall{Index: i, Name: "get", Args: lisp.NewVector([]lisp.Value{lisp.String(id)}), Result: lisp.Nil})
+		}
+		return calls
+	}
+	listing := "ids: " + strings.Join(ids, " ")
+	counted := "get(_) for _ in 3 values, each in the output of this or an earlier turn"
+	listed := `get(_) for _ in "rec-00000001" "rec-00000002" "rec-00000003"`
+	for _, c := range []struct {
+		name  string
+		turns []Turn
+		want  string
+	}{
+		{"printed by the turn", []Turn{{Number: 1, Success: true, ToolCalls: fetch(ids...), Prints: []string{listing}}}, counted},
+		{"printed by an earlier turn", []Turn{{Number: 1, Success: true, Prints: []string{listing}}, {Number: 2, Success: true, ToolCalls: fetch(ids...)}}, counted},
+		{"not printed", []Turn{{Number: 1, Success: true, Prints: []string{"ids: rec-00000001"}}, {Number: 2, Success: true, ToolCalls: fetch(ids...)}}, listed},
+	} {
+		for _, pricing := range []string{"anthropic", "openai"} {
+			o := opts
+			o.Pricing, _ = resolvePricing(pricing, nil, nil)
+			resp, err := cacheStable{}.Render(&Request{Options: o, Turns: c.turns})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.want
+			if pricing == "openai" && c.name == "printed by an earlier turn" {
+				// No summary lists values under openai: a re-base
+				// would drop the earlier entry's output.
+				want = listed
+			}
+			if !strings.Contains(resp.Messages[1].Content, ";   "+want+"\n") && !strings.HasSuffix(resp.Messages[1].Content, ";   "+want) {
+				t.Errorf("%s, %s: no line %q in\n%s", c.name, pricing, want, resp.Messages[1].Content)
+			}
+		}
 	}
 }

@@ -149,6 +149,6 @@ func groupedCalls(section string) string {
 	}
 	var b strings.Builder
 	b.WriteString(label)
-	writeCallLines(&b, strings.Split(lines, "\n;   "))
+	writeCallLines(&b, strings.Split(lines, "\n;   "), nil)
 	return b.String()
 }
