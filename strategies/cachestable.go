@@ -125,6 +125,12 @@ func newCacheStableRecord(req *Request) (*record, string, error) {
 		}
 		rec.envTokens += n.tokens
 	}
+	if rec.base, err = rec.rebasePoint(); err != nil {
+		return nil, "", err
+	}
+	if rec.base > 0 {
+		rec.place() // what the summary now holds
+	}
 	return rec, joinSections(env, rec.hostPrelude()), nil
 }
 
@@ -151,6 +157,13 @@ type record struct {
 	entries []entryText
 	// lists[n] is the list of values of a summary of turns 1..n.
 	lists []string
+	// pos maps a turn's number to its position from 1; definitions counts
+	// the successful turns that defined each name.
+	pos         map[int]int
+	definitions map[string]int
+	// base is the last turn the summary covers (rebasePoint), 0 before
+	// it is known.
+	base int
 	// envTokens is the tokens of SYSTEM and USER's mission, tools, data
 	// and expected return: the prompt before the record but for the
 	// host's prelude, which a redefinition can change.
@@ -165,7 +178,9 @@ type record struct {
 // defined by more than one turn of the request (a name the agent redefines
 // once tends to be redefined again; its first redefinition moves its line
 // out of the record once), and bindings of a turn not sent or one that
-// failed.
+// failed. A name no turn after the last re-base defined is in the summary,
+// however many turns defined it (place): the rewritten part holds only
+// what the turns since may still change.
 func newRecord(req *Request, known map[string]bool) *record {
 	r := &record{req: req, lists: summaryIndexes(req.Turns, known, req.Options.Pricing), printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
@@ -193,16 +208,20 @@ func newRecord(req *Request, known map[string]bool) *record {
 			}
 		}
 	}
-	r.at = make([]int, len(req.Memory))
-	r.fns = map[int]*Binding{}
-	r.place(pos, definitions)
+	r.pos, r.definitions = pos, definitions
+	r.place()
 	return r
 }
 
 // place sets where each binding of the memory is shown (at), then lists
 // them by place (host, defs), each list allocated once at its length.
-func (r *record) place(pos map[int]int, definitions map[string]int) {
+func (r *record) place() {
 	req := r.req
+	pos, definitions := r.pos, r.definitions
+	r.at = make([]int, len(req.Memory))
+	r.fns = map[int]*Binding{}
+	r.host = nil
+	clear(r.defs)
 	for i := range req.Memory {
 		bd := &req.Memory[i]
 		k := pos[bd.Turn] // 0 when absent
@@ -213,8 +232,16 @@ func (r *record) place(pos map[int]int, definitions map[string]int) {
 			}
 			r.at[i] = -1
 			continue
-		case definitions[bd.Name] > 1 || k > 0 && !req.Turns[k-1].Success:
+		case k > 0 && !req.Turns[k-1].Success:
 			k = 0 // a failed turn defines nothing: the memory contradicts it
+		case definitions[bd.Name] > 1 && (k == 0 || k > r.base):
+			k = 0
+		case definitions[bd.Name] > 1:
+			// Defined again before the last re-base and not since: the
+			// summary shows it (with no return type, as an entry would).
+			if bd.Fn != nil {
+				r.fns[i] = withoutReturnType(bd)
+			}
 		case bd.Fn != nil && k > 0:
 			// No type of the last return: a function has none until
 			// called, and another kind when it returns another.
@@ -337,10 +364,7 @@ func (r *record) text(c *historyCounts) ([]string, error) {
 			c.printsShown += len(r.entries[i].rest)
 		}
 	}
-	base, err := r.rebasePoint()
-	if err != nil {
-		return nil, err
-	}
+	base := r.base
 	parts := make([]string, 0, len(turns)-base+1)
 	if base > 0 {
 		parts = append(parts, r.summary(base, c))
@@ -647,6 +671,9 @@ func (r *record) rebasePoint() (int, error) {
 	// definedAt[name] is the one turn that defined name so far, or -1 once
 	// a second turn has: its line has left the record.
 	definedAt := map[string]int{}
+	// lastAt[name] is the last turn that defined name: once defined
+	// twice, the summary shows it if that turn is not after the base.
+	lastAt := map[string]int{}
 	for k := 1; k <= len(turns); k++ {
 		t := &turns[k-1]
 		cut := k // the first entry this call rewrites
@@ -663,7 +690,10 @@ func (r *record) rebasePoint() (int, error) {
 				forced = forced || prev <= base
 				cut = min(cut, prev)
 				definedAt[name] = -1
+			case prev < 0 && lastAt[name] <= base: // out of the summary
+				forced = true
 			}
+			lastAt[name] = k
 		}
 		record := float64(sizes.base(base) + sizes.entries(base, k))
 		summary := float64(sizes.base(k))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
 // TestCacheStableAppendOnly replays every run of the corpus under each
@@ -151,4 +153,64 @@ func groupedCalls(section string) string {
 	b.WriteString(label)
 	writeCallLines(&b, strings.Split(lines, "\n;   "), nil)
 	return b.String()
+}
+
+// TestCacheStableRedefinedSummarized: a name that two turns define leaves
+// the record for the part after it, rewritten on every call, until a
+// re-base summarizes the turns that defined it; then the summary shows it,
+// and a later redefinition of it re-bases at once, so that the summary
+// shows it again. The calls agree on the re-bases, and a binding is shown
+// on one line.
+func TestCacheStableRedefinedSummarized(t *testing.T) {
+	opts, err := Normalize(RawOptions{SystemPrompt: "s", Pricing: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type step struct {
+		x     int64 // the value the turn gives x, 0: none
+		print string
+	}
+	steps := []step{{1, "one"}, {2, "two"}, {0, "three"}, {0, "four"}, {0, "five"}, {3, "six"}, {0, "seven"}}
+	var turns []Turn
+	xTurn, xValue := 0, int64(0)
+	prevBase := 0
+	for i, s := range steps {
+		n := i + 1
+		turn := Turn{Number: n, Success: true, Prints: []string{s.print + " " + strings.Repeat("word ", 40)}}
+		if s.x != 0 {
+			turn.Defined = []string{"x"}
+			xTurn, xValue = n, s.x
+		}
+		turns = append(turns, turn)
+		memory := []Binding{{Name: "x", Value: lisp.Int(xValue), Turn: xTurn}}
+		req := &Request{Options: opts, Turns: turns, Memory: memory}
+		rec, _, err := newCacheStableRecord(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.base != prevBase && rec.base != n {
+			t.Fatalf("after turn %d: re-based at turn %d, the earlier call at %d", n, rec.base, prevBase)
+		}
+		prevBase = rec.base
+		resp, err := cacheStable{}.Render(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := resp.Messages[1].Content
+		if c := strings.Count(user, "\nx  "); c != 1 {
+			t.Fatalf("after turn %d: x shown on %d lines\n%s", n, c, user)
+		}
+		line := strings.Index(user, "\nx  ")
+		end := runeOffset(user, resp.Stats.NextCacheBreakpoint.Offset)
+		inRecord := line < end
+		// x was defined by turns 1 and 2, then by 6: after the record while
+		// a turn since the base defined it.
+		want := rec.base >= xTurn || xTurn == 1
+		if inRecord != want {
+			t.Errorf("after turn %d (base %d, x of turn %d): x in the record %v, want %v\n%s", n, rec.base, xTurn, inRecord, want, user)
+		}
+	}
+	if prevBase < 2 {
+		t.Errorf("no re-base after the second definition (base %d)", prevBase)
+	}
 }
