@@ -77,7 +77,7 @@ func cacheStableMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	// the part before the rewritten one, then the whole copied a prompt of
 	// many bindings three times.
 	stable := append([]string{head}, record...)
-	sections := append(stable, rec.rewrittenBindings(), rec.restOfLastOutput(), errorSection(req, &counts), warningSection(req.Turns), turnsIndicator(o, len(req.Turns)))
+	sections := append(stable, rec.rewrittenBindings(), rec.restOfLastOutput(), errorSection(req, &counts), failedWarnings(req.Turns), turnsIndicator(o, len(req.Turns)))
 	counts.kept = joinedRunes(stable)
 	if joinedRunes(sections[len(stable):]) > 0 {
 		counts.kept += 2 // the blank line after the record
@@ -86,6 +86,15 @@ func cacheStableMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 		{Role: RoleSystem, Content: systemPrompt(o)},
 		{Role: RoleUser, Content: joinSections(sections...)},
 	}, counts, nil
+}
+
+// failedWarnings are the last turn's warnings when it failed: a successful
+// turn's are in its entry (writeEntryWarnings).
+func failedWarnings(turns []Turn) string {
+	if len(turns) == 0 || turns[len(turns)-1].Success {
+		return ""
+	}
+	return warningSection(turns)
 }
 
 // joinedRunes is the number of characters of joinSections(sections...).
@@ -188,13 +197,14 @@ func newRecord(req *Request, known map[string]bool) *record {
 	lastTurn := map[string]int{}
 	earlier := map[string]bool{} // identifiers the entries so far show or list
 	listed := map[string]bool{}  // identifiers the summary of the turns so far lists
+	warned := map[string]bool{}  // warning types an entry showed whole
 	for i, t := range req.Turns {
 		n := t.Number
 		if n == 0 {
 			n = i + 1
 		}
 		pos[n] = i + 1
-		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier, listed)
+		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier, listed, warned)
 		for _, id := range strings.Fields(strings.TrimSuffix(r.lists[i+1], " ...")) {
 			listed[id] = true
 		}
@@ -530,7 +540,7 @@ type entryText struct {
 	rest       []string // the output lines left out, shown while the turn is the last
 }
 
-func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]bool) entryText {
+func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]bool, warned map[string]bool) entryText {
 	var e entryText
 	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
 	if !t.Success && len(shown) == 0 {
@@ -582,9 +592,34 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]boo
 		})
 	}
 	b.WriteString(out.String())
+	if t.Success {
+		writeEntryWarnings(&b, t.Warnings, warned)
+	}
 	e.body = b.String()
 	identifiersOf(earlier, e.body)
 	return e
+}
+
+// writeEntryWarnings writes the warnings of a successful turn into its
+// entry: each whole the first time its type is shown, then by its type (a
+// model that ends every program with a stray bracket is told so once in
+// full, 30 tokens, and in 8 after: "Warning: unmatched_closing_bracket
+// again"; the type names what happened, so the line reads alone once a
+// re-base has summarized the entry that showed it whole). Written once and
+// read from the cache after, they cost less than the part after the
+// record, which showed the last turn's warnings whole on every call.
+func writeEntryWarnings(b *strings.Builder, ws []TurnWarning, warned map[string]bool) {
+	for _, w := range ws {
+		if w.Type != "" && warned[w.Type] {
+			b.WriteString("\nWarning: " + oneLine(w.Type) + " again")
+			continue
+		}
+		b.WriteString("\nWarning: ")
+		b.WriteString(oneLine(w.Message))
+		if w.Type != "" {
+			warned[w.Type] = true
+		}
+	}
 }
 
 // splitOutput splits the lines a turn printed into those its entry shows

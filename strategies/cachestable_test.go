@@ -214,3 +214,50 @@ func TestCacheStableRedefinedSummarized(t *testing.T) {
 		t.Errorf("no re-base after the second definition (base %d)", prevBase)
 	}
 }
+
+// TestCacheStableWarnings: a successful turn's warnings are in its entry,
+// whole the first time their type is shown and by type after; a failed
+// last turn's follow the record, whole.
+func TestCacheStableWarnings(t *testing.T) {
+	// A long SYSTEM, so that the record is not re-based for its size.
+	opts, err := Normalize(RawOptions{SystemPrompt: strings.Repeat("system ", 2000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray := func(line int) []TurnWarning {
+		return []TurnWarning{{Type: "unmatched_closing_bracket", Message: fmt.Sprintf("ignored 1 unmatched closing bracket at line %d", line)}}
+	}
+	turns := []Turn{
+		{Number: 1, Success: true, Prints: []string{"a"}, Warnings: stray(3)},
+		{Number: 2, Success: true, Prints: []string{"b"}},
+		{Number: 3, Success: true, Prints: []string{"c"}, Warnings: stray(7)},
+		{Number: 4, Success: false, Program: "(x)", Error: &TurnError{Type: "name_error", Message: "x is not defined"}, Warnings: stray(9)},
+	}
+	for n, want := range []struct{ record, after []string }{
+		{[]string{"a\nWarning: ignored 1 unmatched closing bracket at line 3"}, nil},
+		{[]string{"a\nWarning: ignored 1 unmatched closing bracket at line 3", ";; Output:\nb\n\n"}, nil},
+		{[]string{"a\nWarning: ignored 1 unmatched closing bracket at line 3", "c\nWarning: unmatched_closing_bracket again"}, nil},
+		{[]string{"c\nWarning: unmatched_closing_bracket again"}, []string{"Warning: ignored 1 unmatched closing bracket at line 9"}},
+	} {
+		resp, err := cacheStable{}.Render(&Request{Options: opts, Turns: turns[:n+1]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := resp.Messages[1].Content
+		end := runeOffset(user, resp.Stats.NextCacheBreakpoint.Offset)
+		record, after := user[:end], user[end:]
+		for _, w := range want.record {
+			if !strings.Contains(record, w) {
+				t.Errorf("%d turns: the record lacks %q\n%s", n+1, w, user)
+			}
+		}
+		if got := strings.Count(after, "Warning: "); got != len(want.after) {
+			t.Errorf("%d turns: %d warnings after the record, want %d\n%s", n+1, got, len(want.after), user)
+		}
+		for _, w := range want.after {
+			if !strings.Contains(after, w) {
+				t.Errorf("%d turns: after the record, no %q\n%s", n+1, w, user)
+			}
+		}
+	}
+}
