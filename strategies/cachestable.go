@@ -684,10 +684,10 @@ const maxRecordExcess = 0.15
 // the record is re-based once the rent reaches twice what re-basing costs
 // beyond keeping (ski rental, with hysteresis), or once the record outgrows
 // the summary by maxRecordExcess, on this call and over the run so far. A
-// redefinition moves a definition line
-// out of an earlier entry, or out of the summary, so the record is
-// rewritten from there anyway: from the summary, that is a re-base at no
-// extra cost.
+// redefinition moves a definition line out of an earlier entry, or out of
+// the summary (a first redefinition, or one of a name the summary took in
+// once no turn since defined it: place), so the record is rewritten from
+// there anyway: from the summary, that is a re-base at no extra cost.
 func (r *record) rebasePoint() (int, error) {
 	req := r.req
 	turns, o := req.Turns, &req.Options
