@@ -562,9 +562,9 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]boo
 	// The output, or else the result: one view of what the turn produced,
 	// as a prelude line shows a sample or the output.
 	var out strings.Builder
+	var ids string
 	if t.Success {
 		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
-			var ids string
 			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier)
 			out.WriteString("\n;; Output:")
 			for _, p := range e.prints {
@@ -586,7 +586,8 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]boo
 	b.Grow(len(shown)*(20+argPrintableLimit) + 64 + out.Len()) // about a line per call
 	if len(shown) > 0 {
 		b.WriteString("\n;; Tool calls made:")
-		shown := out.String()
+		// What the output shows: its lines and its list, not the labels.
+		shown := strings.Join(append(e.prints[:len(e.prints):len(e.prints)], ids), "\n")
 		writeCallLines(&b, e.calls, func(v string) bool {
 			return strings.Contains(shown, v) || earlier[v] && listed[v]
 		})

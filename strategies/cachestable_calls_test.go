@@ -119,6 +119,7 @@ func TestCacheStableCallValuesKept(t *testing.T) {
 		{"printed by the turn", []Turn{{Number: 1, Success: true, ToolCalls: fetch(ids...), Prints: []string{listing}}}, counted},
 		{"printed by an earlier turn", []Turn{{Number: 1, Success: true, Prints: []string{listing}}, {Number: 2, Success: true, ToolCalls: fetch(ids...)}}, counted},
 		{"not printed", []Turn{{Number: 1, Success: true, Prints: []string{"ids: rec-00000001"}}, {Number: 2, Success: true, ToolCalls: fetch(ids...)}}, listed},
+		{"only in a label", []Turn{{Number: 1, Success: true, ToolCalls: fetch("Output", "utpu", "Outp"), Prints: []string{"done"}}}, `get(_) for _ in "Output" "utpu" "Outp"`},
 	} {
 		for _, pricing := range []string{"anthropic", "openai"} {
 			o := opts
