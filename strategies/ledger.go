@@ -17,7 +17,7 @@ import (
 // caller asks for window_only), the output therefore keeps every prompt of
 // the history verbatim, and each dropped unit (a tool loop, or an
 // assistant's text) leaves one note in its place: the calls' names and the
-// start of their arguments, and the identifiers their results held (the
+// start and end of their arguments, and the identifiers their results held (the
 // scalar values of a JSON result, else its start). A note depends only on
 // the unit it stands for, and notes are separate messages in the order of
 // the history, so the output only grows at its end as the conversation
@@ -25,9 +25,23 @@ import (
 
 // Bounds of a ledger note, in characters.
 const (
-	ledgerArgsChars  = 200 // of a call's arguments
-	ledgerTextChars  = 300 // of an assistant's text
-	ledgerValueChars = 80  // of one string value of a JSON result
+	ledgerArgsChars = 200 // of a call's arguments
+	// Of which, where the arguments are longer, from their end: a bash
+	// agent's command that writes a script with a here-document ends with
+	// the command that runs it, which the agent runs again later.
+	ledgerArgsTailChars = 60
+	ledgerTextChars     = 300 // of an assistant's text
+	// Of the text beside an assistant's tool calls: none. A coding agent
+	// writes its reasoning there on every call (300 characters a call on
+	// the recorded sessions), which its later calls do not copy from; the
+	// note's calls and results hold what they do. Leaving it out took
+	// loop-slice's bill on testdata/real-coding from 0.67 to 0.60 of the
+	// raw history's at the same recall (with the arguments' end kept; the
+	// text alone out lost 2 of the 22 values: python reproduce_issue.py,
+	// which the thought named and the note's clipped command held only at
+	// its end).
+	ledgerCallTextChars = 0
+	ledgerValueChars    = 80 // of one string value of a JSON result
 	// A longer result is previewed as text: a note is built on every call
 	// for every dropped unit, and parsing is what it costs most.
 	ledgerJSONBytes = 64 << 10
@@ -231,8 +245,12 @@ func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
 	var b strings.Builder
 	b.WriteString(ledgerHeader)
 	m := &h[unit[0]]
-	if text := m.text(); !blank(text) {
-		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(text), " "), ledgerTextChars))
+	limit := ledgerTextChars
+	if len(m.ToolCalls) > 0 {
+		limit = ledgerCallTextChars
+	}
+	if text := m.text(); !blank(text) && limit > 0 {
+		fmt.Fprintf(&b, " %s said: %s", m.Role, clipText(strings.Join(strings.Fields(text), " "), limit))
 	}
 	writePartKinds(&b, m)
 	results := make(map[string]string, len(unit)-1)
@@ -241,7 +259,7 @@ func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
 	}
 	for _, tc := range m.ToolCalls {
 		args := strings.Join(strings.Fields(tc.Arguments), " ")
-		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, clipText(args, ledgerArgsChars))
+		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, clipEnds(args, ledgerArgsChars-ledgerArgsTailChars, ledgerArgsTailChars))
 		if r, ok := results[tc.ID]; ok {
 			if size == (noteForm{}) {
 				fmt.Fprintf(&b, " -> (%d chars)", utf8.RuneCountInString(r))
@@ -360,6 +378,16 @@ func clipText(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "..."
+}
+
+// clipEnds is s cut to its first head and last tail characters (runes),
+// "..." between, when it is longer than the two.
+func clipEnds(s string, head, tail int) string {
+	r := []rune(s)
+	if len(r) <= head+tail {
+		return s
+	}
+	return string(r[:head]) + "..." + string(r[len(r)-tail:])
 }
 
 // userBefore returns the index in h of the most recent user message before

@@ -12,7 +12,7 @@ func init() { register(loopSlice{}) }
 func (loopSlice) Name() string { return "loop-slice" }
 
 func (loopSlice) Description() string {
-	return "System prompt, the prompt of the current turn (the most recent user prompt of the scan window, else the user's request from before it, or in seed 002's world the last broadcast, else a synthetic nudge, last) and the latest complete tool loop, in the history's order. Unless the provider is openai, a loop that would open the conversation is led by the prompt it answered or sent as a note. Outside seed 002's world (unless window_only is set), every prompt of the history before its last message is sent too, and each other unit dropped there leaves a ledger note (the calls' names, the start of their arguments and the values their results held), or is sent whole when a note would not shorten it by half."
+	return "System prompt, the prompt of the current turn (the most recent user prompt of the scan window, else the user's request from before it, or in seed 002's world the last broadcast, else a synthetic nudge, last) and the latest complete tool loop, in the history's order. Unless the provider is openai, a loop that would open the conversation is led by the prompt it answered or sent as a note. Outside seed 002's world (unless window_only is set), every prompt of the history before its last message is sent too, and each other unit dropped there leaves a ledger note (the calls' names, the start and end of their arguments and the values their results held), or is sent whole when a note would not shorten it by half."
 }
 
 func (loopSlice) Input() Input { return InputHistory }

@@ -42,7 +42,7 @@ func init() { register(tokenBudget{}) }
 func (tokenBudget) Name() string { return "token-budget" }
 
 func (tokenBudget) Description() string {
-	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps. An eighth of the budget holds a ledger of the latest dropped steps: what the user said, each call's name and the start of its arguments, and the start of its result."
+	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps. An eighth of the budget holds a ledger of the latest dropped steps: what the user said, each call's name and the start and end of its arguments, and the start of its result."
 }
 
 func (tokenBudget) Input() Input { return InputHistory }
@@ -153,7 +153,7 @@ func budgetLedgerShare(budget, low int) int {
 // reserve tokens together, and the lead (the request the kept part works
 // on, an index in h, or -1) in its place among them. The notes are those
 // loop-slice leaves (ledgerNote): what the user said, the calls' names and
-// the start of their arguments, and what their results held. They depend
+// the start and end of their arguments, and what their results held. They depend
 // only on the units before the cut, which change only when the cut moves,
 // so the ledger is as stable as the kept part's beginning.
 func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok counter, cut, lead, reserve int) error {

@@ -228,12 +228,12 @@ func TestReportMatchesToMessages(t *testing.T) {
 
 // TestReportRealCodingSessions runs the report on the recorded coding-agent
 // sessions of strategies/testdata/real-coding (real mini-swe-agent runs,
-// each a Chat Completions request body of 33 to 69 calls, written for no
+// each a Chat Completions request body of 33 to 106 calls, written for no
 // test of the report), and checks its figures against ToMessages' on every
 // call.
 func TestReportRealCodingSessions(t *testing.T) {
 	if testing.Short() {
-		t.Skip("144 calls through every configuration")
+		t.Skip("325 calls through every configuration")
 	}
 	dir := "../../strategies/testdata/real-coding"
 	for _, tc := range []struct {
@@ -245,6 +245,8 @@ func TestReportRealCodingSessions(t *testing.T) {
 		{"mini-swe-agent-django-11099.json", 42, 4, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"},
 		{"mini-swe-agent-pydicom-901.json", 33, 1, "ls -la"},
 		{"mini-swe-agent-sqlfluff-1625.json", 69, 4, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"},
+		{"mini-swe-agent-astroid-1866.json", 75, 8, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"},
+		{"mini-swe-agent-django-15738.json", 106, 5, "cd /testbed && python -m pytest tests/migrations/test_operations.py::OperationTests::test_alter_unique_together -xvs 2>&1 | head -100"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			checkReportMatches(t, filepath.Join(dir, tc.file), tc.calls, tc.evidence, tc.value, "")
