@@ -328,8 +328,10 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		return Nil, nil
 	case *Map:
 		drop := make(map[any]bool, len(args)-1)
+		class := m.class
 		for _, k := range args[1:] {
 			drop[hashKey(k)] = true
+			class = class.without(k)
 		}
 		b := NewMapBuilder(m.Len())
 		for _, e := range m.entries {
@@ -338,6 +340,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 			}
 		}
 		b.sameKind(m)
+		b.m.class = class
 		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
@@ -394,6 +397,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			b.hashLike(m)
+			b.sameClass(m) // merge conjoins onto the first map
 			base = m.Len()
 			order = orderOf(m)
 		}

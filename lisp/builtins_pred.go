@@ -35,6 +35,7 @@ var predicateBuiltins = []*Builtin{
 	typePred("vector?", "x is a vector", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.list }),
 	typePred("list?", "x is a list: '(1 2), (list ...)", isList),
 	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
+	unlisted(typePred("record?", "x is a record (defrecord)", func(v Value) bool { m, ok := v.(*Map); return ok && m.class != nil })),
 	typePred("set?", "x is a set", func(v Value) bool { _, ok := v.(*Set); return ok }),
 	typePred("coll?", "x is a vector; maps, sets and strings are not collections here", isVector),
 	typePred("sequential?", "x is a vector", isVector),

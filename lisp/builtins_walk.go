@@ -99,7 +99,8 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
-		b.hashLike(c) // Clojure pours the entries into (empty form)
+		b.hashLike(c)  // Clojure pours the entries into (empty form)
+		b.sameClass(c) // and conjoins them onto a record itself
 		for _, e := range entries {
 			v, err := inner(e)
 			if err != nil {
