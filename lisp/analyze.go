@@ -382,6 +382,9 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 		}
 		return c.list(dotted, tail)
 	}
+	if ctor, ok := c.recordConstructorCall(l); ok {
+		return c.list(ctor, tail)
+	}
 	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)
 		sf, special := specialForms[name]

@@ -146,17 +146,6 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 	}
 	t := textWriter{th: th}
 	for _, a := range args {
-		if m, ok := a.(*Map); ok && m.class != nil {
-			// Clojure's str of a record is Object's toString.
-			text, ok := recordText(m)
-			if !ok {
-				// It holds a value Java hashes by identity: Clojure's
-				// text differs from run to run, and no rewrite gives it.
-				return nil, Errorf(typeError, "str of a record (%s) is its class and Java hashCode in Clojure, which for the values it holds differs from run to run", m.class.name)
-			}
-			t.writeString(text)
-			continue
-		}
 		if err := writeValue(&t, th, a, asStr); err != nil {
 			return nil, err
 		}

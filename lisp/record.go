@@ -273,3 +273,27 @@ func javaHashCode(v Value) (uint32, bool) {
 	}
 	return 0, false
 }
+
+// recordConstructorCall rewrites Clojure's positional constructor of a
+// record type the program defined, (Name. a b) or (new Name a b), as the
+// call of ->Name it is.
+func (c *compiler) recordConstructorCall(l *list) (*list, bool) {
+	head, ok := l.Elems[0].(symbol)
+	if !ok || c.findLocal(string(head)) != nil {
+		return nil, false
+	}
+	name, args := strings.TrimSuffix(string(head), "."), l.Elems[1:]
+	if head == "new" && len(l.Elems) > 1 && !c.names.isUser("new") {
+		s, ok := l.Elems[1].(symbol)
+		if !ok {
+			return nil, false
+		}
+		name, args = string(s), l.Elems[2:]
+	} else if name == string(head) {
+		return nil, false
+	}
+	if _, ok := c.recordClassOf(name); !ok {
+		return nil, false
+	}
+	return &list{Elems: append([]Value{symbol("->" + name)}, args...), Pos: l.Pos}, true
+}

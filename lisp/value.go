@@ -81,7 +81,12 @@ func (v *Vector) TypeName() string {
 	}
 	return "vector"
 }
-func (*Map) TypeName() string     { return "map" }
+func (m *Map) TypeName() string {
+	if m.class != nil {
+		return "record"
+	}
+	return "map"
+}
 func (*Set) TypeName() string     { return "set" }
 func (*Builtin) TypeName() string { return "function" }
 
