@@ -165,8 +165,11 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(views)},
 	{Name: "nthrest", Sig: "(nthrest coll n)", Doc: "all but the first n items", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
-			if n, ok := args[1].(Int); ok && n <= 0 {
-				return args[0], nil // Clojure drops nothing and returns coll itself
+			n, ok := args[1].(Int)
+			if empty, err := isEmpty("nthrest", args[0]); ok && (n <= 0 || err == nil && empty) {
+				// Clojure drops nothing and returns coll itself: nil,
+				// {} and "" stay what they are.
+				return args[0], nil
 			}
 			return takeDrop("nthrest", false, false)(th, []Value{args[1], args[0]})
 		},
