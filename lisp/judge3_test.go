@@ -37,7 +37,6 @@ var judge3Known = map[string]string{
 	"mistake/contains-vector":  "spec: contains? on a vector tests membership (docs/LANGUAGE.md), where Clojure tests an index",
 	"mistake/str-of-lazy-seq":  "silent: (str (map inc xs)) prints the elements, where Clojure prints the lazy sequence's class and hash, clojure.lang.LazySeq@7c42",
 	"text/sentence-split":      "regex lookbehind: RE2 has none, and the hint asks for a rewrite without naming one",
-	"record/protocol":          "defprotocol is refused, and the hint (a function dispatching with cond or case) is not a rewrite",
 }
 
 // TestJudge3Corpus runs the judge3 corpus against Clojure's answers, as

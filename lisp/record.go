@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -137,7 +138,7 @@ func compileDefrecord(c *compiler, l *list, tail bool) (node, error) {
 			WithHint("write (defrecord %s [field1 field2])", name)
 	}
 	if len(l.Elems) > 3 {
-		return nil, c.errorf(validationError, "defrecord %s implements protocols or interfaces, which PTC-Lisp has no way to dispatch on", name).
+		return nil, c.errorf(validationError, "defrecord %s implements an interface, Object or a protocol the program does not define before it with methods of one arity each, which PTC-Lisp has no way to dispatch on", name).
 			WithHint("define the record without them, (defrecord %s %s), and each method as a function of the record: (defn method [r] ... (:field r) ...)", name, formText(fieldForms))
 	}
 	var fields, values, nils []Value
@@ -296,4 +297,137 @@ func (c *compiler) recordConstructorCall(l *list) (*list, bool) {
 		return nil, false
 	}
 	return &list{Elems: append([]Value{symbol("->" + name)}, args...), Pos: l.Pos}, true
+}
+
+// Protocols, as models write them with records: a top-level
+// (defprotocol P (method [this args]) ...) and the method bodies of the
+// top-level defrecords after it that implement P make one multimethod
+// per method (multimethods.go), which dispatches on the record type of
+// its first argument:
+//
+//	(defrecord Rect [w h] P (area [this] (* w h)))
+//
+// adds to area the method
+//
+//	(fn [this] (let [{:keys [w h]} this] (* w h)))
+//
+// for the dispatch value "user.Rect", the record's class name. A method's fields are
+// read from the record it is called on, as Clojure's; a parameter of the
+// same name hides the field. A protocol with a method of several arities,
+// a record implementing anything else (Object, an interface) or a method
+// twice, is left as written and refused.
+
+// protocolDispatch is the dispatch function of a protocol's methods:
+// the name of the record type of the first argument (nil for anything
+// else, which no method matches), a string, so that the methods' source
+// needs no name resolved when memory brings it back.
+func protocolDispatch(pos Pos) Value {
+	x := symbol("x__protocol")
+	return &list{Pos: pos, Elems: []Value{symbol("fn"), NewVector([]Value{x, symbol("&"), symbol("_")}),
+		&list{Pos: pos, Elems: []Value{symbol("when"), &list{Pos: pos, Elems: []Value{symbol("record?"), x}},
+			&list{Pos: pos, Elems: []Value{symbol("pr-str"), &list{Pos: pos, Elems: []Value{symbol("type"), x}}}}}}}}
+}
+
+// noImplementation is a protocol method's function for a value of no
+// type that implements it: Clojure's IllegalArgumentException.
+func noImplementation(l *list, method symbol) Value {
+	at := func(elems ...Value) *list { return &list{Elems: elems, Pos: l.Pos} }
+	x := symbol("x__protocol")
+	text := fmt.Sprintf("No implementation of method: :%s of protocol: #'user/%s found for class: ", method, formText(l.Elems[1]))
+	return at(symbol("fn"), NewVector([]Value{x, symbol("&"), symbol("_")}),
+		at(symbol("throw"), at(symbol("IllegalArgumentException."), at(symbol("str"), String(text), at(symbol("pr-str"), at(symbol("type"), x))))))
+}
+
+// parseDefprotocol returns the multimethods of (defprotocol P doc?
+// (method [this ...] doc?) ...), or nil for a form it does not expand.
+func parseDefprotocol(l *list) []*multimethod {
+	rest := l.Elems[2:]
+	if len(rest) > 0 {
+		if _, isDoc := rest[0].(String); isDoc {
+			rest = rest[1:]
+		}
+	}
+	var out []*multimethod
+	for _, f := range rest {
+		sig, ok := f.(*list)
+		if !ok || len(sig.Elems) < 2 {
+			return nil
+		}
+		name, ok := sig.Elems[0].(symbol)
+		if !ok {
+			return nil
+		}
+		arities := 0
+		for _, e := range sig.Elems[1:] {
+			if _, isParams := e.(*Vector); isParams {
+				arities++
+			}
+		}
+		if arities != 1 {
+			return nil
+		}
+		out = append(out, &multimethod{pos: l.Pos, name: name, dispatch: protocolDispatch(l.Pos),
+			defaultWhen: Keyword("default"), protocol: true, fallback: noImplementation(l, name)})
+	}
+	return out
+}
+
+// recordImpl is one method body of a defrecord, for a protocol's
+// multimethod.
+type recordImpl struct {
+	m  *multimethod
+	fn Value
+}
+
+// recordImpls splits (defrecord Name [fields] P (method [this ...] body)
+// ...) into the record without its methods and each method as a function
+// of the record, when every method is one of the protocols' multis
+// defined before it; else nil.
+func recordImpls(l *list, multis map[symbol]*multimethod) (*list, []recordImpl) {
+	if len(l.Elems) < 4 {
+		return nil, nil
+	}
+	fields, ok := l.Elems[2].(*Vector)
+	if !ok {
+		return nil, nil
+	}
+	var impls []recordImpl
+	seen := map[symbol]bool{}
+	for _, f := range l.Elems[3:] {
+		if _, isName := f.(symbol); isName {
+			continue // the protocol the methods after it implement
+		}
+		body, ok := f.(*list)
+		if !ok || len(body.Elems) < 2 {
+			return nil, nil
+		}
+		name, _ := body.Elems[0].(symbol)
+		params, isParams := body.Elems[1].(*Vector)
+		m := multis[name]
+		if m == nil || !m.protocol || seen[name] || !isParams || params.Len() == 0 {
+			return nil, nil
+		}
+		this, ok := params.Elems()[0].(symbol)
+		if !ok || this == "&" {
+			return nil, nil
+		}
+		seen[name] = true
+		hidden := map[Value]bool{}
+		for _, p := range params.Elems() {
+			hidden[p] = true
+		}
+		var keys []Value
+		for _, field := range fields.Elems() {
+			if !hidden[field] {
+				keys = append(keys, field)
+			}
+		}
+		pattern := &mapForm{Elems: []Value{Keyword("keys"), NewVector(keys)}, Pos: body.Pos}
+		let := &list{Pos: body.Pos, Elems: append([]Value{symbol("let"), NewVector([]Value{pattern, this})}, body.Elems[2:]...)}
+		impls = append(impls, recordImpl{m: m, fn: &list{Pos: body.Pos, Elems: []Value{symbol("fn"), params, let}}})
+	}
+	if impls == nil {
+		return nil, nil
+	}
+	return &list{Pos: l.Pos, Elems: l.Elems[:3]}, impls
 }

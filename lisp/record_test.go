@@ -86,3 +86,31 @@ func TestRecordsReadBackAsEmitted(t *testing.T) {
 		t.Errorf("a record equals or hashes as the map of its entries")
 	}
 }
+
+// TestProtocolMethodsSurviveMemory: a protocol's methods, defined with
+// the records that implement them, are kept as the source of their
+// dispatch and run in the next turn on records made there.
+func TestProtocolMethodsSurviveMemory(t *testing.T) {
+	turn1 := evalSource(t, `
+		(defprotocol Shape (area [s]) (describe [s unit]))
+		(defrecord Rect [w h] Shape (area [_] (* w h)) (describe [r unit] (str (area r) " " unit)))
+		(defrecord Circle [r] Shape (area [_] (* 3 r r)) (describe [c unit] (str "circle of " r unit)))
+		(area (->Rect 2 3))`)
+	if turn1.Err != nil {
+		t.Fatal(turn1.Err)
+	}
+	mem, err := DecodeMemory(context.Background(), turn1.Memory.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Eval(context.Background(), `[(map area [(->Rect 1 2) (->Circle 1)]) (describe (->Rect 2 2) "m2") (describe (map->Circle {:r 5}) "m")
+		(try (area {:w 1}) (catch IllegalArgumentException e (ex-message e)))]`,
+		Env{Prelude: mem, Limits: DefaultLimits()})
+	if err != nil || res.Err != nil {
+		t.Fatalf("turn 2: %v %v", err, res.Err)
+	}
+	want := `[[2 3] "4 m2" "circle of 5m" "No implementation of method: :area of protocol: #'user/Shape found for class: clojure.lang.PersistentArrayMap"]`
+	if got := Repr(res.Value); got != want {
+		t.Errorf("turn 2 = %s, want %s", got, want)
+	}
+}
