@@ -649,6 +649,11 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 	}
 	b := NewMapBuilder(m.Len())
 	b.hashLike(m) // Clojure dissocs the old keys from m, then assocs the new ones
+	class := m.class
+	for _, r := range renamings {
+		class = class.without(r.Key) // a record stays one unless a field is renamed
+	}
+	b.m.class = class
 	for _, e := range m.entries {
 		if _, renamed := renames.Get(e.Key); !renamed {
 			b.Set(e.Key, e.Val)

@@ -99,8 +99,12 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
-		b.hashLike(c)  // Clojure pours the entries into (empty form)
-		b.sameClass(c) // and conjoins them onto a record itself
+		b.hashLike(c) // Clojure pours the entries into (empty form)
+		if c.class != nil {
+			// and conjoins them onto a record itself: a changed key
+			// leaves the old one in place.
+			b.addAll(c)
+		}
 		for _, e := range entries {
 			v, err := inner(e)
 			if err != nil {
