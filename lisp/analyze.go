@@ -295,9 +295,10 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			for i := 0; i < len(vals); i += 2 {
 				b.Set(vals[i], vals[i+1])
 			}
+			b.m.class = f.class
 			return &constNode{Freeze(b.Map())}, nil
 		}
-		return &mapNode{elems: elems}, nil
+		return &mapNode{elems: elems, class: f.class}, nil
 	case *setForm:
 		elems, err := c.compileAll(f.Elems)
 		if err != nil {
@@ -380,6 +381,9 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 			return nil, err
 		}
 		return c.list(dotted, tail)
+	}
+	if ctor, ok := c.recordConstructorCall(l); ok {
+		return c.list(ctor, tail)
 	}
 	if s, ok := l.Elems[0].(symbol); ok {
 		name := string(s)
@@ -484,6 +488,9 @@ func (c *compiler) symbol(name string) (node, error) {
 	if _, ok := specialForms[name]; ok && !headerForms[name] {
 		return nil, c.errorf(validationError, "%s is a special form, not a value", name).
 			WithHint("call it as (%s ...), or wrap it in a function: #(%s ...)", name, name)
+	}
+	if n, ok := c.recordClassOf(name); ok {
+		return n, nil
 	}
 	if class, hint, ok := classNamed(name, c.names.dynamic); ok {
 		if hint != "" {
@@ -775,6 +782,9 @@ func definedNames(forms []Value, into map[string]bool) {
 							into[string(s)] = true
 						}
 					}
+				}
+				if s, ok := f.Elems[1].(symbol); ok && f.Elems[0] == symbol("defrecord") {
+					into["->"+string(s)], into["map->"+string(s)] = true, true // compileDefrecord's
 				}
 			}
 			definedNames(f.Elems, into)

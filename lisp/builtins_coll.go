@@ -165,8 +165,11 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(views)},
 	{Name: "nthrest", Sig: "(nthrest coll n)", Doc: "all but the first n items", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
-			if n, ok := args[1].(Int); ok && n <= 0 {
-				return args[0], nil // Clojure drops nothing and returns coll itself
+			n, ok := args[1].(Int)
+			if empty, err := isEmpty("nthrest", args[0]); ok && (n <= 0 || err == nil && empty) {
+				// Clojure drops nothing and returns coll itself: nil,
+				// {} and "" stay what they are.
+				return args[0], nil
 			}
 			return takeDrop("nthrest", false, false)(th, []Value{args[1], args[0]})
 		},
@@ -993,6 +996,11 @@ func builtinEmpty(th *Thread, args []Value) (Value, error) {
 	case *Map:
 		if o := orderOf(v); o != nil {
 			return emptySorted(o, false), nil
+		}
+		if v.class != nil {
+			return nil, Errorf(typeError, "empty of a record (%s): Clojure cannot make an empty record", v.class.name).
+				WithHint("write {} for (empty r): Clojure has no empty record").
+				asJava("UnsupportedOperationException", "Can't create empty: "+v.class.name)
 		}
 		if v.isHashMap() {
 			// Clojure's (empty m) of a hash map is an empty hash map,

@@ -328,8 +328,10 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		return Nil, nil
 	case *Map:
 		drop := make(map[any]bool, len(args)-1)
+		class := m.class
 		for _, k := range args[1:] {
 			drop[hashKey(k)] = true
+			class = class.without(k)
 		}
 		b := NewMapBuilder(m.Len())
 		for _, e := range m.entries {
@@ -338,6 +340,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 			}
 		}
 		b.sameKind(m)
+		b.m.class = class
 		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
@@ -394,6 +397,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			b.hashLike(m)
+			b.sameClass(m) // merge conjoins onto the first map
 			base = m.Len()
 			order = orderOf(m)
 		}
@@ -493,9 +497,12 @@ func entriesPart(fn string, v *Vector, keys bool) (Value, error) {
 	out := make([]Value, 0, v.Len())
 	for _, e := range v.elems {
 		pair, ok := e.(*Vector)
-		if !ok || pair.Len() != 2 {
-			return nil, Errorf(typeError, "%s expected a map or a sequence of [key value] map entries, got an element %s", fn, describe(e)).
-				WithHint("(%s m) takes the map itself, or the entries a sequence function made of it", fn)
+		if !ok || !pair.entry {
+			// A [k v] vector is not a map entry: Clojure's keys and vals
+			// cast every element to Map.Entry.
+			return nil, Errorf(typeError, "%s expected a map or a sequence of its map entries, got an element %s", fn, describe(e)).
+				WithHint("(%s m) takes the map itself, or the entries a sequence function made of it; of [k v] vectors take (map %s pairs)", fn, map[bool]string{true: "first", false: "second"}[keys]).
+				asJava("ClassCastException", "class "+javaValueClass(e)+" cannot be cast to class java.util.Map$Entry")
 		}
 		if keys {
 			out = append(out, pair.elems[0])
@@ -523,10 +530,16 @@ func builtinEntries(th *Thread, args []Value) (Value, error) {
 
 func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		if v, ok := args[0].(*Vector); ok && v.Len() == 2 {
+		if v, ok := args[0].(*Vector); ok && v.entry {
 			return v.elems[i], nil
 		}
-		return nil, Errorf(typeError, "%s expected a [key value] map entry, got %s", fn, describe(args[0]))
+		e := Errorf(typeError, "%s expected a map entry, got %s", fn, describe(args[0]))
+		if args[0] == Nil {
+			return nil, e.asJava("NullPointerException", "Cannot invoke \"java.util.Map$Entry.getKey()\" because \"e\" is null")
+		}
+		// A [k v] vector is not a map entry, as in Clojure.
+		return nil, e.WithHint("a map's entries come from (seq m), (first m), (find m k) and the sequence functions of a map; of a [k v] vector take (%s v)", map[int]string{0: "first", 1: "second"}[i]).
+			asJava("ClassCastException", "class "+javaValueClass(args[0])+" cannot be cast to class java.util.Map$Entry")
 	}
 }
 
@@ -636,6 +649,11 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 	}
 	b := NewMapBuilder(m.Len())
 	b.hashLike(m) // Clojure dissocs the old keys from m, then assocs the new ones
+	class := m.class
+	for _, r := range renamings {
+		class = class.without(r.Key) // a record stays one unless a field is renamed
+	}
+	b.m.class = class
 	for _, e := range m.entries {
 		if _, renamed := renames.Get(e.Key); !renamed {
 			b.Set(e.Key, e.Val)

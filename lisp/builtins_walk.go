@@ -100,6 +100,11 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		}
 		b := NewMapBuilder(c.Len())
 		b.hashLike(c) // Clojure pours the entries into (empty form)
+		if c.class != nil {
+			// and conjoins them onto a record itself: a changed key
+			// leaves the old one in place.
+			b.addAll(c)
+		}
 		for _, e := range entries {
 			v, err := inner(e)
 			if err != nil {

@@ -106,6 +106,9 @@ func classNamed(name string, stored bool) (javaClass, string, bool) {
 		}
 		return javaClass(name), "", true
 	}
+	if stored && recordClassName(name) {
+		return javaClass(name), "", true // a record's class, (type r) kept
+	}
 	c, ok := classNames[name]
 	return c, "", ok
 }
@@ -123,6 +126,9 @@ func indexClasses() (map[javaClass]bool, map[string]javaClass) {
 		for _, s := range supers {
 			known[s] = true
 		}
+	}
+	for _, s := range recordSupers {
+		known[s] = true
 	}
 	for c, ok := range known {
 		if ok {
@@ -164,6 +170,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 		return "clojure.lang.PersistentList", nil
 	case *Map:
 		switch {
+		case v.class != nil:
+			return javaClass(v.class.name), nil
 		case orderOf(v) != nil:
 			return "clojure.lang.PersistentTreeMap", nil
 		case !v.isHashMap(): // see hashorder.go: which maps Clojure makes hash maps
@@ -231,7 +239,11 @@ func builtinInstance(th *Thread, args []Value) (Value, error) {
 	if of == c {
 		return trueValue, nil
 	}
-	for _, s := range classSupers[of] {
+	supers := classSupers[of]
+	if m, ok := args[1].(*Map); ok && m.class != nil {
+		supers = recordSupers
+	}
+	for _, s := range supers {
 		if s == c {
 			return trueValue, nil
 		}

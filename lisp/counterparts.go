@@ -72,7 +72,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 		print-simple default-data-readers reader-conditional reader-conditional? tagged-literal tagged-literal?
 		class?`,
 		"PTC-Lisp has no JVM classes, protocols, proxies or hierarchies: represent things as maps and dispatch with case, e.g. (case (:type shape) :circle (* 3 (:r shape)) 0)"},
-	{"record?", "there are no records: (record? x) is false"},
 	{"Throwable->map", "use (ex-message e) and (ex-data e)"},
 	{"memfn", "write a function that calls the builtin: (fn [s] (clojure.string/upper-case s)) for (memfn toUpperCase)"},
 	{"char-escape-string char-name-string", "use (pr-str s) to see a string's escapes"},

@@ -69,7 +69,7 @@ func equalNode(x, y Value) bool {
 		return ok && x.Len() == y.Len()
 	case *Map:
 		y, ok := y.(*Map)
-		return ok && x.Len() == y.Len()
+		return ok && x.Len() == y.Len() && sameRecordClass(x, y)
 	case *Set:
 		y, ok := y.(*Set)
 		if !ok || x.Len() != y.Len() {
@@ -164,7 +164,7 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 		case *Vector:
 			buf = append(buf, '[')
 		case *Map:
-			buf = append(buf, '{')
+			buf = append(buf, x.class.opening()...) // a record is not a map with its entries
 			if x.Len() > 1 {
 				if hashes == nil {
 					hashes = structuralHashes(v)

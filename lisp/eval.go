@@ -126,6 +126,7 @@ func (n *vectorNode) eval(th *Thread, fr *frame) (Value, error) {
 
 type mapNode struct {
 	elems []node // key, value, key, value ...
+	class *recordClass
 }
 
 func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -147,6 +148,7 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		b.Set(k, v)
 	}
+	b.m.class = n.class
 	m := b.Map()
 	return m, th.checkWeight(m)
 }
@@ -716,6 +718,7 @@ func quoted(f Value) Value {
 		for i := 0; i+1 < len(f.Elems); i += 2 {
 			b.Set(quoted(f.Elems[i]), quoted(f.Elems[i+1]))
 		}
+		b.m.class = f.class
 		return b.Map()
 	case *setForm:
 		return NewSet(quotedAll(f.Elems))

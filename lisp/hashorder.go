@@ -186,6 +186,10 @@ func hasheq(v Value) uint32 {
 		for _, e := range v.entries {
 			hash += mixCollHash((31*(31+hasheq(e.Key)) + hasheq(e.Val)), 2)
 		}
+		if v.class != nil {
+			// defrecord's hasheq: the map's, mixed with its class name's
+			return mixCollHash(hash, v.Len()) ^ symbolHash(v.class.name)
+		}
 		return mixCollHash(hash, v.Len())
 	case *Set:
 		var hash uint32
@@ -284,7 +288,9 @@ var unorderedHashMap = &mapOrder{}
 
 // isHashMap reports whether m iterates as Clojure's hash map rather than
 // in insertion order. A sorted map keeps its own order, whatever its size.
-func (m *Map) isHashMap() bool { return m.order.Load() != nil && orderOf(m) == nil }
+func (m *Map) isHashMap() bool {
+	return m.order.Load() != nil && orderOf(m) == nil && m.class == nil
+}
 
 // markHashMap makes m, which its builder has not handed out yet, a hash
 // map, as (hash-map ...) makes one at any size.
@@ -298,7 +304,7 @@ func (m *Map) markHashMap() { m.order.Store(unorderedHashMap) }
 // modified.
 func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
 	o := m.order.Load()
-	if o == nil || len(m.entries) < 2 || orderOf(m) != nil {
+	if o == nil || len(m.entries) < 2 || orderOf(m) != nil || m.class != nil {
 		return m.entries, nil
 	}
 	if o != unorderedHashMap {

@@ -115,12 +115,14 @@ var javaInteropBuiltins = concatRows(
 				return Int(digitValue(r, int(radix))), nil
 			}},
 
-		javaMath("Math/signum", func(x float64) float64 {
+		javaFloatOnly(javaMath("Math/signum", func(x float64) float64 {
 			if x == 0 || x != x {
 				return x
 			}
 			return math.Copysign(1, x)
-		}),
+		})),
+		javaFloatOnly(&Builtin{Name: "Math/round", Sig: "(Math/round x)", Doc: "x rounded to the nearest integer, halves up, as Java's; x a float", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: javaRound}),
 		javaMath("Math/cbrt", math.Cbrt),
 		javaMath("Math/toRadians", func(x float64) float64 { return x * math.Pi / 180 }),
 		javaMath("Math/toDegrees", func(x float64) float64 { return x * 180 / math.Pi }),
@@ -756,4 +758,47 @@ func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *
 			}
 			return Int(r), nil
 		}}
+}
+
+// javaFloatOnly refuses an integer to a Math method whose only overloads
+// take a double and a float (round, signum): Clojure finds no method for
+// a Long, where the methods of one double overload (floor, sqrt) widen it.
+func javaFloatOnly(b *Builtin) *Builtin {
+	fn, name := b.Fn, b.Name
+	b.Fn = func(th *Thread, args []Value) (Value, error) {
+		switch args[0].(type) {
+		case Float, Float32:
+			return fn(th, args)
+		}
+		e := typeErrorf(name, "a float", args[0]).asJava("IllegalArgumentException",
+			"No matching method "+name[len("Math/"):]+" found taking 1 args")
+		if _, isInt := args[0].(Int); isInt {
+			e = e.WithHint("Java's %s takes a double or a float: (%s (double x))", name[len("Math/"):], name)
+		}
+		return nil, e
+	}
+	return b
+}
+
+// javaRound is Math.round: of a double a long, of a float an int,
+// halves up, NaN 0, and past the range the nearest bound.
+func javaRound(th *Thread, args []Value) (Value, error) {
+	lo, hi := float64(math.MinInt64), float64(math.MaxInt64)
+	f, _ := floatValue(args[0])
+	if _, single := args[0].(Float32); single {
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	switch r := roundHalfUp(f); {
+	case f != f:
+		return Int(0), nil
+	case r <= lo:
+		return Int(int64(lo)), nil
+	case r >= hi:
+		if hi == math.MaxInt32 {
+			return Int(math.MaxInt32), nil
+		}
+		return Int(math.MaxInt64), nil
+	default:
+		return Int(int64(r)), nil
+	}
 }

@@ -22,8 +22,6 @@ const judge3Floor = 97.7
 var judge3Known = map[string]string{
 	"str2/getbytes-length":     ".getBytes is refused, and the hint lists methods without naming a byte count",
 	"str2/chars-vs-strings":    "spec: a character is a one-character string, so (= \"b\" (first s)) is true where Clojure's \\b is not a string (docs/LANGUAGE.md)",
-	"rec2/record-field-access": "defrecord is refused, with the hint to use a map",
-	"rec2/record-to-map":       "defrecord is refused, with the hint to use a map",
 	"report/format-keys":       "spec 8.1: the text of a sequence (format %s, str, pr-str) is [...] where Clojure's seq prints (...): sequence functions return vectors (docs/LANGUAGE.md)",
 	"report/pr-str-summary":    "spec 8.1: the text of a sequence (format %s, str, pr-str) is [...] where Clojure's seq prints (...): sequence functions return vectors (docs/LANGUAGE.md)",
 	"report/str-sorted-ids":    "spec 8.1: the text of a sequence (format %s, str, pr-str) is [...] where Clojure's seq prints (...): sequence functions return vectors (docs/LANGUAGE.md)",
@@ -39,9 +37,6 @@ var judge3Known = map[string]string{
 	"mistake/contains-vector":  "spec: contains? on a vector tests membership (docs/LANGUAGE.md), where Clojure tests an index",
 	"mistake/str-of-lazy-seq":  "silent: (str (map inc xs)) prints the elements, where Clojure prints the lazy sequence's class and hash, clojure.lang.LazySeq@7c42",
 	"text/sentence-split":      "regex lookbehind: RE2 has none, and the hint asks for a rewrite without naming one",
-	"record/basic":             "defrecord is refused, with the hint to use a map",
-	"record/protocol":          "defprotocol is refused, and the hint (a function dispatching with cond or case) is not a rewrite",
-	"record/assoc-record":      "defrecord is refused, with the hint to use a map",
 }
 
 // TestJudge3Corpus runs the judge3 corpus against Clojure's answers, as

@@ -117,8 +117,10 @@ func (v *Vector) writeText(p *printer, i int) {
 func (v *Vector) heapShape() int64 { return collShape(len(v.elems), heapSlot, false) }
 
 func (m *Map) walkParts() ([]Value, []MapEntry, bool) { return nil, m.entries, true }
-func (m *Map) writeText(p *printer, i int)            { openClose(p, i, 2*len(m.entries), "{", "}") }
-func (m *Map) heapShape() int64                       { return collShape(len(m.entries), heapEntry, m.index != nil) }
+func (m *Map) writeText(p *printer, i int) {
+	openClose(p, i, 2*len(m.entries), m.class.opening(), "}")
+}
+func (m *Map) heapShape() int64 { return collShape(len(m.entries), heapEntry, m.index != nil) }
 
 func (s *Set) walkParts() ([]Value, []MapEntry, bool) { return s.elems, nil, true }
 func (s *Set) writeText(p *printer, i int)            { openClose(p, i, len(s.elems), "#{", "}") }
@@ -131,8 +133,10 @@ func (l *list) writeText(p *printer, i int)            { openClose(p, i, len(l.E
 func (l *list) heapShape() int64                       { return collShape(len(l.Elems), heapSlot, false) }
 
 func (f *mapForm) walkParts() ([]Value, []MapEntry, bool) { return f.Elems, nil, true }
-func (f *mapForm) writeText(p *printer, i int)            { openClose(p, i, len(f.Elems), "{", "}") }
-func (f *mapForm) heapShape() int64                       { return collShape(len(f.Elems), heapSlot, false) }
+func (f *mapForm) writeText(p *printer, i int) {
+	openClose(p, i, len(f.Elems), f.class.opening(), "}")
+}
+func (f *mapForm) heapShape() int64 { return collShape(len(f.Elems), heapSlot, false) }
 
 func (f *setForm) walkParts() ([]Value, []MapEntry, bool) { return f.Elems, nil, true }
 func (f *setForm) writeText(p *printer, i int)            { openClose(p, i, len(f.Elems), "#{", "}") }

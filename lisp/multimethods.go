@@ -1,5 +1,10 @@
 package lisp
 
+import (
+	"maps"
+	"slices"
+)
+
 // Multimethods as models write them in one program: a top-level
 // (defmulti name dispatch-fn) and the top-level (defmethod name value ...)
 // forms after it become one function, defined where the defmulti stands:
@@ -33,6 +38,7 @@ type multimethod struct {
 	defaultWhen Value
 	methods     []multimethodCase
 	fallback    Value // the fn form of the :default method, or nil
+	protocol    bool  // a method of a defprotocol (record.go)
 }
 
 type multimethodCase struct {
@@ -70,6 +76,30 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 					out = append([]Value(nil), forms...)
 				}
 			}
+		case "defprotocol":
+			if ms := parseDefprotocol(l); ms != nil {
+				if multis == nil {
+					multis = map[symbol]*multimethod{}
+				}
+				for _, m := range ms {
+					m.at, m.last = i, i
+					multis[m.name] = m
+				}
+				if out == nil {
+					out = append([]Value(nil), forms...)
+				}
+			}
+		case "defrecord":
+			if record, impls := recordImpls(l, multis); impls != nil {
+				for _, impl := range impls {
+					impl.m.add(String(recordNamespace+"."+string(name)), impl.fn)
+					impl.m.last = i
+				}
+				if out == nil {
+					out = append([]Value(nil), forms...)
+				}
+				out[i] = record
+			}
 		case "defmethod":
 			m := multis[name]
 			if m == nil || len(l.Elems) < 4 {
@@ -91,9 +121,20 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 	for i := range reach {
 		reach[i] = i
 	}
-	for _, m := range multis {
-		out[m.at] = m.defn()
-		reach[m.at] = m.last
+	names := slices.Sorted(maps.Keys(multis))
+	for _, name := range names {
+		m := multis[name]
+		if m.protocol {
+			// A protocol's methods are all defined where it stands.
+			if def, ok := out[m.at].(*list); ok && def.Elems[0] == symbol("do") {
+				def.Elems = append(def.Elems, m.defn())
+			} else {
+				out[m.at] = &list{Elems: []Value{symbol("do"), m.defn()}, Pos: m.pos}
+			}
+		} else {
+			out[m.at] = m.defn()
+		}
+		reach[m.at] = max(reach[m.at], m.last)
 	}
 	return out, reach
 }

@@ -298,7 +298,11 @@ func (p *printer) print(v Value) error {
 				out.writeByte('(')
 			}
 		case *Map:
-			out.writeByte('{')
+			if x.class != nil {
+				out.writeString(x.class.opening())
+			} else {
+				out.writeByte('{')
+			}
 		case *Set:
 			out.writeString("#{")
 			if x.Len() < 2 || out.counting || !source && !p.textOrder && orderOf(x) != nil {
@@ -316,7 +320,11 @@ func (p *printer) print(v Value) error {
 		case *list:
 			out.writeByte('(')
 		case *mapForm:
-			out.writeByte('{')
+			if x.class != nil {
+				out.writeString(x.class.opening())
+			} else {
+				out.writeByte('{')
+			}
 		case *setForm:
 			out.writeString("#{")
 		case holder:
@@ -411,7 +419,11 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		buf = append(buf, ']')
 	} else {
-		buf = append(buf, '{')
+		if c := at.(*Map).class; c != nil {
+			buf = append(buf, c.opening()...)
+		} else {
+			buf = append(buf, '{')
+		}
 		for i, e := range entries {
 			if int64(len(buf)-before) > room {
 				break

@@ -21,6 +21,7 @@ const DefaultMaxNesting = 1000
 type mapForm struct {
 	Elems []Value
 	Pos   Pos
+	class *recordClass // a record literal's type (record.go), else nil
 }
 
 // setForm is a set literal in code; its elements are forms.
@@ -394,17 +395,7 @@ func (r *reader) readForm() (Value, error) {
 		if r.edn {
 			return r.readMap(line, col)
 		}
-		elems, n, err := r.readSeq('}', line, col, seqMap)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.checkPairs(n, line, col); err != nil {
-			return nil, err
-		}
-		if r.discard > 0 {
-			return Nil, nil
-		}
-		return &mapForm{Elems: elems, Pos: Pos{line, col}}, nil
+		return r.readMapForm(line, col)
 	case ')', ']', '}':
 		r.next()
 		return nil, r.errorf(line, col, "unexpected %q", c).
@@ -1005,6 +996,9 @@ func (r *reader) readDispatch() (Value, error) {
 	}
 	r.next()
 	tok := r.token()
+	if recordClassName(tok) && !r.eof() && r.peek() == '{' {
+		return r.readRecord(tok, line, col)
+	}
 	e := r.errorf(line, col, "unsupported reader syntax #%s", tok)
 	switch {
 	case strings.HasPrefix(tok, "?"):
@@ -1013,6 +1007,53 @@ func (r *reader) readDispatch() (Value, error) {
 		return nil, e.WithHint(`there are no #inst or #uuid values: write the text alone, "2024-01-01T00:00:00Z" for #inst "2024-01-01T00:00:00Z"`)
 	}
 	return nil, e.WithHint(`PTC-Lisp reads only #{...} sets, #(...) functions, #"regex", #'name vars, #_ comments and ##Inf/##NaN: write the form after the # syntax by itself`)
+}
+
+// readRecord reads the map of a record literal, #user.Name{...}, as a
+// record of that type (record.go): in a value, the record; in code, a
+// map form that makes one.
+func (r *reader) readRecord(name string, line, col int) (Value, error) {
+	r.next()
+	if r.edn {
+		v, err := r.readMap(line, col)
+		m, ok := v.(*Map)
+		if err != nil || !ok {
+			return v, err
+		}
+		keys := make([]Value, len(m.entries))
+		for i, e := range m.entries {
+			keys[i] = e.Key
+		}
+		if m == emptyMap {
+			m = &Map{weight: 1 << nestsShift}
+		}
+		m.class = readRecordClass(name, keys)
+		return m, nil
+	}
+	v, err := r.readMapForm(line, col)
+	if f, ok := v.(*mapForm); ok {
+		keys := make([]Value, 0, len(f.Elems)/2)
+		for i := 0; i < len(f.Elems); i += 2 {
+			keys = append(keys, f.Elems[i])
+		}
+		f.class = readRecordClass(name, keys)
+	}
+	return v, err
+}
+
+// readMapForm reads a map literal in code, its { read.
+func (r *reader) readMapForm(line, col int) (Value, error) {
+	elems, n, err := r.readSeq('}', line, col, seqMap)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkPairs(n, line, col); err != nil {
+		return nil, err
+	}
+	if r.discard > 0 {
+		return Nil, nil
+	}
+	return &mapForm{Elems: elems, Pos: Pos{line, col}}, nil
 }
 
 func (r *reader) atom(tok string, line, col int) (Value, error) {

@@ -15,7 +15,7 @@ import (
 // nested; lazy sequences, transducers and memoized functions; and the
 // values inside a closure decoded from source, which only a Freeze that
 // enters functions freezes, among them sorted collections, one with a
-// comparator that assocs onto a map it captured.
+// comparator that assocs onto a map it captured; records, read and made.
 func sharedValues(t *testing.T) []Value {
 	t.Helper()
 	fn, err := ReadValue(context.Background(), `(let [m (reduce (fn [a i] (assoc a [i] i)) {} (range 9))
@@ -38,6 +38,7 @@ func sharedValues(t *testing.T) []Value {
 		`#{[1 2] {:k :v} "s" 3}`,
 		`{[1] :one, {:k 2} :two, #{3} :three}`,
 		`"a string"`,
+		`#user.Order{:id 1, :total 2.5, :tags #{"a"}, :lines [{:sku "x"}]}`,
 	} {
 		values = append(values, Freeze(mustParse(t, src)))
 	}
@@ -59,6 +60,7 @@ func sharedValues(t *testing.T) []Value {
 		`(sorted-map-by > 1 :a 2 :b 3 :c)`,
 		`(sorted-set 3 1 2)`,
 		`'(1 [2] {:a 3})`,
+		`(defrecord P [x y]) (assoc (->P 1 [2 {:k 3}]) :z #{4})`,
 	} {
 		v, err := ReadValue(context.Background(), src, 0, 0)
 		if err != nil {

@@ -118,6 +118,11 @@ func inOrder[T any](th *Thread, s *sorter, items []T, key func(T) Value, kept fu
 			return nil, err
 		}
 	}
+	if len(items) == 1 {
+		if err := s.comparable(key(items[0])); err != nil {
+			return nil, err
+		}
+	}
 	slices.SortStableFunc(items, func(a, b T) int { return s.compare(key(a), key(b)) })
 	if s.err != nil {
 		return nil, s.err
@@ -139,6 +144,10 @@ func inOrder[T any](th *Thread, s *sorter, items []T, key func(T) Value, kept fu
 // search finds where key goes among n keys in order: the position of the
 // key the ordering calls equal (found), or where to insert it.
 func search(s *sorter, n int, keyAt func(int) Value, key Value) (i int, found bool) {
+	if n == 0 {
+		s.err = s.comparable(key)
+		return 0, false
+	}
 	lo, hi := 0, n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -155,6 +164,18 @@ func search(s *sorter, n int, keyAt func(int) Value, key Value) (i int, found bo
 		}
 	}
 	return lo, false
+}
+
+// comparable is the error of a key the natural order cannot order, the
+// first key of a sorted collection too: Clojure's default comparator
+// refuses a map, set or list as the only key, where it makes no
+// comparison with another (sorted-set-by's function is not called then).
+func (s *sorter) comparable(key Value) error {
+	if s.cmp != nil || s.err != nil {
+		return s.err
+	}
+	_, err := compareValues(key, key, s.fn)
+	return err
 }
 
 func entryKey(e MapEntry) Value { return e.Key }

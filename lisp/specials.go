@@ -79,6 +79,7 @@ func init() {
 		"require":      {compile: compileRequire, idiom: true},
 		"use":          {compile: compileRequire, idiom: true},
 		"import":       {compile: compileImport, idiom: true},
+		"defrecord":    {compile: compileDefrecord, idiom: true},
 	}
 }
 

@@ -133,6 +133,10 @@ func builtinTransient(th *Thread, args []Value) (Value, error) {
 			return &transient{coll: c}, nil
 		}
 	case *Map:
+		if c.class != nil {
+			return nil, castError("transient", "a vector, map or set", c, "clojure.lang.IEditableCollection").
+				WithHint("make a map of the record first: (transient (into {} r))")
+		}
 		if orderOf(c) == nil {
 			return &transient{coll: c, arrayMap: c.Len() <= arrayMapMax}, nil
 		}

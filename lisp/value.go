@@ -81,7 +81,12 @@ func (v *Vector) TypeName() string {
 	}
 	return "vector"
 }
-func (*Map) TypeName() string     { return "map" }
+func (m *Map) TypeName() string {
+	if m.class != nil {
+		return "record"
+	}
+	return "map"
+}
 func (*Set) TypeName() string     { return "set" }
 func (*Builtin) TypeName() string { return "function" }
 
@@ -297,6 +302,9 @@ type Map struct {
 	// a hash map (hashorder.go) holds unorderedHashMap until its order
 	// is first asked for, then that order.
 	order atomic.Pointer[mapOrder]
+	// class is the record type the map is an instance of (record.go), nil
+	// for a plain map.
+	class *recordClass
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -388,8 +396,8 @@ func (m *Map) assoc(k, v Value) *Map {
 	if _, exists := m.find(k); !exists && m.tail.extendsAt(n) {
 		m.tail.used++
 		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
-			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v)))}
-		if n >= smallMap || m.isHashMap() {
+			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v))), class: m.class}
+		if (n >= smallMap || m.isHashMap()) && m.class == nil {
 			out.order.Store(unorderedHashMap)
 		}
 		out.indexKey(k, n)
@@ -430,6 +438,7 @@ func (m *Map) dissoc(k Value) *Map {
 		}
 	}
 	b.sameKind(m)
+	b.m.class = m.class.without(k)
 	return b.Map()
 }
 
@@ -515,6 +524,11 @@ func (b *MapBuilder) Set(k, v Value) {
 	m.indexKey(k, len(m.entries)-1)
 }
 
+// sameClass makes the map an instance of m's record type, if m is a
+// record: what Clojure derives from a record by assoc, conj, merge or
+// into stays one.
+func (b *MapBuilder) sameClass(m *Map) { b.m.class = m.class }
+
 // hashLike makes the map a hash map if m is one: what Clojure derives from
 // a hash map by assoc, dissoc or a transient of it stays one.
 func (b *MapBuilder) hashLike(m *Map) {
@@ -544,6 +558,7 @@ func (b *MapBuilder) addAll(m *Map) {
 		b.Set(e.Key, e.Val)
 	}
 	b.sameKind(m)
+	b.sameClass(m)
 }
 
 // len is the number of entries so far.
@@ -741,6 +756,9 @@ func (k Keyword) get(coll Value, def []Value) Value {
 
 // Call looks a key up in the map: (m k) and (m k default).
 func (m *Map) Call(th *Thread, args []Value) (Value, error) {
+	if m.class != nil {
+		return nil, m.class.notCallable()
+	}
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError("map", "(m key) or (m key default)", len(args))
 	}

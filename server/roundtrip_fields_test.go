@@ -169,7 +169,7 @@ func denseSet(n int) string {
 // TestEmittedValuesReadBackInEveryField is the property: every value a
 // turn emits, random values of every kind (constructed keywords and
 // symbols, regexes, lists, sorted collections, dates, functions, floats
-// that EDN spells with ##), is accepted by every field of a server with
+// that EDN spells with ##, records), is accepted by every field of a server with
 // the same settings. A value that cannot be written within the settings
 // (nested too deep once its calls are counted) is refused when the turn
 // would emit it, not when it is sent back.
@@ -185,10 +185,10 @@ func TestEmittedValuesReadBackInEveryField(t *testing.T) {
 			cfg.MaxValueDepth = depth
 		}
 		svc := New(cfg)
-		emitted, refused := 0, 0
+		emitted, refused, records := 0, 0, 0
 		for range runs {
 			expr := randomValueExpr(r, 4)
-			program := fmt.Sprintf("(def v {:v %s})\nv", expr)
+			program := fmt.Sprintf("(defrecord R [a b])\n(def v {:v %s})\nv", expr)
 			resp, err := svc.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: program})
 			if err != nil {
 				t.Fatalf("%s: %v", program, err)
@@ -202,16 +202,28 @@ func TestEmittedValuesReadBackInEveryField(t *testing.T) {
 				continue
 			}
 			emitted++
+			if strings.Contains(turn.GetResult().GetEdn(), "#user.R{") {
+				records++
+			}
 			answers, history := throughEveryField(svc, turn.GetResult())
 			sameAnswer(t, program, answers, history, "")
 			// The memory binding, as it was emitted, too.
-			answers, history = throughEveryField(svc, turn.GetMemory().GetBindings()[0].GetValue())
+			var bound *ptcsidecarv1.Value
+			for _, b := range turn.GetMemory().GetBindings() {
+				if b.GetName() == "v" {
+					bound = b.GetValue()
+				}
+			}
+			answers, history = throughEveryField(svc, bound)
 			sameAnswer(t, program+" (memory)", answers, history, "")
 			if t.Failed() {
 				t.FailNow()
 			}
 		}
-		t.Logf("depth %d: %d values emitted and read back in every field, %d refused when emitted", depth, emitted, refused)
+		t.Logf("depth %d: %d values emitted and read back in every field (%d holding records), %d refused when emitted", depth, emitted, records, refused)
+		if records == 0 {
+			t.Errorf("depth %d: no emitted value held a record", depth)
+		}
 		if emitted < runs/2 {
 			t.Errorf("depth %d: only %d of %d programs emitted a value", depth, emitted, runs)
 		}
@@ -261,7 +273,12 @@ func randomValueExpr(r *rand.Rand, depth int) string {
 		return strings.Join(s, " ")
 	}
 	n := r.IntN(4)
-	switch r.IntN(7) {
+	switch r.IntN(9) {
+	case 6:
+		return "(->R " + parts(2) + ")" // a record, of the program's defrecord
+	case 7:
+		return "(assoc (->R " + parts(2) + ") :c " + parts(1) + ")"
+
 	case 0:
 		return "[" + parts(n) + "]"
 	case 1:
