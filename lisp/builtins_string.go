@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -171,7 +172,8 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 	}
 	if start < 0 || end > n || start > end {
 		return nil, Errorf(executionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
-			WithHint("check (count s) first, or clamp the end: (subs s start (min end (count s)))")
+			WithHint("check (count s) first, or clamp the end: (subs s start (min end (count s)))").
+			asJava("StringIndexOutOfBoundsException", fmt.Sprintf("begin %d, end %d, length %d", start, end, n))
 	}
 	return String(s[runeOffset(s, start):runeOffset(s, end)]), nil
 }

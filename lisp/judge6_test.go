@@ -35,10 +35,7 @@ var judge6Known = map[string]string{
 	"err/throwable-catch-all":             "spec 8.1: nth out of range is nil where Clojure throws IndexOutOfBoundsException (docs/LANGUAGE.md)",
 	"text/anagram-groups":                 "spec 8.1: sort returns a vector, which sort orders, where Clojure's seqs are not Comparable (ClassCastException)",
 	"mistake/keys-destructure-string-map": "spec 7.5: a map pattern's :keys falls back to the string key, [\"x\" 3] where Clojure has [nil nil]",
-	"str/subs-negative":                   "class refuses a caught subs error (several Java classes could be Clojure's); the hint's ex-message is not the class name",
 	"num/unchecked-and-prime":             "no big integers: the hint's + overflows on Long/MAX_VALUE",
-	"xf/transduce-completing":             "completing is refused; the hint's reduce drops the completion function, 7 where Clojure has \"total=7\"",
-	"coll/peek-pop":                       "silent: (pop []) is \"pop of an empty vector\" where Clojure's message is \"Can't pop empty vector\"",
 	"bool/identical-keyword":              "no BigInt: 1N is refused",
 	"misc/hash-set-literal-dup":           "read-string is refused; the hint's literal #{1 1} is a set where Clojure's reader refuses the duplicate",
 }
