@@ -632,6 +632,10 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 				e := Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
 					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
 				if str, ok := args[0].(String); ok {
+					if kind != "an integer" && strings.TrimFunc(string(str), func(r rune) bool { return r <= ' ' }) == "" {
+						// Java's decimal parser trims, then refuses nothing.
+						return nil, e.asJava("NumberFormatException", "empty String")
+					}
 					return nil, e.asJava("NumberFormatException", `For input string: "`+shownStr(str)+`"`)
 				}
 				return nil, e.asJava("NumberFormatException", "Cannot parse null string")

@@ -594,7 +594,8 @@ func javaExceptionConstructors() []*Builtin {
 		rows = append(rows, &Builtin{Name: name, Sig: "(" + name + " message)", Doc: "an exception to throw", Category: "idiom", reach: javaForm,
 			aliases: []string{javaClassName(class) + "."},
 			MinArgs: 0, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				e := &thrown{kind: executionError, class: class}
+				// Java's constructor without a message leaves getMessage null.
+				e := &thrown{kind: executionError, class: class, noMessage: len(args) == 0}
 				if len(args) == 1 {
 					msg, ok := args[0].(String)
 					if !ok {
