@@ -1644,8 +1644,7 @@ func builtinRepeat(th *Thread, args []Value) (Value, error) {
 
 func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
-		return nil, Errorf(arityErrorKind, "repeatedly needs a count: there are no infinite sequences").
-			WithHint("call it as (repeatedly n f)")
+		return repeatedlySeq(th, args[0])
 	}
 	n, err := countArg("repeatedly", args[0], "call it as (repeatedly n f)")
 	if err != nil {
