@@ -587,7 +587,9 @@ func javaFloorOp(name string, op func(a, b int64) int64) *Builtin {
 func javaExceptionConstructors() []*Builtin {
 	var rows []*Builtin
 	for _, class := range slices.Sorted(maps.Keys(javaSupers)) {
-		if class == "ExceptionInfo" || class == "ArityException" {
+		// Java's constructors of these do not take a message as it is
+		// (MissingFormatArgumentException's wraps it: "Format specifier 'x'").
+		if class == "ExceptionInfo" || class == "ArityException" || class == "MissingFormatArgumentException" {
 			continue
 		}
 		name := class + "."
