@@ -54,6 +54,12 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		// As in Clojure, which has no seq of a transient.
 		return nil, e.WithHint("only count, get, nth, contains? and find read a transient: call (persistent! t) first")
 	}
+	switch v.(type) {
+	case Int, Float, Keyword, Bool:
+		// What Clojure's seq throws for a value that is no collection
+		// (a function's Java class name is not reproducible here).
+		e.asJava("IllegalArgumentException", "Don't know how to create ISeq from: "+javaValueClass(v))
+	}
 	if _, ok := v.(Callable); ok {
 		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
 	}

@@ -102,7 +102,12 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Int(0), nil
 	}
-	return nil, typeErrorf("count", "a collection or string", args[0])
+	e := typeErrorf("count", "a collection or string", args[0])
+	switch args[0].(type) {
+	case Int, Float, Keyword, Bool:
+		e.asJava("UnsupportedOperationException", "count not supported on this type: "+shortJavaClass(args[0]))
+	}
+	return nil, e
 }
 
 func builtinReduce(th *Thread, args []Value) (Value, error) {

@@ -43,9 +43,9 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinPcalls,
 		Cost: cost(calls(allArgs), builds)},
 	{Name: "map-indexed", Sig: "(map-indexed f coll)", Doc: "(f index item) for each item", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinMapIndexed,
-		Cost: cost(visits(lastArg), calls(lastArg), builds),
-		lazy: boundedByFinite},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinMapIndexed,
+		Cost:  cost(visits(lastArg), calls(lastArg), builds),
+		xform: &xform{1, indexedStep}, lazy: boundedByFinite},
 	{Name: "mapcat", Sig: "(mapcat f coll)", Doc: "concatenation of the collections (f item) returns", Category: "collection",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinMapcat,
 		Cost:  cost(visits(argsFrom(1)), calls(argsFrom(1)), chargedInBody("the concatenation of what f returns: a step and an element per item, charged before it is built (concatValues)")),
@@ -55,8 +55,9 @@ var collectionBuiltins = []*Builtin{
 		Cost:  cost(visits(lastArg), calls(lastArg), builds),
 		xform: &xform{1, keepStep}},
 	{Name: "keep-indexed", Sig: "(keep-indexed f coll)", Doc: "non-nil results of (f index item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinKeepIndexed,
-		Cost: cost(visits(lastArg), calls(lastArg), builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinKeepIndexed,
+		Cost:  cost(visits(lastArg), calls(lastArg), builds),
+		xform: &xform{1, indexedStep}},
 	{Name: "pluck", Sig: "(pluck key coll)", Doc: "the key's value in each map: (pluck :name users)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPluck,
 		Cost: cost(visits(lastArg), chargedInBody("the key hashed for each lookup (getValue)"), builds),
@@ -93,8 +94,9 @@ var collectionBuiltins = []*Builtin{
 		Cost: cost(generates(interleavedCount)),
 		lazy: boundedByFinite},
 	{Name: "interpose", Sig: "(interpose sep coll)", Doc: "items with sep between them", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinInterpose,
-		Cost: cost(visits(lastArg), builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinInterpose,
+		Cost:  cost(visits(lastArg), builds),
+		xform: &xform{1, interposeStep}},
 	{Name: "zip", Sig: "(zip c1 c2)", Doc: "pairs [a b] of items in step, up to the shortest", Category: "collection",
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinZip,
 		Cost: cost(visits(allArgs), buildsItems),
@@ -178,8 +180,9 @@ var sequenceBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinNthnext,
 		Cost: cost(views)},
 	{Name: "take-nth", Sig: "(take-nth n coll)", Doc: "every nth item, starting with the first", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinTakeNth,
-		Cost: cost(builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinTakeNth,
+		Cost:  cost(builds),
+		xform: &xform{1, takeNthStep}},
 	{Name: "take", Sig: "(take n coll)", Doc: "first n items", Category: "collection",
 		MinArgs: 1, MaxArgs: 2, Fn: takeDrop("take", true, false),
 		Cost:  cost(views),
@@ -230,11 +233,13 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views,
 			chargedInBody("the padded last chunk, a vector built when the items run out before it is full"), builds)},
 	{Name: "partition-all", Sig: "(partition-all n coll) (partition-all n step coll)", Doc: "chunks of n items; the last chunk may be shorter", Category: "collection",
-		MinArgs: 2, MaxArgs: 3, Fn: partitioning("partition-all", true),
-		Cost: cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views, builds)},
+		MinArgs: 1, MaxArgs: 3, Fn: partitioning("partition-all", true),
+		Cost:  cost(counts("a step per chunk and per item in it (a chunk sums its items' weights)", partitionWork), views, builds),
+		xform: &xform{1, chunkStep}},
 	{Name: "partition-by", Sig: "(partition-by f coll)", Doc: "runs of consecutive items with equal (f item)", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinPartitionBy,
-		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("each key f returns, compared whole (chargeEqual) with the one before"), views, builds)},
+		MinArgs: 1, MaxArgs: 2, Fn: builtinPartitionBy,
+		Cost:  cost(visits(lastArg), calls(lastArg), chargedInBody("each key f returns, compared whole (chargeEqual) with the one before"), views, builds),
+		xform: &xform{1, chunkStep}},
 	{Name: "range", Sig: "(range end) (range start end) (range start end step)", Doc: "numbers from start (0) up to end, exclusive, by step (1)", Category: "collection",
 		MinArgs: 0, MaxArgs: 3, Fn: builtinRange,
 		Cost: cost(generates(rangeCount))},
@@ -972,6 +977,10 @@ func builtinVec(th *Thread, args []Value) (Value, error) {
 		return v, nil
 	}
 	elems, err := seqOf(th, "vec", args[0], anySeq)
+	if e, ok := err.(*Error); ok && e.class != "" {
+		// Clojure's vec copies an array, not a seq, so it fails otherwise.
+		return nil, e.asJava("RuntimeException", "Unable to convert: class "+javaValueClass(args[0])+" to Object[]")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -1099,6 +1108,8 @@ func builtinNth(th *Thread, args []Value) (Value, error) {
 	case *Map, *Set:
 		return nil, nthUnsupported(typeErrorf("nth", "a vector, list, string or nil", args[0]).
 			WithHint("take the item of its sequence: (nth (seq coll) i)"), args[0])
+	case Int, Float, Keyword, Bool:
+		return nil, nthUnsupported(typeErrorf("nth", "a vector, list, string or nil", args[0]), args[0])
 	}
 	i, err := toInt("nth", args[1])
 	if err != nil {
@@ -1277,7 +1288,8 @@ func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	}
 	if start < 0 || end > v.Len() || start > end {
 		return nil, Errorf(executionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
-			WithHint("use take and drop, which clamp to the vector's length")
+			WithHint("use take and drop, which clamp to the vector's length").
+			asJava("IndexOutOfBoundsException", "")
 	}
 	return sub(th, v, v.elems, start, end)
 }
@@ -1302,7 +1314,12 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
 	case *Vector:
 		if v.Len() == 0 {
-			return nil, Errorf(executionError, "pop of an empty %s", v.TypeName())
+			kind := "vector"
+			if v.list {
+				kind = "list"
+			}
+			return nil, Errorf(executionError, "pop of an empty %s", v.TypeName()).
+				asJava("IllegalStateException", "Can't pop empty "+kind)
 		}
 		if v.list {
 			if err := th.allocVector(0); err != nil {
@@ -1635,8 +1652,7 @@ func builtinRepeat(th *Thread, args []Value) (Value, error) {
 
 func builtinRepeatedly(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
-		return nil, Errorf(arityErrorKind, "repeatedly needs a count: there are no infinite sequences").
-			WithHint("call it as (repeatedly n f)")
+		return repeatedlySeq(th, args[0])
 	}
 	n, err := countArg("repeatedly", args[0], "call it as (repeatedly n f)")
 	if err != nil {

@@ -20,6 +20,8 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	rest := args[1:]
+	next := 0      // the ordinary index: conversions without one take the arguments in turn
+	var last Value // the argument the conversion before took, for %<s
 	b := textWriter{th: th}
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
@@ -40,21 +42,34 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 			b.writeByte('\n')
 			continue
 		}
-		if len(rest) == 0 {
+		// Java's argument indexes: %2$s takes the second argument and
+		// %<s the one before, neither moving the ordinary index.
+		var arg Value
+		switch {
+		case spec.index == -1 && last != nil:
+			arg = last
+		case spec.index > 0 && spec.index <= len(rest):
+			arg = rest[spec.index-1]
+		case spec.index == 0 && next < len(rest):
+			arg = rest[next]
+			next++
+		default:
 			return nil, Errorf(executionError, "format: no argument left for %%%c", spec.conv).
-				WithHint("give one argument per conversion; write %%%% for a literal percent sign")
+				WithHint("give one argument per conversion; write %%%% for a literal percent sign").
+				asJava("MissingFormatArgumentException", "Format specifier '%"+pattern[i-n+1:i+1]+"'")
 		}
-		text, err := formatOne(th, spec, rest[0])
+		text, err := formatOne(th, spec, arg)
 		if err != nil {
 			return nil, err
 		}
-		rest = rest[1:]
+		last = arg
 		b.writeString(text)
 	}
 	return b.text()
 }
 
 type formatSpec struct {
+	index     int // 1 for %1$s; -1 for %<s; 0 for none
 	flags     string
 	width     int
 	precision int // -1: none
@@ -71,10 +86,17 @@ const maxFormatWidth = 10_000
 func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
 	spec.precision = -1
 	i := 0
+	if j := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); j > 0 && s[j] == '$' && s[0] != '0' {
+		spec.index, _ = strconv.Atoi(s[:j])
+		i = j + 1
+	} else if len(s) > 0 && s[0] == '<' {
+		spec.index, i = -1, 1
+	}
+	flagsFrom := i
 	for i < len(s) && strings.IndexByte("-#+ 0,(", s[i]) >= 0 {
 		i++
 	}
-	spec.flags = s[:i]
+	spec.flags = s[flagsFrom:i]
 	start := i
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -89,10 +111,6 @@ func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
 			i++
 		}
 		spec.precision, _ = strconv.Atoi(s[start:i])
-	}
-	if i < len(s) && s[i] == '$' {
-		return spec, 0, Errorf(executionError, "format: argument indexes (%%1$s) are not supported").
-			WithHint("pass the arguments in order, repeating a value if needed")
 	}
 	if i >= len(s) {
 		return spec, 0, Errorf(executionError, "format: the pattern ends inside a %% conversion").

@@ -85,6 +85,12 @@ var idiomBuiltins = []*Builtin{
 	{Name: "reset!", Sig: "(reset! a x)", Doc: "set atom a to x and return x", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReset,
 		Cost: cost(constant)},
+	{Name: "swap-vals!", Sig: "(swap-vals! a f args...)", Doc: "set atom a to (f @a args...) and return [old new]", Category: "idiom",
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinSwapVals,
+		Cost: cost(calls(arg(1)), builds)},
+	{Name: "reset-vals!", Sig: "(reset-vals! a x)", Doc: "set atom a to x and return [old x]", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Fn: builtinResetVals,
+		Cost: cost(builds)},
 	{Name: "ex-info", Sig: "(ex-info message data) (ex-info message data cause)", Doc: "an error to throw, carrying a message and a map", Category: "idiom",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinExInfo,
 		Cost: cost(constant)},
@@ -107,6 +113,15 @@ var idiomBuiltins = []*Builtin{
 	{Name: "transduce", Sig: "(transduce xform f coll) (transduce xform f init coll)", Doc: "reduce with f over coll passed through xform", Category: "idiom",
 		MinArgs: 3, MaxArgs: 4, Fn: builtinTransduce,
 		Cost: cost(visits(lastArg), calls(lastArg))},
+	{Name: "completing", Sig: "(completing f) (completing f cf)", Doc: "f as a reducing function whose one-argument arity, called when transduce is done, is cf (identity by default)", Category: "idiom",
+		MinArgs: 1, MaxArgs: 2, Fn: builtinCompleting,
+		Cost: cost(builds)},
+	{Name: "eduction", Sig: "(eduction xform ... coll)", Doc: "the items of coll passed through the transducers in order, as sequence", Category: "idiom",
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinEduction,
+		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducers pass on (transduceInto), and the vector of them"))},
+	{Name: "cat", Sig: "(cat rf)", Doc: "the transducer that passes on each item of each item: (into [] cat [[1] [2 3]])", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinCat,
+		Cost: cost(constant)},
 	{Name: "sequence", Sig: "(sequence coll) (sequence xform coll)", Doc: "the items of coll, passed through xform", Category: "idiom",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence,
 		// A transducer may pass on any number of items per item (mapcat),
@@ -429,6 +444,32 @@ func builtinReset(th *Thread, args []Value) (Value, error) {
 	return args[1], a.set(th, args[1])
 }
 
+// builtinSwapVals is swap! returning the value before and after.
+func builtinSwapVals(th *Thread, args []Value) (Value, error) {
+	a, err := atomArg("swap-vals!", args[0])
+	if err != nil {
+		return nil, err
+	}
+	old := a.value
+	v, err := builtinSwap(th, args)
+	if err != nil {
+		return nil, err
+	}
+	return newVector(th, []Value{old, v})
+}
+
+func builtinResetVals(th *Thread, args []Value) (Value, error) {
+	a, err := atomArg("reset-vals!", args[0])
+	if err != nil {
+		return nil, err
+	}
+	old := a.value
+	if _, err := builtinReset(th, args); err != nil {
+		return nil, err
+	}
+	return newVector(th, []Value{old, args[1]})
+}
+
 // thrown is an error a program threw with (throw (ex-info ...)) or one of
 // the interpreter's own errors caught by catch. Budget errors are never
 // caught (see catchable).
@@ -591,6 +632,10 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 				e := Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
 					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
 				if str, ok := args[0].(String); ok {
+					if kind != "an integer" && strings.TrimFunc(string(str), func(r rune) bool { return r <= ' ' }) == "" {
+						// Java's decimal parser trims, then refuses nothing.
+						return nil, e.asJava("NumberFormatException", "empty String")
+					}
 					return nil, e.asJava("NumberFormatException", `For input string: "`+shownStr(str)+`"`)
 				}
 				return nil, e.asJava("NumberFormatException", "Cannot parse null string")

@@ -26,6 +26,16 @@ var namespaceBuiltins = []*Builtin{
 			return splitString(th, "clojure.string/split", args[0], args[1], args[2:])
 		},
 		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), chargedInBody("the parts: a string and an element each, charged before they are built, as the separator is found"))},
+	{Name: "clojure.string/re-quote-replacement", Sig: "(clojure.string/re-quote-replacement s)", Doc: "s with a backslash before each \\ and $, so that replace puts it in literally", Category: "string", reach: inNamespace,
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			s, ok := args[0].(String)
+			if !ok {
+				return nil, typeErrorf("clojure.string/re-quote-replacement", "a string", args[0])
+			}
+			// Java's Matcher/quoteReplacement, which Clojure's calls.
+			return String(strings.NewReplacer(`\`, `\\`, `$`, `\$`).Replace(string(s))), nil
+		},
+		Cost: cost(scans(arg(0)), builds)},
 	{Name: "clojure.string/escape", Sig: "(clojure.string/escape s cmap)", Doc: "s with each character c for which (cmap c) is not nil replaced by (str (cmap c))", Category: "string", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinEscape,
 		Cost: cost(scans(arg(0)), calls(arg(0)), builds)},

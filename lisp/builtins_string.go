@@ -1,11 +1,11 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -35,13 +35,13 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 2, Fn: builtinJoin,
 		Cost: cost(visits(lastArg), writes)},
 	{Name: "trim", Sig: "(trim s)", Doc: "s without leading and trailing whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim", func(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim", func(s string) string { return strings.TrimFunc(s, javaWhitespace) }),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "triml", Sig: "(triml s)", Doc: "s without leading whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("triml", func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("triml", func(s string) string { return strings.TrimLeftFunc(s, javaWhitespace) }),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "trimr", Sig: "(trimr s)", Doc: "s without trailing whitespace", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trimr", func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }),
+		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trimr", func(s string) string { return strings.TrimRightFunc(s, javaWhitespace) }),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "trim-newline", Sig: "(trim-newline s)", Doc: "s without trailing newlines", Category: "string",
 		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("trim-newline", func(s string) string { return strings.TrimRight(s, "\r\n") }),
@@ -171,7 +171,8 @@ func builtinSubs(th *Thread, args []Value) (Value, error) {
 	}
 	if start < 0 || end > n || start > end {
 		return nil, Errorf(executionError, "subs range %d..%d is out of bounds for a string of %d characters", start, end, n).
-			WithHint("check (count s) first, or clamp the end: (subs s start (min end (count s)))")
+			WithHint("check (count s) first, or clamp the end: (subs s start (min end (count s)))").
+			asJava("StringIndexOutOfBoundsException", fmt.Sprintf("begin %d, end %d, length %d", start, end, n))
 	}
 	return String(s[runeOffset(s, start):runeOffset(s, end)]), nil
 }
@@ -249,24 +250,23 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 }
 
 // splitAt cuts s around the matches at locs, keeping at most limit parts
-// (all when limit < 1), exactly as regexp.Split does.
+// (all when limit < 1), as Java's Pattern.split does: a zero-width match
+// at the start makes no empty first part, and what follows the last match
+// is always a part, empty or not.
 func splitAt(s string, locs [][]int, limit int) []string {
 	parts := make([]string, 0, len(locs)+1)
-	beg, end := 0, 0
+	beg := 0
 	for _, loc := range locs {
 		if limit > 0 && len(parts) == limit-1 {
 			break
 		}
-		end = loc[0]
-		if loc[1] != 0 {
-			parts = append(parts, s[beg:end])
+		if loc[1] == 0 {
+			continue
 		}
+		parts = append(parts, s[beg:loc[0]])
 		beg = loc[1]
 	}
-	if end != len(s) {
-		parts = append(parts, s[beg:])
-	}
-	return parts
+	return append(parts, s[beg:])
 }
 
 // stringVector charges for and returns a vector of strings.
@@ -471,7 +471,7 @@ func builtinBlank(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return trueValue, nil
 	case String:
-		return boolValue(strings.TrimFunc(string(s), unicode.IsSpace) == ""), nil
+		return boolValue(strings.TrimFunc(string(s), javaWhitespace) == ""), nil
 	}
 	return nil, typeErrorf("blank?", "a string or nil", args[0])
 }

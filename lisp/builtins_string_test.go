@@ -15,18 +15,29 @@ func mustRegex(t *testing.T, pattern string) *regex {
 	return re
 }
 
-// TestSplitAtMatchesRegexpSplit compares the budgeted split with Go's own.
-func TestSplitAtMatchesRegexpSplit(t *testing.T) {
-	for _, c := range []struct{ pattern, s string }{
-		{`,`, "a,b,,c,,"}, {`x*`, "abc"}, {`\s+`, "  a b  "}, {`^`, "abc"}, {`$`, "abc"}, {`b`, "b"}, {`a|`, "banana"},
+// TestSplitAtMatchesJavaSplit compares the budgeted split with the
+// answers Clojure 1.11 gives (Java's Pattern.split, recorded with
+// (str/split s (re-pattern p) limit)), where Go's regexp.Split differs on
+// empty matches: Java finds one right after a longer match, and keeps
+// what follows the last match as a part even when it is empty.
+func TestSplitAtMatchesJavaSplit(t *testing.T) {
+	for _, c := range []struct {
+		pattern, s string
+		want       [4]string // limits -1, 1, 2, 3, parts joined by |
+	}{
+		{`,`, "a,b,,c,,", [4]string{"a|b||c||", "a,b,,c,,", "a|b,,c,,", "a|b|,c,,"}},
+		{`x*`, "abc", [4]string{"a|b|c|", "abc", "a|bc", "a|b|c"}},
+		{`\s+`, "  a b  ", [4]string{"|a|b|", "  a b  ", "|a b  ", "|a|b  "}},
+		{`^`, "abc", [4]string{"abc", "abc", "abc", "abc"}},
+		{`$`, "abc", [4]string{"abc|", "abc", "abc|", "abc|"}},
+		{`b`, "b", [4]string{"|", "b", "|", "|"}},
+		{`a|`, "banana", [4]string{"b||n||n||", "banana", "b|nana", "b||nana"}},
 	} {
 		re := mustRegex(t, c.pattern)
-		for _, limit := range []int{-1, 1, 2, 3} {
-			locs := re.re.FindAllStringSubmatchIndex(c.s, -1)
-			got := splitAt(c.s, locs, limit)
-			want := re.re.Split(c.s, limit)
-			if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
-				t.Errorf("split %q by %q limit %d = %q, regexp.Split gives %q", c.s, c.pattern, limit, got, want)
+		for i, limit := range []int{-1, 1, 2, 3} {
+			locs := javaMatches(re, re.re.FindAllStringSubmatchIndex(c.s, -1))
+			if got := strings.Join(splitAt(c.s, locs, limit), "|"); got != c.want[i] {
+				t.Errorf("split %q by %q limit %d = %q, Clojure gives %q", c.s, c.pattern, limit, got, c.want[i])
 			}
 		}
 	}

@@ -91,7 +91,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"alter-meta! reset-meta!", "values carry no metadata here: delete the call"},
 	{"meta", "values carry no metadata, so (meta x) is nil: write nil, and keep what you need in a map"},
 	{"with-meta vary-meta", "values carry no metadata here: use the value itself, and keep what you need in a map"},
-	{"completing", "use reduce over the transformed collection: (reduce f init (map g coll)) for (transduce (map g) (completing f) init coll)"},
 	{"lazy-cat", "use (concat a b): sequences here are built eagerly or bounded by take"},
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }

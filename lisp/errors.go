@@ -87,6 +87,7 @@ var javaSupers = map[string]string{
 	// format's, from java.util
 	"IllegalFormatException":           "IllegalArgumentException",
 	"IllegalFormatConversionException": "IllegalFormatException",
+	"MissingFormatArgumentException":   "IllegalFormatException",
 
 	// java.time's
 	"DateTimeException":                "RuntimeException",
@@ -96,7 +97,7 @@ var javaSupers = map[string]string{
 
 // javaPackages give each class of javaSupers its full name.
 var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang.",
-	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util.",
+	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util.", "MissingFormatArgumentException": "java.util.",
 	"DateTimeException": "java.time.", "DateTimeParseException": "java.time.format.", "UnsupportedTemporalTypeException": "java.time.temporal."}
 
 // javaClassName is the full name of the class short.

@@ -589,14 +589,17 @@ func javaFloorOp(name string, op func(a, b int64) int64) *Builtin {
 func javaExceptionConstructors() []*Builtin {
 	var rows []*Builtin
 	for _, class := range slices.Sorted(maps.Keys(javaSupers)) {
-		if class == "ExceptionInfo" || class == "ArityException" {
+		// Java's constructors of these do not take a message as it is
+		// (MissingFormatArgumentException's wraps it: "Format specifier 'x'").
+		if class == "ExceptionInfo" || class == "ArityException" || class == "MissingFormatArgumentException" {
 			continue
 		}
 		name := class + "."
 		rows = append(rows, &Builtin{Name: name, Sig: "(" + name + " message)", Doc: "an exception to throw", Category: "idiom", reach: javaForm,
 			aliases: []string{javaClassName(class) + "."},
 			MinArgs: 0, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				e := &thrown{kind: executionError, class: class}
+				// Java's constructor without a message leaves getMessage null.
+				e := &thrown{kind: executionError, class: class, noMessage: len(args) == 0}
 				if len(args) == 1 {
 					msg, ok := args[0].(String)
 					if !ok {

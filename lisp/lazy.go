@@ -161,6 +161,14 @@ func iterateSeq(th *Thread, f, seed Value) (Value, error) {
 	}}).made("iterate", f, seed))
 }
 
+// repeatedlySeq is (repeatedly f): the results of calling f, without
+// end, each call made when its element is read.
+func repeatedlySeq(th *Thread, f Value) (Value, error) {
+	return madeSeq(th, (&infiniteSeq{source: "(repeatedly ...)", start: func() seqGenerator {
+		return func(th *Thread) (Value, error) { return call(th, "repeatedly", f) }
+	}}).made("repeatedly", f))
+}
+
 func cycleSeq(th *Thread, elems []Value) (Value, error) {
 	return madeSeq(th, (&infiniteSeq{source: "(cycle ...)", start: func() seqGenerator {
 		i := 0

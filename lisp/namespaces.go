@@ -53,10 +53,9 @@ func wordSet(s string) map[string]bool {
 // namespaceCounterparts say what to write for a var of the four
 // namespaces that the sandbox does not have.
 var namespaceCounterparts = map[string]string{
-	"clojure.string/re-quote-replacement": `write a backslash before each $ and \ of the replacement, "\\$1" for a literal $1, or pass a function: (clojure.string/replace s re (fn [_] r))`,
-	"clojure.walk/macroexpand-all":        "there are no macros to expand: write the quoted form itself, '(f x)",
-	"clojure.walk/postwalk-demo":          "write (clojure.walk/postwalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
-	"clojure.walk/prewalk-demo":           "write (clojure.walk/prewalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
+	"clojure.walk/macroexpand-all": "there are no macros to expand: write the quoted form itself, '(f x)",
+	"clojure.walk/postwalk-demo":   "write (clojure.walk/postwalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
+	"clojure.walk/prewalk-demo":    "write (clojure.walk/prewalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
 }
 
 // namespaceVar resolves name within the Clojure namespace ns (canonical):

@@ -3,6 +3,7 @@ package lisp
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,11 @@ type regex struct {
 	// (\w+\s*){1000}x compiles to thousands of instructions, each run on
 	// every byte.
 	insts int
+	// emptyMatch is the submatch positions of the pattern's match of the
+	// empty string, when it has one and asserts nothing about its context:
+	// it matches there at every position, and Java finds the empty match
+	// right after a longer one, which Go's FindAll skips (javaMatches).
+	emptyMatch []int
 }
 
 // maxPatternBytes is the longest pattern re-pattern accepts (spec 8.10).
@@ -56,7 +62,30 @@ func compileRegex(fn, pattern string) (*regex, error) {
 	if err != nil {
 		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
-	return &regex{source: java, re: re, whole: whole, insts: programSize(pattern)}, nil
+	r := &regex{source: java, re: re, whole: whole, insts: programSize(pattern)}
+	if !looksAround(pattern) {
+		r.emptyMatch = re.FindStringSubmatchIndex("")
+	}
+	return r, nil
+}
+
+// looksAround reports whether pattern asserts anything about its context
+// (^, $, \b, \B, \A, \z), so that where it matches the empty string
+// depends on the text around.
+func looksAround(pattern string) bool {
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var walk func(r *syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+			return true
+		}
+		return slices.ContainsFunc(r.Sub, walk)
+	}
+	return walk(parsed)
 }
 
 // programSize is the number of instructions RE2 compiles pattern to (a
@@ -161,11 +190,42 @@ func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 			limit = most
 		}
 	}
-	locs := re.re.FindAllStringSubmatchIndex(s, limit)
+	locs := javaMatches(re, re.re.FindAllStringSubmatchIndex(s, limit))
+	if n >= 0 && len(locs) > n {
+		locs = locs[:n]
+	}
 	if err := th.alloc(int64(len(locs)) * perMatchCost); err != nil {
 		return nil, err
 	}
 	return locs, nil
+}
+
+// javaMatches adds to Go's matches the empty ones Java's Matcher.find
+// gives right after a non-empty match, where Go skips an empty match that
+// abuts the one before: (re-seq #"a*" "baa") is ("" "aa" "") in Clojure.
+// It knows them only for a pattern whose empty match does not depend on
+// its context (re.emptyMatch), which matches the empty string everywhere.
+func javaMatches(re *regex, locs [][]int) [][]int {
+	if re.emptyMatch == nil {
+		return locs
+	}
+	var out [][]int
+	for i, loc := range locs {
+		out = append(out, loc)
+		end := loc[1]
+		if loc[0] == end || (i+1 < len(locs) && locs[i+1][0] == end) {
+			continue
+		}
+		empty := make([]int, len(re.emptyMatch))
+		for j, p := range re.emptyMatch {
+			empty[j] = -1
+			if p >= 0 {
+				empty[j] = p + end
+			}
+		}
+		out = append(out, empty)
+	}
+	return out
 }
 
 // javaReplacement turns a Java/Clojure replacement string ($1 for a group,

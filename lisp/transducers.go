@@ -1,5 +1,7 @@
 package lisp
 
+import "fmt"
+
 // A transducer is what (map f), (filter p), (take n) and the like return
 // with their collection left out: a function from a reducing step to a
 // reducing step, so that comp chains them as it chains functions and
@@ -94,20 +96,25 @@ func mapcatStep(name string, f, rf Value) Value {
 		if err != nil {
 			return nil, err
 		}
-		items, err := seqOf(th, name, v, anySeq)
-		if err != nil {
+		return passEach(th, name, rf, acc, v)
+	})
+}
+
+// passEach passes each item of coll on to rf, stopping at a reduced value.
+func passEach(th *Thread, name string, rf, acc, coll Value) (Value, error) {
+	items, err := seqOf(th, name, coll, anySeq)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		if acc, err = passOn(th, rf, acc, it); err != nil {
 			return nil, err
 		}
-		for _, it := range items {
-			if acc, err = passOn(th, rf, acc, it); err != nil {
-				return nil, err
-			}
-			if _, stop := acc.(*reducedValue); stop {
-				return acc, nil
-			}
+		if _, stop := acc.(*reducedValue); stop {
+			return acc, nil
 		}
-		return acc, nil
-	})
+	}
+	return acc, nil
 }
 
 func takeWhileStep(name string, f, rf Value) Value {
@@ -280,16 +287,62 @@ func builtinTransduce(th *Thread, args []Value) (Value, error) {
 	return transduceWith(th, "transduce", xform, rf, init, coll)
 }
 
-// completeWith calls f's one-argument arity, as transduce does at the end;
-// a function without one (a two-parameter fn) leaves acc as it is.
+// completeWith calls f's one-argument arity, as Clojure's transduce does
+// at the end. A fn without one is Clojure's ArityException, with the hint
+// to wrap it in completing; a builtin without one leaves acc as it is.
 func completeWith(th *Thread, f, acc Value) (Value, error) {
 	switch f := f.(type) {
 	case *Builtin:
 		if f.MinArgs <= 1 && (f.MaxArgs < 0 || f.MaxArgs >= 1) {
 			return th.call(f, []Value{acc})
 		}
+		return acc, nil
+	case *closure:
+		if f.lam.pick(1) == nil {
+			return nil, f.arityError(1).
+				WithHint("transduce calls its reducing function with the result alone when it is done: give it a one-argument arity, or wrap it, (transduce xform (completing f) init coll)")
+		}
 	}
-	return acc, nil
+	return th.call(f, []Value{acc})
+}
+
+// builtinCompleting is (completing f) and (completing f cf): f as a
+// reducing function whose one-argument arity, called when the reduction
+// is done, is cf (identity by default).
+func builtinCompleting(th *Thread, args []Value) (Value, error) {
+	f := args[0]
+	return madeFn(th, "completing", args, func(th *Thread, xs []Value) (Value, error) {
+		switch len(xs) {
+		case 0:
+			return th.call(f, nil)
+		case 1:
+			if len(args) == 2 {
+				return th.call(args[1], xs)
+			}
+			return xs[0], nil
+		}
+		return th.call(f, xs)
+	})
+}
+
+// builtinEduction is (eduction xform ... coll): the items of coll passed
+// through the transducers composed in order, as sequence gives them.
+func builtinEduction(th *Thread, args []Value) (Value, error) {
+	xforms, coll := args[:len(args)-1], args[len(args)-1]
+	xform := xforms[0]
+	if len(xforms) > 1 {
+		var err error
+		if xform, err = builtinComp(th, xforms); err != nil {
+			return nil, err
+		}
+	}
+	return builtinSequence(th, []Value{xform, coll})
+}
+
+// builtinCat is the cat transducer: each item's items passed on in turn.
+func builtinCat(th *Thread, args []Value) (Value, error) {
+	rf := args[0]
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) { return passEach(th, "cat", rf, acc, x) }), nil
 }
 
 func builtinSequence(th *Thread, args []Value) (Value, error) {
@@ -318,4 +371,125 @@ func intoXform(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	return builtinInto(th, []Value{args[0], NewVector(items)})
+}
+
+// indexedStep is map-indexed's and keep-indexed's: f takes the item's
+// index, counted from 0 per application, and the item; keep-indexed drops
+// a nil result.
+func indexedStep(name string, f, rf Value) Value {
+	keepOnly := name == "keep-indexed"
+	i := -1
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		i++
+		v, err := call(th, name, f, Int(i), x)
+		if err != nil || (keepOnly && v == Nil) {
+			return acc, err
+		}
+		return passOn(th, rf, acc, v)
+	})
+}
+
+func takeNthStep(name string, f, rf Value) Value {
+	n, _ := toCount(name, f)
+	i := -1
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		if n == 0 {
+			return nil, divideByZero("take-nth") // Clojure's (rem i 0)
+		}
+		i++
+		if i%n != 0 {
+			return acc, nil
+		}
+		return passOn(th, rf, acc, x)
+	})
+}
+
+func interposeStep(_ string, sep, rf Value) Value {
+	started := false
+	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
+		if started {
+			v, err := passOn(th, rf, acc, sep)
+			if _, stop := v.(*reducedValue); err != nil || stop {
+				return v, err
+			}
+			acc = v
+		}
+		started = true
+		return passOn(th, rf, acc, x)
+	})
+}
+
+// chunkStep is partition-all's and partition-by's: items gather in a chunk
+// that is passed on whole when it is full (partition-all, f the count) or
+// when (f item) changes (partition-by), and at completion when it holds
+// any, as Clojure's transducers flush theirs (a count below 1 is never
+// reached, so everything comes in one chunk at the end, as in Clojure).
+func chunkStep(name string, f, rf Value) Value {
+	byKey := name == "partition-by"
+	n := 0
+	if !byKey {
+		n, _ = toCount(name, f)
+	}
+	var chunk []Value
+	var last Value
+	flush := func(th *Thread, acc Value) (Value, error) {
+		v, err := newVector(th, chunk)
+		chunk = nil
+		if err != nil {
+			return nil, err
+		}
+		return passOn(th, rf, acc, v)
+	}
+	// Clojure's partition-all makes its buffer of n places when applied:
+	// a negative n fails there, before any item.
+	badSize := func() error {
+		if byKey || n >= 0 {
+			return nil
+		}
+		return Errorf(executionError, "%s of a negative size %d", name, n).
+			asJava("IllegalArgumentException", fmt.Sprintf("Illegal Capacity: %d", n))
+	}
+	return &stepFn{
+		step: func(th *Thread, acc, x Value) (Value, error) {
+			if err := badSize(); err != nil {
+				return nil, err
+			}
+			if byKey {
+				k, err := call(th, name, f, x)
+				if err != nil {
+					return nil, err
+				}
+				if err := chargeEqual(th, []Value{k}); err != nil {
+					return nil, err
+				}
+				same := last == nil || Equal(k, last)
+				last = k
+				if !same {
+					v, err := flush(th, acc)
+					if _, stop := v.(*reducedValue); err != nil || stop {
+						return v, err
+					}
+					acc = v
+				}
+			}
+			chunk = append(chunk, x)
+			if !byKey && len(chunk) == n {
+				return flush(th, acc)
+			}
+			return acc, nil
+		},
+		complete: func(th *Thread, acc Value) (Value, error) {
+			if err := badSize(); err != nil {
+				return nil, err
+			}
+			if len(chunk) > 0 {
+				v, err := flush(th, acc)
+				if err != nil {
+					return nil, err
+				}
+				acc, _ = unreduced(v)
+			}
+			return th.call(rf, []Value{acc})
+		},
+	}
 }

@@ -7,8 +7,11 @@ clojure package, 1.11), each in a fresh namespace with clojure.string,
 clojure.set and clojure.walk aliased as str, set and walk, and records
 pr-str of the value or the exception's class and message. Prints are
 discarded. Not run by the tests: run it again after editing programs.txt.
+Given a directory, judges that directory's programs.txt into its
+corpus.jsonl instead of this one's, so every judged corpus shares this
+judge.
 
-    python3 lisp/testdata/idioms/oracle.py
+    python3 lisp/testdata/idioms/oracle.py [lisp/testdata/judge6]
 """
 import json
 import os
@@ -115,4 +118,6 @@ def read_edn_strings(line):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        HERE = os.path.abspath(sys.argv[1])
     main()

@@ -3,7 +3,7 @@
 (assert.eq (count [1 2 3]) 3)
 (assert.eq (count "héllo") 5)
 (assert.eq (count nil) 0)
-(assert.fails #(count 1) "count expected a collection")
+(assert.fails #(count 1) "count not supported on this type: Long")
 (assert.eq (reduce + [1 2 3]) 6)
 (assert.eq (reduce + 10 [1 2 3]) 16)
 (assert.eq (reduce - 10 [1 2 3]) 4)
