@@ -445,3 +445,66 @@ func TestEstimateOfRepeatedFields(t *testing.T) {
 		}
 	}
 }
+
+// Two byte sequences no protobuf library writes make the wire's estimate
+// higher than the decoded request's: a map key sent twice (in two
+// entries, the second replacing the first), and a oneof's member replaced inside a message sent twice (here a map
+// entry's value). Cut short on the wire and then found within its
+// limits once decoded, such a request was INTERNAL; it is refused as
+// INVALID_ARGUMENT naming the map.
+func TestCodecRefusesWhatItCannotCount(t *testing.T) {
+	limits := newRequestLimits(&Config{})
+	md := (&structpb.Struct{}).ProtoReflect().Descriptor()
+	schema := buildSchema(md, nil, map[protoreflect.FullName]*wireSchema{})
+	value := func(member protoreflect.Name, payload []byte) []byte {
+		fd := (&structpb.Value{}).ProtoReflect().Descriptor().Fields().ByName(member)
+		return protowire.AppendBytes(protowire.AppendTag(nil, fd.Number(), protowire.BytesType), payload)
+	}
+	entry := func(i int, twice bool) []byte {
+		key := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), fmt.Sprint("k", i))
+		e := key
+		if !twice {
+			// The value sent twice: a list of 20 values replaced by a text.
+			list := value("list_value", bytes.Repeat(protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), value("string_value", []byte("x"))), 20))
+			e = protowire.AppendBytes(protowire.AppendTag(e, 2, protowire.BytesType), list)
+		}
+		return protowire.AppendBytes(protowire.AppendTag(e, 2, protowire.BytesType), value("string_value", []byte("y")))
+	}
+	for _, twice := range []bool{true, false} {
+		var wire []byte
+		for i := range 2000 {
+			k := i
+			if twice {
+				k = i / 2 // each key in two entries: the second replaces the first
+			}
+			wire = protowire.AppendBytes(protowire.AppendTag(wire, 1, protowire.BytesType), entry(k, twice))
+		}
+		onWire := tally{maxCost: math.MaxInt, maxSets: math.MaxInt}
+		if over, err := schema.scan(wire, math.MaxInt, &onWire, false); over != nil || err != nil {
+			t.Fatalf("scan: %v %v", over, err)
+		}
+		m := &structpb.Struct{}
+		if err := proto.Unmarshal(wire, m); err != nil {
+			t.Fatal(err)
+		}
+		decoded := tally{maxCost: math.MaxInt}
+		limits.count(m.ProtoReflect(), schema, &decoded)
+		t.Logf("a key in two entries %v: the wire estimates %d, the decoded request %d", twice, onWire.cost, decoded.cost)
+		if onWire.cost <= decoded.cost {
+			t.Fatalf("the wire's estimate is not the higher: the case no longer tests the disagreement")
+		}
+		// A bound between the two: the wire's count cuts the request
+		// short, the decoded part is within it.
+		l := *limits
+		l.factor, l.slack, l.maxSets = 0, (onWire.cost+decoded.cost)/2, math.MaxInt
+		got := &structpb.Struct{}
+		if err := l.unmarshal(wire, got, schema); err != nil {
+			t.Fatalf("the codec failed the request (INTERNAL): %v", err)
+		}
+		check := tally{maxCost: math.MaxInt}
+		path, problem := l.count(got.ProtoReflect(), schema, &check)
+		if !strings.HasPrefix(path, "fields") || !strings.Contains(problem, "no protobuf library writes") {
+			t.Errorf("refused as %q: %q, want the map named", path, problem)
+		}
+	}
+}
