@@ -286,3 +286,36 @@ func TestDefiningALargeValueIsCharged(t *testing.T) {
 			want: stepLimit, maxAlloc: 64 << 20},
 	}, Env{})
 }
+
+// A value read from the wire as source is remembered by the server and
+// shared by every caller that sends the same text: one holding a value
+// that lives only while a program runs (an atom, a transient, an
+// exception, a transducer), at any depth and inside functions, is
+// refused. A closure over an atom sent as an earlier result counted up
+// across callers (1, 2, 3, ... for 100 callers at once).
+func TestWireRefusesWhatLivesOnlyInARun(t *testing.T) {
+	source := func() (context.Context, error) { return context.Background(), nil }
+	for _, text := range []string{
+		`(let [a (atom 0)] (fn [] (swap! a inc)))`,
+		`(let [a (atom 0)] (memoize (fn [x] (swap! a inc))))`,
+		`(let [a (atom 0)] (map (fn [x] (swap! a inc)) (range)))`,
+		`(let [a (atom 0)] (comp inc (fn [x] (swap! a inc))))`,
+		`(let [t (transient [])] (fn [] (conj! t 1)))`,
+		`(ex-info "x" {:n (atom 0)})`,
+		`[(ex-info "x" {})]`,
+		`(volatile! 0)`,
+		`{:a (atom [])}`,
+	} {
+		v, _, err := ReadWire(text, WireRead{Source: source})
+		e, ok := err.(*Error)
+		if !ok || e.Kind != validationError || !strings.Contains(e.Message, "lives only while the program") {
+			t.Errorf("%s: read as %v (%v), want it refused", text, v, err)
+		}
+	}
+	// What holds only values and functions is read as before.
+	for _, text := range []string{`(map (memoize (fn [x] (* x x))) (range))`, `(fn [x] (inc x))`, `(comp inc dec)`} {
+		if _, _, err := ReadWire(text, WireRead{Source: source}); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+}
