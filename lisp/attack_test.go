@@ -319,3 +319,30 @@ func TestWireRefusesWhatLivesOnlyInARun(t *testing.T) {
 		}
 	}
 }
+
+// The analysis records at most maxWarnings warnings and counts the rest
+// in one more: a program defining 5,000 atoms wrote 5,000 warnings, one
+// per name, each compared with all before it (40,000 made a 7 MB turn).
+func TestWarningsAreBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "(def a%d (atom %d))\n", i, i)
+	}
+	b.WriteString("(def round 1) 1") // a warning of another kind, left out too
+	// A name as long as the program allows, quoted by its warning.
+	fmt.Fprintf(&b, "\n(def %s (atom 0)) 1", strings.Repeat("n", 1<<20))
+	res := run(t, b.String(), Env{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Warnings) != maxWarnings+1 {
+		t.Fatalf("%d warnings, want %d and one counting the rest", len(res.Warnings), maxWarnings+1)
+	}
+	if last := res.Warnings[maxWarnings]; last.Type != WarningEvaluationOnly || !strings.Contains(last.Message, "4902 more warnings") {
+		t.Errorf("the last warning is %+v", last)
+	}
+	res = run(t, fmt.Sprintf("(def %s (atom 0)) 1", strings.Repeat("n", 1<<20)), Env{})
+	if len(res.Warnings) != 1 || len(res.Warnings[0].Message) > maxWarningBytes+3 {
+		t.Errorf("a warning quoting a 1 MiB name: %d warnings, the first of %d bytes", len(res.Warnings), len(res.Warnings[0].Message))
+	}
+}
