@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -505,6 +506,32 @@ func TestCodecRefusesWhatItCannotCount(t *testing.T) {
 		path, problem := l.count(got.ProtoReflect(), schema, &check)
 		if !strings.HasPrefix(path, "fields") || !strings.Contains(problem, "no protobuf library writes") {
 			t.Errorf("refused as %q: %q, want the map named", path, problem)
+		}
+	}
+}
+
+// An error may quote what the caller sent: its status's message, and a
+// field violation's field and description, are cut to maxStatusText. A
+// 12 MB role quoted whole left a grpc-go client waiting for the answer.
+func TestStatusTextIsCut(t *testing.T) {
+	long := strings.Repeat("q", 1<<20)
+	for name, err := range map[string]error{
+		"invalid field": invalidf("history[0].role", "unknown role %q", long),
+		"long field":    invalidField(long, "x"),
+		"other status":  CutStatus(status.Errorf(codes.FailedPrecondition, "the answer is for %q", long)),
+	} {
+		st := status.Convert(err)
+		if n := len(st.Message()); n > 2*maxStatusText+64 {
+			t.Errorf("%s: a message of %d bytes", name, n)
+		}
+		for _, d := range st.Details() {
+			if br, ok := d.(*errdetails.BadRequest); ok {
+				for _, v := range br.GetFieldViolations() {
+					if len(v.GetField())+len(v.GetDescription()) > 2*maxStatusText+64 {
+						t.Errorf("%s: a field violation of %d bytes", name, len(v.GetField())+len(v.GetDescription()))
+					}
+				}
+			}
 		}
 	}
 }
