@@ -139,6 +139,11 @@ func redTeamAttacks() []inputAttack {
 			return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Strategy: "summarize"}, Summary: &ptcsidecarv1.Summary{Text: "s", Through: 1, Digest: s},
 				History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"}, {Role: "assistant", Content: "ok"}}}
 		}),
+		// JSON that protojson refuses, quoting what it refuses.
+		{attack{name: "JSON with an unknown field of a 12 MB name", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindTexts, httpOnly: true,
+			json: func() []byte { return []byte(`{"options": {"` + strings.Repeat("q", 12_000_000) + `": 1}}`) }}, 2 * time.Second},
+		{attack{name: "JSON with a number of 12 MB of digits", method: "ToMessages", expect: "INVALID_ARGUMENT", kind: kindTexts, httpOnly: true,
+			json: func() []byte { return []byte(`{"options": {"maxTurns": "` + strings.Repeat("9", 12_000_000) + `"}}`) }}, 2 * time.Second},
 		// Request-sized inputs through the strategies and the trace.
 		// The answer holds every tool's signature rendered: over HTTP its
 		// JSON costs what the request does (kindRendered).
@@ -325,6 +330,9 @@ func TestAttacksRedTeam(t *testing.T) {
 	skipIfShort(t)
 	for _, a := range redTeamAttacks() {
 		for _, listener := range []string{"gRPC", "HTTP"} {
+			if a.grpcOnly && listener == "HTTP" || a.httpOnly && listener == "gRPC" {
+				continue
+			}
 			t.Run(a.name+"/"+listener, func(t *testing.T) { runInputAttack(t, a, listener) })
 		}
 	}
