@@ -276,7 +276,7 @@ func scalingAttacks(n int) []inputAttack {
 			for i := range turns {
 				bindings := make([]*ptcsidecarv1.Binding, 40)
 				for j := range bindings {
-					bindings[j] = &ptcsidecarv1.Binding{Name: fmt.Sprintf("b%d", j), Value: &ptcsidecarv1.Value{Edn: fmt.Sprintf("[%d %d %s]", i, j, strings.Repeat("7 ", 20))}, Turn: int32(i + 1)}
+					bindings[j] = &ptcsidecarv1.Binding{Name: fmt.Sprintf("b%d", j), Value: &ptcsidecarv1.Value{Edn: fmt.Sprintf("[%d %d %s]", i, j, strings.Repeat("7 ", 150))}, Turn: int32(i + 1)}
 				}
 				turns[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: fmt.Sprintf("(def b%d %d)", i, i), Success: true,
 					Result: &ptcsidecarv1.Value{Edn: "1"}, Memory: &ptcsidecarv1.Memory{Bindings: bindings}}
