@@ -101,8 +101,13 @@ type compiler struct {
 	// namespace each is resolved in.
 	refers map[string]string
 	// warnings are what the analysis forgave: headers, definitions of
-	// PTC-Lisp's own names.
+	// PTC-Lisp's own names; at most maxWarnings, leftOut counts the rest
+	// and the kind of the first of them.
 	warnings []Warning
+	leftOut  struct {
+		n    int
+		kind string
+	}
 	// pending are the names the program defines whose definition the
 	// analysis has not reached: Clojure resolves a name where it is
 	// compiled, so a use before the definition (or a declare) is refused.

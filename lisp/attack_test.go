@@ -286,3 +286,63 @@ func TestDefiningALargeValueIsCharged(t *testing.T) {
 			want: stepLimit, maxAlloc: 64 << 20},
 	}, Env{})
 }
+
+// A value read from the wire as source is remembered by the server and
+// shared by every caller that sends the same text: one holding a value
+// that lives only while a program runs (an atom, a transient, an
+// exception, a transducer), at any depth and inside functions, is
+// refused. A closure over an atom sent as an earlier result counted up
+// across callers (1, 2, 3, ... for 100 callers at once).
+func TestWireRefusesWhatLivesOnlyInARun(t *testing.T) {
+	source := func() (context.Context, error) { return context.Background(), nil }
+	for _, text := range []string{
+		`(let [a (atom 0)] (fn [] (swap! a inc)))`,
+		`(let [a (atom 0)] (memoize (fn [x] (swap! a inc))))`,
+		`(let [a (atom 0)] (map (fn [x] (swap! a inc)) (range)))`,
+		`(let [a (atom 0)] (comp inc (fn [x] (swap! a inc))))`,
+		`(let [t (transient [])] (fn [] (conj! t 1)))`,
+		`(ex-info "x" {:n (atom 0)})`,
+		`[(ex-info "x" {})]`,
+		`(volatile! 0)`,
+		`{:a (atom [])}`,
+	} {
+		v, _, err := ReadWire(text, WireRead{Source: source})
+		e, ok := err.(*Error)
+		if !ok || e.Kind != validationError || !strings.Contains(e.Message, "lives only while the program") {
+			t.Errorf("%s: read as %v (%v), want it refused", text, v, err)
+		}
+	}
+	// What holds only values and functions is read as before.
+	for _, text := range []string{`(map (memoize (fn [x] (* x x))) (range))`, `(fn [x] (inc x))`, `(comp inc dec)`} {
+		if _, _, err := ReadWire(text, WireRead{Source: source}); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+}
+
+// The analysis records at most maxWarnings warnings and counts the rest
+// in one more: a program defining 5,000 atoms wrote 5,000 warnings, one
+// per name, each compared with all before it (40,000 made a 7 MB turn).
+func TestWarningsAreBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "(def a%d (atom %d))\n", i, i)
+	}
+	b.WriteString("(def round 1) 1") // a warning of another kind, left out too
+	// A name as long as the program allows, quoted by its warning.
+	fmt.Fprintf(&b, "\n(def %s (atom 0)) 1", strings.Repeat("n", 1<<20))
+	res := run(t, b.String(), Env{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Warnings) != maxWarnings+1 {
+		t.Fatalf("%d warnings, want %d and one counting the rest", len(res.Warnings), maxWarnings+1)
+	}
+	if last := res.Warnings[maxWarnings]; last.Type != WarningEvaluationOnly || !strings.Contains(last.Message, "4902 more warnings") {
+		t.Errorf("the last warning is %+v", last)
+	}
+	res = run(t, fmt.Sprintf("(def %s (atom 0)) 1", strings.Repeat("n", 1<<20)), Env{})
+	if len(res.Warnings) != 1 || len(res.Warnings[0].Message) > maxWarningBytes+3 {
+		t.Errorf("a warning quoting a 1 MiB name: %d warnings, the first of %d bytes", len(res.Warnings), len(res.Warnings[0].Message))
+	}
+}

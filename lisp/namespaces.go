@@ -207,15 +207,46 @@ var ownNames = func() map[string]bool {
 	return own
 }()
 
+// maxWarnings bounds the warnings one analysis records. Each goes back
+// in the turn, and each new one was compared with all before it: a
+// program of 40,000 definitions of atoms wrote 40,000 (7 MB, past what a
+// default gRPC client receives) and spent its analysis comparing them.
+// The ones past it are counted in a last warning (leftOut). A warning
+// quotes the program's names, which may be as long as the program: its
+// message is cut to maxWarningBytes.
+const (
+	maxWarnings     = 100
+	maxWarningBytes = 1024
+)
+
 // warn records something the analysis forgave.
 func (c *compiler) warn(kind, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	if len(msg) > maxWarningBytes {
+		msg = strings.ToValidUTF8(msg[:maxWarningBytes], "") + "..."
+	}
 	for _, w := range c.warnings {
 		if w.Type == kind && w.Message == msg {
 			return
 		}
 	}
+	if len(c.warnings) == maxWarnings {
+		if c.leftOut.n++; c.leftOut.n == 1 {
+			c.leftOut.kind = kind
+		}
+		return
+	}
 	c.warnings = append(c.warnings, Warning{Type: kind, Message: msg})
+}
+
+// allWarnings is the analysis's warnings, with one that counts those
+// past maxWarnings.
+func (c *compiler) allWarnings() []Warning {
+	if c.leftOut.n == 0 {
+		return c.warnings
+	}
+	return append(c.warnings, Warning{Type: c.leftOut.kind,
+		Message: fmt.Sprintf("%d more warnings (repeats among them) were left out after the first %d", c.leftOut.n, maxWarnings)})
 }
 
 // shadowableNode is a shadowable builtin named in code loaded from

@@ -349,7 +349,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 				return nil, err
 			}
 		}
-		cp.nslots, cp.asked, cp.steps, cp.warnings = c.fn.nslots, known.asked, th.stepsUsed()-before, c.warnings
+		cp.nslots, cp.asked, cp.steps, cp.warnings = c.fn.nslots, known.asked, th.stepsUsed()-before, c.allWarnings()
 		if p != nil {
 			p.compiled.Store(cp)
 		}

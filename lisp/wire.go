@@ -92,8 +92,20 @@ func ReadWire(text string, how WireRead) (Value, int64, error) {
 		}
 		return nil, 0, err
 	}
-	needs, deep, cost := sourceValue(loaded, how.MaxNesting, ReadCostLimit(int64(len(text))))
+	needs, deep, cost, cell := sourceValue(loaded, how.MaxNesting, ReadCostLimit(int64(len(text))))
 	switch {
+	case cell != nil:
+		what := "a " + cell.TypeName()
+		if strings.ContainsRune("aeiou", rune(cell.TypeName()[0])) {
+			what = "an " + cell.TypeName()
+		}
+		// The server remembers a value read from text and shares it with
+		// every caller that sends the text again: an atom in it, captured
+		// by a function, would carry one caller's changes to the next,
+		// and an exception hides its data from the walk that freezes and
+		// measures what is shared.
+		return nil, 0, Errorf(validationError, "read as the source of a value: it holds %s, which lives only while the program that made it runs; "+
+			"send the value it holds (@a of an atom, ex-data of an exception) and make the %s in the program", what, cell.TypeName())
 	case deep:
 		return nil, 0, Errorf(parseError, "the value this source builds nests more than %d levels deep", nestingOrDefault(how.MaxNesting)).
 			WithHint("flatten the data; deeply nested values are not supported")
@@ -142,15 +154,19 @@ func refusedAsSourceToo(err error) bool {
 // needsSource reports whether v holds something that EDN cannot spell:
 // symbols, regexes, functions, keywords that :name does not read back as.
 func needsSource(v Value) bool {
-	needs, _, _ := sourceValue(v, MaxValueNesting, math.MaxInt64)
+	needs, _, _, _ := sourceValue(v, MaxValueNesting, math.MaxInt64)
 	return needs
 }
 
 // sourceValue walks v, a value built by running source, once: whether it
 // holds something that EDN cannot spell, whether it nests deeper than
 // maxNesting, and what it costs once read (readNodeCost), counted up to
-// limit and at most limit (parts shared by several paths count on each).
-func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost int64) {
+// limit and at most limit (parts shared by several paths count on each);
+// and the first value it holds, at any depth and inside functions too,
+// that lives only while a program runs (kinds.go): an atom or volatile,
+// a transient, an exception, a transducer or its state. No turn emits
+// one, and it has no wire text.
+func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost int64, cell Value) {
 	w := newWalk(nil, v, nestingOrDefault(maxNesting))
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
@@ -163,11 +179,13 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map:
 		case Keyword:
 			needs = needs || !keywordReads(string(x))
+		case *atom, *transient, *thrown, *transducer, *stepFn, *reducedValue:
+			return true, false, 0, x
 		default:
 			needs = true
 		}
 	}
-	return needs, w.err == errTooDeep, min(cost, limit)
+	return needs, w.err == errTooDeep, min(cost, limit), nil
 }
 
 // keywordReads reports whether :name reads back as the keyword name: the

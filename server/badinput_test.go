@@ -198,17 +198,17 @@ func badInputCases() []badInput {
 		{"ToMessages/oversized", opts(&ptcsidecarv1.Options{Mission: big}), inc, "", "larger than max"},
 		{"ToMessages/invalid UTF-8 in mission", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
 			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "options", field(nil, &ptcsidecarv1.Options{}, "mission", invalidUTF8))),
-			codes.Internal, "grpc: failed to unmarshal", "invalid UTF-8"},
+			inv, "options.mission: ", "invalid UTF-8"},
 		{"ToMessages/invalid UTF-8 in a turn's program", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
 			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", field(nil, &ptcsidecarv1.Turn{}, "program", invalidUTF8))),
-			codes.Internal, "grpc: failed to unmarshal", "invalid UTF-8"},
+			inv, "turns[0].program: ", "invalid UTF-8"},
 		{"ToMessages/truncated message", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
-			[]byte{0x0a, 0x7f, 'a'}), codes.Internal, "grpc: failed to unmarshal", "invalid wire-format data"},
+			[]byte{0x0a, 0x7f, 'a'}), inv, "turns: ", "invalid wire-format data"},
 		{"ToMessages/truncated options", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
-			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "options", []byte{0x0a, 0x7f, 'a'})), codes.Internal, "grpc: failed to unmarshal", "invalid wire-format data"},
+			field(nil, &ptcsidecarv1.ToMessagesRequest{}, "options", []byte{0x0a, 0x7f, 'a'})), inv, "options.strategy: ", "invalid wire-format data"},
 		{"ToMessages/truncated second turn", raw(ptcsidecarv1.SidecarService_ToMessages_FullMethodName,
 			field(field(nil, &ptcsidecarv1.ToMessagesRequest{}, "turns", nil), &ptcsidecarv1.ToMessagesRequest{}, "turns", []byte{0x12, 0x05, '('})),
-			codes.Internal, "grpc: failed to unmarshal", "invalid wire-format data"},
+			inv, "turns[1].raw_response: ", "invalid wire-format data"},
 		{"ToMessages/too many list elements in all", tm(&ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Prints: slices.Repeat([]string{"12345678"}, maxListElements)}}}),
 			inv, "turns[0].prints: ", "more than 100000 list elements"},
 		{"ToMessages/elements too small for the request's size", tm(&ptcsidecarv1.ToMessagesRequest{Memory: &ptcsidecarv1.Memory{Bindings: emptyBindings(maxListElements)}}),
@@ -247,9 +247,9 @@ func badInputCases() []badInput {
 		{"EvalTurn/tool result nested 100000 deep", eval(&ptcsidecarv1.EvalTurnRequest{ToolResults: []*ptcsidecarv1.ToolResult{{Name: "a", Result: edn(nested("#{", "}", deep))}}}), inv, "tool_results[0].result.edn: ", "1000"},
 		{"EvalTurn/oversized", eval(&ptcsidecarv1.EvalTurnRequest{Program: big}), inc, "", "larger than max"},
 		{"EvalTurn/invalid UTF-8 in program", raw(ptcsidecarv1.SidecarService_EvalTurn_FullMethodName,
-			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "program", invalidUTF8)), codes.Internal, "grpc: failed to unmarshal", "invalid UTF-8"},
+			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "program", invalidUTF8)), inv, "program: ", "invalid UTF-8"},
 		{"EvalTurn/invalid UTF-8 in data", raw(ptcsidecarv1.SidecarService_EvalTurn_FullMethodName,
-			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "data", field(nil, &ptcsidecarv1.Value{}, "edn", invalidUTF8))), codes.Internal, "grpc: failed to unmarshal", "invalid UTF-8"},
+			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "data", field(nil, &ptcsidecarv1.Value{}, "edn", invalidUTF8))), inv, "data.edn: ", "invalid UTF-8"},
 
 		// EvalTurnStream.
 		{"EvalTurnStream/first message not a start", stream(answer(&ptcsidecarv1.ToolResult{Name: "a"})), inv, "start: ", ""},
@@ -265,7 +265,7 @@ func badInputCases() []badInput {
 		{"EvalTurnStream/second start instead of an answer", stream(start(&ptcsidecarv1.EvalTurnRequest{}), start(&ptcsidecarv1.EvalTurnRequest{})), inv, "tool_result: ", ""},
 		{"EvalTurnStream/oversized", stream(start(&ptcsidecarv1.EvalTurnRequest{Program: big})), inc, "", "larger than max"},
 		{"EvalTurnStream/invalid UTF-8 in start.program", rawStream(field(nil, &ptcsidecarv1.EvalTurnStreamRequest{}, "start",
-			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "program", invalidUTF8))), codes.Internal, "grpc: failed to unmarshal", "invalid UTF-8"},
+			field(nil, &ptcsidecarv1.EvalTurnRequest{}, "program", invalidUTF8))), inv, "start.program: ", "invalid UTF-8"},
 	}
 }
 

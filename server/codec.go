@@ -2,7 +2,11 @@ package server
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
@@ -40,8 +44,12 @@ import (
 // first element over a limit, which holds no more elements than the limits
 // allow plus that one, sent empty, and the method's count check
 // (checkCounts), which every method runs first, finds that element and
-// answers INVALID_ARGUMENT naming the field. Bytes that are not a valid
-// message get what grpc-go gives them: INTERNAL, with protobuf-go's reason.
+// answers INVALID_ARGUMENT naming the field. For the same reason the
+// codec never fails bytes that are not a valid message either, nor bytes
+// that decode to other than the wire's count of them: no request byte
+// sequence is INTERNAL. It decodes such a request to an empty message
+// marked with the refusal (refuse), which the count check answers with
+// INVALID_ARGUMENT naming the field where the bytes went wrong.
 
 // requestCodec is grpc-go's proto codec with the count first for this
 // service's requests.
@@ -77,26 +85,122 @@ func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 
 // unmarshal is protobuf-go's Unmarshal of b into m, of the part of b up to
 // the first list element over a limit when there is one.
+// It returns no error: a request it cannot decode, or whose decoding
+// disagrees with the wire's count, is decoded to an empty message marked
+// with the refusal (refuse).
 func (l *requestLimits) unmarshal(b []byte, m protov2.Message, schema *wireSchema) error {
 	t := tally{maxCost: l.maxCost(len(b)), maxSets: l.maxSets}
 	over, err := schema.scan(b, l.maxElements, &t, false)
 	if err != nil {
-		return err
+		refuse(m, err)
+		return nil
 	}
 	if over == nil {
-		return protov2.Unmarshal(b, m)
+		if err := protov2.Unmarshal(b, m); err != nil {
+			refuse(m, schema.locate(b, err))
+		}
+		return nil
 	}
 	if err := protov2.Unmarshal(over.prefix(b), m); err != nil {
-		return err
+		refuse(m, schema.locate(b, err))
+		return nil
 	}
 	t = tally{maxCost: l.maxCost(len(b))}
 	if _, problem := l.count(m.ProtoReflect(), schema, &t); problem == "" {
-		// Cannot happen while the count on the wire and the count of the
-		// decoded message agree; refuse rather than serve part of a request.
-		protov2.Reset(m)
-		return fmt.Errorf("request: over its limits at byte %d", over.end)
+		// The wire's count found more than the decoded request holds: bytes
+		// no protobuf library writes (a map key sent again, which replaces
+		// its entry; a oneof's member replaced inside a message sent
+		// twice). Refused rather than served in part.
+		refuse(m, &wireError{path: over.path(schema), reason: "sent in a way no protobuf library writes (a map key sent again, or a field replaced " +
+			"inside a message sent twice), which decodes to less than its bytes were counted for; send each key and field once"})
 	}
 	return nil
+}
+
+// wireError is bytes that are not a valid request, or not one the codec
+// decodes as it counts it: where in the request, as a field path, and why.
+type wireError struct {
+	path, reason string
+}
+
+func (e *wireError) Error() string { return e.path + ": " + e.reason }
+
+// refusalNumber is the field number of the codec's refusal mark among a
+// request's unknown fields: the last a protobuf message may have, which
+// no message of the schema uses.
+const refusalNumber = protowire.MaxValidNumber
+
+// refuse empties m and marks it with err, which the count check
+// (requestLimits.count) answers as INVALID_ARGUMENT naming err's field.
+func refuse(m protov2.Message, err error) {
+	protov2.Reset(m)
+	var we *wireError
+	if !errors.As(err, &we) {
+		we = &wireError{reason: err.Error()}
+	}
+	mark := protowire.AppendTag(nil, refusalNumber, protowire.BytesType)
+	mark = protowire.AppendString(mark, cmp.Or(we.path, "request")+"\x00"+we.reason)
+	m.ProtoReflect().SetUnknown(mark)
+}
+
+// refusal is the field path and the reason of a refusal mark among the
+// unknown fields u, and false when u holds none. A caller may send the
+// mark itself; what it says is then cut short and made valid text.
+func refusal(u []byte) (path, reason string, ok bool) {
+	for len(u) > 0 {
+		num, typ, n := protowire.ConsumeTag(u)
+		if n < 0 {
+			return "", "", false
+		}
+		m := protowire.ConsumeFieldValue(num, typ, u[n:])
+		if m < 0 {
+			return "", "", false
+		}
+		if num == refusalNumber && typ == protowire.BytesType {
+			v, _ := protowire.ConsumeBytes(u[n:])
+			path, reason, _ := strings.Cut(string(v[:min(len(v), maxRefusal)]), "\x00")
+			return strings.ToValidUTF8(path, "?"), strings.ToValidUTF8(reason, "?"), true
+		}
+		u = u[n+m:]
+	}
+	return "", "", false
+}
+
+// maxRefusal bounds what a refusal mark may say, a forged one included.
+const maxRefusal = 1024
+
+// locate is where in msg, a message of s that protobuf-go refused with
+// err though scan read it, the bytes go wrong: a text that is not UTF-8,
+// which scan does not look at when a request decodes, or else protobuf-go's
+// reason for the whole request.
+func (s *wireSchema) locate(msg []byte, err error) error {
+	t := tally{maxCost: math.MaxInt, maxSets: math.MaxInt, checkUTF8: true}
+	if _, werr := s.scan(msg, math.MaxInt, &t, false); werr != nil {
+		return werr
+	}
+	return &wireError{reason: "not a valid protobuf message: " + err.Error()}
+}
+
+// path is the field path of the element o locates, in a message of s.
+func (o *overrun) path(s *wireSchema) string {
+	var b strings.Builder
+	for ; o != nil; o = o.inner {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		var f *wireField
+		if s != nil && int(o.num) < len(s.fields) {
+			f = s.fields[o.num]
+		}
+		if f == nil {
+			fmt.Fprint(&b, o.num)
+			s = nil
+			continue
+		}
+		b.WriteString(string(f.desc.Name()))
+		s = f.sub
+	}
+	return b.String()
 }
 
 // wireSchema is what the count needs of a message type, worked out once.
@@ -174,16 +278,16 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 			return nil, notAMessage(n)
 		}
 		value := at + n
-		n = protowire.ConsumeFieldValue(num, typ, msg[value:])
-		if n < 0 {
-			return nil, notAMessage(n)
-		}
-		field, end := at, value+n
-		at = end
 		var f *wireField
 		if int(num) < len(s.fields) {
 			f = s.fields[num]
 		}
+		n = protowire.ConsumeFieldValue(num, typ, msg[value:])
+		if n < 0 {
+			return nil, &wireError{path: f.name(num), reason: notAMessage(n).Error()}
+		}
+		field, end := at, value+n
+		at = end
 		// A field sent with another wire type than its own is kept by
 		// protobuf-go as an unknown field, as bytes.
 		// protobuf-go keeps a field it does not know, or one sent with
@@ -226,6 +330,9 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 		if typ == protowire.BytesType {
 			content, _ = protowire.ConsumeBytes(msg[value:])
 		}
+		if t.checkUTF8 && f.desc.Kind() == protoreflect.StringKind && !utf8.Valid(content) {
+			return nil, &wireError{path: f.element(msg[:field], num), reason: "holds invalid UTF-8; a string field holds UTF-8 text (send other bytes base64-encoded)"}
+		}
 		if f.list {
 			t.elements++
 			if f.limit > 0 {
@@ -266,6 +373,10 @@ func (s *wireSchema) scan(msg []byte, maxTotal int, t *tally, merging bool) (*ov
 		if inner != nil || err != nil {
 			if inner != nil {
 				inner = &overrun{field: field, value: end - len(content), end: end, num: num, inner: inner}
+			}
+			var we *wireError
+			if errors.As(err, &we) {
+				err = &wireError{path: f.element(msg[:field], num) + "." + we.path, reason: we.reason}
 			}
 			return inner, err
 		}
@@ -324,6 +435,39 @@ func wireType(k protoreflect.Kind) protowire.Type {
 		return protowire.Fixed64Type
 	}
 	return protowire.VarintType
+}
+
+// name is f's name, or num where the schema has no field f.
+func (f *wireField) name(num protowire.Number) string {
+	if f == nil {
+		return fmt.Sprint(num)
+	}
+	return string(f.desc.Name())
+}
+
+// element is f's name, with the index of its element that starts after
+// before when f is a list: its fields of number num in before, the bytes
+// of its message before it (read only for an error).
+func (f *wireField) element(before []byte, num protowire.Number) string {
+	if f == nil || !f.list {
+		return f.name(num)
+	}
+	i := 0
+	for len(before) > 0 {
+		n, typ, k := protowire.ConsumeTag(before)
+		if k < 0 {
+			break
+		}
+		m := protowire.ConsumeFieldValue(n, typ, before[k:])
+		if m < 0 {
+			break
+		}
+		if n == num {
+			i++
+		}
+		before = before[k+m:]
+	}
+	return fmt.Sprintf("%s[%d]", f.name(num), i)
 }
 
 func notAMessage(code int) error {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -442,6 +443,95 @@ func TestEstimateOfRepeatedFields(t *testing.T) {
 		if onWire.cost > decoded.cost || !tc.merge && onWire.cost != decoded.cost || onWire.elements != decoded.elements || onWire.unknown != decoded.unknown {
 			t.Errorf("%s: the wire estimates %d (%d elements, %d unknown fields), the decoded request %d (%d, %d)", tc.name,
 				onWire.cost, onWire.elements, onWire.unknown, decoded.cost, decoded.elements, decoded.unknown)
+		}
+	}
+}
+
+// Two byte sequences no protobuf library writes make the wire's estimate
+// higher than the decoded request's: a map key sent twice (in two
+// entries, the second replacing the first), and a oneof's member replaced inside a message sent twice (here a map
+// entry's value). Cut short on the wire and then found within its
+// limits once decoded, such a request was INTERNAL; it is refused as
+// INVALID_ARGUMENT naming the map.
+func TestCodecRefusesWhatItCannotCount(t *testing.T) {
+	limits := newRequestLimits(&Config{})
+	md := (&structpb.Struct{}).ProtoReflect().Descriptor()
+	schema := buildSchema(md, nil, map[protoreflect.FullName]*wireSchema{})
+	value := func(member protoreflect.Name, payload []byte) []byte {
+		fd := (&structpb.Value{}).ProtoReflect().Descriptor().Fields().ByName(member)
+		return protowire.AppendBytes(protowire.AppendTag(nil, fd.Number(), protowire.BytesType), payload)
+	}
+	entry := func(i int, twice bool) []byte {
+		key := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), fmt.Sprint("k", i))
+		e := key
+		if !twice {
+			// The value sent twice: a list of 20 values replaced by a text.
+			list := value("list_value", bytes.Repeat(protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), value("string_value", []byte("x"))), 20))
+			e = protowire.AppendBytes(protowire.AppendTag(e, 2, protowire.BytesType), list)
+		}
+		return protowire.AppendBytes(protowire.AppendTag(e, 2, protowire.BytesType), value("string_value", []byte("y")))
+	}
+	for _, twice := range []bool{true, false} {
+		var wire []byte
+		for i := range 2000 {
+			k := i
+			if twice {
+				k = i / 2 // each key in two entries: the second replaces the first
+			}
+			wire = protowire.AppendBytes(protowire.AppendTag(wire, 1, protowire.BytesType), entry(k, twice))
+		}
+		onWire := tally{maxCost: math.MaxInt, maxSets: math.MaxInt}
+		if over, err := schema.scan(wire, math.MaxInt, &onWire, false); over != nil || err != nil {
+			t.Fatalf("scan: %v %v", over, err)
+		}
+		m := &structpb.Struct{}
+		if err := proto.Unmarshal(wire, m); err != nil {
+			t.Fatal(err)
+		}
+		decoded := tally{maxCost: math.MaxInt}
+		limits.count(m.ProtoReflect(), schema, &decoded)
+		t.Logf("a key in two entries %v: the wire estimates %d, the decoded request %d", twice, onWire.cost, decoded.cost)
+		if onWire.cost <= decoded.cost {
+			t.Fatalf("the wire's estimate is not the higher: the case no longer tests the disagreement")
+		}
+		// A bound between the two: the wire's count cuts the request
+		// short, the decoded part is within it.
+		l := *limits
+		l.factor, l.slack, l.maxSets = 0, (onWire.cost+decoded.cost)/2, math.MaxInt
+		got := &structpb.Struct{}
+		if err := l.unmarshal(wire, got, schema); err != nil {
+			t.Fatalf("the codec failed the request (INTERNAL): %v", err)
+		}
+		check := tally{maxCost: math.MaxInt}
+		path, problem := l.count(got.ProtoReflect(), schema, &check)
+		if !strings.HasPrefix(path, "fields") || !strings.Contains(problem, "no protobuf library writes") {
+			t.Errorf("refused as %q: %q, want the map named", path, problem)
+		}
+	}
+}
+
+// An error may quote what the caller sent: its status's message, and a
+// field violation's field and description, are cut to maxStatusText. A
+// 12 MB role quoted whole left a grpc-go client waiting for the answer.
+func TestStatusTextIsCut(t *testing.T) {
+	long := strings.Repeat("q", 1<<20)
+	for name, err := range map[string]error{
+		"invalid field": invalidf("history[0].role", "unknown role %q", long),
+		"long field":    invalidField(long, "x"),
+		"other status":  CutStatus(status.Errorf(codes.FailedPrecondition, "the answer is for %q", long)),
+	} {
+		st := status.Convert(err)
+		if n := len(st.Message()); n > 2*maxStatusText+64 {
+			t.Errorf("%s: a message of %d bytes", name, n)
+		}
+		for _, d := range st.Details() {
+			if br, ok := d.(*errdetails.BadRequest); ok {
+				for _, v := range br.GetFieldViolations() {
+					if len(v.GetField())+len(v.GetDescription()) > 2*maxStatusText+64 {
+						t.Errorf("%s: a field violation of %d bytes", name, len(v.GetField())+len(v.GetDescription()))
+					}
+				}
+			}
 		}
 	}
 }

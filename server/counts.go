@@ -57,9 +57,10 @@ const (
 // the message it already has, the wire's estimate is the lower, and a
 // oneof's member sent after another takes along what was counted for
 // the one it replaces; so a request the codec cuts short fails the
-// decoded count (but for a map key sent twice, or a oneof's member
+// decoded count (but for a map key sent again, or a oneof's member
 // replaced inside a message sent twice, which the schema cannot hold
-// today: the codec then refuses the bytes).
+// today: the codec then refuses the bytes as INVALID_ARGUMENT, naming
+// where it cut them, TestCodecRefusesWhatItCannotCount).
 
 // requestLimits are the counts a request of this service may hold, as the
 // codec checks them on the wire (codec.go) and the methods on the decoded
@@ -83,8 +84,11 @@ type tally struct {
 	elements int // list elements
 	unknown  int // fields protobuf-go keeps as unknown
 	maxSets  int // how often the wire may send a singular field in one message; 0: maxSets
-	cost     int // the estimate, in bytes
-	maxCost  int
+	// checkUTF8 makes the wire's scan refuse a string field that is not
+	// UTF-8, as protobuf-go does, naming it (codec.go, locate).
+	checkUTF8 bool
+	cost      int // the estimate, in bytes
+	maxCost   int
 }
 
 // listLimit is the limit of one list of its own, below the request's total.
@@ -312,6 +316,9 @@ const costProblem = "over cost"
 // goes over t.maxCost: its path and what is wrong.
 func (l *requestLimits) count(m protoreflect.Message, s *wireSchema, t *tally) (path, problem string) {
 	if u := m.GetUnknown(); len(u) > 0 {
+		if path, reason, ok := refusal(u); ok {
+			return path, reason
+		}
 		if f := s.resentField(u); f != nil {
 			return string(f.desc.Name()), "sent more than once in one message, or with another wire type than its own; a protobuf library sends a field that holds one value once"
 		}

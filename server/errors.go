@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -23,6 +26,7 @@ func invalidField(field, description string) error {
 	if field == "" {
 		field = "request"
 	}
+	field, description = cutText(field), cutText(description)
 	st := status.New(codes.InvalidArgument, field+": "+description)
 	detailed, err := st.WithDetails(&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{
 		{Field: field, Description: description},
@@ -31,6 +35,44 @@ func invalidField(field, description string) error {
 		return st.Err() // a BadRequest always marshals; the message still names the field
 	}
 	return detailed.Err()
+}
+
+// maxStatusText bounds a status's message, and a field violation's field
+// and description: an error may quote what the caller sent (a role, an
+// id, a name), which may be megabytes, and a status travels in the
+// response's trailers: a 12 MB role quoted in its INVALID_ARGUMENT left
+// a grpc-go client waiting for the answer until its deadline.
+const maxStatusText = 4 << 10
+
+// cutText is s cut to maxStatusText bytes, saying how much was left out.
+func cutText(s string) string {
+	if len(s) <= maxStatusText {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxStatusText], "") + fmt.Sprintf("... (%d bytes more)", len(s)-maxStatusText)
+}
+
+// CutStatus is err with its status's message cut to maxStatusText; its
+// details are kept (the service's own, invalidField's, are cut already).
+func CutStatus(err error) error {
+	st, ok := status.FromError(err)
+	if !ok || len(st.Message()) <= maxStatusText {
+		return err
+	}
+	p := st.Proto()
+	p.Message = cutText(p.Message)
+	return status.FromProto(p).Err()
+}
+
+// CutStatusUnary and CutStatusStream are the interceptors that apply
+// CutStatus to every call's error, whichever handler made it.
+func CutStatusUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	return resp, CutStatus(err)
+}
+
+func CutStatusStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	return CutStatus(handler(srv, ss))
 }
 
 // invalidf is invalidField with a formatted description.

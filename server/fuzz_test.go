@@ -125,12 +125,14 @@ func FuzzToMessages(f *testing.F) {
 }
 
 // FuzzDecodeRequest holds the request codec to protobuf-go on any bytes
-// sent as any method's request, under small limits: both reject the same
-// bytes as not a message, but for bytes after the first list element over
-// a limit, which the codec does not read (the request fails its count
-// check instead); a request within its limits (its elements counted and
-// its decoded size estimated) decodes to what protobuf-go decodes; one over them decodes to no more than its wire
-// bytes and fails the method's count check with INVALID_ARGUMENT.
+// sent as any method's request, under small limits. The codec never fails
+// (grpc-go would answer INTERNAL): bytes protobuf-go rejects, and bytes
+// after the first list element over a limit, which the codec does not
+// read, decode to a request the method's count check refuses with
+// INVALID_ARGUMENT; a request within its limits (its elements counted and
+// its decoded size estimated) decodes to what protobuf-go decodes; one
+// over them decodes to no more than its wire bytes and fails the count
+// check with INVALID_ARGUMENT. No bytes get another code.
 func FuzzDecodeRequest(f *testing.F) {
 	limits := newRequestLimits(&Config{MaxTurns: 3, MaxHistory: 4, Limits: lisp.Limits{MaxToolCalls: 2}})
 	limits.maxElements = 24
@@ -163,20 +165,20 @@ func FuzzDecodeRequest(f *testing.F) {
 		want := mt.New().Interface()
 		wantErr := proto.Unmarshal(wire, want)
 		got := mt.New().Interface()
-		gotErr := limits.unmarshal(wire, got, limits.schemas[input.FullName()])
-		if (gotErr == nil) != (wantErr == nil) {
-			// The codec stops at the first list element over a limit and
-			// does not read the bytes after it: a request over its limits
-			// is refused for them, whatever follows.
-			if gotErr == nil && status.Code(svc.checkCounts(got)) == codes.InvalidArgument {
-				return
-			}
-			t.Fatalf("%s %x: codec says %v, protobuf-go says %v", input.Name(), wire, gotErr, wantErr)
-		}
-		if gotErr != nil {
-			return
+		if err := limits.unmarshal(wire, got, limits.schemas[input.FullName()]); err != nil {
+			t.Fatalf("%s %x: the codec failed the request, which grpc-go answers INTERNAL: %v", input.Name(), wire, err)
 		}
 		countErr := svc.checkCounts(got)
+		if countErr != nil && status.Code(countErr) != codes.InvalidArgument {
+			t.Fatalf("%s %x: the count check says %v", input.Name(), wire, countErr)
+		}
+		if wantErr != nil {
+			// Not a message, or a text not UTF-8: refused naming where.
+			if countErr == nil {
+				t.Fatalf("%s %x: protobuf-go says %v, the codec decoded\n%v", input.Name(), wire, wantErr, got)
+			}
+			return
+		}
 		if wantCountErr := svc.checkCounts(want); wantCountErr == nil {
 			// A singular field sent more than once is refused on the
 			// wire, where protobuf-go merges or replaces it.
@@ -194,8 +196,9 @@ func FuzzDecodeRequest(f *testing.F) {
 		if status.Code(countErr) != codes.InvalidArgument {
 			t.Fatalf("%s %x: over the limits, the count check says %v", input.Name(), wire, countErr)
 		}
-		if size := proto.Size(got); size > len(wire) {
-			t.Fatalf("%s %x: over the limits, decoded %d bytes' worth", input.Name(), wire, size)
+		// A request the codec refused is empty but for the refusal's mark.
+		if _, _, refused := refusal(got.ProtoReflect().GetUnknown()); !refused && proto.Size(got) > len(wire) {
+			t.Fatalf("%s %x: over the limits, decoded %d bytes' worth", input.Name(), wire, proto.Size(got))
 		}
 	})
 }

@@ -9,7 +9,10 @@ import (
 
 // ListStrategies lists every registered compression strategy with the input
 // it reads and the options it honours.
-func (s *Service) ListStrategies(context.Context, *ptcsidecarv1.ListStrategiesRequest) (*ptcsidecarv1.ListStrategiesResponse, error) {
+func (s *Service) ListStrategies(_ context.Context, in *ptcsidecarv1.ListStrategiesRequest) (*ptcsidecarv1.ListStrategiesResponse, error) {
+	if err := s.checkCounts(in); err != nil { // bytes the codec refused (codec.go)
+		return nil, err
+	}
 	all := strategies.All()
 	resp := &ptcsidecarv1.ListStrategiesResponse{
 		Strategies: make([]*ptcsidecarv1.StrategyInfo, 0, len(all)),

@@ -78,6 +78,7 @@ func validateHistory(h []ChatMessage) error {
 		if err := validateParts(i, &m); err != nil {
 			return err
 		}
+		first := make(map[string]int, len(m.ToolCalls)) // a lookup per call: comparing each with those before was n²/2
 		for j, tc := range m.ToolCalls {
 			if tc.ID == "" {
 				return &HistoryError{i, fmt.Sprintf("tool_calls[%d].id", j), "missing"}
@@ -85,11 +86,10 @@ func validateHistory(h []ChatMessage) error {
 			if tc.Name == "" {
 				return &HistoryError{i, fmt.Sprintf("tool_calls[%d].name", j), "missing"}
 			}
-			for k := range j {
-				if m.ToolCalls[k].ID == tc.ID {
-					return &HistoryError{i, fmt.Sprintf("tool_calls[%d].id", j), fmt.Sprintf("duplicate id %q (also tool_calls[%d])", tc.ID, k)}
-				}
+			if k, ok := first[tc.ID]; ok {
+				return &HistoryError{i, fmt.Sprintf("tool_calls[%d].id", j), fmt.Sprintf("duplicate id %q (also tool_calls[%d])", tc.ID, k)}
 			}
+			first[tc.ID] = j
 		}
 	}
 	return nil
@@ -169,10 +169,14 @@ func repairSequence(h []ChatMessage, seq []int) []int {
 			end++
 		}
 		answered := make(map[string]bool, len(m.ToolCalls))
+		called := make(map[string]bool, len(m.ToolCalls)) // a lookup per answer, not a scan of the calls
+		for _, tc := range m.ToolCalls {
+			called[tc.ID] = true
+		}
 		results := make([]int, 0, end-p-1)
 		for q := p + 1; q < end; q++ {
 			id := h[seq[q]].ToolCallID
-			if answered[id] || !callsID(m, id) {
+			if answered[id] || !called[id] {
 				continue
 			}
 			answered[id] = true
@@ -185,15 +189,6 @@ func repairSequence(h []ChatMessage, seq []int) []int {
 		p = end - 1
 	}
 	return out
-}
-
-func callsID(m *ChatMessage, id string) bool {
-	for _, tc := range m.ToolCalls {
-		if tc.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // blank reports whether a message text says nothing: empty or only white

@@ -707,12 +707,13 @@ func checkLedger(in, out []ChatMessage) error {
 func checkTurnAware(out []ChatMessage, opts *Options, seed bool) error {
 	seen := map[string]bool{}
 	caller := -1
+	positions := callPositions{}
 	for i, m := range out {
 		if m.Role != RoleTool {
 			caller = i
 			continue
 		}
-		call := out[caller].ToolCalls[callIndex(&out[caller], m.ToolCallID)]
+		call := out[caller].ToolCalls[positions.index(caller, &out[caller], m.ToolCallID)]
 		key := call.Name
 		if !seed {
 			key += " " + call.Arguments
@@ -772,6 +773,7 @@ func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) erro
 	}
 	cleared := 0
 	caller := -1
+	positions := callPositions{}
 	for i := range out {
 		if out[i].Role != RoleTool {
 			caller = i
@@ -781,7 +783,7 @@ func checkClearToolResults(in []ChatMessage, resp *Response, opts *Options) erro
 			continue
 		}
 		cleared++
-		name := out[caller].ToolCalls[callIndex(&out[caller], out[i].ToolCallID)].Name
+		name := out[caller].ToolCalls[positions.index(caller, &out[caller], out[i].ToolCallID)].Name
 		if slices.Contains(opts.ExcludeTools, name) {
 			return fmt.Errorf("cleared a result of excluded tool %s", name)
 		}

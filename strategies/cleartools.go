@@ -66,7 +66,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok.tokenizer}
+	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok.tokenizer, positions: callPositions{}}
 	c.total = ch.pinnedTokens(sent)
 	if ch.system >= 0 {
 		c.total += sent[ch.system].tokens
@@ -116,7 +116,8 @@ type clearing struct {
 	// output and raw history in tokens (prevSize -1 before the first call).
 	ahead             float64
 	prevSize, prevRaw int
-	rewriteFrom       int // where this call's clearing rewrote the prompt, else math.MaxInt
+	rewriteFrom       int           // where this call's clearing rewrote the prompt, else math.MaxInt
+	positions         callPositions // of the replayed assistant messages' calls
 }
 
 // candidate is a tool result that a clearing may clear.
@@ -164,7 +165,7 @@ func (c *clearing) replay(kept []int) error {
 func (c *clearing) consider(kept []int, r int) error {
 	res := c.ch.form(kept[c.results[r]])
 	caller := c.ch.form(kept[c.owners[r]])
-	call := caller.ToolCalls[callIndex(caller, res.ToolCallID)]
+	call := caller.ToolCalls[c.positions.index(c.owners[r], caller, res.ToolCallID)]
 	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder && len(res.Parts) == 0 {
 		return nil
 	}
@@ -257,6 +258,7 @@ func (c *clearing) clearIfOver() {
 // ones), the results the replay cleared.
 func (c *clearing) apply(out *chatOutput, first int) {
 	copied := make(map[int]bool) // assistant messages whose calls were copied
+	positions := callPositions{}
 	for _, e := range c.elig[:c.next] {
 		res := first + e.pos
 		// A result's parts (a screenshot tool's image) are its payload
@@ -274,18 +276,35 @@ func (c *clearing) apply(out *chatOutput, first int) {
 			out.msgs[caller].ToolCalls = slices.Clone(out.msgs[caller].ToolCalls)
 			copied[caller] = true
 		}
-		k := callIndex(&out.msgs[caller], out.msgs[res].ToolCallID)
+		k := positions.index(caller, &out.msgs[caller], out.msgs[res].ToolCallID)
 		out.msgs[caller].ToolCalls[k].Arguments = clearedArguments
 		out.edited[caller] = true
 	}
 }
 
-// callIndex returns the index in m's tool calls of the call with the given id.
-func callIndex(m *ChatMessage, id string) int {
-	for j, tc := range m.ToolCalls {
-		if tc.ID == id {
-			return j
+// callPositions finds calls by id in assistant messages, each message's
+// ids mapped on the first look at it: a message of n calls answered n
+// times costs n lookups, where a scan of its calls per answer cost n²/2
+// comparisons (8,000 calls took 0.64 s, 4,000 0.21 s). Keyed by the
+// message's position in the sequence the caller walks; a message's calls
+// may be copied but not reordered while it is used.
+type callPositions map[int]map[string]int
+
+// index returns the index in m's tool calls, m at position key, of the
+// first call with the given id; -1 when none has it.
+func (p callPositions) index(key int, m *ChatMessage, id string) int {
+	ids, ok := p[key]
+	if !ok {
+		ids = make(map[string]int, len(m.ToolCalls))
+		for j, tc := range m.ToolCalls {
+			if _, taken := ids[tc.ID]; !taken {
+				ids[tc.ID] = j
+			}
 		}
+		p[key] = ids
+	}
+	if j, ok := ids[id]; ok {
+		return j
 	}
 	return -1
 }

@@ -130,12 +130,13 @@ func compactSnapshots(out *chatOutput, prefixes []string, byArguments bool) {
 	seen := map[snapshot]bool{}
 	drop := make([]bool, len(out.msgs))
 	dropCall := map[int][]string{} // assistant position -> call ids dropped
+	positions := callPositions{}
 	for i := len(out.msgs) - 1; i >= 0; i-- {
 		m := &out.msgs[i]
 		if m.Role != RoleTool {
 			continue
 		}
-		call := out.msgs[owner[i]].ToolCalls[callIndex(&out.msgs[owner[i]], m.ToolCallID)]
+		call := out.msgs[owner[i]].ToolCalls[positions.index(owner[i], &out.msgs[owner[i]], m.ToolCallID)]
 		if !matchesPrefix(call.Name, prefixes) {
 			continue
 		}

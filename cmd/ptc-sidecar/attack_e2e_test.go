@@ -297,7 +297,8 @@ type attackOutcome struct {
 // how it ended and the bytes sent.
 func sendAttack(t *testing.T, p *process, listener string, a attack) (out attackOutcome, size int) {
 	t.Helper()
-	respType := map[string]proto.Message{"ToMessages": &ptcsidecarv1.ToMessagesResponse{}, "EvalTurn": &ptcsidecarv1.EvalTurnResponse{}}[a.method]
+	respType := map[string]proto.Message{"ToMessages": &ptcsidecarv1.ToMessagesResponse{}, "EvalTurn": &ptcsidecarv1.EvalTurnResponse{},
+		"RenderTrace": &ptcsidecarv1.RenderTraceResponse{}}[a.method]
 	resp := respType.ProtoReflect().New().Interface()
 	var body []byte
 	var err error

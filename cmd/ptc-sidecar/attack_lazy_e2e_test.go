@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -161,26 +160,7 @@ func TestAttackSharedLazySequences(t *testing.T) {
 			for _, c := range cases {
 				a := attack{name: c.edn, method: "EvalTurn", req: func() proto.Message { return request(c.edn) }}
 				for round := range 3 {
-					var wg sync.WaitGroup
-					var mu sync.Mutex
-					wrong := map[string]int{}
-					for i := range 150 {
-						listener := []string{"gRPC", "HTTP"}[i%2]
-						wg.Go(func() {
-							out, _ := sendAttack(t, p, listener, a)
-							got := out.got
-							if got == "ok" {
-								got = out.turn.GetResult().GetEdn()
-							}
-							if got != c.want {
-								mu.Lock()
-								wrong[listener+" "+got+" "+out.message]++
-								mu.Unlock()
-							}
-						})
-					}
-					wg.Wait()
-					for what, n := range wrong {
+					for what, n := range crowdReads(t, p, a, 150, c.want) {
 						t.Errorf("%s, round %d: %d of 150 callers read %.200s, want %s", c.edn, round, n, what, c.want)
 					}
 				}

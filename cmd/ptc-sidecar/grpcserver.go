@@ -64,6 +64,11 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	unary = append(unary, selector.UnaryServerInterceptor(logging.UnaryServerInterceptor(callLog, logOpts...), notHealth))
 	stream = append(stream, selector.StreamServerInterceptor(logging.StreamServerInterceptor(callLog, logOpts...), notHealth))
 
+	// An error's text may quote what the caller sent: cut before it is
+	// logged or sent.
+	unary = append(unary, server.CutStatusUnary)
+	stream = append(stream, server.CutStatusStream)
+
 	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
 	stream = append(stream, recovery.StreamServerInterceptor(recoverOpt))

@@ -16,6 +16,7 @@ import (
 	"connectrpc.com/vanguard"
 	"connectrpc.com/vanguard/vanguardgrpc"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -144,8 +145,10 @@ func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
 		return connectError(err)
 	}
 	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
-		return connect.NewError(connect.CodeInvalidArgument,
-			fmt.Errorf("the body is not a %s in JSON: %v", msg.ProtoReflect().Descriptor().FullName(), err))
+		// protojson quotes what it refuses (an unknown field's name, a
+		// number's text), which may be megabytes: cut as the gRPC
+		// server's errors are.
+		return connectError(status.Errorf(codes.InvalidArgument, "the body is not a %s in JSON: %v", msg.ProtoReflect().Descriptor().FullName(), err))
 	}
 	return nil
 }
@@ -176,9 +179,10 @@ func (c movingProtoCodec) MarshalAppend(base []byte, msg proto.Message) ([]byte,
 	return out, err
 }
 
-// connectError is the gRPC status err as connect-go's error, details kept.
+// connectError is the gRPC status err as connect-go's error, details
+// kept, its message cut as every status the server answers is.
 func connectError(err error) *connect.Error {
-	st := status.Convert(err)
+	st := status.Convert(server.CutStatus(err))
 	out := connect.NewError(connect.Code(st.Code()), errors.New(st.Message()))
 	for _, d := range st.Proto().GetDetails() {
 		if detail, err := connect.NewErrorDetail(d); err == nil {
