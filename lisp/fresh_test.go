@@ -4,7 +4,7 @@ import "testing"
 
 // freshCorpus holds multi-step data tasks written in the styles models
 // write, independent of the idiom and coverage corpora, each with the
-// result Clojure 1.11 gives (testdata/fresh/oracle.py made it from
+// result Clojure 1.11 gives (testdata/idioms/oracle.py run on testdata/fresh made it from
 // testdata/fresh/programs.txt).
 const freshCorpus = "testdata/fresh/corpus.jsonl"
 

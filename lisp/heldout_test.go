@@ -8,7 +8,7 @@ import (
 // heldoutCorpus holds multi-step data tasks in the styles models write,
 // kept apart from the corpora the builtins were fixed against, so that it
 // measures whether those fixes generalize. Each entry carries the result
-// Clojure 1.11 gives (testdata/heldout/oracle.py made it from
+// Clojure 1.11 gives (testdata/idioms/oracle.py run on testdata/heldout made it from
 // testdata/heldout/programs.txt).
 const heldoutCorpus = "testdata/heldout/corpus.jsonl"
 

@@ -6,7 +6,7 @@ import "testing"
 // models write, written apart from the fresh, held-out, idiom and
 // coverage corpora so that it measures whether the fixes made against them
 // generalize. Each entry carries the result Clojure 1.11 gives
-// (testdata/judge3/oracle.py made it from testdata/judge3/programs.txt).
+// (testdata/idioms/oracle.py run on testdata/judge3 made it from testdata/judge3/programs.txt).
 const judge3Corpus = "testdata/judge3/corpus.jsonl"
 
 // judge3Floor is the share of counted entries (all but the spec

@@ -5,7 +5,7 @@ import "testing"
 // judge4Corpus holds a fourth set of multi-step data tasks in the styles
 // models write, written apart from every corpus the builtins were fixed
 // against, so that it measures whether those fixes generalize. Each entry
-// carries the result Clojure 1.11 gives (testdata/judge4/oracle.py made it
+// carries the result Clojure 1.11 gives (testdata/idioms/oracle.py run on testdata/judge4 made it
 // from testdata/judge4/programs.txt).
 const judge4Corpus = "testdata/judge4/corpus.jsonl"
 

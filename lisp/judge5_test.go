@@ -5,7 +5,7 @@ import "testing"
 // judge5Corpus holds a fifth set of multi-step data tasks in the styles
 // models write, written apart from every corpus the builtins were fixed
 // against, so that it measures whether those fixes generalize. Each entry
-// carries the result Clojure 1.11 gives (testdata/judge5/oracle.py made it
+// carries the result Clojure 1.11 gives (testdata/idioms/oracle.py run on testdata/judge5 made it
 // from testdata/judge5/programs.txt).
 const judge5Corpus = "testdata/judge5/corpus.jsonl"
 
