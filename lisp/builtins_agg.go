@@ -509,7 +509,8 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 		return boolValue(c.contains(args[1])), nil
 	case *Vector:
 		if c.list {
-			return nil, typeErrorf("contains?", "a map, set or vector", args[0])
+			return nil, typeErrorf("contains?", "a map, set or vector", args[0]).
+				asJava("IllegalArgumentException", "contains? not supported on type: clojure.lang.PersistentList")
 		}
 		for _, e := range c.elems {
 			if Equal(e, args[1]) {

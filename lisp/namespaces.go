@@ -20,6 +20,7 @@ var clojureNamespaceOf = map[string]string{
 	"clojure.string": "clojure.string", "str": "clojure.string", "string": "clojure.string",
 	"clojure.set": "clojure.set", "set": "clojure.set",
 	"clojure.walk": "clojure.walk", "walk": "clojure.walk",
+	"clojure.math": "clojure.math", "math": "clojure.math",
 }
 
 // namespacePublics are the public vars of clojure.string, clojure.set and
@@ -38,6 +39,12 @@ var namespacePublics = sync.OnceValue(func() map[string]map[string]bool {
 			subset? superset? union`),
 		"clojure.walk": wordSet(`keywordize-keys macroexpand-all postwalk postwalk-demo postwalk-replace prewalk
 			prewalk-demo prewalk-replace stringify-keys walk`),
+		// Clojure 1.11's clojure.math: each var is the java.lang.Math
+		// method of its camel-cased name (clojureMathVar).
+		"clojure.math": wordSet(`E IEEE-remainder PI acos add-exact asin atan atan2 cbrt ceil copy-sign cos cosh
+			decrement-exact exp expm1 floor floor-div floor-mod get-exponent hypot increment-exact log log10
+			log1p multiply-exact negate-exact next-after next-down next-up pow random rint round scalb signum
+			sin sinh sqrt subtract-exact tan tanh to-degrees to-radians ulp`),
 		"clojure.core": clojureNames(),
 	}
 })
@@ -65,6 +72,9 @@ func (c *compiler) namespaceVar(ns, name string) (node, error) {
 	if !namespacePublics()[ns][name] {
 		return nil, c.notInNamespace(ns, name)
 	}
+	if ns == "clojure.math" {
+		return c.clojureMathVar(name)
+	}
 	if b, ok := builtins.inNS[ns+"/"+name]; ok {
 		return &constNode{b}, nil
 	}
@@ -88,7 +98,7 @@ func (c *compiler) namespaceVar(ns, name string) (node, error) {
 // naming where the name does live, when anywhere.
 func (c *compiler) notInNamespace(ns, name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s has no %s (in %s/%s)", ns, name, ns, name)
-	for _, other := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk"} {
+	for _, other := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk", "clojure.math"} {
 		if other != ns && namespacePublics()[other][name] {
 			if other == "clojure.core" {
 				return e.WithHint("%s is clojure.core's: write (%s ...)", name, name)
@@ -119,7 +129,81 @@ func (c *compiler) notInNamespace(ns, name string) *Error {
 }
 
 // availableNamespaces is the hint for a name no namespace here has.
-const availableNamespaces = "the namespaces here are clojure.core, clojure.string (str/), clojure.set (set/) and clojure.walk (walk/); tools are tool/name and inputs data/name"
+const availableNamespaces = "the namespaces here are clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/) and clojure.math (math/); tools are tool/name and inputs data/name"
+
+// clojureMathLongArgs are the clojure.math vars that pass their arguments
+// to Math as longs; every other one converts them to double first, so
+// (clojure.math/round 2) is 2 where (Math/round 2) finds no method.
+var clojureMathLongArgs = wordSet(`add-exact subtract-exact multiply-exact negate-exact increment-exact
+	decrement-exact floor-div floor-mod`)
+
+// javaMathName is the java.lang.Math member a clojure.math var wraps:
+// floor-div is floorDiv, IEEE-remainder IEEEremainder.
+func javaMathName(name string) string {
+	if name == "IEEE-remainder" {
+		return "IEEEremainder"
+	}
+	var b strings.Builder
+	up := false
+	for _, r := range name {
+		switch {
+		case r == '-':
+			up = true
+		case up:
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// clojureMathVar resolves a public var of clojure.math to the Math/
+// static of the same semantics, or refuses it naming those that run.
+func (c *compiler) clojureMathVar(name string) (node, error) {
+	n, err := c.namespaced("Math", javaMathName(name))
+	if err != nil {
+		var have []string
+		for v := range namespacePublics()["clojure.math"] {
+			if _, err := c.namespaced("Math", javaMathName(v)); err == nil {
+				have = append(have, v)
+			}
+		}
+		slices.Sort(have)
+		return nil, c.errorf(undefinedSymbol, "clojure.math/%s is not available in PTC-Lisp", name).
+			WithHint("the clojure.math vars here are %s", strings.Join(have, " "))
+	}
+	cn, ok := n.(*constNode)
+	if !ok {
+		return n, nil
+	}
+	b, ok := cn.v.(*Builtin)
+	if !ok || clojureMathLongArgs[name] {
+		return n, nil
+	}
+	return &constNode{doubleArgs(b, "clojure.math/"+name)}, nil
+}
+
+// doubleArgs is b under name with its integer arguments converted to
+// double first, as clojure.math's functions do.
+func doubleArgs(b *Builtin, name string) *Builtin {
+	out := *b
+	out.Name = name
+	out.Sig = "(" + name + strings.TrimPrefix(b.Sig, "("+b.Name)
+	fn := b.Fn
+	out.Fn = func(th *Thread, args []Value) (Value, error) {
+		conv := make([]Value, len(args))
+		for i, a := range args {
+			if n, ok := a.(Int); ok {
+				a = Float(n)
+			}
+			conv[i] = a
+		}
+		return fn(th, conv)
+	}
+	return &out
+}
 
 // nearestIn is the name of names nearest to name, within two edits, the
 // first in order among equals; "" when none is that near.
@@ -163,6 +247,9 @@ func (c *compiler) unknownNamespace(ns, name string) *Error {
 		return e
 	}
 	e := c.errorf(undefinedSymbol, "namespace %s is not available (in %s/%s)", ns, ns, name)
+	if hint, ok := missingNamespaceHints[ns]; ok {
+		return e.WithHint("%s", hint)
+	}
 	class := ns[strings.LastIndexByte(ns, '.')+1:]
 	if statics := javaStaticsOf(class); len(statics) > 0 {
 		e.Message = fmt.Sprintf("%s/%s is not available", class, name)

@@ -29,7 +29,12 @@ func TestNamespacedNameRefusals(t *testing.T) {
 			`'(inc 1)`, `(inc 1)`},
 		{`(clojure.string/titlecase "a")`, "clojure.string has no titlecase", "clojure.string has: blank?, capitalize,",
 			`(clojure.string/capitalize "a")`, `"A"`},
-		{`(clojure.data/diff [1] [2])`, "namespace clojure.data is not available", "the namespaces here are clojure.core",
+		{`(clojure.data/diff {:a 1} {:a 2})`, "namespace clojure.data is not available", "there is no clojure.data/diff here",
+			`(let [a {:a 1} b {:a 2} only (fn [x y] (not-empty (into {} (remove (fn [[k v]] (and (contains? y k) (= v (get y k)))) x))))] (list (only a b) (only b a) (not-empty (into {} (filter (fn [[k v]] (and (contains? b k) (= v (get b k)))) a)))))`,
+			`({:a 1} {:a 2} nil)`},
+		{`(clojure.lens/view [1] [2])`, "namespace clojure.lens is not available", "the namespaces here are clojure.core",
+			"", ""},
+		{`(clojure.math/ulp 1.0)`, "clojure.math/ulp is not available", "the clojure.math vars here are E PI",
 			"", ""},
 	} {
 		res, err := Eval(context.Background(), tc.program, Env{})

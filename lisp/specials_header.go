@@ -114,8 +114,11 @@ func (c *compiler) libspec(what string, spec Value, referAll bool) error {
 		return nil
 	}
 	if _, ok := namespacePublics()[ns]; !ok {
-		return c.errorf(validationError, "namespace %s is not available in PTC-Lisp (in the %s form)", ns, what).
-			WithHint("%s", availableNamespaces)
+		e := c.errorf(validationError, "namespace %s is not available in PTC-Lisp (in the %s form)", ns, what)
+		if hint, ok := missingNamespaceHints[ns]; ok {
+			return e.WithHint("%s", hint)
+		}
+		return e.WithHint("%s", availableNamespaces)
 	}
 	if referAll {
 		c.referAll(ns)
@@ -228,6 +231,9 @@ func deleteHint(err error, form *list, what string, spec Value) error {
 	if !ok || e.Kind != validationError {
 		return err // a misspelt :refer is fixed, not deleted
 	}
+	if _, ok := missingNamespaceHints[libspecNamespace(spec)]; ok {
+		return err // its hint says what replaces the calls as well
+	}
 	text := formText(spec)
 	if q := unquote(spec); q != spec {
 		text = "'" + formText(q)
@@ -244,9 +250,37 @@ func deleteHint(err error, form *list, what string, spec Value) error {
 	return e
 }
 
+// libspecNamespace is the namespace a require spec names: clojure.data
+// in 'clojure.data and '[clojure.data :as d]; "" for another spec.
+func libspecNamespace(spec Value) string {
+	switch s := unquote(spec).(type) {
+	case symbol:
+		return string(s)
+	case *Vector:
+		if len(s.Elems()) > 0 {
+			if n, ok := s.Elems()[0].(symbol); ok {
+				return string(n)
+			}
+		}
+	}
+	return ""
+}
+
+// missingNamespaceHints say, for the Clojure namespaces models require
+// that the sandbox lacks, what to write for their calls: deleting the
+// require alone leaves calls to names nothing defines.
+var missingNamespaceHints = map[string]string{
+	"clojure.data":    "there is no clojure.data/diff here: delete its require and, for two maps a and b whose values are not collections, write (let [only (fn [x y] (not-empty (into {} (remove (fn [[k v]] (and (contains? y k) (= v (get y k)))) x))))] (list (only a b) (only b a) (not-empty (into {} (filter (fn [[k v]] (and (contains? b k) (= v (get b k)))) a)))))",
+	"clojure.pprint":  "delete its require and write (prn x) for (pprint x) and (pp): prn prints what pprint does for a value that fits on one line of 72 columns; print-table has no counterpart, print rows with (doseq [r rows] (println (clojure.string/join \" | \" (map r ks))))",
+	"clojure.edn":     "there is no reader here: delete its require and parse text by what it holds: (parse-long s), (parse-double s), (keyword s), or (json/parse-string s true) for JSON",
+	"clojure.zip":     "there are no zippers here: delete its require and walk the tree with (tree-seq coll? seq tree), or navigate by a path of indexes with get-in, assoc-in and update-in",
+	"clojure.java.io": "there is no file or stream access here: data comes as data/name inputs and tool/name results; delete its require and read those",
+	"clojure.test":    "there is no test runner here: delete its require and write each check as a value, (= expected actual), or (assert (= expected actual))",
+}
+
 // headerWarning records that a header was skipped.
 func (c *compiler) headerWarning(l *list) {
-	c.warn(WarningNamespaceHeader, "(%s ...) was skipped: clojure.core, clojure.string, clojure.set and clojure.walk are built in, and the aliases it declares resolve; a program needs no header", formName(l))
+	c.warn(WarningNamespaceHeader, "(%s ...) was skipped: clojure.core, clojure.string, clojure.set, clojure.walk and clojure.math are built in, and the aliases it declares resolve; a program needs no header", formName(l))
 }
 
 // withoutAliases is the source form l with each name written under an
