@@ -685,6 +685,11 @@ func (c *compiler) namespaced(ns, name string) (node, error) {
 	ns = strings.TrimPrefix(ns, "java.lang.")
 	switch ns {
 	case "data":
+		if c.aliases["data"] == "clojure.data" && namespacePublics()["clojure.data"][name] {
+			// (require '[clojure.data :as data]) makes data/diff the
+			// function; the program's other data/ names stay inputs.
+			return c.namespaceVar("clojure.data", name)
+		}
 		return &dataNode{key: name}, nil
 	case "tool":
 		if c.names.dynamic || c.names.isTool(name) {

@@ -11,6 +11,9 @@ import (
 // coll) is clojure.string's; (clojure.core/replace smap coll) replaces
 // items, while (replace s match replacement) is clojure.string's.
 var namespaceBuiltins = []*Builtin{
+	{Name: "clojure.data/diff", Sig: "(clojure.data/diff a b)", Doc: "[only-in-a only-in-b in-both], maps by key and vectors by index recursively, nil for an empty part", Category: "idiom", reach: inNamespace,
+		MinArgs: 2, MaxArgs: 2, Fn: builtinDataDiff,
+		Cost: cost(visits(arg(0)), visits(arg(1)), buildsItems)},
 	{Name: "clojure.core/replace", Sig: "(clojure.core/replace smap coll)", Doc: "coll with each item that is a key of smap replaced by its value", Category: "idiom", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinCoreReplace,
 		Cost: cost(visits(arg(1)), lookups, builds)},

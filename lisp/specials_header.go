@@ -270,7 +270,6 @@ func libspecNamespace(spec Value) string {
 // that the sandbox lacks, what to write for their calls: deleting the
 // require alone leaves calls to names nothing defines.
 var missingNamespaceHints = map[string]string{
-	"clojure.data":    "there is no clojure.data/diff here: delete its require and, for two maps a and b whose values are not collections, write (let [only (fn [x y] (not-empty (into {} (remove (fn [[k v]] (and (contains? y k) (= v (get y k)))) x))))] (list (only a b) (only b a) (not-empty (into {} (filter (fn [[k v]] (and (contains? b k) (= v (get b k)))) a)))))",
 	"clojure.pprint":  "delete its require and write (prn x) for (pprint x) and (pp): prn prints what pprint does for a value that fits on one line of 72 columns; print-table has no counterpart, print rows with (doseq [r rows] (println (clojure.string/join \" | \" (map r ks))))",
 	"clojure.edn":     "there is no reader here: delete its require and parse text by what it holds: (parse-long s), (parse-double s), (keyword s), or (json/parse-string s true) for JSON",
 	"clojure.zip":     "there are no zippers here: delete its require and walk the tree with (tree-seq coll? seq tree), or navigate by a path of indexes with get-in, assoc-in and update-in",
@@ -280,7 +279,7 @@ var missingNamespaceHints = map[string]string{
 
 // headerWarning records that a header was skipped.
 func (c *compiler) headerWarning(l *list) {
-	c.warn(WarningNamespaceHeader, "(%s ...) was skipped: clojure.core, clojure.string, clojure.set, clojure.walk and clojure.math are built in, and the aliases it declares resolve; a program needs no header", formName(l))
+	c.warn(WarningNamespaceHeader, "(%s ...) was skipped: clojure.core, clojure.string, clojure.set, clojure.walk, clojure.math and clojure.data are built in, and the aliases it declares resolve; a program needs no header", formName(l))
 }
 
 // withoutAliases is the source form l with each name written under an
