@@ -346,3 +346,19 @@ func TestWarningsAreBounded(t *testing.T) {
 		t.Errorf("a warning quoting a 1 MiB name: %d warnings, the first of %d bytes", len(res.Warnings), len(res.Warnings[0].Message))
 	}
 }
+
+// TestDataDiffIsLinear: clojure.data/diff compares two values whole at
+// every level in Clojure; here the walk that builds the parts decides
+// equality too, so a 5,000-deep pair is diffed in one pass, and a long
+// pair ends at the step budget, a step per index.
+func TestDataDiffIsLinear(t *testing.T) {
+	deep := `(clojure.data/diff (reduce (fn [acc _] [acc]) 1 (range 5000)) (reduce (fn [acc _] [acc]) 2 (range 5000)))`
+	res := run(t, `(let [[a b both] `+deep+`] [(count (pr-str a)) (nil? both) (first (flatten a)) (first (flatten b))])`, Env{})
+	if res.Err != nil || Repr(res.Value) != "[10001 true 1 2]" {
+		t.Errorf("diff of two 5,000-deep vectors: %v, %v; want [10001 true 1 2]", res.Value, res.Err)
+	}
+	checkAttacks(t, []attack{
+		{name: "diff of two 300,000-item vectors", src: `(clojure.data/diff (vec (range 300000)) (vec (range 1 300001)))`,
+			want: stepLimit, maxAlloc: 64 << 20},
+	}, Env{})
+}

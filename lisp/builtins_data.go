@@ -30,69 +30,87 @@ func equalityPartition(v Value) diffPartition {
 }
 
 func builtinDataDiff(th *Thread, args []Value) (Value, error) {
-	parts, err := diffValues(th, args[0], args[1])
+	parts, equal, err := diffValues(th, args[0], args[1])
 	if err != nil {
 		return nil, err
 	}
-	if !Equal(args[0], args[1]) && equalityPartition(args[0]) == diffMap && equalityPartition(args[1]) == diffMap {
+	if !equal && equalityPartition(args[0]) == diffMap && equalityPartition(args[1]) == diffMap {
 		// Clojure's map diff is a lazy seq of the three parts, printed (...).
 		return newList(parts[:]), nil
 	}
 	return NewVector(parts[:]), nil
 }
 
-// diffValues is (clojure.data/diff a b) as its three parts.
-func diffValues(th *Thread, a, b Value) ([3]Value, error) {
+// diffValues is (clojure.data/diff a b) as its three parts, and whether a
+// and b are equal. Clojure compares a and b whole first at every level;
+// for two maps or two sequentials here they are equal exactly when
+// neither has a part of its own, which the walk finds without comparing
+// the deeper levels again at each.
+func diffValues(th *Thread, a, b Value) ([3]Value, bool, error) {
 	if err := th.step(1); err != nil {
-		return [3]Value{}, err
-	}
-	if Equal(a, b) {
-		return [3]Value{Nil, Nil, a}, nil
+		return [3]Value{}, false, err
 	}
 	p := equalityPartition(a)
-	if p != equalityPartition(b) || p == diffAtom {
-		return [3]Value{a, b, Nil}, nil
+	if p != equalityPartition(b) {
+		return [3]Value{a, b, Nil}, false, nil
 	}
+	var parts [3]Value
+	var err error
 	switch p {
+	case diffAtom:
+		if Equal(a, b) {
+			return [3]Value{Nil, Nil, a}, true, nil
+		}
+		return [3]Value{a, b, Nil}, false, nil
 	case diffSet:
-		return diffSets(th, a, b)
+		if Equal(a, b) {
+			return [3]Value{Nil, Nil, a}, true, nil
+		}
+		parts, err = diffSets(th, a, b)
+		return parts, false, err
 	case diffMap:
-		am, bm := a.(*Map), b.(*Map)
-		ka, err := mapKeysInOrder(th, am)
-		if err != nil {
-			return [3]Value{}, err
+		parts, err = diffMaps(th, a.(*Map), b.(*Map))
+	case diffSequential:
+		av, bv := a.(*Vector).Elems(), b.(*Vector).Elems()
+		ks := make([]Value, max(len(av), len(bv)))
+		for i := range ks {
+			ks[i] = Int(i)
 		}
-		kb, err := mapKeysInOrder(th, bm)
-		if err != nil {
-			return [3]Value{}, err
+		parts, err = diffAssociative(th, ks, indexGetter(av), indexGetter(bv))
+		for i, m := range parts {
+			parts[i] = vectorize(m)
 		}
-		// Clojure walks (set/union (keys a) (keys b)): the keys of the
-		// smaller conjoined onto the seq of the other's, so in front of it
-		// and reversed. The order is that of the keys in the parts.
-		if len(ka) < len(kb) {
-			ka, kb = kb, ka
-		}
-		ks := make([]Value, 0, len(ka)+len(kb))
-		for i := len(kb) - 1; i >= 0; i-- {
-			ks = append(ks, kb[i])
-		}
-		ks = append(ks, ka...)
-		return diffAssociative(th, ks, am.Get, bm.Get)
 	}
-	av, bv := a.(*Vector).Elems(), b.(*Vector).Elems()
-	n := max(len(av), len(bv))
-	ks := make([]Value, n)
-	for i := range ks {
-		ks[i] = Int(i)
-	}
-	parts, err := diffAssociative(th, ks, indexGetter(av), indexGetter(bv))
 	if err != nil {
-		return parts, err
+		return parts, false, err
 	}
-	for i, m := range parts {
-		parts[i] = vectorize(m)
+	if isNilValue(parts[0]) && isNilValue(parts[1]) {
+		return [3]Value{Nil, Nil, a}, true, nil
 	}
-	return parts, nil
+	return parts, false, nil
+}
+
+// diffMaps is diffAssociative over the keys in the order Clojure walks
+// them, (set/union (keys a) (keys b)): the keys of the smaller map
+// conjoined onto the seq of the other's, so in front of it and reversed.
+// It is the order of the keys in the parts.
+func diffMaps(th *Thread, a, b *Map) ([3]Value, error) {
+	ka, err := mapKeysInOrder(th, a)
+	if err != nil {
+		return [3]Value{}, err
+	}
+	kb, err := mapKeysInOrder(th, b)
+	if err != nil {
+		return [3]Value{}, err
+	}
+	if len(ka) < len(kb) {
+		ka, kb = kb, ka
+	}
+	ks := make([]Value, 0, len(ka)+len(kb))
+	for i := len(kb) - 1; i >= 0; i-- {
+		ks = append(ks, kb[i])
+	}
+	return diffAssociative(th, append(ks, ka...), a.Get, b.Get)
 }
 
 func mapKeysInOrder(th *Thread, m *Map) ([]Value, error) {
@@ -136,7 +154,7 @@ func diffAssociative(th *Thread, keys []Value, getA, getB func(Value) (Value, bo
 		if !inB {
 			vb = Nil
 		}
-		d, err := diffValues(th, va, vb)
+		d, _, err := diffValues(th, va, vb)
 		if err != nil {
 			return [3]Value{}, err
 		}
