@@ -256,6 +256,9 @@ func builtinDir(th *Thread, args []Value) (Value, error) {
 func namespaceNames(th *Thread, ns string) ([]string, bool) {
 	var names []string
 	if clj, ok := clojureNamespaceOf[ns]; ok {
+		if clj == "clojure.math" {
+			return clojureMathHere(), true
+		}
 		for n := range namespacePublics()[clj] {
 			if _, ok := builtins.inNS[clj+"/"+n]; ok {
 				names = append(names, n)

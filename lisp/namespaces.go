@@ -170,15 +170,8 @@ func javaMathName(name string) string {
 func (c *compiler) clojureMathVar(name string) (node, error) {
 	n, err := c.namespaced("Math", javaMathName(name))
 	if err != nil {
-		var have []string
-		for v := range namespacePublics()["clojure.math"] {
-			if _, err := c.namespaced("Math", javaMathName(v)); err == nil {
-				have = append(have, v)
-			}
-		}
-		slices.Sort(have)
 		return nil, c.errorf(undefinedSymbol, "clojure.math/%s is not available in PTC-Lisp", name).
-			WithHint("the clojure.math vars here are %s", strings.Join(have, " "))
+			WithHint("the clojure.math vars here are %s", strings.Join(clojureMathHere(), " "))
 	}
 	cn, ok := n.(*constNode)
 	if !ok {
@@ -189,6 +182,23 @@ func (c *compiler) clojureMathVar(name string) (node, error) {
 		return n, nil
 	}
 	return &constNode{doubleArgs(b, "clojure.math/"+name)}, nil
+}
+
+// clojureMathHere are the clojure.math vars whose Math/ member runs
+// here (as namespaced resolves Math/), sorted.
+func clojureMathHere() []string {
+	var have []string
+	for v := range namespacePublics()["clojure.math"] {
+		java := javaMathName(v)
+		_, static := builtins.statics["Math/"+java]
+		_, constant := javaConstants()["Math/"+java]
+		_, fn := lookupFunction(strings.ToLower(java))
+		if static || constant || fn {
+			have = append(have, v)
+		}
+	}
+	slices.Sort(have)
+	return have
 }
 
 // doubleArgs is b under name with its integer arguments converted to
