@@ -37,7 +37,7 @@ func init() {
 // namespaces, data, tool, and the namespaces and Java classes of the
 // rows reached as ns/name.
 func introspectNamespaces() []string {
-	names := []string{"clojure.core", "clojure.set", "clojure.string", "clojure.walk", "data", "tool"}
+	names := []string{"clojure.core", "clojure.data", "clojure.math", "clojure.set", "clojure.string", "clojure.walk", "data", "tool"}
 	for n, b := range builtins.statics {
 		if ns, _, ok := strings.Cut(n, "/"); ok && n == b.Name && !strings.Contains(ns, ".") {
 			names = append(names, ns)
