@@ -138,12 +138,14 @@ func indexGetter(elems []Value) func(Value) (Value, bool) {
 // diffAssociative is Clojure's diff-associative: each key's values
 // diffed, the parts merged into maps in the order of keys.
 func diffAssociative(th *Thread, keys []Value, getA, getB func(Value) (Value, bool)) ([3]Value, error) {
-	var out [3]*Map
+	// Builders, not assoc: a key both maps hold comes twice in keys, and
+	// assoc of a key already there copies the map.
+	var out [3]*MapBuilder
 	put := func(i int, k, v Value) {
 		if out[i] == nil {
-			out[i] = emptyMap
+			out[i] = NewMapBuilder(0)
 		}
-		out[i] = out[i].assoc(k, v)
+		out[i].Set(k, v)
 	}
 	for _, k := range keys {
 		va, inA := getA(k)
@@ -170,10 +172,10 @@ func diffAssociative(th *Thread, keys []Value, getA, getB func(Value) (Value, bo
 		}
 	}
 	var parts [3]Value
-	for i, m := range out {
+	for i, b := range out {
 		parts[i] = Nil
-		if m != nil {
-			parts[i] = m
+		if b != nil {
+			parts[i] = b.Map()
 		}
 	}
 	return parts, nil
