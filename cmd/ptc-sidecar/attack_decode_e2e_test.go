@@ -241,7 +241,7 @@ func postAnswer(t *testing.T, hr *http.Request) (got, message string) {
 // the request plus 32 MiB, the bound of decoding.
 func TestTinyElements(t *testing.T) {
 	skipIfShort(t) // a server per shape and listener, several sizes each
-	skipIfRace(t)
+	skipIfRace(t, "memory per request size")
 	for _, shape := range tinyShapes() {
 		for _, listener := range []string{"gRPC", "HTTP", "HTTP gzip", "HTTP proto"} {
 			t.Run(shape.name+"/"+listener, func(t *testing.T) {

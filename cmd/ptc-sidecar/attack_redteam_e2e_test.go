@@ -317,6 +317,7 @@ func scalingAttacks(n int) []inputAttack {
 // TestAttacksScaling sends each scaling attack at two sizes.
 func TestAttacksScaling(t *testing.T) {
 	skipIfShort(t)
+	skipIfRace(t, "CPU per request size")
 	for _, n := range []int{4500, 9000} {
 		for _, a := range scalingAttacks(n) {
 			t.Run(a.name+"/gRPC", func(t *testing.T) { runInputAttack(t, a, "gRPC") })
@@ -328,6 +329,7 @@ func TestAttacksScaling(t *testing.T) {
 // both listeners, each to a server of its own.
 func TestAttacksRedTeam(t *testing.T) {
 	skipIfShort(t)
+	skipIfRace(t, "each attack's memory, CPU and time against its bound, on a server of its own")
 	for _, a := range redTeamAttacks() {
 		for _, listener := range []string{"gRPC", "HTTP"} {
 			if a.grpcOnly && listener == "HTTP" || a.httpOnly && listener == "gRPC" {

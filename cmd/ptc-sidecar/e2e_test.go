@@ -89,10 +89,10 @@ func skipIfShort(t *testing.T) {
 // is what such a test would measure, and its many large requests take it
 // several times longer. make test runs it; the code it covers has its unit
 // tests under -race.
-func skipIfRace(t *testing.T) {
+func skipIfRace(t *testing.T, measures string) {
 	t.Helper()
 	if raceSlowdown > 1 {
-		t.Skip("measures memory per request size: runs without -race (make test)")
+		t.Skip("measures " + measures + ", which the race detector's overhead distorts: runs without -race (make test)")
 	}
 }
 
