@@ -379,6 +379,9 @@ func FuzzChatParts(f *testing.F) {
 				case inHistory(h, &m), clearedFrom(h, &m):
 				case m.Role == RoleUser && m.Source == SourceSystem && len(m.Parts) == 0:
 				case m.Role == RoleTool && m.Content == opts.Placeholder && m.Parts == nil:
+				case m.Role == RoleAssistant && len(m.ToolCalls) == 0 && callsDroppedFrom(h, &m):
+					// Every call of a turn dropped (a repeated call's
+					// earlier copy, say): its words are kept.
 				case m.Role == RoleAssistant && (len(m.ToolCalls) > 0 || m.hasPart(PartCompaction)) || m.Role == RoleTool:
 					// A tool-call id rewritten, a call dropped with its
 					// result (turn-aware's snapshots), or a compaction's
@@ -404,6 +407,17 @@ func FuzzChatParts(f *testing.F) {
 				}
 			}
 		}
+	})
+}
+
+// callsDroppedFrom reports whether m is an assistant message of h with its
+// tool calls left out, its reasoning cleared or not.
+func callsDroppedFrom(h []ChatMessage, m *ChatMessage) bool {
+	return slices.ContainsFunc(h, func(o ChatMessage) bool {
+		if o.Role != RoleAssistant || len(o.ToolCalls) == 0 || o.Content != m.Content {
+			return false
+		}
+		return reflect.DeepEqual(o.Parts, m.Parts) || reflect.DeepEqual(withoutReasoning(o).Parts, m.Parts)
 	})
 }
 
