@@ -300,9 +300,49 @@ func (r *record) binding(i int) *Binding {
 	return &r.req.Memory[i]
 }
 
-// writeBindings writes the bindings of req.Memory at the indexes idx.
+// writeBindings writes the bindings of req.Memory at the indexes idx, as
+// single-user-coalesced's prelude does but for a value's sample longer
+// than recordSampleRunes, which shows fewer items (sampleItems).
 func (r *record) writeBindings(b *strings.Builder, idx []int) {
-	writeBindingsAt(b, len(idx), func(j int) *Binding { return r.binding(idx[j]) }, r.printed, &r.req.Options)
+	o := &r.req.Options
+	var fns, values []int
+	for _, i := range idx {
+		if r.binding(i).Fn != nil {
+			fns = append(fns, i)
+		} else {
+			values = append(values, i)
+		}
+	}
+	writeBindingsAt(b, len(fns), func(j int) *Binding { return r.binding(fns[j]) }, r.printed, o)
+	for _, i := range values {
+		bd, vo := r.binding(i), o
+		if n := r.sampleItems(bd); n < o.SampleLimit {
+			c := *o
+			c.SampleLimit = n
+			vo = &c
+		}
+		writeBindingsAt(b, 1, func(int) *Binding { return bd }, r.printed, vo)
+	}
+}
+
+// recordSampleRunes bounds a value's sample in the record: a list of maps
+// the model built (a report's timeline, its citations) rendered three items
+// deep took 130 to 155 tokens a line on the real runs, written once and
+// read on every later call, and its strings are cut too short to copy from.
+const recordSampleRunes = 240
+
+// sampleItems is the most items, at most sample_limit and at least one,
+// whose sample of bd's value fits recordSampleRunes characters.
+func (r *record) sampleItems(bd *Binding) int {
+	o := &r.req.Options
+	if bd.Fn != nil || hiddenName(bd.Name) || r.printed[bd.Turn] || emptyValue(bd.Value) {
+		return o.SampleLimit
+	}
+	n := o.SampleLimit
+	for n > 1 && utf8.RuneCountInString(RenderValue(bd.Value, n, o.SamplePrintableLimit)) > recordSampleRunes {
+		n--
+	}
+	return n
 }
 
 // bindingsLen is about the length of what writeBindings writes of idx.
@@ -320,7 +360,9 @@ func (r *record) hostPrelude() string {
 	var b strings.Builder
 	b.Grow(len(heading) + r.bindingsLen(r.host))
 	b.WriteString(heading)
-	r.writeBindings(&b, r.host)
+	// As single-user-coalesced shows it: the host's own values, samples
+	// whole.
+	writeBindingsAt(&b, len(r.host), func(j int) *Binding { return r.binding(r.host[j]) }, r.printed, &r.req.Options)
 	return b.String()
 }
 

@@ -261,3 +261,56 @@ func TestCacheStableWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheStableSampleBound: a value the record shows with a sample shows
+// as many items as fit recordSampleRunes characters, one at least, where
+// single-user-coalesced shows sample_limit; a short one shows them all.
+func TestCacheStableSampleBound(t *testing.T) {
+	opts, err := Normalize(RawOptions{SystemPrompt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := func(i int) lisp.Value {
+		m := lisp.NewMapBuilder(2)
+		m.Set(lisp.String("statement"), lisp.String(fmt.Sprintf("statement %d %s", i, strings.Repeat("about the incident ", 5))))
+		m.Set(lisp.String("digest"), lisp.String(fmt.Sprintf("sha256:%064d", i)))
+		return m.Map()
+	}
+	long := lisp.NewVector([]lisp.Value{entry(1), entry(2), entry(3), entry(4)})
+	short := lisp.NewVector([]lisp.Value{lisp.Int(1), lisp.Int(2), lisp.Int(3), lisp.Int(4)})
+	req := &Request{
+		Options: opts,
+		Turns:   []Turn{{Number: 1, Success: true, Defined: []string{"facts", "ids"}, Result: long}},
+		Memory:  []Binding{{Name: "facts", Value: long, Turn: 1}, {Name: "ids", Value: short, Turn: 1}},
+	}
+	line := func(user, name string) string {
+		for l := range strings.SplitSeq(user, "\n") {
+			if strings.HasPrefix(l, name+" ") {
+				return l
+			}
+		}
+		t.Fatalf("no line of %s in\n%s", name, user)
+		return ""
+	}
+	stable, err := cacheStable{}.Render(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coalesced, err := coalesced{}.Render(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, full := line(stable.Messages[1].Content, "facts"), line(coalesced.Messages[1].Content, "facts")
+	if !strings.Contains(full, "(4 items, showing first 3)") {
+		t.Fatalf("single-user-coalesced: %s", full)
+	}
+	if strings.Contains(got, "showing first 3") || !strings.Contains(got, "(4 items, showing first") {
+		t.Errorf("cache-stable shows the long value's sample as %s", got)
+	}
+	if _, sample, _ := strings.Cut(got, "sample: "); utf8.RuneCountInString(sample) > recordSampleRunes {
+		t.Errorf("cache-stable's sample is %d characters, more than %d: %s", utf8.RuneCountInString(sample), recordSampleRunes, got)
+	}
+	if got := line(stable.Messages[1].Content, "ids"); !strings.Contains(got, "[1 2 3 ...] (4 items, showing first 3)") {
+		t.Errorf("cache-stable shows the short value's sample as %s", got)
+	}
+}
