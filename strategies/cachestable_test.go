@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -313,4 +315,64 @@ func TestCacheStableSampleBound(t *testing.T) {
 	if got := line(stable.Messages[1].Content, "ids"); !strings.Contains(got, "[1 2 3 ...] (4 items, showing first 3)") {
 		t.Errorf("cache-stable shows the short value's sample as %s", got)
 	}
+}
+
+// TestCacheStableRunsOf20Turns: no recorded run of a real model is longer
+// than 15 turns, so each is extended to 20 by repeating its own turns
+// after its last, renumbered (its turns from the second on, or its last
+// three, the turns that build and check a report), with the memory it
+// ended with. A repeated turn defines again what it defined, so the
+// names a long run redefines leave the record as they would. Under each
+// pricing that caches, cache-stable bills at most 0.6 of full's on every
+// run of 20 turns. Under -short or the race detector, every fourth run.
+func TestCacheStableRunsOf20Turns(t *testing.T) {
+	files, err := filepath.Glob("testdata/traces/real-*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no real runs", err)
+	}
+	if testing.Short() || raceEnabled {
+		files = everyFourth(files)
+	}
+	rem := NewRemembered(memo.New(64 << 20))
+	worst, worstAt := 0.0, ""
+	for _, f := range files {
+		tr := loadTrace(t, f)
+		for _, from := range []int{1, len(tr.turns) - 3} {
+			long := repeatTurns(tr, from, 20)
+			for _, p := range billedPricings(t) {
+				if p.ReadRate >= 1 {
+					continue
+				}
+				full, _ := billRun(t, long, "full", p, rem)
+				stable, _ := billRun(t, long, "cache-stable", p, rem)
+				r := stable[19].billed / full[19].billed
+				if r > worst {
+					worst, worstAt = r, fmt.Sprintf("%s, %s", long.name, p.Name)
+				}
+				if r > 0.6 {
+					t.Errorf("%s, %s: cache-stable bills %.3f of full's after 20 turns, more than 0.6", long.name, p.Name, r)
+				}
+			}
+		}
+	}
+	t.Logf("most cache-stable bills of full's after 20 turns: %.3f, %s", worst, worstAt)
+}
+
+// repeatTurns is tr with its turns from index from on repeated after its
+// last, renumbered, until it has n turns; each repeated turn carries the
+// memory the run ended with.
+func repeatTurns(tr trace, from, n int) trace {
+	k := len(tr.turns)
+	out := tr
+	out.name = fmt.Sprintf("%s repeating turns %d-%d", tr.name, from+1, k)
+	out.turns = slices.Clone(tr.turns)
+	out.memory = slices.Clone(tr.memory)
+	last := tr.memory[k]
+	for i := k; i < n; i++ {
+		turn := tr.turns[from+(i-k)%(k-from)]
+		turn.Number, turn.Memory = i+1, last
+		out.turns = append(out.turns, turn)
+		out.memory = append(out.memory, last)
+	}
+	return out
 }
