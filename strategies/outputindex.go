@@ -204,7 +204,18 @@ const opaqueMinRunes = 8
 // opaque reports whether an unquoted token is an identifier worth listing:
 // opaqueMinRunes characters or more, with a letter and a digit.
 func opaque(tok string) bool {
-	return utf8.RuneCountInString(tok) >= opaqueMinRunes && strings.ContainsAny(tok, "0123456789") && strings.IndexFunc(tok, unicode.IsLetter) >= 0
+	return utf8.RuneCountInString(tok) >= opaqueMinRunes && strings.ContainsAny(tok, "0123456789") && strings.IndexFunc(tok, unicode.IsLetter) >= 0 && !timeOfDay(tok)
+}
+
+// timeOfDay reports whether tok is a time of day alone, digits and colons
+// with a zone letter (09:11:47Z, 23:59:60.5Z): prose around a record's
+// timestamp repeats its time, which a model copies whole, date and all.
+func timeOfDay(tok string) bool {
+	body, ok := strings.CutSuffix(tok, "Z")
+	if !ok || !strings.Contains(body, ":") {
+		return false
+	}
+	return strings.Trim(body, "0123456789:.") == ""
 }
 
 // summaryIndexes returns, for each n from 0 to len(turns), the list of the

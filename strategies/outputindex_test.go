@@ -7,15 +7,21 @@ import (
 )
 
 // The identifiers of printed text: quoted strings without white space,
-// unquoted tokens of 8 or more characters mixing letters and digits; prose,
-// short tokens and plain numbers are left out, and each is listed once.
+// unquoted tokens of 8 or more characters mixing letters and digits but a
+// time of day alone; prose, short tokens and plain numbers are left out,
+// and each is listed once.
 func TestIDListText(t *testing.T) {
 	l := newIDList(1000, nil)
 	l.text(`2026-01-23T10:05:00Z - chat - logs are gone; {"source" "logs", "digest" "sha256:4faba222", "n" 412093, "note" "two words"}`)
-	l.text(`again 2026-01-23T10:05:00Z, ticket T-1001 and INC-1101: done.`)
+	l.text(`again 2026-01-23T10:05:00Z, ticket T-1001 and INC-1101: done at 10:05:00Z, not 23:59:60.5Z.`)
 	want := "2026-01-23T10:05:00Z source logs digest sha256:4faba222 note INC-1101"
 	if got := l.String(); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	for tok, want := range map[string]bool{"09:11:47Z": true, "23:59:60.5Z": true, "9:05Z": true, "2026-01-23T10:05:00Z": false, "10:05:00": false, "sha256:1:2Z": false, "Z": false} {
+		if got := timeOfDay(tok); got != want {
+			t.Errorf("timeOfDay(%q) = %v, want %v", tok, got, want)
+		}
 	}
 }
 
