@@ -322,7 +322,7 @@ func javaRadixString(name string, radix, width int) *Builtin {
 				if int64(n) != int64(int32(n)) {
 					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
 						WithHint("use Long/%s for a 64-bit integer", name[strings.IndexByte(name, '/')+1:]).
-						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(int64(n), 10))
+						asJava("ArithmeticException", "integer overflow") // Clojure's narrowing of the long argument
 				}
 				return String(strconv.FormatUint(uint64(uint32(n)), radix)), nil
 			}
@@ -796,7 +796,7 @@ func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *
 				}
 				if bits == 32 && ns[i] != int64(int32(ns[i])) {
 					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, ns[i]).
-						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(ns[i], 10))
+						asJava("ArithmeticException", "integer overflow") // Clojure's narrowing of the argument
 				}
 			}
 			r, ok := op(ns)
