@@ -545,10 +545,16 @@ func (c *compiler) fallback(name string) (node, error) {
 // the sandbox does not run do (those it runs are builtins.forms).
 var interopCounterparts = withJavaCollections(map[string]string{
 	"..": "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
-	// A StringBuilder collects text: str does it in one call.
-	"StringBuilder.": `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
-	".append":        `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, or (apply str parts) for a sequence of parts`,
+	// A StringBuilder collects text: str does it in one call, and an atom
+	// of text is the builder a loop fills.
+	"StringBuilder.":           stringBuilderHint,
+	"java.lang.StringBuilder.": stringBuilderHint,
+	".append":                  stringBuilderHint,
 })
+
+const stringBuilderHint = `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, (apply str parts) for a sequence of parts, ` +
+	`or an atom of text for a builder filled in a loop: (atom "") for (StringBuilder.), (swap! sb str x) for (.append sb x), ` +
+	`@sb for (.toString sb) or (str sb), (count @sb) for .length and (clojure.string/reverse @sb) for .reverse`
 
 // withJavaCollections adds to counterparts the hints for Java's mutable
 // collections, which models build and fill in place: the value that does

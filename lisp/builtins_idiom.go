@@ -259,7 +259,7 @@ func builtinNamespace(th *Thread, args []Value) (Value, error) {
 	default:
 		return nil, typeErrorf("namespace", "a keyword or symbol", a)
 	}
-	if i := strings.IndexByte(name, '/'); i > 0 && i < len(name)-1 {
+	if i := strings.IndexByte(name, '/'); i >= 0 && name != "/" { // name's namePart is the rest
 		return String(name[:i]), nil
 	}
 	return Nil, nil

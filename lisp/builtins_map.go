@@ -190,7 +190,12 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 			return nil, Errorf(typeError, "%s of a vector takes an integer index, got %s", fn, describe(key)).
 				asJava("IllegalArgumentException", "Key must be integer")
 		}
-		if !ok || i < 0 || int64(i) > int64(c.Len()) {
+		if !ok { // a keyword, a string or nil: Clojure's vector takes only a number
+			return nil, Errorf(typeError, "%s of a vector takes an integer index, got %s", fn, describe(key)).
+				WithHint("a vector index must be an integer from 0 to its length").
+				asJava("IllegalArgumentException", "Key must be integer")
+		}
+		if i < 0 || int64(i) > int64(c.Len()) {
 			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length")
 		}
@@ -376,6 +381,21 @@ func mergedMap(fn string, a Value, pair bool) (*Map, error) {
 }
 
 func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
+	if len(args) > 0 {
+		switch args[0].(type) {
+		case *Vector, *Set:
+			// Clojure's merge conjoins the rest onto the first argument,
+			// whatever it is: (merge [1 2] [3 4]) is [1 2 [3 4]].
+			acc := args[0]
+			for _, a := range args[1:] {
+				var err error
+				if acc, err = builtinConj(th, []Value{acc, a}); err != nil {
+					return nil, err
+				}
+			}
+			return acc, nil
+		}
+	}
 	return mergeWith(th, fn, nil, args)
 }
 

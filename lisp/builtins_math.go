@@ -283,7 +283,7 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 			switch {
 			case n == len(x) && r >= '0' && r <= '9':
 				return nil, Errorf(typeError, "%s of %q: a character here is a one-character string, so this could be the digit %c or its code %d", fn, string(x), r, r).
-					WithHint("write (parse-long s) for the digit")
+					WithHint("write (parse-long s) for the digit %c, and (+ 48 (parse-long s)) for its code %d; (- (int c) (int \\0)) is (parse-long c)", r, r)
 			case n > 0 && n == len(x) && r != utf8.RuneError:
 				return Int(r), nil
 			}

@@ -506,17 +506,23 @@ func printed(th *Thread, args []Value, style textStyle, newline bool) (Value, er
 func builtinName(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
 	case Keyword:
-		s := string(v)
-		if i := strings.LastIndexByte(s, '/'); i > 0 && i < len(s)-1 {
-			s = s[i+1:]
-		}
-		return String(s), nil
+		return String(namePart(string(v))), nil
 	case String:
 		return v, nil
 	case symbol:
-		return String(v), nil
+		return String(namePart(string(v))), nil // (name 'x/y) is "y", as for keywords
 	}
 	return nil, typeErrorf("name", "a keyword or string", args[0])
+}
+
+// namePart is the part of a keyword's or symbol's text after its
+// namespace, which ends at the first slash as Clojure's does: "y" of
+// "x/y", "b/c" of "a/b/c"; "/" alone is its own name.
+func namePart(s string) string {
+	if i := strings.IndexByte(s, '/'); i >= 0 && s != "/" {
+		return s[i+1:]
+	}
+	return s
 }
 
 func builtinKeyword(th *Thread, args []Value) (Value, error) {

@@ -152,7 +152,7 @@ func orderNumbers(fn string, args []Value, holds func(c int) bool) (Value, error
 	}
 	for _, a := range args {
 		if _, ok := asFloat(a); !ok {
-			e := Errorf(typeError, "%s expected a number, got %s", fn, describe(a))
+			e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(a)), a)
 			switch a.(type) {
 			case String:
 				e = e.WithHint("%s compares numbers only; compare strings with (compare a b) or parse them with parse-long", fn)

@@ -3,6 +3,7 @@ package lisp
 import (
 	"maps"
 	"math"
+	mbits "math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,7 +322,7 @@ func javaRadixString(name string, radix, width int) *Builtin {
 				if int64(n) != int64(int32(n)) {
 					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
 						WithHint("use Long/%s for a 64-bit integer", name[strings.IndexByte(name, '/')+1:]).
-						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(int64(n), 10))
+						asJava("ArithmeticException", "integer overflow") // Clojure's narrowing of the long argument
 				}
 				return String(strconv.FormatUint(uint64(uint32(n)), radix)), nil
 			}
@@ -705,6 +706,7 @@ func javaIntegerStatics() []*Builtin {
 			javaIntOp(class+"min", 2, bits, func(a []int64) (int64, bool) { return min(a[0], a[1]), true }),
 			javaIntOp(class+"sum", 2, bits, func(a []int64) (int64, bool) { return wrap(a[0] + a[1]), true }),
 		)
+		rows = append(rows, javaBitStatics(class, bits)...)
 	}
 	exact := func(name string, arity int, op func(a []int64) (int64, bool)) *Builtin {
 		return javaIntOp("Math/"+name, arity, 64, op)
@@ -721,6 +723,52 @@ func javaIntegerStatics() []*Builtin {
 		exact("decrementExact", 1, func(a []int64) (int64, bool) { return a[0] - 1, a[0] != math.MinInt64 }),
 		javaIntOp("Math/toIntExact", 1, 64, func(a []int64) (int64, bool) { return a[0], a[0] == int64(int32(a[0])) }),
 	)
+}
+
+// javaBitStatics are the bit methods of Integer (bits 32) or Long (bits
+// 64): each works on the two's-complement bits of its width, so that
+// (Integer/reverse 1) is Integer/MIN_VALUE and (Long/bitCount -1) is 64.
+func javaBitStatics(class string, bits int) []*Builtin {
+	// word is n's bits of the width; signed reads such bits back as Java's
+	// int or long.
+	word := func(n int64) uint64 {
+		if bits == 32 {
+			return uint64(uint32(n))
+		}
+		return uint64(n)
+	}
+	signed := func(w uint64) int64 {
+		if bits == 32 {
+			return int64(int32(uint32(w)))
+		}
+		return int64(w)
+	}
+	rotate := func(n int64, k int64) int64 {
+		k %= int64(bits) // Java uses the low bits of the distance
+		if bits == 32 {
+			return signed(uint64(mbits.RotateLeft32(uint32(n), int(k))))
+		}
+		return signed(mbits.RotateLeft64(uint64(n), int(k)))
+	}
+	op := func(name string, arity int, f func(a []int64) int64) *Builtin {
+		return javaIntOp(class+name, arity, bits, func(a []int64) (int64, bool) { return f(a), true })
+	}
+	return []*Builtin{
+		op("bitCount", 1, func(a []int64) int64 { return int64(mbits.OnesCount64(word(a[0]))) }),
+		op("numberOfTrailingZeros", 1, func(a []int64) int64 { return int64(min(mbits.TrailingZeros64(word(a[0])), bits)) }),
+		op("numberOfLeadingZeros", 1, func(a []int64) int64 { return int64(mbits.LeadingZeros64(word(a[0])) - (64 - bits)) }),
+		op("highestOneBit", 1, func(a []int64) int64 {
+			w := word(a[0])
+			if w == 0 {
+				return 0
+			}
+			return signed(1 << (63 - mbits.LeadingZeros64(w)))
+		}),
+		op("lowestOneBit", 1, func(a []int64) int64 { return signed(word(a[0]) & -word(a[0])) }),
+		op("reverse", 1, func(a []int64) int64 { return signed(mbits.Reverse64(word(a[0])) >> (64 - bits)) }),
+		op("rotateLeft", 2, func(a []int64) int64 { return rotate(a[0], a[1]) }),
+		op("rotateRight", 2, func(a []int64) int64 { return rotate(a[0], -a[1]) }),
+	}
 }
 
 // javaIntOp is a static method on integers of bits bits; op reports false
@@ -748,7 +796,7 @@ func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *
 				}
 				if bits == 32 && ns[i] != int64(int32(ns[i])) {
 					return nil, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", name, ns[i]).
-						asJava("IllegalArgumentException", "Value out of range for int: "+strconv.FormatInt(ns[i], 10))
+						asJava("ArithmeticException", "integer overflow") // Clojure's narrowing of the argument
 				}
 			}
 			r, ok := op(ns)

@@ -55,7 +55,7 @@ func TestLang(t *testing.T) {
 // TestLangReportsFileAndLine: a failing assertion, and a form failing
 // otherwise, are reported with the file and line of their form.
 func TestLangReportsFileAndLine(t *testing.T) {
-	src := "(def x 2)\n\n(assert.eq (+ x 1) 3)\n(assert.eq\n  (inc x) 4)\n(assert.fails #(+ 1 nil) \"got nil\")\n(assert.fails #(inc x) \"nothing\")\n(first 1 2 3)\n(assert.eq (list 1 [2]) [1 [2]])\n(assert.eq [1 (list 2)] [1 [2]])\n(assert.eq {:a [1]} {:a [1]})\n"
+	src := "(def x 2)\n\n(assert.eq (+ x 1) 3)\n(assert.eq\n  (inc x) 4)\n(assert.fails #(+ 1 nil) \"is null\")\n(assert.fails #(inc x) \"nothing\")\n(first 1 2 3)\n(assert.eq (list 1 [2]) [1 [2]])\n(assert.eq [1 (list 2)] [1 [2]])\n(assert.eq {:a [1]} {:a [1]})\n"
 	failures, asserts := langFailures("t.lisp", src, langPrelude(t))
 	want := []string{
 		"t.lisp:4: got 3, want 4",

@@ -43,7 +43,7 @@ func numberArg(fn string, v Value) (Value, error) {
 	case Int, Float, Float32:
 		return v, nil
 	}
-	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
+	e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(v)), v)
 	switch v.(type) {
 	case *Vector, *Set:
 		switch fn {
@@ -148,13 +148,23 @@ func numberTypeError(fn string, a, b Value) *Error {
 	if _, ok := asFloat(a); ok {
 		bad = b
 	}
-	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(bad))
+	e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(bad)), bad)
 	if _, isNil := bad.(NilType); isNil {
 		e = e.WithHint("a value is nil; check for missing keys, or give a default with (or x 0) or (fnil f 0)")
 	} else if _, isStr := bad.(String); isStr {
 		e = e.WithHint("convert strings first with parse-long or parse-double")
 	}
 	return e
+}
+
+// asNumberError gives e, a number function's refusal of v, the class
+// Clojure throws, so that a catch of another class does not take it:
+// NullPointerException for nil, ClassCastException for any other value.
+func asNumberError(e *Error, v Value) *Error {
+	if _, isNil := v.(NilType); isNil {
+		return e.asJava("NullPointerException", `Cannot invoke "Object.getClass()" because "x" is null`)
+	}
+	return e.asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class java.lang.Number")
 }
 
 // integerArgs checks that both operands of quot, rem or mod are numbers and

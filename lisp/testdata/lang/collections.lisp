@@ -85,7 +85,7 @@
 (assert.eq (sort-by second > {:food 100, :travel 500, :office 200}) [[:travel 500] [:office 200] [:food 100]])
 (assert.eq (sort-by first {:z 1, :a 2, :m 3}) [[:a 2] [:m 3] [:z 1]])
 (assert.eq (sort-by :x []) [])
-(assert.fails #(sort-by :price > [{:price "a"} {:price "b"}]) "> expected a number")
+(assert.fails #(sort-by :price > [{:price "a"} {:price "b"}]) "java.lang.String cannot be cast to class java.lang.Number")
 (assert.eq (reverse [1 2 3]) [3 2 1])
 (assert.eq (reverse []) [])
 (assert.eq (reverse "abc") ["c" "b" "a"])

@@ -34,7 +34,7 @@
 (assert.eq (zero? ##NaN) false)
 (assert.eq (pos? ##Inf) true)
 (assert.eq (neg? 0) false)
-(assert.fails #(zero? nil) "zero? expected a number")
+(assert.fails #(zero? nil) "because \"x\" is null")
 (assert.eq (even? 4) true)
 (assert.eq (odd? -3) true)
 (assert.fails #(even? 4.0) "even? expected an integer, got float")

@@ -36,7 +36,7 @@
 (assert.eq (replace "aaa" "a" "b") "bbb")
 (assert.eq (replace "a1b22" (re-pattern "(\\d+)") "<$1>") "a<1>b<22>")
 (assert.eq (replace "a1" (re-pattern "\\d") "\\$") "a$")
-(assert.fails #(replace "a1b2" (re-pattern "\\d") inc) "inc expected a number, got string")
+(assert.fails #(replace "a1b2" (re-pattern "\\d") inc) "class java.lang.String cannot be cast")
 (assert.eq (replace "ab" (re-pattern "[ab]") upper-case) "AB")
 (assert.eq (replace-first "aaa" "a" "b") "baa")
 (assert.eq (replace-first "a1b2" (re-pattern "\\d") "#") "a#b2")

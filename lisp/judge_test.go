@@ -1,0 +1,218 @@
+package lisp
+
+import (
+	"strings"
+	"testing"
+)
+
+// judgedCorpus is a corpus of programs in the styles models write, each
+// with the result Clojure 1.11 gives: testdata/idioms/oracle.py run on
+// testdata/<name> made testdata/<name>/corpus.jsonl from its
+// programs.txt. Each was written apart from the corpora the builtins were
+// fixed against, so that it measures whether those fixes generalize.
+type judgedCorpus struct {
+	name string
+	// floor is the share of counted entries (all but the spec
+	// differences) that must give Clojure's value, or be refused with a
+	// rewrite that gives it, in percent.
+	floor float64
+	// known lists every entry that does not give Clojure's value today,
+	// with why. An entry whose reason starts with "spec" is a deliberate
+	// difference docs/LANGUAGE.md explains and is not counted unless it
+	// passes; one starting with "silent" is a wrong value still to be
+	// fixed; the others are refusals whose hint, followed literally, does
+	// not give Clojure's value, counted as failures. A failing entry
+	// missing from its list fails the test, and so does a listed refusal
+	// that turns into a wrong value, so a list can only shrink or get
+	// better.
+	known map[string]string
+}
+
+// judgedCorpora are the judged corpora, in the order they were written;
+// each corpus's README.md tells what it aims at and how it was measured.
+var judgedCorpora = []judgedCorpus{
+	// heldout: multi-step data tasks in the styles models write, kept apart
+	// from the corpora the builtins were fixed against.
+	{name: "heldout", floor: 99.0, known: map[string]string{
+		"orders/average-order-value":        "spec 8.4: / returns a float, 136.25 where Clojure has the ratio 545/4",
+		"logs/window-avg":                   "spec 8.4: / returns a float even when it divides exactly, 20.0 where Clojure has 20",
+		"agg/avg-helper-variadic":           "spec 8.4: / returns a float, 1.5 where Clojure has 3/2",
+		"agg/stddev":                        "spec 8.4: / returns a float even when it divides exactly, 5.0 where Clojure has 5",
+		"fn/pre-post":                       "spec 8.4: / returns a float even when it divides exactly, 5.0 where Clojure has 5",
+		"num/ratio-ops":                     "spec 8.4: no ratios; the hint's (/ a b) gives floats where Clojure keeps 3/2",
+		"misc/str-of-values":                "spec 8.4: no ratios; (str (/ 3 4)) is \"0.75\" where Clojure prints \"3/4\"",
+		"err/rethrow-wrap":                  "spec: parse-long of a non-string is nil, so nothing is thrown to wrap",
+		"num/bigint-explicit":               "no big integers: the hint's (long x) overflows on 10^19",
+		"num/inc-dec-overflow-safe":         "no big integers: the hint's inc overflows on Long/MAX_VALUE",
+		"edge/equality-collections-numbers": "no BigInt: 1N is refused",
+		"text/pr-str-values":                "spec: a character is a one-character string, so the rewrite's pr-str of \\c is \"c\" (prn-str's hint itself works)",
+		"calc/mean-exact-int":               "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
+		"calc/ratio-to-percent":             "spec 8.4: / returns a float, 33.33333333333333 where Clojure has 100/3",
+		"calc/number-predicates":            "spec 8.4: no ratios, so the hint's (/ 1 2) is a float that ratio? does not take",
+		"helpers/defn-filter-map":           "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
+		"err2/catch-all-throwable-message":  "silent: (quot 1 0)'s message is not \"/ by zero\", which Clojure gives when it compiles quot on primitive longs (boxed values, as from a collection, give \"Divide by zero\")",
+		"math2/bigdec-money":                "no BigDecimal: 19.99M is refused",
+	}},
+	// judge3: a third set, written apart from the fresh, held-out, idiom and
+	// coverage corpora.
+	{name: "judge3", floor: 97.7, known: map[string]string{
+		"str2/getbytes-length":     ".getBytes is refused, and the hint lists methods without naming a byte count",
+		"str2/chars-vs-strings":    "spec: a character is a one-character string, so (= \"b\" (first s)) is true where Clojure's \\b is not a string (docs/LANGUAGE.md)",
+		"report/format-keys":       "spec 8.1: the text of a sequence (format %s, str, pr-str) is [...] where Clojure's seq prints (...): sequence functions return vectors (docs/LANGUAGE.md)",
+		"report/pr-str-summary":    "spec 8.1: the text of a sequence (format %s, str, pr-str) is [...] where Clojure's seq prints (...): sequence functions return vectors (docs/LANGUAGE.md)",
+		"report/str-sorted-ids":    "spec 8.1: the text of a sequence (format %s, str, pr-str) is [...] where Clojure's seq prints (...): sequence functions return vectors (docs/LANGUAGE.md)",
+		"edge2/pr-str-nested":      "spec: a character is a one-character string, so pr-str of \\c is \"c\" (docs/LANGUAGE.md)",
+		"edge2/range-variants":     "step budget: (count (range 1 1000000)) walks the range, a million steps, where Clojure counts a range at once",
+		"ts/variance-ratio":        "spec 8.4: / returns a float, 1.25 where Clojure has the ratio 5/4",
+		"coerce/integer-division":  "spec 8.4: / returns a float, 2.5 and 3.0 where Clojure has 5/2 and 3",
+		"mistake/int-division-avg": "spec 8.4: / returns a float even when it divides exactly, 84.0 where Clojure has 84",
+		"gpt/pipeline-summary":     "spec 8.4: / returns a float even when it divides exactly, 107500.0 where Clojure has 107500",
+		"gpt/frequencies-ratio":    "spec 8.4: / returns a float, 0.6 where Clojure has the ratio 3/5",
+		"coerce/num-compare-mixed": "spec 8.4: no ratios; the hint's (/ 1 2) is the float 0.5, which = takes as equal to 0.5, where Clojure's 1/2 is not",
+		"mistake/nth-out-of-range": "spec 8.1: nth out of range is nil, where Clojure throws IndexOutOfBoundsException",
+		"mistake/contains-vector":  "spec: contains? on a vector tests membership (docs/LANGUAGE.md), where Clojure tests an index",
+		"mistake/str-of-lazy-seq":  "silent: (str (map inc xs)) prints the elements, where Clojure prints the lazy sequence's class and hash, clojure.lang.LazySeq@7c42",
+		"text/sentence-split":      "regex lookbehind: RE2 has none, and the hint asks for a rewrite without naming one",
+	}},
+	// judge4: a fourth set, written apart from every corpus the builtins
+	// were fixed against.
+	{name: "judge4", floor: 99.9, known: map[string]string{
+		"sched/localdate-plus":    "spec: a DayOfWeek is its name, \"TUESDAY\", where Clojure prints #object[java.time.DayOfWeek 0x... \"TUESDAY\"] (docs/LANGUAGE.md, Dates and times)",
+		"claude2/safe-divide":     "spec 8.4: / returns a float, 2.5 where Clojure has the ratio 5/2 (docs/LANGUAGE.md)",
+		"mistake/nth-oob":         "spec 8.1: nth out of range is nil where Clojure throws IndexOutOfBoundsException (docs/LANGUAGE.md)",
+		"mistake/str-lazy":        "spec 8.1: the text of a sequence is [...], so (str (map inc xs)) is \"[2 3 4]\" where Clojure prints clojure.lang.LazySeq@7c42 (docs/LANGUAGE.md)",
+		"mistake/contains-vector": "spec: contains? on a vector tests membership where Clojure's tests an index (docs/LANGUAGE.md)",
+	}},
+	// judge5: a fifth set, aimed at destructuring, keyword arguments,
+	// reduce-kv, set/walk, comparators, letfn, trampoline and printing.
+	{name: "judge5", floor: 99.5, known: map[string]string{
+		"orders/ratio-print":            "spec 8.4: no ratios; the literal 1/6 is refused and the hint's (/ 1 6) is a float where Clojure keeps 1/3",
+		"hr/preconditions":              "spec 8.4: / returns a float, 1100.0 where Clojure has 1100N",
+		"fin/ratio-shares":              "spec 8.4: / returns a float, 0.3 where Clojure has the ratio 3/10",
+		"num/int-division-types":        "spec 8.4: no ratios; the literal 1/3 is refused and the hint's (/ 1 3) is a float where Clojure keeps 5/2",
+		"num/ratio-ops":                 "spec 8.4: no ratios; the literal 1/2 is refused and the hint's (/ 1 2) is a float where Clojure keeps 3/2",
+		"num/average-int-vs-double":     "spec 8.4: / returns a float, 2.5 where Clojure has the ratio 5/2",
+		"print/pr-str-types":            "spec: a character is a one-character string, so (pr-str \\a) is \"\\\"a\\\"\" where Clojure prints \\a",
+		"mistake/equality-of-seqs":      "spec: a character is a one-character string, so (= \"a\" \\a) is true where Clojure's is false",
+		"mistake/nth-oob-try":           "spec 8.1: nth out of range is nil where Clojure throws IndexOutOfBoundsException (docs/LANGUAGE.md)",
+		"mistake/contains-on-list-keys": "spec: contains? on a vector tests membership where Clojure's tests an index (docs/LANGUAGE.md)",
+	}},
+	// judge6: a sixth set, aimed at strings and regexes, number formatting,
+	// sequence arities, transducers, threading and exceptions.
+	{name: "judge6", floor: 99.0, known: map[string]string{
+		"num/double-division":                 "spec 8.4: / returns a float, 2.5 and 3.0 where Clojure has 5/2 and 3",
+		"num/ratio-printing":                  "spec 8.4: / returns a float even when it divides exactly, 4.0 (a Double) where Clojure has 4 (a Long)",
+		"num/ratio-arith":                     "spec 8.4: no ratios; the literal 1/3 is refused and the hint's (/ 1 3) is a float, which numerator does not take",
+		"num/avg-double-int":                  "spec 8.4: / returns a float even when it divides exactly, 86.0 where Clojure has 86",
+		"seqs/running-window-avg":             "spec 8.4: / returns a float even when it divides exactly, 2.0 where Clojure has 2",
+		"thread/thread-with-anon":             "spec 8.4: / returns a float even when it divides exactly, 6.0 where Clojure has 6",
+		"loop/gcd-lcm":                        "spec 8.4: / returns a float even when it divides exactly, 12.0 where Clojure has 12",
+		"err/try-returns-value":               "spec 8.4: / returns a float even when it divides exactly, 5.0 where Clojure has 5",
+		"logs/latency-extract":                "spec 8.4: / returns a float, 21.666666666666668 where Clojure has 65/3",
+		"num/long-vs-int-class":               "spec: integers are 64-bit, so (class (int 1)) is java.lang.Long where Clojure's is java.lang.Integer (docs/LANGUAGE.md)",
+		"err/throwable-catch-all":             "spec 8.1: nth out of range is nil where Clojure throws IndexOutOfBoundsException (docs/LANGUAGE.md)",
+		"text/anagram-groups":                 "spec 8.1: sort returns a vector, which sort orders, where Clojure's seqs are not Comparable (ClassCastException)",
+		"mistake/keys-destructure-string-map": "spec 7.5: a map pattern's :keys falls back to the string key, [\"x\" 3] where Clojure has [nil nil]",
+		"num/unchecked-and-prime":             "no big integers: the hint's + overflows on Long/MAX_VALUE",
+		"bool/identical-keyword":              "no BigInt: 1N is refused",
+		"misc/hash-set-literal-dup":           "read-string is refused; the hint's literal #{1 1} is a set where Clojure's reader refuses the duplicate",
+	}},
+	// judge7: a seventh set, aimed at dates, statistics by hand, grouping
+	// and pivoting, ranking, windows, joins, diffs, graph walks, validation
+	// and state machines.
+	// floor: 99.2 at the first measurement, 100.0 after clojure.math
+	// and the namespace hints.
+	{name: "judge7", floor: 100.0, known: map[string]string{
+		"num/integer-division":    "spec 8.4: / returns a float even when it divides exactly, 2.0 where Clojure has 2",
+		"mistake/contains-vector": "spec: contains? on a vector tests membership, [true false] where Clojure's index test gives [false true] (docs/LANGUAGE.md)",
+		"mistake/keys-on-vector":  "spec 8.1: sequences are eager, so (keys [1 2]) throws inside the try, which catches it, where Clojure's lazy key seq throws only when printed, outside it (docs/LANGUAGE.md)",
+	}},
+	// judge8: an eighth set, aimed at text processing, queues and stacks,
+	// sorted collections, map reshaping, case/condp, bits and characters,
+	// conversions and the mistakes models make.
+	// floor: 96.3 at the first measurement, 98.3 after the fixes of
+	// name, the bit statics, assoc's key class, merge and the hints of
+	// digit characters and StringBuilder.
+	{name: "judge8", floor: 98.3, known: map[string]string{
+		"mistake/nth-negative":        "spec 8.1: nth out of range is nil where Clojure throws IndexOutOfBoundsException (docs/LANGUAGE.md)",
+		"mistake/equality-int-double": "spec 8.4: no ratios; the literal 1/2 is refused and the hint's (/ 1 2) is the float 0.5, which = takes as equal to 0.5, where Clojure's 1/2 is not",
+		"big/factorial-bigint":        "no big integers: *' is refused and the hint's * overflows on 25!",
+		"big/bigint-literal":          "no BigInt: 1N is refused",
+		"big/inc-prime-overflow":      "no big integers: inc' is refused and the hint's inc overflows on Long/MAX_VALUE",
+		"big/bigint-fn":               "no big integers: a literal past 64 bits is refused, and the hint's float loses digits",
+		"big/fib-big":                 "no BigInt: 0N is refused",
+		"big/bigdec-sum":              "no BigDecimal: 19.99M is refused",
+	}},
+}
+
+// TestJudgedCorpora runs each judged corpus against Clojure's answers with
+// judgeCorpus's rules.
+func TestJudgedCorpora(t *testing.T) {
+	for _, c := range judgedCorpora {
+		t.Run(c.name, func(t *testing.T) {
+			judgeCorpus(t, c)
+		})
+	}
+}
+
+// judgeOutcome is idiomOutcome, with a refusal whose hint's rewrite gives
+// Clojure's value counted as "hinted" and one whose rewrite does not as
+// "bad-hint".
+func judgeOutcome(t *testing.T, c idiomCase) (outcome, got string) {
+	outcome, got = idiomOutcome(t, c)
+	if outcome != "refused" || c.Rewrite == "" {
+		return outcome, got
+	}
+	fixed := idiomCase{ID: c.ID, Program: c.Rewrite, Clojure: c.Clojure, ClojureError: c.ClojureError}
+	if o, g := idiomOutcome(t, fixed); o != "pass" {
+		return "bad-hint", got + "; the rewrite gives " + g
+	}
+	return "hinted", got
+}
+
+// judgeCorpus runs a judged corpus against Clojure's answers: it fails on
+// a silent wrong answer that its known list does not list as one (its
+// reason starting with "silent"), on a failing entry the list does not
+// name, and below its floor percent of the counted entries, which are all
+// but the entries whose reason starts with "spec".
+func judgeCorpus(t *testing.T, jc judgedCorpus) {
+	t.Helper()
+	cases := loadJudgedCorpus(t, "testdata/"+jc.name+"/corpus.jsonl")
+	counted, passed, hinted := 0, 0, 0
+	tally := map[string]int{}
+	for _, c := range cases {
+		outcome, got := judgeOutcome(t, c)
+		tally[outcome]++
+		why, listed := jc.known[c.ID]
+		if outcome == "pass" || outcome == "hinted" {
+			counted++
+			passed++
+			if outcome == "hinted" {
+				hinted++
+			}
+			if listed {
+				t.Logf("%s now gives Clojure's value: remove it from the known list", c.ID)
+			}
+			continue
+		}
+		if listed && strings.HasPrefix(why, "spec") {
+			t.Logf("spec difference %s (%s): %s", c.ID, why, got)
+			continue
+		}
+		counted++
+		switch {
+		case !listed:
+			t.Errorf("%s (%s) is not in the known list: %s\n  clojure: %s%s\n  got:     %s", c.ID, outcome, c.Program, c.Clojure, c.ClojureError, got)
+		case (outcome == "wrong" || outcome == "lenient" || outcome == "bad-hint") && !strings.HasPrefix(why, "silent"):
+			t.Errorf("%s is now a silent wrong answer (%s), the known list says %q: %s", c.ID, outcome, why, got)
+		default:
+			t.Logf("known %s (%s): %s", c.ID, why, got)
+		}
+	}
+	pct := 100 * float64(passed) / float64(counted)
+	t.Logf("%s: %d/%d give Clojure's value or a refusal whose rewrite does (%.1f%%), %d of them refusals; outcomes %v",
+		jc.name, passed, counted, pct, hinted, tally)
+	if pct < jc.floor {
+		t.Errorf("%s pass rate %.1f%% is below %.1f%%", jc.name, pct, jc.floor)
+	}
+}
