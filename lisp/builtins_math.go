@@ -102,6 +102,15 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 			return nil, err
 		}
 		for _, a := range args[1:] {
+			if isBig(acc, a) {
+				x, ok1 := bigOf(acc)
+				y, ok2 := bigOf(a)
+				if ok1 && ok2 {
+					if err := bigWork(th, x, y, fn == "*" || fn == "*'"); err != nil {
+						return nil, err
+					}
+				}
+			}
 			if acc, err = op(fn, acc, a); err != nil {
 				return nil, err
 			}
@@ -149,10 +158,9 @@ func binaryNumbers(fn string, op func(fn string, a, b Value) (Value, error)) fun
 func builtinAbs(th *Thread, args []Value) (Value, error) {
 	switch x := args[0].(type) {
 	case Int:
-		if x == math.MinInt64 {
-			return nil, overflowError("abs")
-		}
-		if x < 0 {
+		// Clojure's abs is Java's Math.abs, which leaves the one long
+		// without a positive counterpart as it is.
+		if x < 0 && x != math.MinInt64 {
 			return -x, nil
 		}
 		return x, nil
@@ -160,6 +168,11 @@ func builtinAbs(th *Thread, args []Value) (Value, error) {
 		return Float(math.Abs(float64(x))), nil
 	case Float32:
 		return Float32(math.Abs(float64(x))), nil
+	case *BigInt:
+		if x.n.Sign() >= 0 {
+			return x, nil
+		}
+		return &BigInt{n: new(big.Int).Abs(x.n), integer: x.integer}, nil
 	}
 	return numberArg("abs", args[0])
 }
@@ -264,6 +277,12 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 					WithHint("use (long x): integers here are 64-bit").asJava("ArithmeticException", "integer overflow")
 			}
 			return x, nil
+		case *BigInt:
+			bits := 64
+			if fn == "int" {
+				bits = 32
+			}
+			return bigToLong(fn, x, bits)
 		case Float, Float32:
 			f, _ := floatValue(x)
 			if t := math.Trunc(f); fn == "int" && !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {

@@ -362,6 +362,9 @@ func (m *Map) find(k Value) (int, bool) {
 			if e.Key == k {
 				return i, true
 			}
+			if b, ok := e.Key.(*BigInt); ok && hashKey(b) == k {
+				return i, true // 1N is the key 1
+			}
 		}
 		return 0, false
 	}
@@ -833,7 +836,7 @@ type Function interface {
 // entry, hidden ones included.
 func TypeLabel(v Value) string {
 	switch v := v.(type) {
-	case Int, Float, Float32, String, Keyword, Bool, NilType:
+	case Int, Float, Float32, String, Keyword, Bool, NilType, *BigInt:
 		return v.TypeName()
 	case *Vector:
 		return "list[" + strconv.Itoa(v.Len()) + "]"
