@@ -25,6 +25,7 @@ func TestBigIntegers(t *testing.T) {
 		{`(sort [3N 1 2.5 99999999999999999999 -1N])`, `[-1N 1 2.5 3N 99999999999999999999N]`},
 		{`[(class 1N) (class (biginteger 1)) (bigint 2.7) (bigint "-42")]`, `[clojure.lang.BigInt java.math.BigInteger 2N -42N]`},
 		{`(abs Long/MIN_VALUE)`, `-9223372036854775808`},
+		{`[(unchecked-add 1N 2) (unchecked-negate 1N) (nth [1 2 3] 1N) (take 2N [1 2 3])]`, `[3N -1N 2 [1 2]]`},
 	}
 	for _, c := range cases {
 		res := run(t, c.src, Env{})

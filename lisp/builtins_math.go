@@ -443,21 +443,26 @@ var (
 // float operation, as in Clojure. The 32-bit and narrowing forms stay
 // refused (counterparts.go).
 var uncheckedBuiltins = []*Builtin{
-	uncheckedBinary("unchecked-add", func(a, b int64) int64 { return a + b }, func(a, b float64) float64 { return a + b }),
-	uncheckedBinary("unchecked-subtract", func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }),
-	uncheckedBinary("unchecked-multiply", func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b }),
-	uncheckedUnary("unchecked-inc", func(a int64) int64 { return a + 1 }, func(a float64) float64 { return a + 1 }),
-	uncheckedUnary("unchecked-dec", func(a int64) int64 { return a - 1 }, func(a float64) float64 { return a - 1 }),
-	uncheckedUnary("unchecked-negate", func(a int64) int64 { return -a }, func(a float64) float64 { return -a }),
+	uncheckedBinary("unchecked-add", addNumbers, func(a, b int64) int64 { return a + b }, func(a, b float64) float64 { return a + b }),
+	uncheckedBinary("unchecked-subtract", subNumbers, func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }),
+	uncheckedBinary("unchecked-multiply", mulNumbers, func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b }),
+	uncheckedUnary("unchecked-inc", func(x Value) (Value, error) { return addNumbers("unchecked-inc", x, Int(1)) }, func(a int64) int64 { return a + 1 }, func(a float64) float64 { return a + 1 }),
+	uncheckedUnary("unchecked-dec", func(x Value) (Value, error) { return subNumbers("unchecked-dec", x, Int(1)) }, func(a int64) int64 { return a - 1 }, func(a float64) float64 { return a - 1 }),
+	uncheckedUnary("unchecked-negate", func(x Value) (Value, error) { return subNumbers("unchecked-negate", Int(0), x) }, func(a int64) int64 { return -a }, func(a float64) float64 { return -a }),
 }
 
-func uncheckedBinary(name string, ints func(a, b int64) int64, floats func(a, b float64) float64) *Builtin {
+// A big integer operand makes an unchecked operation Clojure's BigInt
+// one (big), which cannot overflow.
+func uncheckedBinary(name string, big func(fn string, a, b Value) (Value, error), ints func(a, b int64) int64, floats func(a, b float64) float64) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x y)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
 		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			x, xInt := args[0].(Int)
 			y, yInt := args[1].(Int)
 			if xInt && yInt {
 				return Int(ints(int64(x), int64(y))), nil
+			}
+			if isBig(args[0], args[1]) {
+				return big(name, args[0], args[1])
 			}
 			a, ok1 := asFloat(args[0])
 			b, ok2 := asFloat(args[1])
@@ -468,11 +473,14 @@ func uncheckedBinary(name string, ints func(a, b int64) int64, floats func(a, b 
 		}})
 }
 
-func uncheckedUnary(name string, ints func(a int64) int64, floats func(a float64) float64) *Builtin {
+func uncheckedUnary(name string, big func(x Value) (Value, error), ints func(a int64) int64, floats func(a float64) float64) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			if x, ok := args[0].(Int); ok {
 				return Int(ints(int64(x))), nil
+			}
+			if _, ok := args[0].(*BigInt); ok {
+				return big(args[0])
 			}
 			a, ok := asFloat(args[0])
 			if !ok {
