@@ -357,12 +357,14 @@ func (m *Map) find(k Value) (int, bool) {
 	}
 	switch k.(type) {
 	case NilType, Bool, Int, String, Keyword, symbol:
-		// These are their own hash key: equal keys are equal interfaces.
+		// These are their own hash key: equal keys are equal interfaces,
+		// but for an integer, which a big integer of its value equals.
+		_, isInt := k.(Int)
 		for i, e := range m.entries {
 			if e.Key == k {
 				return i, true
 			}
-			if b, ok := e.Key.(*BigInt); ok && hashKey(b) == k {
+			if b, ok := e.Key.(*BigInt); ok && isInt && hashKey(b) == k {
 				return i, true // 1N is the key 1
 			}
 		}
