@@ -160,6 +160,7 @@ var builtinSections = [][]*Builtin{
 	stringBuiltins,
 	regexBuiltins,
 	mathBuiltins,
+	bigBuiltins,
 	uncheckedBuiltins,
 	compareBuiltins,
 	logicBuiltins,

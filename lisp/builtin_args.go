@@ -121,6 +121,11 @@ func toInt(fn string, v Value) (int, error) {
 	switch v := v.(type) {
 	case Int:
 		return clampInt(int64(v)), nil
+	case *BigInt:
+		if v.n.IsInt64() {
+			return clampInt(v.n.Int64()), nil
+		}
+		return clampInt(int64(v.n.Sign()) << 62), nil // beyond any count, as a long's extreme
 	case Float, Float32:
 		f, _ := floatValue(v)
 		if f != f {

@@ -79,6 +79,9 @@ var collectionBuiltins = []*Builtin{
 	{Name: "cons", Sig: "(cons x coll)", Doc: "vector of x followed by the items of coll", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinCons,
 		Cost: cost(visits(lastArg), builds)},
+	unlisted(&Builtin{Name: "list*", Sig: "(list* x ... coll)", Doc: "list of the xs followed by the items of coll; (list* nil) is nil", Category: "collection",
+		MinArgs: 1, MaxArgs: variadic, Fn: builtinListStar,
+		Cost: cost(visits(lastArg), builds)}),
 	{Name: "concat", Sig: "(concat c1 c2 ...)", Doc: "items of all collections, in order", Category: "collection",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinConcat,
 		Cost: cost(generates(totalItems(allArgs)))},
@@ -799,6 +802,22 @@ func builtinCons(th *Thread, args []Value) (Value, error) {
 	out := make([]Value, 0, len(elems)+1)
 	out = append(append(out, args[0]), elems...)
 	return NewVector(out), nil
+}
+
+// builtinListStar is Clojure's list*: the leading arguments consed onto
+// the seq of the last, which is nil when all of it is empty.
+func builtinListStar(th *Thread, args []Value) (Value, error) {
+	last := len(args) - 1
+	elems, err := seqOf(th, "list*", args[last], anySeq)
+	if err != nil {
+		return nil, err
+	}
+	if last == 0 && len(elems) == 0 {
+		return Nil, nil
+	}
+	out := make([]Value, 0, last+len(elems))
+	out = append(append(out, args[:last]...), elems...)
+	return newList(out), nil
 }
 
 func builtinConcat(th *Thread, args []Value) (Value, error) {

@@ -3,6 +3,7 @@ package lisp
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -120,7 +121,7 @@ func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
 		return spec, 0, Errorf(executionError, "format: width or precision above %d", maxFormatWidth)
 	}
 	spec.conv = s[i]
-	if strings.IndexByte("sSdxXofeEgGbBcn%", spec.conv) < 0 {
+	if strings.IndexByte("sSdxXofeEgGbBchHn%", spec.conv) < 0 {
 		return spec, 0, Errorf(executionError, "format: unknown conversion %%%c", spec.conv).
 			WithHint("use %%s, %%d, %%f, %%.2f, %%x, %%e or %%%%")
 	}
@@ -210,6 +211,20 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			text = strings.ToUpper(text)
 		}
 		return pad(spec, text), nil
+	case 'h', 'H':
+		// Java's Integer.toHexString of the argument's hashCode.
+		text := "null"
+		if _, isNil := arg.(NilType); !isNil {
+			h, ok := javaHashCode(arg)
+			if !ok {
+				return "", Errorf(typeError, "format %%h of %s: Java hashes it by identity, which differs from run to run", describe(arg))
+			}
+			text = strconv.FormatUint(uint64(h), 16)
+		}
+		if spec.conv == 'H' {
+			text = strings.ToUpper(text)
+		}
+		return pad(spec, text), nil
 	case 'b', 'B':
 		text := "true"
 		switch v := arg.(type) {
@@ -235,11 +250,19 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		}
 		return "", Errorf(typeError, "format %%c expected a character, got %s", describe(arg))
 	case 'd':
+		if b, ok := arg.(*BigInt); ok && b.integer {
+			// Java's Formatter takes a java.math.BigInteger, not
+			// Clojure's BigInt (the error below).
+			digits := new(big.Int).Abs(b.n).String()
+			return padNumber(spec, signed(spec, b.n.Sign() < 0, digits)), nil
+		}
 		n, ok := arg.(Int)
 		if !ok {
 			e := Errorf(typeError, "format %%d expected an integer, got %s", describe(arg))
 			if isFloat(arg) {
 				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)").asJava(formatConversion(spec.conv, arg))
+			} else if _, ok := arg.(*BigInt); ok {
+				e = e.WithHint("use (biginteger x), which Java's format takes").asJava(formatConversion(spec.conv, arg))
 			}
 			return "", e
 		}
@@ -273,7 +296,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		return padNumber(spec, text), nil
 	}
 	// f e E g G: Java takes a float only, (format "%.2f" 1) is an error.
-	if _, isInt := arg.(Int); isInt {
+	if isInteger(arg) {
 		return "", Errorf(typeError, "format %%%c expected a float, got the integer %s", spec.conv, shown(arg)).
 			WithHint("convert it first: (format \"%%.2f\" (double x))").
 			asJava(formatConversion(spec.conv, arg))
@@ -335,6 +358,8 @@ func formatConversion(conv byte, arg Value) (class, message string) {
 		kind = "java.lang.Double"
 	case Float32:
 		kind = "java.lang.Float"
+	case *BigInt:
+		kind = javaValueClass(arg)
 	}
 	return "IllegalFormatConversionException", fmt.Sprintf("%c != %s", unicode.ToLower(rune(conv)), kind)
 }

@@ -102,6 +102,15 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 			return nil, err
 		}
 		for _, a := range args[1:] {
+			if isBig(acc, a) {
+				x, ok1 := bigOf(acc)
+				y, ok2 := bigOf(a)
+				if ok1 && ok2 {
+					if err := bigWork(th, x, y, fn == "*" || fn == "*'"); err != nil {
+						return nil, err
+					}
+				}
+			}
 			if acc, err = op(fn, acc, a); err != nil {
 				return nil, err
 			}
@@ -149,10 +158,9 @@ func binaryNumbers(fn string, op func(fn string, a, b Value) (Value, error)) fun
 func builtinAbs(th *Thread, args []Value) (Value, error) {
 	switch x := args[0].(type) {
 	case Int:
-		if x == math.MinInt64 {
-			return nil, overflowError("abs")
-		}
-		if x < 0 {
+		// Clojure's abs is Java's Math.abs, which leaves the one long
+		// without a positive counterpart as it is.
+		if x < 0 && x != math.MinInt64 {
 			return -x, nil
 		}
 		return x, nil
@@ -160,6 +168,11 @@ func builtinAbs(th *Thread, args []Value) (Value, error) {
 		return Float(math.Abs(float64(x))), nil
 	case Float32:
 		return Float32(math.Abs(float64(x))), nil
+	case *BigInt:
+		if x.n.Sign() >= 0 {
+			return x, nil
+		}
+		return &BigInt{n: new(big.Int).Abs(x.n), integer: x.integer}, nil
 	}
 	return numberArg("abs", args[0])
 }
@@ -264,6 +277,12 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 					WithHint("use (long x): integers here are 64-bit").asJava("ArithmeticException", "integer overflow")
 			}
 			return x, nil
+		case *BigInt:
+			bits := 64
+			if fn == "int" {
+				bits = 32
+			}
+			return bigToLong(fn, x, bits)
 		case Float, Float32:
 			f, _ := floatValue(x)
 			if t := math.Trunc(f); fn == "int" && !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {
@@ -424,21 +443,26 @@ var (
 // float operation, as in Clojure. The 32-bit and narrowing forms stay
 // refused (counterparts.go).
 var uncheckedBuiltins = []*Builtin{
-	uncheckedBinary("unchecked-add", func(a, b int64) int64 { return a + b }, func(a, b float64) float64 { return a + b }),
-	uncheckedBinary("unchecked-subtract", func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }),
-	uncheckedBinary("unchecked-multiply", func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b }),
-	uncheckedUnary("unchecked-inc", func(a int64) int64 { return a + 1 }, func(a float64) float64 { return a + 1 }),
-	uncheckedUnary("unchecked-dec", func(a int64) int64 { return a - 1 }, func(a float64) float64 { return a - 1 }),
-	uncheckedUnary("unchecked-negate", func(a int64) int64 { return -a }, func(a float64) float64 { return -a }),
+	uncheckedBinary("unchecked-add", addNumbers, func(a, b int64) int64 { return a + b }, func(a, b float64) float64 { return a + b }),
+	uncheckedBinary("unchecked-subtract", subNumbers, func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }),
+	uncheckedBinary("unchecked-multiply", mulNumbers, func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b }),
+	uncheckedUnary("unchecked-inc", func(x Value) (Value, error) { return addNumbers("unchecked-inc", x, Int(1)) }, func(a int64) int64 { return a + 1 }, func(a float64) float64 { return a + 1 }),
+	uncheckedUnary("unchecked-dec", func(x Value) (Value, error) { return subNumbers("unchecked-dec", x, Int(1)) }, func(a int64) int64 { return a - 1 }, func(a float64) float64 { return a - 1 }),
+	uncheckedUnary("unchecked-negate", func(x Value) (Value, error) { return subNumbers("unchecked-negate", Int(0), x) }, func(a int64) int64 { return -a }, func(a float64) float64 { return -a }),
 }
 
-func uncheckedBinary(name string, ints func(a, b int64) int64, floats func(a, b float64) float64) *Builtin {
+// A big integer operand makes an unchecked operation Clojure's BigInt
+// one (big), which cannot overflow.
+func uncheckedBinary(name string, big func(fn string, a, b Value) (Value, error), ints func(a, b int64) int64, floats func(a, b float64) float64) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x y)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
 		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			x, xInt := args[0].(Int)
 			y, yInt := args[1].(Int)
 			if xInt && yInt {
 				return Int(ints(int64(x), int64(y))), nil
+			}
+			if isBig(args[0], args[1]) {
+				return big(name, args[0], args[1])
 			}
 			a, ok1 := asFloat(args[0])
 			b, ok2 := asFloat(args[1])
@@ -449,11 +473,14 @@ func uncheckedBinary(name string, ints func(a, b int64) int64, floats func(a, b 
 		}})
 }
 
-func uncheckedUnary(name string, ints func(a int64) int64, floats func(a float64) float64) *Builtin {
+func uncheckedUnary(name string, big func(x Value) (Value, error), ints func(a int64) int64, floats func(a float64) float64) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			if x, ok := args[0].(Int); ok {
 				return Int(ints(int64(x))), nil
+			}
+			if _, ok := args[0].(*BigInt); ok {
+				return big(args[0])
 			}
 			a, ok := asFloat(args[0])
 			if !ok {

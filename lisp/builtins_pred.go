@@ -15,8 +15,8 @@ var predicateBuiltins = []*Builtin{
 	typePred("false?", "x is exactly false", func(v Value) bool { b, ok := v.(Bool); return ok && !bool(b) }),
 	typePred("number?", "x is an integer or a float (##NaN and ##Inf included)", func(v Value) bool { _, ok := asFloat(v); return ok }),
 	typePred("int?", "x is an integer", isInt),
-	typePred("integer?", "x is an integer", isInt),
-	typePred("rational?", "x is an integer (there are no ratios)", isInt),
+	typePred("integer?", "x is an integer", isInteger),
+	typePred("rational?", "x is an integer (there are no ratios)", isInteger),
 	unlisted(typePred("ratio?", "false: there are no ratios", func(Value) bool { return false })),
 	unlisted(typePred("decimal?", "false: there are no big decimals", func(Value) bool { return false })),
 	typePred("float?", "x is a float", isFloat),
@@ -93,7 +93,11 @@ var predicateBuiltins = []*Builtin{
 		}},
 }
 
-func isInt(v Value) bool    { _, ok := v.(Int); return ok }
+func isInt(v Value) bool { _, ok := v.(Int); return ok }
+func isInteger(v Value) bool {
+	_, big := v.(*BigInt)
+	return big || isInt(v)
+}
 func isFloat(v Value) bool  { _, ok := floatValue(v); return ok }
 func isDouble(v Value) bool { _, ok := v.(Float); return ok }
 func isVector(v Value) bool { _, ok := v.(*Vector); return ok }
@@ -141,6 +145,9 @@ func numPred(name, doc string, test func(float64) bool) *Builtin {
 func intPred(name, doc string, test func(int64) bool) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) {
+			if b, ok := args[0].(*BigInt); ok {
+				return boolValue(test(int64(b.n.Bit(0)))), nil // its parity is its last bit's
+			}
 			n, ok := args[0].(Int)
 			if !ok {
 				e := Errorf(typeError, "%s expected an integer, got %s", name, describe(args[0]))

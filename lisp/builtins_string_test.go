@@ -35,7 +35,7 @@ func TestSplitAtMatchesJavaSplit(t *testing.T) {
 	} {
 		re := mustRegex(t, c.pattern)
 		for i, limit := range []int{-1, 1, 2, 3} {
-			locs := javaMatches(re, re.re.FindAllStringSubmatchIndex(c.s, -1))
+			locs := javaMatches(re, c.s, re.re.FindAllStringSubmatchIndex(c.s, -1))
 			if got := strings.Join(splitAt(c.s, locs, limit), "|"); got != c.want[i] {
 				t.Errorf("split %q by %q limit %d = %q, Clojure gives %q", c.s, c.pattern, limit, got, c.want[i])
 			}

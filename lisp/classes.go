@@ -46,11 +46,13 @@ var (
 // listed for every class that is one, so that instance? is exact for the
 // names it knows; a name it does not know is not defined.
 var classSupers = map[javaClass][]javaClass{
-	"java.lang.Long":    {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
-	"java.lang.Double":  {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
-	"java.lang.Float":   {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
-	"java.lang.String":  {"java.lang.Object", "java.lang.Comparable", "java.lang.CharSequence"},
-	"java.lang.Boolean": {"java.lang.Object", "java.lang.Comparable"},
+	"java.lang.Long":       {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
+	"java.lang.Double":     {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
+	"java.lang.Float":      {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
+	"clojure.lang.BigInt":  {"java.lang.Object", "java.lang.Number"},
+	"java.math.BigInteger": {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
+	"java.lang.String":     {"java.lang.Object", "java.lang.Comparable", "java.lang.CharSequence"},
+	"java.lang.Boolean":    {"java.lang.Object", "java.lang.Comparable"},
 	"clojure.lang.Keyword": {"java.lang.Object", "java.lang.Comparable", "clojure.lang.IFn",
 		"clojure.lang.Named"},
 	"clojure.lang.Symbol": {"java.lang.Object", "java.lang.Comparable", "clojure.lang.IFn", "clojure.lang.AFn",
@@ -90,7 +92,6 @@ var inexactClasses = map[string]string{
 	"Character":                       "characters are one-character strings here: test (char? x)",
 	"clojure.lang.LazySeq":            "sequence functions return vectors here: test (sequential? x) or (vector? x)",
 	"clojure.lang.MapEntry":           "map entries are [key value] vectors here: test (vector? x)",
-	"clojure.lang.BigInt":             "there are no big integers: test (integer? x)",
 	"clojure.lang.Ratio":              "there are no ratios: / returns a float; test (number? x)",
 	"java.lang.Integer":               "integers are 64-bit here (Clojure's Long), and Clojure's Integers come from count and int: test (integer? x)",
 	"java.lang.Character":             "characters are one-character strings here: test (char? x)",
@@ -148,6 +149,11 @@ func classOf(fn string, v Value) (javaClass, error) {
 	switch v := v.(type) {
 	case Int:
 		return "java.lang.Long", nil
+	case *BigInt:
+		if v.integer {
+			return "java.math.BigInteger", nil
+		}
+		return "clojure.lang.BigInt", nil
 	case Float:
 		return "java.lang.Double", nil
 	case Float32:

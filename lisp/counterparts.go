@@ -36,7 +36,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"random-sample", "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))"},
 	{"vector-of", "use (vector x ...): vectors hold any value"},
 	{"bytes?", "there are no byte arrays: (bytes? x) is false"},
-	{"bigint biginteger", "integers are 64-bit here; there are no big integers: use (long x)"},
 	{"bigdec", "there are no big decimals; floats are doubles: use (double x)"},
 	{"rationalize", "there are no ratios; / returns a float: use the number itself"},
 	{"numerator denominator", "there are no ratios; / returns a float: use (double (/ a b))"},

@@ -122,6 +122,8 @@ func hashKey(v Value) any {
 		return hashKey(Float(v)) // the key of the double it equals
 	case *varRef:
 		return "#'" + v.Name
+	case *BigInt:
+		return bigHashKey(v)
 	case *Vector, *Map, *Set:
 		return collKey(canonicalText(v, nil))
 	}
@@ -308,6 +310,8 @@ func cheapKey(v Value) bool {
 	switch v.(type) {
 	case NilType, Bool, Int, String, Keyword, symbol, Float, Float32, *varRef, javaClass:
 		return true
+	case *BigInt:
+		return v.(*BigInt).n.IsInt64() // its key is then the Int's
 	}
 	return false
 }
@@ -347,6 +351,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return append(buf, v...)
 	case Int:
 		return strconv.AppendInt(buf, int64(v), 10)
+	case *BigInt:
+		return v.n.Append(buf, 10) // the Int's text within the 64-bit range: 1N is the key 1
 	case Float32:
 		return appendScalarKey(buf, Float(v))
 	case Float:

@@ -159,6 +159,8 @@ func hasheq(v Value) uint32 {
 		return 1237
 	case Int:
 		return murmurHashLong(int64(v))
+	case *BigInt:
+		return bigHasheq(v)
 	case Float:
 		return doubleHash(float64(v))
 	case Float32:

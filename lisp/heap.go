@@ -24,6 +24,7 @@ package lisp
 // three.
 const (
 	heapWord      = 8   // a boxed number
+	heapBigHead   = 48  // a big integer before its words: its value and the big.Int's header
 	heapString    = 16  // a string's header, before its bytes (keywords, symbols alike)
 	heapNamed     = 32  // a var or a tool function: a pointer and its name's header
 	heapCollHead  = 48  // a vector's, map's or set's header

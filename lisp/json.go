@@ -515,6 +515,10 @@ func appendJSONScalar(buf []byte, v Value) ([]byte, error) {
 		return strconv.AppendBool(buf, bool(x)), nil
 	case Int:
 		return strconv.AppendInt(buf, int64(x), 10), nil
+	case *BigInt:
+		// A JSON number of all its digits, as Clojure's JSON libraries
+		// write a BigInt: JSON numbers have no size limit.
+		return appendBigText(buf, x, false), nil
 	case Float, Float32:
 		f, bits := float64(0), 64
 		if f32, ok := x.(Float32); ok {

@@ -7,14 +7,23 @@ import (
 // Numbers follow Clojure's default arithmetic: integers are 64-bit and an
 // operation whose exact result does not fit is an arithmetic error (Clojure's
 // +, - and * throw rather than wrap); an operation with a float operand is a
-// float operation, and floats follow IEEE 754 (##Inf, ##NaN). The one
-// deliberate difference is "/", which always returns a float (spec 8.4).
+// float operation, and floats follow IEEE 754 (##Inf, ##NaN). Big integers
+// (bigint.go) are Clojure's: +', -', *', inc' and dec' promote a long
+// result that would overflow, and a big integer operand makes the result
+// one. The one deliberate difference is "/", which always returns a float
+// (spec 8.4).
 
 // overflowError is Clojure's ArithmeticException "long overflow", which
 // ex-message and .getMessage give.
 func overflowError(fn string) *Error {
+	fix := "use floats, e.g. (* 1.0 x)"
+	switch fn {
+	case "+", "-", "*", "inc", "dec":
+		// Clojure's promoting counterpart gives a BigInt, as here.
+		fix = "use " + fn + "', which gives a big integer where a long would overflow"
+	}
 	return Errorf(arithmeticError, "integer overflow in %s", fn).
-		WithHint("the result does not fit in a 64-bit integer; use floats, e.g. (* 1.0 x)").
+		WithHint("the result does not fit in a 64-bit integer; %s", fix).
 		asJava("ArithmeticException", "long overflow")
 }
 
@@ -40,7 +49,7 @@ func intValue(x Int) Value {
 // numberArg checks that v is a number.
 func numberArg(fn string, v Value) (Value, error) {
 	switch v.(type) {
-	case Int, Float, Float32:
+	case Int, Float, Float32, *BigInt:
 		return v, nil
 	}
 	e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(v)), v)
@@ -56,8 +65,11 @@ func numberArg(fn string, v Value) (Value, error) {
 
 // asFloat converts a number to float64; ok is false for non-numbers.
 func asFloat(v Value) (float64, bool) {
-	if x, ok := v.(Int); ok {
+	switch x := v.(type) {
+	case Int:
 		return float64(x), true
+	case *BigInt:
+		return bigFloat(x.n), true
 	}
 	return floatValue(v)
 }
@@ -74,6 +86,11 @@ func floatValue(v Value) (float64, bool) {
 }
 
 func addNumbers(fn string, a, b Value) (Value, error) {
+	if isBig(a, b) {
+		if v, ok, err := bigArith(nil, '+', a, b); ok {
+			return v, err
+		}
+	}
 	x, xi := a.(Int)
 	y, yi := b.(Int)
 	if xi && yi {
@@ -92,6 +109,11 @@ func addNumbers(fn string, a, b Value) (Value, error) {
 }
 
 func subNumbers(fn string, a, b Value) (Value, error) {
+	if isBig(a, b) {
+		if v, ok, err := bigArith(nil, '-', a, b); ok {
+			return v, err
+		}
+	}
 	x, xi := a.(Int)
 	y, yi := b.(Int)
 	if xi && yi {
@@ -110,6 +132,11 @@ func subNumbers(fn string, a, b Value) (Value, error) {
 }
 
 func mulNumbers(fn string, a, b Value) (Value, error) {
+	if isBig(a, b) {
+		if v, ok, err := bigArith(nil, '*', a, b); ok {
+			return v, err
+		}
+	}
 	x, xi := a.(Int)
 	y, yi := b.(Int)
 	if xi && yi {
@@ -193,12 +220,19 @@ func quotNumbers(fn string, a, b Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isBig(a, b) {
+		if _, ok := bigOf(a); ok {
+			if _, ok := bigOf(b); ok {
+				return bigDivision(fn, a, b)
+			}
+		}
+	}
 	if ints {
 		if y == 0 {
 			return nil, divideByZero(fn)
 		}
 		if x == math.MinInt64 && y == -1 {
-			return nil, overflowError(fn)
+			return x, nil // Java's long division wraps, and Clojure's quot is it
 		}
 		return x / y, nil
 	}
@@ -215,6 +249,13 @@ func remNumbers(fn string, a, b Value) (Value, error) {
 	x, y, ints, err := integerArgs(fn, a, b)
 	if err != nil {
 		return nil, err
+	}
+	if isBig(a, b) {
+		if _, ok := bigOf(a); ok {
+			if _, ok := bigOf(b); ok {
+				return bigDivision(fn, a, b)
+			}
+		}
 	}
 	if ints {
 		if y == 0 {
@@ -238,6 +279,13 @@ func modNumbers(fn string, a, b Value) (Value, error) {
 	x, y, ints, err := integerArgs(fn, a, b)
 	if err != nil {
 		return nil, err
+	}
+	if isBig(a, b) {
+		if _, ok := bigOf(a); ok {
+			if _, ok := bigOf(b); ok {
+				return bigDivision(fn, a, b)
+			}
+		}
 	}
 	if ints {
 		if y == 0 {
@@ -268,8 +316,7 @@ func modNumbers(fn string, a, b Value) (Value, error) {
 // and values beyond the 64-bit range are arithmetic errors (spec 8.4).
 func floatToInt(fn string, f float64) (Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, Errorf(arithmeticError, "%s cannot convert %s to an integer", fn, formatFloat(f)).
-			WithHint("check with (NaN? x) or (infinite? x) before converting")
+		return nil, nonFiniteToInteger(fn, f)
 	}
 	t := math.Trunc(f)
 	if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
@@ -278,9 +325,19 @@ func floatToInt(fn string, f float64) (Value, error) {
 	return Int(int64(t)), nil
 }
 
+// nonFiniteToInteger is the error of converting NaN or an infinity to an
+// integer.
+func nonFiniteToInteger(fn string, f float64) *Error {
+	return Errorf(arithmeticError, "%s cannot convert %s to an integer", fn, formatFloat(f)).
+		WithHint("check with (NaN? x) or (infinite? x) before converting")
+}
+
 // compareNumbers orders two numbers, integers and floats alike. ok is false
 // when either is NaN, which is neither less, equal nor greater.
 func compareNumbers(a, b Value) (c int, ok bool) {
+	if isBig(a, b) {
+		return compareBig(a, b)
+	}
 	if x, xi := a.(Int); xi {
 		if y, yi := b.(Int); yi {
 			switch {

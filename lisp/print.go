@@ -634,6 +634,8 @@ func appendScalar(buf []byte, v Value, source bool) []byte {
 		return appendQuoted(buf, string(v))
 	case Int:
 		return strconv.AppendInt(buf, int64(v), 10)
+	case *BigInt:
+		return appendBigScalar(buf, v, source)
 	case Float:
 		return append(buf, formatFloat(float64(v))...)
 	case Float32:
@@ -797,6 +799,8 @@ func scalarNeedsSource(v Value) bool {
 	switch v := v.(type) {
 	case NilType, Bool, Int, Float, Float32, String, *varRef:
 		return false
+	case *BigInt:
+		return v.integer // (biginteger n) as source
 	case Keyword:
 		return !keywordReads(string(v))
 	}
@@ -813,6 +817,8 @@ func writeScalar(out *textWriter, v Value, source bool) {
 		out.write(strconv.AppendBool(small[:0], bool(v)))
 	case Int:
 		out.write(strconv.AppendInt(small[:0], int64(v), 10))
+	case *BigInt:
+		out.write(appendBigScalar(small[:0], v, source))
 	case Float:
 		out.writeString(formatFloat(float64(v)))
 	case Float32:

@@ -78,6 +78,8 @@ func readNodeCost(v Value) int64 {
 		if n := len(x.entries); n > 0 {
 			return collShape(n, heapEntry, readIndexed(nil, x.entries))
 		}
+	case *BigInt:
+		return x.heapShape()
 	}
 	return 0
 }

@@ -1145,9 +1145,12 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 			return Nil, nil // checked, not kept: no boxing
 		}
 		return Int(n), nil
-	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && lexDigits(strings.TrimLeft(tok, "+-")) {
-		return nil, r.errorf(line, col, "integer %s does not fit in 64 bits", tok).
-			WithHint("integers range from -9223372036854775808 to 9223372036854775807; write a float such as 1.0e20 for larger magnitudes")
+	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		// As Clojure's reader: an integer too large for a long is a BigInt.
+		return r.bigInt(tok, line, col)
+	}
+	if strings.HasSuffix(tok, "N") && lexDigits(strings.TrimLeft(tok[:len(tok)-1], "+-")) && strings.TrimLeft(tok, "+-") != "N" {
+		return r.bigInt(tok[:len(tok)-1], line, col)
 	}
 	if lexFloatText(tok) {
 		if r.discard > 0 {
@@ -1167,10 +1170,23 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 		hint = "ratios are not supported; divide with (/ a b)"
 	case strings.ContainsAny(tok, "xX"):
 		hint = "hexadecimal literals are not supported; write the decimal value"
-	case strings.HasSuffix(tok, "M") || strings.HasSuffix(tok, "N"):
-		hint = "BigDecimal and BigInt literals are not supported"
+	case strings.HasSuffix(tok, "M"):
+		hint = "BigDecimal literals are not supported: use a float, and (format \"%.2f\" x) to show two decimals"
 	}
 	return nil, r.errorf(line, col, "invalid number %s", tok).WithHint("%s", hint)
+}
+
+// bigInt reads the digits of a big integer literal (123N, or an integer
+// too large for 64 bits).
+func (r *reader) bigInt(digits string, line, col int) (Value, error) {
+	n, ok := parseBigDigits(digits)
+	if !ok {
+		return nil, r.errorf(line, col, "a big integer literal of %d digits: at most %d are read", len(digits), maxBigDigits)
+	}
+	if r.discard > 0 {
+		return Nil, nil
+	}
+	return newBig(n), nil
 }
 
 func lexDigits(s string) bool {

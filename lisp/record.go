@@ -228,6 +228,11 @@ func javaHashCode(v Value) (uint32, bool) {
 		return uint32(b ^ b>>32), true
 	case Float32:
 		return float32Hash(float32(v)), true
+	case *BigInt:
+		if !v.integer && v.n.IsInt64() {
+			return javaHashCode(Int(v.n.Int64())) // BigInt.hashCode of a long's value
+		}
+		return bigHasheqWords(v), true
 	case String:
 		return javaStringHash(string(v)), true
 	case Keyword:

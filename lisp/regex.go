@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // regex is a compiled regular expression, built by re-pattern. It is an
@@ -26,6 +27,11 @@ type regex struct {
 	// it matches there at every position, and Java finds the empty match
 	// right after a longer one, which Go's FindAll skips (javaMatches).
 	emptyMatch []int
+	// afterRune, for a pattern that asserts something about its context
+	// (^, $, \b, \B), is it preceded by one character of any kind and
+	// anchored at the start: whether it matches the empty string right
+	// after a match, in that match's context (javaMatches).
+	afterRune *regexp.Regexp
 }
 
 // maxPatternBytes is the longest pattern re-pattern accepts (spec 8.10).
@@ -65,6 +71,8 @@ func compileRegex(fn, pattern string) (*regex, error) {
 	r := &regex{source: java, re: re, whole: whole, insts: programSize(pattern)}
 	if !looksAround(pattern) {
 		r.emptyMatch = re.FindStringSubmatchIndex("")
+	} else if r.afterRune, err = regexp.Compile(`^(?s:.)(?:` + pattern + `)`); err != nil {
+		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
 	return r, nil
 }
@@ -190,7 +198,7 @@ func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 			limit = most
 		}
 	}
-	locs := javaMatches(re, re.re.FindAllStringSubmatchIndex(s, limit))
+	locs := javaMatches(re, s, re.re.FindAllStringSubmatchIndex(s, limit))
 	if n >= 0 && len(locs) > n {
 		locs = locs[:n]
 	}
@@ -203,10 +211,13 @@ func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 // javaMatches adds to Go's matches the empty ones Java's Matcher.find
 // gives right after a non-empty match, where Go skips an empty match that
 // abuts the one before: (re-seq #"a*" "baa") is ("" "aa" "") in Clojure.
-// It knows them only for a pattern whose empty match does not depend on
-// its context (re.emptyMatch), which matches the empty string everywhere.
-func javaMatches(re *regex, locs [][]int) [][]int {
-	if re.emptyMatch == nil {
+// A pattern whose empty match does not depend on its context
+// (re.emptyMatch) matches the empty string everywhere; one that asserts
+// something about its context ((re-seq #"a*$" "baa") is ("aa" "") in
+// Clojure) is tried right after the match, with the match's last
+// character before it (re.afterRune).
+func javaMatches(re *regex, s string, locs [][]int) [][]int {
+	if re.emptyMatch == nil && re.afterRune == nil {
 		return locs
 	}
 	var out [][]int
@@ -216,13 +227,23 @@ func javaMatches(re *regex, locs [][]int) [][]int {
 		if loc[0] == end || (i+1 < len(locs) && locs[i+1][0] == end) {
 			continue
 		}
-		empty := make([]int, len(re.emptyMatch))
-		for j, p := range re.emptyMatch {
+		shift, at := end, re.emptyMatch
+		if at == nil {
+			_, w := utf8.DecodeLastRuneInString(s[:end])
+			m := re.afterRune.FindStringSubmatchIndex(s[end-w:])
+			if m == nil || m[1] != w {
+				continue // no match right there, or a longer one Go found
+			}
+			shift, at = end-w, m
+		}
+		empty := make([]int, len(at))
+		for j, p := range at {
 			empty[j] = -1
 			if p >= 0 {
-				empty[j] = p + end
+				empty[j] = p + shift
 			}
 		}
+		empty[0], empty[1] = end, end // the whole match: after the character before it
 		out = append(out, empty)
 	}
 	return out

@@ -111,14 +111,8 @@ xml-seq zero? zipmap
 // clojureCounterparts say what does the work of a Clojure function that
 // PTC-Lisp leaves out, in one line that names the working form.
 var clojureCounterparts = map[string]string{
-	"+'":                 "use +: integers are 64-bit, and an overflow is an error rather than a silent wrap",
-	"-'":                 "use -: integers are 64-bit, and an overflow is an error rather than a silent wrap",
-	"*'":                 "use *: integers are 64-bit, and an overflow is an error rather than a silent wrap",
-	"inc'":               "use inc: integers are 64-bit, and an overflow is an error rather than a silent wrap",
-	"dec'":               "use dec: integers are 64-bit, and an overflow is an error rather than a silent wrap",
 	"pr":                 "use (print (pr-str x)) to print a value readably without a newline",
 	"newline":            "use (println)",
-	"list*":              "use (apply list a b coll)",
 	"any?":               "use (constantly true): any? is true of everything",
 	"unreduced":          "use (if (reduced? x) (reduce (fn [_ v] v) nil [x]) x), or keep the value before wrapping it in reduced",
 	"ensure-reduced":     "use (if (reduced? x) x (reduced x))",

@@ -18,8 +18,8 @@ var suggestionProbes = []string{
 	"startsWith", "sum", "flatMap", "enumerate", "uniq", "head", "tail", "contains", "toString",
 	"parseInt", "lambda", "puts", "foreach",
 	// Clojure functions PTC-Lisp leaves out
-	"+'", "pr", "list*", "any?", "unreduced", "meta", "with-meta", "defmacro", "defrecord",
-	"hash", "re-matcher", "bigint", "delay", "gensym", "aget", "intern", "chunk", "munge", "seque",
+	"pr", "any?", "unreduced", "meta", "with-meta", "defmacro", "defrecord",
+	"hash", "re-matcher", "delay", "gensym", "aget", "intern", "chunk", "munge", "seque",
 	// Clojure features PTC-Lisp refuses
 	"read-string", "rand-int", "shuffle", "lazy-seq", "while", "slurp", "eval", "future", "ref",
 	// namespaced

@@ -357,10 +357,15 @@ func (m *Map) find(k Value) (int, bool) {
 	}
 	switch k.(type) {
 	case NilType, Bool, Int, String, Keyword, symbol:
-		// These are their own hash key: equal keys are equal interfaces.
+		// These are their own hash key: equal keys are equal interfaces,
+		// but for an integer, which a big integer of its value equals.
+		_, isInt := k.(Int)
 		for i, e := range m.entries {
 			if e.Key == k {
 				return i, true
+			}
+			if b, ok := e.Key.(*BigInt); ok && isInt && hashKey(b) == k {
+				return i, true // 1N is the key 1
 			}
 		}
 		return 0, false
@@ -833,7 +838,7 @@ type Function interface {
 // entry, hidden ones included.
 func TypeLabel(v Value) string {
 	switch v := v.(type) {
-	case Int, Float, Float32, String, Keyword, Bool, NilType:
+	case Int, Float, Float32, String, Keyword, Bool, NilType, *BigInt:
 		return v.TypeName()
 	case *Vector:
 		return "list[" + strconv.Itoa(v.Len()) + "]"

@@ -177,6 +177,8 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 		}
 		switch x := at.(type) {
 		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map:
+		case *BigInt:
+			needs = needs || x.integer // (biginteger n): its digits read back as a BigInt
 		case Keyword:
 			needs = needs || !keywordReads(string(x))
 		case *atom, *transient, *thrown, *transducer, *stepFn, *reducedValue:

@@ -1,0 +1,368 @@
+package lisp
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// BigInt is an integer of any size, as Clojure's: clojure.lang.BigInt,
+// which the reader makes of 123N and of an integer literal too large for
+// 64 bits, bigint makes, and +', -', *', inc' and dec' make when a long
+// result would overflow; or java.math.BigInteger, which biginteger makes
+// and which prints without the N. Arithmetic mixing one with an integer
+// gives a BigInt (Clojure's contagion), with a float a float. A BigInt
+// equals the Int of the same value (= 1 1N), hashes as it and finds the
+// same map key, as in Clojure.
+//
+// The big.Int is never written once the value is built: values are
+// immutable and shared between evaluations.
+type BigInt struct {
+	n       *big.Int
+	integer bool // java.math.BigInteger rather than clojure.lang.BigInt
+}
+
+func (*BigInt) TypeName() string { return "integer" }
+
+func (*BigInt) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
+func (v *BigInt) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
+func (v *BigInt) heapShape() int64                     { return bigShape(len(v.n.Bits())) }
+
+// bigShape is a big integer of n words: its header, the big.Int's and its
+// words.
+func bigShape(words int) int64 { return heapBigHead + heapWord*int64(words) }
+
+// newBig is x as a clojure.lang.BigInt; x must not be written afterwards.
+func newBig(x *big.Int) *BigInt { return &BigInt{n: x} }
+
+// bigOf is an integer value as a big.Int (shared, not to be written); ok
+// is false for anything else.
+func bigOf(v Value) (*big.Int, bool) {
+	switch v := v.(type) {
+	case Int:
+		return big.NewInt(int64(v)), true
+	case *BigInt:
+		return v.n, true
+	}
+	return nil, false
+}
+
+// appendBigText appends v's digits, and the N of a clojure.lang.BigInt
+// when withN: pr and EDN write it, str does not.
+func appendBigText(buf []byte, v *BigInt, withN bool) []byte {
+	buf = v.n.Append(buf, 10)
+	if withN && !v.integer {
+		buf = append(buf, 'N')
+	}
+	return buf
+}
+
+// appendBigScalar appends v as pr writes it (a BigInteger's digits read
+// back as a BigInt), or as source that makes it again.
+func appendBigScalar(buf []byte, v *BigInt, source bool) []byte {
+	if source && v.integer {
+		return append(appendBigText(append(buf, "(biginteger "...), v, false), ')')
+	}
+	return appendBigText(buf, v, true)
+}
+
+// bigTextLen is the length of v's digits and sign, for sizing its text
+// before it is written: about 0.302 digits per bit, rounded up.
+func bigTextLen(v *BigInt) int {
+	return v.n.BitLen()*30103/100000 + 2
+}
+
+// bigKey is the hash key of a big integer outside the 64-bit range
+// (hashKey): its digits, apart from strings and collection texts. Within
+// the range its key is the Int's, so that 1N finds the key 1.
+type bigKey string
+
+func bigHashKey(v *BigInt) any {
+	if v.n.IsInt64() {
+		return Int(v.n.Int64())
+	}
+	return bigKey(v.n.String())
+}
+
+// bigHasheq is Clojure's hash of a big integer: a long's within the
+// 64-bit range (BigInt.hasheq, Numbers.hasheq for BigInteger), else
+// java.math.BigInteger's hashCode.
+func bigHasheq(v *BigInt) uint32 {
+	if v.n.IsInt64() {
+		return murmurHashLong(v.n.Int64())
+	}
+	return bigHasheqWords(v)
+}
+
+// bigHasheqWords is java.math.BigInteger's hashCode: 31*h + each 32-bit
+// word of the magnitude, most significant first, times the sign.
+func bigHasheqWords(v *BigInt) uint32 {
+	mag := v.n.Bytes() // big-endian
+	var h uint32
+	for len(mag)%4 != 0 {
+		mag = append([]byte{0}, mag...)
+	}
+	for i := 0; i < len(mag); i += 4 {
+		w := uint32(mag[i])<<24 | uint32(mag[i+1])<<16 | uint32(mag[i+2])<<8 | uint32(mag[i+3])
+		h = 31*h + w
+	}
+	if v.n.Sign() < 0 {
+		h = -h
+	}
+	return h
+}
+
+// bigWork is what an operation on big integers of a and b words costs in
+// steps before it runs: addition is linear in the words, multiplication
+// and division their product (schoolbook; the Go runtime's Karatsuba is
+// cheaper above a few dozen words, so the charge is an upper bound), and
+// the result is allocated as well.
+func bigWork(th *Thread, a, b *big.Int, product bool) error {
+	if th == nil {
+		return nil
+	}
+	wa, wb := int64(len(a.Bits())), int64(len(b.Bits()))
+	steps := max(wa, wb)
+	words := steps + 1
+	if product {
+		steps = wa * wb
+		words = wa + wb
+	}
+	if steps > 1 {
+		if err := th.step(steps / 4); err != nil {
+			return err
+		}
+	}
+	if words > 1 {
+		return th.alloc(bigShape(int(words)))
+	}
+	return nil
+}
+
+// promote is an operation's integer result: an Int when both operands
+// were Ints and it fits (the promoting operators), else a BigInt.
+func promote(r *big.Int, keepLong bool) Value {
+	if keepLong && r.IsInt64() {
+		return intValue(Int(r.Int64()))
+	}
+	return newBig(r)
+}
+
+// bigArith is a +, -, * on integers of which at least one is a BigInt,
+// or an overflowing long operation of a promoting operator. promoting
+// keeps a result that fits as a long when both were longs.
+func bigArith(th *Thread, op byte, a, b Value) (Value, bool, error) {
+	x, ok1 := bigOf(a)
+	y, ok2 := bigOf(b)
+	if !ok1 || !ok2 {
+		return nil, false, nil
+	}
+	if err := bigWork(th, x, y, op == '*'); err != nil {
+		return nil, true, err
+	}
+	r := new(big.Int)
+	switch op {
+	case '+':
+		r.Add(x, y)
+	case '-':
+		r.Sub(x, y)
+	case '*':
+		r.Mul(x, y)
+	}
+	_, ai := a.(Int)
+	_, bi := b.(Int)
+	return promote(r, ai && bi), true, nil
+}
+
+// isBig reports whether either value is a big integer.
+func isBig(a, b Value) bool {
+	_, x := a.(*BigInt)
+	_, y := b.(*BigInt)
+	return x || y
+}
+
+// bigFloat is a big integer's nearest double, Infinity beyond its range,
+// as Java's BigInteger.doubleValue.
+func bigFloat(x *big.Int) float64 {
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return f
+}
+
+// bigDivision is quot, rem or mod of two integers of which one is a
+// BigInt: a BigInt, as Clojure's.
+func bigDivision(fn string, a, b Value) (Value, error) {
+	x, _ := bigOf(a)
+	y, _ := bigOf(b)
+	if y.Sign() == 0 {
+		return nil, divideByZero(fn)
+	}
+	q, r := new(big.Int).QuoRem(x, y, new(big.Int))
+	switch fn {
+	case "quot":
+		return newBig(q), nil
+	case "mod":
+		if r.Sign() != 0 && r.Sign() != y.Sign() {
+			r.Add(r, y)
+		}
+	}
+	return newBig(r), nil
+}
+
+// compareBig orders two numbers of which one is a big integer and the
+// other an integer or a float; ok is false for NaN.
+func compareBig(a, b Value) (int, bool) {
+	x, xi := bigOf(a)
+	y, yi := bigOf(b)
+	if xi && yi {
+		return x.Cmp(y), true
+	}
+	fa, _ := asFloat(a)
+	fb, _ := asFloat(b)
+	if math.IsNaN(fa) || math.IsNaN(fb) {
+		return 0, false
+	}
+	// Clojure compares a BigInt with a double as doubles.
+	switch {
+	case fa < fb:
+		return -1, true
+	case fa > fb:
+		return 1, true
+	}
+	return 0, true
+}
+
+// bigFromFloat is the integer part of f, as Clojure's bigint does it:
+// through BigDecimal.valueOf, the double's shortest decimal text.
+func bigFromFloat(fn string, f float64) (*big.Int, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, nonFiniteToInteger(fn, f).asJava("NumberFormatException", "Infinite or NaN")
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	if !ok {
+		return nil, Errorf(arithmeticError, "%s cannot convert %s to an integer", fn, formatFloat(f))
+	}
+	return new(big.Int).Quo(r.Num(), r.Denom()), nil
+}
+
+// maxBigDigits bounds the digits of a big integer read from text or
+// parsed from a string: big.Int's parsing is quadratic in them.
+const maxBigDigits = 100_000
+
+// parseBigDigits reads an optionally signed run of decimal digits.
+func parseBigDigits(s string) (*big.Int, bool) {
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || !lexDigits(digits) || len(digits) > maxBigDigits {
+		return nil, false
+	}
+	return new(big.Int).SetString(s, 10)
+}
+
+// toBigInt is bigint or biginteger of v.
+func toBigInt(fn string, v Value, integer bool) (Value, error) {
+	var n *big.Int
+	switch x := v.(type) {
+	case Int:
+		n = big.NewInt(int64(x))
+	case *BigInt:
+		if x.integer == integer {
+			return x, nil
+		}
+		n = x.n
+	case Float, Float32:
+		f, _ := floatValue(x)
+		var err error
+		if n, err = bigFromFloat(fn, f); err != nil {
+			return nil, err
+		}
+	case String:
+		var ok bool
+		if n, ok = parseBigDigits(string(x)); !ok {
+			return nil, Errorf(typeError, "%s: %q is not an integer", fn, string(x)).
+				WithHint("the string must be decimal digits with an optional sign").
+				asJava("NumberFormatException", "For input string: \""+string(x)+"\"")
+		}
+	default:
+		return nil, Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
+	}
+	return &BigInt{n: n, integer: integer}, nil
+}
+
+// bigToLong is long or int of a big integer: Clojure's range error when it
+// does not fit.
+func bigToLong(fn string, x *BigInt, bits int) (Value, error) {
+	if x.n.IsInt64() {
+		n := x.n.Int64()
+		if bits == 64 || (n >= math.MinInt32 && n <= math.MaxInt32) {
+			return intValue(Int(n)), nil
+		}
+	}
+	kind := "long"
+	if bits == 32 {
+		kind = "int"
+	}
+	return nil, Errorf(executionError, "%s: %s is out of the %d-bit range", fn, x.n.String(), bits).
+		WithHint("keep it as a big integer, or use (double x)").
+		asJava("IllegalArgumentException", "Value out of range for "+kind+": "+x.n.String())
+}
+
+// bigWorkCharged documents the work on big integers that the body
+// charges as it meets them (bigWork): their words, and for a product the
+// product of the operands' words.
+var bigWorkCharged = chargedInBody("the words of big integers, their product for * (bigWork)")
+
+// bigBuiltins are Clojure's promoting operators and big integer
+// constructors.
+var bigBuiltins = []*Builtin{
+	unlisted(&Builtin{Name: "+'", Sig: "(+' x y ...)", Doc: "sum; a long result that would overflow is a big integer", Category: "math",
+		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("+'", Int(0), promoting('+', addNumbers)),
+		Cost: cost(perArg(argsFrom(1)), bigWorkCharged)}),
+	unlisted(&Builtin{Name: "-'", Sig: "(-' x y ...)", Doc: "difference; a long result that would overflow is a big integer", Category: "math",
+		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
+			if len(args) == 1 {
+				args = []Value{Int(0), args[0]}
+			}
+			return foldNumbers("-'", Int(0), promoting('-', subNumbers))(th, args)
+		},
+		Cost: cost(perArg(argsFrom(1)), bigWorkCharged)}),
+	unlisted(&Builtin{Name: "*'", Sig: "(*' x y ...)", Doc: "product; a long result that would overflow is a big integer", Category: "math",
+		MinArgs: 0, MaxArgs: variadic, Fn: foldNumbers("*'", Int(1), promoting('*', mulNumbers)),
+		Cost: cost(perArg(argsFrom(1)), bigWorkCharged)}),
+	unlisted(&Builtin{Name: "inc'", Sig: "(inc' x)", Doc: "x + 1; past the long range a big integer", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			return promoting('+', addNumbers)("inc'", args[0], Int(1))
+		},
+		Cost: cost(constant)}),
+	unlisted(&Builtin{Name: "dec'", Sig: "(dec' x)", Doc: "x - 1; past the long range a big integer", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			return promoting('-', subNumbers)("dec'", args[0], Int(1))
+		},
+		Cost: cost(constant)}),
+	unlisted(&Builtin{Name: "bigint", Sig: "(bigint x)", Doc: "x as a big integer (clojure.lang.BigInt, printed 5N); a float is truncated, a string parsed", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return toBigInt("bigint", args[0], false) },
+		Cost: cost(scans(allArgs))}),
+	unlisted(&Builtin{Name: "biginteger", Sig: "(biginteger x)", Doc: "x as a java.math.BigInteger, printed without N", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return toBigInt("biginteger", args[0], true) },
+		Cost: cost(scans(allArgs))}),
+}
+
+// promoting is a promoting operator (+', -', *'): plain's operation, but
+// two longs whose result overflows give a big integer. Two longs fail in
+// plain only by overflowing.
+func promoting(op byte, plain func(fn string, a, b Value) (Value, error)) func(fn string, a, b Value) (Value, error) {
+	return func(fn string, a, b Value) (Value, error) {
+		v, err := plain(fn, a, b)
+		if err != nil {
+			_, ai := a.(Int)
+			_, bi := b.(Int)
+			if ai && bi {
+				v, _, err = bigArith(nil, op, a, b)
+			}
+		}
+		return v, err
+	}
+}
+
+// valueWeight is about the length of its text (weightOf), so that the
+// bound on a value's size counts its digits.
+func (v *BigInt) valueWeight() int64 { return int64(bigTextLen(v)) }
