@@ -83,6 +83,9 @@ func TestTextIsChargedAsItIsBuilt(t *testing.T) {
 		{name: "format of 60 MB", src: sixtyMB + `(count (format "%s" v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "json/generate-string of 60 MB", src: sixtyMB + `(count (json/generate-string v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "format with a precision", src: sixtyMB + `(count (format "%.5s" v)))`, maxAlloc: 16 << 20},
+		// Each conversion padded 10 KB after the budget had stopped the
+		// text: 1 GB of Go allocation for a 10 MiB charge.
+		{name: "format of %1$10000d 100,000 times", src: `(count (format (apply str (repeat 100000 "%1$10000d")) 1))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "str of a closure's 100 KB body, many times", src: closures + `(dotimes [i 20] (str v)) :done)`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "a type error describes a closure", src: sixtyMB + `(+ 1 (fn [] v)))`, want: typeError, maxAlloc: 16 << 20, maxMessage: 400},
 		{name: "condp without a match", src: `(let [v (vec (repeat 600 (apply str (repeat 1000 "x"))))] (condp = 1 v :a))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
