@@ -93,16 +93,34 @@ func recordClassName(name string) bool {
 }
 
 // readRecordClass is the record type of a record literal #user.Name{...}
-// read with the given keys: a literal names its type, not its fields, so
-// every keyword key counts as a field (dissoc of one makes a plain map).
-func readRecordClass(name string, keys []Value) *recordClass {
+// read with the given entries: a literal names its type, not its fields,
+// so every keyword key counts as a field (dissoc of one makes a plain
+// map).
+func readRecordClass(name string, entries []MapEntry) *recordClass {
 	c := &recordClass{name: name}
-	for _, k := range keys {
-		if kw, ok := k.(Keyword); ok {
+	for _, e := range entries {
+		if kw, ok := e.Key.(Keyword); ok {
 			c.fields = append(c.fields, kw)
 		}
 	}
 	return c
+}
+
+// fieldsOf reports whether the keyword keys of entries, in order, are
+// c's fields: a literal with these entries reads as a record of type c.
+func (c *recordClass) fieldsOf(entries []MapEntry) bool {
+	i := 0
+	for _, e := range entries {
+		kw, ok := e.Key.(Keyword)
+		if !ok {
+			continue
+		}
+		if i == len(c.fields) || c.fields[i] != kw {
+			return false
+		}
+		i++
+	}
+	return i == len(c.fields)
 }
 
 // opening is the text a map of this type opens with: { for a plain map
