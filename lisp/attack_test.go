@@ -419,3 +419,28 @@ func TestReadRecordTypesAreCounted(t *testing.T) {
 		t.Errorf("a record of %d fields costs %d to read, its map alone %d: the field list is not counted", n, wideCost, plainCost)
 	}
 }
+
+// TestFootprintCountsRecordTypes: the footprint a host keeps values by
+// counts a record type's field list once, however many records share it.
+func TestFootprintCountsRecordTypes(t *testing.T) {
+	var wide, plain strings.Builder
+	wide.WriteString("[#user.W{")
+	plain.WriteString("[{")
+	for i := range 10_000 {
+		fmt.Fprintf(&wide, ":f%d %d ", i, i)
+		fmt.Fprintf(&plain, ":f%d %d ", i, i)
+	}
+	wide.WriteString("} #user.S{:a 1} #user.S{:a 2}]")
+	plain.WriteString("} {:a 1} {:a 2}]")
+	w, _, err := ReadWire(wide.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := ReadWire(plain.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Footprint(w)-Footprint(p), int64(2*heapClass+heapSlot*10_001); got != want {
+		t.Errorf("the records' footprint is their maps' and %d, want %d (two types, 10,001 fields)", got, want)
+	}
+}

@@ -1024,9 +1024,7 @@ func (r *reader) readRecord(name string, line, col int) (Value, error) {
 		if m == emptyMap {
 			m = &Map{weight: 1 << nestsShift}
 		}
-		if m.class, err = r.recordClass(name, m.entries, line, col); err != nil {
-			return nil, err
-		}
+		m.class = r.recordClass(name, m.entries)
 		return m, nil
 	}
 	v, err := r.readMapForm(line, col)
@@ -1046,20 +1044,19 @@ func (r *reader) readRecord(name string, line, col int) (Value, error) {
 // type holds their field list once; else a new type, whose field list
 // the read cost counts (a literal of a million fields holds a list of a
 // million beside its map).
-func (r *reader) recordClass(name string, entries []MapEntry, line, col int) (*recordClass, error) {
+func (r *reader) recordClass(name string, entries []MapEntry) *recordClass {
 	if c := r.classes[name]; c != nil && c.fieldsOf(entries) {
-		return c, nil
+		return c
 	}
 	c := readRecordClass(name, entries)
 	if r.classes == nil {
 		r.classes = map[string]*recordClass{}
 	}
 	r.classes[name] = c
+	// Checked against the limit with the next form charged: the list is
+	// shorter than the map's entries, charged just before.
 	r.cost += heapClass + int64(len(c.fields))*heapSlot
-	if size := int64(len(r.src)); r.cost > ReadCostLimit(size) {
-		return nil, r.errorf(line, col, "%s", overReadCost(r.cost, size, "collections")).WithHint(readCostHint)
-	}
-	return c, nil
+	return c
 }
 
 // readMapForm reads a map literal in code, its { read.

@@ -94,33 +94,15 @@ func recordClassName(name string) bool {
 
 // readRecordClass is the record type of a record literal #user.Name{...}
 // read with the given entries: a literal names its type, not its fields,
-// so every keyword key counts as a field (dissoc of one makes a plain
-// map).
+// so every keyword key counts as a field (dissoc of one makes a plain map).
 func readRecordClass(name string, entries []MapEntry) *recordClass {
-	c := &recordClass{name: name}
+	c := &recordClass{name: name, fields: make([]Keyword, 0, keywordKeys(entries))}
 	for _, e := range entries {
 		if kw, ok := e.Key.(Keyword); ok {
 			c.fields = append(c.fields, kw)
 		}
 	}
 	return c
-}
-
-// fieldsOf reports whether the keyword keys of entries, in order, are
-// c's fields: a literal with these entries reads as a record of type c.
-func (c *recordClass) fieldsOf(entries []MapEntry) bool {
-	i := 0
-	for _, e := range entries {
-		kw, ok := e.Key.(Keyword)
-		if !ok {
-			continue
-		}
-		if i == len(c.fields) || c.fields[i] != kw {
-			return false
-		}
-		i++
-	}
-	return i == len(c.fields)
 }
 
 // opening is the text a map of this type opens with: { for a plain map
@@ -448,4 +430,34 @@ func recordImpls(l *list, multis map[symbol]*multimethod) (*list, []recordImpl) 
 		return nil, nil
 	}
 	return &list{Pos: l.Pos, Elems: l.Elems[:3]}, impls
+}
+
+// keywordKeys is how many keys of entries are keywords: a record type's
+// field list is allocated at its length at once (a literal of a million
+// fields would grow it by doubling through twice its size).
+func keywordKeys(entries []MapEntry) int {
+	n := 0
+	for _, e := range entries {
+		if _, ok := e.Key.(Keyword); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// fieldsOf reports whether the keyword keys of entries, in order, are
+// c's fields: a literal with these entries reads as a record of type c.
+func (c *recordClass) fieldsOf(entries []MapEntry) bool {
+	i := 0
+	for _, e := range entries {
+		kw, ok := e.Key.(Keyword)
+		if !ok {
+			continue
+		}
+		if i == len(c.fields) || c.fields[i] != kw {
+			return false
+		}
+		i++
+	}
+	return i == len(c.fields)
 }
