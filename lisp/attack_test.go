@@ -461,3 +461,40 @@ func TestDefrecordExpansionIsCharged(t *testing.T) {
 		t.Errorf("two records: %v", res.Err)
 	}
 }
+
+// TestRememberedProgramReplaysItsAnalysisCharge: a program read once and
+// evaluated again reuses its analysis, and is charged the allocation the
+// analysis was, as it is its steps. Before, a defrecord of 20,000 fields
+// (charged 10.2 MB as it is compiled) ended at memory_limit the first
+// time and ran to the end every later time.
+func TestRememberedProgramReplaysItsAnalysisCharge(t *testing.T) {
+	src := "(defrecord R [" + func() string {
+		var b strings.Builder
+		for i := range 20_000 {
+			fmt.Fprintf(&b, "f%d ", i)
+		}
+		return b.String()
+	}() + "]) (count (vec (range 100000)))"
+	p, err := ReadProgram(src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *Result
+	for i := range 3 {
+		res, err := EvalProgram(context.Background(), p, Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = res
+			continue
+		}
+		if errKind(res) != errKind(first) || res.AllocBytes != first.AllocBytes || res.Steps != first.Steps {
+			t.Errorf("run %d: %s after %d bytes and %d steps, the first %s after %d and %d", i+1,
+				errKind(res), res.AllocBytes, res.Steps, errKind(first), first.AllocBytes, first.Steps)
+		}
+	}
+	if errKind(first) != memoryLimit {
+		t.Errorf("the first run ended with %v, want memory_limit", first.Err)
+	}
+}
