@@ -83,6 +83,9 @@ func TestTextIsChargedAsItIsBuilt(t *testing.T) {
 		{name: "format of 60 MB", src: sixtyMB + `(count (format "%s" v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "json/generate-string of 60 MB", src: sixtyMB + `(count (json/generate-string v)))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "format with a precision", src: sixtyMB + `(count (format "%.5s" v)))`, maxAlloc: 16 << 20},
+		// Each conversion padded 10 KB after the budget had stopped the
+		// text: 1 GB of Go allocation for a 10 MiB charge.
+		{name: "format of %1$10000d 100,000 times", src: `(count (format (apply str (repeat 100000 "%1$10000d")) 1))`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "str of a closure's 100 KB body, many times", src: closures + `(dotimes [i 20] (str v)) :done)`, want: memoryLimit, maxAlloc: 64 << 20},
 		{name: "a type error describes a closure", src: sixtyMB + `(+ 1 (fn [] v)))`, want: typeError, maxAlloc: 16 << 20, maxMessage: 400},
 		{name: "condp without a match", src: `(let [v (vec (repeat 600 (apply str (repeat 1000 "x"))))] (condp = 1 v :a))`, want: executionError, maxAlloc: 16 << 20, maxMessage: 600},
@@ -361,4 +364,137 @@ func TestDataDiffIsLinear(t *testing.T) {
 		{name: "diff of two 300,000-item vectors", src: `(clojure.data/diff (vec (range 300000)) (vec (range 1 300001)))`,
 			want: stepLimit, maxAlloc: 64 << 20},
 	}, Env{})
+}
+
+// TestReadRecordTypesAreCounted: a record literal read in a value holds
+// its type's field list beside its map, which the read cost counts, and
+// the literals of one type in a value share one list. Before, each
+// literal had a list of its own that no cost counted: a record of a
+// million fields sent as an earlier result cost 19 times its text over
+// gRPC (the bound is 16), and 500,000 literals half a million lists.
+func TestReadRecordTypesAreCounted(t *testing.T) {
+	var many, wide, plain strings.Builder
+	many.WriteString("[")
+	for i := range 1000 {
+		fmt.Fprintf(&many, "#user.R{:a %d, :b 2} #user.S{:a %d} ", i, i)
+	}
+	many.WriteString("]")
+	v, _, err := ReadWire(many.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := map[*recordClass]int{}
+	for _, e := range v.(*Vector).Elems() {
+		classes[e.(*Map).class]++
+	}
+	if len(classes) != 2 {
+		t.Errorf("2,000 literals of two types read as %d types", len(classes))
+	}
+	// A literal of other keys is another type of the same name.
+	v, _, err = ReadWire("[#user.R{:a 1} #user.R{:b 1} #user.R{:a 2}]", WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := v.(*Vector).Elems(); e[0].(*Map).class == e[1].(*Map).class || !e[1].(*Map).class.isField(Keyword("b")) || e[2].(*Map).class.isField(Keyword("b")) {
+		t.Errorf("#user.R{:a 1} and #user.R{:b 1} read as one type")
+	}
+	const n = 10_000
+	wide.WriteString("#user.W{")
+	plain.WriteString("{")
+	for i := range n {
+		fmt.Fprintf(&wide, ":f%d %d ", i, i)
+		fmt.Fprintf(&plain, ":f%d %d ", i, i)
+	}
+	wide.WriteString("}")
+	plain.WriteString("}")
+	_, wideCost, err := ReadWire(wide.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, plainCost, err := ReadWire(plain.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wideCost-plainCost < n*heapSlot {
+		t.Errorf("a record of %d fields costs %d to read, its map alone %d: the field list is not counted", n, wideCost, plainCost)
+	}
+}
+
+// TestFootprintCountsRecordTypes: the footprint a host keeps values by
+// counts a record type's field list once, however many records share it.
+func TestFootprintCountsRecordTypes(t *testing.T) {
+	var wide, plain strings.Builder
+	wide.WriteString("[#user.W{")
+	plain.WriteString("[{")
+	for i := range 10_000 {
+		fmt.Fprintf(&wide, ":f%d %d ", i, i)
+		fmt.Fprintf(&plain, ":f%d %d ", i, i)
+	}
+	wide.WriteString("} #user.S{:a 1} #user.S{:a 2}]")
+	plain.WriteString("} {:a 1} {:a 2}]")
+	w, _, err := ReadWire(wide.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := ReadWire(plain.String(), WireRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Footprint(w)-Footprint(p), int64(2*heapClass+heapSlot*10_001); got != want {
+		t.Errorf("the records' footprint is their maps' and %d, want %d (two types, 10,001 fields)", got, want)
+	}
+}
+
+// TestDefrecordExpansionIsCharged: a defrecord's two functions are
+// charged as they are compiled. Before, 10,000 (defrecord Rn [a b]) of
+// 0.23 MB compiled to 36 MB of Go memory with nothing charged, and the
+// server peaked at +56 to +79 MiB against a 49 MiB bound.
+func TestDefrecordExpansionIsCharged(t *testing.T) {
+	var b strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "(defrecord R%d [a b])\n", i)
+	}
+	checkAttacks(t, []attack{
+		{name: "10,000 defrecords", src: b.String() + "1", want: memoryLimit, maxAlloc: 32 << 20},
+	}, Env{Limits: Limits{Timeout: time.Minute}})
+	if res := run(t, "(defrecord P [x y]) (defrecord Q [a]) [(->P 1 2) (map->Q {:a 3})]", Env{}); res.Err != nil {
+		t.Errorf("two records: %v", res.Err)
+	}
+}
+
+// TestRememberedProgramReplaysItsAnalysisCharge: a program read once and
+// evaluated again reuses its analysis, and is charged the allocation the
+// analysis was, as it is its steps. Before, a defrecord of 20,000 fields
+// (charged 10.2 MB as it is compiled) ended at memory_limit the first
+// time and ran to the end every later time.
+func TestRememberedProgramReplaysItsAnalysisCharge(t *testing.T) {
+	src := "(defrecord R [" + func() string {
+		var b strings.Builder
+		for i := range 20_000 {
+			fmt.Fprintf(&b, "f%d ", i)
+		}
+		return b.String()
+	}() + "]) (count (vec (range 100000)))"
+	p, err := ReadProgram(src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *Result
+	for i := range 3 {
+		res, err := EvalProgram(context.Background(), p, Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = res
+			continue
+		}
+		if errKind(res) != errKind(first) || res.AllocBytes != first.AllocBytes || res.Steps != first.Steps {
+			t.Errorf("run %d: %s after %d bytes and %d steps, the first %s after %d and %d", i+1,
+				errKind(res), res.AllocBytes, res.Steps, errKind(first), first.AllocBytes, first.Steps)
+		}
+	}
+	if errKind(first) != memoryLimit {
+		t.Errorf("the first run ended with %v, want memory_limit", first.Err)
+	}
 }

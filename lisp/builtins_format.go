@@ -24,7 +24,9 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 	next := 0      // the ordinary index: conversions without one take the arguments in turn
 	var last Value // the argument the conversion before took, for %<s
 	b := textWriter{th: th}
-	for i := 0; i < len(pattern); i++ {
+	// Once the writer has stopped (the budget or its limit), the text is
+	// decided: the conversions left would build text only to drop it.
+	for i := 0; i < len(pattern) && !b.stopped(); i++ {
 		c := pattern[i]
 		if c != '%' {
 			b.writeByte(c)

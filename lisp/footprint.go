@@ -18,7 +18,8 @@ func Footprint(v Value) int64 {
 // learns that a larger one will not be kept without walking all of it, and
 // without the walk's record of what it has seen growing with it.
 func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
-	var code map[*lambda]bool // counted once, however many closures share it
+	var code map[*lambda]bool         // counted once, however many closures share it
+	var classes map[*recordClass]bool // a record type's field list, likewise
 	w := newWalk(nil, v, math.MaxInt)
 	w.visitOnce()
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
@@ -35,6 +36,13 @@ func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 			}
 			code[c.lam] = true
 			n += codeBytesPerTextByte * c.lam.textSize
+		}
+		if m, ok := at.(*Map); ok && m.class != nil && !classes[m.class] {
+			if classes == nil {
+				classes = map[*recordClass]bool{}
+			}
+			classes[m.class] = true
+			n += heapClass + heapSlot*int64(len(m.class.fields))
 		}
 	}
 	return n, n <= limit

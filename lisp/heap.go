@@ -30,6 +30,7 @@ const (
 	heapCollHead  = 48  // a vector's, map's or set's header
 	heapSlot      = 16  // an element of a vector or set (an interface)
 	heapEntry     = 32  // a map entry: its key and its value
+	heapClass     = 48  // a record type read from a literal: its name and its field list, besides a slot per field
 	heapIndexHead = 256 // a hash index's first table
 	// heapIndexPart is a hash index's bytes per part: a slot of 24 at most
 	// 7/8 full, growing by doubling, and a collection key's text besides,

@@ -135,9 +135,10 @@ type compiledProgram struct {
 	nodes  []node
 	nslots int
 	asked  []resolution
-	// steps is what the analysis was charged; an evaluation that reuses
-	// it is charged the same, so a replay stops where the first run did.
-	steps int64
+	// steps and alloc are what the analysis was charged; an evaluation
+	// that reuses it is charged the same, so a replay stops where the
+	// first run did.
+	steps, alloc int64
 	// warnings are what the analysis forgave (compiler.warnings).
 	warnings []Warning
 }
@@ -330,7 +331,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 		}
 	}
 	if cp == nil {
-		before := th.stepsUsed()
+		before, allocBefore := th.stepsUsed(), th.allocatedBytes()
 		c := newCompiler(known, th)
 		c.pending = defined
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
@@ -350,10 +351,13 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 			}
 		}
 		cp.nslots, cp.asked, cp.steps, cp.warnings = c.fn.nslots, known.asked, th.stepsUsed()-before, c.allWarnings()
+		cp.alloc = th.allocatedBytes() - allocBefore
 		if p != nil {
 			p.compiled.Store(cp)
 		}
 	} else if err := th.step(cp.steps); err != nil {
+		return nil, err
+	} else if err := th.alloc(cp.alloc); err != nil {
 		return nil, err
 	}
 	if len(cp.warnings) > 0 {

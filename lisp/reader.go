@@ -203,10 +203,11 @@ type reader struct {
 	// keep > 0 keeps only the first keep elements of lists and vectors
 	// (ParseEDNSample); discard > 0 while reading forms that are dropped.
 	keep, discard int
-	keywords      map[string]Value // see keyword
-	counted       map[int]int      // forms of the long sequences counted ahead, by open (see seqForms)
-	keyText       int              // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
-	cost          int64            // EDN: what the collections built so far cost (readNodeCost)
+	keywords      map[string]Value        // see keyword
+	counted       map[int]int             // forms of the long sequences counted ahead, by open (see seqForms)
+	keyText       int                     // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
+	cost          int64                   // EDN: what the collections built so far cost (readNodeCost)
+	classes       map[string]*recordClass // EDN: the record type last read by name (see recordClass)
 	// forms counts the forms read; th is the evaluation reading a
 	// program, if any (see readProgram).
 	forms int64
@@ -1020,25 +1021,42 @@ func (r *reader) readRecord(name string, line, col int) (Value, error) {
 		if err != nil || !ok {
 			return v, err
 		}
-		keys := make([]Value, len(m.entries))
-		for i, e := range m.entries {
-			keys[i] = e.Key
-		}
 		if m == emptyMap {
 			m = &Map{weight: 1 << nestsShift}
 		}
-		m.class = readRecordClass(name, keys)
+		m.class = r.recordClass(name, m.entries)
 		return m, nil
 	}
 	v, err := r.readMapForm(line, col)
 	if f, ok := v.(*mapForm); ok {
-		keys := make([]Value, 0, len(f.Elems)/2)
+		entries := make([]MapEntry, 0, len(f.Elems)/2)
 		for i := 0; i < len(f.Elems); i += 2 {
-			keys = append(keys, f.Elems[i])
+			entries = append(entries, MapEntry{Key: f.Elems[i]})
 		}
-		f.class = readRecordClass(name, keys)
+		f.class = readRecordClass(name, entries)
 	}
 	return v, err
+}
+
+// recordClass is the record type of a record literal #name{...} read in
+// a value with entries: the type the last literal of that name read has
+// when its fields are the same, so that a value of many records of one
+// type holds their field list once; else a new type, whose field list
+// the read cost counts (a literal of a million fields holds a list of a
+// million beside its map).
+func (r *reader) recordClass(name string, entries []MapEntry) *recordClass {
+	if c := r.classes[name]; c != nil && c.fieldsOf(entries) {
+		return c
+	}
+	c := readRecordClass(name, entries)
+	if r.classes == nil {
+		r.classes = map[string]*recordClass{}
+	}
+	r.classes[name] = c
+	// Checked against the limit with the next form charged: the list is
+	// shorter than the map's entries, charged just before.
+	r.cost += heapClass + int64(len(c.fields))*heapSlot
+	return c
 }
 
 // readMapForm reads a map literal in code, its { read.

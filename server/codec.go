@@ -76,7 +76,13 @@ func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	}
 	schema := c.limits.schemas[m.ProtoReflect().Descriptor().FullName()]
 	if schema == nil { // another service's message (health, reflection)
-		return c.CodecV2.Unmarshal(data, v)
+		if err := c.CodecV2.Unmarshal(data, v); err != nil {
+			// The same rule as for this service's requests: bytes that are
+			// not a valid message are the caller's fault, answered by
+			// RefuseUndecodedUnary and RefuseUndecodedStream.
+			refuse(m, err)
+		}
+		return nil
 	}
 	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
 	defer buf.Free()

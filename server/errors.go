@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	protov2 "google.golang.org/protobuf/proto"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/trace"
 	"github.com/ptc-sidecar/ptc-sidecar/strategies"
@@ -73,6 +74,47 @@ func CutStatusUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handl
 
 func CutStatusStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	return CutStatus(handler(srv, ss))
+}
+
+// RefuseUndecodedUnary and RefuseUndecodedStream answer a request of
+// another service registered beside this one (health, reflection) that
+// the codec could not decode, and so marked with its refusal (refuse), as
+// INVALID_ARGUMENT naming where its bytes went wrong: grpc-go would answer
+// a codec error with INTERNAL, as if the server were at fault. This
+// service's own methods answer the mark in their count check.
+func RefuseUndecodedUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err := undecoded(req); err != nil {
+		return nil, err
+	}
+	return handler(ctx, req)
+}
+
+func RefuseUndecodedStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	return handler(srv, refusingStream{ss})
+}
+
+// refusingStream is a server stream whose every received message is
+// checked for the codec's refusal.
+type refusingStream struct{ grpc.ServerStream }
+
+func (s refusingStream) RecvMsg(m any) error {
+	if err := s.ServerStream.RecvMsg(m); err != nil {
+		return err
+	}
+	return undecoded(m)
+}
+
+// undecoded is the INVALID_ARGUMENT of a message the codec marked as
+// refused, and nil for any other.
+func undecoded(m any) error {
+	msg, ok := m.(protov2.Message)
+	if !ok {
+		return nil
+	}
+	if path, reason, ok := refusal(msg.ProtoReflect().GetUnknown()); ok {
+		return invalidField(path, reason)
+	}
+	return nil
 }
 
 // invalidf is invalidField with a formatted description.

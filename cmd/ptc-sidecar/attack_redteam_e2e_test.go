@@ -330,7 +330,12 @@ func TestAttacksScaling(t *testing.T) {
 func TestAttacksRedTeam(t *testing.T) {
 	skipIfShort(t)
 	skipIfRace(t, "each attack's memory, CPU and time against its bound, on a server of its own")
-	for _, a := range redTeamAttacks() {
+	runInputAttacks(t, redTeamAttacks())
+}
+
+// runInputAttacks runs each attack over the listeners it is for.
+func runInputAttacks(t *testing.T, attacks []inputAttack) {
+	for _, a := range attacks {
 		for _, listener := range []string{"gRPC", "HTTP"} {
 			if a.grpcOnly && listener == "HTTP" || a.httpOnly && listener == "gRPC" {
 				continue
@@ -364,6 +369,9 @@ func TestAttackSharedMutableKinds(t *testing.T) {
 		{`(ex-info "x" {:n (atom 0)})`, `(swap! (:n (ex-data s)) inc)`, true},
 		{`(map (memoize (fn [x] (* x x))) (range))`, `(reduce + (take 100 s))`, false},
 		{`(let [m {:a [1 2 3]}] (fn [k] (conj (get m k) 4)))`, `(s :a)`, false},
+		// A record read from text: its type is shared by the literals of
+		// a value, and the program builds records and maps from it.
+		{`[#user.R{:a [1 2]} #user.R{:a [3]}]`, `[(update-in s [0 :a] conj 4) (assoc (first s) :b 2) (dissoc (second s) :a) (record? (first s))]`, false},
 	}
 	ways := map[string]func(edn, program string) proto.Message{
 		"earlier result": func(edn, program string) proto.Message {

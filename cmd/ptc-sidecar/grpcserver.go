@@ -68,6 +68,9 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	// logged or sent.
 	unary = append(unary, server.CutStatusUnary)
 	stream = append(stream, server.CutStatusStream)
+	// Bytes the health or reflection service cannot decode: the caller's.
+	unary = append(unary, server.RefuseUndecodedUnary)
+	stream = append(stream, server.RefuseUndecodedStream)
 
 	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
