@@ -271,6 +271,12 @@ func jsonNumber(dec *json.Decoder, s string) (Value, error) {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return Int(n), nil
 		}
+		// An integer past a long is a BigInt, digit for digit: the JSON
+		// form the sidecar writes of a BigInt reads back as itself.
+		if n, ok := parseBigDigits(s); ok {
+			return newBig(n), nil
+		}
+		return nil, jsonError(dec, "an integer of %d digits: at most %d are read", len(strings.TrimLeft(s, "-")), maxBigDigits)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {

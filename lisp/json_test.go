@@ -18,7 +18,9 @@ func TestDecodeJSON(t *testing.T) {
 		{`1e3`, "1000.0"},
 		{`2.0`, "2.0"},
 		{`9223372036854775807`, "9223372036854775807"},
-		{`9223372036854775808`, "9.223372036854776E18"},
+		{`9223372036854775808`, "9223372036854775808N"},
+		{`-123456789012345678901234567890`, "-123456789012345678901234567890N"},
+		{`9223372036854775808.0`, "9.223372036854776E18"},
 		{`"a\nb"`, `"a\nb"`},
 		{`[1, "x", null, [true]]`, `[1 "x" nil [true]]`},
 		{`{"name": 1, "user-id": 2, "first name": 3, "1abc": 4, "_token": 5, "a/b": 6, "ok?": 7, "x.y": 8}`,
@@ -41,7 +43,7 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 func TestDecodeJSONErrors(t *testing.T) {
-	for _, in := range []string{``, `[1,]`, `{"a"}`, `[1] 2`, `{"a":1`, `nul`, `1e999`, `'x'`, strings.Repeat("[", 600) + strings.Repeat("]", 600)} {
+	for _, in := range []string{``, `[1,]`, `{"a"}`, `[1] 2`, `{"a":1`, `nul`, `1e999`, strings.Repeat("9", 100_001), `'x'`, strings.Repeat("[", 600) + strings.Repeat("]", 600)} {
 		_, err := DecodeJSON(in, 0)
 		if err == nil {
 			t.Errorf("DecodeJSON(%.20q) succeeded, want an error", in)

@@ -188,6 +188,12 @@ func FuzzDecodeRequest(f *testing.F) {
 				}
 				return
 			}
+			if status.Code(countErr) == codes.InvalidArgument && proto.Size(want) < len(wire) {
+				// Bytes that decode to less than they are (a field sent
+				// again, which protobuf-go replaces or merges): the codec
+				// counts what was sent and may refuse it for that.
+				return
+			}
 			if countErr != nil || !proto.Equal(got, want) {
 				t.Fatalf("%s %x: within the limits, decoded\n%v (%v)\nprotobuf-go decoded\n%v", input.Name(), wire, got, countErr, want)
 			}
