@@ -77,6 +77,11 @@ type chatOutput struct {
 	// because no user message could open the conversation (noted), and
 	// messages before the user's first not sent (greetings).
 	led, noted, greetings int
+	// keepBefore, where above 0: the index in h of the first message the
+	// next call will not send as this one does (loop-slice's latest loop,
+	// which turns into a note): the part the next call sends again ends
+	// before it.
+	keepBefore int
 }
 
 // copyFrom appends the messages of ch at indices idx, each in the form a
@@ -97,11 +102,17 @@ func (o *chatOutput) copyFrom(ch *chatHistory, idx ...int) {
 }
 
 // historyEnd is where the part of the output taken from the history ends,
-// the end of the last such message, or nil when the output holds none:
+// the end of the last such message (or, with keepBefore, of the message
+// before it), or nil when the output holds none:
 // what the next call sends again unless the strategy drops or clears more
 // of the history by then (a step) or opens with another prompt. The
 // synthetic nudge after it is reworded by attempt, so it is not included.
 func (o *chatOutput) historyEnd() *Breakpoint {
+	if o.keepBefore > 0 {
+		if i := slices.Index(o.from, o.keepBefore); i > 0 {
+			return messagesEnd(o.msgs[:i])
+		}
+	}
 	for i := len(o.msgs) - 1; i >= 0; i-- {
 		if o.from[i] >= 0 {
 			return messagesEnd(o.msgs[:i+1])

@@ -242,6 +242,13 @@ func (o *chatOutput) addNote(text string) {
 // message and the tool results right after it, or one message without tool
 // calls.
 func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
+	return ledgerNoteShown(h, unit, size, nil)
+}
+
+// ledgerNoteShown is ledgerNote whose previews of text results leave out
+// the lines shown holds, and add to it the lines they show whole (nil:
+// every line is shown).
+func ledgerNoteShown(h []ChatMessage, unit []int, size noteForm, shown *shownLines) string {
 	var b strings.Builder
 	b.WriteString(ledgerHeader)
 	m := &h[unit[0]]
@@ -264,7 +271,7 @@ func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
 			if size == (noteForm{}) {
 				fmt.Fprintf(&b, " -> (%d chars)", utf8.RuneCountInString(r))
 			} else {
-				fmt.Fprintf(&b, " -> %s", resultPreview(r, size))
+				fmt.Fprintf(&b, " -> %s", resultPreview(r, size, shown))
 			}
 		}
 	}
@@ -276,8 +283,9 @@ func ledgerNote(h []ChatMessage, unit []int, size noteForm) string {
 // result holds them (strings clipped to ledgerValueChars, each distinct
 // value once), each with the key it stands under, since ids, names, dates
 // and amounts are what a model copies from a result; for other text, its
-// start. The result's length follows when the preview shows only a part.
-func resultPreview(s string, size noteForm) string {
+// start (textPreview). The result's length follows when the preview shows
+// only a part.
+func resultPreview(s string, size noteForm, shown *shownLines) string {
 	trimmed := strings.TrimSpace(s)
 	if len(trimmed) > 0 && len(trimmed) <= ledgerJSONBytes && (trimmed[0] == '{' || trimmed[0] == '[') {
 		if preview, full, ok := jsonScalars(trimmed, size.jsonChars()); ok {
@@ -287,11 +295,7 @@ func resultPreview(s string, size noteForm) string {
 			return preview
 		}
 	}
-	flat := strings.Join(strings.Fields(s), " ")
-	if n := utf8.RuneCountInString(flat); n > size.textChars() {
-		return clipText(flat, size.textChars()) + fmt.Sprintf(" (%d chars)", n)
-	}
-	return flat
+	return textPreview(s, size.textChars(), shown)
 }
 
 // jsonScalars writes the scalar values of the JSON text s as "key: value"

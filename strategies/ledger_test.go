@@ -189,7 +189,7 @@ func containsMessage(msgs []ChatMessage, m ChatMessage) bool {
 // once, in the result's order, and says how long the result was when it
 // shows a part; text is cut, and its length said.
 func TestResultPreview(t *testing.T) {
-	if got := resultPreview(`{"b": [1234, "x1"], "a": {"id": "u-1", "ok": true, "dup": "u-1"}}`, stepNotes); got != "b: 1234, b: x1, id: u-1" {
+	if got := resultPreview(`{"b": [1234, "x1"], "a": {"id": "u-1", "ok": true, "dup": "u-1"}}`, stepNotes, nil); got != "b: 1234, b: x1, id: u-1" {
 		t.Errorf("got %q", got)
 	}
 	var items []string
@@ -197,11 +197,106 @@ func TestResultPreview(t *testing.T) {
 		items = append(items, fmt.Sprintf(`{"n": %d}`, 123456000+i))
 	}
 	long := "[" + strings.Join(items, ", ") + "]"
-	if got := resultPreview(long, stepNotes); !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(long))) || len(got) > stepNotes.jsonChars()+40 {
+	if got := resultPreview(long, stepNotes, nil); !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(long))) || len(got) > stepNotes.jsonChars()+40 {
 		t.Errorf("got %q", got)
 	}
 	text := strings.Repeat("word ", 500)
-	if got := resultPreview(text, stepNotes); len(got) > stepNotes.textChars()+40 || !strings.HasSuffix(got, "(2499 chars)") {
+	if got := resultPreview(text, stepNotes, nil); len(got) > stepNotes.textChars()+40 || !strings.HasSuffix(got, "(2499 chars)") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A text preview leaves out the lines of its start shown before, where
+// they run to minShownRun characters, and counts them; a short run stays,
+// and without a set of shown lines the preview is the start as it is.
+func TestTextPreviewLeavesOutShownLines(t *testing.T) {
+	imports := "import (\n\t\"fmt\"\n\t\"strings\"\n\t\"unicode/utf8\"\n\t\"github.com/example/project/internal/memo\"\n)"
+	file := "package ledger\n\n" + imports + "\n\nfunc Added() string { return \"new in this version\" }\n"
+	shown := newShownLines()
+	shown.addText(imports)
+	got := textPreview(file, 500, shown)
+	if want := `package ledger (6 lines shown above) func Added() string { return "new in this version" }`; got != want {
+		t.Errorf("preview %q, want %q", got, want)
+	}
+	if !shown.set[`func Added() string { return "new in this version" }`] {
+		t.Error("the line the preview shows was not added to the shown lines")
+	}
+	// A run shorter than minShownRun is shown again: its count would cost
+	// about what it does.
+	short := newShownLines()
+	short.addText(")\n\t\"fmt\"")
+	if got, want := textPreview(file, 500, short), strings.Join(strings.Fields(file), " "); got != want {
+		t.Errorf("preview %q, want %q", got, want)
+	}
+	// The length follows a preview that shows a part.
+	long := file + strings.Repeat("x", 600)
+	again := newShownLines()
+	again.addText(imports)
+	got = textPreview(long, 200, again)
+	if !strings.HasPrefix(got, "package ledger (6 lines shown above) func Added()") || !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(strings.Join(strings.Fields(long), " ")))) {
+		t.Errorf("preview of a part %q", got)
+	}
+	if got, want := textPreview(file, 500, nil), strings.Join(strings.Fields(file), " "); got != want {
+		t.Errorf("without shown lines: %q, want %q", got, want)
+	}
+}
+
+// A coding agent that reads a file twice: the note of the second read
+// leaves out the lines the first read's note shows, every line of the
+// file is still in the output, and the output of each call begins with the
+// previous one's up to the unit that turned into a note (append-only).
+func TestLedgerLeavesOutLinesShownBefore(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf("def handler_%02d(request): return render(request, 'page_%02d.html')", i, i))
+	}
+	file := strings.Join(lines, "\n")
+	h := []ChatMessage{{Role: RoleSystem, Content: "You are a coding agent."}, {Role: RoleUser, Content: "Fix the views."}}
+	for i := range 8 {
+		cmd := fmt.Sprintf(`{"command": "cat views.py # read %d"}`, i)
+		out := file
+		if i%2 == 1 {
+			cmd, out = fmt.Sprintf(`{"command": "python run_tests.py --case %d"}`, i), fmt.Sprintf("case %d: %s", i, strings.Repeat("ok ", 300))
+		}
+		id := fmt.Sprintf("c%d", i)
+		h = append(h, ChatMessage{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "bash", Arguments: cmd}}},
+			ChatMessage{Role: RoleTool, ToolCallID: id, Content: out})
+	}
+	opts := chatDefaults()
+	opts.Strategy = "loop-slice"
+	opts.Pricing, _ = resolvePricing("none", nil, nil) // a note always pays
+	var prev *Response
+	for n := 4; n <= len(h); n += 2 {
+		resp, err := Render(&Request{History: h[:n], Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil {
+			keep := len(prev.Messages) - 2 // up to the loop that turned into a note
+			if !reflect.DeepEqual(resp.Messages[:keep], prev.Messages[:keep]) {
+				t.Fatalf("call with %d messages rewrote the prompt before its last note:\nbefore\n%safter\n%s", n, formatLog(prev.Messages), formatLog(resp.Messages))
+			}
+		}
+		prev = resp
+	}
+	var notes []string
+	sent := ""
+	for _, m := range prev.Messages {
+		sent += m.Content + "\n"
+		if isLedgerNote(m) && strings.Contains(m.Content, "cat views.py") {
+			notes = append(notes, m.Content)
+		}
+	}
+	if len(notes) != 4 || strings.Contains(notes[0], "shown above") || !strings.Contains(notes[1], "(7 lines shown above)") || !strings.Contains(notes[3], "(7 lines shown above)") {
+		t.Fatalf("notes of the reads:\n%s", strings.Join(notes, "\n"))
+	}
+	if len(notes[1]) >= len(notes[0])/2 {
+		t.Errorf("the second read's note (%d chars) is not shorter than half the first's (%d)", len(notes[1]), len(notes[0]))
+	}
+	// The lines the first note shows whole are in the output.
+	for _, l := range lines[:7] {
+		if !strings.Contains(sent, l) {
+			t.Errorf("line %q is not in the output", l)
+		}
 	}
 }

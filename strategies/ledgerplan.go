@@ -33,7 +33,9 @@ type planUnit struct {
 	whole int   // tokens sent whole
 	sent  int   // tokens in the ledger: its note's, or whole's when it stays whole
 	noted bool  // the ledger sends a note for it
-	worth bool  // its full note (stepNotes) shortens it by half and repays writing it
+	worth bool  // its full note (stepNotes) shortens it by half and repays writing it (judge)
+	chars int   // unitChars
+	calls int   // the assistant messages up to it
 }
 
 // ledgerPlan is the result of the replay: where this call's output starts
@@ -41,6 +43,9 @@ type planUnit struct {
 type ledgerPlan struct {
 	wholeFrom int            // index in h: units from here on are sent whole
 	notes     map[int]string // a unit's note, by the index of its first message
+	// nextNote: the unit at wholeFrom would take a note when it leaves the
+	// part sent whole (judge, which its paying for may still turn down).
+	nextNote bool
 }
 
 // noteOf returns the planned note of the unit that starts at h[first], and
@@ -53,12 +58,11 @@ func (p *ledgerPlan) noteOf(ch *chatHistory, unit []int) (string, bool) {
 	return n, ok
 }
 
-// planUnits splits the repaired history into units and prices each whole,
-// and says which would take a note: not a prompt, and a full note that
-// shortens it by half and repays writing it over the calls to come
-// (notePaysBack).
+// planUnits splits the repaired history into units and prices each whole;
+// which would take a note is judged as each leaves the part sent whole
+// (judge), when the lines shown before it are known.
 func (ch *chatHistory) planUnits(req *Request) ([]planUnit, error) {
-	tok, rem, rate := req.Options.counter(), req.Remembered, req.Options.Pricing
+	tok, rem := req.Options.counter(), req.Remembered
 	var units []planUnit
 	seq := ch.seq
 	calls := 0
@@ -77,11 +81,9 @@ func (ch *chatHistory) planUnits(req *Request) ([]planUnit, error) {
 			}
 			u.whole += n.tokens
 		}
-		u.sent = u.whole
+		u.sent, u.calls = u.whole, calls
 		if !isPrompt(m) {
-			note := ledgerNote(ch.h, u.msgs, stepNotes)
-			chars := unitChars(ch, u.msgs)
-			u.worth = 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls)
+			u.chars = unitChars(ch, u.msgs)
 		}
 		units = append(units, u)
 		p = end - 1
@@ -117,11 +119,23 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 		n, err := rem.messages(tok, []ChatMessage{{Role: RoleUser, Source: SourceSystem, Content: text}})
 		return n.tokens, err
 	}
+	// What the output shows before each note: a note's preview leaves out
+	// the lines of it shown already (ledgershown.go).
+	shown := newShownLines()
+	if ch.system >= 0 {
+		shown.addWhole(ch, []int{ch.system})
+	}
 	if rate.WriteRate <= rate.ReadRate {
 		// A rewrite costs no more than a read: every note pays at once.
 		for _, u := range units {
-			if u.worth && u.first < plan.wholeFrom {
-				plan.notes[u.first] = ledgerNote(ch.h, u.msgs, stepNotes)
+			if u.first >= plan.wholeFrom {
+				plan.nextNote = u.first == plan.wholeFrom && ch.judge(&u, rate, shown)
+				break
+			}
+			if ch.judge(&u, rate, shown) {
+				plan.notes[u.first] = ledgerNoteShown(ch.h, u.msgs, stepNotes, shown)
+			} else {
+				shown.addWhole(ch, u.msgs)
 			}
 		}
 		return plan, nil
@@ -179,6 +193,27 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 		size += wholeBefore[e] - wholeBefore[b]
 		return r*float64(prefix) + w*float64(size-prefix)
 	}
+	// A call whose history holds no prompt yet ends with the synthetic
+	// nudge, written on every such call, which the raw history (no request
+	// a provider takes) lacks: the strategy's bill carries it.
+	nudge, firstPrompt := 0.0, len(ch.h)
+	if i := slices.IndexFunc(ch.h, func(m ChatMessage) bool { return isPrompt(&m) }); i >= 0 {
+		firstPrompt = i
+	}
+	if firstPrompt > 0 {
+		m, _ := nudgeFor(&req.Options)
+		n, err := noteTokens(m.Content)
+		if err != nil {
+			return nil, err
+		}
+		nudge = w * float64(n)
+	}
+	nudgeAt := func(end int) float64 {
+		if end <= firstPrompt {
+			return nudge
+		}
+		return 0
+	}
 	var saved float64 // what the raw history has billed more, so far
 	prevEnd, prevWhole := -1, 0
 	for end := 1; end <= len(ch.h); end++ {
@@ -191,15 +226,20 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 			// The first call writes all it sends, as the raw history does;
 			// a unit before the part sent whole keeps its full note.
 			for k := range units {
-				if u := &units[k]; u.first < whole && u.worth {
-					if err := ch.setNote(u, stepNotes, plan, noteTokens); err != nil {
-						return nil, err
-					}
+				u := &units[k]
+				if u.first >= whole {
+					break
+				}
+				if !ch.judge(u, rate, shown) {
+					shown.addWhole(ch, u.msgs)
+				} else if err := ch.setNote(u, stepNotes, plan, noteTokens, shown); err != nil {
+					return nil, err
 				}
 			}
+			shown.commit()
 			// Priced as if nothing were sent before: every unit before the
 			// part sent whole is one that leaves it on this call.
-			saved += w*float64(rawBefore[end]) - cost(0, 0, end, whole) - (w-r)*float64(system)
+			saved += w*float64(rawBefore[end]) - cost(0, 0, end, whole) - (w-r)*float64(system) - nudgeAt(end)
 			for k := range unitAt(whole) {
 				sentBefore += units[k].sent
 			}
@@ -211,41 +251,52 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 		// loop-slice; any number for a start that steps) take the longest form
 		// paid for, all alike: a note of the first already rewrites the
 		// prompt after it, so the others' notes cost little more.
-		var leaving []*planUnit
 		a, b := unitAt(prevWhole), unitAt(whole)
 		for k := a; k < b; k++ {
-			if u := &units[k]; u.worth {
-				leaving = append(leaving, u)
-			}
+			ch.judge(&units[k], rate, shown)
 		}
-		if len(leaving) > 0 {
-			if err := ch.notePaidFor(leaving, plan, noteTokens, func() bool {
-				return saved+raw-cost(prevEnd, prevWhole, end, whole) >= 0
-			}); err != nil {
-				return nil, err
-			}
+		if err := ch.notePaidFor(units[a:b], plan, noteTokens, shown, func() bool {
+			return saved+raw-cost(prevEnd, prevWhole, end, whole)-nudgeAt(end) >= 0
+		}); err != nil {
+			return nil, err
 		}
-		saved += raw - cost(prevEnd, prevWhole, end, whole)
+		saved += raw - cost(prevEnd, prevWhole, end, whole) - nudgeAt(end)
 		for k := a; k < b; k++ {
 			sentBefore += units[k].sent
 		}
 		prevEnd, prevWhole = end, whole
 	}
 	plan.wholeFrom = prevWhole
+	if k := unitAt(plan.wholeFrom); k < len(units) && units[k].first == plan.wholeFrom {
+		plan.nextNote = ch.judge(&units[k], rate, shown)
+	}
 	return plan, nil
 }
 
 // notePaidFor gives the units leaving the part sent whole (one at a time
-// for loop-slice; any number for a start that steps) the longest form of
-// shorterNotes that paid reports paid for, all alike (a note of the first
-// already rewrites the prompt after it, so the others' notes cost little
-// more), or, where none is, leaves them whole for good. The longest form is
-// tried first, then the shortest: where not even that one is paid for,
-// none between is, and they are not built.
-func (ch *chatHistory) notePaidFor(leaving []*planUnit, plan *ledgerPlan, tokens func(string) (int, error), paid func() bool) error {
-	try := func(form noteForm) (bool, error) {
+// for loop-slice; any number for a start that steps) that would take a
+// note the longest form of shorterNotes that paid reports paid for, all
+// alike (a note of the first already rewrites the prompt after it, so the
+// others' notes cost little more), or, where none is, leaves them whole
+// for good. The longest form is tried first, then the shortest: where not
+// even that one is paid for, none between is, and they are not built.
+// shown gains the lines the leaving units show, in the form taken.
+func (ch *chatHistory) notePaidFor(leaving []planUnit, plan *ledgerPlan, tokens func(string) (int, error), shown *shownLines, paid func() bool) error {
+	defer shown.commit()
+	if !slices.ContainsFunc(leaving, func(u planUnit) bool { return u.worth }) {
 		for _, u := range leaving {
-			if err := ch.setNote(u, form, plan, tokens); err != nil {
+			shown.addWhole(ch, u.msgs)
+		}
+		return nil
+	}
+	mark := shown.mark()
+	try := func(form noteForm) (bool, error) {
+		shown.undo(mark)
+		for k := range leaving {
+			u := &leaving[k]
+			if !u.worth {
+				shown.addWhole(ch, u.msgs)
+			} else if err := ch.setNote(u, form, plan, tokens, shown); err != nil {
 				return false, err
 			}
 		}
@@ -260,9 +311,14 @@ func (ch *chatHistory) notePaidFor(leaving []*planUnit, plan *ledgerPlan, tokens
 		return err
 	}
 	if !ok {
-		for _, u := range leaving { // not paid for: whole for good
-			u.sent, u.noted = u.whole, false
-			delete(plan.notes, u.first)
+		shown.undo(mark)
+		for k := range leaving { // not paid for: whole for good
+			u := &leaving[k]
+			if u.worth {
+				u.sent, u.noted = u.whole, false
+				delete(plan.notes, u.first)
+			}
+			shown.addWhole(ch, u.msgs)
 		}
 		return nil
 	}
@@ -275,9 +331,10 @@ func (ch *chatHistory) notePaidFor(leaving []*planUnit, plan *ledgerPlan, tokens
 	return err
 }
 
-// setNote makes u a note of the given form in the plan.
-func (ch *chatHistory) setNote(u *planUnit, form noteForm, plan *ledgerPlan, tokens func(string) (int, error)) error {
-	note := ledgerNote(ch.h, u.msgs, form)
+// setNote makes u a note of the given form in the plan, its previews
+// leaving out what shown holds.
+func (ch *chatHistory) setNote(u *planUnit, form noteForm, plan *ledgerPlan, tokens func(string) (int, error), shown *shownLines) error {
+	note := ledgerNoteShown(ch.h, u.msgs, form, shown)
 	n, err := tokens(note)
 	if err != nil {
 		return err
@@ -285,4 +342,19 @@ func (ch *chatHistory) setNote(u *planUnit, form noteForm, plan *ledgerPlan, tok
 	u.sent, u.noted = n, true
 	plan.notes[u.first] = note
 	return nil
+}
+
+// judge sets and returns u.worth: u is not a prompt, and its full note,
+// leaving out the lines shown holds, shortens it by half and repays
+// writing it (notePaysBack).
+func (ch *chatHistory) judge(u *planUnit, rate Pricing, shown *shownLines) bool {
+	u.worth = false
+	if u.chars == 0 {
+		return false
+	}
+	mark := shown.mark()
+	note := ledgerNoteShown(ch.h, u.msgs, stepNotes, shown)
+	shown.undo(mark)
+	u.worth = 2*len(note) < u.chars && notePaysBack(rate, u.chars, len(note), u.calls)
+	return u.worth
 }

@@ -67,6 +67,11 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 			return nil, err
 		}
 		addLedger(ch, &out, false, req.Options.Pricing, plan)
+		if plan.nextNote {
+			// The next call sends this loop as a note: the part it sends
+			// again ends before it.
+			out.keepBefore = plan.wholeFrom
+		}
 	}
 	resp, err := chatResponse(s.Name(), req, ch, nil, &out)
 	if err != nil {

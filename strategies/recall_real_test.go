@@ -201,7 +201,20 @@ func testChatRecallRecorded(t *testing.T) {
 	for _, src := range book.sources {
 		t.Logf("\n%s", recallTable(src, "raw history", labels, book.totals[src]))
 		checkFloors(t, src, labels, book.totals[src], chatRecallFloors[src])
+		for label, most := range chatBillCeilings[src] {
+			if got := book.totals[src][label].bill / book.totals[src]["raw history"].bill; got > most {
+				t.Errorf("%s / %s: bills %.4f of the raw history's, above the recorded %.2f", src, label, got, most)
+			}
+		}
 	}
+}
+
+// chatBillCeilings: source -> configuration -> the most it may bill as a
+// share of the raw history's under anthropic, the recorded figure rounded
+// up, so that what keeps the recall does not creep back into the bill. The
+// recorded coding sessions are measured whole under -short too.
+var chatBillCeilings = map[string]map[string]float64{
+	"real-coding": {"loop-slice": 0.57},
 }
 
 // recallBook holds the totals of every configuration on every source.
