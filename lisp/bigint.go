@@ -122,7 +122,11 @@ func bigWork(th *Thread, a, b *big.Int, product bool) error {
 	if th == nil {
 		return nil
 	}
-	wa, wb := int64(len(a.Bits())), int64(len(b.Bits()))
+	return bigWorkWords(th, int64(len(a.Bits())), int64(len(b.Bits())), product)
+}
+
+// bigWorkWords is bigWork of numbers of wa and wb words.
+func bigWorkWords(th *Thread, wa, wb int64, product bool) error {
 	steps := max(wa, wb)
 	words := steps + 1
 	if product {
@@ -269,6 +273,12 @@ func toBigInt(fn string, v Value, integer bool) (Value, error) {
 			return x, nil
 		}
 		n = x.n
+	case *BigDec:
+		fn := "bigint"
+		if integer {
+			fn = "biginteger"
+		}
+		return decToInteger(fn, x)
 	case Float, Float32:
 		f, _ := floatValue(x)
 		var err error

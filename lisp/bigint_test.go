@@ -1,7 +1,6 @@
 package lisp
 
 import (
-	"context"
 	"math/big"
 	"strings"
 	"testing"
@@ -10,7 +9,7 @@ import (
 // Big integers as Clojure's: read, printed, computed with and compared;
 // the coverage table's rows check the same against Clojure itself.
 func TestBigIntegers(t *testing.T) {
-	cases := []struct{ src, want string }{
+	cases := []srcWant{
 		{`1N`, `1N`},
 		{`[99999999999999999999 -5N 0N]`, `[99999999999999999999N -5N 0N]`},
 		{`(str 123N "/" (biginteger 4))`, `"123/4"`},
@@ -27,52 +26,22 @@ func TestBigIntegers(t *testing.T) {
 		{`(abs Long/MIN_VALUE)`, `-9223372036854775808`},
 		{`[(unchecked-add 1N 2) (unchecked-negate 1N) (nth [1 2 3] 1N) (take 2N [1 2 3])]`, `[3N -1N 2 [1 2]]`},
 	}
-	for _, c := range cases {
-		res := run(t, c.src, Env{})
-		if res.Err != nil {
-			t.Errorf("%s: %v", c.src, res.Err)
-			continue
-		}
-		if got := printText(res.Value, modeRepr); got != c.want {
-			t.Errorf("%s = %s, want %s", c.src, got, c.want)
-		}
-	}
-	for _, c := range []struct{ src, want string }{
+	checkValuesAndErrors(t, cases, []srcWant{
 		{`(+ 9223372036854775807 1)`, "+'"},
 		{`(long 99999999999999999999)`, "Value out of range for long"},
 		{`(bigint ##NaN)`, "NaN"},
-	} {
-		res := run(t, c.src, Env{})
-		if res.Err == nil || !strings.Contains(res.Err.Error()+res.Err.javaMessage, c.want) {
-			t.Errorf("%s: got %v, want an error mentioning %q", c.src, res.Err, c.want)
-		}
-	}
+	})
 }
 
 // A big integer crosses the wire as EDN with its N and as a JSON number
 // of all its digits, and reads back equal; a BigInteger, which prints
 // without the N, is sent as the source that makes it.
 func TestBigIntegerWireText(t *testing.T) {
-	for _, c := range []struct{ src, edn, json string }{
+	checkWireText(t, []wireCase{
 		{`99999999999999999999`, `99999999999999999999N`, `99999999999999999999`},
 		{`{:n 1N}`, `{:n 1N}`, `{"n":1}`},
 		{`(biginteger 5)`, `(biginteger 5)`, `5`},
-	} {
-		res := run(t, c.src, Env{})
-		if res.Err != nil {
-			t.Fatalf("%s: %v", c.src, res.Err)
-		}
-		if res.ValueText != c.edn || res.ValueJSON != c.json {
-			t.Errorf("%s: emitted %s and %s, want %s and %s", c.src, res.ValueText, res.ValueJSON, c.edn, c.json)
-		}
-		back, err := ReadValue(context.Background(), res.ValueText, 0, 0)
-		if err != nil {
-			t.Fatalf("%s: reading %s back: %v", c.src, res.ValueText, err)
-		}
-		if !Equal(back, res.Value) || printText(back, modeSource) != printText(res.Value, modeSource) {
-			t.Errorf("%s: read back as %s", c.src, printText(back, modeSource))
-		}
-	}
+	})
 }
 
 // Multiplying big integers costs the product of their sizes: the charge
@@ -85,16 +54,7 @@ func TestBigIntegerWorkIsCharged(t *testing.T) {
 		x, _ := new(big.Int).SetString(strings.Repeat("7", n), 10)
 		return newBig(x)
 	}
-	_, small, err1 := measureCall(mul, func() []Value { return []Value{digits(1000), digits(1000)} })
-	_, large, err2 := measureCall(mul, func() []Value { return []Value{digits(10000), digits(10000)} })
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	growth := float64(large) / float64(small)
-	t.Logf("charge of a product: %d at 1,000 digits, %d at 10,000 (%.1fx)", small, large, growth)
-	if growth < 30 {
-		t.Errorf("from 1,000 to 10,000 digits the charge of a product grew %.1fx (%d to %d); the work grows about 100x", growth, small, large)
-	}
+	checkProductChargeGrows(t, mul, digits)
 	res := run(t, `(reduce (fn [a _] (*' a a)) 3N (range 64))`, Env{})
 	if res.Err == nil || (res.Err.Kind != stepLimit && res.Err.Kind != memoryLimit) {
 		t.Errorf("squaring 64 times: %v, want a step or memory limit", res.Err)

@@ -161,6 +161,7 @@ var builtinSections = [][]*Builtin{
 	regexBuiltins,
 	mathBuiltins,
 	bigBuiltins,
+	decimalBuiltins,
 	uncheckedBuiltins,
 	compareBuiltins,
 	logicBuiltins,
@@ -193,7 +194,7 @@ type registry struct {
 	pairSteps map[*Builtin]int64  // what a binary row's cost charges for two integers
 }
 
-var builtins = newRegistry(builtinSections, coreFunctions)
+var builtins = newRegistry(withDecimalMethods(builtinSections), coreFunctions)
 
 // newRegistry indexes the rows of sections and the core functions. Two
 // rows reaching the same name is a programming error.

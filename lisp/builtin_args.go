@@ -121,6 +121,8 @@ func toInt(fn string, v Value) (int, error) {
 	switch v := v.(type) {
 	case Int:
 		return clampInt(int64(v)), nil
+	case *BigDec:
+		return toInt(fn, Float(decFloat(v)))
 	case *BigInt:
 		if v.n.IsInt64() {
 			return clampInt(v.n.Int64()), nil

@@ -303,6 +303,26 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			WithHint("convert it first: (format \"%%.2f\" (double x))").
 			asJava(formatConversion(spec.conv, arg))
 	}
+	if d, ok := arg.(*BigDec); ok && spec.conv == 'f' {
+		// Java formats a BigDecimal exactly, rounding half up.
+		prec := spec.precision
+		if prec < 0 {
+			prec = 6
+		}
+		r, err := setScale("format", d, int64(prec), "HALF_UP")
+		if err != nil {
+			return "", err
+		}
+		abs := &BigDec{unscaled: new(big.Int).Abs(r.unscaled), scale: r.scale}
+		text, err := plainDec("format", abs)
+		if err != nil {
+			return "", err
+		}
+		if err := th.alloc(int64(len(text))); err != nil {
+			return "", err
+		}
+		return padNumber(spec, signed(spec, d.unscaled.Sign() < 0, text)), nil // Java keeps the sign of -0.001 at "-0.00"
+	}
 	f, ok := asFloat(arg)
 	if !ok {
 		return "", Errorf(typeError, "format %%%c expected a number, got %s", spec.conv, describe(arg))

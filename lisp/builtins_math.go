@@ -34,11 +34,15 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("mod", modNumbers),
 		Cost: cost(constant)},
 	{Name: "inc", Sig: "(inc x)", Doc: "x + 1", Category: "math", MinArgs: 1, MaxArgs: 1,
-		Fn:      func(th *Thread, args []Value) (Value, error) { return addNumbers("inc", args[0], Int(1)) },
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			return withinPrecision(th, "inc")(addNumbers("inc", args[0], Int(1)))
+		},
 		Cost:    cost(constant),
 		borrows: true},
 	{Name: "dec", Sig: "(dec x)", Doc: "x - 1", Category: "math", MinArgs: 1, MaxArgs: 1,
-		Fn:      func(th *Thread, args []Value) (Value, error) { return subNumbers("dec", args[0], Int(1)) },
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			return withinPrecision(th, "dec")(subNumbers("dec", args[0], Int(1)))
+		},
 		Cost:    cost(constant),
 		borrows: true},
 	{Name: "abs", Sig: "(abs x)", Doc: "absolute value", Category: "math", MinArgs: 1, MaxArgs: 1, Fn: builtinAbs,
@@ -102,7 +106,11 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 			return nil, err
 		}
 		for _, a := range args[1:] {
-			if isBig(acc, a) {
+			if isDec(acc, a) {
+				if err := decWork(th, acc, a, fn == "*"); err != nil {
+					return nil, err
+				}
+			} else if isBig(acc, a) {
 				x, ok1 := bigOf(acc)
 				y, ok2 := bigOf(a)
 				if ok1 && ok2 {
@@ -112,6 +120,9 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 				}
 			}
 			if acc, err = op(fn, acc, a); err != nil {
+				return nil, err
+			}
+			if acc, err = withinPrecision(th, fn)(acc, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -131,6 +142,11 @@ func builtinMinus(th *Thread, args []Value) (Value, error) {
 // ratio there) a divisor of integer zero throws ArithmeticException, as
 // Clojure's does; a float anywhere before it makes the division IEEE 754's.
 func builtinDivide(th *Thread, args []Value) (Value, error) {
+	for _, a := range args {
+		if _, ok := a.(*BigDec); ok {
+			return divideDecimals(th, args)
+		}
+	}
 	if len(args) == 1 {
 		if args[0] == Int(0) {
 			return nil, divideByZero("/")
@@ -151,6 +167,28 @@ func builtinDivide(th *Thread, args []Value) (Value, error) {
 	return foldNumbers("/", Int(1), divNumbers)(th, args)
 }
 
+// divideDecimals is / of arguments of which one is a decimal: exact, as
+// Java's BigDecimal divides, while the quotient so far is a decimal or an
+// integer; a float among them makes the rest a float division.
+func divideDecimals(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		args = []Value{Int(1), args[0]}
+	}
+	acc, err := numberArg("/", args[0])
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range args[1:] {
+		if _, err := numberArg("/", a); err != nil {
+			return nil, err
+		}
+		if acc, err = divDecimals(th, acc, a); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
 func binaryNumbers(fn string, op func(fn string, a, b Value) (Value, error)) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) { return op(fn, args[0], args[1]) }
 }
@@ -168,6 +206,11 @@ func builtinAbs(th *Thread, args []Value) (Value, error) {
 		return Float(math.Abs(float64(x))), nil
 	case Float32:
 		return Float32(math.Abs(float64(x))), nil
+	case *BigDec:
+		if x.unscaled.Sign() >= 0 {
+			return x, nil
+		}
+		return &BigDec{unscaled: new(big.Int).Neg(x.unscaled), scale: x.scale}, nil
 	case *BigInt:
 		if x.n.Sign() >= 0 {
 			return x, nil
@@ -277,6 +320,8 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 					WithHint("use (long x): integers here are 64-bit").asJava("ArithmeticException", "integer overflow")
 			}
 			return x, nil
+		case *BigDec:
+			return decToInteger(fn, x)
 		case *BigInt:
 			bits := 64
 			if fn == "int" {

@@ -13,12 +13,12 @@ var predicateBuiltins = []*Builtin{
 	typePred("boolean?", "x is true or false", func(v Value) bool { _, ok := v.(Bool); return ok }),
 	typePred("true?", "x is exactly true", func(v Value) bool { b, ok := v.(Bool); return ok && bool(b) }),
 	typePred("false?", "x is exactly false", func(v Value) bool { b, ok := v.(Bool); return ok && !bool(b) }),
-	typePred("number?", "x is an integer or a float (##NaN and ##Inf included)", func(v Value) bool { _, ok := asFloat(v); return ok }),
+	typePred("number?", "x is an integer, a decimal or a float (##NaN and ##Inf included)", func(v Value) bool { _, ok := asFloat(v); return ok }),
 	typePred("int?", "x is an integer", isInt),
 	typePred("integer?", "x is an integer", isInteger),
-	typePred("rational?", "x is an integer (there are no ratios)", isInteger),
+	typePred("rational?", "x is an integer or a decimal (there are no ratios)", func(v Value) bool { return isInteger(v) || isDecimal(v) }),
 	unlisted(typePred("ratio?", "false: there are no ratios", func(Value) bool { return false })),
-	unlisted(typePred("decimal?", "false: there are no big decimals", func(Value) bool { return false })),
+	unlisted(typePred("decimal?", "x is a decimal, such as 1.5M", isDecimal)),
 	typePred("float?", "x is a float", isFloat),
 	typePred("double?", "x is a float", isDouble), // the prompt's text; false for (float x)'s 32-bit float, as in Clojure
 	typePred("nat-int?", "x is an integer >= 0", func(v Value) bool { n, ok := v.(Int); return ok && n >= 0 }),
@@ -98,9 +98,10 @@ func isInteger(v Value) bool {
 	_, big := v.(*BigInt)
 	return big || isInt(v)
 }
-func isFloat(v Value) bool  { _, ok := floatValue(v); return ok }
-func isDouble(v Value) bool { _, ok := v.(Float); return ok }
-func isVector(v Value) bool { _, ok := v.(*Vector); return ok }
+func isDecimal(v Value) bool { _, ok := v.(*BigDec); return ok }
+func isFloat(v Value) bool   { _, ok := floatValue(v); return ok }
+func isDouble(v Value) bool  { _, ok := v.(Float); return ok }
+func isVector(v Value) bool  { _, ok := v.(*Vector); return ok }
 
 func isList(v Value) bool { x, ok := v.(*Vector); return ok && x.list }
 
@@ -137,6 +138,9 @@ func numPred(name, doc string, test func(float64) bool) *Builtin {
 			f, ok := asFloat(args[0])
 			if !ok {
 				return numberArg(name, args[0])
+			}
+			if d, ok := args[0].(*BigDec); ok {
+				f = float64(d.unscaled.Sign()) // its sign: a tiny decimal's double is 0
 			}
 			return boolValue(test(f)), nil
 		}}

@@ -298,6 +298,8 @@ func scalarSize(v Value) int64 {
 		return int64(len(v))
 	case *BigInt:
 		return int64(bigTextLen(v)) + 1
+	case *BigDec:
+		return int64(decTextLen(v)) + 1
 	case Int:
 		n := int64(1)
 		for x := v; x >= 10 || x <= -10; x /= 10 {

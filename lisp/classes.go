@@ -51,6 +51,7 @@ var classSupers = map[javaClass][]javaClass{
 	"java.lang.Float":      {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
 	"clojure.lang.BigInt":  {"java.lang.Object", "java.lang.Number"},
 	"java.math.BigInteger": {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
+	"java.math.BigDecimal": {"java.lang.Object", "java.lang.Number", "java.lang.Comparable"},
 	"java.lang.String":     {"java.lang.Object", "java.lang.Comparable", "java.lang.CharSequence"},
 	"java.lang.Boolean":    {"java.lang.Object", "java.lang.Comparable"},
 	"clojure.lang.Keyword": {"java.lang.Object", "java.lang.Comparable", "clojure.lang.IFn",
@@ -137,6 +138,9 @@ func indexClasses() (map[javaClass]bool, map[string]javaClass) {
 			if short, ok := strings.CutPrefix(string(c), "java.lang."); ok {
 				names[short] = c
 			}
+			if short, ok := strings.CutPrefix(string(c), "java.math."); ok {
+				names[short] = c // Clojure imports BigDecimal and BigInteger too
+			}
 		}
 	}
 	return known, names
@@ -149,6 +153,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 	switch v := v.(type) {
 	case Int:
 		return "java.lang.Long", nil
+	case *BigDec:
+		return "java.math.BigDecimal", nil
 	case *BigInt:
 		if v.integer {
 			return "java.math.BigInteger", nil

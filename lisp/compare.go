@@ -48,7 +48,7 @@ func compareValues(a, b Value, fn string) (int, error) {
 		return 1, nil
 	}
 	switch x := a.(type) {
-	case Int, Float, Float32, *BigInt:
+	case Int, Float, Float32, *BigInt, *BigDec:
 		if _, ok := asFloat(b); ok {
 			return compareNumbersTotal(a, b), nil
 		}

@@ -558,7 +558,7 @@ func builtSize(v Value) int64 {
 	switch v.(type) {
 	case *infiniteSeq:
 		return 0
-	case *Vector, *Set, *Map, String, holder, *BigInt:
+	case *Vector, *Set, *Map, String, holder, *BigInt, *BigDec:
 		return heapShapeOf(v)
 	}
 	return 0

@@ -36,7 +36,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"random-sample", "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))"},
 	{"vector-of", "use (vector x ...): vectors hold any value"},
 	{"bytes?", "there are no byte arrays: (bytes? x) is false"},
-	{"bigdec", "there are no big decimals; floats are doubles: use (double x)"},
 	{"rationalize", "there are no ratios; / returns a float: use the number itself"},
 	{"numerator denominator", "there are no ratios; / returns a float: use (double (/ a b))"},
 	{"hash-combine hash-ordered-coll hash-unordered-coll mix-collection-hash", "compare values with =; a map or set finds keys by value"},
@@ -52,7 +51,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 		resolve the-ns find-var var-set bound? thread-bound? with-local-vars alter-var-root find-keyword
 		special-symbol? munge namespace-munge get-thread-bindings push-thread-bindings pop-thread-bindings
 		with-bindings with-bindings* bound-fn bound-fn* with-redefs-fn with-loading-context test
-		with-precision seq-to-map-for-destructuring`,
+		seq-to-map-for-destructuring`,
 		"the program is one namespace whose names are fixed when it runs: call functions by name and define them with def or defn, e.g. (defn f [x] (inc x)) (f 1)"},
 	{"var-get", "write the name itself: (f x) for ((var-get #'f) x)"},
 	{"with-redefs", "redefine the name with def, (def f g) before the code that calls f, for (with-redefs [f g] ...); def it back after that code if later code needs the original"},

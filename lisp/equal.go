@@ -124,6 +124,8 @@ func hashKey(v Value) any {
 		return "#'" + v.Name
 	case *BigInt:
 		return bigHashKey(v)
+	case *BigDec:
+		return decHashKey(v)
 	case *Vector, *Map, *Set:
 		return collKey(canonicalText(v, nil))
 	}
@@ -353,6 +355,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return strconv.AppendInt(buf, int64(v), 10)
 	case *BigInt:
 		return v.n.Append(buf, 10) // the Int's text within the 64-bit range: 1N is the key 1
+	case *BigDec:
+		return appendDecKey(buf, v) // 1.50M is the key 1.5M, apart from 1 and 1.5
 	case Float32:
 		return appendScalarKey(buf, Float(v))
 	case Float:

@@ -76,7 +76,7 @@ func Freeze(v Value) Value {
 // nesting Freeze measured.
 func isPlain(v Value) bool {
 	switch v.(type) {
-	case NilType, Bool, Int, Float, Float32, String, Keyword, symbol, *BigInt:
+	case NilType, Bool, Int, Float, Float32, String, Keyword, symbol, *BigInt, *BigDec:
 		return true
 	}
 	_, ok := nestsMeasured(v)

@@ -161,6 +161,8 @@ func hasheq(v Value) uint32 {
 		return murmurHashLong(int64(v))
 	case *BigInt:
 		return bigHasheq(v)
+	case *BigDec:
+		return decHasheq(v)
 	case Float:
 		return doubleHash(float64(v))
 	case Float32:

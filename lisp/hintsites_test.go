@@ -48,6 +48,8 @@ var hintSitesNotFollowed = map[string]string{
 	"program.go output: \"print less inside with-out-str\"":                                                                        notFollowedBudget,
 	"program.go outputLimitError: \"print less: summarize with count, take or select-keys instead of printing whole collections\"": notFollowedBudget,
 	"readcost.go readCostError: readCostHint":                                                                                      notFollowedBudget,
+	"bigdec.go decDigitsError: \"round it first with (.setScale x 2 java.math.RoundingMode/HALF_UP), or use (double x)\"":          notFollowedBudget,
+	"reader.go bigDec: \"write at most %d digits, and an exponent between -2147483648 and 2147483647\"":                            notFollowedBudget,
 	"reader.go charge: readCostHint":     notFollowedBudget,
 	"reader.go enter: tooDeepHint":       notFollowedBudget,
 	"reader.go hashedWhole: keyTextHint": notFollowedBudget,

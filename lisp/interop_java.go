@@ -353,6 +353,7 @@ var javaConstants = sync.OnceValue(func() map[string]Value {
 		m["java.time.DayOfWeek/"+name] = String(name)
 	}
 	maps.Copy(m, javaTimeConstants())
+	decimalConstants(m)
 	return m
 })
 

@@ -525,6 +525,10 @@ func appendJSONScalar(buf []byte, v Value) ([]byte, error) {
 		// A JSON number of all its digits, as Clojure's JSON libraries
 		// write a BigInt: JSON numbers have no size limit.
 		return appendBigText(buf, x, false), nil
+	case *BigDec:
+		// Its exact text, which is a JSON number (1.50, 1E+3), as
+		// Clojure's JSON libraries write a BigDecimal.
+		return appendDecText(buf, x, false), nil
 	case Float, Float32:
 		f, bits := float64(0), 64
 		if f32, ok := x.(Float32); ok {

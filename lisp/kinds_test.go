@@ -92,7 +92,7 @@ func TestOneHeapShapeServesEverySize(t *testing.T) {
 // is the printer's: the whole text of a value without parts, the opening
 // and closing of one with parts, as EDN and as source.
 func TestValueKindsPrintAsThePrinterDoes(t *testing.T) {
-	res := run(t, `[nil true 1 2.5 1N 99999999999999999999 (biginteger 7) "s\n" :k (keyword "a b") 'sym #"a+" inc tool/get [1] '(1 2) () {:a 1} #{1} (fn [x] x)
+	res := run(t, `[nil true 1 2.5 1N 99999999999999999999 (biginteger 7) 1.50M 1E+3M -0.001M "s\n" :k (keyword "a b") 'sym #"a+" inc tool/get [1] '(1 2) () {:a 1} #{1} (fn [x] x)
 		(comp inc inc) (every-pred odd?) (where :a = 1) (drop 1 (range)) (map inc)]`, Env{Tools: []string{"get"}})
 	if res.Err != nil {
 		t.Fatal(res.Err)

@@ -49,7 +49,7 @@ func intValue(x Int) Value {
 // numberArg checks that v is a number.
 func numberArg(fn string, v Value) (Value, error) {
 	switch v.(type) {
-	case Int, Float, Float32, *BigInt:
+	case Int, Float, Float32, *BigInt, *BigDec:
 		return v, nil
 	}
 	e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(v)), v)
@@ -70,6 +70,8 @@ func asFloat(v Value) (float64, bool) {
 		return float64(x), true
 	case *BigInt:
 		return bigFloat(x.n), true
+	case *BigDec:
+		return decFloat(x), true
 	}
 	return floatValue(v)
 }
@@ -86,6 +88,11 @@ func floatValue(v Value) (float64, bool) {
 }
 
 func addNumbers(fn string, a, b Value) (Value, error) {
+	if isDec(a, b) {
+		if v, ok, err := decArith(fn, '+', a, b); ok {
+			return v, err
+		}
+	}
 	if isBig(a, b) {
 		if v, ok, err := bigArith(nil, '+', a, b); ok {
 			return v, err
@@ -109,6 +116,11 @@ func addNumbers(fn string, a, b Value) (Value, error) {
 }
 
 func subNumbers(fn string, a, b Value) (Value, error) {
+	if isDec(a, b) {
+		if v, ok, err := decArith(fn, '-', a, b); ok {
+			return v, err
+		}
+	}
 	if isBig(a, b) {
 		if v, ok, err := bigArith(nil, '-', a, b); ok {
 			return v, err
@@ -132,6 +144,11 @@ func subNumbers(fn string, a, b Value) (Value, error) {
 }
 
 func mulNumbers(fn string, a, b Value) (Value, error) {
+	if isDec(a, b) {
+		if v, ok, err := decArith(fn, '*', a, b); ok {
+			return v, err
+		}
+	}
 	if isBig(a, b) {
 		if v, ok, err := bigArith(nil, '*', a, b); ok {
 			return v, err
@@ -220,6 +237,11 @@ func quotNumbers(fn string, a, b Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isDec(a, b) {
+		if v, ok, err := decQuotient(fn, a, b); ok {
+			return v, err
+		}
+	}
 	if isBig(a, b) {
 		if _, ok := bigOf(a); ok {
 			if _, ok := bigOf(b); ok {
@@ -250,6 +272,11 @@ func remNumbers(fn string, a, b Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isDec(a, b) {
+		if v, ok, err := decQuotient(fn, a, b); ok {
+			return v, err
+		}
+	}
 	if isBig(a, b) {
 		if _, ok := bigOf(a); ok {
 			if _, ok := bigOf(b); ok {
@@ -279,6 +306,11 @@ func modNumbers(fn string, a, b Value) (Value, error) {
 	x, y, ints, err := integerArgs(fn, a, b)
 	if err != nil {
 		return nil, err
+	}
+	if isDec(a, b) {
+		if v, ok, err := decQuotient(fn, a, b); ok {
+			return v, err
+		}
 	}
 	if isBig(a, b) {
 		if _, ok := bigOf(a); ok {
@@ -335,6 +367,14 @@ func nonFiniteToInteger(fn string, f float64) *Error {
 // compareNumbers orders two numbers, integers and floats alike. ok is false
 // when either is NaN, which is neither less, equal nor greater.
 func compareNumbers(a, b Value) (c int, ok bool) {
+	if isDec(a, b) {
+		x, ok1 := decOf(a)
+		y, ok2 := decOf(b)
+		if ok1 && ok2 {
+			return decCompare(x, y), true
+		}
+		return compareBig(a, b) // with a float, as doubles, as Clojure compares them
+	}
 	if isBig(a, b) {
 		return compareBig(a, b)
 	}
@@ -360,4 +400,22 @@ func compareNumbers(a, b Value) (c int, ok bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// divDecimals is / with a decimal operand: Java's exact division of two
+// decimals, or of a decimal and an integer (at th's with-precision when
+// it has one); with a float, a float.
+func divDecimals(th *Thread, a, b Value) (Value, error) {
+	x, ok1 := decOf(a)
+	y, ok2 := decOf(b)
+	if !ok1 || !ok2 {
+		return divNumbers("/", a, b)
+	}
+	if y.unscaled.Sign() == 0 {
+		return nil, divideByZero("/")
+	}
+	if err := decWork(th, a, b, true); err != nil {
+		return nil, err
+	}
+	return decDivide("/", x, y, th.mathContext())
 }

@@ -636,6 +636,8 @@ func appendScalar(buf []byte, v Value, source bool) []byte {
 		return strconv.AppendInt(buf, int64(v), 10)
 	case *BigInt:
 		return appendBigScalar(buf, v, source)
+	case *BigDec:
+		return appendDecText(buf, v, true)
 	case Float:
 		return append(buf, formatFloat(float64(v))...)
 	case Float32:
@@ -797,7 +799,7 @@ func (p *printer) scalar(v Value, source bool) {
 // written differently as source than as EDN.
 func scalarNeedsSource(v Value) bool {
 	switch v := v.(type) {
-	case NilType, Bool, Int, Float, Float32, String, *varRef:
+	case NilType, Bool, Int, Float, Float32, String, *varRef, *BigDec:
 		return false
 	case *BigInt:
 		return v.integer // (biginteger n) as source
@@ -819,6 +821,8 @@ func writeScalar(out *textWriter, v Value, source bool) {
 		out.write(strconv.AppendInt(small[:0], int64(v), 10))
 	case *BigInt:
 		out.write(appendBigScalar(small[:0], v, source))
+	case *BigDec:
+		out.write(appendDecText(small[:0], v, true))
 	case Float:
 		out.writeString(formatFloat(float64(v)))
 	case Float32:

@@ -80,6 +80,8 @@ func readNodeCost(v Value) int64 {
 		}
 	case *BigInt:
 		return x.heapShape()
+	case *BigDec:
+		return x.heapShape()
 	}
 	return 0
 }

@@ -1170,6 +1170,9 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 	if strings.HasSuffix(tok, "N") && lexDigits(strings.TrimLeft(tok[:len(tok)-1], "+-")) && strings.TrimLeft(tok, "+-") != "N" {
 		return r.bigInt(tok[:len(tok)-1], line, col)
 	}
+	if body, ok := strings.CutSuffix(tok, "M"); ok && (lexFloatText(body) || lexDigits(strings.TrimLeft(body, "+-"))) {
+		return r.bigDec(body, line, col)
+	}
 	if lexFloatText(tok) {
 		if r.discard > 0 {
 			return Nil, nil // ParseFloat accepts every text lexFloatText does
@@ -1189,9 +1192,24 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 	case strings.ContainsAny(tok, "xX"):
 		hint = "hexadecimal literals are not supported; write the decimal value"
 	case strings.HasSuffix(tok, "M"):
-		hint = "BigDecimal literals are not supported: use a float, and (format \"%.2f\" x) to show two decimals"
+		hint = "a decimal is digits with an optional point and exponent before the M, such as 19.99M or 1e3M"
 	}
 	return nil, r.errorf(line, col, "invalid number %s", tok).WithHint("%s", hint)
+}
+
+// bigDec reads a decimal literal, 1.5M, without its M: as Java's
+// BigDecimal reads the text, at most maxBigDigits digits and an exponent
+// within Java's int scale.
+func (r *reader) bigDec(text string, line, col int) (Value, error) {
+	d, ok := parseDec(text)
+	if !ok {
+		return nil, r.errorf(line, col, "a decimal literal %sM of more than %d digits or an exponent beyond Java's int range", text, maxBigDigits).
+			WithHint("write at most %d digits, and an exponent between -2147483648 and 2147483647", maxBigDigits)
+	}
+	if r.discard > 0 {
+		return Nil, nil
+	}
+	return d, nil
 }
 
 // bigInt reads the digits of a big integer literal (123N, or an integer

@@ -88,7 +88,7 @@ func TestReadErrors(t *testing.T) {
 		`[[\"foo\"]]`,
 		"1/3",
 		"0x1F",
-		"1.5M",
+		"1.5.5M",
 		"#?(:clj 1)",
 		"#(+ #(inc %) 1)",
 		"(a\n  (b\n    ]",

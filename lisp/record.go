@@ -231,6 +231,8 @@ func javaHashCode(v Value) (uint32, bool) {
 		return uint32(b ^ b>>32), true
 	case Float32:
 		return float32Hash(float32(v)), true
+	case *BigDec:
+		return decHashCode(v), true
 	case *BigInt:
 		if !v.integer && v.n.IsInt64() {
 			return javaHashCode(Int(v.n.Int64())) // BigInt.hashCode of a long's value

@@ -6,7 +6,7 @@ package lisp
 // the call that made them, so they are storable when their arguments are.
 func unstorable(v Value) bool {
 	switch v := v.(type) {
-	case NilType, Bool, Int, Float, Float32, String, Keyword, symbol, javaClass, *varRef, *regex, *toolFunc, *BigInt,
+	case NilType, Bool, Int, Float, Float32, String, Keyword, symbol, javaClass, *varRef, *regex, *toolFunc, *BigInt, *BigDec,
 		*Vector, *Map, *Set, holder: // what these hold is looked at on its own
 		return false
 	case *Builtin:

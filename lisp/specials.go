@@ -81,6 +81,7 @@ func init() {
 		"import":       {compile: compileImport, idiom: true},
 		"defrecord":    {compile: compileDefrecord, idiom: true},
 	}
+	specialForms["with-precision"] = specialFormRow{compile: compileWithPrecision, idiom: true}
 }
 
 func formName(l *list) string { return string(l.Elems[0].(symbol)) }

@@ -220,6 +220,11 @@ func importable(class string) bool {
 			return true
 		}
 	}
+	for name := range javaConstants() { // RoundingMode's constants
+		if strings.HasPrefix(name, short+"/") {
+			return true
+		}
+	}
 	return false
 }
 

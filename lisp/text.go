@@ -238,6 +238,10 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		var small [32]byte
 		t.write(appendBigText(small[:0], v, style != asStr))
 		return t.err
+	case *BigDec:
+		var small [32]byte
+		t.write(appendDecText(small[:0], v, style != asStr)) // str without the M
+		return t.err
 	case Float, Float32:
 		// str is Java's toString: Infinity, -Infinity, NaN; printing
 		// and pr-str write ##Inf, as Clojure's print-method does.
@@ -348,8 +352,8 @@ func plainLen(v Value) (int, bool) {
 		return 0, true
 	case Int:
 		return len(strconv.AppendInt(small[:0], int64(v), 10)), true
-	case *BigInt:
-		return 0, false // writeValue writes it without its N
+	case *BigInt, *BigDec:
+		return 0, false // writeValue writes it without its N or M
 	case Float:
 		if f := float64(v); math.IsInf(f, 0) || math.IsNaN(f) {
 			return 0, false // writeValue writes Java's Infinity and NaN

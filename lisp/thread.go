@@ -101,6 +101,18 @@ type Thread struct {
 	scratch []Value
 	// frames are the frames of returned closure calls, for reuse.
 	frames []*frame
+	// decimals is the precision with-precision gives decimal arithmetic
+	// within its body; nil outside one.
+	decimals *mathContext
+}
+
+// mathContext is the precision decimal arithmetic rounds to, nil when it
+// is exact.
+func (th *Thread) mathContext() *mathContext {
+	if th == nil {
+		return nil
+	}
+	return th.decimals
 }
 
 // threadBuffers are a thread's scratch stack and free frames, which

@@ -838,7 +838,7 @@ type Function interface {
 // entry, hidden ones included.
 func TypeLabel(v Value) string {
 	switch v := v.(type) {
-	case Int, Float, Float32, String, Keyword, Bool, NilType, *BigInt:
+	case Int, Float, Float32, String, Keyword, Bool, NilType, *BigInt, *BigDec:
 		return v.TypeName()
 	case *Vector:
 		return "list[" + strconv.Itoa(v.Len()) + "]"

@@ -243,10 +243,10 @@ func whereMember(coll, x Value) bool {
 // whereOrder compares numbers with numbers and strings with strings; any
 // other pairing (nil, mixed types) does not compare, and the test is false.
 func whereOrder(a, b Value) (int, bool) {
-	if isBig(a, b) {
+	if isBig(a, b) || isDec(a, b) {
 		if _, ok := asFloat(a); ok {
 			if _, ok := asFloat(b); ok {
-				return compareBig(a, b)
+				return compareNumbers(a, b)
 			}
 		}
 		return 0, false

@@ -176,7 +176,7 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 			cost += readNodeCost(at)
 		}
 		switch x := at.(type) {
-		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map:
+		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map, *BigDec:
 		case *BigInt:
 			needs = needs || x.integer // (biginteger n): its digits read back as a BigInt
 		case Keyword:
