@@ -104,12 +104,17 @@ func digitCount(n *big.Int) int64 {
 		}
 		return d
 	}
-	// An estimate from the bits, off by at most one, then checked.
-	d := int64(float64(n.BitLen()-1) * math.Log10(2))
-	if new(big.Int).Abs(n).Cmp(bigPow10(d)) >= 0 {
+	// |n| is at least 2^(bits-1), so it has at least 1 + floor((bits-1)
+	// × log10 2) digits and at most one more; checked against the powers
+	// of ten either side, which also mends the float's rounding.
+	abs := new(big.Int).Abs(n)
+	d := int64(float64(n.BitLen()-1)*math.Log10(2)) + 1
+	if abs.Cmp(bigPow10(d)) >= 0 {
 		d++
+	} else if abs.Cmp(bigPow10(d-1)) < 0 {
+		d--
 	}
-	return max(d, 1)
+	return d
 }
 
 // precision is Java's BigDecimal.precision: the digits of the unscaled value.
@@ -133,11 +138,7 @@ func decText(v *BigDec) string {
 	}
 	adjusted := int64(len(coeff)) - 1 - scale
 	if scale > 0 && adjusted >= -6 {
-		if pad := scale - int64(len(coeff)); pad >= 0 {
-			return sign + "0." + strings.Repeat("0", int(pad)) + coeff
-		}
-		point := int64(len(coeff)) - scale
-		return sign + coeff[:point] + "." + coeff[point:]
+		return sign + withPoint(coeff, scale)
 	}
 	var b strings.Builder
 	b.WriteString(sign)
@@ -172,18 +173,23 @@ func plainDec(fn string, v *BigDec) (string, error) {
 		return "", decDigitsError(fn, n)
 	}
 	if v.scale > 0 {
-		coeff := new(big.Int).Abs(v.unscaled).String()
-		sign := ""
+		text := withPoint(new(big.Int).Abs(v.unscaled).String(), int64(v.scale))
 		if v.unscaled.Sign() < 0 {
-			sign = "-"
+			text = "-" + text
 		}
-		if pad := int64(v.scale) - int64(len(coeff)); pad >= 0 {
-			return sign + "0." + strings.Repeat("0", int(pad)) + coeff, nil
-		}
-		point := int64(len(coeff)) - int64(v.scale)
-		return sign + coeff[:point] + "." + coeff[point:], nil
+		return text, nil
 	}
 	return new(big.Int).Mul(v.unscaled, bigPow10(-int64(v.scale))).String(), nil
+}
+
+// withPoint is the digits of coeff with a point before the last scale
+// of them (scale > 0), zeros put before them as needed: 0.05 for 5 at 2.
+func withPoint(coeff string, scale int64) string {
+	if pad := scale - int64(len(coeff)); pad >= 0 {
+		return "0." + strings.Repeat("0", int(pad)) + coeff
+	}
+	point := int64(len(coeff)) - scale
+	return coeff[:point] + "." + coeff[point:]
 }
 
 // decTextLen is about the length of decText's text.
@@ -350,13 +356,36 @@ func decWork(th *Thread, a, b Value, product bool) error {
 		// Aligning the scales multiplies one by a power of ten.
 		shift := int64(x.scale) - int64(y.scale)
 		if shift > 0 {
-			wb += shift*10/3/64 + 1
+			wb += digitWords(shift)
 		} else {
-			wa += -shift*10/3/64 + 1
+			wa += digitWords(-shift)
 		}
 	}
 	return bigWorkWords(th, wa, wb, product)
 }
+
+// decScaleWork charges moving d's point to scale: a product of its
+// unscaled value and a power of ten of as many digits as the point moves.
+func decScaleWork(th *Thread, d *BigDec, scale int64) error {
+	if th == nil {
+		return nil
+	}
+	return bigWorkWords(th, decWords(d), digitWords(abs64(scale-int64(d.scale))), true)
+}
+
+// precisionWork charges a quotient rounded to mc's precision: the
+// quotient of that many digits, and its digits counted and stripped, as
+// a product of its words with themselves (an upper bound).
+func precisionWork(th *Thread, mc *mathContext) error {
+	if th == nil || mc == nil {
+		return nil
+	}
+	w := digitWords(mc.precision)
+	return bigWorkWords(th, w, w, true)
+}
+
+// digitWords is the 64-bit words of a number of n decimal digits.
+func digitWords(n int64) int64 { return n*10/3/64 + 1 }
 
 // decWords is the 64-bit words of a decimal's unscaled value.
 func decWords(v *BigDec) int64 { return int64(len(v.unscaled.Bits())) }
@@ -531,7 +560,6 @@ func decDivide(fn string, a, b *BigDec, mc *mathContext) (*BigDec, error) {
 	}
 	m := new(big.Int).Mul(n, new(big.Int).Lsh(big.NewInt(1), uint(k-twos)))
 	m.Mul(m, new(big.Int).Exp(big.NewInt(5), big.NewInt(k-fives), nil))
-	q := &BigDec{unscaled: m, scale: 0}
 	scale := preferred + k
 	// Java divides at a precision of a's digits and 10/3 of b's: a
 	// quotient of more significant digits is non-terminating to it.
@@ -548,17 +576,14 @@ func decDivide(fn string, a, b *BigDec, mc *mathContext) (*BigDec, error) {
 
 // stripTo drops v's trailing zeros while its scale is above preferred.
 func stripTo(v *BigDec, preferred int64) *BigDec {
-	s := v.stripped()
-	if int64(s.scale) >= preferred || v.unscaled.Sign() == 0 {
-		if v.unscaled.Sign() == 0 {
-			return v
-		}
-		return s
-	}
-	if int64(v.scale) <= preferred {
+	if v.unscaled.Sign() == 0 || int64(v.scale) <= preferred {
 		return v
 	}
-	r, _ := setScale("", s, preferred, "UNNECESSARY")
+	s := v.stripped()
+	if int64(s.scale) >= preferred {
+		return s
+	}
+	r, _ := setScale("", s, preferred, "UNNECESSARY") // adds back zeros stripped past it
 	return r
 }
 
@@ -672,7 +697,7 @@ func parseDec(s string) (*BigDec, bool) {
 	}
 	scale := int64(len(frac))
 	if hasExp {
-		e, err := strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 64)
+		e, err := strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 32) // Java's int exponent
 		if err != nil || exp == "" || strings.HasPrefix(exp, "+-") || strings.HasPrefix(exp, "+") && len(exp) == 1 {
 			return nil, false
 		}
@@ -793,5 +818,5 @@ func decParseMessage(s string) string {
 			return "Character " + string(r) + " is neither a decimal digit number, decimal point, nor \"e\" notation exponential mark."
 		}
 	}
-	return "Character array is missing \"exponent\" mark 'e' or 'E'."
+	return "" // Java's message for a misplaced sign, point or exponent is empty
 }

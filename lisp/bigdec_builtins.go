@@ -101,7 +101,7 @@ var decimalMethods = map[string]decMethod{
 				return nil, err
 			}
 		}
-		if err := decWork(th, d, Int(0), false); err != nil {
+		if err := decScaleWork(th, d, int64(scale)); err != nil {
 			return nil, err
 		}
 		return setScale(".setScale", d, int64(scale), mode)
@@ -114,6 +114,9 @@ var decimalMethods = map[string]decMethod{
 	}},
 	".stripTrailingZeros": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return d.stripped(), nil }},
 	".toPlainString": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
+		if err := decScaleWork(th, d, 0); err != nil {
+			return nil, err
+		}
 		s, err := plainDec(".toPlainString", d)
 		if err != nil {
 			return nil, err
@@ -187,10 +190,10 @@ var decimalMethods = map[string]decMethod{
 		return decToInteger("biginteger", d)
 	}},
 	".movePointLeft": {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) {
-		return decMovePoint(".movePointLeft", d, args[1], 1)
+		return decMovePoint(th, ".movePointLeft", d, args[1], 1)
 	}},
 	".movePointRight": {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) {
-		return decMovePoint(".movePointRight", d, args[1], -1)
+		return decMovePoint(th, ".movePointRight", d, args[1], -1)
 	}},
 }
 
@@ -263,12 +266,15 @@ func decPick(fn string, d *BigDec, arg Value, dir int) (Value, error) {
 
 // decMovePoint is .movePointLeft (dir 1) or .movePointRight (-1): the
 // scale moved by n, never below 0, as Java's.
-func decMovePoint(fn string, d *BigDec, arg Value, dir int64) (Value, error) {
+func decMovePoint(th *Thread, fn string, d *BigDec, arg Value, dir int64) (Value, error) {
 	n, ok := arg.(Int)
 	if !ok {
 		return nil, typeErrorf(fn, "an integer", arg)
 	}
 	r, err := newDec(fn, d.unscaled, int64(d.scale)+dir*int64(n))
+	if err == nil && r.scale < 0 {
+		err = decScaleWork(th, r, 0)
+	}
 	if err != nil || r.scale >= 0 {
 		return r, err
 	}

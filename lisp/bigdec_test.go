@@ -22,6 +22,7 @@ func TestBigDecimals(t *testing.T) {
 		{`[(format "%.2f" 2.345M) (format "%.2f" -0.001M) (.setScale 1.005M 2 java.math.RoundingMode/HALF_UP)]`, `["2.35" "-0.00" 1.01M]`},
 		{`[(.setScale 2.345M 2 RoundingMode/HALF_EVEN) (.stripTrailingZeros 1.500M) (.toPlainString 1e3M) (.scale 1.50M) (.precision 1.50M)]`, `[2.34M 1.5M "1000" 2 3]`},
 		{`[(.divide 1M 3M 4 RoundingMode/HALF_UP) (.equals 1.5M 1.50M) (BigDecimal/valueOf 5 2) (BigDecimal. 0.5) (class 1M)]`, `[0.3333M false 0.05M 0.5M java.math.BigDecimal]`},
+		{`[(.precision (.setScale 1M 99)) (.precision (.setScale 1M 99999)) (= (.setScale 1M 99999) 1M) (.precision 99999999999999999999M)]`, `[100 100000 true 20]`},
 		{`[(with-precision 10 (/ 1M 3)) (with-precision 3 :rounding FLOOR (/ 2M 3)) (with-precision 2 (inc 9.99M))]`, `[0.3333333333M 0.666M 11M]`},
 	}
 	checkValuesAndErrors(t, cases, []srcWant{

@@ -309,6 +309,9 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		if prec < 0 {
 			prec = 6
 		}
+		if err := decScaleWork(th, d, int64(prec)); err != nil {
+			return "", err
+		}
 		r, err := setScale("format", d, int64(prec), "HALF_UP")
 		if err != nil {
 			return "", err

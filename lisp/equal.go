@@ -91,9 +91,13 @@ func equalNode(x, y Value) bool {
 	case *varRef:
 		y, ok := y.(*varRef)
 		return ok && x.Name == y.Name
+	case *BigDec:
+		// By value, whatever the scales, without building their texts.
+		y, ok := y.(*BigDec)
+		return ok && decCompare(x, y) == 0
 	}
 	switch y.(type) {
-	case *Vector, *Map, *Set, Float, Float32, *varRef:
+	case *Vector, *Map, *Set, Float, Float32, *varRef, *BigDec:
 		return false // x is none of these: its hash key is not theirs
 	}
 	return hashKey(x) == hashKey(y)

@@ -29,6 +29,7 @@ func fuzzSeeds(t interface{ Helper() }) []string {
 		`(def t [(type {}) (instance? String "s") (class (sorted-set 1))]) (sort [nil 2 nil 1])`,
 		"(letfn [(f [n] (if (pos? n) (g (dec n)) :f)) (g [n] (f n))] (def h f) (h 3))",
 		`(clojure.walk/keywordize-keys {"a" #{{"b" 1}}}) (partition 2 1 [1 2 3]) (re-seq #"(\d)" "a1b2")`,
+		`[1.5M 1e3M -0.00M 99999999999999999999N] (with-precision 3 :rounding HALF_EVEN (/ 1M 3)) (.setScale 2.345M 2 RoundingMode/HALF_UP)`,
 	}
 	f, err := os.Open(filepath.Join("testdata", "spec_examples.jsonl"))
 	if err == nil {

@@ -417,5 +417,8 @@ func divDecimals(th *Thread, a, b Value) (Value, error) {
 	if err := decWork(th, a, b, true); err != nil {
 		return nil, err
 	}
+	if err := precisionWork(th, th.mathContext()); err != nil {
+		return nil, err
+	}
 	return decDivide("/", x, y, th.mathContext())
 }
