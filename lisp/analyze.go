@@ -550,7 +550,12 @@ var interopCounterparts = withJavaCollections(map[string]string{
 	"StringBuilder.":           stringBuilderHint,
 	"java.lang.StringBuilder.": stringBuilderHint,
 	".append":                  stringBuilderHint,
+	// A MathContext is the digits and rounding with-precision binds.
+	"MathContext.":           mathContextNewHint,
+	"java.math.MathContext.": mathContextNewHint,
 })
+
+const mathContextNewHint = "(with-precision 10 (/ a b)) for (.divide a b (MathContext. 10)), and (with-precision 10 :rounding HALF_EVEN (/ a b)) for (MathContext. 10 RoundingMode/HALF_EVEN): with-precision binds Clojure's MathContext"
 
 const stringBuilderHint = `(str "a" 1) for the text that (.append sb "a") (.append sb 1) build, (apply str parts) for a sequence of parts, ` +
 	`or an atom of text for a builder filled in a loop: (atom "") for (StringBuilder.), (swap! sb str x) for (.append sb x), ` +

@@ -280,7 +280,13 @@ var missingNamespaceHints = map[string]string{
 	"clojure.zip":     "there are no zippers here: delete its require and walk the tree with (tree-seq coll? seq tree), or navigate by a path of indexes with get-in, assoc-in and update-in",
 	"clojure.java.io": "there is no file or stream access here: data comes as data/name inputs and tool/name results; delete its require and read those",
 	"clojure.test":    "there is no test runner here: delete its require and write each check as a value, (= expected actual), or (assert (= expected actual))",
+	// MathContext's constants, which decimal division takes: with-precision
+	// binds the same digits and rounding.
+	"MathContext":           mathContextHint,
+	"java.math.MathContext": mathContextHint,
 }
+
+const mathContextHint = "use with-precision, which binds Clojure's MathContext: (with-precision 16 :rounding HALF_EVEN (/ a b)) for (.divide a b MathContext/DECIMAL64); DECIMAL32 is 7 digits, DECIMAL128 34, and UNLIMITED is (/ a b) itself"
 
 // headerWarning records that a header was skipped.
 func (c *compiler) headerWarning(l *list) {
