@@ -25,7 +25,10 @@ import (
 
 // Bounds of a ledger note, in characters.
 const (
-	ledgerArgsChars = 200 // of a call's arguments
+	ledgerArgsChars = 200 // of a call's arguments, or of each of their values
+	// Of all of a call's values (noteArguments): a todo list of 7 items
+	// rewritten with one status changed runs to 1,000 characters.
+	ledgerArgsTotalChars = 1500
 	// Of which, where the arguments are longer, from their end: a bash
 	// agent's command that writes a script with a here-document ends with
 	// the command that runs it, which the agent runs again later.
@@ -60,19 +63,20 @@ const (
 // inside a fixed share of the budget, where a shorter note leaves room for
 // more steps: 200 and 150.
 type noteForm struct {
-	json int // characters of a JSON result's values
-	text int // characters of the start of any other result
+	json  int // characters of a JSON result's values
+	text  int // characters of the start of any other result
+	paths int // characters of the paths that begin lines of the rest (pathsIn)
 }
 
 var (
-	stepNotes   = noteForm{json: 600, text: 500}
+	stepNotes   = noteForm{json: 600, text: 500, paths: 300}
 	budgetNotes = noteForm{json: 200, text: 150}
 )
 
 // shorterNotes are the forms a step's note takes, largest first, where
 // what the strategy saved so far does not pay for writing stepNotes
 // (planLedger): a note with a shorter preview, down to the calls alone.
-var shorterNotes = []noteForm{stepNotes, {json: 300, text: 250}, {json: 120, text: 100}, {}}
+var shorterNotes = []noteForm{stepNotes, {json: 300, text: 250, paths: 150}, {json: 120, text: 100}, {}}
 
 // jsonChars bounds the values a note shows of a JSON result.
 func (f noteForm) jsonChars() int { return f.json }
@@ -265,8 +269,7 @@ func ledgerNoteShown(h []ChatMessage, unit []int, size noteForm, shown *shownLin
 		results[h[j].ToolCallID] = h[j].text()
 	}
 	for _, tc := range m.ToolCalls {
-		args := strings.Join(strings.Fields(tc.Arguments), " ")
-		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, clipEnds(args, ledgerArgsChars-ledgerArgsTailChars, ledgerArgsTailChars))
+		fmt.Fprintf(&b, "\ncalled %s(%s)", tc.Name, noteArguments(tc.Arguments))
 		if r, ok := results[tc.ID]; ok {
 			if size == (noteForm{}) {
 				fmt.Fprintf(&b, " -> (%d chars)", utf8.RuneCountInString(r))
@@ -295,7 +298,41 @@ func resultPreview(s string, size noteForm, shown *shownLines) string {
 			return preview
 		}
 	}
-	return textPreview(s, size.textChars(), shown)
+	preview := textPreview(s, size.textChars(), shown)
+	// Only where the rest is longer than the list may be: a note is never
+	// longer than the result it stands for.
+	if size.paths > 0 && utf8.RuneCountInString(s) > size.textChars()+size.paths {
+		if paths := pathsIn(s, preview, size.paths); paths != "" {
+			preview += "\npaths in the rest: " + paths
+		}
+	}
+	return preview
+}
+
+// noteArguments shows a call's arguments in its note: whole up to
+// ledgerArgsChars; longer, of a JSON object, its scalar values as "key: value" pairs, each distinct value once: a
+// model's later call copies its own earlier arguments (the items of a todo
+// list it rewrites with one status changed, the path of a file it edits),
+// which the start of the arguments' text held only in part. Each value is
+// cut to its first and last characters (ledgerArgsChars in all: a bash
+// agent's command that writes a script ends with the one that runs it), up
+// to ledgerArgsTotalChars. Other arguments: their first and last
+// characters. White space is kept as it is, so that a value the model
+// copies (an indented line of code) reads in the note as it did.
+func noteArguments(args string) string {
+	trimmed := strings.TrimSpace(args)
+	if utf8.RuneCountInString(trimmed) <= ledgerArgsChars {
+		return trimmed // whole, as the call sent them
+	}
+	if strings.HasPrefix(trimmed, "{") && len(trimmed) <= ledgerJSONBytes {
+		if pairs, full, ok := scalarPairs(trimmed, ledgerArgsTotalChars, ledgerArgsChars, true); ok {
+			if !full {
+				pairs += " ..."
+			}
+			return pairs
+		}
+	}
+	return clipEnds(trimmed, ledgerArgsChars-ledgerArgsTailChars, ledgerArgsTailChars)
 }
 
 // jsonScalars writes the scalar values of the JSON text s as "key: value"
@@ -303,6 +340,12 @@ func resultPreview(s string, size noteForm, shown *shownLines) string {
 // whether every value fitted, and ok false when s is not JSON (a value cut
 // short is judged as far as it was read).
 func jsonScalars(s string, limit int) (preview string, full, ok bool) {
+	return scalarPairs(s, limit, ledgerValueChars, false)
+}
+
+// scalarPairs is jsonScalars with each string value cut at valueChars,
+// its white space kept where raw.
+func scalarPairs(s string, limit, valueChars int, raw bool) (preview string, full, ok bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	// Each open container: whether it is an object, whether its next
@@ -350,7 +393,11 @@ func jsonScalars(s string, limit int) (preview string, full, ok bool) {
 			}
 			continue
 		case string:
-			val = clipText(strings.Join(strings.Fields(t), " "), ledgerValueChars)
+			if raw {
+				val = clipEnds(t, valueChars-ledgerArgsTailChars, ledgerArgsTailChars)
+			} else {
+				val = clipText(strings.Join(strings.Fields(t), " "), valueChars)
+			}
 		case json.Number:
 			val = t.String()
 		default:

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // airlineLog is a customer-service conversation in the shape of tau-bench's:
@@ -215,29 +216,94 @@ func TestTextPreviewLeavesOutShownLines(t *testing.T) {
 	shown := newShownLines()
 	shown.addText(imports)
 	got := textPreview(file, 500, shown)
-	if want := `package ledger (6 lines shown above) func Added() string { return "new in this version" }`; got != want {
+	if want := "package ledger\n(6 lines shown above)\nfunc Added() string { return \"new in this version\" }"; got != want {
 		t.Errorf("preview %q, want %q", got, want)
 	}
 	if !shown.set[`func Added() string { return "new in this version" }`] {
 		t.Error("the line the preview shows was not added to the shown lines")
 	}
+	// Every line as the file holds it, blank lines left out.
+	whole := "package ledger\n" + imports + "\nfunc Added() string { return \"new in this version\" }"
 	// A run shorter than minShownRun is shown again: its count would cost
 	// about what it does.
 	short := newShownLines()
 	short.addText(")\n\t\"fmt\"")
-	if got, want := textPreview(file, 500, short), strings.Join(strings.Fields(file), " "); got != want {
-		t.Errorf("preview %q, want %q", got, want)
+	if got := textPreview(file, 500, short); got != whole {
+		t.Errorf("preview %q, want %q", got, whole)
 	}
 	// The length follows a preview that shows a part.
 	long := file + strings.Repeat("x", 600)
 	again := newShownLines()
 	again.addText(imports)
 	got = textPreview(long, 200, again)
-	if !strings.HasPrefix(got, "package ledger (6 lines shown above) func Added()") || !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(strings.Join(strings.Fields(long), " ")))) {
+	if !strings.HasPrefix(got, "package ledger\n(6 lines shown above)\nfunc Added()") || !strings.HasSuffix(got, fmt.Sprintf("... (%d chars)", len(whole)+1+600)) {
 		t.Errorf("preview of a part %q", got)
 	}
-	if got, want := textPreview(file, 500, nil), strings.Join(strings.Fields(file), " "); got != want {
-		t.Errorf("without shown lines: %q, want %q", got, want)
+	if got := textPreview(file, 500, nil); got != whole {
+		t.Errorf("without shown lines: %q, want %q", got, whole)
+	}
+}
+
+// A note shows the lines of a result and the values of a call's arguments
+// as they are, white space kept: a coding agent's edit copies a line of a
+// file with its indentation, and a todo list it rewrites copies every item
+// of the last one.
+func TestNoteKeepsWhatACallCopies(t *testing.T) {
+	read := "     1→package main\n     2→\n     3→func main() {\n     4→\t\tif  x  {\n     5→}\n"
+	preview := textPreview(read, 500, nil)
+	if line := "\t\tif  x  {"; !strings.Contains(preview, line) {
+		t.Errorf("preview %q lost the indented line %q", preview, line)
+	}
+	todos := `{"todos":[{"content":"Explore the codebase structure","status":"completed","activeForm":"Exploring the codebase structure"},` +
+		`{"content":"Review package.json and dependencies","status":"in_progress","activeForm":"Reviewing package.json and dependencies"},` +
+		`{"content":"Check for security issues","status":"pending","activeForm":"Checking for security issues"}]}`
+	args := noteArguments(todos)
+	for _, item := range []string{"Explore the codebase structure", "Reviewing package.json and dependencies", "Check for security issues", "pending"} {
+		if !strings.Contains(args, item) {
+			t.Errorf("arguments %q lost %q", args, item)
+		}
+	}
+	edit := `{"file_path":"/src/app.go","old_string":"\tif  x  {\n\t\treturn\n\t}","new_string":"` + strings.Repeat("y", 400) + `"}`
+	args = noteArguments(edit)
+	if !strings.Contains(args, "old_string: \tif  x  {\n\t\treturn\n\t}") || !strings.Contains(args, "file_path: /src/app.go") {
+		t.Errorf("arguments %q", args)
+	}
+	if n := utf8.RuneCountInString(args); n > ledgerArgsChars*3 {
+		t.Errorf("arguments of %d characters: a value is cut at %d", n, ledgerArgsChars)
+	}
+	// Arguments that are not a JSON object: their first and last
+	// characters, white space kept.
+	cmd := "cat <<'EOF' > run.py\n" + strings.Repeat("print(1)\n", 100) + "EOF\npython  run.py"
+	if got := noteArguments(cmd); !strings.HasSuffix(got, "python  run.py") || utf8.RuneCountInString(got) > ledgerArgsChars+3 {
+		t.Errorf("arguments %q", got)
+	}
+}
+
+// The note of a listing cut short lists the paths that begin the lines it
+// does not show: a coding agent reads a file a search or a listing named
+// deep in its output.
+func TestNoteListsPathsOfTheRest(t *testing.T) {
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, "internal/wire/file%02d.go:%d: return nil, err\n", i, i+10)
+	}
+	listing := b.String()
+	preview := resultPreview(listing, stepNotes, nil)
+	if !strings.Contains(preview, "internal/wire/file19.go") || !strings.Contains(preview, "paths in the rest: ") {
+		t.Errorf("preview %q does not list the last path", preview)
+	}
+	if strings.Count(preview, "internal/wire/file00.go") != 1 {
+		t.Errorf("a path the preview shows is listed again: %q", preview)
+	}
+	if n := utf8.RuneCountInString(preview); n > stepNotes.textChars()+stepNotes.paths+60 {
+		t.Errorf("preview of %d characters", n)
+	}
+	// token-budget's short notes list none; nor does a result shown whole.
+	if got := resultPreview(listing, budgetNotes, nil); strings.Contains(got, "paths in the rest") {
+		t.Errorf("budget note %q", got)
+	}
+	if got := resultPreview("a/b.go\nc/d.go", stepNotes, nil); got != "a/b.go\nc/d.go" {
+		t.Errorf("short result %q", got)
 	}
 }
 

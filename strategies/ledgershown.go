@@ -77,89 +77,123 @@ func (s *shownLines) addWhole(ch *chatHistory, unit []int) {
 	}
 }
 
-// textPreview is the start of a text result, whitespace collapsed, up to
-// limit characters (runes), and its length when that is only a part. With
-// shown, the lines of that start shown before are left out where they run
-// to minShownRun characters or more ("(N lines shown above)" in their
-// place), and the lines it shows whole are added to shown.
-func textPreview(s string, limit int, shown *shownLines) string {
-	flat := strings.Join(strings.Fields(s), " ")
-	total := utf8.RuneCountInString(flat)
-	whole := flat
-	if total > limit {
-		whole = clipText(flat, limit) + fmt.Sprintf(" (%d chars)", total)
-	}
-	if shown == nil || limit == 0 {
-		return whole
-	}
-	// The lines of the start, as flat joins them; cut is the start of the
-	// line the limit falls in.
-	type line struct {
-		text string
-		seen bool
-	}
-	var lines []line
-	cut, start := "", 0
-	for rest := s; rest != "" && start < limit; {
-		var l string
-		l, rest, _ = strings.Cut(rest, "\n")
-		f := collapse(l)
-		if f == "" {
-			continue
-		}
-		n := utf8.RuneCountInString(f)
-		if start+n > limit {
-			cut = string([]rune(f)[:limit-start])
-			break
-		}
-		lines = append(lines, line{f, shown.set[f]})
-		start += n + 1
-	}
-	parts := make([]string, 0, len(lines)+2)
-	left := false
-	for i := 0; i < len(lines); {
-		j, chars := i, 0
-		for j < len(lines) && lines[j].seen {
-			chars += utf8.RuneCountInString(lines[j].text) + 1
-			j++
-		}
-		if chars >= minShownRun {
-			parts = append(parts, shownCount(j-i))
-			left = true
-			i = j
-			continue
-		}
-		for ; i < j; i++ {
-			parts = append(parts, lines[i].text)
-		}
-		if i < len(lines) {
-			parts = append(parts, lines[i].text)
-			i++
-		}
-	}
-	if !left {
-		for _, l := range lines {
-			shown.add(l.text)
-		}
-		return whole
-	}
-	for _, l := range lines {
-		shown.add(l.text)
-	}
-	out := strings.Join(parts, " ")
-	if total > limit {
-		if cut != "" {
-			out += " " + cut
-		}
-		out += fmt.Sprintf("... (%d chars)", total)
-	}
-	return out
-}
-
 // shownCount stands for n lines left out of a preview.
 func shownCount(n int) string {
 	if n == 1 {
 		return "(1 line shown above)"
 	}
 	return fmt.Sprintf("(%d lines shown above)", n)
+}
+
+// textPreview is the start of a text result up to limit characters
+// (runes), and its length when that is only a part. Each line reads as the
+// result holds it (indentation and inner spacing kept: a model copies a
+// line of code with them), trailing white space and blank lines left out.
+// With shown, the lines of that start shown before are left out where they
+// run to minShownRun characters or more ("(N lines shown above)" in their
+// place), and the lines it shows whole are added to shown (each line
+// compared with its white space collapsed).
+func textPreview(s string, limit int, shown *shownLines) string {
+	type line struct {
+		text, key string
+		seen      bool
+	}
+	var lines []line
+	total, start, cut := 0, 0, ""
+	for rest := s; rest != ""; {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
+		l = strings.TrimRight(l, " \t\r")
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := utf8.RuneCountInString(l)
+		if total > 0 {
+			total++
+		}
+		total += n
+		switch {
+		case cut != "" || start >= limit && start > 0:
+		case start+n > limit:
+			cut = string([]rune(l)[:limit-start])
+			if cut == "" {
+				cut = " "
+			}
+		default:
+			k := collapse(l)
+			lines = append(lines, line{l, k, shown != nil && shown.set[k]})
+			start += n + 1
+		}
+	}
+	parts := make([]string, 0, len(lines)+2)
+	for i := 0; i < len(lines); {
+		j, chars := i, 0
+		for j < len(lines) && lines[j].seen {
+			chars += utf8.RuneCountInString(lines[j].key) + 1
+			j++
+		}
+		if chars >= minShownRun {
+			parts = append(parts, shownCount(j-i))
+			i = j
+			continue
+		}
+		for ; i <= j && i < len(lines); i++ {
+			parts = append(parts, lines[i].text)
+		}
+	}
+	if shown != nil {
+		for _, l := range lines {
+			shown.add(l.key)
+		}
+	}
+	out := strings.Join(parts, "\n")
+	if total > limit {
+		if c := strings.TrimSpace(cut); c != "" && out != "" {
+			out += "\n" + cut
+		} else if c != "" {
+			out = cut
+		}
+		out += fmt.Sprintf("... (%d chars)", total)
+	}
+	return out
+}
+
+// pathsIn lists the path-like tokens of s (runs of letters, digits and
+// "._-/@" holding a "/" and a letter, 3 to 200 characters) that shown does
+// not already contain, each once, ", " apart, up to limit characters.
+func pathsIn(s, shownText string, limit int) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	isPathRune := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/@", r)
+	}
+	var toks []string
+	for rest := s; rest != ""; {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
+		l = strings.TrimLeft(l, " \t")
+		if i := strings.IndexFunc(l, func(r rune) bool { return !isPathRune(r) }); i >= 0 {
+			l = l[:i]
+		}
+		toks = append(toks, l)
+	}
+	for _, tok := range toks {
+		tok = strings.TrimRight(tok, ".")
+		n := len(tok)
+		if n < 3 || n > 200 || !strings.Contains(tok, "/") || strings.HasPrefix(tok, "//") || seen[tok] || strings.Contains(shownText, tok) {
+			continue
+		}
+		if !strings.ContainsFunc(tok, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) {
+			continue
+		}
+		seen[tok] = true
+		if b.Len()+n+2 > limit {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
 }
