@@ -171,6 +171,7 @@ var builtinSections = [][]*Builtin{
 	sortedBuiltins,
 	classBuiltins,
 	aliasBuiltins,
+	delayBuiltins,
 	transientBuiltins,
 	bitBuiltins,
 	javaBuiltins,

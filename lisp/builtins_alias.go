@@ -1,19 +1,62 @@
 package lisp
 
-// Clojure functions that are another builtin under a second name, because
-// what makes them different in Clojure does not exist here: volatiles (an
-// atom, which lives only while the program runs, is one). Like
-// idiomBuiltins they cost no prompt tokens. Transients are transient.go's.
+// Volatiles: a volatile is an atom cell without validators or watches,
+// and, as in Clojure, the two are not interchangeable: vswap! and vreset!
+// take only a volatile, swap! and reset! only an atom (each the other's
+// ClassCastException), and deref either. Like idiomBuiltins they cost no
+// prompt tokens. Transients are transient.go's.
 var aliasBuiltins = []*Builtin{
-	aliasOf("volatile!", "(volatile! x)", "an atom holding x", rowNamed(idiomBuiltins, "atom")),
-	aliasOf("vswap!", "(vswap! v f args...)", "swap!", rowNamed(idiomBuiltins, "swap!")),
-	aliasOf("vreset!", "(vreset! v x)", "reset!", rowNamed(idiomBuiltins, "reset!")),
-	{Name: "volatile?", Sig: "(volatile? x)", Doc: "x was made by volatile! (or atom)", Category: "idiom",
+	{Name: "volatile!", Sig: "(volatile! x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: rowNamed(idiomBuiltins, "atom").Cost,
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			return &atom{value: args[0], volatile: true}, nil
+		}},
+	{Name: "vswap!", Sig: "(vswap! v f args...)", Doc: "set volatile v to (f @v args...) and return it", Category: "idiom",
+		MinArgs: 2, MaxArgs: variadic, Cost: rowNamed(idiomBuiltins, "swap!").Cost,
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			v, err := volatileArg("vswap!", args[0])
+			if err != nil {
+				return nil, err
+			}
+			return v.swap(th, args[1], args[2:])
+		}},
+	{Name: "vreset!", Sig: "(vreset! v x)", Doc: "set volatile v to x and return x", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant),
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			v, err := volatileArg("vreset!", args[0])
+			if err != nil {
+				return nil, err
+			}
+			return args[1], v.set(th, args[1])
+		}},
+	{Name: "volatile?", Sig: "(volatile? x)", Doc: "x was made by volatile!", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			_, ok := args[0].(*atom)
-			return boolValue(ok), nil
+			a, ok := args[0].(*atom)
+			return boolValue(ok && a.volatile), nil
 		},
 		Cost: cost(constant)},
+	{Name: "compare-and-set!", Sig: "(compare-and-set! a old new)", Doc: "set atom a to new when it holds old (here: =, as identical?), and say whether it did", Category: "idiom",
+		MinArgs: 3, MaxArgs: 3, Cost: cost(compares(allArgs)),
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			a, err := atomArg("compare-and-set!", args[0])
+			if err != nil {
+				return nil, err
+			}
+			if !Equal(a.value, args[1]) {
+				return falseValue, nil
+			}
+			return trueValue, a.set(th, args[2])
+		}},
+}
+
+// volatileArg is v as a volatile, or Clojure's ClassCastException.
+func volatileArg(fn string, v Value) (*atom, error) {
+	a, ok := v.(*atom)
+	if !ok || !a.volatile {
+		return nil, castError(fn, "a volatile", v, "clojure.lang.Volatile").
+			WithHint("make one with (volatile! initial-value); an atom takes swap! and reset!")
+	}
+	return a, nil
 }
 
 // aliasOf is a copy of row under another name, an idiom the prompt does
