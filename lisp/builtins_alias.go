@@ -35,14 +35,14 @@ var aliasBuiltins = []*Builtin{
 			return boolValue(ok && a.volatile), nil
 		},
 		Cost: cost(constant)},
-	{Name: "compare-and-set!", Sig: "(compare-and-set! a old new)", Doc: "set atom a to new when it holds old (here: =, as identical?), and say whether it did", Category: "idiom",
-		MinArgs: 3, MaxArgs: 3, Cost: cost(compares(allArgs)),
+	{Name: "compare-and-set!", Sig: "(compare-and-set! a old new)", Doc: "set atom a to new when it holds old (the same collection, or an equal scalar), and say whether it did", Category: "idiom",
+		MinArgs: 3, MaxArgs: 3, Cost: cost(compares(arg(1))),
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			a, err := atomArg("compare-and-set!", args[0])
 			if err != nil {
 				return nil, err
 			}
-			if !Equal(a.value, args[1]) {
+			if !sameForSwap(a.value, args[1]) {
 				return falseValue, nil
 			}
 			return trueValue, a.set(th, args[2])
@@ -183,4 +183,25 @@ func bitAt(name string, op func(x int64, n uint) int64) *Builtin {
 			}
 			return Int(op(x, n)), nil
 		}}
+}
+
+// sameForSwap is compare-and-set!'s test of the value an atom holds
+// against old. Clojure tests identity: a collection is the same only as
+// itself (what @a gave), never as an equal literal, except that every
+// empty one of a kind is one object; a scalar is compared by =, which is
+// what identity gives for the value read from @a (Clojure's own answer for
+// a number literal past 127, a different object, is false).
+func sameForSwap(held, old Value) bool {
+	switch h := held.(type) {
+	case *Vector:
+		o, ok := old.(*Vector)
+		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.list == o.list)
+	case *Map:
+		o, ok := old.(*Map)
+		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.class == nil && o.class == nil)
+	case *Set:
+		o, ok := old.(*Set)
+		return ok && (h == o || len(h.elems) == 0 && len(o.elems) == 0)
+	}
+	return Equal(held, old)
 }
