@@ -172,6 +172,7 @@ var builtinSections = [][]*Builtin{
 	sortedBuiltins,
 	classBuiltins,
 	aliasBuiltins,
+	delayBuiltins,
 	transientBuiltins,
 	bitBuiltins,
 	javaBuiltins,

@@ -1,19 +1,62 @@
 package lisp
 
-// Clojure functions that are another builtin under a second name, because
-// what makes them different in Clojure does not exist here: volatiles (an
-// atom, which lives only while the program runs, is one). Like
-// idiomBuiltins they cost no prompt tokens. Transients are transient.go's.
+// Volatiles: a volatile is an atom cell without validators or watches,
+// and, as in Clojure, the two are not interchangeable: vswap! and vreset!
+// take only a volatile, swap! and reset! only an atom (each the other's
+// ClassCastException), and deref either. Like idiomBuiltins they cost no
+// prompt tokens. Transients are transient.go's.
 var aliasBuiltins = []*Builtin{
-	aliasOf("volatile!", "(volatile! x)", "an atom holding x", rowNamed(idiomBuiltins, "atom")),
-	aliasOf("vswap!", "(vswap! v f args...)", "swap!", rowNamed(idiomBuiltins, "swap!")),
-	aliasOf("vreset!", "(vreset! v x)", "reset!", rowNamed(idiomBuiltins, "reset!")),
-	{Name: "volatile?", Sig: "(volatile? x)", Doc: "x was made by volatile! (or atom)", Category: "idiom",
+	{Name: "volatile!", Sig: "(volatile! x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: rowNamed(idiomBuiltins, "atom").Cost,
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			return &atom{value: args[0], volatile: true}, nil
+		}},
+	{Name: "vswap!", Sig: "(vswap! v f args...)", Doc: "set volatile v to (f @v args...) and return it", Category: "idiom",
+		MinArgs: 2, MaxArgs: variadic, Cost: rowNamed(idiomBuiltins, "swap!").Cost,
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			v, err := volatileArg("vswap!", args[0])
+			if err != nil {
+				return nil, err
+			}
+			return v.swap(th, args[1], args[2:])
+		}},
+	{Name: "vreset!", Sig: "(vreset! v x)", Doc: "set volatile v to x and return x", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant),
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			v, err := volatileArg("vreset!", args[0])
+			if err != nil {
+				return nil, err
+			}
+			return args[1], v.set(th, args[1])
+		}},
+	{Name: "volatile?", Sig: "(volatile? x)", Doc: "x was made by volatile!", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
-			_, ok := args[0].(*atom)
-			return boolValue(ok), nil
+			a, ok := args[0].(*atom)
+			return boolValue(ok && a.volatile), nil
 		},
 		Cost: cost(constant)},
+	{Name: "compare-and-set!", Sig: "(compare-and-set! a old new)", Doc: "set atom a to new when it holds old (the same collection, or an equal scalar), and say whether it did", Category: "idiom",
+		MinArgs: 3, MaxArgs: 3, Cost: cost(compares(arg(1))),
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			a, err := atomArg("compare-and-set!", args[0])
+			if err != nil {
+				return nil, err
+			}
+			if !sameForSwap(a.value, args[1]) {
+				return falseValue, nil
+			}
+			return trueValue, a.set(th, args[2])
+		}},
+}
+
+// volatileArg is v as a volatile, or Clojure's ClassCastException.
+func volatileArg(fn string, v Value) (*atom, error) {
+	a, ok := v.(*atom)
+	if !ok || !a.volatile {
+		return nil, castError(fn, "a volatile", v, "clojure.lang.Volatile").
+			WithHint("make one with (volatile! initial-value); an atom takes swap! and reset!")
+	}
+	return a, nil
 }
 
 // aliasOf is a copy of row under another name, an idiom the prompt does
@@ -140,4 +183,25 @@ func bitAt(name string, op func(x int64, n uint) int64) *Builtin {
 			}
 			return Int(op(x, n)), nil
 		}}
+}
+
+// sameForSwap is compare-and-set!'s test of the value an atom holds
+// against old. Clojure tests identity: a collection is the same only as
+// itself (what @a gave), never as an equal literal, except that every
+// empty one of a kind is one object; a scalar is compared by =, which is
+// what identity gives for the value read from @a (Clojure's own answer for
+// a number literal past 127, a different object, is false).
+func sameForSwap(held, old Value) bool {
+	switch h := held.(type) {
+	case *Vector:
+		o, ok := old.(*Vector)
+		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.list == o.list)
+	case *Map:
+		o, ok := old.(*Map)
+		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.class == nil && o.class == nil)
+	case *Set:
+		o, ok := old.(*Set)
+		return ok && (h == o || len(h.elems) == 0 && len(o.elems) == 0)
+	}
+	return Equal(held, old)
 }

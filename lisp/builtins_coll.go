@@ -721,7 +721,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		return c, nil
 	case *Map:
 		if len(xs) == 1 {
-			if pair, ok := xs[0].(*Vector); ok && pair.Len() == 2 {
+			if pair, ok := xs[0].(*Vector); ok && !pair.list && pair.Len() == 2 {
 				// One entry: the in-place growth of assoc, not a copy.
 				return assocValue(th, "conj", c, pair.elems[0], pair.elems[1])
 			}
@@ -767,6 +767,16 @@ func conjList(th *Thread, l *Vector, xs []Value) (Value, error) {
 func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	switch x := x.(type) {
 	case *Vector:
+		if x.list {
+			// Clojure's map conj takes a seq as a seq of map entries,
+			// which no list here holds: (into {} '((:a 1))) casts :a.
+			if x.Len() == 0 {
+				return nil
+			}
+			return Errorf(typeError, "%s expected [key value] vectors for a map, got %s", fn, describe(x)).
+				asJava("ClassCastException", "class "+javaValueClass(x.elems[0])+" cannot be cast to class java.util.Map$Entry").
+				WithHint("write each entry as a vector: [k v]")
+		}
 		if x.Len() != 2 {
 			return Errorf(typeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len()).
 				asJava("IllegalArgumentException", "Vector arg to map conj must be a pair")

@@ -61,6 +61,9 @@ var compareBuiltins = []*Builtin{
 			return Int(javaCompare(args[0], args[1], c)), nil
 		},
 		Cost: cost(ordering(allArgs))},
+	{Name: "hash", Sig: "(hash x)", Doc: "Clojure's hash of x (equal values hash alike)", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0))),
+		Fn: builtinHash},
 	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinEqual,
 		Cost: cost(compares(allArgs))},
@@ -130,20 +133,11 @@ func javaCompare(a, b Value, c int) int {
 		}
 	case Keyword:
 		if y, ok := b.(Keyword); ok {
-			xns, xname, xq := strings.Cut(string(x), "/")
-			yns, yname, yq := strings.Cut(string(y), "/")
-			switch {
-			case !xq && !yq:
-				return javaStringCompare(string(x), string(y))
-			case xq && yq && xns == yns:
-				return javaStringCompare(xname, yname)
-			case xq && yq:
-				return javaStringCompare(xns, yns)
-			case yq:
-				return -1
-			default:
-				return 1
-			}
+			return compareNamed(string(x), string(y))
+		}
+	case symbol:
+		if y, ok := b.(symbol); ok {
+			return compareNamed(string(x), string(y))
 		}
 	case *Vector:
 		if y, ok := b.(*Vector); ok && x.Len() == y.Len() {
@@ -158,6 +152,36 @@ func javaCompare(a, b Value, c int) int {
 	return sign(c)
 }
 
+// compareNamed is Clojure's compareTo of two keywords or two symbols,
+// given as "ns/name" or "name": a name without a namespace sorts before
+// every name with one, then namespaces compare, then names, each as
+// Java's String.compareTo ((sort [:b/x :c]) is (:c :b/x)).
+func compareNamed(x, y string) int {
+	xns, xname, xq := cutNamespace(x)
+	yns, yname, yq := cutNamespace(y)
+	switch {
+	case !xq && !yq:
+		return javaStringCompare(x, y)
+	case xq && yq && xns == yns:
+		return javaStringCompare(xname, yname)
+	case xq && yq:
+		return javaStringCompare(xns, yns)
+	case yq:
+		return -1
+	default:
+		return 1
+	}
+}
+
+// cutNamespace splits "ns/name" at its first slash, as Clojure reads a
+// qualified name; "/" alone is a name without a namespace.
+func cutNamespace(s string) (ns, name string, qualified bool) {
+	if s == "/" {
+		return "", s, false
+	}
+	return strings.Cut(s, "/")
+}
+
 // javaStringCompare is Java's String.compareTo.
 func javaStringCompare(x, y string) int {
 	a, b := utf16.Encode([]rune(x)), utf16.Encode([]rune(y))
@@ -167,4 +191,16 @@ func javaStringCompare(x, y string) int {
 		}
 	}
 	return len(a) - len(b)
+}
+
+// builtinHash is Clojure's hash of a value; a function's or an atom's is
+// its identity's, which differs from run to run in Clojure, so it is
+// refused.
+func builtinHash(th *Thread, args []Value) (Value, error) {
+	switch v := args[0].(type) {
+	case NilType, Bool, Int, *BigInt, Float, Float32, String, Keyword, symbol, *Vector, *Map, *Set:
+		return Int(int32(hasheq(v))), nil
+	}
+	return nil, typeErrorf("hash", "a value (a number, string, keyword, symbol or collection)", args[0]).
+		WithHint("compare values with =; a map or set finds keys by value")
 }

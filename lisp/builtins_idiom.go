@@ -401,22 +401,46 @@ type atom struct {
 	value     Value
 	validator Value       // (atom x :validator f), set-validator!; nil for none
 	watches   []atomWatch // add-watch, in the order added
+	volatile  bool        // made by volatile!: vswap! and vreset! take it, swap! and reset! do not
+	delay     bool        // made by delay (delay.go): deref and force run thunk once
+	thunk     Value       // a delay's body as a function, until it has run
+	failure   error       // what a delay's body threw, thrown again by every deref
 }
 
-func (*atom) TypeName() string { return "atom" }
+func (a *atom) TypeName() string {
+	switch {
+	case a.volatile:
+		return "volatile"
+	case a.delay:
+		return "delay"
+	}
+	return "atom"
+}
 
 func atomArg(fn string, v Value) (*atom, error) {
 	a, ok := v.(*atom)
 	if !ok {
 		return nil, typeErrorf(fn, "an atom", v).WithHint("make one with (atom initial-value)")
 	}
+	if a.volatile {
+		return nil, castError(fn, "an atom", v, "clojure.lang.IAtom").
+			WithHint("a volatile takes (vswap! v f) and (vreset! v x)")
+	}
+	if a.delay {
+		return nil, castError(fn, "an atom", v, "clojure.lang.IAtom").
+			WithHint("a delay is read with @d or (force d) and never changes: make a cell that changes with (atom x)")
+	}
 	return a, nil
 }
 
+// builtinDeref is @x of an atom, a volatile or a delay.
 func builtinDeref(th *Thread, args []Value) (Value, error) {
-	a, err := atomArg("deref", args[0])
-	if err != nil {
-		return nil, err
+	a, ok := args[0].(*atom)
+	if !ok {
+		return atomArg("deref", args[0])
+	}
+	if a.delay {
+		return a.force(th)
 	}
 	return a.value, nil
 }
@@ -426,7 +450,12 @@ func builtinSwap(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := th.call(args[1], append([]Value{a.value}, args[2:]...))
+	return a.swap(th, args[1], args[2:])
+}
+
+// swap sets the cell to (f value args...) and returns that.
+func (a *atom) swap(th *Thread, f Value, args []Value) (Value, error) {
+	v, err := th.call(f, append([]Value{a.value}, args...))
 	if err != nil {
 		return nil, err
 	}

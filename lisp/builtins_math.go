@@ -82,13 +82,13 @@ var mathBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPow,
 		Cost: cost(constant)},
 	{Name: "exp", Sig: "(exp x)", Doc: "e to the power x, a float", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("exp", math.Exp),
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("exp", jvmExp),
 		Cost: cost(constant)},
 	{Name: "log", Sig: "(log x)", Doc: "natural logarithm, a float", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log", math.Log),
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log", jvmLog),
 		Cost: cost(constant)},
 	{Name: "log10", Sig: "(log10 x)", Doc: "base-10 logarithm, a float", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log10", math.Log10),
+		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("log10", jvmLog10),
 		Cost: cost(constant)},
 }
 
@@ -441,11 +441,10 @@ const maxExactPower = 1024
 // result is the power correctly rounded, where Go's math.Pow rounds at
 // every squaring and misses the last digit of (Math/pow 1.05 10) and of a
 // third of cubes; the power is taken at 512 bits and rounded once. Other
-// exponents are math.Pow's (Java's log-based pow differs from it in the
-// last digit now and then: docs/LANGUAGE.md).
+// exponents are jvmPow's, e^(y log x) rounded once (jvmmath.go).
 func javaPow(x, y float64) float64 {
 	if y != math.Trunc(y) || math.Abs(y) > maxExactPower || x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return math.Pow(x, y)
+		return jvmPow(x, y)
 	}
 	n := int64(math.Abs(y))
 	power := new(big.Float).SetPrec(512).SetInt64(1)

@@ -198,6 +198,12 @@ func classOf(fn string, v Value) (javaClass, error) {
 	case *regex:
 		return "java.util.regex.Pattern", nil
 	case *atom:
+		if v.volatile {
+			return "clojure.lang.Volatile", nil
+		}
+		if v.delay {
+			return "clojure.lang.Delay", nil
+		}
 		return "clojure.lang.Atom", nil
 	case *transient:
 		return transientClass(v), nil

@@ -3,7 +3,8 @@ package lisp
 import (
 	"cmp"
 	"math"
-	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Ordering. The comparison operators (< > <= >=) order numbers only
@@ -33,7 +34,7 @@ func compareValues(a, b Value, fn string) (int, error) {
 		}
 	case String:
 		if y, ok := b.(String); ok {
-			return strings.Compare(string(x), string(y)), nil
+			return compareStrings(string(x), string(y)), nil
 		}
 	}
 	_, aNil := a.(NilType)
@@ -54,11 +55,15 @@ func compareValues(a, b Value, fn string) (int, error) {
 		}
 	case String:
 		if y, ok := b.(String); ok {
-			return strings.Compare(string(x), string(y)), nil
+			return compareStrings(string(x), string(y)), nil
 		}
 	case Keyword:
 		if y, ok := b.(Keyword); ok {
-			return strings.Compare(string(x), string(y)), nil
+			return sign(compareNamed(string(x), string(y))), nil
+		}
+	case symbol:
+		if y, ok := b.(symbol); ok {
+			return sign(compareNamed(string(x), string(y))), nil
 		}
 	case Bool:
 		if y, ok := b.(Bool); ok {
@@ -170,4 +175,36 @@ func orderNumbers(fn string, args []Value, holds func(c int) bool) (Value, error
 		}
 	}
 	return boolValue(result), nil
+}
+
+// compareStrings is the sign of Java's String.compareTo, which orders by
+// UTF-16 code units: the same as the bytes of UTF-8 except where one
+// string has a character past U+FFFF (two units, from 0xD800) and the
+// other one from U+E000 to U+FFFF at the first difference.
+func compareStrings(x, y string) int {
+	i := 0
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	if i == len(x) || i == len(y) {
+		return cmp.Compare(len(x), len(y))
+	}
+	for i > 0 && !utf8.RuneStart(x[i]) {
+		i--
+	}
+	rx, _ := utf8.DecodeRuneInString(x[i:])
+	ry, _ := utf8.DecodeRuneInString(y[i:])
+	if (rx > 0xFFFF) == (ry > 0xFFFF) {
+		return cmp.Compare(rx, ry)
+	}
+	return cmp.Compare(firstUTF16Unit(rx), firstUTF16Unit(ry))
+}
+
+// firstUTF16Unit is the first UTF-16 code unit of r.
+func firstUTF16Unit(r rune) rune {
+	if r > 0xFFFF {
+		hi, _ := utf16.EncodeRune(r)
+		return hi
+	}
+	return r
 }

@@ -20,6 +20,9 @@ var coreFunctions = []*Builtin{
 	{Name: "prn", Sig: "(prn x ...)", Category: "io", MinArgs: 0, MaxArgs: -1,
 		Doc: "print the values as data (strings quoted) as one line of output; returns nil", Fn: corePrn,
 		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
+	{Name: "pr", Sig: "(pr x ...)", Category: "idiom", MinArgs: 0, MaxArgs: -1,
+		Doc: "print the values as data (strings quoted), without a newline; returns nil", Fn: corePr,
+		Cost: cost(writes, chargedInBody("the line, written within the output budget"))},
 	{Name: "printf", Sig: "(printf fmt x ...)", Category: "io", MinArgs: 1, MaxArgs: -1,
 		Doc: "print (format fmt x ...) as one line of output; returns nil", Fn: corePrintf,
 		Cost: cost(chargedInBody("the line, formatted by format (whose declaration applies) and charged when printed"))},
@@ -60,6 +63,9 @@ func corePrint(th *Thread, args []Value) (Value, error) {
 }
 
 func corePrn(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asEDN, true) }
+
+// corePr is prn without the newline, which only with-out-str sees.
+func corePr(th *Thread, args []Value) (Value, error) { return Nil, printLine(th, args, asEDN, false) }
 
 // printLine prints args, separated by spaces, as one line of output (or,
 // inside with-out-str, as text, ended by a newline when newline is set),

@@ -35,6 +35,7 @@ func (s hintSite) key() string { return s.File + " " + s.Func + ": " + s.Hint }
 // hintSitesNotFollowed are the sites no table row reaches, by key, with
 // why: the hint does not ask for a rewrite Clojure could judge.
 var hintSitesNotFollowed = map[string]string{
+	"builtins_compare.go builtinHash: \"compare values with =; a map or set finds keys by value\"":                                                           notFollowedIdentity,
 	"analyze.go compile: \"split long threading pipelines or deeply nested expressions\"":                                                                    notFollowedBudget,
 	"builtins_map.go updateIn: \"use a short path of keys, one per level of nesting\"":                                                                       notFollowedBudget,
 	"parse_number.go decimalTooLong: \"a number in data has at most a few dozen digits; take the digits you need with subs first\"":                          notFollowedBudget,
@@ -98,6 +99,7 @@ var hintSitesNotFollowed = map[string]string{
 
 // Why a hint site is not followed by a row.
 const (
+	notFollowedIdentity = "the hash of a function or an atom, which Clojure takes from its identity, a different number each run: no program has one answer to follow"
 	notFollowedBudget   = "a budget or size limit: the hint asks for less work or smaller data, which changes the program's answer; budget_test.go and attack_test.go reach it"
 	notFollowedHost     = "a tool or a data/ input: Clojure has no tool/ or data/ to answer the program or its rewrite"
 	notFollowedOwn      = "a form PTC-Lisp has and Clojure has not (sum-by, json/, where, dir, the specification's date strings): Clojure cannot answer the program or its rewrite"

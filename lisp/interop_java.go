@@ -124,9 +124,30 @@ var javaInteropBuiltins = concatRows(
 		})),
 		javaFloatOnly(&Builtin{Name: "Math/round", Sig: "(Math/round x)", Doc: "x rounded to the nearest integer, halves up, as Java's; x a float", Category: "idiom", reach: javaStatic,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: javaRound}),
-		javaMath("Math/cbrt", math.Cbrt),
-		javaMath("Math/toRadians", func(x float64) float64 { return x * math.Pi / 180 }),
-		javaMath("Math/toDegrees", func(x float64) float64 { return x * 180 / math.Pi }),
+		{Name: "java.util.regex.Pattern/quote", Sig: "(java.util.regex.Pattern/quote s)", Doc: "a pattern text that matches s literally, as Java's", Category: "idiom",
+			reach: javaStatic, MinArgs: 1, MaxArgs: 1, Cost: rowNamed(stringBuiltins, "str").Cost,
+			Fn: func(th *Thread, args []Value) (Value, error) {
+				str, ok := args[0].(String)
+				if !ok {
+					return nil, typeErrorf("java.util.regex.Pattern/quote", "a string", args[0])
+				}
+				return newString(th, javaPatternQuote(string(str)))
+			}},
+		javaMath("Math/cbrt", jvmCbrt),
+		// The trigonometric and hyperbolic functions and the float steps,
+		// for Math/ and clojure.math (namespaces.go), to the JVM's last
+		// digit (jvmmath.go).
+		javaMath("Math/sin", jvmSin), javaMath("Math/cos", jvmCos), javaMath("Math/tan", jvmTan),
+		javaMath("Math/asin", fdlibmAsin), javaMath("Math/acos", fdlibmAcos), javaMath("Math/atan", fdlibmAtan),
+		javaMath("Math/sinh", jvmSinh), javaMath("Math/cosh", jvmCosh), javaMath("Math/tanh", jvmTanh),
+		javaMath("Math/log1p", math.Log1p), javaMath("Math/expm1", math.Expm1),
+		javaMath("Math/nextUp", func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }),
+		javaMath("Math/nextDown", func(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }),
+		javaMath("Math/ulp", javaUlp),
+		javaMath2("Math/atan2", fdlibmAtan2), javaMath2("Math/nextAfter", math.Nextafter),
+		javaMath2("Math/copySign", math.Copysign), javaMath2("Math/IEEEremainder", math.Remainder),
+		javaMath("Math/toRadians", jvmToRadians),
+		javaMath("Math/toDegrees", jvmToDegrees),
 		{Name: "Math/hypot", Sig: "(Math/hypot x y)", Doc: "sqrt(x²+y²), as a float", Category: "idiom", reach: javaStatic,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				x, ok1 := toFloat(args[0])
@@ -134,7 +155,7 @@ var javaInteropBuiltins = concatRows(
 				if !ok1 || !ok2 {
 					return nil, typeErrorf("Math/hypot", "two numbers", args[0])
 				}
-				return Float(math.Hypot(x, y)), nil
+				return Float(jvmHypot(x, y)), nil
 			}},
 		javaFloorOp("Math/floorDiv", func(a, b int64) int64 {
 			q := a / b
@@ -853,4 +874,41 @@ func javaRound(th *Thread, args []Value) (Value, error) {
 	default:
 		return Int(int64(r)), nil
 	}
+}
+
+// javaMath2 is javaMath of a function of two floats.
+func javaMath2(name string, fn func(x, y float64) float64) *Builtin {
+	return &Builtin{Name: name, Sig: "(" + name + " x y)", Doc: "as a float, as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			x, ok1 := toFloat(args[0])
+			y, ok2 := toFloat(args[1])
+			if !ok1 {
+				return nil, typeErrorf(name, "a number", args[0])
+			}
+			if !ok2 {
+				return nil, typeErrorf(name, "a number", args[1])
+			}
+			return Float(fn(x, y)), nil
+		}}
+}
+
+// javaUlp is Java's Math.ulp: the distance from |x| to the next float
+// away from zero, NaN for NaN, +Inf for an infinity.
+func javaUlp(x float64) float64 {
+	x = math.Abs(x)
+	switch {
+	case x != x:
+		return x
+	case math.IsInf(x, 1):
+		return x
+	case x == math.MaxFloat64:
+		return x - math.Nextafter(x, 0)
+	}
+	return math.Nextafter(x, math.Inf(1)) - x
+}
+
+// javaPatternQuote is Java's Pattern.quote: s between \Q and \E, each
+// \E inside it closed, escaped and reopened.
+func javaPatternQuote(s string) string {
+	return `\Q` + strings.ReplaceAll(s, `\E`, `\E\\E\Q`) + `\E`
 }

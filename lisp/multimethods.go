@@ -20,7 +20,8 @@ import (
 // value: v". A dispatch value is matched by =, which is what Clojure's isa?
 // does without a hierarchy; a defmulti with a :hierarchy option is left
 // alone and refused, as derive is. A later defmethod of the same value
-// replaces the earlier one, as in Clojure. The function has a source, so
+// replaces the earlier one, and a second defmulti of the name is skipped,
+// as in Clojure. The function has a source, so
 // it is kept between turns like any defn; a defmethod in a later turn has
 // no defmulti to join and is refused as before.
 
@@ -37,8 +38,9 @@ type multimethod struct {
 	dispatch    Value
 	defaultWhen Value
 	methods     []multimethodCase
-	fallback    Value // the fn form of the :default method, or nil
-	protocol    bool  // a method of a defprotocol (record.go)
+	fallback    Value        // the fn form of the :default method, or nil
+	protocol    bool         // a method of a defprotocol (record.go)
+	extended    []extendImpl // extend-type and extend-protocol bodies (extend.go), most specific first
 }
 
 type multimethodCase struct {
@@ -54,6 +56,7 @@ type multimethodCase struct {
 // holds its methods, which may call what the forms between define.
 func expandMultimethods(forms []Value) (out []Value, reach []int) {
 	var multis map[symbol]*multimethod
+	records := map[symbol]bool{}
 	for i, f := range forms {
 		l, ok := f.(*list)
 		if !ok || len(l.Elems) < 2 {
@@ -61,11 +64,18 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 		}
 		head, _ := l.Elems[0].(symbol)
 		name, named := l.Elems[1].(symbol)
-		if !named {
+		if !named && !(head == "extend-type" && l.Elems[1] == Nil) {
 			continue
 		}
 		switch head {
 		case "defmulti":
+			if prev := multis[name]; prev != nil && !prev.protocol {
+				// Clojure's defmulti does nothing when the name is
+				// already a multimethod: the first dispatch function
+				// stays, with the methods of both.
+				out[i] = Nil
+				continue
+			}
 			if m := parseDefmulti(l, name); m != nil {
 				m.at, m.last = i, i
 				if multis == nil {
@@ -89,7 +99,21 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 					out = append([]Value(nil), forms...)
 				}
 			}
+		case "extend-type", "extend-protocol":
+			impls := parseExtend(l, multis, records)
+			if impls == nil {
+				continue
+			}
+			for _, impl := range impls {
+				impl.m.addExtended(impl)
+				impl.m.last = i
+			}
+			if out == nil {
+				out = append([]Value(nil), forms...)
+			}
+			out[i] = Nil
 		case "defrecord":
+			records[name] = true
 			if record, impls := recordImpls(l, multis); impls != nil {
 				for _, impl := range impls {
 					impl.m.add(String(recordNamespace+"."+string(name)), impl.fn)
@@ -198,8 +222,14 @@ func (m *multimethod) defn() Value {
 	if m.fallback != nil {
 		otherwise = at(symbol("apply"), m.fallback, multiArgs)
 	}
+	for _, e := range m.extended {
+		branches = append(branches, e.test, at(symbol("apply"), e.fn, multiArgs))
+	}
 	branches = append(branches, Keyword("else"), otherwise)
+	bindings := []Value{multiDispatch, at(symbol("apply"), m.dispatch, multiArgs)}
+	if len(m.extended) > 0 {
+		bindings = append(bindings, symbol("x__protocol"), at(symbol("first"), multiArgs))
+	}
 	return at(symbol("defn"), m.name, NewVector([]Value{symbol("&"), multiArgs}),
-		at(symbol("let"), NewVector([]Value{multiDispatch, at(symbol("apply"), m.dispatch, multiArgs)}),
-			at(branches...)))
+		at(symbol("let"), NewVector(bindings), at(branches...)))
 }

@@ -6,7 +6,7 @@ package lisp
 func checkResultKind(v Value) *Error {
 	switch v := v.(type) {
 	case *atom:
-		return Errorf(validationError, "the result is an atom, which lives only while the program runs").
+		return Errorf(validationError, "the result is an %s, which lives only while the program runs", v.TypeName()).
 			WithHint("return its value: @a")
 	case *transient:
 		return Errorf(validationError, "the result is a transient, which lives only while the program runs").

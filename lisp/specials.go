@@ -80,6 +80,7 @@ func init() {
 		"use":          {compile: compileRequire, idiom: true},
 		"import":       {compile: compileImport, idiom: true},
 		"defrecord":    {compile: compileDefrecord, idiom: true},
+		"delay":        {compile: compileDelay, idiom: true},
 	}
 	specialForms["with-precision"] = specialFormRow{compile: compileWithPrecision, idiom: true}
 }

@@ -111,7 +111,6 @@ xml-seq zero? zipmap
 // clojureCounterparts say what does the work of a Clojure function that
 // PTC-Lisp leaves out, in one line that names the working form.
 var clojureCounterparts = map[string]string{
-	"pr":                 "use (print (pr-str x)) to print a value readably without a newline",
 	"newline":            "use (println)",
 	"any?":               "use (constantly true): any? is true of everything",
 	"unreduced":          "use (if (reduced? x) (reduce (fn [_ v] v) nil [x]) x), or keep the value before wrapping it in reduced",
@@ -123,7 +122,6 @@ var clojureCounterparts = map[string]string{
 	"defprotocol":        "use a function that dispatches with cond or case",
 	"defmulti":           "use a function that dispatches with cond or case",
 	"defmethod":          "write the (defmulti name dispatch-fn) and every defmethod of it in the same program",
-	"hash":               "compare values with =; a map or set finds keys by value",
 	"re-matcher":         "use (re-find re s), or (re-seq re s) for every match",
 	"re-groups":          "use (re-find re s), which gives [whole group1 ...] for a pattern with groups",
 	"num":                "numbers are already numbers: use the value itself",

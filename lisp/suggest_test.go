@@ -18,12 +18,12 @@ var suggestionProbes = []string{
 	"startsWith", "sum", "flatMap", "enumerate", "uniq", "head", "tail", "contains", "toString",
 	"parseInt", "lambda", "puts", "foreach",
 	// Clojure functions PTC-Lisp leaves out
-	"pr", "any?", "unreduced", "meta", "with-meta", "defmacro", "defrecord",
-	"hash", "re-matcher", "delay", "gensym", "aget", "intern", "chunk", "munge", "seque",
+	"any?", "unreduced", "meta", "with-meta", "defmacro", "defrecord",
+	"re-matcher", "gensym", "aget", "intern", "chunk", "munge", "seque",
 	// Clojure features PTC-Lisp refuses
 	"read-string", "rand-int", "shuffle", "lazy-seq", "while", "slurp", "eval", "future", "ref",
 	// namespaced
-	"clojure.core/hash", "clojure.core/fitler", "clojure.walk/macroexpand-all", "clojure.string/substring",
+	"clojure.core/fitler", "clojure.walk/macroexpand-all", "clojure.string/substring",
 }
 
 // TestSuggestionsGolden: what a program calling each probe is told
