@@ -498,3 +498,62 @@ func TestRememberedProgramReplaysItsAnalysisCharge(t *testing.T) {
 		t.Errorf("the first run ended with %v, want memory_limit", first.Err)
 	}
 }
+
+// TestBigIntegerTextIsCharged: converting decimal text to a big integer
+// is quadratic in its digits (18 ms for 100,000), and bigint, biginteger
+// and the reader of a program charge it (bigParseSteps), so a loop of
+// conversions ends at the step limit, alike on any machine. Before, each
+// was charged as a scan of its text and 1,000 ran to the timeout.
+func TestBigIntegerTextIsCharged(t *testing.T) {
+	digits := strings.Repeat("7", 100_000)
+	checkAttacks(t, []attack{
+		{name: "bigint of 100,000 digits, 1,000 times", src: `(let [s "` + digits + `"] (dotimes [i 1000] (bigint s)) 1)`, want: stepLimit, maxAlloc: 32 << 20},
+		{name: "biginteger of 100,000 digits, 1,000 times", src: `(let [s "` + digits + `"] (dotimes [i 1000] (biginteger s)) 1)`, want: stepLimit, maxAlloc: 32 << 20},
+		{name: "a program of 20 literals of 100,000 digits", src: "(count [" + strings.Repeat(digits+" ", 20) + "])", want: stepLimit, maxAlloc: 32 << 20},
+	}, Env{})
+	// One conversion of the most digits read fits the default budget.
+	for _, src := range []string{`(count (str (bigint "` + digits + `")))`, "(count (str " + digits + "N))"} {
+		if res := run(t, src, Env{}); res.Err != nil || res.Value != Int(100_000) {
+			t.Errorf("%.40s...: %v, %v; want 100000", src, res.Value, res.Err)
+		}
+	}
+	if a, b := bigParseSteps(10_000), bigParseSteps(100_000); b < 90*a {
+		t.Errorf("10 times the digits cost %d times the steps, want about 100 (quadratic)", b/a)
+	}
+}
+
+// TestReadingLongTokensLooksAtTheContext: a value's reader looks at its
+// caller's context by the text it has read as well as by the forms, so
+// that a few hundred integers of 100,000 digits (milliseconds each to
+// convert) stop when the request's time is up, not after all of them.
+func TestReadingLongTokensLooksAtTheContext(t *testing.T) {
+	digits := strings.Repeat("7", 100_000)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, how := range []WireRead{{Ctx: ctx}, {Ctx: ctx, JSON: true}} {
+		text := "[" + strings.Repeat(digits+" ", 10) + "]"
+		if how.JSON {
+			text = "[" + strings.Repeat(digits+",", 9) + digits + "]"
+		}
+		if _, _, err := ReadWire(text, how); err != context.Canceled {
+			t.Errorf("JSON %v: ten integers of 100,000 digits read under a cancelled context: %v, want %v", how.JSON, err, context.Canceled)
+		}
+	}
+}
+
+// TestCollectedItemsAllocateWhatIsCharged: sequence, eduction and into
+// with a transducer collect their items in chunks, copied once, so that
+// Go allocates about what they are charged (an element collected and one
+// of the vector) rather than the five times that one growing slice
+// allocates; an eduction over an infinite sequence stops at the budget
+// within it. The items keep their order across the chunks.
+func TestCollectedItemsAllocateWhatIsCharged(t *testing.T) {
+	checkAttacks(t, []attack{
+		{name: "an eduction of cat over an infinite sequence", src: `(reduce + (eduction cat (repeat (range 1000))))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "sequence of (map inc) over (range)", src: `(count (sequence (map inc) (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+	}, Env{Limits: Limits{MaxSteps: 100_000_000}})
+	res := run(t, `(let [v (into [] (comp (map inc) (filter odd?)) (range 20000))] [(count v) (first v) (nth v 4095) (nth v 4096) (peek v)])`, Env{})
+	if got := Repr(res.Value); res.Err != nil || got != "[10000 1 8191 8193 19999]" {
+		t.Errorf("into with a transducer over 20,000 items: %v, %v", got, res.Err)
+	}
+}

@@ -71,8 +71,9 @@ type jsonDecoder struct {
 	cost, costLimit int64
 	// ctx, when set, is the caller's, looked at every ctxCheckForms
 	// values.
-	ctx    context.Context
-	values int64
+	ctx     context.Context
+	values  int64
+	checked int64 // the input offset of the last look at ctx
 	// th, when set, is charged for each value as it is read, charged
 	// bytes in all.
 	th      *Thread
@@ -96,7 +97,8 @@ func jsonError(dec *json.Decoder, format string, args ...any) error {
 }
 
 func (d *jsonDecoder) value(depth int) (Value, error) {
-	if d.values++; d.ctx != nil && d.values%ctxCheckForms == 0 {
+	if d.values++; d.ctx != nil && (d.values%ctxCheckForms == 0 || d.dec.InputOffset()-d.checked >= ctxCheckBytes) {
+		d.checked = d.dec.InputOffset()
 		if err := d.ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -213,13 +213,20 @@ type reader struct {
 	forms int64
 	th    *Thread
 	// ctx, when set, is the caller's: reading a value stops when it ends
-	// (see WireRead.Ctx).
-	ctx context.Context
+	// (see WireRead.Ctx). checked is the offset of its last look.
+	ctx     context.Context
+	checked int
 }
 
 // ctxCheckForms is how many forms the reader of a value reads between two
 // looks at its caller's context: a few hundred microseconds of reading.
-const ctxCheckForms = 1 << 12
+// ctxCheckBytes bounds the text between two looks as well: one form of
+// 100,000 digits takes milliseconds to convert, a few hundred of them
+// seconds.
+const (
+	ctxCheckForms = 1 << 12
+	ctxCheckBytes = 64 << 10
+)
 
 type shortFnArgs struct {
 	max  int
@@ -366,7 +373,8 @@ func (r *reader) readForm() (Value, error) {
 			return nil, err
 		}
 	}
-	if r.ctx != nil && r.forms%ctxCheckForms == 0 {
+	if r.ctx != nil && (r.forms%ctxCheckForms == 0 || r.off-r.checked >= ctxCheckBytes) {
+		r.checked = r.off
 		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -1215,7 +1223,10 @@ func (r *reader) bigDec(text string, line, col int) (Value, error) {
 // bigInt reads the digits of a big integer literal (123N, or an integer
 // too large for 64 bits).
 func (r *reader) bigInt(digits string, line, col int) (Value, error) {
-	n, ok := parseBigDigits(digits)
+	n, ok, err := parseBigDigitsCharged(r.th, digits)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, r.errorf(line, col, "a big integer literal of %d digits: at most %d are read", len(digits), maxBigDigits)
 	}

@@ -29,7 +29,7 @@ type evaluation struct {
 	noProgram   bool           // raw_response holds no fenced program
 	callErr     *lisp.Error    // why program_call holds no program (programcall.go)
 	warnings    []lisp.Warning // what extracting the program forgave
-	extracting  time.Duration  // how long extracting the program took
+	decoding    time.Duration  // how long decoding the request took: extracting the program, reading the values
 	env         lisp.Env
 	answers     []replay.Answer
 	answerTimes []int64       // the caller's duration_ms per answered call
@@ -101,16 +101,15 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 }
 
 // startClock takes an evaluation slot (admit) and starts ev's clock as if
-// it had started when extracting the program did: the timeout counts the
-// request's work on its program, extracting, reading, analysing and
-// running it. Waiting for the slot does not count, nor does decoding the
-// values, which their read cost bounds instead: on a busy machine either
-// would turn into a timeout what ends otherwise alone.
+// it had started when decoding the request did: the timeout counts the
+// request's work, extracting the program, reading its values (which ran
+// under the same timeout: decodeEvaluation), reading, analysing and
+// running the program. Waiting for a slot does not count.
 func startClock(ev *evaluation, admit func() error) error {
 	if err := admit(); err != nil {
 		return err
 	}
-	ev.env.Arrived = time.Now().Add(-ev.extracting)
+	ev.env.Arrived = time.Now().Add(-ev.decoding)
 	return nil
 }
 
@@ -118,10 +117,18 @@ func startClock(ev *evaluation, admit func() error) error {
 // prefix is prepended to field names ("start." inside a stream).
 func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
+	// The request's work is under its evaluation timeout from here on: a
+	// value of a million entries reads in seconds. Bad limits are reported
+	// below, in their turn; the server's timeout bounds the reading then.
+	began := time.Now()
+	defer func() { ev.decoding = time.Since(began) }()
+	if limits, err := s.evalLimits(req.GetLimits(), prefix+"limits"); err == nil {
+		rd.startReading(limits.Timeout)
+	} else {
+		rd.startReading(s.cfg.Limits.Timeout)
+	}
 	if call := req.GetProgramCall(); ev.program == "" && call != nil && !noCall(call) {
-		began := time.Now() // reading the call is extracting the program
 		program, callErr, err := programFromCall(call, prefix+"program_call")
-		ev.extracting = time.Since(began)
 		if err != nil {
 			return nil, err
 		}
@@ -130,9 +137,7 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 	if ev.program == "" && !ev.noProgram && ev.rawResponse != "" {
 		var found bool
 		var err error
-		began := time.Now()
-		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.ctx, ev.rawResponse)
-		ev.extracting += time.Since(began)
+		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.readCtx(), ev.rawResponse)
 		if err != nil {
 			return nil, rd.interrupted()
 		}

@@ -39,6 +39,33 @@ type valueReader struct {
 	// cost is what the values read so far cost once read (lisp.ReadCost),
 	// at most budget (see sized); budget 0 bounds nothing.
 	cost, budget int64
+	// reading is ctx ended by the request's evaluation timeout counted
+	// from when its values began to be read (startReading), readFor that
+	// timeout; nil reads under ctx alone.
+	reading  context.Context
+	stopRead context.CancelFunc
+	readFor  time.Duration
+}
+
+// startReading bounds the reading of the request's values by timeout, the
+// clock its evaluation runs under, counted from now: a value of a million
+// entries takes seconds to read, and the evaluation's clock, which starts
+// when the request's work does, counts them (startClock). timeout <= 0
+// bounds nothing.
+func (rd *valueReader) startReading(timeout time.Duration) {
+	if timeout <= 0 || rd.reading != nil {
+		return
+	}
+	rd.reading, rd.stopRead = context.WithTimeout(rd.ctx, timeout)
+	rd.readFor = timeout
+}
+
+// readCtx is the context values are read under.
+func (rd *valueReader) readCtx() context.Context {
+	if rd.reading != nil {
+		return rd.reading
+	}
+	return rd.ctx
 }
 
 // readSlack is what the values of one request may cost once read beyond
@@ -115,6 +142,9 @@ func (rd *valueReader) release() {
 	if rd.cancel != nil {
 		rd.cancel()
 	}
+	if rd.stopRead != nil {
+		rd.stopRead()
+	}
 }
 
 // sourceContext is the context values read as source run under: the
@@ -125,9 +155,9 @@ func (rd *valueReader) sourceContext() (context.Context, error) {
 		return nil, err
 	}
 	if rd.source == nil {
-		rd.source, rd.cancel = rd.ctx, func() {}
+		rd.source, rd.cancel = rd.readCtx(), func() {}
 		if t := rd.svc.cfg.Limits.Timeout; t > 0 {
-			rd.source, rd.cancel = context.WithTimeout(rd.ctx, t)
+			rd.source, rd.cancel = context.WithTimeout(rd.readCtx(), t)
 		}
 	}
 	return rd.source, nil
@@ -191,7 +221,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
 		how.Source = rd.sourceFn // made only for a text not remembered
 		v, cost, err := lisp.ReadWire(key.text, how)
-		if err != nil && (rd.ctx.Err() != nil || rd.source != nil && rd.source.Err() != nil) {
+		if err != nil && (rd.readCtx().Err() != nil || rd.source != nil && rd.source.Err() != nil) {
 			// Stopped for this request (its caller, the evaluation
 			// timeout), not for what the text is.
 			return nil, 0, rd.interrupted()
@@ -204,7 +234,7 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 // keyOf is how v's text is read (edn when set, else json), the key its
 // value is remembered under, and the suffix naming its notation.
 func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, valueKey, string) {
-	how := lisp.WireRead{Ctx: rd.ctx, MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0)}
+	how := lisp.WireRead{Ctx: rd.readCtx(), MaxNesting: rd.svc.maxValueDepth(), Keep: max(keep, 0)}
 	text, notation := v.GetEdn(), ".edn"
 	if text == "" {
 		how.Keep = 0
@@ -219,6 +249,11 @@ func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, va
 func (rd *valueReader) interrupted() error {
 	if err := rd.ctx.Err(); err != nil {
 		return status.FromContextError(err).Err()
+	}
+	if rd.reading != nil && rd.reading.Err() != nil {
+		return status.Errorf(codes.ResourceExhausted,
+			"reading the request's values (and its program from raw_response) took longer than %s, the evaluation timeout, which counts from when reading began; send fewer or smaller values, or ask for a longer limits.timeout_ms",
+			rd.readFor.Round(time.Millisecond))
 	}
 	return status.Errorf(codes.ResourceExhausted,
 		"the request's values that are source (functions, regexes and the like) took longer than %s to read, the evaluation timeout; send fewer or smaller ones",

@@ -76,7 +76,7 @@ func TestSourceValuesTakeAnEvaluationSlot(t *testing.T) {
 		ev.PreviousResults = append(ev.PreviousResults, edn(sourceValue(20_000, fmt.Sprint(i))))
 	}
 	_, err = slow.EvalTurn(context.Background(), ev)
-	if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "took longer than 20ms to read, the evaluation timeout") {
+	if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "took longer than 20ms") {
 		t.Errorf("source values past the evaluation timeout: %v, want RESOURCE_EXHAUSTED", err)
 	}
 }
@@ -149,5 +149,36 @@ func TestPlainValuesReadUnderTheRequestContext(t *testing.T) {
 		if vec, _ := got.(*lisp.Vector); err != nil || vec == nil || vec.Len() < 50_000 {
 			t.Errorf("the same text, not cancelled: %v, %v", got, err)
 		}
+	}
+}
+
+// TestValuesAreReadUnderTheRequestTimeout: the evaluation timeout counts
+// from when the request's values begin to be read. Values that take longer
+// to read than the timeout are RESOURCE_EXHAUSTED, whatever field they
+// come in, and a value that is read in time leaves the program the rest.
+func TestValuesAreReadUnderTheRequestTimeout(t *testing.T) {
+	s := New(Config{})
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 300_000 {
+		fmt.Fprintf(&b, ":k%d %d ", i, i)
+	}
+	wide := b.String() + "}"
+	tiny := &ptcsidecarv1.Limits{TimeoutMs: 1}
+	for name, req := range map[string]*ptcsidecarv1.EvalTurnRequest{
+		"previous_results": {Program: "(count *1)", Limits: tiny, PreviousResults: []*ptcsidecarv1.Value{edn(wide)}},
+		"data":             {Program: "(count data/m)", Limits: tiny, Data: edn("{:m " + wide + "}")},
+		"prelude": {Program: "(count m)", Limits: tiny,
+			Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "m", Value: edn(wide)}}}},
+	} {
+		_, err := s.EvalTurn(context.Background(), req)
+		if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "took longer than 1ms, the evaluation timeout") {
+			t.Errorf("%s of 300,000 entries with a 1 ms timeout: %v, want RESOURCE_EXHAUSTED", name, err)
+		}
+	}
+	req := &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: &ptcsidecarv1.Limits{TimeoutMs: 60_000},
+		PreviousResults: []*ptcsidecarv1.Value{edn(wide)}}
+	if resp, err := s.EvalTurn(context.Background(), req); err != nil || resp.GetTurn().GetResult().GetEdn() != "300000" {
+		t.Errorf("the same with a 60 s timeout: %v, %v", resp, err)
 	}
 }

@@ -3,8 +3,9 @@ package main_test
 // Decoding under load: a request whose values are refused for what they
 // would cost once read must be refused the same way whatever else the
 // server is doing. The reader counts what it builds against a budget
-// derived from the request's bytes, never against a clock, so the answer
-// cannot depend on the machine's speed.
+// derived from the request's bytes, so the answer does not depend on the
+// machine's speed as long as reading fits the request's timeout, which
+// backs it (valueTimeoutMs).
 
 import (
 	"bytes"
@@ -45,7 +46,7 @@ func decodeAttacks() []attack {
 // is the admission's answer to overload, not what its values decode to.
 func TestDecodeAttacksUnderLoad(t *testing.T) {
 	skipIfShort(t) // seconds of load per attack
-	p := start(t, "--listen", "127.0.0.1:0", "--max-concurrent-evals", "2", "--eval-queue-wait", "4m")
+	p := start(t, append([]string{"--listen", "127.0.0.1:0", "--max-concurrent-evals", "2", "--eval-queue-wait", "4m"}, valueTimeoutFlag()...)...)
 	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	busy := &ptcsidecarv1.EvalTurnRequest{Program: "(loop [i 0] (recur (inc i)))",
 		Limits: &ptcsidecarv1.Limits{TimeoutMs: 2000, MaxSteps: 2_000_000_000}}

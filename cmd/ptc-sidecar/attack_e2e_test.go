@@ -29,6 +29,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,11 +113,25 @@ func program(src string) func() proto.Message {
 }
 
 // earlierResult is an EvalTurn attack: v sent as an earlier result, which
-// the program counts.
+// the program counts. Reading megabytes of values is the request's work,
+// under its timeout; these attacks are about what reading them costs in
+// memory and how the read cost refuses them, so they ask for a timeout
+// that reading them fits on a loaded machine (valueTimeoutMs, up to the
+// server's, valueTimeoutFlag). TestAttacksFifthPass attacks the clock.
 func earlierResult(v *ptcsidecarv1.Value) func() proto.Message {
 	return func() proto.Message {
-		return &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: evalLimits(), PreviousResults: []*ptcsidecarv1.Value{v}}
+		return &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: &ptcsidecarv1.Limits{TimeoutMs: valueTimeoutMs},
+			PreviousResults: []*ptcsidecarv1.Value{v}}
 	}
+}
+
+// valueTimeoutMs is the timeout of the attacks that send megabytes of
+// values to be read (earlierResult).
+const valueTimeoutMs = 60_000
+
+// valueTimeoutFlag lets a server's evaluations run valueTimeoutMs.
+func valueTimeoutFlag() []string {
+	return []string{"--eval-timeout", strconv.Itoa(valueTimeoutMs) + "ms"}
 }
 
 // turnResult is a ToMessages attack: edn as the result of the one turn.
@@ -434,7 +449,7 @@ func runAttacks(t *testing.T, attacks []attack) {
 }
 
 func runAttack(t *testing.T, a attack, listener string) {
-	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	p := start(t, append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"}, valueTimeoutFlag()...)...)
 	before := peakRSSBytes(t, p.cmd.Process.Pid)
 	runs := 1
 	if a.method == "EvalTurn" && a.wire == nil {
@@ -466,7 +481,7 @@ func runAttack(t *testing.T, a attack, listener string) {
 			// bound, it fails only if the server also spent that much CPU
 			// time answering (reading the request included), which
 			// waiting does not cost.
-			limit := (evalTimeoutMs*time.Millisecond + 250*time.Millisecond) * raceSlowdown
+			limit := (requestTimeout(a) + 250*time.Millisecond) * raceSlowdown
 			if d := time.Duration(out.turn.GetDurationMs()) * time.Millisecond; d > limit && out.cpu > limit {
 				t.Errorf("the evaluation took %v and the server %v of CPU time, over its timeout plus 250ms", d, out.cpu)
 			}

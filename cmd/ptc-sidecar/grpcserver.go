@@ -80,6 +80,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 		grpc.MaxRecvMsgSize(int(cfg.maxRecvBytes)),
 		grpcDecompression(int(cfg.maxRecvBytes)),
 		grpc.MaxConcurrentStreams(uint32(cfg.maxStreams)),
+		grpc.MaxHeaderListSize(maxHeaderBytes),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)

@@ -42,6 +42,11 @@ type httpEndpoint struct {
 // newHTTPEndpoint listens on --http-listen and routes to srv, whose
 // services must all be registered already, sidecar among them; metrics may
 // be nil (no metrics endpoint).
+// maxHeaderBytes bounds the headers (gRPC metadata) of one request on
+// either listener: net/http's default, to which grpc-go's own (16 MiB a
+// stream, held while the call runs) is lowered.
+const maxHeaderBytes = 1 << 20
+
 func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service, metrics *metricsEndpoint) (*httpEndpoint, error) {
 	transcoder, err := vanguardgrpc.NewTranscoder(srv,
 		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return newRequestJSONCodec(res, sidecar) }),
@@ -78,6 +83,7 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service,
 		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    maxHeaderBytes,
 	}
 	return e, nil
 }
