@@ -137,10 +137,20 @@ var bitBuiltins = []*Builtin{
 }
 
 func bitArg(fn string, v Value) (int64, error) {
-	if x, ok := v.(Int); ok {
+	switch x := v.(type) {
+	case Int:
 		return int64(x), nil
+	case NilType:
+		return 0, asNumberError(typeErrorf(fn, "a long", v), v)
 	}
-	return 0, typeErrorf(fn, "an integer", v)
+	// Clojure's bit operations take longs only: a big integer, a decimal,
+	// a float or a string is refused by its class.
+	e := Errorf(typeError, "%s expected a long, got %s", fn, describe(v)).
+		asJava("IllegalArgumentException", "bit operation not supported for: class "+javaValueClass(v))
+	if _, isStr := v.(String); isStr {
+		return 0, e.WithHint("bit operations take longs: read the number first with (parse-long s)")
+	}
+	return 0, e.WithHint("bit operations take longs: convert with (long x) first")
 }
 
 // bitFold is a bitwise operation of two or more integers.

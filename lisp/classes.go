@@ -71,6 +71,8 @@ var classSupers = map[javaClass][]javaClass{
 	"clojure.lang.PersistentTreeSet":        append(sortedSupers, setSupers...),
 	"java.util.regex.Pattern":               {"java.lang.Object"},
 	"clojure.lang.Atom":                     {"java.lang.Object", "clojure.lang.IDeref", "clojure.lang.IAtom", "clojure.lang.IMeta"},
+	"clojure.lang.Volatile":                 {"java.lang.Object", "clojure.lang.IDeref"},
+	"clojure.lang.Delay":                    {"java.lang.Object", "clojure.lang.IDeref", "clojure.lang.IPending"},
 	"clojure.lang.Var":                      {"java.lang.Object", "clojure.lang.IFn", "clojure.lang.IDeref", "clojure.lang.IMeta"},
 	"clojure.lang.ExceptionInfo":            {"java.lang.Object", "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException", "clojure.lang.IExceptionInfo"},
 	"java.lang.Class":                       {"java.lang.Object"},
