@@ -607,7 +607,7 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]boo
 	var ids string
 	if t.Success {
 		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
-			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier)
+			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier, o.Pricing)
 			out.WriteString("\n;; Output:")
 			for _, p := range e.prints {
 				out.WriteByte('\n')

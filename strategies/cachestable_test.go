@@ -323,9 +323,12 @@ func TestCacheStableSampleBound(t *testing.T) {
 // three, the turns that build and check a report), with the memory it
 // ended with. A repeated turn defines again what it defined, so the
 // names a long run redefines leave the record as they would. Under each
-// pricing that caches, cache-stable bills at most 0.6 of full's on every
+// pricing that caches, cache-stable bills at most 0.535 of full's on every
 // run of 20 turns. Under -short or the race detector, every fourth run.
 func TestCacheStableRunsOf20Turns(t *testing.T) {
+	// The most measured (0.529, anthropic-1h) rounded up; the product's
+	// promise is 0.6.
+	const most20Turns = 0.535
 	files, err := filepath.Glob("testdata/traces/real-*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatal("no real runs", err)
@@ -349,8 +352,8 @@ func TestCacheStableRunsOf20Turns(t *testing.T) {
 				if r > worst {
 					worst, worstAt = r, fmt.Sprintf("%s, %s", long.name, p.Name)
 				}
-				if r > 0.6 {
-					t.Errorf("%s, %s: cache-stable bills %.3f of full's after 20 turns, more than 0.6", long.name, p.Name, r)
+				if r > most20Turns {
+					t.Errorf("%s, %s: cache-stable bills %.3f of full's after 20 turns, more than %.3f", long.name, p.Name, r, most20Turns)
 				}
 			}
 		}

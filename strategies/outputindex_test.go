@@ -41,12 +41,12 @@ func TestIDListBound(t *testing.T) {
 // excerpt gives up room to the list.
 func TestCutOutput(t *testing.T) {
 	var lines []string
-	for i := range 30 {
+	for i := range 120 {
 		lines = append(lines, "record "+strings.Repeat("x", 20)+" evidence_id deploy-"+string(rune('a'+i%26))+"0440 observed 2026-01-1"+string(rune('0'+i%10))+"T02:14:00Z")
 	}
 	earlier := map[string]bool{"deploy-b0440": true}
 	known := knownIdentifiers("the data names deploy-c0440")
-	shown, rest, ids := cutOutput(lines, lines, known, earlier)
+	shown, rest, ids := cutOutput(lines, lines, known, earlier, Pricing{ReadRate: 0.1, WriteRate: 1.25})
 	if len(rest) == 0 || ids == "" {
 		t.Fatalf("a long output is not cut or lists nothing: %d lines left out, list %q", len(rest), ids)
 	}
@@ -64,8 +64,26 @@ func TestCutOutput(t *testing.T) {
 	if n := len([]rune(text)); n >= entryExcerptRunes {
 		t.Errorf("the excerpt keeps %d characters beside a list", n)
 	}
+	// An output of 1,300 characters whose excerpt and list would save too
+	// little of its room to pay for writing the list is shown whole where
+	// reads are cheap, and cut where they cost what fresh input does; a
+	// longer one is cut where reads are cheap too.
+	var medium []string
+	for i := range 10 {
+		medium = append(medium, "the nightly job wrote its file and reported success to the scheduler, as it does every night, nothing else at 2026-01-1"+strconv.Itoa(i)+"T02:14:00Z")
+	}
+	anthropic, none := Pricing{ReadRate: 0.1, WriteRate: 1.25}, Pricing{ReadRate: 1, WriteRate: 1}
+	if shown, rest, ids := cutOutput(medium, medium, nil, map[string]bool{}, anthropic); len(rest) != 0 || ids != "" || len(shown) != len(medium) {
+		t.Errorf("anthropic: an output of 1,300 characters is cut (%d lines left out, list %q)", len(rest), ids)
+	}
+	if _, rest, ids := cutOutput(medium, medium, nil, map[string]bool{}, none); len(rest) == 0 || ids == "" {
+		t.Errorf("none: an output of 1,300 characters is not cut (%d lines left out, list %q)", len(rest), ids)
+	}
+	if _, rest, _ := cutOutput(lines[:20], lines[:20], known, earlier, anthropic); len(rest) == 0 {
+		t.Errorf("anthropic: an output of 1,600 characters is shown whole")
+	}
 	short := []string{"only 2026-01-19T02:14:00Z"}
-	if _, rest, ids := cutOutput(short, short, nil, map[string]bool{}); len(rest) != 0 || ids != "" {
+	if _, rest, ids := cutOutput(short, short, nil, map[string]bool{}, Pricing{ReadRate: 0.1, WriteRate: 1.25}); len(rest) != 0 || ids != "" {
 		t.Errorf("a short output is cut (%d) or lists %q", len(rest), ids)
 	}
 }
