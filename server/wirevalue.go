@@ -45,6 +45,9 @@ type valueReader struct {
 	reading  context.Context
 	stopRead context.CancelFunc
 	readFor  time.Duration
+	// workBudget bounds cost by the evaluation timeout (readCostPerSecond);
+	// 0 bounds nothing.
+	workBudget int64
 }
 
 // startReading bounds the reading of the request's values by timeout, the
@@ -58,7 +61,18 @@ func (rd *valueReader) startReading(timeout time.Duration) {
 	}
 	rd.reading, rd.stopRead = context.WithTimeout(rd.ctx, timeout)
 	rd.readFor = timeout
+	rd.workBudget = int64(timeout.Seconds() * readCostPerSecond)
 }
+
+// readCostPerSecond is how much read cost (lisp.ReadCost: what values
+// take once read) a request's values may have for each second of its
+// evaluation timeout. The slowest data to read, wide maps of keywords
+// and JSON objects, reads at about three times this alone, so values
+// under it finish reading well inside the timeout even on a loaded
+// machine, and values over it are refused by their cost, the same alone
+// and under load, rather than by the clock, which would refuse them only
+// when the machine is busy.
+const readCostPerSecond = 24 << 20
 
 // readCtx is the context values are read under.
 func (rd *valueReader) readCtx() context.Context {
@@ -85,7 +99,13 @@ func (rd *valueReader) sized(size int) {
 // charge counts a value read for the request, and refuses the request
 // once its values cost more than its budget.
 func (rd *valueReader) charge(cost int64, path func() string) error {
-	if rd.cost += cost; rd.budget > 0 && rd.cost > rd.budget {
+	rd.cost += cost
+	if rd.workBudget > 0 && rd.cost > rd.workBudget {
+		return status.Errorf(codes.ResourceExhausted,
+			"%s: the request's values would take more than %d bytes once read, more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
+			path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
+	}
+	if rd.budget > 0 && rd.cost > rd.budget {
 		return status.Errorf(codes.InvalidArgument,
 			"%s: the request's values would take more than %d bytes once read, more than %d times the request's bytes and %d MiB besides: they are mostly collections of one or two small parts; send such data flatter",
 			path(), rd.budget, lisp.ReadCostPerByte, readSlack>>20)

@@ -64,9 +64,16 @@ func fourthPassAttacks() []inputAttack {
 		}}, evalCPU}
 	}
 	// A value of a million map entries reads in about 1.7 s of CPU in
-	// process (keyword interning and the map's index): past the 1 s
-	// timeout, which counts reading the values (docs/RELIABILITY.md, "A
-	// fifth pass").
+	// process (keyword interning and the map's index): it costs more to
+	// read than the 1 s timeout allows, and is refused by that cost, the
+	// same alone and under load (docs/RELIABILITY.md, "A fifth pass").
+	// The cost is known once the value is read, and over HTTP the body is
+	// transcoded first, so the CPU spent before the refusal is allowed more
+	// than an evaluation's.
+	wideValue := func(a inputAttack) inputAttack {
+		a.cpu = 8 * time.Second
+		return a
+	}
 	manyRecords := func(n int) string {
 		var b strings.Builder
 		b.WriteString("[")
@@ -102,9 +109,9 @@ func fourthPassAttacks() []inputAttack {
 		// 10 MB to read, under the 5 s a caller sending it asks for.
 		{attack{name: "500,000 record literals of 1,000 types as an earlier result", method: "EvalTurn", expect: "any", kind: kindValues,
 			req: earlierResult(&ptcsidecarv1.Value{Edn: manyRecords(500_000)})}, evalCPU},
-		value("a record of a million fields as an earlier result", "RESOURCE_EXHAUSTED", "(count *1)", wideRecord(1_000_000)),
-		value("a map of a million keys as an earlier result", "RESOURCE_EXHAUSTED", "(count *1)", "{"+wideRecord(1_000_000)[len("#user.W{"):]),
-		memory("a record of a million fields as a memory binding", "RESOURCE_EXHAUSTED", "(count s)", wideRecord(1_000_000)),
+		wideValue(value("a record of a million fields as an earlier result", "RESOURCE_EXHAUSTED", "(count *1)", wideRecord(1_000_000))),
+		wideValue(value("a map of a million keys as an earlier result", "RESOURCE_EXHAUSTED", "(count *1)", "{"+wideRecord(1_000_000)[len("#user.W{"):])),
+		wideValue(memory("a record of a million fields as a memory binding", "RESOURCE_EXHAUSTED", "(count s)", wideRecord(1_000_000))),
 		memory("a record holding an atom as a memory binding", "INVALID_ARGUMENT", "(swap! (:a s) inc)", "#user.R{:a (atom 0)}"),
 		// clojure.data/diff of deep, shared, wide and infinite values.
 		prog("diff of two vectors 100,000 deep", "failed", diff+`(let [a (reduce (fn [v i] [v]) 1 (range 100000)) b (reduce (fn [v i] [v]) 2 (range 100000))] (count (data/diff a b)))`),
