@@ -256,6 +256,9 @@ func (logs *Logs) transcriptLine(raw json.RawMessage, label string) (msgs []stra
 		Sidechain bool                       `json:"isSidechain"`
 		Message   map[string]json.RawMessage `json:"message"`
 	}
+	if !bytes.Contains(raw, []byte(`"uuid"`)) && !bytes.Contains(raw, []byte(`"leafUuid"`)) && !bytes.Contains(raw, []byte(`"messageId"`)) {
+		return nil, "", false, nil // not a transcript's line: spare decoding it twice
+	}
 	if json.Unmarshal(raw, &line) != nil || line.Type == "" || line.UUID == nil && line.LeafUUID == nil && line.MessageID == nil {
 		return nil, "", false, nil
 	}

@@ -390,3 +390,48 @@ func TestReadLegacyFunctions(t *testing.T) {
 		t.Fatalf("read %+v", m)
 	}
 }
+
+// Reading a log is linear: the allocations per message of a conversation
+// four times longer are the same (a count of the work, not its time).
+func TestReadLinear(t *testing.T) {
+	allocs := func(n int) float64 {
+		log := messagesLog(n)
+		return testing.AllocsPerRun(3, func() {
+			var logs Logs
+			if err := logs.Read("f", bytes.NewReader(log)); err != nil {
+				t.Fatal(err)
+			}
+		}) / float64(n)
+	}
+	if small, large := allocs(2_000), allocs(8_000); large > 1.1*small {
+		t.Errorf("%.1f allocations a message at 8,000 messages, %.1f at 2,000", large, small)
+	}
+}
+
+// messagesLog is JSON Lines of n messages: tool calls and their results.
+func messagesLog(n int) []byte {
+	var log bytes.Buffer
+	for i := 0; i < n/2; i++ {
+		fmt.Fprintf(&log, `{"role":"assistant","tool_calls":[{"id":"c%d","type":"function","function":{"name":"get","arguments":"{\"n\":%d}"}}]}`+"\n", i, i)
+		fmt.Fprintf(&log, `{"role":"tool","tool_call_id":"c%d","content":"value %d"}`+"\n", i, i*7919)
+	}
+	return log.Bytes()
+}
+
+// BenchmarkReadMessages reads JSON Lines of n messages, one conversation of
+// tool calls and results, at doubling n: the time per message stays flat.
+func BenchmarkReadMessages(b *testing.B) {
+	for _, n := range []int{10_000, 20_000, 40_000} {
+		log := messagesLog(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(log)))
+			b.ReportAllocs()
+			for range b.N {
+				var logs Logs
+				if err := logs.Read("bench", bytes.NewReader(log)); err != nil || len(logs.Chats[0].Messages) != n {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
