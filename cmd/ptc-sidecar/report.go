@@ -48,6 +48,7 @@ type reportFlags struct {
 	setRates   map[string]bool
 	noProgress bool
 	examples   int
+	maxValue   int
 }
 
 func newReportFlagSet(f *reportFlags) *flag.FlagSet {
@@ -62,6 +63,7 @@ func newReportFlagSet(f *reportFlags) *flag.FlagSet {
 	fs.StringVar(&f.svg, "svg", "", "also write the chart of bill against recall as an SVG image to `FILE`")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "never draw the progress bar (it is drawn only when stderr is a terminal)")
 	fs.IntVar(&f.examples, "examples", 0, "after each table, list the first `N` calls of each strategy that lost evidence, with the values lost")
+	fs.IntVar(&f.maxValue, "max-value-bytes", chatlog.DefaultMaxValueBytes, "skip (and count) a JSON value, a line of JSON Lines or a whole JSON file, larger than `N` bytes; it is read through, never held")
 	return fs
 }
 
@@ -85,32 +87,39 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 	if err == nil && f.examples < 0 {
 		err = fmt.Errorf("invalid value %d for flag -examples: want 0 or more", f.examples)
 	}
+	if err == nil && f.maxValue <= 0 {
+		err = fmt.Errorf("invalid value %d for flag -max-value-bytes: want 1 or more", f.maxValue)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc-sidecar report: %v\nRun 'ptc-sidecar report -h' for the flags.\n", err)
 		return 2
 	}
 	opts.examples = f.examples
-	var logs chatlog.Logs
+	rp := newReporter(opts)
+	if env.terminal && !f.noProgress {
+		rp.progress = &progressBar{w: stderr, total: filesSize(files), drawn: -1}
+	}
+	// The files are read one conversation at a time, each run as it is
+	// read, so that memory holds the largest conversation, not the logs.
+	logs := chatlog.Logs{Chat: rp.addChat, RunRecord: rp.addRun, MaxValueBytes: f.maxValue}
 	for _, name := range files {
-		if err := readLogFile(&logs, name, env.stdin); err != nil {
+		if err := readLogFile(&logs, name, env.stdin, rp.progress); err != nil {
+			if rp.progress != nil {
+				rp.progress.done()
+			}
 			fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
 			return 1
 		}
 	}
-	if len(logs.Chats) == 0 && len(logs.Runs) == 0 {
-		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", chatlog.ErrNoLogs)
-		return 1
-	}
-	rp := newReporter(opts)
-	if env.terminal && !f.noProgress {
-		rp.progress = &progressBar{w: stderr, total: logCalls(&logs), drawn: -1}
-	}
-	groups, err := rp.run(&logs)
 	if rp.progress != nil {
-		rp.progress.done()
+		rp.progress.finish()
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
+	for _, sk := range logs.Skipped {
+		fmt.Fprintf(stderr, "ptc-sidecar report: skipped %d: %s (the first at %s)\n", sk.Count, sk.Reason, sk.First)
+	}
+	groups := rp.groups()
+	if len(groups) == 0 {
+		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", chatlog.ErrNoLogs)
 		return 1
 	}
 	var text strings.Builder
@@ -120,6 +129,7 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 		}
 		g.writeTable(&text, opts.pricing)
 	}
+	writeSkipped(&text, logs.Skipped)
 	if _, err := io.WriteString(stdout, text.String()); err != nil {
 		fmt.Fprintf(stderr, "ptc-sidecar report: %v\n", err)
 		return 1
@@ -142,7 +152,7 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 	return 0
 }
 
-func readLogFile(logs *chatlog.Logs, name string, stdin io.Reader) error {
+func readLogFile(logs *chatlog.Logs, name string, stdin io.Reader, p *progressBar) error {
 	if name == "-" {
 		return logs.Read("stdin", stdin)
 	}
@@ -151,7 +161,46 @@ func readLogFile(logs *chatlog.Logs, name string, stdin io.Reader) error {
 		return err
 	}
 	defer fh.Close()
-	return logs.Read(name, fh)
+	return logs.Read(name, &countingReader{fh, p})
+}
+
+// filesSize is the bytes of files, 0 when one is stdin or not a regular
+// file (the progress bar then draws nothing).
+func filesSize(files []string) int64 {
+	var total int64
+	for _, name := range files {
+		st, err := os.Stat(name)
+		if name == "-" || err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		total += st.Size()
+	}
+	return total
+}
+
+// countingReader counts the bytes read of the logs for the progress bar.
+type countingReader struct {
+	r io.Reader
+	p *progressBar
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if c.p != nil {
+		c.p.read += int64(n)
+	}
+	return n, err
+}
+
+// writeSkipped writes what the logs held that the report left out, and why.
+func writeSkipped(w io.Writer, skipped []chatlog.Skip) {
+	if len(skipped) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nLeft out of the logs:\n")
+	for _, sk := range skipped {
+		fmt.Fprintf(w, "  %d: %s (the first at %s)\n", sk.Count, sk.Reason, sk.First)
+	}
 }
 
 func printReportUsage(w io.Writer, fs *flag.FlagSet) {
@@ -163,7 +212,9 @@ func printReportUsage(w io.Writer, fs *flag.FlagSet) {
 		"bodies, OpenAI Responses request bodies, Anthropic Messages request bodies, logged calls (a\n"+
 		"request with its reply beside it), the product's ChatMessage conversations, or PTC-Lisp run\n"+
 		"records (a RenderTraceRequest as JSON). Each assistant message with tool calls, or each\n"+
-		"program of a run, is one call. Exits 2 on bad flags, 1 on a file it cannot read.\n\nFlags:\n")
+		"program of a run, is one call. What no call is made of (Responses reasoning and built-in tool\n"+
+		"items, a last line cut short, a value over -max-value-bytes) is counted, with its reason, on\n"+
+		"stderr and in the report. Exits 2 on bad flags, 1 on a file it cannot read.\n\nFlags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }
@@ -306,75 +357,75 @@ type reportGroup struct {
 	tallies  []*tally
 }
 
-// reporter runs the strategies over the logs' calls.
+// reporter runs the strategies over the logs' calls, one conversation or
+// run at a time as the logs are read.
 type reporter struct {
 	opts     reportOptions
 	rem      *strategies.Remembered
 	svc      *server.Service
 	progress *progressBar
+	configs  []chatConfig
+	chatG    *reportGroup // nil before the first conversation
+	runG     *reportGroup // nil before the first run
 }
 
 func newReporter(opts reportOptions) *reporter {
 	return &reporter{opts: opts, rem: strategies.NewRemembered(memo.New(256 << 20)), svc: server.New(server.Config{})}
 }
 
-func logCalls(logs *chatlog.Logs) int {
-	n := 0
+// run adds every conversation and run of logs and returns the groups.
+func (rp *reporter) run(logs *chatlog.Logs) ([]*reportGroup, error) {
 	for _, c := range logs.Chats {
-		for _, m := range c.Messages {
-			if m.Role == strategies.RoleAssistant && len(m.ToolCalls) > 0 {
-				n++
-			}
+		if err := rp.addChat(c); err != nil {
+			return nil, err
 		}
 	}
 	for _, r := range logs.Runs {
-		n += len(r.Req.GetTurns())
-	}
-	return n
-}
-
-func (rp *reporter) run(logs *chatlog.Logs) ([]*reportGroup, error) {
-	var groups []*reportGroup
-	if len(logs.Chats) > 0 {
-		g, err := rp.chats(logs.Chats)
-		if err != nil {
+		if err := rp.addRun(r); err != nil {
 			return nil, err
 		}
-		groups = append(groups, g)
 	}
-	if len(logs.Runs) > 0 {
-		g, err := rp.runs(logs.Runs)
-		if err != nil {
-			return nil, err
-		}
-		groups = append(groups, g)
-	}
-	return groups, nil
+	return rp.groups(), nil
 }
 
-func (rp *reporter) chats(convs []chatlog.Conversation) (*reportGroup, error) {
-	configs, err := rp.opts.chatConfigs()
-	if err != nil {
-		return nil, err
-	}
-	g := &reportGroup{title: "Chat conversations", baseline: "raw history", sources: len(convs)}
-	g.tallies = append(g.tallies, &tally{label: "raw history"})
-	for _, c := range configs {
-		g.tallies = append(g.tallies, &tally{label: c.label, maxExamples: rp.opts.examples})
-	}
-	for _, c := range convs {
-		for n, m := range c.Messages {
-			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
-				continue
-			}
-			where := fmt.Sprintf("%s, message %d", c.Label, n)
-			if err := rp.chatCall(g, configs, c.Messages[:n], &c.Messages[n], where); err != nil {
-				return nil, fmt.Errorf("%s: the call of message %d: %v", c.Label, n, err)
-			}
-			rp.progress.step()
+// groups are the figures so far: chats, then runs, for the kinds met.
+func (rp *reporter) groups() []*reportGroup {
+	var out []*reportGroup
+	for _, g := range []*reportGroup{rp.chatG, rp.runG} {
+		if g != nil {
+			out = append(out, g)
 		}
 	}
-	return g, nil
+	return out
+}
+
+// addChat adds the calls of one conversation.
+func (rp *reporter) addChat(c chatlog.Conversation) error {
+	if rp.chatG == nil {
+		configs, err := rp.opts.chatConfigs()
+		if err != nil {
+			return err
+		}
+		rp.configs = configs
+		g := &reportGroup{title: "Chat conversations", baseline: "raw history"}
+		g.tallies = append(g.tallies, &tally{label: "raw history"})
+		for _, c := range configs {
+			g.tallies = append(g.tallies, &tally{label: c.label, maxExamples: rp.opts.examples})
+		}
+		rp.chatG = g
+	}
+	rp.chatG.sources++
+	for n, m := range c.Messages {
+		if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		where := fmt.Sprintf("%s, message %d", c.Label, n)
+		if err := rp.chatCall(rp.chatG, rp.configs, c.Messages[:n], &c.Messages[n], where); err != nil {
+			return fmt.Errorf("%s: the call of message %d: %v", c.Label, n, err)
+		}
+		rp.progress.step()
+	}
+	return nil
 }
 
 // chatCall runs the baseline and every configuration on the history h
@@ -401,17 +452,19 @@ func (rp *reporter) chatCall(g *reportGroup, configs []chatConfig, h []strategie
 	return nil
 }
 
-func (rp *reporter) runs(runs []chatlog.Run) (*reportGroup, error) {
-	g := &reportGroup{title: "PTC-Lisp runs", baseline: "full", sources: len(runs)}
-	for _, name := range turnStrategies {
-		g.tallies = append(g.tallies, &tally{label: name, maxExamples: rp.opts.examples})
-	}
-	for _, r := range runs {
-		if err := rp.run1(g, r); err != nil {
-			return nil, fmt.Errorf("%s: %v", r.Label, err)
+// addRun adds the calls of one run.
+func (rp *reporter) addRun(r chatlog.Run) error {
+	if rp.runG == nil {
+		rp.runG = &reportGroup{title: "PTC-Lisp runs", baseline: "full"}
+		for _, name := range turnStrategies {
+			rp.runG.tallies = append(rp.runG.tallies, &tally{label: name, maxExamples: rp.opts.examples})
 		}
 	}
-	return g, nil
+	rp.runG.sources++
+	if err := rp.run1(rp.runG, r); err != nil {
+		return fmt.Errorf("%s: %v", r.Label, err)
+	}
+	return nil
 }
 
 // run1 adds the calls of one run: the call before each turn, whose answer
@@ -535,12 +588,14 @@ func thousands(n int) string {
 	return s
 }
 
-// progressBar draws the share of calls done on a terminal, redrawing the
-// line only when the bar moves.
+// progressBar draws the share of the logs' bytes read on a terminal, and
+// the calls run, redrawing the line only when the bar moves.
 type progressBar struct {
-	w            io.Writer
-	total, count int
-	drawn        int // the last width drawn, -1 before any
+	w     io.Writer
+	total int64 // bytes of the files
+	read  int64 // of them, read so far
+	calls int
+	drawn int // the last width drawn, -1 before any
 }
 
 const progressWidth = 40
@@ -549,16 +604,32 @@ func (p *progressBar) step() {
 	if p == nil || p.total == 0 {
 		return
 	}
-	p.count++
-	filled := p.count * progressWidth / p.total
-	if filled == p.drawn && p.count != p.total {
+	p.calls++
+	p.draw(false)
+}
+
+func (p *progressBar) draw(final bool) {
+	read := min(p.read, p.total)
+	if final {
+		read = p.total
+	}
+	filled := int(read * progressWidth / p.total)
+	if filled == p.drawn && !final {
 		return
 	}
 	p.drawn = filled
-	fmt.Fprintf(p.w, "\r[%s%s] %3d%% %d/%d calls", strings.Repeat("#", filled), strings.Repeat(" ", progressWidth-filled), 100*p.count/p.total, p.count, p.total)
+	fmt.Fprintf(p.w, "\r[%s%s] %3d%% of the logs, %d calls", strings.Repeat("#", filled), strings.Repeat(" ", progressWidth-filled), read*100/p.total, p.calls)
+}
+
+// finish draws the bar full, then clears its line.
+func (p *progressBar) finish() {
+	if p.total > 0 {
+		p.draw(true)
+	}
+	p.done()
 }
 
 // done clears the bar's line.
 func (p *progressBar) done() {
-	fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", progressWidth+30))
+	fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", progressWidth+40))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -219,6 +220,12 @@ func TestReportMatchesToMessages(t *testing.T) {
 		// Sent to Anthropic: its screenshots counted by Anthropic's rule
 		// with the default tokenizer, in the report as in ToMessages.
 		{"anthropic_screenshots.json", 4, 3, "1201", strategies.ProviderAnthropic},
+		// The shapes of TestReportNewShapes.
+		{"openai_chat_shapes.json", 3, 2, "SUP-90417", ""},
+		{"anthropic_server_tools.json", 3, 2, "8812", ""},
+		{"openai_responses_items.jsonl", 3, 2, "ch_3PqM2a", ""},
+		{"gateway_records.jsonl", 3, 3, "api-7f9c4d-p8zt1", ""},
+		{"messy_messages.jsonl", 2, 2, "rest_20417", ""},
 	} {
 		t.Run(tc.file+" "+tc.provider, func(t *testing.T) {
 			checkReportMatches(t, filepath.Join("testdata/report", tc.file), tc.calls, tc.evidence, tc.value, tc.provider)
@@ -372,7 +379,7 @@ func TestReportChartAndProgress(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "100% 6/6 calls") || !strings.Contains(stderr, "\r[") {
+	if !strings.Contains(stderr, "100% of the logs, 6 calls") || !strings.Contains(stderr, "\r[") {
 		t.Fatalf("no progress bar on a terminal: %q", stderr)
 	}
 	for _, file := range []string{svg, page} {
@@ -428,5 +435,62 @@ func TestReportProviderCountsMedia(t *testing.T) {
 	}
 	if _, stderr, code := runReportCmd(t, reportEnv{}, "--provider", "bedrock", "x.json"); code != 2 || !strings.Contains(stderr, "provider") {
 		t.Errorf("an unknown provider: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestReportNewShapes: what the logs of new shapes hold that no call is
+// made of is counted, with its reason, on stderr and in the report, and
+// the rest reported (TestReadNewShapes checks their reading).
+func TestReportNewShapes(t *testing.T) {
+	out, stderr, code := runReportCmd(t, reportEnv{}, "testdata/report/openai_responses_items.jsonl", "testdata/report/gateway_records.jsonl", "testdata/report/messy_messages.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"2: Responses item_reference items", "2: Responses web_search_call items", "1: choices after the first of a response with n > 1", "1: a value cut short by the end of its file (a log still being written?) (the first at testdata/report/messy_messages.jsonl, value 6 (byte 642))"} {
+		if !strings.Contains(out, "  "+want) || !strings.Contains(stderr, "skipped "+want) {
+			t.Errorf("%q is not in the report and on stderr:\n%s\n%s", want, out, stderr)
+		}
+	}
+	if r := row(t, out, "raw history"); r[0] != 8 {
+		t.Errorf("raw history row %v: want the 8 calls of the three logs", r)
+	}
+}
+
+// Hostile logs end in a report or a clear error, never a crash: nesting
+// millions deep, a value over -max-value-bytes (skipped and counted), tool
+// call ids that all collide, a file of only blank lines.
+func TestReportHostileLogs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	deep := write("deep.json", strings.Repeat("[", 1<<20)+strings.Repeat("]", 1<<20))
+	if _, stderr, code := runReportCmd(t, reportEnv{}, deep); code != 1 || !strings.Contains(stderr, "deep.json, value 1 (byte 0): not JSON") {
+		t.Errorf("nesting a million deep: exit %d, %q", code, stderr)
+	}
+	var calls strings.Builder
+	calls.WriteString(`{"messages":[{"role":"user","content":"go"}`)
+	for k := 0; k < 40; k++ {
+		fmt.Fprintf(&calls, `,{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get","arguments":"{\"n\":%d}"}}]},{"role":"tool","tool_call_id":"call_1","content":"value %d"}`, k, k*7919)
+	}
+	calls.WriteString("]}\n")
+	big := `{"messages":[{"role":"user","content":"` + strings.Repeat("z", 20000) + `"}]}` + "\n"
+	logs := write("calls.jsonl", big+calls.String())
+	out, stderr, code := runReportCmd(t, reportEnv{}, "--max-value-bytes", "16384", logs)
+	if code != 0 {
+		t.Fatalf("colliding ids: exit %d: %s", code, stderr)
+	}
+	if r := row(t, out, "raw history"); r[0] != 40 || !strings.Contains(out, "1: a value over 16384 bytes (see -max-value-bytes)") {
+		t.Errorf("colliding ids after a value over the limit: %v\n%s", r, out)
+	}
+	if _, stderr, code := runReportCmd(t, reportEnv{}, write("blank.jsonl", "\r\n\n  \n")); code != 1 || !strings.Contains(stderr, chatlog.ErrNoLogs.Error()) {
+		t.Errorf("a file of blank lines: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runReportCmd(t, reportEnv{}, "--max-value-bytes", "0", logs); code != 2 {
+		t.Errorf("-max-value-bytes 0: exit %d, %q", code, stderr)
 	}
 }

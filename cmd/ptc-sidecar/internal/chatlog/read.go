@@ -40,10 +40,11 @@ import (
 //   - a list of conversations or run records.
 //
 // Messages may be in OpenAI's shape (content a string, null or a list of
-// parts; tool_calls with a function), Anthropic's (content blocks: text,
-// tool_use, tool_result, thinking; the system prompt a top-level field) or
+// parts; tool_calls with a function; a legacy function_call), Anthropic's
+// (content blocks: text, tool_use, tool_result, thinking, and the kinds
+// the server runs, kept as text; the system prompt a top-level field) or
 // the product's (tool_calls with name and arguments, in snake_case or
-// lowerCamelCase).
+// lowerCamelCase). What no call is made of is counted in Logs.Skipped.
 
 // Conversation is one chat log read from a file.
 type Conversation struct {
@@ -57,34 +58,113 @@ type Run struct {
 	Req   *ptcsidecarv1.RenderTraceRequest
 }
 
-// Logs is what the files held.
+// Logs is what the files held, and what reading them left out.
 type Logs struct {
 	Chats []Conversation
 	Runs  []Run
+
+	// Chat and RunRecord, when set, are given each conversation and run
+	// record as it is read, instead of Chats and Runs keeping them: the
+	// files are then held one conversation at a time.
+	Chat      func(Conversation) error
+	RunRecord func(Run) error
+
+	// MaxValueBytes is the largest JSON value read (DefaultMaxValueBytes
+	// when 0); a larger one is skipped.
+	MaxValueBytes int
+
+	// Skipped is what the files held that no call is made of, by reason,
+	// in the order first met.
+	Skipped []Skip
 }
 
-// Read reads one file's values (name labels them in errors) into logs.
+// Skip counts the values, items or blocks of a log left out for one reason.
+type Skip struct {
+	Reason string
+	Count  int
+	First  string // where the first was
+}
+
+// skip counts one thing at where left out for reason.
+func (logs *Logs) skip(where, reason string) {
+	for i := range logs.Skipped {
+		if logs.Skipped[i].Reason == reason {
+			logs.Skipped[i].Count++
+			return
+		}
+	}
+	logs.Skipped = append(logs.Skipped, Skip{Reason: reason, Count: 1, First: where})
+}
+
+func (logs *Logs) addChat(c Conversation) error {
+	if logs.Chat != nil {
+		return logs.Chat(c)
+	}
+	logs.Chats = append(logs.Chats, c)
+	return nil
+}
+
+func (logs *Logs) addRun(r Run) error {
+	if logs.RunRecord != nil {
+		return logs.RunRecord(r)
+	}
+	logs.Runs = append(logs.Runs, r)
+	return nil
+}
+
+// Read reads one file's values (name labels them in errors) into logs, one
+// value at a time.
 func (logs *Logs) Read(name string, r io.Reader) error {
-	dec := json.NewDecoder(r)
+	values := newValueReader(r, logs.MaxValueBytes)
 	var pending []strategies.ChatMessage // messages in a row, one conversation
 	pendingAt := 0
 	lastID := "" // the message id of the last transcript line
-	var fileChats []Conversation
-	flush := func() {
-		if len(pending) > 0 {
-			fileChats = append(fileChats, Conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending})
-			pending = nil
+	// A log of one request per call holds each conversation again and again,
+	// one message longer each time: only the last of such a chain counts.
+	// held is the last conversation read, given on when the next one does
+	// not continue it.
+	var held *Conversation
+	add := func(c Conversation) error {
+		pairFunctions(c.Messages)
+		if held != nil && !isPrefix(held.Messages, c.Messages) {
+			if err := logs.addChat(*held); err != nil {
+				return err
+			}
 		}
+		held = &c
+		return nil
+	}
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		c := Conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending}
+		pending = nil
+		return add(c)
 	}
 	for n := 1; ; n++ {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err == io.EOF {
-			break
-		} else if err != nil {
-			return fmt.Errorf("%s: value %d: not JSON: %v", name, n, err)
-		}
+		raw, at, err := values.next()
 		label := fmt.Sprintf("%s, value %d", name, n)
-		if msg, id, ok, err := transcriptLine(raw, label); err != nil {
+		var big *oversize
+		switch {
+		case err == io.EOF:
+		case errors.Is(err, errTruncated):
+			logs.skip(fmt.Sprintf("%s (byte %d)", label, at), "a value cut short by the end of its file (a log still being written?)")
+		case errors.As(err, &big):
+			logs.skip(fmt.Sprintf("%s (byte %d)", label, at), fmt.Sprintf("a value over %d bytes (see -max-value-bytes)", values.max))
+			continue
+		case err != nil:
+			return fmt.Errorf("%s: %v", label, err)
+		}
+		if err != nil {
+			break
+		}
+		if !json.Valid(raw) {
+			var v any
+			err := json.Unmarshal(raw, &v)
+			return fmt.Errorf("%s (byte %d): not JSON: %v", label, at, err)
+		}
+		if msg, id, ok, err := logs.transcriptLine(raw, label); err != nil {
 			return err
 		} else if ok {
 			switch {
@@ -100,7 +180,7 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 			lastID = id
 			continue
 		}
-		if single, ok, err := messageValue(raw, label); err != nil {
+		if single, ok, err := logs.messageValue(raw, label); err != nil {
 			return err
 		} else if ok {
 			if len(pending) == 0 {
@@ -109,23 +189,50 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 			pending = append(pending, single...)
 			continue
 		}
-		flush()
+		if err := flush(); err != nil {
+			return err
+		}
 		chats, err := logs.value(raw, label)
 		if err != nil {
 			return err
 		}
-		fileChats = append(fileChats, chats...)
-	}
-	flush()
-	// A log of one request per call holds each conversation again and again,
-	// one message longer each time: only the last of such a chain counts.
-	for i, c := range fileChats {
-		if i+1 < len(fileChats) && isPrefix(c.Messages, fileChats[i+1].Messages) {
-			continue
+		for _, c := range chats {
+			if err := add(c); err != nil {
+				return err
+			}
 		}
-		logs.Chats = append(logs.Chats, c)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if held != nil {
+		return logs.addChat(*held)
 	}
 	return nil
+}
+
+// legacyCallID starts the id given to an OpenAI function_call, which has
+// none.
+const legacyCallID = "function_call_"
+
+// pairFunctions gives each OpenAI legacy function_call an id (its
+// message's place: the same in every request of a conversation) and has
+// each legacy function result (role "function", read as a tool message
+// without id and with the function's name) answer the call before it.
+func pairFunctions(msgs []strategies.ChatMessage) {
+	open := ""
+	for i := range msgs {
+		m := &msgs[i]
+		for j := range m.ToolCalls {
+			if m.ToolCalls[j].ID == legacyCallID {
+				m.ToolCalls[j].ID = fmt.Sprintf("%s%d", legacyCallID, i)
+				open = m.ToolCalls[j].ID
+			}
+		}
+		if m.Role == strategies.RoleTool && m.ToolCallID == "" && m.Name != "" && open != "" {
+			m.ToolCallID, m.Name, open = open, "", ""
+		}
+	}
 }
 
 func isPrefix(a, b []strategies.ChatMessage) bool {
@@ -140,7 +247,7 @@ func isPrefix(a, b []strategies.ChatMessage) bool {
 // "isSidechain") hold no message of the thread: msgs is nil. id is the
 // message's id: the transcript writes each content block of an assistant
 // message on a line of its own, all with the message's id.
-func transcriptLine(raw json.RawMessage, label string) (msgs []strategies.ChatMessage, id string, ok bool, err error) {
+func (logs *Logs) transcriptLine(raw json.RawMessage, label string) (msgs []strategies.ChatMessage, id string, ok bool, err error) {
 	var line struct {
 		Type      string                     `json:"type"`
 		UUID      *string                    `json:"uuid"`
@@ -148,6 +255,9 @@ func transcriptLine(raw json.RawMessage, label string) (msgs []strategies.ChatMe
 		MessageID *string                    `json:"messageId"`
 		Sidechain bool                       `json:"isSidechain"`
 		Message   map[string]json.RawMessage `json:"message"`
+	}
+	if !bytes.Contains(raw, []byte(`"uuid"`)) && !bytes.Contains(raw, []byte(`"leafUuid"`)) && !bytes.Contains(raw, []byte(`"messageId"`)) {
+		return nil, "", false, nil // not a transcript's line: spare decoding it twice
 	}
 	if json.Unmarshal(raw, &line) != nil || line.Type == "" || line.UUID == nil && line.LeafUUID == nil && line.MessageID == nil {
 		return nil, "", false, nil
@@ -158,7 +268,7 @@ func transcriptLine(raw json.RawMessage, label string) (msgs []strategies.ChatMe
 	if v := line.Message["id"]; v != nil {
 		_ = json.Unmarshal(v, &id)
 	}
-	msgs, err = convertMessage(line.Message, label+".message")
+	msgs, err = logs.convertMessage(line.Message, label+".message")
 	return msgs, id, true, err
 }
 
@@ -175,12 +285,12 @@ func mergeAssistant(m, next *strategies.ChatMessage) {
 }
 
 // messageValue reads raw as one message, when it is one.
-func messageValue(raw json.RawMessage, label string) ([]strategies.ChatMessage, bool, error) {
+func (logs *Logs) messageValue(raw json.RawMessage, label string) ([]strategies.ChatMessage, bool, error) {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil || obj["role"] == nil {
 		return nil, false, nil
 	}
-	msgs, err := convertMessage(obj, label)
+	msgs, err := logs.convertMessage(obj, label)
 	return msgs, true, err
 }
 
@@ -197,7 +307,7 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 			return nil, nil
 		}
 		if isResponsesInput(items) {
-			msgs, err := responsesItems(items, label)
+			msgs, err := logs.responsesItems(items, label)
 			if err != nil {
 				return nil, err
 			}
@@ -205,7 +315,7 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		}
 		var first map[string]json.RawMessage
 		if json.Unmarshal(items[0], &first) == nil && first["role"] != nil {
-			msgs, err := convertMessages(items, label)
+			msgs, err := logs.convertMessages(items, label)
 			if err != nil {
 				return nil, err
 			}
@@ -225,6 +335,7 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
 		return nil, fmt.Errorf("%s: want a conversation, a message or a run record, got %s", label, firstWord(trimmed))
 	}
+	unstringify(obj)
 	switch {
 	case obj["turns"] != nil:
 		req := &ptcsidecarv1.RenderTraceRequest{}
@@ -234,14 +345,13 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		if id := obj["id"]; id != nil {
 			label += " (" + strings.Trim(string(id), `"`) + ")"
 		}
-		logs.Runs = append(logs.Runs, Run{label, req})
-		return nil, nil
+		return nil, logs.addRun(Run{label, req})
 	case isList(obj["input"]): // an OpenAI Responses request body
 		var items []json.RawMessage
 		if err := json.Unmarshal(obj["input"], &items); err != nil {
 			return nil, fmt.Errorf("%s: input: want a list of items: %v", label, err)
 		}
-		msgs, err := responsesItems(items, label+": input")
+		msgs, err := logs.responsesItems(items, label+": input")
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +364,7 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		if instructions != "" {
 			msgs = append([]strategies.ChatMessage{{Role: strategies.RoleSystem, Content: instructions}}, msgs...)
 		}
-		return []Conversation{{label, msgs}}, nil
+		return logs.withReply(obj, label, msgs)
 	case obj["messages"] != nil || obj["history"] != nil:
 		key := "messages"
 		if obj["messages"] == nil {
@@ -264,12 +374,12 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		if err := json.Unmarshal(obj[key], &items); err != nil {
 			return nil, fmt.Errorf("%s: %s: want a list of messages: %v", label, key, err)
 		}
-		msgs, err := convertMessages(items, label+": "+key)
+		msgs, err := logs.convertMessages(items, label+": "+key)
 		if err != nil {
 			return nil, err
 		}
 		if sys := obj["system"]; sys != nil { // Anthropic's system prompt
-			text, _, err := contentText(sys, label+": system")
+			text, _, err := logs.contentText(sys, label+": system")
 			if err != nil {
 				return nil, err
 			}
@@ -280,14 +390,14 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		if id := obj["id"]; id != nil {
 			label += " (" + strings.Trim(string(id), `"`) + ")"
 		}
-		return []Conversation{{label, msgs}}, nil
+		return logs.withReply(obj, label, msgs)
 	}
 	if req, ok := wrapped(obj, "request", "body", "input", "request_body"); ok {
 		chats, err := logs.value(req, label)
 		if err != nil || len(chats) != 1 {
 			return chats, err
 		}
-		reply, err := replyMessages(obj, label)
+		reply, err := logs.replyMessages(obj, label)
 		if err != nil {
 			return nil, err
 		}
@@ -295,6 +405,35 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		return chats, nil
 	}
 	return nil, fmt.Errorf("%s: an object with neither messages, history, turns, role nor a logged request: not a log this command reads", label)
+}
+
+// withReply is the conversation msgs, with the reply an observability
+// tool's record holds beside the request (LiteLLM's "messages" and
+// "response", Langfuse's "input" and "output") added.
+func (logs *Logs) withReply(obj map[string]json.RawMessage, label string, msgs []strategies.ChatMessage) ([]Conversation, error) {
+	reply, err := logs.replyMessages(obj, label)
+	if err != nil {
+		return nil, err
+	}
+	return []Conversation{{label, append(msgs, reply...)}}, nil
+}
+
+// unstringify reads the fields of a record that tools store as JSON text
+// (a gateway's database row: "messages", "input", "output", "response" as
+// strings holding JSON) as that JSON, and an "input" that is plain text
+// (a Responses request's, an observation's) as one user message.
+func unstringify(obj map[string]json.RawMessage) {
+	for _, k := range []string{"messages", "input", "output", "response"} {
+		var s string
+		if obj[k] == nil || json.Unmarshal(obj[k], &s) != nil {
+			continue
+		}
+		if t := strings.TrimSpace(s); (strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{")) && json.Valid([]byte(t)) {
+			obj[k] = json.RawMessage(t)
+		} else if k == "input" {
+			obj[k], _ = json.Marshal([]map[string]string{{"role": "user", "content": s}})
+		}
+	}
 }
 
 // isList reports whether raw is a JSON list.
@@ -313,7 +452,7 @@ func isResponsesInput(items []json.RawMessage) bool {
 		}
 		if json.Unmarshal(raw, &item) == nil {
 			switch item.Type {
-			case "function_call", "function_call_output", "reasoning":
+			case "function_call", "function_call_output", "reasoning", "custom_tool_call", "custom_tool_call_output", "item_reference":
 				return true
 			}
 		}
@@ -327,7 +466,7 @@ func isResponsesInput(items []json.RawMessage) bool {
 // each call's output as a tool message. Reasoning and the built-in tools'
 // items (web search, file search) hold nothing a later call copies and
 // are left out.
-func responsesItems(items []json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+func (logs *Logs) responsesItems(items []json.RawMessage, label string) ([]strategies.ChatMessage, error) {
 	var out []strategies.ChatMessage
 	for i, raw := range items {
 		here := fmt.Sprintf("%s[%d]", label, i)
@@ -345,6 +484,9 @@ func responsesItems(items []json.RawMessage, label string) ([]strategies.ChatMes
 		if err := json.Unmarshal(raw, &item); err != nil {
 			return nil, fmt.Errorf("%s: %v", here, err)
 		}
+		if item.Type == "custom_tool_call" { // a custom tool's call: its input is free text
+			item.Type, item.Arguments = "function_call", obj["input"]
+		}
 		switch {
 		case item.Type == "function_call":
 			call := strategies.ChatToolCall{ID: item.CallID, Name: item.Name, Arguments: argumentsText(item.Arguments)}
@@ -353,19 +495,27 @@ func responsesItems(items []json.RawMessage, label string) ([]strategies.ChatMes
 			} else {
 				out = append(out, strategies.ChatMessage{Role: strategies.RoleAssistant, ToolCalls: []strategies.ChatToolCall{call}})
 			}
-		case item.Type == "function_call_output":
-			blocks, err := contentBlocks(item.Output, here+".output")
+		case item.Type == "function_call_output" || item.Type == "custom_tool_call_output":
+			blocks, err := logs.contentBlocks(item.Output, here+".output")
 			if err != nil {
 				return nil, err
 			}
 			text, parts := textOrParts(blocks)
 			out = append(out, strategies.ChatMessage{Role: strategies.RoleTool, ToolCallID: item.CallID, Content: text, Parts: parts})
 		case item.Type == "message" || item.Type == "" && obj["role"] != nil:
-			msgs, err := convertMessage(obj, here)
+			msgs, err := logs.convertMessage(obj, here)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, msgs...)
+		case item.Type == "reasoning":
+			logs.skip(here, "Responses reasoning items (the model's reasoning, sent back encrypted: no text of the conversation)")
+		case item.Type == "item_reference":
+			logs.skip(here, "Responses item_reference items (the item is stored by the provider, not in the log)")
+		case item.Type == "":
+			logs.skip(here, "Responses items with neither type nor role")
+		default:
+			logs.skip(here, fmt.Sprintf("Responses %s items (a built-in tool's, run by the provider: no call of the client's)", item.Type))
 		}
 	}
 	return out, nil
@@ -399,7 +549,7 @@ func wrapped(obj map[string]json.RawMessage, keys ...string) (json.RawMessage, b
 // Completions response (its first choice's message), an Anthropic Messages
 // response or a message. None is no message: the next call's request holds
 // the reply too.
-func replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+func (logs *Logs) replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
 	raw, ok := wrapped(obj, "response", "output", "response_body")
 	if !ok {
 		return nil, nil
@@ -413,7 +563,7 @@ func replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.C
 		if err := json.Unmarshal(output, &items); err != nil {
 			return nil, fmt.Errorf("%s: response.output: want a list of items: %v", label, err)
 		}
-		return responsesItems(items, label+": response.output")
+		return logs.responsesItems(items, label+": response.output")
 	}
 	if choices := reply["choices"]; choices != nil {
 		var list []struct {
@@ -425,6 +575,9 @@ func replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.C
 		if len(list) == 0 || list[0].Message == nil {
 			return nil, nil
 		}
+		if len(list) > 1 {
+			logs.skip(label+": response.choices[1]", "choices after the first of a response with n > 1 (the conversation goes on with the first)")
+		}
 		reply = list[0].Message
 		label += ": response.choices[0].message"
 	} else {
@@ -433,7 +586,7 @@ func replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.C
 	if reply["role"] == nil {
 		return nil, nil
 	}
-	return convertMessage(reply, label)
+	return logs.convertMessage(reply, label)
 }
 
 func firstWord(b []byte) string {
@@ -443,14 +596,14 @@ func firstWord(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-func convertMessages(items []json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+func (logs *Logs) convertMessages(items []json.RawMessage, label string) ([]strategies.ChatMessage, error) {
 	var out []strategies.ChatMessage
 	for i, item := range items {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(item, &obj); err != nil {
 			return nil, fmt.Errorf("%s[%d]: want a message object: %v", label, i, err)
 		}
-		msgs, err := convertMessage(obj, fmt.Sprintf("%s[%d]", label, i))
+		msgs, err := logs.convertMessage(obj, fmt.Sprintf("%s[%d]", label, i))
 		if err != nil {
 			return nil, err
 		}
@@ -462,7 +615,7 @@ func convertMessages(items []json.RawMessage, label string) ([]strategies.ChatMe
 // convertMessage turns one message of any shape into the product's
 // messages: one, or, for an Anthropic user message carrying tool_result
 // blocks, a tool message per result followed by the user's text.
-func convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
+func (logs *Logs) convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
 	str := func(keys ...string) (string, error) {
 		for _, k := range keys {
 			if v := obj[k]; v != nil && string(v) != "null" {
@@ -496,10 +649,16 @@ func convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.
 	if m.Role == "developer" {
 		m.Role = strategies.RoleSystem
 	}
-	if m.Role == "tool" {
+	switch m.Role {
+	case "tool":
 		m.Name = "" // a tool message answers its call by id
+	case "function": // OpenAI's legacy function result: answers the last function_call (pairFunctions)
+		m.Role = strategies.RoleTool
+		if m.Name == "" {
+			m.Name = "function"
+		}
 	}
-	blocks, err := contentBlocks(obj["content"], label+".content")
+	blocks, err := logs.contentBlocks(obj["content"], label+".content")
 	if err != nil {
 		return nil, err
 	}
@@ -515,6 +674,32 @@ func convertMessage(obj map[string]json.RawMessage, label string) ([]strategies.
 		}
 	}
 	m.Content, m.Parts = textOrParts(rest)
+	if strings.TrimSpace(m.Content) == "" && m.Parts == nil {
+		// OpenAI: a refusal, or an audio reply's transcript, is what the
+		// model said.
+		if m.Content, err = str("refusal"); err != nil {
+			return nil, err
+		}
+		if m.Content == "" && obj["audio"] != nil {
+			var audio struct {
+				Transcript string `json:"transcript"`
+			}
+			_ = json.Unmarshal(obj["audio"], &audio)
+			m.Content = audio.Transcript
+		}
+	}
+	if fc := obj["function_call"]; fc != nil && string(fc) != "null" { // OpenAI's legacy call: no id
+		var c map[string]json.RawMessage
+		if err := json.Unmarshal(fc, &c); err != nil {
+			return nil, fmt.Errorf("%s.function_call: want an object: %v", label, err)
+		}
+		tc, err := convertToolCall(c, label+".function_call")
+		if err != nil {
+			return nil, err
+		}
+		tc.ID = legacyCallID // numbered by pairFunctions, by its place
+		m.ToolCalls = append(m.ToolCalls, tc)
+	}
 	if m.Parts == nil {
 		for _, b := range rest {
 			if b.kind == "thinking" {
@@ -562,9 +747,11 @@ func joinNonEmpty(a, b string) string {
 // product's {id, name, arguments}; arguments a JSON text or an object.
 func convertToolCall(c map[string]json.RawMessage, label string) (strategies.ChatToolCall, error) {
 	src := c
-	if fn := c["function"]; fn != nil {
-		if err := json.Unmarshal(fn, &src); err != nil {
-			return strategies.ChatToolCall{}, fmt.Errorf("%s.function: want an object: %v", label, err)
+	for _, key := range []string{"function", "custom"} { // custom: a custom tool's call, its input free text
+		if fn := c[key]; fn != nil {
+			if err := json.Unmarshal(fn, &src); err != nil {
+				return strategies.ChatToolCall{}, fmt.Errorf("%s.%s: want an object: %v", label, key, err)
+			}
 		}
 	}
 	var tc strategies.ChatToolCall
@@ -615,9 +802,16 @@ type block struct {
 }
 
 // contentBlocks reads a content that is a string, null, or a list of parts
-// or blocks. A part that is neither text nor a tool block becomes the text
-// "[type]", as the product's conversation files write it.
-func contentBlocks(raw json.RawMessage, label string) ([]block, error) {
+// or blocks. A block of another kind is kept as the text the model saw in
+// it (blockText), or, holding none, as "[type]", as the product's
+// conversation files write it.
+func (logs *Logs) contentBlocks(raw json.RawMessage, label string) ([]block, error) {
+	return logs.contentBlocksIn(raw, label, false)
+}
+
+// contentBlocksIn reads a content; inResult says it is a tool result's,
+// where a tool block is only text (a result does not nest calls).
+func (logs *Logs) contentBlocksIn(raw json.RawMessage, label string, inResult bool) ([]block, error) {
 	if raw == nil || string(raw) == "null" {
 		return nil, nil
 	}
@@ -638,25 +832,29 @@ func contentBlocks(raw json.RawMessage, label string) ([]block, error) {
 			_ = json.Unmarshal(p[k], &v)
 			return v
 		}
-		switch typ {
-		case "text", "input_text", "output_text":
+		switch {
+		case typ == "text" || typ == "input_text" || typ == "output_text":
 			out = append(out, block{kind: "text", text: get("text")})
-		case "thinking":
+		case typ == "refusal": // OpenAI: the model's refusal, text it wrote
+			out = append(out, block{kind: "text", text: get("refusal")})
+		case typ == "thinking":
 			out = append(out, block{kind: "thinking", text: get("thinking"), signature: get("signature")})
-		case "tool_use":
+		case typ == "tool_use" && !inResult:
 			out = append(out, block{kind: "tool_use", id: get("id"), name: get("name"), args: argumentsText(p["input"])})
-		case "tool_result":
-			inner, err := contentBlocks(p["content"], fmt.Sprintf("%s[%d].content", label, i))
+		case typ == "tool_result" && !inResult:
+			inner, err := logs.contentBlocksIn(p["content"], fmt.Sprintf("%s[%d].content", label, i), true)
 			if err != nil {
 				return nil, err
 			}
 			text, parts := textOrParts(inner)
 			out = append(out, block{kind: "tool_result", id: get("tool_use_id"), text: text, parts: parts})
-		case "":
+		case typ == "":
 			return nil, fmt.Errorf("%s[%d].type: missing", label, i)
 		default:
 			if part, ok := mediaPart(typ, p); ok {
 				out = append(out, block{kind: "part", part: part})
+			} else if text := blockText(p, 0); text != "" {
+				out = append(out, block{kind: "text", text: text})
 			} else {
 				out = append(out, block{kind: "text", text: "[" + typ + "]"})
 			}
@@ -665,9 +863,59 @@ func contentBlocks(raw json.RawMessage, label string) ([]block, error) {
 	return out, nil
 }
 
+// blockText is the text a block of another kind shows the model, for the
+// kinds the providers add (Anthropic's server_tool_use and mcp_tool_use:
+// the tool's name and input; web_search_tool_result, web_fetch_tool_result,
+// code execution and mcp_tool_result: their content's text, titles and
+// URLs, stdout and stderr; search_result: its title, source and text;
+// container_upload: the file's id; a text block's citations are the
+// text's): the text-bearing fields, nested content read to a few levels.
+func blockText(p map[string]json.RawMessage, depth int) string {
+	if depth > 3 {
+		return ""
+	}
+	str := func(k string) string {
+		var v string
+		_ = json.Unmarshal(p[k], &v)
+		return v
+	}
+	var out []string
+	add := func(s string) {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	if p["input"] != nil && str("name") != "" { // a server-side tool's call
+		add(str("name") + " " + argumentsText(p["input"]))
+	}
+	for _, k := range []string{"title", "source", "url", "text", "file_id", "stdout", "stderr", "error_code"} {
+		add(str(k))
+	}
+	for _, k := range []string{"content", "result"} {
+		v := p[k]
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			add(s)
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(v, &obj) == nil {
+			add(blockText(obj, depth+1))
+			continue
+		}
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(v, &list) == nil {
+			for _, item := range list {
+				add(blockText(item, depth+1))
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // contentText is the text of a content: its text parts joined.
-func contentText(raw json.RawMessage, label string) (string, bool, error) {
-	blocks, err := contentBlocks(raw, label)
+func (logs *Logs) contentText(raw json.RawMessage, label string) (string, bool, error) {
+	blocks, err := logs.contentBlocks(raw, label)
 	if err != nil {
 		return "", false, err
 	}

@@ -3,6 +3,8 @@ package chatlog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -14,7 +16,9 @@ import (
 // FuzzReadLogs: no input makes reading a log, or finding its calls'
 // evidence, panic. (The strategies have fuzz targets of their own.)
 func FuzzReadLogs(f *testing.F) {
-	for _, file := range []string{"testdata/openai_requests.jsonl", "testdata/anthropic_request.json", "testdata/trace_run.json", "testdata/claude_code_session.jsonl", "../../testdata/report/anthropic_screenshots.json"} {
+	for _, file := range []string{"testdata/openai_requests.jsonl", "testdata/anthropic_request.json", "testdata/trace_run.json", "testdata/claude_code_session.jsonl", "../../testdata/report/anthropic_screenshots.json",
+		"../../testdata/report/openai_chat_shapes.json", "../../testdata/report/anthropic_server_tools.json", "../../testdata/report/openai_responses_items.jsonl",
+		"../../testdata/report/gateway_records.jsonl", "../../testdata/report/messy_messages.jsonl"} {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
@@ -145,19 +149,7 @@ func TestReadLoggedCalls(t *testing.T) {
 // OpenAI's image_url (a data URL) and input_audio, Anthropic's images in
 // tool results, and thinking with its signature beside them.
 func TestReadMedia(t *testing.T) {
-	read := func(file string) []strategies.ChatMessage {
-		t.Helper()
-		f, err := os.Open("../../testdata/report/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		var logs Logs
-		if err := logs.Read(file, f); err != nil || len(logs.Chats) != 1 {
-			t.Fatalf("%s: %v, %d conversations", file, err, len(logs.Chats))
-		}
-		return logs.Chats[0].Messages
-	}
+	read := func(file string) []strategies.ChatMessage { return readReportLog(t, file) }
 	user := read("openai_media_calls.jsonl")[1]
 	var types []string
 	for _, p := range user.Parts {
@@ -173,6 +165,49 @@ func TestReadMedia(t *testing.T) {
 	}
 	if a := msgs[2]; a.Content != "" || len(a.Parts) != 0 || a.Reasoning != "Next step 0 for INV-20931." || len(a.ToolCalls) != 1 {
 		t.Errorf("an assistant message of thinking and a tool call read as %+v", a)
+	}
+}
+
+// readReportLog reads a log of the report's tests that holds one
+// conversation.
+func readReportLog(t *testing.T, file string) []strategies.ChatMessage {
+	t.Helper()
+	f, err := os.Open("../../testdata/report/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var logs Logs
+	if err := logs.Read(file, f); err != nil || len(logs.Chats) != 1 {
+		t.Fatalf("%s: %v, %d conversations", file, err, len(logs.Chats))
+	}
+	return logs.Chats[0].Messages
+}
+
+// The logs of shapes written from the providers' API references
+// (testdata/report/shapes.py writes them; README.md there says from
+// what): what the model saw in a block of a newer kind is kept as text, a
+// refusal and an audio transcript are what the assistant said, a legacy
+// function call answers by its place, a custom call keeps its free text.
+func TestReadNewShapes(t *testing.T) {
+	m := readReportLog(t, "openai_chat_shapes.json")
+	if m[0].Role != strategies.RoleSystem || m[3].ToolCallID != m[2].ToolCalls[0].ID || m[4].Content != "I can't move pallets without a supervisor code." ||
+		m[9].Content != "I will not print the supervisor code." || m[9].ToolCalls[0].Arguments != "ticket MV-310552: PAL-77310 now in C-2207" ||
+		m[6].ToolCalls[0].Arguments != "" || m[12].Content != "Done: ticket MV-310552." {
+		t.Errorf("Chat Completions shapes read as %+v", m)
+	}
+	m = readReportLog(t, "anthropic_server_tools.json")
+	for _, want := range []string{`web_search {"query":"CVE-2025-31337 libxml2 fixed version"}`, "https://gitlab.gnome.org/GNOME/libxml2/-/releases/v2.13.6", "image sha256:9be1d07a44c3"} {
+		if !strings.Contains(m[2].Content, want) {
+			t.Errorf("the assistant's server tool blocks read as %q, without %q", m[2].Content, want)
+		}
+	}
+	if !strings.Contains(m[3].Content, "tag as 4.18.3") || !strings.Contains(m[1].Content, "file_011CNha8iCJcU1wXNR6q4V8w") || len(m[5].Parts) != 2 {
+		t.Errorf("search results, container upload, image result read as %+v", m[1:6])
+	}
+	m = readReportLog(t, "openai_responses_items.jsonl")
+	if m[4].ToolCalls[0].Arguments != "UPDATE charges SET refunded = true WHERE id = 'ch_3PqM2a';" || m[5].ToolCallID != "call_B2" || m[8].ToolCalls[0].ID != "call_C3" {
+		t.Errorf("Responses items read as %+v", m)
 	}
 }
 
@@ -253,5 +288,150 @@ func TestReadResponsesItems(t *testing.T) {
 		if !reflect.DeepEqual(g, w) {
 			t.Errorf("%s read as\n%+v\nwant\n%+v", name, g, w)
 		}
+	}
+}
+
+// The value reader splits a stream into its values however they are laid
+// out (on one line, across lines, with strings holding brackets, quotes and
+// escapes), skips a byte order mark and blank CRLF lines, says which value
+// the file cuts short, and scans through a value over its limit without
+// holding it.
+func TestValueReader(t *testing.T) {
+	in := "\ufeff 1 \"a\\\"}\" {\"x\":[1,{\"y\":\"]\\\\\"}]}\r\n\r\n[] true null -2.5e3{\"z\":[]}\n{\"cut\": [1, "
+	v := newValueReader(strings.NewReader(in), 0)
+	var got []string
+	for {
+		raw, _, err := v.next()
+		if err != nil {
+			if err != errTruncated {
+				t.Fatalf("after %q: %v, want the last value cut short", got, err)
+			}
+			break
+		}
+		got = append(got, string(raw))
+	}
+	want := []string{`1`, `"a\"}"`, `{"x":[1,{"y":"]\\"}]}`, `[]`, `true`, `null`, `-2.5e3`, `{"z":[]}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("values %q, want %q", got, want)
+	}
+
+	big := `{"messages":"` + strings.Repeat("a", 1<<20) + `"}` + "\n[1]"
+	v = newValueReader(strings.NewReader(big), 1000)
+	_, _, err := v.next()
+	var over *oversize
+	if !errors.As(err, &over) || over.size != int64(len(big)-4) {
+		t.Fatalf("a value over the limit: %v", err)
+	}
+	if cap(v.buf) > 4096 {
+		t.Errorf("a value over the limit of 1000 bytes left a buffer of %d bytes", cap(v.buf))
+	}
+	if raw, at, err := v.next(); err != nil || string(raw) != "[1]" || at != int64(len(big)-3) {
+		t.Errorf("the value after it: %q at %d, %v", raw, at, err)
+	}
+}
+
+// A shape of log the command cannot use is counted with its reason, the
+// rest read: a value cut short at the end of the file, one over the limit,
+// Responses items no client call is made of, the other choices of an n > 1
+// response. A stray byte stops reading with the value and byte it is at.
+func TestReadSkipped(t *testing.T) {
+	var logs Logs
+	logs.MaxValueBytes = 200
+	in := `{"role":"user","content":"hi"}` + "\n" +
+		`{"role":"user","content":"` + strings.Repeat("x", 300) + `"}` + "\n" +
+		`{"input":[{"type":"web_search_call","id":"ws"},{"type":"item_reference","id":"msg"},{"role":"user","content":"q"}]}` + "\n" +
+		`{"messages":[{"role":"user","content":"a"}],"response":{"choices":[{"message":{"role":"assistant","content":"b"}},{"message":{"role":"assistant","content":"c"}}]}}` + "\n" +
+		`{"role":"user","con`
+	if err := logs.Read("f", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	var reasons []string
+	for _, s := range logs.Skipped {
+		reasons = append(reasons, fmt.Sprintf("%d %s @ %s", s.Count, s.Reason, s.First))
+	}
+	for i, want := range []string{"1 a value over 200 bytes", "1 Responses web_search_call items", "1 Responses item_reference items", "1 choices after the first", "1 a value cut short"} {
+		if i >= len(reasons) || !strings.HasPrefix(reasons[i], want) {
+			t.Fatalf("skipped %q, want %q at %d", reasons, want, i)
+		}
+	}
+	if !strings.Contains(reasons[0], "f, value 2 (byte 31)") {
+		t.Errorf("the value over the limit is not placed: %q", reasons[0])
+	}
+	if len(logs.Chats) != 3 || logs.Chats[2].Messages[1].Content != "b" {
+		t.Errorf("read %+v", logs.Chats)
+	}
+	err := (&Logs{}).Read("g", strings.NewReader("{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\" \"user\"}\n"))
+	if err == nil || !strings.Contains(err.Error(), "g, value 2 (byte 31): not JSON") {
+		t.Errorf("a malformed value: %v", err)
+	}
+}
+
+// OpenAI's legacy function calls (function_call, then role "function")
+// read as a tool call and the tool message answering it, with an id of the
+// call's place, so that the same call in the next request of a log reads
+// the same and the chain of requests is one conversation.
+func TestReadLegacyFunctions(t *testing.T) {
+	req := func(n int) string {
+		msgs := []string{`{"role":"user","content":"weather in Oslo?"}`,
+			`{"role":"assistant","content":null,"function_call":{"name":"weather","arguments":"{\"city\":\"Oslo\"}"}}`,
+			`{"role":"function","name":"weather","content":"-3C"}`,
+			`{"role":"assistant","content":null,"function_call":{"name":"weather","arguments":"{\"city\":\"Bergen\"}"}}`}
+		return `{"messages":[` + strings.Join(msgs[:n], ",") + `]}`
+	}
+	var logs Logs
+	if err := logs.Read("f", strings.NewReader(req(2)+"\n"+req(4)+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.Chats) != 1 {
+		t.Fatalf("%d conversations, want 1", len(logs.Chats))
+	}
+	m := logs.Chats[0].Messages
+	if m[1].ToolCalls[0].ID != "function_call_1" || m[2].Role != strategies.RoleTool || m[2].ToolCallID != "function_call_1" || m[2].Name != "" || m[3].ToolCalls[0].ID != "function_call_3" {
+		t.Fatalf("read %+v", m)
+	}
+}
+
+// Reading a log is linear: the allocations per message of a conversation
+// four times longer are the same (a count of the work, not its time).
+func TestReadLinear(t *testing.T) {
+	allocs := func(n int) float64 {
+		log := messagesLog(n)
+		return testing.AllocsPerRun(3, func() {
+			var logs Logs
+			if err := logs.Read("f", bytes.NewReader(log)); err != nil {
+				t.Fatal(err)
+			}
+		}) / float64(n)
+	}
+	if small, large := allocs(2_000), allocs(8_000); large > 1.1*small {
+		t.Errorf("%.1f allocations a message at 8,000 messages, %.1f at 2,000", large, small)
+	}
+}
+
+// messagesLog is JSON Lines of n messages: tool calls and their results.
+func messagesLog(n int) []byte {
+	var log bytes.Buffer
+	for i := 0; i < n/2; i++ {
+		fmt.Fprintf(&log, `{"role":"assistant","tool_calls":[{"id":"c%d","type":"function","function":{"name":"get","arguments":"{\"n\":%d}"}}]}`+"\n", i, i)
+		fmt.Fprintf(&log, `{"role":"tool","tool_call_id":"c%d","content":"value %d"}`+"\n", i, i*7919)
+	}
+	return log.Bytes()
+}
+
+// BenchmarkReadMessages reads JSON Lines of n messages, one conversation of
+// tool calls and results, at doubling n: the time per message stays flat.
+func BenchmarkReadMessages(b *testing.B) {
+	for _, n := range []int{10_000, 20_000, 40_000} {
+		log := messagesLog(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(log)))
+			b.ReportAllocs()
+			for range b.N {
+				var logs Logs
+				if err := logs.Read("bench", bytes.NewReader(log)); err != nil || len(logs.Chats[0].Messages) != n {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
