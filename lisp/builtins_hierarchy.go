@@ -23,10 +23,11 @@ func emptyHierarchy() *Map {
 	return b.Map()
 }
 
-// globalHierarchy is the evaluation's hierarchy.
-func (th *Thread) globalHierarchy() Value {
+// globalHierarchy is the evaluation's hierarchy; {} stands for an empty
+// one, which reads the same, so that reading it builds nothing.
+func (th *Thread) globalHierarchy() *Map {
 	if th == nil || th.prog == nil || th.prog.hierarchy == nil {
-		return emptyHierarchy()
+		return emptyMap
 	}
 	return th.prog.hierarchy
 }
@@ -307,11 +308,8 @@ var hierarchyBuiltins = []*Builtin{
 					return nil, assertFailed("(or (class? tag) (and (instance? clojure.lang.Named tag) (namespace tag)))")
 				}
 			}
-			h, err := hierarchyArg("derive", th.globalHierarchy())
+			h, err := deriveIn(th, th.globalHierarchy(), tag, parent)
 			if err != nil {
-				return nil, err
-			}
-			if h, err = deriveIn(th, h, tag, parent); err != nil {
 				return nil, err
 			}
 			return Nil, th.setGlobalHierarchy(h)
@@ -325,18 +323,15 @@ var hierarchyBuiltins = []*Builtin{
 				}
 				return underiveIn(th, h, args[1], args[2])
 			}
-			h, err := hierarchyArg("underive", th.globalHierarchy())
+			h, err := underiveIn(th, th.globalHierarchy(), args[0], args[1])
 			if err != nil {
-				return nil, err
-			}
-			if h, err = underiveIn(th, h, args[0], args[1]); err != nil {
 				return nil, err
 			}
 			return Nil, th.setGlobalHierarchy(h)
 		}},
 	{Name: "isa?", Sig: "(isa? child parent) (isa? h child parent)", Doc: "true when child equals parent, derives from it, or is a vector whose elements each are isa? parent's", Category: "idiom",
 		MinArgs: 2, MaxArgs: 3, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-			h := th.globalHierarchy()
+			var h Value = th.globalHierarchy()
 			if len(args) == 3 {
 				h, args = args[0], args[1:]
 			}
@@ -367,6 +362,20 @@ func pickMethod(th *Thread, args []Value) (Value, error) {
 	}
 	if values == nil || pairs == nil {
 		return nil, Errorf(typeError, "multimethod/pick expected vectors of method values and preferences")
+	}
+	// Most calls match one method or none, which needs no ordering.
+	matched, only := 0, -1
+	for i, k := range values.elems {
+		ok, err := isa(th, h, v, k)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			matched, only = matched+1, i
+		}
+	}
+	if matched < 2 && pairs.Len() == 0 {
+		return Int(only), nil
 	}
 	prefs, err := preferTable(th, name, pairs.elems)
 	if err != nil {

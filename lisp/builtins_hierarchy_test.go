@@ -112,3 +112,16 @@ func TestHierarchyIsCharged(t *testing.T) {
 		t.Fatalf("a 5,000-deep chain gave %v, want a budget error", res.Err)
 	}
 }
+
+// BenchmarkMultimethodDispatch: 1,000 calls of a four-method multimethod,
+// half of them to a method of the dispatch value itself and half to none
+// (the :default method), and the same through a hierarchy.
+func BenchmarkMultimethodDispatch(b *testing.B) {
+	methods := `(defmulti area identity) (defmethod area ::sq [s] 1) (defmethod area ::circle [s] 2) (defmethod area ::tri [s] 3) (defmethod area :default [s] 0) `
+	b.Run("exact-or-default", func(b *testing.B) {
+		benchEval(b, methods+`(loop [i 0 acc 0] (if (< i 1000) (recur (inc i) (+ acc (area (if (even? i) ::tri ::hex)))) acc))`, nil)
+	})
+	b.Run("derived", func(b *testing.B) {
+		benchEval(b, `(derive ::eq ::tri) (derive ::iso ::tri) `+methods+`(loop [i 0 acc 0] (if (< i 1000) (recur (inc i) (+ acc (area (if (even? i) ::eq ::iso)))) acc))`, nil)
+	})
+}
