@@ -169,6 +169,7 @@ var builtinSections = [][]*Builtin{
 	functionBuiltins,
 	idiomBuiltins,
 	atomWatchBuiltins,
+	hierarchyBuiltins,
 	sortedBuiltins,
 	classBuiltins,
 	aliasBuiltins,

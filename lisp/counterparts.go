@@ -60,8 +60,8 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"macroexpand-all", "there are no macros to expand: write the quoted form itself, '(f x)"},
 	{"struct struct-map create-struct accessor", "use a map with keyword keys: {:name \"a\" :age 3}, and read a field with (:name m)"},
 	{"extend-protocol extend-type extend", "use a function that dispatches with cond or case"},
-	{`get-method methods prefer-method prefers remove-all-methods remove-method derive underive ancestors
-		descendants parents isa? make-hierarchy extenders extends? satisfies? find-protocol-impl
+	{"prefer-method", "write (prefer-method name x y) at the top level, after the defmulti of name: (defmulti f identity) (defmethod f ::a [_] 1) (defmethod f ::b [_] 2) (prefer-method f ::a ::b)"},
+	{`get-method methods prefers remove-all-methods remove-method extenders extends? satisfies? find-protocol-impl
 		find-protocol-method -cache-protocol-fn -reset-methods definterface gen-class gen-interface reify proxy
 		proxy-super construct-proxy get-proxy-class init-proxy update-proxy proxy-mappings proxy-name
 		proxy-call-with-super bean bases supers cast definline method-sig primitives-classnames ->ArrayChunk

@@ -10,16 +10,21 @@ import (
 // forms after it become one function, defined where the defmulti stands:
 //
 //	(defn name [& args]
-//	  (let [v (apply dispatch-fn args)]
-//	    (cond (= v value1) (apply (fn ...) args)
+//	  (let [v (apply dispatch-fn args)
+//	        i (multimethod/pick 'name v [value1 ...] [[x y] ...] hierarchy)]
+//	    (cond (= i 0) (apply (fn ...) args)
 //	          ...
 //	          :else (apply (fn ...) args))))   ; the :default method
 //
-// With no :default method the last branch throws Clojure's
+// multimethod/pick is Clojure's MultiFn.findAndCacheBestMethod: of the
+// method values v is isa? (in the global hierarchy, or the :hierarchy
+// option's), the one that dominates the others (isa? of them, or preferred
+// by the top-level (prefer-method name x y) forms, which join the
+// multimethod as defmethods do); two that neither dominates are Clojure's
+// IllegalArgumentException "Multiple methods in multimethod ...". With no
+// match and no :default method the last branch throws Clojure's
 // IllegalArgumentException, "No method in multimethod 'name' for dispatch
-// value: v". A dispatch value is matched by =, which is what Clojure's isa?
-// does without a hierarchy; a defmulti with a :hierarchy option is left
-// alone and refused, as derive is. A later defmethod of the same value
+// value: v". A later defmethod of the same value
 // replaces the earlier one, and a second defmulti of the name is skipped,
 // as in Clojure. The function has a source, so
 // it is kept between turns like any defn; a defmethod in a later turn has
@@ -28,6 +33,7 @@ import (
 const (
 	multiArgs     = symbol("args__multimethod")
 	multiDispatch = symbol("value__multimethod")
+	multiChosen   = symbol("method__multimethod")
 )
 
 type multimethod struct {
@@ -38,6 +44,8 @@ type multimethod struct {
 	dispatch    Value
 	defaultWhen Value
 	methods     []multimethodCase
+	prefers     []Value      // [x y] vectors of the prefer-method forms, in order
+	hierarchy   Value        // the :hierarchy option's form, or nil for the global hierarchy
 	fallback    Value        // the fn form of the :default method, or nil
 	protocol    bool         // a method of a defprotocol (record.go)
 	extended    []extendImpl // extend-type and extend-protocol bodies (extend.go), most specific first
@@ -124,6 +132,14 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 				}
 				out[i] = record
 			}
+		case "prefer-method":
+			m := multis[name]
+			if m == nil || m.protocol || len(l.Elems) != 4 {
+				continue
+			}
+			m.prefers = append(m.prefers, NewVector([]Value{l.Elems[2], l.Elems[3]}))
+			m.last = i
+			out[i] = Nil
 		case "defmethod":
 			m := multis[name]
 			if m == nil || len(l.Elems) < 4 {
@@ -182,10 +198,20 @@ func parseDefmulti(l *list, name symbol) *multimethod {
 	}
 	m := &multimethod{pos: l.Pos, name: name, dispatch: rest[0], defaultWhen: Keyword("default")}
 	for i := 1; i < len(rest); i += 2 {
-		if rest[i] != Keyword("default") {
-			return nil // :hierarchy, or an option Clojure does not have
+		switch rest[i] {
+		case Keyword("default"):
+			m.defaultWhen = rest[i+1]
+		case Keyword("hierarchy"):
+			// Clojure takes a reference to the hierarchy, #'h, and reads
+			// it at each call.
+			if v, ok := rest[i+1].(*varRef); ok {
+				m.hierarchy = symbol(v.Name)
+			} else {
+				m.hierarchy = &list{Elems: []Value{symbol("deref"), rest[i+1]}, Pos: l.Pos}
+			}
+		default:
+			return nil // an option Clojure does not have
 		}
-		m.defaultWhen = rest[i+1]
 	}
 	return m
 }
@@ -212,9 +238,11 @@ func formEqual(a, b Value) bool {
 func (m *multimethod) defn() Value {
 	at := func(elems ...Value) *list { return &list{Elems: elems, Pos: m.pos} }
 	branches := []Value{symbol("cond")}
-	for _, c := range m.methods {
+	values := make([]Value, len(m.methods))
+	for i, c := range m.methods {
+		values[i] = c.value
 		branches = append(branches,
-			at(symbol("="), multiDispatch, c.value),
+			at(symbol("="), multiChosen, Int(i)),
 			at(symbol("apply"), c.fn, multiArgs))
 	}
 	var otherwise Value = at(symbol("throw"), at(symbol("IllegalArgumentException."),
@@ -226,7 +254,13 @@ func (m *multimethod) defn() Value {
 		branches = append(branches, e.test, at(symbol("apply"), e.fn, multiArgs))
 	}
 	branches = append(branches, Keyword("else"), otherwise)
-	bindings := []Value{multiDispatch, at(symbol("apply"), m.dispatch, multiArgs)}
+	var hierarchy Value = Nil
+	if m.hierarchy != nil {
+		hierarchy = m.hierarchy
+	}
+	bindings := []Value{multiDispatch, at(symbol("apply"), m.dispatch, multiArgs),
+		multiChosen, at(symbol("multimethod/pick"), at(symbol("quote"), m.name), multiDispatch,
+			NewVector(values), NewVector(m.prefers), hierarchy)}
 	if len(m.extended) > 0 {
 		bindings = append(bindings, symbol("x__protocol"), at(symbol("first"), multiArgs))
 	}

@@ -412,6 +412,8 @@ type progState struct {
 	data        *Map
 	previous    []Value
 	globals     map[string]*global
+	// hierarchy is the global hierarchy derive builds (builtins_hierarchy.go), nil while empty.
+	hierarchy *Map
 	// lastName and lastCell remember the global looked up last: a
 	// recursive function finds itself on every call. Cells are never
 	// removed from globals, so a remembered one stays valid.
