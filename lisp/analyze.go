@@ -304,6 +304,8 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			return &constNode{Freeze(b.Map())}, nil
 		}
 		return &mapNode{elems: elems, class: f.class}, nil
+	case *metaForm:
+		return c.compileMetaForm(f)
 	case *setForm:
 		elems, err := c.compileAll(f.Elems)
 		if err != nil {
@@ -799,6 +801,7 @@ func definedNames(forms []Value, into map[string]bool) {
 						names = f.Elems[1:]
 					}
 					for _, n := range names {
+						n, _ = nameAndMeta(n)
 						if s, ok := n.(symbol); ok && lexPlainSymbol(string(s)) {
 							into[string(s)] = true
 						}
@@ -815,6 +818,8 @@ func definedNames(forms []Value, into map[string]bool) {
 			definedNames(f.Elems, into)
 		case *setForm:
 			definedNames(f.Elems, into)
+		case *metaForm:
+			definedNames([]Value{f.Form}, into)
 		}
 	}
 }

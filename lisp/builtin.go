@@ -169,6 +169,7 @@ var builtinSections = [][]*Builtin{
 	functionBuiltins,
 	idiomBuiltins,
 	atomWatchBuiltins,
+	metaBuiltins,
 	hierarchyBuiltins,
 	sortedBuiltins,
 	classBuiltins,

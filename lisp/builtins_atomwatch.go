@@ -71,14 +71,20 @@ var atomWatchBuiltins = []*Builtin{
 		}},
 }
 
-// builtinAtom is (atom x) and (atom x :validator f :meta m); the metadata
-// is dropped, as values carry none here.
+// builtinAtom is (atom x) and (atom x :validator f :meta m).
 func builtinAtom(th *Thread, args []Value) (Value, error) {
 	a := &atom{value: args[0]}
 	for i := 1; i < len(args); i += 2 {
 		// Clojure reads :validator and :meta and ignores other options.
 		if args[i] == Keyword("validator") && args[i+1] != Nil {
 			a.validator = args[i+1]
+		}
+		if args[i] == Keyword("meta") {
+			m, err := metaArg("atom", args[i+1])
+			if err != nil {
+				return nil, err
+			}
+			a.meta = m
 		}
 	}
 	if err := th.alloc(costClosure); err != nil {

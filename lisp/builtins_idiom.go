@@ -405,6 +405,7 @@ type atom struct {
 	delay     bool        // made by delay (delay.go): deref and force run thunk once
 	thunk     Value       // a delay's body as a function, until it has run
 	failure   error       // what a delay's body threw, thrown again by every deref
+	meta      *Map        // (atom x :meta m), alter-meta!, reset-meta!; nil for none
 }
 
 func (a *atom) TypeName() string {

@@ -50,6 +50,7 @@ type arity struct {
 	selfSlot   int // slot holding the closure itself, -1 if unnamed
 	body       node
 	paramText  []string
+	paramForm  *Vector // the parameter vector as written, for :arglists
 }
 
 // capture is where a closure-creating frame finds a captured value.
@@ -93,6 +94,7 @@ type closure struct {
 	// weight counts its own text and the captured values, which it prints
 	// with.
 	weight int64
+	meta   *Map // its metadata (meta.go), nil for none
 }
 
 // valueWeight is the size of the closure's source with its captured values.

@@ -85,9 +85,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"simple-ident?", "use (and (or (keyword? x) (symbol? x)) (nil? (namespace x)))"},
 	{"qualified-ident?", "use (and (or (keyword? x) (symbol? x)) (some? (namespace x)))"},
 	{"ident?", "use (or (keyword? x) (symbol? x))"},
-	{"alter-meta! reset-meta!", "values carry no metadata here: delete the call"},
-	{"meta", "values carry no metadata, so (meta x) is nil: write nil, and keep what you need in a map"},
-	{"with-meta vary-meta", "values carry no metadata here: use the value itself, and keep what you need in a map"},
 	{"lazy-cat", "use (concat a b): sequences here are built eagerly or bounded by take"},
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }

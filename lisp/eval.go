@@ -438,7 +438,10 @@ type defNode struct {
 	// holdsAtom: the value form is (atom ...), bound for this evaluation
 	// only (progState.defineForEvaluation).
 	holdsAtom bool
-	pos       Pos
+	// attrs evaluates the metadata the name was written with, nil for
+	// none (meta.go: defAttrs).
+	attrs node
+	pos   Pos
 }
 
 func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
@@ -449,6 +452,10 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	attrs, doc, err := n.evalAttrs(th, fr)
+	if err != nil {
+		return nil, err
+	}
 	// Memory goes back to the caller with the turn: a value too large to
 	// send fails here, where the program can be told which definition,
 	// and before definable walks it.
@@ -456,7 +463,8 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
 	}
 	if a, ok := v.(*atom); ok && n.holdsAtom {
-		th.prog.defineForEvaluation(n.name, a, n.doc)
+		th.prog.defineForEvaluation(n.name, a, doc)
+		th.prog.globals[n.name].attrs = attrs
 		return &varRef{Name: n.name}, nil
 	}
 	bad, isBad, deep, err := definable(th, v, th.prog.env.valueNesting())
@@ -484,7 +492,8 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		named.name = n.name
 		v = &named
 	}
-	th.prog.define(n.name, v, n.doc, !deep)
+	th.prog.define(n.name, v, doc, !deep)
+	th.prog.globals[n.name].attrs = attrs
 	return &varRef{Name: n.name}, nil
 }
 
@@ -722,6 +731,8 @@ func quoted(f Value) Value {
 		return b.Map()
 	case *setForm:
 		return NewSet(quotedAll(f.Elems))
+	case *metaForm:
+		return quotedMeta(f)
 	}
 	return f
 }

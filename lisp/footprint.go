@@ -22,6 +22,7 @@ func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 	var classes map[*recordClass]bool // a record type's field list, likewise
 	w := newWalk(nil, v, math.MaxInt)
 	w.visitOnce()
+	w.withMeta = true // what a kept value holds includes its metadata
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if n > limit {
 			return n, false

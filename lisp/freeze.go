@@ -34,6 +34,7 @@ func Freeze(v Value) Value {
 	w := newWalk(nil, v, math.MaxInt)
 	w.visitOnce()
 	w.measured = true // frozen already, and plain
+	w.withMeta = true // metadata is frozen with its value
 	var plain []bool  // whether each value being entered holds only plain data
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
@@ -64,7 +65,9 @@ func Freeze(v Value) Value {
 		switch {
 		case w.entered():
 			_, isHolder := at.(holder)
-			plain = append(plain, !isHolder)
+			// A value with metadata is not plain: its nesting stays
+			// unmeasured, so that a later Freeze walks into its metadata.
+			plain = append(plain, !isHolder && metaOf(at) == nil)
 		case len(plain) > 0 && !isPlain(at):
 			plain[len(plain)-1] = false
 		}

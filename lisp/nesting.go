@@ -88,6 +88,9 @@ func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep 
 	defer func() { putWalkStack(sp, w.stack) }()
 	w.visitOnce()
 	w.measured = true // frozen plain data: storable, its nesting measured
+	// What a definition keeps includes its values' metadata: an atom
+	// there would be shared with the evaluations of later turns.
+	w.withMeta = findBad
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
@@ -95,7 +98,7 @@ func walkNesting(th *Thread, v Value, limit int, findBad bool) (bad Value, deep 
 		levels := w.height // of a value seen before, or measured
 		if w.entered() {
 			levels = 1
-			if height, n, ok := flatLevel(w.enter, w.entries); ok {
+			if height, n, ok := flatLevel(w.enter, w.entries); ok && w.enterMeta == nil {
 				// Its parts are plain scalars and measured values:
 				// storable, their levels known. They need no visit of
 				// their own, but are charged as if visited.

@@ -327,6 +327,8 @@ func (p *printer) print(v Value) error {
 			}
 		case *setForm:
 			out.writeString("#{")
+		case *metaForm:
+			out.writeByte('^')
 		case holder:
 			p.sawSource = true
 			if !w.entered() {

@@ -451,6 +451,13 @@ type global struct {
 	// evaluationOnly: (def name (atom ...)), which the program uses while
 	// it runs and memory does not keep (an atom lives one evaluation).
 	evaluationOnly bool
+	// attrs is the metadata the definition was written with (^:private,
+	// ^{...}, defn's attribute map), and meta what alter-meta! or
+	// reset-meta! set when metaSet (meta.go: varMeta); both live with
+	// this evaluation.
+	attrs   *Map
+	meta    *Map
+	metaSet bool
 }
 
 func newProgState(env Env) *progState {
@@ -518,6 +525,7 @@ func (p *progState) define(name string, v Value, doc string, shallow bool) {
 	p.retClosure, p.retCell = nil, nil
 	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
 	g.bound, g.changed, g.shallow, g.evaluationOnly = true, true, shallow, false
+	g.attrs, g.meta, g.metaSet = nil, nil, false
 	if !slices.Contains(p.defined, name) {
 		p.defined = append(p.defined, name)
 	}

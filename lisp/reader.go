@@ -203,11 +203,14 @@ type reader struct {
 	// keep > 0 keeps only the first keep elements of lists and vectors
 	// (ParseEDNSample); discard > 0 while reading forms that are dropped.
 	keep, discard int
-	keywords      map[string]Value        // see keyword
-	counted       map[int]int             // forms of the long sequences counted ahead, by open (see seqForms)
-	keyText       int                     // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
-	cost          int64                   // EDN: what the collections built so far cost (readNodeCost)
-	classes       map[string]*recordClass // EDN: the record type last read by name (see recordClass)
+	// defName is set while reading the name of a def or defn, whose
+	// metadata (^:private, ^:dynamic, ^{:doc ...}) becomes its var's.
+	defName  bool
+	keywords map[string]Value        // see keyword
+	counted  map[int]int             // forms of the long sequences counted ahead, by open (see seqForms)
+	keyText  int                     // EDN: the text of the collections read as set elements and map keys (keyTextLimit)
+	cost     int64                   // EDN: what the collections built so far cost (readNodeCost)
+	classes  map[string]*recordClass // EDN: the record type last read by name (see recordClass)
 	// forms counts the forms read; th is the evaluation reading a
 	// program, if any (see readProgram).
 	forms int64
@@ -491,13 +494,19 @@ const (
 )
 
 // readMeta reads metadata (^:private, ^{:doc "..."}, ^String) and the form
-// after it. Metadata means nothing in PTC-Lisp; it is read and dropped so
-// that Clojure habits still work. (Its own function: a defer in readForm
-// would cost every form.)
+// after it. On a vector, map or set literal it makes a metaForm, which
+// evaluates to the collection carrying it, and so does it on the name a
+// def or defn binds (the var's metadata); a type hint (^String, ^long:
+// only a :tag) means nothing here and is dropped, and so is metadata on a
+// call or on a parameter or local's name, which Clojure's compiler reads
+// and a program's values never see. (Its own function: a defer in
+// readForm would cost every form.)
 func (r *reader) readMeta(line, col int) (Value, error) {
 	if r.edn {
 		return nil, r.errorf(line, col, "metadata is not allowed in a value")
 	}
+	inName := r.defName
+	r.defName = false
 	r.next()
 	if err := r.skipSpace(); err != nil {
 		return nil, err
@@ -509,8 +518,21 @@ func (r *reader) readMeta(line, col int) (Value, error) {
 		return nil, err
 	}
 	defer func() { r.depth-- }()
-	if _, err := r.readForm(); err != nil {
+	mf, err := r.readForm()
+	if err != nil {
 		return nil, err
+	}
+	var entries []Value
+	switch m := mf.(type) {
+	case Keyword:
+		entries = []Value{m, trueValue}
+	case symbol, String:
+		entries = []Value{Keyword("tag"), m}
+	case *mapForm:
+		entries = m.Elems
+	default:
+		return nil, r.errorf(line, col, "metadata must be a keyword, a symbol, a string or a map, got %s", formText(mf)).
+			WithHint("write ^:flag, ^Type or ^{:key value} before the form")
 	}
 	if err := r.skipSpace(); err != nil {
 		return nil, err
@@ -518,7 +540,36 @@ func (r *reader) readMeta(line, col int) (Value, error) {
 	if r.eof() {
 		return nil, r.errorf(line, col, "^ must be followed by metadata and a form")
 	}
-	return r.readForm()
+	r.defName = inName // for the name after a further ^
+	f, err := r.readForm()
+	r.defName = false
+	if err != nil {
+		return nil, err
+	}
+	inner, _ := f.(*metaForm)
+	target := f
+	if inner != nil {
+		target = inner.Form
+	}
+	switch target.(type) {
+	case *Vector, *mapForm, *setForm, *Map, *Set:
+	case symbol:
+		if !inName {
+			return target, nil
+		}
+	case *list:
+		return f, nil
+	default:
+		return nil, r.errorf(line, col, "metadata can only be applied to a collection or a name, not %s", formText(target)).
+			asJava("IllegalArgumentException", "Metadata can only be applied to IMetas")
+	}
+	if _, isName := target.(symbol); isName && onlyTag(entries) && inner == nil {
+		return f, nil // a def's type hint means nothing here
+	}
+	if inner != nil {
+		entries = mergeMetaEntries(inner.Meta.Elems, entries)
+	}
+	return &metaForm{Meta: &mapForm{Elems: entries, Pos: Pos{line, col}}, Form: target}, nil
 }
 
 // readSeq reads the forms of a sequence up to close and returns them and
@@ -647,7 +698,9 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, s *seqForms)
 			r.keep = 0
 		}
 		start := r.off
+		r.defName = kind == seqList && s.n == 1 && r.afterDefHead(s)
 		f, err := r.readForm()
+		r.defName = false
 		r.keep = keep
 		if err != nil {
 			return err

@@ -317,6 +317,7 @@ func compileVar(c *compiler, l *list, tail bool) (node, error) {
 
 // defName checks the name a def binds.
 func (c *compiler) defName(what string, f Value) (string, error) {
+	f, _ = nameAndMeta(f)
 	s, ok := f.(symbol)
 	if !ok {
 		return "", c.errorf(validationError, "%s needs a name, got %s", what, formText(f)).
@@ -379,6 +380,10 @@ func compileDefLike(c *compiler, l *list, once bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	attrs, err := c.defAttrs(l.Elems[1], nil, false)
+	if err != nil {
+		return nil, err
+	}
 	holdsAtom := false
 	if f, ok := valueForm.(*list); ok && len(f.Elems) > 0 && (f.Elems[0] == symbol("atom") || f.Elems[0] == symbol("clojure.core/atom")) {
 		// Models keep a program's state in a def'd atom that its defns
@@ -386,7 +391,7 @@ func compileDefLike(c *compiler, l *list, once bool) (node, error) {
 		holdsAtom = true
 		c.warn(WarningEvaluationOnly, "%s holds an atom, which lives only while the program runs: it is defined for this program and not kept between turns (def its value, @%s, to keep it)", name, name)
 	}
-	return &defNode{name: name, doc: doc, init: init, once: once, holdsAtom: holdsAtom, pos: l.Pos}, nil
+	return &defNode{name: name, doc: doc, init: init, once: once, holdsAtom: holdsAtom, attrs: attrs, pos: l.Pos}, nil
 }
 
 // compileDefn desugars (defn name doc? attrs? [params] body...) into a def of
@@ -407,19 +412,24 @@ func compileDefn(c *compiler, l *list, tail bool) (node, error) {
 			doc, rest = string(d), rest[1:]
 		}
 	}
+	var attrMap *mapForm
 	if len(rest) > 0 {
-		if _, ok := rest[0].(*mapForm); ok && len(rest) > 1 {
-			rest = rest[1:] // attribute map: ignored
+		if m, ok := rest[0].(*mapForm); ok && len(rest) > 1 {
+			attrMap, rest = m, rest[1:] // the var's metadata
 		}
+	}
+	attrs, err := c.defAttrs(l.Elems[1], attrMap, formName(l) == "defn-")
+	if err != nil {
+		return nil, err
 	}
 	if len(rest) == 0 {
 		return nil, c.errorf(validationError, "defn %s has no parameter vector", name).
 			WithHint("write (defn %s [args] body)", name)
 	}
 	switch p := rest[0].(type) {
-	case *Vector:
+	case *Vector, *metaForm:
 	case *list:
-		if _, ok := firstElem(p).(*Vector); !ok {
+		if !isVectorForm(firstElem(p)) {
 			return nil, c.errorf(validationError, "defn %s needs a parameter vector [...], got %s", name, formText(p)).
 				WithHint("write (defn %s [args] body)", name)
 		}
@@ -432,7 +442,7 @@ func compileDefn(c *compiler, l *list, tail bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &defNode{name: name, doc: doc, init: init, pos: l.Pos}, nil
+	return &defNode{name: name, doc: doc, init: init, attrs: attrs, pos: l.Pos}, nil
 }
 
 // compileDeclare accepts (declare f g) for mutual recursion: the names
@@ -469,7 +479,7 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	case len(rest) == 0:
 		return nil, c.errorf(validationError, "fn needs a parameter vector").WithHint("write (fn [x] body)")
 	case isVectorForm(rest[0]):
-		arities = [][]Value{rest}
+		arities = [][]Value{withParamVector(rest)}
 	default:
 		for _, a := range rest {
 			al, ok := a.(*list)
@@ -477,7 +487,7 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 				return nil, c.errorf(validationError, "fn needs a parameter vector, got %s", formText(a)).
 					WithHint("write (fn [x] body)")
 			}
-			arities = append(arities, al.Elems)
+			arities = append(arities, withParamVector(al.Elems))
 		}
 	}
 	scope := &fnScope{parent: c.fn, freeIndex: map[*localVar]int{}}
@@ -504,13 +514,30 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	return &fnNode{lam: lam}, nil
 }
 
+// isVectorForm reports whether v is a vector form, with metadata or
+// without: a parameter vector's (defn f ^String [x] ...) is a return
+// type hint, which means nothing here (withParamVector).
 func isVectorForm(v Value) bool {
+	if m, ok := v.(*metaForm); ok {
+		v = m.Form
+	}
 	_, ok := v.(*Vector)
 	return ok
 }
 
+// withParamVector is an arity's forms with the metadata of its parameter
+// vector dropped.
+func withParamVector(arity []Value) []Value {
+	m, ok := arity[0].(*metaForm)
+	if !ok {
+		return arity
+	}
+	out := append([]Value{m.Form}, arity[1:]...)
+	return out
+}
+
 func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, error) {
-	ar := &arity{selfSlot: -1}
+	ar := &arity{selfSlot: -1, paramForm: params}
 	if self != "" {
 		ar.selfSlot = c.newLocal(self)
 	}

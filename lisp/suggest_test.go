@@ -18,7 +18,7 @@ var suggestionProbes = []string{
 	"startsWith", "sum", "flatMap", "enumerate", "uniq", "head", "tail", "contains", "toString",
 	"parseInt", "lambda", "puts", "foreach",
 	// Clojure functions PTC-Lisp leaves out
-	"any?", "unreduced", "meta", "with-meta", "defmacro", "defrecord",
+	"any?", "unreduced", "with-meta", "defmacro", "defrecord",
 	"re-matcher", "gensym", "aget", "intern", "chunk", "munge", "seque",
 	// Clojure features PTC-Lisp refuses
 	"read-string", "rand-int", "shuffle", "lazy-seq", "while", "slurp", "eval", "future", "ref",

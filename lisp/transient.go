@@ -130,7 +130,7 @@ func builtinTransient(th *Thread, args []Value) (Value, error) {
 	switch c := args[0].(type) {
 	case *Vector:
 		if !c.list {
-			return &transient{coll: c}, nil
+			return &transient{coll: vectorWithMeta(c, nil)}, nil // persistent! gives a value without metadata, as Clojure's
 		}
 	case *Map:
 		if c.class != nil {
@@ -138,11 +138,11 @@ func builtinTransient(th *Thread, args []Value) (Value, error) {
 				WithHint("make a map of the record first: (transient (into {} r))")
 		}
 		if orderOf(c) == nil {
-			return &transient{coll: c, arrayMap: c.Len() <= arrayMapMax}, nil
+			return &transient{coll: mapWithMeta(c, nil), arrayMap: c.Len() <= arrayMapMax}, nil
 		}
 	case *Set:
 		if orderOf(c) == nil {
-			return &transient{coll: c}, nil
+			return &transient{coll: setWithMeta(c, nil)}, nil
 		}
 	}
 	if args[0] == Nil {

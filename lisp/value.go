@@ -128,6 +128,7 @@ type Vector struct {
 	// the walks): it is a vector in every other way, as Clojure's
 	// MapEntry is, and map-entry? tells it from a vector written as one.
 	entry bool
+	meta  *Map // its metadata (meta.go), nil for none
 }
 
 // emptyList is the list ().
@@ -267,12 +268,14 @@ func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x))}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x)), meta: v.meta}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	return newVectorWithTail(elems, n+1, addWeight(v.valueWeight(), weightOf(x)))
+	out := newVectorWithTail(elems, n+1, addWeight(v.valueWeight(), weightOf(x)))
+	out.meta = v.meta
+	return out
 }
 
 // MapEntry is one key/value pair of a map.
@@ -305,6 +308,7 @@ type Map struct {
 	// class is the record type the map is an instance of (record.go), nil
 	// for a plain map.
 	class *recordClass
+	meta  *Map // its metadata (meta.go), nil for none
 }
 
 // smallMap is the most entries a map holds without an index. Most maps
@@ -401,7 +405,7 @@ func (m *Map) assoc(k, v Value) *Map {
 	if _, exists := m.find(k); !exists && m.tail.extendsAt(n) {
 		m.tail.used++
 		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
-			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v))), class: m.class}
+			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v))), class: m.class, meta: m.meta}
 		if (n >= smallMap || m.isHashMap()) && m.class == nil {
 			out.order.Store(unorderedHashMap)
 		}
@@ -411,7 +415,7 @@ func (m *Map) assoc(k, v Value) *Map {
 	b := NewMapBuilder(n + 1)
 	b.addAll(m)
 	b.Set(k, v)
-	return b.Map()
+	return mapWithMeta(b.Map(), m.meta)
 }
 
 // assocWork is what assoc(k, ...) does to the entries already there, so
@@ -444,7 +448,7 @@ func (m *Map) dissoc(k Value) *Map {
 	}
 	b.sameKind(m)
 	b.m.class = m.class.without(k)
-	return b.Map()
+	return mapWithMeta(b.Map(), m.meta)
 }
 
 // MapBuilder builds a map in place; builtins use it to avoid copying per entry.
@@ -597,6 +601,7 @@ type Set struct {
 	// order caches the elements in the order of Clojure's hash set
 	// (hashorder.go) once it is first asked for.
 	order atomic.Pointer[[]Value]
+	meta  *Map // its metadata (meta.go), nil for none
 }
 
 // emptySet is the set #{}.
@@ -698,9 +703,9 @@ func (s *Set) conj(e Value) *Set {
 		}
 		if s.tail.extendsAt(n) {
 			s.tail.used++
-			return &Set{elems: append(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
+			return &Set{elems: append(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e)), meta: s.meta}
 		}
-		return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
+		return setWithMeta(NewSet(append(append(make([]Value, 0, n+1), s.elems...), e)), s.meta)
 	}
 	hk := hashKey(e) // once: building it is the work conj is charged for
 	if s.index != nil {
@@ -720,9 +725,9 @@ func (s *Set) conj(e Value) *Set {
 		}
 		s.tail.used++
 		index[hk] = n
-		return &Set{elems: append(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e))}
+		return &Set{elems: append(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e)), meta: s.meta}
 	}
-	return NewSet(append(append(make([]Value, 0, n+1), s.elems...), e))
+	return setWithMeta(NewSet(append(append(make([]Value, 0, n+1), s.elems...), e)), s.meta)
 }
 
 // Call looks k up in a map argument: (:k m) and (:k m default).

@@ -48,6 +48,9 @@ type walk struct {
 	// measured, when set, leaves the values whose nesting Freeze measured
 	// unentered, with their levels in height.
 	measured bool
+	// withMeta makes a value's metadata its last part (meta.go), for
+	// the walks that must reach all a value holds: Freeze, Footprint.
+	withMeta bool
 
 	// Where the value just reached or left sits among its parent's parts
 	// (index, -1 for the root), how many levels it is inside, and how many
@@ -65,6 +68,7 @@ type walk struct {
 	enterV       Value
 	enter        []Value
 	entries      []MapEntry
+	enterMeta    *Map
 	pendingEnter bool
 	pending      int64 // steps not yet charged
 	started      bool
@@ -90,6 +94,7 @@ type walkLevel struct {
 	v       Value
 	elems   []Value
 	entries []MapEntry // a map's, each visited as its key then its value
+	meta    *Map       // its metadata, visited last, in a walk withMeta
 	next    int        // the part to visit next: an index in elems, or 2*entry+part
 	deepest int        // the most levels a part visited so far nests (once)
 }
@@ -105,6 +110,8 @@ func (l *walkLevel) part(i int) (Value, bool) {
 		} else {
 			return e.Val, true
 		}
+	case l.meta != nil && i == len(l.elems)+2*len(l.entries):
+		return l.meta, true
 	}
 	return nil, false
 }
@@ -160,7 +167,7 @@ func (w *walk) entered() bool { return w.pendingEnter }
 // skip keeps the parts of the value just reached from being visited; its
 // walkLeave does not come either.
 func (w *walk) skip() {
-	w.enterV, w.enter, w.entries, w.pendingEnter = nil, nil, nil, false
+	w.enterV, w.enter, w.entries, w.enterMeta, w.pendingEnter = nil, nil, nil, nil, false
 	w.height = 0
 }
 
@@ -187,8 +194,8 @@ func (w *walk) next() (walkEvent, Value) {
 		if w.stack == nil {
 			w.stack = make([]walkLevel, 0, 4)
 		}
-		w.stack = append(w.stack, walkLevel{v: w.enterV, elems: w.enter, entries: w.entries})
-		w.enterV, w.enter, w.entries = nil, nil, nil
+		w.stack = append(w.stack, walkLevel{v: w.enterV, elems: w.enter, entries: w.entries, meta: w.enterMeta})
+		w.enterV, w.enter, w.entries, w.enterMeta = nil, nil, nil, nil
 	} else {
 		w.addHeight(w.height) // of the value reached last, not entered
 	}
@@ -291,10 +298,16 @@ func (w *walk) reach(x Value, index int) (walkEvent, Value) {
 		}
 	}
 	elems, entries, isLevel := parts(x)
+	var meta *Map
+	if w.withMeta {
+		if meta = metaOf(x); meta != nil {
+			isLevel = true
+		}
+	}
 	if !isLevel {
 		return walkValue, x
 	}
-	if w.measured {
+	if w.measured && meta == nil {
 		if n, ok := nestsMeasured(x); ok {
 			w.height = n
 			return walkValue, x
@@ -312,7 +325,7 @@ func (w *walk) reach(x Value, index int) (walkEvent, Value) {
 			w.seen[x] = 0
 		}
 	}
-	w.enterV, w.enter, w.entries, w.pendingEnter = x, elems, entries, true
+	w.enterV, w.enter, w.entries, w.enterMeta, w.pendingEnter = x, elems, entries, meta, true
 	return walkValue, x
 }
 
