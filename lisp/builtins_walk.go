@@ -59,10 +59,16 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		}
 		// A list stays a list and an entry an entry, as Clojure's walk
 		// rebuilds each (a MapEntry of the walked key and value).
+		// A vector keeps its metadata, as Clojure 1.11's walk pours it
+		// into (empty form); a list, rebuilt with (apply list ...),
+		// does not.
 		rebuilt := NewVector(out)
 		rebuilt.list = c.list
 		rebuilt.entry = c.entry
-		return outer(rebuilt)
+		if c.list {
+			return outer(rebuilt)
+		}
+		return outer(keepMeta(c, rebuilt))
 	case *Set:
 		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
 			return nil, err
@@ -87,9 +93,9 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			if err != nil {
 				return nil, err
 			}
-			return outer(s)
+			return outer(keepMeta(c, s))
 		}
-		return outer(NewSet(out))
+		return outer(keepMeta(c, NewSet(out)))
 	case *Map:
 		entries, err := mapEntries(th, c)
 		if err != nil {
@@ -119,9 +125,9 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 			if err != nil {
 				return nil, err
 			}
-			return outer(m)
+			return outer(keepMeta(c, m))
 		}
-		return outer(b.Map())
+		return outer(keepMeta(c, b.Map()))
 	}
 	return outer(form)
 }

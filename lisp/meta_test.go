@@ -126,6 +126,8 @@ func TestReaderMetadataOnLiterals(t *testing.T) {
 		{`(meta '^{:a (+ 1 2)} {:b 1})`, "{:a (+ 1 2)}"},
 		{`(defn f [] ^:k [1]) [(f) (meta (f)) (pr-str f)]`, `[[1] {:k true} "(fn [] ^{:k true} [1])"]`},
 		{`(defn ^long g ^String [^long x] x) (g 1)`, "1"},
+		{`(defn f [^java.util.Map {:keys [a]} ^{:k 1} [b c] & ^:x {:keys [d]}] [a b c d]) (let [^:x [p q] [1 2]] (f {:a p} [q 3] :d 4))`, "[1 2 3 4]"},
+		{`(defn f (^long [x] x) (^String [x y] y)) [(f 1) (f 1 2) (:arglists (meta #'f))]`, "[1 2 ([x] [x y])]"},
 		{`(defn ^{:doc "D" :k 1} h "first" [] 1) [(:doc (meta #'h)) (:k (meta #'h))]`, `["first" 1]`},
 	}
 	for _, c := range cases {

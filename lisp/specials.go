@@ -592,6 +592,9 @@ func (c *compiler) arity(self string, params *Vector, body []Value) (*arity, err
 // restPattern compiles what follows &: a symbol, a vector pattern, or a map
 // pattern that reads the rest as keyword arguments.
 func (c *compiler) restPattern(f Value) (pattern, error) {
+	if m, ok := f.(*metaForm); ok {
+		f = m.Form
+	}
 	if _, ok := f.(*mapForm); ok {
 		p, err := c.pattern(f)
 		if err != nil {
@@ -602,8 +605,13 @@ func (c *compiler) restPattern(f Value) (pattern, error) {
 	return c.pattern(f)
 }
 
-// pattern compiles a binding form and declares its names.
+// pattern compiles a binding form and declares its names. Metadata on a
+// destructuring form ([^Map {:keys [a]}]) is a type hint, which means
+// nothing here.
 func (c *compiler) pattern(f Value) (pattern, error) {
+	if m, ok := f.(*metaForm); ok {
+		f = m.Form
+	}
 	switch f := f.(type) {
 	case symbol:
 		name := string(f)
