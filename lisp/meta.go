@@ -140,6 +140,14 @@ func carryError(fn string, v Value) *Error {
 func builtinMeta(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
 	case *varRef:
+		if !th.prog.isDefined(v.Name) {
+			if _, builtin := lookupFunction(v.Name); builtin {
+				// Clojure's var has its docstring, :arglists, :added and
+				// more, which a builtin here has not: nil would be a
+				// different answer given silently.
+				return nil, Errorf(typeError, "meta of #'%s: PTC-Lisp's builtins carry no var metadata (Clojure's :doc, :arglists, :added)", v.Name)
+			}
+		}
 		return th.prog.varMeta(v.Name), nil
 	case *atom:
 		if v.meta != nil && !v.volatile && !v.delay {
@@ -426,7 +434,7 @@ func quotedMeta(f *metaForm) Value {
 // metaBuiltins are Clojure's metadata functions.
 var metaBuiltins = []*Builtin{
 	{Name: "meta", Sig: "(meta x)", Doc: "x's metadata map, nil for none; (meta #'f) has :name, :doc, :arglists", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinMeta,
+		MinArgs: 1, MaxArgs: 1, // Fn: builtinMeta, set by init (it reads the registry)
 		Cost: cost(chargedInBody("a var's metadata map, built when asked for: a step and an entry per key"))},
 	{Name: "with-meta", Sig: "(with-meta x m)", Doc: "x carrying the metadata map m; = ignores it", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinWithMeta,
@@ -506,8 +514,11 @@ func bySize(args []Value, better func(a, b int) bool) Value {
 	return pick
 }
 
-// The metadata keepers wrap their rows' functions once the rows exist.
+// The metadata keepers wrap their rows' functions once the rows exist,
+// and meta, which asks the registry whether a name is a builtin's, is
+// set then.
 func init() {
+	rowNamed(metaBuiltins, "meta").Fn = builtinMeta
 	for _, section := range builtinSections {
 		for _, b := range section {
 			if metaDroppers[b.Name] && b.Fn != nil {

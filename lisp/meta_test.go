@@ -155,3 +155,16 @@ func TestDefinitionMetadataHoldsNoAtom(t *testing.T) {
 		}
 	}
 }
+
+// Clojure's vars of its own functions have a docstring and :arglists a
+// builtin here has not: (meta #'inc) is refused rather than nil.
+func TestBuiltinVarMetaRefused(t *testing.T) {
+	res := run(t, `(:doc (meta #'inc))`, Env{})
+	if res.Err == nil || !strings.Contains(res.Err.Message, "no var metadata") {
+		t.Errorf("(meta #'inc): %v, %s", res.Err, Repr(res.Value))
+	}
+	res = run(t, `(defn round [x] x) (:name (meta #'round))`, Env{})
+	if res.Err != nil || Repr(res.Value) != "round" {
+		t.Errorf("a program's own round: %v, %s", res.Err, Repr(res.Value))
+	}
+}
