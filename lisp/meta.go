@@ -148,7 +148,11 @@ func builtinMeta(th *Thread, args []Value) (Value, error) {
 				return nil, Errorf(typeError, "meta of #'%s: PTC-Lisp's builtins carry no var metadata (Clojure's :doc, :arglists, :added)", v.Name)
 			}
 		}
-		return th.prog.varMeta(v.Name), nil
+		m := th.prog.varMeta(v.Name)
+		if err := th.allocMap(int(itemCount(m))); err != nil {
+			return nil, err
+		}
+		return m, nil
 	case *atom:
 		if v.meta != nil && !v.volatile && !v.delay {
 			return v.meta, nil
@@ -435,7 +439,7 @@ func quotedMeta(f *metaForm) Value {
 var metaBuiltins = []*Builtin{
 	{Name: "meta", Sig: "(meta x)", Doc: "x's metadata map, nil for none; (meta #'f) has :name, :doc, :arglists", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, // Fn: builtinMeta, set by init (it reads the registry)
-		Cost: cost(chargedInBody("a var's metadata map, built when asked for: a step and an entry per key"))},
+		Cost: cost(chargedInBody("a var's metadata map, built when asked for: its header and an entry per key"))},
 	{Name: "with-meta", Sig: "(with-meta x m)", Doc: "x carrying the metadata map m; = ignores it", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinWithMeta,
 		Cost: cost(chargedInBody("the new header of the value carrying the metadata"))},
