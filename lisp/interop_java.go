@@ -732,7 +732,7 @@ func javaValueOf(bits int) func(*Thread, []Value) (Value, error) {
 // ignores the spaces and control characters around the number.
 func javaParseDouble(th *Thread, args []Value) (Value, error) {
 	if s, ok := args[0].(String); ok {
-		return parseDecimal(th, "Double/parseDouble", String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' })))
+		return parseDecimal(th, "Double/parseDouble", String(javaDecimalText(string(s))))
 	}
 	return parseDecimal(th, "Double/parseDouble", args[0])
 }
