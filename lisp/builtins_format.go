@@ -186,6 +186,19 @@ func signed(spec formatSpec, neg bool, digits string) string {
 }
 
 func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
+	if _, isNil := arg.(NilType); isNil && strings.IndexByte("dxXofeEgG", spec.conv) >= 0 {
+		// Java's Formatter prints nil as "null" for a number conversion
+		// too: padded to the width, cut to the precision, upper case for
+		// an upper-case conversion; (format "%d items" nil) is "null items".
+		text := "null"
+		if spec.precision >= 0 && spec.precision < len(text) {
+			text = text[:spec.precision]
+		}
+		if spec.conv >= 'A' && spec.conv <= 'Z' {
+			text = strings.ToUpper(text)
+		}
+		return pad(spec, text), nil
+	}
 	switch spec.conv {
 	case 's', 'S':
 		text := "null"
@@ -265,6 +278,8 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)").asJava(formatConversion(spec.conv, arg))
 			} else if _, ok := arg.(*BigInt); ok {
 				e = e.WithHint("use (biginteger x), which Java's format takes").asJava(formatConversion(spec.conv, arg))
+			} else {
+				e = e.asJava(formatConversion(spec.conv, arg))
 			}
 			return "", e
 		}
@@ -273,11 +288,8 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	case 'x', 'X', 'o':
 		n, ok := arg.(Int)
 		if !ok {
-			e := Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg))
-			if isFloat(arg) {
-				e = e.asJava(formatConversion(spec.conv, arg))
-			}
-			return "", e
+			return "", Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg)).
+				asJava(formatConversion(spec.conv, arg))
 		}
 		base := 16
 		if spec.conv == 'o' {
@@ -328,7 +340,8 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	}
 	f, ok := asFloat(arg)
 	if !ok {
-		return "", Errorf(typeError, "format %%%c expected a number, got %s", spec.conv, describe(arg))
+		return "", Errorf(typeError, "format %%%c expected a number, got %s", spec.conv, describe(arg)).
+			asJava(formatConversion(spec.conv, arg))
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		text := "NaN"
@@ -383,8 +396,9 @@ func formatConversion(conv byte, arg Value) (class, message string) {
 		kind = "java.lang.Double"
 	case Float32:
 		kind = "java.lang.Float"
-	case *BigInt:
-		kind = javaValueClass(arg)
+	case Int:
+	default:
+		kind = javaValueClass(arg) // a BigInt, a string, a keyword, a vector, ...
 	}
 	return "IllegalFormatConversionException", fmt.Sprintf("%c != %s", unicode.ToLower(rune(conv)), kind)
 }

@@ -59,21 +59,21 @@ var stringBuiltins = []*Builtin{
 		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false),
 		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the match is found"), builds)},
 	{Name: "upper-case", Sig: "(upper-case s)", Doc: "s in upper case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upper-case", javaUpper),
+		MinArgs: 1, MaxArgs: 1, Fn: textFunc("upper-case", javaUpper),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "upcase", Sig: "(upcase s)", Doc: "same as upper-case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("upcase", javaUpper),
+		MinArgs: 1, MaxArgs: 1, Fn: textFunc("upcase", javaUpper),
 		Cost: cost(scans(arg(0)), builds),
 		lean: true},
 	{Name: "lower-case", Sig: "(lower-case s)", Doc: "s in lower case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("lower-case", javaLower),
+		MinArgs: 1, MaxArgs: 1, Fn: textFunc("lower-case", javaLower),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "downcase", Sig: "(downcase s)", Doc: "same as lower-case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("downcase", javaLower),
+		MinArgs: 1, MaxArgs: 1, Fn: textFunc("downcase", javaLower),
 		Cost: cost(scans(arg(0)), builds),
 		lean: true},
 	{Name: "capitalize", Sig: "(capitalize s)", Doc: "first character upper case, the rest lower case", Category: "string",
-		MinArgs: 1, MaxArgs: 1, Fn: stringFunc("capitalize", capitalize),
+		MinArgs: 1, MaxArgs: 1, Fn: textFunc("capitalize", capitalize),
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "starts-with?", Sig: "(starts-with? s prefix)", Doc: "s begins with prefix", Category: "string",
 		MinArgs: 2, MaxArgs: 2, Fn: stringTest("starts-with?", strings.HasPrefix),
@@ -347,6 +347,34 @@ func stringFunc(fn string, f func(string) string) func(*Thread, []Value) (Value,
 	}
 }
 
+// textFunc is stringFunc for the functions whose Clojure calls .toString
+// on its argument first (upper-case, lower-case, capitalize).
+func textFunc(fn string, f func(string) string) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		s, err := javaTextArg(th, fn, args[0])
+		if err != nil {
+			return nil, err
+		}
+		return String(f(s)), nil
+	}
+}
+
+// javaTextArg is the string a clojure.string function that calls
+// .toString on its argument sees: a string itself, or Java's text of a
+// number, keyword, symbol or boolean, which str gives ((upper-case :a) is
+// ":A", (includes? 123 "2") true). nil and collections stay errors.
+func javaTextArg(th *Thread, fn string, v Value) (string, error) {
+	switch v.(type) {
+	case Int, Float, Float32, *BigInt, *BigDec, Keyword, symbol, Bool:
+		text, err := builtinStr(th, []Value{v})
+		if err != nil {
+			return "", err
+		}
+		return string(text.(String)), nil
+	}
+	return stringArg(fn, v)
+}
+
 func capitalize(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	if size == 0 {
@@ -385,7 +413,7 @@ func isASCII(s string) bool {
 
 func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		s, err := stringArg(fn, args[0])
+		s, err := javaTextArg(th, fn, args[0])
 		if err != nil {
 			switch args[0].(type) {
 			case *Vector, *Set, *Map:
@@ -571,7 +599,8 @@ func builtinParseLong(th *Thread, args []Value) (Value, error) {
 }
 
 // builtinParseDouble accepts the decimal forms Java's Double.parseDouble
-// does, without surrounding whitespace.
+// does, without surrounding whitespace (the specification: (parse-double
+// "3.14 ") is nil, where Clojure's is 3.14).
 func builtinParseDouble(th *Thread, args []Value) (Value, error) {
 	return parseDecimal(th, "parse-double", args[0])
 }
@@ -597,9 +626,20 @@ func parseDecimal(th *Thread, fn string, v Value) (Value, error) {
 	return Float(f), nil
 }
 
+// javaDecimalText is s without what Java's Double.valueOf allows around a
+// number: characters up to the space on each side, and one f, F, d or D
+// after its digits (not after NaN or Infinity).
+func javaDecimalText(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+	if n := len(s); n > 1 && strings.IndexByte("fFdD", s[n-1]) >= 0 && s[n-2] != 'N' && s[n-2] != 'y' {
+		return s[:n-1]
+	}
+	return s
+}
+
 func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		s, err := stringArg(fn, args[0])
+		s, err := javaTextArg(th, fn, args[0])
 		if err != nil {
 			return nil, err
 		}

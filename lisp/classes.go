@@ -134,6 +134,11 @@ func indexClasses() (map[javaClass]bool, map[string]javaClass) {
 	for _, s := range recordSupers {
 		known[s] = true
 	}
+	// Every exception class a program may throw or catch names a class, so
+	// that (instance? IllegalStateException e) tests what catch would.
+	for short := range javaSupers {
+		known[javaClass(javaClassName(short))] = true
+	}
 	for c, ok := range known {
 		if ok {
 			names[string(c)] = c
@@ -263,12 +268,29 @@ func builtinInstance(th *Thread, args []Value) (Value, error) {
 	if m, ok := args[1].(*Map); ok && m.class != nil {
 		supers = recordSupers
 	}
+	if t, ok := args[1].(*thrown); ok {
+		supers = exceptionSupers(t.class)
+	}
 	for _, s := range supers {
 		if s == c {
 			return trueValue, nil
 		}
 	}
 	return falseValue, nil
+}
+
+// exceptionSupers are the classes an exception of class (a short name of
+// javaSupers) is an instance of, by Java's hierarchy: an
+// ArithmeticException is a RuntimeException, an Exception, a Throwable.
+func exceptionSupers(class string) []javaClass {
+	supers := []javaClass{"java.lang.Object"}
+	for c := class; c != ""; c = javaSupers[c] {
+		supers = append(supers, javaClass(javaClassName(c)))
+	}
+	if class == "ExceptionInfo" {
+		supers = append(supers, "clojure.lang.IExceptionInfo")
+	}
+	return supers
 }
 
 var classBuiltins = []*Builtin{

@@ -93,12 +93,43 @@ var javaSupers = map[string]string{
 	"DateTimeException":                "RuntimeException",
 	"DateTimeParseException":           "DateTimeException",
 	"UnsupportedTemporalTypeException": "DateTimeException",
+
+	// Classes nothing here throws (no I/O, threads, network or
+	// reflection), which models catch out of habit: a catch of one takes
+	// only what a program threw of it, as in Java, not every error.
+	"IOException":                     "Exception",
+	"FileNotFoundException":           "IOException",
+	"EOFException":                    "IOException",
+	"UncheckedIOException":            "RuntimeException",
+	"MalformedURLException":           "IOException",
+	"URISyntaxException":              "Exception",
+	"SQLException":                    "Exception",
+	"InterruptedException":            "Exception",
+	"TimeoutException":                "Exception",
+	"ExecutionException":              "Exception",
+	"CancellationException":           "IllegalStateException",
+	"NoSuchElementException":          "RuntimeException",
+	"InputMismatchException":          "NoSuchElementException",
+	"ConcurrentModificationException": "RuntimeException",
+	"EmptyStackException":             "RuntimeException",
+	"SecurityException":               "RuntimeException",
+	"CloneNotSupportedException":      "Exception",
+	"ReflectiveOperationException":    "Exception",
+	"ClassNotFoundException":          "ReflectiveOperationException",
+	"VirtualMachineError":             "Error",
+	"OutOfMemoryError":                "VirtualMachineError",
+	"StackOverflowError":              "VirtualMachineError",
 }
 
 // javaPackages give each class of javaSupers its full name.
 var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang.",
 	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util.", "MissingFormatArgumentException": "java.util.",
-	"DateTimeException": "java.time.", "DateTimeParseException": "java.time.format.", "UnsupportedTemporalTypeException": "java.time.temporal."}
+	"DateTimeException": "java.time.", "DateTimeParseException": "java.time.format.", "UnsupportedTemporalTypeException": "java.time.temporal.",
+	"IOException": "java.io.", "FileNotFoundException": "java.io.", "EOFException": "java.io.", "UncheckedIOException": "java.io.",
+	"MalformedURLException": "java.net.", "URISyntaxException": "java.net.", "SQLException": "java.sql.",
+	"TimeoutException": "java.util.concurrent.", "ExecutionException": "java.util.concurrent.", "CancellationException": "java.util.concurrent.",
+	"NoSuchElementException": "java.util.", "InputMismatchException": "java.util.", "ConcurrentModificationException": "java.util.",
+	"EmptyStackException": "java.util."}
 
 // javaClassName is the full name of the class short.
 func javaClassName(short string) string {

@@ -618,22 +618,57 @@ func javaExceptionConstructors() []*Builtin {
 			continue
 		}
 		name := class + "."
-		rows = append(rows, &Builtin{Name: name, Sig: "(" + name + " message)", Doc: "an exception to throw", Category: "idiom", reach: javaForm,
+		rows = append(rows, &Builtin{Name: name, Sig: "(" + name + " message cause?)", Doc: "an exception to throw, wrapping cause if given", Category: "idiom", reach: javaForm,
 			aliases: []string{javaClassName(class) + "."},
-			MinArgs: 0, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-				// Java's constructor without a message leaves getMessage null.
-				e := &thrown{kind: executionError, class: class, noMessage: len(args) == 0}
-				if len(args) == 1 {
-					msg, ok := args[0].(String)
-					if !ok {
-						return nil, typeErrorf(name, "a message string", args[0])
-					}
-					e.message, e.javaMessage = string(msg), string(msg)
-				}
-				return e, nil
+			MinArgs: 0, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				return newJavaException(th, name, class, args)
 			}})
 	}
 	return rows
+}
+
+// newJavaException is Java's constructors of an exception class: () with
+// no message, (message), (message cause) and (cause), whose message is the
+// cause's text, "java.lang.IllegalStateException: s", as Java's is.
+func newJavaException(th *Thread, name, class string, args []Value) (Value, error) {
+	// Java's constructor without a message leaves getMessage null.
+	e := &thrown{kind: executionError, class: class, noMessage: len(args) == 0}
+	causeArg := -1
+	switch {
+	case len(args) == 2:
+		causeArg = 1
+	case len(args) == 1:
+		if c, ok := args[0].(*thrown); ok {
+			e.cause = c
+			text, err := builtinStr(th, []Value{c})
+			if err != nil {
+				return nil, err
+			}
+			e.message, e.javaMessage = string(text.(String)), string(text.(String))
+			return e, nil
+		}
+	}
+	if len(args) > 0 {
+		switch msg := args[0].(type) {
+		case String:
+			e.message, e.javaMessage = string(msg), string(msg)
+		case NilType:
+			e.noMessage = true
+		default:
+			return nil, typeErrorf(name, "a message string", args[0])
+		}
+	}
+	if causeArg >= 0 {
+		switch c := args[causeArg].(type) {
+		case *thrown:
+			e.cause = c
+		case NilType:
+		default:
+			return nil, typeErrorf(name, "a caught exception as the cause", args[causeArg]).
+				WithHint("pass the exception a catch clause binds: (catch Exception e (throw (%s \"msg\" e)))", name)
+		}
+	}
+	return e, nil
 }
 
 // javaParseInt is Integer/parseInt (bits 32) or Long/parseLong (64): the
@@ -697,7 +732,7 @@ func javaValueOf(bits int) func(*Thread, []Value) (Value, error) {
 // ignores the spaces and control characters around the number.
 func javaParseDouble(th *Thread, args []Value) (Value, error) {
 	if s, ok := args[0].(String); ok {
-		return parseDecimal(th, "Double/parseDouble", String(strings.TrimFunc(string(s), func(r rune) bool { return r <= ' ' })))
+		return parseDecimal(th, "Double/parseDouble", String(javaDecimalText(string(s))))
 	}
 	return parseDecimal(th, "Double/parseDouble", args[0])
 }

@@ -169,6 +169,31 @@ var judgedCorpora = []judgedCorpus{
 		"exc/ex-message-of-arith":       "silent: (quot 10 0)'s message is not \"/ by zero\", which Clojure gives when it compiles quot on primitive longs (boxed values give \"Divide by zero\")",
 		"mistake/long-as-fn":            "(1 [1 2]) is refused before it runs, so the try cannot catch Clojure's ClassCastException; the hint's vector gives [1 [1 2]]",
 	}},
+	// judge10: a tenth set, written as the closest likeness of the hidden
+	// corpus: multi-step agent tasks over tool results given as data.
+	{name: "judge10", floor: 100.0, known: map[string]string{
+		"orders/ratio-share-exact":           "spec 8.4: / returns a float, 0.5833333333333334 where Clojure has the ratio 7/12",
+		"files/csv-parse-report":             "spec 8.4: / returns a float even when it divides exactly, 109500.0 where Clojure has 109500",
+		"inventory/valuation-mixed-numbers":  "spec 8.4: no ratios; the literal 3/2 is refused and the hint's (/ 3 2) is a float where Clojure keeps 21/2",
+		"metrics/median-even-odd":            "spec 8.4: / returns a float, 2.5 where Clojure has the ratio 5/2",
+		"metrics/rate-of-change":             "spec 8.4: / returns a float, 3.0 and -0.5 where Clojure has 3 and -1/2",
+		"metrics/apdex":                      "spec 8.4: / returns a float, 0.5 where Clojure has the ratio 1/2",
+		"text/sentence-stats":                "spec 8.4: / returns a float, 3.25 where Clojure has the ratio 13/4",
+		"agent/plan-steps-reduce":            "spec 8.4: / returns a float, 5.5 where Clojure has the ratio 11/2",
+		"style/assert-pre-post":              "spec 8.4: / returns a float, 2.5 where Clojure has the ratio 5/2",
+		"mistake/equals-int-double":          "spec 8.4: / returns a float even when it divides exactly, so (= 2 (/ 4 2)) is false where Clojure's 2 is a Long",
+		"mistake/divide-ints-expect-decimal": "spec 8.4: / returns a float, 0.7777777777777778 where Clojure has the ratio 7/9",
+		"report/ticket-weekly-digest":        "spec 8.4: / returns a float even when it divides exactly, \"1.0\" where Clojure prints 1",
+		"sim/bank-queue":                     "spec 8.4: / returns a float even when it divides exactly, 3.0 where Clojure has 3",
+		"sim/dice-free-histogram":            "spec 8.4: / returns a float, 0.16666666666666666 where Clojure has the ratio 1/6",
+		"num/mixed-arithmetic":               "spec 8.4: no ratios; the literal 1/2 is refused and the hint's (/ 1 2) is a float where Clojure keeps 3/2",
+		"num/integer-stats":                  "spec 8.4: / returns a float even when it divides exactly, 18.0 where Clojure has 18",
+		"num/average-int-division-exact":     "spec 8.4: / returns a float even when it divides exactly, 4.0 where Clojure has 4",
+		"mistake/contains-on-vector-index":   "spec: contains? on a vector tests membership where Clojure's tests an index (docs/LANGUAGE.md)",
+		"mistake/char-vs-string-compare":     "spec: a character is a one-character string, so (= (first s) \"b\") is true where Clojure's \\b is not a string",
+		"mistake/lazy-seq-realized-in-let":   "spec 8.1: sequence functions return vectors, so (vector? (map f xs)) is true and seq? false (docs/LANGUAGE.md)",
+		"mistake/apply-str-on-seq":           "spec 8.1: sequence functions return vectors, so str of one is its items, where Clojure prints clojure.lang.LazySeq@13291 (docs/LANGUAGE.md)",
+	}},
 }
 
 // TestJudgedCorpora runs each judged corpus against Clojure's answers with

@@ -145,6 +145,11 @@ type printer struct {
 	// readCost is what the collections printed cost once read back
 	// (readNodeCost).
 	readCost int64
+	// clojureOrder prints hash maps and sets in the order Clojure's
+	// iterate them (hashorder.go), as a program's own text of a value
+	// (str, pr-str, println, format) is Clojure's; results, memory and
+	// the wire keep the specification's order (sets by their text).
+	clojureOrder bool
 	// textOrder prints a sorted set in order of its elements' text, as
 	// every other set, rather than in its own order: on the wire, where a
 	// sorted set arrives back as a plain set, whose text must be the same.
@@ -303,9 +308,26 @@ func (p *printer) print(v Value) error {
 			} else {
 				out.writeByte('{')
 			}
+			if p.clojureOrder && !source && w.entered() && x.isHashMap() && scalarKeys(x) {
+				entries, err := x.seqEntries(p.th)
+				if err != nil {
+					return err
+				}
+				w.enterEntries(entries)
+			}
 		case *Set:
 			out.writeString("#{")
 			if x.Len() < 2 || out.counting || !source && !p.textOrder && orderOf(x) != nil {
+				break
+			}
+			if p.clojureOrder && !source && orderOf(x) == nil && scalarElems(x.elems) {
+				if w.entered() {
+					elems, err := x.seqElems(p.th)
+					if err != nil {
+						return err
+					}
+					w.enterWith(elems)
+				}
 				break
 			}
 			if source {
@@ -727,6 +749,30 @@ func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 	case holder:
 		p.holderText(x, len(x.heldValues()))
 	}
+}
+
+// scalarElems reports whether no element of elems is a collection: a set
+// of those prints in Clojure's order, found by hashing each element once.
+// A set of collections keeps the order of its text, as the hash of a
+// collection walks all it holds, and sets nested in sets would be walked
+// once a level.
+func scalarElems(elems []Value) bool {
+	for _, e := range elems {
+		if _, _, isLevel := parts(e); isLevel {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarKeys is scalarElems for the keys of m.
+func scalarKeys(m *Map) bool {
+	for _, e := range m.entries {
+		if _, _, isLevel := parts(e.Key); isLevel {
+			return false
+		}
+	}
+	return true
 }
 
 // sortSet puts the elements of s, each printed once, in order of their

@@ -281,7 +281,7 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 			return t.err
 		}
 	}
-	p := printer{out: t, mode: modeRepr, th: th, bare: style == asPrint}
+	p := printer{out: t, mode: modeRepr, th: th, bare: style == asPrint, clojureOrder: true}
 	if err := p.print(v); err != nil {
 		if err == errTooDeep {
 			return walkTooDeepError()

@@ -176,6 +176,10 @@ func (w *walk) skip() {
 // the order of a canonical key).
 func (w *walk) enterWith(parts []Value) { w.enter, w.entries = parts, nil }
 
+// enterEntries visits a map's entries in the order given (a hash map's
+// in Clojure's order) in place of its natural ones.
+func (w *walk) enterEntries(entries []MapEntry) { w.enter, w.entries = nil, entries }
+
 // next advances the walk and reports what it reached, and the value.
 func (w *walk) next() (walkEvent, Value) {
 	if w.err != nil {
