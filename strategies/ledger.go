@@ -33,7 +33,10 @@ const (
 	// agent's command that writes a script with a here-document ends with
 	// the command that runs it, which the agent runs again later.
 	ledgerArgsTailChars = 60
-	ledgerTextChars     = 300 // of an assistant's text
+	// Of each value of several lines of a call that writes text
+	// (writesText), and of all its values besides ledgerArgsTotalChars.
+	ledgerWrittenChars = 1500
+	ledgerTextChars    = 300 // of an assistant's text
 	// Of the text beside an assistant's tool calls: none. A coding agent
 	// writes its reasoning there on every call (300 characters a call on
 	// the recorded sessions), which its later calls do not copy from; the
@@ -52,9 +55,9 @@ const (
 
 // noteForm says how much a note shows of a tool result.
 //
-// loop-slice's and turn-aware's notes (stepNotes) keep 600 characters of
-// a JSON result's values, which hold every id a tau-bench reservation or
-// profile gives (at 450, recall there falls from 1.000 to 0.949), and 500
+// turn-aware's notes (stepNotes; loop-slice's before sliceNotes) keep
+// 600 characters of a JSON result's values, which hold every id a
+// tau-bench reservation or profile gives (at 450, recall there falls from 1.000 to 0.949), and 500
 // of the start of a text result (file contents, search hits, test output),
 // which the ledger repeats on every call of a long coding session: on the
 // generated sessions recall 0.996 at 600 characters for 0.51 of the raw
@@ -68,15 +71,28 @@ type noteForm struct {
 	paths int // characters of the paths that begin lines of the rest (pathsIn)
 }
 
+// loop-slice's notes (sliceNotes) keep 300 characters of a text result's
+// start and up to 500 of the paths that begin the lines of its rest: its
+// ledger holds a note for every step but the latest, read on every later
+// call, and on the recorded bash sessions the notes' reads were the
+// largest part of the bill after writing each new step (sqlfluff-1625:
+// 18,047 of 80,307). At 300 and 500: 0.562 to 0.525 of the raw history's
+// bill on those sessions, recall 1.000 before and after; generated
+// sessions 0.470 to 0.400 (recall 1.000 to 0.998: one grep hit's path)
+// and 0.449 to 0.377 on the held-out ones (0.999 before and after). With
+// the list at 300, a grep's hits past it lost 0.002 more; at 250 and
+// 600, 0.991 on the held-out sessions (docs/CHAT_STRATEGIES.md).
 var (
 	stepNotes   = noteForm{json: 600, text: 500, paths: 300}
+	sliceNotes  = noteForm{json: 600, text: 300, paths: 500}
 	budgetNotes = noteForm{json: 200, text: 150}
 )
 
-// shorterNotes are the forms a step's note takes, largest first, where
-// what the strategy saved so far does not pay for writing stepNotes
-// (planLedger): a note with a shorter preview, down to the calls alone.
-var shorterNotes = []noteForm{stepNotes, {json: 300, text: 250, paths: 150}, {json: 120, text: 100}, {}}
+// shorterNotes are the forms a loop-slice step's note takes, largest
+// first, where what the strategy saved so far does not pay for writing
+// sliceNotes (planLedger): a note with a shorter preview, down to the
+// calls alone.
+var shorterNotes = []noteForm{sliceNotes, {json: 300, text: 250, paths: 150}, {json: 120, text: 100}, {}}
 
 // jsonChars bounds the values a note shows of a JSON result.
 func (f noteForm) jsonChars() int { return f.json }
@@ -170,7 +186,7 @@ func addLedger(ch *chatHistory, out *chatOutput, all bool, rate Pricing, plan *l
 				chars := unitChars(ch, seq[p:end])
 				worth = 2*len(note) < chars && notePaysBack(rate, chars, len(note), calls)
 			} else if !worth {
-				note = ledgerNote(ch.h, seq[p:end], stepNotes) // only for the user-first rule
+				note = ledgerNote(ch.h, seq[p:end], sliceNotes) // only for the user-first rule
 			}
 			if !opened || worth {
 				if !worth {
@@ -325,7 +341,12 @@ func noteArguments(args string) string {
 		return trimmed // whole, as the call sent them
 	}
 	if strings.HasPrefix(trimmed, "{") && len(trimmed) <= ledgerJSONBytes {
-		if pairs, full, ok := scalarPairs(trimmed, ledgerArgsTotalChars, ledgerArgsChars, true); ok {
+		form := callValues
+		total := ledgerArgsTotalChars
+		if writesText(trimmed) {
+			form, total = writtenValues, total+ledgerWrittenChars
+		}
+		if pairs, full, ok := scalarPairs(trimmed, total, ledgerArgsChars, form); ok {
 			if !full {
 				pairs += " ..."
 			}
@@ -340,12 +361,23 @@ func noteArguments(args string) string {
 // whether every value fitted, and ok false when s is not JSON (a value cut
 // short is judged as far as it was read).
 func jsonScalars(s string, limit int) (preview string, full, ok bool) {
-	return scalarPairs(s, limit, ledgerValueChars, false)
+	return scalarPairs(s, limit, ledgerValueChars, resultValuesForm)
 }
 
-// scalarPairs is jsonScalars with each string value cut at valueChars,
-// its white space kept where raw.
-func scalarPairs(s string, limit, valueChars int, raw bool) (preview string, full, ok bool) {
+// What scalarPairs shows the values of.
+type valuesForm int
+
+const (
+	resultValuesForm valuesForm = iota // a tool result's: white space collapsed
+	callValues                         // a call's arguments: white space kept
+	// The arguments of a call that writes text (writesText): a value of
+	// several lines kept up to ledgerWrittenChars.
+	writtenValues
+)
+
+// scalarPairs is jsonScalars with each string value cut at valueChars, as
+// form says.
+func scalarPairs(s string, limit, valueChars int, form valuesForm) (preview string, full, ok bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	// Each open container: whether it is an object, whether its next
@@ -393,7 +425,9 @@ func scalarPairs(s string, limit, valueChars int, raw bool) (preview string, ful
 			}
 			continue
 		case string:
-			if raw {
+			if form == writtenValues && strings.Contains(strings.TrimSpace(t), "\n") {
+				val = clipEnds(t, ledgerWrittenChars-ledgerArgsTailChars, ledgerArgsTailChars)
+			} else if form != resultValuesForm {
 				val = clipEnds(t, valueChars-ledgerArgsTailChars, ledgerArgsTailChars)
 			} else {
 				val = clipText(strings.Join(strings.Fields(t), " "), valueChars)
@@ -450,4 +484,29 @@ func (ch *chatHistory) userBefore(limit int) int {
 		}
 	}
 	return -1
+}
+
+// writesText reports whether a call's JSON arguments hold text the call
+// writes into a file beside where it goes: two or more string values, one
+// of them of several lines (an edit's old and new text beside its path; a
+// file's content beside its path). An agent's next edit of the same lines
+// copies them from the earlier edit's new text: on a recorded Claude Code
+// session the second edit's old text is 8 lines from the middle of the
+// first's new text of 1,094 characters. Each value of several lines is
+// kept whole up to ledgerWrittenChars, whatever order the keys come in.
+// A lone command (a bash agent's here-document) is not such a call: kept
+// whole, a script fills the note's room and cuts the command after it.
+func writesText(args string) bool {
+	var fields map[string]any
+	if json.Unmarshal([]byte(args), &fields) != nil {
+		return false
+	}
+	strs, lines := 0, false
+	for _, v := range fields {
+		if str, ok := v.(string); ok {
+			strs++
+			lines = lines || strings.Contains(strings.TrimSpace(str), "\n")
+		}
+	}
+	return strs >= 2 && lines
 }

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -271,6 +272,29 @@ func TestNoteKeepsWhatACallCopies(t *testing.T) {
 	if n := utf8.RuneCountInString(args); n > ledgerArgsChars*3 {
 		t.Errorf("arguments of %d characters: a value is cut at %d", n, ledgerArgsChars)
 	}
+	// An edit's texts of several lines are kept up to ledgerWrittenChars
+	// each: the next edit of those lines copies them from its new text. A
+	// longer one, and a lone command, are cut.
+	lines := func(word string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "\t%s(%d)\n", word, i)
+		}
+		return b.String()
+	}
+	oldText, newText := lines("before", 200), lines("after", 80)
+	edit2, _ := json.Marshal(map[string]string{"file_path": "/src/app.go", "old_string": oldText, "new_string": newText})
+	args = noteArguments(string(edit2))
+	if !strings.Contains(args, strings.TrimSpace(newText)) || !strings.Contains(args, "before(99)") || strings.Contains(args, "before(150)") {
+		t.Errorf("an edit's note keeps its new text whole and its old up to %d characters: %q", ledgerWrittenChars, args)
+	}
+	if n := utf8.RuneCountInString(args); n > ledgerArgsTotalChars+ledgerWrittenChars+10 {
+		t.Errorf("an edit's note of %d characters", n)
+	}
+	script, _ := json.Marshal(map[string]string{"command": lines("step", 80)})
+	if got := noteArguments(string(script)); strings.Contains(got, "step(40)") {
+		t.Errorf("a lone command is cut: %q", got)
+	}
 	// Arguments that are not a JSON object: their first and last
 	// characters, white space kept.
 	cmd := "cat <<'EOF' > run.py\n" + strings.Repeat("print(1)\n", 100) + "EOF\npython  run.py"
@@ -353,14 +377,17 @@ func TestLedgerLeavesOutLinesShownBefore(t *testing.T) {
 			notes = append(notes, m.Content)
 		}
 	}
-	if len(notes) != 4 || strings.Contains(notes[0], "shown above") || !strings.Contains(notes[1], "(7 lines shown above)") || !strings.Contains(notes[3], "(7 lines shown above)") {
+	// The first note shows the lines that fit its preview whole.
+	whole := sliceNotes.textChars() / (len(lines[0]) + 1)
+	shownAbove := fmt.Sprintf("(%d lines shown above)", whole)
+	if len(notes) != 4 || strings.Contains(notes[0], "shown above") || !strings.Contains(notes[1], shownAbove) || !strings.Contains(notes[3], shownAbove) {
 		t.Fatalf("notes of the reads:\n%s", strings.Join(notes, "\n"))
 	}
 	if len(notes[1]) >= len(notes[0])/2 {
 		t.Errorf("the second read's note (%d chars) is not shorter than half the first's (%d)", len(notes[1]), len(notes[0]))
 	}
 	// The lines the first note shows whole are in the output.
-	for _, l := range lines[:7] {
+	for _, l := range lines[:whole] {
 		if !strings.Contains(sent, l) {
 			t.Errorf("line %q is not in the output", l)
 		}

@@ -33,7 +33,7 @@ type planUnit struct {
 	whole int   // tokens sent whole
 	sent  int   // tokens in the ledger: its note's, or whole's when it stays whole
 	noted bool  // the ledger sends a note for it
-	worth bool  // its full note (stepNotes) shortens it by half and repays writing it (judge)
+	worth bool  // its full note (sliceNotes) shortens it by half and repays writing it (judge)
 	chars int   // unitChars
 	calls int   // the assistant messages up to it
 }
@@ -133,7 +133,7 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 				break
 			}
 			if ch.judge(&u, rate, shown) {
-				plan.notes[u.first] = ledgerNoteShown(ch.h, u.msgs, stepNotes, shown)
+				plan.notes[u.first] = ledgerNoteShown(ch.h, u.msgs, sliceNotes, shown)
 			} else {
 				shown.addWhole(ch, u.msgs)
 			}
@@ -232,7 +232,7 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 				}
 				if !ch.judge(u, rate, shown) {
 					shown.addWhole(ch, u.msgs)
-				} else if err := ch.setNote(u, stepNotes, plan, noteTokens, shown); err != nil {
+				} else if err := ch.setNote(u, sliceNotes, plan, noteTokens, shown); err != nil {
 					return nil, err
 				}
 			}
@@ -353,7 +353,7 @@ func (ch *chatHistory) judge(u *planUnit, rate Pricing, shown *shownLines) bool 
 		return false
 	}
 	mark := shown.mark()
-	note := ledgerNoteShown(ch.h, u.msgs, stepNotes, shown)
+	note := ledgerNoteShown(ch.h, u.msgs, sliceNotes, shown)
 	shown.undo(mark)
 	u.worth = 2*len(note) < u.chars && notePaysBack(rate, u.chars, len(note), u.calls)
 	return u.worth
