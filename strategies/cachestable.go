@@ -36,8 +36,9 @@ import (
 // summary (single-user-coalesced's tool calls, definitions and output for
 // those turns) once the reads the record has cost beyond what a summary
 // would have cost since the last re-base reach twice what rewriting it
-// costs beyond keeping it (ski rental, with hysteresis), or once it outgrows
-// the summary by a share of the prompt. The decision is made from the
+// costs beyond keeping it (ski rental, with hysteresis; not where nothing
+// is cached, where a re-base would then come on nearly every call), or once
+// it outgrows the summary by a share of the prompt. The decision is made from the
 // turns' own records, sizes in tokens and the request's pricing, so every
 // later call of the run finds the same re-bases.
 type cacheStable struct{}
@@ -191,7 +192,7 @@ type record struct {
 // however many turns defined it (place): the rewritten part holds only
 // what the turns since may still change.
 func newRecord(req *Request, known map[string]bool) *record {
-	r := &record{req: req, lists: summaryIndexes(req.Turns, known, req.Options.Pricing), printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
+	r := &record{req: req, lists: summaryIndexes(req.Turns, known, &req.Options), printed: printingTurns(req.Turns), defs: make([][]int, len(req.Turns)+1), entries: make([]entryText, len(req.Turns))}
 	pos := make(map[int]int, len(req.Turns)) // turn number -> position from 1
 	definitions := map[string]int{}          // name -> successful turns that defined it
 	lastTurn := map[string]int{}
@@ -792,9 +793,15 @@ func (r *record) rebasePoint() (int, error) {
 		excess += max(0, record-summary)
 		sent += env + summary
 		large := record-summary > maxRecordExcess*(env+summary) && excess > maxRecordExcess*sent
+		// Ski rental prices only the bill. Where nothing is cached (reads
+		// cost a fresh token) a re-base costs nothing beyond keeping, so
+		// the rent is always due and the record would be re-based on
+		// nearly every call, each time taking away the entries' output a
+		// later program copies from: there only the size rule re-bases.
+		due := rent >= 2*(rebase-keep) && p.ReadRate < 1
 		// One entry since the last re-base is the record's shape, not its
 		// growth: a summary then only drops what the entry shows.
-		if record > summary && (forced || k-base >= 2 && (rent >= 2*(rebase-keep) || large)) {
+		if record > summary && (forced || k-base >= 2 && (due || large)) {
 			base, rent = k, 0
 		}
 	}

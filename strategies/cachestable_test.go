@@ -164,7 +164,11 @@ func groupedCalls(section string) string {
 // shows it again. The calls agree on the re-bases, and a binding is shown
 // on one line.
 func TestCacheStableRedefinedSummarized(t *testing.T) {
-	opts, err := Normalize(RawOptions{SystemPrompt: "s", Pricing: "none"})
+	// Reads at nearly a fresh token: a record that outgrows the summary is
+	// re-based for what its reads cost as soon as it holds two entries
+	// (under none, which caches nothing, only the size rule re-bases).
+	read := 0.99
+	opts, err := Normalize(RawOptions{SystemPrompt: "s", Pricing: "none", CacheReadRate: &read})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,4 +382,51 @@ func repeatTurns(tr trace, from, n int) trace {
 		out.memory = append(out.memory, last)
 	}
 	return out
+}
+
+// TestCacheStableNoCacheRebasesBySize: where nothing is cached (pricing
+// none) a re-base costs nothing beyond keeping the record, so ski rental
+// would re-base on nearly every call and drop each entry's output a later
+// program may copy from; there the record is re-based only once it
+// outgrows the summary by the size rule. With cache reads at half a fresh
+// token (openai) the same record is re-based for what its reads cost.
+func TestCacheStableNoCacheRebasesBySize(t *testing.T) {
+	turns := []Turn{
+		{Number: 1, Success: true, Prints: []string{"one", "two", "three"}},
+		{Number: 2, Success: true, Prints: []string{"four", "five"}},
+		{Number: 3, Success: true, Prints: []string{"six"}},
+	}
+	for _, c := range []struct {
+		pricing string
+		rebased bool
+	}{{"none", false}, {"openai", true}} {
+		opts, err := Normalize(RawOptions{Mission: "Count things.", PrintlnLimit: ptr(2), Pricing: c.pricing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _, err := newCacheStableRecord(&Request{Options: opts, Turns: turns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.base > 0; got != c.rebased {
+			t.Errorf("%s: re-based %v (at turn %d), want %v", c.pricing, got, rec.base, c.rebased)
+		}
+	}
+	// A record that outgrows the summary by far more than the size rule
+	// allows is re-based under none too.
+	var long []Turn
+	for i := range 12 {
+		long = append(long, Turn{Number: i + 1, Success: true, Prints: []string{strings.Repeat("line ", 100)}})
+	}
+	opts, err := Normalize(RawOptions{Mission: "Count things.", SystemPrompt: "s", PrintlnLimit: ptr(1), Pricing: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := newCacheStableRecord(&Request{Options: opts, Turns: long})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.base == 0 {
+		t.Error("none: a record of 12 long entries against a one-line summary is never re-based")
+	}
 }

@@ -426,6 +426,11 @@ func billRun(t *testing.T, tr trace, name string, p Pricing, r *Remembered) (cum
 	return cum, shares
 }
 
+// listReadSlack is how much more than single-user-coalesced, as a share of
+// full's bill, cache-stable may bill on one cut where a cache read costs
+// half a fresh token or more (TestCompressionCorpus).
+const listReadSlack = 0.02
+
 // corpusOf names the part of the corpus a trace belongs to: "real" for the
 // recorded runs of a real model (real-*.txtar), "written" for the runs
 // written for the tests.
@@ -467,7 +472,9 @@ func billedPricings(t *testing.T) []Pricing {
 // each pricing, for full, single-user-coalesced and cache-stable. It checks
 // cache-stable's targets on every run cut after k turns, k >= 5 (a run cut
 // there is a run of k turns): under every pricing that caches it bills less
-// than both others, and it sends at most 1.2 times single-user-coalesced's
+// than both others (where reads cost half a fresh token, less than full and
+// at most listReadSlack of full's bill above single-user-coalesced, and
+// less summed over the cuts), and it sends at most 1.2 times single-user-coalesced's
 // tokens; and with reads at 0.1 its median run of 10 turns bills at most
 // 0.7 of full's and of 20 turns at most 0.6, on each part of the corpus
 // that has runs that long. Run with -v for the tables of docs/BENCHMARKS.md.
@@ -501,7 +508,15 @@ func TestCompressionCorpus(t *testing.T) {
 	worstTokens, worstTokensAt := 0.0, ""
 	closest := map[string]float64{} // pricing -> the smallest margin of a cut, as a fraction of full's bill
 	closestAt := map[string]string{}
-	cuts, misses := 0, 0
+	cuts, misses, slackUsed := 0, 0, 0
+	// summed[pricing] are cache-stable's and single-user-coalesced's bills
+	// summed over the cuts, where reads cost half a fresh token or more.
+	summed := map[string]*[2]float64{}
+	for _, p := range pricings {
+		if p.ReadRate >= 0.5 {
+			summed[p.Name] = &[2]float64{}
+		}
+	}
 	for _, file := range files {
 		tr := loadTrace(t, file)
 		n := len(tr.turns)
@@ -571,12 +586,33 @@ func TestCompressionCorpus(t *testing.T) {
 					if m := (o - s) / full; m < closest[at] || closestAt[at] == "" {
 						closest[at], closestAt[at] = m, fmt.Sprintf("%s cut after %d turns, against %s", tr.name, k, other)
 					}
-					if s >= o {
+					// Where a read costs half a fresh token (openai), the
+					// summary's list of values, which keeps recall on the
+					// recorded real runs at 0.98 instead of 0.957, is read
+					// at that price on every call: single-user-coalesced,
+					// which lists nothing, bills up to 0.0126 of full's
+					// less on a few cuts there (docs/STRATEGIES.md,
+					// "Re-basing"), and never summed over the corpus.
+					slack := 0.0
+					if other == "single-user-coalesced" && p.ReadRate >= 0.5 {
+						slack = listReadSlack * full
+						summed[p.Name][0] += s
+						summed[p.Name][1] += o
+					}
+					if s >= o && s < o+slack {
+						slackUsed++
+					}
+					if s >= o+slack {
 						misses++
 						t.Errorf("%s cut after %d turns, %s: cache-stable bills %.1f (%.4f of full), %s %.1f (%.4f)", tr.name, k, p.Name, s, s/full, other, o, o/full)
 					}
 				}
 			}
+		}
+	}
+	for name, sums := range summed {
+		if sums[0] >= sums[1] {
+			t.Errorf("%s: cache-stable bills %.1f summed over the cuts, single-user-coalesced %.1f", name, sums[0], sums[1])
 		}
 	}
 	if long < 5 {
@@ -607,7 +643,7 @@ func TestCompressionCorpus(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("cuts after 5 turns or more where cache-stable does not bill least: %d of %d comparisons (every pricing that caches, against full and single-user-coalesced)", misses, cuts)
+	t.Logf("cuts after 5 turns or more where cache-stable does not bill least: %d of %d comparisons (every pricing that caches, against full and single-user-coalesced), and %d within listReadSlack", misses, cuts, slackUsed)
 	for _, at := range slices.Sorted(maps.Keys(closest)) {
 		t.Logf("closest cut, %s: cache-stable bills %.4f of full's less than the other, %s", at, closest[at], closestAt[at])
 	}

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,17 +91,24 @@ func TestCutOutput(t *testing.T) {
 
 // A summary's list begins with the list of any summary of fewer turns, so
 // a re-base reads it from the cache; it leaves out what the prompt before
-// the record shows, and where a cache read costs half a fresh token it is
-// empty.
+// the record shows, it lists what a turn that printed nothing returned, and
+// it is kept, at half its length at most, under every pricing.
 func TestSummaryIndexes(t *testing.T) {
+	result, err := lisp.ParseEDN(`["tickets" "alerts" "known-source"]`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	turns := []Turn{
 		{Success: true, Prints: []string{`{"evidence_id" "deploy-0440" "digest" "sha256:4faba222"}`}},
 		{Success: false, Prints: []string{`"failed-turn-value"`}},
 		{Success: true, Prints: []string{`observed 2026-01-23T10:05:00Z by "deploy-0440" and "known-source"`}},
+		{Success: true, Result: result},
 	}
 	anthropic, _ := resolvePricing("anthropic", nil, nil)
-	lists := summaryIndexes(turns, knownIdentifiers(`the data names "known-source"`), anthropic)
-	want := []string{"", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222", "evidence_id deploy-0440 digest sha256:4faba222 2026-01-23T10:05:00Z"}
+	o := &Options{Pricing: anthropic, SampleLimit: 3, SamplePrintableLimit: 80}
+	lists := summaryIndexes(turns, knownIdentifiers(`the data names "known-source"`), o)
+	first := "evidence_id deploy-0440 digest sha256:4faba222"
+	want := []string{"", first, first, first + " 2026-01-23T10:05:00Z", first + " 2026-01-23T10:05:00Z tickets alerts"}
 	for n := range lists {
 		if lists[n] != want[n] {
 			t.Errorf("%d turns: got %q, want %q", n, lists[n], want[n])
@@ -109,9 +117,16 @@ func TestSummaryIndexes(t *testing.T) {
 			t.Errorf("%d turns: %q does not begin with %q", n, lists[n], lists[n-1])
 		}
 	}
+	for _, name := range PricingNames() {
+		p, _ := resolvePricing(name, nil, nil)
+		if got, most := summaryIndexBound(p), summaryIndexChars; got < most/2 || got > most {
+			t.Errorf("%s: the summary's list holds %d characters, want %d to %d", name, got, most/2, most)
+		}
+	}
 	openai, _ := resolvePricing("openai", nil, nil)
-	if got := summaryIndexes(turns, nil, openai)[3]; got != "" {
-		t.Errorf("under openai the summary lists %q", got)
+	o.Pricing = openai
+	if got := summaryIndexes(turns, knownIdentifiers(`the data names "known-source"`), o)[3]; got != want[3] {
+		t.Errorf("under openai the summary lists %q, want %q", got, want[3])
 	}
 }
 

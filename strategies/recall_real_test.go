@@ -177,6 +177,43 @@ func recallChatConfigs() []chatEvalConfig {
 func TestRecallRecorded(t *testing.T) {
 	t.Run("chat", testChatRecallRecorded)
 	t.Run("turns", testTurnRecallRecorded)
+	t.Run("turns by pricing", testTurnRecallByPricing)
+}
+
+// pricingRecallFloors: pricing -> cache-stable's recall on the real
+// PTC-Lisp runs under it. Before the summary kept its list of values under
+// every pricing (and `none` re-based by size only), openai gave 0.957 and
+// none 0.953.
+var pricingRecallFloors = map[string]recallFloor{
+	"anthropic":     {0.981, 0.960},
+	"anthropic-1h":  {0.981, 0.960},
+	"openai":        {0.980, 0.960},
+	"openai-gpt4.1": {0.981, 0.960},
+	"openai-gpt5":   {0.981, 0.960},
+	"gemini":        {0.981, 0.960},
+	"none":          {0.981, 0.960},
+	// Anthropic's reads without its write premium (billedPricings).
+	"anthropic-no-write-premium": {0.981, 0.960},
+}
+
+// testTurnRecallByPricing measures cache-stable's recall on the real runs
+// under each pricing preset (and Anthropic's reads without its write
+// premium): the pricing steers its re-bases and the
+// summary's list, so what it keeps differs by pricing.
+func testTurnRecallByPricing(t *testing.T) {
+	totals := map[string]*recallTotals{}
+	var names []string
+	for _, p := range billedPricings(t) {
+		name := p.Name
+		names = append(names, name)
+		totals[name] = &recallTotals{}
+		eachRecordedTurn(t, func(tr *trace, i int, req *Request, _ *Response, ev []Evidence) {
+			req.Options.Pricing = p
+			resp := renderTurn(t, tr, i, req, "cache-stable", ProgramFenced)
+			totals[name].add(&resp.Stats, ev, resp.Messages)
+		})
+	}
+	checkFloors(t, "real PTC-Lisp runs, cache-stable by pricing", names, totals, pricingRecallFloors)
 }
 
 func testChatRecallRecorded(t *testing.T) {
