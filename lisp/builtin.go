@@ -131,6 +131,20 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 		if s, ok := firstInfinite(args); ok {
 			return b.lazy(th, args, s, b.Fn)
 		}
+	} else if printingBuiltins[b.Name] {
+		whole, err := realizedDeep(th, args)
+		if err != nil {
+			return nil, err
+		}
+		args = whole
+	} else if endingArg(args) {
+		// A builtin with no form of its own for lazy sequences reads a
+		// lazy sequence that may end whole, as a list (lazyseq.go).
+		whole, err := realizedArgs(th, args)
+		if err != nil {
+			return nil, err
+		}
+		args = whole
 	}
 	if b.xform != nil && len(args) == b.xform.args {
 		var f Value = Nil
@@ -174,6 +188,9 @@ var builtinSections = [][]*Builtin{
 	classBuiltins,
 	aliasBuiltins,
 	delayBuiltins,
+	lazySeqBuiltins,
+	multimethodBuiltins,
+	protocolBuiltins,
 	transientBuiltins,
 	bitBuiltins,
 	javaBuiltins,

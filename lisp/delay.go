@@ -9,12 +9,16 @@ package lisp
 // compileDelay compiles (delay body...) as a function of no arguments
 // that the delay calls once.
 func compileDelay(c *compiler, l *list, tail bool) (node, error) {
-	fnForm := &list{Pos: l.Pos, Elems: append([]Value{symbol("fn"), emptyVector}, l.Elems[1:]...)}
-	fn, err := c.compile(fnForm, false)
+	fn, err := compileThunk(c, l)
 	if err != nil {
 		return nil, err
 	}
 	return &delayNode{fn: fn}, nil
+}
+
+// compileThunk compiles the body of (form body...) as (fn [] body...).
+func compileThunk(c *compiler, l *list) (node, error) {
+	return c.compile(&list{Pos: l.Pos, Elems: append([]Value{symbol("fn"), emptyVector}, l.Elems[1:]...)}, false)
 }
 
 type delayNode struct{ fn node }

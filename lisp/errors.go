@@ -67,6 +67,8 @@ var javaSupers = map[string]string{
 	"Exception":                       "Throwable",
 	"Error":                           "Throwable",
 	"AssertionError":                  "Error",
+	"VirtualMachineError":             "Error",
+	"StackOverflowError":              "VirtualMachineError", // a lazy sequence that needs itself (lazyseq.go)
 	"LinkageError":                    "Error",
 	"IncompatibleClassChangeError":    "LinkageError",
 	"IllegalAccessError":              "IncompatibleClassChangeError", // a transient used after persistent!
