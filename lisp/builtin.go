@@ -53,6 +53,10 @@ type Builtin struct {
 	// lazy, when set, is the builtin on an infinite sequence argument;
 	// without it such an argument is refused (seqOf).
 	lazy lazyForm
+	// asksLazy says that Fn takes a lazy sequence that may end as it is
+	// (realized?), where other builtins without a lazy form read it
+	// whole first (lazyseq.go).
+	asksLazy bool
 	// binary, when set, is the builtin's fast case for two integers,
 	// which a two-argument call compiles to (binaryNode).
 	binary *binaryOp
@@ -137,7 +141,7 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		args = whole
-	} else if endingArg(args) {
+	} else if !b.asksLazy && endingArg(args) {
 		// A builtin with no form of its own for lazy sequences reads a
 		// lazy sequence that may end whole, as a list (lazyseq.go).
 		whole, err := realizedArgs(th, args)

@@ -66,14 +66,17 @@ var delayBuiltins = []*Builtin{
 			a, ok := args[0].(*atom)
 			return boolValue(ok && a.delay), nil
 		}},
-	{Name: "realized?", Sig: "(realized? d)", Doc: "delay d's body has run", Category: "idiom",
+	{Name: "realized?", Sig: "(realized? d)", Doc: "delay d's body has run, or lazy sequence d has begun to be read", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
-		Fn: builtinRealized},
+		Fn: builtinRealized, asksLazy: true},
 }
 
 func builtinRealized(th *Thread, args []Value) (Value, error) {
 	if a, ok := args[0].(*atom); ok && a.delay {
 		return boolValue(a.thunk == nil), nil
+	}
+	if s, ok := args[0].(*infiniteSeq); ok && s.ends && !s.cell {
+		return boolValue(s.realizedIn(th)), nil
 	}
 	return nil, castError("realized?", "a delay", args[0], "clojure.lang.IPending").
 		WithHint("sequences here are built when they are made, so there is nothing to ask: write true")

@@ -174,6 +174,7 @@ func walkLazy(s *infiniteSeq) seqGenerator {
 					cur = c.args[1]
 					return c.args[0], nil
 				case c.cat:
+					th.memoOf(c).made = true
 					for i := len(c.args) - 1; i > 0; i-- {
 						after = append(after, c.args[i])
 					}
@@ -271,6 +272,14 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 		i++
 		return v, nil
 	}
+}
+
+// realizedIn reports whether this evaluation has begun to read s, as
+// Clojure's realized? of a LazySeq: its body ran, or its first element
+// was asked for.
+func (s *infiniteSeq) realizedIn(th *Thread) bool {
+	m := th.lazy[s]
+	return m != nil && (m.made || m.gen != nil)
 }
 
 // realizeAll reads a sequence that may end to its end, as a list.
