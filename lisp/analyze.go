@@ -442,6 +442,9 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 		}
 	}
 	if k, ok := fn.(*constNode); ok {
+		if b, ok := k.v.(*Builtin); ok && primitiveLongDivision(b, args) {
+			return &primitiveDivNode{inner: &callNode{fn: fn, args: args, pos: l.Pos}}, nil
+		}
 		if b, ok := k.v.(*Builtin); ok && len(args) == 2 {
 			if b.binary != nil {
 				return &binaryNode{fn: b, op: b.binary, steps: builtins.pairSteps[b], a: args[0], b: args[1], pos: l.Pos}, nil
@@ -635,7 +638,6 @@ var unsupportedHints = func() map[string]string {
 		"slurp spit load-file in-ns":                 "there is no I/O, eval or namespace loading: use tool/ functions for external data",
 		"eval load-string":                           "there is no eval: write the form itself, (+ 1 2) for (eval '(+ 1 2))",
 		"read-string":                                "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
-		"lazy-seq lazy-cat":                          "build the sequence with (iterate f x), (range) or (cycle coll), bounded by take",
 		"future promise deliver agent send":          "there is no concurrency; use pmap or pcalls for parallel tool calls",
 		"rand rand-int rand-nth shuffle random-uuid": "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {

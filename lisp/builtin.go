@@ -53,6 +53,10 @@ type Builtin struct {
 	// lazy, when set, is the builtin on an infinite sequence argument;
 	// without it such an argument is refused (seqOf).
 	lazy lazyForm
+	// asksLazy says that Fn takes a lazy sequence that may end as it is
+	// (realized?), where other builtins without a lazy form read it
+	// whole first (lazyseq.go).
+	asksLazy bool
 	// binary, when set, is the builtin's fast case for two integers,
 	// which a two-argument call compiles to (binaryNode).
 	binary *binaryOp
@@ -131,6 +135,20 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 		if s, ok := firstInfinite(args); ok {
 			return b.lazy(th, args, s, b.Fn)
 		}
+	} else if printingBuiltins[b.Name] {
+		whole, err := realizedDeep(th, args)
+		if err != nil {
+			return nil, err
+		}
+		args = whole
+	} else if !b.asksLazy && endingArg(args) {
+		// A builtin with no form of its own for lazy sequences reads a
+		// lazy sequence that may end whole, as a list (lazyseq.go).
+		whole, err := realizedArgs(th, args)
+		if err != nil {
+			return nil, err
+		}
+		args = whole
 	}
 	if b.xform != nil && len(args) == b.xform.args {
 		var f Value = Nil
@@ -175,6 +193,9 @@ var builtinSections = [][]*Builtin{
 	classBuiltins,
 	aliasBuiltins,
 	delayBuiltins,
+	lazySeqBuiltins,
+	multimethodBuiltins,
+	protocolBuiltins,
 	transientBuiltins,
 	bitBuiltins,
 	javaBuiltins,

@@ -47,6 +47,13 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 	case String:
 		return stringChars(th, string(v))
 	case *infiniteSeq:
+		if v.ends {
+			whole, err := v.realizeAll(th)
+			if err != nil {
+				return nil, err
+			}
+			return whole.elems, nil
+		}
 		return nil, infiniteError(fn, v)
 	}
 	e := typeErrorf(fn, "a collection (vector, map, set, string or nil)", v)

@@ -352,6 +352,7 @@ var hierarchyBuiltins = []*Builtin{
 // of the method value v is isa? that dominates every other such value, or
 // -1 when none matches. prefers are the [x y] pairs of the multimethod's
 // prefer-method forms.
+// -2 when none matches and remove-method removed the :default method.
 func pickMethod(th *Thread, args []Value) (Value, error) {
 	name, v := args[0], args[1]
 	values, _ := args[2].(*Vector)
@@ -363,23 +364,39 @@ func pickMethod(th *Thread, args []Value) (Value, error) {
 	if values == nil || pairs == nil {
 		return nil, Errorf(typeError, "multimethod/pick expected vectors of method values and preferences")
 	}
+	if t := th.multis[Str(name)]; t != nil && t.changed() {
+		if len(t.removed) == values.Len() {
+			values = t.activeValues()
+		}
+		i, err := pickAmong(th, name, v, values, pairs, h)
+		if err == nil && i == -1 && t.noDefault {
+			return Int(-2), nil
+		}
+		return Int(i), err
+	}
+	i, err := pickAmong(th, name, v, values, pairs, h)
+	return Int(i), err
+}
+
+// pickAmong is pickMethod's choice among values, in hierarchy h.
+func pickAmong(th *Thread, name, v Value, values, pairs *Vector, h Value) (int, error) {
 	// Most calls match one method or none, which needs no ordering.
 	matched, only := 0, -1
 	for i, k := range values.elems {
 		ok, err := isa(th, h, v, k)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if ok {
 			matched, only = matched+1, i
 		}
 	}
 	if matched < 2 && pairs.Len() == 0 {
-		return Int(only), nil
+		return only, nil
 	}
 	prefs, err := preferTable(th, name, pairs.elems)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	// prefers follows parents in the global hierarchy, as Clojure 1.11's
 	// MultiFn does whatever the multimethod's hierarchy.
@@ -421,14 +438,14 @@ func pickMethod(th *Thread, args []Value) (Value, error) {
 	// preferred to one only, follows its order.
 	order, err := hamtPerm(th, values.Len(), costElem, func(i int) Value { return values.elems[i] })
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	best := -1
 	for _, at := range order {
 		i, k := int(at), values.elems[at]
 		ok, err := isa(th, h, v, k)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if !ok {
 			continue
@@ -436,20 +453,20 @@ func pickMethod(th *Thread, args []Value) (Value, error) {
 		if best < 0 {
 			best = i
 		} else if d, err := dominates(k, values.elems[best]); err != nil {
-			return nil, err
+			return 0, err
 		} else if d {
 			best = i
 		}
 		if d, err := dominates(values.elems[best], k); err != nil {
-			return nil, err
+			return 0, err
 		} else if !d {
 			msg := "Multiple methods in multimethod '" + Str(name) + "' match dispatch value: " + Repr(v) + " -> " +
 				Repr(k) + " and " + Repr(values.elems[best]) + ", and neither is preferred"
-			return nil, Errorf(executionError, "%s", msg).asJava("IllegalArgumentException", msg).
+			return 0, Errorf(executionError, "%s", msg).asJava("IllegalArgumentException", msg).
 				WithHint("%s", "add (prefer-method "+Str(name)+" "+Repr(k)+" "+Repr(values.elems[best])+") after the defmethods to choose")
 		}
 	}
-	return Int(best), nil
+	return best, nil
 }
 
 type preference struct{ x, y Value }

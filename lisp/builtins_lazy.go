@@ -41,6 +41,9 @@ func eachOfInfinite(th *Thread, s *infiniteSeq, visit func(Value) (done bool, er
 	}
 	for {
 		v, err := g.next(th)
+		if err == errSeqEnd {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -62,6 +65,12 @@ func lazyNth(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) 
 	elems, err := s.realize(th, n+1)
 	if err != nil {
 		return nil, err
+	}
+	if len(elems) <= n {
+		if len(args) > 2 {
+			return args[2], nil
+		}
+		return nil, Errorf(executionError, "nth index %d is out of range", n).asJava("IndexOutOfBoundsException", "")
 	}
 	return elems[n], nil
 }
@@ -144,6 +153,9 @@ func firstOfInfinite(i int) func(*Thread, []Value, *infiniteSeq, func(*Thread, [
 		if err != nil {
 			return nil, err
 		}
+		if len(elems) <= i {
+			return Nil, nil
+		}
 		return elems[i], nil
 	}
 }
@@ -189,7 +201,60 @@ func lazyMap(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Val
 			}
 		})
 	}
-	return boundedByFinite(th, args, s, plain)
+	if len(args) < 3 {
+		return boundedByFinite(th, args, s, plain)
+	}
+	var srcs []*infiniteSeq
+	for _, a := range args[1:] {
+		inf, ok := a.(*infiniteSeq)
+		if !ok {
+			return boundedByFinite(th, args, s, plain)
+		}
+		srcs = append(srcs, inf)
+	}
+	return mapSeqs(th, args[0], srcs)
+}
+
+// mapSeqs is (map f s1 s2 ...) over sequences none of which is finite: a
+// sequence that ends when the first of them ends.
+func mapSeqs(th *Thread, f Value, srcs []*infiniteSeq) (Value, error) {
+	d := &infiniteSeq{from: srcs[0]}
+	for _, s := range srcs {
+		if s.ends {
+			d.ends, d.memo = true, true
+		}
+	}
+	d.start = func() seqGenerator {
+		gs := make([]seqGenerator, len(srcs))
+		for i, s := range srcs {
+			if s.memo {
+				gs[i] = s.memoReader()
+			} else {
+				gs[i] = s.start()
+			}
+		}
+		return func(th *Thread) (Value, error) {
+			vs := make([]Value, len(gs))
+			for i, g := range gs {
+				v, err := g.pull(th)
+				if err != nil {
+					return nil, err
+				}
+				vs[i] = v
+			}
+			return call(th, "map", f, vs...)
+		}
+	}
+	args := make([]Value, 0, len(srcs)+1)
+	args = append(args, f)
+	for _, s := range srcs {
+		args = append(args, s)
+	}
+	d.made("map", args...)
+	for _, s := range srcs[1:] {
+		d.levels += s.levels
+	}
+	return madeSeq(th, d)
 }
 
 // boundedByFinite realizes every infinite argument to the length of the
@@ -219,7 +284,14 @@ func boundedByFinite(th *Thread, args []Value, s *infiniteSeq, plain func(*Threa
 		}
 	}
 	if n < 0 {
-		return nil, infiniteError("this call", s)
+		if !allEnd(args) {
+			return nil, infiniteError("this call", s)
+		}
+		whole, err := realizedArgs(th, args)
+		if err != nil {
+			return nil, err
+		}
+		return plain(th, whole)
 	}
 	bounded := make([]Value, len(args))
 	for i, a := range args {
@@ -243,4 +315,14 @@ func firstInfinite(args []Value) (*infiniteSeq, bool) {
 		}
 	}
 	return nil, false
+}
+
+// allEnd reports whether every sequence among args may end.
+func allEnd(args []Value) bool {
+	for _, a := range args {
+		if s, ok := a.(*infiniteSeq); ok && !s.ends {
+			return false
+		}
+	}
+	return true
 }

@@ -113,6 +113,9 @@ func builtinCoreReplace(th *Thread, args []Value) (Value, error) {
 	for _, x := range items {
 		switch m := smap.(type) {
 		case *Map:
+			if err := chargeKey(th, x); err != nil {
+				return nil, err
+			}
 			if v, ok := m.Get(x); ok {
 				x = v
 			}

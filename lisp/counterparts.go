@@ -61,7 +61,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"struct struct-map create-struct accessor", "use a map with keyword keys: {:name \"a\" :age 3}, and read a field with (:name m)"},
 	{"extend-protocol extend-type extend", "use a function that dispatches with cond or case"},
 	{"prefer-method", "write (prefer-method name x y) at the top level, after the defmulti of name: (defmulti f identity) (defmethod f ::a [_] 1) (defmethod f ::b [_] 2) (prefer-method f ::a ::b)"},
-	{`get-method methods prefers remove-all-methods remove-method extenders extends? satisfies? find-protocol-impl
+	{`extenders extends? find-protocol-impl
 		find-protocol-method -cache-protocol-fn -reset-methods definterface gen-class gen-interface reify proxy
 		proxy-super construct-proxy get-proxy-class init-proxy update-proxy proxy-mappings proxy-name
 		proxy-call-with-super bean bases supers cast definline method-sig primitives-classnames ->ArrayChunk
@@ -69,7 +69,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 		chunk-buffer chunk-cons chunk-first chunk-next chunk-rest chunked-seq? print-ctor print-dup print-method
 		print-simple default-data-readers reader-conditional reader-conditional? tagged-literal tagged-literal?
 		class?`,
-		"PTC-Lisp has no JVM classes, protocols, proxies or hierarchies: represent things as maps and dispatch with case, e.g. (case (:type shape) :circle (* 3 (:r shape)) 0)"},
+		"PTC-Lisp has no JVM classes or proxies, and protocols only as defprotocol with defrecord and extend-type: represent things as maps and dispatch with case, e.g. (case (:type shape) :circle (* 3 (:r shape)) 0)"},
 	{"Throwable->map", "use (ex-message e) and (ex-data e)"},
 	{"memfn", "write a function that calls the builtin: (fn [s] (clojure.string/upper-case s)) for (memfn toUpperCase)"},
 	{"char-escape-string char-name-string", "use (pr-str s) to see a string's escapes"},
@@ -85,7 +85,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"simple-ident?", "use (and (or (keyword? x) (symbol? x)) (nil? (namespace x)))"},
 	{"qualified-ident?", "use (and (or (keyword? x) (symbol? x)) (some? (namespace x)))"},
 	{"ident?", "use (or (keyword? x) (symbol? x))"},
-	{"lazy-cat", "use (concat a b): sequences here are built eagerly or bounded by take"},
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }
 

@@ -9,12 +9,16 @@ package lisp
 // compileDelay compiles (delay body...) as a function of no arguments
 // that the delay calls once.
 func compileDelay(c *compiler, l *list, tail bool) (node, error) {
-	fnForm := &list{Pos: l.Pos, Elems: append([]Value{symbol("fn"), emptyVector}, l.Elems[1:]...)}
-	fn, err := c.compile(fnForm, false)
+	fn, err := compileThunk(c, l)
 	if err != nil {
 		return nil, err
 	}
 	return &delayNode{fn: fn}, nil
+}
+
+// compileThunk compiles the body of (form body...) as (fn [] body...).
+func compileThunk(c *compiler, l *list) (node, error) {
+	return c.compile(&list{Pos: l.Pos, Elems: append([]Value{symbol("fn"), emptyVector}, l.Elems[1:]...)}, false)
 }
 
 type delayNode struct{ fn node }
@@ -62,14 +66,17 @@ var delayBuiltins = []*Builtin{
 			a, ok := args[0].(*atom)
 			return boolValue(ok && a.delay), nil
 		}},
-	{Name: "realized?", Sig: "(realized? d)", Doc: "delay d's body has run", Category: "idiom",
+	{Name: "realized?", Sig: "(realized? d)", Doc: "delay d's body has run, or lazy sequence d has begun to be read", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
-		Fn: builtinRealized},
+		Fn: builtinRealized, asksLazy: true},
 }
 
 func builtinRealized(th *Thread, args []Value) (Value, error) {
 	if a, ok := args[0].(*atom); ok && a.delay {
 		return boolValue(a.thunk == nil), nil
+	}
+	if s, ok := args[0].(*infiniteSeq); ok && s.ends && !s.cell {
+		return boolValue(s.realizedIn(th)), nil
 	}
 	return nil, castError("realized?", "a delay", args[0], "clojure.lang.IPending").
 		WithHint("sequences here are built when they are made, so there is nothing to ask: write true")

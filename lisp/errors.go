@@ -67,6 +67,8 @@ var javaSupers = map[string]string{
 	"Exception":                       "Throwable",
 	"Error":                           "Throwable",
 	"AssertionError":                  "Error",
+	"VirtualMachineError":             "Error",
+	"StackOverflowError":              "VirtualMachineError", // a lazy sequence that needs itself (lazyseq.go)
 	"LinkageError":                    "Error",
 	"IncompatibleClassChangeError":    "LinkageError",
 	"IllegalAccessError":              "IncompatibleClassChangeError", // a transient used after persistent!
@@ -116,9 +118,7 @@ var javaSupers = map[string]string{
 	"CloneNotSupportedException":      "Exception",
 	"ReflectiveOperationException":    "Exception",
 	"ClassNotFoundException":          "ReflectiveOperationException",
-	"VirtualMachineError":             "Error",
 	"OutOfMemoryError":                "VirtualMachineError",
-	"StackOverflowError":              "VirtualMachineError",
 }
 
 // javaPackages give each class of javaSupers its full name.

@@ -33,6 +33,14 @@ type infiniteSeq struct {
 	args   []Value             // and its arguments
 	weight int64               // of the arguments; see valueWeight
 	start  func() seqGenerator // a fresh generator at the first element
+
+	// A sequence that may end (lazyseq.go): made by lazy-seq, lazy-cat,
+	// or cons or concat of one, or derived from one.
+	ends  bool
+	memo  bool  // a derivation of a lazy sequence: its readers share what each evaluation produced
+	thunk Value // a lazy-seq's body, as a function of no arguments
+	cell  bool  // (cons (args 0) (args 1))
+	cat   bool  // (concat args...)
 }
 
 func (s *infiniteSeq) heldValues() []Value { return s.args }
@@ -74,6 +82,9 @@ func (s *infiniteSeq) what() string {
 func (s *infiniteSeq) reader(th *Thread) (seqGenerator, error) {
 	if err := th.alloc(heapGenerator * s.levels); err != nil {
 		return nil, err
+	}
+	if s.memo {
+		return s.memoReader(), nil
 	}
 	return s.start(), nil
 }
@@ -126,6 +137,9 @@ func (s *infiniteSeq) realize(th *Thread, n int) ([]Value, error) {
 	}
 	for range n {
 		v, err := g.next(th)
+		if err == errSeqEnd {
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -206,6 +220,13 @@ func repeatSeq(th *Thread, x Value) (Value, error) {
 // the generator it returns changes (a count, a flag) must be declared
 // inside reader, never outside it, where every reader would share it.
 func derived(th *Thread, s *infiniteSeq, name string, arg Value, reader func(src seqGenerator) seqGenerator) (Value, error) {
-	d := &infiniteSeq{from: s, start: func() seqGenerator { return reader(s.start()) }}
+	d := &infiniteSeq{from: s, ends: s.ends, memo: s.ends}
+	d.start = func() seqGenerator {
+		src := s.start()
+		if s.memo {
+			src = s.memoReader()
+		}
+		return reader(src)
+	}
 	return madeSeq(th, d.made(name, arg, s))
 }

@@ -64,6 +64,8 @@ type multimethodCase struct {
 // holds its methods, which may call what the forms between define.
 func expandMultimethods(forms []Value) (out []Value, reach []int) {
 	var multis map[symbol]*multimethod
+	protocols := map[symbol][]*multimethod{} // each protocol's methods
+	protocolAt := map[symbol]int{}
 	records := map[symbol]bool{}
 	for i, f := range forms {
 		l, ok := f.(*list)
@@ -99,6 +101,7 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 				if multis == nil {
 					multis = map[symbol]*multimethod{}
 				}
+				protocols[name], protocolAt[name] = ms, i
 				for _, m := range ms {
 					m.at, m.last = i, i
 					multis[m.name] = m
@@ -172,9 +175,20 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 				out[m.at] = &list{Elems: []Value{symbol("do"), m.defn()}, Pos: m.pos}
 			}
 		} else {
-			out[m.at] = m.defn()
+			out[m.at] = &list{Elems: []Value{symbol("do"), m.defn(), m.register()}, Pos: m.pos}
 		}
 		reach[m.at] = max(reach[m.at], m.last)
+	}
+	for _, name := range slices.Sorted(maps.Keys(protocols)) {
+		at := protocolAt[name]
+		def, ok := out[at].(*list)
+		if !ok || def.Elems[0] != symbol("do") {
+			continue
+		}
+		def.Elems = append(def.Elems, protocolValue(name, protocols[name]))
+		for _, m := range protocols[name] {
+			reach[at] = max(reach[at], m.last)
+		}
 	}
 	return out, reach
 }
@@ -230,6 +244,26 @@ func (m *multimethod) add(value, fn Value) {
 	m.methods = append(m.methods, multimethodCase{value: value, fn: fn})
 }
 
+// register is (multimethod/register 'name name [values] [fns] default
+// default-fn prefers hierarchy): the table methods and get-method read.
+func (m *multimethod) register() Value {
+	at := func(elems ...Value) *list { return &list{Elems: elems, Pos: m.pos} }
+	values := make([]Value, len(m.methods))
+	fns := make([]Value, len(m.methods))
+	for i, c := range m.methods {
+		values[i], fns[i] = c.value, c.fn
+	}
+	var fallback, hierarchy Value = Nil, Nil
+	if m.fallback != nil {
+		fallback = m.fallback
+	}
+	if m.hierarchy != nil {
+		hierarchy = m.hierarchy
+	}
+	return at(symbol("multimethod/register"), at(symbol("quote"), m.name), m.name, NewVector(values), NewVector(fns),
+		m.defaultWhen, fallback, NewVector(m.prefers), hierarchy)
+}
+
 // formEqual compares two dispatch value forms as written.
 func formEqual(a, b Value) bool {
 	return Repr(a) == Repr(b)
@@ -245,13 +279,19 @@ func (m *multimethod) defn() Value {
 			at(symbol("="), multiChosen, Int(i)),
 			at(symbol("apply"), c.fn, multiArgs))
 	}
-	var otherwise Value = at(symbol("throw"), at(symbol("IllegalArgumentException."),
+	noMethod := at(symbol("throw"), at(symbol("IllegalArgumentException."),
 		at(symbol("str"), String("No method in multimethod '"+string(m.name)+"' for dispatch value: "), at(symbol("pr-str"), multiDispatch))))
+	var otherwise Value = noMethod
 	if m.fallback != nil {
 		otherwise = at(symbol("apply"), m.fallback, multiArgs)
 	}
 	for _, e := range m.extended {
 		branches = append(branches, e.test, at(symbol("apply"), e.fn, multiArgs))
+	}
+	if !m.protocol {
+		// multimethod/pick's answer when nothing matches and the :default
+		// method was removed (remove-method, remove-all-methods).
+		branches = append(branches, at(symbol("="), multiChosen, Int(-2)), noMethod)
 	}
 	branches = append(branches, Keyword("else"), otherwise)
 	var hierarchy Value = Nil

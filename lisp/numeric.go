@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"errors"
 	"math"
 )
 
@@ -421,4 +422,37 @@ func divDecimals(th *Thread, a, b Value) (Value, error) {
 		return nil, err
 	}
 	return decDivide("/", x, y, th.mathContext())
+}
+
+// primitiveLongDivision reports whether (quot a b) or (rem a b) has two
+// integer literals, which Clojure compiles to Java's long division on
+// primitives: its ArithmeticException says "/ by zero", where the boxed
+// arithmetic every other call reaches says "Divide by zero".
+func primitiveLongDivision(b *Builtin, args []node) bool {
+	if (b.Name != "quot" && b.Name != "rem") || len(args) != 2 {
+		return false
+	}
+	for _, a := range args {
+		k, ok := a.(*constNode)
+		if !ok {
+			return false
+		}
+		if _, ok := k.v.(Int); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// primitiveDivNode is a (quot a b) or (rem a b) of two integer literals
+// (primitiveLongDivision), whose division by zero has Java's message.
+type primitiveDivNode struct{ inner node }
+
+func (n *primitiveDivNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.inner.eval(th, fr)
+	var e *Error
+	if errors.As(err, &e) && e.class == "ArithmeticException" && e.javaMessage == "Divide by zero" {
+		e.javaMessage = "/ by zero"
+	}
+	return v, err
 }

@@ -207,6 +207,10 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 
 	th.reuseBuffers()
 	value, evalErr := runProgram(th, prog, source, p, env, res)
+	if evalErr == nil {
+		// A lazy sequence that may end is the list it reads as.
+		value, evalErr = realizeEnds(th, value)
+	}
 	th.recycleBuffers()
 	var ret *earlyReturn
 	var fl *failure

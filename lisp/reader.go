@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -925,7 +926,11 @@ func (r *reader) readString() (string, error) {
 				for range 4 {
 					r.next()
 				}
-				b.WriteRune(rune(n))
+				c, err := r.surrogatePair(rune(n), el, ec)
+				if err != nil {
+					return "", err
+				}
+				b.WriteRune(c)
 			default:
 				return "", r.errorf(el, ec-1, `unsupported escape \%c in string`, e).
 					WithHint(`supported escapes are \\ \" \n \t \r \b \f \uXXXX`)
@@ -934,6 +939,32 @@ func (r *reader) readString() (string, error) {
 			b.WriteRune(c)
 		}
 	}
+}
+
+// surrogatePair completes a \uXXXX escape: a high surrogate followed by
+// a \uXXXX low surrogate is one character outside the Basic Multilingual
+// Plane, as Java reads "\uD83D\uDE00" as one emoji. Half of a pair alone
+// is no character a string here can hold (strings are UTF-8), so it is
+// refused rather than read as U+FFFD.
+func (r *reader) surrogatePair(high rune, line, col int) (rune, error) {
+	if !utf16.IsSurrogate(high) {
+		return high, nil
+	}
+	lone := func() error {
+		return r.errorf(line, col, `\u%04X is half of a UTF-16 surrogate pair`, high).
+			WithHint(`write the character itself, or both halves of its pair, e.g. "\uD83D\uDE00"`)
+	}
+	if high >= 0xDC00 || len(r.src)-r.off < 6 || r.src[r.off:r.off+2] != `\u` {
+		return 0, lone()
+	}
+	low, err := strconv.ParseUint(r.src[r.off+2:r.off+6], 16, 32)
+	if err != nil || low < 0xDC00 || low > 0xDFFF {
+		return 0, lone()
+	}
+	for range 6 {
+		r.next()
+	}
+	return utf16.DecodeRune(high, rune(low)), nil
 }
 
 var lexCharNames = map[string]string{
@@ -963,6 +994,12 @@ func (r *reader) readChar() (Value, error) {
 	}
 	if len(tok) == 5 && tok[0] == 'u' {
 		if n, err := strconv.ParseUint(tok[1:], 16, 32); err == nil {
+			if utf16.IsSurrogate(rune(n)) {
+				// A char holding half a pair is Java's, not a character a
+				// UTF-8 string can hold.
+				return nil, r.errorf(line, col, `\%s is half of a UTF-16 surrogate pair, no character on its own`, tok).
+					WithHint(`write the character itself in a string, e.g. "\uD83D\uDE00"`)
+			}
 			return String(string(rune(n))), nil
 		}
 	}

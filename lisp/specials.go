@@ -81,6 +81,8 @@ func init() {
 		"import":       {compile: compileImport, idiom: true},
 		"defrecord":    {compile: compileDefrecord, idiom: true},
 		"delay":        {compile: compileDelay, idiom: true},
+		"lazy-seq":     {compile: compileLazySeq, idiom: true},
+		"lazy-cat":     {compile: compileLazyCat, idiom: true},
 	}
 	specialForms["with-precision"] = specialFormRow{compile: compileWithPrecision, idiom: true}
 }

@@ -104,6 +104,11 @@ type Thread struct {
 	// decimals is the precision with-precision gives decimal arithmetic
 	// within its body; nil outside one.
 	decimals *mathContext
+	// lazy is what this evaluation realized of lazy sequences (lazyseq.go).
+	lazy map[*infiniteSeq]*seqMemo
+	// multis are the method tables of the multimethods this evaluation
+	// defined, by name (multimethods_introspect.go).
+	multis map[string]*multiTable
 }
 
 // mathContext is the precision decimal arithmetic rounds to, nil when it

@@ -266,6 +266,9 @@ func transduceWith(th *Thread, fn string, xform, rf, init, coll Value) (Value, e
 		acc := init
 		for {
 			x, err := g.next(th)
+			if err == errSeqEnd {
+				return th.call(xrf, []Value{acc})
+			}
 			if err != nil {
 				return nil, err
 			}

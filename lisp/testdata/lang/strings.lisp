@@ -166,3 +166,10 @@
 (assert.eq [(str ##Inf) (str ##-Inf [##Inf]) (str ##NaN) (format "%s" ##Inf) (clojure.string/join "," [##Inf nil])]
            ["Infinity" "-Infinity[##Inf]" "NaN" "Infinity" "Infinity,"])
 (assert.eq [(print-str nil) (print-str 1 "a" nil) (print-str ##Inf) (print-str)] ["nil" "1 a nil" "##Inf" ""])
+
+;; A surrogate pair escape is one character outside the BMP, as Java reads it.
+(assert.eq "\uD83D\uDE00" "😀")
+(assert.eq (str "a" "\uD83D\uDE00" "b") "a😀b")
+(assert.eq (pr-str "\uD83D\uDE00") "\"😀\"")
+;; Strings are sequences of characters (code points), not of UTF-16 units (docs/LANGUAGE.md).
+(assert.eq (first "\uD83D\uDE00!") "😀")

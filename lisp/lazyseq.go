@@ -1,0 +1,494 @@
+package lisp
+
+import "errors"
+
+// Lazy sequences that may end: (lazy-seq body...), (lazy-cat a b ...),
+// (cons x s) and (concat ... s ...) of a lazy or infinite s, and every
+// derivation (map, filter, rest, drop ...) of one. They are infiniteSeqs
+// whose generators may stop (errSeqEnd), so everything that bounds an
+// infinite sequence bounds them, and what must read one whole (count,
+// reduce, =, str, the result) reads it to its end, each element charged a
+// step and its memory, so the budgets stop one that never ends, as
+// Clojure's would run until it ran out of memory.
+//
+// A body runs when a reader first needs what it makes, as Clojure's does,
+// so a definition may refer to itself: (def fib (lazy-cat [0 1] (map +
+// fib (rest fib)))). What a body made, and the elements a derivation of a
+// lazy sequence produced, are kept for the rest of the evaluation that
+// realized them (Thread.lazy), as Clojure's LazySeq caches its value: fib
+// reads each element once, not once per path to it. The cache lives in
+// the evaluation, never in the value, so a lazy sequence kept between
+// turns or read by many callers at once reads the same for each, each
+// caller realizing, and paying for, what it reads.
+
+// errSeqEnd is how a generator of a sequence that may end says it ended;
+// the readers that bound a sequence (realize, eachOfInfinite) stop there.
+var errSeqEnd = errors.New("end of sequence")
+
+// seqMemo is what one evaluation realized of one lazy sequence: the value
+// its body made (a lazy-seq), or the elements its generator produced so
+// far (a derivation of a lazy sequence).
+type seqMemo struct {
+	made    bool
+	value   Value
+	failure error
+	gen     seqGenerator
+	elems   []Value
+	ended   bool
+	busy    bool
+}
+
+func (th *Thread) memoOf(s *infiniteSeq) *seqMemo {
+	if th.lazy == nil {
+		th.lazy = map[*infiniteSeq]*seqMemo{}
+	}
+	m := th.lazy[s]
+	if m == nil {
+		m = &seqMemo{}
+		th.lazy[s] = m
+	}
+	return m
+}
+
+// compileLazySeq compiles (lazy-seq body...) as a function of no
+// arguments that the sequence calls when first read.
+func compileLazySeq(c *compiler, l *list, tail bool) (node, error) {
+	fn, err := compileThunk(c, l)
+	if err != nil {
+		return nil, err
+	}
+	return &lazySeqNode{fn: fn}, nil
+}
+
+// compileLazyCat compiles (lazy-cat a b ...) as Clojure's macro expands
+// it: (concat (lazy-seq a) (lazy-seq b) ...).
+func compileLazyCat(c *compiler, l *list, tail bool) (node, error) {
+	parts := make([]node, 0, len(l.Elems)-1)
+	for _, f := range l.Elems[1:] {
+		n, err := compileLazySeq(c, &list{Pos: l.Pos, Elems: []Value{symbol("lazy-seq"), f}}, false)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, n)
+	}
+	return &lazyCatNode{parts: parts}, nil
+}
+
+type lazySeqNode struct{ fn node }
+
+func (n *lazySeqNode) eval(th *Thread, fr *frame) (Value, error) {
+	f, err := n.fn.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	return lazySeqOf(th, f)
+}
+
+type lazyCatNode struct{ parts []node }
+
+func (n *lazyCatNode) eval(th *Thread, fr *frame) (Value, error) {
+	parts, err := evalNodes(th, fr, n.parts)
+	if err != nil {
+		return nil, err
+	}
+	return catSeq(th, parts)
+}
+
+// lazySeqOf is (lazy-seq (f)): a sequence whose body f runs when it is
+// first read. It prints as (lazy-seq/call f), which makes it again.
+func lazySeqOf(th *Thread, f Value) (Value, error) {
+	s := &infiniteSeq{source: "(lazy-seq ...)", ends: true, thunk: f}
+	s.start = func() seqGenerator { return walkLazy(s) }
+	return madeSeq(th, s.made("lazy-seq/call", f))
+}
+
+// consSeq is (cons x s) of a sequence s that is lazy or infinite: x, then
+// s, s read only when a reader passes x.
+func consSeq(th *Thread, x Value, rest *infiniteSeq) (Value, error) {
+	s := &infiniteSeq{source: rest.source, ends: rest.ends, cell: true}
+	s.start = func() seqGenerator { return walkLazy(s) }
+	return madeSeq(th, s.made("cons", x, rest))
+}
+
+// catSeq is (concat parts...) where a part is lazy or infinite: each
+// part read when a reader reaches it.
+func catSeq(th *Thread, parts []Value) (Value, error) {
+	s := &infiniteSeq{source: "(concat ...)", ends: true, cat: true}
+	for _, p := range parts {
+		if inf, ok := p.(*infiniteSeq); ok && !inf.ends {
+			s.ends = false // a part that never ends: neither does the whole
+			s.source = inf.source
+		}
+	}
+	s.start = func() seqGenerator { return walkLazy(s) }
+	return madeSeq(th, s.made("concat", parts...))
+}
+
+// walkLazy reads a lazy-seq, cons or concat node and what follows it
+// without nesting a call per node: a body's value that is itself such a
+// node is walked in place, as Clojure's LazySeq.sval unwraps nested lazy
+// sequences, so a recursive lazy-seq of a million elements reads at
+// constant depth. Any other sequence met on the way is read by its own
+// reader.
+func walkLazy(s *infiniteSeq) seqGenerator {
+	var cur Value = s
+	var after []Value // what follows cur, the next last
+	var elems []Value // a finite collection being read
+	var inner seqGenerator
+	return func(th *Thread) (Value, error) {
+		for {
+			if inner != nil {
+				v, err := inner.pull(th)
+				if err != errSeqEnd {
+					return v, err
+				}
+				inner = nil
+			}
+			if len(elems) > 0 {
+				v := elems[0]
+				elems = elems[1:]
+				return v, nil
+			}
+			if cur == nil {
+				if len(after) == 0 {
+					return nil, errSeqEnd
+				}
+				cur, after = after[len(after)-1], after[:len(after)-1]
+				continue
+			}
+			if err := th.step(1); err != nil {
+				return nil, err
+			}
+			switch c := cur.(type) {
+			case NilType:
+				cur = nil
+			case *infiniteSeq:
+				switch {
+				case c.thunk != nil:
+					v, err := c.realizeBody(th)
+					if err != nil {
+						return nil, err
+					}
+					cur = v
+				case c.cell:
+					cur = c.args[1]
+					return c.args[0], nil
+				case c.cat:
+					th.memoOf(c).made = true
+					for i := len(c.args) - 1; i > 0; i-- {
+						after = append(after, c.args[i])
+					}
+					if len(c.args) == 0 {
+						cur = nil
+					} else {
+						cur = c.args[0]
+					}
+				default:
+					// Read through this evaluation's memo, as Clojure's
+					// sequence caches what it realized: a lazy-seq whose
+					// tail is a (filter ... (iterate ...)) reading the
+					// sequence itself (a prime sieve) makes each element
+					// once, not once per reader.
+					if err := th.alloc(heapGenerator * c.levels); err != nil {
+						return nil, err
+					}
+					inner, cur = c.memoReader(), nil
+				}
+			default:
+				xs, err := seqOf(th, "lazy-seq", cur, anySeq)
+				if err != nil {
+					return nil, err
+				}
+				elems, cur = xs, nil
+			}
+		}
+	}
+}
+
+// realizeBody runs a lazy-seq's body once per evaluation and gives what
+// it made; an exception it threw is what every later read throws.
+func (s *infiniteSeq) realizeBody(th *Thread) (Value, error) {
+	m := th.memoOf(s)
+	if m.failure != nil {
+		return nil, m.failure
+	}
+	if m.made {
+		return m.value, nil
+	}
+	if m.busy {
+		// Clojure's body runs again, until the stack overflows.
+		return nil, Errorf(executionError, "a lazy-seq's body needs its own value to make it").
+			asJava("StackOverflowError", "")
+	}
+	m.busy = true
+	v, err := th.call(s.thunk, nil)
+	m.busy = false
+	if err != nil {
+		m.failure = err
+		return nil, err
+	}
+	m.made, m.value = true, v
+	return v, nil
+}
+
+// memoReader reads a derivation of a lazy sequence through the elements
+// this evaluation has produced of it: one generator per evaluation makes
+// them, whichever reader asks first.
+func (s *infiniteSeq) memoReader() seqGenerator {
+	i := 0
+	return func(th *Thread) (Value, error) {
+		m := th.memoOf(s)
+		if i < len(m.elems) {
+			i++
+			return m.elems[i-1], nil
+		}
+		switch {
+		case m.failure != nil:
+			return nil, m.failure
+		case m.ended:
+			return nil, errSeqEnd
+		case m.busy:
+			return nil, Errorf(executionError, "%s needs its own next element to make it", s.what()).
+				asJava("StackOverflowError", "")
+		}
+		if m.gen == nil {
+			m.gen = s.start()
+		}
+		m.busy = true
+		v, err := m.gen.pull(th)
+		m.busy = false
+		switch {
+		case err == errSeqEnd:
+			m.ended = true
+			return nil, err
+		case err != nil:
+			m.failure = err
+			return nil, err
+		}
+		if err := th.alloc(heapHeld); err != nil {
+			return nil, err
+		}
+		m.elems = append(m.elems, v)
+		i++
+		return v, nil
+	}
+}
+
+// realizedIn reports whether this evaluation has begun to read s, as
+// Clojure's realized? of a LazySeq: its body ran, or its first element
+// was asked for.
+func (s *infiniteSeq) realizedIn(th *Thread) bool {
+	m := th.lazy[s]
+	return m != nil && (m.made || m.gen != nil)
+}
+
+// realizeAll reads a sequence that may end to its end, as a list.
+func (s *infiniteSeq) realizeAll(th *Thread) (*Vector, error) {
+	g, err := s.reader(th)
+	if err != nil {
+		return nil, err
+	}
+	var out []Value
+	for {
+		v, err := g.next(th)
+		if err == errSeqEnd {
+			return newList(out), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+}
+
+// realizeEnds gives v with every sequence that may end read to its end,
+// in v and in the vectors, lists and map values it holds: what a program
+// returns, and what the printing builtins print, as Clojure prints a lazy
+// sequence as the list it reads as.
+func realizeEnds(th *Thread, v Value) (Value, error) {
+	switch v := v.(type) {
+	case *infiniteSeq:
+		if v.ends {
+			whole, err := v.realizeAll(th)
+			if err != nil {
+				return nil, err
+			}
+			return realizeEnds(th, whole)
+		}
+	case *Vector:
+		var out []Value
+		for i, x := range v.elems {
+			y, err := realizeEnds(th, x)
+			if err != nil {
+				return nil, err
+			}
+			if y != x && out == nil {
+				out = append(make([]Value, 0, len(v.elems)), v.elems...)
+			}
+			if out != nil {
+				out[i] = y
+			}
+		}
+		if out != nil {
+			if v.list {
+				return newList(out), nil
+			}
+			return NewVector(out), nil
+		}
+	case *Map:
+		m := v
+		for _, e := range v.entries {
+			y, err := realizeEnds(th, e.Val)
+			if err != nil {
+				return nil, err
+			}
+			if y != e.Val {
+				m = m.assoc(e.Key, y)
+			}
+		}
+		return m, nil
+	}
+	return v, nil
+}
+
+// realizedDeep gives args with realizeEnds applied to each, or args
+// itself when that changes none (args may be borrowed: it is not changed).
+func realizedDeep(th *Thread, args []Value) ([]Value, error) {
+	var out []Value
+	for i, a := range args {
+		switch a.(type) {
+		case *infiniteSeq, *Vector, *Map:
+		default:
+			continue
+		}
+		v, err := realizeEnds(th, a)
+		if err != nil {
+			return nil, err
+		}
+		if v != a && out == nil {
+			out = append([]Value(nil), args...)
+		}
+		if out != nil {
+			out[i] = v
+		}
+	}
+	if out == nil {
+		return args, nil
+	}
+	return out, nil
+}
+
+// printingBuiltins print or compare their arguments whole, so a lazy
+// sequence inside one is read before they run.
+var printingBuiltins = map[string]bool{
+	"str": true, "pr-str": true, "prn-str": true, "print-str": true, "println-str": true,
+	"pr": true, "prn": true, "print": true, "println": true, "=": true, "not=": true,
+}
+
+// realizedArgs gives args with every sequence that may end read whole, or
+// args itself when none is one.
+func realizedArgs(th *Thread, args []Value) ([]Value, error) {
+	var out []Value
+	for i, a := range args {
+		s, ok := a.(*infiniteSeq)
+		if !ok || !s.ends {
+			continue
+		}
+		if out == nil {
+			out = append([]Value(nil), args...)
+		}
+		v, err := s.realizeAll(th)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	if out == nil {
+		return args, nil
+	}
+	return out, nil
+}
+
+// peek reports whether s has a first element, reading at most that one.
+func (s *infiniteSeq) peek(th *Thread) (bool, error) {
+	if !s.ends {
+		return true, nil
+	}
+	first, err := s.realize(th, 1)
+	return len(first) > 0, err
+}
+
+// endingArg reports whether some argument is a sequence that may end.
+func endingArg(args []Value) bool {
+	for _, a := range args {
+		if s, ok := a.(*infiniteSeq); ok && s.ends {
+			return true
+		}
+	}
+	return false
+}
+
+// The forms on a lazy or infinite sequence (Builtin.lazy) of the
+// builtins that take a sequence apart or put one together, which keep it
+// lazy where the builtin's Fn would read it whole.
+
+func lazyRest(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	if args[0] != s {
+		return plain(th, args)
+	}
+	return lazyDrop(th, []Value{Int(1), s}, s, nil)
+}
+
+func lazyNext(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	r, err := lazyRest(th, args, s, plain)
+	if err != nil {
+		return nil, err
+	}
+	return nilWhenEmpty(th, r)
+}
+
+// lazySeqForm is seq and not-empty: the sequence, or nil when it has no
+// first element.
+func lazySeqForm(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	return nilWhenEmpty(th, s)
+}
+
+func nilWhenEmpty(th *Thread, v Value) (Value, error) {
+	s, ok := v.(*infiniteSeq)
+	if !ok {
+		return v, nil
+	}
+	some, err := s.peek(th)
+	if err != nil || !some {
+		return Nil, err
+	}
+	return s, nil
+}
+
+func lazyIsEmpty(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	some, err := s.peek(th)
+	if err != nil {
+		return nil, err
+	}
+	return boolValue(!some), nil
+}
+
+func lazyCons(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	rest, ok := args[1].(*infiniteSeq)
+	if !ok {
+		return plain(th, args)
+	}
+	return consSeq(th, args[0], rest)
+}
+
+func lazyConcat(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	return catSeq(th, args)
+}
+
+// lazySeqCall is lazy-seq/call, what a lazy-seq prints as: (lazy-seq/call
+// f) is (lazy-seq (f)).
+var lazySeqBuiltins = []*Builtin{
+	unlisted(&Builtin{Name: "lazy-seq/call", Sig: "(lazy-seq/call f)", Doc: "(lazy-seq (f)): a sequence f makes when it is first read; what a lazy-seq prints as", Category: "idiom",
+		reach: qualified, MinArgs: 1, MaxArgs: 1, Cost: cost(chargedInBody("the sequence as it is made (madeSeq); its body when read, each element a step")),
+		Fn: func(th *Thread, args []Value) (Value, error) { return lazySeqOf(th, args[0]) }}),
+}

@@ -1,0 +1,268 @@
+package lisp
+
+// Multimethod introspection: methods, get-method, remove-method,
+// remove-all-methods and prefers. A defmulti expands to a function
+// (multimethods.go) followed by (multimethod/register ...), which records
+// its method table, as values, in the evaluation that defines it
+// (Thread.multis): the table of (methods f) and the functions get-method
+// gives are those of this evaluation, and what remove-method removes is
+// removed for the rest of it, as Clojure's MultiFn changes in place. A
+// later turn that did not run the defmulti has no table to read, and is
+// told so.
+
+// multiTable is one multimethod's methods in one evaluation.
+type multiTable struct {
+	name       Value // the quoted name
+	fn         Value // the function the defmulti defined
+	values     []Value
+	fns        []Value
+	defaultKey Value
+	fallback   Value // the :default method, or nil
+	prefers    *Vector
+	hierarchy  Value
+	removed    []bool // by index of values
+	noDefault  bool   // the :default method was removed
+}
+
+// tableOf finds the table of multimethod f in this evaluation.
+func (th *Thread) tableOf(fn string, f Value) (*multiTable, error) {
+	for _, t := range th.multis {
+		if t.fn == f {
+			return t, nil
+		}
+	}
+	// A defmulti of an earlier turn recorded its table in that turn.
+	return nil, Errorf(typeError, "%s expected a multimethod defined by defmulti in this program, got %s", fn, shown(f)).
+		asJava("ClassCastException", "class of "+shown(f)+" cannot be cast to class clojure.lang.MultiFn")
+}
+
+func registerMultimethod(th *Thread, args []Value) (Value, error) {
+	values, _ := args[2].(*Vector)
+	fns, _ := args[3].(*Vector)
+	prefers, _ := args[6].(*Vector)
+	if values == nil || fns == nil || prefers == nil || values.Len() != fns.Len() {
+		return nil, Errorf(typeError, "multimethod/register expected vectors of method values, functions and preferences")
+	}
+	if err := th.step(int64(values.Len()) + 1); err != nil {
+		return nil, err
+	}
+	t := &multiTable{name: args[0], fn: args[1], values: values.elems, fns: fns.elems,
+		defaultKey: args[4], prefers: prefers, hierarchy: args[7], removed: make([]bool, values.Len())}
+	if args[5] != Nil {
+		t.fallback = args[5]
+	}
+	if th.multis == nil {
+		th.multis = map[string]*multiTable{}
+	}
+	th.multis[Str(args[0])] = t
+	return Nil, nil
+}
+
+// changed reports whether a method was removed.
+func (t *multiTable) changed() bool {
+	if t.noDefault {
+		return true
+	}
+	for _, r := range t.removed {
+		if r {
+			return true
+		}
+	}
+	return false
+}
+
+// activeValues is the table's dispatch values as multimethod/pick reads
+// them, each removed one replaced by an atom of its own, which no
+// dispatch value a program makes is equal or isa? to.
+func (t *multiTable) activeValues() *Vector {
+	out := make([]Value, len(t.values))
+	for i, v := range t.values {
+		out[i] = v
+		if t.removed[i] {
+			out[i] = &atom{}
+		}
+	}
+	return NewVector(out)
+}
+
+func builtinMethods(th *Thread, args []Value) (Value, error) {
+	t, err := th.tableOf("methods", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := th.step(int64(len(t.values)) + 1); err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(len(t.values) + 1)
+	for i, v := range t.values {
+		if !t.removed[i] {
+			b.Set(v, t.fns[i])
+		}
+	}
+	if t.fallback != nil && !t.noDefault {
+		b.Set(t.defaultKey, t.fallback)
+	}
+	m := b.Map()
+	m.markHashMap() // Clojure's method table is a hash map
+	return m, nil
+}
+
+func builtinGetMethod(th *Thread, args []Value) (Value, error) {
+	t, err := th.tableOf("get-method", args[0])
+	if err != nil {
+		return nil, err
+	}
+	v := args[1]
+	if Equal(v, t.defaultKey) {
+		if t.fallback == nil || t.noDefault {
+			return Nil, nil
+		}
+		return t.fallback, nil
+	}
+	i, err := pickMethod(th, []Value{t.name, v, t.activeValues(), t.prefers, t.hierarchy})
+	if err != nil {
+		return nil, err
+	}
+	if n := int(i.(Int)); n >= 0 {
+		return t.fns[n], nil
+	}
+	if t.fallback == nil || t.noDefault {
+		return Nil, nil
+	}
+	return t.fallback, nil
+}
+
+func builtinRemoveMethod(th *Thread, args []Value) (Value, error) {
+	t, err := th.tableOf("remove-method", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := th.step(int64(len(t.values)) + 1); err != nil {
+		return nil, err
+	}
+	if Equal(args[1], t.defaultKey) {
+		t.noDefault = true
+	}
+	for i, v := range t.values {
+		if Equal(v, args[1]) {
+			t.removed[i] = true
+		}
+	}
+	return args[0], nil
+}
+
+func builtinRemoveAllMethods(th *Thread, args []Value) (Value, error) {
+	t, err := th.tableOf("remove-all-methods", args[0])
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.removed {
+		t.removed[i] = true
+	}
+	t.noDefault = true
+	return args[0], nil
+}
+
+// builtinPrefers is Clojure's preferTable: each preferred value to the
+// set of the values it is preferred over.
+func builtinPrefers(th *Thread, args []Value) (Value, error) {
+	t, err := th.tableOf("prefers", args[0])
+	if err != nil {
+		return nil, err
+	}
+	prefs, err := preferTable(th, t.name, t.prefers.elems)
+	if err != nil {
+		return nil, err
+	}
+	var keys []Value
+	over := map[int][]Value{}
+	for _, p := range prefs {
+		at := -1
+		for i, k := range keys {
+			if Equal(k, p.x) {
+				at = i
+			}
+		}
+		if at < 0 {
+			keys, at = append(keys, p.x), len(keys)
+		}
+		over[at] = append(over[at], p.y)
+	}
+	b := NewMapBuilder(len(keys))
+	for i, k := range keys {
+		b.Set(k, NewSet(over[i]))
+	}
+	m := b.Map()
+	m.markHashMap()
+	return m, nil
+}
+
+var multimethodBuiltins = []*Builtin{
+	{Name: "multimethod/register", Sig: "(multimethod/register 'name f values fns default-value default-fn prefers hierarchy)", Doc: "records a multimethod's table for methods and get-method; what defmulti expands to", Category: "idiom",
+		reach: qualified, MinArgs: 8, MaxArgs: 8, Cost: cost(chargedInBody("a step per method")), Fn: registerMultimethod},
+	{Name: "methods", Sig: "(methods multifn)", Doc: "map of each dispatch value of multimethod multifn to its method", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(chargedInBody("a step per method")), Fn: builtinMethods},
+	{Name: "get-method", Sig: "(get-method multifn dispatch-value)", Doc: "the method multimethod multifn calls for dispatch-value (its :default method when none matches), or nil", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(chargedInBody("as a call's dispatch (multimethod/pick)")), Fn: builtinGetMethod},
+	{Name: "remove-method", Sig: "(remove-method multifn dispatch-value)", Doc: "removes the method of dispatch-value from multimethod multifn for the rest of the program; returns multifn", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(chargedInBody("a step per method")), Fn: builtinRemoveMethod},
+	{Name: "remove-all-methods", Sig: "(remove-all-methods multifn)", Doc: "removes every method of multimethod multifn, :default too; returns multifn", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: builtinRemoveAllMethods},
+	{Name: "prefers", Sig: "(prefers multifn)", Doc: "map of each value prefer-method prefers to the set of values it is preferred over", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(chargedInBody("a step per preference")), Fn: builtinPrefers},
+}
+
+// protocolValue is (def P (protocol/make 'P (fn [x] ...))) for protocol
+// P: the value the protocol's name reads as, whose function tells
+// whether a value's type implements P (satisfies?), by a defrecord's
+// methods or an extend-type or extend-protocol of P.
+func protocolValue(name symbol, methods []*multimethod) Value {
+	pos := methods[0].pos
+	at := func(elems ...Value) *list { return &list{Elems: elems, Pos: pos} }
+	x := symbol("x__protocol")
+	var recordTypes []Value
+	var tests []Value
+	for _, m := range methods {
+		for _, c := range m.methods {
+			recordTypes = append(recordTypes, c.value)
+		}
+		for _, e := range m.extended {
+			tests = append(tests, e.test)
+		}
+	}
+	or := []Value{symbol("or"), at(symbol("contains?"), at(append([]Value{symbol("hash-set")}, recordTypes...)...), multiDispatch)}
+	or = append(or, tests...)
+	pred := at(symbol("fn"), NewVector([]Value{x}),
+		at(symbol("let"), NewVector([]Value{multiDispatch, at(protocolDispatch(pos), x)}), at(symbol("boolean"), at(or...))))
+	return at(symbol("def"), name, at(symbol("protocol/make"), at(symbol("quote"), name), pred))
+}
+
+// protocolKey is the key of a protocol's value under which its test
+// lies: a namespaced keyword no Clojure protocol map has.
+const protocolKey = Keyword("ptc.protocol/satisfies")
+
+func builtinSatisfies(th *Thread, args []Value) (Value, error) {
+	p, _ := args[0].(*Map)
+	var pred Value
+	if p != nil {
+		pred, _ = p.Get(protocolKey)
+	}
+	if pred == nil || pred == Nil {
+		return nil, Errorf(typeError, "satisfies? expected a protocol defined by defprotocol in this program, got %s", shown(args[0])).
+			asJava("NullPointerException", "")
+	}
+	return call(th, "satisfies?", pred, args[1])
+}
+
+var protocolBuiltins = []*Builtin{
+	{Name: "protocol/make", Sig: "(protocol/make 'name pred)", Doc: "the value of protocol name, pred telling whether a value satisfies it; what defprotocol expands to", Category: "idiom",
+		reach: qualified, MinArgs: 2, MaxArgs: 2, Cost: cost(constant),
+		Fn: func(th *Thread, args []Value) (Value, error) {
+			b := NewMapBuilder(2)
+			b.Set(Keyword("name"), args[0])
+			b.Set(protocolKey, args[1])
+			return b.Map(), nil
+		}},
+	{Name: "satisfies?", Sig: "(satisfies? protocol x)", Doc: "x's type implements protocol, by a defrecord's methods or extend-type", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(calls(arg(0))), Fn: builtinSatisfies},
+}
