@@ -133,6 +133,14 @@ func TestBillNeverAboveRawHistory(t *testing.T) {
 						break
 					}
 				}
+				// token-budget's first cut is not held to the bound (a hard
+				// budget must cut before it has saved anything), every later
+				// one is: over a whole conversation it bills no more than the
+				// raw history.
+				if opts.Strategy == "token-budget" && (sumAll > rawAll+1e-6 || sumTools > rawTools+1e-6) {
+					t.Errorf("%s/%s, %s, %s: over the conversation's %d calls the strategy bills %.0f (tool calls: %.0f) where the raw history bills %.0f (%.0f)",
+						c.source, c.id, cfg.label, pr.Name, len(calls), sumAll, sumTools, rawAll, rawTools)
+				}
 				if bySource(opts.Strategy) {
 					key := sourceKey{c.source, cfg.label, pr.Name}
 					b := perSource[key]

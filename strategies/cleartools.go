@@ -66,7 +66,7 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok.tokenizer, positions: callPositions{}}
+	c := clearing{ch: ch, counts: sent, opts: opts, tok: tok.tokenizer, counter: tok, rem: req.Remembered, positions: callPositions{}, names: clearedNames{}}
 	c.total = ch.pinnedTokens(sent)
 	if ch.system >= 0 {
 		c.total += sent[ch.system].tokens
@@ -97,10 +97,13 @@ func (s clearToolResults) Render(req *Request) (*Response, error) {
 // trigger, as a stateless reading of Anthropic's rule does, would rewrite
 // the prompt from the oldest newly cleared result on every call.)
 type clearing struct {
-	ch     *chatHistory
-	counts []textCounts
-	opts   *Options
-	tok    string
+	ch      *chatHistory
+	counts  []textCounts
+	opts    *Options
+	tok     string
+	counter counter
+	rem     *Remembered
+	names   clearedNames // what a cleared result need not list
 
 	total   int         // tokens of the prompt so far, cleared results counted as cleared
 	results []int       // positions (in the replayed messages) of tool results
@@ -125,6 +128,7 @@ type candidate struct {
 	pos, owner int // positions in the replayed messages
 	gain       int // tokens its clearing reclaims
 	clearArgs  bool
+	cleared    string // the content it is cleared to (clearedContent)
 }
 
 // replay walks the messages (indices into the history) and clears at the
@@ -143,6 +147,9 @@ func (c *clearing) replay(kept []int) error {
 			owner = p
 			if h[i].Role == RoleAssistant {
 				c.calls++
+				if !c.opts.ClearToolInputs {
+					c.names.noteArguments(c.ch.form(i))
+				}
 			}
 		} else {
 			c.results = append(c.results, p)
@@ -166,7 +173,7 @@ func (c *clearing) consider(kept []int, r int) error {
 	res := c.ch.form(kept[c.results[r]])
 	caller := c.ch.form(kept[c.owners[r]])
 	call := caller.ToolCalls[c.positions.index(c.owners[r], caller, res.ToolCallID)]
-	if slices.Contains(c.opts.ExcludeTools, call.Name) || res.Content == c.opts.Placeholder && len(res.Parts) == 0 {
+	if slices.Contains(c.opts.ExcludeTools, call.Name) || isCleared(c.opts.Placeholder, res.Content) && len(res.Parts) == 0 {
 		return nil
 	}
 	// The message's count is its content's and parts' plus its reasoning's; taking it
@@ -176,7 +183,8 @@ func (c *clearing) consider(kept []int, r int) error {
 	if err != nil {
 		return err
 	}
-	placeholder, err := CountTokens(c.tok, c.opts.Placeholder)
+	cleared := c.names.content(c.opts.Placeholder, res.Content)
+	placeholder, err := c.rem.tokens(c.counter, []ChatMessage{{Role: RoleTool, Content: cleared}})
 	if err != nil {
 		return err
 	}
@@ -194,7 +202,7 @@ func (c *clearing) consider(kept []int, r int) error {
 		gain += args - empty
 	}
 	if gain > 0 {
-		c.elig = append(c.elig, candidate{pos: c.results[r], owner: c.owners[r], gain: gain, clearArgs: clearArgs})
+		c.elig = append(c.elig, candidate{pos: c.results[r], owner: c.owners[r], gain: gain, clearArgs: clearArgs, cleared: cleared})
 	}
 	return nil
 }
@@ -263,7 +271,7 @@ func (c *clearing) apply(out *chatOutput, first int) {
 		res := first + e.pos
 		// A result's parts (a screenshot tool's image) are its payload
 		// too: the placeholder replaces them with its text.
-		out.msgs[res].Content = c.opts.Placeholder
+		out.msgs[res].Content = e.cleared
 		out.msgs[res].Parts = nil
 		out.edited[res] = true
 		if !e.clearArgs {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // tokenBudget keeps the most recent messages that fit a token budget, counted
@@ -15,9 +16,10 @@ import (
 //     its call or a call without its results;
 //   - the user's request is never dropped: when the kept messages begin after
 //     it, it is sent ahead of them;
-//   - the steps a cut drops leave a ledger note each, the latest that fit an
-//     eighth of the budget (addBudgetLedger), so the model can still copy
-//     an id or a path from them;
+//   - the steps a cut drops leave a ledger within an eighth of the budget
+//     (addBudgetLedger): a note each for the latest, and the values of the
+//     others listed once each, so the model can still copy an id, a path or
+//     a line it passed to an edit;
 //   - the cut moves in steps. When the output would exceed max_tokens, the
 //     oldest messages are dropped until it holds at most trim_to tokens (a
 //     quarter of the budget by default), and later calls append to that same
@@ -42,7 +44,7 @@ func init() { register(tokenBudget{}) }
 func (tokenBudget) Name() string { return "token-budget" }
 
 func (tokenBudget) Description() string {
-	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps. An eighth of the budget holds a ledger of the latest dropped steps: what the user said, each call's name and the start and end of its arguments, and the start of its result."
+	return "The system prompt, the user's request and the most recent messages that fit max_tokens, never separating a tool call from its results; past the budget the oldest are dropped down to trim_to tokens, so the prompt's beginning changes only in steps. An eighth of the budget holds a ledger of the dropped steps: notes of the latest (what the user said, each call's name and arguments, the start of its result) and the values of the older (argument values, the paths and JSON values of results). A cut after the first keeps no more than what the strategy saved so far pays to rewrite."
 }
 
 func (tokenBudget) Input() Input { return InputHistory }
@@ -100,11 +102,14 @@ func (s tokenBudget) Render(req *Request) (*Response, error) {
 		noteErr = cmp.Or(noteErr, err)
 		return n
 	}
-	// The ledger's share is reserved whether or not anything was dropped
-	// yet, so that the kept part's first cut, and every cut after it, lands
-	// where it would with the ledger full.
+	// The ledger's share is reserved from the first cut on, whatever the
+	// ledger holds, so that every cut lands where it would with the ledger
+	// full; before it the whole budget is the kept part's (budgetCut).
+	// The cuts are priced as they go (budgetBill), under the request's
+	// pricing, so that a later cut keeps only what its savings pay for.
 	reserve := budgetLedgerShare(opts.MaxTokens, low)
-	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens-reserve, max(low-reserve, 1), noteTokens)
+	bill := newBudgetBill(opts.Pricing, fixed)
+	cut := ch.budgetCut(openings, sent, fixed, nudgeTokens, opts.MaxTokens, opts.MaxTokens-reserve, max(low-reserve, 1), reserve, bill, noteTokens)
 	if noteErr != nil {
 		return nil, noteErr
 	}
@@ -150,12 +155,14 @@ func budgetLedgerShare(budget, low int) int {
 
 // addBudgetLedger appends to out, in the history's order, the notes of the
 // most recent units before the cut (positions seq[:cut]) whose notes fit
-// reserve tokens together, and the lead (the request the kept part works
-// on, an index in h, or -1) in its place among them. The notes are those
-// loop-slice leaves (ledgerNote): what the user said, the calls' names and
-// the start and end of their arguments, and what their results held. They depend
-// only on the units before the cut, which change only when the cut moves,
-// so the ledger is as stable as the kept part's beginning.
+// half of reserve tokens together, before them a note listing the values
+// of every dropped unit that the notes and the lead do not show (latest
+// first, as many as fit the rest of reserve: budgetValuesNote), and the
+// lead (the request the kept part works on, an index in h, or -1) in its
+// place among them. The notes are those loop-slice leaves (ledgerNote),
+// with shorter previews. All of it depends only on the units before the
+// cut, which change only when the cut moves, so the ledger is as stable as
+// the kept part's beginning.
 func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok counter, cut, lead, reserve int) error {
 	seq := ch.seq
 	type note struct {
@@ -163,8 +170,10 @@ func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok cou
 		msg ChatMessage
 	}
 	var picked []note
-	used := 0
-	for end := cut; end > 0 && reserve > 0; {
+	var dropped [][]int // every dropped unit, the latest first
+	used, notesFull := 0, false
+	noteShare := int(float64(reserve) * budgetNotesShare)
+	for end := cut; end > 0; {
 		p := end - 1
 		for p > 0 && ch.h[seq[p]].Role == RoleTool {
 			p--
@@ -174,29 +183,55 @@ func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok cou
 		if unit[0] == lead || ch.isPinned(unit[0]) {
 			continue
 		}
+		dropped = append(dropped, unit)
+		if notesFull {
+			continue
+		}
 		m := ch.unitNote(unit, budgetNotes)
 		n, err := rem.tokens(tok, []ChatMessage{m})
 		if err != nil {
 			return err
 		}
-		if used+n > reserve {
-			break // older notes are left out with it: the ledger keeps the latest steps
+		if used+n > noteShare {
+			notesFull = true // older notes are left out with it: the ledger keeps the latest steps
+			continue
 		}
 		used += n
 		picked = append(picked, note{unit[0], m})
 	}
 	slices.Reverse(picked)
-	leadSent := lead < 0
+	var shown strings.Builder
+	if lead >= 0 {
+		shown.WriteString(ch.form(lead).Content)
+	}
 	for _, nt := range picked {
-		if !leadSent && nt.at > lead {
+		shown.WriteString(nt.msg.Content)
+	}
+	vals := ch.droppedValues(dropped, shown.String(), reserve-used)
+	values, err := budgetValuesNote(rem, tok, vals, reserve-used)
+	if err != nil {
+		return err
+	}
+	leadSent := lead < 0
+	sendLead := func(before int) {
+		if !leadSent && before > lead {
 			out.copyFrom(ch, lead)
 			leadSent = true
 		}
+	}
+	if values != "" {
+		first := len(ch.h)
+		if len(picked) > 0 {
+			first = picked[0].at
+		}
+		sendLead(first)
+		out.addNote(values)
+	}
+	for _, nt := range picked {
+		sendLead(nt.at)
 		out.addNote(nt.msg.Content)
 	}
-	if !leadSent {
-		out.copyFrom(ch, lead)
-	}
+	sendLead(len(ch.h))
 	return nil
 }
 
@@ -205,10 +240,13 @@ func (ch *chatHistory) addBudgetLedger(out *chatOutput, rem *Remembered, tok cou
 // message), as the calls before this one saw it: the kept part starts at
 // the history's beginning; whenever the output grows past budget, the cut
 // moves to the first unit from which it holds at most low tokens (the
-// latest unit is kept if it fits the budget on its own). fixed are the
+// latest unit is kept if it fits the budget on its own). Before the first
+// cut nothing is dropped and the ledger is empty, so the output may grow
+// to whole, the caller's budget, before it: a cut the budget does not
+// force is a rewrite that a short conversation would not repay. fixed are the
 // tokens every output holds (the system prompt); the message that opens a
 // kept part (openings), or the synthetic nudge (nudge tokens), counts too.
-func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, budget, low int, noteTokens func(unit []int) int) int {
+func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed, nudge, whole, budget, low, reserve int, bill *budgetBill, noteTokens func(unit []int) int) int {
 	seq := ch.seq
 	sum := make([]int, len(seq)+1) // sum[p]: tokens of seq[:p]
 	var units []int                // positions in seq where a unit starts
@@ -245,15 +283,29 @@ func (ch *chatHistory) budgetCut(openings []opening, counts []textCounts, fixed,
 		if u+1 < len(units) {
 			e = units[u+1]
 		}
-		if size(cut, e) <= budget {
-			continue
+		raw := fixed + sum[e]
+		if n := size(cut, e); n > budget && (cut > 0 || n > whole) {
+			for k < u && size(units[k], e) > low {
+				k++
+			}
+			// A cut must not take the bill past the raw history's: where
+			// what the strategy saved does not pay for rewriting what the
+			// cut keeps, it keeps less.
+			for k < u && !bill.pays(size(units[k], e)+reserve, raw) {
+				k++
+			}
+			cut = units[k]
+			if size(cut, e) > budget {
+				cut, k = e, u+1 // not even the latest unit fits
+			}
+			bill.cut()
 		}
-		for k < u && size(units[k], e) > low {
-			k++
-		}
-		cut = units[k]
-		if size(cut, e) > budget {
-			cut, k = e, u+1 // not even the latest unit fits
+		if e == len(seq) || ch.h[seq[e]].Role == RoleAssistant {
+			out := size(cut, e)
+			if cut > 0 {
+				out += reserve
+			}
+			bill.call(out, raw)
 		}
 	}
 	return cut
