@@ -471,6 +471,27 @@ var views = costTerm{what: "the header of a view of the argument"}
 // arguments: only the step of the call.
 var constant = costTerm{what: "the step of the call only"}
 
+// extendedPrecision charges a fixed number of steps for a function
+// computed in extended-precision floats (jvmmath.go: sin, cos, tan, exp,
+// log, log10 to Java's last digit), which takes from a few to a few tens
+// of microseconds a call, hundreds of loop steps' time: charged as one
+// step, a loop of them ran until the clock stopped it, alone or under
+// load alike in nothing.
+func extendedPrecision(steps int64) costTerm {
+	return costTerm{what: "a fixed charge for extended-precision float arithmetic", sel: allArgs, charge: func(th *Thread, _ []Value) error {
+		return th.step(steps)
+	}}
+}
+
+// The charges of extendedPrecision, about one step per 0.1 µs the
+// function takes on a 2-core machine (a loop step takes 0.03-0.1 µs).
+const (
+	trigSteps  = 256 // sin, cos, tan: 20-30 µs, pi/2 taken out with 1,200 bits
+	log10Steps = 256 // two logarithms and a quotient: 25 µs
+	expSteps   = 128 // 9 µs
+	logSteps   = 32  // 2 µs
+)
+
 // chargedInBody documents a part of the cost the body charges itself,
 // because its size is known only as the body runs: why says what and how.
 func chargedInBody(why string) costTerm { return costTerm{what: why} }
