@@ -115,3 +115,18 @@ func TestNumberReadWork(t *testing.T) {
 		}
 	}
 }
+
+// TestHashIsChargedWhole: hash visits its argument whole, nested
+// collections and the digits of long decimals in them included, and is
+// charged for it; it hashes decimals as Clojure does.
+func TestHashIsChargedWhole(t *testing.T) {
+	checkAttacks(t, []attack{
+		{name: "a vector holding 200,000 items", src: `(let [v [(vec (range 200000))]] (dotimes [i 1000] (hash v)) 1)`, want: stepLimit, maxAlloc: 64 << 20},
+		{name: "long decimals in a vector", src: `(let [x (.setScale 1E+99000M 0)] (dotimes [i 100] (hash [x x x x x x x x x x])) 1)`, want: stepLimit, maxAlloc: 64 << 20},
+	}, Env{})
+	// As Clojure 1.11 prints them.
+	res := run(t, `[(hash 1.50M) (hash 1.5M) (hash 0.0M) (hash 100M) (hash 1E+2M) (hash -3.25M)]`, Env{})
+	if res.Err != nil || Repr(res.Value) != "[466 466 0 29 29 -10073]" {
+		t.Errorf("hash of decimals: %v, %v; want [466 466 0 29 29 -10073]", res.Value, res.Err)
+	}
+}

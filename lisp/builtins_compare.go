@@ -62,7 +62,7 @@ var compareBuiltins = []*Builtin{
 		},
 		Cost: cost(ordering(allArgs), comparesDecimals(allArgs))},
 	{Name: "hash", Sig: "(hash x)", Doc: "Clojure's hash of x (equal values hash alike)", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0))),
+		MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0)), hashesWhole(arg(0)), comparesDecimals(arg(0))),
 		Fn: builtinHash},
 	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinEqual,
@@ -198,7 +198,7 @@ func javaStringCompare(x, y string) int {
 // refused.
 func builtinHash(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
-	case NilType, Bool, Int, *BigInt, Float, Float32, String, Keyword, symbol, *Vector, *Map, *Set:
+	case NilType, Bool, Int, *BigInt, *BigDec, Float, Float32, String, Keyword, symbol, *Vector, *Map, *Set:
 		return Int(int32(hasheq(v))), nil
 	}
 	return nil, typeErrorf("hash", "a value (a number, string, keyword, symbol or collection)", args[0]).

@@ -177,6 +177,13 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 				}
 				bytes %= 64
 			}
+		case *BigDec:
+			// Hashing or comparing a long one strips or aligns its
+			// digits, wherever in a collection it is.
+			size += scalarSize(c)
+			if err := decDigitWork(th, decWords(c)); err != nil {
+				return 0, false, err
+			}
 		default: // a function holding values prints with them, as other scalars
 			size += scalarSize(c)
 		}

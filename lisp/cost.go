@@ -254,6 +254,17 @@ func ordering(sel argSelector) costTerm {
 	}}
 }
 
+// hashesWhole charges for hashing the selected values as hash does
+// (hasheq), which visits them whole: a visit of each (weigh). A step per
+// item at the top only let a vector holding one of a million items hash
+// for a step.
+func hashesWhole(sel argSelector) costTerm {
+	return costTerm{what: "each argument visited whole to hash it", sel: sel, charge: func(th *Thread, vs []Value) error {
+		_, err := weighAll(th, vs)
+		return err
+	}}
+}
+
 // ordersItems is orders of every item of the selected collections.
 func orderingItems(sel argSelector) costTerm {
 	return costTerm{what: "each item visited whole to order it", sel: sel, charge: func(th *Thread, vs []Value) error {

@@ -54,6 +54,8 @@ func sixthPassAttacks() []inputAttack {
 		prog("quot of 1E+99999M, 1,000 times", "step_limit", `(dotimes [i 1000] (quot 1E+99999M 7))`),
 		prog("rem and mod of 1E+99999M, 1,000 times", "step_limit", `(dotimes [i 1000] (+ (rem 1E+99999M 7) (mod 1E+99999M 7)))`),
 		prog("bigint of 1E+99999M, 1,000 times", "step_limit", `(dotimes [i 1000] (bigint 1E+99999M))`),
+		// hash visits its argument whole: charged for its top items.
+		prog("hash of a vector holding 200,000 items, 1,000 times", "step_limit", `(let [v [(vec (range 200000))]] (dotimes [i 1000] (hash v)) 1)`),
 		// The Java math functions computed in extended precision.
 		prog("Math/tan of the largest double, 100,000 times", "step_limit", `(dotimes [i 100000] (Math/tan 1.7976931348623157E308))`),
 		prog("sin, exp and log10 of every integer below 100,000", "step_limit",
