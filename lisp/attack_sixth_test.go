@@ -130,3 +130,21 @@ func TestHashIsChargedWhole(t *testing.T) {
 		t.Errorf("hash of decimals: %v, %v; want [466 466 0 29 29 -10073]", res.Value, res.Err)
 	}
 }
+
+// TestSourceReadWork: loading source costs by its calls, not its bytes
+// alone: a closure over a large literal map costs about what the map
+// does, a vector of atoms far more.
+func TestSourceReadWork(t *testing.T) {
+	data := "{" + strings.Repeat(`:k "some text" `, 10_000) + "}"
+	closure := SourceReadWork("(let [m " + data + "] (fn [k] (get m k)))")
+	if limit := ReadCostLimit(int64(len(data))); closure > 2*limit {
+		t.Errorf("a closure over %d bytes of data costs %d to load, want at most twice its read cost limit %d", len(data), closure, limit)
+	}
+	atoms := SourceReadWork("[" + strings.Repeat("(atom 0) ", 10_000) + "]")
+	if atoms < 10_000*sourceCallWork {
+		t.Errorf("10,000 calls cost %d, want at least %d", atoms, 10_000*sourceCallWork)
+	}
+	if got := SourceReadWork(`[#"a" (re-pattern "b") "(not a call)"]`); got != sourceByteWork*38+sourceCallWork+2*regexSourceSteps*5/2 {
+		t.Errorf("two regexes and a string: %d", got)
+	}
+}

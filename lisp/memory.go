@@ -158,16 +158,25 @@ func regexesSpelled(src string) int64 {
 // SourceReadWork is what loading a value's source text takes in time, in
 // the bytes of read cost (ReadCost) that take as long to read, for a
 // host that bounds what a request's values cost by its timeout: source
-// is read, analyzed and run, at 0.8-1.6 MB a second alone for vectors of
-// functions or atoms, about a tenth of the rate of data, and each regex
-// it spells may take its compiling's steps (regexSourceSteps), counted as
-// converting digits is (numberReadWork). Before it was charged, a million
-// (atom 0) sent as a value was refused INVALID_ARGUMENT when it loaded
-// within the timeout and RESOURCE_EXHAUSTED when the clock stopped it
-// first.
+// is read as data is, and each form it opens with a parenthesis is a call
+// analyzed and run, 5-10 µs each alone ((atom 0), (fn [x] (+ x 1))),
+// charged as 768 bytes (three times what the host's 24 MiB a second reads
+// in that time), and each regex it spells may take its compiling's steps
+// (regexSourceSteps), counted as converting digits is (numberReadWork). A
+// closure over a large literal map costs about what the map does. Before
+// it was charged, a million (atom 0) sent as a value was refused
+// INVALID_ARGUMENT when it loaded within the timeout and
+// RESOURCE_EXHAUSTED when the clock stopped it first.
 func SourceReadWork(text string) int64 {
-	return 128*int64(len(text)) + regexesSpelled(text)*regexSourceSteps*5/2
+	_, calls := scanCode(text)
+	return sourceByteWork*int64(len(text)) + sourceCallWork*calls + regexesSpelled(text)*regexSourceSteps*5/2
 }
+
+// The parts of SourceReadWork: a byte of text, read as data is, and a call.
+const (
+	sourceByteWork = ReadCostPerByte
+	sourceCallWork = 768
+)
 
 // maxSourceSteps bounds the steps of reading any one source value.
 const maxSourceSteps = 10_000_000

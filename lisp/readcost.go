@@ -133,7 +133,14 @@ func readCostError(what string, cost, size int64) *Error {
 // was read before or not. Digits inside strings and comments cost
 // nothing.
 func NumberReadWork(text string) int64 {
-	var work int64
+	work, _ := scanCode(text)
+	return work
+}
+
+// scanCode is what reading text's long numbers costs (NumberReadWork) and
+// how many forms it opens with a parenthesis outside strings, comments
+// and character literals: the calls source evaluates.
+func scanCode(text string) (numberWork, calls int64) {
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == '"':
@@ -149,17 +156,19 @@ func NumberReadWork(text string) int64 {
 			for i < len(text) && text[i] != '\n' {
 				i++
 			}
+		case c == '(':
+			calls++
 		case c >= '0' && c <= '9':
 			start := i
 			for i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' {
 				i++
 			}
 			if n := i + 1 - start; n > 19 {
-				work += numberReadWork(n)
+				numberWork += numberReadWork(n)
 			}
 		}
 	}
-	return work
+	return numberWork, calls
 }
 
 // numberReadWork is the read cost of converting n digits: about 2.5
