@@ -319,6 +319,31 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 	return &constNode{f}, nil
 }
 
+// regexLiteral compiles a regex literal (#"...", which reads as
+// (re-pattern "...")) once, when the program is analyzed, as Clojure's
+// reader does: compiled at each evaluation, a literal in a loop cost its
+// compiling every time round. The compiling is charged to the analysis.
+// A pattern that does not compile is left to fail when it is evaluated.
+func (c *compiler) regexLiteral(l *list) (node, bool) {
+	if len(l.Elems) != 2 || l.Elems[0] != symbol("re-pattern") || c.findLocal("re-pattern") != nil || c.names.isUser("re-pattern") {
+		return nil, false
+	}
+	pattern, ok := l.Elems[1].(String)
+	if !ok {
+		return nil, false
+	}
+	re, err := compileRegex("re-pattern", string(pattern))
+	if err != nil {
+		return nil, false
+	}
+	if c.th != nil {
+		if err := chargeRegex(c.th, re); err != nil {
+			return nil, false // the evaluation meets the limit again, where it is reported
+		}
+	}
+	return &constNode{re}, true
+}
+
 // Literal collections of constants are built once at analysis time and
 // shared by every evaluation of the program, at once when the program is
 // cached: they are frozen (Freeze), so that a conj or assoc on one copies
@@ -374,6 +399,9 @@ func (c *compiler) compileBody(fs []Value, tail bool) (node, error) {
 func (c *compiler) list(l *list, tail bool) (node, error) {
 	if len(l.Elems) == 0 {
 		return &constNode{emptyList}, nil
+	}
+	if re, ok := c.regexLiteral(l); ok {
+		return re, nil
 	}
 	if l.Elems[0] == symbol("dir") && len(l.Elems) == 2 && c.findLocal("dir") == nil && !c.names.isUser("dir") {
 		// (dir clojure.string) names the namespace unquoted, as Clojure's

@@ -381,10 +381,10 @@ var bigBuiltins = []*Builtin{
 		Cost: cost(constant)}),
 	unlisted(&Builtin{Name: "bigint", Sig: "(bigint x)", Doc: "x as a big integer (clojure.lang.BigInt, printed 5N); a float is truncated, a string parsed", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return toBigInt(th, "bigint", args[0], false) },
-		Cost: cost(scans(allArgs), bigParseCharged)}),
+		Cost: cost(scans(allArgs), bigParseCharged, alignsDecimals(allArgs))}),
 	unlisted(&Builtin{Name: "biginteger", Sig: "(biginteger x)", Doc: "x as a java.math.BigInteger, printed without N", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return toBigInt(th, "biginteger", args[0], true) },
-		Cost: cost(scans(allArgs), bigParseCharged)}),
+		Cost: cost(scans(allArgs), bigParseCharged, alignsDecimals(allArgs))}),
 }
 
 // promoting is a promoting operator (+', -', *'): plain's operation, but

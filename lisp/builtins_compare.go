@@ -26,31 +26,31 @@ var compareBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("==", args, func(c int) bool { return c == 0 })
 		},
-		Cost:   cost(perArg(argsFrom(2))),
+		Cost:   cost(perArg(argsFrom(2)), comparesDecimals(allArgs)),
 		binary: &numEqualInts},
 	{Name: "<", Sig: "(< a b)", Doc: "less than; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("<", args, func(c int) bool { return c < 0 })
 		},
-		Cost:   cost(perArg(argsFrom(2))),
+		Cost:   cost(perArg(argsFrom(2)), comparesDecimals(allArgs)),
 		binary: &ltInts, borrows: true},
 	{Name: ">", Sig: "(> a b)", Doc: "greater than; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers(">", args, func(c int) bool { return c > 0 })
 		},
-		Cost:   cost(perArg(argsFrom(2))),
+		Cost:   cost(perArg(argsFrom(2)), comparesDecimals(allArgs)),
 		binary: &gtInts, borrows: true},
 	{Name: "<=", Sig: "(<= a b)", Doc: "less than or equal; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers("<=", args, func(c int) bool { return c <= 0 })
 		},
-		Cost:   cost(perArg(argsFrom(2))),
+		Cost:   cost(perArg(argsFrom(2)), comparesDecimals(allArgs)),
 		binary: &leInts, borrows: true},
 	{Name: ">=", Sig: "(>= a b)", Doc: "greater than or equal; numbers only", Category: "compare",
 		MinArgs: 1, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
 			return orderNumbers(">=", args, func(c int) bool { return c >= 0 })
 		},
-		Cost:   cost(perArg(argsFrom(2))),
+		Cost:   cost(perArg(argsFrom(2)), comparesDecimals(allArgs)),
 		binary: &geInts, borrows: true},
 	{Name: "compare", Sig: "(compare a b)", Doc: "negative, 0 or positive (Java's difference for strings); orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
@@ -60,9 +60,9 @@ var compareBuiltins = []*Builtin{
 			}
 			return Int(javaCompare(args[0], args[1], c)), nil
 		},
-		Cost: cost(ordering(allArgs))},
+		Cost: cost(ordering(allArgs), comparesDecimals(allArgs))},
 	{Name: "hash", Sig: "(hash x)", Doc: "Clojure's hash of x (equal values hash alike)", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0))),
+		MinArgs: 1, MaxArgs: 1, Cost: cost(visits(arg(0)), hashesWhole(arg(0)), comparesDecimals(arg(0))),
 		Fn: builtinHash},
 	{Name: "identical?", Sig: "(identical? x y)", Doc: "same value (here: =)", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinEqual,
@@ -198,7 +198,7 @@ func javaStringCompare(x, y string) int {
 // refused.
 func builtinHash(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
-	case NilType, Bool, Int, *BigInt, Float, Float32, String, Keyword, symbol, *Vector, *Map, *Set:
+	case NilType, Bool, Int, *BigInt, *BigDec, Float, Float32, String, Keyword, symbol, *Vector, *Map, *Set:
 		return Int(int32(hasheq(v))), nil
 	}
 	return nil, typeErrorf("hash", "a value (a number, string, keyword, symbol or collection)", args[0]).

@@ -717,8 +717,13 @@ func charArg(fn string, v Value) (rune, error) {
 
 // javaMath is a Math method returning a float, as Java's does.
 func javaMath(name string, fn func(float64) float64) *Builtin {
+	return javaMathCost(name, fn, cost(constant))
+}
+
+// javaMathCost is javaMath charged as c.
+func javaMathCost(name string, fn func(float64) float64, c Cost) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: "as a float, as Java's", Category: "idiom", reach: javaStatic,
-		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 1, MaxArgs: 1, Cost: c, Fn: func(th *Thread, args []Value) (Value, error) {
 			f, ok := toFloat(args[0])
 			if !ok {
 				return nil, typeErrorf(name, "a number", args[0])

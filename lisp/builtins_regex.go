@@ -17,11 +17,15 @@ var regexBuiltins = []*Builtin{
 				if err := th.allocString(len(v)); err != nil {
 					return nil, err
 				}
-				return compileRegex("re-pattern", string(v))
+				r, err := compileRegex("re-pattern", string(v))
+				if err != nil {
+					return nil, err
+				}
+				return r, chargeRegex(th, r)
 			}
 			return nil, typeErrorf("re-pattern", "a string", args[0])
 		},
-		Cost: cost(chargedInBody("the compiled pattern, charged as a string of its bytes (at most 256)"))},
+		Cost: cost(chargedInBody("the pattern's bytes, and once compiled (at most 256 bytes of pattern), the steps of compiling it and the heap it holds (chargeRegex)"))},
 	{Name: "re-find", Sig: "(re-find re s)", Doc: "first match: the text, or [whole group1 ...] with groups; nil when none", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind,
 		Cost: cost(matching(arg(0), arg(1), false), chargedInBody("the match it returns, charged as it is built (matchValue): its size is known only once found"))},

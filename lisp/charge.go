@@ -177,6 +177,13 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 				}
 				bytes %= 64
 			}
+		case *BigDec:
+			// Hashing or comparing a long one strips or aligns its
+			// digits, wherever in a collection it is.
+			size += scalarSize(c)
+			if err := decDigitWork(th, decWords(c)); err != nil {
+				return 0, false, err
+			}
 		default: // a function holding values prints with them, as other scalars
 			size += scalarSize(c)
 		}
@@ -199,6 +206,10 @@ func chargeKey(th *Thread, v Value) error {
 	case *Vector, *Map, *Set:
 	case String:
 		return chargeStringCompare(th, v)
+	case *BigDec:
+		// Its key is the text of its value with the trailing zeros
+		// stripped (decHashKey).
+		return decimalsWork(th, []Value{v}, false)
 	default:
 		return nil
 	}
@@ -241,8 +252,11 @@ func chargeStringCompare(th *Thread, s String) error {
 
 // chargeEqualScalar is chargeEqual of one value that is its own hash key.
 func chargeEqualScalar(th *Thread, v Value) error {
-	if s, ok := v.(String); ok {
-		return chargeStringCompare(th, s)
+	switch v := v.(type) {
+	case String:
+		return chargeStringCompare(th, v)
+	case *BigDec:
+		return decimalsWork(th, []Value{v}, false)
 	}
 	return nil
 }
@@ -252,8 +266,9 @@ func chargeEqualScalar(th *Thread, v Value) error {
 // entries up.
 func chargeEqual(th *Thread, vs []Value) error {
 	for _, v := range vs {
-		if s, ok := v.(String); ok {
-			if err := chargeStringCompare(th, s); err != nil {
+		switch s := v.(type) {
+		case String, *BigDec:
+			if err := chargeEqualScalar(th, s); err != nil {
 				return err
 			}
 			continue

@@ -254,6 +254,17 @@ func ordering(sel argSelector) costTerm {
 	}}
 }
 
+// hashesWhole charges for hashing the selected values as hash does
+// (hasheq), which visits them whole: a visit of each (weigh). A step per
+// item at the top only let a vector holding one of a million items hash
+// for a step.
+func hashesWhole(sel argSelector) costTerm {
+	return costTerm{what: "each argument visited whole to hash it", sel: sel, charge: func(th *Thread, vs []Value) error {
+		_, err := weighAll(th, vs)
+		return err
+	}}
+}
+
 // ordersItems is orders of every item of the selected collections.
 func orderingItems(sel argSelector) costTerm {
 	return costTerm{what: "each item visited whole to order it", sel: sel, charge: func(th *Thread, vs []Value) error {
@@ -470,6 +481,27 @@ var views = costTerm{what: "the header of a view of the argument"}
 // constant documents a builtin whose work does not grow with its
 // arguments: only the step of the call.
 var constant = costTerm{what: "the step of the call only"}
+
+// extendedPrecision charges a fixed number of steps for a function
+// computed in extended-precision floats (jvmmath.go: sin, cos, tan, exp,
+// log, log10 to Java's last digit), which takes from a few to a few tens
+// of microseconds a call, hundreds of loop steps' time: charged as one
+// step, a loop of them ran until the clock stopped it, alone or under
+// load alike in nothing.
+func extendedPrecision(steps int64) costTerm {
+	return costTerm{what: "a fixed charge for extended-precision float arithmetic", sel: allArgs, charge: func(th *Thread, _ []Value) error {
+		return th.step(steps)
+	}}
+}
+
+// The charges of extendedPrecision, about one step per 0.1 µs the
+// function takes on a 2-core machine (a loop step takes 0.03-0.1 µs).
+const (
+	trigSteps  = 256 // sin, cos, tan: 20-30 µs, pi/2 taken out with 1,200 bits
+	log10Steps = 256 // two logarithms and a quotient: 25 µs
+	expSteps   = 128 // 9 µs
+	logSteps   = 32  // 2 µs
+)
 
 // chargedInBody documents a part of the cost the body charges itself,
 // because its size is known only as the body runs: why says what and how.

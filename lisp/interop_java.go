@@ -137,7 +137,9 @@ var javaInteropBuiltins = concatRows(
 		// The trigonometric and hyperbolic functions and the float steps,
 		// for Math/ and clojure.math (namespaces.go), to the JVM's last
 		// digit (jvmmath.go).
-		javaMath("Math/sin", jvmSin), javaMath("Math/cos", jvmCos), javaMath("Math/tan", jvmTan),
+		javaMathCost("Math/sin", jvmSin, cost(extendedPrecision(trigSteps))),
+		javaMathCost("Math/cos", jvmCos, cost(extendedPrecision(trigSteps))),
+		javaMathCost("Math/tan", jvmTan, cost(extendedPrecision(trigSteps))),
 		javaMath("Math/asin", fdlibmAsin), javaMath("Math/acos", fdlibmAcos), javaMath("Math/atan", fdlibmAtan),
 		javaMath("Math/sinh", jvmSinh), javaMath("Math/cosh", jvmCosh), javaMath("Math/tanh", jvmTanh),
 		javaMath("Math/log1p", math.Log1p), javaMath("Math/expm1", math.Expm1),

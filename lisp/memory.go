@@ -3,6 +3,7 @@ package lisp
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Binding is one user definition in memory.
@@ -125,18 +126,57 @@ func (m *Memory) Encode() []WireBinding {
 // wire: they are tiny (a let around a fn), so anything bigger is hostile.
 var decodeLimits = Limits{MaxSteps: 100_000, MaxAllocBytes: 4 << 20, MaxDepth: 50}
 
-// sourceLimits are decodeLimits for a source of n bytes. Source the sidecar
+// sourceLimits are decodeLimits for a source of n bytes, and the steps of
+// compiling the regexes it spells (regexSourceSteps). Source the sidecar
 // wrote only builds values (a let, literals, a fn form, constructor calls),
 // which costs a few steps and bytes per byte of text (analysis a step per
 // form), so a budget proportional to the text keeps a request full of
 // looping "values" from costing more than their size, and lets a closure
 // over a large value read back.
-func sourceLimits(n int) Limits {
+func sourceLimits(src string) Limits {
+	n := len(src)
 	l := decodeLimits
-	l.MaxSteps = min(64+4*int64(n), maxSourceSteps)
-	l.MaxAllocBytes = min(l.MaxAllocBytes, 4<<10+256*int64(n))
+	l.MaxSteps = min(64+4*int64(n)+regexSourceSteps*regexesSpelled(src), maxSourceSteps)
+	l.MaxAllocBytes = min(l.MaxAllocBytes, 4<<10+256*int64(n)+regexSourceBytes*regexesSpelled(src))
 	return l
 }
+
+// regexSourceSteps is what a value's source may take besides its bytes'
+// for each regex it spells: compiling a pattern of a few bytes may take
+// milliseconds (chargeRegex), [a-z]{1,1000} 3.4 ms and 32,000 steps.
+const regexSourceSteps = 40_000
+
+// regexSourceBytes is the heap a value's source may take besides its
+// bytes' for each regex it spells: [a-z]{1,1000} holds 160 KB.
+const regexSourceBytes = 256 << 10
+
+// regexesSpelled counts the regexes source spells, literal or built.
+func regexesSpelled(src string) int64 {
+	return int64(strings.Count(src, "re-pattern") + strings.Count(src, `#"`))
+}
+
+// SourceReadWork is what loading a value's source text takes in time, in
+// the bytes of read cost (ReadCost) that take as long to read, for a
+// host that bounds what a request's values cost by its timeout: source
+// is read as data is, and each form it opens with a parenthesis is a call
+// analyzed and run, 5-10 µs each alone ((atom 0), (fn [x] (+ x 1))),
+// charged as 768 bytes (three times what the host's 24 MiB a second reads
+// in that time), and each regex it spells may take its compiling's steps
+// (regexSourceSteps), counted as converting digits is (numberReadWork). A
+// closure over a large literal map costs about what the map does. Before
+// it was charged, a million (atom 0) sent as a value was refused
+// INVALID_ARGUMENT when it loaded within the timeout and
+// RESOURCE_EXHAUSTED when the clock stopped it first.
+func SourceReadWork(text string) int64 {
+	_, calls := scanCode(text)
+	return sourceByteWork*int64(len(text)) + sourceCallWork*calls + regexesSpelled(text)*regexSourceSteps*5/2
+}
+
+// The parts of SourceReadWork: a byte of text, read as data is, and a call.
+const (
+	sourceByteWork = ReadCostPerByte
+	sourceCallWork = 768
+)
 
 // maxSourceSteps bounds the steps of reading any one source value.
 const maxSourceSteps = 10_000_000
@@ -202,7 +242,7 @@ func loadSource(ctx context.Context, src string, maxNesting int) (v Value, err e
 	if len(forms) != 1 {
 		return nil, fmt.Errorf("source must be exactly one form, got %d", len(forms))
 	}
-	th := newThread(ctx, sourceLimits(len(src)))
+	th := newThread(ctx, sourceLimits(src))
 	th.prog = newProgState(Env{})
 	c := newCompiler(&names{dynamic: true}, th)
 	n, err := c.compile(forms[0], false)

@@ -120,3 +120,61 @@ func readCostError(what string, cost, size int64) *Error {
 	return Errorf(validationError, "%s would take %s once read, more than %d times its %s of text: it is mostly collections of one or two small parts",
 		what, byteCount(cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)
 }
+
+// NumberReadWork is what reading the long integers and decimals spelled
+// in a value's text (EDN, JSON or source) costs in time, in the bytes of
+// ReadCost that take as long to read: converting n decimal digits to a
+// big integer is quadratic in them (bigParseSteps), so 100 integers of
+// 100,000 digits, 10 MB of text that costs 4 MB once read, take about a
+// second. A host that bounds what a request's values cost by its timeout
+// adds this, so that such values are refused by what they cost, the same
+// alone and under load, rather than by the clock. It is counted from the
+// text alone, before anything is read, and the same whether the value
+// was read before or not. Digits inside strings and comments cost
+// nothing.
+func NumberReadWork(text string) int64 {
+	work, _ := scanCode(text)
+	return work
+}
+
+// scanCode is what reading text's long numbers costs (NumberReadWork) and
+// how many forms it opens with a parenthesis outside strings, comments
+// and character literals: the calls source evaluates.
+func scanCode(text string) (numberWork, calls int64) {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '"':
+			// A string: to its closing quote, past escaped characters.
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '\\':
+			i++ // a character literal: \" is not a string
+		case c == ';':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case c == '(':
+			calls++
+		case c >= '0' && c <= '9':
+			start := i
+			for i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' {
+				i++
+			}
+			if n := i + 1 - start; n > 19 {
+				numberWork += numberReadWork(n)
+			}
+		}
+	}
+	return numberWork, calls
+}
+
+// numberReadWork is the read cost of converting n digits: about 2.5
+// bytes a step of bigParseSteps, which reads 100,000 digits (18 ms) at
+// a third of the time a request's values may take per second of its
+// timeout to cost what they cost (24 MiB a second, the server's
+// readCostPerSecond), leaving the same margin for a loaded machine that
+// wide maps of keywords, the slowest data to read, have.
+func numberReadWork(n int) int64 { return bigParseSteps(n) * 5 / 2 }

@@ -6,7 +6,12 @@ package lisp
 func checkResultKind(v Value) *Error {
 	switch v := v.(type) {
 	case *atom:
-		return Errorf(validationError, "the result is an %s, which lives only while the program runs", v.TypeName()).
+		// An atom, a delay or a volatile.
+		article := "a"
+		if v.TypeName()[0] == 'a' {
+			article = "an"
+		}
+		return Errorf(validationError, "the result is %s %s, which lives only while the program runs", article, v.TypeName()).
 			WithHint("return its value: @a")
 	case *transient:
 		return Errorf(validationError, "the result is a transient, which lives only while the program runs").

@@ -53,7 +53,11 @@ type readValue struct {
 	value lisp.Value
 	cost  int64
 	err   error
-	texts *lisp.RecordTexts // when the key asks for them
+	// source is set when the text was loaded as source (a function, a
+	// regex, what EDN cannot spell), refused or not: what loading it
+	// took is charged by its text (lisp.SourceReadWork), remembered or not.
+	source bool
+	texts  *lisp.RecordTexts // when the key asks for them
 }
 
 func newRemembered(m *memo.Memo) remembered {
@@ -69,25 +73,25 @@ func newRemembered(m *memo.Memo) remembered {
 // callers must not rely on extending it in place. An error that is a gRPC
 // status is the request's, not the text's, and is not remembered. cost is
 // what read says the value costs once read (lisp.ReadWire).
-func (r remembered) value(k valueKey, read func() (lisp.Value, int64, error)) readValue {
+func (r remembered) value(k valueKey, read func() (lisp.Value, int64, bool, error)) readValue {
 	if len(k.text) < minRememberedText {
-		v, cost, err := read()
-		return readValue{value: v, cost: cost, err: err} // records of so little are printed
+		v, cost, source, err := read()
+		return readValue{value: v, cost: cost, err: err, source: source} // records of so little are printed
 	}
 	if got, ok := r.values.Get(k); ok {
 		return got
 	}
-	v, cost, err := read()
+	v, cost, source, err := read()
 	if err != nil {
 		if _, isStatus := status.FromError(err); !isStatus {
-			r.values.Put(k, readValue{err: err}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
+			r.values.Put(k, readValue{err: err, source: source}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
 		}
-		return readValue{err: err}
+		return readValue{err: err, source: source}
 	}
 	if v == nil {
-		return readValue{}
+		return readValue{source: source}
 	}
-	got := readValue{value: lisp.Freeze(v), cost: cost}
+	got := readValue{value: lisp.Freeze(v), cost: cost, source: source}
 	// What the value holds, a function's code and captured values
 	// included: a short function can hold a large value. It is counted
 	// only as far as an entry may hold. The texts of its records are made

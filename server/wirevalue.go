@@ -45,9 +45,17 @@ type valueReader struct {
 	reading  context.Context
 	stopRead context.CancelFunc
 	readFor  time.Duration
-	// workBudget bounds cost by the evaluation timeout (readCostPerSecond);
-	// 0 bounds nothing.
+	// workBudget bounds cost and numberWork by the evaluation timeout
+	// (readCostPerSecond); 0 bounds nothing.
 	workBudget int64
+	// numberWork is what converting the long numbers of the values read
+	// so far takes (lisp.NumberReadWork), and loading those that are
+	// source (lisp.SourceReadWork), in the units of cost.
+	numberWork int64
+	// text is the text being read, loadedSource set once it is loaded
+	// as source (sourceContext).
+	text         string
+	loadedSource bool
 }
 
 // startReading bounds the reading of the request's values by timeout, the
@@ -100,10 +108,8 @@ func (rd *valueReader) sized(size int) {
 // once its values cost more than its budget.
 func (rd *valueReader) charge(cost int64, path func() string) error {
 	rd.cost += cost
-	if rd.workBudget > 0 && rd.cost > rd.workBudget {
-		return status.Errorf(codes.ResourceExhausted,
-			"%s: the request's values would take more than %d bytes once read, more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
-			path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
+	if rd.workBudget > 0 && rd.cost+rd.numberWork > rd.workBudget {
+		return rd.overWork(path)
 	}
 	if rd.budget > 0 && rd.cost > rd.budget {
 		return status.Errorf(codes.InvalidArgument,
@@ -111,6 +117,14 @@ func (rd *valueReader) charge(cost int64, path func() string) error {
 			path(), rd.budget, lisp.ReadCostPerByte, readSlack>>20)
 	}
 	return nil
+}
+
+// overWork is the refusal of a request whose values would take longer to
+// read than its evaluation timeout allows (readCostPerSecond).
+func (rd *valueReader) overWork(path func() string) error {
+	return status.Errorf(codes.ResourceExhausted,
+		"%s: the request's values would take more than %d bytes once read, more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
+		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
 }
 
 // newReader returns a reader of values for the request of ctx; held says
@@ -171,6 +185,12 @@ func (rd *valueReader) release() {
 // request's, ended by the server's evaluation timeout counted from the
 // first such value. It takes an evaluation slot first.
 func (rd *valueReader) sourceContext() (context.Context, error) {
+	// Refused before it is loaded when what loading it takes would pass
+	// the request's bound (readAt charges it, loaded or remembered).
+	rd.loadedSource = true
+	if rd.workBudget > 0 && rd.cost+rd.numberWork+lisp.SourceReadWork(rd.text) > rd.workBudget {
+		return nil, rd.overWork(func() string { return "a value read as source" })
+	}
 	if err := rd.admit(); err != nil {
 		return nil, err
 	}
@@ -210,7 +230,27 @@ func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() str
 // readAt is sampleAt that also makes the texts of the value's records
 // when records is set (see remembered.value).
 func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, path func() string) (readValue, error) {
+	// The long numbers of the text first, counted from the text: the same
+	// charge whether the value is remembered or not, before the
+	// conversions it charges for are run.
+	if rd.workBudget > 0 {
+		text := v.GetEdn()
+		if text == "" {
+			text = v.GetJson()
+		}
+		rd.numberWork += lisp.NumberReadWork(text)
+		if err := rd.charge(0, path); err != nil {
+			return readValue{}, err
+		}
+	}
 	got, notation, err := rd.read(v, keep, records)
+	if got.source && rd.workBudget > 0 {
+		// Whether it loaded, was refused or was remembered, the same charge.
+		rd.numberWork += lisp.SourceReadWork(rd.text)
+		if err := rd.charge(0, path); err != nil {
+			return readValue{}, err
+		}
+	}
 	if err != nil {
 		if _, isStatus := status.FromError(err); isStatus {
 			return readValue{}, err // the request's, not the text's: see read
@@ -238,15 +278,20 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 		return readValue{}, "", nil
 	}
 	key.records = records
-	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, error) {
+	rd.text = key.text
+	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, bool, error) {
 		how.Source = rd.sourceFn // made only for a text not remembered
+		rd.loadedSource = false
 		v, cost, err := lisp.ReadWire(key.text, how)
+		if status.Code(err) == codes.ResourceExhausted {
+			return nil, 0, rd.loadedSource, err // refused by sourceContext
+		}
 		if err != nil && (rd.readCtx().Err() != nil || rd.source != nil && rd.source.Err() != nil) {
 			// Stopped for this request (its caller, the evaluation
 			// timeout), not for what the text is.
-			return nil, 0, rd.interrupted()
+			return nil, 0, rd.loadedSource, rd.interrupted()
 		}
-		return v, cost, err
+		return v, cost, rd.loadedSource, err
 	})
 	return got, notation, got.err
 }

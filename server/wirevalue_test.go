@@ -185,3 +185,32 @@ func TestValuesAreReadUnderTheRequestTimeout(t *testing.T) {
 		t.Errorf("the same with a 60 s timeout: %v, %v", resp, err)
 	}
 }
+
+// TestValuesAreBoundedByWhatTheyTakeToRead: a request's long integers
+// and the values it sends as source count against its read-cost bound
+// per second of timeout by what converting and loading them takes,
+// counted from the text: refused RESOURCE_EXHAUSTED before they are read,
+// whether the value was read before (remembered) or not, and read with a
+// timeout that allows them.
+func TestValuesAreBoundedByWhatTheyTakeToRead(t *testing.T) {
+	s := New(Config{})
+	digits := strings.Repeat("7", 100_000)
+	longs := "[" + strings.Repeat(digits+" ", 30) + "]"
+	atoms := "[" + strings.Repeat("(atom 0) ", 100_000) + "]"
+	for name, text := range map[string]string{"30 integers of 100,000 digits": longs, "100,000 atoms, source": atoms} {
+		for _, timeout := range []int64{1000, 1000, 60_000} { // the second, remembered or not, alike
+			req := &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: &ptcsidecarv1.Limits{TimeoutMs: timeout},
+				PreviousResults: []*ptcsidecarv1.Value{edn(text)}}
+			resp, err := s.EvalTurn(context.Background(), req)
+			st := status.Convert(err)
+			switch {
+			case timeout == 1000 && (st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "more than the 1s evaluation timeout reads")):
+				t.Errorf("%s, a 1 s timeout: %v, want RESOURCE_EXHAUSTED by their cost", name, err)
+			case timeout == 60_000 && name == "30 integers of 100,000 digits" && resp.GetTurn().GetResult().GetEdn() != "30":
+				t.Errorf("%s, a 60 s timeout: %v, %v; want 30", name, resp, err)
+			case timeout == 60_000 && name == "100,000 atoms, source" && st.Code() != codes.InvalidArgument:
+				t.Errorf("%s, a 60 s timeout: %v, want INVALID_ARGUMENT (an atom cannot be a value)", name, err)
+			}
+		}
+	}
+}

@@ -36,13 +36,7 @@ func bigDigits(n int, seed uint64) string {
 // fifthPassAttacks are the attacks of the fifth pass.
 func fifthPassAttacks() []inputAttack {
 	evalCPU := 2 * (evalTimeoutMs*time.Millisecond + 250*time.Millisecond)
-	budgetCPU := 2 * (budgetTimeoutMs*time.Millisecond + 250*time.Millisecond)
-	prog := func(name, expect, src string) inputAttack {
-		return inputAttack{attack{name: name, method: "EvalTurn", expect: expect, kind: kindPrograms, req: program(src)}, evalCPU}
-	}
-	budgetedProg := func(name, expect, src string) inputAttack {
-		return inputAttack{attack{name: name, method: "EvalTurn", expect: expect, kind: kindPrograms, req: budgeted(src)}, budgetCPU}
-	}
+	prog, budgetedProg := programAttack, budgetedAttack
 	value := func(name, expect, program string, v *ptcsidecarv1.Value) inputAttack {
 		return inputAttack{attack{name: name, method: "EvalTurn", expect: expect, kind: kindValues, req: func() proto.Message {
 			return &ptcsidecarv1.EvalTurnRequest{Program: program, Limits: evalLimits(), PreviousResults: []*ptcsidecarv1.Value{v}}

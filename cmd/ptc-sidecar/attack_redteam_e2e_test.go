@@ -368,6 +368,10 @@ func TestAttackSharedMutableKinds(t *testing.T) {
 		{`{:a (atom [])}`, `(do (swap! (:a s) conj 1) (count @(:a s)))`, true},
 		{`(ex-info "x" {:n (atom 0)})`, `(swap! (:n (ex-data s)) inc)`, true},
 		{`(map (memoize (fn [x] (* x x))) (range))`, `(reduce + (take 100 s))`, false},
+		{`(delay (rand))`, `@s`, true},
+		// Decimals and a hierarchy, hashed, compared and walked.
+		{`[1.50M 1E+2M -3.25M]`, `[(hash (first s)) (get {1.5M :x} (first s)) (with-precision 3 (/ (peek s) 3)) (sort s)]`, false},
+		{`{:parents {:c #{:b}, :b #{:a}}, :ancestors {:c #{:b :a}, :b #{:a}}, :descendants {:b #{:c}, :a #{:b :c}}}`, `[(isa? s :c :a) (ancestors s :c) (descendants s :a)]`, false},
 		{`(let [m {:a [1 2 3]}] (fn [k] (conj (get m k) 4)))`, `(s :a)`, false},
 		// A record read from text: its type is shared by the literals of
 		// a value, and the program builds records and maps from it.
