@@ -926,11 +926,7 @@ func (r *reader) readString() (string, error) {
 				for range 4 {
 					r.next()
 				}
-				c, err := r.surrogatePair(rune(n), el, ec)
-				if err != nil {
-					return "", err
-				}
-				b.WriteRune(c)
+				b.WriteRune(r.surrogatePair(rune(n)))
 			default:
 				return "", r.errorf(el, ec-1, `unsupported escape \%c in string`, e).
 					WithHint(`supported escapes are \\ \" \n \t \r \b \f \uXXXX`)
@@ -944,27 +940,24 @@ func (r *reader) readString() (string, error) {
 // surrogatePair completes a \uXXXX escape: a high surrogate followed by
 // a \uXXXX low surrogate is one character outside the Basic Multilingual
 // Plane, as Java reads "\uD83D\uDE00" as one emoji. Half of a pair alone
-// is no character a string here can hold (strings are UTF-8), so it is
-// refused rather than read as U+FFFD.
-func (r *reader) surrogatePair(high rune, line, col int) (rune, error) {
+// is no character a UTF-8 string can hold: it reads as U+FFFD, as a JSON
+// decoder reads it, so that data holding an emoji cut in half (a
+// truncated tool result) is still accepted.
+func (r *reader) surrogatePair(high rune) rune {
 	if !utf16.IsSurrogate(high) {
-		return high, nil
-	}
-	lone := func() error {
-		return r.errorf(line, col, `\u%04X is half of a UTF-16 surrogate pair`, high).
-			WithHint(`write the character itself, or both halves of its pair, e.g. "\uD83D\uDE00"`)
+		return high
 	}
 	if high >= 0xDC00 || len(r.src)-r.off < 6 || r.src[r.off:r.off+2] != `\u` {
-		return 0, lone()
+		return utf8.RuneError
 	}
 	low, err := strconv.ParseUint(r.src[r.off+2:r.off+6], 16, 32)
 	if err != nil || low < 0xDC00 || low > 0xDFFF {
-		return 0, lone()
+		return utf8.RuneError
 	}
 	for range 6 {
 		r.next()
 	}
-	return utf16.DecodeRune(high, rune(low)), nil
+	return utf16.DecodeRune(high, rune(low))
 }
 
 var lexCharNames = map[string]string{
