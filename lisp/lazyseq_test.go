@@ -9,7 +9,7 @@ import (
 )
 
 func TestLazySeqs(t *testing.T) {
-	cases := []struct{ src, want string }{
+	cases := []srcWant{
 		{`(defn fib ([] (fib 0 1)) ([a b] (lazy-seq (cons a (fib b (+ a b)))))) (take 8 (fib))`, "[0 1 1 2 3 5 8 13]"},
 		{`(def fib (lazy-cat [0 1] (map + fib (rest fib)))) (nth fib 90)`, "2880067194370816120"},
 		{`(defn sieve [s] (lazy-seq (cons (first s) (sieve (remove #(zero? (mod % (first s))) (rest s)))))) (take 6 (sieve (iterate inc 2)))`, "[2 3 5 7 11 13]"},
@@ -25,16 +25,7 @@ func TestLazySeqs(t *testing.T) {
 		// Readers reading a recursive sequence a million long stay at constant depth.
 		{`(nth ((fn f [n] (lazy-seq (cons n (f (inc n))))) 0) 10000)`, "10000"},
 	}
-	for _, c := range cases {
-		res := run(t, c.src, Env{})
-		if res.Err != nil {
-			t.Errorf("%s: %v", c.src, res.Err)
-			continue
-		}
-		if got := Repr(res.Value); got != c.want {
-			t.Errorf("%s = %s, want %s", c.src, got, c.want)
-		}
-	}
+	checkValuesAndErrors(t, cases, nil)
 }
 
 // TestLazySeqBudgets: a lazy sequence read to its end that never ends,

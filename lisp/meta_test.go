@@ -120,7 +120,7 @@ func TestAlterMetaStaysInItsEvaluation(t *testing.T) {
 // A literal with constant metadata is built once and shared by every
 // evaluation; with metadata that evaluates, each gets its own.
 func TestReaderMetadataOnLiterals(t *testing.T) {
-	cases := []struct{ src, want string }{
+	cases := []srcWant{
 		{`(meta ^:private ^:dynamic [1])`, "{:dynamic true, :private true}"},
 		{`(let [n 2] (meta ^{:n (* n 2)} #{n}))`, "{:n 4}"},
 		{`(meta '^{:a (+ 1 2)} {:b 1})`, "{:a (+ 1 2)}"},
@@ -130,16 +130,7 @@ func TestReaderMetadataOnLiterals(t *testing.T) {
 		{`(defn f (^long [x] x) (^String [x y] y)) [(f 1) (f 1 2) (:arglists (meta #'f))]`, "[1 2 ([x] [x y])]"},
 		{`(defn ^{:doc "D" :k 1} h "first" [] 1) [(:doc (meta #'h)) (:k (meta #'h))]`, `["first" 1]`},
 	}
-	for _, c := range cases {
-		res := run(t, c.src, Env{})
-		if res.Err != nil {
-			t.Errorf("%s: %v", c.src, res.Err)
-			continue
-		}
-		if got := Repr(res.Value); got != c.want {
-			t.Errorf("%s = %s, want %s", c.src, got, c.want)
-		}
-	}
+	checkValuesAndErrors(t, cases, nil)
 }
 
 // A definition cannot keep an atom in metadata, where it would be
