@@ -97,7 +97,7 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 		vt := &vecs[i]
 		vt.v = Vector{elems: pairs[2*i : 2*i+2 : 2*i+2], weight: addWeight(addWeight(1, weightOf(e.Key)), weightOf(e.Val))}
 		vt.t.used = 2
-		vt.v.entry = true
+		vt.v.form = entryForm
 		vt.v.tail = &vt.t
 		out[i] = &vt.v
 	}

@@ -157,7 +157,7 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 		}
 		return acc, nil
 	case *Vector:
-		if m.list {
+		if m.IsList() {
 			return reduceKVEntries(th, args[0], acc, m)
 		}
 		for i, e := range m.elems {
@@ -175,7 +175,7 @@ func builtinReduceKV(th *Thread, args []Value) (Value, error) {
 func reduceKVEntries(th *Thread, f, acc Value, l *Vector) (Value, error) {
 	for _, e := range l.elems {
 		entry, ok := e.(*Vector)
-		if !ok || !entry.entry {
+		if !ok || !entry.isEntry() {
 			return nil, castError("reduce-kv", "a map, a vector or a sequence of map entries", e, "java.util.Map$Entry").
 				WithHint("reduce-kv reads a map's keys and values or a vector's indexes and items; over a sequence use (reduce (fn [acc x] ...) init xs)")
 		}
@@ -508,7 +508,7 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 	case *Set:
 		return boolValue(c.contains(args[1])), nil
 	case *Vector:
-		if c.list {
+		if c.IsList() {
 			return nil, typeErrorf("contains?", "a map, set or vector", args[0]).
 				asJava("IllegalArgumentException", "contains? not supported on type: clojure.lang.PersistentList")
 		}

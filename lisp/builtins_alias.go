@@ -205,7 +205,7 @@ func sameForSwap(held, old Value) bool {
 	switch h := held.(type) {
 	case *Vector:
 		o, ok := old.(*Vector)
-		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.list == o.list)
+		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.IsList() == o.IsList())
 	case *Map:
 		o, ok := old.(*Map)
 		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.class == nil && o.class == nil)

@@ -321,7 +321,7 @@ func mapEntryOf(th *Thread, k, v Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.(*Vector).entry = true
+	e.(*Vector).form = entryForm
 	return e, nil
 }
 
@@ -338,7 +338,7 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 		}
 		return Nil, nil
 	case *Vector:
-		if i, ok := args[1].(Int); ok && !c.list {
+		if i, ok := args[1].(Int); ok && !c.IsList() {
 			if i >= 0 && int64(i) < int64(c.Len()) {
 				return mapEntryOf(th, i, c.elems[i])
 			}
@@ -691,7 +691,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		}
 		return conjList(th, emptyList, xs)
 	case *Vector:
-		if c.list {
+		if c.IsList() {
 			return conjList(th, c, xs)
 		}
 		if err := th.alloc(costCollHead + costElem*int64(len(xs))); err != nil {
@@ -721,7 +721,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		return c, nil
 	case *Map:
 		if len(xs) == 1 {
-			if pair, ok := xs[0].(*Vector); ok && !pair.list && pair.Len() == 2 {
+			if pair, ok := xs[0].(*Vector); ok && !pair.IsList() && pair.Len() == 2 {
 				// One entry: the in-place growth of assoc, not a copy.
 				return assocValue(th, "conj", c, pair.elems[0], pair.elems[1])
 			}
@@ -767,7 +767,7 @@ func conjList(th *Thread, l *Vector, xs []Value) (Value, error) {
 func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	switch x := x.(type) {
 	case *Vector:
-		if x.list {
+		if x.IsList() {
 			// Clojure's map conj takes a seq as a seq of map entries,
 			// which no list here holds: (into {} '((:a 1))) casts :a.
 			if x.Len() == 0 {
@@ -1002,7 +1002,7 @@ func builtinSeq(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinVec(th *Thread, args []Value) (Value, error) {
-	if v, ok := args[0].(*Vector); ok && !v.list {
+	if v, ok := args[0].(*Vector); ok && !v.IsList() {
 		return v, nil
 	}
 	elems, err := seqOf(th, "vec", args[0], anySeq)
@@ -1027,7 +1027,7 @@ func builtinMakeList(th *Thread, args []Value) (Value, error) {
 func builtinEmpty(th *Thread, args []Value) (Value, error) {
 	switch v := args[0].(type) {
 	case *Vector:
-		if v.list {
+		if v.IsList() {
 			return emptyList, nil
 		}
 		return emptyVector, nil
@@ -1302,7 +1302,7 @@ func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
 
 func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
-	if !ok || v.list {
+	if !ok || v.IsList() {
 		return nil, castError("subvec", "a vector", args[0], "clojure.lang.IPersistentVector")
 	}
 	start, err := toInt("subvec", args[1])
@@ -1329,7 +1329,7 @@ func builtinPeek(th *Thread, args []Value) (Value, error) {
 		if v.Len() == 0 {
 			return Nil, nil
 		}
-		if v.list {
+		if v.IsList() {
 			return v.elems[0], nil
 		}
 		return v.elems[v.Len()-1], nil
@@ -1344,18 +1344,18 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 	case *Vector:
 		if v.Len() == 0 {
 			kind := "vector"
-			if v.list {
+			if v.IsList() {
 				kind = "list"
 			}
 			return nil, Errorf(executionError, "pop of an empty %s", v.TypeName()).
 				asJava("IllegalStateException", "Can't pop empty "+kind)
 		}
-		if v.list {
+		if v.IsList() {
 			if err := th.allocVector(0); err != nil {
 				return nil, err
 			}
 			rest := subVector(v, 1, v.Len())
-			rest.list = true
+			rest.form = listForm
 			return rest, nil
 		}
 		return sub(th, v, v.elems, 0, v.Len()-1)

@@ -103,7 +103,7 @@ func isa(th *Thread, h, child, parent Value) (bool, error) {
 	}
 	cv, ok1 := child.(*Vector)
 	pv, ok2 := parent.(*Vector)
-	if !ok1 || !ok2 || cv.list || pv.list || cv.Len() != pv.Len() {
+	if !ok1 || !ok2 || cv.IsList() || pv.IsList() || cv.Len() != pv.Len() {
 		return false, nil
 	}
 	for i := range cv.Len() {

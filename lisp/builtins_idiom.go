@@ -189,7 +189,7 @@ func builtinCycle(th *Thread, args []Value) (Value, error) {
 
 func builtinRseq(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
-	if (!ok || v.list) && orderOf(args[0]) == nil {
+	if (!ok || v.IsList()) && orderOf(args[0]) == nil {
 		return nil, typeErrorf("rseq", "a vector or a sorted collection", args[0]).WithHint("use (reverse coll) for other collections")
 	}
 	if itemCount(args[0]) == 0 {
@@ -370,7 +370,7 @@ func rebuiltWithKeys(v Value, parts []Value, key func(Value) Value) Value {
 	case *Set:
 		return keepSetOrder(NewSet(parts), c)
 	case *Vector:
-		if c.list {
+		if c.IsList() {
 			return newList(parts)
 		}
 		return NewVector(parts)

@@ -99,7 +99,7 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 			return v, nil
 		}
 	case *Vector:
-		if i, ok := key.(Int); ok && !c.list && i >= 0 && int64(i) < int64(c.Len()) {
+		if i, ok := key.(Int); ok && !c.IsList() && i >= 0 && int64(i) < int64(c.Len()) {
 			return c.elems[i], nil
 		}
 	case *Set:
@@ -181,7 +181,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		}
 		return emptyMap.assoc(key, val), nil
 	case *Vector:
-		if c.list {
+		if c.IsList() {
 			return nil, castError(fn, "a map, vector or nil", coll, "clojure.lang.Associative").
 				WithHint("a list has no index to set: make a vector of it first, (vec xs)")
 		}
@@ -368,7 +368,7 @@ func mapArg(fn string, v Value) (*Map, error) {
 // mergedMap is a map argument of merge, or a [key value] vector after
 // the first, which Clojure's merge conjoins as one entry (pair).
 func mergedMap(fn string, a Value, pair bool) (*Map, error) {
-	if v, ok := a.(*Vector); ok && pair && !v.list {
+	if v, ok := a.(*Vector); ok && pair && !v.IsList() {
 		if v.Len() != 2 {
 			return nil, typeErrorf(fn, "a map or a [key value] pair", a).
 				asJava("IllegalArgumentException", "Vector arg to map conj must be a pair")
@@ -517,7 +517,7 @@ func entriesPart(fn string, v *Vector, keys bool) (Value, error) {
 	out := make([]Value, 0, v.Len())
 	for _, e := range v.elems {
 		pair, ok := e.(*Vector)
-		if !ok || !pair.entry {
+		if !ok || !pair.isEntry() {
 			// A [k v] vector is not a map entry: Clojure's keys and vals
 			// cast every element to Map.Entry.
 			return nil, Errorf(typeError, "%s expected a map or a sequence of its map entries, got an element %s", fn, describe(e)).
@@ -550,7 +550,7 @@ func builtinEntries(th *Thread, args []Value) (Value, error) {
 
 func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
-		if v, ok := args[0].(*Vector); ok && v.entry {
+		if v, ok := args[0].(*Vector); ok && v.isEntry() {
 			return v.elems[i], nil
 		}
 		e := Errorf(typeError, "%s expected a map entry, got %s", fn, describe(args[0]))

@@ -32,7 +32,7 @@ var predicateBuiltins = []*Builtin{
 	typePred("keyword?", "x is a keyword", func(v Value) bool { _, ok := v.(Keyword); return ok }),
 	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(symbol); return ok }),
 	typePred("var?", "x is a var reference #'name", func(v Value) bool { _, ok := v.(*varRef); return ok }),
-	typePred("vector?", "x is a vector", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.list }),
+	typePred("vector?", "x is a vector", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.IsList() }),
 	typePred("list?", "x is a list: '(1 2), (list ...)", isList),
 	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
 	unlisted(typePred("record?", "x is a record (defrecord)", func(v Value) bool { m, ok := v.(*Map); return ok && m.class != nil })),
@@ -63,7 +63,7 @@ var predicateBuiltins = []*Builtin{
 		return false
 	}),
 	typePred("sorted?", "x is a sorted map or set", func(v Value) bool { return orderOf(v) != nil }),
-	typePred("map-entry?", "x is a [key value] entry of a map, as seq, first and find give", func(v Value) bool { x, ok := v.(*Vector); return ok && x.entry }),
+	typePred("map-entry?", "x is a [key value] entry of a map, as seq, first and find give", func(v Value) bool { x, ok := v.(*Vector); return ok && x.isEntry() }),
 	typePred("fn?", "x is a function", isFn),
 	typePred("ifn?", "x can be called: a function, keyword, map or set", func(v Value) bool {
 		if m, ok := v.(*Map); ok && m.class != nil {
@@ -103,11 +103,11 @@ func isFloat(v Value) bool   { _, ok := floatValue(v); return ok }
 func isDouble(v Value) bool  { _, ok := v.(Float); return ok }
 func isVector(v Value) bool  { _, ok := v.(*Vector); return ok }
 
-func isList(v Value) bool { x, ok := v.(*Vector); return ok && x.list }
+func isList(v Value) bool { x, ok := v.(*Vector); return ok && x.IsList() }
 
 // isVectorNotList is true of a vector proper: Clojure's lists are not
 // indexed, associative or reversible.
-func isVectorNotList(v Value) bool { x, ok := v.(*Vector); return ok && !x.list }
+func isVectorNotList(v Value) bool { x, ok := v.(*Vector); return ok && !x.IsList() }
 
 // isFn reports whether v is a function proper (not a keyword, map or set).
 func isFn(v Value) bool {

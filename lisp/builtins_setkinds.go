@@ -55,7 +55,7 @@ func setOpContains(fn string, coll, k Value) (bool, error) {
 	case NilType:
 		return false, nil
 	case *Vector:
-		if !c.list {
+		if !c.IsList() {
 			i, ok := k.(Int)
 			return ok && i >= 0 && int(i) < c.Len(), nil
 		}

@@ -63,9 +63,8 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		// into (empty form); a list, rebuilt with (apply list ...),
 		// does not.
 		rebuilt := NewVector(out)
-		rebuilt.list = c.list
-		rebuilt.entry = c.entry
-		if c.list {
+		rebuilt.form = newVectorForm(c.IsList(), c.isEntry(), nil)
+		if c.IsList() {
 			return outer(rebuilt)
 		}
 		return outer(keepMeta(c, rebuilt))

@@ -181,7 +181,7 @@ func classOf(fn string, v Value) (javaClass, error) {
 		return "clojure.lang.Symbol", nil
 	case *Vector:
 		switch {
-		case !v.list:
+		case !v.IsList():
 			return "clojure.lang.PersistentVector", nil
 		case v.Len() == 0:
 			return "clojure.lang.PersistentList$EmptyList", nil

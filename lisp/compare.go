@@ -76,15 +76,15 @@ func compareValues(a, b Value, fn string) (int, error) {
 			return 1, nil
 		}
 	case *Vector:
-		if y, ok := b.(*Vector); ok && !x.list && !y.list {
+		if y, ok := b.(*Vector); ok && !x.IsList() && !y.IsList() {
 			return compareVectors(x, y, fn)
 		}
-		if x.list {
+		if x.IsList() {
 			// A vector is Comparable in Clojure, a list is not.
 			return 0, castError(fn, "a vector", a, "java.lang.Comparable")
 		}
 	}
-	if y, ok := b.(*Vector); ok && y.list {
+	if y, ok := b.(*Vector); ok && y.IsList() {
 		return 0, castError(fn, "a vector", b, "java.lang.Comparable")
 	}
 	return 0, uncomparable(fn, a, b)

@@ -129,7 +129,7 @@ type mapPattern struct {
 }
 
 func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
-	if l, ok := v.(*Vector); ok && l.list {
+	if l, ok := v.(*Vector); ok && l.IsList() {
 		// Clojure reads a map pattern of a sequence as the map its items
 		// make, pairs or one map, as keyword arguments are read.
 		var err error

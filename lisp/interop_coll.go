@@ -199,10 +199,10 @@ func javaContainsKey(th *Thread, args []Value) (Value, error) {
 		return boolValue(ok), nil
 	case *Vector:
 		// A vector is Associative: its keys are its indices.
-		if i, ok := args[1].(Int); ok && !c.list {
+		if i, ok := args[1].(Int); ok && !c.IsList() {
 			return boolValue(i >= 0 && int64(i) < int64(c.Len())), nil
 		}
-		if !c.list {
+		if !c.IsList() {
 			return falseValue, nil
 		}
 	}

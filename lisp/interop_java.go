@@ -438,7 +438,7 @@ func mapEntryPart(name string, i int) *Builtin {
 }
 
 func mapEntryItem(v Value, i int) (Value, bool) {
-	if e, ok := v.(*Vector); ok && e.Len() == 2 && !e.list {
+	if e, ok := v.(*Vector); ok && e.Len() == 2 && !e.IsList() {
 		return e.index(i), true
 	}
 	return nil, false

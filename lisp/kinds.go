@@ -106,7 +106,7 @@ func (v *toolFunc) heapShape() int64                     { return heapNamed + in
 func (v *Vector) walkParts() ([]Value, []MapEntry, bool) { return v.elems, nil, true }
 func (v *Vector) writeText(p *printer, i int) {
 	switch {
-	case !v.list:
+	case !v.IsList():
 		openClose(p, i, len(v.elems), "[", "]")
 	case p.mode == modeSource:
 		openClose(p, i, len(v.elems), "(list", ")") // in code a list is the call that makes it

@@ -330,7 +330,7 @@ func realizeEnds(th *Thread, v Value) (Value, error) {
 			}
 		}
 		if out != nil {
-			if v.list {
+			if v.IsList() {
 				return newList(out), nil
 			}
 			return NewVector(out), nil

@@ -23,7 +23,7 @@ package lisp
 func metaOf(v Value) *Map {
 	switch v := v.(type) {
 	case *Vector:
-		return v.meta
+		return v.metadata()
 	case *Map:
 		return v.meta
 	case *Set:
@@ -64,10 +64,10 @@ func withMeta(v Value, meta *Map) (Value, bool) {
 // place and the other copies (Vector.conj). Its nesting is left
 // unmeasured, so that Freeze walks into the metadata.
 func vectorWithMeta(v *Vector, meta *Map) *Vector {
-	if v.meta == meta {
+	if v.metadata() == meta {
 		return v
 	}
-	return &Vector{elems: v.elems, tail: v.tail, weight: v.weight & weightMask, list: v.list, entry: v.entry, meta: meta}
+	return &Vector{elems: v.elems, tail: v.tail, weight: v.weight & weightMask, form: newVectorForm(v.IsList(), v.isEntry(), meta)}
 }
 
 // mapWithMeta is vectorWithMeta for a map.
@@ -470,7 +470,7 @@ var metaKeepers = map[string]func(args []Value) Value{
 	"sort-by": lastArgOf,
 	// pop keeps a vector's metadata; a list's pop is its rest, without.
 	"pop": func(args []Value) Value {
-		if v, ok := argAt(args, 0).(*Vector); ok && !v.list {
+		if v, ok := argAt(args, 0).(*Vector); ok && !v.IsList() {
 			return v
 		}
 		return nil
@@ -532,7 +532,7 @@ func init() {
 					if err != nil || metaOf(v) == nil {
 						return v, err
 					}
-					if l, ok := v.(*Vector); ok && l.list && b.Name == "seq" {
+					if l, ok := v.(*Vector); ok && l.IsList() && b.Name == "seq" {
 						return v, nil
 					}
 					out, _ := withMeta(v, nil)

@@ -295,7 +295,7 @@ func (p *printer) print(v Value) error {
 			p.scalar(x, source)
 		case *Vector:
 			switch {
-			case !x.list:
+			case !x.IsList():
 				out.writeByte('[')
 			case source:
 				out.writeString("(list") // in code a list is the call that makes it
@@ -390,7 +390,7 @@ func (p *printer) record(w *walk, at Value) bool {
 	var entries []MapEntry
 	switch x := at.(type) {
 	case *Vector:
-		if x.list {
+		if x.IsList() {
 			return false
 		}
 		if p.known != nil && len(w.stack)+1 < w.limit && p.knownRecords(w, x) {
@@ -693,7 +693,7 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 			p.out.writeString(", ")
 		}
 	case *Vector:
-		if w.index > 0 || parent.list && p.inSource(w.depth-1) {
+		if w.index > 0 || parent.IsList() && p.inSource(w.depth-1) {
 			p.out.writeByte(' ')
 		}
 	case *Set, *list, *setForm:
@@ -717,7 +717,7 @@ func (p *printer) separate(w *walk, sorting []sortedSet) {
 func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 	switch x := at.(type) {
 	case *Vector:
-		if x.list {
+		if x.IsList() {
 			p.out.writeByte(')')
 		} else {
 			p.out.writeByte(']')

@@ -128,7 +128,7 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 		switch v := v.(type) {
 		case *infiniteSeq, *combined:
 		case *Vector:
-			if !v.list {
+			if !v.IsList() {
 				continue
 			}
 		default:

@@ -129,7 +129,7 @@ func readingTransient(fn string, f func(*Thread, []Value) (Value, error)) func(*
 func builtinTransient(th *Thread, args []Value) (Value, error) {
 	switch c := args[0].(type) {
 	case *Vector:
-		if !c.list {
+		if !c.IsList() {
 			return &transient{coll: vectorWithMeta(c, nil)}, nil // persistent! gives a value without metadata, as Clojure's
 		}
 	case *Map:
@@ -215,7 +215,7 @@ func builtinConjBang(th *Thread, args []Value) (Value, error) {
 	var pairs []Value
 	switch x := args[1].(type) {
 	case *Vector:
-		if x.Len() != 2 || x.list {
+		if x.Len() != 2 || x.IsList() {
 			return t, t.change(th, conjRow, x) // conj's own error
 		}
 		pairs = x.elems

@@ -76,7 +76,7 @@ func (symbol) TypeName() string  { return "symbol" }
 func (*varRef) TypeName() string { return "var" }
 func (*list) TypeName() string   { return "list" }
 func (v *Vector) TypeName() string {
-	if v.list {
+	if v.IsList() {
 		return "list"
 	}
 	return "vector"
@@ -123,7 +123,15 @@ type Vector struct {
 	elems  []Value
 	tail   *vectorTail
 	weight int64 // see valueWeight; its top bits hold nestsMeasured's count
-	list   bool  // a list rather than a vector
+	// form is nil for a plain vector without metadata. One pointer for
+	// what is rare keeps the header at 48 bytes, so that a request of
+	// one-element arrays decodes to under 16 times its size.
+	form *vectorForm
+}
+
+// vectorForm is what a vector rarely has; it is never changed once made.
+type vectorForm struct {
+	list bool // a list rather than a vector
 	// entry marks the [key value] pair a map yields (seq, first, find,
 	// the walks): it is a vector in every other way, as Clojure's
 	// MapEntry is, and map-entry? tells it from a vector written as one.
@@ -131,8 +139,39 @@ type Vector struct {
 	meta  *Map // its metadata (meta.go), nil for none
 }
 
+// The forms of a list and of a map entry without metadata, shared.
+var (
+	listForm  = &vectorForm{list: true}
+	entryForm = &vectorForm{entry: true}
+)
+
+// newVectorForm returns the form of a list, an entry or a vector with
+// meta, nil for a plain vector without metadata.
+func newVectorForm(list, entry bool, meta *Map) *vectorForm {
+	switch {
+	case meta != nil:
+		return &vectorForm{list: list, entry: entry, meta: meta}
+	case list:
+		return listForm
+	case entry:
+		return entryForm
+	}
+	return nil
+}
+
+// isEntry reports whether v is the [key value] entry of a map.
+func (v *Vector) isEntry() bool { return v.form != nil && v.form.entry }
+
+// metadata returns v's metadata, nil for none.
+func (v *Vector) metadata() *Map {
+	if v.form == nil {
+		return nil
+	}
+	return v.form.meta
+}
+
 // emptyList is the list ().
-var emptyList = &Vector{list: true, weight: 1 << nestsShift}
+var emptyList = &Vector{form: listForm, weight: 1 << nestsShift}
 
 // newList returns a list that takes ownership of elems, in order.
 func newList(elems []Value) *Vector {
@@ -140,19 +179,19 @@ func newList(elems []Value) *Vector {
 		return emptyList
 	}
 	v := NewVector(elems)
-	v.list = true
+	v.form = listForm
 	return v
 }
 
 // newMapEntry is the [k v] entry a map yields.
 func newMapEntry(k, v Value) *Vector {
 	e := NewVector([]Value{k, v})
-	e.entry = true
+	e.form = entryForm
 	return e
 }
 
 // IsList reports whether v is a list rather than a vector.
-func (v *Vector) IsList() bool { return v.list }
+func (v *Vector) IsList() bool { return v.form != nil && v.form.list }
 
 // vectorTail records how far any vector has extended a shared backing array.
 type vectorTail struct{ used int }
@@ -227,7 +266,7 @@ func newReadList(elems []Value) *Vector {
 		return emptyList
 	}
 	v := newReadVector(elems)
-	v.list = true
+	v.form = listForm
 	return v
 }
 
@@ -268,13 +307,13 @@ func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x)), meta: v.meta}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x)), form: newVectorForm(false, false, v.metadata())}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
 	out := newVectorWithTail(elems, n+1, addWeight(v.valueWeight(), weightOf(x)))
-	out.meta = v.meta
+	out.form = newVectorForm(false, false, v.metadata())
 	return out
 }
 
@@ -794,7 +833,7 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 
 // Call indexes a vector: ([:a :b] 1) is :b. A list is not a function.
 func (v *Vector) Call(th *Thread, args []Value) (Value, error) {
-	if v.list {
+	if v.IsList() {
 		return nil, Errorf(typeError, "a list is not a function, so (%s ...) cannot be called", Repr(v)).
 			WithHint("take an item with (nth coll i)")
 	}
