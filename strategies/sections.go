@@ -56,26 +56,41 @@ func toolSection(o *Options, r *Remembered) (string, error) {
 	}
 	tools := slices.Clone(o.Tools)
 	slices.SortFunc(tools, func(a, b ToolSpec) int { return strings.Compare(a.Name, b.Name) })
-	var b strings.Builder
-	b.WriteString(";; === tool/ ===")
-	for _, t := range tools {
-		params, ret := "...", "any"
+	// The signatures are rendered first so that the builder is sized once:
+	// a section of thousands of tools would otherwise be copied at every
+	// growth, several times its final size.
+	type line struct{ params, ret, description string }
+	lines := make([]line, len(tools))
+	size := len(";; === tool/ ===")
+	for i, t := range tools {
+		l := line{params: "...", ret: "any"}
 		if t.Signature != "" {
 			sig := r.signature(t.Signature)
 			if sig.err != nil {
 				return "", &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + sig.err.Error()}
 			}
-			params, ret = sig.params, sig.ret
+			l.params, l.ret = sig.params, sig.ret
 		}
+		if t.Description != "" {
+			l.description = oneLine(t.Description)
+		}
+		lines[i] = l
+		size += len("\ntool/") + len(t.Name) + len("(") + len(l.params) + len(") -> ") + len(l.ret) + len("  ; ") + len(l.description)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(";; === tool/ ===")
+	for i, t := range tools {
+		l := lines[i]
 		b.WriteString("\ntool/")
 		b.WriteString(t.Name)
 		b.WriteByte('(')
-		b.WriteString(params)
+		b.WriteString(l.params)
 		b.WriteString(") -> ")
-		b.WriteString(ret)
-		if t.Description != "" {
+		b.WriteString(l.ret)
+		if l.description != "" {
 			b.WriteString("  ; ")
-			b.WriteString(oneLine(t.Description))
+			b.WriteString(l.description)
 		}
 	}
 	return b.String(), nil
