@@ -333,13 +333,7 @@ func TestCacheStableRunsOf20Turns(t *testing.T) {
 	// The most measured (0.529, anthropic-1h) rounded up; the product's
 	// promise is 0.6.
 	const most20Turns = 0.535
-	files, err := filepath.Glob("testdata/traces/real-*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatal("no real runs", err)
-	}
-	if testing.Short() || raceEnabled {
-		files = everyFourth(files)
-	}
+	files := realRunSample(t)
 	rem := NewRemembered(memo.New(64 << 20))
 	worst, worstAt := 0.0, ""
 	for _, f := range files {
@@ -363,6 +357,20 @@ func TestCacheStableRunsOf20Turns(t *testing.T) {
 		}
 	}
 	t.Logf("most cache-stable bills of full's after 20 turns: %.3f, %s", worst, worstAt)
+}
+
+// realRunSample is the recorded runs of a real model
+// (testdata/traces/real-*.txtar), every fourth under -short and -race.
+func realRunSample(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/traces/real-*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no real runs", err)
+	}
+	if testing.Short() || raceEnabled {
+		files = everyFourth(files)
+	}
+	return files
 }
 
 // repeatTurns is tr with its turns from index from on repeated after its
