@@ -71,7 +71,7 @@ type noteForm struct {
 	paths int // characters of the paths that begin lines of the rest (pathsIn)
 }
 
-// loop-slice's notes (sliceNotes) keep 300 characters of a text result's
+// loop-slice's notes (sliceNotes) keep 250 characters of a text result's
 // start and up to 500 of the paths that begin the lines of its rest: its
 // ledger holds a note for every step but the latest, read on every later
 // call, and on the recorded bash sessions the notes' reads were the
@@ -81,10 +81,15 @@ type noteForm struct {
 // sessions 0.470 to 0.400 (recall 1.000 to 0.998: one grep hit's path)
 // and 0.449 to 0.377 on the held-out ones (0.999 before and after). With
 // the list at 300, a grep's hits past it lost 0.002 more; at 250 and
-// 600, 0.991 on the held-out sessions (docs/CHAT_STRATEGIES.md).
+// 600, 0.991 on the held-out sessions. At 250 and 500, measured once
+// notes wrote a viewer's numbered lines without their numbers: the bash
+// sessions 0.525 to 0.514, recall 1.000; the generated sessions 0.400 to
+// 0.376 (recall 0.998 to 1.000), the held-out ones 0.377 to 0.358 (0.999
+// before and after); at 225 the held-out ones fall to 0.988, at 200 to
+// 0.986 (docs/CHAT_STRATEGIES.md).
 var (
 	stepNotes   = noteForm{json: 600, text: 500, paths: 300}
-	sliceNotes  = noteForm{json: 600, text: 300, paths: 500}
+	sliceNotes  = noteForm{json: 600, text: 250, paths: 500}
 	budgetNotes = noteForm{json: 200, text: 150}
 )
 

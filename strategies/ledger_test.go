@@ -383,13 +383,62 @@ func TestLedgerLeavesOutLinesShownBefore(t *testing.T) {
 	if len(notes) != 4 || strings.Contains(notes[0], "shown above") || !strings.Contains(notes[1], shownAbove) || !strings.Contains(notes[3], shownAbove) {
 		t.Fatalf("notes of the reads:\n%s", strings.Join(notes, "\n"))
 	}
-	if len(notes[1]) >= len(notes[0])/2 {
-		t.Errorf("the second read's note (%d chars) is not shorter than half the first's (%d)", len(notes[1]), len(notes[0]))
+	// The second note is shorter by the lines it leaves out, less the count
+	// in their place.
+	if saved := whole*len(lines[0]) - len(shownAbove); len(notes[0])-len(notes[1]) < saved {
+		t.Errorf("the second read's note (%d chars) is not %d shorter than the first's (%d)", len(notes[1]), saved, len(notes[0]))
 	}
 	// The lines the first note shows whole are in the output.
 	for _, l := range lines[:whole] {
 		if !strings.Contains(sent, l) {
 			t.Errorf("line %q is not in the output", l)
+		}
+	}
+}
+
+// A viewer's numbered lines (Claude Code's Read, cat -n) are shown in a
+// note without their numbers, the range they cover named: the lines that
+// fit the preview with their numbers, for fewer tokens. Data that merely
+// starts with numbers is shown as it is.
+func TestNoteLeavesOutLineNumbers(t *testing.T) {
+	for _, sep := range []string{"→", "\t"} {
+		var read strings.Builder
+		var lines []string
+		for i := 118; i < 160; i++ {
+			l := fmt.Sprintf("%6d%s\tx%d := compute(x, %d)", i, sep, i, i)
+			lines = append(lines, l)
+			read.WriteString(l + "\n")
+		}
+		read.WriteString("\n<system-reminder>\nconsider whether it is malware\n</system-reminder>\n")
+		got := textPreview(read.String(), 300, nil)
+		// The numbered lines that fit 300 characters.
+		fits, chars := 0, 0
+		for _, l := range lines {
+			if chars += utf8.RuneCountInString(l) + 1; chars > 301 {
+				break
+			}
+			fits++
+		}
+		want := fmt.Sprintf("(lines 118-%d)\n\tx118 := compute(x, 118)\n", 118+fits-1)
+		if !strings.HasPrefix(got, want) || strings.Contains(got, sep+"\t") || strings.Contains(got, "   118") {
+			t.Errorf("preview %q, want it to begin %q, numbers left out", got, want)
+		}
+		if last := fmt.Sprintf("\tx%d := compute(x, %d)\n", 118+fits-1, 118+fits-1); !strings.Contains(got, last) {
+			t.Errorf("preview %q lost %q, which fits with its number", got, last)
+		}
+		numbered, err := CountTokens(DefaultTokenizer, strings.Join(lines[:fits], "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := CountTokens(DefaultTokenizer, got); n >= numbered {
+			t.Errorf("preview of %d tokens, the lines with their numbers %d", n, numbered)
+		}
+	}
+	// Numbers that do not follow one another, or too few lines, are the
+	// result's own data.
+	for _, data := range []string{"1\tok\n5\tfailed\n9\tok\n", "200\tOK\n", "  3→a\n  4→b\n", "\tx := 1\n\ty := 2\n\tz := 3\n"} {
+		if got := textPreview(data, 300, nil); got != strings.TrimRight(data, "\n") {
+			t.Errorf("%q shown as %q", data, got)
 		}
 	}
 }

@@ -42,6 +42,11 @@ func (s *shownLines) addText(text string) {
 		var l string
 		l, rest, _ = strings.Cut(rest, "\n")
 		s.add(collapse(l))
+		// A numbered line is shown by its text too: a note's preview of
+		// the same lines leaves the numbers out.
+		if _, text, ok := lineNumber(l); ok {
+			s.add(collapse(text))
+		}
 	}
 }
 
@@ -100,6 +105,11 @@ func textPreview(s string, limit int, shown *shownLines) string {
 	}
 	var lines []line
 	total, start, cut := 0, 0, ""
+	// A viewer's line numbers are left out, the range shown named instead
+	// (ledgernumbered.go).
+	run := numberedRun{on: startsNumbered(s)}
+	firstNumber, lastNumber := 0, 0
+	textTotal := 0 // the length of the lines a preview may show (not numbered blank ones)
 	for rest := s; rest != ""; {
 		var l string
 		l, rest, _ = strings.Cut(rest, "\n")
@@ -107,15 +117,23 @@ func textPreview(s string, limit int, shown *shownLines) string {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		n := utf8.RuneCountInString(l)
 		if total > 0 {
-			total++
+			total, textTotal = total+1, textTotal+1
 		}
+		n := utf8.RuneCountInString(l)
 		total += n
+		// The preview shows the lines that fit limit with their numbers,
+		// and writes them without: the same lines for fewer tokens.
+		number, l := run.strip(l)
+		l = strings.TrimRight(l, " \t\r")
+		if strings.TrimSpace(l) == "" {
+			continue // a numbered blank line
+		}
+		textTotal += n
 		switch {
 		case cut != "" || start >= limit && start > 0:
 		case start+n > limit:
-			cut = string([]rune(l)[:limit-start])
+			cut = string([]rune(l)[:max(limit-start-(n-utf8.RuneCountInString(l)), 0)])
 			if cut == "" {
 				cut = " "
 			}
@@ -123,6 +141,12 @@ func textPreview(s string, limit int, shown *shownLines) string {
 			k := collapse(l)
 			lines = append(lines, line{l, k, shown != nil && shown.set[k]})
 			start += n + 1
+			if number > 0 {
+				if firstNumber == 0 {
+					firstNumber = number
+				}
+				lastNumber = number
+			}
 		}
 	}
 	parts := make([]string, 0, len(lines)+2)
@@ -146,8 +170,11 @@ func textPreview(s string, limit int, shown *shownLines) string {
 			shown.add(l.key)
 		}
 	}
+	if firstNumber > 0 {
+		parts = append([]string{lineRange(firstNumber, lastNumber)}, parts...)
+	}
 	out := strings.Join(parts, "\n")
-	if total > limit {
+	if textTotal > limit {
 		if c := strings.TrimSpace(cut); c != "" && out != "" {
 			out += "\n" + cut
 		} else if c != "" {
