@@ -242,7 +242,12 @@ func builtinChar(th *Thread, args []Value) (Value, error) {
 	default:
 		return nil, typeErrorf("char", "a number", x)
 	}
-	if !(code >= 0 && code <= 0xFFFF) || code >= 0xD800 && code <= 0xDFFF {
+	if !(code >= 0 && code <= 0xFFFF) {
+		return nil, Errorf(executionError, "char: %s is out of range for a character", shown(args[0])).
+			WithHint("a character code is from 0 to 65535: (char 65) is \\A").
+			asJava("IllegalArgumentException", "")
+	}
+	if code >= 0xD800 && code <= 0xDFFF {
 		return nil, Errorf(executionError, "char: %s is out of range for a character", shown(args[0])).
 			WithHint("a character code is from 0 to 65535: (char 65) is \\A")
 	}

@@ -75,6 +75,16 @@ var javaInteropBuiltins = concatRows(
 				}
 				return builtinFormat(th, append(append(all, args[0]), vs...))
 			}},
+		// A comparator, a field in Java: as a value it sorts as Java's does,
+		// (sort String/CASE_INSENSITIVE_ORDER names).
+		{Name: "String/CASE_INSENSITIVE_ORDER", Sig: "(sort String/CASE_INSENSITIVE_ORDER coll)", Doc: "the comparator of strings ignoring case, as .compareToIgnoreCase", Category: "idiom", reach: javaStatic,
+			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+				s, ok := args[0].(String)
+				if !ok {
+					return nil, typeErrorf("String/CASE_INSENSITIVE_ORDER", "a string", args[0]).asJava("ClassCastException", "")
+				}
+				return javaCompareToIgnoreCase(string(s), args)
+			}},
 		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
 		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
 		javaMath("Math/rint", math.RoundToEven),

@@ -189,6 +189,17 @@ var judgedCorpora = []judgedCorpus{
 		"mistake/lazy-seq-realized-in-let":   "spec 8.1: sequence functions return vectors, so (vector? (map f xs)) is true and seq? false (docs/LANGUAGE.md)",
 		"mistake/apply-str-on-seq":           "spec 8.1: sequence functions return vectors, so str of one is its items, where Clojure prints clojure.lang.LazySeq@13291 (docs/LANGUAGE.md)",
 	}},
+	// judge11: an eleventh set, aimed at text parsing, nested JSON
+	// reshaping, graphs and trees, statistics, intervals, money, relations,
+	// transducers, comparators and Java interop.
+	{name: "judge11", floor: 99.6, known: map[string]string{
+		"json/count-leaf-types":          "spec 8.7: (coll? {}) is false, so tree-seq with coll? as branch? does not enter the root map",
+		"rec/gcd-lcm":                    "spec 8.4: / returns a float even when it divides exactly, 60.0 where Clojure has 60",
+		"fn/fnil-and-complement":         "spec: a function in a result prints as the source that makes it, (every-pred pos? even?), where Clojure prints #object[...] with an identity hash no value can equal",
+		"exinfo/throw-catch-classes":     "spec 8.1: (nth [1 2] 5) is nil, so nothing is thrown to catch",
+		"mistake/nth-out-of-range":       "spec 8.1: (nth v 3) out of range is nil, so the try returns nil where Clojure catches IndexOutOfBoundsException",
+		"mistake/loop-recur-wrong-arity": "no eval: the hint's form written itself is a compile error in Clojure too, so no rewrite gives the :compile-error Clojure's eval caught",
+	}},
 }
 
 // TestJudgedCorpora runs each judged corpus against Clojure's answers with

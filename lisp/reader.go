@@ -1091,6 +1091,9 @@ func (r *reader) readDispatch() (Value, error) {
 	if recordClassName(tok) && !r.eof() && r.peek() == '{' {
 		return r.readRecord(tok, line, col)
 	}
+	if ns, ok := strings.CutPrefix(tok, ":"); ok && !r.eof() && r.peek() == '{' {
+		return r.readNamespacedMap(ns, line, col)
+	}
 	e := r.errorf(line, col, "unsupported reader syntax #%s", tok)
 	switch {
 	case strings.HasPrefix(tok, "?"):
@@ -1099,6 +1102,60 @@ func (r *reader) readDispatch() (Value, error) {
 		return nil, e.WithHint(`there are no #inst or #uuid values: write the text alone, "2024-01-01T00:00:00Z" for #inst "2024-01-01T00:00:00Z"`)
 	}
 	return nil, e.WithHint(`PTC-Lisp reads only #{...} sets, #(...) functions, #"regex", #'name vars, #_ comments and ##Inf/##NaN: write the form after the # syntax by itself`)
+}
+
+// readNamespacedMap reads #:ns{...}, Clojure's namespaced map: a keyword
+// or symbol key with no namespace takes ns, one written :_/name has none,
+// and one with a namespace keeps it. Clojure prints a map whose keys share
+// one namespace this way, so data copied from a REPL reads as it means.
+func (r *reader) readNamespacedMap(ns string, line, col int) (Value, error) {
+	if ns == "" || ns == ":" || strings.ContainsAny(ns, ":/") || !lexPlainSymbol(ns) {
+		return nil, r.errorf(line, col, "#:%s{...} needs a namespace name after #:", ns).
+			WithHint("write the keys with their namespace, {:user/id 1} for #:user{:id 1}")
+	}
+	r.next()
+	if r.edn {
+		v, err := r.readMap(line, col)
+		if err != nil || r.discard > 0 {
+			return v, err
+		}
+		m := v.(*Map)
+		b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, m.Len()), weight: 1}}
+		for _, e := range m.Entries() {
+			b.Set(qualifyMapKey(ns, e.Key), e.Val)
+		}
+		return measureReadMap(b.Map()), nil
+	}
+	v, err := r.readMapForm(line, col)
+	if err != nil || r.discard > 0 {
+		return v, err
+	}
+	form := v.(*mapForm)
+	for i := 0; i < len(form.Elems); i += 2 {
+		form.Elems[i] = qualifyMapKey(ns, form.Elems[i])
+	}
+	return form, nil
+}
+
+// qualifyMapKey is a key of #:ns{...} as Clojure reads it.
+func qualifyMapKey(ns string, k Value) Value {
+	switch k := k.(type) {
+	case Keyword:
+		if local, ok := strings.CutPrefix(string(k), "_/"); ok {
+			return Keyword(local)
+		}
+		if !strings.Contains(string(k), "/") {
+			return Keyword(ns + "/" + string(k))
+		}
+	case symbol:
+		if local, ok := strings.CutPrefix(string(k), "_/"); ok {
+			return symbol(local)
+		}
+		if !strings.Contains(string(k), "/") {
+			return symbol(ns + "/" + string(k))
+		}
+	}
+	return k
 }
 
 // readRecord reads the map of a record literal, #user.Name{...}, as a

@@ -387,7 +387,11 @@ func catches(class string, e *thrown) bool {
 	case "ClassCastException", "IllegalArgumentException", "NullPointerException":
 		return e.kind == typeError
 	case "NumberFormatException", "IndexOutOfBoundsException", "StringIndexOutOfBoundsException", "IllegalStateException":
-		return e.kind == executionError || e.kind == typeError
+		// A value of the wrong type is a ClassCastException, an
+		// IllegalArgumentException or a NullPointerException in Clojure,
+		// never one of these: the parsers and index checks that throw them
+		// name their class.
+		return e.kind == executionError
 	}
 	return false
 }
