@@ -435,3 +435,53 @@ func BenchmarkReadMessages(b *testing.B) {
 		})
 	}
 }
+
+// A log of requests of two conversations interleaved, with a request
+// retried and an earlier one logged again out of order, holds the two
+// conversations, each once, as its longest request.
+func TestReadInterleavedRequests(t *testing.T) {
+	req := func(user string, calls int) string {
+		msgs := []string{fmt.Sprintf(`{"role":"user","content":"I am %s"}`, user)}
+		for i := range calls {
+			msgs = append(msgs, fmt.Sprintf(`{"role":"assistant","tool_calls":[{"id":"c%d","type":"function","function":{"name":"get","arguments":"{\"user\":\"%s\",\"n\":%d}"}}]}`, i, user, i),
+				fmt.Sprintf(`{"role":"tool","tool_call_id":"c%d","content":"row %d of %s"}`, i, i*7919, user))
+		}
+		return `{"model":"gpt-4o","messages":[` + strings.Join(msgs, ",") + "]}\n"
+	}
+	log := req("ana_1", 0) + req("bo_2", 0) + req("ana_1", 1) + req("ana_1", 1) + req("bo_2", 1) + req("ana_1", 2) + req("bo_2", 0) + req("ana_1", 1) + req("bo_2", 2)
+	var logs Logs
+	if err := logs.Read("log", strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.Chats) != 2 {
+		t.Fatalf("%d conversations, want 2: %+v", len(logs.Chats), logs.Chats)
+	}
+	for i, user := range []string{"ana_1", "bo_2"} {
+		c := logs.Chats[i]
+		if len(c.Messages) != 5 || c.From != 0 || !strings.Contains(c.Messages[0].Content, user) {
+			t.Errorf("conversation %d: %+v, want %s's 5 messages", i, c, user)
+		}
+	}
+}
+
+// A logged call's reply that the client sends back otherwise than it came
+// (its thinking left out, as Anthropic allows for earlier turns) still
+// leads to the next request: one conversation, its calls once.
+func TestReadReplySentBackChanged(t *testing.T) {
+	call := func(history, reply string) string {
+		return `{"request":{"model":"claude","messages":[` + history + `]},"response":{"type":"message","role":"assistant","content":[` + reply + `]}}` + "\n"
+	}
+	user := `{"role":"user","content":"refund order 55120"}`
+	use := `{"type":"tool_use","id":"t1","name":"get_order","input":{"id":"55120"}}`
+	thinking := `{"type":"thinking","thinking":"Look the order up.","signature":"sig"}`
+	result := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"order 55120: paid by card_8812"}]}`
+	log := call(user, thinking+","+use) +
+		call(user+`,{"role":"assistant","content":[`+use+`]},`+result, `{"type":"tool_use","id":"t2","name":"refund","input":{"card":"card_8812"}}`)
+	var logs Logs
+	if err := logs.Read("log", strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.Chats) != 1 || len(logs.Chats[0].Messages) != 4 || logs.Chats[0].Messages[1].Reasoning != "" {
+		t.Fatalf("read %+v, want one conversation of 4 messages, as the last request sent them", logs.Chats)
+	}
+}
