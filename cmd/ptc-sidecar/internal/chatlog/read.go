@@ -557,11 +557,14 @@ func wrapped(obj map[string]json.RawMessage, keys ...string) (json.RawMessage, b
 // replyMessages is the model's reply that a logged call holds beside its
 // request (under "response", "output" or "response_body"): a Chat
 // Completions response (its first choice's message), an Anthropic Messages
-// response or a message. None is no message: the next call's request holds
+// response, a message, or a streamed response's events (streamedReply). None is no message: the next call's request holds
 // the reply too.
 func (logs *Logs) replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
 	raw, ok := wrapped(obj, "response", "output", "response_body")
 	if !ok {
+		if reply, ok := streamedReply(obj); ok {
+			return logs.convertMessage(reply, label+": response (streamed)")
+		}
 		return nil, nil
 	}
 	var reply map[string]json.RawMessage
