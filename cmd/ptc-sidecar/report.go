@@ -97,7 +97,7 @@ func reportCommand(args []string, stdout, stderr io.Writer, env reportEnv) int {
 	opts.examples = f.examples
 	rp := newReporter(opts)
 	if env.terminal && !f.noProgress {
-		rp.progress = &progressBar{w: stderr, total: filesSize(files), drawn: -1}
+		rp.progress = &progressBar{w: stderr, total: filesSize(files)}
 	}
 	// The files are read one conversation at a time, each run as it is
 	// read, so that memory holds the largest conversation, not the logs.
@@ -212,7 +212,8 @@ func printReportUsage(w io.Writer, fs *flag.FlagSet) {
 		"bodies, OpenAI Responses request bodies, Anthropic Messages request bodies, logged calls (a\n"+
 		"request with its reply beside it), the product's ChatMessage conversations, or PTC-Lisp run\n"+
 		"records (a RenderTraceRequest as JSON). Each assistant message with tool calls, or each\n"+
-		"program of a run, is one call. What no call is made of (Responses reasoning and built-in tool\n"+
+		"program of a run, is one call; a log of one request per call, its conversations interleaved\n"+
+		"or not, counts each call once. What no call is made of (Responses reasoning and built-in tool\n"+
 		"items, a last line cut short, a value over -max-value-bytes) is counted, with its reason, on\n"+
 		"stderr and in the report. Exits 2 on bad flags, 1 on a file it cannot read.\n\nFlags:\n")
 	fs.SetOutput(w)
@@ -414,16 +415,30 @@ func (rp *reporter) addChat(c chatlog.Conversation) error {
 		}
 		rp.chatG = g
 	}
-	rp.chatG.sources++
-	for n, m := range c.Messages {
-		if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
+	if c.From == 0 { // else it continues a conversation counted before
+		rp.chatG.sources++
+	}
+	isCall := func(n int) bool {
+		m := &c.Messages[n]
+		return n >= c.From && m.Role == strategies.RoleAssistant && len(m.ToolCalls) > 0
+	}
+	calls, lengths := 0, int64(0)
+	for n := range c.Messages {
+		if isCall(n) {
+			calls, lengths = calls+1, lengths+int64(n)
+		}
+	}
+	rp.progress.start(calls, lengths)
+	defer rp.progress.end()
+	for n := range c.Messages {
+		if !isCall(n) {
 			continue
 		}
 		where := fmt.Sprintf("%s, message %d", c.Label, n)
 		if err := rp.chatCall(rp.chatG, rp.configs, c.Messages[:n], &c.Messages[n], where); err != nil {
 			return fmt.Errorf("%s: the call of message %d: %v", c.Label, n, err)
 		}
-		rp.progress.step()
+		rp.progress.step(n)
 	}
 	return nil
 }
@@ -472,6 +487,8 @@ func (rp *reporter) addRun(r chatlog.Run) error {
 func (rp *reporter) run1(g *reportGroup, r chatlog.Run) error {
 	turns := chatlog.WithMemorySnapshots(r.Req)
 	ctx := context.Background()
+	rp.progress.start(len(turns), int64(len(turns)*(len(turns)-1)/2))
+	defer rp.progress.end()
 	for k := range turns {
 		program := turns[k].GetProgram()
 		if program == "" {
@@ -495,7 +512,7 @@ func (rp *reporter) run1(g *reportGroup, r chatlog.Run) error {
 			st := resp.GetStats()
 			g.tallies[i].add(fmt.Sprintf("%s, turn %d", r.Label, k+1), int(st.GetTokensAfter()), st.GetBilledTokens(), ev, sent)
 		}
-		rp.progress.step()
+		rp.progress.step(k)
 	}
 	return nil
 }
@@ -526,6 +543,12 @@ func chatMessages(msgs []*ptcsidecarv1.ChatMessage) []strategies.ChatMessage {
 		out[i] = strategies.ChatMessage{Role: m.GetRole(), Content: m.GetContent(), Reasoning: m.GetReasoning(), ToolCallID: m.GetToolCallId(), Name: m.GetName()}
 		for _, tc := range m.GetToolCalls() {
 			out[i].ToolCalls = append(out[i].ToolCalls, strategies.ChatToolCall{ID: tc.GetId(), Name: tc.GetName(), Arguments: tc.GetArguments()})
+		}
+		for _, p := range m.GetParts() { // the text a part shows the model counts as kept
+			out[i].Parts = append(out[i].Parts, strategies.NewPart(p.GetType(), p.GetText(), strategies.PartExtra{
+				Signature: p.GetSignature(), Data: p.GetData(), MediaType: p.GetMediaType(), URL: p.GetUrl(), FileID: p.GetFileId(),
+				Width: int(p.GetWidth()), Height: int(p.GetHeight()), Detail: p.GetDetail(), Pages: int(p.GetPages()),
+				DurationMS: int(p.GetDurationMs()), ProviderJSON: p.GetProviderJson()}))
 		}
 	}
 	return out
@@ -588,37 +611,81 @@ func thousands(n int) string {
 	return s
 }
 
-// progressBar draws the share of the logs' bytes read on a terminal, and
-// the calls run, redrawing the line only when the bar moves.
+// progressBar draws on a terminal how much of the report is done: the
+// share of the logs' bytes read, less the part of the conversation being
+// run that is still to run, and the calls run. A conversation is run once
+// it is read whole, and its calls cost more the longer the history before
+// them (each renders all of it), so the bytes of a conversation count as
+// done in proportion to its calls' history lengths run: one long
+// conversation in one file moves the bar as its calls run, not at 100%
+// from the moment it is read.
 type progressBar struct {
 	w     io.Writer
 	total int64 // bytes of the files
 	read  int64 // of them, read so far
 	calls int
-	drawn int // the last width drawn, -1 before any
+	drawn string // the last line drawn
+
+	// The conversation or run being run: the bytes read before it
+	// started, its calls' work (the messages or turns before each) in all
+	// and done, and its calls in all and run.
+	before                 int64
+	work, workDone         int64
+	convCalls, convCallsAt int
 }
 
 const progressWidth = 40
 
-func (p *progressBar) step() {
+// start begins a conversation or run of calls whose histories hold
+// lengths messages or turns in all.
+func (p *progressBar) start(calls int, lengths int64) {
+	if p == nil {
+		return
+	}
+	p.work, p.workDone, p.convCalls, p.convCallsAt = lengths, 0, calls, 0
+}
+
+// step counts a call run on a history of length messages or turns.
+func (p *progressBar) step(length int) {
 	if p == nil || p.total == 0 {
 		return
 	}
 	p.calls++
+	p.convCallsAt++
+	p.workDone += int64(length)
 	p.draw(false)
+}
+
+// end closes the conversation or run: its bytes are done.
+func (p *progressBar) end() {
+	if p == nil {
+		return
+	}
+	p.before = min(p.read, p.total)
+	p.work, p.convCalls = 0, 0
 }
 
 func (p *progressBar) draw(final bool) {
 	read := min(p.read, p.total)
-	if final {
-		read = p.total
+	done := read
+	if p.work > 0 && read > p.before {
+		done = p.before + (read-p.before)*min(p.workDone, p.work)/p.work
 	}
-	filled := int(read * progressWidth / p.total)
-	if filled == p.drawn && !final {
+	if final {
+		done = p.total
+	}
+	filled := int(done * progressWidth / p.total)
+	line := fmt.Sprintf("\r[%s%s] %3d%% of the logs, %d calls", strings.Repeat("#", filled), strings.Repeat(" ", progressWidth-filled), done*100/p.total, p.calls)
+	if !final && p.convCalls > 1 {
+		// The calls of a long conversation, by hundredths, so that the
+		// line moves while a slow one runs.
+		line = fmt.Sprintf("%s (this conversation: %d%% of %d calls)", line, p.convCallsAt*100/p.convCalls, p.convCalls)
+	}
+	if line == p.drawn {
 		return
 	}
-	p.drawn = filled
-	fmt.Fprintf(p.w, "\r[%s%s] %3d%% of the logs, %d calls", strings.Repeat("#", filled), strings.Repeat(" ", progressWidth-filled), read*100/p.total, p.calls)
+	p.drawn = line
+	fmt.Fprint(p.w, line)
 }
 
 // finish draws the bar full, then clears its line.
@@ -631,5 +698,5 @@ func (p *progressBar) finish() {
 
 // done clears the bar's line.
 func (p *progressBar) done() {
-	fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", progressWidth+40))
+	fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", progressWidth+80))
 }

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -293,42 +295,68 @@ func checkReportMatches(t *testing.T, path string, calls, evidence int, value, p
 	if !found {
 		t.Errorf("the last call's evidence %v lacks %q", last, value)
 	}
+	groups := reportGroups(t, &logs, provider)
+	checkTalliesMatch(t, groups[0], [][]strategies.ChatMessage{conv}, provider)
+	for _, tl := range groups[0].tallies[1:] {
+		if tl.calls != calls {
+			t.Errorf("%s: report %d calls, want %d", tl.label, tl.calls, calls)
+		}
+	}
+}
+
+// reportGroups runs the report on logs, priced as OpenAI's.
+func reportGroups(t *testing.T, logs *chatlog.Logs, provider string) []*reportGroup {
+	t.Helper()
 	opts, err := newReportOptions(&reportFlags{pricing: "openai", provider: provider})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp := newReporter(opts)
-	groups, err := rp.run(&logs)
+	groups, err := newReporter(opts).run(logs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return groups
+}
+
+// checkTalliesMatch checks that the report's figures for each strategy
+// (calls, tokens, bill, evidence recall) are the sums, over the calls of
+// convs, of what ToMessages returns for each call with the strategy's
+// options: its stats, and the recall of the messages it returns.
+func checkTalliesMatch(t *testing.T, g *reportGroup, convs [][]strategies.ChatMessage, provider string) {
+	t.Helper()
+	if g.sources != len(convs) {
+		t.Errorf("the report counts %d conversations, want %d", g.sources, len(convs))
+	}
 	svc := server.New(server.Config{})
-	for _, tl := range groups[0].tallies[1:] {
+	for _, tl := range g.tallies[1:] {
 		strategy, option, _ := strings.Cut(tl.label, " ")
-		tokens, bill := 0, 0.0
-		for n, m := range conv {
-			if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
-				continue
-			}
-			o := &ptcsidecarv1.Options{Strategy: strategy, Pricing: "openai", Provider: provider}
-			if v, ok := strings.CutPrefix(option, "trigger "); ok {
-				n, _ := strconv.Atoi(v)
-				o.Trigger = ptrInt32(n)
-			}
-			if strategy == "token-budget" {
-				n, _ := strconv.Atoi(option)
-				o.MaxTokens = ptrInt32(n)
-			}
-			o.WindowOnly = option == "window_only"
-			resp, err := svc.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{History: protoHistory(conv[:n]), Options: o})
-			if err != nil {
-				t.Fatalf("%s: %v", tl.label, err)
-			}
-			tokens += int(resp.GetStats().GetTokensAfter())
-			bill += resp.GetStats().GetBilledTokens()
+		o := &ptcsidecarv1.Options{Strategy: strategy, Pricing: "openai", Provider: provider}
+		if v, ok := strings.CutPrefix(option, "trigger "); ok {
+			n, _ := strconv.Atoi(v)
+			o.Trigger = ptrInt32(n)
 		}
-		if tokens != tl.tokens || math.Abs(bill-tl.bill) > 1e-6 || tl.calls != calls {
-			t.Errorf("%s: report %d calls (want %d), %d tokens, billed %.3f; ToMessages %d tokens, billed %.3f", tl.label, tl.calls, calls, tl.tokens, tl.bill, tokens, bill)
+		if strategy == "token-budget" {
+			n, _ := strconv.Atoi(option)
+			o.MaxTokens = ptrInt32(n)
+		}
+		o.WindowOnly = option == "window_only"
+		want := tally{label: tl.label}
+		for _, conv := range convs {
+			for n, m := range conv {
+				if m.Role != strategies.RoleAssistant || len(m.ToolCalls) == 0 {
+					continue
+				}
+				resp, err := svc.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{History: protoHistory(conv[:n]), Options: o})
+				if err != nil {
+					t.Fatalf("%s: %v", tl.label, err)
+				}
+				want.add("", int(resp.GetStats().GetTokensAfter()), resp.GetStats().GetBilledTokens(), strategies.ChatEvidence(conv[:n], &conv[n]), chatMessages(resp.GetMessages()))
+			}
+		}
+		if tl.calls != want.calls || tl.tokens != want.tokens || math.Abs(tl.bill-want.bill) > 1e-6 ||
+			tl.evidence != want.evidence || tl.values != want.values || tl.kept != want.kept || tl.losing != want.losing || math.Abs(tl.recall-want.recall) > 1e-9 {
+			t.Errorf("%s: report %d calls, %d tokens, billed %.3f, %d of %d values kept (%d calls with evidence, %d losing); ToMessages %d calls, %d tokens, billed %.3f, %d of %d kept (%d, %d losing)",
+				tl.label, tl.calls, tl.tokens, tl.bill, tl.kept, tl.values, tl.evidence, tl.losing, want.calls, want.tokens, want.bill, want.kept, want.values, want.evidence, want.losing)
 		}
 	}
 }
@@ -492,5 +520,178 @@ func TestReportHostileLogs(t *testing.T) {
 	}
 	if _, stderr, code := runReportCmd(t, reportEnv{}, "--max-value-bytes", "0", logs); code != 2 {
 		t.Errorf("-max-value-bytes 0: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReportFreshSDKLogs runs the report on logs of real conversations
+// written as SDKs and proxies record them, each call's request with its
+// reply (internal/chatlog/testdata/real: an openai SDK log, a proxy's log
+// of three conversations' calls interleaved, Anthropic Messages calls
+// interleaved), and checks its figures against ToMessages' for the
+// conversations the log's records hold, each record read alone: a record
+// that another holds whole is an earlier call of the same conversation.
+func TestReportFreshSDKLogs(t *testing.T) {
+	for _, tc := range []struct {
+		file          string
+		conversations int
+		calls         int
+	}{
+		{"openai_sdk_calls.jsonl", 1, 8},
+		{"proxy_mixed_calls.jsonl", 3, 26},
+		{"anthropic_sdk_calls.jsonl", 3, 26},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("internal/chatlog/testdata/real", tc.file)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs chatlog.Logs
+			if err := logs.Read(tc.file, bytes.NewReader(raw)); err != nil {
+				t.Fatal(err)
+			}
+			convs := recordConversations(t, raw)
+			if len(convs) != tc.conversations {
+				t.Fatalf("the records hold %d conversations, want %d", len(convs), tc.conversations)
+			}
+			g := reportGroups(t, &logs, "")[0]
+			if g.tallies[0].calls != tc.calls {
+				t.Errorf("%d calls, want %d", g.tallies[0].calls, tc.calls)
+			}
+			checkTalliesMatch(t, g, convs, "")
+		})
+	}
+}
+
+// recordConversations reads each line of a log of records alone, and
+// keeps the conversations no other record holds whole.
+func recordConversations(t *testing.T, raw []byte) [][]strategies.ChatMessage {
+	t.Helper()
+	var all [][]strategies.ChatMessage
+	for i, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		var one chatlog.Logs
+		if err := one.Read(fmt.Sprint("line ", i+1), bytes.NewReader(line)); err != nil || len(one.Chats) != 1 {
+			t.Fatalf("line %d: %v, %d conversations", i+1, err, len(one.Chats))
+		}
+		all = append(all, one.Chats[0].Messages)
+	}
+	var out [][]strategies.ChatMessage
+	for i, c := range all {
+		held := false
+		for j, d := range all {
+			if j != i && len(d) >= len(c) && reflect.DeepEqual(c, d[:len(c)]) && (len(d) > len(c) || j > i) {
+				held = true
+			}
+		}
+		if !held {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// A log interleaving more conversations than are held at once (66 agents'
+// calls, one of each in turn) reports what the same records in
+// conversation order do: a conversation given on early and continued is
+// counted from where it was left.
+func TestReportManyInterleavedConversations(t *testing.T) {
+	raw, err := os.ReadFile("internal/chatlog/testdata/real/openai_sdk_calls.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	const agents = 66
+	var interleaved, ordered strings.Builder
+	copyOf := func(k int, line string) string { // agent k's own user id
+		return strings.ReplaceAll(line, "mia_li_3668", fmt.Sprintf("mia_li_%d", 3668+k)) + "\n"
+	}
+	for i := range lines {
+		for k := range agents {
+			interleaved.WriteString(copyOf(k, lines[i]))
+		}
+	}
+	for k := range agents {
+		for i := range lines {
+			ordered.WriteString(copyOf(k, lines[i]))
+		}
+	}
+	figures := func(log string) []*tally {
+		var logs chatlog.Logs
+		if err := logs.Read("log", strings.NewReader(log)); err != nil {
+			t.Fatal(err)
+		}
+		g := reportGroups(t, &logs, "")[0]
+		if g.sources != agents {
+			t.Errorf("%d conversations, want %d", g.sources, agents)
+		}
+		return g.tallies
+	}
+	got, want := figures(interleaved.String()), figures(ordered.String())
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.calls != w.calls || g.tokens != w.tokens || math.Abs(g.bill-w.bill) > 1e-6 || g.kept != w.kept || g.values != w.values || g.losing != w.losing {
+			t.Errorf("%s: interleaved %d calls, %d tokens, %d of %d values kept; in order %d calls, %d tokens, %d of %d", w.label, g.calls, g.tokens, g.kept, g.values, w.calls, w.tokens, w.kept, w.values)
+		}
+	}
+	if want[0].calls != agents*8 {
+		t.Errorf("%d calls, want %d", want[0].calls, agents*8)
+	}
+}
+
+// The progress bar tells how much of the work is done: a file of one long
+// conversation is read whole before its calls run, and the bar then moves
+// with its calls (weighted by the history each renders), never back, not
+// at 100% while calls remain.
+func TestReportProgressOfOneLongConversation(t *testing.T) {
+	conv := longConversation(60)
+	type call struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	type message struct {
+		Role       string `json:"role"`
+		Content    string `json:"content"`
+		ToolCalls  []call `json:"tool_calls,omitempty"`
+		ToolCallID string `json:"tool_call_id,omitempty"`
+	}
+	var msgs []message
+	for _, m := range conv.Messages {
+		mm := message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			mm.ToolCalls = append(mm.ToolCalls, call{tc.ID, tc.Name, tc.Arguments})
+		}
+		msgs = append(msgs, mm)
+	}
+	body, err := json.Marshal(map[string]any{"messages": msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "session.json")
+	if err := os.WriteFile(file, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runReportCmd(t, reportEnv{terminal: true}, file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	re := regexp.MustCompile(`\] +(\d+)% of the logs, (\d+) calls`)
+	last, below := -1, 0
+	for _, m := range re.FindAllStringSubmatch(stderr, -1) {
+		pct, _ := strconv.Atoi(m[1])
+		calls, _ := strconv.Atoi(m[2])
+		if pct < last {
+			t.Fatalf("the bar went back from %d%% to %d%%: %q", last, pct, stderr)
+		}
+		if pct == 100 && calls < 60 {
+			t.Fatalf("100%% drawn after %d of 60 calls", calls)
+		}
+		if pct < 100 && calls > 0 {
+			below++
+		}
+		last = pct
+	}
+	if below < 10 || last != 100 {
+		t.Fatalf("%d draws while the calls ran, the last at %d%%: %q", below, last, stderr)
 	}
 }

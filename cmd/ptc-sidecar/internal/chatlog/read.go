@@ -50,6 +50,18 @@ import (
 type Conversation struct {
 	Label    string // file and position, for messages
 	Messages []strategies.ChatMessage
+	// From is where the calls not yet counted begin: a conversation that
+	// continues one given on before (a log of requests where more than
+	// maxOpenChains conversations interleave) has its calls before From
+	// counted there.
+	From int
+
+	// request is how many of Messages the logged request held, when the
+	// reply logged beside it follows them (0: no reply). A client may
+	// send the reply back otherwise than it came (without its reasoning or
+	// thinking, as the providers ask), so the next request may continue
+	// the request without the reply.
+	request int
 }
 
 // Run is one PTC-Lisp run read from a file.
@@ -119,26 +131,19 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 	var pending []strategies.ChatMessage // messages in a row, one conversation
 	pendingAt := 0
 	lastID := "" // the message id of the last transcript line
-	// A log of one request per call holds each conversation again and again,
-	// one message longer each time: only the last of such a chain counts.
-	// held is the last conversation read, given on when the next one does
-	// not continue it.
-	var held *Conversation
+	// A log of one request per call holds each conversation again and
+	// again, one call longer each time, perhaps interleaved with others:
+	// only the last of each chain counts (chains).
+	held := newChains(logs.addChat)
 	add := func(c Conversation) error {
 		pairFunctions(c.Messages)
-		if held != nil && !isPrefix(held.Messages, c.Messages) {
-			if err := logs.addChat(*held); err != nil {
-				return err
-			}
-		}
-		held = &c
-		return nil
+		return held.add(c)
 	}
 	flush := func() error {
 		if len(pending) == 0 {
 			return nil
 		}
-		c := Conversation{fmt.Sprintf("%s, messages from value %d", name, pendingAt), pending}
+		c := Conversation{Label: fmt.Sprintf("%s, messages from value %d", name, pendingAt), Messages: pending}
 		pending = nil
 		return add(c)
 	}
@@ -205,10 +210,7 @@ func (logs *Logs) Read(name string, r io.Reader) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	if held != nil {
-		return logs.addChat(*held)
-	}
-	return nil
+	return held.flush()
 }
 
 // legacyCallID starts the id given to an OpenAI function_call, which has
@@ -311,7 +313,7 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 			if err != nil {
 				return nil, err
 			}
-			return []Conversation{{label, msgs}}, nil
+			return []Conversation{{Label: label, Messages: msgs}}, nil
 		}
 		var first map[string]json.RawMessage
 		if json.Unmarshal(items[0], &first) == nil && first["role"] != nil {
@@ -319,7 +321,7 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 			if err != nil {
 				return nil, err
 			}
-			return []Conversation{{label, msgs}}, nil
+			return []Conversation{{Label: label, Messages: msgs}}, nil
 		}
 		var out []Conversation
 		for i, item := range items {
@@ -401,7 +403,10 @@ func (logs *Logs) value(raw json.RawMessage, label string) ([]Conversation, erro
 		if err != nil {
 			return nil, err
 		}
-		chats[0].Messages = append(chats[0].Messages, reply...)
+		if len(reply) > 0 {
+			chats[0].request = len(chats[0].Messages)
+			chats[0].Messages = append(chats[0].Messages, reply...)
+		}
 		return chats, nil
 	}
 	return nil, fmt.Errorf("%s: an object with neither messages, history, turns, role nor a logged request: not a log this command reads", label)
@@ -415,7 +420,12 @@ func (logs *Logs) withReply(obj map[string]json.RawMessage, label string, msgs [
 	if err != nil {
 		return nil, err
 	}
-	return []Conversation{{label, append(msgs, reply...)}}, nil
+	c := Conversation{Label: label, Messages: msgs}
+	if len(reply) > 0 {
+		c.request = len(msgs)
+		c.Messages = append(msgs, reply...)
+	}
+	return []Conversation{c}, nil
 }
 
 // unstringify reads the fields of a record that tools store as JSON text
@@ -547,11 +557,14 @@ func wrapped(obj map[string]json.RawMessage, keys ...string) (json.RawMessage, b
 // replyMessages is the model's reply that a logged call holds beside its
 // request (under "response", "output" or "response_body"): a Chat
 // Completions response (its first choice's message), an Anthropic Messages
-// response or a message. None is no message: the next call's request holds
+// response, a message, or a streamed response's events (streamedReply). None is no message: the next call's request holds
 // the reply too.
 func (logs *Logs) replyMessages(obj map[string]json.RawMessage, label string) ([]strategies.ChatMessage, error) {
 	raw, ok := wrapped(obj, "response", "output", "response_body")
 	if !ok {
+		if reply, ok := streamedReply(obj); ok {
+			return logs.convertMessage(reply, label+": response (streamed)")
+		}
 		return nil, nil
 	}
 	var reply map[string]json.RawMessage

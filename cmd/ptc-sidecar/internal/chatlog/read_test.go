@@ -26,6 +26,8 @@ func FuzzReadLogs(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`[{"role":"user","content":[{"type":"tool_result","content":[{"type":"image"}]}]}]`))
+	f.Add([]byte(`{"request":{"messages":[{"role":"user","content":"hi"}]},"response":"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}\n\n"}`))
+	f.Add([]byte(`{"request":{"messages":[{"role":"user","content":"hi"}]},"response":[{"type":"message_start"},{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}},{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var logs Logs
 		if logs.Read("fuzz", bytes.NewReader(data)) != nil {
@@ -433,5 +435,175 @@ func BenchmarkReadMessages(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A log of requests of two conversations interleaved, with a request
+// retried and an earlier one logged again out of order, holds the two
+// conversations, each once, as its longest request.
+func TestReadInterleavedRequests(t *testing.T) {
+	req := func(user string, calls int) string {
+		msgs := []string{fmt.Sprintf(`{"role":"user","content":"I am %s"}`, user)}
+		for i := range calls {
+			msgs = append(msgs, fmt.Sprintf(`{"role":"assistant","tool_calls":[{"id":"c%d","type":"function","function":{"name":"get","arguments":"{\"user\":\"%s\",\"n\":%d}"}}]}`, i, user, i),
+				fmt.Sprintf(`{"role":"tool","tool_call_id":"c%d","content":"row %d of %s"}`, i, i*7919, user))
+		}
+		return `{"model":"gpt-4o","messages":[` + strings.Join(msgs, ",") + "]}\n"
+	}
+	log := req("ana_1", 0) + req("bo_2", 0) + req("ana_1", 1) + req("ana_1", 1) + req("bo_2", 1) + req("ana_1", 2) + req("bo_2", 0) + req("ana_1", 1) + req("bo_2", 2)
+	var logs Logs
+	if err := logs.Read("log", strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.Chats) != 2 {
+		t.Fatalf("%d conversations, want 2: %+v", len(logs.Chats), logs.Chats)
+	}
+	for i, user := range []string{"ana_1", "bo_2"} {
+		c := logs.Chats[i]
+		if len(c.Messages) != 5 || c.From != 0 || !strings.Contains(c.Messages[0].Content, user) {
+			t.Errorf("conversation %d: %+v, want %s's 5 messages", i, c, user)
+		}
+	}
+}
+
+// A logged call's reply that the client sends back otherwise than it came
+// (its thinking left out, as Anthropic allows for earlier turns) still
+// leads to the next request: one conversation, its calls once.
+func TestReadReplySentBackChanged(t *testing.T) {
+	call := func(history, reply string) string {
+		return `{"request":{"model":"claude","messages":[` + history + `]},"response":{"type":"message","role":"assistant","content":[` + reply + `]}}` + "\n"
+	}
+	user := `{"role":"user","content":"refund order 55120"}`
+	use := `{"type":"tool_use","id":"t1","name":"get_order","input":{"id":"55120"}}`
+	thinking := `{"type":"thinking","thinking":"Look the order up.","signature":"sig"}`
+	result := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"order 55120: paid by card_8812"}]}`
+	log := call(user, thinking+","+use) +
+		call(user+`,{"role":"assistant","content":[`+use+`]},`+result, `{"type":"tool_use","id":"t2","name":"refund","input":{"card":"card_8812"}}`)
+	var logs Logs
+	if err := logs.Read("log", strings.NewReader(log)); err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.Chats) != 1 || len(logs.Chats[0].Messages) != 4 || logs.Chats[0].Messages[1].Reasoning != "" {
+		t.Fatalf("read %+v, want one conversation of 4 messages, as the last request sent them", logs.Chats)
+	}
+}
+
+// A logged call whose reply was streamed holds the stream's events (a
+// list of them, or the stream's text as a proxy records the body): they
+// read as the message they spell, so the logs of the real conversations
+// with every reply streamed read as with the replies whole.
+func TestReadStreamedReplies(t *testing.T) {
+	pieces := func(s string) []string { // s in three pieces
+		r := []rune(s)
+		a, b := len(r)/3, 2*len(r)/3
+		return []string{string(r[:a]), string(r[a:b]), string(r[b:])}
+	}
+	openAI := func(reply map[string]any) []any {
+		msg := reply["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)
+		chunk := func(delta map[string]any) any {
+			return map[string]any{"object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0, "delta": delta}}}
+		}
+		events := []any{chunk(map[string]any{"role": "assistant", "content": ""})}
+		if text, _ := msg["content"].(string); text != "" {
+			for _, p := range pieces(text) {
+				events = append(events, chunk(map[string]any{"content": p}))
+			}
+		}
+		calls, _ := msg["tool_calls"].([]any)
+		for i, c := range calls {
+			fn := c.(map[string]any)["function"].(map[string]any)
+			for j, p := range pieces(fn["arguments"].(string)) {
+				tc := map[string]any{"index": i, "function": map[string]any{"arguments": p}}
+				if j == 0 {
+					tc["id"], tc["type"] = c.(map[string]any)["id"], "function"
+					tc["function"].(map[string]any)["name"] = fn["name"]
+				}
+				events = append(events, chunk(map[string]any{"tool_calls": []any{tc}}))
+			}
+		}
+		return append(events, map[string]any{"object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}})
+	}
+	anthropic := func(reply map[string]any) []any {
+		events := []any{map[string]any{"type": "message_start", "message": map[string]any{"role": "assistant", "content": []any{}}}}
+		for i, b := range reply["content"].([]any) {
+			block := b.(map[string]any)
+			switch block["type"] {
+			case "text":
+				events = append(events, map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+				for _, p := range pieces(block["text"].(string)) {
+					events = append(events, map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": p}})
+				}
+			case "tool_use":
+				events = append(events, map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
+				for _, p := range pieces(string(block["input"].(json.RawMessage))) {
+					events = append(events, map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": p}})
+				}
+			}
+			events = append(events, map[string]any{"type": "content_block_stop", "index": i})
+		}
+		return append(events, map[string]any{"type": "message_stop"})
+	}
+	for file, stream := range map[string]func(map[string]any) []any{"openai_sdk_calls.jsonl": openAI, "anthropic_sdk_calls.jsonl": anthropic} {
+		raw, err := os.ReadFile("testdata/real/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var streamed bytes.Buffer
+		for i, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+			var rec map[string]any
+			if err := json.Unmarshal(line, &rec); err != nil {
+				t.Fatal(err)
+			}
+			var keep map[string]json.RawMessage // the request as logged: its keys' order kept
+			if err := json.Unmarshal(line, &keep); err != nil {
+				t.Fatal(err)
+			}
+			rec["request"] = keep["request"]
+			var reply struct {
+				Content []struct {
+					Input json.RawMessage `json:"input"`
+				} `json:"content"`
+			}
+			_ = json.Unmarshal(keep["response"], &reply)
+			for j, b := range reply.Content { // tool inputs as logged
+				if b.Input != nil {
+					rec["response"].(map[string]any)["content"].([]any)[j].(map[string]any)["input"] = b.Input
+				}
+			}
+			events := stream(rec["response"].(map[string]any))
+			rec["response"] = events
+			if i%2 == 1 { // the stream's text
+				var sse strings.Builder
+				for _, ev := range events {
+					b, _ := json.Marshal(ev)
+					fmt.Fprintf(&sse, "event: x\ndata: %s\n\n", b)
+				}
+				rec["response"] = sse.String() + "data: [DONE]\n\n"
+			}
+			b, _ := json.Marshal(rec)
+			streamed.Write(append(b, '\n'))
+		}
+		var whole, got Logs
+		if err := whole.Read(file, bytes.NewReader(raw)); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.Read(file, &streamed); err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Chats) != len(whole.Chats) {
+			t.Fatalf("%s streamed: %d conversations, want %d", file, len(got.Chats), len(whole.Chats))
+		}
+		for i := range whole.Chats {
+			g, w := got.Chats[i].Messages, whole.Chats[i].Messages
+			for n := range min(len(g), len(w)) {
+				if !reflect.DeepEqual(g[n], w[n]) {
+					t.Errorf("%s streamed, conversation %d, message %d: %+v, want %+v", file, i, n, g[n], w[n])
+					break
+				}
+			}
+			if len(g) != len(w) {
+				t.Errorf("%s streamed, conversation %d: %d messages, want %d", file, i, len(g), len(w))
+			}
+		}
 	}
 }
