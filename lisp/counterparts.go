@@ -61,7 +61,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"struct struct-map create-struct accessor", "use a map with keyword keys: {:name \"a\" :age 3}, and read a field with (:name m)"},
 	{"extend-protocol extend-type extend", "use a function that dispatches with cond or case"},
 	{"prefer-method", "write (prefer-method name x y) at the top level, after the defmulti of name: (defmulti f identity) (defmethod f ::a [_] 1) (defmethod f ::b [_] 2) (prefer-method f ::a ::b)"},
-	{`extenders extends? find-protocol-impl
+	{`find-protocol-impl
 		find-protocol-method -cache-protocol-fn -reset-methods definterface gen-class gen-interface reify proxy
 		proxy-super construct-proxy get-proxy-class init-proxy update-proxy proxy-mappings proxy-name
 		proxy-call-with-super bean bases supers cast definline method-sig primitives-classnames ->ArrayChunk
