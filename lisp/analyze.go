@@ -438,6 +438,8 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 			}
 			if b, ok := builtins.forms[name]; ok {
 				l = &list{Elems: append([]Value{b}, l.Elems[1:]...), Pos: l.Pos}
+			} else if field, ok := strings.CutPrefix(name, ".-"); ok && len(l.Elems) == 2 && lexPlainSymbol(field) && !strings.ContainsAny(field, "./") {
+				return c.fieldAccess(l, Keyword(field))
 			} else if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
 				e := c.errorf(validationError, "Java interop (%s) is not supported", name)
 				if builtin, ok := interopCounterparts[name]; ok {
