@@ -147,9 +147,15 @@ func metaArg(fn string, v Value) (*Map, error) {
 // boolean or character (a keyword, map or set called as a function is no
 // function object), its NullPointerException for nil.
 func carryError(fn string, v Value) *Error {
-	if v == Nil {
+	switch v.(type) {
+	case NilType:
 		return Errorf(typeError, "%s of nil: nil carries no metadata", fn).
 			asJava("NullPointerException", `Cannot invoke "clojure.lang.IObj.withMeta(clojure.lang.IPersistentMap)" because "x" is null`)
+	case symbol:
+		// Clojure's symbols carry metadata; here a symbol is its name
+		// alone, so this is a refusal, not Clojure's exception.
+		return Errorf(typeError, "%s of the symbol %s: symbols carry no metadata in PTC-Lisp", fn, shown(v)).
+			WithHint("keep the metadata beside the symbol in a map, {:sym 'a :meta {:k 1}}, and read it with (:meta m)")
 	}
 	return castError(fn, "a collection or a fn", v, "clojure.lang.IObj")
 }
