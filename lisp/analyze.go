@@ -438,6 +438,8 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 			}
 			if b, ok := builtins.forms[name]; ok {
 				l = &list{Elems: append([]Value{b}, l.Elems[1:]...), Pos: l.Pos}
+			} else if field, ok := strings.CutPrefix(name, ".-"); ok && len(l.Elems) == 2 && lexPlainSymbol(field) && !strings.ContainsAny(field, "./") {
+				return c.fieldAccess(l, Keyword(field))
 			} else if len(name) > 1 && (strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".")) {
 				e := c.errorf(validationError, "Java interop (%s) is not supported", name)
 				if builtin, ok := interopCounterparts[name]; ok {
@@ -456,8 +458,12 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 			return k, nil // (Math/PI): Clojure reads a static field in parentheses as the field
 		}
 		if _, callable := k.v.(Callable); !callable {
-			return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", shown(k.v), formText(l)).
-				WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
+			if k.v == Nil {
+				// Clojure's compiler refuses it too: "Can't call nil".
+				return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", shown(k.v), formText(l)).
+					WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
+			}
+			return &notCallableNode{v: k.v, form: formText(l), pos: l.Pos}, nil
 		}
 	}
 	args, err := c.compileAll(l.Elems[1:])
@@ -494,6 +500,8 @@ func (c *compiler) symbol(name string) (node, error) {
 	switch name {
 	case "*1", "*2", "*3":
 		return &previousNode{index: int(name[1] - '1')}, nil
+	case "*print-meta*", "clojure.core/*print-meta*":
+		return printMetaReadNode{}, nil
 	case "&":
 		return nil, c.errorf(validationError, "& can only appear in a parameter or binding vector")
 	}

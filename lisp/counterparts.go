@@ -61,8 +61,8 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"struct struct-map create-struct accessor", "use a map with keyword keys: {:name \"a\" :age 3}, and read a field with (:name m)"},
 	{"extend-protocol extend-type extend", "use a function that dispatches with cond or case"},
 	{"prefer-method", "write (prefer-method name x y) at the top level, after the defmulti of name: (defmulti f identity) (defmethod f ::a [_] 1) (defmethod f ::b [_] 2) (prefer-method f ::a ::b)"},
-	{`extenders extends? find-protocol-impl
-		find-protocol-method -cache-protocol-fn -reset-methods definterface gen-class gen-interface reify proxy
+	{`find-protocol-impl
+		find-protocol-method -cache-protocol-fn -reset-methods definterface gen-class gen-interface proxy
 		proxy-super construct-proxy get-proxy-class init-proxy update-proxy proxy-mappings proxy-name
 		proxy-call-with-super bean bases supers cast definline method-sig primitives-classnames ->ArrayChunk
 		->Eduction ->Vec ->VecNode ->VecSeq EMPTY-NODE Inst StackTraceElement->vec chunk chunk-append
@@ -70,6 +70,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 		print-simple default-data-readers reader-conditional reader-conditional? tagged-literal tagged-literal?
 		class?`,
 		"PTC-Lisp has no JVM classes or proxies, and protocols only as defprotocol with defrecord and extend-type: represent things as maps and dispatch with case, e.g. (case (:type shape) :circle (* 3 (:r shape)) 0)"},
+	{"reify", "define a record that implements the protocol, with a field for each local its methods use, and make one where the reify was: (defrecord Impl [k] P (m [_ n] (* k n))) then (->Impl k); for reify of Object's toString alone, write the string it returns"},
 	{"Throwable->map", "use (ex-message e) and (ex-data e)"},
 	{"memfn", "write a function that calls the builtin: (fn [s] (clojure.string/upper-case s)) for (memfn toUpperCase)"},
 	{"char-escape-string char-name-string", "use (pr-str s) to see a string's escapes"},

@@ -288,6 +288,32 @@ func (th *Thread) callResult(v Value, err error, pos Pos) (Value, error) {
 	return v, nil
 }
 
+// notCallableNode is a call of a literal that is no function, as
+// ((1 [1 2])): Clojure compiles it and throws its ClassCastException when
+// the call runs, before the arguments are evaluated, so a try around it
+// catches the error.
+type notCallableNode struct {
+	v    Value
+	form string
+	pos  Pos
+}
+
+func (n *notCallableNode) eval(*Thread, *frame) (Value, error) {
+	return nil, withPos(notCallable(n.v, n.form), n.pos)
+}
+
+// notCallable is the error of calling v, which is no function, in the
+// call written form: Clojure's ClassCastException, or its
+// NullPointerException for nil.
+func notCallable(v Value, form string) *Error {
+	e := Errorf(typeError, "%s is not a function, so %s cannot be called", shown(v), form).
+		WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
+	if v == Nil {
+		return e.asJava("NullPointerException", "")
+	}
+	return e.asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class clojure.lang.IFn")
+}
+
 // withPos attaches a source position to an error that has none yet, so the
 // innermost call that failed names its place in the program.
 func withPos(err error, pos Pos) error {

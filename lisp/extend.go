@@ -68,6 +68,28 @@ type extendImpl struct {
 	test Value
 	rank int
 	fn   Value
+	// class is the type's class name, a string (nil for nil), which
+	// extenders and extends? give; order is where the body stands in the
+	// program, so that extenders lists the types in the order they were
+	// extended, as Clojure's (an array map of up to eight) does.
+	class Value
+	order int
+}
+
+// extendedClass is the class name of t, a type extend-type or
+// extend-protocol names, as extenders gives it: a string, or nil for nil.
+func extendedClass(t Value, records map[symbol]bool) Value {
+	name, ok := t.(symbol)
+	if !ok {
+		return Nil
+	}
+	if records[name] {
+		return String(recordNamespace + "." + string(name))
+	}
+	if c, _, ok := classNamed(string(name), false); ok && c != "" {
+		return String(c)
+	}
+	return String(name)
 }
 
 // parseExtend reads (extend-type T P (m [x ...] body) ...) or
@@ -80,14 +102,14 @@ func parseExtend(l *list, multis map[symbol]*multimethod, records map[symbol]boo
 		return nil
 	}
 	extendType := l.Elems[0] == symbol("extend-type")
-	var test Value
+	var test, class Value
 	rank := 0
 	if extendType {
 		t, r, ok := typeTest(rest[0], x, records)
 		if !ok {
 			return nil
 		}
-		test, rank = t, r
+		test, rank, class = t, r, extendedClass(rest[0], records)
 	}
 	var out []extendImpl
 	for _, f := range rest[1:] {
@@ -100,7 +122,7 @@ func parseExtend(l *list, multis map[symbol]*multimethod, records map[symbol]boo
 			if !ok {
 				return nil
 			}
-			test, rank = t, r
+			test, rank, class = t, r, extendedClass(f, records)
 			continue
 		}
 		if test == nil || len(body.Elems) < 3 {
@@ -113,7 +135,7 @@ func parseExtend(l *list, multis map[symbol]*multimethod, records map[symbol]boo
 			return nil
 		}
 		fn := &list{Pos: body.Pos, Elems: append([]Value{symbol("fn"), params}, body.Elems[2:]...)}
-		out = append(out, extendImpl{m: m, test: test, rank: rank, fn: fn})
+		out = append(out, extendImpl{m: m, test: test, rank: rank, fn: fn, class: class, order: len(out)})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	mbits "math/bits"
@@ -199,7 +200,8 @@ var javaInteropBuiltins = concatRows(
 				}
 				return nil, typeErrorf("Boolean/parseBoolean", "a string", args[0]).asJava("ClassCastException", "")
 			}},
-		staticOf(aliasOf("Character/toString", "(Character/toString c)", "same as str", rowNamed(stringBuiltins, "str"))),
+		{Name: "Character/toString", Sig: "(Character/toString c)", Doc: "the one-character string of a character or of a code point: (Character/toString 97) is \"a\"", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: javaCharacterToString},
 		{Name: "Character/valueOf", Sig: "(Character/valueOf c)", Doc: "the character itself", Category: "idiom", reach: javaStatic,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				if _, err := oneChar("Character/valueOf", args[0]); err != nil {
@@ -571,6 +573,25 @@ func oneChar(name string, v Value) (rune, error) {
 		return 0, typeErrorf(name, "a character", v)
 	}
 	return r[0], nil
+}
+
+// javaCharacterToString is Java's Character.toString of a char, or of an
+// int code point (Java 11), which an integer argument selects in Clojure.
+// Half of a surrogate pair becomes U+FFFD, as in a string (docs/LANGUAGE.md).
+func javaCharacterToString(th *Thread, args []Value) (Value, error) {
+	n, ok := args[0].(Int)
+	if !ok {
+		r, err := oneChar("Character/toString", args[0])
+		if err != nil {
+			return nil, err
+		}
+		return String(r), nil
+	}
+	if n < 0 || n > unicode.MaxRune {
+		return nil, Errorf(executionError, "Character/toString: %d is not a Unicode code point (0 to 0x10FFFF)", int64(n)).
+			asJava("IllegalArgumentException", fmt.Sprintf("Not a valid Unicode code point: 0x%X", uint32(n)))
+	}
+	return String(rune(n)), nil
 }
 
 // javaCharMap is Character/name, a character mapped to a character.

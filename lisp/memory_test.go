@@ -140,6 +140,9 @@ func TestDefKeepsValuesWithSource(t *testing.T) {
 		{"(def f (comp inc inc))", "(f 1)", "3"},
 		{"(def fs [(partial + 1)])", "((first fs) 1)", "2"},
 		{"(def g (let [h (complement even?)] (fn [x] (h x))))", "(g 3)", "true"},
+		// with-meta of a builtin or a combined function keeps its metadata.
+		{"(def f (with-meta (partial + 1) {:doc \"add one\"}))", "[(f 1) (meta f)]", `[2 {:doc "add one"}]`},
+		{"(def f (vary-meta inc assoc :k [1]))", "[(f 1) (meta f) (meta (with-meta f nil))]", "[2 {:k [1]} nil]"},
 	} {
 		res := run(t, c.def, Env{})
 		if res.Err != nil {

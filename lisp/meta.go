@@ -30,8 +30,32 @@ func metaOf(v Value) *Map {
 		return v.meta
 	case *closure:
 		return v.meta
+	case *combined:
+		if v.name == metaFnName {
+			m, _ := v.args[1].(*Map)
+			return m
+		}
 	}
 	return nil
+}
+
+// metaFnName names the function with-meta makes of a builtin or of a
+// function comp, partial or another combinator made: a combined function
+// that calls the one it wraps, as Clojure's AFunction.withMeta makes a
+// new function that applies the original. It prints, and is kept between
+// turns, as the call that made it, (with-meta inc {:doc "x"}), which gives
+// it back.
+const metaFnName = "with-meta"
+
+// fnWithMeta is f, a builtin or a combined function, carrying meta (nil:
+// none); with-meta of one made by with-meta wraps the function it wraps.
+func fnWithMeta(f Value, meta *Map) *combined {
+	if c, ok := f.(*combined); ok && c.name == metaFnName {
+		f = c.args[0]
+	}
+	args := []Value{f, metaValue(meta)}
+	return &combined{name: metaFnName, args: args, weight: callWeight(metaFnName, args),
+		fn: func(th *Thread, xs []Value) (Value, error) { return th.call(f, xs) }}
 }
 
 // withMeta returns v carrying meta (nil: none) in a new header that
@@ -55,6 +79,8 @@ func withMeta(v Value, meta *Map) (Value, bool) {
 		c := *v
 		c.meta = meta
 		return &c, true
+	case *Builtin, *combined:
+		return fnWithMeta(v, meta), true
 	}
 	return nil, false
 }
@@ -118,19 +144,18 @@ func metaArg(fn string, v Value) (*Map, error) {
 
 // carryError is what with-meta says of a value that cannot carry
 // metadata: Clojure's ClassCastException for a number, string, keyword,
-// boolean or character, its NullPointerException for nil, and for a
-// function not written with fn (a builtin, or one comp or partial made)
-// a refusal whose hint wraps it in one.
+// boolean or character (a keyword, map or set called as a function is no
+// function object), its NullPointerException for nil.
 func carryError(fn string, v Value) *Error {
 	switch v.(type) {
 	case NilType:
 		return Errorf(typeError, "%s of nil: nil carries no metadata", fn).
 			asJava("NullPointerException", `Cannot invoke "clojure.lang.IObj.withMeta(clojure.lang.IPersistentMap)" because "x" is null`)
-	case Callable:
-		if _, isColl := v.(*Vector); !isColl {
-			return Errorf(typeError, "%s takes a function written with fn or defn; %s is not one", fn, describe(v)).
-				WithHint("wrap it in a fn, which carries metadata: (%s (fn [& args] (apply f args)) m)", fn)
-		}
+	case symbol:
+		// Clojure's symbols carry metadata; here a symbol is its name
+		// alone, so this is a refusal, not Clojure's exception.
+		return Errorf(typeError, "%s of the symbol %s: symbols carry no metadata in PTC-Lisp", fn, shown(v)).
+			WithHint("keep the metadata beside the symbol in a map, {:sym 'a :meta {:k 1}}, and read it with (:meta m)")
 	}
 	return castError(fn, "a collection or a fn", v, "clojure.lang.IObj")
 }

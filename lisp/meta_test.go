@@ -159,3 +159,20 @@ func TestBuiltinVarMetaRefused(t *testing.T) {
 		t.Errorf("a program's own round: %v, %s", res.Err, Repr(res.Value))
 	}
 }
+
+// A binding of *print-meta* ends with its body, also when the body
+// throws, and never reaches what the evaluation emits: the result is read
+// by a caller's EDN reader, which metadata would change.
+func TestPrintMetaBindingEnds(t *testing.T) {
+	for _, c := range []struct{ program, want string }{
+		{`(try (binding [*print-meta* true] (throw (ex-info "x" {}))) (catch Exception e nil)) (pr-str (with-meta [1] {:k 1}))`, `"[1]"`},
+		{`(binding [*print-meta* true] (with-meta [1] {:k 1}))`, `[1]`},
+		{`(def f (binding [*print-meta* true] (fn [x] (pr-str x)))) (f (with-meta [1] {:k 1}))`, `"[1]"`},
+		{`(binding [*print-meta* true] (map pr-str [(with-meta [1] {:k 1}) ^:a {}]))`, `["^{:k 1} [1]" "^{:a true} {}"]`},
+	} {
+		res := run(t, c.program, Env{})
+		if res.Err != nil || Repr(res.Value) != c.want {
+			t.Errorf("%s = %v %v, want %s", c.program, res.Value, res.Err, c.want)
+		}
+	}
+}

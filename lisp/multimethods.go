@@ -116,6 +116,7 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 				continue
 			}
 			for _, impl := range impls {
+				impl.order += i << 20 // after the bodies of the forms before
 				impl.m.addExtended(impl)
 				impl.m.last = i
 			}

@@ -1,5 +1,10 @@
 package lisp
 
+import (
+	"slices"
+	"sort"
+)
+
 // Multimethod introspection: methods, get-method, remove-method,
 // remove-all-methods and prefers. A defmulti expands to a function
 // (multimethods.go) followed by (multimethod/register ...), which records
@@ -222,6 +227,7 @@ func protocolValue(name symbol, methods []*multimethod) Value {
 	x := symbol("x__protocol")
 	var recordTypes []Value
 	var tests []Value
+	var extended []extendImpl
 	for _, m := range methods {
 		for _, c := range m.methods {
 			recordTypes = append(recordTypes, c.value)
@@ -229,12 +235,113 @@ func protocolValue(name symbol, methods []*multimethod) Value {
 		for _, e := range m.extended {
 			tests = append(tests, e.test)
 		}
+		extended = append(extended, m.extended...)
 	}
+	// extenders are the types extend-type and extend-protocol name, in the
+	// order they were extended; a defrecord's own methods make its type an
+	// implementer, which extends? knows and extenders does not list.
+	sort.SliceStable(extended, func(i, j int) bool { return extended[i].order < extended[j].order })
+	var extenders []Value
+	seen := map[Value]bool{}
+	for _, e := range extended {
+		if !seen[e.class] {
+			seen[e.class] = true
+			extenders = append(extenders, e.class)
+		}
+	}
+	implementers := slices.Compact(slices.Clone(recordTypes))
 	or := []Value{symbol("or"), at(symbol("contains?"), at(append([]Value{symbol("hash-set")}, recordTypes...)...), multiDispatch)}
 	or = append(or, tests...)
 	pred := at(symbol("fn"), NewVector([]Value{x}),
 		at(symbol("let"), NewVector([]Value{multiDispatch, at(protocolDispatch(pos), x)}), at(symbol("boolean"), at(or...))))
-	return at(symbol("def"), name, at(symbol("protocol/make"), at(symbol("quote"), name), pred))
+	return at(symbol("def"), name, at(symbol("protocol/make"), at(symbol("quote"), name), pred,
+		NewVector(extenders), NewVector(implementers)))
+}
+
+// protocolExtenders and protocolImplementers are the keys of a protocol's
+// value under which lie the class names extenders and extends? read.
+const (
+	protocolExtenders    = Keyword("ptc.protocol/extenders")
+	protocolImplementers = Keyword("ptc.protocol/implementers")
+)
+
+// protocolArg is the protocol value fn was given, or Clojure's
+// NullPointerException for what defprotocol did not make.
+func protocolArg(fn string, v Value) (*Map, error) {
+	if p, ok := v.(*Map); ok {
+		if pred, ok := p.Get(protocolKey); ok && pred != Nil {
+			return p, nil
+		}
+	}
+	return nil, Errorf(typeError, "%s expected a protocol defined by defprotocol in this program, got %s", fn, shown(v)).
+		asJava("NullPointerException", "")
+}
+
+// protocolClasses are the class names p lists under key.
+func protocolClasses(p *Map, key Keyword) []Value {
+	v, _ := p.Get(key)
+	if vec, ok := v.(*Vector); ok {
+		return vec.Elems()
+	}
+	return nil
+}
+
+// builtinExtenders is (extenders P): the types extend-type and
+// extend-protocol extended P to, as classes (nil for nil), in the order
+// they were extended; nil for none, and for what is no protocol, as
+// Clojure's (keys (:impls x)).
+func builtinExtenders(th *Thread, args []Value) (Value, error) {
+	p, ok := args[0].(*Map)
+	if !ok {
+		return Nil, nil
+	}
+	names := protocolClasses(p, protocolExtenders)
+	if len(names) == 0 {
+		return Nil, nil
+	}
+	out, err := makeSlice(th, len(names))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if s, ok := n.(String); ok {
+			out = append(out, javaClass(s))
+		} else {
+			out = append(out, Nil)
+		}
+	}
+	return newList(out), nil
+}
+
+// builtinExtends is (extends? P C): whether class C implements P, by a
+// defrecord's own methods, or was extended to it (exactly C: a type
+// extended to Object is no extension of String, as in Clojure).
+func builtinExtends(th *Thread, args []Value) (Value, error) {
+	p, err := protocolArg("extends?", args[0])
+	if err != nil {
+		return nil, err
+	}
+	var name Value = Nil
+	switch c := args[1].(type) {
+	case javaClass:
+		name = String(c)
+	case NilType:
+	default:
+		return nil, typeErrorf("extends?", "a class", args[1]).
+			asJava("ClassCastException", "class "+javaValueClass(args[1])+" cannot be cast to class java.lang.Class")
+	}
+	for _, key := range []Keyword{protocolImplementers, protocolExtenders} {
+		names := protocolClasses(p, key)
+		if err := th.step(int64(len(names))); err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if n == name {
+				return Bool(true), nil
+			}
+		}
+	}
+	return Bool(false), nil
 }
 
 // protocolKey is the key of a protocol's value under which its test
@@ -256,13 +363,21 @@ func builtinSatisfies(th *Thread, args []Value) (Value, error) {
 
 var protocolBuiltins = []*Builtin{
 	{Name: "protocol/make", Sig: "(protocol/make 'name pred)", Doc: "the value of protocol name, pred telling whether a value satisfies it; what defprotocol expands to", Category: "idiom",
-		reach: qualified, MinArgs: 2, MaxArgs: 2, Cost: cost(constant),
+		reach: qualified, MinArgs: 2, MaxArgs: 4, Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) {
-			b := NewMapBuilder(2)
+			b := NewMapBuilder(4)
 			b.Set(Keyword("name"), args[0])
 			b.Set(protocolKey, args[1])
+			if len(args) == 4 { // a protocol kept by an earlier version has no lists
+				b.Set(protocolExtenders, args[2])
+				b.Set(protocolImplementers, args[3])
+			}
 			return b.Map(), nil
 		}},
+	{Name: "extenders", Sig: "(extenders protocol)", Doc: "the types extend-type or extend-protocol extended protocol to, as classes", Category: "idiom",
+		MinArgs: 1, MaxArgs: 1, Cost: cost(chargedInBody("the list of the classes, one slot each")), Fn: builtinExtenders},
+	{Name: "extends?", Sig: "(extends? protocol class)", Doc: "whether class implements protocol, by a defrecord's methods or extend-type", Category: "idiom",
+		MinArgs: 2, MaxArgs: 2, Cost: cost(chargedInBody("a step per class the protocol lists")), Fn: builtinExtends},
 	{Name: "satisfies?", Sig: "(satisfies? protocol x)", Doc: "x's type implements protocol, by a defrecord's methods or extend-type", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Cost: cost(calls(arg(0))), Fn: builtinSatisfies},
 }

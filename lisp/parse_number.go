@@ -37,9 +37,21 @@ func (th *Thread) stopped() error {
 // digitsFrom returns the end of the run of ASCII digits of s starting at
 // i, looking at the context every numberScanStride bytes.
 func (th *Thread) digitsFrom(s string, i int) (int, error) {
+	return th.runFrom(s, i, isDigit)
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+func isHexDigit(b byte) bool {
+	return isDigit(b) || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// runFrom returns the end of the run of bytes of s starting at i that
+// digit accepts, looking at the context every numberScanStride bytes.
+func (th *Thread) runFrom(s string, i int, digit func(byte) bool) (int, error) {
 	for i < len(s) {
 		end := min(len(s), i+numberScanStride)
-		for i < end && '0' <= s[i] && s[i] <= '9' {
+		for i < end && digit(s[i]) {
 			i++
 		}
 		if i < end {
@@ -72,7 +84,8 @@ func (th *Thread) integerText(s string) (string, bool, error) {
 }
 
 // isDecimal reports whether s is a number as parse-double accepts it:
-// ^[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$.
+// ^[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$,
+// or a hexadecimal one (isHexDecimal).
 func (th *Thread) isDecimal(s string) (bool, error) {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -81,32 +94,66 @@ func (th *Thread) isDecimal(s string) (bool, error) {
 	if s[i:] == "NaN" || s[i:] == "Infinity" {
 		return true, nil
 	}
-	start := i
-	i, err := th.digitsFrom(s, i)
-	if err != nil {
+	if strings.HasPrefix(s[i:], "0x") || strings.HasPrefix(s[i:], "0X") {
+		return th.isHexDecimal(s[i+2:])
+	}
+	i, digits, err := th.mantissaFrom(s, i, isDigit)
+	if err != nil || digits == 0 {
 		return false, err
 	}
-	digits := i - start
-	if i < len(s) && s[i] == '.' {
-		next, err := th.digitsFrom(s, i+1)
-		if err != nil {
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		if i, err = th.exponentFrom(s, i+1); err != nil || i < 0 {
 			return false, err
+		}
+	}
+	return i == len(s), nil
+}
+
+// mantissaFrom returns the end of the mantissa of s that starts at i,
+// digits with at most one point, and how many digits it holds.
+func (th *Thread) mantissaFrom(s string, i int, digit func(byte) bool) (end, digits int, err error) {
+	start := i
+	if i, err = th.runFrom(s, i, digit); err != nil {
+		return i, 0, err
+	}
+	digits = i - start
+	if i < len(s) && s[i] == '.' {
+		next, err := th.runFrom(s, i+1, digit)
+		if err != nil {
+			return next, 0, err
 		}
 		digits += next - (i + 1)
 		i = next
 	}
-	if digits == 0 {
-		return false, nil
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	return i, digits, nil
+}
+
+// exponentFrom returns the end of the signed decimal exponent of s that
+// starts at i, after its letter, or -1 when it has no digit.
+func (th *Thread) exponentFrom(s string, i int) (int, error) {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		if i, err = th.digitsFrom(s, i); err != nil || i == start {
-			return false, err
-		}
+	}
+	start := i
+	i, err := th.digitsFrom(s, i)
+	if err != nil || i == start {
+		return -1, err
+	}
+	return i, nil
+}
+
+// isHexDecimal reports whether s, what follows the 0x of a number, is a
+// hexadecimal floating-point number as Java's Double.parseDouble reads it
+// (0x1.8p1 is 3.0): ^([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+$,
+// the binary exponent required. Clojure's reader has no such literal;
+// Double/parseDouble and parse-double read it.
+func (th *Thread) isHexDecimal(s string) (bool, error) {
+	i, digits, err := th.mantissaFrom(s, 0, isHexDigit)
+	if err != nil || digits == 0 || i == len(s) || (s[i] != 'p' && s[i] != 'P') {
+		return false, err
+	}
+	if i, err = th.exponentFrom(s, i+1); err != nil || i < 0 {
+		return false, err
 	}
 	return i == len(s), nil
 }

@@ -145,6 +145,9 @@ type printer struct {
 	// readCost is what the collections printed cost once read back
 	// (readNodeCost).
 	readCost int64
+	// meta prints each collection's metadata before it, ^{:k 1} [1], as
+	// Clojure's printer does with *print-meta* bound to true (metaprint.go).
+	meta bool
 	// clojureOrder prints hash maps and sets in the order Clojure's
 	// iterate them (hashorder.go), as a program's own text of a value
 	// (str, pr-str, println, format) is Clojure's; results, memory and
@@ -284,6 +287,11 @@ func (p *printer) print(v Value) error {
 			continue
 		}
 		p.readCost += readNodeCost(at)
+		if p.meta {
+			if err := p.metaPrefix(at); err != nil {
+				return err
+			}
+		}
 		if p.record(&w, at) {
 			continue
 		}

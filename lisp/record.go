@@ -490,3 +490,40 @@ const (
 	recordExpansionBytes = 3 << 10
 	recordFieldBytes     = 512
 )
+
+// fieldAccess compiles (.-field x), Clojure's field access, which reads
+// a record's field (and a deftype's, which PTC-Lisp writes as a record).
+func (c *compiler) fieldAccess(l *list, field Keyword) (node, error) {
+	target, err := c.compile(l.Elems[1], false)
+	if err != nil {
+		return nil, err
+	}
+	return &fieldNode{target: target, field: field, pos: l.Pos}, nil
+}
+
+type fieldNode struct {
+	target node
+	field  Keyword
+	pos    Pos
+}
+
+// eval reads the field of a record; anything else has no such field, as
+// Clojure's IllegalArgumentException says, the keyword being what reads
+// a map's key.
+func (n *fieldNode) eval(th *Thread, fr *frame) (Value, error) {
+	v, err := n.target.eval(th, fr)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := v.(*Map); ok && m.class != nil && m.class.isField(n.field) {
+		got, _ := m.Get(n.field)
+		return got, nil
+	}
+	class := "nil"
+	if v != Nil {
+		class = javaValueClass(v)
+	}
+	return nil, withPos(Errorf(typeError, "(.-%s x) reads a field of a record, and %s has no field %s", n.field, shown(v), n.field).
+		WithHint("read a map's key with the keyword: (:%s x)", n.field).
+		asJava("IllegalArgumentException", "No matching field found: "+string(n.field)+" for class "+class), n.pos)
+}

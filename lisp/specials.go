@@ -85,6 +85,7 @@ func init() {
 		"lazy-cat":     {compile: compileLazyCat, idiom: true},
 	}
 	specialForms["with-precision"] = specialFormRow{compile: compileWithPrecision, idiom: true}
+	specialForms["binding"] = specialFormRow{compile: compilePrintMetaBinding, idiom: true}
 }
 
 func formName(l *list) string { return string(l.Elems[0].(symbol)) }

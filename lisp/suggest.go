@@ -118,7 +118,7 @@ var clojureCounterparts = map[string]string{
 	"defmacro":           "there are no macros: write a function with defn",
 	"defrecord":          "use a map with keyword keys: {:name \"a\" :age 3}",
 	"defstruct":          "use a map with keyword keys: {:name \"a\" :age 3}",
-	"deftype":            "use a map with keyword keys: {:name \"a\" :age 3}",
+	"deftype":            "write defrecord in its place, with the same name and fields: (defrecord Pair [a b]) makes (Pair. 1 2) and (->Pair 1 2), whose fields read with (.-a p) or (:a p)",
 	"defprotocol":        "use a function that dispatches with cond or case",
 	"defmulti":           "use a function that dispatches with cond or case",
 	"defmethod":          "write the (defmulti name dispatch-fn) and every defmethod of it in the same program",

@@ -282,6 +282,9 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		}
 	}
 	p := printer{out: t, mode: modeRepr, th: th, bare: style == asPrint, clojureOrder: true}
+	// print and println print no metadata: Clojure's asks for
+	// *print-readably* too.
+	p.meta = th != nil && th.printMeta && style != asPrint
 	if err := p.print(v); err != nil {
 		if err == errTooDeep {
 			return walkTooDeepError()

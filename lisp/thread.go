@@ -104,6 +104,9 @@ type Thread struct {
 	// decimals is the precision with-precision gives decimal arithmetic
 	// within its body; nil outside one.
 	decimals *mathContext
+	// printMeta is *print-meta*, true within (binding [*print-meta* true]
+	// ...): pr-str, prn and str print a value's metadata before it.
+	printMeta bool
 	// lazy is what this evaluation realized of lazy sequences (lazyseq.go).
 	lazy map[*infiniteSeq]*seqMemo
 	// multis are the method tables of the multimethods this evaluation
@@ -289,8 +292,12 @@ func (th *Thread) call(f Value, args []Value) (Value, error) {
 	default:
 		var ok bool
 		if c, ok = f.(Callable); !ok {
-			return nil, Errorf(typeError, "%s is not a function", f.TypeName()).
+			e := Errorf(typeError, "%s is not a function", f.TypeName()).
 				WithHint("only functions, keywords, maps and sets can be called")
+			if f == Nil {
+				return nil, e.asJava("NullPointerException", "")
+			}
+			return nil, e.asJava("ClassCastException", "class "+javaValueClass(f)+" cannot be cast to class clojure.lang.IFn")
 		}
 	}
 	if err := th.enterCall(); err != nil {
