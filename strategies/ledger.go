@@ -466,18 +466,37 @@ func clipText(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n]) + "..."
+	return string([]rune(s[:runePrefix(s, n)])) + "..."
+}
+
+// runePrefix is the length in bytes of the first n runes of s (each byte
+// that is no UTF-8 one rune), so that only what is kept is converted.
+func runePrefix(s string, n int) int {
+	h := 0
+	for i := 0; i < n && h < len(s); i++ {
+		_, size := utf8.DecodeRuneInString(s[h:])
+		h += size
+	}
+	return h
 }
 
 // clipEnds is s cut to its first head and last tail characters (runes),
 // "..." between, when it is longer than the two.
 func clipEnds(s string, head, tail int) string {
-	r := []rune(s)
-	if len(r) <= head+tail {
+	if utf8.RuneCountInString(s) <= head+tail {
 		return s
 	}
-	return string(r[:head]) + "..." + string(r[len(r)-tail:])
+	// Only the two ends are converted to runes (a byte that is no UTF-8
+	// reads as U+FFFD, as converting the whole text did): a call's
+	// arguments of megabytes made four bytes a character of garbage on
+	// every note of them.
+	h := runePrefix(s, head)
+	t := len(s)
+	for i := 0; i < tail; i++ {
+		_, n := utf8.DecodeLastRuneInString(s[:t])
+		t -= n
+	}
+	return string([]rune(s[:h])) + "..." + string([]rune(s[t:]))
 }
 
 // userBefore returns the index in h of the most recent user message before

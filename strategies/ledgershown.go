@@ -133,7 +133,7 @@ func textPreview(s string, limit int, shown *shownLines) string {
 		switch {
 		case cut != "" || start >= limit && start > 0:
 		case start+n > limit:
-			cut = string([]rune(l)[:max(limit-start-(n-utf8.RuneCountInString(l)), 0)])
+			cut = string([]rune(l[:runePrefix(l, max(limit-start-(n-utf8.RuneCountInString(l)), 0))]))
 			if cut == "" {
 				cut = " "
 			}
@@ -194,17 +194,16 @@ func pathsIn(s, shownText string, limit int) string {
 	isPathRune := func(r rune) bool {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/@", r)
 	}
-	var toks []string
+	// Each line is read where it lies, not gathered first: a result of
+	// millions of short lines made a slice of a string header per line,
+	// twice the result's bytes for lines of two.
 	for rest := s; rest != ""; {
-		var l string
-		l, rest, _ = strings.Cut(rest, "\n")
-		l = strings.TrimLeft(l, " \t")
-		if i := strings.IndexFunc(l, func(r rune) bool { return !isPathRune(r) }); i >= 0 {
-			l = l[:i]
+		var tok string
+		tok, rest, _ = strings.Cut(rest, "\n")
+		tok = strings.TrimLeft(tok, " \t")
+		if i := strings.IndexFunc(tok, func(r rune) bool { return !isPathRune(r) }); i >= 0 {
+			tok = tok[:i]
 		}
-		toks = append(toks, l)
-	}
-	for _, tok := range toks {
 		tok = strings.TrimRight(tok, ".")
 		n := len(tok)
 		if n < 3 || n > 200 || !strings.Contains(tok, "/") || strings.HasPrefix(tok, "//") || seen[tok] || strings.Contains(shownText, tok) {

@@ -311,6 +311,28 @@ func scalingAttacks(n int) []inputAttack {
 	for _, st := range []string{"turn-aware", "token-budget", "summarize", "loop-slice", "clear-tool-results"} {
 		out = append(out, inputAttack{attack{name: fmt.Sprintf("%d chat messages, %s", n, st), method: "ToMessages", expect: "ok", kind: kindTexts, req: chat(n, st)}, cpu})
 	}
+	// One result of short lines and one edit argument of many lines: each
+	// line was a string header in a list before it was read for paths, and
+	// each note of the argument made it four bytes a character.
+	budget := int32(20_000)
+	for _, st := range []string{"token-budget", "loop-slice"} {
+		out = append(out,
+			inputAttack{attack{name: fmt.Sprintf("one result of %d one-letter lines, %s", n*500, st), method: "ToMessages", expect: "ok", kind: kindTexts,
+				req: func() proto.Message {
+					return &ptcsidecarv1.ToMessagesRequest{History: toolLoops(3, func(i int) string { return fmt.Sprintf("c%d", i) }, func(int) string { return "{}" },
+						first(strings.Repeat("a\n", n*500))), Options: &ptcsidecarv1.Options{Strategy: st, MaxTokens: &budget}}
+				}}, cpu},
+			inputAttack{attack{name: fmt.Sprintf("one edit argument of %d lines, %s", n*20, st), method: "ToMessages", expect: "ok", kind: kindTexts,
+				req: func() proto.Message {
+					arg := fmt.Sprintf(`{"file_path": "/srv/a.go", "old_string": %q}`, tokenLines(n*20, func(j int) string { return fmt.Sprintf("line /srv/y%d.go %d", j, j) }))
+					return &ptcsidecarv1.ToMessagesRequest{History: toolLoops(3, func(i int) string { return fmt.Sprintf("c%d", i) }, func(i int) string {
+						if i == 0 {
+							return arg
+						}
+						return "{}"
+					}, func(int) string { return "ok" }), Options: &ptcsidecarv1.Options{Strategy: st, MaxTokens: &budget}}
+				}}, cpu})
+	}
 	return out
 }
 
