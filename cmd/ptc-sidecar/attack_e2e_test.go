@@ -97,8 +97,11 @@ type requestKind struct {
 }
 
 var (
-	kindLists    = requestKind{"lists of empty elements", 4, 6}
-	kindTexts    = requestKind{"texts rendered and tokenized", 8, 10}
+	kindLists = requestKind{"lists of empty elements", 4, 6}
+	kindTexts = requestKind{"texts rendered and tokenized", 8, 10}
+	// A chat strategy keeps texts of the history whole, writes notes and
+	// lists of their values beside them, and sends the kept ones back.
+	kindHistory  = requestKind{"chat histories rendered, noted and sent back", 12, 16}
 	kindValues   = requestKind{"values read whole", 16, 20}
 	kindPrograms = requestKind{"a program's text", 32, 34}
 	// Over HTTP a large response costs what a large request does.

@@ -317,12 +317,12 @@ func scalingAttacks(n int) []inputAttack {
 	budget := int32(20_000)
 	for _, st := range []string{"token-budget", "loop-slice"} {
 		out = append(out,
-			inputAttack{attack{name: fmt.Sprintf("one result of %d one-letter lines, %s", n*500, st), method: "ToMessages", expect: "ok", kind: kindTexts,
+			inputAttack{attack{name: fmt.Sprintf("one result of %d one-letter lines, %s", n*500, st), method: "ToMessages", expect: "ok", kind: kindHistory,
 				req: func() proto.Message {
 					return &ptcsidecarv1.ToMessagesRequest{History: toolLoops(3, func(i int) string { return fmt.Sprintf("c%d", i) }, func(int) string { return "{}" },
 						first(strings.Repeat("a\n", n*500))), Options: &ptcsidecarv1.Options{Strategy: st, MaxTokens: &budget}}
 				}}, cpu},
-			inputAttack{attack{name: fmt.Sprintf("one edit argument of %d lines, %s", n*20, st), method: "ToMessages", expect: "ok", kind: kindTexts,
+			inputAttack{attack{name: fmt.Sprintf("one edit argument of %d lines, %s", n*20, st), method: "ToMessages", expect: "ok", kind: kindHistory,
 				req: func() proto.Message {
 					arg := fmt.Sprintf(`{"file_path": "/srv/a.go", "old_string": %q}`, tokenLines(n*20, func(j int) string { return fmt.Sprintf("line /srv/y%d.go %d", j, j) }))
 					return &ptcsidecarv1.ToMessagesRequest{History: toolLoops(3, func(i int) string { return fmt.Sprintf("c%d", i) }, func(i int) string {

@@ -158,7 +158,7 @@ func strategyHistoryAttacks(n int) []inputAttack {
 		for _, st := range strings.Fields(s.strategies) {
 			// summarize's answer holds what it asks the caller's model to
 			// summarize: over HTTP its JSON costs what the request does.
-			kind := kindTexts
+			kind := kindHistory
 			if st == "summarize" {
 				kind = kindRendered
 			}
