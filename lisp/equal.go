@@ -172,7 +172,7 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 		case *Vector:
 			buf = append(buf, '[')
 		case *Map:
-			buf = append(buf, x.class.opening()...) // a record is not a map with its entries
+			buf = append(buf, x.class().opening()...) // a record is not a map with its entries
 			if x.Len() > 1 {
 				if hashes == nil {
 					hashes = structuralHashes(v)

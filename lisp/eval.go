@@ -148,7 +148,7 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		b.Set(k, v)
 	}
-	b.m.class = n.class
+	b.m.setClass(n.class)
 	m := b.Map()
 	return m, th.checkWeight(m)
 }
@@ -727,7 +727,7 @@ func quoted(f Value) Value {
 		for i := 0; i+1 < len(f.Elems); i += 2 {
 			b.Set(quoted(f.Elems[i]), quoted(f.Elems[i+1]))
 		}
-		b.m.class = f.class
+		b.m.setClass(f.class)
 		return b.Map()
 	case *setForm:
 		return NewSet(quotedAll(f.Elems))
