@@ -1,9 +1,11 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -94,4 +96,33 @@ func walkParts(v Value) []Value {
 		out = append(out, e.Key, e.Val)
 	}
 	return out
+}
+
+// TestDefmethodsJoinTheirMultimethodByIndex: a program of thousands of
+// defmethods joins each to its multimethod by the text of its dispatch
+// value, found in an index rather than by comparing it with every method
+// before it (quadratic, and done while the program is read: 20,000 took 8
+// s of CPU past a 1 s timeout); a later one of the same value replaces the
+// earlier, and the :default value names the fallback.
+func TestDefmethodsJoinTheirMultimethodByIndex(t *testing.T) {
+	m := &multimethod{defaultWhen: Keyword("default")}
+	const n = 20_000
+	for round := range 2 {
+		for i := range n {
+			m.add(Int(i), Int(round))
+		}
+	}
+	m.add(Keyword("default"), String("fallback"))
+	if len(m.methods) != n || len(m.methodAt) != n || m.methods[n-1].value != Int(n-1) || m.methods[7].fn != Int(1) || m.fallback != String("fallback") {
+		t.Fatalf("%d methods, %d indexed, the 8th's fn %v, fallback %v; want %d, each replaced once", len(m.methods), len(m.methodAt), m.methods[7].fn, m.fallback, n)
+	}
+	var src strings.Builder
+	src.WriteString("(defmulti f identity)\n")
+	for i := range 2000 {
+		fmt.Fprintf(&src, "(defmethod f %d [x] %d)\n", i, i)
+	}
+	src.WriteString("(defmethod f 5 [x] :five)\n(defmethod f :default [x] :none)\n[(f 5) (f 1999) (f -1) (count (methods f))]")
+	if res := run(t, src.String(), Env{}); res.Err != nil || Repr(res.Value) != "[:five 1999 :none 2001]" {
+		t.Errorf("2,000 defmethods: %v, %v; want [:five 1999 :none 2001]", res.Value, res.Err)
+	}
 }

@@ -480,7 +480,7 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 			WithHint("def the value it holds: (def %s (persistent! t))", n.name), n.pos)
 	}
 	if isBad {
-		what := "a " + bad.TypeName()
+		what := withArticle(bad.TypeName())
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {
 			what = "a function built by " + b.Name
 		}
@@ -830,4 +830,13 @@ func ownHashKey(v Value) bool {
 		return true
 	}
 	return false
+}
+
+// withArticle is a kind's name after its indefinite article: "an
+// exception", "a delay".
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
