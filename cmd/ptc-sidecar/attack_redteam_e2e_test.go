@@ -62,11 +62,13 @@ func redTeamAttacks() []inputAttack {
 			req: program(`(count "` + strings.Repeat("x", 12_000_000) + `")`)}, evalCPU},
 		{attack{name: "a regex literal of 4 MB", method: "EvalTurn", expect: "failed", kind: kindPrograms,
 			req: program(`(re-find #"` + strings.Repeat("(a|b)", 800_000) + `" "ab")`)}, evalCPU},
-		{attack{name: "raw_response of 900,000 fenced blocks", method: "EvalTurn", expect: "any", kind: kindPrograms,
+		// Extracting a program is charged against the request's read
+		// bound (lisp.ExtractWork): over it, refused the same every time.
+		{attack{name: "raw_response of 900,000 fenced blocks", method: "EvalTurn", expect: "RESOURCE_EXHAUSTED", kind: kindPrograms,
 			req: func() proto.Message {
 				return &ptcsidecarv1.EvalTurnRequest{RawResponse: strings.Repeat("```clojure\n1\n```\n", 900_000), Limits: evalLimits()}
 			}}, evalCPU},
-		{attack{name: "raw_response of a million unterminated fences", method: "EvalTurn", expect: "any", kind: kindPrograms,
+		{attack{name: "raw_response of a million unterminated fences", method: "EvalTurn", expect: "RESOURCE_EXHAUSTED", kind: kindPrograms,
 			req: func() proto.Message {
 				return &ptcsidecarv1.EvalTurnRequest{RawResponse: strings.Repeat("```clojure\n", 1_000_000), Limits: evalLimits()}
 			}}, evalCPU},
