@@ -300,7 +300,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			for i := 0; i < len(vals); i += 2 {
 				b.Set(vals[i], vals[i+1])
 			}
-			b.m.class = f.class
+			b.m.setClass(f.class)
 			return &constNode{Freeze(b.Map())}, nil
 		}
 		return &mapNode{elems: elems, class: f.class}, nil

@@ -385,7 +385,7 @@ func TestReadRecordTypesAreCounted(t *testing.T) {
 	}
 	classes := map[*recordClass]int{}
 	for _, e := range v.(*Vector).Elems() {
-		classes[e.(*Map).class]++
+		classes[e.(*Map).class()]++
 	}
 	if len(classes) != 2 {
 		t.Errorf("2,000 literals of two types read as %d types", len(classes))
@@ -395,7 +395,7 @@ func TestReadRecordTypesAreCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := v.(*Vector).Elems(); e[0].(*Map).class == e[1].(*Map).class || !e[1].(*Map).class.isField(Keyword("b")) || e[2].(*Map).class.isField(Keyword("b")) {
+	if e := v.(*Vector).Elems(); e[0].(*Map).class() == e[1].(*Map).class() || !e[1].(*Map).class().isField(Keyword("b")) || e[2].(*Map).class().isField(Keyword("b")) {
 		t.Errorf("#user.R{:a 1} and #user.R{:b 1} read as one type")
 	}
 	const n = 10_000

@@ -208,7 +208,7 @@ func sameForSwap(held, old Value) bool {
 		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.IsList() == o.IsList())
 	case *Map:
 		o, ok := old.(*Map)
-		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.class == nil && o.class == nil)
+		return ok && (h == o || h.Len() == 0 && o.Len() == 0 && h.class() == nil && o.class() == nil)
 	case *Set:
 		o, ok := old.(*Set)
 		return ok && (h == o || len(h.elems) == 0 && len(o.elems) == 0)

@@ -1035,10 +1035,10 @@ func builtinEmpty(th *Thread, args []Value) (Value, error) {
 		if o := orderOf(v); o != nil {
 			return emptySorted(o, false), nil
 		}
-		if v.class != nil {
-			return nil, Errorf(typeError, "empty of a record (%s): Clojure cannot make an empty record", v.class.name).
+		if v.class() != nil {
+			return nil, Errorf(typeError, "empty of a record (%s): Clojure cannot make an empty record", v.class().name).
 				WithHint("write {} for (empty r): Clojure has no empty record").
-				asJava("UnsupportedOperationException", "Can't create empty: "+v.class.name)
+				asJava("UnsupportedOperationException", "Can't create empty: "+v.class().name)
 		}
 		if v.isHashMap() {
 			// Clojure's (empty m) of a hash map is an empty hash map,

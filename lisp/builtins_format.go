@@ -61,11 +61,28 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 				WithHint("give one argument per conversion; write %%%% for a literal percent sign").
 				asJava("MissingFormatArgumentException", "Format specifier '%"+pattern[i-n+1:i+1]+"'")
 		}
+		last = arg
+		if _, isNil := arg.(NilType); spec.conv == 's' && spec.width == 0 && spec.precision < 0 && !isNil {
+			// The common %s: the value's text goes straight into the
+			// writer, charged there, with no copy built beside it.
+			if err := writeValue(&b, th, arg, asStr); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		// A conversion builds its text apart from the writer: the padding,
+		// the padded copy, the digits of a precision. They are charged
+		// before they are built, so that wide widths repeated end at the
+		// budget rather than past it by what the collector has yet to free.
+		if built := 2 * int64(max(spec.width, spec.precision)); built > 0 {
+			if err := th.alloc(built); err != nil {
+				return nil, err
+			}
+		}
 		text, err := formatOne(th, spec, arg)
 		if err != nil {
 			return nil, err
 		}
-		last = arg
 		b.writeString(text)
 	}
 	return b.text()
@@ -213,6 +230,15 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 				return "", err
 			}
 			if err := t.finish(); err != nil {
+				return "", err
+			}
+			// The copies made of it below are charged too: the string, and
+			// its upper case for %S (padding is charged with the width).
+			copies := int64(1)
+			if spec.conv == 'S' {
+				copies++
+			}
+			if err := th.alloc(copies * int64(len(t.buf))); err != nil {
 				return "", err
 			}
 			text = string(t.buf)

@@ -334,7 +334,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		return Nil, nil
 	case *Map:
 		drop := make(map[any]bool, len(args)-1)
-		class := m.class
+		class := m.class()
 		for _, k := range args[1:] {
 			drop[hashKey(k)] = true
 			class = class.without(k)
@@ -346,7 +346,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 			}
 		}
 		b.sameKind(m)
-		b.m.class = class
+		b.m.setClass(class)
 		if err := th.alloc(costCollHead); err != nil {
 			return nil, err
 		}
@@ -670,11 +670,11 @@ func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 	}
 	b := NewMapBuilder(m.Len())
 	b.hashLike(m) // Clojure dissocs the old keys from m, then assocs the new ones
-	class := m.class
+	class := m.class()
 	for _, r := range renamings {
 		class = class.without(r.Key) // a record stays one unless a field is renamed
 	}
-	b.m.class = class
+	b.m.setClass(class)
 	for _, e := range m.entries {
 		if _, renamed := renames.Get(e.Key); !renamed {
 			b.Set(e.Key, e.Val)

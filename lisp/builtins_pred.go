@@ -35,7 +35,7 @@ var predicateBuiltins = []*Builtin{
 	typePred("vector?", "x is a vector", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.IsList() }),
 	typePred("list?", "x is a list: '(1 2), (list ...)", isList),
 	typePred("map?", "x is a map", func(v Value) bool { _, ok := v.(*Map); return ok }),
-	unlisted(typePred("record?", "x is a record (defrecord)", func(v Value) bool { m, ok := v.(*Map); return ok && m.class != nil })),
+	unlisted(typePred("record?", "x is a record (defrecord)", func(v Value) bool { m, ok := v.(*Map); return ok && m.class() != nil })),
 	typePred("set?", "x is a set", func(v Value) bool { _, ok := v.(*Set); return ok }),
 	typePred("coll?", "x is a vector; maps, sets and strings are not collections here", isVector),
 	typePred("sequential?", "x is a vector", isVector),
@@ -66,7 +66,7 @@ var predicateBuiltins = []*Builtin{
 	typePred("map-entry?", "x is a [key value] entry of a map, as seq, first and find give", func(v Value) bool { x, ok := v.(*Vector); return ok && x.isEntry() }),
 	typePred("fn?", "x is a function", isFn),
 	typePred("ifn?", "x can be called: a function, keyword, map or set", func(v Value) bool {
-		if m, ok := v.(*Map); ok && m.class != nil {
+		if m, ok := v.(*Map); ok && m.class() != nil {
 			return false // a record is not a function of its keys
 		}
 		_, ok := v.(Callable)

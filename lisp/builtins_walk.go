@@ -105,7 +105,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		}
 		b := NewMapBuilder(c.Len())
 		b.hashLike(c) // Clojure pours the entries into (empty form)
-		if c.class != nil {
+		if c.class() != nil {
 			// and conjoins them onto a record itself: a changed key
 			// leaves the old one in place.
 			b.addAll(c)

@@ -217,6 +217,12 @@ func chargeKey(th *Thread, v Value) error {
 	if err != nil {
 		return err
 	}
+	if !flatColl(v) {
+		// A key holding collections is hashed by walks and orderings
+		// that each allocate beside its text (flatCanonicalText is the
+		// way around them for a key of scalars).
+		size += heapNestedKey
+	}
 	return th.alloc(size)
 }
 

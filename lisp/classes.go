@@ -189,8 +189,8 @@ func classOf(fn string, v Value) (javaClass, error) {
 		return "clojure.lang.PersistentList", nil
 	case *Map:
 		switch {
-		case v.class != nil:
-			return javaClass(v.class.name), nil
+		case v.class() != nil:
+			return javaClass(v.class().name), nil
 		case orderOf(v) != nil:
 			return "clojure.lang.PersistentTreeMap", nil
 		case !v.isHashMap(): // see hashorder.go: which maps Clojure makes hash maps
@@ -265,7 +265,7 @@ func builtinInstance(th *Thread, args []Value) (Value, error) {
 		return trueValue, nil
 	}
 	supers := classSupers[of]
-	if m, ok := args[1].(*Map); ok && m.class != nil {
+	if m, ok := args[1].(*Map); ok && m.class() != nil {
 		supers = recordSupers
 	}
 	if t, ok := args[1].(*thrown); ok {

@@ -131,9 +131,168 @@ func hashKey(v Value) any {
 	case *BigDec:
 		return decHashKey(v)
 	case *Vector, *Map, *Set:
+		if text, ok := flatCanonicalText(v); ok {
+			return collKey(text)
+		}
 		return collKey(canonicalText(v, nil))
 	}
 	return collKey(appendScalarKey(nil, v)) // a function: itself only
+}
+
+// flatCanonicalText is canonicalText of a collection whose parts are all
+// scalars, the commonest key ([k1 k2], #{a b}, a record of a few fields),
+// written without a walk or a table of structural hashes: those cost
+// several times the text in garbage for each key hashed, which the
+// allocation charge of the text does not cover. ok is false for a
+// collection holding a collection or a function.
+func flatCanonicalText(v Value) (text []byte, ok bool) {
+	var elems []Value
+	var entries []MapEntry
+	var open, sep string
+	switch c := v.(type) {
+	case *Vector:
+		elems, open = c.elems, "["
+	case *Set:
+		elems, open = c.elems, "#{"
+	case *Map:
+		entries, open = c.entries, c.class().opening()
+	default:
+		return nil, false
+	}
+	n := len(open) + 1
+	if !flatColl(v) {
+		return nil, false
+	}
+	buf := make([]byte, 0, n+16*(len(elems)+2*len(entries)))
+	buf = append(buf, open...)
+	switch c := v.(type) {
+	case *Vector:
+		for i, e := range elems {
+			if i > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = appendScalarKey(buf, e)
+		}
+		return append(buf, ']'), true
+	case *Set:
+		if len(elems) > 1 {
+			elems = canonicalOrder(elems, nil)
+		}
+		sep = " "
+	case *Map:
+		keys := make([]Value, len(entries))
+		for i, e := range entries {
+			keys[i] = e.Key
+		}
+		if len(keys) > 1 {
+			keys = canonicalOrder(keys, nil)
+		}
+		for i, k := range keys {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			val, _ := c.Get(k)
+			buf = append(appendScalarKey(buf, k), ' ')
+			buf = appendScalarKey(buf, val)
+		}
+		return append(buf, '}'), true
+	}
+	for i, e := range elems {
+		if i > 0 {
+			buf = append(buf, sep...)
+		}
+		buf = appendScalarKey(buf, e)
+	}
+	return append(buf, '}'), true
+}
+
+// flatParts reports whether each of vs is a scalar part or a collection
+// of scalar parts, whose structural hash flatHash finds without a walk.
+func flatParts(vs []Value) bool {
+	for _, v := range vs {
+		if !scalarPart(v) && !flatColl(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// flatKeys is flatParts of m's keys, the parts a map's order hashes.
+func flatKeys(m *Map) bool {
+	for _, e := range m.entries {
+		if !scalarPart(e.Key) && !flatColl(e.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// flatColl reports whether v is a collection of scalar parts.
+func flatColl(v Value) bool {
+	switch c := v.(type) {
+	case *Vector:
+		return flatScalars(c.elems)
+	case *Set:
+		return flatScalars(c.elems)
+	case *Map:
+		for _, e := range c.entries {
+			if !scalarPart(e.Key) || !scalarPart(e.Val) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func flatScalars(vs []Value) bool {
+	for _, v := range vs {
+		if !scalarPart(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// flatHash is the structural hash structuralHashes finds for a collection
+// of scalar parts, found here without a walk or a table; ok is false for
+// any other value.
+func flatHash(v Value) (h uint64, ok bool) {
+	if !flatColl(v) {
+		return 0, false
+	}
+	switch c := v.(type) {
+	case *Vector:
+		h = 'v'
+		for _, e := range c.elems {
+			h = mix64(h + hashOf(e, nil))
+		}
+		return h, true
+	case *Set:
+		for _, e := range c.elems {
+			h += mix64(hashOf(e, nil))
+		}
+		return mix64(h ^ 'S'), true
+	case *Map:
+		for _, e := range c.entries {
+			h += mix64(hashOf(e.Key, nil) ^ mix64(hashOf(e.Val, nil)+'m'))
+		}
+		return mix64(h ^ 'm'), true
+	}
+	return 0, false
+}
+
+// scalarPart reports whether v is a part canonicalText writes as a
+// scalar key: not a collection, nor a function or form holding values.
+func scalarPart(v Value) bool {
+	switch v.(type) {
+	case NilType, Bool, Int, String, Keyword, symbol, Float:
+		return true
+	case *Vector, *Map, *Set:
+		return false
+	}
+	_, _, isLevel := parts(v)
+	return !isLevel
 }
 
 // canonicalText is the text of a collection's hash key, written in time
@@ -172,9 +331,9 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 		case *Vector:
 			buf = append(buf, '[')
 		case *Map:
-			buf = append(buf, x.class.opening()...) // a record is not a map with its entries
+			buf = append(buf, x.class().opening()...) // a record is not a map with its entries
 			if x.Len() > 1 {
-				if hashes == nil {
+				if hashes == nil && !flatKeys(x) {
 					hashes = structuralHashes(v)
 				}
 				w.enterWith(canonicalEntries(x, hashes))
@@ -182,7 +341,7 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 		case *Set:
 			buf = append(buf, "#{"...)
 			if x.Len() > 1 {
-				if hashes == nil {
+				if hashes == nil && !flatParts(x.elems) {
 					hashes = structuralHashes(v)
 				}
 				w.enterWith(canonicalOrder(x.elems, hashes))
@@ -304,7 +463,11 @@ func hashOf(v Value, hashes map[Value]uint64) uint64 {
 	case String:
 		return mix64(maphash.String(hashSeed, string(x)) ^ 's')
 	case *Vector, *Map, *Set:
-		return hashes[v]
+		if h, ok := hashes[v]; ok {
+			return h
+		}
+		h, _ := flatHash(v) // what structuralHashes finds for it
+		return h
 	}
 	var small [32]byte
 	return mix64(maphash.Bytes(hashSeed, appendScalarKey(small[:0], v)))

@@ -148,7 +148,7 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		b.Set(k, v)
 	}
-	b.m.class = n.class
+	b.m.setClass(n.class)
 	m := b.Map()
 	return m, th.checkWeight(m)
 }
@@ -506,7 +506,7 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 			WithHint("def the value it holds: (def %s (persistent! t))", n.name), n.pos)
 	}
 	if isBad {
-		what := "a " + bad.TypeName()
+		what := withArticle(bad.TypeName())
 		if b, isBuiltin := bad.(*Builtin); isBuiltin {
 			what = "a function built by " + b.Name
 		}
@@ -753,7 +753,7 @@ func quoted(f Value) Value {
 		for i := 0; i+1 < len(f.Elems); i += 2 {
 			b.Set(quoted(f.Elems[i]), quoted(f.Elems[i+1]))
 		}
-		b.m.class = f.class
+		b.m.setClass(f.class)
 		return b.Map()
 	case *setForm:
 		return NewSet(quotedAll(f.Elems))
@@ -856,4 +856,13 @@ func ownHashKey(v Value) bool {
 		return true
 	}
 	return false
+}
+
+// withArticle is a kind's name after its indefinite article: "an
+// exception", "a delay".
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

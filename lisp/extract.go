@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // programLanguages are the info strings of fenced blocks that hold a program;
@@ -37,33 +38,44 @@ func ExtractProgramWarnings(response string) (string, bool, []Warning) {
 // millions of lines is the request's work like any other, and stops with
 // ctx's error when ctx ends. It scans the reply once and copies only the
 // program: a block is a slice of the reply unless its lines end in "\r".
+// Only the lines that hold a fence are looked at one by one: the scan
+// jumps from one "```" to the next, so a reply of millions of lines and
+// few fences costs what searching its bytes does, and one of many fences
+// what ExtractWork counts.
 func ExtractProgramContext(ctx context.Context, response string) (string, bool, []Warning, error) {
 	var blocks []string
 	inFence, keep := false, false
 	start := 0 // of the open block's first line
-	for off, lines := 0, 0; off <= len(response); lines++ {
-		if lines%(1<<16) == 0 && ctx.Err() != nil {
+	for from, fences := 0, 0; ; fences++ {
+		if fences%(1<<12) == 0 && ctx.Err() != nil {
 			return "", false, nil, ctx.Err()
 		}
-		end := strings.IndexByte(response[off:], '\n')
+		at := strings.Index(response[from:], "```")
+		if at < 0 {
+			break
+		}
+		at += from
+		lineStart := strings.LastIndexByte(response[:at], '\n') + 1
+		end := strings.IndexByte(response[at:], '\n')
 		if end < 0 {
 			end = len(response)
 		} else {
-			end += off
+			end += at
 		}
-		trimmed := strings.TrimSpace(response[off:end])
+		from = end
+		if strings.TrimLeftFunc(response[lineStart:at], unicode.IsSpace) != "" {
+			continue // the line holds text before its first fence: no fence line
+		}
 		switch {
-		case !strings.HasPrefix(trimmed, "```"):
 		case inFence:
 			if keep {
-				blocks = appendBlock(blocks, response[start:max(start, off-1)])
+				blocks = appendBlock(blocks, response[start:max(start, lineStart-1)])
 			}
 			inFence = false
 		default:
 			inFence, start = true, min(end+1, len(response))
-			keep = programLanguages[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(trimmed, "```")))]
+			keep = programLanguages[strings.ToLower(strings.TrimSpace(response[at+3:end]))]
 		}
-		off = end + 1
 	}
 	if inFence && keep {
 		blocks = appendBlock(blocks, response[start:])
@@ -78,6 +90,23 @@ func ExtractProgramContext(ctx context.Context, response string) (string, bool, 
 	}
 	return strings.Join(blocks, "\n"), true, warnings, nil
 }
+
+// ExtractWork is what extracting the program of response costs, in the
+// units of ReadCost, counted before it is extracted: a byte for each
+// eight of its bytes (searched for fences at memory speed, and at most
+// copied once into the program) and ExtractFenceWork for each fence, a
+// line looked at and a block kept. A server bounds it as it bounds what values take to
+// read, so that a reply is refused by what it costs, the same alone and
+// under load, rather than by the clock.
+func ExtractWork(response string) int64 {
+	return int64(len(response))/8 + ExtractFenceWork*int64(strings.Count(response, "```"))
+}
+
+// ExtractFenceWork is the cost of one fence: looking at its line and
+// keeping a block, about 100 ns, charged as what reads in two to three
+// times that in a value, so that a reply under a request's bound extracts
+// in a small part of its timeout even on a loaded machine.
+const ExtractFenceWork = 32
 
 // appendBlock appends the text of a block's lines to blocks, with the
 // "\r" that ends a line dropped and the block trimmed, unless it is empty.

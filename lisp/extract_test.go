@@ -1,6 +1,9 @@
 package lisp
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestExtractProgram(t *testing.T) {
 	cases := []struct{ name, in, want string }{
@@ -24,5 +27,17 @@ func TestExtractProgram(t *testing.T) {
 				t.Errorf("ExtractProgram(%q) = %q, %v, want %q", c.in, got, ok, c.want)
 			}
 		})
+	}
+}
+
+// TestExtractWork: what extracting a reply costs grows with its fences,
+// not with its lines, and is counted from the text alone.
+func TestExtractWork(t *testing.T) {
+	block := "```clojure\n1\n```\n"
+	if many := ExtractWork(strings.Repeat(block, 1000)); many != 2000*ExtractFenceWork+int64(1000*len(block)/8) {
+		t.Errorf("1,000 blocks cost %d; want 2,000 fences and an eighth of their bytes", many)
+	}
+	if lines := ExtractWork(strings.Repeat("\n", 8_000_000)); lines != 1_000_000 {
+		t.Errorf("8 million newlines cost %d, want their bytes' eighth", lines)
 	}
 }

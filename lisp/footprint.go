@@ -38,12 +38,12 @@ func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 			code[c.lam] = true
 			n += codeBytesPerTextByte * c.lam.textSize
 		}
-		if m, ok := at.(*Map); ok && m.class != nil && !classes[m.class] {
+		if m, ok := at.(*Map); ok && m.class() != nil && !classes[m.class()] {
 			if classes == nil {
 				classes = map[*recordClass]bool{}
 			}
-			classes[m.class] = true
-			n += heapClass + heapSlot*int64(len(m.class.fields))
+			classes[m.class()] = true
+			n += heapClass + heapSlot*int64(len(m.class().fields))
 		}
 	}
 	return n, n <= limit

@@ -190,9 +190,9 @@ func hasheq(v Value) uint32 {
 		for _, e := range v.entries {
 			hash += mixCollHash((31*(31+hasheq(e.Key)) + hasheq(e.Val)), 2)
 		}
-		if v.class != nil {
+		if v.class() != nil {
 			// defrecord's hasheq: the map's, mixed with its class name's
-			return mixCollHash(hash, v.Len()) ^ symbolHash(v.class.name)
+			return mixCollHash(hash, v.Len()) ^ symbolHash(v.class().name)
 		}
 		return mixCollHash(hash, v.Len())
 	case *Set:
@@ -293,7 +293,7 @@ var unorderedHashMap = &mapOrder{}
 // isHashMap reports whether m iterates as Clojure's hash map rather than
 // in insertion order. A sorted map keeps its own order, whatever its size.
 func (m *Map) isHashMap() bool {
-	return m.order.Load() != nil && orderOf(m) == nil && m.class == nil
+	return m.order.Load() != nil && orderOf(m) == nil && m.class() == nil
 }
 
 // markHashMap makes m, which its builder has not handed out yet, a hash
@@ -308,7 +308,7 @@ func (m *Map) markHashMap() { m.order.Store(unorderedHashMap) }
 // modified.
 func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
 	o := m.order.Load()
-	if o == nil || len(m.entries) < 2 || orderOf(m) != nil || m.class != nil {
+	if o == nil || len(m.entries) < 2 || orderOf(m) != nil || m.class() != nil {
 		return m.entries, nil
 	}
 	if o != unorderedHashMap {

@@ -51,6 +51,11 @@ const (
 	// heapGenerator is what a reader of a lazy sequence starts per level
 	// of derivation: a generator closure and the state it keeps.
 	heapGenerator = 96
+	// heapNestedKey is what hashing a key that holds collections builds
+	// besides its text, each time: the stacks of the walks that measure
+	// and write it (two of 192 bytes) and the orderings of its sets and
+	// maps, about 700 bytes for #{1 "1" [1]}; the stacks are counted.
+	heapNestedKey = 384
 	heapRegex     = 256 // a compiled regex, before its program
 	heapRegexInst = 80  // per instruction, counting the copy anchored for re-matches
 )

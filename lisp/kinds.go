@@ -118,7 +118,7 @@ func (v *Vector) heapShape() int64 { return collShape(len(v.elems), heapSlot, fa
 
 func (m *Map) walkParts() ([]Value, []MapEntry, bool) { return nil, m.entries, true }
 func (m *Map) writeText(p *printer, i int) {
-	openClose(p, i, 2*len(m.entries), m.class.opening(), "}")
+	openClose(p, i, 2*len(m.entries), m.class().opening(), "}")
 }
 func (m *Map) heapShape() int64 { return collShape(len(m.entries), heapEntry, m.index != nil) }
 

@@ -25,7 +25,7 @@ func metaOf(v Value) *Map {
 	case *Vector:
 		return v.metadata()
 	case *Map:
-		return v.meta
+		return v.metadata()
 	case *Set:
 		return v.meta
 	case *closure:
@@ -98,10 +98,10 @@ func vectorWithMeta(v *Vector, meta *Map) *Vector {
 
 // mapWithMeta is vectorWithMeta for a map.
 func mapWithMeta(m *Map, meta *Map) *Map {
-	if m.meta == meta {
+	if m.metadata() == meta {
 		return m
 	}
-	out := &Map{entries: m.entries, index: m.index, tail: m.tail, weight: m.weight & weightMask, class: m.class, meta: meta}
+	out := &Map{entries: m.entries, index: m.index, tail: m.tail, weight: m.weight & weightMask, traits: newMapTraits(m.class(), meta)}
 	out.order.Store(m.order.Load())
 	return out
 }

@@ -44,11 +44,15 @@ type multimethod struct {
 	dispatch    Value
 	defaultWhen Value
 	methods     []multimethodCase
-	prefers     []Value      // [x y] vectors of the prefer-method forms, in order
-	hierarchy   Value        // the :hierarchy option's form, or nil for the global hierarchy
-	fallback    Value        // the fn form of the :default method, or nil
-	protocol    bool         // a method of a defprotocol (record.go)
-	extended    []extendImpl // extend-type and extend-protocol bodies (extend.go), most specific first
+	// methodAt is the index in methods of each dispatch value form, by its
+	// text: a program of thousands of defmethods would otherwise compare
+	// each new one with all before it, quadratic and before the clock.
+	methodAt  map[string]int
+	prefers   []Value      // [x y] vectors of the prefer-method forms, in order
+	hierarchy Value        // the :hierarchy option's form, or nil for the global hierarchy
+	fallback  Value        // the fn form of the :default method, or nil
+	protocol  bool         // a method of a defprotocol (record.go)
+	extended  []extendImpl // extend-type and extend-protocol bodies (extend.go), most specific first
 }
 
 type multimethodCase struct {
@@ -232,16 +236,19 @@ func parseDefmulti(l *list, name symbol) *multimethod {
 }
 
 func (m *multimethod) add(value, fn Value) {
-	if formEqual(value, m.defaultWhen) {
+	text := Repr(value) // dispatch value forms are compared as written
+	if text == Repr(m.defaultWhen) {
 		m.fallback = fn
 		return
 	}
-	for i, c := range m.methods {
-		if formEqual(c.value, value) {
-			m.methods[i].fn = fn
-			return
-		}
+	if i, ok := m.methodAt[text]; ok {
+		m.methods[i].fn = fn
+		return
 	}
+	if m.methodAt == nil {
+		m.methodAt = map[string]int{}
+	}
+	m.methodAt[text] = len(m.methods)
 	m.methods = append(m.methods, multimethodCase{value: value, fn: fn})
 }
 
@@ -263,11 +270,6 @@ func (m *multimethod) register() Value {
 	}
 	return at(symbol("multimethod/register"), at(symbol("quote"), m.name), m.name, NewVector(values), NewVector(fns),
 		m.defaultWhen, fallback, NewVector(m.prefers), hierarchy)
-}
-
-// formEqual compares two dispatch value forms as written.
-func formEqual(a, b Value) bool {
-	return Repr(a) == Repr(b)
 }
 
 func (m *multimethod) defn() Value {

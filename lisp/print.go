@@ -311,8 +311,8 @@ func (p *printer) print(v Value) error {
 				out.writeByte('(')
 			}
 		case *Map:
-			if x.class != nil {
-				out.writeString(x.class.opening())
+			if x.class() != nil {
+				out.writeString(x.class().opening())
 			} else {
 				out.writeByte('{')
 			}
@@ -451,7 +451,7 @@ func (p *printer) record(w *walk, at Value) bool {
 		}
 		buf = append(buf, ']')
 	} else {
-		if c := at.(*Map).class; c != nil {
+		if c := at.(*Map).class(); c != nil {
 			buf = append(buf, c.opening()...)
 		} else {
 			buf = append(buf, '{')

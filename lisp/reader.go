@@ -1172,7 +1172,7 @@ func (r *reader) readRecord(name string, line, col int) (Value, error) {
 		if m == emptyMap {
 			m = &Map{weight: 1 << nestsShift}
 		}
-		m.class = r.recordClass(name, m.entries)
+		m.setClass(r.recordClass(name, m.entries))
 		return m, nil
 	}
 	v, err := r.readMapForm(line, col)

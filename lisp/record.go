@@ -35,6 +35,7 @@ import (
 type recordClass struct {
 	name   string
 	fields []Keyword
+	traits *mapTraits // {this type, no metadata}, shared by its instances
 }
 
 // recordNamespace is the namespace programs define records in.
@@ -68,10 +69,10 @@ func (c *recordClass) without(k Value) *recordClass {
 // or both plain maps.
 func sameRecordClass(a, b *Map) bool {
 	switch {
-	case a.class == nil || b.class == nil:
-		return a.class == b.class
+	case a.class() == nil || b.class() == nil:
+		return a.class() == b.class()
 	}
-	return a.class.name == b.class.name
+	return a.class().name == b.class().name
 }
 
 func (c *recordClass) notCallable() *Error {
@@ -97,6 +98,7 @@ func recordClassName(name string) bool {
 // so every keyword key counts as a field (dissoc of one makes a plain map).
 func readRecordClass(name string, entries []MapEntry) *recordClass {
 	c := &recordClass{name: name, fields: make([]Keyword, 0, keywordKeys(entries))}
+	c.traits = &mapTraits{class: c}
 	for _, e := range entries {
 		if kw, ok := e.Key.(Keyword); ok {
 			c.fields = append(c.fields, kw)
@@ -205,7 +207,7 @@ func recordText(m *Map) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return m.class.name + "@" + strconv.FormatUint(uint64(h), 16), true
+	return m.class().name + "@" + strconv.FormatUint(uint64(h), 16), true
 }
 
 // javaHashCode is the Java hashCode Clojure gives v's counterpart, where
@@ -515,7 +517,7 @@ func (n *fieldNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m, ok := v.(*Map); ok && m.class != nil && m.class.isField(n.field) {
+	if m, ok := v.(*Map); ok && m.class() != nil && m.class().isField(n.field) {
 		got, _ := m.Get(n.field)
 		return got, nil
 	}

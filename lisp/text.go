@@ -263,13 +263,13 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 			t.writeString("class ") // Java's toString of a class
 		}
 	case *Map:
-		if style == asStr && v.class != nil {
+		if style == asStr && v.class() != nil {
 			// A record's toString is Object's.
 			text, ok := recordText(v)
 			if !ok {
 				// It holds a value Java hashes by identity: Clojure's
 				// text differs from run to run, and no rewrite gives it.
-				return Errorf(typeError, "the text of a record (%s) is its class and Java hashCode in Clojure, which for the values it holds differs from run to run", v.class.name)
+				return Errorf(typeError, "the text of a record (%s) is its class and Java hashCode in Clojure, which for the values it holds differs from run to run", v.class().name)
 			}
 			t.writeString(text)
 			return t.err

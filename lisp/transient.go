@@ -133,7 +133,7 @@ func builtinTransient(th *Thread, args []Value) (Value, error) {
 			return &transient{coll: vectorWithMeta(c, nil)}, nil // persistent! gives a value without metadata, as Clojure's
 		}
 	case *Map:
-		if c.class != nil {
+		if c.class() != nil {
 			return nil, castError("transient", "a vector, map or set", c, "clojure.lang.IEditableCollection").
 				WithHint("make a map of the record first: (transient (into {} r))")
 		}

@@ -82,7 +82,7 @@ func (v *Vector) TypeName() string {
 	return "vector"
 }
 func (m *Map) TypeName() string {
-	if m.class != nil {
+	if m.class() != nil {
 		return "record"
 	}
 	return "map"
@@ -344,11 +344,53 @@ type Map struct {
 	// a hash map (hashorder.go) holds unorderedHashMap until its order
 	// is first asked for, then that order.
 	order atomic.Pointer[mapOrder]
+	// traits is nil for a plain map without metadata. One pointer for what
+	// is rare keeps the header at 64 bytes (a size class of its own, not
+	// 80), as Vector's form does.
+	traits *mapTraits
+}
+
+// mapTraits is what a map rarely has; it is never changed once made, so
+// the versions of a map share it.
+type mapTraits struct {
 	// class is the record type the map is an instance of (record.go), nil
 	// for a plain map.
 	class *recordClass
 	meta  *Map // its metadata (meta.go), nil for none
 }
+
+// newMapTraits is the traits of a map of record type class carrying meta:
+// nil for a plain map without metadata, and the type's own shared traits
+// for a record without metadata, so that building records allocates no
+// traits.
+func newMapTraits(class *recordClass, meta *Map) *mapTraits {
+	switch {
+	case meta != nil:
+		return &mapTraits{class: class, meta: meta}
+	case class != nil:
+		return class.traits
+	}
+	return nil
+}
+
+// class is the record type m is an instance of, nil for a plain map.
+func (m *Map) class() *recordClass {
+	if m.traits == nil {
+		return nil
+	}
+	return m.traits.class
+}
+
+// metadata is m's metadata, nil for none.
+func (m *Map) metadata() *Map {
+	if m.traits == nil {
+		return nil
+	}
+	return m.traits.meta
+}
+
+// setClass makes m, while it is being built, an instance of class.
+func (m *Map) setClass(class *recordClass) { m.traits = newMapTraits(class, m.metadata()) }
 
 // smallMap is the most entries a map holds without an index. Most maps
 // of agent data are records of a few fields, where a linear scan beats
@@ -444,8 +486,8 @@ func (m *Map) assoc(k, v Value) *Map {
 	if _, exists := m.find(k); !exists && m.tail.extendsAt(n) {
 		m.tail.used++
 		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
-			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v))), class: m.class, meta: m.meta}
-		if (n >= smallMap || m.isHashMap()) && m.class == nil {
+			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v))), traits: m.traits}
+		if (n >= smallMap || m.isHashMap()) && m.class() == nil {
 			out.order.Store(unorderedHashMap)
 		}
 		out.indexKey(k, n)
@@ -454,7 +496,7 @@ func (m *Map) assoc(k, v Value) *Map {
 	b := NewMapBuilder(n + 1)
 	b.addAll(m)
 	b.Set(k, v)
-	return mapWithMeta(b.Map(), m.meta)
+	return mapWithMeta(b.Map(), m.metadata())
 }
 
 // assocWork is what assoc(k, ...) does to the entries already there, so
@@ -486,8 +528,8 @@ func (m *Map) dissoc(k Value) *Map {
 		}
 	}
 	b.sameKind(m)
-	b.m.class = m.class.without(k)
-	return mapWithMeta(b.Map(), m.meta)
+	b.m.setClass(m.class().without(k))
+	return mapWithMeta(b.Map(), m.metadata())
 }
 
 // MapBuilder builds a map in place; builtins use it to avoid copying per entry.
@@ -575,7 +617,7 @@ func (b *MapBuilder) Set(k, v Value) {
 // sameClass makes the map an instance of m's record type, if m is a
 // record: what Clojure derives from a record by assoc, conj, merge or
 // into stays one.
-func (b *MapBuilder) sameClass(m *Map) { b.m.class = m.class }
+func (b *MapBuilder) sameClass(m *Map) { b.m.setClass(m.class()) }
 
 // hashLike makes the map a hash map if m is one: what Clojure derives from
 // a hash map by assoc, dissoc or a transient of it stays one.
@@ -805,8 +847,8 @@ func (k Keyword) get(coll Value, def []Value) Value {
 
 // Call looks a key up in the map: (m k) and (m k default).
 func (m *Map) Call(th *Thread, args []Value) (Value, error) {
-	if m.class != nil {
-		return nil, m.class.notCallable()
+	if m.class() != nil {
+		return nil, m.class().notCallable()
 	}
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError("map", "(m key) or (m key default)", len(args))

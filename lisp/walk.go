@@ -196,7 +196,7 @@ func (w *walk) next() (walkEvent, Value) {
 			return walkDone, nil
 		}
 		if w.stack == nil {
-			w.stack = make([]walkLevel, 0, 4)
+			w.stack = make([]walkLevel, 0, 2) // most values walked are keys and small results, two levels deep
 		}
 		w.stack = append(w.stack, walkLevel{v: w.enterV, elems: w.enter, entries: w.entries, meta: w.enterMeta})
 		w.enterV, w.enter, w.entries, w.enterMeta = nil, nil, nil, nil

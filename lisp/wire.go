@@ -95,10 +95,7 @@ func ReadWire(text string, how WireRead) (Value, int64, error) {
 	needs, deep, cost, cell := sourceValue(loaded, how.MaxNesting, ReadCostLimit(int64(len(text))))
 	switch {
 	case cell != nil:
-		what := "a " + cell.TypeName()
-		if strings.ContainsRune("aeiou", rune(cell.TypeName()[0])) {
-			what = "an " + cell.TypeName()
-		}
+		what := withArticle(cell.TypeName())
 		// The server remembers a value read from text and shares it with
 		// every caller that sends the text again: an atom in it, captured
 		// by a function, would carry one caller's changes to the next,

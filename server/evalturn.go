@@ -135,6 +135,9 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		ev.program, ev.callID, ev.callErr, ev.noProgram = program, call.GetId(), callErr, callErr != nil
 	}
 	if ev.program == "" && !ev.noProgram && ev.rawResponse != "" {
+		if err := rd.chargeExtraction(ev.rawResponse, prefix+"raw_response"); err != nil {
+			return nil, err
+		}
 		var found bool
 		var err error
 		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.readCtx(), ev.rawResponse)

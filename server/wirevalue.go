@@ -127,6 +127,26 @@ func (rd *valueReader) overWork(path func() string) error {
 		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
 }
 
+// chargeExtraction counts extracting the program of raw, the request's
+// field, against the same bound as reading its values (lisp.ExtractWork,
+// counted before the extraction runs): a reply of millions of fences is
+// refused by what extracting it costs, alone and under load alike,
+// rather than by the clock, which refused it only when the machine was
+// busy.
+func (rd *valueReader) chargeExtraction(raw, field string) error {
+	if rd.workBudget <= 0 {
+		return nil
+	}
+	work := lisp.ExtractWork(raw)
+	rd.numberWork += work
+	if rd.cost+rd.numberWork <= rd.workBudget {
+		return nil
+	}
+	return status.Errorf(codes.ResourceExhausted,
+		"%s: extracting its program would cost %d, more than the %d the %s evaluation timeout allows the request's reading (%d MiB a second; each ``` fence counts %d, each byte 1/8); send the program in one fenced block, or ask for a longer limits.timeout_ms",
+		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20, lisp.ExtractFenceWork)
+}
+
 // newReader returns a reader of values for the request of ctx; held says
 // whether the request holds an evaluation slot already.
 func (s *Service) newReader(ctx context.Context, held bool) *valueReader {

@@ -214,3 +214,27 @@ func TestValuesAreBoundedByWhatTheyTakeToRead(t *testing.T) {
 		}
 	}
 }
+
+// TestRawResponseIsChargedWhatExtractingItCosts: extracting the program of
+// a reply of 900,000 fenced blocks is refused by its cost with a 1 s
+// timeout, every time, before anything is extracted, and runs with a
+// longer one; a reply of millions of lines and one block costs its bytes.
+func TestRawResponseIsChargedWhatExtractingItCosts(t *testing.T) {
+	s := New(Config{})
+	fences := strings.Repeat("```clojure\n1\n```\n", 900_000)
+	for _, timeout := range []int64{1000, 1000, 10_000} {
+		resp, err := s.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{RawResponse: fences, Limits: &ptcsidecarv1.Limits{TimeoutMs: timeout}})
+		st := status.Convert(err)
+		switch {
+		case timeout == 1000 && (st.Code() != codes.ResourceExhausted || !strings.HasPrefix(st.Message(), "raw_response: extracting its program")):
+			t.Errorf("900,000 blocks, a 1 s timeout: %v, want RESOURCE_EXHAUSTED by the extraction's cost", err)
+		case timeout == 10_000 && (err != nil || resp.GetTurn().GetError() == nil):
+			t.Errorf("900,000 blocks, a 10 s timeout: %v, %v; want a turn that failed at a limit", resp.GetTurn().GetError(), err)
+		}
+	}
+	lines := "```clojure\n(+ 1 2)\n```" + strings.Repeat("\n", 10_000_000)
+	resp, err := s.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{RawResponse: lines, Limits: &ptcsidecarv1.Limits{TimeoutMs: 1000}})
+	if err != nil || resp.GetTurn().GetResult().GetEdn() != "3" {
+		t.Errorf("one block and 10 million lines: %v, %v; want 3", resp.GetTurn().GetResult(), err)
+	}
+}

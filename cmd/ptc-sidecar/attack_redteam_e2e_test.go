@@ -62,11 +62,13 @@ func redTeamAttacks() []inputAttack {
 			req: program(`(count "` + strings.Repeat("x", 12_000_000) + `")`)}, evalCPU},
 		{attack{name: "a regex literal of 4 MB", method: "EvalTurn", expect: "failed", kind: kindPrograms,
 			req: program(`(re-find #"` + strings.Repeat("(a|b)", 800_000) + `" "ab")`)}, evalCPU},
-		{attack{name: "raw_response of 900,000 fenced blocks", method: "EvalTurn", expect: "any", kind: kindPrograms,
+		// Extracting a program is charged against the request's read
+		// bound (lisp.ExtractWork): over it, refused the same every time.
+		{attack{name: "raw_response of 900,000 fenced blocks", method: "EvalTurn", expect: "RESOURCE_EXHAUSTED", kind: kindPrograms,
 			req: func() proto.Message {
 				return &ptcsidecarv1.EvalTurnRequest{RawResponse: strings.Repeat("```clojure\n1\n```\n", 900_000), Limits: evalLimits()}
 			}}, evalCPU},
-		{attack{name: "raw_response of a million unterminated fences", method: "EvalTurn", expect: "any", kind: kindPrograms,
+		{attack{name: "raw_response of a million unterminated fences", method: "EvalTurn", expect: "RESOURCE_EXHAUSTED", kind: kindPrograms,
 			req: func() proto.Message {
 				return &ptcsidecarv1.EvalTurnRequest{RawResponse: strings.Repeat("```clojure\n", 1_000_000), Limits: evalLimits()}
 			}}, evalCPU},
@@ -378,10 +380,7 @@ func TestAttackSharedMutableKinds(t *testing.T) {
 	skipIfShort(t)
 	// A value holding what lives only while a program runs is refused
 	// (refused); the others may be read, alike for every caller.
-	cases := []struct {
-		edn, program string
-		refused      bool
-	}{
+	runSharedValueCases(t, []sharedValueCase{
 		{`(atom 0)`, `(swap! s inc)`, true},
 		{`(volatile! 0)`, `(vswap! s inc)`, true},
 		{`(transient [])`, `(count (persistent! (conj! s 1)))`, true},
@@ -398,7 +397,22 @@ func TestAttackSharedMutableKinds(t *testing.T) {
 		// A record read from text: its type is shared by the literals of
 		// a value, and the program builds records and maps from it.
 		{`[#user.R{:a [1 2]} #user.R{:a [3]}]`, `[(update-in s [0 :a] conj 4) (assoc (first s) :b 2) (dissoc (second s) :a) (record? (first s))]`, false},
-	}
+	}, 100, 3)
+}
+
+// sharedValueCase is a value sent as text and a program that reads it as
+// s; refused: the first caller's request is refused as INVALID_ARGUMENT.
+type sharedValueCase struct {
+	edn, program string
+	refused      bool
+}
+
+// runSharedValueCases sends each case as an earlier result and as a
+// memory binding, each way to a server of its own: first from one caller,
+// then rounds times from callers at once over both listeners, each of
+// whom must read what the first read.
+func runSharedValueCases(t *testing.T, cases []sharedValueCase, callers, rounds int) {
+	t.Helper()
 	ways := map[string]func(edn, program string) proto.Message{
 		"earlier result": func(edn, program string) proto.Message {
 			return &ptcsidecarv1.EvalTurnRequest{Program: "(let [s *1] " + program + ")", Limits: &ptcsidecarv1.Limits{TimeoutMs: budgetTimeoutMs},
@@ -422,12 +436,12 @@ func TestAttackSharedMutableKinds(t *testing.T) {
 				first, _ := sendAttack(t, p, "gRPC", a)
 				want := answerOf(first)
 				t.Logf("%-50s %-40s first caller: %.120s", c.edn, c.program, want)
-				if got := first.got == "INVALID_ARGUMENT"; got != c.refused {
+				if refused := first.got == "INVALID_ARGUMENT"; refused != c.refused || !refused && first.got != "ok" {
 					t.Errorf("%s: the first caller read %.200s", c.edn, want)
 				}
-				for round := range 3 {
-					for what, n := range crowdReads(t, p, a, 100, want) {
-						t.Errorf("%s, round %d: %d of 100 callers read %.200s, the first %.200s", c.edn, round, n, what, want)
+				for round := range rounds {
+					for what, n := range crowdReads(t, p, a, callers, want) {
+						t.Errorf("%s, round %d: %d of %d callers read %.200s, the first %.200s", c.edn, round, n, callers, what, want)
 					}
 				}
 			}

@@ -1,0 +1,37 @@
+package lisp
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestCollectionHeadersFitTheirSizeClass: a request of many small maps or
+// vectors decodes to a header each, so a header one word over a Go size
+// class (48 and 64 bytes) costs a whole class more per value. What a
+// collection rarely has (metadata, a record type, a list or entry mark)
+// lives behind one pointer so that it does not grow the header.
+func TestCollectionHeadersFitTheirSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(Vector{}); size > 48 {
+		t.Errorf("a vector's header is %d bytes, over the 48-byte size class", size)
+	}
+	if size := unsafe.Sizeof(Map{}); size > 64 {
+		t.Errorf("a map's header is %d bytes, over the 64-byte size class", size)
+	}
+	// A record without metadata shares its type's traits: building one
+	// allocates none.
+	c := readRecordClass("user.R", []MapEntry{{Keyword("a"), Int(1)}})
+	b := NewMapBuilder(1)
+	b.Set(Keyword("a"), Int(1))
+	b.m.setClass(c)
+	r := b.Map()
+	if r.traits != c.traits || r.class() != c || r.metadata() != nil {
+		t.Errorf("a record without metadata does not share its type's traits")
+	}
+	m := mapWithMeta(r, r)
+	if m.class() != c || m.metadata() != r || r.metadata() != nil {
+		t.Errorf("with-meta of a record lost its type or changed the record")
+	}
+	if plain := mapWithMeta(m, nil); plain.traits != c.traits {
+		t.Errorf("a record's metadata taken away leaves traits of its own")
+	}
+}
