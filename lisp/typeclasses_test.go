@@ -58,4 +58,4 @@ func TestTypeErrorClasses(t *testing.T) {
 
 // ambiguousTypeErrors is how many probes of classes.tsv may still give a
 // type error that names no class.
-const ambiguousTypeErrors = 59
+const ambiguousTypeErrors = 47
