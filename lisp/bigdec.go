@@ -768,8 +768,10 @@ func toBigDec(fn string, v Value) (Value, error) {
 		}
 		return d, nil
 	}
+	// Clojure's bigdec ends in the BigDecimal constructor, which
+	// reflection finds for no other value: NullPointerException for nil.
 	return nil, Errorf(typeError, "%s expected a number or a string, got %s", fn, describe(v)).
-		asJava("ClassCastException", "")
+		asJava("NullPointerException", "").notSeqable(v)
 }
 
 // decToInteger is long, int or bigint of a decimal: its integer part,

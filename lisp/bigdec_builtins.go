@@ -62,7 +62,14 @@ func decConstruct(th *Thread, args []Value) (Value, error) {
 		d, _ := decOf(x)
 		return d, nil
 	}
-	return nil, typeErrorf(fn, "a string or a number", args[0])
+	// Reflection finds no constructor for another value; for nil, Clojure
+	// finds several and refuses to compile the call, which no catch takes:
+	// that error names no class.
+	e := typeErrorf(fn, "a string or a number", args[0]).notSeqable(args[0])
+	if args[0] == Nil {
+		e.asJava("", "")
+	}
+	return nil, e
 }
 
 // decimalConstants are BigDecimal's and RoundingMode's static fields. A

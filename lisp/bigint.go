@@ -320,7 +320,13 @@ func toBigInt(th *Thread, fn string, v Value, integer bool) (Value, error) {
 				asJava("NumberFormatException", "For input string: \""+string(x)+"\"")
 		}
 	default:
-		return nil, Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
+		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
+		if fn == "bigint" {
+			// Clojure's bigint ends in the BigInteger constructor, which
+			// reflection finds for no other value (biginteger is not probed).
+			e.asJava("NullPointerException", "").notSeqable(v)
+		}
+		return nil, e
 	}
 	return &BigInt{n: n, integer: integer}, nil
 }

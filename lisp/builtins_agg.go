@@ -440,7 +440,7 @@ func isEmpty(fn string, v Value) (bool, error) {
 	case NilType:
 		return true, nil
 	}
-	return false, typeErrorf(fn, "a collection, string or nil", v)
+	return false, typeErrorf(fn, "a collection, string or nil", v).notSeqable(v)
 }
 
 func builtinIsEmpty(th *Thread, args []Value) (Value, error) {
@@ -535,5 +535,5 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 		}
 		return boolValue(i >= 0 && i < int64(utf8.RuneCountInString(string(c)))), nil
 	}
-	return nil, typeErrorf("contains?", "a map, set or vector", args[0])
+	return nil, typeErrorf("contains?", "a map, set or vector", args[0]).notSeqable(args[0])
 }

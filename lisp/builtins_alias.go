@@ -124,7 +124,8 @@ var bitBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
 			s, ok := args[0].(String)
 			if !ok {
-				return nil, typeErrorf("parse-boolean", "a string", args[0])
+				// Clojure's parse-boolean checks its argument is a string
+				return nil, typeErrorf("parse-boolean", "a string", args[0]).asJava("IllegalArgumentException", "")
 			}
 			switch s { // exactly, as Clojure: "TRUE" is nil
 			case "true":

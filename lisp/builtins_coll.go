@@ -744,7 +744,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		}
 		return b.Map(), nil
 	}
-	return nil, typeErrorf("conj", "a vector, set, map or nil", coll)
+	return nil, typeErrorf("conj", "a vector, set, map or nil", coll).castFails(coll)
 }
 
 // conjList adds xs at the front of l, one after another as Clojure does:
@@ -875,7 +875,7 @@ func builtinInto(th *Thread, args []Value) (Value, error) {
 	case *Map, *Set, *Vector, NilType:
 		return conjAll(th, to, elems)
 	}
-	return nil, typeErrorf("into", "a vector, set, map or nil to add to", to)
+	return nil, typeErrorf("into", "a vector, set, map or nil to add to", to).castFails(to)
 }
 
 func builtinFlatten(th *Thread, args []Value) (Value, error) {
@@ -1336,7 +1336,7 @@ func builtinPeek(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Nil, nil
 	}
-	return nil, typeErrorf("peek", "a vector", args[0])
+	return nil, typeErrorf("peek", "a vector", args[0]).castFails(args[0])
 }
 
 func builtinPop(th *Thread, args []Value) (Value, error) {
@@ -1362,7 +1362,7 @@ func builtinPop(th *Thread, args []Value) (Value, error) {
 	case NilType:
 		return Nil, nil
 	}
-	return nil, typeErrorf("pop", "a vector", args[0])
+	return nil, typeErrorf("pop", "a vector", args[0]).castFails(args[0])
 }
 
 // nthUnsupported is Clojure's UnsupportedOperationException for nth of a
@@ -1374,6 +1374,9 @@ func nthUnsupported(e *Error, v Value) *Error {
 
 func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	switch args[0].(type) {
+	case Int, Float, Keyword, Bool:
+		// Clojure 1.11's distinct destructures its argument with [f :as xs].
+		return nil, nthUnsupported(typeErrorf("distinct", "a vector, list, string or nil", args[0]), args[0])
 	case *Map, *Set:
 		// Clojure 1.11's distinct destructures its argument with [f :as xs].
 		return nil, nthUnsupported(typeErrorf("distinct", "a vector, list, string or nil", args[0]).

@@ -190,7 +190,7 @@ func builtinCycle(th *Thread, args []Value) (Value, error) {
 func builtinRseq(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
 	if (!ok || v.IsList()) && orderOf(args[0]) == nil {
-		return nil, typeErrorf("rseq", "a vector or a sorted collection", args[0]).WithHint("use (reverse coll) for other collections")
+		return nil, typeErrorf("rseq", "a vector or a sorted collection", args[0]).WithHint("use (reverse coll) for other collections").castFails(args[0])
 	}
 	if itemCount(args[0]) == 0 {
 		return Nil, nil
@@ -209,7 +209,8 @@ func builtinSymbol(th *Thread, args []Value) (Value, error) {
 		case symbol:
 			parts = append(parts, string(a))
 		default:
-			return nil, typeErrorf("symbol", "a string", a)
+			// Clojure's "no conversion to symbol", nil included
+			return nil, typeErrorf("symbol", "a string", a).asJava("IllegalArgumentException", "")
 		}
 	}
 	name := strings.Join(parts, "/")
@@ -548,7 +549,7 @@ func builtinExInfo(th *Thread, args []Value) (Value, error) {
 		e.data = d
 	} else {
 		// Clojure's ExceptionInfo refuses nil data too.
-		err := typeErrorf("ex-info", "a data map", args[1]).WithHint("pass a map, {} for none: (ex-info %s {})", shown(args[0]))
+		err := typeErrorf("ex-info", "a data map", args[1]).WithHint("pass a map, {} for none: (ex-info %s {})", shown(args[0])).castFails(args[1])
 		if args[1] == Nil {
 			err = err.asJava("IllegalArgumentException", "Additional data must be non-nil.")
 		}
@@ -673,6 +674,17 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 					}
 					return nil, e.asJava("NumberFormatException", `For input string: "`+shownStr(str)+`"`)
 				}
+				switch {
+				case !strings.Contains(name, "/parse"):
+					// valueOf has overloads: which class Clojure's reflection
+					// throws is not probed (testdata/typeclasses).
+				case args[0] != Nil:
+					// parseX takes a String only: Clojure casts to it.
+					return nil, e.asJava("ClassCastException", "")
+				case kind != "an integer":
+					// Java's decimal parser reads the null string's length.
+					return nil, e.asJava("NullPointerException", "")
+				}
 				return nil, e.asJava("NumberFormatException", "Cannot parse null string")
 			}
 			return v, nil
@@ -715,7 +727,9 @@ func charArg(fn string, v Value) (rune, error) {
 	s, ok := v.(String)
 	r := []rune(string(s))
 	if !ok || len(r) != 1 {
-		return 0, typeErrorf(fn, "a character", v)
+		// Character's tests take a char or an int: Clojure's reflection
+		// finds neither for any other argument, nil included.
+		return 0, typeErrorf(fn, "a character", v).asJava("IllegalArgumentException", "")
 	}
 	return r[0], nil
 }

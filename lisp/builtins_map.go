@@ -210,7 +210,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		elems[i] = val
 		return NewVector(elems), nil
 	}
-	return nil, typeErrorf(fn, "a map, vector or nil", coll)
+	return nil, typeErrorf(fn, "a map, vector or nil", coll).castFails(coll)
 }
 
 func builtinAssoc(th *Thread, args []Value) (Value, error) {
@@ -352,7 +352,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		}
 		return keepOrder(b.Map(), m), nil
 	}
-	return nil, typeErrorf("dissoc", "a map", args[0])
+	return nil, typeErrorf("dissoc", "a map", args[0]).castFails(args[0])
 }
 
 // mapArg accepts a map or nil.

@@ -352,7 +352,9 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 				return Int(r), nil
 			}
 		}
-		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0]))
+		// Clojure casts to Number: NullPointerException for nil,
+		// ClassCastException for any other value.
+		e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(args[0])), args[0])
 		if _, ok := args[0].(String); ok {
 			e = e.WithHint("parse strings with (parse-long s)").asJava(stringCast(fn))
 		}
@@ -381,7 +383,7 @@ func toDouble(fn string) func(*Thread, []Value) (Value, error) {
 
 // notDouble is the error of double or float given v, not a number.
 func notDouble(fn string, v Value) *Error {
-	e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
+	e := asNumberError(Errorf(typeError, "%s expected a number, got %s", fn, describe(v)), v)
 	if _, ok := v.(String); ok {
 		e = e.WithHint("parse strings with (parse-double s)").asJava(stringCast(fn))
 	}

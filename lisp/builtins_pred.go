@@ -154,7 +154,8 @@ func intPred(name, doc string, test func(int64) bool) *Builtin {
 			}
 			n, ok := args[0].(Int)
 			if !ok {
-				e := Errorf(typeError, "%s expected an integer, got %s", name, describe(args[0]))
+				// Clojure's "Argument must be an integer", nil included
+				e := Errorf(typeError, "%s expected an integer, got %s", name, describe(args[0])).asJava("IllegalArgumentException", "")
 				if isFloat(args[0]) {
 					e = e.WithHint("/ always returns a float: divide integers with (quot x 2), or test (%s (int x))", name)
 				}

@@ -215,7 +215,7 @@ func builtinDisj(th *Thread, args []Value) (Value, error) {
 		drop := NewSet(args[1:])
 		return keepSetOrder(NewSet(slices.DeleteFunc(slices.Clone(s.elems), drop.contains)), s), nil
 	}
-	return nil, typeErrorf("disj", "a set", args[0])
+	return nil, typeErrorf("disj", "a set", args[0]).castFails(args[0])
 }
 
 func builtinSelect(th *Thread, args []Value) (Value, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 )
 
 // ErrorKind classifies a failed evaluation. The names travel on the wire as
@@ -205,9 +206,55 @@ func arityError(name, sig string, got int) *Error {
 }
 
 // typeErrorf reports a wrong argument type: fn is the function, want what it
-// expected, got the value it received.
+// expected, got the value it received. The error carries the Java class
+// Clojure throws for it by the rule its probes show
+// (testdata/typeclasses/classes.tsv): nil where a value is needed is a
+// NullPointerException; any other value where a string, number, character,
+// keyword or other scalar is needed is a ClassCastException (Clojure casts
+// it). Where a collection is needed, Clojure throws either a
+// ClassCastException (a cast to the interface) or an
+// IllegalArgumentException (seq of a non-seqable), by function: those
+// errors name no class unless their site names it (asJava), and catches
+// lets either take them. A site whose Clojure class differs names it.
 func typeErrorf(fn, want string, got Value) *Error {
-	return Errorf(typeError, "%s expected %s, got %s", fn, want, got.TypeName())
+	e := Errorf(typeError, "%s expected %s, got %s", fn, want, got.TypeName())
+	if _, isNil := got.(NilType); isNil {
+		return e.asJava("NullPointerException", "")
+	}
+	if !wantsCollection(want) {
+		e.asJava("ClassCastException", "")
+	}
+	return e
+}
+
+// castFails gives e, a refusal of got where a collection of some kind is
+// needed, the ClassCastException Clojure throws when it casts got to that
+// kind's interface; nil keeps its NullPointerException.
+func (e *Error) castFails(got Value) *Error {
+	if got != Nil {
+		e.asJava("ClassCastException", "")
+	}
+	return e
+}
+
+// notSeqable gives e, a refusal of got where a sequence is needed, the
+// IllegalArgumentException Clojure's seq throws for a value it cannot walk.
+func (e *Error) notSeqable(got Value) *Error {
+	if got != Nil {
+		e.asJava("IllegalArgumentException", "")
+	}
+	return e
+}
+
+// wantsCollection reports whether want, a typeErrorf description of the
+// expected argument, names a collection.
+func wantsCollection(want string) bool {
+	for _, word := range []string{"collection", "map", "set", "vector", "list", "seq", "transient", "hierarchy", "pair", "entry"} {
+		if strings.Contains(want, word) {
+			return true
+		}
+	}
+	return false
 }
 
 func plural(n int) string {

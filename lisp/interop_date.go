@@ -20,8 +20,10 @@ var dateBuiltins = []*Builtin{
 			if ms, ok := args[0].(Int); ok {
 				return ms, nil
 			}
+			// reflection finds no getTime method of the receiver's class
 			return nil, typeErrorf(".getTime", "a date made by (java.util.Date. x)", args[0]).
-				WithHint("LocalDate/parse gives an ISO date string: compare those as strings")
+				WithHint("LocalDate/parse gives an ISO date string: compare those as strings").
+				notSeqable(args[0])
 		}},
 	{Name: "System/currentTimeMillis", Sig: "(System/currentTimeMillis)", Doc: "refused: the current time", Category: "idiom", reach: javaStatic,
 		Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) { return nil, nowError("System/currentTimeMillis") }},

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -133,6 +134,17 @@ var javaInteropBuiltins = concatRows(
 			}
 			return math.Copysign(1, x)
 		})),
+		{Name: "Math/abs", Sig: "(Math/abs x)", Doc: "absolute value, as abs", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				v, err := builtinAbs(th, args)
+				var e *Error
+				if errors.As(err, &e) && e.Kind == typeError {
+					// Math/abs has an overload for each primitive: Clojure's
+					// reflection finds none for a value that is no number.
+					return nil, e.asJava("IllegalArgumentException", "")
+				}
+				return v, err
+			}},
 		javaFloatOnly(&Builtin{Name: "Math/round", Sig: "(Math/round x)", Doc: "x rounded to the nearest integer, halves up, as Java's; x a float", Category: "idiom", reach: javaStatic,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: javaRound}),
 		{Name: "java.util.regex.Pattern/quote", Sig: "(java.util.regex.Pattern/quote s)", Doc: "a pattern text that matches s literally, as Java's", Category: "idiom",
@@ -410,8 +422,10 @@ func stringMethod(name, sig string, minArgs, maxArgs int, fn func(s string, args
 				return nil, nilReceiver(name)
 			}
 			if !ok {
+				// Clojure finds no such method of the receiver's class.
 				return nil, typeErrorf(name, "a string", args[0]).
-					WithHint("%s is a method of String; (str x) makes a string of anything", name)
+					WithHint("%s is a method of String; (str x) makes a string of anything", name).
+					asJava("IllegalArgumentException", "")
 			}
 			return fn(string(s), args)
 		}}
@@ -514,8 +528,10 @@ func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 			sub = string(x)
 		case Int:
 			sub = string(rune(max(0, min(x, unicode.MaxRune))))
-		default:
+		case NilType:
 			return nil, typeErrorf(".indexOf", "a string", args[1])
+		default: // neither indexOf(String) nor indexOf(int), by reflection
+			return nil, typeErrorf(".indexOf", "a string", args[1]).asJava("IllegalArgumentException", "")
 		}
 		r := []rune(s)
 		from, end := 0, len(r)
@@ -570,7 +586,9 @@ func oneChar(name string, v Value) (rune, error) {
 	s, ok := v.(String)
 	r := []rune(string(s))
 	if !ok || len(r) != 1 {
-		return 0, typeErrorf(name, "a character", v)
+		// Character's methods take a char or an int: Clojure's reflection
+		// finds neither for any other argument, nil included.
+		return 0, typeErrorf(name, "a character", v).asJava("IllegalArgumentException", "")
 	}
 	return r[0], nil
 }

@@ -664,8 +664,10 @@ func plusAmount(name string, args []Value, sign int64) (Value, error) {
 	} else if p, ok := asPeriod(args[1]); ok {
 		t, err = addPeriod(name, t, p, sign)
 	} else {
+		// plus has two one-argument overloads: reflection matches neither
 		return nil, typeErrorf(name, "a Duration or a Period", args[1]).
-			WithHint("(.plus t 2 ChronoUnit/HOURS), (.plus t (Duration/ofMinutes 30)) or (.plusDays t 1)")
+			WithHint("(.plus t 2 ChronoUnit/HOURS), (.plus t (Duration/ofMinutes 30)) or (.plusDays t 1)").
+			notSeqable(args[1])
 	}
 	return t.value(), err
 }

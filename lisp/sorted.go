@@ -357,7 +357,7 @@ func emptySorted(o *keyOrder, set bool) Value {
 func sortedItems(th *Thread, fn string, v Value) (items, keys []Value, o *keyOrder, err error) {
 	o = orderOf(v)
 	if o == nil {
-		return nil, nil, nil, typeErrorf(fn, "a sorted map or set", v).
+		return nil, nil, nil, typeErrorf(fn, "a sorted map or set", v).castFails(v).
 			WithHint("make one with (sorted-map k v ...) or (sorted-set x ...), or filter a sorted sequence: (filter #(> %% k) (sort coll))")
 	}
 	if s, ok := v.(*Set); ok {

@@ -49,6 +49,10 @@ func usedAfterPersistent(fn string) *Error {
 // transientArg is args[0] as a live transient.
 func transientArg(fn string, v Value) (*transient, error) {
 	t, ok := v.(*transient)
+	if !ok && v == Nil {
+		return nil, typeErrorf(fn, "a transient", v).
+			WithHint("make one with (transient coll), and get the value back with (persistent! t)")
+	}
 	if !ok {
 		return nil, typeErrorf(fn, "a transient", v).
 			WithHint("make one with (transient coll), and get the value back with (persistent! t)").

@@ -884,7 +884,8 @@ func (v *Vector) Call(th *Thread, args []Value) (Value, error) {
 	}
 	i, ok := args[0].(Int)
 	if !ok {
-		return nil, typeErrorf("vector", "an integer index", args[0])
+		// Clojure's "Key must be integer", nil included
+		return nil, typeErrorf("vector", "an integer index", args[0]).asJava("IllegalArgumentException", "Key must be integer")
 	}
 	if i < 0 || int64(i) >= int64(v.Len()) {
 		return nil, Errorf(executionError, "index %d is out of range for a vector of %d", i, v.Len()).
