@@ -201,8 +201,40 @@ func asError(err error) *Error {
 }
 
 func arityError(name, sig string, got int) *Error {
-	return Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
+	err := Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
 		WithHint("call it as %s", sig)
+	if strings.HasPrefix(name, ":") {
+		return err.asJava("ArityException", wrongArgs(got, name))
+	}
+	if q := clojureVarName(name); q != "" {
+		return err.asJava("ArityException", wrongArgs(got, q))
+	}
+	return err
+}
+
+// wrongArgs is the message of Clojure's ArityException for a call of fn,
+// which a program reads with ex-message (and matches with a regex).
+func wrongArgs(got int, fn string) string {
+	return fmt.Sprintf("Wrong number of args (%d) passed to: %s", got, fn)
+}
+
+// clojureVarName is the namespace-qualified name Clojure gives the
+// function of a builtin's name, clojure.core's first; "" for a name that
+// no namespace models use has.
+func clojureVarName(name string) string {
+	publics := namespacePublics()
+	if i := strings.IndexByte(name, '/'); i > 0 {
+		if ns, ok := clojureNamespaceOf[name[:i]]; ok && publics[ns][name[i+1:]] {
+			return ns + name[i:]
+		}
+		return ""
+	}
+	for _, ns := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk"} {
+		if publics[ns][name] {
+			return ns + "/" + name
+		}
+	}
+	return ""
 }
 
 // typeErrorf reports a wrong argument type: fn is the function, want what it
