@@ -198,7 +198,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		if i < 0 || int64(i) > int64(c.Len()) {
 			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length").
-				asJava("IndexOutOfBoundsException", "")
+				asJavaWithoutMessage("IndexOutOfBoundsException")
 		}
 		if int(i) == c.Len() {
 			return conjVector(th, c, val)

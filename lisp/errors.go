@@ -46,6 +46,9 @@ type Error struct {
 	// for this error, where it is known (javaSupers); javaMessage the
 	// message its exception carries there, which ex-message gives.
 	class, javaMessage string
+	// javaNoMessage: Clojure's exception has no message (an index out of
+	// a vector's range), so ex-message is nil.
+	javaNoMessage bool
 	// site is the program counter of the code that gave the hint, so that
 	// a test can tell which hint site a program reaches
 	// (TestEveryHintSiteIsFollowed).
@@ -56,6 +59,13 @@ type Error struct {
 // message ("" when not known).
 func (e *Error) asJava(class, message string) *Error {
 	e.class, e.javaMessage = class, message
+	return e
+}
+
+// asJavaWithoutMessage says that Clojure throws class for e with no
+// message: (ex-message e) is nil and (str e) the class name alone.
+func (e *Error) asJavaWithoutMessage(class string) *Error {
+	e.class, e.javaNoMessage = class, true
 	return e
 }
 
