@@ -321,11 +321,9 @@ func toBigInt(th *Thread, fn string, v Value, integer bool) (Value, error) {
 		}
 	default:
 		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
-		if fn == "bigint" {
-			// Clojure's bigint ends in the BigInteger constructor, which
-			// reflection finds for no other value (biginteger is not probed).
-			e.asJava("NullPointerException", "").notSeqable(v)
-		}
+		// Clojure's bigint and biginteger end in the BigInteger
+		// constructor, which reflection finds for no other value.
+		e.asJava("NullPointerException", "").notSeqable(v)
 		return nil, e
 	}
 	return &BigInt{n: n, integer: integer}, nil

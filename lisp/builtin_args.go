@@ -194,8 +194,10 @@ func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 		}
 	}
 	if _, ok := f.(Callable); !ok {
+		// Clojure casts it to IFn: nil fails as a NullPointerException
 		return nil, Errorf(typeError, "%s expected a function, got %s", fn, describe(f)).
-			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn)
+			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn).
+			castFails(f).nullFails(f)
 	}
 	// Other callables (vector, list, ...) may keep the slice they get.
 	return th.call(f, append([]Value(nil), args...))

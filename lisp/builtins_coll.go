@@ -801,7 +801,7 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 	case NilType:
 		return nil
 	}
-	return Errorf(typeError, "%s expected [key value] pairs for a map, got %s", fn, describe(x))
+	return Errorf(typeError, "%s expected [key value] pairs for a map, got %s", fn, describe(x)).walkFails(x)
 }
 
 func builtinCons(th *Thread, args []Value) (Value, error) {
@@ -1303,7 +1303,14 @@ func splitPair(th *Thread, parent Value, elems []Value, n int) (Value, error) {
 func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	v, ok := args[0].(*Vector)
 	if !ok || v.IsList() {
-		return nil, castError("subvec", "a vector", args[0], "clojure.lang.IPersistentVector")
+		switch args[0].(type) {
+		case NilType:
+			return nil, typeErrorf("subvec", "a vector", args[0])
+		case String, *Vector, *Map, *Set:
+			return nil, castError("subvec", "a vector", args[0], "clojure.lang.IPersistentVector")
+		}
+		// Clojure counts it first: count is not supported on a number
+		return nil, typeErrorf("subvec", "a vector", args[0]).asJava("UnsupportedOperationException", "count not supported on this type: "+javaSimpleName(javaValueClass(args[0])))
 	}
 	start, err := toInt("subvec", args[1])
 	if err != nil {

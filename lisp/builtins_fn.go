@@ -120,7 +120,7 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 		}
 	default:
 		return nil, Errorf(typeError, "apply expected a collection as its last argument, got %s", describe(last)).
-			WithHint("call it as (apply f [x y z]) or (apply f a b [c d])")
+			WithHint("call it as (apply f [x y z]) or (apply f a b [c d])").walkFails(last)
 	}
 	callArgs, err := makeSlice(th, len(args)-2+len(spread))
 	if err != nil {

@@ -235,6 +235,13 @@ func builtinChar(th *Thread, args []Value) (Value, error) {
 	case Float, Float32:
 		f, _ := floatValue(x)
 		code = math.Trunc(f)
+	case *BigInt, *BigDec:
+		// Clojure takes the number's long value, then checks its range.
+		n, err := toInteger("long")(th, args)
+		if err != nil {
+			return nil, err
+		}
+		code = float64(n.(Int))
 	case String:
 		if utf8.RuneCountInString(string(x)) == 1 {
 			return x, nil

@@ -141,7 +141,17 @@ func pathOf(th *Thread, fn string, path Value) ([]Value, error) {
 	case *Vector, NilType:
 		return seqOf(th, fn, path, anySeq)
 	}
-	return nil, Errorf(typeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
+	e := Errorf(typeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
+	switch path.(type) {
+	case String, *Map, *Set:
+		// Clojure walks these: get-in and assoc-in answer (a difference
+		// refused here), update-in calls f with the nil it finds
+		if fn == "update-in" {
+			e.asJava("NullPointerException", "")
+		}
+		return nil, e
+	}
+	return nil, e.notSeqable(path) // Clojure's seq of the path
 }
 
 func builtinGetIn(th *Thread, args []Value) (Value, error) {
@@ -379,7 +389,15 @@ func mergedMap(fn string, a Value, pair bool) (*Map, error) {
 		b.Set(v.index(0), v.index(1))
 		return b.Map(), nil
 	}
-	return mapArg(fn, a)
+	m, err := mapArg(fn, a)
+	if e, ok := err.(*Error); ok && !pair {
+		if fn == "merge" {
+			e.castFails(a) // Clojure conjoins onto the first: a cast to a collection
+		} else {
+			e.notSeqable(a) // merge-with seqs each map it merges in
+		}
+	}
+	return m, err
 }
 
 func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
@@ -461,8 +479,8 @@ func builtinMergeWith(th *Thread, args []Value) (Value, error) {
 
 func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 	m, err := mapArg("select-keys", args[0])
-	if err != nil {
-		return nil, err
+	if e, ok := err.(*Error); ok {
+		return nil, e.notSeqable(args[0]) // Clojure's find: not supported on any non-map
 	}
 	ks, err := seqOf(th, "select-keys", args[1], anySeq)
 	if err != nil {
@@ -670,8 +688,8 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 
 func builtinRenameKeys(th *Thread, args []Value) (Value, error) {
 	m, err := mapArg("rename-keys", args[0])
-	if err != nil {
-		return nil, err
+	if e, ok := err.(*Error); ok {
+		return nil, e.castFails(args[0]) // Clojure's dissoc casts it to a map
 	}
 	renames, err := mapArg("rename-keys", args[1])
 	if err != nil {

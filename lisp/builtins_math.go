@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"unicode/utf8"
@@ -69,6 +70,15 @@ var mathBuiltins = []*Builtin{
 	{Name: "long", Sig: "(long x)", Doc: "same as int", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toInteger("long"),
 		Cost: cost(alignsDecimals(allArgs))},
+	unlisted(&Builtin{Name: "short", Sig: "(short x)", Doc: "integer, truncating floats, in Java's 16-bit range", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: toNarrowInteger("short", math.MinInt16, math.MaxInt16),
+		Cost: cost(alignsDecimals(allArgs))}),
+	unlisted(&Builtin{Name: "byte", Sig: "(byte x)", Doc: "integer, truncating floats, in Java's 8-bit range", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: toNarrowInteger("byte", math.MinInt8, math.MaxInt8),
+		Cost: cost(alignsDecimals(allArgs))}),
+	unlisted(&Builtin{Name: "num", Sig: "(num x)", Doc: "x itself, when it is a number", Category: "math",
+		MinArgs: 1, MaxArgs: 1, Fn: builtinNum,
+		Cost: cost(constant)}),
 	{Name: "double", Sig: "(double x)", Doc: "the number as a float: (double 5) is 5.0", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: toDouble("double"),
 		Cost: cost(alignsDecimals(allArgs))},
@@ -335,7 +345,15 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 					WithHint("use (long x): integers here are 64-bit").
 					asJava("IllegalArgumentException", "Value out of range for int: "+formatFloat(f))
 			}
-			return floatToInt(fn, f)
+			if math.IsNaN(f) {
+				return Int(0), nil // Java's (long) of NaN, which RT.longCast lets through
+			}
+			v, err := floatToInt(fn, f)
+			if e, ok := err.(*Error); ok {
+				// Clojure's RT.longCast checks the range before the cast
+				e.asJava("IllegalArgumentException", "Value out of range for "+fn+": "+shownFloat(f))
+			}
+			return v, err
 		case String:
 			// A character, which is a one-character string here: its
 			// code, as (int \a) is 97 in Clojure. So (long "x") is 120
@@ -360,6 +378,40 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 		}
 		return nil, e
 	}
+}
+
+// toNarrowInteger is Clojure's short or byte: the number's long value
+// (long's errors, named fn), refused as Clojure refuses it beyond
+// [lo, hi]. Integers here are 64-bit, so the value is a long.
+func toNarrowInteger(fn string, lo, hi int64) func(*Thread, []Value) (Value, error) {
+	long := toInteger(fn)
+	return func(th *Thread, args []Value) (Value, error) {
+		if f, ok := floatValue(args[0]); ok && math.IsNaN(f) {
+			// unlike long's, Clojure's short and byte casts refuse NaN
+			return nil, Errorf(executionError, "%s cannot convert ##NaN to an integer", fn).
+				WithHint("check with (NaN? x) before converting").
+				asJava("IllegalArgumentException", "Value out of range for "+fn+": NaN")
+		}
+		v, err := long(th, args)
+		if err != nil {
+			return nil, err
+		}
+		if n := int64(v.(Int)); n < lo || n > hi {
+			return nil, Errorf(executionError, "%s: %d is out of the range %d to %d", fn, n, lo, hi).
+				WithHint("use (long x): integers here are 64-bit").
+				asJava("IllegalArgumentException", fmt.Sprintf("Value out of range for %s: %d", fn, n))
+		}
+		return v, nil
+	}
+}
+
+// builtinNum is Clojure's num: a number as it is, nil as nil; anything
+// else is cast to Number, a ClassCastException.
+func builtinNum(th *Thread, args []Value) (Value, error) {
+	if args[0] == Nil {
+		return Nil, nil // Java's cast of null to Number is null
+	}
+	return numberArg("num", args[0])
 }
 
 // stringCast is the exception Clojure's fn throws for a string: long,

@@ -137,8 +137,9 @@ func relation(th *Thread, fn string, v Value) ([]Value, error) {
 	}
 	for _, r := range rows {
 		if _, ok := r.(*Map); !ok {
+			// Clojure's select-keys or get of the row: not supported on a non-map
 			return nil, Errorf(typeError, "%s expected a collection of maps, got one holding %s", fn, describe(r)).
-				WithHint("a relation is a set or vector of maps: #{{:id 1 :name \"a\"}}")
+				WithHint("a relation is a set or vector of maps: #{{:id 1 :name \"a\"}}").notSeqable(r)
 		}
 	}
 	return rows, nil

@@ -237,7 +237,8 @@ func splitString(th *Thread, fn string, sv, sep Value, limitArg []Value) (Value,
 		}
 		parts = splitAt(s, locs, limit)
 	default:
-		return nil, Errorf(typeError, "%s expected a string or regex separator, got %s", fn, describe(sep))
+		// Clojure casts it to a Pattern
+		return nil, Errorf(typeError, "%s expected a string or regex separator, got %s", fn, describe(sep)).castFails(sep).nullFails(sep)
 	}
 	if s == "" {
 		parts = []string{""}
@@ -663,7 +664,12 @@ func replacing(fn string, all bool) func(*Thread, []Value) (Value, error) {
 				return nil, err
 			}
 		default:
-			return nil, Errorf(typeError, "%s expected a string or regex to match, got %s", fn, describe(args[1]))
+			msg := "Invalid match arg: " // Clojure's (str "Invalid match arg: " match)
+			if args[1] != Nil {
+				msg += shown(args[1])
+			}
+			return nil, Errorf(typeError, "%s expected a string or regex to match, got %s", fn, describe(args[1])).
+				asJava("IllegalArgumentException", msg)
 		}
 		return String(out), nil
 	}

@@ -125,10 +125,12 @@ func compareVectors(a, b *Vector, fn string) (int, error) {
 func uncomparable(fn string, a, b Value) *Error {
 	if a.TypeName() == b.TypeName() {
 		return Errorf(typeError, "%s cannot order %s values", fn, a.TypeName()).
-			WithHint("order numbers, strings, keywords or vectors of them; for maps, sort by a field with (sort-by :field coll)")
+			WithHint("order numbers, strings, keywords or vectors of them; for maps, sort by a field with (sort-by :field coll)").
+			asJava("ClassCastException", "")
 	}
 	return Errorf(typeError, "%s cannot compare %s with %s", fn, describe(a), describe(b)).
-		WithHint("all values must be of one kind: numbers, strings, keywords or vectors")
+		WithHint("all values must be of one kind: numbers, strings, keywords or vectors").
+		asJava("ClassCastException", "") // Java's compareTo casts the other value
 }
 
 // compareNumbersTotal orders numbers with NaN equal to itself and above

@@ -97,7 +97,7 @@ var uncheckedCounterparts = map[string]string{
 	"unchecked-dec-int": "dec", "unchecked-negate-int": "-",
 	"unchecked-divide-int": "quot", "unchecked-remainder-int": "rem", "unchecked-byte": "long", "unchecked-short": "long",
 	"unchecked-int": "int", "unchecked-long": "long", "unchecked-double": "double", "unchecked-float": "float",
-	"unchecked-char": "char", "byte": "long", "short": "long",
+	"unchecked-char": "char",
 }
 
 // familyHints maps each var of counterpartFamilies, and of

@@ -264,9 +264,24 @@ func typeErrorf(fn, want string, got Value) *Error {
 		return e.asJava("NullPointerException", "")
 	}
 	if !wantsCollection(want) {
-		e.asJava("ClassCastException", "")
+		return e.asJava("ClassCastException", "")
 	}
-	return e
+	return e.walkFails(got)
+}
+
+// walkFails gives e, a refusal of got (not nil) where a collection is
+// needed, the class Clojure throws when it walks got as a sequence: seq of
+// a value it cannot walk (a number, a keyword, a function) is an
+// IllegalArgumentException; a string or a collection of the wrong kind
+// walks, and the cast of what it yields (a character, an element that is
+// no map entry) is a ClassCastException. A site where Clojure casts the
+// argument itself instead calls castFails.
+func (e *Error) walkFails(got Value) *Error {
+	switch got.(type) {
+	case String, *Vector, *Set, *Map:
+		return e.asJava("ClassCastException", "")
+	}
+	return e.asJava("IllegalArgumentException", "")
 }
 
 // castFails gives e, a refusal of got where a collection of some kind is
@@ -275,6 +290,18 @@ func typeErrorf(fn, want string, got Value) *Error {
 func (e *Error) castFails(got Value) *Error {
 	if got != Nil {
 		e.asJava("ClassCastException", "")
+	}
+	return e
+}
+
+// javaSimpleName is a class's name without its package.
+func javaSimpleName(class string) string { return class[strings.LastIndexByte(class, '.')+1:] }
+
+// nullFails gives e, a refusal of got, the NullPointerException Clojure
+// throws when got is nil.
+func (e *Error) nullFails(got Value) *Error {
+	if got == Nil {
+		e.asJava("NullPointerException", "")
 	}
 	return e
 }

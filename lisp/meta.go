@@ -351,6 +351,12 @@ func (r *reader) afterDefHead(s *seqForms) bool {
 	return false
 }
 
+// afterQuoteHead reports whether the list being read is a (quote ...)
+// form whose head is read: its argument is data, as after '.
+func (r *reader) afterQuoteHead(s *seqForms) bool {
+	return !s.count && s.long == nil && r.stack.n > s.mark && r.stack.at(s.mark) == symbol("quote")
+}
+
 // onlyTag reports whether metadata entries are a type hint alone.
 func onlyTag(entries []Value) bool {
 	return len(entries) == 2 && entries[0] == Keyword("tag")

@@ -198,6 +198,7 @@ type reader struct {
 	depth      int
 	maxNesting int
 	edn        bool
+	quoted     int // how many quotes enclose the form being read
 	// shortFn is non-nil while reading the body of #( ... ).
 	shortFn *shortFnArgs
 	stack   formStack // see readSeq
@@ -435,7 +436,9 @@ func (r *reader) readForm() (Value, error) {
 		if err := r.enter(line, col); err != nil {
 			return nil, err
 		}
+		r.quoted++
 		f, err := r.readForm()
+		r.quoted--
 		r.depth--
 		if err != nil {
 			return nil, err
@@ -555,6 +558,12 @@ func (r *reader) readMeta(line, col int) (Value, error) {
 	switch target.(type) {
 	case *Vector, *mapForm, *setForm, *Map, *Set:
 	case symbol:
+		if r.quoted > 0 && r.discard == 0 {
+			// Quoted, the symbol is data and Clojure's meta would read
+			// the metadata back; a symbol here holds none.
+			return nil, r.errorf(line, col, "metadata on the quoted symbol %s: symbols carry no metadata in PTC-Lisp", formText(target)).
+				WithHint("keep the metadata beside the symbol in a map, {:sym '%s :meta %s}, and read it with (:meta m)", formText(target), formText(&mapForm{Elems: entries}))
+		}
 		if !inName {
 			return target, nil
 		}
@@ -700,7 +709,14 @@ func (r *reader) readElems(close rune, line, col int, kind seqKind, s *seqForms)
 		}
 		start := r.off
 		r.defName = kind == seqList && s.n == 1 && r.afterDefHead(s)
+		quoting := kind == seqList && s.n == 1 && r.afterQuoteHead(s)
+		if quoting {
+			r.quoted++
+		}
 		f, err := r.readForm()
+		if quoting {
+			r.quoted--
+		}
 		r.defName = false
 		r.keep = keep
 		if err != nil {
@@ -1296,14 +1312,15 @@ func (r *reader) keyword(name string) Value {
 }
 
 func (r *reader) number(tok string, line, col int) (Value, error) {
-	// Only digits (after one sign) can be an integer; trying ParseInt on a
-	// float would build an error value for nothing.
+	// Only digits (after one sign) can be a decimal integer; trying
+	// ParseInt on a float would build an error value for nothing. A leading
+	// zero makes an octal literal, read below with the other radices.
 	digits := tok
 	if tok[0] == '+' || tok[0] == '-' {
 		digits = tok[1:]
 	}
-	if !lexDigits(digits) {
-		// not an integer
+	if !lexDigits(digits) || digits[0] == '0' && len(digits) > 1 {
+		// not a plain decimal integer
 	} else if r.discard > 0 && len(digits) < 19 {
 		return Nil, nil // fits in 64 bits: nothing to check, nothing to keep
 	} else if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
@@ -1315,8 +1332,8 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 		// As Clojure's reader: an integer too large for a long is a BigInt.
 		return r.bigInt(tok, line, col)
 	}
-	if strings.HasSuffix(tok, "N") && lexDigits(strings.TrimLeft(tok[:len(tok)-1], "+-")) && strings.TrimLeft(tok, "+-") != "N" {
-		return r.bigInt(tok[:len(tok)-1], line, col)
+	if lit, matched, problem := splitIntLiteral(tok); matched {
+		return r.intLiteral(tok, lit, problem, line, col)
 	}
 	if body, ok := strings.CutSuffix(tok, "M"); ok && (lexFloatText(body) || lexDigits(strings.TrimLeft(body, "+-"))) {
 		return r.bigDec(body, line, col)
@@ -1333,16 +1350,42 @@ func (r *reader) number(tok string, line, col int) (Value, error) {
 			return Float(f), nil
 		}
 	}
-	hint := "numbers are integers like 42 or -7 and floats like 3.14 or 2.5e10"
+	hint := "numbers are integers like 42, -7, 0x1F, 017 (octal) or 2r1010, and floats like 3.14 or 2.5e10"
 	switch {
 	case strings.Contains(tok, "/"):
 		hint = "ratios are not supported; divide with (/ a b)"
-	case strings.ContainsAny(tok, "xX"):
-		hint = "hexadecimal literals are not supported; write the decimal value"
 	case strings.HasSuffix(tok, "M"):
 		hint = "a decimal is digits with an optional point and exponent before the M, such as 19.99M or 1e3M"
 	}
 	return nil, r.errorf(line, col, "invalid number %s", tok).WithHint("%s", hint)
+}
+
+// intLiteral reads an integer literal splitIntLiteral matched: octal,
+// hexadecimal, a radix, or one with an N. The conversion of a long one is
+// charged as a decimal big integer's.
+func (r *reader) intLiteral(tok string, lit intLiteral, problem string, line, col int) (Value, error) {
+	if problem != "" {
+		hint := problem
+		if lit.radix == 0 && !strings.Contains(problem, "radix") {
+			body := strings.TrimLeft(tok, "+-")
+			hint = fmt.Sprintf("%s, as in Clojure; for the decimal number write %s%s", problem, tok[:len(tok)-len(body)], strings.TrimLeft(body, "0"))
+		}
+		return nil, r.errorf(line, col, "invalid number %s", tok).WithHint("%s", hint)
+	}
+	if r.th != nil && len(lit.digits) > 18 {
+		if err := r.th.step(bigParseSteps(len(lit.digits))); err != nil {
+			return nil, err
+		}
+	}
+	v, err := lit.value()
+	if err != nil {
+		return nil, r.errorf(line, col, "invalid number %s: %v", tok, err).
+			WithHint("a digit in radix %d is below %d (0-9, then a or A for 10 up to z or Z for 35), as in 2r1010 or 36rZZ", lit.radix, lit.radix)
+	}
+	if r.discard > 0 {
+		return Nil, nil
+	}
+	return v, nil
 }
 
 // bigDec reads a decimal literal, 1.5M, without its M: as Java's

@@ -87,7 +87,7 @@ func TestReadErrors(t *testing.T) {
 		`\foo`,
 		`[[\"foo\"]]`,
 		"1/3",
-		"0x1F",
+		"08", "2r102", "37r1", "0x1.5",
 		"1.5.5M",
 		"#?(:clj 1)",
 		"#(+ #(inc %) 1)",

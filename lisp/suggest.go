@@ -124,7 +124,6 @@ var clojureCounterparts = map[string]string{
 	"defmethod":          "write the (defmulti name dispatch-fn) and every defmethod of it in the same program",
 	"re-matcher":         "use (re-find re s), or (re-seq re s) for every match",
 	"re-groups":          "use (re-find re s), which gives [whole group1 ...] for a pattern with groups",
-	"num":                "numbers are already numbers: use the value itself",
 	"bounded-count":      "use (count (take n coll))",
 	"gensym":             "use a keyword or string you build, e.g. (keyword (str \"k\" i))",
 	"simple-keyword?":    "use (and (keyword? x) (nil? (namespace x)))",
