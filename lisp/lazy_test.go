@@ -44,6 +44,8 @@ var lazyShared = []struct{ src, take3 string }{
 	{`(eduction (map inc) (filter odd?) (range))`, `[1 3 5]`},
 	{`(sequence (comp (map inc) (take 5)) (range))`, `[1 2 3]`},
 	{`(clojure.core/replace {1 :one} (range))`, `[0 :one 2]`},
+	{`(partition-all 2 (lazy-seq/call (fn [] [1 2 3])))`, `[[1 2] [3]]`},
+	{`(distinct (concat (lazy-seq/call (fn [] [1 1 2])) (cycle [2 3])))`, `[1 2 3]`},
 }
 
 // TestLazySequenceReadsTheSameForEveryReader: a lazy sequence kept
@@ -124,4 +126,22 @@ func TestLazyDerivationsAreCharged(t *testing.T) {
 	if res.Err != nil || Repr(res.Value) != "[51 52 53]" {
 		t.Errorf("50 nested maps: %s %v", Repr(res.Value), res.Err)
 	}
+}
+
+// TestLazyDerivationsHoldingItemsAreCharged: a derivation that holds what
+// it reads (a partition chunk that never fills, what drop-last holds
+// back, what distinct has seen) is charged each element it reads, so over
+// an unbounded sequence it ends at the memory budget, with Go allocating
+// about what was charged, however many steps are allowed.
+func TestLazyDerivationsHoldingItemsAreCharged(t *testing.T) {
+	checkAttacks(t, []attack{
+		{name: "partition-all of 0", src: `(first (partition-all 0 (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "partition-by of one key", src: `(first (partition-by (constantly 1) (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "a partition of 100 million", src: `(first (partition 100000000 (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "drop-last of 100 million", src: `(first (drop-last 100000000 (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "distinct of ten million", src: `(nth (distinct (range)) 10000000)`, want: memoryLimit, maxAlloc: 40 << 20},
+		// A transducer's step may hold what it reads: each element read
+		// is charged, so one that holds nothing ends at the budget too.
+		{name: "distinct that never finds a second", src: `(second (distinct (repeat 1)))`, want: memoryLimit, maxAlloc: 40 << 20},
+	}, Env{Limits: Limits{MaxSteps: 200_000_000}})
 }
