@@ -47,6 +47,17 @@ func BenchmarkFilterMapSum(b *testing.B) {
      (reduce + 0))`, benchData(1000))
 }
 
+// BenchmarkSequencePipeline is the eager path of the builtins that are lazy
+// over an unbounded sequence (distinct, partition-all, keep, mapcat,
+// interpose, reductions, every?) on a vector of 1,000 orders.
+func BenchmarkSequencePipeline(b *testing.B) {
+	benchEval(b, `(let [xs data/orders
+      ids (distinct (map :category xs))
+      chunks (partition-all 10 (keep :amount xs))
+      sums (reductions + (mapcat identity chunks))]
+  [(count ids) (count (interpose :x chunks)) (last sums) (every? pos? sums)])`, benchData(1000))
+}
+
 func BenchmarkGroupBy(b *testing.B) {
 	benchEval(b, `(let [by-cat (group-by :category data/orders)]
   (into {} (map (fn [[cat items]] [cat {:n (count items) :total (sum-by :amount items)}]) by-cat)))`, benchData(1000))

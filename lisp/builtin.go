@@ -53,6 +53,10 @@ type Builtin struct {
 	// lazy, when set, is the builtin on an infinite sequence argument;
 	// without it such an argument is refused (seqOf).
 	lazy lazyForm
+	// lazyXform says the builtin is lazy in Clojure and its transducer
+	// says how: on a lazy or infinite sequence in its collection position
+	// it makes a lazy sequence through xform (lazyThroughXform).
+	lazyXform bool
 	// asksLazy says that Fn takes a lazy sequence that may end as it is
 	// (realized?), where other builtins without a lazy form read it
 	// whole first (lazyseq.go).
@@ -131,6 +135,11 @@ func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 // run is what the row says the builtin does with args: its form on an
 // infinite sequence, its transducer, or Fn.
 func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
+	if b.lazyXform {
+		if v, ok, err := b.lazyThroughXform(th, args); ok {
+			return v, err
+		}
+	}
 	if b.lazy != nil {
 		if s, ok := firstInfinite(args); ok {
 			return b.lazy(th, args, s, b.Fn)

@@ -26,13 +26,13 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(constant)},
 	{Name: "reductions", Sig: "(reductions f coll) (reductions f init coll)", Doc: "the intermediate values of reduce", Category: "idiom",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinReductions,
-		Cost: cost(calls(lastArg), builds)},
+		Cost: cost(calls(lastArg), builds), lazy: lazyReductions},
 	{Name: "iterate", Sig: "(iterate f x)", Doc: "x, (f x), (f (f x)) ... without end: bound it with take or take-while", Category: "idiom",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return iterateSeq(th, args[0], args[1]) },
 		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)"))},
 	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
-		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)"))},
+		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)")), lazy: lazyCycle},
 	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of a vector, sorted map or sorted set in reverse, or nil when empty", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
 		Cost: cost(visits(arg(0)), builds)},
@@ -43,7 +43,10 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 1, Fn: builtinChar,
 		Cost: cost(builds)},
 	{Name: "seq?", Sig: "(seq? x)", Doc: "x is a list", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(isList(args[0])), nil },
+		MinArgs: 1, MaxArgs: 1, Fn: func(th *Thread, args []Value) (Value, error) {
+			_, lazy := args[0].(*infiniteSeq) // a lazy sequence is a seq, as Clojure's LazySeq
+			return boolValue(lazy || isList(args[0])), nil
+		},
 		Cost: cost(constant)},
 	{Name: "namespace", Sig: "(namespace k)", Doc: "the namespace of a keyword or symbol, or nil", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinNamespace,
@@ -118,7 +121,7 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(builds)},
 	{Name: "eduction", Sig: "(eduction xform ... coll)", Doc: "the items of coll passed through the transducers in order, as sequence", Category: "idiom",
 		MinArgs: 2, MaxArgs: variadic, Fn: builtinEduction,
-		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducers pass on (transduceInto), and the vector of them"))},
+		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducers pass on (transduceInto), and the vector of them")), lazy: lazyEduction},
 	{Name: "cat", Sig: "(cat rf)", Doc: "the transducer that passes on each item of each item: (into [] cat [[1] [2 3]])", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCat,
 		Cost: cost(constant)},
@@ -126,7 +129,7 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence,
 		// A transducer may pass on any number of items per item (mapcat),
 		// so they are counted against the budget as they come.
-		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducer passes on (transduceInto), and the vector of them"))},
+		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducer passes on (transduceInto), and the vector of them")), lazy: lazySequence},
 }
 
 // reducedValue is (reduced x): reduce and transduce stop at it.

@@ -16,7 +16,7 @@ var namespaceBuiltins = []*Builtin{
 		Cost: cost(visits(arg(0)), visits(arg(1)), buildsItems)},
 	{Name: "clojure.core/replace", Sig: "(clojure.core/replace smap coll)", Doc: "coll with each item that is a key of smap replaced by its value", Category: "idiom", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinCoreReplace,
-		Cost: cost(visits(arg(1)), lookups, builds)},
+		Cost: cost(visits(arg(1)), lookups, builds), lazy: lazyReplace},
 	{Name: "clojure.string/split", Sig: "(clojure.string/split s re) (clojure.string/split s re limit)", Doc: "parts of s around the regex re; trailing empty parts dropped", Category: "string", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
 			// Clojure's split takes a pattern only; the bare split of

@@ -54,7 +54,8 @@ var stringBuiltins = []*Builtin{
 			}
 			return replaceString(th, args)
 		},
-		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the matches are found; with two arguments, each item hashed as a key of the map"), builds)},
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the matches are found; with two arguments, each item hashed as a key of the map"), builds),
+		lazy: lazyReplace},
 	{Name: "replace-first", Sig: "(replace-first s match replacement)", Doc: "first match replaced", Category: "string",
 		MinArgs: 3, MaxArgs: 3, Fn: replacing("replace-first", false),
 		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), true), calls(arg(2)), chargedInBody("the replaced string, charged before it is built, once the match is found"), builds)},

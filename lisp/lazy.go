@@ -215,18 +215,8 @@ func repeatSeq(th *Thread, x Value) (Value, error) {
 	}}).made("repeat", x))
 }
 
-// derived is (name arg s), charged as it is made (madeSeq). Each reader of it gets reader(src), src a
-// fresh generator of s: reader is called once per reader, and whatever
-// the generator it returns changes (a count, a flag) must be declared
-// inside reader, never outside it, where every reader would share it.
+// derived is (name arg s), charged as it is made (madeSeq): derivedFrom
+// with the call's arguments.
 func derived(th *Thread, s *infiniteSeq, name string, arg Value, reader func(src seqGenerator) seqGenerator) (Value, error) {
-	d := &infiniteSeq{from: s, ends: s.ends, memo: s.ends}
-	d.start = func() seqGenerator {
-		src := s.start()
-		if s.memo {
-			src = s.memoReader()
-		}
-		return reader(src)
-	}
-	return madeSeq(th, d.made(name, arg, s))
+	return derivedFrom(th, s, name, []Value{arg, s}, reader)
 }

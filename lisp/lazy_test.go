@@ -19,6 +19,33 @@ var lazyShared = []struct{ src, take3 string }{
 	{`(drop 1 (cycle [1 2 3]))`, `[2 3 1]`},
 	{`(map (fn [x] (* 2 x)) (repeat 4))`, `[8 8 8]`},
 	{`(drop 4 (iterate (fn [x] (conj x 1)) []))`, `[[1 1 1 1] [1 1 1 1 1] [1 1 1 1 1 1]]`},
+	// One of each builtin that derives a lazy sequence (lazyderive.go).
+	{`(map-indexed vector (repeat :x))`, `[[0 :x] [1 :x] [2 :x]]`},
+	{`(keep-indexed (fn [i x] (when (odd? i) x)) (range))`, `[1 3 5]`},
+	{`(mapcat (fn [x] [x x]) (range))`, `[0 0 1]`},
+	{`(mapcat list (range) (repeat :k))`, `[0 :k 1]`},
+	{`(keep (fn [x] (when (odd? x) (* x x))) (range))`, `[1 9 25]`},
+	{`(interpose :s (range))`, `[0 :s 1]`},
+	{`(take-nth 2 (range))`, `[0 2 4]`},
+	{`(distinct (cycle [1 2 1 3 4]))`, `[1 2 3]`},
+	{`(dedupe (cycle [1 1 2 2 3 3]))`, `[1 2 3]`},
+	{`(partition 2 (range))`, `[[0 1] [2 3] [4 5]]`},
+	{`(partition 2 3 (range))`, `[[0 1] [3 4] [6 7]]`},
+	{`(partition-all 2 (range))`, `[[0 1] [2 3] [4 5]]`},
+	{`(partition-by (fn [x] (quot x 2)) (range))`, `[[0 1] [2 3] [4 5]]`},
+	{`(interleave (range) (repeat :x))`, `[0 :x 1]`},
+	{`(flatten (repeat [1 [2]]))`, `[1 2 1]`},
+	{`(conj (range) :x)`, `[:x 0 1]`},
+	{`(list* 1 (range))`, `[1 0 1]`},
+	{`(nthrest (range) 2)`, `[2 3 4]`},
+	{`(drop-last 2 (range))`, `[0 1 2]`},
+	{`(reductions + (range))`, `[0 1 3]`},
+	{`(reductions conj [] (range))`, `[[] [0] [0 1]]`},
+	{`(eduction (map inc) (filter odd?) (range))`, `[1 3 5]`},
+	{`(sequence (comp (map inc) (take 5)) (range))`, `[1 2 3]`},
+	{`(clojure.core/replace {1 :one} (range))`, `[0 :one 2]`},
+	{`(partition-all 2 (lazy-seq/call (fn [] [1 2 3])))`, `[[1 2] [3]]`},
+	{`(distinct (concat (lazy-seq/call (fn [] [1 1 2])) (cycle [2 3])))`, `[1 2 3]`},
 }
 
 // TestLazySequenceReadsTheSameForEveryReader: a lazy sequence kept
@@ -31,6 +58,9 @@ func TestLazySequenceReadsTheSameForEveryReader(t *testing.T) {
 		v, err := ReadValue(context.Background(), tc.src, 0, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if _, lazy := v.(*infiniteSeq); !lazy {
+			t.Errorf("%s read as %s, not a lazy sequence", tc.src, Repr(v))
 		}
 		Freeze(v)
 		want := fmt.Sprintf("[%s %s %s]", tc.take3, tc.take3, tc.take3)
@@ -96,4 +126,22 @@ func TestLazyDerivationsAreCharged(t *testing.T) {
 	if res.Err != nil || Repr(res.Value) != "[51 52 53]" {
 		t.Errorf("50 nested maps: %s %v", Repr(res.Value), res.Err)
 	}
+}
+
+// TestLazyDerivationsHoldingItemsAreCharged: a derivation that holds what
+// it reads (a partition chunk that never fills, what drop-last holds
+// back, what distinct has seen) is charged each element it reads, so over
+// an unbounded sequence it ends at the memory budget, with Go allocating
+// about what was charged, however many steps are allowed.
+func TestLazyDerivationsHoldingItemsAreCharged(t *testing.T) {
+	checkAttacks(t, []attack{
+		{name: "partition-all of 0", src: `(first (partition-all 0 (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "partition-by of one key", src: `(first (partition-by (constantly 1) (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "a partition of 100 million", src: `(first (partition 100000000 (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "drop-last of 100 million", src: `(first (drop-last 100000000 (range)))`, want: memoryLimit, maxAlloc: 40 << 20},
+		{name: "distinct of ten million", src: `(nth (distinct (range)) 10000000)`, want: memoryLimit, maxAlloc: 40 << 20},
+		// A transducer's step may hold what it reads: each element read
+		// is charged, so one that holds nothing ends at the budget too.
+		{name: "distinct that never finds a second", src: `(second (distinct (repeat 1)))`, want: memoryLimit, maxAlloc: 40 << 20},
+	}, Env{Limits: Limits{MaxSteps: 200_000_000}})
 }
