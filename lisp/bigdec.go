@@ -802,16 +802,15 @@ func decToInteger(fn string, v *BigDec) (Value, error) {
 	return floatToInt(fn, f)
 }
 
-// withinPrecision rounds a decimal result to th's with-precision, when
-// there is one, as Java's operations taking a MathContext do.
-func withinPrecision(th *Thread, fn string) func(Value, error) (Value, error) {
-	return func(v Value, err error) (Value, error) {
-		d, ok := v.(*BigDec)
-		if err != nil || !ok || th.mathContext() == nil {
-			return v, err
-		}
-		return roundTo(fn, d, th.mathContext())
+// withinPrecision rounds v, a decimal result of fn, to th's
+// with-precision, when there is one, as Java's operations taking a
+// MathContext do. It passes err and any other value through.
+func withinPrecision(th *Thread, fn string, v Value, err error) (Value, error) {
+	d, ok := v.(*BigDec)
+	if err != nil || !ok || th.mathContext() == nil {
+		return v, err
 	}
+	return roundTo(fn, d, th.mathContext())
 }
 
 // decParseMessage is about Java's message for a string BigDecimal does

@@ -36,13 +36,15 @@ var mathBuiltins = []*Builtin{
 		Cost: cost(alignsDecimals(allArgs))},
 	{Name: "inc", Sig: "(inc x)", Doc: "x + 1", Category: "math", MinArgs: 1, MaxArgs: 1,
 		Fn: func(th *Thread, args []Value) (Value, error) {
-			return withinPrecision(th, "inc")(addNumbers("inc", args[0], Int(1)))
+			v, err := addNumbers("inc", args[0], Int(1))
+			return withinPrecision(th, "inc", v, err)
 		},
 		Cost:    cost(constant),
 		borrows: true},
 	{Name: "dec", Sig: "(dec x)", Doc: "x - 1", Category: "math", MinArgs: 1, MaxArgs: 1,
 		Fn: func(th *Thread, args []Value) (Value, error) {
-			return withinPrecision(th, "dec")(subNumbers("dec", args[0], Int(1)))
+			v, err := subNumbers("dec", args[0], Int(1))
+			return withinPrecision(th, "dec", v, err)
 		},
 		Cost:    cost(constant),
 		borrows: true},
@@ -132,7 +134,7 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 			if acc, err = op(fn, acc, a); err != nil {
 				return nil, err
 			}
-			if acc, err = withinPrecision(th, fn)(acc, nil); err != nil {
+			if acc, err = withinPrecision(th, fn, acc, nil); err != nil {
 				return nil, err
 			}
 		}
