@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -137,6 +138,23 @@ type sigParser struct {
 	src   string
 	pos   int
 	depth int // list and map types open at pos
+	// primitives are the parse's required primitive types, one of each
+	// name, which every field of that type shares: a signature of
+	// thousands of fields would otherwise hold a SigType for each.
+	primitives map[string]*SigType
+}
+
+// primitive is the shared required primitive type name.
+func (p *sigParser) primitive(name string) *SigType {
+	if p.primitives == nil {
+		p.primitives = map[string]*SigType{}
+	}
+	t := p.primitives[name]
+	if t == nil {
+		t = &SigType{Primitive: name}
+		p.primitives[name] = t
+	}
+	return t
 }
 
 func (p *sigParser) eof() bool  { return p.pos >= len(p.src) }
@@ -154,16 +172,31 @@ func (p *sigParser) errorf(format string, args ...any) error {
 
 // fields parses "name type" pairs separated by commas (or whitespace) up to
 // the closing byte.
+//
+// A name given twice is an error at the second one. It is found once the
+// list ends, or stops at an error (the earlier of the two is reported, as
+// a parser that stopped at the duplicate would): a set of names would
+// cost several times the signature's size for one of thousands of fields.
 func (p *sigParser) fields(closing byte) ([]SigField, error) {
 	fields := []SigField{}
-	seen := map[string]bool{}
+	var ends []int // where each field's name ends, where a repetition of it is reported
+	fail := func(err error) ([]SigField, error) {
+		if dup := firstDuplicate(fields, ends); dup >= 0 {
+			p.pos = ends[dup]
+			return nil, p.errorf("duplicate name %q", fields[dup].Name)
+		}
+		return nil, err
+	}
 	for {
 		p.skipSpace()
 		if p.eof() {
-			return nil, p.errorf("missing %q", string(closing))
+			return fail(p.errorf("missing %q", string(closing)))
 		}
 		if p.peek() == closing {
 			p.pos++
+			if _, err := fail(nil); err != nil {
+				return nil, err
+			}
 			return fields, nil
 		}
 		if len(fields) > 0 && p.peek() == ',' {
@@ -173,20 +206,43 @@ func (p *sigParser) fields(closing byte) ([]SigField, error) {
 		name := p.name()
 		if name == "" {
 			if p.eof() {
-				return nil, p.errorf("missing %q", string(closing))
+				return fail(p.errorf("missing %q", string(closing)))
 			}
-			return nil, p.errorf("expected a name, found %q", string(p.peek()))
+			return fail(p.errorf("expected a name, found %q", string(p.peek())))
 		}
-		if seen[name] {
-			return nil, p.errorf("duplicate name %q", name)
-		}
-		seen[name] = true
+		end := p.pos
 		t, err := p.typ()
-		if err != nil {
-			return nil, err
-		}
 		fields = append(fields, SigField{name, t})
+		ends = append(ends, end)
+		if err != nil {
+			return fail(err)
+		}
 	}
+}
+
+// firstDuplicate is the index of the first field whose name an earlier
+// field has, or -1.
+func firstDuplicate(fields []SigField, ends []int) int {
+	order := make([]int, len(fields))
+	for i := range order {
+		order[i] = i
+	}
+	// By name, then by place: the second of each run of a name is its
+	// first repetition.
+	slices.SortFunc(order, func(a, b int) int {
+		if c := strings.Compare(fields[a].Name, fields[b].Name); c != 0 {
+			return c
+		}
+		return ends[a] - ends[b]
+	})
+	first := -1
+	for k := 1; k < len(order); k++ {
+		i := order[k]
+		if fields[i].Name == fields[order[k-1]].Name && (first < 0 || ends[i] < ends[first]) {
+			first = i
+		}
+	}
+	return first
 }
 
 func (p *sigParser) name() string {
@@ -224,6 +280,9 @@ func (p *sigParser) typ() (*SigType, error) {
 		if !sigPrimitives[name] {
 			p.pos = start - 1
 			return nil, p.errorf("unknown type :%s (known: :string :int :float :bool :keyword :any :map)", name)
+		}
+		if p.eof() || p.peek() != '?' {
+			return p.primitive(name), nil
 		}
 		t = &SigType{Primitive: name}
 	case '[':

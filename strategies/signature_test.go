@@ -93,6 +93,42 @@ func TestParseSignatureErrors(t *testing.T) {
 	}
 }
 
+// TestParseSignatureDuplicateFirst: a name given twice is reported where
+// the parser reaches its repetition, before any error after it and after
+// any before it, nested lists included (the messages and offsets a parser
+// that stopped at each repetition gave).
+func TestParseSignatureDuplicateFirst(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"(a :int, a :int) -> :any", "at offset 10: duplicate name \"a\""},
+		{"(a :int, b :int, a :int, b :bad) -> :any", "at offset 18: duplicate name \"a\""},
+		{"(a :int, b {c :int, c :int}, a :int) -> :any", "at offset 21: duplicate name \"c\""},
+		{"(a :int, b {c :int, d :bad}, a :int) -> :any", "at offset 22: unknown type :bad (known: :string :int :float :bool :keyword :any :map)"},
+		{"(a :int, a {c :int, d :bad}) -> :any", "at offset 10: duplicate name \"a\""},
+		{"(a :int, b :int, b :int, a :int) -> :any", "at offset 18: duplicate name \"b\""},
+		{"(a :int, b :int, a :int, b :int) -> :any", "at offset 18: duplicate name \"a\""},
+		{"(x {a :int, b :int, a :int, b :int}, x :int) -> :any", "at offset 21: duplicate name \"a\""},
+		{"(a :int, b :int, a) -> :any", "at offset 18: duplicate name \"a\""},
+		{"(a :int, b :int, a :int", "at offset 18: duplicate name \"a\""},
+		{"(a :int?, a :string?) -> :any", "at offset 11: duplicate name \"a\""},
+		{"(a :int, a :int?, b [:int], b :x) -> :any", "at offset 10: duplicate name \"a\""},
+	}
+	for _, c := range cases {
+		if _, err := ParseSignature(c.src); err == nil || err.Error() != c.want {
+			t.Errorf("ParseSignature(%q) error = %v, want %s", c.src, err, c.want)
+		}
+	}
+	// The fields of one required primitive type share it; an optional
+	// one has its own.
+	sig, err := ParseSignature("(a :string, b :string, c :string?, d {e :string}) -> :string")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sig.Params
+	if p[0].Type != p[1].Type || p[0].Type != p[3].Type.Fields[0].Type || p[2].Type == p[0].Type || !p[2].Type.Optional || p[0].Type.Optional {
+		t.Errorf("types %+v %+v %+v", p[0].Type, p[1].Type, p[2].Type)
+	}
+}
+
 // TestParseSignatureNesting: list and map types nest at most
 // maxSignatureNesting levels, and a signature of millions of brackets is
 // refused at that depth instead of recursing into them.

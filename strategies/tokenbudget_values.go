@@ -2,6 +2,9 @@ package strategies
 
 import (
 	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -32,28 +35,120 @@ const budgetNotesShare = 0.5
 // else the paths that begin its lines. Values longer than budgetValueChars
 // are left out.
 func (ch *chatHistory) unitValues(out []string, unit []int) []string {
-	keep := func(vals []string) {
-		for _, v := range vals {
-			if utf8.RuneCountInString(v) <= budgetValueChars {
-				out = append(out, v)
-			}
-		}
-	}
 	var vals []string
 	for _, i := range unit {
 		m := ch.form(i)
 		switch m.Role {
 		case RoleAssistant:
 			for _, tc := range m.ToolCalls {
-				vals = argumentValues(vals[:0], tc.Arguments)
-				keep(vals)
+				out = shortArgumentValues(out, tc.Arguments)
 			}
 		case RoleTool:
 			vals = resultValues(vals[:0], m.Content)
-			keep(vals)
+			out = appendShort(out, vals...)
 		}
 	}
 	return out
+}
+
+// appendShort appends to out the values no longer than budgetValueChars
+// (a text of more bytes than that many characters can hold is not
+// counted).
+func appendShort(out []string, vals ...string) []string {
+	for _, v := range vals {
+		if len(v) <= utf8.UTFMax*budgetValueChars && utf8.RuneCountInString(v) <= budgetValueChars {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// shortArgumentValues appends to out the values of a call's arguments
+// (argumentValues) no longer than budgetValueChars, in the same order.
+// Arguments up to ledgerJSONBytes are decoded whole, which is quicker;
+// longer ones are read a token at a time (streamArgumentValues).
+func shortArgumentValues(out []string, args string) []string {
+	if len(args) <= ledgerJSONBytes {
+		return appendShort(out, argumentValues(nil, args)...)
+	}
+	return streamArgumentValues(out, args)
+}
+
+// streamArgumentValues is shortArgumentValues reading the JSON a token at
+// a time and keeping only the short values: an argument of megabytes (a
+// file's new content, thousands of edits) is never held as a decoded tree
+// of every string in it, only each long string while it is read.
+func streamArgumentValues(out []string, args string) []string {
+	dec := json.NewDecoder(strings.NewReader(args))
+	dec.UseNumber()
+	vals, err := shortJSONValues(dec, nil, 0)
+	if err != nil {
+		// As argumentValues: text that is no JSON is one value.
+		if t := strings.TrimSpace(args); len(t) <= utf8.UTFMax*budgetValueChars && utf8.RuneCountInString(t) >= evidenceMinChars {
+			out = appendShort(out, t)
+		}
+		return out
+	}
+	return append(out, vals...)
+}
+
+// maxJSONDepth is the deepest nesting encoding/json decodes; deeper JSON
+// is an error, as it is for argumentValues.
+const maxJSONDepth = 10000
+
+var errJSONDepth = errors.New("JSON nested too deep")
+
+// shortJSONValues reads one JSON value from dec (nested depth deep) and
+// appends its short values to out in jsonValues' order: an object's in
+// the order of its sorted keys, a key given twice holding its last value.
+func shortJSONValues(dec *json.Decoder, out []string, depth int) ([]string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return out, err
+	}
+	switch t := tok.(type) {
+	case string:
+		return appendShort(out, jsonValues(nil, t)...), nil
+	case json.Number:
+		return appendShort(out, jsonValues(nil, t)...), nil
+	case json.Delim:
+		if depth >= maxJSONDepth {
+			return out, errJSONDepth
+		}
+		if t == '[' {
+			for dec.More() {
+				if out, err = shortJSONValues(dec, out, depth+1); err != nil {
+					return out, err
+				}
+			}
+			_, err = dec.Token()
+			return out, err
+		}
+		// An object: the values of each key, kept until its end; keys
+		// with none are not kept (unless an earlier value is replaced).
+		byKey := map[string][]string{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return out, err
+			}
+			key, _ := k.(string)
+			vals, err := shortJSONValues(dec, nil, depth+1)
+			if err != nil {
+				return out, err
+			}
+			if _, seen := byKey[key]; seen || len(vals) > 0 {
+				byKey[key] = vals
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return out, err
+		}
+		for _, k := range slices.Sorted(maps.Keys(byKey)) {
+			out = append(out, byKey[k]...)
+		}
+	}
+	return out, nil
 }
 
 // resultValues appends the values of a tool result's text: a JSON

@@ -1,8 +1,12 @@
 package strategies
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The values note lists each value once, the latest unit's first, leaves
@@ -72,4 +76,138 @@ func TestDroppedValuesScanIsBounded(t *testing.T) {
 	if len(vals) == 0 || size > budgetValuesScanChars*10+100 {
 		t.Errorf("%d values, %d characters, for a share of 10 tokens", len(vals), size)
 	}
+}
+
+// oldShortArgumentValues is what token-budget took of a call's arguments
+// before they were read a token at a time: every value argumentValues
+// finds in the decoded tree, then those no longer than budgetValueChars.
+func oldShortArgumentValues(args string) []string {
+	var out []string
+	for _, v := range argumentValues(nil, args) {
+		if utf8.RuneCountInString(v) <= budgetValueChars {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestShortArgumentValuesAsDecoded: reading the arguments a token at a
+// time (whatever their size, and as token-budget reads them) finds the values the decoded tree gave, in the same order, on the
+// arguments of the recorded and generated conversations and on random
+// changes of them (cut short, keys repeated, nested deep, bytes flipped).
+func TestShortArgumentValuesAsDecoded(t *testing.T) {
+	var args []string
+	convs := append(append(loadRealChat(t), loadRealCoding(t)...), codingSessions()...)
+	for _, c := range convs {
+		for _, m := range c.messages {
+			for _, tc := range m.ToolCalls {
+				args = append(args, tc.Arguments)
+			}
+		}
+	}
+	if len(args) < 100 {
+		t.Fatalf("only %d arguments in the conversations", len(args))
+	}
+	args = append(args, "", " ", "null", "12345678", `"a lone string"`, `{"a": 1,}`, `{"a" 1}`, `[1, 2`, `{"k": "first value", "k": "second"}`,
+		`{"k": "first value", "k": {}}`, `{"k": {"x": "inner one"}, "k": 7}`, `{"a": "xyz"} trailing text`, "{\"a\": \"\xff\xfe bytes\"}",
+		`{"b": "`+strings.Repeat("é", budgetValueChars)+`", "a": "`+strings.Repeat("é", budgetValueChars+1)+`"}`,
+		strings.Repeat("[", maxJSONDepth)+`"deep value"`+strings.Repeat("]", maxJSONDepth),
+		strings.Repeat("[", maxJSONDepth+1)+`"deep value"`+strings.Repeat("]", maxJSONDepth+1),
+		strings.Repeat(`{"a":`, 50)+`"nested value"`+strings.Repeat("}", 50), "not json at all, but text", "  {broken json of some length  ")
+	rng := rand.New(rand.NewPCG(33, 1))
+	mutate := func(s string) string {
+		if s == "" {
+			return s
+		}
+		switch rng.IntN(6) {
+		case 0:
+			return s[:rng.IntN(len(s))]
+		case 1:
+			i := rng.IntN(len(s))
+			const noise = "{}[],:\"\\ 0a\xff"
+			j := rng.IntN(len(noise))
+			return s[:i] + noise[j:j+1] + s[i:]
+		case 2:
+			return `{"z": ` + s + `, "a": ` + s + `, "z": "again here"}`
+		case 3:
+			return "[" + s + ", " + s + "]"
+		case 4:
+			i := rng.IntN(len(s))
+			return s[:i] + s[i+1:]
+		}
+		return strings.Repeat("[", 5) + s + strings.Repeat("]", 5)
+	}
+	checked := 0
+	for _, a := range args {
+		cases := []string{a}
+		for range 8 {
+			cases = append(cases, mutate(cases[rng.IntN(len(cases))]))
+		}
+		for _, c := range cases {
+			want := oldShortArgumentValues(c)
+			if got := streamArgumentValues(nil, c); !slices.Equal(got, want) {
+				t.Fatalf("arguments %.300q read a token at a time:\ngot  %q\nwant %q", c, got, want)
+			}
+			if got := shortArgumentValues(nil, c); !slices.Equal(got, want) {
+				t.Fatalf("arguments %.300q:\ngot  %q\nwant %q", c, got, want)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d arguments read alike", checked)
+}
+
+// BenchmarkShortArgumentValues reads one edit argument of 100,000 small
+// edits and 2 MiB of content, a token at a time (stream) and, as before,
+// decoded whole (tree).
+func BenchmarkShortArgumentValues(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"file_path": "/srv/a.go", "edits": [`)
+	for i := range 100_000 {
+		fmt.Fprintf(&sb, `{"old": "line %d of the old text", "new": "line %d"},`, i, i)
+	}
+	sb.WriteString(`{}], "content": "` + strings.Repeat(`x\n`, 1<<20) + `"}`)
+	arg := sb.String()
+	b.Run("stream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			shortArgumentValues(nil, arg)
+		}
+	})
+	b.Run("tree", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			oldShortArgumentValues(arg)
+		}
+	})
+}
+
+// BenchmarkShortArgumentValuesTypical reads the generated coding
+// sessions' arguments, as token-budget does each call for its dropped
+// steps.
+func BenchmarkShortArgumentValuesTypical(b *testing.B) {
+	var args []string
+	for _, c := range codingSessions() {
+		for _, m := range c.messages {
+			for _, tc := range m.ToolCalls {
+				args = append(args, tc.Arguments)
+			}
+		}
+	}
+	b.Run("stream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, a := range args {
+				streamArgumentValues(nil, a)
+			}
+		}
+	})
+	b.Run("tree", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, a := range args {
+				oldShortArgumentValues(a)
+			}
+		}
+	})
 }

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
 // toolLoops is a chat of n tool loops: a question, one call whose id,
@@ -157,12 +158,9 @@ func strategyHistoryAttacks(n int) []inputAttack {
 	for _, s := range shapes {
 		for _, st := range strings.Fields(s.strategies) {
 			// summarize's answer holds what it asks the caller's model to
-			// summarize: over HTTP its JSON costs what the request does.
-			kind := kindHistory
-			if st == "summarize" {
-				kind = kindRendered
-			}
-			out = append(out, inputAttack{attack{name: s.name + ", " + st, method: "ToMessages", expect: "ok", kind: kind,
+			// summarize again: the HTTP path decodes it once
+			// (unmarshalSharing), and it is judged as the other histories.
+			out = append(out, inputAttack{attack{name: s.name + ", " + st, method: "ToMessages", expect: "ok", kind: kindHistory,
 				req: history(st, s.msgs)}, 4 * time.Second})
 		}
 	}
@@ -221,10 +219,142 @@ func strategyTurnAttacks(n int) []inputAttack {
 	return out
 }
 
+// chatStrategies are the strategies of a chat history.
+var chatStrategies = strings.Fields("token-budget clear-tool-results loop-slice turn-aware summarize")
+
+// partAttacks are chat histories whose size is in what the newer message
+// kinds carry, through every chat strategy: thousands of content parts,
+// an image and a PDF document inline as megabytes of base64, reasoning
+// and a thinking block of megabytes, and for summarize a summary of
+// megabytes sent back. size is the bytes of each giant text.
+func partAttacks(size int) []inputAttack {
+	callID := func(i int) string { return fmt.Sprintf("call_%d", i) }
+	pathArgs := func(i int) string { return fmt.Sprintf(`{"path": "/srv/app/mod%d/main.go"}`, i) }
+	// base64 of bytes that are no image: the strategies count an inline
+	// image from its header where they can, from its size otherwise.
+	data := strings.Repeat("QUJD", size/4)
+	budget := int32(20_000)
+	loops := func(first ...*ptcsidecarv1.ChatMessage) []*ptcsidecarv1.ChatMessage {
+		return append(first, toolLoops(3, callID, pathArgs, func(int) string { return "ok" })...)
+	}
+	shapes := []struct {
+		name string
+		msgs func() []*ptcsidecarv1.ChatMessage
+	}{
+		{fmt.Sprintf("one message of %d text parts", size/500), func() []*ptcsidecarv1.ChatMessage {
+			parts := make([]*ptcsidecarv1.ContentPart, size/500)
+			for i := range parts {
+				parts[i] = &ptcsidecarv1.ContentPart{Type: "text", Text: fmt.Sprintf("part %d of /srv/x%d.go", i, i)}
+			}
+			return loops(&ptcsidecarv1.ChatMessage{Role: "user", Parts: parts})
+		}},
+		{fmt.Sprintf("an image of %d bytes of base64", size), func() []*ptcsidecarv1.ChatMessage {
+			return loops(&ptcsidecarv1.ChatMessage{Role: "user", Parts: []*ptcsidecarv1.ContentPart{
+				{Type: "text", Text: "what is in it?"}, {Type: "image", Data: data, MediaType: "image/png"}}})
+		}},
+		{fmt.Sprintf("a PDF document of %d bytes of base64", size), func() []*ptcsidecarv1.ChatMessage {
+			return loops(&ptcsidecarv1.ChatMessage{Role: "user", Parts: []*ptcsidecarv1.ContentPart{
+				{Type: "text", Text: "summarise it"}, {Type: "document", Data: "JVBERi0xLjQK" + data, MediaType: "application/pdf"}}})
+		}},
+		{fmt.Sprintf("reasoning of %d characters", size), func() []*ptcsidecarv1.ChatMessage {
+			return append(toolLoops(2, callID, pathArgs, func(int) string { return "ok" }),
+				&ptcsidecarv1.ChatMessage{Role: "user", Content: "go on"},
+				&ptcsidecarv1.ChatMessage{Role: "assistant", Content: "done", Reasoning: strings.Repeat("I think /srv/a.go\n", size/18)})
+		}},
+		{fmt.Sprintf("a thinking block of %d characters", size), func() []*ptcsidecarv1.ChatMessage {
+			return append(toolLoops(2, callID, pathArgs, func(int) string { return "ok" }),
+				&ptcsidecarv1.ChatMessage{Role: "user", Content: "go on"},
+				&ptcsidecarv1.ChatMessage{Role: "assistant", Parts: []*ptcsidecarv1.ContentPart{
+					{Type: "thinking", Text: strings.Repeat("I think /srv/a.go\n", size/18), Signature: strings.Repeat("c2ln", 1000)},
+					{Type: "text", Text: "done"}}})
+		}},
+	}
+	var out []inputAttack
+	for _, s := range shapes {
+		for _, st := range chatStrategies {
+			out = append(out, inputAttack{attack{name: s.name + ", " + st, method: "ToMessages", expect: "ok", kind: kindHistory,
+				req: func() proto.Message {
+					o := &ptcsidecarv1.Options{Strategy: st}
+					if st == "token-budget" {
+						o.MaxTokens = &budget
+					}
+					return &ptcsidecarv1.ToMessagesRequest{History: s.msgs(), Options: o}
+				}}, 4 * time.Second})
+		}
+	}
+	// A summary of megabytes sent back, with the digest of what it covers.
+	out = append(out, inputAttack{attack{name: fmt.Sprintf("a summary of %d characters sent back, summarize", size), method: "ToMessages", expect: "ok", kind: kindHistory,
+		req: func() proto.Message {
+			history := toolLoops(4, callID, pathArgs, func(int) string { return "ok" })
+			plain := make([]strategies.ChatMessage, len(history))
+			for i, m := range history {
+				plain[i] = strategies.ChatMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallId}
+				for _, tc := range m.ToolCalls {
+					plain[i].ToolCalls = append(plain[i].ToolCalls, strategies.ChatToolCall{ID: tc.Id, Name: tc.Name, Arguments: tc.Arguments})
+				}
+			}
+			return &ptcsidecarv1.ToMessagesRequest{History: history, Options: &ptcsidecarv1.Options{Strategy: "summarize"},
+				Summary: &ptcsidecarv1.Summary{Text: strings.Repeat("The user asked for /srv/a.go.\n", size/30), Through: 8, AskedAt: 12,
+					Digest: strategies.SummaryDigest(plain, 8, 12)}}
+		}}, 4 * time.Second})
+	return out
+}
+
+// programAttacks are PTC runs of three turns whose programs, or the tool
+// description or signature the prompt renders (and the tool_call form
+// turns into a JSON schema), are megabytes, through every turn strategy
+// in both program forms.
+func programAttacks(size int) []inputAttack {
+	program := "(def notes \"" + strings.Repeat("a line of /srv/a.go\\n", size/21) + "\")"
+	turns := func(program string) []*ptcsidecarv1.Turn {
+		out := make([]*ptcsidecarv1.Turn, 3)
+		for i := range out {
+			p := "(tool/get {})"
+			if i == 0 {
+				p = program
+			}
+			out[i] = &ptcsidecarv1.Turn{Number: int32(i + 1), Program: p, Success: true, Result: &ptcsidecarv1.Value{Edn: "1"}}
+		}
+		return out
+	}
+	var out []inputAttack
+	for _, st := range strings.Fields("full cache-stable single-user-coalesced summarize-turns") {
+		for _, form := range []string{"fenced", "tool_call"} {
+			out = append(out,
+				inputAttack{attack{name: fmt.Sprintf("a program of %d characters, %s, %s", size, st, form), method: "ToMessages", expect: "ok", kind: kindRendered,
+					req: func() proto.Message {
+						return &ptcsidecarv1.ToMessagesRequest{Turns: turns(program), Options: &ptcsidecarv1.Options{Strategy: st, ProgramForm: form}}
+					}}, 4 * time.Second},
+				inputAttack{attack{name: fmt.Sprintf("a tool description of %d characters, %s, %s", size, st, form), method: "ToMessages", expect: "ok", kind: kindRendered,
+					req: func() proto.Message {
+						return &ptcsidecarv1.ToMessagesRequest{Turns: turns("(tool/get {})"), Options: &ptcsidecarv1.Options{Strategy: st, ProgramForm: form,
+							Tools: []*ptcsidecarv1.ToolSpec{{Name: "get", Signature: "(path :string) -> :string", Description: strings.Repeat("Reads /srv/a.go. ", size/17)}}}}
+					}}, 4 * time.Second},
+				inputAttack{attack{name: fmt.Sprintf("a tool signature of %d parameters, %s, %s", size/20, st, form), method: "ToMessages", expect: "ok", kind: kindRendered,
+					req: func() proto.Message {
+						var sig strings.Builder
+						sig.WriteString("(q {")
+						for i := range size / 20 {
+							if i > 0 {
+								sig.WriteString(", ")
+							}
+							fmt.Fprintf(&sig, "p%d :string", i)
+						}
+						sig.WriteString("}) -> :string")
+						return &ptcsidecarv1.ToMessagesRequest{Turns: turns("(tool/get {})"), Options: &ptcsidecarv1.Options{Strategy: st, ProgramForm: form,
+							Tools: []*ptcsidecarv1.ToolSpec{{Name: "get", Signature: sig.String(), Description: "Reads a file."}}}}
+					}}, 4 * time.Second})
+		}
+	}
+	return out
+}
+
 // TestAttacksStrategies sends every strategy attack three times over both
 // listeners, each to a server of its own.
 func TestAttacksStrategies(t *testing.T) {
 	skipIfShort(t)
 	skipIfRace(t, "each attack's memory and CPU against its bound, on a server of its own")
-	runInputAttacks(t, append(strategyHistoryAttacks(2000), strategyTurnAttacks(300)...))
+	attacks := append(strategyHistoryAttacks(2000), strategyTurnAttacks(300)...)
+	attacks = append(attacks, partAttacks(5_000_000)...)
+	runInputAttacks(t, append(attacks, programAttacks(5_000_000)...))
 }

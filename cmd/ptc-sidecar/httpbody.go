@@ -8,12 +8,15 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/grpc"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
 
 // bodyBounds bound the body of each call to the HTTP endpoint: it must
@@ -197,4 +200,110 @@ func (b *readBody) Read(p []byte) (int, error) {
 func (b *readBody) Close() error {
 	b.rest = nil
 	return nil
+}
+
+// renderedAnswers are the HTTP paths of the methods whose answers grow
+// with their requests (a history rendered, a trace written), which
+// answerAfter keeps until their gRPC call is over. Other answers are
+// bounded (an evaluation's by the emit limit) and pass straight through.
+var renderedAnswers = map[string]bool{
+	ptcsidecarv1.SidecarService_ToMessages_FullMethodName:  true,
+	ptcsidecarv1.SidecarService_RenderTrace_FullMethodName: true,
+}
+
+// answerAfter serves the transcoder's gRPC calls with srv, and for one
+// of renderedAnswers keeps what srv answers (headers, protobuf bytes, trailers)
+// until the call is over, then hands it on.
+//
+// The transcoder converts an answer into JSON (or the caller's protocol)
+// inside the gRPC server's write of it, and the gRPC server's handler
+// waits for that write to end: while the JSON is made, the server would
+// still hold the request, the response it rendered and the response's
+// protobuf bytes, beside the transcoder's own copy of those bytes, the
+// message it decodes from them and the JSON. Kept here in chunks, which
+// are let go of as they are handed on, the answer costs its protobuf
+// bytes once while the gRPC call ends, and the transcoder's work starts
+// with the gRPC call's memory free.
+type answerAfter struct{ srv http.Handler }
+
+func (a answerAfter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !renderedAnswers[r.URL.Path] {
+		a.srv.ServeHTTP(w, r)
+		return
+	}
+	kept := &keptAnswer{header: http.Header{}}
+	a.srv.ServeHTTP(kept, r)
+	kept.handOn(w)
+}
+
+// answerChunk is the size of the pieces a kept answer's body is held in.
+const answerChunk = 256 << 10
+
+// keptAnswer is an http.ResponseWriter that keeps what is written to it:
+// the headers as they were when the answer began (sent), its status
+// code, its body in chunks, and the header map as it ends, whose later
+// values are the trailers (net/http's way, which the gRPC server uses).
+type keptAnswer struct {
+	header  http.Header
+	sent    http.Header // nil until the answer begins
+	code    int
+	chunks  [][]byte
+	flushed bool
+}
+
+func (k *keptAnswer) Header() http.Header { return k.header }
+
+func (k *keptAnswer) WriteHeader(code int) {
+	if k.sent == nil {
+		k.sent, k.code = k.header.Clone(), code
+	}
+}
+
+func (k *keptAnswer) Write(p []byte) (int, error) {
+	k.WriteHeader(http.StatusOK)
+	n := len(p)
+	for len(p) > 0 {
+		last := len(k.chunks) - 1
+		if last < 0 || len(k.chunks[last]) == cap(k.chunks[last]) {
+			k.chunks = append(k.chunks, make([]byte, 0, min(max(len(p), 512), answerChunk)))
+			last++
+		}
+		c := k.chunks[last]
+		room := min(cap(c)-len(c), len(p))
+		k.chunks[last] = append(c, p[:room]...)
+		p = p[room:]
+	}
+	return n, nil
+}
+
+// Flush begins the answer, as net/http's does; the bytes wait for handOn.
+func (k *keptAnswer) Flush() {
+	k.WriteHeader(http.StatusOK)
+	k.flushed = true
+}
+
+// handOn writes the kept answer to w as it was written to k: the headers
+// and code, the body (each chunk let go of once written), a flush, then
+// the trailers.
+func (k *keptAnswer) handOn(w http.ResponseWriter) {
+	if k.sent == nil {
+		return // nothing was answered; w's own end reports it
+	}
+	h := w.Header()
+	for key, v := range k.sent {
+		h[key] = v
+	}
+	w.WriteHeader(k.code)
+	for i := range k.chunks {
+		w.Write(k.chunks[i]) // a failed write is the transcoder's to report
+		k.chunks[i] = nil
+	}
+	if f, ok := w.(http.Flusher); ok && k.flushed {
+		f.Flush()
+	}
+	for key, v := range k.header {
+		if sent, ok := k.sent[key]; !ok || !slices.Equal(sent, v) {
+			h[key] = v
+		}
+	}
 }

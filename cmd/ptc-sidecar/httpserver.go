@@ -1,26 +1,31 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"math"
 	"net"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
-	"connectrpc.com/vanguard/vanguardgrpc"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
@@ -48,7 +53,7 @@ type httpEndpoint struct {
 const maxHeaderBytes = 1 << 20
 
 func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service, metrics *metricsEndpoint) (*httpEndpoint, error) {
-	transcoder, err := vanguardgrpc.NewTranscoder(srv,
+	transcoder, err := newTranscoder(srv,
 		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return newRequestJSONCodec(res, sidecar) }),
 		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec { return movingProtoCodec{vanguard.NewProtoCodec(res)} }),
 		vanguard.WithDefaultServiceOptions(vanguard.WithMaxMessageBufferBytes(httpBufferLimit(int(cfg.maxRecvBytes))),
@@ -86,6 +91,28 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service,
 		MaxHeaderBytes:    maxHeaderBytes,
 	}
 	return e, nil
+}
+
+// newTranscoder is vanguardgrpc.NewTranscoder, except that the gRPC
+// server answers ToMessages and RenderTrace into an answerAfter: the transcoder
+// turns the answer into the caller's protocol only once the gRPC call is
+// over, not while its request, its response and the response's protobuf
+// bytes are still held (docs/RELIABILITY.md, "Strategies under attack").
+func newTranscoder(srv *grpc.Server, opts ...vanguard.TranscoderOption) (*vanguard.Transcoder, error) {
+	codecs := []string{vanguard.CodecProto}
+	if encoding.GetCodec(vanguard.CodecJSON) != nil {
+		codecs = append(codecs, vanguard.CodecJSON)
+	}
+	handler := answerAfter{srv: srv}
+	var services []*vanguard.Service
+	for name := range srv.GetServiceInfo() {
+		services = append(services, vanguard.NewService(name, handler))
+	}
+	all := append([]vanguard.TranscoderOption{vanguard.WithDefaultServiceOptions(
+		vanguard.WithTargetCodecs(codecs...),
+		vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
+	)}, opts...)
+	return vanguard.NewTranscoder(services, all...)
 }
 
 // counted counts the requests next serves in e.calls.
@@ -165,6 +192,16 @@ func (c requestJSONCodec) Unmarshal(data []byte, msg proto.Message) error {
 // history of many short content parts as much again as the JSON's size
 // ten times over.
 func (c requestJSONCodec) MarshalAppend(base []byte, msg proto.Message) ([]byte, error) {
+	// Room for a rendered answer's JSON at once: grown from vanguard's
+	// small buffer a quarter at a time, a JSON answer of megabytes leaves
+	// several times its size behind for the collector. The protobuf size is the JSON's
+	// for text, a little less for its quotes and escapes.
+	switch msg.(type) {
+	case *ptcsidecarv1.ToMessagesResponse, *ptcsidecarv1.RenderTraceResponse:
+		if n := proto.Size(msg); n > answerChunk {
+			base = slices.Grow(base, n+n/8)
+		}
+	}
 	out, err := c.JSONCodec.MarshalAppend(base, msg)
 	proto.Reset(msg)
 	return out, err
@@ -178,6 +215,18 @@ func (c requestJSONCodec) MarshalAppend(base []byte, msg proto.Message) ([]byte,
 // one-line memory bindings) 12 times its protobuf bytes that nothing reads
 // again (docs/RELIABILITY.md).
 type movingProtoCodec struct{ *vanguard.ProtoCodec }
+
+// Unmarshal decodes a ToMessages answer with its summary request sharing
+// the messages it repeats (unmarshalSharing); any other message as
+// vanguard's codec does.
+func (c movingProtoCodec) Unmarshal(data []byte, msg proto.Message) error {
+	if out, ok := msg.(*ptcsidecarv1.ToMessagesResponse); ok {
+		if done, err := unmarshalSharing(data, out, c.ProtoCodec); done {
+			return err
+		}
+	}
+	return c.ProtoCodec.Unmarshal(data, msg)
+}
 
 func (c movingProtoCodec) MarshalAppend(base []byte, msg proto.Message) ([]byte, error) {
 	out, err := c.ProtoCodec.MarshalAppend(base, msg)
@@ -237,4 +286,123 @@ func (e *httpEndpoint) close() {
 	if e != nil {
 		e.http.Close()
 	}
+}
+
+// Field numbers of ToMessagesResponse and SummaryRequest that
+// unmarshalSharing reads.
+const (
+	responseMessagesField = 1  // ToMessagesResponse.messages
+	summaryRequestField   = 10 // ToMessagesResponse.summary_request
+	summaryMessagesField  = 1  // SummaryRequest.messages
+)
+
+// encodedMessage is a ChatMessage decoded from its protobuf bytes.
+type encodedMessage struct {
+	bytes []byte
+	msg   *ptcsidecarv1.ChatMessage
+}
+
+// unmarshalSharing decodes a ToMessages answer from the gRPC server for
+// the transcoder to write as JSON. A summarize answer's summary request
+// repeats the prompt it asks the model to summarise, which the answer's
+// messages also hold: decoded field by field, each such message would be
+// held twice, its text and all, while the JSON is written. Here a summary
+// request's message whose bytes are those of one of the answer's
+// messages is that same decoded message, so the answer holds each text
+// once, as the gRPC server's answer did. It returns done false when data
+// is not protobuf it can walk (codec then decodes it and reports the
+// error); the result is what codec would decode.
+func unmarshalSharing(data []byte, out *ptcsidecarv1.ToMessagesResponse, codec vanguard.Codec) (done bool, err error) {
+	var rest, summary []byte
+	var messages [][]byte
+	summaries := 0
+	ok := eachField(data, func(num protowire.Number, typ protowire.Type, field, value []byte) {
+		switch {
+		case num == responseMessagesField && typ == protowire.BytesType:
+			messages = append(messages, value)
+		case num == summaryRequestField && typ == protowire.BytesType:
+			summary = value
+			summaries++
+		default:
+			rest = append(rest, field...)
+		}
+	})
+	if !ok || summaries > 1 { // a repeated summary_request merges: leave it to codec
+		return false, nil
+	}
+	if err := codec.Unmarshal(rest, out); err != nil {
+		return true, err
+	}
+	seed := maphash.MakeSeed()
+	decoded := make(map[uint64][]encodedMessage, len(messages))
+	out.Messages = make([]*ptcsidecarv1.ChatMessage, len(messages))
+	for i, b := range messages {
+		m := &ptcsidecarv1.ChatMessage{}
+		if err := proto.Unmarshal(b, m); err != nil {
+			return true, err
+		}
+		out.Messages[i] = m
+		h := maphash.Bytes(seed, b)
+		decoded[h] = append(decoded[h], encodedMessage{b, m})
+	}
+	if summaries == 0 {
+		return true, nil
+	}
+	var summaryRest []byte
+	var summaryMessages [][]byte
+	if !eachField(summary, func(num protowire.Number, typ protowire.Type, field, value []byte) {
+		if num == summaryMessagesField && typ == protowire.BytesType {
+			summaryMessages = append(summaryMessages, value)
+		} else {
+			summaryRest = append(summaryRest, field...)
+		}
+	}) {
+		return false, nil
+	}
+	sr := &ptcsidecarv1.SummaryRequest{}
+	if err := proto.Unmarshal(summaryRest, sr); err != nil {
+		return true, err
+	}
+	sr.Messages = make([]*ptcsidecarv1.ChatMessage, len(summaryMessages))
+	for i, b := range summaryMessages {
+		sr.Messages[i] = nil
+		for _, d := range decoded[maphash.Bytes(seed, b)] {
+			if bytes.Equal(d.bytes, b) {
+				sr.Messages[i] = d.msg
+				break
+			}
+		}
+		if sr.Messages[i] == nil {
+			m := &ptcsidecarv1.ChatMessage{}
+			if err := proto.Unmarshal(b, m); err != nil {
+				return true, err
+			}
+			sr.Messages[i] = m
+		}
+	}
+	out.SummaryRequest = sr
+	return true, nil
+}
+
+// eachField calls f with each field of the protobuf message b: its
+// number, wire type, whole encoding and, for a length-delimited field,
+// its contents. It reports false if b is not well-formed.
+func eachField(b []byte, f func(num protowire.Number, typ protowire.Type, field, value []byte)) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return false
+		}
+		var value []byte
+		if typ == protowire.BytesType {
+			value, _ = protowire.ConsumeBytes(b[n:])
+		}
+		f(num, typ, b[:n+m], value)
+		b = b[n+m:]
+	}
+	return true
 }
