@@ -1318,7 +1318,7 @@ func builtinSubvec(th *Thread, args []Value) (Value, error) {
 	if start < 0 || end > v.Len() || start > end {
 		return nil, Errorf(executionError, "subvec range %d..%d is out of bounds for a vector of %d items", start, end, v.Len()).
 			WithHint("use take and drop, which clamp to the vector's length").
-			asJava("IndexOutOfBoundsException", "")
+			asJavaWithoutMessage("IndexOutOfBoundsException")
 	}
 	return sub(th, v, v.elems, start, end)
 }

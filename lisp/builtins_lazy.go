@@ -60,7 +60,7 @@ func lazyNth(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) 
 		return nil, err
 	}
 	if n < 0 {
-		return nil, Errorf(executionError, "nth index %d is out of range", n).asJava("IndexOutOfBoundsException", "")
+		return nil, Errorf(executionError, "nth index %d is out of range", n).asJavaWithoutMessage("IndexOutOfBoundsException")
 	}
 	elems, err := s.realize(th, n+1)
 	if err != nil {
@@ -70,7 +70,7 @@ func lazyNth(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) 
 		if len(args) > 2 {
 			return args[2], nil
 		}
-		return nil, Errorf(executionError, "nth index %d is out of range", n).asJava("IndexOutOfBoundsException", "")
+		return nil, Errorf(executionError, "nth index %d is out of range", n).asJavaWithoutMessage("IndexOutOfBoundsException")
 	}
 	return elems[n], nil
 }

@@ -198,7 +198,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		if i < 0 || int64(i) > int64(c.Len()) {
 			return nil, Errorf(executionError, "%s index %s is out of bounds for a vector of %d items", fn, shown(key), c.Len()).
 				WithHint("a vector index must be an integer from 0 to its length").
-				asJava("IndexOutOfBoundsException", "")
+				asJavaWithoutMessage("IndexOutOfBoundsException")
 		}
 		if int(i) == c.Len() {
 			return conjVector(th, c, val)
@@ -216,7 +216,8 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 func builtinAssoc(th *Thread, args []Value) (Value, error) {
 	if len(args)%2 != 1 {
 		return nil, Errorf(arityErrorKind, "assoc expects key/value pairs, got an odd number of them").
-			WithHint("call it as (assoc m k1 v1 k2 v2)")
+			WithHint("call it as (assoc m k1 v1 k2 v2)").
+			asJava("IllegalArgumentException", "assoc expects even number of arguments after map/vector, found odd number")
 	}
 	coll := args[0]
 	if m, ok := coll.(*Map); ok && len(args) > 3 {
@@ -593,9 +594,27 @@ func builtinArrayMap(th *Thread, args []Value) (Value, error) {
 	return pairsMap("array-map", args, false)
 }
 
+// noValueForKey is the error of a map built from an odd number of
+// arguments (hash-map, array-map, sorted-map): Clojure's
+// IllegalArgumentException names the key left without a value.
+func noValueForKey(fn string, key Value) *Error {
+	return Errorf(arityErrorKind, "%s expects key/value pairs, got an odd number of arguments", fn).
+		WithHint("write (%s k1 v1 k2 v2)", fn).
+		asJava("IllegalArgumentException", "No value supplied for key: "+javaText(key))
+}
+
+// javaText is the text Java's string concatenation gives a value: its
+// str, and "null" for nil.
+func javaText(v Value) string {
+	if v == Nil {
+		return "null"
+	}
+	return shownStr(v)
+}
+
 func pairsMap(fn string, args []Value, hashed bool) (Value, error) {
 	if len(args)%2 != 0 {
-		return nil, Errorf(arityErrorKind, "%s expects key/value pairs, got an odd number of arguments", fn)
+		return nil, noValueForKey(fn, args[len(args)-1])
 	}
 	b := NewMapBuilder(len(args) / 2)
 	for i := 0; i+1 < len(args); i += 2 {

@@ -246,6 +246,14 @@ func (c *closure) arityError(got int) *Error {
 	for _, ar := range c.lam.arities {
 		shapes = append(shapes, "["+strings.Join(ar.paramText, " ")+"]")
 	}
+	// Clojure names a program's function by its namespace, user/add; an
+	// anonymous or local one by a generated class name no program can
+	// know, of which user/fn keeps the part a program matches.
+	javaName := "user/" + c.name
+	if c.name == "" {
+		javaName = "user/fn"
+	}
 	return Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
-		WithHint("it takes %s", strings.Join(shapes, " or "))
+		WithHint("it takes %s", strings.Join(shapes, " or ")).
+		asJava("ArityException", wrongArgs(got, javaName))
 }

@@ -46,6 +46,9 @@ type Error struct {
 	// for this error, where it is known (javaSupers); javaMessage the
 	// message its exception carries there, which ex-message gives.
 	class, javaMessage string
+	// javaNoMessage: Clojure's exception has no message (an index out of
+	// a vector's range), so ex-message is nil.
+	javaNoMessage bool
 	// site is the program counter of the code that gave the hint, so that
 	// a test can tell which hint site a program reaches
 	// (TestEveryHintSiteIsFollowed).
@@ -56,6 +59,13 @@ type Error struct {
 // message ("" when not known).
 func (e *Error) asJava(class, message string) *Error {
 	e.class, e.javaMessage = class, message
+	return e
+}
+
+// asJavaWithoutMessage says that Clojure throws class for e with no
+// message: (ex-message e) is nil and (str e) the class name alone.
+func (e *Error) asJavaWithoutMessage(class string) *Error {
+	e.class, e.javaNoMessage = class, true
 	return e
 }
 
@@ -201,8 +211,40 @@ func asError(err error) *Error {
 }
 
 func arityError(name, sig string, got int) *Error {
-	return Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
+	err := Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
 		WithHint("call it as %s", sig)
+	if strings.HasPrefix(name, ":") {
+		return err.asJava("ArityException", wrongArgs(got, name))
+	}
+	if q := clojureVarName(name); q != "" {
+		return err.asJava("ArityException", wrongArgs(got, q))
+	}
+	return err
+}
+
+// wrongArgs is the message of Clojure's ArityException for a call of fn,
+// which a program reads with ex-message (and matches with a regex).
+func wrongArgs(got int, fn string) string {
+	return fmt.Sprintf("Wrong number of args (%d) passed to: %s", got, fn)
+}
+
+// clojureVarName is the namespace-qualified name Clojure gives the
+// function of a builtin's name, clojure.core's first; "" for a name that
+// no namespace models use has.
+func clojureVarName(name string) string {
+	publics := namespacePublics()
+	if i := strings.IndexByte(name, '/'); i > 0 {
+		if ns, ok := clojureNamespaceOf[name[:i]]; ok && publics[ns][name[i+1:]] {
+			return ns + name[i:]
+		}
+		return ""
+	}
+	for _, ns := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk"} {
+		if publics[ns][name] {
+			return ns + "/" + name
+		}
+	}
+	return ""
 }
 
 // typeErrorf reports a wrong argument type: fn is the function, want what it

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -498,8 +499,19 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, withPos(err, n.pos)
 	}
 	if _, ok := bad.(*atom); isBad && ok {
-		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds an atom, which lives only while the program runs", n.name).
-			WithHint("keep the atom in a let and def its value: (def %s (let [a (atom 0)] (swap! a inc) @a))", n.name), n.pos)
+		// A function that closes over an atom (a counter, an id
+		// generator, a delay that swap!s): it runs in this program as in
+		// Clojure, and memory does not keep it, as (def x (atom ...)).
+		if c, ok := v.(*closure); ok && c.name == "" {
+			named := *c
+			named.name = n.name
+			v = &named
+		}
+		th.prog.defineForEvaluation(n.name, v, doc)
+		th.prog.globals[n.name].attrs = attrs
+		th.prog.runWarnings = append(th.prog.runWarnings, Warning{Type: WarningEvaluationOnly, Message: fmt.Sprintf(
+			"%s holds an atom, which lives only while the program runs: it is defined for this program and not kept between turns", n.name)})
+		return &varRef{Name: n.name}, nil
 	}
 	if _, ok := bad.(*transient); isBad && ok {
 		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds a transient, which lives only while the program runs", n.name).

@@ -90,7 +90,7 @@ func noMethod(name, want string, args []Value) *Error {
 
 // indexOutOfRange is Java's IndexOutOfBoundsException of a list.
 func indexOutOfRange(name string, detail string) *Error {
-	return Errorf(executionError, "%s: %s", name, detail).asJava("IndexOutOfBoundsException", "")
+	return Errorf(executionError, "%s: %s", name, detail).asJavaWithoutMessage("IndexOutOfBoundsException")
 }
 
 // javaListIndex reads a list index as Java's reflector converts it: a

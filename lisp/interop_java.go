@@ -511,7 +511,7 @@ func javaCharAt(s string, args []Value) (Value, error) {
 		return nil, typeErrorf(".charAt", "an integer index", args[1])
 	}
 	if i < 0 || i >= Int(len(r)) {
-		return nil, outOfBounds(".charAt", "index "+strconv.Itoa(int(i))+", length "+strconv.Itoa(len(r)))
+		return nil, outOfBounds(".charAt", "String index out of range: "+strconv.Itoa(int(i)))
 	}
 	return String(r[i : i+1]), nil
 }

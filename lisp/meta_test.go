@@ -133,20 +133,6 @@ func TestReaderMetadataOnLiterals(t *testing.T) {
 	checkValuesAndErrors(t, cases, nil)
 }
 
-// A definition cannot keep an atom in metadata, where it would be
-// shared with the evaluations of later turns, any more than in its value.
-func TestDefinitionMetadataHoldsNoAtom(t *testing.T) {
-	for _, src := range []string{
-		`(def x (with-meta [1] {:counter (atom 0)}))`,
-		`(def f (let [m (with-meta {:a 1} {:state (atom 0)})] (fn [] m)))`,
-	} {
-		res := run(t, src, Env{})
-		if res.Err == nil || !strings.Contains(res.Err.Message, "atom") {
-			t.Errorf("%s: %v, want the definition refused for holding an atom", src, res.Err)
-		}
-	}
-}
-
 // Clojure's vars of its own functions have a docstring and :arglists a
 // builtin here has not: (meta #'inc) is refused rather than nil.
 func TestBuiltinVarMetaRefused(t *testing.T) {

@@ -374,6 +374,9 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 			return nil, err
 		}
 	}
+	if len(prog.runWarnings) > 0 {
+		res.Warnings = append(slices.Clip(res.Warnings), prog.runWarnings...)
+	}
 	return v, nil
 }
 
@@ -416,6 +419,9 @@ type progState struct {
 	data        *Map
 	previous    []Value
 	globals     map[string]*global
+	// runWarnings are the warnings of what the program did as it ran
+	// (a def of a value that holds an atom), after the analysis's.
+	runWarnings []Warning
 	// hierarchy is the global hierarchy derive builds (builtins_hierarchy.go), nil while empty.
 	hierarchy *Map
 	// lastName and lastCell remember the global looked up last: a
@@ -539,7 +545,7 @@ func (p *progState) define(name string, v Value, doc string, shallow bool) {
 // evaluation only: the program's functions reach it by name while it
 // runs, and commit leaves it out of memory (the prelude's binding of the
 // name, if any, is kept), so it is not among the names defined.
-func (p *progState) defineForEvaluation(name string, v *atom, doc string) {
+func (p *progState) defineForEvaluation(name string, v Value, doc string) {
 	p.define(name, v, doc, true)
 	p.globals[name].evaluationOnly = true
 	p.defined = slices.DeleteFunc(p.defined, func(n string) bool { return n == name })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -288,7 +289,6 @@ func TestPerEvaluationStateIsNeverKept(t *testing.T) {
 		`(atom 1)`,
 		`(let [a (atom 0)] (fn [] (swap! a inc)))`,
 		`(let [a (atom 0)] [(fn [] a)])`,
-		`(def f (let [a (atom 0)] (fn [] (swap! a inc)))) 1`,
 		`((take 2) conj)`,
 		`(def g (let [rf ((drop 1) conj)] (fn [a x] (rf a x)))) 1`,
 		`(transient [1])`,
@@ -298,6 +298,36 @@ func TestPerEvaluationStateIsNeverKept(t *testing.T) {
 		res := run(t, src, Env{})
 		if res.Err == nil || res.Err.Kind != validationError {
 			t.Errorf("%s: %v (value %s), want a validation_error", src, res.Err, formText(res.Value))
+		}
+	}
+}
+
+// TestDefinitionHoldingAnAtomLivesOneEvaluation: a def whose value holds
+// an atom another way than (def x (atom ...)) (a closure over one, such
+// as an id generator, or a value whose metadata holds one) runs as in
+// Clojure, with a warning, and memory keeps neither it nor the atom.
+func TestDefinitionHoldingAnAtomLivesOneEvaluation(t *testing.T) {
+	for _, c := range []struct{ src, name, want string }{
+		{`(def next-id (let [c (atom 0)] (fn [p] (str p "-" (swap! c inc))))) (mapv next-id ["a" "a" "b"])`, "next-id", `["a-1" "a-2" "b-3"]`},
+		{`(def calls (atom 0)) (def cfg (delay (swap! calls inc) :loaded)) [@cfg @cfg @calls]`, "cfg", "[:loaded :loaded 1]"},
+		{`(def x (with-meta [1] {:counter (atom 0)})) (swap! (:counter (meta x)) inc) (count x)`, "x", "1"},
+		{`(def f (let [a (atom 0)] (fn [] (swap! a inc)))) (defn g [] (f)) (g) (g)`, "f", "2"},
+	} {
+		res := run(t, c.src, Env{})
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.src, res.Err)
+			continue
+		}
+		if got := Repr(res.Value); got != c.want {
+			t.Errorf("%s: %s, want %s", c.src, got, c.want)
+		}
+		if _, ok := res.Memory.lookup(c.name); ok || slices.Contains(res.Defined, c.name) {
+			t.Errorf("%s: memory kept %s, which holds an atom", c.src, c.name)
+		}
+		if !slices.ContainsFunc(res.Warnings, func(w Warning) bool {
+			return w.Type == WarningEvaluationOnly && strings.HasPrefix(w.Message, c.name+" holds an atom")
+		}) {
+			t.Errorf("%s: warnings %v, want one %s for %s", c.src, res.Warnings, WarningEvaluationOnly, c.name)
 		}
 	}
 }

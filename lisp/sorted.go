@@ -228,8 +228,7 @@ func setInOrder(items []Value, o *keyOrder) *Set {
 
 func newSortedMap(th *Thread, fn string, o *keyOrder, kvs []Value) (Value, error) {
 	if len(kvs)%2 != 0 {
-		return nil, Errorf(arityErrorKind, "%s expects key/value pairs, got an odd number of arguments", fn).
-			WithHint("write (%s k1 v1 k2 v2)", fn)
+		return nil, noValueForKey(fn, kvs[len(kvs)-1])
 	}
 	entries := make([]MapEntry, 0, len(kvs)/2)
 	for i := 0; i < len(kvs); i += 2 {

@@ -363,7 +363,7 @@ func catchable(err error) (*thrown, bool) {
 		case e.Kind == arityErrorKind:
 			class = "ArityException"
 		}
-		return &thrown{message: e.Message, kind: e.Kind, class: class, javaMessage: e.javaMessage}, true
+		return &thrown{message: e.Message, kind: e.Kind, class: class, javaMessage: e.javaMessage, noMessage: e.javaNoMessage}, true
 	}
 	return nil, false
 }

@@ -890,7 +890,7 @@ func (v *Vector) Call(th *Thread, args []Value) (Value, error) {
 	if i < 0 || int64(i) >= int64(v.Len()) {
 		return nil, Errorf(executionError, "index %d is out of range for a vector of %d", i, v.Len()).
 			WithHint("(get v i) gives nil instead of failing").
-			asJava("IndexOutOfBoundsException", "")
+			asJavaWithoutMessage("IndexOutOfBoundsException")
 	}
 	return v.elems[i], nil
 }

@@ -11,9 +11,10 @@ import (
 // and billed at a fraction of a fresh input token, and some providers bill
 // writing the rest to the cache at a premium. Every strategy reports its
 // call's bill in these terms (Stats.BilledTokens), from one model: the
-// stable prefix (prefix.go) is read, every token after it is written for
-// the next call. One model for every strategy is what makes their bills
-// comparable.
+// stable prefix (prefix.go) is read, the tokens after it are written for
+// the next call up to where the strategy's write ends (price), and the
+// rest, which the next call does not send again, is fresh input. One model
+// for every strategy is what makes their bills comparable.
 
 // Pricing is what a provider bills for cached prompt tokens, as multiples of
 // the price of a fresh input token.
@@ -116,15 +117,16 @@ func resolvePricing(name string, readRate, writeRate *float64) (Pricing, error) 
 	return p, nil
 }
 
-// bill fills the bill's statistics of stats from its stable prefix and its
-// tokens after compression, under pricing p: the stable prefix is read, the
-// rest written. A call whose earlier call is unknown counts every token
-// fresh.
+// bill fills the bill's statistics of stats from its stable prefix, its
+// tokens after compression and where its cache write ends, under pricing
+// p: the stable prefix is read, the tokens from it to the next cache
+// breakpoint written, and the rest billed as fresh input. A call whose
+// earlier call is unknown counts every token fresh.
 //
 // Below the provider's minimum cacheable prefix nothing is cached: a stable
 // prefix shorter than it is no cache hit (StablePrefixUncached; it is
-// written again with the rest), and a prompt shorter than it is not written
-// either, its tokens billed as fresh input (UncachedTokens).
+// written again with the rest), and a write that would end before it is
+// not made, its tokens billed as fresh input (UncachedTokens).
 func bill(stats *Stats, p Pricing) {
 	stats.Pricing = p.Name
 	stats.MinCacheableTokens = p.MinCacheable
@@ -140,8 +142,12 @@ func bill(stats *Stats, p Pricing) {
 		read = 0
 		stats.StablePrefixUncached = true
 	}
-	written := stats.TokensAfter - read
-	if stats.TokensAfter < p.MinCacheable {
+	end := stats.TokensAfter
+	if stats.writeEndKnown {
+		end = min(max(stats.writeEnd, read), stats.TokensAfter)
+	}
+	written := end - read
+	if end < p.MinCacheable {
 		written = 0
 	}
 	stats.CacheWriteTokens = written

@@ -59,7 +59,7 @@ func (s cacheStable) Render(req *Request) (*Response, error) {
 	if toolCallForm(req) {
 		return toolCallResponse(s.Name(), req, true)
 	}
-	return summarizedResponse(s.Name(), req, memoryStable, cacheStableMessages)
+	return summarizedResponse(s.Name(), req, memoryStable, true, cacheStableMessages)
 }
 
 // cacheStableMessages builds [SYSTEM, USER].

@@ -79,6 +79,11 @@ func callParts(t *testing.T, req *Request, resp *Response, rebased bool) billPar
 		recordRead: max(0, min(stable, withRecord)-task) * read,
 		after:      max(0, sent-max(stable, withRecord)) * write,
 	}
+	if write > 1 {
+		// The call writes up to its next cache breakpoint, after the
+		// record: what follows is fresh input (price).
+		p.after = max(0, sent-max(stable, withRecord))
+	}
 	written := max(0, withRecord-max(stable, task)) * write
 	if rebased {
 		p.rebaseWrite = written

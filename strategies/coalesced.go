@@ -24,7 +24,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 	if toolCallForm(req) {
 		return toolCallResponse(s.Name(), req, true)
 	}
-	return summarizedResponse(s.Name(), req, memoryWhole, coalescedMessages)
+	return summarizedResponse(s.Name(), req, memoryWhole, false, coalescedMessages)
 }
 
 // coalescedMessages builds [SYSTEM, USER] and reports what the history

@@ -409,7 +409,8 @@ func billRun(t *testing.T, tr trace, name string, p Pricing, r *Remembered) (cum
 			if i != 1 {
 				t.Fatalf("%s, %s, call %d: %s", tr.name, name, i+1, resp.Stats.StablePrefixNote)
 			}
-			if err := price(req, resp, prev); err != nil {
+			// single-user-coalesced, which writes to the end
+			if err := price(req, resp, prev, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

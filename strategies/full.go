@@ -52,7 +52,10 @@ func (s full) Render(req *Request) (*Response, error) {
 	// The next call appends to these messages.
 	stats.NextCacheBreakpoint = messagesEnd(msgs)
 	resp := &Response{Messages: msgs, Stats: stats}
-	return resp, priceTurns(req, resp, memoryUnused, fullMessages)
+	return resp, priceTurns(req, resp, memoryUnused, nil, func(r *Request) ([]ChatMessage, *Breakpoint, error) {
+		msgs, err := fullMessages(r)
+		return msgs, nil, err
+	})
 }
 
 // fullMessages builds SYSTEM, the USER message of turn 1 (what

@@ -246,11 +246,12 @@ func memoryBeforeFirstTurn(req *Request, use memoryUse) ([]Binding, string) {
 }
 
 // priceTurns fills the bill's statistics of resp, the response of a turn
-// strategy to req, rendering the earlier call with messages; use says what
-// of the memory messages renders.
-func priceTurns(req *Request, resp *Response, use memoryUse, messages func(*Request) ([]ChatMessage, error)) error {
+// strategy to req whose cache write ends at writeEnd (nil: at the end),
+// rendering the earlier call with messages, which also gives where that
+// call's write ended; use says what of the memory messages renders.
+func priceTurns(req *Request, resp *Response, use memoryUse, writeEnd *Breakpoint, messages func(*Request) ([]ChatMessage, *Breakpoint, error)) error {
 	if len(req.Turns) == 0 {
-		return price(req, resp, nil) // the run's first call
+		return price(req, resp, nil, nil, writeEnd) // the run's first call
 	}
 	earlier, note := earlierTurnRequest(req, use)
 	if earlier == nil {
@@ -258,11 +259,11 @@ func priceTurns(req *Request, resp *Response, use memoryUse, messages func(*Requ
 		bill(&resp.Stats, req.Options.Pricing)
 		return nil
 	}
-	prev, err := messages(earlier)
+	prev, prevWriteEnd, err := messages(earlier)
 	if err != nil {
 		return err
 	}
-	return price(req, resp, prev)
+	return price(req, resp, prev, prevWriteEnd, writeEnd)
 }
 
 // earlierHistoryRequest rebuilds the request of the call before req in the
@@ -290,7 +291,7 @@ func priceChat(name string, req *Request, resp *Response) error {
 	}
 	earlier := earlierHistoryRequest(req)
 	if earlier == nil {
-		return price(req, resp, nil)
+		return price(req, resp, nil, nil, nil)
 	}
 	st, err := Lookup(name)
 	if err != nil {
@@ -302,24 +303,94 @@ func priceChat(name string, req *Request, resp *Response) error {
 		bill(&resp.Stats, req.Options.Pricing)
 		return nil
 	}
-	return price(req, resp, prev.Messages)
+	return price(req, resp, prev.Messages, nil, nil)
 }
 
 // price fills the stable prefix, breakpoint and bill of resp against the
 // earlier call's messages prev (nil on a run's first call).
-func price(req *Request, resp *Response, prev []ChatMessage) error {
+//
+// A strategy that sends nothing after its next cache breakpoint again on
+// the next call (the latest turn of cache-stable, the last tool message of
+// the tool-call form) gives it as writeEnd, and the earlier call's as
+// prevWriteEnd; nil means the call writes the cache to its end, as chat
+// strategies do, whose breakpoint marks only what they are sure to send
+// again. Under a write premium, which providers that cache at explicit
+// breakpoints charge, the caller writes up to writeEnd only: the call
+// reads no more of its stable prefix than the earlier call wrote, and pays
+// the tokens after writeEnd as fresh input rather than a write nobody
+// reads. Providers that cache without breakpoints (no write premium) cache
+// every prompt whole.
+func price(req *Request, resp *Response, prev []ChatMessage, prevWriteEnd, writeEnd *Breakpoint) error {
 	st := &resp.Stats
 	st.StablePrefixKnown = true
+	tokenizer := counterFor(st.Tokenizer, req.Options.Provider)
+	if req.Options.Pricing.WriteRate <= 1 {
+		prevWriteEnd, writeEnd = nil, nil
+	}
 	if prev != nil {
-		n, end, err := stablePrefix(req.Remembered, counterFor(st.Tokenizer, req.Options.Provider), prev, resp.Messages)
+		n, end, err := stablePrefix(req.Remembered, tokenizer, prev, resp.Messages)
 		if err != nil {
 			return err
+		}
+		if prevWriteEnd != nil && n > 0 {
+			written, err := tokensBefore(req.Remembered, tokenizer, prev, prevWriteEnd)
+			if err != nil {
+				return err
+			}
+			if written < n {
+				n, end = written, &Breakpoint{Message: prevWriteEnd.Message, Offset: prevWriteEnd.Offset}
+			}
 		}
 		st.StablePrefixTokens = n
 		if n > 0 {
 			st.CacheBreakpoint = end
 		}
 	}
+	if writeEnd != nil {
+		n, err := tokensBefore(req.Remembered, tokenizer, resp.Messages, writeEnd)
+		if err != nil {
+			return err
+		}
+		st.writeEnd, st.writeEndKnown = n, true
+	}
 	bill(st, req.Options.Pricing)
 	return nil
+}
+
+// tokensBefore counts the tokens of msgs before bp, which a cache
+// breakpoint placed there writes: the messages before bp's, and of bp's
+// its reasoning and the start of its content (all of it, with its parts
+// and tool calls, when bp is at the content's end).
+func tokensBefore(counts *Remembered, tokenizer counter, msgs []ChatMessage, bp *Breakpoint) (int, error) {
+	if bp.Message < 0 || bp.Message >= len(msgs) {
+		return 0, fmt.Errorf("cache breakpoint at message %d of %d", bp.Message, len(msgs))
+	}
+	n, err := counts.tokens(tokenizer, msgs[:bp.Message])
+	if err != nil {
+		return 0, err
+	}
+	m := &msgs[bp.Message]
+	cut, left := len(m.Content), bp.Offset
+	for i := range m.Content {
+		if left == 0 {
+			cut = i
+			break
+		}
+		left--
+	}
+	if cut == len(m.Content) {
+		last, err := counts.tokens(tokenizer, msgs[bp.Message:bp.Message+1])
+		return n + last, err
+	}
+	for _, text := range []string{m.Reasoning, m.Content[:cut]} {
+		if text == "" {
+			continue
+		}
+		c, err := counts.text(tokenizer.tokenizer, text)
+		if err != nil {
+			return 0, err
+		}
+		n += c.tokens
+	}
+	return n, nil
 }

@@ -406,7 +406,7 @@ func RawHistory(req *Request) (*Response, error) {
 	if earlier := earlierHistoryRequest(req); earlier != nil {
 		prev = earlier.History
 	}
-	if err := price(req, resp, prev); err != nil {
+	if err := price(req, resp, prev, nil, nil); err != nil {
 		return nil, err
 	}
 	return resp, nil

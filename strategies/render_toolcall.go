@@ -100,15 +100,27 @@ func toolCallResponse(name string, req *Request, bounded bool) (*Response, error
 	if err := measure(&stats, req.Remembered, req.Options.counter(), before, msgs); err != nil {
 		return nil, err
 	}
-	// The next call sends the transcript again and rewrites what follows
-	// it: the last tool message, or before any turn the first USER message.
-	stats.NextCacheBreakpoint = messagesEnd(msgs[:transcriptEnd(msgs)])
+	stats.NextCacheBreakpoint = toolCallNext(msgs)
 	resp := &Response{Messages: msgs, Stats: stats}
 	use := memoryWhole
 	if !bounded {
 		use = memoryUnused
 	}
-	return resp, priceTurns(req, resp, use, render)
+	return resp, priceTurns(req, resp, use, stats.NextCacheBreakpoint, func(r *Request) ([]ChatMessage, *Breakpoint, error) {
+		msgs, err := render(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return msgs, toolCallNext(msgs), nil
+	})
+}
+
+// toolCallNext is where the part of a tool-call form prompt that the next
+// call sends again ends: it sends the transcript again and rewrites what
+// follows it, the last tool message, or before any turn the first USER
+// message.
+func toolCallNext(msgs []ChatMessage) *Breakpoint {
+	return messagesEnd(msgs[:transcriptEnd(msgs)])
 }
 
 // transcriptEnd is the number of leading messages of a tool-call form

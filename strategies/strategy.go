@@ -201,6 +201,10 @@ type Stats struct {
 	ContextWindow       int
 	CacheBreakpoint     *Breakpoint // nil when the stable prefix reaches no content
 	NextCacheBreakpoint *Breakpoint // nil when the strategy promises nothing
+	// writeEnd is the tokens before NextCacheBreakpoint, where the call's
+	// cache write ends, when writeEndKnown (else it writes to the end).
+	writeEnd      int
+	writeEndKnown bool
 
 	// Chat strategies: where the prompt came from, and what the output
 	// leaves out of the history.

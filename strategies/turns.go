@@ -35,7 +35,12 @@ var turnOptionDocs = []OptionDoc{
 // the history in one USER message and renders the memory as use says, and
 // fills the statistics: the full history is the "before", and the earlier
 // call is rendered with messages for the stable prefix.
-func summarizedResponse(name string, req *Request, use memoryUse, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
+//
+// rewritesTail says that the next call sends nothing after the kept part
+// again (cache-stable: the latest turn is shown whole once, then as its
+// record entry), so that a cache write ending at the next breakpoint is
+// all the next call reads; otherwise the call writes to the end.
+func summarizedResponse(name string, req *Request, use memoryUse, rewritesTail bool, messages func(*Request) ([]ChatMessage, historyCounts, error)) (*Response, error) {
 	msgs, counts, err := messages(req)
 	if err != nil {
 		return nil, err
@@ -61,16 +66,32 @@ func summarizedResponse(name string, req *Request, use memoryUse, messages func(
 	if err := measure(&stats, req.Remembered, req.Options.counter(), full, msgs); err != nil {
 		return nil, err
 	}
-	stats.NextCacheBreakpoint = messagesEnd(msgs[:1])
-	if counts.kept > 0 {
-		stats.NextCacheBreakpoint = &Breakpoint{Message: 1, Offset: counts.kept}
-	}
+	stats.NextCacheBreakpoint = summarizedNext(msgs, counts)
 	resp := &Response{Messages: msgs, Stats: stats}
-	err = priceTurns(req, resp, use, func(r *Request) ([]ChatMessage, error) {
-		msgs, _, err := messages(r)
-		return msgs, err
+	writeEnd := func(next *Breakpoint) *Breakpoint {
+		if rewritesTail {
+			return next
+		}
+		return nil
+	}
+	err = priceTurns(req, resp, use, writeEnd(stats.NextCacheBreakpoint), func(r *Request) ([]ChatMessage, *Breakpoint, error) {
+		msgs, counts, err := messages(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return msgs, writeEnd(summarizedNext(msgs, counts)), nil
 	})
 	return resp, err
+}
+
+// summarizedNext is where the part of a summarizing strategy's messages
+// that the next call sends unchanged ends: after the characters of the
+// USER message it keeps (its record), else after the SYSTEM message.
+func summarizedNext(msgs []ChatMessage, counts historyCounts) *Breakpoint {
+	if counts.kept > 0 {
+		return &Breakpoint{Message: 1, Offset: counts.kept}
+	}
+	return messagesEnd(msgs[:1])
 }
 
 // joinSections joins the sections that have content with one blank line.

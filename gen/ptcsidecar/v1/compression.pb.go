@@ -891,16 +891,21 @@ type CompressionStats struct {
 	// tokenized on its own by `tokenizer` as `tokens_after` counts it; the
 	// prefix ends at the first token that differs, and where a message ends
 	// in one call but goes on in the other. 0 when there was no earlier call
-	// or it cannot be rebuilt (see `stable_prefix_known`).
+	// or it cannot be rebuilt (see `stable_prefix_known`). It never reaches
+	// past where the earlier call's cache write ended (`cache_write_tokens`).
 	StablePrefixTokens int32 `protobuf:"varint,21,opt,name=stable_prefix_tokens,json=stablePrefixTokens,proto3" json:"stable_prefix_tokens,omitempty"`
-	// What this call costs, in fresh input tokens, under `pricing`: the
-	// stable prefix at the cache read rate plus every token after it at the
-	// cache write rate (they are written to the cache for the next call).
-	// When the earlier call cannot be rebuilt, every token counts fresh.
+	// What this call costs, in fresh input tokens, under `pricing`, for a
+	// caller that places its cache breakpoints at `cache_breakpoint` and
+	// `next_cache_breakpoint`: the stable prefix at the cache read rate, the
+	// tokens written for the next call (`cache_write_tokens`) at the cache
+	// write rate, and `uncached_tokens` as fresh input. When the earlier call
+	// cannot be rebuilt, every token counts fresh.
 	BilledTokens float64 `protobuf:"fixed64,22,opt,name=billed_tokens,json=billedTokens,proto3" json:"billed_tokens,omitempty"`
-	// The tokens after the stable prefix, written to the cache for the next
-	// call: `tokens_after - stable_prefix_tokens`; 0 when
-	// `stable_prefix_known` is false.
+	// The tokens after the stable prefix written to the cache for the next
+	// call: to the end of the messages, or, under a write premium, to
+	// `next_cache_breakpoint` for `cache-stable` and the tool-call program
+	// form, which send nothing after it again (docs/STRATEGIES.md, "The
+	// bill"); 0 when `stable_prefix_known` is false.
 	CacheWriteTokens int32 `protobuf:"varint,23,opt,name=cache_write_tokens,json=cacheWriteTokens,proto3" json:"cache_write_tokens,omitempty"`
 	// False when the earlier call cannot be rebuilt from this request (the
 	// second-to-last turn carries no `memory`, or the earlier history does
@@ -1002,9 +1007,11 @@ type CompressionStats struct {
 	// The stable prefix is shorter than `min_cacheable_tokens`: it is no
 	// cache hit, and `billed_tokens` counts it written again (or fresh).
 	StablePrefixUncached bool `protobuf:"varint,53,opt,name=stable_prefix_uncached,json=stablePrefixUncached,proto3" json:"stable_prefix_uncached,omitempty"`
-	// Tokens billed as fresh input because the prompt is shorter than
-	// `min_cacheable_tokens`: `billed_tokens` = stable prefix read x read
-	// rate + `cache_write_tokens` x write rate + `uncached_tokens`.
+	// Tokens billed as fresh input: those after the write's end (above),
+	// and all that is not read when the write would end before
+	// `min_cacheable_tokens`:
+	// `billed_tokens` = stable prefix read x read rate +
+	// `cache_write_tokens` x write rate + `uncached_tokens`.
 	UncachedTokens int32 `protobuf:"varint,54,opt,name=uncached_tokens,json=uncachedTokens,proto3" json:"uncached_tokens,omitempty"`
 	// Option `program_form` `tool_call`: the function tool the LLM calls
 	// with each program, to declare in the LLM request. Unset otherwise.

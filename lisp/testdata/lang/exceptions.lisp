@@ -63,4 +63,4 @@
 (assert.eq (try (+ 9223372036854775807 1) (catch ArithmeticException e (str e))) "java.lang.ArithmeticException: long overflow")
 ;; ex-info takes a map, as Clojure's: nil data is an IllegalArgumentException.
 (assert.eq (try (ex-info "m" nil) (catch IllegalArgumentException e (ex-message e))) "Additional data must be non-nil.")
-(assert.fails #(ex-info "m") "ex-info called with 1 argument")
+(assert.fails #(ex-info "m") "Wrong number of args (1) passed to: clojure.core/ex-info")

@@ -763,26 +763,31 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
    * tokenized on its own by `tokenizer` as `tokens_after` counts it; the
    * prefix ends at the first token that differs, and where a message ends
    * in one call but goes on in the other. 0 when there was no earlier call
-   * or it cannot be rebuilt (see `stable_prefix_known`).
+   * or it cannot be rebuilt (see `stable_prefix_known`). It never reaches
+   * past where the earlier call's cache write ended (`cache_write_tokens`).
    *
    * @generated from field: int32 stable_prefix_tokens = 21;
    */
   stablePrefixTokens: number;
 
   /**
-   * What this call costs, in fresh input tokens, under `pricing`: the
-   * stable prefix at the cache read rate plus every token after it at the
-   * cache write rate (they are written to the cache for the next call).
-   * When the earlier call cannot be rebuilt, every token counts fresh.
+   * What this call costs, in fresh input tokens, under `pricing`, for a
+   * caller that places its cache breakpoints at `cache_breakpoint` and
+   * `next_cache_breakpoint`: the stable prefix at the cache read rate, the
+   * tokens written for the next call (`cache_write_tokens`) at the cache
+   * write rate, and `uncached_tokens` as fresh input. When the earlier call
+   * cannot be rebuilt, every token counts fresh.
    *
    * @generated from field: double billed_tokens = 22;
    */
   billedTokens: number;
 
   /**
-   * The tokens after the stable prefix, written to the cache for the next
-   * call: `tokens_after - stable_prefix_tokens`; 0 when
-   * `stable_prefix_known` is false.
+   * The tokens after the stable prefix written to the cache for the next
+   * call: to the end of the messages, or, under a write premium, to
+   * `next_cache_breakpoint` for `cache-stable` and the tool-call program
+   * form, which send nothing after it again (docs/STRATEGIES.md, "The
+   * bill"); 0 when `stable_prefix_known` is false.
    *
    * @generated from field: int32 cache_write_tokens = 23;
    */
@@ -1039,9 +1044,11 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
   stablePrefixUncached: boolean;
 
   /**
-   * Tokens billed as fresh input because the prompt is shorter than
-   * `min_cacheable_tokens`: `billed_tokens` = stable prefix read x read
-   * rate + `cache_write_tokens` x write rate + `uncached_tokens`.
+   * Tokens billed as fresh input: those after the write's end (above),
+   * and all that is not read when the write would end before
+   * `min_cacheable_tokens`:
+   * `billed_tokens` = stable prefix read x read rate +
+   * `cache_write_tokens` x write rate + `uncached_tokens`.
    *
    * @generated from field: int32 uncached_tokens = 54;
    */
