@@ -93,11 +93,37 @@ func callParts(t *testing.T, req *Request, resp *Response, rebased bool) billPar
 	return p
 }
 
+// runCallParts is cache-stable's bill on each call of tr under p, split by
+// billParts (full's bill left at 0).
+func runCallParts(t *testing.T, tr trace, p Pricing, rem *Remembered) []billParts {
+	t.Helper()
+	calls := make([]billParts, len(tr.turns))
+	base := 0
+	for i := range tr.turns {
+		req := tr.request(i)
+		req.Remembered = rem
+		req.Options.Strategy, req.Options.Pricing = "cache-stable", p
+		resp, err := Render(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _, err := newCacheStableRecord(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls[i] = callParts(t, req, resp, rec.base != base)
+		base = rec.base
+	}
+	return calls
+}
+
 // TestCacheStableBillBreakdown splits cache-stable's bill on the recorded
-// runs of a real model, cut after 5, 10 and 15 turns and whole, under
-// anthropic, openai and none, and checks that the parts add up to the
-// bill the statistics give. Run with -v for the tables of
-// docs/STRATEGIES.md ("Where the bill goes, per run and per cut").
+// runs of a real model, cut after 5, 10 and 15 turns and whole, and on the
+// same runs made 20 turns long by repeating their turns (from the second
+// on, or their last three: TestCacheStableRunsOf20Turns), under anthropic,
+// openai and none, and checks that the parts add up to the bill the
+// statistics give. Run with -v for the tables of docs/STRATEGIES.md
+// ("Where the bill goes, per run and per cut").
 func TestCacheStableBillBreakdown(t *testing.T) {
 	files := realRunSample(t)
 	rem := NewRemembered(memo.New(64 << 20))
@@ -111,28 +137,15 @@ func TestCacheStableBillBreakdown(t *testing.T) {
 		for _, k := range cuts {
 			sums[k] = &billParts{}
 		}
+		// long[i] sums the runs of 20 turns repeating from the second turn
+		// (0) or the last three (1).
+		var long [2]billParts
 		var runs []string
 		for _, f := range files {
 			tr := loadTrace(t, f)
 			full, _ := billRun(t, tr, "full", p, rem)
 			stable, _ := billRun(t, tr, "cache-stable", p, rem)
-			calls := make([]billParts, len(tr.turns))
-			base := 0
-			for i := range tr.turns {
-				req := tr.request(i)
-				req.Remembered = rem
-				req.Options.Strategy, req.Options.Pricing = "cache-stable", p
-				resp, err := Render(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rec, _, err := newCacheStableRecord(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				calls[i] = callParts(t, req, resp, rec.base != base)
-				base = rec.base
-			}
+			calls := runCallParts(t, tr, p, rem)
 			for _, k := range cuts {
 				n := k
 				if k == 0 {
@@ -154,6 +167,15 @@ func TestCacheStableBillBreakdown(t *testing.T) {
 					runs = append(runs, run.row(fmt.Sprintf("%s (%d)", strings.TrimPrefix(tr.name, "real-"), n)))
 				}
 			}
+			for i, from := range []int{1, len(tr.turns) - 3} {
+				tr20 := repeatTurns(tr, from, 20)
+				full20, _ := billRun(t, tr20, "full", p, rem)
+				run := billParts{full: full20[19].billed}
+				for _, c := range runCallParts(t, tr20, p, rem) {
+					run.add(c)
+				}
+				long[i].add(run)
+			}
 		}
 		const heading = "| calls | cache-stable | task written | task read | record read | record written | re-bases written | after the record |\n|---|---|---|---|---|---|---|---|"
 		var b strings.Builder
@@ -167,6 +189,8 @@ func TestCacheStableBillBreakdown(t *testing.T) {
 				b.WriteString(sums[k].row(label) + "\n")
 			}
 		}
+		b.WriteString(long[0].row("20 turns, repeating turns 2 on") + "\n")
+		b.WriteString(long[1].row("20 turns, repeating the last three") + "\n")
 		b.WriteString("\n" + heading + "\n" + strings.Join(runs, "\n"))
 		t.Logf("\n%s", b.String())
 	}
