@@ -554,6 +554,9 @@ func builtinExInfo(th *Thread, args []Value) (Value, error) {
 	if !ok && args[0] != Nil {
 		return nil, typeErrorf("ex-info", "a message string", args[0])
 	}
+	if err := th.alloc(heapThrown); err != nil {
+		return nil, err
+	}
 	e := &thrown{message: string(msg), kind: executionError, class: "ExceptionInfo", noMessage: !ok}
 	if d, ok := args[1].(*Map); ok {
 		e.data = d

@@ -141,7 +141,7 @@ func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
 // charged as the walk goes, so the walk itself stops at the step budget
 // and at the evaluation's deadline. Scalars cost nothing.
 func weigh(th *Thread, v Value) (int64, error) {
-	size, _, err := measure(th, v)
+	size, _, _, err := measureOrdering(th, v)
 	return size, err
 }
 
@@ -149,16 +149,37 @@ func weigh(th *Thread, v Value) (int64, error) {
 // refuses a value nesting deeper than MaxValueNesting, so the walks that
 // follow it (printing, comparing, hashing) visit no deeper.
 func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
+	size, _, unordered, err = measureOrdering(th, v)
+	return size, unordered, err
+}
+
+// measureOrdering is measure that also reports what hashing v as a key
+// builds besides its text: ordering the parts of its sets and maps of
+// more than one part (canonicalOrder, canonicalEntries; a set's parts are
+// sorted by their hashes and copied, heapOrderedElem each, a map's keys
+// gathered, sorted and copied with their values, heapOrderedEntry each),
+// and the stacks of its walks, for a value nesting deeper than the
+// pooled ones hold (heapKeyLevel a level).
+func measureOrdering(th *Thread, v Value) (size, ordering int64, unordered bool, err error) {
 	switch v.(type) {
 	case *Vector, *Map, *Set, holder:
 	default:
-		return scalarSize(v), false, nil
+		return scalarSize(v), 0, false, nil
 	}
 	w := newWalk(th, v, MaxValueNesting)
+	// Every key hashed is measured first: a pooled stack keeps a key
+	// holding collections from allocating one per hash.
+	sp := takeWalkStack()
+	w.stack = *sp
+	defer func() { putWalkStack(sp, w.stack) }()
 	var bytes int64 // of strings: a step per 64
+	var deepest int64
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
+		}
+		if d := int64(len(w.stack)); d > deepest {
+			deepest = d
 		}
 		switch c := at.(type) {
 		case *Vector:
@@ -166,14 +187,20 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 		case *Set:
 			size += 3 + int64(c.Len())
 			unordered = true
+			if c.Len() > 1 {
+				ordering += heapOrderedElem * int64(c.Len())
+			}
 		case *Map:
 			size += 2 + 3*int64(c.Len())
 			unordered = true
+			if c.Len() > 1 {
+				ordering += heapOrderedEntry * int64(c.Len())
+			}
 		case String:
 			size += scalarSize(c)
 			if bytes += int64(len(c)); bytes >= 64*walkBatch {
 				if err := th.step(bytes / 64); err != nil {
-					return 0, false, err
+					return 0, 0, false, err
 				}
 				bytes %= 64
 			}
@@ -182,19 +209,23 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 			// digits, wherever in a collection it is.
 			size += scalarSize(c)
 			if err := decDigitWork(th, decWords(c)); err != nil {
-				return 0, false, err
+				return 0, 0, false, err
 			}
 		default: // a function holding values prints with them, as other scalars
 			size += scalarSize(c)
 		}
 	}
 	if w.err == errTooDeep {
-		return 0, false, walkTooDeepError()
+		return 0, 0, false, walkTooDeepError()
 	}
 	if w.err != nil {
-		return 0, false, w.err
+		return 0, 0, false, w.err
 	}
-	return size, unordered, th.step(bytes / 64)
+	if deepest > maxPooledLevels {
+		// The walks that hash it grow stacks of their own that deep.
+		ordering += heapKeyLevel * deepest
+	}
+	return size, ordering, unordered, th.step(bytes / 64)
 }
 
 // chargeKey charges for using v as a key of a map or set: hashing a
@@ -213,17 +244,20 @@ func chargeKey(th *Thread, v Value) error {
 	default:
 		return nil
 	}
-	size, err := weigh(th, v)
+	size, ordering, _, err := measureOrdering(th, v)
 	if err != nil {
 		return err
 	}
+	// Its key is its text, with its sets' and maps' parts ordered first.
+	charge := size + ordering
 	if !flatColl(v) {
-		// A key holding collections is hashed by walks and orderings
-		// that each allocate beside its text (flatCanonicalText is the
-		// way around them for a key of scalars).
-		size += heapNestedKey
+		// A key holding collections is hashed by a walk that finds the
+		// structural hashes of its sets and maps (flatCanonicalText is
+		// the way around it for a key of scalars), and its text grows
+		// by doubling.
+		charge += size + heapNestedKey
 	}
-	return th.alloc(size)
+	return th.alloc(charge)
 }
 
 // chargeKeys is chargeKey of each value.

@@ -250,8 +250,9 @@ func (es *emitState) release() {
 	emitStates.Put(es)
 }
 
-// maxPooledLevels bounds the walk stacks kept for reuse.
-const maxPooledLevels = 64
+// maxPooledLevels bounds the walk stacks kept for reuse (88 KB at most):
+// hashing a key as deep reuses one rather than growing its own each time.
+const maxPooledLevels = 1024
 
 // walkStacks hold the stacks of walks that end where they start (the
 // walk at def, the print of a function's code in its text), which a

@@ -303,9 +303,12 @@ func scalarPart(v Value) bool {
 // values. hashes are the structural hashes of collections, found by an
 // earlier walk (nil: found here, once a map or set of more than one part
 // needs them: most keys have none).
-func canonicalText(v Value, hashes map[Value]uint64) []byte {
+func canonicalText(v Value, hashes *structHashes) []byte {
 	var buf []byte
 	w := newWalk(nil, v, math.MaxInt)
+	sp := takeWalkStack() // a stack per key hashed would be garbage beside its text
+	w.stack = *sp
+	defer func() { putWalkStack(sp, w.stack) }()
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			buf = append(buf, '}')
@@ -358,7 +361,7 @@ func canonicalText(v Value, hashes map[Value]uint64) []byte {
 
 // canonicalEntries returns m's keys and values, key then value, with the
 // entries in canonical order.
-func canonicalEntries(m *Map, hashes map[Value]uint64) []Value {
+func canonicalEntries(m *Map, hashes *structHashes) []Value {
 	keys := make([]Value, len(m.entries))
 	for i, e := range m.entries {
 		keys[i] = e.Key
@@ -375,7 +378,7 @@ func canonicalEntries(m *Map, hashes map[Value]uint64) []Value {
 // canonicalOrder returns vs sorted by structural hash, and by canonical
 // text where two hashes are equal (keys of one map and elements of one set
 // are never equal, so the order is total).
-func canonicalOrder(vs []Value, hashes map[Value]uint64) []Value {
+func canonicalOrder(vs []Value, hashes *structHashes) []Value {
 	type hashed struct {
 		h uint64
 		v Value
@@ -399,14 +402,21 @@ func canonicalOrder(vs []Value, hashes map[Value]uint64) []Value {
 
 // structuralHashes returns the structural hash of every collection in v
 // (hashOf), each shared one computed once.
-func structuralHashes(v Value) map[Value]uint64 {
-	hashes := map[Value]uint64{}
+func structuralHashes(v Value) *structHashes { return walkHashes(v, false) }
+
+// walkHashes is structuralHashes, keeping the hashes of collections of
+// scalars too when all is set (the tests hold flatHash to them).
+func walkHashes(v Value, all bool) *structHashes {
+	hashes := &structHashes{}
 	w := newWalk(nil, v, math.MaxInt)
+	sp := takeWalkStack()
+	w.stack = *sp
+	defer func() { putWalkStack(sp, w.stack) }()
 	w.visitOnce()
 	// For each collection being walked: a vector's running hash, or a
 	// map's or set's running sum, and a map's last key's hash.
 	type open struct{ h, key uint64 }
-	var acc []open
+	acc := make([]open, 0, 8)
 	feed := func(h uint64) { // the hash of the value at w.index in w.parent()
 		if len(acc) == 0 {
 			return
@@ -435,7 +445,9 @@ func structuralHashes(v Value) map[Value]uint64 {
 			case *Set:
 				h = mix64(h ^ 'S')
 			}
-			hashes[at] = h
+			if all || !flatColl(at) { // flatHash finds those again without the table
+				hashes.put(at, h)
+			}
 			feed(h)
 			continue
 		}
@@ -455,15 +467,63 @@ func structuralHashes(v Value) map[Value]uint64 {
 	return hashes
 }
 
+// structHashes are the structural hashes of the collections of collections
+// in one value. A key holds few: they are kept in a short list, searched
+// in order, until there are more than maxListedHashes, then in a map. A map
+// per key hashed was most of what hashing a key of nested sets allocated.
+type structHashes struct {
+	listed []hashedValue
+	index  map[Value]uint64
+}
+
+type hashedValue struct {
+	v Value
+	h uint64
+}
+
+// maxListedHashes is the most hashes a structHashes searches in order.
+const maxListedHashes = 16
+
+func (t *structHashes) get(v Value) (uint64, bool) {
+	if t == nil {
+		return 0, false
+	}
+	if t.index != nil {
+		h, ok := t.index[v]
+		return h, ok
+	}
+	for _, e := range t.listed {
+		if e.v == v {
+			return e.h, true
+		}
+	}
+	return 0, false
+}
+
+func (t *structHashes) put(v Value, h uint64) {
+	if t.index == nil && len(t.listed) < maxListedHashes {
+		t.listed = append(t.listed, hashedValue{v, h})
+		return
+	}
+	if t.index == nil {
+		t.index = make(map[Value]uint64, 2*maxListedHashes)
+		for _, e := range t.listed {
+			t.index[e.v] = e.h
+		}
+		t.listed = nil
+	}
+	t.index[v] = h
+}
+
 // hashOf is the structural hash of v, consistent with Equal: equal values
 // hash alike, whatever the order of their map entries or set elements. A
 // collection's comes from hashes (structuralHashes).
-func hashOf(v Value, hashes map[Value]uint64) uint64 {
+func hashOf(v Value, hashes *structHashes) uint64 {
 	switch x := v.(type) {
 	case String:
 		return mix64(maphash.String(hashSeed, string(x)) ^ 's')
 	case *Vector, *Map, *Set:
-		if h, ok := hashes[v]; ok {
+		if h, ok := hashes.get(v); ok {
 			return h
 		}
 		h, _ := flatHash(v) // what structuralHashes finds for it

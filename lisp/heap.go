@@ -52,10 +52,30 @@ const (
 	// of derivation: a generator closure and the state it keeps.
 	heapGenerator = 96
 	// heapNestedKey is what hashing a key that holds collections builds
-	// besides its text, each time: the stacks of the walks that measure
-	// and write it (two of 192 bytes) and the orderings of its sets and
-	// maps, about 700 bytes for #{1 "1" [1]}; the stacks are counted.
+	// besides its text and orderings, each time: the list of its
+	// structural hashes, the running hashes of its walk, and their
+	// growth.
 	heapNestedKey = 384
+	// heapOrderedElem is what ordering one part of a set of a key holding
+	// collections builds: its hash beside it, sorted (24 bytes), and its
+	// place in the order (16). heapOrderedEntry is that of a map's entry:
+	// its key gathered (16), ordered (40) and copied with its value (32).
+	heapOrderedElem  = 40
+	heapOrderedEntry = 88
+	// heapKeyLevel is a level of the three walks that measure, order and
+	// write a key (a walkLevel of 88 bytes each, in stacks that grow by
+	// doubling).
+	heapKeyLevel = 3 * 2 * 88
+	// heapCaughtError is what an interpreter's error a program catches
+	// allocates besides its messages: the error, its position, the
+	// exception value and the description of the refused value;
+	// heapCaughtErrorByte is per byte of its messages (formatted,
+	// described, copied).
+	heapCaughtError     = 256
+	heapCaughtErrorByte = 4
+	// heapThrown is an exception ex-info or a Java constructor makes:
+	// its message, class and data, before the data itself.
+	heapThrown    = 112
 	heapRegex     = 256 // a compiled regex, before its program
 	heapRegexInst = 80  // per instruction, counting the copy anchored for re-matches
 )

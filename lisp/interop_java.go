@@ -682,6 +682,9 @@ func javaExceptionConstructors() []*Builtin {
 // no message, (message), (message cause) and (cause), whose message is the
 // cause's text, "java.lang.IllegalStateException: s", as Java's is.
 func newJavaException(th *Thread, name, class string, args []Value) (Value, error) {
+	if err := th.alloc(heapThrown); err != nil {
+		return nil, err
+	}
 	// Java's constructor without a message leaves getMessage null.
 	e := &thrown{kind: executionError, class: class, noMessage: len(args) == 0}
 	causeArg := -1

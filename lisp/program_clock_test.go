@@ -169,7 +169,7 @@ func TestJSONParseTimesOut(t *testing.T) {
 	if !errors.As(err, &e) || e.Kind != timeout {
 		t.Fatalf("the deadline passed as it reads: %.200v, want timeout", err)
 	}
-	if _, caught := catchable(err); caught {
+	if _, _, caught := catchable(err); caught {
 		t.Error("a try catches the timeout")
 	}
 }

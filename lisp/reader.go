@@ -610,7 +610,12 @@ func (r *reader) readSeq(close rune, line, col int, kind seqKind) ([]Value, int,
 
 // readMap reads an EDN map: like readSeq, but the map is built from the
 // pairs where they lie on the stack, without first copying them out.
-func (r *reader) readMap(line, col int) (Value, error) {
+func (r *reader) readMap(line, col int) (Value, error) { return r.readMapIn("", line, col) }
+
+// readMapIn is readMap whose keys take the namespace ns, as #:ns{...}'s
+// do (qualifyMapKey; "" for none): qualified as the map is built, so
+// that a namespaced map is built once, as a plain one is.
+func (r *reader) readMapIn(ns string, line, col int) (Value, error) {
 	if err := r.enter(line, col); err != nil {
 		return nil, err
 	}
@@ -620,7 +625,7 @@ func (r *reader) readMap(line, col int) (Value, error) {
 	r.discard = discard
 	var m Value
 	if err == nil {
-		m, err = r.buildMap(s, line, col)
+		m, err = r.buildMap(s, ns, line, col)
 	}
 	r.stack.truncate(s.mark)
 	r.depth--
@@ -629,7 +634,7 @@ func (r *reader) readMap(line, col int) (Value, error) {
 
 // buildMap builds the map of the pairs s read onto the stack, sized
 // exactly and without a lineage to extend in place (see newReadVector).
-func (r *reader) buildMap(s seqForms, line, col int) (Value, error) {
+func (r *reader) buildMap(s seqForms, ns string, line, col int) (Value, error) {
 	if err := r.checkPairs(s.n, line, col); err != nil {
 		return nil, err
 	}
@@ -641,7 +646,11 @@ func (r *reader) buildMap(s seqForms, line, col int) (Value, error) {
 	}
 	b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, s.n/2), weight: 1}}
 	for i := s.mark; i < r.stack.n; i += 2 {
-		b.Set(r.stack.at(i), r.stack.at(i+1))
+		k := r.stack.at(i)
+		if ns != "" {
+			k = qualifyMapKey(ns, k)
+		}
+		b.Set(k, r.stack.at(i+1))
 	}
 	return measureReadMap(b.Map()), nil
 }
@@ -1131,16 +1140,7 @@ func (r *reader) readNamespacedMap(ns string, line, col int) (Value, error) {
 	}
 	r.next()
 	if r.edn {
-		v, err := r.readMap(line, col)
-		if err != nil || r.discard > 0 {
-			return v, err
-		}
-		m := v.(*Map)
-		b := MapBuilder{m: &Map{entries: make([]MapEntry, 0, m.Len()), weight: 1}}
-		for _, e := range m.Entries() {
-			b.Set(qualifyMapKey(ns, e.Key), e.Val)
-		}
-		return measureReadMap(b.Map()), nil
+		return r.readMapIn(ns, line, col)
 	}
 	v, err := r.readMapForm(line, col)
 	if err != nil || r.discard > 0 {

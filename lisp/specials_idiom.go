@@ -320,9 +320,15 @@ type catchClause struct {
 func (n *tryNode) eval(th *Thread, fr *frame) (Value, error) {
 	v, err := n.body.eval(th, fr)
 	if err != nil {
-		if e, ok := catchable(err); ok {
+		if e, made, ok := catchable(err); ok {
 			for _, c := range n.catches {
 				if catches(c.class, e) {
+					if made {
+						if cerr := chargeCaughtError(th, e); cerr != nil {
+							v, err = nil, cerr // a budget error: not caught, finally still runs
+							break
+						}
+					}
 					fr.slots[c.slot] = e
 					v, err = c.body.eval(th, fr)
 					break
@@ -344,14 +350,13 @@ func (n *tryNode) eval(th *Thread, fr *frame) (Value, error) {
 // errors (steps, memory, depth, output, tool calls, time), return and
 // fail, and a suspended tool call are never caught: a program must not be
 // able to outlive its budget or hide how it ended.
-func catchable(err error) (*thrown, bool) {
-	var t *thrown
+func catchable(err error) (t *thrown, made, ok bool) {
 	if errors.As(err, &t) {
-		return t, true
+		return t, false, true
 	}
 	var e *Error
 	if !errors.As(err, &e) {
-		return nil, false
+		return nil, false, false
 	}
 	switch e.Kind {
 	case typeError, arithmeticError, executionError, arityErrorKind, toolError, undefinedSymbol, ambiguousReference:
@@ -363,9 +368,20 @@ func catchable(err error) (*thrown, bool) {
 		case e.Kind == arityErrorKind:
 			class = "ArityException"
 		}
-		return &thrown{message: e.Message, kind: e.Kind, class: class, javaMessage: e.javaMessage, noMessage: e.javaNoMessage}, true
+		return &thrown{message: e.Message, kind: e.Kind, class: class, javaMessage: e.javaMessage, noMessage: e.javaNoMessage}, true, true
 	}
-	return nil, false
+	return nil, false, false
+}
+
+// chargeCaughtError charges for an interpreter's error a program caught:
+// the failing call built it (its messages, the description of the value
+// it refused, its position) outside any charge, since an error that is
+// not caught ends the program; caught, it becomes a value, and a loop of
+// failing calls could build and keep millions of them. heapCaughtError
+// and each byte of its messages, written and copied a few times, are
+// what building one allocates.
+func chargeCaughtError(th *Thread, e *thrown) error {
+	return th.alloc(heapCaughtError + heapCaughtErrorByte*int64(len(e.message)+len(e.javaMessage)))
 }
 
 // catches reports whether a catch clause of class catches e: by Java's

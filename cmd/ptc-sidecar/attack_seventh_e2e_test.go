@@ -23,14 +23,7 @@ import (
 // seventhPassAttacks are the attacks of the seventh pass, all with a 1 s
 // timeout.
 func seventhPassAttacks() []inputAttack {
-	prog := programAttack
-	raw := func(name, expect, response string) inputAttack {
-		a := programAttack(name, expect, "")
-		a.req = func() proto.Message {
-			return &ptcsidecarv1.EvalTurnRequest{RawResponse: response, Limits: evalLimits()}
-		}
-		return a
-	}
+	prog, raw := programAttack, rawResponseAttack
 	return []inputAttack{
 		// format: the padding of wide widths, built beside the text.
 		prog("format of 100,000 %1$10000d", "memory_limit", `(count (format (apply str (repeat 100000 "%1$10000d")) 1))`),
@@ -59,6 +52,16 @@ func seventhPassAttacks() []inputAttack {
 		prog("30,000 sets of three parts as the keys of one set", "memory_limit", `(count (into #{} (map (fn [i] #{i (str i) [i]}) (range 30000))))`),
 		prog("60,000 vector keys counted by frequencies", "memory_limit", `(count (frequencies (map (fn [i] [i [(str i)]]) (range 60000))))`),
 	}
+}
+
+// rawResponseAttack is programAttack with the program sent as a model's
+// reply (raw_response) to extract it from.
+func rawResponseAttack(name, expect, response string) inputAttack {
+	a := programAttack(name, expect, "")
+	a.req = func() proto.Message {
+		return &ptcsidecarv1.EvalTurnRequest{RawResponse: response, Limits: evalLimits()}
+	}
+	return a
 }
 
 // wideMultimethod is a program of one multimethod of n methods, each
