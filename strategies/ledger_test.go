@@ -442,3 +442,54 @@ func TestNoteLeavesOutLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// loop-slice marks its next cache breakpoint before its latest loop, so
+// that the loop is billed as fresh input rather than written, only where
+// the next call likely turns that loop into a note: where the model has
+// answered with tool calls on nearly every call so far (a coding agent).
+// Where it answers its user in text every other call (customer service),
+// the next call often sends the same loop again, which would be billed
+// fresh once more instead of read: the breakpoint stays at the end.
+func TestLoopSliceBreakpointBeforeLoop(t *testing.T) {
+	opts := chatDefaults()
+	opts.Strategy = "loop-slice"
+	opts.Pricing, _ = resolvePricing("anthropic", nil, nil)
+	read := func(k int) []ChatMessage {
+		id := fmt.Sprintf("r%d", k)
+		file := strings.Repeat(fmt.Sprintf("line %d of file %d: x = compute(x, %d)\n", k, k, k), 300)
+		return []ChatMessage{
+			{Role: RoleAssistant, ToolCalls: []ChatToolCall{{ID: id, Name: "read_file", Arguments: fmt.Sprintf(`{"path": "src/f%d.py"}`, k)}}},
+			{Role: RoleTool, ToolCallID: id, Content: file},
+		}
+	}
+	breakpoint := func(h []ChatMessage) (*Response, int) {
+		t.Helper()
+		resp, err := Render(&Request{History: h, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Stats.NextCacheBreakpoint == nil {
+			t.Fatalf("no next_cache_breakpoint:\n%s", formatLog(resp.Messages))
+		}
+		return resp, resp.Stats.NextCacheBreakpoint.Message
+	}
+	coding := []ChatMessage{{Role: RoleSystem, Content: "You are a coding agent."}, {Role: RoleUser, Content: "Fix the bug in src."}}
+	for k := range 30 {
+		coding = append(coding, read(k)...)
+	}
+	resp, at := breakpoint(coding)
+	if last := len(resp.Messages) - 1; at != last-2 {
+		t.Errorf("coding agent: next_cache_breakpoint at message %d, want %d (before the latest loop):\n%s", at, last-2, formatLog(resp.Messages))
+	}
+	talk := []ChatMessage{{Role: RoleSystem, Content: "You are a support agent."}, {Role: RoleUser, Content: "Look at my files."}}
+	for k := range 30 {
+		talk = append(talk, read(k)...)
+		talk = append(talk, ChatMessage{Role: RoleAssistant, Content: fmt.Sprintf("File %d is read. Shall I go on?", k)},
+			ChatMessage{Role: RoleUser, Content: "Yes, please go on."})
+	}
+	talk = append(talk, read(30)...)
+	resp, at = breakpoint(talk)
+	if last := len(resp.Messages) - 1; at != last {
+		t.Errorf("support agent: next_cache_breakpoint at message %d, want %d (the end):\n%s", at, last, formatLog(resp.Messages))
+	}
+}

@@ -268,9 +268,44 @@ func (ch *chatHistory) planLedger(req *Request, natural func(end int) int) (*led
 	}
 	plan.wholeFrom = prevWhole
 	if k := unitAt(plan.wholeFrom); k < len(units) && units[k].first == plan.wholeFrom {
-		plan.nextNote = ch.judge(&units[k], rate, shown)
+		// A caller that marks its cache write there bills the part sent
+		// whole as fresh input, not written; where the next call sends it
+		// again, fresh once more instead of read. So the mark goes there
+		// only where the next call likely brings a newer loop and what the
+		// strategy saved pays for that loss (1-r a token).
+		tail := wholeBefore[len(units)] - wholeBefore[k]
+		plan.nextNote = ch.judge(&units[k], rate, shown) && ch.movesOn(rate) && saved >= (1-r)*float64(tail)
 	}
 	return plan, nil
+}
+
+// movesOn reports whether the next call likely sends a newer tool loop,
+// so that a cache breakpoint before the latest loop costs a caller less
+// than one after it: the model has answered with tool calls often enough
+// in the history. Before it, the loop is billed fresh (1) and, where the
+// next call sends it again (the model answered its user in text and the
+// user replied), fresh once more; after it, the loop is written (w) and
+// read (r) where it is sent again, its write lost where it becomes a note.
+// With p the share of the model's answers that are tool calls, before
+// costs less where (1-p)(1-r) < w-1: p above 0.72 at Anthropic's rates (a
+// coding agent's is 1; a customer-service agent answers its user in text
+// every few calls). Where a write costs no more than fresh input, never.
+func (ch *chatHistory) movesOn(rate Pricing) bool {
+	calls, tools := 0, 0
+	for i := range ch.h {
+		if m := &ch.h[i]; m.Role == RoleAssistant {
+			calls++
+			if len(m.ToolCalls) > 0 {
+				tools++
+			}
+		}
+	}
+	r, w := rate.ReadRate, rate.WriteRate
+	if w <= 1 || r >= 1 || calls == 0 {
+		return false
+	}
+	p := float64(tools) / float64(calls)
+	return (1-p)*(1-r) < w-1
 }
 
 // notePaidFor gives the units leaving the part sent whole (one at a time
