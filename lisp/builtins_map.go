@@ -135,22 +135,15 @@ func builtinGet(th *Thread, args []Value) (Value, error) {
 	return getValue(th, args[0], args[1], def)
 }
 
-// pathOf returns the keys of a get-in/assoc-in path.
+// pathOf returns the keys of a get-in/assoc-in path: any collection
+// Clojure walks as a sequence, so a string is a path of its characters
+// ((get-in {\a 1} "a") is 1) and a map one of its entries.
 func pathOf(th *Thread, fn string, path Value) ([]Value, error) {
 	switch path.(type) {
-	case *Vector, NilType:
+	case *Vector, NilType, String, *Map, *Set:
 		return seqOf(th, fn, path, anySeq)
 	}
 	e := Errorf(typeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
-	switch path.(type) {
-	case String, *Map, *Set:
-		// Clojure walks these: get-in and assoc-in answer (a difference
-		// refused here), update-in calls f with the nil it finds
-		if fn == "update-in" {
-			e.asJava("NullPointerException", "")
-		}
-		return nil, e
-	}
 	return nil, e.notSeqable(path) // Clojure's seq of the path
 }
 

@@ -104,10 +104,14 @@ func checkConformance(t *testing.T, c corpusCase) (bool, string, string) {
 // Clojure printed in an oracle's namespace for the program.
 var oracleRecordNamespace = regexp.MustCompile(`\b(coverage\.p\d+|idiom(\.[a-z0-9_]+)+)\.([A-Z])`)
 
+// oracleVarNamespace matches the namespace the oracles run a program in
+// (coverage.p<i>, idiom.<id>) where Clojure printed it in a var.
+var oracleVarNamespace = regexp.MustCompile(`#'(coverage\.p\d+|idiom(\.[a-z0-9_]+)+)/`)
+
 // readComparable reads printed EDN for comparison: lists become vectors,
-// characters strings, and namespace-qualified vars plain ones.
+// characters strings, and a var of the oracle's namespace one of user.
 func readComparable(text string) (Value, error) {
-	text = strings.ReplaceAll(text, "#'user/", "#'")
+	text = oracleVarNamespace.ReplaceAllString(text, "#'user/")
 	// The oracles run each program in a namespace of its own (idiom.<id>,
 	// coverage.p<i>), and Clojure prints a record with it
 	// (#idiom.misc.x.Order{...}); programs here run in user, where the

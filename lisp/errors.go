@@ -294,6 +294,33 @@ func (e *Error) castFails(got Value) *Error {
 	return e
 }
 
+// javaCastMessage is the message of the ClassCastException Java throws
+// casting a value of class from to class to, with the modules Java names
+// in it (JDK 9 and later): the JDK's classes are java.base's, Clojure's
+// the application loader's unnamed module. A class of neither (a
+// record's, whose loader Java names with an identity hash) leaves the
+// modules out.
+func javaCastMessage(from, to string) string {
+	text := "class " + from + " cannot be cast to class " + to
+	module := func(class string) string {
+		switch {
+		case strings.HasPrefix(class, "java."):
+			return "module java.base of loader 'bootstrap'"
+		case strings.HasPrefix(class, "clojure."):
+			return "unnamed module of loader 'app'"
+		}
+		return ""
+	}
+	fromModule, toModule := module(from), module(to)
+	switch {
+	case fromModule == "" || toModule == "":
+		return text
+	case fromModule == toModule:
+		return text + " (" + from + " and " + to + " are in " + fromModule + ")"
+	}
+	return text + " (" + from + " is in " + fromModule + "; " + to + " is in " + toModule + ")"
+}
+
 // javaSimpleName is a class's name without its package.
 func javaSimpleName(class string) string { return class[strings.LastIndexByte(class, '.')+1:] }
 

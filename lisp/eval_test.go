@@ -111,7 +111,7 @@ func TestEvalForms(t *testing.T) {
 		{"(loop [i 0] (when (< i 3) (recur (inc i))))", "nil"},
 		{"(loop [i 0] (and true (if (< i 3) (recur (inc i)) i)))", "3"},
 		// def and defn
-		{"(def x 42)", "#'x"},
+		{"(def x 42)", "#'user/x"},
 		{"(def x 10) x", "10"},
 		{"(def a 1) (def b (+ a 1)) b", "2"},
 		{`(def x "foo" 1) x`, "1"},
@@ -182,7 +182,7 @@ func TestEvalForms(t *testing.T) {
 		{"(clojure.core/let [x 1] x)", "1"},
 		{"(core/inc 1)", "2"},
 		{"Double/POSITIVE_INFINITY", "##Inf"},
-		{"(var foo)", "#'foo"},
+		{"(var foo)", "#'user/foo"},
 		// println and return
 		{`(println "n:" 1 [2 "s"] nil)`, "nil"},
 		{"(return 5) 6", "5"},

@@ -906,7 +906,7 @@ func writeScalar(out *textWriter, v Value, source bool) {
 		out.writeString(string(v))
 	case *varRef:
 		out.writeString("#'")
-		out.writeString(v.Name)
+		out.writeString(v.qualifiedName())
 	case javaClass:
 		out.writeString(string(v)) // as source, the class name resolves to it
 	case *regex:

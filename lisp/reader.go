@@ -1057,6 +1057,14 @@ func (r *reader) readDispatch() (Value, error) {
 		r.next()
 		r.next()
 		tok := r.token()
+		// A var prints with its namespace (#'user/f, #'clojure.core/inc);
+		// both namespaces are the program's own names.
+		for _, ns := range [...]string{"user/", "clojure.core/"} {
+			if rest, ok := strings.CutPrefix(tok, ns); ok && rest != "" {
+				tok = rest
+				break
+			}
+		}
 		if !lexPlainSymbol(tok) {
 			return nil, r.errorf(line, col, "#' must be followed by a name, e.g. #'x")
 		}

@@ -39,7 +39,8 @@ func TestReadForms(t *testing.T) {
 		{"#(42)", "(fn [] (42))"},
 		{"#(apply + %&)", "(fn [& %&] (apply + %&))"},
 		{"#(vector %2)", "(fn [%1 %2] (vector %2))"},
-		{"#'x #'save!", "#'x #'save!"},
+		{"#'x #'save!", "#'user/x #'user/save!"},
+		{"#'user/x #'clojure.core/inc #'inc", "#'user/x #'clojure.core/inc #'clojure.core/inc"},
 		{"'(1 2)", "(quote (1 2))"},
 		{`#"\d+"`, `(re-pattern "\\d+")`},
 		{"()", "()"},
@@ -157,7 +158,8 @@ func TestParseEDN(t *testing.T) {
 		`{:a 1 :b [1 2.5 "x"] "k" #{:z}}`: `{:a 1, :b [1 2.5 "x"], "k" #{:z}}`,
 		"(1 2 3)":                         "(1 2 3)",
 		"  nil ; comment\n":               "nil",
-		"#'helper":                        "#'helper",
+		"#'helper":                        "#'user/helper",
+		"#'user/helper":                   "#'user/helper",
 		"-0.0":                            "-0.0",
 	}
 	for in, want := range ok {

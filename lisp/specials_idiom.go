@@ -251,8 +251,17 @@ func (n *throwNode) eval(th *Thread, fr *frame) (Value, error) {
 	if e, ok := v.(*thrown); ok {
 		return nil, e
 	}
-	return nil, withPos(Errorf(typeError, "throw expected an exception made by ex-info, got %s", describe(v)).
-		WithHint(`write (throw (ex-info "what went wrong" {:key value})), or (fail reason) to end the program`), n.pos)
+	// Clojure casts what it throws to Throwable: nil fails as a
+	// NullPointerException, any other value as a ClassCastException, each
+	// with the message Java gives it.
+	e := Errorf(typeError, "throw expected an exception made by ex-info, got %s", describe(v)).
+		WithHint(`write (throw (ex-info "what went wrong" {:key value})), or (fail reason) to end the program`)
+	if v == Nil {
+		e.asJava("NullPointerException", `Cannot throw exception because "null" is null`)
+	} else {
+		e.asJava("ClassCastException", javaCastMessage(javaValueClass(v), "java.lang.Throwable"))
+	}
+	return nil, withPos(e, n.pos)
 }
 
 // compileTry is (try body... (catch Class e handler...) ... (finally ...)).

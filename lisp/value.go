@@ -55,6 +55,20 @@ type symbol string
 // varRef is a reference to a user binding, written #'name.
 type varRef struct{ Name string }
 
+// qualifiedName is the var's name as Clojure prints it, with its
+// namespace: a clojure.core name is clojure.core's (#'clojure.core/inc),
+// any other a program's own, in user (#'user/f). The reader takes both
+// back to the same var.
+func (v *varRef) qualifiedName() string {
+	if strings.Contains(v.Name, "/") && v.Name != "/" {
+		return v.Name
+	}
+	if clojureNames()[v.Name] {
+		return "clojure.core/" + v.Name
+	}
+	return "user/" + v.Name
+}
+
 // list is a parenthesized form in code. A list value ('(1 2), (list 1 2))
 // is a *Vector marked as a list (see Vector).
 type list struct {
