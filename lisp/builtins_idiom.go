@@ -217,7 +217,7 @@ func builtinSymbol(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	name := strings.Join(parts, "/")
-	if !lexSymbolText(name) || strings.HasPrefix(name, "#") || (name[0] >= '0' && name[0] <= '9') {
+	if !symbolReads(name) {
 		// Only names that read back as a symbol: a value must survive the wire.
 		return nil, Errorf(executionError, "symbol cannot be named %q: it would not read back as a symbol", name).
 			WithHint("use a keyword or a string for arbitrary names: (keyword s)")

@@ -187,6 +187,24 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 	return needs, w.err == errTooDeep, min(cost, limit), nil
 }
 
+// symbolReads reports whether name, written as it is, reads back as the
+// symbol name: the reader takes nil, true, false and what starts with a
+// digit (or a sign and a digit) as other values, and a ':' as a keyword.
+// The symbol builtin makes no symbol of any other name, so every symbol a
+// value holds is written as (quote name) and reads back.
+func symbolReads(name string) bool {
+	if !lexSymbolText(name) {
+		return false
+	}
+	switch name {
+	case "nil", "true", "false":
+		return false
+	}
+	c := name[0]
+	digit := func(b byte) bool { return b >= '0' && b <= '9' }
+	return !digit(c) && !((c == '-' || c == '+') && len(name) > 1 && digit(name[1]))
+}
+
 // keywordReads reports whether :name reads back as the keyword name: the
 // reader takes a keyword as the token after ':' up to the next terminator
 // and refuses an empty name, a second ':' and a '/' at either end. (One
