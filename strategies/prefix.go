@@ -289,13 +289,9 @@ func priceChat(name string, req *Request, resp *Response) error {
 	if req.earlier {
 		return nil // this is the earlier call: its bill is not asked for
 	}
-	var writeEnd *Breakpoint
-	if chatWritesToMark(name) {
-		writeEnd = resp.Stats.NextCacheBreakpoint
-	}
 	earlier := earlierHistoryRequest(req)
 	if earlier == nil {
-		return price(req, resp, nil, nil, writeEnd)
+		return price(req, resp, nil, nil, nil)
 	}
 	st, err := Lookup(name)
 	if err != nil {
@@ -307,20 +303,8 @@ func priceChat(name string, req *Request, resp *Response) error {
 		bill(&resp.Stats, req.Options.Pricing)
 		return nil
 	}
-	var prevWriteEnd *Breakpoint
-	if writeEnd != nil {
-		prevWriteEnd = prev.Stats.NextCacheBreakpoint
-	}
-	return price(req, resp, prev.Messages, prevWriteEnd, writeEnd)
+	return price(req, resp, prev.Messages, nil, nil)
 }
-
-// chatWritesToMark reports whether the chat strategy named name marks as
-// its next cache breakpoint where its next call rewrites what follows:
-// loop-slice marks before its latest loop only where it expects the next
-// call to turn that loop into a note (ledgerplan.go), else the end. The
-// other chat strategies mark what they are sure to send again, and their
-// next call often sends more, so they write to the end.
-func chatWritesToMark(name string) bool { return name == "loop-slice" }
 
 // price fills the stable prefix, breakpoint and bill of resp against the
 // earlier call's messages prev (nil on a run's first call).
