@@ -22,7 +22,7 @@ var stringBuiltins = []*Builtin{
 	{Name: "subs", Sig: "(subs s start) (subs s start end)", Doc: "characters of s from start up to end (exclusive)", Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: builtinSubs,
 		Cost: cost(scans(arg(0)), builds)},
-	{Name: "split", Sig: "(split s sep) (split s sep limit)", Doc: `parts of s around sep, a string or regex; "" splits into characters; trailing empty parts dropped`, Category: "string",
+	{Name: "split", Sig: "(split s sep) (split s sep limit)", Doc: `sep is a string or regex; trailing empty parts dropped`, Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: func(th *Thread, args []Value) (Value, error) {
 			return splitString(th, "split", args[0], args[1], args[2:])
 		},
@@ -85,7 +85,7 @@ var stringBuiltins = []*Builtin{
 	{Name: "includes?", Sig: "(includes? s sub)", Doc: "s contains sub", Category: "string",
 		MinArgs: 2, MaxArgs: 2, Fn: stringTest("includes?", strings.Contains),
 		Cost: cost(scans(arg(0)))},
-	{Name: "index-of", Sig: "(index-of s sub) (index-of s sub from)", Doc: "index of the first sub in s (from index from), or nil", Category: "string",
+	{Name: "index-of", Sig: "(index-of s sub) (index-of s sub from)", Doc: "first index of sub in s at or after from, or nil", Category: "string",
 		MinArgs: 2, MaxArgs: 3, Fn: indexOf("index-of", false),
 		Cost: cost(scans(arg(0))),
 		lean: true},

@@ -54,21 +54,19 @@ Reply with exactly one program in one fenced block:
 Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 
 ## Rules
-- tool/NAME calls a tool: (tool/search {:query "x" :limit 5}). Pass one map of arguments; several arguments are wrapped as {:args [...]}. Tools are listed in the user message.
-- data/NAME reads an input value: data/orders. Data is read-only and listed in the user message.
-- (def name value) and (defn name "docstring" [params] body) keep a value or function for later turns; it is listed under user/. Plain names refer to your definitions; a bare name you did not define falls back to tool/ or data/ of that name.
-- (println x ...) shows values to you in the next turn; results of expressions are not shown otherwise.
-- (return value) ends the task with value as the answer. (fail "reason") ends it as a failure. Both stop the program at once: do not return in a program whose printed output you still need to see.
-- *1, *2 and *3 are the results of the previous three programs.
-- Keep each program short and build on your definitions in later turns; never copy printed data into code, def it instead.
-- Special forms: %s.
-- (where :field op value) builds a predicate, op one of = not= > < >= <= includes in; combine predicates with all-of, any-of, none-of.
-- Values: nil true false 42 3.5 "text" \c :keyword [vector] {:map 1} #{set}. Only nil and false are falsy.
-- Everything is eager and immutable: sequence functions return vectors; "updates" return new collections.
-- Clojure namespace prefixes work: (str/join ", " xs), (clojure.string/trim s), (set/union a b).
-- There is no I/O and no Java interop. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
+- tool/NAME calls a tool with one map of arguments: (tool/search {:query "x" :limit 5}); several arguments arrive wrapped as {:args [...]}. data/NAME is a read-only input value: data/orders. The user message lists tools and data.
+- (def name value) and (defn name "doc" [params] body) persist across turns, listed under user/. An undefined bare name falls back to tool/NAME or data/NAME.
+- Only printed output (println x ...) is shown to you, in the next turn.
+- return and fail stop the program at once: do not return while you still need to see what it prints.
+- *1, *2 and *3 are the previous three programs' results.
+- Keep programs short and build on your definitions; never copy printed data into code, def it.
+- Special forms: %s; also #(... % ...).
+- (where :field op value) builds a predicate, op one of = not= > < >= <= includes in.
+- Sequence functions are eager and return vectors.
+- Namespace prefixes work: str/join, clojure.string/trim, set/union.
+- No I/O. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
 - (dir) and (doc f) show functions not listed here.
-- Programs run with step, memory, recursion and output limits: take or filter before building large results.
+- Programs have step, memory, recursion and output limits: filter or take before building large results.
 `
 
 // promptMistakes pairs forms LLMs often write with what works here; each
@@ -82,10 +80,10 @@ var promptMistakes = [][2]string{
 	{"(.split s \",\")", "(split s #\",\")"},
 }
 
-const promptIntro = "You are a programmer that solves tasks by writing PTC-Lisp, a small sandboxed Clojure dialect.\n\n"
+const promptIntro = "You solve tasks by writing PTC-Lisp, a small sandboxed Clojure dialect.\n\n"
 
 // specialFormNames lists the special forms in a fixed order: the table's
-// names sorted, with the reader's #(... % ...) shorthand after fn.
+// names sorted, separated by spaces (a comma each would cost a token).
 func specialFormNames() string {
 	names := slices.Sorted(maps.Keys(specialForms))
 	var out []string
@@ -97,12 +95,15 @@ func specialFormNames() string {
 			continue // beyond the specification: costs no prompt tokens
 		}
 		out = append(out, n)
-		if n == "fn" {
-			out = append(out, "#(... % ...)")
-		}
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, " ")
 }
+
+// predicateRule stands in the lean prompt for the list of predicates: every
+// one of them is a Clojure predicate (TestLeanPromptPredicateRule checks);
+// the few of Clojure's that are not here (any?, uuid?, simple-keyword?)
+// fail with a hint that writes what to use instead.
+const predicateRule = "Clojure's type, number and collection predicates (nil? string? map? pos? distinct? ...)"
 
 func rules() string { return strings.Replace(promptRules, "%s", specialFormNames(), 1) }
 
@@ -131,7 +132,12 @@ func renderLeanSystemPrompt() string {
 				names = append(names, bi.Name)
 			}
 		}
-		if len(names) > 0 {
+		switch {
+		case cat.key == "predicate":
+			// A model that knows Clojure knows these names; a rule says
+			// they are all here in fewer tokens than the list.
+			b.WriteString(cat.short + ": " + predicateRule + "\n")
+		case len(names) > 0:
 			b.WriteString(cat.short + ": " + strings.Join(names, " ") + "\n")
 		}
 	}

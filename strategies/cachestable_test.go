@@ -327,12 +327,13 @@ func TestCacheStableSampleBound(t *testing.T) {
 // three, the turns that build and check a report), with the memory it
 // ended with. A repeated turn defines again what it defined, so the
 // names a long run redefines leave the record as they would. Under each
-// pricing that caches, cache-stable bills at most 0.53 of full's on every
+// pricing that caches, cache-stable bills at most 0.52 of full's on every
 // run of 20 turns. Under -short or the race detector, every fourth run.
 func TestCacheStableRunsOf20Turns(t *testing.T) {
-	// The most measured (0.527, anthropic-1h) rounded up; the product's
-	// promise is 0.6.
-	const most20Turns = 0.53
+	// The most measured (0.512, anthropic-1h, with the lean prompt of 1,404
+	// tokens; 0.527 with that of 1,741) rounded up; the product's promise
+	// is 0.6.
+	const most20Turns = 0.52
 	files := realRunSample(t)
 	rem := NewRemembered(memo.New(64 << 20))
 	worst, worstAt := 0.0, ""
