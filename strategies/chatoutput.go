@@ -82,6 +82,11 @@ type chatOutput struct {
 	// which turns into a note): the part the next call sends again ends
 	// before it.
 	keepBefore int
+	// notesStay: the next call sends the output's notes again as they are
+	// (loop-slice decides each unit's form for good), so the part it sends
+	// again runs past them, the note that opens a history with no user
+	// message included; only the synthetic nudge is reworded.
+	notesStay bool
 }
 
 // copyFrom appends the messages of ch at indices idx, each in the form a
@@ -114,7 +119,7 @@ func (o *chatOutput) historyEnd() *Breakpoint {
 		}
 	}
 	for i := len(o.msgs) - 1; i >= 0; i-- {
-		if o.from[i] >= 0 {
+		if o.from[i] >= 0 || o.notesStay && !(o.nudge && i == len(o.msgs)-1) {
 			return messagesEnd(o.msgs[:i+1])
 		}
 	}

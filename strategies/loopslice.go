@@ -67,6 +67,7 @@ func (s loopSlice) Render(req *Request) (*Response, error) {
 			return nil, err
 		}
 		addLedger(ch, &out, false, req.Options.Pricing, plan)
+		out.notesStay = true
 		if plan.nextNote {
 			// The next call sends this loop as a note: the part it sends
 			// again ends before it.

@@ -289,9 +289,13 @@ func priceChat(name string, req *Request, resp *Response) error {
 	if req.earlier {
 		return nil // this is the earlier call: its bill is not asked for
 	}
+	var writeEnd *Breakpoint
+	if chatWritesToMark(name) {
+		writeEnd = resp.Stats.NextCacheBreakpoint
+	}
 	earlier := earlierHistoryRequest(req)
 	if earlier == nil {
-		return price(req, resp, nil, nil, nil)
+		return price(req, resp, nil, nil, writeEnd)
 	}
 	st, err := Lookup(name)
 	if err != nil {
@@ -303,18 +307,35 @@ func priceChat(name string, req *Request, resp *Response) error {
 		bill(&resp.Stats, req.Options.Pricing)
 		return nil
 	}
-	return price(req, resp, prev.Messages, nil, nil)
+	var prevWriteEnd *Breakpoint
+	if writeEnd != nil {
+		prevWriteEnd = prev.Stats.NextCacheBreakpoint
+	}
+	return price(req, resp, prev.Messages, prevWriteEnd, writeEnd)
 }
+
+// chatWritesToMark reports whether the chat strategy named name marks as
+// its next cache breakpoint the end of what its next call sends again, so
+// that a caller writes the cache only up to there. loop-slice's ledger
+// decides each unit's form for good, so its mark runs past every note (the
+// one that opens a history with no user message included) and stops
+// before the synthetic nudge, which is reworded, and before its latest
+// loop only where the next call likely turns that loop into a note and
+// what it saved pays should it not (ledgerplan.go). The other chat
+// strategies mark what they are sure to send again, and their next call
+// often sends more, so they write to the end.
+func chatWritesToMark(name string) bool { return name == "loop-slice" }
 
 // price fills the stable prefix, breakpoint and bill of resp against the
 // earlier call's messages prev (nil on a run's first call).
 //
 // A strategy that sends nothing after its next cache breakpoint again on
 // the next call (the latest turn of cache-stable, the last tool message of
-// the tool-call form) gives it as writeEnd, and the earlier call's as
-// prevWriteEnd; nil means the call writes the cache to its end, as chat
-// strategies do, whose breakpoint marks only what they are sure to send
-// again. Under a write premium, which providers that cache at explicit
+// the tool-call form, loop-slice's nudge and a latest loop it expects to
+// turn into a note) gives it as writeEnd, and the earlier call's as
+// prevWriteEnd; nil means the call writes the cache to its end, as the
+// other chat strategies do, whose breakpoint marks only what they are sure
+// to send again. Under a write premium, which providers that cache at explicit
 // breakpoints charge, the caller writes up to writeEnd only: the call
 // reads no more of its stable prefix than the earlier call wrote, and pays
 // the tokens after writeEnd as fresh input rather than a write nobody

@@ -138,7 +138,13 @@ type evalTotals struct {
 	allowance [2]float64
 }
 
-func (e *evalTotals) add(tokens, stable int, known bool, pricings []Pricing) {
+// add prices one call of tokens with a stable prefix of stable under each
+// pricing. A strategy whose cache write ends at its next cache breakpoint
+// (loop-slice's) gives that end in written: under a write premium the call
+// writes up to there only (prefix.go, price). Its stable prefix is the one
+// of the rendering under Anthropic's rates, capped at the earlier call's
+// write end, so at writes 1 the call is billed as reading no more.
+func (e *evalTotals) add(tokens, stable int, known bool, written *Stats, pricings []Pricing) {
 	e.calls++
 	e.sent += tokens
 	e.stable += stable
@@ -147,6 +153,9 @@ func (e *evalTotals) add(tokens, stable int, known bool, pricings []Pricing) {
 	}
 	for p, pr := range pricings {
 		st := Stats{TokensAfter: tokens, StablePrefixTokens: stable, StablePrefixKnown: known}
+		if written != nil && pr.WriteRate > 1 {
+			st.writeEnd, st.writeEndKnown = written.writeEnd, written.writeEndKnown
+		}
 		bill(&st, pr)
 		e.bill[p] += st.BilledTokens
 	}
@@ -179,7 +188,7 @@ func (e *evalTotals) addRaw(c chatConversation, rem *Remembered, pricings []Pric
 				return err
 			}
 		}
-		e.add(tokens, stable, true, pricings)
+		e.add(tokens, stable, true, nil, pricings)
 		prev = cur
 	}
 	return nil
@@ -199,7 +208,7 @@ func (e *evalTotals) addStrategy(c chatConversation, cfg chatEvalConfig, rem *Re
 			errs = append(errs, fmt.Errorf("call %d: %v", n, err))
 			continue
 		}
-		e.add(resp.Stats.TokensAfter, resp.Stats.StablePrefixTokens, resp.Stats.StablePrefixKnown, pricings)
+		e.add(resp.Stats.TokensAfter, resp.Stats.StablePrefixTokens, resp.Stats.StablePrefixKnown, &resp.Stats, pricings)
 		for p, pr := range pricings {
 			nudge, err := providerAllowance(h, resp, rem, pr)
 			if err != nil {

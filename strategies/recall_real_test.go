@@ -243,6 +243,9 @@ func testChatRecallRecorded(t *testing.T) {
 	for _, src := range book.sources {
 		t.Logf("\n%s", recallTable(src, "raw history", labels, book.totals[src]))
 		checkFloors(t, src, labels, book.totals[src], chatRecallFloors[src])
+		if testing.Short() && src != "real-coding" {
+			continue // a sample of the source: its bill is not the recorded one
+		}
 		for label, most := range chatBillCeilings[src] {
 			if got := book.totals[src][label].bill / book.totals[src]["raw history"].bill; got > most {
 				t.Errorf("%s / %s: bills %.4f of the raw history's, above the recorded %.2f", src, label, got, most)
@@ -254,9 +257,17 @@ func testChatRecallRecorded(t *testing.T) {
 // chatBillCeilings: source -> configuration -> the most it may bill as a
 // share of the raw history's under anthropic, the recorded figure rounded
 // up, so that what keeps the recall does not creep back into the bill. The
-// recorded coding sessions are measured whole under -short too.
+// recorded coding sessions are measured whole under -short too; the other
+// sources only without it. loop-slice's figures are with its cache write
+// ending at its next_cache_breakpoint (before, writing to its end: 0.527
+// on the recorded coding sessions, 0.376 and 0.358 on the generated ones
+// and the held-out seeds, 0.974 on tau-bench, 0.969 on pydantic-ai).
 var chatBillCeilings = map[string]map[string]float64{
-	"real-coding": {"loop-slice": 0.53}, // 0.527, 0.514 on the five bash sessions alone (0.538 and 0.525 before its notes showed 250 characters of a text result, not 300, without line numbers; 0.58 and 0.562 at 500)
+	"real-coding":              {"loop-slice": 0.495}, // 0.4943, 0.480 on the five bash sessions alone (0.527 and 0.514 writing to its end; 0.538 and 0.525 before its notes showed 250 characters of a text result, not 300, without line numbers; 0.58 and 0.562 at 500)
+	"coding-agent":             {"loop-slice": 0.355}, // 0.3543
+	"coding-agent other seeds": {"loop-slice": 0.338}, // 0.3376
+	"taubench-gpt4o-airline":   {"loop-slice": 0.975}, // 0.9740
+	"pydantic-ai-cassettes":    {"loop-slice": 0.97},  // 0.9695
 }
 
 // recallBook holds the totals of every configuration on every source.

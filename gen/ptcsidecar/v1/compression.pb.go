@@ -903,9 +903,9 @@ type CompressionStats struct {
 	BilledTokens float64 `protobuf:"fixed64,22,opt,name=billed_tokens,json=billedTokens,proto3" json:"billed_tokens,omitempty"`
 	// The tokens after the stable prefix written to the cache for the next
 	// call: to the end of the messages, or, under a write premium, to
-	// `next_cache_breakpoint` for `cache-stable` and the tool-call program
-	// form, which send nothing after it again (docs/STRATEGIES.md, "The
-	// bill"); 0 when `stable_prefix_known` is false.
+	// `next_cache_breakpoint` for `cache-stable`, the tool-call program form
+	// and `loop-slice`, which send nothing after it again (docs/STRATEGIES.md,
+	// "The bill"); 0 when `stable_prefix_known` is false.
 	CacheWriteTokens int32 `protobuf:"varint,23,opt,name=cache_write_tokens,json=cacheWriteTokens,proto3" json:"cache_write_tokens,omitempty"`
 	// False when the earlier call cannot be rebuilt from this request (the
 	// second-to-last turn carries no `memory`, or the earlier history does
