@@ -785,9 +785,9 @@ export type CompressionStats = Message<"ptcsidecar.v1.CompressionStats"> & {
   /**
    * The tokens after the stable prefix written to the cache for the next
    * call: to the end of the messages, or, under a write premium, to
-   * `next_cache_breakpoint` for `cache-stable` and the tool-call program
-   * form, which send nothing after it again (docs/STRATEGIES.md, "The
-   * bill"); 0 when `stable_prefix_known` is false.
+   * `next_cache_breakpoint` for `cache-stable`, the tool-call program form
+   * and `loop-slice`, which send nothing after it again (docs/STRATEGIES.md,
+   * "The bill"); 0 when `stable_prefix_known` is false.
    *
    * @generated from field: int32 cache_write_tokens = 23;
    */
