@@ -40,14 +40,16 @@ var aggregateBuiltins = []*Builtin{
 		Cost: cost(calls(argsFrom(1)))},
 	{Name: "distinct-by", Sig: "(distinct-by key coll)", Doc: "first item for each distinct (key item)", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinDistinctBy,
-		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), builds),
+		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, hashed (chargeKey) when it returns"),
+			chargedInBody("the keys' set and the result as they grow (chargeGrowth)")),
 		lean: true},
 	{Name: "group-by", Sig: "(group-by key coll)", Doc: "map from (key item) to the vector of items with it, in order", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinGroupBy,
-		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), buildsItems)},
+		Cost: cost(visits(byColl), calls(byColl), chargedInBody("each key f returns, hashed (chargeKey) when it returns"),
+			chargedInBody("the map as it grows (chargeGrowth), then its groups' vectors"))},
 	{Name: "frequencies", Sig: "(frequencies coll)", Doc: "map from each distinct item to how often it occurs", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFrequencies,
-		Cost: cost(hashesItems(arg(0)), builds)},
+		Cost: cost(hashesItems(arg(0)), chargedInBody("the map as it grows (chargeGrowth)"))},
 	{Name: "empty?", Sig: "(empty? coll)", Doc: "true for nil and empty collections or strings", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinIsEmpty,
 		Cost: cost(constant), lazy: lazyIsEmpty},
@@ -340,7 +342,7 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[any]bool)
+	seen := newSetBuilder()
 	var out []Value
 	for _, e := range elems {
 		k, err := call(th, "distinct-by", key, e)
@@ -350,11 +352,19 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 		if err := chargeKey(th, k); err != nil {
 			return nil, err
 		}
-		hk := hashKey(k)
-		if !seen[hk] {
-			seen[hk] = true
-			out = append(out, e)
+		added, err := seen.add(th, k)
+		if err != nil {
+			return nil, err
 		}
+		if !added {
+			continue
+		}
+		if len(out) == cap(out) {
+			if err := chargeGrowth(th, len(out), heapSlot, false); err != nil {
+				return nil, err
+			}
+		}
+		out = appendRoom(out, e)
 	}
 	return NewVector(out), nil
 }
@@ -365,11 +375,14 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Each element's group is found first; the groups are then laid out
-	// in one array, each sized exactly, instead of growing a slice each.
-	var keys []Value
+	// Each element's group is found first, its number the place of its
+	// key in the map being built; the groups are then laid out in one
+	// array, each sized exactly, instead of growing a slice each.
+	if err := th.alloc(heapWord * int64(len(elems))); err != nil { // groupOf
+		return nil, err
+	}
+	b := NewMapBuilder(0)
 	var sizes []int
-	numbers := make(map[any]int) // hash key -> group number
 	groupOf := make([]int, len(elems))
 	for i, e := range elems {
 		k, err := call(th, "group-by", key, e)
@@ -379,20 +392,23 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		if err := chargeKey(th, k); err != nil {
 			return nil, err
 		}
-		hk := hashKey(k)
-		g, ok := numbers[hk]
-		if !ok {
-			g = len(keys)
-			numbers[hk] = g
-			keys = append(keys, k)
-			sizes = append(sizes, 0)
+		g, added, err := b.slot(th, k, heapEntry+2*heapWord) // sizes and next beside it
+		if err != nil {
+			return nil, err
+		}
+		if added {
+			sizes = appendRoom(sizes, 0)
 		}
 		groupOf[i] = g
 		sizes[g]++
 	}
+	// The groups' vectors: their headers and elements.
+	if err := th.alloc(heapCollHead*int64(len(sizes)) + heapSlot*int64(len(elems))); err != nil {
+		return nil, err
+	}
 	all := make([]Value, len(elems))
-	next := make([]int, len(keys)) // where group g's next element goes
-	for g, at := 0, 0; g < len(keys); g++ {
+	next := make([]int, len(sizes)) // where group g's next element goes
+	for g, at := 0, 0; g < len(sizes); g++ {
 		next[g] = at
 		at += sizes[g]
 	}
@@ -400,12 +416,11 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		all[next[groupOf[i]]] = e
 		next[groupOf[i]]++
 	}
-	b := NewMapBuilder(len(keys))
-	for g, k := range keys {
+	for g := range sizes {
 		end := next[g]
 		// A full slice expression, so that conj on one group copies
 		// rather than writing into the next.
-		b.Set(k, NewVector(all[end-sizes[g]:end:end]))
+		b.put(g, NewVector(all[end-sizes[g]:end:end]))
 	}
 	return b.Map(), nil
 }
@@ -415,13 +430,22 @@ func builtinFrequencies(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Counted beside the map, and boxed once each at the end: a count
+	// boxed at each increment allocated a word per item.
 	b := NewMapBuilder(0)
+	var counts []int
 	for _, e := range elems {
-		n, ok := b.get(e)
-		if !ok {
-			n = Int(0)
+		i, added, err := b.slot(th, e, heapEntry+heapWord)
+		if err != nil {
+			return nil, err
 		}
-		b.Set(e, n.(Int)+1)
+		if added {
+			counts = appendRoom(counts, 0)
+		}
+		counts[i]++
+	}
+	for i, n := range counts {
+		b.put(i, Int(n))
 	}
 	return b.Map(), nil
 }

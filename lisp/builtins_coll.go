@@ -225,7 +225,7 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(views)},
 	{Name: "distinct", Sig: "(distinct coll)", Doc: "items without duplicates, first occurrence kept", Category: "collection",
 		MinArgs: 0, MaxArgs: 1, Fn: builtinDistinct,
-		Cost:  cost(hashesItems(arg(0)), builds),
+		Cost:  cost(hashesItems(arg(0)), chargedInBody("the set of the items seen as it grows (chargeGrowth), whose array the result is")),
 		xform: &xform{0, distinctStep}, lazyXform: true},
 	{Name: "dedupe", Sig: "(dedupe coll)", Doc: "items without consecutive duplicates", Category: "collection",
 		MinArgs: 0, MaxArgs: 1, Fn: builtinDedupe,
@@ -729,15 +729,18 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		if err := chargeMapKeys(th, c); err != nil {
 			return nil, err
 		}
-		b := NewMapBuilder(c.Len() + len(xs))
+		// The copy of c is sized and charged as one; the entries added
+		// grow it, each growth charged (chargeGrowth), so that many
+		// entries of few keys cost what the map holds.
+		if err := chargeCopy(th, c.Len(), 0, costMapEntry); err != nil {
+			return nil, err
+		}
+		b := NewMapBuilder(c.Len())
 		b.addAll(c)
 		for _, x := range xs {
 			if err := addEntry(th, b, "conj", x); err != nil {
 				return nil, err
 			}
-		}
-		if err := chargeCopy(th, c.Len(), b.len()-c.Len(), costMapEntry); err != nil {
-			return nil, err
 		}
 		if o := orderOf(c); o != nil {
 			return resorted(th, "conj", o, b.Map())
@@ -784,8 +787,7 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 		if err := chargeKey(th, x.elems[0]); err != nil {
 			return err
 		}
-		b.Set(x.elems[0], x.elems[1])
-		return nil
+		return b.add(th, x.elems[0], x.elems[1])
 	case *Map:
 		if err := chargeMapKeys(th, x); err != nil {
 			return err
@@ -795,7 +797,9 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 			return err
 		}
 		for _, e := range entries {
-			b.Set(e.Key, e.Val)
+			if err := b.add(th, e.Key, e.Val); err != nil {
+				return err
+			}
 		}
 		return nil
 	case NilType:
@@ -1393,16 +1397,15 @@ func builtinDistinct(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[any]bool, len(elems))
-	var out []Value
+	// The set of the items seen holds them in their first order: the
+	// result is its array.
+	seen := newSetBuilder()
 	for _, e := range elems {
-		k := hashKey(e)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, e)
+		if _, err := seen.add(th, e); err != nil {
+			return nil, err
 		}
 	}
-	return NewVector(out), nil
+	return NewVector(seen.s.elems), nil
 }
 
 func builtinDedupe(th *Thread, args []Value) (Value, error) {

@@ -53,7 +53,7 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(constant)},
 	{Name: "array-map", Sig: "(array-map k v ...)", Doc: "map of the pairs, in order", Category: "idiom",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinArrayMap,
-		Cost: cost(hashes(keyArgs(0)), builds)},
+		Cost: cost(hashesKeys(0), chargedInBody("the map as it grows (chargeGrowth)"))},
 	{Name: "memoize", Sig: "(memoize f)", Doc: "f remembering its results for the rest of the evaluation", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinMemoize,
 		Cost: cost(builds)},

@@ -58,11 +58,11 @@ var mapBuiltins = []*Builtin{
 		Cost: cost(constant)},
 	{Name: "zipmap", Sig: "(zipmap keys vals)", Doc: "map pairing keys with vals, up to the shorter", Category: "map",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinZipmap,
-		Cost: cost(hashesItems(arg(0)), builds),
+		Cost: cost(hashesItems(arg(0)), chargedInBody("the map as it grows (chargeGrowth)")),
 		lazy: boundedByFinite},
 	{Name: "hash-map", Sig: "(hash-map k v ...)", Doc: "map of the key/value arguments", Category: "map",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinHashMap,
-		Cost: cost(hashes(keyArgs(0)), builds)},
+		Cost: cost(hashesKeys(0), chargedInBody("the map as it grows (chargeGrowth)"))},
 	{Name: "update-vals", Sig: "(update-vals m f)", Doc: "map with each value replaced by (f value)", Category: "map",
 		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-vals", false),
 		Cost: cost(visits(arg(0)), calls(arg(0)), builds)},
@@ -586,9 +586,11 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	n := min(len(ks), len(vs))
-	b := NewMapBuilder(n)
+	b := NewMapBuilder(0)
 	for i := 0; i < n; i++ {
-		b.Set(ks[i], vs[i])
+		if err := b.add(th, ks[i], vs[i]); err != nil {
+			return nil, err
+		}
 	}
 	return b.Map(), nil
 }
@@ -596,13 +598,13 @@ func builtinZipmap(th *Thread, args []Value) (Value, error) {
 // builtinHashMap is hash-map, a hash map at any size but 0 ((hash-map)
 // is {} in Clojure).
 func builtinHashMap(th *Thread, args []Value) (Value, error) {
-	return pairsMap("hash-map", args, len(args) > 0)
+	return pairsMap(th, "hash-map", args, len(args) > 0)
 }
 
 // builtinArrayMap is array-map, which iterates in the order of its
 // arguments at any size, until a key is added to it past 8 entries.
 func builtinArrayMap(th *Thread, args []Value) (Value, error) {
-	return pairsMap("array-map", args, false)
+	return pairsMap(th, "array-map", args, false)
 }
 
 // noValueForKey is the error of a map built from an odd number of
@@ -623,13 +625,15 @@ func javaText(v Value) string {
 	return shownStr(v)
 }
 
-func pairsMap(fn string, args []Value, hashed bool) (Value, error) {
+func pairsMap(th *Thread, fn string, args []Value, hashed bool) (Value, error) {
 	if len(args)%2 != 0 {
 		return nil, noValueForKey(fn, args[len(args)-1])
 	}
-	b := NewMapBuilder(len(args) / 2)
+	b := NewMapBuilder(0)
 	for i := 0; i+1 < len(args); i += 2 {
-		b.Set(args[i], args[i+1])
+		if err := b.add(th, args[i], args[i+1]); err != nil {
+			return nil, err
+		}
 	}
 	m := b.Map()
 	if hashed {

@@ -8,12 +8,12 @@ import "slices"
 var setBuiltins = []*Builtin{
 	{Name: "set", Sig: "(set coll)", Doc: "set of the items of coll", Category: "set",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinSet,
-		Cost: cost(hashesItems(arg(0)), builds)},
+		Cost: cost(hashesItems(arg(0)), chargedInBody("the set as it grows (chargeGrowth)"))},
 	{Name: "hash-set", Sig: "(hash-set x ...)", Doc: "set of the arguments", Category: "set",
 		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) {
-			return NewSet(args), nil
+			return buildSetOf(th, args)
 		},
-		Cost: cost(perArg(allArgs), hashes(allArgs), builds)},
+		Cost: cost(perArg(allArgs), hashes(allArgs), chargedInBody("the set as it grows (chargeGrowth)"))},
 	{Name: "union", Sig: "(union s1 s2 ...)", Doc: "items in any of the sets", Category: "set",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinUnion,
 		Cost: cost(hashesItems(allArgs), builds)},
@@ -50,7 +50,19 @@ func setOf(th *Thread, fn string, v Value) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewSet(elems), nil
+	return buildSetOf(th, elems)
+}
+
+// buildSetOf is the set of elems, charged as it grows (chargeGrowth): a
+// set of few distinct items from many costs what it holds.
+func buildSetOf(th *Thread, elems []Value) (*Set, error) {
+	b := newSetBuilder()
+	for _, e := range elems {
+		if _, err := b.add(th, e); err != nil {
+			return nil, err
+		}
+	}
+	return b.set(), nil
 }
 
 func builtinSet(th *Thread, args []Value) (Value, error) { return setOf(th, "set", args[0]) }
@@ -89,7 +101,11 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 			base = i
 		}
 	}
-	all := slices.Clone(sets[base].elems)
+	total := 0
+	for _, s := range sets {
+		total += s.Len()
+	}
+	all := append(make([]Value, 0, total), sets[base].elems...)
 	for i, s := range sets {
 		if i != base {
 			all = append(all, s.elems...)

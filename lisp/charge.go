@@ -91,7 +91,8 @@ func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
 	if m.tail != nil && m.tail.order != nil {
 		return assocSorted(th, m, k, v)
 	}
-	rebuilt, moved := m.assocWork(k)
+	_, exists := m.find(k)
+	rebuilt, moved := m.assocWork(exists)
 	if rebuilt > 0 {
 		if err := chargeMapKeys(th, m); err != nil {
 			return nil, err
@@ -100,10 +101,15 @@ func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
 	if err := chargeMove(th, moved, costMapEntry); err != nil {
 		return nil, err
 	}
+	if moved > 0 {
+		if err := chargeGrowth(th, moved, heapEntry, true); err != nil {
+			return nil, err
+		}
+	}
 	if err := chargeCopy(th, rebuilt, 1, costMapEntry); err != nil {
 		return nil, err
 	}
-	return m.assoc(k, v), nil
+	return m.assocKnown(k, v, exists), nil
 }
 
 // conjSet is s.conj(x), charged; x is hashed too.
@@ -117,7 +123,7 @@ func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
 	if s.tail != nil && s.tail.order != nil {
 		return conjSorted(th, s, x)
 	}
-	rebuilt, moved := s.conjWork(x)
+	rebuilt, moved := s.conjWork() // x is not in s: looked up above, once
 	if rebuilt > 0 {
 		if err := chargeKeys(th, s.elems); err != nil {
 			return nil, err
@@ -125,6 +131,11 @@ func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
 	}
 	if err := chargeMove(th, moved, costElem); err != nil {
 		return nil, err
+	}
+	if moved > 0 {
+		if err := chargeGrowth(th, moved, heapSlot, true); err != nil {
+			return nil, err
+		}
 	}
 	if err := chargeCopy(th, rebuilt, 1, costElem); err != nil {
 		return nil, err
@@ -248,9 +259,13 @@ func chargeKey(th *Thread, v Value) error {
 	if err != nil {
 		return err
 	}
-	// Its key is its text, with its sets' and maps' parts ordered first.
-	charge := size + ordering
-	if !flatColl(v) {
+	// Its key is its text, with its sets' and maps' parts ordered first,
+	// boxed as an interface (a string's header).
+	charge := size + ordering + heapString
+	if flatColl(v) {
+		// flatCanonicalText's buffer, besides the text copied from it.
+		charge += int64(flatTextRoom(2, flatKeyParts(v)))
+	} else {
 		// A key holding collections is hashed by a walk that finds the
 		// structural hashes of its sets and maps (flatCanonicalText is
 		// the way around it for a key of scalars), and its text grows
@@ -258,6 +273,20 @@ func chargeKey(th *Thread, v Value) error {
 		charge += size + heapNestedKey
 	}
 	return th.alloc(charge)
+}
+
+// flatKeyParts is how many scalars a flat key's text holds: a key and a
+// value per map entry.
+func flatKeyParts(v Value) int {
+	switch c := v.(type) {
+	case *Vector:
+		return c.Len()
+	case *Set:
+		return c.Len()
+	case *Map:
+		return 2 * c.Len()
+	}
+	return 0
 }
 
 // chargeKeys is chargeKey of each value.

@@ -91,7 +91,10 @@ var allArgs = argsFrom(0)
 // arguments i, i+2, ... (the one selector that builds a slice).
 func keyArgs(i int) argSelector {
 	return func(args []Value) []Value {
-		var keys []Value
+		if i >= len(args) {
+			return nil
+		}
+		keys := make([]Value, 0, (len(args)-i+1)/2)
 		for j := i; j < len(args); j += 2 {
 			keys = append(keys, args[j])
 		}
@@ -193,6 +196,20 @@ func scans(sel argSelector) costTerm {
 // hashes charges for using each selected value as a key (chargeKey).
 func hashes(sel argSelector) costTerm {
 	return costTerm{what: "each argument hashed as a key", sel: sel, charge: chargeKeys}
+}
+
+// hashesKeys charges for using the keys of key/value pair arguments from
+// position i on as keys (chargeKey of arguments i, i+2, ...), without the
+// slice of them keyArgs builds.
+func hashesKeys(i int) costTerm {
+	return costTerm{what: "each key argument hashed as a key", sel: argsFrom(i), charge: func(th *Thread, vs []Value) error {
+		for j := 0; j < len(vs); j += 2 {
+			if err := chargeKey(th, vs[j]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 }
 
 // hashesItems charges for using each item of the selected collections as

@@ -72,8 +72,10 @@ func TestDuplicateItemsAreCharged(t *testing.T) {
 		var steps int64
 		for i := range 3 {
 			res := run(t, src, Env{})
-			if res.Err == nil || res.Err.Kind != stepLimit {
-				t.Fatalf("%s: got %v, want step_limit", call, res.Err)
+			// Ended by a charge, at the same step each run: the steps of
+			// the items, or (group-by) the groups' arrays.
+			if res.Err == nil || (res.Err.Kind != stepLimit && res.Err.Kind != memoryLimit) {
+				t.Fatalf("%s: got %v, want step_limit or memory_limit", call, res.Err)
 			}
 			if i > 0 && res.Steps != steps {
 				t.Fatalf("%s: stopped at step %d, then %d", call, steps, res.Steps)

@@ -145,6 +145,10 @@ func hashKey(v Value) any {
 // several times the text in garbage for each key hashed, which the
 // allocation charge of the text does not cover. ok is false for a
 // collection holding a collection or a function.
+// flatTextRoom is the buffer flatCanonicalText writes a key's text in:
+// its opening and 16 bytes a part, which chargeKey charges too.
+func flatTextRoom(opening, parts int) int { return opening + 16*parts }
+
 func flatCanonicalText(v Value) (text []byte, ok bool) {
 	var elems []Value
 	var entries []MapEntry
@@ -163,7 +167,7 @@ func flatCanonicalText(v Value) (text []byte, ok bool) {
 	if !flatColl(v) {
 		return nil, false
 	}
-	buf := make([]byte, 0, n+16*(len(elems)+2*len(entries)))
+	buf := make([]byte, 0, flatTextRoom(n, len(elems)+2*len(entries)))
 	buf = append(buf, open...)
 	switch c := v.(type) {
 	case *Vector:

@@ -1307,17 +1307,29 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 
 // keyword returns the keyword as a Value, boxing each name once per read:
 // the keys of data repeat in every record, and each boxing is an allocation.
+// Only the first maxSharedKeywords names are kept: a wide map of distinct
+// keyword keys grew the table to its own size, hashing each name twice
+// and doubling the table as it went, which made it the slowest data to
+// read for its read cost (a vector of 100,000 distinct keywords took ten
+// times as long as one of strings).
 func (r *reader) keyword(name string) Value {
 	if v, ok := r.keywords[name]; ok {
+		return v
+	}
+	v := Value(Keyword(name))
+	if len(r.keywords) >= maxSharedKeywords {
 		return v
 	}
 	if r.keywords == nil {
 		r.keywords = make(map[string]Value)
 	}
-	v := Value(Keyword(name))
 	r.keywords[name] = v
 	return v
 }
+
+// maxSharedKeywords is how many keyword names one read boxes once and
+// shares: far more than the keys of any record type.
+const maxSharedKeywords = 1024
 
 func (r *reader) number(tok string, line, col int) (Value, error) {
 	// Only digits (after one sign) can be a decimal integer; trying

@@ -193,16 +193,15 @@ func dedupeStep(_ string, _, rf Value) Value {
 }
 
 func distinctStep(_ string, _, rf Value) Value {
-	seen := map[any]bool{}
+	seen := newSetBuilder()
 	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
 		if err := chargeKey(th, x); err != nil {
 			return nil, err
 		}
-		hk := hashKey(x)
-		if seen[hk] {
-			return acc, nil
+		added, err := seen.add(th, x)
+		if err != nil || !added {
+			return acc, err
 		}
-		seen[hk] = true
 		return passOn(th, rf, acc, x)
 	})
 }

@@ -496,10 +496,18 @@ func (m *Map) indexKey(k Value, i int) {
 
 // assoc returns a map with k set to v. An existing key keeps its position.
 func (m *Map) assoc(k, v Value) *Map {
+	_, exists := m.find(k)
+	return m.assocKnown(k, v, exists)
+}
+
+// assocKnown is assoc where whether k is in m is known: assocMap has
+// looked it up once, and a key holding collections builds its text each
+// time it is hashed.
+func (m *Map) assocKnown(k, v Value, exists bool) *Map {
 	n := len(m.entries)
-	if _, exists := m.find(k); !exists && m.tail.extendsAt(n) {
+	if !exists && m.tail.extendsAt(n) {
 		m.tail.used++
-		out := &Map{entries: append(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
+		out := &Map{entries: appendRoom(m.entries, MapEntry{k, v}), index: m.index, tail: m.tail,
 			weight: addWeight(weightOf(m), addWeight(weightOf(k), weightOf(v))), traits: m.traits}
 		if (n >= smallMap || m.isHashMap()) && m.class() == nil {
 			out.order.Store(unorderedHashMap)
@@ -513,12 +521,12 @@ func (m *Map) assoc(k, v Value) *Map {
 	return mapWithMeta(b.Map(), m.metadata())
 }
 
-// assocWork is what assoc(k, ...) does to the entries already there, so
+// assocWork is what assoc(k, ...) does to the entries already there,
+// given whether k is one of them, so
 // callers can charge what it costs: rebuilt (hashed again into a new map)
 // when it must copy, moved to a larger array when it extends them in place
 // past their capacity, else neither.
-func (m *Map) assocWork(k Value) (rebuilt, moved int) {
-	_, exists := m.find(k)
+func (m *Map) assocWork(exists bool) (rebuilt, moved int) {
 	n := len(m.entries)
 	switch {
 	case exists || !m.tail.extendsAt(n):
@@ -624,7 +632,7 @@ func (b *MapBuilder) Set(k, v Value) {
 	if len(m.entries) >= smallMap && m.order.Load() == nil {
 		m.order.Store(unorderedHashMap) // a key added past 8 makes a hash map, as in Clojure
 	}
-	m.entries = append(m.entries, MapEntry{k, v})
+	m.entries = appendRoom(m.entries, MapEntry{k, v})
 	m.indexKey(k, len(m.entries)-1)
 }
 
@@ -775,12 +783,10 @@ func (s *Set) contains(e Value) bool {
 	return false
 }
 
-// conjWork is Map.assocWork for conj(e).
-func (s *Set) conjWork(e Value) (rebuilt, moved int) {
+// conjWork is Map.assocWork for conj(e), of an e not in s.
+func (s *Set) conjWork() (rebuilt, moved int) {
 	n := len(s.elems)
 	switch {
-	case s.contains(e):
-		return 0, 0
 	case !s.tail.extendsAt(n):
 		return n, 0
 	case n == cap(s.elems):
@@ -798,7 +804,7 @@ func (s *Set) conj(e Value) *Set {
 		}
 		if s.tail.extendsAt(n) {
 			s.tail.used++
-			return &Set{elems: append(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e)), meta: s.meta}
+			return &Set{elems: appendRoom(s.elems, e), tail: s.tail, weight: addWeight(weightOf(s), weightOf(e)), meta: s.meta}
 		}
 		return setWithMeta(NewSet(append(append(make([]Value, 0, n+1), s.elems...), e)), s.meta)
 	}
@@ -820,7 +826,7 @@ func (s *Set) conj(e Value) *Set {
 		}
 		s.tail.used++
 		index[hk] = n
-		return &Set{elems: append(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e)), meta: s.meta}
+		return &Set{elems: appendRoom(s.elems, e), index: index, tail: s.tail, weight: addWeight(weightOf(s), weightOf(e)), meta: s.meta}
 	}
 	return setWithMeta(NewSet(append(append(make([]Value, 0, n+1), s.elems...), e)), s.meta)
 }
