@@ -203,6 +203,18 @@ func builtinRseq(th *Thread, args []Value) (Value, error) {
 
 func builtinSymbol(th *Thread, args []Value) (Value, error) {
 	var parts []string
+	if len(args) == 2 {
+		// (symbol ns name) takes two strings, the namespace maybe nil
+		// (Clojure casts both to String)
+		for i, a := range args {
+			if _, ok := a.(String); !ok && !(i == 0 && isNilValue(a)) {
+				return nil, typeErrorf("symbol", "a string", a).asJava("ClassCastException", "")
+			}
+		}
+		if isNilValue(args[0]) {
+			args = args[1:]
+		}
+	}
 	for _, a := range args {
 		switch a := a.(type) {
 		case String:
