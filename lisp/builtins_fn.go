@@ -42,8 +42,9 @@ var functionBuiltins = []*Builtin{
 func functionArgs(fn string, fs []Value) error {
 	for _, f := range fs {
 		if _, ok := f.(Callable); !ok {
+			// Clojure's made function fails with this class when it calls f
 			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
-				WithHint("pass functions, keywords, maps or sets")
+				WithHint("pass functions, keywords, maps or sets").asJava("ClassCastException", "")
 		}
 	}
 	return nil
