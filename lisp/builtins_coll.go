@@ -1727,6 +1727,15 @@ func builtinRun(th *Thread, args []Value) (Value, error) {
 func builtinNthnext(th *Thread, args []Value) (Value, error) {
 	v, err := takeDrop("nthnext", false, false)(th, []Value{args[1], args[0]})
 	if err != nil {
+		// Clojure takes (seq coll) before it looks at n: a coll that is no
+		// sequence is its error, and an empty one is nil whatever n is.
+		elems, serr := seqOf(th, "nthnext", args[0], anySeq)
+		if serr != nil {
+			return nil, serr
+		}
+		if len(elems) == 0 {
+			return Nil, nil
+		}
 		return nil, err
 	}
 	if v.(*Vector).Len() == 0 {

@@ -42,8 +42,9 @@ var functionBuiltins = []*Builtin{
 func functionArgs(fn string, fs []Value) error {
 	for _, f := range fs {
 		if _, ok := f.(Callable); !ok {
+			// Clojure's made function fails with this class when it calls f
 			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
-				WithHint("pass functions, keywords, maps or sets")
+				WithHint("pass functions, keywords, maps or sets").asJava("ClassCastException", "")
 		}
 	}
 	return nil
@@ -261,6 +262,12 @@ func builtinFnil(th *Thread, args []Value) (Value, error) {
 	}
 	f, defaults := args[0], slices.Clone(args[1:])
 	return madeFn(th, "fnil", args, func(th *Thread, xs []Value) (Value, error) {
+		if len(xs) < min(len(defaults), 2) {
+			// Clojure's fnil of one default takes one argument or more, of
+			// two or three defaults two or more
+			return nil, arityError("the function fnil returned", "(f x ...), with two arguments or more when fnil had two defaults or three", len(xs)).
+				asJava("ArityException", wrongArgs(len(xs), "clojure.core/fnil/fn"))
+		}
 		patched := slices.Clone(xs)
 		for i, d := range defaults {
 			if i < len(patched) {

@@ -80,7 +80,7 @@ var idiomBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: 5, arities: []int{1, 3, 5}, Fn: builtinAtom,
 		Cost: cost(chargedInBody("the atom, charged as a closure"), calls(arg(2)))},
 	{Name: "deref", Sig: "(deref a)", Doc: "the value an atom holds; @a is the same", Category: "idiom",
-		MinArgs: 1, MaxArgs: 1, Fn: builtinDeref,
+		MinArgs: 1, MaxArgs: 3, arities: []int{1, 3}, Fn: builtinDeref,
 		Cost: cost(constant)},
 	{Name: "swap!", Sig: "(swap! a f args...)", Doc: "set atom a to (f @a args...) and return it", Category: "idiom",
 		MinArgs: 2, MaxArgs: variadic, Fn: builtinSwap,
@@ -203,6 +203,18 @@ func builtinRseq(th *Thread, args []Value) (Value, error) {
 
 func builtinSymbol(th *Thread, args []Value) (Value, error) {
 	var parts []string
+	if len(args) == 2 {
+		// (symbol ns name) takes two strings, the namespace maybe nil
+		// (Clojure casts both to String)
+		for i, a := range args {
+			if _, ok := a.(String); !ok && !(i == 0 && isNilValue(a)) {
+				return nil, typeErrorf("symbol", "a string", a).asJava("ClassCastException", "")
+			}
+		}
+		if isNilValue(args[0]) {
+			args = args[1:]
+		}
+	}
 	for _, a := range args {
 		switch a := a.(type) {
 		case String:
@@ -452,6 +464,11 @@ func atomArg(fn string, v Value) (*atom, error) {
 
 // builtinDeref is @x of an atom, a volatile or a delay.
 func builtinDeref(th *Thread, args []Value) (Value, error) {
+	if len(args) > 1 {
+		// (deref ref timeout-ms timeout-val) is for futures and promises,
+		// which the sandbox has not: Clojure's cast of anything else fails
+		return nil, derefWithTimeout(args)
+	}
 	a, ok := args[0].(*atom)
 	if !ok {
 		return atomArg("deref", args[0])
@@ -460,6 +477,14 @@ func builtinDeref(th *Thread, args []Value) (Value, error) {
 		return a.force(th)
 	}
 	return a.value, nil
+}
+
+func derefWithTimeout(args []Value) error {
+	e := typeErrorf("deref", "a future or a promise with a timeout, which the sandbox has not", args[0])
+	if isNilValue(args[0]) {
+		return e
+	}
+	return e.asJava("ClassCastException", "")
 }
 
 func builtinSwap(th *Thread, args []Value) (Value, error) {

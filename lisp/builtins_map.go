@@ -471,6 +471,9 @@ func builtinMergeWith(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
+	if v, ok := args[0].(*Vector); ok && !v.IsList() {
+		return selectIndexes(th, v, args[1])
+	}
 	m, err := mapArg("select-keys", args[0])
 	if e, ok := err.(*Error); ok {
 		return nil, e.notSeqable(args[0]) // Clojure's find: not supported on any non-map
@@ -485,6 +488,22 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 			if v, ok := m.Get(k); ok {
 				b.Set(k, v)
 			}
+		}
+	}
+	return b.Map(), nil
+}
+
+// selectIndexes is select-keys of a vector, which Clojure's find reads as
+// the map of its indexes: (select-keys [:a :b] [1 5]) is {1 :b}.
+func selectIndexes(th *Thread, v *Vector, keys Value) (Value, error) {
+	ks, err := seqOf(th, "select-keys", keys, anySeq)
+	if err != nil {
+		return nil, err
+	}
+	b := NewMapBuilder(len(ks))
+	for _, k := range ks {
+		if i, ok := k.(Int); ok && i >= 0 && int64(i) < int64(v.Len()) {
+			b.Set(k, v.elems[i])
 		}
 	}
 	return b.Map(), nil

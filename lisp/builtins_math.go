@@ -563,7 +563,7 @@ func uncheckedBinary(name string, big func(fn string, a, b Value) (Value, error)
 			if xInt && yInt {
 				return Int(ints(int64(x), int64(y))), nil
 			}
-			if isBig(args[0], args[1]) {
+			if isBig(args[0], args[1]) || isBigDecOperand(args[0], args[1]) {
 				return big(name, args[0], args[1])
 			}
 			a, ok1 := asFloat(args[0])
@@ -575,14 +575,25 @@ func uncheckedBinary(name string, big func(fn string, a, b Value) (Value, error)
 		}})
 }
 
+// isBigDecOperand: a BigDecimal operand makes an unchecked operation
+// Clojure's BigDecimal one, unless the other is a double.
+func isBigDecOperand(a, b Value) bool {
+	_, x := a.(*BigDec)
+	_, y := b.(*BigDec)
+	_, af := a.(Float)
+	_, bf := b.(Float)
+	return (x || y) && !af && !bf
+}
+
 func uncheckedUnary(name string, big func(x Value) (Value, error), ints func(a int64) int64, floats func(a float64) float64) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x)", Doc: "the long operation wrapping around 64 bits, or the float one", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			if x, ok := args[0].(Int); ok {
 				return Int(ints(int64(x))), nil
 			}
-			if _, ok := args[0].(*BigInt); ok {
-				return big(args[0])
+			switch args[0].(type) {
+			case *BigInt, *BigDec:
+				return big(args[0]) // Clojure's BigInt or BigDecimal operation
 			}
 			a, ok := asFloat(args[0])
 			if !ok {

@@ -69,6 +69,9 @@ var predicateBuiltins = []*Builtin{
 		if m, ok := v.(*Map); ok && m.class() != nil {
 			return false // a record is not a function of its keys
 		}
+		if isList(v) {
+			return false // a list is no function of its indexes, as a vector is
+		}
 		_, ok := v.(Callable)
 		return ok
 	}),

@@ -27,7 +27,7 @@ var regexBuiltins = []*Builtin{
 		},
 		Cost: cost(chargedInBody("the pattern's bytes, and once compiled (at most 256 bytes of pattern), the steps of compiling it and the heap it holds (chargeRegex)"))},
 	{Name: "re-find", Sig: "(re-find re s)", Doc: "first match: the text, or [whole group1 ...] with groups; nil when none", Category: "regex",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinReFind,
+		MinArgs: 1, MaxArgs: 2, Fn: builtinReFind,
 		Cost: cost(matching(arg(0), arg(1), false), chargedInBody("the match it returns, charged as it is built (matchValue): its size is known only once found"))},
 	{Name: "re-matches", Sig: "(re-matches re s)", Doc: "like re-find, but re must match the whole string", Category: "regex",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinReMatches,
@@ -67,6 +67,15 @@ func regexInput(th *Thread, fn string, reV, sV Value) (*regex, string, bool, err
 }
 
 func builtinReFind(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		// (re-find matcher): the sandbox has no Matcher, and Clojure's cast
+		// of anything else to one fails
+		e := typeErrorf("re-find", "a java.util.regex.Matcher, which the sandbox has not (call (re-find re s))", args[0])
+		if isNilValue(args[0]) {
+			return nil, e
+		}
+		return nil, e.asJava("ClassCastException", "")
+	}
 	re, s, ok, err := regexInput(th, "re-find", args[0], args[1])
 	if err != nil || !ok {
 		return Nil, err

@@ -85,7 +85,8 @@ func builtinUnion(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
 		return args[0], nil // Clojure's (union s) is s, nil included
 	}
-	if !setKindsOnly(args...) {
+	if !setKindsOnly(args...) || slices.ContainsFunc(args, isNilValue) {
+		// Clojure's reduce conj, which keeps a nil base: (union nil nil) is nil
 		return unionOfKinds(th, args)
 	}
 	sets, err := setsOf(th, "union", args)

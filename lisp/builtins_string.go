@@ -701,7 +701,7 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
-			template, err := javaReplacement(string(r))
+			template, err := javaReplacement(string(r), re.re.NumSubexp())
 			if err != nil {
 				return "", err
 			}

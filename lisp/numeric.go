@@ -264,7 +264,21 @@ func quotNumbers(fn string, a, b Value) (Value, error) {
 	if fb == 0 {
 		return nil, divideByZero(fn)
 	}
+	if err := quotientOutOfLongs(fn, fa/fb); err != nil {
+		return nil, err
+	}
 	return Float(math.Trunc(fa / fb)), nil
+}
+
+// quotientOutOfLongs is Clojure's failure for a float quotient of NaN or
+// an infinity: its quot and rem truncate one beyond a long's range
+// through (BigDecimal. q), which has none.
+func quotientOutOfLongs(fn string, q float64) error {
+	if math.IsNaN(q) || math.IsInf(q, 0) {
+		return Errorf(arithmeticError, "%s of a quotient of %s: it has no integer part", fn, formatFloat(q)).
+			asJava("NumberFormatException", "Infinite or NaN")
+	}
+	return nil
 }
 
 // remNumbers has the sign of the dividend, as Clojure's rem.
@@ -298,6 +312,9 @@ func remNumbers(fn string, a, b Value) (Value, error) {
 	fb, _ := asFloat(b)
 	if fb == 0 {
 		return nil, divideByZero(fn)
+	}
+	if err := quotientOutOfLongs(fn, fa/fb); err != nil {
+		return nil, err
 	}
 	return Float(math.Mod(fa, fb)), nil
 }
@@ -337,6 +354,9 @@ func modNumbers(fn string, a, b Value) (Value, error) {
 	fb, _ := asFloat(b)
 	if fb == 0 {
 		return nil, divideByZero(fn)
+	}
+	if err := quotientOutOfLongs(fn, fa/fb); err != nil {
+		return nil, err // Clojure's mod is its rem's
 	}
 	m := math.Mod(fa, fb)
 	if m != 0 && (m < 0) != (fb < 0) {

@@ -1,9 +1,11 @@
 package lisp
 
 import (
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -274,8 +276,11 @@ func javaMatches(re *regex, s string, locs [][]int) [][]int {
 }
 
 // javaReplacement turns a Java/Clojure replacement string ($1 for a group,
-// \$ for a dollar) into Go's template syntax (${1}, $$).
-func javaReplacement(repl string) (string, error) {
+// \$ for a dollar) into Go's template syntax (${1}, $$), for a regex of
+// groups groups. As Java's, a group number takes digits while it names a
+// group ("$12" is group 1 and a 2 when there are fewer than 12), and one
+// whose first digit names none is an IndexOutOfBoundsException.
+func javaReplacement(repl string, groups int) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
@@ -289,22 +294,25 @@ func javaReplacement(repl string) (string, error) {
 			} else {
 				b.WriteByte(repl[i])
 			}
-		case c == '$':
-			j := i + 1
-			for j < len(repl) && repl[j] >= '0' && repl[j] <= '9' {
-				j++
+		case c == '$' && i+1 < len(repl) && isDigit(repl[i+1]):
+			g := int(repl[i+1] - '0')
+			if g > groups {
+				msg := fmt.Sprintf("No group %d", g)
+				return "", Errorf(executionError, "the replacement string names group %d, and the regex has %d", g, groups).
+					asJava("IndexOutOfBoundsException", msg)
 			}
-			switch {
-			case j == i+1 && i+1 == len(repl):
-				return "", replacementError("Illegal group reference: group index is missing")
-			case j == i+1 && repl[i+1] != '{':
-				return "", replacementError("Illegal group reference")
-			case j == i+1:
-				b.WriteString("$$")
-				continue
+			j := i + 2
+			for ; j < len(repl) && isDigit(repl[j]) && g*10+int(repl[j]-'0') <= groups; j++ {
+				g = g*10 + int(repl[j]-'0')
 			}
-			b.WriteString("${" + repl[i+1:j] + "}")
+			b.WriteString("${" + strconv.Itoa(g) + "}")
 			i = j - 1
+		case c == '$' && i+1 == len(repl):
+			return "", replacementError("Illegal group reference: group index is missing")
+		case c == '$' && repl[i+1] != '{':
+			return "", replacementError("Illegal group reference")
+		case c == '$':
+			b.WriteString("$$")
 		default:
 			b.WriteByte(c)
 		}
