@@ -569,7 +569,8 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		case "desc":
 			s.desc = true
 		default:
-			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
+			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c)).
+				notAn("java.util.Comparator", c)
 		}
 	default:
 		_, callable := cmp.(Callable)
@@ -579,6 +580,9 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		}
 		if !callable {
 			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+			if cmp != Nil { // (sort nil coll) sorts in Clojure: nil is no comparator
+				e.notAn("java.util.Comparator", cmp)
+			}
 			switch cmp.(type) {
 			case *Vector, *Set, *Map, NilType:
 				if fn == "sort-by" {

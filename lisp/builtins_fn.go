@@ -43,7 +43,7 @@ func functionArgs(fn string, fs []Value) error {
 	for _, f := range fs {
 		if _, ok := f.(Callable); !ok {
 			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
-				WithHint("pass functions, keywords, maps or sets")
+				WithHint("pass functions, keywords, maps or sets").notAn("clojure.lang.IFn", f)
 		}
 	}
 	return nil

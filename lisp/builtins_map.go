@@ -275,8 +275,10 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
+		// Clojure assocs into the level it reached, a cast to
+		// Associative (update-in calls f on the missing child first).
 		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), shown(k)).
-			WithHint("every level of the path must be a map or a vector")
+			WithHint("every level of the path must be a map or a vector").notAn("clojure.lang.Associative", coll)
 	}
 	newChild, err := updateIn(th, fn, child, path[1:], f)
 	if err != nil {
@@ -465,7 +467,8 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 
 func builtinMergeWith(th *Thread, args []Value) (Value, error) {
 	if _, ok := args[0].(Callable); !ok {
-		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0]))
+		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0])).
+			notAn("clojure.lang.IFn", args[0])
 	}
 	return mergeWith(th, "merge-with", args[0], args[1:])
 }

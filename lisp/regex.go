@@ -174,10 +174,14 @@ func regexArg(fn string, v Value) (*regex, error) {
 
 // javaValueClass is the name of v's Java class, for a message.
 func javaValueClass(v Value) string {
-	if c, err := classOf("", v); err == nil && c != fnClass {
-		return string(c)
+	c, err := classOf("", v)
+	switch {
+	case err != nil:
+		return "java.lang.Object"
+	case c == fnClass:
+		return functionClassName(v)
 	}
-	return "java.lang.Object"
+	return string(c)
 }
 
 // matchValue is what re-find and re-matches return for a match: the matched
