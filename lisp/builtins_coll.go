@@ -580,7 +580,7 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		}
 		if !callable {
 			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
-			if cmp != Nil { // (sort nil coll) sorts in Clojure: nil is no comparator
+			if cmp != Nil || fn == "sort-by" { // (sort nil coll) sorts in Clojure: nil is no comparator
 				e.notAn("java.util.Comparator", cmp)
 			}
 			switch cmp.(type) {
