@@ -454,8 +454,8 @@ func (p *printer) noteBad(v Value) {
 // than writing the record's bytes.
 func (p *printer) record(w *walk, at Value) bool {
 	out := p.out
-	if p.bare || out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
-		return false
+	if p.bare || p.namespaceMaps || out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
+		return false // (a namespace map's keys print apart)
 	}
 	var elems []Value
 	var entries []MapEntry
