@@ -778,7 +778,7 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 				return nil
 			}
 			return Errorf(typeError, "%s expected [key value] vectors for a map, got %s", fn, describe(x)).
-				asJava("ClassCastException", "class "+javaValueClass(x.elems[0])+" cannot be cast to class java.util.Map$Entry").
+				asJava("ClassCastException", javaCastMessage(javaValueClass(x.elems[0]), "java.util.Map$Entry")).
 				WithHint("write each entry as a vector: [k v]")
 		}
 		if x.Len() != 2 {

@@ -538,7 +538,7 @@ func entriesPart(fn string, v *Vector, keys bool) (Value, error) {
 			// cast every element to Map.Entry.
 			return nil, Errorf(typeError, "%s expected a map or a sequence of its map entries, got an element %s", fn, describe(e)).
 				WithHint("(%s m) takes the map itself, or the entries a sequence function made of it; of [k v] vectors take (map %s pairs)", fn, map[bool]string{true: "first", false: "second"}[keys]).
-				asJava("ClassCastException", "class "+javaValueClass(e)+" cannot be cast to class java.util.Map$Entry")
+				asJava("ClassCastException", javaCastMessage(javaValueClass(e), "java.util.Map$Entry"))
 		}
 		if keys {
 			out = append(out, pair.elems[0])
@@ -575,7 +575,7 @@ func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 		}
 		// A [k v] vector is not a map entry, as in Clojure.
 		return nil, e.WithHint("a map's entries come from (seq m), (first m), (find m k) and the sequence functions of a map; of a [k v] vector take (%s v)", map[int]string{0: "first", 1: "second"}[i]).
-			asJava("ClassCastException", "class "+javaValueClass(args[0])+" cannot be cast to class java.util.Map$Entry")
+			asJava("ClassCastException", javaCastMessage(javaValueClass(args[0]), "java.util.Map$Entry"))
 	}
 }
 

@@ -169,7 +169,7 @@ func regexArg(fn string, v Value) (*regex, error) {
 	}
 	return nil, Errorf(typeError, "%s expected a regex, got %s", fn, describe(v)).
 		WithHint(`build one with (re-pattern "\\d+")`).
-		asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class java.util.regex.Pattern")
+		asJava("ClassCastException", javaCastMessage(javaValueClass(v), "java.util.regex.Pattern"))
 }
 
 // javaValueClass is the name of v's Java class, for a message.
