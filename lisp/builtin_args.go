@@ -230,11 +230,11 @@ func describe(v Value) string {
 
 // castError is Clojure's ClassCastException for an argument of a kind the
 // function casts to the Java interface iface (clojure.lang.Associative for
-// assoc, java.util.Map$Entry for reduce-kv's items): a type error here,
-// caught by the same class.
+// assoc, java.util.Map$Entry for reduce-kv's items), with Java's message;
+// for nil, the NullPointerException of calling through it. A type error
+// here, caught by the same class.
 func castError(fn, want string, v Value, iface string) *Error {
-	return typeErrorf(fn, want, v).
-		asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class "+iface)
+	return typeErrorf(fn, want, v).notAn(iface, v)
 }
 
 func boolValue(b bool) Value {

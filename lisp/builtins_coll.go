@@ -569,7 +569,8 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		case "desc":
 			s.desc = true
 		default:
-			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c))
+			return nil, Errorf(typeError, "%s order must be :asc or :desc, got :%s", fn, string(c)).
+				notAn("java.util.Comparator", c)
 		}
 	default:
 		_, callable := cmp.(Callable)
@@ -579,6 +580,9 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 		}
 		if !callable {
 			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+			if cmp != Nil || fn == "sort-by" { // (sort nil coll) sorts in Clojure: nil is no comparator
+				e.notAn("java.util.Comparator", cmp)
+			}
 			switch cmp.(type) {
 			case *Vector, *Set, *Map, NilType:
 				if fn == "sort-by" {
@@ -777,7 +781,7 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 				return nil
 			}
 			return Errorf(typeError, "%s expected [key value] vectors for a map, got %s", fn, describe(x)).
-				asJava("ClassCastException", "class "+javaValueClass(x.elems[0])+" cannot be cast to class java.util.Map$Entry").
+				asJava("ClassCastException", javaCastMessage(javaValueClass(x.elems[0]), "java.util.Map$Entry")).
 				WithHint("write each entry as a vector: [k v]")
 		}
 		if x.Len() != 2 {

@@ -44,7 +44,7 @@ func functionArgs(fn string, fs []Value) error {
 		if _, ok := f.(Callable); !ok {
 			// Clojure's made function fails with this class when it calls f
 			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
-				WithHint("pass functions, keywords, maps or sets").asJava("ClassCastException", "")
+				WithHint("pass functions, keywords, maps or sets").notAn("clojure.lang.IFn", f)
 		}
 	}
 	return nil

@@ -24,6 +24,9 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 	next := 0      // the ordinary index: conversions without one take the arguments in turn
 	var last Value // the argument the conversion before took, for %<s
 	b := textWriter{th: th}
+	if err := checkFormatPattern(pattern); err != nil {
+		return nil, err
+	}
 	// Once the writer has stopped (the budget or its limit), the text is
 	// decided: the conversions left would build text only to drop it.
 	for i := 0; i < len(pattern) && !b.stopped(); i++ {
@@ -62,7 +65,7 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 				asJava("MissingFormatArgumentException", "Format specifier '%"+pattern[i-n+1:i+1]+"'")
 		}
 		last = arg
-		if _, isNil := arg.(NilType); spec.conv == 's' && spec.width == 0 && spec.precision < 0 && !isNil {
+		if _, isNil := arg.(NilType); spec.conv == 's' && spec.width == 0 && spec.precision < 0 && !isNil && !spec.has('#') {
 			// The common %s: the value's text goes straight into the
 			// writer, charged there, with no copy built beside it.
 			if err := writeValue(&b, th, arg, asStr); err != nil {
@@ -86,6 +89,23 @@ func builtinFormat(th *Thread, args []Value) (Value, error) {
 		b.writeString(text)
 	}
 	return b.text()
+}
+
+// checkFormatPattern parses every conversion of pattern, as Java's
+// Formatter does before it formats any: a bad conversion late in the
+// pattern is its error even when an earlier argument is wrong.
+func checkFormatPattern(pattern string) error {
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] != '%' {
+			continue
+		}
+		_, n, err := parseFormatSpec(pattern[i+1:])
+		if err != nil {
+			return err
+		}
+		i += n
+	}
+	return nil
 }
 
 type formatSpec struct {
@@ -142,9 +162,157 @@ func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
 	spec.conv = s[i]
 	if strings.IndexByte("sSdxXofeEgGbBchHn%", spec.conv) < 0 {
 		return spec, 0, Errorf(executionError, "format: unknown conversion %%%c", spec.conv).
-			WithHint("use %%s, %%d, %%f, %%.2f, %%x, %%e or %%%%")
+			WithHint("use %%s, %%d, %%f, %%.2f, %%x, %%e or %%%%").
+			asJava("UnknownFormatConversionException", fmt.Sprintf("Conversion = '%c'", spec.conv))
+	}
+	if err := spec.javaCheck(); err != nil {
+		return spec, 0, err
 	}
 	return spec, i + 1, nil
+}
+
+// javaCheck refuses a conversion whose flags, width or precision Java's
+// Formatter refuses, with its exception and message (its FormatSpecifier's
+// checks, in their order): a flag twice, a precision of an integer or
+// character, - or 0 with no width, + with a space or - with 0, and each
+// flag its conversion does not take. Java parses the whole pattern
+// before it formats, so these come before any argument's error.
+func (s formatSpec) javaCheck() error {
+	for i := 0; i < len(s.flags); i++ {
+		if strings.IndexByte(s.flags[i+1:], s.flags[i]) >= 0 {
+			fixed := s
+			fixed.flags = s.flags[:i] + s.flags[i+1:]
+			return s.formatError("DuplicateFormatFlagsException", "Flags = '"+s.flags[i:i+1]+"'", fixed)
+		}
+	}
+	conv := s.conv | 0x20 // Java names the conversion in lower case: %S is s
+	noWidth := s.width == 0
+	missingWidth := func() error {
+		fixed := s
+		fixed.width = 8
+		return s.formatError("MissingFormatWidthException", s.text(), fixed)
+	}
+	switch conv {
+	case 's', 'b', 'h':
+		if s.has('#') && conv != 's' { // %#s fails as it prints (formatOne)
+			return s.mismatch('#')
+		}
+		if noWidth && s.has('-') {
+			return missingWidth()
+		}
+		return s.badFlags("+ 0,(")
+	case 'c':
+		if s.precision >= 0 {
+			return s.noPrecision()
+		}
+		if err := s.badFlags("#+ 0,("); err != nil {
+			return err
+		}
+		if noWidth && s.has('-') {
+			return missingWidth()
+		}
+	case 'd', 'o', 'x', 'e', 'f', 'g':
+		if noWidth && (s.has('-') || s.has('0')) {
+			return missingWidth()
+		}
+		if s.has('+') && s.has(' ') || s.has('-') && s.has('0') {
+			fixed := s // keep the + of + and space, the - of - and 0
+			fixed.flags = strings.NewReplacer(" ", "", "0", "").Replace(s.flags)
+			return s.formatError("IllegalFormatFlagsException", "Flags = '"+javaFlagOrder(s.flags, s.conv != conv)+"'", fixed)
+		}
+		switch conv {
+		case 'd', 'o', 'x':
+			if s.precision >= 0 {
+				return s.noPrecision()
+			}
+			if conv == 'd' {
+				return s.badFlags("#")
+			}
+			return s.badFlags(",")
+		case 'e':
+			return s.badFlags(",")
+		case 'g':
+			return s.badFlags("#")
+		}
+	}
+	return nil
+}
+
+// widthText is the width and precision as Java's message writes them.
+func (s formatSpec) widthText() string {
+	text := ""
+	if s.width > 0 {
+		text = strconv.Itoa(s.width)
+	}
+	if s.precision >= 0 {
+		text += "." + strconv.Itoa(s.precision)
+	}
+	return text
+}
+
+// javaFlagOrder is flags in the order Java's Flags.toString writes them,
+// with ^, its flag for an upper-case conversion (%X), when upper is set.
+func javaFlagOrder(flags string, upper bool) string {
+	if upper {
+		flags += "^"
+	}
+	var b strings.Builder
+	for _, f := range []byte("-^#+ 0,(") {
+		if strings.IndexByte(flags, f) >= 0 {
+			b.WriteByte(f)
+		}
+	}
+	return b.String()
+}
+
+// cut keeps at most precision characters of text, as Java's general
+// conversions (%s, %b, %h) do.
+func cut(text string, precision int) string {
+	if precision >= 0 {
+		if r := []rune(text); len(r) > precision {
+			return string(r[:precision])
+		}
+	}
+	return text
+}
+
+// badFlags refuses the first of flags (in Java's order) that s has.
+func (s formatSpec) badFlags(flags string) error {
+	for i := 0; i < len(flags); i++ {
+		if s.has(flags[i]) {
+			return s.mismatch(flags[i])
+		}
+	}
+	return nil
+}
+
+// mismatch is Java's refusal of a flag its conversion does not take.
+func (s formatSpec) mismatch(flag byte) error {
+	fixed := s
+	fixed.flags = strings.ReplaceAll(s.flags, string(flag), "")
+	return s.formatError("FormatFlagsConversionMismatchException", fmt.Sprintf("Conversion = %c, Flags = %c", s.conv|0x20, flag), fixed)
+}
+
+// noPrecision is Java's refusal of a precision its conversion does not
+// take (an integer's, a character's).
+func (s formatSpec) noPrecision() error {
+	fixed := s
+	fixed.precision = -1
+	return s.formatError("IllegalFormatPrecisionException", strconv.Itoa(s.precision), fixed)
+}
+
+// text is the conversion as written, its argument index left out, as
+// Java's messages write it.
+func (s formatSpec) text() string { return "%" + s.flags + s.widthText() + string(s.conv) }
+
+// formatError is a conversion Java's Formatter refuses, as class, with
+// its message.
+// fixed is the conversion the hint offers instead: the flag or precision
+// dropped, or a width given.
+func (s formatSpec) formatError(class, message string, fixed formatSpec) *Error {
+	return Errorf(executionError, "format: Java's Formatter refuses %s (%s: %s)", s.text(), class, message).
+		WithHint("write %s instead of %s", fixed.text(), s.text()).
+		asJava(class, message)
 }
 
 // pad applies the width, on the left unless the - flag is set.
@@ -218,6 +386,10 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	}
 	switch spec.conv {
 	case 's', 'S':
+		if spec.has('#') {
+			// Java's # asks a Formattable to print itself; no value is one.
+			return "", spec.mismatch('#')
+		}
 		text := "null"
 		if _, isNil := arg.(NilType); !isNil {
 			// Built through a writer charged as it grows; a precision
@@ -243,11 +415,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			}
 			text = string(t.buf)
 		}
-		if spec.precision >= 0 {
-			if r := []rune(text); len(r) > spec.precision {
-				text = string(r[:spec.precision])
-			}
-		}
+		text = cut(text, spec.precision)
 		if spec.conv == 'S' {
 			text = strings.ToUpper(text)
 		}
@@ -265,7 +433,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		if spec.conv == 'H' {
 			text = strings.ToUpper(text)
 		}
-		return pad(spec, text), nil
+		return pad(spec, cut(text, spec.precision)), nil
 	case 'b', 'B':
 		text := "true"
 		switch v := arg.(type) {
@@ -277,7 +445,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		if spec.conv == 'B' {
 			text = strings.ToUpper(text)
 		}
-		return pad(spec, text), nil
+		return pad(spec, cut(text, spec.precision)), nil
 	case 'c':
 		switch v := arg.(type) {
 		case String:
@@ -317,17 +485,23 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			return "", Errorf(typeError, "format %%%c expected an integer, got %s", spec.conv, describe(arg)).
 				asJava(formatConversion(spec.conv, arg))
 		}
+		// A long in hex or octal takes no sign flag: Java prints it in
+		// two's complement.
+		if err := spec.badFlags("( +"); err != nil {
+			return "", err
+		}
 		base := 16
 		if spec.conv == 'o' {
 			base = 8
 		}
-		// Java prints negative numbers in two's complement.
 		text := strconv.FormatUint(uint64(n), base)
 		if spec.conv == 'X' {
 			text = strings.ToUpper(text)
 		}
 		if spec.has('#') {
-			if base == 16 {
+			if spec.conv == 'X' {
+				text = "0X" + text
+			} else if base == 16 {
 				text = "0x" + text
 			} else {
 				text = "0" + text
@@ -370,11 +544,13 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			asJava(formatConversion(spec.conv, arg))
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// Java signs an infinity as a number (+, space and ( flags
+		// included) but groups no digits in it; NaN takes no sign.
 		text := "NaN"
-		if math.IsInf(f, 1) {
-			text = signed(spec, false, "Infinity")
-		} else if math.IsInf(f, -1) {
-			text = "-Infinity"
+		if math.IsInf(f, 0) {
+			ungrouped := spec
+			ungrouped.flags = strings.ReplaceAll(spec.flags, ",", "")
+			text = signed(ungrouped, f < 0, "Infinity")
 		}
 		return pad(spec, text), nil
 	}
@@ -387,21 +563,30 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 	case 'f':
 		digits = fixedHalfUp(math.Abs(f), prec)
 	case 'e', 'E':
-		digits = fmt.Sprintf("%.*e", prec, math.Abs(f))
+		digits = sciHalfUp(math.Abs(f), prec)
+		if d, ok := arg.(*BigDec); ok {
+			digits = decSciHalfUp(d, prec)
+		}
 	default:
 		digits = javaGeneral(math.Abs(f), max(prec, 1))
+		if d, ok := arg.(*BigDec); ok && d.unscaled.Sign() == 0 && d.scale != 0 {
+			// Java prints a BigDecimal zero in fixed notation only when it
+			// equals 0 (scale 0); 0.0M is 0.00000e-01.
+			digits = decSciHalfUp(d, max(prec, 1)-1)
+		}
 	}
 	if spec.conv == 'E' || spec.conv == 'G' {
 		digits = strings.ToUpper(digits)
 	}
-	return padNumber(spec, signed(spec, math.Signbit(f) && f != 0, digits)), nil
+	// -0.0 is negative to Java's Formatter: (format "%.2f" -0.0) is "-0.00".
+	return padNumber(spec, signed(spec, math.Signbit(f), digits)), nil
 }
 
 // javaGeneral is Java's %g of x >= 0 with prec significant digits: fixed
 // notation, trailing zeros kept, when x rounded is at least 10^-4 and below
 // 10^prec, scientific otherwise. C's %g differs: it drops trailing zeros.
 func javaGeneral(x float64, prec int) string {
-	sci := fmt.Sprintf("%.*e", prec-1, x)
+	sci := sciHalfUp(x, prec-1)
 	rounded, _ := strconv.ParseFloat(sci, 64)
 	if x != 0 && (rounded < 1e-4 || rounded >= math.Pow(10, float64(prec))) {
 		return sci
@@ -448,25 +633,75 @@ func fixedHalfUp(x float64, prec int) string {
 		}
 		return intPart + "." + frac
 	}
-	roundUp := frac[prec] >= '5'
 	digits := []byte(intPart + frac[:prec])
-	if roundUp {
-		i := len(digits) - 1
-		for ; i >= 0; i-- {
-			if digits[i] == '9' {
-				digits[i] = '0'
-				continue
-			}
-			digits[i]++
-			break
-		}
-		if i < 0 {
-			digits = append([]byte{'1'}, digits...)
-		}
+	if frac[prec] >= '5' && addOne(digits) {
+		digits = append([]byte{'1'}, digits...)
 	}
 	cut := len(digits) - prec
 	if prec == 0 {
 		return string(digits)
 	}
 	return string(digits[:cut]) + "." + string(digits[cut:])
+}
+
+// sciHalfUp prints x >= 0 in Java's scientific notation with prec digits
+// after the point, rounding its shortest decimal form half up, as Java's
+// %e does: (format "%.3e" 1234.5) is "1.235e+03" (C's rounds the binary
+// value to even, 1.234e+03).
+func sciHalfUp(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'e', -1, 64)
+	mantissa, expText, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(expText)
+	return sciDigits(strings.Replace(mantissa, ".", "", 1), exp, prec)
+}
+
+// decSciHalfUp is sciHalfUp of the magnitude of d, from its exact digits:
+// a zero's exponent is its scale negated, as Java's (0.00M is
+// 0.000000e-02).
+func decSciHalfUp(d *BigDec, prec int) string {
+	digits := new(big.Int).Abs(d.unscaled).String()
+	return sciDigits(digits, len(digits)-1-int(d.scale), prec)
+}
+
+// sciDigits writes digits × 10^(exp - len(digits) + 1), whose first digit
+// is at 10^exp, as d.ddde±xx with prec digits after the point, rounded
+// half up.
+func sciDigits(digits string, exp, prec int) string {
+	keep := []byte(digits)
+	if len(keep) > prec+1 {
+		roundUp := keep[prec+1] >= '5'
+		keep = keep[:prec+1]
+		if roundUp && addOne(keep) { // 9.99 rounded up is 10.0: shifted
+			keep = append([]byte{'1'}, keep[:prec]...)
+			exp++
+		}
+	}
+	for len(keep) < prec+1 {
+		keep = append(keep, '0')
+	}
+	var b strings.Builder
+	b.WriteByte(keep[0])
+	if prec > 0 {
+		b.WriteByte('.')
+		b.Write(keep[1:])
+	}
+	sign := '+'
+	if exp < 0 {
+		sign, exp = '-', -exp
+	}
+	fmt.Fprintf(&b, "e%c%02d", sign, exp)
+	return b.String()
+}
+
+// addOne adds one to the last of digits, carrying, and reports whether
+// the carry left the first (all nines, now all zeros).
+func addOne(digits []byte) (overflow bool) {
+	for i := len(digits) - 1; i >= 0; i-- {
+		if digits[i] != '9' {
+			digits[i]++
+			return false
+		}
+		digits[i] = '0'
+	}
+	return true
 }

@@ -275,8 +275,10 @@ func updateIn(th *Thread, fn string, coll Value, path []Value, f func(old Value)
 	switch coll.(type) {
 	case *Map, *Vector, NilType:
 	default:
+		// Clojure assocs into the level it reached, a cast to
+		// Associative (update-in calls f on the missing child first).
 		return nil, Errorf(typeError, "%s cannot step into %s with key %s", fn, describe(coll), shown(k)).
-			WithHint("every level of the path must be a map or a vector")
+			WithHint("every level of the path must be a map or a vector").notAn("clojure.lang.Associative", coll)
 	}
 	newChild, err := updateIn(th, fn, child, path[1:], f)
 	if err != nil {
@@ -465,7 +467,8 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 
 func builtinMergeWith(th *Thread, args []Value) (Value, error) {
 	if _, ok := args[0].(Callable); !ok {
-		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0]))
+		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0])).
+			notAn("clojure.lang.IFn", args[0])
 	}
 	return mergeWith(th, "merge-with", args[0], args[1:])
 }
@@ -554,7 +557,7 @@ func entriesPart(fn string, v *Vector, keys bool) (Value, error) {
 			// cast every element to Map.Entry.
 			return nil, Errorf(typeError, "%s expected a map or a sequence of its map entries, got an element %s", fn, describe(e)).
 				WithHint("(%s m) takes the map itself, or the entries a sequence function made of it; of [k v] vectors take (map %s pairs)", fn, map[bool]string{true: "first", false: "second"}[keys]).
-				asJava("ClassCastException", "class "+javaValueClass(e)+" cannot be cast to class java.util.Map$Entry")
+				asJava("ClassCastException", javaCastMessage(javaValueClass(e), "java.util.Map$Entry"))
 		}
 		if keys {
 			out = append(out, pair.elems[0])
@@ -591,7 +594,7 @@ func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 		}
 		// A [k v] vector is not a map entry, as in Clojure.
 		return nil, e.WithHint("a map's entries come from (seq m), (first m), (find m k) and the sequence functions of a map; of a [k v] vector take (%s v)", map[int]string{0: "first", 1: "second"}[i]).
-			asJava("ClassCastException", "class "+javaValueClass(args[0])+" cannot be cast to class java.util.Map$Entry")
+			asJava("ClassCastException", javaCastMessage(javaValueClass(args[0]), "java.util.Map$Entry"))
 	}
 }
 

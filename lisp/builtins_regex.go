@@ -63,7 +63,7 @@ func regexInput(th *Thread, fn string, reV, sV Value) (*regex, string, bool, err
 	case NilType:
 		return re, "", false, nil
 	}
-	return nil, "", false, typeErrorf(fn, "a string", sV)
+	return nil, "", false, castError(fn, "a string", sV, "java.lang.CharSequence") // Java's matcher casts it
 }
 
 func builtinReFind(th *Thread, args []Value) (Value, error) {

@@ -84,6 +84,51 @@ var classSupers = map[javaClass][]javaClass{
 // and instance? knows their interfaces.
 const fnClass javaClass = "fn"
 
+// functionClassName is the name of the class Clojure compiles function f
+// to, which a ClassCastException's message names: a var's function is
+// its namespace and munged name, clojure.core$even_QMARK_ or user$f (a
+// function defined with defn). Clojure numbers the class of a function
+// made by fn or by a combinator (user$eval12$fn__13,
+// clojure.core$partial$fn__5908) in the order it compiles them, which
+// nothing here repeats: those are named without the numbers, user$fn or
+// clojure.core$partial$fn.
+func functionClassName(f Value) string {
+	switch f := f.(type) {
+	case *Builtin:
+		if q := clojureVarName(f.Name); q != "" {
+			ns, name, _ := cutNamespace(q)
+			return ns + "$" + mungeName(name)
+		}
+		return "clojure.core$" + mungeName(f.Name)
+	case *closure:
+		if f.name != "" {
+			return "user$" + mungeName(f.name)
+		}
+	case *combined:
+		return "clojure.core$" + mungeName(f.name) + "$fn"
+	}
+	return "user$fn"
+}
+
+// mungeName is a name as Clojure's compiler spells it in a class name
+// (clojure.lang.Compiler's CHAR_MAP).
+func mungeName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if m, ok := mungedChars[r]; ok {
+			b.WriteString(m)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+var mungedChars = map[rune]string{'-': "_", ':': "_COLON_", '+': "_PLUS_", '>': "_GT_", '<': "_LT_", '=': "_EQ_",
+	'~': "_TILDE_", '!': "_BANG_", '@': "_CIRCA_", '#': "_SHARP_", '\'': "_SINGLEQUOTE_", '"': "_DOUBLEQUOTE_",
+	'%': "_PERCENT_", '^': "_CARET_", '&': "_AMPERSAND_", '*': "_STAR_", '|': "_BAR_", '{': "_LBRACE_",
+	'}': "_RBRACE_", '[': "_LBRACK_", ']': "_RBRACK_", '/': "_SLASH_", '\\': "_BSLASH_", '?': "_QMARK_"}
+
 // inexactClasses are the class names a program may not use, since no
 // value here tells whether Clojure's would be one, each with what to
 // write instead. Maps of the first two still print their class (type)

@@ -98,9 +98,15 @@ var javaSupers = map[string]string{
 	"ExceptionInfo":                   "RuntimeException",
 
 	// format's, from java.util
-	"IllegalFormatException":           "IllegalArgumentException",
-	"IllegalFormatConversionException": "IllegalFormatException",
-	"MissingFormatArgumentException":   "IllegalFormatException",
+	"IllegalFormatException":                 "IllegalArgumentException",
+	"IllegalFormatConversionException":       "IllegalFormatException",
+	"MissingFormatArgumentException":         "IllegalFormatException",
+	"UnknownFormatConversionException":       "IllegalFormatException",
+	"DuplicateFormatFlagsException":          "IllegalFormatException",
+	"FormatFlagsConversionMismatchException": "IllegalFormatException",
+	"IllegalFormatFlagsException":            "IllegalFormatException",
+	"IllegalFormatPrecisionException":        "IllegalFormatException",
+	"MissingFormatWidthException":            "IllegalFormatException",
 
 	// java.time's
 	"DateTimeException":                "RuntimeException",
@@ -135,6 +141,8 @@ var javaSupers = map[string]string{
 // javaPackages give each class of javaSupers its full name.
 var javaPackages = map[string]string{"ArityException": "clojure.lang.", "ExceptionInfo": "clojure.lang.",
 	"IllegalFormatException": "java.util.", "IllegalFormatConversionException": "java.util.", "MissingFormatArgumentException": "java.util.",
+	"UnknownFormatConversionException": "java.util.", "DuplicateFormatFlagsException": "java.util.", "FormatFlagsConversionMismatchException": "java.util.",
+	"IllegalFormatFlagsException": "java.util.", "IllegalFormatPrecisionException": "java.util.", "MissingFormatWidthException": "java.util.",
 	"DateTimeException": "java.time.", "DateTimeParseException": "java.time.format.", "UnsupportedTemporalTypeException": "java.time.temporal.",
 	"IOException": "java.io.", "FileNotFoundException": "java.io.", "EOFException": "java.io.", "UncheckedIOException": "java.io.",
 	"MalformedURLException": "java.net.", "URISyntaxException": "java.net.", "SQLException": "java.sql.",
@@ -323,6 +331,18 @@ func javaCastMessage(from, to string) string {
 
 // javaSimpleName is a class's name without its package.
 func javaSimpleName(class string) string { return class[strings.LastIndexByte(class, '.')+1:] }
+
+// notAn gives e, a refusal of got where Clojure casts it to the
+// interface iface (clojure.lang.IFn for a function, java.util.Comparator
+// for a comparator), the exception that cast throws: a
+// ClassCastException with Java's message, or for nil the
+// NullPointerException of calling through it.
+func (e *Error) notAn(iface string, got Value) *Error {
+	if got == Nil {
+		return e.asJava("NullPointerException", "")
+	}
+	return e.asJava("ClassCastException", javaCastMessage(javaValueClass(got), iface))
+}
 
 // nullFails gives e, a refusal of got, the NullPointerException Clojure
 // throws when got is nil.

@@ -312,7 +312,7 @@ func notCallable(v Value, form string) *Error {
 	if v == Nil {
 		return e.asJava("NullPointerException", "")
 	}
-	return e.asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class clojure.lang.IFn")
+	return e.asJava("ClassCastException", javaCastMessage(javaValueClass(v), "clojure.lang.IFn"))
 }
 
 // withPos attaches a source position to an error that has none yet, so the

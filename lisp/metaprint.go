@@ -80,7 +80,7 @@ func (p *printer) metaPrefix(at Value) error {
 		shown = tag
 	}
 	p.out.writeByte('^')
-	sub := printer{out: p.out, mode: p.mode, th: p.th, limit: p.limit, bare: p.bare, clojureOrder: p.clojureOrder, meta: true}
+	sub := printer{out: p.out, mode: p.mode, th: p.th, limit: p.limit, bare: p.bare, clojureOrder: p.clojureOrder, namespaceMaps: p.namespaceMaps, meta: true}
 	if err := sub.print(shown); err != nil {
 		return err
 	}

@@ -328,7 +328,7 @@ func builtinExtends(th *Thread, args []Value) (Value, error) {
 	case NilType:
 	default:
 		return nil, typeErrorf("extends?", "a class", args[1]).
-			asJava("ClassCastException", "class "+javaValueClass(args[1])+" cannot be cast to class java.lang.Class")
+			asJava("ClassCastException", javaCastMessage(javaValueClass(args[1]), "java.lang.Class"))
 	}
 	for _, key := range []Keyword{protocolImplementers, protocolExtenders} {
 		names := protocolClasses(p, key)

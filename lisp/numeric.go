@@ -209,7 +209,7 @@ func asNumberError(e *Error, v Value) *Error {
 	if _, isNil := v.(NilType); isNil {
 		return e.asJava("NullPointerException", `Cannot invoke "Object.getClass()" because "x" is null`)
 	}
-	return e.asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class java.lang.Number")
+	return e.asJava("ClassCastException", javaCastMessage(javaValueClass(v), "java.lang.Number"))
 }
 
 // integerArgs checks that both operands of quot, rem or mod are numbers and

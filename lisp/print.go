@@ -179,6 +179,12 @@ type printer struct {
 	// print and println do ((println ["a"]) writes [a]); the text is for
 	// people, not read back.
 	bare bool
+	// namespaceMaps prints a map whose keys are all keywords or symbols
+	// of one namespace as #:ns{:k v}, as Clojure run through clojure.main
+	// (*print-namespace-maps* true) prints a program's own text of it;
+	// lifted are the depths of the maps being printed so.
+	namespaceMaps bool
+	lifted        []int
 }
 
 // keyStart is where a collection printed as a set element or map key
@@ -300,7 +306,10 @@ func (p *printer) print(v Value) error {
 		}
 		switch x := at.(type) {
 		case String, Int, Keyword, Float, Bool, NilType: // the commonest first
-			p.scalar(x, source)
+			if p.liftedKey(&w) {
+				at = stripNamespace(x)
+			}
+			p.scalar(at, source)
 		case *Vector:
 			switch {
 			case !x.IsList():
@@ -313,6 +322,9 @@ func (p *printer) print(v Value) error {
 		case *Map:
 			if x.class() != nil {
 				out.writeString(x.class().opening())
+			} else if ns := p.liftedNamespace(x, source); ns != "" {
+				out.writeString("#:" + ns + "{")
+				p.lifted = append(p.lifted, w.depth)
 			} else {
 				out.writeByte('{')
 			}
@@ -369,10 +381,61 @@ func (p *printer) print(v Value) error {
 		default:
 			p.sawSource = p.sawSource || scalarNeedsSource(x)
 			p.noteBad(x)
+			if p.liftedKey(&w) {
+				x = stripNamespace(x)
+			}
 			p.scalar(x, source)
 		}
 	}
 	return w.err
+}
+
+// liftedNamespace is the namespace m prints under, #:ns{...}, when the
+// printer prints namespace maps: that of its keys when every key is a
+// keyword or symbol with that one namespace, as Clojure's lift-ns; ""
+// otherwise (an empty map, a record, a key with none or another).
+func (p *printer) liftedNamespace(m *Map, source bool) string {
+	if !p.namespaceMaps || source || m.Len() == 0 {
+		return ""
+	}
+	shared := ""
+	for _, e := range m.entries {
+		var name string
+		switch k := e.Key.(type) {
+		case Keyword:
+			name = string(k)
+		case symbol:
+			name = string(k)
+		default:
+			return ""
+		}
+		ns, _, qualified := cutNamespace(name)
+		if !qualified || ns == "" || shared != "" && ns != shared {
+			return ""
+		}
+		shared = ns
+	}
+	return shared
+}
+
+// liftedKey reports whether the value the walk just reached is a key of
+// a map printed as #:ns{...}, which prints without its namespace.
+func (p *printer) liftedKey(w *walk) bool {
+	n := len(p.lifted)
+	return n > 0 && p.lifted[n-1] == w.depth-1 && w.index%2 == 0
+}
+
+// stripNamespace is the keyword or symbol k without its namespace.
+func stripNamespace(k Value) Value {
+	switch k := k.(type) {
+	case Keyword:
+		_, name, _ := cutNamespace(string(k))
+		return Keyword(name)
+	case symbol:
+		_, name, _ := cutNamespace(string(k))
+		return symbol(name)
+	}
+	return k
 }
 
 // noteBad records v as the printer's bad part when it looks for one, v
@@ -391,8 +454,8 @@ func (p *printer) noteBad(v Value) {
 // than writing the record's bytes.
 func (p *printer) record(w *walk, at Value) bool {
 	out := p.out
-	if p.bare || out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
-		return false
+	if p.bare || p.namespaceMaps || out.th != nil || out.counting || out.stopped() || !w.entered() || len(w.stack) >= w.limit {
+		return false // (a namespace map's keys print apart)
 	}
 	var elems []Value
 	var entries []MapEntry
@@ -594,11 +657,14 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	default:
 		kind = 'h'
 	}
-	if out.th != nil || out.counting || kind == 'h' {
+	if out.th != nil || out.counting || kind == 'h' || len(p.lifted) > 0 {
 		for at != nil {
 			p.sawSource = p.sawSource || scalarNeedsSource(at)
 			if p.json != nil {
 				p.json.part(w.index, at)
+			}
+			if p.liftedKey(w) {
+				at = stripNamespace(at)
 			}
 			writeScalar(out, at, source)
 			if at, _ = w.nextScalar(); at != nil {
@@ -735,6 +801,9 @@ func (p *printer) leave(w *walk, at Value, sorting *[]sortedSet) {
 		}
 	case *Map:
 		p.out.writeByte('}')
+		if n := len(p.lifted); n > 0 && p.lifted[n-1] == w.depth {
+			p.lifted = p.lifted[:n-1]
+		}
 		if p.json != nil {
 			p.json.close(nil)
 		}

@@ -78,7 +78,7 @@ func sameRecordClass(a, b *Map) bool {
 func (c *recordClass) notCallable() *Error {
 	return Errorf(typeError, "a record (%s) cannot be called as a function of its keys, as a map can", c.name).
 		WithHint("read a field with the keyword: (:field r) or (get r :field)").
-		asJava("ClassCastException", "class "+c.name+" cannot be cast to class clojure.lang.IFn")
+		asJava("ClassCastException", javaCastMessage(c.name, "clojure.lang.IFn"))
 }
 
 // recordSupers are the classes and interfaces of Clojure's records that

@@ -171,15 +171,19 @@ func regexArg(fn string, v Value) (*regex, error) {
 	}
 	return nil, Errorf(typeError, "%s expected a regex, got %s", fn, describe(v)).
 		WithHint(`build one with (re-pattern "\\d+")`).
-		asJava("ClassCastException", "class "+javaValueClass(v)+" cannot be cast to class java.util.regex.Pattern")
+		asJava("ClassCastException", javaCastMessage(javaValueClass(v), "java.util.regex.Pattern"))
 }
 
 // javaValueClass is the name of v's Java class, for a message.
 func javaValueClass(v Value) string {
-	if c, err := classOf("", v); err == nil && c != fnClass {
-		return string(c)
+	c, err := classOf("", v)
+	switch {
+	case err != nil:
+		return "java.lang.Object"
+	case c == fnClass:
+		return functionClassName(v)
 	}
-	return "java.lang.Object"
+	return string(c)
 }
 
 // matchValue is what re-find and re-matches return for a match: the matched

@@ -97,7 +97,8 @@ func comparatorOrder(fn string, cmp Value) (*keyOrder, error) {
 	}
 	if !callable {
 		return nil, Errorf(typeError, "%s expected a comparator function, got %s", fn, describe(cmp)).
-			WithHint("pass a function of two items: (%s > ...) or (%s (fn [a b] (compare b a)) ...)", fn, fn)
+			WithHint("pass a function of two items: (%s > ...) or (%s (fn [a b] (compare b a)) ...)", fn, fn).
+			notAn("java.util.Comparator", cmp)
 	}
 	return &keyOrder{by: Freeze(cmp)}, nil
 }

@@ -297,7 +297,7 @@ func (th *Thread) call(f Value, args []Value) (Value, error) {
 			if f == Nil {
 				return nil, e.asJava("NullPointerException", "")
 			}
-			return nil, e.asJava("ClassCastException", "class "+javaValueClass(f)+" cannot be cast to class clojure.lang.IFn")
+			return nil, e.asJava("ClassCastException", javaCastMessage(javaValueClass(f), "clojure.lang.IFn"))
 		}
 	}
 	if err := th.enterCall(); err != nil {

@@ -56,7 +56,7 @@ func transientArg(fn string, v Value) (*transient, error) {
 	if !ok {
 		return nil, typeErrorf(fn, "a transient", v).
 			WithHint("make one with (transient coll), and get the value back with (persistent! t)").
-			asJava("ClassCastException", "class "+javaClassOf(v)+" cannot be cast to class clojure.lang.ITransientCollection")
+			asJava("ClassCastException", javaCastMessage(javaClassOf(v), "clojure.lang.ITransientCollection"))
 	}
 	if t.done {
 		return nil, usedAfterPersistent(fn)
@@ -155,7 +155,7 @@ func builtinTransient(th *Thread, args []Value) (Value, error) {
 	}
 	return nil, typeErrorf("transient", "a vector, hash map or hash set", args[0]).
 		WithHint("a list or a sorted collection has no transient: build it with conj, or make a vector with (vec coll) first").
-		asJava("ClassCastException", "class "+javaClassOf(args[0])+" cannot be cast to class clojure.lang.IEditableCollection")
+		asJava("ClassCastException", javaCastMessage(javaClassOf(args[0]), "clojure.lang.IEditableCollection"))
 }
 
 func builtinPersistent(th *Thread, args []Value) (Value, error) {

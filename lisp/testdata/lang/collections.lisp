@@ -76,7 +76,7 @@
 (assert.eq (sort [[1 nil] [1 0]]) [[1 nil] [1 0]])
 (assert.fails #(sort [{} {}]) "sort cannot order map values")
 (assert.eq (sort #{1 2 3}) [1 2 3])
-(assert.fails #(sort :up [1]) ":asc or :desc")
+(assert.fails #(sort :up [1]) "cannot be cast to class java.util.Comparator")
 (assert.eq (sort-by :date [{:name "b", :price 20} {:name "a", :price 10} {:name "c", :price 20}]) [{:name "b", :price 20} {:name "a", :price 10} {:name "c", :price 20}])
 (assert.eq (sort-by :price [{:name "b", :price 20} {:name "a", :price 10} {:name "c", :price 20}]) [{:name "a", :price 10} {:name "b", :price 20} {:name "c", :price 20}])
 (assert.eq (sort-by :price > [{:name "b", :price 20} {:name "a", :price 10} {:name "c", :price 20}]) [{:name "b", :price 20} {:name "c", :price 20} {:name "a", :price 10}])

@@ -28,7 +28,7 @@
 (assert.eq (assoc {} 1 2) {1 2})
 (assert.eq (assoc-in {} [:user :name] "Bob") {:user {:name "Bob"}})
 (assert.eq (assoc-in [[1 2] [3 4]] [0 1] 99) [[1 99] [3 4]])
-(assert.fails #(assoc-in {:a 1} [:a :b] 2) "cannot step into")
+(assert.fails #(assoc-in {:a 1} [:a :b] 2) "class java.lang.Long cannot be cast to class clojure.lang.Associative")
 (assert.eq (update {:n 1} :n inc) {:n 2})
 (assert.eq (update {:n 1} :n + 5) {:n 6})
 (assert.eq (update [1 2 3] 1 inc) [1 3 3])
