@@ -17,6 +17,8 @@ change from one recording to the next, and what holds them still:
   to it;
 - identity hashes (0x1b38fe53, clojure.core$fn__8501@1b38fe53) of objects
   printed inside a value: every #object keeps its class only;
+- the identity hash of the class loader a cast error names ("loader
+  clojure.lang.DynamicClassLoader @3a7b2a6e"): the loader keeps its class;
 - the JVM's fast throw of a NullPointerException once the code throwing it
   is compiled, with no message, where the interpreted code's message names
   the null: -XX:-OmitStackTraceInFastThrow gives the message every time;
@@ -128,6 +130,7 @@ def main():
             text = re.sub(r"^(#object\[\S+) 0x[0-9a-f]+ .*\]$", r"\1]", text)
             text = re.sub(r'(#object\[[^\s\]]+) 0x[0-9a-f]+ "(?:[^"\\]|\\.)*"\]', r"\1]", text)
             text = re.sub(r"(#object\[[^\s\]]+) 0x[0-9a-f]+", r"\1", text)
+            text = re.sub(r"(loader \S+) @[0-9a-f]+", r"\1", text)
             rec = {"program": src}
             rec["clojure" if status == "ok" else "clojure_error"] = text
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
