@@ -69,8 +69,8 @@ var predicateBuiltins = []*Builtin{
 		if m, ok := v.(*Map); ok && m.class() != nil {
 			return false // a record is not a function of its keys
 		}
-		_, ok := v.(Callable)
-		return ok
+		_, sym := v.(symbol) // a symbol looks itself up, as a keyword does
+		return sym || isCallable(v)
 	}),
 	numPred("zero?", "x is 0 or 0.0", func(f float64) bool { return f == 0 }),
 	numPred("pos?", "x > 0", func(f float64) bool { return f > 0 }),

@@ -89,28 +89,14 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }
 
-// uncheckedCounterparts are the checked builtins for Clojure's 32-bit
-// unchecked and narrowing arithmetic (the 64-bit forms run:
-// uncheckedBuiltins).
-var uncheckedCounterparts = map[string]string{
-	"unchecked-add-int": "+", "unchecked-subtract-int": "-", "unchecked-multiply-int": "*", "unchecked-inc-int": "inc",
-	"unchecked-dec-int": "dec", "unchecked-negate-int": "-",
-	"unchecked-divide-int": "quot", "unchecked-remainder-int": "rem", "unchecked-byte": "long", "unchecked-short": "long",
-	"unchecked-int": "int", "unchecked-long": "long", "unchecked-double": "double", "unchecked-float": "float",
-	"unchecked-char": "char",
-}
-
-// familyHints maps each var of counterpartFamilies, and of
-// uncheckedCounterparts, to its hint; built on first use, as clojureNames.
+// familyHints maps each var of counterpartFamilies to its hint; built on
+// first use, as clojureNames.
 var familyHints = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, f := range counterpartFamilies {
 		for _, n := range strings.Fields(f.names) {
 			m[n] = f.hint
 		}
-	}
-	for n, with := range uncheckedCounterparts {
-		m[n] = "use " + with + " in its place, with the same arguments: integers are 64-bit, and an overflow is an error rather than a silent wrap"
 	}
 	return m
 })

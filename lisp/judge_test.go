@@ -219,7 +219,6 @@ var judgedCorpora = []judgedCorpus{
 		"mistake/seq-of-number":              "spec 8.1: sequences are eager, so (map inc 5) throws inside the try, which catches it, where Clojure's lazy seq throws only when printed, outside it (docs/LANGUAGE.md)",
 		"mistake/char-vs-string-keys":        "spec: a character is a one-character string, so (get freq \"a\") finds the key \\a where Clojure's string is not a character",
 		"num/unchecked-hash":                 "types: the hexadecimal literal 0xFFFFFFFF is refused (write the decimal value), and then (int c) of a digit character of a string is refused as ambiguous, with a hint for digits only",
-		"mistake/throw-string":               "types: (throw \"oops\") is Clojure's ClassCastException, and (class e) of a caught interpreter error is refused with the hint to read ex-message, which cannot give the class",
 	}},
 	// judge13: a thirteenth set, aimed at puzzle and algorithm tasks over
 	// input strings, code manipulation over line lists, the numeric tower at
@@ -263,8 +262,6 @@ var judgedCorpora = []judgedCorpus{
 		"code/macro-expand-threading":        "refused: macroexpand is not available (no macros)",
 		"num/digit-sum-bigint":               "refused: (int c) of a digit character of a string is ambiguous, with the hint (parse-long c)",
 		"mistake/char-digit-as-int":          "refused: (int c) of a digit character of a string is ambiguous, with the hint (+ 48 (parse-long c)) for its code",
-		"num/int-cast-overflow":              "refused: unchecked-int is not available, with the hint to use int, which throws where unchecked-int wraps",
-		"mistake/integer-overflow-int-math":  "refused: unchecked-multiply-int is not available, with the hint to use *, which gives 10000000000 where it wraps to 1410065408",
 		"num/sum-of-squares-overflow":        "refused: reducing (range 1 2000001) exceeds the step limit of 1000000",
 		"mistake/recur-not-tail":             "refused: the call depth limit of 200 stops (sum-to 100000) before the try can catch Clojure's StackOverflowError",
 		"num/unsigned-and-shifts":            "refused: Long/toUnsignedString is not available",
@@ -274,7 +271,6 @@ var judgedCorpora = []judgedCorpus{
 		"chars/string-builder-reverse-words": "refused: (StringBuilder.), with the hint to build the text in an atom",
 		"print/println-return-capture":       "refused: newline is not available, with the hint (println)",
 		"print/pprint-small-map":             "refused: clojure.pprint is not available, with the hint to delete the require and write prn",
-		"mistake/set-as-fn-missing":          "refused: a symbol called as a function ('sym m) is refused with the hint that a list is a call, which does not apply",
 		"sim/mutable-counter-dotimes":        "refused: int-array, with the hint to use a vector and assoc for aset, which a dotimes cannot keep",
 	}},
 }
