@@ -17,7 +17,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 		aset-long aset-short boolean-array booleans byte-array bytes char-array chars double-array doubles
 		float-array floats int-array ints long-array longs make-array object-array short-array shorts
 		to-array-2d`,
-		"there are no Java arrays: use a vector, (vec coll) for the array, (nth v i) for aget, (assoc v i x) for aset, (count v) for alength, (mapv f v) for amap, (reduce f init v) for areduce, (vec (repeat n nil)) for (make-array T n)"},
+		"there are no Java arrays: use a vector, (vec coll) for the array, (nth v i) for aget, (assoc v i x) for aset, (count v) for alength, (mapv f v) for amap, (reduce f init v) for areduce, (vec (repeat n nil)) for (make-array T n); an array written in a loop is an atom of a vector, (atom (vec (repeat n 0))) for (int-array n), (swap! a assoc i x) for (aset a i x), (nth @a i) for (aget a i) and @a for the array"},
 	{`agent send send-off send-via await await-for await1 clear-agent-errors restart-agent error-handler error-mode
 		set-error-handler! set-error-mode! set-agent-send-executor! set-agent-send-off-executor!
 		release-pending-sends shutdown-agents`,
