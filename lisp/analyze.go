@@ -457,7 +457,7 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 		if _, callable := k.v.(Callable); !callable && len(l.Elems) == 1 && isJavaStatic(l.Elems[0]) {
 			return k, nil // (Math/PI): Clojure reads a static field in parentheses as the field
 		}
-		if _, callable := k.v.(Callable); !callable {
+		if _, sym := k.v.(symbol); !sym && !isCallable(k.v) {
 			if k.v == Nil {
 				// Clojure's compiler refuses it too: "Can't call nil".
 				return nil, c.errorf(typeError, "%s is not a function, so %s cannot be called", shown(k.v), formText(l)).

@@ -190,6 +190,7 @@ var builtinSections = [][]*Builtin{
 	bigBuiltins,
 	decimalBuiltins,
 	uncheckedBuiltins,
+	uncheckedIntBuiltins,
 	compareBuiltins,
 	logicBuiltins,
 	predicateBuiltins,

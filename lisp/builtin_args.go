@@ -193,7 +193,7 @@ func call(th *Thread, fn string, f Value, args ...Value) (Value, error) {
 			return th.callBorrowed(f, args)
 		}
 	}
-	if _, ok := f.(Callable); !ok {
+	if _, sym := f.(symbol); !sym && !isCallable(f) {
 		// Clojure casts it to IFn: nil fails as a NullPointerException
 		return nil, Errorf(typeError, "%s expected a function, got %s", fn, describe(f)).
 			WithHint("pass a function, keyword, map or set, e.g. (%s :key coll) or (%s #(...) coll)", fn, fn).

@@ -542,8 +542,8 @@ var (
 // uncheckedBuiltins are Clojure's unchecked arithmetic on longs, which
 // wraps around 64 bits where + and * throw: the hash functions models
 // write ((unchecked-multiply h 31)) rely on it. On a float it is the
-// float operation, as in Clojure. The 32-bit and narrowing forms stay
-// refused (counterparts.go).
+// float operation, as in Clojure. The 32-bit and narrowing forms are
+// uncheckedIntBuiltins.
 var uncheckedBuiltins = []*Builtin{
 	uncheckedBinary("unchecked-add", addNumbers, func(a, b int64) int64 { return a + b }, func(a, b float64) float64 { return a + b }),
 	uncheckedBinary("unchecked-subtract", subNumbers, func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b }),

@@ -72,8 +72,8 @@ var predicateBuiltins = []*Builtin{
 		if isList(v) {
 			return false // a list is no function of its indexes, as a vector is
 		}
-		_, ok := v.(Callable)
-		return ok
+		_, sym := v.(symbol) // a symbol looks itself up, as a keyword does
+		return sym || isCallable(v)
 	}),
 	numPred("zero?", "x is 0 or 0.0", func(f float64) bool { return f == 0 }),
 	numPred("pos?", "x > 0", func(f float64) bool { return f > 0 }),

@@ -230,9 +230,16 @@ func javaRegex(fn, pattern string) (string, *Error) {
 			b.WriteByte(c)
 		case c == '&' && depth > 0 && i+1 < len(pattern) && pattern[i+1] == '&':
 			return "", classAlgebra(fn, pattern)
+		case depth == 0 && strings.HasPrefix(pattern[i:], "(?!"):
+			e := regexRefusal(fn, pattern, "lookahead or lookbehind")
+			if rewritten, group, ok := negativeLookaheadAsGroup(pattern, i); ok {
+				return "", e.WithHint(`RE2 has no negative lookahead; one that ends the pattern and looks at one character is a group that takes that character or the end, #"%s" for #"%s", where a match ends with the character it looked at, which a replacement puts back with $%d: (clojure.string/replace s #"%s" "new$%d") for (clojure.string/replace s #"%s" "new")`,
+					rewritten, pattern, group, rewritten, group, pattern)
+			}
+			return "", e.WithHint("%s", lookaroundHint)
 		case depth == 0 && c == '(' && strings.HasPrefix(pattern[i:], "(?") && lookaround(pattern[i+2:]):
 			return "", regexRefusal(fn, pattern, "lookahead or lookbehind").
-				WithHint(`RE2 has no lookahead or lookbehind: capture what you need with a group, (second (re-find #"(\d+)px" s)) for (re-find #"\d+(?=px)" s); to count overlapping matches test each position, (count (filter #(clojure.string/starts-with? (subs s %%) "aba") (range (count s)))) for (count (re-seq #"(?=aba)" s))`)
+				WithHint("%s", lookaroundHint)
 		case depth == 0 && c == '+' && wasQuantified:
 			return "", regexRefusal(fn, pattern, "a possessive quantifier").
 				WithHint("write the greedy quantifier without the second +: a* for a*+, \\d+ for \\d++")
@@ -248,6 +255,60 @@ func javaRegex(fn, pattern string) (string, *Error) {
 
 // lookaround reports whether a group's text after "(?" opens a lookahead
 // or lookbehind ((?<name> is a named group).
+// lookaroundHint is the hint of a lookahead or lookbehind RE2 cannot run.
+const lookaroundHint = `RE2 has no lookahead or lookbehind: capture what you need with a group, (second (re-find #"(\d+)px" s)) for (re-find #"\d+(?=px)" s); to count overlapping matches test each position, (count (filter #(clojure.string/starts-with? (subs s %) "aba") (range (count s)))) for (count (re-seq #"(?=aba)" s))`
+
+// negativeLookaheadAsGroup rewrites the negative lookahead at pattern[at:]
+// when it ends the pattern and looks at a single character (a literal, an
+// escape such as \. or \d, or a class without nested classes): (?!-)
+// becomes ([^-]|$), which takes that character instead of looking at it.
+// group is the number the new group has: one more than the capturing
+// groups opened before it.
+func negativeLookaheadAsGroup(pattern string, at int) (rewritten string, group int, ok bool) {
+	inner := pattern[at+3:]
+	var class string
+	switch {
+	case len(inner) >= 3 && inner[0] == '\\' && inner[2] == ')' && strings.IndexByte("dDwWsSntrfv", inner[1]) >= 0:
+		class = "[^" + inner[:2] + "]"
+	case len(inner) >= 3 && inner[0] == '\\' && inner[2] == ')' && !isASCIIAlnum(inner[1]):
+		class = "[^" + inner[:2] + "]"
+	case len(inner) >= 2 && inner[0] == '[':
+		end := strings.IndexByte(inner[1:], ']') + 1
+		body := inner[1:end]
+		if end <= 1 || end+1 >= len(inner) || inner[end+1] != ')' || body == "" || body == "^" || strings.ContainsAny(body, "[\\") {
+			return "", 0, false
+		}
+		if negated, ok := strings.CutPrefix(body, "^"); ok {
+			class = "[" + negated + "]"
+		} else {
+			class = "[^" + body + "]"
+		}
+		inner = inner[end-1:] // so that the ")" after the class is at inner[2]
+	case len(inner) >= 2 && inner[1] == ')' && strings.IndexByte(`\()[]{}.*+?|^$`, inner[0]) < 0:
+		class = "[^" + inner[:1] + "]"
+		inner = " " + inner // the ")" at inner[2]
+	default:
+		return "", 0, false
+	}
+	if inner[3:] != "" {
+		return "", 0, false // the group would take a character what follows needs
+	}
+	group = 1
+	for j := 0; j < at; j++ {
+		switch {
+		case pattern[j] == '\\':
+			j++
+		case pattern[j] == '(' && !strings.HasPrefix(pattern[j:], "(?"):
+			group++
+		}
+	}
+	return pattern[:at] + "(" + class + "|$)" + inner[3:], group, true
+}
+
+func isASCIIAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
 func lookaround(rest string) bool {
 	return strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!") ||
 		strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!")

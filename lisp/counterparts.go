@@ -17,7 +17,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 		aset-long aset-short boolean-array booleans byte-array bytes char-array chars double-array doubles
 		float-array floats int-array ints long-array longs make-array object-array short-array shorts
 		to-array-2d`,
-		"there are no Java arrays: use a vector, (vec coll) for the array, (nth v i) for aget, (assoc v i x) for aset, (count v) for alength, (mapv f v) for amap, (reduce f init v) for areduce, (vec (repeat n nil)) for (make-array T n)"},
+		"there are no Java arrays: use a vector, (vec coll) for the array, (nth v i) for aget, (assoc v i x) for aset, (count v) for alength, (mapv f v) for amap, (reduce f init v) for areduce, (vec (repeat n nil)) for (make-array T n); an array written in a loop is an atom of a vector, (atom (vec (repeat n 0))) for (int-array n), (swap! a assoc i x) for (aset a i x), (nth @a i) for (aget a i) and @a for the array"},
 	{`agent send send-off send-via await await-for await1 clear-agent-errors restart-agent error-handler error-mode
 		set-error-handler! set-error-mode! set-agent-send-executor! set-agent-send-off-executor!
 		release-pending-sends shutdown-agents`,
@@ -89,28 +89,14 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }
 
-// uncheckedCounterparts are the checked builtins for Clojure's 32-bit
-// unchecked and narrowing arithmetic (the 64-bit forms run:
-// uncheckedBuiltins).
-var uncheckedCounterparts = map[string]string{
-	"unchecked-add-int": "+", "unchecked-subtract-int": "-", "unchecked-multiply-int": "*", "unchecked-inc-int": "inc",
-	"unchecked-dec-int": "dec", "unchecked-negate-int": "-",
-	"unchecked-divide-int": "quot", "unchecked-remainder-int": "rem", "unchecked-byte": "long", "unchecked-short": "long",
-	"unchecked-int": "int", "unchecked-long": "long", "unchecked-double": "double", "unchecked-float": "float",
-	"unchecked-char": "char",
-}
-
-// familyHints maps each var of counterpartFamilies, and of
-// uncheckedCounterparts, to its hint; built on first use, as clojureNames.
+// familyHints maps each var of counterpartFamilies to its hint; built on
+// first use, as clojureNames.
 var familyHints = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, f := range counterpartFamilies {
 		for _, n := range strings.Fields(f.names) {
 			m[n] = f.hint
 		}
-	}
-	for n, with := range uncheckedCounterparts {
-		m[n] = "use " + with + " in its place, with the same arguments: integers are 64-bit, and an overflow is an error rather than a silent wrap"
 	}
 	return m
 })

@@ -90,9 +90,10 @@ var javaInteropBuiltins = concatRows(
 		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
 		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
 		javaMath("Math/rint", math.RoundToEven),
-		javaIntegerToString("Integer/toString", 32), javaIntegerToString("Long/toString", 64),
+		javaIntegerToString("Integer/toString", 32, false), javaIntegerToString("Long/toString", 64, false),
 		javaRadixString("Integer/toBinaryString", 2, 32), javaRadixString("Integer/toOctalString", 8, 32), javaRadixString("Integer/toHexString", 16, 32),
 		javaRadixString("Long/toBinaryString", 2, 64), javaRadixString("Long/toOctalString", 8, 64), javaRadixString("Long/toHexString", 16, 64),
+		javaIntegerToString("Integer/toUnsignedString", 32, true), javaIntegerToString("Long/toUnsignedString", 64, true),
 		{Name: ".toString", Sig: "(.toString x)", Doc: "same as str; nil has no methods", Category: "idiom", reach: javaForm,
 			MinArgs: 1, MaxArgs: 1, Cost: rowNamed(stringBuiltins, "str").Cost, Fn: func(th *Thread, args []Value) (Value, error) {
 				if args[0] == Nil {
@@ -115,6 +116,8 @@ var javaInteropBuiltins = concatRows(
 				}
 				return Int(digitValue(r, 36)), nil
 			}},
+		{Name: "Character/forDigit", Sig: "(Character/forDigit digit radix)", Doc: "the character of digit in radix (lower case), the character of code 0 for none", Category: "idiom",
+			reach: javaStatic, MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: javaForDigit},
 		{Name: "Character/digit", Sig: "(Character/digit c radix)", Doc: "the digit value of c in radix, -1 for none", Category: "idiom",
 			reach: javaStatic, MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				r, err := oneChar("Character/digit", args[0])
@@ -290,30 +293,52 @@ func builtinIntoArray(th *Thread, args []Value) (Value, error) {
 	return newVector(th, slices.Clone(items))
 }
 
-// javaIntegerToString is Integer/toString or Long/toString: the digits of n, in
-// base radix (10), as Java's; an Integer's n must fit in 32 bits.
-func javaIntegerToString(name string, bits int) *Builtin {
-	return &Builtin{Name: name, Sig: "(" + name + " n) (" + name + " n radix)", Doc: "the digits of n, in base radix (10), as Java's", Category: "idiom", reach: javaStatic,
+// javaIntegerToString is Integer/toString or Long/toString, or with
+// unsigned their toUnsignedString: the digits of n, in base radix (10), as
+// Java's, n's bits read as an unsigned number when unsigned; an Integer's
+// n must fit in 32 bits.
+func javaIntegerToString(name string, bits int, unsigned bool) *Builtin {
+	doc := "the digits of n, in base radix (10), as Java's"
+	if unsigned {
+		doc = "the digits of n read as unsigned, in base radix (10), as Java's"
+	}
+	return &Builtin{Name: name, Sig: "(" + name + " n) (" + name + " n radix)", Doc: doc, Category: "idiom", reach: javaStatic,
 		MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-			n, ok := args[0].(Int)
-			if !ok {
-				return nil, typeErrorf(name, "an integer", args[0])
+			n, radix, err := javaRadixArgs(name, bits, args)
+			switch {
+			case err != nil:
+				return nil, err
+			case unsigned && bits == 32:
+				return String(strconv.FormatUint(uint64(uint32(n)), radix)), nil
+			case unsigned:
+				return String(strconv.FormatUint(uint64(n), radix)), nil
 			}
-			if bits == 32 && int64(n) != int64(int32(n)) {
-				return nil, Errorf(arithmeticError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
-					asJava("ArithmeticException", "integer overflow")
-			}
-			radix := Int(10)
-			if len(args) == 2 {
-				if radix, ok = args[1].(Int); !ok {
-					return nil, typeErrorf(name, "an integer radix", args[1])
-				}
-			}
-			if radix < 2 || radix > 36 {
-				radix = 10 // Java's rule for a radix out of range
-			}
-			return String(strconv.FormatInt(int64(n), int(radix))), nil
+			return String(strconv.FormatInt(int64(n), radix)), nil
 		}}
+}
+
+// javaRadixArgs are the arguments of Integer/toString and its kin: the
+// integer, which for an Integer must fit in 32 bits, and the radix (10
+// when absent or out of 2 to 36, Java's rule).
+func javaRadixArgs(name string, bits int, args []Value) (Int, int, error) {
+	n, ok := args[0].(Int)
+	if !ok {
+		return 0, 0, typeErrorf(name, "an integer", args[0])
+	}
+	if bits == 32 && int64(n) != int64(int32(n)) {
+		return 0, 0, Errorf(arithmeticError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
+			asJava("ArithmeticException", "integer overflow")
+	}
+	radix := Int(10)
+	if len(args) == 2 {
+		if radix, ok = args[1].(Int); !ok {
+			return 0, 0, typeErrorf(name, "an integer radix", args[1])
+		}
+	}
+	if radix < 2 || radix > 36 {
+		radix = 10
+	}
+	return n, int(radix), nil
 }
 
 // javaDoubleCompare is Double.compare: a total order in which NaN is
@@ -1000,4 +1025,26 @@ func javaUlp(x float64) float64 {
 // \E inside it closed, escaped and reopened.
 func javaPatternQuote(s string) string {
 	return `\Q` + strings.ReplaceAll(s, `\E`, `\E\\E\Q`) + `\E`
+}
+
+// javaForDigit is Java's Character.forDigit: the character of a digit in a
+// radix from 2 to 36, lower case past 9; the character of code 0 when the
+// digit is not one of the radix or the radix is out of range.
+func javaForDigit(th *Thread, args []Value) (Value, error) {
+	digit, ok := args[0].(Int)
+	if !ok {
+		return nil, typeErrorf("Character/forDigit", "an integer digit", args[0])
+	}
+	radix, ok := args[1].(Int)
+	if !ok {
+		return nil, typeErrorf("Character/forDigit", "an integer radix", args[1])
+	}
+	switch {
+	case radix < 2 || radix > 36 || digit < 0 || digit >= radix:
+		return String("\x00"), nil
+	case digit < 10:
+		return String(rune('0' + digit)), nil
+	default:
+		return String(rune('a' + digit - 10)), nil
+	}
 }

@@ -111,7 +111,6 @@ xml-seq zero? zipmap
 // clojureCounterparts say what does the work of a Clojure function that
 // PTC-Lisp leaves out, in one line that names the working form.
 var clojureCounterparts = map[string]string{
-	"newline":            "use (println)",
 	"any?":               "use (constantly true): any? is true of everything",
 	"unreduced":          "use (if (reduced? x) (reduce (fn [_ v] v) nil [x]) x), or keep the value before wrapping it in reduced",
 	"ensure-reduced":     "use (if (reduced? x) x (reduced x))",

@@ -291,7 +291,9 @@ func (th *Thread) call(f Value, args []Value) (Value, error) {
 		c = f
 	default:
 		var ok bool
-		if c, ok = f.(Callable); !ok {
+		if s, isSym := f.(symbol); isSym {
+			c = symbolLookup{s}
+		} else if c, ok = f.(Callable); !ok {
 			e := Errorf(typeError, "%s is not a function", f.TypeName()).
 				WithHint("only functions, keywords, maps and sets can be called")
 			if f == Nil {

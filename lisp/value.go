@@ -1014,3 +1014,32 @@ func addWeight(a, b int64) int64 {
 	}
 	return a + b
 }
+
+// isCallable reports whether v implements Callable.
+func isCallable(v Value) bool {
+	_, ok := v.(Callable)
+	return ok
+}
+
+// symbolLookup is a symbol called as a function: ('a m) and ('a m
+// default) look the symbol up, as (:a m) does. A symbol is no Callable
+// (so trampoline, comparators and the predicates that take functions
+// treat it as data, as Clojure's fn? does); only a call reaches this.
+type symbolLookup struct{ symbol }
+
+func (l symbolLookup) Call(th *Thread, args []Value) (Value, error) {
+	s := l.symbol
+	if len(args) < 1 || len(args) > 2 {
+		return nil, Errorf(arityErrorKind, "%s called with %d argument%s", string(s), len(args), plural(len(args))).
+			WithHint("call it as ('%s map) or ('%s map default)", string(s), string(s)).
+			asJava("ArityException", wrongArgs(len(args), "clojure.lang.Symbol"))
+	}
+	if t, ok := args[0].(*transient); ok {
+		coll, err := t.held(string(s))
+		if err != nil {
+			return nil, err
+		}
+		return lookup(coll, s, args[1:])
+	}
+	return lookup(args[0], s, args[1:])
+}
