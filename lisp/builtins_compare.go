@@ -3,6 +3,7 @@ package lisp
 import (
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Comparison (spec 8.5) and logic (spec 8.6). and/or are special forms
@@ -182,15 +183,91 @@ func cutNamespace(s string) (ns, name string, qualified bool) {
 	return strings.Cut(s, "/")
 }
 
-// javaStringCompare is Java's String.compareTo.
+// javaStringCompare is Java's String.compareTo: the difference of the
+// first UTF-16 code units that differ, else of the lengths in code units.
+// It reads the texts from where their bytes first differ, copying nothing:
+// two UTF-16 copies of each text, made on every call, let a loop comparing
+// strings of megabytes allocate gigabytes no budget counted.
 func javaStringCompare(x, y string) int {
-	a, b := utf16.Encode([]rune(x)), utf16.Encode([]rune(y))
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return int(a[i]) - int(b[i])
+	j := sharedCharacters(x, y)
+	a, b := utf16Walk{s: x[j:]}, utf16Walk{s: y[j:]}
+	for {
+		ua, okA := a.next()
+		ub, okB := b.next()
+		switch {
+		case !okA && !okB:
+			return 0
+		case !okA:
+			return -1 - b.rest()
+		case !okB:
+			return 1 + a.rest()
+		case ua != ub:
+			return int(ua) - int(ub)
 		}
 	}
-	return len(a) - len(b)
+}
+
+// sharedCharacters is where x and y first differ, moved back to a place
+// where both start a character: the texts before it decode alike, as
+// []rune would decode them (no character spans a byte that starts one,
+// valid or not).
+func sharedCharacters(x, y string) int {
+	if x == y {
+		return len(x)
+	}
+	// Blocks first: Go compares strings of a block at a time.
+	const block = 64
+	i := 0
+	for i+block <= len(x) && i+block <= len(y) && x[i:i+block] == y[i:i+block] {
+		i += block
+	}
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	for i > 0 && (i < len(x) && !utf8.RuneStart(x[i]) || i < len(y) && !utf8.RuneStart(y[i])) {
+		i--
+	}
+	return i
+}
+
+// utf16Walk reads a text as UTF-16 code units, one at a time.
+type utf16Walk struct {
+	s   string
+	low rune // the low surrogate still to come of the last character, or 0
+}
+
+func (w *utf16Walk) next() (rune, bool) {
+	if w.low != 0 {
+		u := w.low
+		w.low = 0
+		return u, true
+	}
+	if w.s == "" {
+		return 0, false
+	}
+	r, n := utf8.DecodeRuneInString(w.s)
+	w.s = w.s[n:]
+	if r >= 0x10000 {
+		hi, lo := utf16.EncodeRune(r)
+		w.low = lo
+		return hi, true
+	}
+	return r, true
+}
+
+// rest is how many code units are left to read.
+func (w *utf16Walk) rest() int {
+	n := 0
+	if w.low != 0 {
+		n++
+	}
+	for _, r := range w.s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // builtinHash is Clojure's hash of a value; a function's or an atom's is
@@ -203,4 +280,37 @@ func builtinHash(th *Thread, args []Value) (Value, error) {
 	}
 	return nil, typeErrorf("hash", "a value (a number, string, keyword, symbol or collection)", args[0]).
 		WithHint("compare values with =; a map or set finds keys by value")
+}
+
+// characterText is a text read by its characters as []rune(s) counts them
+// (an invalid byte is one, U+FFFD): .substring and .charAt find their
+// characters by walking the text. A copy into characters is 4 bytes a
+// byte, made on every call, which no budget counted.
+type characterText struct {
+	s string
+	n int // its characters
+}
+
+func characters(s string) characterText {
+	return characterText{s: s, n: utf8.RuneCountInString(s)}
+}
+
+// slice is String(string([]rune(s)[start:end])), for 0 <= start <= end <= n.
+func (t characterText) slice(start, end int) String {
+	from := charOffset(t.s, 0, start)
+	sub := t.s[from:charOffset(t.s, from, end-start)]
+	if !utf8.ValidString(sub) {
+		return String([]rune(sub)) // its invalid bytes as a copy has them
+	}
+	return String(sub)
+}
+
+// charOffset is the byte offset in s of the character n characters after
+// the one at byte offset from.
+func charOffset(s string, from, n int) int {
+	for ; n > 0 && from < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[from:])
+		from += size
+	}
+	return from
 }

@@ -172,8 +172,13 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 // and the stacks of its walks, for a value nesting deeper than the
 // pooled ones hold (heapKeyLevel a level).
 func measureOrdering(th *Thread, v Value) (size, ordering int64, unordered bool, err error) {
-	switch v.(type) {
+	switch s := v.(type) {
 	case *Vector, *Map, *Set, holder:
+	case String:
+		// Compared or hashed whole, as a string inside a collection is
+		// below: compare of two strings of megabytes was charged a step
+		// however often a loop called it.
+		return scalarSize(s), 0, false, chargeStringCompare(th, s)
 	default:
 		return scalarSize(v), 0, false, nil
 	}

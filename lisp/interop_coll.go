@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The Java methods models call on Clojure's own values, which implement
@@ -317,13 +317,7 @@ func javaCompareTo(s string, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf(".compareTo", "a string", args[1]).asJava("ClassCastException", "")
 	}
-	a, b := utf16.Encode([]rune(s)), utf16.Encode([]rune(string(t)))
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			return Int(int(a[i]) - int(b[i])), nil
-		}
-	}
-	return Int(len(a) - len(b)), nil
+	return Int(javaStringCompare(s, string(t))), nil
 }
 
 // javaNumberValue is Number's .intValue and .longValue (integral: a float
@@ -363,9 +357,14 @@ func javaCompareToIgnoreCase(s string, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf(".compareToIgnoreCase", "a string", args[1]).asJava("ClassCastException", "")
 	}
-	a, b := []rune(s), []rune(string(t))
-	for i := 0; i < len(a) && i < len(b); i++ {
-		x, y := a[i], b[i]
+	// The texts are read a character at a time, as javaStringCompare
+	// reads them, and not copied.
+	j := sharedCharacters(s, string(t))
+	a, b := s[j:], string(t[j:])
+	for a != "" && b != "" {
+		x, n := utf8.DecodeRuneInString(a)
+		y, m := utf8.DecodeRuneInString(b)
+		a, b = a[n:], b[m:]
 		if x == y {
 			continue
 		}
@@ -378,7 +377,7 @@ func javaCompareToIgnoreCase(s string, args []Value) (Value, error) {
 			return Int(int(x) - int(y)), nil
 		}
 	}
-	return Int(len(a) - len(b)), nil
+	return Int(utf8.RuneCountInString(a) - utf8.RuneCountInString(b)), nil
 }
 
 // javaRegexMethod is a String method that takes its regex as a string, in

@@ -512,33 +512,33 @@ func outOfBounds(name string, detail string) error {
 }
 
 func javaSubstring(s string, args []Value) (Value, error) {
-	r := []rune(s)
+	r := characters(s) // counted, not copied (charOffset)
 	start, ok := args[1].(Int)
 	if !ok {
 		return nil, typeErrorf(".substring", "an integer index", args[1])
 	}
-	end := Int(len(r))
+	end := Int(r.n)
 	if len(args) == 3 {
 		if end, ok = args[2].(Int); !ok {
 			return nil, typeErrorf(".substring", "an integer index", args[2])
 		}
 	}
-	if start < 0 || end > Int(len(r)) || start > end {
-		return nil, outOfBounds(".substring", "begin "+strconv.Itoa(int(start))+", end "+strconv.Itoa(int(end))+", length "+strconv.Itoa(len(r)))
+	if start < 0 || end > Int(r.n) || start > end {
+		return nil, outOfBounds(".substring", "begin "+strconv.Itoa(int(start))+", end "+strconv.Itoa(int(end))+", length "+strconv.Itoa(r.n))
 	}
-	return String(r[start:end]), nil
+	return r.slice(int(start), int(end)), nil
 }
 
 func javaCharAt(s string, args []Value) (Value, error) {
-	r := []rune(s)
+	r := characters(s) // counted, not copied (charOffset)
 	i, ok := args[1].(Int)
 	if !ok {
 		return nil, typeErrorf(".charAt", "an integer index", args[1])
 	}
-	if i < 0 || i >= Int(len(r)) {
+	if i < 0 || i >= Int(r.n) {
 		return nil, outOfBounds(".charAt", "String index out of range: "+strconv.Itoa(int(i)))
 	}
-	return String(r[i : i+1]), nil
+	return r.slice(int(i), int(i)+1), nil
 }
 
 // javaIndexOf is .indexOf or .lastIndexOf: a character index, -1 when sub

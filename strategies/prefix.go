@@ -158,15 +158,14 @@ func commonTokens(counts *Remembered, tokenizer, a, b string) (int, int, error) 
 		return 0, 0, err
 	}
 	// The chunks from start hold the first difference (or one of them ends
-	// there, and the next tokens start with different bytes).
-	ta := enc.Tokens(a[start : start+nextChunkEnd(a[start:])])
-	tb := enc.Tokens(b[start : start+nextChunkEnd(b[start:])])
-	tokens, bytes := n.tokens, start
-	for k := 0; k < len(ta) && k < len(tb) && ta[k] == tb[k]; k++ {
-		tokens++
-		bytes += len(ta[k])
+	// there, and the next tokens start with different bytes). A chunk can
+	// be a whole text of megabytes: its tokens are compared as they are
+	// made, up to the first that differs, under the request's context.
+	shared, sharedBytes, err := enc.CommonTokens(a[start:start+nextChunkEnd(a[start:])], b[start:start+nextChunkEnd(b[start:])], counts.stopped)
+	if err != nil {
+		return 0, 0, err
 	}
-	return scaleCount(tokens, factor), bytes, nil
+	return scaleCount(n.tokens+shared, factor), start + sharedBytes, nil
 }
 
 // messagesEnd is the end of the content of the last of msgs.

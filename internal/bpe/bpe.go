@@ -33,7 +33,9 @@ package bpe
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -154,6 +156,130 @@ func (e *Encoding) Tokens(text string) []string {
 		}
 	})
 	return out
+}
+
+// CommonTokens returns how many leading tokens a and b share and how many
+// bytes of a those cover, as comparing Tokens(a) with Tokens(b) would,
+// with stop as CountStop's. Both texts are tokenized in step, and no
+// further than the first token that differs: the work is that of the
+// shared tokens, the memory that of one token, where Tokens would hold a
+// string header for every token of both texts (16 bytes for each byte of
+// a text of control characters).
+func (e *Encoding) CommonTokens(a, b string, stop func() error) (tokens, bytes int, err error) {
+	if e.gemma == nil {
+		// The pieces the two texts share whole are counted as CountStop
+		// counts them, a piece at a time (a piece's tokens depend on it
+		// alone, and where a piece ends on the text from its start); the
+		// tokens are compared one by one only from the first piece that
+		// differs.
+		st := &stopper{stop: stop}
+		var ok bool
+		if a, ok = validText(a, st); ok {
+			b, ok = validText(b, st)
+		}
+		if !ok {
+			return 0, 0, st.err
+		}
+		m := mergerPool.Get().(*merger)
+		for bytes < len(a) && bytes < len(b) {
+			end := e.split(a, bytes)
+			if e.split(b, bytes) != end || a[bytes:end] != b[bytes:end] || st.done(end-bytes) {
+				break
+			}
+			tokens += e.pieceTokens(a[bytes:end], m, st)
+			bytes = end
+		}
+		mergerPool.Put(m)
+		if st.err != nil {
+			return 0, 0, st.err
+		}
+		a, b = a[bytes:], b[bytes:]
+	}
+	n, nBytes, err := e.commonTokens(a, b, stop)
+	return tokens + n, bytes + nBytes, err
+}
+
+// pieceTokens counts the tokens of piece, as CountStop does.
+func (e *Encoding) pieceTokens(piece string, m *merger, st *stopper) int {
+	if _, ok := e.table.Rank(piece); ok {
+		return 1
+	}
+	if len(piece) > window {
+		n := 0
+		m.windows(piece, func(s string) []int { return m.merge(e.table, s) }, func(int, int) { n++ }, st)
+		return n
+	}
+	return len(m.merge(e.table, piece)) - 1
+}
+
+// commonTokens is CommonTokens with the tokens of both texts compared one
+// by one from their start.
+func (e *Encoding) commonTokens(a, b string, stop func() error) (tokens, bytes int, err error) {
+	if len(a) <= window && len(b) <= window {
+		// Short texts, the usual: their tokens are few, and listing them
+		// costs less than tokenizing in step.
+		ta, tb := e.Tokens(a), e.Tokens(b)
+		for tokens < len(ta) && tokens < len(tb) && ta[tokens] == tb[tokens] {
+			bytes += len(ta[tokens])
+			tokens++
+		}
+		return tokens, bytes, nil
+	}
+	stA, stB := &stopper{stop: stop}, &stopper{stop: stop}
+	next, done := iter.Pull(func(yield func(string) bool) { e.eachToken(b, stB, yield) })
+	defer done()
+	e.eachToken(a, stA, func(ta string) bool {
+		tb, ok := next()
+		if !ok || ta != tb {
+			return false
+		}
+		tokens++
+		bytes += len(ta)
+		return true
+	})
+	for _, st := range []*stopper{stA, stB} {
+		if st.err != nil && st.err != errEnough {
+			return 0, 0, st.err
+		}
+	}
+	return tokens, bytes, nil
+}
+
+// errEnough is the stopper's error once a caller of eachToken has seen
+// the tokens it wanted: the loops that check the stopper end there.
+var errEnough = errors.New("enough tokens")
+
+// eachToken calls yield with each token of text in order, as Tokens
+// returns them, until yield returns false or st stops.
+func (e *Encoding) eachToken(text string, st *stopper, yield func(string) bool) {
+	enough := false
+	emit := func(tok string) {
+		if !enough && !yield(tok) {
+			enough = true
+			st.err = errEnough
+		}
+	}
+	if e.gemma != nil {
+		text, ok := validText(text, st) // the tokens' bounds are in the replaced text
+		if ok {
+			e.gemma.encode(text, st, func(_ uint32, start, end int) { emit(text[start:end]) })
+		}
+		return
+	}
+	e.pieces(text, st, func(piece string, m *merger) {
+		if _, ok := e.table.Rank(piece); ok {
+			emit(piece)
+			return
+		}
+		if len(piece) > window {
+			m.windows(piece, func(s string) []int { return m.merge(e.table, s) }, func(start, end int) { emit(piece[start:end]) }, st)
+			return
+		}
+		b := m.merge(e.table, piece)
+		for i := 0; i < len(b)-1 && !enough; i++ {
+			emit(piece[b[i]:b[i+1]])
+		}
+	})
 }
 
 // validText is text as a Unicode string holds it, U+FFFD for each byte

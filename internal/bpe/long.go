@@ -156,7 +156,8 @@ func runeStartBefore(s string, i int) int {
 const stopEvery = 16 << 10
 
 // stopper calls stop once per stopEvery bytes counted and keeps its first
-// error; a nil stopper or stop never stops.
+// error; a nil stopper never stops, nor one without stop until its error
+// is set by its owner (errEnough).
 type stopper struct {
 	stop  func() error
 	since int
@@ -165,10 +166,10 @@ type stopper struct {
 
 // done adds n bytes counted and reports whether counting is to stop.
 func (s *stopper) done(n int) bool {
-	if s == nil || s.stop == nil {
+	if s == nil {
 		return false
 	}
-	if s.err == nil {
+	if s.err == nil && s.stop != nil {
 		if s.since += n; s.since >= stopEvery {
 			s.since = 0
 			s.err = s.stop()
