@@ -77,7 +77,6 @@ var promptMistakes = [][2]string{
 	{"(-> coll (filter f))", "(->> coll (filter f))"},
 	{"(includes? coll x)", "(some #{x} coll); includes? is for strings"},
 	{"(apply max-by :price coll)", "(max-by :price coll)"},
-	{"(.split s \",\")", "(split s #\",\")"},
 }
 
 const promptIntro = "You solve tasks by writing PTC-Lisp, a small sandboxed Clojure dialect.\n\n"

@@ -40,7 +40,7 @@ func TestSystemPromptGolden(t *testing.T) {
 }
 
 // TestLeanSystemPromptTokens keeps the default prompt within 1,450 o200k
-// tokens: it is sent on every call of every strategy, and it measures 1,404
+// tokens: it is sent on every call of every strategy, and it measures 1,392
 // with every difference from Clojure still described.
 func TestLeanSystemPromptTokens(t *testing.T) {
 	e, err := bpe.Get("o200k_base")
@@ -208,20 +208,13 @@ func TestCommonMistakesHaveHints(t *testing.T) {
 		{coll + `(-> coll (filter :price))`, "use ->>, not ->", coll + `(->> coll (filter :price))`},
 		{`(includes? [1 2] 1)`, "(some #{x} coll)", `(some #{1} [1 2])`},
 		{coll + `(apply max-by :price [{:price 1}])`, "(max-by :price coll)", coll + `(max-by :price coll)`},
-		// .split runs as Java's now; the prompt's row still points at the
-		// form the language documents, which gives the same parts.
-		{`(vec (.split "a,b" ","))`, "", `(split "a,b" #",")`},
 	}
 	if len(cases) != len(promptMistakes) {
 		t.Fatalf("%d cases for %d mistakes in the prompt", len(cases), len(promptMistakes))
 	}
 	for i, c := range cases {
 		res := run(t, c.wrong, Env{})
-		if c.hint == "" {
-			if right := run(t, c.right, Env{}); res.Err != nil || right.Err != nil || !Equal(res.Value, right.Value) {
-				t.Errorf("%s and %s should both give the same value: %v, %v", c.wrong, c.right, res.Err, right.Err)
-			}
-		} else if res.Err == nil {
+		if res.Err == nil {
 			t.Errorf("%s: succeeded, want an error", c.wrong)
 		} else if !strings.Contains(res.Err.Hint, c.hint) {
 			t.Errorf("%s: hint %q does not say %q", c.wrong, res.Err.Hint, c.hint)

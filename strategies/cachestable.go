@@ -199,13 +199,14 @@ func newRecord(req *Request, known map[string]bool) *record {
 	earlier := map[string]bool{} // identifiers the entries so far show or list
 	listed := map[string]bool{}  // identifiers the summary of the turns so far lists
 	warned := map[string]bool{}  // warning types an entry showed whole
+	seen := entryLines{}         // output lines the entries so far show
 	for i, t := range req.Turns {
 		n := t.Number
 		if n == 0 {
 			n = i + 1
 		}
 		pos[n] = i + 1
-		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier, listed, warned)
+		r.entries[i] = makeEntry(&req.Turns[i], i+1, &req.Options, known, earlier, listed, warned, seen)
 		for _, id := range strings.Fields(strings.TrimSuffix(r.lists[i+1], " ...")) {
 			listed[id] = true
 		}
@@ -583,7 +584,7 @@ type entryText struct {
 	rest       []string // the output lines left out, shown while the turn is the last
 }
 
-func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]bool, warned map[string]bool) entryText {
+func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]bool, warned map[string]bool, seen entryLines) entryText {
 	var e entryText
 	shown := t.ToolCalls[max(len(t.ToolCalls)-o.ToolCallLimit, 0):]
 	if !t.Success && len(shown) == 0 {
@@ -607,8 +608,10 @@ func makeEntry(t *Turn, k int, o *Options, known, earlier, listed map[string]boo
 	var out strings.Builder
 	var ids string
 	if t.Success {
-		if prints := t.Prints[max(len(t.Prints)-o.PrintlnLimit, 0):]; len(prints) > 0 {
-			e.prints, e.rest, ids = cutOutput(t.Prints, prints, known, earlier, o.Pricing)
+		if all := seen.withoutRepeats(t.Prints); len(all) > 0 && o.PrintlnLimit > 0 {
+			prints := all[max(len(all)-o.PrintlnLimit, 0):]
+			e.prints, e.rest, ids = cutOutput(all, prints, known, earlier, o.Pricing)
+			seen.add(e.prints, k)
 			out.WriteString("\n;; Output:")
 			for _, p := range e.prints {
 				out.WriteByte('\n')
