@@ -20,9 +20,13 @@ type seqMode int
 const (
 	// anySeq accepts sets too (iterated in Clojure's hash set order).
 	anySeq seqMode = iota
-	// orderedSeq rejects sets: the spec (3.9) gives sets no order, so
-	// positional access such as first or nth is an error. A sorted set
-	// has an order, and is accepted.
+	// orderedSeq is for positional access (first, nth, last, reverse):
+	// a set is read in Clojure's hash set order, as anySeq reads it, but
+	// only when it holds scalars, which iterate in Clojure's order; a
+	// collection (kept in its text's order), a function, atom, exception,
+	// regex, class or var (hashed by identity in Clojure, approximated here)
+	// would make the answer one Clojure need not give, so such a set is
+	// refused. A sorted set has an order.
 	orderedSeq
 )
 
@@ -38,8 +42,15 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		return nil, nil
 	case *Set:
 		if mode == orderedSeq && orderOf(v) == nil {
-			return nil, Errorf(typeError, "%s is not supported on sets: sets have no order", fn).
-				WithHint("convert the set first, e.g. (%s (vec s)), or use (sort (vec s))", fn)
+			if err := th.step(int64(len(v.elems))); err != nil {
+				return nil, err
+			}
+			for _, x := range v.elems {
+				if !hashedAsClojure(x) {
+					return nil, Errorf(typeError, "%s is not supported on a set holding %s: only a set of numbers, strings, keywords, symbols, booleans and nil has Clojure's order here", fn, describe(x)).
+						WithHint("sort the set first, e.g. (%s (sort-by str s))", fn)
+				}
+			}
 		}
 		return v.seqElems(th)
 	case *Map:
@@ -71,6 +82,17 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 		e.WithHint("the collection is the last argument: (%s f coll); to thread a collection into it use ->>, not ->", fn)
 	}
 	return nil, e
+}
+
+// hashedAsClojure reports whether a hash set holding v iterates in
+// Clojure's order: a scalar's hash is Clojure's (see hasheq), and a set
+// holding a collection keeps its text's order (docs/LANGUAGE.md).
+func hashedAsClojure(v Value) bool {
+	switch v.(type) {
+	case NilType, Bool, Int, *BigInt, *BigDec, Float, Float32, String, Keyword, symbol:
+		return true
+	}
+	return false
 }
 
 // mapEntries returns m's entries as [key value] vectors.

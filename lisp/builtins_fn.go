@@ -38,18 +38,6 @@ var functionBuiltins = []*Builtin{
 		Cost: cost(builds)},
 }
 
-// functionArgs checks that every argument can be called.
-func functionArgs(fn string, fs []Value) error {
-	for _, f := range fs {
-		if _, ok := f.(Callable); !ok {
-			// Clojure's made function fails with this class when it calls f
-			return Errorf(typeError, "%s expected functions, got %s", fn, describe(f)).
-				WithHint("pass functions, keywords, maps or sets").notAn("clojure.lang.IFn", f)
-		}
-	}
-	return nil
-}
-
 // combined is a function built by a combinator. It remembers the call that
 // made it, (comp inc :n), and prints and serializes as that call, so that a
 // definition such as (def f (partial + 10)) keeps working when memory
@@ -132,9 +120,6 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinJuxt(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("juxt", args); err != nil {
-		return nil, err
-	}
 	fs := slices.Clone(args)
 	return madeFn(th, "juxt", args, func(th *Thread, xs []Value) (Value, error) {
 		out, err := makeSlice(th, len(fs))
@@ -153,9 +138,6 @@ func builtinJuxt(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinComp(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("comp", args); err != nil {
-		return nil, err
-	}
 	if len(args) == 1 {
 		return args[0], nil // Clojure's (comp f) is f itself
 	}
@@ -181,9 +163,6 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinPartial(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("partial", args[:1]); err != nil {
-		return nil, err
-	}
 	if len(args) == 1 {
 		return args[0], nil // Clojure's (partial f) is f itself
 	}
@@ -194,9 +173,6 @@ func builtinPartial(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinComplement(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("complement", args); err != nil {
-		return nil, err
-	}
 	f := args[0]
 	return madeFn(th, "complement", args, func(th *Thread, xs []Value) (Value, error) {
 		v, err := th.call(f, xs)
@@ -213,9 +189,6 @@ func builtinConstantly(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinEveryPred(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("every-pred", args); err != nil {
-		return nil, err
-	}
 	ps := slices.Clone(args)
 	return madeFn(th, "every-pred", args, func(th *Thread, xs []Value) (Value, error) {
 		for _, p := range ps {
@@ -234,9 +207,6 @@ func builtinEveryPred(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinSomeFn(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("some-fn", args); err != nil {
-		return nil, err
-	}
 	fs := slices.Clone(args)
 	return madeFn(th, "some-fn", args, func(th *Thread, xs []Value) (Value, error) {
 		var last Value = Nil
@@ -257,9 +227,6 @@ func builtinSomeFn(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinFnil(th *Thread, args []Value) (Value, error) {
-	if err := functionArgs("fnil", args[:1]); err != nil {
-		return nil, err
-	}
 	f, defaults := args[0], slices.Clone(args[1:])
 	return madeFn(th, "fnil", args, func(th *Thread, xs []Value) (Value, error) {
 		if len(xs) < min(len(defaults), 2) {

@@ -108,8 +108,10 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 		}
 	case String:
 		i, ok := key.(Int)
-		if f, isFloat := floatValue(key); isFloat && f > -1 && f < float64(len(c)) {
-			i, ok = Int(f), true // Clojure's get takes a number's int value on a string only: (get "abc" 1.5) is \b
+		if f, isNumber := asFloat(key); !ok && isNumber && f > -1 && f < float64(len(c)) {
+			// Clojure's get takes a number's int value on a string only:
+			// (get "abc" 1.5) and (get "abc" 1.5M) are \b
+			i, ok = Int(f), true
 		}
 		if ok && i >= 0 && int64(i) < int64(len(c)) {
 			if err := scan(th, int(i)*utf8.UTFMax); err != nil {

@@ -93,7 +93,7 @@ func TestBuiltinErrorsFromSource(t *testing.T) {
 		{`(+ 1 nil)`, typeError, "+ expected a number, got nil"},
 		{`(sum-by :amount [{:amount "10"} {:amount 20}])`, typeError, "sum-by expected numeric values"},
 		{`(even? 4.0)`, typeError, "even? expected an integer, got float"},
-		{`(first #{1 2})`, typeError, "first is not supported on sets"},
+		{`(first #{inc})`, typeError, "first is not supported on a set holding function"},
 		{`(sort [1 "a"])`, typeError, "sort cannot compare"},
 		{`(apply + 1 2)`, typeError, "apply expected a collection"},
 		{`(int (/ 1.0 0.0))`, arithmeticError, "cannot convert ##Inf"},

@@ -363,11 +363,13 @@ func textFunc(fn string, f func(string) string) func(*Thread, []Value) (Value, e
 
 // javaTextArg is the string a clojure.string function that calls
 // .toString on its argument sees: a string itself, or Java's text of a
-// number, keyword, symbol or boolean, which str gives ((upper-case :a) is
-// ":A", (includes? 123 "2") true). nil and collections stay errors.
+// number, keyword, symbol, boolean or collection, which str gives
+// ((upper-case :a) is ":A", (includes? 123 "2") true, (upper-case [:a]) is
+// "[:A]"). nil stays an error (Clojure's NullPointerException), as do the
+// values whose Java text is an identity (functions, atoms).
 func javaTextArg(th *Thread, fn string, v Value) (string, error) {
 	switch v.(type) {
-	case Int, Float, Float32, *BigInt, *BigDec, Keyword, symbol, Bool:
+	case Int, Float, Float32, *BigInt, *BigDec, Keyword, symbol, Bool, *Vector, *list, *Set, *Map:
 		text, err := builtinStr(th, []Value{v})
 		if err != nil {
 			return "", err
@@ -417,17 +419,18 @@ func stringTest(fn string, test func(s, sub string) bool) func(*Thread, []Value)
 	return func(th *Thread, args []Value) (Value, error) {
 		s, err := javaTextArg(th, fn, args[0])
 		if err != nil {
+			return nil, err
+		}
+		sub, ok := args[1].(String)
+		if !ok {
+			err := typeErrorf(fn, "a string to look for", args[1])
 			switch args[0].(type) {
-			case *Vector, *Set, *Map:
+			case *Vector, *list, *Set, *Map:
 				if fn == "includes?" {
 					return nil, asError(err).WithHint("includes? is for strings; test membership in a collection with (some #{x} coll)")
 				}
 			}
 			return nil, err
-		}
-		sub, ok := args[1].(String)
-		if !ok {
-			return nil, typeErrorf(fn, "a string to look for", args[1])
 		}
 		return boolValue(test(s, string(sub))), nil
 	}

@@ -250,7 +250,7 @@ var genprobeKnown = []struct {
 				return false
 			}
 			got := functionsPrintedAsClojure(Repr(res.Value))
-			if sameAsVectorText(p.text, got) || strings.Contains(p.text, "LazySeq@") {
+			if sameAsVectorText(p.text, got) || strings.Contains(strings.ToLower(p.text), "lazyseq@") { // its text, upper-cased too
 				return true
 			}
 			if strings.Contains(p.src, "(reduce-kv ") {
