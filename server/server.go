@@ -9,7 +9,6 @@
 package server
 
 import (
-	"context"
 	"sync/atomic"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
@@ -27,11 +26,10 @@ type Service struct {
 	jsonFields jsonFields // limits' schemas by JSON field name, for CheckJSON
 	remembered remembered
 	evals      *admission
-	// stopping ends with Shutdown (shutdown.go); running counts the
-	// calls it ends.
-	stopping context.Context
-	stop     context.CancelCauseFunc
-	running  atomic.Int64
+	// calls are the calls in flight, which Shutdown ends (shutdown.go);
+	// running counts them.
+	calls   callRegistry
+	running atomic.Int64
 }
 
 var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
@@ -41,16 +39,10 @@ var _ ptcsidecarv1.SidecarServiceServer = (*Service)(nil)
 func New(cfg Config) *Service {
 	cfg = cfg.withDefaults()
 	limits := newRequestLimits(&cfg)
-	stopping, stop := context.WithCancelCause(context.Background())
 	return &Service{cfg: cfg, limits: limits, jsonFields: newJSONFields(limits), remembered: newRemembered(cfg.Memo),
-		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait, cfg.LargeRequestBytes), stopping: stopping, stop: stop}
+		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait, cfg.LargeRequestBytes)}
 }
 
 // AdmissionStats reports the evaluations (and large requests) running,
 // waiting and refused, for metrics.
 func (s *Service) AdmissionStats() AdmissionStats { return s.evals.stats() }
-
-// WarmUp does before the first request what would otherwise make it slow:
-// loading the default tokenizer and counting the built-in system prompt's
-// tokens (strategies.Remembered.WarmUp).
-func (s *Service) WarmUp() error { return s.remembered.strategies.WarmUp() }

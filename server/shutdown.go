@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -29,9 +30,63 @@ var errShuttingDown = errors.New("the server is shutting down")
 // (a stream waiting for a tool's answer at once); an evaluation inside
 // work that does not look at its context may not before ctx ends.
 func (s *Service) Shutdown(ctx context.Context) {
-	s.stop(errShuttingDown)
+	s.StopCalls()
 	for s.running.Load() > 0 && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// StopCalls ends every evaluation in flight, and every one that starts
+// after, without waiting for the calls to answer. When it returns, each
+// call's context carries the shutdown as its cause: whatever a call sees
+// next (its context ended, or its caller's side of the stream closed), it
+// answers UNAVAILABLE saying the server is shutting down. A host that
+// holds something of the calls ends it only after this (the HTTP bodies
+// of streams), so that no call answers with that end instead.
+func (s *Service) StopCalls() { s.calls.stop() }
+
+// callRegistry holds the cancellation of every call in flight, so that
+// stopping cancels each at once, in the stopping goroutine: cancelling
+// through context.AfterFunc would run each in a goroutine of its own,
+// which a loaded machine may not schedule before the shutdown's grace
+// runs out.
+type callRegistry struct {
+	mu      sync.Mutex
+	stopped bool
+	next    uint64
+	cancels map[uint64]context.CancelCauseFunc
+}
+
+// add registers cancel and returns the function that removes it; once
+// stopped, it cancels at once instead.
+func (r *callRegistry) add(cancel context.CancelCauseFunc) (remove func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		cancel(errShuttingDown)
+		return func() {}
+	}
+	if r.cancels == nil {
+		r.cancels = map[uint64]context.CancelCauseFunc{}
+	}
+	id := r.next
+	r.next++
+	r.cancels[id] = cancel
+	return func() {
+		r.mu.Lock()
+		delete(r.cancels, id)
+		r.mu.Unlock()
+	}
+}
+
+// stop cancels every call registered, and every one added after.
+func (r *callRegistry) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	for id, cancel := range r.cancels {
+		cancel(errShuttingDown)
+		delete(r.cancels, id)
 	}
 }
 
@@ -40,12 +95,9 @@ func (s *Service) Shutdown(ctx context.Context) {
 func (s *Service) during(ctx context.Context) (context.Context, func()) {
 	s.running.Add(1)
 	ctx, cancel := context.WithCancelCause(ctx)
-	if s.stopping.Err() != nil {
-		cancel(errShuttingDown) // now, not in AfterFunc's goroutine
-	}
-	stop := context.AfterFunc(s.stopping, func() { cancel(errShuttingDown) })
+	remove := s.calls.add(cancel)
 	return ctx, func() {
-		stop()
+		remove()
 		cancel(nil)
 		s.running.Add(-1)
 	}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,6 +241,16 @@ func postAnswer(t *testing.T, hr *http.Request) (got, message string) {
 // Connect's protobuf), to a server of its own for each: every size is served or refused naming a
 // list (INVALID_ARGUMENT), and the server's peak RSS stays within 16 times
 // the request plus 32 MiB, the bound of decoding.
+//
+// The peak of one request depends on when the server's collector runs as
+// well as on what the request costs: a collection that ends while a
+// request is decoded sets the next heap goal from that request's live
+// heap, and on a loaded machine the collector's marking lags the
+// allocation further. Alone a 2.4 MiB history peaked at +22 MiB, among
+// other tests' processes at +71. So a size over its bound is sent again,
+// up to tinyAttempts times in all, the peak reset before each send
+// (peakOfRequest), and judged by the least: a request that costs more
+// than its bound is over it every time.
 func TestTinyElements(t *testing.T) {
 	skipIfShort(t) // a server per shape and listener, several sizes each
 	skipIfRace(t, "memory per request size")
@@ -250,20 +261,20 @@ func TestTinyElements(t *testing.T) {
 				before := peakRSSBytes(t, p.cmd.Process.Pid)
 				refused := 0
 				for n := 10_000; n <= 100_000 && refused < 2; n = n * 3 / 2 {
-					var out attackOutcome
-					var size int
-					if strings.HasPrefix(listener, "HTTP ") {
-						out, size = sendHTTP(t, p, shape.method, shape.req(n), listener == "HTTP gzip")
-					} else {
-						out, size = sendAttack(t, p, listener, attack{name: shape.name, method: shape.method, req: func() proto.Message { return shape.req(n) }})
-					}
-					peak := peakRSSBytes(t, p.cmd.Process.Pid) - before
-					bound := 16*int64(size) + attackOverhead
+					bound := int64(attackOverhead)
 					if shape.method == "EvalTurn" {
 						bound += allocBudget
 					}
-					t.Logf("%-52s %-9s %6d elements %6.2f MiB  %-16s peak +%3d MiB (%4.1fx; bound %3d MiB)  %.90s", shape.name, listener, n,
-						float64(size)/mib, out.got, peak/mib, float64(peak)/float64(size), bound/mib, out.message)
+					send := func() (attackOutcome, int) {
+						if strings.HasPrefix(listener, "HTTP ") {
+							return sendHTTP(t, p, shape.method, shape.req(n), listener == "HTTP gzip")
+						}
+						return sendAttack(t, p, listener, attack{name: shape.name, method: shape.method, req: func() proto.Message { return shape.req(n) }})
+					}
+					out, size, peak, attempts := peakOfRequest(t, p, before, func(size int) int64 { return 16*int64(size) + bound }, send)
+					bound += 16 * int64(size)
+					t.Logf("%-52s %-9s %6d elements %6.2f MiB  %-16s peak +%3d MiB (%4.1fx; bound %3d MiB; %d sent)  %.90s", shape.name, listener, n,
+						float64(size)/mib, out.got, peak/mib, float64(peak)/float64(size), bound/mib, attempts, out.message)
 					switch {
 					case out.got == "INVALID_ARGUMENT" && strings.Contains(out.message, "too small for its size"):
 						refused++
@@ -273,10 +284,43 @@ func TestTinyElements(t *testing.T) {
 						t.Errorf("%d elements: %s (%.300s), want ok or INVALID_ARGUMENT naming the list", n, out.got, out.message)
 					}
 					if peak > bound*raceSlowdown {
-						t.Errorf("%d elements, %.2f MiB: peak RSS rose %d MiB, over 16 times the request plus %d MiB", n, float64(size)/mib, peak/mib, (bound-16*int64(size))/mib)
+						t.Errorf("%d elements, %.2f MiB: peak RSS rose %d MiB (the least of %d sends), over 16 times the request plus %d MiB", n, float64(size)/mib, peak/mib, attempts, (bound-16*int64(size))/mib)
 					}
 				}
 			})
 		}
 	}
+}
+
+// tinyAttempts is how many times TestTinyElements sends a size at most.
+const tinyAttempts = 3
+
+// peakOfRequest sends a request with send until its peak is within
+// bound(size), at most tinyAttempts times, and returns the last outcome,
+// the request's size, the least peak RSS over before (the server's peak
+// after start) and how many sends it took. Before each send the server's
+// peak is reset to its current RSS (clear_refs), so that each send's peak
+// counts what the server holds and what that send adds, not an earlier
+// send's peak; what the server kept from earlier sends still counts.
+func peakOfRequest(t *testing.T, p *process, before int64, bound func(size int) int64, send func() (attackOutcome, int)) (out attackOutcome, size int, peak int64, attempts int) {
+	t.Helper()
+	clearRefs := fmt.Sprintf("/proc/%d/clear_refs", p.cmd.Process.Pid)
+	for attempts < tinyAttempts {
+		if attempts > 0 {
+			if err := os.WriteFile(clearRefs, []byte("5"), 0); err != nil {
+				t.Logf("peak RSS not reset (%v): judged by the first send", err)
+				return out, size, peak, attempts
+			}
+		}
+		out, size = send()
+		attempts++
+		rise := peakRSSBytes(t, p.cmd.Process.Pid) - before
+		if attempts == 1 || rise < peak {
+			peak = rise
+		}
+		if peak <= bound(size)*raceSlowdown {
+			break
+		}
+	}
+	return out, size, peak, attempts
 }

@@ -124,14 +124,20 @@ func (e *httpEndpoint) counted(next http.Handler) http.Handler {
 	})
 }
 
-// waitAnswered lets the streamed calls end once their handlers have
-// answered (see openStreams), then waits until no request is being
-// served, or until the deadline. http.Server.Shutdown waits for the same,
-// but looks at most every half second.
-func (e *httpEndpoint) waitAnswered(deadline time.Time) {
+// endStreams ends the request bodies of the streamed calls in flight, so
+// that a call its handler has answered is over (see openStreams). The
+// sidecar's calls must already be stopped (server.Service.StopCalls): a
+// call still running would take its body's end for its caller's.
+func (e *httpEndpoint) endStreams() {
 	if e != nil {
 		e.streams.end()
 	}
+}
+
+// waitAnswered waits until no request is being served, or until the
+// deadline. http.Server.Shutdown waits for the same, but looks at most
+// every half second.
+func (e *httpEndpoint) waitAnswered(deadline time.Time) {
 	for e != nil && e.calls.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -123,14 +123,10 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
 	}
-	// The system prompt's token count would otherwise make the first
-	// ToMessages call a few milliseconds slower; readiness waits for it
-	// instead. A failure only costs that first call.
-	warmStart := time.Now()
-	if err := sidecar.WarmUp(); err != nil {
-		logger.Warn("tokenizer warm-up failed", "error", err.Error())
-	}
-	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
+	// The tokenizer is not warmed up here: the first ToMessages call loads
+	// it and counts the system prompt's tokens (a few milliseconds), so
+	// that a server that only evaluates never pages in the vocabulary,
+	// and an idle one holds 3.3 MB less (docs/BENCHMARKS.md, "Targets").
 	returnStartupGarbage(logger)
 	markServing(healthSrv)
 	if cfg.tracing != nil {
@@ -192,8 +188,11 @@ func drain(delay time.Duration, served <-chan error, logger *slog.Logger) error 
 // the calls still running are answered, then cut. A handler that does not
 // return (an evaluation deep in a builtin that has not yet looked at its
 // context) is left behind: the process exits without it. The steps of
-// stopServer end by three fifths of it, leaving the rest for a loaded
-// machine to run the process's exit.
+// stopServer end by nine tenths of it, leaving the rest for the process's
+// exit. Most of it goes to the answers: on a loaded machine a stopped
+// call's answer takes several scheduling rounds to reach its socket (its
+// handler, the transport's writer, for HTTP the transcoder and the HTTP/2
+// writer), and the cut drops whatever has not.
 const handlerGrace = 500 * time.Millisecond
 
 // stopServer stops srv, and web when not nil, within timeout plus
@@ -232,14 +231,22 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 	logger.Warn("shutdown timeout reached; ending the evaluations still running, each answered UNAVAILABLE")
 	began := time.Now()
 	step := func(tenths time.Duration) time.Time { return began.Add(handlerGrace * tenths / 10) }
-	answering, answered := context.WithDeadline(context.Background(), step(3))
+	answering, answered := context.WithDeadline(context.Background(), step(5))
+	// The HTTP streams' bodies end as soon as every call is stopped, not
+	// once every evaluation has returned: an evaluation deep in work that
+	// does not look at its context holds Shutdown to its deadline, and the
+	// answered streams' answers, which go out only once their bodies end,
+	// would then have the least of the grace left to go out on a loaded
+	// machine before the cut below.
+	sidecar.StopCalls()
+	web.endStreams()
 	sidecar.Shutdown(answering)
 	answered()
 	// The HTTP calls' answers first: the graceful stop of the gRPC server
 	// would cut them; then the rest go out with that stop.
-	web.waitAnswered(step(4))
+	web.waitAnswered(step(6))
 	stopDraining()
-	if stoppedBy(step(5)) {
+	if stoppedBy(step(8)) {
 		return <-served
 	}
 	logger.Warn("RPCs still running after their evaluations were ended; cutting them off")
@@ -247,15 +254,15 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 	// Stop cancels the RPCs and closes the connections; GracefulStop (and
 	// Serve) return once every handler has.
 	go srv.Stop()
-	if stoppedBy(step(6)) {
+	if stoppedBy(step(9)) {
 		return <-served
 	}
 	logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", time.Since(began).Round(time.Millisecond).String())
 	return nil
 }
 
-// returnStartupGarbage collects what start-up left behind, the tokenizer
-// warm-up's garbage most of all, and gives the freed pages back to the OS.
+// returnStartupGarbage collects what start-up left behind and gives the
+// freed pages back to the OS.
 // An idle server would otherwise keep them resident: the next collection
 // comes only once the heap has grown by GOGC percent, i.e. under load. It
 // runs only when start-up has already needed a collection: before the
