@@ -475,12 +475,11 @@ func indexOf(fn string, last bool) func(*Thread, []Value) (Value, error) {
 				return nil, err
 			}
 			from = max(from, 0)
+			// A from past the end searches from the end, as Java's does:
+			// only the empty string is found there.
 			for i := 0; i < from && offset < len(s); i++ {
 				_, size := utf8.DecodeRuneInString(s[offset:])
 				offset += size
-			}
-			if offset >= len(s) && from > utf8.RuneCountInString(s) {
-				return Nil, nil
 			}
 		}
 		var i int
