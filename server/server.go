@@ -46,3 +46,8 @@ func New(cfg Config) *Service {
 // AdmissionStats reports the evaluations (and large requests) running,
 // waiting and refused, for metrics.
 func (s *Service) AdmissionStats() AdmissionStats { return s.evals.stats() }
+
+// WarmUp does before the first request what would otherwise make it slow:
+// loading the default tokenizer and counting the built-in system prompt's
+// tokens (strategies.Remembered.WarmUp).
+func (s *Service) WarmUp() error { return s.remembered.strategies.WarmUp() }

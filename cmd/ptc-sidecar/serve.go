@@ -123,10 +123,14 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 		go metrics.serve(logger)
 		logger.Info("metrics listening", "addr", metrics.addr())
 	}
-	// The tokenizer is not warmed up here: the first ToMessages call loads
-	// it and counts the system prompt's tokens (a few milliseconds), so
-	// that a server that only evaluates never pages in the vocabulary,
-	// and an idle one holds 3.3 MB less (docs/BENCHMARKS.md, "Targets").
+	// The system prompt's token count would otherwise make the first
+	// ToMessages call a few milliseconds slower; readiness waits for it
+	// instead. A failure only costs that first call.
+	warmStart := time.Now()
+	if err := sidecar.WarmUp(); err != nil {
+		logger.Warn("tokenizer warm-up failed", "error", err.Error())
+	}
+	logger.Debug("tokenizer warmed up", "took", time.Since(warmStart).String())
 	returnStartupGarbage(logger)
 	markServing(healthSrv)
 	if cfg.tracing != nil {
@@ -261,8 +265,8 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 	return nil
 }
 
-// returnStartupGarbage collects what start-up left behind and gives the
-// freed pages back to the OS.
+// returnStartupGarbage collects what start-up left behind, the tokenizer
+// warm-up's garbage most of all, and gives the freed pages back to the OS.
 // An idle server would otherwise keep them resident: the next collection
 // comes only once the heap has grown by GOGC percent, i.e. under load. It
 // runs only when start-up has already needed a collection: before the
