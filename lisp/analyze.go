@@ -673,7 +673,6 @@ var unsupportedHints = func() map[string]string {
 		"ref dosync alter":                           "use an atom: (let [a (atom 0)] (swap! a inc) @a), or accumulate with (reduce (fn [acc x] ...) init xs)",
 		"slurp spit load-file in-ns":                 "there is no I/O, eval or namespace loading: use tool/ functions for external data",
 		"eval load-string":                           "there is no eval: write the form itself, (+ 1 2) for (eval '(+ 1 2))",
-		"read-string":                                "there is no reader at run time: parse numbers with (parse-long s) or (parse-double s), and write data as literals",
 		"future promise deliver agent send":          "there is no concurrency; use pmap or pcalls for parallel tool calls",
 		"rand rand-int rand-nth shuffle random-uuid": "programs are deterministic: pass random values in as data, or pick by position, e.g. (nth coll (mod i (count coll)))",
 	} {

@@ -415,7 +415,7 @@ func modeOf(fn string, v Value) (roundingMode, error) {
 			return roundingMode(roundingModes[x]), nil
 		}
 	}
-	return "", Errorf(typeError, "%s expected a rounding mode such as RoundingMode/HALF_UP, got %s", fn, describe(v)).
+	return "", javaErrorf(typeError, "IllegalArgumentException", "%s expected a rounding mode such as RoundingMode/HALF_UP, got %s", fn, describe(v)).
 		WithHint("write java.math.RoundingMode/HALF_UP, or another of its modes: UP, DOWN, CEILING, FLOOR, HALF_DOWN, HALF_EVEN, UNNECESSARY")
 }
 
@@ -616,7 +616,7 @@ func decDivideRounded(fn string, a, b *BigDec, preferred int64, mc *mathContext)
 		}
 		return stripTo(v, preferred), nil
 	}
-	return nil, Errorf(arithmeticError, "%s: the quotient could not be rounded to %d digits", fn, mc.precision)
+	return nil, javaErrorf(arithmeticError, "ArithmeticException", "%s: the quotient could not be rounded to %d digits", fn, mc.precision)
 }
 
 // quotientAtScale is the unscaled value of a / b at the scale given,
@@ -727,7 +727,7 @@ func decFromFloat(fn string, f float64) (*BigDec, error) {
 	}
 	d, ok := parseDec(formatFloat(f))
 	if !ok {
-		return nil, Errorf(executionError, "%s cannot convert %s", fn, formatFloat(f))
+		return nil, javaErrorf(executionError, "NumberFormatException", "%s cannot convert %s", fn, formatFloat(f))
 	}
 	return d, nil
 }

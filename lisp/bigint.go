@@ -244,7 +244,7 @@ func bigFromFloat(fn string, f float64) (*big.Int, error) {
 	}
 	r, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
 	if !ok {
-		return nil, Errorf(arithmeticError, "%s cannot convert %s to an integer", fn, formatFloat(f))
+		return nil, javaErrorf(arithmeticError, "NumberFormatException", "%s cannot convert %s to an integer", fn, formatFloat(f))
 	}
 	return new(big.Int).Quo(r.Num(), r.Denom()), nil
 }
@@ -320,11 +320,9 @@ func toBigInt(th *Thread, fn string, v Value, integer bool) (Value, error) {
 				asJava("NumberFormatException", "For input string: \""+string(x)+"\"")
 		}
 	default:
-		e := Errorf(typeError, "%s expected a number, got %s", fn, describe(v))
 		// Clojure's bigint and biginteger end in the BigInteger
 		// constructor, which reflection finds for no other value.
-		e.asJava("NullPointerException", "").notSeqable(v)
-		return nil, e
+		return nil, javaErrorf(typeError, "NullPointerException", "%s expected a number, got %s", fn, describe(v)).notSeqable(v)
 	}
 	return &BigInt{n: n, integer: integer}, nil
 }

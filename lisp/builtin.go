@@ -211,6 +211,7 @@ var builtinSections = [][]*Builtin{
 	javaBuiltins,
 	javaInteropBuiltins,
 	jsonBuiltins,
+	readBuiltins,
 	introspectBuiltins,
 	stringNamespaceBuiltins,
 	namespaceBuiltins,

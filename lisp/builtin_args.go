@@ -47,7 +47,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 			}
 			for _, x := range v.elems {
 				if !hashedAsClojure(x) {
-					return nil, Errorf(typeError, "%s is not supported on a set holding %s: only a set of numbers, strings, keywords, symbols, booleans and nil has Clojure's order here", fn, describe(x)).
+					return nil, javaErrorf(typeError, noJavaClass, "%s is not supported on a set holding %s: only a set of numbers, strings, keywords, symbols, booleans and nil has Clojure's order here", fn, describe(x)).
 						WithHint("sort the set first, e.g. (%s (sort-by str s))", fn)
 				}
 			}
@@ -160,7 +160,7 @@ func toInt(fn string, v Value) (int, error) {
 	case Float, Float32:
 		f, _ := floatValue(v)
 		if f != f {
-			return 0, Errorf(typeError, "%s expected an integer, got NaN", fn)
+			return 0, javaErrorf(typeError, noJavaClass, "%s expected an integer, got NaN", fn)
 		}
 		if f > 1<<62 {
 			return 1 << 62, nil

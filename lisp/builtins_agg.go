@@ -196,7 +196,7 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 		if _, one := coll.(*Map); one {
 			// A keyword of a [key value] entry is always nil: the caller
 			// meant a collection of maps, most often (apply max-by :k coll).
-			return nil, nil, Errorf(typeError, "%s expected a collection of maps, got a single map", fn).
+			return nil, nil, javaErrorf(typeError, noJavaClass, "%s expected a collection of maps, got a single map", fn).
 				WithHint("pass the collection itself, without apply: (%s %s coll)", fn, shown(key))
 		}
 	}
@@ -220,7 +220,7 @@ func fieldValues(th *Thread, fn string, key, coll Value, numeric bool) (items, v
 			}
 		}
 		if _, ok := asFloat(v); numeric && !ok {
-			return nil, nil, Errorf(typeError, "%s expected numeric values, got %s", fn, describe(v)).
+			return nil, nil, javaErrorf(typeError, noJavaClass, "%s expected numeric values, got %s", fn, describe(v)).
 				WithHint("only nil and missing values are skipped; convert strings with parse-long or parse-double first")
 		}
 		items = append(items, e)

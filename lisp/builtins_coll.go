@@ -555,7 +555,7 @@ func (s *sorter) callComparator(a, b Value) (int, error) {
 		}
 		return 0, nil
 	}
-	return 0, Errorf(typeError, "%s comparator must return a number or a boolean, got %s", s.fn, describe(v))
+	return 0, javaErrorf(typeError, "ClassCastException", "%s comparator must return a number or a boolean, got %s", s.fn, describe(v))
 }
 
 // newSorter interprets a comparator argument.
@@ -579,7 +579,7 @@ func newSorter(th *Thread, fn string, cmp Value) (*sorter, error) {
 			callable = false // callable, but a collection here is a misplaced argument
 		}
 		if !callable {
-			e := Errorf(typeError, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
+			e := javaErrorf(typeError, noJavaClass, "%s expected a comparator (:asc, :desc or a function), got %s", fn, describe(cmp))
 			if cmp != Nil || fn == "sort-by" { // (sort nil coll) sorts in Clojure: nil is no comparator
 				e.notAn("java.util.Comparator", cmp)
 			}
@@ -1450,7 +1450,7 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			padded = true
 		}
 		if n <= 0 || step <= 0 {
-			return nil, Errorf(executionError, "%s size and step must be positive, got %d and %d", fn, n, step)
+			return nil, javaErrorf(executionError, noJavaClass, "%s size and step must be positive, got %d and %d", fn, n, step)
 		}
 		elems, err := seqOf(th, fn, args[len(args)-1], anySeq)
 		if err != nil {
@@ -1636,13 +1636,13 @@ func rangeSpec(args []Value) (start, step Value, n int, err error) {
 	fe, _ := asFloat(end)
 	fst, _ := asFloat(step)
 	if math.IsNaN(fs) || math.IsNaN(fe) || math.IsNaN(fst) {
-		return nil, nil, 0, Errorf(executionError, "range bounds must be numbers, got ##NaN")
+		return nil, nil, 0, javaErrorf(executionError, noJavaClass, "range bounds must be numbers, got ##NaN")
 	}
 	if fst == 0 {
 		if fs == fe {
 			return start, step, 0, nil
 		}
-		return nil, nil, 0, Errorf(executionError, "range with step 0 never ends").
+		return nil, nil, 0, javaErrorf(executionError, noJavaClass, "range with step 0 never ends").
 			WithHint("use (repeat n x) for n copies of a value")
 	}
 	count := math.Ceil((fe - fs) / fst)
@@ -1754,7 +1754,7 @@ func builtinTakeNth(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	if n <= 0 {
-		return nil, Errorf(executionError, "take-nth step must be positive, got %d", n)
+		return nil, javaErrorf(executionError, noJavaClass, "take-nth step must be positive, got %d", n)
 	}
 	elems, err := seqOf(th, "take-nth", args[1], anySeq)
 	if err != nil {

@@ -145,7 +145,8 @@ func builtinComp(th *Thread, args []Value) (Value, error) {
 	return madeFn(th, "comp", args, func(th *Thread, xs []Value) (Value, error) {
 		if len(fs) == 0 {
 			if len(xs) != 1 {
-				return nil, Errorf(arityErrorKind, "(comp) is identity and takes 1 argument, got %d", len(xs))
+				return nil, Errorf(arityErrorKind, "(comp) is identity and takes 1 argument, got %d", len(xs)).
+					asJava("ArityException", wrongArgs(len(xs), "clojure.core/identity"))
 			}
 			return xs[0], nil
 		}

@@ -154,10 +154,10 @@ func parseFormatSpec(s string) (spec formatSpec, n int, err error) {
 	}
 	if i >= len(s) {
 		return spec, 0, Errorf(executionError, "format: the pattern ends inside a %% conversion").
-			WithHint("write %%%% for a literal percent sign")
+			WithHint("write %%%% for a literal percent sign").asJava("UnknownFormatConversionException", "Conversion = '%'")
 	}
 	if spec.width > maxFormatWidth || spec.precision > maxFormatWidth {
-		return spec, 0, Errorf(executionError, "format: width or precision above %d", maxFormatWidth)
+		return spec, 0, javaErrorf(executionError, noJavaClass, "format: width or precision above %d", maxFormatWidth)
 	}
 	spec.conv = s[i]
 	if strings.IndexByte("sSdxXofeEgGbBchHn%", spec.conv) < 0 {
@@ -426,7 +426,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		if _, isNil := arg.(NilType); !isNil {
 			h, ok := javaHashCode(arg)
 			if !ok {
-				return "", Errorf(typeError, "format %%h of %s: Java hashes it by identity, which differs from run to run", describe(arg))
+				return "", javaErrorf(typeError, noJavaClass, "format %%h of %s: Java hashes it by identity, which differs from run to run", describe(arg))
 			}
 			text = strconv.FormatUint(uint64(h), 16)
 		}
@@ -457,7 +457,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 				return pad(spec, string(rune(v))), nil
 			}
 		}
-		return "", Errorf(typeError, "format %%c expected a character, got %s", describe(arg))
+		return "", Errorf(typeError, "format %%c expected a character, got %s", describe(arg)).asJava(formatConversion(spec.conv, arg))
 	case 'd':
 		if b, ok := arg.(*BigInt); ok && b.integer {
 			// Java's Formatter takes a java.math.BigInteger, not
@@ -467,7 +467,7 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		}
 		n, ok := arg.(Int)
 		if !ok {
-			e := Errorf(typeError, "format %%d expected an integer, got %s", describe(arg))
+			e := javaErrorf(typeError, "IllegalFormatConversionException", "format %%d expected an integer, got %s", describe(arg))
 			if isFloat(arg) {
 				e = e.WithHint("use %%.0f or %%.2f for floats, or (int x)").asJava(formatConversion(spec.conv, arg))
 			} else if _, ok := arg.(*BigInt); ok {

@@ -362,7 +362,7 @@ func pickMethod(th *Thread, args []Value) (Value, error) {
 		h = th.globalHierarchy()
 	}
 	if values == nil || pairs == nil {
-		return nil, Errorf(typeError, "multimethod/pick expected vectors of method values and preferences")
+		return nil, javaErrorf(typeError, noJavaClass, "multimethod/pick expected vectors of method values and preferences")
 	}
 	if t := th.multis[Str(name)]; t != nil && t.changed() {
 		if len(t.removed) == values.Len() {
@@ -478,7 +478,7 @@ func preferTable(th *Thread, name Value, pairs []Value) ([]preference, error) {
 	for _, p := range pairs {
 		pv, ok := p.(*Vector)
 		if !ok || pv.Len() != 2 {
-			return nil, Errorf(typeError, "multimethod/pick expected [x y] preferences")
+			return nil, javaErrorf(typeError, noJavaClass, "multimethod/pick expected [x y] preferences")
 		}
 		x, y := pv.elems[0], pv.elems[1]
 		if err := th.step(int64(len(out)) + 1); err != nil {

@@ -231,7 +231,7 @@ func builtinSymbol(th *Thread, args []Value) (Value, error) {
 	name := strings.Join(parts, "/")
 	if !symbolReads(name) {
 		// Only names that read back as a symbol: a value must survive the wire.
-		return nil, Errorf(executionError, "symbol cannot be named %q: it would not read back as a symbol", name).
+		return nil, javaErrorf(executionError, noJavaClass, "symbol cannot be named %q: it would not read back as a symbol", name).
 			WithHint("use a keyword or a string for arbitrary names: (keyword s)")
 	}
 	if err := th.allocString(len(name)); err != nil {
@@ -271,7 +271,7 @@ func builtinChar(th *Thread, args []Value) (Value, error) {
 			asJava("IllegalArgumentException", "")
 	}
 	if code >= 0xD800 && code <= 0xDFFF {
-		return nil, Errorf(executionError, "char: %s is out of range for a character", shown(args[0])).
+		return nil, javaErrorf(executionError, noJavaClass, "char: %s is out of range for a character", shown(args[0])).
 			WithHint("a character code is from 0 to 65535: (char 65) is \\A")
 	}
 	return String(string(rune(code))), nil
@@ -703,7 +703,7 @@ func javaParse(name, kind, parser string, parse func(*Thread, []Value) (Value, e
 				return nil, err
 			}
 			if v == Nil {
-				e := Errorf(executionError, "%s: %s is not %s", name, describe(args[0]), kind).
+				e := javaErrorf(executionError, "NumberFormatException", "%s: %s is not %s", name, describe(args[0]), kind).
 					WithHint("(%s s) gives nil instead of failing: (or (%s s) default)", parser, parser)
 				if str, ok := args[0].(String); ok {
 					if kind != "an integer" && strings.TrimFunc(string(str), func(r rune) bool { return r <= ' ' }) == "" {

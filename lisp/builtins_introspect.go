@@ -37,7 +37,7 @@ func init() {
 // namespaces, data, tool, and the namespaces and Java classes of the
 // rows reached as ns/name.
 func introspectNamespaces() []string {
-	names := []string{"clojure.core", "clojure.data", "clojure.math", "clojure.set", "clojure.string", "clojure.walk", "data", "tool"}
+	names := []string{"clojure.core", "clojure.data", "clojure.edn", "clojure.math", "clojure.set", "clojure.string", "clojure.walk", "data", "tool"}
 	for n, b := range builtins.statics {
 		if ns, _, ok := strings.Cut(n, "/"); ok && n == b.Name && !strings.Contains(ns, ".") {
 			names = append(names, ns)
@@ -242,7 +242,8 @@ func builtinDir(th *Thread, args []Value) (Value, error) {
 	names, ok := namespaceNames(th, ns)
 	if !ok {
 		return nil, Errorf(executionError, "dir: there is no namespace %s", ns).
-			WithHint("(dir) lists the namespaces: %s", strings.Join(introspectNamespaces(), ", "))
+			WithHint("(dir) lists the namespaces: %s", strings.Join(introspectNamespaces(), ", ")).
+			asJava("Exception", "No namespace: "+ns+" found")
 	}
 	if err := sortCost(th, len(names)); err != nil { // listed sorted on each call
 		return nil, err

@@ -101,7 +101,7 @@ func parseJSONText(th *Thread, name, text string, opts []Value) (Value, error) {
 		if e, ok := err.(*Error); ok {
 			msg = e.Message
 		}
-		return nil, Errorf(executionError, "%s: %s", name, msg).
+		return nil, javaErrorf(executionError, "IOException", "%s: %s", name, msg).
 			WithHint("catch it with (try (%s s) (catch Exception e nil)) where the text may not be JSON", name)
 	}
 	if err := th.alloc(readCost); err != nil {
@@ -187,7 +187,7 @@ func builtinJSONGenerate(th *Thread, args []Value) (Value, error) {
 			}
 			msg = e.Message
 		}
-		return nil, Errorf(executionError, "json/generate-string: %s", msg).
+		return nil, javaErrorf(executionError, "IOException", "json/generate-string: %s", msg).
 			WithHint("JSON holds nil, booleans, numbers, strings, keywords, vectors, sets and maps with string or keyword keys")
 	}
 	return String(text), nil
@@ -212,7 +212,7 @@ func parseInstant(fn string, v Value) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, string(s))
 	if err != nil { // RFC 3339 requires the Z or offset an Instant has
-		return time.Time{}, Errorf(executionError, "%s cannot read %s as an instant", fn, describe(s)).
+		return time.Time{}, javaErrorf(executionError, "DateTimeParseException", "%s cannot read %s as an instant", fn, describe(s)).
 			WithHint(`write it as ISO-8601 in UTC, e.g. "2026-01-08T14:30:00Z"`)
 	}
 	return t.UTC(), nil

@@ -145,7 +145,7 @@ func pathOf(th *Thread, fn string, path Value) ([]Value, error) {
 	case *Vector, NilType, String, *Map, *Set:
 		return seqOf(th, fn, path, anySeq)
 	}
-	e := Errorf(typeError, "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
+	e := javaErrorf(typeError, "IllegalArgumentException", "%s expected a path vector such as [:a :b], got %s", fn, describe(path))
 	return nil, e.notSeqable(path) // Clojure's seq of the path
 }
 
@@ -590,7 +590,7 @@ func entryPart(fn string, i int) func(*Thread, []Value) (Value, error) {
 		if v, ok := args[0].(*Vector); ok && v.isEntry() {
 			return v.elems[i], nil
 		}
-		e := Errorf(typeError, "%s expected a map entry, got %s", fn, describe(args[0]))
+		e := javaErrorf(typeError, "ClassCastException", "%s expected a map entry, got %s", fn, describe(args[0]))
 		if args[0] == Nil {
 			return nil, e.asJava("NullPointerException", "Cannot invoke \"java.util.Map$Entry.getKey()\" because \"e\" is null")
 		}

@@ -319,7 +319,7 @@ func builtinRound(th *Thread, args []Value) (Value, error) {
 	}
 	d, ok := args[1].(Int)
 	if !ok || d < 0 || d > 15 {
-		return nil, Errorf(typeError, "round expected a number of digits from 0 to 15, got %s", describe(args[1]))
+		return nil, javaErrorf(typeError, noJavaClass, "round expected a number of digits from 0 to 15, got %s", describe(args[1]))
 	}
 	scale := math.Pow(10, float64(d))
 	return Float(roundHalfUp(x*scale) / scale), nil
@@ -368,7 +368,7 @@ func toInteger(fn string) func(*Thread, []Value) (Value, error) {
 			r, n := utf8.DecodeRuneInString(string(x))
 			switch {
 			case n == len(x) && r >= '0' && r <= '9':
-				return nil, Errorf(typeError, "%s of %q: a character here is a one-character string, so this could be the digit %c or its code %d", fn, string(x), r, r).
+				return nil, javaErrorf(typeError, noJavaClass, "%s of %q: a character here is a one-character string, so this could be the digit %c or its code %d", fn, string(x), r, r).
 					WithHint("write (parse-long s) for the digit %c, and (+ 48 (parse-long s)) for its code %d; (- (int c) (int \\0)) is (parse-long c)", r, r)
 			case n > 0 && n == len(x) && r != utf8.RuneError:
 				return Int(r), nil

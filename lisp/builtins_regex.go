@@ -322,7 +322,7 @@ func classAlgebra(fn, pattern string) *Error {
 }
 
 func regexRefusal(fn, pattern, what string) *Error {
-	return Errorf(executionError, "%s: the pattern %q uses %s, which Go's RE2 regexes cannot express", fn, pattern, what)
+	return javaErrorf(executionError, noJavaClass, "%s: the pattern %q uses %s, which Go's RE2 regexes cannot express", fn, pattern, what)
 }
 
 // javaEscapes are the escapes whose meaning RE2 lacks or has otherwise,

@@ -267,12 +267,12 @@ func classOf(fn string, v Value) (javaClass, error) {
 		if v.class != "" {
 			return javaClass(javaClassName(v.class)), nil
 		}
-		return "", Errorf(typeError, "%s cannot name the Java class of a caught interpreter error", fn).
+		return "", javaErrorf(typeError, noJavaClass, "%s cannot name the Java class of a caught interpreter error", fn).
 			WithHint("read it with (ex-message e)")
 	case Callable:
 		return fnClass, nil
 	}
-	return "", Errorf(typeError, "%s has no class for %s", fn, describe(v)).
+	return "", javaErrorf(typeError, noJavaClass, "%s has no class for %s", fn, describe(v)).
 		WithHint("test values with predicates such as (string? x), (map? x) or (fn? x)")
 }
 
@@ -286,7 +286,7 @@ func builtinType(fn string) func(*Thread, []Value) (Value, error) {
 			return nil, err
 		}
 		if c == fnClass {
-			return nil, Errorf(typeError, "%s cannot name a function's class: Clojure names it after where the function was made", fn).
+			return nil, javaErrorf(typeError, noJavaClass, "%s cannot name a function's class: Clojure names it after where the function was made", fn).
 				WithHint("test it with (fn? x)")
 		}
 		return c, nil

@@ -185,7 +185,7 @@ func combinator(kind string) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		for _, a := range args {
 			if _, ok := a.(Callable); !ok {
-				return nil, Errorf(typeError, "%s expected predicates, got %s", kind, a.TypeName()).
+				return nil, javaErrorf(typeError, noJavaClass, "%s expected predicates, got %s", kind, a.TypeName()).
 					WithHint("pass predicates such as (where :age > 18) or :active")
 			}
 		}

@@ -37,8 +37,8 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 	}
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
-		return Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
-			WithHint("sequential destructuring takes a vector, list, string or nil")
+		return nthUnsupported(Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
+			WithHint("sequential destructuring takes a vector, list, string or nil"), v)
 	}
 	for i, item := range p.items {
 		var x Value = Nil

@@ -185,6 +185,30 @@ func Errorf(kind ErrorKind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }
 
+// javaErrorf builds an error a program may catch, of one of the kinds
+// catch takes (catchableKinds), naming the Java exception class Clojure
+// throws for it: a short name of javaSupers, or noJavaClass for a refusal
+// where Clojure throws nothing. Errors of those kinds are built here, or
+// by Errorf with the class named in the same statement (asJava and the
+// helpers that call it), so that no site forgets its class
+// (TestCatchableErrorsNameAClass).
+func javaErrorf(kind ErrorKind, class, format string, args ...any) *Error {
+	return Errorf(kind, format, args...).asJava(class, "")
+}
+
+// noJavaClass is the class of a refusal where Clojure throws no exception:
+// it returns what PTC-Lisp cannot reproduce (a function's class, an
+// identity hash, a surrogate character, an order of a set's members),
+// computes what never ends, runs into a limit of the sidecar's own, or is
+// a builtin of PTC-Lisp's own (where, round with digits). A catch of
+// Exception or RuntimeException takes it; a catch of a narrower class
+// takes it by its kind (catches).
+const noJavaClass = ""
+
+// catchableKinds are the kinds of error a program's catch takes, which
+// name a Java class (javaErrorf).
+var catchableKinds = []ErrorKind{typeError, arithmeticError, executionError, arityErrorKind}
+
 // WithHint returns e with a hint attached.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
@@ -219,7 +243,7 @@ func asError(err error) *Error {
 }
 
 func arityError(name, sig string, got int) *Error {
-	err := Errorf(arityErrorKind, "%s called with %d argument%s", name, got, plural(got)).
+	err := javaErrorf(arityErrorKind, noJavaClass, "%s called with %d argument%s", name, got, plural(got)).
 		WithHint("call it as %s", sig)
 	if strings.HasPrefix(name, ":") {
 		return err.asJava("ArityException", wrongArgs(got, name))
@@ -267,7 +291,7 @@ func clojureVarName(name string) string {
 // errors name no class unless their site names it (asJava), and catches
 // lets either take them. A site whose Clojure class differs names it.
 func typeErrorf(fn, want string, got Value) *Error {
-	e := Errorf(typeError, "%s expected %s, got %s", fn, want, got.TypeName())
+	e := javaErrorf(typeError, "ClassCastException", "%s expected %s, got %s", fn, want, got.TypeName())
 	if _, isNil := got.(NilType); isNil {
 		return e.asJava("NullPointerException", "")
 	}

@@ -307,7 +307,7 @@ func (n *notCallableNode) eval(*Thread, *frame) (Value, error) {
 // call written form: Clojure's ClassCastException, or its
 // NullPointerException for nil.
 func notCallable(v Value, form string) *Error {
-	e := Errorf(typeError, "%s is not a function, so %s cannot be called", shown(v), form).
+	e := javaErrorf(typeError, "ClassCastException", "%s is not a function, so %s cannot be called", shown(v), form).
 		WithHint("a list is a call; write data as a vector, e.g. [1 2 3]")
 	if v == Nil {
 		return e.asJava("NullPointerException", "")
@@ -748,7 +748,7 @@ func elemsForIteration(th *Thread, fn string, v Value) ([]Value, error) {
 		}
 		return out, nil
 	}
-	return nil, Errorf(typeError, "%s expected a collection, got %s", fn, v.TypeName()).
+	return nil, javaErrorf(typeError, "IllegalArgumentException", "%s expected a collection, got %s", fn, v.TypeName()).
 		WithHint("iterate over a vector, map, set or string")
 }
 

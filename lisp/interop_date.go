@@ -52,7 +52,7 @@ func builtinDate(th *Thread, args []Value) (Value, error) {
 			}
 		}
 		return nil, Errorf(executionError, "java.util.Date. cannot read the date %s", describe(a)).
-			WithHint(`write it as ISO-8601, e.g. "2026-01-08T14:30:00Z" or "2026-01-08"`)
+			WithHint(`write it as ISO-8601, e.g. "2026-01-08T14:30:00Z" or "2026-01-08"`).asJavaWithoutMessage("IllegalArgumentException")
 	}
 	return nil, typeErrorf("java.util.Date.", "a timestamp or a date string", args[0])
 }

@@ -157,7 +157,7 @@ var localDateBuiltins = concatRows(
 					return temporal{kind: localDateTime, day: d.day, nano: t.nano}.value(), nil
 				}
 				if len(args) < 5 {
-					return nil, Errorf(arityErrorKind, "%s takes a date and a time, or year, month, day, hour, minute and optionally second", form)
+					return nil, javaErrorf(arityErrorKind, "IllegalArgumentException", "%s takes a date and a time, or year, month, day, hour, minute and optionally second", form)
 				}
 				f, err := intArgs(form, args)
 				if err != nil {

@@ -462,7 +462,7 @@ func encodeJSON(th *Thread, v Value) (string, error) {
 }
 
 func noJSONForm(format string, args ...any) error {
-	return Errorf(typeError, "no JSON form: "+format, args...)
+	return javaErrorf(typeError, "IOException", "no JSON form: "+format, args...)
 }
 
 // jsonKeyName is the object key a map key becomes: a string's text or a

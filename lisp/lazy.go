@@ -121,7 +121,7 @@ func (g seqGenerator) pull(th *Thread) (Value, error) {
 // have to be realized whole.
 func infiniteError(fn string, s *infiniteSeq) *Error {
 	what := s.what()
-	return Errorf(typeError, "%s cannot consume %s: it never ends", fn, what).
+	return javaErrorf(typeError, noJavaClass, "%s cannot consume %s: it never ends", fn, what).
 		WithHint("bound it first: (take n %s) or (take-while pred %s)", what, what)
 }
 
@@ -201,7 +201,7 @@ func rangeSeq(th *Thread, from, step Int) (Value, error) {
 			v := cur
 			next := cur + step
 			if (step > 0 && next < cur) || (step < 0 && next > cur) {
-				return nil, Errorf(arithmeticError, "(range) passed the largest integer")
+				return nil, javaErrorf(arithmeticError, noJavaClass, "(range) passed the largest integer")
 			}
 			cur = next
 			return v, nil

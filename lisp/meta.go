@@ -154,7 +154,7 @@ func carryError(fn string, v Value) *Error {
 	case symbol:
 		// Clojure's symbols carry metadata; here a symbol is its name
 		// alone, so this is a refusal, not Clojure's exception.
-		return Errorf(typeError, "%s of the symbol %s: symbols carry no metadata in PTC-Lisp", fn, shown(v)).
+		return javaErrorf(typeError, noJavaClass, "%s of the symbol %s: symbols carry no metadata in PTC-Lisp", fn, shown(v)).
 			WithHint("keep the metadata beside the symbol in a map, {:sym 'a :meta {:k 1}}, and read it with (:meta m)")
 	}
 	return castError(fn, "a collection or a fn", v, "clojure.lang.IObj")
@@ -170,7 +170,7 @@ func builtinMeta(th *Thread, args []Value) (Value, error) {
 				// Clojure's var has its docstring, :arglists, :added and
 				// more, which a builtin here has not: nil would be a
 				// different answer given silently.
-				return nil, Errorf(typeError, "meta of #'%s: PTC-Lisp's builtins carry no var metadata (Clojure's :doc, :arglists, :added)", v.Name)
+				return nil, javaErrorf(typeError, noJavaClass, "meta of #'%s: PTC-Lisp's builtins carry no var metadata (Clojure's :doc, :arglists, :added)", v.Name)
 			}
 		}
 		m := th.prog.varMeta(v.Name)

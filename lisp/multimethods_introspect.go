@@ -46,7 +46,7 @@ func registerMultimethod(th *Thread, args []Value) (Value, error) {
 	fns, _ := args[3].(*Vector)
 	prefers, _ := args[6].(*Vector)
 	if values == nil || fns == nil || prefers == nil || values.Len() != fns.Len() {
-		return nil, Errorf(typeError, "multimethod/register expected vectors of method values, functions and preferences")
+		return nil, javaErrorf(typeError, noJavaClass, "multimethod/register expected vectors of method values, functions and preferences")
 	}
 	if err := th.step(int64(values.Len()) + 1); err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ var clojureNamespaceOf = map[string]string{
 	"clojure.walk": "clojure.walk", "walk": "clojure.walk",
 	"clojure.math": "clojure.math", "math": "clojure.math",
 	"clojure.data": "clojure.data", // data/ is the inputs: its alias comes only from a require
+	"clojure.edn":  "clojure.edn", "edn": "clojure.edn",
 }
 
 // namespacePublics are the public vars of clojure.string, clojure.set and
@@ -47,6 +48,7 @@ var namespacePublics = sync.OnceValue(func() map[string]map[string]bool {
 			log1p multiply-exact negate-exact next-after next-down next-up pow random rint round scalb signum
 			sin sinh sqrt subtract-exact tan tanh to-degrees to-radians ulp`),
 		"clojure.data": wordSet(`Diff EqualityPartition diff diff-similar equality-partition`),
+		"clojure.edn":  wordSet(`read read-string`),
 		"clojure.core": clojureNames(),
 	}
 })
@@ -66,6 +68,7 @@ var namespaceCounterparts = map[string]string{
 	"clojure.data/equality-partition": "test the kind itself: (map? x), (set? x), (sequential? x)",
 	"clojure.data/Diff":               "there are no protocols here: write (clojure.data/diff a b)",
 	"clojure.data/EqualityPartition":  "there are no protocols here: test the kind with (map? x), (set? x), (sequential? x)",
+	"clojure.edn/read":                "there is no stream to read: write (clojure.edn/read-string s) for the text s",
 	"clojure.walk/macroexpand-all":    "there are no macros to expand: write the quoted form itself, '(f x)",
 	"clojure.walk/postwalk-demo":      "write (clojure.walk/postwalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
 	"clojure.walk/prewalk-demo":       "write (clojure.walk/prewalk (fn [x] (println \"Walked:\" (pr-str x)) x) form)",
@@ -104,7 +107,7 @@ func (c *compiler) namespaceVar(ns, name string) (node, error) {
 // naming where the name does live, when anywhere.
 func (c *compiler) notInNamespace(ns, name string) *Error {
 	e := c.errorf(undefinedSymbol, "%s has no %s (in %s/%s)", ns, name, ns, name)
-	for _, other := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk", "clojure.math", "clojure.data"} {
+	for _, other := range []string{"clojure.core", "clojure.string", "clojure.set", "clojure.walk", "clojure.math", "clojure.data", "clojure.edn"} {
 		if other != ns && namespacePublics()[other][name] {
 			if other == "clojure.core" {
 				return e.WithHint("%s is clojure.core's: write (%s ...)", name, name)
@@ -135,7 +138,7 @@ func (c *compiler) notInNamespace(ns, name string) *Error {
 }
 
 // availableNamespaces is the hint for a name no namespace here has.
-const availableNamespaces = "the namespaces here are clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/), clojure.math (math/) and clojure.data (its diff); tools are tool/name and inputs data/name"
+const availableNamespaces = "the namespaces here are clojure.core, clojure.string (str/), clojure.set (set/), clojure.walk (walk/), clojure.math (math/), clojure.data (its diff) and clojure.edn (its read-string); tools are tool/name and inputs data/name"
 
 // clojureMathLongArgs are the clojure.math vars that pass their arguments
 // to Math as longs; every other one converts them to double first, so

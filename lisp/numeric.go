@@ -366,22 +366,25 @@ func modNumbers(fn string, a, b Value) (Value, error) {
 }
 
 // floatToInt converts a float to an integer by truncation; infinities, NaN
-// and values beyond the 64-bit range are arithmetic errors (spec 8.4).
+// and values beyond the 64-bit range are arithmetic errors (spec 8.4),
+// whose class the callers name (see nonFiniteToInteger).
 func floatToInt(fn string, f float64) (Value, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, nonFiniteToInteger(fn, f)
 	}
 	t := math.Trunc(f)
 	if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
-		return nil, Errorf(arithmeticError, "%s: %s is out of the integer range", fn, formatFloat(f))
+		return nil, javaErrorf(arithmeticError, noJavaClass, "%s: %s is out of the integer range", fn, formatFloat(f))
 	}
 	return Int(int64(t)), nil
 }
 
 // nonFiniteToInteger is the error of converting NaN or an infinity to an
-// integer.
+// integer. It names no class: its callers name the one Clojure throws
+// where Clojure throws one (long's IllegalArgumentException, bigint's
+// NumberFormatException); Math/round saturates instead.
 func nonFiniteToInteger(fn string, f float64) *Error {
-	return Errorf(arithmeticError, "%s cannot convert %s to an integer", fn, formatFloat(f)).
+	return javaErrorf(arithmeticError, noJavaClass, "%s cannot convert %s to an integer", fn, formatFloat(f)).
 		WithHint("check with (NaN? x) or (infinite? x) before converting")
 }
 

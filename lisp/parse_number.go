@@ -161,6 +161,6 @@ func (th *Thread) isHexDecimal(s string) (bool, error) {
 // decimalTooLong is the error of a decimal number of n characters, past
 // maxDecimalChars, read by fn.
 func decimalTooLong(fn string, n int) *Error {
-	return Errorf(executionError, "%s: a number of %d characters, longer than the %d this sidecar reads", fn, n, maxDecimalChars).
+	return javaErrorf(executionError, noJavaClass, "%s: a number of %d characters, longer than the %d this sidecar reads", fn, n, maxDecimalChars).
 		WithHint("a number in data has at most a few dozen digits; take the digits you need with subs first")
 }

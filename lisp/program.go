@@ -186,7 +186,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 		// The single safety net: a bug in the interpreter must not take the
 		// process down. Nothing a program does should reach it.
 		if r := recover(); r != nil {
-			res.Err = Errorf(executionError, "internal interpreter error: %v", r)
+			res.Err = javaErrorf(executionError, noJavaClass, "internal interpreter error: %v", r)
 			res.Value = Nil
 			res.Memory = env.Prelude
 			if res.Memory == nil {

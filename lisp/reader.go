@@ -221,6 +221,10 @@ type reader struct {
 	// (see WireRead.Ctx). checked is the offset of its last look.
 	ctx     context.Context
 	checked int
+	// symbols: a value read at run time (read-string) holds symbols as
+	// data; quoting: clojure.core's read-string, which reads 'x, @x and
+	// ::name as Clojure's reader does (builtins_read.go).
+	symbols, quoting bool
 }
 
 // ctxCheckForms is how many forms the reader of a value reads between two
@@ -423,6 +427,9 @@ func (r *reader) readForm() (Value, error) {
 	case '\\':
 		return r.readChar()
 	case '\'':
+		if r.quoting {
+			return r.readWrapped(symbol("quote"), line, col)
+		}
 		if r.edn {
 			return nil, r.errorf(line, col, "quote is not allowed in a value")
 		}
@@ -450,22 +457,14 @@ func (r *reader) readForm() (Value, error) {
 		return r.readMeta(line, col)
 	case '@':
 		// @a is (deref a), as in Clojure.
+		if r.quoting {
+			return r.readWrapped(symbol("clojure.core/deref"), line, col)
+		}
 		if r.edn {
 			r.next()
 			return nil, r.errorf(line, col, "@ is not allowed in a value")
 		}
-		r.next()
-		if err := r.skipSpace(); err != nil {
-			return nil, err
-		}
-		if r.eof() {
-			return nil, r.errorf(line, col, "@ must be followed by a form")
-		}
-		if err := r.enter(line, col); err != nil {
-			return nil, err
-		}
-		f, err := r.readForm()
-		r.depth--
+		f, err := r.readAfterPrefix(line, col, "@ must be followed by a form")
 		if err != nil {
 			return nil, err
 		}
@@ -485,6 +484,54 @@ func (r *reader) readForm() (Value, error) {
 		return Nil, err
 	}
 	return v, nil
+}
+
+// duplicateKey is the error of a map or set read at run time
+// (read-string) that names a key twice, which Clojure's reader refuses
+// where a literal in a program may not; key(i) is the i-th key, nil past
+// the last.
+func (r *reader) duplicateKey(line, col int, key func(int) Value) *Error {
+	seen := map[any]bool{}
+	for i := 0; key(i) != nil; i++ {
+		k := hashKey(key(i))
+		if seen[k] {
+			return r.errorf(line, col, "Duplicate key: %s", Repr(key(i)))
+		}
+		seen[k] = true
+	}
+	return r.errorf(line, col, "Duplicate key")
+}
+
+// readAfterPrefix reads the form after a one-character prefix (@, or '
+// at run time) that opens at line, col; missing is the error when the text
+// ends first.
+func (r *reader) readAfterPrefix(line, col int, missing string) (Value, error) {
+	r.next()
+	if err := r.skipSpace(); err != nil {
+		return nil, err
+	}
+	if r.eof() {
+		return nil, r.errorf(line, col, "%s", missing)
+	}
+	if err := r.enter(line, col); err != nil {
+		return nil, err
+	}
+	f, err := r.readForm()
+	r.depth--
+	return f, err
+}
+
+// readWrapped reads the form after 'x or @x in a value read at run time
+// (read-string): the list (head x), as Clojure's reader makes it.
+func (r *reader) readWrapped(head symbol, line, col int) (Value, error) {
+	f, err := r.readAfterPrefix(line, col, "EOF while reading")
+	if err != nil || r.discard > 0 {
+		return Nil, err
+	}
+	if err := r.charge(f, line, col); err != nil {
+		return nil, err
+	}
+	return newReadList([]Value{head, f}), nil
 }
 
 // seqKind tells readSeq what it reads, for ParseEDNSample: only lists and
@@ -652,7 +699,16 @@ func (r *reader) buildMap(s seqForms, ns string, line, col int) (Value, error) {
 		}
 		b.Set(k, r.stack.at(i+1))
 	}
-	return measureReadMap(b.Map()), nil
+	m := b.Map()
+	if r.symbols && m.Len() != s.n/2 {
+		return nil, r.duplicateKey(line, col, func(i int) Value {
+			if i*2 >= s.n {
+				return nil
+			}
+			return r.stack.at(s.mark + i*2)
+		})
+	}
+	return measureReadMap(m), nil
 }
 
 func (r *reader) checkPairs(n, line, col int) error {
@@ -1037,7 +1093,11 @@ func (r *reader) readDispatch() (Value, error) {
 			return Nil, err
 		}
 		if r.edn {
-			return newReadSet(elems), nil
+			set := newReadSet(elems)
+			if r.symbols && set.Len() != len(elems) {
+				return nil, r.duplicateKey(line, col, func(i int) Value { return argAt(elems, i) })
+			}
+			return set, nil
 		}
 		return &setForm{Elems: elems, Pos: Pos{line, col}}, nil
 	case strings.HasPrefix(rest, "##"):
@@ -1261,7 +1321,7 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 	}
 	if c == ':' {
 		name := tok[1:]
-		if local, ok := strings.CutPrefix(name, ":"); ok && !r.edn && local != "" && !strings.ContainsAny(local, ":/") {
+		if local, ok := strings.CutPrefix(name, ":"); ok && (!r.edn || r.quoting) && local != "" && !strings.ContainsAny(local, ":/") {
 			// ::name is auto-resolved in the program's namespace, which is
 			// user, as Clojure reads it there.
 			name = "user/" + local
@@ -1274,7 +1334,7 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 		}
 		return r.keyword(name), nil
 	}
-	if r.edn {
+	if r.edn && !r.symbols {
 		return nil, r.errorf(line, col, "symbol %s is not allowed in a value", tok).
 			WithHint("values are literal data; quote text as a string or use a keyword")
 	}

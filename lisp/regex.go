@@ -46,7 +46,7 @@ func (*regex) TypeName() string { return "regex" }
 // not accept.
 func compileRegex(fn, pattern string) (*regex, error) {
 	if len(pattern) > maxPatternBytes {
-		return nil, Errorf(executionError, "%s: pattern of %d bytes is longer than the limit of %d", fn, len(pattern), maxPatternBytes).
+		return nil, javaErrorf(executionError, noJavaClass, "%s: pattern of %d bytes is longer than the limit of %d", fn, len(pattern), maxPatternBytes).
 			WithHint("use a shorter pattern, or split the work into several simpler patterns")
 	}
 	java := pattern
@@ -63,18 +63,18 @@ func compileRegex(fn, pattern string) (*regex, error) {
 				reason += " in `" + se.Expr + "`"
 			}
 		}
-		return nil, Errorf(executionError, "%s: RE2 cannot compile the pattern %q: %s", fn, java, reason).
+		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot compile the pattern %q: %s", fn, java, reason).
 			WithHint(`regexes run on Go's RE2, which lacks this construct: write the pattern with what Java and RE2 share, e.g. \p{IsGreek} for \p{InGreek}`)
 	}
 	whole, err := regexp.Compile(`^(?:` + pattern + `)$`)
 	if err != nil {
-		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
+		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
 	r := &regex{source: java, re: re, whole: whole, insts: programSize(pattern)}
 	if !looksAround(pattern) {
 		r.emptyMatch = re.FindStringSubmatchIndex("")
 	} else if r.afterRune, err = regexp.Compile(`^(?s:.)(?:` + pattern + `)`); err != nil {
-		return nil, Errorf(executionError, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
+		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
 	return r, nil
 }

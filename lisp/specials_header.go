@@ -276,7 +276,6 @@ func libspecNamespace(spec Value) string {
 // require alone leaves calls to names nothing defines.
 var missingNamespaceHints = map[string]string{
 	"clojure.pprint":  "delete its require and write (prn x) for (pprint x) and (pp): prn prints what pprint does for a value that fits on one line of 72 columns; print-table has no counterpart, print rows with (doseq [r rows] (println (clojure.string/join \" | \" (map r ks))))",
-	"clojure.edn":     "there is no reader here: delete its require and parse text by what it holds: (parse-long s), (parse-double s), (keyword s), or (json/parse-string s true) for JSON",
 	"clojure.zip":     "there are no zippers here: delete its require and walk the tree with (tree-seq coll? seq tree), or navigate by a path of indexes with get-in, assoc-in and update-in",
 	"clojure.java.io": "there is no file or stream access here: data comes as data/name inputs and tool/name results; delete its require and read those",
 	"clojure.test":    "there is no test runner here: delete its require and write each check as a value, (= expected actual), or (assert (= expected actual))",
@@ -290,7 +289,7 @@ const mathContextHint = "use with-precision, which binds Clojure's MathContext: 
 
 // headerWarning records that a header was skipped.
 func (c *compiler) headerWarning(l *list) {
-	c.warn(WarningNamespaceHeader, "(%s ...) was skipped: clojure.core, clojure.string, clojure.set, clojure.walk, clojure.math and clojure.data are built in, and the aliases it declares resolve; a program needs no header", formName(l))
+	c.warn(WarningNamespaceHeader, "(%s ...) was skipped: clojure.core, clojure.string, clojure.set, clojure.walk, clojure.math, clojure.data and clojure.edn are built in, and the aliases it declares resolve; a program needs no header", formName(l))
 }
 
 // withoutAliases is the source form l with each name written under an

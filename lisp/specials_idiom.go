@@ -254,7 +254,7 @@ func (n *throwNode) eval(th *Thread, fr *frame) (Value, error) {
 	// Clojure casts what it throws to Throwable: nil fails as a
 	// NullPointerException, any other value as a ClassCastException, each
 	// with the message Java gives it.
-	e := Errorf(typeError, "throw expected an exception made by ex-info, got %s", describe(v)).
+	e := javaErrorf(typeError, "ClassCastException", "throw expected an exception made by ex-info, got %s", describe(v)).
 		WithHint(`write (throw (ex-info "what went wrong" {:key value})), or (fail reason) to end the program`)
 	if v == Nil {
 		e.asJava("NullPointerException", `Cannot throw exception because "null" is null`)
@@ -435,7 +435,7 @@ type withOutStrNode struct{ body node }
 
 func (n *withOutStrNode) eval(th *Thread, fr *frame) (Value, error) {
 	if th.prog == nil {
-		return nil, Errorf(executionError, "with-out-str cannot run here")
+		return nil, javaErrorf(executionError, noJavaClass, "with-out-str cannot run here")
 	}
 	saved := th.prog.capture
 	var b strings.Builder

@@ -269,7 +269,7 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 			if !ok {
 				// It holds a value Java hashes by identity: Clojure's
 				// text differs from run to run, and no rewrite gives it.
-				return Errorf(typeError, "the text of a record (%s) is its class and Java hashCode in Clojure, which for the values it holds differs from run to run", v.class().name)
+				return javaErrorf(typeError, noJavaClass, "the text of a record (%s) is its class and Java hashCode in Clojure, which for the values it holds differs from run to run", v.class().name)
 			}
 			t.writeString(text)
 			return t.err

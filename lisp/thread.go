@@ -294,7 +294,7 @@ func (th *Thread) call(f Value, args []Value) (Value, error) {
 		if s, isSym := f.(symbol); isSym {
 			c = symbolLookup{s}
 		} else if c, ok = f.(Callable); !ok {
-			e := Errorf(typeError, "%s is not a function", f.TypeName()).
+			e := javaErrorf(typeError, "ClassCastException", "%s is not a function", f.TypeName()).
 				WithHint("only functions, keywords, maps and sets can be called")
 			if f == Nil {
 				return nil, e.asJava("NullPointerException", "")

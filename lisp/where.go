@@ -27,7 +27,7 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 	case *Vector:
 		path = f.Elems()
 	default:
-		return nil, Errorf(typeError, "where expected a field keyword or a path vector, got %s", f.TypeName()).
+		return nil, javaErrorf(typeError, noJavaClass, "where expected a field keyword or a path vector, got %s", f.TypeName()).
 			WithHint("write (where :field = value) or (where [:a :b] = value)")
 	}
 	p := &wherePredicate{path: path, op: n.op, value: Nil}

@@ -117,7 +117,7 @@
 (assert.fails #(format "%d" 1.5) "d != java.lang.Double")
 (assert.fails #(format "%s %s" "a") "Format specifier '%s'")
 (assert.fails #(format "%q" "a") "Conversion = 'q'")
-(assert.fails #(format "50%") "ends inside")
+(assert.fails #(format "50%") "Conversion = '%'")
 (assert.eq (format "%2$s %1$s" "a" "b") "b a")
 (assert.fails #(format "%999999999d" 1) "width or precision")
 
