@@ -500,8 +500,8 @@ func (c *compiler) symbol(name string) (node, error) {
 	switch name {
 	case "*1", "*2", "*3":
 		return &previousNode{index: int(name[1] - '1')}, nil
-	case "*print-meta*", "clojure.core/*print-meta*":
-		return printMetaReadNode{}, nil
+	case "*print-meta*", "clojure.core/*print-meta*", "*print-namespace-maps*", "clojure.core/*print-namespace-maps*":
+		return printVarReadNode{v: printVars[symbol(name)]}, nil
 	case "&":
 		return nil, c.errorf(validationError, "& can only appear in a parameter or binding vector")
 	}

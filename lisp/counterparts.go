@@ -78,7 +78,7 @@ var counterpartFamilies = []struct{ names, hint string }{
 	{`*agent* *allow-unresolved-vars* *assert* *clojure-version* *command-line-args* *compile-files*
 		*compile-path* *compiler-options* *data-readers* *default-data-reader-fn* *e *err* *file*
 		*flush-on-newline* *fn-loader* *in* *math-context* *ns* *out* *print-dup* *print-length* *print-level*
-		*print-meta* *print-namespace-maps* *print-readably* *read-eval* *reader-resolver* *source-path*
+		*print-meta* *print-readably* *read-eval* *reader-resolver* *source-path*
 		*suppress-read* *unchecked-math* *use-context-classloader* *verbose-defrecords* *warn-on-reflection*`,
 		"the runtime's settings are not visible here: keep a setting you need in a def, e.g. (def settings {:print-length nil})"},
 	{"simple-symbol?", "use (and (symbol? x) (nil? (namespace x)))"},

@@ -259,8 +259,6 @@ var judgedCorpora = []judgedCorpus{
 		"code/line-ending-normalize":         "refused: the regex \\r(?!\\n) uses a negative lookahead, which RE2 cannot express; the hint gives the group that takes the character for a replacement, and this program counts matches with re-seq",
 		"chars/mask-digits":                  "refused: the regex uses a lookahead of more than one character, which RE2 cannot express, with the general hint to capture with a group",
 		"chars/re-seq-extract-numbers":       "refused: the regex uses a negative lookahead, which RE2 cannot express; the hint gives the group that takes the character for a replacement, and this program extracts the matches with re-seq",
-		"code/symbol-table":                  "refused: read-string is not available (no reader at run time)",
-		"code/read-forms-count":              "refused: read-string is not available (no reader at run time)",
 		"code/macro-expand-threading":        "refused: macroexpand is not available (no macros)",
 		"num/sum-of-squares-overflow":        "refused: reducing (range 1 2000001) exceeds the step limit of 1000000",
 		"mistake/recur-not-tail":             "refused: the call depth limit of 200 stops (sum-to 100000) before the try can catch Clojure's StackOverflowError",

@@ -3,14 +3,29 @@ package lisp
 // *print-meta*: within (binding [*print-meta* true] body...), pr-str,
 // prn, prn-str and str print a collection's metadata before it, as
 // Clojure's printer does: ^{:k 1} [1], and ^T [1] for metadata that is
-// only a :tag T. binding of any other var is refused as before (the
-// program is one namespace whose names are fixed when it runs).
+// only a :tag T. *print-namespace-maps*: true outside a binding, as
+// clojure.main binds it; within (binding [*print-namespace-maps* false]
+// ...) a map whose keys share a namespace prints whole, {:a/b 1}. binding
+// of any other var is refused as before (the program is one namespace
+// whose names are fixed when it runs).
 
-// printMetaVars are the names *print-meta* is written with.
-var printMetaVars = map[Value]bool{symbol("*print-meta*"): true, symbol("clojure.core/*print-meta*"): true}
+// printVar is a dynamic var of the printer a program may bind.
+type printVar uint8
 
-// compilePrintMetaBinding compiles (binding [*print-meta* v ...] body...);
-// a binding of any other var is refused as an undefined binding is.
+const (
+	printMetaVar printVar = iota
+	printNamespaceMapsVar
+)
+
+// printVars are the names the bindable vars are written with.
+var printVars = map[Value]printVar{
+	symbol("*print-meta*"): printMetaVar, symbol("clojure.core/*print-meta*"): printMetaVar,
+	symbol("*print-namespace-maps*"): printNamespaceMapsVar, symbol("clojure.core/*print-namespace-maps*"): printNamespaceMapsVar,
+}
+
+// compilePrintMetaBinding compiles (binding [*print-meta* v ...] body...)
+// and the same of *print-namespace-maps*; a binding of any other var is
+// refused as an undefined binding is.
 func compilePrintMetaBinding(c *compiler, l *list, tail bool) (node, error) {
 	var pairs []Value
 	if len(l.Elems) >= 2 {
@@ -22,10 +37,13 @@ func compilePrintMetaBinding(c *compiler, l *list, tail bool) (node, error) {
 		return nil, c.undefined("binding")
 	}
 	var values []node
+	var vars []printVar
 	for i := 0; i < len(pairs); i += 2 {
-		if !printMetaVars[pairs[i]] {
+		pv, ok := printVars[pairs[i]]
+		if !ok {
 			return nil, c.undefined("binding")
 		}
+		vars = append(vars, pv)
 		n, err := c.compile(pairs[i+1], false)
 		if err != nil {
 			return nil, err
@@ -36,36 +54,49 @@ func compilePrintMetaBinding(c *compiler, l *list, tail bool) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &printMetaNode{values: values, body: body}, nil
+	return &printMetaNode{vars: vars, values: values, body: body}, nil
 }
 
-// printMetaNode is a binding of *print-meta*: its body runs with the
-// evaluation's printMeta set to the last value bound, and restored after.
+// printMetaNode is a binding of the printer's vars: its body runs with
+// each var the evaluation keeps set to the last value bound to it (all
+// values computed first, as Clojure's binding does), and restored after.
 type printMetaNode struct {
+	vars   []printVar
 	values []node
 	body   node
 }
 
 func (n *printMetaNode) eval(th *Thread, fr *frame) (Value, error) {
-	on := th.printMeta
-	for _, value := range n.values {
+	meta, plainMaps := th.printMeta, th.plainMaps
+	for i, value := range n.values {
 		v, err := value.eval(th, fr)
 		if err != nil {
 			return nil, err
 		}
-		on = truthy(v)
+		switch n.vars[i] {
+		case printMetaVar:
+			meta = truthy(v)
+		case printNamespaceMapsVar:
+			plainMaps = !truthy(v)
+		}
 	}
-	saved := th.printMeta
-	th.printMeta = on
+	savedMeta, savedPlain := th.printMeta, th.plainMaps
+	th.printMeta, th.plainMaps = meta, plainMaps
 	v, err := n.body.eval(th, fr)
-	th.printMeta = saved
+	th.printMeta, th.plainMaps = savedMeta, savedPlain
 	return v, err
 }
 
-// printMetaReadNode is the value of *print-meta*: false outside a binding.
-type printMetaReadNode struct{}
+// printVarReadNode is the value of a printer's var: *print-meta* is false
+// outside a binding, *print-namespace-maps* true.
+type printVarReadNode struct{ v printVar }
 
-func (printMetaReadNode) eval(th *Thread, _ *frame) (Value, error) { return Bool(th.printMeta), nil }
+func (n printVarReadNode) eval(th *Thread, _ *frame) (Value, error) {
+	if n.v == printNamespaceMapsVar {
+		return Bool(!th.plainMaps), nil
+	}
+	return Bool(th.printMeta), nil
+}
 
 // metaPrefix writes ^meta and a space before at, a collection with
 // metadata, as Clojure's print-meta: the :tag alone when it is the only

@@ -29,3 +29,21 @@ func TestNamespaceMapPrinting(t *testing.T) {
 		t.Errorf("#:a{...} does not read back as the map it printed: %v %v", back.Value, back.Err)
 	}
 }
+
+// TestPrintNamespaceMapsBinding: *print-namespace-maps* is true, and a
+// binding of it to false prints a map whose keys share a namespace whole
+// for its body only, also when the body fails and the failure is caught.
+func TestPrintNamespaceMapsBinding(t *testing.T) {
+	for src, want := range map[string]string{
+		`*print-namespace-maps*`:                                                                                 `true`,
+		`(binding [*print-namespace-maps* false] (pr-str {:a/b 1}))`:                                             `"{:a/b 1}"`,
+		`[(binding [*print-namespace-maps* false] (str {:a/b 1})) (str {:a/b 1})]`:                               `["{:a/b 1}" "#:a{:b 1}"]`,
+		`(try (binding [*print-namespace-maps* false] (/ 1 0)) (catch ArithmeticException e (pr-str {:a/b 1})))`: `"#:a{:b 1}"`,
+		`(binding [clojure.core/*print-namespace-maps* false] clojure.core/*print-namespace-maps*)`:              `false`,
+	} {
+		res := run(t, src, Env{})
+		if res.Err != nil || Repr(res.Value) != want {
+			t.Errorf("%s: got %v %v, want %s", src, Repr(res.Value), res.Err, want)
+		}
+	}
+}

@@ -281,7 +281,7 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 			return t.err
 		}
 	}
-	p := printer{out: t, mode: modeRepr, th: th, bare: style == asPrint, clojureOrder: true, namespaceMaps: true}
+	p := printer{out: t, mode: modeRepr, th: th, bare: style == asPrint, clojureOrder: true, namespaceMaps: th == nil || !th.plainMaps}
 	// print and println print no metadata: Clojure's asks for
 	// *print-readably* too.
 	p.meta = th != nil && th.printMeta && style != asPrint

@@ -107,6 +107,9 @@ type Thread struct {
 	// printMeta is *print-meta*, true within (binding [*print-meta* true]
 	// ...): pr-str, prn and str print a value's metadata before it.
 	printMeta bool
+	// plainMaps is *print-namespace-maps* bound false: a map whose keys
+	// share a namespace prints whole, {:a/b 1}, not #:a{:b 1}.
+	plainMaps bool
 	// lazy is what this evaluation realized of lazy sequences (lazyseq.go).
 	lazy map[*infiniteSeq]*seqMemo
 	// multis are the method tables of the multimethods this evaluation
