@@ -273,52 +273,89 @@ func bigIntegerConstants(m map[string]Value) {
 // of that name runs the BigInteger method when its receiver is one, and
 // what it did before otherwise; a method no row has is a row of its own.
 func withBigIntegerMethods(sections [][]*Builtin) [][]*Builtin {
+	out := receiverMethods{
+		names: slices.Sorted(maps.Keys(bigIntegerMethods)),
+		want:  "a receiver of this method",
+		arities: func(name string) (int, int, bool) {
+			m, ok := bigIntegerMethods[name]
+			return m.minArgs + 1, m.maxArgs + 1, ok
+		},
+		call: func(th *Thread, name string, args []Value) (Value, bool, error) {
+			x, ok := args[0].(*BigInt)
+			if !ok || !x.integer {
+				return nil, false, nil
+			}
+			v, err := callBigIntegerMethod(th, name, bigIntegerMethods[name], x.n, args)
+			return v, true, err
+		},
+		own: func(name string) *Builtin {
+			m := bigIntegerMethods[name]
+			return &Builtin{Name: name, Sig: "(" + name + " biginteger ...)", Doc: "the BigInteger method, as Java's", Category: "idiom", reach: javaForm,
+				MinArgs: m.minArgs + 1, MaxArgs: m.maxArgs + 1, Cost: cost(perArg(allArgs), chargedInBody("the words of the integers (bigWorkWords)")),
+				Fn: func(th *Thread, args []Value) (Value, error) {
+					x, ok := args[0].(*BigInt)
+					if args[0] == Nil {
+						return nil, nilReceiver(name)
+					}
+					if !ok || !x.integer {
+						return nil, noMethod(name, "a BigInteger receiver", args).
+							WithHint("%s is a method of BigInteger: make one with (biginteger x)", name)
+					}
+					return callBigIntegerMethod(th, name, m, x.n, args)
+				}}
+		},
+	}.splice(sections)
+	return append(out, bigIntegerStatics)
+}
+
+// receiverMethods are the methods of one Java class, spliced into the
+// method rows of the same names: a row runs the class's method when call
+// takes its receiver, and what it did before otherwise (a count of
+// arguments it has no overload for is Clojure's "No matching method"); a
+// name no row has gets the row own makes.
+type receiverMethods struct {
+	names []string // sorted
+	want  string   // what the receiver of a row of another arity must be
+	// arities is the count of arguments, the receiver's included, the
+	// class's method of that name takes.
+	arities func(name string) (minArgs, maxArgs int, ok bool)
+	// call runs the class's method, or says (false) that the receiver is
+	// not of the class.
+	call func(th *Thread, name string, args []Value) (Value, bool, error)
+	own  func(name string) *Builtin
+}
+
+func (r receiverMethods) splice(sections [][]*Builtin) [][]*Builtin {
 	seen := map[string]bool{}
 	out := make([][]*Builtin, 0, len(sections)+1)
 	for _, rows := range sections {
 		rows = slices.Clone(rows)
 		for i, b := range rows {
-			m, ok := bigIntegerMethods[b.Name]
+			lo, hi, ok := r.arities(b.Name)
 			if !ok || b.reach != javaForm {
 				continue
 			}
 			seen[b.Name] = true
 			wrapped := *b
-			other, name := b.Fn, b.Name
-			minArgs, maxArgs := b.MinArgs, b.MaxArgs
-			wrapped.MinArgs, wrapped.MaxArgs = min(b.MinArgs, m.minArgs+1), max(b.MaxArgs, m.maxArgs+1)
+			wrapped.MinArgs, wrapped.MaxArgs = min(b.MinArgs, lo), max(b.MaxArgs, hi)
 			wrapped.Fn = func(th *Thread, args []Value) (Value, error) {
-				if x, ok := args[0].(*BigInt); ok && x.integer {
-					return callBigIntegerMethod(th, name, m, x.n, args)
+				if v, mine, err := r.call(th, b.Name, args); mine {
+					return v, err
 				}
-				if len(args) < minArgs || len(args) > maxArgs {
-					return nil, noMethod(name, "a receiver of this method", args)
+				if len(args) < b.MinArgs || len(args) > b.MaxArgs {
+					return nil, noMethod(b.Name, r.want, args)
 				}
-				return other(th, args)
+				return b.Fn(th, args)
 			}
 			rows[i] = &wrapped
 		}
 		out = append(out, rows)
 	}
-	own := slices.Clone(bigIntegerStatics)
-	for _, name := range slices.Sorted(maps.Keys(bigIntegerMethods)) {
-		if seen[name] {
-			continue
+	var own []*Builtin
+	for _, name := range r.names {
+		if !seen[name] {
+			own = append(own, r.own(name))
 		}
-		m := bigIntegerMethods[name]
-		own = append(own, &Builtin{Name: name, Sig: "(" + name + " biginteger ...)", Doc: "the BigInteger method, as Java's", Category: "idiom", reach: javaForm,
-			MinArgs: m.minArgs + 1, MaxArgs: m.maxArgs + 1, Cost: cost(perArg(allArgs), chargedInBody("the words of the integers (bigWorkWords)")),
-			Fn: func(th *Thread, args []Value) (Value, error) {
-				x, ok := args[0].(*BigInt)
-				if args[0] == Nil {
-					return nil, nilReceiver(name)
-				}
-				if !ok || !x.integer {
-					return nil, noMethod(name, "a BigInteger receiver", args).
-						WithHint("%s is a method of BigInteger: make one with (biginteger x)", name)
-				}
-				return callBigIntegerMethod(th, name, m, x.n, args)
-			}})
 	}
 	return append(out, own)
 }

@@ -339,9 +339,9 @@ func javaIntegerToString(name string, bits int, unsigned bool) *Builtin {
 // integer, which for an Integer must fit in 32 bits, and the radix (10
 // when absent or out of 2 to 36, Java's rule).
 func javaRadixArgs(name string, bits int, args []Value) (Int, int, error) {
-	n, ok := args[0].(Int)
-	if !ok {
-		return 0, 0, typeErrorf(name, "an integer", args[0])
+	n, err := javaIntParam(name, args[0], 64)
+	if err != nil {
+		return 0, 0, err
 	}
 	if bits == 32 && int64(n) != int64(int32(n)) {
 		return 0, 0, Errorf(arithmeticError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
@@ -349,8 +349,8 @@ func javaRadixArgs(name string, bits int, args []Value) (Int, int, error) {
 	}
 	radix := Int(10)
 	if len(args) == 2 {
-		if radix, ok = args[1].(Int); !ok {
-			return 0, 0, typeErrorf(name, "an integer radix", args[1])
+		if radix, err = javaIntParam(name, args[1], 32); err != nil {
+			return 0, 0, err
 		}
 	}
 	if radix < 2 || radix > 36 {
@@ -404,9 +404,9 @@ func javaWhitespace(r rune) bool {
 func javaRadixString(name string, radix, width int) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: "the unsigned digits of n in base " + strconv.Itoa(radix) + ", as Java's", Category: "idiom", reach: javaStatic,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-			n, ok := args[0].(Int)
-			if !ok {
-				return nil, typeErrorf(name, "an integer", args[0])
+			n, err := javaIntParam(name, args[0], 64) // a float truncated, as Clojure passes it
+			if err != nil {
+				return nil, err
 			}
 			if width == 32 {
 				if int64(n) != int64(int32(n)) {
@@ -955,9 +955,16 @@ func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *
 				case Int:
 					ns[i] = int64(n)
 				case Float:
-					if strings.HasPrefix(name, "Math/") { // Math's exact methods take no double
+					if strings.HasPrefix(name, "Math/") && name != "Math/toIntExact" { // Math's exact methods take no double, but toIntExact takes a long
 						return nil, typeErrorf(name, "integers", a).asJava("IllegalArgumentException",
 							"No matching method "+name[len("Math/"):]+" found taking "+strconv.Itoa(arity)+" args")
+					}
+					if name == "Math/toIntExact" { // its long parameter, as Clojure passes a double to it
+						v, err := javaIntParam(name, a, 64)
+						if err != nil {
+							return nil, err
+						}
+						n = Float(v)
 					}
 					ns[i] = int64(math.Trunc(float64(max(min(n, math.MaxInt64), math.MinInt64)))) // Java's narrowing
 				default:
