@@ -584,7 +584,7 @@ func (c *compiler) fallback(name string) (node, error) {
 
 // interopCounterparts name the builtins that do what the Java methods
 // the sandbox does not run do (those it runs are builtins.forms).
-var interopCounterparts = withJavaCollections(map[string]string{
+var interopCounterparts = withJavaStreams(withJavaCollections(map[string]string{
 	"..": "(-> x (clojure.string/upper-case) (subs 1)) for (.. x (toUpperCase) (substring 1)), threading the value through the builtin of each method",
 	// A StringBuilder collects text: str does it in one call, and an atom
 	// of text is the builder a loop fills.
@@ -594,7 +594,7 @@ var interopCounterparts = withJavaCollections(map[string]string{
 	// A MathContext is the digits and rounding with-precision binds.
 	"MathContext.":           mathContextNewHint,
 	"java.math.MathContext.": mathContextNewHint,
-})
+}))
 
 const mathContextNewHint = "(with-precision 10 (/ a b)) for (.divide a b (MathContext. 10)), and (with-precision 10 :rounding HALF_EVEN (/ a b)) for (MathContext. 10 RoundingMode/HALF_EVEN): with-precision binds Clojure's MathContext"
 

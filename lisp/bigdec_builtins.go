@@ -292,52 +292,37 @@ func decMovePoint(th *Thread, fn string, d *BigDec, arg Value, dir int64) (Value
 // a method row of the same name dispatches a decimal receiver to
 // decimalMethods, and a name no row has gets a row of its own.
 func withDecimalMethods(sections [][]*Builtin) [][]*Builtin {
-	seen := map[string]bool{}
-	out := make([][]*Builtin, 0, len(sections)+1)
-	for _, rows := range sections {
-		rows = slices.Clone(rows)
-		for i, b := range rows {
-			m, ok := decimalMethods[b.Name]
-			if !ok || b.reach != javaForm {
-				continue
+	return receiverMethods{
+		names: slices.Sorted(maps.Keys(decimalMethods)),
+		want:  "a decimal receiver",
+		arities: func(name string) (int, int, bool) {
+			m, ok := decimalMethods[name]
+			return m.minArgs, m.maxArgs, ok
+		},
+		call: func(th *Thread, name string, args []Value) (Value, bool, error) {
+			d, ok := args[0].(*BigDec)
+			if !ok {
+				return nil, false, nil
 			}
-			seen[b.Name] = true
-			wrapped := *b
-			other := b.Fn
-			wrapped.MinArgs, wrapped.MaxArgs = min(b.MinArgs, m.minArgs), max(b.MaxArgs, m.maxArgs)
-			wrapped.Fn = func(th *Thread, args []Value) (Value, error) {
-				if d, ok := args[0].(*BigDec); ok {
-					return callDecMethod(th, b.Name, m, d, args)
-				}
-				if len(args) < b.MinArgs || len(args) > b.MaxArgs {
-					return nil, noMethod(b.Name, "a decimal receiver", args)
-				}
-				return other(th, args)
-			}
-			rows[i] = &wrapped
-		}
-		out = append(out, rows)
-	}
-	var own []*Builtin
-	for _, name := range slices.Sorted(maps.Keys(decimalMethods)) {
-		if seen[name] {
-			continue
-		}
-		m := decimalMethods[name]
-		own = append(own, &Builtin{Name: name, Sig: "(" + name + " decimal ...)", Doc: "the BigDecimal method, as Java's", Category: "idiom", reach: javaForm,
-			MinArgs: m.minArgs, MaxArgs: m.maxArgs, Cost: cost(perArg(allArgs), decWorkCharged), Fn: func(th *Thread, args []Value) (Value, error) {
-				d, ok := args[0].(*BigDec)
-				if args[0] == Nil {
-					return nil, nilReceiver(name)
-				}
-				if !ok {
-					return nil, noMethod(name, "a decimal receiver", args).
-						WithHint("%s is a method of BigDecimal: make one with (bigdec x)", name)
-				}
-				return callDecMethod(th, name, m, d, args)
-			}})
-	}
-	return append(out, own)
+			v, err := callDecMethod(th, name, decimalMethods[name], d, args)
+			return v, true, err
+		},
+		own: func(name string) *Builtin {
+			m := decimalMethods[name]
+			return &Builtin{Name: name, Sig: "(" + name + " decimal ...)", Doc: "the BigDecimal method, as Java's", Category: "idiom", reach: javaForm,
+				MinArgs: m.minArgs, MaxArgs: m.maxArgs, Cost: cost(perArg(allArgs), decWorkCharged), Fn: func(th *Thread, args []Value) (Value, error) {
+					d, ok := args[0].(*BigDec)
+					if args[0] == Nil {
+						return nil, nilReceiver(name)
+					}
+					if !ok {
+						return nil, noMethod(name, "a decimal receiver", args).
+							WithHint("%s is a method of BigDecimal: make one with (bigdec x)", name)
+					}
+					return callDecMethod(th, name, m, d, args)
+				}}
+		},
+	}.splice(sections)
 }
 
 // callDecMethod runs a decimal method after checking its arity.

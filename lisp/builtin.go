@@ -116,7 +116,7 @@ type lazyForm func(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread,
 // declares before and after.
 func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < b.MinArgs || (b.MaxArgs >= 0 && len(args) > b.MaxArgs) || (b.arities != nil && !slices.Contains(b.arities, len(args))) {
-		return nil, arityError(b.Name, b.Sig, len(args))
+		return nil, b.javaClassed(args, arityError(b.Name, b.Sig, len(args)))
 	}
 	if len(b.Cost.before) > 0 {
 		if err := b.Cost.chargeBefore(th, args); err != nil {
@@ -124,7 +124,10 @@ func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	v, err := b.run(th, args)
-	if err == nil && len(b.Cost.after) > 0 {
+	if err != nil {
+		return nil, b.javaClassed(args, err)
+	}
+	if len(b.Cost.after) > 0 {
 		if err = b.Cost.chargeAfter(th, args, v); err != nil {
 			return nil, err
 		}
@@ -229,7 +232,7 @@ type registry struct {
 	pairSteps map[*Builtin]int64  // what a binary row's cost charges for two integers
 }
 
-var builtins = newRegistry(withDecimalMethods(builtinSections), coreFunctions)
+var builtins = newRegistry(withBigIntegerMethods(withDecimalMethods(builtinSections)), coreFunctions)
 
 // newRegistry indexes the rows of sections and the core functions. Two
 // rows reaching the same name is a programming error.

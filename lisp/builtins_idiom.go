@@ -612,8 +612,10 @@ func throwableMethod(name, doc string, read func(Value) Value) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " e)", Doc: doc, Category: "idiom", reach: javaForm,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 			if _, ok := args[0].(*thrown); !ok {
+				// Clojure's reflector finds no such method of the value's class.
 				return nil, typeErrorf(name, "a caught exception", args[0]).
-					WithHint("call it on the name a catch clause binds: (catch Exception e (%s e))", name)
+					WithHint("call it on the name a catch clause binds: (catch Exception e (%s e))", name).
+					asJava("IllegalArgumentException", "")
 			}
 			return read(args[0]), nil
 		}}

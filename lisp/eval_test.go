@@ -232,7 +232,7 @@ func TestEvalErrors(t *testing.T) {
 		{"(clojure.set/join [{:a 1}] [{:a 1}] [:a])", typeError},
 		{"(clojure.set/foo [] [:id])", undefinedSymbol},
 		{"(foo.bar/baz 1)", undefinedSymbol},
-		{"(.getBytes \"a\")", validationError},
+		{"(.intern \"a\")", validationError},
 		{"(1 2 3)", typeError},
 		{"(\"f\" 1)", typeError},
 		{"((fn [x] x))", arityErrorKind},

@@ -2,12 +2,9 @@ package lisp
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -21,97 +18,10 @@ import (
 // value, a value where Clojure throws, an error of another class, or a
 // refusal of a call Clojure answers.
 func TestGeneratedProbes(t *testing.T) {
-	probes := loadGenProbes(t)
-	outcomes := make([]genOutcome, len(probes))
-	const chunks = 8
-	var wg sync.WaitGroup
-	for c := 0; c < chunks; c++ {
-		wg.Add(1)
-		go func(c int) {
-			defer wg.Done()
-			for i := c; i < len(probes); i += chunks {
-				outcomes[i] = judgeGenProbe(probes[i])
-			}
-		}(c)
-	}
-	wg.Wait()
-
-	open := loadGenOpen(t)
-	byKind, byReason := map[string]int{}, map[string]int{}
-	byVar := map[string]map[string]int{}
-	var stillOpen []string
-	for i, o := range outcomes {
-		byKind[o.kind]++
-		if o.reason != "" {
-			byReason[o.reason]++
-		}
-		v := genProbeVar(probes[i].src)
-		if byVar[v] == nil {
-			byVar[v] = map[string]int{}
-		}
-		byVar[v][o.kind]++
-		failing := o.kind != "pass" && o.kind != "known" && o.kind != "skipped"
-		if failing {
-			stillOpen = append(stillOpen, o.kind+"\t"+probes[i].src)
-		}
-		switch {
-		case failing && !open[probes[i].src] && !*update:
-			t.Errorf("%s %s\n  clojure: %s\n  got:     %s", o.kind, probes[i].src, probes[i].answer(), o.got)
-		case !failing && open[probes[i].src] && !*update:
-			t.Errorf("%s now passes (%s): delete its line from %s (go test ./lisp -run TestGeneratedProbes -update)", probes[i].src, o.kind, genOpenFile)
-		}
-	}
-	if *update {
-		header := "# Probes of oracle.tsv that PTC-Lisp still answers wrongly, one a line:\n" +
-			"# the outcome, a tab, the probe. Open defects, not documented differences:\n" +
-			"# TestGeneratedProbes fails when one of them passes (delete its line) or\n" +
-			"# when a probe not listed fails. Written by go test ./lisp -run TestGeneratedProbes -update\n"
-		if err := os.WriteFile(genOpenFile, []byte(header+strings.Join(stillOpen, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if testing.Verbose() {
-		vars := make([]string, 0, len(byVar))
-		for v := range byVar {
-			vars = append(vars, v)
-		}
-		sort.Strings(vars)
-		var b strings.Builder
-		for _, v := range vars {
-			fmt.Fprintf(&b, "%-28s %v\n", v, byVar[v])
-		}
-		for r, n := range byReason {
-			fmt.Fprintf(&b, "known %5d  %s\n", n, r)
-		}
-		t.Logf("%d probes: %v\nby function:\n%s", len(probes), byKind, b.String())
-	}
+	replayProbes(t, loadGenProbes(t), judgeGenProbe, genOpenFile, "TestGeneratedProbes")
 }
 
 const genOpenFile = "testdata/genprobe/open.txt"
-
-// loadGenOpen reads open.txt: the probes still failing, by program.
-func loadGenOpen(t *testing.T) map[string]bool {
-	t.Helper()
-	open := map[string]bool{}
-	data, err := os.ReadFile(genOpenFile)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return open
-		}
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		_, src, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("%s: no tab in %q", genOpenFile, line)
-		}
-		open[src] = true
-	}
-	return open
-}
 
 // genProbe is one line of oracle.tsv: the program, and Clojure's answer, a
 // printed value ("=") or an exception's class ("!"), or "timeout".
@@ -136,31 +46,29 @@ type genOutcome struct {
 
 func loadGenProbes(t *testing.T) []genProbe {
 	t.Helper()
-	var probes []genProbe
-	for i, line := range readLines(t, "testdata/genprobe/oracle.tsv") {
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) < 2 || (f[1] != "timeout" && len(f) != 3) {
-			t.Fatalf("oracle.tsv:%d: malformed line %q", i+1, line)
-		}
-		p := genProbe{src: f[0], kind: f[1]}
-		if len(f) == 3 {
-			p.text = f[2]
-		}
-		probes = append(probes, p)
-	}
-	if len(probes) < 6000 {
-		t.Fatalf("oracle.tsv holds %d probes; gen.py writes over 6,000", len(probes))
-	}
-	return probes
+	return loadProbeFile(t, "testdata/genprobe/oracle.tsv", 6000)
 }
 
 func judgeGenProbe(p genProbe) genOutcome {
+	o, res := runProbe(p)
+	if o.kind != "pass" && o.kind != "skipped" && o.kind != "go-error" {
+		if reason := genprobeKnownReason(p, res); reason != "" {
+			o.kind, o.reason = "known", reason
+		}
+	}
+	return o
+}
+
+// runProbe runs a probe and judges its outcome against Clojure's answer,
+// before any documented difference is taken into account; res is nil for
+// a probe skipped or not run.
+func runProbe(p genProbe) (genOutcome, *Result) {
 	if p.kind == "timeout" {
-		return genOutcome{kind: "skipped"}
+		return genOutcome{kind: "skipped"}, nil
 	}
 	res, err := Eval(context.Background(), p.src, Env{})
 	if err != nil {
-		return genOutcome{kind: "go-error", got: err.Error()}
+		return genOutcome{kind: "go-error", got: err.Error()}, nil
 	}
 	got := ""
 	if res.Err != nil {
@@ -171,13 +79,7 @@ func judgeGenProbe(p genProbe) genOutcome {
 	} else {
 		got = Repr(res.Value)
 	}
-	o := judgeAgainstClojure(p, res, got)
-	if o.kind != "pass" {
-		if reason := genprobeKnownReason(p, res); reason != "" {
-			o.kind, o.reason = "known", reason
-		}
-	}
-	return o
+	return judgeAgainstClojure(p, res, got), res
 }
 
 // judgeAgainstClojure is a probe's outcome before the documented

@@ -289,9 +289,9 @@ func javaRepeat(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, noMethod(".repeat", "a string", args)
 	}
-	n, ok := args[1].(Int)
-	if !ok {
-		return nil, typeErrorf(".repeat", "an integer count", args[1])
+	n, err := javaIntParam(".repeat", args[1], 32)
+	if err != nil {
+		return nil, err
 	}
 	if n < 0 {
 		return nil, Errorf(executionError, ".repeat: count is negative: %d", int64(n)).

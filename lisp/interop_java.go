@@ -49,7 +49,15 @@ var javaInteropBuiltins = concatRows(
 		stringMethod(".isBlank", "(.isBlank s)", 1, 1, func(s string, _ []Value) (Value, error) {
 			return boolValue(strings.TrimFunc(s, javaWhitespace) == ""), nil
 		}),
-		stringMethod(".startsWith", "(.startsWith s prefix)", 2, 2, stringPair(".startsWith", strings.HasPrefix)),
+		stringMethod(".startsWith", "(.startsWith s prefix) (.startsWith s prefix offset)", 2, 3, javaStartsWith),
+		stringMethod(".stripLeading", "(.stripLeading s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimLeftFunc(s, javaWhitespace)), nil }),
+		stringMethod(".stripTrailing", "(.stripTrailing s)", 1, 1, func(s string, _ []Value) (Value, error) { return String(strings.TrimRightFunc(s, javaWhitespace)), nil }),
+		stringMethod(".codePointAt", "(.codePointAt s i)", 2, 2, javaCodePointAt),
+		{Name: ".getBytes", Sig: "(.getBytes s) (.getBytes s \"UTF-8\")", Doc: "the UTF-8 bytes of s, signed as Java's, in a vector (the array)", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 2, Cost: cost(scans(arg(0)), builds), Fn: javaGetBytes},
+		throwableMethod(".getLocalizedMessage", "the message of a caught error, as ex-message", exMessage),
+		{Name: ".getData", Sig: "(.getData e)", Doc: "the data map of a caught ex-info, as ex-data", Category: "idiom", reach: javaForm,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: javaGetData},
 		stringMethod(".endsWith", "(.endsWith s suffix)", 2, 2, stringPair(".endsWith", strings.HasSuffix)),
 		stringMethod(".equalsIgnoreCase", "(.equalsIgnoreCase s t)", 2, 2, stringPair(".equalsIgnoreCase", strings.EqualFold)),
 		stringMethod(".substring", "(.substring s start) (.substring s start end)", 2, 3, javaSubstring),
@@ -90,6 +98,16 @@ var javaInteropBuiltins = concatRows(
 		staticOf(aliasOf("Double/isNaN", "(Double/isNaN x)", "same as NaN?", rowNamed(predicateBuiltins, "NaN?"))),
 		staticOf(aliasOf("Double/isInfinite", "(Double/isInfinite x)", "same as infinite?", rowNamed(predicateBuiltins, "infinite?"))),
 		javaMath("Math/rint", math.RoundToEven),
+		javaMath2("Double/sum", func(x, y float64) float64 { return x + y }),
+		javaMath2("Double/max", javaDoubleMax), javaMath2("Double/min", javaDoubleMin),
+		{Name: "Double/isFinite", Sig: "(Double/isFinite x)", Doc: "x is neither infinite nor NaN", Category: "idiom", reach: javaStatic,
+			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				x, ok := toFloat(args[0])
+				if !ok {
+					return nil, typeErrorf("Double/isFinite", "a number", args[0])
+				}
+				return boolValue(!math.IsInf(x, 0) && !math.IsNaN(x)), nil
+			}},
 		javaIntegerToString("Integer/toString", 32, false), javaIntegerToString("Long/toString", 64, false),
 		javaRadixString("Integer/toBinaryString", 2, 32), javaRadixString("Integer/toOctalString", 8, 32), javaRadixString("Integer/toHexString", 16, 32),
 		javaRadixString("Long/toBinaryString", 2, 64), javaRadixString("Long/toOctalString", 8, 64), javaRadixString("Long/toHexString", 16, 64),
@@ -321,9 +339,9 @@ func javaIntegerToString(name string, bits int, unsigned bool) *Builtin {
 // integer, which for an Integer must fit in 32 bits, and the radix (10
 // when absent or out of 2 to 36, Java's rule).
 func javaRadixArgs(name string, bits int, args []Value) (Int, int, error) {
-	n, ok := args[0].(Int)
-	if !ok {
-		return 0, 0, typeErrorf(name, "an integer", args[0])
+	n, err := javaIntParam(name, args[0], 64)
+	if err != nil {
+		return 0, 0, err
 	}
 	if bits == 32 && int64(n) != int64(int32(n)) {
 		return 0, 0, Errorf(arithmeticError, "%s: %d does not fit in Java's 32-bit int", name, int64(n)).
@@ -331,8 +349,8 @@ func javaRadixArgs(name string, bits int, args []Value) (Int, int, error) {
 	}
 	radix := Int(10)
 	if len(args) == 2 {
-		if radix, ok = args[1].(Int); !ok {
-			return 0, 0, typeErrorf(name, "an integer radix", args[1])
+		if radix, err = javaIntParam(name, args[1], 32); err != nil {
+			return 0, 0, err
 		}
 	}
 	if radix < 2 || radix > 36 {
@@ -386,9 +404,9 @@ func javaWhitespace(r rune) bool {
 func javaRadixString(name string, radix, width int) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: "the unsigned digits of n in base " + strconv.Itoa(radix) + ", as Java's", Category: "idiom", reach: javaStatic,
 		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
-			n, ok := args[0].(Int)
-			if !ok {
-				return nil, typeErrorf(name, "an integer", args[0])
+			n, err := javaIntParam(name, args[0], 64) // a float truncated, as Clojure passes it
+			if err != nil {
+				return nil, err
 			}
 			if width == 32 {
 				if int64(n) != int64(int32(n)) {
@@ -426,6 +444,7 @@ var javaConstants = sync.OnceValue(func() map[string]Value {
 	}
 	maps.Copy(m, javaTimeConstants())
 	decimalConstants(m)
+	bigIntegerConstants(m)
 	return m
 })
 
@@ -513,14 +532,14 @@ func outOfBounds(name string, detail string) error {
 
 func javaSubstring(s string, args []Value) (Value, error) {
 	r := characters(s) // counted, not copied (charOffset)
-	start, ok := args[1].(Int)
-	if !ok {
-		return nil, typeErrorf(".substring", "an integer index", args[1])
+	start, err := javaIntParam(".substring", args[1], 32)
+	if err != nil {
+		return nil, err
 	}
 	end := Int(r.n)
 	if len(args) == 3 {
-		if end, ok = args[2].(Int); !ok {
-			return nil, typeErrorf(".substring", "an integer index", args[2])
+		if end, err = javaIntParam(".substring", args[2], 32); err != nil {
+			return nil, err
 		}
 	}
 	if start < 0 || end > Int(r.n) || start > end {
@@ -531,9 +550,9 @@ func javaSubstring(s string, args []Value) (Value, error) {
 
 func javaCharAt(s string, args []Value) (Value, error) {
 	r := characters(s) // counted, not copied (charOffset)
-	i, ok := args[1].(Int)
-	if !ok {
-		return nil, typeErrorf(".charAt", "an integer index", args[1])
+	i, err := javaIntParam(".charAt", args[1], 32)
+	if err != nil {
+		return nil, err
 	}
 	if i < 0 || i >= Int(r.n) {
 		return nil, outOfBounds(".charAt", "String index out of range: "+strconv.Itoa(int(i)))
@@ -562,8 +581,8 @@ func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 		from, end := 0, len(r)
 		if len(args) == 3 {
 			f, ok := args[2].(Int)
-			if !ok {
-				return nil, typeErrorf(".indexOf", "an integer index", args[2])
+			if !ok { // indexOf(String, int) and indexOf(int, int): reflection matches neither
+				return nil, typeErrorf(".indexOf", "an integer index", args[2]).asJava("IllegalArgumentException", "")
 			}
 			if last {
 				if f < 0 {
@@ -595,8 +614,22 @@ func javaReplace(th *Thread, args []Value) (Value, error) {
 	old, ok1 := args[1].(String)
 	repl, ok2 := args[2].(String)
 	if !ok0 || !ok1 || !ok2 {
-		return nil, typeErrorf(".replace", "three strings", args[0]).
-			WithHint(`(.replace s "old" "new") replaces text; for a regex write (replace s #"re" "new")`)
+		bad := args[0]
+		if ok0 {
+			bad = args[1]
+			if ok1 {
+				bad = args[2]
+			}
+		}
+		// Clojure's reflector finds no replace of the receiver's class, nor
+		// one of String's two for a value that is neither text nor nil;
+		// nil passes as a CharSequence, which replace then dereferences.
+		class := "IllegalArgumentException"
+		if ok0 && (ok1 || args[1] == Nil) && (ok2 || args[2] == Nil) {
+			class = "NullPointerException"
+		}
+		return nil, typeErrorf(".replace", "three strings", bad).
+			WithHint(`(.replace s "old" "new") replaces text; for a regex write (replace s #"re" "new")`).asJava(class, "")
 	}
 	n := int64(strings.Count(string(s), string(old)))
 	if err := th.alloc(costString + int64(len(s)) + n*int64(max(len(repl)-len(old), 0))); err != nil {
@@ -922,9 +955,16 @@ func javaIntOp(name string, arity, bits int, op func(a []int64) (int64, bool)) *
 				case Int:
 					ns[i] = int64(n)
 				case Float:
-					if strings.HasPrefix(name, "Math/") { // Math's exact methods take no double
+					if strings.HasPrefix(name, "Math/") && name != "Math/toIntExact" { // Math's exact methods take no double, but toIntExact takes a long
 						return nil, typeErrorf(name, "integers", a).asJava("IllegalArgumentException",
 							"No matching method "+name[len("Math/"):]+" found taking "+strconv.Itoa(arity)+" args")
+					}
+					if name == "Math/toIntExact" { // its long parameter, as Clojure passes a double to it
+						v, err := javaIntParam(name, a, 64)
+						if err != nil {
+							return nil, err
+						}
+						n = Float(v)
 					}
 					ns[i] = int64(math.Trunc(float64(max(min(n, math.MaxInt64), math.MinInt64)))) // Java's narrowing
 				default:
@@ -1047,4 +1087,190 @@ func javaForDigit(th *Thread, args []Value) (Value, error) {
 	default:
 		return String(rune('a' + digit - 10)), nil
 	}
+}
+
+// javaOverloaded are the statics Java declares for several parameter
+// types at one arity, by that arity (Math.abs of an int, a long, a float and a double):
+// given a value none of them takes, Clojure's reflector finds no method
+// and throws IllegalArgumentException, where a static of one signature is
+// called and fails on the value (NullPointerException for nil,
+// ClassCastException otherwise).
+var javaOverloaded = map[string]int{
+	"Math/abs": 1, "Math/max": 2, "Math/min": 2, "Math/floorDiv": 2, "Math/floorMod": 2,
+	"Math/addExact": 2, "Math/subtractExact": 2, "Math/multiplyExact": 2, "Math/negateExact": 1,
+	"Math/incrementExact": 1, "Math/decrementExact": 1, "Math/round": 1, "Math/signum": 1,
+	"Math/ulp": 1, "Math/copySign": 2, "Math/nextUp": 1, "Math/nextDown": 1, "Math/nextAfter": 2,
+	"Integer/valueOf": 1, "Long/valueOf": 1, "Double/valueOf": 1, "String/valueOf": 1,
+	"Character/isDigit": 1, "Character/isLetter": 1, "Character/isLetterOrDigit": 1,
+	"Character/isWhitespace": 1, "Character/isUpperCase": 1, "Character/isLowerCase": 1,
+	"Character/isSpaceChar": 1, "Character/toUpperCase": 1, "Character/toLowerCase": 1,
+	"Character/getNumericValue": 1, "Character/digit": 1, "Character/toString": 1,
+}
+
+// javaClassed gives an error of a Java method or static the exception
+// class Clojure's reflector throws for the same call, where the row did
+// not name one: a nil receiver is a NullPointerException; a call with a
+// count of arguments the method has no overload for, or a static given a
+// value its parameters cannot take, an IllegalArgumentException ("No
+// matching method"). The error is copied, never changed in place.
+func (b *Builtin) javaClassed(args []Value, err error) error {
+	if b.reach != javaForm && b.reach != javaStatic {
+		return err
+	}
+	var e *Error
+	if !errors.As(err, &e) || (e.Kind != arityErrorKind && e.Kind != typeError) {
+		return err
+	}
+	class := ""
+	switch {
+	case b.reach == javaForm && len(args) > 0 && args[0] == Nil && strings.HasPrefix(b.Name, "."):
+		class = "NullPointerException"
+	case e.Kind == arityErrorKind && e.class == "":
+		class = "IllegalArgumentException"
+	case b.reach == javaStatic && e.Kind == typeError && javaOverloaded[b.Name] == len(args):
+		class = "IllegalArgumentException"
+	}
+	if class == "" || class == e.class {
+		return err
+	}
+	c := *e
+	c.class, c.javaMessage, c.javaNoMessage = class, "", false
+	return &c
+}
+
+// javaIntParam is v passed to a Java int (bits 32) or long (bits 64)
+// parameter, converted as Clojure converts it: a float is truncated
+// (NaN is 0; one out of the parameter's range is
+// IllegalArgumentException), a long that does not fit an int is
+// ArithmeticException ("integer overflow"), nil is NullPointerException
+// and anything else ClassCastException.
+func javaIntParam(form string, v Value, bits int) (Int, error) {
+	switch n := v.(type) {
+	case Int:
+		if bits == 32 && n != Int(int32(n)) {
+			return 0, Errorf(executionError, "%s: %d does not fit in Java's 32-bit int", form, int64(n)).
+				asJava("ArithmeticException", "integer overflow")
+		}
+		return n, nil
+	case Float:
+		lo, hi := float64(math.MinInt32), float64(math.MaxInt32)
+		kind := "int"
+		if bits == 64 {
+			lo, hi, kind = math.MinInt64, math.MaxInt64, "long"
+		}
+		f := float64(n)
+		if f != f {
+			return 0, nil
+		}
+		if f < lo || f > hi {
+			return 0, Errorf(executionError, "%s: %s is out of range for a Java %s", form, formatFloat(f), kind).
+				asJava("IllegalArgumentException", "Value out of range for "+kind+": "+formatFloat(f))
+		}
+		return Int(math.Trunc(f)), nil
+	}
+	return 0, typeErrorf(form, "an integer", v)
+}
+
+// javaStartsWith is String.startsWith, with Java's offset: false for an
+// offset out of the string.
+func javaStartsWith(s string, args []Value) (Value, error) {
+	prefix, ok := args[1].(String)
+	if !ok {
+		return nil, typeErrorf(".startsWith", "a string", args[1])
+	}
+	if len(args) == 2 {
+		return boolValue(strings.HasPrefix(s, string(prefix))), nil
+	}
+	off, err := javaIntParam(".startsWith", args[2], 32)
+	if err != nil {
+		return nil, err
+	}
+	r := characters(s)
+	if off < 0 || off > Int(r.n) {
+		return falseValue, nil
+	}
+	return boolValue(strings.HasPrefix(string(r.slice(int(off), r.n)), string(prefix))), nil
+}
+
+// javaCodePointAt is String.codePointAt: the code of the character at i.
+func javaCodePointAt(s string, args []Value) (Value, error) {
+	r := characters(s)
+	i, err := javaIntParam(".codePointAt", args[1], 32)
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= Int(r.n) {
+		return nil, outOfBounds(".codePointAt", "Index "+strconv.Itoa(int(i))+" out of bounds for length "+strconv.Itoa(r.n))
+	}
+	return Int([]rune(string(r.slice(int(i), int(i)+1)))[0]), nil
+}
+
+// javaGetBytes is String.getBytes in UTF-8, Java's default charset here:
+// the bytes signed, as Java's byte, in a vector, which is the array.
+func javaGetBytes(th *Thread, args []Value) (Value, error) {
+	s, ok := args[0].(String)
+	if args[0] == Nil {
+		return nil, nilReceiver(".getBytes")
+	}
+	if !ok {
+		return nil, typeErrorf(".getBytes", "a string", args[0]).asJava("IllegalArgumentException", "")
+	}
+	if len(args) == 2 {
+		cs, ok := args[1].(String)
+		if !ok {
+			return nil, typeErrorf(".getBytes", "a charset name", args[1]).asJava("IllegalArgumentException", "")
+		}
+		if name := strings.ToUpper(string(cs)); name != "UTF-8" && name != "UTF8" {
+			return nil, Errorf(executionError, ".getBytes: the charset %q is not available here, only UTF-8", string(cs)).
+				asJava("UnsupportedEncodingException", string(cs))
+		}
+	}
+	items, err := makeSlice(th, len(s))
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(s); i++ {
+		items = append(items, Int(int8(s[i])))
+	}
+	return newVector(th, items)
+}
+
+// javaGetData is ExceptionInfo.getData: the data of an ex-info; an
+// exception of another class has no such method.
+func javaGetData(th *Thread, args []Value) (Value, error) {
+	e, ok := args[0].(*thrown)
+	switch {
+	case args[0] == Nil:
+		return nil, nilReceiver(".getData")
+	case !ok || e.data == nil:
+		return nil, typeErrorf(".getData", "an exception made by ex-info", args[0]).asJava("IllegalArgumentException", "")
+	}
+	return e.data, nil
+}
+
+// javaDoubleMax and javaDoubleMin are Math.max and min of doubles: NaN
+// wins, and -0.0 is below 0.0.
+func javaDoubleMax(x, y float64) float64 {
+	if x != x || y != y {
+		return math.NaN()
+	}
+	return math.Max(x, y)
+}
+
+func javaDoubleMin(x, y float64) float64 {
+	if x != x || y != y {
+		return math.NaN()
+	}
+	return math.Min(x, y)
+}
+
+// withJavaStreams adds to counterparts the String methods that give a
+// Java stream, which the sandbox has not: the builtin that gives the same
+// items as a sequence.
+func withJavaStreams(counterparts map[string]string) map[string]string {
+	codes := "(map int s) for the character codes of (.chars s), a sequence where Java gives a stream"
+	counterparts[".chars"] = codes
+	counterparts[".codePoints"] = codes
+	counterparts[".lines"] = "(clojure.string/split-lines s) for the lines of (.lines s), a vector where Java gives a stream"
+	return counterparts
 }

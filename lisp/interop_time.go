@@ -241,11 +241,8 @@ func temporalArg(form string, v Value, kinds temporalKind) (temporal, error) {
 
 // intArg reads argument i of form as an integer.
 func intArg(form string, args []Value, i int) (int64, error) {
-	n, ok := args[i].(Int)
-	if !ok {
-		return 0, typeErrorf(form, "an integer", args[i])
-	}
-	return int64(n), nil
+	n, err := javaIntParam(form, args[i], 64) // a float is truncated, as Clojure passes it to a long
+	return int64(n), err
 }
 
 // javaInt is Clojure's conversion of a long argument to a Java int
