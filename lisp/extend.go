@@ -125,19 +125,37 @@ func parseExtend(l *list, multis map[symbol]*multimethod, records map[symbol]boo
 			test, rank, class = t, r, extendedClass(f, records)
 			continue
 		}
-		if test == nil || len(body.Elems) < 3 {
+		if test == nil || len(body.Elems) < 2 {
 			return nil
 		}
 		name, _ := body.Elems[0].(symbol)
-		params, isParams := body.Elems[1].(*Vector)
 		m := multis[name]
-		if m == nil || !m.protocol || !isParams || params.Len() == 0 {
+		if m == nil || !m.protocol || !methodArities(body.Elems[1:]) {
 			return nil
 		}
-		fn := &list{Pos: body.Pos, Elems: append([]Value{symbol("fn"), params}, body.Elems[2:]...)}
+		fn := &list{Pos: body.Pos, Elems: append([]Value{symbol("fn")}, body.Elems[1:]...)}
 		out = append(out, extendImpl{m: m, test: test, rank: rank, fn: fn, class: class, order: len(out)})
 	}
 	return out
+}
+
+// methodArities reports whether the rest of a method body after its name
+// is a function's: [this ...] and a body, or one list ([this ...] body)
+// per arity, each with the value it is called on.
+func methodArities(rest []Value) bool {
+	if params, ok := rest[0].(*Vector); ok {
+		return params.Len() > 0
+	}
+	for _, r := range rest {
+		clause, ok := r.(*list)
+		if !ok || len(clause.Elems) == 0 {
+			return false
+		}
+		if params, ok := clause.Elems[0].(*Vector); !ok || params.Len() == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // addExtended adds extended method bodies to m's cases, sorted so that
