@@ -271,18 +271,13 @@ var judgedCorpora = []judgedCorpus{
 	// mixed tool results, heavy destructuring, function composition, the
 	// less used sequence functions, keywords and symbols, metadata and
 	// programs that throw in Clojure.
-	// floor: 97.2 at the first measurement (245/252).
-	{name: "judge14", floor: 97.2, known: map[string]string{
-		"kw/name-namespace":                    "spec: a program's names live in the namespace user, so (namespace ::local) is \"user\" where the oracle ran the program in the namespace idiom.kw.name-namespace",
-		"throw/pre-post-caught":                "spec 8.4: / returns a float even when it divides exactly, 5.0 where Clojure has 5",
-		"throw/catch-order-specific-first":     "spec 8.1: (nth [] 3) out of range is nil, so nothing is thrown to catch",
-		"state/atom-of-queue":                  "refused: clojure.lang.PersistentQueue/EMPTY is not available (a vector is the queue)",
-		"poly/reify-handler":                   "refused: reify is not available",
-		"poly/protocol-multiple-methods-arity": "refused: a protocol method with two arities is refused as if defprotocol were not available",
-		"comp/trampoline-state-machine":        "refused: (int c) of a digit character is ambiguous where a character is a one-character string",
-		"kw/keyword-two-args":                  "refused: (keyword nil \"x\") is a type error where Clojure gives :x",
-		"kw/ident-predicates":                  "refused: qualified-keyword? is not available",
-		"meta/meta-on-set-and-sym":             "refused: symbols carry no metadata",
+	// floor: 97.2 at the first measurement (245/252), 100 after protocol
+	// methods of several arities, (keyword nil "x"), the ident predicates
+	// and the rewrites of four hinted refusals (252/252).
+	{name: "judge14", floor: 100, known: map[string]string{
+		"kw/name-namespace":                "spec: a program's names live in the namespace user, so (namespace ::local) is \"user\" where the oracle ran the program in the namespace idiom.kw.name-namespace",
+		"throw/pre-post-caught":            "spec 8.4: / returns a float even when it divides exactly, 5.0 where Clojure has 5",
+		"throw/catch-order-specific-first": "spec 8.1: (nth [] 3) out of range is nil, so nothing is thrown to catch",
 	}},
 }
 
