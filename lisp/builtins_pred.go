@@ -31,6 +31,13 @@ var predicateBuiltins = []*Builtin{
 	}),
 	typePred("keyword?", "x is a keyword", func(v Value) bool { _, ok := v.(Keyword); return ok }),
 	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(symbol); return ok }),
+	unlisted(typePred("ident?", "x is a keyword or a symbol", func(v Value) bool { _, ok := identNamespace(v); return ok })),
+	unlisted(identPred("simple-ident?", "x is a keyword or a symbol without a namespace", nil, false)),
+	unlisted(identPred("qualified-ident?", "x is a keyword or a symbol with a namespace", nil, true)),
+	unlisted(identPred("simple-keyword?", "x is a keyword without a namespace", isKeyword, false)),
+	unlisted(identPred("qualified-keyword?", "x is a keyword with a namespace", isKeyword, true)),
+	unlisted(identPred("simple-symbol?", "x is a symbol without a namespace", isSymbol, false)),
+	unlisted(identPred("qualified-symbol?", "x is a symbol with a namespace", isSymbol, true)),
 	typePred("var?", "x is a var reference #'name", func(v Value) bool { _, ok := v.(*varRef); return ok }),
 	typePred("vector?", "x is a vector", func(v Value) bool { x, ok := v.(*Vector); return ok && !x.IsList() }),
 	typePred("list?", "x is a list: '(1 2), (list ...)", isList),
@@ -131,6 +138,33 @@ func unlisted(b *Builtin) *Builtin {
 func typePred(name, doc string, test func(Value) bool) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc, Category: "predicate", MinArgs: 1, MaxArgs: 1, Cost: cost(constant),
 		Fn: func(th *Thread, args []Value) (Value, error) { return boolValue(test(args[0])), nil }}
+}
+
+// identPred is one of Clojure's ident predicates: x is a keyword or a
+// symbol (only one that kind takes, when kind is not nil) whose
+// namespace is there when qualified, absent when not.
+func identPred(name, doc string, kind func(Value) bool, qualified bool) *Builtin {
+	return typePred(name, doc, func(v Value) bool {
+		if kind != nil && !kind(v) {
+			return false
+		}
+		ns, ok := identNamespace(v)
+		return ok && (ns != Nil) == qualified
+	})
+}
+
+func isKeyword(v Value) bool { _, ok := v.(Keyword); return ok }
+func isSymbol(v Value) bool  { _, ok := v.(symbol); return ok }
+
+// identNamespace is the namespace of a keyword or symbol (nil when it has
+// none), and false for any other value.
+func identNamespace(v Value) (Value, bool) {
+	switch v.(type) {
+	case Keyword, symbol:
+		ns, err := builtinNamespace(nil, []Value{v})
+		return ns, err == nil
+	}
+	return nil, false
 }
 
 // numPred is a predicate on numbers; other values are a type error, and

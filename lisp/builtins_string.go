@@ -558,6 +558,14 @@ func namePart(s string) string {
 }
 
 func builtinKeyword(th *Thread, args []Value) (Value, error) {
+	if len(args) == 2 && args[0] == Nil {
+		// Clojure's (keyword nil "x") is :x, the keyword of no namespace.
+		name, err := stringArg("keyword", args[1])
+		if err != nil {
+			return nil, err
+		}
+		return Keyword(name), nil
+	}
 	if len(args) == 2 {
 		ns, err := stringArg("keyword", args[0])
 		if err != nil {

@@ -81,11 +81,6 @@ var counterpartFamilies = []struct{ names, hint string }{
 		*print-meta* *print-readably* *read-eval* *reader-resolver* *source-path*
 		*suppress-read* *unchecked-math* *use-context-classloader* *verbose-defrecords* *warn-on-reflection*`,
 		"the runtime's settings are not visible here: keep a setting you need in a def, e.g. (def settings {:print-length nil})"},
-	{"simple-symbol?", "use (and (symbol? x) (nil? (namespace x)))"},
-	{"qualified-symbol?", "use (and (symbol? x) (some? (namespace x)))"},
-	{"simple-ident?", "use (and (or (keyword? x) (symbol? x)) (nil? (namespace x)))"},
-	{"qualified-ident?", "use (and (or (keyword? x) (symbol? x)) (some? (namespace x)))"},
-	{"ident?", "use (or (keyword? x) (symbol? x))"},
 	{"unquote unquote-splicing", "there is no syntax-quote: build the list with (list 'a x), or (apply list 'a xs) to splice"},
 }
 

@@ -119,8 +119,11 @@ func keywordArgs(th *Thread, extra []Value) (Value, error) {
 
 type mapPatternEntry struct {
 	key Value
-	pat pattern
-	def node // :or default, nil if none
+	// keyExpr computes the key when the pattern's key form is not a
+	// literal (a local, a call); key is nil then.
+	keyExpr node
+	pat     pattern
+	def     node // :or default, nil if none
 }
 
 type mapPattern struct {
@@ -146,9 +149,16 @@ func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 	}
 	set, _ := v.(*Set)
 	for _, e := range p.entries {
-		x, found := lookupFlexible(m, e.key)
-		if set != nil && set.contains(e.key) {
-			x, found = e.key, true // Clojure's get of a set gives the member
+		key := e.key
+		if e.keyExpr != nil {
+			var err error
+			if key, err = e.keyExpr.eval(th, fr); err != nil {
+				return err
+			}
+		}
+		x, found := lookupFlexible(m, key)
+		if set != nil && set.contains(key) {
+			x, found = key, true // Clojure's get of a set gives the member
 		}
 		if !found && e.def != nil {
 			var err error

@@ -1,6 +1,9 @@
 package lisp
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // extend-type and extend-protocol, as models write them after a
 // defprotocol in the same program: each method body joins the protocol
@@ -37,7 +40,15 @@ var hostTypeTests = map[string]struct {
 	"clojure.lang.Sequential": {"sequential?", 4},
 	"Number":                  {"number?", 4}, "java.lang.Number": {"number?", 4},
 	"clojure.lang.IFn": {"fn?", 4}, "clojure.lang.Fn": {"fn?", 4},
-	"Object": {"some?", 9}, "java.lang.Object": {"some?", 9},
+	// The interfaces of several kinds of collection, as Clojure's classes
+	// implement them: a vector and a list are Lists and Collections, a
+	// map is Associative and Seqable but no Collection.
+	"java.util.List":                     {"sequential?", 4},
+	"clojure.lang.Associative":           {"associative?", 5},
+	"java.util.Collection":               {"(some-fn sequential? set?)", 6},
+	"clojure.lang.IPersistentCollection": {"(some-fn sequential? set? map?)", 7},
+	"clojure.lang.Seqable":               {"(some-fn sequential? set? map?)", 7},
+	"Object":                             {"some?", 9}, "java.lang.Object": {"some?", 9},
 	"nil": {"nil?", 0},
 }
 
@@ -59,7 +70,20 @@ func typeTest(t Value, x symbol, records map[symbol]bool) (Value, int, bool) {
 	if !ok {
 		return nil, 0, false
 	}
-	return &list{Elems: []Value{symbol(h.pred), x}}, h.rank, true
+	return &list{Elems: []Value{predicateForm(h.pred), x}}, h.rank, true
+}
+
+// predicateForm is the form of a predicate of hostTypeTests: a name, or
+// a call written in its text, (some-fn p q).
+func predicateForm(pred string) Value {
+	if !strings.HasPrefix(pred, "(") {
+		return symbol(pred)
+	}
+	var elems []Value
+	for _, name := range strings.Fields(strings.Trim(pred, "()")) {
+		elems = append(elems, symbol(name))
+	}
+	return &list{Elems: elems}
 }
 
 // extendImpl is one method body for one type.
@@ -125,19 +149,37 @@ func parseExtend(l *list, multis map[symbol]*multimethod, records map[symbol]boo
 			test, rank, class = t, r, extendedClass(f, records)
 			continue
 		}
-		if test == nil || len(body.Elems) < 3 {
+		if test == nil || len(body.Elems) < 2 {
 			return nil
 		}
 		name, _ := body.Elems[0].(symbol)
-		params, isParams := body.Elems[1].(*Vector)
 		m := multis[name]
-		if m == nil || !m.protocol || !isParams || params.Len() == 0 {
+		if m == nil || !m.protocol || !methodArities(body.Elems[1:]) {
 			return nil
 		}
-		fn := &list{Pos: body.Pos, Elems: append([]Value{symbol("fn"), params}, body.Elems[2:]...)}
+		fn := &list{Pos: body.Pos, Elems: append([]Value{symbol("fn")}, body.Elems[1:]...)}
 		out = append(out, extendImpl{m: m, test: test, rank: rank, fn: fn, class: class, order: len(out)})
 	}
 	return out
+}
+
+// methodArities reports whether the rest of a method body after its name
+// is a function's: [this ...] and a body, or one list ([this ...] body)
+// per arity, each with the value it is called on.
+func methodArities(rest []Value) bool {
+	if params, ok := rest[0].(*Vector); ok {
+		return params.Len() > 0
+	}
+	for _, r := range rest {
+		clause, ok := r.(*list)
+		if !ok || len(clause.Elems) == 0 {
+			return false
+		}
+		if params, ok := clause.Elems[0].(*Vector); !ok || params.Len() == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // addExtended adds extended method bodies to m's cases, sorted so that

@@ -325,9 +325,11 @@ func (c *compiler) recordConstructorCall(l *list) (*list, bool) {
 //
 // for the dispatch value "user.Rect", the record's class name. A method's fields are
 // read from the record it is called on, as Clojure's; a parameter of the
-// same name hides the field. A protocol with a method of several arities,
-// a record implementing anything else (Object, an interface) or a method
-// twice, is left as written and refused.
+// same name hides the field. A method of several arities is written once
+// per arity in a defrecord, and as a list of arities in extend-type and
+// extend-protocol, as Clojure's. A record implementing anything else
+// (Object, an interface) or an arity twice is left as written and
+// refused.
 
 // protocolDispatch is the dispatch function of a protocol's methods:
 // the name of the record type of the first argument (nil for anything
@@ -375,7 +377,7 @@ func parseDefprotocol(l *list) []*multimethod {
 				arities++
 			}
 		}
-		if arities != 1 {
+		if arities == 0 {
 			return nil
 		}
 		out = append(out, &multimethod{pos: l.Pos, name: name, dispatch: protocolDispatch(l.Pos),
@@ -403,8 +405,11 @@ func recordImpls(l *list, multis map[symbol]*multimethod) (*list, []recordImpl) 
 	if !ok {
 		return nil, nil
 	}
-	var impls []recordImpl
-	seen := map[symbol]bool{}
+	// A method of several arities is written once per arity, as
+	// Clojure's defrecord takes it; the bodies of one name make one
+	// function of an arity each.
+	var order []symbol
+	clauses := map[symbol][]Value{}
 	for _, f := range l.Elems[3:] {
 		if _, isName := f.(symbol); isName {
 			continue // the protocol the methods after it implement
@@ -416,14 +421,21 @@ func recordImpls(l *list, multis map[symbol]*multimethod) (*list, []recordImpl) 
 		name, _ := body.Elems[0].(symbol)
 		params, isParams := body.Elems[1].(*Vector)
 		m := multis[name]
-		if m == nil || !m.protocol || seen[name] || !isParams || params.Len() == 0 {
+		if m == nil || !m.protocol || !isParams || params.Len() == 0 {
 			return nil, nil
 		}
 		this, ok := params.Elems()[0].(symbol)
 		if !ok || this == "&" {
 			return nil, nil
 		}
-		seen[name] = true
+		for _, c := range clauses[name] {
+			if c.(*list).Elems[0].(*Vector).Len() == params.Len() {
+				return nil, nil // an arity twice
+			}
+		}
+		if clauses[name] == nil {
+			order = append(order, name)
+		}
 		hidden := map[Value]bool{}
 		for _, p := range params.Elems() {
 			hidden[p] = true
@@ -436,10 +448,15 @@ func recordImpls(l *list, multis map[symbol]*multimethod) (*list, []recordImpl) 
 		}
 		pattern := &mapForm{Elems: []Value{Keyword("keys"), NewVector(keys)}, Pos: body.Pos}
 		let := &list{Pos: body.Pos, Elems: append([]Value{symbol("let"), NewVector([]Value{pattern, this})}, body.Elems[2:]...)}
-		impls = append(impls, recordImpl{m: m, fn: &list{Pos: body.Pos, Elems: []Value{symbol("fn"), params, let}}})
+		clauses[name] = append(clauses[name], &list{Pos: body.Pos, Elems: []Value{params, let}})
 	}
-	if impls == nil {
+	if order == nil {
 		return nil, nil
+	}
+	impls := make([]recordImpl, 0, len(order))
+	for _, name := range order {
+		fn := &list{Pos: l.Pos, Elems: append([]Value{symbol("fn")}, clauses[name]...)}
+		impls = append(impls, recordImpl{m: multis[name], fn: fn})
 	}
 	return &list{Pos: l.Pos, Elems: l.Elems[:3]}, impls
 }

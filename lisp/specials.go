@@ -667,6 +667,24 @@ func (c *compiler) pattern(f Value) (pattern, error) {
 		WithHint("bind a name, a vector pattern [a b] or a map pattern {:keys [a b]}")
 }
 
+// patternKey is the key a map pattern's entry {name key} reads: Clojure
+// evaluates the key form, so 'k is the symbol k, a local names its
+// value and a call computes it; a literal is itself.
+func (c *compiler) patternKey(form Value) (Value, node, error) {
+	switch f := form.(type) {
+	case symbol:
+		n, err := c.compile(f, false)
+		return nil, n, err
+	case *list:
+		if len(f.Elems) == 2 && f.Elems[0] == symbol("quote") {
+			return quoted(f.Elems[1]), nil, nil
+		}
+		n, err := c.compile(f, false)
+		return nil, n, err
+	}
+	return quoted(form), nil, nil
+}
+
 func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 	p := &mapPattern{as: -1}
 	defaults := map[string]Value{}
@@ -696,7 +714,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 	// A name is bound in Clojure's order, each default analyzed in the
 	// scope of the names bound before it: {:keys [first last name] :or
 	// {name (str first " " last)}} reads the first and last just bound.
-	addKey := func(name string, key Value) error {
+	addKey := func(name string, key Value, keyExpr node) error {
 		var def node
 		if form, ok := defaults[name]; ok {
 			n, err := c.compile(form, false)
@@ -706,7 +724,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 			def = n
 		}
 		slot := c.newLocal(name)
-		p.entries = append(p.entries, mapPatternEntry{key: key, pat: &slotPattern{slot: slot}, def: def})
+		p.entries = append(p.entries, mapPatternEntry{key: key, keyExpr: keyExpr, pat: &slotPattern{slot: slot}, def: def})
 		return nil
 	}
 	// Clojure binds the name-to-key entries and nested patterns first, in
@@ -719,8 +737,12 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 		if _, _, ok := keysDirective(k); ok {
 			continue
 		}
+		key, keyExpr, err := c.patternKey(v)
+		if err != nil {
+			return nil, err
+		}
 		if s, ok := k.(symbol); ok {
-			if err := addKey(string(s), quoted(v)); err != nil {
+			if err := addKey(string(s), key, keyExpr); err != nil {
 				return nil, err
 			}
 			continue
@@ -729,7 +751,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.entries = append(p.entries, mapPatternEntry{key: quoted(v), pat: sub})
+		p.entries = append(p.entries, mapPatternEntry{key: key, keyExpr: keyExpr, pat: sub})
 	}
 	for i := 0; i+1 < len(f.Elems); i += 2 {
 		k, v := f.Elems[i], f.Elems[i+1]
@@ -755,7 +777,7 @@ func (c *compiler) mapPattern(f *mapForm) (pattern, error) {
 			if i := strings.LastIndexByte(name, '/'); i >= 0 {
 				name = name[i+1:]
 			}
-			if err := addKey(name, key); err != nil {
+			if err := addKey(name, key, nil); err != nil {
 				return nil, err
 			}
 		}
