@@ -262,33 +262,48 @@ func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 	if err := th.allocVector(0); err != nil {
 		return nil, err
 	}
-	if v, ok := parent.(*Vector); ok && len(elems) == v.Len() {
-		return subVector(v, i, j), nil
+	switch p := parent.(type) {
+	case *Vector:
+		if len(elems) == p.Len() {
+			return subVector(p, i, j), nil
+		}
+	case *Set:
+		// A set's elements in its order are a cached slice: the view
+		// shares it, and its weight comes from the set's as a vector's
+		// does, so that (rest s) in a loop is not a walk of the whole set
+		// that no step counts.
+		if len(elems) == p.Len() {
+			return newVectorWithTail(elems[i:j:j], j-i, subWeight(elems, weightOf(p), i, j)), nil
+		}
 	}
 	return NewVector(elems[i:j:j]), nil
 }
 
-// subVector is v's items i..j. Its weight comes from whichever side is
-// shorter, the items kept or the items dropped, so that (rest v) and
-// (pop v) in a loop stay O(1) per step.
+// subVector is v's items i..j.
 func subVector(v *Vector, i, j int) *Vector {
-	elems := v.elems[i:j:j]
-	dropped := v.Len() - (j - i)
-	w := v.valueWeight()
-	if j-i <= dropped || w >= 1<<59 {
-		w = 1
-		for _, e := range elems {
+	return newVectorWithTail(v.elems[i:j:j], j-i, subWeight(v.elems, v.valueWeight(), i, j))
+}
+
+// subWeight is the weight of elems[i:j], where whole is the weight of all
+// of elems. It comes from whichever side is shorter, the items kept or the
+// items dropped, so that taking all but a few items is O(1) per call.
+func subWeight(elems []Value, whole int64, i, j int) int64 {
+	const saturated = 1 << (nestsShift - 2) // addWeight's ceiling
+	dropped := len(elems) - (j - i)
+	if j-i <= dropped || whole >= saturated {
+		w := int64(1)
+		for _, e := range elems[i:j] {
 			w = addWeight(w, weightOf(e))
 		}
-	} else {
-		for _, e := range v.elems[:i] {
-			w -= weightOf(e)
-		}
-		for _, e := range v.elems[j:] {
-			w -= weightOf(e)
-		}
+		return w
 	}
-	return newVectorWithTail(elems, j-i, w)
+	for _, e := range elems[:i] {
+		whole -= weightOf(e)
+	}
+	for _, e := range elems[j:] {
+		whole -= weightOf(e)
+	}
+	return whole
 }
 
 func selectBy(fn string, keep bool) func(*Thread, []Value) (Value, error) {
@@ -1507,8 +1522,11 @@ func fractionalPartition(th *Thread, args []Value, n int) (Value, error) {
 	if err := th.allocVector(n + 1); err != nil {
 		return nil, err
 	}
-	chunk := slices.Concat(elems[:min(n, len(elems))], pad)
-	return NewVector([]Value{NewVector(chunk[:min(n, len(chunk))])}), nil
+	// Only the part of pad the chunk takes is copied: a whole pad of
+	// thousands copied on every call was work no charge counted.
+	head := elems[:min(n, len(elems))]
+	chunk := slices.Concat(head, pad[:min(n-len(head), len(pad))])
+	return NewVector([]Value{NewVector(chunk)}), nil
 }
 
 // partitionWork is the work of (partition n step coll): a step per chunk

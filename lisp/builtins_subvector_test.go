@@ -27,3 +27,34 @@ func TestSubVectorWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestSetViewWeight checks the same for the views of a set (rest, drop,
+// butlast, take-last), whose weights come from the set's: in the set's
+// order, every slice of it weighs what the same items built afresh do.
+func TestSetViewWeight(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	th := newTestThread()
+	for range 500 {
+		n := r.IntN(20)
+		elems := make([]Value, n)
+		for k := range elems {
+			v, _ := fuzzValue([]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), 'x', 'y'}, 0)
+			elems[k] = v
+		}
+		s := NewSet(elems)
+		ordered, err := s.seqElems(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := r.IntN(len(ordered) + 1)
+		j := i + r.IntN(len(ordered)-i+1)
+		got, err := sub(th, s, ordered, i, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := NewVector(slices.Clone(ordered[i:j])).valueWeight()
+		if w := got.(*Vector).valueWeight(); w != want {
+			t.Fatalf("weight of %s[%d:%d] = %d, want %d", Repr(s), i, j, w, want)
+		}
+	}
+}

@@ -33,6 +33,12 @@ func TestHostileWorkEndsByACharge(t *testing.T) {
 		`(count (mapv #(format "%05d %s %.2f" % "x" 1.5) (range 1000000)))`,
 		`(count (frequencies (map #(mod % 1000) (range 2000000))))`,
 		`(count (reduce (fn [m i] (assoc m i i)) {} (range 1000000)))`,
+		// Views of a set, a padded partition and a partial's fixed
+		// arguments: each did work of the set's, the pad's or the fixed
+		// arguments' size on every call, which nothing charged.
+		`(let [s (set (range 20000))] (reduce (fn [n i] (+ n (first (rest s)))) 0 (range 100000)))`,
+		`(let [p (vec (range 200000))] (reduce (fn [n i] (+ n (count (partition 1.5 1 p [1])))) 0 (range 100000)))`,
+		`(let [g (apply partial (constantly 1) (range 40000))] (reduce (fn [n i] (+ n (g i))) 0 (range 100000)))`,
 	}
 	limits := DefaultLimits()
 	limits.Timeout = 10 * time.Minute
