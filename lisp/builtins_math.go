@@ -162,7 +162,9 @@ func builtinDivide(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	if len(args) == 1 {
-		if args[0] == Int(0) {
+		// (/ x) is Clojure's (/ 1 x) on a boxed x, whose divide throws for
+		// any zero divisor, a float's too: (/ 0.0) throws, (/ 1 0.0) is ##Inf.
+		if args[0] == Int(0) || args[0] == Float(0) {
 			return nil, divideByZero("/")
 		}
 		return divNumbers("/", Int(1), args[0])
