@@ -106,7 +106,7 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	}
 	e := typeErrorf("count", "a collection or string", args[0])
 	switch args[0].(type) {
-	case Int, Float, Keyword, Bool:
+	case Int, Float, Float32, *BigInt, *BigDec, Keyword, symbol, Bool:
 		e.asJava("UnsupportedOperationException", "count not supported on this type: "+shortJavaClass(args[0]))
 	}
 	return nil, e

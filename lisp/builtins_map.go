@@ -303,6 +303,9 @@ func builtinAssocIn(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinUpdate(th *Thread, args []Value) (Value, error) {
+	if err := findSortedKeys(th, "update", args[0], args[1]); err != nil {
+		return nil, err // Clojure's get compares the key first
+	}
 	old, err := getValue(th, args[0], args[1], Nil)
 	if err != nil {
 		return nil, err

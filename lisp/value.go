@@ -906,7 +906,7 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 func (v *Vector) Call(th *Thread, args []Value) (Value, error) {
 	if v.IsList() {
 		return nil, Errorf(typeError, "a list is not a function, so (%s ...) cannot be called", Repr(v)).
-			WithHint("take an item with (nth coll i)")
+			WithHint("take an item with (nth coll i)").castFails(v) // Clojure's cast to IFn
 	}
 	if len(args) != 1 {
 		return nil, arityError("vector", "(v index)", len(args))
