@@ -70,7 +70,7 @@ var aggregateBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-every?", false, true, false),
 		Cost: cost(calls(lastArg)), lazy: quantifierOf("not-every?", false, true)},
 	{Name: "contains?", Sig: "(contains? coll x)", Doc: "x is a map's key, a set's member or a vector's item", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("contains?", builtinContains),
+		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("contains?", sortedLookupKeys("contains?", secondArg, builtinContains)),
 		Cost:    cost(hashes(arg(1)), compares(ifVector(arg(0)))),
 		borrows: true, lean: true},
 }
@@ -106,7 +106,7 @@ func builtinCount(th *Thread, args []Value) (Value, error) {
 	}
 	e := typeErrorf("count", "a collection or string", args[0])
 	switch args[0].(type) {
-	case Int, Float, Keyword, Bool:
+	case Int, Float, Float32, *BigInt, *BigDec, Keyword, symbol, Bool:
 		e.asJava("UnsupportedOperationException", "count not supported on this type: "+shortJavaClass(args[0]))
 	}
 	return nil, e

@@ -25,7 +25,7 @@ var collectionBuiltins = []*Builtin{
 		Cost:  cost(visits(lastArg), calls(lastArg), builds),
 		xform: &xform{1, filterStep}, lazy: lazyRemove},
 	{Name: "find", Sig: "(find pred coll) (find map key)", Doc: "first item for which pred is truthy, or nil; on a map, the [key value] entry of key, or nil", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("find", builtinFind),
+		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("find", sortedLookupKeys("find", secondArg, builtinFind)),
 		Cost: cost(calls(lastArg), lookups, chargedInBody("the [key value] entry it returns from a map or vector"))},
 	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
 		MinArgs: 1, MaxArgs: variadic, Fn: mapping("map"),
@@ -117,10 +117,20 @@ var collectionBuiltins = []*Builtin{
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinMakeList,
 		Cost: cost(builds)},
 	{Name: "doall", Sig: "(doall coll)", Doc: "coll itself: everything is already eager", Category: "collection",
-		MinArgs: 1, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return args[len(args)-1], nil },
+		MinArgs: 1, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			if err := checkRealizeCount(th, "doall", args); err != nil {
+				return nil, err
+			}
+			return args[len(args)-1], nil
+		},
 		Cost: cost(constant), lazy: realizesWhole("doall")},
 	{Name: "dorun", Sig: "(dorun coll)", Doc: "nil: everything is already eager", Category: "collection",
-		MinArgs: 1, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return Nil, nil },
+		MinArgs: 1, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
+			if err := checkRealizeCount(th, "dorun", args); err != nil {
+				return nil, err
+			}
+			return Nil, nil
+		},
 		Cost: cost(constant), lazy: realizesWhole("dorun")},
 	{Name: "run!", Sig: "(run! f coll)", Doc: "call f on each item for its effect (println, tool calls); returns nil", Category: "collection",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinRun,
@@ -694,8 +704,11 @@ func builtinReverse(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinConj(th *Thread, args []Value) (Value, error) {
-	if len(args) == 0 {
+	switch len(args) {
+	case 0:
 		return emptyVector, nil
+	case 1:
+		return args[0], nil // Clojure's (conj x) is x, whatever it is
 	}
 	return conjAll(th, args[0], args[1:])
 }
@@ -1443,6 +1456,13 @@ func builtinDedupe(th *Thread, args []Value) (Value, error) {
 
 func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
+		elems, err := seqOf(th, fn, args[len(args)-1], anySeq)
+		if err != nil {
+			return nil, err
+		}
+		if len(elems) == 0 {
+			return emptyVector, nil // Clojure reads n and step only once coll has an item
+		}
 		n, err := toCount(fn, args[0])
 		if err != nil {
 			return nil, err
@@ -1464,12 +1484,23 @@ func partitioning(fn string, all bool) func(*Thread, []Value) (Value, error) {
 			}
 			padded = true
 		}
+		if !all && n < 0 {
+			// no chunk has a negative count: only the padded chunk is made
+			if padded {
+				return NewVector([]Value{emptyVector}), nil
+			}
+			return emptyVector, nil
+		}
+		if n <= 0 && step > 0 {
+			// as Clojure's: an empty chunk at each step
+			count := (len(elems) + step - 1) / step
+			if err := th.allocVector(count); err != nil {
+				return nil, err
+			}
+			return NewVector(slices.Repeat([]Value{emptyVector}, count)), nil
+		}
 		if n <= 0 || step <= 0 {
 			return nil, javaErrorf(executionError, noJavaClass, "%s size and step must be positive, got %d and %d", fn, n, step)
-		}
-		elems, err := seqOf(th, fn, args[len(args)-1], anySeq)
-		if err != nil {
-			return nil, err
 		}
 		var out []Value
 		for i := 0; i < len(elems); i += step {
@@ -1767,6 +1798,10 @@ func builtinNthnext(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinTakeNth(th *Thread, args []Value) (Value, error) {
+	elems, err := seqOf(th, "take-nth", args[1], anySeq)
+	if err != nil || len(elems) == 0 {
+		return emptyVector, err // Clojure reads n only once coll has an item
+	}
 	n, err := toCount("take-nth", args[0])
 	if err != nil {
 		return nil, err
@@ -1774,13 +1809,29 @@ func builtinTakeNth(th *Thread, args []Value) (Value, error) {
 	if n <= 0 {
 		return nil, javaErrorf(executionError, noJavaClass, "take-nth step must be positive, got %d", n)
 	}
-	elems, err := seqOf(th, "take-nth", args[1], anySeq)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]Value, 0, (len(elems)+n-1)/n)
 	for i := 0; i < len(elems); i += n {
 		out = append(out, elems[i])
 	}
 	return NewVector(out), nil
+}
+
+// checkRealizeCount checks (doall coll), (doall n coll) and their dorun
+// as Clojure's dorun reads them: coll must be seqable (an
+// IllegalArgumentException otherwise), and n a number once coll has an
+// item, since (pos? n) is asked only then.
+func checkRealizeCount(th *Thread, fn string, args []Value) error {
+	if len(args) < 2 {
+		switch args[0].(type) {
+		case *Map, *Vector, *Set, String, NilType:
+			return nil
+		}
+		_, err := seqOf(th, fn, args[0], anySeq)
+		return err
+	}
+	items, err := seqOf(th, fn, args[1], anySeq)
+	if err == nil && len(items) > 0 {
+		_, err = numberArg(fn, args[0])
+	}
+	return err
 }

@@ -99,6 +99,11 @@ func madeFn(th *Thread, name string, args []Value, f func(th *Thread, args []Val
 
 func builtinApply(th *Thread, args []Value) (Value, error) {
 	f, last := args[0], args[len(args)-1]
+	if _, sym := f.(symbol); !sym && f != Nil && !isCallable(f) {
+		// Clojure casts f to IFn before it reads the arguments: its
+		// ClassCastException comes first (nil passes the cast)
+		return call(th, "apply", f)
+	}
 	var spread []Value
 	var err error
 	switch last.(type) {

@@ -330,10 +330,19 @@ var hierarchyBuiltins = []*Builtin{
 			return Nil, th.setGlobalHierarchy(h)
 		}},
 	{Name: "isa?", Sig: "(isa? child parent) (isa? h child parent)", Doc: "true when child equals parent, derives from it, or is a vector whose elements each are isa? parent's", Category: "idiom",
-		MinArgs: 2, MaxArgs: 3, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 2, MaxArgs: 3, Cost: cost(compares(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
 			var h Value = th.globalHierarchy()
 			if len(args) == 3 {
 				h, args = args[0], args[1:]
+				if err := hierarchyAncestorsCallable(h); err != nil {
+					// equality and Java's classes answer before the
+					// hierarchy is read
+					ok, e := isa(th, Nil, args[0], args[1])
+					if e != nil || ok {
+						return Bool(ok), e
+					}
+					return nil, err
+				}
 			}
 			ok, err := isa(th, h, args[0], args[1])
 			return Bool(ok), err
@@ -493,4 +502,18 @@ func preferTable(th *Thread, name Value, pairs []Value) ([]preference, error) {
 		out = append(out, preference{x, y})
 	}
 	return out, nil
+}
+
+// hierarchyAncestorsCallable: Clojure's isa? calls ((:ancestors h) child)
+// once child is neither parent nor a class under it, so a hierarchy that
+// is no map, or has no :ancestors, fails there with the
+// NullPointerException of calling nil.
+func hierarchyAncestorsCallable(h Value) error {
+	if m, ok := h.(*Map); ok {
+		if _, ok := m.Get(kwAncestors); ok {
+			return nil
+		}
+	}
+	return Errorf(typeError, "isa?: the hierarchy %s has no :ancestors map (make one with (make-hierarchy))", describe(h)).
+		asJava("NullPointerException", "")
 }

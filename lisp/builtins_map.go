@@ -10,7 +10,7 @@ import (
 // or integer keys, and only map literals restrict them (spec 3.8).
 var mapBuiltins = []*Builtin{
 	{Name: "get", Sig: "(get m key) (get m key default)", Doc: "value under key (index of a vector), or nil (or default)", Category: "map",
-		MinArgs: 2, MaxArgs: 3, Fn: builtinGet,
+		MinArgs: 2, MaxArgs: 3, Fn: sortedLookupKeys("get", secondArg, builtinGet),
 		Cost:    cost(lookups),
 		borrows: true},
 	{Name: "get-in", Sig: "(get-in m path) (get-in m path default)", Doc: "nested value: (get-in m [:user :name]); nil (or default) when missing", Category: "map",
@@ -29,7 +29,7 @@ var mapBuiltins = []*Builtin{
 		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdateIn,
 		Cost: cost(visits(arg(1)), lookups, calls(arg(2)), updates)},
 	{Name: "dissoc", Sig: "(dissoc m key ...)", Doc: "map without the keys", Category: "map",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinDissoc,
+		MinArgs: 1, MaxArgs: variadic, Fn: sortedLookupKeys("dissoc", argsAfterFirst, builtinDissoc),
 		Cost: cost(visits(arg(0)), hashes(argsFrom(1)), rehashes(arg(0)), updates)},
 	{Name: "merge", Sig: "(merge m1 m2 ...)", Doc: "maps combined; later keys win", Category: "map",
 		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) { return mergeMaps(th, "merge", args) },
@@ -38,7 +38,9 @@ var mapBuiltins = []*Builtin{
 		MinArgs: 1, MaxArgs: variadic, Fn: builtinMergeWith,
 		Cost: cost(visits(argsFrom(1)), rehashes(argsFrom(1)), calls(argsFrom(1)), updates)},
 	{Name: "select-keys", Sig: "(select-keys m keys)", Doc: "map of only the given keys that are present", Category: "map",
-		MinArgs: 2, MaxArgs: 2, Fn: builtinSelectKeys,
+		MinArgs: 2, MaxArgs: 2, Fn: sortedLookupKeys("select-keys", func(th *Thread, args []Value) ([]Value, error) {
+			return seqOf(th, "select-keys", args[1], anySeq)
+		}, builtinSelectKeys),
 		Cost: cost(hashesItems(arg(1)), lookups, builds)},
 	{Name: "keys", Sig: "(keys m)", Doc: "vector of the keys, in order; nil when empty", Category: "map",
 		MinArgs: 1, MaxArgs: 1, Fn: keysOrVals("keys", true),
@@ -301,6 +303,9 @@ func builtinAssocIn(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinUpdate(th *Thread, args []Value) (Value, error) {
+	if err := findSortedKeys(th, "update", args[0], args[1]); err != nil {
+		return nil, err // Clojure's get compares the key first
+	}
 	old, err := getValue(th, args[0], args[1], Nil)
 	if err != nil {
 		return nil, err
@@ -337,6 +342,9 @@ func builtinUpdateIn(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinDissoc(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (dissoc x) is x, whatever it is
+	}
 	switch m := args[0].(type) {
 	case NilType:
 		return Nil, nil
@@ -398,6 +406,13 @@ func mergedMap(fn string, a Value, pair bool) (*Map, error) {
 }
 
 func mergeMaps(th *Thread, fn string, args []Value) (Value, error) {
+	if len(args) == 1 {
+		// Clojure's (merge x) is x, whatever it is, when it is truthy
+		if truthy(args[0]) {
+			return args[0], nil
+		}
+		return Nil, nil
+	}
 	if len(args) > 0 {
 		switch args[0].(type) {
 		case *Vector, *Set:
@@ -434,9 +449,13 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		if b == nil {
 			b = NewMapBuilder(m.Len())
 			b.hashLike(m)
-			b.sameClass(m) // merge conjoins onto the first map
 			base = m.Len()
-			order = orderOf(m)
+			if i == 0 {
+				// merge conjoins onto the first map; after a nil first
+				// argument, onto {}, a plain map (not a record or sorted)
+				b.sameClass(m)
+				order = orderOf(m)
+			}
 		}
 		entries, err := m.seqEntries(th)
 		if err != nil {
@@ -468,6 +487,9 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 }
 
 func builtinMergeWith(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return Nil, nil // Clojure's (merge-with f) merges no map, calling nothing
+	}
 	if _, ok := args[0].(Callable); !ok {
 		return nil, Errorf(typeError, "merge-with expected a function first, got %s", describe(args[0])).
 			notAn("clojure.lang.IFn", args[0])

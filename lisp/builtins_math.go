@@ -26,13 +26,13 @@ var mathBuiltins = []*Builtin{
 		Cost: cost(perArg(argsFrom(1))),
 		lean: true},
 	{Name: "quot", Sig: "(quot n d)", Doc: "integer quotient, truncated toward zero", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("quot", quotNumbers),
+		MinArgs: 2, MaxArgs: 2, Fn: divisorFirst("quot", quotNumbers),
 		Cost: cost(alignsDecimals(allArgs))},
 	{Name: "rem", Sig: "(rem n d)", Doc: "remainder with the sign of n: (rem -10 3) is -1", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("rem", remNumbers),
+		MinArgs: 2, MaxArgs: 2, Fn: divisorFirst("rem", remNumbers),
 		Cost: cost(alignsDecimals(allArgs))},
 	{Name: "mod", Sig: "(mod n d)", Doc: "modulus with the sign of d: (mod -10 3) is 2", Category: "math",
-		MinArgs: 2, MaxArgs: 2, Fn: binaryNumbers("mod", modNumbers),
+		MinArgs: 2, MaxArgs: 2, Fn: divisorFirst("mod", modNumbers),
 		Cost: cost(alignsDecimals(allArgs))},
 	{Name: "inc", Sig: "(inc x)", Doc: "x + 1", Category: "math", MinArgs: 1, MaxArgs: 1,
 		Fn: func(th *Thread, args []Value) (Value, error) {
@@ -162,7 +162,9 @@ func builtinDivide(th *Thread, args []Value) (Value, error) {
 		}
 	}
 	if len(args) == 1 {
-		if args[0] == Int(0) {
+		// (/ x) is Clojure's (/ 1 x) on a boxed x, whose divide throws for
+		// any zero divisor, a float's too: (/ 0.0) throws, (/ 1 0.0) is ##Inf.
+		if args[0] == Int(0) || args[0] == Float(0) {
 			return nil, divideByZero("/")
 		}
 		return divNumbers("/", Int(1), args[0])
@@ -203,8 +205,33 @@ func divideDecimals(th *Thread, args []Value) (Value, error) {
 	return acc, nil
 }
 
-func binaryNumbers(fn string, op func(fn string, a, b Value) (Value, error)) func(*Thread, []Value) (Value, error) {
-	return func(th *Thread, args []Value) (Value, error) { return op(fn, args[0], args[1]) }
+// divisorFirst is quot, rem or mod as Clojure's Numbers computes them:
+// a zero divisor throws ArithmeticException before the dividend is cast
+// to a number, so (rem #{} 0) is a division by zero, not a type error.
+func divisorFirst(fn string, op func(fn string, a, b Value) (Value, error)) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if _, err := numberArg(fn, args[0]); err != nil && isZeroNumber(args[1]) {
+			return nil, divideByZero(fn)
+		}
+		return op(fn, args[0], args[1])
+	}
+}
+
+// isZeroNumber: v is a number equal to zero, of any kind.
+func isZeroNumber(v Value) bool {
+	switch d := v.(type) {
+	case Int:
+		return d == 0
+	case Float:
+		return d == 0
+	case Float32:
+		return d == 0
+	case *BigInt:
+		return d.n.Sign() == 0
+	case *BigDec:
+		return d.unscaled.Sign() == 0
+	}
+	return false
 }
 
 func builtinAbs(th *Thread, args []Value) (Value, error) {

@@ -30,7 +30,7 @@ var setBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "superset?", args[1], args[0]) },
 		Cost: cost(hashesItems(allArgs))},
 	{Name: "disj", Sig: "(disj s x ...)", Doc: "set without the given items", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: builtinDisj,
+		MinArgs: 1, MaxArgs: variadic, Fn: sortedLookupKeys("disj", argsAfterFirst, builtinDisj),
 		Cost: cost(hashesItems(arg(0)), hashes(argsFrom(1)), builds)},
 	{Name: "select", Sig: "(select pred s)", Doc: "set of the items for which pred is truthy", Category: "set",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinSelect,
@@ -131,7 +131,7 @@ func builtinIntersection(th *Thread, args []Value) (Value, error) {
 	}
 	for _, a := range args {
 		if _, ok := a.(NilType); ok {
-			return Nil, nil // Clojure starts from the smallest set, and nil is the smallest
+			return smallestFirst(args), nil
 		}
 	}
 	sets, err := setsOf(th, "intersection", args)
@@ -155,7 +155,7 @@ func builtinIntersection(th *Thread, args []Value) (Value, error) {
 		if s.Len() < result.Len() {
 			from, in = s, result
 		}
-		if result, err = keepItems(th, from, in, true); err != nil {
+		if result, err = keepItems(th, "intersection", from, in, true, true); err != nil {
 			return nil, err
 		}
 	}
@@ -179,16 +179,52 @@ func builtinDifference(th *Thread, args []Value) (Value, error) {
 	}
 	result := sets[0]
 	for _, s := range sets[1:] {
-		if result, err = keepItems(th, result, s, false); err != nil {
+		// Clojure looks the smaller set's items up in the larger one, or
+		// disj's the second's from the first when it is no larger: a
+		// sorted set compares what is looked up in it
+		lookupsIn := result.Len() < s.Len()
+		if !lookupsIn {
+			if err := findSortedKeys(th, "difference", result, s.elems...); err != nil {
+				return nil, err
+			}
+		}
+		if result, err = keepItems(th, "difference", result, s, false, lookupsIn); err != nil {
 			return nil, err
 		}
 	}
 	return result, nil
 }
 
+// smallestFirst is the intersection of sets of which one is nil, as
+// Clojure's answers it: the set it starts from, which has no item. Of two
+// sets that is the second only when it is smaller; of more, the last of
+// the smallest.
+func smallestFirst(args []Value) Value {
+	count := func(v Value) int {
+		if s, ok := v.(*Set); ok {
+			return s.Len()
+		}
+		return 0
+	}
+	if len(args) == 2 {
+		if count(args[1]) < count(args[0]) {
+			return args[1]
+		}
+		return args[0]
+	}
+	var first Value = Nil
+	for _, a := range args {
+		if count(a) == 0 {
+			first = a
+		}
+	}
+	return first
+}
+
 // keepItems is the set of the items of from that are in in (keepIfIn) or
-// not, sorted when from is. Each lookup costs a step and the key's hash.
-func keepItems(th *Thread, from, in *Set, keepIfIn bool) (*Set, error) {
+// not, sorted when from is. Each lookup costs a step and the key's hash;
+// when lookupsIn, a sorted in compares each item, as Clojure's lookup does.
+func keepItems(th *Thread, fn string, from, in *Set, keepIfIn, lookupsIn bool) (*Set, error) {
 	if err := th.step(int64(from.Len())); err != nil {
 		return nil, err
 	}
@@ -197,6 +233,11 @@ func keepItems(th *Thread, from, in *Set, keepIfIn bool) (*Set, error) {
 	}
 	var out []Value
 	for _, e := range from.elems {
+		if lookupsIn {
+			if err := findSortedKeys(th, fn, in, e); err != nil {
+				return nil, err
+			}
+		}
 		if in.contains(e) == keepIfIn {
 			out = append(out, e)
 		}
@@ -225,6 +266,9 @@ func subset(th *Thread, fn string, a, b Value) (Value, error) {
 }
 
 func builtinDisj(th *Thread, args []Value) (Value, error) {
+	if len(args) == 1 {
+		return args[0], nil // Clojure's (disj x) is x, whatever it is
+	}
 	switch s := args[0].(type) {
 	case NilType:
 		return Nil, nil

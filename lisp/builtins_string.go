@@ -155,6 +155,15 @@ func builtinStr(th *Thread, args []Value) (Value, error) {
 }
 
 func builtinSubs(th *Thread, args []Value) (Value, error) {
+	if args[0] == Nil {
+		// Clojure casts the indexes to numbers before it calls the nil
+		// string: their ClassCastException comes first
+		for _, i := range args[1:] {
+			if _, err := toInt("subs", i); err != nil {
+				return nil, err
+			}
+		}
+	}
 	s, err := stringArg("subs", args[0])
 	if err != nil {
 		return nil, err

@@ -145,14 +145,19 @@ func lowBits(fn string, x Value) (int64, error) {
 
 // intOperand is Clojure's cast of an argument of a 32-bit unchecked
 // operation: the number's long value (a float truncated, NaN as 0), which
-// must fit in 32 bits, as Clojure's ArithmeticException says.
+// must fit in 32 bits, as Clojure's ArithmeticException says. A float or
+// an integer beyond a long's range fails the cast to long first, with
+// Clojure's IllegalArgumentException.
 func intOperand(fn string, x Value) (int32, error) {
 	var n int64
 	if f, ok := floatValue(x); ok {
+		if f < math.MinInt64 || f > math.MaxInt64 {
+			return 0, longOutOfRange(fn, x)
+		}
 		n = saturate(f, math.MinInt64, math.MaxInt64)
 	} else {
 		if b, ok := x.(*BigInt); ok && !b.n.IsInt64() {
-			return 0, intOverflow(fn, x)
+			return 0, longOutOfRange(fn, x)
 		}
 		low, err := lowBits(fn, x)
 		if err != nil {
@@ -164,6 +169,12 @@ func intOperand(fn string, x Value) (int32, error) {
 		return 0, intOverflow(fn, x)
 	}
 	return int32(n), nil
+}
+
+// longOutOfRange is intOverflow for a number beyond a long's range too,
+// which Clojure's cast to long refuses first.
+func longOutOfRange(fn string, x Value) *Error {
+	return intOverflow(fn, x).asJava("IllegalArgumentException", "Value out of range for long: "+shown(x))
 }
 
 func intOverflow(fn string, x Value) *Error {

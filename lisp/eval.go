@@ -265,8 +265,9 @@ func (n *keywordCallNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err := th.enterCall(); err != nil {
 		return nil, withPos(err, n.pos)
 	}
-	if _, ok := coll.(*transient); ok {
-		v, err := n.key.Call(th, []Value{coll}) // it may be used up
+	if _, ok := coll.(*transient); ok || orderOf(coll) != nil {
+		// a transient may be used up; a sorted collection compares
+		v, err := n.key.Call(th, []Value{coll})
 		return th.callResult(v, err, n.pos)
 	}
 	v := n.key.get(coll, nil)

@@ -155,11 +155,17 @@ var genprobeKnown = []struct {
 			if sameAsVectorText(p.text, got) || strings.Contains(strings.ToLower(p.text), "lazyseq@") { // its text, upper-cased too
 				return true
 			}
+			if sameAsVectorText(charLiteral.ReplaceAllString(p.text, `$1"$2"`), got) {
+				return true // and a character is a one-character string
+			}
+			if p.text == "clojure.lang.LazySeq" || p.text == "clojure.lang.Cons" {
+				return true // (class s), (type s)
+			}
 			if strings.Contains(p.src, "(reduce-kv ") {
 				return true // a vector's are its indexes, a seq of entries' their keys
 			}
 			switch genProbeVar(p.src) {
-			case "conj", "into", "merge", "associative?", "indexed?", "reversible?", "ifn?", "counted?":
+			case "conj", "into", "merge", "associative?", "indexed?", "reversible?", "ifn?", "counted?", "vector?", "seq?", "list?":
 				return true
 			}
 			return false
@@ -266,7 +272,7 @@ func sameAsVectorText(a, b string) bool {
 
 // seqInput: the probe calls a sequence function whose result Clojure
 // holds as a lazy seq and PTC-Lisp as a vector (spec 8.1).
-var seqInput = regexp.MustCompile(`\((range|map|filter|remove|take|drop|seq|rest|next|reverse|sort|sort-by|distinct|dedupe|concat|partition|partition-all|partition-by|keys|vals|flatten|interpose|mapcat|keep|take-last|drop-last|butlast|reductions|split-at|split-with|map-indexed|keep-indexed|take-nth|replace|sequence|nthrest|nthnext|take-while|drop-while|cons|list\*|group-by|interleave|repeat|iterate|cycle|re-seq|tree-seq|str/split-lines|str/split)[ )]`)
+var seqInput = regexp.MustCompile(`\((range|rseq|map|filter|remove|take|drop|seq|rest|next|reverse|sort|sort-by|distinct|dedupe|concat|partition|partition-all|partition-by|keys|vals|flatten|interpose|mapcat|keep|take-last|drop-last|butlast|reductions|split-at|split-with|map-indexed|keep-indexed|take-nth|replace|sequence|nthrest|nthnext|take-while|drop-while|cons|list\*|group-by|interleave|repeat|iterate|cycle|re-seq|tree-seq|str/split-lines|str/split)[ )]`)
 
 var (
 	charLiteral    = regexp.MustCompile(`(^|[\s\[({])\\([a-z])`)
@@ -274,7 +280,7 @@ var (
 	takesCharacter = regexp.MustCompile(`\\[a-z]|\((first|last|ffirst|nfirst) "|^\(->> "[^"]*" \((first|last)\)`)
 	// contains? of a vector or sequence, find of a non-map first argument
 	membershipOrFirstMatch = regexp.MustCompile(`\(contains\? [\[('(]|\(find [^{(]|\(->> .*\((find|contains\?) `)
-	vectorOnly             = regexp.MustCompile(`\((contains\?|subvec|sort|reduce-kv|find|select-keys)[ )]`)
+	vectorOnly             = regexp.MustCompile(`\((contains\?|subvec|sort|reduce-kv|find|select-keys|rseq)[ )]`)
 )
 
 func sameChars(a, b string) bool {

@@ -477,3 +477,61 @@ func subseq(th *Thread, fn string, args []Value, reverse bool) (Value, error) {
 	}
 	return while(whileTest, whileKey, rest)
 }
+
+// sortedLookupKeys wraps a builtin that looks keys up in its first
+// argument (get, contains?, find, disj, dissoc, select-keys): when that is
+// a sorted collection with an item, each key (keysOf the arguments) is
+// first found by its ordering, as Clojure's sorted collections find it,
+// so that a key the ordering cannot compare with the collection's keys
+// fails with the ordering's error (Clojure's ClassCastException) instead
+// of being missed. An empty sorted collection compares nothing, as in
+// Clojure. Each comparison is a step; a comparator function is charged
+// as a call.
+func sortedLookupKeys(fn string, keysOf func(th *Thread, args []Value) ([]Value, error), f func(*Thread, []Value) (Value, error)) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if len(args) < 2 || orderOf(args[0]) == nil {
+			return f(th, args)
+		}
+		wanted, err := keysOf(th, args)
+		if err != nil {
+			return nil, err
+		}
+		if err := findSortedKeys(th, fn, args[0], wanted...); err != nil {
+			return nil, err
+		}
+		return f(th, args)
+	}
+}
+
+// findSortedKeys finds each key in coll by its ordering when coll is a
+// sorted collection with an item, and returns the ordering's error for a
+// key it cannot compare; nothing for any other collection.
+func findSortedKeys(th *Thread, fn string, coll Value, wanted ...Value) error {
+	o := orderOf(coll)
+	if o == nil {
+		return nil
+	}
+	var n int
+	var keyAt func(int) Value
+	switch c := coll.(type) {
+	case *Map:
+		n, keyAt = c.Len(), func(i int) Value { return c.entries[i].Key }
+	case *Set:
+		n, keyAt = c.Len(), func(i int) Value { return c.elems[i] }
+	}
+	if n == 0 {
+		return nil
+	}
+	s := o.comparer(th, fn)
+	for _, k := range wanted {
+		if search(s, n, keyAt, k); s.err != nil {
+			return s.err
+		}
+	}
+	return nil
+}
+
+// secondArg and argsAfterFirst are the keys of (get m k) and (disj s k ...).
+func secondArg(_ *Thread, args []Value) ([]Value, error) { return args[1:2], nil }
+
+func argsAfterFirst(_ *Thread, args []Value) ([]Value, error) { return args[1:], nil }

@@ -843,6 +843,9 @@ func (k Keyword) Call(th *Thread, args []Value) (Value, error) {
 		}
 		return k.get(coll, args[1:]), nil
 	}
+	if err := findSortedKeys(th, ":"+string(k), args[0], k); err != nil {
+		return nil, err
+	}
 	return k.get(args[0], args[1:]), nil
 }
 
@@ -876,6 +879,9 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 	if err := chargeKey(th, args[0]); err != nil {
 		return nil, err
 	}
+	if err := findSortedKeys(th, "map", m, args[0]); err != nil {
+		return nil, err
+	}
 	return lookup(m, args[0], args[1:])
 }
 
@@ -885,6 +891,9 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 		return nil, arityError("set", "(s x)", len(args))
 	}
 	if err := chargeKey(th, args[0]); err != nil {
+		return nil, err
+	}
+	if err := findSortedKeys(th, "set", s, args[0]); err != nil {
 		return nil, err
 	}
 	if s.contains(args[0]) {

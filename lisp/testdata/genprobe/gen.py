@@ -400,23 +400,31 @@ def alias(var):
             'clojure.set': 'clojure.set/', 'clojure.walk': 'clojure.walk/'}[ns] + name
 
 
-def calls(rng, var, params):
-    """Calls of var at the arity params, CALLS_PER_ARITY of them."""
+def drawn_calls(rng, var, params, n, pick):
+    """n calls of var at the arity params, each argument drawn by pick(rng,
+    kind); yields each call (under take when endless) before the next is
+    drawn, so that a caller's own draws between them keep their order."""
     fixed = [p for p in params if p != '&']
     rest = None
     if '&' in params:
         rest = params[params.index('&') + 1]
         fixed = params[:params.index('&')]
     name = alias(var)
-    out = []
-    for i in range(CALLS_PER_ARITY):
-        args = [draw(rng, slot(var, p)) for p in fixed]
+    for i in range(n):
+        args = [pick(rng, slot(var, p)) for p in fixed]
         if rest is not None:
             for _ in range(i % 3 + (1 if not fixed else 0)):
-                args.append(draw(rng, slot(var, rest)))
+                args.append(pick(rng, slot(var, rest)))
         call = '(' + ' '.join([name] + args) + ')'
         if var in ENDLESS:
             call = '(take 5 ' + call + ')'
+        yield call
+
+
+def calls(rng, var, params):
+    """Calls of var at the arity params, CALLS_PER_ARITY of them."""
+    out = []
+    for call in drawn_calls(rng, var, params, CALLS_PER_ARITY, draw):
         out.append(call)
         if var in RETURNS_FN:
             applied = rng.choice(RETURNS_FN[var])
@@ -452,6 +460,106 @@ def compositions(rng):
     return out
 
 
+# The second round's kinds of value, which the pools above do not draw:
+# sorted collections with comparators, lazy seqs of range/iterate/repeat/
+# cycle, a record (defined by the probe's top-level do), characters,
+# ratios, BigDecimals and BigInts, namespaced keywords and maps, nested
+# nils, values that carry metadata, map entries, subvectors and rseqs.
+WIDE = {
+    'coll': ['(sorted-map-by > 1 :a 3 :c 2 :b)', '(sorted-set-by > 3 1 2)',
+             '(sorted-set-by (fn [a b] (compare b a)) "b" "a" "c")',
+             '(range 2 9 3)', '(take 4 (iterate inc 0))', '(repeat 3 :x)',
+             '(take 3 (cycle [1 2]))', '(->Pt 1 2)', '[\\a \\b]', '"héllo"',
+             '[nil [nil]]', '{:a nil nil 1}', '#{nil}', "'(nil)",
+             '[[] nil {}]', '(with-meta [1 2] {:m 1})', '^:x {:a 1}',
+             '(first {:a 1})', '(subvec [1 2 3 4] 1 3)', '(rseq [1 2 3])',
+             '#:x{:a 1 :b 2}', '[:x/a :x/b]', '[1/2 0.5M 3N]',
+             '(array-map :b 1 :a 2)', '(lazy-seq nil)', '(list)'],
+    'num': ['1/2', '-3/4', '2.50M', '0.1M', '100000000000000000000N',
+            '(int 3)', '1e300', '-7', '(/ 1 3)', '3.0', '(bigdec 1)'],
+    'map': ['(sorted-map-by > 1 :a 3 :c 2 :b)', '(->Pt 1 2)',
+            '#:x{:a 1 :b 2}', '{:a nil nil 1}', '{nil nil}',
+            '(with-meta {:a 1} {:m 1})', '(array-map :b 1 :a 2)',
+            '{:a {:b nil}}', '{\\a 1 \\b 2}'],
+    'set': ['(sorted-set-by > 3 1 2)', '#{nil}', '#{:x/a :a}',
+            '(with-meta #{1} {:m 1})', '#{\\a \\b}', '#{1/2 0.5}'],
+    'key': [':x/a', ':x', '\\a', '1/2', '2.0', '[1]', "'sym"],
+    'str': ['"héllo"', '"A\\tB"', '"ß"', '"\\u00e9e\\u0301"', '"12"'],
+    'char': ['\\Z', '\\newline', '\\1', '\\é'],
+    'vec': ['(with-meta [1 2] {:m 1})', '(subvec [1 2 3 4] 1 3)',
+            '[nil [nil]]', '[\\a \\b]', '[1/2 0.5M 3N]'],
+    'count': ['(int 2)', '2.0', '1/2', '3N'],
+    'int': ['(int 2)', '2.0', '1/2', '3N'],
+}
+WIDE['any'] = sorted({v for vs in WIDE.values() for v in vs})
+WIDE_CALLS_PER_ARITY = 3
+RECORD = '(defrecord Pt [x y])'
+
+
+def draw_wide(rng, kind):
+    """An argument of kind, from the second round's values half the time."""
+    pool = WIDE.get(kind)
+    if pool and rng.random() < 0.5:
+        return rng.choice(pool)
+    return draw(rng, kind)
+
+
+def wide_calls(rng, var, params):
+    """Calls of var at the arity params with the second round's values; a
+    call that uses the record defines it first, in a top-level do."""
+    out = []
+    for call in drawn_calls(rng, var, params, WIDE_CALLS_PER_ARITY, draw_wide):
+        if var in RETURNS_FN:
+            call = '(' + ' '.join(filter(None, [call, rng.choice(RETURNS_FN[var])])) + ')'
+        out.append(with_record(call))
+    return out
+
+
+def with_record(call):
+    return '(do ' + RECORD + ' ' + call + ')' if '->Pt' in call else call
+
+
+# 3-deep compositions draw from these inputs too.
+WIDE_SEQ_INPUTS = ['(range 2 9 3)', '(take 4 (iterate inc 0))',
+                   '(repeat 3 2)', '(sorted-set-by > 3 1 2)',
+                   '[nil 1 nil 2]', '[1/2 0.5M 3N 2.5]', '(rseq [1 2 3])',
+                   '(with-meta [4 1 3] {:m 1})', '[\\a \\b \\a]',
+                   '(take 3 (cycle [1 2]))']
+WIDE_MAP_INPUTS = ['(sorted-map-by > 1 :a 3 :c 2 :b)', '(->Pt 1 2)',
+                   '#:x{:a 1 :b 2}', '{:a nil nil 1}',
+                   '(with-meta {:a 1 :b 2} {:m 1})']
+WIDE_STR_INPUTS = ['"héllo"', '"A\\tB"', '"ß"', '"1,2,,3"']
+
+
+def apply_fn(f, inner):
+    fh = f.split(' ', 1)
+    if fh[0] in FIRST_ARG and len(fh) > 1:
+        return '(' + fh[0] + ' ' + inner + ' ' + fh[1] + ')'
+    return '(' + f + ' ' + inner + ')'
+
+
+def deep_compositions(rng, n=300):
+    """(f (g (h x))) and (->> x (h) (g) (f)): three functions of one family
+    applied in turn, over the first round's inputs and the new ones."""
+    out = []
+    for fns, inputs in ((SEQ_FNS, SEQ_INPUTS + WIDE_SEQ_INPUTS),
+                        (MAP_FNS, MAP_INPUTS + WIDE_MAP_INPUTS),
+                        (STR_FNS, STR_INPUTS + WIDE_STR_INPUTS)):
+        for i in range(n):
+            h, g, f = (rng.choice(fns) for _ in range(3))
+            x = rng.choice(inputs)
+            if i % 2 == 0:
+                out.append(with_record('(->> ' + x + ' (' + h + ') (' + g + ') (' + f + '))'))
+            else:
+                out.append(with_record(apply_fn(f, apply_fn(g, apply_fn(h, x)))))
+    # a map function, then two sequence functions
+    for i in range(n // 2):
+        h, g, f = rng.choice(MAP_FNS), rng.choice(SEQ_FNS), rng.choice(SEQ_FNS)
+        x = rng.choice(MAP_INPUTS + WIDE_MAP_INPUTS)
+        out.append(with_record('(->> ' + x + ' (' + h + ') (' + g + ') (' + f + '))'))
+    return out
+
+
 def main():
     table = open('../coverage/table.txt').read()
     exact = set(re.findall(r'^== (\S+) exact$', table, re.M))
@@ -466,6 +574,12 @@ def main():
         for params in arglists.get(var, []):
             probes.extend(calls(rng, var, params))
     probes.extend(compositions(rng))
+    first_round = len(set(probes))
+    # the second round, drawn after the first so that its probes stay
+    for var in sorted(exact & fns - SKIP):
+        for params in arglists.get(var, []):
+            probes.extend(wide_calls(rng, var, params))
+    probes.extend(deep_compositions(rng))
     seen, unique = set(), []
     for p in probes:
         if p not in seen:
@@ -474,7 +588,7 @@ def main():
     with open('probes.txt', 'w') as f:
         for p in unique:
             f.write(p + '\n')
-    print(len(unique), 'probes')
+    print(len(unique), 'probes,', first_round, 'of the first round')
 
 
 if __name__ == '__main__':
