@@ -33,6 +33,7 @@ func TestHostileWorkEndsByACharge(t *testing.T) {
 		`(count (mapv #(format "%05d %s %.2f" % "x" 1.5) (range 1000000)))`,
 		`(count (frequencies (map #(mod % 1000) (range 2000000))))`,
 		`(count (reduce (fn [m i] (assoc m i i)) {} (range 1000000)))`,
+		`(reduce + (map (fn [i] (+ (Math/sin i) (Math/pow 1.0001 (+ i 0.5)) (Math/log10 (inc i)) (Math/log (inc i)) (Math/exp (/ i 1e4)))) (range 1000000)))`,
 	}
 	limits := DefaultLimits()
 	limits.Timeout = 10 * time.Minute
