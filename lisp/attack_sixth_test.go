@@ -37,21 +37,29 @@ func TestLongDecimalWorkIsCharged(t *testing.T) {
 	}
 }
 
-// TestExtendedPrecisionMathIsCharged: sin, cos, tan, exp, log and log10
-// are computed to Java's last digit in extended-precision floats, tens of
-// microseconds a call, and charged as such (extendedPrecision), so that a
-// loop of them ends at the step limit, not the clock; a few thousand
-// still fit the default budget. What Go allocates for them is garbage
-// the collector takes back, not held.
+// TestExtendedPrecisionMathIsCharged: sin, cos, tan, exp, log, log10 and
+// pow are computed to Java's last digit in extended-precision floats, up
+// to tens of microseconds a call, and charged as such (extendedPrecision,
+// powCost), so that a loop of them ends at the step limit, not the clock;
+// hundreds of each still fit the default budget. What Go allocates for
+// them is garbage the collector takes back, not held.
 func TestExtendedPrecisionMathIsCharged(t *testing.T) {
 	checkAttacks(t, []attack{
 		{name: "tan of the largest double", src: `(dotimes [i 100000] (Math/tan 1.7976931348623157E308))`, want: stepLimit, maxAlloc: 128 << 20},
 		{name: "sin", src: `(dotimes [i 100000] (Math/sin i))`, want: stepLimit, maxAlloc: 128 << 20},
 		{name: "exp", src: `(dotimes [i 100000] (exp 0.5))`, want: stepLimit, maxAlloc: 128 << 20},
 		{name: "log10", src: `(dotimes [i 100000] (math/log10 2.5))`, want: stepLimit, maxAlloc: 128 << 20},
+		{name: "log", src: `(dotimes [i 100000] (Math/log (+ i 1.5)))`, want: stepLimit, maxAlloc: 128 << 20},
+		{name: "pow of a fractional exponent", src: `(dotimes [i 100000] (Math/pow 1.0001 (+ i 0.5)))`, want: stepLimit, maxAlloc: 128 << 20},
+		{name: "pow of an integral exponent past 1024", src: `(dotimes [i 100000] (math/pow 1.0001 (+ i 2000)))`, want: stepLimit, maxAlloc: 128 << 20},
 	}, Env{})
-	if res := run(t, `(count (map (fn [i] (+ (Math/sin i) (Math/cos i) (exp 1) (log 2) (log10 3))) (range 1000)))`, Env{}); res.Err != nil {
-		t.Errorf("1,000 of each: %v", res.Err)
+	if res := run(t, `(count (map (fn [i] (+ (Math/sin i) (Math/cos i) (exp 1) (log 2) (log10 3) (Math/pow 1.5 0.5))) (range 500)))`, Env{}); res.Err != nil {
+		t.Errorf("500 of each: %v", res.Err)
+	}
+	// pow of a small integral exponent is taken by squaring, a few
+	// microseconds: thousands fit.
+	if res := run(t, `(reduce + (map (fn [i] (Math/pow 1.05 (mod i 100))) (range 10000)))`, Env{}); res.Err != nil {
+		t.Errorf("10,000 pows of integral exponents: %v", res.Err)
 	}
 }
 

@@ -94,7 +94,7 @@ var mathBuiltins = []*Builtin{
 		Cost: cost(constant)},
 	{Name: "pow", Sig: "(pow x y)", Doc: "x to the power y, a float", Category: "math",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinPow,
-		Cost: cost(constant)},
+		Cost: cost(powCost)},
 	{Name: "exp", Sig: "(exp x)", Doc: "e to the power x, a float", Category: "math",
 		MinArgs: 1, MaxArgs: 1, Fn: floatFunc("exp", jvmExp),
 		Cost: cost(extendedPrecision(expSteps))},

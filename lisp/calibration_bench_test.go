@@ -38,6 +38,7 @@ func calibrationPrograms() []struct{ name, src string } {
 		{"group-by", `(count (group-by #(mod % 1000) (range 100000)))`},
 		{"assoc in a loop", `(count (reduce (fn [m i] (assoc m i i)) {} (range 50000)))`},
 		{"string split", `(count (clojure.string/split (apply str (repeat 50000 "a,b")) #","))`},
+		{"extended-precision math", `(reduce + (map (fn [i] (+ (Math/sin i) (Math/pow 1.0001 (+ i 0.5)) (Math/log10 (inc i)) (Math/log (inc i)) (Math/exp (/ i 1e4)))) (range 500)))`},
 	}
 }
 

@@ -39,6 +39,7 @@ func TestHostileWorkEndsByACharge(t *testing.T) {
 		`(let [s (set (range 20000))] (reduce (fn [n i] (+ n (first (rest s)))) 0 (range 100000)))`,
 		`(let [p (vec (range 200000))] (reduce (fn [n i] (+ n (count (partition 1.5 1 p [1])))) 0 (range 100000)))`,
 		`(let [g (apply partial (constantly 1) (range 40000))] (reduce (fn [n i] (+ n (g i))) 0 (range 100000)))`,
+		`(reduce + (map (fn [i] (+ (Math/sin i) (Math/pow 1.0001 (+ i 0.5)) (Math/log10 (inc i)) (Math/log (inc i)) (Math/exp (/ i 1e4)))) (range 1000000)))`,
 	}
 	limits := DefaultLimits()
 	limits.Timeout = 10 * time.Minute

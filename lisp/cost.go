@@ -501,7 +501,7 @@ var constant = costTerm{what: "the step of the call only"}
 
 // extendedPrecision charges a fixed number of steps for a function
 // computed in extended-precision floats (jvmmath.go: sin, cos, tan, exp,
-// log, log10 to Java's last digit), which takes from a few to a few tens
+// log, log10 to Java's last digit; pow is powCost), which takes from a few to a few tens
 // of microseconds a call, hundreds of loop steps' time: charged as one
 // step, a loop of them ran until the clock stopped it, alone or under
 // load alike in nothing.
@@ -511,14 +511,35 @@ func extendedPrecision(steps int64) costTerm {
 	}}
 }
 
-// The charges of extendedPrecision, about one step per 0.1 µs the
-// function takes on a 2-core machine (a loop step takes 0.03-0.1 µs).
+// The charges of extendedPrecision: one step per 64 ns the function takes
+// on the 2-core machine (measured with the limits lifted, 20,000 calls
+// each), within three times the arithmetic loop's 23 ns a step and under
+// the dearest per step of the calibration (defmethod, format: 100-120), so
+// that a loop of them reaches the step limit in about the CPU time a loop
+// of other work does. At one step per 0.1 µs, and log at one per 0.5 µs
+// and pow at one step a call, a loop of them reached a 1 s clock on a
+// loaded machine first (pow: 3.1 s of CPU to the step limit).
 const (
-	trigSteps  = 256 // sin, cos, tan: 20-30 µs, pi/2 taken out with 1,200 bits
-	log10Steps = 256 // two logarithms and a quotient: 25 µs
-	expSteps   = 128 // 9 µs
-	logSteps   = 32  // 2 µs
+	trigSteps  = 320 // sin, cos, tan: 20 µs, pi/2 taken out with 1,200 bits
+	log10Steps = 256 // a logarithm and a quotient by log 10 (bigLn10): 16 µs
+	expSteps   = 112 // 7 µs
+	logSteps   = 240 // 15 µs
+	// pow: an integral exponent up to maxExactPower is taken by squaring
+	// (2-3 µs); any other is e^(y log x) at extended precision (22-25 µs).
+	powExactSteps = 40
+	powSteps      = 384
 )
+
+// powCost charges pow by the path javaPow takes for its arguments.
+var powCost = costTerm{what: "a fixed charge for extended-precision float arithmetic, by the exponent's kind", sel: allArgs,
+	charge: func(th *Thread, args []Value) error {
+		if len(args) == 2 {
+			if y, ok := toFloat(args[1]); ok && y == math.Trunc(y) && math.Abs(y) <= maxExactPower {
+				return th.step(powExactSteps)
+			}
+		}
+		return th.step(powSteps)
+	}}
 
 // chargedInBody documents a part of the cost the body charges itself,
 // because its size is known only as the body runs: why says what and how.

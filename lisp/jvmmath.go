@@ -73,6 +73,13 @@ var bigLn2 = sync.OnceValue(func() *big.Float {
 	return bfNew(p).Mul(bfOf(2, p), atanhSeries(bfNew(p).Quo(bfOf(1, p), bfOf(3, p)), p))
 })
 
+// bigLn10 is log 10 to log10's working precision, made once: log10 took
+// two extended-precision logarithms a call, twice the CPU it needs.
+var bigLn10 = sync.OnceValue(func() *big.Float {
+	const p = workPrec + 32
+	return bigLog(bfOf(10, p), p)
+})
+
 // atanhSeries is atanh(z) for a small z: z + z³/3 + z⁵/5 + ...
 func atanhSeries(z *big.Float, prec uint) *big.Float {
 	z2 := bfNew(prec).Mul(z, z)
@@ -218,7 +225,7 @@ func jvmLog10(x float64) float64 {
 		return math.Log10(x)
 	}
 	p := uint(workPrec + 32)
-	return rounded(bfNew(p).Quo(bigLog(bfOf(x, p), p), bigLog(bfOf(10, p), p)))
+	return rounded(bfNew(p).Quo(bigLog(bfOf(x, p), p), bigLn10()))
 }
 
 func jvmSin(x float64) float64 {

@@ -1,0 +1,116 @@
+package main_test
+
+// Same outcome under load: attacks whose outcome a clock once decided on
+// a loaded machine (a 1 s timeout reached before the charge that should
+// end them, or extended-precision math charged far below its CPU), each
+// sent three times with the clock far away and three times with the
+// default clock while the test's own goroutines keep every core busy.
+// Their charges, not the clock, must end them: the same error type every
+// time (docs/RELIABILITY.md, "Same outcome under load").
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+)
+
+// farClockMs is a clock no charged attack comes near: ten minutes. The
+// other clock is the server's default (budgetTimeoutMs), the least the
+// outcomes here are stated for.
+const farClockMs = 600_000
+
+// clockedAttacks are the sample: programs a budget ends, with the error
+// type it ends them with.
+func clockedAttacks() []attack {
+	prog := func(name, expect, src string) attack {
+		return attack{name: name, method: "EvalTurn", expect: expect, kind: kindPrograms, req: program(src)}
+	}
+	return []attack{
+		// Ended once by the clock over HTTP at load 20-27 (TestAttacksOnTheInterpreter).
+		prog("frequencies of 100,000 plain elements, 1000 times", "step_limit",
+			"(let [r (vec (repeat 100000 1))] (dotimes [i 1000] (frequencies r)) :done)"),
+		// Ended once by the clock (TestAttacksEighthPass).
+		prog("*print-meta* over 3,000 references to one value with 2,000 items of metadata", "step_limit",
+			`(binding [*print-meta* true] (count (pr-str (let [m (with-meta [1] {:m (vec (range 2000))})] (vec (repeat 3000 m))))))`),
+		// Peaked once at its RSS bound (TestAttacksSixthPass): 90 ms of CPU to
+		// its limit, now 40.
+		prog("sin, exp and log10 of every integer below 100,000", "step_limit",
+			`(reduce + (map (fn [i] (+ (Math/sin i) (math/exp (/ i 1e5)) (math/log10 (inc i)))) (range 100000)))`),
+		// pow was one step a call for 22-25 µs of extended precision: 3.1 s
+		// of CPU to the step limit, the clock first at any timeout below it.
+		prog("Math/pow of a fractional exponent in a loop of two million", "step_limit",
+			`(loop [i 0 s 0.0] (if (< i 2000000) (recur (inc i) (+ s (Math/pow 1.0001 (+ i 0.5)))) s))`),
+		prog("math/pow of an integral exponent past 1024 in a loop of two million", "step_limit",
+			`(loop [i 0 s 0.0] (if (< i 2000000) (recur (inc i) (+ s (math/pow 1.0001 (+ i 2000)))) s))`),
+		// log was one step per 0.5 µs of its work: 0.42 s of CPU.
+		prog("Math/log in a loop of two million", "step_limit",
+			`(loop [i 0 s 0.0] (if (< i 2000000) (recur (inc i) (+ s (Math/log (+ i 1.5)))) s))`),
+		prog("Math/tan of the largest double, 100,000 times", "step_limit", `(dotimes [i 100000] (Math/tan 1.7976931348623157E308))`),
+		prog("distinct over 100,000 maps keyed by vectors of sets", "memory_limit", `(count (distinct (map (fn [i] {[i] #{[i]}}) (range 100000))))`),
+		prog("500,000 strings sorted by String/CASE_INSENSITIVE_ORDER", "step_limit", `(count (sort String/CASE_INSENSITIVE_ORDER (map str (range 500000))))`),
+	}
+}
+
+// withClock is a with its evaluation timeout set to ms.
+func withClock(a attack, ms int64) attack {
+	req := a.req
+	a.req = func() proto.Message {
+		r := proto.Clone(req()).(*ptcsidecarv1.EvalTurnRequest)
+		r.Limits = &ptcsidecarv1.Limits{TimeoutMs: ms}
+		return r
+	}
+	return a
+}
+
+// spinAllCores keeps every core busy with goroutines of the test process
+// until the returned stop is called: the server's evaluations then get a
+// share of a core, as on a loaded CI machine.
+func spinAllCores() (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for !done.Load() { // the runtime preempts it for the test's client
+			}
+		})
+	}
+	return func() { done.Store(true); wg.Wait() }
+}
+
+// TestSameOutcomeUnderLoad sends each clocked attack three times alone
+// with a ten-minute clock and three times at the default clock with every
+// core kept busy, alternating the listeners: the same error type, the
+// expected one, each time.
+func TestSameOutcomeUnderLoad(t *testing.T) {
+	skipIfShort(t)
+	skipIfRace(t, "outcomes under load, which the race detector's slowdown would hand to the clock")
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--eval-timeout", "10m")
+	listeners := []string{"gRPC", "HTTP", "gRPC"}
+	for _, a := range clockedAttacks() {
+		t.Run(a.name, func(t *testing.T) {
+			var got []string
+			for _, listener := range listeners {
+				out, _ := sendAttack(t, p, listener, withClock(a, farClockMs))
+				got = append(got, "far clock over "+listener+": "+out.got)
+				if out.got != a.expect {
+					t.Errorf("with a ten-minute clock over %s: %s (%.200s), want %s", listener, out.got, out.message, a.expect)
+				}
+			}
+			stop := spinAllCores()
+			for _, listener := range listeners {
+				out, _ := sendAttack(t, p, listener, withClock(a, budgetTimeoutMs))
+				got = append(got, "loaded over "+listener+": "+out.got+" (server CPU "+out.cpu.String()+")")
+				if out.got != a.expect {
+					t.Errorf("at the default clock with every core busy, over %s: %s (%.200s), want %s", listener, out.got, out.message, a.expect)
+				}
+			}
+			stop()
+			t.Log(got)
+		})
+	}
+}
