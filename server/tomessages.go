@@ -122,7 +122,6 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 	if o == nil {
 		o = &ptcsidecarv1.Options{} // every option at its default
 	}
-	rd.budgetReading(s.cfg.Limits.Timeout)
 	// The strategies show data and memory values only as samples of at
 	// most sample_limit elements per list; building the rest of a large
 	// value was most of a call's cost.

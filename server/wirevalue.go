@@ -77,19 +77,6 @@ func (rd *valueReader) startReading(timeout time.Duration) {
 	rd.workBudget = int64(timeout.Seconds() * readCostPerSecond)
 }
 
-// budgetReading bounds the work of reading the request's values
-// (readCostPerSecond) by timeout, without a clock: ToMessages and
-// RenderTrace, which run no evaluation, are bounded by the server's
-// evaluation timeout that way, so that a request of millions of tokens is
-// refused by its work there too.
-func (rd *valueReader) budgetReading(timeout time.Duration) {
-	if timeout <= 0 || rd.workBudget > 0 {
-		return
-	}
-	rd.readFor = timeout
-	rd.workBudget = int64(timeout.Seconds() * readCostPerSecond)
-}
-
 // readCostPerSecond is how much read cost (lisp.ReadCost: what values
 // take once read) and read work (lisp.ReadWork: their tokens, bytes and
 // long numbers) a request's values may have together for each second of
@@ -141,13 +128,9 @@ func (rd *valueReader) charge(cost int64, path func() string) error {
 // overWork is the refusal of a request whose values would take longer to
 // read than its evaluation timeout allows (readCostPerSecond).
 func (rd *valueReader) overWork(path func() string) error {
-	longer := "ask for a longer limits.timeout_ms"
-	if rd.reading == nil {
-		longer = "ask the operator for a longer --eval-timeout" // ToMessages, RenderTrace
-	}
 	return status.Errorf(codes.ResourceExhausted,
-		"%s: the request's values would take more than %d bytes of read work (what they take once read, and their tokens, bytes and long numbers), more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or %s",
-		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20, longer)
+		"%s: the request's values would take more than %d bytes of read work (what they take once read, and their tokens, bytes and long numbers), more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
+		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
 }
 
 // chargeExtraction counts extracting the program of raw, the request's

@@ -39,19 +39,6 @@ func readWorkAttacks() []inputAttack {
 				Result: &ptcsidecarv1.Value{Json: "[" + strings.TrimSuffix(strings.Repeat("1,", 1_000_000), ",") + "]"}}}}
 		}}, cpu},
 		earlier("1,000 values nested 1,000 deep as an earlier result", "RESOURCE_EXHAUSTED", "(count *1)", "["+strings.Repeat(nested+" ", 1_000)+"]"),
-		// ToMessages reads under the server's 5 s timeout's budget: 20
-		// radix-36 literals of 100,000 digits pass it, 4 do not.
-		{attack{name: "20 radix-36 literals of 100,000 digits as options.data", method: "ToMessages", expect: "RESOURCE_EXHAUSTED", kind: kindValues, req: func() proto.Message {
-			return &ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Data: &ptcsidecarv1.Value{Edn: "{:m [" + radix + radix + "]}"}}}
-		}}, cpu},
-		{attack{name: "20 radix-36 literals of 100,000 digits as a turn's result", method: "ToMessages", expect: "RESOURCE_EXHAUSTED", kind: kindValues, req: func() proto.Message {
-			return &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "1", Success: true,
-				Result: &ptcsidecarv1.Value{Edn: "[" + radix + radix + "]"}}}}
-		}}, cpu},
-		{attack{name: "4 radix-36 literals of 100,000 digits as a turn's result", method: "ToMessages", expect: "ok", kind: kindRendered, req: func() proto.Message {
-			return &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Number: 1, Program: "1", Success: true,
-				Result: &ptcsidecarv1.Value{Edn: "[" + strings.Repeat("36r"+strings.Repeat("Z", 100_000)+" ", 4) + "]"}}}}
-		}}, cpu},
 	}
 }
 
