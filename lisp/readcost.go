@@ -137,11 +137,11 @@ func readCostError(what string, cost, size int64) *Error {
 // value of small tokens (a vector of keywords, of nils, of one-character
 // strings; JSON objects of short keys) took up to 60 ns for each unit of
 // its read cost, which counted only its collections; with its tokens and
-// bytes counted, every kind of text measured reads at 5 ns a unit or
+// bytes counted, every kind of text measured reads at 4 ns a unit or
 // less on an unloaded machine (docs/RELIABILITY.md, "Reading decided by
 // work"), so that a host that bounds this by its timeout at 24 MiB a
 // second (the server's readCostPerSecond) refuses a request by its
-// work, the same alone and under load, with the clock eight times
+// work, the same alone and under load, with the clock ten times
 // further away.
 func ReadWork(text string, json bool) int64 {
 	s := scanCode(text)

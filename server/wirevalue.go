@@ -80,8 +80,8 @@ func (rd *valueReader) startReading(timeout time.Duration) {
 // readCostPerSecond is how much read cost (lisp.ReadCost: what values
 // take once read) and read work (lisp.ReadWork: their tokens, bytes and
 // long numbers) a request's values may have together for each second of
-// its evaluation timeout. Every kind of text measured reads at 5 ns a
-// unit or less alone, eight times faster than this, so values under it
+// its evaluation timeout. Every kind of text measured reads at 4 ns a
+// unit or less alone, ten times faster than this, so values under it
 // finish reading well inside the timeout even on a loaded machine, and
 // values over it are refused by their work, the same alone and under
 // load, rather than by the clock, which would refuse them only when the
