@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // copyingStringCompare is Java's String.compareTo as the UTF-16 copies of
@@ -127,4 +128,77 @@ func TestCharacterMethodsReadWithoutCopying(t *testing.T) {
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
 		t.Errorf("10 .substring and .charAt of a string of %d bytes allocated %d bytes, want only their answers", len(big), n)
 	}
+}
+
+// TestIndexOfReadsWithoutCopying: .indexOf and .lastIndexOf search the
+// string where it is, agree with the search over a copy of its characters
+// (what they did before, Java's answers for these texts) on random texts
+// with characters outside the BMP, invalid bytes and U+FFFD, with and
+// without a from index and with character codes, and allocate nothing for
+// a 3 MB string; Character methods read their argument without a copy.
+func TestIndexOfReadsWithoutCopying(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"a", "b", "é", "\U0001F600", "\xff", "\xc3", "\xa9", "\uFFFD", "字"}
+	text := func(n int) string {
+		s := ""
+		for range r.IntN(n) {
+			s += alphabet[r.IntN(len(alphabet))]
+		}
+		return s
+	}
+	for range 200000 {
+		s, sub := text(8), text(3)
+		var subArg Value = String(sub)
+		if r.IntN(5) == 0 {
+			subArg = Int([]int{'a', 0x1F600, 0xFFFD, 0xD800, -1, 0x110000}[r.IntN(6)])
+		}
+		args := []Value{String(s), subArg}
+		from, end := 0, -1
+		if r.IntN(2) == 0 {
+			f := r.IntN(12) - 2
+			args = append(args, Int(f))
+			from, end = max(f, 0), f
+		}
+		for _, last := range []bool{false, true} {
+			got, err := javaIndexOf(last)(s, args)
+			if err != nil {
+				t.Fatalf("(.indexOf %q %v): %v", s, args[1:], err)
+			}
+			needle := ""
+			switch x := subArg.(type) {
+			case String:
+				needle = string(x)
+			case Int:
+				needle = string(rune(max(0, min(x, unicode.MaxRune))))
+			}
+			want := javaIndexOfRunes(s, needle, from, -1, false)
+			if last {
+				want = Int(-1)
+				if len(args) < 3 || end >= 0 {
+					e := -1
+					if len(args) == 3 {
+						e = end + utf8.RuneCountInString(needle)
+					}
+					want = javaIndexOfRunes(s, needle, 0, e, true)
+				}
+			}
+			if got != want {
+				t.Fatalf("last %v: (.indexOf %q %v) = %v, want %v", last, s, args[1:], got, want)
+			}
+		}
+	}
+	big := strings.Repeat("é\U0001F600a", 1<<18)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		_, _ = javaIndexOf(false)(big, []Value{String(big), String("zz"), Int(1000)})
+		_, _ = javaIndexOf(true)(big, []Value{String(big), String("é\U0001F600az")})
+		_, _ = oneChar("Character/isDigit", String(big))
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("10 .indexOf, .lastIndexOf and Character/isDigit of a string of %d bytes allocated %d bytes, want only their answers", len(big), n)
+	}
+	checkAttacks(t, []attack{{name: ".indexOf of a 3 MB string 100,000 times",
+		src: `(let [s (apply str (repeat 100000 "abcdefghijklmnopqrstuvwxyzabcd"))] (dotimes [i 100000] (.indexOf s "zz" i)) 1)`, want: stepLimit, maxAlloc: 32 << 20}}, Env{})
 }

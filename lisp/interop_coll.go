@@ -24,9 +24,9 @@ import (
 var javaCollectionMethods = []*Builtin{
 	javaMethod(".get", "(.get coll key-or-index)", 2, 2, cost(lookups), javaGet),
 	javaMethod(".indexOf", "(.indexOf coll x) (.indexOf s sub) (.indexOf s sub from)", 2, 3,
-		cost(visits(ifVector(arg(0))), scans(arg(0))), listOrString(".indexOf", javaListIndexOf(false), javaIndexOf(false))),
+		cost(visits(ifVector(arg(0))), scans(argsFrom(0))), listOrString(".indexOf", javaListIndexOf(false), javaIndexOf(false))),
 	javaMethod(".lastIndexOf", "(.lastIndexOf coll x) (.lastIndexOf s sub) (.lastIndexOf s sub from)", 2, 3,
-		cost(visits(ifVector(arg(0))), scans(arg(0))), listOrString(".lastIndexOf", javaListIndexOf(true), javaIndexOf(true))),
+		cost(visits(ifVector(arg(0))), scans(argsFrom(0))), listOrString(".lastIndexOf", javaListIndexOf(true), javaIndexOf(true))),
 	javaMethod(".contains", "(.contains coll x) (.contains s sub)", 2, 2,
 		cost(visits(ifVector(arg(0))), scans(arg(0)), lookups), javaContains),
 	javaMethod(".subList", "(.subList coll from to)", 3, 3, cost(views), javaSubList),

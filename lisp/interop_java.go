@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The Java interop models write out of habit, done as the JVM does it:
@@ -563,7 +564,10 @@ func javaCharAt(s string, args []Value) (Value, error) {
 // javaIndexOf is .indexOf or .lastIndexOf: a character index, -1 when sub
 // is not there. sub may be a character code, as Java's indexOf(int ch);
 // from is where the search starts (forward) or the last index it may
-// return (backward).
+// return (backward). It searches s where it is, by its bytes, and counts
+// characters only up to the bounds and the match: a copy of s's
+// characters (4 bytes a byte) on every call was garbage no budget
+// counted.
 func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 	return func(s string, args []Value) (Value, error) {
 		var sub string
@@ -577,8 +581,7 @@ func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 		default: // neither indexOf(String) nor indexOf(int), by reflection
 			return nil, typeErrorf(".indexOf", "a string", args[1]).asJava("IllegalArgumentException", "")
 		}
-		r := []rune(s)
-		from, end := 0, len(r)
+		from, end := 0, -1 // in characters; end -1: s's end
 		if len(args) == 3 {
 			f, ok := args[2].(Int)
 			if !ok { // indexOf(String, int) and indexOf(int, int): reflection matches neither
@@ -588,23 +591,60 @@ func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 				if f < 0 {
 					return Int(-1), nil
 				}
-				end = int(min(f+Int(len([]rune(sub))), Int(len(r))))
+				end = int(min(f, math.MaxInt32)) + utf8.RuneCountInString(sub)
 			} else {
-				from = int(max(0, min(f, Int(len(r)))))
+				from = int(max(0, min(f, math.MaxInt32)))
 			}
 		}
-		rest := string(r[from:end])
-		var i int
-		if last {
-			i = strings.LastIndex(rest, sub)
-		} else {
-			i = strings.Index(rest, sub)
+		if !utf8.ValidString(sub) || strings.ContainsRune(sub, utf8.RuneError) {
+			// A search for U+FFFD, or for invalid bytes, matches the
+			// invalid bytes of s as the characters they read as.
+			return javaIndexOfRunes(s, sub, from, end, last), nil
 		}
+		fromByte := charOffset(s, 0, from)
+		endByte := len(s)
+		if end >= 0 {
+			endByte = charOffset(s, 0, end)
+		}
+		if fromByte > endByte {
+			return Int(-1), nil
+		}
+		i := searchText(s[fromByte:endByte], sub, last)
 		if i < 0 {
 			return Int(-1), nil
 		}
-		return Int(from + len([]rune(rest[:i]))), nil
+		// from counts the characters before fromByte unless s ended first.
+		return Int(utf8.RuneCountInString(s[:fromByte+i])), nil
 	}
+}
+
+// javaIndexOfRunes is javaIndexOf over a copy of s's characters, for a
+// sub that holds U+FFFD or invalid bytes, which match s's invalid bytes
+// only once each reads as U+FFFD.
+func javaIndexOfRunes(s, sub string, from, end int, last bool) Value {
+	r := []rune(s)
+	from = min(from, len(r))
+	if end < 0 || end > len(r) {
+		end = len(r)
+	}
+	if from > end {
+		return Int(-1)
+	}
+	rest := string(r[from:end])
+	i := searchText(rest, sub, last)
+	if i < 0 {
+		return Int(-1)
+	}
+	return Int(from + len([]rune(rest[:i])))
+}
+
+// searchText is the byte index of sub's first (or last) match in s, -1
+// when there is none.
+func searchText(s, sub string, last bool) int {
+	if last {
+		return strings.LastIndex(s, sub)
+	}
+	return strings.Index(s, sub)
 }
 
 // javaReplace is String.replace: text, not a regex; an empty old is
@@ -642,13 +682,13 @@ func javaReplace(th *Thread, args []Value) (Value, error) {
 // one-character strings here.
 func oneChar(name string, v Value) (rune, error) {
 	s, ok := v.(String)
-	r := []rune(string(s))
-	if !ok || len(r) != 1 {
+	r, size := utf8.DecodeRuneInString(string(s)) // a copy of a long argument's characters was garbage
+	if !ok || size == 0 || size != len(s) {
 		// Character's methods take a char or an int: Clojure's reflection
 		// finds neither for any other argument, nil included.
 		return 0, typeErrorf(name, "a character", v).asJava("IllegalArgumentException", "")
 	}
-	return r[0], nil
+	return r, nil
 }
 
 // javaCharacterToString is Java's Character.toString of a char, or of an

@@ -168,8 +168,7 @@ func regexesSpelled(src string) int64 {
 // INVALID_ARGUMENT when it loaded within the timeout and
 // RESOURCE_EXHAUSTED when the clock stopped it first.
 func SourceReadWork(text string) int64 {
-	_, calls := scanCode(text)
-	return sourceByteWork*int64(len(text)) + sourceCallWork*calls + regexesSpelled(text)*regexSourceSteps*5/2
+	return sourceByteWork*int64(len(text)) + sourceCallWork*scanCode(text).calls + regexesSpelled(text)*regexSourceSteps*5/2
 }
 
 // The parts of SourceReadWork: a byte of text, read as data is, and a call.

@@ -3,6 +3,9 @@ package lisp
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // What a value costs once read, against its text.
@@ -121,60 +124,157 @@ func readCostError(what string, cost, size int64) *Error {
 		what, byteCount(cost), ReadCostPerByte, byteCount(size)).WithHint(readCostHint)
 }
 
-// NumberReadWork is what reading the long integers and decimals spelled
-// in a value's text (EDN, JSON or source) costs in time, in the bytes of
-// ReadCost that take as long to read: converting n decimal digits to a
-// big integer is quadratic in them (bigParseSteps), so 100 integers of
-// 100,000 digits, 10 MB of text that costs 4 MB once read, take about a
-// second. A host that bounds what a request's values cost by its timeout
-// adds this, so that such values are refused by what they cost, the same
-// alone and under load, rather than by the clock. It is counted from the
-// text alone, before anything is read, and the same whether the value
-// was read before or not. Digits inside strings and comments cost
-// nothing.
-func NumberReadWork(text string) int64 {
-	work, _ := scanCode(text)
-	return work
+// ReadWork is what reading a value's text (EDN or source; JSON when json
+// is set) takes in
+// time besides what the value costs once read (ReadCost), in the bytes of
+// read cost that take as long to read, counted from the text alone,
+// before anything is read, and the same whether the value was read before
+// or not: a unit for every byte (readByteWork), readTokenWork for every
+// token (a number, keyword, string, character, comment, bracket: what the
+// reader stops at and decides on; readJSONTokenWork in JSON, whose
+// decoder is dearer a token), readEscapeWork for every escape inside
+// a string, and converting the long numbers (NumberReadWork). Reading a
+// value of small tokens (a vector of keywords, of nils, of one-character
+// strings; JSON objects of short keys) took up to 60 ns for each unit of
+// its read cost, which counted only its collections; with its tokens and
+// bytes counted, every kind of text measured reads at 4 ns a unit or
+// less on an unloaded machine (docs/RELIABILITY.md, "Reading decided by
+// work"), so that a host that bounds this by its timeout at 24 MiB a
+// second (the server's readCostPerSecond) refuses a request by its
+// work, the same alone and under load, with the clock ten times
+// further away.
+func ReadWork(text string, json bool) int64 {
+	s := scanCode(text)
+	perToken := int64(readTokenWork)
+	if json {
+		perToken = readJSONTokenWork
+	}
+	return readByteWork*int64(len(text)) + perToken*s.tokens + readEscapeWork*s.escapes + s.numberWork
 }
 
-// scanCode is what reading text's long numbers costs (NumberReadWork) and
-// how many forms it opens with a parenthesis outside strings, comments
-// and character literals: the calls source evaluates.
-func scanCode(text string) (numberWork, calls int64) {
+// The parts of ReadWork, in bytes of read cost, from the reader's time
+// per byte of strings, comments and blanks (1-6 ns), per token (40-70
+// ns; JSON's decoder 100-170 ns) and per escape, alone on the 2-core
+// machine.
+const (
+	readByteWork      = 1
+	readTokenWork     = 16
+	readJSONTokenWork = 40
+	readEscapeWork    = 4
+)
+
+// NumberReadWork is what reading the long integers and decimals spelled
+// in a value's text (EDN, JSON or source) costs in time, in the bytes of
+// ReadCost that take as long to read: converting n digits to a big
+// integer is quadratic in them in every radix but the powers of two
+// (numberReadWork), so 100 integers of 100,000 digits, 10 MB of text
+// that costs 4 MB once read, take about a second. A host that bounds
+// what a request's values cost by its timeout adds this (ReadWork counts
+// it), so that such values are refused by what they cost, the same alone
+// and under load, rather than by the clock. Digits inside strings,
+// comments, symbols and character literals cost nothing.
+func NumberReadWork(text string) int64 {
+	return scanCode(text).numberWork
+}
+
+// textScan is what scanCode counts in a text.
+type textScan struct {
+	// numberWork is what converting its long numbers costs
+	// (numberTokenWork); tokens and escapes are its tokens and the
+	// escapes inside its strings; calls the forms it opens with a
+	// parenthesis: the calls source evaluates.
+	numberWork, tokens, escapes, calls int64
+}
+
+// scanCode reads text's tokens as the reader and the JSON decoder split
+// them, outside strings, comments and character literals alike, and
+// counts what ReadWork and SourceReadWork weigh.
+func scanCode(text string) (s textScan) {
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
+		case c == ' ' || c == ',' || c == '\n' || c == '\t' || c == '\r':
 		case c == '"':
 			// A string: to its closing quote, past escaped characters.
+			s.tokens++
 			for i++; i < len(text) && text[i] != '"'; i++ {
 				if text[i] == '\\' {
+					s.escapes++
 					i++
 				}
 			}
 		case c == '\\':
-			i++ // a character literal: \" is not a string
+			// A character literal: \" is not a string, \newline one token.
+			s.tokens++
+			for i += 2; i < len(text) && (text[i] >= utf8.RuneSelf || !asciiTerminators[text[i]]); i++ {
+			}
+			i--
 		case c == ';':
+			s.tokens++
 			for i < len(text) && text[i] != '\n' {
 				i++
 			}
-		case c == '(':
-			calls++
-		case c >= '0' && c <= '9':
+		case c < utf8.RuneSelf && asciiTerminators[c]:
+			// A bracket, a quote or a blank the cases above leave.
+			s.tokens++
+			if c == '(' {
+				s.calls++
+			}
+		default:
 			start := i
-			for i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' {
+			for i+1 < len(text) && (text[i+1] >= utf8.RuneSelf || !asciiTerminators[text[i+1]]) {
 				i++
 			}
-			if n := i + 1 - start; n > 19 {
-				numberWork += numberReadWork(n)
-			}
+			s.tokens++
+			s.numberWork += numberTokenWork(text[start : i+1])
 		}
 	}
-	return numberWork, calls
+	return s
 }
 
-// numberReadWork is the read cost of converting n digits: about 2.5
-// bytes a step of bigParseSteps, which reads 100,000 digits (18 ms) at
-// a third of the time a request's values may take per second of its
-// timeout to cost what they cost (24 MiB a second, the server's
-// readCostPerSecond), leaving the same margin for a loaded machine that
-// wide maps of keywords, the slowest data to read, have.
-func numberReadWork(n int) int64 { return bigParseSteps(n) * 5 / 2 }
+// numberTokenWork is what converting tok, one token, costs when it is a
+// number of more than 19 digits (numberReadWork): a radix literal by the
+// bits of its digits in its radix, linear (and free) in a power of two,
+// as hex literals are; any other by all the decimal digits it spells, a
+// decimal's or a ratio's alike. A ':' before it (a JSON key's, or a
+// keyword of digits) is passed over: the JSON decoder reads the number
+// after it.
+func numberTokenWork(tok string) int64 {
+	tok = strings.TrimLeft(tok, ":")
+	if tok != "" && (tok[0] == '+' || tok[0] == '-') {
+		tok = tok[1:]
+	}
+	if tok == "" || !isDigit(tok[0]) || len(tok) <= 19 {
+		return 0
+	}
+	if len(tok) > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') {
+		return 0
+	}
+	if i := strings.IndexAny(tok, "rR"); i == 1 || i == 2 && isDigit(tok[1]) {
+		radix, _ := strconv.Atoi(tok[:i])
+		if radix < 2 || radix&(radix-1) == 0 {
+			return 0
+		}
+		return numberReadWork(float64(len(tok)-i-1) * math.Log2(float64(radix)))
+	}
+	digits := 0
+	for j := 0; j < len(tok); j++ {
+		if isDigit(tok[j]) {
+			digits++
+		}
+	}
+	if digits <= 19 {
+		return 0
+	}
+	return numberReadWork(float64(digits) * math.Log2(10))
+}
+
+// numberReadWork is the read cost of converting a number of the given
+// bits: big.Int's conversion multiplies the words read so far by each
+// next word's digits, quadratic in the words, as bigParseSteps counts
+// for decimals (100,000 decimal digits, 332,000 bits, take 11 ms alone,
+// 100,000 radix-36 digits 26 ms), at 5 bytes a step: 4 ns a unit alone,
+// the rate of the slowest tokens.
+func numberReadWork(bits float64) int64 {
+	words := int64(bits/64) + 1
+	return words * words / 48 * 5
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -229,37 +228,49 @@ func checkSummary(sum *Summary, h []ChatMessage) error {
 // change it without losing its summary. The "v2:" in front tells it from
 // the digests of earlier releases ("sha256:…"), which left the parts out.
 func SummaryDigest(h []ChatMessage, through, askedAt int) string {
-	d := sha256.New()
-	digestField(d, "ptc-sidecar summary 2")
-	digestField(d, strconv.Itoa(through))
-	digestField(d, strconv.Itoa(askedAt))
+	d := &digest{h: sha256.New(), buf: make([]byte, 0, 4096)}
+	d.field("ptc-sidecar summary 2")
+	d.field(strconv.Itoa(through))
+	d.field(strconv.Itoa(askedAt))
 	for _, m := range h[:through] {
 		if m.Role == RoleSystem {
 			continue
 		}
 		for _, f := range []string{m.Role, m.Content, m.Source, m.SenderID, m.ToolCallID, m.Reasoning, m.Name, strconv.Itoa(len(m.ToolCalls)), strconv.Itoa(len(m.Parts))} {
-			digestField(d, f)
+			d.field(f)
 		}
 		for _, tc := range m.ToolCalls {
-			digestField(d, tc.ID)
-			digestField(d, tc.Name)
-			digestField(d, tc.Arguments)
+			d.field(tc.ID)
+			d.field(tc.Name)
+			d.field(tc.Arguments)
 		}
 		for i := range m.Parts {
 			p := &m.Parts[i]
 			x := p.Extras()
 			for _, f := range []string{p.Type, p.Text, x.Signature, x.Data, x.MediaType, x.URL, x.FileID,
 				strconv.Itoa(x.Width), strconv.Itoa(x.Height), x.Detail, strconv.Itoa(x.Pages), strconv.Itoa(x.DurationMS), x.ProviderJSON} {
-				digestField(d, f)
+				d.field(f)
 			}
 		}
 	}
-	return "v2:sha256:" + hex.EncodeToString(d.Sum(nil))
+	return "v2:sha256:" + hex.EncodeToString(d.h.Sum(nil))
 }
 
-// digestField writes s length-prefixed, so no two field lists digest the
-// same text.
-func digestField(d hash.Hash, s string) {
-	io.WriteString(d, strconv.Itoa(len(s))+":")
-	io.WriteString(d, s)
+// digest is a SHA-256 written a field at a time through one small buffer:
+// the hash has no WriteString, and io.WriteString copied each field
+// whole, 5 MB for a message of a 5 MB tool description.
+type digest struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// field writes s length-prefixed, so no two field lists digest the same
+// text.
+func (d *digest) field(s string) {
+	d.h.Write(append(strconv.AppendInt(d.buf[:0], int64(len(s)), 10), ':'))
+	for len(s) > 0 {
+		n := copy(d.buf[:cap(d.buf)], s)
+		d.h.Write(d.buf[:n])
+		s = s[n:]
+	}
 }
