@@ -218,6 +218,10 @@ func javaRegex(pattern string) (translated string, ok bool) {
 				return "", false // a negated nested class
 			}
 			depth++
+			if i+1 < len(pattern) && pattern[i+1] == ']' { // a ] first is a member here too
+				b.WriteString(`\]`)
+				i++
+			}
 		case c == '[':
 			depth++
 			b.WriteByte(c)

@@ -2,6 +2,8 @@ package lisp
 
 import (
 	"context"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,4 +140,114 @@ func FuzzBacktrack(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzBacktrackAgreesWithRE2: on a pattern both engines run, over ASCII
+// text without line breaks, the backtracking matcher finds what RE2 (in
+// its leftmost-first mode, which follows backtracking's order) finds:
+// the same matches and groups. Patterns where Java and RE2 differ on
+// purpose ($ before a final break, \b outside ASCII, case folding, an
+// empty iteration of a loop) are skipped.
+func FuzzBacktrackAgreesWithRE2(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`(a|ab)(c|bcd)(d*)`, "abcd"},
+		{`(\w+)\s*=\s*(\d+)?`, "x = 1, y=, z = 22"},
+		{`[^a-c]+|a{2,3}?b*`, "aaabbxyzacab"},
+		{`((a)|b)+`, "abab"},
+		{`(?:x|xy)z?`, "xyzxz"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, input string) {
+		if len(pattern) > 40 || len(input) > 64 || strings.ContainsAny(pattern, "$^.*\\(?{") && strings.ContainsAny(pattern, "$^.") ||
+			strings.Contains(pattern, `\b`) || strings.Contains(pattern, `\B`) || strings.Contains(pattern, `(?`) ||
+			strings.Contains(pattern, `\Z`) || strings.Contains(pattern, `\z`) || strings.Contains(pattern, `\Q`) ||
+			strings.Count(pattern, "[") > 1 || strings.Contains(pattern, "{0") {
+			// nested classes and {00} are read as Java reads them, which
+			// RE2 does not
+			return
+		}
+		for i := 0; i < len(input); i++ {
+			if input[i] < ' ' || input[i] > '~' {
+				return
+			}
+		}
+		if loopCanMatchEmpty(pattern) {
+			return
+		}
+		translated, ok := javaRegex(pattern)
+		if !ok {
+			return
+		}
+		re, err := regexp.Compile(translated)
+		if err != nil {
+			return
+		}
+		prog, err := compileBacktrack(pattern)
+		if err != nil {
+			return // Java refuses what RE2 reads as a literal, such as a{2
+		}
+		th := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 30, Timeout: 10 * time.Minute})
+		got, err := prog.findAll(th, input, -1)
+		if err != nil {
+			return
+		}
+		want := re.FindAllStringSubmatchIndex(input, -1)
+		if len(got) != len(want) {
+			t.Fatalf("%q on %q: %d matches %v, RE2 %d %v", pattern, input, len(got), got, len(want), want)
+		}
+		for i := range got {
+			if !slices.Equal(got[i], want[i]) {
+				t.Fatalf("%q on %q: match %d is %v, RE2's %v", pattern, input, i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// loopCanMatchEmpty reports whether a repetition in pattern can repeat
+// something that matches the empty string, where Java's and RE2's
+// matches differ (Java stops a loop on an empty iteration), or where an
+// empty match follows a longer one (Java finds it, RE2 skips it).
+func loopCanMatchEmpty(pattern string) bool {
+	tree, _, err := parseBacktrack(pattern)
+	if err != nil {
+		return true
+	}
+	if lo, _ := widthOf(tree); lo == 0 {
+		return true
+	}
+	var walk func(n *btNode) bool
+	walk = func(n *btNode) bool {
+		if n.kind == nRepeat {
+			if lo, _ := widthOf(n.subs[0]); lo == 0 {
+				return true
+			}
+		}
+		return slices.ContainsFunc(n.subs, walk)
+	}
+	return walk(tree)
+}
+
+// BenchmarkBacktrackStep: the time of one step of the backtracking
+// matcher (one instruction), on a lookahead and on a backreference over
+// text, reported as ns/step (docs/BENCHMARKS.md).
+func BenchmarkBacktrackStep(b *testing.B) {
+	text := strings.Repeat("the price is $42.50 or 17px, bookkeeper ", 25)
+	for _, pattern := range []string{`\d+(?=px)`, `(\w)\1`, `(?<=\$)\d+(?:\.\d+)?`} {
+		prog, err := compileBacktrack(pattern)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(pattern, func(b *testing.B) {
+			var steps int64
+			for i := 0; i < b.N; i++ {
+				th := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 1 << 30, Timeout: time.Minute})
+				if _, err := prog.findAll(th, text, -1); err != nil {
+					b.Fatal(err)
+				}
+				steps += th.steps
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+		})
+	}
 }
