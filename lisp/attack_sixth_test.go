@@ -85,10 +85,10 @@ func TestRegexCompilingIsCharged(t *testing.T) {
 		}
 	}
 	// A literal that does not compile fails where it is evaluated.
-	if res := run(t, `(if false #"(?<=a)b" 1)`, Env{}); res.Err != nil || res.Value != Int(1) {
+	if res := run(t, `(if false #"(?<=a)(b" 1)`, Env{}); res.Err != nil || res.Value != Int(1) {
 		t.Errorf("an unevaluated literal that does not compile: %v, %v; want 1", res.Value, res.Err)
 	}
-	if res := run(t, `(re-find #"(?<=a)b" "ab")`, Env{}); res.Err == nil {
+	if res := run(t, `(re-find #"(?<=a)(b" "ab")`, Env{}); res.Err == nil {
 		t.Errorf("a literal that does not compile, evaluated: %v, want an error", res.Value)
 	}
 	// A local named re-pattern is called, not compiled.

@@ -179,13 +179,20 @@ func everyName(th *Thread) []string {
 
 func builtinApropos(th *Thread, args []Value) (Value, error) {
 	var match func(string) bool
+	var matchErr error // a backtracking regex's charge, which ends the search
 	switch q := args[0].(type) {
 	case String:
 		// Without case, unlike Clojure's, so that "date" finds LocalDate/parse.
 		text := strings.ToLower(string(q))
 		match = func(n string) bool { return strings.Contains(strings.ToLower(n), text) }
 	case *regex:
-		match = q.re.MatchString
+		match = func(n string) bool {
+			loc, err := q.find(th, n)
+			if err != nil {
+				matchErr = err
+			}
+			return loc != nil
+		}
 	default:
 		name, err := nameArg("apropos", args[0])
 		if err != nil {
@@ -221,7 +228,11 @@ func builtinApropos(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if match(n) {
+		matched := match(n)
+		if matchErr != nil {
+			return nil, matchErr
+		}
+		if matched {
 			if err := th.allocString(len(n)); err != nil {
 				return nil, err
 			}

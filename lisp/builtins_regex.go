@@ -80,7 +80,10 @@ func builtinReFind(th *Thread, args []Value) (Value, error) {
 	if err != nil || !ok {
 		return Nil, err
 	}
-	loc := re.re.FindStringSubmatchIndex(s)
+	loc, err := re.find(th, s)
+	if err != nil {
+		return nil, err
+	}
 	if loc == nil {
 		return Nil, nil
 	}
@@ -92,7 +95,10 @@ func builtinReMatches(th *Thread, args []Value) (Value, error) {
 	if err != nil || !ok {
 		return Nil, err
 	}
-	loc := re.whole.FindStringSubmatchIndex(s)
+	loc, err := re.matchWhole(th, s)
+	if err != nil {
+		return nil, err
+	}
 	if loc == nil {
 		return Nil, nil
 	}
@@ -147,11 +153,13 @@ func builtinReSeq(th *Thread, args []Value) (Value, error) {
 //     [a[bc]] is [abc], and so [[:alpha:]] is the characters :alph.
 //
 // What RE2 cannot do (lookahead, lookbehind, backreferences, possessive
-// quantifiers, class intersection) is refused, each with a rewrite that
-// runs; what else it does not know (atomic groups, \p{InGreek}, (?x))
-// fails to compile. Java's $ also matches before a final line break, and
-// RE2's only at the end: (re-find #"a$" "a\n") is nil here.
-func javaRegex(fn, pattern string) (string, *Error) {
+// quantifiers, class intersection, a negated class or escape nested in a
+// class) makes ok false: the backtracking matcher runs such a pattern
+// (compileRegex); what else RE2 does not know (atomic groups, (?x)) fails
+// to compile with RE2 and goes there too. Java's $ also matches before a
+// final line break, and RE2's only at the end: (re-find #"a$" "a\n") is
+// nil here.
+func javaRegex(pattern string) (translated string, ok bool) {
 	var b strings.Builder
 	depth := 0          // nesting of character classes
 	quantified := false // the previous token was a quantifier
@@ -186,8 +194,7 @@ func javaRegex(fn, pattern string) (string, *Error) {
 				}
 			}
 			if next >= '1' && next <= '9' && depth == 0 || next == 'k' && i+2 < len(pattern) && pattern[i+2] == '<' {
-				return "", regexRefusal(fn, pattern, "a backreference").
-					WithHint(`RE2 has no backreferences: compare the characters in code at each position, e.g. (some #(when (= (nth s %%) (nth s (inc %%))) (subs s %% (+ %% 2))) (range (dec (count s)))) for (first (re-find #"(.)\1" s))`)
+				return "", false // a backreference
 			}
 			if class, ok := javaEscapes[next]; ok {
 				if depth > 0 && next == 'S' {
@@ -196,8 +203,7 @@ func javaRegex(fn, pattern string) (string, *Error) {
 				if depth > 0 {
 					class = strings.TrimSuffix(strings.TrimPrefix(class, "["), "]")
 					if strings.HasPrefix(class, "^") || strings.HasPrefix(class, "(") {
-						return "", regexRefusal(fn, pattern, `\`+string(next)+" inside a class").
-							WithHint(`write the class without it, and the escape as an alternative outside: (?:[abc]|\%c) for [abc\%c]`, next, next)
+						return "", false // a negated escape inside a class
 					}
 				}
 				b.WriteString(class)
@@ -209,9 +215,13 @@ func javaRegex(fn, pattern string) (string, *Error) {
 		case c == '[' && depth > 0:
 			// A nested class: its members join the enclosing class's.
 			if i+1 < len(pattern) && pattern[i+1] == '^' {
-				return "", classAlgebra(fn, pattern)
+				return "", false // a negated nested class
 			}
 			depth++
+			if i+1 < len(pattern) && pattern[i+1] == ']' { // a ] first is a member here too
+				b.WriteString(`\]`)
+				i++
+			}
 		case c == '[':
 			depth++
 			b.WriteByte(c)
@@ -229,20 +239,11 @@ func javaRegex(fn, pattern string) (string, *Error) {
 			depth--
 			b.WriteByte(c)
 		case c == '&' && depth > 0 && i+1 < len(pattern) && pattern[i+1] == '&':
-			return "", classAlgebra(fn, pattern)
-		case depth == 0 && strings.HasPrefix(pattern[i:], "(?!"):
-			e := regexRefusal(fn, pattern, "lookahead or lookbehind")
-			if rewritten, group, ok := negativeLookaheadAsGroup(pattern, i); ok {
-				return "", e.WithHint(`RE2 has no negative lookahead; one that ends the pattern and looks at one character is a group that takes that character or the end, #"%s" for #"%s", where a match ends with the character it looked at, which a replacement puts back with $%d: (clojure.string/replace s #"%s" "new$%d") for (clojure.string/replace s #"%s" "new")`,
-					rewritten, pattern, group, rewritten, group, pattern)
-			}
-			return "", e.WithHint("%s", lookaroundHint)
+			return "", false // a class intersection
 		case depth == 0 && c == '(' && strings.HasPrefix(pattern[i:], "(?") && lookaround(pattern[i+2:]):
-			return "", regexRefusal(fn, pattern, "lookahead or lookbehind").
-				WithHint("%s", lookaroundHint)
+			return "", false
 		case depth == 0 && c == '+' && wasQuantified:
-			return "", regexRefusal(fn, pattern, "a possessive quantifier").
-				WithHint("write the greedy quantifier without the second +: a* for a*+, \\d+ for \\d++")
+			return "", false // a possessive quantifier
 		default:
 			b.WriteByte(c)
 			if depth == 0 && (c == '*' || c == '+' || c == '?' || c == '}') {
@@ -250,79 +251,18 @@ func javaRegex(fn, pattern string) (string, *Error) {
 			}
 		}
 	}
-	return b.String(), nil
-}
-
-// lookaround reports whether a group's text after "(?" opens a lookahead
-// or lookbehind ((?<name> is a named group).
-// lookaroundHint is the hint of a lookahead or lookbehind RE2 cannot run.
-const lookaroundHint = `RE2 has no lookahead or lookbehind: capture what you need with a group, (second (re-find #"(\d+)px" s)) for (re-find #"\d+(?=px)" s); to count overlapping matches test each position, (count (filter #(clojure.string/starts-with? (subs s %) "aba") (range (count s)))) for (count (re-seq #"(?=aba)" s))`
-
-// negativeLookaheadAsGroup rewrites the negative lookahead at pattern[at:]
-// when it ends the pattern and looks at a single character (a literal, an
-// escape such as \. or \d, or a class without nested classes): (?!-)
-// becomes ([^-]|$), which takes that character instead of looking at it.
-// group is the number the new group has: one more than the capturing
-// groups opened before it.
-func negativeLookaheadAsGroup(pattern string, at int) (rewritten string, group int, ok bool) {
-	inner := pattern[at+3:]
-	var class string
-	switch {
-	case len(inner) >= 3 && inner[0] == '\\' && inner[2] == ')' && strings.IndexByte("dDwWsSntrfv", inner[1]) >= 0:
-		class = "[^" + inner[:2] + "]"
-	case len(inner) >= 3 && inner[0] == '\\' && inner[2] == ')' && !isASCIIAlnum(inner[1]):
-		class = "[^" + inner[:2] + "]"
-	case len(inner) >= 2 && inner[0] == '[':
-		end := strings.IndexByte(inner[1:], ']') + 1
-		body := inner[1:end]
-		if end <= 1 || end+1 >= len(inner) || inner[end+1] != ')' || body == "" || body == "^" || strings.ContainsAny(body, "[\\") {
-			return "", 0, false
-		}
-		if negated, ok := strings.CutPrefix(body, "^"); ok {
-			class = "[" + negated + "]"
-		} else {
-			class = "[^" + body + "]"
-		}
-		inner = inner[end-1:] // so that the ")" after the class is at inner[2]
-	case len(inner) >= 2 && inner[1] == ')' && strings.IndexByte(`\()[]{}.*+?|^$`, inner[0]) < 0:
-		class = "[^" + inner[:1] + "]"
-		inner = " " + inner // the ")" at inner[2]
-	default:
-		return "", 0, false
-	}
-	if inner[3:] != "" {
-		return "", 0, false // the group would take a character what follows needs
-	}
-	group = 1
-	for j := 0; j < at; j++ {
-		switch {
-		case pattern[j] == '\\':
-			j++
-		case pattern[j] == '(' && !strings.HasPrefix(pattern[j:], "(?"):
-			group++
-		}
-	}
-	return pattern[:at] + "(" + class + "|$)" + inner[3:], group, true
+	return b.String(), true
 }
 
 func isASCIIAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
+// lookaround reports whether a group's text after "(?" opens a lookahead
+// or lookbehind ((?<name> is a named group).
 func lookaround(rest string) bool {
 	return strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!") ||
 		strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!")
-}
-
-// classAlgebra refuses a class intersection ([a-z&&[^aeiou]]) or a
-// negated class nested in a class.
-func classAlgebra(fn, pattern string) *Error {
-	return regexRefusal(fn, pattern, "a class intersection or a negated nested class").
-		WithHint(`list the characters the class stands for, e.g. [b-df-hj-np-tv-z] for [a-z&&[^aeiou]]`)
-}
-
-func regexRefusal(fn, pattern, what string) *Error {
-	return javaErrorf(executionError, noJavaClass, "%s: the pattern %q uses %s, which Go's RE2 regexes cannot express", fn, pattern, what)
 }
 
 // javaEscapes are the escapes whose meaning RE2 lacks or has otherwise,

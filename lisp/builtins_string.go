@@ -720,11 +720,11 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
-			template, err := javaReplacement(string(r), re.re.NumSubexp())
+			template, err := javaReplacement(string(r), re.groupCount())
 			if err != nil {
 				return "", err
 			}
-			b.Write(re.re.ExpandString(nil, template, s, loc))
+			b.Write(expandReplacement(nil, template, s, loc))
 		default:
 			m, err := matchValue(th, s, loc)
 			if err != nil {

@@ -392,7 +392,8 @@ func javaRegexMethod(name, sig string, minArgs, maxArgs int) *Builtin {
 		}
 	case ".matches":
 		run = func(th *Thread, s Value, re *regex, _ []Value) (Value, error) {
-			return boolValue(re.whole.MatchString(string(s.(String)))), nil
+			loc, err := re.matchWhole(th, string(s.(String)))
+			return boolValue(loc != nil), err
 		}
 	case ".replaceAll", ".replaceFirst":
 		replace := replacing(name, name == ".replaceAll")

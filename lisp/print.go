@@ -989,7 +989,7 @@ func writeScalar(out *textWriter, v Value, source bool) {
 			return
 		}
 		out.writeString(`#"`)
-		out.writeString(strings.ReplaceAll(v.source, `"`, `\"`))
+		out.writeString(regexLiteralBody(v.source))
 		out.writeByte('"')
 	case *Builtin:
 		if source {
@@ -1134,4 +1134,22 @@ func javaFloatText(f float64, bits int) string {
 	}
 	e, _ := strconv.Atoi(exp)
 	return mant + "E" + strconv.Itoa(e)
+}
+
+// regexLiteralBody is a pattern as the body of a #"..." literal: a quote
+// the pattern already escapes (\", as a literal holds it) is kept, and one
+// it does not is escaped, which matches the same quote. Clojure prints the
+// pattern as it is, which for a bare quote does not read back.
+func regexLiteralBody(pattern string) string {
+	var b strings.Builder
+	escaped := false // the previous character is an escaping backslash
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		if c == '"' && !escaped {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+		escaped = c == '\\' && !escaped
+	}
+	return b.String()
 }

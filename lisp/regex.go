@@ -12,9 +12,10 @@ import (
 
 // regex is a compiled regular expression, built by re-pattern. It is an
 // opaque value (spec 8.10) that prints as #"pattern", which the reader
-// reads back (so regexes survive memory serialization). Go's RE2 engine matches in time linear in the input, so there is
-// no backtracking to bound; what it cannot express (lookaround,
-// backreferences) is reported when the pattern is compiled.
+// reads back (so regexes survive memory serialization). Go's RE2 engine
+// matches in time linear in the input, so there is no backtracking to
+// bound; what it cannot express (lookaround, backreferences) runs on the
+// backtracking matcher (bt), which charges every step as it runs.
 type regex struct {
 	source string
 	re     *regexp.Regexp
@@ -34,6 +35,11 @@ type regex struct {
 	// anchored at the start: whether it matches the empty string right
 	// after a match, in that match's context (javaMatches).
 	afterRune *regexp.Regexp
+	// bt, for a pattern RE2 refuses (lookaround, backreferences,
+	// possessive quantifiers, atomic groups, class intersection), is the
+	// backtracking program that runs it instead, charging each step
+	// (regex_backtrack.go); re and whole are then nil.
+	bt *btProgram
 }
 
 // maxPatternBytes is the longest pattern re-pattern accepts (spec 8.10).
@@ -50,9 +56,9 @@ func compileRegex(fn, pattern string) (*regex, error) {
 			WithHint("use a shorter pattern, or split the work into several simpler patterns")
 	}
 	java := pattern
-	pattern, refused := javaRegex(fn, pattern)
-	if refused != nil {
-		return nil, refused
+	pattern, ok := javaRegex(pattern)
+	if !ok {
+		return backtrackRegex(fn, java, nil)
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
@@ -63,8 +69,8 @@ func compileRegex(fn, pattern string) (*regex, error) {
 				reason += " in `" + se.Expr + "`"
 			}
 		}
-		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot compile the pattern %q: %s", fn, java, reason).
-			WithHint(`regexes run on Go's RE2, which lacks this construct: write the pattern with what Java and RE2 share, e.g. \p{IsGreek} for \p{InGreek}`)
+		return backtrackRegex(fn, java, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot compile the pattern %q: %s", fn, java, reason).
+			WithHint(`regexes run on Go's RE2, which lacks this construct: write the pattern with what Java and RE2 share, e.g. \p{IsGreek} for \p{InGreek}`))
 	}
 	whole, err := regexp.Compile(`^(?:` + pattern + `)$`)
 	if err != nil {
@@ -77,6 +83,45 @@ func compileRegex(fn, pattern string) (*regex, error) {
 		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
 	return r, nil
+}
+
+// backtrackRegex compiles a pattern RE2 cannot run for the backtracking
+// matcher. When that cannot read it either, RE2's refusal stands if there
+// was one (its hint names what RE2 and Java share), else the matcher's.
+func backtrackRegex(fn, java string, refused *Error) (*regex, error) {
+	prog, err := compileBacktrack(java)
+	switch {
+	case err == nil:
+		return &regex{source: java, bt: prog, insts: len(prog.insts)}, nil
+	case refused != nil:
+		return nil, refused
+	}
+	return nil, javaErrorf(executionError, noJavaClass, "%s: the pattern %q cannot be compiled: %v", fn, java, err).
+		WithHint(`write the pattern in Java's syntax: escape a metacharacter to match it, \( for (, and close every group and class`)
+}
+
+// groupCount is the number of capturing groups of r.
+func (r *regex) groupCount() int {
+	if r.bt != nil {
+		return r.bt.groups
+	}
+	return r.re.NumSubexp()
+}
+
+// find is the positions of r's first match in s and of its groups, or nil.
+func (r *regex) find(th *Thread, s string) ([]int, error) {
+	if r.bt != nil {
+		return r.bt.find(th, s, 0, false)
+	}
+	return r.re.FindStringSubmatchIndex(s), nil
+}
+
+// matchWhole is find for a match of the whole of s (re-matches).
+func (r *regex) matchWhole(th *Thread, s string) ([]int, error) {
+	if r.bt != nil {
+		return r.bt.find(th, s, 0, true)
+	}
+	return r.whole.FindStringSubmatchIndex(s), nil
 }
 
 // Compiling a pattern parses and compiles it four times (the pattern,
@@ -125,7 +170,7 @@ func looksAround(pattern string) bool {
 // programSize is the number of instructions RE2 compiles pattern to (a
 // pattern that compiled with regexp compiles here too).
 func programSize(pattern string) int {
-	if translated, err := javaRegex("", pattern); err == nil {
+	if translated, ok := javaRegex(pattern); ok {
 		pattern = translated
 	}
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
@@ -228,7 +273,15 @@ func findAll(th *Thread, re *regex, s string, n int) ([][]int, error) {
 			limit = most
 		}
 	}
-	locs := javaMatches(re, s, re.re.FindAllStringSubmatchIndex(s, limit))
+	var locs [][]int
+	if re.bt != nil {
+		var err error
+		if locs, err = re.bt.findAll(th, s, limit); err != nil {
+			return nil, err
+		}
+	} else {
+		locs = javaMatches(re, s, re.re.FindAllStringSubmatchIndex(s, limit))
+	}
 	if n >= 0 && len(locs) > n {
 		locs = locs[:n]
 	}
@@ -322,6 +375,31 @@ func javaReplacement(repl string, groups int) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// expandReplacement appends to dst the replacement template (as
+// javaReplacement writes it: ${N} for group N, $$ for a dollar) for the
+// match at loc in s; a group that did not take part adds nothing.
+func expandReplacement(dst []byte, template, s string, loc []int) []byte {
+	for i := 0; i < len(template); i++ {
+		c := template[i]
+		if c != '$' || i+1 >= len(template) {
+			dst = append(dst, c)
+			continue
+		}
+		if template[i+1] == '$' {
+			dst = append(dst, '$')
+			i++
+			continue
+		}
+		end := strings.IndexByte(template[i:], '}')
+		g, err := strconv.Atoi(template[i+2 : i+end])
+		if err == nil && 2*g+1 < len(loc) && loc[2*g] >= 0 {
+			dst = append(dst, s[loc[2*g]:loc[2*g+1]]...)
+		}
+		i += end
+	}
+	return dst
 }
 
 // replacementError is Java's refusal of a replacement string, which
