@@ -276,6 +276,17 @@ var judgedCorpora = []judgedCorpus{
 		"throw/pre-post-caught":            "spec 8.4: / returns a float even when it divides exactly, 5.0 where Clojure has 5",
 		"throw/catch-order-specific-first": "spec 8.1: (nth [] 3) out of range is nil, so nothing is thrown to catch",
 	}},
+	// judge15: a fifteenth set, everyday agent data tasks: tool results
+	// as literal vectors of maps, grouping, sorting, aggregating,
+	// formatting, string parsing, small algorithms, error handling and
+	// programs that throw in Clojure.
+	// floor: 98.6 at the first measurement (144/146: one silent value,
+	// fmt/number-commas, and one refusal with no rewrite, the
+	// StringBuilder of qwen/string-builder-style), 99.3 with that
+	// refusal's rewrite, its hint followed literally (145/146).
+	{name: "judge15", floor: 99.3, known: map[string]string{
+		"fmt/number-commas": "silent: Clojure 1.11 calls Math/abs of an untyped argument by reflection, which picks abs(int) and truncates -9876543210 to 32 bits, so Clojure prints \"-1,286,608,618\"; PTC-Lisp gives the long's absolute value, \"-9,876,543,210\" (as judge13's num/gcd-lcm-loop)",
+	}},
 }
 
 // TestJudgedCorpora runs each judged corpus against Clojure's answers with
