@@ -37,7 +37,7 @@ var promptCategories = []struct{ key, title, short string }{
 	{"map", "Maps", "maps"},
 	{"set", "Sets", "sets"},
 	{"string", "Strings", "strings"},
-	{"regex", "Regular expressions (RE2 syntax, built with re-pattern)", "regex"},
+	{"regex", "Regular expressions (Java syntax, built with re-pattern)", "regex"},
 	{"math", "Arithmetic", "math"},
 	{"compare", "Comparison", "comparison"},
 	{"logic", "Logic", "logic"},
@@ -64,7 +64,7 @@ Nothing outside the block runs. Put your reasoning in ;; comments inside it.
 - (where :field op value) builds a predicate, op one of = not= > < >= <= includes in.
 - Sequence functions are eager and return vectors.
 - Namespace prefixes work: str/join, clojure.string/trim, set/union.
-- No I/O. Regular expressions are RE2: #"\d+" or (re-pattern "\\d+").
+- No I/O. Regular expressions are Java's: #"\d+" or (re-pattern "\\d+").
 - (dir) and (doc f) show functions not listed here.
 - Programs have step, memory, recursion and output limits: filter or take before building large results.
 `
