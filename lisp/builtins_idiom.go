@@ -668,7 +668,7 @@ var javaBuiltins = slices.Concat(
 		javaParse("Double/parseDouble", "a number", "parse-double", javaParseDouble),
 		javaParse("Double/valueOf", "a number", "parse-double", javaParseDouble),
 		javaParse("Float/parseFloat", "a number", "parse-double", javaParseFloat),
-		staticOf(aliasOf("String/valueOf", "(String/valueOf x)", "same as str", rowNamed(stringBuiltins, "str"))),
+		javaStringValueOf(),
 		javaCharTest("isDigit", unicode.IsDigit),
 		javaCharTest("isLetter", unicode.IsLetter),
 		javaCharTest("isLetterOrDigit", func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }),

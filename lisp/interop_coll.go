@@ -388,6 +388,13 @@ func javaRegexMethod(name, sig string, minArgs, maxArgs int) *Builtin {
 	switch name {
 	case ".split":
 		run = func(th *Thread, s Value, re *regex, rest []Value) (Value, error) {
+			if len(rest) == 1 {
+				if _, ok := rest[0].(Int); ok { // the int limit: a long past an int is ArithmeticException
+					if _, err := javaIntParam(name, rest[0], 32); err != nil {
+						return nil, err
+					}
+				}
+			}
 			return splitString(th, name, s, re, rest)
 		}
 	case ".matches":
@@ -398,6 +405,17 @@ func javaRegexMethod(name, sig string, minArgs, maxArgs int) *Builtin {
 	case ".replaceAll", ".replaceFirst":
 		replace := replacing(name, name == ".replaceAll")
 		run = func(th *Thread, s Value, re *regex, rest []Value) (Value, error) {
+			// Java's replacement is a String, not a function; replaceFirst
+			// refuses a null one at once, replaceAll only at a match.
+			switch rest[0].(type) {
+			case String:
+			case NilType:
+				if name == ".replaceFirst" {
+					return nil, typeErrorf(name, "a string replacement", rest[0])
+				}
+			default:
+				return nil, typeErrorf(name, "a string replacement", rest[0])
+			}
 			return replace(th, []Value{s, re, rest[0]})
 		}
 	}

@@ -73,7 +73,7 @@ var javaInteropBuiltins = concatRows(
 			}
 			return String(s + string(t)), nil
 		}),
-		staticOf(aliasOf("String/join", "(String/join sep coll)", "same as join", rowNamed(stringBuiltins, "join"))),
+		javaStringJoin(),
 		{Name: "String/format", Sig: "(String/format fmt [x ...])", Doc: "format with the values in a vector, Java's Object array", Category: "idiom", reach: javaStatic,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), visits(arg(1)), writes), Fn: func(th *Thread, args []Value) (Value, error) {
 				vs, err := seqOf(th, "String/format", args[1], orderedSeq)
@@ -101,6 +101,8 @@ var javaInteropBuiltins = concatRows(
 		javaMath("Math/rint", math.RoundToEven),
 		javaMath2("Double/sum", func(x, y float64) float64 { return x + y }),
 		javaMath2("Double/max", javaDoubleMax), javaMath2("Double/min", javaDoubleMin),
+		javaMathExtremum("Math/max", func(x, y int64) int64 { return max(x, y) }, javaDoubleMax),
+		javaMathExtremum("Math/min", func(x, y int64) int64 { return min(x, y) }, javaDoubleMin),
 		{Name: "Double/isFinite", Sig: "(Double/isFinite x)", Doc: "x is neither infinite nor NaN", Category: "idiom", reach: javaStatic,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				x, ok := toFloat(args[0])
@@ -122,6 +124,9 @@ var javaInteropBuiltins = concatRows(
 			}},
 		{Name: ".equals", Sig: "(.equals x y)", Doc: "same as =", Category: "idiom", reach: javaForm,
 			MinArgs: 2, MaxArgs: 2, Cost: cost(visits(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+				if args[0] == Nil {
+					return nil, nilReceiver(".equals")
+				}
 				return boolValue(Equal(args[0], args[1])), nil
 			}},
 
@@ -147,6 +152,9 @@ var javaInteropBuiltins = concatRows(
 				if !ok {
 					return nil, typeErrorf("Character/digit", "an integer radix", args[1])
 				}
+				if radix < 2 || radix > 36 { // Java's Character.MIN_RADIX and MAX_RADIX
+					return Int(-1), nil
+				}
 				return Int(digitValue(r, int(radix))), nil
 			}},
 
@@ -158,6 +166,10 @@ var javaInteropBuiltins = concatRows(
 		})),
 		{Name: "Math/abs", Sig: "(Math/abs x)", Doc: "absolute value, as abs", Category: "idiom", reach: javaStatic,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+				switch args[0].(type) {
+				case *BigDec, *BigInt: // no overload takes a BigDecimal or a BigInt
+					return nil, typeErrorf("Math/abs", "a long or a double", args[0])
+				}
 				v, err := builtinAbs(th, args)
 				var e *Error
 				if errors.As(err, &e) && e.Kind == typeError {
@@ -583,9 +595,12 @@ func javaIndexOf(last bool) func(string, []Value) (Value, error) {
 		}
 		from, end := 0, -1 // in characters; end -1: s's end
 		if len(args) == 3 {
-			f, ok := args[2].(Int)
-			if !ok { // indexOf(String, int) and indexOf(int, int): reflection matches neither
+			if _, ok := args[2].(Int); !ok { // indexOf(String, int) and indexOf(int, int): reflection matches neither
 				return nil, typeErrorf(".indexOf", "an integer index", args[2]).asJava("IllegalArgumentException", "")
+			}
+			f, err := javaIntParam(".indexOf", args[2], 32) // a long past an int is Java's ArithmeticException
+			if err != nil {
+				return nil, err
 			}
 			if last {
 				if f < 0 {
@@ -1313,4 +1328,113 @@ func withJavaStreams(counterparts map[string]string) map[string]string {
 	counterparts[".codePoints"] = codes
 	counterparts[".lines"] = "(clojure.string/split-lines s) for the lines of (.lines s), a vector where Java gives a stream"
 	return counterparts
+}
+
+// javaStringJoin is String.join(CharSequence, Iterable): join with a
+// separator that must be text, over a collection that must not be text
+// (Java's varargs overload takes no string as the Iterable). A value
+// neither overload takes is Clojure's reflector's IllegalArgumentException;
+// a nil separator is the NullPointerException of the call.
+func javaStringJoin() *Builtin {
+	return javaAliasOfArity("String/join", "(String/join sep coll)", "same as join", rowNamed(stringBuiltins, "join"), 2, func(th *Thread, args []Value, join javaPlainFn) (Value, error) {
+		switch args[0].(type) {
+		case String:
+		case NilType:
+			return nil, typeErrorf("String/join", "a string separator", args[0])
+		default:
+			return nil, typeErrorf("String/join", "a string separator", args[0]).asJava("IllegalArgumentException", "")
+		}
+		switch args[1].(type) {
+		case String, NilType:
+			return nil, typeErrorf("String/join", "a collection of strings", args[1]).asJava("IllegalArgumentException", "").
+				WithHint(`(join sep coll) joins the items of any collection`)
+		}
+		elems, err := seqOf(th, "String/join", args[1], anySeq)
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) && e.Kind == typeError && e.class == "ClassCastException" {
+				return nil, e.asJava("IllegalArgumentException", "")
+			}
+			return nil, err
+		}
+		// Each item is cast to CharSequence, and Java writes a null as "null".
+		var items []Value // a copy, made at the first nil
+		for i, e := range elems {
+			switch e.(type) {
+			case String:
+			case NilType:
+				if items == nil {
+					if items, err = makeSlice(th, len(elems)); err != nil {
+						return nil, err
+					}
+					items = append(items, elems...)
+				}
+				items[i] = String("null")
+			default:
+				return nil, typeErrorf("String/join", "string items", e).asJava("ClassCastException", "").
+					WithHint(`(join sep coll) writes any items`)
+			}
+		}
+		if items == nil {
+			return join(th, []Value{args[0], args[1]})
+		}
+		coll, err := newVector(th, items)
+		if err != nil {
+			return nil, err
+		}
+		return join(th, []Value{args[0], coll})
+	})
+}
+
+type javaPlainFn = func(*Thread, []Value) (Value, error)
+
+// javaAliasOfArity is a Java static that does what row does, at the one
+// arity Java declares, with fn between the call and row's Fn (plain).
+func javaAliasOfArity(name, sig, doc string, row *Builtin, arity int, fn func(th *Thread, args []Value, plain javaPlainFn) (Value, error)) *Builtin {
+	b := staticOf(aliasOf(name, sig, doc, row))
+	b.MinArgs, b.MaxArgs = arity, arity
+	plain := b.Fn
+	b.Fn = func(th *Thread, args []Value) (Value, error) { return fn(th, args, plain) }
+	return b
+}
+
+// javaStringValueOf is String.valueOf of one value, as str, but nil is
+// the NullPointerException of valueOf(char[]), which Clojure's reflector
+// picks for it.
+func javaStringValueOf() *Builtin {
+	return javaAliasOfArity("String/valueOf", "(String/valueOf x)", "same as str", rowNamed(stringBuiltins, "str"), 1, func(th *Thread, args []Value, str javaPlainFn) (Value, error) {
+		if args[0] == Nil {
+			return nil, Errorf(executionError, "String/valueOf of nil has no text").asJava("NullPointerException", "").
+				WithHint(`(str nil) is ""`)
+		}
+		return str(th, args)
+	})
+}
+
+// javaMathExtremum is Math.max or Math.min: two longs or two doubles.
+// Java has no overload for a long and a double together, and Clojure's
+// reflector finds none for them (nor for a BigDecimal, a BigInt, a ratio
+// or nil): javaClassed makes those refusals IllegalArgumentException.
+func javaMathExtremum(name string, ints func(x, y int64) int64, floats func(x, y float64) float64) *Builtin {
+	hint := "(" + strings.ToLower(name[len("Math/"):]) + " x y ...) compares any numbers"
+	return &Builtin{Name: name, Sig: "(" + name + " x y)", Doc: "of two longs or two doubles, as Java's", Category: "idiom", reach: javaStatic,
+		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			switch x := args[0].(type) {
+			case Int:
+				if y, ok := args[1].(Int); ok {
+					return Int(ints(int64(x), int64(y))), nil
+				}
+			case Float:
+				if y, ok := args[1].(Float); ok {
+					return Float(floats(float64(x), float64(y))), nil
+				}
+			}
+			bad := args[1]
+			if _, ok := args[0].(Int); !ok {
+				if _, ok := args[0].(Float); !ok {
+					bad = args[0]
+				}
+			}
+			return nil, typeErrorf(name, "two longs or two doubles", bad).WithHint("%s", hint)
+		}}
 }

@@ -44,6 +44,18 @@ var localDateBuiltins = concatRows(
 		timeStatic("LocalTime/parse", "(LocalTime/parse s) (LocalTime/parse s formatter)", "the ISO time s (10:15, 10:15:30)", 1, 2, parseAs(localTime)),
 		timeStatic("LocalDateTime/parse", "(LocalDateTime/parse s) (LocalDateTime/parse s formatter)", "the ISO date-time s (2024-01-15T10:15)", 1, 2, parseAs(localDateTime)),
 		timeStatic("LocalDate/of", "(LocalDate/of year month day)", "the date, checked", 3, 3, func(form string, args []Value) (Value, error) {
+			// LocalDate.of(int, int, int) and of(int, Month, int): Clojure's
+			// reflector matches neither for a float, text or nil, but a nil
+			// month is passed as the Month and fails in the call.
+			for i, a := range args {
+				if _, ok := a.(Int); !ok {
+					e := typeErrorf(form, "an integer", a)
+					if a != Nil || i != 1 {
+						e = e.asJava("IllegalArgumentException", "")
+					}
+					return nil, e
+				}
+			}
 			f, err := intArgs(form, args)
 			if err != nil {
 				return nil, err
