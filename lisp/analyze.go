@@ -130,6 +130,11 @@ type localVar struct {
 	name string
 	slot int
 	fn   *fnScope
+	// primitive: Clojure types the local as a primitive number (a let or
+	// loop binding of a number literal or of arithmetic on such), which
+	// decides how an overloaded Java static is called with it
+	// (reflectedCall).
+	primitive bool
 }
 
 type recurTarget struct {
@@ -476,6 +481,11 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 		}
 	}
 	if k, ok := fn.(*constNode); ok {
+		if b, ok := k.v.(*Builtin); ok {
+			if r := c.reflectedCall(l.Elems[0], b, l.Elems[1:]); r != b {
+				return &callNode{fn: &constNode{r}, args: args, pos: l.Pos}, nil
+			}
+		}
 		if b, ok := k.v.(*Builtin); ok && primitiveLongDivision(b, args) {
 			return &primitiveDivNode{inner: &callNode{fn: fn, args: args, pos: l.Pos}}, nil
 		}

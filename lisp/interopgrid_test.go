@@ -203,8 +203,6 @@ func hintNamesBuiltin(src string, e *Error) bool {
 // dateAsText: a probe passes a date's text where Java takes a LocalDate.
 var dateAsText = regexp.MustCompile(`[^e] "2024-01-31"`)
 
-var mathMaxMin = regexp.MustCompile(`^\(Math/(max|min) `)
-
 // interopKnown are the documented differences of Java interop
 // (docs/LANGUAGE.md, Java interop), each a class of probe and its reason.
 var interopKnown = []struct {
@@ -214,9 +212,5 @@ var interopKnown = []struct {
 	{"a java.time value is the string Java's toString gives (docs/LANGUAGE.md), so a method of it takes that string too, and equals it",
 		func(p genProbe, res *Result) bool {
 			return res.Err == nil && dateAsText.MatchString(p.src)
-		}},
-	{"Math/max and Math/min of an integer and a float answer as max and min do, where Clojure's reflector cannot choose among Java's overloads and throws (docs/LANGUAGE.md)",
-		func(p genProbe, res *Result) bool {
-			return p.text == "java.lang.IllegalArgumentException" && res.Err == nil && mathMaxMin.MatchString(p.src)
 		}},
 }

@@ -230,9 +230,14 @@ func (c *compiler) bindings(forms []Value) ([]binding, error) {
 		if err != nil {
 			return nil, err
 		}
+		_, plain := forms[i].(symbol)
+		primitive := plain && c.primitiveForm(forms[i+1], 0)
 		pat, err := c.pattern(forms[i])
 		if err != nil {
 			return nil, err
+		}
+		if primitive {
+			c.locals[len(c.locals)-1].primitive = true
 		}
 		out = append(out, binding{pat: pat, init: init})
 	}

@@ -1,0 +1,172 @@
+package lisp
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Clojure compiles a call of an overloaded Java static (Math/abs has an
+// overload for int, long, float and double) to the overload its
+// arguments' static types pick; when one argument has no static type (a
+// function's parameter, a value taken from a collection, the result of a
+// function that returns an Object), the call goes through reflection at
+// run time. Clojure 1.11's reflector takes a Long for an int parameter as
+// readily as for a long one and, with two overloads equally good, keeps
+// the first the JVM lists: for abs, max, min and four of the *Exact
+// methods that is the int overload, so the Long is cut to 32 bits.
+// (defn f [a] (Math/abs a)) (f 5000000000) is 705032704 in Clojure, while
+// (Math/abs 5000000000) is 5000000000. A Long beside a Double matches no
+// overload at all: (Math/max 1 2.5) throws IllegalArgumentException.
+//
+// The analysis keeps which forms Clojure types as a primitive number, so
+// that such a call, made with any other argument, runs as the reflector
+// runs it.
+
+// reflectedAsInt are the statics whose reflected call of Longs picks the
+// int overload, by Clojure 1.11 on JDK 17 (probed: decrementExact,
+// negateExact, floorDiv and floorMod pick the long one).
+var reflectedAsInt = map[string]bool{
+	"Math/abs": true, "Math/max": true, "Math/min": true,
+	"Math/addExact": true, "Math/subtractExact": true, "Math/multiplyExact": true,
+	"Math/incrementExact": true,
+}
+
+// primitiveResults are the functions whose call Clojure types as a
+// primitive number when every argument is one; count, long, int, double
+// and the parse statics whatever their argument.
+var primitiveResults = map[string]bool{
+	"+": true, "-": true, "*": true, "inc": true, "dec": true,
+	"quot": true, "rem": true, "mod": true, "max": true, "min": true, "abs": true,
+	"unchecked-add": true, "unchecked-subtract": true, "unchecked-multiply": true,
+	"unchecked-inc": true, "unchecked-dec": true, "unchecked-negate": true,
+	"Math/abs": true, "Math/max": true, "Math/min": true,
+	"Math/addExact": true, "Math/subtractExact": true, "Math/multiplyExact": true,
+	"Math/incrementExact": true, "Math/decrementExact": true, "Math/negateExact": true,
+	"Math/floorDiv": true, "Math/floorMod": true,
+}
+
+var primitiveWhatever = map[string]bool{
+	"count": true, "long": true, "int": true, "double": true,
+	"Long/parseLong": true, "Integer/parseInt": true, "Double/parseDouble": true,
+}
+
+// numberClasses are the classes whose static fields (MAX_VALUE, PI, NaN)
+// are primitive numbers.
+var numberClasses = map[string]bool{
+	"Long": true, "Integer": true, "Short": true, "Byte": true, "Double": true, "Float": true, "Math": true,
+}
+
+// primitiveDepth bounds how deep primitiveForm looks into a form, so that
+// nested calls are not walked again at each level.
+const primitiveDepth = 8
+
+// primitiveForm reports whether Clojure gives form a primitive numeric
+// static type: a number literal, a let or loop local bound to one, or an
+// arithmetic call on such forms.
+func (c *compiler) primitiveForm(form Value, depth int) bool {
+	switch f := form.(type) {
+	case Int, Float:
+		return true
+	case symbol:
+		if lv := c.findLocal(string(f)); lv != nil {
+			return lv.primitive
+		}
+		class, _, field := strings.Cut(strings.TrimPrefix(string(f), "java.lang."), "/")
+		return field && numberClasses[class] // Long/MAX_VALUE, Math/PI
+	case *list:
+		if depth >= primitiveDepth || len(f.Elems) == 0 {
+			return false
+		}
+		head, ok := f.Elems[0].(symbol)
+		if !ok || c.findLocal(string(head)) != nil || c.names.isUser(string(head)) {
+			return false
+		}
+		if primitiveWhatever[string(head)] {
+			return true
+		}
+		if !primitiveResults[string(head)] || len(f.Elems) == 1 {
+			return false
+		}
+		return c.primitiveForms(f.Elems[1:], depth+1)
+	}
+	return false
+}
+
+func (c *compiler) primitiveForms(forms []Value, depth int) bool {
+	for _, a := range forms {
+		if !c.primitiveForm(a, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// reflectedCall gives the builtin a call of b, named head, with the
+// argument forms runs: b itself unless head is a static Clojure calls by
+// reflection or given a long beside a double, else b as the reflector
+// calls it.
+func (c *compiler) reflectedCall(head Value, b *Builtin, argForms []Value) *Builtin {
+	name, ok := head.(symbol)
+	if !ok || !reflectedAsInt[strings.TrimPrefix(string(name), "java.lang.")] {
+		return b
+	}
+	static := c.primitiveForms(argForms, 0)
+	qualified := strings.TrimPrefix(string(name), "java.lang.")
+	r := *b
+	r.Fn = func(th *Thread, args []Value) (Value, error) {
+		return reflectAsInt(th, b, qualified, static, args)
+	}
+	return &r
+}
+
+// reflectAsInt calls b, the static named name, as Clojure does: a Long
+// beside a Double matches no overload; unless the overload was chosen
+// at compile time (static), Longs are cut to an int and the result is an
+// int, with the int overload's overflow.
+func reflectAsInt(th *Thread, b *Builtin, name string, static bool, args []Value) (Value, error) {
+	ints, floats := 0, 0
+	for _, a := range args {
+		switch a.(type) {
+		case Int:
+			ints++
+		case Float:
+			floats++
+		}
+	}
+	if ints > 0 && floats > 0 {
+		return nil, Errorf(typeError, "%s: no overload takes a long beside a double", name).
+			WithHint("convert the arguments to one type first, e.g. (Math/max (double a) (double b))").
+			asJava("IllegalArgumentException", fmt.Sprintf("No matching method %s found taking %d args", javaMethodName(name), len(args)))
+	}
+	if static || ints != len(args) {
+		return b.Fn(th, args)
+	}
+	narrowed := make([]Value, len(args))
+	for i, a := range args {
+		narrowed[i] = Int(int32(a.(Int)))
+	}
+	v, err := b.Fn(th, narrowed)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := v.(Int)
+	switch {
+	case !ok || n == Int(int32(n)):
+		return v, nil
+	case name == "Math/abs":
+		return Int(int32(n)), nil // abs(Integer.MIN_VALUE) is itself
+	}
+	return nil, Errorf(arithmeticError, "%s: the int overload Clojure's reflection picks overflows", name).
+		WithHint("convert the argument with (long x) where the call is made, so that the long overload is taken").
+		asJava("ArithmeticException", "integer overflow")
+}
+
+// javaMethodName is the method's name in a static's qualified name.
+func javaMethodName(qualified string) string {
+	for i := len(qualified) - 1; i >= 0; i-- {
+		if qualified[i] == '/' {
+			return qualified[i+1:]
+		}
+	}
+	return qualified
+}
