@@ -1435,6 +1435,7 @@ func javaMathExtremum(name string, ints func(x, y int64) int64, floats func(x, y
 					bad = args[0]
 				}
 			}
-			return nil, typeErrorf(name, "two longs or two doubles", bad).WithHint("%s", hint)
+			return nil, typeErrorf(name, "two longs or two doubles", bad).WithHint("%s", hint).
+				asJava("IllegalArgumentException", "No matching method "+name[len("Math/"):]+" found taking 2 args")
 		}}
 }

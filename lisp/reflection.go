@@ -1,9 +1,6 @@
 package lisp
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Clojure compiles a call of an overloaded Java static (Math/abs has an
 // overload for int, long, float and double) to the overload its
@@ -102,44 +99,34 @@ func (c *compiler) primitiveForms(forms []Value, depth int) bool {
 }
 
 // reflectedCall gives the builtin a call of b, named head, with the
-// argument forms runs: b itself unless head is a static Clojure calls by
-// reflection or given a long beside a double, else b as the reflector
-// calls it.
+// argument forms runs: b itself unless head is one of reflectedAsInt and
+// an argument has no primitive static type, else b as Clojure's reflector
+// calls it (reflectAsInt).
 func (c *compiler) reflectedCall(head Value, b *Builtin, argForms []Value) *Builtin {
 	name, ok := head.(symbol)
 	if !ok || !reflectedAsInt[strings.TrimPrefix(string(name), "java.lang.")] {
 		return b
 	}
-	static := c.primitiveForms(argForms, 0)
+	if c.primitiveForms(argForms, 0) {
+		return b
+	}
 	qualified := strings.TrimPrefix(string(name), "java.lang.")
 	r := *b
 	r.Fn = func(th *Thread, args []Value) (Value, error) {
-		return reflectAsInt(th, b, qualified, static, args)
+		return reflectAsInt(th, b, qualified, args)
 	}
 	return &r
 }
 
-// reflectAsInt calls b, the static named name, as Clojure does: a Long
-// beside a Double matches no overload; unless the overload was chosen
-// at compile time (static), Longs are cut to an int and the result is an
-// int, with the int overload's overflow.
-func reflectAsInt(th *Thread, b *Builtin, name string, static bool, args []Value) (Value, error) {
-	ints, floats := 0, 0
+// reflectAsInt calls b, the static named name, as Clojure's reflector
+// does: Longs are cut to an int and the result is an int, with the int
+// overload's overflow. (A Long beside a Double matches no overload, which
+// b refuses itself.)
+func reflectAsInt(th *Thread, b *Builtin, name string, args []Value) (Value, error) {
 	for _, a := range args {
-		switch a.(type) {
-		case Int:
-			ints++
-		case Float:
-			floats++
+		if _, ok := a.(Int); !ok {
+			return b.Fn(th, args) // a double's overload, or none (b refuses)
 		}
-	}
-	if ints > 0 && floats > 0 {
-		return nil, Errorf(typeError, "%s: no overload takes a long beside a double", name).
-			WithHint("convert the arguments to one type first, e.g. (Math/max (double a) (double b))").
-			asJava("IllegalArgumentException", fmt.Sprintf("No matching method %s found taking %d args", javaMethodName(name), len(args)))
-	}
-	if static || ints != len(args) {
-		return b.Fn(th, args)
 	}
 	narrowed := make([]Value, len(args))
 	for i, a := range args {
@@ -159,14 +146,4 @@ func reflectAsInt(th *Thread, b *Builtin, name string, static bool, args []Value
 	return nil, Errorf(arithmeticError, "%s: the int overload Clojure's reflection picks overflows", name).
 		WithHint("convert the argument with (long x) where the call is made, so that the long overload is taken").
 		asJava("ArithmeticException", "integer overflow")
-}
-
-// javaMethodName is the method's name in a static's qualified name.
-func javaMethodName(qualified string) string {
-	for i := len(qualified) - 1; i >= 0; i-- {
-		if qualified[i] == '/' {
-			return qualified[i+1:]
-		}
-	}
-	return qualified
 }
