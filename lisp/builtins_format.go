@@ -371,6 +371,9 @@ func signed(spec formatSpec, neg bool, digits string) string {
 }
 
 func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
+	if err := chargeNumberText(th, arg); err != nil {
+		return "", err
+	}
 	if _, isNil := arg.(NilType); isNil && strings.IndexByte("dxXofeEgG", spec.conv) >= 0 {
 		// Java's Formatter prints nil as "null" for a number conversion
 		// too: padded to the width, cut to the precision, upper case for

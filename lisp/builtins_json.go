@@ -94,7 +94,7 @@ func parseJSONText(th *Thread, name, text string, opts []Value) (Value, error) {
 			// anywhere else, which no try catches.
 			return nil, th.contextError(th.ctx.Err())
 		}
-		if e, ok := err.(*Error); ok && e.Kind == memoryLimit {
+		if e, ok := err.(*Error); ok && (e.Kind == memoryLimit || e.Kind == stepLimit) {
 			return nil, err // the budget, charged as the value was read
 		}
 		msg := err.Error()

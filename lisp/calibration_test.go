@@ -39,6 +39,14 @@ func TestHostileWorkEndsByACharge(t *testing.T) {
 		`(let [s (set (range 20000))] (reduce (fn [n i] (+ n (first (rest s)))) 0 (range 100000)))`,
 		`(let [p (vec (range 200000))] (reduce (fn [n i] (+ n (count (partition 1.5 1 p [1])))) 0 (range 100000)))`,
 		`(let [g (apply partial (constantly 1) (range 40000))] (reduce (fn [n i] (+ n (g i))) 0 (range 100000)))`,
+		// Writing a big integer in decimal is superlinear in its digits:
+		// charged by its bytes alone, printing one of 38,000 digits in a
+		// loop took 0.2 s of CPU to the memory limit.
+		`(let [n (bigint (apply str (repeat 38000 "7")))] (reduce (fn [s i] (+ s (count (str n)))) 0 (range 100000)))`,
+		`(let [n (bigint (apply str (repeat 38000 "7")))] (reduce (fn [s i] (+ s (count (pr-str [n])))) 0 (range 100000)))`,
+		`(let [n (biginteger (bigint (apply str (repeat 38000 "7"))))] (reduce (fn [s i] (+ s (count (format "%d" n)) (count (.toString n)))) 0 (range 100000)))`,
+		`(let [n (bigdec (bigint (apply str (repeat 38000 "7"))))] (reduce (fn [s i] (+ s (count (str n "")))) 0 (range 100000)))`,
+		`(let [n (bigint (apply str (repeat 38000 "7")))] (reduce (fn [s i] (+ s (count (json/generate-string [n])))) 0 (range 100000)))`,
 		`(reduce + (map (fn [i] (+ (Math/sin i) (Math/pow 1.0001 (+ i 0.5)) (Math/log10 (inc i)) (Math/log (inc i)) (Math/exp (/ i 1e4)))) (range 1000000)))`,
 	}
 	limits := DefaultLimits()
@@ -55,5 +63,61 @@ func TestHostileWorkEndsByACharge(t *testing.T) {
 			}
 			steps = res.Steps
 		}
+	}
+}
+
+// TestBigNumberConversionIsCharged: every way of writing a big integer or
+// decimal in decimal charges the superlinear conversion (bigTextSteps:
+// about 14,000 steps for 38,000 digits, 1 ms of CPU) before it converts,
+// not only the text's bytes (about 600 steps).
+func TestBigNumberConversionIsCharged(t *testing.T) {
+	const build = `(let [n (bigint (apply str (repeat 38000 "7"))) b (biginteger n) d (bigdec n)] %s)`
+	base := run(t, fmt.Sprintf(build, "1"), Env{})
+	if base.Err != nil {
+		t.Fatal(base.Err)
+	}
+	for _, form := range []string{
+		`(count (str n))`, `(count (str d))`, `(count (str n "x"))`, `(count (pr-str [n]))`, `(count (pr-str {:d d}))`,
+		`(count (format "%d" b))`, `(count (.toString b))`, `(count (json/generate-string [n]))`, `(count (print-str n))`,
+	} {
+		res := run(t, fmt.Sprintf(build, form), Env{})
+		if res.Err != nil {
+			t.Fatalf("%s: %v", form, res.Err)
+		}
+		if got := res.Steps - base.Steps; got < 12000 {
+			t.Errorf("%s: charged %d steps, want the conversion's (at least 12,000)", form, got)
+		}
+	}
+}
+
+// TestJSONDecodingIsCharged: json/parse-string and json/parse-lines of a
+// text from data end by a charge within a ten-minute clock, and charge
+// the decoder's own work (its set-up per value read, each token), not only
+// the values' bytes: charged by those alone, 1.5 M one-byte lines took
+// 1.1 s of CPU to the memory limit and an array of 3 M numbers 0.18 s.
+func TestJSONDecodingIsCharged(t *testing.T) {
+	limits := DefaultLimits()
+	limits.Timeout = 10 * time.Minute
+	for _, c := range []struct{ src, text string }{
+		{`(count (json/parse-lines data/s))`, strings.Repeat("1\n", 1_500_000)},
+		{`(count (json/parse-string data/s))`, "[" + strings.Repeat("1,", 3_000_000) + "1]"},
+		{`(count (json/parse-string data/s))`, "[" + strings.Repeat("1.5e300,", 800_000) + "1]"},
+	} {
+		res := run(t, c.src, Env{Limits: limits, Data: textData(c.text)})
+		if res.Err == nil || (res.Err.Kind != stepLimit && res.Err.Kind != memoryLimit) {
+			t.Fatalf("%s of %d bytes: got %v, want step_limit or memory_limit", c.src, len(c.text), res.Err)
+		}
+	}
+	// 10,000 lines of one value each: the set-up and the token of each.
+	lines := run(t, `(count (json/parse-lines data/s))`, Env{Data: textData(strings.Repeat("1\n", 10_000))})
+	tokens := run(t, `(count (json/parse-string data/s))`, Env{Data: textData("[" + strings.Repeat("1,", 10_000) + "1]")})
+	if lines.Err != nil || tokens.Err != nil {
+		t.Fatal(lines.Err, tokens.Err)
+	}
+	if lines.Steps < 10_000*(jsonDecoderSteps+jsonTokenSteps) {
+		t.Errorf("10,000 lines cost %d steps, want at least %d", lines.Steps, 10_000*(jsonDecoderSteps+jsonTokenSteps))
+	}
+	if tokens.Steps < 10_000*jsonTokenSteps {
+		t.Errorf("10,000 numbers cost %d steps, want at least %d", tokens.Steps, 10_000*jsonTokenSteps)
 	}
 }

@@ -91,6 +91,9 @@ var bigIntegerMethods = map[string]bigIntegerMethod{
 		if err := th.alloc(int64(x.BitLen()/3 + 2)); err != nil {
 			return nil, err
 		}
+		if err := chargeBigText(th, x); err != nil {
+			return nil, err
+		}
 		return String(x.Text(int(radix))), nil
 	}},
 	".pow": {1, 1, func(th *Thread, name string, x *big.Int, args []Value) (Value, error) {

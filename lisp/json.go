@@ -51,6 +51,11 @@ func decodeJSONCharging(ctx context.Context, th *Thread, text string, maxDepth i
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	d := jsonDecoder{ctx: ctx, dec: dec, text: text, maxDepth: maxDepth, costLimit: ReadCostLimit(int64(len(text))), th: th}
+	if th != nil {
+		if err := th.step(jsonDecoderSteps + int64(len(text))/jsonBytesPerStep); err != nil {
+			return nil, 0, err
+		}
+	}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, 0, err
@@ -196,8 +201,26 @@ func (d *jsonDecoder) chargeToken(tok json.Token) error {
 		n += int64(len(s))
 	}
 	d.charged += n
+	if err := d.th.step(jsonTokenSteps); err != nil {
+		return err
+	}
 	return d.th.alloc(n)
 }
+
+// What encoding/json's decoder costs a thread beyond the values it
+// builds, in steps of 64-100 ns (extendedPrecision charges 64; the
+// calibration allows up to 120 ns a step): its set-up (a decoder, a
+// reader and a buffer, 1.5 µs: json/parse-lines makes one a line), each
+// token (250-300 ns, mostly the token boxed and the tokenizer's garbage)
+// and its scan of the text (4-7 ns a byte, beyond the step per 64 bytes
+// every scan is charged). Charged by the values' bytes alone,
+// json/parse-lines of 1.5 M one-byte lines took 1.1 s of CPU to the
+// memory limit and json/parse-string of an array of 3 M numbers 0.18 s.
+const (
+	jsonDecoderSteps = 20
+	jsonTokenSteps   = 3
+	jsonBytesPerStep = 16
+)
 
 // room is the room made at once for a long array or object of n elements
 // counted ahead: all of them, but no more than the thread charged for
@@ -445,6 +468,9 @@ func encodeJSON(th *Thread, v Value) (string, error) {
 			t.writeByte('{')
 			opened = append(opened, open{})
 		default:
+			if err := chargeNumberText(th, x); err != nil {
+				return "", err
+			}
 			var err error
 			if scalar, err = appendJSONScalar(scalar[:0], x); err != nil {
 				return "", err

@@ -945,9 +945,13 @@ func writeScalar(out *textWriter, v Value, source bool) {
 	case Int:
 		out.write(strconv.AppendInt(small[:0], int64(v), 10))
 	case *BigInt:
-		out.write(appendBigScalar(small[:0], v, source))
+		if out.chargeNumber(v) {
+			out.write(appendBigScalar(small[:0], v, source))
+		}
 	case *BigDec:
-		out.write(appendDecText(small[:0], v, true))
+		if out.chargeNumber(v) {
+			out.write(appendDecText(small[:0], v, true))
+		}
 	case Float:
 		out.writeString(formatFloat(float64(v)))
 	case Float32:

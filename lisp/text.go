@@ -71,6 +71,20 @@ func (t *textWriter) writeString(s string) {
 	}
 }
 
+// chargeNumber charges the writer's thread for writing v, a big integer
+// or decimal, in decimal (chargeNumberText), and reports whether the
+// writer still takes text.
+func (t *textWriter) chargeNumber(v Value) bool {
+	if t.stopped() {
+		return false
+	}
+	if err := chargeNumberText(t.th, v); err != nil {
+		t.err = err
+		return false
+	}
+	return true
+}
+
 // write appends b.
 func (t *textWriter) write(b []byte) {
 	if t.th == nil && t.limit == 0 && !t.counting {
@@ -235,10 +249,16 @@ func writeValue(t *textWriter, th *Thread, v Value, style textStyle) error {
 		}
 	case *BigInt:
 		// str is Java's toString, without the N that pr writes.
+		if err := chargeBigText(th, v.n); err != nil {
+			return err
+		}
 		var small [32]byte
 		t.write(appendBigText(small[:0], v, style != asStr))
 		return t.err
 	case *BigDec:
+		if err := chargeBigText(th, v.unscaled); err != nil {
+			return err
+		}
 		var small [32]byte
 		t.write(appendDecText(small[:0], v, style != asStr)) // str without the M
 		return t.err
@@ -320,6 +340,9 @@ func plainText(th *Thread, vs []Value, sep string) (text Value, ok bool, err err
 			return nil, false, nil
 		}
 		n += l
+		if err := chargeNumberText(th, v); err != nil {
+			return nil, true, err
+		}
 	}
 	if err := th.alloc(costString + int64(n)); err != nil {
 		return nil, true, err
