@@ -12,11 +12,7 @@ func TestSubVectorWeight(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for range 500 {
 		n := r.IntN(20)
-		elems := make([]Value, n)
-		for k := range elems {
-			v, _ := fuzzValue([]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), 'x', 'y'}, 0)
-			elems[k] = v
-		}
+		elems := randomValues(r, n)
 		v := NewVector(elems)
 		i := r.IntN(n + 1)
 		j := i + r.IntN(n-i+1)
@@ -36,11 +32,7 @@ func TestSetViewWeight(t *testing.T) {
 	th := newTestThread()
 	for range 500 {
 		n := r.IntN(20)
-		elems := make([]Value, n)
-		for k := range elems {
-			v, _ := fuzzValue([]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), 'x', 'y'}, 0)
-			elems[k] = v
-		}
+		elems := randomValues(r, n)
 		s := NewSet(elems)
 		ordered, err := s.seqElems(nil)
 		if err != nil {
@@ -57,4 +49,13 @@ func TestSetViewWeight(t *testing.T) {
 			t.Fatalf("weight of %s[%d:%d] = %d, want %d", Repr(s), i, j, w, want)
 		}
 	}
+}
+
+// randomValues gives n values of the kinds the fuzz targets build.
+func randomValues(r *rand.Rand, n int) []Value {
+	elems := make([]Value, n)
+	for k := range elems {
+		elems[k], _ = fuzzValue([]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), 'x', 'y'}, 0)
+	}
+	return elems
 }

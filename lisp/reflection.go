@@ -29,8 +29,7 @@ var reflectedAsInt = map[string]bool{
 }
 
 // primitiveResults are the functions whose call Clojure types as a
-// primitive number when every argument is one; count, long, int, double
-// and the parse statics whatever their argument.
+// primitive number when every argument is one.
 var primitiveResults = map[string]bool{
 	"+": true, "-": true, "*": true, "inc": true, "dec": true,
 	"quot": true, "rem": true, "mod": true, "max": true, "min": true, "abs": true,
@@ -42,7 +41,9 @@ var primitiveResults = map[string]bool{
 	"Math/floorDiv": true, "Math/floorMod": true,
 }
 
-var primitiveWhatever = map[string]bool{
+// primitiveAnyArgs are the functions whose call Clojure types as a
+// primitive number whatever their argument.
+var primitiveAnyArgs = map[string]bool{
 	"count": true, "long": true, "int": true, "double": true,
 	"Long/parseLong": true, "Integer/parseInt": true, "Double/parseDouble": true,
 }
@@ -78,7 +79,7 @@ func (c *compiler) primitiveForm(form Value, depth int) bool {
 		if !ok || c.findLocal(string(head)) != nil || c.names.isUser(string(head)) {
 			return false
 		}
-		if primitiveWhatever[string(head)] {
+		if primitiveAnyArgs[string(head)] {
 			return true
 		}
 		if !primitiveResults[string(head)] || len(f.Elems) == 1 {
