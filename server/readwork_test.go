@@ -91,3 +91,122 @@ func TestReadingIsDecidedByWork(t *testing.T) {
 		t.Errorf("2 radix-36 literals of 100,000 digits: %v, %v", resp, err)
 	}
 }
+
+// TestToMessagesReadingIsDecidedByWork: ToMessages and RenderTrace read
+// the values of options.data, memory and turns under a read budget sized
+// by the request's bytes (readWorkPerByte, readWorkFloor). Values whose
+// reading grows faster than their text (long radix literals, thousands of
+// functions of source) are refused by that budget at the same field, with
+// the same message, in three runs, before they are read, with the
+// caller's clock ten minutes away; dear values of ordinary tokens (long
+// decimal integers, strings of escapes, millions of tiny tokens) read to
+// the same answer in three runs, and collections nested to the limit end
+// by their cost once read, the same every time.
+func TestToMessagesReadingIsDecidedByWork(t *testing.T) {
+	s := New(DefaultConfig())
+	vector := func(n int, part string) string { return "[" + strings.Repeat(part+" ", n) + "]" }
+	// Nested to the limit inside the map data is sent in.
+	nested := strings.Repeat("[", lisp.DefaultMaxNesting-3) + "1" + strings.Repeat("]", lisp.DefaultMaxNesting-3)
+	type input struct {
+		text string
+		want string // "" read; else the start of the refusal after the field's path
+	}
+	// A value that costs too much once read is refused by that, as it is
+	// read, where it is read whole; ToMessages reads memory and
+	// options.data as samples (docs/VALUES.md), which do not build it.
+	const byWork, onceRead = "the request's values would take more than", "once read"
+	sampled := func(field string) bool {
+		return strings.HasSuffix(field, "options.data") || strings.HasPrefix(strings.TrimPrefix(field, "RenderTrace "), "memory.")
+	}
+	inputs := map[string]input{
+		"20 radix-36 literals of 100,000 digits": {vector(20, "36r"+strings.Repeat("Z", 100_000)), byWork},
+		"100,000 functions":                      {vector(100_000, "(fn [] 1)"), byWork},
+		"2 radix-36 literals of 100,000 digits":  {vector(2, "36r"+strings.Repeat("Z", 100_000)), ""},
+		"5 integers of 100,000 digits":           {vector(5, strings.Repeat("7", 100_000)), ""},
+		"a 2.4 MB string of escapes":             {`"` + strings.Repeat(`\n\t\u0041\"`, 200_000) + `"`, ""},
+		"1,000,000 tiny tokens":                  {vector(1_000_000, "1"), ""},
+		"1,000 values nested to the limit":       {vector(1_000, nested), onceRead},
+	}
+	binding := func(text string) *ptcsidecarv1.Memory {
+		return &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "m", Value: edn(text)}}}
+	}
+	turn := func(text string) []*ptcsidecarv1.Turn {
+		return []*ptcsidecarv1.Turn{{Number: 1, Program: "1", Success: true, Result: edn(text)}}
+	}
+	ctx := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 10*time.Minute)
+	}
+	toMessages := func(in *ptcsidecarv1.ToMessagesRequest) error {
+		c, cancel := ctx()
+		defer cancel()
+		_, err := s.Wire().ToMessages(c, in)
+		return err
+	}
+	renderTrace := func(in *ptcsidecarv1.RenderTraceRequest) error {
+		c, cancel := ctx()
+		defer cancel()
+		_, err := s.Wire().RenderTrace(c, in)
+		return err
+	}
+	fields := map[string]func(text string) error{
+		"options.data": func(text string) error {
+			return toMessages(&ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Data: edn("{:m " + text + "}")}})
+		},
+		"memory.bindings[0].value": func(text string) error {
+			return toMessages(&ptcsidecarv1.ToMessagesRequest{Memory: binding(text)})
+		},
+		"turns[0].result": func(text string) error {
+			return toMessages(&ptcsidecarv1.ToMessagesRequest{Turns: turn(text)})
+		},
+		"turns[0].memory.bindings[0].value": func(text string) error {
+			ts := turn("1")
+			ts[0].Memory = binding(text)
+			return toMessages(&ptcsidecarv1.ToMessagesRequest{Turns: ts})
+		},
+		"turns[0].tool_calls[0].args": func(text string) error {
+			ts := turn("1")
+			ts[0].ToolCalls = []*ptcsidecarv1.ToolCall{{Index: 0, Name: "f", Args: edn(text), Result: edn("1")}}
+			return renderTrace(&ptcsidecarv1.RenderTraceRequest{Turns: ts})
+		},
+		"RenderTrace turns[0].result": func(text string) error {
+			return renderTrace(&ptcsidecarv1.RenderTraceRequest{Turns: turn(text)})
+		},
+		"RenderTrace memory.bindings[0].value": func(text string) error {
+			return renderTrace(&ptcsidecarv1.RenderTraceRequest{Memory: binding(text)})
+		},
+	}
+	for name, in := range inputs {
+		for field, send := range fields {
+			path := strings.TrimPrefix(field, "RenderTrace ")
+			var first string
+			for run := range 3 {
+				began := time.Now()
+				err := send(in.text)
+				took := time.Since(began)
+				st := status.Convert(err)
+				want := in.want
+				if want == onceRead && sampled(field) {
+					want = ""
+				}
+				switch {
+				case want == onceRead:
+					if st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), path+".edn: ") || !strings.Contains(st.Message(), onceRead) {
+						t.Fatalf("%s in %s, run %d: %v, want INVALID_ARGUMENT by its cost once read", name, field, run+1, err)
+					}
+				case want == "" && err != nil:
+					t.Fatalf("%s in %s, run %d: %v, want it read", name, field, run+1, err)
+				case want == byWork && (st.Code() != codes.ResourceExhausted || !strings.HasPrefix(st.Message(), path+": "+in.want)):
+					t.Fatalf("%s in %s, run %d: %v, want RESOURCE_EXHAUSTED %q naming the field", name, field, run+1, err, in.want)
+				}
+				if run == 0 {
+					first = st.Message()
+				} else if st.Message() != first {
+					t.Errorf("%s in %s: run %d ended %q, run 1 %q", name, field, run+1, st.Message(), first)
+				}
+				if in.want == byWork && !strings.Contains(name, "nested") && took > 5*time.Second {
+					t.Errorf("%s in %s: refused after %v, want before it is read", name, field, took)
+				}
+			}
+		}
+	}
+}

@@ -45,9 +45,12 @@ type valueReader struct {
 	reading  context.Context
 	stopRead context.CancelFunc
 	readFor  time.Duration
-	// workBudget bounds cost and numberWork by the evaluation timeout
-	// (readCostPerSecond); 0 bounds nothing.
+	// workBudget bounds the request's read work: by its bytes
+	// (readWorkPerByte, readWorkFloor) from sized on, by its evaluation
+	// timeout (readCostPerSecond) from startReading on; 0 bounds nothing.
+	// size is the request's bytes that sized it.
 	workBudget int64
+	size       int
 	// numberWork is what reading the texts of the values read so far
 	// takes besides what they cost once read (lisp.ReadWork: their
 	// tokens, bytes and long numbers), and loading those that are source
@@ -96,6 +99,26 @@ func (rd *valueReader) readCtx() context.Context {
 	return rd.ctx
 }
 
+// readWorkPerByte and readWorkFloor bound the read work (lisp.ReadWork,
+// and lisp.SourceReadWork for values that are source) of a request that
+// reads its values under no evaluation timeout (ToMessages, RenderTrace,
+// an answer on a stream, an evaluation with no timeout): readWorkPerByte
+// for each byte of the request, and readWorkFloor besides. Text of
+// ordinary tokens costs at most 28 a byte (JSON of empty arrays; a vector
+// of one-digit numbers 9, of keywords 6), so any such request within
+// --max-recv-bytes reads, however many turns it holds; what passes the
+// bound is the text whose work grows faster than its bytes: long
+// integers, decimals and radix literals, whose conversion is quadratic in
+// their digits (a radix-36 literal of 100,000 digits costs 69 a byte),
+// and values of source (768 a call). Their cost once read is bounded
+// apart (sized's budget), so the request's reading takes at most about
+// (readWorkPerByte + lisp.ReadCostPerByte) * 4 ns a byte alone, decided
+// by what the text holds, the same alone and under load.
+const (
+	readWorkPerByte = 40
+	readWorkFloor   = readCostPerSecond
+)
+
 // readSlack is what the values of one request may cost once read beyond
 // lisp.ReadCostPerByte times its bytes: each value may cost a small floor
 // more than its multiple (lisp.ReadCostLimit), and a history of a
@@ -106,15 +129,36 @@ const readSlack = 8 << 20
 // sized bounds what the values of a request of size bytes cost together
 // once read, so that many small values, each allowed its floor, do not
 // cost more than one large one of the same bytes.
+//
+// It also bounds their read work by the request's bytes (readWorkPerByte),
+// until startReading bounds it by an evaluation timeout.
 func (rd *valueReader) sized(size int) {
 	rd.budget = lisp.ReadCostPerByte*int64(size) + readSlack
+	rd.size = size
+	rd.workBudget = readWorkPerByte*int64(size) + readWorkFloor
+}
+
+// overBudget reports whether the request's read work so far, and extra
+// more, passes its bound: under an evaluation timeout, the work counts
+// what the values cost once read too (building them takes time that
+// timeout counts); bounded by the request's bytes, their cost has a
+// per-byte bound of its own (budget).
+func (rd *valueReader) overBudget(extra int64) bool {
+	if rd.workBudget <= 0 {
+		return false
+	}
+	work := rd.numberWork + extra
+	if rd.readFor > 0 {
+		work += rd.cost
+	}
+	return work > rd.workBudget
 }
 
 // charge counts a value read for the request, and refuses the request
 // once its values cost more than its budget.
 func (rd *valueReader) charge(cost int64, path func() string) error {
 	rd.cost += cost
-	if rd.workBudget > 0 && rd.cost+rd.numberWork > rd.workBudget {
+	if rd.overBudget(0) {
 		return rd.overWork(path)
 	}
 	if rd.budget > 0 && rd.cost > rd.budget {
@@ -126,8 +170,14 @@ func (rd *valueReader) charge(cost int64, path func() string) error {
 }
 
 // overWork is the refusal of a request whose values would take longer to
-// read than its evaluation timeout allows (readCostPerSecond).
+// read than its evaluation timeout (readCostPerSecond) or, under none,
+// its bytes (readWorkPerByte) allow.
 func (rd *valueReader) overWork(path func() string) error {
+	if rd.readFor <= 0 {
+		return status.Errorf(codes.ResourceExhausted,
+			"%s: the request's values would take more than %d bytes of read work (their tokens, bytes and long numbers, and the calls of those that are source), more than its %d bytes allow (%d a byte and %d MiB besides); long integers, decimals and radix literals cost the square of their digits: send fewer or shorter ones, or as strings",
+			path(), rd.workBudget, rd.size, readWorkPerByte, readWorkFloor>>20)
+	}
 	return status.Errorf(codes.ResourceExhausted,
 		"%s: the request's values would take more than %d bytes of read work (what they take once read, and their tokens, bytes and long numbers), more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
 		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
@@ -140,12 +190,12 @@ func (rd *valueReader) overWork(path func() string) error {
 // rather than by the clock, which refused it only when the machine was
 // busy.
 func (rd *valueReader) chargeExtraction(raw, field string) error {
-	if rd.workBudget <= 0 {
-		return nil
+	if rd.readFor <= 0 {
+		return nil // no evaluation timeout: the program is read and run unbounded by time
 	}
 	work := lisp.ExtractWork(raw)
 	rd.numberWork += work
-	if rd.cost+rd.numberWork <= rd.workBudget {
+	if !rd.overBudget(0) {
 		return nil
 	}
 	return status.Errorf(codes.ResourceExhausted,
@@ -214,7 +264,7 @@ func (rd *valueReader) sourceContext() (context.Context, error) {
 	// Refused before it is loaded when what loading it takes would pass
 	// the request's bound (readAt charges it, loaded or remembered).
 	rd.loadedSource = true
-	if rd.workBudget > 0 && rd.cost+rd.numberWork+lisp.SourceReadWork(rd.text) > rd.workBudget {
+	if rd.overBudget(lisp.SourceReadWork(rd.text)) {
 		return nil, rd.overWork(func() string { return "a value read as source" })
 	}
 	if err := rd.admit(); err != nil {
