@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 )
 
@@ -124,7 +125,7 @@ func TestToMessagesReadingIsDecidedByWork(t *testing.T) {
 		"2 radix-36 literals of 100,000 digits":  {vector(2, "36r"+strings.Repeat("Z", 100_000)), ""},
 		"5 integers of 100,000 digits":           {vector(5, strings.Repeat("7", 100_000)), ""},
 		"a 2.4 MB string of escapes":             {`"` + strings.Repeat(`\n\t\u0041\"`, 200_000) + `"`, ""},
-		"1,000,000 tiny tokens":                  {vector(1_000_000, "1"), ""},
+		"500,000 tiny tokens":                    {vector(500_000, "1"), ""},
 		"1,000 values nested to the limit":       {vector(1_000, nested), onceRead},
 	}
 	binding := func(text string) *ptcsidecarv1.Memory {
@@ -207,6 +208,33 @@ func TestToMessagesReadingIsDecidedByWork(t *testing.T) {
 					t.Errorf("%s in %s: refused after %v, want before it is read", name, field, took)
 				}
 			}
+		}
+	}
+}
+
+// TestReadWorkIsChargedWhenRemembered: a text read once is remembered
+// with what reading it takes, and a request that sends it again is
+// charged the same read work without counting it again.
+func TestReadWorkIsChargedWhenRemembered(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Memo = memo.New(8 << 20)
+	s := New(cfg)
+	text := "[" + strings.Repeat("36r"+strings.Repeat("Z", 1_000)+" ", 3) + "]"
+	want := lisp.ReadWork(text, false)
+	for run := range 3 {
+		rd := s.newReader(context.Background(), false)
+		rd.sized(1 << 20)
+		v, err := rd.value(edn(text), "data")
+		rd.release()
+		if err != nil || v == nil {
+			t.Fatalf("run %d: %v, %v", run+1, v, err)
+		}
+		if rd.numberWork != want {
+			t.Errorf("run %d: charged %d of read work, want %d", run+1, rd.numberWork, want)
+		}
+		got, found := s.remembered.find(valueKey{maxNesting: s.maxValueDepth(), text: text})
+		if !found || got.work != want {
+			t.Errorf("run %d: remembered %v with work %d, want it with %d", run+1, found, got.work, want)
 		}
 	}
 }

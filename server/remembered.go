@@ -58,6 +58,9 @@ type readValue struct {
 	// took is charged by its text (lisp.SourceReadWork), remembered or not.
 	source bool
 	texts  *lisp.RecordTexts // when the key asks for them
+	// work is what reading the text takes (lisp.ReadWork), counted
+	// before it was read.
+	work int64
 }
 
 func newRemembered(m *memo.Memo) remembered {
@@ -68,30 +71,36 @@ func newRemembered(m *memo.Memo) remembered {
 	}
 }
 
-// value returns what is remembered under k, or what read returns, frozen
-// (lisp.Freeze) so that concurrent evaluations can share and build on it:
-// callers must not rely on extending it in place. An error that is a gRPC
-// status is the request's, not the text's, and is not remembered. cost is
-// what read says the value costs once read (lisp.ReadWire).
-func (r remembered) value(k valueKey, read func() (lisp.Value, int64, bool, error)) readValue {
+// find returns what is remembered under k, if anything is.
+func (r remembered) find(k valueKey) (readValue, bool) {
+	if len(k.text) < minRememberedText {
+		return readValue{}, false
+	}
+	return r.values.Get(k)
+}
+
+// readAndKeep returns what read gives for k's text, with work, what
+// reading that text takes, and remembers it, frozen (lisp.Freeze) so that
+// concurrent evaluations can share and build on it: callers must not rely
+// on extending it in place. An error that is a gRPC status is the
+// request's, not the text's, and is not remembered. cost is what read
+// says the value costs once read (lisp.ReadWire).
+func (r remembered) readAndKeep(k valueKey, work int64, read func() (lisp.Value, int64, bool, error)) readValue {
 	if len(k.text) < minRememberedText {
 		v, cost, source, err := read()
-		return readValue{value: v, cost: cost, err: err, source: source} // records of so little are printed
-	}
-	if got, ok := r.values.Get(k); ok {
-		return got
+		return readValue{value: v, cost: cost, err: err, source: source, work: work} // records of so little are printed
 	}
 	v, cost, source, err := read()
 	if err != nil {
 		if _, isStatus := status.FromError(err); !isStatus {
-			r.values.Put(k, readValue{err: err, source: source}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
+			r.values.Put(k, readValue{err: err, source: source, work: work}, memo.EntryOverhead+int64(len(k.text)+len(err.Error())))
 		}
-		return readValue{err: err, source: source}
+		return readValue{err: err, source: source, work: work}
 	}
 	if v == nil {
-		return readValue{source: source}
+		return readValue{source: source, work: work}
 	}
-	got := readValue{value: lisp.Freeze(v), cost: cost, source: source}
+	got := readValue{value: lisp.Freeze(v), cost: cost, source: source, work: work}
 	// What the value holds, a function's code and captured values
 	// included: a short function can hold a large value. It is counted
 	// only as far as an entry may hold. The texts of its records are made

@@ -175,7 +175,7 @@ func (rd *valueReader) charge(cost int64, path func() string) error {
 func (rd *valueReader) overWork(path func() string) error {
 	if rd.readFor <= 0 {
 		return status.Errorf(codes.ResourceExhausted,
-			"%s: the request's values would take more than %d bytes of read work (their tokens, bytes and long numbers, and the calls of those that are source), more than its %d bytes allow (%d a byte and %d MiB besides); long integers, decimals and radix literals cost the square of their digits: send fewer or shorter ones, or as strings",
+			"%s: the request's values would take more than %d bytes of read work (their tokens and bytes, the square of their long numbers' digits, each call of those that are source), more than its %d bytes allow (%d a byte and %d MiB besides); send fewer or shorter long numbers (or send them as strings) and fewer values of source",
 			path(), rd.workBudget, rd.size, readWorkPerByte, readWorkFloor>>20)
 	}
 	return status.Errorf(codes.ResourceExhausted,
@@ -304,31 +304,37 @@ func (rd *valueReader) sampleAt(v *ptcsidecarv1.Value, keep int, path func() str
 }
 
 // readAt is sampleAt that also makes the texts of the value's records
-// when records is set (see remembered.value).
+// when records is set (see remembered.readAndKeep).
 func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, path func() string) (readValue, error) {
+	how, key, notation := rd.keyOf(v, keep)
+	key.records = records
 	// What reading the text takes first (its tokens, bytes and long
 	// numbers), counted from the text: the same charge whether the value
 	// is remembered or not, before any of that work is done, so that the
-	// same request is refused at the same field alone and under load.
+	// same request is refused at the same field alone and under load. It
+	// is remembered with the value: counting it again for a text resent
+	// on every call cost as much as finding the value.
+	got, found := rd.svc.remembered.find(key)
+	if !found {
+		got.work = lisp.ReadWork(key.text, key.json)
+	}
 	if rd.workBudget > 0 {
-		text, json := v.GetEdn(), false
-		if text == "" {
-			text, json = v.GetJson(), true
-		}
-		rd.numberWork += lisp.ReadWork(text, json)
+		rd.numberWork += got.work
 		if err := rd.charge(0, path); err != nil {
 			return readValue{}, err
 		}
 	}
-	got, notation, err := rd.read(v, keep, records)
+	if !found {
+		got = rd.read(how, key, got.work)
+	}
 	if got.source && rd.workBudget > 0 {
 		// Whether it loaded, was refused or was remembered, the same charge.
-		rd.numberWork += lisp.SourceReadWork(rd.text)
+		rd.numberWork += lisp.SourceReadWork(key.text)
 		if err := rd.charge(0, path); err != nil {
 			return readValue{}, err
 		}
 	}
-	if err != nil {
+	if err := got.err; err != nil {
 		if _, isStatus := status.FromError(err); isStatus {
 			return readValue{}, err // the request's, not the text's: see read
 		}
@@ -340,23 +346,19 @@ func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, pat
 	return got, nil
 }
 
-// read reads v as sample does: every value of every request comes in
-// here, and through lisp.ReadWire, which decides EDN, JSON or source and
-// applies the server's nesting setting. On failure it also returns the
-// suffix that names the notation in the field's path (".edn" or
-// ".json"). An error that stopped the reading for this request only (its
-// context ended, no evaluation slot came, the evaluation timeout passed)
-// is a gRPC status, and is not remembered; what is wrong with the text is.
-func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (readValue, string, error) {
-	// edn first: a value the sidecar emitted carries both, and edn is the
-	// lossless one.
-	how, key, notation := rd.keyOf(v, keep)
+// read reads the text of key, not remembered, as how says, and remembers
+// what it gave with work, what reading its text takes: every value of
+// every request comes in here, and through lisp.ReadWire, which decides
+// EDN, JSON or source and applies the server's nesting setting. An error
+// that stopped the reading for this request only (its context ended, no
+// evaluation slot came, the evaluation timeout passed) is a gRPC status,
+// and is not remembered; what is wrong with the text is.
+func (rd *valueReader) read(how lisp.WireRead, key valueKey, work int64) readValue {
 	if key.text == "" {
-		return readValue{}, "", nil
+		return readValue{}
 	}
-	key.records = records
 	rd.text = key.text
-	got := rd.svc.remembered.value(key, func() (lisp.Value, int64, bool, error) {
+	return rd.svc.remembered.readAndKeep(key, work, func() (lisp.Value, int64, bool, error) {
 		how.Source = rd.sourceFn // made only for a text not remembered
 		rd.loadedSource = false
 		v, cost, err := lisp.ReadWire(key.text, how)
@@ -370,7 +372,6 @@ func (rd *valueReader) read(v *ptcsidecarv1.Value, keep int, records bool) (read
 		}
 		return v, cost, rd.loadedSource, err
 	})
-	return got, notation, got.err
 }
 
 // keyOf is how v's text is read (edn when set, else json), the key its
