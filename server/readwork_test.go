@@ -117,7 +117,7 @@ func TestToMessagesReadingIsDecidedByWork(t *testing.T) {
 	// options.data as samples (docs/VALUES.md), which do not build it.
 	const byWork, onceRead = "the request's values would take more than", "once read"
 	sampled := func(field string) bool {
-		return strings.HasSuffix(field, "options.data") || strings.HasPrefix(strings.TrimPrefix(field, "RenderTrace "), "memory.")
+		return strings.HasSuffix(field, "options.data") || strings.HasPrefix(field[strings.LastIndex(field, " ")+1:], "memory.")
 	}
 	inputs := map[string]input{
 		"20 radix-36 literals of 100,000 digits": {vector(20, "36r"+strings.Repeat("Z", 100_000)), byWork},
@@ -149,7 +149,18 @@ func TestToMessagesReadingIsDecidedByWork(t *testing.T) {
 		_, err := s.Wire().RenderTrace(c, in)
 		return err
 	}
+	// An evaluation under no timeout (--eval-timeout none) reads its
+	// values under the same budget sized by the request.
+	noTimeout := DefaultConfig()
+	noTimeout.Limits.Timeout = -1 // none
+	untimed := New(noTimeout)
 	fields := map[string]func(text string) error{
+		"EvalTurn previous_results[0]": func(text string) error {
+			c, cancel := ctx()
+			defer cancel()
+			_, err := untimed.EvalTurn(c, &ptcsidecarv1.EvalTurnRequest{Program: "1", PreviousResults: []*ptcsidecarv1.Value{edn(text)}})
+			return err
+		},
 		"options.data": func(text string) error {
 			return toMessages(&ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Data: edn("{:m " + text + "}")}})
 		},
@@ -178,7 +189,7 @@ func TestToMessagesReadingIsDecidedByWork(t *testing.T) {
 	}
 	for name, in := range inputs {
 		for field, send := range fields {
-			path := strings.TrimPrefix(field, "RenderTrace ")
+			path := field[strings.LastIndex(field, " ")+1:] // after the RPC's name
 			var first string
 			for run := range 3 {
 				began := time.Now()
@@ -236,5 +247,29 @@ func TestReadWorkIsChargedWhenRemembered(t *testing.T) {
 		if !found || got.work != want {
 			t.Errorf("run %d: remembered %v with work %d, want it with %d", run+1, found, got.work, want)
 		}
+	}
+}
+
+// TestStreamAnswerReadingIsDecidedByWork: a tool's answer on an
+// EvalTurnStream is read under the budget its message's bytes give: 20
+// radix-36 literals of 100,000 digits are refused by their read work,
+// naming the answer, in three runs; 2 of them read.
+func TestStreamAnswerReadingIsDecidedByWork(t *testing.T) {
+	c := dial(t, Config{Limits: lisp.DefaultLimits()})
+	req := &ptcsidecarv1.EvalTurnRequest{Program: `(count (tool/f {}))`, Tools: []*ptcsidecarv1.ToolSpec{{Name: "f"}}}
+	radix := func(n int) string { return "[" + strings.Repeat("36r"+strings.Repeat("Z", 100_000)+" ", n) + "]" }
+	for run := range 3 {
+		_, _, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+			return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(radix(20))}
+		})
+		if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.HasPrefix(st.Message(), "tool_result[0].result: the request's values would take more than") {
+			t.Errorf("run %d: %v, want RESOURCE_EXHAUSTED by its read work, naming the answer", run+1, err)
+		}
+	}
+	turn, _, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(radix(2))}
+	})
+	if err != nil || turn.GetResult().GetEdn() != "2" {
+		t.Errorf("2 literals: %v, %v", turn, err)
 	}
 }
