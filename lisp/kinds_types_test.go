@@ -234,19 +234,16 @@ var hiddenFields = map[string]string{
 		"printed as its source (lam.form), never changed, and shared only as code is",
 	"Map.traits.class.fields": "the record type's field names, keywords that name it in its text and are shared by its instances",
 	"Map.tail.order.by": "a sorted map's comparator, frozen when the map is made (comparatorOrder); it travels as a plain map, " +
-		"and source whose comparator holds an atom is refused when read (sourceValue)",
+		"counted in the footprint of a kept value (FootprintUpTo), and source whose comparator holds an atom is refused when read (sourceValue)",
 	"Set.tail.order.by":   "a sorted set's comparator, as a sorted map's",
 	"wherePredicate.path": "the field keys of a where predicate's path, plain scalars (whereNode.eval refuses any other), written in its text",
 	"Builtin.":            "a builtin is a row of the package's table, shared by every program and never changed",
 	"symbolLookup.symbol": "the symbol being called, which exists only for the call",
 	"opaqueValue.Value":   "a value of a type from outside the package, which holds nothing the package knows",
-	"infiniteSeq.from":    "the sequence a derivation reads, which is also among its arguments",
-	"infiniteSeq.thunk":   "lazy-seq's body, as a function of no arguments, which is also its argument",
 	"atom.":               "an atom lives only while its program runs: it is never kept, emitted or shared (sourceValue, checkResultKind)",
 	"transient.":          "a transient lives only while its program runs, as an atom",
 	"thrown.":             "an exception lives only while its program runs, as an atom",
 	"reducedValue.":       "(reduced x) lives only inside a reduction",
-	"metaForm.":           "a form of the program being read: its metadata and the form it is on",
 }
 
 // hiddenFuncs are the Go functions kinds hold, whose captured state

@@ -101,6 +101,7 @@ func newKindValues(t *testing.T) []Value {
 	t.Helper()
 	var values []Value
 	for _, src := range []string{
+		`"abbb aab xx yzzy"`, // the text the regexes below match, a companion of every value here
 		`{:a/x 1, :a/y [2 {:b/z #{3}}]}`,
 		`123456789012345678901234567890N`,
 		`-12345678901234567890123.4567890M`,
@@ -172,7 +173,7 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 	// The values of the newer kinds go only here, each beside the
 	// callables and a few plain values (a search of every pair with
 	// every builtin would take minutes).
-	companions := []int{len(base) - 1, len(base) - 2, len(base) - 3, len(base) - 4, len(base) - 5, 1, 2}
+	companions := []int{len(base) - 1, len(base) - 2, len(base) - 3, len(base) - 4, len(base) - 5, 1, 2, len(base)}
 	for j, v := range alone {
 		var others []int // nil: every value of the pool
 		switch {
@@ -213,6 +214,18 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 		t.Fatalf("only %d calls answered; the shared values no longer fit the builtins", len(calls))
 	}
 	t.Logf("%d calls answered, over %d values", len(calls), len(alone))
+	matched := 0 // calls that run the backtracking engine over a text
+	for _, c := range calls {
+		args := pick(alone, c.args)
+		if slices.ContainsFunc(args, func(v Value) bool { r, ok := v.(*regex); return ok && r.bt != nil }) &&
+			slices.ContainsFunc(args, func(v Value) bool { _, ok := v.(String); return ok }) {
+			matched++
+		}
+	}
+	if matched < 5 {
+		t.Errorf("only %d calls match a backtracking regex against a text", matched)
+	}
+	t.Logf("%d of them match a backtracking regex against a text", matched)
 	used := make([]int, len(alone))
 	for _, c := range calls {
 		for _, i := range c.args {
