@@ -187,3 +187,22 @@ func TestCollectionsAsFunctionsCharged(t *testing.T) {
 		}
 	}
 }
+
+// TestChargedCountsDoNotWrap: a count a program chooses is charged whole.
+// Before, an index whose bytes passed the largest integer wrapped round
+// to a 16-byte charge, and Go then refused to make the slice: an internal
+// error (a panic the evaluator caught) instead of memory_limit.
+func TestChargedCountsDoNotWrap(t *testing.T) {
+	for _, src := range []string{
+		`(nth (range) 4611686018427387905)`,
+		`(nth (drop 1 (cycle [1 2])) 1152921504606846977)`,
+		`(nth (iterate inc 0) 4611686018427387905)`,
+		`(take 4611686018427387905 (range))`,
+		`(nth (range) 9223372036854775807)`,
+	} {
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != memoryLimit {
+			t.Errorf("%s: %v, want memory_limit", src, res.Err)
+		}
+	}
+}

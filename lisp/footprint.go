@@ -20,33 +20,54 @@ func Footprint(v Value) int64 {
 func FootprintUpTo(v Value, limit int64) (n int64, ok bool) {
 	var code map[*lambda]bool         // counted once, however many closures share it
 	var classes map[*recordClass]bool // a record type's field list, likewise
-	w := newWalk(nil, v, math.MaxInt)
-	w.visitOnce()
-	w.withMeta = true // what a kept value holds includes its metadata
-	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
-		if n > limit {
-			return n, false
-		}
-		if ev == walkLeave || (!w.entered() && w.height > 0) {
-			continue // left, or seen before
-		}
-		n += heapShapeOf(at)
-		if c, ok := at.(*closure); ok && !code[c.lam] {
-			if code == nil {
-				code = map[*lambda]bool{}
+	// A sorted collection's comparator is kept with it but is no part of
+	// it: each is counted once, walked after the value, with those it
+	// holds in turn.
+	var orders map[*keyOrder]bool
+	for roots := []Value{v}; len(roots) > 0; {
+		w := newWalk(nil, roots[len(roots)-1], math.MaxInt)
+		roots = roots[:len(roots)-1]
+		w.visitOnce()
+		w.withMeta = true // what a kept value holds includes its metadata
+		for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
+			if n > limit {
+				return n, false
 			}
-			code[c.lam] = true
-			n += codeBytesPerTextByte * c.lam.textSize
-		}
-		if m, ok := at.(*Map); ok && m.class() != nil && !classes[m.class()] {
-			if classes == nil {
-				classes = map[*recordClass]bool{}
+			if ev == walkLeave || (!w.entered() && w.height > 0) {
+				continue // left, or seen before
 			}
-			classes[m.class()] = true
-			n += heapClass + heapSlot*int64(len(m.class().fields))
+			if o := orderOf(at); o != nil && o.by != nil && !orders[o] {
+				if orders == nil {
+					orders = map[*keyOrder]bool{}
+				}
+				orders[o] = true
+				roots = append(roots, o.by)
+			}
+			n += footprintOf(at, &code, &classes)
 		}
 	}
 	return n, n <= limit
+}
+
+// footprintOf is what at takes itself: its heap shape, and, the first
+// time each is met, a closure's code and a record type's field list.
+func footprintOf(at Value, code *map[*lambda]bool, classes *map[*recordClass]bool) int64 {
+	n := heapShapeOf(at)
+	if c, ok := at.(*closure); ok && !(*code)[c.lam] {
+		if *code == nil {
+			*code = map[*lambda]bool{}
+		}
+		(*code)[c.lam] = true
+		n += codeBytesPerTextByte * c.lam.textSize
+	}
+	if m, ok := at.(*Map); ok && m.class() != nil && !(*classes)[m.class()] {
+		if *classes == nil {
+			*classes = map[*recordClass]bool{}
+		}
+		(*classes)[m.class()] = true
+		n += heapClass + heapSlot*int64(len(m.class().fields))
+	}
+	return n
 }
 
 // codeBytesPerTextByte is about how many bytes the forms and compiled

@@ -70,3 +70,28 @@ func TestFootprintUpTo(t *testing.T) {
 		t.Errorf("counting up to 64 KiB of %d bytes allocated %.0f times", whole, allocs)
 	}
 }
+
+// TestFootprintCountsComparators: a sorted collection kept with its
+// comparator keeps what the comparator captured, which the footprint of
+// a kept value counts, once however many versions share it. Before, a
+// comparator holding a 10,000-item vector added nothing.
+func TestFootprintCountsComparators(t *testing.T) {
+	plain := readOrMade(t, `(sorted-set-by (fn [a b] (compare a b)) 1 2 3)`)
+	holding := readOrMade(t, `(let [big (vec (range 10000))] (sorted-set-by (fn [a b] (count big) (compare a b)) 1 2 3))`)
+	bigVector := Footprint(readOrMade(t, `(vec (range 10000))`))
+	got := Footprint(holding) - Footprint(plain)
+	if got < bigVector {
+		t.Errorf("the comparator's 10,000-item vector adds %d bytes to the footprint, want at least %d", got, bigVector)
+	}
+	t.Logf("the comparator's vector adds %d bytes (the vector alone: %d)", got, bigVector)
+	res := run(t, `(let [big (vec (range 10000))
+	                     s (sorted-set-by (fn [a b] (count big) (compare a b)) 1 2 3)]
+	                 [s (conj s 4) (disj s 1)])`, Env{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	three := Footprint(res.Value)
+	if one := Footprint(holding); three > 3*one-2*bigVector {
+		t.Errorf("three versions sharing one comparator: %d bytes, one: %d; the comparator is counted more than once", three, one)
+	}
+}

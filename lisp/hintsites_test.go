@@ -88,6 +88,7 @@ var hintSitesNotFollowed = map[string]string{
 	"where.go compileWhere: \"write (where :field = value)\"":                                                                                                   notFollowedOwn,
 	"where.go compileWhere: hint": notFollowedOwn,
 	"where.go eval: \"write (where :field = value) or (where [:a :b] = value)\"":                                                                           notFollowedOwn,
+	"where.go eval: \"write the path as keywords, strings or numbers: (where [:a :b] = value)\"":                                                           notFollowedOwn,
 	"reader.go readForm: \"there is a closing bracket without a matching opening one\"":                                                                    notFollowedWrapped,
 	"extract.go NoProgramError: \"answer with one PTC-Lisp program in a fenced block: ```clojure on its own line, the program, then ``` on its own line\"": notFollowedReply,
 	"reader.go atom: \"values are literal data; quote text as a string or use a keyword\"":                                                                 notFollowedWire,

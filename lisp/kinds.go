@@ -80,6 +80,13 @@ func (symbol) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v symbol) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
 func (v symbol) heapShape() int64                     { return heapString + int64(len(v)) }
 
+// A symbol called as a function is the symbol: it exists only for the
+// call (Thread.call), and declares its own behaviour so that an embedded
+// symbol's never speaks for a type that may one day hold more.
+func (symbolLookup) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
+func (v symbolLookup) writeText(p *printer, i int)          { v.symbol.writeText(p, i) }
+func (v symbolLookup) heapShape() int64                     { return v.symbol.heapShape() }
+
 func (javaClass) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v javaClass) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
 func (v javaClass) heapShape() int64                     { return heapString + int64(len(v)) }

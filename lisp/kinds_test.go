@@ -2,59 +2,9 @@ package lisp
 
 import (
 	"fmt"
-	"go/ast"
-	"go/token"
-	"sort"
 	"strings"
 	"testing"
 )
-
-// TestEveryValueKindCarriesItsBehaviour reads the package's source and
-// fails for a type implementing Value (it has a TypeName method) that
-// lacks a method of valueKind: what it holds for the walk, how it prints
-// and its heap shape. A new kind of value cannot be added without them,
-// nor reach the walk as a value whose Go state the walk does not see.
-func TestEveryValueKindCarriesItsBehaviour(t *testing.T) {
-	methods := map[string]map[string]bool{} // receiver type -> method names
-	forEachSourceFile(t, func(_ *token.FileSet, _ string, _ []byte, f *ast.File) {
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 {
-				continue
-			}
-			recv := fn.Recv.List[0].Type
-			if star, ok := recv.(*ast.StarExpr); ok {
-				recv = star.X
-			}
-			id, ok := recv.(*ast.Ident)
-			if !ok {
-				continue
-			}
-			if methods[id.Name] == nil {
-				methods[id.Name] = map[string]bool{}
-			}
-			methods[id.Name][fn.Name.Name] = true
-		}
-	})
-	var kinds []string
-	for typ, ms := range methods {
-		if ms["TypeName"] {
-			kinds = append(kinds, typ)
-		}
-	}
-	sort.Strings(kinds)
-	if len(kinds) < 25 {
-		t.Fatalf("found only %d value types (%v): the test no longer reads the package", len(kinds), kinds)
-	}
-	for _, k := range kinds {
-		for _, m := range []string{"walkParts", "writeText", "heapShape"} {
-			if !methods[k][m] {
-				t.Errorf("value type %s has no %s method (see valueKind, kinds.go)", k, m)
-			}
-		}
-	}
-	t.Logf("%d value kinds: %s", len(kinds), strings.Join(kinds, " "))
-}
 
 // TestOneHeapShapeServesEverySize: the allocation charged for a value a
 // builtin builds, what it costs once read and its footprint when kept

@@ -63,15 +63,7 @@ func sharedValues(t *testing.T) []Value {
 		`'(1 [2] {:a 3})`,
 		`(defrecord P [x y]) (assoc (->P 1 [2 {:k 3}]) :z #{4})`,
 	} {
-		v, err := ReadValue(context.Background(), src, 0, 0)
-		if err != nil {
-			res, err := Eval(context.Background(), src, Env{})
-			if err != nil || res.Err != nil {
-				t.Fatalf("%s: %v %v", src, err, res.Err)
-			}
-			v = res.Value
-		}
-		values = append(values, Freeze(v))
+		values = append(values, readOrMade(t, src))
 	}
 	m := NewMapBuilder(20)
 	for i := range 20 {
@@ -79,6 +71,58 @@ func sharedValues(t *testing.T) []Value {
 	}
 	// A 32-bit float, (float x), which a result kept as a value holds.
 	return append(values, Freeze(m.Map()), Int(3), Keyword("a"), Float32(0.1))
+}
+
+// readOrMade is src read as the server reads a value (ReadValue), or
+// else what a program of src makes, frozen as the server keeps it.
+func readOrMade(t *testing.T, src string) Value {
+	t.Helper()
+	v, err := ReadValue(context.Background(), src, 0, 0)
+	if err != nil {
+		res, err := Eval(context.Background(), src, Env{})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", src, err, res.Err)
+		}
+		v = res.Value
+	}
+	return Freeze(v)
+}
+
+// newKindValues are frozen values of the kinds the last releases added,
+// read as the server reads them or made as a program makes them:
+// regexes the backtracking engine runs (lookaround, a backreference),
+// whose matcher must keep its state per match; sorted collections ordered
+// by a function; lazy sequences over what read-string and edn/read-string
+// read; big integers and decimals of many digits; namespaced maps;
+// sub-vectors; partials and other made functions; metadata; where
+// predicates and predicate combinators; a protocol's function of several
+// arities.
+func newKindValues(t *testing.T) []Value {
+	t.Helper()
+	var values []Value
+	for _, src := range []string{
+		`"abbb aab xx yzzy"`, // the text the regexes below match, a companion of every value here
+		`{:a/x 1, :a/y [2 {:b/z #{3}}]}`,
+		`123456789012345678901234567890N`,
+		`-12345678901234567890123.4567890M`,
+		`#"(?<=a)b+(?!c)"`,
+		`(re-pattern "(\\w)\\1")`,
+		`(sorted-set-by (fn [a b] (compare (str b) (str a))) 3 1 2 "x")`,
+		`(sorted-map-by (fn [a b] (compare b a)) [1] :a [2] :b)`,
+		`(drop 1 (cycle (read-string "(1 [2] {:a 3})")))`,
+		`(map inc (cycle (clojure.edn/read-string "[1 2 3]")))`,
+		`(biginteger "98765432109876543210987654321")`,
+		`(subvec [1 2 3 4 5] 1 4)`,
+		`(partial + 1)`,
+		`(comp inc (fn [x] (* 2 x)))`,
+		`(with-meta [1 {:b 2}] {:m [1]})`,
+		`(where [:a :b] = 1)`,
+		`(all-of odd? pos?)`,
+		`(defprotocol Area (area [s] [s k])) (extend-type Long Area (area ([s] s) ([s k] (* s k)))) area`,
+	} {
+		values = append(values, readOrMade(t, src))
+	}
+	return values
 }
 
 // TestEveryBuiltinOnSharedValues calls every builtin on shared frozen
@@ -92,8 +136,9 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 	// from another: a call on a value no call touched before is the one
 	// that would extend it in place.
 	callable := []Value{builtinNamed("vector"), builtinNamed("identity"), Keyword("a")}
-	alone := append(sharedValues(t), callable...)
-	shared := append(sharedValues(t), callable...)
+	base := append(sharedValues(t), callable...)
+	alone := slices.Concat(base, newKindValues(t))
+	shared := slices.Concat(sharedValues(t), callable, newKindValues(t))
 	type call struct {
 		b    *Builtin
 		args []int // in the pool of values
@@ -112,7 +157,7 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 			continue
 		}
 		found := 0
-		for _, idx := range argumentLists(b, len(alone)) {
+		for _, idx := range argumentLists(b, len(base)) {
 			if found == 12 {
 				break
 			}
@@ -125,15 +170,18 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 	// And each value of a kind EDN cannot spell (lazy sequences, made
 	// functions, sorted collections, lists) in a few calls of every
 	// builtin that answers on it, first or last.
+	// The values of the newer kinds go only here, each beside the
+	// callables and a few plain values (a search of every pair with
+	// every builtin would take minutes).
+	companions := []int{len(base) - 1, len(base) - 2, len(base) - 3, len(base) - 4, len(base) - 5, 1, 2, len(base)}
 	for j, v := range alone {
-		switch v := v.(type) {
-		case *infiniteSeq, *combined:
-		case *Vector:
-			if !v.IsList() {
-				continue
-			}
+		var others []int // nil: every value of the pool
+		switch {
+		case j >= len(base):
+			others = companions
+		case isLazyOrMade(v), orderOf(v) != nil:
 		default:
-			if orderOf(v) == nil {
+			if l, ok := v.(*Vector); !ok || !l.IsList() {
 				continue
 			}
 		}
@@ -143,7 +191,9 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 			}
 			lists := [][]int{{j}}
 			for k := range alone {
-				lists = append(lists, []int{k, j}, []int{j, k})
+				if others == nil || slices.Contains(others, k) {
+					lists = append(lists, []int{k, j}, []int{j, k})
+				}
 			}
 			found := 0
 			for _, idx := range lists {
@@ -163,6 +213,19 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 	if len(calls) < 1000 {
 		t.Fatalf("only %d calls answered; the shared values no longer fit the builtins", len(calls))
 	}
+	t.Logf("%d calls answered, over %d values", len(calls), len(alone))
+	matched := 0 // calls that run the backtracking engine over a text
+	for _, c := range calls {
+		args := pick(alone, c.args)
+		if slices.ContainsFunc(args, func(v Value) bool { r, ok := v.(*regex); return ok && r.bt != nil }) &&
+			slices.ContainsFunc(args, func(v Value) bool { _, ok := v.(String); return ok }) {
+			matched++
+		}
+	}
+	if matched < 5 {
+		t.Errorf("only %d calls match a backtracking regex against a text", matched)
+	}
+	t.Logf("%d of them match a backtracking regex against a text", matched)
 	used := make([]int, len(alone))
 	for _, c := range calls {
 		for _, i := range c.args {
@@ -197,6 +260,15 @@ func TestEveryBuiltinOnSharedValues(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+}
+
+// isLazyOrMade reports whether v is a lazy sequence or a made function.
+func isLazyOrMade(v Value) bool {
+	switch v.(type) {
+	case *infiniteSeq, *combined:
+		return true
+	}
+	return false
 }
 
 // callOnce calls b on a fresh thread.

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 )
@@ -263,6 +264,12 @@ func (th *Thread) setStepCheck() {
 
 // alloc charges n bytes of newly built strings or collections.
 func (th *Thread) alloc(n int64) error {
+	switch {
+	case n < 0: // no charge gives budget back
+		n = 0
+	case n > maxCharge:
+		n = maxCharge
+	}
 	th.allocated += n
 	if th.limits.MaxAllocBytes > 0 && th.allocated > th.limits.MaxAllocBytes {
 		th.allocated = th.limits.MaxAllocBytes + 1 // a refused charge allocates nothing
@@ -403,14 +410,32 @@ const (
 	costPrintLine = 32
 )
 
+// maxCharge is the most one charge counts: more than any budget, and
+// far enough from the largest int64 that adding it cannot wrap round.
+const maxCharge = math.MaxInt64 / 4
+
+// bytesFor is n items of per bytes each, saturating at maxCharge: a count
+// a program chose (an index, a size) must not wrap round to a small
+// charge, or to a negative one. (nth (range) 4611686018427387904) asked
+// for 16 bytes, then for a slice Go could not make.
+func bytesFor(per int64, n int) int64 {
+	if n <= 0 {
+		return 0
+	}
+	if int64(n) > maxCharge/per {
+		return maxCharge
+	}
+	return per * int64(n)
+}
+
 // allocString charges for a new string of n bytes.
-func (th *Thread) allocString(n int) error { return th.alloc(costString + int64(n)) }
+func (th *Thread) allocString(n int) error { return th.alloc(costString + bytesFor(1, n)) }
 
 // allocVector charges for a new vector or set of n elements.
-func (th *Thread) allocVector(n int) error { return th.alloc(costCollHead + costElem*int64(n)) }
+func (th *Thread) allocVector(n int) error { return th.alloc(costCollHead + bytesFor(costElem, n)) }
 
 // allocClosure charges for a new closure capturing n bindings.
-func (th *Thread) allocClosure(n int) error { return th.alloc(costClosure + 16*int64(n)) }
+func (th *Thread) allocClosure(n int) error { return th.alloc(costClosure + bytesFor(16, n)) }
 
 // allocMap charges for a new map of n entries.
-func (th *Thread) allocMap(n int) error { return th.alloc(costCollHead + costMapEntry*int64(n)) }
+func (th *Thread) allocMap(n int) error { return th.alloc(costCollHead + bytesFor(costMapEntry, n)) }

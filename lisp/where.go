@@ -26,6 +26,15 @@ func (n *whereNode) eval(th *Thread, fr *frame) (Value, error) {
 		path = []Value{f}
 	case *Vector:
 		path = f.Elems()
+		// The path is the predicate's own text, not a part the walk
+		// reaches: it holds field keys, and nothing with state, nesting
+		// or a text that might not read back.
+		for _, k := range path {
+			if !isPlainScalar(k) {
+				return nil, javaErrorf(typeError, noJavaClass, "where expected a path of field keys, got %s in it", withArticle(k.TypeName())).
+					WithHint("write the path as keywords, strings or numbers: (where [:a :b] = value)")
+			}
+		}
 	default:
 		return nil, javaErrorf(typeError, noJavaClass, "where expected a field keyword or a path vector, got %s", f.TypeName()).
 			WithHint("write (where :field = value) or (where [:a :b] = value)")

@@ -165,12 +165,18 @@ func needsSource(v Value) bool {
 // one, and it has no wire text.
 func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost int64, cell Value) {
 	w := newWalk(nil, v, nestingOrDefault(maxNesting))
+	var comparators []Value
+	seenOrders := map[*keyOrder]bool{}
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
 			continue
 		}
 		if cost < limit {
 			cost += readNodeCost(at)
+		}
+		if o := orderOf(at); o != nil && o.by != nil && !seenOrders[o] {
+			seenOrders[o] = true
+			comparators = append(comparators, o.by)
 		}
 		switch x := at.(type) {
 		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map, *BigDec:
@@ -182,6 +188,30 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 			return true, false, 0, x
 		default:
 			needs = true
+		}
+	}
+	// A sorted collection's comparator is no part of it (the collection
+	// travels as a plain one), yet every reader of the collection calls
+	// it: an atom it captured would carry one caller's changes to the
+	// next. Each comparator is searched once, with the ones it holds in
+	// turn, on the heap rather than the Go stack.
+	for len(comparators) > 0 && cell == nil {
+		by := comparators[len(comparators)-1]
+		comparators = comparators[:len(comparators)-1]
+		cw := newWalk(nil, by, math.MaxInt)
+		cw.visitOnce()
+		for ev, at := cw.next(); ev != walkDone; ev, at = cw.next() {
+			if ev == walkLeave {
+				continue
+			}
+			if o := orderOf(at); o != nil && o.by != nil && !seenOrders[o] {
+				seenOrders[o] = true
+				comparators = append(comparators, o.by)
+			}
+			switch at.(type) {
+			case *atom, *transient, *thrown, *transducer, *stepFn, *reducedValue:
+				return true, false, 0, at
+			}
 		}
 	}
 	return needs, w.err == errTooDeep, min(cost, limit), nil

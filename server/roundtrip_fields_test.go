@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
@@ -219,6 +220,7 @@ func TestEmittedValuesReadBackInEveryField(t *testing.T) {
 			}
 			answers, history := throughEveryField(svc, turn.GetResult())
 			sameAnswer(t, program, answers, history, "")
+			sameValueBack(t, svc, program, turn.GetResult())
 			// The memory binding, as it was emitted, too.
 			var bound *ptcsidecarv1.Value
 			for _, b := range turn.GetMemory().GetBindings() {
@@ -242,13 +244,63 @@ func TestEmittedValuesReadBackInEveryField(t *testing.T) {
 	}
 }
 
+// sameValueBack fails t unless v, a turn's result, comes back the same
+// value through the fields an evaluation reads it from: data,
+// previous_results and a prelude binding, each returned by a program and
+// emitted again. Same means equal (=), or, for what holds functions,
+// which equal only themselves, the same text once read: a sorted
+// collection travels as a plain one, and may print in another order.
+func sameValueBack(t *testing.T, svc *Service, program string, v *ptcsidecarv1.Value) {
+	t.Helper()
+	memory := &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "v", Value: v, Turn: 1}}}
+	for _, back := range []struct {
+		field string
+		req   *ptcsidecarv1.EvalTurnRequest
+	}{
+		{"data", &ptcsidecarv1.EvalTurnRequest{Program: "{:v data/v}", Data: v}},
+		{"previous_results", &ptcsidecarv1.EvalTurnRequest{Program: "*1", PreviousResults: []*ptcsidecarv1.Value{v}}},
+		{"prelude", &ptcsidecarv1.EvalTurnRequest{Program: "v", Prelude: memory}},
+	} {
+		resp, err := svc.EvalTurn(context.Background(), back.req)
+		if err != nil || !resp.GetTurn().GetSuccess() {
+			t.Errorf("%s: sent back in %s: %v %v", program, back.field, err, resp.GetTurn().GetError())
+			continue
+		}
+		got := resp.GetTurn().GetResult().GetEdn()
+		if got == v.GetEdn() {
+			continue
+		}
+		want, werr := lisp.ReadValue(context.Background(), v.GetEdn(), 0, 0)
+		have, herr := lisp.ReadValue(context.Background(), got, 0, 0)
+		if werr != nil || herr != nil || !lisp.Equal(want, have) && lisp.WireText(want) != lisp.WireText(have) {
+			t.Errorf("%s: sent back in %s, it comes back as\n%s\nnot\n%s", program, back.field, got, v.GetEdn())
+		}
+	}
+}
+
 // randomValueExpr writes an expression that makes a random value at most
 // depth levels deep, of every kind a turn can emit.
 func randomValueExpr(r *rand.Rand, depth int) string {
 	names := []string{"", "a b", ":x", "a/", "/", "x;y", `q"`, "ok", "user/id", "é字", "a,b", "[", "#x", "1"}
 	name := func() string { return fmt.Sprintf("%q", names[r.IntN(len(names))]) }
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	leaf := func() string {
-		switch r.IntN(16) {
+		switch r.IntN(22) {
+		case 16: // numbers of many digits, as BigInt, BigInteger and BigDecimal
+			return pick("123456789012345678901234567890N", "-98765432109876543210N", `(biginteger "123456789012345678901234567890123")`,
+				"(*' 99999999999 99999999999 99999999999)", "-1234567890.12345678901234567890M", `(bigdec "1E+30")`, "0.000000000000000000001M")
+		case 17: // dates and times, java.util.Date and java.time
+			return pick(`(java.time.LocalDateTime/parse "2024-01-02T03:04:05")`, `(java.time.Instant/parse "2024-01-02T03:04:05Z")`,
+				`(LocalTime/parse "10:15:30")`, `(.plusDays (LocalDate/parse "2024-02-28") 1)`, `(java.time.Duration/ofSeconds 5)`)
+		case 18: // regexes the backtracking engine runs: lookaround, backreferences, atomic groups
+			return pick(`#"(?<=a)b"`, `#"(a)\1"`, `(re-pattern "(?!x)y+")`, `#"(?>a+)b"`, `(re-pattern "(?<w>\\w)\\k<w>")`)
+		case 19: // characters, which are strings here, and ratios, which are doubles
+			return pick(`\a`, `\newline`, `\u00e9`, `(char 0)`, `(/ 1 3)`, `(/ -7 2)`, `(double 1/2)`)
+		case 20: // namespaced maps, sub-vectors, views of maps, metadata
+			return pick(`{:a/x 1 :a/y "2"}`, `(hash-map :n/a 1 :n/b [2])`, `(subvec [1 2 3 4] 1 3)`, `(keys {:a 1 :b 2})`,
+				`(with-meta [1 2] {:m 1})`, `(partition 2 2 [:pad] [1 2 3])`)
+		case 21: // symbols and keywords of odd names
+			return pick(`(symbol "ns" "x")`, `(keyword "ns" "")`, `(keyword "a/b" "c")`, `(symbol "x?")`, `(keyword "1")`, `(keyword "a" "b c")`)
 		case 0:
 			return fmt.Sprint(r.Int64() - r.Int64())
 		case 1:
@@ -285,7 +337,19 @@ func randomValueExpr(r *rand.Rand, depth int) string {
 		return strings.Join(s, " ")
 	}
 	n := r.IntN(4)
-	switch r.IntN(9) {
+	switch r.IntN(11) {
+	case 8: // a sorted collection with a comparator travels as a plain one
+		elems := make([]string, n)
+		for i := range elems {
+			elems[i] = fmt.Sprint(r.IntN(50))
+		}
+		return pick("(sorted-set-by > ", "(sorted-set-by (fn [a b] (compare b a)) ") + strings.Join(elems, " ") + ")"
+	case 9:
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("%q %s", names[r.IntN(len(names))], randomValueExpr(r, depth-1))
+		}
+		return "(sorted-map-by (fn [a b] (compare b a)) " + strings.Join(keys, " ") + ")"
 	case 6:
 		return "(->R " + parts(2) + ")" // a record, of the program's defrecord
 	case 7:

@@ -38,3 +38,10 @@
 (assert.eq (even? 4) true)
 (assert.eq (odd? -3) true)
 (assert.fails #(even? 4.0) "even? expected an integer, got float")
+
+;; where: a path is of field keys; anything else would be held out of the
+;; walk's sight (printed, never frozen, measured or checked).
+(assert.eq (filter (where [:a "b" 0] = 1) [{:a {"b" {0 1}}} {:a {"b" {0 2}}}]) [{:a {"b" {0 1}}}])
+(assert.fails #(where [(atom 0)] = 1) "where expected a path of field keys, got an atom in it")
+(assert.fails #(where [[:a]] = 1) "got a vector in it")
+(assert.fails #(where [(fn [x] x)] = 1) "got a function in it")
