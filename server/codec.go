@@ -136,6 +136,16 @@ func (e *wireError) Error() string { return e.path + ": " + e.reason }
 // no message of the schema uses.
 const refusalNumber = protowire.MaxValidNumber
 
+// RefusedRequest is the wire bytes of a request that carries only the
+// refusal mark with reason, which the count check answers as
+// INVALID_ARGUMENT "request: reason". A transport step before the codec
+// whose failure grpc-go would answer INTERNAL (a gRPC message whose gzip
+// does not decompress) hands these bytes on instead.
+func RefusedRequest(reason string) []byte {
+	mark := protowire.AppendTag(nil, refusalNumber, protowire.BytesType)
+	return protowire.AppendString(mark, "request\x00"+reason)
+}
+
 // refuse empties m and marks it with err, which the count check
 // (requestLimits.count) answers as INVALID_ARGUMENT naming err's field.
 func refuse(m protov2.Message, err error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -357,64 +358,73 @@ func encodeToMessages(r *strategies.Response) *ptcsidecarv1.ToMessagesResponse {
 	s := r.Stats
 	out.Stats = &ptcsidecarv1.CompressionStats{
 		Strategy:                   s.Strategy,
-		TurnsCompressed:            int32(s.TurnsCompressed),
-		ToolCallsTotal:             int32(s.ToolCallsTotal),
-		ToolCallsShown:             int32(s.ToolCallsShown),
-		ToolCallsDropped:           int32(s.ToolCallsDropped),
-		PrintlnsTotal:              int32(s.PrintlnsTotal),
-		PrintlnsShown:              int32(s.PrintlnsShown),
-		PrintlnsDropped:            int32(s.PrintlnsDropped),
-		ErrorTurnsCollapsed:        int32(s.ErrorTurnsCollapsed),
-		MessagesBefore:             int32(s.MessagesBefore),
-		MessagesAfter:              int32(s.MessagesAfter),
-		CharsBefore:                int32(s.CharsBefore),
-		CharsAfter:                 int32(s.CharsAfter),
-		TokensBefore:               int32(s.TokensBefore),
-		TokensAfter:                int32(s.TokensAfter),
+		TurnsCompressed:            stat32(s.TurnsCompressed),
+		ToolCallsTotal:             stat32(s.ToolCallsTotal),
+		ToolCallsShown:             stat32(s.ToolCallsShown),
+		ToolCallsDropped:           stat32(s.ToolCallsDropped),
+		PrintlnsTotal:              stat32(s.PrintlnsTotal),
+		PrintlnsShown:              stat32(s.PrintlnsShown),
+		PrintlnsDropped:            stat32(s.PrintlnsDropped),
+		ErrorTurnsCollapsed:        stat32(s.ErrorTurnsCollapsed),
+		MessagesBefore:             stat32(s.MessagesBefore),
+		MessagesAfter:              stat32(s.MessagesAfter),
+		CharsBefore:                stat32(s.CharsBefore),
+		CharsAfter:                 stat32(s.CharsAfter),
+		TokensBefore:               stat32(s.TokensBefore),
+		TokensAfter:                stat32(s.TokensAfter),
 		Tokenizer:                  s.Tokenizer,
 		SyntheticNudge:             s.SyntheticNudge,
 		NudgesExhausted:            s.NudgesExhausted,
-		ToolUsesCleared:            int32(s.ToolUsesCleared),
-		TokensCleared:              int32(s.TokensCleared),
-		StablePrefixTokens:         int32(s.StablePrefixTokens),
+		ToolUsesCleared:            stat32(s.ToolUsesCleared),
+		TokensCleared:              stat32(s.TokensCleared),
+		StablePrefixTokens:         stat32(s.StablePrefixTokens),
 		BilledTokens:               s.BilledTokens,
-		CacheWriteTokens:           int32(s.CacheWriteTokens),
+		CacheWriteTokens:           stat32(s.CacheWriteTokens),
 		StablePrefixKnown:          s.StablePrefixKnown,
 		StablePrefixNote:           s.StablePrefixNote,
 		CacheBreakpoint:            encodeBreakpoint(s.CacheBreakpoint),
 		Pricing:                    s.Pricing,
 		NextCacheBreakpoint:        encodeBreakpoint(s.NextCacheBreakpoint),
 		PromptSource:               s.PromptSource,
-		MessagesDropped:            int32(s.MessagesDropped),
-		TokensDropped:              int32(s.TokensDropped),
-		ToolLoopsDropped:           int32(s.ToolLoopsDropped),
-		MessagesRepaired:           int32(s.MessagesRepaired),
-		ToolCallIdsRewritten:       int32(s.ToolCallIDsRewritten),
+		MessagesDropped:            stat32(s.MessagesDropped),
+		TokensDropped:              stat32(s.TokensDropped),
+		ToolLoopsDropped:           stat32(s.ToolLoopsDropped),
+		MessagesRepaired:           stat32(s.MessagesRepaired),
+		ToolCallIdsRewritten:       stat32(s.ToolCallIDsRewritten),
 		TaskPinned:                 s.TaskPinned,
 		Provider:                   s.Provider,
-		PromptsLed:                 int32(s.PromptsLed),
-		UnitsNoted:                 int32(s.UnitsNoted),
-		GreetingsDropped:           int32(s.GreetingsDropped),
-		PartTokens:                 int32(s.PartTokens),
-		PartsEstimated:             int32(s.PartsEstimated),
-		ThinkingCleared:            int32(s.ThinkingCleared),
-		ThinkingTokensCleared:      int32(s.ThinkingTokensCleared),
-		CompactionReplaced:         int32(s.CompactionReplaced),
-		MessagesSummarized:         int32(s.MessagesSummarized),
-		SummaryTokens:              int32(s.SummaryTokens),
+		PromptsLed:                 stat32(s.PromptsLed),
+		UnitsNoted:                 stat32(s.UnitsNoted),
+		GreetingsDropped:           stat32(s.GreetingsDropped),
+		PartTokens:                 stat32(s.PartTokens),
+		PartsEstimated:             stat32(s.PartsEstimated),
+		ThinkingCleared:            stat32(s.ThinkingCleared),
+		ThinkingTokensCleared:      stat32(s.ThinkingTokensCleared),
+		CompactionReplaced:         stat32(s.CompactionReplaced),
+		MessagesSummarized:         stat32(s.MessagesSummarized),
+		SummaryTokens:              stat32(s.SummaryTokens),
 		SummaryRequested:           s.SummaryRequested,
-		SummaryRequestTokens:       int32(s.SummaryRequestTokens),
-		SummaryRequestPrefixTokens: int32(s.SummaryRequestPrefixTokens),
+		SummaryRequestTokens:       stat32(s.SummaryRequestTokens),
+		SummaryRequestPrefixTokens: stat32(s.SummaryRequestPrefixTokens),
 		Model:                      s.Model,
-		ContextWindow:              int32(s.ContextWindow),
-		MinCacheableTokens:         int32(s.MinCacheableTokens),
+		ContextWindow:              stat32(s.ContextWindow),
+		MinCacheableTokens:         stat32(s.MinCacheableTokens),
 		StablePrefixUncached:       s.StablePrefixUncached,
-		UncachedTokens:             int32(s.UncachedTokens),
+		UncachedTokens:             stat32(s.UncachedTokens),
 	}
 	if pt := s.ProgramTool; pt != nil {
 		out.Stats.ProgramTool = &ptcsidecarv1.ProgramTool{Name: pt.Name, Description: pt.Description, Parameters: pt.Parameters}
 	}
 	return out
+}
+
+// stat32 is a statistic as the wire's int32 holds it: a count past its
+// largest value is sent as that value, never wrapped. A request of a few
+// kilobytes can name media worth billions of tokens (40 documents of
+// 65,536 pages are 8.9 billion under Anthropic's rule), which int32(n)
+// sent as 320 million, and more ones as negative counts.
+func stat32(n int) int32 {
+	return int32(min(max(n, math.MinInt32), math.MaxInt32))
 }
 
 func encodeBreakpoint(b *strategies.Breakpoint) *ptcsidecarv1.CacheBreakpoint {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file holds what every chat strategy (loop-slice, turn-aware,
@@ -464,8 +465,85 @@ func sendableArguments(args string) (string, bool) {
 	if trimmed == "" || trimmed[0] == '{' && json.Valid([]byte(trimmed)) {
 		return args, true
 	}
-	wrapped, _ := json.Marshal(map[string]string{"unparsed_arguments": args})
-	return string(wrapped), false
+	// Written once into room of its exact size: json.Marshal of the map
+	// made four copies of an argument of megabytes (its buffer growing,
+	// its result, the string), on every render of the call.
+	const head, tail = `{"unparsed_arguments":`, `}`
+	var b strings.Builder
+	b.Grow(len(head) + writeJSONString(nil, args) + len(tail))
+	b.WriteString(head)
+	writeJSONString(&b, args)
+	b.WriteString(tail)
+	return b.String(), false
+}
+
+// writeJSONString writes s to b as encoding/json writes a string (HTML
+// characters, U+2028 and U+2029 escaped, invalid UTF-8 as U+FFFD) and
+// returns the bytes it takes; with b nil it only counts them.
+func writeJSONString(b *strings.Builder, s string) int {
+	const hex = "0123456789abcdef"
+	n := 0
+	write := func(t string) {
+		n += len(t)
+		if b != nil {
+			b.WriteString(t)
+		}
+	}
+	escape := func(esc ...byte) {
+		n += 1 + len(esc)
+		if b != nil {
+			b.WriteByte('\\')
+			b.Write(esc)
+		}
+	}
+	write(`"`)
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			write(s[start:i])
+			switch c {
+			case '"', '\\':
+				escape(c)
+			case '\b':
+				escape('b')
+			case '\f':
+				escape('f')
+			case '\n':
+				escape('n')
+			case '\r':
+				escape('r')
+			case '\t':
+				escape('t')
+			default:
+				escape('u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			write(s[start:i])
+			escape('u', 'f', 'f', 'f', 'd')
+		case r == '\u2028' || r == '\u2029':
+			write(s[start:i])
+			escape('u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	write(s[start:])
+	write(`"`)
+	return n
 }
 
 // safeID is id with every character Anthropic's API refuses in a tool-call

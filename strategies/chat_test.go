@@ -1,8 +1,10 @@
 package strategies
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -226,6 +228,31 @@ func TestNoNudgeWithPrompt(t *testing.T) {
 		}
 		if resp.Stats.SyntheticNudge || resp.Stats.NudgesExhausted || len(resp.Messages) != 1 {
 			t.Errorf("%s: %+v", s.Name(), resp)
+		}
+	}
+}
+
+// TestSendableArgumentsWrapLikeMarshal: an argument that is no JSON object
+// is wrapped exactly as json.Marshal of {"unparsed_arguments": args}
+// wrote it (HTML characters, control bytes, U+2028/9 and invalid UTF-8
+// included), over random texts built from the characters that escape.
+func TestSendableArgumentsWrapLikeMarshal(t *testing.T) {
+	pieces := []string{"a", "é", "中", "\"", "\\", "<", ">", "&", "\n", "\r", "\t", "\b", "\f", "\x00", "\x1f", "\x7f",
+		"\u2028", "\u2029", "\xff", "\xe4\xb8", "[", "{", " ", "\U0001F600"}
+	r := rand.New(rand.NewPCG(12, 12))
+	for range 20_000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		args := b.String()
+		if trimmed := strings.TrimSpace(args); trimmed == "" || trimmed[0] == '{' {
+			continue // sent as they are
+		}
+		want, _ := json.Marshal(map[string]string{"unparsed_arguments": args})
+		got, ok := sendableArguments(args)
+		if ok || got != string(want) {
+			t.Fatalf("%q: %q, %v; want %q", args, got, ok, want)
 		}
 	}
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 
 	"connectrpc.com/connect"
 	"google.golang.org/grpc"
+
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // A compressed request is held to the size it decompresses to by the
@@ -44,7 +48,9 @@ func (d grpcGzip) Do(r io.Reader) ([]byte, error) {
 	n, err := gzipSize(src, d.max)
 	switch {
 	case err != nil:
-		return nil, err
+		// grpc-go answers a decompressor's error INTERNAL, as if the
+		// server were at fault: the codec answers these bytes instead.
+		return server.RefusedRequest(corruptGzip(err).Error()), nil
 	case n > d.max:
 		// The server refuses a message longer than --max-recv-bytes as
 		// RESOURCE_EXHAUSTED by its length alone; an error from Do would
@@ -58,8 +64,17 @@ func (d grpcGzip) Do(r io.Reader) ([]byte, error) {
 	}
 	defer z.Close()
 	out := make([]byte, n)
-	_, err = io.ReadFull(z, out)
-	return out, err
+	if _, err = io.ReadFull(z, out); err != nil {
+		return server.RefusedRequest(corruptGzip(err).Error()), nil
+	}
+	return out, nil
+}
+
+// corruptGzip is why a compressed message the caller sent does not
+// decompress: a truncated stream, a bad header or checksum. Every
+// transport answers it INVALID_ARGUMENT with this text.
+func corruptGzip(err error) error {
+	return fmt.Errorf("the gzip-compressed request does not decompress (%v): send it whole, or uncompressed", err)
 }
 
 // grpcDecompression is the server option that holds gRPC messages to
@@ -100,14 +115,18 @@ func (d *httpGzip) Reset(r io.Reader) error {
 	if held, ok := r.(interface{ Bytes() []byte }); ok {
 		n, err := gzipSize(held.Bytes(), d.max)
 		if err != nil {
-			return err
+			return connect.NewError(connect.CodeInvalidArgument, corruptGzip(err))
 		}
 		if n > d.max {
 			d.err = d.tooLarge()
 			return nil
 		}
 	}
-	return d.Reader.Reset(r)
+	err := d.Reader.Reset(r)
+	if isCorruptGzip(err) {
+		return connect.NewError(connect.CodeInvalidArgument, corruptGzip(err))
+	}
+	return err
 }
 
 func (d *httpGzip) Read(p []byte) (int, error) {
@@ -122,7 +141,19 @@ func (d *httpGzip) Read(p []byte) (int, error) {
 		d.err = d.tooLarge()
 		return 0, d.err
 	}
+	if isCorruptGzip(err) {
+		d.err = connect.NewError(connect.CodeInvalidArgument, corruptGzip(err))
+		return n, d.err
+	}
 	return n, err
+}
+
+// isCorruptGzip reports whether err is the gzip stream's own fault, not
+// its body's (a read timeout, a body over its limit), which keeps its
+// error and code.
+func isCorruptGzip(err error) bool {
+	var corrupt flate.CorruptInputError
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt)
 }
 
 func (d *httpGzip) Close() error {
