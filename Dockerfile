@@ -1,13 +1,14 @@
 # syntax=docker/dockerfile:1
 
-# Build stage: a static binary (no cgo), so the runtime image needs no libc.
+# Build stage: a static binary (no cgo), so the runtime image needs no libc;
+# the flags and tags of `make build` (see its comment).
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY . .
 ARG VERSION=dev
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 go build -trimpath \
+    CGO_ENABLED=0 go build -trimpath -tags grpcnotrace \
       -ldflags "-s -w -X main.version=${VERSION}" \
       -o /out/ptc-sidecar ./cmd/ptc-sidecar
 

@@ -42,7 +42,7 @@ var buildDir string
 
 var buildStaticBinary = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(buildDir, "ptc-sidecar")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version=image-test", "-o", bin, "./cmd/ptc-sidecar")
+	cmd := exec.Command("go", "build", "-trimpath", "-tags", "grpcnotrace", "-ldflags", "-s -w -X main.version=image-test", "-o", bin, "./cmd/ptc-sidecar")
 	cmd.Dir = ".."
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -1,6 +1,8 @@
 package strategies
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"unicode/utf8"
 
@@ -217,11 +219,30 @@ func nextChunkEnd(text string) int {
 	}
 }
 
-// WarmUp loads the default tokenizer and remembers the token count of the
-// built-in system prompt in c: the two costs that would otherwise fall on
-// a process's first ToMessages call, almost all of it BPE over the
-// prompt. A server calls it before it reports ready.
+// WarmUp remembers the token count of the built-in system prompt in c, the
+// cost that would otherwise fall on a process's first ToMessages call (BPE
+// over the whole prompt, a few milliseconds). A server calls it before it
+// reports ready. The count is the one recorded with the binary
+// (systemprompt_tokens.go) when the prompt's digest matches it, so a
+// server at rest has not read its vocabulary: counting the prompt made all
+// 3.2 MB of it resident (docs/BENCHMARKS.md, "Idle RSS"). A prompt that
+// does not match (the record is stale) is counted, as it always was.
 func (c *Remembered) WarmUp() error {
-	_, err := c.text(DefaultTokenizer, lisp.SystemPrompt())
+	prompt := lisp.SystemPrompt()
+	if n, ok := recordedPromptTokens(prompt); ok {
+		c.put(DefaultTokenizer, prompt, textCounts{tokens: n, chars: utf8.RuneCountInString(prompt)})
+		return nil
+	}
+	_, err := c.text(DefaultTokenizer, prompt)
 	return err
+}
+
+// recordedPromptTokens returns the recorded DefaultTokenizer count of the
+// built-in lean system prompt, when prompt is the text it was recorded for.
+func recordedPromptTokens(prompt string) (int, bool) {
+	sum := sha256.Sum256([]byte(prompt))
+	if hex.EncodeToString(sum[:]) != recordedLeanPromptSHA256 {
+		return 0, false
+	}
+	return recordedLeanPromptTokens, true
 }

@@ -6,6 +6,6 @@ package main_test
 // with it too, so the load and shutdown tests check the server's own
 // concurrency. Instrumented code runs several times slower and uses several
 // times the memory, so time and memory bounds scale by raceSlowdown.
-var buildFlags = []string{"-race"}
+var buildFlags = []string{"-race", "-tags", "grpcnotrace"}
 
 const raceSlowdown = 8

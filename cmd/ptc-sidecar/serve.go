@@ -48,16 +48,20 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
 		return 2
 	}
+	// Nothing the server logs waits for stderr (logOutput): a stream no
+	// one reads costs lines, never a call or the shutdown. The last lines
+	// get logCloseWait to go out.
+	logs := newLogOutput(stderr)
+	defer logs.Close(logCloseWait)
 	if cfg.tracing, err = tracingFromEnv(context.Background(), os.Getenv, stdout); err != nil {
 		fmt.Fprintf(stderr, "ptc-sidecar serve: %v\n", err)
 		return 2
 	}
-	defer flushTraces(cfg.tracing, stderr)
-	logs := newLogOutput(stderr)
-	defer logs.Flush() // the request lines still waiting
+	defer flushTraces(cfg.tracing, logs) // before logs.Close: its error is queued with the rest
 	logOptions := &slog.HandlerOptions{Level: cfg.logLevel}
 	logger := slog.New(slog.NewJSONHandler(logs, logOptions))
 	requestLog := slog.New(slog.NewJSONHandler(logs.requests(), logOptions))
+	routeLibraryLogs(logs, logger, os.Getenv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	signals := make(chan os.Signal, 1)
@@ -75,7 +79,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	if err := serve(ctx, cfg, logger, requestLog); err != nil {
+	if err := serve(ctx, cfg, logs, logger, requestLog); err != nil {
 		logger.Error("server failed", "error", err.Error())
 		return 1
 	}
@@ -83,8 +87,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // serve runs the gRPC server (and the metrics endpoint, when configured)
-// until ctx is cancelled, then shuts down gracefully.
-func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger) error {
+// until ctx is cancelled, then shuts down gracefully. logs is the stream
+// logger and requestLog write to, whose dropped lines the metrics count.
+func serve(ctx context.Context, cfg serveConfig, logs *logOutput, logger, requestLog *slog.Logger) error {
 	memoryLimit := applyMemoryLimit(cfg.memoryLimit)
 	lis, err := listen(cfg.listen)
 	if err != nil {
@@ -103,6 +108,7 @@ func serve(ctx context.Context, cfg serveConfig, logger, requestLog *slog.Logger
 	sidecar := newSidecar(cfg, remembered)
 	metrics.watchMemo(remembered)
 	metrics.watchAdmission(sidecar.AdmissionStats)
+	metrics.watchLogs(logs)
 	srv, healthSrv := newGRPCServer(cfg, logger, requestLog, metrics.serverMetrics(), sidecar)
 	var web *httpEndpoint
 	if cfg.httpListen != "" {
@@ -398,6 +404,17 @@ func (e *metricsEndpoint) watchAdmission(stats func() server.AdmissionStats) {
 			Help: "Requests over --large-request-bytes, of any method, that waited for an evaluation slot before they were decoded."},
 			func() float64 { return float64(stats().Large) }),
 	)
+}
+
+// watchLogs reports the log lines dropped because stderr took none while
+// the queue of lines waiting for it was full (logOutput).
+func (e *metricsEndpoint) watchLogs(logs *logOutput) {
+	if e == nil {
+		return
+	}
+	e.registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ptc_sidecar_log_lines_dropped_total",
+		Help: "Log lines dropped because stderr took no lines while the queue of lines waiting for it (256 KiB) was full."},
+		func() float64 { return float64(logs.Dropped()) }))
 }
 
 // instrumentHTTP counts the HTTP endpoint's requests by status code,

@@ -354,10 +354,11 @@ func sidecarBinary(cfg config, dir string) (string, error) {
 const modulePath = "github.com/ptc-sidecar/ptc-sidecar"
 
 // goBuild builds pkg as `make build` does the binary that ships: static,
+// without grpc-go's x/net/trace (grpcnotrace),
 // stripped, with trimmed paths, so that its size and idle RSS are the
 // shipped binary's.
 func goBuild(out, pkg string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-trimpath", "-tags", "grpcnotrace", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
