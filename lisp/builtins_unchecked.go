@@ -117,8 +117,6 @@ func saturate(f float64, lo, hi int64) int64 {
 	}
 }
 
-var twoTo64 = new(big.Int).Lsh(big.NewInt(1), 64)
-
 // lowBits is Java's Number.longValue of an integer or a decimal: its
 // integer part's low 64 bits, two's complement. A character or anything
 // else is Clojure's failed cast to Number.
@@ -139,8 +137,7 @@ func lowBits(fn string, x Value) (int64, error) {
 		_, err := numberArg(fn, x)
 		return 0, err
 	}
-	m := new(big.Int).Mod(n, twoTo64) // from 0 to 2^64-1, whatever n's sign
-	return int64(m.Uint64()), nil
+	return int64(bigLow64(n)), nil
 }
 
 // intOperand is Clojure's cast of an argument of a 32-bit unchecked
