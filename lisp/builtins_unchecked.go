@@ -216,7 +216,10 @@ func uncheckedIntOp1(name string, op func(a int32) int32) *Builtin {
 
 func uncheckedCast(name, doc string, cast func(x Value) (Value, error)) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc + ", wrapping around as Java's cast", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		// A decimal is aligned to scale 0 first (lowBits), a power of ten
+		// as long as its exponent: (unchecked-long 1E99999M) in a loop
+		// reached the clock, one step a call.
+		MinArgs: 1, MaxArgs: 1, Cost: cost(alignsDecimals(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
 			return cast(args[0])
 		}})
 }
