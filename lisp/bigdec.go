@@ -850,18 +850,40 @@ func decDigitWork(th *Thread, w int64) error {
 // rem, mod and conversions to an integer do; a comparison aligns only
 // values whose first digits are in the same place, no longer than the
 // longer of the two).
+//
+// A big integer among vs is read whole (chargeBigScan); beside a decimal
+// it becomes one, whose digits are counted, and is charged as a decimal
+// of its words; aligned, two big integers are divided, charged the
+// product of their words as bigWork charges it.
 func decimalsWork(th *Thread, vs []Value, aligned bool) error {
-	var w int64
+	var w, intWords int64
+	decimals := false
+	var integers []int64
 	for _, v := range vs {
-		d, ok := v.(*BigDec)
-		if !ok {
-			continue
+		switch d := v.(type) {
+		case *BigDec:
+			n := decWords(d)
+			if aligned {
+				n += digitWords(abs64(int64(d.scale)))
+			}
+			w = max(w, n)
+			decimals = true
+		case *BigInt:
+			if err := chargeBigScan(th, d.n); err != nil {
+				return err
+			}
+			n := int64(len(d.n.Bits()))
+			intWords = max(intWords, n)
+			integers = append(integers, n)
 		}
-		n := decWords(d)
-		if aligned {
-			n += digitWords(abs64(int64(d.scale)))
+	}
+	if decimals {
+		w = max(w, intWords)
+	}
+	if aligned && len(integers) == 2 && th != nil {
+		if err := bigWorkWords(th, integers[0], integers[1], true); err != nil {
+			return err
 		}
-		w = max(w, n)
 	}
 	return decDigitWork(th, w)
 }

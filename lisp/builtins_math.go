@@ -39,14 +39,14 @@ var mathBuiltins = []*Builtin{
 			v, err := addNumbers("inc", args[0], Int(1))
 			return withinPrecision(th, "inc", v, err)
 		},
-		Cost:    cost(constant),
+		Cost:    cost(arithmeticOn(allArgs, false)),
 		borrows: true},
 	{Name: "dec", Sig: "(dec x)", Doc: "x - 1", Category: "math", MinArgs: 1, MaxArgs: 1,
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			v, err := subNumbers("dec", args[0], Int(1))
 			return withinPrecision(th, "dec", v, err)
 		},
-		Cost:    cost(constant),
+		Cost:    cost(arithmeticOn(allArgs, false)),
 		borrows: true},
 	{Name: "abs", Sig: "(abs x)", Doc: "absolute value", Category: "math", MinArgs: 1, MaxArgs: 1, Fn: builtinAbs,
 		Cost: cost(constant)},
@@ -146,6 +146,9 @@ func foldNumbers(fn string, unit Value, op func(fn string, a, b Value) (Value, e
 
 func builtinMinus(th *Thread, args []Value) (Value, error) {
 	if len(args) == 1 {
+		if err := chargeArithmetic(th, Int(0), args[0], false); err != nil {
+			return nil, err
+		}
 		return subNumbers("-", Int(0), args[0])
 	}
 	return foldNumbers("-", Int(0), subNumbers)(th, args)
@@ -591,6 +594,9 @@ func uncheckedBinary(name string, big func(fn string, a, b Value) (Value, error)
 				return Int(ints(int64(x), int64(y))), nil
 			}
 			if isBig(args[0], args[1]) || isBigDecOperand(args[0], args[1]) {
+				if err := chargeArithmetic(th, args[0], args[1], name == "unchecked-multiply"); err != nil {
+					return nil, err
+				}
 				return big(name, args[0], args[1])
 			}
 			a, ok1 := asFloat(args[0])
@@ -620,6 +626,9 @@ func uncheckedUnary(name string, big func(x Value) (Value, error), ints func(a i
 			}
 			switch args[0].(type) {
 			case *BigInt, *BigDec:
+				if err := chargeArithmetic(th, args[0], Int(1), false); err != nil {
+					return nil, err
+				}
 				return big(args[0]) // Clojure's BigInt or BigDecimal operation
 			}
 			a, ok := asFloat(args[0])

@@ -117,8 +117,6 @@ func saturate(f float64, lo, hi int64) int64 {
 	}
 }
 
-var twoTo64 = new(big.Int).Lsh(big.NewInt(1), 64)
-
 // lowBits is Java's Number.longValue of an integer or a decimal: its
 // integer part's low 64 bits, two's complement. A character or anything
 // else is Clojure's failed cast to Number.
@@ -139,8 +137,7 @@ func lowBits(fn string, x Value) (int64, error) {
 		_, err := numberArg(fn, x)
 		return 0, err
 	}
-	m := new(big.Int).Mod(n, twoTo64) // from 0 to 2^64-1, whatever n's sign
-	return int64(m.Uint64()), nil
+	return int64(bigLow64(n)), nil
 }
 
 // intOperand is Clojure's cast of an argument of a 32-bit unchecked
@@ -219,7 +216,10 @@ func uncheckedIntOp1(name string, op func(a int32) int32) *Builtin {
 
 func uncheckedCast(name, doc string, cast func(x Value) (Value, error)) *Builtin {
 	return unlisted(&Builtin{Name: name, Sig: "(" + name + " x)", Doc: doc + ", wrapping around as Java's cast", Category: "math",
-		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		// A decimal is aligned to scale 0 first (lowBits), a power of ten
+		// as long as its exponent: (unchecked-long 1E99999M) in a loop
+		// reached the clock, one step a call.
+		MinArgs: 1, MaxArgs: 1, Cost: cost(alignsDecimals(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
 			return cast(args[0])
 		}})
 }

@@ -47,6 +47,16 @@ func TestHostileWorkEndsByACharge(t *testing.T) {
 		`(let [n (biginteger (bigint (apply str (repeat 38000 "7"))))] (reduce (fn [s i] (+ s (count (format "%d" n)) (count (.toString n)))) 0 (range 100000)))`,
 		`(let [n (bigdec (bigint (apply str (repeat 38000 "7"))))] (reduce (fn [s i] (+ s (count (str n "")))) 0 (range 100000)))`,
 		`(let [n (bigint (apply str (repeat 38000 "7")))] (reduce (fn [s i] (+ s (count (json/generate-string [n])))) 0 (range 100000)))`,
+		// A 100,000-digit integer compared, hashed, narrowed and divided,
+		// and a small prime tested: each call read or copied its words,
+		// or ran 21 modular powers, for the step of the call.
+		`(let [x (biginteger (read-string (apply str (repeat 100000 "9")))) y (.add x BigInteger/ZERO)] (loop [i 0] (if (and (== x y) (= x y) (number? x) (int? (hash x))) (recur (+ (unchecked-long x) (mod x 3))) i)))`,
+		`(let [p (.subtract (.pow (biginteger 2) 127) BigInteger/ONE)] (loop [i 0] (if (.isProbablePrime p 100) (recur (inc i)) i)))`,
+		// java.time methods read their arguments' ISO text and a
+		// formatter's pattern at every call: a loop of them spent 280 ns
+		// to 7 µs of CPU a step.
+		`(let [d (java.time.LocalDateTime/of 2020 1 1 10 15 30 123456789) f (java.time.format.DateTimeFormatter/ofPattern "yyyy-MM-dd HH:mm:ss.SSSSSSSSS EEEE MMMM")] (loop [i 0] (if (string? (.format d f)) (recur (inc i)) i)))`,
+		`(loop [d (java.time.LocalDate/of 2020 1 1) i 0] (if (.isBefore d (java.time.LocalDate/of 9999 1 1)) (recur (.plusDays d 1) (+ i (.getDayOfMonth d))) i))`,
 		`(reduce + (map (fn [i] (+ (Math/sin i) (Math/pow 1.0001 (+ i 0.5)) (Math/log10 (inc i)) (Math/log (inc i)) (Math/exp (/ i 1e4)))) (range 1000000)))`,
 	}
 	limits := DefaultLimits()

@@ -227,6 +227,12 @@ func measureOrdering(th *Thread, v Value) (size, ordering int64, unordered bool,
 			if err := decDigitWork(th, decWords(c)); err != nil {
 				return 0, 0, false, err
 			}
+		case *BigInt:
+			// Hashed or compared by its words (bigHashKey).
+			size += scalarSize(c)
+			if err := chargeBigScan(th, c.n); err != nil {
+				return 0, 0, false, err
+			}
 		default: // a function holding values prints with them, as other scalars
 			size += scalarSize(c)
 		}
@@ -257,6 +263,9 @@ func chargeKey(th *Thread, v Value) error {
 		// Its key is the text of its value with the trailing zeros
 		// stripped (decHashKey).
 		return decimalsWork(th, []Value{v}, false)
+	case *BigInt:
+		// Its key is a copy of its words (bigHashKey).
+		return chargeBigScan(th, v.n)
 	default:
 		return nil
 	}
@@ -331,6 +340,8 @@ func chargeEqualScalar(th *Thread, v Value) error {
 		return chargeStringCompare(th, v)
 	case *BigDec:
 		return decimalsWork(th, []Value{v}, false)
+	case *BigInt:
+		return chargeBigScan(th, v.n)
 	}
 	return nil
 }
@@ -341,7 +352,7 @@ func chargeEqualScalar(th *Thread, v Value) error {
 func chargeEqual(th *Thread, vs []Value) error {
 	for _, v := range vs {
 		switch s := v.(type) {
-		case String, *BigDec:
+		case String, *BigDec, *BigInt:
 			if err := chargeEqualScalar(th, s); err != nil {
 				return err
 			}

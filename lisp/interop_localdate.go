@@ -18,7 +18,7 @@ import (
 var localDateBuiltins = concatRows(
 	[]*Builtin{
 		{Name: ".getValue", Sig: "(.getValue entry-or-day)", Doc: "the value of a map entry, or the number of a day of the week (Monday 1) or of a month", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				if v, ok := mapEntryItem(args[0], 1); ok {
 					return v, nil
 				}
@@ -37,7 +37,7 @@ var localDateBuiltins = concatRows(
 				return nil, typeErrorf(".getValue", "a map entry or a day of the week (from .getDayOfWeek)", args[0])
 			}},
 		{Name: ".between", Sig: "(.between ChronoUnit/DAYS from to)", Doc: "whole units from one date or time to another", Category: "idiom", reach: javaForm,
-			MinArgs: 3, MaxArgs: 3, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 3, MaxArgs: 3, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				return unitsBetween(".between", args[0], args[1], args[2])
 			}},
 		timeStatic("LocalDate/parse", "(LocalDate/parse s) (LocalDate/parse s formatter)", "the ISO date s, or s read with formatter", 1, 2, parseAs(localDate)),
@@ -240,7 +240,7 @@ var localDateBuiltins = concatRows(
 		periodOf("Period/ofYears", func(n int64) period { return period{years: n} }),
 		{Name: "DateTimeFormatter/ofPattern", Sig: `(DateTimeFormatter/ofPattern "dd/MM/yyyy")`, Doc: "a formatter of the pattern, for .format and parse", Category: "idiom",
 			reach: javaStatic, aliases: []string{"java.time.format.DateTimeFormatter/ofPattern"},
-			MinArgs: 1, MaxArgs: 2, Cost: cost(scans(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 2, Cost: cost(scans(arg(0)), patternWork), Fn: func(th *Thread, args []Value) (Value, error) {
 				s, ok := args[0].(String)
 				if !ok {
 					return nil, typeErrorf("DateTimeFormatter/ofPattern", "a pattern string", args[0])
@@ -257,7 +257,7 @@ var localDateBuiltins = concatRows(
 				return s, nil
 			}},
 		{Name: ".withLocale", Sig: "(.withLocale formatter locale)", Doc: "the formatter, in an English locale", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				f, err := formatterOf(".withLocale", args[0])
 				if err != nil {
 					return nil, err
@@ -270,9 +270,9 @@ var localDateBuiltins = concatRows(
 				return args[0], nil
 			}},
 		{Name: ".getDisplayName", Sig: "(.getDisplayName day-or-month TextStyle/FULL locale)", Doc: "the English name of a day of the week or a month", Category: "idiom", reach: javaForm,
-			MinArgs: 3, MaxArgs: 3, Cost: cost(constant), Fn: builtinDisplayName},
+			MinArgs: 3, MaxArgs: 3, Cost: cost(temporalText), Fn: builtinDisplayName},
 		{Name: ".truncatedTo", Sig: "(.truncatedTo t ChronoUnit/HOURS)", Doc: "the time or date-time with the smaller fields zero", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				t, err := receiver(".truncatedTo", args, localTime|localDateTime)
 				if err != nil {
 					return nil, err
@@ -288,7 +288,7 @@ var localDateBuiltins = concatRows(
 				return t.value(), nil
 			}},
 		{Name: ".until", Sig: "(.until from to unit) (.until from-date to-date)", Doc: "whole units from one date or time to another, or the Period between two dates", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 3, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 3, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				if len(args) == 2 {
 					a, err := receiver(".until", args, localDate)
 					if err != nil {
@@ -304,9 +304,9 @@ var localDateBuiltins = concatRows(
 				return unitsBetween(".until", args[2], args[0], args[1])
 			}},
 		{Name: ".with", Sig: "(.with date (TemporalAdjusters/lastDayOfMonth))", Doc: "the date moved by a TemporalAdjuster", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: builtinWith},
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: builtinWith},
 		{Name: ".toEpochSecond", Sig: "(.toEpochSecond date-time offset)", Doc: "the seconds since the epoch of a local date-time at an offset", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				t, off, err := atOffset(".toEpochSecond", args)
 				if err != nil {
 					return nil, err
@@ -314,7 +314,7 @@ var localDateBuiltins = concatRows(
 				return Int(t.day*86400 + t.nano/nanosPerSecond - off), nil
 			}},
 		{Name: ".toInstant", Sig: "(.toInstant date-time offset)", Doc: "the instant of a local date-time at an offset", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				t, off, err := atOffset(".toInstant", args)
 				if err != nil {
 					return nil, err
@@ -324,7 +324,7 @@ var localDateBuiltins = concatRows(
 				return t.value(), err
 			}},
 		{Name: ".format", Sig: "(.format date formatter) (.format formatter date)", Doc: "the date or time written with the formatter", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1)), builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(scans(arg(0)), scans(arg(1)), patternWork, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				value, fmtArg := args[0], args[1]
 				if _, ok := asTemporal(value); !ok {
 					value, fmtArg = args[1], args[0]
@@ -341,9 +341,9 @@ var localDateBuiltins = concatRows(
 				return String(s), err
 			}},
 		{Name: ".plus", Sig: "(.plus t amount) (.plus t n unit)", Doc: "t moved forward by a Duration, a Period or n units", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 3, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) { return plusAmount(".plus", args, 1) }},
+			MinArgs: 2, MaxArgs: 3, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) { return plusAmount(".plus", args, 1) }},
 		{Name: ".minus", Sig: "(.minus t amount) (.minus t n unit)", Doc: "t moved back by a Duration, a Period or n units", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 3, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) { return plusAmount(".minus", args, -1) }},
+			MinArgs: 2, MaxArgs: 3, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) { return plusAmount(".minus", args, -1) }},
 	},
 	shiftMethods(),
 	compareMethods(),
@@ -377,7 +377,7 @@ var localDateBuiltins = concatRows(
 		withMethod(".withSecond", localTime|localDateTime, timeWith(nanosPerSecond, 60, "SecondOfMinute", 59)),
 		withMethod(".withNano", localTime|localDateTime, timeWith(1, nanosPerSecond, "NanoOfSecond", 999_999_999)),
 		{Name: ".atStartOfDay", Sig: "(.atStartOfDay date)", Doc: "the date-time at midnight of the date", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				d, err := receiver(".atStartOfDay", args, localDate)
 				if err != nil {
 					return nil, err
@@ -385,7 +385,7 @@ var localDateBuiltins = concatRows(
 				return temporal{kind: localDateTime, day: d.day}.value(), nil
 			}},
 		{Name: ".atTime", Sig: "(.atTime date time) (.atTime date hour minute [second])", Doc: "the date-time of the date at a time", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 4, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 4, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				d, err := receiver(".atTime", args, localDate)
 				if err != nil {
 					return nil, err
@@ -409,7 +409,7 @@ var localDateBuiltins = concatRows(
 				return temporal{kind: localDateTime, day: d.day, nano: nano}.value(), nil
 			}},
 		{Name: ".atDate", Sig: "(.atDate time date)", Doc: "the date-time of the time on a date", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				t, err := receiver(".atDate", args, localTime)
 				if err != nil {
 					return nil, err
@@ -469,7 +469,7 @@ func javaTimeConstants() map[string]Value {
 // and its full name.
 func timeStatic(name, sig, doc string, minArgs, maxArgs int, fn func(form string, args []Value) (Value, error)) *Builtin {
 	return &Builtin{Name: name, Sig: sig, Doc: doc, Category: "idiom", reach: javaStatic, aliases: []string{"java.time." + name},
-		MinArgs: minArgs, MaxArgs: maxArgs, Cost: cost(scans(argsFrom(0)), builds),
+		MinArgs: minArgs, MaxArgs: maxArgs, Cost: cost(scans(argsFrom(0)), patternWork, builds),
 		Fn: func(th *Thread, args []Value) (Value, error) { return fn(name, args) }}
 }
 
@@ -548,13 +548,53 @@ func temporalNoMethod(name string, class string, nargs int) *Error {
 
 // receiver reads the first argument as a value of the classes kinds,
 // with Clojure's error for another java.time class.
+//
+// The receiver's text is parsed once: parsed again by temporalArg, a
+// loop of .plusDays spent 280 ns of CPU a step to the step limit.
 func receiver(name string, args []Value, kinds temporalKind) (temporal, error) {
 	t, ok := asTemporal(args[0])
-	if ok && t.kind&kinds == 0 {
+	if !ok {
+		return temporalArg(name, args[0], kinds) // its type error
+	}
+	if t.kind&kinds == 0 {
 		return t, temporalNoMethod(name, t.kind.className(), len(args)-1)
 	}
-	return temporalArg(name, args[0], kinds)
+	return t, nil
 }
+
+// temporalText charges a java.time method for reading its arguments'
+// ISO text and writing the result's: 0.5-1.5 µs, up to two dozen loop
+// steps' time, which the step of the call alone paid for (a
+// loop of .plusDays spent 280 ns of CPU a step to the step limit).
+//
+// Only a call given a text is charged: .getValue of a map entry reads
+// none.
+var temporalText = costTerm{what: "a fixed charge for reading and writing dates' ISO text", sel: allArgs,
+	charge: func(th *Thread, vs []Value) error {
+		for _, v := range vs {
+			if _, ok := v.(String); ok {
+				return th.step(temporalTextSteps)
+			}
+		}
+		return nil
+	}}
+
+const temporalTextSteps = 24
+
+// patternWork charges what a DateTimeFormatter pattern among the
+// arguments costs, compiled from its text at every call and run: two
+// steps a byte (compiling and writing a 900-byte pattern took 130 µs a
+// call, charged a step per 64 bytes), besides temporalText.
+var patternWork = costTerm{what: "two steps per byte of a date pattern compiled and run, and the dates' ISO text", sel: allArgs,
+	charge: func(th *Thread, vs []Value) error {
+		steps := int64(temporalTextSteps)
+		for _, v := range vs {
+			if s, ok := v.(String); ok {
+				steps += 2 * int64(len(s))
+			}
+		}
+		return th.step(steps)
+	}}
 
 // shiftMethods are .plusDays, .minusHours and their kin, on dates, times,
 // date-times, Durations and Periods as each class has them.
@@ -580,7 +620,7 @@ func shiftMethods() []*Builtin {
 				name = ".minus" + s.unit
 			}
 			rows = append(rows, &Builtin{Name: name, Sig: "(" + name + " t n)", Doc: "the value moved, as Java's", Category: "idiom", reach: javaForm,
-				MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+				MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 					n, err := intArg(name, args, 1)
 					if err != nil {
 						return nil, err
@@ -762,7 +802,7 @@ func compareMethods() []*Builtin {
 		{".isEqual", localDate | localDateTime, func(c int64) bool { return c == 0 }},
 	} {
 		rows = append(rows, &Builtin{Name: c.name, Sig: "(" + c.name + " t other)", Doc: "compare two dates or times", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				a, err := receiver(c.name, args, c.classes)
 				if err != nil {
 					return nil, err
@@ -807,7 +847,7 @@ func getterMethods() []*Builtin {
 	out := make([]*Builtin, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, &Builtin{Name: r.name, Sig: "(" + r.name + " t)", Doc: "a field of the date or time, as Java's", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				t, err := receiver(r.name, args, r.classes)
 				if err != nil {
 					return nil, err
@@ -864,7 +904,7 @@ func durationMethods() []*Builtin {
 	var out []*Builtin
 	for _, r := range rows {
 		out = append(out, &Builtin{Name: r.name, Sig: "(" + r.name + " duration)", Doc: "the Duration's amount, as Java's", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				d, err := durationArg(r.name, args[0])
 				if err != nil {
 					return nil, err
@@ -874,7 +914,7 @@ func durationMethods() []*Builtin {
 	}
 	out = append(out,
 		&Builtin{Name: ".getNano", Sig: "(.getNano t)", Doc: "the nanoseconds of a time or Duration", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				if d, ok := asDuration(args[0]); ok {
 					return Int(d.nanos), nil
 				}
@@ -884,7 +924,7 @@ func durationMethods() []*Builtin {
 		amountTest(".isNegative", func(d duration) bool { return d.secs < 0 }, func(p period) bool { return p.years < 0 || p.months < 0 || p.days < 0 }),
 		amountTest(".isZero", func(d duration) bool { return d == duration{} }, func(p period) bool { return p == period{} }),
 		&Builtin{Name: ".negated", Sig: "(.negated amount)", Doc: "the Duration or Period with its sign changed", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				if p, ok := asPeriod(args[0]); ok {
 					return period{-p.years, -p.months, -p.days}.value(".negated")
 				}
@@ -895,7 +935,7 @@ func durationMethods() []*Builtin {
 				return String(d.String()), err
 			}},
 		&Builtin{Name: ".multipliedBy", Sig: "(.multipliedBy amount n)", Doc: "the Duration or Period times n", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				n, err := intArg(".multipliedBy", args, 1)
 				if err != nil {
 					return nil, err
@@ -922,7 +962,7 @@ func durationMethods() []*Builtin {
 				return String(d.String()), err
 			}},
 		&Builtin{Name: ".dividedBy", Sig: "(.dividedBy duration n)", Doc: "the Duration divided by n", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 				d, err := durationArg(".dividedBy", args[0])
 				if err != nil {
 					return nil, err
@@ -948,7 +988,7 @@ func durationMethods() []*Builtin {
 	}{{".getYears", func(p period) int64 { return p.years }}, {".getMonths", func(p period) int64 { return p.months }},
 		{".getDays", func(p period) int64 { return p.days }}, {".toTotalMonths", func(p period) int64 { return p.years*12 + p.months }}} {
 		out = append(out, &Builtin{Name: r.name, Sig: "(" + r.name + " period)", Doc: "the Period's amount", Category: "idiom", reach: javaForm,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 				p, err := periodArg(r.name, args[0])
 				if err != nil {
 					return nil, err
@@ -961,7 +1001,7 @@ func durationMethods() []*Builtin {
 
 func amountTest(name string, dtest func(duration) bool, ptest func(period) bool) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " amount)", Doc: "a test of the Duration or Period", Category: "idiom", reach: javaForm,
-		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 1, MaxArgs: 1, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
 			if p, ok := asPeriod(args[0]); ok {
 				return boolValue(ptest(p)), nil
 			}
@@ -976,7 +1016,7 @@ func amountTest(name string, dtest func(duration) bool, ptest func(period) bool)
 // withMethod is .withDayOfMonth and its kin: a copy with one field set.
 func withMethod(name string, classes temporalKind, set func(form string, t temporal, n int64) (temporal, string)) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " t n)", Doc: "the date or time with the field set, as Java's", Category: "idiom", reach: javaForm,
-		MinArgs: 2, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText, builds), Fn: func(th *Thread, args []Value) (Value, error) {
 			t, err := receiver(name, args, classes)
 			if err != nil {
 				return nil, err
@@ -1097,7 +1137,7 @@ func adjuster(method string) *Builtin {
 		n = 1
 	}
 	return &Builtin{Name: name, Sig: "(" + name + strings.Repeat(" day-of-week", n) + ")", Doc: "a TemporalAdjuster, for .with", Category: "idiom",
-		reach: javaStatic, aliases: []string{"java.time.temporal." + name}, MinArgs: n, MaxArgs: n, Cost: cost(builds),
+		reach: javaStatic, aliases: []string{"java.time.temporal." + name}, MinArgs: n, MaxArgs: n, Cost: cost(temporalText, builds),
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			if !takesDay {
 				return String(method), nil
