@@ -261,7 +261,7 @@ func (es *emitState) release() {
 	clear(es.stack[:cap(es.stack)])
 	clear(es.js.opened[:cap(es.js.opened)])
 	clear(es.js.names[:cap(es.js.names)])
-	es.t.th, es.js.err = nil, nil
+	es.t.th, es.t.numbers, es.t.err, es.js.err, es.js.out.numbers, es.js.out.err = nil, nil, nil, nil, nil, nil
 	if cap(es.t.buf) > maxPooledText || cap(es.t.scratch) > maxPooledText ||
 		cap(es.js.out.buf) > maxPooledText || cap(es.js.out.scratch) > maxPooledText || cap(es.stack) > maxPooledLevels {
 		return
