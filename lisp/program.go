@@ -656,7 +656,10 @@ func (p *progState) fitError(th *Thread, res *Result) {
 		return
 	}
 	used := int64(p.outBytes) + p.emittedArgs
-	if res.Failed {
+	switch {
+	case res.Failed && res.ValueText != "":
+		used += int64(len(res.ValueText)) // printed and charged already
+	case res.Failed:
 		n, _ := printedSize(res.Value, limit, p.env.valueNesting())
 		used += n
 	}
