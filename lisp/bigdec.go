@@ -157,6 +157,15 @@ func decText(v *BigDec) string {
 	return b.String()
 }
 
+// shownDec is decText of v for a message, or its size when its digits
+// are long (shownDigits).
+func shownDec(v *BigDec) string {
+	if v.unscaled.BitLen() < bigTextFree {
+		return decText(v)
+	}
+	return "a decimal of " + strconv.FormatInt(numberTextAtLeast(v), 10) + " digits or more"
+}
+
 // decPlainLen is the length of decPlain's text.
 func decPlainLen(v *BigDec) int64 {
 	p := v.precision()
@@ -213,6 +222,9 @@ func (v *BigDec) stripped() *BigDec {
 	if v.unscaled.Sign() == 0 {
 		return &BigDec{unscaled: new(big.Int)}
 	}
+	if !endsInZero(v.unscaled) {
+		return v // no zero to strip, found without writing its digits
+	}
 	text := v.unscaled.String()
 	zeros := len(text) - len(strings.TrimRight(text, "0"))
 	if zeros == 0 {
@@ -227,6 +239,17 @@ func (v *BigDec) stripped() *BigDec {
 	// decimal text is quadratic in its length, the division is not.
 	u := new(big.Int).Quo(v.unscaled, bigPow10(int64(zeros)))
 	return &BigDec{unscaled: u, scale: int32(scale)}
+}
+
+// endsInZero reports whether n's last decimal digit is 0, by its last bit
+// and its remainder by 5 (linear in its words, where its digits are not).
+func endsInZero(n *big.Int) bool {
+	if n.Bit(0) != 0 {
+		return false
+	}
+	var five, r big.Int
+	five.SetInt64(5)
+	return r.Rem(n, &five).Sign() == 0
 }
 
 // decKey is the hash key of a decimal: the text of its stripped value,
@@ -787,14 +810,14 @@ func decToInteger(fn string, v *BigDec) (Value, error) {
 	f := decFloat(v)
 	if fn == "int" {
 		if t := math.Trunc(f); !math.IsInf(t, 0) && (t > math.MaxInt32 || t < math.MinInt32) {
-			return nil, Errorf(executionError, "int: %s does not fit in Java's 32-bit int", decText(v)).
+			return nil, Errorf(executionError, "int: %s does not fit in Java's 32-bit int", shownDec(v)).
 				asJava("IllegalArgumentException", "Value out of range for int: "+formatFloat(f))
 		}
 	}
 	// RT.longCast: the double's truncation, out of range only past the
 	// double nearest the long's bound.
 	if t := math.Trunc(f); t > 9.223372036854775807e18 || t < -9.223372036854775808e18 {
-		return nil, Errorf(executionError, "%s: %s is out of the 64-bit range", fn, decText(v)).
+		return nil, Errorf(executionError, "%s: %s is out of the 64-bit range", fn, shownDec(v)).
 			asJava("IllegalArgumentException", "Value out of range for long: "+formatFloat(f))
 	} else if t == 9.223372036854775807e18 {
 		return Int(math.MaxInt64), nil

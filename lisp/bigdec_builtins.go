@@ -119,9 +119,20 @@ var decimalMethods = map[string]decMethod{
 	".unscaledValue": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
 		return &BigInt{n: d.unscaled, integer: true}, nil
 	}},
-	".stripTrailingZeros": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return d.stripped(), nil }},
+	".stripTrailingZeros": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
+		if d.unscaled.Sign() != 0 && endsInZero(d.unscaled) {
+			// Its zeros are counted in its digits, written in decimal.
+			if err := chargeBigText(th, d.unscaled); err != nil {
+				return nil, err
+			}
+		}
+		return d.stripped(), nil
+	}},
 	".toPlainString": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
 		if err := decScaleWork(th, d, 0); err != nil {
+			return nil, err
+		}
+		if err := chargeDigitsText(th, decPlainLen(d)); err != nil {
 			return nil, err
 		}
 		s, err := plainDec(".toPlainString", d)

@@ -60,7 +60,14 @@ func bigTextSteps(n *big.Int) int64 {
 	if n.BitLen() < bigTextFree {
 		return 0
 	}
-	digits := int64(n.BitLen())*30103/100000 + 1
+	return digitsTextSteps(int64(n.BitLen())*30103/100000 + 1)
+}
+
+// digitsTextSteps is bigTextSteps of a number of that many digits.
+func digitsTextSteps(digits int64) int64 {
+	if digits < bigTextFree*30103/100000 {
+		return 0
+	}
 	return digits * (40 + int64(math.Sqrt(float64(digits)))) / 640
 }
 
@@ -74,6 +81,15 @@ func chargeBigText(th *Thread, n *big.Int) error {
 	return th.step(bigTextSteps(n))
 }
 
+// chargeDigitsText charges th, when not nil, for writing a number of
+// that many decimal digits (a decimal's plain text, its zeros included).
+func chargeDigitsText(th *Thread, digits int64) error {
+	if th == nil {
+		return nil
+	}
+	return th.step(digitsTextSteps(digits))
+}
+
 // chargeNumberText charges th, when not nil, for writing v in decimal
 // when it is a big integer or decimal; other values cost their bytes.
 func chargeNumberText(th *Thread, v Value) error {
@@ -84,6 +100,44 @@ func chargeNumberText(th *Thread, v Value) error {
 		return chargeBigText(th, v.unscaled)
 	}
 	return nil
+}
+
+// numberTextAtLeast is a lower bound on the length of v's decimal text
+// when v is a big integer or decimal (its digits: at least 0.30102 a bit
+// past the first), known without converting it; 0 for anything else.
+func numberTextAtLeast(v Value) int64 {
+	var n *big.Int
+	switch v := v.(type) {
+	case *BigInt:
+		n = v.n
+	case *BigDec:
+		n = v.unscaled
+	default:
+		return 0
+	}
+	return int64(max(n.BitLen()-1, 0))*30102/100000 + 1
+}
+
+// shownDigits is the text of n for a message: its digits when it is
+// short enough that writing them costs less than their bytes
+// (bigTextFree), else its size ("an integer of 100000 digits"): a
+// message is built without a charge, and the conversion of a long number
+// outgrows its text.
+func shownDigits(n *big.Int) string {
+	if n.BitLen() < bigTextFree {
+		return n.String()
+	}
+	return "an integer of " + strconv.FormatInt(numberTextAtLeast(&BigInt{n: n}), 10) + " digits or more"
+}
+
+// isBigNumber reports whether v is a big integer or decimal, whose text
+// is charged by bigTextSteps.
+func isBigNumber(v Value) bool {
+	switch v.(type) {
+	case *BigInt, *BigDec:
+		return true
+	}
+	return false
 }
 
 // appendBigText appends v's digits, and the N of a clojure.lang.BigInt
@@ -423,9 +477,9 @@ func bigToLong(fn string, x *BigInt, bits int) (Value, error) {
 	if bits == 32 {
 		kind = "int"
 	}
-	return nil, Errorf(executionError, "%s: %s is out of the %d-bit range", fn, x.n.String(), bits).
+	return nil, Errorf(executionError, "%s: %s is out of the %d-bit range", fn, shownDigits(x.n), bits).
 		WithHint("keep it as a big integer, or use (double x)").
-		asJava("IllegalArgumentException", "Value out of range for "+kind+": "+x.n.String())
+		asJava("IllegalArgumentException", "Value out of range for "+kind+": "+shownDigits(x.n))
 }
 
 // bigWorkCharged documents the work on big integers that the body

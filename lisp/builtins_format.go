@@ -532,6 +532,11 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			return "", err
 		}
 		abs := &BigDec{unscaled: new(big.Int).Abs(r.unscaled), scale: r.scale}
+		// Rounded to the precision it has other digits than the
+		// argument's, charged above: charged by the same model.
+		if err := chargeDigitsText(th, decPlainLen(abs)); err != nil {
+			return "", err
+		}
 		text, err := plainDec("format", abs)
 		if err != nil {
 			return "", err

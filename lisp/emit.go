@@ -168,7 +168,12 @@ type emitted struct {
 // its first part without a wire text (noText); without, the EDN print
 // stops where the value turns out to need source. what names v in the
 // errors.
-func emitText(v Value, room int64, nesting int, known *RecordTexts, what string, withJSON bool) (e emitted) {
+//
+// th, when not nil, is charged for writing big numbers in decimal
+// (bigTextSteps), the same as a program's printing of them: their
+// conversion is superlinear in their size, the rest of the print is
+// bounded by room. Past its budget e.bad is the thread's error.
+func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, what string, withJSON bool) (e emitted) {
 	if w := weightOf(v); w > room {
 		e.size = w
 		return e
@@ -179,15 +184,21 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string,
 		es.stack = make([]walkLevel, 0, 8)
 	}
 	t := &es.t
-	*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1}
+	*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1, numbers: th}
 	p := printer{out: t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known,
 		untilSource: !withJSON, stack: es.stack}
 	if withJSON {
 		p.findBad = unstorable
-		es.js = jsonText{out: textWriter{buf: es.js.out.buf[:0], scratch: es.js.out.scratch[:0]}, opened: es.js.opened[:0], names: es.js.names[:0]}
+		es.js = jsonText{out: textWriter{buf: es.js.out.buf[:0], scratch: es.js.out.scratch[:0], numbers: th}, opened: es.js.opened[:0], names: es.js.names[:0]}
 		p.json = &es.js
 	}
 	err := p.print(v)
+	if err == nil && t.err == nil && withJSON {
+		err = es.js.out.err
+	}
+	if err == nil {
+		err = t.err
+	}
 	if withJSON && err == nil && !t.full {
 		// Printed whole as EDN: the JSON is whole too. (A value whose
 		// source text fits where its EDN did not holds functions, which
@@ -197,15 +208,23 @@ func emitText(v Value, room int64, nesting int, known *RecordTexts, what string,
 	e.noText = p.bad
 	source := err == nil && p.sawSource
 	if source {
-		*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1}
+		*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1, numbers: th}
 		p = printer{out: t, mode: modeSource, limit: nesting, textOrder: true, known: known, stack: p.stack}
-		err = p.print(v)
+		if err = p.print(v); err == nil {
+			err = t.err
+		}
 	}
 	es.stack = p.stack
 	e.size, e.readCost = t.size(), p.readCost
+	if t.full {
+		// A number too long for the room is not written at all.
+		e.size = max(e.size, room+1)
+	}
 	switch {
 	case err == errTooDeep:
 		e.deep = true
+	case err != nil:
+		e.bad = asError(err)
 	case t.full:
 	case p.keyText > keyTextLimit(e.size):
 		e.bad = keyTextError(what)
@@ -242,7 +261,7 @@ func (es *emitState) release() {
 	clear(es.stack[:cap(es.stack)])
 	clear(es.js.opened[:cap(es.js.opened)])
 	clear(es.js.names[:cap(es.js.names)])
-	es.t.th, es.js.err = nil, nil
+	es.t.th, es.t.numbers, es.t.err, es.js.err, es.js.out.numbers, es.js.out.err = nil, nil, nil, nil, nil, nil
 	if cap(es.t.buf) > maxPooledText || cap(es.t.scratch) > maxPooledText ||
 		cap(es.js.out.buf) > maxPooledText || cap(es.js.out.scratch) > maxPooledText || cap(es.stack) > maxPooledLevels {
 		return
@@ -321,7 +340,7 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	}
 	nesting := p.env.valueNesting()
 	total := int64(p.outBytes) + p.emittedArgs
-	e, err := p.emitPart(what, "the result", result, limit, &total, true)
+	e, err := p.emitPart(th, what, "the result", result, limit, &total, true)
 	if err != nil {
 		return err
 	}
@@ -332,7 +351,7 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	for _, b := range mem.bindings {
 		text := b.source
 		if text == "" {
-			e := emitText(b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
+			e := emitText(th, b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
 			switch {
 			case e.deep:
 				return tooDeepError("the value of "+b.Name, nesting)
@@ -357,9 +376,9 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 // emitPart checks v, a part of what the turn sends back (emitText, with
 // its JSON when withJSON), and adds its size to total; what names it in
 // the errors, sizeName in the one of size.
-func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total *int64, withJSON bool) (emitted, *Error) {
+func (p *progState) emitPart(th *Thread, what, sizeName string, v Value, limit int64, total *int64, withJSON bool) (emitted, *Error) {
 	nesting := p.env.valueNesting()
-	e := emitText(v, limit-*total, nesting, p.env.DataTexts, what, withJSON)
+	e := emitText(th, v, limit-*total, nesting, p.env.DataTexts, what, withJSON)
 	switch {
 	case e.deep:
 		return e, tooDeepError(what, nesting)
@@ -373,15 +392,19 @@ func (p *progState) emitPart(what, sizeName string, v Value, limit int64, total 
 }
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
-// sends back.
-func (p *progState) checkEmitArgs(th *Thread, name string, args Value) *Error {
+// sends back, and returns their wire text and JSON, printed as they were
+// counted ("" when there is no limit to count them against).
+func (p *progState) checkEmitArgs(th *Thread, name string, args Value) (text, json string, _ *Error) {
 	limit := th.limits.MaxEmitBytes
 	if limit <= 0 {
-		return nil
+		return "", "", nil
 	}
 	what := "the arguments of tool/" + name
-	_, err := p.emitPart(what, what, args, limit, &p.emittedArgs, false)
-	return err
+	e, err := p.emitPart(th, what, what, args, limit, &p.emittedArgs, true)
+	if err != nil {
+		return "", "", err
+	}
+	return e.text, e.json, nil
 }
 
 // RecordTexts are the texts of the records (maps of only strings,

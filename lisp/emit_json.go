@@ -11,7 +11,7 @@ import "slices"
 
 // jsonText is the JSON of a value being printed, or why it has none.
 type jsonText struct {
-	out    textWriter // no limit, no thread: only its bytes
+	out    textWriter // no limit, no thread: only its bytes, and its numbers charged (out.numbers, out.err)
 	err    error      // the first reason the value has no JSON form
 	opened []jsonLevel
 	names  []string // the key names of the maps being written, outermost first
@@ -102,6 +102,10 @@ func (j *jsonText) part(index int, x Value) {
 		out.buf = append(out.buf, '{')
 		j.opened = append(j.opened, jsonLevel{kind: '{', from: len(j.names)})
 	default:
+		if err := chargeNumberText(out.numbers, x); err != nil {
+			out.err, j.err = err, err
+			return
+		}
 		out.buf, j.err = appendJSONScalar(out.buf, x)
 	}
 }

@@ -32,12 +32,12 @@ func TestEmitPassWritesWhatSeparatePassesWrote(t *testing.T) {
 			v = Freeze(v)
 		}
 		for _, nesting := range []int{0, 3} {
-			e := emitText(v, 1<<20, nesting, nil, "the result", true)
-			known := emitText(v, 1<<20, nesting, texts, "the result", true)
+			e := emitText(nil, v, 1<<20, nesting, nil, "the result", true)
+			known := emitText(nil, v, 1<<20, nesting, texts, "the result", true)
 			if known.text != e.text || known.ok != e.ok || known.json != e.json || known.hasJSON != e.hasJSON || known.noText != e.noText || e.ok && known.readCost != e.readCost {
 				t.Fatalf("%s: with record texts %q %v %q, without %q %v %q", Repr(v), known.text, known.ok, known.json, e.text, e.ok, e.json)
 			}
-			plain := emitText(v, 1<<20, nesting, texts, "the result", false)
+			plain := emitText(nil, v, 1<<20, nesting, texts, "the result", false)
 			if plain.text != e.text || plain.ok != e.ok || plain.deep != e.deep || (plain.bad == nil) != (e.bad == nil) || e.ok && plain.size != e.size {
 				t.Fatalf("%s: without JSON %q %v %v %v, with %q %v %v %v", Repr(v), plain.text, plain.ok, plain.deep, plain.bad, e.text, e.ok, e.deep, e.bad)
 			}
@@ -209,7 +209,7 @@ func TestEmitPassJSONOfNamedCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := emitText(v, 1<<20, 0, nil, "the result", true)
+		e := emitText(nil, v, 1<<20, 0, nil, "the result", true)
 		want, err := EncodeJSON(v)
 		if !e.ok || e.hasJSON != (err == nil) || e.json != want {
 			t.Errorf("%s: emitted JSON %q (%v), EncodeJSON %q (%v)", src, e.json, e.hasJSON, want, err)
@@ -227,7 +227,7 @@ func TestEmitPassConcurrent(t *testing.T) {
 	want := make([]emitted, len(values))
 	for i := range values {
 		values[i] = Freeze(randomEmitValue(r, leaves, data, 4))
-		want[i] = emitText(values[i], 1<<20, 0, texts, "the result", i%2 == 0)
+		want[i] = emitText(nil, values[i], 1<<20, 0, texts, "the result", i%2 == 0)
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
@@ -235,7 +235,7 @@ func TestEmitPassConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range values {
 				i := (k + 25*g) % len(values)
-				got := emitText(values[i], 1<<20, 0, texts, "the result", i%2 == 0)
+				got := emitText(nil, values[i], 1<<20, 0, texts, "the result", i%2 == 0)
 				if got.text != want[i].text || got.json != want[i].json || got.ok != want[i].ok || got.noText != want[i].noText {
 					errs <- Repr(values[i])
 					return

@@ -183,7 +183,7 @@ func TestEmitTextNestsAsRead(t *testing.T) {
 		if err != nil || res.Err != nil {
 			t.Fatalf("%s: %v %v", c.src, err, res.Err)
 		}
-		e := emitText(res.Value, 1<<20, c.nesting, nil, "the result", true)
+		e := emitText(nil, res.Value, 1<<20, c.nesting, nil, "the result", true)
 		text, ok, deep, bad := e.text, e.ok, e.deep, e.bad
 		if refused := !ok || deep || bad != nil; refused != c.refused {
 			t.Errorf("%s at nesting %d: refused %v (%v), want %v; text %s", c.src, c.nesting, refused, bad, c.refused, text)
@@ -225,15 +225,15 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 			t.Fatalf("%s: %v %v", src, err, res.Err)
 		}
 		for _, room := range []int64{1 << 20, 40, 10} {
-			want := emitText(res.Value, room, 0, nil, "the result", true)
-			got := emitText(res.Value, room, 0, texts, "the result", true)
+			want := emitText(nil, res.Value, room, 0, nil, "the result", true)
+			got := emitText(nil, res.Value, room, 0, texts, "the result", true)
 			if got.text != want.text || got.ok != want.ok || want.ok && (got.size != want.size || got.readCost != want.readCost) || got.json != want.json {
 				t.Errorf("%s in %d bytes: with record texts %q (%d, %v, %s), printed %q (%d, %v, %s)", src, room,
 					got.text, got.size, got.ok, got.json, want.text, want.size, want.ok, want.json)
 			}
 		}
-		wdeep := emitText(res.Value, 1<<20, 2, nil, "the result", false).deep
-		gdeep := emitText(res.Value, 1<<20, 2, texts, "the result", false).deep
+		wdeep := emitText(nil, res.Value, 1<<20, 2, nil, "the result", false).deep
+		gdeep := emitText(nil, res.Value, 1<<20, 2, texts, "the result", false).deep
 		if wdeep != gdeep {
 			t.Errorf("%s at nesting 2: deep %v with record texts, %v printed", src, gdeep, wdeep)
 		}

@@ -678,6 +678,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 		sorted = &sorting[n-1]
 	}
 	room, before := out.room(), len(out.buf)
+	if isBigNumber(at) && !out.chargeNumber(at) {
+		return
+	}
 	buf := appendScalar(out.buf, cutScalar(at, room), source)
 	p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
 	if p.json != nil {
@@ -708,6 +711,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 		if int64(len(buf)-before) > room {
 			break // a shared string printed many times: stop at the limit
 		}
+		if isBigNumber(x) && !out.chargeNumberIn(x, room-int64(len(buf)-before)) {
+			break
+		}
 		buf = appendScalar(buf, cutScalar(x, room), source)
 		if p.json != nil {
 			p.json.part(i, x)
@@ -719,6 +725,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 		out.n += int64(len(buf) - len(out.buf))
 		if over := out.n - out.limit; over > 0 {
 			buf, out.n, out.full = buf[:int64(len(buf))-over], out.limit, true
+		}
+		if out.full {
+			out.n = out.limit // a number too long for the room was not written
 		}
 	}
 	out.buf = buf

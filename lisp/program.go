@@ -71,12 +71,16 @@ type ProgramCache interface {
 
 // ToolCallRecord is one tool call a program made.
 type ToolCallRecord struct {
-	Index    int
-	Name     string
-	Args     Value
-	Result   Value // nil when the call failed or is pending
-	Err      string
-	Duration time.Duration
+	Index int
+	Name  string
+	Args  Value
+	// ArgsText and ArgsJSON are Args' wire text and JSON as the emit
+	// check printed them, charged to the program (ValueText's rules):
+	// the host sends them rather than printing Args again.
+	ArgsText, ArgsJSON string
+	Result             Value // nil when the call failed or is pending
+	Err                string
+	Duration           time.Duration
 }
 
 // Result is the outcome of one evaluation.
@@ -652,7 +656,10 @@ func (p *progState) fitError(th *Thread, res *Result) {
 		return
 	}
 	used := int64(p.outBytes) + p.emittedArgs
-	if res.Failed {
+	switch {
+	case res.Failed && res.ValueText != "":
+		used += int64(len(res.ValueText)) // printed and charged already
+	case res.Failed:
 		n, _ := printedSize(res.Value, limit, p.env.valueNesting())
 		used += n
 	}
@@ -694,13 +701,14 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, err
 	}
 	// The size first: it bounds the walk that measures the nesting.
-	if err := p.checkEmitArgs(th, name, args); err != nil {
-		return nil, err
+	text, json, bad := p.checkEmitArgs(th, name, args)
+	if bad != nil {
+		return nil, bad
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {
 		return nil, tooDeepError("the arguments of tool/"+name, limit)
 	}
-	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args}
+	rec := ToolCallRecord{Index: len(p.toolCalls), Name: name, Args: args, ArgsText: text, ArgsJSON: json}
 	if p.env.Host == nil {
 		rec.Err = "no tool host"
 		p.toolCalls = append(p.toolCalls, rec)

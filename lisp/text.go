@@ -23,8 +23,12 @@ type textWriter struct {
 	counting bool   // keep no bytes, only count them
 	full     bool   // a write passed the limit; the text stops there
 	th       *Thread
-	charged  int64 // of n, what the thread has been charged
-	err      error // the thread's budget ran out
+	// numbers, for a writer that charges th nothing (the turn's own
+	// emitted text), is charged for writing big numbers in decimal
+	// (bigTextSteps), the one conversion whose work outgrows its bytes.
+	numbers *Thread
+	charged int64 // of n, what the thread has been charged
+	err     error // the thread's budget ran out
 }
 
 // textChargeChunk is how many bytes a writer gathers before it charges
@@ -71,14 +75,35 @@ func (t *textWriter) writeString(s string) {
 	}
 }
 
-// chargeNumber charges the writer's thread for writing v, a big integer
-// or decimal, in decimal (chargeNumberText), and reports whether the
-// writer still takes text.
+// chargeNumber charges the writer's thread (or numbers) for writing v, a
+// big integer or decimal, in decimal (chargeNumberText), and reports
+// whether the text is to be written. A number whose text would pass the
+// writer's limit is not converted at all: the writer is full.
 func (t *textWriter) chargeNumber(v Value) bool {
+	if !t.chargeNumberIn(v, t.room()) {
+		if t.full {
+			t.n = t.limit
+		}
+		return false
+	}
+	return true
+}
+
+// chargeNumberIn is chargeNumber where room bytes are left before the
+// limit; it leaves n as it is.
+func (t *textWriter) chargeNumberIn(v Value, room int64) bool {
 	if t.stopped() {
 		return false
 	}
-	if err := chargeNumberText(t.th, v); err != nil {
+	if t.limit > 0 && numberTextAtLeast(v) > room {
+		t.full = true
+		return false
+	}
+	th := t.th
+	if th == nil {
+		th = t.numbers
+	}
+	if err := chargeNumberText(th, v); err != nil {
 		t.err = err
 		return false
 	}
@@ -212,6 +237,16 @@ func shownStr(v Value) string {
 
 // shownIn is shown cut to at most limit bytes.
 func shownIn(v Value, limit int64) string {
+	switch v := v.(type) {
+	case *BigInt:
+		if numberTextAtLeast(v) > limit {
+			return shownDigits(v.n)
+		}
+	case *BigDec:
+		if numberTextAtLeast(v) > limit {
+			return shownDec(v)
+		}
+	}
 	t := textWriter{limit: limit}
 	p := printer{out: &t, mode: modeRepr}
 	err := p.print(v)

@@ -71,7 +71,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}
 	if p := host.Pending(); p != nil {
 		spanEvaluation(ctx, ev, res, p.Name)
-		call := &ptcsidecarv1.ToolCall{Index: int32(p.Index), Name: p.Name, Args: encodeValue(p.Args)}
+		call := &ptcsidecarv1.ToolCall{Index: int32(p.Index), Name: p.Name, Args: encodeArgs(res, p.Index, p.Args)}
 		fitCall(call)
 		return &ptcsidecarv1.EvalTurnResponse{Outcome: &ptcsidecarv1.EvalTurnResponse_Pending{
 			Pending: &ptcsidecarv1.PendingToolCalls{Calls: []*ptcsidecarv1.ToolCall{call}}}}, nil
@@ -373,7 +373,7 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 			len(ev.program)+len(ev.rawResponse), maxEchoBytes)})
 	}
 	for _, c := range res.ToolCalls {
-		tc := &ptcsidecarv1.ToolCall{Index: int32(c.Index), Name: c.Name, Args: encodeValue(c.Args),
+		tc := &ptcsidecarv1.ToolCall{Index: int32(c.Index), Name: c.Name, Args: encodeValueText(c.Args, c.ArgsText, c.ArgsJSON),
 			Result: encodeValue(c.Result), Error: c.Err, DurationMs: c.Duration.Milliseconds()}
 		if c.Index < len(ev.answerTimes) {
 			tc.DurationMs = ev.answerTimes[c.Index] // the tool ran on the caller's side
@@ -382,6 +382,20 @@ func encodeTurn(ev *evaluation, res *lisp.Result) *ptcsidecarv1.Turn {
 	}
 	fitTurn(t)
 	return t
+}
+
+// encodeArgs is encodeValue of args, the arguments of res's tool call at
+// index, in the text and JSON the evaluation printed and was charged for,
+// when it kept them.
+func encodeArgs(res *lisp.Result, index int, args lisp.Value) *ptcsidecarv1.Value {
+	if res != nil {
+		for _, c := range res.ToolCalls {
+			if c.Index == index {
+				return encodeValueText(args, c.ArgsText, c.ArgsJSON)
+			}
+		}
+	}
+	return encodeValue(args)
 }
 
 // maxEchoBytes is the most of its program and raw_response a turn sends

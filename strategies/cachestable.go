@@ -118,7 +118,7 @@ func joinedRunes(sections []string) int {
 // tools, data, expected return and the host's prelude.
 func newCacheStableRecord(req *Request) (*record, string, error) {
 	o := &req.Options
-	tools, err := toolSection(o, req.Remembered)
+	tools, err := toolLinesOf(o, req.Remembered)
 	if err != nil {
 		return nil, "", err
 	}
@@ -126,7 +126,7 @@ func newCacheStableRecord(req *Request) (*record, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	env := joinSections(missionSection(o), tools, dataSection(o), ret)
+	env := joinToolSections(missionSection(o), &tools, dataSection(o), ret)
 	rec := newRecord(req, knownIdentifiers(systemPrompt(o)+"\n"+env))
 	for _, text := range []string{systemPrompt(o), env} {
 		n, err := req.Remembered.text(o.Tokenizer, text)

@@ -32,7 +32,7 @@ func (s coalesced) Render(req *Request) (*Response, error) {
 func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	var counts historyCounts
 	o := &req.Options
-	tools, err := toolSection(o, req.Remembered)
+	tools, err := toolLinesOf(o, req.Remembered)
 	if err != nil {
 		return nil, counts, err
 	}
@@ -42,7 +42,7 @@ func coalescedMessages(req *Request) ([]ChatMessage, historyCounts, error) {
 	}
 	// The environment is the same on every call of a run; what follows it
 	// is not.
-	env := joinSections(missionSection(o), tools, dataSection(o))
+	env := joinToolSections(missionSection(o), &tools, dataSection(o))
 	history := joinSections(
 		preludeSection(req),
 		ret,

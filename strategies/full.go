@@ -83,7 +83,7 @@ func fullMessages(req *Request) ([]ChatMessage, error) {
 // says now.
 func openingMessages(req *Request, system string, capacity int) ([]ChatMessage, int, error) {
 	o := &req.Options
-	tools, err := toolSection(o, req.Remembered)
+	tools, err := toolLinesOf(o, req.Remembered)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -98,7 +98,7 @@ func openingMessages(req *Request, system string, capacity int) ([]ChatMessage, 
 	msgs := make([]ChatMessage, 0, capacity)
 	msgs = append(msgs,
 		ChatMessage{Role: RoleSystem, Content: system},
-		ChatMessage{Role: RoleUser, Content: joinSections(missionSection(o), tools, dataSection(o), ret, fullIndicator(o, budget))},
+		ChatMessage{Role: RoleUser, Content: joinToolSections(missionSection(o), &tools, dataSection(o), ret, fullIndicator(o, budget))},
 	)
 	return msgs, budget, nil
 }

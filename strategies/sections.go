@@ -46,42 +46,53 @@ var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 func missionSection(o *Options) string { return o.Mission }
 
-// toolSection lists the tools sorted by name, with their signatures written
-// without colons. A tool given without a signature takes a map of
+// The tool section lists the tools sorted by name, with their signatures
+// written without colons. A tool given without a signature takes a map of
 // arguments nobody declared: "(...)", not "()", which would tell the model
 // it takes none.
-func toolSection(o *Options, r *Remembered) (string, error) {
+
+// toolLines is the tool section before it is written: its lines' parts
+// and its length, so that it is written once, where it goes (a tool's
+// description may be megabytes).
+type toolLines struct {
+	tools []ToolSpec
+	lines []toolLine
+	size  int // 0 for no tools
+}
+
+type toolLine struct{ params, ret, description string }
+
+// toolLinesOf renders the tools' signatures, sorted by name.
+func toolLinesOf(o *Options, r *Remembered) (toolLines, error) {
 	if len(o.Tools) == 0 {
-		return "", nil
+		return toolLines{}, nil
 	}
 	tools := slices.Clone(o.Tools)
 	slices.SortFunc(tools, func(a, b ToolSpec) int { return strings.Compare(a.Name, b.Name) })
-	// The signatures are rendered first so that the builder is sized once:
-	// a section of thousands of tools would otherwise be copied at every
-	// growth, several times its final size.
-	type line struct{ params, ret, description string }
-	lines := make([]line, len(tools))
+	lines := make([]toolLine, len(tools))
 	size := len(";; === tool/ ===")
 	for i, t := range tools {
-		l := line{params: "...", ret: "any"}
+		l := toolLine{params: "...", ret: "any"}
 		if t.Signature != "" {
 			sig := r.signature(t.Signature)
 			if sig.err != nil {
-				return "", &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + sig.err.Error()}
+				return toolLines{}, &OptionError{Option: "tools", Reason: "tool " + t.Name + ": " + sig.err.Error()}
 			}
 			l.params, l.ret = sig.params, sig.ret
 		}
-		if t.Description != "" {
-			l.description = oneLine(t.Description)
-		}
+		l.description = t.Description
 		lines[i] = l
 		size += len("\ntool/") + len(t.Name) + len("(") + len(l.params) + len(") -> ") + len(l.ret) + len("  ; ") + len(l.description)
 	}
-	var b strings.Builder
-	b.Grow(size)
+	return toolLines{tools: tools, lines: lines, size: size}, nil
+}
+
+// writeTo writes the section: a line a tool, its description on that
+// line (line breaks written as spaces, as oneLine does, without a copy).
+func (tl *toolLines) writeTo(b *strings.Builder) {
 	b.WriteString(";; === tool/ ===")
-	for i, t := range tools {
-		l := lines[i]
+	for i, t := range tl.tools {
+		l := tl.lines[i]
 		b.WriteString("\ntool/")
 		b.WriteString(t.Name)
 		b.WriteByte('(')
@@ -90,10 +101,26 @@ func toolSection(o *Options, r *Remembered) (string, error) {
 		b.WriteString(l.ret)
 		if l.description != "" {
 			b.WriteString("  ; ")
-			b.WriteString(l.description)
+			writeOneLine(b, l.description)
 		}
 	}
-	return b.String(), nil
+}
+
+// writeOneLine writes oneLine(s) to b.
+func writeOneLine(b *strings.Builder, s string) {
+	for s != "" {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		b.WriteByte(' ')
+		if strings.HasPrefix(s[i:], "\r\n") {
+			i++
+		}
+		s = s[i+1:]
+	}
 }
 
 // dataSection lists the data keys sorted by name with their type and a

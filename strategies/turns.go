@@ -94,6 +94,27 @@ func summarizedNext(msgs []ChatMessage, counts historyCounts) *Breakpoint {
 	return messagesEnd(msgs[:1])
 }
 
+// joinToolSections is joinSections(before, the tool section, after...),
+// the tool section written in place rather than built and then copied: a
+// tool's description may be megabytes.
+func joinToolSections(before string, tools *toolLines, after ...string) string {
+	n := len(before) + 2 + tools.size
+	for _, s := range after {
+		n += len(s) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(before)
+	if tools.size > 0 {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		tools.writeTo(&b)
+	}
+	writeSections(&b, after...)
+	return b.String()
+}
+
 // joinSections joins the sections that have content with one blank line.
 func joinSections(sections ...string) string {
 	n := 0
@@ -102,6 +123,13 @@ func joinSections(sections ...string) string {
 	}
 	var b strings.Builder
 	b.Grow(n)
+	writeSections(&b, sections...)
+	return b.String()
+}
+
+// writeSections writes the sections that have content after what b
+// holds, one blank line before each but at the start.
+func writeSections(b *strings.Builder, sections ...string) {
 	for _, s := range sections {
 		if s == "" {
 			continue
@@ -111,7 +139,6 @@ func joinSections(sections ...string) string {
 		}
 		b.WriteString(s)
 	}
-	return b.String()
 }
 
 // systemPrompt is the caller's system prompt or the built-in PTC-Lisp
