@@ -17,7 +17,11 @@ import (
 // clock).
 func TestBigIntegerReadWholeIsCharged(t *testing.T) {
 	const build = `(let [x (biginteger (read-string (apply str (repeat 100000 "9")))) nx (.negate x) x2 (.add x BigInteger/ZERO)] [%s])`
-	base := run(t, fmt.Sprintf(build, ""), Env{})
+	// Reading x takes most of the default step limit, and a form whose
+	// value holds x is charged again for printing it in the result.
+	limits := DefaultLimits()
+	limits.MaxSteps = 10_000_000
+	base := run(t, fmt.Sprintf(build, ""), Env{Limits: limits})
 	if base.Err != nil {
 		t.Fatal(base.Err)
 	}
@@ -27,7 +31,7 @@ func TestBigIntegerReadWholeIsCharged(t *testing.T) {
 		`(inc x)`, `(dec x)`, `(- x)`, `(unchecked-add x 1)`, `(unchecked-inc x)`, `(unchecked-negate x)`,
 		`(.compareTo x x2)`, `(.bitLength nx)`, `(.intValue nx)`, `(.signum x)`,
 	} {
-		res := run(t, fmt.Sprintf(build, form), Env{})
+		res := run(t, fmt.Sprintf(build, form), Env{Limits: limits})
 		if res.Err != nil {
 			t.Fatalf("%s: %v", form, res.Err)
 		}
@@ -36,8 +40,6 @@ func TestBigIntegerReadWholeIsCharged(t *testing.T) {
 		}
 	}
 	// A decimal beside it makes it a decimal, whose digits are counted.
-	limits := DefaultLimits()
-	limits.MaxSteps = 10_000_000
 	dec := run(t, fmt.Sprintf(build, `(< x 1.5M)`), Env{Limits: limits})
 	if dec.Err != nil {
 		t.Fatal(dec.Err)
