@@ -17,7 +17,11 @@ import (
 // clock).
 func TestBigIntegerReadWholeIsCharged(t *testing.T) {
 	const build = `(let [x (biginteger (read-string (apply str (repeat 100000 "9")))) nx (.negate x) x2 (.add x BigInteger/ZERO)] [%s])`
-	base := run(t, fmt.Sprintf(build, ""), Env{})
+	// Reading the 100,000 digits takes most of the default step limit;
+	// keying a set or map by x is charged its text's weight on top.
+	roomy := DefaultLimits()
+	roomy.MaxSteps = 10_000_000
+	base := run(t, fmt.Sprintf(build, ""), Env{Limits: roomy})
 	if base.Err != nil {
 		t.Fatal(base.Err)
 	}
@@ -27,7 +31,7 @@ func TestBigIntegerReadWholeIsCharged(t *testing.T) {
 		`(inc x)`, `(dec x)`, `(- x)`, `(unchecked-add x 1)`, `(unchecked-inc x)`, `(unchecked-negate x)`,
 		`(.compareTo x x2)`, `(.bitLength nx)`, `(.intValue nx)`, `(.signum x)`,
 	} {
-		res := run(t, fmt.Sprintf(build, form), Env{})
+		res := run(t, fmt.Sprintf(build, form), Env{Limits: roomy})
 		if res.Err != nil {
 			t.Fatalf("%s: %v", form, res.Err)
 		}
