@@ -177,6 +177,9 @@ var decimalMethods = map[string]decMethod{
 		if !ok {
 			return nil, typeErrorf(".compareTo", "a decimal", args[1]).asJava("ClassCastException", "")
 		}
+		if err := decimalsWork(th, args, false); err != nil {
+			return nil, err
+		}
 		return Int(decCompare(d, y)), nil
 	}},
 	".equals": {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) {
@@ -185,26 +188,45 @@ var decimalMethods = map[string]decMethod{
 		return boolValue(ok && d.scale == y.scale && d.unscaled.Cmp(y.unscaled) == 0), nil
 	}},
 	".hashCode": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return Int(int32(decHashCode(d))), nil }},
-	".max":      {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) { return decPick(".max", d, args[1], 1) }},
-	".min":      {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) { return decPick(".min", d, args[1], -1) }},
+	".max": {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) {
+		if err := decimalsWork(th, args, false); err != nil {
+			return nil, err
+		}
+		return decPick(".max", d, args[1], 1)
+	}},
+	".min": {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) {
+		if err := decimalsWork(th, args, false); err != nil {
+			return nil, err
+		}
+		return decPick(".min", d, args[1], -1)
+	}},
 	".doubleValue": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
 		return Float(decFloat(d)), nil
 	}},
-	".longValue": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
+	".longValue": {1, 1, func(th *Thread, d *BigDec, args []Value) (Value, error) {
+		if err := decimalsWork(th, args, true); err != nil { // moving the point to 0
+			return nil, err
+		}
 		t, err := setScale(".longValue", d, 0, "DOWN")
 		if err != nil {
 			return nil, err
 		}
 		return Int(t.unscaled.Int64()), nil // Java keeps the low 64 bits
 	}},
-	".intValue": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
+	".intValue": {1, 1, func(th *Thread, d *BigDec, args []Value) (Value, error) {
+		if err := decimalsWork(th, args, true); err != nil {
+			return nil, err
+		}
 		t, err := setScale(".intValue", d, 0, "DOWN")
 		if err != nil {
 			return nil, err
 		}
 		return Int(int32(t.unscaled.Int64())), nil // and of an int the low 32
 	}},
-	".toBigInteger": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
+	".toBigInteger": {1, 1, func(th *Thread, d *BigDec, args []Value) (Value, error) {
+		if err := decimalsWork(th, args, true); err != nil {
+			return nil, err
+		}
 		return decToInteger("biginteger", d)
 	}},
 	".movePointLeft": {2, 2, func(th *Thread, d *BigDec, args []Value) (Value, error) {
@@ -340,6 +362,11 @@ func withDecimalMethods(sections [][]*Builtin) [][]*Builtin {
 func callDecMethod(th *Thread, name string, m decMethod, d *BigDec, args []Value) (Value, error) {
 	if len(args) < m.minArgs || len(args) > m.maxArgs {
 		return nil, noMethod(name, "a decimal receiver", args)
+	}
+	// Every method reads its receiver whole at least once (hashCode,
+	// signum's copy, a comparison), as BigInteger's do.
+	if err := chargeBigScan(th, d.unscaled); err != nil {
+		return nil, err
 	}
 	return m.fn(th, d, args)
 }

@@ -557,7 +557,17 @@ func builtinContains(th *Thread, args []Value) (Value, error) {
 				WithHint("for substrings use (clojure.string/includes? s sub)").
 				asJava("IllegalArgumentException", "contains? not supported on type: java.lang.String")
 		}
-		return boolValue(i >= 0 && i < int64(utf8.RuneCountInString(string(c)))), nil
+		if i < 0 || i >= int64(len(c)) {
+			return falseValue, nil
+		}
+		if i < int64(len(c))/utf8.UTFMax { // at least len/4 characters
+			return trueValue, nil
+		}
+		// Counting the characters reads the string.
+		if err := scan(th, len(c)); err != nil {
+			return nil, err
+		}
+		return boolValue(i < int64(utf8.RuneCountInString(string(c)))), nil
 	}
 	return nil, typeErrorf("contains?", "a map, set or vector", args[0]).notSeqable(args[0])
 }

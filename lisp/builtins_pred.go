@@ -27,7 +27,9 @@ var predicateBuiltins = []*Builtin{
 	typePred("string?", "x is a string", func(v Value) bool { _, ok := v.(String); return ok }),
 	typePred("char?", "x is a one-character string (characters are strings)", func(v Value) bool {
 		s, ok := v.(String)
-		return ok && utf8.RuneCountInString(string(s)) == 1
+		// One character is at most utf8.UTFMax bytes: a long string is
+		// not counted.
+		return ok && len(s) <= utf8.UTFMax && utf8.RuneCountInString(string(s)) == 1
 	}),
 	typePred("keyword?", "x is a keyword", func(v Value) bool { _, ok := v.(Keyword); return ok }),
 	typePred("symbol?", "x is a symbol (never, at run time)", func(v Value) bool { _, ok := v.(symbol); return ok }),

@@ -713,6 +713,15 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 	}
 	var b strings.Builder
 	prev := 0
+	// The replacement string is read into a template at the first match
+	// (Java refuses a bad one only then) and expanded into one buffer:
+	// read again at every match it allocated 5 times its length a match.
+	var template string
+	var expanded []byte
+	parsed := false
+	if r, ok := repl.(String); ok {
+		b.Grow(len(s) + len(locs)*len(r)) // charged above, match by match
+	}
 	for _, loc := range locs {
 		b.WriteString(s[prev:loc[0]])
 		switch r := repl.(type) {
@@ -720,11 +729,15 @@ func regexReplace(th *Thread, fn, s string, re *regex, repl Value, all bool) (st
 			if err := th.alloc(int64(len(r)) * 2); err != nil {
 				return "", err
 			}
-			template, err := javaReplacement(string(r), re.groupCount())
-			if err != nil {
-				return "", err
+			if !parsed {
+				if template, err = javaReplacement(string(r), re.groupCount()); err != nil {
+					return "", err
+				}
+				parsed = true
+				expanded = make([]byte, 0, len(template))
 			}
-			b.Write(expandReplacement(nil, template, s, loc))
+			expanded = expandReplacement(expanded[:0], template, s, loc)
+			b.Write(expanded)
 		default:
 			m, err := matchValue(th, s, loc)
 			if err != nil {

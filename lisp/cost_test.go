@@ -92,18 +92,10 @@ func TestDuplicateItemsAreCharged(t *testing.T) {
 // a few shapes (vectors, maps, sets, strings, counts, and functions that
 // accept anything) that the builtin accepts at both sizes.
 func TestCostGrowsWithWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every builtin on many arguments")
-	}
-	if raceDetector {
-		t.Skip("measures allocation, which the race detector changes")
-	}
+	skipUnlessMeasuringAllocation(t)
 	const small, large = 64, 512
 	checked := 0
-	for _, b := range everyBuiltin() {
-		if b.Name == "return" || b.Name == "fail" {
-			continue // they end the program: no result to charge
-		}
+	for _, b := range returning(everyBuiltin()) {
 		var accepted []func(n int) []Value
 		for _, args := range argumentShapes(b) {
 			if accepts(b, args(4)) {
@@ -131,6 +123,25 @@ func TestCostGrowsWithWork(t *testing.T) {
 	}
 	if checked < 2000 {
 		t.Errorf("only %d calls ran at both sizes; the argument shapes no longer fit the builtins", checked)
+	}
+}
+
+// returning is bs without return and fail, which end the program: no
+// result to charge.
+func returning(bs []*Builtin) []*Builtin {
+	return slices.DeleteFunc(bs, func(b *Builtin) bool { return b.Name == "return" || b.Name == "fail" })
+}
+
+// skipUnlessMeasuringAllocation skips the tests that run every builtin
+// on many arguments in -short runs, and under the race detector, which
+// changes what Go allocates.
+func skipUnlessMeasuringAllocation(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs every builtin on many arguments")
+	}
+	if raceDetector {
+		t.Skip("measures allocation, which the race detector changes")
 	}
 }
 
@@ -218,8 +229,7 @@ func argumentShapes(b *Builtin) []func(n int) []Value {
 		lo, hi = 1, max(hi, 2)
 	}
 	for arity := lo; arity <= hi && arity <= 3; arity++ {
-		idx := make([]int, arity)
-		for {
+		eachCombination(arity, len(shapes), func(idx []int) {
 			grows := false
 			picked := make([]shape, arity)
 			for i, j := range idx {
@@ -235,19 +245,28 @@ func argumentShapes(b *Builtin) []func(n int) []Value {
 					return args
 				})
 			}
-			i := 0
-			for ; i < arity; i++ {
-				if idx[i]++; idx[i] < len(shapes) {
-					break
-				}
-				idx[i] = 0
-			}
-			if i == arity {
-				break
-			}
-		}
+		})
 	}
 	return out
+}
+
+// eachCombination calls visit with every list of arity indexes below
+// count, in turn (visit must not keep idx).
+func eachCombination(arity, count int, visit func(idx []int)) {
+	idx := make([]int, arity)
+	for {
+		visit(idx)
+		i := 0
+		for ; i < arity; i++ {
+			if idx[i]++; idx[i] < count {
+				break
+			}
+			idx[i] = 0
+		}
+		if i == arity {
+			return
+		}
+	}
 }
 
 func intVector(n int) *Vector {

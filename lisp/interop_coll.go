@@ -421,7 +421,7 @@ func javaRegexMethod(name, sig string, minArgs, maxArgs int) *Builtin {
 	}
 	return &Builtin{Name: name, Sig: sig, Doc: "the String method, with a regex in Java's syntax", Category: "idiom", reach: javaForm,
 		MinArgs: minArgs, MaxArgs: maxArgs,
-		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), false), chargedInBody("the parts or the replaced string, charged as the regex builtin it runs charges them")),
+		Cost: cost(scans(arg(0)), matching(arg(1), arg(0), false), chargedInBody("the regex compiled (chargeRegex), and the parts or the replaced string, charged as the regex builtin it runs charges them")),
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			switch args[0].(type) {
 			case NilType:
@@ -439,6 +439,11 @@ func javaRegexMethod(name, sig string, minArgs, maxArgs int) *Builtin {
 			}
 			re, err := compileRegex(name, string(src))
 			if err != nil {
+				return nil, err
+			}
+			// Compiled at every call, as re-pattern compiles it: charged
+			// as re-pattern charges it.
+			if err := chargeRegex(th, re); err != nil {
 				return nil, err
 			}
 			return run(th, args[0], re, args[2:])

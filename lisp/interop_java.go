@@ -123,7 +123,7 @@ var javaInteropBuiltins = concatRows(
 				return rowNamed(stringBuiltins, "str").Fn(th, args)
 			}},
 		{Name: ".equals", Sig: "(.equals x y)", Doc: "same as =", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(visits(arg(0))), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(visits(arg(0)), compares(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
 				if args[0] == Nil {
 					return nil, nilReceiver(".equals")
 				}

@@ -257,7 +257,7 @@ var localDateBuiltins = concatRows(
 				return s, nil
 			}},
 		{Name: ".withLocale", Sig: "(.withLocale formatter locale)", Doc: "the formatter, in an English locale", Category: "idiom", reach: javaForm,
-			MinArgs: 2, MaxArgs: 2, Cost: cost(temporalText), Fn: func(th *Thread, args []Value) (Value, error) {
+			MinArgs: 2, MaxArgs: 2, Cost: cost(patternWork), Fn: func(th *Thread, args []Value) (Value, error) {
 				f, err := formatterOf(".withLocale", args[0])
 				if err != nil {
 					return nil, err

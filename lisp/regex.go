@@ -339,6 +339,7 @@ func javaMatches(re *regex, s string, locs [][]int) [][]int {
 // whose first digit names none is an IndexOutOfBoundsException.
 func javaReplacement(repl string, groups int) (string, error) {
 	var b strings.Builder
+	b.Grow(len(repl))
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
 		switch {
