@@ -236,7 +236,7 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 		}
 	}
 	if stoppedBy(time.Now().Add(timeout)) {
-		return <-served
+		return stopResult(served)
 	}
 	logger.Warn("shutdown timeout reached; ending the evaluations still running, each answered UNAVAILABLE")
 	began := time.Now()
@@ -257,7 +257,7 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 	web.waitAnswered(step(6))
 	stopDraining()
 	if stoppedBy(step(8)) {
-		return <-served
+		return stopResult(served)
 	}
 	logger.Warn("RPCs still running after their evaluations were ended; cutting them off")
 	web.close()
@@ -265,9 +265,20 @@ func stopServer(srv *grpc.Server, web *httpEndpoint, sidecar *server.Service, se
 	// Serve) return once every handler has.
 	go srv.Stop()
 	if stoppedBy(step(9)) {
-		return <-served
+		return stopResult(served)
 	}
 	logger.Warn("RPCs still running after their cancellation; exiting without them", "waited", time.Since(began).Round(time.Millisecond).String())
+	return nil
+}
+
+// stopResult is Serve's answer once the server was asked to stop. A
+// signal in the first moments of start-up can stop the server before its
+// Serve begins, which then returns grpc.ErrServerStopped at once: that is
+// the stop asked for, not a failure.
+func stopResult(served <-chan error) error {
+	if err := <-served; !errors.Is(err, grpc.ErrServerStopped) {
+		return err
+	}
 	return nil
 }
 

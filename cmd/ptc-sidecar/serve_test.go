@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"github.com/ptc-sidecar/ptc-sidecar/server"
+	"errors"
 	"log/slog"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -101,5 +102,29 @@ func TestDrainEndsWhenTheServerStops(t *testing.T) {
 	}
 	if err := drain(0, nil, slog.New(slog.DiscardHandler)); err != nil {
 		t.Errorf("no delay: drain = %v, want nil at once", err)
+	}
+}
+
+// TestStopBeforeServeIsClean: a signal in the first moments of start-up
+// stops the server before its Serve begins; that Serve's
+// grpc.ErrServerStopped is the stop that was asked for, and the process
+// exits 0. Any other error from Serve is still one.
+func TestStopBeforeServeIsClean(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	srv := grpc.NewServer()
+	srv.GracefulStop()
+	served := make(chan error, 1)
+	served <- srv.Serve(lis)
+	if err := stopResult(served); err != nil {
+		t.Errorf("Serve after the stop: %v, want a clean stop", err)
+	}
+	failed := errors.New("accept: too many open files")
+	served <- failed
+	if err := stopResult(served); !errors.Is(err, failed) {
+		t.Errorf("Serve's own error: got %v, want it passed on", err)
 	}
 }
