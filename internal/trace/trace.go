@@ -76,7 +76,7 @@ func Render(req *strategies.Request, view View, raw, usage bool, style Style) (s
 	if err != nil {
 		return "", err
 	}
-	return p.b.String(), nil
+	return p.String(), nil
 }
 
 // renderTurns writes a box per turn, then the memory after the last turn.
