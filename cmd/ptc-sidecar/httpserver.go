@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -83,7 +84,7 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service,
 	bodies := bodyBounds{timeout: time.Duration(cfg.httpReadTimeout), maxBytes: 2*int64(cfg.maxRecvBytes) + envelopeBytes,
 		streamed: clientStreamedMethods(srv), streams: &e.streams}
 	e.http = &http.Server{
-		Handler:           e.counted(metrics.instrumentHTTP(connectVersionOptional(bodies.bound(transcoder)))),
+		Handler:           e.counted(metrics.instrumentHTTP(connectVersionOptional(codings(bodies.bound(transcoder))))),
 		Protocols:         &protocols,
 		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
 		ReadHeaderTimeout: 5 * time.Second,
@@ -154,6 +155,42 @@ func connectVersionOptional(next http.Handler) http.Handler {
 			switch r.Header.Get("Content-Type") {
 			case "application/json", "application/proto":
 				r.Header.Set("Connect-Protocol-Version", "1")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// codingHeaders are the HTTP headers that name a request's content
+// coding: Connect's, for unary and for streamed calls.
+var codingHeaders = []string{"Content-Encoding", "Connect-Content-Encoding"}
+
+// codings makes the content codings a request names mean what they mean
+// on the gRPC listener and in HTTP:
+//
+//   - HTTP coding names are case-insensitive (RFC 9110, 8.4.1), but the
+//     transcoder looks its decompressors up by the name as sent, so
+//     `Content-Encoding: GZIP` was refused with 415 though `gzip` is
+//     taken. They are written in lower case; a coding the server does not
+//     take stays refused, and the decompressed size is bounded the same.
+//   - gRPC's and gRPC-Web's grpc-encoding is matched as sent, as grpc-go's
+//     server does on the gRPC listener: one it does not take is answered
+//     there UNIMPLEMENTED in gRPC's way, and was answered here HTTP 415,
+//     which a gRPC client reports as a transport failure. It is answered
+//     as on the gRPC listener.
+func codings(next http.Handler) http.Handler {
+	errs := connect.NewErrorWriter()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, key := range codingHeaders {
+			for i, v := range r.Header[key] {
+				r.Header[key][i] = strings.ToLower(v)
+			}
+		}
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+			if rc := r.Header.Get("Grpc-Encoding"); rc != "" && rc != "identity" && rc != "gzip" {
+				errs.Write(w, r, connect.NewError(connect.CodeUnimplemented,
+					fmt.Errorf("grpc: Decompressor is not installed for grpc-encoding %q", rc)))
+				return
 			}
 		}
 		next.ServeHTTP(w, r)
