@@ -31,7 +31,7 @@ var javaCollectionMethods = []*Builtin{
 		cost(visits(ifVector(arg(0))), scans(arg(0)), lookups), javaContains),
 	javaMethod(".subList", "(.subList coll from to)", 3, 3, cost(views), javaSubList),
 	javaMethod(".containsKey", "(.containsKey m k)", 2, 2, cost(lookups), javaContainsKey),
-	javaMethod(".containsValue", "(.containsValue m v)", 2, 2, cost(visits(arg(0))), javaContainsValue),
+	javaMethod(".containsValue", "(.containsValue m v)", 2, 2, cost(comparesItems(arg(0)), compares(arg(1))), javaContainsValue),
 	javaMethod(".getOrDefault", "(.getOrDefault m k default)", 3, 3, cost(lookups), javaGetOrDefault),
 	javaMethod(".keySet", "(.keySet m)", 1, 1, cost(visits(arg(0)), builds), javaMapView(".keySet", true)),
 	javaMethod(".values", "(.values m)", 1, 1, cost(visits(arg(0)), builds), javaMapView(".values", false)),
