@@ -113,9 +113,17 @@ var decimalMethods = map[string]decMethod{
 		}
 		return setScale(".setScale", d, int64(scale), mode)
 	}},
-	".scale":     {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return Int(d.scale), nil }},
-	".precision": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return Int(d.precision()), nil }},
-	".signum":    {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return Int(d.unscaled.Sign()), nil }},
+	".scale": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return Int(d.scale), nil }},
+	".precision": {1, 1, func(th *Thread, d *BigDec, args []Value) (Value, error) {
+		// Counting the digits builds a power of ten as long as the
+		// number, about the work of writing it in decimal (a few ms at
+		// 100,000 digits): charged so, not as a scan.
+		if err := chargeBigText(th, d.unscaled); err != nil {
+			return nil, err
+		}
+		return Int(d.precision()), nil
+	}},
+	".signum": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) { return Int(d.unscaled.Sign()), nil }},
 	".unscaledValue": {1, 1, func(th *Thread, d *BigDec, _ []Value) (Value, error) {
 		return &BigInt{n: d.unscaled, integer: true}, nil
 	}},

@@ -32,7 +32,7 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)"))},
 	{Name: "cycle", Sig: "(cycle coll)", Doc: "the items of coll repeated without end: bound it with take", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCycle,
-		Cost: cost(chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)")), lazy: lazyCycle},
+		Cost: cost(visits(arg(0)), chargedInBody("the sequence as it is made (madeSeq); each element produced is a step and an element (seqGenerator.next)")), lazy: lazyCycle},
 	{Name: "rseq", Sig: "(rseq v)", Doc: "the items of a vector, sorted map or sorted set in reverse, or nil when empty", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinRseq,
 		Cost: cost(visits(arg(0)), builds)},

@@ -73,7 +73,7 @@ var mapBuiltins = []*Builtin{
 		Cost: cost(visits(arg(0)), calls(arg(0)), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), builds)},
 	{Name: "rename-keys", Sig: "(rename-keys m {old new ...})", Doc: "map with keys renamed", Category: "map",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinRenameKeys,
-		Cost: cost(visits(allArgs), rehashes(allArgs), builds)},
+		Cost: cost(visits(allArgs), rehashes(allArgs), hashesValues(arg(1)), builds)},
 	{Name: "map-invert", Sig: "(map-invert m)", Doc: "map from values to keys", Category: "map",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinMapInvert,
 		Cost: cost(hashesItems(arg(0)), builds)},

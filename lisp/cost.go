@@ -234,6 +234,23 @@ func chargeEachItem(th *Thread, vs []Value, charge func(*Thread, Value) error) e
 	return nil
 }
 
+// hashesValues charges for using each value of the selected maps as a
+// key, as rename-keys does with the new names it is given.
+func hashesValues(sel argSelector) costTerm {
+	return costTerm{what: "each value of a map argument hashed as a key", sel: sel, charge: func(th *Thread, vs []Value) error {
+		for _, v := range vs {
+			if m, ok := v.(*Map); ok {
+				for _, e := range m.entries {
+					if err := chargeKey(th, e.Val); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}}
+}
+
 // rehashes charges for hashing every key of the selected maps again, as
 // building a map from their entries does (chargeMapKeys).
 func rehashes(sel argSelector) costTerm {

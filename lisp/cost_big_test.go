@@ -76,14 +76,22 @@ var bigValues sync.Map // string -> Value
 
 func bigShapeValue(s numShape, n int) Value {
 	src := s.source(n)
+	if freshShapes[s.label] {
+		return evalShape(s, src)
+	}
 	if v, ok := bigValues.Load(src); ok {
 		return v.(Value)
 	}
+	v := evalShape(s, src)
+	bigValues.Store(src, v)
+	return v
+}
+
+func evalShape(s numShape, src string) Value {
 	res, err := Eval(context.Background(), src, Env{})
 	if err != nil || res.Err != nil {
 		panic(fmt.Sprintf("building %s: %v %v", s.label, err, res.Err))
 	}
-	bigValues.Store(src, res.Value)
 	return res.Value
 }
 
@@ -110,16 +118,26 @@ func (c bigCall) label(name string) string {
 	return "(" + strings.Join(parts, " ") + ")"
 }
 
-// bigCalls are the combinations of numShapes for b's smallest arities (up
-// to three arguments) with one growing argument or more that b accepts.
-func bigCalls(b *Builtin) []bigCall {
+// smallArities are b's two smallest arities of one argument or more, up
+// to three.
+func smallArities(b *Builtin) []int {
 	lo := max(b.MinArgs, 1)
 	hi := lo + 1
 	if b.MaxArgs >= 0 {
 		hi = min(hi, b.MaxArgs)
 	}
-	var out []bigCall
+	var out []int
 	for arity := lo; arity <= hi && arity <= 3; arity++ {
+		out = append(out, arity)
+	}
+	return out
+}
+
+// bigCalls are the combinations of numShapes for b's smallest arities (up
+// to three arguments) with one growing argument or more that b accepts.
+func bigCalls(b *Builtin) []bigCall {
+	var out []bigCall
+	for _, arity := range smallArities(b) {
 		eachCombination(arity, len(numShapes), func(idx []int) {
 			call := make(bigCall, arity)
 			grows := false
@@ -156,44 +174,91 @@ var readsWholeNumber = map[string]bool{
 // allocation.
 func TestCostGrowsWithBigArguments(t *testing.T) {
 	skipUnlessMeasuringAllocation(t)
+	checked := eachCallAtTwoSizes(bigCalls, func(b *Builtin, call bigCall, g callGrowth) {
+		label := call.label(b.Name)
+		if g.work >= 3 && g.w2-g.w1 > 8<<10 && g.charge < g.work/3 {
+			t.Errorf("%s: from 400 to 3200 digits %s", label, g.describe(b))
+			return
+		}
+		// A call of one argument may return it untouched (+ x).
+		moreWork := g.moreWork() || (readsWholeNumber[b.Name] && len(call) > 1)
+		if call.numbers() && moreWork && !g.grew() {
+			t.Errorf("%s: from 400 to 3200 digits %s", label, g.describe(b))
+		}
+	})
+	if checked < 1000 {
+		t.Errorf("only %d calls ran at both sizes; the argument shapes no longer fit the builtins", checked)
+	}
+}
+
+// callGrowth is what a call allocated (w) and was charged (c) with its
+// arguments of 400 (1) and 3,200 (2) digits or elements, and the growths.
+type callGrowth struct {
+	w1, c1, w2, c2 int64
+	work, charge   float64
+}
+
+// moreWork reports whether the call's allocation grew enough to call for
+// a charge that grows.
+func (g callGrowth) moreWork() bool { return g.work >= 2 && g.w2-g.w1 > 2<<10 }
+
+// grew reports whether the charge doubled, or grew by an eighth of the
+// bytes more allocated (a charge already above the work need not double).
+func (g callGrowth) grew() bool {
+	return g.charge >= 2 || (g.w2 > g.w1 && g.c2-g.c1 >= (g.w2-g.w1)/8)
+}
+
+func (g callGrowth) describe(b *Builtin) string {
+	return fmt.Sprintf("the work grew %.1fx (%d to %d bytes allocated) and the charge %.1fx (%d to %d): declared %q",
+		g.work, g.w1, g.w2, g.charge, g.c1, g.c2, b.Cost.describe())
+}
+
+// eachCallAtTwoSizes measures every call calls gives for every row a
+// program can call, with its arguments at 400 and 3,200, and gives visit
+// those that succeed at both; it returns how many did.
+func eachCallAtTwoSizes(calls func(*Builtin) []bigCall, visit func(b *Builtin, call bigCall, g callGrowth)) int {
 	const small, large = 400, 3200
 	checked := 0
 	for _, b := range returning(everyCallable()) {
-		for _, call := range bigCalls(b) {
+		for _, call := range calls(b) {
 			w1, c1, err1 := measureCall(b, func() []Value { return call.args(small) })
 			w2, c2, err2 := measureCall(b, func() []Value { return call.args(large) })
 			if err1 != nil || err2 != nil {
 				continue
 			}
 			checked++
-			workGrowth := float64(w2) / float64(max(w1, 1))
-			chargeGrowth := float64(c2) / float64(max(c1, 1))
-			label := call.label(b.Name)
-			if workGrowth >= 3 && w2-w1 > 8<<10 && chargeGrowth < workGrowth/3 {
-				t.Errorf("%s: from %d to %d digits the work grew %.1fx (%d to %d bytes allocated) and the charge %.1fx (%d to %d): declared %q",
-					label, small, large, workGrowth, w1, w2, chargeGrowth, c1, c2, b.Cost.describe())
-				continue
-			}
-			// A call of one argument may return it untouched (+ x).
-			moreWork := (workGrowth >= 2 && w2-w1 > 2<<10) || (readsWholeNumber[b.Name] && len(call) > 1)
-			// The charge doubles, or grows by an eighth of the bytes more
-			// allocated (a charge already above the work need not double).
-			grew := chargeGrowth >= 2 || (w2 > w1 && c2-c1 >= (w2-w1)/8)
-			if call.numbers() && moreWork && !grew {
-				t.Errorf("%s: from %d to %d digits the work grew (%d to %d bytes allocated) and the charge %.1fx (%d to %d): declared %q",
-					label, small, large, w1, w2, chargeGrowth, c1, c2, b.Cost.describe())
-			}
+			visit(b, call, callGrowth{w1, c1, w2, c2, float64(w2) / float64(max(w1, 1)), float64(c2) / float64(max(c1, 1))})
 		}
 	}
-	if checked < 1000 {
-		t.Errorf("only %d calls ran at both sizes; the argument shapes no longer fit the builtins", checked)
-	}
+	return checked
 }
 
-// BenchmarkNsPerChargedStep runs every row on the big shapes at 8n (3,200
-// digits or characters) and reports, dearest first, the CPU a call spent
-// per step it was charged (its steps plus its bytes of allocation at 64 a
-// step), beside the median. Run it alone, once:
+// chargedCallGroup is a set of calls BenchmarkNsPerChargedStep times: the
+// calls of every row on shapes of n, on a thread whose decimal arithmetic
+// keeps precision digits (with-precision; 0 for exact).
+type chargedCallGroup struct {
+	label     string
+	calls     func(b *Builtin) []bigCall
+	n         int
+	precision int64
+}
+
+// chargedCallGroups are the arguments BenchmarkNsPerChargedStep weighs
+// CPU against charge on: numbers and texts of 3,200 digits or
+// characters, collections of 3,200 elements (and nested 400 deep, 400
+// rows of 400), and the small numbers that are dear: decimals of 300
+// digits, exact and with a MathContext of 300 digits.
+var chargedCallGroups = []chargedCallGroup{
+	{"big", bigCalls, 3200, 0},
+	{"collection", collCalls, 3200, 0},
+	{"300 digits", bigCalls, 300, 0},
+	{"300 digits, with-precision 300", bigCalls, 300, 300},
+}
+
+// BenchmarkNsPerChargedStep runs every row on each group of shapes
+// (chargedCallGroups) and reports, dearest first, the CPU a call spent
+// per step it was charged (its steps plus its bytes of allocation at 64
+// a step), beside the median of all the calls. Run it alone, once:
 //
 //	go test ./lisp -run '^$' -bench NsPerChargedStep -benchtime 1x -v
 func BenchmarkNsPerChargedStep(b *testing.B) {
@@ -202,35 +267,15 @@ func BenchmarkNsPerChargedStep(b *testing.B) {
 		nsPerStep float64
 		steps     int64
 	}
-	const n = 3200
 	for range b.N {
 		var rows []row
-		for _, bt := range returning(everyCallable()) {
-			for _, call := range bigCalls(bt) {
-				args := call.args(n)
-				// The least time of a few calls, after a first that warms
-				// caches: a collection or a lazy initialisation is not the
-				// call's work.
-				best, steps := time.Duration(-1), int64(0)
-				for range 6 {
-					th := newThread(context.Background(), Limits{MaxSteps: 20_000_000, MaxAllocBytes: 256 << 20, MaxDepth: 100})
-					th.prog = newProgState(Env{})
-					start := time.Now()
-					_, err := th.call(bt, args)
-					elapsed := time.Since(start)
-					if err != nil {
-						best = -1
-						break
+		for _, g := range chargedCallGroups {
+			for _, bt := range returning(everyCallable()) {
+				for _, call := range g.calls(bt) {
+					if ns, steps, ok := nsPerChargedStep(bt, call, g); ok {
+						rows = append(rows, row{g.label + ": " + call.label(bt.Name), ns, steps})
 					}
-					if best < 0 || elapsed < best {
-						best = elapsed
-					}
-					steps = th.steps + th.allocated/64
 				}
-				if best < 0 {
-					continue
-				}
-				rows = append(rows, row{call.label(bt.Name), float64(best.Nanoseconds()) / float64(max(steps, 1)), steps})
 			}
 		}
 		slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(b.nsPerStep, a.nsPerStep) })
@@ -240,4 +285,31 @@ func BenchmarkNsPerChargedStep(b *testing.B) {
 			b.Logf("%8.0f ns/step %6.0fx median  %8d steps a call  %s", r.nsPerStep, r.nsPerStep/median, r.steps, r.label)
 		}
 	}
+}
+
+// nsPerChargedStep is the least time of a few calls of bt (after a first
+// that warms caches: a collection or a lazy initialisation is not the
+// call's work) over the steps it was charged; ok is false when the call
+// fails.
+func nsPerChargedStep(bt *Builtin, call bigCall, g chargedCallGroup) (ns float64, steps int64, ok bool) {
+	best := time.Duration(-1)
+	for range 6 {
+		args := call.args(g.n)
+		th := newThread(context.Background(), Limits{MaxSteps: 20_000_000, MaxAllocBytes: 256 << 20, MaxDepth: 100})
+		th.prog = newProgState(Env{})
+		if g.precision > 0 {
+			th.decimals = &mathContext{precision: g.precision, mode: "HALF_UP"}
+		}
+		start := time.Now()
+		_, err := th.call(bt, args)
+		elapsed := time.Since(start)
+		if err != nil {
+			return 0, 0, false
+		}
+		if best < 0 || elapsed < best {
+			best = elapsed
+		}
+		steps = th.steps + th.allocated/64
+	}
+	return float64(best.Nanoseconds()) / float64(max(steps, 1)), steps, true
 }
