@@ -17,6 +17,15 @@ type Host interface {
 	CallTool(ctx context.Context, name string, args Value) (Value, error)
 }
 
+// PrintedArgsHost is a Host that sends a call's arguments on as text (the
+// server's stream host): it is given the call with the arguments' text
+// and JSON as the emit check printed and charged them (ArgsText,
+// ArgsJSON), so that it sends them without printing the arguments again.
+type PrintedArgsHost interface {
+	Host
+	CallToolPrinted(ctx context.Context, call ToolCallRecord) (Value, error)
+}
+
 // ErrSuspend is returned (possibly wrapped) by a Host that cannot answer a
 // tool call yet, e.g. in the stateless replay protocol where the caller runs
 // the tool and evaluates the program again with the answer. Eval then stops
@@ -715,7 +724,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, Errorf(toolError, "tool/%s cannot be called: no tools are available", name)
 	}
 	start := time.Now()
-	v, err := p.hostCall(th, name, args)
+	v, err := p.hostCall(th, rec)
 	rec.Duration = time.Since(start)
 	if errors.Is(err, ErrSuspend) {
 		p.toolCalls = append(p.toolCalls, rec)
@@ -761,12 +770,15 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 
 // hostCall runs a tool on the host with the evaluation's clock stopped:
 // the time a tool takes is bounded by the host, not by Limits.Timeout.
-func (p *progState) hostCall(th *Thread, name string, args Value) (Value, error) {
+func (p *progState) hostCall(th *Thread, call ToolCallRecord) (Value, error) {
 	if p.clock != nil {
 		p.clock.pause()
 		defer p.clock.resume()
 	}
-	return p.env.Host.CallTool(th.context(), name, args)
+	if printed, ok := p.env.Host.(PrintedArgsHost); ok {
+		return printed.CallToolPrinted(th.context(), call)
+	}
+	return p.env.Host.CallTool(th.context(), call.Name, call.Args)
 }
 
 // commit builds the memory after a successful program: the prelude's

@@ -608,14 +608,21 @@ func (h *streamHost) release() {
 	}
 }
 
-// CallTool sends the call and waits for its answer, at most the tool
-// timeout, with the evaluation's slot given up meanwhile. The lisp clock
-// is stopped during the call, so only the tool timeout bounds the wait.
+// CallTool is CallToolPrinted of a call whose arguments were not printed.
 func (h *streamHost) CallTool(ctx context.Context, name string, args lisp.Value) (lisp.Value, error) {
-	index := h.next
+	return h.CallToolPrinted(ctx, lisp.ToolCallRecord{Name: name, Args: args})
+}
+
+// CallToolPrinted sends the call, its arguments in the text and JSON the
+// emit check printed and charged (EvalTurn's turn sends the same), and
+// waits for its answer, at most the tool timeout, with the evaluation's
+// slot given up meanwhile. The lisp clock is stopped during the call, so
+// only the tool timeout bounds the wait.
+func (h *streamHost) CallToolPrinted(ctx context.Context, c lisp.ToolCallRecord) (lisp.Value, error) {
+	index, name := h.next, c.Name
 	h.next++
 	h.release()
-	call := &ptcsidecarv1.ToolCall{Index: int32(index), Name: name, Args: encodeValue(args)}
+	call := &ptcsidecarv1.ToolCall{Index: int32(index), Name: name, Args: encodeValueText(c.Args, c.ArgsText, c.ArgsJSON)}
 	fitCall(call)
 	if err := h.stream.Send(&ptcsidecarv1.EvalTurnStreamResponse{Message: &ptcsidecarv1.EvalTurnStreamResponse_ToolCall{ToolCall: call}}); err != nil {
 		return nil, h.abandon(err)

@@ -20,5 +20,6 @@ func encodeSummaryRequest(r *strategies.SummaryRequest) *ptcsidecarv1.SummaryReq
 	if r == nil {
 		return nil
 	}
-	return &ptcsidecarv1.SummaryRequest{Messages: encodeChatMessages(r.Messages), Through: int32(r.Through), AskedAt: int32(r.AskedAt), Digest: r.Digest}
+	return &ptcsidecarv1.SummaryRequest{PrefixMessages: int32(r.PrefixMessages), Messages: encodeChatMessages(r.Messages),
+		Through: int32(r.Through), AskedAt: int32(r.AskedAt), Digest: r.Digest}
 }

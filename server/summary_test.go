@@ -48,11 +48,24 @@ func TestSummaryRoundTripOverGRPC(t *testing.T) {
 	if r == nil || !first.GetStats().GetSummaryRequested() {
 		t.Fatalf("%d tokens past a trigger of 600 and no summary request", first.GetStats().GetTokensAfter())
 	}
-	last := r.GetMessages()[len(r.GetMessages())-1]
+	// The prompt to summarise is named by its count of the answer's
+	// messages, not repeated: the request adds the instruction alone.
+	if len(r.GetMessages()) != 1 || r.GetPrefixMessages() < 2 || int(r.GetPrefixMessages()) > len(first.GetMessages()) {
+		t.Fatalf("the request names %d of the answer's %d messages and adds %d, want a prefix and the instruction", r.GetPrefixMessages(), len(first.GetMessages()), len(r.GetMessages()))
+	}
+	last := r.GetMessages()[0]
 	if last.GetRole() != "user" || !strings.HasPrefix(last.GetContent(), "Summarise the conversation above") {
 		t.Errorf("the request ends with %v, not the instruction", last)
 	}
-	for i, m := range r.GetMessages()[:len(r.GetMessages())-1] {
+	whole, err := client.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{History: h, Options: withSummaryRequestForm(opts, "whole")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr := whole.GetSummaryRequest()
+	if wr.GetPrefixMessages() != 0 || len(wr.GetMessages()) != int(r.GetPrefixMessages())+1 || !proto.Equal(wr.GetMessages()[len(wr.GetMessages())-1], last) {
+		t.Fatalf("summary_request_form whole: want the %d messages repeated then the instruction, got %d (prefix %d)", r.GetPrefixMessages(), len(wr.GetMessages()), wr.GetPrefixMessages())
+	}
+	for i, m := range wr.GetMessages()[:r.GetPrefixMessages()] {
 		if !proto.Equal(m, first.GetMessages()[i]) {
 			t.Errorf("request message %d is not the prompt's: %v", i, m)
 		}
@@ -93,4 +106,11 @@ func TestSummaryRoundTripOverGRPC(t *testing.T) {
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "summary: ") {
 		t.Fatalf("a summary to loop-slice: %v, want INVALID_ARGUMENT naming summary", err)
 	}
+}
+
+// withSummaryRequestForm is a copy of opts with summary_request_form set.
+func withSummaryRequestForm(opts *ptcsidecarv1.Options, form string) *ptcsidecarv1.Options {
+	o := proto.Clone(opts).(*ptcsidecarv1.Options)
+	o.SummaryRequestForm = form
+	return o
 }

@@ -67,6 +67,9 @@ func (s *Service) toMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 		return nil, requestError(err)
 	}
 	out := encodeToMessages(resp)
+	if err := checkAnswerSize(out, req.Options.MaxResponseBytes); err != nil {
+		return nil, err
+	}
 	spanToMessages(ctx, len(req.Turns), out.GetStats())
 	return out, nil
 }
@@ -166,6 +169,8 @@ func (s *Service) decodeRequest(rd *valueReader, turns []*ptcsidecarv1.Turn, mem
 		SummaryKeep:          optionalInt(o.SummaryKeep),
 		SummaryPrompt:        o.GetSummaryPrompt(),
 		SummaryHeader:        o.GetSummaryHeader(),
+		SummaryRequestForm:   o.GetSummaryRequestForm(),
+		MaxResponseBytes:     optionalInt(o.MaxResponseBytes),
 		WindowOnly:           o.GetWindowOnly(),
 		Provider:             o.GetProvider(),
 		Pricing:              o.GetPricing(),

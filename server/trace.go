@@ -21,11 +21,15 @@ func (s *Service) RenderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceR
 // renderTrace is RenderTrace; when drop is set, in's memory, turns and
 // history are released once decoded (Wire).
 func (s *Service) renderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, drop bool) (*ptcsidecarv1.RenderTraceResponse, error) {
-	text, err := s.trace(ctx, in, trace.Style{}, drop)
+	text, limit, err := s.trace(ctx, in, trace.Style{}, drop)
 	if err != nil {
 		return nil, err
 	}
-	return &ptcsidecarv1.RenderTraceResponse{Text: text}, nil
+	out := &ptcsidecarv1.RenderTraceResponse{Text: text}
+	if err := checkAnswerSize(out, limit); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Trace decodes a RenderTraceRequest as ToMessages decodes its request and
@@ -33,33 +37,36 @@ func (s *Service) renderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceR
 // command and the RPC read the same request the same way. Errors are gRPC
 // statuses: INVALID_ARGUMENT naming the field for bad input.
 func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
-	return s.trace(ctx, in, style, false)
+	text, _, err := s.trace(ctx, in, style, false)
+	return text, err
 }
 
-func (s *Service) trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style, drop bool) (string, error) {
+// trace renders in; it returns the text and the caller's receive limit
+// (options.max_response_bytes).
+func (s *Service) trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style, drop bool) (string, int, error) {
 	if err := s.checkCounts(in); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	view, err := trace.ParseView(in.GetView())
 	if err != nil {
-		return "", traceError(err)
+		return "", 0, traceError(err)
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
 	if err := rd.admitRequest(proto.Size(in)); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory(), drop)
 	if err != nil {
-		return "", requestError(err)
+		return "", 0, requestError(err)
 	}
 	req.Context = ctx // the strategies stop rendering once the caller has gone
 	text, err := trace.Render(req, view, in.GetRaw(), in.GetUsage(), style)
 	rd.release()
 	if err != nil {
-		return "", traceError(err)
+		return "", 0, traceError(err)
 	}
-	return text, nil
+	return text, req.Options.MaxResponseBytes, nil
 }
 
 // traceError maps the errors of rendering: a request the strategy rejects

@@ -167,4 +167,6 @@ var (
 		"The model the statistics are for (" + strings.Join(ModelNames(), ", ") + "): its tokenizer, pricing preset, minimum cacheable prefix and context window, unless given."}
 	docMinCacheableTokens = OptionDoc{"min_cacheable_tokens", "the model's, else 0",
 		"Shortest prefix the provider caches: a shorter stable prefix is no cache hit, a shorter prompt is billed uncached."}
+	docMaxResponseBytes = intOptionDoc("max_response_bytes",
+		"The most bytes the answer may take on the wire, the caller's receive limit (a gRPC client's default: 4 MiB); a larger answer is refused with RESOURCE_EXHAUSTED naming this option.")
 )

@@ -190,8 +190,8 @@ func renderChatCase(c *chatCase) []txtar.File {
 	files := []txtar.File{{Name: "output", Data: []byte(out.String())}, {Name: "stats", Data: []byte(b.String())}}
 	if r := resp.SummaryRequest; r != nil {
 		var req strings.Builder
-		fmt.Fprintf(&req, "# through %d, asked at %d, %d tokens (%d before the instruction)\n", r.Through, r.AskedAt, st.SummaryRequestTokens, st.SummaryRequestPrefixTokens)
-		for _, m := range r.Messages {
+		fmt.Fprintf(&req, "# through %d, asked at %d, %d tokens (%d before the instruction), the answer's first %d messages then %d\n", r.Through, r.AskedAt, st.SummaryRequestTokens, st.SummaryRequestPrefixTokens, r.PrefixMessages, len(r.Messages))
+		for _, m := range r.Prompt(resp.Messages) {
 			req.WriteString(formatChatMessage(m))
 		}
 		files = append(files, txtar.File{Name: "summary_request", Data: []byte(req.String())})

@@ -62,6 +62,9 @@ func TestChatOptionErrors(t *testing.T) {
 		{"token-budget", "max_tokens", func(r *RawOptions) { r.MaxTokens = new(0) }},
 		{"token-budget", "max_tokens", func(r *RawOptions) { r.MaxTokens = new(-3) }},
 		{"token-budget", "tokenizer", func(r *RawOptions) { r.MaxTokens, r.Tokenizer = new(10), "gpt2" }},
+		{"summarize", "summary_request_form", func(r *RawOptions) { r.SummaryRequestForm = "both" }},
+		{"summarize", "max_response_bytes", func(r *RawOptions) { r.MaxResponseBytes = new(0) }},
+		{"loop-slice", "max_response_bytes", func(r *RawOptions) { r.MaxResponseBytes = new(-1) }},
 	} {
 		raw := RawOptions{Strategy: c.strategy}
 		c.set(&raw)
@@ -86,7 +89,7 @@ func TestChatStrategyDocs(t *testing.T) {
 		"token-budget":       {"max_tokens", "trim_to", "max_tokens_fraction", "nudge_attempt", "nudge_messages", "provider", "tokenizer", "keep_thinking_turns"},
 	}
 	for name, options := range want {
-		options = append(options, "pricing", "cache_read_rate", "cache_write_rate", "model", "min_cacheable_tokens")
+		options = append(options, "pricing", "cache_read_rate", "cache_write_rate", "model", "min_cacheable_tokens", "max_response_bytes")
 		s, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -32,7 +32,7 @@ func (clearToolResults) Options() []OptionDoc {
 		{"clear_tool_inputs", "false", "Also replace the arguments of each cleared call with " + clearedArguments + "."},
 		{"placeholder", DefaultPlaceholder, "The text that replaces a cleared tool result."},
 		docTriggerFraction, docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens,
+		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens, docMaxResponseBytes,
 	}
 }
 

@@ -19,7 +19,7 @@ func (loopSlice) Input() Input { return InputHistory }
 
 func (loopSlice) Options() []OptionDoc {
 	return []OptionDoc{docScanWindow, docNudgeAttempt, docNudges, docWindowOnly, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens}
+		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens, docMaxResponseBytes}
 }
 
 func (s loopSlice) Render(req *Request) (*Response, error) {

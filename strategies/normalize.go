@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/ptc-sidecar/ptc-sidecar/lisp"
@@ -49,6 +50,10 @@ type RawOptions struct {
 	SummaryKeep       *int
 	SummaryPrompt     string
 	SummaryHeader     string
+	// SummaryRequestForm: "", SummaryRequestPrefix or SummaryRequestWhole.
+	SummaryRequestForm string
+
+	MaxResponseBytes *int
 
 	Pricing        string
 	CacheReadRate  *float64
@@ -84,6 +89,10 @@ const (
 	maxScanWindow       = 10000
 	maxNudgeAttempt     = 1000
 	maxTokenFigureBound = 100_000_000
+
+	// DefaultMaxResponseBytes is what a gRPC client receives by default.
+	DefaultMaxResponseBytes = 4 << 20
+	maxResponseBytesBound   = math.MaxInt32
 )
 
 // intOption is a numeric option: its wire name, its default (what an unset
@@ -113,6 +122,7 @@ var intOptions = []intOption{
 	{"summary_trigger", DefaultSummaryTrigger, 0, maxTokenFigureBound, func(r *RawOptions) *int { return r.SummaryTrigger }, func(o *Options) *int { return &o.SummaryTrigger }},
 	{"summary_keep", DefaultSummaryKeep, 0, maxCountLimit, func(r *RawOptions) *int { return r.SummaryKeep }, func(o *Options) *int { return &o.SummaryKeep }},
 	{"trim_to", 0, 1, maxTokenFigureBound, func(r *RawOptions) *int { return r.TrimTo }, func(o *Options) *int { return &o.TrimTo }},
+	{"max_response_bytes", DefaultMaxResponseBytes, 1, maxResponseBytesBound, func(r *RawOptions) *int { return r.MaxResponseBytes }, func(o *Options) *int { return &o.MaxResponseBytes }},
 	// -1 (unset) keeps every turn's reasoning.
 	{"keep_thinking_turns", -1, 0, maxCountLimit, func(r *RawOptions) *int { return r.KeepThinkingTurns }, func(o *Options) *int { return &o.KeepThinkingTurns }},
 }
@@ -186,6 +196,15 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 	case PromptLean, PromptFull:
 	default:
 		return Options{}, &OptionError{Option: "prompt", Reason: fmt.Sprintf("must be %q or %q, got %q", PromptLean, PromptFull, o.Prompt)}
+	}
+
+	switch raw.SummaryRequestForm {
+	case "", SummaryRequestPrefix:
+		o.SummaryRequestForm = SummaryRequestPrefix
+	case SummaryRequestWhole:
+		o.SummaryRequestForm = SummaryRequestWhole
+	default:
+		return Options{}, &OptionError{Option: "summary_request_form", Reason: fmt.Sprintf("must be %q or %q, got %q", SummaryRequestPrefix, SummaryRequestWhole, raw.SummaryRequestForm)}
 	}
 
 	switch raw.ProgramForm {

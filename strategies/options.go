@@ -55,6 +55,12 @@ type Options struct {
 	SummaryKeep    int
 	SummaryPrompt  string // "": DefaultSummaryPrompt
 	SummaryHeader  string // "": DefaultSummaryHeader
+	// SummaryRequestForm is SummaryRequestPrefix or SummaryRequestWhole.
+	SummaryRequestForm string
+
+	// MaxResponseBytes is the most bytes the answer may take on the wire,
+	// the caller's receive limit; the server refuses a larger answer.
+	MaxResponseBytes int
 
 	// Pricing prices the bill in the stats of every strategy.
 	Pricing Pricing

@@ -40,6 +40,17 @@ const (
 	DefaultSummaryHeader  = "Summary of the conversation before this point (it replaces those messages):"
 )
 
+// The forms of a summary request (option summary_request_form). The
+// prompt it asks to summarise is a prefix of the answer's own messages:
+// SummaryRequestPrefix names it by its message count, so the answer
+// holds the history once and fits the receive limit the request did;
+// SummaryRequestWhole repeats it, as releases before the option did,
+// which takes twice the history's bytes.
+const (
+	SummaryRequestPrefix = "prefix"
+	SummaryRequestWhole  = "whole"
+)
+
 func (summarize) Name() string { return summarizeName }
 
 func (summarize) Description() string {
@@ -54,8 +65,9 @@ func (summarize) Options() []OptionDoc {
 		intOptionDoc("summary_keep", "The fewest most recent messages a new summary leaves out, sent as they are after it."),
 		{"summary_prompt", "(built in)", "The instruction appended to the summary request."},
 		{"summary_header", DefaultSummaryHeader, "The line that opens the user message holding the summary."},
+		{"summary_request_form", SummaryRequestPrefix, "How summary_request carries the prompt to summarise: prefix names it by its count of the answer's first messages (prefix_messages), whole repeats the messages (the answer then holds them twice)."},
 		docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate,
+		docPricing, docCacheReadRate, docCacheWriteRate, docMaxResponseBytes,
 	}
 }
 
@@ -69,12 +81,22 @@ type Summary struct {
 }
 
 // SummaryRequest is what the caller's model is asked to summarise: the
-// messages to send it, and the fields its summary is sent back with.
+// response's first PrefixMessages messages then Messages, and the fields
+// its summary is sent back with.
 type SummaryRequest struct {
-	Messages []ChatMessage
-	Through  int
-	AskedAt  int
-	Digest   string
+	PrefixMessages int
+	Messages       []ChatMessage
+	Through        int
+	AskedAt        int
+	Digest         string
+}
+
+// Prompt is the messages to send the caller's model for r, the summary
+// request of the response whose messages are answer.
+func (r *SummaryRequest) Prompt(answer []ChatMessage) []ChatMessage {
+	out := make([]ChatMessage, 0, r.PrefixMessages+len(r.Messages))
+	out = append(out, answer[:r.PrefixMessages]...)
+	return append(out, r.Messages...)
 }
 
 func (s summarize) Render(req *Request) (*Response, error) {
@@ -157,6 +179,10 @@ func (s summarize) Render(req *Request) (*Response, error) {
 	copy(msgs, out.msgs[:k])
 	msgs = append(msgs, ChatMessage{Role: RoleUser, Content: opts.SummaryPrompt})
 	resp.SummaryRequest = &SummaryRequest{Messages: msgs, Through: cut, AskedAt: len(h), Digest: SummaryDigest(h, cut, len(h))}
+	if opts.SummaryRequestForm == SummaryRequestPrefix {
+		// msgs[:k] are resp.Messages[:k]: named by their count.
+		resp.SummaryRequest.PrefixMessages, resp.SummaryRequest.Messages = k, msgs[k:]
+	}
 	st.SummaryRequested = true
 	if st.SummaryRequestTokens, err = req.Remembered.tokens(tok, msgs); err != nil {
 		return nil, err

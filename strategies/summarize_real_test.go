@@ -125,7 +125,7 @@ func TestSummarizeRecallRecorded(t *testing.T) {
 				ex.requests++
 				ex.requestBill += float64(st.SummaryRequestPrefixTokens)*opts.Pricing.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
 				ex.summarisedOff += st.TokensAfter
-				summaries[k] = &Summary{Text: cfg.summarise(r.Messages, opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+				summaries[k] = &Summary{Text: cfg.summarise(r.Prompt(resp.Messages), opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
 				if resp, err = Render(&Request{History: h, Options: opts, Summary: summaries[k], Remembered: rem}); err != nil {
 					t.Fatalf("%s %s call %d, with the summary: %v", c.id, cfg.label, n, err)
 				}
@@ -217,7 +217,7 @@ func TestSummarizeTurnsRecallRecorded(t *testing.T) {
 				ex.requests++
 				ex.requestBill += float64(st.SummaryRequestPrefixTokens)*anthropic.ReadRate + float64(st.SummaryRequestTokens-st.SummaryRequestPrefixTokens)
 				ex.summarisedOff += st.TokensAfter
-				summaries[k] = &Summary{Text: cfg.summarise(r.Messages, DefaultSummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+				summaries[k] = &Summary{Text: cfg.summarise(r.Prompt(resp.Messages), DefaultSummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
 				sreq.Summary = summaries[k]
 				if resp, err = Render(&sreq); err != nil {
 					t.Fatalf("%s turn %d %s, with the summary: %v", tr.name, i+1, cfg.label, err)

@@ -152,7 +152,7 @@ func summarizedRun(t *testing.T, opts Options, turns int, summarise func([]ChatM
 		call := summarizedCall{history: h}
 		if r := resp.SummaryRequest; r != nil {
 			call.asked, call.first = r, resp
-			sum = &Summary{Text: summarise(r.Messages, opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+			sum = &Summary{Text: summarise(r.Prompt(resp.Messages), opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
 			if resp, err = Render(&Request{History: h, Options: opts, Summary: sum}); err != nil {
 				t.Fatalf("turn %d, with the summary: %v", n, err)
 			}
@@ -186,10 +186,14 @@ func TestSummarizeThirtyCalls(t *testing.T) {
 			if sent == nil {
 				t.Fatalf("turn %d: the request ends at history[%d], where no call's history ended", n, r.Through)
 			}
-			if got := r.Messages[:len(r.Messages)-1]; !reflect.DeepEqual(got, sent.Messages) {
+			if r.PrefixMessages != len(sent.Messages) || len(r.Messages) != 1 {
+				t.Errorf("turn %d: the request names %d of the answer's messages and adds %d, want %d and the instruction", n, r.PrefixMessages, len(r.Messages), len(sent.Messages))
+			}
+			prompt := r.Prompt(c.first.Messages)
+			if got := prompt[:len(prompt)-1]; !reflect.DeepEqual(got, sent.Messages) {
 				t.Errorf("turn %d: the summary request's prefix is not what the call at %d messages sent:\n%v\n%v", n, r.Through, got, sent.Messages)
 			}
-			if last := r.Messages[len(r.Messages)-1]; last.Role != RoleUser || last.Content != DefaultSummaryPrompt {
+			if last := prompt[len(prompt)-1]; last.Role != RoleUser || last.Content != DefaultSummaryPrompt {
 				t.Errorf("turn %d: the request ends with %+v, not the instruction", n, last)
 			}
 			if c.first.Stats.TokensAfter <= trigger || !c.first.Stats.SummaryRequested {
@@ -348,7 +352,7 @@ func TestSummarizeTurns(t *testing.T) {
 		fresh := false
 		if r := resp.SummaryRequest; r != nil {
 			summaries, fresh = summaries+1, true
-			sum = &Summary{Text: valueSummary(r.Messages, opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
+			sum = &Summary{Text: valueSummary(r.Prompt(resp.Messages), opts.SummaryHeader), Through: r.Through, AskedAt: r.AskedAt, Digest: r.Digest}
 			if resp, err = Render(&Request{Turns: turns, Options: opts, Summary: sum}); err != nil {
 				t.Fatalf("turn %d, with the summary: %v", n, err)
 			}

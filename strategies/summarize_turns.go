@@ -24,7 +24,7 @@ func (summarizeTurns) Input() Input { return InputTurns }
 func (summarizeTurns) Options() []OptionDoc {
 	var docs []OptionDoc
 	for _, d := range (full{}).Options() {
-		if d.Name != "tokenizer" && d.Name != "pricing" && d.Name != "cache_read_rate" && d.Name != "cache_write_rate" {
+		if d.Name != "tokenizer" && d.Name != "pricing" && d.Name != "cache_read_rate" && d.Name != "cache_write_rate" && d.Name != "max_response_bytes" {
 			docs = append(docs, d)
 		}
 	}

@@ -54,7 +54,7 @@ func (tokenBudget) Options() []OptionDoc {
 		withDefault(intOptionDoc("max_tokens", "Token budget for the whole output, system prompt included, counted with the tokenizer; required, above 0."), "(required)"),
 		withDefault(intOptionDoc("trim_to", "When the output would exceed max_tokens, the oldest messages are dropped until it holds at most this many tokens; later calls append to the same beginning until the budget is reached again. At most max_tokens."), "max_tokens / 4"),
 		docMaxTokensFraction, docNudgeAttempt, docNudges, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens,
+		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens, docMaxResponseBytes,
 	}
 }
 

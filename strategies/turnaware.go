@@ -28,7 +28,7 @@ func (turnAware) Options() []OptionDoc {
 		{"snapshot_tool_prefixes", quotedList(DefaultSnapshotToolPrefixes),
 			"Tools whose name starts with one of these prefixes return snapshots of state; in seed 002's world or with window_only, only the latest result of each such tool (outside seed 002's world: each such tool called with the same arguments) is kept, earlier calls and results are dropped."},
 		docWindowOnly, docProvider, docTokenizer, docKeepThinking,
-		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens}
+		docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens, docMaxResponseBytes}
 }
 
 func (s turnAware) Render(req *Request) (*Response, error) {

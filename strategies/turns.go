@@ -27,7 +27,7 @@ var turnOptionDocs = []OptionDoc{
 	intOptionDoc("sample_limit", "items shown per collection in samples"),
 	intOptionDoc("sample_printable_limit", "characters shown per sample string"),
 	docTokenizer,
-	docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens,
+	docPricing, docCacheReadRate, docCacheWriteRate, docModel, docMinCacheableTokens, docMaxResponseBytes,
 	docProgramForm,
 }
 

@@ -305,6 +305,36 @@ func interpreterAttacks() []attack {
 	}
 }
 
+// attackReceiveLimit is what the attacks' gRPC client receives (its
+// MaxCallRecvMsgSize); over HTTP the client takes any size.
+const attackReceiveLimit = 64 * mib
+
+// receivingAll is req stating the attacks' client receive limit
+// (options.max_response_bytes) when it is a ToMessages or RenderTrace
+// request that states none, as a caller that raised its client's limit
+// does: the attacks measure the server's work and memory for answers of
+// any size, not the refusal of an answer a default client cannot take.
+func receivingAll(req proto.Message) proto.Message {
+	var opts **ptcsidecarv1.Options
+	switch r := req.(type) {
+	case *ptcsidecarv1.ToMessagesRequest:
+		r = proto.CloneOf(r)
+		req, opts = r, &r.Options
+	case *ptcsidecarv1.RenderTraceRequest:
+		r = proto.CloneOf(r)
+		req, opts = r, &r.Options
+	default:
+		return req
+	}
+	if *opts == nil {
+		*opts = &ptcsidecarv1.Options{}
+	}
+	if (*opts).MaxResponseBytes == nil {
+		(*opts).MaxResponseBytes = proto.Int32(attackReceiveLimit)
+	}
+	return req
+}
+
 // attackOutcome is how one sending of an attack ended.
 type attackOutcome struct {
 	got     string // gRPC code name, turn error type, or "ok"
@@ -326,13 +356,13 @@ func sendAttack(t *testing.T, p *process, listener string, a attack) (out attack
 	if listener == "gRPC" {
 		if a.wire != nil {
 			body = a.wire()
-		} else if body, err = proto.Marshal(a.req()); err != nil {
+		} else if body, err = proto.Marshal(receivingAll(a.req())); err != nil {
 			t.Fatal(err)
 		}
 	} else {
 		if a.json != nil {
 			body = a.json()
-		} else if body, err = protojson.Marshal(a.req()); err != nil {
+		} else if body, err = protojson.Marshal(receivingAll(a.req())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -344,7 +374,7 @@ func sendAttack(t *testing.T, p *process, listener string, a attack) (out attack
 	defer cancel()
 	if listener == "gRPC" {
 		err = p.client().Invoke(ctx, "/ptcsidecar.v1.SidecarService/"+a.method, body, resp,
-			grpc.ForceCodecV2(rawCodec{}), grpc.MaxCallSendMsgSize(64*mib), grpc.MaxCallRecvMsgSize(64*mib))
+			grpc.ForceCodecV2(rawCodec{}), grpc.MaxCallSendMsgSize(64*mib), grpc.MaxCallRecvMsgSize(attackReceiveLimit))
 		out.took = time.Since(began)
 		if err != nil {
 			st := status.Convert(err)

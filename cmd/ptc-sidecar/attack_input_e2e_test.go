@@ -515,7 +515,8 @@ func TestAttackAbandonedRendering(t *testing.T) {
 		history = append(history, &ptcsidecarv1.ChatMessage{Role: "user", Content: string(b)},
 			&ptcsidecarv1.ChatMessage{Role: "assistant", Content: fmt.Sprintf("done %d", i)})
 	}
-	req := &ptcsidecarv1.ToMessagesRequest{History: history, Options: &ptcsidecarv1.Options{Strategy: "clear-tool-results"}}
+	// The 4.2 MB answer passes a default client's 4 MiB: this client raised its limit.
+	req := &ptcsidecarv1.ToMessagesRequest{History: history, Options: &ptcsidecarv1.Options{Strategy: "clear-tool-results", MaxResponseBytes: proto.Int32(64 * mib)}}
 	client := ptcsidecarv1.NewSidecarServiceClient(p.client())
 	send := func(d time.Duration) (time.Duration, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), d)

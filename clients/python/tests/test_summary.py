@@ -102,6 +102,42 @@ def test_without_a_summariser_the_request_is_returned(client):
         client.to_messages(history=history, strategy="summarize", summary="text")
 
 
+def test_both_summary_request_forms_ask_the_same(client, target):
+    """The default summary request names the prompt by its count of the
+    answer's messages; "whole" repeats it. The client rebuilds the same
+    messages from both, and summary_request_messages does for a caller of
+    the generated stubs."""
+    history = [{"role": "user", "content": "Go."}]
+    for i in range(8):
+        history += turn_messages(i)
+    asked = {}
+    for form in ("prefix", "whole"):
+        prompt = client.to_messages(history=history, strategy="summarize", summary_trigger=500, summary_keep=2,
+                                    summary_request_form=form)
+        asked[form] = prompt.summary_request
+    assert asked["prefix"] is not None and asked["prefix"] == asked["whole"]
+
+    import grpc
+    from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2, compression_pb2, service_pb2_grpc
+
+    wire = [chat_pb2.ChatMessage(role=m["role"], content=m.get("content") or "", tool_call_id=m.get("tool_call_id", ""),
+                                 tool_calls=[chat_pb2.ChatToolCall(id=c["id"], name=c["function"]["name"],
+                                                                   arguments=c["function"]["arguments"])
+                                             for c in m.get("tool_calls") or []])
+            for m in history]
+    with grpc.insecure_channel(target) as channel:
+        stub = service_pb2_grpc.SidecarServiceStub(channel)
+        rebuilt = {}
+        for form in ("prefix", "whole"):
+            options = compression_pb2.Options(strategy="summarize", summary_trigger=500, summary_keep=2,
+                                              summary_request_form=form)
+            response = stub.ToMessages(compression_pb2.ToMessagesRequest(history=wire, options=options))
+            rebuilt[form] = ptc_sidecar.summary_request_messages(response)
+            assert response.summary_request.prefix_messages == (0 if form == "whole" else len(rebuilt[form]) - 1)
+        assert rebuilt["prefix"] == rebuilt["whole"] and len(rebuilt["prefix"]) > 2
+        assert rebuilt["prefix"][-1].content.startswith(INSTRUCTION)
+
+
 def fetch(n):
     return {"shipment": f"SHP-{n:04d}", "crates": [f"crate {n}-{k} weighs {100 + k} kg" for k in range(12)]}
 

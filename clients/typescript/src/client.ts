@@ -36,7 +36,7 @@ import {
 import { Run, type RunOptions, type SavedRun } from "./run.js";
 import { ResponsesHistory, toResponses, type ResponsesPrompt } from "./responses.js";
 import { anthropicTools, asToolCall, openaiTools, responsesTools, type ProgramCallInput } from "./toolcall.js";
-import { SummaryRequest, checkSummariser, summaryOf, summaryProto, type Summariser, type Summary } from "./summary.js";
+import { SummaryRequest, checkSummariser, summaryOf, summaryProto, summaryRequestMessages, type Summariser, type Summary } from "./summary.js";
 
 /** Responses carry every value twice (EDN and JSON): room beyond gRPC's
  * usual 4 MiB. */
@@ -335,7 +335,7 @@ export class Client {
     const send = async (req: ToMessagesRequest) => {
       const response = await this.unary("ToMessages", options, key, (rpc, o) => rpc.toMessages(req, o));
       const r = response.summaryRequest;
-      const wanted = r ? new SummaryRequest(new Prompt(r.messages, history).openaiMessages(), r.through, r.askedAt, r.digest) : null;
+      const wanted = r ? new SummaryRequest(new Prompt(summaryRequestMessages(response), history).openaiMessages(), r.through, r.askedAt, r.digest) : null;
       return new Messages(new Prompt(response.messages, history), statsOf(response.stats), summaryOf(req.summary), wanted);
     };
     const first = await send(request);

@@ -52,7 +52,7 @@ export {
   badRequestViolations,
   type FieldViolation,
 } from "./errors.js";
-export { SummaryRequest, type Summariser, type Summary } from "./summary.js";
+export { SummaryRequest, summaryRequestMessages, type Summariser, type Summary } from "./summary.js";
 export { EDN, parseJSON, stringifyJSON, type Native } from "./values.js";
 export { VERSION } from "./version.js";
 export { Code } from "@connectrpc/connect";

@@ -4,7 +4,8 @@
 import { create } from "@bufbuild/protobuf";
 
 import type { OpenAIMessage } from "./chat.js";
-import { SummarySchema, type Summary as SummaryProto } from "./gen/ptcsidecar/v1/compression_pb.js";
+import type { ChatMessage } from "./gen/ptcsidecar/v1/chat_pb.js";
+import { SummarySchema, type Summary as SummaryProto, type ToMessagesResponse } from "./gen/ptcsidecar/v1/compression_pb.js";
 
 /** A summary the caller's model wrote for a SummaryRequest: its text, and
  * through, askedAt and digest copied from the request, by which the sidecar
@@ -38,6 +39,20 @@ export class SummaryRequest {
     }
     return { text, through: this.through, askedAt: this.askedAt, digest: this.digest };
   }
+}
+
+/** The wire messages a ToMessagesResponse's summaryRequest asks the
+ * caller's model to summarise: the response's first prefixMessages
+ * messages, then the request's own (the instruction). Either form of
+ * summary request (option summaryRequestForm "prefix" or "whole") gives
+ * the same list; [] when the response asks for no summary. */
+export function summaryRequestMessages(response: ToMessagesResponse): ChatMessage[] {
+  const r = response.summaryRequest;
+  if (r === undefined) return [];
+  if (r.prefixMessages > response.messages.length) {
+    throw new RangeError(`summaryRequest.prefixMessages is ${r.prefixMessages}, but the response holds ${response.messages.length} messages`);
+  }
+  return [...response.messages.slice(0, r.prefixMessages), ...r.messages];
 }
 
 /** The wire form of a Summary given as toMessages' summary option. */

@@ -6,7 +6,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { InvalidArgumentError, type Messages, type OpenAIMessage, type Summary } from "../src/index.js";
+import { create } from "@bufbuild/protobuf";
+
+import { ChatMessageSchema } from "../src/gen/ptcsidecar/v1/chat_pb.js";
+import { ToMessagesResponseSchema } from "../src/gen/ptcsidecar/v1/compression_pb.js";
+import { InvalidArgumentError, summaryRequestMessages, type Messages, type OpenAIMessage, type Summary } from "../src/index.js";
 import { serveForThisFile } from "./server.js";
 
 const sidecar = serveForThisFile();
@@ -104,6 +108,30 @@ test("without a summariser the request is returned", async () => {
   const again = await sidecar.client.toMessages([], { history, strategy: "summarize", summaryTrigger: 500, summary });
   assert.deepEqual(again.summary, summary);
   assert.equal(again.stats.messagesSummarized, request.through);
+});
+
+test("both summary request forms ask the same", async () => {
+  const history: OpenAIMessage[] = [{ role: "user", content: "Go." }];
+  for (let i = 0; i < 8; i++) history.push(...turnMessages(i));
+  const asked = [];
+  for (const summaryRequestForm of ["prefix", "whole"]) {
+    const prompt = await sidecar.client.toMessages([], { history, strategy: "summarize", summaryTrigger: 500, summaryKeep: 2, summaryRequestForm });
+    asked.push(prompt.summaryRequest);
+  }
+  assert.ok(asked[0] !== null);
+  assert.deepEqual(asked[0], asked[1]);
+});
+
+test("summaryRequestMessages rebuilds the messages of either form", () => {
+  const m = (content: string) => create(ChatMessageSchema, { role: "user", content });
+  const instruction = m("Summarise the conversation above.");
+  const prefix = create(ToMessagesResponseSchema, { messages: [m("a"), m("b"), m("c")], summaryRequest: { prefixMessages: 2, messages: [instruction] } });
+  const whole = create(ToMessagesResponseSchema, { messages: [m("a"), m("b"), m("c")], summaryRequest: { messages: [m("a"), m("b"), instruction] } });
+  assert.deepEqual(summaryRequestMessages(prefix), summaryRequestMessages(whole));
+  assert.deepEqual(summaryRequestMessages(prefix).map((x) => x.content), ["a", "b", instruction.content]);
+  assert.deepEqual(summaryRequestMessages(create(ToMessagesResponseSchema, { messages: [m("a")] })), []);
+  const broken = create(ToMessagesResponseSchema, { messages: [m("a")], summaryRequest: { prefixMessages: 3, messages: [instruction] } });
+  assert.throws(() => summaryRequestMessages(broken), RangeError);
 });
 
 const fetch = ({ n }: { n: number }) => ({ shipment: `SHP-${String(n).padStart(4, "0")}`, crates: Array.from({ length: 12 }, (_, k) => `crate ${n}-${k} weighs ${100 + k} kg`) });

@@ -192,23 +192,33 @@ func (x *Summary) GetDigest() string {
 	return ""
 }
 
-// SummaryRequest asks the caller's model for a summary: send `messages` to
-// it (with no tools) and send its answer back as `ToMessagesRequest.summary`
-// with `through`, `asked_at` and `digest` copied.
+// SummaryRequest asks the caller's model for a summary: send the first
+// `prefix_messages` of `ToMessagesResponse.messages` followed by `messages`
+// to it (with no tools) and send its answer back as
+// `ToMessagesRequest.summary` with `through`, `asked_at` and `digest`
+// copied. The clients' summary requests do this.
 type SummaryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The messages to send the model: the prompt an earlier call of the
+	// The messages to send the model after the response's first
+	// `prefix_messages`: together, the prompt an earlier call of the
 	// conversation sent, unchanged (the provider has cached it), then one
-	// user message holding the instruction (`summary_prompt`).
+	// user message holding the instruction (`summary_prompt`). With
+	// `summary_request_form` `prefix` (the default) it holds the
+	// instruction alone; with `whole` it holds the prompt too and
+	// `prefix_messages` is 0.
 	Messages []*ChatMessage `protobuf:"bytes,1,rep,name=messages,proto3" json:"messages,omitempty"`
 	// The summary will cover `history[0:through]`.
 	Through int32 `protobuf:"varint,2,opt,name=through,proto3" json:"through,omitempty"`
 	// The history's length on this call.
 	AskedAt int32 `protobuf:"varint,3,opt,name=asked_at,json=askedAt,proto3" json:"asked_at,omitempty"`
 	// What the summary is sent back with.
-	Digest        string `protobuf:"bytes,4,opt,name=digest,proto3" json:"digest,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Digest string `protobuf:"bytes,4,opt,name=digest,proto3" json:"digest,omitempty"`
+	// How many of `ToMessagesResponse.messages`, from the first, come
+	// before `messages` in the summary request: the prompt prefix named by
+	// its count instead of repeated, so the answer holds the history once.
+	PrefixMessages int32 `protobuf:"varint,5,opt,name=prefix_messages,json=prefixMessages,proto3" json:"prefix_messages,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *SummaryRequest) Reset() {
@@ -267,6 +277,13 @@ func (x *SummaryRequest) GetDigest() string {
 		return x.Digest
 	}
 	return ""
+}
+
+func (x *SummaryRequest) GetPrefixMessages() int32 {
+	if x != nil {
+		return x.PrefixMessages
+	}
+	return 0
 }
 
 // ToMessagesResponse is the compressed message array and what the compression
@@ -485,6 +502,23 @@ type Options struct {
 	// summary. Empty: `Summary of the conversation before this point (it
 	// replaces those messages):`.
 	SummaryHeader string `protobuf:"bytes,45,opt,name=summary_header,json=summaryHeader,proto3" json:"summary_header,omitempty"`
+	// Strategies `summarize` and `summarize-turns`: how a summary request
+	// carries the prompt it asks to summarise. `prefix` (default): by its
+	// message count (`SummaryRequest.prefix_messages`), the prompt being the
+	// first messages of the answer, so the answer holds the history once.
+	// `whole`: the messages repeated in `SummaryRequest.messages`, as
+	// releases before this option sent them; the answer holds that prefix
+	// twice, so a history of more than about 2 MiB passes
+	// `max_response_bytes` unless it is raised.
+	SummaryRequestForm string `protobuf:"bytes,49,opt,name=summary_request_form,json=summaryRequestForm,proto3" json:"summary_request_form,omitempty"`
+	// Every strategy, and RenderTrace: the most bytes the answer may take
+	// on the wire (protobuf), the caller's receive limit. An answer that
+	// would be larger is refused with RESOURCE_EXHAUSTED naming this option
+	// and the answer's size, instead of being sent to a client that would
+	// refuse it. Default 4194304, what a gRPC client receives by default; a
+	// caller that raised its client's limit raises this to match. 1 to
+	// 2147483647.
+	MaxResponseBytes *int32 `protobuf:"varint,50,opt,name=max_response_bytes,json=maxResponseBytes,proto3,oneof" json:"max_response_bytes,omitempty"`
 	// Every strategy: the model the statistics are for (docs/STRATEGIES.md,
 	// "Models"): `claude-sonnet-5`, `claude-opus-4-5`, `claude-sonnet-4-5`,
 	// `claude-haiku-4-5`, `gpt-5`, `gpt-5-mini`, `gpt-4.1`, `o3`, `gpt-4o`,
@@ -796,6 +830,20 @@ func (x *Options) GetSummaryHeader() string {
 		return x.SummaryHeader
 	}
 	return ""
+}
+
+func (x *Options) GetSummaryRequestForm() string {
+	if x != nil {
+		return x.SummaryRequestForm
+	}
+	return ""
+}
+
+func (x *Options) GetMaxResponseBytes() int32 {
+	if x != nil && x.MaxResponseBytes != nil {
+		return *x.MaxResponseBytes
+	}
+	return 0
 }
 
 func (x *Options) GetModel() string {
@@ -1576,17 +1624,18 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x18\n" +
 	"\athrough\x18\x02 \x01(\x05R\athrough\x12\x19\n" +
 	"\basked_at\x18\x03 \x01(\x05R\aaskedAt\x12\x16\n" +
-	"\x06digest\x18\x04 \x01(\tR\x06digest\"\x95\x01\n" +
+	"\x06digest\x18\x04 \x01(\tR\x06digest\"\xbe\x01\n" +
 	"\x0eSummaryRequest\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x12\x18\n" +
 	"\athrough\x18\x02 \x01(\x05R\athrough\x12\x19\n" +
 	"\basked_at\x18\x03 \x01(\x05R\aaskedAt\x12\x16\n" +
-	"\x06digest\x18\x04 \x01(\tR\x06digest\"\xcb\x01\n" +
+	"\x06digest\x18\x04 \x01(\tR\x06digest\x12'\n" +
+	"\x0fprefix_messages\x18\x05 \x01(\x05R\x0eprefixMessages\"\xcb\x01\n" +
 	"\x12ToMessagesResponse\x126\n" +
 	"\bmessages\x18\x01 \x03(\v2\x1a.ptcsidecar.v1.ChatMessageR\bmessages\x125\n" +
 	"\x05stats\x18\x02 \x01(\v2\x1f.ptcsidecar.v1.CompressionStatsR\x05stats\x12F\n" +
 	"\x0fsummary_request\x18\n" +
-	" \x01(\v2\x1d.ptcsidecar.v1.SummaryRequestR\x0esummaryRequest\"\xb7\x0f\n" +
+	" \x01(\v2\x1d.ptcsidecar.v1.SummaryRequestR\x0esummaryRequest\"\xb3\x10\n" +
 	"\aOptions\x12\x1a\n" +
 	"\bstrategy\x18\x01 \x01(\tR\bstrategy\x12\x18\n" +
 	"\amission\x18\x02 \x01(\tR\amission\x12#\n" +
@@ -1630,11 +1679,13 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\x0fsummary_trigger\x18* \x01(\x05H\x10R\x0esummaryTrigger\x88\x01\x01\x12&\n" +
 	"\fsummary_keep\x18+ \x01(\x05H\x11R\vsummaryKeep\x88\x01\x01\x12%\n" +
 	"\x0esummary_prompt\x18, \x01(\tR\rsummaryPrompt\x12%\n" +
-	"\x0esummary_header\x18- \x01(\tR\rsummaryHeader\x12\x14\n" +
+	"\x0esummary_header\x18- \x01(\tR\rsummaryHeader\x120\n" +
+	"\x14summary_request_form\x181 \x01(\tR\x12summaryRequestForm\x121\n" +
+	"\x12max_response_bytes\x182 \x01(\x05H\x12R\x10maxResponseBytes\x88\x01\x01\x12\x14\n" +
 	"\x05model\x18& \x01(\tR\x05model\x123\n" +
-	"\x13max_tokens_fraction\x18' \x01(\x01H\x12R\x11maxTokensFraction\x88\x01\x01\x12.\n" +
-	"\x10trigger_fraction\x18( \x01(\x01H\x13R\x0ftriggerFraction\x88\x01\x01\x125\n" +
-	"\x14min_cacheable_tokens\x18) \x01(\x05H\x14R\x12minCacheableTokens\x88\x01\x01B\f\n" +
+	"\x13max_tokens_fraction\x18' \x01(\x01H\x13R\x11maxTokensFraction\x88\x01\x01\x12.\n" +
+	"\x10trigger_fraction\x18( \x01(\x01H\x14R\x0ftriggerFraction\x88\x01\x01\x125\n" +
+	"\x14min_cacheable_tokens\x18) \x01(\x05H\x15R\x12minCacheableTokens\x88\x01\x01B\f\n" +
 	"\n" +
 	"_max_turnsB\r\n" +
 	"\v_turns_leftB\x10\n" +
@@ -1655,7 +1706,8 @@ const file_ptcsidecar_v1_compression_proto_rawDesc = "" +
 	"\b_trim_toB\x16\n" +
 	"\x14_keep_thinking_turnsB\x12\n" +
 	"\x10_summary_triggerB\x0f\n" +
-	"\r_summary_keepB\x16\n" +
+	"\r_summary_keepB\x15\n" +
+	"\x13_max_response_bytesB\x16\n" +
 	"\x14_max_tokens_fractionB\x13\n" +
 	"\x11_trigger_fractionB\x17\n" +
 	"\x15_min_cacheable_tokens\"\xe3\x12\n" +

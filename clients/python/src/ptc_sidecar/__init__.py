@@ -21,7 +21,7 @@ from ptc_sidecar._async_client import AsyncClient
 from ptc_sidecar._base import NOT_GIVEN, NotGiven
 from ptc_sidecar._chat import AnthropicHistory, AnthropicPrompt, from_anthropic, reply_text
 from ptc_sidecar._responses import ResponsesHistory, ResponsesPrompt, from_responses
-from ptc_sidecar._client import Client
+from ptc_sidecar._client import Client, summary_request_messages
 from ptc_sidecar._errors import (
     ClientClosedError,
     DeadlineExceededError,
@@ -89,4 +89,5 @@ __all__ = [
     "from_anthropic",
     "from_responses",
     "reply_text",
+    "summary_request_messages",
 ]

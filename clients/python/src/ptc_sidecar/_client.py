@@ -25,7 +25,7 @@ from ptc_sidecar._base import (
 from ptc_sidecar._chat import History, Prompt
 from ptc_sidecar._errors import SidecarError
 from ptc_sidecar._models import Messages, Strategy, StrategyOption, Summary, SummaryRequest, Turn, stats_dict
-from ptc_sidecar._pb.ptcsidecar.v1 import compression_pb2, eval_pb2, service_pb2_grpc, strategies_pb2, turn_pb2
+from ptc_sidecar._pb.ptcsidecar.v1 import chat_pb2, compression_pb2, eval_pb2, service_pb2_grpc, strategies_pb2, turn_pb2
 from ptc_sidecar._requests import (
     ToolsArg,
     eval_request,
@@ -353,8 +353,24 @@ def messages(response: compression_pb2.ToMessagesResponse, history: History,
     wanted = None
     if response.HasField("summary_request"):
         r = response.summary_request
-        wanted = SummaryRequest(Prompt(r.messages, history).openai_messages(), r.through, r.asked_at, r.digest)
+        wanted = SummaryRequest(Prompt(summary_request_messages(response), history).openai_messages(),
+                                r.through, r.asked_at, r.digest)
     return Messages(prompt.openai_messages(), stats_dict(response.stats), prompt, summary, wanted)
+
+
+def summary_request_messages(response: compression_pb2.ToMessagesResponse) -> list[chat_pb2.ChatMessage]:
+    """The wire messages a ToMessagesResponse's summary_request asks the
+    caller's model to summarise: the response's first prefix_messages
+    messages, then the request's own (the instruction). Either form of
+    summary request (options summary_request_form "prefix" or "whole")
+    gives the same list; [] when the response asks for no summary."""
+    if not response.HasField("summary_request"):
+        return []
+    r = response.summary_request
+    if r.prefix_messages > len(response.messages):
+        raise ValueError(f"summary_request.prefix_messages is {r.prefix_messages}, "
+                         f"but the response holds {len(response.messages)} messages")
+    return list(response.messages[:r.prefix_messages]) + list(r.messages)
 
 
 def strategies(response: strategies_pb2.ListStrategiesResponse) -> list[Strategy]:

@@ -131,7 +131,7 @@ class CompressionStats(_message.Message):
     def __init__(self, strategy: _Optional[str] = ..., turns_compressed: _Optional[int] = ..., tool_calls_total: _Optional[int] = ..., tool_calls_shown: _Optional[int] = ..., tool_calls_dropped: _Optional[int] = ..., printlns_total: _Optional[int] = ..., printlns_shown: _Optional[int] = ..., printlns_dropped: _Optional[int] = ..., error_turns_collapsed: _Optional[int] = ..., messages_before: _Optional[int] = ..., messages_after: _Optional[int] = ..., chars_before: _Optional[int] = ..., chars_after: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., tokenizer: _Optional[str] = ..., synthetic_nudge: bool = ..., nudges_exhausted: bool = ..., tool_uses_cleared: _Optional[int] = ..., tokens_cleared: _Optional[int] = ..., stable_prefix_tokens: _Optional[int] = ..., billed_tokens: _Optional[float] = ..., cache_write_tokens: _Optional[int] = ..., stable_prefix_known: bool = ..., stable_prefix_note: _Optional[str] = ..., cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., pricing: _Optional[str] = ..., next_cache_breakpoint: _Optional[_Union[CacheBreakpoint, _Mapping]] = ..., prompt_source: _Optional[str] = ..., messages_dropped: _Optional[int] = ..., tokens_dropped: _Optional[int] = ..., tool_loops_dropped: _Optional[int] = ..., messages_repaired: _Optional[int] = ..., tool_call_ids_rewritten: _Optional[int] = ..., task_pinned: bool = ..., provider: _Optional[str] = ..., prompts_led: _Optional[int] = ..., units_noted: _Optional[int] = ..., greetings_dropped: _Optional[int] = ..., part_tokens: _Optional[int] = ..., parts_estimated: _Optional[int] = ..., thinking_cleared: _Optional[int] = ..., thinking_tokens_cleared: _Optional[int] = ..., compaction_replaced: _Optional[int] = ..., messages_summarized: _Optional[int] = ..., summary_tokens: _Optional[int] = ..., summary_requested: bool = ..., summary_request_tokens: _Optional[int] = ..., summary_request_prefix_tokens: _Optional[int] = ..., model: _Optional[str] = ..., context_window: _Optional[int] = ..., min_cacheable_tokens: _Optional[int] = ..., stable_prefix_uncached: bool = ..., uncached_tokens: _Optional[int] = ..., program_tool: _Optional[_Union[ProgramTool, _Mapping]] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "keep_thinking_turns", "max_tokens", "max_tokens_fraction", "max_turns", "min_cacheable_tokens", "mission", "model", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "program_form", "prompt", "provider", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "summary_header", "summary_keep", "summary_prompt", "summary_trigger", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trigger_fraction", "trim_to", "turns_left", "window_only"]
+    __slots__ = ["cache_read_rate", "cache_write_rate", "clear_at_least", "clear_tool_inputs", "data", "exclude_tools", "keep", "keep_thinking_turns", "max_response_bytes", "max_tokens", "max_tokens_fraction", "max_turns", "min_cacheable_tokens", "mission", "model", "nudge_attempt", "nudge_messages", "placeholder", "pricing", "println_limit", "program_form", "prompt", "provider", "sample_limit", "sample_printable_limit", "scan_window", "signature", "snapshot_tool_prefixes", "strategy", "summary_header", "summary_keep", "summary_prompt", "summary_request_form", "summary_trigger", "system_prompt", "tokenizer", "tool_call_limit", "tools", "trigger", "trigger_fraction", "trim_to", "turns_left", "window_only"]
     CACHE_READ_RATE_FIELD_NUMBER: _ClassVar[int]
     CACHE_WRITE_RATE_FIELD_NUMBER: _ClassVar[int]
     CLEAR_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
@@ -140,6 +140,7 @@ class Options(_message.Message):
     EXCLUDE_TOOLS_FIELD_NUMBER: _ClassVar[int]
     KEEP_FIELD_NUMBER: _ClassVar[int]
     KEEP_THINKING_TURNS_FIELD_NUMBER: _ClassVar[int]
+    MAX_RESPONSE_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MAX_TOKENS_FRACTION_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
@@ -163,6 +164,7 @@ class Options(_message.Message):
     SUMMARY_HEADER_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_KEEP_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_PROMPT_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_REQUEST_FORM_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_TRIGGER_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_PROMPT_FIELD_NUMBER: _ClassVar[int]
     TOKENIZER_FIELD_NUMBER: _ClassVar[int]
@@ -181,6 +183,7 @@ class Options(_message.Message):
     exclude_tools: _containers.RepeatedScalarFieldContainer[str]
     keep: int
     keep_thinking_turns: int
+    max_response_bytes: int
     max_tokens: int
     max_tokens_fraction: float
     max_turns: int
@@ -204,6 +207,7 @@ class Options(_message.Message):
     summary_header: str
     summary_keep: int
     summary_prompt: str
+    summary_request_form: str
     summary_trigger: int
     system_prompt: str
     tokenizer: str
@@ -214,7 +218,7 @@ class Options(_message.Message):
     trim_to: int
     turns_left: int
     window_only: bool
-    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., provider: _Optional[str] = ..., keep_thinking_turns: _Optional[int] = ..., program_form: _Optional[str] = ..., summary_trigger: _Optional[int] = ..., summary_keep: _Optional[int] = ..., summary_prompt: _Optional[str] = ..., summary_header: _Optional[str] = ..., model: _Optional[str] = ..., max_tokens_fraction: _Optional[float] = ..., trigger_fraction: _Optional[float] = ..., min_cacheable_tokens: _Optional[int] = ...) -> None: ...
+    def __init__(self, strategy: _Optional[str] = ..., mission: _Optional[str] = ..., system_prompt: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[_values_pb2.ToolSpec, _Mapping]]] = ..., data: _Optional[_Union[_values_pb2.Value, _Mapping]] = ..., signature: _Optional[str] = ..., max_turns: _Optional[int] = ..., turns_left: _Optional[int] = ..., println_limit: _Optional[int] = ..., tool_call_limit: _Optional[int] = ..., sample_limit: _Optional[int] = ..., sample_printable_limit: _Optional[int] = ..., tokenizer: _Optional[str] = ..., scan_window: _Optional[int] = ..., nudge_attempt: _Optional[int] = ..., snapshot_tool_prefixes: _Optional[_Iterable[str]] = ..., nudge_messages: _Optional[_Iterable[str]] = ..., trigger: _Optional[int] = ..., keep: _Optional[int] = ..., clear_at_least: _Optional[int] = ..., exclude_tools: _Optional[_Iterable[str]] = ..., clear_tool_inputs: bool = ..., placeholder: _Optional[str] = ..., max_tokens: _Optional[int] = ..., prompt: _Optional[str] = ..., pricing: _Optional[str] = ..., cache_read_rate: _Optional[float] = ..., cache_write_rate: _Optional[float] = ..., window_only: bool = ..., trim_to: _Optional[int] = ..., provider: _Optional[str] = ..., keep_thinking_turns: _Optional[int] = ..., program_form: _Optional[str] = ..., summary_trigger: _Optional[int] = ..., summary_keep: _Optional[int] = ..., summary_prompt: _Optional[str] = ..., summary_header: _Optional[str] = ..., summary_request_form: _Optional[str] = ..., max_response_bytes: _Optional[int] = ..., model: _Optional[str] = ..., max_tokens_fraction: _Optional[float] = ..., trigger_fraction: _Optional[float] = ..., min_cacheable_tokens: _Optional[int] = ...) -> None: ...
 
 class ProgramTool(_message.Message):
     __slots__ = ["description", "name", "parameters"]
@@ -239,16 +243,18 @@ class Summary(_message.Message):
     def __init__(self, text: _Optional[str] = ..., through: _Optional[int] = ..., asked_at: _Optional[int] = ..., digest: _Optional[str] = ...) -> None: ...
 
 class SummaryRequest(_message.Message):
-    __slots__ = ["asked_at", "digest", "messages", "through"]
+    __slots__ = ["asked_at", "digest", "messages", "prefix_messages", "through"]
     ASKED_AT_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    PREFIX_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     THROUGH_FIELD_NUMBER: _ClassVar[int]
     asked_at: int
     digest: str
     messages: _containers.RepeatedCompositeFieldContainer[_chat_pb2.ChatMessage]
+    prefix_messages: int
     through: int
-    def __init__(self, messages: _Optional[_Iterable[_Union[_chat_pb2.ChatMessage, _Mapping]]] = ..., through: _Optional[int] = ..., asked_at: _Optional[int] = ..., digest: _Optional[str] = ...) -> None: ...
+    def __init__(self, messages: _Optional[_Iterable[_Union[_chat_pb2.ChatMessage, _Mapping]]] = ..., through: _Optional[int] = ..., asked_at: _Optional[int] = ..., digest: _Optional[str] = ..., prefix_messages: _Optional[int] = ...) -> None: ...
 
 class ToMessagesRequest(_message.Message):
     __slots__ = ["history", "memory", "options", "summary", "turns"]
