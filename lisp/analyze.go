@@ -8,10 +8,25 @@ import (
 	"unicode/utf8"
 )
 
-// maxAnalysisDepth bounds the recursion of the analysis pass. The reader
-// already bounds source nesting; threading macros can nest their expansion
-// one level per step, so this is a second, looser guard.
-const maxAnalysisDepth = 20000
+// analysisDepth bounds the recursion of the analysis pass, and so the
+// nesting of the code it makes, for source read with the given nesting
+// limit. A level of source nesting is at most two of analysis ((-> (-> x
+// f) g) is (g (f x))); threading macros can nest their expansion one level
+// per step, which the source's nesting does not see, and the analysis and
+// the evaluation of the code recurse on the Go stack once per level (about
+// 3 KB a level for the analysis): 40,000 steps of -> grew it by 60 MiB
+// that no budget saw. So the analysis goes as deep as the deepest source
+// it can be given needs, and no deeper.
+func analysisDepth(nesting int) int {
+	if nesting <= 0 {
+		nesting = DefaultMaxNesting
+	}
+	return 2*min(nesting, MaxValueNesting) + analysisDepthSlack
+}
+
+// analysisDepthSlack is the analysis levels beyond two a level of source
+// nesting: the forms a top-level form expands into around its body.
+const analysisDepthSlack = 64
 
 // names is what a bare symbol can resolve to besides locals and builtins.
 type names struct {
@@ -93,7 +108,9 @@ type compiler struct {
 	recur  *recurTarget
 	pos    Pos // innermost list being analyzed, for error positions
 	depth  int
-	gensym int
+	// maxDepth is the deepest the analysis may recurse (analysisDepth).
+	maxDepth int
+	gensym   int
 	// aliases are the namespace aliases the program's require and ns
 	// headers declared, to the Clojure namespace each stands for.
 	aliases map[string]string
@@ -119,11 +136,15 @@ type compiler struct {
 }
 
 type fnScope struct {
-	parent    *fnScope
-	nslots    int
-	captures  []capture
-	freeVars  []*localVar
-	freeIndex map[*localVar]int
+	parent *fnScope
+	nslots int
+	// base is the analysis depth of the fn form, deepest the deepest its
+	// body's analysis went: the difference is how deep evaluating the
+	// body nests on the Go stack (lambda.extraDepth).
+	base, deepest int
+	captures      []capture
+	freeVars      []*localVar
+	freeIndex     map[*localVar]int
 }
 
 type localVar struct {
@@ -142,8 +163,8 @@ type recurTarget struct {
 	what string
 }
 
-func newCompiler(n *names, th *Thread) *compiler {
-	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}, th: th}
+func newCompiler(n *names, th *Thread, nesting int) *compiler {
+	return &compiler{names: n, fn: &fnScope{freeIndex: map[*localVar]int{}}, th: th, maxDepth: analysisDepth(nesting)}
 }
 
 func (c *compiler) errorf(kind ErrorKind, format string, args ...any) *Error {
@@ -264,7 +285,10 @@ func (fs *fnScope) capture(lv *localVar) int {
 func (c *compiler) compile(f Value, tail bool) (node, error) {
 	c.depth++
 	defer func() { c.depth-- }()
-	if c.depth > maxAnalysisDepth {
+	if c.fn.deepest < c.depth {
+		c.fn.deepest = c.depth
+	}
+	if c.depth > c.maxDepth {
 		return nil, c.errorf(depthLimit, "program is nested too deeply to analyze").
 			WithHint("split long threading pipelines or deeply nested expressions")
 	}

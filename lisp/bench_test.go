@@ -92,7 +92,7 @@ summary`
 		}
 		user := map[string]bool{}
 		definedNames(forms, user)
-		c := newCompiler(&names{user: user, data: emptyMap}, nil)
+		c := newCompiler(&names{user: user, data: emptyMap}, nil, 0)
 		for _, f := range forms {
 			if _, err := c.compile(f, false); err != nil {
 				b.Fatal(err)

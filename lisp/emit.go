@@ -189,7 +189,11 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 		untilSource: !withJSON, stack: es.stack}
 	if withJSON {
 		p.findBad = unstorable
-		es.js = jsonText{out: textWriter{buf: es.js.out.buf[:0], scratch: es.js.out.scratch[:0], numbers: th}, opened: es.js.opened[:0], names: es.js.names[:0]}
+		// The JSON is bounded by the same room as the text: JSON escapes
+		// a control character in six bytes where the text writes it in
+		// one, and a 1.9 MB text of them wrote 11.7 MB of JSON the turn
+		// then could not send.
+		es.js = jsonText{out: textWriter{buf: es.js.out.buf[:0], scratch: es.js.out.scratch[:0], numbers: th, limit: room + 1}, opened: es.js.opened[:0], names: es.js.names[:0]}
 		p.json = &es.js
 	}
 	err := p.print(v)
@@ -199,10 +203,10 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 	if err == nil {
 		err = t.err
 	}
-	if withJSON && err == nil && !t.full {
+	if withJSON && err == nil && !t.full && !es.js.out.full {
 		// Printed whole as EDN: the JSON is whole too. (A value whose
 		// source text fits where its EDN did not holds functions, which
-		// have no JSON.)
+		// have no JSON.) A JSON longer than the room is none.
 		e.json, e.hasJSON = es.js.text()
 	}
 	e.noText = p.bad

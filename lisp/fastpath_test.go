@@ -98,7 +98,7 @@ func analysisSteps(t *testing.T, src string) int64 {
 	}
 	user := map[string]bool{}
 	definedNames(read.forms, user)
-	c := newCompiler(&names{user: user}, th)
+	c := newCompiler(&names{user: user}, th, 0)
 	for _, f := range read.forms {
 		if _, err := c.compile(f, false); err != nil {
 			t.Fatal(err)

@@ -243,7 +243,7 @@ func loadSource(ctx context.Context, src string, maxNesting int) (v Value, err e
 	}
 	th := newThread(ctx, sourceLimits(src))
 	th.prog = newProgState(Env{})
-	c := newCompiler(&names{dynamic: true}, th)
+	c := newCompiler(&names{dynamic: true}, th, maxNesting)
 	n, err := c.compile(forms[0], false)
 	if err != nil {
 		return nil, err

@@ -221,8 +221,13 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	th.reuseBuffers()
 	value, evalErr := runProgram(th, prog, source, p, env, res)
 	if evalErr == nil {
-		// A lazy sequence that may end is the list it reads as.
-		value, evalErr = realizeEnds(th, value)
+		// A lazy sequence that may end is the list it reads as. A
+		// result nested deeper than it may leave with is refused here,
+		// before the walk's recursion grows with it.
+		limit := env.valueNesting()
+		if value, evalErr = realizeEndsWithin(th, value, limit); evalErr == errTooDeep {
+			evalErr = tooDeepError("the result", limit)
+		}
 	}
 	th.recycleBuffers()
 	var ret *earlyReturn
@@ -349,7 +354,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	if cp == nil {
 		before, allocBefore := th.stepsUsed(), th.allocatedBytes()
-		c := newCompiler(known, th)
+		c := newCompiler(known, th, env.MaxNesting)
 		c.pending = defined
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
 		for i, f := range forms {
@@ -667,7 +672,11 @@ func (p *progState) fitError(th *Thread, res *Result) {
 	used := int64(p.outBytes) + p.emittedArgs
 	switch {
 	case res.Failed && res.ValueText != "":
-		used += int64(len(res.ValueText)) // printed and charged already
+		// Printed and charged already; the reason goes back as its wire
+		// text and its JSON both, so the message's room is what they
+		// leave (counting the text alone let a 1 MB reason go back three
+		// times, 3 MB against the 2 MiB limit).
+		used += int64(len(res.ValueText) + len(res.ValueJSON))
 	case res.Failed:
 		n, _ := printedSize(res.Value, limit, p.env.valueNesting())
 		used += n

@@ -498,7 +498,7 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 			arities = append(arities, withParamVector(al.Elems))
 		}
 	}
-	scope := &fnScope{parent: c.fn, freeIndex: map[*localVar]int{}}
+	scope := &fnScope{parent: c.fn, freeIndex: map[*localVar]int{}, base: c.depth}
 	savedFn, savedRecur, mark := c.fn, c.recur, len(c.locals)
 	c.fn = scope
 	defer func() { c.fn, c.recur, c.locals = savedFn, savedRecur, c.locals[:mark] }()
@@ -512,6 +512,7 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	}
 	lam.nslots = scope.nslots
 	lam.captures = scope.captures
+	lam.extraDepth = max(scope.deepest-scope.base, 0) / bodyLevelsPerCall
 	for _, lv := range scope.freeVars {
 		lam.freeNames = append(lam.freeNames, lv.name)
 	}
@@ -834,16 +835,27 @@ func compileSomeThread(c *compiler, l *list, tail, last bool) (node, error) {
 	if len(l.Elems) < 2 {
 		return nil, c.errorf(validationError, "%s needs a value to thread", formName(l))
 	}
-	// (some-> x s1 s2) is (if-some [t x] (some-> (s1 t) s2) nil).
+	// (some-> x s1 s2) is (if-some [t1 x] (if-some [t2 (s1 t1)] (s2 t2) nil) nil),
+	// built from the inside out: expanding a step at a time copied the
+	// steps left at each, quadratic in the steps.
 	x := l.Elems[1]
 	steps := l.Elems[2:]
 	if len(steps) == 0 {
 		return c.compile(x, tail)
 	}
-	t := c.tempSymbol()
-	inner := &list{Elems: append([]Value{l.Elems[0], threadInto(t, steps[0], last)}, steps[1:]...), Pos: l.Pos}
-	form := &list{Elems: []Value{symbol("if-some"), NewVector([]Value{t, x}), inner, Nil}, Pos: l.Pos}
-	return compileIfSome(c, form, tail)
+	temps := make([]Value, len(steps))
+	for i := range temps {
+		temps[i] = c.tempSymbol()
+	}
+	form := threadInto(temps[len(steps)-1], steps[len(steps)-1], last)
+	for i := len(steps) - 1; i >= 0; i-- {
+		value := x
+		if i > 0 {
+			value = threadInto(temps[i-1], steps[i-1], last)
+		}
+		form = &list{Elems: []Value{symbol("if-some"), NewVector([]Value{temps[i], value}), form, Nil}, Pos: l.Pos}
+	}
+	return compileIfSome(c, form.(*list), tail)
 }
 
 func compileCondThread(c *compiler, l *list, tail, last bool) (node, error) {
