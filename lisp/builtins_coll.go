@@ -914,6 +914,10 @@ func builtinInto(th *Thread, args []Value) (Value, error) {
 	return nil, typeErrorf("into", "a vector, set, map or nil to add to", to).castFails(to)
 }
 
+// flattenFrameBytes is one frame of flatten's stack: a slice header and
+// an index.
+const flattenFrameBytes = 32
+
 func builtinFlatten(th *Thread, args []Value) (Value, error) {
 	root, ok := args[0].(*Vector)
 	if !ok {
@@ -939,6 +943,11 @@ func builtinFlatten(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 		if v, ok := e.(*Vector); ok {
+			// The stack is as deep as the value: a frame and the copy
+			// its growth makes are charged as they are pushed.
+			if err := th.alloc(2 * flattenFrameBytes); err != nil {
+				return nil, err
+			}
 			stack = append(stack, frame{v.elems, 0})
 			continue
 		}
