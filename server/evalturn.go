@@ -62,7 +62,7 @@ func (s *Service) EvalTurn(ctx context.Context, req *ptcsidecarv1.EvalTurnReques
 	}
 	host := replay.NewHost(ev.answers)
 	ev.env.Host = host
-	if err := startClock(ev, rd.admit); err != nil { // reading the values may have taken the slot already
+	if err := startClock(ev, rd); err != nil { // reading the values may have taken the slot already
 		return nil, err
 	}
 	res, evalErr := s.evaluate(ctx, ev)
@@ -100,16 +100,16 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 	return lisp.Eval(ctx, ev.program, env)
 }
 
-// startClock takes an evaluation slot (admit) and starts ev's clock as if
-// it had started when decoding the request did: the timeout counts the
-// request's work, extracting the program, reading its values (which ran
-// under the same timeout: decodeEvaluation), reading, analysing and
-// running the program. Waiting for a slot does not count.
-func startClock(ev *evaluation, admit func() error) error {
-	if err := admit(); err != nil {
+// startClock takes an evaluation slot (rd.admit) and starts ev's clock as
+// if it had started when decoding the request did: the timeout counts the
+// request's work, extracting the program, reading its values (by what
+// their counted work allows: valueReader.readTime), reading, analysing
+// and running the program. Waiting for a slot does not count.
+func startClock(ev *evaluation, rd *valueReader) error {
+	if err := rd.admit(); err != nil {
 		return err
 	}
-	ev.env.Arrived = time.Now().Add(-ev.decoding)
+	ev.env.Arrived = time.Now().Add(-rd.readTime(ev.decoding))
 	return nil
 }
 
@@ -117,9 +117,10 @@ func startClock(ev *evaluation, admit func() error) error {
 // prefix is prepended to field names ("start." inside a stream).
 func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRequest, prefix string) (*evaluation, error) {
 	ev := &evaluation{rawResponse: req.GetRawResponse(), program: req.GetProgram()}
-	// The request's work is under its evaluation timeout from here on: a
-	// value of a million entries reads in seconds. Bad limits are reported
-	// below, in their turn; the server's timeout bounds the reading then.
+	// The request's work counts against its evaluation timeout from here
+	// on, and its reading against the work that timeout allows. Bad
+	// limits are reported below, in their turn; the server's timeout sets
+	// the read budget then.
 	began := time.Now()
 	defer func() { ev.decoding = time.Since(began) }()
 	if limits, err := s.evalLimits(req.GetLimits(), prefix+"limits"); err == nil {
@@ -140,7 +141,9 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		}
 		var found bool
 		var err error
-		ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.readCtx(), ev.rawResponse)
+		rd.counted(func() {
+			ev.program, found, ev.warnings, err = lisp.ExtractProgramContext(rd.readCtx(), ev.rawResponse)
+		})
 		if err != nil {
 			return nil, rd.interrupted()
 		}
@@ -498,7 +501,7 @@ func (s *Service) EvalTurnStream(stream grpc.BidiStreamingServer[ptcsidecarv1.Ev
 	if err != nil {
 		return err
 	}
-	if err := startClock(ev, rd.admit); err != nil {
+	if err := startClock(ev, rd); err != nil {
 		return err
 	}
 	rd.handOver() // the host gives the slot back
