@@ -171,3 +171,28 @@ func TestSameReadingOutcomeUnderLoad(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) { sameOutcomeUnderLoad(t, p, a, "alone", a, 12) })
 	}
 }
+
+// TestRSSPeakUnderLoad sends the derivation attack whose peak once moved
+// past its bound with the machine's load (a million nested filters) three
+// times alone and three times with four busy threads a core, over both
+// listeners, to one server: memory_limit every time, and the server's
+// peak RSS within the allocation budget plus 32 MiB
+// (docs/RELIABILITY.md, "RSS peaks that moved with load").
+func TestRSSPeakUnderLoad(t *testing.T) {
+	skipIfShort(t)
+	skipIfRace(t, "peak RSS, which the race detector's shadow memory distorts")
+	var filters attack
+	for _, a := range derivationAttacks() {
+		if a.name == "a million nested filters" {
+			filters = a
+		}
+	}
+	p := start(t, append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-steps", "none"}, budgetTimeoutFlag()...)...)
+	before := peakRSSBytes(t, p.cmd.Process.Pid)
+	sameOutcomeUnderLoad(t, p, filters, "alone", filters, 4)
+	if peak, bound := peakRSSBytes(t, p.cmd.Process.Pid)-before, int64(allocBudget+attackOverhead); peak > bound {
+		t.Errorf("peak RSS rose %d MiB, over the allocation budget plus %d MiB", peak/mib, attackOverhead/mib)
+	} else {
+		t.Logf("peak RSS +%d MiB", peak/mib)
+	}
+}
