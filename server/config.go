@@ -54,11 +54,6 @@ type Config struct {
 	// StreamStartTimeout bounds EvalTurnStream's wait for its first
 	// message.
 	StreamStartTimeout time.Duration
-	// readClock, when set, is the clock reading a request's values runs
-	// under in place of its evaluation timeout, which still sets their
-	// read budget (readCostPerSecond): tests move it far away to show
-	// that the budget, not the clock, decides.
-	readClock time.Duration
 }
 
 // DefaultConfig is the configuration with every setting at its default.

@@ -19,11 +19,11 @@ import (
 // millions of tiny tokens, nesting to the limit) are refused by their read
 // work (lisp.ReadWork, counted from the text before it is read) at the
 // same field with the same message in three runs, in every field of
-// EvalTurn that carries a value, with the clock ten minutes away: the budget the 1 s
-// timeout gives decides, never the clock. A value under the budget reads
-// to its value under the same clock.
+// EvalTurn that carries a value: the budget the 1 s timeout gives
+// decides, before the work is done. A value under the budget reads to its
+// value.
 func TestReadingIsDecidedByWork(t *testing.T) {
-	s := New(Config{Limits: lisp.Limits{Timeout: time.Second}, readClock: 10 * time.Minute})
+	s := New(Config{Limits: lisp.Limits{Timeout: time.Second}})
 	budget := int64(time.Second.Seconds() * readCostPerSecond)
 	vector := func(n int, part string) string { return "[" + strings.Repeat(part+" ", n) + "]" }
 	nested := strings.Repeat("[", lisp.DefaultMaxNesting-1) + "1" + strings.Repeat("]", lisp.DefaultMaxNesting-1)
@@ -271,5 +271,55 @@ func TestStreamAnswerReadingIsDecidedByWork(t *testing.T) {
 	})
 	if err != nil || turn.GetResult().GetEdn() != "2" {
 		t.Errorf("2 literals: %v, %v", turn, err)
+	}
+}
+
+// TestReadingIsChargedToTheClockByItsWork: the evaluation's clock counts
+// the time reading the request took, but at most readNanosPerUnit for
+// each unit of read work and cost counted, so that a machine slowed past
+// that (here, reading that took 2 s of a 1 s timeout) delays the answer
+// without changing it: the program still runs with what its work leaves
+// of the timeout, and answers as it does alone.
+func TestReadingIsChargedToTheClockByItsWork(t *testing.T) {
+	s := New(Config{Limits: lisp.Limits{Timeout: time.Second}})
+	rd := s.newReader(context.Background(), false)
+	defer rd.release()
+	rd.sized(1 << 20)
+	rd.startReading(time.Second)
+	rd.numberWork, rd.cost = 12_000_000, 3_000_000 // near the 24 MiB the 1 s timeout reads
+	counted := 15_000_000 * readNanosPerUnit * time.Nanosecond
+	for _, c := range []struct {
+		took, reading, want time.Duration
+	}{
+		{took: 45 * time.Millisecond, reading: 40 * time.Millisecond, want: 45 * time.Millisecond}, // alone: the time it took
+		{took: 2 * time.Second, reading: 2 * time.Second, want: counted},                           // slowed: its work's time
+		// What decoding does besides reading counts whole.
+		{took: 2100 * time.Millisecond, reading: 2 * time.Second, want: counted + 100*time.Millisecond},
+	} {
+		rd.readWall = c.reading
+		if got := rd.readTime(c.took); got != c.want {
+			t.Errorf("decoding that took %v, reading %v of it: the clock counts %v, want %v", c.took, c.reading, got, c.want)
+		}
+	}
+	if counted > time.Second/4 {
+		t.Errorf("reading at the budget counts %v of a 1 s timeout, want at most a quarter", counted)
+	}
+	rd.readWall = 2 * time.Second
+	ev := &evaluation{program: "(+ 1 2)", decoding: 2 * time.Second}
+	ev.env.Limits = lisp.Limits{Timeout: time.Second}
+	if err := startClock(ev, rd); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.evaluate(context.Background(), ev)
+	if err != nil || res.Err != nil || lisp.Repr(res.Value) != "3" {
+		t.Errorf("after reading slowed to 2 s of a 1 s timeout: %v, %v; want 3, as alone", res, err)
+	}
+	// With no evaluation timeout the read budget is the request's bytes',
+	// and the clock, if any, counts the time reading took.
+	none := s.newReader(context.Background(), false)
+	none.sized(1 << 20)
+	none.numberWork = 15_000_000
+	if got := none.readTime(2 * time.Second); got != 2*time.Second {
+		t.Errorf("under no evaluation timeout: the clock counts %v, want 2s", got)
 	}
 }

@@ -16,35 +16,31 @@ import (
 // A Value's EDN that does not read as EDN is the source of a value EDN
 // cannot spell (a function, a regex, a symbol), and reading it runs that
 // source in the sandbox: it is an evaluation like any program. So it runs
-// under the request's context, within the server's evaluation timeout,
-// holding an evaluation slot (admission.go), with a budget in proportion
-// to its text (lisp.ReadValue). Plain EDN and JSON build data in time
-// linear in the text and are bounded by what they build (their read cost,
-// counted against a budget derived from the request's bytes, never a
-// clock), so a request reads to the same answer alone and under load;
-// they stop only when the caller goes (its cancellation or deadline).
+// holding an evaluation slot (admission.go), with a step budget in
+// proportion to its text (lisp.ReadValue). Every value, EDN, JSON or
+// source, is bounded by counted work (its read work and read cost,
+// counted from the text before it is read, against a budget set by the
+// evaluation timeout or the request's bytes), never by a server clock, so
+// a request reads to the same answer alone and under load, however slow
+// the machine; reading stops early only when the caller goes (its
+// cancellation or deadline).
 type valueReader struct {
 	svc *Service
 	ctx context.Context // the request's
 	// held reports that the request holds an evaluation slot, and took
 	// that admit took it (release gives it back).
 	held, took bool
-	// source is ctx bounded by the evaluation timeout, from the first
-	// value read as source on; nil before.
-	source context.Context
-	cancel context.CancelFunc
 	// sourceFn is sourceContext, bound once: a method value taken for
 	// every text read would allocate for each of a memory's bindings.
 	sourceFn func() (context.Context, error)
 	// cost is what the values read so far cost once read (lisp.ReadCost),
 	// at most budget (see sized); budget 0 bounds nothing.
 	cost, budget int64
-	// reading is ctx ended by the request's evaluation timeout counted
-	// from when its values began to be read (startReading), readFor that
-	// timeout; nil reads under ctx alone.
-	reading  context.Context
-	stopRead context.CancelFunc
-	readFor  time.Duration
+	// readFor is the evaluation timeout that sets the read budget
+	// (startReading); 0 when none does. readWall is the time spent
+	// reading values and extracting the program so far (counted), what
+	// readTime caps by their work.
+	readFor, readWall time.Duration
 	// workBudget bounds the request's read work: by its bytes
 	// (readWorkPerByte, readWorkFloor) from sized on, by its evaluation
 	// timeout (readCostPerSecond) from startReading on; 0 bounds nothing.
@@ -62,20 +58,20 @@ type valueReader struct {
 	loadedSource bool
 }
 
-// startReading bounds the reading of the request's values by timeout, the
-// clock its evaluation runs under, counted from now: a value of a million
-// entries takes seconds to read, and the evaluation's clock, which starts
-// when the request's work does, counts them (startClock). timeout <= 0
-// bounds nothing.
+// startReading bounds the reading of the request's values by the work
+// timeout allows (readCostPerSecond), in place of the request's bytes:
+// the evaluation that follows runs under timeout, and the clock it starts
+// is charged what reading took (readTime). timeout <= 0 leaves the bound
+// by the request's bytes (sized).
+//
+// Reading itself runs under no server clock, only the caller's deadline
+// and cancellation: a clock would refuse on a busy machine a request that
+// reads alone, and the budget, counted before the work is done, already
+// bounds how long reading takes.
 func (rd *valueReader) startReading(timeout time.Duration) {
-	if timeout <= 0 || rd.reading != nil {
+	if timeout <= 0 || rd.readFor > 0 {
 		return
 	}
-	clock := timeout
-	if c := rd.svc.cfg.readClock; c > 0 {
-		clock = c
-	}
-	rd.reading, rd.stopRead = context.WithTimeout(rd.ctx, clock)
 	rd.readFor = timeout
 	rd.workBudget = int64(timeout.Seconds() * readCostPerSecond)
 }
@@ -84,20 +80,42 @@ func (rd *valueReader) startReading(timeout time.Duration) {
 // take once read) and read work (lisp.ReadWork: their tokens, bytes and
 // long numbers) a request's values may have together for each second of
 // its evaluation timeout. Every kind of text measured reads at 4 ns a
-// unit or less alone, ten times faster than this, so values under it
-// finish reading well inside the timeout even on a loaded machine, and
-// values over it are refused by their work, the same alone and under
-// load, rather than by the clock, which would refuse them only when the
-// machine is busy.
+// unit or less alone, so values under it take at most a tenth of the
+// timeout to read on an unloaded machine, and values over it are refused
+// by their work before they are read, the same alone and under load.
 const readCostPerSecond = 24 << 20
 
-// readCtx is the context values are read under.
-func (rd *valueReader) readCtx() context.Context {
-	if rd.reading != nil {
-		return rd.reading
+// readNanosPerUnit is the most time the evaluation's clock is charged for
+// each unit of read work and cost the request's values took (readTime):
+// 2.5 times the slowest kind of text measured alone, so that alone the
+// clock counts reading as the time it took, and on a machine loaded or
+// slowed past that, reading a request at its budget takes at most a
+// quarter of its timeout (24 MiB a second at 10 ns a unit), leaving the
+// program the same three quarters however busy the machine.
+const readNanosPerUnit = 10
+
+// readTime is how much of took, the time decoding the request took, its
+// evaluation's clock counts: all of it but the reading of values and
+// program (readWall), and that up to readNanosPerUnit for each unit of
+// the read work and cost counted. A machine slower than that delays the
+// answer but does not change it.
+func (rd *valueReader) readTime(took time.Duration) time.Duration {
+	if rd.readFor <= 0 {
+		return took
 	}
-	return rd.ctx
+	counted := time.Duration(rd.numberWork+rd.cost) * readNanosPerUnit
+	return took - rd.readWall + min(rd.readWall, counted)
 }
+
+// counted runs read, work whose time readTime caps by its counted work.
+func (rd *valueReader) counted(read func()) {
+	began := time.Now()
+	read()
+	rd.readWall += time.Since(began)
+}
+
+// readCtx is the context values are read under: the caller's.
+func (rd *valueReader) readCtx() context.Context { return rd.ctx }
 
 // readWorkPerByte and readWorkFloor bound the read work (lisp.ReadWork,
 // and lisp.SourceReadWork for values that are source) of a request that
@@ -242,24 +260,19 @@ func (rd *valueReader) admitRequest(size int) error {
 // handOver leaves the slot admit took to the caller, who gives it back.
 func (rd *valueReader) handOver() { rd.took = false }
 
-// release gives back the slot admit took, if it did, and stops the source
-// clock.
+// release gives back the slot admit took, if it did.
 func (rd *valueReader) release() {
 	if rd.took {
 		rd.held, rd.took = false, false
 		rd.svc.evals.leave()
 	}
-	if rd.cancel != nil {
-		rd.cancel()
-	}
-	if rd.stopRead != nil {
-		rd.stopRead()
-	}
 }
 
 // sourceContext is the context values read as source run under: the
-// request's, ended by the server's evaluation timeout counted from the
-// first such value. It takes an evaluation slot first.
+// caller's, like every value's; what loading them takes is bounded by
+// their step budget (lisp.ReadValue) and, before they load, by the
+// request's read budget (lisp.SourceReadWork). It takes an evaluation slot
+// first.
 func (rd *valueReader) sourceContext() (context.Context, error) {
 	// Refused before it is loaded when what loading it takes would pass
 	// the request's bound (readAt charges it, loaded or remembered).
@@ -270,13 +283,7 @@ func (rd *valueReader) sourceContext() (context.Context, error) {
 	if err := rd.admit(); err != nil {
 		return nil, err
 	}
-	if rd.source == nil {
-		rd.source, rd.cancel = rd.readCtx(), func() {}
-		if t := rd.svc.cfg.Limits.Timeout; t > 0 {
-			rd.source, rd.cancel = context.WithTimeout(rd.readCtx(), t)
-		}
-	}
-	return rd.source, nil
+	return rd.readCtx(), nil
 }
 
 // value reads a wire Value as EDN or JSON. An unset Value decodes to nil
@@ -325,7 +332,7 @@ func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, pat
 		}
 	}
 	if !found {
-		got = rd.read(how, key, got.work)
+		rd.counted(func() { got = rd.read(how, key, got.work) })
 	}
 	if got.source && rd.workBudget > 0 {
 		// Whether it loaded, was refused or was remembered, the same charge.
@@ -351,7 +358,7 @@ func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, pat
 // every request comes in here, and through lisp.ReadWire, which decides
 // EDN, JSON or source and applies the server's nesting setting. An error
 // that stopped the reading for this request only (its context ended, no
-// evaluation slot came, the evaluation timeout passed) is a gRPC status,
+// evaluation slot came, its read budget was passed) is a gRPC status,
 // and is not remembered; what is wrong with the text is.
 func (rd *valueReader) read(how lisp.WireRead, key valueKey, work int64) readValue {
 	if key.text == "" {
@@ -365,9 +372,9 @@ func (rd *valueReader) read(how lisp.WireRead, key valueKey, work int64) readVal
 		if status.Code(err) == codes.ResourceExhausted {
 			return nil, 0, rd.loadedSource, err // refused by sourceContext
 		}
-		if err != nil && (rd.readCtx().Err() != nil || rd.source != nil && rd.source.Err() != nil) {
-			// Stopped for this request (its caller, the evaluation
-			// timeout), not for what the text is.
+		if err != nil && rd.readCtx().Err() != nil {
+			// Stopped for this request (its caller went), not for what
+			// the text is.
 			return nil, 0, rd.loadedSource, rd.interrupted()
 		}
 		return v, cost, rd.loadedSource, err
@@ -386,21 +393,14 @@ func (rd *valueReader) keyOf(v *ptcsidecarv1.Value, keep int) (lisp.WireRead, va
 	return how, valueKey{json: how.JSON, maxNesting: how.MaxNesting, keep: how.Keep, text: text}, notation
 }
 
-// interrupted is the status of a request whose values stopped being read
-// as source before they were: the request was cancelled or its deadline
-// passed, or the evaluation timeout ran out.
+// interrupted is the status of a request whose values, or the program of
+// its raw_response, stopped being read before they were: the request was
+// cancelled or its deadline passed.
 func (rd *valueReader) interrupted() error {
-	if err := rd.ctx.Err(); err != nil {
+	if err := rd.readCtx().Err(); err != nil {
 		return status.FromContextError(err).Err()
 	}
-	if rd.reading != nil && rd.reading.Err() != nil {
-		return status.Errorf(codes.ResourceExhausted,
-			"reading the request's values (and its program from raw_response) took longer than %s, the evaluation timeout, which counts from when reading began; send fewer or smaller values, or ask for a longer limits.timeout_ms",
-			rd.readFor.Round(time.Millisecond))
-	}
-	return status.Errorf(codes.ResourceExhausted,
-		"the request's values that are source (functions, regexes and the like) took longer than %s to read, the evaluation timeout; send fewer or smaller ones",
-		rd.svc.cfg.Limits.Timeout.Round(time.Millisecond))
+	return status.Error(codes.Canceled, "reading the request's values stopped before they were read")
 }
 
 // dataMap reads a request's data: a Value that must be a map, or is

@@ -10,9 +10,11 @@ package main_test
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -70,16 +72,23 @@ func withClock(a attack, ms int64) attack {
 // spinAllCores keeps every core busy with goroutines of the test process
 // until the returned stop is called: the server's evaluations then get a
 // share of a core, as on a loaded CI machine.
-func spinAllCores() (stop func()) {
+func spinAllCores() (stop func()) { return spinCores(1) }
+
+// spinCores is spinAllCores with perCore busy threads for each core: the
+// server then gets about one part in perCore+1 of the machine, as on a
+// machine at load average perCore times its cores.
+func spinCores(perCore int) (stop func()) {
 	var done atomic.Bool
 	var wg sync.WaitGroup
-	for range runtime.NumCPU() {
+	n := perCore * runtime.NumCPU()
+	was := runtime.GOMAXPROCS(max(n+1, runtime.GOMAXPROCS(0))) // room for the test's client besides
+	for range n {
 		wg.Go(func() {
 			for !done.Load() { // the runtime preempts it for the test's client
 			}
 		})
 	}
-	return func() { done.Store(true); wg.Wait() }
+	return func() { done.Store(true); wg.Wait(); runtime.GOMAXPROCS(was) }
 }
 
 // TestSameOutcomeUnderLoad sends each clocked attack three times alone
@@ -90,27 +99,100 @@ func TestSameOutcomeUnderLoad(t *testing.T) {
 	skipIfShort(t)
 	skipIfRace(t, "outcomes under load, which the race detector's slowdown would hand to the clock")
 	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--eval-timeout", "10m")
-	listeners := []string{"gRPC", "HTTP", "gRPC"}
 	for _, a := range clockedAttacks() {
 		t.Run(a.name, func(t *testing.T) {
-			var got []string
-			for _, listener := range listeners {
-				out, _ := sendAttack(t, p, listener, withClock(a, farClockMs))
-				got = append(got, "far clock over "+listener+": "+out.got)
-				if out.got != a.expect {
-					t.Errorf("with a ten-minute clock over %s: %s (%.200s), want %s", listener, out.got, out.message, a.expect)
-				}
-			}
-			stop := spinAllCores()
-			for _, listener := range listeners {
-				out, _ := sendAttack(t, p, listener, withClock(a, budgetTimeoutMs))
-				got = append(got, "loaded over "+listener+": "+out.got+" (server CPU "+out.cpu.String()+")")
-				if out.got != a.expect {
-					t.Errorf("at the default clock with every core busy, over %s: %s (%.200s), want %s", listener, out.got, out.message, a.expect)
-				}
-			}
-			stop()
-			t.Log(got)
+			sameOutcomeUnderLoad(t, p, withClock(a, farClockMs), "with a ten-minute clock", withClock(a, budgetTimeoutMs), 1)
 		})
+	}
+}
+
+// sameOutcomeUnderLoad sends alone three times, then loaded three times
+// with perCore busy threads a core (spinCores), alternating the listeners,
+// and expects each's outcome every time; aloneIs says how alone is sent.
+func sameOutcomeUnderLoad(t *testing.T, p *process, alone attack, aloneIs string, loaded attack, perCore int) {
+	t.Helper()
+	listeners := []string{"gRPC", "HTTP", "gRPC"}
+	var got []string
+	for _, listener := range listeners {
+		out, _ := sendAttack(t, p, listener, alone)
+		got = append(got, aloneIs+" over "+listener+": "+out.got+" ("+out.took.Round(time.Millisecond).String()+")")
+		if out.got != alone.expect {
+			t.Errorf("%s over %s: %s (%.200s), want %s", aloneIs, listener, out.got, out.message, alone.expect)
+		}
+	}
+	stop := spinCores(perCore)
+	defer stop()
+	for _, listener := range listeners {
+		out, _ := sendAttack(t, p, listener, loaded)
+		got = append(got, "loaded over "+listener+": "+out.got+" ("+out.took.Round(time.Millisecond).String()+", server CPU "+out.cpu.String()+")")
+		if out.got != loaded.expect {
+			t.Errorf("with %d busy threads a core, over %s: %s (%.200s), want %s", perCore, listener, out.got, out.message, loaded.expect)
+		}
+	}
+	t.Log(got)
+}
+
+// readAttacks are requests whose values are the dearest a 1 s timeout
+// lets through (read work and cost near its 24 MiB), and past it: what
+// they read to is decided by that counted work, not by how fast the
+// machine reads them (docs/RELIABILITY.md, "Reading decided by work").
+func readAttacks() []attack {
+	earlier := func(name, expect, edn string) attack {
+		return attack{name: name, method: "EvalTurn", expect: expect, kind: kindValues, req: func() proto.Message {
+			return &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)", Limits: evalLimits(), PreviousResults: []*ptcsidecarv1.Value{{Edn: edn}}}
+		}}
+	}
+	vector := func(n int, part string) string { return "[" + strings.Repeat(part+" ", n) + "]" }
+	return []attack{
+		// 15 M units: ended once by the reading's clock at load 17-20.
+		earlier("5 integers of 100,000 digits as an earlier result", "ok", vector(5, strings.Repeat("7", 100_000))),
+		earlier("2 radix-36 literals of 100,000 digits as an earlier result", "ok", vector(2, "36r"+strings.Repeat("Z", 100_000))),
+		earlier("600,000 tiny tokens as an earlier result", "ok", vector(600_000, "1")),
+		earlier("15,000 functions of source as an earlier result", "ok", vector(15_000, "(fn [] 1)")),
+		{name: "600,000 tiny tokens as data", method: "EvalTurn", expect: "ok", kind: kindValues, req: func() proto.Message {
+			return &ptcsidecarv1.EvalTurnRequest{Program: "(count data/m)", Limits: evalLimits(), Data: &ptcsidecarv1.Value{Edn: "{:m " + vector(600_000, "1") + "}"}}
+		}},
+		earlier("10 integers of 100,000 digits as an earlier result", "RESOURCE_EXHAUSTED", vector(10, strings.Repeat("7", 100_000))),
+		earlier("2,000,000 tiny tokens as an earlier result", "RESOURCE_EXHAUSTED", vector(2_000_000, "1")),
+	}
+}
+
+// TestSameReadingOutcomeUnderLoad sends each read attack three times
+// alone and three times with twelve busy threads a core (a machine at
+// load average 24 or more), with the 1 s timeout, alternating the
+// listeners, to a server that remembers no value: the same outcome, the
+// expected one, every time.
+func TestSameReadingOutcomeUnderLoad(t *testing.T) {
+	skipIfShort(t)
+	skipIfRace(t, "outcomes under load, which the race detector's slowdown would hand to the clock")
+	// Nothing remembered: every sending reads its values.
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--memo-bytes", "none")
+	for _, a := range readAttacks() {
+		t.Run(a.name, func(t *testing.T) { sameOutcomeUnderLoad(t, p, a, "alone", a, 12) })
+	}
+}
+
+// TestRSSPeakUnderLoad sends the derivation attack whose peak once moved
+// past its bound with the machine's load (a million nested filters) three
+// times alone and three times with four busy threads a core, over both
+// listeners, to one server: memory_limit every time, and the server's
+// peak RSS within the allocation budget plus 32 MiB
+// (docs/RELIABILITY.md, "RSS peaks that moved with load").
+func TestRSSPeakUnderLoad(t *testing.T) {
+	skipIfShort(t)
+	skipIfRace(t, "peak RSS, which the race detector's shadow memory distorts")
+	var filters attack
+	for _, a := range derivationAttacks() {
+		if a.name == "a million nested filters" {
+			filters = a
+		}
+	}
+	p := start(t, append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-steps", "none"}, budgetTimeoutFlag()...)...)
+	before := peakRSSBytes(t, p.cmd.Process.Pid)
+	sameOutcomeUnderLoad(t, p, filters, "alone", filters, 4)
+	if peak, bound := peakRSSBytes(t, p.cmd.Process.Pid)-before, int64(allocBudget+attackOverhead); peak > bound {
+		t.Errorf("peak RSS rose %d MiB, over the allocation budget plus %d MiB", peak/mib, attackOverhead/mib)
+	} else {
+		t.Logf("peak RSS +%d MiB", peak/mib)
 	}
 }
