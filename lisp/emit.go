@@ -397,18 +397,20 @@ func (p *progState) emitPart(th *Thread, what, sizeName string, v Value, limit i
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
 // sends back, and returns their wire text and JSON, printed as they were
-// counted ("" when there is no limit to count them against).
-func (p *progState) checkEmitArgs(th *Thread, name string, args Value) (text, json string, _ *Error) {
+// counted ("" when there is no limit to count them against), and their
+// first part without a wire text (noText) when printed says they were
+// printed.
+func (p *progState) checkEmitArgs(th *Thread, name string, args Value) (text, json string, noText Value, printed bool, _ *Error) {
 	limit := th.limits.MaxEmitBytes
 	if limit <= 0 {
-		return "", "", nil
+		return "", "", nil, false, nil
 	}
 	what := "the arguments of tool/" + name
 	e, err := p.emitPart(th, what, what, args, limit, &p.emittedArgs, true)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, false, err
 	}
-	return e.text, e.json, nil
+	return e.text, e.json, e.noText, true, nil
 }
 
 // RecordTexts are the texts of the records (maps of only strings,

@@ -239,3 +239,37 @@ func TestRecordTextsEmitTheSameText(t *testing.T) {
 		}
 	}
 }
+
+// TestSentValuesHaveText: a fail reason and a tool call's arguments are
+// sent back as a result is (the turn's result; the arguments echoed with
+// the tool's answer), so what has no text that reads back is refused in
+// them as in a result, naming which, with and without an emit limit;
+// what reads back (a sequence that never ends, as its source) is not.
+func TestSentValuesHaveText(t *testing.T) {
+	for _, limits := range []Limits{DefaultLimits(), {MaxSteps: 100_000}} {
+		for _, tc := range []struct{ src, want string }{
+			{`(fail (atom 1))`, "the fail reason is an atom"},
+			{`(fail {:why [(volatile! 1)]})`, "the fail reason holds a volatile"},
+			{`(fail (try (/ 1 0) (catch Exception e e)))`, "the fail reason is an exception"},
+			{`(fail (cat [1]))`, "the fail reason is a reducing function"},
+			{`(fail (reduced 1))`, "the fail reason is (reduced ...)"},
+			{`(tool/echo (transient []))`, "the arguments of tool/echo hold a transient"},
+			{`(tool/echo {:a (atom 1)})`, "the arguments of tool/echo hold an atom"},
+			{`(tool/echo {:rf ((map inc) conj)})`, "the arguments of tool/echo hold"},
+			{`(fail (drop 2 (range)))`, ""},
+			{`(fail {:f (fn [x] x) :k (keyword "a b")})`, ""},
+			{`(tool/echo {:s (iterate inc 0)})`, ""},
+		} {
+			h := echoHost()
+			res := run(t, tc.src, Env{Limits: limits, Tools: []string{"echo"}, Host: h})
+			switch {
+			case tc.want == "" && res.Err != nil && !res.Failed:
+				t.Errorf("%s (emit limit %d): %v", tc.src, limits.MaxEmitBytes, res.Err)
+			case tc.want != "" && (res.Err == nil || res.Err.Kind != validationError || !strings.Contains(res.Err.Message, tc.want)):
+				t.Errorf("%s (emit limit %d): %v, want a validation_error containing %q", tc.src, limits.MaxEmitBytes, res.Err, tc.want)
+			case tc.want != "" && (res.Failed || len(h.calls) != 0 || res.Value != Nil):
+				t.Errorf("%s (emit limit %d): the turn still sends it: failed %v, %d calls, value %v", tc.src, limits.MaxEmitBytes, res.Failed, len(h.calls), res.Value)
+			}
+		}
+	}
+}

@@ -243,6 +243,16 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 			res.Value, res.Err = Nil, err
 			return res, nil
 		}
+		// The reason travels back as the turn's result: held to what a
+		// result is held to, or the caller could not send the turn back.
+		if err := checkSentKind("the fail reason", fl.reason); err != nil {
+			res.Value, res.Err = Nil, err
+			return res, nil
+		}
+		if err := prog.checkSentParts("the fail reason", fl.reason, prog.resultNoText, prog.resultPrinted); err != nil {
+			res.Value, res.Err = Nil, err
+			return res, nil
+		}
 		if limit := env.valueNesting(); nestsDeeper(fl.reason, limit) {
 			res.Value, res.Err = Nil, tooDeepError("the fail reason", limit)
 			return res, nil
@@ -289,22 +299,34 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 // A definition holding one is refused likewise. The emit check found
 // it as it printed the result, when it did.
 func (p *progState) checkResultParts(v Value) *Error {
-	bad := p.resultNoText
-	if !p.resultPrinted {
+	return p.checkSentParts("the result", v, p.resultNoText, p.resultPrinted)
+}
+
+// checkSentParts is checkResultParts of anything a turn sends back, named
+// what (a fail reason, a tool call's arguments): noText is the first part
+// without a wire text the emit check found when printed says it printed
+// v; else v is walked for one.
+func (p *progState) checkSentParts(what string, v, noText Value, printed bool) *Error {
+	bad := noText
+	if !printed {
 		bad, _, _, _ = definable(nil, v, p.env.valueNesting())
 	}
 	if bad == nil {
 		return nil
 	}
-	what := "a " + bad.TypeName()
+	part := withArticle(bad.TypeName())
 	if b, ok := bad.(*Builtin); ok {
-		what = "a function built by " + b.Name
+		part = "a function built by " + b.Name
 	}
 	hint := "return plain data taken out of it: @a for an atom, the value for (reduced x), a function defined with fn"
 	if _, ok := bad.(*transient); ok {
 		hint = "return the value the transient holds: (persistent! t)"
 	}
-	return Errorf(validationError, "the result holds %s, which has no text it could be sent back as", what).
+	holds := "holds"
+	if namesPlural(what) {
+		holds = "hold"
+	}
+	return Errorf(validationError, "%s %s %s, which has no text it could be sent back as", what, holds, part).
 		WithHint("%s", hint)
 }
 
@@ -719,8 +741,16 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, err
 	}
 	// The size first: it bounds the walk that measures the nesting.
-	text, json, bad := p.checkEmitArgs(th, name, args)
+	text, json, noText, printed, bad := p.checkEmitArgs(th, name, args)
 	if bad != nil {
+		return nil, bad
+	}
+	// The caller echoes the arguments back with the tool's answer: what
+	// has no text that reads back would stop the run there.
+	if bad := checkSentKind("the arguments of tool/"+name, args); bad != nil {
+		return nil, bad
+	}
+	if bad := p.checkSentParts("the arguments of tool/"+name, args, noText, printed); bad != nil {
 		return nil, bad
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {

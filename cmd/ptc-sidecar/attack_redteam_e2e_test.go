@@ -445,14 +445,7 @@ func runSharedValueCases(t *testing.T, cases []sharedValueCase, callers, rounds 
 					}
 				}
 			}
-			select {
-			case <-p.exited:
-				t.Fatalf("the server died:\n%s", p.log())
-			default:
-			}
-			if code := p.terminate(); code != 0 { // 66: the race detector saw a race
-				t.Errorf("exit code %d\n%s", code, lastLines(p.log(), 40))
-			}
+			endAliveAndRaceFree(t, p)
 		})
 	}
 }
