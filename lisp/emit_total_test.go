@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -90,5 +91,27 @@ func TestEmitLimitBoundsTheWholeTurn(t *testing.T) {
 	if res.Err != nil || len(res.ValueText) < 40_000 || res.ValueJSON != "" {
 		t.Errorf("a 40 KB result of control characters under a 64 KiB limit: error %v, %d bytes of EDN, %d of JSON",
 			res.Err, len(res.ValueText), len(res.ValueJSON))
+	}
+}
+
+// TestJSONStopsAtItsRoom: the JSON of a text is measured before it is
+// written, so a result whose JSON cannot fit is never written: a 1.9 MB
+// text of control characters wrote 11.4 MB of JSON, and copied it, before
+// it was dropped.
+func TestJSONStopsAtItsRoom(t *testing.T) {
+	src := fmt.Sprintf(`(apply str (repeat 19000 "%s"))`, strings.Repeat(`\u0001`, 100))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := run(t, src, Env{})
+	runtime.ReadMemStats(&after)
+	if res.Err != nil || len(res.ValueText) < 1_900_000 || res.ValueJSON != "" {
+		t.Fatalf("error %v, %d bytes of EDN, %d of JSON", res.Err, len(res.ValueText), len(res.ValueJSON))
+	}
+	// The text, its EDN and the program's own work: well under the 11.4 MB
+	// its JSON alone would take.
+	n := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes allocated", n)
+	if n > 8<<20 {
+		t.Errorf("emitting a 1.9 MB text allocated %d bytes", n)
 	}
 }
