@@ -329,8 +329,10 @@ func textNesting(text []byte) int {
 	return most
 }
 
-// checkEmitted refuses a finished turn whose result, memory, tool-call
-// arguments and prints together would print as more than the limit, or
+// checkEmitted refuses a finished turn whose prints, warnings, tool-call
+// arguments, result and memory together would print as more than the
+// limit (spent in that order; the result's JSON last, left out when it
+// does not fit: fitJSON), or
 // whose result or new memory would not read back (emitText); what names
 // the result in that error ("the result", "the fail reason"). The
 // result's text and JSON are kept for the host to send, with its first
@@ -343,11 +345,15 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 		return nil
 	}
 	nesting := p.env.valueNesting()
-	total := int64(p.outBytes) + p.emittedArgs
+	total := p.emitUsed()
 	e, err := p.emitPart(th, what, "the result", result, limit, &total, true)
 	if err != nil {
 		return err
 	}
+	// The result's JSON is spent last, from what the memory leaves: it
+	// repeats the EDN, which is lossless, so a turn without room for it
+	// goes back without it rather than refused.
+	defer func() { p.emittedJSON = fitJSON(e.json, limit-total) }()
 	p.emittedText, p.emittedJSON, p.resultNoText, p.resultPrinted = e.text, e.json, e.noText, true
 	if mem == nil {
 		return nil
@@ -395,6 +401,21 @@ func (p *progState) emitPart(th *Thread, what, sizeName string, v Value, limit i
 	return e, nil
 }
 
+// fitJSON is json when it fits room, else "": the value goes back as its
+// EDN alone, as a value with no JSON form does.
+func fitJSON(json string, room int64) string {
+	if int64(len(json)) > room {
+		return ""
+	}
+	return json
+}
+
+// emitUsed is what the turn sends back before its result: its prints,
+// its tool calls' arguments (EDN and JSON) and its warnings.
+func (p *progState) emitUsed() int64 {
+	return int64(p.outBytes) + p.emittedArgs + p.warnBytes
+}
+
 // checkEmitArgs counts the arguments of a tool call towards what the turn
 // sends back, and returns their wire text and JSON, printed as they were
 // counted ("" when there is no limit to count them against), and their
@@ -406,11 +427,15 @@ func (p *progState) checkEmitArgs(th *Thread, name string, args Value) (text, js
 		return "", "", nil, false, nil
 	}
 	what := "the arguments of tool/" + name
-	e, err := p.emitPart(th, what, what, args, limit, &p.emittedArgs, true)
+	total := p.emitUsed()
+	e, err := p.emitPart(th, what, what, args, limit, &total, true)
 	if err != nil {
 		return "", "", nil, false, err
 	}
-	return e.text, e.json, e.noText, true, nil
+	// The arguments' JSON follows their EDN, when it fits.
+	json = fitJSON(e.json, limit-total)
+	p.emittedArgs += e.size + int64(len(json))
+	return e.text, json, e.noText, true, nil
 }
 
 // RecordTexts are the texts of the records (maps of only strings,

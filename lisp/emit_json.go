@@ -1,6 +1,9 @@
 package lisp
 
-import "slices"
+import (
+	"errors"
+	"slices"
+)
 
 // The emit pass writes a turn's result as JSON (EncodeJSON's mapping) in
 // the same walk that prints its wire text and checks it: the printer
@@ -11,7 +14,7 @@ import "slices"
 
 // jsonText is the JSON of a value being printed, or why it has none.
 type jsonText struct {
-	out    textWriter // no limit, no thread: only its bytes, and its numbers charged (out.numbers, out.err)
+	out    textWriter // no thread: its bytes up to its limit (pastRoom), and its numbers charged (out.numbers, out.err)
 	err    error      // the first reason the value has no JSON form
 	opened []jsonLevel
 	names  []string // the key names of the maps being written, outermost first
@@ -87,6 +90,9 @@ func (j *jsonText) part(index int, x Value) {
 			if index > 0 {
 				out.buf = append(out.buf, ',')
 			}
+			if j.pastRoom(jsonStringLen(name)) {
+				return
+			}
 			out.buf, j.err = appendJSONString(out.buf, name)
 			return
 		}
@@ -106,8 +112,45 @@ func (j *jsonText) part(index int, x Value) {
 			out.err, j.err = err, err
 			return
 		}
+		if s, ok := jsonKeyName(x); ok && j.pastRoom(jsonStringLen(s)) { // a string or keyword: its text
+			return
+		}
 		out.buf, j.err = appendJSONScalar(out.buf, x)
+		j.pastRoom(0)
 	}
+}
+
+// errJSONPastRoom is why a value whose JSON would pass the room it has
+// (out.limit) has none.
+var errJSONPastRoom = errors.New("its JSON is longer than the room left for it")
+
+// pastRoom reports whether n more bytes of JSON would pass the writer's
+// limit, and then leaves the JSON out: a string is measured before it is
+// written, since its JSON can be six times its text (a control character
+// is \u0001), and a 1.9 MB text wrote 11.4 MB only to be dropped.
+func (j *jsonText) pastRoom(n int64) bool {
+	out := &j.out
+	if out.limit <= 0 || int64(len(out.buf))+n <= out.limit {
+		return false
+	}
+	out.full, j.err = true, errJSONPastRoom
+	out.buf = out.buf[:0]
+	return true
+}
+
+// jsonStringLen is the length of appendJSONString's text of s, quotes
+// included.
+func jsonStringLen(s string) int64 {
+	n := int64(len(s)) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"', c == '\\', c == '\n', c == '\r', c == '\t':
+			n++
+		case c < 0x20:
+			n += 5
+		}
+	}
+	return n
 }
 
 // close writes what ends the collection written last. A set's elements,

@@ -510,7 +510,7 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		}
 		th.prog.defineForEvaluation(n.name, v, doc)
 		th.prog.globals[n.name].attrs = attrs
-		th.prog.runWarnings = append(th.prog.runWarnings, Warning{Type: WarningEvaluationOnly, Message: fmt.Sprintf(
+		th.prog.addRunWarning(Warning{Type: WarningEvaluationOnly, Message: fmt.Sprintf(
 			"%s holds an atom, which lives only while the program runs: it is defined for this program and not kept between turns", n.name)})
 		return &varRef{Name: n.name}, nil
 	}

@@ -355,6 +355,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	read := p.read
 	res.Warnings = read.warnings
+	prog.warnBytes = warningBytes(read.warnings)
 	forms, reach := expandMultimethods(read.forms)
 	starts := read.starts
 	user, prelude, defined := map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -406,6 +407,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	if len(cp.warnings) > 0 {
 		res.Warnings = append(slices.Clip(res.Warnings), cp.warnings...)
+		prog.warnBytes += warningBytes(cp.warnings)
 	}
 	fr := &frame{slots: make([]Value, cp.nslots)}
 	var v Value = Nil
@@ -413,6 +415,12 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 		if v, err = n.eval(th, fr); err != nil {
 			return nil, err
 		}
+	}
+	if n := prog.runWarningsLeftOut; n > 0 {
+		w := Warning{Type: WarningEvaluationOnly, Message: strconv.Itoa(n) +
+			" more warnings of definitions made while running were left out after the first " + strconv.Itoa(maxWarnings)}
+		prog.runWarnings = append(prog.runWarnings, w)
+		prog.warnBytes += warningBytes([]Warning{w})
 	}
 	if len(prog.runWarnings) > 0 {
 		res.Warnings = append(slices.Clip(res.Warnings), prog.runWarnings...)
@@ -481,8 +489,14 @@ type progState struct {
 	capture *strings.Builder
 	// memo holds the caches of memoized functions, by function.
 	memo map[*byte]map[any]Value
-	// emittedArgs is the printed size of the tool calls' arguments so far.
+	// emittedArgs is the printed size of the tool calls' arguments so far,
+	// EDN and JSON.
 	emittedArgs int64
+	// warnBytes is the size of the turn's warnings so far, and
+	// runWarningsLeftOut how many warnings made while running were past
+	// maxWarnings.
+	warnBytes          int64
+	runWarningsLeftOut int
 
 	toolCalls []ToolCallRecord
 	// clock is the evaluation's timeout, paused during tool calls; nil
@@ -691,7 +705,7 @@ func (p *progState) fitError(th *Thread, res *Result) {
 	if limit <= 0 {
 		return
 	}
-	used := int64(p.outBytes) + p.emittedArgs
+	used := p.emitUsed()
 	switch {
 	case res.Failed && res.ValueText != "":
 		// Printed and charged already; the reason goes back as its wire
@@ -841,4 +855,28 @@ func (p *progState) commit(prelude *Memory) *Memory {
 		}
 	}
 	return m
+}
+
+// addRunWarning records a warning of what the program did as it ran. Each
+// goes back in the turn and counts against the emit limit: like the
+// analysis's, at most maxWarnings are kept, each cut to maxWarningBytes,
+// and the rest are counted in one last warning. (A loop of definitions
+// of atoms wrote one for each pass, megabytes of them with long names.)
+func (p *progState) addRunWarning(w Warning) {
+	if len(p.runWarnings) >= maxWarnings {
+		p.runWarningsLeftOut++
+		return
+	}
+	w.Message = cutText(w.Message, maxWarningBytes)
+	p.runWarnings = append(p.runWarnings, w)
+	p.warnBytes += warningBytes([]Warning{w})
+}
+
+// warningBytes is what ws take in the turn.
+func warningBytes(ws []Warning) int64 {
+	var n int64
+	for _, w := range ws {
+		n += int64(len(w.Type) + len(w.Message))
+	}
+	return n
 }

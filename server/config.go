@@ -162,7 +162,7 @@ var sandboxLimits = []sandboxLimit{
 			return setting.NewCount(&l.MaxToolCalls, d.MaxToolCalls, 1, math.MaxInt32).OrNone("no limit")
 		}},
 	{name: "max-emit-bytes", wire: "max_emit_bytes",
-		usage: "most `bytes` a turn sends back, printed: its result, memory, tool-call arguments and prints together; under serve at most half of --max-recv-bytes, so that it can be sent back",
+		usage: "most `bytes` a turn sends back, printed: its prints, warnings, tool-call arguments, result and memory (EDN and JSON) and error together; under serve at most half of --max-recv-bytes, so that it can be sent back",
 		bind: func(l *lisp.Limits, d lisp.Limits) limitValue {
 			return setting.NewBytes(&l.MaxEmitBytes, d.MaxEmitBytes, 1, math.MaxInt32)
 		}},

@@ -12,13 +12,14 @@ import (
 )
 
 // A turn always fits the 4 MiB a gRPC client receives by default. What
-// the turn made (its result's and memory's EDN, its tool calls'
-// arguments, its prints) is held to the emit limit, 2 MiB by default, and
-// its program's echo to maxEchoBytes; its prelude is refused when it alone
-// passes the emit limit (decodeEvaluation). Two parts are not the turn's
-// own and are not held by either: the tool results the caller answered
-// with, which the turn's tool calls echo, and the JSON forms of values
-// whose EDN is already there. When the turn would pass maxTurnBytes they
+// the turn made (its prints, warnings, tool calls' arguments, result and
+// memory, the JSON forms of its values and its error) is held to the emit
+// limit, 2 MiB by default (lisp's checkEmitted), and its program's echo
+// to maxEchoBytes; its prelude is refused when it alone passes the emit
+// limit (decodeEvaluation). The tool results the caller answered with,
+// which the turn's tool calls echo, are not the turn's own and are held
+// by neither; nor is the JSON of a value with no emit limit to count it
+// against (a caller that sets none). When the turn would pass maxTurnBytes they
 // are left out, the caller's tool results first (the caller holds them),
 // then the JSON forms of the result and the arguments (the EDN is
 // lossless), each the largest first, and

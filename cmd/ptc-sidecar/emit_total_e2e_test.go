@@ -32,6 +32,12 @@ func emitTotalPrograms() []struct{ name, src, want string } {
 	head := echo + defs.String()
 	return []struct{ name, src, want string }{
 		{"result", head + "(do " + prints + runWarnings + text(1_900_000, "r") + ")", "ok"},
+		// Without the echo the turn is within 4 MiB with the JSON forms
+		// whole: only the emit limit holds them.
+		{"result, a short program", "(do " + prints + text(1_900_000, "r") + ")", "ok"},
+		{"fail reason, a short program", "(do " + prints + "(fail " + text(1_900_000, "f") + "))", "fail"},
+		{"result of control characters", head + "(do " + prints + runWarnings +
+			fmt.Sprintf(`(apply str (repeat 19000 "%s"))`, strings.Repeat(`\u0001`, 100)) + ")", "ok"},
 		{"memory", head + "(do " + prints + runWarnings + `(def kept (vec (repeat 150000 "0123456789"))) 1)`, "ok"},
 		{"fail reason", head + "(do " + prints + runWarnings + "(fail " + text(1_950_000, "f") + "))", "fail"},
 		{"error quoting a value", head + "(do " + prints + runWarnings +
@@ -44,7 +50,8 @@ func emitTotalPrograms() []struct{ name, src, want string } {
 // TestEverythingSentBackFitsADefaultClient: whatever a turn sends back,
 // all at once (result, memory, prints, warnings, an error quoting values,
 // its statistics and the echo of its program), the response fits the
-// 4 MiB a gRPC client receives by default, over gRPC and over HTTP.
+// 4 MiB a gRPC client receives by default, over gRPC and over HTTP, and
+// all it sends besides the echo of its program is held to the emit limit.
 func TestEverythingSentBackFitsADefaultClient(t *testing.T) {
 	skipIfShort(t)
 	skipIfRace(t, "megabyte turns, several each")
@@ -86,5 +93,14 @@ func checkTurnTotal(t *testing.T, what string, turn *ptcsidecarv1.Turn, size int
 		len(turn.GetResult().GetEdn())+len(turn.GetResult().GetJson()), proto.Size(turn.GetMemory()), len(turn.GetError().GetMessage()))
 	if size > 4<<20 {
 		t.Errorf("%s: the response is %d bytes, more than the 4 MiB a gRPC client receives by default", what, size)
+	}
+	// The emit limit holds everything the turn made, JSON forms, warnings
+	// and the error included; the echo of the caller's program is the
+	// caller's own and bounded apart (1 MiB). What is left is protobuf's
+	// framing and the few fixed fields.
+	const emitLimit, framing = 2 << 20, 64 << 10
+	if own := size - len(turn.GetProgram()) - len(turn.GetRawResponse()); own > emitLimit+framing {
+		t.Errorf("%s: the turn sends back %d bytes besides the program's echo, more than the %d-byte emit limit and %d of framing",
+			what, own, emitLimit, framing)
 	}
 }
