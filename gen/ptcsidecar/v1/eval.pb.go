@@ -421,9 +421,10 @@ type Limits struct {
 	// Wall-clock time of the evaluation in milliseconds, not counting the
 	// time spent waiting for tool answers.
 	TimeoutMs int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
-	// Bytes of EDN text the turn sends back: its result, memory, tool-call
-	// arguments and prints together, shared structure counted as printed.
-	// A turn over it fails with `emit_limit` and changes no memory.
+	// Bytes the turn sends back: its prints, warnings, tool-call arguments,
+	// result and memory (EDN, and JSON where it fits) and error together,
+	// shared structure counted as printed. A turn over it fails with
+	// `emit_limit` and changes no memory.
 	MaxEmitBytes int64 `protobuf:"varint,7,opt,name=max_emit_bytes,json=maxEmitBytes,proto3" json:"max_emit_bytes,omitempty"`
 	// EvalTurnStream: how long the server waits for the answer to each tool
 	// call, in milliseconds; past it the turn ends with a tool_timeout error.

@@ -299,9 +299,10 @@ export type Limits = Message<"ptcsidecar.v1.Limits"> & {
   timeoutMs: bigint;
 
   /**
-   * Bytes of EDN text the turn sends back: its result, memory, tool-call
-   * arguments and prints together, shared structure counted as printed.
-   * A turn over it fails with `emit_limit` and changes no memory.
+   * Bytes the turn sends back: its prints, warnings, tool-call arguments,
+   * result and memory (EDN, and JSON where it fits) and error together,
+   * shared structure counted as printed. A turn over it fails with
+   * `emit_limit` and changes no memory.
    *
    * @generated from field: int64 max_emit_bytes = 7;
    */
