@@ -267,7 +267,7 @@ func TestTinyElements(t *testing.T) {
 					}
 					send := func() (attackOutcome, int) {
 						if strings.HasPrefix(listener, "HTTP ") {
-							return sendHTTP(t, p, shape.method, shape.req(n), listener == "HTTP gzip")
+							return sendHTTP(t, p, shape.method, receivingAll(shape.req(n)), listener == "HTTP gzip")
 						}
 						return sendAttack(t, p, listener, attack{name: shape.name, method: shape.method, req: func() proto.Message { return shape.req(n) }})
 					}
