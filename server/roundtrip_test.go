@@ -36,20 +36,7 @@ func roundTripLimits() *ptcsidecarv1.Limits {
 // tool call with the arguments it was emitted with, both as the echoed
 // arguments and as the result. An RPC error is returned as is.
 func runEchoed(svc *Service, program string) (*ptcsidecarv1.Turn, error) {
-	req := &ptcsidecarv1.EvalTurnRequest{Program: program, Tools: echoTool, Limits: roundTripLimits()}
-	for {
-		resp, err := svc.EvalTurn(context.Background(), req)
-		if err != nil {
-			return nil, err
-		}
-		if turn := resp.GetTurn(); turn != nil {
-			return turn, nil
-		}
-		for _, call := range resp.GetPending().GetCalls() {
-			req.ToolResults = append(req.ToolResults, &ptcsidecarv1.ToolResult{
-				Index: call.GetIndex(), Name: call.GetName(), Args: call.GetArgs(), Result: call.GetArgs()})
-		}
-	}
+	return runReplayed(svc, program, echoTool)
 }
 
 // emitted lists the values a turn emits, each with the field it sits in.

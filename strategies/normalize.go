@@ -190,30 +190,23 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 	}
 	o.TurnsLeftSet = raw.TurnsLeft != nil
 
-	switch o.Prompt {
-	case "":
-		o.Prompt = PromptLean
-	case PromptLean, PromptFull:
-	default:
-		return Options{}, &OptionError{Option: "prompt", Reason: fmt.Sprintf("must be %q or %q, got %q", PromptLean, PromptFull, o.Prompt)}
-	}
-
-	switch raw.SummaryRequestForm {
-	case "", SummaryRequestPrefix:
-		o.SummaryRequestForm = SummaryRequestPrefix
-	case SummaryRequestWhole:
-		o.SummaryRequestForm = SummaryRequestWhole
-	default:
-		return Options{}, &OptionError{Option: "summary_request_form", Reason: fmt.Sprintf("must be %q or %q, got %q", SummaryRequestPrefix, SummaryRequestWhole, raw.SummaryRequestForm)}
-	}
-
-	switch raw.ProgramForm {
-	case "", ProgramFenced:
-		o.ProgramForm = ProgramFenced
-	case ProgramToolCall:
-		o.ProgramForm = ProgramToolCall
-	default:
-		return Options{}, &OptionError{Option: "program_form", Reason: fmt.Sprintf("must be %q or %q, got %q", ProgramFenced, ProgramToolCall, raw.ProgramForm)}
+	for _, c := range []struct {
+		option, got   string
+		first, second string // first is the default
+		dst           *string
+	}{
+		{"prompt", o.Prompt, PromptLean, PromptFull, &o.Prompt},
+		{"summary_request_form", raw.SummaryRequestForm, SummaryRequestPrefix, SummaryRequestWhole, &o.SummaryRequestForm},
+		{"program_form", raw.ProgramForm, ProgramFenced, ProgramToolCall, &o.ProgramForm},
+	} {
+		switch c.got {
+		case "", c.first:
+			*c.dst = c.first
+		case c.second:
+			*c.dst = c.second
+		default:
+			return Options{}, &OptionError{Option: c.option, Reason: fmt.Sprintf("must be %q or %q, got %q", c.first, c.second, c.got)}
+		}
 	}
 
 	model, err := lookupModel(raw.Model)
