@@ -152,7 +152,11 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		rd.startReading(s.cfg.Limits.Timeout)
 	}
 	if call := req.GetProgramCall(); ev.program == "" && call != nil && !noCall(call) {
-		program, callErr, err := programFromCall(call, prefix+"program_call")
+		var program string
+		var callErr *lisp.Error
+		var err error
+		charge := func(work int64) error { return rd.chargeCall(work, prefix+"program_call.arguments") }
+		rd.counted(func() { program, callErr, err = programFromCall(call, prefix+"program_call", charge) })
 		if err != nil {
 			return nil, err
 		}
@@ -296,11 +300,19 @@ func (s *Service) decodeMemory(rd *valueReader, m *ptcsidecarv1.Memory, field st
 			v, text = lisp.Nil, "nil"
 		case text == "":
 			// Read from JSON: kept, and sent back, as the sidecar writes
-			// it, which must read back too.
-			if err := lisp.ReadsBack(v, rd.svc.maxValueDepth(), "the value"); err != nil {
+			// it, which must read back too. Checking and writing it is
+			// part of reading it (a fifth of the reading's time), which
+			// the clock counts by the value's read work, not by the
+			// machine's speed.
+			var err error
+			rd.counted(func() {
+				if err = lisp.ReadsBack(v, rd.svc.maxValueDepth(), "the value"); err == nil {
+					text = lisp.WireText(v)
+				}
+			})
+			if err != nil {
 				return nil, 0, invalidf(fmt.Sprintf("%s.bindings[%d].value", field, i), "in its EDN text, which the turn's memory carries it in: %v", err)
 			}
-			text = lisp.WireText(v)
 		}
 		size += int64(len(text) + len(b.GetName()) + len(b.GetDocstring()))
 		wire[i] = lisp.WireBinding{Name: b.GetName(), Value: text, Parsed: v, IsFn: b.GetIsFn(), Params: b.GetParams(),

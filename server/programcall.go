@@ -20,7 +20,10 @@ import (
 // fenced block is: the turn fails with a no_program error (second result)
 // that names the field and says how to call the tool, and the LLM tries
 // again. Other keys of the arguments are ignored, as a model may add one.
-func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *lisp.Error, error) {
+//
+// charge counts the decoding's work before it is done (callWorkPerByte,
+// programWorkPerByte): the request is refused with its error.
+func programFromCall(call *ptcsidecarv1.ChatToolCall, field string, charge func(work int64) error) (string, *lisp.Error, error) {
 	if name := call.GetName(); name != "" && name != strategies.ProgramToolName {
 		return "", nil, invalidf(field+".name", "the call is of tool %q, not %q: only a call of the program tool carries a program; run other tools yourself", shortName(name), strategies.ProgramToolName)
 	}
@@ -40,6 +43,9 @@ func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *li
 	// stand. Decoded into a map, a million of them cost ten times the
 	// arguments and two seconds before the evaluation's clock started.
 	text := []byte(call.GetArguments())
+	if err := charge(callWorkPerByte * int64(len(text))); err != nil {
+		return "", nil, err
+	}
 	if !json.Valid(text) {
 		var v any
 		err := json.Unmarshal(text, &v) // says where it is not JSON
@@ -54,6 +60,9 @@ func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *li
 	case !found:
 		return bad(`the arguments have no "program"`)
 	}
+	if err := charge(programWorkPerByte * int64(len(raw))); err != nil {
+		return "", nil, err
+	}
 	var program string
 	if err := json.Unmarshal(raw, &program); err != nil {
 		return bad(`"program" is not a string`)
@@ -63,6 +72,16 @@ func programFromCall(call *ptcsidecarv1.ChatToolCall, field string) (string, *li
 	}
 	return program, nil, nil
 }
+
+// The read work of decoding a program call's arguments, in units of the
+// values' read work (4 ns a unit or less): the arguments are checked as
+// JSON and scanned for "program", 2-3 ns a byte (callWorkPerByte), and
+// the program's string is checked again and unescaped, 10-16 ns a byte
+// more for one of escapes (programWorkPerByte).
+const (
+	callWorkPerByte    = 1
+	programWorkPerByte = 4
+)
 
 // maxProgramCallID is the longest program_call.id accepted.
 const maxProgramCallID = 1024

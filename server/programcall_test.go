@@ -172,7 +172,7 @@ func TestProgramCallBounds(t *testing.T) {
 		`{"Program": "5", "program": "6"}`:         "6",
 		`{"program": "7", "tail": "{[\\\"]}\\\\"}`: "7",
 	} {
-		got, callErr, err := programFromCall(&ptcsidecarv1.ChatToolCall{Id: "c", Arguments: args}, "program_call")
+		got, callErr, err := programFromCall(&ptcsidecarv1.ChatToolCall{Id: "c", Arguments: args}, "program_call", noCharge)
 		if err != nil || callErr != nil || got != want {
 			t.Errorf("%s: %q, %v, %v; want %q", args, got, callErr, err, want)
 		}
@@ -185,7 +185,7 @@ func TestProgramCallBounds(t *testing.T) {
 	b.WriteString("}")
 	call := &ptcsidecarv1.ChatToolCall{Id: "c", Arguments: b.String()}
 	allocs := testing.AllocsPerRun(2, func() {
-		if got, callErr, err := programFromCall(call, "program_call"); got != "(+ 1 2)" || callErr != nil || err != nil {
+		if got, callErr, err := programFromCall(call, "program_call", noCharge); got != "(+ 1 2)" || callErr != nil || err != nil {
 			t.Fatalf("100,000 other keys: %q, %v, %v", got, callErr, err)
 		}
 	})
@@ -193,3 +193,6 @@ func TestProgramCallBounds(t *testing.T) {
 		t.Errorf("100,000 other keys: %.0f allocations, want a few", allocs)
 	}
 }
+
+// noCharge is a charge of programFromCall that bounds nothing.
+func noCharge(int64) error { return nil }

@@ -208,17 +208,39 @@ func (rd *valueReader) overWork(path func() string) error {
 // rather than by the clock, which refused it only when the machine was
 // busy.
 func (rd *valueReader) chargeExtraction(raw, field string) error {
-	if rd.readFor <= 0 {
-		return nil // no evaluation timeout: the program is read and run unbounded by time
-	}
 	work := lisp.ExtractWork(raw)
-	rd.numberWork += work
-	if !rd.overBudget(0) {
+	if !rd.chargeText(work) {
 		return nil
 	}
 	return status.Errorf(codes.ResourceExhausted,
 		"%s: extracting its program would cost %d, more than the %d the %s evaluation timeout allows the request's reading (%d MiB a second; each ``` fence counts %d, each byte 1/8); send the program in one fenced block, or ask for a longer limits.timeout_ms",
 		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20, lisp.ExtractFenceWork)
+}
+
+// chargeCall counts work of decoding the arguments of program_call, the
+// request's field, against the same bound, before it is done
+// (programFromCall): decoding them is the request's work under its clock,
+// which counted its wall time only, so a call of megabytes of escapes
+// ended at its step limit alone and at its timeout under load.
+func (rd *valueReader) chargeCall(work int64, field string) error {
+	if !rd.chargeText(work) {
+		return nil
+	}
+	return status.Errorf(codes.ResourceExhausted,
+		"%s: decoding its arguments would cost %d more, past the %d the %s evaluation timeout allows the request's reading (%d MiB a second; each byte counts %d, each of the program's %d more); send a shorter program, or ask for a longer limits.timeout_ms",
+		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20, callWorkPerByte, programWorkPerByte)
+}
+
+// chargeText counts work of reading the request's text that is not a
+// value's (extracting or decoding its program) and reports whether the
+// request's reading is over its budget. Under no evaluation timeout it
+// counts nothing: the program is read and run unbounded by time.
+func (rd *valueReader) chargeText(work int64) (over bool) {
+	if rd.readFor <= 0 {
+		return false
+	}
+	rd.numberWork += work
+	return rd.overBudget(0)
 }
 
 // newReader returns a reader of values for the request of ctx; held says

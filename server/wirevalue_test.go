@@ -239,3 +239,32 @@ func TestRawResponseIsChargedWhatExtractingItCosts(t *testing.T) {
 		t.Errorf("one block and 10 million lines: %v, %v; want 3", resp.GetTurn().GetResult(), err)
 	}
 }
+
+// TestProgramCallIsChargedWhatDecodingItCosts: the arguments of a program
+// call of 4.5 million escaped forms (9 MB) are refused by what decoding
+// them costs with a 1 s timeout, every time, before they are decoded
+// (their decoding took 170 ms of a 250 ms clock, which a loaded machine
+// stretched past it), and run to the step limit with a longer one; a
+// call of ordinary size runs with a 250 ms timeout.
+func TestProgramCallIsChargedWhatDecodingItCosts(t *testing.T) {
+	s := New(Config{})
+	call := func(program string) *ptcsidecarv1.ChatToolCall {
+		return &ptcsidecarv1.ChatToolCall{Id: "c", Name: "run_ptc_lisp", Arguments: `{"program": "` + program + `"}`}
+	}
+	escaped := call(strings.Repeat(`1\n`, 4_500_000))
+	for _, timeout := range []int64{1000, 1000, 10_000} {
+		resp, err := s.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{ProgramCall: escaped, Limits: &ptcsidecarv1.Limits{TimeoutMs: timeout}})
+		st := status.Convert(err)
+		switch {
+		case timeout == 1000 && (st.Code() != codes.ResourceExhausted || !strings.HasPrefix(st.Message(), "program_call.arguments: decoding its arguments would cost")):
+			t.Errorf("4.5 million escaped forms, a 1 s timeout: %v, want RESOURCE_EXHAUSTED by the decoding's cost", err)
+		case timeout == 10_000 && (err != nil || resp.GetTurn().GetError().GetType() != "step_limit"):
+			t.Errorf("4.5 million escaped forms, a 10 s timeout: %v, %v; want a turn that failed at the step limit", resp.GetTurn().GetError(), err)
+		}
+	}
+	resp, err := s.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{ProgramCall: call(`(+ 1 2)\n` + strings.Repeat(`;; a note\n`, 10_000)),
+		Limits: &ptcsidecarv1.Limits{TimeoutMs: 250}})
+	if err != nil || resp.GetTurn().GetResult().GetEdn() != "3" {
+		t.Errorf("a call of 100 KB, a 250 ms timeout: %v, %v; want 3", resp.GetTurn().GetResult(), err)
+	}
+}
