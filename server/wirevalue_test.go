@@ -240,6 +240,36 @@ func TestRawResponseIsChargedWhatExtractingItCosts(t *testing.T) {
 	}
 }
 
+// TestSourceMemoryIsBoundedByTheRequest: values of source whose loading
+// would hold far more than the request's bytes allow (a million
+// (atom 0), 247 MiB of peak RSS for 9 MB; 100,000 #"a", 83 MiB for
+// 500 KB) are refused by that before they load, with a ten-minute
+// timeout too, whose read budget lets their read work through; 10,000
+// (atom 0) and a vector of functions load as before.
+func TestSourceMemoryIsBoundedByTheRequest(t *testing.T) {
+	s := New(Config{Limits: lisp.Limits{Timeout: 10 * time.Minute}})
+	vector := func(n int, item string) string { return "[" + strings.Repeat(item+" ", n) + "]" }
+	for _, c := range []struct {
+		name, text string
+		code       codes.Code
+		result     string
+	}{
+		{"a million (atom 0)", vector(1_000_000, "(atom 0)"), codes.ResourceExhausted, ""},
+		{"100,000 regexes", vector(100_000, `#"a"`), codes.ResourceExhausted, ""},
+		{"100,000 regexes built", vector(100_000, `(re-pattern "a")`), codes.ResourceExhausted, ""},
+		{"10,000 (atom 0)", vector(10_000, "(atom 0)"), codes.InvalidArgument, ""},
+		{"1,000 functions", vector(1000, "(fn [x] (+ x 1))"), codes.OK, "1000"},
+	} {
+		for _, timeout := range []int64{1000, 600_000} {
+			resp, err := s.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: "(count *1)",
+				Limits: &ptcsidecarv1.Limits{TimeoutMs: timeout}, PreviousResults: []*ptcsidecarv1.Value{edn(c.text)}})
+			if status.Code(err) != c.code || resp.GetTurn().GetResult().GetEdn() != c.result {
+				t.Errorf("%s, a %d ms timeout: %v, %v; want %v %s", c.name, timeout, resp.GetTurn().GetResult(), err, c.code, c.result)
+			}
+		}
+	}
+}
+
 // TestProgramCallIsChargedWhatDecodingItCosts: the arguments of a program
 // call of 4.5 million escaped forms (9 MB) are refused by what decoding
 // them costs with a 1 s timeout, every time, before they are decoded
