@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -96,4 +97,57 @@ func TestAttackRememberedHoldsItsBudget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sixteenthPassAttacks are the single requests of the pass: each of the
+// remembered attacks alone; JSON bodies that no protojson would write (a
+// field twice, once in each spelling, an int32 of 1e999999, a lone
+// surrogate in the JSON and one escaped in a PTC-Lisp string); and a chat history whose tool call ids and names are
+// control characters, a NUL, 10,000 characters of CJK, or ids that all
+// sanitize alike, for every chat strategy.
+func sixteenthPassAttacks() []inputAttack {
+	const evalCPU = 2 * (5000*time.Millisecond + 250*time.Millisecond)
+	var out []inputAttack
+	for _, a := range rememberedAttacks("alone") {
+		a.kind = kindPrograms
+		out = append(out, inputAttack{a, evalCPU})
+	}
+	body := func(s string) func() []byte { return func() []byte { return []byte(s) } }
+	for _, j := range []struct{ name, body, expect string }{
+		{"program twice", `{"program":"1","program":"2"}`, "INVALID_ARGUMENT"},
+		{"raw_response in both spellings", "{\"rawResponse\":\"```clojure\\n1\\n```\",\"raw_response\":\"```clojure\\n2\\n```\"}", "INVALID_ARGUMENT"},
+		{"turn_number of 1e999999", `{"program":"1","turnNumber":1e999999}`, "INVALID_ARGUMENT"},
+		{"turn_number of 1e2", `{"program":"1","turnNumber":1e2}`, "ok"},
+		{"a program of a lone surrogate", `{"program":"\ud800"}`, "INVALID_ARGUMENT"},
+		{"a string of an escaped lone surrogate", `{"program":"\"\\ud800\""}`, "ok"},
+	} {
+		out = append(out, inputAttack{attack{name: "JSON: " + j.name, method: "EvalTurn", expect: j.expect, kind: kindValues,
+			json: body(j.body), httpOnly: true}, time.Second}) // the JSON bodies are the attack
+	}
+	long := strings.Repeat("名", 10_000)
+	ids := []string{"\x00", "\x01\x02\x7f", "\n\r\t", long, "a b", "a.b", "a/b", "é", "\u2028", "_", "-"}
+	names := []string{"\x00", "tool\nname", long, "get status", "\u202eevil", "read_file"}
+	for _, strategy := range []string{"loop-slice", "turn-aware", "clear-tool-results", "token-budget"} {
+		out = append(out, inputAttack{attack{name: "hostile tool ids and names through " + strategy, method: "ToMessages", expect: "ok", kind: kindHistory,
+			req: func() proto.Message {
+				msgs := []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"}}
+				for i, id := range ids {
+					msgs = append(msgs,
+						&ptcsidecarv1.ChatMessage{Role: "assistant", ToolCalls: []*ptcsidecarv1.ChatToolCall{{Id: id, Name: names[i%len(names)],
+							Arguments: []string{"{}", "not json\x00", `{"a":"` + long + `"}`}[i%3]}}},
+						&ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Content: "answer " + id})
+				}
+				msgs = append(msgs, &ptcsidecarv1.ChatMessage{Role: "user", Content: "and now?"})
+				return &ptcsidecarv1.ToMessagesRequest{History: msgs, Options: &ptcsidecarv1.Options{Strategy: strategy, MaxTokens: proto.Int32(100_000), Provider: "anthropic"}}
+			}}, 2 * time.Second})
+	}
+	return out
+}
+
+// TestAttacksSixteenthPass sends every attack of the sixteenth pass three
+// times over both listeners, each to a server of its own.
+func TestAttacksSixteenthPass(t *testing.T) {
+	skipIfShort(t)
+	skipIfRace(t, "each attack's memory, CPU and time against its bound, on a server of its own")
+	runInputAttacks(t, sixteenthPassAttacks())
 }
