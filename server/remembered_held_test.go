@@ -54,6 +54,7 @@ func TestRememberedHoldsWhatItCounts(t *testing.T) {
 				}
 			}
 			held := liveHeap() - before
+			t.Logf("%d requests left %d KiB live", c.n, held>>10)
 			if limit := int64(budget + 8<<20); held > limit {
 				t.Errorf("%d requests left %d KiB live, over the memo's %d KiB budget plus 8 MiB", c.n, held>>10, budget>>10)
 			}
