@@ -141,8 +141,10 @@ func (r rememberedPrograms) Keep(text string, maxNesting int, p *lisp.Program) {
 // bytes can compile a regex literal of 90 KB (#"\pL{1000}"), which a
 // count by the text let thousands of kept programs hold unbounded.
 func (r rememberedPrograms) recount(text string, maxNesting int) {
-	r.programs.Recount(programKey{text, maxNesting}, func(p *lisp.Program) int64 { return programBytes(text, p) })
+	r.programs.Recount(programKey{text, maxNesting}, keptProgramBytes)
 }
+
+func keptProgramBytes(k programKey, p *lisp.Program) int64 { return programBytes(k.text, p) }
 
 // programBytes is what remembering p, read from text, holds alive: its
 // read forms, about ten times the bytes of their text (docs/BENCHMARKS.md,

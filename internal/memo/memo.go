@@ -182,7 +182,7 @@ func (t *Table[K, V]) Put(k K, v V, bytes int64) {
 // by what it holds, not by what it held when it was Put. One grown past
 // MaxBytes is forgotten, and the least recently used entries of every
 // table as the budget needs.
-func (t *Table[K, V]) Recount(k K, size func(V) int64) {
+func (t *Table[K, V]) Recount(k K, size func(K, V) int64) {
 	m := t.memo
 	if m == nil {
 		return
@@ -194,7 +194,7 @@ func (t *Table[K, V]) Recount(k K, size func(V) int64) {
 		return
 	}
 	e := el.Value.(*tableEntry[K, V])
-	bytes := size(e.value)
+	bytes := size(k, e.value)
 	t.stats.bytes += bytes - e.bytes
 	m.bytes += bytes - e.bytes
 	e.bytes = bytes
