@@ -17,6 +17,10 @@ type lambda struct {
 	// textSize is the length of the text a closure of it prints as,
 	// without the values it captured (measureText).
 	textSize int64
+	// analysisBytes is what compiling its body was charged to build
+	// besides its nodes (regex literals compiled once, constant
+	// collections), which it holds with its code (Footprint).
+	analysisBytes int64
 	// extraDepth is the calls more than one that a call of it counts
 	// against the depth limit: one per bodyLevelsPerCall levels its body
 	// nests.

@@ -58,7 +58,7 @@ func footprintOf(at Value, code *map[*lambda]bool, classes *map[*recordClass]boo
 			*code = map[*lambda]bool{}
 		}
 		(*code)[c.lam] = true
-		n += codeBytesPerTextByte * c.lam.textSize
+		n += codeBytesPerTextByte*c.lam.textSize + c.lam.analysisBytes
 	}
 	if m, ok := at.(*Map); ok && m.class() != nil && !(*classes)[m.class()] {
 		if *classes == nil {

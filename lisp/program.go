@@ -167,6 +167,17 @@ func ReadProgram(source string, maxNesting int) (*Program, error) {
 	return &Program{source: source, maxNesting: maxNesting, read: read}, nil
 }
 
+// AnalysisBytes is what the program's last analysis was charged to
+// build (its compiled regex literals and constant collections among it),
+// which the program holds for as long as it is kept; 0 before it has been
+// analyzed.
+func (p *Program) AnalysisBytes() int64 {
+	if cp := p.compiled.Load(); cp != nil {
+		return cp.alloc
+	}
+	return 0
+}
+
 // EvalProgram is Eval of a program already read. The program's nesting
 // bound takes the place of env.MaxNesting for the source; env.MaxNesting
 // still bounds the values the program produces.

@@ -502,6 +502,10 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 	savedFn, savedRecur, mark := c.fn, c.recur, len(c.locals)
 	c.fn = scope
 	defer func() { c.fn, c.recur, c.locals = savedFn, savedRecur, c.locals[:mark] }()
+	var allocBefore int64
+	if c.th != nil {
+		allocBefore = c.th.allocatedBytes()
+	}
 	for _, a := range arities {
 		ar, err := c.arity(lam.selfName, a[0].(*Vector), a[1:])
 		if err != nil {
@@ -509,6 +513,9 @@ func compileFn(c *compiler, l *list, tail bool) (node, error) {
 		}
 		lam.arities = append(lam.arities, ar)
 		c.dropLocals(mark)
+	}
+	if c.th != nil {
+		lam.analysisBytes = c.th.allocatedBytes() - allocBefore
 	}
 	lam.nslots = scope.nslots
 	lam.captures = scope.captures

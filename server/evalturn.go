@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -97,8 +98,10 @@ func (s *Service) evaluate(ctx context.Context, ev *evaluation) (*lisp.Result, e
 		return &lisp.Result{Value: lisp.Nil, Memory: ev.env.Prelude, Err: why}, nil
 	}
 	env := ev.env
-	env.Programs = rememberedPrograms{s.remembered.programs}
+	programs := rememberedPrograms{s.remembered.programs}
+	env.Programs = programs
 	res, err := lisp.Eval(ctx, ev.program, env)
+	programs.recount(ev.program, env.MaxNesting)
 	if res != nil && res.AllocBytes >= collectAfterBytes {
 		collectGarbage()
 	}
@@ -174,6 +177,10 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		if err != nil {
 			return nil, rd.interrupted()
 		}
+		// A program of one block is a slice of the response; its own copy
+		// lets the remembered program (and the texts read from it) hold
+		// its bytes alone, not the whole response it came in.
+		ev.program = strings.Clone(ev.program)
 		ev.noProgram = !found
 	}
 	if ev.program == "" && noCall(req.GetProgramCall()) {

@@ -133,7 +133,22 @@ func (r rememberedPrograms) Program(text string, maxNesting int) *lisp.Program {
 }
 
 func (r rememberedPrograms) Keep(text string, maxNesting int, p *lisp.Program) {
-	// Read forms and the analysis a Program keeps once evaluated take about
-	// ten times the bytes of their text (docs/BENCHMARKS.md, "The memo").
-	r.programs.Put(programKey{text, maxNesting}, p, int64(memo.EntryOverhead+11*len(text)))
+	r.programs.Put(programKey{text, maxNesting}, p, programBytes(text, p))
+}
+
+// recount counts the program kept for text by what it holds once
+// evaluated: its analysis is made after it was kept, and a text of 20
+// bytes can compile a regex literal of 90 KB (#"\pL{1000}"), which a
+// count by the text let thousands of kept programs hold unbounded.
+func (r rememberedPrograms) recount(text string, maxNesting int) {
+	r.programs.Recount(programKey{text, maxNesting}, keptProgramBytes)
+}
+
+func keptProgramBytes(k programKey, p *lisp.Program) int64 { return programBytes(k.text, p) }
+
+// programBytes is what remembering p, read from text, holds alive: its
+// read forms, about ten times the bytes of their text (docs/BENCHMARKS.md,
+// "The memo"), and what its analysis built.
+func programBytes(text string, p *lisp.Program) int64 {
+	return int64(memo.EntryOverhead+11*len(text)) + p.AnalysisBytes()
 }

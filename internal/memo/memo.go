@@ -173,14 +173,52 @@ func (t *Table[K, V]) Put(k K, v V, bytes int64) {
 	t.stats.entries++
 	t.stats.bytes += bytes
 	m.bytes += bytes
-	for m.bytes > m.budget {
-		oldest := m.lru.Back()
-		e := m.lru.Remove(oldest).(entry)
-		e.forget()
-		s := e.stats()
-		s.entries--
-		s.bytes -= e.size()
-		s.evictions++
-		m.bytes -= e.size()
+	m.keepWithinBudget()
+}
+
+// Recount counts the result remembered under k as size says it holds
+// now: a result that memoizes more about itself as it is used (a
+// program's analysis, which may compile constants of any size) is counted
+// by what it holds, not by what it held when it was Put. One grown past
+// MaxBytes is forgotten, and the least recently used entries of every
+// table as the budget needs.
+func (t *Table[K, V]) Recount(k K, size func(K, V) int64) {
+	m := t.memo
+	if m == nil {
+		return
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	el, ok := t.entries[k]
+	if !ok {
+		return
+	}
+	e := el.Value.(*tableEntry[K, V])
+	bytes := size(k, e.value)
+	t.stats.bytes += bytes - e.bytes
+	m.bytes += bytes - e.bytes
+	e.bytes = bytes
+	if bytes > t.MaxBytes() {
+		m.forget(el)
+	}
+	m.keepWithinBudget()
+}
+
+// keepWithinBudget forgets the least recently used entries until the
+// Memo holds no more than its budget; called with the Memo's lock.
+func (m *Memo) keepWithinBudget() {
+	for m.bytes > m.budget {
+		m.forget(m.lru.Back())
+	}
+}
+
+// forget removes the entry el; called with the Memo's lock.
+func (m *Memo) forget(el *list.Element) {
+	e := m.lru.Remove(el).(entry)
+	e.forget()
+	s := e.stats()
+	s.entries--
+	s.bytes -= e.size()
+	s.evictions++
+	m.bytes -= e.size()
 }

@@ -70,6 +70,32 @@ func TestLargeResultsAreNotRemembered(t *testing.T) {
 	}
 }
 
+// TestRecountKeepsTheBudget: a result recounted larger (it memoized more
+// about itself once used) pushes the oldest entries out as a Put would;
+// one recounted past MaxBytes is forgotten; a key not held is left alone.
+func TestRecountKeepsTheBudget(t *testing.T) {
+	m := New(800)
+	tab := NewTable[string, int](m, "t")
+	for i := range 16 {
+		tab.Put(fmt.Sprint(i), 100, 50)
+	}
+	tab.Recount("15", func(_ string, v int) int64 { return int64(v) })
+	if _, ok := tab.Get("0"); ok {
+		t.Error("the oldest entry is still remembered after another grew past the budget")
+	}
+	if s := m.Stats()[0]; s.Entries != 15 || s.Bytes != 14*50+100 {
+		t.Errorf("after one entry grew to 100 bytes: %+v, want 15 entries of 800 bytes", s)
+	}
+	tab.Recount("15", func(string, int) int64 { return 101 }) // past MaxBytes, 800/8
+	if _, ok := tab.Get("15"); ok {
+		t.Error("an entry recounted past MaxBytes is still remembered")
+	}
+	tab.Recount("gone", func(string, int) int64 { t.Error("size asked of a key not held"); return 0 })
+	if s := m.Stats()[0]; s.Entries != 14 || s.Bytes != 14*50 {
+		t.Errorf("after the entry was forgotten: %+v, want 14 entries of 700 bytes", s)
+	}
+}
+
 func TestFirstResultStays(t *testing.T) {
 	tab := NewTable[string, int](New(1000), "t")
 	tab.Put("k", 1, 10)
