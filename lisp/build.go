@@ -126,8 +126,16 @@ func (b *MapBuilder) slot(th *Thread, k Value, part int64) (i int, added bool, e
 	m.weight = addWeight(m.weight, weightOf(k))
 	if m.index != nil {
 		m.index[hk] = n
-	} else {
-		m.indexKey(k, n)
+		return n, true, nil
+	}
+	m.indexKey(k, n)
+	if m.index != nil && n < smallMap {
+		// A key that is not a plain scalar (a function, a collection)
+		// indexes a small map at once, in room the builder did not charge
+		// for: (hash-map + 1) allocated 480 bytes for a step.
+		if err := th.alloc(heapIndexHead + heapIndexPart*int64(cap(m.entries))); err != nil {
+			return 0, false, err
+		}
 	}
 	return n, true, nil
 }

@@ -87,7 +87,7 @@ var collectionBuiltins = []*Builtin{
 		Cost: cost(generates(totalItems(allArgs))), lazy: lazyConcat},
 	{Name: "into", Sig: "(into to from)", Doc: "items of from added to to: (into {} [[:a 1]]), (into #{} xs), (into [] m)", Category: "collection",
 		MinArgs: 0, MaxArgs: 3, Fn: builtinInto,
-		Cost: cost(visits(lastArg), calls(arg(1)), updates)},
+		Cost: cost(visits(lastArg), calls(arg(1)), rehashes(ontoMap(arg(1))), updates)},
 	{Name: "flatten", Sig: "(flatten coll)", Doc: "nested vectors flattened into one vector; maps and strings stay whole", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinFlatten,
 		Cost: cost(chargedInBody("a step per node of the nested vectors"), builds),

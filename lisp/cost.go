@@ -141,6 +141,19 @@ func ifVector(sel argSelector) argSelector {
 	}
 }
 
+// ontoMap selects what sel does when the first argument is a map, as
+// into merges a map given one (mergeMaps), nothing otherwise.
+func ontoMap(sel argSelector) argSelector {
+	return func(args []Value) []Value {
+		if len(args) > 0 {
+			if _, ok := args[0].(*Map); ok {
+				return sel(args)
+			}
+		}
+		return nil
+	}
+}
+
 // Terms charged before the body runs.
 
 // visits charges a step per item of the selected collections: the

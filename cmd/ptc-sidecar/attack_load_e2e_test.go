@@ -27,7 +27,7 @@ import (
 const farClockMs = 600_000
 
 // clockedAttacks are the sample: programs a budget ends, with the error
-// type it ends them with.
+// type it ends them with, and programs that end by themselves, ok.
 func clockedAttacks() []attack {
 	prog := func(name, expect, src string) attack {
 		return attack{name: name, method: "EvalTurn", expect: expect, kind: kindPrograms, req: program(src)}
@@ -55,6 +55,14 @@ func clockedAttacks() []attack {
 		prog("Math/tan of the largest double, 100,000 times", "step_limit", `(dotimes [i 100000] (Math/tan 1.7976931348623157E308))`),
 		prog("distinct over 100,000 maps keyed by vectors of sets", "memory_limit", `(count (distinct (map (fn [i] {[i] #{[i]}}) (range 100000))))`),
 		prog("500,000 strings sorted by String/CASE_INSENSITIVE_ORDER", "step_limit", `(count (sort String/CASE_INSENSITIVE_ORDER (map str (range 500000))))`),
+		// Ended once by a 1 s clock at load 10-16 (TestAttacksTenthPass):
+		// 30-50 ms of CPU, and two collections of a heap that is a chain
+		// of 50,000 closures, which the collector marks one link at a time.
+		prog("a 50,000-deep comp printed", "depth_limit", `(let [f (reduce (fn [f _] (comp inc f)) identity (range 50000))] (str f))`),
+		// An ok program's outcome is its own run time, stated for the
+		// default clock: ended once by a 1 s clock under a CPU hog
+		// (TestAttacksSixthPass), 50-60 ms of CPU.
+		prog("a regex literal matched in a loop of 100,000", "ok", `(count (filter (fn [i] (re-find #"7" (str i))) (range 100000)))`),
 	}
 }
 
