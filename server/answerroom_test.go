@@ -36,10 +36,9 @@ func leastAllocated(call func() error) (uint64, error) {
 // programs of control characters answers 24 MiB as tool calls, and 4 MiB
 // of empty lines trace to 16 MiB; with a 1 MiB limit each is refused
 // naming the option, and the bytes allocated (least of three) stay near
-// the request and the limit, where the whole render allocated 5 to 30
-// times the limit. The compressed view boxes a strategy's messages, the
-// turns view a chat log's: writers other than the program's arguments
-// and the program's box, held by the same count.
+// the request and the limit, where the whole render allocated 34 to 98
+// times the limit. The turns view of a chat log boxes its messages, a
+// writer other than the program's box, held by the same count.
 func TestAnswerPastTheLimitIsNotRendered(t *testing.T) {
 	const limit = 1 << 20
 	svc := New(Config{Limits: lisp.DefaultLimits()})
@@ -53,9 +52,8 @@ func TestAnswerPastTheLimitIsNotRendered(t *testing.T) {
 		return &ptcsidecarv1.Options{Strategy: strategy, ProgramForm: "tool_call", MaxResponseBytes: i32(limit)}
 	}
 	requests := map[string]proto.Message{
-		"trace of a program of empty lines":     &ptcsidecarv1.RenderTraceRequest{Turns: []*ptcsidecarv1.Turn{{Program: lines, Result: edn("1")}}, Options: options("")},
-		"trace of a chat log of empty lines":    &ptcsidecarv1.RenderTraceRequest{History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: lines}}, Options: options("summarize")},
-		"compressed trace of programs as calls": &ptcsidecarv1.RenderTraceRequest{Turns: programs, Options: options("full"), View: "compressed"},
+		"trace of a program of empty lines":  &ptcsidecarv1.RenderTraceRequest{Turns: []*ptcsidecarv1.Turn{{Program: lines, Result: edn("1")}}, Options: options("")},
+		"trace of a chat log of empty lines": &ptcsidecarv1.RenderTraceRequest{History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: lines}}, Options: options("summarize")},
 	}
 	for _, st := range strategies.All() {
 		if st.Input() == strategies.InputTurns && st.Name() != "summarize-turns" { // summarize-turns sends programs fenced
@@ -83,5 +81,26 @@ func TestAnswerPastTheLimitIsNotRendered(t *testing.T) {
 				t.Errorf("a %d-byte request refused at a %d-byte limit allocated %d bytes, more than %d (twice the request and 4 times the limit): the answer was built past its limit", in, limit, allocated, bound)
 			}
 		})
+	}
+}
+
+// TestAnswerWithinTheLimitIsRendered: the count that stops an answer
+// counts only bytes the answer holds. Programs of spaces are 2 MiB of
+// tool-call arguments, but their boxes in RenderTrace's compressed view
+// show no trailing spaces: the trace is far below a 1 MiB limit and is
+// sent.
+func TestAnswerWithinTheLimitIsRendered(t *testing.T) {
+	var turns []*ptcsidecarv1.Turn
+	for range 4 {
+		turns = append(turns, &ptcsidecarv1.Turn{Program: strings.Repeat(" ", 512<<10) + "1", Result: edn("1")})
+	}
+	in := &ptcsidecarv1.RenderTraceRequest{Turns: turns, View: "compressed",
+		Options: &ptcsidecarv1.Options{Strategy: "full", ProgramForm: "tool_call", MaxResponseBytes: i32(1 << 20)}}
+	out, err := New(Config{Limits: lisp.DefaultLimits()}).RenderTrace(context.Background(), in)
+	if err != nil {
+		t.Fatalf("a trace of %d bytes of programs of spaces: %v", proto.Size(in), err)
+	}
+	if n := proto.Size(out); n > 1<<20 {
+		t.Fatalf("a %d-byte trace was sent past its 1 MiB limit", n)
 	}
 }

@@ -119,7 +119,12 @@ func renderTurns(p *page, req *strategies.Request, raw, usage bool) error {
 // renderCompressed writes the messages the strategy sends next, each in a
 // box, exactly as ToMessages returns them.
 func renderCompressed(p *page, req *strategies.Request, usage bool) error {
-	resp, err := strategies.Render(req)
+	// The page counts itself against the answer's limit; the messages do
+	// not, as a box may be shorter than its message (trailing spaces are
+	// not shown).
+	whole := *req
+	whole.AnswerLimit = 0
+	resp, err := strategies.Render(&whole)
 	if err != nil {
 		return err
 	}
