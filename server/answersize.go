@@ -25,13 +25,25 @@ func checkAnswerSize(answer proto.Message, limit int) error {
 	if size <= limit {
 		return nil
 	}
+	return answerTooLarge(size, limit, answer)
+}
+
+// answerTooLarge is the refusal of an answer of size bytes, or of one
+// whose rendering stopped as it passed limit (size 0: the strategies and
+// RenderTrace do not build an answer past it, strategies.AnswerRoom).
+// answer, when known, chooses the advice.
+func answerTooLarge(size, limit int, answer proto.Message) error {
+	would := fmt.Sprintf("would be %d bytes, more than the %d the caller receives", size, limit)
+	if size == 0 {
+		would = fmt.Sprintf("passed the %d bytes the caller receives, where its rendering stopped", limit)
+	}
 	advice := "send less, or choose a strategy that sends less"
 	if r, ok := answer.(*ptcsidecarv1.ToMessagesResponse); ok && wholeSummaryRequest(r.GetSummaryRequest()) {
 		advice = `set options.summary_request_form to "prefix" (the default), whose summary request names the prompt by its message count instead of repeating it`
 	}
 	return status.Error(codes.ResourceExhausted, fmt.Sprintf(
-		"options.max_response_bytes: the answer would be %d bytes, more than the %d the caller receives (a gRPC client's default is %d); %s, or raise max_response_bytes with the client's receive limit",
-		size, limit, defaultReceiveLimit, advice))
+		"options.max_response_bytes: the answer %s (a gRPC client's default is %d); %s, or raise max_response_bytes with the client's receive limit",
+		would, defaultReceiveLimit, advice))
 }
 
 // defaultReceiveLimit is what a gRPC client receives by default.

@@ -2,8 +2,13 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
 )
@@ -29,5 +34,47 @@ func TestHeavyEvaluationLeavesNoGarbage(t *testing.T) {
 	}
 	if after := heapObjectBytes(); after > before+2<<20 {
 		t.Errorf("after an evaluation that reached its 10 MiB budget the heap holds %d KiB more than before, want its garbage collected", (after-before)>>10)
+	}
+}
+
+// TestLargeRenderLeavesNoGarbage: a ToMessages or RenderTrace call of a
+// large request (a tool signature of 150,000 parameters, 2.2 MB) has the
+// garbage of its rendering collected as it ends, so the next call does
+// not build its own on top of it.
+func TestLargeRenderLeavesNoGarbage(t *testing.T) {
+	s := New(Config{})
+	var sig strings.Builder
+	sig.WriteString("(q {")
+	for i := range 150_000 {
+		if i > 0 {
+			sig.WriteString(", ")
+		}
+		fmt.Fprintf(&sig, "p%d :string", i)
+	}
+	sig.WriteString("}) -> :string")
+	turns := []*ptcsidecarv1.Turn{{Number: 1, Program: "(tool/q {})", Success: true, Result: &ptcsidecarv1.Value{Edn: "1"}}}
+	options := &ptcsidecarv1.Options{Strategy: "cache-stable", ProgramForm: "tool_call", MaxResponseBytes: proto.Int32(64 << 20),
+		Tools: []*ptcsidecarv1.ToolSpec{{Name: "q", Signature: sig.String(), Description: "Reads a file."}}}
+	calls := map[string]func() error{
+		"ToMessages": func() error {
+			_, err := s.ToMessages(context.Background(), &ptcsidecarv1.ToMessagesRequest{Turns: turns, Options: options})
+			return err
+		},
+		"RenderTrace": func() error {
+			_, err := s.RenderTrace(context.Background(), &ptcsidecarv1.RenderTraceRequest{Turns: turns, Options: options, View: "compressed"})
+			return err
+		},
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			runtime.GC()
+			before := heapObjectBytes()
+			if err := call(); err != nil {
+				t.Fatal(err)
+			}
+			if after := heapObjectBytes(); after > before+4<<20 {
+				t.Errorf("after rendering a %d-byte signature the heap holds %d KiB more than before, want its garbage collected", sig.Len(), (after-before)>>10)
+			}
+		})
 	}
 }

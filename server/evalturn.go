@@ -126,6 +126,25 @@ const collectAfterBytes = 4 << 20
 // what it frees.
 func collectGarbage() { runtime.GC() }
 
+// collectAfterRequestBytes is the request size past which ToMessages and
+// RenderTrace collect their garbage as they end, as EvalTurn does after
+// an evaluation that allocated collectAfterBytes: rendering allocates a
+// few times its request (the texts decoded, sections written, tokens
+// counted), and a 3.6 MB tool signature sent three times under a CPU hog
+// built each render on the garbage of the one before, peaking at +103 MiB
+// where alone it peaked at +59. Typical requests are kilobytes and pay
+// nothing; a megabyte request's render costs tens of milliseconds, the
+// collection one or two.
+const collectAfterRequestBytes = 1 << 20
+
+// collectAfterLargeRequest collects the garbage of a ToMessages or
+// RenderTrace call of a request of size bytes, once it is large.
+func collectAfterLargeRequest(size int) {
+	if size >= collectAfterRequestBytes {
+		collectGarbage()
+	}
+}
+
 // startClock takes an evaluation slot (rd.admit) and starts ev's clock as
 // if it had started when decoding the request did: the timeout counts the
 // request's work, extracting the program, reading its values (by what

@@ -53,14 +53,17 @@ func (s *Service) toMessages(ctx context.Context, in *ptcsidecarv1.ToMessagesReq
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
-	if err := rd.admitRequest(proto.Size(in)); err != nil {
+	size := proto.Size(in)
+	if err := rd.admitRequest(size); err != nil {
 		return nil, err
 	}
+	defer collectAfterLargeRequest(size)
 	req, err := s.decodeToMessages(rd, in, drop)
 	if err != nil {
 		return nil, requestError(err)
 	}
 	req.Context = ctx
+	req.AnswerLimit = req.Options.MaxResponseBytes
 	resp, err := strategies.Render(req)
 	rd.release()
 	if err != nil {
@@ -91,10 +94,15 @@ func requestError(err error) error {
 }
 
 // stoppedError is the status of a rendering the request's context ended
-// (the caller went away, or its deadline passed), or nil for another error.
+// (the caller went away, or its deadline passed) or the answer's size did
+// (it passed options.max_response_bytes), or nil for another error.
 func stoppedError(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return status.FromContextError(err).Err()
+	}
+	var tooLarge *strategies.AnswerTooLargeError
+	if errors.As(err, &tooLarge) {
+		return answerTooLarge(0, tooLarge.Limit, nil)
 	}
 	return nil
 }

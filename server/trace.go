@@ -21,7 +21,7 @@ func (s *Service) RenderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceR
 // renderTrace is RenderTrace; when drop is set, in's memory, turns and
 // history are released once decoded (Wire).
 func (s *Service) renderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, drop bool) (*ptcsidecarv1.RenderTraceResponse, error) {
-	text, limit, err := s.trace(ctx, in, trace.Style{}, drop)
+	text, limit, err := s.trace(ctx, in, trace.Style{}, drop, true)
 	if err != nil {
 		return nil, err
 	}
@@ -37,13 +37,14 @@ func (s *Service) renderTrace(ctx context.Context, in *ptcsidecarv1.RenderTraceR
 // command and the RPC read the same request the same way. Errors are gRPC
 // statuses: INVALID_ARGUMENT naming the field for bad input.
 func (s *Service) Trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style) (string, error) {
-	text, _, err := s.trace(ctx, in, style, false)
+	text, _, err := s.trace(ctx, in, style, false, false)
 	return text, err
 }
 
 // trace renders in; it returns the text and the caller's receive limit
-// (options.max_response_bytes).
-func (s *Service) trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style, drop bool) (string, int, error) {
+// (options.max_response_bytes). When limited, the text is not rendered
+// past that limit (the RPC's; the trace command prints a text whole).
+func (s *Service) trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest, style trace.Style, drop, limited bool) (string, int, error) {
 	if err := s.checkCounts(in); err != nil {
 		return "", 0, err
 	}
@@ -53,14 +54,19 @@ func (s *Service) trace(ctx context.Context, in *ptcsidecarv1.RenderTraceRequest
 	}
 	rd := s.newReader(ctx, false)
 	defer rd.release() // a panic must not keep the slot
-	if err := rd.admitRequest(proto.Size(in)); err != nil {
+	size := proto.Size(in)
+	if err := rd.admitRequest(size); err != nil {
 		return "", 0, err
 	}
+	defer collectAfterLargeRequest(size)
 	req, err := s.decodeRequest(rd, in.GetTurns(), in.GetMemory(), in.GetOptions(), in.GetHistory(), drop)
 	if err != nil {
 		return "", 0, requestError(err)
 	}
 	req.Context = ctx // the strategies stop rendering once the caller has gone
+	if limited {
+		req.AnswerLimit = req.Options.MaxResponseBytes
+	}
 	text, err := trace.Render(req, view, in.GetRaw(), in.GetUsage(), style)
 	rd.release()
 	if err != nil {

@@ -77,14 +77,14 @@ func toolCallForm(req *Request) bool { return req.Options.ProgramForm == Program
 // name. bounded previews each turn's outcome within the sample limits;
 // unbounded (full) shows it whole.
 func toolCallResponse(name string, req *Request, bounded bool) (*Response, error) {
-	render := func(r *Request) ([]ChatMessage, error) { return toolCallMessages(r, bounded) }
-	msgs, err := render(req)
+	render := func(r *Request) ([]ChatMessage, error) { return toolCallMessages(r, bounded, nil) }
+	msgs, err := toolCallMessages(req, bounded, NewAnswerRoom(req.AnswerLimit))
 	if err != nil {
 		return nil, err
 	}
 	before := msgs
 	if bounded {
-		if before, err = toolCallMessages(req, false); err != nil {
+		if before, err = toolCallMessages(req, false, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -136,8 +136,10 @@ func transcriptEnd(msgs []ChatMessage) int {
 // toolCallMessages builds SYSTEM, the USER message of the task (what full
 // sends first), an ASSISTANT tool call and a TOOL answer per turn, and,
 // when bounded and the memory holds definitions, a USER message listing
-// them with samples (the values stay whole in memory).
-func toolCallMessages(req *Request, bounded bool) ([]ChatMessage, error) {
+// them with samples (the values stay whole in memory). room counts the
+// answer's bytes: a program's arguments are counted before they are
+// written, six times its bytes in JSON for control characters.
+func toolCallMessages(req *Request, bounded bool, room *AnswerRoom) ([]ChatMessage, error) {
 	o := &req.Options
 	msgs, budget, err := openingMessages(req, toolCallSystemPrompt(o), 3+2*len(req.Turns))
 	if err != nil {
@@ -146,9 +148,17 @@ func toolCallMessages(req *Request, bounded bool) ([]ChatMessage, error) {
 	for i := range req.Turns {
 		t := &req.Turns[i]
 		id := programCallID(t, i)
+		text := programCallText(t)
+		if err := room.Take(len(text) + programArgumentsLen(t.Program)); err != nil {
+			return nil, err
+		}
+		feedback := toolCallFeedback(t, o, budget-i-1, bounded)
+		if err := room.Take(len(feedback)); err != nil {
+			return nil, err
+		}
 		msgs = append(msgs,
-			ChatMessage{Role: RoleAssistant, Content: programCallText(t), ToolCalls: []ChatToolCall{{ID: id, Name: ProgramToolName, Arguments: ProgramArguments(t.Program)}}},
-			ChatMessage{Role: RoleTool, ToolCallID: id, Content: toolCallFeedback(t, o, budget-i-1, bounded)},
+			ChatMessage{Role: RoleAssistant, Content: text, ToolCalls: []ChatToolCall{{ID: id, Name: ProgramToolName, Arguments: ProgramArguments(t.Program)}}},
+			ChatMessage{Role: RoleTool, ToolCallID: id, Content: feedback},
 		)
 	}
 	if bounded { // the host's prelude too, before the first turn
@@ -190,6 +200,12 @@ func ProgramArguments(program string) string {
 		panic(fmt.Sprintf("strategies: program arguments: %v", err))
 	}
 	return string(b)
+}
+
+// programArgumentsLen is len(ProgramArguments(program)), computed
+// without writing it.
+func programArgumentsLen(program string) int {
+	return len(`{"program":}`) + jsonStringLen(program)
 }
 
 // droppedPrints is how many of t's prints a bounded tool message leaves

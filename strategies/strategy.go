@@ -143,6 +143,11 @@ type Request struct {
 	// stops with its error (tokenizing a large history is most of the
 	// work, and no one would read the answer).
 	Context context.Context
+	// AnswerLimit, when above 0, is the most bytes the answer may take on
+	// the wire: rendering stops with an *AnswerTooLargeError once what it
+	// has written of the answer passes it (answerroom.go), rather than
+	// building an answer the caller will not receive. 0 renders whole.
+	AnswerLimit int
 	// earlier marks the rebuilt request of the call before, rendered for
 	// its messages only: its own bill is not computed (priceChat).
 	earlier bool

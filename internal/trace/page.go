@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/width"
+
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
 )
 
 // Width is the number of columns of the text: every box's top and bottom
@@ -48,11 +50,18 @@ const (
 // its earlier sizes behind for the collector, several times its size, and
 // a request's text may render to four times its bytes (a line of its own
 // for each newline).
+//
+// room counts the page against the caller's receive limit: once the text
+// passes it, the page is full, and what follows is not kept (Render
+// answers *strategies.AnswerTooLargeError), so a text the caller would
+// refuse is not built past the limit.
 type page struct {
 	b      strings.Builder // the piece being written
 	pieces []string        // the pieces written before it
 	size   int             // the bytes of pieces
 	style  Style
+	room   *strategies.AnswerRoom
+	full   error // the room's error once the text passed it
 }
 
 // pageChunk is the size past which the piece being written is put aside.
@@ -65,6 +74,11 @@ func (p *page) len() int { return p.size + p.b.Len() }
 func (p *page) endLine() {
 	p.b.WriteByte('\n')
 	if p.b.Len() >= pageChunk {
+		if p.full = p.room.Take(p.b.Len()); p.full != nil {
+			p.b.Reset()
+			p.pieces = nil // never sent
+			return
+		}
 		piece := p.b.String()
 		p.pieces = append(p.pieces, piece)
 		p.size += len(piece)
@@ -103,6 +117,9 @@ func (p *page) paint(code, s string) string {
 func (p *page) open(parts ...titlePart) {
 	if p.len() > 0 {
 		p.endLine()
+	}
+	if p.full != nil {
+		return
 	}
 	p.b.WriteString(p.paint(sgrDim, "┌─ "))
 	used := 3
@@ -178,6 +195,9 @@ const spaces = "                                                                
 // code; trailing spaces are dropped, and a line of nothing but spaces is
 // the border alone.
 func (p *page) indented(indent int, cont, s, code string) {
+	if p.full != nil {
+		return // the caller will not receive the text
+	}
 	p.b.WriteString(p.paint(sgrDim, "│"))
 	if cont != "" && p.paint(code, "x") == "x" {
 		// Uncoloured, the mark is written before the piece rather than

@@ -61,9 +61,11 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
 // Render renders req in the given view. raw adds each turn's raw LLM
 // response; usage adds token figures (per turn, or per message in the
 // compressed view) and the compression summary. The options of req must be
-// normalized; the result depends only on the arguments.
+// normalized; the result depends only on the arguments. When
+// req.AnswerLimit is above 0, a text that passes it is not built past it:
+// Render answers *strategies.AnswerTooLargeError.
 func Render(req *strategies.Request, view View, raw, usage bool, style Style) (string, error) {
-	p := &page{style: style}
+	p := &page{style: style, room: strategies.NewAnswerRoom(req.AnswerLimit)}
 	var err error
 	switch view {
 	case ViewTurns, "":
@@ -72,6 +74,12 @@ func Render(req *strategies.Request, view View, raw, usage bool, style Style) (s
 		err = renderCompressed(p, req, usage)
 	default:
 		_, err = ParseView(string(view))
+	}
+	if err == nil {
+		err = p.room.Take(p.b.Len()) // the last piece
+	}
+	if err == nil {
+		err = p.full
 	}
 	if err != nil {
 		return "", err
@@ -111,7 +119,12 @@ func renderTurns(p *page, req *strategies.Request, raw, usage bool) error {
 // renderCompressed writes the messages the strategy sends next, each in a
 // box, exactly as ToMessages returns them.
 func renderCompressed(p *page, req *strategies.Request, usage bool) error {
-	resp, err := strategies.Render(req)
+	// The page counts itself against the answer's limit; the messages do
+	// not, as a box may be shorter than its message (trailing spaces are
+	// not shown).
+	whole := *req
+	whole.AnswerLimit = 0
+	resp, err := strategies.Render(&whole)
 	if err != nil {
 		return err
 	}

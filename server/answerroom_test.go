@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/lisp"
+	"github.com/ptc-sidecar/ptc-sidecar/strategies"
+)
+
+// leastAllocated is the fewest bytes call allocated in three calls, and
+// the error of the last.
+func leastAllocated(call func() error) (uint64, error) {
+	least := uint64(1<<64 - 1)
+	var err error
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err = call()
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	return least, err
+}
+
+// TestAnswerPastTheLimitIsNotRendered: an answer that passes
+// options.max_response_bytes is refused as soon as what was written of
+// it passes the limit, not after it was built whole. A 4 MiB request of
+// programs of control characters answers 24 MiB as tool calls, and 4 MiB
+// of empty lines trace to 16 MiB; with a 1 MiB limit each is refused
+// naming the option, and the bytes allocated (least of three) stay near
+// the request and the limit, where the whole render allocated 34 to 98
+// times the limit. The turns view of a chat log boxes its messages, a
+// writer other than the program's box, held by the same count.
+func TestAnswerPastTheLimitIsNotRendered(t *testing.T) {
+	const limit = 1 << 20
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	ctx := context.Background()
+	var programs []*ptcsidecarv1.Turn
+	for range 64 {
+		programs = append(programs, &ptcsidecarv1.Turn{Program: strings.Repeat("\x01", 64<<10), Result: edn("1")})
+	}
+	lines := strings.Repeat("\n", 4<<20)
+	options := func(strategy string) *ptcsidecarv1.Options {
+		return &ptcsidecarv1.Options{Strategy: strategy, ProgramForm: "tool_call", MaxResponseBytes: i32(limit)}
+	}
+	requests := map[string]proto.Message{
+		"trace of a program of empty lines":  &ptcsidecarv1.RenderTraceRequest{Turns: []*ptcsidecarv1.Turn{{Program: lines, Result: edn("1")}}, Options: options("")},
+		"trace of a chat log of empty lines": &ptcsidecarv1.RenderTraceRequest{History: []*ptcsidecarv1.ChatMessage{{Role: "user", Content: lines}}, Options: options("summarize")},
+	}
+	for _, st := range strategies.All() {
+		if st.Input() == strategies.InputTurns && st.Name() != "summarize-turns" { // summarize-turns sends programs fenced
+			requests[st.Name()+" of programs as calls"] = &ptcsidecarv1.ToMessagesRequest{Turns: programs, Options: options(st.Name())}
+		}
+	}
+	for name, req := range requests {
+		t.Run(name, func(t *testing.T) {
+			allocated, err := leastAllocated(func() error {
+				var err error
+				switch r := req.(type) {
+				case *ptcsidecarv1.ToMessagesRequest:
+					_, err = svc.ToMessages(ctx, r)
+				case *ptcsidecarv1.RenderTraceRequest:
+					_, err = svc.RenderTrace(ctx, r)
+				}
+				return err
+			})
+			if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "options.max_response_bytes") {
+				t.Fatalf("want RESOURCE_EXHAUSTED naming options.max_response_bytes, got %v", err)
+			}
+			in := proto.Size(req)
+			t.Logf("a %d-byte request allocated %.1f MB", in, float64(allocated)/1e6)
+			if bound := uint64(2*in + 4*limit); allocated > bound {
+				t.Errorf("a %d-byte request refused at a %d-byte limit allocated %d bytes, more than %d (twice the request and 4 times the limit): the answer was built past its limit", in, limit, allocated, bound)
+			}
+		})
+	}
+}
+
+// TestAnswerWithinTheLimitIsRendered: the count that stops an answer
+// counts only bytes the answer holds. Programs of spaces are 2 MiB of
+// tool-call arguments, but their boxes in RenderTrace's compressed view
+// show no trailing spaces: the trace is far below a 1 MiB limit and is
+// sent.
+func TestAnswerWithinTheLimitIsRendered(t *testing.T) {
+	var turns []*ptcsidecarv1.Turn
+	for range 4 {
+		turns = append(turns, &ptcsidecarv1.Turn{Program: strings.Repeat(" ", 512<<10) + "1", Result: edn("1")})
+	}
+	in := &ptcsidecarv1.RenderTraceRequest{Turns: turns, View: "compressed",
+		Options: &ptcsidecarv1.Options{Strategy: "full", ProgramForm: "tool_call", MaxResponseBytes: i32(1 << 20)}}
+	out, err := New(Config{Limits: lisp.DefaultLimits()}).RenderTrace(context.Background(), in)
+	if err != nil {
+		t.Fatalf("a trace of %d bytes of programs of spaces: %v", proto.Size(in), err)
+	}
+	if n := proto.Size(out); n > 1<<20 {
+		t.Fatalf("a %d-byte trace was sent past its 1 MiB limit", n)
+	}
+}
