@@ -2,6 +2,8 @@ package lisp
 
 import (
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -49,7 +51,8 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 		fns = append(fns, &list{Elems: append([]Value{symbol("fn"), name}, spec.Elems[1:]...), Pos: spec.Pos})
 	}
 	binds := make([]Value, 0, 2*len(fns)+2)
-	if mutual := forwardReference(names, fns); !mutual {
+	index := nameIndex(names)
+	if mutual := forwardReference(index, fns); !mutual {
 		for i, fn := range fns {
 			binds = append(binds, names[i], fn)
 		}
@@ -57,7 +60,7 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 		group := letfnGroupName(names)
 		cases := []Value{symbol("case"), symbol("i")}
 		for i, fn := range fns {
-			cases = append(cases, Int(i), withSiblings(fn, group, names, i))
+			cases = append(cases, Int(i), withSiblings(fn, group, names, index, i))
 		}
 		dispatch := &list{Elems: []Value{symbol("fn"), group, NewVector([]Value{symbol("i")}), &list{Elems: cases, Pos: l.Pos}}, Pos: l.Pos}
 		binds = append(binds, group, dispatch)
@@ -69,10 +72,11 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 }
 
 // forwardReference reports whether a function mentions one defined after it.
-func forwardReference(names []symbol, fns []*list) bool {
-	for i := range fns {
-		for _, later := range names[i+1:] {
-			if mentions(fns[i], later) {
+// Each function is walked once, whatever the number of names.
+func forwardReference(index map[symbol]int, fns []*list) bool {
+	for i, fn := range fns {
+		for name := range symbolsIn([]Value{fn}) {
+			if j, ok := index[name]; ok && j > i {
 				return true
 			}
 		}
@@ -80,28 +84,55 @@ func forwardReference(names []symbol, fns []*list) bool {
 	return false
 }
 
+// nameIndex maps each name to its position; a name given twice, to its last.
+func nameIndex(names []symbol) map[symbol]int {
+	index := make(map[symbol]int, len(names))
+	for i, n := range names {
+		index[n] = i
+	}
+	return index
+}
+
+// letfnGroupNameBytes bounds the names a group's name is made of: the name
+// is in every function of the group, which would otherwise print and be
+// kept as the group's functions times their names.
+const letfnGroupNameBytes = 64
+
 // letfnGroupName names a mutually recursive group after its functions,
 // a name that reads back as a symbol and that no program is likely to
-// bind inside them.
+// bind inside them: the first names, up to letfnGroupNameBytes, and how
+// many more there are.
 func letfnGroupName(names []symbol) symbol {
-	parts := []string{"letfn"}
-	for _, n := range names {
-		parts = append(parts, string(n))
+	var b strings.Builder
+	b.WriteString("letfn")
+	for i, n := range names {
+		if b.Len()+1+len(n) > letfnGroupNameBytes {
+			b.WriteString("-and-" + strconv.Itoa(len(names)-i) + "-more")
+			break
+		}
+		b.WriteString("-" + string(n))
 	}
-	return symbol(strings.Join(parts, "-"))
+	return symbol(b.String())
 }
 
 // withSiblings is the fn form of group function i, each arity's body
 // wrapped in a let that makes the other functions of the group it
-// mentions, unless its parameters bind that name.
-func withSiblings(fn *list, group symbol, names []symbol, i int) *list {
+// mentions, unless its parameters bind that name; index is nameIndex of
+// names.
+func withSiblings(fn *list, group symbol, names []symbol, index map[symbol]int, i int) *list {
 	rest := fn.Elems[2:] // after fn and the name
 	wrap := func(params *Vector, body []Value) []Value {
-		var binds []Value
-		for j, name := range names {
-			if j != i && anyMentions(body, name) && !mentions(params, name) {
-				binds = append(binds, name, &list{Elems: []Value{group, Int(j)}, Pos: fn.Pos})
+		bound := symbolsIn([]Value{params})
+		var siblings []int
+		for name := range symbolsIn(body) {
+			if j, ok := index[name]; ok && j != i && !bound[name] {
+				siblings = append(siblings, j)
 			}
+		}
+		slices.Sort(siblings)
+		var binds []Value
+		for _, j := range siblings {
+			binds = append(binds, names[j], &list{Elems: []Value{group, Int(j)}, Pos: fn.Pos})
 		}
 		if len(binds) == 0 {
 			return body
@@ -129,30 +160,28 @@ func withSiblings(fn *list, group symbol, names []symbol, i int) *list {
 	return &list{Elems: out, Pos: fn.Pos}
 }
 
-// mentions reports whether form refers to name anywhere.
-func mentions(form Value, name symbol) bool {
-	switch f := form.(type) {
-	case symbol:
-		return f == name
-	case *list:
-		return anyMentions(f.Elems, name)
-	case *Vector:
-		return anyMentions(f.Elems(), name)
-	case *mapForm:
-		return anyMentions(f.Elems, name)
-	case *setForm:
-		return anyMentions(f.Elems, name)
-	}
-	return false
-}
-
-func anyMentions(fs []Value, name symbol) bool {
-	for _, f := range fs {
-		if mentions(f, name) {
-			return true
+// symbolsIn is the set of symbols the forms mention anywhere.
+func symbolsIn(forms []Value) map[symbol]bool {
+	found := map[symbol]bool{}
+	var walk func(fs []Value)
+	walk = func(fs []Value) {
+		for _, f := range fs {
+			switch f := f.(type) {
+			case symbol:
+				found[f] = true
+			case *list:
+				walk(f.Elems)
+			case *Vector:
+				walk(f.Elems())
+			case *mapForm:
+				walk(f.Elems)
+			case *setForm:
+				walk(f.Elems)
+			}
 		}
 	}
-	return false
+	walk(forms)
+	return found
 }
 
 // compileWhenFirst is (when-first [x coll] body): body with x bound to
