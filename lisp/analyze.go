@@ -133,6 +133,9 @@ type compiler struct {
 	// hostile program at the step budget or the clock; nil charges
 	// nothing.
 	th *Thread
+	// freeWalks is how many more forms letfn may walk for the names
+	// they mention before each is charged a step (symbolsIn).
+	freeWalks int
 }
 
 type fnScope struct {

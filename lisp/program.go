@@ -368,7 +368,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	read := p.read
 	res.Warnings = read.warnings
 	prog.warnBytes = warningBytes(read.warnings)
-	forms, reach := expandMultimethods(read.forms)
+	forms, reach, multimethodParts := expandMultimethods(read.forms)
 	starts := read.starts
 	user, prelude, defined := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if env.Prelude != nil {
@@ -389,8 +389,12 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	if cp == nil {
 		before, allocBefore := th.stepsUsed(), th.allocatedBytes()
+		if err := th.alloc(multimethodPartBytes * int64(multimethodParts)); err != nil {
+			return nil, err
+		}
 		c := newCompiler(known, th, env.MaxNesting)
 		c.pending = defined
+		c.freeWalks = len(source)
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
 		released := 0 // the forms before it have had their names released
 		for i, f := range forms {

@@ -52,7 +52,11 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 	}
 	binds := make([]Value, 0, 2*len(fns)+2)
 	index := nameIndex(names)
-	if mutual := forwardReference(index, fns); !mutual {
+	mutual, err := forwardReference(c, index, fns)
+	if err != nil {
+		return nil, err
+	}
+	if !mutual {
 		for i, fn := range fns {
 			binds = append(binds, names[i], fn)
 		}
@@ -60,7 +64,11 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 		group := letfnGroupName(names)
 		cases := []Value{symbol("case"), symbol("i")}
 		for i, fn := range fns {
-			cases = append(cases, Int(i), withSiblings(fn, group, names, index, i))
+			f, err := withSiblings(c, fn, group, names, index, i)
+			if err != nil {
+				return nil, err
+			}
+			cases = append(cases, Int(i), f)
 		}
 		dispatch := &list{Elems: []Value{symbol("fn"), group, NewVector([]Value{symbol("i")}), &list{Elems: cases, Pos: l.Pos}}, Pos: l.Pos}
 		binds = append(binds, group, dispatch)
@@ -72,16 +80,20 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 }
 
 // forwardReference reports whether a function mentions one defined after it.
-// Each function is walked once, whatever the number of names.
-func forwardReference(index map[symbol]int, fns []*list) bool {
-	for i, fn := range fns {
-		for name := range symbolsIn([]Value{fn}) {
+// Each function but the last is walked once, whatever the number of names.
+func forwardReference(c *compiler, index map[symbol]int, fns []*list) (bool, error) {
+	for i, fn := range fns[:max(len(fns)-1, 0)] {
+		found, err := c.symbolsIn([]Value{fn})
+		if err != nil {
+			return false, err
+		}
+		for name := range found {
 			if j, ok := index[name]; ok && j > i {
-				return true
+				return true, nil
 			}
 		}
 	}
-	return false
+	return false, nil
 }
 
 // nameIndex maps each name to its position; a name given twice, to its last.
@@ -119,12 +131,19 @@ func letfnGroupName(names []symbol) symbol {
 // wrapped in a let that makes the other functions of the group it
 // mentions, unless its parameters bind that name; index is nameIndex of
 // names.
-func withSiblings(fn *list, group symbol, names []symbol, index map[symbol]int, i int) *list {
+func withSiblings(c *compiler, fn *list, group symbol, names []symbol, index map[symbol]int, i int) (*list, error) {
 	rest := fn.Elems[2:] // after fn and the name
-	wrap := func(params *Vector, body []Value) []Value {
-		bound := symbolsIn([]Value{params})
+	wrap := func(params *Vector, body []Value) ([]Value, error) {
+		bound, err := c.symbolsIn([]Value{params})
+		if err != nil {
+			return nil, err
+		}
+		mentioned, err := c.symbolsIn(body)
+		if err != nil {
+			return nil, err
+		}
 		var siblings []int
-		for name := range symbolsIn(body) {
+		for name := range mentioned {
 			if j, ok := index[name]; ok && j != i && !bound[name] {
 				siblings = append(siblings, j)
 			}
@@ -135,14 +154,17 @@ func withSiblings(fn *list, group symbol, names []symbol, index map[symbol]int, 
 			binds = append(binds, names[j], &list{Elems: []Value{group, Int(j)}, Pos: fn.Pos})
 		}
 		if len(binds) == 0 {
-			return body
+			return body, nil
 		}
-		return []Value{&list{Elems: append([]Value{symbol("let"), NewVector(binds)}, body...), Pos: fn.Pos}}
+		return []Value{&list{Elems: append([]Value{symbol("let"), NewVector(binds)}, body...), Pos: fn.Pos}}, nil
 	}
 	out := []Value{fn.Elems[0], fn.Elems[1]}
 	if params, ok := optional(rest, 0).(*Vector); ok {
-		out = append(append(out, params), wrap(params, rest[1:])...)
-		return &list{Elems: out, Pos: fn.Pos}
+		body, err := wrap(params, rest[1:])
+		if err != nil {
+			return nil, err
+		}
+		return &list{Elems: append(append(out, params), body...), Pos: fn.Pos}, nil
 	}
 	for _, a := range rest { // (f ([x] ...) ([x y] ...))
 		al, ok := a.(*list)
@@ -155,16 +177,25 @@ func withSiblings(fn *list, group symbol, names []symbol, index map[symbol]int, 
 			out = append(out, a)
 			continue
 		}
-		out = append(out, &list{Elems: append([]Value{params}, wrap(params, al.Elems[1:])...), Pos: al.Pos})
+		body, err := wrap(params, al.Elems[1:])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &list{Elems: append([]Value{params}, body...), Pos: al.Pos})
 	}
-	return &list{Elems: out, Pos: fn.Pos}
+	return &list{Elems: out, Pos: fn.Pos}, nil
 }
 
-// symbolsIn is the set of symbols the forms mention anywhere.
-func symbolsIn(forms []Value) map[symbol]bool {
+// symbolsIn is the set of symbols the forms mention anywhere. A letfn
+// nested in another's function is walked again by each letfn around it,
+// so the forms walked can be the program's nesting times its size: past
+// as many forms as the program has bytes (freeWalks), each is a step.
+func (c *compiler) symbolsIn(forms []Value) (map[symbol]bool, error) {
 	found := map[symbol]bool{}
+	walked := 0
 	var walk func(fs []Value)
 	walk = func(fs []Value) {
+		walked += len(fs)
 		for _, f := range fs {
 			switch f := f.(type) {
 			case symbol:
@@ -181,7 +212,14 @@ func symbolsIn(forms []Value) map[symbol]bool {
 		}
 	}
 	walk(forms)
-	return found
+	c.freeWalks -= walked
+	if c.freeWalks < 0 && c.th != nil {
+		if err := c.th.step(int64(-c.freeWalks)); err != nil {
+			return nil, err
+		}
+		c.freeWalks = 0
+	}
+	return found, nil
 }
 
 // compileWhenFirst is (when-first [x coll] body): body with x bound to
