@@ -133,6 +133,9 @@ type compiler struct {
 	// hostile program at the step budget or the clock; nil charges
 	// nothing.
 	th *Thread
+	// freeWalks is how many more forms letfn may walk for the names
+	// they mention before each is charged a step (symbolsIn).
+	freeWalks int
 }
 
 type fnScope struct {
@@ -222,18 +225,21 @@ func (c *compiler) findLocal(name string) *localVar {
 	return nil
 }
 
-func (c *compiler) refTo(lv *localVar) node {
+func (c *compiler) refTo(lv *localVar) (node, error) {
 	if lv.fn == c.fn {
 		if lv.slot < len(sharedLocalNodes) {
-			return &sharedLocalNodes[lv.slot]
+			return &sharedLocalNodes[lv.slot], nil
 		}
-		return &localNode{slot: lv.slot}
+		return &localNode{slot: lv.slot}, nil
 	}
-	i := c.fn.capture(lv)
+	i, err := c.capture(c.fn, lv)
+	if err != nil {
+		return nil, err
+	}
 	if i < len(sharedFreeNodes) {
-		return &sharedFreeNodes[i]
+		return &sharedFreeNodes[i], nil
 	}
-	return &freeNode{index: i}
+	return &freeNode{index: i}, nil
 }
 
 // Nodes are immutable once built, so the commonest ones are shared by all
@@ -262,23 +268,37 @@ var (
 )
 
 // capture returns the index of lv among the values fs captures, adding it
-// (and, through the enclosing functions, the path to it) when new.
-func (fs *fnScope) capture(lv *localVar) int {
+// (and, through the enclosing functions, the path to it) when new. Each
+// capture added is charged its bytes: a local used under n
+// nested functions is captured n times, so the captures of a program can
+// be its nesting times its locals, far more than its forms.
+func (c *compiler) capture(fs *fnScope, lv *localVar) (int, error) {
 	if i, ok := fs.freeIndex[lv]; ok {
-		return i
+		return i, nil
 	}
-	var cp capture
-	if lv.fn == fs.parent {
-		cp = capture{index: lv.slot}
-	} else {
-		cp = capture{fromFree: true, index: fs.parent.capture(lv)}
+	if c.th != nil {
+		if err := c.th.alloc(costCapture); err != nil {
+			return 0, err
+		}
+	}
+	cp := capture{index: lv.slot}
+	if lv.fn != fs.parent {
+		i, err := c.capture(fs.parent, lv)
+		if err != nil {
+			return 0, err
+		}
+		cp = capture{fromFree: true, index: i}
 	}
 	i := len(fs.captures)
 	fs.freeIndex[lv] = i
 	fs.captures = append(fs.captures, cp)
 	fs.freeVars = append(fs.freeVars, lv)
-	return i
+	return i, nil
 }
+
+// costCapture is what the analysis keeps for one captured value: its
+// entry in the function's captures, its free variables and their index.
+const costCapture = 48
 
 // compile analyzes one form. tail says whether the form is in tail position
 // of the innermost loop or fn, where recur is allowed.
@@ -529,7 +549,7 @@ func (c *compiler) list(l *list, tail bool) (node, error) {
 // name, a builtin, a user definition, then the tool/ or data/ fallback.
 func (c *compiler) symbol(name string) (node, error) {
 	if lv := c.findLocal(name); lv != nil {
-		return c.refTo(lv), nil
+		return c.refTo(lv)
 	}
 	switch name {
 	case "*1", "*2", "*3":

@@ -270,7 +270,7 @@ func loadSource(ctx context.Context, src string, maxNesting int) (v Value, err e
 	if err != nil {
 		return nil, err
 	}
-	if len(th.prog.defined) > 0 || len(th.prog.toolCalls) > 0 || len(th.prog.prints) > 0 {
+	if len(th.prog.definedNames()) > 0 || len(th.prog.toolCalls) > 0 || len(th.prog.prints) > 0 {
 		return nil, fmt.Errorf("source must be a plain value or function, without def, println or tool calls")
 	}
 	return v, nil

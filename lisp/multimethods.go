@@ -66,7 +66,8 @@ type multimethodCase struct {
 // reach, nil when there is no multimethod, gives for each form the index
 // of the last original form whose code it holds: a defmulti's function
 // holds its methods, which may call what the forms between define.
-func expandMultimethods(forms []Value) (out []Value, reach []int) {
+// parts counts the multimethods and methods expanded (multimethodPartBytes).
+func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 	var multis map[symbol]*multimethod
 	protocols := map[symbol][]*multimethod{} // each protocol's methods
 	protocolAt := map[symbol]int{}
@@ -163,7 +164,7 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 		}
 	}
 	if out == nil {
-		return forms, nil
+		return forms, nil, 0
 	}
 	reach = make([]int, len(forms))
 	for i := range reach {
@@ -183,6 +184,7 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 			out[m.at] = &list{Elems: []Value{symbol("do"), m.defn(), m.register()}, Pos: m.pos}
 		}
 		reach[m.at] = max(reach[m.at], m.last)
+		parts += 1 + len(m.methods) + len(m.extended)
 	}
 	for _, name := range slices.Sorted(maps.Keys(protocols)) {
 		at := protocolAt[name]
@@ -195,8 +197,15 @@ func expandMultimethods(forms []Value) (out []Value, reach []int) {
 			reach[at] = max(reach[at], m.last)
 		}
 	}
-	return out, reach
+	return out, reach, parts
 }
+
+// multimethodPartBytes is what a multimethod, and each of its methods,
+// costs once expanded and compiled: (defmulti m f) (defmethod m 1 [x] x)
+// is 48 bytes of text and 5.8 KB of Go memory kept (13 KB allocated),
+// measured in process. The analysis is charged it for each part, as a
+// defrecord is charged its expansion (chargeExpansion).
+const multimethodPartBytes = 3 << 10
 
 // parseDefmulti reads (defmulti name doc? attr-map? dispatch-fn
 // & options), or returns nil for a form it does not expand.

@@ -135,13 +135,25 @@ func Eval(ctx context.Context, source string, env Env) (res *Result, err error) 
 // it resolved (prelude, tools, data keys) answer as they did last time.
 // Analysis and evaluation only read forms (rewrites such as threading
 // build new lists) and compiled nodes, so one Program may be evaluated by
-// any number of goroutines at once.
+// any number of goroutines at once. What a Program keeps is about ten
+// times its text: it keeps no analysis that was charged more than
+// maxKeptAnalysisPerByte a byte of it.
 type Program struct {
 	source     string
 	maxNesting int
 	read       *readForms
 	compiled   atomic.Pointer[compiledProgram] // the last successful analysis
 }
+
+// maxKeptAnalysisPerByte bounds the analysis a Program keeps, by what the
+// analysis was charged beyond its forms (the values its functions capture,
+// record expansions) per byte of the source. Those can be the source's
+// nesting times its locals, thousands of times its bytes, where a host
+// that keeps Programs counts them by their text: a Program keeps only an
+// analysis within this, and one past it is analyzed, and charged, again
+// at every evaluation. A program of one defrecord (about 4 KB charged)
+// keeps its analysis from about 500 bytes of text.
+const maxKeptAnalysisPerByte = 8
 
 // compiledProgram is a program's analysis and the answers it relied on.
 type compiledProgram struct {
@@ -300,7 +312,7 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	}
 	res.ValueText, res.ValueJSON = prog.emittedText, prog.emittedJSON
 	res.Memory = mem
-	res.Defined = prog.defined
+	res.Defined = prog.definedNames()
 	return res, nil
 }
 
@@ -367,7 +379,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	read := p.read
 	res.Warnings = read.warnings
 	prog.warnBytes = warningBytes(read.warnings)
-	forms, reach := expandMultimethods(read.forms)
+	forms, reach, multimethodParts := expandMultimethods(read.forms)
 	starts := read.starts
 	user, prelude, defined := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if env.Prelude != nil {
@@ -388,15 +400,27 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	if cp == nil {
 		before, allocBefore := th.stepsUsed(), th.allocatedBytes()
+		if err := th.alloc(multimethodPartBytes * int64(multimethodParts)); err != nil {
+			return nil, err
+		}
 		c := newCompiler(known, th, env.MaxNesting)
 		c.pending = defined
+		c.freeWalks = len(source)
 		cp = &compiledProgram{nodes: make([]node, len(forms))}
+		released := 0 // the forms before it have had their names released
 		for i, f := range forms {
 			if reach != nil && reach[i] > i {
 				// A defmulti's function holds the methods below it, which
-				// may call what the forms between them define.
+				// may call what the forms between them define. The forms
+				// an earlier defmulti reached past i are released already:
+				// each form is walked once, however many defmultis reach
+				// over it.
 				between := map[string]bool{}
-				definedNames(read.forms[i+1:reach[i]+1], between)
+				from := max(i+1, released)
+				if from <= reach[i] {
+					definedNames(read.forms[from:reach[i]+1], between)
+					released = reach[i] + 1
+				}
 				for name := range between {
 					delete(c.pending, name)
 				}
@@ -408,7 +432,7 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 		}
 		cp.nslots, cp.asked, cp.steps, cp.warnings = c.fn.nslots, known.asked, th.stepsUsed()-before, c.allWarnings()
 		cp.alloc = th.allocatedBytes() - allocBefore
-		if p != nil {
+		if p != nil && cp.alloc <= maxKeptAnalysisPerByte*int64(len(p.source)) {
 			p.compiled.Store(cp)
 		}
 	} else if err := th.step(cp.steps); err != nil {
@@ -533,6 +557,9 @@ type global struct {
 	attrs   *Map
 	meta    *Map
 	metaSet bool
+	// definedAt is the position, from 1, of this name's entry in the
+	// program's defined names; 0 while it is not among them.
+	definedAt int
 }
 
 func newProgState(env Env) *progState {
@@ -601,9 +628,24 @@ func (p *progState) define(name string, v Value, doc string, shallow bool) {
 	g.binding = Binding{Name: name, Value: v, Docstring: doc, Turn: p.env.TurnNumber}
 	g.bound, g.changed, g.shallow, g.evaluationOnly = true, true, shallow, false
 	g.attrs, g.meta, g.metaSet = nil, nil, false
-	if !slices.Contains(p.defined, name) {
+	if g.definedAt == 0 {
 		p.defined = append(p.defined, name)
+		g.definedAt = len(p.defined)
 	}
+}
+
+// definedNames are the names the program defined, in the order of their
+// latest first definition: each is the entry of p.defined its global
+// points at, so that defining a name costs the same however many were
+// defined before it.
+func (p *progState) definedNames() []string {
+	names := make([]string, 0, len(p.defined))
+	for i, name := range p.defined {
+		if p.globals[name].definedAt == i+1 {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // defineForEvaluation binds name to an atom for the rest of this
@@ -612,8 +654,9 @@ func (p *progState) define(name string, v Value, doc string, shallow bool) {
 // name, if any, is kept), so it is not among the names defined.
 func (p *progState) defineForEvaluation(name string, v Value, doc string) {
 	p.define(name, v, doc, true)
-	p.globals[name].evaluationOnly = true
-	p.defined = slices.DeleteFunc(p.defined, func(n string) bool { return n == name })
+	g := p.globals[name]
+	g.evaluationOnly = true
+	g.definedAt = 0 // its entry in p.defined no longer counts
 }
 
 // noteReturn records the type of a user function's latest return value.

@@ -2,6 +2,8 @@ package lisp
 
 import (
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -49,7 +51,12 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 		fns = append(fns, &list{Elems: append([]Value{symbol("fn"), name}, spec.Elems[1:]...), Pos: spec.Pos})
 	}
 	binds := make([]Value, 0, 2*len(fns)+2)
-	if mutual := forwardReference(names, fns); !mutual {
+	index := nameIndex(names)
+	mutual, err := forwardReference(c, index, fns)
+	if err != nil {
+		return nil, err
+	}
+	if !mutual {
 		for i, fn := range fns {
 			binds = append(binds, names[i], fn)
 		}
@@ -57,7 +64,11 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 		group := letfnGroupName(names)
 		cases := []Value{symbol("case"), symbol("i")}
 		for i, fn := range fns {
-			cases = append(cases, Int(i), withSiblings(fn, group, names, i))
+			f, err := withSiblings(c, fn, group, names, index, i)
+			if err != nil {
+				return nil, err
+			}
+			cases = append(cases, Int(i), f)
 		}
 		dispatch := &list{Elems: []Value{symbol("fn"), group, NewVector([]Value{symbol("i")}), &list{Elems: cases, Pos: l.Pos}}, Pos: l.Pos}
 		binds = append(binds, group, dispatch)
@@ -69,49 +80,91 @@ func compileLetfn(c *compiler, l *list, tail bool) (node, error) {
 }
 
 // forwardReference reports whether a function mentions one defined after it.
-func forwardReference(names []symbol, fns []*list) bool {
-	for i := range fns {
-		for _, later := range names[i+1:] {
-			if mentions(fns[i], later) {
-				return true
+// Each function but the last is walked once, whatever the number of names.
+func forwardReference(c *compiler, index map[symbol]int, fns []*list) (bool, error) {
+	for i, fn := range fns[:max(len(fns)-1, 0)] {
+		found, err := c.symbolsIn([]Value{fn})
+		if err != nil {
+			return false, err
+		}
+		for name := range found {
+			if j, ok := index[name]; ok && j > i {
+				return true, nil
 			}
 		}
 	}
-	return false
+	return false, nil
 }
+
+// nameIndex maps each name to its position; a name given twice, to its last.
+func nameIndex(names []symbol) map[symbol]int {
+	index := make(map[symbol]int, len(names))
+	for i, n := range names {
+		index[n] = i
+	}
+	return index
+}
+
+// letfnGroupNameBytes bounds the names a group's name is made of: the name
+// is in every function of the group, which would otherwise print and be
+// kept as the group's functions times their names.
+const letfnGroupNameBytes = 64
 
 // letfnGroupName names a mutually recursive group after its functions,
 // a name that reads back as a symbol and that no program is likely to
-// bind inside them.
+// bind inside them: the first names, up to letfnGroupNameBytes, and how
+// many more there are.
 func letfnGroupName(names []symbol) symbol {
-	parts := []string{"letfn"}
-	for _, n := range names {
-		parts = append(parts, string(n))
+	var b strings.Builder
+	b.WriteString("letfn")
+	for i, n := range names {
+		if b.Len()+1+len(n) > letfnGroupNameBytes {
+			b.WriteString("-and-" + strconv.Itoa(len(names)-i) + "-more")
+			break
+		}
+		b.WriteString("-" + string(n))
 	}
-	return symbol(strings.Join(parts, "-"))
+	return symbol(b.String())
 }
 
 // withSiblings is the fn form of group function i, each arity's body
 // wrapped in a let that makes the other functions of the group it
-// mentions, unless its parameters bind that name.
-func withSiblings(fn *list, group symbol, names []symbol, i int) *list {
+// mentions, unless its parameters bind that name; index is nameIndex of
+// names.
+func withSiblings(c *compiler, fn *list, group symbol, names []symbol, index map[symbol]int, i int) (*list, error) {
 	rest := fn.Elems[2:] // after fn and the name
-	wrap := func(params *Vector, body []Value) []Value {
-		var binds []Value
-		for j, name := range names {
-			if j != i && anyMentions(body, name) && !mentions(params, name) {
-				binds = append(binds, name, &list{Elems: []Value{group, Int(j)}, Pos: fn.Pos})
+	wrap := func(params *Vector, body []Value) ([]Value, error) {
+		bound, err := c.symbolsIn([]Value{params})
+		if err != nil {
+			return nil, err
+		}
+		mentioned, err := c.symbolsIn(body)
+		if err != nil {
+			return nil, err
+		}
+		var siblings []int
+		for name := range mentioned {
+			if j, ok := index[name]; ok && j != i && !bound[name] {
+				siblings = append(siblings, j)
 			}
 		}
-		if len(binds) == 0 {
-			return body
+		slices.Sort(siblings)
+		var binds []Value
+		for _, j := range siblings {
+			binds = append(binds, names[j], &list{Elems: []Value{group, Int(j)}, Pos: fn.Pos})
 		}
-		return []Value{&list{Elems: append([]Value{symbol("let"), NewVector(binds)}, body...), Pos: fn.Pos}}
+		if len(binds) == 0 {
+			return body, nil
+		}
+		return []Value{&list{Elems: append([]Value{symbol("let"), NewVector(binds)}, body...), Pos: fn.Pos}}, nil
 	}
 	out := []Value{fn.Elems[0], fn.Elems[1]}
 	if params, ok := optional(rest, 0).(*Vector); ok {
-		out = append(append(out, params), wrap(params, rest[1:])...)
-		return &list{Elems: out, Pos: fn.Pos}
+		body, err := wrap(params, rest[1:])
+		if err != nil {
+			return nil, err
+		}
+		return &list{Elems: append(append(out, params), body...), Pos: fn.Pos}, nil
 	}
 	for _, a := range rest { // (f ([x] ...) ([x y] ...))
 		al, ok := a.(*list)
@@ -124,35 +177,49 @@ func withSiblings(fn *list, group symbol, names []symbol, i int) *list {
 			out = append(out, a)
 			continue
 		}
-		out = append(out, &list{Elems: append([]Value{params}, wrap(params, al.Elems[1:])...), Pos: al.Pos})
+		body, err := wrap(params, al.Elems[1:])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &list{Elems: append([]Value{params}, body...), Pos: al.Pos})
 	}
-	return &list{Elems: out, Pos: fn.Pos}
+	return &list{Elems: out, Pos: fn.Pos}, nil
 }
 
-// mentions reports whether form refers to name anywhere.
-func mentions(form Value, name symbol) bool {
-	switch f := form.(type) {
-	case symbol:
-		return f == name
-	case *list:
-		return anyMentions(f.Elems, name)
-	case *Vector:
-		return anyMentions(f.Elems(), name)
-	case *mapForm:
-		return anyMentions(f.Elems, name)
-	case *setForm:
-		return anyMentions(f.Elems, name)
-	}
-	return false
-}
-
-func anyMentions(fs []Value, name symbol) bool {
-	for _, f := range fs {
-		if mentions(f, name) {
-			return true
+// symbolsIn is the set of symbols the forms mention anywhere. A letfn
+// nested in another's function is walked again by each letfn around it,
+// so the forms walked can be the program's nesting times its size: past
+// as many forms as the program has bytes (freeWalks), each is a step.
+func (c *compiler) symbolsIn(forms []Value) (map[symbol]bool, error) {
+	found := map[symbol]bool{}
+	walked := 0
+	var walk func(fs []Value)
+	walk = func(fs []Value) {
+		walked += len(fs)
+		for _, f := range fs {
+			switch f := f.(type) {
+			case symbol:
+				found[f] = true
+			case *list:
+				walk(f.Elems)
+			case *Vector:
+				walk(f.Elems())
+			case *mapForm:
+				walk(f.Elems)
+			case *setForm:
+				walk(f.Elems)
+			}
 		}
 	}
-	return false
+	walk(forms)
+	c.freeWalks -= walked
+	if c.freeWalks < 0 && c.th != nil {
+		if err := c.th.step(int64(-c.freeWalks)); err != nil {
+			return nil, err
+		}
+		c.freeWalks = 0
+	}
+	return found, nil
 }
 
 // compileWhenFirst is (when-first [x coll] body): body with x bound to

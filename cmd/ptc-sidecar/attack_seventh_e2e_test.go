@@ -45,7 +45,7 @@ func seventhPassAttacks() []inputAttack {
 		prog("lazy-cat nested 100,000 deep", "memory_limit", `(count (reduce (fn [s i] (lazy-cat s [i])) [] (range 100000)))`),
 		prog("lazy-seq consed a million deep", "step_limit", `(first (reduce (fn [s i] (lazy-seq (cons i s))) nil (range 1000000)))`),
 		// Multimethods: thousands of defmethods and preferences.
-		prog("20,000 defmethods and 10,000 prefer-methods", "step_limit", wideMultimethod(20_000)),
+		prog("20,000 defmethods and 10,000 prefer-methods", "memory_limit", wideMultimethod(20_000)),
 		// Exceptions: chains of causes walked, printed and caught.
 		prog("ex-info chained 100,000 deep, printed", "memory_limit",
 			`(let [e (reduce (fn [c i] (ex-info (str i) {:i i} c)) nil (range 100000))] (count (pr-str e)))`),

@@ -78,7 +78,7 @@ func thirteenthPassAttacks() []inputAttack {
 		// Hierarchies and multimethods grown in loops.
 		prog("a derive chain 100,000 long", "memory_limit", `(loop [h (make-hierarchy) i 0] (if (< i 100000) (recur (derive h (keyword (str "a" i)) (keyword (str "a" (inc i)))) (inc i)) (count (ancestors h :a0))))`),
 		prog("100,000 defmethods", "step_limit", methods.String()),
-		prog("dispatch through 5,000 methods in a loop", "step_limit", dispatch.String()),
+		prog("dispatch through 5,000 methods in a loop", "memory_limit", dispatch.String()),
 		// Function builders, caches and state.
 		prog("comp nested 100,000 deep", "memory_limit", `((reduce (fn [f _] (comp f inc)) identity (range 100000)) 0)`),
 		prog("every-pred nested 100,000 deep", "memory_limit", `((reduce (fn [f _] (every-pred f)) pos? (range 100000)) 1)`),
