@@ -35,8 +35,18 @@ var namespaceBuiltins = []*Builtin{
 			if !ok {
 				return nil, typeErrorf("clojure.string/re-quote-replacement", "a string", args[0])
 			}
-			// Java's Matcher/quoteReplacement, which Clojure's calls.
-			return String(strings.NewReplacer(`\`, `\\`, `$`, `\$`).Replace(string(s))), nil
+			// Java's Matcher/quoteReplacement, which Clojure's calls; a
+			// loop, not a strings.Replacer, which costs kilobytes to build
+			// on every call.
+			var b strings.Builder
+			b.Grow(len(s))
+			for i := range len(s) {
+				if s[i] == '\\' || s[i] == '$' {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(s[i])
+			}
+			return String(b.String()), nil
 		},
 		Cost: cost(scans(arg(0)), builds)},
 	{Name: "clojure.string/escape", Sig: "(clojure.string/escape s cmap)", Doc: "s with each character c for which (cmap c) is not nil replaced by (str (cmap c))", Category: "string", reach: inNamespace,
