@@ -217,7 +217,12 @@ func (s formatSpec) javaCheck() error {
 		}
 		if s.has('+') && s.has(' ') || s.has('-') && s.has('0') {
 			fixed := s // keep the + of + and space, the - of - and 0
-			fixed.flags = strings.NewReplacer(" ", "", "0", "").Replace(s.flags)
+			fixed.flags = strings.Map(func(r rune) rune {
+				if r == ' ' || r == '0' {
+					return -1
+				}
+				return r
+			}, s.flags)
 			return s.formatError("IllegalFormatFlagsException", "Flags = '"+javaFlagOrder(s.flags, s.conv != conv)+"'", fixed)
 		}
 		switch conv {

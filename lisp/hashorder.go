@@ -250,18 +250,8 @@ func hamtKey(h uint32) uint32 {
 // ordered copy the caller builds, itemBytes a key: the sort is of machine
 // integers, measured at well under a step per key (BenchmarkHashOrder).
 func hamtPerm(th *Thread, n int, itemBytes int64, key func(i int) Value) ([]int32, error) {
-	if th != nil {
-		for i := range n {
-			if err := chargeKey(th, key(i)); err != nil {
-				return nil, err
-			}
-		}
-		if err := th.step(int64(n)); err != nil {
-			return nil, err
-		}
-		if err := th.alloc(int64(n) * (12 + itemBytes)); err != nil { // 8 a slot, 4 a position
-			return nil, err
-		}
+	if err := chargeHashOrder(th, n, itemBytes, key); err != nil {
+		return nil, err
 	}
 	// Each slot is the key's place in the trie above its position: 33
 	// bits (nil below every hash) over 31, so that sorting the numbers
@@ -281,6 +271,51 @@ func hamtPerm(th *Thread, n int, itemBytes int64, key func(i int) Value) ([]int3
 		perm[i] = int32(s & (1<<31 - 1))
 	}
 	return perm, nil
+}
+
+// chargeKeptOrder charges th for the order kept by c, a hash map or set
+// whose order was found before, by this evaluation or another: an
+// evaluation pays for the order of c once, as if it found it itself, so
+// that no caller's outcome depends on whether another caller sharing c
+// asked first.
+func chargeKeptOrder(th *Thread, c Value, n int, itemBytes int64, key func(i int) Value) error {
+	if th == nil || !th.firstOrderAsk(c) {
+		return nil
+	}
+	return chargeHashOrder(th, n, itemBytes, key)
+}
+
+// firstOrderAsk records that th's evaluation asked for the order of c and
+// reports whether it had not before.
+func (th *Thread) firstOrderAsk(c Value) bool {
+	if th.prog == nil {
+		return true
+	}
+	if th.prog.ordersAsked[c] {
+		return false
+	}
+	if th.prog.ordersAsked == nil {
+		th.prog.ordersAsked = map[Value]bool{}
+	}
+	th.prog.ordersAsked[c] = true
+	return true
+}
+
+// chargeHashOrder charges th (which may be nil) what hamtPerm charges for
+// ordering n keys.
+func chargeHashOrder(th *Thread, n int, itemBytes int64, key func(i int) Value) error {
+	if th == nil {
+		return nil
+	}
+	for i := range n {
+		if err := chargeKey(th, key(i)); err != nil {
+			return err
+		}
+	}
+	if err := th.step(int64(n)); err != nil {
+		return err
+	}
+	return th.alloc(int64(n) * (12 + itemBytes)) // 8 a slot, 4 a position
 }
 
 // mapOrder is a hash map's entries in Clojure's order.
@@ -312,7 +347,7 @@ func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
 		return m.entries, nil
 	}
 	if o != unorderedHashMap {
-		return o.entries, nil
+		return o.entries, chargeKeptOrder(th, m, len(m.entries), 2*costElem, func(i int) Value { return m.entries[i].Key })
 	}
 	perm, err := hamtPerm(th, len(m.entries), 2*costElem, func(i int) Value { return m.entries[i].Key })
 	if err != nil {
@@ -323,6 +358,9 @@ func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
 		out[i] = m.entries[p]
 	}
 	m.order.Store(&mapOrder{entries: out})
+	if th != nil {
+		th.firstOrderAsk(m)
+	}
 	return out, nil
 }
 
@@ -333,7 +371,7 @@ func (s *Set) seqElems(th *Thread) ([]Value, error) {
 		return s.elems, nil
 	}
 	if o := s.order.Load(); o != nil {
-		return *o, nil
+		return *o, chargeKeptOrder(th, s, len(s.elems), costElem, func(i int) Value { return s.elems[i] })
 	}
 	perm, err := hamtPerm(th, len(s.elems), costElem, func(i int) Value { return s.elems[i] })
 	if err != nil {
@@ -344,5 +382,8 @@ func (s *Set) seqElems(th *Thread) ([]Value, error) {
 		out[i] = s.elems[p]
 	}
 	s.order.Store(&out)
+	if th != nil {
+		th.firstOrderAsk(s)
+	}
 	return out, nil
 }

@@ -480,6 +480,9 @@ func (p *printer) record(w *walk, at Value) bool {
 	default:
 		return false
 	}
+	if out.limit > 0 && int64(len(elems)+len(entries)) > out.room() {
+		return false // it cannot fit: the walk stops at the limit, this scan would not
+	}
 	for _, e := range elems {
 		if !isPlainScalar(e) {
 			return false
@@ -686,7 +689,9 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	if p.json != nil {
 		p.json.part(w.index, at)
 	}
-	elems, entries, from, to := w.takeScalars()
+	// Each part takes a byte at least: a text with a limit takes no more
+	// parts than its room, however long the run.
+	elems, entries, from, to := w.takeScalars(int(min(room, math.MaxInt32)))
 	for i := from; i < to; i++ {
 		var x Value
 		if elems != nil {
@@ -899,6 +904,10 @@ func (p *printer) sortSet(s sortedSet) []int {
 	return idx
 }
 
+// shownOrderFactor bounds the text a bounded, uncharged print (shownIn)
+// writes to find the order of a set: this many times its own bound.
+const shownOrderFactor = 4
+
 // setOrder returns the elements of s in the order of their EDN text, the
 // order in which every text of a set lists them, found by printing s as
 // EDN once (which finds the order of every set inside it too).
@@ -910,9 +919,18 @@ func (p *printer) setOrder(s *Set) ([]Value, error) {
 		p.orders = map[*Set][]Value{}
 	}
 	t := textWriter{th: p.out.th}
+	if t.th == nil && p.out.limit > 0 {
+		// A bounded text no thread pays for (an error message's value):
+		// the order would cost the set's whole text, so a set whose text
+		// passes a multiple of the bound shows in its own order.
+		t.limit = shownOrderFactor * p.out.limit
+	}
 	keys := printer{out: &t, mode: modeRepr, th: p.th, limit: p.limit, orders: p.orders, textOrder: true}
 	if err := keys.print(s); err != nil {
 		return nil, err
+	}
+	if t.full {
+		return s.elems, nil
 	}
 	if err := t.finish(); err != nil {
 		return nil, err

@@ -505,6 +505,9 @@ type progState struct {
 	// runWarnings are the warnings of what the program did as it ran
 	// (a def of a value that holds an atom), after the analysis's.
 	runWarnings []Warning
+	// ordersAsked are the hash maps and sets whose kept order this
+	// evaluation was charged for (chargeKeptOrder).
+	ordersAsked map[Value]bool
 	// hierarchy is the global hierarchy derive builds (builtins_hierarchy.go), nil while empty.
 	hierarchy *Map
 	// lastName and lastCell remember the global looked up last: a

@@ -266,14 +266,14 @@ func (w *walk) nextScalar() (Value, bool) {
 // takeScalars is nextScalar for a run: it takes, in one step, the
 // strings, numbers, keywords, booleans and nils that come next in the
 // innermost level (its elements, or its map entries as keys and values,
-// parts from to to), and advances past them.
-func (w *walk) takeScalars() (elems []Value, entries []MapEntry, from, to int) {
+// parts from to to, at most most of them), and advances past them.
+func (w *walk) takeScalars(most int) (elems []Value, entries []MapEntry, from, to int) {
 	if w.err != nil || w.pendingEnter || len(w.stack) == 0 {
 		return nil, nil, 0, 0
 	}
 	top := &w.stack[len(w.stack)-1]
 	from, to = top.next, top.next
-	for x, ok := top.part(to); ok && isPlainScalar(x); x, ok = top.part(to) {
+	for x, ok := top.part(to); ok && to-from < most && isPlainScalar(x); x, ok = top.part(to) {
 		to++
 	}
 	if to == from {
