@@ -3,6 +3,7 @@ package lisp
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // introspectBuiltins let a program discover what it can call instead of
@@ -36,7 +37,9 @@ func init() {
 // introspectNamespaces are what dir lists with no argument: the Clojure
 // namespaces, data, tool, and the namespaces and Java classes of the
 // rows reached as ns/name.
-func introspectNamespaces() []string {
+// introspectNamespaces is worked out once from the registry: listing it
+// on every call scanned every static, microseconds for one step.
+var introspectNamespaces = sync.OnceValue(func() []string {
 	names := []string{"clojure.core", "clojure.data", "clojure.edn", "clojure.math", "clojure.set", "clojure.string", "clojure.walk", "data", "tool"}
 	for n, b := range builtins.statics {
 		if ns, _, ok := strings.Cut(n, "/"); ok && n == b.Name && !strings.Contains(ns, ".") {
@@ -50,7 +53,7 @@ func introspectNamespaces() []string {
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
-}
+})
 
 // javaMathMethods are the methods of java.lang.Math that Math/name reaches
 // through the builtin of the same name in lower case (analysis).
