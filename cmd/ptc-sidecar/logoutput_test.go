@@ -129,13 +129,19 @@ func TestLogOutputConcurrentLinesWhole(t *testing.T) {
 }
 
 // blockedStream is a stream no one reads: every write blocks until
-// release (a pipe whose buffer is full).
+// release (a pipe whose buffer is full). blocked gets a value each time a
+// write starts waiting.
 type blockedStream struct {
 	writes
 	release chan struct{}
+	blocked chan struct{}
 }
 
 func (b *blockedStream) Write(p []byte) (int, error) {
+	select {
+	case b.blocked <- struct{}{}:
+	default:
+	}
 	<-b.release
 	return b.writes.Write(p)
 }
@@ -144,11 +150,18 @@ func (b *blockedStream) Write(p []byte) (int, error) {
 // its wait: the lines that do not fit in the queue are dropped and
 // counted, and once the stream takes lines again a warning says how many.
 func TestLogOutputStuckStreamDropsAndCounts(t *testing.T) {
-	stream := &blockedStream{release: make(chan struct{})}
+	stream := &blockedStream{release: make(chan struct{}), blocked: make(chan struct{}, 1)}
 	out := newLogOutput(stream)
 	out.limit = 1000
 	line := strings.Repeat("y", 99) + "\n"
-	fmt.Fprint(out, line) // the writer takes it and blocks in its write
+	fmt.Fprint(out, line)
+	// The writer takes the first line and blocks in its write; until it
+	// does, later lines would join the first in the writer's batch.
+	select {
+	case <-stream.blocked:
+	case <-time.After(hangGuard):
+		t.Fatal("the writer never wrote the first line")
+	}
 	logged := make(chan struct{})
 	go func() {
 		defer close(logged)
@@ -162,18 +175,17 @@ func TestLogOutputStuckStreamDropsAndCounts(t *testing.T) {
 	case <-time.After(hangGuard):
 		t.Fatal("logging waits for a stream that takes nothing")
 	}
-	// The queue holds 10 of the 100 lines, or 9 when the writer had not
-	// yet taken the first line: 90 or 91 dropped.
-	if d := out.Dropped(); d != 90 && d != 91 {
-		t.Errorf("%d lines dropped, want 90 or 91", d)
+	// The queue holds 10 of the 100 lines: 90 dropped.
+	if d := out.Dropped(); d != 90 {
+		t.Errorf("%d lines dropped, want 90", d)
 	}
 	if out.Close(10 * time.Millisecond) {
 		t.Error("Close reports the lines written to a stream that takes nothing")
 	}
 	close(stream.release)
 	got := stream.waitFor(t, 11*len(line))
-	if strings.Count(got, line) != 11 && strings.Count(got, line) != 10 {
-		t.Errorf("written %d lines, want the 10 or 11 the queue held", strings.Count(got, line))
+	if n := strings.Count(got, line); n != 11 {
+		t.Errorf("written %d lines, want the first and the 10 the queue held", n)
 	}
 	deadline := time.Now().Add(hangGuard)
 	for !strings.Contains(stream.joined(), "log lines dropped") && time.Now().Before(deadline) {
