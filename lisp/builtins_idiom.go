@@ -432,6 +432,7 @@ type atom struct {
 	volatile  bool        // made by volatile!: vswap! and vreset! take it, swap! and reset! do not
 	delay     bool        // made by delay (delay.go): deref and force run thunk once
 	thunk     Value       // a delay's body as a function, until it has run
+	forcing   bool        // a delay's body is running: a deref inside it needs the value it makes
 	failure   error       // what a delay's body threw, thrown again by every deref
 	meta      *Map        // (atom x :meta m), alter-meta!, reset-meta!; nil for none
 }

@@ -32,12 +32,19 @@ func (n *delayNode) eval(th *Thread, fr *frame) (Value, error) {
 }
 
 // force runs a delay's body if it has not run, and gives its value or
-// its exception.
+// its exception. A body that derefs its own delay, directly or through
+// other calls, runs again in Clojure until the stack overflows; here the
+// inner deref throws that error at once, and the delay is not realized
+// until its body returns.
 func (a *atom) force(th *Thread) (Value, error) {
 	if a.thunk != nil {
-		f := a.thunk
-		a.thunk = nil
-		v, err := th.call(f, nil)
+		if a.forcing {
+			return nil, Errorf(executionError, "a delay's body needs its own value to make it").
+				asJava("StackOverflowError", "")
+		}
+		a.forcing = true
+		v, err := th.call(a.thunk, nil)
+		a.forcing, a.thunk = false, nil
 		if err != nil {
 			a.failure = err
 			return nil, err

@@ -79,7 +79,7 @@ var javaSupers = map[string]string{
 	"Error":                           "Throwable",
 	"AssertionError":                  "Error",
 	"VirtualMachineError":             "Error",
-	"StackOverflowError":              "VirtualMachineError", // a lazy sequence that needs itself (lazyseq.go)
+	"StackOverflowError":              "VirtualMachineError", // a lazy sequence or delay that needs itself (lazyseq.go, delay.go)
 	"LinkageError":                    "Error",
 	"IncompatibleClassChangeError":    "LinkageError",
 	"IllegalAccessError":              "IncompatibleClassChangeError", // a transient used after persistent!
