@@ -247,7 +247,7 @@ type sortedSet struct {
 // only stops the text (out.stopped).
 func (p *printer) print(v Value) error {
 	if _, _, isLevel := parts(v); !isLevel {
-		p.sawSource = p.sawSource || scalarNeedsSource(v)
+		p.sawSource = p.sawSource || p.detect && scalarNeedsSource(v)
 		p.noteBad(v)
 		if p.json != nil {
 			p.json.part(-1, v)
@@ -379,7 +379,7 @@ func (p *printer) print(v Value) error {
 				p.sourceFrom = w.depth
 			}
 		default:
-			p.sawSource = p.sawSource || scalarNeedsSource(x)
+			p.sawSource = p.sawSource || p.detect && scalarNeedsSource(x)
 			p.noteBad(x)
 			if p.liftedKey(&w) {
 				x = stripNamespace(x)
@@ -662,7 +662,7 @@ func (p *printer) scalarRun(w *walk, at Value, source bool, sorting []sortedSet)
 	}
 	if out.th != nil || out.counting || kind == 'h' || len(p.lifted) > 0 {
 		for at != nil {
-			p.sawSource = p.sawSource || scalarNeedsSource(at)
+			p.sawSource = p.sawSource || p.detect && scalarNeedsSource(at)
 			if p.json != nil {
 				p.json.part(w.index, at)
 			}
@@ -1040,8 +1040,11 @@ func writeScalar(out *textWriter, v Value, source bool) {
 	}
 }
 
-// writeEscaped writes s with the escapes of a string literal.
+// writeEscaped writes s with the escapes of a string literal. Only as
+// much of s is looked at as the writer has room for: a message that shows
+// 40 characters of a megabyte string scans those, not the megabyte.
 func writeEscaped(out *textWriter, s string) {
+	s = escapedWithin(s, out.room())
 	for start := 0; ; {
 		i, esc, n := nextEscape(s, start)
 		out.writeString(s[start:i])
@@ -1096,6 +1099,21 @@ func appendEscaped(buf []byte, s string) []byte {
 		buf = append(buf, esc...)
 		start = i + n
 	}
+}
+
+// escapedWithin is the part of s whose escaped text fills room bytes and
+// passes it: every byte escapes to one byte or more, so room+1 bytes do,
+// carried to the end of a character cut there (at most utf8.UTFMax-1 bytes
+// more), so that what fits in room is what all of s writes there.
+func escapedWithin(s string, room int64) string {
+	if int64(len(s)) <= room {
+		return s
+	}
+	cut := int(room) + 1
+	for end := cut + utf8.UTFMax - 1; cut < len(s) && cut < end && !utf8.RuneStart(s[cut]); {
+		cut++
+	}
+	return s[:cut]
 }
 
 // nextEscape finds the first byte at or after i that a string literal
