@@ -107,13 +107,20 @@ func TestAttackManyLargeRequestsAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	trace, err := protojson.Marshal(receivingAll(&ptcsidecarv1.RenderTraceRequest{History: req.History}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	slotsWork := int64(crowdSlots*16*len(jsonBody)) + attackOverhead
-	for _, way := range []string{"HTTP", "HTTP chunked", "HTTP gzip", "gRPC"} {
+	// RenderTrace is a method the bound was not written for: it takes a
+	// place as ToMessages does.
+	for _, way := range []string{"HTTP", "HTTP chunked", "HTTP gzip", "gRPC", "HTTP RenderTrace"} {
 		t.Run(way, func(t *testing.T) {
 			p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-concurrent-evals", fmt.Sprint(crowdSlots))
 			pid := p.cmd.Process.Pid
 			base := peakRSSBytes(t, pid)
-			waiting := map[string]int{"HTTP": len(jsonBody), "HTTP chunked": 2 * len(jsonBody), "HTTP gzip": len(jsonBody), "gRPC": len(wire)}[way]
+			waiting := map[string]int{"HTTP": len(jsonBody), "HTTP chunked": 2 * len(jsonBody), "HTTP gzip": len(jsonBody), "gRPC": len(wire),
+				"HTTP RenderTrace": len(trace)}[way]
 			bound := slotsWork + int64(callersAtOnce*waiting)
 			least := int64(-1)
 			for round := range 3 {
@@ -126,10 +133,13 @@ func TestAttackManyLargeRequestsAtOnce(t *testing.T) {
 				for range callersAtOnce {
 					wg.Go(func() {
 						var code string
-						if way == "gRPC" {
+						switch way {
+						case "gRPC":
 							out, _ := sendAttack(t, p, "gRPC", attack{method: "ToMessages", req: func() proto.Message { return req }})
 							code = out.got
-						} else {
+						case "HTTP RenderTrace":
+							code = sendLargeHTTP(t, p, "RenderTrace", trace, "")
+						default:
 							code = sendLargeHTTP(t, p, "ToMessages", jsonBody, strings.TrimPrefix(strings.TrimPrefix(way, "HTTP"), " "))
 						}
 						mu.Lock()
