@@ -108,6 +108,12 @@ func (a *admission) resume(ctx context.Context) error {
 // leave gives a slot back.
 func (a *admission) leave() { <-a.slots }
 
+// LargeBody reports whether a body of size bytes (negative: known only
+// once decompressed) waits in EnterLargeBody.
+func (s *Service) LargeBody(size int) bool {
+	return s.bodies.largeBytes >= 0 && (size < 0 || s.bodies.isLarge(size))
+}
+
 // EnterLargeBody bounds the large request bodies that a transport holds
 // and converts before the service sees them, as the HTTP listener's
 // transcoder does: it decodes a JSON body, encodes it again as protobuf
@@ -121,7 +127,7 @@ func (a *admission) leave() { <-a.slots }
 // large one. The places are apart from the evaluation slots, which the
 // request then takes as any other does.
 func (s *Service) EnterLargeBody(ctx context.Context, size int) (leave func(), err error) {
-	if s.bodies.largeBytes < 0 || size >= 0 && !s.bodies.isLarge(size) {
+	if !s.LargeBody(size) {
 		return func() {}, nil
 	}
 	if err := s.bodies.enter(ctx); err != nil {

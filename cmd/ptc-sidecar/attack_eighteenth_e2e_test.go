@@ -82,6 +82,34 @@ func sendLargeHTTP(t *testing.T, p *process, method string, body []byte, way str
 	return strings.ToUpper(e.Code)
 }
 
+// sendLargeStream sends start as the one message of an EvalTurnStream call
+// over HTTP in Connect's streaming JSON and returns the outcome's code: a
+// message refused for its place ends the stream UNAVAILABLE (grpc-go's
+// code for a request body that fails to read) with the refusal's message,
+// read here as RESOURCE_EXHAUSTED.
+func sendLargeStream(t *testing.T, p *process, start []byte) string {
+	framed := append([]byte{0, 0, 0, 0, 0}, start...)
+	framed[1], framed[2], framed[3], framed[4] = byte(len(start)>>24), byte(len(start)>>16), byte(len(start)>>8), byte(len(start))
+	resp := post(t, httpClients()["HTTP/2"], p.httpAddr, "ptcsidecar.v1.SidecarService/EvalTurnStream", "application/connect+json", bytes.NewReader(framed))
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "transport: " + err.Error()
+	}
+	if bytes.Contains(raw, []byte(`{"turn":`)) {
+		return "ok"
+	}
+	var end struct {
+		Error struct{ Code, Message string }
+	}
+	if len(raw) > 5 {
+		json.Unmarshal(raw[5:], &end)
+	}
+	if end.Error.Code == "unavailable" && strings.HasPrefix(end.Error.Message, "resource_exhausted: ") {
+		return "RESOURCE_EXHAUSTED"
+	}
+	return strings.ToUpper(end.Error.Code) + " " + end.Error.Message
+}
+
 // TestAttackManyLargeRequestsAtOnce: 48 ToMessages requests of 4 MiB at
 // once, over HTTP with their length, chunked and gzipped, and over gRPC,
 // three rounds on a server of its own with two evaluation slots. Each
@@ -111,16 +139,22 @@ func TestAttackManyLargeRequestsAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stream, err := protojson.Marshal(&ptcsidecarv1.EvalTurnStreamRequest{Message: &ptcsidecarv1.EvalTurnStreamRequest_Start{Start: &ptcsidecarv1.EvalTurnRequest{
+		Program: "(count *1)", PreviousResults: []*ptcsidecarv1.Value{{Edn: `"` + req.History[0].Content + `"`}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	slotsWork := int64(crowdSlots*16*len(jsonBody)) + attackOverhead
 	// RenderTrace is a method the bound was not written for: it takes a
-	// place as ToMessages does.
-	for _, way := range []string{"HTTP", "HTTP chunked", "HTTP gzip", "gRPC", "HTTP RenderTrace"} {
+	// place as ToMessages does. EvalTurnStream's messages are each
+	// admitted as they come.
+	for _, way := range []string{"HTTP", "HTTP chunked", "HTTP gzip", "gRPC", "HTTP RenderTrace", "HTTP EvalTurnStream"} {
 		t.Run(way, func(t *testing.T) {
 			p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-concurrent-evals", fmt.Sprint(crowdSlots))
 			pid := p.cmd.Process.Pid
 			base := peakRSSBytes(t, pid)
 			waiting := map[string]int{"HTTP": len(jsonBody), "HTTP chunked": 2 * len(jsonBody), "HTTP gzip": len(jsonBody), "gRPC": len(wire),
-				"HTTP RenderTrace": len(trace)}[way]
+				"HTTP RenderTrace": len(trace), "HTTP EvalTurnStream": len(stream)}[way]
 			bound := slotsWork + int64(callersAtOnce*waiting)
 			least := int64(-1)
 			for round := range 3 {
@@ -139,6 +173,8 @@ func TestAttackManyLargeRequestsAtOnce(t *testing.T) {
 							code = out.got
 						case "HTTP RenderTrace":
 							code = sendLargeHTTP(t, p, "RenderTrace", trace, "")
+						case "HTTP EvalTurnStream":
+							code = sendLargeStream(t, p, stream)
 						default:
 							code = sendLargeHTTP(t, p, "ToMessages", jsonBody, strings.TrimPrefix(strings.TrimPrefix(way, "HTTP"), " "))
 						}

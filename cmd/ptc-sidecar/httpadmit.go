@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"encoding/binary"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -22,14 +25,18 @@ import (
 // bytes as a request waiting on the gRPC listener does, so that a caller
 // trickling a body in holds no place. The place is given back when the
 // answer begins, so that a caller that never reads its answer holds none.
-// Streamed calls pass: each of their messages goes through the service's
-// own admission.
-func admitLargeBodies(sidecar *server.Service, next http.Handler) http.Handler {
+// A streamed call's body is not read whole: its messages are admitted one
+// by one (streamGate). maxMessage is the most the transcoder takes of one
+// message.
+func admitLargeBodies(sidecar *server.Service, maxMessage int64, next http.Handler) http.Handler {
 	errs := connect.NewErrorWriter()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, ok := r.Body.(*readBody)
 		if !ok {
-			next.ServeHTTP(w, r)
+			g := &streamGate{ReadCloser: r.Body, ctx: r.Context(), sidecar: sidecar, maxMessage: maxMessage}
+			defer g.release()
+			r.Body = g
+			next.ServeHTTP(&beginningWriter{ResponseWriter: w, begin: g.release}, r)
 			return
 		}
 		size := len(body.rest)
@@ -44,6 +51,96 @@ func admitLargeBodies(sidecar *server.Service, next http.Handler) http.Handler {
 		defer leave()
 		next.ServeHTTP(&beginningWriter{ResponseWriter: w, begin: leave}, r)
 	})
+}
+
+// streamGate admits each message of a streamed call's body as
+// admitLargeBodies admits a unary call's body: a message (in its 5-byte
+// envelope, the same in Connect, gRPC-Web and gRPC) past
+// --large-request-bytes, or compressed, is read whole first, then waits
+// for a place before the transcoder has it. The place is given back when
+// the next message begins, when the answer is written to, or when the
+// call ends. A message longer than the transcoder takes passes through,
+// for it to refuse.
+type streamGate struct {
+	io.ReadCloser
+	ctx        context.Context
+	sidecar    *server.Service
+	maxMessage int64
+
+	header  [5]byte
+	got     int      // bytes of the current envelope read
+	left    int64    // bytes of the current message not yet read from the caller
+	message [][]byte // a large message read whole, being handed on
+	err     error    // the refusal, once a message is refused
+
+	mu   sync.Mutex
+	held func() // gives back the place the current message holds
+}
+
+func (g *streamGate) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	if len(g.message) > 0 {
+		n := copy(p, g.message[0])
+		if g.message[0] = g.message[0][n:]; len(g.message[0]) == 0 {
+			g.message = g.message[1:]
+		}
+		return n, nil
+	}
+	if g.left > 0 {
+		n, err := g.ReadCloser.Read(p[:min(int64(len(p)), g.left)])
+		g.left -= int64(n)
+		return n, err
+	}
+	n, err := g.ReadCloser.Read(p[:min(len(p), len(g.header)-g.got)])
+	g.got += copy(g.header[g.got:], p[:n])
+	if g.got < len(g.header) {
+		return n, err
+	}
+	g.got = 0
+	g.release()
+	g.left = int64(binary.BigEndian.Uint32(g.header[1:]))
+	size := int(g.left)
+	if g.header[0]&1 != 0 { // compressed
+		size = -1
+	}
+	if g.left > g.maxMessage || size >= 0 && !g.sidecar.LargeBody(size) {
+		return n, err
+	}
+	// Read in pieces as the bytes come: room for them, never for the
+	// length announced, and none left behind as a buffer grows.
+	for g.left > 0 {
+		piece := make([]byte, min(g.left, streamPiece))
+		k, rerr := io.ReadFull(g.ReadCloser, piece)
+		g.message = append(g.message, piece[:k])
+		if g.left -= int64(k); rerr != nil {
+			return n, rerr
+		}
+	}
+	leave, aerr := g.sidecar.EnterLargeBody(g.ctx, size)
+	if aerr != nil {
+		g.message, g.err = nil, connectError(aerr)
+		return n, nil // the envelope is whole; its message reads as the refusal
+	}
+	g.mu.Lock()
+	g.held = leave
+	g.mu.Unlock()
+	return n, err
+}
+
+// streamPiece is the size of the pieces a large streamed message is read
+// in.
+const streamPiece = 256 << 10
+
+// release gives back the place the current message holds, if any.
+func (g *streamGate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.held != nil {
+		g.held()
+		g.held = nil
+	}
 }
 
 // compressed reports whether r's body names a content coding.
