@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -105,3 +107,41 @@ func (a *admission) resume(ctx context.Context) error {
 
 // leave gives a slot back.
 func (a *admission) leave() { <-a.slots }
+
+// LargeBody reports whether a body of size bytes (negative: known only
+// once decompressed) waits in EnterLargeBody.
+func (s *Service) LargeBody(size int) bool {
+	return s.bodies.largeBytes >= 0 && (size < 0 || s.bodies.isLarge(size))
+}
+
+// EnterLargeBody bounds the large request bodies that a transport holds
+// and converts before the service sees them, as the HTTP listener's
+// transcoder does: it decodes a JSON body, encodes it again as protobuf
+// and hands that to the gRPC server, three copies of the request and more
+// before admitRequest can take a slot, so 48 bodies of 4 MiB at once
+// raised the peak by 620 MiB. A body of size bytes past --large-request-bytes
+// waits here for one of as many places as there are evaluation slots, at
+// most --eval-queue-wait, then is refused RESOURCE_EXHAUSTED; leave gives
+// its place back (safe to call more than once). A negative size is a
+// body whose size is known only once it is decompressed, which waits as a
+// large one. The places are apart from the evaluation slots, which the
+// request then takes as any other does.
+func (s *Service) EnterLargeBody(ctx context.Context, size int) (leave func(), err error) {
+	if !s.LargeBody(size) {
+		return func() {}, nil
+	}
+	if err := s.bodies.enter(ctx); err != nil {
+		if status.Code(err) == codes.ResourceExhausted {
+			what := fmt.Sprintf("is %d bytes, more than %d (--large-request-bytes), and", size, s.bodies.largeBytes)
+			if size < 0 {
+				what = "is compressed, its size unknown until it is decompressed, and"
+			}
+			err = status.Errorf(codes.ResourceExhausted,
+				"the request %s waits to be converted for as many requests at once as there are evaluation slots (%d); "+
+					"none finished within %s; retry after a short backoff, or send less at once",
+				what, cap(s.bodies.slots), s.bodies.queueWait)
+		}
+		return nil, err
+	}
+	return sync.OnceFunc(s.bodies.leave), nil
+}

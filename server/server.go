@@ -26,6 +26,9 @@ type Service struct {
 	jsonFields jsonFields // limits' schemas by JSON field name, for CheckJSON
 	remembered remembered
 	evals      *admission
+	// bodies bounds the large request bodies a transport converts before
+	// the service sees them (EnterLargeBody).
+	bodies *admission
 	// calls are the calls in flight, which Shutdown ends (shutdown.go);
 	// running counts them.
 	calls   callRegistry
@@ -40,7 +43,8 @@ func New(cfg Config) *Service {
 	cfg = cfg.withDefaults()
 	limits := newRequestLimits(&cfg)
 	return &Service{cfg: cfg, limits: limits, jsonFields: newJSONFields(limits), remembered: newRemembered(cfg.Memo),
-		evals: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait, cfg.LargeRequestBytes)}
+		evals:  newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait, cfg.LargeRequestBytes),
+		bodies: newAdmission(cfg.MaxConcurrentEvals, cfg.EvalQueueWait, cfg.LargeRequestBytes)}
 }
 
 // AdmissionStats reports the evaluations (and large requests) running,

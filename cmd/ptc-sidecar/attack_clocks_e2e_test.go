@@ -61,6 +61,7 @@ func attackTables() []attackTable {
 		{"fifteenth pass", plain(fifteenthPassAttacks())},
 		{"sixteenth pass", plain(sixteenthPassAttacks())},
 		{"seventeenth pass", plain(seventeenthPassAttacks())},
+		{"eighteenth pass", plain(eighteenthPassAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"history read work", plain(historyReadWorkAttacks())},
 		{"strategy histories", plain(strategyHistoryAttacks(2000))},

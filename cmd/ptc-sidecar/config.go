@@ -130,7 +130,7 @@ func (c *serveConfig) settings() []setting.Setting {
 		{Name: "listen", Usage: "gRPC listen `address`: host:port, or unix:/path/to.sock; port 0 picks a free port (the bound address is logged)", Value: &c.listen},
 		{Name: "log-level", Usage: "log `level`: debug, info, warn or error", Value: levelValue{&c.logLevel}},
 		{Name: "http-listen", Usage: "`host:port` to serve the same services over HTTP/1.1 and HTTP/2 with JSON or protobuf bodies (Connect and gRPC-Web protocols), e.g. for curl; empty: off", Value: &c.httpListen},
-		{Name: "http-read-timeout", Usage: "--http-listen: most time, a `duration`, the body of a call (all but EvalTurnStream) may take to arrive before the call ends with DEADLINE_EXCEEDED",
+		{Name: "http-read-timeout", Usage: "--http-listen: most time, a `duration`, the body of a call (all but EvalTurnStream) may take to arrive before the call ends with DEADLINE_EXCEEDED, and its answer to be taken once it begins before the call is cut",
 			Value: setting.NewDuration(&c.httpReadTimeout, d.httpReadTimeout)},
 		{Name: "metrics-listen", Usage: "`host:port` to serve Prometheus metrics at /metrics; empty: no metrics endpoint", Value: &c.metricsListen},
 		{Name: "max-recv-bytes", Usage: "largest request message accepted, in `bytes`; larger requests get RESOURCE_EXHAUSTED",
