@@ -38,7 +38,9 @@ func leastAllocated(call func() error) (uint64, error) {
 // naming the option, and the bytes allocated (least of three) stay near
 // the request and the limit, where the whole render allocated 34 to 98
 // times the limit. The turns view of a chat log boxes its messages, a
-// writer other than the program's box, held by the same count.
+// writer other than the program's box, held by the same count; the
+// compressed view stops its strategy's messages by what their boxes
+// show, where it built them whole (128 times the limit).
 func TestAnswerPastTheLimitIsNotRendered(t *testing.T) {
 	const limit = 1 << 20
 	svc := New(Config{Limits: lisp.DefaultLimits()})
@@ -58,6 +60,7 @@ func TestAnswerPastTheLimitIsNotRendered(t *testing.T) {
 	for _, st := range strategies.All() {
 		if st.Input() == strategies.InputTurns && st.Name() != "summarize-turns" { // summarize-turns sends programs fenced
 			requests[st.Name()+" of programs as calls"] = &ptcsidecarv1.ToMessagesRequest{Turns: programs, Options: options(st.Name())}
+			requests[st.Name()+"'s compressed view of programs as calls"] = &ptcsidecarv1.RenderTraceRequest{Turns: programs, View: "compressed", Options: options(st.Name())}
 		}
 	}
 	for name, req := range requests {
@@ -102,5 +105,41 @@ func TestAnswerWithinTheLimitIsRendered(t *testing.T) {
 	}
 	if n := proto.Size(out); n > 1<<20 {
 		t.Fatalf("a %d-byte trace was sent past its 1 MiB limit", n)
+	}
+}
+
+// TestAnswerWithinARaisedLimitIsWrittenOnce: the tool-call form writes
+// each program's arguments once, shared by the answer, the statistics'
+// "before" and the bill's earlier call. 16 programs of 64 KB of control
+// characters, a 1 MiB request, answer 6 MiB of arguments under a raised
+// limit; the bytes allocated (least of three) stay within the answer and
+// the request, where three copies, each written into a buffer that
+// doubled and then copied, allocated five times the answer.
+func TestAnswerWithinARaisedLimitIsWrittenOnce(t *testing.T) {
+	const limit = 64 << 20
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	var programs []*ptcsidecarv1.Turn
+	for range 16 {
+		programs = append(programs, &ptcsidecarv1.Turn{Program: strings.Repeat("\x01", 64<<10), Result: edn("1")})
+	}
+	for _, name := range []string{"full", "cache-stable", "single-user-coalesced"} {
+		t.Run(name, func(t *testing.T) {
+			req := &ptcsidecarv1.ToMessagesRequest{Turns: programs,
+				Options: &ptcsidecarv1.Options{Strategy: name, ProgramForm: "tool_call", MaxResponseBytes: i32(limit)}}
+			var answer int
+			allocated, err := leastAllocated(func() error {
+				out, err := svc.ToMessages(context.Background(), req)
+				answer = proto.Size(out)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := proto.Size(req)
+			t.Logf("a %d-byte request answering %d bytes allocated %.1f MB", in, answer, float64(allocated)/1e6)
+			if bound := uint64(answer + in); allocated > bound {
+				t.Errorf("a %d-byte request answering %d bytes allocated %d bytes, more than %d (the answer and the request): the arguments were written more than once", in, answer, allocated, bound)
+			}
+		})
 	}
 }
