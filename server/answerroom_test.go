@@ -143,3 +143,23 @@ func TestAnswerWithinARaisedLimitIsWrittenOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerOfEscapesWithinTheLimitIsSent: the count made before a
+// program's arguments are written is what encoding/json writes, for every
+// escape: a program of 100,000 \b (written \b, two bytes, where the count
+// took six) answers within a limit of the answer's own size.
+func TestAnswerOfEscapesWithinTheLimitIsSent(t *testing.T) {
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	for _, c := range []string{"\b", "\f", "\n", "\t", `"`, `\`, "\x01", "<"} {
+		req := &ptcsidecarv1.ToMessagesRequest{Turns: []*ptcsidecarv1.Turn{{Program: strings.Repeat(c, 100_000), Result: edn("1")}},
+			Options: &ptcsidecarv1.Options{Strategy: "full", ProgramForm: "tool_call"}}
+		out, err := svc.ToMessages(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Options.MaxResponseBytes = i32(int32(proto.Size(out)))
+		if _, err := svc.ToMessages(context.Background(), req); err != nil {
+			t.Errorf("a program of %q within a limit of its answer's %d bytes: %v", c, proto.Size(out), err)
+		}
+	}
+}
