@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,5 +162,43 @@ func TestAnswerOfEscapesWithinTheLimitIsSent(t *testing.T) {
 		if _, err := svc.ToMessages(context.Background(), req); err != nil {
 			t.Errorf("a program of %q within a limit of its answer's %d bytes: %v", c, proto.Size(out), err)
 		}
+	}
+}
+
+// TestSignatureOfMegabytesRendersAtItsSize: a tool signature the memo does
+// not keep is parsed once per render, not once for each of the answer, the
+// statistics' "before" and the bill's earlier call, and a parse costs a
+// few times the signature, not a list grown a quarter at a time and each
+// parameter's text copied three times. A 250,000-parameter signature (4.1
+// MB) rendered by cache-stable in tool-call form allocated 53 times the
+// request; the bound is 30 times (least of three).
+func TestSignatureOfMegabytesRendersAtItsSize(t *testing.T) {
+	var sig strings.Builder
+	sig.WriteString("(q {")
+	for i := range 250_000 {
+		if i > 0 {
+			sig.WriteString(", ")
+		}
+		sig.WriteString("p" + strconv.Itoa(i) + " :string")
+	}
+	sig.WriteString("}) -> :string")
+	var turns []*ptcsidecarv1.Turn
+	for i := range 3 {
+		turns = append(turns, &ptcsidecarv1.Turn{Number: int32(i + 1), Program: "(tool/get {})", Success: true, Result: edn("1")})
+	}
+	req := &ptcsidecarv1.ToMessagesRequest{Turns: turns, Options: &ptcsidecarv1.Options{Strategy: "cache-stable", ProgramForm: "tool_call",
+		Tools: []*ptcsidecarv1.ToolSpec{{Name: "get", Signature: sig.String(), Description: "Reads a file."}}}}
+	svc := New(Config{Limits: lisp.DefaultLimits()})
+	allocated, err := leastAllocated(func() error {
+		_, err := svc.ToMessages(context.Background(), req)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := proto.Size(req)
+	t.Logf("a %d-byte request allocated %.1f MB, %.0f times its size", in, float64(allocated)/1e6, float64(allocated)/float64(in))
+	if bound := uint64(30 * in); allocated > bound {
+		t.Errorf("a %d-byte signature's render allocated %d bytes, more than 30 times the request: it was parsed more than once", in, allocated)
 	}
 }
