@@ -2,7 +2,7 @@ package strategies
 
 import (
 	"fmt"
-	"unicode/utf8"
+	"strings"
 )
 
 // An answer is refused when it passes the caller's receive limit
@@ -30,8 +30,16 @@ func (e *AnswerTooLargeError) Error() string {
 // limit. A nil *AnswerRoom counts nothing: the renders of a request that
 // are measured rather than sent (the statistics' "before", the bill's
 // earlier call) use nil.
+//
+// A shown room counts the messages of a view that shows them in boxes
+// (RenderTrace's compressed view): a box may be shorter than its message,
+// as it drops spaces, so a shown room counts of each text only the bytes
+// its box shows at the least. A view that fits is then never refused, and
+// the messages built for a view past the limit are the limit and the
+// spaces of their texts.
 type AnswerRoom struct {
 	limit, used int
+	shown       bool
 }
 
 // NewAnswerRoom returns the room of an answer of at most limit bytes; nil
@@ -41,6 +49,58 @@ func NewAnswerRoom(limit int) *AnswerRoom {
 		return nil
 	}
 	return &AnswerRoom{limit: limit}
+}
+
+// newRequestRoom is the room of req's answer: shown when its messages are
+// shown in boxes (Request.AnswerShown).
+func newRequestRoom(req *Request) *AnswerRoom {
+	r := NewAnswerRoom(req.AnswerLimit)
+	if r != nil {
+		r.shown = req.AnswerShown
+	}
+	return r
+}
+
+// TakeText counts the text s of a message: its bytes, or, in a shown
+// room, the bytes a box shows at the least.
+func (r *AnswerRoom) TakeText(s string) error {
+	if r == nil {
+		return nil
+	}
+	if r.shown {
+		return r.Take(shownLen(s))
+	}
+	return r.Take(len(s))
+}
+
+// TakeArguments counts the tool-call arguments of program
+// (ProgramArguments) before they are written. encoding/json writes a
+// program's spaces as they are and no space of its own, so a box shows
+// all of the arguments but the program's spaces.
+func (r *AnswerRoom) TakeArguments(program string) error {
+	if r == nil {
+		return nil
+	}
+	n := programArgumentsLen(program)
+	if r.shown {
+		n -= strings.Count(program, " ")
+	}
+	return r.Take(n)
+}
+
+// shownLen is the fewest bytes a box (RenderTrace's view) shows of s: a
+// box drops trailing spaces, the space a long line wraps at, tabs once
+// expanded to spaces and a carriage return before a newline, and shows
+// every other byte at least once (a control character as its escape,
+// invalid UTF-8 as U+FFFD, a newline as a line of its own).
+func shownLen(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '\t' || c == '\r' {
+			n--
+		}
+	}
+	return n
 }
 
 // Take counts n more bytes of the answer; past the limit it returns the
@@ -54,38 +114,4 @@ func (r *AnswerRoom) Take(n int) error {
 		return &AnswerTooLargeError{Limit: r.limit}
 	}
 	return nil
-}
-
-// jsonStringLen is the length of s written as a JSON string by
-// encoding/json (quotes included): \" \\ \n \r \t in two bytes, other
-// control characters, <, > and & (HTML-safe escaping), U+2028 and U+2029
-// and each byte of invalid UTF-8 (as \ufffd) in six.
-func jsonStringLen(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			n += 6
-		case r == '\u2028' || r == '\u2029':
-			n += 6
-		default:
-			n += size
-		}
-		i += size
-	}
-	return n
 }

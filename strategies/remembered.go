@@ -20,16 +20,22 @@ type Remembered struct {
 	// ctx is the request's, in the copy one request renders with
 	// (during): counting tokens stops once it ends.
 	ctx context.Context
+	// rendered are the signatures parsed while one request renders (the
+	// copy of during): the answer, the statistics' "before" and the bill's
+	// earlier call write the same signatures, and one the memo does not
+	// keep (a signature of megabytes) would be parsed again for each, at
+	// 15 times its size.
+	rendered map[string]signatureText
 }
 
 // during is r for one request's rendering, which stops once ctx ends; r
 // may be nil (nothing remembered).
 func (r *Remembered) during(ctx context.Context) *Remembered {
 	if r == nil {
-		return &Remembered{ctx: ctx}
+		return &Remembered{ctx: ctx, rendered: map[string]signatureText{}}
 	}
 	c := *r
-	c.ctx = ctx
+	c.ctx, c.rendered = ctx, map[string]signatureText{}
 	return &c
 }
 
@@ -55,14 +61,24 @@ func NewRemembered(m *memo.Memo) *Remembered {
 // per call (checked, then written by both renders), a tenth of a warm
 // ToMessages call when parsed every time.
 func (r *Remembered) signature(src string) signatureText {
-	if r == nil || r.signatures == nil {
+	if r == nil {
 		return parseSignatureText(src)
 	}
-	if t, ok := r.signatures.Get(src); ok {
+	if t, ok := r.rendered[src]; ok {
 		return t
 	}
+	if r.signatures != nil {
+		if t, ok := r.signatures.Get(src); ok {
+			return t
+		}
+	}
 	t := parseSignatureText(src)
-	r.signatures.Put(src, t, int64(memo.EntryOverhead+2*len(src)))
+	if r.signatures != nil {
+		r.signatures.Put(src, t, int64(memo.EntryOverhead+2*len(src)))
+	}
+	if r.rendered != nil {
+		r.rendered[src] = t
+	}
 	return t
 }
 

@@ -1,7 +1,6 @@
 package strategies
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -77,14 +76,17 @@ func toolCallForm(req *Request) bool { return req.Options.ProgramForm == Program
 // name. bounded previews each turn's outcome within the sample limits;
 // unbounded (full) shows it whole.
 func toolCallResponse(name string, req *Request, bounded bool) (*Response, error) {
-	render := func(r *Request) ([]ChatMessage, error) { return toolCallMessages(r, bounded, nil) }
-	msgs, err := toolCallMessages(req, bounded, NewAnswerRoom(req.AnswerLimit))
+	// The answer, the statistics' "before" and the bill's earlier call
+	// (whose turns are the first of req's) share each program's arguments.
+	args := make(programArgs, len(req.Turns))
+	render := func(r *Request) ([]ChatMessage, error) { return toolCallMessages(r, bounded, nil, args) }
+	msgs, err := toolCallMessages(req, bounded, newRequestRoom(req), args)
 	if err != nil {
 		return nil, err
 	}
 	before := msgs
 	if bounded {
-		if before, err = toolCallMessages(req, false, nil); err != nil {
+		if before, err = toolCallMessages(req, false, nil, args); err != nil {
 			return nil, err
 		}
 	}
@@ -138,8 +140,9 @@ func transcriptEnd(msgs []ChatMessage) int {
 // when bounded and the memory holds definitions, a USER message listing
 // them with samples (the values stay whole in memory). room counts the
 // answer's bytes: a program's arguments are counted before they are
-// written, six times its bytes in JSON for control characters.
-func toolCallMessages(req *Request, bounded bool, room *AnswerRoom) ([]ChatMessage, error) {
+// written, six times its bytes in JSON for control characters. args
+// holds the arguments of the turns already written.
+func toolCallMessages(req *Request, bounded bool, room *AnswerRoom, args programArgs) ([]ChatMessage, error) {
 	o := &req.Options
 	msgs, budget, err := openingMessages(req, toolCallSystemPrompt(o), 3+2*len(req.Turns))
 	if err != nil {
@@ -149,15 +152,18 @@ func toolCallMessages(req *Request, bounded bool, room *AnswerRoom) ([]ChatMessa
 		t := &req.Turns[i]
 		id := programCallID(t, i)
 		text := programCallText(t)
-		if err := room.Take(len(text) + programArgumentsLen(t.Program)); err != nil {
+		if err := room.TakeText(text); err != nil {
+			return nil, err
+		}
+		if err := room.TakeArguments(t.Program); err != nil {
 			return nil, err
 		}
 		feedback := toolCallFeedback(t, o, budget-i-1, bounded)
-		if err := room.Take(len(feedback)); err != nil {
+		if err := room.TakeText(feedback); err != nil {
 			return nil, err
 		}
 		msgs = append(msgs,
-			ChatMessage{Role: RoleAssistant, Content: text, ToolCalls: []ChatToolCall{{ID: id, Name: ProgramToolName, Arguments: ProgramArguments(t.Program)}}},
+			ChatMessage{Role: RoleAssistant, Content: text, ToolCalls: []ChatToolCall{{ID: id, Name: ProgramToolName, Arguments: args.of(i, t.Program)}}},
 			ChatMessage{Role: RoleTool, ToolCallID: id, Content: feedback},
 		)
 	}
@@ -191,21 +197,33 @@ func programCallText(t *Turn) string {
 }
 
 // ProgramArguments is the JSON arguments text of a program tool call:
-// {"program": program}, the same bytes for the same program.
+// {"program": program}, the same bytes for the same program, as
+// encoding/json writes them.
 func ProgramArguments(program string) string {
-	b, err := json.Marshal(struct {
-		Program string `json:"program"`
-	}{program})
-	if err != nil { // a string always marshals
-		panic(fmt.Sprintf("strategies: program arguments: %v", err))
+	var b strings.Builder
+	b.Grow(programArgumentsLen(program))
+	b.WriteString(`{"program":`)
+	writeJSONString(&b, program)
+	b.WriteByte('}')
+	return b.String()
+}
+
+// programArgs holds the arguments of a request's turns, by turn, once
+// written.
+type programArgs []string
+
+// of is the arguments of turn i, whose program is program.
+func (a programArgs) of(i int, program string) string {
+	if a[i] == "" {
+		a[i] = ProgramArguments(program)
 	}
-	return string(b)
+	return a[i]
 }
 
 // programArgumentsLen is len(ProgramArguments(program)), computed
 // without writing it.
 func programArgumentsLen(program string) int {
-	return len(`{"program":}`) + jsonStringLen(program)
+	return len(`{"program":}`) + writeJSONString(nil, program)
 }
 
 // droppedPrints is how many of t's prints a bounded tool message leaves

@@ -89,11 +89,18 @@ func parseSignatureText(src string) signatureText {
 // ParamsText renders the parameters as "name type" joined by ", ", types
 // without colons.
 func (s *Signature) ParamsText() string {
-	parts := make([]string, len(s.Params))
+	// One builder: a part per parameter, each type written apart, copied
+	// a signature of megabytes three times over.
+	var b strings.Builder
 	for i, f := range s.Params {
-		parts[i] = f.Name + " " + f.Type.String()
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name)
+		b.WriteByte(' ')
+		f.Type.write(&b)
 	}
-	return strings.Join(parts, ", ")
+	return b.String()
 }
 
 // String renders the type without colons: [string], {id int, email string?}.
@@ -212,6 +219,11 @@ func (p *sigParser) fields(closing byte) ([]SigField, error) {
 		}
 		end := p.pos
 		t, err := p.typ()
+		if len(fields) == cap(fields) {
+			// Doubled: append grows a long list a quarter at a time, which
+			// allocates five times the list of a signature of megabytes.
+			fields, ends = slices.Grow(fields, len(fields)+1), slices.Grow(ends, len(ends)+1)
+		}
 		fields = append(fields, SigField{name, t})
 		ends = append(ends, end)
 		if err != nil {

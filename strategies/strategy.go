@@ -148,6 +148,11 @@ type Request struct {
 	// has written of the answer passes it (answerroom.go), rather than
 	// building an answer the caller will not receive. 0 renders whole.
 	AnswerLimit int
+	// AnswerShown says that the answer is shown in boxes (RenderTrace's
+	// compressed view), which may drop spaces: AnswerLimit then counts
+	// only the bytes a box shows of each text at the least, so that a
+	// view within the limit is never refused (answerroom.go).
+	AnswerShown bool
 	// earlier marks the rebuilt request of the call before, rendered for
 	// its messages only: its own bill is not computed (priceChat).
 	earlier bool

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,5 +150,43 @@ func TestRenderBigTextsAllocateLinearly(t *testing.T) {
 				t.Errorf("twice the text allocates %.2f times as much", ratio)
 			}
 		})
+	}
+}
+
+// TestCompressedViewThatFitsIsSent: the compressed view stops its
+// strategy's messages by the bytes their boxes show at the least, a bound
+// that never refuses a view within the limit. Programs, raw responses and
+// outputs of random texts heavy in what a box drops (spaces, tabs,
+// carriage returns, long lines of spaces) and in what it escapes, each
+// strategy's tool-call form, render with a limit of their own length.
+func TestCompressedViewThatFitsIsSent(t *testing.T) {
+	pieces := []string{" ", "    ", strings.Repeat(" ", 200), strings.Repeat(" ", 5000), "\t", "\r\n", "\n", "\r", "a", "(+ 1 2)", "\x01", "\b", "é", "世", "\u0301", "\xff", `"`, "<"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	text := func() string {
+		var b strings.Builder
+		for range rng.IntN(60) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for _, strategy := range []string{"full", "cache-stable", "single-user-coalesced"} {
+		for range 8 {
+			req := &strategies.Request{Options: normalized(t, strategies.RawOptions{Strategy: strategy, ProgramForm: strategies.ProgramToolCall})}
+			for i := range 1 + rng.IntN(4) {
+				turn := strategies.Turn{Number: i + 1, Program: text(), Prints: []string{text()}, Success: true, Result: lisp.String(text())}
+				if rng.IntN(2) == 0 {
+					turn.ProgramCallID, turn.RawResponse = "call_"+strconv.Itoa(i), text()
+				}
+				req.Turns = append(req.Turns, turn)
+			}
+			whole, err := Render(req, ViewCompressed, false, false, Style{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.AnswerLimit = len(whole)
+			if got, err := Render(req, ViewCompressed, false, false, Style{}); err != nil || got != whole {
+				t.Fatalf("%s: a compressed view of %d bytes at a limit of %d: %v", strategy, len(whole), len(whole), err)
+			}
+		}
 	}
 }

@@ -119,12 +119,12 @@ func renderTurns(p *page, req *strategies.Request, raw, usage bool) error {
 // renderCompressed writes the messages the strategy sends next, each in a
 // box, exactly as ToMessages returns them.
 func renderCompressed(p *page, req *strategies.Request, usage bool) error {
-	// The page counts itself against the answer's limit; the messages do
-	// not, as a box may be shorter than its message (trailing spaces are
-	// not shown).
-	whole := *req
-	whole.AnswerLimit = 0
-	resp, err := strategies.Render(&whole)
+	// A box may be shorter than its message (it drops spaces): the
+	// messages count only what their boxes show at the least, and the
+	// page counts itself.
+	shown := *req
+	shown.AnswerShown = true
+	resp, err := strategies.Render(&shown)
 	if err != nil {
 		return err
 	}
