@@ -277,6 +277,25 @@ func TestWideSourceValuesReadBackInEveryField(t *testing.T) {
 	}
 }
 
+// TestVarQuoteRefusedInEveryField: EDN has no #' (Clojure's EDN reader
+// refuses it), so no field takes #'x as data, and the refusal names it;
+// a var a turn emits is written as the form that makes it, (var user/f),
+// and read back by every field.
+func TestVarQuoteRefusedInEveryField(t *testing.T) {
+	svc := New(DefaultConfig())
+	answers, history := throughEveryField(svc, edn("{:a #'x}"))
+	sameAnswer(t, "#'x", answers, history, "#' (a var) is not allowed in a value")
+	resp, err := svc.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: "(defn f [] 1) {:f #'f :inc #'inc}"})
+	if err != nil || !resp.GetTurn().GetSuccess() {
+		t.Fatalf("a result holding vars: %v %v", err, resp.GetTurn().GetError())
+	}
+	if got, want := resp.GetTurn().GetResult().GetEdn(), "{:f (var user/f), :inc (var clojure.core/inc)}"; got != want {
+		t.Errorf("a result holding vars is written %s, want %s", got, want)
+	}
+	answers, history = throughEveryField(svc, resp.GetTurn().GetResult())
+	sameAnswer(t, "vars a turn emits", answers, history, "")
+}
+
 // sameValueBack fails t unless v, a turn's result, comes back the same
 // value through the fields an evaluation reads it from: data,
 // previous_results and a prelude binding, each returned by a program and
