@@ -455,15 +455,16 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 		}
 		return pad(spec, cut(text, spec.precision)), nil
 	case 'c':
+		// Java's Formatter takes a Character (or a byte, short or int,
+		// which no value here is: every integer is a long, which it
+		// refuses) and prints nil as null.
 		switch v := arg.(type) {
 		case String:
 			if r := []rune(string(v)); len(r) == 1 {
 				return pad(spec, string(r)), nil
 			}
-		case Int:
-			if v >= 0 && v <= 0x10FFFF {
-				return pad(spec, string(rune(v))), nil
-			}
+		case NilType:
+			return pad(spec, "null"), nil
 		}
 		return "", Errorf(typeError, "format %%c expected a character, got %s", describe(arg)).asJava(formatConversion(spec.conv, arg))
 	case 'd':

@@ -81,7 +81,8 @@ func readStringAt(th *Thread, name string, args []Value, quoting bool) (Value, e
 // Clojure's reader throws for it: the evaluation's own limits and clock
 // stay what they are; a text that ends inside a form is "EOF while
 // reading", a stray closer "Unmatched delimiter", a malformed number a
-// NumberFormatException, a key given twice an IllegalArgumentException,
+// NumberFormatException, a symbol of a bad namespace or name "Invalid
+// token", a key given twice an IllegalArgumentException,
 // anything else a RuntimeException with the reader's message. The
 // reader's hint is kept.
 func readStringError(th *Thread, name string, err error) error {
@@ -103,6 +104,8 @@ func readStringError(th *Thread, name string, err error) error {
 		message = "Unmatched delimiter: " + e.Message[len("unexpected '"):len("unexpected '")+1]
 	case strings.HasPrefix(e.Message, "invalid number "):
 		class, message = "NumberFormatException", "Invalid number: "+strings.TrimPrefix(e.Message, "invalid number ")
+	case strings.HasPrefix(e.Message, "invalid token "):
+		message = "Invalid token: " + strings.TrimPrefix(e.Message, "invalid token ")
 	case strings.HasPrefix(e.Message, "Duplicate key"):
 		class = "IllegalArgumentException"
 	case strings.HasPrefix(e.Message, "unsupported reader syntax #="):

@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -240,11 +241,61 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 		e.bad = Errorf(depthLimit, "%s would be written nested more than %d levels deep: a keyword that does not read as :name, a symbol or a regex is written as the call that makes it, one level deeper than it sits in the value", what, nestingOrDefault(nesting)).
 			WithHint("values leaving the program must nest at most %d levels, counting those calls; flatten the data, or use plain keywords or strings", nestingOrDefault(nesting))
 	default:
-		e.text, e.ok = string(t.buf), true
+		text := string(t.buf)
+		if source {
+			if e.bad = sourceReadsBack(th, text, nesting, what); e.bad != nil {
+				break
+			}
+		}
+		e.text, e.ok = text, true
 		return e
 	}
 	e.json, e.hasJSON = "", false
 	return e
+}
+
+// sourceCheckedBytes is the longest source text emitted without being
+// loaded back first: up to it the budget of loading it (sourceLimits)
+// grows with the text, 256 bytes and 4 steps a byte, far more than what
+// the printer writes takes to load (20,000 of (comp (map inc) (filter
+// odd?)) pass 4 MiB: about 7 bytes a byte of their text); past it the
+// budget stops at 4 MiB, which such a text can pass. A turn that defines
+// a function (a few hundred bytes of text) does not pay for loading it
+// twice. TestEmittedValuesReadBackInEveryField (server) sends small values
+// of every kind back.
+const sourceCheckedBytes = (4<<20 - 4<<10) / 256
+
+// sourceReadsBack refuses text, the source a value EDN cannot spell is
+// written as, when the reader would refuse it: it is read here by
+// ReadWire itself, under the same nesting setting, so that what a value
+// of source may take to load (sourceLimits, and what the EDN it holds
+// costs) has one model, the reader's, not a second one in the emit
+// check. Before, a map of 20,000 memoized functions was emitted and then
+// refused by every field it was sent back in (memory_limit). Loading it
+// costs what reading it back costs, once, and only for a value of source
+// of more than sourceCheckedBytes; it runs under th's context, so the
+// turn's clock still bounds it.
+func sourceReadsBack(th *Thread, text string, nesting int, what string) *Error {
+	if len(text) <= sourceCheckedBytes {
+		return nil
+	}
+	ctx := context.Background()
+	if th != nil {
+		ctx = th.context()
+	}
+	_, _, err := ReadWire(text, WireRead{Ctx: ctx, MaxNesting: nesting})
+	switch {
+	case err == nil:
+		return nil
+	case th != nil && ctx.Err() != nil:
+		return th.contextError(ctx.Err())
+	}
+	why := err.Error()
+	if e, ok := err.(*Error); ok {
+		why = string(e.Kind) + ": " + e.Message
+	}
+	return Errorf(emitLimit, "%s would be sent as the source that builds it (it holds functions, regexes, symbols or keywords EDN cannot spell), which would not read back: %s", what, why).
+		WithHint("a value of source is read back within %s of memory and a few steps a byte; return or def the data, and keep the functions that make it in the program", byteCount(decodeLimits.MaxAllocBytes))
 }
 
 // emitState is what emitText works in: its writers, the JSON's, and the

@@ -398,6 +398,10 @@ var generatedBreaks = []genProgram{
 	// A strings.Replacer built on every call: 6.7 KB of Go allocation for
 	// a call of five steps.
 	{seed: 200338, prelude: "(map inc)", source: `(dotimes [_ 2000] (try (clojure.string/re-quote-replacement "a") (catch Exception e (ex-message e))))`},
+	// A result of source that took more than its budget to load back
+	// (memory_limit when sent back): now refused when the turn emits it.
+	{seed: 300255, prelude: "(map inc)", source: "(let [r (update-keys (zipmap (map keyword (map str (range 20000))) (repeat p)) identity)] [r (count (str r)) r])"},
+	{seed: 300884, prelude: "(memoize (fn [x] (vec (range x))))", source: "(update-vals (zipmap (map keyword (map str (range 20000))) (repeat p)) (constantly p))"},
 }
 
 func TestGeneratedBreaksStayClosed(t *testing.T) {

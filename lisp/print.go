@@ -951,14 +951,14 @@ func (p *printer) scalar(v Value, source bool) {
 // written differently as source than as EDN.
 func scalarNeedsSource(v Value) bool {
 	switch v := v.(type) {
-	case NilType, Bool, Int, Float, Float32, String, *varRef, *BigDec:
+	case NilType, Bool, Int, Float, Float32, String, *BigDec:
 		return false
 	case *BigInt:
 		return v.integer // (biginteger n) as source
 	case Keyword:
 		return !keywordReads(string(v))
 	}
-	return true // symbols, regexes, functions
+	return true // symbols, regexes, functions, vars
 }
 
 // writeScalar writes a value that holds no other, as EDN or as source.
@@ -997,6 +997,12 @@ func writeScalar(out *textWriter, v Value, source bool) {
 		out.writeByte(':')
 		out.writeString(string(v))
 	case symbol:
+		if source && !slashesRead(string(v)) {
+			out.writeString("(symbol ")
+			writeScalar(out, String(v), false)
+			out.writeByte(')')
+			return
+		}
 		if source {
 			out.writeString("(quote ")
 			out.writeString(string(v))
@@ -1005,6 +1011,14 @@ func writeScalar(out *textWriter, v Value, source bool) {
 		}
 		out.writeString(string(v))
 	case *varRef:
+		if source {
+			// EDN has no #' (Clojure's EDN reader: "No dispatch macro"),
+			// so a value's wire text spells a var as the form that makes it.
+			out.writeString("(var ")
+			out.writeString(v.qualifiedName())
+			out.writeByte(')')
+			return
+		}
 		out.writeString("#'")
 		out.writeString(v.qualifiedName())
 	case javaClass:

@@ -364,6 +364,11 @@ var asciiTerminators = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// varQuoteHint is the hint of a value whose text holds #', which EDN
+// has no dispatch for (the sidecar writes a var as (var ns/name)): it is
+// refused as the source of a value too, as Clojure's EDN reader refuses it.
+const varQuoteHint = "values are literal data, and EDN has no #'; send the name as a string or a keyword"
+
 const tooDeepHint = "flatten the program or the data; deeply nested forms are not supported"
 
 func (r *reader) enter(line, col int) error {
@@ -1114,6 +1119,9 @@ func (r *reader) readDispatch() (Value, error) {
 			return nil, r.errorf(line, col, "unknown symbolic value ##%s", tok).WithHint("use ##Inf, ##-Inf or ##NaN")
 		}
 	case strings.HasPrefix(rest, "#'"):
+		if r.edn && !r.symbols {
+			return nil, r.errorf(line, col, "#' (a var) is not allowed in a value").WithHint(varQuoteHint)
+		}
 		r.next()
 		r.next()
 		tok := r.token()
@@ -1339,6 +1347,9 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 			WithHint("values are literal data; quote text as a string or use a keyword")
 	}
 	if !lexSymbolText(tok) {
+		if lexSymbolChars(tok) {
+			return nil, r.errorf(line, col, "invalid token %s", tok) // its slashes: Clojure's "Invalid token"
+		}
 		e := r.errorf(line, col, "invalid symbol %s", tok)
 		if strings.ContainsAny(tok, "\u201c\u201d\u2018\u2019") {
 			return nil, e.WithHint(`strings use straight double quotes: "text"`)
@@ -1549,9 +1560,13 @@ func lexFloatText(s string) bool {
 	return i == len(s) && (frac || exp)
 }
 
-// lexSymbolText accepts the symbol characters of spec 2.3 plus the few more
-// Clojure allows (. $ & % ' #) after the first character.
-func lexSymbolText(s string) bool {
+// lexSymbolText accepts a symbol's token: its characters (lexSymbolChars)
+// and slashes where Clojure's reader takes them (slashesRead).
+func lexSymbolText(s string) bool { return lexSymbolChars(s) && slashesRead(s) }
+
+// lexSymbolChars accepts the symbol characters of spec 2.3 plus the few
+// more Clojure allows (. $ & % ' #) after the first character.
+func lexSymbolChars(s string) bool {
 	for i, c := range s {
 		switch {
 		case unicode.IsLetter(c) || unicode.IsDigit(c):
@@ -1562,6 +1577,27 @@ func lexSymbolText(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// slashesRead reports whether s, a symbol's text, reads as Clojure reads
+// a symbol with a namespace, ns/name: ns does not start with '/', and
+// name is "/" (clojure.core//) or does not start with a digit, so /etc/passwd,
+// a/ and a/1 are an invalid token there, as here.
+func slashesRead(s string) bool {
+	if s == "" || s == "/" {
+		return true // no slashes to read; an empty name is refused by its characters
+	}
+	if s[0] == '/' {
+		return false
+	}
+	i := strings.LastIndexByte(s, '/')
+	switch {
+	case i < 0:
+		return true
+	case i == len(s)-1: // ns//, the name /
+		return len(s) >= 3 && s[i-1] == '/'
+	}
+	return s[i+1] < '0' || s[i+1] > '9'
 }
 
 // lexPlainSymbol is a symbol without a namespace.

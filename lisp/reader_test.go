@@ -158,8 +158,6 @@ func TestParseEDN(t *testing.T) {
 		`{:a 1 :b [1 2.5 "x"] "k" #{:z}}`: `{:a 1, :b [1 2.5 "x"], "k" #{:z}}`,
 		"(1 2 3)":                         "(1 2 3)",
 		"  nil ; comment\n":               "nil",
-		"#'helper":                        "#'user/helper",
-		"#'user/helper":                   "#'user/helper",
 		"-0.0":                            "-0.0",
 	}
 	for in, want := range ok {
@@ -175,7 +173,8 @@ func TestParseEDN(t *testing.T) {
 	if v, err := ParseEDN("##NaN", 0); err != nil || !math.IsNaN(float64(v.(Float))) {
 		t.Errorf("ParseEDN(##NaN) = %v, %v", v, err)
 	}
-	for _, in := range []string{"", "foo", "(+ 1 2 x)", "1 2", "#(inc %)", "'x", "{:a}", strings.Repeat("[", 2000)} {
+	// EDN has no #' (Clojure's EDN reader: "No dispatch macro for: '").
+	for _, in := range []string{"", "foo", "(+ 1 2 x)", "1 2", "#(inc %)", "'x", "{:a}", strings.Repeat("[", 2000), "#'helper", "#'user/helper"} {
 		if _, err := ParseEDN(in, 0); err == nil {
 			t.Errorf("ParseEDN(%q) succeeded, want an error", in)
 		}

@@ -142,10 +142,11 @@ func ReadValue(ctx context.Context, text string, maxNesting, keep int) (Value, e
 // refusedAsSourceToo reports whether err, why a text does not read as
 // EDN, refuses it as source too: sets and map keys nested too deeply to
 // hash, collections too dense for their text, and text nested too
-// deeply cost the same, or more, read as source.
+// deeply cost the same, or more, read as source; and #', which no value's
+// text holds.
 func refusedAsSourceToo(err error) bool {
 	e, ok := err.(*Error)
-	return ok && (e.Hint == keyTextHint || e.Hint == readCostHint || e.Hint == tooDeepHint)
+	return ok && (e.Hint == keyTextHint || e.Hint == readCostHint || e.Hint == tooDeepHint || e.Hint == varQuoteHint)
 }
 
 // needsSource reports whether v holds something that EDN cannot spell:
@@ -179,7 +180,7 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 			comparators = append(comparators, o.by)
 		}
 		switch x := at.(type) {
-		case NilType, Bool, Int, Float, Float32, String, *varRef, *Vector, *Set, *Map, *BigDec:
+		case NilType, Bool, Int, Float, Float32, String, *Vector, *Set, *Map, *BigDec:
 		case *BigInt:
 			needs = needs || x.integer // (biginteger n): its digits read back as a BigInt
 		case Keyword:
@@ -221,9 +222,11 @@ func sourceValue(v Value, maxNesting int, limit int64) (needs, deep bool, cost i
 // symbol name: the reader takes nil, true, false and what starts with a
 // digit (or a sign and a digit) as other values, and a ':' as a keyword.
 // The symbol builtin makes no symbol of any other name, so every symbol a
-// value holds is written as (quote name) and reads back.
+// value holds is written as (quote name) and reads back, or, when its
+// slashes do not read as a token ((symbol "a/"), whose namespace is a and
+// name is empty, as Clojure makes it), as (symbol "name").
 func symbolReads(name string) bool {
-	if !lexSymbolText(name) {
+	if !lexSymbolChars(name) {
 		return false
 	}
 	switch name {

@@ -244,6 +244,58 @@ func TestEmittedValuesReadBackInEveryField(t *testing.T) {
 	}
 }
 
+// TestWideSourceValuesReadBackInEveryField: a value of source many
+// times over (20,000 transducers, memoized functions, symbols) is
+// accepted back by every field, or refused when the turn would emit it
+// (emit_limit), never emitted and then refused. Before, such a map was
+// emitted (300 KB to 850 KB of source) and refused memory_limit by every
+// field it was sent back in.
+func TestWideSourceValuesReadBackInEveryField(t *testing.T) {
+	svc := New(DefaultConfig())
+	for _, expr := range []string{
+		"(zipmap (map keyword (map str (range 20000))) (repeat (map inc)))",
+		"(update-vals (zipmap (map keyword (map str (range 20000))) (repeat 1)) (constantly (memoize (fn [x] (vec (range x))))))",
+		"(vec (repeat 20000 (comp (map inc) (filter odd?))))",
+		"(vec (repeat 15000 (map inc)))",
+		"(vec (map (fn [i] (keyword (str \"a b\" i))) (range 20000)))",
+	} {
+		program := "{:v " + expr + "}"
+		resp, err := svc.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: program,
+			Limits: &ptcsidecarv1.Limits{MaxSteps: 10_000_000, MaxAllocBytes: 64 << 20}})
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		turn := resp.GetTurn()
+		if !turn.GetSuccess() {
+			if e := turn.GetError(); e.GetType() != "emit_limit" || !strings.Contains(e.GetMessage(), "would not read back") {
+				t.Errorf("%s: the program fails: %v", expr, e)
+			}
+			continue
+		}
+		answers, history := throughEveryField(svc, turn.GetResult())
+		sameAnswer(t, fmt.Sprintf("%s (%d bytes)", expr, len(turn.GetResult().GetEdn())), answers, history, "")
+	}
+}
+
+// TestVarQuoteRefusedInEveryField: EDN has no #' (Clojure's EDN reader
+// refuses it), so no field takes #'x as data, and the refusal names it;
+// a var a turn emits is written as the form that makes it, (var user/f),
+// and read back by every field.
+func TestVarQuoteRefusedInEveryField(t *testing.T) {
+	svc := New(DefaultConfig())
+	answers, history := throughEveryField(svc, edn("{:a #'x}"))
+	sameAnswer(t, "#'x", answers, history, "#' (a var) is not allowed in a value")
+	resp, err := svc.EvalTurn(context.Background(), &ptcsidecarv1.EvalTurnRequest{Program: "(defn f [] 1) {:f #'f :inc #'inc}"})
+	if err != nil || !resp.GetTurn().GetSuccess() {
+		t.Fatalf("a result holding vars: %v %v", err, resp.GetTurn().GetError())
+	}
+	if got, want := resp.GetTurn().GetResult().GetEdn(), "{:f (var user/f), :inc (var clojure.core/inc)}"; got != want {
+		t.Errorf("a result holding vars is written %s, want %s", got, want)
+	}
+	answers, history = throughEveryField(svc, resp.GetTurn().GetResult())
+	sameAnswer(t, "vars a turn emits", answers, history, "")
+}
+
 // sameValueBack fails t unless v, a turn's result, comes back the same
 // value through the fields an evaluation reads it from: data,
 // previous_results and a prelude binding, each returned by a program and
@@ -285,7 +337,10 @@ func randomValueExpr(r *rand.Rand, depth int) string {
 	name := func() string { return fmt.Sprintf("%q", names[r.IntN(len(names))]) }
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	leaf := func() string {
-		switch r.IntN(22) {
+		switch r.IntN(23) {
+		case 22: // transducers, memoized functions and finite lazy sequences
+			return pick("(map inc)", "(comp (map inc) (filter odd?))", "(memoize inc)", "(every-pred odd? pos?)",
+				"(lazy-seq [1 2])", "(take 3 (range))", "(map inc [1 2])", "(concat (lazy-seq [1]) [2])")
 		case 16: // numbers of many digits, as BigInt, BigInteger and BigDecimal
 			return pick("123456789012345678901234567890N", "-98765432109876543210N", `(biginteger "123456789012345678901234567890123")`,
 				"(*' 99999999999 99999999999 99999999999)", "-1234567890.12345678901234567890M", `(bigdec "1E+30")`, "0.000000000000000000001M")

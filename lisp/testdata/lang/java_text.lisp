@@ -41,3 +41,11 @@
 (assert.eq (empty "") nil)
 (assert.eq (empty [1 2]) [])
 (assert.eq (empty nil) nil)
+
+;; %c takes a character and prints nil as null; a number is a long, which
+;; Java's Formatter refuses for %c, as Clojure does for (format "%c" 65).
+(assert.eq (format "%5c|%-3c|" nil \a) " null|a  |")
+(assert.eq (format "%c" (char 65)) "A")
+(assert.fails (fn [] (format "%c" 65)) "c != java.lang.Long")
+(assert.fails (fn [] (format "%c" 65.0)) "c != java.lang.Double")
+(assert.fails (fn [] (format "%c" "ab")) "c != java.lang.String")

@@ -77,3 +77,13 @@
 (assert.eq (sum-by :a [{:a 1} {:a 2}]) 103)
 (def log [:started])
 (assert.eq (conj log :done) [:started :done])
+
+;; A symbol with a namespace reads as ns/name: ns does not start with /,
+;; and name is / or does not start with a digit; Clojure's reader calls
+;; anything else an invalid token.
+(assert.eq (read-string "a/b/c") (symbol "a/b" "c"))
+(assert.eq (read-string "clojure.core//") (symbol "clojure.core" "/"))
+(assert.eq (read-string "/") (symbol "/"))
+(assert.eq (try (read-string "/etc/passwd") (catch RuntimeException e (ex-message e))) "Invalid token: /etc/passwd")
+(assert.eq (try (read-string "a/") (catch RuntimeException e (ex-message e))) "Invalid token: a/")
+(assert.eq (try (read-string "a/1") (catch RuntimeException e (ex-message e))) "Invalid token: a/1")
