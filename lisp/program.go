@@ -475,13 +475,19 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 
 // readUnder returns p, or the program of source that env.Programs keeps,
 // charged to th as its reading was, or else reads source under th and
-// keeps what it read in env.Programs.
+// keeps what it read, from a copy of source, in env.Programs.
 func readUnder(th *Thread, source string, p *Program, env Env) (*Program, error) {
 	if p == nil && env.Programs != nil {
 		p = env.Programs.Program(source, env.MaxNesting)
 	}
 	if p != nil {
 		return p, th.step(p.read.count * readFormSteps)
+	}
+	if env.Programs != nil {
+		// What is kept holds its own bytes: the source may be cut from a
+		// far larger text (a program in a raw response), which the kept
+		// Program and every text read from it would otherwise hold.
+		source = strings.Clone(source)
 	}
 	read, err := readProgram(source, env.MaxNesting, th)
 	if err != nil {
