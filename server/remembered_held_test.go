@@ -44,6 +44,10 @@ func TestRememberedHoldsWhatItCounts(t *testing.T) {
 		{"programs of nested literals", 600, func(i int) *ptcsidecarv1.EvalTurnRequest {
 			return &ptcsidecarv1.EvalTurnRequest{Program: fmt.Sprintf("(count [%d %s%s])", i, strings.Repeat("[", 200), strings.Repeat("]", 200))}
 		}},
+		{"prelude functions of deep literals", 600, func(i int) *ptcsidecarv1.EvalTurnRequest {
+			return &ptcsidecarv1.EvalTurnRequest{Program: "(count (f))", Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{
+				Name: "f", IsFn: true, Value: &ptcsidecarv1.Value{Edn: fmt.Sprintf("(fn [] [%d %s%s])", i, strings.Repeat("[", 200), strings.Repeat("]", 200))}}}}}
+		}},
 		{"a prelude function holding a regex literal", 400, func(i int) *ptcsidecarv1.EvalTurnRequest {
 			return &ptcsidecarv1.EvalTurnRequest{Program: "(f)", Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{
 				Name: "f", IsFn: true, Value: &ptcsidecarv1.Value{Edn: fmt.Sprintf(`(fn [] (re-find #"\pL{1000}" "b%d"))`, i)}}}}}
