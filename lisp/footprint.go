@@ -70,7 +70,9 @@ func footprintOf(at Value, code *map[*lambda]bool, classes *map[*recordClass]boo
 	return n
 }
 
-// codeBytesPerTextByte is about how many bytes the forms and compiled
-// nodes of a fn take per byte of its source text (2.7 KB for a 244-byte
-// program).
-const codeBytesPerTextByte = 11
+// codeBytesPerTextByte is the most the forms and compiled nodes of a fn
+// take per byte of its source text: a form and its node take at most
+// heldBytesPerForm, and each form prints as at least two bytes (a
+// bracket and its match, a name and a space). An ordinary fn takes 30-60;
+// one of nested literals up to 153, where eleven were counted.
+const codeBytesPerTextByte = heldBytesPerForm / 2

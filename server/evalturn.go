@@ -8,7 +8,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -196,10 +195,6 @@ func (s *Service) decodeEvaluation(rd *valueReader, req *ptcsidecarv1.EvalTurnRe
 		if err != nil {
 			return nil, rd.interrupted()
 		}
-		// A program of one block is a slice of the response; its own copy
-		// lets the remembered program (and the texts read from it) hold
-		// its bytes alone, not the whole response it came in.
-		ev.program = strings.Clone(ev.program)
 		ev.noProgram = !found
 	}
 	if ev.program == "" && noCall(req.GetProgramCall()) {

@@ -147,8 +147,8 @@ func (r rememberedPrograms) recount(text string, maxNesting int) {
 func keptProgramBytes(k programKey, p *lisp.Program) int64 { return programBytes(k.text, p) }
 
 // programBytes is what remembering p, read from text, holds alive: its
-// read forms, about ten times the bytes of their text (docs/BENCHMARKS.md,
-// "The memo"), and what its analysis built.
+// key's text and at most what p holds (lisp.Program.HeldBytes), its read
+// forms, compiled nodes and what its analysis built.
 func programBytes(text string, p *lisp.Program) int64 {
-	return int64(memo.EntryOverhead+11*len(text)) + p.AnalysisBytes()
+	return int64(memo.EntryOverhead+len(text)) + p.HeldBytes()
 }
