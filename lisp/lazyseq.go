@@ -376,14 +376,18 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 	return v, nil
 }
 
-// realizedDeep gives args with realizeEnds applied to each, or args
-// itself when that changes none (args may be borrowed: it is not changed).
-func realizedDeep(th *Thread, args []Value) ([]Value, error) {
+// realizedDeep gives args with realizeEnds applied to each argument read
+// picks, or args itself when that changes none (args may be borrowed: it
+// is not changed).
+func realizedDeep(th *Thread, args []Value, read partsRead) ([]Value, error) {
 	var out []Value
 	for i, a := range args {
 		switch a.(type) {
 		case *infiniteSeq, *Vector, *Map:
 		default:
+			continue
+		}
+		if !read(args, i) {
 			continue
 		}
 		v, err := realizeEnds(th, a)
@@ -403,11 +407,70 @@ func realizedDeep(th *Thread, args []Value) ([]Value, error) {
 	return out, nil
 }
 
-// printingBuiltins print or compare their arguments whole, so a lazy
-// sequence inside one is read before they run.
-var printingBuiltins = map[string]bool{
-	"str": true, "pr-str": true, "prn-str": true, "print-str": true, "println-str": true,
-	"pr": true, "prn": true, "print": true, "println": true, "=": true, "not=": true,
+// realizedKey is k, to be hashed as a key of a map or set, with the lazy
+// sequences it holds read as realizeEnds reads them, and charged as a key
+// (chargeKey): a lazy sequence equals the list it reads as, so it must
+// hash as that list too. Keys a program builds and keys a function
+// returns to a builtin (group-by's) go through it.
+func realizedKey(th *Thread, k Value) (Value, error) {
+	switch k.(type) {
+	case *infiniteSeq, *Vector, *Map:
+		var err error
+		if k, err = realizeEnds(th, k); err != nil {
+			return nil, err
+		}
+	}
+	return k, chargeKey(th, k)
+}
+
+// partsRead picks the arguments, by position, whose parts a builtin
+// prints, compares or hashes whole.
+type partsRead func(args []Value, i int) bool
+
+func everyArg([]Value, int) bool { return true }
+
+// afterCollection picks the keys and items given after a collection.
+func afterCollection(_ []Value, i int) bool { return i > 0 }
+
+// argsOntoHashed picks the arguments after a map or set that are put
+// into it (conj, into): onto a vector or list nothing is hashed.
+func argsOntoHashed(args []Value, i int) bool {
+	switch args[0].(type) {
+	case *Map, *Set, *transient:
+		return i > 0
+	}
+	return false
+}
+
+// keysAfterFirst picks the keys of key/value pairs after a map (assoc).
+func keysAfterFirst(args []Value, i int) bool { return i%2 == 1 }
+
+// keysOfPairs picks the keys of key/value pair arguments (hash-map).
+func keysOfPairs(args []Value, i int) bool { return i%2 == 0 }
+
+// readsPartsWhole are the builtins that print, compare, hash or flatten
+// parts of their arguments, with the arguments each reads so: a lazy
+// sequence inside one is read before they run, as Clojure's = and hash
+// read it, so that a lazy sequence held in a vector, a map or a set
+// prints, compares, hashes and flattens as the list it reads as.
+// Collections a builtin only looks keys up in are left unread: their
+// keys and items were read when they were put in (realizedKey).
+var readsPartsWhole = map[string]partsRead{
+	"str": everyArg, "pr-str": everyArg, "prn-str": everyArg, "print-str": everyArg, "println-str": everyArg,
+	"pr": everyArg, "prn": everyArg, "print": everyArg, "println": everyArg,
+	"=": everyArg, "not=": everyArg, "identical?": everyArg, "distinct?": everyArg, "hash": everyArg,
+	"flatten": everyArg, "set": everyArg, "hash-set": everyArg, "sorted-set": everyArg, "distinct": everyArg,
+	"dedupe": everyArg, "frequencies": everyArg, "group-by": everyArg, "distinct-by": everyArg,
+	"zipmap": everyArg, "hash-map": keysOfPairs, "array-map": keysOfPairs, "sorted-map": keysOfPairs,
+	"get": afterCollection, "contains?": afterCollection, "find": afterCollection, "get-in": afterCollection,
+	"dissoc": afterCollection, "disj": afterCollection, "select-keys": afterCollection, "update": afterCollection,
+	"update-in": afterCollection, "assoc-in": afterCollection, "dissoc!": afterCollection, "disj!": afterCollection,
+	"assoc": keysAfterFirst, "assoc!": keysAfterFirst,
+	"conj": argsOntoHashed, "conj!": argsOntoHashed, "into": argsOntoHashed,
+	"sorted-map-by": afterCollection, "sorted-set-by": afterCollection, "rename-keys": everyArg,
+	"map-invert": everyArg, "merge": everyArg, "merge-with": everyArg, "select": everyArg,
+	"union": everyArg, "intersection": everyArg, "difference": everyArg, "subset?": everyArg,
+	"superset?": everyArg, "compare-and-set!": everyArg, "isa?": everyArg,
 }
 
 // realizedArgs gives args with every sequence that may end read whole, or
