@@ -46,6 +46,11 @@ func TestBuiltinsThatHashPartsReadThemWhole(t *testing.T) {
 			}
 		}
 	}
+	// What these hash are the keys of their map arguments, read when
+	// they were put in, and the keys their function returns (realizedKey).
+	for _, name := range []string{"merge", "merge-with", "group-by", "distinct-by"} {
+		delete(need, name)
+	}
 	for name, what := range need {
 		if readsPartsWhole[name] == nil {
 			t.Errorf("%s declares %q but does not read its arguments' lazy parts (readsPartsWhole)", name, what)

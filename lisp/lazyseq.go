@@ -424,53 +424,60 @@ func realizedKey(th *Thread, k Value) (Value, error) {
 }
 
 // partsRead picks the arguments, by position, whose parts a builtin
-// prints, compares or hashes whole.
+// prints, compares or hashes whole. Only those are read: reading walks
+// them whole, which the builtin's cost charges for exactly these (a
+// default value, a map's values, a function's arguments are not walked).
 type partsRead func(args []Value, i int) bool
 
 func everyArg([]Value, int) bool { return true }
 
+// onlyArg picks argument i: the key of get, the path of get-in.
+func onlyArg(i int) partsRead { return func(_ []Value, j int) bool { return j == i } }
+
 // afterCollection picks the keys and items given after a collection.
 func afterCollection(_ []Value, i int) bool { return i > 0 }
 
-// argsOntoHashed picks the arguments after a map or set that are put
-// into it (conj, into): onto a vector or list nothing is hashed.
-func argsOntoHashed(args []Value, i int) bool {
-	switch args[0].(type) {
-	case *Map, *Set, *transient:
-		return i > 0
+// ontoSet picks the items put into a set (conj, into): onto a vector or
+// a list nothing is hashed, and onto a map only an entry's key, which is
+// left as it is.
+func ontoSet(args []Value, i int) bool {
+	coll := args[0]
+	if t, ok := coll.(*transient); ok {
+		coll = t.coll
 	}
-	return false
+	_, isSet := coll.(*Set)
+	return isSet && i > 0
 }
 
 // keysAfterFirst picks the keys of key/value pairs after a map (assoc).
-func keysAfterFirst(args []Value, i int) bool { return i%2 == 1 }
+func keysAfterFirst(_ []Value, i int) bool { return i%2 == 1 }
 
 // keysOfPairs picks the keys of key/value pair arguments (hash-map).
-func keysOfPairs(args []Value, i int) bool { return i%2 == 0 }
+func keysOfPairs(_ []Value, i int) bool { return i%2 == 0 }
 
 // readsPartsWhole are the builtins that print, compare, hash or flatten
 // parts of their arguments, with the arguments each reads so: a lazy
 // sequence inside one is read before they run, as Clojure's = and hash
 // read it, so that a lazy sequence held in a vector, a map or a set
-// prints, compares, hashes and flattens as the list it reads as.
-// Collections a builtin only looks keys up in are left unread: their
-// keys and items were read when they were put in (realizedKey).
+// prints, compares, hashes and flattens as the list it reads as. Maps
+// and sets a builtin looks keys up in are left unread: their keys and
+// items were read when they were put in (realizedKey, and the builtins
+// here that build them), and the keys a function returns to group-by or
+// distinct-by are read as they are hashed (realizedKey).
 var readsPartsWhole = map[string]partsRead{
 	"str": everyArg, "pr-str": everyArg, "prn-str": everyArg, "print-str": everyArg, "println-str": everyArg,
 	"pr": everyArg, "prn": everyArg, "print": everyArg, "println": everyArg,
 	"=": everyArg, "not=": everyArg, "identical?": everyArg, "distinct?": everyArg, "hash": everyArg,
-	"flatten": everyArg, "set": everyArg, "hash-set": everyArg, "sorted-set": everyArg, "distinct": everyArg,
-	"dedupe": everyArg, "frequencies": everyArg, "group-by": everyArg, "distinct-by": everyArg,
-	"zipmap": everyArg, "hash-map": keysOfPairs, "array-map": keysOfPairs, "sorted-map": keysOfPairs,
-	"get": afterCollection, "contains?": afterCollection, "find": afterCollection, "get-in": afterCollection,
-	"dissoc": afterCollection, "disj": afterCollection, "select-keys": afterCollection, "update": afterCollection,
-	"update-in": afterCollection, "assoc-in": afterCollection, "dissoc!": afterCollection, "disj!": afterCollection,
-	"assoc": keysAfterFirst, "assoc!": keysAfterFirst,
-	"conj": argsOntoHashed, "conj!": argsOntoHashed, "into": argsOntoHashed,
-	"sorted-map-by": afterCollection, "sorted-set-by": afterCollection, "rename-keys": everyArg,
-	"map-invert": everyArg, "merge": everyArg, "merge-with": everyArg, "select": everyArg,
-	"union": everyArg, "intersection": everyArg, "difference": everyArg, "subset?": everyArg,
-	"superset?": everyArg, "compare-and-set!": everyArg, "isa?": everyArg,
+	"isa?": everyArg, "compare-and-set!": everyArg, "flatten": everyArg, "dedupe": everyArg,
+	"set": everyArg, "hash-set": everyArg, "sorted-set": everyArg, "distinct": everyArg, "frequencies": everyArg,
+	"map-invert": everyArg, "union": everyArg, "intersection": everyArg, "difference": everyArg,
+	"subset?": everyArg, "superset?": everyArg, "select": everyArg,
+	"hash-map": keysOfPairs, "array-map": keysOfPairs, "sorted-map": keysOfPairs, "sorted-map-by": keysAfterFirst,
+	"assoc": keysAfterFirst, "assoc!": keysAfterFirst, "sorted-set-by": afterCollection,
+	"get": onlyArg(1), "contains?": onlyArg(1), "find": onlyArg(1), "get-in": onlyArg(1), "update": onlyArg(1),
+	"update-in": onlyArg(1), "assoc-in": onlyArg(1), "rename-keys": onlyArg(1), "zipmap": onlyArg(0),
+	"dissoc": afterCollection, "disj": afterCollection, "dissoc!": afterCollection, "disj!": afterCollection,
+	"select-keys": afterCollection, "conj": ontoSet, "conj!": ontoSet, "into": ontoSet,
 }
 
 // realizedArgs gives args with every sequence that may end read whole, or
