@@ -29,6 +29,7 @@ func TestLazyPartsReadAsTheirElements(t *testing.T) {
 		{defs + `[(find {[l] 1} [x]) (get-in {[l] {:a 1}} [[x] :a]) (select-keys {[l] 1} [[x]]) (distinct? [x] [l])]`, "[[[(1 2)] 1] 1 {[(1 2)] 1} false]"},
 		{defs + `[(count (group-by (fn [v] [(lazy-seq [v])]) [1 2])) (update {[l] 1} [x] inc) (dedupe [[x] [l]])]`, "[2 {[(1 2)] 2} [[(1 2)]]]"},
 		{defs + `[(= #{(lazy-seq [1])} #{(lazy-seq [2])}) (count (set [[(lazy-seq [1])] [(lazy-seq [2])]])) (get {[(lazy-seq [1])] 1} [(lazy-seq [2])])]`, "[false 2 nil]"},
+		{defs + `(let [n (atom 0) f (memoize (fn [v] (swap! n inc)))] (f [x]) (f [l]) @n)`, "1"},
 		{defs + `[(contains? {{:a x} 1} {:a l}) (= #{{:a x}} #{{:a l}}) (flatten [[x] x]) (count (persistent! (conj! (transient #{[l]}) [x])))]`, "[true true [1 2 1 2] 1]"},
 	}
 	checkValuesAndErrors(t, cases, nil)
