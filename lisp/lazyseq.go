@@ -455,11 +455,12 @@ func keysAfterFirst(_ []Value, i int) bool { return i%2 == 1 }
 // keysOfPairs picks the keys of key/value pair arguments (hash-map).
 func keysOfPairs(_ []Value, i int) bool { return i%2 == 0 }
 
-// readsPartsWhole are the builtins that print, compare, hash or flatten
+// readsPartsWhole are the builtins that print, compare or hash
 // parts of their arguments, with the arguments each reads so: a lazy
 // sequence inside one is read before they run, as Clojure's = and hash
 // read it, so that a lazy sequence held in a vector, a map or a set
-// prints, compares, hashes and flattens as the list it reads as. Maps
+// prints, compares and hashes as the list it reads as (flatten reads one
+// as it meets it). Maps
 // and sets a builtin looks keys up in are left unread: their keys and
 // items were read when they were put in (realizedKey, and the builtins
 // here that build them), and the keys a function returns to group-by or
@@ -468,7 +469,7 @@ var readsPartsWhole = map[string]partsRead{
 	"str": everyArg, "pr-str": everyArg, "prn-str": everyArg, "print-str": everyArg, "println-str": everyArg,
 	"pr": everyArg, "prn": everyArg, "print": everyArg, "println": everyArg,
 	"=": everyArg, "not=": everyArg, "identical?": everyArg, "distinct?": everyArg, "hash": everyArg,
-	"isa?": everyArg, "compare-and-set!": everyArg, "flatten": everyArg, "dedupe": everyArg,
+	"isa?": everyArg, "compare-and-set!": everyArg, "dedupe": everyArg,
 	"set": everyArg, "hash-set": everyArg, "sorted-set": everyArg, "distinct": everyArg, "frequencies": everyArg,
 	"map-invert": everyArg, "union": everyArg, "intersection": everyArg, "difference": everyArg,
 	"subset?": everyArg, "superset?": everyArg, "select": everyArg,
