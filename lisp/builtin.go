@@ -176,16 +176,17 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 			return v, err
 		}
 	}
-	if b.lazy != nil {
-		if s, ok := firstInfinite(args); ok {
-			return b.lazy(th, args, s, b.Fn)
-		}
-	} else if printingBuiltins[b.Name] {
-		whole, err := realizedDeep(th, args)
+	if read := readsPartsWhole[b.Name]; read != nil {
+		whole, err := realizedDeep(th, args, read)
 		if err != nil {
 			return nil, err
 		}
 		args = whole
+	}
+	if b.lazy != nil {
+		if s, ok := firstInfinite(args); ok {
+			return b.lazy(th, args, s, b.Fn)
+		}
 	} else if !b.asksLazy && endingArg(args) {
 		// A builtin with no form of its own for lazy sequences reads a
 		// lazy sequence that may end whole, as a list (lazyseq.go).

@@ -349,7 +349,7 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := chargeKey(th, k); err != nil {
+		if k, err = realizedKey(th, k); err != nil {
 			return nil, err
 		}
 		added, err := seen.add(th, k)
@@ -389,7 +389,7 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := chargeKey(th, k); err != nil {
+		if k, err = realizedKey(th, k); err != nil {
 			return nil, err
 		}
 		g, added, err := b.slot(th, k, heapEntry+2*heapWord) // sizes and next beside it

@@ -942,6 +942,16 @@ func builtinFlatten(th *Thread, args []Value) (Value, error) {
 		if err := th.step(1); err != nil {
 			return nil, err
 		}
+		if s, ok := e.(*infiniteSeq); ok && s.ends {
+			// A lazy sequence inside is flattened as the list it reads as,
+			// read here rather than before: the value may nest deeper
+			// than a walk of it goes.
+			whole, err := s.realizeAll(th)
+			if err != nil {
+				return nil, err
+			}
+			e = whole
+		}
 		if v, ok := e.(*Vector); ok {
 			// The stack is as deep as the value: a frame and the copy
 			// its growth makes are charged as they are pushed.

@@ -307,8 +307,8 @@ func builtinMemoize(th *Thread, args []Value) (Value, error) {
 		if th.prog == nil {
 			return th.call(f, xs)
 		}
-		key := NewVector(slices.Clone(xs))
-		if err := chargeKey(th, key); err != nil {
+		key, err := realizedKey(th, NewVector(slices.Clone(xs)))
+		if err != nil {
 			return nil, err
 		}
 		hk := hashKey(key)

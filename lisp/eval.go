@@ -140,7 +140,7 @@ func (n *mapNode) eval(th *Thread, fr *frame) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := chargeKey(th, k); err != nil {
+		if k, err = realizedKey(th, k); err != nil {
 			return nil, err
 		}
 		v, err := n.elems[i+1].eval(th, fr)
@@ -161,8 +161,10 @@ func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeKeys(th, elems); err != nil {
-		return nil, err
+	for i, e := range elems {
+		if elems[i], err = realizedKey(th, e); err != nil {
+			return nil, err
+		}
 	}
 	if err := th.allocVector(len(elems)); err != nil {
 		return nil, err

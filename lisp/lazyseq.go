@@ -376,14 +376,18 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 	return v, nil
 }
 
-// realizedDeep gives args with realizeEnds applied to each, or args
-// itself when that changes none (args may be borrowed: it is not changed).
-func realizedDeep(th *Thread, args []Value) ([]Value, error) {
+// realizedDeep gives args with realizeEnds applied to each argument read
+// picks, or args itself when that changes none (args may be borrowed: it
+// is not changed).
+func realizedDeep(th *Thread, args []Value, read partsRead) ([]Value, error) {
 	var out []Value
 	for i, a := range args {
 		switch a.(type) {
 		case *infiniteSeq, *Vector, *Map:
 		default:
+			continue
+		}
+		if !read(args, i) {
 			continue
 		}
 		v, err := realizeEnds(th, a)
@@ -403,11 +407,78 @@ func realizedDeep(th *Thread, args []Value) ([]Value, error) {
 	return out, nil
 }
 
-// printingBuiltins print or compare their arguments whole, so a lazy
-// sequence inside one is read before they run.
-var printingBuiltins = map[string]bool{
-	"str": true, "pr-str": true, "prn-str": true, "print-str": true, "println-str": true,
-	"pr": true, "prn": true, "print": true, "println": true, "=": true, "not=": true,
+// realizedKey is k, to be hashed as a key of a map or set, with the lazy
+// sequences it holds read as realizeEnds reads them, and charged as a key
+// (chargeKey): a lazy sequence equals the list it reads as, so it must
+// hash as that list too. Keys a program builds and keys a function
+// returns to a builtin (group-by's) go through it.
+func realizedKey(th *Thread, k Value) (Value, error) {
+	switch k.(type) {
+	case *infiniteSeq, *Vector, *Map:
+		var err error
+		if k, err = realizeEnds(th, k); err != nil {
+			return nil, err
+		}
+	}
+	return k, chargeKey(th, k)
+}
+
+// partsRead picks the arguments, by position, whose parts a builtin
+// prints, compares or hashes whole. Only those are read: reading walks
+// them whole, which the builtin's cost charges for exactly these (a
+// default value, a map's values, a function's arguments are not walked).
+type partsRead func(args []Value, i int) bool
+
+func everyArg([]Value, int) bool { return true }
+
+// onlyArg picks argument i: the key of get, the path of get-in.
+func onlyArg(i int) partsRead { return func(_ []Value, j int) bool { return j == i } }
+
+// afterCollection picks the keys and items given after a collection.
+func afterCollection(_ []Value, i int) bool { return i > 0 }
+
+// ontoSet picks the items put into a set (conj, into): onto a vector or
+// a list nothing is hashed, and onto a map only an entry's key, which is
+// left as it is.
+func ontoSet(args []Value, i int) bool {
+	coll := args[0]
+	if t, ok := coll.(*transient); ok {
+		coll = t.coll
+	}
+	_, isSet := coll.(*Set)
+	return isSet && i > 0
+}
+
+// keysAfterFirst picks the keys of key/value pairs after a map (assoc).
+func keysAfterFirst(_ []Value, i int) bool { return i%2 == 1 }
+
+// keysOfPairs picks the keys of key/value pair arguments (hash-map).
+func keysOfPairs(_ []Value, i int) bool { return i%2 == 0 }
+
+// readsPartsWhole are the builtins that print, compare or hash
+// parts of their arguments, with the arguments each reads so: a lazy
+// sequence inside one is read before they run, as Clojure's = and hash
+// read it, so that a lazy sequence held in a vector, a map or a set
+// prints, compares and hashes as the list it reads as (flatten reads one
+// as it meets it). Maps
+// and sets a builtin looks keys up in are left unread: their keys and
+// items were read when they were put in (realizedKey, and the builtins
+// here that build them), and the keys a function returns to group-by or
+// distinct-by are read as they are hashed (realizedKey).
+var readsPartsWhole = map[string]partsRead{
+	"str": everyArg, "pr-str": everyArg, "prn-str": everyArg, "print-str": everyArg, "println-str": everyArg,
+	"pr": everyArg, "prn": everyArg, "print": everyArg, "println": everyArg,
+	"=": everyArg, "not=": everyArg, "identical?": everyArg, "distinct?": everyArg, "hash": everyArg,
+	"isa?": everyArg, "compare-and-set!": everyArg, "dedupe": everyArg,
+	"set": everyArg, "hash-set": everyArg, "sorted-set": everyArg, "distinct": everyArg, "frequencies": everyArg,
+	"map-invert": everyArg, "union": everyArg, "intersection": everyArg, "difference": everyArg,
+	"subset?": everyArg, "superset?": everyArg, "select": everyArg,
+	"hash-map": keysOfPairs, "array-map": keysOfPairs, "sorted-map": keysOfPairs, "sorted-map-by": keysAfterFirst,
+	"assoc": keysAfterFirst, "assoc!": keysAfterFirst, "sorted-set-by": afterCollection,
+	"get": onlyArg(1), "contains?": onlyArg(1), "find": onlyArg(1), "get-in": onlyArg(1), "update": onlyArg(1),
+	"update-in": onlyArg(1), "assoc-in": onlyArg(1), "rename-keys": onlyArg(1), "zipmap": onlyArg(0),
+	"dissoc": afterCollection, "disj": afterCollection, "dissoc!": afterCollection, "disj!": afterCollection,
+	"select-keys": afterCollection, "conj": ontoSet, "conj!": ontoSet, "into": ontoSet,
 }
 
 // realizedArgs gives args with every sequence that may end read whole, or
