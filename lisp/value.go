@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -487,7 +488,9 @@ func (m *Map) indexKey(k Value, i int) {
 	case m.index != nil:
 		m.index[hashKey(k)] = i
 	case i+1 > smallMap || !cheapKey(k):
-		m.index = make(map[any]int, max(i+1, cap(m.entries)))
+		// Sized by the keys it holds, not the room of the entries: a
+		// literal of a million pairs of one key holds one.
+		m.index = make(map[any]int, 2*(i+1))
 		for j, e := range m.entries[:i+1] {
 			m.index[hashKey(e.Key)] = j
 		}
@@ -682,6 +685,7 @@ func (b *MapBuilder) len() int { return len(b.m.entries) }
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
+	m.entries = fitted(m.entries)
 	if b.tail != nil {
 		b.tail.used = len(m.entries)
 		m.tail = b.tail
@@ -736,7 +740,9 @@ func buildSet(into, elems []Value) *Set {
 		small = small && cheapKey(e)
 	}
 	if !small {
-		s.index = make(map[any]int, len(elems))
+		// Grown as it gains elements: sized by every element read, a
+		// million reads of one element held an index for a million.
+		s.index = make(map[any]int)
 	}
 	for _, e := range elems {
 		if small {
@@ -753,7 +759,17 @@ func buildSet(into, elems []Value) *Set {
 		s.elems = append(s.elems, e)
 		s.weight = addWeight(s.weight, weightOf(e))
 	}
+	s.elems = fitted(s.elems)
 	return s
+}
+
+// fitted is elems copied to its length when duplicates left most of its
+// room unused: a set or map keeps what it holds, not what was read.
+func fitted[T any](elems []T) []T {
+	if cap(elems) > 2*len(elems)+smallMap {
+		return slices.Clone(elems)
+	}
+	return elems
 }
 
 // Len is the number of elements.
