@@ -66,6 +66,8 @@ func TestDuplicatesHoldNothing(t *testing.T) {
 		"sorted-set":                program("(apply sorted-set (repeat 100000 1))"),
 		"frequencies":               program("(frequencies (repeat 100000 []))"),
 		"hash-map":                  program("(apply hash-map (repeat 200000 []))"),
+		"sorted-map":                program("(apply sorted-map (repeat 200000 1))"),
+		"sorted-set-by":             program("(apply sorted-set-by < (repeat 100000 1))"),
 		"zipmap":                    program("(zipmap (repeat 100000 []) (range 100000))"),
 		"into a map":                program("(into {} (map (fn [i] [[] i]) (range 100000)))"),
 	}
