@@ -716,33 +716,46 @@ var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	s := buildSet(make([]Value, 0, len(elems)), elems)
+	return newSetIndexed(elems, len(elems))
+}
+
+// newLiteralSet is NewSet for the elements a set literal spells, which
+// its text may repeat any number of times: its index grows with what it
+// holds.
+func newLiteralSet(elems []Value) *Set {
+	return newSetIndexed(elems, 0)
+}
+
+// newSetIndexed is NewSet with room for indexRoom elements in its index.
+func newSetIndexed(elems []Value, indexRoom int) *Set {
+	s := buildSet(make([]Value, 0, len(elems)), elems, indexRoom)
 	s.tail = &lineageTail{used: len(s.elems)}
 	return s
 }
 
 // newReadSet is a set as the reader builds it (see newReadVector): it
-// takes elems, which the reader sized exactly, for its own.
+// takes elems, which the reader sized exactly, for its own. Its index
+// grows with what it holds: sized by every element read, a million reads
+// of one element held an index for a million.
 func newReadSet(elems []Value) *Set {
 	if len(elems) == 0 {
 		return emptySet
 	}
-	return buildSet(elems[:0], elems)
+	return buildSet(elems[:0], elems, 0)
 }
 
 // buildSet builds the set of elems, duplicates removed, in into (which may
 // be elems[:0]: it is written no faster than elems is read), without a
-// lineage to extend in place.
-func buildSet(into, elems []Value) *Set {
+// lineage to extend in place; its index, when it needs one, starts with
+// room for indexRoom elements.
+func buildSet(into, elems []Value, indexRoom int) *Set {
 	s := &Set{elems: into, weight: 1}
 	small := len(elems) <= smallMap
 	for _, e := range elems {
 		small = small && cheapKey(e)
 	}
 	if !small {
-		// Grown as it gains elements: sized by every element read, a
-		// million reads of one element held an index for a million.
-		s.index = make(map[any]int)
+		s.index = make(map[any]int, indexRoom)
 	}
 	for _, e := range elems {
 		if small {
