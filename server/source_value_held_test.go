@@ -29,7 +29,6 @@ func TestSourceValuesHeldWithinBound(t *testing.T) {
 		"a map of one quoted key":         repeat("{", "'a 1 ", "}"),
 		"a set of one quoted symbol":      repeat("#{", "'a ", "}"),
 		"a vector of quoted lists":        repeat("[", "'(1 2 3) ", "]"),
-		"a vector of vars":                repeat("[", "#'inc ", "]"),
 		"a vector of derefs":              repeat("[", "@(delay 1) ", "]"),
 		"a function over nested data":     repeat("(fn [x] (get [", "[[[]]] ", "] x))"),
 		"a function over a quoted map":    repeat("(fn [x] (get {", "'a 1 ", "} x))"),
