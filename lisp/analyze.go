@@ -361,7 +361,7 @@ func (c *compiler) compile(f Value, tail bool) (node, error) {
 			return nil, err
 		}
 		if allConst(elems) {
-			return &constNode{Freeze(NewSet(constValues(elems)))}, nil
+			return &constNode{Freeze(newLiteralSet(constValues(elems)))}, nil
 		}
 		return &setNode{elems: elems}, nil
 	}

@@ -771,7 +771,7 @@ func quoted(f Value) Value {
 		b.m.setClass(f.class)
 		return b.Map()
 	case *setForm:
-		return NewSet(quotedAll(f.Elems))
+		return newLiteralSet(quotedAll(f.Elems))
 	case *metaForm:
 		return quotedMeta(f)
 	}

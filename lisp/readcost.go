@@ -182,8 +182,9 @@ type textScan struct {
 	// numberWork is what converting its long numbers costs
 	// (numberTokenWork); tokens and escapes are its tokens and the
 	// escapes inside its strings; calls the forms it opens with a
-	// parenthesis: the calls source evaluates.
-	numberWork, tokens, escapes, calls int64
+	// parenthesis: the calls source evaluates; quotes the forms a reader
+	// macro ('a, @a, `a, ~a, #'a) reads as a call, compiled as one.
+	numberWork, tokens, escapes, calls, quotes int64
 }
 
 // scanCode reads text's tokens as the reader and the JSON decoder split
@@ -216,8 +217,11 @@ func scanCode(text string) (s textScan) {
 		case c < utf8.RuneSelf && asciiTerminators[c]:
 			// A bracket, a quote or a blank the cases above leave.
 			s.tokens++
-			if c == '(' {
+			switch c {
+			case '(':
 				s.calls++
+			case '@', '`', '~':
+				s.quotes++
 			}
 		default:
 			start := i
@@ -225,7 +229,11 @@ func scanCode(text string) (s textScan) {
 				i++
 			}
 			s.tokens++
-			s.numberWork += numberTokenWork(text[start : i+1])
+			tok := text[start : i+1]
+			if strings.HasPrefix(tok, "'") || strings.HasPrefix(tok, "#'") {
+				s.quotes++
+			}
+			s.numberWork += numberTokenWork(tok)
 		}
 	}
 	return s

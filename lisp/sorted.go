@@ -338,7 +338,7 @@ func conjSorted(th *Thread, s *Set, x Value) (*Set, error) {
 	// copy made three, two of them garbage on every insertion.
 	elems := make([]Value, 0, s.Len()+1)
 	elems = append(append(append(elems, s.elems[:i]...), x), s.elems[i:]...)
-	out := buildSet(elems[:0], elems)
+	out := buildSet(elems[:0], elems, len(elems))
 	out.tail = &lineageTail{used: len(out.elems), order: o}
 	return out, nil
 }

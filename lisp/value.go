@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -487,7 +488,9 @@ func (m *Map) indexKey(k Value, i int) {
 	case m.index != nil:
 		m.index[hashKey(k)] = i
 	case i+1 > smallMap || !cheapKey(k):
-		m.index = make(map[any]int, max(i+1, cap(m.entries)))
+		// Sized by the keys it holds, not the room of the entries: a
+		// literal of a million pairs of one key holds one.
+		m.index = make(map[any]int, 2*(i+1))
 		for j, e := range m.entries[:i+1] {
 			m.index[hashKey(e.Key)] = j
 		}
@@ -682,6 +685,7 @@ func (b *MapBuilder) len() int { return len(b.m.entries) }
 func (b *MapBuilder) Map() *Map {
 	m := b.m
 	b.m = nil
+	m.entries = fitted(m.entries)
 	if b.tail != nil {
 		b.tail.used = len(m.entries)
 		m.tail = b.tail
@@ -712,31 +716,46 @@ var emptySet = &Set{}
 
 // NewSet returns a set of the given elements, duplicates removed.
 func NewSet(elems []Value) *Set {
-	s := buildSet(make([]Value, 0, len(elems)), elems)
+	return newSetIndexed(elems, len(elems))
+}
+
+// newLiteralSet is NewSet for the elements a set literal spells, which
+// its text may repeat any number of times: its index grows with what it
+// holds.
+func newLiteralSet(elems []Value) *Set {
+	return newSetIndexed(elems, 0)
+}
+
+// newSetIndexed is NewSet with room for indexRoom elements in its index.
+func newSetIndexed(elems []Value, indexRoom int) *Set {
+	s := buildSet(make([]Value, 0, len(elems)), elems, indexRoom)
 	s.tail = &lineageTail{used: len(s.elems)}
 	return s
 }
 
 // newReadSet is a set as the reader builds it (see newReadVector): it
-// takes elems, which the reader sized exactly, for its own.
+// takes elems, which the reader sized exactly, for its own. Its index
+// grows with what it holds: sized by every element read, a million reads
+// of one element held an index for a million.
 func newReadSet(elems []Value) *Set {
 	if len(elems) == 0 {
 		return emptySet
 	}
-	return buildSet(elems[:0], elems)
+	return buildSet(elems[:0], elems, 0)
 }
 
 // buildSet builds the set of elems, duplicates removed, in into (which may
 // be elems[:0]: it is written no faster than elems is read), without a
-// lineage to extend in place.
-func buildSet(into, elems []Value) *Set {
+// lineage to extend in place; its index, when it needs one, starts with
+// room for indexRoom elements.
+func buildSet(into, elems []Value, indexRoom int) *Set {
 	s := &Set{elems: into, weight: 1}
 	small := len(elems) <= smallMap
 	for _, e := range elems {
 		small = small && cheapKey(e)
 	}
 	if !small {
-		s.index = make(map[any]int, len(elems))
+		s.index = make(map[any]int, indexRoom)
 	}
 	for _, e := range elems {
 		if small {
@@ -753,7 +772,17 @@ func buildSet(into, elems []Value) *Set {
 		s.elems = append(s.elems, e)
 		s.weight = addWeight(s.weight, weightOf(e))
 	}
+	s.elems = fitted(s.elems)
 	return s
+}
+
+// fitted is elems copied to its length when duplicates left most of its
+// room unused: a set or map keeps what it holds, not what was read.
+func fitted[T any](elems []T) []T {
+	if cap(elems) > 2*len(elems)+smallMap {
+		return slices.Clone(elems)
+	}
+	return elems
 }
 
 // Len is the number of elements.

@@ -926,3 +926,18 @@ func TestGeneratedRequestsDoubling(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedRequestsThatBroke serves, for every method, the seeds whose
+// requests once held more than the decoding bound in the reader of
+// values: a set literal of one element a million times (204), and maps
+// and sets of source whose quoted keys collide (496, 1048, 1385).
+func TestGeneratedRequestsThatBroke(t *testing.T) {
+	svc := generatedRequestService()
+	for _, mt := range requestMessages(t) {
+		for _, seed := range []uint64{204, 496, 1048, 1385} {
+			if problem := checkGenerated(svc, generatedRequest(mt, seed), !raceEnabled); problem != "" {
+				t.Errorf("%s seed %d: %s", mt.Descriptor().Name(), seed, problem)
+			}
+		}
+	}
+}

@@ -304,8 +304,8 @@ func (rd *valueReader) sourceContext() (context.Context, error) {
 	}
 	if held := lisp.SourceReadCost(rd.text); rd.budget > 0 && rd.cost+held > rd.budget {
 		return nil, status.Errorf(codes.ResourceExhausted,
-			"a value read as source: loading it would hold about %d bytes (each call %d, each regex %d) beside the %d the values read so far take, more than the %d the request's values may take (%d times its bytes and %d MiB besides), however long its timeout; send fewer values of source",
-			held, lisp.SourceCallCost, lisp.SourceRegexCost, rd.cost, rd.budget, lisp.ReadCostPerByte, readSlack>>20)
+			"a value read as source: loading it would hold about %d bytes (each form %d, each call or quoted form %d more, each regex %d) beside the %d the values read so far take, more than the %d the request's values may take (%d times its bytes and %d MiB besides), however long its timeout; send fewer values of source",
+			held, lisp.SourceFormCost, lisp.SourceCallCost, lisp.SourceRegexCost, rd.cost, rd.budget, lisp.ReadCostPerByte, readSlack>>20)
 	}
 	if err := rd.admit(); err != nil {
 		return nil, err

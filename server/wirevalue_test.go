@@ -209,8 +209,10 @@ func TestValuesAreBoundedByWhatTheyTakeToRead(t *testing.T) {
 				t.Errorf("%s, a 1 s timeout: %v, want RESOURCE_EXHAUSTED by their cost", name, err)
 			case timeout == 60_000 && name == "10 integers of 100,000 digits" && resp.GetTurn().GetResult().GetEdn() != "10":
 				t.Errorf("%s, a 60 s timeout: %v, %v; want 10", name, resp, err)
-			case timeout == 60_000 && name == "100,000 atoms, source" && st.Code() != codes.InvalidArgument:
-				t.Errorf("%s, a 60 s timeout: %v, want INVALID_ARGUMENT (an atom cannot be a value)", name, err)
+			case timeout == 60_000 && name == "100,000 atoms, source" && st.Code() != codes.InvalidArgument && !strings.Contains(st.Message(), "loading it would hold"):
+				// Past its time, what loading it holds is bounded by the
+				// request's bytes, every form charged.
+				t.Errorf("%s, a 60 s timeout: %v, want INVALID_ARGUMENT (an atom cannot be a value) or a refusal for what loading it holds", name, err)
 			}
 		}
 	}
