@@ -75,9 +75,8 @@ const (
 	heapCaughtErrorByte = 4
 	// heapThrown is an exception ex-info or a Java constructor makes:
 	// its message, class and data, before the data itself.
-	heapThrown    = 112
-	heapRegex     = 256 // a compiled regex, before its program
-	heapRegexInst = 80  // per instruction, counting the copy anchored for re-matches
+	heapThrown = 112
+	heapRegex  = 256 // a compiled regex, before its programs (regexHeld)
 )
 
 // collShape is a collection of n parts of part bytes each, with a hash

@@ -97,7 +97,7 @@ func (v *varRef) heapShape() int64                     { return heapNamed + int6
 
 func (*regex) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v *regex) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }
-func (v *regex) heapShape() int64                     { return heapRegex + heapRegexInst*int64(v.insts) }
+func (v *regex) heapShape() int64                     { return v.held }
 
 func (*Builtin) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v *Builtin) writeText(p *printer, _ int)          { p.scalar(v, p.mode == modeSource) }

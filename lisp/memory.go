@@ -147,8 +147,9 @@ func sourceLimits(src string) Limits {
 const regexSourceSteps = 40_000
 
 // regexSourceBytes is the heap a value's source may take besides its
-// bytes' for each regex it spells: [a-z]{1,1000} holds 160 KB.
-const regexSourceBytes = 256 << 10
+// bytes' for each regex it spells: [a-z]{1,1000} is charged 550 KB
+// (regexHeld).
+const regexSourceBytes = 1 << 20
 
 // regexesSpelled counts the regexes source spells, literal or built.
 func regexesSpelled(src string) int64 {

@@ -25,6 +25,9 @@ type regex struct {
 	// (\w+\s*){1000}x compiles to thousands of instructions, each run on
 	// every byte.
 	insts int
+	// held is the bytes the compiled programs hold (regexHeld), the
+	// regex's heap shape.
+	held int64
 	// emptyMatch is the submatch positions of the pattern's match of the
 	// empty string, when it has one and asserts nothing about its context:
 	// it matches there at every position, and Java finds the empty match
@@ -76,11 +79,21 @@ func compileRegex(fn, pattern string) (*regex, error) {
 	if err != nil {
 		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
 	}
-	r := &regex{source: java, re: re, whole: whole, insts: programSize(pattern)}
+	r := &regex{source: java, re: re, whole: whole}
+	programs := 2
 	if !looksAround(pattern) {
 		r.emptyMatch = re.FindStringSubmatchIndex("")
 	} else if r.afterRune, err = regexp.Compile(`^(?s:.)(?:` + pattern + `)`); err != nil {
 		return nil, javaErrorf(executionError, noJavaClass, "%s: RE2 cannot anchor the pattern %q: %v", fn, java, err)
+	} else {
+		programs = 3
+	}
+	if prog := re2Program(pattern); prog != nil {
+		r.insts = len(prog.Inst)
+		r.held = regexHeld(prog, programs)
+	} else {
+		r.insts = len(pattern)
+		r.held = heapRegex + int64(programs)*heapRegexInst*int64(r.insts)
 	}
 	return r, nil
 }
@@ -92,7 +105,7 @@ func backtrackRegex(fn, java string, refused *Error) (*regex, error) {
 	prog, err := compileBacktrack(java)
 	switch {
 	case err == nil:
-		return &regex{source: java, bt: prog, insts: len(prog.insts)}, nil
+		return &regex{source: java, bt: prog, insts: len(prog.insts), held: prog.held()}, nil
 	case refused != nil:
 		return nil, refused
 	}
@@ -173,16 +186,93 @@ func programSize(pattern string) int {
 	if translated, ok := javaRegex(pattern); ok {
 		pattern = translated
 	}
+	if prog := re2Program(pattern); prog != nil {
+		return len(prog.Inst)
+	}
+	return len(pattern)
+}
+
+// re2Program is the program RE2 compiles an RE2 pattern to, or nil
+// when it cannot compile it.
+func re2Program(pattern string) *syntax.Prog {
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return len(pattern)
+		return nil
 	}
 	prog, err := syntax.Compile(parsed.Simplify())
 	if err != nil {
-		return len(pattern)
+		return nil
 	}
-	return len(prog.Inst)
+	return prog
 }
+
+// What Go's regexp holds of a compiled pattern, measured with Go 1.26
+// (TestRegexChargedWhatItHolds): each program it compiles (the pattern,
+// its anchored copy for re-matches, the copy for matches after a rune)
+// keeps every instruction and its rune table, a Unicode class being
+// hundreds of ranges; a program anchored at its start is also compiled
+// one-pass when it can be, a second copy of each instruction with its
+// rune table and a successor per range.
+const (
+	heapRegexProgram    = 1536 // a regexp.Regexp and its syntax.Prog
+	heapRegexInst       = 80   // a syntax.Inst, its rune slice header included
+	heapOnePassInst     = 80   // a one-pass instruction, its successor slice included
+	heapOnePassRuneByte = 2    // a one-pass rune table and successors, per rune table byte
+)
+
+// regexHeld is the bytes a regex holds whose pattern compiles to prog,
+// compiled as programs programs (compileRegex): each holds prog's
+// instructions and their rune tables (a repeat's copies may share one),
+// and each anchored at its start (all but the pattern's own, unless it
+// is anchored too) may hold a one-pass copy, where each instruction has
+// its own rune table, and an alternation those of the instructions it
+// leads to, merged.
+func regexHeld(prog *syntax.Prog, programs int) int64 {
+	var plain, onePass int64
+	for _, in := range prog.Inst {
+		runes := runeTableBytes(len(in.Rune))
+		plain += heapRegexInst + runes
+		onePass += heapOnePassInst + heapOnePassRuneByte*runes
+	}
+	first := make([]int64, len(prog.Inst))
+	for pc, in := range prog.Inst {
+		if in.Op == syntax.InstAlt || in.Op == syntax.InstAltMatch {
+			onePass += heapOnePassRuneByte * firstRuneBytes(prog, uint32(pc), first)
+		}
+	}
+	onePassPrograms := programs - 1
+	if start := prog.Inst[prog.Start]; start.Op == syntax.InstEmptyWidth && syntax.EmptyOp(start.Arg)&syntax.EmptyBeginText != 0 {
+		onePassPrograms++
+	}
+	return heapRegex + int64(programs)*(heapRegexProgram+plain) + int64(onePassPrograms)*onePass
+}
+
+// firstRuneBytes is the bytes of the rune tables of the instructions
+// that can consume the first rune from pc on, as a one-pass alternation
+// merges them; first memoizes it per instruction (-1 while it is being
+// walked, for loops).
+func firstRuneBytes(prog *syntax.Prog, pc uint32, first []int64) int64 {
+	if first[pc] != 0 {
+		return max(first[pc], 0)
+	}
+	first[pc] = -1
+	in := prog.Inst[pc]
+	var n int64
+	switch in.Op {
+	case syntax.InstAlt, syntax.InstAltMatch:
+		n = firstRuneBytes(prog, in.Out, first) + firstRuneBytes(prog, in.Arg, first)
+	case syntax.InstNop, syntax.InstCapture, syntax.InstEmptyWidth:
+		n = firstRuneBytes(prog, in.Out, first)
+	default:
+		n = runeTableBytes(max(len(in.Rune), 1))
+	}
+	first[pc] = n
+	return n
+}
+
+// runeTableBytes is the bytes a table of n runes takes, rounded up to
+// the word.
+func runeTableBytes(n int) int64 { return (4*int64(n) + 7) &^ 7 }
 
 // instBytesPerStep is how many (instruction, input byte) pairs of regex
 // matching one step pays for, so that with capture groups, where Go's
@@ -409,4 +499,36 @@ func replacementError(message string) *Error {
 	return Errorf(executionError, "the replacement string is invalid: %s", message).
 		WithHint(`in a replacement, $ starts a group reference ($1) and \\ escapes: write "\\$" for a literal $, or pass a function: (fn [_] "$")`).
 		asJava("IllegalArgumentException", message)
+}
+
+// Besides its instructions, a backtracking program holds its classes:
+// each a charClass and its ranges, and its unions' and intersection's.
+const (
+	heapBacktrackInst  = 72
+	heapBacktrackClass = 64
+)
+
+// held is the bytes p holds, as a regex's heap shape.
+func (p *btProgram) held() int64 {
+	n := heapRegex + heapRegexProgram + heapBacktrackInst*int64(len(p.insts))
+	classes := map[*charClass]bool{} // a repeat's copies share their class
+	for i := range p.insts {
+		if c := p.insts[i].cls; !classes[c] {
+			classes[c] = true
+			n += c.held()
+		}
+	}
+	return n
+}
+
+// held is the bytes c holds, or 0 for no class.
+func (c *charClass) held() int64 {
+	if c == nil {
+		return 0
+	}
+	n := heapBacktrackClass + runeTableBytes(len(c.ranges)) + heapWord*int64(len(c.union)) + c.and.held()
+	for _, u := range c.union {
+		n += u.held()
+	}
+	return n
 }
