@@ -218,31 +218,38 @@ const (
 	heapRegexInst       = 80   // a syntax.Inst, its rune slice header included
 	heapOnePassInst     = 80   // a one-pass instruction, its successor slice included
 	heapOnePassRuneByte = 2    // a one-pass rune table and successors, per rune table byte
+
+	// maxOnePassInsts is the size from which Go's regexp compiles no
+	// one-pass copy (regexp/onepass.go); the anchored copies are larger
+	// than the pattern's own program, never smaller.
+	maxOnePassInsts = 1000
 )
 
 // regexHeld is the bytes a regex holds whose pattern compiles to prog,
 // compiled as programs programs (compileRegex): each holds prog's
-// instructions and their rune tables (a repeat's copies may share one),
-// and each anchored at its start (all but the pattern's own, unless it
-// is anchored too) may hold a one-pass copy, where each instruction has
-// its own rune table, and an alternation those of the instructions it
-// leads to, merged.
+// instructions and their rune tables, each table once (a repeat's copies
+// share one); each anchored at its start (all but the pattern's own,
+// unless it is anchored too) and under maxOnePassInsts may hold a
+// one-pass copy, where every instruction has its own copy of the rune
+// tables it can consume first, merged, and a successor per range.
 func regexHeld(prog *syntax.Prog, programs int) int64 {
 	var plain, onePass int64
-	for _, in := range prog.Inst {
-		runes := runeTableBytes(len(in.Rune))
-		plain += heapRegexInst + runes
-		onePass += heapOnePassInst + heapOnePassRuneByte*runes
-	}
+	tables := map[*rune]bool{}
 	first := make([]int64, len(prog.Inst))
 	for pc, in := range prog.Inst {
-		if in.Op == syntax.InstAlt || in.Op == syntax.InstAltMatch {
-			onePass += heapOnePassRuneByte * firstRuneBytes(prog, uint32(pc), first)
+		plain += heapRegexInst
+		if len(in.Rune) > 0 && !tables[&in.Rune[0]] {
+			tables[&in.Rune[0]] = true
+			plain += runeTableBytes(len(in.Rune))
 		}
+		onePass += heapOnePassInst + heapOnePassRuneByte*firstRuneBytes(prog, uint32(pc), first)
 	}
 	onePassPrograms := programs - 1
 	if start := prog.Inst[prog.Start]; start.Op == syntax.InstEmptyWidth && syntax.EmptyOp(start.Arg)&syntax.EmptyBeginText != 0 {
 		onePassPrograms++
+	}
+	if len(prog.Inst) >= maxOnePassInsts {
+		onePassPrograms = 0
 	}
 	return heapRegex + int64(programs)*(heapRegexProgram+plain) + int64(onePassPrograms)*onePass
 }

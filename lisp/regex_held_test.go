@@ -14,7 +14,7 @@ func TestRegexChargedWhatItHolds(t *testing.T) {
 	for _, pattern := range []string{
 		"a", "[a-z]{20}", `\pL{100}`, `\p{Greek}{40}`, `(?u)\w{30}`, `(?iu)straße`, `(?i)hello world`,
 		`[^a]{50}`, `(a|b|c|d){30}`, `\p{Greek}+|\p{Latin}+|\p{Cyrillic}+`, `(\p{Greek}|\p{Han}|\p{Arabic}){30}`,
-		`^\bfoo\b$`, `\bword\b`, `^[0-9]{3}-[0-9]{4}$`, `[a-z]{1,1000}`, `(a|bc){300}`, `(?<=a)b`, `(?=\pL{20})\w+`, `(a)\1{10}`,
+		`^\bfoo\b$`, `\bword\b`, `^[0-9]{3}-[0-9]{4}$`, `[a-z]{1,1000}`, `(a|bc){300}`, `\pL{1000}`, `\p{Han}{990}`, `(\pL\pN){500}`, `(?<=a)b`, `(?=\pL{20})\w+`, `(a)\1{10}`,
 	} {
 		const copies = 100
 		least := int64(-1)

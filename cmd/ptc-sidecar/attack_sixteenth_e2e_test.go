@@ -30,7 +30,7 @@ func regexLiterals(tag string, n int) string {
 // rememberedAttacks are requests that each leave the memo an entry of a
 // few hundred bytes of text holding megabytes, distinct by tag: programs
 // of 40 regex literals, a program in a raw response of 2 MB, a prelude
-// function holding 40 regex literals.
+// function holding 16 regex literals.
 func rememberedAttacks(tag string) []attack {
 	return []attack{
 		{name: "a program of 40 regex literals", method: "EvalTurn", expect: "ok",
@@ -42,11 +42,13 @@ func rememberedAttacks(tag string) []attack {
 				return &ptcsidecarv1.EvalTurnRequest{Limits: evalLimits(),
 					RawResponse: strings.Repeat("x", 2<<20) + "\n```clojure\n(count \"" + tag + "\")\n```\n"}
 			}},
-		{name: "a prelude function of 40 regex literals", method: "EvalTurn", expect: "ok",
+		// A value's source is read within 4 MiB: 16 literals, charged
+		// 180 KB each, fit.
+		{name: "a prelude function of 16 regex literals", method: "EvalTurn", expect: "ok",
 			req: func() proto.Message {
 				return &ptcsidecarv1.EvalTurnRequest{Program: "(count (f))", Limits: compileLimits(),
 					Prelude: &ptcsidecarv1.Memory{Bindings: []*ptcsidecarv1.Binding{{Name: "f", IsFn: true,
-						Value: &ptcsidecarv1.Value{Edn: "(fn [] " + regexLiterals(tag, 40) + ")"}}}}}
+						Value: &ptcsidecarv1.Value{Edn: "(fn [] " + regexLiterals(tag, 16) + ")"}}}}}
 			}},
 	}
 }
