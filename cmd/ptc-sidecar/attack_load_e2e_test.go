@@ -156,7 +156,7 @@ func readAttacks() []attack {
 		earlier("5 integers of 100,000 digits as an earlier result", "ok", vector(5, strings.Repeat("7", 100_000))),
 		earlier("2 radix-36 literals of 100,000 digits as an earlier result", "ok", vector(2, "36r"+strings.Repeat("Z", 100_000))),
 		earlier("600,000 tiny tokens as an earlier result", "ok", vector(600_000, "1")),
-		earlier("15,000 functions of source as an earlier result", "ok", vector(15_000, "(fn [] 1)")),
+		earlier("12,000 functions of source as an earlier result", "ok", vector(12_000, "(fn [] 1)")),
 		{name: "600,000 tiny tokens as data", method: "EvalTurn", expect: "ok", kind: kindValues, req: func() proto.Message {
 			return &ptcsidecarv1.EvalTurnRequest{Program: "(count data/m)", Limits: evalLimits(), Data: &ptcsidecarv1.Value{Edn: "{:m " + vector(600_000, "1") + "}"}}
 		}},

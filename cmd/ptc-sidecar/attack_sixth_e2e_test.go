@@ -61,7 +61,7 @@ func sixthPassAttacks() []inputAttack {
 		prog("sin, exp and log10 of every integer below 100,000", "step_limit",
 			`(reduce + (map (fn [i] (+ (Math/sin i) (math/exp (/ i 1e5)) (math/log10 (inc i)))) (range 100000)))`),
 		// Regexes: compiled for one step and their pattern's bytes.
-		budgetedProg("100,000 regexes compiled and kept", "step_limit", `(count (mapv (fn [i] (re-pattern (str "a" i))) (range 100000)))`),
+		budgetedProg("100,000 regexes compiled and kept", "memory_limit", `(count (mapv (fn [i] (re-pattern (str "a" i))) (range 100000)))`),
 		prog("a program of 100,000 regex literals", "step_limit", "(count "+vector(100_000, `#"a"`)+")"),
 		prog("a regex literal matched in a loop of 100,000", "ok", `(count (filter (fn [i] (re-find #"7" (str i))) (range 100000)))`),
 		// Values the clock, not their cost, refused under load.
