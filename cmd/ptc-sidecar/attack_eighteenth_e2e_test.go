@@ -120,9 +120,9 @@ func sendLargeStream(t *testing.T, p *process, start []byte) string {
 // arrived, holding its bytes, as a request waiting on the gRPC listener
 // does (grpc-go reads each message whole before any code of the server
 // runs). So the least peak of three rounds is within the bytes of the
-// requests waiting (twice over for a body without a length, read into
-// room that doubles as it arrives), what the slots decode (16 times the
-// request each) and 32 MiB; every request ends ok or RESOURCE_EXHAUSTED.
+// requests waiting (held once, with a length or without), what the
+// slots decode (16 times the request each) and 32 MiB; every request ends
+// ok or RESOURCE_EXHAUSTED.
 func TestAttackManyLargeRequestsAtOnce(t *testing.T) {
 	skipIfShort(t)
 	skipIfRace(t, "the server's RSS against its bound")
@@ -153,7 +153,7 @@ func TestAttackManyLargeRequestsAtOnce(t *testing.T) {
 			p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--max-concurrent-evals", fmt.Sprint(crowdSlots))
 			pid := p.cmd.Process.Pid
 			base := peakRSSBytes(t, pid)
-			waiting := map[string]int{"HTTP": len(jsonBody), "HTTP chunked": 2 * len(jsonBody), "HTTP gzip": len(jsonBody), "gRPC": len(wire),
+			waiting := map[string]int{"HTTP": len(jsonBody), "HTTP chunked": len(jsonBody), "HTTP gzip": len(jsonBody), "gRPC": len(wire),
 				"HTTP RenderTrace": len(trace), "HTTP EvalTurnStream": len(stream)}[way]
 			bound := slotsWork + int64(callersAtOnce*waiting)
 			least := int64(-1)

@@ -39,7 +39,7 @@ func admitLargeBodies(sidecar *server.Service, maxMessage int64, next http.Handl
 			next.ServeHTTP(&beginningWriter{ResponseWriter: w, begin: g.release}, r)
 			return
 		}
-		size := len(body.rest)
+		size := body.size
 		if compressed(r) {
 			size = -1
 		}

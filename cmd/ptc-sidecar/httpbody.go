@@ -127,7 +127,7 @@ func (b bodyBounds) bound(next http.Handler) http.Handler {
 			errs.Write(w, r, err)
 			return
 		}
-		r.Body = &readBody{rest: body}
+		r.Body = body
 		if unaryJSON(r) {
 			r.ContentLength = -1 // see unaryJSON
 		}
@@ -138,7 +138,7 @@ func (b bodyBounds) bound(next http.Handler) http.Handler {
 // read reads r's body within the bounds, with net/http's own per-request
 // read deadline and size limit (Server.ReadTimeout would also cut the
 // calls clients stream). It returns a Connect error.
-func (b bodyBounds) read(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+func (b bodyBounds) read(w http.ResponseWriter, r *http.Request) (*readBody, error) {
 	rc := http.NewResponseController(w)
 	if err := rc.SetReadDeadline(time.Now().Add(b.timeout)); err != nil {
 		return nil, connect.NewError(connect.CodeInternal, err)
@@ -147,18 +147,12 @@ func (b bodyBounds) read(w http.ResponseWriter, r *http.Request) ([]byte, error)
 	// HTTP/1.1 connection while the call runs, to notice a caller that
 	// leaves (golang/go#70834: a deadline passing there can cancel it).
 	defer rc.SetReadDeadline(time.Time{})
-	// Room for the announced length, up to what a body that trickles in
-	// may hold before it has sent anything: a thousand callers announcing
-	// a megabyte each must not make the server hold a gigabyte.
-	var buf bytes.Buffer
-	if n := r.ContentLength; n >= 0 {
-		buf.Grow(int(min(n, preallocatedBody)) + bytes.MinRead)
-	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, b.maxBytes))
+	body := &readBody{}
+	err := body.readFrom(http.MaxBytesReader(w, r.Body, b.maxBytes), r.ContentLength)
 	var tooLarge *http.MaxBytesError
 	switch {
 	case err == nil:
-		return buf.Bytes(), nil
+		return body, nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return nil, connect.NewError(connect.CodeDeadlineExceeded,
 			fmt.Errorf("the request body did not arrive within %s (--http-read-timeout); send it at once", b.timeout))
@@ -183,22 +177,60 @@ func unaryJSON(r *http.Request) bool {
 	return err == nil && t == "application/json"
 }
 
-// readBody is a body read already, which lets go of its bytes once they
-// are read again: the transcoder keeps a copy of its own.
-type readBody struct{ rest []byte }
+// readBody is a body read already, in pieces, which lets go of each
+// piece once it is read again: the transcoder keeps a copy of its own.
+type readBody struct {
+	pieces [][]byte
+	size   int
+}
+
+// readFrom reads r to its end into b. A body is held in pieces that
+// grow with it to bodyPiece, so that it holds its bytes and at most a
+// piece more, whether its length was announced or not: a buffer that
+// doubles as the bytes come held a body without a length twice over
+// while it waited for admission. The first piece is room for the length
+// announced, up to what a body that trickles in may hold before it has
+// sent anything: a thousand callers announcing a megabyte each must not
+// make the server hold a gigabyte.
+func (b *readBody) readFrom(r io.Reader, announced int64) error {
+	next := preallocatedBody
+	if announced >= 0 {
+		next = int(min(announced, preallocatedBody)) + bytes.MinRead
+	}
+	for {
+		piece := make([]byte, next)
+		n, err := io.ReadFull(r, piece)
+		if n > 0 {
+			b.pieces = append(b.pieces, piece[:n])
+			b.size += n
+		}
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return nil
+		case err != nil:
+			return err
+		}
+		next = min(max(b.size, preallocatedBody), bodyPiece)
+	}
+}
+
+// bodyPiece is the largest piece a body is read in.
+const bodyPiece = 256 << 10
 
 func (b *readBody) Read(p []byte) (int, error) {
-	if len(b.rest) == 0 {
-		b.rest = nil
+	if len(b.pieces) == 0 {
 		return 0, io.EOF
 	}
-	n := copy(p, b.rest)
-	b.rest = b.rest[n:]
+	n := copy(p, b.pieces[0])
+	if b.pieces[0] = b.pieces[0][n:]; len(b.pieces[0]) == 0 {
+		b.pieces[0] = nil
+		b.pieces = b.pieces[1:]
+	}
 	return n, nil
 }
 
 func (b *readBody) Close() error {
-	b.rest = nil
+	b.pieces = nil
 	return nil
 }
 
