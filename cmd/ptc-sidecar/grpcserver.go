@@ -12,6 +12,7 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
@@ -72,6 +73,10 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	unary = append(unary, server.RefuseUndecodedUnary)
 	stream = append(stream, server.RefuseUndecodedStream)
 
+	// A malformed grpc-timeout, moved aside by timeoutConn: the caller's.
+	unary = append(unary, refuseMalformedTimeoutUnary)
+	stream = append(stream, refuseMalformedTimeoutStream)
+
 	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
 	stream = append(stream, recovery.StreamServerInterceptor(recoverOpt))
@@ -84,9 +89,11 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)
-	if cfg.creds != nil {
-		opts = append(opts, grpc.Creds(cfg.creds))
+	creds := cfg.creds
+	if creds == nil {
+		creds = insecure.NewCredentials()
 	}
+	opts = append(opts, grpc.Creds(timeoutCreds{creds}))
 	if cfg.maxConnectionAge != setting.None {
 		opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{
 			MaxConnectionAge:      cfg.maxConnectionAge,

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"connectrpc.com/connect"
+)
+
+// timeoutHeaders answers a call whose timeout header is not a timeout
+// INVALID_ARGUMENT, naming the header, in the caller's protocol. The
+// transcoder answered such a call HTTP 400 without a gRPC status, which a
+// gRPC or gRPC-Web client reports as INTERNAL, a fault of the server's,
+// and a Connect client as the parser's words ("strconv.ParseInt: parsing
+// ..."). Every call to the HTTP listener passes here, whatever its method
+// or protocol: gRPC and gRPC-Web send Grpc-Timeout, Connect sends
+// Connect-Timeout-Ms. An empty header is no timeout, as the transcoder
+// takes it.
+func timeoutHeaders(next http.Handler) http.Handler {
+	errs := connect.NewErrorWriter()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(malformedTimeoutKey) // the gRPC listener's own mark
+		for key, valid := range timeoutFormats {
+			values := r.Header.Values(key)
+			if len(values) > 1 || len(values) == 1 && values[0] != "" && !valid(values[0]) {
+				errs.Write(w, r, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf(
+					"the %s header %q is not a timeout: send one header of %s, or none for no timeout",
+					key, cut(strings.Join(values, ", ")), timeoutSyntax[key])))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// timeoutFormats are the timeout headers of the HTTP listener's protocols
+// and whether a value is one the transcoder takes.
+var timeoutFormats = map[string]func(string) bool{
+	"Grpc-Timeout":       validGRPCTimeout,
+	"Connect-Timeout-Ms": validConnectTimeout,
+}
+
+// timeoutSyntax says what each timeout header holds.
+var timeoutSyntax = map[string]string{
+	"Grpc-Timeout":       "at most 8 digits and a unit of H, M, S, m, u or n (gRPC's)",
+	"Connect-Timeout-Ms": "at most 10 digits of milliseconds (Connect's)",
+}
+
+// validGRPCTimeout reports whether v is a gRPC timeout: 1 to 8 digits and
+// a unit.
+func validGRPCTimeout(v string) bool {
+	digits := len(v) - 1
+	return digits >= 1 && digits <= 8 && strings.IndexByte("HMSmun", v[digits]) >= 0 && allDigits(v[:digits])
+}
+
+// validConnectTimeout reports whether v is a Connect timeout: 1 to 10
+// digits of milliseconds.
+func validConnectTimeout(v string) bool {
+	return len(v) >= 1 && len(v) <= 10 && allDigits(v)
+}
+
+func allDigits(s string) bool {
+	return strings.Trim(s, "0123456789") == ""
+}
+
+// cut is v, or its first 100 bytes and a mark: an error quotes what the
+// caller sent, not a megabyte of it.
+func cut(v string) string {
+	if len(v) <= 100 {
+		return v
+	}
+	return v[:100] + "..."
+}
