@@ -71,26 +71,31 @@ func shortArgumentValues(out []string, args string) []string {
 	if len(args) <= ledgerJSONBytes {
 		return appendShort(out, argumentValues(nil, args)...)
 	}
-	return streamArgumentValues(out, args)
+	return streamArgumentValues(out, args, appendShort)
 }
 
-// streamArgumentValues is shortArgumentValues reading the JSON a token at
-// a time and keeping only the short values: an argument of megabytes (a
-// file's new content, thousands of edits) is never held as a decoded tree
-// of every string in it, only each long string while it is read.
-func streamArgumentValues(out []string, args string) []string {
+// streamArgumentValues is argumentValues reading the JSON a token at a
+// time and keeping the values keep keeps (appendShort: the short ones;
+// appendAll: every one): an argument of megabytes (a file's new content,
+// thousands of edits, 400,000 small objects) is never held as a decoded
+// tree of every value in it, only what is kept and each string while it
+// is read.
+func streamArgumentValues(out []string, args string, keep func(out []string, vals ...string) []string) []string {
 	dec := json.NewDecoder(strings.NewReader(args))
 	dec.UseNumber()
-	vals, err := shortJSONValues(dec, nil, 0)
+	vals, err := jsonLeafValues(dec, nil, 0, keep)
 	if err != nil {
 		// As argumentValues: text that is no JSON is one value.
-		if t := strings.TrimSpace(args); len(t) <= utf8.UTFMax*budgetValueChars && utf8.RuneCountInString(t) >= evidenceMinChars {
-			out = appendShort(out, t)
+		if t := strings.TrimSpace(args); utf8.RuneCountInString(t) >= evidenceMinChars {
+			out = keep(out, t)
 		}
 		return out
 	}
 	return append(out, vals...)
 }
+
+// appendAll appends vals to out.
+func appendAll(out []string, vals ...string) []string { return append(out, vals...) }
 
 // maxJSONDepth is the deepest nesting encoding/json decodes; deeper JSON
 // is an error, as it is for argumentValues.
@@ -98,26 +103,27 @@ const maxJSONDepth = 10000
 
 var errJSONDepth = errors.New("JSON nested too deep")
 
-// shortJSONValues reads one JSON value from dec (nested depth deep) and
-// appends its short values to out in jsonValues' order: an object's in
-// the order of its sorted keys, a key given twice holding its last value.
-func shortJSONValues(dec *json.Decoder, out []string, depth int) ([]string, error) {
+// jsonLeafValues reads one JSON value from dec (nested depth deep) and
+// appends the values of it keep keeps to out in jsonValues' order: an
+// object's in the order of its sorted keys, a key given twice holding its
+// last value.
+func jsonLeafValues(dec *json.Decoder, out []string, depth int, keep func(out []string, vals ...string) []string) ([]string, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return out, err
 	}
 	switch t := tok.(type) {
 	case string:
-		return appendShort(out, jsonValues(nil, t)...), nil
+		return keep(out, jsonValues(nil, t)...), nil
 	case json.Number:
-		return appendShort(out, jsonValues(nil, t)...), nil
+		return keep(out, jsonValues(nil, t)...), nil
 	case json.Delim:
 		if depth >= maxJSONDepth {
 			return out, errJSONDepth
 		}
 		if t == '[' {
 			for dec.More() {
-				if out, err = shortJSONValues(dec, out, depth+1); err != nil {
+				if out, err = jsonLeafValues(dec, out, depth+1, keep); err != nil {
 					return out, err
 				}
 			}
@@ -126,18 +132,21 @@ func shortJSONValues(dec *json.Decoder, out []string, depth int) ([]string, erro
 		}
 		// An object: the values of each key, kept until its end; keys
 		// with none are not kept (unless an earlier value is replaced).
-		byKey := map[string][]string{}
+		var byKey map[string][]string // made for the first key kept
 		for dec.More() {
 			k, err := dec.Token()
 			if err != nil {
 				return out, err
 			}
 			key, _ := k.(string)
-			vals, err := shortJSONValues(dec, nil, depth+1)
+			vals, err := jsonLeafValues(dec, nil, depth+1, keep)
 			if err != nil {
 				return out, err
 			}
 			if _, seen := byKey[key]; seen || len(vals) > 0 {
+				if byKey == nil {
+					byKey = map[string][]string{}
+				}
 				byKey[key] = vals
 			}
 		}

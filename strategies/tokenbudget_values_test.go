@@ -3,6 +3,7 @@ package strategies
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -145,8 +146,11 @@ func TestShortArgumentValuesAsDecoded(t *testing.T) {
 		}
 		for _, c := range cases {
 			want := oldShortArgumentValues(c)
-			if got := streamArgumentValues(nil, c); !slices.Equal(got, want) {
+			if got := streamArgumentValues(nil, c, appendShort); !slices.Equal(got, want) {
 				t.Fatalf("arguments %.300q read a token at a time:\ngot  %q\nwant %q", c, got, want)
+			}
+			if got, all := streamArgumentValues(nil, c, appendAll), decodedArgumentValues(nil, c); !slices.Equal(got, all) {
+				t.Fatalf("arguments %.300q, every value read a token at a time:\ngot  %q\nwant %q", c, got, all)
 			}
 			if got := shortArgumentValues(nil, c); !slices.Equal(got, want) {
 				t.Fatalf("arguments %.300q:\ngot  %q\nwant %q", c, got, want)
@@ -198,7 +202,7 @@ func BenchmarkShortArgumentValuesTypical(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, a := range args {
-				streamArgumentValues(nil, a)
+				streamArgumentValues(nil, a, appendShort)
 			}
 		}
 	})
@@ -210,4 +214,28 @@ func BenchmarkShortArgumentValuesTypical(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestArgumentValuesAllocateByTheirValues: a tool call's arguments of 4
+// MiB of small objects are read for their evidence without a decoded
+// tree of every object, holding only what is kept: what reading them
+// allocates (encoding/json's tokens, each let go of at once) stays within
+// 40 times their bytes (29 times when written). Decoded whole into maps,
+// they allocated 223 MiB (53 times) each time they were read, and a
+// ToMessages call of clear-tool-results held 185 MiB.
+func TestArgumentValuesAllocateByTheirValues(t *testing.T) {
+	args := `{"items":[` + strings.Repeat(`{"k":"v"},`, 4<<20/10) + `{"path":"/srv/app/main.go"}]}`
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got := argumentValues(nil, args)
+	runtime.ReadMemStats(&after)
+	if !slices.Equal(got, []string{"/srv/app/main.go"}) {
+		t.Errorf("argumentValues kept %.200q, want the one path", got)
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%.1f MiB allocated to read %.1f MiB of arguments", float64(allocated)/(1<<20), float64(len(args))/(1<<20))
+	if bound := uint64(40 * len(args)); allocated > bound {
+		t.Errorf("reading %d bytes of arguments allocated %d bytes, over %d", len(args), allocated, bound)
+	}
 }
