@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"strings"
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
@@ -17,43 +21,45 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// malformedTimeoutKey is the metadata a call's malformed grpc-timeout
-// reaches the handlers under (timeoutConn): refuseMalformedTimeout answers
-// it INVALID_ARGUMENT.
-const malformedTimeoutKey = "ptc-sidecar-malformed-grpc-timeout"
+// callerFaultKey is the metadata under which a call whose headers
+// grpc-go would refuse as a fault of the server's reaches the handlers
+// (headerConn), saying what is wrong: refuseCallerFault answers it
+// INVALID_ARGUMENT.
+const callerFaultKey = "ptc-sidecar-caller-header-fault"
 
-// timeoutCreds are the gRPC listener's transport credentials (none: in
-// the clear) with each connection passed through timeoutConn once its
+// headerCreds are the gRPC listener's transport credentials (none: in
+// the clear) with each connection passed through headerConn once its
 // handshake is done.
-type timeoutCreds struct {
+type headerCreds struct {
 	credentials.TransportCredentials
 }
 
-func (c timeoutCreds) ServerHandshake(raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+func (c headerCreds) ServerHandshake(raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
 	conn, info, err := c.TransportCredentials.ServerHandshake(raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	return newTimeoutConn(conn), info, nil
+	return newHeaderConn(conn), info, nil
 }
 
-func (c timeoutCreds) Clone() credentials.TransportCredentials {
-	return timeoutCreds{c.TransportCredentials.Clone()}
+func (c headerCreds) Clone() credentials.TransportCredentials {
+	return headerCreds{c.TransportCredentials.Clone()}
 }
 
-// timeoutConn passes what a caller sends on to grpc-go's transport, with
-// a malformed grpc-timeout header moved to malformedTimeoutKey. grpc-go
-// answers a malformed grpc-timeout ("1x", "-1S", "9999999999H") INTERNAL,
-// a fault of the server's, before any of the server's code runs, for
-// every method; moved, the call reaches refuseMalformedTimeout, which
-// answers INVALID_ARGUMENT naming the header, as the HTTP listener does
-// (timeoutHeaders). A header block is compressed against the blocks
-// before it (HPACK), so every block is decoded and encoded again, against
-// tables of this connection's own; every other frame passes through as it
-// came. A block is bounded as grpc-go bounds it (maxHeaderBytes); one
-// past it, or one that does not decode, ends the connection, as grpc-go
-// would.
-type timeoutConn struct {
+// headerConn passes what a caller sends on to grpc-go's transport, with
+// the headers grpc-go answers INTERNAL, a fault of the server's, though
+// they are the caller's, set aside (callerHeaderFault): a malformed
+// grpc-timeout ("1x", "-1S", "9999999999H"), a :method other than POST,
+// binary metadata that is not base64. grpc-go answered them before any of
+// the server's code ran, for every method; set aside, the call reaches
+// refuseCallerFault, which answers INVALID_ARGUMENT saying what is wrong,
+// as the HTTP listener does (callerHeaders). A
+// header block is compressed against the blocks before it (HPACK), so
+// every block is decoded and encoded again, against tables of this
+// connection's own; every other frame passes through as it came. A block
+// is bounded as grpc-go bounds it (maxHeaderBytes); one past it, or one
+// that does not decode, ends the connection, as grpc-go would.
+type headerConn struct {
 	net.Conn
 	in       []byte // bytes read from the caller, not yet handled
 	out      []byte // bytes handled, not yet read by the transport
@@ -71,8 +77,8 @@ type timeoutConn struct {
 	framed   []byte // the frames of the block encoded again
 }
 
-func newTimeoutConn(conn net.Conn) *timeoutConn {
-	c := &timeoutConn{Conn: conn}
+func newHeaderConn(conn net.Conn) *headerConn {
+	c := &headerConn{Conn: conn}
 	// grpc-go advertises HPACK's default table size, so the caller
 	// compresses against a table of 4096 bytes, and decodes what it is
 	// sent against one.
@@ -86,7 +92,7 @@ func newTimeoutConn(conn net.Conn) *timeoutConn {
 	return c
 }
 
-func (c *timeoutConn) Read(p []byte) (int, error) {
+func (c *headerConn) Read(p []byte) (int, error) {
 	for {
 		if len(c.out) > 0 {
 			n := copy(p, c.out)
@@ -116,7 +122,7 @@ const frameHeaderBytes = 9
 const maxFrameBytes = 16384
 
 // step handles the preface or one frame, once its bytes have come.
-func (c *timeoutConn) step() error {
+func (c *headerConn) step() error {
 	if !c.started {
 		c.started, c.pass = true, len(http2.ClientPreface)
 		return nil
@@ -182,9 +188,9 @@ func headerFragment(payload []byte, flags http2.Flags) ([]byte, error) {
 	return payload[:len(payload)-pad], nil
 }
 
-// reencode decodes the gathered block, moves a malformed grpc-timeout
-// aside, and queues the block encoded again in frames grpc-go takes.
-func (c *timeoutConn) reencode() error {
+// reencode decodes the gathered block, sets aside the headers at the
+// caller's fault, and queues the block encoded again in frames grpc-go takes.
+func (c *headerConn) reencode() error {
 	c.fields, c.listSize = c.fields[:0], 0
 	if _, err := c.dec.Write(c.block); err != nil {
 		return err
@@ -196,16 +202,26 @@ func (c *timeoutConn) reencode() error {
 		return fmt.Errorf("a header list past %d bytes", maxHeaderBytes)
 	}
 	c.encoded.Reset()
+	fault := ""
 	for _, f := range c.fields {
-		switch {
-		case f.Name == malformedTimeoutKey:
+		switch why := callerHeaderFault(f); {
+		case f.Name == callerFaultKey:
 			continue // only this connection sets it
 		case f.Name == "grpc-timeout" && f.Value == "":
 			continue // no timeout, as the HTTP listener takes it
-		case f.Name == "grpc-timeout" && !validGRPCTimeout(f.Value):
-			f.Name = malformedTimeoutKey
+		case why != "":
+			fault = cmp.Or(fault, why)
+			if f.Name != ":method" {
+				continue
+			}
+			f.Value = http.MethodPost // for grpc-go to take the call, and the fault to refuse it
 		}
 		if err := c.enc.WriteField(f); err != nil {
+			return err
+		}
+	}
+	if fault != "" { // after the pseudo-headers, which come first
+		if err := c.enc.WriteField(hpack.HeaderField{Name: callerFaultKey, Value: fault}); err != nil {
 			return err
 		}
 	}
@@ -229,7 +245,7 @@ func (c *timeoutConn) reencode() error {
 }
 
 // fill reads from the caller until c.in holds n bytes.
-func (c *timeoutConn) fill(n int) error {
+func (c *headerConn) fill(n int) error {
 	for len(c.in) < n {
 		if cap(c.in) < n {
 			grown := make([]byte, len(c.in), max(n, 32<<10))
@@ -245,26 +261,52 @@ func (c *timeoutConn) fill(n int) error {
 	return nil
 }
 
-// refuseMalformedTimeout answers INVALID_ARGUMENT, naming the header,
-// a call whose grpc-timeout timeoutConn found malformed.
-func refuseMalformedTimeout(ctx context.Context) error {
+// callerHeaderFault says what is wrong with f, a header of a call, when
+// grpc-go would answer it INTERNAL though the fault is the caller's, or
+// is "".
+func callerHeaderFault(f hpack.HeaderField) string {
+	switch {
+	case f.Name == "grpc-timeout" && f.Value != "" && !validGRPCTimeout(f.Value):
+		return fmt.Sprintf("the grpc-timeout header %q is not a timeout: send one header of %s, or none for no timeout",
+			cut(f.Value), timeoutSyntax["Grpc-Timeout"])
+	case f.Name == ":method" && f.Value != http.MethodPost:
+		return fmt.Sprintf("the :method %q is not POST: every gRPC call is a POST", cut(f.Value))
+	case strings.HasSuffix(f.Name, "-bin") && !validBinaryHeader(f.Value):
+		return fmt.Sprintf("the binary metadata %q is not base64: a header whose name ends in -bin holds base64", cut(f.Name))
+	}
+	return ""
+}
+
+// validBinaryHeader reports whether v decodes as grpc-go decodes binary
+// metadata: base64, padded when its length is a multiple of 4.
+func validBinaryHeader(v string) bool {
+	encoding := base64.RawStdEncoding
+	if len(v)%4 == 0 {
+		encoding = base64.StdEncoding
+	}
+	_, err := encoding.DecodeString(v)
+	return err == nil
+}
+
+// refuseCallerFault answers INVALID_ARGUMENT a call whose headers
+// headerConn found at fault, saying what is wrong.
+func refuseCallerFault(ctx context.Context) error {
 	md, _ := metadata.FromIncomingContext(ctx)
-	if v := md.Get(malformedTimeoutKey); len(v) > 0 {
-		return status.Errorf(codes.InvalidArgument, "the grpc-timeout header %q is not a timeout: send one header of %s, or none for no timeout",
-			cut(v[0]), timeoutSyntax["Grpc-Timeout"])
+	if v := md.Get(callerFaultKey); len(v) > 0 {
+		return status.Error(codes.InvalidArgument, v[0])
 	}
 	return nil
 }
 
-func refuseMalformedTimeoutUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	if err := refuseMalformedTimeout(ctx); err != nil {
+func refuseCallerFaultUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err := refuseCallerFault(ctx); err != nil {
 		return nil, err
 	}
 	return handler(ctx, req)
 }
 
-func refuseMalformedTimeoutStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-	if err := refuseMalformedTimeout(ss.Context()); err != nil {
+func refuseCallerFaultStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	if err := refuseCallerFault(ss.Context()); err != nil {
 		return err
 	}
 	return handler(srv, ss)

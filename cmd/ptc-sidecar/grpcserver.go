@@ -73,9 +73,9 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	unary = append(unary, server.RefuseUndecodedUnary)
 	stream = append(stream, server.RefuseUndecodedStream)
 
-	// A malformed grpc-timeout, moved aside by timeoutConn: the caller's.
-	unary = append(unary, refuseMalformedTimeoutUnary)
-	stream = append(stream, refuseMalformedTimeoutStream)
+	// Headers headerConn set aside: the caller's fault.
+	unary = append(unary, refuseCallerFaultUnary)
+	stream = append(stream, refuseCallerFaultStream)
 
 	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
@@ -93,7 +93,7 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	if creds == nil {
 		creds = insecure.NewCredentials()
 	}
-	opts = append(opts, grpc.Creds(timeoutCreds{creds}))
+	opts = append(opts, grpc.Creds(headerCreds{creds}))
 	if cfg.maxConnectionAge != setting.None {
 		opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{
 			MaxConnectionAge:      cfg.maxConnectionAge,

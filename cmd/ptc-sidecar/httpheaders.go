@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,30 +9,49 @@ import (
 	"connectrpc.com/connect"
 )
 
-// timeoutHeaders answers a call whose timeout header is not a timeout
-// INVALID_ARGUMENT, naming the header, in the caller's protocol. The
-// transcoder answered such a call HTTP 400 without a gRPC status, which a
-// gRPC or gRPC-Web client reports as INTERNAL, a fault of the server's,
-// and a Connect client as the parser's words ("strconv.ParseInt: parsing
-// ..."). Every call to the HTTP listener passes here, whatever its method
-// or protocol: gRPC and gRPC-Web send Grpc-Timeout, Connect sends
-// Connect-Timeout-Ms. An empty header is no timeout, as the transcoder
-// takes it.
-func timeoutHeaders(next http.Handler) http.Handler {
+// callerHeaders answers a call whose headers grpc-go or the transcoder
+// would refuse as a fault of the server's INVALID_ARGUMENT, saying what
+// is wrong, in the caller's protocol: a timeout header that is not a
+// timeout, binary metadata that is not base64. The transcoder answered a
+// malformed timeout HTTP 400 without a gRPC status, which a gRPC or
+// gRPC-Web client reports as INTERNAL, or with the parser's words
+// ("strconv.ParseInt: parsing ..."), and grpc-go's handler answered
+// binary metadata that is not base64 alike. Every call to the HTTP
+// listener passes here, whatever its method or protocol: gRPC and
+// gRPC-Web send Grpc-Timeout, Connect sends Connect-Timeout-Ms. An empty
+// timeout header is no timeout, as the transcoder takes it.
+func callerHeaders(next http.Handler) http.Handler {
 	errs := connect.NewErrorWriter()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del(malformedTimeoutKey) // the gRPC listener's own mark
-		for key, valid := range timeoutFormats {
-			values := r.Header.Values(key)
-			if len(values) > 1 || len(values) == 1 && values[0] != "" && !valid(values[0]) {
-				errs.Write(w, r, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf(
-					"the %s header %q is not a timeout: send one header of %s, or none for no timeout",
-					key, cut(strings.Join(values, ", ")), timeoutSyntax[key])))
-				return
-			}
+		r.Header.Del(callerFaultKey) // the gRPC listener's own mark
+		if fault := callerHeaderFaults(r.Header); fault != "" {
+			errs.Write(w, r, connect.NewError(connect.CodeInvalidArgument, errors.New(fault)))
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// callerHeaderFaults says what is wrong with the first of h's headers
+// callerHeaders refuses, or is "".
+func callerHeaderFaults(h http.Header) string {
+	for key, valid := range timeoutFormats {
+		values := h.Values(key)
+		if len(values) > 1 || len(values) == 1 && values[0] != "" && !valid(values[0]) {
+			return fmt.Sprintf("the %s header %q is not a timeout: send one header of %s, or none for no timeout",
+				key, cut(strings.Join(values, ", ")), timeoutSyntax[key])
+		}
+	}
+	for key, values := range h {
+		if strings.HasSuffix(strings.ToLower(key), "-bin") {
+			for _, v := range values {
+				if !validBinaryHeader(v) {
+					return fmt.Sprintf("the binary metadata %q is not base64: a header whose name ends in -bin holds base64", cut(strings.ToLower(key)))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // timeoutFormats are the timeout headers of the HTTP listener's protocols

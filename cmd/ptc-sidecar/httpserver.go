@@ -85,7 +85,7 @@ func newHTTPEndpoint(cfg serveConfig, srv *grpc.Server, sidecar *server.Service,
 	bodies := bodyBounds{timeout: time.Duration(cfg.httpReadTimeout), maxBytes: 2*int64(cfg.maxRecvBytes) + envelopeBytes,
 		streamed: clientStreamedMethods(srv), streams: &e.streams}
 	e.http = &http.Server{
-		Handler:           e.counted(metrics.instrumentHTTP(connectVersionOptional(codings(timeoutHeaders(answerDeadline(bodies.timeout, bodies.streamed, bodies.bound(admitLargeBodies(sidecar, bodies.maxBytes, transcoder)))))))),
+		Handler:           e.counted(metrics.instrumentHTTP(connectVersionOptional(codings(callerHeaders(answerDeadline(bodies.timeout, bodies.streamed, bodies.bound(admitLargeBodies(sidecar, bodies.maxBytes, transcoder)))))))),
 		Protocols:         &protocols,
 		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: int(cfg.maxStreams)},
 		ReadHeaderTimeout: 5 * time.Second,
