@@ -62,6 +62,7 @@ func attackTables() []attackTable {
 		{"sixteenth pass", plain(sixteenthPassAttacks())},
 		{"seventeenth pass", plain(seventeenthPassAttacks())},
 		{"eighteenth pass", plain(eighteenthPassAttacks())},
+		{"twentieth pass", plain(twentiethPassAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"history read work", plain(historyReadWorkAttacks())},
 		{"strategy histories", plain(strategyHistoryAttacks(2000))},
