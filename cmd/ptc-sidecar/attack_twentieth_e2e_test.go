@@ -189,9 +189,9 @@ func twentiethPassAttacks() []inputAttack {
 	// The strategies that read a history; the others read turns, whose
 	// hostile shapes strategyTurnAttacks sends.
 	strategies := []string{"clear-tool-results", "loop-slice", "summarize", "token-budget", "turn-aware"}
-	// Each ends ok, but where the strategy refuses it for a limit it
-	// names: token-budget a message past its budget, every strategy a
-	// history past --max-history.
+	// Each ends ok, but where the strategy refuses it naming what is
+	// wrong: token-budget a message past its budget, every strategy a
+	// history past --max-history or a part where it does not belong.
 	shapes := []struct {
 		name, expect string
 		msgs         func() []*ptcsidecarv1.ChatMessage
@@ -210,18 +210,25 @@ func twentiethPassAttacks() []inputAttack {
 			args := `{"items":[` + strings.Repeat(`{"k":"v"},`, 4<<20/10) + `{}]}`
 			return toolLoops(2, func(i int) string { return fmt.Sprintf("call_%d", i) }, first(args), func(int) string { return "ok" })
 		}},
-		{"images not base64, reasoning in results, ids that collide once cleaned", "ok", func() []*ptcsidecarv1.ChatMessage {
+		{"images not base64, ids that collide once cleaned", "ok", func() []*ptcsidecarv1.ChatMessage {
 			var msgs []*ptcsidecarv1.ChatMessage
 			for i, id := range []string{"call 1", "call/1", "call.1", "call_1", "call\x001", "call\u00e91"} {
 				msgs = append(msgs,
 					&ptcsidecarv1.ChatMessage{Role: "user", Parts: []*ptcsidecarv1.ContentPart{{Type: "text", Text: fmt.Sprintf("look %d", i)},
 						{Type: "image", MediaType: "image/png", Data: strings.Repeat("!not base64~", 10_000)}}},
 					&ptcsidecarv1.ChatMessage{Role: "assistant", ToolCalls: []*ptcsidecarv1.ChatToolCall{{Id: id, Name: "read", Arguments: `{"path":"/a"}`}}},
-					&ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Parts: []*ptcsidecarv1.ContentPart{{Type: "text", Text: "ok"},
-						{Type: "reasoning", Text: "a thought inside a result"}, {Type: "thinking", Text: "another", Signature: "sig"},
-						{Type: "redacted_thinking", Data: "%%%"}}})
+					&ptcsidecarv1.ChatMessage{Role: "tool", ToolCallId: id, Content: "ok"})
 			}
 			return msgs
+		}},
+		// Refused naming the part: reasoning belongs to an assistant
+		// message.
+		{"reasoning and thinking parts inside a tool result", "INVALID_ARGUMENT", func() []*ptcsidecarv1.ChatMessage {
+			return []*ptcsidecarv1.ChatMessage{{Role: "user", Content: "go"},
+				{Role: "assistant", ToolCalls: []*ptcsidecarv1.ChatToolCall{{Id: "c1", Name: "read", Arguments: `{"path":"/a"}`}}},
+				{Role: "tool", ToolCallId: "c1", Parts: []*ptcsidecarv1.ContentPart{{Type: "text", Text: "ok"},
+					{Type: "reasoning", Text: "a thought inside a result"}, {Type: "thinking", Text: "another", Signature: "sig"},
+					{Type: "redacted_thinking", Data: "%%%"}}}}
 		}},
 	}
 	for _, shape := range shapes {
