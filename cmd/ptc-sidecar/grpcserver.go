@@ -12,7 +12,6 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
@@ -73,10 +72,6 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 	unary = append(unary, server.RefuseUndecodedUnary)
 	stream = append(stream, server.RefuseUndecodedStream)
 
-	// Headers headerConn set aside: the caller's fault.
-	unary = append(unary, refuseCallerFaultUnary)
-	stream = append(stream, refuseCallerFaultStream)
-
 	recoverOpt := recovery.WithRecoveryHandlerContext(panicToInternal(logger))
 	unary = append(unary, recovery.UnaryServerInterceptor(recoverOpt))
 	stream = append(stream, recovery.StreamServerInterceptor(recoverOpt))
@@ -89,11 +84,9 @@ func newGRPCServer(cfg serveConfig, logger, requestLog *slog.Logger, metrics *gr
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	)
-	creds := cfg.creds
-	if creds == nil {
-		creds = insecure.NewCredentials()
+	if cfg.creds != nil {
+		opts = append(opts, grpc.Creds(cfg.creds))
 	}
-	opts = append(opts, grpc.Creds(headerCreds{creds}))
 	if cfg.maxConnectionAge != setting.None {
 		opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{
 			MaxConnectionAge:      cfg.maxConnectionAge,

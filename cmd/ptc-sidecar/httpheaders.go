@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,7 +24,6 @@ import (
 func callerHeaders(next http.Handler) http.Handler {
 	errs := connect.NewErrorWriter()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del(callerFaultKey) // the gRPC listener's own mark
 		if fault := callerHeaderFaults(r.Header); fault != "" {
 			errs.Write(w, r, connect.NewError(connect.CodeInvalidArgument, errors.New(fault)))
 			return
@@ -91,4 +91,15 @@ func cut(v string) string {
 		return v
 	}
 	return v[:100] + "..."
+}
+
+// validBinaryHeader reports whether v decodes as grpc-go decodes binary
+// metadata: base64, padded when its length is a multiple of 4.
+func validBinaryHeader(v string) bool {
+	encoding := base64.RawStdEncoding
+	if len(v)%4 == 0 {
+		encoding = base64.StdEncoding
+	}
+	_, err := encoding.DecodeString(v)
+	return err == nil
 }
