@@ -114,8 +114,16 @@ func (b *MapBuilder) slot(th *Thread, k Value, part int64) (i int, added bool, e
 	} else if i, ok := m.find(k); ok {
 		return i, false, nil
 	}
-	if n == cap(m.entries) {
+	switch {
+	case n == cap(m.entries):
 		if err := chargeGrowth(th, n, part, true); err != nil {
+			return 0, false, err
+		}
+	case n == 0:
+		// The room a builder starts with (newBuilderMap: two to eight
+		// entries in the map's own allocation) is charged with its first
+		// entry: (array-map :a 1) kept 144 bytes and was charged none.
+		if err := th.alloc(collShape(cap(m.entries), part, false)); err != nil {
 			return 0, false, err
 		}
 	}

@@ -130,12 +130,26 @@ func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, b.javaClassed(args, err)
 	}
-	if len(b.Cost.after) > 0 {
+	switch {
+	case b.makesTransducer(args):
+		// The row's terms on the result describe its call on a
+		// collection; the transducer it made is charged what it holds:
+		// (take 2) kept 151 bytes and was charged none.
+		if err = th.alloc(builtSize(v)); err != nil {
+			return nil, err
+		}
+	case len(b.Cost.after) > 0:
 		if err = b.Cost.chargeAfter(th, args, v); err != nil {
 			return nil, err
 		}
 	}
 	return v, err
+}
+
+// makesTransducer reports whether b, called with args, returns its
+// transducer.
+func (b *Builtin) makesTransducer(args []Value) bool {
+	return b.xform != nil && len(args) == b.xform.args
 }
 
 // wideNumberWords is the width, in 64-bit words, from which a number
@@ -196,7 +210,7 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 		}
 		args = whole
 	}
-	if b.xform != nil && len(args) == b.xform.args {
+	if b.makesTransducer(args) {
 		var f Value = Nil
 		if len(args) == 1 {
 			f = args[0]

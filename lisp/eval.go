@@ -492,6 +492,9 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 	if limit := th.limits.MaxEmitBytes; limit > 0 && weightOf(v) > limit {
 		return nil, withPos(emitError("the value of "+n.name, weightOf(v), limit), n.pos)
 	}
+	if err := n.chargeDefinition(th); err != nil {
+		return nil, withPos(err, n.pos)
+	}
 	if a, ok := v.(*atom); ok && n.holdsAtom {
 		th.prog.defineForEvaluation(n.name, a, doc)
 		th.prog.globals[n.name].attrs = attrs
@@ -505,10 +508,8 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		// A function that closes over an atom (a counter, an id
 		// generator, a delay that swap!s): it runs in this program as in
 		// Clojure, and memory does not keep it, as (def x (atom ...)).
-		if c, ok := v.(*closure); ok && c.name == "" {
-			named := *c
-			named.name = n.name
-			v = &named
+		if v, err = n.named(th, v); err != nil {
+			return nil, err
 		}
 		th.prog.defineForEvaluation(n.name, v, doc)
 		th.prog.globals[n.name].attrs = attrs
@@ -528,14 +529,39 @@ func (n *defNode) eval(th *Thread, fr *frame) (Value, error) {
 		return nil, withPos(Errorf(validationError, "%s cannot be kept between turns: its value holds %s, which has no source", n.name, what).
 			WithHint("define functions with defn or fn, e.g. (defn %s [x] ...), or keep the value in a let", n.name), n.pos)
 	}
-	if c, ok := v.(*closure); ok && c.name == "" {
-		named := *c
-		named.name = n.name
-		v = &named
+	if v, err = n.named(th, v); err != nil {
+		return nil, err
 	}
 	th.prog.define(n.name, v, doc, !deep)
 	th.prog.globals[n.name].attrs = attrs
 	return &varRef{Name: n.name}, nil
+}
+
+// chargeDefinition charges what evaluating the definition keeps besides
+// its value: the var it returns, and for a name not yet defined in the
+// evaluation, its global, its binding in memory and their entries
+// (heapDefinition). A redefinition reuses them.
+func (n *defNode) chargeDefinition(th *Thread) error {
+	held := heapNamed + int64(len(n.name))
+	if _, ok := th.prog.globals[n.name]; !ok {
+		held += heapDefinition
+	}
+	return th.alloc(held)
+}
+
+// named gives an anonymous closure the definition's name, in a copy
+// charged as the closure was.
+func (n *defNode) named(th *Thread, v Value) (Value, error) {
+	c, ok := v.(*closure)
+	if !ok || c.name != "" {
+		return v, nil
+	}
+	if err := th.alloc(c.heapShape()); err != nil {
+		return nil, withPos(err, n.pos)
+	}
+	named := *c
+	named.name = n.name
+	return &named, nil
 }
 
 // caseNode matches a value against literal constants.

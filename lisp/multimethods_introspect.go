@@ -363,7 +363,7 @@ func builtinSatisfies(th *Thread, args []Value) (Value, error) {
 
 var protocolBuiltins = []*Builtin{
 	{Name: "protocol/make", Sig: "(protocol/make 'name pred)", Doc: "the value of protocol name, pred telling whether a value satisfies it; what defprotocol expands to", Category: "idiom",
-		reach: qualified, MinArgs: 2, MaxArgs: 4, Cost: cost(constant),
+		reach: qualified, MinArgs: 2, MaxArgs: 4, Cost: cost(builds),
 		Fn: func(th *Thread, args []Value) (Value, error) {
 			b := NewMapBuilder(4)
 			b.Set(Keyword("name"), args[0])

@@ -96,6 +96,8 @@ func TestProgramHoldsAtMostHeldBytes(t *testing.T) {
 		"big numbers":           "(count [" + strings.Repeat("1N 1M ", 5000) + "])",
 		"characters":            "[" + strings.Repeat(`\a `, 20000) + "]",
 		"quotes":                "[" + strings.Repeat(`'a `, 20000) + "]",
+		"vars":                  "[" + strings.Repeat(`#'inc `, 20000) + "]",
+		"var forms":             "[" + strings.Repeat(`(var inc) `, 20000) + "]",
 		"metadata":              "[" + strings.Repeat(`^:a [] `, 10000) + "]",
 		"function literals":     "(count [" + strings.Repeat(`#(+ %) `, 10000) + "])",
 		"literals of 8 args":    "(count [" + strings.Repeat(`#(+ %1 %2 %3 %4 %5 %6 %7 %8) `, 3000) + "])",

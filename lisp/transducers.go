@@ -225,7 +225,9 @@ func transduceInto(th *Thread, fn string, xform, coll Value) ([]Value, error) {
 			if cur != nil {
 				chunks = append(chunks, cur)
 			}
-			cur = make([]Value, 0, min(max(2*cap(cur), 16), collectChunk))
+			// Doubling from a few: a first chunk of 16 kept 256 bytes
+			// for (eduction f [a b]), charged 32.
+			cur = make([]Value, 0, min(max(2*cap(cur), 4), collectChunk))
 		}
 		cur = append(cur, x)
 		n++

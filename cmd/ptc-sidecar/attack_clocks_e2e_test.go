@@ -63,6 +63,7 @@ func attackTables() []attackTable {
 		{"seventeenth pass", plain(seventeenthPassAttacks())},
 		{"eighteenth pass", plain(eighteenthPassAttacks())},
 		{"twentieth pass", plain(twentiethPassAttacks())},
+		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"history read work", plain(historyReadWorkAttacks())},
 		{"strategy histories", plain(strategyHistoryAttacks(2000))},
