@@ -293,24 +293,36 @@ func (rd *valueReader) release() {
 // sourceContext is the context values read as source run under: the
 // caller's, like every value's; what loading them takes is bounded by
 // their step budget (lisp.ReadValue) and, before they load, by the
-// request's read budget (lisp.SourceReadWork). It takes an evaluation slot
-// first.
+// request's bounds (checkSource). It takes an evaluation slot first.
 func (rd *valueReader) sourceContext() (context.Context, error) {
-	// Refused before it is loaded when what loading it takes would pass
-	// the request's bound (readAt charges it, loaded or remembered).
 	rd.loadedSource = true
-	if rd.overBudget(lisp.SourceReadWork(rd.text)) {
-		return nil, rd.overWork(func() string { return "a value read as source" })
-	}
-	if held := lisp.SourceReadCost(rd.text); rd.budget > 0 && rd.cost+held > rd.budget {
-		return nil, status.Errorf(codes.ResourceExhausted,
-			"a value read as source: loading it would hold about %d bytes (each form %d, each call or quoted form %d more, each regex %d) beside the %d the values read so far take, more than the %d the request's values may take (%d times its bytes and %d MiB besides), however long its timeout; send fewer values of source",
-			held, lisp.SourceFormCost, lisp.SourceCallCost, lisp.SourceRegexCost, rd.cost, rd.budget, lisp.ReadCostPerByte, readSlack>>20)
+	if err := rd.checkSource(rd.text); err != nil {
+		return nil, err
 	}
 	if err := rd.admit(); err != nil {
 		return nil, err
 	}
 	return rd.readCtx(), nil
+}
+
+// checkSource refuses text, a value's source, when loading it would pass
+// the request's bounds: its read work (lisp.SourceReadWork) or what it
+// holds at its peak (lisp.SourceReadCost), both counted by lisp from the
+// text alone. It decides before the text is loaded and for a text
+// remembered loaded alike (readAt): the value was remembered for another
+// request, whose bounds may have let it through where this request's do
+// not, and the same request must get the same answer whatever others
+// sent before it.
+func (rd *valueReader) checkSource(text string) error {
+	if rd.overBudget(lisp.SourceReadWork(text)) {
+		return rd.overWork(func() string { return "a value read as source" })
+	}
+	if held := lisp.SourceReadCost(text); rd.budget > 0 && rd.cost+held > rd.budget {
+		return status.Errorf(codes.ResourceExhausted,
+			"a value read as source: loading it would hold about %d bytes (each form %d, each call or quoted form %d more, each regex %d) beside the %d the values read so far take, more than the %d the request's values may take (%d times its bytes and %d MiB besides), however long its timeout; send fewer values of source",
+			held, lisp.SourceFormCost, lisp.SourceCallCost, lisp.SourceRegexCost, rd.cost, rd.budget, lisp.ReadCostPerByte, readSlack>>20)
+	}
+	return nil
 }
 
 // value reads a wire Value as EDN or JSON. An unset Value decodes to nil
@@ -360,6 +372,10 @@ func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, pat
 	}
 	if !found {
 		rd.counted(func() { got = rd.read(how, key, got.work) })
+	} else if got.source {
+		if err := rd.checkSource(key.text); err != nil {
+			return readValue{}, err
+		}
 	}
 	if got.source && rd.workBudget > 0 {
 		// Whether it loaded, was refused or was remembered, the same charge.
