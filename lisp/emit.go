@@ -279,6 +279,10 @@ func sourceReadsBack(th *Thread, text string, nesting int, what string) *Error {
 	if len(text) <= sourceCheckedBytes {
 		return nil
 	}
+	if why := sourceOverBounds(text); why != "" {
+		return Errorf(emitLimit, "%s would be sent as the source that builds it (it holds functions, regexes, symbols or keywords EDN cannot spell), which would not read back: %s", what, why).
+			WithHint("a value of source is read back within what its bytes allow; return or def the data, keep names as strings or plain keywords, and keep the functions that make it in the program")
+	}
 	ctx := context.Background()
 	if th != nil {
 		ctx = th.context()
