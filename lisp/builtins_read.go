@@ -54,7 +54,11 @@ func readStringAt(th *Thread, name string, args []Value, quoting bool) (Value, e
 	}
 	// The nesting a value's text may have on the wire (Env.MaxNesting):
 	// data read at run time meets the bound data read from a request does.
-	r := newReader(string(s), th.prog.env.valueNesting(), true)
+	nesting := 0 // the default, for a thread of no program
+	if th.prog != nil {
+		nesting = th.prog.env.valueNesting()
+	}
+	r := newReader(string(s), nesting, true)
 	r.symbols, r.quoting = true, quoting
 	r.th, r.ctx = th, th.ctx
 	if err := r.skipSpace(); err != nil {
