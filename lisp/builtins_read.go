@@ -2,6 +2,8 @@ package lisp
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // readBuiltins read data from text at run time, on the reader that reads
@@ -50,7 +52,13 @@ func readStringAt(th *Thread, name string, args []Value, quoting bool) (Value, e
 	if !ok {
 		return nil, typeErrorf(name, "a string", text)
 	}
-	r := newReader(string(s), 0, true)
+	// The nesting a value's text may have on the wire (Env.MaxNesting):
+	// data read at run time meets the bound data read from a request does.
+	nesting := 0 // the default, for a thread of no program
+	if th.prog != nil {
+		nesting = th.prog.env.valueNesting()
+	}
+	r := newReader(string(s), nesting, true)
 	r.symbols, r.quoting = true, quoting
 	r.th, r.ctx = th, th.ctx
 	if err := r.skipSpace(); err != nil {
@@ -108,10 +116,41 @@ func readStringError(th *Thread, name string, err error) error {
 		message = "Invalid token: " + strings.TrimPrefix(e.Message, "invalid token ")
 	case strings.HasPrefix(e.Message, "Duplicate key"):
 		class = "IllegalArgumentException"
-	case strings.HasPrefix(e.Message, "unsupported reader syntax #="):
-		message = "No dispatch macro for: ="
+	case strings.HasPrefix(e.Message, "unsupported reader syntax #"):
+		message = unsupportedDispatch(strings.TrimPrefix(e.Message, "unsupported reader syntax #"))
+	case strings.HasPrefix(e.Message, "#' (a var) is not allowed"):
+		message = "No dispatch macro for: '"
+	case strings.HasPrefix(e.Message, "functions are not allowed"):
+		message = "No dispatch macro for: ("
+	case strings.HasPrefix(e.Message, "regex literals are not allowed"):
+		message = `No dispatch macro for: "`
+	case strings.HasPrefix(e.Message, "@ is not allowed"):
+		message = "Invalid leading character: @"
+	case strings.HasPrefix(e.Message, "'`' is not supported"), strings.HasPrefix(e.Message, "'~' is not supported"):
+		message = "Invalid leading character: " + e.Message[1:2]
+	case strings.HasPrefix(e.Message, "invalid keyword "):
+		message = "Invalid token: " + strings.TrimPrefix(e.Message, "invalid keyword ")
 	}
 	out := Errorf(executionError, "%s: %s", name, e.Message).asJava(class, message)
 	out.Hint, out.site = e.Hint, e.site
 	return out
+}
+
+// unsupportedDispatch is Clojure's EDN reader's message for #tok, a
+// dispatch neither reader reads: a tag (#foo, #js) has no reader
+// function, #<...> is unreadable, any other character no dispatch macro.
+// #inst and #uuid, which Clojure reads, keep the reader's message.
+func unsupportedDispatch(tok string) string {
+	switch c, _ := utf8.DecodeRuneInString(tok); {
+	case tok == "inst" || tok == "uuid":
+		return "unsupported reader syntax #" + tok
+	case c == '<':
+		return "Unreadable form"
+	case unicode.IsLetter(c):
+		return "No reader function for tag " + tok
+	case tok == "":
+		return "EOF while reading"
+	default:
+		return "No dispatch macro for: " + string(c)
+	}
 }

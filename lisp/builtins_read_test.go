@@ -73,3 +73,61 @@ func textData(s string) *Map {
 	b.Set(Keyword("s"), String(s))
 	return b.Map()
 }
+
+// TestEDNReadStringIsTheWireReader: clojure.edn/read-string reads data
+// as a value's text on the wire is read, and as Clojure's EDN reader
+// reads it: what either refuses it refuses, with Clojure's message
+// (#'x, a var, among them), under the same nesting bound
+// (Env.MaxNesting); clojure.core's read-string reads #'x as the list
+// (var x), as Clojure's reader does. The messages are Clojure 1.11's.
+func TestEDNReadStringIsTheWireReader(t *testing.T) {
+	refused := map[string]string{
+		`#'x`:                `No dispatch macro for: '`,
+		`[1 #'user/x]`:       `No dispatch macro for: '`,
+		`#(+ 1 %)`:           `No dispatch macro for: (`,
+		`#"re"`:              `No dispatch macro for: "`,
+		`@x`:                 `Invalid leading character: @`,
+		"`x":                 "Invalid leading character: `",
+		`~x`:                 `Invalid leading character: ~`,
+		`~@x`:                `Invalid leading character: ~`,
+		`#foo/bar 1`:         `No reader function for tag foo/bar`,
+		`#js {}`:             `No reader function for tag js`,
+		`#?(:clj 1)`:         `No dispatch macro for: ?`,
+		"#!x\n1":             `No dispatch macro for: !`,
+		`#<x>`:               `Unreadable form`,
+		`#=(+ 1 2)`:          `No dispatch macro for: =`,
+		`::k`:                `Invalid token: ::k`,
+		`#inst "2024-01-01"`: `unsupported reader syntax #inst`, // Clojure reads a Date; there are none
+		`#uuid "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"`: `unsupported reader syntax #uuid`,
+	}
+	for text, want := range refused {
+		res := run(t, `(try (clojure.edn/read-string data/s) (catch RuntimeException e (ex-message e)))`, Env{Data: textData(text)})
+		if res.Err != nil || res.Value != String(want) {
+			t.Errorf("clojure.edn/read-string %q: got %v %v, want %q", text, Repr(res.Value), res.Err, want)
+		}
+		if v, err := ParseEDN(text, 0); err == nil {
+			t.Errorf("%q read as a value's EDN: got %v, want a refusal as clojure.edn/read-string's", text, Repr(v))
+		}
+	}
+	for text, want := range map[string]string{
+		`#'x`:          `(var x)`,
+		`[#'user/f 1]`: `[(var user/f) 1]`,
+		`'x`:           `(quote x)`,
+		`@x`:           `(clojure.core/deref x)`,
+	} {
+		res := run(t, `(read-string data/s)`, Env{Data: textData(text)})
+		if res.Err != nil || Repr(res.Value) != want {
+			t.Errorf("read-string %q: got %v %v, want %s", text, Repr(res.Value), res.Err, want)
+		}
+	}
+	deep := "[[[[1]]]]"
+	if _, err := ParseEDN(deep, 3); err == nil {
+		t.Fatalf("%s read as a value nested at most 3 deep", deep)
+	}
+	for _, fn := range []string{"clojure.edn/read-string", "read-string"} {
+		res := run(t, `(try (`+fn+` data/s) (catch RuntimeException e :refused))`, Env{MaxNesting: 3, Data: textData(deep)})
+		if res.Err != nil || res.Value != Keyword("refused") {
+			t.Errorf("%s %s with values nested at most 3 deep: got %v %v, want a refusal", fn, deep, Repr(res.Value), res.Err)
+		}
+	}
+}

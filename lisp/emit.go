@@ -279,20 +279,25 @@ func sourceReadsBack(th *Thread, text string, nesting int, what string) *Error {
 	if len(text) <= sourceCheckedBytes {
 		return nil
 	}
-	ctx := context.Background()
-	if th != nil {
-		ctx = th.context()
-	}
-	_, _, err := ReadWire(text, WireRead{Ctx: ctx, MaxNesting: nesting})
-	switch {
-	case err == nil:
-		return nil
-	case th != nil && ctx.Err() != nil:
-		return th.contextError(ctx.Err())
-	}
-	why := err.Error()
-	if e, ok := err.(*Error); ok {
-		why = string(e.Kind) + ": " + e.Message
+	// Past what a request of the text alone may hold or take to read
+	// (ReadBounds), every field would refuse it before loading it.
+	why := sourceOverBounds(text)
+	if why == "" {
+		ctx := context.Background()
+		if th != nil {
+			ctx = th.context()
+		}
+		_, _, err := ReadWire(text, WireRead{Ctx: ctx, MaxNesting: nesting})
+		switch {
+		case err == nil:
+			return nil
+		case th != nil && ctx.Err() != nil:
+			return th.contextError(ctx.Err())
+		}
+		why = err.Error()
+		if e, ok := err.(*Error); ok {
+			why = string(e.Kind) + ": " + e.Message
+		}
 	}
 	return Errorf(emitLimit, "%s would be sent as the source that builds it (it holds functions, regexes, symbols or keywords EDN cannot spell), which would not read back: %s", what, why).
 		WithHint("a value of source is read back within %s of memory and a few steps a byte; return or def the data, and keep the functions that make it in the program", byteCount(decodeLimits.MaxAllocBytes))

@@ -201,6 +201,50 @@ const (
 	SourceRegexCost = 1 << 10
 )
 
+// The bounds a host applies to what a request's values take to read and
+// hold, one model for every field (ReadBounds): what they cost once read
+// (ReadCost) and what loading their source holds (SourceReadCost), at
+// most ReadCostPerByte a byte of the request and ReadSlack besides; what
+// reading them takes (ReadWork, and SourceReadWork for source) at most
+// ReadWorkPerByte a byte and ReadWorkFloor besides, when no evaluation
+// timeout sets it. Text of ordinary tokens costs at most 28 units of
+// work a byte (JSON of empty arrays; a vector of one-digit numbers 9, of
+// keywords 6); what passes the work bound is text whose work grows
+// faster than its bytes: long integers, decimals and radix literals,
+// whose conversion is quadratic in their digits (a radix-36 literal of
+// 100,000 digits costs 69 a byte), and source of many calls. ReadSlack
+// lets each value cost a small floor more than its multiple
+// (ReadCostLimit): a history of a thousand turns whose results are small
+// sets of pairs claims a few hundred kilobytes of it.
+const (
+	ReadSlack       = 8 << 20
+	ReadWorkPerByte = 40
+	ReadWorkFloor   = 24 << 20
+)
+
+// ReadBounds is what the values of a request of size bytes may hold once
+// read, and take to read under no evaluation timeout (ReadSlack).
+func ReadBounds(size int) (held, work int64) {
+	return ReadCostPerByte*int64(size) + ReadSlack, ReadWorkPerByte*int64(size) + ReadWorkFloor
+}
+
+// sourceOverBounds is why text, a value's source, would be refused in a
+// request that holds it alone, by what loading it holds or takes
+// (ReadBounds), or "" when it would not: what a turn emits must read
+// back in every field (sourceReadsBack).
+func sourceOverBounds(text string) string {
+	heldBound, workBound := ReadBounds(len(text))
+	if held := SourceReadCost(text); held > heldBound {
+		return fmt.Sprintf("loading it would hold about %d bytes (each form %d, each call or quoted form %d more, each regex %d), more than the %d its %d bytes may hold once read (%d times its bytes and %d MiB besides)",
+			held, SourceFormCost, SourceCallCost, SourceRegexCost, heldBound, len(text), ReadCostPerByte, ReadSlack>>20)
+	}
+	if work := ReadWork(text, false) + SourceReadWork(text); work > workBound {
+		return fmt.Sprintf("reading it would take %d bytes of read work (its tokens and bytes, %d each call), more than the %d its %d bytes allow (%d a byte and %d MiB besides)",
+			work, sourceCallWork, workBound, len(text), ReadWorkPerByte, ReadWorkFloor>>20)
+	}
+	return ""
+}
+
 // maxSourceSteps bounds the steps of reading any one source value.
 const maxSourceSteps = 10_000_000
 

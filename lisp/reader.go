@@ -1119,7 +1119,14 @@ func (r *reader) readDispatch() (Value, error) {
 			return nil, r.errorf(line, col, "unknown symbolic value ##%s", tok).WithHint("use ##Inf, ##-Inf or ##NaN")
 		}
 	case strings.HasPrefix(rest, "#'"):
-		if r.edn && !r.symbols {
+		// Data holds no vars: a value's text and clojure.edn/read-string
+		// refuse #' as Clojure's EDN reader does, and clojure.core's
+		// read-string reads #'x as the list (var x), as Clojure's does.
+		if r.quoting {
+			r.next()
+			return r.readWrapped(symbol("var"), line, col)
+		}
+		if r.edn {
 			return nil, r.errorf(line, col, "#' (a var) is not allowed in a value").WithHint(varQuoteHint)
 		}
 		r.next()

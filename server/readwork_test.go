@@ -95,7 +95,7 @@ func TestReadingIsDecidedByWork(t *testing.T) {
 
 // TestToMessagesReadingIsDecidedByWork: ToMessages and RenderTrace read
 // the values of options.data, memory and turns under a read budget sized
-// by the request's bytes (readWorkPerByte, readWorkFloor). Values whose
+// by the request's bytes (lisp.ReadBounds). Values whose
 // reading grows faster than their text (long radix literals, thousands of
 // functions of source) are refused by that budget at the same field, with
 // the same message, in three runs, before they are read, with the

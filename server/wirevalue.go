@@ -42,7 +42,7 @@ type valueReader struct {
 	// readTime caps by their work.
 	readFor, readWall time.Duration
 	// workBudget bounds the request's read work: by its bytes
-	// (readWorkPerByte, readWorkFloor) from sized on, by its evaluation
+	// (lisp.ReadBounds) from sized on, by its evaluation
 	// timeout (readCostPerSecond) from startReading on; 0 bounds nothing.
 	// size is the request's bytes that sized it.
 	workBudget int64
@@ -117,43 +117,17 @@ func (rd *valueReader) counted(read func()) {
 // readCtx is the context values are read under: the caller's.
 func (rd *valueReader) readCtx() context.Context { return rd.ctx }
 
-// readWorkPerByte and readWorkFloor bound the read work (lisp.ReadWork,
-// and lisp.SourceReadWork for values that are source) of a request that
-// reads its values under no evaluation timeout (ToMessages, RenderTrace,
-// an answer on a stream, an evaluation with no timeout): readWorkPerByte
-// for each byte of the request, and readWorkFloor besides. Text of
-// ordinary tokens costs at most 28 a byte (JSON of empty arrays; a vector
-// of one-digit numbers 9, of keywords 6), so any such request within
-// --max-recv-bytes reads, however many turns it holds; what passes the
-// bound is the text whose work grows faster than its bytes: long
-// integers, decimals and radix literals, whose conversion is quadratic in
-// their digits (a radix-36 literal of 100,000 digits costs 69 a byte),
-// and values of source (768 a call). Their cost once read is bounded
-// apart (sized's budget), so the request's reading takes at most about
-// (readWorkPerByte + lisp.ReadCostPerByte) * 4 ns a byte alone, decided
-// by what the text holds, the same alone and under load.
-const (
-	readWorkPerByte = 40
-	readWorkFloor   = readCostPerSecond
-)
-
-// readSlack is what the values of one request may cost once read beyond
-// lisp.ReadCostPerByte times its bytes: each value may cost a small floor
-// more than its multiple (lisp.ReadCostLimit), and a history of a
-// thousand turns whose results are small sets of pairs claims a few
-// hundred kilobytes of it.
-const readSlack = 8 << 20
-
 // sized bounds what the values of a request of size bytes cost together
 // once read, so that many small values, each allowed its floor, do not
 // cost more than one large one of the same bytes.
 //
-// It also bounds their read work by the request's bytes (readWorkPerByte),
-// until startReading bounds it by an evaluation timeout.
+// It also bounds their read work by the request's bytes, until
+// startReading bounds it by an evaluation timeout. Both bounds are lisp's
+// (lisp.ReadBounds), the model the emit side checks what a turn sends
+// back against: what a turn emits reads back.
 func (rd *valueReader) sized(size int) {
-	rd.budget = lisp.ReadCostPerByte*int64(size) + readSlack
+	rd.budget, rd.workBudget = lisp.ReadBounds(size)
 	rd.size = size
-	rd.workBudget = readWorkPerByte*int64(size) + readWorkFloor
 }
 
 // overBudget reports whether the request's read work so far, and extra
@@ -182,19 +156,19 @@ func (rd *valueReader) charge(cost int64, path func() string) error {
 	if rd.budget > 0 && rd.cost > rd.budget {
 		return status.Errorf(codes.InvalidArgument,
 			"%s: the request's values would take more than %d bytes once read, more than %d times the request's bytes and %d MiB besides: they are mostly collections of one or two small parts; send such data flatter",
-			path(), rd.budget, lisp.ReadCostPerByte, readSlack>>20)
+			path(), rd.budget, lisp.ReadCostPerByte, lisp.ReadSlack>>20)
 	}
 	return nil
 }
 
 // overWork is the refusal of a request whose values would take longer to
 // read than its evaluation timeout (readCostPerSecond) or, under none,
-// its bytes (readWorkPerByte) allow.
+// its bytes (lisp.ReadBounds) allow.
 func (rd *valueReader) overWork(path func() string) error {
 	if rd.readFor <= 0 {
 		return status.Errorf(codes.ResourceExhausted,
 			"%s: the request's values would take more than %d bytes of read work (their tokens and bytes, the square of their long numbers' digits, each call of those that are source), more than its %d bytes allow (%d a byte and %d MiB besides); send fewer or shorter long numbers (or send them as strings) and fewer values of source",
-			path(), rd.workBudget, rd.size, readWorkPerByte, readWorkFloor>>20)
+			path(), rd.workBudget, rd.size, lisp.ReadWorkPerByte, lisp.ReadWorkFloor>>20)
 	}
 	return status.Errorf(codes.ResourceExhausted,
 		"%s: the request's values would take more than %d bytes of read work (what they take once read, and their tokens, bytes and long numbers), more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
@@ -293,24 +267,36 @@ func (rd *valueReader) release() {
 // sourceContext is the context values read as source run under: the
 // caller's, like every value's; what loading them takes is bounded by
 // their step budget (lisp.ReadValue) and, before they load, by the
-// request's read budget (lisp.SourceReadWork). It takes an evaluation slot
-// first.
+// request's bounds (checkSource). It takes an evaluation slot first.
 func (rd *valueReader) sourceContext() (context.Context, error) {
-	// Refused before it is loaded when what loading it takes would pass
-	// the request's bound (readAt charges it, loaded or remembered).
 	rd.loadedSource = true
-	if rd.overBudget(lisp.SourceReadWork(rd.text)) {
-		return nil, rd.overWork(func() string { return "a value read as source" })
-	}
-	if held := lisp.SourceReadCost(rd.text); rd.budget > 0 && rd.cost+held > rd.budget {
-		return nil, status.Errorf(codes.ResourceExhausted,
-			"a value read as source: loading it would hold about %d bytes (each form %d, each call or quoted form %d more, each regex %d) beside the %d the values read so far take, more than the %d the request's values may take (%d times its bytes and %d MiB besides), however long its timeout; send fewer values of source",
-			held, lisp.SourceFormCost, lisp.SourceCallCost, lisp.SourceRegexCost, rd.cost, rd.budget, lisp.ReadCostPerByte, readSlack>>20)
+	if err := rd.checkSource(rd.text); err != nil {
+		return nil, err
 	}
 	if err := rd.admit(); err != nil {
 		return nil, err
 	}
 	return rd.readCtx(), nil
+}
+
+// checkSource refuses text, a value's source, when loading it would pass
+// the request's bounds: its read work (lisp.SourceReadWork) or what it
+// holds at its peak (lisp.SourceReadCost), both counted by lisp from the
+// text alone. It decides before the text is loaded and for a text
+// remembered loaded alike (readAt): the value was remembered for another
+// request, whose bounds may have let it through where this request's do
+// not, and the same request must get the same answer whatever others
+// sent before it.
+func (rd *valueReader) checkSource(text string) error {
+	if rd.overBudget(lisp.SourceReadWork(text)) {
+		return rd.overWork(func() string { return "a value read as source" })
+	}
+	if held := lisp.SourceReadCost(text); rd.budget > 0 && rd.cost+held > rd.budget {
+		return status.Errorf(codes.ResourceExhausted,
+			"a value read as source: loading it would hold about %d bytes (each form %d, each call or quoted form %d more, each regex %d) beside the %d the values read so far take, more than the %d the request's values may take (%d times its bytes and %d MiB besides), however long its timeout; send fewer values of source",
+			held, lisp.SourceFormCost, lisp.SourceCallCost, lisp.SourceRegexCost, rd.cost, rd.budget, lisp.ReadCostPerByte, lisp.ReadSlack>>20)
+	}
+	return nil
 }
 
 // value reads a wire Value as EDN or JSON. An unset Value decodes to nil
@@ -360,6 +346,10 @@ func (rd *valueReader) readAt(v *ptcsidecarv1.Value, keep int, records bool, pat
 	}
 	if !found {
 		rd.counted(func() { got = rd.read(how, key, got.work) })
+	} else if got.source {
+		if err := rd.checkSource(key.text); err != nil {
+			return readValue{}, err
+		}
 	}
 	if got.source && rd.workBudget > 0 {
 		// Whether it loaded, was refused or was remembered, the same charge.

@@ -157,6 +157,9 @@ func Normalize(raw RawOptions) (Options, error) {
 }
 
 func normalize(raw RawOptions, r *Remembered) (Options, error) {
+	// The signatures are parsed once for the request, here, whatever the
+	// memo keeps: rendering reuses them (Options.signatures).
+	r = r.during(nil, nil)
 	s, err := Lookup(raw.Strategy)
 	if err != nil {
 		return Options{}, err
@@ -275,6 +278,7 @@ func normalize(raw RawOptions, r *Remembered) (Options, error) {
 		}
 	}
 
+	o.signatures = r.rendered
 	o.SnapshotToolPrefixes = raw.SnapshotToolPrefixes
 	if len(o.SnapshotToolPrefixes) == 0 {
 		o.SnapshotToolPrefixes = DefaultSnapshotToolPrefixes

@@ -64,4 +64,9 @@ type Options struct {
 
 	// Pricing prices the bill in the stats of every strategy.
 	Pricing Pricing
+
+	// signatures are the signatures Normalize parsed, by text: Render
+	// uses them, so that each is parsed once for a request, whatever the
+	// memo keeps.
+	signatures map[string]signatureText
 }

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"context"
+	"maps"
 
 	"github.com/ptc-sidecar/ptc-sidecar/internal/memo"
 )
@@ -29,13 +30,16 @@ type Remembered struct {
 }
 
 // during is r for one request's rendering, which stops once ctx ends; r
-// may be nil (nothing remembered).
-func (r *Remembered) during(ctx context.Context) *Remembered {
-	if r == nil {
-		return &Remembered{ctx: ctx, rendered: map[string]signatureText{}}
+// may be nil (nothing remembered). parsed are the signatures the
+// request's options were checked with (Options.signatures): rendering
+// uses them rather than parsing them again.
+func (r *Remembered) during(ctx context.Context, parsed map[string]signatureText) *Remembered {
+	c := Remembered{}
+	if r != nil {
+		c = *r
 	}
-	c := *r
-	c.ctx, c.rendered = ctx, map[string]signatureText{}
+	c.ctx, c.rendered = ctx, make(map[string]signatureText, len(parsed))
+	maps.Copy(c.rendered, parsed)
 	return &c
 }
 

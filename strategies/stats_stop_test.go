@@ -28,7 +28,7 @@ func TestCountStopsInsideALine(t *testing.T) {
 	line := strings.Repeat("aGVsbG8gd29ybGQ", 1<<16)
 	for _, tok := range TokenizerNames() {
 		ctx := &endingContext{Context: context.Background(), after: 1}
-		_, err := (*Remembered)(nil).during(ctx).text(tok, line)
+		_, err := (*Remembered)(nil).during(ctx, nil).text(tok, line)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: counting a %d-byte line under an ended context: %v, want it cancelled", tok, len(line), err)
 		}
@@ -44,7 +44,7 @@ func TestCountStopsAmongLongLines(t *testing.T) {
 	text := strings.Repeat(strings.Repeat("aGVsbG8gd29ybGQ", 1<<9)+"\n", 64)
 	for _, tok := range TokenizerNames() {
 		ctx := &endingContext{Context: context.Background(), after: 1}
-		_, err := (*Remembered)(nil).during(ctx).text(tok, text)
+		_, err := (*Remembered)(nil).during(ctx, nil).text(tok, text)
 		if !errors.Is(err, context.Canceled) || ctx.calls != 2 {
 			t.Errorf("%s: counting %d lines of %d bytes under an ended context: %v after %d looks, want it cancelled after 2", tok, 64, len(text)/64, err, ctx.calls)
 		}

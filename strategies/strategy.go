@@ -330,12 +330,9 @@ func Render(req *Request) (*Response, error) {
 	if req.Summary != nil && st.Name() != summarizeName && st.Name() != summarizeTurnsName {
 		return nil, &InputError{Field: "summary", Reason: fmt.Sprintf("strategy %q reads no summary: only %q and %q place one", st.Name(), summarizeName, summarizeTurnsName)}
 	}
-	if req.Context != nil {
-		during := *req
-		during.Remembered = req.Remembered.during(req.Context)
-		req = &during
-	}
-	return st.Render(req)
+	during := *req
+	during.Remembered = req.Remembered.during(req.Context, req.Options.signatures)
+	return st.Render(&during)
 }
 
 // InputError is a request whose turns or history the chosen strategy does
