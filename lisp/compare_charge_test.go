@@ -132,7 +132,6 @@ func TestComparingIsChargedByWhatItWalks(t *testing.T) {
 					label += " <" + walkedSlots[s] + ">"
 				}
 				audited++
-				t.Logf("audited: (%s)", label)
 				for _, kind := range []string{"vectors", "texts"} {
 					_, first, err1 := callWalked(b, walkedArgs(t, slots, kind+" differing first"))
 					_, last, err2 := callWalked(b, walkedArgs(t, slots, kind+" differing last"))
@@ -154,5 +153,115 @@ func TestComparingIsChargedByWhatItWalks(t *testing.T) {
 	t.Logf("%d rows order by value", audited)
 	if audited < 10 {
 		t.Errorf("only %d rows order their elements; the audit no longer finds them", audited)
+	}
+}
+
+// equalitySlots are the arguments the equality audit gives each
+// position: the elements as a vector or as the keys of a map, one
+// element to look for, or a small fixed value.
+var equalitySlots = []string{"coll", "keyed map", "element", "identity", "2", "nil"}
+
+// equalityArgs are the arguments of slots with elements of one
+// arrangement, the element looked for being sought (the last of
+// walkedOrder: found after comparing all the others; or one absent).
+func equalityArgs(t *testing.T, slots []int, elements string, sought int) []Value {
+	t.Helper()
+	args := make([]Value, len(slots))
+	for i, s := range slots {
+		var src string
+		switch equalitySlots[s] {
+		case "coll", "keyed map":
+			var srcs []string
+			for j, e := range walkedOrder {
+				if equalitySlots[s] == "keyed map" {
+					srcs = append(srcs, fmt.Sprintf("%s %d", walkedElements[elements](e), j))
+				} else {
+					srcs = append(srcs, walkedElements[elements](e))
+				}
+			}
+			src = "[" + strings.Join(srcs, " ") + "]"
+			if equalitySlots[s] == "keyed map" {
+				src = "(apply hash-map " + src + ")"
+			}
+		case "element":
+			src = walkedElements[elements](sought)
+		default:
+			src = equalitySlots[s]
+		}
+		res, err := Eval(context.Background(), src, Env{})
+		if err != nil || res.Err != nil {
+			t.Fatalf("%s: %v %v", src, err, res.Err)
+		}
+		args[i] = res.Value
+	}
+	return args
+}
+
+// lookupAnswer reports whether v answers a look-up as a row that tests
+// equality does: whether, where, or what a map holds there (a position
+// below 8), never an element (a number from 11).
+func lookupAnswer(v Value) bool {
+	switch n := v.(type) {
+	case Bool, NilType:
+		return true
+	case Int:
+		return n >= 0 && int(n) < len(walkedOrder)
+	}
+	return false
+}
+
+// TestEqualityIsChargedByWhatItWalks is the counting audit of the rows
+// that test the equality of elements or hash them: found by running
+// every row on eight numbers and a number to look for, once present
+// (last) and once absent, and keeping the rows whose answer (a boolean,
+// a position, what the map holds) differs. Each
+// is then run on vectors and on texts of 200 parts, alike but for their
+// last part, looking for the last: finding it in the vector reads all
+// 200 parts of it and of the seven before, in the map hashes it and
+// reads one; the row must be charged at least a step per 8 parts of
+// those (per 64 bytes, for texts) more than for the numbers.
+func TestEqualityIsChargedByWhatItWalks(t *testing.T) {
+	partsPerStep := map[string]int{"vectors": 8, "texts": 64}
+	last := walkedOrder[len(walkedOrder)-1]
+	audited := 0
+	for _, b := range returning(everyCallable()) {
+		for _, arity := range smallArities(b) {
+			eachCombination(arity, len(equalitySlots), func(slots []int) {
+				if !slices.Contains(slots, 2) || !slices.ContainsFunc(slots, func(s int) bool { return s < 2 }) {
+					return
+				}
+				present, numbers, err := callWalked(b, equalityArgs(t, slots, "numbers", last))
+				if err != nil {
+					return
+				}
+				absent, _, err := callWalked(b, equalityArgs(t, slots, "numbers", 99))
+				if err != nil || Equal(present, absent) || !lookupAnswer(present) || !lookupAnswer(absent) {
+					return
+				}
+				label := b.Name
+				for _, s := range slots {
+					label += " <" + equalitySlots[s] + ">"
+				}
+				audited++
+				read := 1 // elements read whole: the one sought, hashed
+				if slices.Contains(slots, 0) {
+					read = len(walkedOrder) - 1 // each before it, compared
+				}
+				for _, kind := range []string{"vectors", "texts"} {
+					_, steps, err := callWalked(b, equalityArgs(t, slots, kind+" differing last", last))
+					if err != nil {
+						continue // looks numbers up only
+					}
+					if want := int64(read * walkedParts / partsPerStep[kind]); steps-numbers < want {
+						t.Errorf("(%s) of %s of %d parts alike but for the last: %d steps, %d of numbers; want %d more",
+							label, kind, walkedParts, steps, numbers, want)
+					}
+				}
+			})
+		}
+	}
+	t.Logf("%d rows test equality", audited)
+	if audited < 10 {
+		t.Errorf("only %d rows test equality; the audit no longer finds them", audited)
 	}
 }
