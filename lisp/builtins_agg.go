@@ -296,7 +296,7 @@ func extremeBy(fn string, dir int) func(*Thread, []Value) (Value, error) {
 		}
 		best := 0
 		for i := 1; i < len(items); i++ {
-			c, err := compareValues(vals[i], vals[best], fn)
+			c, err := compareValues(th, vals[i], vals[best], fn)
 			if err != nil {
 				return nil, err
 			}

@@ -539,7 +539,7 @@ func (s *sorter) compare(a, b Value) int {
 	}
 	var c int
 	if s.cmp == nil {
-		c, s.err = compareValues(a, b, s.fn)
+		c, s.err = compareValues(s.th, a, b, s.fn)
 	} else {
 		c, s.err = s.callComparator(a, b)
 	}

@@ -55,7 +55,7 @@ var compareBuiltins = []*Builtin{
 		binary: &geInts, borrows: true},
 	{Name: "compare", Sig: "(compare a b)", Doc: "negative, 0 or positive (Java's difference for strings); orders numbers, strings, keywords, booleans, vectors; nil first", Category: "compare",
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) {
-			c, err := compareValues(args[0], args[1], "compare")
+			c, err := compareValues(th, args[0], args[1], "compare")
 			if err != nil {
 				return nil, err
 			}
@@ -144,7 +144,8 @@ func javaCompare(a, b Value, c int) int {
 		if y, ok := b.(*Vector); ok && x.Len() == y.Len() {
 			for i, xe := range x.Elems() {
 				ye := y.Elems()[i]
-				if ci, err := compareValues(xe, ye, "compare"); err == nil && ci != 0 {
+				// Uncharged: compare charged this walk just before.
+				if ci, err := compareValues(nil, xe, ye, "compare"); err == nil && ci != 0 {
 					return javaCompare(xe, ye, ci)
 				}
 			}

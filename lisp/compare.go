@@ -20,8 +20,11 @@ import (
 // returns the records in their order, as the sort is stable.
 
 // compareValues orders a and b: negative, zero or positive. fn is the
-// function named in errors.
-func compareValues(a, b Value, fn string) (int, error) {
+// function named in errors. The comparison charges th for what it reads
+// (nil: not charged): a step per part of a vector it visits and per 64
+// bytes of two long strings, so that every sort, extreme and sorted
+// collection pays for keys of any size, not a step per comparison.
+func compareValues(th *Thread, a, b Value, fn string) (int, error) {
 	// Fast paths for the common sort keys.
 	switch x := a.(type) {
 	case Int:
@@ -34,7 +37,7 @@ func compareValues(a, b Value, fn string) (int, error) {
 		}
 	case String:
 		if y, ok := b.(String); ok {
-			return compareStrings(string(x), string(y)), nil
+			return compareStrings(string(x), string(y)), chargeTextPair(th, x, y)
 		}
 	}
 	_, aNil := a.(NilType)
@@ -52,10 +55,6 @@ func compareValues(a, b Value, fn string) (int, error) {
 	case Int, Float, Float32, *BigInt, *BigDec:
 		if _, ok := asFloat(b); ok {
 			return compareNumbersTotal(a, b), nil
-		}
-	case String:
-		if y, ok := b.(String); ok {
-			return compareStrings(string(x), string(y)), nil
 		}
 	case Keyword:
 		if y, ok := b.(Keyword); ok {
@@ -77,7 +76,7 @@ func compareValues(a, b Value, fn string) (int, error) {
 		}
 	case *Vector:
 		if y, ok := b.(*Vector); ok && !x.IsList() && !y.IsList() {
-			return compareVectors(x, y, fn)
+			return compareVectors(th, x, y, fn)
 		}
 		if x.IsList() {
 			// A vector is Comparable in Clojure, a list is not.
@@ -92,9 +91,10 @@ func compareValues(a, b Value, fn string) (int, error) {
 
 // compareVectors orders two vectors: the shorter first, then element by
 // element. It walks a (walk.go) with b's element at the same place beside
-// each of a's.
-func compareVectors(a, b *Vector, fn string) (int, error) {
-	w := newWalk(nil, a, math.MaxInt)
+// each of a's, charging th a step per part it reaches.
+func compareVectors(th *Thread, a, b *Vector, fn string) (c int, err error) {
+	w := newWalk(th, a, math.MaxInt)
+	defer func() { err = w.ended(err) }()
 	others := []*Vector{} // b's counterparts of the vectors being walked
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
@@ -109,7 +109,7 @@ func compareVectors(a, b *Vector, fn string) (int, error) {
 		yv, yIsVector := y.(*Vector)
 		if !xv || !yIsVector {
 			w.skip()
-			if c, err := compareValues(at, y, fn); err != nil || c != 0 {
+			if c, err := compareValues(th, at, y, fn); err != nil || c != 0 {
 				return c, err
 			}
 			continue
@@ -120,6 +120,16 @@ func compareVectors(a, b *Vector, fn string) (int, error) {
 		others = append(others, yv)
 	}
 	return 0, nil
+}
+
+// chargeTextPair charges th for comparing or testing the equality of two
+// strings: a step per 64 bytes of the shorter, which bounds the bytes
+// read; nothing for short ones.
+func chargeTextPair(th *Thread, x, y String) error {
+	if th == nil || min(len(x), len(y)) < 64 {
+		return nil
+	}
+	return th.step(int64(min(len(x), len(y))) / 64)
 }
 
 func uncomparable(fn string, a, b Value) *Error {

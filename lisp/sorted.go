@@ -175,7 +175,7 @@ func (s *sorter) comparable(key Value) error {
 	if s.cmp != nil || s.err != nil {
 		return s.err
 	}
-	_, err := compareValues(key, key, s.fn)
+	_, err := compareValues(s.th, key, key, s.fn)
 	return err
 }
 

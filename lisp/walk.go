@@ -343,6 +343,16 @@ func (w *walk) addHeight(levels int) {
 }
 
 // flush charges the steps gathered so far.
+// ended charges the steps a walk gathered when its visitor stops, at its
+// end or before, and returns err, or the walk's error when err is nil.
+func (w *walk) ended(err error) error {
+	w.flush()
+	if err == nil {
+		return w.err
+	}
+	return err
+}
+
 func (w *walk) flush() {
 	if w.th != nil && w.pending > 0 {
 		if err := w.th.step(w.pending); err != nil && w.err == nil {
