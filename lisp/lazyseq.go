@@ -490,13 +490,18 @@ var readsPartsWhole = map[string]partsRead{
 // when it is stored.
 var holdsArgs = map[string]partsRead{
 	"identity": everyArg, "vector": everyArg, "list": everyArg, "constantly": everyArg,
-	"some?": everyArg, "nil?": everyArg, "repeat": heldLast,
+	"some?": everyArg, "nil?": everyArg, "force": everyArg, "repeat": heldLast,
 	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1), "reset-vals!": onlyArg(1),
+	"swap!": passedOn, "swap-vals!": passedOn, "vswap!": passedOn,
 	"hash-map": valuesOfPairs, "array-map": valuesOfPairs, "assoc": valuesAfterFirst, "assoc-in": onlyArg(2),
 }
 
 // heldLast picks the last argument: the item repeat repeats.
 func heldLast(args []Value, i int) bool { return i == len(args)-1 }
+
+// passedOn picks the arguments swap! passes on to its function, after the
+// cell and the function.
+func passedOn(_ []Value, i int) bool { return i > 1 }
 
 // valuesOfPairs picks the values of key/value pair arguments (hash-map).
 func valuesOfPairs(_ []Value, i int) bool { return i%2 == 1 }
