@@ -62,6 +62,7 @@ func attackTables() []attackTable {
 		{"sixteenth pass", plain(sixteenthPassAttacks())},
 		{"seventeenth pass", plain(seventeenthPassAttacks())},
 		{"eighteenth pass", plain(eighteenthPassAttacks())},
+		{"nineteenth pass", plain(nineteenthPassAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"history read work", plain(historyReadWorkAttacks())},
 		{"strategy histories", plain(strategyHistoryAttacks(2000))},
