@@ -571,8 +571,7 @@ func (s *sorter) callComparator(a, b Value) (int, error) {
 	case NilType:
 		// Clojure takes an answer that is not a boolean as a number: nil
 		// fails there, it does not say "equal".
-		return 0, javaErrorf(typeError, "NullPointerException", "%s comparator must return a number or a boolean, got nil", s.fn).
-			WithHint("return a number, as compare does, or true when a goes before b")
+		return 0, javaErrorf(typeError, "NullPointerException", "%s comparator must return a number or a boolean, got nil", s.fn)
 	case Bool:
 		if truthy(v) {
 			return -1, nil
