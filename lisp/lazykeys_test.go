@@ -2,10 +2,7 @@ package lisp
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -46,36 +43,22 @@ var keyedAlready = map[string]bool{
 // through realizedKey, so that a lazy sequence inside the key hashes as
 // its elements there too.
 func TestKeysAreHashedThroughOneEntry(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	forEachSourceFile(t, func(fset *token.FileSet, _ string, _ []byte, f *ast.File) {
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Body == nil || keyedAlready[fn.Name.Name] {
 				continue
 			}
 			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "chargeKey" {
-					t.Errorf("%s: %s hashes a key it does not read first: call realizedKey", fset.Position(call.Pos()), fn.Name.Name)
+				if call, ok := n.(*ast.CallExpr); ok {
+					if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "chargeKey" {
+						t.Errorf("%s: %s hashes a key it does not read first: call realizedKey", fset.Position(call.Pos()), fn.Name.Name)
+					}
 				}
 				return true
 			})
 		}
-	}
+	})
 }
 
 // TestHeldArgumentsStayLazy: a lazy sequence given to a builtin that
