@@ -488,26 +488,19 @@ var readsPartsWhole = map[string]partsRead{
 // that never ends (a lazy-seq that calls itself) or whose body reads a
 // cell set later (an atom that holds it) is read when it is used, not
 // when it is stored.
+//
+// Builtins that build a collection of them are left out: a collection
+// holding a lazy sequence is emitted (a tool call's arguments, memory)
+// as the call that makes it, not as the list it reads as.
 var holdsArgs = map[string]partsRead{
-	"identity": everyArg, "vector": everyArg, "list": everyArg, "constantly": everyArg,
-	"some?": everyArg, "nil?": everyArg, "force": everyArg, "repeat": heldLast,
-	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1), "reset-vals!": onlyArg(1),
-	"swap!": passedOn, "swap-vals!": passedOn, "vswap!": passedOn,
-	"hash-map": valuesOfPairs, "array-map": valuesOfPairs, "assoc": valuesAfterFirst, "assoc-in": onlyArg(2),
+	"identity": everyArg, "constantly": everyArg, "some?": everyArg, "nil?": everyArg, "force": everyArg,
+	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1),
+	"swap!": passedOn, "vswap!": passedOn,
 }
-
-// heldLast picks the last argument: the item repeat repeats.
-func heldLast(args []Value, i int) bool { return i == len(args)-1 }
 
 // passedOn picks the arguments swap! passes on to its function, after the
 // cell and the function.
 func passedOn(_ []Value, i int) bool { return i > 1 }
-
-// valuesOfPairs picks the values of key/value pair arguments (hash-map).
-func valuesOfPairs(_ []Value, i int) bool { return i%2 == 1 }
-
-// valuesAfterFirst picks the values of key/value pairs after a map (assoc).
-func valuesAfterFirst(_ []Value, i int) bool { return i > 0 && i%2 == 0 }
 
 // realizedArgs gives args with every sequence that may end read whole, or
 // args itself when none is one.
