@@ -204,7 +204,7 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 	} else if !b.asksLazy && endingArg(args) {
 		// A builtin with no form of its own for lazy sequences reads a
 		// lazy sequence that may end whole, as a list (lazyseq.go).
-		whole, err := realizedArgs(th, args)
+		whole, err := realizedArgsBut(th, args, holdsArgs[b.Name])
 		if err != nil {
 			return nil, err
 		}

@@ -355,10 +355,11 @@ func builtinFind(th *Thread, args []Value) (Value, error) {
 	// over k's items would answer nil where the caller means the entry.
 	switch c := args[0].(type) {
 	case *Map:
-		if err := chargeKey(th, args[1]); err != nil {
+		k, err := realizedKey(th, args[1])
+		if err != nil {
 			return nil, err
 		}
-		if v, ok := c.Get(args[1]); ok {
+		if v, ok := c.Get(k); ok {
 			return mapEntryOf(th, args[1], v)
 		}
 		return Nil, nil
@@ -567,7 +568,11 @@ func (s *sorter) callComparator(a, b Value) (int, error) {
 			return 1, nil
 		}
 		return 0, nil
-	case Bool, NilType:
+	case NilType:
+		// Clojure takes an answer that is not a boolean as a number: nil
+		// fails there, it does not say "equal".
+		return 0, javaErrorf(typeError, "NullPointerException", "%s comparator must return a number or a boolean, got nil", s.fn)
+	case Bool:
 		if truthy(v) {
 			return -1, nil
 		}
@@ -816,10 +821,11 @@ func addEntry(th *Thread, b *MapBuilder, fn string, x Value) error {
 			return Errorf(typeError, "%s expected [key value] pairs for a map, got a vector of %d items", fn, x.Len()).
 				asJava("IllegalArgumentException", "Vector arg to map conj must be a pair")
 		}
-		if err := chargeKey(th, x.elems[0]); err != nil {
+		k, err := realizedKey(th, x.elems[0])
+		if err != nil {
 			return err
 		}
-		return b.add(th, x.elems[0], x.elems[1])
+		return b.add(th, k, x.elems[1])
 	case *Map:
 		if err := chargeMapKeys(th, x); err != nil {
 			return err

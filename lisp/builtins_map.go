@@ -91,7 +91,8 @@ func getValue(th *Thread, coll, key, def Value) (Value, error) {
 	}
 	switch coll.(type) {
 	case *Map, *Set:
-		if err := chargeKey(th, key); err != nil {
+		var err error
+		if key, err = realizedKey(th, key); err != nil {
 			return nil, err
 		}
 	}
@@ -180,7 +181,8 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 	case *Map:
 		return assocMap(th, c, key, val)
 	case NilType:
-		if err := chargeKey(th, key); err != nil {
+		key, err := realizedKey(th, key)
+		if err != nil {
 			return nil, err
 		}
 		if err := th.allocMap(1); err != nil {
@@ -232,15 +234,14 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 		if err := chargeMapKeys(th, m); err != nil {
 			return nil, err
 		}
-		for i := 1; i+1 < len(args); i += 2 {
-			if err := chargeKey(th, args[i]); err != nil {
-				return nil, err
-			}
-		}
 		b := NewMapBuilder(m.Len() + len(args)/2)
 		b.addAll(m)
 		for i := 1; i+1 < len(args); i += 2 {
-			b.Set(args[i], args[i+1])
+			k, err := realizedKey(th, args[i])
+			if err != nil {
+				return nil, err
+			}
+			b.Set(k, args[i+1])
 		}
 		if err := chargeCopy(th, m.Len(), b.len()-m.Len(), costMapEntry); err != nil {
 			return nil, err
@@ -710,7 +711,7 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := chargeKey(th, k); err != nil {
+				if k, err = realizedKey(th, k); err != nil {
 					return nil, err
 				}
 				b.Set(k, e.Val)

@@ -122,10 +122,11 @@ func builtinCoreReplace(th *Thread, args []Value) (Value, error) {
 	for _, x := range items {
 		switch m := smap.(type) {
 		case *Map:
-			if err := chargeKey(th, x); err != nil {
+			k, err := realizedKey(th, x)
+			if err != nil {
 				return nil, err
 			}
-			if v, ok := m.Get(x); ok {
+			if v, ok := m.Get(k); ok {
 				x = v
 			}
 		case *Vector:
@@ -351,10 +352,11 @@ func walkReplace(th *Thread, fn string, args []Value, walk func(*Thread, Value, 
 	}
 	f, err := madeFn(th, fn, args[:1], func(th *Thread, xs []Value) (Value, error) {
 		if smap != nil {
-			if err := chargeKey(th, xs[0]); err != nil { // a node may be a whole collection
+			k, err := realizedKey(th, xs[0]) // a node may be a whole collection
+			if err != nil {
 				return nil, err
 			}
-			if v, ok := smap.Get(xs[0]); ok {
+			if v, ok := smap.Get(k); ok {
 				return v, nil
 			}
 		}

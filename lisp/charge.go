@@ -85,7 +85,8 @@ func conjVector(th *Thread, v *Vector, x Value) (*Vector, error) {
 
 // assocMap is m.assoc(k, v), charged; the key is hashed too.
 func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
-	if err := chargeKey(th, k); err != nil {
+	k, err := realizedKey(th, k)
+	if err != nil {
 		return nil, err
 	}
 	if m.tail != nil && m.tail.order != nil {
@@ -114,7 +115,8 @@ func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
 
 // conjSet is s.conj(x), charged; x is hashed too.
 func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
-	if err := chargeKey(th, x); err != nil {
+	x, err := realizedKey(th, x)
+	if err != nil {
 		return nil, err
 	}
 	if s.contains(x) {

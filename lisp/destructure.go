@@ -100,14 +100,13 @@ func keywordArgs(th *Thread, extra []Value) (Value, error) {
 	if err := th.allocMap(n); err != nil {
 		return nil, err
 	}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if err := chargeKey(th, pairs[i]); err != nil {
-			return nil, err
-		}
-	}
 	b := NewMapBuilder(n)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		b.Set(pairs[i], pairs[i+1])
+		k, err := realizedKey(th, pairs[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Set(k, pairs[i+1])
 	}
 	if tail != nil {
 		for _, e := range tail.Entries() {

@@ -578,7 +578,7 @@ func (n *caseNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeKey(th, v); err != nil {
+	if v, err = realizedKey(th, v); err != nil {
 		return nil, withPos(err, n.pos)
 	}
 	if i, ok := n.keys[hashKey(v)]; ok {

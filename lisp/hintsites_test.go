@@ -36,7 +36,7 @@ func (s hintSite) key() string { return s.File + " " + s.Func + ": " + s.Hint }
 // why: the hint does not ask for a rewrite Clojure could judge.
 var hintSitesNotFollowed = map[string]string{
 	"builtins_compare.go builtinHash: \"compare values with =; a map or set finds keys by value\"":                                                           notFollowedIdentity,
-	"analyze.go compile: \"split long threading pipelines or deeply nested expressions\"":                                                                    notFollowedBudget,
+	"analyze.go nests: \"split long threading pipelines or deeply nested expressions\"":                                                                      notFollowedBudget,
 	"builtins_map.go updateIn: \"use a short path of keys, one per level of nesting\"":                                                                       notFollowedBudget,
 	"parse_number.go decimalTooLong: \"a number in data has at most a few dozen digits; take the digits you need with subs first\"":                          notFollowedBudget,
 	"emit.go emitError: \"return or def a summary instead (count, take, select-keys, first); keep large intermediate values in a let inside the program\"":   notFollowedBudget,

@@ -160,10 +160,11 @@ func javaContains(th *Thread, args []Value) (Value, error) {
 		v, _ := javaListIndexOf(false)(c, args)
 		return boolValue(v != Int(-1)), nil
 	case *Set:
-		if err := chargeKey(th, args[1]); err != nil {
+		k, err := realizedKey(th, args[1])
+		if err != nil {
 			return nil, err
 		}
-		return boolValue(c.contains(args[1])), nil
+		return boolValue(c.contains(k)), nil
 	case String:
 		return stringPair(".contains", strings.Contains)(string(c), args)
 	}
@@ -192,10 +193,11 @@ func javaSubList(th *Thread, args []Value) (Value, error) {
 func javaContainsKey(th *Thread, args []Value) (Value, error) {
 	switch c := args[0].(type) {
 	case *Map:
-		if err := chargeKey(th, args[1]); err != nil {
+		k, err := realizedKey(th, args[1])
+		if err != nil {
 			return nil, err
 		}
-		_, ok := c.Get(args[1])
+		_, ok := c.Get(k)
 		return boolValue(ok), nil
 	case *Vector:
 		// A vector is Associative: its keys are its indices.
@@ -227,10 +229,11 @@ func javaGetOrDefault(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, noMethod(".getOrDefault", "a map", args)
 	}
-	if err := chargeKey(th, args[1]); err != nil {
+	k, err := realizedKey(th, args[1])
+	if err != nil {
 		return nil, err
 	}
-	if v, ok := m.Get(args[1]); ok {
+	if v, ok := m.Get(k); ok {
 		return v, nil
 	}
 	return args[2], nil

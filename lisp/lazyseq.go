@@ -481,13 +481,40 @@ var readsPartsWhole = map[string]partsRead{
 	"select-keys": afterCollection, "conj": ontoSet, "conj!": ontoSet, "into": ontoSet,
 }
 
+// holdsArgs are the builtins that keep or pass on arguments without
+// reading their elements, with the arguments each holds so. A lazy
+// sequence there is kept as it is, as Clojure keeps it, where a builtin
+// with no form of its own for lazy sequences reads it whole first: one
+// that never ends (a lazy-seq that calls itself) or whose body reads a
+// cell set later (an atom that holds it) is read when it is used, not
+// when it is stored.
+//
+// Builtins that build a collection of them are left out: a collection
+// holding a lazy sequence is emitted (a tool call's arguments, memory)
+// as the call that makes it, not as the list it reads as.
+var holdsArgs = map[string]partsRead{
+	"identity": everyArg, "constantly": everyArg, "some?": everyArg, "nil?": everyArg, "force": everyArg,
+	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1),
+	"swap!": passedOn, "vswap!": passedOn,
+}
+
+// passedOn picks the arguments swap! passes on to its function, after the
+// cell and the function.
+func passedOn(_ []Value, i int) bool { return i > 1 }
+
 // realizedArgs gives args with every sequence that may end read whole, or
 // args itself when none is one.
 func realizedArgs(th *Thread, args []Value) ([]Value, error) {
+	return realizedArgsBut(th, args, nil)
+}
+
+// realizedArgsBut is realizedArgs leaving the arguments held picks (none
+// when held is nil) as they are.
+func realizedArgsBut(th *Thread, args []Value, held partsRead) ([]Value, error) {
 	var out []Value
 	for i, a := range args {
 		s, ok := a.(*infiniteSeq)
-		if !ok || !s.ends {
+		if !ok || !s.ends || held != nil && held(args, i) {
 			continue
 		}
 		if out == nil {

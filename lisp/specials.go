@@ -826,6 +826,9 @@ func compileThread(c *compiler, l *list, tail, last bool) (node, error) {
 	if len(l.Elems) < 2 {
 		return nil, c.errorf(validationError, "%s needs a value to thread", formName(l))
 	}
+	if err := c.nests(len(l.Elems) - 2); err != nil {
+		return nil, err
+	}
 	x := l.Elems[1]
 	for _, step := range l.Elems[2:] {
 		x = threadInto(x, step, last)
@@ -849,6 +852,9 @@ func compileSomeThread(c *compiler, l *list, tail, last bool) (node, error) {
 	steps := l.Elems[2:]
 	if len(steps) == 0 {
 		return c.compile(x, tail)
+	}
+	if err := c.nests(len(steps)); err != nil {
+		return nil, err
 	}
 	temps := make([]Value, len(steps))
 	for i := range temps {

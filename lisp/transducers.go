@@ -181,13 +181,14 @@ func dropStep(name string, f, rf Value) Value {
 func dedupeStep(_ string, _, rf Value) Value {
 	var last Value
 	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-		if err := chargeKey(th, x); err != nil {
+		k, err := realizedKey(th, x)
+		if err != nil {
 			return nil, err
 		}
-		if last != nil && Equal(last, x) {
+		if last != nil && Equal(last, k) {
 			return acc, nil
 		}
-		last = x
+		last = k
 		return passOn(th, rf, acc, x)
 	})
 }
@@ -195,10 +196,11 @@ func dedupeStep(_ string, _, rf Value) Value {
 func distinctStep(_ string, _, rf Value) Value {
 	seen := newSetBuilder()
 	return wrapStep(rf, func(th *Thread, acc, x Value) (Value, error) {
-		if err := chargeKey(th, x); err != nil {
+		k, err := realizedKey(th, x)
+		if err != nil {
 			return nil, err
 		}
-		added, err := seen.add(th, x)
+		added, err := seen.add(th, k)
 		if err != nil || !added {
 			return acc, err
 		}

@@ -905,13 +905,14 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, arityError("map", "(m key) or (m key default)", len(args))
 	}
-	if err := chargeKey(th, args[0]); err != nil {
+	k, err := realizedKey(th, args[0])
+	if err != nil {
 		return nil, err
 	}
-	if err := findSortedKeys(th, "map", m, args[0]); err != nil {
+	if err := findSortedKeys(th, "map", m, k); err != nil {
 		return nil, err
 	}
-	return lookup(m, args[0], args[1:])
+	return lookup(m, k, args[1:])
 }
 
 // Call tests membership: (#{1 2} 2) is 2, (#{1 2} 3) is nil.
@@ -919,13 +920,14 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	if len(args) != 1 {
 		return nil, arityError("set", "(s x)", len(args))
 	}
-	if err := chargeKey(th, args[0]); err != nil {
+	k, err := realizedKey(th, args[0])
+	if err != nil {
 		return nil, err
 	}
-	if err := findSortedKeys(th, "set", s, args[0]); err != nil {
+	if err := findSortedKeys(th, "set", s, k); err != nil {
 		return nil, err
 	}
-	if s.contains(args[0]) {
+	if s.contains(k) {
 		return args[0], nil
 	}
 	return Nil, nil

@@ -62,6 +62,7 @@ func attackTables() []attackTable {
 		{"sixteenth pass", plain(sixteenthPassAttacks())},
 		{"seventeenth pass", plain(seventeenthPassAttacks())},
 		{"eighteenth pass", plain(eighteenthPassAttacks())},
+		{"nineteenth pass", plain(nineteenthPassAttacks())},
 		{"twentieth pass", plain(twentiethPassAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
