@@ -100,7 +100,7 @@ load:
 
 # Every fuzz target as package:Name; fuzz-check fails when one is missing.
 FUZZ_TARGETS = \
-	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample lisp:FuzzConcurrentEval lisp:FuzzBacktrack lisp:FuzzBacktrackAgreesWithRE2 lisp:FuzzGeneratedAttacks \
+	lisp:FuzzRead lisp:FuzzEval lisp:FuzzBuiltins lisp:FuzzDecodeJSON lisp:FuzzParseEDNSample lisp:FuzzConcurrentEval lisp:FuzzBacktrack lisp:FuzzBacktrackAgreesWithRE2 lisp:FuzzGeneratedAttacks lisp:FuzzGeneratedKinds \
 	server:FuzzDecodeValue server:FuzzDecodeRequest server:FuzzCheckJSON server:FuzzToMessages server:FuzzRoundTrip server:FuzzGeneratedRequests \
 	strategies:FuzzRender strategies:FuzzChatStrategies strategies:FuzzChatParts strategies:FuzzParseSignature strategies:FuzzChunkedTokenCount \
 	internal/bpe:FuzzCountMatchesTiktoken internal/bpe:FuzzGemmaMatchesOracle \

@@ -39,6 +39,12 @@ var (
 	listSupers = append([]javaClass{"java.util.Collection", "java.util.List", "clojure.lang.IPersistentList",
 		"clojure.lang.IPersistentStack", "clojure.lang.ISeq", "clojure.lang.Sequential"}, collectionSupers...)
 	sortedSupers = []javaClass{"clojure.lang.Reversible", "clojure.lang.Sorted"}
+	// A transient's class is a value a program may keep ((class (transient
+	// [])) kept by def) and must read back by its name.
+	transientSupers = []javaClass{"java.lang.Object", "clojure.lang.IFn", "clojure.lang.AFn", "clojure.lang.Counted",
+		"clojure.lang.ITransientCollection"}
+	transientMapSupers = append([]javaClass{"clojure.lang.ILookup", "clojure.lang.ITransientAssociative",
+		"clojure.lang.ITransientAssociative2", "clojure.lang.ITransientMap", "clojure.lang.ATransientMap"}, transientSupers...)
 )
 
 // classSupers are the classes each class is an instance of, itself and
@@ -76,7 +82,13 @@ var classSupers = map[javaClass][]javaClass{
 	"clojure.lang.Var":                      {"java.lang.Object", "clojure.lang.IFn", "clojure.lang.IDeref", "clojure.lang.IMeta"},
 	"clojure.lang.ExceptionInfo":            {"java.lang.Object", "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException", "clojure.lang.IExceptionInfo"},
 	"java.lang.Class":                       {"java.lang.Object"},
-	fnClass:                                 {"java.lang.Object", "clojure.lang.IFn", "clojure.lang.Fn", "clojure.lang.AFn", "clojure.lang.IMeta", "clojure.lang.IObj"},
+	"clojure.lang.PersistentVector$TransientVector": append([]javaClass{"clojure.lang.ILookup", "clojure.lang.Indexed",
+		"clojure.lang.ITransientAssociative", "clojure.lang.ITransientAssociative2", "clojure.lang.ITransientVector"}, transientSupers...),
+	"clojure.lang.PersistentArrayMap$TransientArrayMap": transientMapSupers,
+	"clojure.lang.PersistentHashMap$TransientHashMap":   transientMapSupers,
+	"clojure.lang.PersistentHashSet$TransientHashSet": append([]javaClass{"clojure.lang.ITransientSet", "clojure.lang.ATransientSet"},
+		transientSupers...),
+	fnClass: {"java.lang.Object", "clojure.lang.IFn", "clojure.lang.Fn", "clojure.lang.AFn", "clojure.lang.IMeta", "clojure.lang.IObj"},
 }
 
 // fnClass stands for the classes of functions, which Clojure names after

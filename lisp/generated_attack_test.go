@@ -314,7 +314,12 @@ const (
 // shared prelude, and returns what failed.
 func checkGenerated(t testing.TB, p genProgram, measure bool) []string {
 	t.Helper()
-	prelude := genPreludeMemory(t, p.prelude)
+	return checkGeneratedOver(t, p, genPreludeMemory(t, p.prelude), measure)
+}
+
+// checkGeneratedOver is checkGenerated over a prelude already made.
+func checkGeneratedOver(t testing.TB, p genProgram, prelude *Memory, measure bool) []string {
+	t.Helper()
 	var problems []string
 	first := runGenerated(t, p, prelude, measure)
 	res := first.res

@@ -1131,19 +1131,11 @@ func (r *reader) readDispatch() (Value, error) {
 		}
 		r.next()
 		r.next()
-		tok := r.token()
-		// A var prints with its namespace (#'user/f, #'clojure.core/inc);
-		// both namespaces are the program's own names.
-		for _, ns := range [...]string{"user/", "clojure.core/"} {
-			if rest, ok := strings.CutPrefix(tok, ns); ok && rest != "" {
-				tok = rest
-				break
-			}
-		}
-		if !lexPlainSymbol(tok) {
+		v := varNamed(r.token())
+		if !lexPlainSymbol(v.Name) {
 			return nil, r.errorf(line, col, "#' must be followed by a name, e.g. #'x")
 		}
-		return &varRef{Name: tok}, nil
+		return v, nil
 	case strings.HasPrefix(rest, "#("):
 		if r.edn {
 			return nil, r.errorf(line, col, "functions are not allowed in a value")

@@ -320,7 +320,7 @@ func compileVar(c *compiler, l *list, tail bool) (node, error) {
 	if !ok {
 		return nil, c.errorf(validationError, "var takes a name, got %s", formText(l.Elems[1]))
 	}
-	return &constNode{&varRef{Name: string(s)}}, nil
+	return &constNode{varNamed(string(s))}, nil
 }
 
 // defName checks the name a def binds.

@@ -56,6 +56,19 @@ type symbol string
 // varRef is a reference to a user binding, written #'name.
 type varRef struct{ Name string }
 
+// varNamed is the var name names. A var prints with its namespace
+// (#'user/f, #'clojure.core/inc), and both namespaces are the program's
+// own names: #'f, #'user/f and (var user/f) are one var, equal and of
+// one hash, whichever way it was written or sent back.
+func varNamed(name string) *varRef {
+	for _, ns := range [...]string{"user/", "clojure.core/"} {
+		if rest, ok := strings.CutPrefix(name, ns); ok && rest != "" {
+			return &varRef{Name: rest}
+		}
+	}
+	return &varRef{Name: name}
+}
+
 // qualifiedName is the var's name as Clojure prints it, with its
 // namespace: a clojure.core name is clojure.core's (#'clojure.core/inc),
 // any other a program's own, in user (#'user/f). The reader takes both
