@@ -64,7 +64,7 @@ func fifteenthPassAttacks() []inputAttack {
 			`(letfn [`+each(8000, func(i int) string { return "(" + name("f", i) + " [x] (" + name("f", (i+1)%8000) + " x))" })+`] [f0 f1 f2 f3])`),
 		prog("300 nested two-function letfns over 20,000 symbols", "step_limit",
 			`(count (str `+strings.Repeat("(letfn [(g [] (h)) (h [] ", 300)+`[`+each(parts, func(i int) string { return name("x", i) })+`]`+strings.Repeat(")] g)", 300)+`))`),
-		prog("40,000 top-level defs", "ok", each(40_000, func(i int) string { return "(def " + name("d", i) + " 1)" })+"1"),
+		prog("40,000 top-level defs", "memory_limit", each(40_000, func(i int) string { return "(def " + name("d", i) + " 1)" })+"1"),
 		prog("10,000 top-level defns", "ok", each(10_000, func(i int) string { return "(defn " + name("f", i) + " [] 1)" })+"1"),
 		prog("40,000 top-level defs of atoms", "step_limit", each(40_000, func(i int) string { return "(def " + name("d", i) + " (atom 0))" })+"1"),
 		prog("8,000 defmultis, each method after all of them", "memory_limit",

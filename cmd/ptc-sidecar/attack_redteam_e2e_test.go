@@ -85,7 +85,7 @@ func redTeamAttacks() []inputAttack {
 		// distinct warnings, each compared with those before it.
 		{attack{name: "40,000 atoms defined, a warning each", method: "EvalTurn", expect: "step_limit", kind: kindPrograms,
 			req: budgeted(defs(40_000, "(def a%d (atom %d))\n") + "1")}, budgetCPU},
-		{attack{name: "30,000 atoms defined, a warning each", method: "EvalTurn", expect: "ok", kind: kindPrograms,
+		{attack{name: "30,000 atoms defined, a warning each", method: "EvalTurn", expect: "memory_limit", kind: kindPrograms,
 			req: budgeted(defs(30_000, "(def a%d (atom %d))\n") + "1")}, budgetCPU},
 		{attack{name: "100 atoms of 100 KB names defined", method: "EvalTurn", expect: "ok", kind: kindPrograms,
 			req: budgeted(defs(100, "(def a"+strings.Repeat("n", 100_000)+"%d (atom %d))\n") + "1")}, budgetCPU},

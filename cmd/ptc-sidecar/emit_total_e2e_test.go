@@ -41,7 +41,7 @@ func emitTotalPrograms() []struct{ name, src, want string } {
 		{"memory", head + "(do " + prints + runWarnings + `(def kept (vec (repeat 150000 "0123456789"))) 1)`, "ok"},
 		{"fail reason", head + "(do " + prints + runWarnings + "(fail " + text(1_950_000, "f") + "))", "fail"},
 		{"error quoting a value", head + "(do " + prints + runWarnings +
-			"(def kept " + text(1_900_000, "k") + ") (throw (ex-info " + text(3_000_000, "e") + " {:v (vec (range 100000))})))", "execution_error"},
+			"(def kept " + text(1_400_000, "k") + ") (throw (ex-info " + text(3_000_000, "e") + " {:v (vec (range 100000))})))", "execution_error"},
 		{"error quoting a big number", head + "(do " + prints + runWarnings +
 			`(let [n (bigint (apply str (repeat 60000 "9")))] (dotimes [i 3] (try (long n) (catch Exception e (println (ex-message e))))) (long n)))`, "execution_error"},
 	}
