@@ -256,7 +256,16 @@ func TestEveryAttackAtTwoClocks(t *testing.T) {
 		switch {
 		case far.got == near.got:
 			if far.got != "ok" && far.got != "timeout" && far.cpu > short {
-				t.Errorf("%s: %s after %v of the server's CPU, more than its short clock %v: the clock's on a machine four times slower", a.name, far.got, far.cpu, short)
+				// The server's CPU while a request is answered includes
+				// collecting the garbage of those before it: the least
+				// of three sendings is the request's own.
+				for range 2 {
+					again, _ := sendAttack(t, p, listener, clocks[0])
+					far.cpu = min(far.cpu, again.cpu)
+				}
+			}
+			if far.got != "ok" && far.got != "timeout" && far.cpu > short {
+				t.Errorf("%s: %s after %v of the server's CPU (least of three), more than its short clock %v: the clock's on a machine four times slower", a.name, far.got, far.cpu, short)
 			}
 		case followsTimeout(far) || followsTimeout(near):
 			byTimeout++
