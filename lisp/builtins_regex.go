@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -195,6 +196,22 @@ func javaRegex(pattern string) (translated string, ok bool) {
 			}
 			if next >= '1' && next <= '9' && depth == 0 || next == 'k' && i+2 < len(pattern) && pattern[i+2] == '<' {
 				return "", false // a backreference
+			}
+			if next == '0' {
+				// Java's octal escape: \0 and one to three octal digits,
+				// at most 0377 (\0000 is NUL); RE2 reads at most three
+				// digits in all (\000 and a 0), so it is written in hex.
+				v, n := 0, 0
+				for j := i + 2; n < 3 && j < len(pattern) && pattern[j] >= '0' && pattern[j] <= '7' && v*8+int(pattern[j]-'0') <= 0377; j++ {
+					v = v*8 + int(pattern[j]-'0')
+					n++
+				}
+				if n == 0 {
+					return "", false // Java refuses \0 alone, and the backtracking matcher says so
+				}
+				fmt.Fprintf(&b, `\x{%X}`, v)
+				i += 1 + n
+				continue
 			}
 			if class, ok := javaEscapes[next]; ok {
 				if depth > 0 && next == 'S' {

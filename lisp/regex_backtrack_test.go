@@ -155,6 +155,12 @@ func FuzzBacktrackAgreesWithRE2(f *testing.F) {
 		{`[^a-c]+|a{2,3}?b*`, "aaabbxyzacab"},
 		{`((a)|b)+`, "abab"},
 		{`(?:x|xy)z?`, "xyzxz"},
+		// Java's octal escapes, checked with Clojure 1.11: \0000 is NUL,
+		// \0400 a space and a 0.
+		{`0\0000*`, "0"},
+		{`a\0101`, "aA"},
+		{`a\0400`, "a 0"},
+		{`[\0101-\0103]+`, "xABCD"},
 	} {
 		f.Add(seed[0], seed[1])
 	}
