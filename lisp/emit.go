@@ -247,6 +247,9 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 				break
 			}
 		}
+		if e.bad = leastReadBudgetError(text, e.readCost, source, what); e.bad != nil {
+			break
+		}
 		e.text, e.ok = text, true
 		return e
 	}

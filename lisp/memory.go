@@ -224,8 +224,36 @@ const (
 
 // ReadBounds is what the values of a request of size bytes may hold once
 // read, and take to read under no evaluation timeout (ReadSlack).
+//
+// ReadWorkFloor is also the least any request may spend reading its
+// values, what they take to read and cost once read together, whatever
+// its size and timeout: a host that sets the budget by a timeout never
+// sets it lower, and a turn emits no value that takes more
+// (leastReadBudgetError), so every value it emits is accepted back at any
+// timeout, in every field.
 func ReadBounds(size int) (held, work int64) {
 	return ReadCostPerByte*int64(size) + ReadSlack, ReadWorkPerByte*int64(size) + ReadWorkFloor
+}
+
+// leastReadBudgetError refuses text, a value's wire text that costs cost
+// once read (source when source is set), when reading it back would take
+// more than ReadWorkFloor, what a request at the shortest timeout may
+// read. EDN the printer writes takes at most ReadWorkPerByte a byte to
+// read (a vector of empty collections 14 a byte, of 100,000-digit numbers
+// 29), so only a text of hundreds of kilobytes is scanned.
+func leastReadBudgetError(text string, cost int64, source bool, what string) *Error {
+	if !source && ReadWorkPerByte*int64(len(text))+cost <= ReadWorkFloor {
+		return nil
+	}
+	work := ReadWork(text, false) + cost
+	if source {
+		work += SourceReadWork(text)
+	}
+	if work <= ReadWorkFloor {
+		return nil
+	}
+	return Errorf(emitLimit, "%s would take %d bytes of read work to read back (its tokens, bytes, calls of source and what it costs once read), more than the %d MiB any request may read whatever its timeout: the call it is sent back in would refuse it", what, work, ReadWorkFloor>>20).
+		WithHint("return or def a summary instead (count, take, select-keys, first), or fewer and larger parts: a string rather than a vector of characters")
 }
 
 // sourceOverBounds is why text, a value's source, would be refused in a

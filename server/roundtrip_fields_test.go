@@ -44,6 +44,12 @@ func answerOf(err error) string {
 // strategies carries no value, only text: v's text there is content, and
 // is answered separately.
 func throughEveryField(svc *Service, v *ptcsidecarv1.Value) (answers []fieldAnswer, history error) {
+	return throughEveryFieldAt(svc, v, nil)
+}
+
+// throughEveryFieldAt is throughEveryField with EvalTurn's requests
+// asking for limits.
+func throughEveryFieldAt(svc *Service, v *ptcsidecarv1.Value, limits *ptcsidecarv1.Limits) (answers []fieldAnswer, history error) {
 	ctx := context.Background()
 	tools := []*ptcsidecarv1.ToolSpec{{Name: "echo"}}
 	one := &ptcsidecarv1.Value{Edn: "1"}
@@ -51,6 +57,7 @@ func throughEveryField(svc *Service, v *ptcsidecarv1.Value) (answers []fieldAnsw
 		if req.Program == "" {
 			req.Program = "1"
 		}
+		req.Limits = limits
 		_, err := svc.EvalTurn(ctx, req)
 		return err
 	}

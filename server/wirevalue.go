@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -15,9 +16,10 @@ import (
 //
 // A Value's EDN that does not read as EDN is the source of a value EDN
 // cannot spell (a function, a regex, a symbol), and reading it runs that
-// source in the sandbox: it is an evaluation like any program. So it runs
-// holding an evaluation slot (admission.go), with a step budget in
-// proportion to its text (lisp.ReadValue). Every value, EDN, JSON or
+// source in the sandbox, with a step budget in proportion to its text
+// (lisp.ReadValue), bounded before it loads as EDN is, by the request's
+// counted work (checkSource), and holding no evaluation slot of its own
+// (sourceContext). Every value, EDN, JSON or
 // source, is bounded by counted work (its read work and read cost,
 // counted from the text before it is read, against a budget set by the
 // evaluation timeout or the request's bytes), never by a server clock, so
@@ -59,10 +61,15 @@ type valueReader struct {
 }
 
 // startReading bounds the reading of the request's values by the work
-// timeout allows (readCostPerSecond), in place of the request's bytes:
-// the evaluation that follows runs under timeout, and the clock it starts
-// is charged what reading took (readTime). timeout <= 0 leaves the bound
-// by the request's bytes (sized).
+// timeout allows (readCostPerSecond), in place of the request's bytes,
+// and never by less than lisp.ReadWorkFloor, what any request may read
+// whatever its timeout: every value a turn emits reads within that floor
+// (lisp's emit check), so it is accepted back by the next request at any
+// timeout the server accepts, a turn not knowing the timeout of the call
+// its values are sent back in. The evaluation that follows runs under
+// timeout, and the clock it starts is charged what reading took
+// (readTime). timeout <= 0 leaves the bound by the request's bytes
+// (sized).
 //
 // Reading itself runs under no server clock, only the caller's deadline
 // and cancellation: a clock would refuse on a busy machine a request that
@@ -73,16 +80,17 @@ func (rd *valueReader) startReading(timeout time.Duration) {
 		return
 	}
 	rd.readFor = timeout
-	rd.workBudget = int64(timeout.Seconds() * readCostPerSecond)
+	rd.workBudget = max(int64(timeout.Seconds()*readCostPerSecond), lisp.ReadWorkFloor)
 }
 
 // readCostPerSecond is how much read cost (lisp.ReadCost: what values
 // take once read) and read work (lisp.ReadWork: their tokens, bytes and
 // long numbers) a request's values may have together for each second of
-// its evaluation timeout. Every kind of text measured reads at 4 ns a
-// unit or less alone, so values under it take at most a tenth of the
-// timeout to read on an unloaded machine, and values over it are refused
-// by their work before they are read, the same alone and under load.
+// its evaluation timeout past the first (lisp.ReadWorkFloor is the same
+// 24 MiB). Every kind of text measured reads at 4 ns a unit or less alone,
+// so values under it take at most a tenth of the timeout to read on an
+// unloaded machine, and values over it are refused by their work before
+// they are read, the same alone and under load.
 const readCostPerSecond = 24 << 20
 
 // readNanosPerUnit is the most time the evaluation's clock is charged for
@@ -97,13 +105,16 @@ const readNanosPerUnit = 10
 // readTime is how much of took, the time decoding the request took, its
 // evaluation's clock counts: all of it but the reading of values and
 // program (readWall), and that up to readNanosPerUnit for each unit of
-// the read work and cost counted. A machine slower than that delays the
-// answer but does not change it.
+// the read work and cost counted, and at most a quarter of the timeout:
+// under a timeout shorter than a second the budget is the floor every
+// request reads (lisp.ReadWorkFloor), which takes more than a quarter of
+// it, and the program still starts with three quarters of its timeout.
+// A machine slower than that delays the answer but does not change it.
 func (rd *valueReader) readTime(took time.Duration) time.Duration {
 	if rd.readFor <= 0 {
 		return took
 	}
-	counted := time.Duration(rd.numberWork+rd.cost) * readNanosPerUnit
+	counted := min(time.Duration(rd.numberWork+rd.cost)*readNanosPerUnit, rd.readFor/4)
 	return took - rd.readWall + min(rd.readWall, counted)
 }
 
@@ -171,8 +182,14 @@ func (rd *valueReader) overWork(path func() string) error {
 			path(), rd.workBudget, rd.size, lisp.ReadWorkPerByte, lisp.ReadWorkFloor>>20)
 	}
 	return status.Errorf(codes.ResourceExhausted,
-		"%s: the request's values would take more than %d bytes of read work (what they take once read, and their tokens, bytes and long numbers), more than the %s evaluation timeout reads (%d MiB a second); send fewer or smaller values, or ask for a longer limits.timeout_ms",
-		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20)
+		"%s: the request's values would take more than %d bytes of read work (what they take once read, and their tokens, bytes and long numbers), more than the %s evaluation timeout reads (%s); send fewer or smaller values, or ask for a longer limits.timeout_ms",
+		path(), rd.workBudget, rd.readFor.Round(time.Millisecond), rd.readRate())
+}
+
+// readRate says how the read budget under an evaluation timeout is set,
+// for a refusal.
+func (rd *valueReader) readRate() string {
+	return fmt.Sprintf("%d MiB a second, and %d MiB whatever the timeout", readCostPerSecond>>20, lisp.ReadWorkFloor>>20)
 }
 
 // chargeExtraction counts extracting the program of raw, the request's
@@ -187,8 +204,8 @@ func (rd *valueReader) chargeExtraction(raw, field string) error {
 		return nil
 	}
 	return status.Errorf(codes.ResourceExhausted,
-		"%s: extracting its program would cost %d, more than the %d the %s evaluation timeout allows the request's reading (%d MiB a second; each ``` fence counts %d, each byte 1/8); send the program in one fenced block, or ask for a longer limits.timeout_ms",
-		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20, lisp.ExtractFenceWork)
+		"%s: extracting its program would cost %d, more than the %d the %s evaluation timeout allows the request's reading (%s; each ``` fence counts %d, each byte 1/8); send the program in one fenced block, or ask for a longer limits.timeout_ms",
+		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), rd.readRate(), lisp.ExtractFenceWork)
 }
 
 // chargeCall counts work of decoding the arguments of program_call, the
@@ -201,8 +218,8 @@ func (rd *valueReader) chargeCall(work int64, field string) error {
 		return nil
 	}
 	return status.Errorf(codes.ResourceExhausted,
-		"%s: decoding its arguments would cost %d more, past the %d the %s evaluation timeout allows the request's reading (%d MiB a second; each byte counts %d, each of the program's %d more); send a shorter program, or ask for a longer limits.timeout_ms",
-		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), readCostPerSecond>>20, callWorkPerByte, programWorkPerByte)
+		"%s: decoding its arguments would cost %d more, past the %d the %s evaluation timeout allows the request's reading (%s; each byte counts %d, each of the program's %d more); send a shorter program, or ask for a longer limits.timeout_ms",
+		field, work, rd.workBudget, rd.readFor.Round(time.Millisecond), rd.readRate(), callWorkPerByte, programWorkPerByte)
 }
 
 // chargeText counts work of reading the request's text that is not a
@@ -267,13 +284,15 @@ func (rd *valueReader) release() {
 // sourceContext is the context values read as source run under: the
 // caller's, like every value's; what loading them takes is bounded by
 // their step budget (lisp.ReadValue) and, before they load, by the
-// request's bounds (checkSource). It takes an evaluation slot first.
+// request's bounds (checkSource), as what reading EDN takes is. It takes
+// no evaluation slot: a value loaded takes none where the same value
+// found remembered takes none, so the request's outcome depends neither
+// on what other callers sent before it nor on how many are evaluating
+// (a slot taken here refused it RESOURCE_EXHAUSTED under load, or before
+// a later field's INVALID_ARGUMENT, where alone or remembered it read).
 func (rd *valueReader) sourceContext() (context.Context, error) {
 	rd.loadedSource = true
 	if err := rd.checkSource(rd.text); err != nil {
-		return nil, err
-	}
-	if err := rd.admit(); err != nil {
 		return nil, err
 	}
 	return rd.readCtx(), nil

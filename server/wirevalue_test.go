@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,44 +41,53 @@ func TestSourceValuesReadUnderTheRequestContext(t *testing.T) {
 	}
 }
 
-// Reading values as source is evaluation: it waits for an evaluation slot
-// like a program (ToMessages too), and a request's source values together
-// run at most the evaluation timeout.
-func TestSourceValuesTakeAnEvaluationSlot(t *testing.T) {
-	s := New(Config{Limits: busyLimits(time.Minute), MaxConcurrentEvals: 1, EvalQueueWait: 50 * time.Millisecond})
-	tm := agentRequest()
-	tm.Turns[0].Result = edn(sourceValue(10, "slot"))
-	if _, err := s.ToMessages(context.Background(), tm); err != nil {
-		t.Fatalf("with a slot free: %v", err)
+// A value read as source is bounded before it loads by the request's
+// counted work, as EDN is, and takes no evaluation slot of its own: the
+// same request gets the same answer with every slot taken as alone, and
+// whether the value is remembered or not. Before, a ToMessages holding
+// one waited for a slot and was refused RESOURCE_EXHAUSTED with none
+// free, where the same value remembered read at once; an EvalTurn holding
+// one was refused RESOURCE_EXHAUSTED where alone it was INVALID_ARGUMENT
+// for a field read after it.
+func TestSourceValuesReadWithoutASlot(t *testing.T) {
+	for _, remembers := range []bool{false, true} {
+		cfg := Config{Limits: busyLimits(time.Minute), MaxConcurrentEvals: 1, EvalQueueWait: 50 * time.Millisecond}
+		if remembers {
+			cfg.Memo = memo.New(8 << 20)
+		}
+		s := New(cfg)
+		tm := agentRequest()
+		tm.Turns[0].Result = edn(sourceValue(10, "slot"))
+		badLater := &ptcsidecarv1.EvalTurnRequest{Program: `1`, Data: edn("{:f " + sourceValue(10, "later") + "}"),
+			Limits: &ptcsidecarv1.Limits{ToolTimeoutMs: -1}}
+		answers := func() []string {
+			_, tmErr := s.ToMessages(context.Background(), tm)
+			_, evErr := s.EvalTurn(context.Background(), badLater)
+			return []string{answerOf(tmErr), status.Code(evErr).String()}
+		}
+		alone := answers()
+		if alone[0] != "" || alone[1] != codes.InvalidArgument.String() {
+			t.Fatalf("remembers %v, alone: %q, want ToMessages to read and EvalTurn INVALID_ARGUMENT", remembers, alone)
+		}
+		if err := s.evals.enter(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for run := range 3 {
+			if got := answers(); !slices.Equal(got, alone) {
+				t.Errorf("remembers %v, every slot taken, run %d: %q, alone %q", remembers, run+1, got, alone)
+			}
+		}
+		s.evals.leave()
 	}
-	// An EvalTurn whose values are source reads them in its own slot.
-	ev := &ptcsidecarv1.EvalTurnRequest{Program: `(count (*1))`, PreviousResults: []*ptcsidecarv1.Value{edn(sourceValue(10, "own"))}}
-	if resp, err := s.EvalTurn(context.Background(), ev); err != nil || resp.GetTurn().GetResult().GetEdn() != "2" {
-		t.Fatalf("EvalTurn with a source value and one slot: %v %v", resp, err)
-	}
-
-	if err := s.evals.enter(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	tm.Turns[0].Result = edn(sourceValue(10, "queued"))
-	_, err := s.ToMessages(context.Background(), tm)
-	if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "most evaluations at once (1)") {
-		t.Errorf("ToMessages with a source value and no slot free: %v, want RESOURCE_EXHAUSTED", err)
-	}
-	plain := agentRequest()
-	if _, err := s.ToMessages(context.Background(), plain); err != nil {
-		t.Errorf("ToMessages of plain EDN needs no slot: %v", err)
-	}
-	s.evals.leave()
 
 	slow := New(Config{Limits: lisp.Limits{Timeout: 20 * time.Millisecond}})
-	ev = &ptcsidecarv1.EvalTurnRequest{Program: `1`}
+	ev := &ptcsidecarv1.EvalTurnRequest{Program: `1`}
 	for i := range 200 {
 		ev.PreviousResults = append(ev.PreviousResults, edn(sourceValue(20_000, fmt.Sprint(i))))
 	}
-	_, err = slow.EvalTurn(context.Background(), ev)
+	_, err := slow.EvalTurn(context.Background(), ev)
 	// Refused, before they load, by what the values take to read against
-	// the work the timeout allows (readCostPerSecond), never by a clock.
+	// the work the timeout allows, never by a clock.
 	if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "the 20ms evaluation timeout reads") {
 		t.Errorf("source values past the evaluation timeout: %v, want RESOURCE_EXHAUSTED", err)
 	}

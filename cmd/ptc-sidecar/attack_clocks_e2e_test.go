@@ -66,6 +66,7 @@ func attackTables() []attackTable {
 		{"twentieth pass", plain(twentiethPassAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
+		{"read budget", plain(readBudgetAttacks())},
 		{"history read work", plain(historyReadWorkAttacks())},
 		{"strategy histories", plain(strategyHistoryAttacks(2000))},
 		{"strategy turns", plain(strategyTurnAttacks(300))},
