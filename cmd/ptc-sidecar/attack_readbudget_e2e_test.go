@@ -90,22 +90,19 @@ func TestReadBudgetOutcomeWithEverySlotTaken(t *testing.T) {
 			}
 			t.Run(a.name+"/memo "+memo, func(t *testing.T) {
 				var got []string
-				for _, listener := range []string{"gRPC", "HTTP", "gRPC"} {
-					out, _ := sendAttack(t, p, listener, a.attack)
-					got = append(got, "alone over "+listener+": "+out.got)
-					if out.got != a.expect {
-						t.Errorf("alone over %s: %s (%.200s), want %s", listener, out.got, out.message, a.expect)
+				sendThrice := func(when string) {
+					for _, listener := range []string{"gRPC", "HTTP", "gRPC"} {
+						out, _ := sendAttack(t, p, listener, a.attack)
+						got = append(got, when+" over "+listener+": "+out.got)
+						if out.got != a.expect {
+							t.Errorf("%s, over %s: %s (%.200s), want %s", when, listener, out.got, out.message, a.expect)
+						}
 					}
 				}
+				sendThrice("alone")
 				stop := takeEverySlot(p, 8)
 				defer stop()
-				for _, listener := range []string{"gRPC", "HTTP", "gRPC"} {
-					out, _ := sendAttack(t, p, listener, a.attack)
-					got = append(got, "every slot taken over "+listener+": "+out.got)
-					if out.got != a.expect {
-						t.Errorf("with every slot taken, over %s: %s (%.200s), want %s", listener, out.got, out.message, a.expect)
-					}
-				}
+				sendThrice("with every slot taken")
 				t.Log(got)
 			})
 		}
