@@ -42,6 +42,7 @@ var hintSitesNotFollowed = map[string]string{
 	"emit.go emitError: \"return or def a summary instead (count, take, select-keys, first); keep large intermediate values in a let inside the program\"":   notFollowedBudget,
 	"emit.go emitText: \"values leaving the program must nest at most %d levels, counting those calls; flatten the data, or use plain keywords or strings\"": notFollowedBudget,
 	"emit.go keyTextError: keyTextHint": notFollowedBudget,
+	"memory.go leastReadBudgetError: \"return or def a summary instead (count, take, select-keys, first), or fewer and larger parts: a string rather than a vector of characters\"":      notFollowedBudget,
 	"emit.go sourceReadsBack: \"a value of source is read back within %s of memory and a few steps a byte; return or def the data, and keep the functions that make it in the program\"": notFollowedBudget,
 	"json.go charge: readCostHint": notFollowedBudget,
 	"nesting.go tooDeepError: \"values leaving the program must nest at most %d levels; flatten the data or return a summary\"":    notFollowedBudget,
