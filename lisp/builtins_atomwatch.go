@@ -11,14 +11,16 @@ type atomWatch struct{ key, fn Value }
 
 var atomWatchBuiltins = []*Builtin{
 	{Name: "add-watch", Sig: "(add-watch a key f)", Doc: "call (f key a old new) after each change of atom a; the same key replaces", Category: "idiom",
-		MinArgs: 3, MaxArgs: 3, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 3, MaxArgs: 3, Cost: cost(testsEquality), Fn: func(th *Thread, args []Value) (Value, error) {
 			a, err := atomArg("add-watch", args[0])
 			if err != nil {
 				return nil, err
 			}
 			w := atomWatch{key: args[1], fn: args[2]}
 			for i, old := range a.watches {
-				if Equal(old.key, w.key) {
+				if same, err := equalCharged(th, old.key, w.key); err != nil {
+					return nil, err
+				} else if same {
 					a.watches[i] = w
 					return a, nil
 				}
@@ -30,13 +32,15 @@ var atomWatchBuiltins = []*Builtin{
 			return a, nil
 		}},
 	{Name: "remove-watch", Sig: "(remove-watch a key)", Doc: "atom a without the watch of key", Category: "idiom",
-		MinArgs: 2, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 2, MaxArgs: 2, Cost: cost(testsEquality), Fn: func(th *Thread, args []Value) (Value, error) {
 			a, err := atomArg("remove-watch", args[0])
 			if err != nil {
 				return nil, err
 			}
 			for i, w := range a.watches {
-				if Equal(w.key, args[1]) {
+				if same, err := equalCharged(th, w.key, args[1]); err != nil {
+					return nil, err
+				} else if same {
 					a.watches = append(a.watches[:i:i], a.watches[i+1:]...)
 					break
 				}

@@ -57,14 +57,12 @@ func diffValues(th *Thread, a, b Value) ([3]Value, bool, error) {
 	var parts [3]Value
 	var err error
 	switch p {
-	case diffAtom:
-		if Equal(a, b) {
-			return [3]Value{Nil, Nil, a}, true, nil
+	case diffAtom, diffSet:
+		if eq, err := equalCharged(th, a, b); err != nil || eq {
+			return [3]Value{Nil, Nil, a}, eq, err
 		}
-		return [3]Value{a, b, Nil}, false, nil
-	case diffSet:
-		if Equal(a, b) {
-			return [3]Value{Nil, Nil, a}, true, nil
+		if p == diffAtom {
+			return [3]Value{a, b, Nil}, false, nil
 		}
 		parts, err = diffSets(th, a, b)
 		return parts, false, err
@@ -110,7 +108,14 @@ func diffMaps(th *Thread, a, b *Map) ([3]Value, error) {
 	for i := len(kb) - 1; i >= 0; i-- {
 		ks = append(ks, kb[i])
 	}
-	return diffAssociative(th, append(ks, ka...), a.Get, b.Get)
+	ks = append(ks, ka...)
+	// Each key is hashed twice, to look it up in a and in b.
+	for range 2 {
+		if err := chargeKeys(th, ks); err != nil {
+			return [3]Value{}, err
+		}
+	}
+	return diffAssociative(th, ks, a.Get, b.Get)
 }
 
 func mapKeysInOrder(th *Thread, m *Map) ([]Value, error) {

@@ -79,8 +79,8 @@ func isa(th *Thread, h, child, parent Value) (bool, error) {
 	if err := th.step(1); err != nil {
 		return false, err
 	}
-	if Equal(child, parent) {
-		return true, nil
+	if eq, err := equalCharged(th, child, parent); err != nil || eq {
+		return eq, err
 	}
 	if c, ok := child.(javaClass); ok {
 		if p, ok := parent.(javaClass); ok {
@@ -91,8 +91,8 @@ func isa(th *Thread, h, child, parent Value) (bool, error) {
 			}
 		}
 	}
-	if a := hierarchySet(h, kwAncestors, child); a != nil && a.contains(parent) {
-		return true, nil
+	if ok, err := inAncestors(th, h, child, parent); err != nil || ok {
+		return ok, err
 	}
 	if c, ok := child.(javaClass); ok {
 		for _, s := range classSupers[c] {
@@ -115,11 +115,31 @@ func isa(th *Thread, h, child, parent Value) (bool, error) {
 	return true, nil
 }
 
+// inAncestors reports whether parent is among child's ancestors in h,
+// charging th for hashing child to find them and parent to look in them:
+// isa? looks once for every element of a vector and every method of a
+// multimethod.
+func inAncestors(th *Thread, h, child, parent Value) (bool, error) {
+	if err := chargeKey(th, child); err != nil {
+		return false, err
+	}
+	a := hierarchySet(h, kwAncestors, child)
+	if a == nil {
+		return false, nil
+	}
+	if err := chargeKey(th, parent); err != nil {
+		return false, err
+	}
+	return a.contains(parent), nil
+}
+
 // deriveIn is (derive h tag parent), Clojure's algorithm: tag and its
 // descendants gain parent and its ancestors, parent and its ancestors
 // gain tag and its descendants.
 func deriveIn(th *Thread, h *Map, tag, parent Value) (*Map, error) {
-	if Equal(tag, parent) {
+	if same, err := equalCharged(th, tag, parent); err != nil {
+		return nil, err
+	} else if same {
 		return nil, assertFailed("(not= tag parent)")
 	}
 	if ok, _ := named(tag); !ok {
@@ -236,7 +256,9 @@ func underiveIn(th *Thread, h *Map, tag, parent Value) (*Map, error) {
 			continue
 		}
 		for _, q := range s.elems {
-			if Equal(e.Key, tag) && Equal(q, parent) {
+			if same, err := equalPairs(th, e.Key, tag, q, parent); err != nil {
+				return nil, err
+			} else if same {
 				continue
 			}
 			var err error
@@ -330,7 +352,7 @@ var hierarchyBuiltins = []*Builtin{
 			return Nil, th.setGlobalHierarchy(h)
 		}},
 	{Name: "isa?", Sig: "(isa? child parent) (isa? h child parent)", Doc: "true when child equals parent, derives from it, or is a vector whose elements each are isa? parent's", Category: "idiom",
-		MinArgs: 2, MaxArgs: 3, Cost: cost(compares(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 2, MaxArgs: 3, Cost: cost(perArg(allArgs), testsEquality), Fn: func(th *Thread, args []Value) (Value, error) {
 			var h Value = th.globalHierarchy()
 			if len(args) == 3 {
 				h, args = args[0], args[1:]
@@ -416,8 +438,8 @@ func pickAmong(th *Thread, name, v Value, values, pairs *Vector, h Value) (int, 
 			return false, err
 		}
 		for _, p := range prefs {
-			if Equal(p.x, x) && Equal(p.y, y) {
-				return true, nil
+			if same, err := equalPairs(th, p.x, x, p.y, y); err != nil || same {
+				return same, err
 			}
 		}
 		if ps := hierarchySet(global, kwParents, y); ps != nil {
@@ -494,7 +516,9 @@ func preferTable(th *Thread, name Value, pairs []Value) ([]preference, error) {
 			return nil, err
 		}
 		for _, q := range out {
-			if Equal(q.x, y) && Equal(q.y, x) {
+			if same, err := equalPairs(th, q.x, y, q.y, x); err != nil {
+				return nil, err
+			} else if same {
 				msg := "Preference conflict in multimethod '" + Str(name) + "': " + Repr(y) + " is already preferred to " + Repr(x)
 				return nil, Errorf(executionError, "%s", msg).asJava("IllegalStateException", msg)
 			}

@@ -13,7 +13,7 @@ import (
 var namespaceBuiltins = []*Builtin{
 	{Name: "clojure.data/diff", Sig: "(clojure.data/diff a b)", Doc: "[only-in-a only-in-b in-both], maps by key and vectors by index recursively, nil for an empty part", Category: "idiom", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinDataDiff,
-		Cost: cost(visits(arg(0)), visits(arg(1)), compares(allArgs), buildsItems)},
+		Cost: cost(visits(arg(0)), visits(arg(1)), testsEquality, buildsItems)},
 	{Name: "clojure.core/replace", Sig: "(clojure.core/replace smap coll)", Doc: "coll with each item that is a key of smap replaced by its value", Category: "idiom", reach: inNamespace,
 		MinArgs: 2, MaxArgs: 2, Fn: builtinCoreReplace,
 		Cost: cost(visits(arg(1)), lookups, builds), lazy: lazyReplace},

@@ -176,11 +176,11 @@ func measure(th *Thread, v Value) (size int64, unordered bool, err error) {
 func measureOrdering(th *Thread, v Value) (size, ordering int64, unordered bool, err error) {
 	switch s := v.(type) {
 	case *Vector, *Map, *Set, holder:
-	case String:
-		// Compared or hashed whole, as a string inside a collection is
+	case String, Keyword, symbol:
+		// Compared or hashed whole, as a text inside a collection is
 		// below: compare of two strings of megabytes was charged a step
 		// however often a loop called it.
-		return scalarSize(s), 0, false, chargeStringCompare(th, s)
+		return scalarSize(s), 0, false, chargeText(th, s)
 	default:
 		return scalarSize(v), 0, false, nil
 	}
@@ -214,9 +214,9 @@ func measureOrdering(th *Thread, v Value) (size, ordering int64, unordered bool,
 			if c.Len() > 1 {
 				ordering += heapOrderedEntry * int64(c.Len())
 			}
-		case String:
+		case String, Keyword, symbol:
 			size += scalarSize(c)
-			if bytes += int64(len(c)); bytes >= 64*walkBatch {
+			if bytes += int64(textLen(c)); bytes >= 64*walkBatch {
 				if err := th.step(bytes / 64); err != nil {
 					return 0, 0, false, err
 				}
@@ -259,8 +259,8 @@ func measureOrdering(th *Thread, v Value) (size, ordering int64, unordered bool,
 func chargeKey(th *Thread, v Value) error {
 	switch v := v.(type) {
 	case *Vector, *Map, *Set:
-	case String:
-		return chargeStringCompare(th, v)
+	case String, Keyword, symbol:
+		return chargeText(th, v)
 	case *BigDec:
 		// Its key is the text of its value with the trailing zeros
 		// stripped (decHashKey).
@@ -326,20 +326,37 @@ func chargeMapKeys(th *Thread, m *Map) error {
 	return nil
 }
 
-// chargeStringCompare charges for hashing or comparing s: a step per 64
-// bytes, nothing for a short string.
-func chargeStringCompare(th *Thread, s String) error {
-	if len(s) < 64 {
+// chargeText charges for hashing or comparing the text of v, a string,
+// keyword or symbol: a step per 64 bytes, nothing for a short one. A
+// keyword or symbol built by (keyword s) or (symbol s) is as long as its
+// string, and is hashed and compared as whole as one.
+func chargeText(th *Thread, v Value) error {
+	n := textLen(v)
+	if n < 64 {
 		return nil
 	}
-	return th.step(int64(len(s)) / 64)
+	return th.step(int64(n) / 64)
+}
+
+// textLen is how many bytes comparing or hashing v reads: the length of
+// a string's, a keyword's or a symbol's text, 0 for any other value.
+func textLen(v Value) int {
+	switch t := v.(type) {
+	case String:
+		return len(t)
+	case Keyword:
+		return len(t)
+	case symbol:
+		return len(t)
+	}
+	return 0
 }
 
 // chargeEqualScalar is chargeEqual of one value that is its own hash key.
 func chargeEqualScalar(th *Thread, v Value) error {
 	switch v := v.(type) {
-	case String:
-		return chargeStringCompare(th, v)
+	case String, Keyword, symbol:
+		return chargeText(th, v)
 	case *BigDec:
 		return decimalsWork(th, []Value{v}, false)
 	case *BigInt:
@@ -354,7 +371,7 @@ func chargeEqualScalar(th *Thread, v Value) error {
 func chargeEqual(th *Thread, vs []Value) error {
 	for _, v := range vs {
 		switch s := v.(type) {
-		case String, *BigDec, *BigInt:
+		case String, Keyword, symbol, *BigDec, *BigInt:
 			if err := chargeEqualScalar(th, s); err != nil {
 				return err
 			}

@@ -58,11 +58,11 @@ func compareValues(th *Thread, a, b Value, fn string) (int, error) {
 		}
 	case Keyword:
 		if y, ok := b.(Keyword); ok {
-			return sign(compareNamed(string(x), string(y))), nil
+			return sign(compareNamed(string(x), string(y))), chargeTextPair(th, String(x), String(y))
 		}
 	case symbol:
 		if y, ok := b.(symbol); ok {
-			return sign(compareNamed(string(x), string(y))), nil
+			return sign(compareNamed(string(x), string(y))), chargeTextPair(th, String(x), String(y))
 		}
 	case Bool:
 		if y, ok := b.(Bool); ok {

@@ -529,6 +529,12 @@ var views = costTerm{what: "the header of a view of the argument"}
 // arguments: only the step of the call.
 var constant = costTerm{what: "the step of the call only"}
 
+// testsEquality documents a builtin whose tests of equality, and the
+// hashing of the keys it looks up, charge what they read as they go
+// (equalCharged): they may run once per element or per entry of a
+// table the arguments do not hold.
+var testsEquality = costTerm{what: "each test of equality charged as it reads (equalCharged)"}
+
 // extendedPrecision charges a fixed number of steps for a function
 // computed in extended-precision floats (jvmmath.go: sin, cos, tan, exp,
 // log, log10 to Java's last digit; pow is powCost), which takes from a few to a few tens

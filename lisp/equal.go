@@ -18,12 +18,29 @@ import (
 // a map. Sets, and map keys, are compared by lookup; functions are equal
 // only to themselves.
 func Equal(a, b Value) bool {
+	eq, _ := equalCharged(nil, a, b)
+	return eq
+}
+
+// equalCharged is Equal charging th for what it reads (nil: not
+// charged): a step per part its walk reaches, each key it hashes to
+// look an entry or an element up (chargeKey), and a step per 64 bytes of
+// two texts of one length. A builtin that tests equality in a loop whose
+// length is not its arguments' (isa? over a hierarchy, a multimethod's
+// dispatch over its methods) pays for each test, not once per call.
+func equalCharged(th *Thread, a, b Value) (eq bool, err error) {
 	if _, ok := a.(*Vector); !ok {
 		if _, ok := a.(*Map); !ok {
-			return equalNode(a, b)
+			if th != nil {
+				if err := th.step(1); err != nil { // the part reached, as a walk charges it
+					return false, err
+				}
+			}
+			return equalNode(th, a, b)
 		}
 	}
-	w := newWalk(nil, a, math.MaxInt)
+	w := newWalk(th, a, math.MaxInt)
+	defer func() { err = w.ended(err) }()
 	others := []Value{} // b's counterparts of the levels being walked
 	for ev, at := w.next(); ev != walkDone; ev, at = w.next() {
 		if ev == walkLeave {
@@ -41,13 +58,17 @@ func Equal(a, b Value) bool {
 				w.skip() // a key: looked up with its value
 				continue
 			}
+			key := parent.entries[w.index/2].Key
+			if err := chargeLookup(th, key); err != nil {
+				return false, err
+			}
 			var ok bool
-			if y, ok = others[len(others)-1].(*Map).Get(parent.entries[w.index/2].Key); !ok {
-				return false
+			if y, ok = others[len(others)-1].(*Map).Get(key); !ok {
+				return false, nil
 			}
 		}
-		if !equalNode(at, y) {
-			return false
+		if eq, err := equalNode(th, at, y); err != nil || !eq {
+			return false, err
 		}
 		switch at.(type) {
 		case *Vector, *Map:
@@ -56,31 +77,79 @@ func Equal(a, b Value) bool {
 			w.skip() // compared whole by equalNode
 		}
 	}
-	return true
+	return true, nil
+}
+
+// equalPairs reports whether a equals b and c equals d, charging th as
+// equalCharged does; c and d are compared only when a and b are equal.
+func equalPairs(th *Thread, a, b, c, d Value) (bool, error) {
+	if eq, err := equalCharged(th, a, b); err != nil || !eq {
+		return false, err
+	}
+	return equalCharged(th, c, d)
+}
+
+// chargeLookup charges th, when there is one, for hashing key to look it
+// up (chargeKey).
+func chargeLookup(th *Thread, key Value) error {
+	if th == nil {
+		return nil
+	}
+	return chargeKey(th, key)
 }
 
 // equalNode compares x and y as Equal does, except that for two vectors
 // or two maps it compares only their lengths (and for maps nothing more):
-// Equal's walk compares their parts.
-func equalNode(x, y Value) bool {
+// Equal's walk compares their parts. It charges th as equalCharged does.
+func equalNode(th *Thread, x, y Value) (bool, error) {
 	switch x := x.(type) {
 	case *Vector:
 		y, ok := y.(*Vector)
-		return ok && x.Len() == y.Len()
+		return ok && x.Len() == y.Len(), nil
 	case *Map:
 		y, ok := y.(*Map)
-		return ok && x.Len() == y.Len() && sameRecordClass(x, y)
+		return ok && x.Len() == y.Len() && sameRecordClass(x, y), nil
 	case *Set:
 		y, ok := y.(*Set)
 		if !ok || x.Len() != y.Len() {
-			return false
+			return false, nil
 		}
 		for _, e := range x.elems {
+			if err := chargeLookup(th, e); err != nil {
+				return false, err
+			}
 			if !y.contains(e) {
-				return false
+				return false, nil
 			}
 		}
-		return true
+		return true, nil
+	}
+	if th != nil {
+		if err := chargeScalarPair(th, x, y); err != nil {
+			return false, err
+		}
+	}
+	return equalScalar(x, y), nil
+}
+
+// chargeScalarPair charges th for testing the equality of x and y, not
+// collections: two texts of one length are read whole, a step per 64
+// bytes (texts of different lengths differ at once); a big number's
+// words are read (chargeEqualScalar).
+func chargeScalarPair(th *Thread, x, y Value) error {
+	switch x.(type) {
+	case *BigInt, *BigDec:
+		return chargeEqualScalar(th, x)
+	}
+	if n := textLen(x); n > 0 && n == textLen(y) {
+		return chargeText(th, x)
+	}
+	return nil
+}
+
+// equalScalar is equalNode of x and y, x not a collection.
+func equalScalar(x, y Value) bool {
+	switch x := x.(type) {
 	case Float, Float32:
 		// A 32-bit float equals the double of its value, as Clojure's =
 		// compares the two as doubles: (= (float 0.5) 0.5) but not

@@ -118,7 +118,9 @@ func builtinGetMethod(th *Thread, args []Value) (Value, error) {
 		return nil, err
 	}
 	v := args[1]
-	if Equal(v, t.defaultKey) {
+	if same, err := equalCharged(th, v, t.defaultKey); err != nil {
+		return nil, err
+	} else if same {
 		if t.fallback == nil || t.noDefault {
 			return Nil, nil
 		}
@@ -145,11 +147,15 @@ func builtinRemoveMethod(th *Thread, args []Value) (Value, error) {
 	if err := th.step(int64(len(t.values)) + 1); err != nil {
 		return nil, err
 	}
-	if Equal(args[1], t.defaultKey) {
+	if same, err := equalCharged(th, args[1], t.defaultKey); err != nil {
+		return nil, err
+	} else if same {
 		t.noDefault = true
 	}
 	for i, v := range t.values {
-		if Equal(v, args[1]) {
+		if same, err := equalCharged(th, v, args[1]); err != nil {
+			return nil, err
+		} else if same {
 			t.removed[i] = true
 		}
 	}
@@ -184,7 +190,9 @@ func builtinPrefers(th *Thread, args []Value) (Value, error) {
 	for _, p := range prefs {
 		at := -1
 		for i, k := range keys {
-			if Equal(k, p.x) {
+			if same, err := equalCharged(th, k, p.x); err != nil {
+				return nil, err
+			} else if same {
 				at = i
 			}
 		}
