@@ -70,7 +70,7 @@ var aggregateBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: quantifier("not-every?", false, true, false),
 		Cost: cost(calls(lastArg)), lazy: quantifierOf("not-every?", false, true)},
 	{Name: "contains?", Sig: "(contains? coll x)", Doc: "x is a map's key, a set's member or a vector's item", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("contains?", sortedLookupKeys("contains?", secondArg, builtinContains)),
+		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("contains?", sortedLookup("contains?", builtinContains)),
 		Cost:    cost(hashes(arg(1)), compares(ifVector(arg(0)))),
 		borrows: true, lean: true},
 }

@@ -1,7 +1,9 @@
 package lisp
 
 import (
+	"cmp"
 	"math"
+	"math/big"
 	"slices"
 	"unicode/utf8"
 )
@@ -25,7 +27,7 @@ var collectionBuiltins = []*Builtin{
 		Cost:  cost(visits(lastArg), calls(lastArg), builds),
 		xform: &xform{1, filterStep}, lazy: lazyRemove},
 	{Name: "find", Sig: "(find pred coll) (find map key)", Doc: "first item for which pred is truthy, or nil; on a map, the [key value] entry of key, or nil", Category: "collection",
-		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("find", sortedLookupKeys("find", secondArg, builtinFind)),
+		MinArgs: 2, MaxArgs: 2, Fn: readingTransient("find", sortedLookup("find", builtinFind)),
 		Cost: cost(calls(lastArg), lookups, chargedInBody("the [key value] entry it returns from a map or vector"))},
 	{Name: "map", Sig: "(map f coll) (map f c1 c2 ...)", Doc: "f applied to each item (or to items of several collections in step, up to the shortest)", Category: "collection",
 		MinArgs: 1, MaxArgs: variadic, Fn: mapping("map"),
@@ -551,23 +553,16 @@ func (s *sorter) compare(a, b Value) int {
 }
 
 // callComparator supports both comparator styles Clojure accepts: a function
-// returning a number (compare) and a boolean "less than" (<, >).
+// returning a number (compare) and a boolean "less than" (<, >). A number
+// is read as Java's intValue reads it, as Clojure's comparator does: a
+// float truncated toward zero (0.5 is equal), an integer cut to its low 32
+// bits (4294967296 is equal, 2147483648 negative).
 func (s *sorter) callComparator(a, b Value) (int, error) {
 	v, err := call(s.th, s.fn, s.cmp, a, b)
 	if err != nil {
 		return 0, err
 	}
 	switch v := v.(type) {
-	case Int:
-		return sign(int(max(min(v, 1), -1))), nil
-	case Float, Float32:
-		switch f, _ := floatValue(v); {
-		case f < 0:
-			return -1, nil
-		case f > 0:
-			return 1, nil
-		}
-		return 0, nil
 	case NilType:
 		// Clojure takes an answer that is not a boolean as a number: nil
 		// fails there, it does not say "equal".
@@ -585,7 +580,52 @@ func (s *sorter) callComparator(a, b Value) (int, error) {
 		}
 		return 0, nil
 	}
+	if n, ok := javaIntValue(v); ok {
+		return cmp.Compare(n, 0), nil
+	}
 	return 0, javaErrorf(typeError, "ClassCastException", "%s comparator must return a number or a boolean, got %s", s.fn, describe(v))
+}
+
+// javaIntValue is a number as Java's Number.intValue gives it: an integer
+// cut to its low 32 bits, a float or a decimal truncated toward zero (a
+// float saturating at the int range, NaN 0, a decimal then cut to 32
+// bits). ok is false for anything but a number.
+func javaIntValue(v Value) (n int32, ok bool) {
+	switch x := v.(type) {
+	case Int:
+		return int32(x), true
+	case Float, Float32:
+		f, _ := floatValue(x)
+		switch {
+		case f != f:
+			return 0, true
+		case f >= math.MaxInt32:
+			return math.MaxInt32, true
+		case f <= math.MinInt32:
+			return math.MinInt32, true
+		}
+		return int32(f), true
+	case *BigInt:
+		return lowInt32(x.n), true
+	case *BigDec:
+		switch {
+		case x.scale <= -32:
+			return 0, true // a multiple of 10^32, so of 2^32
+		case x.scale < 0:
+			p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-x.scale)), nil)
+			return lowInt32(p.Mul(p, x.unscaled)), true
+		case int64(x.scale) > int64(len(x.unscaled.Bits()))*20:
+			return 0, true // |unscaled| < 2^(64 words) < 10^scale
+		}
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.scale)), nil)
+		return lowInt32(p.Quo(x.unscaled, p)), true
+	}
+	return 0, false
+}
+
+// lowInt32 is the low 32 bits of x in two's complement, as a signed int.
+func lowInt32(x *big.Int) int32 {
+	return int32(uint32(new(big.Int).And(x, big.NewInt(math.MaxUint32)).Uint64()))
 }
 
 // newSorter interprets a comparator argument.
@@ -646,18 +686,26 @@ func builtinSort(th *Thread, args []Value) (Value, error) {
 
 // sortedBy returns items ordered by their keys, stably: equal keys keep the
 // items' order. Sorting positions with the position as the last tie-break
-// is stable with Go's (faster, unstable) pattern-defeating quicksort.
+// is stable with Go's (faster, unstable) pattern-defeating quicksort. A
+// comparator function may answer what no order answers ((fn [a b] -1)):
+// a merge sort, like Java's, then gives what Clojure gives for a
+// comparator of one answer (the items reversed for -1 or true, as they
+// are for 1, 0 or false), where the quicksort scrambles them.
 func sortedBy(th *Thread, s *sorter, keys, items []Value) (Value, error) {
 	order := make([]int, len(items))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := s.compare(keys[a], keys[b]); c != 0 {
-			return c
-		}
-		return a - b
-	})
+	if _, ascDesc := s.cmp.(Keyword); s.cmp != nil && !ascDesc {
+		slices.SortStableFunc(order, func(a, b int) int { return s.compare(keys[a], keys[b]) })
+	} else {
+		slices.SortFunc(order, func(a, b int) int {
+			if c := s.compare(keys[a], keys[b]); c != 0 {
+				return c
+			}
+			return a - b
+		})
+	}
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -747,7 +795,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 			if err := chargeKeys(th, xs); err != nil {
 				return nil, err
 			}
-			return resortedSet(th, "conj", o, NewSet(append(slices.Clone(c.elems), xs...)))
+			return conjAllSorted(th, o, c, xs)
 		}
 		var err error
 		for _, x := range xs {

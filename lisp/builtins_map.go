@@ -10,7 +10,7 @@ import (
 // or integer keys, and only map literals restrict them (spec 3.8).
 var mapBuiltins = []*Builtin{
 	{Name: "get", Sig: "(get m key) (get m key default)", Doc: "value under key (index of a vector), or nil (or default)", Category: "map",
-		MinArgs: 2, MaxArgs: 3, Fn: sortedLookupKeys("get", secondArg, builtinGet),
+		MinArgs: 2, MaxArgs: 3, Fn: sortedLookup("get", builtinGet),
 		Cost:    cost(lookups),
 		borrows: true},
 	{Name: "get-in", Sig: "(get-in m path) (get-in m path default)", Doc: "nested value: (get-in m [:user :name]); nil (or default) when missing", Category: "map",
@@ -29,7 +29,7 @@ var mapBuiltins = []*Builtin{
 		MinArgs: 3, MaxArgs: variadic, Fn: builtinUpdateIn,
 		Cost: cost(visits(arg(1)), lookups, calls(arg(2)), updates)},
 	{Name: "dissoc", Sig: "(dissoc m key ...)", Doc: "map without the keys", Category: "map",
-		MinArgs: 1, MaxArgs: variadic, Fn: sortedLookupKeys("dissoc", argsAfterFirst, builtinDissoc),
+		MinArgs: 1, MaxArgs: variadic, Fn: sortedRemoval("dissoc", builtinDissoc),
 		Cost: cost(visits(arg(0)), hashes(argsFrom(1)), rehashes(arg(0)), updates)},
 	{Name: "merge", Sig: "(merge m1 m2 ...)", Doc: "maps combined; later keys win", Category: "map",
 		MinArgs: 0, MaxArgs: variadic, Fn: func(th *Thread, args []Value) (Value, error) { return mergeMaps(th, "merge", args) },

@@ -30,7 +30,7 @@ var setBuiltins = []*Builtin{
 		MinArgs: 2, MaxArgs: 2, Fn: func(th *Thread, args []Value) (Value, error) { return subset(th, "superset?", args[1], args[0]) },
 		Cost: cost(hashesItems(allArgs))},
 	{Name: "disj", Sig: "(disj s x ...)", Doc: "set without the given items", Category: "set",
-		MinArgs: 1, MaxArgs: variadic, Fn: sortedLookupKeys("disj", argsAfterFirst, builtinDisj),
+		MinArgs: 1, MaxArgs: variadic, Fn: sortedRemoval("disj", builtinDisj),
 		Cost: cost(hashesItems(arg(0)), hashes(argsFrom(1)), builds)},
 	{Name: "select", Sig: "(select pred s)", Doc: "set of the items for which pred is truthy", Category: "set",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinSelect,

@@ -107,7 +107,9 @@ func compareVectors(th *Thread, a, b *Vector, fn string) (c int, err error) {
 		}
 		x, xv := at.(*Vector)
 		yv, yIsVector := y.(*Vector)
-		if !xv || !yIsVector {
+		if !xv || !yIsVector || x.IsList() || yv.IsList() {
+			// A list inside a vector is not Comparable in Clojure either:
+			// compareValues refuses it.
 			w.skip()
 			if c, err := compareValues(th, at, y, fn); err != nil || c != 0 {
 				return c, err

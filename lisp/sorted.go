@@ -13,11 +13,14 @@ import "slices"
 // Those that build a new map (select-keys, update-vals, update-keys,
 // zipmap, (into {} m)) return a plain one, as in Clojure.
 //
-// Two differences from Clojure, both documented in docs/LANGUAGE.md: a
-// key is found by equality (=), as in every map, where Clojure finds what
-// the comparator calls equal ((get (sorted-map 1 :a) 1.0) is :a there,
-// nil here); and on the wire a sorted collection is a plain map or set in
-// its order, read back as a plain one (docs/VALUES.md).
+// A key is found by the ordering, as in Clojure ((get (sorted-map 1 :a)
+// 1.0) is :a). Two differences from Clojure, both documented in
+// docs/LANGUAGE.md: a sorted collection, like every map and set, holds no
+// two = keys, where Clojure's keeps both when its comparator never calls
+// them equal ((sorted-set-by (fn [a b] 1) 1 1) is #{1 1} there); and on
+// the wire a sorted collection is a plain map or set in its order, read
+// back as a plain one (docs/VALUES.md). TestSortedAgreesWithClojure
+// replays generated programs against Clojure's recorded answers.
 //
 // Each key a sorted collection orders is visited whole once (weigh) and
 // each comparison costs a step; a comparator function is charged as a
@@ -171,9 +174,14 @@ func search(s *sorter, n int, keyAt func(int) Value, key Value) (i int, found bo
 // first key of a sorted collection too: Clojure's default comparator
 // refuses a map, set or list as the only key, where it makes no
 // comparison with another (sorted-set-by's function is not called then).
+// It asks only whether the key is Comparable, as Clojure does: a vector
+// is, whatever it holds ((sorted-set [(list 1)]) is a set there).
 func (s *sorter) comparable(key Value) error {
 	if s.cmp != nil || s.err != nil {
 		return s.err
+	}
+	if v, ok := key.(*Vector); ok && !v.IsList() {
+		return nil
 	}
 	_, err := compareValues(s.th, key, key, s.fn)
 	return err
@@ -259,6 +267,19 @@ func resortedSet(th *Thread, fn string, o *keyOrder, s *Set) (*Set, error) {
 		return nil, err
 	}
 	return sortedSetOf(th, fn, o, slices.Clone(s.elems))
+}
+
+// conjAllSorted is s with xs added, by one sort of them all: every item
+// meets the ordering before = merges any, so that the comparator sees
+// each pair it would see adding them one by one ((into (sorted-set)
+// [[(list 1)] [(list 1)]]) cannot order the lists, as in Clojure). The
+// copy is charged as a set's.
+func conjAllSorted(th *Thread, o *keyOrder, s *Set, xs []Value) (*Set, error) {
+	all := append(slices.Clone(s.elems), xs...)
+	if err := chargeCopy(th, len(all), len(all), costElem); err != nil {
+		return nil, err
+	}
+	return sortedSetOf(th, "conj", o, all)
 }
 
 // keepOrder gives m, just built from from's entries in their order (a
@@ -407,14 +428,17 @@ func subseq(th *Thread, fn string, args []Value, reverse bool) (Value, error) {
 		slices.Reverse(order)
 	}
 	// from returns the items from the first at or past key, skipping it
-	// unless it passes test; found is false when no item is.
+	// unless it passes test; found is false when no item is. As Clojure's
+	// seqFrom, it compares the key with the item (passes compares the item
+	// with the key), which a comparator that is not antisymmetric tells
+	// apart.
 	from := func(test, key Value) (rest []int, found bool, err error) {
 		for i, j := range order {
-			c := s.compare(keys[j], key)
+			c := s.compare(key, keys[j])
 			if s.err != nil {
 				return nil, false, s.err
 			}
-			if (!reverse && c >= 0) || (reverse && c <= 0) {
+			if (!reverse && c <= 0) || (reverse && c >= 0) {
 				ok, err := passes(test, key, j)
 				if err != nil || ok {
 					return order[i:], true, err
@@ -479,14 +503,13 @@ func subseq(th *Thread, fn string, args []Value, reverse bool) (Value, error) {
 }
 
 // sortedLookupKeys wraps a builtin that looks keys up in its first
-// argument (get, contains?, find, disj, dissoc, select-keys): when that is
-// a sorted collection with an item, each key (keysOf the arguments) is
-// first found by its ordering, as Clojure's sorted collections find it,
-// so that a key the ordering cannot compare with the collection's keys
-// fails with the ordering's error (Clojure's ClassCastException) instead
-// of being missed. An empty sorted collection compares nothing, as in
-// Clojure. Each comparison is a step; a comparator function is charged
-// as a call.
+// argument (select-keys): when that is a sorted collection with an item,
+// each key (keysOf the arguments) is first found by its ordering, as
+// Clojure's sorted collections find it, so that a key the ordering cannot
+// compare with the collection's keys fails with the ordering's error
+// (Clojure's ClassCastException) instead of being missed. An empty sorted
+// collection compares nothing, as in Clojure. Each comparison is a step;
+// a comparator function is charged as a call.
 func sortedLookupKeys(fn string, keysOf func(th *Thread, args []Value) ([]Value, error), f func(*Thread, []Value) (Value, error)) func(*Thread, []Value) (Value, error) {
 	return func(th *Thread, args []Value) (Value, error) {
 		if len(args) < 2 || orderOf(args[0]) == nil {
@@ -503,6 +526,101 @@ func sortedLookupKeys(fn string, keysOf func(th *Thread, args []Value) ([]Value,
 	}
 }
 
+// sortedLookup wraps a builtin that looks its second argument up in its
+// first (get, contains?, find): in a sorted collection with an item the
+// key is found by the ordering, as Clojure finds it, and f looks up the
+// collection's own key the ordering calls equal to it, or, when there is
+// none, looks in the empty collection. So (get (sorted-map 1 :a) 1.0) is
+// :a, and a comparator that never answers 0 finds nothing, as in Clojure.
+func sortedLookup(fn string, f func(*Thread, []Value) (Value, error)) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if len(args) < 2 {
+			return f(th, args)
+		}
+		stored, found, sorted, err := keyByOrder(th, fn, args[0], args[1])
+		switch {
+		case err != nil:
+			return nil, err
+		case !sorted:
+			return f(th, args)
+		}
+		args = slices.Clone(args)
+		if found {
+			args[1] = stored
+		} else {
+			args[0] = emptySorted(orderOf(args[0]), isSet(args[0]))
+		}
+		return f(th, args)
+	}
+}
+
+// sortedRemoval wraps a builtin that removes its arguments after the first
+// from it (dissoc, disj): in a sorted collection with an item each key is
+// found by the ordering, and f removes the collection's own keys the
+// ordering calls equal to them; a key it does not find removes nothing.
+func sortedRemoval(fn string, f func(*Thread, []Value) (Value, error)) func(*Thread, []Value) (Value, error) {
+	return func(th *Thread, args []Value) (Value, error) {
+		if len(args) < 2 || orderOf(args[0]) == nil {
+			return f(th, args)
+		}
+		kept := []Value{args[0]}
+		for _, k := range args[1:] {
+			stored, found, sorted, err := keyByOrder(th, fn, args[0], k)
+			switch {
+			case err != nil:
+				return nil, err
+			case !sorted:
+				return f(th, args) // empty: nothing to remove
+			case found:
+				kept = append(kept, stored)
+			}
+		}
+		return f(th, kept)
+	}
+}
+
+func isSet(v Value) bool {
+	_, ok := v.(*Set)
+	return ok
+}
+
+// keyByOrder finds k in coll by coll's ordering, as Clojure's sorted
+// collections find a key: stored is coll's key the ordering calls equal
+// to k (found), and sorted is false when coll is not a sorted collection
+// with an item, whose keys are found by equality. A key the ordering
+// cannot compare with coll's keys is its error.
+func keyByOrder(th *Thread, fn string, coll, k Value) (stored Value, found, sorted bool, err error) {
+	o := orderOf(coll)
+	if o == nil {
+		return nil, false, false, nil
+	}
+	n, keyAt := sortedKeys(coll)
+	if n == 0 {
+		return nil, false, false, nil
+	}
+	s := o.comparer(th, fn)
+	i, found := search(s, n, keyAt, k)
+	if s.err != nil {
+		return nil, false, false, s.err
+	}
+	if !found {
+		return nil, false, true, nil
+	}
+	return keyAt(i), true, true, nil
+}
+
+// sortedKeys is how many keys a sorted map or set holds and the key at
+// each place, in order.
+func sortedKeys(coll Value) (n int, keyAt func(int) Value) {
+	switch c := coll.(type) {
+	case *Map:
+		return c.Len(), func(i int) Value { return c.entries[i].Key }
+	case *Set:
+		return c.Len(), func(i int) Value { return c.elems[i] }
+	}
+	return 0, nil
+}
+
 // findSortedKeys finds each key in coll by its ordering when coll is a
 // sorted collection with an item, and returns the ordering's error for a
 // key it cannot compare; nothing for any other collection.
@@ -511,14 +629,7 @@ func findSortedKeys(th *Thread, fn string, coll Value, wanted ...Value) error {
 	if o == nil {
 		return nil
 	}
-	var n int
-	var keyAt func(int) Value
-	switch c := coll.(type) {
-	case *Map:
-		n, keyAt = c.Len(), func(i int) Value { return c.entries[i].Key }
-	case *Set:
-		n, keyAt = c.Len(), func(i int) Value { return c.elems[i] }
-	}
+	n, keyAt := sortedKeys(coll)
 	if n == 0 {
 		return nil
 	}
@@ -531,7 +642,19 @@ func findSortedKeys(th *Thread, fn string, coll Value, wanted ...Value) error {
 	return nil
 }
 
-// secondArg and argsAfterFirst are the keys of (get m k) and (disj s k ...).
-func secondArg(_ *Thread, args []Value) ([]Value, error) { return args[1:2], nil }
-
-func argsAfterFirst(_ *Thread, args []Value) ([]Value, error) { return args[1:], nil }
+// sortedGet is what (coll k default) gives in a sorted collection where
+// keyByOrder found stored for k (found): its value in a map, the item
+// itself in a set, or else the default, nil without one.
+func sortedGet(coll, stored Value, found bool, def []Value) Value {
+	switch {
+	case !found && len(def) == 1:
+		return def[0]
+	case !found:
+		return Nil
+	}
+	if m, ok := coll.(*Map); ok {
+		v, _ := lookup(m, stored, nil)
+		return v
+	}
+	return stored
+}

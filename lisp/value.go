@@ -885,8 +885,12 @@ func (k Keyword) Call(th *Thread, args []Value) (Value, error) {
 		}
 		return k.get(coll, args[1:]), nil
 	}
-	if err := findSortedKeys(th, ":"+string(k), args[0], k); err != nil {
+	stored, found, sorted, err := keyByOrder(th, ":"+string(k), args[0], k)
+	switch {
+	case err != nil:
 		return nil, err
+	case sorted:
+		return sortedGet(args[0], stored, found, args[1:]), nil
 	}
 	return k.get(args[0], args[1:]), nil
 }
@@ -922,8 +926,12 @@ func (m *Map) Call(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := findSortedKeys(th, "map", m, k); err != nil {
+	stored, found, sorted, err := keyByOrder(th, "map", m, k)
+	switch {
+	case err != nil:
 		return nil, err
+	case sorted:
+		return sortedGet(m, stored, found, args[1:]), nil
 	}
 	return lookup(m, k, args[1:])
 }
@@ -937,8 +945,12 @@ func (s *Set) Call(th *Thread, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := findSortedKeys(th, "set", s, k); err != nil {
+	stored, found, sorted, err := keyByOrder(th, "set", s, k)
+	switch {
+	case err != nil:
 		return nil, err
+	case sorted:
+		return sortedGet(s, stored, found, nil), nil
 	}
 	if s.contains(k) {
 		return args[0], nil
