@@ -35,11 +35,57 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 		return nthUnsupported(Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
 			WithHint("destructure its sequence: (seq x) gives a map's [key value] entries or a set's members"), v)
 	}
+	if s, ok := v.(*infiniteSeq); ok {
+		return p.bindSeq(th, fr, s)
+	}
 	elems, err := elemsForIteration(th, "destructuring", v)
 	if err != nil {
 		return nthUnsupported(Errorf(typeError, "cannot destructure %s with a [...] pattern", v.TypeName()).
 			WithHint("sequential destructuring takes a vector, list, string or nil"), v)
 	}
+	return p.bindElems(th, fr, elems, v)
+}
+
+// bindSeq binds a lazy sequence as Clojure's nth and nthnext read it: the
+// items the pattern names, and the rest (& r) left lazy, nil when it is
+// empty; so an endless sequence binds as well as one that ends. Keyword
+// arguments (& {...}) read the rest whole, as Clojure's do.
+func (p *seqPattern) bindSeq(th *Thread, fr *frame, s *infiniteSeq) error {
+	if p.rest != nil && p.restAsMap {
+		if !s.ends {
+			return infiniteError("destructuring", s)
+		}
+		whole, err := s.realizeAll(th)
+		if err != nil {
+			return err
+		}
+		return p.bindElems(th, fr, whole.Elems(), s)
+	}
+	elems, err := s.realize(th, len(p.items))
+	if err != nil {
+		return err
+	}
+	if err := p.bindItems(th, fr, elems); err != nil {
+		return err
+	}
+	if p.rest != nil {
+		rest, err := lazyNthrest(true)(th, []Value{s, Int(len(p.items))}, s, nil)
+		if err != nil {
+			return err
+		}
+		if err := p.rest.bind(th, fr, rest); err != nil {
+			return err
+		}
+	}
+	if p.as >= 0 {
+		fr.slots[p.as] = s
+	}
+	return nil
+}
+
+// bindItems binds the named items of the pattern to elems, nil past
+// their end.
+func (p *seqPattern) bindItems(th *Thread, fr *frame, elems []Value) error {
 	for i, item := range p.items {
 		var x Value = Nil
 		if i < len(elems) {
@@ -49,11 +95,20 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// bindElems binds the elements of v, all of them read.
+func (p *seqPattern) bindElems(th *Thread, fr *frame, elems []Value, v Value) error {
+	if err := p.bindItems(th, fr, elems); err != nil {
+		return err
+	}
 	if p.rest != nil {
 		var restVal Value = Nil
 		if len(elems) > len(p.items) {
 			extra := elems[len(p.items):]
 			if p.restAsMap {
+				var err error
 				if restVal, err = keywordArgs(th, extra); err != nil {
 					return err
 				}
@@ -131,6 +186,17 @@ type mapPattern struct {
 }
 
 func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
+	if s, ok := v.(*infiniteSeq); ok {
+		// A lazy sequence is a sequence too, read whole as Clojure reads it.
+		if !s.ends {
+			return infiniteError("destructuring", s)
+		}
+		whole, err := s.realizeAll(th)
+		if err != nil {
+			return err
+		}
+		v = whole
+	}
 	if l, ok := v.(*Vector); ok && l.IsList() {
 		// Clojure reads a map pattern of a sequence as the map its items
 		// make, pairs or one map, as keyword arguments are read.
@@ -158,6 +224,17 @@ func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 		x, found := lookupFlexible(m, key)
 		if set != nil && set.contains(key) {
 			x, found = key, true // Clojure's get of a set gives the member
+		}
+		if m == nil && set == nil {
+			// Clojure's get of a vector or a string by index.
+			missing := &varRef{}
+			got, err := getValue(th, v, key, missing)
+			if err != nil {
+				return err
+			}
+			if got != Value(missing) {
+				x, found = got, true
+			}
 		}
 		if !found && e.def != nil {
 			var err error

@@ -717,26 +717,70 @@ func (n *forNode) run(th *Thread, fr *frame, i int, out *[]Value) (bool, error) 
 	if err != nil {
 		return false, err
 	}
+	if s, ok := coll.(*infiniteSeq); ok {
+		return n.runSeq(th, fr, i, s, out)
+	}
 	items, err := elemsForIteration(th, "for", coll)
 	if err != nil {
 		return false, err
 	}
 	for _, item := range items {
-		if err := th.step(1); err != nil {
-			return false, err
-		}
-		if err := c.pat.bind(th, fr, item); err != nil {
-			return false, err
-		}
-		cont, err := n.run(th, fr, i+1, out)
-		if err != nil {
-			return false, err
-		}
-		if !cont {
-			break
+		if cont, err := n.runItem(th, fr, i, item, out); err != nil || !cont {
+			return true, err
 		}
 	}
 	return true, nil
+}
+
+// runItem runs clause i's binding to item and the clauses after it; it
+// reports false when a :while ended the iteration of that binding.
+func (n *forNode) runItem(th *Thread, fr *frame, i int, item Value, out *[]Value) (bool, error) {
+	if err := th.step(1); err != nil {
+		return false, err
+	}
+	if err := n.clauses[i].pat.bind(th, fr, item); err != nil {
+		return false, err
+	}
+	return n.run(th, fr, i+1, out)
+}
+
+// runSeq iterates clause i over a lazy sequence, reading it an element at
+// a time as Clojure's for does, so that a :while ends an endless one. One
+// that never ends with no :while to end it is refused at once.
+func (n *forNode) runSeq(th *Thread, fr *frame, i int, s *infiniteSeq, out *[]Value) (bool, error) {
+	if !s.ends && !n.endedByWhile(i) {
+		return false, infiniteError("for", s)
+	}
+	g, err := s.reader(th)
+	if err != nil {
+		return false, err
+	}
+	for {
+		item, err := g.next(th)
+		if err == errSeqEnd {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if cont, err := n.runItem(th, fr, i, item, out); err != nil || !cont {
+			return true, err
+		}
+	}
+}
+
+// endedByWhile reports whether a :while stands between binding clause i
+// and the next binding: only it ends the iteration of binding i early.
+func (n *forNode) endedByWhile(i int) bool {
+	for _, c := range n.clauses[i+1:] {
+		switch c.kind {
+		case forBind:
+			return false
+		case forWhile:
+			return true
+		}
+	}
+	return false
 }
 
 // elemsForIteration returns what destructuring and for iterate over: a

@@ -66,8 +66,12 @@ type multimethodCase struct {
 // reach, nil when there is no multimethod, gives for each form the index
 // of the last original form whose code it holds: a defmulti's function
 // holds its methods, which may call what the forms between define.
-// parts counts the multimethods and methods expanded (multimethodPartBytes).
-func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
+// Each multimethod and method is charged its compiled cost
+// (multimethodPartBytes) as it is met, before anything is built for it:
+// a program of 30,000 defmultis or protocol methods would otherwise build
+// every expansion first and be refused only after.
+func expandMultimethods(th *Thread, forms []Value) (out []Value, reach []int, err error) {
+	charge := func(parts int) error { return th.alloc(multimethodPartBytes * int64(parts)) }
 	var multis map[symbol]*multimethod
 	protocols := map[symbol][]*multimethod{} // each protocol's methods
 	protocolAt := map[symbol]int{}
@@ -92,6 +96,9 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 				continue
 			}
 			if m := parseDefmulti(l, name); m != nil {
+				if err := charge(1); err != nil {
+					return nil, nil, err
+				}
 				m.at, m.last = i, i
 				if multis == nil {
 					multis = map[symbol]*multimethod{}
@@ -102,7 +109,11 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 				}
 			}
 		case "defprotocol":
-			if ms := parseDefprotocol(l); ms != nil {
+			ms, err := parseDefprotocol(th, l)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ms != nil {
 				if multis == nil {
 					multis = map[symbol]*multimethod{}
 				}
@@ -120,6 +131,9 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 			if impls == nil {
 				continue
 			}
+			if err := charge(len(impls)); err != nil {
+				return nil, nil, err
+			}
 			for _, impl := range impls {
 				impl.order += i << 20 // after the bodies of the forms before
 				impl.m.addExtended(impl)
@@ -133,7 +147,9 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 			records[name] = true
 			if record, impls := recordImpls(l, multis); impls != nil {
 				for _, impl := range impls {
-					impl.m.add(String(recordNamespace+"."+string(name)), impl.fn)
+					if err := impl.m.addCharged(th, String(recordNamespace+"."+string(name)), impl.fn); err != nil {
+						return nil, nil, err
+					}
 					impl.m.last = i
 				}
 				if out == nil {
@@ -155,7 +171,9 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 				continue
 			}
 			fn := &list{Elems: append([]Value{symbol("fn")}, l.Elems[3:]...), Pos: l.Pos}
-			m.add(l.Elems[2], fn)
+			if err := m.addCharged(th, l.Elems[2], fn); err != nil {
+				return nil, nil, err
+			}
 			m.last = i
 			if out == nil {
 				out = append([]Value(nil), forms...)
@@ -164,7 +182,7 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 		}
 	}
 	if out == nil {
-		return forms, nil, 0
+		return forms, nil, nil
 	}
 	reach = make([]int, len(forms))
 	for i := range reach {
@@ -184,7 +202,6 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 			out[m.at] = &list{Elems: []Value{symbol("do"), m.defn(), m.register()}, Pos: m.pos}
 		}
 		reach[m.at] = max(reach[m.at], m.last)
-		parts += 1 + len(m.methods) + len(m.extended)
 	}
 	for _, name := range slices.Sorted(maps.Keys(protocols)) {
 		at := protocolAt[name]
@@ -197,7 +214,7 @@ func expandMultimethods(forms []Value) (out []Value, reach []int, parts int) {
 			reach[at] = max(reach[at], m.last)
 		}
 	}
-	return out, reach, parts
+	return out, reach, nil
 }
 
 // multimethodPartBytes is what a multimethod, and each of its methods,
@@ -259,6 +276,14 @@ func (m *multimethod) add(value, fn Value) {
 	}
 	m.methodAt[text] = len(m.methods)
 	m.methods = append(m.methods, multimethodCase{value: value, fn: fn})
+}
+
+// addCharged is add, charging a method it adds (not one it replaces) its
+// compiled cost.
+func (m *multimethod) addCharged(th *Thread, value, fn Value) error {
+	before := len(m.methods)
+	m.add(value, fn)
+	return th.alloc(multimethodPartBytes * int64(len(m.methods)-before))
 }
 
 // register is (multimethod/register 'name name [values] [fns] default

@@ -389,7 +389,10 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	read := p.read
 	res.Warnings = read.warnings
 	prog.warnBytes = warningBytes(read.warnings)
-	forms, reach, multimethodParts := expandMultimethods(read.forms)
+	forms, reach, err := expandMultimethods(th, read.forms)
+	if err != nil {
+		return nil, err
+	}
 	starts := read.starts
 	user, prelude, defined := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if env.Prelude != nil {
@@ -410,9 +413,6 @@ func runProgram(th *Thread, prog *progState, source string, p *Program, env Env,
 	}
 	if cp == nil {
 		before, allocBefore := th.stepsUsed(), th.allocatedBytes()
-		if err := th.alloc(multimethodPartBytes * int64(multimethodParts)); err != nil {
-			return nil, err
-		}
 		c := newCompiler(known, th, env.MaxNesting)
 		c.pending = defined
 		c.freeWalks = len(source)

@@ -354,22 +354,24 @@ func noImplementation(l *list, method symbol) Value {
 
 // parseDefprotocol returns the multimethods of (defprotocol P doc?
 // (method [this ...] doc?) ...), or nil for a form it does not expand.
-func parseDefprotocol(l *list) []*multimethod {
+// Its methods are charged their compiled cost (multimethodPartBytes)
+// before any of them is built.
+func parseDefprotocol(th *Thread, l *list) ([]*multimethod, error) {
 	rest := l.Elems[2:]
 	if len(rest) > 0 {
 		if _, isDoc := rest[0].(String); isDoc {
 			rest = rest[1:]
 		}
 	}
-	var out []*multimethod
+	names := make([]symbol, 0, len(rest))
 	for _, f := range rest {
 		sig, ok := f.(*list)
 		if !ok || len(sig.Elems) < 2 {
-			return nil
+			return nil, nil
 		}
 		name, ok := sig.Elems[0].(symbol)
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		arities := 0
 		for _, e := range sig.Elems[1:] {
@@ -378,12 +380,22 @@ func parseDefprotocol(l *list) []*multimethod {
 			}
 		}
 		if arities == 0 {
-			return nil
+			return nil, nil
 		}
-		out = append(out, &multimethod{pos: l.Pos, name: name, dispatch: protocolDispatch(l.Pos),
-			defaultWhen: Keyword("default"), protocol: true, fallback: noImplementation(l, name)})
+		names = append(names, name)
 	}
-	return out
+	if len(names) == 0 {
+		return nil, nil
+	}
+	if err := th.alloc(multimethodPartBytes * int64(len(names))); err != nil {
+		return nil, err
+	}
+	out := make([]*multimethod, len(names))
+	for i, name := range names {
+		out[i] = &multimethod{pos: l.Pos, name: name, dispatch: protocolDispatch(l.Pos),
+			defaultWhen: Keyword("default"), protocol: true, fallback: noImplementation(l, name)}
+	}
+	return out, nil
 }
 
 // recordImpl is one method body of a defrecord, for a protocol's

@@ -64,6 +64,7 @@ func attackTables() []attackTable {
 		{"eighteenth pass", plain(eighteenthPassAttacks())},
 		{"nineteenth pass", plain(nineteenthPassAttacks())},
 		{"twentieth pass", plain(twentiethPassAttacks())},
+		{"twenty-first pass", plain(twentyFirstPassAttacks())},
 		{"equality and hashing", plain(equalityAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
