@@ -7,6 +7,7 @@ package main_test
 // sizes and shapes no agent sends.
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/proto"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
@@ -171,6 +173,138 @@ func TestAttackDistinctNamesInReports(t *testing.T) {
 			t.Errorf("a caller's name became a log line of its own: %.200s", line)
 			break
 		}
+	}
+	endAliveAndRaceFree(t, p)
+}
+
+// TestAttackPipelinedRequests: 100 HTTP/1.1 connections, each writing
+// 100 ToMessages requests back to back before it reads an answer
+// (pipelining), while the gRPC listener's health is checked: every answer
+// comes, in order, 200 with the strategy's messages, health stays
+// SERVING, and the server's peak RSS rises within 16 times the bytes
+// sent plus 32 MiB.
+func TestAttackPipelinedRequests(t *testing.T) {
+	skipIfShort(t)
+	skipIfRace(t, "the server's memory under 10,000 pipelined requests")
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	pid := p.cmd.Process.Pid
+	before := peakRSSBytes(t, pid)
+	body := `{"history":[{"role":"user","content":"hi"}],"options":{"strategy":"loop-slice"}}`
+	request := "POST /ptcsidecar.v1.SidecarService/ToMessages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+		fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+	const conns, perConn = 100, 100
+	pipelined := strings.Repeat(request, perConn)
+	var wg sync.WaitGroup
+	answered := make(chan int, conns)
+	for range conns {
+		wg.Go(func() {
+			c, err := net.Dial("tcp", p.httpAddr)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			if _, err := io.WriteString(c, pipelined); err != nil {
+				t.Error(err)
+				return
+			}
+			r := bufio.NewReader(c)
+			n := 0
+			for range perConn {
+				resp, err := http.ReadResponse(r, nil)
+				if err != nil {
+					t.Errorf("answer %d of a pipelined connection: %v", n+1, err)
+					break
+				}
+				raw, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || !strings.Contains(string(raw), `"messages"`) {
+					t.Errorf("answer %d of a pipelined connection: %s %.200s", n+1, resp.Status, raw)
+					break
+				}
+				n++
+			}
+			answered <- n
+		})
+	}
+	health := p.client()
+	for range 10 {
+		checkHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
+		time.Sleep(50 * time.Millisecond)
+	}
+	wg.Wait()
+	close(answered)
+	total := 0
+	for n := range answered {
+		total += n
+	}
+	peak := peakRSSBytes(t, pid) - before
+	sent := int64(conns * len(pipelined))
+	t.Logf("%d of %d pipelined requests answered; peak RSS +%d MiB (bound %d MiB)", total, conns*perConn, peak/mib, (16*sent+attackOverhead)/mib)
+	if total != conns*perConn {
+		t.Errorf("%d of %d pipelined requests answered", total, conns*perConn)
+	}
+	if peak > 16*sent+attackOverhead {
+		t.Errorf("peak RSS rose %d MiB, over 16 times the %d bytes sent plus %d MiB", peak/mib, sent, attackOverhead/mib)
+	}
+	checkHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
+	endAliveAndRaceFree(t, p)
+}
+
+// TestAttackSlowHeaders: 500 connections to the HTTP listener, each
+// sending its headers a byte every 200 ms (slowloris). Meanwhile the
+// gRPC listener's health stays SERVING and a ToMessages over HTTP is
+// answered; each slow connection is closed by the server once its
+// headers have taken 5 s (ReadHeaderTimeout), so none is left open.
+func TestAttackSlowHeaders(t *testing.T) {
+	skipIfShort(t)
+	p := start(t, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0")
+	const conns = 500
+	closed := make(chan bool, conns)
+	for range conns {
+		go func() {
+			c, err := net.Dial("tcp", p.httpAddr)
+			if err != nil {
+				closed <- false
+				return
+			}
+			defer c.Close()
+			io.WriteString(c, "POST /ptcsidecar.v1.SidecarService/ToMessages HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+			// Up to 60 s of a byte every 200 ms: the server must end it
+			// long before.
+			for range 300 {
+				time.Sleep(200 * time.Millisecond)
+				if _, err := c.Write([]byte("a")); err != nil {
+					closed <- true
+					return
+				}
+			}
+			closed <- false
+		}()
+	}
+	health := p.client()
+	body := `{"history":[{"role":"user","content":"hi"}],"options":{"strategy":"loop-slice"}}`
+	for range 5 {
+		time.Sleep(400 * time.Millisecond)
+		checkHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
+		resp, err := http.Post("http://"+p.httpAddr+"/ptcsidecar.v1.SidecarService/ToMessages", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatalf("ToMessages over HTTP among slow headers: %v", err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("ToMessages over HTTP among slow headers: %s", resp.Status)
+		}
+	}
+	ended := 0
+	for range conns {
+		if <-closed {
+			ended++
+		}
+	}
+	if ended != conns {
+		t.Errorf("%d of %d slow connections closed by the server", ended, conns)
 	}
 	endAliveAndRaceFree(t, p)
 }
