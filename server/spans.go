@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -38,6 +39,24 @@ const (
 	attrErrorType = attribute.Key("error.type")
 )
 
+// MaxSpanText bounds a text a span keeps: a name the caller chose (a
+// tool's, a strategy's) may be megabytes, and a span waits in the
+// exporter's queue (2,048 spans) for as long as the collector takes: 2,200
+// EvalTurn calls naming a 256 KiB tool raised the server's peak RSS from
+// 57 to 294 MiB while the collector did not answer. The host's tracing
+// cuts every attribute to it as well (otelgrpc's own among them).
+const MaxSpanText = 1 << 10
+
+// spanText is s cut to MaxSpanText bytes, and copied: a text that shares
+// the bytes of the request (a name read out of a program's source) keeps
+// all of them for as long as the span waits.
+func spanText(s string) string {
+	if len(s) > MaxSpanText {
+		s = strings.ToValidUTF8(s[:MaxSpanText], "")
+	}
+	return strings.Clone(s)
+}
+
 // recordingSpan is the call's span when it records, else nil.
 func recordingSpan(ctx context.Context) trace.Span {
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
@@ -53,7 +72,7 @@ func spanToMessages(ctx context.Context, turns int, st *ptcsidecarv1.Compression
 		return
 	}
 	span.SetAttributes(
-		attrStrategy.String(st.GetStrategy()),
+		attrStrategy.String(spanText(st.GetStrategy())),
 		attrTurns.Int(turns),
 		attrTokensBefore.Int(int(st.GetTokensBefore())),
 		attrTokensAfter.Int(int(st.GetTokensAfter())),
@@ -77,7 +96,7 @@ func spanEvaluation(ctx context.Context, ev *evaluation, res *lisp.Result, pendi
 		span.SetAttributes(attrToolResults.Int(len(ev.answers)))
 	}
 	if pendingTool != "" {
-		span.SetAttributes(attrEvalPendingTool.String(pendingTool))
+		span.SetAttributes(attrEvalPendingTool.String(spanText(pendingTool)))
 	}
 	if res == nil {
 		return

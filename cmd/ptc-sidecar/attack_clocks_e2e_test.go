@@ -66,6 +66,7 @@ func attackTables() []attackTable {
 		{"twentieth pass", plain(twentiethPassAttacks())},
 		{"twenty-first pass", plain(twentyFirstPassAttacks())},
 		{"equality and hashing", plain(equalityAttacks())},
+		{"twenty-second pass", plain(twentySecondPassAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"read budget", plain(readBudgetAttacks())},

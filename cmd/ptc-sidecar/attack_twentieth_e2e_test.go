@@ -247,16 +247,23 @@ func twentiethPassAttacks() []inputAttack {
 				expect = "INVALID_ARGUMENT"
 			}
 			out = append(out, inputAttack{attack{name: "ToMessages " + strategy + ": " + shape.name, method: "ToMessages", expect: expect, kind: kindHistory,
-				req: func() proto.Message {
-					o := &ptcsidecarv1.Options{Strategy: strategy, MaxResponseBytes: proto.Int32(attackReceiveLimit)}
-					if strategy == "token-budget" {
-						o.MaxTokens = proto.Int32(20_000)
-					}
-					return &ptcsidecarv1.ToMessagesRequest{History: shape.msgs(), Options: o}
-				}}, 2 * time.Second})
+				req: historyRequest(strategy, shape.msgs)}, 2 * time.Second})
 		}
 	}
 	return out
+}
+
+// historyRequest is a ToMessages request of strategy over the history
+// msgs builds, its answer within what the attack's client reads, and
+// token-budget's budget 20,000 tokens.
+func historyRequest(strategy string, msgs func() []*ptcsidecarv1.ChatMessage) func() proto.Message {
+	return func() proto.Message {
+		o := &ptcsidecarv1.Options{Strategy: strategy, MaxResponseBytes: proto.Int32(attackReceiveLimit)}
+		if strategy == "token-budget" {
+			o.MaxTokens = proto.Int32(20_000)
+		}
+		return &ptcsidecarv1.ToMessagesRequest{History: msgs(), Options: o}
+	}
 }
 
 // TestAttacksTwentiethPass sends every single attack of the twentieth

@@ -19,6 +19,8 @@ import (
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/stats"
+
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // tracing exports a span per RPC through OpenTelemetry. A nil *tracing is
@@ -91,9 +93,17 @@ func tracingFromEnv(ctx context.Context, getenv func(string) string, stdout io.W
 	return t, nil
 }
 
-// newTracing records spans into processor.
+// newTracing records spans into processor. Every attribute of every span
+// is cut to server.MaxSpanText (or the smaller
+// OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT): the SDK's default keeps a text
+// whole, and the texts of a call may be the caller's.
 func newTracing(processor sdktrace.SpanProcessor, res *resource.Resource) *tracing {
-	return &tracing{provider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(processor), sdktrace.WithResource(res))}
+	limits := sdktrace.NewSpanLimits()
+	if limits.AttributeValueLengthLimit < 0 || limits.AttributeValueLengthLimit > server.MaxSpanText {
+		limits.AttributeValueLengthLimit = server.MaxSpanText
+	}
+	return &tracing{provider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(processor), sdktrace.WithResource(res),
+		sdktrace.WithRawSpanLimits(limits))}
 }
 
 // serverOptions are the gRPC server's options for tracing: the otelgrpc

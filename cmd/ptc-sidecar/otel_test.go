@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
+	"github.com/ptc-sidecar/ptc-sidecar/server"
 )
 
 // callerTrace is the W3C trace context of a caller's span that the
@@ -263,5 +264,45 @@ func TestTracingEvalTurnStreamSpan(t *testing.T) {
 	checkAttributes(t, span, map[attribute.Key]any{"ptc.eval.turn": int64(2), "ptc.tool_calls": int64(1), "ptc.eval.success": true})
 	if _, ok := attributes(span)["ptc.eval.tool_results"]; ok {
 		t.Errorf("a stream's span counts answers sent up front; a stream sends none")
+	}
+}
+
+// TestTracingCutsWhatTheCallerNamed: a span keeps no text of the caller's
+// whole. A tool of a 1 MiB name the program stopped at was kept whole as
+// ptc.eval.pending_tool, and every span waits in the exporter's queue for
+// as long as the collector takes; an attribute set by any other
+// instrumentation of the provider is cut as well.
+func TestTracingCutsWhatTheCallerNamed(t *testing.T) {
+	sidecar, _, recorder := tracedServer(t)
+	ctx := callerContext(t)
+	long := strings.Repeat("n", 1<<20)
+	if _, err := sidecar.EvalTurn(ctx, &ptcsidecarv1.EvalTurnRequest{Program: "(tool/" + long + " {})",
+		Tools: []*ptcsidecarv1.ToolSpec{{Name: long}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sidecar.ToMessages(ctx, &ptcsidecarv1.ToMessagesRequest{History: []*ptcsidecarv1.ChatMessage{{Role: long, Content: "hi"}}})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("a role of 1 MiB: %v, want INVALID_ARGUMENT", err)
+	}
+	spans := append(spansNamed(t, recorder, "ptcsidecar.v1.SidecarService/EvalTurn", 1),
+		spansNamed(t, recorder, "ptcsidecar.v1.SidecarService/ToMessages", 1)...)
+	if got := attributes(spans[0])["ptc.eval.pending_tool"].AsString(); got != long[:server.MaxSpanText] {
+		t.Errorf("ptc.eval.pending_tool of %d bytes, want the name's first %d", len(got), server.MaxSpanText)
+	}
+
+	other := newTracing(recorder, resource.Empty())
+	_, span := other.provider.Tracer("another").Start(ctx, "another")
+	span.SetAttributes(attribute.String("caller.text", long))
+	span.End()
+	spans = append(spans, spansNamed(t, recorder, "another", 1)...)
+	for _, s := range spans {
+		for _, kv := range s.Attributes() {
+			if n := len(kv.Value.Emit()); n > server.MaxSpanText {
+				t.Errorf("span %s keeps %s of %d bytes, want at most %d", s.Name(), kv.Key, n, server.MaxSpanText)
+			}
+		}
+		if n := len(s.Status().Description); n > 5<<10 {
+			t.Errorf("span %s keeps a status of %d bytes, want the status's cut", s.Name(), n)
+		}
 	}
 }
