@@ -1,7 +1,9 @@
 package lisp
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -54,7 +56,7 @@ func TestBuiltVectorsAreKnownFreeOfLazySeqs(t *testing.T) {
 			t.Errorf("%s: not known to hold no lazy sequence; the search before = or get walks it", src)
 		}
 	}
-	for _, src := range []string{"(conj [1] (lazy-seq [1]))", "(into [] [(lazy-seq [1])])",
+	for _, src := range []string{"(conj [1] (lazy-seq [1]))", "(assoc [1] 0 (lazy-seq [1]))",
 		"(subvec [(lazy-seq [1]) 2] 0 1)", "(vector [(lazy-seq [1])])", "(mapv (fn [i] (lazy-seq [i])) [1])"} {
 		r := run(t, "(let [v "+src+"] (def kept v) true)", Env{})
 		if r.Err != nil {
@@ -63,5 +65,145 @@ func TestBuiltVectorsAreKnownFreeOfLazySeqs(t *testing.T) {
 		if b, _ := r.Memory.lookup("kept"); holdsNoEndingSeq(b.Value) {
 			t.Errorf("%s: marked as holding no lazy sequence", src)
 		}
+	}
+}
+
+// TestBuildersHoldLazyArgumentsUnread walks the builtin table: each
+// builtin is called with a lazy sequence that may end in each argument
+// place, the others filled from a few plain values and a function. A
+// builtin whose answer holds, inside a collection or a cell, the list the
+// sequence reads as rather than the sequence has read an argument it
+// only stores: Clojure stores it unread, so an endless one
+// ((defn nat [n] (lazy-seq (cons n (nat (inc n)))))) ends there at a
+// limit where Clojure answers. Such a builder belongs in holdsArgs.
+func TestBuildersHoldLazyArgumentsUnread(t *testing.T) {
+	// vector and list still read a lazy sequence whole: a tool call's
+	// arguments send a held one as its source, which does not compare
+	// equal to itself when it holds ##NaN once read back.
+	readsWhileToolArgsKeepSource := map[string]bool{"vector": true, "list": true}
+	identity, _ := lookupBuiltin("identity")
+	fillers := []Value{Nil, Int(2), emptyVector, emptyMap, Keyword("k"), identity}
+	marked := func(th *Thread) Value {
+		body := &Builtin{Name: "marked", MaxArgs: 0, Fn: func(*Thread, []Value) (Value, error) {
+			return newList([]Value{Keyword("c"), Keyword("b"), Keyword("a")}), nil
+		}}
+		s, err := lazySeqOf(th, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	flagged := map[string]string{}
+	for _, b := range Builtins() {
+		{
+			if b.Fn == nil || readsWhileToolArgsKeepSource[b.Name] {
+				continue
+			}
+			for n := max(b.MinArgs, 1); n <= 3 && (b.MaxArgs == variadic || n <= b.MaxArgs); n++ {
+				for at := range n {
+					eachFilling(fillers, n-1, func(fill []Value) {
+						th := newThread(t.Context(), Limits{MaxSteps: 20_000, MaxAllocBytes: 1 << 20})
+						args := append(append(append([]Value(nil), fill[:at]...), marked(th)), fill[at:]...)
+						got, err := callGuarded(th, b, args)
+						if err == nil && holdsReadList(got, 0) {
+							flagged[b.Name] = fmt.Sprintf("(%s %s)", b.Name, Repr(NewVector(args)))
+						}
+					})
+				}
+			}
+		}
+	}
+	for name, call := range flagged {
+		t.Errorf("%s stores a lazy sequence it was given read whole, as a list: %s; keep it unread (holdsArgs)", name, call)
+	}
+}
+
+// eachFilling calls f with every sequence of n values from fillers.
+func eachFilling(fillers []Value, n int, f func([]Value)) {
+	fill := make([]Value, n)
+	var rec func(i int)
+	rec = func(i int) {
+		if i == n {
+			f(append([]Value(nil), fill...))
+			return
+		}
+		for _, v := range fillers {
+			fill[i] = v
+			rec(i + 1)
+		}
+	}
+	rec(0)
+}
+
+// callGuarded runs b over args, a panic counted as an error.
+func callGuarded(th *Thread, b *Builtin, args []Value) (v Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return b.run(th, args)
+}
+
+// holdsReadList reports whether v holds, below its top and not as a key,
+// the list (:c :b :a) the marked sequence reads as.
+func holdsReadList(v Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	var parts []Value
+	switch c := v.(type) {
+	case *Vector:
+		if depth > 0 && c.IsList() && Repr(c) == "(:c :b :a)" {
+			return true
+		}
+		parts = c.elems
+	case *Map:
+		// Keys, and a set's items, are hashed: read whole, as Clojure
+		// reads them.
+		for _, e := range c.entries {
+			parts = append(parts, e.Val)
+		}
+	case *atom:
+		parts = []Value{c.value}
+	}
+	for _, p := range parts {
+		if holdsReadList(p, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHeldLazySeqsLeaveAsLists: a lazy sequence a collection holds leaves
+// the turn as the list it reads as on every path of its answer, as the
+// result does: a definition, return and fail. An endless one
+// ends at a limit there, charged, as Clojure printing it would not end.
+func TestHeldLazySeqsLeaveAsLists(t *testing.T) {
+	answer := hostFunc(func(context.Context, string, Value) (Value, error) { return Int(1), nil })
+	env := Env{Tools: []string{"t"}, Host: answer}
+	const held = "(conj [] (lazy-seq [1 2]))"
+	for _, src := range []string{held, "(def kept " + held + ")", "(fail " + held + ")", "(return " + held + ")"} {
+		r := run(t, src, env)
+		texts := []string{WireText(r.Value)}
+		if b, ok := r.Memory.lookup("kept"); ok {
+			texts = append(texts, b.source)
+		}
+		for _, text := range texts {
+			if strings.Contains(text, "lazy-seq") {
+				t.Errorf("%s: sent back as %s, want the list it reads as, [(1 2)]", src, text)
+			}
+		}
+	}
+	const nat = "(defn nat [n] (lazy-seq (cons n (nat (inc n))))) "
+	for _, src := range []string{"(def k (conj [] (nat 0)))", "(fail (conj [] (nat 0)))", "(return (conj [] (nat 0)))"} {
+		if r := run(t, nat+src, env); r.Err == nil || r.Err.Kind != memoryLimit && r.Err.Kind != stepLimit {
+			t.Errorf("%s: %v, want a limit", src, r.Err)
+		}
+	}
+	// A lazy sequence defined by name is kept unread, as Clojure's def
+	// keeps it: fib never ends.
+	if r := run(t, "(def fib (lazy-cat [0 1] (map + fib (rest fib)))) (nth fib 10)", env); r.Err != nil || WireText(r.Value) != "55" {
+		t.Errorf("fib: %v %v, want 55", WireText(r.Value), r.Err)
 	}
 }

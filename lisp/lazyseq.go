@@ -406,6 +406,31 @@ func holdsNoEndingSeq(v Value) bool {
 	return measured
 }
 
+// realizedToEmit is v, a value the turn sends back as its answer (the
+// result, what return or fail gives, a definition), with the
+// lazy sequences it holds read as realizeEnds reads them: every path out
+// sends a held lazy sequence as the list it reads as, never as the call
+// that makes it, so that a builtin may store one unread (holdsArgs). A
+// value nested deeper than nesting is refused as what.
+func realizedToEmit(th *Thread, v Value, what string, nesting int) (Value, error) {
+	out, err := realizeEndsWithin(th, v, nesting)
+	if err == errTooDeep {
+		return nil, tooDeepError(what, nesting)
+	}
+	return out, err
+}
+
+// definedToEmit is realizedToEmit of a definition's value, but a lazy
+// sequence defined by name is kept as the call that makes it, as
+// Clojure's def does not read it: (def fib (lazy-cat [0 1] (map + fib
+// (rest fib)))) never ends, and is read only as far as a later turn asks.
+func definedToEmit(th *Thread, v Value, what string, nesting int) (Value, error) {
+	if _, ok := v.(*infiniteSeq); ok {
+		return v, nil
+	}
+	return realizedToEmit(th, v, what, nesting)
+}
+
 // realizedDeep gives args with realizeEnds applied to each argument read
 // picks, or args itself when that changes none (args may be borrowed: it
 // is not changed).
@@ -517,16 +542,35 @@ var readsPartsWhole = map[string]partsRead{
 // with no form of its own for lazy sequences reads it whole first: one
 // that never ends (a lazy-seq that calls itself) or whose body reads a
 // cell set later (an atom that holds it) is read when it is used, not
-// when it is stored.
-//
-// Builtins that build a collection of them are left out: a collection
-// holding a lazy sequence is emitted (a tool call's arguments, memory)
-// as the call that makes it, not as the list it reads as.
+// when it is stored. The builders that store one in a collection are
+// here too: the turn's answer and its definitions read a held lazy
+// sequence as the list it reads as (realizedToEmit); a tool call's
+// arguments send it as its source, which the caller echoes back.
 var holdsArgs = map[string]partsRead{
 	"identity": everyArg, "constantly": everyArg, "some?": everyArg, "nil?": everyArg, "force": everyArg,
-	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1),
-	"swap!": passedOn, "vswap!": passedOn,
+	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1), "reset-vals!": onlyArg(1),
+	"swap!": passedOn, "vswap!": passedOn, "swap-vals!": passedOn, "update": passedOn, "update-in": passedOn,
+	"repeat": repeated, "partial": afterCollection, "assoc-in": onlyArg(2),
+	"hash-map": valuesOfPairs, "array-map": valuesOfPairs, "sorted-map": valuesOfPairs,
+	"sorted-map-by": valuesAfterFirst, "assoc": valuesAfterFirst, "assoc!": valuesAfterFirst,
+	"tree-seq": onlyArg(2), "merge": ontoVector,
 }
+
+// ontoVector picks the items merge conjoins onto a vector or a list; onto
+// a map, a sequence is read as the entries it holds.
+func ontoVector(args []Value, i int) bool {
+	_, isVector := args[0].(*Vector)
+	return isVector && i > 0
+}
+
+// repeated picks what repeat repeats, its last argument.
+func repeated(args []Value, i int) bool { return i == len(args)-1 }
+
+// valuesOfPairs picks the values of key/value pair arguments (hash-map).
+func valuesOfPairs(_ []Value, i int) bool { return i%2 == 1 }
+
+// valuesAfterFirst picks the values of key/value pairs after a map (assoc).
+func valuesAfterFirst(_ []Value, i int) bool { return i > 0 && i%2 == 0 }
 
 // passedOn picks the arguments swap! passes on to its function, after the
 // cell and the function.

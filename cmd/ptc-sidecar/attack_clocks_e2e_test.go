@@ -64,6 +64,7 @@ func attackTables() []attackTable {
 		{"eighteenth pass", plain(eighteenthPassAttacks())},
 		{"nineteenth pass", plain(nineteenthPassAttacks())},
 		{"twentieth pass", plain(twentiethPassAttacks())},
+		{"deep walk", plain(deepWalkAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"history read work", plain(historyReadWorkAttacks())},
