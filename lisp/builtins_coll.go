@@ -291,9 +291,14 @@ func sub(th *Thread, parent Value, elems []Value, i, j int) (Value, error) {
 	return NewVector(elems[i:j:j]), nil
 }
 
-// subVector is v's items i..j.
+// subVector is v's items i..j: part of a vector known to hold no lazy
+// sequence holds none either.
 func subVector(v *Vector, i, j int) *Vector {
-	return newVectorWithTail(v.elems[i:j:j], j-i, subWeight(v.elems, v.valueWeight(), i, j))
+	w := subWeight(v.elems, v.valueWeight(), i, j)
+	if holdsNoEndingSeq(v) {
+		w |= seqFreeBit
+	}
+	return newVectorWithTail(v.elems[i:j:j], j-i, w)
 }
 
 // subWeight is the weight of elems[i:j], where whole is the weight of all

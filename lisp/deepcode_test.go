@@ -103,7 +103,9 @@ func TestDeepResultsRefusedBeforeTheirWalk(t *testing.T) {
 		}
 	}
 	th := newThread(t.Context(), Limits{})
-	v := Value(emptyVector)
+	// A lazy sequence at the bottom: a vector known to hold none is not
+	// entered at all.
+	v := Value(&infiniteSeq{ends: true})
 	for range 20 {
 		v = NewVector([]Value{v, Int(1)})
 	}

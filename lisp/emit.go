@@ -420,7 +420,11 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	for _, b := range mem.bindings {
 		text := b.source
 		if text == "" {
-			e := emitText(th, b.Value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
+			value, err := definedToEmit(th, b.Value, "the value of "+b.Name, nesting)
+			if err != nil {
+				return asError(err)
+			}
+			e := emitText(th, value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
 			switch {
 			case e.deep:
 				return tooDeepError("the value of "+b.Name, nesting)

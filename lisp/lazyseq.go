@@ -323,13 +323,16 @@ func realizeEndsWithin(th *Thread, v Value, limit int) (Value, error) {
 	return realizeEndsFrom(th, v, 1, limit)
 }
 
-// realizeEndsFrom is realizeEnds of v found depth levels down.
+// realizeEndsFrom is realizeEnds of v found depth levels down. A value
+// known to hold no sequence that may end is not entered, and the rest of
+// the walk is charged a step per part it visits: a lookup keyed by a
+// vector of vectors walked 160,000 parts for one step.
 func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
-	switch v.(type) {
-	case *infiniteSeq, *Vector, *Map:
-		if depth > limit {
-			return nil, errTooDeep
-		}
+	if holdsNoEndingSeq(v) {
+		return v, nil
+	}
+	if depth > limit {
+		return nil, errTooDeep
 	}
 	switch v := v.(type) {
 	case *infiniteSeq:
@@ -341,6 +344,9 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 			return realizeEndsFrom(th, whole, depth, limit)
 		}
 	case *Vector:
+		if err := th.step(int64(len(v.elems))); err != nil {
+			return nil, err
+		}
 		var out []Value
 		for i, x := range v.elems {
 			y, err := realizeEndsFrom(th, x, depth+1, limit)
@@ -361,6 +367,9 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 			return NewVector(out), nil
 		}
 	case *Map:
+		if err := th.step(int64(len(v.entries))); err != nil {
+			return nil, err
+		}
 		m := v
 		for _, e := range v.entries {
 			y, err := realizeEndsFrom(th, e.Val, depth+1, limit)
@@ -374,6 +383,52 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 		return m, nil
 	}
 	return v, nil
+}
+
+// holdsNoEndingSeq reports whether v is known, without walking it, to
+// hold no sequence that may end where realizeEnds looks for one: a plain
+// scalar, a sequence that never ends, data Freeze measured (what a
+// request or a literal holds), or a vector built of such parts
+// (seqFreeBit). A map built by a program is not known so, and is walked.
+func holdsNoEndingSeq(v Value) bool {
+	switch c := v.(type) {
+	case *infiniteSeq:
+		return !c.ends
+	case *Vector:
+		if c.weight&seqFreeBit != 0 {
+			return true
+		}
+	case *Map:
+	default:
+		return true
+	}
+	_, measured := nestsMeasured(v)
+	return measured
+}
+
+// realizedToEmit is v, a value the turn sends back as its answer (the
+// result, what return or fail gives, a definition), with the
+// lazy sequences it holds read as realizeEnds reads them: every path out
+// sends a held lazy sequence as the list it reads as, never as the call
+// that makes it, so that a builtin may store one unread (holdsArgs). A
+// value nested deeper than nesting is refused as what.
+func realizedToEmit(th *Thread, v Value, what string, nesting int) (Value, error) {
+	out, err := realizeEndsWithin(th, v, nesting)
+	if err == errTooDeep {
+		return nil, tooDeepError(what, nesting)
+	}
+	return out, err
+}
+
+// definedToEmit is realizedToEmit of a definition's value, but a lazy
+// sequence defined by name is kept as the call that makes it, as
+// Clojure's def does not read it: (def fib (lazy-cat [0 1] (map + fib
+// (rest fib)))) never ends, and is read only as far as a later turn asks.
+func definedToEmit(th *Thread, v Value, what string, nesting int) (Value, error) {
+	if _, ok := v.(*infiniteSeq); ok {
+		return v, nil
+	}
+	return realizedToEmit(th, v, what, nesting)
 }
 
 // realizedDeep gives args with realizeEnds applied to each argument read
@@ -487,16 +542,35 @@ var readsPartsWhole = map[string]partsRead{
 // with no form of its own for lazy sequences reads it whole first: one
 // that never ends (a lazy-seq that calls itself) or whose body reads a
 // cell set later (an atom that holds it) is read when it is used, not
-// when it is stored.
-//
-// Builtins that build a collection of them are left out: a collection
-// holding a lazy sequence is emitted (a tool call's arguments, memory)
-// as the call that makes it, not as the list it reads as.
+// when it is stored. The builders that store one in a collection are
+// here too: the turn's answer and its definitions read a held lazy
+// sequence as the list it reads as (realizedToEmit); a tool call's
+// arguments send it as its source, which the caller echoes back.
 var holdsArgs = map[string]partsRead{
 	"identity": everyArg, "constantly": everyArg, "some?": everyArg, "nil?": everyArg, "force": everyArg,
-	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1),
-	"swap!": passedOn, "vswap!": passedOn,
+	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1), "reset-vals!": onlyArg(1),
+	"swap!": passedOn, "vswap!": passedOn, "swap-vals!": passedOn, "update": passedOn, "update-in": passedOn,
+	"repeat": repeated, "partial": afterCollection, "assoc-in": onlyArg(2),
+	"hash-map": valuesOfPairs, "array-map": valuesOfPairs, "sorted-map": valuesOfPairs,
+	"sorted-map-by": valuesAfterFirst, "assoc": valuesAfterFirst, "assoc!": valuesAfterFirst,
+	"tree-seq": onlyArg(2), "merge": ontoVector,
 }
+
+// ontoVector picks the items merge conjoins onto a vector or a list; onto
+// a map, a sequence is read as the entries it holds.
+func ontoVector(args []Value, i int) bool {
+	_, isVector := args[0].(*Vector)
+	return isVector && i > 0
+}
+
+// repeated picks what repeat repeats, its last argument.
+func repeated(args []Value, i int) bool { return i == len(args)-1 }
+
+// valuesOfPairs picks the values of key/value pair arguments (hash-map).
+func valuesOfPairs(_ []Value, i int) bool { return i%2 == 1 }
+
+// valuesAfterFirst picks the values of key/value pairs after a map (assoc).
+func valuesAfterFirst(_ []Value, i int) bool { return i > 0 && i%2 == 0 }
 
 // passedOn picks the arguments swap! passes on to its function, after the
 // cell and the function.

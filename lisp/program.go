@@ -269,9 +269,20 @@ func evaluate(ctx context.Context, source string, p *Program, env Env) (res *Res
 	case evalErr == nil:
 		res.Value = value
 	case errors.As(evalErr, &ret):
-		res.Value = ret.value
+		value, err := realizedToEmit(th, ret.value, "the result", env.valueNesting())
+		if err != nil {
+			res.Value, res.Err = Nil, asError(err)
+			return res, nil
+		}
+		res.Value = value
 		res.Returned = true
 	case errors.As(evalErr, &fl):
+		reason, err := realizedToEmit(th, fl.reason, "the fail reason", env.valueNesting())
+		if err != nil {
+			res.Value, res.Err = Nil, asError(err)
+			return res, nil
+		}
+		fl.reason = reason
 		if err := prog.checkEmitted(th, "the fail reason", fl.reason, env.Prelude); err != nil {
 			res.Value, res.Err = Nil, err
 			return res, nil

@@ -229,9 +229,13 @@ var emptyVector = &Vector{weight: 1 << nestsShift}
 
 // NewVector returns a vector that takes ownership of elems.
 func NewVector(elems []Value) *Vector {
-	w := int64(1)
+	w, free := int64(1), true
 	for _, e := range elems {
 		w = addWeight(w, weightOf(e))
+		free = free && holdsNoEndingSeq(e)
+	}
+	if free {
+		w |= seqFreeBit
 	}
 	return newVectorWithTail(elems, len(elems), w)
 }
@@ -333,14 +337,18 @@ func (v *Vector) conjMoves() int {
 // conj returns a new vector with x appended.
 func (v *Vector) conj(x Value) *Vector {
 	n := len(v.elems)
+	w := addWeight(v.valueWeight(), weightOf(x))
+	if holdsNoEndingSeq(v) && holdsNoEndingSeq(x) {
+		w |= seqFreeBit
+	}
 	if v.tail != nil && v.tail.used == n && n < cap(v.elems) {
 		v.tail.used++
-		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: addWeight(v.valueWeight(), weightOf(x)), form: newVectorForm(false, false, v.metadata())}
+		return &Vector{elems: append(v.elems, x), tail: v.tail, weight: w, form: newVectorForm(false, false, v.metadata())}
 	}
 	elems := make([]Value, n, 2*n+4)
 	copy(elems, v.elems)
 	elems = append(elems, x)
-	out := newVectorWithTail(elems, n+1, addWeight(v.valueWeight(), weightOf(x)))
+	out := newVectorWithTail(elems, n+1, w)
 	out.form = newVectorForm(false, false, v.metadata())
 	return out
 }
@@ -1060,10 +1068,13 @@ func (v *Vector) valueWeight() int64 { return max(v.weight&weightMask, 1) }
 // A vector's or map's weight field holds its weight in its low bits and,
 // once Freeze has measured it, how many levels it nests in the bits from
 // nestsShift up (nestsMeasured): one word where two made a map's header
-// outgrow 48 bytes.
+// outgrow 48 bytes. The bit below those (seqFreeBit) marks a vector built
+// of parts that hold no lazy sequence that may end (holdsNoEndingSeq);
+// weights saturate below it (addWeight).
 const (
 	nestsShift = 48
-	weightMask = 1<<nestsShift - 1
+	seqFreeBit = 1 << (nestsShift - 1)
+	weightMask = seqFreeBit - 1
 	maxNests   = 1<<(63-nestsShift) - 1
 )
 

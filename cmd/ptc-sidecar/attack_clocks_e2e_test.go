@@ -67,6 +67,7 @@ func attackTables() []attackTable {
 		{"twenty-first pass", plain(twentyFirstPassAttacks())},
 		{"equality and hashing", plain(equalityAttacks())},
 		{"twenty-second pass", plain(twentySecondPassAttacks())},
+		{"deep walk", plain(deepWalkAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"read budget", plain(readBudgetAttacks())},
