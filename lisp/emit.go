@@ -420,14 +420,15 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	for _, b := range mem.bindings {
 		text := b.source
 		if text == "" {
-			value, err := definedToEmit(th, b.Value, "the value of "+b.Name, nesting)
+			what := "the value of " + b.Name
+			value, err := definedToEmit(th, b.Value, what, nesting)
 			if err != nil {
 				return asError(err)
 			}
-			e := emitText(th, value, limit-total, nesting, p.env.DataTexts, "the value of "+b.Name, false)
+			e := emitText(th, value, limit-total, nesting, p.env.DataTexts, what, false)
 			switch {
 			case e.deep:
-				return tooDeepError("the value of "+b.Name, nesting)
+				return tooDeepError(what, nesting)
 			case e.bad != nil:
 				return e.bad
 			case !e.ok:
