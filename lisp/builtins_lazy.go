@@ -81,20 +81,7 @@ func lazyDrop(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value)
 	if err != nil {
 		return nil, err
 	}
-	return derived(th, s, "drop", args[0], func(g seqGenerator) seqGenerator {
-		left := n // this reader's own count
-		return func(th *Thread) (Value, error) {
-			for ; left > 0; left-- {
-				if err := th.step(1); err != nil {
-					return nil, err
-				}
-				if _, err := g.pull(th); err != nil {
-					return nil, err
-				}
-			}
-			return g.pull(th)
-		}
-	})
+	return dropSeq(th, s, n)
 }
 
 // lazyDropWhile is (drop-while ...) on an infinite sequence.
@@ -227,11 +214,7 @@ func mapSeqs(th *Thread, f Value, srcs []*infiniteSeq) (Value, error) {
 	d.start = func() seqGenerator {
 		gs := make([]seqGenerator, len(srcs))
 		for i, s := range srcs {
-			if s.memo {
-				gs[i] = s.memoReader()
-			} else {
-				gs[i] = s.start()
-			}
+			gs[i] = s.sourceReader()
 		}
 		return func(th *Thread) (Value, error) {
 			vs := make([]Value, len(gs))

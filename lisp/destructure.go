@@ -113,10 +113,12 @@ func (p *seqPattern) bindElems(th *Thread, fr *frame, elems []Value, v Value) er
 					return err
 				}
 			} else {
-				if err := th.allocVector(len(extra)); err != nil {
+				// A view, as rest makes: a copy made walking a vector by
+				// [x & xs] copied the rest at every step, n^2 in all.
+				var err error
+				if restVal, err = sub(th, v, elems, len(p.items), len(elems)); err != nil {
 					return err
 				}
-				restVal = NewVector(append([]Value(nil), extra...))
 			}
 		}
 		if err := p.rest.bind(th, fr, restVal); err != nil {

@@ -51,6 +51,11 @@ const (
 	// heapGenerator is what a reader of a lazy sequence starts per level
 	// of derivation: a generator closure and the state it keeps.
 	heapGenerator = 96
+	// heapDrop is a drop of a sequence (rest, next, drop): a view of its
+	// source, charged as the rest of a vector is, a header. It holds no
+	// generator and no chain of the drops before it, so a walk by rest
+	// leaves each step behind as garbage (it allocates about 200 bytes).
+	heapDrop = heapCollHead
 	// heapNestedKey is what hashing a key that holds collections builds
 	// besides its text and orderings, each time: the list of its
 	// structural hashes, the running hashes of its walk, and their

@@ -185,7 +185,12 @@ func (w *wherePredicate) walkParts() ([]Value, []MapEntry, bool) { return holder
 func (w *wherePredicate) heapShape() int64                       { return funcShape(len(w.heldValues())) }
 
 func (s *infiniteSeq) walkParts() ([]Value, []MapEntry, bool) { return holderParts(s) }
-func (s *infiniteSeq) heapShape() int64                       { return heapLazySeq + heapHeld*int64(len(s.args)) }
+func (s *infiniteSeq) heapShape() int64 {
+	if s.walk != nil {
+		return heapDrop
+	}
+	return heapLazySeq + heapHeld*int64(len(s.args))
+}
 
 // The values that live only while a program runs: none can be kept,
 // emitted or shared (checkResultKind, and def refuses them), so they

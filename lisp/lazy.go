@@ -17,10 +17,10 @@ import "fmt"
 // a sequence kept in memory reads the same for every caller at once.
 // Whoever reads it pays for what it realizes, on its own thread.
 //
-// A derivation (map, filter, drop ... of a sequence) reads its source as
+// A derivation (map, filter ... of a sequence) reads its source as
 // a nested call (pull): reading a chain of n derivations nests n calls,
 // so the call depth limit bounds the chain a reader can realize, and the
-// Go stack that takes.
+// Go stack that takes. A drop of a drop is no chain (seqwalk.go).
 //
 // It prints, and travels on the wire, as the call that made it, e.g.
 // (iterate inc 0) or (take-while pos? (range)) — source that evaluates
@@ -32,15 +32,22 @@ type infiniteSeq struct {
 	name   string              // the function that made it
 	args   []Value             // and its arguments
 	weight int64               // of the arguments; see valueWeight
-	start  func() seqGenerator // a fresh generator at the first element
+	start  func() seqGenerator // a fresh generator at the first element; nil for a drop (fresh)
 
 	// A sequence that may end (lazyseq.go): made by lazy-seq, lazy-cat,
 	// or cons or concat of one, or derived from one.
-	ends  bool
-	memo  bool  // a derivation of a lazy sequence: its readers share what each evaluation produced
 	thunk Value // a lazy-seq's body, as a function of no arguments
-	cell  bool  // (cons (args 0) (args 1))
-	cat   bool  // (concat args...)
+	ends  bool
+	memo  bool // a derivation of a lazy sequence: its readers share what each evaluation produced
+	cell  bool // (cons (args 0) (args 1))
+	cat   bool // (concat args...)
+
+	// A drop of a sequence (rest, next, nthrest, drop, the & part of a
+	// destructuring): from is what it drops from, never itself a drop, and
+	// dropped how many; walk is where it begins in the walk of the
+	// evaluation that made it (seqwalk.go).
+	dropped int
+	walk    *seqWalk
 }
 
 func (s *infiniteSeq) heldValues() []Value { return s.args }
@@ -80,13 +87,54 @@ func (s *infiniteSeq) what() string {
 // charged the generators it starts (one per level of a chain of
 // derivations), which that reader alone then advances.
 func (s *infiniteSeq) reader(th *Thread) (seqGenerator, error) {
+	if s.walkedBy(th) {
+		// No generator of its own: it reads the places of the walk.
+		return s.walkReader(), nil
+	}
 	if err := th.alloc(heapGenerator * s.levels); err != nil {
 		return nil, err
 	}
-	if s.memo {
-		return s.memoReader(), nil
+	return s.readerIn(th), nil
+}
+
+// readerIn is a generator of s for th, uncharged: through th's walk of
+// s when th made it, through th's memo when s is a derivation of a lazy
+// sequence, else a fresh one.
+func (s *infiniteSeq) readerIn(th *Thread) seqGenerator {
+	switch {
+	case s.walkedBy(th):
+		return s.walkReader()
+	case s.memo:
+		return s.memoReader()
 	}
-	return s.start(), nil
+	return s.fresh()
+}
+
+// fresh is a new generator at the first element of s: a drop reads its
+// source past what it drops.
+func (s *infiniteSeq) fresh() seqGenerator {
+	if s.walk != nil {
+		return skipping(s.from.sourceReader(), s.dropped)
+	}
+	return s.start()
+}
+
+// sourceReader is how a derivation reads s: readerIn for the thread that
+// first pulls, which is the only one that advances it.
+func (s *infiniteSeq) sourceReader() seqGenerator {
+	if s.walk == nil {
+		if s.memo {
+			return s.memoReader()
+		}
+		return s.fresh()
+	}
+	var g seqGenerator
+	return func(th *Thread) (Value, error) {
+		if g == nil {
+			g = s.readerIn(th)
+		}
+		return g(th)
+	}
 }
 
 // seqGenerator yields the next element on each call.

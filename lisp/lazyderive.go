@@ -20,11 +20,7 @@ package lisp
 func derivedFrom(th *Thread, s *infiniteSeq, name string, args []Value, reader func(src seqGenerator) seqGenerator) (Value, error) {
 	d := &infiniteSeq{from: s, ends: s.ends, memo: s.ends}
 	d.start = func() seqGenerator {
-		src := s.start()
-		if s.memo {
-			src = s.memoReader()
-		}
-		return reader(src)
+		return reader(s.sourceReader())
 	}
 	return madeSeq(th, d.made(name, args...))
 }

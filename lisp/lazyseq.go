@@ -189,6 +189,10 @@ func walkLazy(s *infiniteSeq) seqGenerator {
 					// tail is a (filter ... (iterate ...)) reading the
 					// sequence itself (a prime sieve) makes each element
 					// once, not once per reader.
+					if c.walkedBy(th) {
+						inner, cur = c.walkReader(), nil
+						continue
+					}
 					if err := th.alloc(heapGenerator * c.levels); err != nil {
 						return nil, err
 					}
@@ -252,7 +256,7 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 				asJava("StackOverflowError", "")
 		}
 		if m.gen == nil {
-			m.gen = s.start()
+			m.gen = s.fresh()
 		}
 		m.busy = true
 		v, err := m.gen.pull(th)
@@ -278,6 +282,9 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 // Clojure's realized? of a LazySeq: its body ran, or its first element
 // was asked for.
 func (s *infiniteSeq) realizedIn(th *Thread) bool {
+	if s.walkedBy(th) {
+		return s.walk.base == nil && s.walk.at != nil // it has begun
+	}
 	m := th.lazy[s]
 	return m != nil && (m.made || m.gen != nil)
 }
@@ -608,8 +615,11 @@ func realizedArgsBut(th *Thread, args []Value, held partsRead) ([]Value, error) 
 
 // peek reports whether s has a first element, reading at most that one.
 func (s *infiniteSeq) peek(th *Thread) (bool, error) {
-	if !s.ends {
+	switch {
+	case !s.ends:
 		return true, nil
+	case s.walkedBy(th):
+		return s.peekWalk(th)
 	}
 	first, err := s.realize(th, 1)
 	return len(first) > 0, err

@@ -113,6 +113,9 @@ type Thread struct {
 	plainMaps bool
 	// lazy is what this evaluation realized of lazy sequences (lazyseq.go).
 	lazy map[*infiniteSeq]*seqMemo
+	// walks names this evaluation as the owner of the walks of sequences
+	// it makes by rest, next and drop (seqwalk.go); nil until it makes one.
+	walks *walkOwner
 	// multis are the method tables of the multimethods this evaluation
 	// defined, by name (multimethods_introspect.go).
 	multis map[string]*multiTable

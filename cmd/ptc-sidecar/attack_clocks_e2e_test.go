@@ -68,6 +68,7 @@ func attackTables() []attackTable {
 		{"equality and hashing", plain(equalityAttacks())},
 		{"twenty-second pass", plain(twentySecondPassAttacks())},
 		{"deep walk", plain(deepWalkAttacks())},
+		{"rest chains", plain(restChainAttacks())},
 		{"definitions held", plain(definitionAttacks())},
 		{"read work", plain(readWorkAttacks())},
 		{"read budget", plain(readBudgetAttacks())},
@@ -84,6 +85,7 @@ func attackTables() []attackTable {
 var notSwept = map[string]string{
 	"decodeAttacks":     "a subset of interpreterAttacks",
 	"rememberedAttacks": "a series sent to a server that remembers; the sweep remembers nothing",
+	"programRows":       "builds the tables of other passes from their rows",
 }
 
 // TestEveryAttackTableIsSwept fails for a function of this package that

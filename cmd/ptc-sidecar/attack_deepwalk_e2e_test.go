@@ -5,14 +5,7 @@ package main_test
 // be avoided or charged, and builders given a lazy sequence that never
 // ends, which they must store unread as Clojure does.
 
-import (
-	"testing"
-	"time"
-
-	"google.golang.org/protobuf/proto"
-
-	ptcsidecarv1 "github.com/ptc-sidecar/ptc-sidecar/gen/ptcsidecar/v1"
-)
+import "testing"
 
 // deepWalkAttacks are programs whose arguments are large values or
 // endless lazy sequences held by a builder.
@@ -21,8 +14,7 @@ func deepWalkAttacks() []inputAttack {
 	lookups := func(rows, calls string) string {
 		return `(let [rows ` + rows + `] (loop [i 0] (if (< i ` + calls + `) (do (get "b" rows) (recur (inc i))) :done)))`
 	}
-	var out []inputAttack
-	for _, a := range []struct{ name, program, expect string }{
+	return programRows([]programRow{
 		// 1.2-1.7 ms of walking for one step: 50,000 of them ended on
 		// the clock. A vector of plain vectors is known to hold no lazy
 		// sequence and is not walked.
@@ -37,14 +29,7 @@ func deepWalkAttacks() []inputAttack {
 		// as, on every path: an endless one ends at the budget.
 		{"an endless lazy-seq held and returned", nat + `(return (conj [] (nat 0)))`, "memory_limit"},
 		{"an endless lazy-seq held and defined", nat + `(def held (assoc {} :a (nat 0))) 1`, "memory_limit"},
-	} {
-		program := a.program
-		out = append(out, inputAttack{attack{name: a.name, method: "EvalTurn", expect: a.expect, kind: kindPrograms,
-			req: func() proto.Message {
-				return &ptcsidecarv1.EvalTurnRequest{Program: program, Limits: &ptcsidecarv1.Limits{TimeoutMs: budgetTimeoutMs}}
-			}}, 5 * time.Second})
-	}
-	return out
+	})
 }
 
 // TestAttacksDeepWalk sends each attack three times over each listener,
