@@ -65,7 +65,7 @@ GOTESTFLAGS ?=
 # 25-35 minutes on two cores. Under the race detector they run a
 # race-built binary several times slower, hence the longer bound there.
 REQUIRE_ALL = PTC_SIDECAR_TEST_ALL=1
-TEST_TIMEOUT ?= 45m
+TEST_TIMEOUT ?= 60m
 
 ## test-go: the Go tests of the product's module, every one
 test-go: $(ORACLE)
