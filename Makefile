@@ -61,8 +61,8 @@ GOTESTFLAGS ?=
 # oracle, python3 or curl fails where it is missing instead of skipping
 # (internal/testenv): make test and CI skip nothing. Tests judge outcomes
 # and CPU time, not the wall clock; -timeout only catches a hang, on
-# however busy a machine: cmd/ptc-sidecar's end-to-end attacks alone take
-# 25-35 minutes on two cores. Under the race detector they run a
+# however busy a machine: cmd/ptc-sidecar's end-to-end attacks take
+# over 30 minutes on two cores. Under the race detector they run a
 # race-built binary several times slower, hence the longer bound there.
 REQUIRE_ALL = PTC_SIDECAR_TEST_ALL=1
 TEST_TIMEOUT ?= 60m
