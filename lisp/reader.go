@@ -1131,8 +1131,9 @@ func (r *reader) readDispatch() (Value, error) {
 		}
 		r.next()
 		r.next()
-		v := varNamed(r.token())
-		if !lexPlainSymbol(v.Name) {
+		tok := r.token()
+		v := varNamed(tok)
+		if !readsAsSymbol(tok) || !lexPlainSymbol(v.Name) {
 			return nil, r.errorf(line, col, "#' must be followed by a name, e.g. #'x")
 		}
 		return v, nil
@@ -1322,11 +1323,10 @@ func (r *reader) atom(tok string, line, col int) (Value, error) {
 	case "false":
 		return falseValue, nil
 	}
-	c := tok[0]
-	if c >= '0' && c <= '9' || (c == '-' || c == '+') && len(tok) > 1 && tok[1] >= '0' && tok[1] <= '9' {
+	if startsNumber(tok) {
 		return r.number(tok, line, col)
 	}
-	if c == ':' {
+	if tok[0] == ':' {
 		name := tok[1:]
 		if local, ok := strings.CutPrefix(name, ":"); ok && (!r.edn || r.quoting) && local != "" && !strings.ContainsAny(local, ":/") {
 			// ::name is auto-resolved in the program's namespace, which is
@@ -1597,6 +1597,25 @@ func slashesRead(s string) bool {
 		return len(s) >= 3 && s[i-1] == '/'
 	}
 	return s[i+1] < '0' || s[i+1] > '9'
+}
+
+// readsAsSymbol reports whether atom reads tok as a symbol: not nil,
+// true or false, not a number and not a keyword. A var is named by such a
+// token only, so that its printed name (#'user/0 of #'0 would not) reads
+// back as itself.
+func readsAsSymbol(tok string) bool {
+	switch tok {
+	case "", "nil", "true", "false":
+		return false
+	}
+	return !startsNumber(tok) && tok[0] != ':' && lexSymbolText(tok)
+}
+
+// startsNumber reports whether tok, a token that is not empty, is read as
+// a number: a digit, or a sign and a digit.
+func startsNumber(tok string) bool {
+	c := tok[0]
+	return c >= '0' && c <= '9' || (c == '-' || c == '+') && len(tok) > 1 && tok[1] >= '0' && tok[1] <= '9'
 }
 
 // lexPlainSymbol is a symbol without a namespace.

@@ -181,6 +181,43 @@ func TestParseEDN(t *testing.T) {
 	}
 }
 
+// TestVarQuoteReadsBack: #' of any short token, bare or quoted, is
+// refused or reads as a value whose wire text reads back as itself; '#'0
+// once read as a var printed (var user/0), an invalid token.
+func TestVarQuoteReadsBack(t *testing.T) {
+	const alphabet = "0a+-:/.'#%"
+	tokens := []string{"nil", "true", "false", "user/nil", "clojure.core/+", "user/", "clojure.core//", "1/2", "-1.5", "+a", "##Inf"}
+	var grow func(prefix string, n int)
+	grow = func(prefix string, n int) {
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			tok := prefix + string(c)
+			tokens = append(tokens, tok, "user/"+tok, "clojure.core/"+tok)
+			grow(tok, n-1)
+		}
+	}
+	grow("", 3)
+	for _, tok := range tokens {
+		for _, src := range []string{"#'" + tok, "'#'" + tok, "['#'" + tok + "]"} {
+			v, _, err := ReadWire(src, WireRead{})
+			if err != nil {
+				continue
+			}
+			text := WireText(v)
+			again, _, err := ReadWire(text, WireRead{})
+			if err != nil {
+				t.Errorf("%s reads as %s, which does not read back: %v", src, text, err)
+				continue
+			}
+			if got := WireText(again); got != text {
+				t.Errorf("%s reads as %s, which reads back as %s", src, text, got)
+			}
+		}
+	}
+}
+
 func TestReadByteOrderMark(t *testing.T) {
 	forms, err := read("\uFEFF(+ 1 2)", 0)
 	if err != nil || len(forms) != 1 {
