@@ -1131,9 +1131,10 @@ func (r *reader) readDispatch() (Value, error) {
 		}
 		r.next()
 		r.next()
-		tok := r.token()
-		v := varNamed(tok)
-		if !readsAsSymbol(tok) || !lexPlainSymbol(v.Name) {
+		// The name without its namespace reads back as a symbol: #'0 and
+		// #'user/0 would print #'user/0, which does not read.
+		v := varNamed(r.token())
+		if !symbolReads(v.Name) || !lexPlainSymbol(v.Name) {
 			return nil, r.errorf(line, col, "#' must be followed by a name, e.g. #'x")
 		}
 		return v, nil
@@ -1597,18 +1598,6 @@ func slashesRead(s string) bool {
 		return len(s) >= 3 && s[i-1] == '/'
 	}
 	return s[i+1] < '0' || s[i+1] > '9'
-}
-
-// readsAsSymbol reports whether atom reads tok as a symbol: not nil,
-// true or false, not a number and not a keyword. A var is named by such a
-// token only, so that its printed name (#'user/0 of #'0 would not) reads
-// back as itself.
-func readsAsSymbol(tok string) bool {
-	switch tok {
-	case "", "nil", "true", "false":
-		return false
-	}
-	return !startsNumber(tok) && tok[0] != ':' && lexSymbolText(tok)
 }
 
 // startsNumber reports whether tok, a token that is not empty, is read as

@@ -233,9 +233,7 @@ func symbolReads(name string) bool {
 	case "nil", "true", "false":
 		return false
 	}
-	c := name[0]
-	digit := func(b byte) bool { return b >= '0' && b <= '9' }
-	return !digit(c) && !((c == '-' || c == '+') && len(name) > 1 && digit(name[1]))
+	return !startsNumber(name)
 }
 
 // keywordReads reports whether :name reads back as the keyword name: the
