@@ -745,28 +745,8 @@ func decQuotient(fn string, a, b Value) (Value, bool, error) {
 // parseDec reads Java's BigDecimal text: an optional sign, digits with
 // an optional point (at least one digit), an optional exponent.
 func parseDec(s string) (*BigDec, bool) {
-	body := s
-	if body != "" && (body[0] == '+' || body[0] == '-') {
-		body = body[1:]
-	}
-	mant, exp, hasExp := body, "", false
-	if i := strings.IndexAny(body, "eE"); i >= 0 {
-		mant, exp, hasExp = body[:i], body[i+1:], true
-	}
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := intPart + frac
-	if !lexDigits(digits) || (intPart != "" && !lexDigits(intPart)) || (frac != "" && !lexDigits(frac)) || len(digits) > maxBigDigits {
-		return nil, false
-	}
-	scale := int64(len(frac))
-	if hasExp {
-		e, err := strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 32) // Java's int exponent
-		if err != nil || exp == "" || strings.HasPrefix(exp, "+-") || strings.HasPrefix(exp, "+") && len(exp) == 1 {
-			return nil, false
-		}
-		scale -= e
-	}
-	if scale > math.MaxInt32 || scale < math.MinInt32 {
+	digits, scale, ok := decParts(s)
+	if !ok {
 		return nil, false
 	}
 	u, ok := new(big.Int).SetString(digits, 10)
@@ -777,6 +757,36 @@ func parseDec(s string) (*BigDec, bool) {
 		u.Neg(u)
 	}
 	return &BigDec{unscaled: u, scale: int32(scale)}, true
+}
+
+// decParts checks s as parseDec reads it, without converting its
+// digits: the digits, and the scale they are read at.
+func decParts(s string) (digits string, scale int64, ok bool) {
+	body := s
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body = body[1:]
+	}
+	mant, exp, hasExp := body, "", false
+	if i := strings.IndexAny(body, "eE"); i >= 0 {
+		mant, exp, hasExp = body[:i], body[i+1:], true
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits = intPart + frac
+	if !lexDigits(digits) || (intPart != "" && !lexDigits(intPart)) || (frac != "" && !lexDigits(frac)) || len(digits) > maxBigDigits {
+		return "", 0, false
+	}
+	scale = int64(len(frac))
+	if hasExp {
+		e, err := strconv.ParseInt(strings.TrimPrefix(exp, "+"), 10, 32) // Java's int exponent
+		if err != nil || exp == "" || strings.HasPrefix(exp, "+-") || strings.HasPrefix(exp, "+") && len(exp) == 1 {
+			return "", 0, false
+		}
+		scale -= e
+	}
+	if scale > math.MaxInt32 || scale < math.MinInt32 {
+		return "", 0, false
+	}
+	return digits, scale, true
 }
 
 // decFromFloat is BigDecimal/valueOf of a double: its shortest decimal

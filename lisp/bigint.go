@@ -390,6 +390,48 @@ func bigFromFloat(fn string, f float64) (*big.Int, error) {
 // parsed from a string: big.Int's parsing is quadratic in them.
 const maxBigDigits = 100_000
 
+// maxBigDigitsBits is the bit length of 10^maxBigDigits: a number of
+// fewer bits has at most maxBigDigits digits, one of more has more.
+const maxBigDigitsBits = 332_193
+
+// numberTextReads reports whether the reader reads back the text v, a
+// big integer or decimal, is written as: it reads at most maxBigDigits
+// digits, and a decimal's exponent within Java's int. Arithmetic makes
+// numbers past both (a radix-36 literal of 100,000 digits is 155,632
+// decimal ones). A number's bit length decides all but those within a
+// bit of the bound and decimals of extreme scale, whose text is written
+// again to be checked; th, when not nil, is charged for that.
+func numberTextReads(th *Thread, v Value) (bool, error) {
+	switch v := v.(type) {
+	case *BigInt:
+		switch bits := v.n.BitLen(); {
+		case bits < maxBigDigitsBits:
+			return true, nil
+		case bits > maxBigDigitsBits:
+			return false, nil
+		}
+		if err := chargeNumberText(th, v); err != nil {
+			return false, err
+		}
+		return len(new(big.Int).Abs(v.n).Text(10)) <= maxBigDigits, nil
+	case *BigDec:
+		// Plainly written, a decimal has up to six zeros before its
+		// digits; in E notation its exponent is its digits less its
+		// scale.
+		const margin = 8
+		bits := v.unscaled.BitLen()
+		if bits < maxBigDigitsBits-4*margin && abs64(int64(v.scale)) < math.MaxInt32-maxBigDigits-margin {
+			return true, nil
+		}
+		if err := chargeNumberText(th, v); err != nil {
+			return false, err
+		}
+		_, _, ok := decParts(decText(v))
+		return ok, nil
+	}
+	return true, nil
+}
+
 // bigParseSteps is what converting a decimal text of n digits to a big
 // integer costs in steps: big.Int's conversion multiplies the words read
 // so far by each next 19 digits, quadratic in the words. 100,000 digits

@@ -27,8 +27,8 @@ func TestBigIntegerReadWholeIsCharged(t *testing.T) {
 	}
 	for _, form := range []string{
 		`(== x x2)`, `(< x x2)`, `(< x 1.5)`, `(= x x2)`, `(compare x x2)`, `(hash x)`, `(conj #{} x)`,
-		`(assoc {} x 1)`, `(= [x] [x2])`, `(mod x 3)`, `(quot x 7)`, `(rem x 3)`, `(inc' x)`, `(dec' x)`,
-		`(inc x)`, `(dec x)`, `(- x)`, `(unchecked-add x 1)`, `(unchecked-inc x)`, `(unchecked-negate x)`,
+		`(assoc {} x 1)`, `(= [x] [x2])`, `(mod x 3)`, `(quot x 7)`, `(rem x 3)`, `(inc' nx)`, `(dec' x)`,
+		`(inc nx)`, `(dec x)`, `(- x)`, `(unchecked-add nx 1)`, `(unchecked-inc nx)`, `(unchecked-negate x)`,
 		`(.compareTo x x2)`, `(.bitLength nx)`, `(.intValue nx)`, `(.signum x)`,
 	} {
 		res := run(t, fmt.Sprintf(build, form), Env{Limits: limits})

@@ -79,18 +79,20 @@ func readsBack(v Value, maxNesting int, what string) *Error {
 		return nil
 	}
 	t := textWriter{counting: true}
-	p := printer{out: &t, mode: modeRepr, limit: maxNesting, detect: true}
+	p := printer{out: &t, mode: modeRepr, limit: maxNesting, detect: true, checkNumbers: true}
 	err := p.print(v)
 	if err == nil && p.sawSource {
 		// Sent as source, it is read back by running it, within a budget
 		// of its own: only its hashing is the reader's.
 		t = textWriter{counting: true}
-		p = printer{out: &t, mode: modeSource, limit: maxNesting}
+		p = printer{out: &t, mode: modeSource, limit: maxNesting, checkNumbers: true}
 		err = p.print(v)
 		p.readCost = 0
 	}
 	switch {
 	case err != nil: // too deep, refused as such
+	case p.longNumber != nil:
+		return longNumberError(what, p.longNumber)
 	case p.keyText > keyTextLimit(t.size()):
 		return keyTextError(what)
 	case p.readCost > ReadCostLimit(t.size()):
@@ -114,6 +116,13 @@ func ReadsBack(v Value, maxNesting int, what string) error {
 func keyTextError(what string) *Error {
 	return Errorf(depthLimit, "%s holds sets or map keys nested too deeply in one another to be read back: each collection that is a set element or a map key is hashed whole, once for every set or map it is inside", what).
 		WithHint(keyTextHint)
+}
+
+// longNumberError is the refusal of a value holding n, a number whose
+// text has more digits than the reader reads back.
+func longNumberError(what string, n Value) *Error {
+	return Errorf(validationError, "%s holds %s of more than %d digits, or a decimal exponent past Java's int, which would not read back", what, withArticle(n.TypeName()), maxBigDigits).
+		WithHint("send a number of at most %d digits, or its text: (str n)", maxBigDigits)
 }
 
 // emitError is the failure of a turn whose emitted text would pass the
@@ -186,7 +195,7 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 	}
 	t := &es.t
 	*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1, numbers: th}
-	p := printer{out: t, mode: modeRepr, limit: nesting, detect: true, textOrder: true, known: known,
+	p := printer{out: t, mode: modeRepr, limit: nesting, detect: true, checkNumbers: true, textOrder: true, known: known,
 		untilSource: !withJSON, stack: es.stack}
 	if withJSON {
 		p.findBad = unstorable
@@ -214,7 +223,7 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 	source := err == nil && p.sawSource
 	if source {
 		*t = textWriter{buf: t.buf[:0], scratch: t.scratch[:0], limit: room + 1, numbers: th}
-		p = printer{out: t, mode: modeSource, limit: nesting, textOrder: true, known: known, stack: p.stack}
+		p = printer{out: t, mode: modeSource, limit: nesting, checkNumbers: true, textOrder: true, known: known, stack: p.stack}
 		if err = p.print(v); err == nil {
 			err = t.err
 		}
@@ -231,6 +240,8 @@ func emitText(th *Thread, v Value, room int64, nesting int, known *RecordTexts, 
 	case err != nil:
 		e.bad = asError(err)
 	case t.full:
+	case p.longNumber != nil:
+		e.bad = longNumberError(what, p.longNumber)
 	case p.keyText > keyTextLimit(e.size):
 		e.bad = keyTextError(what)
 	case !source && p.readCost > ReadCostLimit(e.size):

@@ -2,6 +2,7 @@ package lisp
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,68 @@ func TestEmittedSourceReadsBack(t *testing.T) {
 	}
 	if refused == 0 || refused == len(wideSourceValues) {
 		t.Errorf("%d of %d values refused when emitted: the table no longer holds both sides of the budget", refused, len(wideSourceValues))
+	}
+}
+
+// TestEmittedNumbersReadBack: a number whose text has more digits than
+// the reader reads (maxBigDigits) is refused on every path a turn sends
+// a value back, naming the path; one the reader reads is sent. A
+// radix-36 literal of 100,000 digits reads, and is 155,632 decimal
+// digits: on the base it was sent, then refused when read back. The
+// numbers within a bit of the bound are decided by their text: 100,000
+// nines read, 10^100000 does not.
+func TestEmittedNumbersReadBack(t *testing.T) {
+	nines := strings.Repeat("9", maxBigDigits)
+	env := Env{Tools: []string{"t"}, Host: hostFunc(func(context.Context, string, Value) (Value, error) { return Int(1), nil })}
+	for _, c := range []struct {
+		name, expr string
+		reads      bool
+	}{
+		{"a radix-36 literal of 100,000 digits", "36r" + strings.Repeat("Z", maxBigDigits), false},
+		{"100,000 nines", nines, true},
+		{"100,000 nines as N", nines + "N", true},
+		{"10^100000", "(inc' " + nines + ")", false},
+		{"-10^100000", "(dec' -" + nines + ")", false},
+		{"a biginteger past the bound", "(biginteger (inc' " + nines + "))", false},
+		{"a decimal of 100,000 digits", nines + "M", true},
+		{"a decimal of 100,001 digits", "(+ " + nines + "M 1M)", false},
+		{"a decimal made of the radix literal", "(bigdec 36r" + strings.Repeat("Z", maxBigDigits) + ")", false},
+	} {
+		for _, form := range []string{"%s", "[%s]", "(def v {:n %s}) 1", "(fail [%s])", "(tool/t {:n %s})"} {
+			src := strings.ReplaceAll(form, "%s", c.expr)
+			res := run(t, src, Env{Tools: env.Tools, Host: env.Host, Limits: genLimits()})
+			short := strings.ReplaceAll(form, "%s", c.name)
+			refused := res.Err != nil && res.Err.Kind == validationError && strings.Contains(res.Err.Message, "digits") && strings.Contains(res.Err.Message, "would not read back")
+			switch {
+			case !c.reads && !refused:
+				t.Errorf("%s: %v, want it refused for its digits", short, res.Err)
+			case c.reads && res.Err != nil && !(form == "(fail [%s])" && res.Err.Kind == fail):
+				t.Errorf("%s: %v", short, res.Err)
+			case c.reads:
+				texts := []string{res.ValueText}
+				for _, call := range res.ToolCalls {
+					texts = append(texts, call.ArgsText)
+				}
+				if b, ok := res.Memory.lookup("v"); ok {
+					texts = append(texts, b.source)
+				}
+				for _, text := range texts {
+					if text == "" {
+						continue
+					}
+					if _, _, err := ReadWire(text, WireRead{}); err != nil {
+						t.Errorf("%s: sent, then refused when read back: %v", short, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMaxBigDigitsBits: maxBigDigitsBits is the bit length of
+// 10^maxBigDigits.
+func TestMaxBigDigitsBits(t *testing.T) {
+	if got := new(big.Int).Exp(big.NewInt(10), big.NewInt(maxBigDigits), nil).BitLen(); got != maxBigDigitsBits {
+		t.Fatalf("10^%d has %d bits, maxBigDigitsBits is %d", maxBigDigits, got, maxBigDigitsBits)
 	}
 }

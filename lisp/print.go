@@ -145,6 +145,11 @@ type printer struct {
 	// readCost is what the collections printed cost once read back
 	// (readNodeCost).
 	readCost int64
+	// checkNumbers, set where a turn's values are written to be sent
+	// back, records in longNumber the first number printed whose text
+	// the reader does not read back (numberTextReads).
+	checkNumbers bool
+	longNumber   Value
 	// meta prints each collection's metadata before it, ^{:k 1} [1], as
 	// Clojure's printer does with *print-meta* bound to true (metaprint.go).
 	meta bool
@@ -945,6 +950,16 @@ func (p *printer) scalar(v Value, source bool) {
 		return
 	}
 	writeScalar(p.out, v, source)
+	if p.checkNumbers && p.longNumber == nil && p.out.err == nil {
+		switch v.(type) {
+		case *BigInt, *BigDec:
+			if reads, err := numberTextReads(p.out.numberThread(), v); err != nil {
+				p.out.err = err
+			} else if !reads {
+				p.longNumber = v
+			}
+		}
+	}
 }
 
 // scalarNeedsSource reports whether v, a value that holds no other, is

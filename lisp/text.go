@@ -99,15 +99,20 @@ func (t *textWriter) chargeNumberIn(v Value, room int64) bool {
 		t.full = true
 		return false
 	}
-	th := t.th
-	if th == nil {
-		th = t.numbers
-	}
-	if err := chargeNumberText(th, v); err != nil {
+	if err := chargeNumberText(t.numberThread(), v); err != nil {
 		t.err = err
 		return false
 	}
 	return true
+}
+
+// numberThread is the thread charged for writing big numbers: th, or
+// numbers for a writer that charges th nothing.
+func (t *textWriter) numberThread() *Thread {
+	if t.th != nil {
+		return t.th
+	}
+	return t.numbers
 }
 
 // write appends b.

@@ -253,21 +253,26 @@ func TestReadWorkIsChargedWhenRemembered(t *testing.T) {
 // TestStreamAnswerReadingIsDecidedByWork: a tool's answer on an
 // EvalTurnStream is read under the budget its message's bytes give: 20
 // radix-36 literals of 100,000 digits are refused by their read work,
-// naming the answer, in three runs; 2 of them read.
+// naming the answer, in three runs; 2 of 64,000 digits read (their
+// 99,603 decimal digits go back in the turn's record, which the reader
+// reads; 2 of 100,000 are refused by the turn, which could not send
+// them back).
 func TestStreamAnswerReadingIsDecidedByWork(t *testing.T) {
 	c := dial(t, Config{Limits: lisp.DefaultLimits()})
 	req := &ptcsidecarv1.EvalTurnRequest{Program: `(count (tool/f {}))`, Tools: []*ptcsidecarv1.ToolSpec{{Name: "f"}}}
-	radix := func(n int) string { return "[" + strings.Repeat("36r"+strings.Repeat("Z", 100_000)+" ", n) + "]" }
+	radix := func(n, digits int) string {
+		return "[" + strings.Repeat("36r"+strings.Repeat("Z", digits)+" ", n) + "]"
+	}
 	for run := range 3 {
 		_, _, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
-			return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(radix(20))}
+			return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(radix(20, 100_000))}
 		})
 		if st := status.Convert(err); st.Code() != codes.ResourceExhausted || !strings.HasPrefix(st.Message(), "tool_result[0].result: the request's values would take more than") {
 			t.Errorf("run %d: %v, want RESOURCE_EXHAUSTED by its read work, naming the answer", run+1, err)
 		}
 	}
 	turn, _, err := streamTurn(t, c, req, func(call *ptcsidecarv1.ToolCall) *ptcsidecarv1.ToolResult {
-		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(radix(2))}
+		return &ptcsidecarv1.ToolResult{Index: call.GetIndex(), Name: call.GetName(), Result: edn(radix(2, 64_000))}
 	})
 	if err != nil || turn.GetResult().GetEdn() != "2" {
 		t.Errorf("2 literals: %v, %v", turn, err)
