@@ -167,16 +167,16 @@ var sequenceBuiltins = []*Builtin{
 		Cost: cost(views), lazy: lazyNext},
 	{Name: "ffirst", Sig: "(ffirst coll)", Doc: "(first (first coll))", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: chain("ffirst", "first", "first"),
-		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")), lazy: lazyChain("first", "first")},
+		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")), asksLazy: true},
 	{Name: "fnext", Sig: "(fnext coll)", Doc: "(first (next coll))", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: chain("fnext", "next", "first"),
-		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")), lazy: lazyChain("next", "first")},
+		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")), asksLazy: true},
 	{Name: "nfirst", Sig: "(nfirst coll)", Doc: "(next (first coll))", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: chain("nfirst", "first", "next"),
-		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")), lazy: lazyChain("first", "next")},
+		Cost: cost(views, chargedInBody("the character or [key value] entry it builds from a string or map (nthItem)")), asksLazy: true},
 	{Name: "nnext", Sig: "(nnext coll)", Doc: "(next (next coll))", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: chain("nnext", "next", "next"),
-		Cost: cost(views), lazy: lazyChain("next", "next")},
+		Cost: cost(views), asksLazy: true},
 	{Name: "butlast", Sig: "(butlast coll)", Doc: "all but the last item, or nil when none", Category: "collection",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinButlast,
 		Cost: cost(views)},
@@ -1284,22 +1284,31 @@ func restOf(fn string, nilWhenEmpty bool) func(*Thread, []Value) (Value, error) 
 	}
 }
 
-// chain composes two single-argument sequence builtins.
+// chain is ffirst, fnext, nfirst and nnext: (outer (inner coll)), each
+// step first or next. Each step takes a lazy sequence by its lazy form,
+// reading no more of it than the step needs, the outer step too: the
+// inner one may give a lazy sequence a vector holds, and (ffirst (vector
+// (nat 0))) is 0 in Clojure.
 func chain(fn, inner, outer string) func(*Thread, []Value) (Value, error) {
-	get := func(name string) func(*Thread, []Value) (Value, error) {
-		switch name {
-		case "first":
-			return positional(fn, 0)
+	step := func(name string) func(*Thread, Value) (Value, error) {
+		plain, lazy := restOf(fn, true), lazyNext
+		if name == "first" {
+			plain, lazy = positional(fn, 0), lazyFirst
 		}
-		return restOf(fn, true)
+		return func(th *Thread, v Value) (Value, error) {
+			if s, ok := v.(*infiniteSeq); ok {
+				return lazy(th, []Value{v}, s, plain)
+			}
+			return plain(th, []Value{v})
+		}
 	}
-	in, out := get(inner), get(outer)
+	in, out := step(inner), step(outer)
 	return func(th *Thread, args []Value) (Value, error) {
-		v, err := in(th, args)
+		v, err := in(th, args[0])
 		if err != nil {
 			return nil, err
 		}
-		return out(th, []Value{v})
+		return out(th, v)
 	}
 }
 

@@ -470,30 +470,6 @@ func lazyNthrest(next bool) lazyForm {
 	}
 }
 
-// lazyChain is ffirst, fnext, nfirst and nnext: first or next of first
-// or next, each on a lazy sequence where it is one.
-func lazyChain(inner, outer string) lazyForm {
-	part := func(th *Thread, which string, v Value) (Value, error) {
-		s, lazy := v.(*infiniteSeq)
-		switch {
-		case which == "first" && lazy:
-			return lazyFirst(th, []Value{v}, s, nil)
-		case which == "first":
-			return positional("first", 0)(th, []Value{v})
-		case lazy:
-			return lazyNext(th, []Value{v}, s, nil)
-		}
-		return restOf("next", true)(th, []Value{v})
-	}
-	return func(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-		v, err := part(th, inner, args[0])
-		if err != nil {
-			return nil, err
-		}
-		return part(th, outer, v)
-	}
-}
-
 // lazyConj is conj onto a lazy or infinite sequence: each x at its front,
 // as Clojure's conj onto a seq.
 func lazyConj(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {

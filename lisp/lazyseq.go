@@ -413,8 +413,8 @@ func holdsNoEndingSeq(v Value) bool {
 	return measured
 }
 
-// realizedToEmit is v, a value the turn sends back as its answer (the
-// result, what return or fail gives, a definition), with the
+// realizedToEmit is v, a value the turn sends back (the result, what
+// return or fail gives, a definition, a tool call's arguments), with the
 // lazy sequences it holds read as realizeEnds reads them: every path out
 // sends a held lazy sequence as the list it reads as, never as the call
 // that makes it, so that a builtin may store one unread (holdsArgs). A
@@ -550,9 +550,9 @@ var readsPartsWhole = map[string]partsRead{
 // that never ends (a lazy-seq that calls itself) or whose body reads a
 // cell set later (an atom that holds it) is read when it is used, not
 // when it is stored. The builders that store one in a collection are
-// here too: the turn's answer and its definitions read a held lazy
-// sequence as the list it reads as (realizedToEmit); a tool call's
-// arguments send it as its source, which the caller echoes back.
+// here too: the turn's answer, its definitions and a tool call's
+// arguments read a held lazy sequence as the list it reads as
+// (realizedToEmit).
 var holdsArgs = map[string]partsRead{
 	"identity": everyArg, "constantly": everyArg, "some?": everyArg, "nil?": everyArg, "force": everyArg,
 	"atom": onlyArg(0), "volatile!": onlyArg(0), "reset!": onlyArg(1), "vreset!": onlyArg(1), "reset-vals!": onlyArg(1),
@@ -560,7 +560,7 @@ var holdsArgs = map[string]partsRead{
 	"repeat": repeated, "partial": afterCollection, "assoc-in": onlyArg(2),
 	"hash-map": valuesOfPairs, "array-map": valuesOfPairs, "sorted-map": valuesOfPairs,
 	"sorted-map-by": valuesAfterFirst, "assoc": valuesAfterFirst, "assoc!": valuesAfterFirst,
-	"tree-seq": onlyArg(2), "merge": ontoVector,
+	"tree-seq": onlyArg(2), "merge": ontoVector, "vector": everyArg, "list": everyArg,
 }
 
 // ontoVector picks the items merge conjoins onto a vector or a list; onto

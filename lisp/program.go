@@ -838,6 +838,13 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	if err := th.alloc(costToolCall); err != nil {
 		return nil, err
 	}
+	// A lazy sequence the arguments hold goes as the list it reads as, as
+	// one the result holds does: the caller echoes the arguments back, and
+	// a lazy sequence's source is no value a tool takes.
+	args, err := realizedToEmit(th, args, "the arguments of tool/"+name, p.env.valueNesting())
+	if err != nil {
+		return nil, err
+	}
 	// The size first: it bounds the walk that measures the nesting.
 	text, json, noText, printed, bad := p.checkEmitArgs(th, name, args)
 	if bad != nil {

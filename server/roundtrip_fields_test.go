@@ -87,10 +87,18 @@ func throughEveryFieldAt(svc *Service, v *ptcsidecarv1.Value, limits *ptcsidecar
 				ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0, Name: "echo", Args: edn("{:a 1}"), Result: v}}})
 		}},
 		{"tool_results.args", func() error {
-			// The program makes a call with v's value: the echoed
-			// arguments are read, then compared.
-			return eval(&ptcsidecarv1.EvalTurnRequest{Program: "(tool/echo *1)", Tools: tools, PreviousResults: []*ptcsidecarv1.Value{v},
-				ToolResults: []*ptcsidecarv1.ToolResult{{Index: 0, Name: "echo", Args: v, Result: one}}})
+			// The program makes a call with v's value, and the answer
+			// echoes the arguments the call was sent with, as a caller
+			// does: they are read, then compared. They are v's text but
+			// for a lazy sequence v holds, which a call sends as the list
+			// it reads as.
+			req := &ptcsidecarv1.EvalTurnRequest{Program: "(tool/echo *1)", Tools: tools, PreviousResults: []*ptcsidecarv1.Value{v}, Limits: limits}
+			resp, err := svc.EvalTurn(ctx, req)
+			if err != nil || resp.GetPending() == nil {
+				return err // v was refused, or reading it failed the program before its call
+			}
+			req.ToolResults = []*ptcsidecarv1.ToolResult{{Index: 0, Name: "echo", Args: resp.GetPending().GetCalls()[0].GetArgs(), Result: one}}
+			return eval(req)
 		}},
 		{"options.data", func() error {
 			return toMessages(&ptcsidecarv1.ToMessagesRequest{Options: &ptcsidecarv1.Options{Data: v, Tools: tools}})

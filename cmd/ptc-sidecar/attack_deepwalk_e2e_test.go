@@ -25,6 +25,7 @@ func deepWalkAttacks() []inputAttack {
 		{"an endless lazy-seq as a map's value", nat + `(first (:a (assoc {} :a (nat 0))))`, "ok"},
 		{"an endless lazy-seq repeated", nat + `(first (first (repeat 3 (nat 0))))`, "ok"},
 		{"an endless lazy-seq in an atom's old and new values", nat + `(first (second (reset-vals! (atom 1) (nat 0))))`, "ok"},
+		{"an endless lazy-seq in a vector and a list", nat + `[(first (first (vector (nat 0)))) (ffirst (list (nat 0)))]`, "ok"},
 		// Sent back, a held lazy sequence is read as the list it reads
 		// as, on every path: an endless one ends at the budget.
 		{"an endless lazy-seq held and returned", nat + `(return (conj [] (nat 0)))`, "memory_limit"},
