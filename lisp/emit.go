@@ -410,10 +410,7 @@ func textNesting(text []byte) int {
 // from the prelude count the text they came with; a new one keeps the
 // text printed here, which Encode sends.
 func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Memory) *Error {
-	limit := th.limits.MaxEmitBytes
-	if limit <= 0 {
-		return nil
-	}
+	limit := emitRoom(th.limits)
 	nesting := p.env.valueNesting()
 	total := p.emitUsed()
 	e, err := p.emitPart(th, what, "the result", result, limit, &total, true)
@@ -458,6 +455,17 @@ func (p *progState) checkEmitted(th *Thread, what string, result Value, mem *Mem
 	return nil
 }
 
+// emitRoom is the most a turn may send back under l: MaxEmitBytes, or
+// as much as a charge counts when it is Unlimited. A turn is printed and
+// checked either way: an embedder that lifts the size limit still gets
+// only values that read back.
+func emitRoom(l Limits) int64 {
+	if l.MaxEmitBytes < 0 {
+		return maxCharge
+	}
+	return l.MaxEmitBytes
+}
+
 // emitPart checks v, a part of what the turn sends back (emitText, with
 // its JSON when withJSON), and adds its size to total; what names it in
 // the errors, sizeName in the one of size.
@@ -493,24 +501,19 @@ func (p *progState) emitUsed() int64 {
 
 // checkEmitArgs counts the arguments of a tool call towards what the turn
 // sends back, and returns their wire text and JSON, printed as they were
-// counted ("" when there is no limit to count them against), and their
-// first part without a wire text (noText) when printed says they were
-// printed.
-func (p *progState) checkEmitArgs(th *Thread, name string, args Value) (text, json string, noText Value, printed bool, _ *Error) {
-	limit := th.limits.MaxEmitBytes
-	if limit <= 0 {
-		return "", "", nil, false, nil
-	}
+// counted, and their first part without a wire text (noText).
+func (p *progState) checkEmitArgs(th *Thread, name string, args Value) (text, json string, noText Value, _ *Error) {
+	limit := emitRoom(th.limits)
 	what := "the arguments of tool/" + name
 	total := p.emitUsed()
 	e, err := p.emitPart(th, what, what, args, limit, &total, true)
 	if err != nil {
-		return "", "", nil, false, err
+		return "", "", nil, err
 	}
 	// The arguments' JSON follows their EDN, when it fits.
 	json = fitJSON(e.json, limit-total)
 	p.emittedArgs += e.size + int64(len(json))
-	return e.text, json, e.noText, true, nil
+	return e.text, json, e.noText, nil
 }
 
 // RecordTexts are the texts of the records (maps of only strings,

@@ -35,11 +35,29 @@ var wideSourceValues = []string{
 // under the reader's budgets; a value that would not is refused when the
 // turn would emit it (emit_limit, naming the reason), never when it is
 // sent back. Fails on the base for the first three and the counts past
-// 4 MiB of loading: emitted, then refused memory_limit when read.
+// 4 MiB of loading: emitted, then refused memory_limit when read. It holds
+// with the emit limit lifted (emitLimits).
 func TestEmittedSourceReadsBack(t *testing.T) {
+	for name, limits := range emitLimits() {
+		t.Run(name, func(t *testing.T) { testEmittedSourceReadsBack(t, limits) })
+	}
+}
+
+// emitLimits are the limits the read-back tests run under: the default
+// emit limit, and none. A turn sent back must read back whatever its
+// size limit; on the base, an embedder that lifted the limit
+// (MaxEmitBytes Unlimited) got results, memory and fail reasons that
+// did not.
+func emitLimits() map[string]Limits {
+	lifted := genLimits()
+	lifted.MaxEmitBytes = Unlimited
+	return map[string]Limits{"default emit limit": genLimits(), "no emit limit": lifted}
+}
+
+func testEmittedSourceReadsBack(t *testing.T, limits Limits) {
 	refused := 0
 	for _, src := range wideSourceValues {
-		res := run(t, src, Env{Limits: genLimits()})
+		res := run(t, src, Env{Limits: limits})
 		switch {
 		case res.Err == nil:
 			if _, _, err := ReadWire(res.ValueText, WireRead{}); err != nil {
@@ -50,7 +68,7 @@ func TestEmittedSourceReadsBack(t *testing.T) {
 		default:
 			t.Errorf("%s: %v", src, res.Err)
 		}
-		def := run(t, "(def v "+src+") 1", Env{Limits: genLimits()})
+		def := run(t, "(def v "+src+") 1", Env{Limits: limits})
 		switch {
 		case def.Err == nil:
 			if _, err := DecodeMemory(context.Background(), def.Memory.Encode()); err != nil {
@@ -72,8 +90,14 @@ func TestEmittedSourceReadsBack(t *testing.T) {
 // radix-36 literal of 100,000 digits reads, and is 155,632 decimal
 // digits: on the base it was sent, then refused when read back. The
 // numbers within a bit of the bound are decided by their text: 100,000
-// nines read, 10^100000 does not.
+// nines read, 10^100000 does not. It holds with the emit limit lifted.
 func TestEmittedNumbersReadBack(t *testing.T) {
+	for name, limits := range emitLimits() {
+		t.Run(name, func(t *testing.T) { testEmittedNumbersReadBack(t, limits) })
+	}
+}
+
+func testEmittedNumbersReadBack(t *testing.T, limits Limits) {
 	nines := strings.Repeat("9", maxBigDigits)
 	env := Env{Tools: []string{"t"}, Host: hostFunc(func(context.Context, string, Value) (Value, error) { return Int(1), nil })}
 	for _, c := range []struct {
@@ -92,7 +116,7 @@ func TestEmittedNumbersReadBack(t *testing.T) {
 	} {
 		for _, form := range []string{"%s", "[%s]", "(def v {:n %s}) 1", "(fail [%s])", "(tool/t {:n %s})"} {
 			src := strings.ReplaceAll(form, "%s", c.expr)
-			res := run(t, src, Env{Tools: env.Tools, Host: env.Host, Limits: genLimits()})
+			res := run(t, src, Env{Tools: env.Tools, Host: env.Host, Limits: limits})
 			short := strings.ReplaceAll(form, "%s", c.name)
 			refused := res.Err != nil && res.Err.Kind == validationError && strings.Contains(res.Err.Message, "digits") && strings.Contains(res.Err.Message, "would not read back")
 			switch {

@@ -846,7 +846,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, err
 	}
 	// The size first: it bounds the walk that measures the nesting.
-	text, json, noText, printed, bad := p.checkEmitArgs(th, name, args)
+	text, json, noText, bad := p.checkEmitArgs(th, name, args)
 	if bad != nil {
 		return nil, bad
 	}
@@ -855,7 +855,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 	if bad := checkSentKind("the arguments of tool/"+name, args); bad != nil {
 		return nil, bad
 	}
-	if bad := p.checkSentParts("the arguments of tool/"+name, args, noText, printed); bad != nil {
+	if bad := p.checkSentParts("the arguments of tool/"+name, args, noText, true); bad != nil {
 		return nil, bad
 	}
 	if limit := p.env.valueNesting(); nestsDeeper(args, limit) {

@@ -24,7 +24,8 @@ type Limits struct {
 	// MaxEmitBytes bounds the printed size of what the turn sends back
 	// (result, memory, tool-call arguments, prints), shared structure
 	// counted as printed, so that the caller can receive it and send the
-	// memory back.
+	// memory back. Unlimited lifts the bound, not the check that what the
+	// turn sends reads back.
 	MaxEmitBytes int64
 	Timeout      time.Duration // wall-clock backstop on the evaluation's own time; tool calls do not count
 }
