@@ -10,7 +10,7 @@ import (
 // functions back through the thread, so depth and step budgets apply.
 var functionBuiltins = []*Builtin{
 	{Name: "apply", Sig: "(apply f args... coll)", Doc: "call f with the items of coll as arguments: (apply max [1 2 3])", Category: "function",
-		MinArgs: 2, MaxArgs: variadic, Fn: builtinApply,
+		MinArgs: 2, MaxArgs: variadic, Fn: builtinApply, lazy: lazyApply,
 		Cost: cost(visits(lastArg), chargedInBody("the argument list it spreads: an element per argument"), calls(arg(0)))},
 	{Name: "juxt", Sig: "(juxt f1 f2 ...)", Doc: "function returning [(f1 x) (f2 x) ...]: (sort-by (juxt :a :b) xs)", Category: "function",
 		MinArgs: 0, MaxArgs: variadic, Fn: builtinJuxt,
@@ -122,6 +122,47 @@ func builtinApply(th *Thread, args []Value) (Value, error) {
 	}
 	callArgs = append(append(callArgs, args[1:len(args)-1]...), spread...)
 	return call(th, "apply", f, callArgs...)
+}
+
+// lazyApply is apply whose last argument is a lazy or infinite sequence
+// s. Clojure passes s to f unread: a function of a rest parameter reads
+// what it needs of it (closure.applyLazy), and concat makes the lazy
+// concatenation of the parts, printed as the call that makes it. Any
+// other function reads s whole, as builtinApply does: one that never
+// ends is refused, where Clojure never returns.
+func lazyApply(th *Thread, args []Value, _ *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	s, ok := args[len(args)-1].(*infiniteSeq)
+	if !ok {
+		// The lazy sequence is a fixed argument: read as before apply.
+		whole, err := realizedArgsBut(th, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		return plain(th, whole)
+	}
+	f, fixed := args[0], args[1:len(args)-1]
+	switch f := f.(type) {
+	case *closure:
+		if ar := f.lam.variadic(); ar != nil {
+			return f.applyLazy(th, ar, fixed, s)
+		}
+	case *Builtin:
+		if f.Name == "concat" {
+			parts, err := transducedSeq(th, s, "apply", []Value{f, s}, catStep("concat"))
+			if err != nil || len(fixed) == 0 {
+				return parts, err
+			}
+			return catSeq(th, append(slices.Clone(fixed), parts))
+		}
+	}
+	if !s.ends {
+		return nil, infiniteError("apply", s)
+	}
+	whole, err := realizedArgsBut(th, args, nil)
+	if err != nil {
+		return nil, err
+	}
+	return plain(th, whole)
 }
 
 func builtinJuxt(th *Thread, args []Value) (Value, error) {

@@ -1,6 +1,9 @@
 package lisp
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // lambda is the compiled code of one fn form, shared by every closure made
 // from it.
@@ -160,37 +163,96 @@ func (c *closure) Call(th *Thread, args []Value) (Value, error) {
 	if ar == nil {
 		return nil, c.arityError(len(args))
 	}
+	return c.invoke(th, ar, args, nil)
+}
+
+// applyLazy is (apply c fixed... s) of a lazy or infinite sequence s,
+// ar c's variadic arity, as Clojure applies it: it reads of s one more
+// than the parameters ar names need; a sequence that ends within them is
+// spread and the call takes the arity its count picks, else ar takes its
+// parameters from fixed and then s, and its rest parameter the rest of
+// s, unread.
+func (c *closure) applyLazy(th *Thread, ar *arity, fixed []Value, s *infiniteSeq) (Value, error) {
+	n := len(ar.params)
+	need := max(n-len(fixed), 0)
+	taken, err := s.realize(th, need+1)
+	if err != nil {
+		return nil, err
+	}
+	args, err := makeSlice(th, len(fixed)+len(taken))
+	if err != nil {
+		return nil, err
+	}
+	args = append(append(args, fixed...), taken...)
+	if len(taken) <= need {
+		return th.call(c, args)
+	}
+	var rest Value
+	if len(fixed) > n {
+		// The rest parameter holds the fixed arguments left, then s.
+		if err := th.allocVector(len(fixed) - n); err != nil {
+			return nil, err
+		}
+		rest, err = catSeq(th, []Value{NewVector(slices.Clone(fixed[n:])), s})
+	} else {
+		rest, err = lazyNthrest(true)(th, []Value{s, Int(need)}, s, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := th.enterCall(); err != nil {
+		return nil, err
+	}
+	th.depth++
+	v, err := c.invoke(th, ar, args[:n], rest)
+	th.depth--
+	return v, err
+}
+
+// invoke runs arity ar of c on args. restArg, when not nil, is the value
+// of ar's rest parameter, and args are its fixed parameters alone.
+func (c *closure) invoke(th *Thread, ar *arity, args []Value, restArg Value) (Value, error) {
 	if extra := c.lam.extraDepth; extra > 0 {
-		return c.callDeep(th, ar, args, extra)
+		return c.callDeep(th, ar, args, restArg, extra)
 	}
 	fr := th.takeFrame(c.lam.nslots, c.free)
-	v, err := c.run(th, ar, fr, args)
+	v, err := c.run(th, ar, fr, args, restArg)
 	th.releaseFrame(fr)
 	return v, err
 }
 
-// callDeep is Call of a closure whose body nests deep enough to count as
-// extra calls more against the depth limit.
-func (c *closure) callDeep(th *Thread, ar *arity, args []Value, extra int) (Value, error) {
+// callDeep is invoke of a closure whose body nests deep enough to count
+// as extra calls more against the depth limit.
+func (c *closure) callDeep(th *Thread, ar *arity, args []Value, restArg Value, extra int) (Value, error) {
 	if th.depth+extra > th.limits.MaxDepth {
 		return nil, Errorf(depthLimit, "call depth limit of %d exceeded: a call of a function whose body nests %d levels or more counts as %d calls", th.limits.MaxDepth, extra*bodyLevelsPerCall, extra+1).
 			WithHint("recursion is too deep for the function's nesting; flatten the body or use loop/recur")
 	}
 	th.depth += extra
 	fr := th.takeFrame(c.lam.nslots, c.free)
-	v, err := c.run(th, ar, fr, args)
+	v, err := c.run(th, ar, fr, args, restArg)
 	th.releaseFrame(fr)
 	th.depth -= extra
 	return v, err
 }
 
-// run binds args in fr and evaluates the body, restarting it on recur.
-func (c *closure) run(th *Thread, ar *arity, fr *frame, args []Value) (Value, error) {
+// run binds args (and restArg, see invoke) in fr and evaluates the body,
+// restarting it on recur.
+func (c *closure) run(th *Thread, ar *arity, fr *frame, args []Value, restArg Value) (Value, error) {
 	if ar.selfSlot >= 0 {
 		fr.slots[ar.selfSlot] = c
 	}
-	if err := ar.bindArgs(th, fr, args); err != nil {
-		return nil, err
+	if restArg == nil {
+		if err := ar.bindArgs(th, fr, args); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := ar.bindFixed(th, fr, args); err != nil {
+			return nil, err
+		}
+		if err := ar.rest.bind(th, fr, restArg); err != nil {
+			return nil, err
+		}
 	}
 	for {
 		v, err := ar.body.eval(th, fr)
@@ -255,6 +317,16 @@ func (ar *arity) bindArgs(th *Thread, fr *frame, args []Value) error {
 		restVal = NewVector(append([]Value(nil), extra...))
 	}
 	return ar.rest.bind(th, fr, restVal)
+}
+
+// variadic is l's arity with a rest parameter, nil when it has none.
+func (l *lambda) variadic() *arity {
+	for _, ar := range l.arities {
+		if ar.rest != nil {
+			return ar
+		}
+	}
+	return nil
 }
 
 func (l *lambda) pick(n int) *arity {
