@@ -140,29 +140,71 @@ func lazyApply(th *Thread, args []Value, _ *infiniteSeq, plain func(*Thread, []V
 		}
 		return plain(th, whole)
 	}
-	f, fixed := args[0], args[1:len(args)-1]
-	switch f := f.(type) {
-	case *closure:
-		if ar := f.lam.variadic(); ar != nil {
-			return f.applyLazy(th, ar, fixed, s)
-		}
-	case *Builtin:
-		if f.Name == "concat" {
-			parts, err := transducedSeq(th, s, "apply", []Value{f, s}, catStep("concat"))
-			if err != nil || len(fixed) == 0 {
-				return parts, err
-			}
-			return catSeq(th, append(slices.Clone(fixed), parts))
-		}
-	}
-	if !s.ends {
-		return nil, infiniteError("apply", s)
-	}
-	whole, err := realizedArgsBut(th, args, nil)
+	f, fixed, outer, err := unwrapCombinators(th, args[0], args[1:len(args)-1])
 	if err != nil {
 		return nil, err
 	}
-	return plain(th, whole)
+	var v Value
+	switch g := f.(type) {
+	case *closure:
+		if ar := g.lam.variadic(); ar != nil {
+			v, err = g.applyLazy(th, ar, fixed, s)
+		}
+	case *Builtin:
+		if g.Name == "concat" {
+			v, err = transducedSeq(th, s, "apply", []Value{g, s}, catStep("concat"))
+			if err == nil && len(fixed) > 0 {
+				v, err = catSeq(th, append(slices.Clone(fixed), v))
+			}
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case v == nil && !s.ends:
+		return nil, infiniteError("apply", s)
+	case v == nil:
+		whole, err := realizedArgsBut(th, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		return plain(th, whole)
+	}
+	for i := len(outer) - 1; i >= 0 && err == nil; i-- {
+		v, err = call(th, "apply", outer[i], v)
+	}
+	return v, err
+}
+
+// unwrapCombinators is the function apply reaches through what partial
+// and comp made, and the arguments it takes before the sequence: (apply
+// (partial g a) s) is (apply g a s), and (apply (comp h g) s) is (h
+// (apply g s)), h in outer, which applies last first. Each combinator
+// unwrapped is a step, and the arguments it adds their elements.
+func unwrapCombinators(th *Thread, f Value, fixed []Value) (Value, []Value, []Value, error) {
+	var outer []Value
+	for {
+		c, ok := f.(*combined)
+		if !ok || len(c.args) == 0 || c.name != "partial" && c.name != "comp" {
+			return f, fixed, outer, nil
+		}
+		if err := th.step(1); err != nil {
+			return nil, nil, nil, err
+		}
+		last := len(c.args) - 1
+		if c.name == "comp" {
+			if err := th.allocVector(last); err != nil {
+				return nil, nil, nil, err
+			}
+			outer = append(outer, c.args[:last]...)
+			f = c.args[last]
+			continue
+		}
+		if err := th.allocVector(last + len(fixed)); err != nil {
+			return nil, nil, nil, err
+		}
+		f, fixed = c.args[0], slices.Concat(c.args[1:], fixed)
+	}
 }
 
 func builtinJuxt(th *Thread, args []Value) (Value, error) {

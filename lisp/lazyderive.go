@@ -1,5 +1,7 @@
 package lisp
 
+import "slices"
+
 // The lazy forms (Builtin.lazy) of the builtins that are lazy in Clojure
 // beyond the ones of builtins_lazy.go. Most are one mechanism: a builtin
 // whose row declares lazyXform takes a lazy or infinite sequence in its
@@ -539,7 +541,7 @@ func lazyEduction(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, 
 		return plain(th, args)
 	}
 	xforms := args[:len(args)-1]
-	return transducedSeq(th, s, "eduction", args, func(th *Thread, rf Value) (Value, error) {
+	v, err := transducedSeq(th, s, "eduction", args, func(th *Thread, rf Value) (Value, error) {
 		for i := len(xforms) - 1; i >= 0; i-- {
 			next, err := call(th, "eduction", xforms[i], rf)
 			if err != nil {
@@ -549,6 +551,44 @@ func lazyEduction(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, 
 		}
 		return rf, nil
 	})
+	if err != nil || s.ends {
+		return v, err
+	}
+	stops, err := stopsEarly(th, xforms)
+	if stops {
+		// It may end though s does not, as a map over sequences of which
+		// one may end (mapSeqs): read whole, it ends or meets a budget.
+		d := v.(*infiniteSeq)
+		d.ends, d.memo = true, true
+	}
+	return v, err
+}
+
+// stopsEarly reports whether a reduction through xforms may stop before
+// its source ends: one of them is take or take-while, a comp holding
+// one, or a function of the program's own, which may return reduced.
+// Each transducer looked at is a step.
+func stopsEarly(th *Thread, xforms []Value) (bool, error) {
+	pending := slices.Clone(xforms)
+	for len(pending) > 0 {
+		if err := th.step(1); err != nil {
+			return false, err
+		}
+		x := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		switch x := x.(type) {
+		case *closure:
+			return true, nil
+		case *combined:
+			switch x.name {
+			case "take", "take-while":
+				return true, nil
+			case "comp":
+				pending = append(pending, x.args...)
+			}
+		}
+	}
+	return false, nil
 }
 
 // lazyReplace is (clojure.core/replace smap s): each item that is a key of
