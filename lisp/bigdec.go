@@ -913,7 +913,7 @@ func decDigitWork(th *Thread, w int64) error {
 		return nil
 	}
 	w = min(w, 2*digitWords(maxDecDigits))
-	return th.step(w * w / 48)
+	return th.stepAtOnce(w * w / 48)
 }
 
 // decimalsWork charges decDigitWork for the largest decimal among vs;

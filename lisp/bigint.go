@@ -78,7 +78,7 @@ func chargeBigText(th *Thread, n *big.Int) error {
 	if th == nil {
 		return nil
 	}
-	return th.step(bigTextSteps(n))
+	return th.stepAtOnce(bigTextSteps(n))
 }
 
 // chargeDigitsText charges th, when not nil, for writing a number of
@@ -87,7 +87,7 @@ func chargeDigitsText(th *Thread, digits int64) error {
 	if th == nil {
 		return nil
 	}
-	return th.step(digitsTextSteps(digits))
+	return th.stepAtOnce(digitsTextSteps(digits))
 }
 
 // chargeNumberText charges th, when not nil, for writing v in decimal
@@ -229,11 +229,11 @@ func bigWorkWords(th *Thread, wa, wb int64, product bool) error {
 	steps := max(wa, wb)
 	words := steps + 1
 	if product {
-		steps = wa * wb
+		steps = wordProduct(wa, wb)
 		words = wa + wb
 	}
 	if steps > 1 {
-		if err := th.step(steps / 4); err != nil {
+		if err := th.stepAtOnce(steps / 4); err != nil {
 			return err
 		}
 	}
@@ -241,6 +241,15 @@ func bigWorkWords(th *Thread, wa, wb int64, product bool) error {
 		return th.alloc(bigShape(int(words)))
 	}
 	return nil
+}
+
+// wordProduct is wa × wb, saturating at maxCharge: the words of a power
+// a program asks for (.pow of a large base by 2^31) multiply past int64.
+func wordProduct(wa, wb int64) int64 {
+	if wa > 0 && wb > maxCharge/wa {
+		return maxCharge
+	}
+	return wa * wb
 }
 
 // promote is an operation's integer result: an Int when both operands
@@ -456,7 +465,7 @@ func parseBigDigitsCharged(th *Thread, s string) (*big.Int, bool, error) {
 		return nil, false, nil
 	}
 	if th != nil {
-		if err := th.step(bigParseSteps(len(digits))); err != nil {
+		if err := th.stepAtOnce(bigParseSteps(len(digits))); err != nil {
 			return nil, false, err
 		}
 	}

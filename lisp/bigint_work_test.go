@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestBigIntegerReadWholeIsCharged: every operation that reads a big integer
@@ -90,5 +92,42 @@ func TestBigIntegerNarrowingAsBefore(t *testing.T) {
 	huge := new(big.Int).Lsh(big.NewInt(-3), 5000)
 	if bigFloat(huge) != math.Inf(-1) || bigLow64(huge) != 0 {
 		t.Errorf("-3×2^5000: %v %d", bigFloat(huge), bigLow64(huge))
+	}
+}
+
+// TestOneOperationIsBoundedWhateverTheStepLimit: big-integer and decimal
+// work runs as one Go call that sees neither the clock nor the context
+// until it returns, so lifting or raising the step limit lets a program
+// make more such calls, never a longer one (stepAtOnce). With no step
+// limit and the clock far away, each program below is refused by the
+// count of its one operation, the same way each time; they ran for 1.4 s
+// (a power), 9 s (a gcd) and hours (a primality test) past a 1 s timeout.
+// Under the default limits they end at the step limit as before.
+func TestOneOperationIsBoundedWhateverTheStepLimit(t *testing.T) {
+	programs := []string{
+		`(.bitLength (.pow (biginteger 3) 20000000))`,
+		`(.bitLength (.gcd (.pow (biginteger 3) 4000000) (.pow (biginteger 7) 1000000)))`,
+		`(.isProbablePrime (.add (.pow (biginteger 3) 100000) (biginteger 2)) 50)`,
+		`(loop [x 1.5M i 0] (if (< i 40) (recur (* x x) (inc i)) 1))`,
+		`(loop [x 3N i 0] (if (< i 40) (recur (*' x x) (inc i)) 1))`,
+		`(.modPow (biginteger 3) (.pow (biginteger 2) 100000) (.add (.pow (biginteger 2) 30000) (biginteger 1)))`,
+	}
+	for _, src := range programs {
+		for _, steps := range []int64{Unlimited, 1 << 50} {
+			res := run(t, src, Env{Limits: Limits{MaxSteps: steps, Timeout: 20 * time.Second}})
+			if res.Err == nil || res.Err.Kind != stepLimit || !strings.Contains(res.Err.Message, "one operation would count") {
+				t.Errorf("%s with a step limit of %d: %v %v, want one operation refused", src, steps, Repr(res.Value), res.Err)
+			}
+		}
+		res := run(t, src, Env{})
+		if res.Err == nil || res.Err.Kind != stepLimit || !strings.Contains(res.Err.Message, "step limit of 1000000 exceeded") {
+			t.Errorf("%s under the default limits: %v %v, want the step limit", src, Repr(res.Value), res.Err)
+		}
+	}
+	// Operations under the bound run to their answer with no step limit.
+	res := run(t, `(count (str (.pow (biginteger 3) 60000)))`, Env{Limits: Limits{MaxSteps: Unlimited}})
+	want := len(new(big.Int).Exp(big.NewInt(3), big.NewInt(60000), nil).String())
+	if res.Err != nil || res.Value != Int(want) {
+		t.Errorf("the digits of 3^60000 with no step limit: %v %v, want %d", Repr(res.Value), res.Err, want)
 	}
 }

@@ -66,6 +66,7 @@ var hintSitesNotFollowed = map[string]string{
 	"thread.go enterCallChecked: \"recursion is too deep; use loop/recur or a sequence function instead\"":                                                      notFollowedBudget,
 	"closure.go callDeep: \"recursion is too deep for the function's nesting; flatten the body or use loop/recur\"":                                             notFollowedBudget,
 	"thread.go stepChecked: \"the program does too much work; process less data per turn or avoid unbounded loops\"":                                            notFollowedBudget,
+	"thread.go stepAtOnce: \"the numbers are too large for one operation; work with fewer digits\"":                                                             notFollowedBudget,
 	"classes.go classOf: \"read it with (ex-message e)\"":                                                                                                       notFollowedNoClass,
 	"classes.go classOf: \"test values with predicates such as (string? x), (map? x) or (fn? x)\"":                                                              notFollowedNoClass,
 	"namespaces.go namespaceVar: genericHint":                                                                                                                   notFollowedFallback,

@@ -144,7 +144,7 @@ var bigIntegerMethods = map[string]bigIntegerMethod{
 		if certainty <= 0 {
 			return trueValue, nil // Java's answer for no certainty asked
 		}
-		if err := th.step(primalitySteps(x)); err != nil {
+		if err := th.stepAtOnce(primalitySteps(x)); err != nil {
 			return nil, err
 		}
 		w := int64(len(x.Bits()) + 1)
@@ -164,7 +164,7 @@ var bigIntegerMethods = map[string]bigIntegerMethod{
 // spent 0.9 s of CPU to the step limit, 900 ns a step.
 func primalitySteps(x *big.Int) int64 {
 	bits, w := int64(x.BitLen()), int64(len(x.Bits()))
-	return bits*(w*w+32)/2 + 1
+	return wordProduct(bits, wordProduct(w, w)+32)/2 + 1
 }
 
 func newBigInteger(x *big.Int) *BigInt { return &BigInt{n: x, integer: true} }

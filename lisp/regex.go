@@ -290,8 +290,8 @@ const instBytesPerStep = 8
 
 // maxMatchWork bounds the (instruction, input byte) pairs of one match
 // whatever the step budget, since a match cannot be interrupted: it is
-// the work the default budget of a million steps pays for.
-const maxMatchWork = 1_000_000 * instBytesPerStep
+// the work the most one operation may count pays for (maxStepsAtOnce).
+const maxMatchWork = maxStepsAtOnce * instBytesPerStep
 
 // chargeMatch charges for matching a regex of insts instructions against
 // n bytes of input, before the match: a match cannot be interrupted once

@@ -231,6 +231,29 @@ func (th *Thread) step(n int64) error {
 	return th.stepChecked(n)
 }
 
+// maxStepsAtOnce is the most one operation that cannot be interrupted
+// may count (stepAtOnce, and a regex match: maxMatchWork): the default
+// step budget, at most 0.12 s of CPU (BenchmarkCalibration).
+const maxStepsAtOnce = 1_000_000
+
+// stepAtOnce charges n steps for work done in one Go call that looks at
+// neither the clock nor the context until it returns: arithmetic,
+// conversion and primality tests of big integers and decimals. The
+// deadline is seen only between such calls, so one of them is refused
+// when it alone would count more than maxStepsAtOnce, however high the
+// step limit or with none: lifting the limit lets a program make more of
+// these calls, never a longer one. (With no step limit, a primality test
+// of a 160,000-bit integer ran for hours past a 300 ms timeout, and a
+// gcd of two million-digit ones for 9 s.) When the step limit refuses
+// the charge anyway, its error is the one reported, as before.
+func (th *Thread) stepAtOnce(n int64) error {
+	if n > maxStepsAtOnce && (th.limits.MaxSteps <= 0 || th.steps <= th.limits.MaxSteps-n) {
+		return Errorf(stepLimit, "one operation would count %d steps, more than the %d any single operation may take (once started, it cannot be stopped)", n, maxStepsAtOnce).
+			WithHint("the numbers are too large for one operation; work with fewer digits")
+	}
+	return th.step(n)
+}
+
 // stepChecked is step when the charge may pass the budget or reach the
 // next look at the context; it then moves stepCheck to the next of those.
 func (th *Thread) stepChecked(n int64) error {

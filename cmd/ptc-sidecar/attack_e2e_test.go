@@ -66,6 +66,9 @@ type attack struct {
 	// grpcOnly and httpOnly restrict the listeners, for a reason given
 	// where the attack is defined.
 	grpcOnly, httpOnly bool
+	// serverFlags are flags of the server an input attack is sent to
+	// (runInputAttack), besides its listeners and timeout.
+	serverFlags []string
 }
 
 const (

@@ -356,7 +356,8 @@ func TestAttacksOnInput(t *testing.T) {
 }
 
 func runInputAttack(t *testing.T, a inputAttack, listener string) {
-	p := start(t, append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"}, budgetTimeoutFlag()...)...)
+	flags := append([]string{"--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"}, budgetTimeoutFlag()...)
+	p := start(t, append(flags, a.serverFlags...)...)
 	pid := p.cmd.Process.Pid
 	before := peakRSSBytes(t, pid)
 	var first attackOutcome
