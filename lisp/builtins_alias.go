@@ -9,7 +9,7 @@ var aliasBuiltins = []*Builtin{
 	{Name: "volatile!", Sig: "(volatile! x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Cost: rowNamed(idiomBuiltins, "atom").Cost,
 		Fn: func(th *Thread, args []Value) (Value, error) {
-			if err := th.alloc(costClosure); err != nil {
+			if err := th.alloc(heapAtom); err != nil {
 				return nil, err
 			}
 			return &atom{value: args[0], volatile: true}, nil

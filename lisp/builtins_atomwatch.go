@@ -91,7 +91,7 @@ func builtinAtom(th *Thread, args []Value) (Value, error) {
 			a.meta = m
 		}
 	}
-	if err := th.alloc(costClosure); err != nil {
+	if err := th.alloc(heapAtom); err != nil {
 		return nil, err
 	}
 	if a.validator != nil {

@@ -78,7 +78,7 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(calls(allArgs))},
 	{Name: "atom", Sig: "(atom x)", Doc: "a mutable cell holding x, for this evaluation only", Category: "idiom",
 		MinArgs: 1, MaxArgs: 5, arities: []int{1, 3, 5}, Fn: builtinAtom,
-		Cost: cost(chargedInBody("the atom, charged as a closure"), calls(arg(2)))},
+		Cost: cost(chargedInBody("the atom (heapAtom)"), calls(arg(2)))},
 	{Name: "deref", Sig: "(deref a)", Doc: "the value an atom holds; @a is the same", Category: "idiom",
 		MinArgs: 1, MaxArgs: 3, arities: []int{1, 3}, Fn: builtinDeref,
 		Cost: cost(constant)},

@@ -10,12 +10,25 @@ import (
 	"testing"
 )
 
-// The most the heap a form keeps may exceed what it was charged: twice
-// the charge, and keptSlack bytes for what a size class rounds up.
+// The most the heap a form keeps may exceed what it was charged: 1.4
+// times the charge, and keptSlack bytes for what a size class rounds up
+// (a small number charged nothing keeps 55-63 bytes); twice the charge
+// for the builtins of keptLoosely.
 const (
-	keptOverCharge = 2
+	keptOverCharge = 1.4
 	keptSlack      = 64
 )
+
+// keptLoosely are the builtins whose results keep up to twice their
+// charge, and why. A delay kept 208 bytes for 96 charged (its atom was
+// not charged at all) under the single bound of twice the charge.
+var keptLoosely = map[string]string{
+	"sorted-map-by": "an empty sorted map's order and comparator (159 bytes) are charged as a map's header (48)",
+	"select-keys":   "a map's header is 64 bytes, charged as a vector's 48, and its small index besides",
+	"update-keys":   "likewise, a map of three entries rebuilt (207 bytes for 80)",
+	"protocol/make": "a record's header and field list (207 bytes for 112)",
+	"range":         "a range's cells as Go allocates them (1.44 times the charge)",
+}
 
 // keptCopies is how many of a form a program evaluates and keeps, so that
 // what one keeps stands out of what the runtime allocates for itself.
@@ -112,8 +125,12 @@ func TestKeptHeapIsCharged(t *testing.T) {
 
 func checkKept(t *testing.T, label string, kept, charged int64) {
 	t.Helper()
-	if kept > keptOverCharge*charged+keptSlack {
-		t.Errorf("%s keeps %d bytes, charged %d: over %dx the charge and %d", label, kept, charged, keptOverCharge, keptSlack)
+	bound := keptOverCharge
+	if name, _, _ := strings.Cut(strings.TrimPrefix(label, "("), " "); keptLoosely[name] != "" {
+		bound = 2
+	}
+	if float64(kept) > bound*float64(charged)+keptSlack {
+		t.Errorf("%s keeps %d bytes, charged %d: over %gx the charge and %d", label, kept, charged, bound, keptSlack)
 	}
 }
 

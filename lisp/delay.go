@@ -28,6 +28,9 @@ func (n *delayNode) eval(th *Thread, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := th.alloc(heapAtom); err != nil {
+		return nil, err
+	}
 	return &atom{delay: true, thunk: f}, nil
 }
 

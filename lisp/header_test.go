@@ -17,6 +17,9 @@ func TestCollectionHeadersFitTheirSizeClass(t *testing.T) {
 	if size := unsafe.Sizeof(Map{}); size > 64 {
 		t.Errorf("a map's header is %d bytes, over the 64-byte size class", size)
 	}
+	if size := unsafe.Sizeof(atom{}); size > heapAtom {
+		t.Errorf("an atom is %d bytes, over heapAtom (%d), what it is charged", size, heapAtom)
+	}
 	// A record without metadata shares its type's traits: building one
 	// allocates none.
 	c := readRecordClass("user.R", []MapEntry{{Keyword("a"), Int(1)}})

@@ -38,6 +38,10 @@ const (
 	heapIndexPart = 40
 	heapFunction  = 64 // a function value, before what it holds
 	heapHeld      = 16 // each value a function holds
+	// heapAtom is an atom, volatile or delay: its value, validator,
+	// watches, a delay's body and failure, and metadata
+	// (TestCollectionHeadersFitTheirSizeClass holds the struct to it).
+	heapAtom = 112
 	// heapCombined is a function a combinator made (comp, partial, a
 	// transducer, memoize): the function value and the Go closure it runs.
 	heapCombined = 128

@@ -213,7 +213,7 @@ func (*reducedValue) heapShape() int64                       { return heapHeld }
 // An atom is the one mutable cell, of one evaluation.
 func (*atom) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v *atom) writeText(p *printer, _ int)          { p.scalar(v, false) }
-func (*atom) heapShape() int64                       { return heapFunction }
+func (*atom) heapShape() int64                       { return heapAtom }
 
 func (*thrown) walkParts() ([]Value, []MapEntry, bool) { return nil, nil, false }
 func (v *thrown) writeText(p *printer, _ int)          { p.scalar(v, false) }
