@@ -67,6 +67,7 @@ func attackTables() []attackTable {
 		{"twenty-first pass", plain(twentyFirstPassAttacks())},
 		{"equality and hashing", plain(equalityAttacks())},
 		{"twenty-second pass", plain(twentySecondPassAttacks())},
+		{"twenty-third pass", plain(twentyThirdPassAttacks())},
 		{"deep walk", plain(deepWalkAttacks())},
 		{"rest chains", plain(restChainAttacks())},
 		{"definitions held", plain(definitionAttacks())},

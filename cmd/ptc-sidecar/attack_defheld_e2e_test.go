@@ -37,7 +37,7 @@ func definitionAttacks() []inputAttack {
 		prog("100,000 small array-maps kept in a vector", "memory_limit", `(count (mapv (fn [i] (array-map :a i)) (range 100000)))`),
 		prog("100,000 small hash-maps kept in a vector", "memory_limit", `(count (mapv (fn [i] (hash-map :a i :b i)) (range 100000)))`),
 		prog("100,000 transducers kept in a vector", "memory_limit", `(count (mapv (fn [i] (take i)) (range 100000)))`),
-		prog("100,000 volatiles kept in a vector", "ok", `(count (mapv volatile! (range 100000)))`),
+		prog("100,000 volatiles kept in a vector", "memory_limit", `(count (mapv volatile! (range 100000)))`),
 		prog("100,000 closures kept in a vector", "memory_limit", `(count (mapv (fn [i] (fn [] i)) (range 100000)))`),
 		prog("100,000 eductions of two kept in a vector", "memory_limit", `(count (mapv (fn [i] (eduction (map inc) [i i])) (range 100000)))`),
 	}

@@ -87,7 +87,7 @@ func thirteenthPassAttacks() []inputAttack {
 		prog("a transient grown in a loop", "memory_limit", `(loop [t (transient []) i 0] (recur (conj! t i) (inc i)))`),
 		prog("distinct of (repeat 1), second element", "memory_limit", `(first (drop 1 (distinct (repeat 1))))`),
 		prog("concat nested 100,000 times", "memory_limit", `(first (reduce concat [] (map vector (range 100000))))`),
-		prog("a delay chain 100,000 long", "depth_limit", `(force (reduce (fn [d _] (delay (force d))) (delay 1) (range 100000)))`),
+		prog("a delay chain 40,000 long", "depth_limit", `(force (reduce (fn [d _] (delay (force d))) (delay 1) (range 40000)))`),
 		prog("a vector shared 60 times over returned", "memory_limit", `(reduce (fn [v _] [v v]) [] (range 60))`),
 		prog("prn of 300,000 numbers", "output_limit", `(prn (vec (range 300000)))`),
 		// Errors that echo what the program made or wrote: the turn
