@@ -373,10 +373,7 @@ func checkGeneratedOver(t testing.TB, p genProgram, prelude *Memory, measure boo
 }
 
 func TestGeneratedAttacks(t *testing.T) {
-	count := 100
-	if testing.Short() {
-		count = 30
-	}
+	count := sampled(100, 30)
 	builtins := genBuiltins()
 	for seed := range uint64(count) {
 		p := generatedProgram(seed, builtins)

@@ -22,7 +22,7 @@ import (
 // the same program.
 
 // kindsSeeds is how many seeds TestGeneratedKinds runs.
-var kindsSeeds = flag.Int("kinds.seeds", 150, "seeds TestGeneratedKinds runs (30 under -short)")
+var kindsSeeds = flag.Int("kinds.seeds", 150, "seeds TestGeneratedKinds runs (30 under -short and -race)")
 
 // kindCtor is a way a program makes a value of one Go type: its source,
 // whose %s holes take values of any kind.
@@ -309,10 +309,7 @@ func runGeneratedKinds(t *testing.T, seeds []uint64, measure bool) {
 
 // TestGeneratedKinds runs the programs of a fixed range of seeds.
 func TestGeneratedKinds(t *testing.T) {
-	count := *kindsSeeds
-	if testing.Short() {
-		count = min(count, 30)
-	}
+	count := sampled(*kindsSeeds, min(*kindsSeeds, 30))
 	var seeds []uint64
 	for seed := range uint64(count) {
 		seeds = append(seeds, seed)

@@ -103,10 +103,7 @@ func TestReadCostEmittedReadsBack(t *testing.T) {
 		return NewVector(parts)
 	}
 	refused, read := 0, 0
-	rounds := 300
-	if testing.Short() {
-		rounds = 60
-	}
+	rounds := sampled(300, 60)
 	for range rounds {
 		item := gen(1 + r.IntN(3))
 		elems := make([]Value, 1+r.IntN(20_000))

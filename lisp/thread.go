@@ -247,6 +247,8 @@ const maxStepsAtOnce = 1_000_000
 // gcd of two million-digit ones for 9 s.) When the step limit refuses
 // the charge anyway, its error is the one reported, as before.
 func (th *Thread) stepAtOnce(n int64) error {
+	// Refused here only where the step limit would let the charge through:
+	// there is none (MaxSteps <= 0), or the steps left cover it.
 	if n > maxStepsAtOnce && (th.limits.MaxSteps <= 0 || th.steps <= th.limits.MaxSteps-n) {
 		return Errorf(stepLimit, "one operation would count %d steps, more than the %d any single operation may take (once started, it cannot be stopped)", n, maxStepsAtOnce).
 			WithHint("the numbers are too large for one operation; work with fewer digits")
