@@ -473,7 +473,10 @@ func checkTurnGoesBack(t *testing.T, p *process, name string, turn *ptcsidecarv1
 func TestAttacks(t *testing.T) { runAttacks(t, requestAttacks()) }
 
 // TestAttacksOnTheInterpreter does the same with the interpreter's.
-func TestAttacksOnTheInterpreter(t *testing.T) { runAttacks(t, interpreterAttacks()) }
+func TestAttacksOnTheInterpreter(t *testing.T) {
+	skipIfRace(t, "each attack's server CPU and peak RSS, one request at a time")
+	runAttacks(t, interpreterAttacks())
+}
 
 func runAttacks(t *testing.T, attacks []attack) {
 	skipIfShort(t) // each attack on a server of its own: a minute in all

@@ -207,6 +207,7 @@ func jsonData(text string) func() proto.Message {
 // listeners, each to a server of its own.
 func TestAttacksOnFeatures(t *testing.T) {
 	skipIfShort(t) // a server per attack and listener
+	skipIfRace(t, "each attack's server CPU and peak RSS, one request at a time")
 	for _, a := range featureAttacks() {
 		for _, listener := range []string{"gRPC", "HTTP"} {
 			if a.grpcOnly && listener == "HTTP" {

@@ -352,6 +352,7 @@ func inputAttacks() []inputAttack {
 // reach a gRPC client with the default receive limit (4 MiB).
 func TestAttacksOnInput(t *testing.T) {
 	skipIfShort(t) // a server per attack and listener
+	skipIfRace(t, "each attack's server CPU and peak RSS, one request at a time")
 	for _, a := range inputAttacks() {
 		for _, listener := range []string{"gRPC", "HTTP"} {
 			t.Run(a.name+"/"+listener, func(t *testing.T) { runInputAttack(t, a, listener) })

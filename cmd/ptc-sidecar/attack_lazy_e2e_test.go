@@ -89,6 +89,7 @@ func derivationAttacks() []attack {
 // each listener, to a server of its own without a step limit.
 func TestAttacksOnDerivations(t *testing.T) {
 	skipIfShort(t)
+	skipIfRace(t, "each attack's server CPU and peak RSS, one request at a time")
 	for _, a := range derivationAttacks() {
 		for _, listener := range []string{"gRPC", "HTTP"} {
 			t.Run(a.name+"/"+listener, func(t *testing.T) {
