@@ -364,6 +364,7 @@ func TestCacheStableRunsOf20Turns(t *testing.T) {
 // (testdata/traces/real-*.txtar), every fourth under -short and -race.
 func realRunSample(t *testing.T) []string {
 	t.Helper()
+	skipRealCorpusUnderRace(t)
 	files, err := filepath.Glob("testdata/traces/real-*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatal("no real runs", err)

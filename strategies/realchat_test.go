@@ -318,8 +318,22 @@ type realChatFile struct {
 	} `json:"messages"`
 }
 
+// skipRealCorpusUnderRace skips, under the race detector, a test that
+// runs the strategies over the recorded conversations and runs: it works
+// on one goroutine, and the strategies start none and share nothing, so
+// the detector has nothing to find there, while its instrumentation made
+// these tests most of the race run's time. make test runs them (and
+// coalesced_test.go's concurrent callers run under the detector).
+func skipRealCorpusUnderRace(t testing.TB) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the recorded corpus on one goroutine: runs without -race (make test)")
+	}
+}
+
 // loadRealChat reads the recorded conversations.
 func loadRealChat(t testing.TB) []chatConversation {
+	skipRealCorpusUnderRace(t)
 	return loadConversations(t, "testdata/realchat/*/*.json", func(data []byte) (chatConversation, error) {
 		var rc realChatFile
 		if err := json.Unmarshal(data, &rc); err != nil {
@@ -359,6 +373,7 @@ type realCodingFile struct {
 // loadRealCoding reads the recorded coding-agent sessions
 // (testdata/real-coding/README.md).
 func loadRealCoding(t testing.TB) []chatConversation {
+	skipRealCorpusUnderRace(t)
 	return loadConversations(t, "testdata/real-coding/*.json", func(data []byte) (chatConversation, error) {
 		var rc realCodingFile
 		if err := json.Unmarshal(data, &rc); err != nil {

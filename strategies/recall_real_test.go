@@ -375,6 +375,7 @@ func checkBillCeiling(t *testing.T, src string, totals map[string]*recallTotals,
 // number of runs.
 func eachRecordedTurn(t *testing.T, fn func(tr *trace, i int, req *Request, full *Response, ev []Evidence)) int {
 	t.Helper()
+	skipRealCorpusUnderRace(t)
 	files, err := filepath.Glob("testdata/traces/real-*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no real runs in testdata/traces (%v)", err)
