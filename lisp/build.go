@@ -16,18 +16,18 @@ package lisp
 // grownCap is the room a full map's or set's array of n parts grows to.
 func grownCap(n int) int { return max(2*n, smallMap) }
 
-// chargeGrowth charges a map's or set's array of n parts of part bytes
+// chargeGrowth charges a collection of kind's array of n parts of part bytes
 // each growing to grownCap(n): the new array and, for an indexed one, the
 // index's room for as many parts (its table doubles as the array does).
 // The first growth pays for the collection's header too.
-func chargeGrowth(th *Thread, n int, part int64, indexed bool) error {
+func chargeGrowth(th *Thread, kind collHeap, n int, part int64, indexed bool) error {
 	c := int64(grownCap(n))
 	b := part * c
 	if indexed {
 		b += heapIndexPart * c
 	}
 	if n == 0 {
-		b += heapCollHead
+		b += kind.head()
 		if indexed {
 			b += heapIndexHead
 		}
@@ -72,7 +72,7 @@ func (b setBuilder) add(th *Thread, e Value) (bool, error) {
 		return false, nil
 	}
 	if n == cap(s.elems) {
-		if err := chargeGrowth(th, n, heapSlot, true); err != nil {
+		if err := chargeGrowth(th, setHeap, n, heapSlot, true); err != nil {
 			return false, err
 		}
 	}
@@ -116,14 +116,14 @@ func (b *MapBuilder) slot(th *Thread, k Value, part int64) (i int, added bool, e
 	}
 	switch {
 	case n == cap(m.entries):
-		if err := chargeGrowth(th, n, part, true); err != nil {
+		if err := chargeGrowth(th, mapHeap, n, part, true); err != nil {
 			return 0, false, err
 		}
 	case n == 0:
 		// The room a builder starts with (newBuilderMap: two to eight
 		// entries in the map's own allocation) is charged with its first
 		// entry: (array-map :a 1) kept 144 bytes and was charged none.
-		if err := th.alloc(collShape(cap(m.entries), part, false)); err != nil {
+		if err := th.alloc(heapMapHead + part*int64(cap(m.entries))); err != nil {
 			return 0, false, err
 		}
 	}

@@ -105,7 +105,7 @@ func mapEntries(th *Thread, m *Map) ([]Value, error) {
 	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
-	if err := th.alloc(int64(n) * (costCollHead + 2*costElem)); err != nil {
+	if err := th.alloc(int64(n) * vectorHeap.shape(2, false)); err != nil {
 		return nil, err
 	}
 	out := make([]Value, n)
@@ -132,7 +132,7 @@ func stringChars(th *Thread, s string) ([]Value, error) {
 	if err := th.allocVector(n); err != nil {
 		return nil, err
 	}
-	if err := th.alloc(int64(n)*costString + int64(len(s))); err != nil {
+	if err := th.alloc(int64(n)*heapString + int64(len(s))); err != nil {
 		return nil, err
 	}
 	out := make([]Value, 0, n)

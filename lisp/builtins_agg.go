@@ -360,7 +360,7 @@ func builtinDistinctBy(th *Thread, args []Value) (Value, error) {
 			continue
 		}
 		if len(out) == cap(out) {
-			if err := chargeGrowth(th, len(out), heapSlot, false); err != nil {
+			if err := chargeGrowth(th, vectorHeap, len(out), heapSlot, false); err != nil {
 				return nil, err
 			}
 		}
@@ -403,7 +403,7 @@ func builtinGroupBy(th *Thread, args []Value) (Value, error) {
 		sizes[g]++
 	}
 	// The groups' vectors: their headers and elements.
-	if err := th.alloc(heapCollHead*int64(len(sizes)) + heapSlot*int64(len(elems))); err != nil {
+	if err := th.alloc(heapVectorHead*int64(len(sizes)) + heapSlot*int64(len(elems))); err != nil {
 		return nil, err
 	}
 	all := make([]Value, len(elems))

@@ -25,7 +25,7 @@ var atomWatchBuiltins = []*Builtin{
 					return a, nil
 				}
 			}
-			if err := th.alloc(costClosure); err != nil {
+			if err := th.alloc(heapFunction); err != nil {
 				return nil, err
 			}
 			a.watches = append(a.watches, w)

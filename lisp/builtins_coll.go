@@ -465,7 +465,7 @@ func builtinMapcat(th *Thread, args []Value) (Value, error) {
 	if err := th.step(n); err != nil {
 		return nil, err
 	}
-	if err := th.alloc(2*costCollHead + costElem*(int64(len(colls))+n)); err != nil {
+	if err := th.alloc(vectorHeap.shape(len(colls), false) + vectorHeap.shape(int(n), false)); err != nil {
 		return nil, err
 	}
 	return concatValues(th, "mapcat", colls)
@@ -784,11 +784,11 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		if c.IsList() {
 			return conjList(th, c, xs)
 		}
-		if err := th.alloc(costCollHead + costElem*int64(len(xs))); err != nil {
+		if err := th.alloc(vectorHeap.shape(len(xs), false)); err != nil {
 			return nil, err
 		}
 		for _, x := range xs {
-			if err := chargeMove(th, c.conjMoves(), costElem); err != nil {
+			if err := chargeMove(th, c.conjMoves(), heapSlot); err != nil {
 				return nil, err
 			}
 			c = c.conj(x)
@@ -822,7 +822,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 		// The copy of c is sized and charged as one; the entries added
 		// grow it, each growth charged (chargeGrowth), so that many
 		// entries of few keys cost what the map holds.
-		if err := chargeCopy(th, c.Len(), 0, costMapEntry); err != nil {
+		if err := chargeCopy(th, mapHeap, c.Len(), 0); err != nil {
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
@@ -843,7 +843,7 @@ func conjAll(th *Thread, coll Value, xs []Value) (Value, error) {
 // conjList adds xs at the front of l, one after another as Clojure does:
 // (conj '(1) 2 3) is (3 2 1). The list is copied, and paid for as a copy.
 func conjList(th *Thread, l *Vector, xs []Value) (Value, error) {
-	if err := chargeCopy(th, l.Len(), len(xs), costElem); err != nil {
+	if err := chargeCopy(th, vectorHeap, l.Len(), len(xs)); err != nil {
 		return nil, err
 	}
 	if err := th.allocVector(l.Len() + len(xs)); err != nil {

@@ -174,7 +174,7 @@ func deriveIn(th *Thread, h *Map, tag, parent Value) (*Map, error) {
 	}
 	// Clojure's derive returns this literal map, in this order, whatever
 	// else h held.
-	if err := th.alloc(costCollHead + 3*costMapEntry); err != nil {
+	if err := th.allocMap(3); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(3)
@@ -218,7 +218,7 @@ func spread(th *Thread, h *Map, field, sources Keyword, source, target Value) (*
 // copy what it keeps.
 func addToSets(th *Thread, h *Map, field Keyword, keys, xs []Value) (*Map, error) {
 	m := fieldMap(h, field)
-	if err := th.alloc(costCollHead + int64(m.Len()+len(keys))*costMapEntry); err != nil {
+	if err := th.allocMap(m.Len() + len(keys)); err != nil {
 		return nil, err
 	}
 	if err := chargeKeys(th, keys); err != nil {
@@ -467,7 +467,7 @@ func pickAmong(th *Thread, name, v Value, values, pairs *Vector, h Value) (int, 
 	// Clojure's method table is a hash map, and which of two methods
 	// neither dominates is reported, or which wins when a third is
 	// preferred to one only, follows its order.
-	order, err := hamtPerm(th, values.Len(), costElem, func(i int) Value { return values.elems[i] })
+	order, err := hamtPerm(th, values.Len(), heapSlot, func(i int) Value { return values.elems[i] })
 	if err != nil {
 		return 0, err
 	}

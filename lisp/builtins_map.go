@@ -212,7 +212,7 @@ func assocValue(th *Thread, fn string, coll, key, val Value) (Value, error) {
 		if int(i) == c.Len() {
 			return conjVector(th, c, val)
 		}
-		if err := chargeCopy(th, c.Len(), 0, costElem); err != nil {
+		if err := chargeCopy(th, vectorHeap, c.Len(), 0); err != nil {
 			return nil, err
 		}
 		elems := slices.Clone(c.elems)
@@ -243,7 +243,7 @@ func builtinAssoc(th *Thread, args []Value) (Value, error) {
 			}
 			b.Set(k, args[i+1])
 		}
-		if err := chargeCopy(th, m.Len(), b.len()-m.Len(), costMapEntry); err != nil {
+		if err := chargeCopy(th, mapHeap, m.Len(), b.len()-m.Len()); err != nil {
 			return nil, err
 		}
 		if o := orderOf(m); o != nil {
@@ -364,7 +364,7 @@ func builtinDissoc(th *Thread, args []Value) (Value, error) {
 		}
 		b.sameKind(m)
 		b.m.setClass(class)
-		if err := th.alloc(costCollHead); err != nil {
+		if err := th.alloc(heapMapHead); err != nil {
 			return nil, err
 		}
 		return keepOrder(b.Map(), m), nil
@@ -478,7 +478,7 @@ func mergeWith(th *Thread, fn string, f Value, args []Value) (Value, error) {
 		return Nil, nil
 	}
 	// The copy of the first map was paid in steps above.
-	if err := th.alloc(costCollHead + costMapEntry*int64(b.len()-base)); err != nil {
+	if err := th.alloc(mapHeap.shape(b.len()-base, b.len() > smallMap)); err != nil {
 		return nil, err
 	}
 	if order != nil {

@@ -286,7 +286,7 @@ func stringVector(th *Thread, parts []string) (Value, error) {
 	for _, p := range parts {
 		total += len(p)
 	}
-	if err := th.alloc(int64(len(parts))*costString + int64(total)); err != nil {
+	if err := th.alloc(int64(len(parts))*heapString + int64(total)); err != nil {
 		return nil, err
 	}
 	out, err := makeSlice(th, len(parts))

@@ -46,7 +46,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 	}
 	switch c := form.(type) {
 	case *Vector:
-		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
+		if err := alloc(vectorHeap.built(c.Len())); err != nil {
 			return nil, err
 		}
 		out := make([]Value, 0, c.Len())
@@ -69,7 +69,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		}
 		return outer(keepMeta(c, rebuilt))
 	case *Set:
-		if err := alloc(costCollHead + costElem*int64(c.Len())); err != nil {
+		if err := alloc(setHeap.built(c.Len())); err != nil {
 			return nil, err
 		}
 		elems, err := c.seqElems(th)
@@ -100,7 +100,7 @@ func walkOnce(th *Thread, fn string, form Value, inner, outer func(Value) (Value
 		if err != nil {
 			return nil, err
 		}
-		if err := alloc(costCollHead + costMapEntry*int64(c.Len())); err != nil {
+		if err := alloc(mapHeap.built(c.Len())); err != nil {
 			return nil, err
 		}
 		b := NewMapBuilder(c.Len())
@@ -177,7 +177,7 @@ func builtinTreeSeq(th *Thread, args []Value) (Value, error) {
 		if err := th.step(1); err != nil {
 			return nil, err
 		}
-		if err := th.alloc(costElem); err != nil {
+		if err := th.alloc(heapSlot); err != nil {
 			return nil, err
 		}
 		out = append(out, node)

@@ -51,18 +51,17 @@ func steps(th *Thread, n int) error { return th.step(int64(n)) }
 // thousand times), and a copy charged only its steps let 900 versions of
 // a map of 1,000 entries take 75 MiB for 269 KiB charged.
 
-// chargeCopy charges an update that copies rebuilt items (a step each,
-// hashing them again, and perItem bytes each in the new version) and adds
-// added new ones of perItem bytes.
-func chargeCopy(th *Thread, rebuilt, added int, perItem int64) error {
+// chargeCopy charges an update of a collection of kind c that copies
+// rebuilt parts (a step each, hashing them again, and their bytes in the
+// new version) and adds added new ones.
+func chargeCopy(th *Thread, c collHeap, rebuilt, added int) error {
 	if err := steps(th, rebuilt); err != nil {
 		return err
 	}
 	if rebuilt <= 0 {
-		return th.alloc(costCollHead + perItem*int64(max(added, 0)))
+		return th.alloc(c.shape(added, false))
 	}
-	n := rebuilt + max(added, 0)
-	return th.alloc(collShape(n, perItem, n > smallMap)) // with the hash index a copy builds
+	return th.alloc(c.built(rebuilt + max(added, 0))) // with the hash index a copy builds
 }
 
 // chargeMove charges moving n items of size bytes to a larger array, as
@@ -74,10 +73,10 @@ func chargeMove(th *Thread, n, size int) error {
 
 // conjVector is v.conj(x), charged.
 func conjVector(th *Thread, v *Vector, x Value) (*Vector, error) {
-	if err := chargeMove(th, v.conjMoves(), costElem); err != nil {
+	if err := chargeMove(th, v.conjMoves(), heapSlot); err != nil {
 		return nil, err
 	}
-	if err := th.alloc(costCollHead + costElem); err != nil {
+	if err := th.alloc(vectorHeap.shape(1, false)); err != nil {
 		return nil, err
 	}
 	return v.conj(x), nil
@@ -99,15 +98,15 @@ func assocMap(th *Thread, m *Map, k, v Value) (*Map, error) {
 			return nil, err
 		}
 	}
-	if err := chargeMove(th, moved, costMapEntry); err != nil {
+	if err := chargeMove(th, moved, heapEntry); err != nil {
 		return nil, err
 	}
 	if moved > 0 {
-		if err := chargeGrowth(th, moved, heapEntry, true); err != nil {
+		if err := chargeGrowth(th, mapHeap, moved, heapEntry, true); err != nil {
 			return nil, err
 		}
 	}
-	if err := chargeCopy(th, rebuilt, 1, costMapEntry); err != nil {
+	if err := chargeCopy(th, mapHeap, rebuilt, 1); err != nil {
 		return nil, err
 	}
 	return m.assocKnown(k, v, exists), nil
@@ -131,15 +130,15 @@ func conjSet(th *Thread, s *Set, x Value) (*Set, error) {
 			return nil, err
 		}
 	}
-	if err := chargeMove(th, moved, costElem); err != nil {
+	if err := chargeMove(th, moved, heapSlot); err != nil {
 		return nil, err
 	}
 	if moved > 0 {
-		if err := chargeGrowth(th, moved, heapSlot, true); err != nil {
+		if err := chargeGrowth(th, setHeap, moved, heapSlot, true); err != nil {
 			return nil, err
 		}
 	}
-	if err := chargeCopy(th, rebuilt, 1, costElem); err != nil {
+	if err := chargeCopy(th, setHeap, rebuilt, 1); err != nil {
 		return nil, err
 	}
 	return s.conj(x), nil

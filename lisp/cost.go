@@ -348,7 +348,7 @@ func generates(count func(args []Value) int64) costTerm {
 		if err := th.step(n); err != nil {
 			return err
 		}
-		return th.alloc(costCollHead + costElem*n)
+		return th.alloc(vectorHeap.shape(int(n), false))
 	}}
 }
 

@@ -23,11 +23,8 @@ const (
 // charge, and why. A delay kept 208 bytes for 96 charged (its atom was
 // not charged at all) under the single bound of twice the charge.
 var keptLoosely = map[string]string{
-	"sorted-map-by": "an empty sorted map's order and comparator (159 bytes) are charged as a map's header (48)",
-	"select-keys":   "a map's header is 64 bytes, charged as a vector's 48, and its small index besides",
-	"update-keys":   "likewise, a map of three entries rebuilt (207 bytes for 80)",
-	"protocol/make": "a record's header and field list (207 bytes for 112)",
-	"range":         "a range's cells as Go allocates them (1.44 times the charge)",
+	"update-keys": "keys that f sends to one: the map keeps room for every key of m (207 bytes), charged as the map of one entry (96)",
+	"range":       "a range's cells as Go allocates them (1.44 times the charge)",
 }
 
 // keptCopies is how many of a form a program evaluates and keeps, so that

@@ -166,7 +166,7 @@ func (n *setNode) eval(th *Thread, fr *frame) (Value, error) {
 			return nil, err
 		}
 	}
-	if err := th.allocVector(len(elems)); err != nil {
+	if err := th.allocSet(len(elems)); err != nil {
 		return nil, err
 	}
 	s := NewSet(elems)

@@ -347,9 +347,9 @@ func (m *Map) seqEntries(th *Thread) ([]MapEntry, error) {
 		return m.entries, nil
 	}
 	if o != unorderedHashMap {
-		return o.entries, chargeKeptOrder(th, m, len(m.entries), 2*costElem, func(i int) Value { return m.entries[i].Key })
+		return o.entries, chargeKeptOrder(th, m, len(m.entries), heapEntry, func(i int) Value { return m.entries[i].Key })
 	}
-	perm, err := hamtPerm(th, len(m.entries), 2*costElem, func(i int) Value { return m.entries[i].Key })
+	perm, err := hamtPerm(th, len(m.entries), heapEntry, func(i int) Value { return m.entries[i].Key })
 	if err != nil {
 		return nil, err
 	}
@@ -371,9 +371,9 @@ func (s *Set) seqElems(th *Thread) ([]Value, error) {
 		return s.elems, nil
 	}
 	if o := s.order.Load(); o != nil {
-		return *o, chargeKeptOrder(th, s, len(s.elems), costElem, func(i int) Value { return s.elems[i] })
+		return *o, chargeKeptOrder(th, s, len(s.elems), heapSlot, func(i int) Value { return s.elems[i] })
 	}
-	perm, err := hamtPerm(th, len(s.elems), costElem, func(i int) Value { return s.elems[i] })
+	perm, err := hamtPerm(th, len(s.elems), heapSlot, func(i int) Value { return s.elems[i] })
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func TestHashOrderIsCharged(t *testing.T) {
 	}
 	firstSteps, firstBytes := cost()
 	laterSteps, laterBytes := cost()
-	if firstSteps != laterSteps || firstBytes != laterBytes || firstSteps < 2*n || firstBytes < n*(12+costElem) {
+	if firstSteps != laterSteps || firstBytes != laterBytes || firstSteps < 2*n || firstBytes < n*(12+heapSlot) {
 		t.Errorf("a set of %d: %d steps and %d bytes when its order is computed, %d and %d once kept",
 			n, firstSteps, firstBytes, laterSteps, laterBytes)
 	}

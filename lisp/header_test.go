@@ -11,11 +11,20 @@ import (
 // collection rarely has (metadata, a record type, a list or entry mark)
 // lives behind one pointer so that it does not grow the header.
 func TestCollectionHeadersFitTheirSizeClass(t *testing.T) {
-	if size := unsafe.Sizeof(Vector{}); size > 48 {
-		t.Errorf("a vector's header is %d bytes, over the 48-byte size class", size)
-	}
-	if size := unsafe.Sizeof(Map{}); size > 64 {
-		t.Errorf("a map's header is %d bytes, over the 64-byte size class", size)
+	for _, h := range []struct {
+		what          string
+		size, charged uintptr
+	}{
+		{"a vector", unsafe.Sizeof(Vector{}), heapVectorHead},
+		{"a list form", unsafe.Sizeof(list{}), heapVectorHead},
+		{"a map form", unsafe.Sizeof(mapForm{}), heapVectorHead},
+		{"a set form", unsafe.Sizeof(setForm{}), heapVectorHead},
+		{"a map", unsafe.Sizeof(Map{}), heapMapHead},
+		{"a set", unsafe.Sizeof(Set{}), heapSetHead},
+	} {
+		if h.size > h.charged {
+			t.Errorf("%s's header is %d bytes, over the %d-byte size class it is charged", h.what, h.size, h.charged)
+		}
 	}
 	if size := unsafe.Sizeof(atom{}); size > heapAtom {
 		t.Errorf("an atom is %d bytes, over heapAtom (%d), what it is charged", size, heapAtom)

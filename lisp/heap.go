@@ -23,15 +23,20 @@ package lisp
 // element is the same 16 bytes (and its share of a hash index) to all
 // three.
 const (
-	heapWord      = 8   // a boxed number
-	heapBigHead   = 48  // a big integer before its words: its value and the big.Int's header
-	heapString    = 16  // a string's header, before its bytes (keywords, symbols alike)
-	heapNamed     = 32  // a var or a tool function: a pointer and its name's header
-	heapCollHead  = 48  // a vector's, map's or set's header
-	heapSlot      = 16  // an element of a vector or set (an interface)
-	heapEntry     = 32  // a map entry: its key and its value
-	heapClass     = 48  // a record type read from a literal: its name and its field list, besides a slot per field
-	heapIndexHead = 256 // a hash index's first table
+	heapWord    = 8  // a boxed number
+	heapBigHead = 48 // a big integer before its words: its value and the big.Int's header
+	heapString  = 16 // a string's header, before its bytes (keywords, symbols alike)
+	heapNamed   = 32 // a var or a tool function: a pointer and its name's header
+	// A collection's header, each kind's Go struct in its size class
+	// (TestCollectionHeadersFitTheirSizeClass): a vector's, which a list,
+	// a code form and a drop of a sequence share, and a map's or set's.
+	heapVectorHead = 48
+	heapMapHead    = 64
+	heapSetHead    = 64
+	heapSlot       = 16  // an element of a vector or set (an interface)
+	heapEntry      = 32  // a map entry: its key and its value
+	heapClass      = 48  // a record type read from a literal: its name and its field list, besides a slot per field
+	heapIndexHead  = 256 // a hash index's first table
 	// heapIndexPart is a hash index's bytes per part: a slot of 24 at most
 	// 7/8 full, growing by doubling, and a collection key's text besides,
 	// which keyTextLimit bounds.
@@ -59,7 +64,11 @@ const (
 	// source, charged as the rest of a vector is, a header. It holds no
 	// generator and no chain of the drops before it, so a walk by rest
 	// leaves each step behind as garbage (it allocates about 200 bytes).
-	heapDrop = heapCollHead
+	heapDrop = heapVectorHead
+	// heapSorted is what a sorted map or set holds besides a map's or
+	// set's shape: the tail of its lineage that carries its order, and
+	// the order (its comparator), 16 bytes each.
+	heapSorted = 32
 	// heapNestedKey is what hashing a key that holds collections builds
 	// besides its text and orderings, each time: the list of its
 	// structural hashes, the running hashes of its walk, and their
@@ -93,17 +102,57 @@ const (
 	// places in the orders of definition (32). (def a 1) kept 228 bytes
 	// while the program ran, and was charged nothing.
 	heapDefinition = 128 + 96 + 2*64 + 32
+	// heapToolCall is a tool call a program makes, kept for the turn's
+	// record: its name, arguments and result as the record holds them.
+	heapToolCall = 256
+	// heapPrintLine is a line a program prints, kept for the turn's
+	// record, before its text.
+	heapPrintLine = 32
 )
 
-// collShape is a collection of n parts of part bytes each, with a hash
-// index or not.
-func collShape(n int, part int64, indexed bool) int64 {
-	b := heapCollHead + part*int64(n)
+// collHeap is a kind of collection as the heap holds it: its header and
+// the bytes of each part. A list and a code form are held as a vector is.
+type collHeap uint8
+
+const (
+	vectorHeap collHeap = iota
+	setHeap
+	mapHeap
+)
+
+// head is the kind's header.
+func (c collHeap) head() int64 {
+	switch c {
+	case mapHeap:
+		return heapMapHead
+	case setHeap:
+		return heapSetHead
+	}
+	return heapVectorHead
+}
+
+// part is the bytes of one part: a map's entry, or a slot.
+func (c collHeap) part() int64 {
+	if c == mapHeap {
+		return heapEntry
+	}
+	return heapSlot
+}
+
+// shape is a collection of this kind of n parts, with a hash index or
+// not; a count a program chose saturates (bytesFor) rather than wraps.
+func (c collHeap) shape(n int, indexed bool) int64 {
+	b := c.head() + bytesFor(c.part(), n)
 	if indexed {
-		b += heapIndexHead + heapIndexPart*int64(n)
+		b += heapIndexHead + bytesFor(heapIndexPart, n)
 	}
 	return b
 }
+
+// built is the shape of a collection of this kind of n parts that a
+// builtin is about to build: a map or set of more than smallMap parts
+// has a hash index, as one of cheap keys (cheapKey) does.
+func (c collHeap) built(n int) int64 { return c.shape(n, c != vectorHeap && n > smallMap) }
 
 // funcShape is a function holding n values.
 func funcShape(n int) int64 { return heapFunction + heapHeld*int64(n) }

@@ -687,7 +687,7 @@ func javaReplace(th *Thread, args []Value) (Value, error) {
 			WithHint(`(.replace s "old" "new") replaces text; for a regex write (replace s #"re" "new")`).asJava(class, "")
 	}
 	n := int64(strings.Count(string(s), string(old)))
-	if err := th.alloc(costString + int64(len(s)) + n*int64(max(len(repl)-len(old), 0))); err != nil {
+	if err := th.alloc(heapString + int64(len(s)) + n*int64(max(len(repl)-len(old), 0))); err != nil {
 		return nil, err
 	}
 	return String(strings.ReplaceAll(string(s), string(old), string(repl))), nil

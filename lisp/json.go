@@ -196,7 +196,7 @@ func (d *jsonDecoder) chargeToken(tok json.Token) error {
 	if d.th == nil {
 		return nil
 	}
-	n := int64(costElem)
+	n := int64(heapSlot)
 	if s, ok := tok.(string); ok {
 		n += int64(len(s))
 	}
@@ -227,7 +227,7 @@ const (
 // them has budget left for (the elements are charged as they are read).
 func (d *jsonDecoder) room(n int) int {
 	if d.th != nil && d.th.limits.MaxAllocBytes > 0 {
-		n = min(n, int(max(d.th.limits.MaxAllocBytes-d.th.allocated, 0)/costElem))
+		n = min(n, int(max(d.th.limits.MaxAllocBytes-d.th.allocated, 0)/heapSlot))
 	}
 	return max(n, longSeq)
 }

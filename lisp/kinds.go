@@ -121,33 +121,46 @@ func (v *Vector) writeText(p *printer, i int) {
 		openClose(p, i, len(v.elems), "(", ")")
 	}
 }
-func (v *Vector) heapShape() int64 { return collShape(len(v.elems), heapSlot, false) }
+func (v *Vector) heapShape() int64 { return vectorHeap.shape(len(v.elems), false) }
 
 func (m *Map) walkParts() ([]Value, []MapEntry, bool) { return nil, m.entries, true }
 func (m *Map) writeText(p *printer, i int) {
 	openClose(p, i, 2*len(m.entries), m.class().opening(), "}")
 }
-func (m *Map) heapShape() int64 { return collShape(len(m.entries), heapEntry, m.index != nil) }
+func (m *Map) heapShape() int64 {
+	return mapHeap.shape(len(m.entries), m.index != nil) + sortedShape(m.tail)
+}
 
 func (s *Set) walkParts() ([]Value, []MapEntry, bool) { return s.elems, nil, true }
 func (s *Set) writeText(p *printer, i int)            { openClose(p, i, len(s.elems), "#{", "}") }
-func (s *Set) heapShape() int64                       { return collShape(len(s.elems), heapSlot, s.index != nil) }
+func (s *Set) heapShape() int64 {
+	return setHeap.shape(len(s.elems), s.index != nil) + sortedShape(s.tail)
+}
+
+// sortedShape is what a map or set with the lineage tail t holds for
+// being sorted (heapSorted), nothing for an unsorted one.
+func sortedShape(t *lineageTail) int64 {
+	if t != nil && t.order != nil {
+		return heapSorted
+	}
+	return 0
+}
 
 // Code forms (a function's source) have their forms as parts.
 
 func (l *list) walkParts() ([]Value, []MapEntry, bool) { return l.Elems, nil, true }
 func (l *list) writeText(p *printer, i int)            { openClose(p, i, len(l.Elems), "(", ")") }
-func (l *list) heapShape() int64                       { return collShape(len(l.Elems), heapSlot, false) }
+func (l *list) heapShape() int64                       { return vectorHeap.shape(len(l.Elems), false) }
 
 func (f *mapForm) walkParts() ([]Value, []MapEntry, bool) { return f.Elems, nil, true }
 func (f *mapForm) writeText(p *printer, i int) {
 	openClose(p, i, len(f.Elems), f.class.opening(), "}")
 }
-func (f *mapForm) heapShape() int64 { return collShape(len(f.Elems), heapSlot, false) }
+func (f *mapForm) heapShape() int64 { return vectorHeap.shape(len(f.Elems), false) }
 
 func (f *setForm) walkParts() ([]Value, []MapEntry, bool) { return f.Elems, nil, true }
 func (f *setForm) writeText(p *printer, i int)            { openClose(p, i, len(f.Elems), "#{", "}") }
-func (f *setForm) heapShape() int64                       { return collShape(len(f.Elems), heapSlot, false) }
+func (f *setForm) heapShape() int64                       { return vectorHeap.shape(len(f.Elems), false) }
 
 // openClose writes open before the first of n parts and close after the
 // last; the printer writes what separates them.

@@ -147,7 +147,7 @@ func (g seqGenerator) next(th *Thread) (Value, error) {
 	if err := th.step(1); err != nil {
 		return nil, err
 	}
-	if err := th.alloc(costElem); err != nil {
+	if err := th.alloc(heapSlot); err != nil {
 		return nil, err
 	}
 	return g(th)

@@ -31,7 +31,7 @@ func derivedFrom(th *Thread, s *infiniteSeq, name string, args []Value, reader f
 // append grows: its slot, and as much again for the slack and the copies
 // that growing by doubling leaves (a reader that holds without bound
 // allocated about 2.5 times what one element each charged).
-const heldInBuffer = 2 * costElem
+const heldInBuffer = 2 * heapSlot
 
 // reducingStep makes a transducer's reducing function of rf.
 type reducingStep func(th *Thread, rf Value) (Value, error)
@@ -54,7 +54,7 @@ func transducing(src seqGenerator, step reducingStep) seqGenerator {
 	var xrf Value
 	done := false
 	collect := &stepFn{step: func(th *Thread, acc, x Value) (Value, error) {
-		if err := th.alloc(costElem); err != nil {
+		if err := th.alloc(heapSlot); err != nil {
 			return nil, err
 		}
 		out = append(out, x)

@@ -207,7 +207,7 @@ func attachMeta(th *Thread, fn string, x Value, m *Map) (Value, error) {
 		return nil, carryError(fn, x)
 	}
 	if out != x {
-		if err := th.alloc(heapCollHead); err != nil {
+		if err := th.alloc(heapMapHead); err != nil {
 			return nil, err
 		}
 	}
@@ -394,7 +394,7 @@ type metaForm struct {
 func (*metaForm) TypeName() string                         { return "form" }
 func (f *metaForm) walkParts() ([]Value, []MapEntry, bool) { return []Value{f.Meta, f.Form}, nil, true }
 func (f *metaForm) writeText(p *printer, i int)            { openClose(p, i, 2, "^", "") }
-func (f *metaForm) heapShape() int64                       { return collShape(2, heapSlot, false) }
+func (f *metaForm) heapShape() int64                       { return vectorHeap.shape(2, false) }
 func (f *metaForm) nameMeta() (symbol, *mapForm, bool) {
 	s, ok := f.Form.(symbol)
 	return s, f.Meta, ok

@@ -761,13 +761,13 @@ func (p *progState) outputUsed() int {
 }
 
 // print records a line of output. Its bytes were charged as the line was
-// written (textWriter); the line itself costs costPrintLine.
+// written (textWriter); the line itself costs heapPrintLine.
 func (p *progState) print(th *Thread, line string) error {
 	max := th.limits.MaxOutputBytes
 	if max > 0 && p.outBytes+len(line) > max {
 		return outputLimitError(max)
 	}
-	if err := th.alloc(costPrintLine); err != nil {
+	if err := th.alloc(heapPrintLine); err != nil {
 		return err
 	}
 	p.outBytes += len(line)
@@ -835,7 +835,7 @@ func (p *progState) callTool(th *Thread, name string, args Value) (Value, error)
 		return nil, Errorf(ToolCallLimit, "tool call limit of %d exceeded (calling tool/%s)", max, name).
 			WithHint("make fewer tool calls per program: batch requests or filter before calling")
 	}
-	if err := th.alloc(costToolCall); err != nil {
+	if err := th.alloc(heapToolCall); err != nil {
 		return nil, err
 	}
 	// A lazy sequence the arguments hold goes as the list it reads as, as

@@ -71,15 +71,15 @@ func readNodeCost(v Value) int64 {
 	switch x := v.(type) {
 	case *Vector:
 		if n := len(x.elems); n > 0 {
-			return collShape(n, heapSlot, false)
+			return vectorHeap.shape(n, false)
 		}
 	case *Set:
 		if n := len(x.elems); n > 0 {
-			return collShape(n, heapSlot, readIndexed(x.elems, nil))
+			return setHeap.shape(n, readIndexed(x.elems, nil))
 		}
 	case *Map:
 		if n := len(x.entries); n > 0 {
-			return collShape(n, heapEntry, readIndexed(nil, x.entries))
+			return mapHeap.shape(n, readIndexed(nil, x.entries))
 		}
 	case *BigInt:
 		return x.heapShape()

@@ -356,7 +356,7 @@ func matchValue(th *Thread, s string, loc []int) (Value, error) {
 
 // perMatchCost is what one match is charged: the matched string and its
 // place in a result vector.
-const perMatchCost = costString + costElem
+const perMatchCost = heapString + heapSlot
 
 // findAll returns the submatch positions of every match of re in s. Matches
 // are counted against what is left of the allocation budget before Go

@@ -61,7 +61,7 @@ func (s *infiniteSeq) walkedBy(th *Thread) bool {
 // element of a list it makes.
 func (p *seqPlace) read(th *Thread) (Value, *seqPlace, error) {
 	if p.gen != nil {
-		if err := th.alloc(costElem); err != nil {
+		if err := th.alloc(heapSlot); err != nil {
 			return nil, nil, err
 		}
 		if p.busy {

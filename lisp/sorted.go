@@ -255,7 +255,7 @@ func newSortedSet(th *Thread, fn string, o *keyOrder, items []Value) (Value, err
 // sorted map's entries come first in it, in order, and then the added
 // ones, in the order they were added. The copy is charged as a map's.
 func resorted(th *Thread, fn string, o *keyOrder, m *Map) (*Map, error) {
-	if err := chargeCopy(th, m.Len(), m.Len(), costMapEntry); err != nil {
+	if err := chargeCopy(th, mapHeap, m.Len(), m.Len()); err != nil {
 		return nil, err
 	}
 	return sortedMapOf(th, fn, o, slices.Clone(m.entries))
@@ -263,7 +263,7 @@ func resorted(th *Thread, fn string, o *keyOrder, m *Map) (*Map, error) {
 
 // resortedSet is resorted for a set.
 func resortedSet(th *Thread, fn string, o *keyOrder, s *Set) (*Set, error) {
-	if err := chargeCopy(th, s.Len(), s.Len(), costElem); err != nil {
+	if err := chargeCopy(th, setHeap, s.Len(), s.Len()); err != nil {
 		return nil, err
 	}
 	return sortedSetOf(th, fn, o, slices.Clone(s.elems))
@@ -276,7 +276,7 @@ func resortedSet(th *Thread, fn string, o *keyOrder, s *Set) (*Set, error) {
 // copy is charged as a set's.
 func conjAllSorted(th *Thread, o *keyOrder, s *Set, xs []Value) (*Set, error) {
 	all := append(slices.Clone(s.elems), xs...)
-	if err := chargeCopy(th, len(all), len(all), costElem); err != nil {
+	if err := chargeCopy(th, setHeap, len(all), len(all)); err != nil {
 		return nil, err
 	}
 	return sortedSetOf(th, "conj", o, all)
@@ -315,7 +315,7 @@ func assocSorted(th *Thread, m *Map, k, v Value) (*Map, error) {
 	if err := chargeMapKeys(th, m); err != nil {
 		return nil, err
 	}
-	if err := chargeCopy(th, m.Len(), 1, costMapEntry); err != nil {
+	if err := chargeCopy(th, mapHeap, m.Len(), 1); err != nil {
 		return nil, err
 	}
 	b := NewMapBuilder(m.Len() + 1)
@@ -352,7 +352,7 @@ func conjSorted(th *Thread, s *Set, x Value) (*Set, error) {
 	if err := chargeKeys(th, s.elems); err != nil {
 		return nil, err
 	}
-	if err := chargeCopy(th, s.Len(), 1, costElem); err != nil {
+	if err := chargeCopy(th, setHeap, s.Len(), 1); err != nil {
 		return nil, err
 	}
 	// One array, built in place: a clone, a grown insert and the set's own

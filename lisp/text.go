@@ -361,7 +361,7 @@ func (t *textWriter) text() (Value, error) {
 		return nil, err
 	}
 	if t.th != nil {
-		if err := t.th.alloc(costString); err != nil {
+		if err := t.th.alloc(heapString); err != nil {
 			return nil, err
 		}
 	}
@@ -384,7 +384,7 @@ func plainText(th *Thread, vs []Value, sep string) (text Value, ok bool, err err
 			return nil, true, err
 		}
 	}
-	if err := th.alloc(costString + int64(n)); err != nil {
+	if err := th.alloc(heapString + int64(n)); err != nil {
 		return nil, true, err
 	}
 	if err := th.step(int64(n) / 64); err != nil {

@@ -426,19 +426,6 @@ func (th *Thread) checkWeight(v Value) error {
 	return nil
 }
 
-// Allocation costs, in bytes, charged for values a program builds. They
-// approximate Go's real sizes closely enough that the default budget bounds
-// the process's memory, and they are the same on every run.
-const (
-	costString    = 16 // header of a string, plus its bytes
-	costCollHead  = 48 // header of a vector, map or set
-	costElem      = 16 // one vector or set element
-	costMapEntry  = 48 // one map entry, with its index slot
-	costClosure   = 64 // a closure, plus 16 per captured binding
-	costToolCall  = 256
-	costPrintLine = 32
-)
-
 // maxCharge is the most one charge counts: more than any budget, and
 // far enough from the largest int64 that adding it cannot wrap round.
 const maxCharge = math.MaxInt64 / 4
@@ -457,14 +444,20 @@ func bytesFor(per int64, n int) int64 {
 	return per * int64(n)
 }
 
-// allocString charges for a new string of n bytes.
-func (th *Thread) allocString(n int) error { return th.alloc(costString + bytesFor(1, n)) }
+// The charges for what a builtin is about to build, from the one table of
+// heap shapes (heap.go).
 
-// allocVector charges for a new vector or set of n elements.
-func (th *Thread) allocVector(n int) error { return th.alloc(costCollHead + bytesFor(costElem, n)) }
+// allocString charges for a new string of n bytes.
+func (th *Thread) allocString(n int) error { return th.alloc(heapString + bytesFor(1, n)) }
+
+// allocVector charges for a new vector of n elements.
+func (th *Thread) allocVector(n int) error { return th.alloc(vectorHeap.built(n)) }
+
+// allocSet charges for a new set of n elements.
+func (th *Thread) allocSet(n int) error { return th.alloc(setHeap.built(n)) }
 
 // allocClosure charges for a new closure capturing n bindings.
-func (th *Thread) allocClosure(n int) error { return th.alloc(costClosure + bytesFor(16, n)) }
+func (th *Thread) allocClosure(n int) error { return th.alloc(heapFunction + bytesFor(heapHeld, n)) }
 
 // allocMap charges for a new map of n entries.
-func (th *Thread) allocMap(n int) error { return th.alloc(costCollHead + bytesFor(costMapEntry, n)) }
+func (th *Thread) allocMap(n int) error { return th.alloc(mapHeap.built(n)) }

@@ -220,7 +220,7 @@ func transduceInto(th *Thread, fn string, xform, coll Value) ([]Value, error) {
 	var cur []Value
 	n := 0
 	collect := &stepFn{step: func(th *Thread, acc, x Value) (Value, error) {
-		if err := th.alloc(costElem); err != nil {
+		if err := th.alloc(heapSlot); err != nil {
 			return nil, err
 		}
 		if len(cur) == cap(cur) {
