@@ -1,6 +1,7 @@
 package lisp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -199,4 +200,28 @@ func BenchmarkEmitValue(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkLongText writes a long text as json/generate-string does, on
+// a thread: 400 rows of 400 integers. Its B/op against text-bytes is what
+// growing the writer's buffer allocates besides the text, which a pooled
+// buffer too small for it does not save.
+func BenchmarkLongText(b *testing.B) {
+	rows := make([]Value, 400)
+	for i := range rows {
+		row := make([]Value, 400)
+		for j := range row {
+			row[j] = Int(i + j)
+		}
+		rows[i] = vec(row...)
+	}
+	v := vec(rows...)
+	for b.Loop() {
+		th := newThread(context.Background(), Limits{MaxSteps: Unlimited, MaxAllocBytes: Unlimited, MaxDepth: 100})
+		text, err := encodeJSON(th, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(text)), "text-bytes")
+	}
 }
