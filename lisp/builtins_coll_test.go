@@ -98,7 +98,9 @@ func TestSharedStructureIsCharged(t *testing.T) {
 		}
 	}
 	// A budget big enough for the steps still refuses to print gigabytes.
-	big := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 10 << 20})
+	// w's 3.9 MB of text costs its bytes and the buffers it grows through
+	// (up to 4 MiB, 8 MiB in all).
+	big := newThread(context.Background(), Limits{MaxSteps: 1 << 40, MaxAllocBytes: 16 << 20})
 	if _, err := callBuiltin(big, "str", w); err != nil {
 		t.Errorf("str of a million-node value within budget: %v", err)
 	}

@@ -399,7 +399,14 @@ func formatOne(th *Thread, spec formatSpec, arg Value) (string, error) {
 			return "", spec.mismatch('#')
 		}
 		text := "null"
-		if _, isNil := arg.(NilType); !isNil {
+		if s, ok := arg.(String); ok {
+			text = string(s) // shared, not copied: only %S's upper case is
+			if spec.conv == 'S' {
+				if err := th.alloc(int64(len(s))); err != nil {
+					return "", err
+				}
+			}
+		} else if _, isNil := arg.(NilType); !isNil {
 			// Built through a writer charged as it grows; a precision
 			// keeps at most that many characters, of at most 4 bytes.
 			t := textWriter{th: th}

@@ -205,7 +205,8 @@ func BenchmarkEmitValue(b *testing.B) {
 // BenchmarkLongText writes a long text as json/generate-string does, on
 // a thread: 400 rows of 400 integers. Its B/op against text-bytes is what
 // growing the writer's buffer allocates besides the text, which a pooled
-// buffer too small for it does not save.
+// buffer too small for it does not save; charged-bytes is what the thread
+// is charged for it, which should come near it.
 func BenchmarkLongText(b *testing.B) {
 	rows := make([]Value, 400)
 	for i := range rows {
@@ -223,5 +224,6 @@ func BenchmarkLongText(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(len(text)), "text-bytes")
+		b.ReportMetric(float64(th.allocatedBytes()), "charged-bytes")
 	}
 }

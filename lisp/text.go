@@ -28,13 +28,48 @@ type textWriter struct {
 	// (bigTextSteps), the one conversion whose work outgrows its bytes.
 	numbers *Thread
 	charged int64 // of n, what the thread has been charged
-	err     error // the thread's budget ran out
+	// grown is the capacity a buffer grown from empty by doubling
+	// (reserve) has at the bytes written: a writer that charges a thread
+	// grows its buffer so, and is charged each capacity it grows through,
+	// whether or not its buffer came from a pool with room, so that the
+	// same program is charged the same every run.
+	grown int64
+	err   error // the thread's budget ran out
 }
 
 // textChargeChunk is how many bytes a writer gathers before it charges
 // them: often enough that no text outgrows the budget by much, seldom
 // enough to cost nothing next to the writing.
 const textChargeChunk = 1024
+
+// firstTextBuffer is the capacity a writer that charges a thread first
+// grows its buffer to.
+const firstTextBuffer = 64
+
+// reserve makes room in the buffer of a writer that charges a thread for
+// extra more bytes, and reports whether it could. The buffers a long text
+// outgrows are allocation as much as the text is: growing to at least
+// twice the last, they come to at most four times the text (a text
+// written at once takes one buffer of its size), and each is charged
+// before it is allocated, so a text whose buffers pass the budget stops
+// there. (Go's append grows a long slice by a quarter, allocating about
+// five times the text.)
+func (t *textWriter) reserve(extra int) bool {
+	need := int64(len(t.buf)) + int64(extra)
+	if need > t.grown {
+		t.grown = max(2*t.grown, need, firstTextBuffer)
+		if err := t.th.alloc(t.grown); err != nil {
+			t.err = err
+			return false
+		}
+	}
+	if int64(cap(t.buf)) < need {
+		buf := make([]byte, len(t.buf), t.grown)
+		copy(buf, t.buf)
+		t.buf = buf
+	}
+	return true
+}
 
 // room is how many bytes the writer takes before its limit (the most an
 // int64 holds without one).
@@ -70,9 +105,10 @@ func (t *textWriter) writeString(s string) {
 	} else {
 		t.n += int64(len(s))
 	}
-	if !t.counting {
-		t.buf = append(t.buf, s...)
+	if t.counting || t.th != nil && !t.reserve(len(s)) {
+		return
 	}
+	t.buf = append(t.buf, s...)
 }
 
 // chargeNumber charges the writer's thread (or numbers) for writing v, a
@@ -137,9 +173,10 @@ func (t *textWriter) write(b []byte) {
 	} else {
 		t.n += int64(len(b))
 	}
-	if !t.counting {
-		t.buf = append(t.buf, b...)
+	if t.counting || t.th != nil && !t.reserve(len(b)) {
+		return
 	}
+	t.buf = append(t.buf, b...)
 }
 
 // writeByte appends c.
@@ -157,6 +194,9 @@ func (t *textWriter) writeByte(c byte) {
 	}
 	t.n++
 	if !t.counting {
+		if t.th != nil && !t.reserve(1) {
+			return
+		}
 		t.buf = append(t.buf, c)
 	}
 	if t.th != nil && t.n-t.charged >= textChargeChunk {
@@ -202,6 +242,14 @@ func (t *textWriter) size() int64 {
 func (t *textWriter) rearrange(start int, spans [][2]int, sep byte) {
 	if t.counting || t.stopped() {
 		return
+	}
+	if need := len(t.buf) - start; t.th != nil && cap(t.scratch) < need {
+		// The copy is allocation the thread pays for, as the buffer is.
+		if err := t.th.alloc(int64(need)); err != nil {
+			t.err = err
+			return
+		}
+		t.scratch = make([]byte, 0, need)
 	}
 	t.scratch = append(t.scratch[:0], t.buf[start:]...)
 	region := t.scratch
