@@ -70,7 +70,7 @@ var mapBuiltins = []*Builtin{
 		Cost: cost(visits(arg(0)), calls(arg(0)), builds)},
 	{Name: "update-keys", Sig: "(update-keys m f)", Doc: "map with each key replaced by (f key)", Category: "map",
 		MinArgs: 2, MaxArgs: 2, Fn: mapEach("update-keys", true),
-		Cost: cost(visits(arg(0)), calls(arg(0)), chargedInBody("each key f returns, hashed (chargeKey) when it returns"), builds)},
+		Cost: cost(visits(arg(0)), calls(arg(0)), chargedInBody("each key f returns, hashed (chargeKey) when it returns, and the room for keys f sends to one"), builds)},
 	{Name: "rename-keys", Sig: "(rename-keys m {old new ...})", Doc: "map with keys renamed", Category: "map",
 		MinArgs: 2, MaxArgs: 2, Fn: builtinRenameKeys,
 		Cost: cost(visits(allArgs), rehashes(allArgs), hashesValues(arg(1)), builds)},
@@ -725,6 +725,12 @@ func mapEach(fn string, onKeys bool) func(*Thread, []Value) (Value, error) {
 		}
 		if !onKeys {
 			b.sameKind(m) // update-vals works on a transient of m, update-keys builds from {}
+		} else if b.len() < m.Len() {
+			// The map keeps the room made for every key of m, which f
+			// sent to fewer keys; builds charges the keys it holds.
+			if err := th.alloc(mapHeap.built(m.Len()) - mapHeap.built(b.len())); err != nil {
+				return nil, err
+			}
 		}
 		return b.Map(), nil
 	}
