@@ -55,7 +55,7 @@ func eighthPassAttacks() []inputAttack {
 		value("a namespaced map of 100,000 keys as an earlier result", "ok", "(count *1)", namespacedMap(100_000)),
 		value("a namespaced map of 1,000,000 keys as an earlier result", "RESOURCE_EXHAUSTED", "(count *1)", namespacedMap(1_000_000)),
 		// *print-meta*: metadata shared by thousands of values, printed.
-		prog("*print-meta* over 3,000 references to one value with 2,000 items of metadata", "step_limit",
+		prog("*print-meta* over 3,000 references to one value with 2,000 items of metadata", "memory_limit",
 			`(binding [*print-meta* true] (count (pr-str (let [m (with-meta [1] {:m (vec (range 2000))})] (vec (repeat 3000 m))))))`),
 		// Sorting by String/CASE_INSENSITIVE_ORDER.
 		prog("500,000 strings sorted by String/CASE_INSENSITIVE_ORDER", "step_limit", `(count (sort String/CASE_INSENSITIVE_ORDER (map str (range 500000))))`),

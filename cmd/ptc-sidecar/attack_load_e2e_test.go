@@ -37,7 +37,7 @@ func clockedAttacks() []attack {
 		prog("frequencies of 100,000 plain elements, 1000 times", "step_limit",
 			"(let [r (vec (repeat 100000 1))] (dotimes [i 1000] (frequencies r)) :done)"),
 		// Ended once by the clock (TestAttacksEighthPass).
-		prog("*print-meta* over 3,000 references to one value with 2,000 items of metadata", "step_limit",
+		prog("*print-meta* over 3,000 references to one value with 2,000 items of metadata", "memory_limit",
 			`(binding [*print-meta* true] (count (pr-str (let [m (with-meta [1] {:m (vec (range 2000))})] (vec (repeat 3000 m))))))`),
 		// Peaked once at its RSS bound (TestAttacksSixthPass): 90 ms of CPU to
 		// its limit, now 40.

@@ -85,7 +85,7 @@ func tenthPassAttacks() []inputAttack {
 		prog("first of a set of three 1 MB strings, 100,000 times", "step_limit",
 			`(let [x (apply str (repeat 1000000 "x")) s (set (map #(str % x) (range 3)))] (reduce (fn [n i] (+ n (count (first s)))) 0 (range 100000)))`),
 		// clojure.string over collections, $n references.
-		prog("upper-case of a 10,000-item vector 100,000 times", "step_limit",
+		prog("upper-case of a 10,000-item vector 100,000 times", "memory_limit",
 			`(let [v (vec (range 10000))] (reduce (fn [n i] (+ n (count (clojure.string/upper-case v)))) 0 (range 100000)))`),
 		prog("includes? of 100,000 nested vectors", "step_limit", `(clojure.string/includes? (vec (repeat 100000 (vec (range 10)))) "x")`),
 		prog("a replacement of 5,000 $1$2 over 100,000 matches", "memory_limit",

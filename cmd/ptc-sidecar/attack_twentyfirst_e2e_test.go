@@ -84,7 +84,7 @@ func twentyFirstPassAttacks() []inputAttack {
 		prog("with-meta 100,000 times on a lazy sequence", "memory_limit", `(meta (reduce (fn [l i] (with-meta l {:i i})) (lazy-seq [1]) (range 100000)))`),
 		prog("vary-meta 100,000 times on a function, called", "memory_limit", `(let [f (reduce (fn [f i] (vary-meta f assoc :i i)) inc (range 100000))] (f 1))`),
 		prog("vary-meta 100,000 times on a sorted set", "memory_limit", `(let [s (reduce (fn [s i] (vary-meta s assoc i i)) (sorted-set 1) (range 100000))] (count (meta s)))`),
-		prog("metadata holding the value 30 deep, printed with *print-meta*", "step_limit", `(let [v (reduce (fn [v i] (with-meta [v] {:m v})) [] (range 30))] (binding [*print-meta* true] (count (pr-str v))))`),
+		prog("metadata holding the value 30 deep, printed with *print-meta*", "memory_limit", `(let [v (reduce (fn [v i] (with-meta [v] {:m v})) [] (range 30))] (binding [*print-meta* true] (count (pr-str v))))`),
 		prog("metadata holding the value 30 deep, returned", "ok", `(reduce (fn [v i] (with-meta [v] {:m v})) [] (range 30))`),
 		// Lazy sequences taken apart by destructuring, for and doseq.
 		prog("a lazy sequence destructured", "ok", nat+`[(let [[a b & r] (nat 0)] [a b (take 2 r)]) (let [[a b] (lazy-seq [1 2])] [a b]) ((fn [[a b]] b) (iterate inc 5))]`),
