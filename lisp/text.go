@@ -49,15 +49,16 @@ const firstTextBuffer = 64
 // reserve makes room in the buffer of a writer that charges a thread for
 // extra more bytes, and reports whether it could. The buffers a long text
 // outgrows are allocation as much as the text is: growing to at least
-// twice the last, they come to at most four times the text (a text
-// written at once takes one buffer of its size), and each is charged
-// before it is allocated, so a text whose buffers pass the budget stops
-// there. (Go's append grows a long slice by a quarter, allocating about
-// five times the text.)
+// twice the last, they come to at most four times the text, and each is
+// charged before it is allocated, so a text whose buffers pass the budget
+// stops there. A write past twice the last grows the buffer to a quarter
+// more than it needs, so that a long string with a few bytes around it
+// takes one buffer. (Go's append grows a long slice by a quarter,
+// allocating about five times the text.)
 func (t *textWriter) reserve(extra int) bool {
 	need := int64(len(t.buf)) + int64(extra)
 	if need > t.grown {
-		t.grown = max(2*t.grown, need, firstTextBuffer)
+		t.grown = max(2*t.grown, need+need/4, firstTextBuffer)
 		if err := t.th.alloc(t.grown); err != nil {
 			t.err = err
 			return false
