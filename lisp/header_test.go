@@ -1,8 +1,8 @@
 package lisp
 
 import (
+	"reflect"
 	"testing"
-	"unsafe"
 )
 
 // TestCollectionHeadersFitTheirSizeClass: a request of many small maps or
@@ -15,18 +15,18 @@ func TestCollectionHeadersFitTheirSizeClass(t *testing.T) {
 		what          string
 		size, charged uintptr
 	}{
-		{"a vector", unsafe.Sizeof(Vector{}), heapVectorHead},
-		{"a list form", unsafe.Sizeof(list{}), heapVectorHead},
-		{"a map form", unsafe.Sizeof(mapForm{}), heapVectorHead},
-		{"a set form", unsafe.Sizeof(setForm{}), heapVectorHead},
-		{"a map", unsafe.Sizeof(Map{}), heapMapHead},
-		{"a set", unsafe.Sizeof(Set{}), heapSetHead},
+		{"a vector", reflect.TypeFor[Vector]().Size(), heapVectorHead},
+		{"a list form", reflect.TypeFor[list]().Size(), heapVectorHead},
+		{"a map form", reflect.TypeFor[mapForm]().Size(), heapVectorHead},
+		{"a set form", reflect.TypeFor[setForm]().Size(), heapVectorHead},
+		{"a map", reflect.TypeFor[Map]().Size(), heapMapHead},
+		{"a set", reflect.TypeFor[Set]().Size(), heapSetHead},
 	} {
 		if h.size > h.charged {
 			t.Errorf("%s's header is %d bytes, over the %d-byte size class it is charged", h.what, h.size, h.charged)
 		}
 	}
-	if size := unsafe.Sizeof(atom{}); size > heapAtom {
+	if size := reflect.TypeFor[atom]().Size(); size > heapAtom {
 		t.Errorf("an atom is %d bytes, over heapAtom (%d), what it is charged", size, heapAtom)
 	}
 	// A record without metadata shares its type's traits: building one

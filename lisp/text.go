@@ -28,8 +28,8 @@ type textWriter struct {
 	// (bigTextSteps), the one conversion whose work outgrows its bytes.
 	numbers *Thread
 	charged int64 // of n, what the thread has been charged
-	// grown is the capacity a buffer grown from empty by doubling
-	// (reserve) has at the bytes written: a writer that charges a thread
+	// grown is the capacity a buffer grown from empty as reserve grows
+	// it has at the bytes written: a writer that charges a thread
 	// grows its buffer so, and is charged each capacity it grows through,
 	// whether or not its buffer came from a pool with room, so that the
 	// same program is charged the same every run.
