@@ -198,7 +198,9 @@ func (b *Builtin) run(th *Thread, args []Value) (Value, error) {
 		args = whole
 	}
 	if b.lazy != nil {
-		if s, ok := firstInfinite(args); ok {
+		// A call of the transducer's arity makes the transducer, whatever
+		// its arguments hold: no sequence is read.
+		if s, ok := firstInfinite(args); ok && !b.makesTransducer(args) {
 			return b.lazy(th, args, s, b.Fn)
 		}
 	} else if !b.asksLazy && endingArg(args) {

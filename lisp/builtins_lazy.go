@@ -16,20 +16,42 @@ func lazyTake(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value)
 	return NewVector(elems), nil
 }
 
-// lazyTakeWhile is (take-while ...) on an infinite sequence.
-func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Value) (Value, error)) (Value, error) {
-	var out []Value
-	err := eachOfInfinite(th, s, func(v Value) (bool, error) {
-		ok, err := truthyCall(th, "take-while", args[0], v)
-		if ok {
-			out = append(out, v)
+// lazyTakeWhile is (take-while pred s) of a lazy or infinite sequence:
+// lazy, as Clojure's, so (take 3 (take-while pos? (iterate inc 1))) reads
+// three items. It may end though s does not, so it is read whole as one
+// that may end: to its end, or to a budget.
+func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
+	if len(args) != 2 || args[1] != s {
+		return plain(th, args)
+	}
+	pred := args[0]
+	v, err := derived(th, s, "take-while", pred, func(g seqGenerator) seqGenerator {
+		taking := true
+		return func(th *Thread) (Value, error) {
+			if !taking {
+				return nil, errSeqEnd
+			}
+			v, err := g.pull(th)
+			if err != nil {
+				return nil, err
+			}
+			ok, err := truthyCall(th, "take-while", pred, v)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				taking = false
+				return nil, errSeqEnd
+			}
+			return v, nil
 		}
-		return !ok, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return newVector(th, out)
+	d := v.(*infiniteSeq)
+	d.ends, d.memo = true, true
+	return d, nil
 }
 
 // eachOfInfinite calls visit with the elements of s in order, with a reader

@@ -1,6 +1,6 @@
 ;; Records Clojure 1.11's answer for each probe of probes.txt into
 ;; expected.txt: run with
-;;   cd lisp/testdata/lazyprobe && java -Xmx256m -cp /usr/share/java/clojure-1.11.jar clojure.main oracle.clj
+;;   cd lisp/testdata/lazyprobe && java -Xmx512m -cp /usr/share/java/clojure-1.11.jar clojure.main oracle.clj
 ;; Each probe runs on its own thread for at most 3 s; one that does not
 ;; finish (an infinite sequence realized whole) or runs out of memory is
 ;; recorded as !limit, one that throws as !error and the exception class.
