@@ -419,11 +419,19 @@ func (th *Thread) enterCallChecked() error { // outside enterCall, so that it in
 // checkWeight refuses a value whose printed size would pass
 // maxValueWeight, however little it cost to build by sharing.
 func (th *Thread) checkWeight(v Value) error {
-	if weightOf(v) > maxValueWeight {
-		return Errorf(memoryLimit, "value too large: it would print as more than %d MB", maxValueWeight>>20).
-			WithHint("the program nests shared data exponentially; build only what you need")
+	if weightOf(v) <= maxValueWeight {
+		return nil
 	}
-	return nil
+	err := Errorf(memoryLimit, "value too large: it would print as more than %d MB", maxValueWeight>>20)
+	switch v.(type) {
+	case *closure, *infiniteSeq:
+		// A function holds all it captured, and a lazy sequence the
+		// functions and sequences it was made from: a recursive sequence
+		// whose functions each capture the whole sequence before them
+		// doubles at every level (the sieve that captures s for (first s)).
+		return err.WithHint("a function keeps each value it captures whole, and a lazy sequence what it is made from; bind only what a function uses before making it: (let [p (first s)] #(zero? (mod %% p))), not #(zero? (mod %% (first s)))")
+	}
+	return err.WithHint("the program nests shared data exponentially; build only what you need")
 }
 
 // maxCharge is the most one charge counts: more than any budget, and
