@@ -244,7 +244,8 @@ func TestAttackCompressedBodies(t *testing.T) {
 // evaluation (the collector works beside it), cpu for the others. It is
 // judged on the least of three sendings, the request's own work: on a
 // busy machine the others also pay for the garbage of those before them,
-// and each core does less work per second of CPU time.
+// and each core does less work per second of CPU time: past cpu, it is
+// judged against the yardstick of cpu_yardstick_e2e_test.go.
 type inputAttack struct {
 	attack
 	cpu time.Duration
@@ -426,9 +427,10 @@ func runInputAttack(t *testing.T, a inputAttack, listener string) {
 	if peak > bound*raceSlowdown {
 		t.Errorf("peak RSS rose %d MiB, over %.0f times its %.2f MiB plus %d MiB (%s)", peak/mib, perByte, float64(size)/mib, (bound-int64(perByte*float64(size)))/mib, a.kind.name)
 	}
-	if least > a.cpu*raceSlowdown {
-		t.Errorf("the least of three sendings took %v of the server's CPU, over %v", least, a.cpu)
-	}
+	checkCPU(t, p, "the least of three sendings", least, a.cpu, func() time.Duration {
+		out, _ := sendAttack(t, p, listener, a.attack)
+		return out.cpu
+	})
 	if _, err := ptcsidecarv1.NewSidecarServiceClient(p.client()).ListStrategies(testContext(t), &ptcsidecarv1.ListStrategiesRequest{}); err != nil {
 		t.Errorf("the server does not serve after it: %v", err)
 	}
@@ -541,7 +543,11 @@ func TestAttackAbandonedRendering(t *testing.T) {
 		t.Fatalf("%v, want DEADLINE_EXCEEDED", err)
 	}
 	t.Logf("%d MiB of history: %v of the server's CPU to the end, %v abandoned after 100 ms", proto.Size(req)>>20, whole, abandoned)
-	if abandoned > min(whole/2, 300*time.Millisecond*raceSlowdown) {
+	if abandoned > whole/2 {
 		t.Errorf("abandoned, the call still cost %v of the %v it costs to the end", abandoned, whole)
 	}
+	checkCPU(t, p, "the abandoned call", abandoned, 300*time.Millisecond, func() time.Duration {
+		d, _ := send(100 * time.Millisecond)
+		return d
+	})
 }
