@@ -126,9 +126,13 @@ func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 			return nil, err
 		}
 	}
+	allocated := th.allocated
 	v, err := b.run(th, args)
 	if err != nil {
 		return nil, b.javaClassed(args, err)
+	}
+	if err := chargeMadeNumber(th, args, v, th.allocated-allocated); err != nil {
+		return nil, err
 	}
 	switch {
 	case b.makesTransducer(args):
@@ -150,6 +154,35 @@ func (b *Builtin) Call(th *Thread, args []Value) (Value, error) {
 // transducer.
 func (b *Builtin) makesTransducer(args []Value) bool {
 	return b.xform != nil && len(args) == b.xform.args
+}
+
+// chargeMadeNumber charges a big integer or decimal a call returned, when
+// none of its arguments is that number and none could hold it (each is a
+// number, a text, a keyword, a boolean or nil), its heap shape less what
+// the call charged already: made by the call, whatever the row declares.
+// The conversions (bigint, bigdec, BigDecimal.), quot, rem, mod, the
+// methods of decimals and an overflowing *' made one charged nothing, and
+// kept by the million they held far more than the budget.
+func chargeMadeNumber(th *Thread, args []Value, v Value, charged int64) error {
+	switch v.(type) {
+	case *BigInt, *BigDec:
+	default:
+		return nil
+	}
+	for _, a := range args {
+		if a == v {
+			return nil
+		}
+		switch a.(type) {
+		case Int, Float, Float32, *BigInt, *BigDec, String, Keyword, Bool, NilType:
+		default:
+			return nil // the number may be one the argument held, or one a call inside charged
+		}
+	}
+	if shape := heapShapeOf(v); charged < shape {
+		return th.alloc(shape - charged)
+	}
+	return nil
 }
 
 // wideNumberWords is the width, in 64-bit words, from which a number

@@ -12,8 +12,9 @@ import (
 
 // The most the heap a form keeps may exceed what it was charged: 1.4
 // times the charge, and keptSlack bytes for what a size class rounds up
-// (a small number charged nothing keeps 55-63 bytes); twice the charge
-// for the builtins of keptLoosely.
+// (a short text or a transducer charged nothing keeps up to 63; a big
+// number is charged as it is made, TestMadeNumbersAreCharged); twice the
+// charge for the builtins of keptLoosely.
 const (
 	keptOverCharge = 1.4
 	keptSlack      = 64
