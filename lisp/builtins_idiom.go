@@ -124,7 +124,7 @@ var idiomBuiltins = []*Builtin{
 		Cost: cost(visits(lastArg), calls(lastArg), chargedInBody("an element per item the transducers pass on (transduceInto), and the vector of them")), lazy: lazyEduction},
 	{Name: "cat", Sig: "(cat rf)", Doc: "the transducer that passes on each item of each item: (into [] cat [[1] [2 3]])", Category: "idiom",
 		MinArgs: 1, MaxArgs: 1, Fn: builtinCat,
-		Cost: cost(constant)},
+		Cost: cost(builds)},
 	{Name: "sequence", Sig: "(sequence coll) (sequence xform coll)", Doc: "the items of coll, passed through xform", Category: "idiom",
 		MinArgs: 1, MaxArgs: 2, Fn: builtinSequence,
 		// A transducer may pass on any number of items per item (mapcat),

@@ -518,7 +518,7 @@ func builtinSelectKeys(th *Thread, args []Value) (Value, error) {
 			}
 		}
 	}
-	return b.Map(), nil
+	return b.mapChargingRoom(th)
 }
 
 // selectIndexes is select-keys of a vector, which Clojure's find reads as
@@ -534,7 +534,7 @@ func selectIndexes(th *Thread, v *Vector, keys Value) (Value, error) {
 			b.Set(k, v.elems[i])
 		}
 	}
-	return b.Map(), nil
+	return b.mapChargingRoom(th)
 }
 
 func keysOrVals(fn string, keys bool) func(*Thread, []Value) (Value, error) {

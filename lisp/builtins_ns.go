@@ -37,6 +37,11 @@ var namespaceBuiltins = []*Builtin{
 			}
 			// Java's Matcher/quoteReplacement, which Clojure's calls.
 			// A Replacer built for each call allocated 6.7 KB of tables.
+			// A text with nothing to quote is returned as it is: a copy
+			// of it would be kept uncharged (builds charges no argument).
+			if !strings.ContainsAny(string(s), `\$`) {
+				return s, nil
+			}
 			var b strings.Builder
 			b.Grow(len(s))
 			for i := range len(s) {
@@ -324,21 +329,34 @@ func builtinEscape(th *Thread, args []Value) (Value, error) {
 	if !ok {
 		return nil, typeErrorf("clojure.string/escape", "a string", args[0])
 	}
+	// The text is copied from the first character replaced: one with none
+	// is returned as it is, as a copy would be kept uncharged (builds
+	// charges no argument).
 	var b strings.Builder
-	for _, r := range string(s) {
+	copying := false
+	for i, r := range string(s) {
 		v, err := call(th, "clojure.string/escape", args[1], String(r))
 		if err != nil {
 			return nil, err
 		}
 		if v == Nil {
-			b.WriteRune(r)
+			if copying {
+				b.WriteRune(r)
+			}
 			continue
+		}
+		if !copying {
+			b.WriteString(string(s[:i]))
+			copying = true
 		}
 		text := Str(v)
 		if err := th.alloc(int64(len(text))); err != nil {
 			return nil, err
 		}
 		b.WriteString(text)
+	}
+	if !copying {
+		return s, nil
 	}
 	return String(b.String()), nil
 }

@@ -219,7 +219,7 @@ func uncheckedCast(name, doc string, cast func(x Value) (Value, error)) *Builtin
 		// A decimal is aligned to scale 0 first (lowBits), a power of ten
 		// as long as its exponent: (unchecked-long 1E99999M) in a loop
 		// reached the clock, one step a call.
-		MinArgs: 1, MaxArgs: 1, Cost: cost(alignsDecimals(allArgs)), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 1, MaxArgs: 1, Cost: cost(alignsDecimals(allArgs), builds), Fn: func(th *Thread, args []Value) (Value, error) {
 			return cast(args[0])
 		}})
 }

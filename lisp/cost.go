@@ -658,13 +658,14 @@ func isArg(args []Value, v Value) bool {
 }
 
 // builtSize is the allocation charged for a value a builtin built: its
-// heap shape (heap.go), for a collection, a string or a function holding
-// values. A lazy sequence was charged as it was made (madeSeq).
+// heap shape (heap.go), for a collection, a string, a big number, a
+// function holding values, a transient or a reducing function (cat's). A
+// lazy sequence was charged as it was made (madeSeq).
 func builtSize(v Value) int64 {
 	switch v.(type) {
 	case *infiniteSeq:
 		return 0
-	case *Vector, *Set, *Map, String, holder, *BigInt, *BigDec:
+	case *Vector, *Set, *Map, String, holder, *BigInt, *BigDec, *transient, *stepFn:
 		return heapShapeOf(v)
 	}
 	return 0

@@ -247,7 +247,7 @@ var javaInteropBuiltins = concatRows(
 				return nil, typeErrorf("Boolean/parseBoolean", "a string", args[0]).asJava("ClassCastException", "")
 			}},
 		{Name: "Character/toString", Sig: "(Character/toString c)", Doc: "the one-character string of a character or of a code point: (Character/toString 97) is \"a\"", Category: "idiom", reach: javaStatic,
-			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: javaCharacterToString},
+			MinArgs: 1, MaxArgs: 1, Cost: cost(builds), Fn: javaCharacterToString},
 		{Name: "Character/valueOf", Sig: "(Character/valueOf c)", Doc: "the character itself", Category: "idiom", reach: javaStatic,
 			MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
 				if _, err := oneChar("Character/valueOf", args[0]); err != nil {
@@ -334,7 +334,7 @@ func javaIntegerToString(name string, bits int, unsigned bool) *Builtin {
 		doc = "the digits of n read as unsigned, in base radix (10), as Java's"
 	}
 	return &Builtin{Name: name, Sig: "(" + name + " n) (" + name + " n radix)", Doc: doc, Category: "idiom", reach: javaStatic,
-		MinArgs: 1, MaxArgs: 2, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 1, MaxArgs: 2, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
 			n, radix, err := javaRadixArgs(name, bits, args)
 			switch {
 			case err != nil:
@@ -416,7 +416,7 @@ func javaWhitespace(r rune) bool {
 // ones, as a program checking bits expects.
 func javaRadixString(name string, radix, width int) *Builtin {
 	return &Builtin{Name: name, Sig: "(" + name + " n)", Doc: "the unsigned digits of n in base " + strconv.Itoa(radix) + ", as Java's", Category: "idiom", reach: javaStatic,
-		MinArgs: 1, MaxArgs: 1, Cost: cost(constant), Fn: func(th *Thread, args []Value) (Value, error) {
+		MinArgs: 1, MaxArgs: 1, Cost: cost(builds), Fn: func(th *Thread, args []Value) (Value, error) {
 			n, err := javaIntParam(name, args[0], 64) // a float truncated, as Clojure passes it
 			if err != nil {
 				return nil, err

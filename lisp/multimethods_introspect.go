@@ -373,7 +373,7 @@ var protocolBuiltins = []*Builtin{
 	{Name: "protocol/make", Sig: "(protocol/make 'name pred)", Doc: "the value of protocol name, pred telling whether a value satisfies it; what defprotocol expands to", Category: "idiom",
 		reach: qualified, MinArgs: 2, MaxArgs: 4, Cost: cost(builds),
 		Fn: func(th *Thread, args []Value) (Value, error) {
-			b := NewMapBuilder(4)
+			b := NewMapBuilder(len(args))
 			b.Set(Keyword("name"), args[0])
 			b.Set(protocolKey, args[1])
 			if len(args) == 4 { // a protocol kept by an earlier version has no lists

@@ -598,6 +598,9 @@ func newBuilderMap(n int) (*Map, *lineageTail) {
 	// Records of a few fields are most maps; their entries come in the
 	// same allocation as the map and its tail.
 	switch {
+	case n == 0: // an empty map, or one whose size is not known
+		mt := &mapWithTail{}
+		m, t = &mt.m, &mt.t
 	case n <= 2:
 		mt := &mapWithEntries2{}
 		m, t = &mt.m, &mt.t
@@ -712,6 +715,18 @@ func (b *MapBuilder) Map() *Map {
 		m.tail = b.tail
 	}
 	return m
+}
+
+// mapChargingRoom is Map for a builder made with room for more entries
+// than it may get (select-keys of keys that are absent): the room left is
+// charged, as the map keeps it and its shape counts only its entries
+// (builds). (select-keys m [:a :b]) of neither key kept 143 bytes for 64.
+func (b *MapBuilder) mapChargingRoom(th *Thread) (*Map, error) {
+	m := b.Map()
+	if err := th.alloc(heapEntry * int64(cap(m.entries)-len(m.entries))); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // Set is an immutable set that remembers insertion order internally; programs

@@ -93,7 +93,7 @@ func tenthPassAttacks() []inputAttack {
 		// Namespaced maps, 32-bit arithmetic, unsigned and digit statics.
 		prog("a namespaced map of 60,000 keys", "memory_limit", `(into {} (map (fn [i] [(keyword "a" (str i)) i]) (range 60000)))`),
 		prog("a namespaced map 900 deep printed", "ok", `(count (pr-str (reduce (fn [m i] {(keyword "a" (str i)) m}) {} (range 900))))`),
-		prog("Long/toUnsignedString over 300,000 numbers", "step_limit", `(count (mapv #(Long/toUnsignedString %) (range -1 -300000 -1)))`),
+		prog("Long/toUnsignedString over 300,000 numbers", "memory_limit", `(count (mapv #(Long/toUnsignedString %) (range -1 -300000 -1)))`),
 		prog("Character/forDigit over 900,000 numbers", "memory_limit", `(count (apply str (map #(Character/forDigit (mod % 36) 36) (range 900000))))`),
 		// cache-stable's references to output printed again.
 		repeats("cache-stable over 400 turns printing the same 60 long lines", func(_, i int) string { return long + strconv.Itoa(i) }),
