@@ -229,9 +229,8 @@ func leastKept(setup func() (*Thread, func() (Value, error))) (kept, charged int
 }
 
 // keptCollectionSizes are the sizes of the collections smallArgLists
-// passes: a map keeps the room it was built with, which differs from size
-// to size (a five-key record kept 352 bytes for 224 charged while one of
-// three passed).
+// passes (a map has one entry more, :n): what a result keeps beyond its
+// shape, its room and its size class, differs from size to size.
 var keptCollectionSizes = []int{2, 5}
 
 // smallArgLists are up to three argument lists b accepts, each of its
