@@ -723,7 +723,7 @@ func (b *MapBuilder) Map() *Map {
 // than it may get (select-keys of keys that are absent): the room left is
 // charged, as the map keeps it and its shape counts only its entries
 // (builds). (select-keys m [:a :b]) of neither key kept 143 bytes for 64.
-func (b *MapBuilder) mapChargingRoom(th *Thread) (*Map, error) {
+func (b *MapBuilder) mapChargingRoom(th *Thread) (Value, error) {
 	m := b.Map()
 	if err := th.alloc(heapEntry * int64(cap(m.entries)-len(m.entries))); err != nil {
 		return nil, err
