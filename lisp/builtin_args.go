@@ -58,7 +58,7 @@ func seqOf(th *Thread, fn string, v Value, mode seqMode) ([]Value, error) {
 	case String:
 		return stringChars(th, string(v))
 	case *infiniteSeq:
-		if v.ends {
+		if v.ends() {
 			whole, err := v.realizeAll(th)
 			if err != nil {
 				return nil, err

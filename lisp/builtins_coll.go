@@ -1001,7 +1001,7 @@ func builtinFlatten(th *Thread, args []Value) (Value, error) {
 		if err := th.step(1); err != nil {
 			return nil, err
 		}
-		if s, ok := e.(*infiniteSeq); ok && s.ends {
+		if s, ok := e.(*infiniteSeq); ok && s.ends() {
 			// A lazy sequence inside is flattened as the list it reads as,
 			// read here rather than before: the value may nest deeper
 			// than a walk of it goes.

@@ -161,7 +161,7 @@ func lazyApply(th *Thread, args []Value, _ *infiniteSeq, plain func(*Thread, []V
 	switch {
 	case err != nil:
 		return nil, err
-	case v == nil && !s.ends:
+	case v == nil && !s.ends():
 		return nil, infiniteError("apply", s)
 	case v == nil:
 		whole, err := realizedArgsBut(th, args, nil)

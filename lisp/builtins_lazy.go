@@ -50,7 +50,7 @@ func lazyTakeWhile(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread,
 		return nil, err
 	}
 	d := v.(*infiniteSeq)
-	d.ends, d.memo = true, true
+	d.origin.ends, d.origin.memo = true, true
 	return d, nil
 }
 
@@ -227,13 +227,13 @@ func lazyMap(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Val
 // mapSeqs is (map f s1 s2 ...) over sequences none of which is finite: a
 // sequence that ends when the first of them ends.
 func mapSeqs(th *Thread, f Value, srcs []*infiniteSeq) (Value, error) {
-	d := &infiniteSeq{from: srcs[0]}
+	d := newSeq(srcs[0], seqOrigin{})
 	for _, s := range srcs {
-		if s.ends {
-			d.ends, d.memo = true, true
+		if s.ends() {
+			d.origin.ends, d.origin.memo = true, true
 		}
 	}
-	d.start = func() seqGenerator {
+	d.origin.start = func() seqGenerator {
 		gs := make([]seqGenerator, len(srcs))
 		for i, s := range srcs {
 			gs[i] = s.sourceReader()
@@ -257,7 +257,7 @@ func mapSeqs(th *Thread, f Value, srcs []*infiniteSeq) (Value, error) {
 	}
 	d.made("map", args...)
 	for _, s := range srcs[1:] {
-		d.levels += s.levels
+		d.origin.levels += s.levels()
 	}
 	return madeSeq(th, d)
 }
@@ -325,7 +325,7 @@ func firstInfinite(args []Value) (*infiniteSeq, bool) {
 // allEnd reports whether every sequence among args may end.
 func allEnd(args []Value) bool {
 	for _, a := range args {
-		if s, ok := a.(*infiniteSeq); ok && !s.ends {
+		if s, ok := a.(*infiniteSeq); ok && !s.ends() {
 			return false
 		}
 	}

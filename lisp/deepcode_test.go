@@ -105,7 +105,7 @@ func TestDeepResultsRefusedBeforeTheirWalk(t *testing.T) {
 	th := newThread(t.Context(), Limits{})
 	// A lazy sequence at the bottom: a vector known to hold none is not
 	// entered at all.
-	v := Value(&infiniteSeq{ends: true})
+	v := Value(newSeq(nil, seqOrigin{ends: true}))
 	for range 20 {
 		v = NewVector([]Value{v, Int(1)})
 	}

@@ -85,7 +85,7 @@ func builtinRealized(th *Thread, args []Value) (Value, error) {
 	if a, ok := args[0].(*atom); ok && a.delay {
 		return boolValue(a.thunk == nil), nil
 	}
-	if s, ok := args[0].(*infiniteSeq); ok && s.ends && !s.cell {
+	if s, ok := args[0].(*infiniteSeq); ok && s.ends() && (s.isDrop() || !s.origin.cell) {
 		return boolValue(s.realizedIn(th)), nil
 	}
 	return nil, castError("realized?", "a delay", args[0], "clojure.lang.IPending").

@@ -52,7 +52,7 @@ func (p *seqPattern) bind(th *Thread, fr *frame, v Value) error {
 // arguments (& {...}) read the rest whole, as Clojure's do.
 func (p *seqPattern) bindSeq(th *Thread, fr *frame, s *infiniteSeq) error {
 	if p.rest != nil && p.restAsMap {
-		if !s.ends {
+		if !s.ends() {
 			return infiniteError("destructuring", s)
 		}
 		whole, err := s.realizeAll(th)
@@ -190,7 +190,7 @@ type mapPattern struct {
 func (p *mapPattern) bind(th *Thread, fr *frame, v Value) error {
 	if s, ok := v.(*infiniteSeq); ok {
 		// A lazy sequence is a sequence too, read whole as Clojure reads it.
-		if !s.ends {
+		if !s.ends() {
 			return infiniteError("destructuring", s)
 		}
 		whole, err := s.realizeAll(th)

@@ -748,7 +748,7 @@ func (n *forNode) runItem(th *Thread, fr *frame, i int, item Value, out *[]Value
 // a time as Clojure's for does, so that a :while ends an endless one. One
 // that never ends with no :while to end it is refused at once.
 func (n *forNode) runSeq(th *Thread, fr *frame, i int, s *infiniteSeq, out *[]Value) (bool, error) {
-	if !s.ends && !n.endedByWhile(i) {
+	if !s.ends() && !n.endedByWhile(i) {
 		return false, infiniteError("for", s)
 	}
 	g, err := s.reader(th)

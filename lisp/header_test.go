@@ -26,6 +26,17 @@ func TestCollectionHeadersFitTheirSizeClass(t *testing.T) {
 			t.Errorf("%s's header is %d bytes, over the %d-byte size class it is charged", h.what, h.size, h.charged)
 		}
 	}
+	// A drop is two allocations, the sequence and its walk, each in the
+	// 32-byte class: what a walk by rest that keeps its steps holds.
+	if seq, walk := reflect.TypeFor[infiniteSeq]().Size(), reflect.TypeFor[seqWalk]().Size(); seq > 32 || walk > 32 || seq+walk > heapDrop {
+		t.Errorf("a drop is %d+%d bytes, over heapDrop (%d), what it is charged", seq, walk, heapDrop)
+	}
+	// Any other sequence is its header and its origin, two allocations
+	// within 128 bytes: heapLazySeq charges the rest to the closure that
+	// starts its readers.
+	if seq, origin := reflect.TypeFor[infiniteSeq]().Size(), reflect.TypeFor[seqOrigin]().Size(); seq+origin > 128 {
+		t.Errorf("a lazy sequence is %d+%d bytes, over the 128 of heapLazySeq (%d) its header takes", seq, origin, heapLazySeq)
+	}
 	if size := reflect.TypeFor[atom]().Size(); size > heapAtom {
 		t.Errorf("an atom is %d bytes, over heapAtom (%d), what it is charged", size, heapAtom)
 	}

@@ -60,11 +60,15 @@ const (
 	// heapGenerator is what a reader of a lazy sequence starts per level
 	// of derivation: a generator closure and the state it keeps.
 	heapGenerator = 96
-	// heapDrop is a drop of a sequence (rest, next, drop): a view of its
-	// source, charged as the rest of a vector is, a header. It holds no
-	// generator and no chain of the drops before it, so a walk by rest
-	// leaves each step behind as garbage (it allocates about 200 bytes).
-	heapDrop = heapVectorHead
+	// heapDrop is a drop of a sequence (rest, next, drop): its source, its
+	// count and where it begins in a walk, 32 bytes each
+	// (TestCollectionHeadersFitTheirSizeClass). It holds no generator and
+	// no chain of the drops before it, so a walk by rest leaves each step
+	// behind as garbage.
+	heapDrop = 64
+	// heapPlace is a place in a walk of a sequence (seqwalk.go): its
+	// element, the place after it and, at the frontier, the generator.
+	heapPlace = 32
 	// heapSorted is what a sorted map or set holds besides a map's or
 	// set's shape: the tail of its lineage that carries its order, and
 	// the order (its comparator), 16 bytes each.

@@ -199,10 +199,10 @@ func (w *wherePredicate) heapShape() int64                       { return funcSh
 
 func (s *infiniteSeq) walkParts() ([]Value, []MapEntry, bool) { return holderParts(s) }
 func (s *infiniteSeq) heapShape() int64 {
-	if s.walk != nil {
+	if s.isDrop() {
 		return heapDrop
 	}
-	return heapLazySeq + heapHeld*int64(len(s.args))
+	return heapLazySeq + heapHeld*int64(len(s.origin.args))
 }
 
 // The values that live only while a program runs: none can be kept,

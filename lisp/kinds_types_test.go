@@ -127,6 +127,7 @@ func kindSamples(t *testing.T) []Value {
 		  (partition 3 3 [:pad] (range 7)) (LocalDate/parse "2024-02-29") (java.util.Date. 1700000000000)
 		  (fn [x] x) (let [big [1 2 3]] (fn [] big)) (comp inc inc) (partial + 1) (memoize (fn [x] [x x]))
 		  (every-pred odd?) (some-fn odd?) (all-of odd? :a) (none-of even?) (where :a = 1) (drop 1 (range)) (map inc (read-string "(1 2 3)"))
+		  (iterate inc 0) (map inc (range)) (cons 1 (range))
 		  (lazy-seq (cons 1 nil)) (map inc) (comp (drop 1) (take 3))
 		  (with-meta [1 2] {:m 1}) (with-meta {:a 1} {:m [2]}) (with-meta (fn [] 1) {:doc "d"})]`,
 		`(defrecord P [x y]) (assoc (->P 1 [2 {:k 3}]) :z #{4})`,
@@ -249,12 +250,12 @@ var hiddenFields = map[string]string{
 // hiddenFuncs are the Go functions kinds hold, whose captured state
 // reflection cannot see: each is made from the kind's parts alone.
 var hiddenFuncs = map[string]string{
-	"Builtin.":          "a builtin's code, a row of the package's table",
-	"combined.fn":       "the combinator's code, over the arguments it holds as its parts (args)",
-	"infiniteSeq.start": "a fresh generator per reader, over the sequence's arguments (lazy.go, derived)",
-	"closure.lam":       "the compiled code's operators",
-	"transducer.apply":  "a transducer is the builtin's row applied to a reducing function; it lives only while its program runs",
-	"stepFn.":           "a reducing function lives only inside a reduction",
+	"Builtin.":                 "a builtin's code, a row of the package's table",
+	"combined.fn":              "the combinator's code, over the arguments it holds as its parts (args)",
+	"infiniteSeq.origin.start": "a fresh generator per reader, over the sequence's arguments (lazy.go, derived)",
+	"closure.lam":              "the compiled code's operators",
+	"transducer.apply":         "a transducer is the builtin's row applied to a reducing function; it lives only while its program runs",
+	"stepFn.":                  "a reducing function lives only inside a reduction",
 }
 
 // TestValueKindsHideNoValues: every value a kind holds in its Go state

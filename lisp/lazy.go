@@ -26,43 +26,109 @@ import "fmt"
 // (iterate inc 0) or (take-while pos? (range)) — source that evaluates
 // back to the same sequence.
 type infiniteSeq struct {
-	source string              // how a source sequence was made, for messages; "" for a derivation
-	from   *infiniteSeq        // the sequence a derivation reads, nil for a source
-	levels int64               // how many generators a reader starts: 1, and one per derivation
-	name   string              // the function that made it
-	args   []Value             // and its arguments
-	weight int64               // of the arguments; see valueWeight
-	start  func() seqGenerator // a fresh generator at the first element; nil for a drop (fresh)
-
-	// A sequence that may end (lazyseq.go): made by lazy-seq, lazy-cat,
-	// or cons or concat of one, or derived from one.
-	thunk Value // a lazy-seq's body, as a function of no arguments
-	ends  bool
-	memo  bool // a derivation of a lazy sequence: its readers share what each evaluation produced
-	cell  bool // (cons (args 0) (args 1))
-	cat   bool // (concat args...)
+	origin *seqOrigin   // how a source or a derivation was made; nil for a drop
+	from   *infiniteSeq // the sequence a derivation or drop reads, nil for a source
 
 	// A drop of a sequence (rest, next, nthrest, drop, the & part of a
 	// destructuring): from is what it drops from, never itself a drop, and
 	// dropped how many; walk is where it begins in the walk of the
-	// evaluation that made it (seqwalk.go).
+	// evaluation that made it (seqwalk.go). A drop holds no origin: what
+	// it is follows from its source and its count, so a walk of a million
+	// steps by rest makes a million small drops (heapDrop), not a million
+	// calls.
 	dropped int
 	walk    *seqWalk
 }
 
-func (s *infiniteSeq) heldValues() []Value { return s.args }
+// seqOrigin is how a sequence other than a drop was made.
+type seqOrigin struct {
+	source string              // how a source sequence was made, for messages; "" for a derivation
+	levels int64               // how many generators a reader starts: 1, and one per derivation
+	name   string              // the function that made it
+	args   []Value             // and its arguments
+	weight int64               // of the arguments; see valueWeight
+	start  func() seqGenerator // a fresh generator at the first element
+
+	// A sequence that may end (lazyseq.go): made by lazy-seq, lazy-cat,
+	// or cons or concat of one, or derived from one.
+	body bool // (lazy-seq/call (args 0)): its body, a function of no arguments
+	ends bool
+	memo bool // a derivation of a lazy sequence: its readers share what each evaluation produced
+	cell bool // (cons (args 0) (args 1))
+	cat  bool // (concat args...)
+}
+
+// newSeq is a sequence made as o says, reading from (nil for a source).
+func newSeq(from *infiniteSeq, o seqOrigin) *infiniteSeq {
+	return &infiniteSeq{origin: &o, from: from}
+}
+
+// isDrop reports whether s is a drop of a sequence (seqwalk.go).
+func (s *infiniteSeq) isDrop() bool { return s.origin == nil }
+
+// heldValues are the arguments of the call that makes s; a drop's, (drop
+// n from), are made when asked for.
+func (s *infiniteSeq) heldValues() []Value {
+	if s.isDrop() {
+		return []Value{Int(s.dropped), s.from}
+	}
+	return s.origin.args
+}
 
 // writeText writes the call that makes the sequence.
-func (s *infiniteSeq) writeText(p *printer, i int) { writeCall(p, s.name, i, len(s.args)) }
+func (s *infiniteSeq) writeText(p *printer, i int) {
+	if s.isDrop() {
+		writeCall(p, "drop", i, 2)
+		return
+	}
+	writeCall(p, s.origin.name, i, len(s.origin.args))
+}
 
-func (s *infiniteSeq) valueWeight() int64 { return max(s.weight, 1) }
+func (s *infiniteSeq) valueWeight() int64 {
+	if s.isDrop() {
+		// callWeight of (drop n from), without making its arguments
+		return addWeight(addWeight(2+int64(len("drop"))+2, weightOf(Int(s.dropped))), weightOf(s.from))
+	}
+	return max(s.origin.weight, 1)
+}
+
+// ends reports whether s may end: a drop, when what it drops from may.
+func (s *infiniteSeq) ends() bool {
+	if s.isDrop() {
+		return s.from.origin.ends
+	}
+	return s.origin.ends
+}
+
+// levels is how many generators a reader of s starts: one, and one per
+// derivation or drop it reads through.
+func (s *infiniteSeq) levels() int64 {
+	if s.isDrop() {
+		return 1 + s.from.origin.levels
+	}
+	return s.origin.levels
+}
+
+// sourceText is how s was made, for messages, when it is a source; ""
+// for a derivation or a drop.
+func (s *infiniteSeq) sourceText() string {
+	if s.isDrop() {
+		return ""
+	}
+	return s.origin.source
+}
+
+// memoized reports whether s is a derivation of a lazy sequence, whose
+// readers in one evaluation share what it produced.
+func (s *infiniteSeq) memoized() bool { return !s.isDrop() && s.origin.memo }
 
 // made records the call that made s.
 func (s *infiniteSeq) made(name string, args ...Value) *infiniteSeq {
-	s.name, s.args, s.weight = name, args, callWeight(name, args)
-	s.levels = 1
+	o := s.origin
+	o.name, o.args, o.weight = name, args, callWeight(name, args)
+	o.levels = 1
 	if s.from != nil {
-		s.levels += s.from.levels
+		o.levels += s.from.levels()
 	}
 	return s
 }
@@ -74,13 +140,17 @@ func (s *infiniteSeq) made(name string, args ...Value) *infiniteSeq {
 // square.
 func (s *infiniteSeq) what() string {
 	if s.from == nil {
-		return s.source
+		return s.origin.source
 	}
 	root := s.from
 	for root.from != nil {
 		root = root.from
 	}
-	return fmt.Sprintf("(%s ... %s)", s.name, root.source)
+	name := "drop"
+	if !s.isDrop() {
+		name = s.origin.name
+	}
+	return fmt.Sprintf("(%s ... %s)", name, root.origin.source)
 }
 
 // reader starts a generator at the first element of s, for one reader,
@@ -91,7 +161,7 @@ func (s *infiniteSeq) reader(th *Thread) (seqGenerator, error) {
 		// No generator of its own: it reads the places of the walk.
 		return s.walkReader(), nil
 	}
-	if err := th.alloc(heapGenerator * s.levels); err != nil {
+	if err := th.alloc(heapGenerator * s.levels()); err != nil {
 		return nil, err
 	}
 	return s.readerIn(th), nil
@@ -104,7 +174,7 @@ func (s *infiniteSeq) readerIn(th *Thread) seqGenerator {
 	switch {
 	case s.walkedBy(th):
 		return s.walkReader()
-	case s.memo:
+	case s.memoized():
 		return s.memoReader()
 	}
 	return s.fresh()
@@ -116,14 +186,14 @@ func (s *infiniteSeq) fresh() seqGenerator {
 	if s.walk != nil {
 		return skipping(s.from.sourceReader(), s.dropped)
 	}
-	return s.start()
+	return s.origin.start()
 }
 
 // sourceReader is how a derivation reads s: readerIn for the thread that
 // first pulls, which is the only one that advances it.
 func (s *infiniteSeq) sourceReader() seqGenerator {
 	if s.walk == nil {
-		if s.memo {
+		if s.memoized() {
 			return s.memoReader()
 		}
 		return s.fresh()
@@ -206,7 +276,7 @@ func madeSeq(th *Thread, s *infiniteSeq) (Value, error) {
 }
 
 func iterateSeq(th *Thread, f, seed Value) (Value, error) {
-	return madeSeq(th, (&infiniteSeq{source: "(iterate ...)", start: func() seqGenerator {
+	return madeSeq(th, newSeq(nil, seqOrigin{source: "(iterate ...)", start: func() seqGenerator {
 		cur, started := seed, false
 		return func(th *Thread) (Value, error) {
 			if !started {
@@ -226,13 +296,13 @@ func iterateSeq(th *Thread, f, seed Value) (Value, error) {
 // repeatedlySeq is (repeatedly f): the results of calling f, without
 // end, each call made when its element is read.
 func repeatedlySeq(th *Thread, f Value) (Value, error) {
-	return madeSeq(th, (&infiniteSeq{source: "(repeatedly ...)", start: func() seqGenerator {
+	return madeSeq(th, newSeq(nil, seqOrigin{source: "(repeatedly ...)", start: func() seqGenerator {
 		return func(th *Thread) (Value, error) { return call(th, "repeatedly", f) }
 	}}).made("repeatedly", f))
 }
 
 func cycleSeq(th *Thread, elems []Value) (Value, error) {
-	return madeSeq(th, (&infiniteSeq{source: "(cycle ...)", start: func() seqGenerator {
+	return madeSeq(th, newSeq(nil, seqOrigin{source: "(cycle ...)", start: func() seqGenerator {
 		i := 0
 		return func(*Thread) (Value, error) {
 			v := elems[i%len(elems)]
@@ -243,7 +313,7 @@ func cycleSeq(th *Thread, elems []Value) (Value, error) {
 }
 
 func rangeSeq(th *Thread, from, step Int) (Value, error) {
-	return madeSeq(th, (&infiniteSeq{source: "(range)", start: func() seqGenerator {
+	return madeSeq(th, newSeq(nil, seqOrigin{source: "(range)", start: func() seqGenerator {
 		cur := from
 		return func(*Thread) (Value, error) {
 			v := cur
@@ -258,7 +328,7 @@ func rangeSeq(th *Thread, from, step Int) (Value, error) {
 }
 
 func repeatSeq(th *Thread, x Value) (Value, error) {
-	return madeSeq(th, (&infiniteSeq{source: "(repeat x)", start: func() seqGenerator {
+	return madeSeq(th, newSeq(nil, seqOrigin{source: "(repeat x)", start: func() seqGenerator {
 		return func(*Thread) (Value, error) { return x, nil }
 	}}).made("repeat", x))
 }

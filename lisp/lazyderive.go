@@ -20,8 +20,8 @@ import "slices"
 // s; whatever the generator reader returns changes is declared inside
 // reader.
 func derivedFrom(th *Thread, s *infiniteSeq, name string, args []Value, reader func(src seqGenerator) seqGenerator) (Value, error) {
-	d := &infiniteSeq{from: s, ends: s.ends, memo: s.ends}
-	d.start = func() seqGenerator {
+	d := newSeq(s, seqOrigin{ends: s.ends(), memo: s.ends()})
+	d.origin.start = func() seqGenerator {
 		return reader(s.sourceReader())
 	}
 	return madeSeq(th, d.made(name, args...))
@@ -508,7 +508,7 @@ func lazyListStar(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, 
 // lazyCycle is cycle of a sequence that never ends: the sequence itself.
 // One that may end is read whole and cycled.
 func lazyCycle(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
-	if !s.ends {
+	if !s.ends() {
 		return s, nil
 	}
 	return readWhole(th, args, plain)
@@ -551,7 +551,7 @@ func lazyEduction(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, 
 		}
 		return rf, nil
 	})
-	if err != nil || s.ends {
+	if err != nil || s.ends() {
 		return v, err
 	}
 	stops, err := stopsEarly(th, xforms)
@@ -559,7 +559,7 @@ func lazyEduction(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, 
 		// It may end though s does not, as a map over sequences of which
 		// one may end (mapSeqs): read whole, it ends or meets a budget.
 		d := v.(*infiniteSeq)
-		d.ends, d.memo = true, true
+		d.origin.ends, d.origin.memo = true, true
 	}
 	return v, err
 }
@@ -632,7 +632,7 @@ func lazyFlatten(th *Thread, args []Value, s *infiniteSeq, _ func(*Thread, []Val
 // never ends refused, as Clojure's never returns.
 func realizesWhole(name string) lazyForm {
 	return func(th *Thread, args []Value, s *infiniteSeq, plain func(*Thread, []Value) (Value, error)) (Value, error) {
-		if !s.ends {
+		if !s.ends() {
 			return nil, infiniteError(name, s)
 		}
 		return readWhole(th, args, plain)

@@ -33,7 +33,7 @@ type seqMemo struct {
 	value   Value
 	failure error
 	gen     seqGenerator
-	elems   []Value
+	chunks  [][]Value // the elements its generator produced (keep)
 	ended   bool
 	busy    bool
 }
@@ -97,30 +97,30 @@ func (n *lazyCatNode) eval(th *Thread, fr *frame) (Value, error) {
 // lazySeqOf is (lazy-seq (f)): a sequence whose body f runs when it is
 // first read. It prints as (lazy-seq/call f), which makes it again.
 func lazySeqOf(th *Thread, f Value) (Value, error) {
-	s := &infiniteSeq{source: "(lazy-seq ...)", ends: true, thunk: f}
-	s.start = func() seqGenerator { return walkLazy(s) }
+	s := newSeq(nil, seqOrigin{source: "(lazy-seq ...)", ends: true, body: true})
+	s.origin.start = func() seqGenerator { return walkLazy(s) }
 	return madeSeq(th, s.made("lazy-seq/call", f))
 }
 
 // consSeq is (cons x s) of a sequence s that is lazy or infinite: x, then
 // s, s read only when a reader passes x.
 func consSeq(th *Thread, x Value, rest *infiniteSeq) (Value, error) {
-	s := &infiniteSeq{source: rest.source, ends: rest.ends, cell: true}
-	s.start = func() seqGenerator { return walkLazy(s) }
+	s := newSeq(nil, seqOrigin{source: rest.sourceText(), ends: rest.ends(), cell: true})
+	s.origin.start = func() seqGenerator { return walkLazy(s) }
 	return madeSeq(th, s.made("cons", x, rest))
 }
 
 // catSeq is (concat parts...) where a part is lazy or infinite: each
 // part read when a reader reaches it.
 func catSeq(th *Thread, parts []Value) (Value, error) {
-	s := &infiniteSeq{source: "(concat ...)", ends: true, cat: true}
+	s := newSeq(nil, seqOrigin{source: "(concat ...)", ends: true, cat: true})
 	for _, p := range parts {
-		if inf, ok := p.(*infiniteSeq); ok && !inf.ends {
-			s.ends = false // a part that never ends: neither does the whole
-			s.source = inf.source
+		if inf, ok := p.(*infiniteSeq); ok && !inf.ends() {
+			s.origin.ends = false // a part that never ends: neither does the whole
+			s.origin.source = inf.sourceText()
 		}
 	}
-	s.start = func() seqGenerator { return walkLazy(s) }
+	s.origin.start = func() seqGenerator { return walkLazy(s) }
 	return madeSeq(th, s.made("concat", parts...))
 }
 
@@ -163,25 +163,25 @@ func walkLazy(s *infiniteSeq) seqGenerator {
 			case NilType:
 				cur = nil
 			case *infiniteSeq:
-				switch {
-				case c.thunk != nil:
+				switch o := c.origin; {
+				case o != nil && o.body:
 					v, err := c.realizeBody(th)
 					if err != nil {
 						return nil, err
 					}
 					cur = v
-				case c.cell:
-					cur = c.args[1]
-					return c.args[0], nil
-				case c.cat:
+				case o != nil && o.cell:
+					cur = o.args[1]
+					return o.args[0], nil
+				case o != nil && o.cat:
 					th.memoOf(c).made = true
-					for i := len(c.args) - 1; i > 0; i-- {
-						after = append(after, c.args[i])
+					for i := len(o.args) - 1; i > 0; i-- {
+						after = append(after, o.args[i])
 					}
-					if len(c.args) == 0 {
+					if len(o.args) == 0 {
 						cur = nil
 					} else {
-						cur = c.args[0]
+						cur = o.args[0]
 					}
 				default:
 					// Read through this evaluation's memo, as Clojure's
@@ -193,7 +193,7 @@ func walkLazy(s *infiniteSeq) seqGenerator {
 						inner, cur = c.walkReader(), nil
 						continue
 					}
-					if err := th.alloc(heapGenerator * c.levels); err != nil {
+					if err := th.alloc(heapGenerator * c.levels()); err != nil {
 						return nil, err
 					}
 					inner, cur = c.memoReader(), nil
@@ -225,7 +225,7 @@ func (s *infiniteSeq) realizeBody(th *Thread) (Value, error) {
 			asJava("StackOverflowError", "")
 	}
 	m.busy = true
-	v, err := th.call(s.thunk, nil)
+	v, err := th.call(s.origin.args[0], nil)
 	m.busy = false
 	if err != nil {
 		m.failure = err
@@ -242,9 +242,9 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 	i := 0
 	return func(th *Thread) (Value, error) {
 		m := th.memoOf(s)
-		if i < len(m.elems) {
+		if i < m.count() {
 			i++
-			return m.elems[i-1], nil
+			return m.elem(i - 1), nil
 		}
 		switch {
 		case m.failure != nil:
@@ -269,14 +269,70 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 			m.failure = err
 			return nil, err
 		}
-		if err := th.alloc(heapHeld); err != nil {
+		if err := m.keep(th, v); err != nil {
 			return nil, err
 		}
-		m.elems = append(m.elems, v)
 		i++
 		return v, nil
 	}
 }
+
+// keep adds v to what the evaluation realized of a sequence, charged the
+// room it takes as it is made. The elements are kept until the evaluation
+// ends, in chunks of memoChunk rather than one array: an array that
+// doubles as it grows holds up to twice its elements, and the arrays it
+// grew out of are garbage the heap holds until a collection. The first
+// chunk starts small and doubles, so a sequence read a few elements
+// takes a few slots.
+func (m *seqMemo) keep(th *Thread, v Value) error {
+	if n := len(m.chunks); n == 0 || len(m.chunks[n-1]) == cap(m.chunks[n-1]) {
+		if err := m.grow(th); err != nil {
+			return err
+		}
+	}
+	last := len(m.chunks) - 1
+	m.chunks[last] = append(m.chunks[last], v)
+	return nil
+}
+
+// grow makes room for one more element: the first chunk of 8, twice the
+// first chunk until it holds memoChunk, then a chunk more.
+func (m *seqMemo) grow(th *Thread) error {
+	n := len(m.chunks)
+	growFirst := n == 1 && cap(m.chunks[0]) < memoChunk
+	room := memoChunk
+	switch {
+	case n == 0:
+		room = 8
+	case growFirst:
+		room = 2 * cap(m.chunks[0])
+	}
+	if err := th.alloc(heapSlot * int64(room)); err != nil {
+		return err
+	}
+	chunk := make([]Value, 0, room)
+	if growFirst {
+		m.chunks[0] = append(chunk, m.chunks[0]...)
+	} else {
+		m.chunks = append(m.chunks, chunk)
+	}
+	return nil
+}
+
+// memoChunk is how many elements a chunk of what an evaluation realized
+// of a sequence holds, past the first chunk's growth.
+const memoChunk = 256
+
+// count is how many elements the evaluation realized.
+func (m *seqMemo) count() int {
+	if len(m.chunks) == 0 {
+		return 0
+	}
+	return (len(m.chunks)-1)*memoChunk + len(m.chunks[len(m.chunks)-1])
+}
+
+// elem is the i'th element realized.
+func (m *seqMemo) elem(i int) Value { return m.chunks[i/memoChunk][i%memoChunk] }
 
 // realizedIn reports whether this evaluation has begun to read s, as
 // Clojure's realized? of a LazySeq: its body ran, or its first element
@@ -343,7 +399,7 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 	}
 	switch v := v.(type) {
 	case *infiniteSeq:
-		if v.ends {
+		if v.ends() {
 			whole, err := v.realizeAll(th)
 			if err != nil {
 				return nil, err
@@ -400,7 +456,7 @@ func realizeEndsFrom(th *Thread, v Value, depth, limit int) (Value, error) {
 func holdsNoEndingSeq(v Value) bool {
 	switch c := v.(type) {
 	case *infiniteSeq:
-		return !c.ends
+		return !c.ends()
 	case *Vector:
 		if c.weight&seqFreeBit != 0 {
 			return true
@@ -595,7 +651,7 @@ func realizedArgsBut(th *Thread, args []Value, held partsRead) ([]Value, error) 
 	var out []Value
 	for i, a := range args {
 		s, ok := a.(*infiniteSeq)
-		if !ok || !s.ends || held != nil && held(args, i) {
+		if !ok || !s.ends() || held != nil && held(args, i) {
 			continue
 		}
 		if out == nil {
@@ -616,7 +672,7 @@ func realizedArgsBut(th *Thread, args []Value, held partsRead) ([]Value, error) 
 // peek reports whether s has a first element, reading at most that one.
 func (s *infiniteSeq) peek(th *Thread) (bool, error) {
 	switch {
-	case !s.ends:
+	case !s.ends():
 		return true, nil
 	case s.walkedBy(th):
 		return s.peekWalk(th)
@@ -628,7 +684,7 @@ func (s *infiniteSeq) peek(th *Thread) (bool, error) {
 // endingArg reports whether some argument is a sequence that may end.
 func endingArg(args []Value) bool {
 	for _, a := range args {
-		if s, ok := a.(*infiniteSeq); ok && s.ends {
+		if s, ok := a.(*infiniteSeq); ok && s.ends() {
 			return true
 		}
 	}

@@ -29,14 +29,19 @@ func (th *Thread) walker() *walkOwner {
 // seqPlace is one place in an evaluation's walk of a sequence: the
 // element there once read, and the place after it. The place at the
 // walk's frontier holds the generator, which moves on to the next place
-// as its element is read.
+// as its element is read. A walk that keeps its head keeps every place,
+// so a place is kept to its 32 bytes (heapPlace): while its element is
+// being read it has neither generator nor next place, and a read that
+// failed leaves a placeFailure where the element would be.
 type seqPlace struct {
 	gen   seqGenerator // at the frontier: reads this place's element
-	value Value
-	next  *seqPlace // the place after this one, once it is read
-	err   error     // errSeqEnd at the end, or what reading here threw
-	busy  bool
+	value any          // the element, a Value; or a placeFailure
+	next  *seqPlace    // the place after this one, once it is read
 }
+
+// placeFailure is what reading a place threw: errSeqEnd at the end, or
+// what the generator threw, which every later read of the place throws.
+type placeFailure struct{ err error }
 
 // seqWalk is where a drop begins in the walk of the evaluation that made
 // it: ahead places past at, or past the source's start while at is nil;
@@ -57,31 +62,30 @@ func (s *infiniteSeq) walkedBy(th *Thread) bool {
 }
 
 // read gives the element at p and the place after it, reading the
-// element from the generator when p is the frontier, charged as the
-// element of a list it makes.
+// element from the generator when p is the frontier, charged the place
+// it adds.
 func (p *seqPlace) read(th *Thread) (Value, *seqPlace, error) {
-	if p.gen != nil {
-		if err := th.alloc(heapSlot); err != nil {
+	if gen := p.gen; gen != nil {
+		if err := th.alloc(heapPlace); err != nil {
 			return nil, nil, err
 		}
-		if p.busy {
-			return nil, nil, Errorf(executionError, "a sequence needs its own next element to make it").
-				asJava("StackOverflowError", "")
-		}
-		p.busy = true
-		v, err := p.gen.pull(th)
-		p.busy = false
+		p.gen = nil // reading: a read of p from inside gen finds neither
+		v, err := gen.pull(th)
 		if err != nil {
-			p.err = err
+			p.value = placeFailure{err}
 		} else {
-			p.value, p.next = v, &seqPlace{gen: p.gen}
+			p.value, p.next = v, &seqPlace{gen: gen}
 		}
-		p.gen = nil
 	}
-	if p.err != nil {
-		return nil, nil, p.err
+	switch {
+	case p.next != nil:
+		v, _ := p.value.(Value)
+		return v, p.next, nil
+	case p.value == nil:
+		return nil, nil, Errorf(executionError, "a sequence needs its own next element to make it").
+			asJava("StackOverflowError", "")
 	}
-	return p.value, p.next, nil
+	return nil, nil, p.value.(placeFailure).err
 }
 
 // begin gives the place where s begins in th's walk, moving the walk
@@ -128,7 +132,7 @@ func (s *infiniteSeq) startWalk(th *Thread, w *seqWalk) error {
 	if w.at != nil {
 		return nil
 	}
-	if err := th.alloc(heapGenerator * s.from.levels); err != nil {
+	if err := th.alloc(heapGenerator * s.from.levels()); err != nil {
 		return err
 	}
 	w.at = &seqPlace{gen: s.from.readerIn(th)}
@@ -170,7 +174,7 @@ func dropSeq(th *Thread, s *infiniteSeq, n int) (Value, error) {
 			w.ahead = dropped
 		}
 	}
-	d := (&infiniteSeq{from: src, ends: src.ends, dropped: dropped, walk: w}).made("drop", Int(dropped), src)
+	d := &infiniteSeq{from: src, dropped: dropped, walk: w}
 	return madeSeq(th, d)
 }
 
