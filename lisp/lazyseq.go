@@ -33,7 +33,7 @@ type seqMemo struct {
 	value   Value
 	failure error
 	gen     seqGenerator
-	chunks  [][]Value // the elements its generator produced (keep)
+	elems   valueChunks // the elements its generator produced (keep)
 	ended   bool
 	busy    bool
 }
@@ -242,9 +242,9 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 	i := 0
 	return func(th *Thread) (Value, error) {
 		m := th.memoOf(s)
-		if i < m.count() {
+		if i < m.elems.len() {
 			i++
-			return m.elem(i - 1), nil
+			return m.elems.at(i - 1), nil
 		}
 		switch {
 		case m.failure != nil:
@@ -277,62 +277,17 @@ func (s *infiniteSeq) memoReader() seqGenerator {
 	}
 }
 
-// keep adds v to what the evaluation realized of a sequence, charged the
-// room it takes as it is made. The elements are kept until the evaluation
-// ends, in chunks of memoChunk rather than one array: an array that
-// doubles as it grows holds up to twice its elements, and the arrays it
-// grew out of are garbage the heap holds until a collection. The first
-// chunk starts small and doubles, so a sequence read a few elements
-// takes a few slots.
+// keep adds v to what the evaluation realized of a sequence, which it
+// keeps until it ends, charged the room it takes as it is made.
 func (m *seqMemo) keep(th *Thread, v Value) error {
-	if n := len(m.chunks); n == 0 || len(m.chunks[n-1]) == cap(m.chunks[n-1]) {
-		if err := m.grow(th); err != nil {
+	if room := m.elems.room(); room > 0 {
+		if err := th.alloc(heapSlot * int64(room)); err != nil {
 			return err
 		}
 	}
-	last := len(m.chunks) - 1
-	m.chunks[last] = append(m.chunks[last], v)
+	m.elems.add(v)
 	return nil
 }
-
-// grow makes room for one more element: the first chunk of 8, twice the
-// first chunk until it holds memoChunk, then a chunk more.
-func (m *seqMemo) grow(th *Thread) error {
-	n := len(m.chunks)
-	growFirst := n == 1 && cap(m.chunks[0]) < memoChunk
-	room := memoChunk
-	switch {
-	case n == 0:
-		room = 8
-	case growFirst:
-		room = 2 * cap(m.chunks[0])
-	}
-	if err := th.alloc(heapSlot * int64(room)); err != nil {
-		return err
-	}
-	chunk := make([]Value, 0, room)
-	if growFirst {
-		m.chunks[0] = append(chunk, m.chunks[0]...)
-	} else {
-		m.chunks = append(m.chunks, chunk)
-	}
-	return nil
-}
-
-// memoChunk is how many elements a chunk of what an evaluation realized
-// of a sequence holds, past the first chunk's growth.
-const memoChunk = 256
-
-// count is how many elements the evaluation realized.
-func (m *seqMemo) count() int {
-	if len(m.chunks) == 0 {
-		return 0
-	}
-	return (len(m.chunks)-1)*memoChunk + len(m.chunks[len(m.chunks)-1])
-}
-
-// elem is the i'th element realized.
-func (m *seqMemo) elem(i int) Value { return m.chunks[i/memoChunk][i%memoChunk] }
 
 // realizedIn reports whether this evaluation has begun to read s, as
 // Clojure's realized? of a LazySeq: its body ran, or its first element
@@ -351,16 +306,21 @@ func (s *infiniteSeq) realizeAll(th *Thread) (*Vector, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Value
+	// Each element is charged its slot as it is read (next), and the list
+	// it ends as is one copy more: the heap holds both at the end.
+	var read valueChunks
 	for {
 		v, err := g.next(th)
 		if err == errSeqEnd {
-			return newList(out), nil
+			if err := th.alloc(heapSlot * int64(read.len())); err != nil {
+				return nil, err
+			}
+			return newList(read.values()), nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, v)
+		read.add(v)
 	}
 }
 
