@@ -31,6 +31,9 @@ func TestCollectionHeadersFitTheirSizeClass(t *testing.T) {
 	if seq, walk := reflect.TypeFor[infiniteSeq]().Size(), reflect.TypeFor[seqWalk]().Size(); seq > 32 || walk > 32 || seq+walk > heapDrop {
 		t.Errorf("a drop is %d+%d bytes, over heapDrop (%d), what it is charged", seq, walk, heapDrop)
 	}
+	if size := reflect.TypeFor[seqPlace]().Size(); size > heapPlace {
+		t.Errorf("a place in a walk is %d bytes, over heapPlace (%d), what it is charged", size, heapPlace)
+	}
 	// Any other sequence is its header and its origin, two allocations
 	// within 128 bytes: heapLazySeq charges the rest to the closure that
 	// starts its readers.

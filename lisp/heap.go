@@ -67,7 +67,8 @@ const (
 	// behind as garbage.
 	heapDrop = 64
 	// heapPlace is a place in a walk of a sequence (seqwalk.go): its
-	// element, the place after it and, at the frontier, the generator.
+	// element, the place after it and, at the frontier, the generator
+	// (TestCollectionHeadersFitTheirSizeClass).
 	heapPlace = 32
 	// heapSorted is what a sorted map or set holds besides a map's or
 	// set's shape: the tail of its lineage that carries its order, and
