@@ -183,7 +183,7 @@ func (s *infiniteSeq) readerIn(th *Thread) seqGenerator {
 // fresh is a new generator at the first element of s: a drop reads its
 // source past what it drops.
 func (s *infiniteSeq) fresh() seqGenerator {
-	if s.walk != nil {
+	if s.isDrop() {
 		return skipping(s.from.sourceReader(), s.dropped)
 	}
 	return s.origin.start()
@@ -192,7 +192,7 @@ func (s *infiniteSeq) fresh() seqGenerator {
 // sourceReader is how a derivation reads s: readerIn for the thread that
 // first pulls, which is the only one that advances it.
 func (s *infiniteSeq) sourceReader() seqGenerator {
-	if s.walk == nil {
+	if !s.isDrop() {
 		if s.memoized() {
 			return s.memoReader()
 		}

@@ -166,7 +166,7 @@ func dropSeq(th *Thread, s *infiniteSeq, n int) (Value, error) {
 	n = max(n, 0) // (drop -1 s) drops nothing
 	src, dropped := s, n
 	w := &seqWalk{owner: th.walker(), ahead: n}
-	if s.walk != nil {
+	if s.isDrop() {
 		src, dropped = s.from, addCounts(s.dropped, n)
 		if s.walk.owner == w.owner {
 			w.base = s.walk
